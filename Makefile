@@ -1,0 +1,40 @@
+# The two commands: `make demo` and `make test`. Everything a fresh machine needs is here.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+
+.PHONY: demo test venv test-deps golden bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed pyproject.toml
+	$(PIP) install -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+test-deps: $(VENV)/.test-installed
+
+# Lint the bundled example fabric. It carries deliberate mistakes, so findings (exit 1) are the
+# expected outcome; only an input/usage error (exit 2) fails the demo.
+demo: venv
+	@echo "== losslessd lint examples/fabric --policy roce-dscp26"
+	@$(VENV)/bin/losslessd lint examples/fabric --policy roce-dscp26; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then exit $$rc; fi
+
+test: test-deps
+	$(PY) -m pytest -q -p no:cacheprovider
+
+# Regenerate the parser golden files after an intended parser change (review the diff!).
+golden: test-deps
+	$(PY) -m tests.golden
+
+bench: venv
+	$(PY) bench/lint_scale.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,40 @@
+"""The Python face of losslessd, used by the CLI, tests and other tools."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .errors import InputError
+from .lint.engine import LintResult, run
+from .lint.finding import Finding, Severity
+from .lint.registry import Rule, all_rules, lookup, select
+from .model import Fabric
+from .parse import load_fabric
+from .policy import Policy, load_policy
+
+__all__ = ["Fabric", "Finding", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "lint",
+           "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
+
+
+def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
+         select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
+         baseline: set[str] | None = None) -> LintResult:
+    """Parse ``paths`` (files or fabric folders) and lint them under ``policy``."""
+    pol = policy if isinstance(policy, Policy) else load_policy(policy)
+    rules = select(select_codes, ignore_codes)
+    fabric = load_fabric(list(paths), fmt)
+    result = run(fabric, pol, rules, baseline=baseline)
+    result.inputs = [str(p) for p in paths]
+    return result
+
+
+def load_baseline(path: str | Path) -> set[str]:
+    """Fingerprints from an earlier `lint --output-format json` report: those findings are accepted."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return {f["fingerprint"] for f in data["findings"]}
+    except OSError as exc:
+        raise InputError(f"cannot read baseline: {exc.strerror or exc}", file=str(path)) from None
+    except (ValueError, KeyError, TypeError):
+        raise InputError("not a losslessd JSON report (expected findings[].fingerprint)", file=str(path)) from None

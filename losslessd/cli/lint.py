@@ -1,0 +1,47 @@
+"""`losslessd lint`: check saved configs against a policy."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from .. import api
+from ..errors import InputError
+from ..lint.finding import Severity
+from ..report import FORMATS, render
+
+
+def lint(
+    paths: list[Path] = typer.Argument(..., help="Device files or fabric folders."),
+    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or policy file."),
+    fmt: str = typer.Option(None, "--format", help="Force the input platform (sonic, arista_eos, linux_mlx5) "
+                                                  "instead of detecting it from content."),
+    select: list[str] = typer.Option(None, "--select", help="Only these rules (code, prefix or name; comma list)."),
+    ignore: list[str] = typer.Option(None, "--ignore", help="Skip these rules (code, prefix or name)."),
+    fail_on: Severity = typer.Option(Severity.warning, "--fail-on", help="Exit 1 when a finding is at least this severe."),
+    output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(FORMATS)}."),
+    output: Path = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
+    baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
+):
+    """Lint device configs (files or folders) against a lossless policy.
+
+    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error.
+    """
+    if output_format not in FORMATS:
+        raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
+    result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                      baseline=api.load_baseline(baseline) if baseline else None)
+    color = output is None and output_format == "text" and sys.stdout.isatty()
+    text = render(output_format, result, color=color)
+    if output:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write report: {exc.strerror or exc}", file=str(output)) from None
+    else:
+        sys.stdout.write(text)
+    if not result.fabric.devices and result.fabric.issues:
+        raise typer.Exit(2)  # nothing usable was given
+    raise typer.Exit(1 if result.fails(fail_on) else 0)

@@ -1,0 +1,41 @@
+"""`losslessd` command line: one small module per subcommand, all calling losslessd.api."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from .. import __version__
+from ..errors import InputError
+from . import lint as lint_cmd
+from . import policy as policy_cmd
+from . import rules as rules_cmd
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
+app.command("lint")(lint_cmd.lint)
+app.command("rules")(rules_cmd.rules)
+app.add_typer(policy_cmd.app, name="policy")
+
+
+def _version(value: bool):
+    if value:
+        typer.echo(f"losslessd {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")):
+    pass
+
+
+def main() -> None:
+    try:
+        app()
+    except InputError as exc:
+        typer.echo(f"losslessd: error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit(130)

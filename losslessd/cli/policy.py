@@ -1,0 +1,33 @@
+"""`losslessd policy check|list|show`."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from ..policy import load_policy, shipped
+
+app = typer.Typer(no_args_is_help=True, help="Validate and inspect lossless policies.")
+
+
+@app.command("check")
+def check(files: list[str] = typer.Argument(..., help="Policy files (or shipped names) to validate.")):
+    """Validate policies against policies/schema.json, resolving `extends`."""
+    for ref in files:
+        pol = load_policy(ref)  # raises InputError with file, line and JSON path
+        typer.echo(f"{ref}: ok (policy {pol.name}: lossless priorities {pol.lossless.priorities}, "
+                   f"RoCE DSCP {pol.lossless.dscp}, ECN {'required' if pol.ecn.required else 'not required'})")
+
+
+@app.command("list")
+def list_():
+    """List shipped policies."""
+    for name, path in shipped().items():
+        typer.echo(f"{name:<16} {load_policy(path).description}")
+
+
+@app.command("show")
+def show(ref: str = typer.Argument(..., help="Policy file or shipped name.")):
+    """Print a policy with `extends` resolved, as JSON."""
+    typer.echo(json.dumps(load_policy(ref).model_dump(mode="json"), indent=2))

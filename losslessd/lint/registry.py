@@ -1,0 +1,120 @@
+"""Rule registry and selection (--select/--ignore by code, prefix or kebab name)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import ClassVar, Literal
+
+from ..errors import InputError
+from ..model import Source
+from .finding import Finding, Severity
+
+DOC_HEADINGS = ("What it checks", "Why it matters", "Failing example", "Passing example", "Fix")
+
+# Renamed or renumbered rules keep working under their old code or name.
+ALIASES: dict[str, str] = {}
+
+_REGISTRY: dict[str, type[Rule]] = {}
+
+
+class Rule:
+    """Base class. Subclasses set code/name/scope/severity, write a docstring with DOC_HEADINGS
+    and implement ``check(ctx)`` yielding findings built with ``self.finding``."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    scope: ClassVar[Literal["device", "port", "link", "fabric"]] = "port"
+    severity: ClassVar[Severity] = Severity.error
+    fixable: ClassVar[bool] = False
+
+    def check(self, ctx) -> Iterator[Finding]:
+        """Fabric-scope rules override this; others implement ``check_device``."""
+        for device in ctx.fabric.devices.values():
+            yield from self.check_device(ctx, device)
+
+    def check_device(self, ctx, device) -> Iterator[Finding]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    @classmethod
+    def summary(cls) -> str:
+        doc = (cls.__doc__ or "").strip()
+        return doc.splitlines()[0] if doc else ""
+
+    def finding(self, message: str, *, device=None, port=None, source: Source | None = None, key: str = "",
+                severity: Severity | None = None, devices: list[str] | None = None, **data) -> Finding:
+        dev_name = getattr(device, "name", device)
+        port_name = getattr(port, "name", port)
+        if source is None:
+            source = getattr(port, "source", None) or getattr(device, "source", None)
+        return Finding(code=self.code, name=self.name, severity=severity or self.severity, message=message,
+                       device=dev_name, port=port_name, source=source, key=str(key),
+                       devices=devices or ([dev_name] if dev_name else []), data=data)
+
+    def unverified(self, message: str, **kwargs) -> Finding:
+        """This rule could not check something for lack of data: an info finding, never an error."""
+        f = self.finding(message, severity=Severity.info, **kwargs)
+        f.unverified = True
+        return f
+
+
+def register(cls: type[Rule]) -> type[Rule]:
+    if not re.fullmatch(r"[A-Z]{3}\d{3}", cls.code):
+        raise ValueError(f"bad rule code {cls.code!r}")
+    if cls.code in _REGISTRY:
+        raise ValueError(f"duplicate rule code {cls.code}")
+    _REGISTRY[cls.code] = cls
+    return cls
+
+
+def all_rules() -> dict[str, type[Rule]]:
+    from .. import rules  # noqa: F401  (imports every family module, which registers its rules)
+
+    return dict(sorted(_REGISTRY.items()))
+
+
+def lookup(token: str) -> type[Rule] | None:
+    rules = all_rules()
+    token = ALIASES.get(token, token)
+    if token.upper() in rules:
+        return rules[token.upper()]
+    for rule in rules.values():
+        if rule.name == token:
+            return rule
+    return None
+
+
+def _matches(token: str, rules: dict[str, type[Rule]]) -> set[str]:
+    token = ALIASES.get(token.strip(), token.strip())
+    if token.upper() == "ALL":
+        return set(rules)
+    upper = token.upper()
+    hit = {code for code in rules if code.startswith(upper)} if re.fullmatch(r"[A-Z]{3}\d{0,3}", upper) else set()
+    hit |= {code for code, rule in rules.items() if rule.name == token}
+    return hit
+
+
+def select(select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[type[Rule]]:
+    """Rules chosen by --select (default all) minus --ignore. An unknown selector is an error."""
+    rules = all_rules()
+    chosen: set[str] = set()
+    for label, tokens, into in (("--select", select, True), ("--ignore", ignore, False)):
+        for token in _split(tokens):
+            hit = _matches(token, rules)
+            if not hit:
+                raise InputError(f"{label} {token!r} matches no rule code, prefix or name; "
+                                 f"run `losslessd rules` for the list")
+            if into:
+                chosen |= hit
+    if not list(_split(select)):
+        chosen = set(rules)
+    for token in _split(ignore):
+        chosen -= _matches(token, rules)
+    return [rules[c] for c in sorted(chosen)]
+
+
+def _split(tokens: Iterable[str] | None) -> Iterator[str]:
+    for t in tokens or ():
+        for part in t.split(","):
+            if part.strip():
+                yield part.strip()

@@ -1,0 +1,126 @@
+"""Turn files and folders into a Fabric: find device inputs, detect formats, call pure parsers.
+
+This module is the only one here that touches the file system. One unreadable file becomes a
+SYS001 issue on the fabric; every other file is still parsed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+
+from ..errors import InputError
+from ..model import Device, Fabric, ParseIssue, Source
+from ..platforms import PLATFORMS, resolve_format
+from .base import Input
+
+# Order matters only for sniffing: cheap, specific formats first.
+_SNIFF_ORDER = ("sonic", "linux_mlx5", "arista_eos")
+# SONiC device folder: these files together describe one switch.
+SONIC_FOLDER_FILES = ("config_db.json", "qos.json", "buffers.json")
+# Files in a fabric folder that are not device configs.
+NOT_DEVICE_FILES = {"topology.yaml", "topology.yml", "losslessd.yaml", "inventory.yaml", "policy.yaml"}
+NOT_DEVICE_SUFFIXES = {".md", ".sarif", ".rst", ".html", ".png"}
+
+
+def parser_for(platform: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{PLATFORMS[platform].parser}")
+
+
+def display_path(path: Path) -> str:
+    """Relative to the working directory when below it (SARIF wants repo-relative paths)."""
+    try:
+        return os.path.relpath(path.resolve(), Path.cwd().resolve()) if path.resolve().is_relative_to(Path.cwd().resolve()) else str(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
+def detect(inp: Input) -> str | None:
+    for platform in _SNIFF_ORDER:
+        if parser_for(platform).sniff(inp):
+            return platform
+    return None
+
+
+def _read(path: Path) -> Input:
+    try:
+        return Input(display_path(path), path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text (is this a binary file?)", file=display_path(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
+
+
+def _groups(path: Path) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``."""
+    if path.is_file():
+        return [(path.stem, [path])]
+    if not path.is_dir():
+        raise InputError("no such file or folder", file=str(path))
+    sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
+    if sonic:
+        return [(path.name, sonic)]
+    out: list[tuple[str, list[Path]]] = []
+    for child in sorted(path.iterdir()):
+        if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+            continue
+        if child.is_dir():
+            out.extend(_groups(child))
+        elif child.is_file():
+            out.append((child.stem, [child]))
+    return out
+
+
+def parse_group(name: str, files: list[Path], fmt: str | None = None) -> Device:
+    """Parse one device's files. Raises InputError when no device can be made of them."""
+    inputs = [_read(f) for f in files]
+    platform = None
+    if fmt:
+        plat = resolve_format(fmt)
+        if plat is None:
+            raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)}")
+        platform = plat.id
+    else:
+        platform = detect(inputs[0])
+        if platform is None:
+            raise InputError("cannot tell which platform wrote this file (SONiC JSON, EOS running-config, "
+                             "losslessd host capture); pass --format to say", file=inputs[0].path, line=1)
+    device = parser_for(platform).parse(inputs, name)
+    device.files = [i.path for i in inputs]
+    return device
+
+
+def load_fabric(paths: list[str | Path], fmt: str | None = None) -> Fabric:
+    fabric = Fabric()
+    for raw in paths:
+        try:
+            groups = _groups(Path(raw))
+        except InputError as exc:
+            fabric.issues.append(_issue(exc, str(raw)))
+            continue
+        for name, files in groups:
+            try:
+                device = parse_group(name, files, fmt)
+            except InputError as exc:
+                fabric.issues.append(_issue(exc, display_path(files[0])))
+                continue
+            except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
+                fabric.issues.append(ParseIssue(code="SYS001", message=f"parser failed: {type(exc).__name__}: {exc}; "
+                                                "please report this with the file",
+                                                source=Source(file=display_path(files[0]))))
+                continue
+            if device.name in fabric.devices:
+                other = fabric.devices[device.name]
+                fabric.issues.append(ParseIssue(code="SYS001", message=(
+                    f"device name {device.name!r} also comes from {', '.join(other.files)}; this one is "
+                    "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
+                continue
+            fabric.devices[device.name] = device
+    return fabric
+
+
+def _issue(exc: InputError, fallback_file: str) -> ParseIssue:
+    return ParseIssue(code="SYS001", message=exc.message,
+                      source=Source(file=exc.file or fallback_file, line=exc.line, pointer=exc.pointer))

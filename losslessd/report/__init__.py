@@ -1,0 +1,13 @@
+"""Report formatters, one module each, registered by name. Each exposes
+``render(result: LintResult, *, color: bool = False) -> str``."""
+
+from __future__ import annotations
+
+import importlib
+
+FORMATS = {"text": "text", "json": "json_report", "sarif": "sarif", "github": "github"}
+
+
+def render(fmt: str, result, *, color: bool = False) -> str:
+    module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
+    return module.render(result, color=color)

@@ -1,0 +1,3 @@
+"""Rule families, one module each. Importing this package registers every rule."""
+
+from . import sys  # noqa: F401  (keep first: SYS codes report inputs)

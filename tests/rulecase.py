@@ -1,0 +1,73 @@
+"""Rule case files: tests/rule_cases/<CODE>.yaml hold passing and failing devices for one rule.
+
+Format:
+    policy: roce-dscp26            # shipped name (default roce-dscp26)
+    policy_overrides: {...}        # optional, deep-merged into the policy
+    cases:
+      - name: what this shows
+        format: arista_eos         # with `config:` (raw device text), or give `device:` (model dict)
+        config: |
+          ...
+        expect:                    # findings of this rule; [] for a passing case
+          - {port: Ethernet1, key: "3", severity: error, message_contains: "PFC"}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from losslessd.lint.engine import run
+from losslessd.lint.finding import Finding
+from losslessd.lint.registry import lookup
+from losslessd.model import Device, Fabric
+from losslessd.parse import parser_for
+from losslessd.parse.base import Input
+from losslessd.platforms import resolve_format
+from losslessd.policy import Policy, _merge, load_policy
+
+CASES_DIR = Path(__file__).resolve().parent / "rule_cases"
+
+
+def load_cases(code: str) -> dict:
+    return yaml.safe_load((CASES_DIR / f"{code}.yaml").read_text(encoding="utf-8"))
+
+
+def policy_for(spec: dict) -> Policy:
+    base = load_policy(spec.get("policy", "roce-dscp26"))
+    if not spec.get("policy_overrides"):
+        return base
+    data = _merge(base.model_dump(mode="json"), spec["policy_overrides"])
+    return Policy(**data)
+
+
+def device_for(case: dict, index: int) -> list[Device]:
+    devices = []
+    for n, entry in enumerate(case.get("devices") or [case]):
+        if "device" in entry:
+            devices.append(Device.model_validate(entry["device"]))
+        else:
+            platform = resolve_format(entry["format"]).id
+            name = entry.get("name", f"case{index}-{n}")
+            devices.append(parser_for(platform).parse([Input(f"{name}.cfg", entry["config"])], name))
+    return devices
+
+
+def findings_for(code: str, spec: dict, case: dict, index: int) -> list[Finding]:
+    fabric = Fabric(devices={d.name: d for d in device_for(case, index)})
+    result = run(fabric, policy_for({**spec, **({"policy": case["policy"]} if "policy" in case else {}),
+                                     **({"policy_overrides": case["policy_overrides"]} if "policy_overrides" in case else {})}),
+                 [lookup(code)])
+    return [f for f in result.findings if f.code == code]
+
+
+def matches(finding: Finding, want: dict) -> bool:
+    for field in ("port", "key", "severity", "device"):
+        if field in want and str(getattr(finding, field).value if field == "severity" else getattr(finding, field)) != str(want[field]):
+            return False
+    if "message_contains" in want and want["message_contains"] not in finding.message:
+        return False
+    if "unverified" in want and finding.unverified != want["unverified"]:
+        return False
+    return True
