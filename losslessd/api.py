@@ -11,6 +11,7 @@ from .lint.finding import Finding, Severity
 from .lint.registry import Rule, all_rules, lookup, select
 from .model import Fabric
 from .parse import load_fabric
+from .platforms import PLATFORMS, resolve_format
 from .policy import Policy, load_policy
 
 __all__ = ["Fabric", "Finding", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "lint",
@@ -21,6 +22,8 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
          baseline: set[str] | None = None) -> LintResult:
     """Parse ``paths`` (files or fabric folders) and lint them under ``policy``."""
+    if fmt and resolve_format(fmt) is None:
+        raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     rules = select(select_codes, ignore_codes)
     fabric = load_fabric(list(paths), fmt)

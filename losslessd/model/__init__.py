@@ -138,7 +138,13 @@ class NicEcn(_Base):
 
     np_enabled: dict[int, bool] = Field(default_factory=dict)
     rp_enabled: dict[int, bool] = Field(default_factory=dict)
+    # CNPs this NIC sends as notification point (sysfs ecn/roce_np/cnp_dscp, cnp_802p_prio)
+    cnp_dscp: int | None = None
+    cnp_priority: int | None = None
     source: Source | None = None
+    # NP and RP switches are read from different places; a finding about one points there.
+    np_source: Source | None = None
+    rp_source: Source | None = None
 
 
 class Port(_Base):
@@ -154,6 +160,7 @@ class Port(_Base):
     # Classification and queueing. Switch chain: DSCP -> TC -> (PG, queue), TC -> priority.
     # NIC chain: DSCP -> priority -> TC, priority -> receive buffer (PG).
     dscp_to_tc: dict[int, int] | None = None
+    pcp_to_tc: dict[int, int] | None = None  # switch port trusting PCP (802.1p/CoS): PCP -> TC
     dscp_to_priority: dict[int, int] | None = None
     priority_to_tc: dict[int, int] | None = None
     tc_to_priority: dict[int, int] | None = None  # None: TC n is sent as priority n
@@ -233,6 +240,7 @@ class Device(_Base):
     buffer_profiles: dict[str, BufferProfile] = Field(default_factory=dict)
     # NIC host facts
     roce_tos: int | None = None  # cma_roce_tos: IP TOS byte for RDMA-CM connections (DSCP << 2 | ECN)
+    roce_tos_source: Source | None = None
     issues: list[ParseIssue] = Field(default_factory=list)
     files: list[str] = Field(default_factory=list)
     source: Source | None = None

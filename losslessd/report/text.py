@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from itertools import groupby
+from pathlib import Path
 
 from ..lint.finding import Finding, Severity
+from ..parse import display_path
 
 _COLOURS = {Severity.error: "\033[31m", Severity.warning: "\033[33m", Severity.info: "\033[36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
+# Continuation lines of a multi-line message sit under the message, never at a device header's margin.
+_CONTINUATION = "\n" + " " * 10
 
 
 def render(result, *, color: bool = False) -> str:
@@ -20,9 +24,10 @@ def render(result, *, color: bool = False) -> str:
         lines.append(paint(device, _BOLD))
         for f in items:
             where = f.port or "-"
-            loc = f" {paint('[' + f.source.describe() + ']', _DIM)}" if f.source else ""
+            loc = f" {paint('[' + _where(f) + ']', _DIM)}" if f.source else ""
             sev = paint(f"{f.severity.value:<7}", _COLOURS[f.severity])
-            lines.append(f"  {sev} {f.code} {where}: {f.message}{loc}")
+            message = _CONTINUATION.join(f.message.splitlines() or [""])
+            lines.append(f"  {sev} {f.code} {where}: {message}{loc}")
         lines.append("")
     n_dev = len(result.fabric.devices)
     counts = ", ".join(f"{result.count(s)} {s.value}{'s' if result.count(s) != 1 else ''}"
@@ -32,3 +37,11 @@ def render(result, *, color: bool = False) -> str:
         summary += f" ({result.baseline_suppressed} suppressed by baseline)"
     lines.append(summary)
     return "\n".join(lines) + "\n"
+
+
+def _where(f: Finding) -> str:
+    """The source as the operator would type it: relative to the working directory when below it."""
+    src = f.source
+    if src.file:
+        src = src.model_copy(update={"file": display_path(Path(src.file))})
+    return src.describe()

@@ -1,3 +1,5 @@
 """Rule families, one module each. Importing this package registers every rule."""
 
 from . import sys  # noqa: F401  (keep first: SYS codes report inputs)
+from . import map, nic, pfc  # noqa: F401
+from . import buf, ecn, wdg  # noqa: F401

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Write a losslessd host capture (docs/capture-format.md) of the RoCE settings of NVIDIA ConnectX
+# (mlx5) interfaces, for `losslessd lint` to check offline.
+#
+# Read-only: it runs `mlnx_qos -i IF` without setting options and reads sysfs/configfs files.
+# Only when the rdma_cm configfs folder of a device is absent does it ask `cma_roce_tos -d DEV`
+# (no -t) for the RoCE ToS; that tool creates and removes the folder but changes no setting.
+#
+# Usage: collect-host-capture.sh [-n DEVICE-NAME] [-o FILE] INTERFACE...
+#   -n  device name in the capture (default: uname -n)
+#   -o  output file (default: standard output)
+#   SYSFS_ROOT  where sysfs is mounted (default /sys); configfs is read below $SYSFS_ROOT/kernel/config
+# Example: sudo ./collect-host-capture.sh -o "$(hostname).txt" ens1f0np0 ens1f1np1
+set -u
+
+usage() {
+	echo "usage: $0 [-n device-name] [-o output-file] interface..." >&2
+	exit 2
+}
+
+name=$(uname -n)
+out=
+while getopts n:o:h opt; do
+	case $opt in
+	n) name=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || usage
+case $name in
+'' | *"
+"*) echo "$0: bad device name" >&2; exit 2 ;;
+esac
+for ifc in "$@"; do
+	case $ifc in
+	'' | *[!A-Za-z0-9_.:@-]*) echo "$0: bad interface name: $ifc" >&2; exit 2 ;;
+	esac
+done
+sysfs=${SYSFS_ROOT:-/sys}
+net=$sysfs/class/net
+[ -z "$out" ] || exec >"$out"
+
+# One section: the command line, then its output and errors; output lines that start with the
+# marker '#%' get the escape prefix '#%|'.
+section() {
+	printf '#%% command: %s\n' "$1"
+	sh -c "$1" 2>&1 | awk '{ if (substr($0, 1, 2) == "#%") print "#%|" $0; else print }'
+}
+
+printf '#%% losslessd capture 1\n#%% device: %s\n#%% platform: linux_mlx5\n#%% collected: %s\n' \
+	"$name" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+devices=
+for ifc in "$@"; do
+	section "mlnx_qos -i $ifc"
+	section "cat $net/$ifc/mtu"
+	section "cat $net/$ifc/speed"
+	section "grep . $net/$ifc/ecn/roce_np/enable/*"
+	section "grep . $net/$ifc/ecn/roce_rp/enable/*"
+	section "grep . $net/$ifc/ecn/roce_np/cnp_dscp $net/$ifc/ecn/roce_np/cnp_802p_prio"
+	for dir in "$net/$ifc/device/infiniband/"*; do
+		[ -d "$dir" ] || continue
+		case " $devices " in *" ${dir##*/} "*) ;; *) devices="$devices ${dir##*/}" ;; esac
+	done
+done
+
+for dev in $devices; do
+	tos=$sysfs/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos
+	if [ ! -e "$tos" ] && command -v cma_roce_tos >/dev/null 2>&1; then
+		section "cma_roce_tos -d $dev"
+	else
+		section "cat $tos"
+	fi
+done

@@ -1,0 +1,181 @@
+"""The losslessd capture format: one text file per device holding raw command outputs.
+
+Collection only moves bytes; parsers read captures offline. The format is the same for every
+platform (docs/capture-format.md):
+
+    #% losslessd capture 1
+    #% device: gpu01
+    #% platform: linux_mlx5
+    #% collected: 2024-05-01T12:00:00Z
+    #% command: mlnx_qos -i eth0
+    <raw output>
+    #% command: cat /sys/class/net/eth0/mtu
+    9000
+
+Lines starting with ``#%`` are markers. An output line that itself starts with ``#%`` is written
+with the escape prefix ``#%|`` in front, which the reader removes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import NamedTuple
+
+from .errors import InputError
+
+MARKER = "#%"
+ESCAPE = "#%|"
+MAGIC = "losslessd capture"
+VERSION = 1
+REQUIRED = ("device", "platform", "collected")
+
+_MAGIC_RE = re.compile(r"^#%\s*losslessd capture\s+(\S+)\s*$")
+_FIELD_RE = re.compile(r"^#%\s*([a-z][a-z0-9_-]*):(.*)$")
+_KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+class Section(NamedTuple):
+    """One command and its raw output; ``line`` is the file line of the output's first line."""
+
+    command: str
+    output: str
+    line: int
+
+
+class Capture(NamedTuple):
+    header: dict[str, str]
+    sections: list[Section]
+
+
+def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str:
+    """Header fields and (command, output) pairs -> capture text. Raises ValueError on bad fields."""
+    missing = [k for k in REQUIRED if not header.get(k)]
+    if missing:
+        raise ValueError(f"capture header lacks {', '.join(missing)}")
+    _check_time(header["collected"])
+    out = [f"{MARKER} {MAGIC} {VERSION}\n"]
+    for key, value in header.items():
+        if not _KEY_RE.match(key) or key == "command":
+            raise ValueError(f"bad capture header key {key!r}")
+        out.append(f"{MARKER} {key}: {_one_line(value, key)}\n")
+    for command, output in sections:
+        out.append(f"{MARKER} command: {_one_line(command, 'command')}\n")
+        if output and not output.endswith("\n"):
+            output += "\n"
+        for line in output.split("\n")[:-1]:
+            out.append((ESCAPE + line if line.startswith(MARKER) else line) + "\n")
+    return "".join(out)
+
+
+def sniff_platform(text: str) -> str | None:
+    """The platform a capture's header names, without validating the rest (for format sniffing)."""
+    lines = _lines(text)
+    start = _first_content(lines)
+    if start is None or not _MAGIC_RE.match(lines[start].rstrip()):
+        return None
+    for line in lines[start + 1:start + 50]:
+        m = _FIELD_RE.match(line.rstrip())
+        if m and m.group(1) == "command":
+            break
+        if m and m.group(1) == "platform":
+            return m.group(2).strip()
+    return None
+
+
+def read(text: str, file: str | None = None) -> Capture:
+    """Capture text -> header fields and sections. Raises InputError (file and line) when malformed."""
+    lines = _lines(text)
+    start = _first_content(lines)
+    if start is None:
+        raise InputError("empty file, not a losslessd capture", file=file, line=1)
+    m = _MAGIC_RE.match(lines[start].rstrip())
+    if not m:
+        raise InputError(f"not a losslessd capture: the first line must be '{MARKER} {MAGIC} {VERSION}'",
+                         file=file, line=start + 1)
+    if m.group(1) != str(VERSION):
+        raise InputError(f"capture format version {m.group(1)!r} is not supported (this losslessd reads "
+                         f"version {VERSION})", file=file, line=start + 1)
+    header: dict[str, str] = {}
+    sections: list[Section] = []
+    command: str | None = None
+    body: list[str] = []
+    body_line = 0
+    for n, raw in enumerate(lines[start + 1:], start=start + 2):
+        if raw.startswith(ESCAPE) and command is not None:
+            body.append(raw[len(ESCAPE):])
+            continue
+        if not raw.startswith(MARKER):
+            if command is None and raw.strip():
+                raise InputError(f"text before the first '{MARKER} command:' line; header lines start with "
+                                 f"'{MARKER}'", file=file, line=n)
+            body.append(raw)
+            continue
+        fm = _FIELD_RE.match(raw.rstrip())
+        if not fm:
+            raise InputError(f"malformed marker line {raw.strip()[:80]!r}: expected '{MARKER} key: value' "
+                             f"(an output line starting with '{MARKER}' must be written as '{ESCAPE}...')",
+                             file=file, line=n)
+        key, value = fm.group(1), fm.group(2).strip()
+        if key == "command":
+            if not value:
+                raise InputError("empty command", file=file, line=n)
+            if command is not None:
+                sections.append(Section(command, _join(body), body_line))
+            elif missing := [k for k in REQUIRED if k not in header]:
+                raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
+                                 file=file, line=n)
+            command, body, body_line = value, [], n + 1
+            continue
+        if command is not None:
+            raise InputError(f"header field '{key}' after the first command (only '{MARKER} command:' "
+                             "lines may follow)", file=file, line=n)
+        if key in header:
+            raise InputError(f"header field '{key}' given twice", file=file, line=n)
+        if not value:
+            raise InputError(f"header field '{key}' is empty", file=file, line=n)
+        if key == "collected":
+            try:
+                _check_time(value)
+            except ValueError as exc:
+                raise InputError(str(exc), file=file, line=n) from None
+        header[key] = value
+    if command is None:
+        if missing := [k for k in REQUIRED if k not in header]:
+            raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
+                             file=file, line=len(lines) or 1)
+    else:
+        sections.append(Section(command, _join(body), body_line))
+    return Capture(header, sections)
+
+
+def _lines(text: str) -> list[str]:
+    text = text.removeprefix("\ufeff")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _first_content(lines: list[str]) -> int | None:
+    return next((i for i, line in enumerate(lines) if line.strip()), None)
+
+
+def _join(body: list[str]) -> str:
+    return "".join(line + "\n" for line in body)
+
+
+def _one_line(value: str, what: str) -> str:
+    if not isinstance(value, str) or not value or value != value.strip() or "\n" in value or "\r" in value:
+        raise ValueError(f"capture {what} must be one line without surrounding spaces: {value!r}")
+    return value
+
+
+def _check_time(value: str) -> None:
+    """ISO 8601 date and time, e.g. 2024-05-01T12:00:00Z."""
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
+    except ValueError:
+        raise ValueError(f"collected time {value!r} is not an ISO 8601 date and time "
+                         "(e.g. 2024-05-01T12:00:00Z)") from None

@@ -1,0 +1,176 @@
+"""Turn what the reader found into the model: service-profiles applied under interface lines, EOS defaults filled in."""
+
+from __future__ import annotations
+
+from ... import units
+from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
+                      Source, Trust, Watchdog)
+from .reader import EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
+
+# EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
+# DSCP 0-7 -> TC 1, 8-15 -> TC 0, then DSCP 8n..8n+7 -> TC n.
+DEFAULT_DSCP_TO_TC = {d: 1 if d < 8 else 0 if d < 16 else d // 8 for d in range(64)}
+# EOS default CoS -> traffic class: 0 -> 1, 1 -> 0, otherwise CoS n -> TC n (same manual table).
+DEFAULT_COS_TO_TC = {c: {0: 1, 1: 0}.get(c, c) for c in range(8)}
+TRAFFIC_CLASSES = range(8)
+# EOS tx-queue defaults: every queue is strict priority until `no priority`; `no priority` on queue N makes
+# queues 0..N round robin, weighted by `bandwidth percent` (EOS User Manual, QoS, `priority` (tx-queue)).
+QUEUES = range(8)
+# Watchdog action when none is configured: error-disable the port (AVD eos_cli_config_gen qos_profiles
+# schema: "Override the default error-disable action").
+DEFAULT_WATCHDOG_ACTION = "errdisable"
+
+
+def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
+    device = Device(name=cfg.hostname or cfg.header_name or name, kind=DeviceKind.switch, platform=platform,
+                    hwsku=cfg.hwsku, issues=list(cfg.issues), source=Source(file=path))
+    for port_name, iface in cfg.interfaces.items():
+        device.ports[port_name] = _port(cfg, port_name, iface, device.issues)
+    return device
+
+
+def _last(layers: list[QosConf], attr: str) -> Val | None:
+    """The interface's own setting, else its service-profile's."""
+    found = None
+    for layer in layers:
+        found = getattr(layer, attr) if getattr(layer, attr) is not None else found
+    return found
+
+
+def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> Port:
+    layers: list[QosConf] = [iface]
+    profile = cfg.profiles.get(iface.profile.value) if iface.profile else None
+    if profile is not None:
+        layers.insert(0, profile)
+    port = Port(name=name, description=iface.description, source=iface.source,
+                admin_up=iface.admin_up.value if iface.admin_up else True,  # EOS prints `shutdown` only when down
+                speed_gbps=iface.speed.value if iface.speed else None,
+                mtu_bytes=iface.mtu.value if iface.mtu else None,
+                qos_configured=any(layer.qos_lines for layer in layers))
+    if iface.profile is not None and profile is None:
+        issues.append(ParseIssue(code="SYS002", source=iface.profile.source, message=(
+            f"{name} uses service-profile {iface.profile.value}, which is not defined in this config: "
+            "the port's PFC, watchdog and queue settings are unknown")))
+        # A port that names a QoS profile is a QoS port; what the profile sets stays unknown (None).
+        port.qos_configured = True
+        _trust_and_maps(cfg, iface, layers, port, defaults=False)
+        if cfg.pfc_all_off is not None:
+            port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
+        return port
+    _trust_and_maps(cfg, iface, layers, port, defaults=True)
+    _pfc(cfg, layers, port)
+    _watchdog(cfg, layers, port)
+    _queues(layers, port)
+    return port
+
+
+def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf], port: Port, defaults: bool) -> None:
+    trust = _last(layers, "trust")
+    if trust is not None:
+        port.trust, port.trust_source = trust.value, trust.source
+    elif defaults:  # without them (missing service-profile) trust stays unknown
+        # EOS default trust: DSCP on routed ports, CoS on switched ports (EOS User Manual, QoS, port trust
+        # settings); `switchport` is the default mode.
+        routed = iface.routed is not None and iface.routed.value
+        port.trust, port.trust_source = (Trust.dscp, iface.routed.source) if routed else (Trust.pcp, iface.source)
+    if port.trust == Trust.dscp:
+        port.dscp_to_tc = _effective(DEFAULT_DSCP_TO_TC, cfg.dscp_to_tc)
+        port.map_source = _first(cfg.dscp_to_tc)
+    elif port.trust == Trust.pcp:
+        port.pcp_to_tc = _effective(DEFAULT_COS_TO_TC, cfg.cos_to_tc)
+        port.map_source = _first(cfg.cos_to_tc)
+    if cfg.tc_to_queue:
+        port.tc_to_queue = _effective({tc: tc for tc in TRAFFIC_CLASSES}, cfg.tc_to_queue)
+        port.map_source = port.map_source or _first(cfg.tc_to_queue)
+
+
+def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:
+    return {**default, **{key: val.value for key, val in overrides.items()}}
+
+
+def _first(table: dict[int, Val]) -> Source | None:
+    return min((v.source for v in table.values()), key=lambda s: (s.file or "", s.line or 0), default=None)
+
+
+def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
+    priorities: dict[int, Val] = {}
+    for layer in layers:
+        priorities.update(layer.priorities)
+    mode = _last(layers, "pfc")
+    if cfg.pfc_all_off is not None:
+        port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
+        return
+    if mode is None or not mode.value:
+        # PFC is off on EOS until `priority-flow-control on`, whatever the no-drop priorities say.
+        port.pfc_enabled = []
+        port.pfc_source = mode.source if mode else _first(priorities)
+        return
+    port.pfc_enabled = sorted(p for p, val in priorities.items() if val.value)
+    port.pfc_source = mode.source
+    # EOS has no priority-group configuration: the platform reserves headroom for each no-drop priority
+    # itself, so there is no profile in the running-config to check.
+    port.tc_to_pg = {tc: tc for tc in TRAFFIC_CLASSES}
+    for prio in port.pfc_enabled:
+        port.priority_groups[prio] = PriorityGroup(index=prio, runtime_profile=True, source=priorities[prio].source)
+
+
+def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
+    enabled = _last(layers, "watchdog")
+    if enabled is None or not enabled.value:  # off unless `priority-flow-control pause watchdog`
+        port.watchdog = Watchdog(enabled=False, source=enabled.source if enabled else None)
+        return
+    timers = dict(cfg.wd_timers)
+    for layer in layers:
+        timers.update(layer.wd_timers)
+    action = _last(layers, "wd_action") or cfg.wd_action
+
+    def timer(key: str) -> float | None:
+        return timers[key].value if key in timers else None
+
+    port.watchdog = Watchdog(enabled=True, detection_time_ms=timer("timeout"),
+                             restoration_time_ms=timer("recovery-time"), polling_interval_ms=timer("polling-interval"),
+                             action=action.value if action else DEFAULT_WATCHDOG_ACTION, source=enabled.source)
+
+
+def _queues(layers: list[QosConf], port: Port) -> None:
+    merged: dict[int, QueueConf] = {}
+    for layer in layers:
+        for index, conf in layer.queues.items():
+            queue = merged.setdefault(index, QueueConf(source=conf.source))
+            queue.source = conf.source
+            for attr in ("strict", "bandwidth", "ecn"):
+                if getattr(conf, attr) is not None:
+                    setattr(queue, attr, getattr(conf, attr))
+    round_robin = [i for i, q in merged.items() if q.strict is not None and not q.strict.value]
+    top_rr = max(round_robin, default=-1)
+    for index in sorted(set(QUEUES) | set(merged)):
+        conf = merged.get(index)
+        own = conf.strict if conf else None
+        if index <= top_rr:
+            weight = conf.bandwidth.value if conf and conf.bandwidth else None
+            scheduler = Scheduler(type=SchedulerType.wrr, weight=weight,
+                                  source=(own if own and not own.value else merged[top_rr].strict).source)
+        else:
+            scheduler = Scheduler(type=SchedulerType.strict, source=own.source if own else None)
+        port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source if conf else None,
+                                   ecn=_ecn(conf.ecn if conf else None, port.speed_gbps))
+
+
+def _ecn(val: Val | None, speed_gbps: float | None) -> Ecn:
+    raw: RawEcn | None = val.value if val else None
+    if raw is None:  # no `random-detect ecn` thresholds (or `no random-detect ecn`): no marking
+        return Ecn(ecn_enabled=False, source=val.source if val else None)
+    kmin, kmax = _bytes(raw.kmin, speed_gbps), _bytes(raw.kmax, speed_gbps)
+    return Ecn(profile=raw.profile, ecn_enabled=True, min_threshold_bytes=kmin, max_threshold_bytes=kmax,
+               mark_probability_pct=raw.probability, source=val.source,
+               unconverted=raw.text if kmin is None or kmax is None else None)
+
+
+def _bytes(th: Threshold, speed_gbps: float | None) -> int | None:
+    """Queue depth in bytes; None for segments (buffer cells, whose size depends on the ASIC and is not in the
+    running-config), for time without a known port speed, and for unknown units."""
+    if th.kind == "bytes":
+        return units.to_bytes(f"{th.text} {th.unit}")
+    if th.kind == "time":
+        return units.time_to_bytes(units.to_ms(f"{th.text} {th.unit}"), speed_gbps)
+    return None

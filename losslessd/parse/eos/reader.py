@@ -1,0 +1,426 @@
+"""Read an EOS running-config into its QoS settings (per interface, per `qos profile`, global), each with its line.
+
+EOS prints a block's sub-commands indented under their parent (three spaces, six under a
+tx-queue); `!` lines separate blocks and `!!` lines are comments. Lines that are not about QoS
+are skipped without a word; a QoS line that cannot be read becomes a SYS002 issue (an unknown
+threshold unit a SYS003 issue) and everything else is still read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ... import units
+from ...errors import InputError
+from ...model import ParseIssue, Source, Trust
+from ..base import Input
+
+ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
+_NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+# `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
+_DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
+# Top-level words of an EOS config; a file with none of them is not one.
+_EOS_LINE = re.compile(r"^(!|(hostname|interface|qos|priority-flow-control|end|ip|ipv6|router|vlan|spanning-tree|"
+                       r"username|management|service|logging|ntp|snmp-server|aaa|transceiver|daemon|mlag|"
+                       r"policy-map|class-map|vrf|lldp)(\s|$))")
+WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
+WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
+# tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, shaping,
+# WRED that drops instead of marking (not ECN), the ECN counter switch.
+_QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"), ("shape",), ("no", "shape"),
+                  ("random-detect", "drop"), ("no", "random-detect", "drop"), ("random-detect", "ecn", "count"),
+                  ("no", "random-detect", "ecn", "count"), ("comment",))
+# qos profile sub-commands that exist but are not part of the model (default CoS/DSCP, shaping, policy-maps).
+_PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
+
+
+@dataclass(frozen=True)
+class Val:
+    """One configured value and the line that set it."""
+
+    value: object
+    source: Source
+
+
+@dataclass(frozen=True)
+class Threshold:
+    text: str  # the number as written
+    unit: str
+    kind: str  # bytes | time | segments | unknown
+
+
+@dataclass(frozen=True)
+class RawEcn:
+    """`random-detect ecn minimum-threshold ...` as written; converted per port (time units need its speed)."""
+
+    text: str
+    kmin: Threshold
+    kmax: Threshold
+    probability: float | None
+    profile: str | None  # the qos profile it came from; None on an interface
+
+
+@dataclass
+class QueueConf:
+    source: Source
+    strict: Val | None = None  # True: `priority strict`; False: `no priority`
+    bandwidth: Val | None = None  # `bandwidth percent N`
+    ecn: Val | None = None  # value RawEcn, or None for `no random-detect ecn`
+
+
+@dataclass
+class QosConf:
+    """What a `qos profile` and an interface share; an interface's own lines win over its profile's."""
+
+    source: Source
+    trust: Val | None = None
+    pfc: Val | None = None  # `priority-flow-control on|off`
+    priorities: dict[int, Val] = field(default_factory=dict)  # True: no-drop
+    watchdog: Val | None = None  # `[no] priority-flow-control pause watchdog`
+    wd_action: Val | None = None
+    wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
+    queues: dict[int, QueueConf] = field(default_factory=dict)
+
+    @property
+    def qos_lines(self) -> bool:
+        """PFC, trust or tx-queue ECN lines: what makes a port RoCE-facing by default."""
+        return (self.trust is not None or self.pfc is not None or bool(self.priorities) or self.watchdog is not None
+                or self.wd_action is not None or bool(self.wd_timers)
+                or any(q.ecn is not None for q in self.queues.values()))
+
+
+@dataclass
+class InterfaceConf(QosConf):
+    description: str | None = None
+    mtu: Val | None = None
+    speed: Val | None = None  # Gb/s
+    admin_up: Val | None = None
+    routed: Val | None = None  # `no switchport`
+    profile: Val | None = None  # `service-profile NAME`
+
+
+@dataclass
+class EosConfig:
+    hostname: str | None = None
+    header_name: str | None = None
+    hwsku: str | None = None
+    dscp_to_tc: dict[int, Val] = field(default_factory=dict)
+    cos_to_tc: dict[int, Val] = field(default_factory=dict)
+    tc_to_queue: dict[int, Val] = field(default_factory=dict)
+    pfc_all_off: Source | None = None
+    wd_action: Val | None = None
+    wd_timers: dict[str, Val] = field(default_factory=dict)
+    profiles: dict[str, QosConf] = field(default_factory=dict)
+    interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    issues: list[ParseIssue] = field(default_factory=list)
+
+
+@dataclass
+class Node:
+    text: str
+    line: int
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        return self.text.split()
+
+
+def tree(text: str) -> list[Node]:
+    """Top-level commands with their indented sub-commands; `!` lines dropped."""
+    root = Node("", 0)
+    stack: list[tuple[int, Node]] = [(-1, root)]
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.expandtabs(8).rstrip()
+        body = line.lstrip(" ")
+        if not body or body.startswith("!"):
+            continue
+        indent = len(line) - len(body)
+        while stack[-1][0] >= indent:
+            stack.pop()
+        node = Node(body, number)
+        stack[-1][1].children.append(node)
+        stack.append((indent, node))
+    return root.children
+
+
+def read(inputs: list[Input]) -> EosConfig:
+    cfg = EosConfig()
+    for inp in inputs:
+        _check_is_eos(inp)
+        _Reader(cfg, inp).read()
+    return cfg
+
+
+def _check_is_eos(inp: Input) -> None:
+    lines = inp.text.split("\n")
+    first = next(((n, line.strip()) for n, line in enumerate(lines, 1) if line.strip()), None)
+    if first is None:
+        raise InputError("empty file: no Arista EOS running-config in it", file=inp.path, line=1)
+    number, text = first
+    if text[0] in "{[<" or text.endswith("{"):
+        raise InputError("this looks like JSON, XML or a Junos-style brace config, not an Arista EOS running-config",
+                         file=inp.path, line=number)
+    if not any(_EOS_LINE.match(line) for line in lines):
+        raise InputError("not an Arista EOS running-config: no `interface`, `hostname`, `qos` or `!` lines",
+                         file=inp.path, line=number)
+
+
+class _Error(ValueError):
+    """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
+
+
+def _int(text: str, lo: int, hi: int, what: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
+        raise _Error(f"{what} must be a number {lo}-{hi}, not {text!r}")
+    return int(text)
+
+
+def _seconds_ms(text: str) -> float:
+    """Watchdog timers are written in seconds (`timeout 0.05`)."""
+    if not _NUMBER.match(text):
+        raise _Error(f"{text!r} is not a time in seconds")
+    return round(units.to_ms(text, default_unit="s"), 3)
+
+
+class _Reader:
+    def __init__(self, cfg: EosConfig, inp: Input):
+        self.cfg = cfg
+        self.inp = inp
+
+    def src(self, node: Node) -> Source:
+        return Source(file=self.inp.path, line=node.line)
+
+    def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
+        self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
+
+    def garbled(self, node: Node, why: str) -> None:
+        self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
+
+    def read(self) -> None:
+        header = _DEVICE_HEADER.search(self.inp.text)
+        if header:
+            self.cfg.header_name, self.cfg.hwsku = header.group(1), header.group(2)
+        for node in tree(self.inp.text):
+            try:
+                self.top(node)
+            except _Error as exc:
+                self.garbled(node, str(exc))
+        self.check_truncated()
+
+    def top(self, node: Node) -> None:
+        w = node.words
+        if w[0] == "hostname" and len(w) == 2:
+            self.cfg.hostname = w[1]
+        elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
+            conf = self.cfg.interfaces.setdefault(w[1], InterfaceConf(source=self.src(node)))
+            self.block(node, conf, self.interface_line)
+        elif w[:2] == ["qos", "profile"]:
+            if len(w) != 3:
+                raise _Error("expected `qos profile NAME`")
+            conf = self.cfg.profiles.setdefault(w[2], QosConf(source=self.src(node)))
+            self.block(node, conf, self.profile_line, profile=w[2])
+        elif w[:2] == ["qos", "map"]:
+            self.qos_map(node, w)
+        elif w[0] == "priority-flow-control":
+            self.global_pfc(node, w[1:])
+
+    def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
+        """Sub-commands of an interface or qos profile; `other` reads what is not shared between them."""
+        for child in node.children:
+            try:
+                if not self.qos_line(child, conf, profile):
+                    other(child, conf)
+            except _Error as exc:
+                self.garbled(child, str(exc))
+
+    def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
+        """Trust, PFC and tx-queue lines, the same in interfaces and qos profiles. False: not one of them."""
+        w = node.words
+        neg = w[0] == "no"
+        body = w[1:] if neg else w
+        if body[:2] == ["qos", "trust"]:
+            if neg and len(body) == 2:
+                conf.trust = Val(Trust.none, self.src(node))
+            elif not neg and len(body) == 3 and body[2] in ("dscp", "cos"):
+                conf.trust = Val(Trust.dscp if body[2] == "dscp" else Trust.pcp, self.src(node))
+            else:
+                raise _Error("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
+        elif body[:1] == ["priority-flow-control"]:
+            self.pfc(node, body[1:], neg, conf)
+        elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:
+            if len(body) != 2:
+                raise _Error(f"expected `{body[0]} N`")
+            index = _int(body[1], 0, 15, "the queue")
+            queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
+            for child in node.children:
+                try:
+                    self.queue_line(child, queue, profile)
+                except _Error as exc:
+                    self.garbled(child, str(exc))
+        else:
+            return False
+        return True
+
+    def pfc(self, node: Node, rest: list[str], neg: bool, conf: QosConf) -> None:
+        src = self.src(node)
+        if rest in (["on"], ["mode", "on"]):
+            conf.pfc = Val(not neg, src)
+        elif rest in (["off"], ["mode", "off"]) or (neg and not rest):
+            conf.pfc = Val(False, src)
+        elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] in ("no-drop", "drop"):
+            conf.priorities[_int(rest[1], 0, 7, "the PFC priority")] = Val(rest[2] == "no-drop" and not neg, src)
+        elif rest == ["pause", "watchdog"]:
+            conf.watchdog = Val(not neg, src)
+        elif rest[:4] == ["pause", "watchdog", "port", "action"] and len(rest) == 5 and not neg:
+            if rest[4] not in WATCHDOG_ACTIONS:
+                raise _Error(f"unknown watchdog action {rest[4]!r}")
+            conf.wd_action = Val(rest[4], src)
+        elif rest[:4] == ["pause", "watchdog", "port", "timer"] and not neg:
+            conf.wd_timers.update(self.port_timers(rest[4:], src))
+        else:
+            raise _Error("not a priority-flow-control command losslessd knows")
+
+    @staticmethod
+    def port_timers(words: list[str], src: Source) -> dict[str, Val]:
+        """`timeout S polling-interval S|auto recovery-time S [forced]`."""
+        timers = {}
+        words = [w for w in words if w != "forced"]
+        if not words or len(words) % 2:
+            raise _Error("expected `timeout S polling-interval S recovery-time S`")
+        for key, value in zip(words[::2], words[1::2], strict=True):
+            if key not in WATCHDOG_TIMERS:
+                raise _Error(f"unknown watchdog timer {key!r}")
+            timers[key] = Val(None if value == "auto" and key == "polling-interval" else _seconds_ms(value), src)
+        return timers
+
+    def queue_line(self, node: Node, queue: QueueConf, profile: str | None) -> None:
+        w = node.words
+        src = self.src(node)
+        if w == ["priority", "strict"]:
+            queue.strict = Val(True, src)
+        elif w == ["no", "priority"]:
+            queue.strict = Val(False, src)
+        elif w[:2] == ["bandwidth", "percent"] and len(w) == 3:
+            queue.bandwidth = Val(_int(w[2], 0, 100, "the bandwidth percent"), src)
+        elif w == ["no", "random-detect", "ecn"]:
+            queue.ecn = Val(None, src)
+        elif any(tuple(w[:len(p)]) == p for p in _QUEUE_IGNORED):
+            pass
+        elif w[:3] == ["random-detect", "ecn", "minimum-threshold"]:
+            queue.ecn = Val(self.ecn(node, w, profile), src)
+        else:
+            raise _Error("not a tx-queue command losslessd knows")
+
+    def ecn(self, node: Node, w: list[str], profile: str | None) -> RawEcn:
+        """`random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT [max-mark-probability P] [weight W]`."""
+        if len(w) < 8 or w[5] != "maximum-threshold":
+            raise _Error("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
+        kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
+        options = w[8:]
+        if len(options) % 2:
+            raise _Error("an option lacks its value")
+        probability = None
+        for key, value in zip(options[::2], options[1::2], strict=True):
+            if key == "max-mark-probability":
+                probability = float(_int(value, 0, 100, "max-mark-probability"))
+            elif key == "weight":
+                _int(value, 0, 15, "weight")
+            else:
+                raise _Error(f"unknown option {key!r}")
+        for th in (kmin, kmax):
+            if th.kind == "unknown":
+                self.issue(node, f"unknown threshold unit {th.unit!r} in `{node.text}`: the ECN thresholds are kept "
+                                 "as written and cannot be checked", code="SYS003")
+                break
+        return RawEcn(node.text, kmin, kmax, probability, profile)
+
+    @staticmethod
+    def threshold(text: str, unit: str) -> Threshold:
+        if not _NUMBER.match(text):
+            raise _Error(f"threshold {text!r} is not a number")
+        # EOS prints bytes, kbytes, mbytes, segments, milliseconds, microseconds (AVD eos_cli_config_gen schema).
+        kind = ("segments" if unit == "segments" else "bytes" if units.is_byte_unit(unit)
+                else "time" if units.is_time_unit(unit) else "unknown")
+        return Threshold(text, unit, kind)
+
+    def interface_line(self, node: Node, conf: InterfaceConf) -> None:
+        """Interface-only lines; everything else in an interface (addresses, VLANs, ...) is not QoS and skipped."""
+        w = node.words
+        src = self.src(node)
+        if w[0] == "description":
+            conf.description = node.text[len("description"):].strip()
+        elif w[0] == "mtu":
+            conf.mtu = Val(_int(w[1] if len(w) == 2 else "", 68, 65535, "the MTU"), src)
+        elif w[0] == "speed":
+            self.speed(w[1:], conf, src)
+        elif w in (["shutdown"], ["no", "shutdown"]):
+            conf.admin_up = Val(w[0] == "no", src)
+        elif w in (["switchport"], ["no", "switchport"]):
+            conf.routed = Val(w[0] == "no", src)
+        elif w[0] == "service-profile":
+            if len(w) != 2:
+                raise _Error("expected `service-profile NAME`")
+            conf.profile = Val(w[1], src)
+
+    @staticmethod
+    def speed(words: list[str], conf: InterfaceConf, src: Source) -> None:
+        """`speed 100g`, `speed forced 100gfull`, `speed 400g-8`, `speed forced 10000full`; `auto` alone: unknown."""
+        words = [w for w in words if w not in ("forced", "auto")]
+        if len(words) == 1 and re.match(r"^\d+(g(full|-\d+)?|full)$", words[0]):
+            conf.speed = Val(units.speed_gbps(words[0]), src)
+
+    def profile_line(self, node: Node, conf: QosConf) -> None:
+        w = node.words
+        body = w[1:] if w[0] == "no" else w
+        if not body or body[0] not in _PROFILE_IGNORED:
+            raise _Error("not a qos profile command")
+
+    def qos_map(self, node: Node, w: list[str]) -> None:
+        """`qos map dscp|cos V... to traffic-class T`, `qos map traffic-class T... to tx-queue Q`."""
+        if len(w) < 3 or w[2] not in ("dscp", "cos", "traffic-class"):
+            return  # exp and other maps are not part of the model
+        to = w.index("to") if "to" in w else len(w)
+        if len(w) < to + 3:
+            raise _Error("expected `qos map KIND VALUES to TARGET N`")
+        tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
+                  ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
+                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15)}
+        table = tables.get((w[2], w[to + 1]))
+        if table is None:
+            return  # rewrite maps (traffic-class to dscp/cos) are not part of the model
+        target, key_max, value_max = table
+        try:
+            keys = units.int_list(" ".join(w[3:to]))
+        except ValueError:
+            keys = []
+        if not keys or any(k > key_max for k in keys):
+            raise _Error(f"the {w[2]} values must be numbers 0-{key_max}")
+        value = _int(w[to + 2], 0, value_max, w[to + 1])
+        for key in keys:
+            target[key] = Val(value, self.src(node))
+
+    def global_pfc(self, node: Node, rest: list[str]) -> None:
+        src = self.src(node)
+        if rest == ["all", "off"]:
+            self.cfg.pfc_all_off = src
+        elif rest[:3] == ["pause", "watchdog", "default"] and len(rest) == 5 and rest[3] in WATCHDOG_TIMERS:
+            value = None if rest[4] == "auto" and rest[3] == "polling-interval" else _seconds_ms(rest[4])
+            self.cfg.wd_timers[rest[3]] = Val(value, src)
+        elif (rest[:3] == ["pause", "watchdog", "action"] and len(rest) == 4) or \
+                (rest[:4] == ["pause", "watchdog", "override", "action"] and len(rest) == 5):
+            if rest[-1] not in WATCHDOG_ACTIONS:
+                raise _Error(f"unknown watchdog action {rest[-1]!r}")
+            self.cfg.wd_action = Val(rest[-1], src)
+        else:
+            raise _Error("not a priority-flow-control command losslessd knows")
+
+    def check_truncated(self) -> None:
+        """A file that stops mid-line inside a block was cut (a running-config ends each line)."""
+        last = self.inp.text.split("\n")[-1]
+        if last.startswith(" ") and last.strip():
+            self.cfg.issues.append(ParseIssue(code="SYS002", message=(
+                f"the file ends in the middle of a block (`{last.strip()}` has no line end): it looks truncated, "
+                "so settings after this point are missing"),
+                source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))

@@ -1,0 +1,291 @@
+"""Linux host with NVIDIA ConnectX (mlx5) NICs: a losslessd capture, or a bare `mlnx_qos -i IF` output.
+
+A capture (docs/capture-format.md, written by examples/collect-host-capture.sh) holds per RoCE
+interface `mlnx_qos -i IF`, the sysfs reads below and, per mlx5 device, cma_roce_tos. Sysfs reads
+are recognised by the path they read, whether one file (`cat PATH`, output = value) or several
+(`grep . PATH...`, output lines `PATH:value`):
+- /sys/class/net/IF/mtu, /sys/class/net/IF/speed (Mb/s; -1 when the link is down);
+- /sys/class/net/IF/ecn/roce_np/enable/N and roce_rp/enable/N, N = priority 0..7 (DCQCN
+  notification / reaction point; NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification");
+- /sys/class/net/IF/ecn/roce_np/cnp_dscp and cnp_802p_prio (how this NIC marks the CNPs it sends);
+- /sys/kernel/config/rdma_cm/DEV/ports/1/default_roce_tos, the value `cma_roce_tos -d DEV -t TOS`
+  sets (mlnx-tools sbin/cma_roce_tos); `cma_roce_tos -d DEV` output is read too.
+`ethtool IF` is read for the speed when the sysfs speed is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+from ... import capture, units
+from ...capture import Section
+from ...errors import InputError
+from ...model import Device, DeviceKind, NicEcn, ParseIssue, Port, Source
+from ..base import Input
+from . import mlnx_qos
+
+PLATFORM = "linux_mlx5"
+PLACEHOLDER_PORT = "eth?"
+
+_PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)|ecn/(?P<proto>roce_np|roce_rp)/enable/(?P<prio>\d{1,3})"
+         r"|ecn/roce_np/(?P<cnp>cnp_dscp|cnp_802p_prio))"
+         r"|/rdma_cm/(?P<dev>[^/\s]+)/ports/\d{1,3}/default_roce_tos")
+_PATH_RE = re.compile(f"(?:{_PATH})$")
+_GREP_LINE = re.compile(rf"^(?P<path>\S*?(?:{_PATH})):(?P<value>.*)$")
+# Which fact group a command argument reads (a glob such as .../enable/* counts).
+_GROUP_RE = re.compile(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|ecn/roce_rp/enable|ecn/roce_np/cnp_\w+)")
+_BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
+_BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
+_BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
+_ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
+
+# What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
+_EXPECTED = {
+    "mlnx_qos": ("mlnx_qos -i {}", "trust, PFC, DSCP/priority/TC maps, receive buffers and schedulers"),
+    "mtu": ("cat /sys/class/net/{}/mtu", "MTU"),
+    "speed": ("cat /sys/class/net/{}/speed", "port speed"),
+    "ecn/roce_np/enable": ("grep . /sys/class/net/{}/ecn/roce_np/enable/*", "DCQCN notification point switches"),
+    "ecn/roce_rp/enable": ("grep . /sys/class/net/{}/ecn/roce_rp/enable/*", "DCQCN reaction point switches"),
+    "ecn/roce_np/cnp": ("grep . /sys/class/net/{0}/ecn/roce_np/cnp_dscp /sys/class/net/{0}/ecn/roce_np/cnp_802p_prio",
+                        "CNP DSCP and priority"),
+}
+_TOS_COMMAND = "cat /sys/kernel/config/rdma_cm/<mlx5 device>/ports/1/default_roce_tos"
+
+
+def sniff(inp: Input) -> bool:
+    platform = capture.sniff_platform(inp.text)
+    if platform is not None:
+        return platform == PLATFORM
+    return _is_bare_mlnx_qos(inp.text)
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    host = _Host(name)
+    for inp in inputs:
+        host.add(inp)
+    return host.finish()
+
+
+def _is_bare_mlnx_qos(text: str) -> bool:
+    head = text[:65536]
+    return bool(_BARE_PFC.search(head) and (_BARE_TC.search(head) or "Priority trust state:" in head))
+
+
+class _Host:
+    """Collects one host's facts from its sections, then checks that nothing expected is missing."""
+
+    def __init__(self, name: str):
+        self.device = Device(name=name, kind=DeviceKind.host, platform=PLATFORM)
+        self.named = False
+        self.bare = False
+        self.attempted: dict[str, set[str]] = {}  # iface -> fact groups some section tried to read
+        self.tos: list[tuple[str, int, Source]] = []
+        self.tos_attempted = False
+        self.ethtool_speed: dict[str, float] = {}
+
+    # -- inputs ------------------------------------------------------------------------------
+    def add(self, inp: Input) -> None:
+        self.device.source = self.device.source or Source(file=inp.path)
+        if inp.text.lstrip("\ufeff \t\r\n").startswith(capture.MARKER):
+            header, sections = capture.read(inp.text, inp.path)
+            if header["platform"] != PLATFORM:
+                raise InputError(f"this capture is for platform {header['platform']!r}, not {PLATFORM}",
+                                 file=inp.path, line=1)
+            if not self.named:
+                self.device.name, self.named = header["device"], True
+        elif _is_bare_mlnx_qos(inp.text):
+            sections = [self._bare(inp)]
+        else:
+            raise InputError("neither a losslessd capture nor `mlnx_qos -i IF` output", file=inp.path, line=1)
+        last = {" ".join(s.command.split()): s for s in sections}
+        for sec in sections:
+            if last[" ".join(sec.command.split())] is not sec:
+                self._issue(f"`{sec.command}` appears more than once; the last output is used", inp.path, sec.line - 1)
+                continue
+            self._section(inp.path, sec)
+
+    def _bare(self, inp: Input) -> Section:
+        """A file holding only mlnx_qos output (maybe after the shell prompt line that ran it)."""
+        self.bare = True
+        lines = inp.text.split("\n")
+        for i, line in enumerate(lines):
+            if m := _BARE_CMD.search(line):
+                iface, start = m.group(1), i + 1
+                how = f"named from the `{line.strip()[:80]}` line"
+                break
+        else:
+            iface, start, how = PLACEHOLDER_PORT, 0, f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+        self._issue(f"bare mlnx_qos output, not a losslessd capture: interface {how}; MTU, speed, DCQCN "
+                    "NP/RP switches and cma_roce_tos were not captured (collect with "
+                    "examples/collect-host-capture.sh)", inp.path, start or 1)
+        return Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)
+
+    # -- sections ----------------------------------------------------------------------------
+    def _section(self, file: str, sec: Section) -> None:
+        try:
+            tokens = shlex.split(sec.command)
+        except ValueError:
+            return  # not a command we read
+        while tokens and tokens[0] == "sudo":
+            tokens = tokens[1:]
+            while tokens and tokens[0].startswith("-"):
+                tokens = tokens[1:]
+        if not tokens:
+            return
+        prog, args = os.path.basename(tokens[0]), tokens[1:]
+        if prog == "mlnx_qos":
+            iface = _option(args, "-i", "--interface")
+            if iface and self._attempt(iface, "mlnx_qos", file, sec):
+                self.device.issues.extend(mlnx_qos.apply(self._port(iface, file, sec), sec, file))
+        elif prog in ("cat", "grep"):
+            operands = [a for a in args if not a.startswith("-")]
+            self._sysfs(file, sec, operands[1:] if prog == "grep" else operands)
+        elif prog == "cma_roce_tos":
+            self._cma_roce_tos(file, sec, _option(args, "-d", None) or "mlx5_0")  # the script's default device
+        elif prog == "ethtool" and len(args) == 1 and not args[0].startswith("-"):
+            self._ethtool(file, sec, args[0])
+
+    def _sysfs(self, file: str, sec: Section, paths: list[str]) -> None:
+        known = False
+        for path in paths:
+            if m := _GROUP_RE.search(path):
+                group = "ecn/roce_np/cnp" if m.group(2).startswith("ecn/roce_np/cnp_") else m.group(2)
+                self._attempt(m.group(1), group, file, sec)
+                known = True
+            elif "/rdma_cm/" in path:
+                self.tos_attempted = known = True
+        if not known:
+            return  # a command this parser does not read
+        lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
+        single = len(paths) == 1 and not any(c in paths[0] for c in "*?[")
+        read, bad = 0, []
+        for n, line in lines:
+            if g := _GREP_LINE.match(line):
+                m, value = _PATH_RE.search(g.group("path")), g.group("value")
+            elif single and len(lines) == 1:
+                m, value = _PATH_RE.search(paths[0]), line
+            else:
+                m, value = None, ""
+            if m and self._fact(m, value.strip(), file, sec, n):
+                read += 1
+            else:
+                bad.append((n, line))
+        cmd = f"`{sec.command}`"
+        if not lines:
+            self._issue(f"{cmd} printed nothing", file, sec.line - 1)
+        elif not read:
+            self._issue(f"{cmd}: no value read ({bad[0][1][:100]!r})", file, bad[0][0])
+        elif bad:
+            self._issue(f"{cmd}: {len(bad)} line(s) not understood and skipped, first: {bad[0][1][:80]!r}",
+                        file, bad[0][0])
+
+    def _fact(self, m: re.Match, value: str, file: str, sec: Section, n: int) -> bool:
+        """Store one sysfs value; False when the value is not what that file holds."""
+        src = Source(file=file, line=n)
+        if m.group("dev"):
+            number = _int(value, 0, 255)  # IP TOS byte
+            if number is not None:
+                self.tos.append((m.group("dev"), number, src))
+            return number is not None
+        port = self._port(m.group("iface"), file, sec)
+        if m.group("attr") == "mtu":
+            port.mtu_bytes = _int(value, 68, 1 << 20)  # 68: IPv4 minimum MTU (RFC 791)
+            return port.mtu_bytes is not None
+        if m.group("attr") == "speed":
+            if value == "-1":  # the kernel's SPEED_UNKNOWN: link down or not negotiated
+                self._issue(f"{port.name}: speed is -1 (link down?); port speed unknown", file, n)
+                return True
+            mbps = _int(value, 1, 10**7)
+            port.speed_gbps = units.speed_gbps(str(mbps)) if mbps else None  # sysfs speed is Mb/s
+            return mbps is not None
+        ecn = port.nic_ecn = port.nic_ecn or NicEcn(source=src)
+        if m.group("proto"):
+            prio, on = int(m.group("prio")), _int(value, 0, 1)
+            if prio > 7 or on is None:
+                return False
+            if m.group("proto") == "roce_np":
+                ecn.np_enabled[prio], ecn.np_source = bool(on), ecn.np_source or src
+            else:
+                ecn.rp_enabled[prio], ecn.rp_source = bool(on), ecn.rp_source or src
+            return True
+        if m.group("cnp") == "cnp_dscp":
+            ecn.cnp_dscp = _int(value, 0, 63)
+            return ecn.cnp_dscp is not None
+        ecn.cnp_priority = _int(value, 0, 7)
+        return ecn.cnp_priority is not None
+
+    def _cma_roce_tos(self, file: str, sec: Section, dev: str) -> None:
+        self.tos_attempted = True
+        lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
+        value = _int(lines[-1][1], 0, 255) if lines else None
+        if value is None:
+            self._issue(f"`{sec.command}`: no ToS value read ({lines[-1][1][:100] if lines else 'no output'!r})",
+                        file, lines[-1][0] if lines else sec.line - 1)
+        else:
+            self.tos.append((dev, value, Source(file=file, line=lines[-1][0])))
+
+    def _ethtool(self, file: str, sec: Section, iface: str) -> None:
+        if not self._attempt(iface, "ethtool", file, sec):
+            return
+        m = _ETHTOOL_SPEED.search(sec.output)
+        try:
+            self.ethtool_speed[iface] = units.speed_gbps(m.group(1))  # "100000Mb/s"
+        except (AttributeError, ValueError):
+            self._issue(f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", file, sec.line)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _attempt(self, iface: str, group: str, file: str, sec: Section) -> bool:
+        if not re.fullmatch(r"[^/\s]{1,64}", iface):
+            return False
+        self._port(iface, file, sec)
+        self.attempted.setdefault(iface, set()).add(group)
+        return True
+
+    def _port(self, iface: str, file: str, sec: Section) -> Port:
+        if iface not in self.device.ports:
+            self.device.ports[iface] = Port(name=iface, qos_configured=True, source=Source(file=file, line=max(sec.line - 1, 1)))
+        return self.device.ports[iface]
+
+    def _issue(self, message: str, file: str, line: int | None) -> None:
+        self.device.issues.append(ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line)))
+
+    def finish(self) -> Device:
+        device, file = self.device, self.device.source.file if self.device.source else None
+        for iface, port in device.ports.items():
+            if port.speed_gbps is None and iface in self.ethtool_speed:
+                port.speed_gbps = self.ethtool_speed[iface]
+            if self.bare:
+                continue
+            tried = self.attempted.get(iface, set())
+            for group, (command, what) in _EXPECTED.items():
+                if group not in tried and not (group == "speed" and "ethtool" in tried):
+                    self._issue(f"no `{command.format(iface)}` section in the capture: {what} unknown", file, None)
+        if self.tos:
+            dev, device.roce_tos, device.roce_tos_source = self.tos[0]
+            others = {f"{d}={v}" for d, v, _ in self.tos if v != device.roce_tos}
+            if others:
+                self._issue(f"cma_roce_tos differs between RDMA devices ({dev}={device.roce_tos}, {', '.join(sorted(others))});"
+                            f" only {dev}'s value is checked", file, device.roce_tos_source.line)
+        elif not self.tos_attempted and not self.bare:
+            self._issue(f"no `{_TOS_COMMAND}` section in the capture: cma_roce_tos unknown", file, None)
+        if not device.ports:
+            self._issue("the capture holds no `mlnx_qos -i IF` or /sys/class/net/IF section: no interface to check",
+                        file, None)
+        return device
+
+
+def _option(args: list[str], short: str, long: str | None) -> str | None:
+    for i, arg in enumerate(args):
+        if arg == short or arg == long:
+            return args[i + 1] if i + 1 < len(args) else None
+        if arg.startswith(short) and len(arg) > len(short) and not arg.startswith("--"):
+            return arg[len(short):]
+        if long and arg.startswith(long + "="):
+            return arg[len(long) + 1:]
+    return None
+
+
+def _int(text: str, lo: int, hi: int) -> int | None:
+    return int(text) if re.fullmatch(r"-?\d{1,12}", text) and lo <= int(text) <= hi else None

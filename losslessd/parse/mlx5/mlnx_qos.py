@@ -1,0 +1,206 @@
+"""`mlnx_qos -i IF` output -> the NIC's trust, DSCP/priority/TC/buffer maps, PFC and schedulers.
+
+The layout is what mlnx-tools' python/mlnx_qos pretty_print() prints (github.com/Mellanox/mlnx-tools).
+Layouts differ by MLNX_OFED release; all of these are read:
+- MLNX_OFED 4.x: "Priority trust state", "dscp2prio mapping" (`prio:3 dscp:31,30,...,24,`, one line
+  per 8 DSCPs, so a priority can span lines), "Cable len", the PFC table with only an `enabled`
+  row, then `tc: N ratelimit: ..., tsa: ets|strict|vendor[, bw: P%]` each followed by
+  `priority:  P` lines (TC order as the kernel returns it, not sorted);
+- later releases add "default priority:" (`prio:P` lines), "Receive buffer size (bytes): a,...,h,"
+  ending in `total_size=N` (older) or `max_buffer_size=N` (newer), and a PFC `buffer` row that maps
+  each priority to a receive buffer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
+from ...capture import Section
+
+_TRUST = re.compile(r"^Priority trust (?:state|mode):\s*(\S*)$")
+_DSCP_MAP = re.compile(r"^dscp2prio mapping:$")
+_PRIO_DSCP = re.compile(r"^prio:\s*(\d{1,3})\s+dscp:\s*([\d,\s]*)$")
+_DEFAULT_PRIO = re.compile(r"^default priority:$")
+_PRIO_ONLY = re.compile(r"^prio:\s*\d{1,3}$")
+_BUFFER_SIZES = re.compile(r"^Receive buffer size \(bytes\):\s*(.*)$")
+_CABLE = re.compile(r"^Cable len:\s*(\d{1,9})$")
+_PFC = re.compile(r"^PFC configuration:$")
+_ROW = re.compile(r"^(priority|enabled|buffer):?((?:\s+\d{1,3}){8})$")
+_TC = re.compile(r"^tc:\s*(\d{1,3})\s+ratelimit:\s*[^,]*,\s*tsa:\s*(\w*)(?:,\s*bw:\s*(\d{1,3})\s*%)?$")
+_TC_PRIORITY = re.compile(r"^priority:\s*(\d{1,3})$")
+# Status lines mlnx_qos prints besides the configuration.
+_NOISE = re.compile(r"^(?:DCBX mode:.*|\*+ WARNING:.*|.*not supported on your system!?)$")
+_TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor, "unknown": None}
+_TRUSTS = {"dscp": Trust.dscp, "pcp": Trust.pcp}
+
+
+class _Facts:
+    def __init__(self) -> None:
+        self.trust: tuple[str, int] | None = None
+        self.dscp_map_line: int | None = None
+        self.dscp: list[tuple[int, int, int]] = []  # (dscp, priority, line)
+        self.sizes: tuple[list[int], int] | None = None
+        self.cable: tuple[int, int] | None = None
+        self.pfc_line: int | None = None
+        self.rows: dict[str, tuple[list[int], int]] = {}
+        self.tcs: dict[int, tuple[SchedulerType | None, int | None, int]] = {}  # tc -> (tsa, bw, line)
+        self.prio_tc: dict[int, int] = {}
+        self.bad: list[tuple[int, str]] = []
+        self.first: tuple[int, str] | None = None  # first non-blank line
+        self.understood = 0
+
+
+def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
+    """Fill ``port`` from one mlnx_qos output; return SYS002 issues for what could not be read."""
+    cmd = f"`{section.command}`"
+    facts = _scan(section)
+    issues: list[ParseIssue] = []
+
+    def issue(message: str, line: int | None) -> None:
+        issues.append(ParseIssue(code="SYS002", message=f"{cmd}: {message}", source=Source(file=file, line=line)))
+
+    if not facts.understood:
+        if facts.first is None:
+            issue("printed nothing; trust, PFC, maps and schedulers unknown", section.line)
+        else:
+            issue(f"output not understood (first line {facts.first[1][:80]!r}); trust, PFC, maps and "
+                  "schedulers unknown", facts.first[0])
+        return issues
+    if facts.bad:
+        n, text = facts.bad[0]
+        issue(f"{len(facts.bad)} line(s) not understood and skipped, first: {text[:80]!r}", n)
+
+    if facts.trust is None:
+        issue("no 'Priority trust state' line; trust mode unknown", section.line)
+    else:
+        value, line = facts.trust
+        port.trust = _TRUSTS.get(value)
+        port.trust_source = Source(file=file, line=line)
+        if port.trust is None:
+            issue(f"trust state {value!r} (trust is not supported by this driver); trust mode unknown", line)
+    if facts.dscp:
+        mapping: dict[int, int] = {}
+        for dscp, prio, line in facts.dscp:
+            if dscp in mapping and mapping[dscp] != prio:
+                issue(f"DSCP {dscp} listed for priorities {mapping[dscp]} and {prio}; the last one is kept", line)
+            mapping[dscp] = prio
+        port.dscp_to_priority = dict(sorted(mapping.items()))
+    elif port.trust == Trust.dscp:
+        issue("trust is dscp but no dscp2prio mapping is printed; DSCP to priority map unknown",
+              facts.trust[1] if facts.trust else section.line)
+
+    if "enabled" in facts.rows:
+        bits, line = facts.rows["enabled"]
+        port.pfc_enabled = [prio for prio, bit in enumerate(bits) if bit]
+        port.pfc_source = Source(file=file, line=line)
+    else:
+        issue("no PFC 'enabled' row; PFC priorities unknown", facts.pfc_line or section.line)
+    if "buffer" in facts.rows:
+        port.priority_to_pg = dict(enumerate(facts.rows["buffer"][0]))
+    if facts.sizes is not None:
+        sizes, line = facts.sizes
+        port.priority_groups = {i: PriorityGroup(index=i, size_bytes=size, source=Source(file=file, line=line))
+                                for i, size in enumerate(sizes)}
+    if facts.cable is not None:
+        port.cable_length_m = float(facts.cable[0])  # metres: MLX5E_DEFAULT_CABLE_LEN 7 /* 7 meters */ (kernel en/port_buffer.h)
+
+    if facts.tcs:
+        port.queues = {tc: Queue(index=tc, scheduler=Scheduler(type=tsa, weight=bw, source=Source(file=file, line=line)),
+                                 source=Source(file=file, line=line))
+                       for tc, (tsa, bw, line) in sorted(facts.tcs.items())}
+        port.priority_to_tc = dict(sorted(facts.prio_tc.items())) or None
+    else:
+        issue("no 'tc:' lines; priority to TC map and schedulers unknown", section.line)
+    map_line = facts.dscp_map_line or min((line for _, _, line in facts.tcs.values()), default=None)
+    if map_line is not None:
+        port.map_source = Source(file=file, line=map_line)
+    return issues
+
+
+def _scan(section: Section) -> _Facts:
+    facts = _Facts()
+    block = None  # dscp | default | pfc | tc
+    tc: int | None = None
+    for n, raw in enumerate(section.output.split("\n"), start=section.line):
+        line = raw.strip()
+        if not line:
+            continue
+        facts.first = facts.first or (n, line)
+        ok = True
+        if m := _TRUST.match(line):
+            facts.trust, block = (m.group(1), n), None
+        elif _DSCP_MAP.match(line):
+            facts.dscp_map_line, block = n, "dscp"
+        elif (m := _PRIO_DSCP.match(line)) and block == "dscp":
+            ok = _dscp_entries(facts, int(m.group(1)), m.group(2), n)
+        elif _DEFAULT_PRIO.match(line):
+            block = "default"
+        elif _PRIO_ONLY.match(line) and block == "default":
+            pass  # the default priority for untagged/unmapped traffic: not part of the model
+        elif m := _BUFFER_SIZES.match(line):
+            block = None
+            ok = _buffer_sizes(facts, m.group(1), n)
+        elif m := _CABLE.match(line):
+            facts.cable, block = (int(m.group(1)), n), None
+        elif _PFC.match(line):
+            facts.pfc_line, block = n, "pfc"
+        elif (m := _ROW.match(line)) and block == "pfc":
+            ok = _row(facts, m.group(1), [int(v) for v in m.group(2).split()], n)
+        elif m := _TC.match(line):
+            tc, block = int(m.group(1)), "tc"
+            ok = _tc(facts, tc, m.group(2), m.group(3), n)
+            if not ok:
+                tc = None
+        elif (m := _TC_PRIORITY.match(line)) and block == "tc" and tc is not None:
+            prio = int(m.group(1))
+            ok = prio <= 7 and prio not in facts.prio_tc
+            if ok:
+                facts.prio_tc[prio] = tc
+        elif _NOISE.match(line):
+            continue
+        else:
+            ok = False
+        if ok:
+            facts.understood += 1
+        else:
+            facts.bad.append((n, line))
+    return facts
+
+
+def _dscp_entries(facts: _Facts, prio: int, values: str, n: int) -> bool:
+    dscps = [int(v) for v in re.split(r"[,\s]+", values) if v]
+    if prio > 7 or not dscps or any(d > 63 for d in dscps):
+        return False
+    facts.dscp.extend((d, prio, n) for d in dscps)
+    return True
+
+
+def _buffer_sizes(facts: _Facts, values: str, n: int) -> bool:
+    """`a,b,c,d,e,f,g,h,` optionally followed by total_size=N or max_buffer_size=N."""
+    sizes = []
+    for item in (v.strip() for v in values.split(",")):
+        if re.fullmatch(r"\d{1,12}", item):
+            sizes.append(int(item))
+        elif item and not re.fullmatch(r"(?:total_size|max_buffer_size)=\d{1,12}", item):
+            return False
+    if len(sizes) != 8:
+        return False
+    facts.sizes = (sizes, n)
+    return True
+
+
+def _row(facts: _Facts, name: str, values: list[int], n: int) -> bool:
+    if name == "priority":
+        return values == list(range(8))
+    if (name == "enabled" and any(v > 1 for v in values)) or (name == "buffer" and any(v > 7 for v in values)):
+        return False
+    facts.rows[name] = (values, n)
+    return True
+
+
+def _tc(facts: _Facts, tc: int, tsa: str, bw: str | None, n: int) -> bool:
+    if tc > 7 or tc in facts.tcs or tsa not in _TSA or (bw is not None and (tsa != "ets" or int(bw) > 100)):
+        return False
+    facts.tcs[tc] = (_TSA[tsa], int(bw) if bw is not None else None, n)
+    return True

@@ -1,0 +1,417 @@
+"""SONiC CONFIG_DB (config_db.json, qos.json + buffers.json, `show runningconfiguration all`) -> Device.
+
+Table and field meanings follow sonic-buildimage src/sonic-yang-models/doc/Configuration.md and the
+daemons that consume them (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp, cfgmgr/buffermgr.cpp).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from ...model import (BufferPool, BufferProfile, Device, DeviceKind, Ecn, Port, PriorityGroup, Queue, Scheduler,
+                      SchedulerType, Source, Trust, Watchdog)
+from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
+from ..base import Input
+from .configdb import ConfigDB, Entry, mentions_table
+
+PLATFORM = "sonic"
+
+# Sanity bound for queue, PG, TC and DSCP numbers (DSCP is 6 bits; ASICs have far fewer queues/PGs).
+_MAX_INDEX = 63
+_SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, "WRR": SchedulerType.wrr}
+# WRED_PROFILE.ecn modes that mark green packets (qosorch.cpp ecn_map -> SAI_ECN_MARK_MODE_*).
+_ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
+_ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red"})}
+_ABSENT = object()
+_OPEN_BRACE = re.compile(r"\s*\{")
+
+
+def sniff(inp: Input) -> bool:
+    """A JSON object that uses a CONFIG_DB table name as a key."""
+    return _OPEN_BRACE.match(inp.text) is not None and mentions_table(inp.text)
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    return _Builder(ConfigDB(inputs), name, inputs[0].path).device
+
+
+# Value converters: raise ValueError for text that is not what the field holds.
+def _count(text: str) -> int:
+    """Non-negative integer: bytes, weights, MTU."""
+    n = int(text)
+    if n < 0:
+        raise ValueError(text)
+    return n
+
+
+def _finite(text: str) -> float:
+    f = float(text)
+    if not math.isfinite(f):
+        raise ValueError(text)
+    return f
+
+
+def _ms(text: str) -> float:
+    ms = to_ms(text)  # PFC_WD times are milliseconds (sonic-utilities `pfcwd start --detection-time` in ms)
+    if not math.isfinite(ms):
+        raise ValueError(text)
+    return ms
+
+
+def _speed(text: str) -> float:
+    if not text.isdigit():  # PORT.speed is Mb/s as digits
+        raise ValueError(text)
+    return speed_gbps(text)
+
+
+@lru_cache(maxsize=512)  # the same few strings ('3-4', '3,4') repeat on every port
+def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
+    """'3', '3-4', '3,4' -> (3, 4); used for range keys and priority lists."""
+    out = int_list(text)
+    if not out or out[-1] > top:
+        raise ValueError(text)
+    return tuple(out)
+
+
+def _priorities(text: str) -> tuple[int, ...]:
+    return () if not text.strip() else _indexes(text, 7)
+
+
+def _port_names(text: str) -> list[str]:
+    """'Ethernet0' or 'Ethernet0,Ethernet4' (bufferorch/qosorch split the port part on ',')."""
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def _natural(name: str) -> list:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+class _Builder:
+    """Walks the merged tables once and builds the Device; problems go to db.issues."""
+
+    def __init__(self, db: ConfigDB, name: str, file: str):
+        self.db = db
+        self.ports: dict[str, Port] = {}
+        self._maps: dict[tuple[str, str], dict[int, int]] = {}
+        self._schedulers: dict[str, Scheduler] = {}
+        self._wred: dict[str, Ecn] = {}
+        self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
+        self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
+        self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
+        # With the PORT or PORT_QOS_MAP table in view, a port without pfc_enable has PFC off; a
+        # buffers-only input cannot say.
+        self._pfc_known = "PORT" in db.tables or "PORT_QOS_MAP" in db.tables
+        meta = db.table("DEVICE_METADATA").get("localhost")
+        hostname = self.text(meta, "hostname") if meta else None
+        self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM,
+                             hwsku=self.text(meta, "hwsku") if meta else None, source=Source(file=file))
+        self._buffers()
+        self._port_table()
+        self._port_qos()
+        self._queues()
+        self._priority_groups()
+        self._buffer_queues()
+        self._cable_lengths()
+        self._watchdogs()
+        self._finish()
+        self.device.ports = {n: self.ports[n] for n in sorted(self.ports, key=_natural)}
+        self.device.issues = db.issues
+
+    # ---- reading fields -------------------------------------------------------------------------
+    def text(self, entry: Entry, field: str) -> str | None:
+        value = entry.fields.get(field, _ABSENT)
+        if value is _ABSENT:
+            return None
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        self.db.issue(f"{entry.table}|{entry.key} {field} is a JSON {type(value).__name__}, not a string; ignored",
+                      entry.source(field))
+        return None
+
+    def value(self, entry: Entry, field: str, convert, expected: str):
+        raw = self.text(entry, field)
+        if raw is None:
+            return None
+        try:
+            return convert(raw)
+        except UnknownUnit as exc:
+            self.db.issue(f"{entry.table}|{entry.key} {field}: {exc}", entry.source(field), code="SYS003")
+        except (ValueError, OverflowError):
+            self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not {expected}; ignored", entry.source(field))
+        return None
+
+    def choice(self, entry: Entry, field: str, allowed: dict):
+        raw = self.text(entry, field)
+        if raw is None:
+            return None
+        if raw in allowed:
+            return allowed[raw]
+        self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not one of {', '.join(allowed)}; ignored",
+                      entry.source(field))
+        return None
+
+    def ref(self, entry: Entry, field: str, table: str) -> str | None:
+        """Name of the ``table`` entry this field points at: 'AZURE' or '[DSCP_TO_TC_MAP|AZURE]'."""
+        raw = self.text(entry, field)
+        if raw is None:
+            return None
+        name = raw
+        if raw.startswith("[") and raw.endswith("]"):
+            ref_table, bar, name = raw[1:-1].partition("|")
+            if not bar or ref_table != table:
+                self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not a reference to {table}; ignored",
+                              entry.source(field))
+                return None
+        if name not in self.db.table(table):
+            self.db.issue(f"{entry.table}|{entry.key} {field} names {table}|{name}, which the config does not "
+                          "define; ignored", entry.source(field))
+            return None
+        return name
+
+    def split_key(self, entry: Entry) -> tuple[list[str], tuple[int, ...]] | None:
+        """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes)."""
+        ports, bar, index = entry.key.partition("|")
+        names = _port_names(ports)
+        try:
+            if not bar or not names:
+                raise ValueError(entry.key)
+            return names, _indexes(index)
+        except ValueError:
+            self.db.issue(f"{entry.table} key {entry.key!r} is not <port>[,<port>...]|<n>[-<m>] with numbers "
+                          f"0-{_MAX_INDEX}; entry skipped",
+                          entry.source())
+            return None
+
+    def port(self, name: str, entry: Entry, field: str | None = None) -> Port:
+        port = self.ports.get(name)
+        if port is None:
+            port = self.ports[name] = Port(name=name, source=entry.source(field),
+                                           pfc_enabled=[] if self._pfc_known else None)
+        return port
+
+    def qos_map(self, table: str, name: str) -> dict[int, int]:
+        """A {number: number} map table entry, parsed once per device."""
+        out = self._maps.get((table, name))
+        if out is None:
+            entry = self.db.table(table)[name]
+            out = self._maps[(table, name)] = {}
+            for key in entry.fields:
+                value = self.text(entry, key)
+                if value is None:
+                    continue
+                try:
+                    k, v = int(key), int(value)
+                    if not (0 <= k <= _MAX_INDEX and 0 <= v <= _MAX_INDEX):
+                        raise ValueError(key)
+                except ValueError:
+                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{_MAX_INDEX}; ignored",
+                                  entry.source(key))
+                    continue
+                out[k] = v
+        return dict(out)
+
+    # ---- tables ---------------------------------------------------------------------------------
+    def _buffers(self) -> None:
+        for name, e in self.db.table("BUFFER_POOL").items():
+            self.device.buffer_pools[name] = BufferPool(
+                name=name, direction=self.choice(e, "type", {"ingress": "ingress", "egress": "egress"}),
+                mode=self.choice(e, "mode", {"static": "static", "dynamic": "dynamic"}),
+                size_bytes=self.value(e, "size", _count, "a size in bytes"),
+                shared_headroom_bytes=self.value(e, "xoff", _count, "a size in bytes"), source=e.source())
+        for name, e in self.db.table("BUFFER_PROFILE").items():
+            size = {f: self.value(e, f, _count, "a size in bytes")
+                    for f in ("size", "xon", "xoff", "xon_offset", "static_th")}
+            self.device.buffer_profiles[name] = BufferProfile(
+                name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
+                xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
+                dynamic_threshold=self.value(e, "dynamic_th", int, "an integer (alpha = 2^dynamic_th)"),
+                headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
+
+    def _port_table(self) -> None:
+        for name, e in self.db.table("PORT").items():
+            port = self.port(name, e)
+            port.speed_gbps = self.value(e, "speed", _speed, "a speed in Mb/s")
+            port.mtu_bytes = self.value(e, "mtu", _count, "an MTU in bytes")
+            port.admin_up = self.choice(e, "admin_status", {"up": True, "down": False})
+            port.description = self.text(e, "description")
+
+    def _port_qos(self) -> None:
+        """PORT_QOS_MAP: maps, trust, PFC, and the priorities pfcwd_sw_enable gives the watchdog."""
+        table = self.db.table("PORT_QOS_MAP")
+        # PORT_QOS_MAP|global binds a switch-wide DSCP_TO_TC_MAP (qosorch handleGlobalQosMap ->
+        # SAI_SWITCH_ATTR_QOS_DSCP_TO_TC_MAP) for ports that do not bind their own.
+        glob = table.get("global")
+        global_dscp = self.ref(glob, "dscp_to_tc_map", "DSCP_TO_TC_MAP") if glob else None
+        for key, e in table.items():
+            if key == "global" or not e.fields:
+                continue
+            dscp = self.ref(e, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
+            dot1p = self.ref(e, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP")
+            tc_to_pg = self.ref(e, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
+            tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
+            pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
+            prios = "a list of priorities 0-7"
+            pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
+            wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
+            for name in _port_names(key):
+                port = self.port(name, e)
+                port.qos_configured = True
+                port.map_source = e.source()
+                port.pfc_enabled = None if pfc is None else list(pfc)
+                port.pfc_source = e.source("pfc_enable" if "pfc_enable" in e.fields else None)
+                self._wd_priorities[name] = wd
+                if "dscp_to_tc_map" in e.fields:
+                    self._own_dscp.add(name)  # a map we could not read leaves classification unknown
+                    if dscp:
+                        port.dscp_to_tc = self.qos_map("DSCP_TO_TC_MAP", dscp)
+                        port.trust, port.trust_source = Trust.dscp, e.source("dscp_to_tc_map")
+                elif glob and "dscp_to_tc_map" in glob.fields:
+                    pass  # the switch-wide map applies (see _finish)
+                elif dot1p:
+                    port.trust, port.trust_source = Trust.pcp, e.source("dot1p_to_tc_map")
+                elif "dot1p_to_tc_map" not in e.fields:
+                    port.trust, port.trust_source = Trust.none, e.source()  # no classification map at all
+                if tc_to_pg:
+                    port.tc_to_pg = self.qos_map("TC_TO_PRIORITY_GROUP_MAP", tc_to_pg)
+                if tc_to_queue:
+                    port.tc_to_queue = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
+                if pfc_to_queue:
+                    port.pfc_priority_to_queue = self.qos_map("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+        if global_dscp:
+            self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
+
+    def _queues(self) -> None:
+        """QUEUE|<ports>|<range>: scheduler and WRED/ECN profile; a queue without wred_profile keeps ecn None.
+
+        Queues naming the same SCHEDULER or WRED_PROFILE share one (read-only) Scheduler or Ecn object.
+        """
+        for e in self.db.table("QUEUE").values():
+            split = self.split_key(e)
+            if split is None:
+                continue
+            scheduler = self._scheduler(e)
+            ecn = self._ecn(e)
+            for name in split[0]:
+                queues = self.port(name, e).queues
+                for index in split[1]:
+                    queue = queues.get(index)
+                    if queue is None:
+                        queue = queues[index] = Queue(index=index, source=e.source())
+                    if scheduler is not None:
+                        queue.scheduler = scheduler
+                    if ecn is not None:
+                        queue.ecn = ecn
+
+    def _scheduler(self, e: Entry) -> Scheduler | None:
+        name = self.ref(e, "scheduler", "SCHEDULER")
+        if name is None:
+            return None
+        sched = self._schedulers.get(name)
+        if sched is None:
+            s = self.db.table("SCHEDULER")[name]
+            sched = self._schedulers[name] = Scheduler(
+                name=name, type=self.choice(s, "type", _SCHEDULER_TYPES),
+                weight=self.value(s, "weight", _count, "a whole-number weight"), source=s.source())
+        return sched
+
+    def _ecn(self, e: Entry) -> Ecn | None:
+        name = self.ref(e, "wred_profile", "WRED_PROFILE")
+        if name is None:
+            return None
+        ecn = self._wred.get(name)
+        if ecn is None:
+            w = self.db.table("WRED_PROFILE")[name]
+            mode = self.choice(w, "ecn", _ECN_MODES)
+            # No `ecn` field: SAI_WRED_ATTR_ECN_MARK_MODE defaults to NONE (SAI saiwred.h metadata).
+            # An explicit `wred_green_enable: "false"` turns WRED, and so marking, off for green.
+            enabled = None if mode is None and "ecn" in w.fields else (
+                mode in _ECN_MARKS_GREEN and self.text(w, "wred_green_enable") != "false")
+            ecn = self._wred[name] = Ecn(
+                profile=name, ecn_enabled=enabled,
+                min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
+                max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
+                mark_probability_pct=self.value(w, "green_drop_probability", _finite, "a percentage"),
+                source=w.source())
+        return ecn
+
+    def _pg_profile(self, e: Entry) -> tuple[str | None, bool]:
+        """(profile name, computed at run time) for a BUFFER_PG entry."""
+        if self.text(e, "profile") == "NULL":  # dynamic buffer model: headroom computed by buffermgrd
+            return None, True
+        name = self.ref(e, "profile", "BUFFER_PROFILE")
+        profile = self.device.buffer_profiles.get(name) if name else None
+        return name, bool(profile and profile.headroom_computed_at_runtime)
+
+    def _priority_groups(self) -> None:
+        for e in self.db.table("BUFFER_PG").values():
+            split = self.split_key(e)
+            if split is None:
+                continue
+            profile, runtime = self._pg_profile(e)
+            for name in split[0]:
+                port = self.port(name, e)
+                for index in split[1]:
+                    port.priority_groups[index] = PriorityGroup(index=index, profile=profile, runtime_profile=runtime,
+                                                                source=e.source())
+
+    def _buffer_queues(self) -> None:
+        """Egress queue profiles are not in the model; read them for their ports and to check references."""
+        for e in self.db.table("BUFFER_QUEUE").values():
+            split = self.split_key(e)
+            if split is None:
+                continue
+            if self.text(e, "profile") != "NULL":
+                self.ref(e, "profile", "BUFFER_PROFILE")
+            for name in split[0]:
+                self.port(name, e)
+
+    def _cable_lengths(self) -> None:
+        for e in self.db.table("CABLE_LENGTH").values():
+            for name in e.fields:
+                length = self.value(e, name, length_m, "a cable length such as '5m'")
+                if length is not None:
+                    self.port(name, e, name).cable_length_m = length
+
+    def _watchdogs(self) -> None:
+        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown."""
+        if "PFC_WD" not in self.db.tables:
+            return
+        table = self.db.table("PFC_WD")
+        glob = table.get("GLOBAL")
+        poll = self.value(glob, "POLL_INTERVAL", _ms, "a time in ms") if glob else None
+        for key, e in table.items():
+            if key == "GLOBAL":
+                continue
+            detection = self.value(e, "detection_time", _ms, "a time in ms")
+            restoration = self.value(e, "restoration_time", _ms, "a time in ms")
+            action = self.text(e, "action")
+            for name in _port_names(key):
+                priorities = self._wd_priorities.get(name)
+                self.port(name, e).watchdog = Watchdog(
+                    enabled=True, priorities=None if priorities is None else list(priorities),
+                    detection_time_ms=detection, restoration_time_ms=restoration, polling_interval_ms=poll,
+                    action=action, source=e.source())
+        off = self.db.table_source["PFC_WD"]
+        for port in self.ports.values():
+            if port.watchdog is None:
+                port.watchdog = Watchdog(enabled=False, source=off)
+
+    def _finish(self) -> None:
+        """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
+
+        cfgmgr/buffermgr.cpp doSpeedUpdateTask: for a port with a cable length (not "0m") buffermgrd
+        writes BUFFER_PG|<port>|<p> for every pfc_enable priority p, with a profile chosen from speed
+        and cable length, so CONFIG_DB files written before boot lack those PGs.
+        """
+        for port in self.ports.values():
+            if self._global_dscp and port.name not in self._own_dscp:
+                port.dscp_to_tc = self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0])
+                port.trust, port.trust_source = Trust.dscp, self._global_dscp[1]
+            if port.pfc_enabled and port.cable_length_m:
+                for p in port.pfc_enabled:
+                    if p not in port.priority_groups:
+                        port.priority_groups[p] = PriorityGroup(index=p, runtime_profile=True, source=port.pfc_source)

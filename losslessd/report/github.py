@@ -1,0 +1,45 @@
+"""GitHub Actions annotations: one workflow command per finding, shown on the file and line it names.
+
+Syntax and escaping follow GitHub's "Workflow commands for GitHub Actions" page and the
+escapeData/escapeProperty functions of actions/toolkit (packages/core/src/command.ts).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..lint.finding import Finding, Severity
+from ..parse import display_path
+from .sarif import finding_file, located_message
+
+COMMANDS = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
+
+
+def render(result, *, color: bool = False) -> str:
+    del color  # the runner log renders annotations itself
+    return "".join(annotation(f, result) + "\n" for f in result.findings)
+
+
+def annotation(f: Finding, result) -> str:
+    src = f.source
+    props: list[tuple[str, str]] = []
+    file = finding_file(f, result)
+    own_line = src.line if src is not None and src.file and src.line is not None else None
+    if file is not None:
+        props.append(("file", display_path(Path(file))))
+        if own_line is not None:
+            props.append(("line", str(own_line)))
+    props.append(("title", f"{f.code} {f.name}"))
+    message = located_message(f)
+    if own_line is None and src is not None and src.pointer:
+        message += f" (at {src.pointer})"
+    head = ",".join(f"{key}={escape_property(value)}" for key, value in props)
+    return f"::{COMMANDS[f.severity]} {head}::{escape_data(message)}"
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")

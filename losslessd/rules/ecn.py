@@ -1,0 +1,311 @@
+"""ECN: the egress queue lossless traffic uses marks ECN, with sane thresholds, before PFC pauses.
+
+Which queue: each policy lossless DSCP is followed through the port's maps (Port.dscp_chain); a
+lossless priority that no DSCP reaches (maps unknown, or broken, which MAP001 reports) is checked
+on its own queue, taking an unknown map as identity (TC n = queue n = PG n, the model's meaning
+of tc_to_queue=None and SONiC's use of PFC priorities as lossless PG ids). Switch ports only: NIC
+DCQCN switches are checked by NIC003.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .. import headroom, units
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import Device, DeviceKind, Ecn, Port
+from ..policy import Policy
+
+
+class Lane(NamedTuple):
+    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress."""
+
+    priority: int
+    pg: int
+    queue: int
+
+
+def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
+    """The (priority, PG, queue) triples lossless traffic uses on a switch port, without repeats."""
+    lossless = policy.lossless.priorities
+    lanes: list[Lane] = []
+    for dscp in policy.lossless.dscp:
+        hop = port.dscp_chain(dscp)
+        if hop.priority in lossless and hop.queue is not None:
+            lanes.append(Lane(hop.priority, hop.pg if hop.pg is not None else hop.tc, hop.queue))
+    reached = {lane.priority for lane in lanes}
+    for prio in lossless:
+        if prio in reached:
+            continue
+        tcs = [tc for tc, p in (port.tc_to_priority or {prio: prio}).items() if p == prio]
+        tc = min(tcs) if tcs else prio
+        lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc, tc), (port.tc_to_queue or {}).get(tc, tc)))
+    return list(dict.fromkeys(lanes))
+
+
+def _by_queue(ctx, port: Port) -> list[Lane]:
+    seen: dict[int, Lane] = {}
+    for lane in lossless_lanes(ctx.policy, port):
+        seen.setdefault(lane.queue, lane)
+    return list(seen.values())
+
+
+def _ecn(port: Port, queue: int) -> Ecn | None:
+    """The queue's ECN config when marking is not known to be off."""
+    q = port.queues.get(queue)
+    if q is None or q.ecn is None or q.ecn.ecn_enabled is False:
+        return None
+    return q.ecn
+
+
+def _source(port: Port, queue: int):
+    q = port.queues.get(queue)
+    return (q.ecn.source if q and q.ecn and q.ecn.source else None) or (q.source if q else None) or port.source
+
+
+def _where(lane: Lane) -> str:
+    return f"queue {lane.queue} (lossless priority {lane.priority})"
+
+
+class _EcnRule(Rule):
+    scope = "port"
+
+    def check_device(self, ctx, device: Device):
+        if device.kind != DeviceKind.switch:
+            return
+        for port in ctx.roce_ports(device):
+            for lane in _by_queue(ctx, port):
+                yield from self.check_queue(ctx, device, port, lane)
+
+    def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def _at(self, device, port, lane) -> dict:
+        return {"device": device, "port": port, "source": _source(port, lane.queue), "key": lane.queue}
+
+
+@register
+class EcnDisabledOnLossless(_EcnRule):
+    """A lossless queue does not mark ECN.
+
+    ## What it checks
+    On every RoCE-facing switch port, the egress queue each lossless priority's traffic uses has
+    WRED/ECN marking enabled. Silent when the policy says `ecn.required: false` (PFC-only fabrics).
+    One finding per port and queue; a queue whose ECN state the input does not show is reported as
+    unverified.
+
+    ## Why it matters
+    DCQCN slows RoCE senders only when switches mark ECN. Without marking, congestion is handled by
+    PFC alone: pauses spread upstream, cause head-of-line blocking and can deadlock the fabric.
+
+    ## Failing example
+    SONiC `QUEUE|Ethernet0|3` with no `wred_profile`, or EOS `tx-queue 3` without
+    `random-detect ecn`: `queue 3 (lossless priority 3) does not mark ECN`.
+
+    ## Passing example
+    `QUEUE|Ethernet0|3: {wred_profile: AZURE_LOSSLESS}` with `ecn: ecn_all` in the WRED profile.
+
+    ## Fix
+    Attach an ECN-enabled WRED profile to the queue (SONiC `wred_profile`, EOS
+    `random-detect ecn minimum-threshold ... maximum-threshold ...` under `tx-queue`), or choose a
+    policy with `ecn.required: false` if the fabric deliberately runs PFC only.
+    """
+
+    code = "ECN001"
+    name = "ecn-disabled-on-lossless"
+    severity = Severity.error
+
+    def check_queue(self, ctx, device, port, lane):
+        if not ctx.policy.ecn.required:
+            return
+        q = port.queues.get(lane.queue)
+        ecn = q.ecn if q else None
+        if ecn is not None and ecn.ecn_enabled is None:
+            yield self.unverified(f"whether {_where(lane)} marks ECN is not in the input",
+                                  **self._at(device, port, lane))
+        elif ecn is None or ecn.ecn_enabled is False:
+            yield self.finding(f"{_where(lane)} does not mark ECN; enable WRED/ECN marking on queue {lane.queue} "
+                               f"so DCQCN slows senders before PFC pauses them", **self._at(device, port, lane))
+
+
+@register
+class EcnThresholdsInvalid(_EcnRule):
+    """ECN thresholds of a lossless queue cannot work: Kmin above Kmax or below the MTU floor, or a bad probability.
+
+    ## What it checks
+    For every lossless queue that marks ECN: Kmin <= Kmax; Kmin >= `ecn.kmin_min_mtus` x the port
+    MTU (when the MTU is known); the marking probability (Pmax) inside
+    `ecn.mark_probability_pct`. Kmin == Kmax is legal: it is step marking (DCTCP-style, every
+    packet above K is marked), not an error. Thresholds written in a unit that could not be
+    converted to bytes are reported as unverified. One finding per port and queue, listing every
+    problem.
+
+    ## Why it matters
+    With Kmin > Kmax many ASICs mark nothing or reject the profile; Kmin below one MTU marks on a
+    single queued packet; a zero probability never marks; each leaves DCQCN blind and PFC does
+    all the work.
+
+    ## Failing example
+    `green_min_threshold: 2097152`, `green_max_threshold: 1048576`:
+    `queue 3 (lossless priority 3): Kmin 2097152 B is above Kmax 1048576 B`.
+
+    ## Passing example
+    `green_min_threshold: 1048576`, `green_max_threshold: 2097152`, `green_drop_probability: 5`.
+
+    ## Fix
+    Set Kmin <= Kmax, Kmin of at least a few MTUs, and a marking probability the policy allows.
+    """
+
+    code = "ECN002"
+    name = "ecn-thresholds-invalid"
+    severity = Severity.error
+
+    def check_queue(self, ctx, device, port, lane):
+        ecn = _ecn(port, lane.queue)
+        if ecn is None:
+            return
+        pol = ctx.policy.ecn
+        kmin, kmax, pmax = ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct
+        problems = []
+        if kmin is not None and kmax is not None and kmin > kmax:
+            problems.append(f"Kmin {kmin} B is above Kmax {kmax} B")
+        if kmin is not None and port.mtu_bytes and kmin < pol.kmin_min_mtus * port.mtu_bytes:
+            problems.append(f"Kmin {kmin} B is below {pol.kmin_min_mtus:g} x MTU {port.mtu_bytes} B")
+        if pmax is not None and not pol.mark_probability_pct.contains(pmax):
+            problems.append(f"marking probability {pmax:g} % is outside {pol.mark_probability_pct.describe('%')}")
+        at = self._at(device, port, lane)
+        if problems:
+            yield self.finding(f"{_where(lane)}: {'; '.join(problems)}", **at, kmin_bytes=kmin, kmax_bytes=kmax,
+                               mark_probability_pct=pmax)
+        elif ecn.unconverted:
+            yield self.unverified(f"{_where(lane)}: ECN thresholds {ecn.unconverted!r} could not be converted to "
+                                  f"bytes, so they were not checked", **at)
+        elif kmin is None and kmax is None:
+            yield self.unverified(f"{_where(lane)} marks ECN but its thresholds are not in the input", **at)
+
+
+@register
+class EcnThresholdOutOfRange(_EcnRule):
+    """ECN thresholds of a lossless queue are outside the policy's ranges.
+
+    ## What it checks
+    For every lossless queue that marks ECN, Kmin is inside `ecn.min_threshold_bytes` and Kmax
+    inside `ecn.max_threshold_bytes`. Thresholds that could not be converted to bytes are skipped
+    here (ECN002 reports them as unverified). One finding per port and queue.
+
+    ## Why it matters
+    Too low and DCQCN cuts rates on short bursts and wastes bandwidth; too high and queues (and
+    latency) grow large before senders react, close to where PFC pauses.
+
+    ## Failing example
+    Policy `min_threshold_bytes: {min: 9216, max: 4194304}`, WRED Kmin 8388608:
+    `queue 3 (lossless priority 3): Kmin 8388608 B is outside [9216, 4.1943e+06] B`.
+
+    ## Passing example
+    Kmin 1048576 and Kmax 2097152 under the same policy.
+
+    ## Fix
+    Bring the thresholds into the policy's ranges, or widen the ranges in a policy that
+    `extends` this one if the fabric deliberately uses other values.
+    """
+
+    code = "ECN003"
+    name = "ecn-threshold-out-of-range"
+    severity = Severity.warning
+
+    def check_queue(self, ctx, device, port, lane):
+        ecn = _ecn(port, lane.queue)
+        if ecn is None:
+            return
+        pol = ctx.policy.ecn
+        problems = [f"{label} {value} B is outside {rng.describe('B')}"
+                    for label, value, rng in (("Kmin", ecn.min_threshold_bytes, pol.min_threshold_bytes),
+                                              ("Kmax", ecn.max_threshold_bytes, pol.max_threshold_bytes))
+                    if value is not None and not rng.contains(value)]
+        if problems:
+            yield self.finding(f"{_where(lane)}: {'; '.join(problems)}", **self._at(device, port, lane),
+                               kmin_bytes=ecn.min_threshold_bytes, kmax_bytes=ecn.max_threshold_bytes)
+
+
+@register
+class EcnAfterPfc(_EcnRule):
+    """ECN does not start marking before the lossless PG sends PFC pauses.
+
+    ## What it checks
+    For every lossless queue that marks ECN, the policy's chosen threshold (`ecn.before_pfc`:
+    Kmin, or Kmax) is below the worst-case PFC trigger of the ingress PG the same priority uses:
+    reservation + static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a
+    dynamic one (alpha = 2**dynamic_th, F = the PG's pool size, n = `ecn.congested_lossless_queues`;
+    Choudhury & Hahne dynamic thresholds). The margin is given in bytes and in microseconds at
+    line rate. When the trigger or the threshold is unknown (run-time profile, pool sized at run
+    time, unconverted unit) the queue is reported as unverified.
+
+    ## Why it matters
+    ECN marks on the egress queue and PFC triggers on the ingress PG, so the two are different
+    counters. The standard sanity check compares them anyway, for the worst case: one congested
+    ingress port feeding the queue, where the PG fills exactly as fast as the queue. If the queue
+    cannot reach Kmin before the PG reaches its XOFF point, PFC pauses come first and DCQCN never
+    gets the chance to slow senders (Zhu et al., "Congestion Control for Large-Scale RDMA
+    Deployments", SIGCOMM 2015, set the ECN thresholds well below the PFC threshold for this
+    reason; Luangsomboon & Liebeherr, IEEE Networking Letters 2024, give the exact condition).
+    With several ingress ports feeding one queue each PG holds only part of it, so ECN comes
+    earlier still: the single-ingress case is the one to check.
+
+    ## Failing example
+    WRED Kmin 2097152 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720,
+    dynamic_th: -2}` (alpha 0.25) in a 4 MiB pool, 100 Gb/s port: `Kmin 2097152 B is not below the
+    PFC trigger of PG 3 (... = 858316 B): margin -1238836 B (-99.1 us at 100 Gb/s)`.
+
+    ## Passing example
+    Kmin 153600 B (150 KB) against the same PG.
+
+    ## Fix
+    Lower Kmin (or Kmax), or give the lossless PG a larger shared-buffer limit (higher
+    dynamic_th / static_th) so PFC stays the last resort.
+    """
+
+    code = "ECN004"
+    name = "ecn-after-pfc"
+    severity = Severity.error
+
+    def check_queue(self, ctx, device, port, lane):
+        ecn = _ecn(port, lane.queue)
+        if ecn is None:
+            return
+        pol = ctx.policy.ecn
+        label = "Kmin" if pol.before_pfc == "kmin" else "Kmax"
+        threshold = ecn.min_threshold_bytes if pol.before_pfc == "kmin" else ecn.max_threshold_bytes
+        at = self._at(device, port, lane)
+        if threshold is None:
+            why = f"is written as {ecn.unconverted!r}" if ecn.unconverted else "is not in the input"
+            yield self.unverified(f"{_where(lane)}: {label} {why}, so it was not compared with the PFC trigger", **at)
+            return
+        pg = port.priority_groups.get(lane.pg)
+        profile = device.buffer_profiles.get(pg.profile) if pg and pg.profile else None
+        if profile is None:
+            why = "is computed at run time" if pg and pg.runtime_profile else "is not in the input"
+            yield self.unverified(f"{_where(lane)}: the buffer profile of PG {lane.pg} {why}, so the PFC trigger "
+                                  f"is unknown", **at)
+            return
+        pool = device.buffer_pools.get(profile.pool or "")
+        trigger = headroom.pfc_trigger(profile, pool, pol.congested_lossless_queues)
+        if trigger is None:
+            yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
+                                  f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
+            return
+        margin = trigger.at_bytes - threshold
+        if margin > 0:
+            return
+        speed = port.speed_gbps or pol.speed_reference_gbps
+        margin_us = units.bytes_to_us(margin, speed)
+        when = ""
+        if margin_us is not None:
+            margin_us = round(margin_us, 3)
+            rate = f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s"
+            when = f" ({margin_us:.1f} us at {rate})"
+        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg} "
+                           f"({trigger.basis} = {trigger.at_bytes} B): margin {margin} B{when}; PFC pauses "
+                           f"before ECN marks, lower {label} or raise the PG's shared-buffer limit", **at,
+                           margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
+                           trigger_bytes=trigger.at_bytes, pg=lane.pg)

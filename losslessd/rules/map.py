@@ -1,0 +1,380 @@
+"""MAP: RoCE data and CNPs are classified where the policy wants them (DSCP -> TC/priority -> PG -> queue)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Source
+from .pfc import numbers
+
+
+class Link(NamedTuple):
+    """The first link of a DSCP's chain that breaks (unknown=False) or cannot be checked (unknown=True)."""
+
+    unknown: bool
+    why: str
+    fix: str = ""
+    source: Source | None = None
+
+
+def _broken(why: str, fix: str, source: Source | None) -> Link:
+    return Link(False, why, fix, source)
+
+
+def _unknown(why: str, source: Source | None) -> Link:
+    return Link(True, why, source=source)
+
+
+def _first_break(ctx, device: Device, port: Port, hop: Hop) -> Link | None:
+    """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, paused queue."""
+    host = device.kind == DeviceKind.host
+    lossless = ctx.lossless
+    maps = port.map_source or port.source
+    to_lossless = f"map DSCP {hop.dscp} to a lossless priority ({numbers(lossless)})"
+    if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
+        to_lossless += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
+        if port.dscp_to_priority is None:
+            return _unknown("the NIC's DSCP->priority map is not in the input", maps)
+        if hop.priority is None:
+            return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless, maps)
+        sent_as = f"DSCP {hop.dscp} maps to priority {hop.priority}"
+    else:
+        if port.dscp_to_tc is None:
+            return _unknown("the DSCP->TC map is not in the input", maps)
+        if hop.tc is None:
+            return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless, maps)
+        if hop.priority is None:
+            return _broken(f"TC {hop.tc} has no entry in the TC->priority map", f"map TC {hop.tc} to a lossless "
+                           f"priority ({numbers(lossless)})", maps)
+        sent_as = f"TC {hop.tc} is sent as priority {hop.priority}"
+    if hop.priority not in lossless:
+        return _broken(f"{sent_as}, which is not lossless (lossless: {numbers(lossless)})", to_lossless, maps)
+    if port.pfc_enabled is None:
+        return _unknown("the port's PFC state is not in the input", port.pfc_source or port.source)
+    if hop.priority not in port.pfc_enabled:
+        return _broken(f"PFC is off for priority {hop.priority} (enabled: {numbers(port.pfc_enabled)})",
+                       f"enable PFC on priority {hop.priority}", port.pfc_source or port.source)
+    return _pg_break(device, port, hop, host) or _queue_break(port, hop)
+
+
+def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> Link | None:
+    """The PG (NIC: receive buffer) must be lossless-capable: xoff headroom, runtime headroom or a NIC buffer."""
+    label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
+                          else ("PG", port.tc_to_pg, f"TC {hop.tc}"))
+    maps = port.map_source or port.source
+    if pg_map is None:
+        return _unknown(f"the {'priority->receive buffer' if host else 'TC->PG'} map is not in the input", maps)
+    if hop.pg is None:
+        return _broken(f"{frm} has no {label} in the {'priority->buffer' if host else 'TC->PG'} map",
+                       f"map {frm} to a lossless {label}", maps)
+    pg = port.priority_groups.get(hop.pg)
+    if pg is None:
+        return _unknown(f"{label} {hop.pg} has no buffer settings in the input", maps)
+    if pg.runtime_profile:
+        return None
+    if pg.profile is not None:
+        profile = device.buffer_profiles.get(pg.profile)
+        if profile is None:
+            return _unknown(f"{label} {hop.pg} uses buffer profile {pg.profile}, which is not in the input", pg.source)
+        if profile.xoff_bytes or profile.headroom_computed_at_runtime:
+            return None
+        return _broken(f"{label} {hop.pg} uses buffer profile {pg.profile}, which has no xoff headroom "
+                       "(a lossy profile)", f"give {label} {hop.pg} a lossless profile with xoff headroom",
+                       pg.source or profile.source)
+    if pg.size_bytes is not None:
+        if pg.size_bytes > 0:
+            return None
+        return _broken(f"{label} {hop.pg} has size 0 bytes", f"give {label} {hop.pg} a size (`mlnx_qos --buffer_size`)",
+                       pg.source)
+    return _unknown(f"{label} {hop.pg} has no buffer profile in the input", pg.source or maps)
+
+
+def _queue_break(port: Port, hop: Hop) -> Link | None:
+    """Where the port has a PFC priority->queue map, a pause for the priority must stop this traffic's queue."""
+    if port.pfc_priority_to_queue is None:
+        return None
+    maps = port.map_source or port.source
+    paused = port.pfc_priority_to_queue.get(hop.priority)
+    if hop.queue is None:
+        return _broken(f"TC {hop.tc} has no entry in the TC->queue map", f"map TC {hop.tc} to queue {paused}", maps)
+    if paused != hop.queue:
+        return _broken(f"a PFC pause for priority {hop.priority} stops queue {'none' if paused is None else paused}, "
+                       f"but this traffic leaves from queue {hop.queue}",
+                       f"map PFC priority {hop.priority} to queue {hop.queue}", maps)
+    return None
+
+
+@register
+class RoceDscpNotLossless(Rule):
+    """A RoCE DSCP does not land on a lossless priority, PG and queue.
+
+    ## What it checks
+    For every RoCE data DSCP in the policy (`lossless.dscp`) on every RoCE-facing port, the chain
+    DSCP -> TC -> priority -> PG -> queue (NIC: DSCP -> priority -> receive buffer): the priority
+    is a policy lossless priority with PFC on, the PG uses a lossless-capable buffer profile (xoff
+    headroom, run-time headroom, or a NIC receive buffer), and, where the port has a PFC
+    priority->queue map, a pause for that priority stops the queue the traffic leaves from. The
+    message shows the chain and the first link that breaks. A chain that reaches a link the input
+    does not show is reported once per port as unverified. Skipped when the policy trusts PCP.
+
+    ## Why it matters
+    PFC protects a priority, not a DSCP. One wrong map entry sends RoCE into a lossy class where it
+    is dropped under congestion, while every PFC setting looks right.
+
+    ## Failing example
+    Policy DSCP 26 lossless on priority 3; SONiC `DSCP_TO_TC_MAP` maps `"26": "1"`:
+    `RoCE DSCP 26 is not lossless: DSCP 26 -> TC 1 -> priority 1 -> PG 0 -> queue 1; first break:
+    TC 1 is sent as priority 1, which is not lossless (lossless: 3)`.
+
+    ## Passing example
+    `"26": "3"` in `DSCP_TO_TC_MAP`, `TC_TO_PRIORITY_GROUP_MAP` `"3": "3"`, a `BUFFER_PG|Ethernet0|3`
+    with a profile that has `xoff`, and `pfc_enable: "3"`.
+
+    ## Fix
+    Correct the map the message names (its file and line are given), or the policy's
+    `lossless.dscp` if the hosts really send another DSCP.
+    """
+
+    code = "MAP001"
+    name = "roce-dscp-not-lossless"
+    scope = "port"
+    severity = Severity.error
+
+    def check_device(self, ctx, device):
+        host = device.kind == DeviceKind.host
+        if (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) == "pcp":
+            return  # PCP trust: DSCP maps do not classify traffic
+        for port in ctx.roce_ports(device):
+            unknown: list[str] = []
+            unknown_source = None
+            for dscp in ctx.policy.lossless.dscp:
+                hop = port.dscp_chain(dscp)
+                link = _first_break(ctx, device, port, hop)
+                if link is None:
+                    continue
+                if link.unknown:
+                    unknown.append(f"DSCP {dscp}: {link.why} (known: {hop.describe()})")
+                    unknown_source = unknown_source or link.source
+                    continue
+                yield self.finding(f"RoCE DSCP {dscp} is not lossless: {hop.describe()}; first break: {link.why}; "
+                                   f"{link.fix}", device=device, port=port, source=link.source, key=dscp,
+                                   chain=hop.describe())
+            if unknown:
+                yield self.unverified("could not verify that RoCE traffic is lossless: " + "; ".join(unknown),
+                                      device=device, port=port, source=unknown_source)
+
+
+@register
+class CnpNotStrict(Rule):
+    """CNPs do not leave through a strict-priority queue (or not on the policy's CNP priority).
+
+    ## What it checks
+    When the policy names a CNP DSCP (`cnp.dscp`): on switch ports, that DSCP's TC is sent as
+    `cnp.priority` (when set) and its queue has a strict-priority scheduler (when `cnp.strict`).
+    On NIC ports, the NIC sends its CNPs with that DSCP (sysfs `ecn/roce_np/cnp_dscp`) and with
+    `cnp.priority` (`ecn/roce_np/cnp_802p_prio`); unverified when the capture lacks them.
+    Does nothing when the policy has no `cnp`.
+
+    ## Why it matters
+    DCQCN reacts to congestion only when the congestion notification (CNP) reaches the sender
+    quickly. A CNP queued behind the very RoCE data that caused the congestion arrives late, the
+    sender keeps its rate, queues grow into PFC, and PFC pauses spread.
+
+    ## Failing example
+    Policy CNP DSCP 48 strict on priority 6; SONiC `DSCP_TO_TC_MAP` `"48": "6"` and
+    `QUEUE|Ethernet0|6: scheduler: scheduler.0` with `type: DWRR`:
+    `CNP DSCP 48 -> TC 6 -> priority 6 -> PG ? -> queue 6: queue 6 is scheduled by DWRR (weight 14),
+    not strict priority`.
+
+    ## Passing example
+    `QUEUE|Ethernet0|6: scheduler: scheduler.strict` with `SCHEDULER|scheduler.strict: type: STRICT`.
+
+    ## Fix
+    Give the CNP queue a strict-priority scheduler and map the CNP DSCP to the policy's CNP
+    priority; on NICs write the policy's values to `cnp_dscp` and `cnp_802p_prio`.
+    """
+
+    code = "MAP002"
+    name = "cnp-not-strict"
+    scope = "port"
+    severity = Severity.error
+
+    def check_device(self, ctx, device):
+        cnp = ctx.policy.cnp
+        if cnp is None:
+            return
+        check = self._host if device.kind == DeviceKind.host else self._switch
+        for port in ctx.roce_ports(device):
+            problems, unknown, source = check(cnp, port)
+            subject = f"DSCP {cnp.dscp}" if device.kind == DeviceKind.host else port.dscp_chain(cnp.dscp).describe()
+            if problems:
+                note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
+                yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
+                                   port=port, source=source, key=cnp.dscp)
+            elif unknown:
+                yield self.unverified(f"could not verify CNP DSCP {cnp.dscp}: {'; '.join(unknown)}", device=device,
+                                      port=port, source=source)
+
+    @staticmethod
+    def _switch(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:
+        problems: list[str] = []
+        maps = port.map_source or port.source
+        hop = port.dscp_chain(cnp.dscp)
+        if port.dscp_to_tc is None:
+            return [], ["the DSCP->TC map is not in the input"], maps
+        if hop.tc is None:
+            return ["it has no entry in the DSCP->TC map; map it to a TC with a strict-priority queue"], [], maps
+        if cnp.priority is not None and hop.priority != cnp.priority:
+            problems.append(f"TC {hop.tc} is sent as priority {hop.priority}, not the policy's CNP priority "
+                            f"{cnp.priority}; map DSCP {cnp.dscp} to a TC sent as priority {cnp.priority}")
+        if not cnp.strict:
+            return problems, [], maps
+        queue = port.queues.get(hop.queue) if hop.queue is not None else None
+        scheduler = queue.scheduler if queue is not None else None
+        if hop.queue is None:
+            problems.append(f"TC {hop.tc} has no entry in the TC->queue map; map it to a strict-priority queue")
+        elif scheduler is None or scheduler.type is None:
+            return problems, [f"the scheduler of queue {hop.queue} is not in the input"], maps
+        elif scheduler.type != SchedulerType.strict:
+            weight = f" (weight {scheduler.weight})" if scheduler.weight is not None else ""
+            problems.append(f"queue {hop.queue} is scheduled by {scheduler.type.value.upper()}{weight}, not strict "
+                            f"priority; give queue {hop.queue} a strict-priority scheduler")
+            return problems, [], scheduler.source or maps
+        return problems, [], maps
+
+    @staticmethod
+    def _host(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:
+        """The NIC is the notification point: what it writes into its CNPs must match the policy."""
+        problems: list[str] = []
+        unknown: list[str] = []
+        ecn = port.nic_ecn
+        wanted = [("cnp_dscp", "DSCP", cnp.dscp, ecn.cnp_dscp if ecn else None)]
+        if cnp.priority is not None:
+            wanted.append(("cnp_802p_prio", "priority", cnp.priority, ecn.cnp_priority if ecn else None))
+        for sysfs, label, want, have in wanted:  # MLNX_OFED mlx5 sysfs, per netdev
+            path = f"/sys/class/net/{port.name}/ecn/roce_np/{sysfs}"
+            if have is None:
+                unknown.append(f"the NIC's CNP {label} ({path}) is not in the input")
+            elif have != want:
+                problems.append(f"the NIC sends CNPs with {label} {have}, not the policy's {want}; "
+                                f"`echo {want} > {path}`")
+        return problems, unknown, (ecn.source if ecn else None) or port.source
+
+
+@register
+class TrustMismatch(Rule):
+    """A RoCE-facing switch port trusts a different marking (DSCP/PCP) than the policy.
+
+    ## What it checks
+    The trust mode of every RoCE-facing switch port equals the policy's `lossless.trust`. NIC
+    ports are checked by NIC002. Does nothing when the policy sets no trust mode.
+
+    ## Why it matters
+    A port that trusts PCP (802.1p) or nothing ignores the DSCP the hosts set: routed (untagged)
+    RoCE traffic falls into the default class, which is lossy, and every DSCP map is moot.
+
+    ## Failing example
+    Policy `lossless.trust: dscp`; EOS interface with `qos trust cos`:
+    `port trusts PCP (802.1p) but policy roce-dscp26 classifies lossless traffic by DSCP`.
+
+    ## Passing example
+    `qos trust dscp` on the interface (EOS), or a `dscp_to_tc_map` bound in `PORT_QOS_MAP` (SONiC).
+
+    ## Fix
+    Set the port's trust mode to the policy's (EOS: `qos trust dscp`).
+    """
+
+    code = "MAP003"
+    name = "trust-mismatch"
+    scope = "port"
+    severity = Severity.error
+
+    def check_device(self, ctx, device):
+        wanted = ctx.policy.lossless.trust
+        if device.kind != DeviceKind.switch or wanted is None:
+            return
+        for port in ctx.roce_ports(device):
+            yield from trust_findings(self, ctx.policy.name, wanted, device, port, f"set trust {wanted} on the port")
+
+
+TRUST_LABEL = {"dscp": "DSCP", "pcp": "PCP (802.1p)", "none": "nothing (all traffic in the default class)"}
+
+
+def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, port: Port, fix: str):
+    """One trust finding for a port (shared by MAP003 and NIC002): mismatch, or unverified when unknown."""
+    source = port.trust_source or port.source
+    if port.trust is None:
+        yield rule.unverified(f"trust mode is not in the input; the policy wants {TRUST_LABEL[wanted]}",
+                              device=device, port=port, source=source)
+    elif port.trust.value != wanted:
+        yield rule.finding(f"port trusts {TRUST_LABEL[port.trust.value]} but policy {policy_name} classifies lossless "
+                           f"traffic by {TRUST_LABEL[wanted]}; {fix}",
+                           device=device, port=port, source=source, key="trust", trust=port.trust.value,
+                           wanted=wanted)
+
+
+@register
+class PfcQueueMismatch(Rule):
+    """A PFC pause for a lossless priority stops a queue other than the one its traffic uses.
+
+    ## What it checks
+    On switch ports with a PFC priority->queue map (SONiC `MAP_PFC_PRIORITY_TO_QUEUE`), for every
+    lossless priority: the queue a received pause for that priority stops is the queue its traffic
+    (every TC sent as that priority, through the TC->queue map) leaves from. Ports without such a
+    map pause the priority's own queue and are not checked.
+
+    ## Why it matters
+    The peer pauses this port to stop lossless traffic. If the pause stops another queue, the
+    lossless traffic keeps flowing into the peer's full buffer and is dropped, while an innocent
+    queue stalls.
+
+    ## Failing example
+    `TC_TO_QUEUE_MAP` `"3": "3"` but `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "4"`:
+    `a PFC pause for lossless priority 3 stops queue 4, but its traffic leaves from queue 3 (TC 3)`.
+
+    ## Passing example
+    `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "3"` with `TC_TO_QUEUE_MAP` `"3": "3"`.
+
+    ## Fix
+    Make the PFC priority->queue map send each lossless priority to the queue its TCs use.
+    """
+
+    code = "MAP004"
+    name = "pfc-queue-mismatch"
+    scope = "port"
+    severity = Severity.error
+
+    def check_device(self, ctx, device):
+        if device.kind != DeviceKind.switch:
+            return
+        for port in ctx.roce_ports(device):
+            if port.pfc_priority_to_queue is None:
+                continue
+            unknown = []
+            for prio in ctx.lossless:
+                tcs = ([tc for tc, p in sorted(port.tc_to_priority.items()) if p == prio]
+                       if port.tc_to_priority is not None else [prio])
+                if not tcs:
+                    continue  # no TC is sent as this priority: MAP001 reports the DSCP side
+                queues = {tc: (port.tc_to_queue.get(tc) if port.tc_to_queue is not None else tc) for tc in tcs}
+                if None in queues.values():
+                    unknown.append(f"priority {prio}: TC {numbers(tc for tc, q in queues.items() if q is None)} "
+                                   f"has no entry in the TC->queue map")
+                    continue
+                paused = port.pfc_priority_to_queue.get(prio)
+                wrong = {tc: q for tc, q in queues.items() if q != paused}
+                if not wrong:
+                    continue
+                used = ", ".join(f"queue {q} (TC {tc})" for tc, q in wrong.items())
+                stops = f"stops queue {paused}" if paused is not None else "stops no queue (no map entry)"
+                targets = set(queues.values())
+                fix = (f"map PFC priority {prio} to queue {targets.pop()}" if len(targets) == 1 else
+                       f"send every TC of priority {prio} to one queue and map PFC priority {prio} to it")
+                yield self.finding(f"a PFC pause for lossless priority {prio} {stops}, but its traffic leaves from "
+                                   f"{used}; {fix}", device=device, port=port,
+                                   source=port.map_source or port.source, key=prio, paused_queue=paused)
+            if unknown:
+                yield self.unverified("could not check the PFC priority->queue map: " + "; ".join(unknown),
+                                      device=device, port=port, source=port.map_source or port.source)

@@ -1,0 +1,131 @@
+"""WDG: the PFC watchdog guards every lossless priority of RoCE-facing switch ports, with sane timers."""
+
+from __future__ import annotations
+
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import DeviceKind
+from .pfc import numbers
+
+
+class _WdgRule(Rule):
+    scope = "port"
+
+    def check_device(self, ctx, device):
+        if device.kind != DeviceKind.switch:
+            return
+        for port in ctx.roce_ports(device):
+            yield from self.check_port(ctx, device, port)
+
+    def check_port(self, ctx, device, port):  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@register
+class PfcWatchdogDisabled(_WdgRule):
+    """A lossless priority of a RoCE-facing port has no PFC watchdog.
+
+    ## What it checks
+    When the policy requires a watchdog (`watchdog.required`), every RoCE-facing switch port has
+    the PFC watchdog on, covering every lossless priority (a watchdog that lists its priorities
+    must list each lossless one). One finding per port and priority; a port whose watchdog state
+    the input does not show is reported once as unverified. Silent when the policy does not
+    require a watchdog.
+
+    ## Why it matters
+    A NIC or switch that keeps sending PFC pauses (a PFC storm, or a deadlock of pauses) stops the
+    lossless class on every upstream hop. The watchdog detects a queue paused for too long and
+    drops or forwards its traffic, so the storm stays on one link.
+
+    ## Failing example
+    SONiC port with `pfc_enable: "3,4"` and no `PFC_WD|Ethernet0` entry, or EOS without
+    `priority-flow-control pause watchdog`: `PFC watchdog is off; lossless priority 3 is unguarded`.
+
+    ## Passing example
+    `PFC_WD|Ethernet0: {action: drop, detection_time: 200, restoration_time: 200}`.
+
+    ## Fix
+    Start the watchdog on the port (SONiC `pfcwd start --action drop Ethernet0 200
+    --restoration-time 200`, or `pfcwd start_default`; EOS `priority-flow-control pause
+    watchdog`), covering every lossless priority.
+    """
+
+    code = "WDG001"
+    name = "pfc-watchdog-disabled"
+    severity = Severity.error
+
+    def check_port(self, ctx, device, port):
+        if not ctx.policy.watchdog.required:
+            return
+        wd = port.watchdog
+        source = (wd.source if wd else None) or port.source
+        if wd is None or wd.enabled is None:
+            yield self.unverified(f"the PFC watchdog state is not in the input, so lossless priorities "
+                                  f"{numbers(ctx.lossless)} could not be checked",
+                                  device=device, port=port, source=source)
+            return
+        for prio in ctx.lossless:
+            if wd.enabled is False:
+                why = "PFC watchdog is off"
+            elif wd.priorities is not None and prio not in wd.priorities:
+                why = f"PFC watchdog covers priorities {numbers(wd.priorities)} only"
+            else:
+                continue
+            yield self.finding(f"{why}; lossless priority {prio} is unguarded against PFC storms: start the "
+                               f"watchdog on priority {prio}", device=device, port=port, source=source, key=prio,
+                               priority=prio)
+
+
+@register
+class PfcWatchdogTimers(_WdgRule):
+    """PFC watchdog timers or action are outside the policy's ranges.
+
+    ## What it checks
+    On every RoCE-facing switch port with a watchdog: detection time within
+    `watchdog.detection_time_ms`, restoration time within `watchdog.restoration_time_ms`, the
+    action one of `watchdog.actions`, and the polling interval not longer than the detection or
+    restoration time (SONiC's `pfcwd interval` refuses such an interval, since the watchdog cannot
+    detect faster than it polls). One finding per port listing every problem.
+
+    ## Why it matters
+    Too short a detection time breaks healthy congestion (short pauses are normal); too long lets
+    a storm freeze the fabric until RDMA connections time out. `alert` only logs a storm and
+    leaves it running.
+
+    ## Failing example
+    Policy `detection_time_ms: {min: 100, max: 1000}`, `PFC_WD|Ethernet0: detection_time: 3000`:
+    `PFC watchdog: detection time 3000 ms is outside [100, 1000] ms`.
+
+    ## Passing example
+    `detection_time: 200`, `restoration_time: 200`, `action: drop` (SONiC's defaults).
+
+    ## Fix
+    Set the timers and action inside the policy's ranges (SONiC `pfcwd start --action drop
+    <ports> <detection-ms> --restoration-time <ms>`).
+    """
+
+    code = "WDG002"
+    name = "pfc-watchdog-timers"
+    severity = Severity.warning
+
+    def check_port(self, ctx, device, port):
+        wd = port.watchdog
+        if wd is None or wd.enabled is False:
+            return
+        pol = ctx.policy.watchdog
+        problems = [f"{label} {value:g} ms is outside {rng.describe('ms')}"
+                    for label, value, rng in (("detection time", wd.detection_time_ms, pol.detection_time_ms),
+                                              ("restoration time", wd.restoration_time_ms, pol.restoration_time_ms))
+                    if value is not None and not rng.contains(value)]
+        if pol.actions is not None and wd.action is not None and wd.action not in pol.actions:
+            problems.append(f"action {wd.action!r} is not one of {', '.join(pol.actions)}")
+        if wd.polling_interval_ms is not None:
+            problems += [f"polling interval {wd.polling_interval_ms:g} ms is longer than the {label} {value:g} ms"
+                         for label, value in (("detection time", wd.detection_time_ms),
+                                              ("restoration time", wd.restoration_time_ms))
+                         if value is not None and wd.polling_interval_ms > value]
+        if problems:
+            yield self.finding(f"PFC watchdog: {'; '.join(problems)}", device=device, port=port,
+                               source=wd.source or port.source, key="watchdog",
+                               detection_time_ms=wd.detection_time_ms, restoration_time_ms=wd.restoration_time_ms,
+                               action=wd.action)

@@ -1,0 +1,88 @@
+"""The capture format: write -> read round trips, escaping, line numbers, and clear header errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from losslessd import capture
+from losslessd.errors import InputError
+
+HEADER = {"device": "gpu01", "platform": "linux_mlx5", "collected": "2024-05-02T09:14:03Z"}
+
+
+def test_round_trip_with_marker_like_output():
+    tricky = "#% command: rm -rf /\n#%| already escaped\n#%\nplain\n  #% indented is not a marker\n"
+    sections = [("mlnx_qos -i eth0", "Priority trust state: dscp\n"), ("cat /tmp/notes", tricky),
+                ("true", ""), ("echo -n x", "x")]
+    text = capture.write({**HEADER, "collector": "ssh"}, sections)
+    header, read = capture.read(text, "gpu01.txt")
+    assert header == {**HEADER, "collector": "ssh"}
+    assert [(s.command, s.output) for s in read] == [
+        ("mlnx_qos -i eth0", "Priority trust state: dscp\n"), ("cat /tmp/notes", tricky), ("true", ""), ("echo -n x", "x\n")]
+    lines = text.split("\n")
+    # Escaped on disk, and every section's line is the file line of its first output line.
+    assert lines[read[1].line - 1] == "#%|#% command: rm -rf /"
+    assert lines[read[1].line] == "#%|#%| already escaped"
+    assert lines[read[0].line - 2] == "#% command: mlnx_qos -i eth0"
+    assert lines[read[0].line - 1] == "Priority trust state: dscp"
+
+
+def test_sniff_platform_reads_only_the_header():
+    text = capture.write(HEADER, [("mlnx_qos -i eth0", "x\n")])
+    assert capture.sniff_platform(text) == "linux_mlx5"
+    assert capture.sniff_platform("hostname leaf1\n") is None
+    assert capture.sniff_platform('{"DEVICE_METADATA": {}}') is None
+    # Lines after the first command are output, not header.
+    body_only = "#% losslessd capture 1\n#% command: x\n#% platform: sonic\n"
+    assert capture.sniff_platform(body_only) is None
+
+
+def test_crlf_and_bom_are_tolerated():
+    text = "\ufeff" + capture.write(HEADER, [("cat /sys/class/net/eth0/mtu", "9000\n")]).replace("\n", "\r\n")
+    header, [section] = capture.read(text)
+    assert header["device"] == "gpu01" and section.command == "cat /sys/class/net/eth0/mtu"
+    assert section.output.strip() == "9000"
+
+
+GOOD = capture.write(HEADER, [("mlnx_qos -i eth0", "x\n")]).split("\n")
+
+
+@pytest.mark.parametrize("lines,line,words", [
+    (["hostname leaf1"], 1, "not a losslessd capture"),
+    (["#% losslessd capture 2"] + GOOD[1:], 1, "version '2'"),
+    (GOOD[:1] + GOOD[2:], 4, "lacks #% device:"),
+    (GOOD[:2] + ["#% device: again"] + GOOD[2:], 3, "given twice"),
+    (GOOD[:3] + ["#% collected: yesterday"] + GOOD[4:], 4, "ISO 8601"),
+    (GOOD[:4] + ["stray output"] + GOOD[4:], 5, "before the first"),
+    (GOOD[:4] + ["#% command:"] + GOOD[4:], 5, "empty command"),
+    (GOOD[:6] + ["#% bogus marker"], 7, "malformed marker"),
+    (GOOD[:6] + ["#% device: late"], 7, "after the first command"),
+    ([], 1, "empty file"),
+])
+def test_malformed_capture_names_file_and_line(lines, line, words):
+    with pytest.raises(InputError) as err:
+        capture.read("\n".join(lines) + "\n", "h.txt")
+    assert err.value.file == "h.txt" and err.value.line == line and words in err.value.message
+
+
+def test_writer_refuses_what_it_could_not_read_back():
+    with pytest.raises(ValueError, match="lacks collected"):
+        capture.write({"device": "a", "platform": "linux_mlx5"}, [])
+    with pytest.raises(ValueError, match="one line"):
+        capture.write(HEADER, [("echo a\necho b", "")])
+    with pytest.raises(ValueError, match="ISO 8601"):
+        capture.write({**HEADER, "collected": "now"}, [])
+
+
+commands = st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)), min_size=1).map(str.strip).filter(bool)
+outputs = st.text(st.characters(blacklist_categories=("Cs",)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(commands, outputs), max_size=6))
+def test_any_outputs_round_trip(sections):
+    header, read = capture.read(capture.write(HEADER, sections))
+    assert header == HEADER
+    assert [(s.command, s.output) for s in read] == [(c, o if not o or o.endswith("\n") else o + "\n") for c, o in sections]

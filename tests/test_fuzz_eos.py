@@ -1,0 +1,85 @@
+"""Any text given to the EOS parser gives a Device or an InputError, never another exception."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from losslessd.errors import InputError
+from losslessd.parse import eos
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+REAL = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "arista_eos").glob("*.cfg"))]
+
+WORDS = ["interface", "Ethernet1", "Ethernet2/1", "qos", "profile", "P", "trust", "dscp", "cos", "no", "map", "to",
+         "traffic-class", "tx-queue", "uc-tx-queue", "priority-flow-control", "on", "off", "priority", "no-drop",
+         "drop", "pause", "watchdog", "port", "timer", "timeout", "recovery-time", "polling-interval", "auto",
+         "action", "default", "all", "random-detect", "ecn", "minimum-threshold", "maximum-threshold", "kbytes",
+         "segments", "milliseconds", "microseconds", "mbytes", "bytes", "max-mark-probability", "weight",
+         "service-profile", "speed", "forced", "100gfull", "mtu", "strict", "bandwidth", "percent", "hostname",
+         "!", "!!", "switchport", "shutdown", "3", "0.05", "-1", "99999999999", "1e9", "nan", "x", "{", "²", "٣"]
+LINE = st.tuples(st.sampled_from(["", "   ", "      ", "\t", " "]),
+                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=10)).map(
+    lambda t: t[0] + " ".join(t[1]))
+
+
+def check(text: str) -> None:
+    try:
+        device = eos.parse([Input("fuzz.cfg", text)], "fuzz")
+    except InputError as exc:
+        assert exc.file == "fuzz.cfg" and exc.line is not None and exc.line >= 1
+        return
+    device.model_dump_json()  # the model is always serialisable
+    last = text.count("\n") + 1
+    for issue in device.issues:
+        assert issue.code in ("SYS002", "SYS003")
+        assert issue.source.file == "fuzz.cfg" and 1 <= issue.source.line <= last
+    for port in device.ports.values():
+        assert 1 <= port.source.line <= last
+        if port.pfc_enabled is not None:
+            assert all(0 <= p <= 7 for p in port.pfc_enabled)
+
+
+@SETTINGS
+@given(st.lists(LINE, max_size=40))
+def test_random_lines(lines):
+    check("\n".join(lines))
+    assert isinstance(eos.sniff(Input("fuzz.cfg", "\n".join(lines))), bool)
+
+
+@st.composite
+def mutated(draw, texts):
+    lines = draw(st.sampled_from(texts)).split("\n")
+    for _ in range(draw(st.integers(1, 8))):
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        op = draw(st.sampled_from(["delete", "duplicate", "swap", "indent", "dedent", "word", "cut"]))
+        if op == "delete":
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "swap":
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == "indent":
+            lines[i] = "   " + lines[i]
+        elif op == "dedent":
+            lines[i] = lines[i].lstrip()
+        elif op == "word":
+            words = lines[i].split(" ")
+            k = draw(st.integers(0, len(words) - 1))
+            words[k] = draw(st.one_of(st.sampled_from(WORDS), st.text(max_size=8)))
+            lines[i] = " ".join(words)
+        else:  # the file is cut here, mid-line
+            lines = lines[:i] + [lines[i][:draw(st.integers(0, len(lines[i])))]]
+    return "\n".join(lines)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_mutated_real_configs(corpus, data):
+    text = data.draw(mutated(REAL + [(corpus / "eos" / "avd-qos.cfg").read_text(encoding="utf-8")]))
+    check(text)

@@ -1,0 +1,62 @@
+"""The loader: folders of mixed devices, format detection, one broken file among many."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from losslessd.api import lint
+from losslessd.parse import load_fabric
+
+
+def _sonic(name: str, pfc: str = "3") -> str:
+    return json.dumps({
+        "DEVICE_METADATA": {"localhost": {"hostname": name}},
+        "PORT": {"Ethernet0": {"speed": "100000", "mtu": "9100", "admin_status": "up"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": pfc}},
+    }, indent=1)
+
+
+def test_hundred_files_one_broken(tmp_path):
+    for i in range(100):
+        text = _sonic(f"leaf{i:03d}")
+        if i == 42:
+            text = text.replace('"PORT":', '"PORT"')  # missing colon
+        (tmp_path / f"leaf{i:03d}.json").write_text(text)
+    fabric = load_fabric([tmp_path])
+    assert len(fabric.devices) == 99 and "leaf042" not in fabric.devices
+    [issue] = fabric.issues
+    assert issue.code == "SYS001" and issue.source.file.endswith("leaf042.json") and issue.source.line is not None
+
+    result = lint([tmp_path], "roce-dscp26", select_codes=["SYS001", "PFC001"])
+    sys001 = [f for f in result.findings if f.code == "SYS001"]
+    assert len(sys001) == 1 and "leaf042.json" in sys001[0].source.file
+    assert {f.device for f in result.findings if f.code == "PFC001"} == set()  # priority 3 has PFC everywhere
+
+
+def test_unknown_format_is_a_finding_not_a_crash(tmp_path):
+    (tmp_path / "leaf1.json").write_text(_sonic("leaf1"))
+    (tmp_path / "notes.bin").write_bytes(b"\xff\xfe\x00 binary")
+    (tmp_path / "mystery.conf").write_text("set system host-name mystery\n")
+    fabric = load_fabric([tmp_path])
+    assert list(fabric.devices) == ["leaf1"]
+    messages = {i.source.file.rsplit("/", 1)[-1]: i.message for i in fabric.issues}
+    assert "UTF-8" in messages["notes.bin"] and "--format" in messages["mystery.conf"]
+
+
+def test_duplicate_hostnames_reported(tmp_path):
+    (tmp_path / "a.json").write_text(_sonic("leaf1"))
+    (tmp_path / "b.json").write_text(_sonic("leaf1"))
+    fabric = load_fabric([tmp_path])
+    assert len(fabric.devices) == 1
+    assert any("also comes from" in i.message for i in fabric.issues)
+
+
+def test_format_override_and_unknown_format(tmp_path):
+    f = tmp_path / "leaf1.json"
+    f.write_text(_sonic("leaf1"))
+    assert list(load_fabric([f], fmt="sonic").devices) == ["leaf1"]
+    res = subprocess.run([sys.executable, "-m", "losslessd", "lint", str(f), "--format", "junos"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "unknown --format" in res.stdout + res.stderr and "Traceback" not in res.stderr

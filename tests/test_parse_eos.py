@@ -1,0 +1,283 @@
+"""Arista EOS running-config parser: AVD's real qos.cfg, hand-written RoCE leaf configs, and targeted snippets."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import eos
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES
+
+RAW = FIXTURES / "raw" / "arista_eos"
+
+
+def parse(text: str, name: str = "sw1", path: str = "sw1.cfg"):
+    return eos.parse([Input(path, text)], name)
+
+
+def fixture(stem: str):
+    path = RAW / f"{stem}.cfg"
+    return eos.parse([Input(f"tests/fixtures/raw/arista_eos/{stem}.cfg", path.read_text(encoding="utf-8"))], stem)
+
+
+def line_of(text: str, wanted: str, after: str | None = None) -> int:
+    """1-based number of the first line that reads `wanted` (stripped), after the line that reads `after`."""
+    lines = [line.strip() for line in text.split("\n")]
+    start = lines.index(after) if after else 0
+    return lines.index(wanted, start) + 1
+
+
+@pytest.fixture(scope="module")
+def avd_text(corpus) -> str:
+    return (corpus / "eos" / "avd-qos.cfg").read_text(encoding="utf-8")
+
+
+def with_port(text: str, *lines: str, name: str = "Ethernet99") -> str:
+    """The real config with one more interface that uses what the test wants to see applied."""
+    return text + f"interface {name}\n" + "".join(f"   {line}\n" for line in lines) + "!\n"
+
+
+# --- the real AVD output ------------------------------------------------------------------------
+
+def test_avd_config_parses_without_issues(avd_text):
+    device = parse(avd_text, "avd-qos", "avd-qos.cfg")
+    assert device.issues == []
+    assert eos.sniff(Input("avd-qos.cfg", avd_text))
+    # Ethernet interfaces only: Port-Channel3, Management1 are not ports here.
+    assert sorted(device.ports) == ["Ethernet1", "Ethernet3", "Ethernet4", "Ethernet6", "Ethernet7"]
+
+
+def test_avd_profile_test_kbytes_and_segments(avd_text):
+    port = parse(avd_text).ports["Ethernet1"]  # service-profile test
+    ecn = port.queues[2].ecn
+    assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (327680, 327680)  # 320 kbytes, 1024-based
+    assert ecn.mark_probability_pct == 90
+    assert ecn.profile == "test" and ecn.unconverted is None
+    assert ecn.source.line == line_of(avd_text, "random-detect ecn minimum-threshold 320 kbytes maximum-threshold "
+                                                "320 kbytes max-mark-probability 90", after="qos profile test")
+    segments = port.queues[4].ecn
+    assert segments.ecn_enabled and segments.min_threshold_bytes is None and segments.max_threshold_bytes is None
+    assert "320 segments" in segments.unconverted
+
+
+def test_avd_milliseconds_need_the_port_speed(avd_text):
+    slow = parse(with_port(avd_text, "service-profile uc_mc_queues_test")).ports["Ethernet99"]
+    assert slow.queues[1].ecn.min_threshold_bytes is None
+    assert "3 milliseconds" in slow.queues[1].ecn.unconverted
+    assert slow.queues[2].ecn.min_threshold_bytes == 327680  # the kbytes queue of the same profile converts
+    fast = parse(with_port(avd_text, "speed forced 100gfull", "service-profile uc_mc_queues_test")).ports["Ethernet99"]
+    ecn = fast.queues[1].ecn
+    # 3 ms and 9 ms of 100 Gb/s line rate
+    assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.unconverted) == (37_500_000, 112_500_000, None)
+
+
+def test_avd_wred_drop_is_not_ecn(avd_text):
+    port = parse(with_port(avd_text, "service-profile wred_queues_test")).ports["Ethernet99"]
+    assert port.queues[1].ecn.ecn_enabled is False  # random-detect drop only
+    assert port.queues[3].ecn.ecn_enabled is True
+    assert not parse(with_port(avd_text, "service-profile wred_uc_queues_test")).ports["Ethernet99"].qos_configured
+
+
+def test_avd_pfc_profile_and_global_all_off(avd_text):
+    port = parse(with_port(avd_text, "service-profile test_with_pfc")).ports["Ethernet99"]
+    # `priority-flow-control all off` at the end of the file switches PFC off everywhere.
+    assert port.pfc_enabled == []
+    assert port.pfc_source.line == line_of(avd_text, "priority-flow-control all off")
+    without = avd_text.replace("priority-flow-control all off\n", "")
+    port = parse(with_port(without, "service-profile test_with_pfc")).ports["Ethernet99"]
+    assert port.pfc_enabled == [0]  # priority 0 no-drop, priority 1 drop
+    assert port.pfc_source.line == line_of(without, "priority-flow-control on", after="qos profile test_with_pfc")
+    assert port.qos_configured
+    # The profile's port timers override the global defaults; the port action overrides the global action.
+    wd = port.watchdog
+    assert (wd.enabled, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action) == \
+        (True, 50, 1110, None, "drop")
+
+
+def test_avd_global_watchdog_defaults(avd_text):
+    wd = parse(with_port(avd_text, "priority-flow-control pause watchdog")).ports["Ethernet99"].watchdog
+    assert (wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms) == (50, 1220, 10001)
+    assert wd.action == "no-drop"
+    assert parse(avd_text).ports["Ethernet1"].watchdog.enabled is False
+
+
+def test_avd_maps_merge_over_eos_defaults(avd_text):
+    device = parse(avd_text)
+    routed = device.ports["Ethernet1"]
+    assert routed.trust == Trust.dscp
+    assert routed.dscp_to_tc[26] == 4 and routed.dscp_to_tc[46] == 5 and routed.dscp_to_tc[8] == 1  # configured
+    assert routed.dscp_to_tc[0] == 1 and routed.dscp_to_tc[48] == 6 and routed.dscp_to_tc[56] == 7  # EOS defaults
+    assert routed.map_source.line == line_of(avd_text, "qos map dscp 8 9 10 11 12 13 14 15 16 17 19 21 23 24 25 27 29 "
+                                             "31 32 33 35 37 39 40 41 42 43 44 45 47 49 50 51 52 53 54 55 57 58 59 "
+                                             "60 61 62 63 to traffic-class 1")
+    assert routed.tc_to_queue == {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 2, 7: 7}
+    switched = device.ports["Ethernet6"]  # qos trust cos
+    assert switched.trust == Trust.pcp and switched.dscp_to_tc is None
+    # `qos map cos 1 2 3 4 to traffic-class 2` then `qos map cos 3 to traffic-class 3`; CoS 0 -> TC 1 by default.
+    assert switched.pcp_to_tc == {0: 1, 1: 2, 2: 2, 3: 3, 4: 2, 5: 5, 6: 6, 7: 7}
+
+
+def test_avd_qos_configured_ports(avd_text):
+    ports = parse(avd_text).ports
+    assert ports["Ethernet1"].qos_configured and ports["Ethernet6"].qos_configured
+    # Ethernet7's profile only shapes queues; `random-detect ecn count` turns on a counter, not marking.
+    assert not ports["Ethernet7"].qos_configured
+    assert not ports["Ethernet3"].qos_configured  # a plain port-channel member: default trust only
+    assert ports["Ethernet3"].trust == Trust.pcp and ports["Ethernet3"].trust_source.line == line_of(
+        avd_text, "interface Ethernet3")
+
+
+def test_avd_no_qos_trust_is_trust_none(avd_text):
+    port = parse(with_port(avd_text, "no switchport", "service-profile no_qos_trust")).ports["Ethernet99"]
+    assert port.trust == Trust.none
+    assert port.trust_source.line == line_of(avd_text, "no qos trust")
+    assert port.dscp_to_tc is None and port.qos_configured
+
+
+def test_avd_strict_until_no_priority(avd_text):
+    text = avd_text
+    queues = parse(text).ports["Ethernet1"].queues  # profile test: tx-queue 1 `no priority`, tx-queue 2 strict
+    no_priority = line_of(text, "no priority", after="qos profile test")
+    assert [queues[i].scheduler.type for i in range(4)] == [SchedulerType.wrr, SchedulerType.wrr,
+                                                            SchedulerType.strict, SchedulerType.strict]
+    assert queues[0].scheduler.source.line == no_priority  # made round robin by queue 1's `no priority`
+    assert queues[1].scheduler.weight == 50
+    assert queues[2].scheduler.source.line == line_of(text, "priority strict", after="qos profile test")
+    assert queues[3].scheduler.source is None  # EOS default
+
+
+# --- hand-written fixtures --------------------------------------------------------------------------
+
+def test_roce_leaf():
+    device = fixture("roce-leaf")
+    assert device.name == "roce-leaf1" and device.hwsku == "DCS-7060X6-64PE" and device.issues == []
+    port = device.ports["Ethernet1/1"]
+    assert (port.speed_gbps, port.mtu_bytes, port.admin_up, port.trust) == (400, 9214, True, Trust.dscp)
+    assert port.pfc_enabled == [3] and port.priority_groups[3].runtime_profile
+    assert port.dscp_chain(26).describe() == "DSCP 26 -> TC 3 -> priority 3 -> PG 3 -> queue 3"
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 90)
+    assert (port.queues[3].ecn.min_threshold_bytes, port.queues[3].ecn.max_threshold_bytes) == (153600, 1536000)
+    wd = port.watchdog
+    assert (wd.enabled, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action) == \
+        (True, 200, 400, 100, "drop")
+    assert device.ports["Ethernet2/1"].admin_up is False
+    assert device.ports["Ethernet33/1"].speed_gbps == 800  # speed forced 800gfull
+    unused = device.ports["Ethernet65"]
+    assert not unused.qos_configured and unused.pfc_enabled == [] and unused.watchdog.enabled is False
+
+
+def test_mixed_units():
+    device = fixture("mixed-units")
+    assert device.issues == []
+    ports = device.ports
+    # 10 us and 1 ms at 100 Gb/s
+    ecn = ports["Ethernet1"].queues[3].ecn
+    assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.unconverted) == (125_000, 12_500_000, None)
+    assert ports["Ethernet2"].queues[3].ecn.unconverted.endswith("maximum-threshold 1 milliseconds "
+                                                                 "max-mark-probability 10")
+    assert ports["Ethernet3"].queues[3].ecn.min_threshold_bytes is None
+    assert "2000 segments" in ports["Ethernet3"].queues[3].ecn.unconverted
+    # Interface lines override the profile's: trust and the queue's ECN; the profile's PFC still applies.
+    storage = ports["Ethernet4"]
+    assert storage.trust == Trust.pcp and storage.pfc_enabled == [3]
+    ecn = storage.queues[3].ecn
+    assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct, ecn.profile) == \
+        (65536, 524288, 50, None)
+    assert device.ports["Ethernet1"].tc_to_queue[3] == 3
+    # 20 us and 0.2 ms at 200 Gb/s; port watchdog timers, polling interval auto
+    direct = ports["Ethernet5/1"]
+    assert (direct.queues[3].ecn.min_threshold_bytes, direct.queues[3].ecn.max_threshold_bytes) == (500_000, 5_000_000)
+    wd = direct.watchdog
+    assert (wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action) == \
+        (500, 2000, None, "notify-only")
+
+
+def test_truncated_config_reports_lines_and_parses_the_rest():
+    text = (RAW / "truncated.cfg").read_text(encoding="utf-8")
+    device = fixture("truncated")
+    assert {issue.code for issue in device.issues} == {"SYS002"}
+    lines = {issue.source.line for issue in device.issues}
+    for wanted in ("qos map dscp x to traffic-class 6", "priority-flow-control priority x no-drop",
+                   "### pasted by mistake ###", "bandwith percent 50", "service-profile ROCE-V2"):
+        assert line_of(text, wanted) in lines, wanted
+    last = text.count("\n") + 1
+    assert [i for i in device.issues if i.source.line == last and "truncated" in i.message]
+    good = device.ports["Ethernet1"]
+    assert good.pfc_enabled == [3] and good.queues[3].ecn.min_threshold_bytes == 153600
+    # An undefined service-profile: its settings are unknown, not "off".
+    unknown = device.ports["Ethernet2"]
+    assert unknown.qos_configured and unknown.pfc_enabled is None and unknown.trust is None and unknown.queues == {}
+
+
+# --- snippets ---------------------------------------------------------------------------------------
+
+ROUTED = ("interface Ethernet1\n   no switchport\n   priority-flow-control on\n"
+          "   priority-flow-control priority 3 no-drop\n")
+
+
+def test_unknown_threshold_unit_is_sys003_with_line():
+    text = ROUTED + "   tx-queue 3\n      random-detect ecn minimum-threshold 5 furlongs maximum-threshold 9 furlongs\n"
+    device = parse(text)
+    assert [(i.code, i.source.file, i.source.line) for i in device.issues] == [("SYS003", "sw1.cfg", 6)]
+    ecn = device.ports["Ethernet1"].queues[3].ecn
+    assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "furlongs" in ecn.unconverted
+
+
+def test_pfc_needs_on_and_interface_overrides_profile():
+    text = ("qos profile P\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n"
+            "   priority-flow-control priority 4 no-drop\n!\n"
+            "interface Ethernet1\n   service-profile P\n   priority-flow-control priority 4 drop\n!\n"
+            "interface Ethernet2\n   service-profile P\n   priority-flow-control off\n!\n"
+            "interface Ethernet3\n   priority-flow-control priority 3 no-drop\n")
+    ports = parse(text).ports
+    assert ports["Ethernet1"].pfc_enabled == [3]
+    assert ports["Ethernet2"].pfc_enabled == [] and ports["Ethernet2"].pfc_source.line == 12
+    # no-drop without `priority-flow-control on` pauses nothing
+    assert ports["Ethernet3"].pfc_enabled == [] and ports["Ethernet3"].pfc_source.line == 15
+
+
+def test_default_trust_follows_switchport_mode():
+    ports = parse("hostname x\ninterface Ethernet1\n   no switchport\n!\ninterface Ethernet2\n   mtu 9000\n").ports
+    assert (ports["Ethernet1"].trust, ports["Ethernet1"].trust_source.line) == (Trust.dscp, 3)
+    assert (ports["Ethernet2"].trust, ports["Ethernet2"].trust_source.line) == (Trust.pcp, 5)
+    assert ports["Ethernet1"].dscp_to_tc[26] == 3 and ports["Ethernet1"].tc_to_queue is None
+    assert not ports["Ethernet1"].qos_configured
+
+
+def test_name_from_hostname_else_given():
+    assert parse("hostname leaf-7\n!\n", "file-name").name == "leaf-7"
+    assert parse("interface Ethernet1\n   mtu 9214\n", "file-name").name == "file-name"
+
+
+@pytest.mark.parametrize("text,line", [
+    ('{"PORT": {}}\n', 1),
+    ("\n\ninterfaces {\n    et-0/0/0 {\n", 3),
+    ("set interfaces et-0/0/0 unit 0\nset class-of-service\n", 1),
+    ("   \n", 1),
+])
+def test_not_eos_raises_input_error_with_file_and_line(text, line):
+    with pytest.raises(InputError) as err:
+        parse(text, path="notes.txt")
+    assert (err.value.file, err.value.line) == ("notes.txt", line)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("! Command: show running-config\n! device: s1 (DCS-7050SX3-48YC8, EOS-4.27.0F)\n!\nhostname s1\n", True),
+    ("hostname s1\n!\ninterface Ethernet1\n   mtu 9214\n!\n", True),
+    # NX-OS: `!Command:` without a space, `feature`, two-space indentation
+    ("!Command: show running-config\nversion 9.3(8)\nfeature lldp\ninterface Ethernet1/1\n  mtu 9216\n", False),
+    ("interface Ethernet1/1\n  priority-flow-control mode on\n", False),
+    ("interfaces {\n    et-0/0/0 {\n        mtu 9216;\n    }\n}\n", False),
+    ('{"PORT": {"Ethernet0": {}}}', False),
+    ("", False),
+])
+def test_sniff(text, expected):
+    assert eos.sniff(Input("x", text)) is expected
+
+
+def test_fixtures_sniff_as_eos():
+    for path in RAW.glob("*.cfg"):
+        assert eos.sniff(Input(path.name, path.read_text(encoding="utf-8"))), path

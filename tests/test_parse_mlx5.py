@@ -1,0 +1,242 @@
+"""mlx5 host parser: what each fixture says, where each fact came from, and what it cannot read."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from losslessd import capture
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import load_fabric, mlx5
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES, ROOT
+
+RAW = FIXTURES / "raw" / "linux_mlx5"
+HEADER = {"device": "gpu09", "platform": "linux_mlx5", "collected": "2024-05-02T09:14:03Z"}
+
+
+def parse_file(name: str):
+    path = RAW / name
+    return mlx5.parse([Input(str(path), path.read_text())], path.stem)
+
+
+def parse_sections(sections, name="t.txt", header=HEADER):
+    return mlx5.parse([Input(name, capture.write(header, sections))], "fallback")
+
+
+def line_at(source) -> str:
+    return Path(source.file).read_text().split("\n")[source.line - 1]
+
+
+def test_good_host_two_interfaces():
+    dev = parse_file("gpu01-good.txt")
+    assert dev.name == "gpu01" and dev.kind.value == "host" and not dev.issues
+    assert list(dev.ports) == ["ens1f0np0", "ens1f1np1"]
+    port = dev.ports["ens1f1np1"]
+    assert port.qos_configured and port.trust == Trust.dscp and port.pfc_enabled == [3]
+    hop = port.dscp_chain(26)
+    assert (hop.priority, hop.tc, hop.pg, hop.queue) == (3, 3, 1, 3)
+    assert port.dscp_chain(48).tc == 6 and port.queues[6].scheduler.type == SchedulerType.strict
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.ets, 50)
+    assert port.priority_groups[1].size_bytes == 176128 and port.cable_length_m == 7
+    assert (port.mtu_bytes, port.speed_gbps) == (9000, 200.0)
+    assert all(port.nic_ecn.np_enabled[p] and port.nic_ecn.rp_enabled[p] for p in range(8))
+    assert (port.nic_ecn.cnp_dscp, port.nic_ecn.cnp_priority) == (48, 6)
+    assert dev.roce_tos == 106
+
+
+def test_sources_point_at_the_line_the_fact_came_from():
+    dev = parse_file("gpu01-good.txt")
+    port = dev.ports["ens1f1np1"]
+    assert line_at(port.trust_source) == "Priority trust state: dscp"
+    assert line_at(port.pfc_source).split() == ["enabled", "0", "0", "0", "1", "0", "0", "0", "0"]
+    assert line_at(port.map_source) == "dscp2prio mapping:"
+    assert line_at(port.queues[3].source) == "tc: 3 ratelimit: unlimited, tsa: ets, bw: 50%"
+    assert line_at(port.priority_groups[1].source).startswith("Receive buffer size (bytes): 86016,176128,")
+    assert line_at(port.nic_ecn.rp_source).startswith("/sys/class/net/ens1f1np1/ecn/roce_rp/enable/")
+    assert line_at(port.nic_ecn.np_source).startswith("/sys/class/net/ens1f1np1/ecn/roce_np/enable/")
+    assert line_at(port.source) == "#% command: mlnx_qos -i ens1f1np1"
+    assert line_at(dev.roce_tos_source) == "106"
+
+
+def test_ofed4_layout_vendor_tsa_no_buffers_speed_from_ethtool():
+    dev = parse_file("storage07-ofed4.txt")
+    assert not dev.issues
+    port = dev.ports["eth2"]
+    assert port.priority_to_tc == {0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+    assert {q.scheduler.type for q in port.queues.values()} == {SchedulerType.vendor}
+    assert port.priority_to_pg is None and port.priority_groups == {}
+    assert (port.speed_gbps, port.mtu_bytes, port.cable_length_m) == (25.0, 4200, 10.0)
+    assert dev.roce_tos == 106 and line_at(dev.roce_tos_source) == "106"
+
+
+def test_rp_off_on_lossless_priority_and_pfc_on_the_wrong_priority():
+    dev = parse_file("gpu03-rp-off-pfc-wrong.txt")
+    assert not dev.issues
+    port = dev.ports["ens3np0"]
+    assert port.pfc_enabled == [4] and port.priority_to_pg[4] == 1 and port.priority_to_pg[3] == 0
+    assert port.nic_ecn.rp_enabled[3] is False and port.nic_ecn.np_enabled[3] is True
+    assert sum(port.nic_ecn.rp_enabled.values()) == 7
+    assert port.priority_groups[0].size_bytes == 130944  # "total_size=" variant of the buffer line
+
+
+def test_garbled_and_missing_sections_are_issues_and_the_rest_parses():
+    dev = parse_file("gpu04-garbled.txt")
+    assert {i.code for i in dev.issues} == {"SYS002"}
+    messages = [i.message for i in dev.issues]
+    # The traceback instead of mlnx_qos output: that interface keeps its sysfs facts.
+    [qos_eth0] = [i for i in dev.issues if i.message.startswith("`mlnx_qos -i eth0`")]
+    assert "Traceback" in qos_eth0.message and line_at(qos_eth0.source).startswith("Traceback")
+    eth0 = dev.ports["eth0"]
+    assert eth0.trust is None and eth0.pfc_enabled is None and (eth0.mtu_bytes, eth0.speed_gbps) == (9000, 100.0)
+    assert eth0.nic_ecn is None
+    assert any(m.startswith("`grep . /sys/class/net/eth0/ecn/roce_rp/enable/*`") and "No such file" in m for m in messages)
+    # One truncated PFC row: PFC unknown, everything else of that output kept.
+    eth1 = dev.ports["eth1"]
+    assert eth1.pfc_enabled is None and eth1.trust == Trust.dscp and eth1.dscp_chain(26).pg == 1
+    assert any("'enabled     0   0   0   1   0   0'" in m for m in messages)
+    assert 3 not in eth1.nic_ecn.rp_enabled and eth1.nic_ecn.rp_enabled[4] is True
+    assert "no `cat /sys/class/net/eth1/speed` section in the capture: port speed unknown" in messages
+    assert dev.roce_tos is None and any(m.startswith("`cat /sys/kernel/config/rdma_cm/mlx5_0/") for m in messages)
+
+
+def test_bare_mlnx_qos_output():
+    named = parse_file("gpu05-bare-prompt.txt")
+    assert list(named.ports) == ["ens4np0"] and named.name == "gpu05-bare-prompt"
+    port = named.ports["ens4np0"]
+    assert port.trust == Trust.pcp and port.dscp_to_priority is None and port.pfc_enabled == []
+    assert port.queues[7].scheduler.type == SchedulerType.vendor  # "ratelimit: 100.0 Gbps, tsa: vendor"
+    [issue] = named.issues
+    assert "bare mlnx_qos output" in issue.message and "ens4np0" in issue.message
+
+    unnamed = parse_file("nic-bare.txt")
+    port = unnamed.ports[mlx5.PLACEHOLDER_PORT]
+    assert port.dscp_to_priority[30] == 6 and port.dscp_to_priority[48] == 6  # prio:6 spans two lines
+    assert port.priority_to_pg == {0: 0, 1: 2, 2: 5, 3: 3, 4: 1, 5: 2, 6: 3, 7: 6}
+    assert port.queues[7].scheduler.type is None  # "tsa: unknown"
+    assert [i.message for i in unnamed.issues if "eth?" in i.message]
+
+
+def test_loader_detects_captures_and_bare_outputs(tmp_path):
+    for name in ("gpu01-good.txt", "nic-bare.txt"):
+        shutil.copy(RAW / name, tmp_path / name)
+    fabric = load_fabric([tmp_path])
+    assert sorted(fabric.devices) == ["gpu01", "nic-bare"] and not fabric.issues
+    assert {d.platform for d in fabric.devices.values()} == {"linux_mlx5"}
+
+
+def test_sniff_says_no_to_other_formats(corpus):
+    for path in sorted(corpus.rglob("*")):
+        if path.is_file() and path.suffix in (".json", ".cfg"):
+            assert not mlx5.sniff(Input(str(path), path.read_text())), path
+    sonic_capture = capture.write({**HEADER, "platform": "sonic"}, [("show runningconfiguration all", "{}\n")])
+    assert not mlx5.sniff(Input("s.txt", sonic_capture))
+
+
+def test_not_a_host_capture_is_an_input_error():
+    with pytest.raises(InputError, match="neither a losslessd capture"):
+        mlx5.parse([Input("notes.txt", "interface Ethernet1\n   mtu 9214\n")], "x")
+    with pytest.raises(InputError, match="for platform 'sonic'") as err:
+        parse_sections([], header={**HEADER, "platform": "sonic"})
+    assert err.value.file == "t.txt"
+    with pytest.raises(InputError) as err:
+        mlx5.parse([Input("h.txt", "#% losslessd capture 1\n#% device gpu01\n")], "x")
+    assert err.value.line == 2
+
+
+def test_link_down_duplicate_sections_and_tos_disagreement():
+    sections = [
+        ("cat /sys/class/net/eth0/speed", "-1\n"),
+        ("cat /sys/class/net/eth0/mtu", "1500\n"),
+        ("cat /sys/class/net/eth0/mtu", "9000\n"),
+        ("cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos", "106\n"),
+        ("cma_roce_tos -d mlx5_1", "0\n"),
+    ]
+    dev = parse_sections(sections)
+    port = dev.ports["eth0"]
+    assert port.speed_gbps is None and port.mtu_bytes == 9000 and port.source.line == 5
+    messages = [i.message for i in dev.issues]
+    assert any("speed is -1" in m for m in messages)
+    assert any("`cat /sys/class/net/eth0/mtu` appears more than once" in m for m in messages)
+    assert dev.roce_tos == 106 and any("mlx5_0=106, mlx5_1=0" in m for m in messages)
+    missing = sorted(m for m in messages if m.startswith("no `"))
+    assert missing == [f"no `{cmd}` section in the capture: {what} unknown" for cmd, what in sorted([
+        ("grep . /sys/class/net/eth0/ecn/roce_np/cnp_dscp /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio",
+         "CNP DSCP and priority"),
+        ("grep . /sys/class/net/eth0/ecn/roce_np/enable/*", "DCQCN notification point switches"),
+        ("grep . /sys/class/net/eth0/ecn/roce_rp/enable/*", "DCQCN reaction point switches"),
+        ("mlnx_qos -i eth0", "trust, PFC, DSCP/priority/TC maps, receive buffers and schedulers"),
+    ])]
+
+
+def test_empty_capture_has_no_interface():
+    dev = parse_sections([])
+    assert dev.name == "gpu09" and not dev.ports
+    assert any("no interface to check" in i.message for i in dev.issues)
+    assert any("cma_roce_tos unknown" in i.message for i in dev.issues)
+
+
+# -- examples/collect-host-capture.sh, run against a fake sysfs and a stand-in mlnx_qos -------------
+
+def _fake_sysfs(root: Path, iface: str, dev: str, ecn: bool, rp: list[int]) -> None:
+    net = root / "class" / "net" / iface
+    (net / "device" / "infiniband" / dev).mkdir(parents=True)
+    (net / "mtu").write_text("9000\n")
+    (net / "speed").write_text("100000\n")
+    if ecn:
+        for proto, values in (("roce_np", [1] * 8), ("roce_rp", rp)):
+            (net / "ecn" / proto / "enable").mkdir(parents=True)
+            for prio, value in enumerate(values):
+                (net / "ecn" / proto / "enable" / str(prio)).write_text(f"{value}\n")
+        (net / "ecn" / "roce_np" / "cnp_dscp").write_text("48\n")
+        (net / "ecn" / "roce_np" / "cnp_802p_prio").write_text("6\n")
+    tos = root / "kernel" / "config" / "rdma_cm" / dev / "ports" / "1"
+    tos.mkdir(parents=True, exist_ok=True)
+    (tos / "default_roce_tos").write_text("106\n")
+
+
+@pytest.mark.slow
+def test_collect_script_output_parses(tmp_path):
+    sysfs, bin_dir = tmp_path / "sys", tmp_path / "bin"
+    _fake_sysfs(sysfs, "ens1f0np0", "mlx5_0", ecn=True, rp=[1, 1, 1, 0, 1, 1, 1, 1])
+    _fake_sysfs(sysfs, "ens1f1np1", "mlx5_1", ecn=False, rp=[])
+    # Stand-in mlnx_qos: prints a recorded output; for the second port, a first line that looks like a marker.
+    recorded = capture.read((RAW / "gpu01-good.txt").read_text()).sections[0].output
+    (tmp_path / "qos.txt").write_text(recorded)
+    bin_dir.mkdir()
+    (bin_dir / "mlnx_qos").write_text(f'#!/bin/sh\n[ "$2" = ens1f1np1 ] && echo "#% not a marker"\ncat "{tmp_path}/qos.txt"\n')
+    (bin_dir / "mlnx_qos").chmod(0o755)
+    out = tmp_path / "gpu07.txt"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "SYSFS_ROOT": str(sysfs), "LC_ALL": "C"}
+    script = ROOT / "examples" / "collect-host-capture.sh"
+    res = subprocess.run(["sh", str(script), "-n", "gpu07", "-o", str(out), "ens1f0np0", "ens1f1np1"],
+                         env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    text = out.read_text()
+    assert "\n#%|#% not a marker\n" in text
+
+    dev = mlx5.parse([Input(str(out), text)], "fallback")
+    assert dev.name == "gpu07" and list(dev.ports) == ["ens1f0np0", "ens1f1np1"] and dev.roce_tos == 106
+    good, no_ecn = dev.ports["ens1f0np0"], dev.ports["ens1f1np1"]
+    assert good.pfc_enabled == [3] and good.dscp_chain(26).pg == 1 and good.speed_gbps == 100.0
+    assert good.nic_ecn.rp_enabled == {0: True, 1: True, 2: True, 3: False, 4: True, 5: True, 6: True, 7: True}
+    assert no_ecn.nic_ecn is None and no_ecn.pfc_enabled == [3]
+    assert sorted(i.message.split("`")[1] for i in dev.issues) == [
+        "grep . " + " ".join(f"{sysfs}/class/net/ens1f1np1/ecn/roce_np/{f}" for f in ("cnp_dscp", "cnp_802p_prio")),
+        f"grep . {sysfs}/class/net/ens1f1np1/ecn/roce_np/enable/*",
+        f"grep . {sysfs}/class/net/ens1f1np1/ecn/roce_rp/enable/*",
+        "mlnx_qos -i ens1f1np1",  # the '#% not a marker' line came back as output
+    ]
+
+
+@pytest.mark.slow
+def test_collect_script_refuses_odd_interface_names(tmp_path):
+    script = ROOT / "examples" / "collect-host-capture.sh"
+    res = subprocess.run(["sh", str(script), "eth0;reboot"], capture_output=True, text=True,
+                         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    assert res.returncode == 2 and "bad interface name" in res.stderr and not res.stdout

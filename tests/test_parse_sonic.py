@@ -1,0 +1,186 @@
+"""SONiC CONFIG_DB parser: real SONiC files (the corpus) and hand-written cases the goldens do not spell out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import load_fabric, parse_group
+from losslessd.parse.base import Input
+from losslessd.parse.sonic import parse, sniff
+
+RAW = Path(__file__).parent / "fixtures" / "raw" / "sonic"
+
+
+def _device(folder: Path, *names: str):
+    return parse_group(folder.name, [folder / n for n in names])
+
+
+def _line_of(source) -> str:
+    return Path(source.file).read_text(encoding="utf-8").splitlines()[source.line - 1]
+
+
+# ---- the corpus: files SONiC itself generated ---------------------------------------------------
+
+CORPUS_DEVICES = {
+    "mellanox4600c-c64": ("qos.json", "buffers.json"),
+    "arista7260-t0": ("qos.json", "buffers.json"),
+    "mellanox2410": ("buffers.json",),
+    "utilities": ("config_db.json",),
+}
+
+
+@pytest.mark.parametrize("folder", CORPUS_DEVICES)
+def test_corpus_parses_without_sys_issues(corpus, folder):
+    device = _device(corpus / "sonic" / folder, *CORPUS_DEVICES[folder])
+    assert device.issues == []
+    assert len(device.ports) >= 30
+    assert all(sniff(Input(f, (corpus / "sonic" / folder / f).read_text())) for f in CORPUS_DEVICES[folder])
+
+
+def test_corpus_folders_load_as_one_device_each(corpus):
+    fabric = load_fabric([corpus / "sonic"])
+    assert sorted(fabric.devices) == ["arista7260-t0", "mellanox2410", "mellanox4600c-c64", "sonic-switch"]
+    assert fabric.issues == []
+    assert [Path(f).name for f in fabric.devices["mellanox4600c-c64"].files] == ["qos.json", "buffers.json"]
+
+
+def test_mellanox4600c_lossless_chain(corpus):
+    device = _device(corpus / "sonic" / "mellanox4600c-c64", "qos.json", "buffers.json")
+    port = device.ports["Ethernet0"]
+    assert port.qos_configured and port.pfc_enabled == [3, 4]
+    hop = port.dscp_chain(3)
+    assert (hop.tc, hop.priority, hop.pg, hop.queue) == (3, 3, 3, 3)
+    assert port.dscp_chain(4).queue == 4
+    assert port.trust == Trust.dscp and port.trust_source.pointer == "/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map"
+    assert port.pfc_source.pointer == "/PORT_QOS_MAP/Ethernet0/pfc_enable"
+    assert '"pfc_enable"' in _line_of(port.pfc_source)
+    ecn = port.queues[3].ecn
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct) == (
+        True, 2_000_000, 10_000_000, 5.0)
+    assert ecn.source.pointer == "/WRED_PROFILE/AZURE_LOSSLESS" and '"AZURE_LOSSLESS"' in _line_of(ecn.source)
+    assert port.queues[3].scheduler.type == SchedulerType.dwrr and port.queues[3].scheduler.weight == 15
+    assert port.queues[0].ecn is None  # lossy queue: no wred_profile
+    assert port.cable_length_m == 300.0
+    # Lossless PGs 3-4 are absent from buffers.json: buffermgrd makes them at run time from cable length.
+    assert port.priority_groups[3].runtime_profile and port.priority_groups[3].profile is None
+    assert port.priority_groups[0].profile == "ingress_lossy_profile"
+    assert device.buffer_pools["ingress_lossless_pool"].shared_headroom_bytes == 8_790_016
+    assert device.buffer_profiles["ingress_lossless_zero_profile"].dynamic_threshold == -8
+    # PORT_QOS_MAP|global supplies the DSCP map of ports that bind none; no PFC_WD table: watchdog unknown.
+    other = device.ports["Ethernet8"]
+    assert other.trust == Trust.dscp and other.trust_source.pointer == "/PORT_QOS_MAP/global/dscp_to_tc_map"
+    assert other.dscp_to_tc[3] == 3 and other.pfc_enabled == [] and not other.qos_configured
+    assert port.watchdog is None and other.watchdog is None
+
+
+def test_buffers_only_folder_leaves_pfc_unknown(corpus):
+    device = _device(corpus / "sonic" / "mellanox2410", "buffers.json")
+    port = device.ports["Ethernet0"]
+    assert port.pfc_enabled is None and port.dscp_to_tc is None and port.trust is None
+    assert list(port.priority_groups) == [0]  # no PFC known: no run-time lossless PGs invented
+    assert port.cable_length_m == 300.0
+    assert device.buffer_pools["egress_lossless_pool"].size_bytes == 13_945_824
+
+
+def test_flat_redis_dump_config_db(corpus):
+    device = _device(corpus / "sonic" / "utilities", "config_db.json")
+    assert device.name == "sonic-switch" and device.hwsku == "Mellanox-SN3800-D112C8"
+    port = device.ports["Ethernet0"]
+    assert port.pfc_enabled == [3, 4] and port.speed_gbps == 40.0 and port.mtu_bytes == 9100
+    assert port.pfc_source.pointer == "/PORT_QOS_MAP|Ethernet0/pfc_enable" and '"pfc_enable"' in _line_of(port.pfc_source)
+    wd = port.watchdog
+    assert (wd.enabled, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action) == (
+        True, 600.0, 600.0, 600.0, "drop")
+    assert wd.source.pointer == "/PFC_WD|Ethernet0" and '"PFC_WD|Ethernet0"' in _line_of(wd.source)
+    # This file has no CABLE_LENGTH table, so the cable length is unknown rather than invented.
+    assert port.cable_length_m is None
+    # `[SCHEDULER|scheduler.1]` references resolve like plain names.
+    assert port.queues[3].scheduler.name == "scheduler.1" and port.queues[3].scheduler.weight == 15
+    assert port.queues[3].ecn.min_threshold_bytes == 1_048_576
+    # BUFFER_PG|Ethernet0|3-4 profile "NULL": headroom computed at run time, for both PGs of the range.
+    assert port.priority_groups[3].runtime_profile and port.priority_groups[4].runtime_profile
+    headroom = device.buffer_profiles["headroom_profile"]
+    assert (headroom.xon_bytes, headroom.xoff_bytes, headroom.size_bytes) == (18432, 32768, 51200)
+    assert device.buffer_profiles["alpha_profile"].headroom_computed_at_runtime
+    # A PFC_WD table exists, so a port without an entry has the watchdog off.
+    assert device.ports["Ethernet12"].watchdog.enabled is False
+    # PFC without any DSCP map: traffic is not classified by DSCP.
+    assert port.trust == Trust.none and port.dscp_to_tc is None
+    assert device.ports["Ethernet16"].speed_gbps == 0.1
+
+
+# ---- hand-written cases ---------------------------------------------------------------------------
+
+def test_range_and_multi_port_keys():
+    device = parse_group("n", [RAW / "nested_config_db.json"])
+    e0, e4, e8 = (device.ports[n] for n in ("Ethernet0", "Ethernet4", "Ethernet8"))
+    assert sorted(e0.queues) == [0, 1, 2, 3, 4, 6]  # Ethernet0|0-2, |3-4, |6
+    assert e0.queues[4].source.pointer == "/QUEUE/Ethernet0|3-4"
+    assert e0.queues[6].scheduler.type == SchedulerType.strict
+    # "Ethernet4,Ethernet8" keys give both ports the entry's settings and pointer.
+    for port in (e4, e8):
+        assert port.pfc_enabled == [3, 4] and port.dscp_chain(26).pg == 3
+        assert port.map_source.pointer == "/PORT_QOS_MAP/Ethernet4,Ethernet8"
+        assert port.queues[3].ecn.profile == "ROCE_LOSSLESS"
+    assert e0.priority_groups[3].profile == e0.priority_groups[4].profile == "pg_lossless_100000_5m_profile"
+    assert device.buffer_profiles["pg_lossless_100000_5m_profile"].pool == "ingress_lossless_pool"
+    assert e0.watchdog.priorities == [3] and e4.watchdog.priorities is None and e8.watchdog.enabled is False
+    assert e8.admin_up is False and device.ports["Ethernet12"].priority_groups == {}  # cable "0m": none made
+
+
+def test_broken_value_is_sys002_and_other_ports_still_parse():
+    device = parse_group("g", [RAW / "garbled.json"])
+    by_pointer = {i.source.pointer: i for i in device.issues}
+    issue = by_pointer["/PORT_QOS_MAP/Ethernet0/pfc_enable"]
+    assert issue.code == "SYS002" and "'3,x'" in issue.message
+    assert '"pfc_enable": "3,x"' in _line_of(issue.source)
+    assert by_pointer["/WRED_PROFILE/AZURE_LOSSLESS/green_min_threshold"].code == "SYS002"
+    assert by_pointer["/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map"].code == "SYS002"  # names a missing map
+    assert by_pointer["/SCHEDULER"].code == "SYS002"  # a table that is not a mapping
+    assert by_pointer["/CABLE_LENGTH/AZURE/Ethernet0"].code == "SYS003"  # "3 furlongs": unknown unit
+    assert device.ports["Ethernet0"].pfc_enabled is None and device.ports["Ethernet0"].trust is None
+    good = device.ports["Ethernet4"]
+    assert good.pfc_enabled == [3, 4] and good.dscp_to_tc == {3: 3, 4: 4} and good.speed_gbps == 100.0
+    assert good.queues[3].ecn.max_threshold_bytes == 2_097_152 and good.queues[3].ecn.min_threshold_bytes is None
+
+
+def test_files_of_one_device_merge_with_per_field_sources():
+    base = Input("config_db.json", json.dumps({
+        "PORT": {"Ethernet0": {"speed": "100000"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "pfcwd_sw_enable": "3"}},
+        "PFC_WD": {"Ethernet0": {"detection_time": "200"}}}, indent=1))
+    override = Input("qos.json", json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}, indent=1))
+    port = parse([base, override], "sw").ports["Ethernet0"]
+    assert port.pfc_enabled == [3, 4] and port.pfc_source.file == "qos.json"
+    assert port.watchdog.priorities == [3]  # pfcwd_sw_enable kept from the first file
+    assert port.speed_gbps == 100.0 and port.source.file == "config_db.json"
+
+
+def test_invalid_json_names_file_and_line(tmp_path):
+    text = '{\n  "PORT": {\n    "Ethernet0": {"speed": "100000",}\n  }\n}\n'
+    with pytest.raises(InputError) as err:
+        parse([Input("sw1/config_db.json", text)], "sw1")
+    assert err.value.file == "sw1/config_db.json" and err.value.line == 3
+    (tmp_path / "config_db.json").write_text(text)
+    fabric = load_fabric([tmp_path])
+    assert [(i.code, i.source.line) for i in fabric.issues] == [("SYS001", 3)]
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '{"VLAN": {"Vlan10": {"vlanid": "10"}}}', "{}"])
+def test_json_that_is_not_a_config_db_is_an_input_error(text):
+    with pytest.raises(InputError) as err:
+        parse([Input("x.json", text)], "x")
+    assert err.value.file == "x.json" and err.value.line == 1
+
+
+def test_sniff_needs_an_object_keyed_by_a_config_db_table():
+    assert sniff(Input("a", '  {"PORT_QOS_MAP|Ethernet0": {}}'))
+    assert sniff(Input("a", '{\n "BUFFER_PG" : {}}'))
+    assert not sniff(Input("a", '{"description": "PORT_QOS_MAP"}'))
+    assert not sniff(Input("a", '["PORT_QOS_MAP"]'))
+    assert not sniff(Input("a", "interface Ethernet1\n   priority-flow-control on\n"))

@@ -1,0 +1,86 @@
+"""Policies: shipped profiles validate; errors name file, line and JSON path; extends merges."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.policy import load_policy, shipped
+
+
+def test_shipped_profiles_load_and_differ():
+    names = set(shipped())
+    assert {"roce-dscp26", "sonic-azure", "pfc-only"} <= names
+    dscp26, azure, pfc_only = (load_policy(n) for n in ("roce-dscp26", "sonic-azure", "pfc-only"))
+    assert (dscp26.lossless.priorities, dscp26.lossless.dscp) == ([3], [26])
+    assert dscp26.cnp is not None and (dscp26.cnp.dscp, dscp26.cnp.priority, dscp26.cnp.strict) == (48, 6, True)
+    assert (azure.lossless.priorities, azure.lossless.dscp) == ([3, 4], [3, 4])
+    assert pfc_only.ecn.required is False and dscp26.ecn.required is True
+
+
+def test_extends_merges_mappings_and_replaces_scalars(tmp_path):
+    (tmp_path / "site.yaml").write_text("name: site\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: {min: 150}\n")
+    pol = load_policy(tmp_path / "site.yaml")
+    assert pol.watchdog.detection_time_ms.min == 150
+    assert pol.watchdog.detection_time_ms.max == 1000  # mappings merge key by key: max is inherited
+    assert pol.watchdog.restoration_time_ms.max == load_policy("roce-dscp26").watchdog.restoration_time_ms.max
+    assert pol.lossless.dscp == [26]
+
+
+def test_extends_relative_file_and_loop(tmp_path):
+    (tmp_path / "a.yaml").write_text("name: a\nextends: b.yaml\n")
+    (tmp_path / "b.yaml").write_text("name: b\nextends: a.yaml\n")
+    with pytest.raises(InputError, match="loop"):
+        load_policy(tmp_path / "a.yaml")
+
+
+def test_schema_error_names_file_line_and_path(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nlossless:\n  priorities: [3, 9]\n  dscp: [26]\n")
+    with pytest.raises(InputError) as exc:
+        load_policy(bad)
+    err = exc.value
+    assert err.file == str(bad.resolve())
+    assert err.line == 3
+    assert err.pointer == "/lossless/priorities/1"
+    assert "maximum" in err.message or "7" in err.message
+
+
+def test_unknown_key_lists_allowed(tmp_path):
+    bad = tmp_path / "typo.yaml"
+    bad.write_text("name: typo\necn:\n  requried: true\n")
+    with pytest.raises(InputError) as exc:
+        load_policy(bad)
+    assert exc.value.line == 3 and "requried" in exc.value.message and "required" in exc.value.message
+
+
+def test_invalid_yaml_has_line(tmp_path):
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("name: x\nlossless:\n  priorities: [3\n")
+    with pytest.raises(InputError) as exc:
+        load_policy(bad)
+    assert exc.value.line is not None and "invalid YAML" in exc.value.message
+
+
+def test_unknown_extends_names_shipped(tmp_path):
+    (tmp_path / "p.yaml").write_text("name: p\nextends: nope\n")
+    with pytest.raises(InputError, match="shipped"):
+        load_policy(tmp_path / "p.yaml")
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "losslessd.cli", *args], capture_output=True, text=True)
+
+
+def test_policy_check_cli(tmp_path):
+    ok = _cli("policy", "check", "pfc-only")
+    assert ok.returncode == 0 and "ECN not required" in ok.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nwatchdog:\n  detection_time_ms: {min: fast}\n")
+    res = _cli("policy", "check", str(bad))
+    assert res.returncode == 2
+    assert f"{bad.resolve()}:3" in res.stderr and "/watchdog/detection_time_ms/min" in res.stderr
+    assert "Traceback" not in res.stderr

@@ -1,0 +1,141 @@
+"""ECN/BUF/WDG behaviour the per-rule case files cannot express: policy numbers, margins, sources, keys, corpus."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+import pytest
+
+from losslessd import units
+from losslessd.lint.engine import run
+from losslessd.lint.finding import Severity
+from losslessd.lint.registry import lookup, select
+from losslessd.model import Device, Fabric
+from losslessd.parse import load_fabric
+from losslessd.policy import Policy, _merge, load_policy
+
+CODES = ["ECN001", "ECN002", "ECN003", "ECN004", "BUF001", "BUF002", "BUF003", "WDG001", "WDG002"]
+
+# Lossless priority 5 reached by DSCP 40 through TC 5 -> PG 5, queue 6: none of the shipped numbers,
+# so a rule that hard-codes priority 3, DSCP 26 or queue = priority shows up here.
+PRIO5_SWITCH = {
+    "name": "leaf1", "kind": "switch", "platform": "sonic", "hwsku": "ACS-MSN2700",
+    "buffer_pools": {"ingress_lossless_pool": {"name": "ingress_lossless_pool", "mode": "dynamic",
+                                               "size_bytes": 4194304}},
+    "buffer_profiles": {"pg_lossless_100000_5m_profile": {
+        "name": "pg_lossless_100000_5m_profile", "pool": "ingress_lossless_pool", "size_bytes": 50176,
+        "xon_bytes": 19456, "xoff_bytes": 30720, "dynamic_threshold": 0,
+        "source": {"file": "buffers.json", "pointer": "/BUFFER_PROFILE/pg_lossless_100000_5m_profile"}}},
+    "ports": {"Ethernet0": {
+        "name": "Ethernet0", "qos_configured": True, "speed_gbps": 100, "cable_length_m": 5, "mtu_bytes": 9216,
+        "pfc_enabled": [5],
+        "dscp_to_tc": {0: 0, 3: 0, 26: 0, 40: 5}, "tc_to_pg": {0: 0, 5: 5}, "tc_to_queue": {0: 0, 5: 6},
+        "queues": {6: {"index": 6, "ecn": {
+            "ecn_enabled": True, "min_threshold_bytes": 153600, "max_threshold_bytes": 1572864,
+            "mark_probability_pct": 100,
+            "source": {"file": "qos.json", "line": 40, "pointer": "/WRED_PROFILE/ROCE"}}}},
+        "priority_groups": {5: {"index": 5, "profile": "pg_lossless_100000_5m_profile"}},
+        "watchdog": {"enabled": True, "priorities": [5], "detection_time_ms": 200, "restoration_time_ms": 200,
+                     "action": "drop", "source": {"file": "config_db.json", "pointer": "/PFC_WD/Ethernet0"}},
+    }},
+}
+
+
+def _policy(base: str = "roce-dscp26", **overrides) -> Policy:
+    return Policy(**_merge(load_policy(base).model_dump(mode="json"), overrides))
+
+
+def _lint(policy: Policy, *devices: dict, codes=CODES):
+    fabric = Fabric(devices={d["name"]: Device.model_validate(d) for d in devices})
+    return run(fabric, policy, [lookup(c) for c in codes]).findings
+
+
+def test_no_rule_hard_codes_the_shipped_numbers():
+    """Clean under a policy that describes the device; reported on priority 3 under the shipped one."""
+    prio5 = _policy(lossless={"priorities": [5], "dscp": [40]})
+    assert _lint(prio5, PRIO5_SWITCH) == []
+
+    found = {(f.code, f.key, f.severity.value) for f in _lint(load_policy("roce-dscp26"), PRIO5_SWITCH)}
+    # DSCP 26 lands on lossy TC 0 (MAP001's finding), so priority 3 is checked on its own queue and PG;
+    # PFC is off for it (PFC001's finding), so no switch creates a lossless PG 3 either.
+    assert found == {("ECN001", "3", "error"), ("BUF003", "3", "warning"), ("WDG001", "3", "error")}
+
+
+def test_ecn_after_pfc_margin_in_bytes_and_microseconds():
+    device = copy.deepcopy(PRIO5_SWITCH)
+    device["ports"]["Ethernet0"]["queues"][6]["ecn"]["min_threshold_bytes"] = 3 * 1024 * 1024
+    policy = _policy(lossless={"priorities": [5], "dscp": [40]})
+    (finding,) = _lint(policy, device, codes=["ECN004"])
+    trigger = 19456 + 4194304 // 2  # reservation below xoff + alpha 1 x pool / (1 + 1)
+    assert finding.data["trigger_bytes"] == trigger
+    assert finding.data["margin_bytes"] == trigger - 3 * 1024 * 1024 == -1029120
+    assert finding.data["margin_us"] == pytest.approx(units.bytes_to_us(-1029120, 100), abs=1e-3) == -82.33
+    assert "margin -1029120 B (-82.3 us at 100 Gb/s)" in finding.message
+    assert (finding.key, finding.data["pg"]) == ("6", 5)  # the queue keys the finding; the PG is the one TC 5 uses
+    assert finding.source.pointer == "/WRED_PROFILE/ROCE"
+
+
+def test_more_congested_lossless_queues_bring_pfc_earlier():
+    """Kmin 800 KiB is below alpha*F/(1 + alpha) = 2 MiB for one congested PG, not below F/(1 + 5) for five."""
+    device = copy.deepcopy(PRIO5_SWITCH)
+    device["ports"]["Ethernet0"]["queues"][6]["ecn"]["min_threshold_bytes"] = 800 * 1024
+    lossless = {"priorities": [5], "dscp": [40]}
+    assert _lint(_policy(lossless=lossless), device, codes=["ECN004"]) == []
+    (finding,) = _lint(_policy(lossless=lossless, ecn={"congested_lossless_queues": 5}), device, codes=["ECN004"])
+    assert finding.data["trigger_bytes"] == 19456 + 4194304 // 6
+
+
+def test_fingerprints_survive_line_moves_and_tell_queues_apart():
+    device = {"name": "leaf1", "kind": "switch", "platform": "sonic", "ports": {"Ethernet0": {
+        "name": "Ethernet0", "qos_configured": True,
+        "queues": {3: {"index": 3, "source": {"file": "qos.json", "line": 10}},
+                   4: {"index": 4, "source": {"file": "qos.json", "line": 20}}}}}}
+    moved = copy.deepcopy(device)
+    for q in moved["ports"]["Ethernet0"]["queues"].values():
+        q["source"]["line"] += 100
+    azure = load_policy("sonic-azure")
+    before = _lint(azure, device, codes=["ECN001"])
+    after = _lint(azure, moved, codes=["ECN001"])
+    assert [f.key for f in before] == ["3", "4"]
+    assert [f.fingerprint for f in before] == [f.fingerprint for f in after]
+    assert len({f.fingerprint for f in before}) == 2
+    assert [f.source.line for f in after] == [110, 120]
+
+
+def test_buffer_findings_point_at_the_profile():
+    device = copy.deepcopy(PRIO5_SWITCH)
+    device["ports"]["Ethernet0"]["cable_length_m"] = 300
+    policy = _policy(lossless={"priorities": [5], "dscp": [40]})
+    (finding,) = _lint(policy, device, codes=["BUF002"])
+    assert finding.source.pointer == "/BUFFER_PROFILE/pg_lossless_100000_5m_profile"
+    assert finding.data == {"xoff_bytes": 30720, "required_xoff_bytes": 104448, "shortfall_bytes": 73728,
+                            "formula": "sonic"}
+    # The policy's peer response allowance feeds the formula: a slower peer needs more headroom.
+    slow = _policy(lossless={"priorities": [5], "dscp": [40]}, buffer={"peer_response_time_bytes": 20000})
+    (slower,) = _lint(slow, device, codes=["BUF002"])
+    assert slower.data["required_xoff_bytes"] > 104448
+
+
+def test_watchdog_findings_point_at_the_watchdog():
+    device = copy.deepcopy(PRIO5_SWITCH)
+    device["ports"]["Ethernet0"]["watchdog"]["action"] = "alert"
+    (finding,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["WDG002"])
+    assert finding.source.pointer == "/PFC_WD/Ethernet0"
+    assert finding.key == "watchdog"
+
+
+SONIC_CORPUS = ["sonic/arista7260-t0", "sonic/mellanox4600c-c64", "sonic/mellanox2410",
+                "sonic/utilities/config_db.json"]
+
+
+def test_sonic_corpus_has_no_buffer_ecn_or_watchdog_errors(corpus):
+    """Azure configs leave lossless PGs to SONiC's run-time headroom: reported as unverified, never as errors."""
+    fabric = load_fabric([corpus / p for p in SONIC_CORPUS])
+    findings = run(fabric, load_policy("sonic-azure"), select(["ECN", "BUF", "WDG"])).findings
+    assert [f for f in findings if f.severity != Severity.info] == []
+    runtime = Counter(f.device for f in findings if f.code == "BUF003")
+    assert runtime["mellanox4600c-c64"] > 0 and runtime["sonic-switch"] > 0
+    assert all(f.unverified for f in findings)
+    # sonic-utilities' mock config_db: watchdog on, 600 ms detection/restoration, drop -> nothing to say.
+    assert not [f for f in findings if f.device == "sonic-switch" and f.code.startswith("WDG")]

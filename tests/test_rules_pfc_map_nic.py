@@ -1,0 +1,107 @@
+"""PFC/MAP/NIC behaviour the per-rule case files cannot express: policy-driven numbers, sources, keys."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from losslessd.lint.engine import run
+from losslessd.lint.registry import lookup
+from losslessd.model import Device, Fabric
+from losslessd.policy import load_policy
+from tests.rulecase import CASES_DIR, findings_for, load_cases
+
+CODES = ["PFC001", "PFC002", "MAP001", "MAP002", "MAP003", "MAP004", "NIC001", "NIC002", "NIC003", "NIC004"]
+
+# A fabric built for lossless priority 5 / DSCP 40 and CNP DSCP 46 on priority 7: none of the
+# numbers the shipped policies use, so any rule that hard-codes 3, 26, 48 or 6 shows up here.
+PRIO5_SWITCH = {
+    "name": "leaf1", "kind": "switch", "platform": "sonic",
+    "buffer_profiles": {"pg_lossless": {"name": "pg_lossless", "xoff_bytes": 37936}},
+    "ports": {"Ethernet0": {
+        "name": "Ethernet0", "qos_configured": True, "trust": "dscp", "pfc_enabled": [5],
+        "dscp_to_tc": {0: 0, 3: 0, 26: 0, 40: 5, 46: 7, 48: 0},
+        "tc_to_pg": {0: 0, 5: 5, 7: 0},
+        "pfc_priority_to_queue": {p: p for p in range(8)},
+        "priority_groups": {5: {"index": 5, "profile": "pg_lossless"}},
+        "queues": {7: {"index": 7, "scheduler": {"type": "strict"}}, 6: {"index": 6, "scheduler": {"type": "dwrr"}}},
+    }},
+}
+PRIO5_HOST = {
+    "name": "gpu1", "kind": "host", "platform": "linux_mlx5", "roce_tos": 40 << 2 | 0b10,
+    "ports": {"eth0": {
+        "name": "eth0", "trust": "dscp", "pfc_enabled": [5],
+        "dscp_to_priority": {40: 5, 46: 7}, "priority_to_pg": {5: 1, 7: 0},
+        "priority_groups": {1: {"index": 1, "size_bytes": 130944}},
+        "nic_ecn": {"np_enabled": {5: True}, "rp_enabled": {5: True}, "cnp_dscp": 46, "cnp_priority": 7},
+    }},
+}
+
+
+def _lint(policy, *devices):
+    fabric = Fabric(devices={d["name"]: Device.model_validate(d) for d in devices})
+    return run(fabric, policy, [lookup(c) for c in CODES]).findings
+
+
+@pytest.fixture
+def prio5_policy(tmp_path):
+    path = tmp_path / "prio5.yaml"
+    path.write_text("extends: roce-dscp26\nlossless: {priorities: [5], dscp: [40]}\ncnp: {dscp: 46, priority: 7}\n")
+    return load_policy(path)
+
+
+def test_no_rule_hard_codes_the_shipped_numbers(prio5_policy):
+    """The same devices are clean under a policy that describes them, and wrong under the shipped ones."""
+    assert _lint(prio5_policy, PRIO5_SWITCH, PRIO5_HOST) == []
+
+    under_dscp26 = {(f.code, f.device, f.key) for f in _lint(load_policy("roce-dscp26"), PRIO5_SWITCH, PRIO5_HOST)}
+    assert {("PFC001", "leaf1", "3"), ("PFC002", "leaf1", "5"), ("MAP001", "leaf1", "26"), ("MAP002", "leaf1", "48"),
+            ("NIC001", "gpu1", "3"), ("NIC001", "gpu1", "5"), ("MAP001", "gpu1", "26"), ("MAP002", "gpu1", "48"),
+            ("NIC004", "gpu1", "dscp")} <= under_dscp26
+
+    under_azure = {(f.code, f.device, f.key) for f in _lint(load_policy("sonic-azure"), PRIO5_SWITCH, PRIO5_HOST)}
+    assert {("PFC001", "leaf1", "3"), ("PFC001", "leaf1", "4"), ("MAP001", "leaf1", "3"), ("MAP001", "leaf1", "4"),
+            ("NIC001", "gpu1", "4")} <= under_azure
+    assert not any(code == "MAP002" for code, _, _ in under_azure), "sonic-azure has no CNP requirement"
+
+
+def test_findings_point_at_the_most_precise_source():
+    """Each rule cites the fact it judged (PFC list, map, trust line, scheduler), not just the port."""
+    def at(pointer):
+        return {"file": "config_db.json", "pointer": pointer}
+
+    device = {
+        "name": "leaf1", "kind": "switch", "platform": "sonic",
+        "ports": {"Ethernet0": {
+            "name": "Ethernet0", "qos_configured": True, "source": at("/PORT/Ethernet0"),
+            "trust": "pcp", "trust_source": at("/PORT_QOS_MAP/Ethernet0"),
+            "pfc_enabled": [], "pfc_source": at("/PORT_QOS_MAP/Ethernet0/pfc_enable"),
+            "dscp_to_tc": {26: 1, 48: 6}, "map_source": at("/DSCP_TO_TC_MAP/AZURE"),
+            "pfc_priority_to_queue": {3: 4},
+            "queues": {6: {"index": 6,
+                           "scheduler": {"type": "dwrr", "weight": 14, "source": at("/SCHEDULER/scheduler.0")}}},
+        }},
+    }
+    pointers = {f.code: f.source.pointer for f in _lint(load_policy("roce-dscp26"), device)}
+    assert pointers == {
+        "PFC001": "/PORT_QOS_MAP/Ethernet0/pfc_enable",
+        "MAP001": "/DSCP_TO_TC_MAP/AZURE",
+        "MAP002": "/SCHEDULER/scheduler.0",
+        "MAP003": "/PORT_QOS_MAP/Ethernet0",
+        "MAP004": "/DSCP_TO_TC_MAP/AZURE",
+    }
+
+
+def test_unverified_and_error_findings_never_share_a_fingerprint():
+    """A baseline that accepts 'could not verify' must not also hide the error once the fact is known:
+    unverified findings use the empty key, errors and warnings a non-empty one."""
+    seen = Counter()
+    for code in CODES:
+        spec = load_cases(code)
+        for i, case in enumerate(spec["cases"]):
+            for f in findings_for(code, spec, case, i):
+                assert (f.key == "") == f.unverified, (code, case["name"], f.key, f.message)
+                seen[f.unverified] += 1
+    assert seen[True] and seen[False]
+    assert {p.stem for p in CASES_DIR.glob("*.yaml")} >= set(CODES)

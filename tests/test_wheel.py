@@ -1,0 +1,52 @@
+"""The built wheel carries policies/ and templates/: install it in a fresh venv and lint from it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def fresh_install(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                    str(tmp / "dist"), str(ROOT)], check=True, capture_output=True)
+    wheel = next((tmp / "dist").glob("losslessd-*.whl"))
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    # Dependencies come from the test environment's site-packages (a plain path entry: the editable
+    # install's .pth hooks there are NOT processed, so `losslessd` can only come from the wheel).
+    (site / "_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", str(wheel)],
+                   check=True, capture_output=True)
+    return venv
+
+
+def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
+    py = fresh_install / "bin" / "python"
+    where = subprocess.run([str(py), "-c", "import losslessd, losslessd.resources as r; "
+                            "print(losslessd.__file__); print(r.data_dir('policies')); print(r.data_dir('templates'))"],
+                           cwd=tmp_path, check=True, capture_output=True, text=True).stdout.split()
+    assert all(str(fresh_install) in w for w in where), where
+    config = {
+        "PORT": {"Ethernet0": {"speed": "100000", "mtu": "9100"}},
+        "DSCP_TO_TC_MAP": {"AZURE": {str(d): "1" for d in range(64)} | {"3": "3", "4": "4"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3"}},
+    }
+    (tmp_path / "leaf1.json").write_text(json.dumps(config))
+    res = subprocess.run([str(fresh_install / "bin" / "losslessd"), "lint", "leaf1.json", "--policy", "sonic-azure",
+                          "--select", "PFC001", "-f", "json"], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 1, res.stderr
+    report = json.loads(res.stdout)
+    assert [(f["code"], f["port"], f["device"]) for f in report["findings"]] == [("PFC001", "Ethernet0", "leaf1")]
+    assert "4" in report["findings"][0]["message"]
