@@ -24,6 +24,8 @@ PLATFORMS: dict[str, Platform] = {
         Platform("sonic", DeviceKind.switch, "sonic", "SONiC CONFIG_DB JSON (config_db.json, or qos.json + buffers.json)"),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config"),
         Platform("linux_mlx5", DeviceKind.host, "mlx5", "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos and sysfs)"),
+        Platform("opensm", DeviceKind.subnet_manager, "opensm",
+                 "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output"),
     )
 }
 

@@ -30,9 +30,14 @@ class Range(_P):
         return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
 
     def describe(self, unit: str = "") -> str:
-        lo = "-inf" if self.min is None else f"{self.min:g}"
-        hi = "inf" if self.max is None else f"{self.max:g}"
+        lo = "-inf" if self.min is None else _num(self.min)
+        hi = "inf" if self.max is None else _num(self.max)
         return f"[{lo}, {hi}]{(' ' + unit) if unit else ''}"
+
+
+def _num(value: float) -> str:
+    """1048576 rather than 1.04858e+06: operators compare these with config text."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 class RocePorts(_P):
@@ -44,6 +49,7 @@ class RocePorts(_P):
 class Lossless(_P):
     priorities: list[int] = Field(default_factory=lambda: [3])
     dscp: list[int] = Field(default_factory=lambda: [26])
+    tolerated_priorities: list[int] = Field(default_factory=list)
     trust: Literal["dscp", "pcp"] | None = "dscp"
 
 

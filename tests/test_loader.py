@@ -60,3 +60,15 @@ def test_format_override_and_unknown_format(tmp_path):
     res = subprocess.run([sys.executable, "-m", "losslessd", "lint", str(f), "--format", "junos"],
                          capture_output=True, text=True)
     assert res.returncode == 2 and "unknown --format" in res.stdout + res.stderr and "Traceback" not in res.stderr
+
+
+def test_lazy_lines_match_eager_lines():
+    """lint parses without line numbers and locates only what findings show: same lines either way."""
+    eager = load_fabric(["examples/fabric/leaf1"])
+    lazy = load_fabric(["examples/fabric/leaf1"], lines=False)
+    port_lazy, port_eager = lazy.devices["leaf1"].ports["Ethernet8"], eager.devices["leaf1"].ports["Ethernet8"]
+    assert port_lazy.pfc_source.line is None and port_eager.pfc_source.line is not None
+    lazy.devices["leaf1"].locate()
+    assert lazy.model_dump() == eager.model_dump()
+    finding = next(f for f in lint(["examples/fabric/leaf1"], "roce-dscp26").findings if f.code == "PFC002")
+    assert finding.source.line == port_eager.pfc_source.line

@@ -92,7 +92,8 @@ def test_flat_redis_dump_config_db(corpus):
     assert device.name == "sonic-switch" and device.hwsku == "Mellanox-SN3800-D112C8"
     port = device.ports["Ethernet0"]
     assert port.pfc_enabled == [3, 4] and port.speed_gbps == 40.0 and port.mtu_bytes == 9100
-    assert port.pfc_source.pointer == "/PORT_QOS_MAP|Ethernet0/pfc_enable" and '"pfc_enable"' in _line_of(port.pfc_source)
+    assert port.pfc_source.pointer == "/PORT_QOS_MAP|Ethernet0/pfc_enable"
+    assert '"pfc_enable"' in _line_of(port.pfc_source)
     wd = port.watchdog
     assert (wd.enabled, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action) == (
         True, 600.0, 600.0, 600.0, "drop")
@@ -109,8 +110,8 @@ def test_flat_redis_dump_config_db(corpus):
     assert device.buffer_profiles["alpha_profile"].headroom_computed_at_runtime
     # A PFC_WD table exists, so a port without an entry has the watchdog off.
     assert device.ports["Ethernet12"].watchdog.enabled is False
-    # PFC without any DSCP map: traffic is not classified by DSCP.
-    assert port.trust == Trust.none and port.dscp_to_tc is None
+    # No DSCP_TO_TC_MAP/DOT1P_TO_TC_MAP table anywhere: a partial dump, so trust is unknown, not "none".
+    assert port.trust is None and port.dscp_to_tc is None
     assert device.ports["Ethernet16"].speed_gbps == 0.1
 
 
@@ -184,3 +185,14 @@ def test_sniff_needs_an_object_keyed_by_a_config_db_table():
     assert not sniff(Input("a", '{"description": "PORT_QOS_MAP"}'))
     assert not sniff(Input("a", '["PORT_QOS_MAP"]'))
     assert not sniff(Input("a", "interface Ethernet1\n   priority-flow-control on\n"))
+
+
+def test_port_binding_no_map_while_maps_exist_classifies_nothing():
+    """Map tables exist but this port binds none (and no global map): it really trusts nothing."""
+    doc = {
+        "DSCP_TO_TC_MAP": {"AZURE": {str(d): "0" for d in range(64)}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3", "dscp_to_tc_map": "AZURE"}},
+    }
+    device = parse([Input("leaf.json", json.dumps(doc))], "leaf")
+    assert device.ports["Ethernet0"].trust == Trust.none
+    assert device.ports["Ethernet4"].trust == Trust.dscp

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ..model import Device, DeviceKind, Fabric, Port
 from ..policy import Policy
 from .finding import Finding, Severity
 from .registry import Rule, select
+
+T = TypeVar("T")
 
 
 def _crash_rule():
@@ -20,7 +23,9 @@ def _crash_rule():
 
 
 class Context:
-    """What rules see: the fabric, the policy and the policy's idea of RoCE-facing ports."""
+    """What rules see: the fabric, the policy and the policy's idea of RoCE-facing ports.
+
+    Lives for one run, so the facts several rules derive from one object are worked out once."""
 
     def __init__(self, fabric: Fabric, policy: Policy):
         self.fabric = fabric
@@ -28,13 +33,25 @@ class Context:
         rp = policy.roce_ports
         self._name_re = re.compile(rp.name_regex) if rp.name_regex else None
         self._desc_re = re.compile(rp.description_regex) if rp.description_regex else None
+        self._memo: dict[tuple, Any] = {}
 
     @property
     def lossless(self) -> list[int]:
         return self.policy.lossless.priorities
 
+    def memo(self, fn: Callable[..., T], *objs: Any) -> T:
+        """``fn(ctx, *objs)``, worked out once per run for these model objects (the fabric keeps
+        them alive, so their ids stay theirs): what several rules or ports derive from one object."""
+        key = (fn, *map(id, objs))
+        if key not in self._memo:
+            self._memo[key] = fn(self, *objs)
+        return self._memo[key]
+
     def roce_ports(self, device: Device) -> list[Port]:
         """Ports that must be lossless: every NIC port; switch ports chosen by policy.roce_ports."""
+        return self.memo(Context._roce_ports, device)
+
+    def _roce_ports(self, device: Device) -> list[Port]:
         if device.kind == DeviceKind.host:
             return list(device.ports.values())
         out = []
@@ -85,7 +102,17 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         suppressed = len(findings) - len(kept)
         findings = kept
     findings.sort(key=Finding.sort_key)
+    _locate(fabric, findings)
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed)
+
+
+def _locate(fabric: Fabric, findings: list[Finding]) -> None:
+    """Reports show file:line; parsers of JSON leave lines to be looked up for the few sources that need one."""
+    for f in findings:
+        if f.source is not None and f.source.line is None and f.source.pointer:
+            for name in f.devices:
+                if name in fabric.devices:
+                    fabric.devices[name].locate(f.source)
 
 
 def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:

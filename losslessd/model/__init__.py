@@ -6,10 +6,12 @@ means "not known" (never 0 or -1). Objects a finding can point at carry a ``sour
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
-from typing import Literal
+from functools import cache
+from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 MODEL_VERSION = 1
 
@@ -39,6 +41,7 @@ class Source(_Base):
 class DeviceKind(str, Enum):
     switch = "switch"
     host = "host"
+    subnet_manager = "subnet_manager"  # InfiniBand subnet manager (OpenSM): Device.opensm
 
 
 class Trust(str, Enum):
@@ -183,26 +186,23 @@ class Port(_Base):
 
     def dscp_chain(self, dscp: int) -> Hop:
         """Follow one DSCP through this port's maps; unknown links of the chain stay None."""
-        hop = Hop(port=self.name, dscp=dscp)
+        tc = priority = pg = None
         if self.dscp_to_priority is not None:  # NIC order: DSCP -> priority -> TC
-            hop.priority = self.dscp_to_priority.get(dscp)
-            if hop.priority is not None:
+            priority = self.dscp_to_priority.get(dscp)
+            if priority is not None:
                 if self.priority_to_tc is not None:
-                    hop.tc = self.priority_to_tc.get(hop.priority)
+                    tc = self.priority_to_tc.get(priority)
                 if self.priority_to_pg is not None:
-                    hop.pg = self.priority_to_pg.get(hop.priority)
-            hop.queue = hop.tc
-            return hop
-        if self.dscp_to_tc is None:
-            return hop
-        hop.tc = self.dscp_to_tc.get(dscp)
-        if hop.tc is None:
-            return hop
-        hop.priority = self.tc_to_priority.get(hop.tc) if self.tc_to_priority is not None else hop.tc
+                    pg = self.priority_to_pg.get(priority)
+            return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=tc)
+        tc = self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None
+        if tc is None:
+            return Hop(port=self.name, dscp=dscp)
+        priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else tc
         if self.tc_to_pg is not None:
-            hop.pg = self.tc_to_pg.get(hop.tc)
-        hop.queue = self.tc_to_queue.get(hop.tc) if self.tc_to_queue is not None else hop.tc
-        return hop
+            pg = self.tc_to_pg.get(tc)
+        queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else tc
+        return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=queue)
 
 
 class Hop(_Base):
@@ -230,6 +230,84 @@ class ParseIssue(_Base):
     source: Source | None = None
 
 
+class IbQosSet(_Base):
+    """OpenSM's effective QoS tables for one kind of port (CA, switch port 0, switch external, router).
+
+    Each table is what OpenSM applies: the qos_<type>_ option, else the qos_ option, else OpenSM's
+    built-in default (then its *_source is None)."""
+
+    max_vls: int | None = None
+    high_limit: int | None = None
+    vlarb_high: list[tuple[int, int]] | None = None  # (VL, weight) pairs in table order
+    vlarb_low: list[tuple[int, int]] | None = None
+    sl2vl: list[int] | None = None  # VL of SL 0..15; VL 15 drops the SL
+    vlarb_high_source: Source | None = None
+    vlarb_low_source: Source | None = None
+    sl2vl_source: Source | None = None
+
+
+class IbPartition(_Base):
+    """One partitions.conf definition (P_Key, IPoIB flag, broadcast-group SL, members as written)."""
+
+    name: str
+    pkey: int | None = None  # None: OpenSM generates one
+    ipoib: bool = False
+    sl: int | None = None
+    members: list[str] = Field(default_factory=list)
+    source: Source | None = None
+
+
+class IbSlUse(_Base):
+    """An SL that the QoS policy hands out: a qos-levels entry or a qos-ulps match rule."""
+
+    kind: Literal["qos-level", "qos-ulp"]
+    name: str  # qos-level name, or the qos-ulps match text ("ipoib, pkey 0x0001")
+    sl: int
+    source: Source | None = None
+
+
+class IbCreditLoops(_Base):
+    """The verdict of a saved ibdiagnet credit-loop check, as the tool printed it."""
+
+    loops_found: bool | None = None  # None: the output holds no credit-loop check
+    evidence: list[str] = Field(default_factory=list)  # the lines that report the loop(s)
+    sls: int | None = None  # "Analyzing Fabric for Credit Loops N SLs, M VLs used"
+    vls: int | None = None
+    source: Source | None = None
+
+
+class OpenSm(_Base):
+    """OpenSM subnet manager options (opensm.conf) with its QoS policy, partitions and ibdiagnet verdict.
+
+    Options absent from the file hold OpenSM's built-in default and have no entry in ``sources``."""
+
+    routing_engines: list[str] = Field(default_factory=list)  # in trial order; [] = OpenSM's default
+    no_fallback: bool = False  # `no_fallback` in the list: no last-resort minhop
+    sm_priority: int | None = None
+    sweep_interval_s: int | None = None
+    transaction_timeout_ms: int | None = None
+    transaction_retries: int | None = None
+    lmc: int | None = None
+    max_op_vls: int | None = None  # IBA OperationalVLs code: 1=VL0, 2=VL0-1, 3=VL0-3, 4=VL0-7, 5=VL0-14
+    qos_enabled: bool | None = None
+    qos_sets: dict[str, IbQosSet] = Field(default_factory=dict)  # ca, sw0, swe, rtr
+    sm_sl: int | None = None
+    lash_start_vl: int | None = None
+    connect_roots: bool | None = None
+    max_reverse_hops: int | None = None
+    root_guid_file: str | None = None
+    ignore_other_sm: bool | None = None
+    sm_inactive: bool | None = None
+    subnet_prefix: int | None = None
+    guid: int | None = None  # port GUID OpenSM binds to (0: the first active port)
+    qos_policy_file: str | None = None
+    partition_config_file: str | None = None
+    sl_uses: list[IbSlUse] = Field(default_factory=list)
+    partitions: list[IbPartition] = Field(default_factory=list)
+    credit_loops: IbCreditLoops | None = None
+    sources: dict[str, Source] = Field(default_factory=dict)  # opensm.conf option -> where it was set
+
+
 class Device(_Base):
     name: str
     kind: DeviceKind
@@ -241,9 +319,55 @@ class Device(_Base):
     # NIC host facts
     roce_tos: int | None = None  # cma_roce_tos: IP TOS byte for RDMA-CM connections (DSCP << 2 | ECN)
     roce_tos_source: Source | None = None
+    opensm: OpenSm | None = None  # subnet manager devices
     issues: list[ParseIssue] = Field(default_factory=list)
     files: list[str] = Field(default_factory=list)
     source: Source | None = None
+    # Set by parsers of JSON inputs: fills in a source's line from its JSON pointer (see locate).
+    _locator: Callable[[Source], None] | None = PrivateAttr(default=None)
+
+    def locate(self, source: Source | None = None) -> None:
+        """Fill in the line of one of this device's JSON-pointer sources (of all of them when None).
+
+        Looking lines up for every source would cost more than the rest of a large lint: they are
+        found when a finding, or a caller that wants the whole model, needs them."""
+        locator = self._locator
+        if locator is None:
+            return
+        for src in (source,) if source is not None else _sources(self):
+            if src.line is None and src.pointer:
+                locator(src)
+
+
+def _sources(root: BaseModel) -> list[Source]:
+    """Every Source in a model tree (a few thousand per switch: only fields that can hold models are walked)."""
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Source):
+            found.append(node)
+            continue
+        for name in _model_fields(type(node)):
+            value = node.__dict__[name]
+            if isinstance(value, BaseModel):
+                stack.append(value)
+            elif isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+    return found
+
+
+@cache
+def _model_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """Names of the fields of ``cls`` whose type mentions a model (not the int maps, strings...)."""
+    return tuple(name for name, f in cls.model_fields.items() if _mentions_model(f.annotation))
+
+
+def _mentions_model(annotation) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_mentions_model(arg) for arg in get_args(annotation))
 
 
 class Fabric(_Base):

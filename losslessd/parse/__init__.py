@@ -17,9 +17,11 @@ from ..platforms import PLATFORMS, resolve_format
 from .base import Input
 
 # Order matters only for sniffing: cheap, specific formats first.
-_SNIFF_ORDER = ("sonic", "linux_mlx5", "arista_eos")
+_SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "arista_eos")
 # SONiC device folder: these files together describe one switch.
 SONIC_FOLDER_FILES = ("config_db.json", "qos.json", "buffers.json")
+# OpenSM node folder (one subnet manager): opensm.conf first, it is what the format is told from.
+OPENSM_FOLDER_FILES = ("opensm.conf", "qos-policy.conf", "partitions.conf", "ibdiagnet2.log", "ibdiagnet.log")
 # Files in a fabric folder that are not device configs.
 NOT_DEVICE_FILES = {"topology.yaml", "topology.yml", "losslessd.yaml", "inventory.yaml", "policy.yaml"}
 NOT_DEVICE_SUFFIXES = {".md", ".sarif", ".rst", ".html", ".png"}
@@ -32,7 +34,9 @@ def parser_for(platform: str) -> ModuleType:
 def display_path(path: Path) -> str:
     """Relative to the working directory when below it (SARIF wants repo-relative paths)."""
     try:
-        return os.path.relpath(path.resolve(), Path.cwd().resolve()) if path.resolve().is_relative_to(Path.cwd().resolve()) else str(path)
+        # A resolve costs a system call per path part; getcwd already returns a path without symlinks.
+        resolved, cwd = path.resolve(), Path.cwd()
+        return os.path.relpath(resolved, cwd) if resolved.is_relative_to(cwd) else str(path)
     except (OSError, ValueError):
         return str(path)
 
@@ -62,6 +66,8 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
     sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
     if sonic:
         return [(path.name, sonic)]
+    if (path / OPENSM_FOLDER_FILES[0]).is_file():
+        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
     out: list[tuple[str, list[Path]]] = []
     for child in sorted(path.iterdir()):
         if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
@@ -73,8 +79,11 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
     return out
 
 
-def parse_group(name: str, files: list[Path], fmt: str | None = None) -> Device:
-    """Parse one device's files. Raises InputError when no device can be made of them."""
+def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
+    """Parse one device's files. Raises InputError when no device can be made of them.
+
+    ``lines=False`` leaves JSON-pointer sources without their line until Device.locate (lint
+    looks up only the lines its findings show)."""
     inputs = [_read(f) for f in files]
     platform = None
     if fmt:
@@ -89,10 +98,13 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None) -> Device:
                              "losslessd host capture); pass --format to say", file=inputs[0].path, line=1)
     device = parser_for(platform).parse(inputs, name)
     device.files = [i.path for i in inputs]
+    if lines:
+        device.locate()
     return device
 
 
-def load_fabric(paths: list[str | Path], fmt: str | None = None) -> Fabric:
+def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True) -> Fabric:
+    """Every device under ``paths``; ``lines`` as for parse_group."""
     fabric = Fabric()
     for raw in paths:
         try:
@@ -102,7 +114,7 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None) -> Fabric:
             continue
         for name, files in groups:
             try:
-                device = parse_group(name, files, fmt)
+                device = parse_group(name, files, fmt, lines=lines)
             except InputError as exc:
                 fabric.issues.append(_issue(exc, display_path(files[0])))
                 continue

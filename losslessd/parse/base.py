@@ -18,4 +18,6 @@ class Input:
 #   sniff(inp: Input) -> bool                       content detection, cheap
 #   parse(inputs: list[Input], name: str) -> Device one device from one or more files
 # Problems inside a file go to Device.issues (SYS findings); a file that gives no device at all
-# raises losslessd.errors.InputError with file and line.
+# raises losslessd.errors.InputError with file and line. A parser of JSON may leave Source.line
+# unset on its JSON-pointer sources and set Device._locator instead: Device.locate finds lines
+# on demand (parse_group does it for the whole device, lint for the sources its findings show).

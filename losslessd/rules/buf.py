@@ -11,7 +11,7 @@ from .. import headroom
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .ecn import Lane, lossless_lanes
+from .ecn import Lane, lanes_by
 
 
 class _BufRule(Rule):
@@ -21,10 +21,7 @@ class _BufRule(Rule):
         if device.kind != DeviceKind.switch:
             return
         for port in ctx.roce_ports(device):
-            seen: dict[int, Lane] = {}
-            for lane in lossless_lanes(ctx.policy, port):
-                seen.setdefault(lane.pg, lane)
-            for lane in seen.values():
+            for lane in lanes_by(ctx, port, "pg"):
                 yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):
@@ -49,6 +46,10 @@ def _static_profile(device: Device, pg: PriorityGroup | None) -> BufferProfile |
     if profile is None or profile.headroom_computed_at_runtime:
         return None
     return profile
+
+
+def _headroom_options(ctx, device: Device) -> headroom.HeadroomOptions:
+    return headroom.options_for(device.hwsku, ctx.policy.buffer.peer_response_time_bytes)
 
 
 def _pg(lane: Lane) -> str:
@@ -167,8 +168,8 @@ class HeadroomInsufficient(_BufRule):
             yield self.unverified(f"{_pg(lane)}: {' and '.join(missing)} not in the input{hint}, so xoff "
                                   f"{profile.xoff_bytes} B was not compared with the required headroom", **at)
             return
-        options = headroom.options_for(device.hwsku, buf.peer_response_time_bytes)
-        required = headroom.required_xoff_bytes(buf.headroom_formula, port.speed_gbps, cable, port.mtu_bytes, options)
+        required = headroom.required_xoff_bytes(buf.headroom_formula, port.speed_gbps, cable, port.mtu_bytes,
+                                                ctx.memo(_headroom_options, device))
         if profile.xoff_bytes >= required:
             return
         yield self.finding(f"{_pg(lane)}: xoff {profile.xoff_bytes} B is below the {required} B a "

@@ -9,12 +9,12 @@ DCQCN switches are checked by NIC003.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .. import headroom, units
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
-from ..model import Device, DeviceKind, Ecn, Port
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, Ecn, Port
 from ..policy import Policy
 
 
@@ -44,11 +44,18 @@ def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
     return list(dict.fromkeys(lanes))
 
 
-def _by_queue(ctx, port: Port) -> list[Lane]:
-    seen: dict[int, Lane] = {}
+def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
+    """The port's lossless lanes, the first one per queue or per PG; worked out once per port and run,
+    as four ECN and three BUF rules ask for them."""
+    return ctx.memo(_lane_groups, port)[hop]
+
+
+def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
+    groups: dict[str, dict[int, Lane]] = {"queue": {}, "pg": {}}
     for lane in lossless_lanes(ctx.policy, port):
-        seen.setdefault(lane.queue, lane)
-    return list(seen.values())
+        groups["queue"].setdefault(lane.queue, lane)
+        groups["pg"].setdefault(lane.pg, lane)
+    return {hop: list(first.values()) for hop, first in groups.items()}
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:
@@ -57,6 +64,10 @@ def _ecn(port: Port, queue: int) -> Ecn | None:
     if q is None or q.ecn is None or q.ecn.ecn_enabled is False:
         return None
     return q.ecn
+
+
+def _pfc_trigger(ctx, profile: BufferProfile, pool: BufferPool | None) -> headroom.PfcTrigger | None:
+    return headroom.pfc_trigger(profile, pool, ctx.policy.ecn.congested_lossless_queues)
 
 
 def _source(port: Port, queue: int):
@@ -75,7 +86,7 @@ class _EcnRule(Rule):
         if device.kind != DeviceKind.switch:
             return
         for port in ctx.roce_ports(device):
-            for lane in _by_queue(ctx, port):
+            for lane in lanes_by(ctx, port, "queue"):
                 yield from self.check_queue(ctx, device, port, lane)
 
     def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface
@@ -288,8 +299,7 @@ class EcnAfterPfc(_EcnRule):
             yield self.unverified(f"{_where(lane)}: the buffer profile of PG {lane.pg} {why}, so the PFC trigger "
                                   f"is unknown", **at)
             return
-        pool = device.buffer_pools.get(profile.pool or "")
-        trigger = headroom.pfc_trigger(profile, pool, pol.congested_lossless_queues)
+        trigger = ctx.memo(_pfc_trigger, profile, device.buffer_pools.get(profile.pool or ""))
         if trigger is None:
             yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)

@@ -32,25 +32,30 @@ def _first_break(ctx, device: Device, port: Port, hop: Hop) -> Link | None:
     host = device.kind == DeviceKind.host
     lossless = ctx.lossless
     maps = port.map_source or port.source
-    to_lossless = f"map DSCP {hop.dscp} to a lossless priority ({numbers(lossless)})"
-    if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
-        to_lossless += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
+
+    def to_lossless() -> str:  # the fix, worded only when the chain breaks here
+        fix = f"map DSCP {hop.dscp} to a lossless priority ({numbers(lossless)})"
+        if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
+            fix += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
+        return fix
+
+    if host:
         if port.dscp_to_priority is None:
             return _unknown("the NIC's DSCP->priority map is not in the input", maps)
         if hop.priority is None:
-            return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless, maps)
-        sent_as = f"DSCP {hop.dscp} maps to priority {hop.priority}"
+            return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless(), maps)
     else:
         if port.dscp_to_tc is None:
             return _unknown("the DSCP->TC map is not in the input", maps)
         if hop.tc is None:
-            return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless, maps)
+            return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless(), maps)
         if hop.priority is None:
             return _broken(f"TC {hop.tc} has no entry in the TC->priority map", f"map TC {hop.tc} to a lossless "
                            f"priority ({numbers(lossless)})", maps)
-        sent_as = f"TC {hop.tc} is sent as priority {hop.priority}"
     if hop.priority not in lossless:
-        return _broken(f"{sent_as}, which is not lossless (lossless: {numbers(lossless)})", to_lossless, maps)
+        sent_as = (f"DSCP {hop.dscp} maps to priority {hop.priority}" if host
+                   else f"TC {hop.tc} is sent as priority {hop.priority}")
+        return _broken(f"{sent_as}, which is not lossless (lossless: {numbers(lossless)})", to_lossless(), maps)
     if port.pfc_enabled is None:
         return _unknown("the port's PFC state is not in the input", port.pfc_source or port.source)
     if hop.priority not in port.pfc_enabled:
@@ -208,8 +213,8 @@ class CnpNotStrict(Rule):
         check = self._host if device.kind == DeviceKind.host else self._switch
         for port in ctx.roce_ports(device):
             problems, unknown, source = check(cnp, port)
-            subject = f"DSCP {cnp.dscp}" if device.kind == DeviceKind.host else port.dscp_chain(cnp.dscp).describe()
             if problems:
+                subject = f"DSCP {cnp.dscp}" if device.kind == DeviceKind.host else port.dscp_chain(cnp.dscp).describe()
                 note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
                 yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
                                    port=port, source=source, key=cnp.dscp)

@@ -79,7 +79,8 @@ class PfcEnabledOnLossy(Rule):
 
     ## What it checks
     Every priority in a RoCE-facing switch port's PFC-enabled list is one of the policy's
-    `lossless.priorities`. One finding per port and priority.
+    `lossless.priorities` (or `lossless.tolerated_priorities`, e.g. SONiC dual-ToR tunnel
+    priorities). One finding per port and priority.
 
     ## Why it matters
     Pausing a lossy class spreads congestion upstream (head-of-line blocking, congestion trees)
@@ -108,9 +109,10 @@ class PfcEnabledOnLossy(Rule):
         if device.kind != DeviceKind.switch:
             return
         lossless = ctx.lossless
+        tolerated = set(ctx.policy.lossless.tolerated_priorities)
         for port in ctx.roce_ports(device):
             for prio in port.pfc_enabled or ():
-                if prio not in lossless:
+                if prio not in lossless and prio not in tolerated:
                     yield self.finding(f"PFC is on for priority {prio}, which policy {ctx.policy.name} does not call "
                                        f"lossless (lossless: {numbers(lossless)}); disable PFC on priority {prio} "
                                        f"or add it to lossless.priorities",

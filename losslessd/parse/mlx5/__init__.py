@@ -40,6 +40,11 @@ _BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 _BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
+_IFACE = re.compile(r"[^/\s]{1,64}")
+_INT = re.compile(r"-?\d{1,12}")
+# shlex.split equals a split on shlex's whitespace unless the command quotes or escapes something.
+_QUOTING = re.compile(r"['\"\\]")
+_SHELL_SPACE = re.compile(r"[ \t\r\n]+")
 
 # What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
 _EXPECTED = {
@@ -125,7 +130,7 @@ class _Host:
     # -- sections ----------------------------------------------------------------------------
     def _section(self, file: str, sec: Section) -> None:
         try:
-            tokens = shlex.split(sec.command)
+            tokens = _words(sec.command)
         except ValueError:
             return  # not a command we read
         while tokens and tokens[0] == "sudo":
@@ -183,11 +188,10 @@ class _Host:
 
     def _fact(self, m: re.Match, value: str, file: str, sec: Section, n: int) -> bool:
         """Store one sysfs value; False when the value is not what that file holds."""
-        src = Source(file=file, line=n)
         if m.group("dev"):
             number = _int(value, 0, 255)  # IP TOS byte
             if number is not None:
-                self.tos.append((m.group("dev"), number, src))
+                self.tos.append((m.group("dev"), number, Source(file=file, line=n)))
             return number is not None
         port = self._port(m.group("iface"), file, sec)
         if m.group("attr") == "mtu":
@@ -200,15 +204,15 @@ class _Host:
             mbps = _int(value, 1, 10**7)
             port.speed_gbps = units.speed_gbps(str(mbps)) if mbps else None  # sysfs speed is Mb/s
             return mbps is not None
-        ecn = port.nic_ecn = port.nic_ecn or NicEcn(source=src)
+        ecn = port.nic_ecn = port.nic_ecn or NicEcn(source=Source(file=file, line=n))
         if m.group("proto"):
             prio, on = int(m.group("prio")), _int(value, 0, 1)
             if prio > 7 or on is None:
                 return False
             if m.group("proto") == "roce_np":
-                ecn.np_enabled[prio], ecn.np_source = bool(on), ecn.np_source or src
+                ecn.np_enabled[prio], ecn.np_source = bool(on), ecn.np_source or Source(file=file, line=n)
             else:
-                ecn.rp_enabled[prio], ecn.rp_source = bool(on), ecn.rp_source or src
+                ecn.rp_enabled[prio], ecn.rp_source = bool(on), ecn.rp_source or Source(file=file, line=n)
             return True
         if m.group("cnp") == "cnp_dscp":
             ecn.cnp_dscp = _int(value, 0, 63)
@@ -237,7 +241,7 @@ class _Host:
 
     # -- helpers -----------------------------------------------------------------------------
     def _attempt(self, iface: str, group: str, file: str, sec: Section) -> bool:
-        if not re.fullmatch(r"[^/\s]{1,64}", iface):
+        if not _IFACE.fullmatch(iface):
             return False
         self._port(iface, file, sec)
         self.attempted.setdefault(iface, set()).add(group)
@@ -288,4 +292,11 @@ def _option(args: list[str], short: str, long: str | None) -> str | None:
 
 
 def _int(text: str, lo: int, hi: int) -> int | None:
-    return int(text) if re.fullmatch(r"-?\d{1,12}", text) and lo <= int(text) <= hi else None
+    return int(text) if _INT.fullmatch(text) and lo <= int(text) <= hi else None
+
+
+def _words(command: str) -> list[str]:
+    """shlex.split, without its cost for the plain commands captures hold (it raises ValueError too)."""
+    if _QUOTING.search(command) is None:
+        return [w for w in _SHELL_SPACE.split(command) if w]
+    return shlex.split(command)

@@ -14,9 +14,10 @@ Layouts differ by MLNX_OFED release; all of these are read:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...capture import Section
+from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 
 _TRUST = re.compile(r"^Priority trust (?:state|mode):\s*(\S*)$")
 _DSCP_MAP = re.compile(r"^dscp2prio mapping:$")
@@ -118,6 +119,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     return issues
 
 
+@lru_cache(maxsize=256)  # hosts built alike print the same output: scan it once (apply only reads facts)
 def _scan(section: Section) -> _Facts:
     facts = _Facts()
     block = None  # dscp | default | pfc | tc

@@ -10,8 +10,17 @@ import math
 import re
 from functools import lru_cache
 
-from ...model import (BufferPool, BufferProfile, Device, DeviceKind, Ecn, Port, PriorityGroup, Queue, Scheduler,
-                      SchedulerType, Source, Trust, Watchdog)
+from ...model import (
+    BufferPool,
+    BufferProfile,
+    Device,
+    DeviceKind,
+    Ecn,
+    Scheduler,
+    SchedulerType,
+    Source,
+    Trust,
+)
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
 from ..base import Input
 from .configdb import ConfigDB, Entry, mentions_table
@@ -25,6 +34,9 @@ _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, 
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
 _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red"})}
 _ABSENT = object()
+# Port fields holding QoS maps: every port binding a map gets the same dict, set after validation
+# (validating copies a dict per port: 64 ports x 64 DSCPs).
+_MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue")
 _OPEN_BRACE = re.compile(r"\s*\{")
 
 
@@ -79,9 +91,10 @@ def _priorities(text: str) -> tuple[int, ...]:
     return () if not text.strip() else _indexes(text, 7)
 
 
-def _port_names(text: str) -> list[str]:
+@lru_cache(maxsize=4096)  # each port's name starts ~15 keys (QUEUE, BUFFER_PG, ...) on every switch
+def _port_names(text: str) -> tuple[str, ...]:
     """'Ethernet0' or 'Ethernet0,Ethernet4' (bufferorch/qosorch split the port part on ',')."""
-    return [p.strip() for p in text.split(",") if p.strip()]
+    return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
 def _natural(name: str) -> list:
@@ -89,15 +102,19 @@ def _natural(name: str) -> list:
 
 
 class _Builder:
-    """Walks the merged tables once and builds the Device; problems go to db.issues."""
+    """Walks the merged tables once, collecting each port's fields as plain values; the Device is
+    built at the end in one validated pass (assigning model fields one by one costs more)."""
 
     def __init__(self, db: ConfigDB, name: str, file: str):
         self.db = db
-        self.ports: dict[str, Port] = {}
+        self.ports: dict[str, dict] = {}  # port name -> Port fields
+        self.pools: dict[str, BufferPool] = {}
+        self.profiles: dict[str, BufferProfile] = {}
+        self._refs: dict[tuple[str, str], str] = {}  # (table, field value) -> entry name it resolved to
         self._maps: dict[tuple[str, str], dict[int, int]] = {}
         self._schedulers: dict[str, Scheduler] = {}
         self._wred: dict[str, Ecn] = {}
-        self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
+        self._global_dscp: tuple[str, dict] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
         self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
         self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
         # With the PORT or PORT_QOS_MAP table in view, a port without pfc_enable has PFC off; a
@@ -105,8 +122,7 @@ class _Builder:
         self._pfc_known = "PORT" in db.tables or "PORT_QOS_MAP" in db.tables
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
-        self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM,
-                             hwsku=self.text(meta, "hwsku") if meta else None, source=Source(file=file))
+        hwsku = self.text(meta, "hwsku") if meta else None
         self._buffers()
         self._port_table()
         self._port_qos()
@@ -116,8 +132,16 @@ class _Builder:
         self._cable_lengths()
         self._watchdogs()
         self._finish()
-        self.device.ports = {n: self.ports[n] for n in sorted(self.ports, key=_natural)}
-        self.device.issues = db.issues
+        maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
+        self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
+                             ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
+                             buffer_pools=self.pools, buffer_profiles=self.profiles, issues=db.issues,
+                             source=Source(file=file))
+        for n, port_maps in maps.items():
+            port = self.device.ports[n]
+            for f, value in port_maps.items():
+                setattr(port, f, value)  # typed by qos_map; one read-only dict for every port that binds the map
+        self.device._locator = db.locator()
 
     # ---- reading fields -------------------------------------------------------------------------
     def text(self, entry: Entry, field: str) -> str | None:
@@ -155,10 +179,15 @@ class _Builder:
         return None
 
     def ref(self, entry: Entry, field: str, table: str) -> str | None:
-        """Name of the ``table`` entry this field points at: 'AZURE' or '[DSCP_TO_TC_MAP|AZURE]'."""
+        """Name of the ``table`` entry this field points at: 'AZURE' or '[DSCP_TO_TC_MAP|AZURE]'.
+
+        Every port names the same few maps and profiles: a value that resolved once resolves again."""
         raw = self.text(entry, field)
         if raw is None:
             return None
+        name = self._refs.get((table, raw))
+        if name is not None:
+            return name
         name = raw
         if raw.startswith("[") and raw.endswith("]"):
             ref_table, bar, name = raw[1:-1].partition("|")
@@ -170,9 +199,10 @@ class _Builder:
             self.db.issue(f"{entry.table}|{entry.key} {field} names {table}|{name}, which the config does not "
                           "define; ignored", entry.source(field))
             return None
+        self._refs[(table, raw)] = name
         return name
 
-    def split_key(self, entry: Entry) -> tuple[list[str], tuple[int, ...]] | None:
+    def split_key(self, entry: Entry) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
         """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes)."""
         ports, bar, index = entry.key.partition("|")
         names = _port_names(ports)
@@ -186,11 +216,12 @@ class _Builder:
                           entry.source())
             return None
 
-    def port(self, name: str, entry: Entry, field: str | None = None) -> Port:
+    def port(self, name: str, entry: Entry, field: str | None = None) -> dict:
+        """The fields of port ``name``, started from the first entry that mentions it."""
         port = self.ports.get(name)
         if port is None:
-            port = self.ports[name] = Port(name=name, source=entry.source(field),
-                                           pfc_enabled=[] if self._pfc_known else None)
+            port = self.ports[name] = {"name": name, "source": entry.source(field), "queues": {},
+                                       "priority_groups": {}, "pfc_enabled": [] if self._pfc_known else None}
         return port
 
     def qos_map(self, table: str, name: str) -> dict[int, int]:
@@ -212,12 +243,12 @@ class _Builder:
                                   entry.source(key))
                     continue
                 out[k] = v
-        return dict(out)
+        return out
 
     # ---- tables ---------------------------------------------------------------------------------
     def _buffers(self) -> None:
         for name, e in self.db.table("BUFFER_POOL").items():
-            self.device.buffer_pools[name] = BufferPool(
+            self.pools[name] = BufferPool(
                 name=name, direction=self.choice(e, "type", {"ingress": "ingress", "egress": "egress"}),
                 mode=self.choice(e, "mode", {"static": "static", "dynamic": "dynamic"}),
                 size_bytes=self.value(e, "size", _count, "a size in bytes"),
@@ -225,7 +256,7 @@ class _Builder:
         for name, e in self.db.table("BUFFER_PROFILE").items():
             size = {f: self.value(e, f, _count, "a size in bytes")
                     for f in ("size", "xon", "xoff", "xon_offset", "static_th")}
-            self.device.buffer_profiles[name] = BufferProfile(
+            self.profiles[name] = BufferProfile(
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
                 dynamic_threshold=self.value(e, "dynamic_th", int, "an integer (alpha = 2^dynamic_th)"),
@@ -233,11 +264,11 @@ class _Builder:
 
     def _port_table(self) -> None:
         for name, e in self.db.table("PORT").items():
-            port = self.port(name, e)
-            port.speed_gbps = self.value(e, "speed", _speed, "a speed in Mb/s")
-            port.mtu_bytes = self.value(e, "mtu", _count, "an MTU in bytes")
-            port.admin_up = self.choice(e, "admin_status", {"up": True, "down": False})
-            port.description = self.text(e, "description")
+            self.port(name, e).update(
+                speed_gbps=self.value(e, "speed", _speed, "a speed in Mb/s"),
+                mtu_bytes=self.value(e, "mtu", _count, "an MTU in bytes"),
+                admin_up=self.choice(e, "admin_status", {"up": True, "down": False}),
+                description=self.text(e, "description"))
 
     def _port_qos(self) -> None:
         """PORT_QOS_MAP: maps, trust, PFC, and the priorities pfcwd_sw_enable gives the watchdog."""
@@ -246,6 +277,7 @@ class _Builder:
         # SAI_SWITCH_ATTR_QOS_DSCP_TO_TC_MAP) for ports that do not bind their own.
         glob = table.get("global")
         global_dscp = self.ref(glob, "dscp_to_tc_map", "DSCP_TO_TC_MAP") if glob else None
+        has_maps = bool(self.db.table("DSCP_TO_TC_MAP") or self.db.table("DOT1P_TO_TC_MAP"))
         for key, e in table.items():
             if key == "global" or not e.fields:
                 continue
@@ -257,30 +289,35 @@ class _Builder:
             prios = "a list of priorities 0-7"
             pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
             wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
-            for name in _port_names(key):
-                port = self.port(name, e)
-                port.qos_configured = True
-                port.map_source = e.source()
-                port.pfc_enabled = None if pfc is None else list(pfc)
-                port.pfc_source = e.source("pfc_enable" if "pfc_enable" in e.fields else None)
+            names = _port_names(key)
+            if not names:
+                continue
+            source = e.source()
+            fields = {"qos_configured": True, "map_source": source, "pfc_enabled": None if pfc is None else list(pfc),
+                      "pfc_source": e.source("pfc_enable") if "pfc_enable" in e.fields else source}
+            if "dscp_to_tc_map" in e.fields:
+                if dscp:
+                    fields.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", dscp), trust=Trust.dscp,
+                                  trust_source=e.source("dscp_to_tc_map"))
+            elif glob and "dscp_to_tc_map" in glob.fields:
+                pass  # the switch-wide map applies (see _finish)
+            elif dot1p:
+                fields.update(trust=Trust.pcp, trust_source=e.source("dot1p_to_tc_map"))
+            elif "dot1p_to_tc_map" not in e.fields and has_maps:
+                # The input defines classification maps but binds none here: the port classifies
+                # nothing. Without any map tables the dump is partial and trust stays unknown.
+                fields.update(trust=Trust.none, trust_source=source)
+            if tc_to_pg:
+                fields["tc_to_pg"] = self.qos_map("TC_TO_PRIORITY_GROUP_MAP", tc_to_pg)
+            if tc_to_queue:
+                fields["tc_to_queue"] = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
+            if pfc_to_queue:
+                fields["pfc_priority_to_queue"] = self.qos_map("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+            for name in names:
+                self.port(name, e).update(fields)
                 self._wd_priorities[name] = wd
                 if "dscp_to_tc_map" in e.fields:
                     self._own_dscp.add(name)  # a map we could not read leaves classification unknown
-                    if dscp:
-                        port.dscp_to_tc = self.qos_map("DSCP_TO_TC_MAP", dscp)
-                        port.trust, port.trust_source = Trust.dscp, e.source("dscp_to_tc_map")
-                elif glob and "dscp_to_tc_map" in glob.fields:
-                    pass  # the switch-wide map applies (see _finish)
-                elif dot1p:
-                    port.trust, port.trust_source = Trust.pcp, e.source("dot1p_to_tc_map")
-                elif "dot1p_to_tc_map" not in e.fields:
-                    port.trust, port.trust_source = Trust.none, e.source()  # no classification map at all
-                if tc_to_pg:
-                    port.tc_to_pg = self.qos_map("TC_TO_PRIORITY_GROUP_MAP", tc_to_pg)
-                if tc_to_queue:
-                    port.tc_to_queue = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
-                if pfc_to_queue:
-                    port.pfc_priority_to_queue = self.qos_map("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
 
@@ -296,15 +333,16 @@ class _Builder:
             scheduler = self._scheduler(e)
             ecn = self._ecn(e)
             for name in split[0]:
-                queues = self.port(name, e).queues
+                queues = self.port(name, e)["queues"]
                 for index in split[1]:
                     queue = queues.get(index)
                     if queue is None:
-                        queue = queues[index] = Queue(index=index, source=e.source())
+                        queues[index] = {"index": index, "source": e.source(), "scheduler": scheduler, "ecn": ecn}
+                        continue
                     if scheduler is not None:
-                        queue.scheduler = scheduler
+                        queue["scheduler"] = scheduler
                     if ecn is not None:
-                        queue.ecn = ecn
+                        queue["ecn"] = ecn
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
@@ -343,7 +381,7 @@ class _Builder:
         if self.text(e, "profile") == "NULL":  # dynamic buffer model: headroom computed by buffermgrd
             return None, True
         name = self.ref(e, "profile", "BUFFER_PROFILE")
-        profile = self.device.buffer_profiles.get(name) if name else None
+        profile = self.profiles.get(name) if name else None
         return name, bool(profile and profile.headroom_computed_at_runtime)
 
     def _priority_groups(self) -> None:
@@ -353,10 +391,9 @@ class _Builder:
                 continue
             profile, runtime = self._pg_profile(e)
             for name in split[0]:
-                port = self.port(name, e)
+                pgs = self.port(name, e)["priority_groups"]
                 for index in split[1]:
-                    port.priority_groups[index] = PriorityGroup(index=index, profile=profile, runtime_profile=runtime,
-                                                                source=e.source())
+                    pgs[index] = {"index": index, "profile": profile, "runtime_profile": runtime, "source": e.source()}
 
     def _buffer_queues(self) -> None:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
@@ -374,7 +411,7 @@ class _Builder:
             for name in e.fields:
                 length = self.value(e, name, length_m, "a cable length such as '5m'")
                 if length is not None:
-                    self.port(name, e, name).cable_length_m = length
+                    self.port(name, e, name)["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
         """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown."""
@@ -391,14 +428,13 @@ class _Builder:
             action = self.text(e, "action")
             for name in _port_names(key):
                 priorities = self._wd_priorities.get(name)
-                self.port(name, e).watchdog = Watchdog(
-                    enabled=True, priorities=None if priorities is None else list(priorities),
-                    detection_time_ms=detection, restoration_time_ms=restoration, polling_interval_ms=poll,
-                    action=action, source=e.source())
-        off = self.db.table_source["PFC_WD"]
+                self.port(name, e)["watchdog"] = {
+                    "enabled": True, "priorities": None if priorities is None else list(priorities),
+                    "detection_time_ms": detection, "restoration_time_ms": restoration, "polling_interval_ms": poll,
+                    "action": action, "source": e.source()}
+        off = {"enabled": False, "source": self.db.table_source["PFC_WD"]}
         for port in self.ports.values():
-            if port.watchdog is None:
-                port.watchdog = Watchdog(enabled=False, source=off)
+            port.setdefault("watchdog", off)
 
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
@@ -408,10 +444,11 @@ class _Builder:
         and cable length, so CONFIG_DB files written before boot lack those PGs.
         """
         for port in self.ports.values():
-            if self._global_dscp and port.name not in self._own_dscp:
-                port.dscp_to_tc = self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0])
-                port.trust, port.trust_source = Trust.dscp, self._global_dscp[1]
-            if port.pfc_enabled and port.cable_length_m:
-                for p in port.pfc_enabled:
-                    if p not in port.priority_groups:
-                        port.priority_groups[p] = PriorityGroup(index=p, runtime_profile=True, source=port.pfc_source)
+            if self._global_dscp and port["name"] not in self._own_dscp:
+                port.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0]), trust=Trust.dscp,
+                            trust_source=self._global_dscp[1])
+            if port["pfc_enabled"] and port.get("cable_length_m"):
+                pgs = port["priority_groups"]
+                for p in port["pfc_enabled"]:
+                    if p not in pgs:
+                        pgs[p] = {"index": p, "runtime_profile": True, "source": port["pfc_source"]}

@@ -9,6 +9,7 @@ the way `sonic-cfggen -j a.json -j b.json` merges them.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 
@@ -24,8 +25,9 @@ TABLES = frozenset({
     "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "CABLE_LENGTH", "PFC_WD",
 })
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
-_TABLE_KEY = re.compile(r'"(?:%s)(?:"\s*:|\|)' % "|".join(sorted(TABLES, key=len, reverse=True)))
+_TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
 _WS = " \t\r\n"
+_NEWLINE = re.compile("\n")
 
 
 def mentions_table(text: str) -> bool:
@@ -33,59 +35,45 @@ def mentions_table(text: str) -> bool:
 
 
 class Doc:
-    """One input file: its text and a lazy key -> line finder for JSON pointers."""
+    """One input file: its text, and the line of a JSON pointer into it, found on demand.
 
-    __slots__ = ("path", "text", "order", "_mark", "_line", "_pos", "_cursor", "_sources")
+    Parsing only records pointers; a line is looked up when a report needs it (a fabric has
+    hundreds of thousands of sources and a report shows a few), with a newline index built once.
+    """
+
+    __slots__ = ("_newlines", "_pos", "path", "text")
 
     def __init__(self, inp: Input):
         self.path = inp.path
         self.text = inp.text
-        self.order: dict[tuple, int] = {}  # pointer parts -> rank among its siblings (json keeps file order)
-        self._mark, self._line = 0, 1  # last position asked for, and its line: lookups mostly move forward
         self._pos: dict[tuple, int] = {(): 0}
-        self._cursor: dict[tuple, tuple[int, int]] = {}  # parent -> (rank, position) of the furthest sibling found
-        self._sources: dict[tuple, Source] = {}
+        self._newlines: list[int] | None = None
 
-    def source(self, parts: tuple) -> Source:
-        src = self._sources.get(parts)
-        if src is None:
-            joined = "/".join(parts)  # fast path: no key needs RFC 6901 escaping
-            ptr = "/" + joined if "~" not in joined and joined.count("/") == len(parts) - 1 else pointer(parts)
-            src = self._sources[parts] = Source(file=self.path, line=self.line(parts), pointer=ptr)
-        return src
+    def source(self, parts: tuple) -> dict:
+        """Source fields (the model validates them once, with the rest of the device)."""
+        joined = "/".join(parts)  # fast path: no key needs RFC 6901 escaping
+        ptr = "/" + joined if "~" not in joined and joined.count("/") == len(parts) - 1 else pointer(parts)
+        return {"file": self.path, "pointer": ptr}
 
     def line(self, parts: tuple) -> int | None:
-        """Line of the last key in ``parts``; None when it cannot be found (e.g. written with escapes).
-
-        Each key is searched (str.find, no second parse) after its parent's key, or after the furthest
-        earlier sibling already found when ``order`` ranks it. That is right for CONFIG_DB's three
-        levels, where a key never reappears as a key inside an earlier sibling.
-        """
+        """Line of the last key in ``parts``; None when it cannot be found (e.g. written with escapes)."""
         pos = self._find(parts)
         if pos < 0:
             return None
-        if pos >= self._mark:
-            self._line += self.text.count("\n", self._mark, pos)
-        else:
-            self._line = self.text.count("\n", 0, pos) + 1
-        self._mark = pos
-        return self._line
+        if self._newlines is None:
+            self._newlines = [m.start() for m in _NEWLINE.finditer(self.text)]
+        return bisect.bisect_left(self._newlines, pos) + 1
 
     def _find(self, parts: tuple) -> int:
+        """Each key is searched (str.find, no second parse) after its parent's key. That is right for
+        CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling."""
         pos = self._pos.get(parts)
         if pos is None:
-            parent = parts[:-1]
-            pos = start = self._find(parent)
-            if start >= 0:
-                rank = self.order.get(parts)
-                cursor = self._cursor.get(parent) if rank is not None else None
-                if cursor is not None and cursor[0] < rank:
-                    start = cursor[1]
+            pos = self._find(parts[:-1])
+            if pos >= 0:
                 key = parts[-1]
                 plain = key.isprintable() and '"' not in key and "\\" not in key
-                pos = self._key_after(f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), start)
-                if rank is not None and pos >= 0 and (cursor is None or cursor[0] < rank):
-                    self._cursor[parent] = (rank, pos)
+                pos = self._key_after(f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), pos)
             self._pos[parts] = pos
         return pos
 
@@ -103,6 +91,27 @@ class Doc:
             start = i + 1
 
 
+class Locator:
+    """Device.locate for a SONiC device: a source's line from its file and JSON pointer.
+
+    Holds only the files' texts, not the decoded tables, so a linted fabric does not keep those."""
+
+    __slots__ = ("docs",)
+
+    def __init__(self, docs: list[Doc]):
+        self.docs = {doc.path: doc for doc in docs}
+
+    def __eq__(self, other: object) -> bool:  # devices parsed from the same files stay equal
+        return isinstance(other, Locator) and {p: d.text for p, d in self.docs.items()} == {
+            p: d.text for p, d in other.docs.items()}
+
+    def __call__(self, source: Source) -> None:
+        doc = self.docs.get(source.file)
+        if doc is not None and source.pointer:
+            parts = source.pointer.split("/")[1:]  # RFC 6901: ~1 is "/", ~0 is "~"
+            source.line = doc.line(tuple(p.replace("~1", "/").replace("~0", "~") for p in parts))
+
+
 class Entry:
     """One CONFIG_DB entry (``TABLE|key``): its fields and where each field was written."""
 
@@ -116,7 +125,7 @@ class Entry:
         self.parts = parts  # JSON pointer parts of the entry object in doc
         self.owners: dict[str, Entry] | None = None  # fields merged in from another file's entry
 
-    def source(self, field: str | None = None) -> Source:
+    def source(self, field: str | None = None) -> dict:
         if field is None:
             return self.doc.source(self.parts)
         owner = self.owners.get(field, self) if self.owners else self
@@ -133,11 +142,12 @@ class ConfigDB:
 
     def __init__(self, inputs: list[Input]):
         self.tables: dict[str, dict[str, Entry]] = {}
-        self.table_source: dict[str, Source] = {}
+        self.table_source: dict[str, Source | dict] = {}
         self.issues: list[ParseIssue] = []
+        self.docs = [Doc(inp) for inp in inputs]
         seen = False
-        for inp in inputs:
-            seen = self._add(Doc(inp)) or seen
+        for doc in self.docs:
+            seen = self._add(doc) or seen
         if not seen:
             raise InputError("no SONiC CONFIG_DB table losslessd reads (e.g. PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG)",
                              file=inputs[0].path if inputs else None, line=1)
@@ -145,7 +155,10 @@ class ConfigDB:
     def table(self, name: str) -> dict[str, Entry]:
         return self.tables.get(name, {})
 
-    def issue(self, message: str, source: Source | None, code: str = "SYS002") -> None:
+    def locator(self) -> Locator:
+        return Locator(self.docs)
+
+    def issue(self, message: str, source: Source | dict | None, code: str = "SYS002") -> None:
         self.issues.append(ParseIssue(code=code, message=message, source=source))
 
     def _add(self, doc: Doc) -> bool:
@@ -158,13 +171,11 @@ class ConfigDB:
             raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                              "not an object of tables", file=doc.path, line=1)
         seen = False
-        order = doc.order
-        for rank, (top, value) in enumerate(data.items()):
+        for top, value in data.items():
             table, bar, key = top.partition("|")
             if table not in TABLES:
                 continue
             seen = True
-            order[(top,)] = rank
             if bar:  # flat form: "TABLE|key": {fields}
                 self._entry(doc, table, key, value, (top,))
                 self.table_source.setdefault(table, Source(file=doc.path))
@@ -173,8 +184,7 @@ class ConfigDB:
             if not isinstance(value, dict):
                 self.issue(f"table {table} is not a JSON object of entries; skipped", doc.source((table,)))
                 continue
-            for rank, (key, fields) in enumerate(value.items()):
-                order[(table, key)] = rank
+            for key, fields in value.items():
                 self._entry(doc, table, key, fields, (table, key))
         if not seen:
             self.issue("no CONFIG_DB table losslessd reads; file skipped", Source(file=doc.path, line=1))

@@ -1,0 +1,145 @@
+"""The `losslessd` command as an operator runs it: exit codes, selection, outputs, baseline."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FABRIC = ROOT / "examples" / "fabric"
+
+
+def run(*args, cwd=ROOT):
+    res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+    assert "Traceback" not in res.stderr, res.stderr
+    return res
+
+
+def codes(report_json: str) -> set[tuple[str, str, str | None]]:
+    return {(f["device"], f["code"], f["port"]) for f in json.loads(report_json)["findings"]}
+
+
+def test_demo_fabric_findings():
+    """The example fabric's planted mistakes are each found, on the right device and port."""
+    res = run("lint", "examples/fabric", "-f", "json")
+    assert res.returncode == 1
+    found = codes(res.stdout)
+    expected = {
+        ("leaf1", "PFC002", "Ethernet8"),    # PFC on lossy priority 4
+        ("leaf1", "WDG001", "Ethernet12"),   # no watchdog
+        ("leaf1", "BUF002", "Ethernet48"),   # 5 m headroom profile on a 300 m uplink
+        ("leaf1", "ECN004", "Ethernet52"),   # Kmin above the PFC trigger
+        ("spine1", "PFC001", "Ethernet2/1"),  # lossless priority typed as 4
+        ("gpu02", "NIC003", "enp65s0f0np0"),  # DCQCN reaction point off
+        ("gpu02", "NIC004", None),            # cma_roce_tos without ECT
+        ("gpu03", "NIC001", "enp65s0f0np0"),  # PFC mask on priority 4
+        ("gpu03", "NIC002", "enp65s0f0np0"),  # trust pcp
+    }
+    assert expected <= found, expected - found
+    assert not any(d == "gpu01" for d, _, _ in found)  # the good host stays clean
+    assert not any(c.startswith("SYS") for _, c, _ in found)
+
+
+def test_text_report_is_grouped_and_uncoloured_when_piped():
+    res = run("lint", "examples/fabric")
+    assert res.returncode == 1
+    assert "\x1b[" not in res.stdout
+    lines = res.stdout.splitlines()
+    assert "leaf1" in lines and "spine1" in lines
+    assert lines[-1].startswith("5 devices checked against policy roce-dscp26:")
+
+
+def test_clean_device_exits_zero():
+    res = run("lint", FABRIC / "gpu01.capture")
+    assert res.returncode == 0 and "0 errors, 0 warnings" in res.stdout
+
+
+def test_fail_on_threshold():
+    args = ("lint", FABRIC / "leaf1", "--select", "PFC002")
+    assert run(*args).returncode == 1                       # default: warnings fail
+    assert run(*args, "--fail-on", "error").returncode == 0  # only errors fail
+
+
+def test_select_and_ignore_by_code_prefix_and_name():
+    only_nic = codes(run("lint", FABRIC, "-f", "json", "--select", "NIC").stdout)
+    assert only_nic and {c for _, c, _ in only_nic} <= {"NIC001", "NIC002", "NIC003", "NIC004"}
+    by_name = codes(run("lint", FABRIC, "-f", "json", "--select", "pfc-disabled-on-lossless").stdout)
+    assert {c for _, c, _ in by_name} == {"PFC001"}
+    without = codes(run("lint", FABRIC, "-f", "json", "--ignore", "BUF,ECN004").stdout)
+    assert not any(c.startswith("BUF") or c == "ECN004" for _, c, _ in without)
+    assert any(c == "ECN003" for _, c, _ in without)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("lint", "examples/fabric", "--select", "PFC999"), "--select 'PFC999' matches no rule"),
+    (("lint", "examples/fabric", "--ignore", "nonsense-rule"), "--ignore 'nonsense-rule' matches no rule"),
+    (("lint", "no/such/folder"), "no such file or folder"),
+    (("lint", "examples/fabric", "--policy", "no-such-policy"), "no policy file or shipped policy"),
+    (("lint", "examples/fabric", "-f", "xml"), "--output-format 'xml'"),
+    (("rules", "XYZ123"), "no rule 'XYZ123'"),
+])
+def test_usage_and_input_errors_exit_2(args, needle):
+    res = run(*args)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert needle in res.stdout + res.stderr
+
+
+def test_output_file_and_sarif(tmp_path):
+    out = tmp_path / "report.sarif"
+    res = run("lint", "examples/fabric", "-f", "sarif", "-o", out)
+    assert res.returncode == 1 and res.stdout == ""
+    sarif = json.loads(out.read_text())
+    results = sarif["runs"][0]["results"]
+    assert results and all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("examples/fabric/")
+                           for r in results)
+
+
+def test_baseline_accepts_known_findings(tmp_path):
+    fabric = tmp_path / "fabric"
+    shutil.copytree(FABRIC, fabric)
+    baseline = tmp_path / "baseline.json"
+    run("lint", fabric, "-f", "json", "-o", baseline)
+    res = run("lint", fabric, "--baseline", baseline)
+    assert res.returncode == 0 and "suppressed by baseline" in res.stdout
+    # A new mistake is still reported on top of the baseline.
+    cap = fabric / "gpu01.capture"
+    cap.write_text(cap.read_text().replace("Priority trust state: dscp", "Priority trust state: pcp"))
+    res = run("lint", fabric, "--baseline", baseline, "-f", "json")
+    assert res.returncode == 1 and codes(res.stdout) >= {("gpu01", "NIC002", "enp65s0f0np0")}
+
+
+def test_broken_file_among_good_ones(tmp_path):
+    fabric = tmp_path / "fabric"
+    shutil.copytree(FABRIC, fabric)
+    cfg = fabric / "leaf1" / "config_db.json"
+    lines = cfg.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if i > 10 and line.endswith(","))
+    lines[n] = lines[n].rstrip(",")  # drop a comma: JSON breaks on the next line
+    cfg.write_text("\n".join(lines))
+    res = run("lint", fabric, "-f", "json")
+    assert res.returncode == 1
+    report = json.loads(res.stdout)
+    sys001 = [f for f in report["findings"] if f["code"] == "SYS001"]
+    assert len(sys001) == 1 and sys001[0]["location"]["file"].endswith("leaf1/config_db.json")
+    assert sys001[0]["location"]["line"] == n + 2
+    assert {d["name"] for d in report["devices"]} == {"spine1", "gpu01", "gpu02", "gpu03"}
+
+
+def test_rules_list_and_explain():
+    listing = run("rules").stdout
+    for code in ("PFC001", "MAP001", "ECN004", "BUF002", "WDG001", "NIC003", "SYS001"):
+        assert code in listing
+    doc = run("rules", "ecn-after-pfc").stdout
+    assert doc.startswith("ECN004 ecn-after-pfc") and "## Why it matters" in doc
+
+
+def test_policy_list_and_show():
+    listing = run("policy", "list").stdout
+    assert "roce-dscp26" in listing and "sonic-azure" in listing and "pfc-only" in listing
+    shown = json.loads(run("policy", "show", "sonic-azure").stdout)
+    assert shown["lossless"]["priorities"] == [3, 4] and shown["ecn"]["required"] is True

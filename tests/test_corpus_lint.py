@@ -1,0 +1,40 @@
+"""Linting real configs written by SONiC and Arista AVD (../shared/corpus): no SYS findings, no
+false errors under the policy the config was written for, and DSCP 26 reported where it is lossy."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.lint.finding import Severity
+
+SONIC = ["sonic/mellanox4600c-c64", "sonic/arista7260-t0", "sonic/mellanox2410", "sonic/utilities/config_db.json"]
+ALL = [*SONIC, "eos/avd-qos.cfg"]
+
+
+@pytest.mark.parametrize("rel", ALL)
+@pytest.mark.parametrize("policy", ["roce-dscp26", "sonic-azure", "pfc-only"])
+def test_corpus_parses_without_sys_findings(corpus, rel, policy):
+    result = lint([corpus / rel], policy)
+    assert len(result.fabric.devices) == 1
+    assert [f.message for f in result.findings if f.code.startswith("SYS")] == []
+
+
+@pytest.mark.parametrize("rel", SONIC)
+def test_azure_policy_gives_no_pfc_or_mapping_errors_where_pfc_is_enabled(corpus, rel):
+    result = lint([corpus / rel], "sonic-azure", select_codes=["PFC", "MAP"])
+    device = next(iter(result.fabric.devices.values()))
+    pfc_ports = {p.name for p in device.ports.values() if p.pfc_enabled}
+    bad = [(f.code, f.port, f.message) for f in result.findings
+           if f.port in pfc_ports and f.severity != Severity.info]
+    assert bad == []
+
+
+@pytest.mark.parametrize("rel", ["sonic/mellanox4600c-c64", "sonic/arista7260-t0"])
+def test_dscp26_policy_reports_dscp26_lossy_on_azure_config(corpus, rel):
+    result = lint([corpus / rel], "roce-dscp26", select_codes=["MAP001"])
+    errors = [f for f in result.findings if f.severity == Severity.error]
+    device = next(iter(result.fabric.devices.values()))
+    pfc_ports = {p.name for p in device.ports.values() if p.pfc_enabled}
+    assert {f.port for f in errors} == pfc_ports  # every lossless-configured port, nothing else
+    assert all("RoCE DSCP 26 is not lossless" in f.message for f in errors)
