@@ -66,6 +66,11 @@ for ifc in "$@"; do
 	done
 done
 
+# LLDP neighbours (lldpd), when installed: ties each NIC port to its switch port for link checks.
+if command -v lldpcli >/dev/null 2>&1; then
+	section "lldpcli show neighbors -f keyvalue"
+fi
+
 for dev in $devices; do
 	tos=$sysfs/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos
 	if [ ! -e "$tos" ] && command -v cma_roce_tos >/dev/null 2>&1; then

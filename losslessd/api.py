@@ -23,14 +23,15 @@ __all__ = ["Fabric", "Finding", "InputError", "LintResult", "Policy", "Rule", "S
 
 def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
-         baseline: set[str] | None = None) -> LintResult:
-    """Parse ``paths`` (files or fabric folders) and lint them under ``policy``."""
+         baseline: set[str] | None = None, topology: str | Path | None = None) -> LintResult:
+    """Parse ``paths`` (files or fabric folders) and lint them under ``policy``; ``topology`` is the fabric's
+    topology file (default: a linted folder's topology.yaml)."""
     if fmt and resolve_format(fmt) is None:
         raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     rules = select(select_codes, ignore_codes)
     with _gc_paused():
-        fabric = load_fabric(list(paths), fmt, lines=False)  # run() finds the lines its findings show
+        fabric = load_fabric(list(paths), fmt, lines=False, topology=topology)  # run() finds the lines its findings show
         result = run(fabric, pol, rules, baseline=baseline)
     result.inputs = [str(p) for p in paths]
     return result

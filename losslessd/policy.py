@@ -90,6 +90,15 @@ class NicPolicy(_P):
     check_roce_tos: bool = True
 
 
+class InfinibandPolicy(_P):
+    """What the IBS rules expect of an InfiniBand subnet manager (OpenSM)."""
+
+    topology: Literal["fat-tree", "torus", "dragonfly", "mesh", "tree", "unknown"] = "unknown"
+    sweep_interval_s: Range = Field(default_factory=Range)
+    transaction_timeout_ms: Range = Field(default_factory=Range)
+    require_standby_sm: bool = False
+
+
 class Policy(_P):
     name: str
     description: str = ""
@@ -101,6 +110,7 @@ class Policy(_P):
     watchdog: WatchdogPolicy = Field(default_factory=WatchdogPolicy)
     buffer: BufferPolicy = Field(default_factory=BufferPolicy)
     nic: NicPolicy = Field(default_factory=NicPolicy)
+    infiniband: InfinibandPolicy = Field(default_factory=InfinibandPolicy)
 
 
 @lru_cache(maxsize=1)

@@ -10,6 +10,9 @@ Format:
           ...
         expect:                    # findings of this rule; [] for a passing case
           - {port: Ethernet1, key: "3", severity: error, message_contains: "PFC"}
+Fabric-scope cases list several `devices:` and may add topology keys (losslessd.topology, as in
+topology.yaml): `links: ["leaf1:Ethernet0 <-> gpu01:eth0"]`, `routing: updown`, `tiers: {...}`.
+Without them the links are those the devices report (Device.neighbors) and there is no routing.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import yaml
 
+from losslessd import topology
 from losslessd.lint.engine import run
 from losslessd.lint.finding import Finding
 from losslessd.lint.registry import lookup
@@ -56,6 +60,8 @@ def device_for(case: dict, index: int) -> list[Device]:
 
 def findings_for(code: str, spec: dict, case: dict, index: int) -> list[Finding]:
     fabric = Fabric(devices={d.name: d for d in device_for(case, index)})
+    topo = {k: case[k] for k in ("links", "routing", "tiers") if k in case}
+    topology.apply(fabric, topology.from_data(topo, file="case.yaml") if topo else None)
     result = run(fabric, policy_for({**spec, **({"policy": case["policy"]} if "policy" in case else {}),
                                      **({"policy_overrides": case["policy_overrides"]} if "policy_overrides" in case else {})}),
                  [lookup(code)])

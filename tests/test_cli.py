@@ -39,6 +39,13 @@ def test_demo_fabric_findings():
         ("gpu02", "NIC004", None),            # cma_roce_tos without ECT
         ("gpu03", "NIC001", "enp65s0f0np0"),  # PFC mask on priority 4
         ("gpu03", "NIC002", "enp65s0f0np0"),  # trust pcp
+        # Fabric checks over topology.yaml, LLDP in the captures and leaf1's DEVICE_NEIGHBOR:
+        ("spine1", "LNK001", "Ethernet2/1"),  # priority 4 facing leaf1:Ethernet52 on priority 3
+        ("gpu03", "LNK001", "enp65s0f0np0"),  # PFC 4 facing leaf1:Ethernet8 on 3,4
+        ("gpu03", "LNK004", "enp65s0f0np0"),  # NIC trusts PCP, its switch port DSCP
+        ("leaf1", "LNK006", "Ethernet12"),    # DEVICE_NEIGHBOR gpu04 was not captured
+        ("spine1", "PTH001", "Ethernet2/1"),  # gpu01 -> leaf1 -> spine1 -> leaf2 -> gpu05 breaks at the spine
+        ("gpu03", "PTH001", "enp65s0f0np0"),  # RoCE to and from the PCP-trusting NIC
     }
     assert expected <= found, expected - found
     assert not any(d == "gpu01" for d, _, _ in found)  # the good host stays clean
@@ -51,7 +58,7 @@ def test_text_report_is_grouped_and_uncoloured_when_piped():
     assert "\x1b[" not in res.stdout
     lines = res.stdout.splitlines()
     assert "leaf1" in lines and "spine1" in lines
-    assert lines[-1].startswith("5 devices checked against policy roce-dscp26:")
+    assert lines[-1].startswith("8 devices checked against policy roce-dscp26:")
 
 
 def test_clean_device_exits_zero():
@@ -127,7 +134,7 @@ def test_broken_file_among_good_ones(tmp_path):
     sys001 = [f for f in report["findings"] if f["code"] == "SYS001"]
     assert len(sys001) == 1 and sys001[0]["location"]["file"].endswith("leaf1/config_db.json")
     assert sys001[0]["location"]["line"] == n + 2
-    assert {d["name"] for d in report["devices"]} == {"spine1", "gpu01", "gpu02", "gpu03"}
+    assert {d["name"] for d in report["devices"]} == {"spine1", "leaf2", "gpu01", "gpu02", "gpu03", "gpu05", "gpu06"}
 
 
 def test_rules_list_and_explain():

@@ -77,7 +77,7 @@ def _cli(*args):
 
 def test_policy_check_cli(tmp_path):
     ok = _cli("policy", "check", "pfc-only")
-    assert ok.returncode == 0 and "ECN not required" in ok.stdout
+    assert ok.returncode == 0 and "pfc-only: ok (policy pfc-only: DSCP 26 -> priority 3 lossless by PFC alone; ECN not required)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: bad\nwatchdog:\n  detection_time_ms: {min: fast}\n")
     res = _cli("policy", "check", str(bad))

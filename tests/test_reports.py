@@ -302,7 +302,7 @@ def test_text_groups_by_device_without_colour(result):
     headers = [line for line in lines if line and not line.startswith(" ") and "checked against" not in line]
     assert headers == ["(fabric)", "host1", "leaf1", "spine1"]
     spine = lines[lines.index("spine1") + 1:]
-    assert spine[0] == "  warning SYS002 -: truncated qos map: 50%, then"
+    assert spine[0] == "  warning SYS002 (device): truncated qos map: 50%, then"
     assert spine[1] == "          nothing [examples/fabric/spine1.cfg:42]"  # a message's 2nd line stays indented
     assert f"unit 'furlongs' unknown [{SONIC}:12]" in text  # absolute source path shown relative
     assert lines[-1] == "3 devices checked against policy roce-dscp26: 3 errors, 5 warnings, 0 infos"

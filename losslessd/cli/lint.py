@@ -10,13 +10,14 @@ import typer
 from .. import api
 from ..errors import InputError
 from ..lint.finding import Severity
+from ..platforms import PLATFORMS
 from ..report import FORMATS, render
 
 
 def lint(
     paths: list[Path] = typer.Argument(..., help="Device files or fabric folders."),
     policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or policy file."),
-    fmt: str = typer.Option(None, "--format", help="Force the input platform (sonic, arista_eos, linux_mlx5) "
+    fmt: str = typer.Option(None, "--format", help=f"Force the input platform ({', '.join(PLATFORMS)}) "
                                                   "instead of detecting it from content."),
     select: list[str] = typer.Option(None, "--select", help="Only these rules (code, prefix or name; comma list)."),
     ignore: list[str] = typer.Option(None, "--ignore", help="Skip these rules (code, prefix or name)."),
@@ -24,6 +25,8 @@ def lint(
     output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(FORMATS)}."),
     output: Path = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
+    topology: Path = typer.Option(None, "--topology", help="Topology file (links, tiers, routing); default: "
+                                                           "topology.yaml in a linted folder."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -32,7 +35,7 @@ def lint(
     if output_format not in FORMATS:
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
     result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                      baseline=api.load_baseline(baseline) if baseline else None)
+                      baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
     color = output is None and output_format == "text" and sys.stdout.isatty()
     text = render(output_format, result, color=color)
     if output:

@@ -47,4 +47,4 @@ class Finding(BaseModel):
 def _natural(text: str) -> tuple:
     import re
 
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+    return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", text))

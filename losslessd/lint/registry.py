@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import ClassVar, Literal
 
 from ..errors import InputError
-from ..model import Source
+from ..model import DeviceKind, Source
 from .finding import Finding, Severity
 
 DOC_HEADINGS = ("What it checks", "Why it matters", "Failing example", "Passing example", "Fix")
@@ -56,6 +56,22 @@ class Rule:
         f = self.finding(message, severity=Severity.info, **kwargs)
         f.unverified = True
         return f
+
+
+class PortRule(Rule):
+    """A rule checked on each RoCE-facing port (per the policy) of one kind of device."""
+
+    scope = "port"
+    device_kind: ClassVar[DeviceKind] = DeviceKind.switch
+
+    def check_device(self, ctx, device) -> Iterator[Finding]:
+        if device.kind != self.device_kind:
+            return
+        for port in ctx.roce_ports(device):
+            yield from self.check_port(ctx, device, port)
+
+    def check_port(self, ctx, device, port) -> Iterator[Finding]:  # pragma: no cover - interface
+        raise NotImplementedError
 
 
 def register(cls: type[Rule]) -> type[Rule]:

@@ -152,6 +152,7 @@ class NicEcn(_Base):
 
 class Port(_Base):
     name: str
+    alias: str | None = None  # SONiC PORT alias: what the switch's LLDP sends as its port ID
     description: str | None = None
     admin_up: bool | None = None
     speed_gbps: float | None = None
@@ -171,6 +172,10 @@ class Port(_Base):
     priority_to_pg: dict[int, int] | None = None
     tc_to_queue: dict[int, int] | None = None  # None on a switch: TC n uses queue n
     pfc_priority_to_queue: dict[int, int] | None = None
+    # Egress DSCP rewrite by TC (EOS `qos rewrite dscp` + `qos map traffic-class T to dscp D`, SONiC
+    # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
+    # missing from the map: rewritten to a value the input does not show.
+    tc_to_dscp_rewrite: dict[int, int] | None = None
     map_source: Source | None = None
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown
@@ -179,6 +184,7 @@ class Port(_Base):
     priority_groups: dict[int, PriorityGroup] = Field(default_factory=dict)
     watchdog: Watchdog | None = None
     nic_ecn: NicEcn | None = None
+    vlans: list[int] | None = None  # L2 VLAN membership ([] = routed port, None = unknown)
     # True when the config gives this port any PFC/QoS-map/trust setting (SONiC PORT_QOS_MAP entry,
     # EOS PFC or trust lines, every NIC port): the default set of RoCE-facing ports.
     qos_configured: bool = False
@@ -308,6 +314,61 @@ class OpenSm(_Base):
     sources: dict[str, Source] = Field(default_factory=dict)  # opensm.conf option -> where it was set
 
 
+class Endpoint(_Base):
+    """One end of a link: a device and one of its ports."""
+
+    device: str
+    port: str
+
+    def __str__(self) -> str:
+        return f"{self.device}:{self.port}"
+
+
+class Neighbor(_Base):
+    """What a device itself reports about the far end of one of its ports (LLDP or config)."""
+
+    port: str
+    remote_device: str
+    remote_port: str | None = None
+    origin: Literal["lldp", "config"] = "lldp"
+    source: Source | None = None
+
+
+class Link(_Base):
+    """A cable between two ports; either end may be a host NIC."""
+
+    a: Endpoint
+    b: Endpoint
+    origin: Literal["topology", "lldp", "config"] = "topology"
+    source: Source | None = None
+
+
+class NextHop(_Base):
+    port: str | None = None  # egress interface
+    address: str | None = None  # next-hop IP as printed
+
+
+class Route(_Base):
+    """One routing-table entry with its ECMP next hops (from a routing-table capture)."""
+
+    prefix: str
+    next_hops: list[NextHop] = Field(default_factory=list)
+    source: Source | None = None
+
+
+class TopologyIssue(_Base):
+    """What could not be made into a link (unknown device or port, duplicate, disagreeing ends, garbled
+    topology entry): kept for the LNK rule ``code`` to report, while the rest of the fabric is analysed."""
+
+    code: str  # LNK rule code
+    message: str
+    devices: list[str] = Field(default_factory=list)  # every device involved, the one to report on first
+    port: str | None = None  # the port of devices[0] the issue is about
+    key: str = ""  # stable id (sorted endpoints + what)
+    severity: Literal["info", "warning", "error"] | None = None  # None: the rule's own severity
+    source: Source | None = None
+
+
 class Device(_Base):
     name: str
     kind: DeviceKind
@@ -320,6 +381,9 @@ class Device(_Base):
     roce_tos: int | None = None  # cma_roce_tos: IP TOS byte for RDMA-CM connections (DSCP << 2 | ECN)
     roce_tos_source: Source | None = None
     opensm: OpenSm | None = None  # subnet manager devices
+    neighbors: list[Neighbor] = Field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
+    routes: list[Route] = Field(default_factory=list)  # routing-table capture, when given
+    tier: int | None = None  # Clos tier from the topology (0 hosts, 1 leaves, 2 spines, 3 super-spines)
     issues: list[ParseIssue] = Field(default_factory=list)
     files: list[str] = Field(default_factory=list)
     source: Source | None = None
@@ -374,3 +438,10 @@ class Fabric(_Base):
     version: int = MODEL_VERSION
     devices: dict[str, Device] = Field(default_factory=dict)
     issues: list[ParseIssue] = Field(default_factory=list)  # inputs that gave no device at all
+    links: list[Link] = Field(default_factory=list)
+    # How packets are routed for path and deadlock analysis: declared in the topology file
+    # ("updown": valley-free Clos routing; "shortest-path": ECMP shortest paths, as BGP/OSPF pick
+    # them), or "routes" when routing-table captures are given; None when there is no topology.
+    routing: Literal["updown", "shortest-path", "routes"] | None = None
+    topology_source: Source | None = None
+    topology_issues: list[TopologyIssue] = Field(default_factory=list)

@@ -94,8 +94,9 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
     else:
         platform = detect(inputs[0])
         if platform is None:
-            raise InputError("cannot tell which platform wrote this file (SONiC JSON, EOS running-config, "
-                             "losslessd host capture); pass --format to say", file=inputs[0].path, line=1)
+            raise InputError("cannot tell which platform wrote this file (known: " + ", ".join(
+                f"{p.id} = {p.description}" for p in PLATFORMS.values()) + "); pass --format to say",
+                file=inputs[0].path, line=1)
     device = parser_for(platform).parse(inputs, name)
     device.files = [i.path for i in inputs]
     if lines:
@@ -103,8 +104,16 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
     return device
 
 
-def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True) -> Fabric:
-    """Every device under ``paths``; ``lines`` as for parse_group."""
+def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
+                topology: str | Path | None = None) -> Fabric:
+    """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
+    and those the devices report; ``lines`` as for parse_group. A topology file that cannot be read raises
+    InputError."""
+    from .. import topology as topo  # topology reads LLDP outputs with this package's parsers
+
+    found = Path(topology) if topology else topo.find(paths)
+    spec = topo.read(found) if found else None
+    skip = spec.files if spec else set()
     fabric = Fabric()
     for raw in paths:
         try:
@@ -113,6 +122,8 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
             fabric.issues.append(_issue(exc, str(raw)))
             continue
         for name, files in groups:
+            if skip and {f.resolve() for f in files} <= skip:
+                continue  # a routing table or LLDP output the topology reads itself
             try:
                 device = parse_group(name, files, fmt, lines=lines)
             except InputError as exc:
@@ -130,6 +141,7 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
                     "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
                 continue
             fabric.devices[device.name] = device
+    topo.apply(fabric, spec)
     return fabric
 
 

@@ -23,7 +23,7 @@ def render(result, *, color: bool = False) -> str:
         items: list[Finding] = list(group)
         lines.append(paint(device, _BOLD))
         for f in items:
-            where = f.port or "-"
+            where = f.port or "(device)"
             loc = f" {paint('[' + _where(f) + ']', _DIM)}" if f.source else ""
             sev = paint(f"{f.severity.value:<7}", _COLOURS[f.severity])
             message = _CONTINUATION.join(f.message.splitlines() or [""])

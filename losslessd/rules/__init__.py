@@ -3,3 +3,6 @@
 from . import sys  # noqa: F401  (keep first: SYS codes report inputs)
 from . import map, nic, pfc  # noqa: F401
 from . import buf, ecn, wdg  # noqa: F401
+from . import ibs  # noqa: F401
+from . import lnk, pth  # noqa: F401
+from . import dlk  # noqa: F401

@@ -9,20 +9,15 @@ from __future__ import annotations
 
 from .. import headroom
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
-from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
+from ..lint.registry import PortRule, register
+from ..model import BufferProfile, Device, Port, PriorityGroup
 from .ecn import Lane, lanes_by
 
 
-class _BufRule(Rule):
-    scope = "port"
-
-    def check_device(self, ctx, device: Device):
-        if device.kind != DeviceKind.switch:
-            return
-        for port in ctx.roce_ports(device):
-            for lane in lanes_by(ctx, port, "pg"):
-                yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
+class _BufRule(PortRule):
+    def check_port(self, ctx, device: Device, port: Port):
+        for lane in lanes_by(ctx, port, "pg"):
+            yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):
         """Default: check the PG's static profile; run-time and missing profiles are BUF003's."""

@@ -13,8 +13,8 @@ from typing import Literal, NamedTuple
 
 from .. import headroom, units
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
-from ..model import BufferPool, BufferProfile, Device, DeviceKind, Ecn, Port
+from ..lint.registry import PortRule, register
+from ..model import BufferPool, BufferProfile, Device, Ecn, Port
 from ..policy import Policy
 
 
@@ -79,15 +79,10 @@ def _where(lane: Lane) -> str:
     return f"queue {lane.queue} (lossless priority {lane.priority})"
 
 
-class _EcnRule(Rule):
-    scope = "port"
-
-    def check_device(self, ctx, device: Device):
-        if device.kind != DeviceKind.switch:
-            return
-        for port in ctx.roce_ports(device):
-            for lane in lanes_by(ctx, port, "queue"):
-                yield from self.check_queue(ctx, device, port, lane)
+class _EcnRule(PortRule):
+    def check_port(self, ctx, device: Device, port: Port):
+        for lane in lanes_by(ctx, port, "queue"):
+            yield from self.check_queue(ctx, device, port, lane)
 
     def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface
         raise NotImplementedError

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
+from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Source
 from .pfc import numbers
 
@@ -269,7 +269,7 @@ class CnpNotStrict(Rule):
 
 
 @register
-class TrustMismatch(Rule):
+class TrustMismatch(PortRule):
     """A RoCE-facing switch port trusts a different marking (DSCP/PCP) than the policy.
 
     ## What it checks
@@ -296,11 +296,9 @@ class TrustMismatch(Rule):
     scope = "port"
     severity = Severity.error
 
-    def check_device(self, ctx, device):
+    def check_port(self, ctx, device, port):
         wanted = ctx.policy.lossless.trust
-        if device.kind != DeviceKind.switch or wanted is None:
-            return
-        for port in ctx.roce_ports(device):
+        if wanted is not None:
             yield from trust_findings(self, ctx.policy.name, wanted, device, port, f"set trust {wanted} on the port")
 
 
@@ -321,7 +319,7 @@ def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, po
 
 
 @register
-class PfcQueueMismatch(Rule):
+class PfcQueueMismatch(PortRule):
     """A PFC pause for a lossless priority stops a queue other than the one its traffic uses.
 
     ## What it checks
@@ -351,35 +349,32 @@ class PfcQueueMismatch(Rule):
     scope = "port"
     severity = Severity.error
 
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.switch:
+    def check_port(self, ctx, device, port):
+        if port.pfc_priority_to_queue is None:
             return
-        for port in ctx.roce_ports(device):
-            if port.pfc_priority_to_queue is None:
+        unknown = []
+        for prio in ctx.lossless:
+            tcs = ([tc for tc, p in sorted(port.tc_to_priority.items()) if p == prio]
+                   if port.tc_to_priority is not None else [prio])
+            if not tcs:
+                continue  # no TC is sent as this priority: MAP001 reports the DSCP side
+            queues = {tc: (port.tc_to_queue.get(tc) if port.tc_to_queue is not None else tc) for tc in tcs}
+            if None in queues.values():
+                unknown.append(f"priority {prio}: TC {numbers(tc for tc, q in queues.items() if q is None)} "
+                               f"has no entry in the TC->queue map")
                 continue
-            unknown = []
-            for prio in ctx.lossless:
-                tcs = ([tc for tc, p in sorted(port.tc_to_priority.items()) if p == prio]
-                       if port.tc_to_priority is not None else [prio])
-                if not tcs:
-                    continue  # no TC is sent as this priority: MAP001 reports the DSCP side
-                queues = {tc: (port.tc_to_queue.get(tc) if port.tc_to_queue is not None else tc) for tc in tcs}
-                if None in queues.values():
-                    unknown.append(f"priority {prio}: TC {numbers(tc for tc, q in queues.items() if q is None)} "
-                                   f"has no entry in the TC->queue map")
-                    continue
-                paused = port.pfc_priority_to_queue.get(prio)
-                wrong = {tc: q for tc, q in queues.items() if q != paused}
-                if not wrong:
-                    continue
-                used = ", ".join(f"queue {q} (TC {tc})" for tc, q in wrong.items())
-                stops = f"stops queue {paused}" if paused is not None else "stops no queue (no map entry)"
-                targets = set(queues.values())
-                fix = (f"map PFC priority {prio} to queue {targets.pop()}" if len(targets) == 1 else
-                       f"send every TC of priority {prio} to one queue and map PFC priority {prio} to it")
-                yield self.finding(f"a PFC pause for lossless priority {prio} {stops}, but its traffic leaves from "
-                                   f"{used}; {fix}", device=device, port=port,
-                                   source=port.map_source or port.source, key=prio, paused_queue=paused)
-            if unknown:
-                yield self.unverified("could not check the PFC priority->queue map: " + "; ".join(unknown),
-                                      device=device, port=port, source=port.map_source or port.source)
+            paused = port.pfc_priority_to_queue.get(prio)
+            wrong = {tc: q for tc, q in queues.items() if q != paused}
+            if not wrong:
+                continue
+            used = ", ".join(f"queue {q} (TC {tc})" for tc, q in wrong.items())
+            stops = f"stops queue {paused}" if paused is not None else "stops no queue (no map entry)"
+            targets = set(queues.values())
+            fix = (f"map PFC priority {prio} to queue {targets.pop()}" if len(targets) == 1 else
+                   f"send every TC of priority {prio} to one queue and map PFC priority {prio} to it")
+            yield self.finding(f"a PFC pause for lossless priority {prio} {stops}, but its traffic leaves from "
+                               f"{used}; {fix}", device=device, port=port,
+                               source=port.map_source or port.source, key=prio, paused_queue=paused)
+        if unknown:
+            yield self.unverified("could not check the PFC priority->queue map: " + "; ".join(unknown),
+                                  device=device, port=port, source=port.map_source or port.source)

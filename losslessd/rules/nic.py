@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
+from ..lint.registry import PortRule, Rule, register
 from ..model import DeviceKind
 from .map import trust_findings
 from .pfc import numbers, priorities
@@ -18,17 +18,8 @@ def pfc_vector(priorities) -> str:
     return ",".join("1" if p in priorities else "0" for p in range(8))
 
 
-class _NicRule(Rule):
-    scope = "port"
-
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.host:
-            return
-        for port in ctx.roce_ports(device):
-            yield from self.check_port(ctx, device, port)
-
-    def check_port(self, ctx, device, port):  # pragma: no cover - interface
-        raise NotImplementedError
+class _NicRule(PortRule):
+    device_kind = DeviceKind.host
 
 
 @register

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
-from ..model import DeviceKind
+from ..lint.registry import PortRule, register
 
 
 def numbers(values: Iterable[int]) -> str:
@@ -25,7 +24,7 @@ def priorities(values: Iterable[int]) -> str:
 
 
 @register
-class PfcDisabledOnLossless(Rule):
+class PfcDisabledOnLossless(PortRule):
     """A lossless priority has no PFC on a RoCE-facing switch port.
 
     ## What it checks
@@ -55,26 +54,23 @@ class PfcDisabledOnLossless(Rule):
     scope = "port"
     severity = Severity.error
 
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.switch:
-            return
+    def check_port(self, ctx, device, port):
         lossless = ctx.lossless
-        for port in ctx.roce_ports(device):
-            source = port.pfc_source or port.source
-            if port.pfc_enabled is None:
-                yield self.unverified(f"PFC state is not in the input, so lossless {priorities(lossless)} "
-                                      f"could not be checked", device=device, port=port, source=source)
-                continue
-            for prio in lossless:
-                if prio not in port.pfc_enabled:
-                    yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
-                                       f"{numbers(port.pfc_enabled)}); enable PFC on {priorities(lossless)}",
-                                       device=device, port=port, source=source, key=prio,
-                                       priority=prio, pfc_enabled=port.pfc_enabled)
+        source = port.pfc_source or port.source
+        if port.pfc_enabled is None:
+            yield self.unverified(f"PFC state is not in the input, so lossless {priorities(lossless)} "
+                                  f"could not be checked", device=device, port=port, source=source)
+            return
+        for prio in lossless:
+            if prio not in port.pfc_enabled:
+                yield self.finding(f"PFC is off for lossless priority {prio} (enabled: "
+                                   f"{numbers(port.pfc_enabled)}); enable PFC on {priorities(lossless)}",
+                                   device=device, port=port, source=source, key=prio,
+                                   priority=prio, pfc_enabled=port.pfc_enabled)
 
 
 @register
-class PfcEnabledOnLossy(Rule):
+class PfcEnabledOnLossy(PortRule):
     """PFC is on for a priority the policy does not call lossless.
 
     ## What it checks
@@ -105,16 +101,13 @@ class PfcEnabledOnLossy(Rule):
     scope = "port"
     severity = Severity.warning
 
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.switch:
-            return
+    def check_port(self, ctx, device, port):
         lossless = ctx.lossless
-        tolerated = set(ctx.policy.lossless.tolerated_priorities)
-        for port in ctx.roce_ports(device):
-            for prio in port.pfc_enabled or ():
-                if prio not in lossless and prio not in tolerated:
-                    yield self.finding(f"PFC is on for priority {prio}, which policy {ctx.policy.name} does not call "
-                                       f"lossless (lossless: {numbers(lossless)}); disable PFC on priority {prio} "
-                                       f"or add it to lossless.priorities",
-                                       device=device, port=port, source=port.pfc_source or port.source, key=prio,
-                                       priority=prio)
+        tolerated = ctx.policy.lossless.tolerated_priorities
+        for prio in port.pfc_enabled or ():
+            if prio not in lossless and prio not in tolerated:
+                yield self.finding(f"PFC is on for priority {prio}, which policy {ctx.policy.name} does not call "
+                                   f"lossless (lossless: {numbers(lossless)}); disable PFC on priority {prio} "
+                                   f"or add it to lossless.priorities",
+                                   device=device, port=port, source=port.pfc_source or port.source, key=prio,
+                                   priority=prio)

@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
-from ..model import DeviceKind
+from ..lint.registry import PortRule, register
 from .pfc import numbers
 
 
-class _WdgRule(Rule):
-    scope = "port"
-
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.switch:
-            return
-        for port in ctx.roce_ports(device):
-            yield from self.check_port(ctx, device, port)
-
-    def check_port(self, ctx, device, port):  # pragma: no cover - interface
-        raise NotImplementedError
+class _WdgRule(PortRule):
+    pass
 
 
 @register

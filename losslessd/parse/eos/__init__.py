@@ -3,13 +3,19 @@
 Interfaces take their QoS from a `qos profile` through `service-profile`; the interface's own
 lines override the profile's. What EOS does by default (DSCP map, trust, strict-priority
 queues) is filled in, so each port shows its effective settings.
+
+The running-config may also come inside a losslessd capture (docs/capture-format.md) with a
+`show lldp neighbors [detail]` section, which gives the switch's LLDP neighbours.
 """
 
 from __future__ import annotations
 
 import re
 
+from ... import capture
+from ...errors import InputError
 from ...model import Device
+from .. import lldp
 from ..base import Input
 from .build import build
 from .reader import read
@@ -23,13 +29,40 @@ _EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback
                         re.M)
 # NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks).
 _FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|set \S|[^!\n]*\{[ \t]*\r?$)", re.M)
+# Capture sections: EOS accepts abbreviated commands (`show run`, `sh lldp nei`).
+_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?\s*$")
+_LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
 
 
 def sniff(inp: Input) -> bool:
-    """An EOS running-config header, or an interface/qos profile block indented the EOS way."""
+    """An EOS capture, an EOS running-config header, or an interface/qos profile block indented the EOS way."""
+    platform = capture.sniff_platform(inp.text)
+    if platform is not None:
+        return platform == PLATFORM
     head = inp.text[:_SNIFF_CHARS]
     return not _FOREIGN.search(head) and bool(_HEADER.search(head) or _EOS_BLOCK.search(head))
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    return build(read(inputs), PLATFORM, name, inputs[0].path)
+    configs, neighbors, issues = [], [], []
+    for inp in inputs:
+        if not inp.text.lstrip("\ufeff \t\r\n").startswith(capture.MARKER):
+            configs.append(inp)
+            continue
+        header, sections = capture.read(inp.text, inp.path)
+        if header["platform"] != PLATFORM:
+            raise InputError(f"this capture is for platform {header['platform']!r}, not {PLATFORM}", file=inp.path, line=1)
+        name = header["device"]
+        last = {kind: sec for sec in sections for kind, pattern in (("config", _RUNNING_CONFIG), ("lldp", _LLDP))
+                if pattern.match(" ".join(sec.command.split()))}  # a command given twice: the last output counts
+        if "config" not in last:
+            raise InputError("this EOS capture has no `show running-config` section", file=inp.path, line=1)
+        if "lldp" in last:
+            found, problems = lldp.parse(last["lldp"].output, inp.path, last["lldp"].line)
+            neighbors.extend(found)
+            issues.extend(problems)
+        config = last["config"]  # blank lines before it keep the file's line numbers in findings
+        configs.append(Input(inp.path, "\n" * (config.line - 1) + config.output))
+    device = build(read(configs), PLATFORM, name, inputs[0].path)
+    device.neighbors, device.issues = neighbors, device.issues + issues
+    return device

@@ -46,7 +46,11 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
                 admin_up=iface.admin_up.value if iface.admin_up else True,  # EOS prints `shutdown` only when down
                 speed_gbps=iface.speed.value if iface.speed else None,
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
-                qos_configured=any(layer.qos_lines for layer in layers))
+                qos_configured=any(layer.qos_lines for layer in layers), vlans=_vlans(iface))
+    if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
+        # With `qos rewrite dscp` EOS remarks routed packets on egress by their TC; the running-config
+        # shows the TCs given a `qos map traffic-class T to dscp D`, not EOS's default for the others.
+        port.tc_to_dscp_rewrite = {tc: val.value for tc, val in sorted(cfg.tc_to_dscp.items())}
     if iface.profile is not None and profile is None:
         issues.append(ParseIssue(code="SYS002", source=iface.profile.source, message=(
             f"{name} uses service-profile {iface.profile.value}, which is not defined in this config: "
@@ -62,6 +66,17 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
     _watchdog(cfg, layers, port)
     _queues(layers, port)
     return port
+
+
+def _vlans(iface: InterfaceConf) -> list[int]:
+    """`no switchport`: routed ([]); else an access port (VLAN 1 unless `switchport access vlan N`) or a
+    trunk carrying its allowed VLANs (all by default): `switchport` is the default mode (EOS User Manual,
+    Layer 2 configuration: switchport modes)."""
+    if iface.routed is not None and iface.routed.value:
+        return []
+    if iface.trunk:
+        return sorted(iface.trunk_vlans) if iface.trunk_vlans is not None else list(range(1, 4095))
+    return [iface.access_vlan or 1]
 
 
 def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf], port: Port, defaults: bool) -> None:

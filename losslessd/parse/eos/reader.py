@@ -98,6 +98,9 @@ class InterfaceConf(QosConf):
     admin_up: Val | None = None
     routed: Val | None = None  # `no switchport`
     profile: Val | None = None  # `service-profile NAME`
+    trunk: bool = False  # `switchport mode trunk`
+    access_vlan: int | None = None  # `switchport access vlan N`
+    trunk_vlans: set[int] | None = None  # `switchport trunk allowed vlan ...`; None: all
 
 
 @dataclass
@@ -108,6 +111,8 @@ class EosConfig:
     dscp_to_tc: dict[int, Val] = field(default_factory=dict)
     cos_to_tc: dict[int, Val] = field(default_factory=dict)
     tc_to_queue: dict[int, Val] = field(default_factory=dict)
+    tc_to_dscp: dict[int, Val] = field(default_factory=dict)  # `qos map traffic-class T to dscp D`
+    rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
     pfc_all_off: Source | None = None
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)
@@ -171,6 +176,22 @@ class _Error(ValueError):
     """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
 
 
+def _allowed_vlans(current: set[int] | None, words: list[str]) -> set[int]:
+    """`switchport trunk allowed vlan 10-20,30 | all | none | add L | remove L | except L` (None = all)."""
+    everything = set(range(1, 4095))
+    op, rest = (words[0], words[1:]) if words and words[0] in ("add", "remove", "except") else ("set", words)
+    if rest in (["all"], ["none"]) and op == "set":
+        return everything if rest == ["all"] else set()
+    try:
+        listed = set(units.int_list(" ".join(rest)))
+    except ValueError:
+        listed = set()
+    if len(rest) != 1 or not listed or not listed <= everything:
+        raise _Error("expected `switchport trunk allowed vlan [add|remove|except] LIST|all|none` with VLANs 1-4094")
+    base = everything if current is None else current
+    return {"set": listed, "add": base | listed, "remove": base - listed, "except": everything - listed}[op]
+
+
 def _int(text: str, lo: int, hi: int, what: str) -> int:
     if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
         raise _Error(f"{what} must be a number {lo}-{hi}, not {text!r}")
@@ -223,6 +244,8 @@ class _Reader:
             self.block(node, conf, self.profile_line, profile=w[2])
         elif w[:2] == ["qos", "map"]:
             self.qos_map(node, w)
+        elif w in (["qos", "rewrite", "dscp"], ["no", "qos", "rewrite", "dscp"]):
+            self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
 
@@ -359,6 +382,12 @@ class _Reader:
             conf.admin_up = Val(w[0] == "no", src)
         elif w in (["switchport"], ["no", "switchport"]):
             conf.routed = Val(w[0] == "no", src)
+        elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:
+            conf.access_vlan = _int(w[3], 1, 4094, "the access VLAN")
+        elif w[:2] == ["switchport", "mode"] and len(w) == 3:
+            conf.trunk = w[2] == "trunk"
+        elif w[:4] == ["switchport", "trunk", "allowed", "vlan"]:
+            conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise _Error("expected `service-profile NAME`")
@@ -386,10 +415,11 @@ class _Reader:
             raise _Error("expected `qos map KIND VALUES to TARGET N`")
         tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
                   ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
-                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15)}
+                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15),
+                  ("traffic-class", "dscp"): (self.cfg.tc_to_dscp, 7, 63)}
         table = tables.get((w[2], w[to + 1]))
         if table is None:
-            return  # rewrite maps (traffic-class to dscp/cos) are not part of the model
+            return  # other maps (traffic-class to cos, exp) are not part of the model
         target, key_max, value_max = table
         try:
             keys = units.int_list(" ".join(w[3:to]))

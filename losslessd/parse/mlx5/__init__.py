@@ -10,7 +10,8 @@ are recognised by the path they read, whether one file (`cat PATH`, output = val
 - /sys/class/net/IF/ecn/roce_np/cnp_dscp and cnp_802p_prio (how this NIC marks the CNPs it sends);
 - /sys/kernel/config/rdma_cm/DEV/ports/1/default_roce_tos, the value `cma_roce_tos -d DEV -t TOS`
   sets (mlnx-tools sbin/cma_roce_tos); `cma_roce_tos -d DEV` output is read too.
-`ethtool IF` is read for the speed when the sysfs speed is absent.
+`ethtool IF` is read for the speed when the sysfs speed is absent; `lldpcli show neighbors` (or
+`lldpctl`) output, as text, keyvalue or JSON, gives the host's LLDP neighbours.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, NicEcn, ParseIssue, Port, Source
+from .. import lldp
 from ..base import Input
 from . import mlnx_qos
 
@@ -151,6 +153,10 @@ class _Host:
             self._cma_roce_tos(file, sec, _option(args, "-d", None) or "mlx5_0")  # the script's default device
         elif prog == "ethtool" and len(args) == 1 and not args[0].startswith("-"):
             self._ethtool(file, sec, args[0])
+        elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):  # lldpd: the host's LLDP neighbours
+            neighbors, issues = lldp.parse(sec.output, file, sec.line)
+            self.device.neighbors.extend(neighbors)
+            self.device.issues.extend(issues)
 
     def _sysfs(self, file: str, sec: Section, paths: list[str]) -> None:
         known = False

@@ -16,6 +16,7 @@ from ...model import (
     Device,
     DeviceKind,
     Ecn,
+    Neighbor,
     Scheduler,
     SchedulerType,
     Source,
@@ -36,7 +37,7 @@ _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow",
 _ABSENT = object()
 # Port fields holding QoS maps: every port binding a map gets the same dict, set after validation
 # (validating copies a dict per port: 64 ports x 64 DSCPs).
-_MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue")
+_MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite")
 _OPEN_BRACE = re.compile(r"\s*\{")
 
 
@@ -98,7 +99,8 @@ def _port_names(text: str) -> tuple[str, ...]:
 
 
 def _natural(name: str) -> list:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+    # isdecimal, not isdigit: '²' is a digit that int() refuses (found by tests/test_fuzz_sonic.py)
+    return [int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name)]
 
 
 class _Builder:
@@ -125,6 +127,7 @@ class _Builder:
         hwsku = self.text(meta, "hwsku") if meta else None
         self._buffers()
         self._port_table()
+        self._vlans()
         self._port_qos()
         self._queues()
         self._priority_groups()
@@ -135,8 +138,8 @@ class _Builder:
         maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
-                             buffer_pools=self.pools, buffer_profiles=self.profiles, issues=db.issues,
-                             source=Source(file=file))
+                             buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
+                             issues=db.issues, source=Source(file=file))
         for n, port_maps in maps.items():
             port = self.device.ports[n]
             for f, value in port_maps.items():
@@ -268,7 +271,41 @@ class _Builder:
                 speed_gbps=self.value(e, "speed", _speed, "a speed in Mb/s"),
                 mtu_bytes=self.value(e, "mtu", _count, "an MTU in bytes"),
                 admin_up=self.choice(e, "admin_status", {"up": True, "down": False}),
-                description=self.text(e, "description"))
+                description=self.text(e, "description"), alias=self.text(e, "alias"))
+
+    def _vlans(self) -> None:
+        """VLAN_MEMBER|Vlan<N>|<port or PortChannel>: L2 membership; a PORT-table port in no VLAN is routed ([]).
+        A port-channel's VLANs are its PORTCHANNEL_MEMBER ports' (Configuration.md, VLAN_MEMBER and PORTCHANNEL_MEMBER)."""
+        if "PORT" in self.db.tables:
+            for name in self.db.table("PORT"):
+                self.ports[name]["vlans"] = []
+        members: dict[str, list[str]] = {}
+        for key in self.db.table("PORTCHANNEL_MEMBER"):
+            channel, _, member = key.partition("|")
+            members.setdefault(channel, []).append(member)
+        for key, e in self.db.table("VLAN_MEMBER").items():
+            vlan, _, member = key.partition("|")
+            vid = vlan[4:] if vlan.startswith("Vlan") else ""
+            if not (vid.isdigit() and 1 <= int(vid) <= 4094 and member):
+                self.db.issue(f"VLAN_MEMBER key {key!r} is not Vlan<1-4094>|<port>; entry skipped", e.source())
+                continue
+            for name in members.get(member, [member]):
+                self.port(name, e).setdefault("vlans", []).append(int(vid))
+        for port in self.ports.values():
+            if port.get("vlans"):
+                port["vlans"] = sorted(set(port["vlans"]))
+
+    def _neighbors(self) -> list[Neighbor]:
+        """DEVICE_NEIGHBOR|<port>: the device and port the config says is cabled there (name, port)."""
+        out = []
+        for port, e in self.db.table("DEVICE_NEIGHBOR").items():
+            name = self.text(e, "name")
+            if not name:
+                self.db.issue(f"DEVICE_NEIGHBOR|{port} has no name; entry skipped", e.source())
+                continue
+            out.append(Neighbor(port=port, remote_device=name, remote_port=self.text(e, "port") or None,
+                                origin="config", source=e.source()))
+        return out
 
     def _port_qos(self) -> None:
         """PORT_QOS_MAP: maps, trust, PFC, and the priorities pfcwd_sw_enable gives the watchdog."""
@@ -313,6 +350,9 @@ class _Builder:
                 fields["tc_to_queue"] = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
             if pfc_to_queue:
                 fields["pfc_priority_to_queue"] = self.qos_map("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+            # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
+            if tc_to_dscp := self.ref(e, "tc_to_dscp_map", "TC_TO_DSCP_MAP"):
+                fields["tc_to_dscp_rewrite"] = self.qos_map("TC_TO_DSCP_MAP", tc_to_dscp)
             for name in names:
                 self.port(name, e).update(fields)
                 self._wd_priorities[name] = wd

@@ -1,0 +1,148 @@
+"""Find the cyclic buffer dependencies of a fabric under its routing: one witness cycle per component."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ..model import Fabric
+from .graph import DepGraph, build
+from .net import Net, Node, label, sort_key
+from .routing import BadHop, DestRouting, ShortestPaths, UpDown, route_tables
+from .scc import cycle_through, is_cyclic, strongly_connected
+
+
+@dataclass(frozen=True)
+class Remap:
+    """A hop where a packet's priority changes: the port that does it and how."""
+
+    device: str
+    port: str
+    text: str
+
+
+@dataclass
+class Cycle:
+    buffers: list[Node]  # a witness cycle, from its first buffer round to (not repeating) it
+    size: int  # buffers in the strongly connected component
+    key: str  # stable id of the component: hash of its sorted buffers
+    remaps: list[Remap] = field(default_factory=list)
+    needs_remap: bool = False  # without the priority remaps these buffers are on no cycle (DLK004)
+
+    def text(self) -> str:
+        return " -> ".join(label(n) for n in [*self.buffers, self.buffers[0]])
+
+    @property
+    def devices(self) -> list[str]:
+        return list(dict.fromkeys(n[0] for n in self.buffers))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A switch whose forwarding is left out of the analysis, and why."""
+
+    device: str
+    message: str
+
+
+@dataclass
+class Analysis:
+    routing: str
+    net: Net
+    turns: UpDown | DestRouting
+    graph: DepGraph
+    rank: list[int]  # node id -> position in a topological order of the components (edges go up)
+    cycles: list[Cycle]
+    notes: list[Note]
+    bad_hops: list[BadHop]
+    shortest: ShortestPaths | None  # shortest-path routing: the distance tables the graph came from
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building large acyclic tables.
+
+    The graphs and tables here hold no reference cycles, but allocating millions of tuples and
+    lists triggers full collections that re-scan the whole fabric model each time (half the build
+    time on a 3,000-switch fabric)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def analyse(fabric: Fabric, lossless: list[int], dscps: list[int]) -> Analysis | None:
+    """None when the fabric has no cables or no routing model (no topology): nothing to analyse."""
+    if not fabric.links or fabric.routing is None:
+        return None
+    with no_gc():
+        return _analyse(fabric, lossless, dscps)
+
+
+def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int]) -> Analysis:
+    net = Net(fabric, lossless, dscps)
+    notes: list[Note] = []
+    bad: list[BadHop] = []
+    shortest = None
+    if fabric.routing == "updown":
+        turns = UpDown(net)
+        notes = [Note(s, "its Clos tier is not known (topology `tiers:`), so its turns are not analysed")
+                 for s in turns.untiered if net.switch_ports(s)]
+    elif fabric.routing == "shortest-path":
+        shortest = ShortestPaths(net)
+        turns = shortest.routing()
+    else:
+        turns, bad, missing = route_tables(net)
+        notes = [Note(s, "no routing-table capture was given for it, so its forwarding is not analysed")
+                 for s in missing]
+    graph = build(net, turns)
+    succ = graph.succ.__getitem__
+    components = list(strongly_connected(range(len(graph.nodes)), succ))
+    rank = [0] * len(graph.nodes)
+    for i, comp in enumerate(components):
+        for v in comp:
+            rank[v] = len(components) - i
+    cyclic = [comp for comp in components if is_cyclic(comp, succ)]
+    plain: set[Node] = set()
+    if cyclic and net.remapped:
+        unmapped = build(net, turns, remap=False)
+        for comp in strongly_connected(range(len(unmapped.nodes)), unmapped.succ.__getitem__):
+            if is_cyclic(comp, unmapped.succ.__getitem__):
+                plain.update(n for v in comp if (n := unmapped.nodes[v]) is not None)
+    cycles = []
+    for comp in cyclic:
+        buffers = [n for v in comp if (n := graph.nodes[v]) is not None]
+        start = min(buffers, key=sort_key)
+        path = [n for v in cycle_through(graph.ids[start], succ, set(comp)) if (n := graph.nodes[v]) is not None]
+        cycle = Cycle(path, len(buffers), component_key(buffers), remaps(net, path))
+        cycle.needs_remap = bool(cycle.remaps) and not any(n in plain for n in buffers)
+        cycles.append(cycle)
+    cycles.sort(key=lambda c: sort_key(c.buffers[0]))
+    return Analysis(fabric.routing, net, turns, graph, rank, cycles, notes, bad, shortest)
+
+
+def component_key(buffers: list[Node]) -> str:
+    return hashlib.sha256("\n".join(sorted(map(label, buffers))).encode()).hexdigest()[:12]
+
+
+def remaps(net: Net, cycle: list[Node]) -> list[Remap]:
+    """The hops of a cycle where the priority changes: an egress DSCP rewrite, else the next port's map."""
+    found = []
+    for u, v in zip(cycle, cycle[1:] + cycle[:1]):
+        if u[2] == v[2]:
+            continue
+        dev, out = net.peer[(v[0], v[1])]
+        port = net.port(dev, out)
+        if port is not None and port.tc_to_dscp_rewrite:
+            found.append(Remap(dev, out, f"{dev}:{out} rewrites the DSCP of priority {u[2]} traffic on egress, "
+                                         f"which {v[0]}:{v[1]} classifies as priority {v[2]}"))
+        else:
+            found.append(Remap(v[0], v[1], f"{v[0]}:{v[1]} classifies priority {u[2]} traffic from {dev}:{out} "
+                                           f"as priority {v[2]}"))
+    return found

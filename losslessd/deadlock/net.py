@@ -1,0 +1,136 @@
+"""The part of a fabric the deadlock analysis reads: cables, tiers, and which priorities pause where.
+
+A buffer is a (switch, ingress port, priority) whose port sends PFC pauses for that priority: the
+priorities in the port's `pfc_enabled`, or the policy's lossless priorities when the input does not
+say. A packet keeps its priority from hop to hop unless the egress port rewrites its DSCP by
+traffic class (Port.tc_to_dscp_rewrite) or the next port classifies the DSCP differently; the
+DSCPs followed are the policy's lossless DSCPs and every rewrite target in the fabric. Hosts only
+send and receive: a NIC does not forward, so nothing waits on a buffer behind a host port.
+"""
+
+from __future__ import annotations
+
+from ..lint.finding import _natural
+from ..model import Device, DeviceKind, Fabric, Port
+
+Node = tuple[str, str, int]  # (switch, ingress port, priority)
+Label = tuple[int, int | None]  # (traffic class, DSCP or None when the port's maps are unknown)
+
+
+class Net:
+    """Cabling and PFC facts, indexed for the graph builders."""
+
+    def __init__(self, fabric: Fabric, lossless: list[int], dscps: list[int]):
+        self.fabric = fabric
+        self.default_lossless = tuple(sorted(lossless))
+        devices = fabric.devices
+        self.peer: dict[tuple[str, str], tuple[str, str]] = {}
+        for link in fabric.links:
+            a, b = (link.a.device, link.a.port), (link.b.device, link.b.port)
+            da, db = devices.get(a[0]), devices.get(b[0])
+            if da is None or db is None or a == b or _down(da, a[1]) or _down(db, b[1]):
+                continue  # unknown devices and duplicate or shut ports are LNK findings; skip the cable
+            if DeviceKind.switch not in (da.kind, db.kind) or {da.kind, db.kind} - {DeviceKind.switch, DeviceKind.host}:
+                continue
+            if a in self.peer or b in self.peer:
+                continue  # a port on two cables: LNK reports it; the first cable counts
+            self.peer[a], self.peer[b] = b, a
+        cabled: dict[str, set[str]] = {}
+        for dev, port in self.peer:
+            if devices[dev].kind == DeviceKind.switch:
+                cabled.setdefault(dev, set()).add(port)
+        self.switches = sorted(cabled)
+        # In the device's own port order (the config's); ports the config does not list, after them.
+        self.ports = {dev: [p for p in devices[dev].ports if p in names] + sorted(names - devices[dev].ports.keys(),
+                                                                                key=_natural)
+                      for dev, names in cabled.items()}
+        self._switch_ports = {dev: [p for p in names if devices[self.peer[(dev, p)][0]].kind == DeviceKind.switch]
+                              for dev, names in self.ports.items()}
+        rewrites = {d for dev in devices.values() for p in dev.ports.values() for d in (p.tc_to_dscp_rewrite or {}).values()}
+        self.dscps = tuple(sorted(set(dscps) | rewrites))
+        self._lossless: dict[tuple[str, str], tuple[int, ...]] = {}
+        self._labels: dict[tuple[str, str, int], tuple[Label, ...]] = {}
+        self.remapped = False  # set when some hop changes a packet's priority
+
+    def is_switch(self, name: str) -> bool:
+        return self.fabric.devices[name].kind == DeviceKind.switch
+
+    def port(self, dev: str, name: str) -> Port | None:
+        return self.fabric.devices[dev].ports.get(name)
+
+    def device(self, name: str) -> Device:
+        return self.fabric.devices[name]
+
+    def switch_ports(self, dev: str) -> list[str]:
+        """Ports of a switch cabled to another switch (the only ones with buffers something can wait on)."""
+        return self._switch_ports.get(dev, [])
+
+    def lossless(self, dev: str, port: str) -> tuple[int, ...]:
+        """Priorities this ingress port pauses (PFC on), the policy's when the input does not say."""
+        key = (dev, port)
+        found = self._lossless.get(key)
+        if found is None:
+            p = self.port(dev, port)
+            found = self.default_lossless if p is None or p.pfc_enabled is None else tuple(sorted(p.pfc_enabled))
+            self._lossless[key] = found
+        return found
+
+    def labels(self, dev: str, port: str, prio: int) -> tuple[Label, ...]:
+        """What a packet buffered at (dev, port, prio) carries: its traffic class and DSCP."""
+        key = (dev, port, prio)
+        found = self._labels.get(key)
+        if found is None:
+            p = self.port(dev, port)
+            found = ()
+            if p is not None and (p.dscp_to_tc is not None or p.dscp_to_priority is not None):
+                hops = [p.dscp_chain(d) for d in self.dscps]
+                found = tuple(dict.fromkeys((h.tc if h.tc is not None else prio, h.dscp) for h in hops if h.priority == prio))
+            found = found or ((prio, None),)  # no followed DSCP lands here: the priority itself travels on
+            self._labels[key] = found
+        return found
+
+    def hop(self, dev: str, in_port: str, prio: int, out_port: str, remap: bool = True) -> list[Node]:
+        """Buffers a packet held at (dev, in_port, prio) can wait on when it leaves through out_port."""
+        nxt = self.peer[(dev, out_port)]
+        if not self.is_switch(nxt[0]):
+            return []
+        found = []
+        for label in self.labels(dev, in_port, prio):
+            p2 = self.next_priority(dev, out_port, label, prio) if remap else prio
+            if p2 is not None and p2 in self.lossless(*nxt):
+                node = (nxt[0], nxt[1], p2)
+                if node not in found:
+                    found.append(node)
+        return found
+
+    def next_priority(self, dev: str, out_port: str, label: Label, prio: int) -> int | None:
+        """The priority the next port gives a packet of this label sent out of out_port (None: none it pauses)."""
+        tc, dscp = label
+        out = self.port(dev, out_port)
+        if out is not None and out.tc_to_dscp_rewrite and tc in out.tc_to_dscp_rewrite:
+            dscp = out.tc_to_dscp_rewrite[tc]
+        nxt = self.port(*self.peer[(dev, out_port)])
+        if dscp is None or nxt is None or (nxt.dscp_to_tc is None and nxt.dscp_to_priority is None):
+            return prio
+        p2 = nxt.dscp_chain(dscp).priority
+        if p2 is not None and p2 != prio:
+            self.remapped = True
+        return p2
+
+    def tier(self, dev: str) -> int | None:
+        d = self.fabric.devices[dev]
+        return 0 if d.kind == DeviceKind.host and d.tier is None else d.tier
+
+
+def _down(device: Device, port: str) -> bool:
+    p = device.ports.get(port)
+    return p is not None and p.admin_up is False
+
+
+def label(node: Node) -> str:
+    """device:port(priority), as witness cycles print a buffer."""
+    return f"{node[0]}:{node[1]}({node[2]})"
+
+
+def sort_key(node: Node) -> tuple:
+    return (node[0], _natural(node[1]), node[2])

@@ -1,0 +1,290 @@
+"""Saved LLDP neighbour tables -> Neighbor entries (pure: text in, model out).
+
+Read, whichever the text is (the format is told from the content):
+- Arista EOS `show lldp neighbors` (a table) and `show lldp neighbors detail`;
+- lldpd's `lldpcli show neighbors` / `lldpctl` as `-f keyvalue`, `-f json`, `-f json0`, or the
+  default text.
+lldpd sends the MAC address as its port ID unless told `configure lldp portidsubtype ifname`, and
+the interface name as its port description (lldpd tests/integration/test_lldpcli.py): a MAC port
+ID is replaced by the description, or left unknown. A row that cannot be read is a SYS002 issue
+at its line; everything else is still read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from ..model import Neighbor, ParseIssue, Source
+
+# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10).
+_EOS_SHORT = {"Et": "Ethernet", "Ma": "Management", "Po": "Port-Channel"}
+_EOS_SHORT_RE = re.compile(r"^(Et|Ma|Po)(\d.*)$")
+_MAC = re.compile(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
+# lldpd port ID subtypes (lldpd src/lib/atoms/port.c): ifname, ifalias, local name a port; mac, ip do not.
+_NAMING_SUBTYPES = ("ifname", "ifalias", "local")
+_KEYVALUE = re.compile(r"^lldp\.(?P<iface>.+?)\.(?P<key>via|rid|chassis\.name"
+                       r"|port\.(?:ifname|ifalias|local|mac|ip|unhandled|descr)"
+                       r"|chassis\.(?:mac|ifname|local|ip|ifalias))=(?P<value>.*)$")
+_EOS_TABLE_HEADER = re.compile(r"^\s*Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$")
+_EOS_DETAIL_IFACE = re.compile(r"^Interface (\S+) detected \d+ LLDP neighbors?:")
+_LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+),")
+# A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
+_PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
+                     r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl)", re.MULTILINE)
+
+
+def eos_interface(name: str) -> str:
+    """`Et49/1` -> `Ethernet49/1`: EOS's short interface names, as its configs spell them."""
+    m = _EOS_SHORT_RE.match(name)
+    return _EOS_SHORT[m.group(1)] + m.group(2) if m else name
+
+
+def prompt_host(text: str) -> str | None:
+    """The host name in a prompt line that ran the LLDP command, when the saved output has one."""
+    m = _PROMPT.search(text[:4096])
+    return m.group("host") if m else None
+
+
+def parse(text: str, path: str, first_line: int = 1) -> tuple[list[Neighbor], list[ParseIssue]]:
+    """Neighbours in one saved output; ``first_line`` is the file line of the text's first line."""
+    reader = _Reader(text, path, first_line)
+    for detect, read in ((_is_json, reader.json), (_is_keyvalue, reader.keyvalue), (_is_eos_table, reader.eos_table),
+                         (_is_eos_detail, reader.eos_detail), (_is_lldpctl, reader.lldpctl)):
+        if detect(text):
+            read()
+            break
+    else:
+        if text.strip():
+            reader.issue(first_line, "no LLDP neighbour table in this output (EOS `show lldp neighbors [detail]`, "
+                                     "`lldpcli show neighbors` as text, keyvalue or JSON)")
+    return reader.neighbors, reader.issues
+
+
+def _is_json(text: str) -> bool:
+    return text.lstrip().startswith("{")
+
+
+def _is_keyvalue(text: str) -> bool:
+    return any(_KEYVALUE.match(line.strip()) for line in text.split("\n")[:50])
+
+
+def _is_eos_table(text: str) -> bool:
+    return any(_EOS_TABLE_HEADER.match(line) for line in text.split("\n")[:50])
+
+
+def _is_eos_detail(text: str) -> bool:
+    return any(_EOS_DETAIL_IFACE.match(line) for line in text.split("\n"))
+
+
+def _is_lldpctl(text: str) -> bool:
+    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n"))
+
+
+def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) -> str | None:
+    """The far end's interface name: the port ID when it names a port, else lldpd's description (its ifname)."""
+    if port_id and (subtype in _NAMING_SUBTYPES or (subtype is None and not _MAC.match(port_id))):
+        return port_id
+    return descr or None
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
+
+
+class _Reader:
+    def __init__(self, text: str, path: str, first_line: int):
+        self.lines = text.split("\n")
+        self.text = text
+        self.path = path
+        self.first = first_line
+        self.neighbors: list[Neighbor] = []
+        self.issues: list[ParseIssue] = []
+
+    def issue(self, line: int, message: str) -> None:
+        self.issues.append(ParseIssue(code="SYS002", message=message, source=Source(file=self.path, line=line)))
+
+    def add(self, port: str, device: str | None, remote_port: str | None, line: int) -> None:
+        if not device:
+            self.issue(line, f"LLDP neighbour on {port} has no system name or chassis ID; skipped")
+            return
+        self.neighbors.append(Neighbor(port=port, remote_device=device, remote_port=remote_port, origin="lldp",
+                                       source=Source(file=self.path, line=line)))
+
+    def numbered(self) -> Iterator[tuple[int, str]]:
+        for n, line in enumerate(self.lines):
+            yield self.first + n, line
+
+    # -- Arista EOS ---------------------------------------------------------------------------
+    def eos_table(self) -> None:
+        """`Port  Neighbor Device ID  Neighbor Port ID  TTL` rows, after the table-change counters."""
+        in_table = False
+        for n, line in self.numbered():
+            if _EOS_TABLE_HEADER.match(line):
+                in_table = True
+                continue
+            words = line.split()
+            if not in_table or not words or set(line.strip()) <= {"-", " "}:
+                continue
+            if len(words) != 4 or not words[3].isdigit():
+                self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: expected PORT DEVICE-ID PORT-ID TTL; "
+                              "row skipped")
+                continue
+            port_id = words[2]
+            self.add(eos_interface(words[0]), words[1], None if _MAC.match(port_id) else port_id, n)
+
+    def eos_detail(self) -> None:
+        """`Interface Ethernet1 detected 1 LLDP neighbors:` blocks of `Neighbor ...` entries."""
+        iface: str | None = None
+        current: dict | None = None
+
+        def flush() -> None:
+            if current is not None and iface is not None:
+                self.add(iface, current.get("name") or current.get("chassis"),
+                         _remote_port(current.get("subtype"), current.get("id"), current.get("descr")), current["line"])
+
+        for n, line in self.numbered():
+            text = line.strip()
+            if m := _EOS_DETAIL_IFACE.match(line):
+                flush()
+                iface, current = eos_interface(m.group(1)), None
+            elif text.startswith("Neighbor ") and iface is not None:
+                flush()
+                current = {"line": n}
+            elif current is None:
+                continue
+            elif text.startswith("- Port ID type:"):
+                kind = text.split(":", 1)[1].lower()
+                current["subtype"] = ("ifname" if "interface name" in kind else "mac" if "mac" in kind
+                                      else "local" if "local" in kind else "ifalias" if "alias" in kind else "other")
+                current["want_id"] = True
+            elif text.startswith("Port ID") and ":" in text and current.pop("want_id", False):
+                current["id"] = _unquote(text.split(":", 1)[1])
+            elif text.startswith("- Port Description:"):
+                current["descr"] = _unquote(text.split(":", 1)[1])
+            elif text.startswith("- System Name:"):
+                current["name"] = _unquote(text.split(":", 1)[1])
+            elif text.startswith("Chassis ID") and ":" in text:
+                current.setdefault("chassis", text.split(":", 1)[1].strip())
+        flush()
+
+    # -- lldpd --------------------------------------------------------------------------------
+    def keyvalue(self) -> None:
+        """`lldp.eth0.chassis.name=leaf1`, `lldp.eth0.port.ifname=Ethernet0`, `lldp.eth0.port.descr=...`
+        (lldpd src/client/kv_writer.c: the interface name and the ID subtype become key parts)."""
+        entries: list[dict] = []
+        last: dict[str, dict] = {}
+        for n, line in self.numbered():
+            m = _KEYVALUE.match(line.strip())
+            if not m:
+                continue
+            iface, key, value = m.group("iface"), m.group("key"), m.group("value").strip()
+            entry = last.get(iface)
+            if entry is None or key in entry:  # a key seen again on one interface: its next neighbour
+                entry = last[iface] = {"iface": iface, "line": n}
+                entries.append(entry)
+            entry[key] = value
+        for e in entries:
+            subtype = next((k.split(".")[1] for k in e if k.startswith("port.") and k != "port.descr"), None)
+            chassis = next((v for k, v in e.items() if k.startswith("chassis.") and k != "chassis.name"), None)
+            self.add(e["iface"], e.get("chassis.name") or chassis,
+                     _remote_port(subtype, e.get(f"port.{subtype}"), e.get("port.descr")), e["line"])
+
+    def json(self) -> None:
+        """`lldpcli -f json` ({"lldp": {"interface": {IF: {...}}}}, a list of such objects when there
+        are several) and `-f json0` (lists everywhere, names in "name" fields)."""
+        try:
+            data = json.loads(self.text)
+        except (ValueError, RecursionError) as exc:
+            self.issue(self.first, f"LLDP output is not valid JSON ({exc}); skipped")
+            return
+        lldp = data.get("lldp") if isinstance(data, dict) else None
+        if isinstance(lldp, list):  # json0
+            lldp = lldp[0] if lldp and isinstance(lldp[0], dict) else {}
+        if not isinstance(lldp, dict):
+            self.issue(self.first, 'LLDP JSON has no "lldp" object; skipped')
+            return
+        interfaces = lldp.get("interface") or []
+        items = interfaces if isinstance(interfaces, list) else [interfaces]
+        search_from = 0
+        for item in items:
+            for iface, body in _json_interfaces(item):
+                pos = self.text.find(json.dumps(iface), search_from)
+                search_from = max(search_from, pos + 1)
+                line = self.first + (self.text.count("\n", 0, pos) if pos >= 0 else 0)
+                if not isinstance(body, dict):
+                    self.issue(line, f"LLDP JSON entry for {iface} is not an object; skipped")
+                    continue
+                name, chassis_id = _json_chassis(body.get("chassis"))
+                subtype, port_id, descr = _json_port(body.get("port"))
+                self.add(iface, name or chassis_id, _remote_port(subtype, port_id, descr), line)
+
+    def lldpctl(self) -> None:
+        """lldpctl's default text: `Interface: eth0, via: LLDP`, `SysName:`, `PortID: ifname X`, `PortDescr:`."""
+        current: dict | None = None
+
+        def flush() -> None:
+            if current is not None:
+                self.add(current["iface"], current.get("name") or current.get("chassis"),
+                         _remote_port(current.get("subtype"), current.get("id"), current.get("descr")), current["line"])
+
+        for n, line in self.numbered():
+            text = line.strip()
+            if m := _LLDPCTL_IFACE.match(text):
+                flush()
+                current = {"iface": m.group(1), "line": n}
+            elif current is not None and ":" in text:
+                label, value = (part.strip() for part in text.split(":", 1))
+                if label == "SysName":
+                    current["name"] = value
+                elif label == "ChassisID":
+                    current["chassis"] = value.split(" ", 1)[-1]
+                elif label == "PortID":
+                    current["subtype"], _, current["id"] = value.partition(" ")
+                elif label == "PortDescr":
+                    current["descr"] = value
+        flush()
+
+
+def _json_interfaces(item) -> Iterator[tuple[str, object]]:
+    if not isinstance(item, dict):
+        return
+    if "name" in item and isinstance(item.get("name"), str):  # json0: {"name": "eth0", "chassis": [...]}
+        yield item["name"], item
+        return
+    for iface, body in item.items():
+        yield str(iface), body
+
+
+def _value(node) -> str | None:
+    """A json0 `[{"value": "x"}]`, a json `{"value": "x"}` / `"x"`."""
+    if isinstance(node, list):
+        node = node[0] if node else None
+    if isinstance(node, dict):
+        node = node.get("value")
+    return node if isinstance(node, str) else None
+
+
+def _json_chassis(chassis) -> tuple[str | None, str | None]:
+    if isinstance(chassis, list):
+        chassis = chassis[0] if chassis else None
+    if not isinstance(chassis, dict):
+        return None, None
+    if "id" not in chassis and len(chassis) == 1:  # json: {"leaf1": {"id": ...}}, keyed by the system name
+        name, body = next(iter(chassis.items()))
+        return str(name), _value(body.get("id")) if isinstance(body, dict) else None
+    return _value(chassis.get("name")), _value(chassis.get("id"))
+
+
+def _json_port(port) -> tuple[str | None, str | None, str | None]:
+    if isinstance(port, list):
+        port = port[0] if port else None
+    if not isinstance(port, dict):
+        return None, None, None
+    pid = port.get("id")
+    if isinstance(pid, list):
+        pid = pid[0] if pid else None
+    subtype = pid.get("type") if isinstance(pid, dict) and isinstance(pid.get("type"), str) else None
+    return subtype, _value(pid), _value(port.get("descr"))

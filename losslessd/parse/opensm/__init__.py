@@ -1,0 +1,81 @@
+"""OpenSM, the InfiniBand subnet manager: one SM node's opensm.conf with its companions.
+
+A device is one SM: its opensm.conf (as `opensm -c FILE` writes it, or trimmed by hand) and,
+when given beside it, the QoS policy file (qos-policy.conf), the partitions file (partitions.conf)
+and a saved ibdiagnet output (ibdiagnet2.log / ibdiagnet.log). Files are told apart by name,
+else by content. See docs/infiniband.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ...errors import InputError
+from ...model import Device, DeviceKind, ParseIssue, Source
+from ..base import Input
+from . import ibdiagnet, options, partitions, qos_policy
+
+PLATFORM = "opensm"
+
+_QOS_SECTION = re.compile(rf"^\s*({'|'.join(qos_policy.SECTIONS)})\s*(#.*)?$", re.M)
+_PARTITION = re.compile(r"^\s*[\w.\-]*\s*=\s*0[xX][0-9a-fA-F]+[^:;\n]*:", re.M)
+
+
+def sniff(inp: Input) -> bool:
+    """`opensm -c` output, or text whose lines are mostly OpenSM options (all of them in a short file)."""
+    head = inp.text[:65536]
+    if options.BANNER in head:
+        return True
+    keys = [p[0] for p in (line.split("#", 1)[0].split(None, 1) for line in head.split("\n")[:400]) if p]
+    known = sum(map(options.is_known, keys))
+    return known > 0 and (known == len(keys) or known >= 5 and 2 * known >= len(keys))
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    roles = [(inp, _role(inp)) for inp in inputs]
+    confs = [inp for inp, role in roles if role == "options"]
+    if not confs:
+        raise InputError("no opensm.conf among these files: an OpenSM node needs its options file",
+                         file=inputs[0].path if inputs else None)
+    conf = confs[0]
+    raw = options.read(conf.text, conf.path)
+    if not any(options.is_known(key) for key in raw):
+        raise InputError("no OpenSM option in this file (opensm.conf holds `option value` lines, as "
+                         "`opensm -c FILE` writes them)", file=conf.path, line=1)
+    sm, issues = options.build(raw)
+    issues += [ParseIssue(code="SYS002", message=f"a second OpenSM options file for one SM; only {conf.path} is read",
+                          source=Source(file=inp.path)) for inp in confs[1:]]
+    for inp, role in roles:
+        if role == "qos_policy":
+            uses, found = qos_policy.read(inp.text, inp.path)
+            sm.sl_uses += uses
+            issues += found
+        elif role == "partitions":
+            parts, found = partitions.read(inp.text, inp.path)
+            sm.partitions += parts
+            issues += found
+        elif role == "ibdiagnet":
+            sm.credit_loops = ibdiagnet.read(inp.text, inp.path)
+    return Device(name=name, kind=DeviceKind.subnet_manager, platform=PLATFORM, opensm=sm, issues=issues,
+                  source=Source(file=conf.path))
+
+
+def _role(inp: Input) -> str:
+    """options | qos_policy | partitions | ibdiagnet: by file name (OpenSM's defaults), else by content."""
+    base = os.path.basename(inp.path).lower()
+    if "ibdiagnet" in base:
+        return "ibdiagnet"
+    if "partition" in base:
+        return "partitions"
+    if "qos" in base and "polic" in base:
+        return "qos_policy"
+    if base.endswith(".conf") and "opensm" in base or sniff(inp):
+        return "options"
+    if _QOS_SECTION.search(inp.text):
+        return "qos_policy"
+    if ibdiagnet.is_ibdiagnet(inp.text):
+        return "ibdiagnet"
+    if _PARTITION.search(inp.text):
+        return "partitions"
+    return "options"

@@ -1,0 +1,246 @@
+"""Read opensm.conf the way OpenSM reads it (opensm/osm_subnet.c, osm_subn_parse_conf_file).
+
+Per line: anything from `#` on is a comment; the first blank-separated token is the option, the
+rest of the line (trimmed, one pair of enclosing quotes removed) its value; a later line for the
+same option wins; unknown options are ignored. Numbers go through strtoul/strtol with base 0
+(`0x` hex, leading `0` octal) and are cut to the option's C width; booleans are TRUE or anything
+else (FALSE); the string `(null)` means unset. `opensm -c FILE` writes every option this way,
+each after `#` description lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...model import IbQosSet, OpenSm, ParseIssue, Source
+
+# OpenSM's built-in defaults (include/opensm/osm_base.h; man opensm): what an absent option means.
+DEFAULTS = {
+    "sm_priority": 0,  # OSM_DEFAULT_SM_PRIORITY
+    "sweep_interval": 10,  # OSM_DEFAULT_SWEEP_INTERVAL_SECS
+    "transaction_timeout": 200,  # OSM_DEFAULT_TRANS_TIMEOUT_MILLISEC
+    "transaction_retries": 3,  # man opensm --retries: "defaults to 3 retries"
+    "lmc": 0,  # OSM_DEFAULT_LMC
+    "max_op_vls": 5,  # OSM_DEFAULT_MAX_OP_VLS (VL0-VL14)
+    "sm_sl": 0,  # OSM_DEFAULT_SL
+    "lash_start_vl": 0,
+    "max_reverse_hops": 0,
+    "qos": False,
+    "connect_roots": False,
+    "ignore_other_sm": False,
+    "sm_inactive": False,
+    "subnet_prefix": 0xFE80000000000000,  # IB_DEFAULT_SUBNET_PREFIX
+    "guid": 0,
+}
+# Built-in QoS tables (osm_base.h OSM_DEFAULT_QOS_*), used when neither qos_<type>_ nor qos_ sets one.
+QOS_DEFAULTS = {
+    "max_vls": "15",
+    "high_limit": "0",
+    "vlarb_high": "0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0,8:0,9:0,10:0,11:0,12:0,13:0,14:0",
+    "vlarb_low": "0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,10:4,11:4,12:4,13:4,14:4",
+    "sl2vl": "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7",
+}
+QOS_TYPES = ("ca", "sw0", "swe", "rtr")  # man opensm, QOS CONFIGURATION: qos_ca_, qos_sw0_, qos_swe_, qos_rtr_
+_QOS_FIELDS = tuple(QOS_DEFAULTS)
+
+# C type of each option the model keeps (osm_subnet.c opt_tbl): (bits, signed) or "bool"/"str".
+_TYPES: dict[str, object] = {
+    "sm_priority": (8, False), "lmc": (8, False), "max_op_vls": (8, False), "sm_sl": (8, False),
+    "lash_start_vl": (8, False), "sweep_interval": (32, False), "transaction_timeout": (32, False),
+    "transaction_retries": (32, False), "max_reverse_hops": (16, False), "subnet_prefix": (64, False),
+    "guid": (64, False), "qos": "bool", "connect_roots": "bool", "ignore_other_sm": "bool",
+    "sm_inactive": "bool", "routing_engine": "str", "root_guid_file": "str", "qos_policy_file": "str",
+    "partition_config_file": "str",
+}
+for _prefix in ("qos", *(f"qos_{t}" for t in QOS_TYPES)):
+    _TYPES.update({f"{_prefix}_max_vls": (32, False), f"{_prefix}_high_limit": (32, True),
+                   f"{_prefix}_vlarb_high": "str", f"{_prefix}_vlarb_low": "str", f"{_prefix}_sl2vl": "str"})
+
+# Every option name of upstream OpenSM 3.3 (osm_subnet.c opt_tbl), for telling an opensm.conf from other text.
+KNOWN = frozenset(_TYPES) | frozenset("""
+m_key sa_key sm_key m_key_lease_period m_key_protection_level m_key_lookup max_wire_smps max_wire_smps2
+max_smps_timeout console console_port max_msg_fifo_timeout lmc_esp0 force_link_speed force_link_speed_ext
+fdr10 reassign_lids single_thread disable_multicast subnet_timeout packet_life_time vl_stall_count
+leaf_vl_stall_count head_of_queue_lifetime leaf_head_of_queue_lifetime local_phy_errors_threshold
+overrun_errors_threshold use_mfttop sminfo_polling_timeout polling_retry_number force_heavy_sweep
+port_prof_ignore_file hop_weights_file dimn_ports_file port_search_ordering_file port_profile_switch_nodes
+sweep_on_trap use_ucast_cache log_file log_max_size log_flags force_log_flush accum_log_file
+per_module_logging_file no_partition_enforcement part_enforce allow_both_pkeys sm_assigned_guid
+dump_files_dir lid_matrix_dump_file lfts_file cn_guid_file io_guid_file port_shifting scatter_ports
+quasi_ftree_indexing ids_guid_file guid_routing_order_file guid_routing_order_no_scatter sa_db_file
+sa_db_dump torus_config do_mesh_analysis exit_on_fatal honor_guid2lid_file daemon babbling_port_policy
+drop_event_subscriptions ipoib_mcgroup_creation_validation mcgroup_join_validation use_optimized_slvl
+fsync_high_avail_files perfmgr perfmgr_redir perfmgr_sweep_time_s perfmgr_max_outstanding_queries
+perfmgr_ignore_cas perfmgr_rm_nodes perfmgr_log_errors perfmgr_query_cpi perfmgr_xmit_wait_log
+perfmgr_xmit_wait_threshold event_db_dump_file event_plugin_name event_plugin_options node_name_map_name
+suppress_sl2vl_mad_status_errors enable_quirks no_clients_rereg prefix_routes_file consolidate_ipv6_snm_req
+log_prefix congestion_control cc_key cc_max_outstanding_mads cc_cct nue_max_num_vls
+""".split())
+BANNER = "# DEVICE ATTRIBUTES OPTIONS"  # the first section `opensm -c` writes
+_C_NUMBER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+
+
+def is_known(key: str) -> bool:
+    return key in KNOWN or key.startswith(("qos_", "cc_", "perfmgr_"))
+
+
+def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
+    """(value, clean): what strtoul/strtol(text, NULL, 0) gives, cut to a C integer of ``bits``.
+
+    ``clean`` is False when the text is not just a number (C reads the leading digits, or 0)."""
+    m = _C_NUMBER.match(text)
+    if m is None:
+        return 0, False
+    digits = m.group(2)
+    value = int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits, 8) if digits[0] == "0" else int(digits)
+    value = min(value, 2**64 - 1)
+    if m.group(1) == "-":
+        value = -value
+    value &= (1 << bits) - 1
+    if signed and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value, m.end() == len(text.rstrip())
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    source: Source
+
+
+def read(text: str, path: str) -> dict[str, Option]:
+    """Every option line of one opensm.conf, the last line of each option winning."""
+    options: dict[str, Option] = {}
+    for n, line in enumerate(text.split("\n"), 1):
+        body = line.split("#", 1)[0]
+        parts = body.split(None, 1)
+        if parts:
+            options[parts[0]] = Option(_clean(parts[1] if len(parts) > 1 else ""), Source(file=path, line=n))
+    return options
+
+
+def _clean(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    return value
+
+
+class _Builder:
+    """Typed option values with OpenSM's defaults for absent options and issues for unreadable ones."""
+
+    def __init__(self, options: dict[str, Option]):
+        self.options = options
+        self.issues: list[ParseIssue] = []
+        self._read: dict[str, object] = {}  # each option is read (and reported) once
+        self.tables: dict[str, object] = {}
+
+    def issue(self, key: str, message: str) -> None:
+        self.issues.append(ParseIssue(code="SYS002", message=message, source=self.options[key].source))
+
+    def get(self, key: str):
+        """The option as OpenSM reads it; OpenSM's default when absent."""
+        if key not in self.options:
+            return DEFAULTS.get(key)
+        if key not in self._read:
+            self._read[key] = self._convert(key, self.options[key])
+        return self._read[key]
+
+    def _convert(self, key: str, opt: Option):
+        kind = _TYPES[key]
+        if kind == "str":
+            return None if opt.value == "(null)" or not opt.value else opt.value
+        if kind == "bool":
+            if opt.value not in ("TRUE", "FALSE"):
+                self.issue(key, f"{key} {opt.value!r}: OpenSM reads anything but TRUE as FALSE")
+            return opt.value == "TRUE"
+        bits, signed = kind
+        value, clean = c_number(opt.value, bits, signed)
+        if not clean:
+            self.issue(key, f"{key} {opt.value!r} is not a number; OpenSM reads it as {value}")
+        return value
+
+
+def build(options: dict[str, Option]) -> tuple[OpenSm, list[ParseIssue]]:
+    """The OpenSm model of one opensm.conf (QoS policy, partitions and ibdiagnet are added by the caller)."""
+    b = _Builder(options)
+    engines = (b.get("routing_engine") or "").replace(",", " ").split()
+    sm = OpenSm(
+        routing_engines=[e for e in engines if e != "no_fallback"],
+        no_fallback="no_fallback" in engines,  # man opensm -R: minhop is tried last unless 'no_fallback' is listed
+        sm_priority=b.get("sm_priority"), sweep_interval_s=b.get("sweep_interval"),
+        transaction_timeout_ms=b.get("transaction_timeout"), transaction_retries=b.get("transaction_retries"),
+        lmc=b.get("lmc"), max_op_vls=b.get("max_op_vls"), qos_enabled=b.get("qos"),
+        sm_sl=b.get("sm_sl"), lash_start_vl=b.get("lash_start_vl"), connect_roots=b.get("connect_roots"),
+        max_reverse_hops=b.get("max_reverse_hops"), root_guid_file=b.get("root_guid_file"),
+        ignore_other_sm=b.get("ignore_other_sm"), sm_inactive=b.get("sm_inactive"),
+        subnet_prefix=b.get("subnet_prefix"), guid=b.get("guid"),
+        qos_policy_file=b.get("qos_policy_file"), partition_config_file=b.get("partition_config_file"),
+        qos_sets={t: _qos_set(b, f"qos_{t}") for t in QOS_TYPES},
+        sources={k: o.source for k, o in options.items() if k in _TYPES},
+    )
+    return sm, b.issues
+
+
+def _qos_set(b: _Builder, prefix: str) -> IbQosSet:
+    """osm_qos.c qos_build_config: the set's own option, else the qos_ default set's, else built in.
+
+    Unset in the file is max_vls 0, high_limit < 0, a table `(null)`; with QoS on OpenSM also
+    treats max_vls above 15 and high_limit above 255 as unset (osm_subnet.c subn_verify_qos_set)."""
+    out: dict[str, object] = {}
+    for field in _QOS_FIELDS:
+        for key in (f"{prefix}_{field}", f"qos_{field}", None):
+            if key is None:
+                out[field], source = _qos_value(field, QOS_DEFAULTS[field], b, None), None
+                break
+            if key not in b.options:
+                continue
+            raw = b.get(key)
+            if raw is None or field == "max_vls" and not 0 < raw <= 15 or field == "high_limit" and not 0 <= raw <= 255:
+                continue
+            if key not in b.tables:  # the qos_ set serves all four port types: read (and report) it once
+                b.tables[key] = _qos_value(field, raw, b, key)
+            out[field], source = b.tables[key], b.options[key].source
+            break
+        if field in ("vlarb_high", "vlarb_low", "sl2vl"):
+            out[f"{field}_source"] = source
+    return IbQosSet(**out)
+
+
+def _qos_value(field: str, raw, b: _Builder, key: str | None):
+    if field in ("max_vls", "high_limit"):
+        return int(raw)
+    if field == "sl2vl":
+        return _sl2vl(raw, b, key)
+    return _vlarb(raw, b, key)
+
+
+def _sl2vl(text: str, b: _Builder, key: str | None) -> list[int]:
+    """SL2VL template: VLs for SL 0..15 (man opensm: 'a list of VLs corresponding to SLs 0-15')."""
+    vls = []
+    for tok in text.split(","):
+        vl, clean = c_number(tok.strip(), 32, False)
+        if not clean or vl > 15:
+            b.issue(key, f"{key}: {tok.strip()!r} is not a VL 0-15")
+        vls.append(vl)
+    if len(vls) != 16:
+        # osm_subnet.c subn_verify_sl2vl warns; osm_qos.c reads missing entries as VL 0, extra ones are dropped
+        b.issue(key, f"{key} lists {len(vls)} VLs, not one per SL 0-15; OpenSM maps missing SLs to VL 0 "
+                     "and drops extra entries")
+        vls = (vls + [0] * 16)[:16]
+    return vls
+
+
+def _vlarb(text: str, b: _Builder, key: str | None) -> list[tuple[int, int]]:
+    """VL arbitration template: VL:weight pairs, VL 0-14, weight 0-255 (QoS_management_in_OpenSM.txt, 7)."""
+    pairs = []
+    for tok in text.split(","):
+        vl_text, sep, weight_text = tok.strip().partition(":")
+        vl, vl_ok = c_number(vl_text, 32, False)
+        weight, weight_ok = c_number(weight_text, 32, False)
+        if not (sep and vl_ok and weight_ok) or weight > 255:
+            b.issue(key, f"{key}: {tok.strip()!r} is not a VL:weight pair with weight 0-255")
+            continue
+        pairs.append((vl, weight))
+    return pairs[:64]  # two blocks of 32 entries (osm_qos.c, IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK)

@@ -1,0 +1,304 @@
+"""DLK: PFC deadlock. Cyclic buffer dependencies under the fabric's routing, after a cable failure,
+through L2 flooding, or closed by a priority remap; and routes that cannot be followed.
+
+The fabric rules read Fabric.links and Fabric.routing (losslessd.topology) and do nothing without a
+topology. The analysis is in losslessd.deadlock; docs/deadlock.md explains the model.
+"""
+
+from __future__ import annotations
+
+from ..deadlock.analysis import Analysis, analyse
+from ..deadlock.sweep import SweepResult, sweep
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import DeviceKind
+from .pfc import priorities
+
+
+def _analysis(ctx, fabric) -> Analysis | None:
+    return analyse(fabric, ctx.policy.lossless.priorities, ctx.policy.lossless.dscp)
+
+
+def _sweep(ctx, fabric) -> SweepResult | None:
+    a = ctx.memo(_analysis, fabric)
+    return None if a is None else sweep(a)
+
+
+class _FabricRule(Rule):
+    scope = "fabric"
+
+    def at(self, ctx, device: str, port: str | None = None) -> dict:
+        """device/port arguments for a finding: the model objects, so the finding shows their source."""
+        d = ctx.fabric.devices[device]
+        return {"device": d, "port": d.ports.get(port) if port else None}
+
+
+@register
+class CyclicBufferDependency(_FabricRule):
+    """Buffers wait on each other in a cycle under the fabric's routing: PFC can deadlock them.
+
+    ## What it checks
+    Builds the buffer-dependency graph (one node per switch ingress port and lossless priority; an
+    edge where a packet held there can be forwarded into the next switch's buffer, under the
+    topology's `routing:` `updown`, `shortest-path` or routing-table captures) and finds its
+    strongly connected components (Tarjan). Each cyclic component is one finding with one witness
+    cycle, printed `device:port(priority) -> ... -> back to the start`; the finding lists every
+    switch on the witness. Switches whose forwarding is unknown (no tier under updown, no routing
+    table under routes) are reported as unverified and left out.
+
+    ## Why it matters
+    With PFC, a full buffer pauses the port upstream. When buffers wait on each other in a cycle
+    (cyclic buffer dependency, Hu et al., HotNets 2016; a credit loop, Shpiner et al., HotNets
+    2016), they can all fill and pause each other for good: traffic on that priority stops on every
+    port of the cycle, and the pause spreads, until a PFC watchdog drops packets.
+
+    ## Failing example
+    A ring of switches s1-s2-s3 whose routing tables send each host's traffic two hops round the
+    ring: `s1:Ethernet2(3) -> s2:Ethernet2(3) -> s3:Ethernet2(3) -> s1:Ethernet2(3)`.
+
+    ## Passing example
+    A Clos with `routing: updown` (up the tiers, then down): up-down routing has no cycle.
+
+    ## Fix
+    Route valley-free (up-down) in a Clos; in other topologies break the cycle by routing, or by
+    moving traffic that crosses the cycle's turn to another lossless priority (Tagger, Hu et al.,
+    CoNEXT 2017). Keep the PFC watchdog on as the last line of defence (WDG001).
+    """
+
+    code = "DLK001"
+    name = "cyclic-buffer-dependency"
+    severity = Severity.error
+
+    def check(self, ctx):
+        a = ctx.memo(_analysis, ctx.fabric)
+        if a is None:
+            if ctx.fabric.links:
+                yield self.unverified("the fabric's routing is not declared (topology `routing:`), so PFC deadlock "
+                                      "was not analysed", key="no-routing")
+            return
+        for note in a.notes:
+            yield self.unverified(f"{note.device}: {note.message}", **self.at(ctx, note.device), key="not-analysed")
+        for c in a.cycles:
+            if c.needs_remap:
+                continue  # DLK004
+            first = c.buffers[0]
+            yield self.finding(f"cyclic buffer dependency under {a.routing} routing: {c.size} buffers of lossless "
+                               f"{priorities(sorted({n[2] for n in c.buffers}))} can wait on each other, so PFC can "
+                               f"deadlock them; witness: {c.text()}", **self.at(ctx, first[0], first[1]),
+                               devices=c.devices, key=c.key, cycle=[list(n) for n in c.buffers], buffers=c.size)
+
+
+@register
+class FailureCreatesCycle(_FabricRule):
+    """A single cable failure re-routes traffic so that buffers wait on each other in a cycle.
+
+    ## What it checks
+    For every cable between switches in turn: the routes BGP picks with that cable down (each switch
+    takes its shortest remaining paths; in a Clos a spine that lost a leaf reaches it through
+    another leaf and spine, the down-up bounce) together with the routes still in use while the
+    change spreads, and whether they make the buffer-dependency graph cyclic. One finding per such
+    cable, with a witness cycle. Under `updown` and `shortest-path` routing; routing-table captures
+    show one moment and are not swept. Cables to hosts only withdraw that host's routes. Failing
+    cables are reported once per class (the pair of tiers they join), with one witness cycle, the
+    count and examples: in a BGP Clos with a private AS per switch every such cable bounces.
+
+    ## Why it matters
+    Up-down routing in a Clos is free of cyclic buffer dependencies only while every cable is up.
+    After a failure, bounced packets and transient loops close cycles (Tagger, Hu et al., CoNEXT
+    2017; Hu et al., HotNets 2016): a deadlock can start exactly when the fabric is already degraded.
+
+    ## Failing example
+    Two spines, leaves with one cable to each, BGP with a private AS per switch: if leaf1 <-> spine1
+    fails, spine1 reaches leaf1 through leaf2 while leaf2 still sends leaf1's traffic to spine1:
+    `spine1:Ethernet2(3) -> leaf2:Ethernet2(3) -> spine1:Ethernet2(3)`.
+
+    ## Passing example
+    Every leaf cabled twice to its spine: losing one cable leaves every shortest path in place, so
+    no route changes.
+
+    ## Fix
+    Keep BGP from bouncing: give the spines of one tier (per cluster) one AS, as the ASN plan of
+    RFC 7938 does, so the AS-path loop check rejects spine -> leaf -> spine and a failure withdraws
+    the route instead; or move bounced packets onto another lossless priority (Tagger). Keep the
+    PFC watchdog on so that a deadlock that forms is broken (WDG001).
+    """
+
+    code = "DLK002"
+    name = "failure-creates-cycle"
+    severity = Severity.warning
+
+    def check(self, ctx):
+        result = ctx.memo(_sweep, ctx.fabric)
+        if result is None:
+            return
+        if result.skipped and ctx.fabric.routing == "routes":
+            yield self.unverified(f"single-cable failures were not swept: {result.skipped}", key="not-swept")
+        # A regular BGP Clos bounces on every inter-switch cable: one finding per class of cable (the
+        # tiers it joins), with the first failing cable as the witness, instead of one per cable.
+        def tier(device: str) -> str:
+            known = ctx.fabric.devices.get(device)
+            return "?" if known is None or known.tier is None else str(known.tier)
+
+        classes: dict[tuple, list] = {}
+        for f in result.failures:
+            classes.setdefault(tuple(sorted(tier(d) for d, _ in f.cable)), []).append(f)
+        for tiers, failures in sorted(classes.items()):
+            f = failures[0]
+            (da, pa), (db, pb) = f.cable
+            devices = list(dict.fromkeys([da, db, *(n[0] for n in f.buffers)]))
+            cables = [f"{a}:{p} <-> {b}:{q}" for (a, p), (b, q) in (x.cable for x in failures)]
+            others = (f"; {len(failures) - 1} more tier {tiers[0]}-{tiers[1]} cable(s) fail the same way "
+                      f"(e.g. {', '.join(cables[1:4])})" if len(failures) > 1 else "")
+            yield self.finding(f"if the cable {da}:{pa} <-> {db}:{pb} fails, {f.why}; their buffers then wait on "
+                               f"each other in a cycle: {f.text()}{others}", **self.at(ctx, da, pa), devices=devices,
+                               key=f"tiers {tiers[0]}-{tiers[1]}", cable=[f"{da}:{pa}", f"{db}:{pb}"],
+                               cycle=[list(n) for n in f.buffers], failing_cables=len(failures),
+                               cables=cables[:100])
+
+
+@register
+class LosslessOnL2Flooding(Rule):
+    """A port with PFC on a lossless priority is an L2 member of a VLAN that floods to other ports.
+
+    ## What it checks
+    Switch ports that pause a lossless priority (PFC on) and are members of a VLAN with at least one
+    other member port on the same switch. One finding per port.
+
+    ## Why it matters
+    A frame to an unknown or unlearned MAC address, or a broadcast, is flooded to every member of the
+    VLAN. Flooded lossless frames make the buffers of the member ports depend on each other whatever
+    the routing, so a deadlock needs no routing loop (Hu et al., HotNets 2016). Guo et al. (SIGCOMM
+    2016) traced a production PFC deadlock to lossless packets flooded because a server's MAC entry
+    had expired while its ARP entry had not.
+
+    ## Failing example
+    SONiC `VLAN_MEMBER|Vlan1000|Ethernet0` and `VLAN_MEMBER|Vlan1000|Ethernet4`, with
+    `PORT_QOS_MAP|Ethernet0: pfc_enable: "3,4"`.
+
+    ## Passing example
+    Routed ports (`no switchport`) carrying RoCE, or a VLAN whose only member is the port.
+
+    ## Fix
+    Route RoCE on routed ports; where servers must share a VLAN, make the switch drop, not flood,
+    lossless frames to unknown destinations, and keep MAC ageing longer than ARP ageing so the
+    switch does not flood to a host it still has an ARP entry for.
+    """
+
+    code = "DLK003"
+    name = "lossless-on-l2-flooding"
+    scope = "port"
+    severity = Severity.warning
+
+    def check_device(self, ctx, device):
+        if device.kind != DeviceKind.switch:
+            return
+        members: dict[int, set[str]] = {}
+        for port in device.ports.values():
+            for vlan in port.vlans or ():
+                members.setdefault(vlan, set()).add(port.name)
+        for port in device.ports.values():
+            paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
+            shared = [v for v in port.vlans or () if len(members[v]) > 1]
+            if paused and shared:
+                others = [m for m in device.ports if m != port.name and any(m in members[v] for v in shared)]
+                shown = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
+                vlans = ranges(shared)
+                yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with {shown} in "
+                                   f"VLAN {vlans}: flooded lossless frames can deadlock", device=device, port=port,
+                                   key=vlans, vlans=vlans)
+
+
+def ranges(values: list[int]) -> str:
+    """1-4094 for a trunk carrying every VLAN, 10,20-22 otherwise."""
+    out: list[list[int]] = []
+    for v in sorted(values):
+        if out and v == out[-1][1] + 1:
+            out[-1][1] = v
+        else:
+            out.append([v, v])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
+
+
+@register
+class RemapClosesLoop(_FabricRule):
+    """A priority remap makes buffers wait on each other in a cycle that does not exist without it.
+
+    ## What it checks
+    Cyclic components of the buffer-dependency graph (as DLK001) none of whose buffers is on a cycle
+    when every packet keeps its priority; the finding is on the port that changes the priority (an
+    egress DSCP rewrite by traffic class, or a DSCP map that puts the traffic on another lossless
+    priority) and lists every remap on the witness cycle.
+
+    ## Why it matters
+    Remapping priorities per hop is how Tagger (Hu et al., CoNEXT 2017) breaks cycles: a packet on a
+    path that could close a loop moves to another lossless priority, whose buffers are separate. A
+    remap pointed the wrong way does the opposite: it carries traffic from one priority's buffers
+    into another's and back, and closes a loop that neither priority has alone.
+
+    ## Failing example
+    s3's port to s1 rewrites traffic class 3 to DSCP 34 (priority 4 at s1) and s1's port to s2 back
+    to DSCP 26 (priority 3), where priority 3 alone and priority 4 alone have no cycle.
+
+    ## Passing example
+    The same rewrites towards a priority that nothing maps back (Tagger's monotone tags), or no
+    rewrite.
+
+    ## Fix
+    Make remaps monotone along every path (a packet only ever moves to a "later" lossless priority
+    and never returns), or remove the rewrite that sends traffic back.
+    """
+
+    code = "DLK004"
+    name = "remap-closes-loop"
+    severity = Severity.error
+
+    def check(self, ctx):
+        a = ctx.memo(_analysis, ctx.fabric)
+        for c in a.cycles if a else ():
+            if not c.needs_remap:
+                continue
+            where = c.remaps[0]
+            yield self.finding(f"priority remapping closes a buffer-dependency cycle that no single priority has: "
+                               f"{'; '.join(r.text for r in c.remaps)}; witness: {c.text()}",
+                               **self.at(ctx, where.device, where.port), devices=c.devices, key=c.key,
+                               cycle=[list(n) for n in c.buffers], remaps=[f"{r.device}:{r.port}" for r in c.remaps])
+
+
+@register
+class RouteToUnknownNextHop(_FabricRule):
+    """A captured route's next hop cannot be followed to a cable of the fabric.
+
+    ## What it checks
+    With `routing: routes`, every next hop of every captured route: its egress interface must be a
+    port of the switch with a known cable (a subinterface counts as its port). Connected routes and
+    out-of-band interfaces (management, loopback, Null0) are not next hops. One finding per route
+    and next hop; the rest of the table is still analysed.
+
+    ## Why it matters
+    Traffic on a next hop that cannot be followed is left out of the deadlock analysis, so a cycle
+    through it would go unseen. Usually the topology lacks a cable, the capture is from another
+    device, or the route leaves through a port-channel or VLAN interface whose member cables the
+    topology does not list.
+
+    ## Failing example
+    `B>* 10.1.2.0/24 [20/0] via 10.0.0.9, Ethernet99, weight 1` on a switch without Ethernet99.
+
+    ## Passing example
+    `B>* 10.1.2.0/24 [20/0] via 10.0.0.1, Ethernet0, weight 1` where the topology cables Ethernet0.
+
+    ## Fix
+    Add the missing cable to topology.yaml, re-capture the routing table from the right switch, or
+    list the member cables of the port-channel.
+    """
+
+    code = "DLK005"
+    name = "route-to-unknown-next-hop"
+    severity = Severity.warning
+
+    def check(self, ctx):
+        a = ctx.memo(_analysis, ctx.fabric)
+        for b in a.bad_hops if a else ():
+            hop = " ".join(x for x in (b.hop.address, b.hop.port) if x)
+            yield self.finding(f"route {b.route.prefix} via {hop}: {b.why}; its traffic is left out of the deadlock "
+                               f"analysis", **self.at(ctx, b.device, b.port), source=b.route.source,
+                               key=f"{b.route.prefix}|{hop}")

@@ -1,0 +1,611 @@
+"""IBS: InfiniBand subnet manager (OpenSM) lint: credit-loop free routing, SM failover, timers, QoS VLs.
+
+InfiniBand links are lossless by credit-based flow control, so a cycle of buffer dependencies
+(a credit loop) deadlocks the fabric just as PFC does on Ethernet: freedom from it is the routing
+engine's job. These rules read subnet_manager devices only (Device.opensm); the Ethernet rule
+families skip them, and these skip every other device.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import Device, DeviceKind, OpenSm, Source
+from .pfc import numbers
+
+TOPOLOGIES = frozenset({"fat-tree", "torus", "dragonfly", "mesh", "tree"})
+# Topologies on which each upstream OpenSM engine's routes are free of credit loops (man opensm,
+# ROUTING; doc/current-routing.txt): updn/dnup restrict paths by ranking, lash and dfsssp move
+# cycle-closing paths to other virtual layers (SL/VL), nue avoids cycles within a VL budget (SPCL's
+# Nue page: "deadlock-freedom without exceeding a given number of virtual lanes"); ftree routes fat-trees only; dor
+# is deadlock free on meshes and hypercubes but not on tori (wrap-around links close loops);
+# torus-2QoS routes 2D/3D tori and meshes (torus-2QoS.conf(5)); minhop and sssp take shortest
+# paths with no turn restriction, which only a loop-free topology (a tree) cannot turn into a cycle.
+CREDIT_LOOP_FREE_ON = {
+    "updn": TOPOLOGIES, "dnup": TOPOLOGIES, "lash": TOPOLOGIES, "dfsssp": TOPOLOGIES, "nue": TOPOLOGIES,
+    "ftree": frozenset({"fat-tree"}), "dor": frozenset({"mesh"}), "torus-2qos": frozenset({"torus", "mesh"}),
+    "minhop": frozenset({"tree"}), "sssp": frozenset({"tree"}),
+}
+WHY_NOT = {
+    "minhop": "min-hop routing takes shortest paths with no turn restriction, so the loops of the fabric can close "
+              "a cycle of buffer dependencies (a credit loop)",
+    "sssp": "SSSP takes shortest paths without DFSSSP's VL layering, so the loops of the fabric can close a "
+            "credit loop",
+    "ftree": "ftree routes only fat-trees: elsewhere it fails and OpenSM moves on to the next engine (last minhop)",
+    "dor": "DOR is credit-loop free on meshes and hypercubes, but a torus's wrap-around links close routing loops",
+    "torus-2qos": "torus-2QoS routes only 2D/3D tori and meshes: elsewhere it fails and OpenSM moves on to the next "
+                  "engine (last minhop)",
+}
+SUGGEST = {"fat-tree": "ftree (or updn)", "torus": "torus-2QoS (or lash, dfsssp)", "mesh": "dor (or torus-2QoS, lash)",
+           "dragonfly": "dfsssp, nue or lash (or updn)", "tree": "any engine"}
+# Why a listed engine may fail, so that OpenSM tries the next one (man opensm, ROUTING).
+WHY_FAIL = {"ftree": "the fabric is not a pure fat-tree, e.g. after a link failure",
+            "updn": "root auto-detection finds no roots", "dnup": "root auto-detection finds no roots",
+            "dfsssp": "it needs more VLs than are operational", "lash": "LMC > 0 or too few SLs",
+            "torus-2qos": "the torus cannot be built from the seed configuration"}
+DECLARE = "declare infiniband.topology in the policy (e.g. --policy infiniband) to check it"
+# IBA PortInfo OperationalVLs (ib_types.h IB_VL_TYPE): code -> data VLs (1: VL0 ... 5: VL0-VL14).
+DATA_VLS = {1: 1, 2: 2, 3: 4, 4: 8, 5: 15}
+PORT_TYPES = {"ca": "CA ports", "sw0": "switch port 0", "swe": "switch external ports", "rtr": "router ports"}
+
+
+def data_vls(sm: OpenSm) -> int | None:
+    return DATA_VLS.get(sm.max_op_vls) if sm.max_op_vls is not None else None
+
+
+def vl_mask(sm: OpenSm) -> int:
+    """osm_qos.c sl2vl_update_table / vlarb_update_table_block: VL &= (1 << (op_vls - 1)) - 1."""
+    return (1 << (sm.max_op_vls - 1)) - 1
+
+
+def engines(sm: OpenSm) -> list[str]:
+    """Engines in trial order, lower-case; OpenSM's default is minhop (man opensm -R)."""
+    return [e.lower() for e in sm.routing_engines] or ["minhop"]
+
+
+def may_loop(engine: str, topo: str) -> bool:
+    """Can this engine's routes close a credit loop on this topology? Engines losslessd does not know are not
+    accused; with the topology unknown only minhop and sssp are (they loop on anything but a tree)."""
+    if topo not in TOPOLOGIES:
+        return engine in ("minhop", "sssp")
+    return topo not in CREDIT_LOOP_FREE_ON.get(engine, TOPOLOGIES)
+
+
+def where(device: Device, sm: OpenSm, key: str) -> Source | None:
+    return sm.sources.get(key) or device.source
+
+
+def setting(sm: OpenSm, key: str, value) -> str:
+    """`sm_priority 0`, or `sm_priority 0 (OpenSM's default)` when the file does not set it."""
+    return f"{key} {value}" + ("" if key in sm.sources else " (OpenSM's default)")
+
+
+def chain(sm: OpenSm) -> str:
+    if not sm.routing_engines:
+        return "no routing_engine (OpenSM's default minhop)"
+    return "routing_engine " + ",".join(sm.routing_engines + (["no_fallback"] if sm.no_fallback else []))
+
+
+class _SmRule(Rule):
+    scope = "device"
+
+    def check_device(self, ctx, device):
+        if device.kind != DeviceKind.subnet_manager or device.opensm is None:
+            return
+        yield from self.check_sm(ctx, device, device.opensm)
+
+    def check_sm(self, ctx, device, sm):  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@register
+class RoutingNotCreditLoopFree(_SmRule):
+    """The OpenSM routing engine is not free of credit loops on the fabric's topology.
+
+    ## What it checks
+    The first engine of `routing_engine` (OpenSM's default `minhop` when none is set) is one that
+    routes the policy's `infiniband.topology` without credit loops: `updn`, `dnup`, `lash`,
+    `dfsssp` and `nue` on any topology, `ftree` on fat-trees, `dor` on meshes, `torus-2QoS` on
+    tori and meshes, `minhop` and `sssp` on trees only (man opensm, ROUTING). With the topology
+    `unknown`, topology-bound engines are reported as unverified and minhop/sssp as a warning.
+    Engines losslessd does not know (vendor engines such as `ar_ftree`) are reported as unverified.
+
+    ## Why it matters
+    InfiniBand is lossless: a packet waits for buffer credits at the next hop. When routes make
+    those waits cyclic, a burst can fill every buffer on the cycle and the traffic stops for good
+    (a credit-loop deadlock), exactly as with PFC on Ethernet.
+
+    ## Failing example
+    Policy topology `torus`, opensm.conf `routing_engine minhop`:
+    `routing_engine minhop: minhop is not credit-loop free on a torus ...; use torus-2QoS (or lash, dfsssp)`.
+
+    ## Passing example
+    Topology `fat-tree`, `routing_engine ftree`; topology `torus`, `routing_engine torus-2QoS`.
+
+    ## Fix
+    Set `routing_engine` to an engine suited to the topology (the message suggests one), or
+    correct `infiniband.topology` in the policy.
+    """
+
+    code = "IBS001"
+    name = "ib-routing-not-credit-loop-free"
+    severity = Severity.error
+
+    def check_sm(self, ctx, device, sm):
+        topo = ctx.policy.infiniband.topology
+        first = engines(sm)[0]
+        src = where(device, sm, "routing_engine")
+        safe_on = CREDIT_LOOP_FREE_ON.get(first)
+        if safe_on is None:
+            yield self.unverified(f"{chain(sm)}: losslessd does not know whether {first} is credit-loop free; check it "
+                                  "with `ibdiagnet -r`", device=device, source=src, key="routing")
+        elif topo not in TOPOLOGIES:
+            if first in ("minhop", "sssp"):
+                yield self.finding(f"{chain(sm)}: {first} is credit-loop free only on a tree ({WHY_NOT[first]}); "
+                                   f"{DECLARE}", device=device, source=src, key="routing", severity=Severity.warning,
+                                   engine=first)
+            elif safe_on != TOPOLOGIES:
+                yield self.unverified(f"{chain(sm)}: {first} is credit-loop free only on "
+                                      f"{' or '.join(f'a {t}' for t in sorted(safe_on))}; {DECLARE}",
+                                      device=device, source=src, key="routing")
+        elif topo not in safe_on:
+            yield self.finding(f"{chain(sm)}: {first} is not credit-loop free on a {topo} "
+                               f"({WHY_NOT[first]}); use {SUGGEST[topo]}", device=device, source=src, key="routing",
+                               engine=first, topology=topo)
+
+
+@register
+class RoutingUnsafeFallback(_SmRule):
+    """OpenSM can fall back to routing that is not credit-loop free, or an option weakens a safe engine.
+
+    ## What it checks
+    - Fallback: when an engine fails, OpenSM tries the next one listed and finally `minhop`
+      unless `no_fallback` is listed (man opensm -R). Every engine it may fall back to must be
+      credit-loop free on the policy topology (a tree needs nothing).
+    - `connect_roots TRUE` with updn, dnup or ftree: connecting root switches "can violate pure
+      deadlock free algorithm" (man opensm -z).
+    - `max_reverse_hops` above 0 with ftree: I/O nodes use switches the wrong way round, which
+      "can in theory cause credit loops" (man opensm, Fat-tree Routing).
+    One finding per problem.
+
+    ## Why it matters
+    The fallback is silent: a link failure that leaves a fat-tree no longer pure makes ftree fail,
+    and the fabric then runs on min-hop routes that can deadlock, with no configuration change.
+
+    ## Failing example
+    `routing_engine ftree` on a fat-tree: `if ftree fails (the fabric is not a pure fat-tree, e.g.
+    after a link failure), OpenSM routes with minhop, which is not credit-loop free on a fat-tree`.
+
+    ## Passing example
+    `routing_engine ftree,updn,no_fallback`, `connect_roots FALSE`, `max_reverse_hops 0`.
+
+    ## Fix
+    List only engines safe for the topology and end the list with `no_fallback`, so that a routing
+    failure shows in the OpenSM log instead of silently installing deadlock-prone routes; keep
+    `connect_roots FALSE` and `max_reverse_hops 0` unless their risk is understood.
+    """
+
+    code = "IBS002"
+    name = "ib-routing-unsafe-fallback"
+    severity = Severity.warning
+
+    def check_sm(self, ctx, device, sm):
+        topo = ctx.policy.infiniband.topology
+        listed = engines(sm)
+        src = where(device, sm, "routing_engine")
+        if topo != "tree" and listed[0] not in ("minhop", "sssp"):  # a minhop/sssp first engine is IBS001's
+            later = listed[1:] + ([] if sm.no_fallback or "minhop" in listed else ["minhop"])
+            unsafe = [e for e in later if may_loop(e, topo)]
+            if unsafe:
+                why = WHY_FAIL.get(listed[0], "it cannot route the fabric")
+                if listed[0] in ("updn", "dnup") and sm.root_guid_file:  # roots given: no auto-detection
+                    why = "it cannot route the fabric"
+                yield self.finding(f"{chain(sm)}: if {listed[0]} fails ({why}), OpenSM routes with "
+                                   f"{' or '.join(unsafe)}, which is not credit-loop free on "
+                                   f"{f'a {topo}' if topo in TOPOLOGIES else 'anything but a tree'}; list only "
+                                   "engines safe for the topology and end the list with no_fallback",
+                                   device=device, source=src, key="fallback", fallback=unsafe)
+        if sm.connect_roots and {"updn", "dnup", "ftree"} & set(listed):
+            yield self.finding("connect_roots TRUE makes updn/ftree route between root switches, which in many cases "
+                               "breaks their deadlock freedom (man opensm -z); set connect_roots FALSE",
+                               device=device, source=where(device, sm, "connect_roots"), key="connect_roots")
+        if sm.max_reverse_hops and "ftree" in listed:
+            yield self.finding(f"max_reverse_hops {sm.max_reverse_hops} lets ftree route I/O nodes the wrong way "
+                               "through switches, which can cause credit loops (man opensm, Fat-tree Routing); use it "
+                               "only for low-bandwidth HA paths, or set it to 0", device=device,
+                               source=where(device, sm, "max_reverse_hops"), key="max_reverse_hops")
+
+
+@register
+class SmPriority(Rule):
+    """Subnet managers lack a standby with a lower sm_priority, or cannot elect a master cleanly.
+
+    ## What it checks
+    Across every OpenSM config linted together, per subnet prefix: with
+    `infiniband.require_standby_sm`, there are at least two active SMs (not `sm_inactive`); the
+    highest `sm_priority` (0-15; OpenSM replaces a larger value by 0) belongs to one SM only, so
+    the others are standbys with a lower priority; no SM sets `ignore_other_sm TRUE` when others
+    exist. The finding lists every SM involved.
+
+    ## Why it matters
+    The SM with the highest priority becomes master; a tie is broken by port GUID (man opensm -p:
+    "master is chosen by priority and GUID"), so with equal priorities which node is master depends
+    on GUIDs and on restart order, not on intent. Without a standby, the fabric loses its SM (no
+    routing after failures, no new nodes) when the master node dies. An SM that ignores other SMs
+    runs as a second master and fights the first over the subnet's configuration.
+
+    ## Failing example
+    Two SMs both with `sm_priority 14`: `SMs sm1 and sm2 both have sm_priority 14, the highest ...`.
+
+    ## Passing example
+    Master `sm_priority 14`, standby `sm_priority 10`, both `ignore_other_sm FALSE`.
+
+    ## Fix
+    Give the intended master the highest priority (up to 15) and each standby a lower one; keep
+    `ignore_other_sm FALSE`; run a standby OpenSM on a second node.
+    """
+
+    code = "IBS003"
+    name = "ib-sm-priority"
+    scope = "fabric"
+    severity = Severity.warning
+
+    def check(self, ctx):
+        subnets: dict[int | None, list[Device]] = defaultdict(list)
+        for device in ctx.fabric.devices.values():
+            if device.kind == DeviceKind.subnet_manager and device.opensm is not None:
+                subnets[device.opensm.subnet_prefix].append(device)
+        for prefix, sms in subnets.items():
+            yield from self._subnet(ctx, prefix, sorted(sms, key=lambda d: d.name), len(subnets) > 1)
+
+    def _subnet(self, ctx, prefix, sms: list[Device], several: bool):
+        names = [d.name for d in sms]
+        subnet = f" (subnet prefix {prefix:#018x})" if several and prefix is not None else ""
+        priority = {d.name: _effective_priority(d.opensm) for d in sms}
+        for d in sms:
+            p = d.opensm.sm_priority
+            if p is not None and p > 15:
+                yield self.finding(f"sm_priority {p} is outside 0-15: OpenSM uses 0 instead, so this SM cannot win the "
+                                   "master election", device=d, source=where(d, d.opensm, "sm_priority"),
+                                   key="range", devices=names)
+            if len(sms) > 1 and d.opensm.ignore_other_sm:
+                yield self.finding(f"ignore_other_sm TRUE with {len(sms) - 1} other SM(s){subnet}: this SM ignores "
+                                   "them and runs as a second master; set ignore_other_sm FALSE", device=d,
+                                   source=where(d, d.opensm, "ignore_other_sm"), key="ignore_other_sm",
+                                   severity=Severity.error, devices=names)
+        active = [d for d in sms if not d.opensm.sm_inactive]
+        if len(active) < 2 and ctx.policy.infiniband.require_standby_sm:
+            only = active[0] if active else sms[0]
+            state = (f"{only.name} is the only subnet manager" if len(sms) == 1 else
+                     f"{only.name} is the only active subnet manager" if active else "every SM is sm_inactive")
+            yield self.finding(f"no standby SM{subnet}: {state} among the linted configs; run a standby "
+                               "OpenSM with a lower sm_priority on another node (and lint its opensm.conf together "
+                               "with this one)", device=only, source=where(only, only.opensm, "sm_priority"),
+                               key="standby", devices=names)
+        known = [d for d in active if priority[d.name] is not None]
+        if len(known) >= 2:
+            top = max(priority[d.name] for d in known)
+            masters = [d for d in known if priority[d.name] == top]
+            if len(masters) > 1:
+                tied = [d.name for d in masters]
+                each = "both" if len(tied) == 2 else "all"
+                yield self.finding(f"SMs {', '.join(tied[:-1])} and {tied[-1]} {each} have sm_priority {top}, the "
+                                   f"highest{subnet}: the master is then chosen by port GUID, not by intent; give the "
+                                   "intended master a higher sm_priority than every standby", device=masters[0],
+                                   source=where(masters[0], masters[0].opensm, "sm_priority"), key="tie", devices=names,
+                                   sm_priority=top)
+
+
+def _effective_priority(sm: OpenSm) -> int | None:
+    """osm_subnet.c osm_subn_verify_config: an sm_priority above 15 is replaced by the default 0."""
+    if sm.sm_priority is None:
+        return None
+    return sm.sm_priority if sm.sm_priority <= 15 else 0
+
+
+@register
+class SmTimers(_SmRule):
+    """OpenSM sweep interval or transaction timeout outside the policy's range.
+
+    ## What it checks
+    `sweep_interval` (seconds) within `infiniband.sweep_interval_s` and `transaction_timeout`
+    (milliseconds) within `infiniband.transaction_timeout_ms`; `sweep_interval 0` (periodic
+    sweeps off) is named as such. Absent options count with OpenSM's defaults, 10 s and 200 ms
+    (man opensm -s, -t). One finding per SM listing every problem.
+
+    ## Why it matters
+    Sweeps find ports and links that changed without a trap reaching the SM; with sweeping off a
+    lost trap leaves a failed link routed until the next event. Too short a transaction timeout
+    makes MADs to slow or busy switches time out and sweeps fail on a large subnet; too long a
+    timeout slows every sweep that meets a dead port.
+
+    ## Failing example
+    `sweep_interval 0`: `sweep_interval 0 disables periodic sweeps (outside [5, 60] s) ...`.
+
+    ## Passing example
+    `sweep_interval 10`, `transaction_timeout 200` (OpenSM's defaults).
+
+    ## Fix
+    Set the values inside the policy's ranges in opensm.conf (or OpenSM's `-s`/`-t` options), or
+    widen the ranges in the policy for a fabric that needs it.
+    """
+
+    code = "IBS004"
+    name = "ib-sm-timers"
+    severity = Severity.warning
+
+    def check_sm(self, ctx, device, sm):
+        pol = ctx.policy.infiniband
+        problems = []
+        for key, value, rng, unit in (
+                ("sweep_interval", sm.sweep_interval_s, pol.sweep_interval_s, "s"),
+                ("transaction_timeout", sm.transaction_timeout_ms, pol.transaction_timeout_ms, "ms")):
+            if value is not None and not rng.contains(value):
+                text = f"{setting(sm, key, value)} is outside {rng.describe(unit)}"
+                if key == "sweep_interval" and value == 0:  # man opensm -s: "-s 0 disables sweeping"
+                    text = f"{setting(sm, key, value)} disables periodic sweeps (outside {rng.describe(unit)})"
+                problems.append((key, text))
+        if problems:
+            yield self.finding(f"{'; '.join(p for _, p in problems)}; set it inside the policy's range",
+                               device=device, source=where(device, sm, problems[0][0]), key="timers",
+                               sweep_interval_s=sm.sweep_interval_s, transaction_timeout_ms=sm.transaction_timeout_ms)
+
+
+@register
+class QosSl2Vl(_SmRule):
+    """OpenSM's SL-to-VL and VL arbitration tables do not fit the operational VLs.
+
+    ## What it checks
+    With `qos TRUE`, for each table OpenSM applies (`qos_<type>_sl2vl` / `_vlarb_high` /
+    `_vlarb_low`, else the `qos_` one, else the built-in default; CA, switch port 0, switch
+    external and router ports): no SL that is in use maps to VL15, which drops it (man opensm,
+    QOS CONFIGURATION); no SL maps to a VL beyond those `max_op_vls` makes operational (error when
+    an SL in use is affected, else warning); no VL arbitration entry with a weight gives bandwidth
+    to such a VL (warning). SLs in use: `sm_sl`, the QoS policy's qos-levels and qos-ulps, the
+    partitions' `sl=`, and SL 0 when no QoS policy file is given. Also warns when `qos TRUE` has a
+    single VL to work with, and when QoS tables or a QoS policy are given with `qos FALSE`.
+
+    ## Why it matters
+    OpenSM writes each table masked to the port's operational VLs (`VL & (2^(n-1) - 1)` for
+    OperationalVLs code n, opensm/osm_qos.c): an SL meant for VL 5 with `max_op_vls 3` (VL0-VL3)
+    silently lands on VL 1 and shares its buffers and arbitration weight with other traffic, and
+    arbitration weight given to VL 5 goes to VL 1. An SL on VL15 is dropped outright.
+
+    ## Failing example
+    `max_op_vls 3`, `sm_sl 5`, `qos_sl2vl 0,1,2,3,4,5,6,7,...`: `qos_sl2vl (CA ports, switch port 0,
+    router ports) maps SL 4->VL4, SL 5->VL5 ... but max_op_vls 3 makes VL0-VL3 operational: OpenSM
+    masks them onto VL0, VL1 ... (SL 5 is used by sm_sl)`.
+
+    ## Passing example
+    `max_op_vls 4` (VL0-VL7), `qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7`,
+    `qos_vlarb_low 0:128,1:64,3:32,...` naming VLs 0-7 only.
+
+    ## Fix
+    Map every SL to a VL below the operational count (or raise `max_op_vls` if every port
+    supports more VLs), keep VL15 for SLs nobody uses, and list only operational VLs in the VL
+    arbitration tables.
+    """
+
+    code = "IBS005"
+    name = "ib-qos-sl2vl"
+    severity = Severity.error
+
+    def check_sm(self, ctx, device, sm):
+        if not sm.qos_enabled:
+            configured = any(src is not None for _, src, _ in _tables(sm))
+            if sm.qos_enabled is False and (configured or sm.sl_uses):
+                given = "the QoS tables set in opensm.conf have" if configured else "the QoS policy file has"
+                yield self.finding(f"{setting(sm, 'qos', 'FALSE')}: OpenSM applies no SL2VL or VL arbitration tables "
+                                   f"and no QoS policy, so {given} no effect; set qos TRUE",
+                                   device=device, source=where(device, sm, "qos"), key="qos-off",
+                                   severity=Severity.warning)
+            return
+        vls = data_vls(sm)
+        if vls is None:
+            return  # an invalid max_op_vls is IBS006's finding
+        used = used_sls(sm)
+        if vls == 1:
+            yield self.finding(f"qos TRUE but {setting(sm, 'max_op_vls', 1)} makes VL0 the only data VL: every SL "
+                               "shares it and QoS cannot separate traffic; raise max_op_vls", device=device,
+                               source=where(device, sm, "max_op_vls"), key="one-vl", severity=Severity.warning)
+            return
+        for field, src, types in _tables(sm):
+            table = getattr(sm.qos_sets[types[0]], field)
+            if table is None:
+                continue
+            option = _option(sm, src, field)
+            label = f"{option} ({', '.join(PORT_TYPES[t] for t in types)})"
+            if field == "sl2vl":
+                yield from self._sl2vl(device, sm, table, label, option, src, vls, used)
+            else:
+                yield from self._vlarb(device, sm, table, label, option, src, vls)
+
+    def _sl2vl(self, device, sm, table, label, option, src, vls, used):
+        src = src or where(device, sm, "max_op_vls")
+        dropped = [sl for sl, vl in enumerate(table) if vl == 15 and sl in used]
+        if dropped:
+            yield self.finding(f"{label} maps SL {numbers(dropped)} to VL15, which drops the packets, but "
+                               f"{_uses(used, dropped)}; map {'them' if len(dropped) > 1 else 'it'} to a data VL",
+                               device=device, source=src, key=f"{option}:drop", sls=dropped)
+        folded = [(sl, vl) for sl, vl in enumerate(table) if vl != 15 and vl >= vls]
+        if folded:
+            hit = [sl for sl, _ in folded if sl in used]
+            mask = vl_mask(sm)
+            yield self.finding(f"{label} maps {', '.join(f'SL {sl}->VL{vl}' for sl, vl in folded)} but "
+                               f"{setting(sm, 'max_op_vls', sm.max_op_vls)} makes VL0-VL{vls - 1} operational: OpenSM "
+                               f"masks them onto {', '.join(f'VL{vl & mask}' for _, vl in folded)}, sharing those VLs "
+                               f"with other SLs{f' ({_uses(used, hit)})' if hit else ''}; map every SL to "
+                               f"VL0-VL{vls - 1}", device=device, source=src, key=f"{option}:vls",
+                               severity=None if hit else Severity.warning,
+                               sls=[sl for sl, _ in folded])
+
+    def _vlarb(self, device, sm, table, label, option, src, vls):
+        beyond = sorted({vl for vl, weight in table if weight and vl >= vls})
+        if beyond:
+            yield self.finding(f"{label} gives weight to VL {numbers(beyond)}, beyond the VL0-VL{vls - 1} that "
+                               f"{setting(sm, 'max_op_vls', sm.max_op_vls)} makes operational: OpenSM masks those "
+                               f"entries onto other VLs and changes their share; list only VL0-VL{vls - 1}",
+                               device=device, source=src or where(device, sm, "max_op_vls"), key=option,
+                               severity=Severity.warning, vls=beyond)
+
+
+def used_sls(sm: OpenSm) -> dict[int, list[str]]:
+    """SL -> what uses it: sm_sl, the QoS policy, the partitions' IPoIB broadcast groups."""
+    used: dict[int, list[str]] = defaultdict(list)
+    if sm.sm_sl is not None:
+        used[sm.sm_sl].append("sm_sl (SM/SA traffic)")
+    for use in sm.sl_uses:
+        used[use.sl].append(f"{use.kind} {use.name}")
+    for part in sm.partitions:
+        if part.sl is not None:
+            used[part.sl].append(f"partition {part.name}")
+    if not sm.sl_uses:
+        used[0].append("the default SL 0 (no QoS policy file given)")
+    return used
+
+
+def _uses(used: dict[int, list[str]], sls: list[int]) -> str:
+    return "; ".join(f"SL {sl} is used by {', '.join(used[sl])}" for sl in sls)
+
+
+def _tables(sm: OpenSm) -> list[tuple[str, Source | None, list[str]]]:
+    """Each distinct table OpenSM applies (told apart by the line that set it), with the port types it serves."""
+    out: dict[tuple, tuple[str, Source | None, list[str]]] = {}
+    for t in PORT_TYPES:
+        for field in ("sl2vl", "vlarb_high", "vlarb_low") if t in sm.qos_sets else ():
+            src = getattr(sm.qos_sets[t], f"{field}_source")
+            key = (field, src.file, src.line) if src else (field,)
+            out.setdefault(key, (field, src, []))[2].append(t)
+    return list(out.values())
+
+
+def _option(sm: OpenSm, src: Source | None, field: str) -> str:
+    """The opensm.conf option that set a table, or OpenSM's built-in default."""
+    for key, s in sm.sources.items():
+        if s == src and key.endswith(field):
+            return key
+    return f"OpenSM's built-in {field} table"
+
+
+@register
+class VlsLmcForEngine(_SmRule):
+    """LMC or the operational VLs do not suit the routing engine.
+
+    ## What it checks
+    - `max_op_vls` is an IBA OperationalVLs code 1-5 (VL0, VL0-1, VL0-3, VL0-7, VL0-14).
+    - `lmc` is 0-7 (OpenSM replaces a larger value by 0; each port gets 2^LMC LIDs), and is 0 with
+      ftree or lash, which do not support LMC > 0 and hand routing to the default engine instead
+      (man opensm, ROUTING).
+    - lash and torus-2QoS run with `qos TRUE`, without which OpenSM programs no SL2VL tables for
+      their layers (man opensm: `-R lash -Q`, `-R torus-2QoS -Q`); lash_start_vl leaves lash a VL.
+    - torus-2QoS has 2 data VLs to route a torus without credit loops, and 4 to do so around a
+      failed switch (OpenSM osm_torus.c; torus-2QoS(8)).
+    - dfsssp has more than VL0: it breaks cycles by moving paths to further VLs and stops routing
+      when it runs out ("ERR AD25: Not enough VLs available", osm_ucast_dfsssp.c).
+    Every listed engine is checked, since any of them may end up routing.
+
+    ## Why it matters
+    Each of these makes the configured engine fail or degrade silently, and OpenSM then routes
+    with another engine, usually min-hop, that is not credit-loop free.
+
+    ## Failing example
+    `routing_engine ftree`, `lmc 2`: `lmc 2 with ftree: ftree does not support LMC > 0 and OpenSM
+    invokes the default routing engine (minhop) instead`.
+
+    ## Passing example
+    `routing_engine ftree`, `lmc 0`; `routing_engine torus-2QoS`, `qos TRUE`, `max_op_vls 4`.
+
+    ## Fix
+    Use LMC 0 with ftree and lash (or updn/dfsssp for multipath LIDs), turn QoS on for lash and
+    torus-2QoS, and give VL-based engines enough operational VLs.
+    """
+
+    code = "IBS006"
+    name = "ib-vls-lmc-for-engine"
+    severity = Severity.error
+
+    def check_sm(self, ctx, device, sm):
+        listed = engines(sm)
+        vls = data_vls(sm)
+        if sm.max_op_vls is not None and vls is None:
+            yield self.finding(f"{setting(sm, 'max_op_vls', sm.max_op_vls)} is not an IBA OperationalVLs code: use "
+                               "1 (VL0), 2 (VL0-VL1), 3 (VL0-VL3), 4 (VL0-VL7) or 5 (VL0-VL14)", device=device,
+                               source=where(device, sm, "max_op_vls"), key="max_op_vls")
+        lmc_src = where(device, sm, "lmc")
+        if sm.lmc is not None and sm.lmc > 7:
+            yield self.finding(f"lmc {sm.lmc} is outside 0-7: OpenSM uses 0 instead", device=device, source=lmc_src,
+                               key="lmc")
+        elif sm.lmc:
+            for engine in ("ftree", "lash"):
+                if engine in listed:
+                    yield self.finding(f"lmc {sm.lmc} with {engine}: {engine} does not support LMC > 0 and OpenSM "
+                                       "invokes the default routing engine (minhop) instead; set lmc 0", device=device,
+                                       source=lmc_src, key=f"lmc-{engine}")
+        for engine in ("lash", "torus-2qos"):
+            if engine in listed and sm.qos_enabled is False:
+                yield self.finding(f"{engine} with {setting(sm, 'qos', 'FALSE')}: its layers need the SL2VL tables "
+                                   "OpenSM programs only with QoS on; set qos TRUE", device=device,
+                                   source=where(device, sm, "qos"), key=f"{engine}-qos")
+        if vls is None:
+            return
+        span = f"{setting(sm, 'max_op_vls', sm.max_op_vls)} (VL0-VL{vls - 1})"
+        vls_src = where(device, sm, "max_op_vls")
+        if "lash" in listed and sm.lash_start_vl is not None and sm.lash_start_vl >= vls:
+            yield self.finding(f"lash_start_vl {sm.lash_start_vl} leaves lash no VL for its layers with {span}",
+                               device=device, source=where(device, sm, "lash_start_vl"), key="lash-vl")
+        if "torus-2qos" in listed and vls < 4:
+            yield self.finding(f"torus-2QoS with {span}: it needs 2 data VLs to route a torus without credit loops and "
+                               "4 to keep doing so around a failed switch; raise max_op_vls", device=device,
+                               source=vls_src, key="torus-vls", severity=None if vls < 2 else Severity.warning)
+        if "dfsssp" in listed and vls == 1:
+            yield self.finding(f"dfsssp with {span}: DFSSSP removes credit loops by moving paths to further VLs and "
+                               "stops routing when it has none (ERR AD25), leaving the fabric to the next engine; "
+                               "raise max_op_vls", device=device, source=vls_src, key="dfsssp-vls",
+                               severity=Severity.warning)
+
+
+@register
+class CreditLoopReported(_SmRule):
+    """A saved ibdiagnet run reports credit loops in the fabric's routing.
+
+    ## What it checks
+    The ibdiagnet output saved beside opensm.conf (ibdiagnet2.log or ibdiagnet.log, from
+    `ibdiagnet -r`): its credit-loop verdict is taken as ibdiagnet printed it, not re-derived, and
+    a reported loop is an error quoting ibdiagnet's lines. An output without a credit-loop check is
+    reported as unverified; without an ibdiagnet output the rule is silent.
+
+    ## Why it matters
+    ibdiagnet traces the forwarding tables the SM actually installed, so it sees what configuration
+    cannot: a fallback to min-hop after a failure, a miscabled fat-tree, a bad root list. A loop it
+    finds can deadlock the fabric under load.
+
+    ## Failing example
+    `-E- credit loops in routing` after `Found credit loop on: leaf03/P13 VL: 0`: `ibdiagnet reports
+    credit loops in the routing installed by routing_engine updn: Found credit loop on: leaf03/P13 VL: 0 | ...`.
+
+    ## Passing example
+    `-I- no credit loops found`.
+
+    ## Fix
+    Find why the routing has a cycle: check the OpenSM log for a routing engine failure and
+    fallback, the topology against the engine (IBS001, IBS002) and the root GUID file; reroute
+    (`kill -HUP` the OpenSM process for a heavy sweep) and run `ibdiagnet -r` again.
+    """
+
+    code = "IBS007"
+    name = "ib-credit-loop-reported"
+    severity = Severity.error
+
+    def check_sm(self, ctx, device, sm):
+        loops = sm.credit_loops
+        if loops is None:
+            return
+        if loops.loops_found is None:
+            yield self.unverified("the ibdiagnet output holds no credit-loop check: run `ibdiagnet -r` and save its "
+                                  "log beside opensm.conf", device=device, source=loops.source, key="credit-loops")
+        elif loops.loops_found:
+            yield self.finding(f"ibdiagnet reports credit loops in the routing installed by {chain(sm)}: "
+                               f"{' | '.join(loops.evidence)}", device=device, source=loops.source, key="credit-loops",
+                               evidence=loops.evidence)

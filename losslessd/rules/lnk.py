@@ -1,0 +1,436 @@
+"""LNK: the two ends of every cable agree (PFC, MTU, speed, NIC vs switch), and every link could be placed.
+
+A device can look right on its own while the port across the cable disagrees with it. These rules
+read Fabric.links (losslessd.topology: the topology file, LLDP and SONiC DEVICE_NEIGHBOR) and the
+problems the loader kept instead of a link. A finding names both ends and the link's source, and
+carries both devices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import Device, DeviceKind, Link, Port, Source
+from .map import TRUST_LABEL
+from .pfc import numbers, priorities
+
+
+class End(NamedTuple):
+    device: Device
+    port: Port
+
+    def __str__(self) -> str:
+        return f"{self.device.name}:{self.port.name}"
+
+
+def link_ends(ctx, link: Link) -> tuple[End, End] | None:
+    """Both ends of a link as model objects (the loader only makes links between known ports)."""
+    ends = []
+    for ep in (link.a, link.b):
+        device = ctx.fabric.devices.get(ep.device)
+        port = device.ports.get(ep.port) if device else None
+        if port is None:
+            return None
+        ends.append(End(device, port))
+    return ends[0], ends[1]
+
+
+def _where(link: Link) -> str:
+    return link.source.describe() if link.source else link.origin
+
+
+def _roce_port_ids(ctx, device: Device) -> set[int]:
+    return {id(port) for port in ctx.roce_ports(device)}
+
+
+class _LinkRule(Rule):
+    """A check of the two ends of each link where at least one end is RoCE-facing (per the policy)."""
+
+    scope = "link"
+
+    def check(self, ctx) -> Iterator:
+        for link in ctx.fabric.links:
+            ends = link_ends(ctx, link)
+            if ends is None:
+                continue
+            if any(id(e.port) in ctx.memo(_roce_port_ids, e.device) for e in ends):
+                yield from self.check_link(ctx, link, *ends)
+
+    def check_link(self, ctx, link: Link, a: End, b: End) -> Iterator:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def on(self, link: Link, end: End, other: End, what: str, message: str, source: Source | None = None,
+           unverified: bool = False, **data):
+        """A finding on ``end`` (the one to change) that names both ends and where the link came from."""
+        text = f"{end} <-> {other} (link from {_where(link)}): {message}"
+        kwargs = {"device": end.device, "port": end.port, "source": source or link.source,
+                  "key": "|".join(sorted((str(end), str(other)))) + f"|{what}",
+                  "devices": [end.device.name] + ([other.device.name] if other.device is not end.device else [])}
+        return self.unverified(text, **kwargs) if unverified else self.finding(text, **kwargs, **data)
+
+
+@register
+class PfcMismatch(_LinkRule):
+    """The two ends of a link have PFC on for different priorities.
+
+    ## What it checks
+    On every link with a RoCE-facing end (switch to switch, and switch to NIC), both ports have
+    PFC on and their PFC-enabled priority sets are equal. A link where one end has PFC off
+    entirely is LNK005's. The finding is on the end whose set differs from the policy's lossless
+    priorities (the first by name when both do); unknown PFC state is reported as unverified.
+
+    ## Why it matters
+    PFC works hop by hop: the receiver of a link pauses, the sender stops. A priority with PFC on
+    one end only is lossy on that cable in both directions: one end never sends a pause for it,
+    the other ignores the pauses it gets, and RoCE packets are dropped as soon as the buffer fills.
+
+    ## Failing example
+    `spine1:Ethernet2/1` has `priority-flow-control priority 4 no-drop`, its peer
+    `leaf1:Ethernet52` has `pfc_enable: "3"`: `PFC is on for priority 4 here, for priority 3 at
+    leaf1:Ethernet52`.
+
+    ## Passing example
+    Both ends enable PFC on priority 3.
+
+    ## Fix
+    Enable PFC on the same priorities (the policy's lossless ones) at both ends of the cable.
+    """
+
+    code = "LNK001"
+    name = "pfc-mismatch"
+    severity = Severity.error
+
+    def check_link(self, ctx, link, a, b):
+        if a.port.pfc_enabled is None or b.port.pfc_enabled is None:
+            unknown = [e for e in (a, b) if e.port.pfc_enabled is None]
+            known = b if unknown[0] is a else a
+            yield self.on(link, unknown[0], known, "pfc", "the PFC state of this end is not in the input, so the "
+                          "two ends' PFC priorities cannot be compared", unknown[0].port.source, unverified=True)
+            return
+        if not a.port.pfc_enabled or not b.port.pfc_enabled or set(a.port.pfc_enabled) == set(b.port.pfc_enabled):
+            return  # PFC off at one end is LNK005's
+        wanted = set(ctx.lossless)
+        end, other = sorted((a, b), key=lambda e: (set(e.port.pfc_enabled) == wanted, str(e)))
+        yield self.on(link, end, other, "pfc",
+                      f"PFC is on for {priorities(end.port.pfc_enabled)} here, for "
+                      f"{priorities(other.port.pfc_enabled)} at {other}; a priority paused at one end only is lossy "
+                      f"on this cable; enable PFC on the same priorities at both ends (lossless: {numbers(wanted)})",
+                      end.port.pfc_source, here=end.port.pfc_enabled, there=other.port.pfc_enabled)
+
+
+@register
+class MtuMismatch(_LinkRule):
+    """The two ends of a link have different MTUs, or a NIC's MTU exceeds its switch port's.
+
+    ## What it checks
+    Where both MTUs are in the input: between two switches they are equal (warning otherwise);
+    between a NIC and its switch port, the NIC's MTU is not above the switch port's (error). SONiC
+    `PORT|mtu`, EOS `mtu` and Linux's interface MTU are all IP MTUs (sonic-swss portsorch adds the
+    Ethernet header itself), so they compare directly. The finding is on the end with the smaller MTU.
+
+    ## Why it matters
+    A frame larger than the receiving port's MTU is dropped, whatever PFC does: RoCE messages that
+    cross the link in full-size packets are lost and retransmitted forever.
+
+    ## Failing example
+    `gpu01:enp65s0f0np0` MTU 9216, `leaf1:Ethernet0` `mtu: "9100"`: `MTU 9100 here, 9216 at
+    gpu01:enp65s0f0np0: frames above 9100 bytes from gpu01 are dropped`.
+
+    ## Passing example
+    NIC MTU 9000 facing a 9100-byte switch port; two switch ports both at 9100.
+
+    ## Fix
+    Raise the smaller MTU (or lower the NIC's) so that every frame fits the port that receives it.
+    """
+
+    code = "LNK002"
+    name = "mtu-mismatch"
+    severity = Severity.error
+
+    def check_link(self, ctx, link, a, b):
+        if a.port.mtu_bytes is None or b.port.mtu_bytes is None or a.port.mtu_bytes == b.port.mtu_bytes:
+            return
+        small, big = sorted((a, b), key=lambda e: (e.port.mtu_bytes, str(e)))
+        hosts = {e.device.kind == DeviceKind.host for e in (a, b)}
+        if True in hosts and big.device.kind != DeviceKind.host:
+            return  # the NIC's MTU is the smaller one: what it sends fits
+        yield self.on(link, small, big, "mtu",
+                      f"MTU {small.port.mtu_bytes} here, {big.port.mtu_bytes} at {big}: frames above "
+                      f"{small.port.mtu_bytes} bytes from {big.device.name} are dropped; give both ends one MTU",
+                      small.port.source, severity=None if True in hosts else Severity.warning,
+                      here=small.port.mtu_bytes, there=big.port.mtu_bytes)
+
+@register
+class SpeedMismatch(_LinkRule):
+    """The two ends of a link are configured or reported at different speeds.
+
+    ## What it checks
+    Where both ends' speeds are in the input (SONiC `PORT|speed`, EOS `speed`, the NIC's sysfs
+    speed or ethtool), they are equal. The finding is on the slower end.
+
+    ## Why it matters
+    Mismatched speeds keep the link down, or up at the lower speed after auto-negotiation: the
+    headroom, ECN thresholds and watchdog timers sized for the configured speed are then wrong,
+    and the fabric has less capacity than planned.
+
+    ## Failing example
+    `leaf1:Ethernet0` `speed: "100000"` facing a NIC whose sysfs speed reads `25000`:
+    `25 Gb/s here, 100 Gb/s at leaf1:Ethernet0`.
+
+    ## Passing example
+    Both ends at 100 Gb/s.
+
+    ## Fix
+    Configure one speed at both ends (and check the cable or transceiver if the NIC negotiated down).
+    """
+
+    code = "LNK003"
+    name = "speed-mismatch"
+    severity = Severity.error
+
+    def check_link(self, ctx, link, a, b):
+        if a.port.speed_gbps is None or b.port.speed_gbps is None or a.port.speed_gbps == b.port.speed_gbps:
+            return
+        slow, fast = sorted((a, b), key=lambda e: (e.port.speed_gbps, str(e)))
+        yield self.on(link, slow, fast, "speed",
+                      f"{slow.port.speed_gbps:g} Gb/s here, {fast.port.speed_gbps:g} Gb/s at {fast}; configure one "
+                      "speed at both ends", slow.port.source, here=slow.port.speed_gbps, there=fast.port.speed_gbps)
+
+
+@register
+class NicSwitchMismatch(_LinkRule):
+    """A NIC and its switch port classify RoCE differently, or the switch marks ECN the NIC does not answer.
+
+    ## What it checks
+    On every NIC-to-switch link: both ends trust the same marking (DSCP or PCP); with DSCP trust,
+    each RoCE DSCP of the policy maps to the same priority on the NIC (`mlnx_qos` dscp2prio) as on
+    the switch port (DSCP -> TC -> priority); and when the switch port marks ECN on the queue that
+    DSCP uses, the NIC's DCQCN notification point is on for its priority. The finding is on the NIC.
+
+    ## Why it matters
+    The switch pauses the priority it classified the traffic into; the NIC stops the priority it
+    sent it on. If the two differ, pauses stop the wrong traffic class in both directions and RoCE
+    is dropped although both ends have PFC on. A switch that marks congestion towards a NIC whose
+    notification point is off gets no CNPs back: DCQCN never slows the senders down.
+
+    ## Failing example
+    NIC `Priority trust state: pcp` facing a SONiC port with a `dscp_to_tc_map`: `the NIC trusts
+    PCP (802.1p), leaf1:Ethernet8 trusts DSCP`.
+
+    ## Passing example
+    Both trust DSCP, DSCP 26 is priority 3 on both, NP is on for priority 3.
+
+    ## Fix
+    Make the NIC's trust mode and DSCP->priority map match the switch's (`mlnx_qos -i IF --trust dscp`,
+    `--dscp2prio set,26,3`), and enable the NIC's notification point on the lossless priority.
+    """
+
+    code = "LNK004"
+    name = "nic-switch-mismatch"
+    severity = Severity.error
+
+    def check_link(self, ctx, link, a, b):
+        kinds = (a.device.kind, b.device.kind)
+        if set(kinds) != {DeviceKind.host, DeviceKind.switch}:
+            return
+        nic, switch = (a, b) if kinds[0] == DeviceKind.host else (b, a)
+        n, s = nic.port, switch.port
+        if n.trust is not None and s.trust is not None and n.trust != s.trust:
+            yield self.on(link, nic, switch, "trust", f"the NIC trusts {TRUST_LABEL[n.trust.value]}, {switch} trusts "
+                          f"{TRUST_LABEL[s.trust.value]}: they classify RoCE into different priorities; "
+                          f"`mlnx_qos -i {n.name} --trust {s.trust.value}`", n.trust_source or n.source)
+            return
+        for dscp in ctx.policy.lossless.dscp:
+            nic_prio, hop = (n.dscp_to_priority or {}).get(dscp), s.dscp_chain(dscp)
+            if nic_prio is None or hop.priority is None:
+                continue
+            if nic_prio != hop.priority:
+                yield self.on(link, nic, switch, f"dscp {dscp}",
+                              f"DSCP {dscp} is priority {nic_prio} on the NIC but priority {hop.priority} on {switch}: "
+                              f"pauses for one stop the other's queue, not this traffic; "
+                              f"`mlnx_qos -i {n.name} --dscp2prio set,{dscp},{hop.priority}`",
+                              n.map_source or n.source, dscp=dscp)
+                continue
+            queue = s.queues.get(hop.queue) if hop.queue is not None else None
+            marks = queue is not None and queue.ecn is not None and queue.ecn.ecn_enabled
+            np_on = n.nic_ecn.np_enabled.get(nic_prio) if n.nic_ecn else None
+            if marks and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
+                yield self.on(link, nic, switch, f"ecn {dscp}",
+                              f"{switch} marks ECN on queue {hop.queue} (DSCP {dscp}) but the NIC's DCQCN notification "
+                              f"point is off for priority {nic_prio}: marked packets bring no CNP back; "
+                              f"`echo 1 > /sys/class/net/{n.name}/ecn/roce_np/enable/{nic_prio}`",
+                              n.nic_ecn.np_source or n.source, dscp=dscp)
+
+
+@register
+class LosslessFacingPfcOff(_LinkRule):
+    """A port with PFC on for a lossless priority faces a port where PFC is off.
+
+    ## What it checks
+    On every link where one end has PFC on for a policy lossless priority, the other end's PFC is
+    not off altogether. The finding is on the end with PFC off (often a port nobody configured for
+    RoCE, such as a forgotten uplink or a NIC left at its defaults).
+
+    ## Why it matters
+    The lossless end sends pauses nobody obeys and ignores nothing because nothing is sent: every
+    RoCE packet crossing this cable in either direction can be dropped under congestion, and the
+    per-device checks do not see it because the PFC-off port is not configured as RoCE-facing.
+
+    ## Failing example
+    `leaf1:Ethernet48` `pfc_enable: "3"` facing `spine1:Ethernet1/1` with no
+    `priority-flow-control on`: `PFC is off here, on for priority 3 at leaf1:Ethernet48`.
+
+    ## Passing example
+    Both ends `priority-flow-control priority 3 no-drop` / `pfc_enable: "3"`.
+
+    ## Fix
+    Enable PFC on the lossless priorities at the end the message names.
+    """
+
+    code = "LNK005"
+    name = "lossless-facing-pfc-off"
+    severity = Severity.error
+
+    def check_link(self, ctx, link, a, b):
+        for off, on in ((a, b), (b, a)):
+            lossless = sorted(set(on.port.pfc_enabled or ()) & set(ctx.lossless))
+            if off.port.pfc_enabled == [] and lossless:
+                yield self.on(link, off, on, "pfc-off", f"PFC is off here, on for {priorities(lossless)} at {on}; "
+                              f"RoCE crossing this cable is lossy; enable PFC on {priorities(lossless)} here",
+                              off.port.pfc_source or off.port.source, lossless=lossless)
+
+
+class _TopologyIssueRule(Rule):
+    """Reports what the topology loader could not make into a link (Fabric.topology_issues with this code)."""
+
+    scope = "fabric"
+
+    def check(self, ctx):
+        for issue in ctx.fabric.topology_issues:
+            if issue.code == self.code:
+                yield self.finding(issue.message, device=issue.devices[0] if issue.devices else None, port=issue.port,
+                                   source=issue.source, key=issue.key, devices=issue.devices,
+                                   severity=Severity(issue.severity) if issue.severity else None)
+
+
+@register
+class UnknownEndpoint(_TopologyIssueRule):
+    """A link names a device or port that is not among the linted inputs.
+
+    ## What it checks
+    Every link of the topology file, every routing-table or LLDP file it names, and every neighbour
+    a device reports (LLDP, SONiC DEVICE_NEIGHBOR) names a device that was linted and a port that
+    device has. Device names are matched with or without a domain and in any case; ports by name,
+    EOS short name (`Et1`) or SONiC alias (`etp1`). A topology link to an unknown device or port is
+    an error; a reported neighbour on an unknown port a warning; a reported neighbour outside the
+    linted devices, or sent without a usable port name, an info (only when a topology file is
+    given: without one, the fabric is whatever was linted).
+
+    ## Why it matters
+    A link that cannot be placed is a link whose two ends are never compared and a path that is
+    never followed: a typo in the topology silently removes a cable from every fabric check.
+
+    ## Failing example
+    `- leaf1:Ethernet100 <-> spine1:Ethernet1/1` where leaf1 has no Ethernet100:
+    `topology.yaml:3: leaf1 has no port Ethernet100 in its input`.
+
+    ## Passing example
+    Every link names ports present in the device inputs.
+
+    ## Fix
+    Correct the name in the topology file, or add the missing device's config to the lint.
+    """
+
+    code = "LNK006"
+    name = "unknown-endpoint"
+    severity = Severity.error
+
+
+@register
+class DuplicateLink(_TopologyIssueRule):
+    """A link is listed twice, or one port is on two links.
+
+    ## What it checks
+    In the topology file, no cable is listed twice (warning; the copy is ignored) and no port is an
+    end of two different links (error; the second is ignored).
+
+    ## Why it matters
+    A port takes one cable. A port on two links is a typo that hides the real cable: the checks run
+    against a peer that is not there.
+
+    ## Failing example
+    `leaf1:Ethernet48 <-> spine1:Ethernet1/1` and `leaf1:Ethernet48 <-> spine2:Ethernet1/1`:
+    `leaf1:Ethernet48 is on two links`.
+
+    ## Passing example
+    Each port appears in one link.
+
+    ## Fix
+    Remove the duplicate, or correct the port of the second link.
+    """
+
+    code = "LNK007"
+    name = "duplicate-link"
+    severity = Severity.error
+
+
+@register
+class AsymmetricNeighbors(_TopologyIssueRule):
+    """The two ends of a cable, or the topology file and a device, disagree about what is connected.
+
+    ## What it checks
+    Every neighbour a device reports (LLDP, SONiC DEVICE_NEIGHBOR) agrees with the topology file
+    and with what the far end reports: A says B, so B must not say C. A port reporting two
+    different neighbours is reported too. The disagreeing reports are not used as links.
+
+    ## Why it matters
+    Disagreeing accounts mean miscabling, stale LLDP data, or a topology file that no longer
+    matches the fabric. Either way the link checks and path analysis would compare the wrong
+    ports.
+
+    ## Failing example
+    gpu01's LLDP says its port faces `leaf1:Ethernet0`, but leaf1's `DEVICE_NEIGHBOR|Ethernet0`
+    names `gpu02`: `gpu01:enp65s0f0np0 reports neighbour leaf1:Ethernet0, but leaf1:Ethernet0
+    reports gpu02:enp65s0f0np0`.
+
+    ## Passing example
+    Both ends name each other, and the topology file lists the same cable.
+
+    ## Fix
+    Check the cabling; then correct the topology file or the device's DEVICE_NEIGHBOR table.
+    """
+
+    code = "LNK008"
+    name = "asymmetric-neighbors"
+    severity = Severity.error
+
+
+@register
+class TopologyEntryInvalid(_TopologyIssueRule):
+    """An entry of the topology file cannot be read.
+
+    ## What it checks
+    Every link is written `device:port <-> device:port`, every tier is a whole number 0-9 for a
+    linted device, and every `routes:`/`lldp:` entry names a file. (A file that is not YAML, or
+    has an unknown top-level key, stops the lint with a usage error instead.)
+
+    ## Why it matters
+    An entry that cannot be read is left out: the fabric checks run without that cable or tier.
+
+    ## Failing example
+    `- leaf1 Ethernet0 -> spine1`: `cannot read link 'leaf1 Ethernet0 -> spine1': expected
+    device:port <-> device:port`.
+
+    ## Passing example
+    `- leaf1:Ethernet48 <-> spine1:Ethernet1/1`.
+
+    ## Fix
+    Correct the entry at the line given.
+    """
+
+    code = "LNK009"
+    name = "topology-entry-invalid"
+    severity = Severity.warning

@@ -1,0 +1,447 @@
+"""The fabric's cables: a topology file merged with what the devices report (LLDP, SONiC DEVICE_NEIGHBOR).
+
+`topology.yaml` (docs/topology.md) lists links (`leaf1:Ethernet48 <-> spine1:Ethernet1/1`), and
+optionally Clos tiers, the routing model, routing-table captures and saved LLDP outputs. Applying
+it to a parsed Fabric sets Fabric.links (one Link per cable, with the line or device report it came
+from), Device.tier, Fabric.routing and Device.routes. Errors in the YAML itself raise InputError
+(file:line); everything that cannot become a link (a garbled line, an unknown device or port, the
+same cable twice, two ends that disagree) becomes a TopologyIssue that the LNK rules report, and
+the rest of the fabric is still analysed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .docpos import Document, load_yaml
+from .errors import InputError
+from .model import Device, DeviceKind, Endpoint, Fabric, Link, Neighbor, ParseIssue, Source, TopologyIssue
+from .parse import display_path, lldp
+from .parse.base import Input
+from .parse.routes import parse_routes
+
+TOPOLOGY_FILES = ("topology.yaml", "topology.yml")
+ROUTINGS = ("updown", "shortest-path", "routes")
+_KEYS = ("links", "tiers", "routing", "routes", "lldp")
+_ARROW = "<->"
+MAX_TIER = 9
+
+
+@dataclass
+class Topology:
+    """A topology file, read and checked but not yet applied to a fabric."""
+
+    file: str
+    links: list[tuple[Any, int | None]] = field(default_factory=list)  # (entry as written, line)
+    tiers: dict[str, tuple[Any, int | None]] = field(default_factory=dict)
+    routing: str | None = None
+    routes: dict[str, tuple[Path, int | None]] = field(default_factory=dict)  # device -> capture
+    lldp: list[tuple[str | None, Path, int | None]] = field(default_factory=list)  # (device or None, file, line)
+    issues: list[TopologyIssue] = field(default_factory=list)
+
+    @property
+    def files(self) -> set[Path]:
+        """Files the topology names: inputs of their own, never parsed as devices."""
+        return {p.resolve() for p, _ in self.routes.values()} | {p.resolve() for _, p, _ in self.lldp}
+
+    def source(self, line: int | None) -> Source:
+        return Source(file=self.file, line=line)
+
+
+def find(paths: list[str | Path]) -> Path | None:
+    """The topology file of the linted folders (topology.yaml beside the device files), if any."""
+    found = [Path(p) / name for p in paths if Path(p).is_dir() for name in TOPOLOGY_FILES if (Path(p) / name).is_file()]
+    if len(found) > 1:
+        raise InputError(f"several topology files ({', '.join(map(str, found))}); pass one with --topology")
+    return found[0] if found else None
+
+
+def read(path: str | Path) -> Topology:
+    """Read a topology file; InputError (file:line) when the YAML or its layout is unusable."""
+    path = Path(path)
+    doc = load_yaml(display_path(path), _text(path))
+    return _build(doc, path.parent)
+
+
+def from_data(data: dict, file: str = "topology.yaml", base: Path | None = None) -> Topology:
+    """A topology given as data (rule case files, the Python API); lines are unknown."""
+    return _build(Document(data, {}, file), base or Path("."))
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=display_path(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
+
+
+def _build(doc: Document, base: Path) -> Topology:
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        raise InputError("a topology file is a YAML mapping (links:, tiers:, routing:, routes:, lldp:)",
+                         file=doc.file, line=1)
+    unknown = sorted(str(key) for key in data if key not in _KEYS)
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}", file=doc.file,
+                         line=doc.line_of([unknown[0]]))
+    topo = Topology(file=doc.file)
+
+    def expect(key: str, kinds: tuple[type, ...], what: str) -> Any:
+        value = data.get(key)
+        if value is not None and not isinstance(value, kinds):
+            raise InputError(f"{key}: expected {what}, got {type(value).__name__}", file=doc.file,
+                             line=doc.line_of([key]))
+        return value
+
+    links = expect("links", (list,), "a list of `device:port <-> device:port` lines") or []
+    topo.links = [(entry, doc.line_of(["links", i])) for i, entry in enumerate(links)]
+    for name, tier in (expect("tiers", (dict,), "a mapping of device: tier") or {}).items():
+        topo.tiers[str(name)] = (tier, doc.line_of(["tiers", name]))
+    routing = expect("routing", (str,), f"one of {', '.join(ROUTINGS)}")
+    if routing is not None and routing not in ROUTINGS:
+        raise InputError(f"routing: expected one of {', '.join(ROUTINGS)}, got {routing!r}", file=doc.file,
+                         line=doc.line_of(["routing"]))
+    topo.routing = routing
+    for name, rel in (expect("routes", (dict,), "a mapping of device: routing-table capture file") or {}).items():
+        line = doc.line_of(["routes", name])
+        if not isinstance(rel, str):
+            topo.issues.append(_entry_issue(topo, f"routes: {name}: expected a file name, got {rel!r}", line))
+            continue
+        topo.routes[str(name)] = (base / rel, line)
+    saved = expect("lldp", (list, dict), "a list of files, or a mapping of device: file") or []
+    entries = ([(str(k), v, doc.line_of(["lldp", k])) for k, v in saved.items()] if isinstance(saved, dict)
+               else [(None, v, doc.line_of(["lldp", i])) for i, v in enumerate(saved)])
+    for device, rel, line in entries:
+        if not isinstance(rel, str):
+            topo.issues.append(_entry_issue(topo, f"lldp: expected a file name, got {rel!r}", line))
+            continue
+        topo.lldp.append((device, base / rel, line))
+    return topo
+
+
+def _entry_issue(topo: Topology, message: str, line: int | None, devices: list[str] | None = None) -> TopologyIssue:
+    return TopologyIssue(code="LNK009", message=message, devices=devices or [], key=f"{topo.file}:{line}:{message}",
+                         source=topo.source(line))
+
+
+# ---- applying a topology to a fabric -----------------------------------------------------------------------
+def apply(fabric: Fabric, topo: Topology | None) -> None:
+    """Set Fabric.links, tiers and routing from the topology (may be None) and the devices' own reports."""
+    names = _Names(fabric)
+    if topo is not None:
+        fabric.topology_issues.extend(topo.issues)
+        fabric.topology_source = topo.source(1)
+        _read_lldp(fabric, topo, names)
+        _read_routes(fabric, topo, names)
+    merger = _Merger(fabric, names, topo)
+    if topo is not None:
+        merger.topology_links(topo)
+    merger.reported_links()
+    _tiers(fabric, topo, names)
+    if topo is not None:
+        fabric.routing = topo.routing or ("routes" if topo.routes else "shortest-path")
+
+
+class _End(NamedTuple):
+    """An Endpoint that can key a dict."""
+
+    device: str
+    port: str
+
+    def __str__(self) -> str:
+        return f"{self.device}:{self.port}"
+
+
+class _Names:
+    """Device and port names as other devices write them: FQDNs, EOS short names, SONiC aliases, any case."""
+
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self._devices: dict[str, str] = {}
+        for name in fabric.devices:
+            for form in (name.lower(), name.split(".")[0].lower()):
+                self._devices.setdefault(form, name)
+        self._ports: dict[str, dict[str, str]] = {}
+
+    def device(self, name: str) -> Device | None:
+        if name in self.fabric.devices:
+            return self.fabric.devices[name]
+        found = self._devices.get(name.lower()) or self._devices.get(name.split(".")[0].lower())
+        return self.fabric.devices[found] if found else None
+
+    def port(self, device: Device, name: str) -> str | None:
+        if name in device.ports:
+            return name
+        index = self._ports.get(device.name)
+        if index is None:
+            index = self._ports[device.name] = {}
+            for port in device.ports.values():
+                for form in (port.name, port.alias):
+                    if form:
+                        index.setdefault(form.lower(), port.name)
+        return index.get(name.lower()) or index.get(lldp.eos_interface(name).lower())
+
+
+def _read_lldp(fabric: Fabric, topo: Topology, names: _Names) -> None:
+    """Saved LLDP outputs the topology names: the device is the entry's key, a prompt line, or the file name."""
+    for device_name, path, line in topo.lldp:
+        text = _input_text(fabric, path)
+        if text is None:
+            continue
+        shown = display_path(path)
+        device_name = device_name or lldp.prompt_host(text) or path.stem
+        device = names.device(device_name)
+        if device is None:
+            fabric.topology_issues.append(TopologyIssue(
+                code="LNK006", message=f"LLDP output {shown} is for {device_name}, which is not among the linted "
+                "devices; name the device (`lldp: {DEVICE: FILE}`) or lint its config too",
+                key=f"lldp|{shown}", source=topo.source(line)))
+            continue
+        neighbors, issues = lldp.parse(text, shown)
+        device.neighbors.extend(neighbors)
+        device.issues.extend(issues)
+
+
+def _read_routes(fabric: Fabric, topo: Topology, names: _Names) -> None:
+    """Routing-table captures (`routes: {leaf1: routes/leaf1.txt}`) -> Device.routes."""
+    for device_name, (path, line) in topo.routes.items():
+        device = names.device(device_name)
+        if device is None:
+            fabric.topology_issues.append(TopologyIssue(
+                code="LNK006", message=f"routes: {device_name} is not among the linted devices; its routing table "
+                f"{display_path(path)} is not used", key=f"routes|{device_name}", source=topo.source(line)))
+            continue
+        text = _input_text(fabric, path)
+        if text is not None:
+            routes, issues = parse_routes(Input(display_path(path), text))
+            device.routes.extend(routes)
+            device.issues.extend(issues)
+
+
+def _input_text(fabric: Fabric, path: Path) -> str | None:
+    """A file the topology names; unreadable -> SYS001 on the fabric (like any input), None."""
+    try:
+        return _text(path)
+    except InputError as exc:
+        fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file)))
+        return None
+
+
+class _Merger:
+    """Builds Fabric.links: topology links first, then every cable the devices report on both or one end."""
+
+    def __init__(self, fabric: Fabric, names: _Names, topo: Topology | None):
+        self.fabric = fabric
+        self.names = names
+        self.topo = topo
+        self.linked: dict[_End, tuple[_End, Link]] = {}
+        self.reported: set[tuple[str, str]] = set()
+
+    def issue(self, code: str, message: str, ends: list[_End], what: str, source: Source | None,
+              severity: str | None = None) -> None:
+        """One issue per code and key: a port named wrongly on several lines is reported at the first."""
+        key = "|".join(sorted(str(e) for e in ends)) + f"|{what}"
+        if (code, key) in self.reported:
+            return
+        self.reported.add((code, key))
+        self.fabric.topology_issues.append(TopologyIssue(
+            code=code, message=message, devices=list(dict.fromkeys(e.device for e in ends)),
+            port=ends[0].port if ends else None, key=key, severity=severity, source=source))
+
+    def add(self, a: _End, b: _End, origin: str, source: Source | None) -> None:
+        link = Link(a=Endpoint(device=a.device, port=a.port), b=Endpoint(device=b.device, port=b.port),
+                    origin=origin, source=source)
+        self.fabric.links.append(link)
+        self.linked[a] = (b, link)
+        self.linked[b] = (a, link)
+
+    # -- topology.yaml ------------------------------------------------------------------------
+    def topology_links(self, topo: Topology) -> None:
+        for entry, line in topo.links:
+            src, where = topo.source(line), _where(topo.source(line))
+            ends = _split_link(entry)
+            if ends is None:
+                self.fabric.topology_issues.append(_entry_issue(
+                    topo, f"cannot read link {entry!r}: expected `device:port {_ARROW} device:port`", line))
+                continue
+            resolved = [self.endpoint(dev, port, src, where, "error") for dev, port in ends]
+            if None in resolved:
+                continue
+            a, b = resolved
+            if a == b:
+                self.fabric.topology_issues.append(_entry_issue(topo, f"link {entry!r} joins {a} to itself", line,
+                                                                [a.device]))
+                continue
+            self.place(a, b, src, where)
+
+    def place(self, a: _End, b: _End, src: Source, where: str) -> None:
+        """Add a declared link unless it repeats one, or one of its ports is already cabled elsewhere."""
+        for end, other in ((a, b), (b, a)):
+            if end not in self.linked:
+                continue
+            far, link = self.linked[end]
+            if far == other:
+                self.issue("LNK007", f"link {a} {_ARROW} {b} ({where}) is listed again; it was first given at "
+                           f"{_where(link.source)}", [a, b], "duplicate", src, severity="warning")
+            else:
+                self.issue("LNK007", f"{end} is on two links: {end} {_ARROW} {far} ({_where(link.source)}) and "
+                           f"{end} {_ARROW} {other} ({where}); a port takes one cable, the second is ignored",
+                           [end, other, far], "port-reused", src)
+            return
+        self.add(a, b, "topology", src)
+
+    def endpoint(self, device_name: str, port_name: str, src: Source | None, where: str, severity: str,
+                 reporter: _End | None = None) -> _End | None:
+        """The model's name for a device:port, or None after a LNK006 issue saying what is unknown."""
+        device = self.names.device(device_name)
+        ends = [reporter] if reporter else []
+        said = (f"{reporter} reports neighbour {device_name}:{port_name} ({where}), but" if reporter
+                else f"link end {device_name}:{port_name} ({where}):")
+        if device is None:
+            # Without a topology file the fabric is whatever was linted: a neighbour outside it is no news.
+            if reporter is None or self.topo is not None:
+                self.issue("LNK006", f"{said} no device {device_name} is among the linted inputs; the link is not "
+                           "checked", ends, f"device {device_name}", src, severity="info" if reporter else severity)
+            return None
+        port = self.names.port(device, port_name)
+        if port is None:
+            self.issue("LNK006", f"{said} {device.name} has no port {port_name} in its input "
+                       f"({', '.join(device.files) or 'no file'}); the link is not checked",
+                       [*ends, _End(device.name, port_name)], "port", src,
+                       severity="warning" if reporter else severity)
+            return None
+        return _End(device.name, port)
+
+    # -- what the devices report --------------------------------------------------------------
+    def reported_links(self) -> None:
+        """A cable both ends report, or one end reports and nothing contradicts, becomes a link; a report that
+        contradicts the topology, an earlier link, or the far end's own report is LNK008."""
+        claims: dict[_End, tuple[_End, Neighbor]] = {}
+        ambiguous: set[_End] = set()
+        for device in sorted(self.fabric.devices.values(), key=lambda d: d.name):
+            for nb in device.neighbors:
+                port = self.names.port(device, nb.port)
+                if port is None:
+                    continue  # a port the model does not hold (management, ports not captured)
+                local = _End(device.name, port)
+                remote = self.remote(local, nb)
+                if remote is None:
+                    continue
+                if remote == local:
+                    self.issue("LNK008", f"{local} reports itself as its neighbour ({self.how(nb, local)}): a looped "
+                               "cable or a copied report; not used", [local], "self", nb.source)
+                    continue
+                first = claims.setdefault(local, (remote, nb))
+                if first[0] != remote and local not in ambiguous:
+                    ambiguous.add(local)
+                    self.issue("LNK008", f"{local} reports two neighbours, {first[0]} ({self.how(first[1], local)}) "
+                               f"and {remote} ({self.how(nb, local)}); neither is used", [local, first[0], remote],
+                               "two-neighbours", nb.source)
+        for local, (remote, nb) in sorted(claims.items(), key=lambda item: str(item[0])):
+            if local in ambiguous or remote in ambiguous:
+                continue
+            if local in self.linked:
+                far, link = self.linked[local]
+                if far != remote:
+                    self.disagree(local, remote, nb, f"{_origin(link)} says {local} {_ARROW} {far}", far)
+                continue
+            back = claims.get(remote)
+            if back is not None and back[0] != local:
+                self.disagree(local, remote, nb, f"{remote} reports {back[0]} ({self.how(back[1], remote)})", back[0])
+            elif remote in self.linked:
+                far, link = self.linked[remote]
+                self.disagree(local, remote, nb, f"{_origin(link)} says {remote} {_ARROW} {far}", far)
+            else:
+                self.add(local, remote, nb.origin, nb.source)
+
+    def remote(self, local: _End, nb: Neighbor) -> _End | None:
+        """The far end a neighbour entry names; a missing port (a MAC port ID) is taken from the far device's
+        own report about this port, when it has one."""
+        if nb.remote_port is not None:
+            return self.endpoint(nb.remote_device, nb.remote_port, nb.source, _kind(nb), "warning", reporter=local)
+        device = self.names.device(nb.remote_device)
+        port = self.back_port(device, local) if device else None
+        if port is None:
+            if device is not None or self.topo is not None:
+                self.issue("LNK006", f"{local} reports neighbour {nb.remote_device} ({_kind(nb)}) without a port name "
+                           "(a MAC port ID?) and the far end does not say which of its ports it is; the link is not "
+                           "checked (lldpd: `configure lldp portidsubtype ifname`)", [local],
+                           f"port of {nb.remote_device}", nb.source, severity="info")
+            return None
+        return _End(device.name, port)
+
+    def back_port(self, device: Device, local: _End) -> str | None:
+        """The one port of ``device`` whose own neighbour entry names ``local``."""
+        me = self.fabric.devices[local.device]
+        ports = {self.names.port(device, n.port) for n in device.neighbors
+                 if n.remote_port and self.names.device(n.remote_device) is me
+                 and self.names.port(me, n.remote_port) == local.port} - {None}
+        return ports.pop() if len(ports) == 1 else None
+
+    def how(self, nb: Neighbor, owner: _End) -> str:
+        """How and where a device reported a neighbour, with the line (lint looks lines up lazily)."""
+        if nb.source is not None:
+            self.fabric.devices[owner.device].locate(nb.source)
+        return f"{_kind(nb)}, {_where(nb.source)}"
+
+    def disagree(self, local: _End, remote: _End, nb: Neighbor, but: str, other: _End) -> None:
+        self.issue("LNK008", f"{local} reports neighbour {remote} ({self.how(nb, local)}), but {but}: the accounts "
+                   "of this cabling disagree, so it is not checked", [local, remote, other], "neighbours", nb.source)
+
+
+def _split_link(entry: Any) -> list[tuple[str, str]] | None:
+    if not isinstance(entry, str) or entry.count(_ARROW) != 1:
+        return None
+    ends = []
+    for side in entry.split(_ARROW):
+        device, colon, port = side.strip().partition(":")
+        if not colon or not device.strip() or not port.strip() or " " in device.strip() or " " in port.strip():
+            return None
+        ends.append((device.strip(), port.strip()))
+    return ends
+
+
+def _where(source: Source | None) -> str:
+    return source.describe() if source else "?"
+
+
+def _kind(nb: Neighbor) -> str:
+    return "LLDP" if nb.origin == "lldp" else "config DEVICE_NEIGHBOR"
+
+
+def _origin(link: Link) -> str:
+    kind = {"topology": "the topology", "lldp": "LLDP", "config": "the config"}[link.origin]
+    return f"{kind} ({_where(link.source)})"
+
+
+def _tiers(fabric: Fabric, topo: Topology | None, names: _Names) -> None:
+    """Declared tiers win; otherwise hosts are tier 0 and a switch's tier is its hop distance from the nearest
+    host (leaves 1, spines 2, super-spines 3). Switches no host reaches keep None."""
+    neighbors: dict[str, set[str]] = {name: set() for name in fabric.devices}
+    for link in fabric.links:
+        neighbors[link.a.device].add(link.b.device)
+        neighbors[link.b.device].add(link.a.device)
+    hosts = [d.name for d in fabric.devices.values() if d.kind == DeviceKind.host]
+    distance = {name: 0 for name in hosts}
+    queue = deque(hosts)
+    while queue:
+        name = queue.popleft()
+        for other in sorted(neighbors[name]):
+            if other not in distance and fabric.devices[other].kind != DeviceKind.host:
+                distance[other] = distance[name] + 1
+                queue.append(other)
+    for name, device in fabric.devices.items():
+        device.tier = distance.get(name)
+    for name, (tier, line) in (topo.tiers.items() if topo else ()):
+        device = names.device(name)
+        if device is None or not isinstance(tier, int) or isinstance(tier, bool) or not 0 <= tier <= MAX_TIER:
+            why = (f"{name} is not among the linted devices" if device is None
+                   else f"tier {tier!r} is not a whole number 0-{MAX_TIER}")
+            fabric.topology_issues.append(_entry_issue(topo, f"tiers: {why}; entry ignored", line))
+            continue
+        device.tier = tier

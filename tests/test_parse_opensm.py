@@ -1,0 +1,199 @@
+"""OpenSM parser: opensm.conf as OpenSM reads it, its companions, defaults, sources and bad input."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.parse import OPENSM_FOLDER_FILES, detect, load_fabric, opensm
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES
+
+RAW = FIXTURES / "raw" / "opensm"
+
+
+def parse_text(text: str, name: str = "opensm.conf"):
+    return opensm.parse([Input(name, text)], "sm")
+
+
+def line_at(source) -> str:
+    return Path(source.file).read_text().split("\n")[source.line - 1]
+
+
+def test_fat_tree_master_folder():
+    fabric = load_fabric([RAW / "fat-tree-master"])
+    dev = fabric.devices["fat-tree-master"]
+    assert (dev.kind.value, dev.platform, dev.issues, fabric.issues) == ("subnet_manager", "opensm", [], [])
+    assert [Path(f).name for f in dev.files] == ["opensm.conf", "qos-policy.conf", "partitions.conf", "ibdiagnet2.log"]
+    sm = dev.opensm
+    assert (sm.routing_engines, sm.no_fallback) == (["ftree", "updn"], True)
+    assert (sm.sm_priority, sm.sweep_interval_s, sm.transaction_timeout_ms, sm.transaction_retries) == (14, 10, 200, 3)
+    assert (sm.lmc, sm.max_op_vls, sm.qos_enabled, sm.sm_sl) == (0, 4, True, 0)
+    assert sm.subnet_prefix == 0xFE80000000000000 and sm.guid == 0x0C42A10300A1B2C4
+    assert sm.root_guid_file == "/etc/opensm/root_guids.conf" and sm.qos_policy_file == "/etc/opensm/qos-policy.conf"
+    # No per-type tables in the file: every port type uses the qos_ set.
+    for qset in sm.qos_sets.values():
+        assert qset.sl2vl == [0, 1, 2, 3, 4, 5, 6, 7] * 2 and (qset.max_vls, qset.high_limit) == (8, 4)
+        assert qset.vlarb_high == [(2, 64)] and qset.vlarb_low[:2] == [(0, 128), (1, 64)]
+    assert [(u.kind, u.name, u.sl) for u in sm.sl_uses] == [
+        ("qos-level", "DEFAULT", 0), ("qos-level", "Storage", 1), ("qos-level", "Management", 2),
+        ("qos-ulp", "default", 0), ("qos-ulp", "ipoib", 2), ("qos-ulp", "ipoib, pkey 0x8001", 1)]
+    assert [(p.name, p.pkey, p.ipoib, p.sl) for p in sm.partitions] == [("Default", 0x7FFF, True, 2),
+                                                                        ("storage", 0x8001, True, 1)]
+    assert sm.partitions[1].members == ["0x0c42a10300b10001=full", "0x0c42a10300b10002=full", "ALL_CAS=limited"]
+    assert (sm.credit_loops.loops_found, sm.credit_loops.sls, sm.credit_loops.vls) == (False, 3, 3)
+
+
+def test_sources_point_at_the_line_the_fact_came_from():
+    sm = load_fabric([RAW / "fat-tree-master"]).devices["fat-tree-master"].opensm
+    assert line_at(sm.sources["sm_priority"]) == "sm_priority 14"
+    assert line_at(sm.sources["routing_engine"]) == "routing_engine ftree,updn,no_fallback"
+    assert line_at(sm.qos_sets["swe"].sl2vl_source) == "qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7"
+    assert line_at(sm.sl_uses[1].source).strip() == "sl: 1"
+    assert line_at(sm.partitions[1].source).startswith("storage=0x8001")
+    assert line_at(sm.credit_loops.source) == "-I- no credit loops found"
+    # `opensm -c` writes each option after its `#` description lines
+    conf = (RAW / "fat-tree-master" / "opensm.conf").read_text().split("\n")
+    description = conf[sm.sources["sweep_interval"].line - 2]
+    assert description == "# The number of seconds between subnet sweeps (0 disables it)"
+
+
+def test_absent_options_take_opensm_defaults():
+    sm = parse_text("routing_engine ftree\n").opensm
+    assert (sm.sm_priority, sm.sweep_interval_s, sm.transaction_timeout_ms, sm.lmc, sm.max_op_vls) == (0, 10, 200, 0, 5)
+    assert sm.qos_enabled is False and list(sm.sources) == ["routing_engine"]
+    ca = sm.qos_sets["ca"]  # OpenSM's built-in tables (osm_base.h OSM_DEFAULT_QOS_*), with no source
+    assert ca.sl2vl == [*range(15), 7] and ca.sl2vl_source is None
+    assert ca.vlarb_high[0] == (0, 4) and ca.vlarb_low[1] == (1, 4) and len(ca.vlarb_low) == 15
+    assert parse_text("routing_engine (null)\n").opensm.routing_engines == []
+
+
+def test_per_type_table_overrides_the_default_set():
+    sm = opensm.parse([Input(str(RAW / "qos-sl2vl-beyond-vls.conf"), (RAW / "qos-sl2vl-beyond-vls.conf").read_text())],
+                      "x").opensm
+    assert sm.qos_sets["swe"].sl2vl == [0, 1, 2, 3] * 4
+    assert line_at(sm.qos_sets["swe"].sl2vl_source).startswith("qos_swe_sl2vl ")
+    assert sm.qos_sets["ca"].sl2vl == [0, 1, 2, 3, 4, 5, 6, 7] * 2
+    assert line_at(sm.qos_sets["ca"].sl2vl_source).startswith("qos_sl2vl ")
+    assert (sm.routing_engines, sm.no_fallback, sm.sm_sl) == (["updn"], True, 5)
+
+
+def test_values_read_like_opensm_reads_them():
+    sm = parse_text("\n".join([
+        "sm_priority 0x0e",            # strtoul base 0: hex
+        "lmc 010",                     # ... and octal
+        "max_op_vls 260",              # uint8: 260 & 0xff
+        "sweep_interval 5",
+        "sweep_interval 15 # later lines win; comments are cut",
+        'routing_engine "dfsssp"',     # enclosing quotes removed
+        "qos TRUE",
+        "qos_high_limit -1",           # unset: the built-in 0 applies
+        "qos_max_vls 0",               # unset
+        "unknown_vendor_option 42",    # ignored, as OpenSM does
+    ])).opensm
+    assert (sm.sm_priority, sm.lmc, sm.max_op_vls, sm.sweep_interval_s) == (14, 8, 4, 15)
+    assert sm.routing_engines == ["dfsssp"] and sm.qos_enabled is True
+    assert (sm.qos_sets["ca"].high_limit, sm.qos_sets["ca"].max_vls) == (0, 15)
+
+
+def test_garbled_values_are_issues_with_what_opensm_makes_of_them():
+    dev = opensm.parse([Input(str(RAW / "garbled.conf"), (RAW / "garbled.conf").read_text())], "garbled")
+    messages = {(i.code, i.source.line): i.message for i in dev.issues}
+    assert messages[("SYS002", 2)] == "sm_priority 'high' is not a number; OpenSM reads it as 0"
+    assert messages[("SYS002", 4)] == "qos 'true': OpenSM reads anything but TRUE as FALSE"
+    assert messages[("SYS002", 5)] == "sweep_interval '10s' is not a number; OpenSM reads it as 10"
+    assert "lists 4 VLs, not one per SL 0-15" in " ".join(i.message for i in dev.issues if i.source.line == 8)
+    assert len([i for i in dev.issues if i.source.line == 9]) == 2  # '1' and '2:300'
+    sm = dev.opensm
+    assert (sm.sm_priority, sm.sweep_interval_s, sm.qos_enabled, sm.max_op_vls) == (0, 10, False, 4)
+    assert sm.qos_sets["ca"].sl2vl == [0, 1, 2, 0] + [0] * 12 and sm.qos_sets["ca"].vlarb_low == [(0, 64)]
+
+
+def test_not_an_opensm_file():
+    with pytest.raises(InputError) as exc:
+        parse_text("hostname leaf1\ninterface Ethernet1\n", name="leaf1.cfg")
+    assert exc.value.file == "leaf1.cfg" and "no OpenSM option" in exc.value.message
+    with pytest.raises(InputError, match="no opensm.conf"):
+        opensm.parse([Input("qos-policy.conf", "qos-ulps\n default : 0\nend-qos-ulps\n")], "x")
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in RAW.glob("*.conf")))
+def test_fixtures_are_detected_as_opensm(case):
+    assert detect(Input(case, (RAW / case).read_text())) == "opensm"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("#\n# DEVICE ATTRIBUTES OPTIONS\n#\n", True),
+    ("# my SM\nsm_priority 14\nrouting_engine ftree\n", True),
+    ("set system host-name mystery\n", False),  # tests/test_loader.py's unknown format
+    ("hostname leaf1\n!\ninterface Ethernet1\n   mtu 9214\n", False),
+    ('{"DEVICE_METADATA": {}}', False),
+    ("", False),
+])
+def test_sniff(text, expected):
+    assert opensm.sniff(Input("x", text)) is expected
+
+
+def test_companions_told_apart_by_content_when_names_do_not_say():
+    conf = (RAW / "fat-tree-master" / "opensm.conf").read_text()
+    names = (("sm.txt", "opensm.conf"), ("a.txt", "qos-policy.conf"), ("b.txt", "partitions.conf"),
+             ("c.txt", "ibdiagnet2.log"))
+    inputs = [Input(n, (RAW / "fat-tree-master" / f).read_text()) for n, f in names]
+    sm = opensm.parse(inputs, "x").opensm
+    assert len(sm.sl_uses) == 6 and len(sm.partitions) == 2 and sm.credit_loops.loops_found is False
+    assert opensm.parse(inputs[1:] + [Input("sm.txt", conf)], "x").opensm.sm_priority == 14  # any order
+
+
+def test_loader_groups_an_sm_folder_and_leaves_other_files_out(tmp_path):
+    node = tmp_path / "sm01"
+    shutil.copytree(RAW / "fat-tree-master", node)
+    (node / "opensm.log").write_text("Jan 01 00:00:00 SUBNET UP\n")
+    (node / "guid2lid").write_text("0x0c42a10300a1b2c4 1 1\n")
+    fabric = load_fabric([tmp_path])
+    assert list(fabric.devices) == ["sm01"] and fabric.issues == []
+    files = [Path(f).name for f in fabric.devices["sm01"].files]
+    assert files == [f for f in OPENSM_FOLDER_FILES if (node / f).exists()]
+
+
+def test_qos_policy_problems():
+    text = "qos-levels\n  qos-level\n    name: DEFAULT\n    sl: 16\n  end-qos-level\nend-qos-levels\nstray line\n" \
+           "qos-ulps\n  default : 0\n  ipoib 3\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("qos-policy.conf", text)], "x")
+    got = {i.source.line: i.message for i in dev.issues}
+    assert "SL '16' is not a number 0-15" in got[4] and "outside any QoS policy section" in got[7]
+    assert "is not `<match> : <SL>`" in got[10] and "qos-ulps is not closed" in got[8]
+    assert [(u.name, u.sl) for u in dev.opensm.sl_uses] == [("default", 0)]
+
+
+def test_partitions_problems():
+    text = "Default=0x7fff, ipoib : ALL=full;\nbroken=0x10 ALL=full;\nlast=0x20, sl=3 : SELF=full\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    got = {i.source.line: i.message for i in dev.issues}
+    assert "has no `:`" in got[2] and "not closed by `;`" in got[3]
+    assert [(p.name, p.pkey, p.sl) for p in dev.opensm.partitions] == [("Default", 0x7FFF, None), ("last", 0x20, 3)]
+
+
+@pytest.mark.parametrize("text,found,evidence", [
+    ("-I- Checking credit loops\n-I- Analyzing Fabric for Credit Loops 1 SLs, 1 VLs used.\n-I- no credit loops found\n",
+     False, []),
+    ("Found credit loop on: sw1/P1 VL: 0\n  - BT credit loop through: sw2/P2 VL: 0\n-E- credit loops in routing\n",
+     True, ["Found credit loop on: sw1/P1 VL: 0", "- BT credit loop through: sw2/P2 VL: 0",
+            "-E- credit loops in routing"]),
+    ("-E- Found:3 Credit Loops\n", True, ["-E- Found:3 Credit Loops"]),  # older ibdm wording
+    ("-E- Found:2 CA to CA paths that can cause credit loops.\n", True,
+     ["-E- Found:2 CA to CA paths that can cause credit loops."]),
+    ("-I- Discovering ... ibdiagnet\n-I- Done\n", None, []),  # ran without -r: no verdict
+])
+def test_ibdiagnet_verdicts(text, found, evidence):
+    inputs = [Input("opensm.conf", "sm_priority 1\n"), Input("ibdiagnet2.log", text)]
+    loops = opensm.parse(inputs, "x").opensm.credit_loops
+    assert (loops.loops_found, loops.evidence) == (found, evidence)
+
+
+def test_credit_loop_fixture():
+    sm = load_fabric([RAW / "credit-loop"]).devices["credit-loop"].opensm
+    assert sm.credit_loops.loops_found is True and len(sm.credit_loops.evidence) == 5
+    assert line_at(sm.credit_loops.source) == "Found credit loop on: leaf03/P13 VL: 0"

@@ -1,0 +1,78 @@
+"""Routing-table captures (FRR / SONiC vtysh and Arista EOS `show ip route`): forwarding next hops only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from losslessd.parse.base import Input
+from losslessd.parse.routes import parse_routes
+
+ROUTES = Path(__file__).parent / "fixtures" / "routes"
+
+
+def parsed(name: str):
+    path = ROUTES / name
+    routes, issues = parse_routes(Input(f"routes/{name}", path.read_text()))
+    return ({r.prefix: [(h.address, h.port) for h in r.next_hops] for r in routes},
+            [(i.code, i.source.line, i.message) for i in issues], routes)
+
+
+def test_frr_keeps_selected_fib_next_hops_only():
+    table, issues, routes = parsed("frr-edge.txt")
+    assert table == {
+        "10.1.0.0/24": [("10.0.0.1", "Ethernet0"), ("10.0.0.3", "Ethernet4")],  # ECMP; the inactive third left out
+        "10.2.0.0/24": [("10.0.0.1", "Ethernet0")],  # recursive next hop: the resolved one counts
+        "10.3.0.0/24": [("10.0.0.7", "Ethernet12")],  # onlink
+        "2001:db8:1::/64": [("fe80::1", "Ethernet0")],
+        "10.9.0.0/16": [],  # blackhole: drops what it matches
+        "10.5.0.0/24": [("10.0.0.1", "Ethernet0")],
+    }  # 10.6.0.0/24 is not selected (no '>'); VRF mgmt is not the default VRF
+    assert issues == [
+        ("SYS002", 18, "'10.4.0.0/33' is not an IP prefix; line skipped"),
+        ("SYS002", 20, "next hop not understood: '*                    vja 10.0.0.3 Ethernet4'; line skipped")]
+    assert routes[0].source.file == "routes/frr-edge.txt" and routes[0].source.line == 10
+
+
+def test_eos_old_and_new_layouts():
+    table, issues, _ = parsed("eos-edge.txt")
+    assert table == {
+        "0.0.0.0/0": [("10.3.1.1", "Ethernet2.101")],  # next hop on its own line (EOS 4.2x)
+        "10.1.10.1/32": [("10.1.11.4", "Ethernet1"), ("10.1.12.4", "Ethernet2")],  # ECMP continuation
+        "10.1.10.3/32": [(None, "Loopback0")],  # connected: a port, no address
+        "10.3.1.0/31": [(None, "Ethernet2.101")],
+        "10.10.0.0/16": [],  # aggregate to Null0
+        "10.10.0.4/32": [("10.1.1.2", "Vxlan1")],  # EVPN: the VTEP through the VXLAN interface
+        "10.20.0.0/16": [("10.1.11.4", "Ethernet1")],
+    }  # VRF MGMT is left out
+    assert issues == []
+
+
+def test_ring_captures():
+    s1, issues, _ = parsed("ring3/s1.txt")
+    assert issues == [] and s1["10.1.3.0/24"] == [("10.0.12.1", "Ethernet1")]  # static, not the BGP alternative
+    s2, _, _ = parsed("ring3/s2.txt")
+    assert s2["0.0.0.0/0"] == [("10.0.23.1", "Ethernet1"), ("10.0.12.0", "Ethernet2")]
+    s3, _, _ = parsed("ring3/s3.txt")
+    assert s3["10.1.2.0/24"] == [("10.0.31.1", "Ethernet1")] and len(s3) == 5
+
+
+def test_text_that_is_not_a_routing_table():
+    routes, issues = parse_routes(Input("x.txt", "hostname leaf1\ninterface Ethernet1\n"))
+    assert routes == [] and [i.message for i in issues] == [
+        "no routing-table entries found (expected `show ip route` output from FRR/SONiC vtysh or Arista EOS)"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([
+    "B>* 10.1.0.0/24 [20/0] via 10.0.0.1, Ethernet0, weight 1, 00:05:10",
+    "  *                    via 10.0.0.3, Ethernet4, weight 1, 00:05:10", " B E      10.1.10.1/32 [200/0] via",
+    "           via 10.3.1.1, Ethernet2.101", "VRF: default", "VRF mgmt:", "C>* 300.0.0.0/8 is directly connected",
+    " C        10.3.1.0/31 [0/0]", "           Null0", "via via via", "B>* ::/0 via", "   garbage", "",
+]), max_size=12), st.text(max_size=40))
+def test_any_mix_of_lines_parses_without_error(lines, noise):
+    routes, issues = parse_routes(Input("fuzz.txt", "\n".join(lines + [noise])))
+    assert all(i.code == "SYS002" and i.source.file == "fuzz.txt" for i in issues)
+    assert routes or issues

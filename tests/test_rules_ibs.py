@@ -1,0 +1,111 @@
+"""IBS rules on the OpenSM fixtures as an operator lints them: which file and line, which SMs, which policy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.lint.engine import run
+from losslessd.lint.registry import all_rules
+from losslessd.model import Device, Fabric
+from losslessd.policy import load_policy
+from tests.conftest import FIXTURES, ROOT
+
+RAW = FIXTURES / "raw" / "opensm"
+MASTER, STANDBY = RAW / "fat-tree-master", RAW / "fat-tree-standby.conf"
+IBS = [code for code in all_rules() if code.startswith("IBS")]
+
+
+def line_at(source) -> str:
+    return Path(source.file).read_text().split("\n")[source.line - 1]
+
+
+def policy(tmp_path, **infiniband) -> Path:
+    path = tmp_path / "site.yaml"
+    path.write_text("extends: infiniband\ninfiniband: " + json.dumps(infiniband) + "\n")
+    return path
+
+
+def test_master_and_standby_are_clean_under_every_rule():
+    result = lint([MASTER, STANDBY], "infiniband")
+    assert result.findings == [] and set(result.fabric.devices) == {"fat-tree-master", "fat-tree-standby"}
+
+
+def test_minhop_on_a_torus(tmp_path):
+    [hit] = lint([RAW / "torus-minhop.conf"], policy(tmp_path, topology="torus"), select_codes=["IBS001"]).findings
+    assert hit.severity.value == "error" and "minhop is not credit-loop free on a torus" in hit.message
+    assert "use torus-2QoS" in hit.message and line_at(hit.source) == "routing_engine minhop"
+    # the same file is fine where min-hop cannot loop
+    assert lint([RAW / "torus-minhop.conf"], policy(tmp_path, topology="tree"), select_codes=["IBS001"]).findings == []
+
+
+def test_equal_priorities_name_both_sms():
+    [f] = lint([MASTER, RAW / "standby-equal.conf"], "infiniband", select_codes=["IBS003"]).findings
+    assert f.devices == ["fat-tree-master", "standby-equal"] and f.device == "fat-tree-master"
+    assert "both have sm_priority 14" in f.message and line_at(f.source) == "sm_priority 14"
+
+
+def test_sl2vl_beyond_max_op_vls_points_at_the_table():
+    found = lint([RAW / "qos-sl2vl-beyond-vls.conf"], "infiniband", select_codes=["IBS005"]).findings
+    by_key = {f.key: f for f in found}
+    assert set(by_key) == {"qos_sl2vl:vls", "qos_vlarb_low"}
+    sl2vl = by_key["qos_sl2vl:vls"]
+    assert sl2vl.severity.value == "error" and "SL 5 is used by sm_sl" in sl2vl.message
+    assert "(CA ports, switch port 0, router ports)" in sl2vl.message  # switch external ports have their own table
+    assert line_at(sl2vl.source).startswith("qos_sl2vl 0,1,2,3,4,5,6,7")
+    assert by_key["qos_vlarb_low"].severity.value == "warning" and "VL 4,5" in by_key["qos_vlarb_low"].message
+
+
+def test_credit_loop_reported_by_ibdiagnet():
+    result = lint([RAW / "credit-loop"], "infiniband", select_codes=["IBS"])
+    by_code = {f.code: f for f in result.findings}
+    loop = by_code["IBS007"]
+    assert loop.severity.value == "error" and line_at(loop.source) == "Found credit loop on: leaf03/P13 VL: 0"
+    assert "BT credit loop through: spine02/P3 VL: 0" in loop.message and "routing_engine updn" in loop.message
+    # the config explains it: updn without a root GUID file can fall back to minhop
+    assert "root auto-detection finds no roots" in by_code["IBS002"].message
+
+
+def test_ethernet_rules_skip_subnet_managers_and_ibs_rules_skip_the_rest():
+    on_sm = lint([MASTER, STANDBY], "roce-dscp26").findings
+    assert {f.code[:3] for f in on_sm} <= {"IBS"}  # no PFC/ECN/MAP/... finding on an SM
+    ethernet = lint([ROOT / "examples" / "fabric"], "infiniband").findings
+    assert ethernet and not any(f.code.startswith("IBS") for f in ethernet)
+
+
+def test_rules_read_the_policy_not_constants(tmp_path):
+    """sweep 0 and a 5 s timeout are wrong under the shipped policy and fine where the policy says so."""
+    dev = {"name": "sm1", "kind": "subnet_manager", "platform": "opensm",
+           "opensm": {"routing_engines": ["dor"], "no_fallback": True, "sweep_interval_s": 0,
+                      "transaction_timeout_ms": 5000, "sm_priority": 3}}
+    fabric = Fabric(devices={"sm1": Device.model_validate(dev)})
+    rules = [all_rules()[c] for c in IBS]
+    shipped = {(f.code, f.key) for f in run(fabric, load_policy("infiniband"), rules).findings}
+    assert shipped == {("IBS001", "routing"), ("IBS003", "standby"), ("IBS004", "timers")}
+    relaxed = load_policy(policy(tmp_path, topology="mesh", require_standby_sm=False,
+                                 sweep_interval_s={"min": 0}, transaction_timeout_ms={"max": 10000}))
+    assert run(fabric, relaxed, rules).findings == []
+
+
+@pytest.mark.slow
+def test_cli_lints_an_sm_folder(tmp_path):
+    def cli(*args):
+        res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True,
+                             cwd=ROOT)
+        assert "Traceback" not in res.stderr, res.stderr
+        return res
+
+    clean = cli("lint", MASTER, STANDBY, "--policy", "infiniband")
+    assert clean.returncode == 0, clean.stdout
+    loop = cli("lint", RAW / "credit-loop", "--policy", "infiniband", "-f", "json")
+    assert loop.returncode == 1
+    findings = json.loads(loop.stdout)["findings"]
+    assert {f["code"] for f in findings} >= {"IBS007", "IBS002"}
+    assert any(f["device"] == "credit-loop" and f["code"] == "IBS007" for f in findings)
+    doc = cli("rules", "IBS001")
+    assert doc.returncode == 0 and "credit-loop" in doc.stdout

@@ -1,0 +1,295 @@
+"""The topology loader: links from topology.yaml, LLDP and DEVICE_NEIGHBOR; tiers; routing; bad input as findings."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from losslessd import topology
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.model import Device, DeviceKind, Fabric, Neighbor, Port
+from losslessd.parse import load_fabric
+from tests.conftest import FIXTURES, ROOT
+
+CLOS = FIXTURES / "topology" / "clos"
+
+
+def cables(fabric: Fabric) -> dict[frozenset, object]:
+    return {frozenset((str(link.a), str(link.b))): link for link in fabric.links}
+
+
+def clos_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "clos"
+    shutil.copytree(CLOS, target)
+    return target
+
+
+def test_clos_cables_come_from_the_file_lldp_and_config():
+    fabric = load_fabric([CLOS])
+    links = cables(fabric)
+    assert len(links) == len(fabric.links) == 8  # 4 spine links, 4 host links: each cable once
+    spine = links[frozenset(("leaf1:Ethernet48", "spine1:Ethernet1"))]
+    assert (spine.origin, spine.source.file, spine.source.line) == ("topology", "tests/fixtures/topology/clos/topology.yaml", 6)
+    # h1 reports leaf1 by LLDP (port ID = SONiC alias etp1) and leaf1's DEVICE_NEIGHBOR agrees: one link.
+    host = links[frozenset(("h1:eth0", "leaf1:Ethernet0"))]
+    assert host.origin == "lldp" and host.source.file.endswith("h1.capture")
+    assert frozenset(("h4:eth0", "leaf2:Ethernet2")) in links
+    # spine1's saved LLDP (FQDN system names, a SONiC alias) confirms its links; Ma1 is not modelled.
+    assert [(n.port, n.remote_device) for n in fabric.devices["spine1"].neighbors][:2] == [
+        ("Ethernet1", "leaf1.fabric.example"), ("Ethernet2", "leaf2.fabric.example")]
+    assert fabric.topology_issues == []
+    assert "spine1" in fabric.devices and set(fabric.devices) == {"h1", "h2", "h3", "h4", "leaf1", "leaf2", "spine1",
+                                                                  "spine2"}  # lldp/spine1.txt is no device
+    assert {n: d.tier for n, d in fabric.devices.items()} == {"h1": 0, "h2": 0, "h3": 0, "h4": 0, "leaf1": 1, "leaf2": 1,
+                                                              "spine1": 2, "spine2": 2}
+    assert fabric.routing == "updown" and fabric.topology_source.file.endswith("topology.yaml")
+
+
+def test_the_clos_is_clean_of_fabric_findings():
+    result = lint([CLOS], "roce-dscp26")
+    assert not [f for f in result.findings if f.code[:3] in ("LNK", "PTH", "SYS")], [f.message for f in result.findings]
+
+
+def test_reported_neighbours_make_links_without_a_topology_file():
+    fabric = load_fabric([CLOS / "h1.capture", CLOS / "leaf1"])
+    assert [(str(link.a), str(link.b), link.origin) for link in fabric.links] == [("h1:eth0", "leaf1:Ethernet0", "lldp")]
+    assert fabric.routing is None  # no topology: no path or deadlock analysis
+    # leaf1's DEVICE_NEIGHBOR names h2, not linted here: without a topology file that is no finding.
+    assert fabric.topology_issues == []
+
+
+def test_tiers_declared_win_and_the_rest_are_hop_distances():
+    devices = {name: Device(name=name, kind=kind, platform="sonic", ports={p: Port(name=p) for p in ports})
+               for name, kind, ports in (("h1", DeviceKind.host, ["eth0"]), ("leaf1", DeviceKind.switch, ["e0", "e1"]),
+                                         ("spine1", DeviceKind.switch, ["e0", "e1"]),
+                                         ("super1", DeviceKind.switch, ["e0"]), ("lonely", DeviceKind.switch, ["e0"]))}
+    fabric = Fabric(devices=devices)
+    topology.apply(fabric, topology.from_data({"links": ["h1:eth0 <-> leaf1:e0", "leaf1:e1 <-> spine1:e0",
+                                                         "spine1:e1 <-> super1:e0"], "tiers": {"spine1": 5}}))
+    assert {n: d.tier for n, d in fabric.devices.items()} == {"h1": 0, "leaf1": 1, "spine1": 5, "super1": 3,
+                                                              "lonely": None}
+    assert fabric.routing == "shortest-path"  # the default with a topology and no routing tables
+
+
+def test_bad_links_are_findings_and_the_rest_is_analysed(tmp_path):
+    fabric_dir = clos_copy(tmp_path)
+    topo = yaml.safe_load((fabric_dir / "topology.yaml").read_text())
+    topo["links"] += [
+        "leaf1:Ethernet100 <-> spine2:Ethernet9",   # unknown ports
+        "leaf9:Ethernet0 <-> spine2:Ethernet9",     # unknown device
+        "leaf2:Ethernet49 <-> spine1:Ethernet2",    # the same cable again
+        "leaf2:Ethernet49 <-> spine2:Ethernet1",    # a port on a second link
+        "leaf2 Ethernet1 -> h3",                     # garbled
+    ]
+    (fabric_dir / "topology.yaml").write_text(yaml.safe_dump(topo, sort_keys=False))
+    # h2 now claims leaf1's Ethernet0, which leaf1 (DEVICE_NEIGHBOR) and h1 (LLDP) give to h1.
+    capture = fabric_dir / "h2.capture"
+    capture.write_text(capture.read_text().replace("port.local=etp2", "port.local=etp1"))
+    # And a real mistake, so the fabric checks are seen to run on what could be placed.
+    spine = fabric_dir / "spine2.cfg"
+    spine.write_text(spine.read_text().replace("   description leaf2:Ethernet50\n",
+                                               "   description leaf2:Ethernet50\n   priority-flow-control priority 3 drop\n"
+                                               "   priority-flow-control priority 4 no-drop\n"))
+    result = lint([fabric_dir], "roce-dscp26")
+    found = sorted((f.code, f.device or "", f.port or "", f.severity.value) for f in result.findings
+                    if f.code[:3] in ("LNK", "SYS"))
+    assert found == [
+        ("LNK001", "spine2", "Ethernet2", "error"),
+        ("LNK006", "", "", "error"),                       # leaf9
+        ("LNK006", "leaf1", "Ethernet100", "error"),
+        ("LNK006", "spine2", "Ethernet9", "error"),        # named on two lines, reported once
+        ("LNK007", "leaf2", "Ethernet49", "error"),        # on a second link
+        ("LNK007", "leaf2", "Ethernet49", "warning"),      # the same cable again
+        ("LNK008", "h2", "eth0", "error"),                 # h2 says leaf1:Ethernet0, leaf1 says h1 is there
+        ("LNK008", "leaf1", "Ethernet4", "error"),         # leaf1 says h2 is on Ethernet4, h2 says Ethernet0
+        ("LNK009", "", "", "warning"),
+    ]
+    lines = (fabric_dir / "topology.yaml").read_text().splitlines()
+    by_code = {f.code: f for f in result.findings}
+    assert by_code["LNK009"].source.line == next(n for n, line in enumerate(lines, 1) if "leaf2 Ethernet1 -> h3" in line)
+    unknown = next(f for f in result.findings if f.code == "LNK006" and f.device is None)
+    assert "link end leaf9:Ethernet0" in unknown.message and "no device leaf9 is among the linted inputs" in unknown.message
+    h2 = next(f for f in result.findings if f.code == "LNK008" and f.device == "h2")
+    assert h2.devices == ["h2", "leaf1", "h1"] and "h2:eth0 reports neighbour leaf1:Ethernet0" in h2.message
+    assert "but leaf1:Ethernet0 reports h1:eth0 (config DEVICE_NEIGHBOR" in h2.message
+    assert len(result.fabric.links) == 7  # the 8 good cables but h2's, whose two ends disagree
+    assert any(f.code == "PTH001" and f.device == "spine2" for f in result.findings)
+    assert not any(f.code == "SYS900" for f in result.findings)
+
+
+def run_cli(*args):
+    res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+                         check=False)
+    assert "Traceback" not in res.stderr, res.stderr
+    return res
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("links:\n  - a:b <-> c:d\n - bad indent\n", "topology.yaml:3"),
+    ("links: [a:b <-> c:d]\nroutng: updown\n", "topology.yaml:2: unknown key 'routng'"),
+    ("routing: ospf\n", "topology.yaml:1: routing: expected one of updown, shortest-path, routes"),
+    ("links: leaf1:e0 <-> spine1:e0\n", "topology.yaml:1: links: expected a list"),
+    ("- just\n- a list\n", "topology.yaml:1: a topology file is a YAML mapping"),
+])
+def test_unusable_topology_file_exits_2_with_file_and_line(tmp_path, text, needle):
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "topology.yaml").write_text(text)
+    res = run_cli("lint", fabric_dir)
+    assert res.returncode == 2 and needle in res.stdout + res.stderr, res.stdout + res.stderr
+
+
+def test_topology_option_names_a_file_outside_the_folders(tmp_path):
+    elsewhere = tmp_path / "fabric.yaml"
+    elsewhere.write_text("links:\n  - leaf1:Ethernet0 <-> h9:eth0\n")
+    res = run_cli("lint", CLOS / "leaf1", "--topology", elsewhere, "--select", "LNK", "-f", "json")
+    assert res.returncode == 1 and "no device h9 is among the linted inputs" in res.stdout
+    assert run_cli("lint", CLOS / "leaf1", "--topology", tmp_path / "none.yaml").returncode == 2
+
+
+def test_two_topology_files_are_a_usage_error(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        d.mkdir()
+        (d / "topology.yaml").write_text("links: []\n")
+    with pytest.raises(InputError, match="several topology files"):
+        load_fabric([a, b])
+
+
+FRR_ROUTES = """Codes: K - kernel route, C - connected, S - static, R - RIP,
+       O - OSPF, I - IS-IS, B - BGP, E - EIGRP, N - NHRP,
+       > - selected route, * - FIB route, q - queued, r - rejected, b - backup
+
+B>* 10.2.0.0/24 [20/0] via 10.1.0.1, Ethernet48, weight 1, 00:05:12
+  *                    via 10.1.1.1, Ethernet52, weight 1, 00:05:12
+C>* 10.1.0.0/31 is directly connected, Ethernet48, 00:06:01
+"""
+
+
+def test_routing_tables_named_by_the_topology_fill_device_routes(tmp_path):
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "routes").mkdir()
+    (fabric_dir / "routes" / "leaf1.txt").write_text(FRR_ROUTES)
+    topo = yaml.safe_load((fabric_dir / "topology.yaml").read_text())
+    del topo["routing"]
+    topo["routes"] = {"leaf1": "routes/leaf1.txt", "leaf7": "routes/leaf1.txt"}
+    (fabric_dir / "topology.yaml").write_text(yaml.safe_dump(topo))
+    fabric = load_fabric([fabric_dir])
+    routes = fabric.devices["leaf1"].routes
+    assert [(r.prefix, [h.port for h in r.next_hops]) for r in routes] == [
+        ("10.2.0.0/24", ["Ethernet48", "Ethernet52"]), ("10.1.0.0/31", ["Ethernet48"])]
+    assert routes[0].source.file.endswith("routes/leaf1.txt")
+    assert "leaf1" in fabric.devices and not any("routes" in f for d in fabric.devices.values() for f in d.files)
+    assert fabric.routing == "routes"  # routing tables given and no routing declared
+    assert [i.code for i in fabric.topology_issues] == ["LNK006"]  # leaf7 is not linted
+
+
+def test_unreadable_lldp_file_is_sys001_and_the_rest_loads(tmp_path):
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "lldp" / "spine1.txt").unlink()
+    fabric = load_fabric([fabric_dir])
+    assert [i.code for i in fabric.issues] == ["SYS001"] and len(fabric.links) == 8
+
+
+# -- fuzz: whatever topology.yaml holds, the loader gives findings or an input error -------------------------
+ENDPOINTS = st.sampled_from(["leaf1:Ethernet48", "spine1:Ethernet1", "h1:eth0", "leaf1:Ethernet0", "x:y", "leaf1:etp49",
+                             "Leaf1.example:ETHERNET52", "spine2:Et1", ":", "leaf1:", "a b:c"])
+LINK = st.one_of(st.builds(lambda a, b, arrow: f"{a} {arrow} {b}", ENDPOINTS, ENDPOINTS, st.sampled_from(["<->", "->", "<-><->"])),
+                 st.integers(), st.none(), st.lists(st.text(max_size=5), max_size=2), st.text(max_size=20))
+TOPOLOGY = st.fixed_dictionaries({}, optional={
+    "links": st.one_of(st.lists(LINK, max_size=8), st.text(max_size=10)),
+    "tiers": st.dictionaries(st.sampled_from(["leaf1", "spine1", "h1", "nobody"]),
+                             st.one_of(st.integers(-2, 12), st.text(max_size=3), st.none()), max_size=3),
+    "routing": st.sampled_from(["updown", "shortest-path", "routes", "ospf", 3]),
+    "lldp": st.one_of(st.lists(st.sampled_from(["lldp/spine1.txt", "missing.txt", 5]), max_size=2),
+                      st.dictionaries(st.sampled_from(["spine1", "spine9"]), st.sampled_from(["lldp/spine1.txt", "x"]))),
+    "bogus": st.integers(),
+})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=TOPOLOGY, raw=st.one_of(st.none(), st.text(max_size=40)))
+def test_any_topology_gives_findings_or_an_input_error(tmp_path_factory, data, raw):
+    fabric_dir = tmp_path_factory.mktemp("fuzz")
+    for name in ("leaf1", "lldp"):
+        shutil.copytree(CLOS / name, fabric_dir / name)
+    for name in ("spine1.cfg", "h1.capture"):
+        shutil.copy(CLOS / name, fabric_dir / name)
+    (fabric_dir / "topology.yaml").write_text(raw if raw is not None else yaml.safe_dump(data))
+    try:
+        result = lint([fabric_dir], "roce-dscp26")
+    except InputError as exc:
+        assert exc.file and exc.file.endswith("topology.yaml")
+        return
+    assert not any(f.code == "SYS900" for f in result.findings), [f.message for f in result.findings]
+    for link in result.fabric.links:  # every link joins two known ports
+        assert link.a.port in result.fabric.devices[link.a.device].ports
+        assert link.b.port in result.fabric.devices[link.b.device].ports
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["leaf1", "spine1", "h1", "ghost", "LEAF1", "spine1.dc"]),
+                          st.sampled_from(["Ethernet0", "Ethernet48", "etp1", "Et1", "eth0", "nope"]),
+                          st.sampled_from(["leaf1", "spine1", "h1", "ghost"]),
+                          st.one_of(st.none(), st.sampled_from(["Ethernet0", "Ethernet1", "eth0", "etp49", "zz"])),
+                          st.sampled_from(["lldp", "config"])), max_size=10),
+       st.booleans())
+def test_any_neighbour_reports_give_links_or_findings(reports, with_topology):
+    """Random (even contradictory) LLDP/DEVICE_NEIGHBOR reports: each port ends on at most one link."""
+    fabric = load_fabric([CLOS / "leaf1", CLOS / "spine1.cfg", CLOS / "h1.capture"])
+    for device in fabric.devices.values():
+        device.neighbors = []
+    for local, port, remote, rport, origin in reports:
+        if local.lower() in fabric.devices:
+            fabric.devices[local.lower()].neighbors.append(
+                Neighbor(port=port, remote_device=remote, remote_port=rport, origin=origin))
+    fabric.links = []
+    topology.apply(fabric, topology.from_data({"links": ["leaf1:Ethernet48 <-> spine1:Ethernet1"]}) if with_topology
+                   else None)
+    ends = [(str(e)) for link in fabric.links for e in (link.a, link.b)]
+    assert len(ends) == len(set(ends))
+    assert all(i.code in ("LNK006", "LNK007", "LNK008", "LNK009") for i in fabric.topology_issues)
+
+
+def test_parsers_fill_neighbours_vlans_and_egress_remarks():
+    """SONiC DEVICE_NEIGHBOR / VLAN_MEMBER / PORT_QOS_MAP tc_to_dscp_map and EOS switchport / `qos rewrite dscp`."""
+    from losslessd.parse import parser_for
+    from losslessd.parse.base import Input
+
+    config_db = {
+        "PORT": {p: {"alias": f"etp{i}", "speed": "100000"} for i, p in enumerate(("Ethernet0", "Ethernet4", "Ethernet8"))},
+        "VLAN_MEMBER": {"Vlan1000|Ethernet4": {"tagging_mode": "untagged"}, "Vlan20|PortChannel1": {},
+                        "Vlan7000|Ethernet0": {}},
+        "PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet8": {}},
+        "TC_TO_DSCP_MAP": {"TUNNEL": {"3": "2", "4": "6"}},
+        "PORT_QOS_MAP": {"Ethernet0": {"tc_to_dscp_map": "TUNNEL"}},
+        "DEVICE_NEIGHBOR": {"Ethernet0": {"name": "ARISTA01T1", "port": "Ethernet1"}, "Ethernet4": {"port": "x"}},
+    }
+    sonic = parser_for("sonic").parse([Input("config_db.json", json.dumps(config_db, indent=1))], "t0")
+    assert {n: p.vlans for n, p in sonic.ports.items()} == {"Ethernet0": [], "Ethernet4": [1000], "Ethernet8": [20]}
+    assert sonic.ports["Ethernet0"].alias == "etp0" and sonic.ports["Ethernet0"].tc_to_dscp_rewrite == {3: 2, 4: 6}
+    assert [(n.port, n.remote_device, n.remote_port, n.origin) for n in sonic.neighbors] == [
+        ("Ethernet0", "ARISTA01T1", "Ethernet1", "config")]
+    assert sorted(i.message.split(";")[0] for i in sonic.issues) == [
+        "DEVICE_NEIGHBOR|Ethernet4 has no name", "VLAN_MEMBER key 'Vlan7000|Ethernet0' is not Vlan<1-4094>|<port>"]
+
+    eos = parser_for("arista_eos").parse([Input("leaf.cfg", "\n".join([
+        "hostname leaf", "qos rewrite dscp", "qos map traffic-class 3 to dscp 2",
+        "interface Ethernet1", "   no switchport", "interface Ethernet2", "   switchport access vlan 30",
+        "interface Ethernet3", "   switchport mode trunk", "   switchport trunk allowed vlan 10-12,20",
+        "   switchport trunk allowed vlan remove 11", "interface Ethernet4", "   description default access port",
+        "interface Ethernet5", "   switchport mode trunk", "interface Ethernet6", "   switchport trunk allowed vlan 5000",
+        ""]))], "leaf")
+    assert {n: (p.vlans if p.vlans is None or len(p.vlans) < 10 else len(p.vlans)) for n, p in eos.ports.items()} == {
+        "Ethernet1": [], "Ethernet2": [30], "Ethernet3": [10, 12, 20], "Ethernet4": [1], "Ethernet5": 4094,
+        "Ethernet6": [1]}
+    assert eos.ports["Ethernet1"].tc_to_dscp_rewrite == {3: 2}  # TCs without a map entry: EOS's default, unknown
+    assert [i.source.line for i in eos.issues] == [17]  # VLAN 5000 does not exist
