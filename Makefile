@@ -8,7 +8,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install -e .
+	$(PIP) install -e '.[sim]'
 	touch $@
 
 $(VENV)/.test-installed: $(VENV)/.installed pyproject.toml
@@ -25,6 +25,7 @@ demo: venv
 	@echo "== losslessd lint examples/fabric --policy roce-dscp26"
 	@$(VENV)/bin/losslessd lint examples/fabric --policy roce-dscp26; rc=$$?; \
 	  if [ $$rc -gt 1 ]; then exit $$rc; fi
+	@LOSSLESSD=$(CURDIR)/$(VENV)/bin/losslessd sh examples/pull-demo.sh
 
 test: test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
@@ -33,8 +34,11 @@ test: test-deps
 golden: test-deps
 	$(PY) -m tests.golden
 
-bench: venv
+# Benchmarks print figures (poll_rate compares with net-snmp's snmpbulkwalk: apt-get install snmp).
+bench: test-deps
 	$(PY) bench/lint_scale.py
+	$(PY) bench/deadlock_scale.py
+	$(PY) bench/poll_rate.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -10,12 +10,16 @@ from .. import __version__
 from ..errors import InputError
 from . import lint as lint_cmd
 from . import policy as policy_cmd
+from . import pull as pull_cmd
 from . import rules as rules_cmd
+from . import sim as sim_cmd
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
 app.command("lint")(lint_cmd.lint)
 app.command("rules")(rules_cmd.rules)
+app.command("pull")(pull_cmd.pull)
+app.command("sim")(sim_cmd.sim)
 app.add_typer(policy_cmd.app, name="policy")
 
 

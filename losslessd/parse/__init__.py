@@ -11,9 +11,10 @@ import os
 from pathlib import Path
 from types import ModuleType
 
+from .. import capture, collect
 from ..errors import InputError
 from ..model import Device, Fabric, ParseIssue, Source
-from ..platforms import PLATFORMS, resolve_format
+from ..platforms import PLATFORMS, no_parser_message, resolve_format
 from .base import Input
 
 # Order matters only for sniffing: cheap, specific formats first.
@@ -25,6 +26,8 @@ OPENSM_FOLDER_FILES = ("opensm.conf", "qos-policy.conf", "partitions.conf", "ibd
 # Files in a fabric folder that are not device configs.
 NOT_DEVICE_FILES = {"topology.yaml", "topology.yml", "losslessd.yaml", "inventory.yaml", "policy.yaml"}
 NOT_DEVICE_SUFFIXES = {".md", ".sarif", ".rst", ".html", ".png"}
+# In a snapshot folder written by `losslessd pull` (one with manifest.json): not device files.
+SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS}
 
 
 def parser_for(platform: str) -> ModuleType:
@@ -42,6 +45,7 @@ def display_path(path: Path) -> str:
 
 
 def detect(inp: Input) -> str | None:
+    """The platform whose parser reads ``inp``; None when none does."""
     for platform in _SNIFF_ORDER:
         if parser_for(platform).sniff(inp):
             return platform
@@ -69,8 +73,11 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
     if (path / OPENSM_FOLDER_FILES[0]).is_file():
         return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
     out: list[tuple[str, list[Path]]] = []
+    snapshot = collect.is_snapshot(path)
     for child in sorted(path.iterdir()):
         if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+            continue
+        if snapshot and child.name in SNAPSHOT_FILES:
             continue
         if child.is_dir():
             out.extend(_groups(child))
@@ -94,14 +101,30 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
     else:
         platform = detect(inputs[0])
         if platform is None:
+            _unparsed_capture(inputs[0])
             raise InputError("cannot tell which platform wrote this file (known: " + ", ".join(
-                f"{p.id} = {p.description}" for p in PLATFORMS.values()) + "); pass --format to say",
+                f"{p.id} = {p.description}" for p in PLATFORMS.values() if p.parser) + "); pass --format to say",
                 file=inputs[0].path, line=1)
+    if PLATFORMS[platform].parser is None:
+        raise InputError(no_parser_message(PLATFORMS[platform]), file=inputs[0].path)
     device = parser_for(platform).parse(inputs, name)
     device.files = [i.path for i in inputs]
     if lines:
         device.locate()
     return device
+
+
+def _unparsed_capture(inp: Input) -> None:
+    """A capture that names a platform no parser reads: say so (raises InputError), rather than "unknown format"."""
+    named = capture.sniff_platform(inp.text)
+    if named is None:
+        return
+    line = next((n for n, text in enumerate(inp.text.split("\n", 60)[:60], start=1)
+                 if text.startswith(f"{capture.MARKER} platform:")), 1)
+    platform = PLATFORMS.get(named)
+    raise InputError(no_parser_message(platform) if platform else
+                     f"this capture is for platform {named!r}, which losslessd does not know "
+                     f"(known: {', '.join(PLATFORMS)})", file=inp.path, line=line)
 
 
 def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
@@ -115,12 +138,14 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
     spec = topo.read(found) if found else None
     skip = spec.files if spec else set()
     fabric = Fabric()
+    snapshots: list[Path] = []
     for raw in paths:
         try:
             groups = _groups(Path(raw))
         except InputError as exc:
             fabric.issues.append(_issue(exc, str(raw)))
             continue
+        snapshots += _snapshots(Path(raw))
         for name, files in groups:
             if skip and {f.resolve() for f in files} <= skip:
                 continue  # a routing table or LLDP output the topology reads itself
@@ -141,8 +166,37 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
                     "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
                 continue
             fabric.devices[device.name] = device
+    for folder in snapshots:
+        fabric.issues.extend(_snapshot_issues(folder, fabric))
     topo.apply(fabric, spec)
     return fabric
+
+
+def _snapshots(path: Path) -> list[Path]:
+    """Snapshot folders (written by `losslessd pull`) at or below ``path``."""
+    if not path.is_dir():
+        return []
+    found = []
+    for folder, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != collect.COUNTERS)
+        if collect.MANIFEST in files:
+            found.append(Path(folder))
+    return found
+
+
+def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
+    """SYS findings for the devices a pull could not collect (or collected with problems), so that
+    nothing missing from a snapshot is silent. Issues in a capture name the device parsed from it."""
+    display = display_path(folder / collect.MANIFEST)
+    try:
+        data = collect.read_manifest(folder, display)
+    except InputError as exc:
+        return [_issue(exc, display)]
+    parsed = {file: device.name for device in fabric.devices.values() for file in device.files}
+    issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
+    for issue in issues:
+        issue.source.device = parsed.get(issue.source.file, issue.source.device)
+    return issues
 
 
 def _issue(exc: InputError, fallback_file: str) -> ParseIssue:

@@ -10,7 +10,7 @@ from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Source
 from .pfc import numbers
 
 
-class Link(NamedTuple):
+class ChainBreak(NamedTuple):
     """The first link of a DSCP's chain that breaks (unknown=False) or cannot be checked (unknown=True)."""
 
     unknown: bool
@@ -19,15 +19,15 @@ class Link(NamedTuple):
     source: Source | None = None
 
 
-def _broken(why: str, fix: str, source: Source | None) -> Link:
-    return Link(False, why, fix, source)
+def _broken(why: str, fix: str, source: Source | None) -> ChainBreak:
+    return ChainBreak(False, why, fix, source)
 
 
-def _unknown(why: str, source: Source | None) -> Link:
-    return Link(True, why, source=source)
+def _unknown(why: str, source: Source | None) -> ChainBreak:
+    return ChainBreak(True, why, source=source)
 
 
-def _first_break(ctx, device: Device, port: Port, hop: Hop) -> Link | None:
+def first_break(ctx, device: Device, port: Port, hop: Hop) -> ChainBreak | None:
     """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, paused queue."""
     host = device.kind == DeviceKind.host
     lossless = ctx.lossless
@@ -64,7 +64,7 @@ def _first_break(ctx, device: Device, port: Port, hop: Hop) -> Link | None:
     return _pg_break(device, port, hop, host) or _queue_break(port, hop)
 
 
-def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> Link | None:
+def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | None:
     """The PG (NIC: receive buffer) must be lossless-capable: xoff headroom, runtime headroom or a NIC buffer."""
     label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
                           else ("PG", port.tc_to_pg, f"TC {hop.tc}"))
@@ -96,7 +96,7 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> Link | None:
     return _unknown(f"{label} {hop.pg} has no buffer profile in the input", pg.source or maps)
 
 
-def _queue_break(port: Port, hop: Hop) -> Link | None:
+def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
     """Where the port has a PFC priority->queue map, a pause for the priority must stop this traffic's queue."""
     if port.pfc_priority_to_queue is None:
         return None
@@ -156,7 +156,7 @@ class RoceDscpNotLossless(Rule):
             unknown_source = None
             for dscp in ctx.policy.lossless.dscp:
                 hop = port.dscp_chain(dscp)
-                link = _first_break(ctx, device, port, hop)
+                link = first_break(ctx, device, port, hop)
                 if link is None:
                     continue
                 if link.unknown:

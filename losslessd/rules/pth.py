@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Fabric, Hop, Port, SchedulerType, Source, Trust
-from .map import TRUST_LABEL, _first_break
+from .map import TRUST_LABEL, first_break
 from .pfc import numbers
 
 MAX_PAIRS = 2000
@@ -221,7 +221,7 @@ class _RoceFlow(_Flow):
         hop = port.dscp_chain(dscp)
         problem = _trust_problem(device, port, dscp, side)
         if problem is None:
-            brk = _first_break(self.ctx, device, port, hop)
+            brk = first_break(self.ctx, device, port, hop)
             if brk is not None:
                 problem = _problem(brk.unknown, device, port, dscp, side, brk.why, brk.source)
         return problem, hop

@@ -136,3 +136,188 @@ class InternalError(Rule):
 
     def check(self, ctx):
         return iter(())
+
+
+class _CollectionRule(Rule):
+    """A problem `losslessd pull` met on one device, read back from a snapshot's manifest.json
+    (losslessd.collect.manifest_issues puts them in Fabric.issues, naming the device in the source)."""
+
+    scope = "fabric"
+
+    def check(self, ctx):
+        for issue in ctx.fabric.issues:
+            if issue.code == self.code:
+                source = issue.source
+                yield self.finding(issue.message, device=source.device if source else None, source=source,
+                                   key=(source.command or "") if source else "")
+
+
+@register
+class DeviceUnreachable(_CollectionRule):
+    """A device of the inventory could not be reached over SSH (or SNMP), so nothing of it was checked.
+
+    ## What it checks
+    `losslessd pull` records every inventory device in the snapshot's manifest; a device whose TCP
+    connection was refused, timed out before the SSH handshake, or whose session broke off (after
+    the retries with backoff) is reported here.
+
+    ## Why it matters
+    A switch missing from the snapshot is a switch whose PFC, ECN and buffers nobody looked at; a
+    clean lint of the rest must not read as a clean fabric.
+
+    ## Failing example
+    `SYS010 cannot connect to 10.0.0.12:22: Connection refused (after 3 attempts)`.
+
+    ## Passing example
+    Every inventory device has `"status": "ok"` in manifest.json.
+
+    ## Fix
+    Check the device's address and port in the inventory, that sshd runs, and the path (ACLs,
+    management VRF); then pull again.
+    """
+
+    code = "SYS010"
+    name = "device-unreachable"
+    severity = Severity.error
+
+
+@register
+class AuthFailed(_CollectionRule):
+    """The device refused the login, so its configuration was not collected.
+
+    ## What it checks
+    SSH password (or SNMPv3 user/key) authentication failures during `losslessd pull`. They are
+    not retried: a wrong password stays wrong, and retries can lock the account.
+
+    ## Why it matters
+    The device was not checked.
+
+    ## Failing example
+    `SYS011 10.0.0.12:22 refused the login of user 'admin' (the password came from environment
+    variable FABRIC_PASSWORD)`.
+
+    ## Passing example
+    The login succeeds and the device's capture is in the snapshot.
+
+    ## Fix
+    Set the environment variable or file the inventory's `password_env` / `password_file` names
+    to the device's password, or fix `username`.
+    """
+
+    code = "SYS011"
+    name = "auth-failed"
+    severity = Severity.error
+
+
+@register
+class HostKeyRejected(_CollectionRule):
+    """The device's SSH host key is not the one known_hosts lists, so losslessd did not log in.
+
+    ## What it checks
+    Host keys are verified against `--known-hosts` (default `~/.ssh/known_hosts`) with paramiko's
+    RejectPolicy: an unknown key or a key that differs from the recorded one stops the connection
+    before the password is sent.
+
+    ## Why it matters
+    A changed key means a replaced device or someone in the middle; sending the fleet password to
+    it would give it away.
+
+    ## Failing example
+    `SYS012 the host key of 10.0.0.12:22 is not in /home/ops/.ssh/known_hosts`.
+
+    ## Passing example
+    known_hosts has a `10.0.0.12 ssh-ed25519 AAAA...` line matching the device's key.
+
+    ## Fix
+    Check the key's fingerprint out of band, then add it (`ssh-keyscan -p PORT HOST >> known_hosts`)
+    or replace the stale entry (`ssh-keygen -R HOST`). `--insecure-no-host-key-check` is for labs only.
+    """
+
+    code = "SYS012"
+    name = "host-key-rejected"
+    severity = Severity.error
+
+
+@register
+class CollectionTimeout(_CollectionRule):
+    """The device did not finish answering within the per-device timeout (or the pull was interrupted).
+
+    ## What it checks
+    Each attempt at a device (connect, log in, run every command) must finish within `pull
+    --timeout` seconds; the session is then cut. A device still pending when a pull is
+    interrupted is reported here too.
+
+    ## Why it matters
+    The device was not checked. A device that answers this slowly may also be overloaded.
+
+    ## Failing example
+    `SYS013 10.0.0.12:22 did not finish within 60 s (--timeout)`.
+
+    ## Passing example
+    The device's capture is in the snapshot.
+
+    ## Fix
+    Raise `--timeout` for large configurations, or look at the device's CPU and management path;
+    then pull again.
+    """
+
+    code = "SYS013"
+    name = "collection-timeout"
+    severity = Severity.error
+
+
+@register
+class CommandFailed(_CollectionRule):
+    """A command `pull` ran was refused by the device or answered with garbled output.
+
+    ## What it checks
+    Each collected output is checked for the platform's error answers (`% Invalid input`,
+    `command not found`, `No such file or directory`) and, for commands that print JSON, that it
+    parses. The output is kept in the capture as it came, and this finding points at its line.
+
+    ## Why it matters
+    Whatever the command would have shown is unknown: the rules that need it report less than they
+    should (and SYS002 may say which values are missing).
+
+    ## Failing example
+    `SYS014 `show runningconfiguration all` failed: output is not JSON (Expecting value: line 1
+    column 1 (char 0))`.
+
+    ## Passing example
+    Every command answers with its normal output.
+
+    ## Fix
+    Give the inventory user the rights the command needs (privileged mode, sudo for `mlnx_qos`),
+    install the missing tool, or report the platform's output format if it is new.
+    """
+
+    code = "SYS014"
+    name = "command-failed"
+    severity = Severity.error
+
+
+@register
+class SnmpV2cInsecure(_CollectionRule):
+    """Counters were polled with SNMPv2c, whose community string travels in clear text.
+
+    ## What it checks
+    Inventory devices whose `data.snmp.version` is `2c`.
+
+    ## Why it matters
+    Anyone on the path reads the community and can poll (or, with a read-write community,
+    reconfigure) the device; v2c requests are not authenticated or encrypted.
+
+    ## Failing example
+    `data: {snmp: {version: 2c, community_env: SNMP_COMMUNITY}}`.
+
+    ## Passing example
+    `data: {snmp: {version: 3, user: losslessd, auth_key_env: SNMP_AUTH, priv_key_env: SNMP_PRIV}}`
+    (authPriv with SHA and AES).
+
+    ## Fix
+    Configure an SNMPv3 authPriv user on the device and in the inventory.
+    """
+
+    code = "SYS015"
+    name = "snmp-v2c-insecure"
+    severity = Severity.warning

@@ -1,5 +1,8 @@
 """SONiC CONFIG_DB (config_db.json, qos.json + buffers.json, `show runningconfiguration all`) -> Device.
 
+A losslessd capture (docs/capture-format.md) holding `show runningconfiguration all` is read too;
+findings then point at lines of the capture.
+
 Table and field meanings follow sonic-buildimage src/sonic-yang-models/doc/Configuration.md and the
 daemons that consume them (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp, cfgmgr/buffermgr.cpp).
 """
@@ -10,6 +13,8 @@ import math
 import re
 from functools import lru_cache
 
+from ... import capture
+from ...errors import InputError
 from ...model import (
     BufferPool,
     BufferProfile,
@@ -27,6 +32,8 @@ from ..base import Input
 from .configdb import ConfigDB, Entry, mentions_table
 
 PLATFORM = "sonic"
+# sonic-utilities show/main.py: prints the running CONFIG_DB as JSON; what `pull` runs on SONiC.
+RUNNING_CONFIG = "show runningconfiguration all"
 
 # Sanity bound for queue, PG, TC and DSCP numbers (DSCP is 6 bits; ASICs have far fewer queues/PGs).
 _MAX_INDEX = 63
@@ -39,15 +46,36 @@ _ABSENT = object()
 # (validating copies a dict per port: 64 ports x 64 DSCPs).
 _MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite")
 _OPEN_BRACE = re.compile(r"\s*\{")
+_CAPTURE_START = re.compile(r"[\ufeff \t\r\n]*" + re.escape(capture.MARKER))
+_HEADER_CHARS = 16384
 
 
 def sniff(inp: Input) -> bool:
-    """A JSON object that uses a CONFIG_DB table name as a key."""
+    """A SONiC capture, or a JSON object that uses a CONFIG_DB table name as a key."""
+    if _CAPTURE_START.match(inp.text):  # the header is in the first lines: no need to split a large file
+        return capture.sniff_platform(inp.text[:_HEADER_CHARS]) == PLATFORM
     return _OPEN_BRACE.match(inp.text) is not None and mentions_table(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    return _Builder(ConfigDB(inputs), name, inputs[0].path).device
+    converted = [_from_capture(inp) for inp in inputs]
+    name = next((device for _, device in converted if device), name)  # a capture's header names the device
+    return _Builder(ConfigDB([inp for inp, _ in converted]), name, inputs[0].path).device
+
+
+def _from_capture(inp: Input) -> tuple[Input, str | None]:
+    """A capture's `show runningconfiguration all` section (the whole CONFIG_DB as JSON), after blank
+    lines so that JSON pointers find their lines in the capture file itself; and the capture's device."""
+    if not _CAPTURE_START.match(inp.text):
+        return inp, None
+    header, sections = capture.read(inp.text, inp.path)
+    if header["platform"] != PLATFORM:
+        raise InputError(f"this capture is for platform {header['platform']!r}, not {PLATFORM}", file=inp.path, line=1)
+    found = [s for s in sections if " ".join(s.command.split()) == RUNNING_CONFIG]
+    if not found:
+        raise InputError(f"this SONiC capture has no `{RUNNING_CONFIG}` section", file=inp.path, line=1)
+    section = found[-1]  # a command given twice: the last output counts
+    return Input(inp.path, "\n" * (section.line - 1) + section.output), header["device"]
 
 
 # Value converters: raise ValueError for text that is not what the field holds.

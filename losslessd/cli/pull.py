@@ -1,0 +1,106 @@
+"""`losslessd pull`: collect configs (and SNMP counters) from an inventory into a snapshot folder."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import typer
+
+from ..collect import pull as collect
+from ..errors import InputError
+from ..inventory import InventoryError, load
+from ..lint.registry import lookup
+
+log = logging.getLogger("losslessd")
+
+
+def pull(
+    inventory: Path = typer.Option(..., "--inventory", "-i", help="Inventory: one YAML file (hosts, groups, "
+                                   "defaults) or a folder with hosts.yaml, groups.yaml, defaults.yaml."),
+    out: Path = typer.Option(..., "--out", "-o", help="Snapshot folder to create (must be new or empty)."),
+    known_hosts: Path = typer.Option(Path("~/.ssh/known_hosts"), "--known-hosts",
+                                     help="known_hosts file the devices' SSH host keys are verified against."),
+    insecure: bool = typer.Option(False, "--insecure-no-host-key-check",
+                                  help="Accept any SSH host key (lab use only: anyone in the path can pose as a device)."),
+    concurrency: int = typer.Option(collect.DEFAULT_CONCURRENCY, "--concurrency", min=1,
+                                    help="Devices collected at the same time."),
+    timeout: float = typer.Option(collect.DEFAULT_TIMEOUT_S, "--timeout", min=0.1,
+                                  help="Seconds allowed for one attempt at one device (connect and all commands)."),
+    retries: int = typer.Option(collect.DEFAULT_RETRIES, "--retries", min=0,
+                                help="Extra attempts after a connection failure (not after a refused login or host key)."),
+    serial: bool = typer.Option(False, "--serial", help="Debug: one device at a time, in order, with retries and "
+                                "paramiko's own errors logged."),
+    session_log: Path = typer.Option(None, "--session-log", help="Folder for netmiko session logs (passwords masked)."),
+):
+    """Pull every inventory device's configuration into a snapshot folder that `losslessd lint` reads.
+
+    Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
+    failures as SYS findings). 2: inventory or usage error (nothing was contacted).
+    """
+    logging.basicConfig(stream=sys.stderr, format="losslessd: %(levelname)s: %(message)s",
+                        level=logging.INFO if serial else logging.WARNING)
+    if not serial:  # paramiko logs each failed connection with a traceback; the summary says what failed
+        logging.getLogger("paramiko").setLevel(logging.CRITICAL)
+    keys = None
+    if insecure:
+        log.warning("SSH HOST KEYS ARE NOT CHECKED (--insecure-no-host-key-check): any machine that answers at a "
+                    "device's address gets its login and password. Use this only on a lab network.")
+    else:
+        keys = known_hosts.expanduser()
+        if not keys.is_file():
+            raise InputError("known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
+                             "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))
+    try:
+        inv = load(inventory)
+    except InventoryError as exc:
+        for err in exc.errors:
+            typer.echo(f"losslessd: error: {err}", err=True)
+        typer.echo(f"losslessd: {len(exc.errors)} inventory problem(s); nothing was contacted", err=True)
+        raise typer.Exit(2) from None
+    if session_log:
+        session_log.mkdir(parents=True, exist_ok=True)
+    collect.prepare(out)
+    progress = _Progress(len(inv.hosts)) if sys.stderr.isatty() else None
+    options = collect.Options(known_hosts=keys, concurrency=concurrency, timeout_s=timeout, retries=retries,
+                              serial=serial, session_log=session_log)
+    try:
+        result = collect.pull(inv, out, options, inventory_path=str(inventory),
+                              on_result=progress.update if progress else None)
+    finally:
+        if progress:
+            progress.close()
+    for device in result.devices.values():
+        for code, message in ([(device.code, device.message)] if device.status != "ok" else []) + [
+                (i["code"], i["message"]) for i in device.issues]:
+            rule = lookup(code)
+            typer.echo(f"{device.name}: {code} {rule.name if rule else ''}: {message}")
+    failed = len(result.failed)
+    typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
+               + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
+    raise typer.Exit(1 if failed else 0)
+
+
+class _Progress:
+    """One self-rewriting line on stderr (only when it is a terminal)."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.failed = total, 0, 0
+        self._draw()
+
+    def update(self, result) -> None:
+        self.done += 1
+        self.failed += result.status != "ok"
+        self._draw()
+
+    def _draw(self) -> None:
+        width = 30
+        filled = width * self.done // max(1, self.total)
+        bar = "#" * filled + "." * (width - filled)
+        sys.stderr.write(f"\r[{bar}] {self.done}/{self.total} devices" + (f", {self.failed} failed" if self.failed else ""))
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\n")
+        sys.stderr.flush()

@@ -1,0 +1,47 @@
+"""`losslessd sim`: serve a fabric folder's devices over SSH and SNMP on 127.0.0.1 until Ctrl-C or SIGTERM."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import threading
+from pathlib import Path
+
+import typer
+
+from ..errors import InputError
+
+
+def sim(fabric: Path = typer.Option(..., "--fabric", help="Folder of device files (e.g. examples/fabric)."),
+        out: Path = typer.Option(..., "--out", help="Folder for the inventory, known_hosts, host key and SNMP data."),
+        v3: bool = typer.Option(False, "--v3", help="SNMPv3 authPriv (SHA/AES) instead of SNMPv2c."),
+        snmp: bool = typer.Option(True, "--snmp/--no-snmp", help="Start SNMP agents for the switches."),
+        device: list[str] = typer.Option(None, "--device", help="Serve only this device (repeatable).")):
+    """Start the device simulator and write an inventory for it; `losslessd pull` can then collect from it."""
+    try:  # asyncssh and snmpsim come with the `sim` extra; other commands must not need them
+        from ..sim import Simulator
+    except ImportError as exc:
+        raise InputError(f"the simulator needs the `sim` extra ({exc.name} is not installed): "
+                         "pip install 'losslessd[sim]'") from None
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        with Simulator(fabric, out, snmp=snmp, snmp_v3=v3, devices=device or None) as simulator:
+            for d in simulator.devices.values():
+                snmp_at = f"snmp udp/{d.snmp_port}" if d.snmp_port else "no snmp"
+                typer.echo(f"{d.name:<12} {d.platform:<11} ssh {d.host}:{d.ssh_port}  {snmp_at}  "
+                           f"(netmiko {d.netmiko_device_type}, user {d.username})")
+            typer.echo(f"inventory:   {simulator.inventory_path}")
+            typer.echo(f"known_hosts: {simulator.known_hosts_path}")
+            typer.echo("# Throwaway secrets this simulator made up for its devices (not credentials of anything real):")
+            for name, value in simulator.env.items():
+                typer.echo(f"export {name}={shlex.quote(value)}")
+            typer.echo("Serving; Ctrl-C or SIGTERM stops it.")
+            try:
+                while not stop.wait(0.5):
+                    pass
+            except KeyboardInterrupt:
+                pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    typer.echo("simulator stopped")

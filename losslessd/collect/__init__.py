@@ -1,0 +1,110 @@
+"""Snapshots: what `losslessd pull` writes and `losslessd lint` reads back (docs/collection.md).
+
+    SNAPSHOT/manifest.json           every inventory device: status, platform, SYS code and message
+                                     when it failed, collection time, sha256 of its capture
+    SNAPSHOT/<device>.capture        one losslessd capture per collected device (docs/capture-format.md)
+    SNAPSHOT/counters/<device>.json  SNMP counters, for devices with SNMP settings
+
+This module stays free of netmiko and pysnmp: the loader imports it to turn a manifest's failures
+into SYS findings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import InputError
+from ..model import ParseIssue, Source
+
+MANIFEST = "manifest.json"
+COUNTERS = "counters"
+FORMAT = "losslessd-snapshot"
+VERSION = 1
+# SYS codes of collection (losslessd/rules/sys.py).
+UNREACHABLE, AUTH_FAILED, HOST_KEY, TIMEOUT, COMMAND_FAILED, SNMP_V2C = (
+    "SYS010", "SYS011", "SYS012", "SYS013", "SYS014", "SYS015")
+CODES = (UNREACHABLE, AUTH_FAILED, HOST_KEY, TIMEOUT, COMMAND_FAILED, SNMP_V2C)
+
+
+def capture_name(device: str) -> str:
+    return f"{device}.capture"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomic(path: Path, text: str) -> bytes:
+    """Write ``text`` so that readers see the old file or the new one, never half of it (a run can be
+    interrupted at any point). The temporary file starts with a dot: the loader skips it."""
+    data = text.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return data
+
+
+def is_snapshot(folder: Path) -> bool:
+    return (folder / MANIFEST).is_file()
+
+
+def read_manifest(folder: Path, display: str) -> dict:
+    """The manifest of a snapshot folder; ``display`` is its path as reports show it."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=display) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"not a losslessd snapshot manifest: {exc}", file=display) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("devices"), dict):
+        raise InputError(f"not a losslessd snapshot manifest (expected \"format\": \"{FORMAT}\" and \"devices\")",
+                         file=display, line=1)
+    if data.get("version") != VERSION:
+        raise InputError(f"snapshot manifest version {data.get('version')!r} is not supported (this losslessd "
+                         f"reads version {VERSION})", file=display, line=1)
+    return data
+
+
+def manifest_issues(data: dict, display: str, file_display: Callable[[str], str]) -> list[ParseIssue]:
+    """SYS issues for the manifest's failed devices and the problems recorded for collected ones.
+
+    Each issue's source names the inventory device (``source.device``); a failure points into the
+    manifest (shown as ``display``), a refused command at its line in the device's capture (a file
+    of the snapshot, shown as ``file_display(name)``)."""
+    out = []
+    for name, rec in sorted(data["devices"].items()):
+        if not isinstance(rec, dict):
+            continue
+        status = rec.get("status")
+        if status in ("failed", "pending"):
+            code = rec.get("code") if rec.get("code") in CODES else TIMEOUT
+            message = rec.get("message") or "collection did not finish (the pull was interrupted)"
+            out.append(ParseIssue(code=code, message=message,
+                                  source=Source(file=display, pointer=f"/devices/{_escape(name)}", device=name)))
+        for issue in rec.get("issues") or ():
+            if not isinstance(issue, dict) or issue.get("code") not in CODES:
+                continue
+            capture, command = rec.get("capture"), issue.get("command")
+            command = command if isinstance(command, str) else None
+            if isinstance(issue.get("line"), int) and capture:
+                source = Source(file=file_display(capture), line=issue["line"], device=name, command=command)
+            else:
+                source = Source(file=display, pointer=f"/devices/{_escape(name)}", device=name, command=command)
+            out.append(ParseIssue(code=issue["code"], message=str(issue.get("message", "")), source=source))
+    return out
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")  # RFC 6901

@@ -1,0 +1,275 @@
+"""`losslessd pull`: collect every inventory device into a snapshot folder (docs/collection.md).
+
+Devices are collected concurrently (netmiko sessions in worker threads under an asyncio semaphore),
+each attempt within a per-device timeout, connection failures retried with exponential backoff and
+jitter. One device's failure never stops the others: it is recorded in the manifest with its SYS
+code. Each capture is written as soon as its device is done and the manifest is rewritten
+atomically after every device, so an interrupted run keeps everything it collected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import __version__, capture
+from ..errors import InputError
+from ..inventory import Host, Inventory
+from . import (
+    COMMAND_FAILED,
+    COUNTERS,
+    FORMAT,
+    MANIFEST,
+    SNMP_V2C,
+    TIMEOUT,
+    VERSION,
+    capture_name,
+    sha256,
+    write_atomic,
+)
+from .ssh import CollectError, Result, Session
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONCURRENCY = 16
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_RETRIES = 2
+BACKOFF_BASE_S = 1.0
+BACKOFF_CAP_S = 30.0
+# Extra time a worker thread gets past its own deadline (Session aborts at the deadline) before
+# the device is written off as timed out.
+_GRACE_S = 5.0
+
+
+def backoff(retry: int, base: float = BACKOFF_BASE_S, cap: float = BACKOFF_CAP_S,
+            rand: Callable[[], float] = random.random) -> float:
+    """Seconds to wait before retry number ``retry`` (1, 2, ...): base * 2^(retry-1), capped, with
+    "equal jitter" (half fixed, half random), so retries of many devices spread out but never bunch
+    at zero (AWS Architecture Blog, "Exponential Backoff And Jitter")."""
+    delay = min(cap, base * 2 ** (retry - 1))
+    return delay / 2 + rand() * delay / 2
+
+
+@dataclass
+class Options:
+    known_hosts: Path | None  # None: host keys are not checked (--insecure-no-host-key-check)
+    concurrency: int = DEFAULT_CONCURRENCY
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    retries: int = DEFAULT_RETRIES
+    serial: bool = False  # one device at a time, in inventory order, in the calling thread (debugging)
+    backoff_base_s: float = BACKOFF_BASE_S
+    session_log: Path | None = None  # folder for netmiko session logs (secrets masked); None: no logs
+
+
+@dataclass
+class DeviceResult:
+    name: str
+    platform: str
+    status: str = "pending"  # ok | failed | pending
+    code: str | None = None  # SYS code when failed
+    message: str | None = None
+    attempts: int = 0
+    issues: list[dict] = field(default_factory=list)  # SYS014/SYS015 (and SNMP failures) of a collected device
+    record: dict = field(default_factory=dict)  # the device's manifest entry
+
+
+@dataclass
+class PullResult:
+    folder: Path
+    devices: dict[str, DeviceResult]
+
+    @property
+    def failed(self) -> list[DeviceResult]:
+        return [d for d in self.devices.values() if d.status != "ok"]
+
+
+def prepare(out: Path) -> None:
+    """The snapshot folder: new or empty, so no capture of an earlier run can pass for this one's."""
+    if out.exists():
+        if not out.is_dir():
+            raise InputError("--out exists and is not a folder", file=str(out))
+        if any(out.iterdir()):
+            raise InputError("--out is not empty; pull into a new folder (snapshots are never merged)", file=str(out))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create --out: {exc.strerror or exc}", file=str(out)) from None
+
+
+def pull(inventory: Inventory, out: Path, options: Options, *, inventory_path: str = "",
+         on_result: Callable[[DeviceResult], None] | None = None) -> PullResult:
+    """Collect every host of ``inventory`` into ``out`` (prepare() it first)."""
+    return asyncio.run(_Pull(inventory, out, options, inventory_path, on_result).run())
+
+
+class _Pull:
+    def __init__(self, inventory: Inventory, out: Path, options: Options, inventory_path: str,
+                 on_result: Callable[[DeviceResult], None] | None):
+        self.inventory = inventory
+        self.out = out
+        self.options = options
+        self.on_result = on_result
+        self.sessions: set[Session] = set()
+        self.results = {name: DeviceResult(name, host.platform.id) for name, host in inventory.hosts.items()}
+        self.manifest = {
+            "format": FORMAT, "version": VERSION, "collector": f"losslessd {__version__}",
+            "started": _now(), "finished": None, "inventory": inventory_path,
+            "host_key_check": options.known_hosts is not None,
+            "devices": {name: {"status": "pending", "platform": host.platform.id, "hostname": host.hostname,
+                               "port": host.port} for name, host in inventory.hosts.items()},
+        }
+        self._snmp = None  # one SnmpPoller (one SNMP engine) for the run, made on first use
+
+    async def run(self) -> PullResult:
+        self._save_manifest()
+        gate = asyncio.Semaphore(1 if self.options.serial else max(1, self.options.concurrency))
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=max(1, self.options.concurrency),
+                                                     thread_name_prefix="losslessd-pull"))
+
+        async def one(host: Host) -> None:
+            async with gate:
+                await self._device(host)
+
+        try:
+            if self.options.serial:
+                for host in self.inventory.hosts.values():
+                    await one(host)
+            else:
+                await asyncio.gather(*(one(h) for h in self.inventory.hosts.values()))
+        finally:
+            for session in list(self.sessions):  # interrupted: cut what is still running
+                session.abort()
+            for result in self.results.values():
+                if result.status == "pending":
+                    self._fail(result, TIMEOUT, "collection did not finish: the pull was interrupted", save=False)
+                else:
+                    self._record(result, save=False)  # a device interrupted while its counters were polled
+            self.manifest["finished"] = _now()
+            self._save_manifest()
+            if self._snmp is not None:
+                self._snmp.close()
+        return PullResult(self.out, self.results)
+
+    async def _device(self, host: Host) -> None:
+        result = self.results[host.name]
+        started = time.monotonic()
+        outcome: Result | None = None
+        for attempt in range(1, self.options.retries + 2):
+            result.attempts = attempt
+            session = Session(host, known_hosts=self.options.known_hosts, timeout=self.options.timeout_s,
+                              session_log=self._session_log(host, attempt))
+            self.sessions.add(session)
+            try:
+                outcome = await self._attempt(session)
+                break
+            except CollectError as exc:
+                if not exc.retry or attempt > self.options.retries:
+                    self._fail(result, exc.code, exc.message + (f" (after {attempt} attempts)" if attempt > 1 else ""),
+                               save=False)  # saved below
+                    break
+                delay = backoff(attempt, self.options.backoff_base_s)
+                log.info("%s: %s %s; retry %d/%d in %.1f s", host.name, exc.code, exc.message, attempt,
+                         self.options.retries, delay)
+                await asyncio.sleep(delay)
+            finally:
+                self.sessions.discard(session)
+        if outcome is not None:
+            self._save_capture(host, result, outcome, time.monotonic() - started)
+            if host.snmp is not None:  # counters of a device whose config could not be read would go unchecked
+                self._record(result)
+                await self._poll_snmp(host, result)
+        self._record(result)
+        if self.on_result:
+            self.on_result(result)
+
+    async def _attempt(self, session: Session) -> Result:
+        if self.options.serial:
+            return session.run()  # in this thread: a debugger or a traceback shows netmiko's own frames
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(session.run), self.options.timeout_s + _GRACE_S)
+        except asyncio.TimeoutError:
+            session.abort()
+            host = session.host
+            raise CollectError(TIMEOUT, f"{host.hostname}:{host.port} did not finish within "
+                               f"{self.options.timeout_s:g} s (--timeout)") from None
+        except asyncio.CancelledError:  # interrupted: free the worker thread now, not at its deadline
+            session.abort()
+            raise
+
+    def _session_log(self, host: Host, attempt: int) -> Path | None:
+        folder = self.options.session_log
+        return folder / f"{host.name}.{attempt}.log" if folder else None
+
+    # -- results ----------------------------------------------------------------------------
+    def _save_capture(self, host: Host, result: DeviceResult, outcome: Result, duration: float) -> None:
+        collected = _now()
+        header = {"device": host.name, "platform": host.platform.id, "collected": collected,
+                  "collector": f"losslessd {__version__} pull"}
+        text = capture.write(header, outcome.sections)
+        name = capture_name(host.name)
+        data = write_atomic(self.out / name, text)
+        lines = [s.line for s in capture.read(text).sections]
+        for index, why in sorted(outcome.refused.items()):
+            command = outcome.sections[index][0]
+            result.issues.append({"code": COMMAND_FAILED, "command": command, "line": lines[index] - 1,
+                                  "message": f"`{command}` failed: {why}; its output is kept in the capture"})
+        result.status = "ok"
+        result.record.update(status="ok", collected=collected, capture=name, sha256=sha256(data),
+                             duration_s=round(duration, 3))
+
+    async def _poll_snmp(self, host: Host, result: DeviceResult) -> None:
+        from . import snmp  # pysnmp: only when an inventory asks for counters
+
+        spec = host.snmp
+        if spec.version == "2c":
+            result.issues.append({"code": SNMP_V2C, "command": "snmp", "message": f"counters polled with SNMPv2c from {spec.hostname}:"
+                                  f"{spec.port}: the community travels in clear text and requests are not "
+                                  "authenticated; configure SNMPv3 authPriv (data.snmp.version: 3)"})
+            target = snmp.SnmpTarget(device=host.name, host=spec.hostname, port=spec.port,
+                                     community=spec.community.reveal(), context=spec.context,
+                                     timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
+        else:
+            user = snmp.SnmpV3User(spec.user, spec.auth_key.reveal(), spec.priv_key.reveal(),
+                                   auth_protocol=spec.auth_protocol.upper(), priv_protocol=spec.priv_protocol.upper())
+            target = snmp.SnmpTarget(device=host.name, host=spec.hostname, port=spec.port, v3=user,
+                                     context=spec.context, timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
+        if self._snmp is None:
+            self._snmp = snmp.SnmpPoller()
+        try:
+            sample = await self._snmp.poll(target)
+        except snmp.SnmpError as exc:
+            result.issues.append({"code": exc.sys_code, "command": "snmp", "message": f"SNMP counters not collected: {exc.message}"})
+            return
+        (self.out / COUNTERS).mkdir(exist_ok=True)
+        path = f"{COUNTERS}/{host.name}.json"
+        write_atomic(self.out / path, sample.model_dump_json(indent=1) + "\n")
+        result.record["counters"] = path
+
+    def _fail(self, result: DeviceResult, code: str, message: str, save: bool = True) -> None:
+        result.status, result.code, result.message = "failed", code, message
+        result.record.update(status="failed", code=code, message=message)
+        self._record(result, save)
+
+    def _record(self, result: DeviceResult, save: bool = True) -> None:
+        entry = self.manifest["devices"][result.name]
+        entry.update(result.record, attempts=result.attempts)
+        if result.issues:
+            entry["issues"] = result.issues
+        if save:
+            self._save_manifest()
+
+    def _save_manifest(self) -> None:
+        write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=2) + "\n")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,425 @@
+"""SNMP counter poller: sysUpTime, IF-MIB octets/discards, CISCO-PFC-EXT-MIB pause counters and
+CISCO-SWITCH-QOS-MIB queue counters, over SNMPv2c or SNMPv3 authPriv, with pysnmp 7's asyncio API.
+
+One SnmpEngine per poller (its first request costs about half a second), lookupMib=False (about
+twice the throughput: we read numeric OIDs), GETBULK walks of port ranges side by side. Failures are
+raised as SnmpError subclasses carrying the SYS code the pull orchestrator records; messages never
+contain a community or key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pyasn1.type.univ import Null, OctetString
+from pydantic import BaseModel, Field
+from pysnmp.error import PySnmpError
+from pysnmp.hlapi.v3arch.asyncio import (
+    CommunityData,
+    ContextData,
+    SnmpEngine,
+    UdpTransportTarget,
+    UsmUserData,
+    bulk_cmd,
+    get_cmd,
+)
+from pysnmp.hlapi.v3arch.asyncio import auth as usm
+from pysnmp.proto import errind
+from pysnmp.proto.rfc1902 import ObjectName
+from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
+
+from losslessd import counters_oids as oids
+
+DEFAULT_TIMEOUT_S = 2.0
+DEFAULT_RETRIES = 1
+# max-repetitions of each GETBULK (snmpsim answers at most 64 varbinds a response), and the number
+# of port ranges each column is split into and walked side by side; bench/poll_rate.py measures both.
+DEFAULT_MAX_VARBINDS = 64
+DEFAULT_STRIPES = 4
+DEFAULT_CONCURRENCY = 32
+MIN_V3_KEY_CHARS = 8  # USM passphrase minimum (RFC 3414 section 11.2; net-snmp: "USM (min=8)"), pysnmp refuses less
+
+
+AUTH_PROTOCOLS = {
+    "SHA": usm.usmHMACSHAAuthProtocol,
+    "SHA224": usm.usmHMAC128SHA224AuthProtocol,
+    "SHA256": usm.usmHMAC192SHA256AuthProtocol,
+    "SHA384": usm.usmHMAC256SHA384AuthProtocol,
+    "SHA512": usm.usmHMAC384SHA512AuthProtocol,
+}
+PRIV_PROTOCOLS = {
+    "AES": usm.usmAesCfb128Protocol,
+    "AES192": usm.usmAesCfb192Protocol,
+    "AES256": usm.usmAesCfb256Protocol,
+}
+# Answers an agent gives when the credentials are wrong (RFC 3414 section 3.2 reports).
+_AUTH_ERRORS = (
+    errind.UnknownUserName, errind.WrongDigest, errind.AuthenticationFailure, errind.AuthenticationError,
+    errind.DecryptionError, errind.UnknownSecurityName, errind.UnsupportedSecurityLevel,
+    errind.UnknownCommunityName,
+)
+_AUTH_STATUS = {"authorizationError", "noAccess"}
+
+
+class SnmpError(Exception):
+    """An SNMP poll that failed; ``sys_code`` is the SYS finding it becomes (SYS014: bad answer)."""
+
+    sys_code = "SYS014"
+
+    def __init__(self, device: str, message: str):
+        self.device = device
+        self.message = message
+        super().__init__(f"{device}: {message}")
+
+
+class SnmpUnreachable(SnmpError):
+    """No way to send to the device (unresolvable name, no route)."""
+
+    sys_code = "SYS010"
+
+
+class SnmpAuthError(SnmpError):
+    """The agent rejected our SNMPv3 user, key or security level."""
+
+    sys_code = "SYS011"
+
+
+class SnmpTimeout(SnmpError):
+    """No answer within timeout x (retries + 1). Under SNMPv2c a wrong community looks like this too:
+    agents drop such requests silently."""
+
+    sys_code = "SYS013"
+
+
+@dataclass(frozen=True)
+class SnmpV3User:
+    """An SNMPv3 USM user for authPriv; the keys never appear in repr() or messages."""
+
+    user: str
+    auth_key: str = field(repr=False)
+    priv_key: str = field(repr=False)
+    auth_protocol: str = "SHA"
+    priv_protocol: str = "AES"
+
+    def __post_init__(self):
+        if self.auth_protocol not in AUTH_PROTOCOLS:
+            raise ValueError(f"unknown SNMPv3 auth protocol {self.auth_protocol!r} (known: {', '.join(AUTH_PROTOCOLS)})")
+        if self.priv_protocol not in PRIV_PROTOCOLS:
+            raise ValueError(f"unknown SNMPv3 priv protocol {self.priv_protocol!r} (known: {', '.join(PRIV_PROTOCOLS)})")
+
+
+@dataclass(frozen=True)
+class SnmpTarget:
+    """One device to poll: a v2c community or an SNMPv3 user (exactly one of them)."""
+
+    device: str
+    host: str
+    port: int = 161
+    community: str | None = field(default=None, repr=False)
+    v3: SnmpV3User | None = None
+    context: str = ""  # SNMPv3 contextName
+    timeout_s: float | None = None  # None: the poller's default
+    retries: int | None = None
+
+    def __post_init__(self):
+        if (self.community is None) == (self.v3 is None):
+            raise ValueError(f"{self.device}: give either an SNMPv2c community or an SNMPv3 user")
+
+    @property
+    def version(self) -> Literal["v2c", "v3"]:
+        return "v3" if self.v3 else "v2c"
+
+
+class PortCounters(BaseModel):
+    port: str = Field(description="ifName")
+    if_index: int
+    in_octets: int | None = Field(None, description="ifHCInOctets")
+    out_octets: int | None = Field(None, description="ifHCOutOctets")
+    in_discards: int | None = Field(None, description="ifInDiscards (Counter32)")
+    out_discards: int | None = Field(None, description="ifOutDiscards (Counter32)")
+    pfc_requests: int | None = Field(None, description="cpfcIfRequests: PFC frames sent")
+    pfc_indications: int | None = Field(None, description="cpfcIfIndications: PFC frames received")
+
+
+class PriorityCounters(BaseModel):
+    port: str
+    if_index: int
+    priority: int
+    pfc_requests: int | None = Field(None, description="cpfcIfPriorityRequests: PFC frames sent")
+    pfc_indications: int | None = Field(None, description="cpfcIfPriorityIndications: PFC frames received")
+
+
+class QueueCounters(BaseModel):
+    port: str
+    if_index: int
+    queue: int = Field(description="0-based egress queue (the MIB's queue number minus one)")
+    tx_packets: int | None = Field(None, description="csqIfQosGroupStats unicast packets")
+    dropped_packets: int | None = Field(None, description="csqIfQosGroupStats unicast dropped packets")
+
+
+class SnmpSample(BaseModel):
+    """One poll of one device. Counters are raw (wrap and reset handling belongs to the reader)."""
+
+    device: str
+    version: Literal["v2c", "v3"] = Field(description="v2c sends the community in clear text (SYS015)")
+    sys_uptime_ticks: int = Field(description="sysUpTime, hundredths of a second")
+    monotonic_s: float = Field(description="time.monotonic() when sysUpTime was answered")
+    time_unix_s: float
+    duration_s: float
+    ports: list[PortCounters] = []
+    priorities: list[PriorityCounters] = []
+    queues: list[QueueCounters] = []
+    raw: dict[str, int | str] = Field(default_factory=dict, description="every OID read -> value")
+
+
+_PORT_COLUMNS = {
+    oids.IF_HC_IN_OCTETS: "in_octets", oids.IF_HC_OUT_OCTETS: "out_octets",
+    oids.IF_IN_DISCARDS: "in_discards", oids.IF_OUT_DISCARDS: "out_discards",
+    oids.CPFC_IF_REQUESTS: "pfc_requests", oids.CPFC_IF_INDICATIONS: "pfc_indications",
+}
+_PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications"}
+_QUEUE_STATS = {oids.CSQ_UCAST_PACKETS: "tx_packets", oids.CSQ_UCAST_DROPPED_PACKETS: "dropped_packets"}
+COLUMNS = [oids.IF_NAME, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS]
+
+
+def _oid(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split("."))
+
+
+def _value(v) -> int | str | None:
+    """A counter as int, a name as str; None for what an agent says instead of a value."""
+    if isinstance(v, (NoSuchObject, NoSuchInstance, EndOfMibView, Null)):
+        return None
+    if isinstance(v, OctetString):
+        return bytes(v).decode("utf-8", errors="replace")
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return v.prettyPrint()
+
+
+class SnmpPoller:
+    """Polls devices over one shared SnmpEngine. Use inside one event loop: ``async with``."""
+
+    def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, retries: int = DEFAULT_RETRIES,
+                 max_varbinds: int = DEFAULT_MAX_VARBINDS, stripes: int = DEFAULT_STRIPES,
+                 concurrency: int = DEFAULT_CONCURRENCY, columns: Iterable[str] = COLUMNS):
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.max_varbinds = max_varbinds
+        self.stripes = stripes
+        self.concurrency = concurrency
+        self.columns = list(columns)
+        self._engine: SnmpEngine | None = None
+        self._usm_changed = asyncio.Condition()
+        self._usm_in_use: dict[str, tuple[SnmpV3User, int]] = {}
+
+    async def __aenter__(self) -> SnmpPoller:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()
+
+    def close(self) -> None:
+        """Release the engine's socket and timer (from inside the loop that polled)."""
+        if self._engine is not None:
+            self._engine.close_dispatcher()
+            self._engine = None
+
+    async def aclose(self) -> None:
+        """close(), then let the loop finish the cancelled timer task before it is closed."""
+        self.close()
+        await asyncio.sleep(0)
+
+    async def poll_many(self, targets: Iterable[SnmpTarget]) -> dict[str, SnmpSample | SnmpError]:
+        """Poll every target, at most ``concurrency`` at a time; a failure does not stop the others."""
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def one(target: SnmpTarget) -> SnmpSample | SnmpError:
+            async with gate:
+                try:
+                    return await self.poll(target)
+                except SnmpError as e:
+                    return e
+
+        targets = list(targets)
+        results = await asyncio.gather(*(one(t) for t in targets))
+        return {t.device: r for t, r in zip(targets, results)}
+
+    async def poll(self, target: SnmpTarget) -> SnmpSample:
+        """Read sysUpTime, then walk every column; raises an SnmpError subclass on failure."""
+        async with self._usm_slot(target.v3):
+            return await self._poll(target)
+
+    @contextlib.asynccontextmanager
+    async def _usm_slot(self, v3: SnmpV3User | None):
+        """pysnmp keeps one key set per SNMPv3 user name in an engine and swaps it when a target
+        brings another: polls that use one name with different keys must not overlap."""
+        if v3 is None:
+            yield
+            return
+        async with self._usm_changed:
+            await self._usm_changed.wait_for(lambda: self._usm_in_use.get(v3.user, (v3,))[0] == v3)
+            self._usm_in_use[v3.user] = (v3, self._usm_in_use.get(v3.user, (v3, 0))[1] + 1)
+        try:
+            yield
+        finally:
+            async with self._usm_changed:
+                count = self._usm_in_use.pop(v3.user)[1] - 1
+                if count:
+                    self._usm_in_use[v3.user] = (v3, count)
+                self._usm_changed.notify_all()
+
+    async def _poll(self, target: SnmpTarget) -> SnmpSample:
+        if self._engine is None:
+            self._engine = SnmpEngine()
+        started = time.monotonic()
+        session = await self._session(target)
+        try:
+            err, status, _, binds = await get_cmd(*session, (ObjectName(oids.SYS_UPTIME), Null("")), lookupMib=False)
+            self._check(target, err, status)
+            answered, wall = time.monotonic(), time.time()
+            uptime = _value(binds[0][1])
+            if not isinstance(uptime, int):
+                raise SnmpError(target.device, "agent does not serve sysUpTime")
+            raw: dict[str, int | str] = {oids.SYS_UPTIME: uptime}
+            raw.update(await self._walk(target, session))
+        except PySnmpError as e:  # what pysnmp refuses to send or cannot decode
+            raise SnmpError(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} failed: "
+                                           f"{type(e).__name__}") from None
+        return _sample(target, raw, answered, wall, time.monotonic() - started)
+
+    async def _session(self, target: SnmpTarget) -> tuple:
+        timeout = self.timeout_s if target.timeout_s is None else target.timeout_s
+        retries = self.retries if target.retries is None else target.retries
+        try:
+            transport = await UdpTransportTarget.create((target.host, target.port), timeout=timeout, retries=retries)
+        except PySnmpError as e:  # name does not resolve
+            raise SnmpUnreachable(target.device, f"cannot reach {target.host}:{target.port}: {e}") from None
+        if target.v3:
+            v3 = target.v3
+            if min(len(v3.auth_key), len(v3.priv_key)) < MIN_V3_KEY_CHARS:
+                raise SnmpAuthError(target.device, f"SNMPv3 auth and priv keys need at least {MIN_V3_KEY_CHARS} "
+                                                   "characters")
+            auth = UsmUserData(v3.user, v3.auth_key, v3.priv_key, authProtocol=AUTH_PROTOCOLS[v3.auth_protocol],
+                               privProtocol=PRIV_PROTOCOLS[v3.priv_protocol])
+        else:
+            auth = CommunityData(target.community, mpModel=1)
+        return self._engine, auth, transport, ContextData(contextName=target.context.encode())
+
+    async def _walk(self, target: SnmpTarget, session: tuple) -> dict[str, int | str]:
+        """Walk ifName, then every other column in ranges of ports walked side by side, so the agent
+        always has a request queued while we decode the last answer (pysnmp spends about as much
+        CPU per OID decoding as snmpsim spends answering)."""
+        name_col = _oid(oids.IF_NAME)
+        found = await self._walk_range(target, session, name_col, name_col, None, [], {})
+        if_indexes = sorted(_index(oid, oids.IF_NAME)[0] for oid in found)
+        step = max(1, -(-len(if_indexes) // self.stripes))
+        chunks = [if_indexes[k:k + step] for k in range(0, len(if_indexes), step)] or [[]]
+        rows_per_port: dict[tuple[int, ...], int] = {}  # learnt per column, shared by its ranges
+        walks = []
+        for col in self.columns:
+            if col == oids.IF_NAME:
+                continue
+            c = _oid(col)
+            for k, chunk in enumerate(chunks):
+                # GETBULK answers what follows the cursor: start just before <col>.<first ifIndex>.
+                start = c + (chunk[0] - 1, 2**32 - 1) if k else c
+                stop = c + (chunks[k + 1][0],) if k + 1 < len(chunks) else None
+                walks.append(self._walk_range(target, session, c, start, stop, chunk, rows_per_port))
+        for part in await asyncio.gather(*walks):
+            found.update(part)
+        return found
+
+    async def _walk_range(self, target: SnmpTarget, session: tuple, column: tuple[int, ...],
+                          start: tuple[int, ...], stop: tuple[int, ...] | None, ports: list[int],
+                          rows_per_port: dict[tuple[int, ...], int]) -> dict[str, int | str]:
+        """GETBULK from ``start`` until ``column`` ends or ``stop`` is reached. With the range's
+        ``ports`` known, ask for about the rows left (rows per port as learnt so far) rather than
+        the most an answer holds: what the agent reads past the range is wasted work."""
+        found: dict[str, int | str] = {}
+        cursor, n = start, len(column)
+        while True:
+            repetitions = self.max_varbinds
+            if ports:
+                done = cursor[n] if len(cursor) > n else 0
+                left = sum(1 for i in ports if i >= done)
+                repetitions = min(repetitions, rows_per_port.get(column, 1) * left + 1)
+            err, status, _, binds = await bulk_cmd(
+                *session, 0, repetitions, (ObjectName(cursor), Null("")), lookupMib=False)
+            self._check(target, err, status)
+            per_port: dict[int, int] = {}
+            for name, value in binds:
+                oid = tuple(name)
+                if (isinstance(value, EndOfMibView) or oid <= cursor or oid[:n] != column or len(oid) == n
+                        or (stop is not None and oid >= stop)):
+                    binds = ()
+                    break
+                if (v := _value(value)) is not None:
+                    found[".".join(map(str, oid))] = v
+                per_port[oid[n]] = per_port.get(oid[n], 0) + 1
+                cursor = oid
+            if per_port:
+                rows_per_port[column] = max(rows_per_port.get(column, 1), *per_port.values())
+            if not binds:
+                return found
+
+    @staticmethod
+    def _check(target: SnmpTarget, err, status) -> None:
+        where = f"{target.host}:{target.port}"
+        if isinstance(err, errind.RequestTimedOut):
+            raise SnmpTimeout(target.device, f"no SNMP {target.version} answer from {where}")
+        if isinstance(err, _AUTH_ERRORS):
+            raise SnmpAuthError(target.device, f"SNMP {target.version} credentials rejected by {where}: {err}")
+        if err:
+            raise SnmpError(target.device, f"SNMP error from {where}: {err}")
+        if status:
+            name = status.prettyPrint() if hasattr(status, "prettyPrint") else str(status)
+            cls = SnmpAuthError if name in _AUTH_STATUS else SnmpError
+            raise cls(target.device, f"SNMP error status {name} from {where}")
+
+
+def _index(oid: str, column: str) -> tuple[int, ...]:
+    return _oid(oid[len(column) + 1:])
+
+
+def _sample(target: SnmpTarget, raw: dict[str, int | str], answered: float, wall: float,
+            duration: float) -> SnmpSample:
+    """Turn the OIDs read into per-port, per-priority and per-queue counters."""
+    by_column: dict[str, dict[tuple[int, ...], int | str]] = {c: {} for c in COLUMNS}
+    for oid, value in raw.items():
+        for col in COLUMNS:
+            if oid.startswith(col + "."):
+                by_column[col][_index(oid, col)] = value
+                break
+
+    def counters(col: str, index_len: int) -> dict[tuple[int, ...], int]:
+        """The column's counters; rows of another index shape or type stay in ``raw`` only."""
+        return {i: v for i, v in by_column[col].items() if len(i) == index_len and isinstance(v, int)}
+
+    names = {idx[0]: str(v) for idx, v in by_column[oids.IF_NAME].items() if len(idx) == 1}
+    per_port = {f: counters(c, 1) for c, f in _PORT_COLUMNS.items()}
+    ports = [PortCounters(port=name, if_index=i, **{f: values.get((i,)) for f, values in per_port.items()})
+             for i, name in sorted(names.items())]
+    prios: dict[tuple[int, ...], dict] = {}
+    for col, fname in _PRIORITY_COLUMNS.items():
+        for (i, p), v in counters(col, 2).items():
+            prios.setdefault((i, p), {})[fname] = v
+    queues: dict[tuple[int, ...], dict] = {}
+    for (i, direction, q, stat), v in counters(oids.CSQ_QOS_GROUP_STATS, 4).items():
+        if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS:
+            queues.setdefault((i, q - 1), {})[_QUEUE_STATS[stat]] = v
+    return SnmpSample(
+        device=target.device, version=target.version, sys_uptime_ticks=raw[oids.SYS_UPTIME],
+        monotonic_s=answered, time_unix_s=wall, duration_s=duration, ports=ports,
+        priorities=[PriorityCounters(port=names.get(i, str(i)), if_index=i, priority=p, **f)
+                    for (i, p), f in sorted(prios.items())],
+        queues=[QueueCounters(port=names.get(i, str(i)), if_index=i, queue=q, **f)
+                for (i, q), f in sorted(queues.items())],
+        raw=raw,
+    )

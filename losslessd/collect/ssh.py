@@ -1,0 +1,212 @@
+"""One device's commands over SSH with netmiko: connect, verify the host key, run, classify failures.
+
+Blocking: `pull` runs each Session in a worker thread. Every failure becomes a CollectError with the
+SYS code it is reported under and whether trying again can help (a refused connection can, a wrong
+password or an unknown host key cannot).
+
+netmiko, not napalm, runs the commands on every platform, EOS included: napalm's eos driver over SSH
+asks `show version | json` when it opens and deletes "% Invalid input" from text outputs, which would
+hide a refused command (SYS014); its get_config runs the same `show running-config` netmiko does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..inventory import Host
+from ..platforms import Command
+from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE
+
+# Characters no command output holds, except from a broken or misconfigured terminal session.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class CollectError(Exception):
+    def __init__(self, code: str, message: str, retry: bool = False):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry = retry
+
+
+@dataclass
+class Result:
+    sections: list[tuple[str, str]] = field(default_factory=list)  # (command, output) in the order run
+    refused: dict[int, str] = field(default_factory=dict)  # section index -> why it counts as failed (SYS014)
+
+
+def commands(host: Host) -> list[Command]:
+    """The platform's commands with {iface} and {rdma} expanded for this host."""
+    out: list[Command] = []
+    for cmd in host.platform.commands:
+        if "{iface}" in cmd.line:
+            out += [Command(cmd.line.replace("{iface}", i), cmd.json, cmd.optional) for i in host.interfaces]
+        elif "{rdma}" in cmd.line:
+            if host.rdma_devices:
+                out += [Command(cmd.line.replace("{rdma}", d), cmd.json, cmd.optional) for d in host.rdma_devices]
+            else:  # every RDMA device's value, each line prefixed with its path (the mlx5 parser reads both forms)
+                out.append(Command("grep . " + cmd.line.split(" ", 1)[1].replace("{rdma}", "*"), cmd.json, cmd.optional))
+        else:
+            out.append(cmd)
+    return out
+
+
+def refusal(host: Host, cmd: Command, output: str) -> str | None:
+    """Why ``output`` shows the command failed (SYS014), or None when it looks like an answer."""
+    if cmd.json:
+        try:
+            json.loads(output)
+            return None
+        except ValueError as exc:
+            return f"output is not JSON ({exc}): {_first_line(output)!r}"
+    for line in output.splitlines():
+        if any(r in line for r in host.platform.refusals):
+            return f"the device answered {line.strip()[:120]!r}"
+    if m := _CONTROL.search(output):  # a session that broke off mid-output, or a terminal that was not set up
+        return f"garbled output: control character {m.group()!r} at line {output.count(chr(10), 0, m.start()) + 1}"
+    if not output.strip() and not cmd.optional:
+        return "no output"
+    return None
+
+
+class Session:
+    """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013."""
+
+    def __init__(self, host: Host, *, known_hosts: Path | None, timeout: float, session_log: Path | None = None):
+        self.host = host
+        self.known_hosts = known_hosts  # None: host keys are not checked (--insecure-no-host-key-check)
+        self.timeout = timeout
+        self.session_log = session_log
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+        self.aborted = False
+
+    def abort(self) -> None:
+        with self._lock:
+            self.aborted = True
+            if self._sock is not None:
+                try:
+                    self._sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def run(self) -> Result:
+        deadline = time.monotonic() + self.timeout
+        timer = threading.Timer(self.timeout, self.abort)
+        timer.daemon = True
+        timer.start()
+        try:
+            return self._run(deadline)
+        except CollectError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every failure of one device is a finding, not a crash
+            raise self._classify(exc) from None
+        finally:
+            timer.cancel()
+            if self._sock is not None:
+                self._sock.close()
+
+    def _run(self, deadline: float) -> Result:
+        from netmiko import ConnectHandler  # slow import (paramiko, textfsm): only when pulling
+
+        host = self.host
+        sock = self._connect()
+        conn = ConnectHandler(
+            device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
+            password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
+            sock=sock, use_keys=False, allow_agent=False, system_host_keys=False,
+            # Host keys: paramiko RejectPolicy (ssh_strict) with only the given known_hosts loaded
+            # (netmiko base_connection._build_ssh_client); AutoAddPolicy when checking is turned off.
+            ssh_strict=self.known_hosts is not None, alt_host_keys=self.known_hosts is not None,
+            alt_key_file=str(self.known_hosts or ""),
+            conn_timeout=self.timeout, auth_timeout=self.timeout, banner_timeout=self.timeout,
+            # netmiko masks the password and secret in its session log (SessionLog no_log).
+            session_log=str(self.session_log) if self.session_log else None)
+        try:
+            if host.platform.enable and not conn.check_enable_mode():
+                try:
+                    conn.enable()
+                except ValueError as exc:
+                    raise CollectError(COMMAND_FAILED, f"could not enter privileged mode (`enable`): {exc}; give "
+                                       "data.credentials.secret_env if the device asks for an enable secret") from None
+            result = Result()
+            for cmd in commands(host):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise CollectError(TIMEOUT, f"no time left for `{cmd.line}` within the {self.timeout:g} s "
+                                       "per-device timeout (--timeout)")
+                output = conn.send_command(cmd.line, read_timeout=remaining, strip_prompt=True, strip_command=True)
+                why = refusal(host, cmd, output)
+                if why and not cmd.optional:
+                    result.refused[len(result.sections)] = why
+                result.sections.append((cmd.line, output))
+            return result
+        finally:
+            try:
+                conn.disconnect()
+            except Exception:  # noqa: BLE001 - the outputs are in hand; a failing logout changes nothing
+                pass
+
+    def _connect(self) -> socket.socket:
+        """The TCP connection, made here so that unreachable is told apart and abort() can cut it."""
+        host = self.host
+        where = f"{host.hostname}:{host.port}"
+        try:
+            sock = socket.create_connection((host.hostname, host.port), timeout=self.timeout)
+        except socket.gaierror as exc:
+            raise CollectError(UNREACHABLE, f"cannot resolve {host.hostname!r}: {exc.strerror or exc}", retry=True) from None
+        except TimeoutError:
+            raise CollectError(UNREACHABLE, f"no TCP answer from {where} within {self.timeout:g} s", retry=True) from None
+        except OSError as exc:
+            raise CollectError(UNREACHABLE, f"cannot connect to {where}: {exc.strerror or exc}", retry=True) from None
+        with self._lock:
+            if self.aborted:
+                sock.close()
+                raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
+            self._sock = sock
+        return sock
+
+    def _classify(self, exc: Exception) -> CollectError:
+        import paramiko
+        from netmiko.exceptions import NetmikoAuthenticationException, ReadTimeout
+
+        host = self.host
+        where = f"{host.hostname}:{host.port}"
+        chain = _causes(exc)
+        if self.aborted:
+            return CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
+        for e in chain:
+            if isinstance(e, paramiko.BadHostKeyException):
+                return CollectError(HOST_KEY, f"the host key of {where} does not match its entry in {self.known_hosts}: "
+                                    "the device was replaced or someone is in the middle; check it, then update "
+                                    "known_hosts")
+            if isinstance(e, paramiko.SSHException) and "not found in known_hosts" in str(e):
+                return CollectError(HOST_KEY, f"the host key of {where} is not in {self.known_hosts}; add it after "
+                                    f"checking its fingerprint (ssh-keyscan -p {host.port} {host.hostname})")
+        if any(isinstance(e, (NetmikoAuthenticationException, paramiko.AuthenticationException)) for e in chain):
+            return CollectError(AUTH_FAILED, f"{where} refused the login of user {host.username!r} (wrong password, "
+                                f"user or key; the password came from {host.password.origin})")
+        if isinstance(exc, ReadTimeout):
+            return CollectError(TIMEOUT, f"{where} did not show its prompt again in time: {_first_line(str(exc))}")
+        if any(isinstance(e, (OSError, EOFError, paramiko.SSHException)) for e in chain):
+            return CollectError(UNREACHABLE, f"the SSH session with {where} failed: {_first_line(str(exc))}", retry=True)
+        return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "
+                            f"expects: {type(exc).__name__}: {_first_line(str(exc))}")
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    out: list[BaseException] = []
+    while exc is not None and exc not in out:
+        out.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return out
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:200]

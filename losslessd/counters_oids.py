@@ -1,0 +1,33 @@
+"""The SNMP objects losslessd polls: one table shared by the poller and the simulator.
+
+Columns are walked; the instance index after the column OID is given for each.
+"""
+
+from __future__ import annotations
+
+# SNMPv2-MIB (RFC 3418): TimeTicks, hundredths of a second since the agent (re)started.
+SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
+
+# IF-MIB (RFC 2863). Index: ifIndex.
+IF_NAME = "1.3.6.1.2.1.31.1.1.1.1"  # ifXTable ifName, DisplayString
+IF_HC_IN_OCTETS = "1.3.6.1.2.1.31.1.1.1.6"  # Counter64
+IF_HC_OUT_OCTETS = "1.3.6.1.2.1.31.1.1.1.10"  # Counter64
+IF_IN_DISCARDS = "1.3.6.1.2.1.2.2.1.13"  # ifTable, Counter32
+IF_OUT_DISCARDS = "1.3.6.1.2.1.2.2.1.19"  # ifTable, Counter32
+
+# CISCO-PFC-EXT-MIB, as SONiC's SNMP agent serves it (sonic-snmpagent
+# src/sonic_ax_impl/mibs/vendor/cisco/ciscoPfcExtMIB.py): all Counter64.
+# Requests = PFC frames the port sent (SAI_PORT_STAT_PFC_<p>_TX_PKTS), indications = PFC frames it
+# received (SAI_PORT_STAT_PFC_<p>_RX_PKTS). SONiC fills the per-port columns from priority 3 only.
+CPFC_IF_REQUESTS = "1.3.6.1.4.1.9.9.813.1.1.1.1"  # cpfcIfRequests.<ifIndex>
+CPFC_IF_INDICATIONS = "1.3.6.1.4.1.9.9.813.1.1.1.2"  # cpfcIfIndications.<ifIndex>
+CPFC_PRIO_REQUESTS = "1.3.6.1.4.1.9.9.813.1.2.1.2"  # cpfcIfPriorityRequests.<ifIndex>.<priority 0-7>
+CPFC_PRIO_INDICATIONS = "1.3.6.1.4.1.9.9.813.1.2.1.3"  # cpfcIfPriorityIndications.<ifIndex>.<priority 0-7>
+
+# CISCO-SWITCH-QOS-MIB csqIfQosGroupStatsValue (Counter64) as SONiC serves it (sonic-snmpagent
+# .../vendor/cisco/ciscoSwitchQosMIB.py). Index: <ifIndex>.<direction>.<queue, 1-based>.<stat type>;
+# SONiC serves egress (2) only, stat types from its CounterMap below.
+CSQ_QOS_GROUP_STATS = "1.3.6.1.4.1.9.9.580.1.5.5.1.4"
+CSQ_EGRESS = 2
+CSQ_UCAST_PACKETS = 1  # SAI_QUEUE_STAT_PACKETS of the unicast queue
+CSQ_UCAST_DROPPED_PACKETS = 5  # SAI_QUEUE_STAT_DROPPED_PACKETS of the unicast queue

@@ -1,0 +1,326 @@
+"""Device simulator: the fabric of a folder of device files, served over SSH and SNMP on 127.0.0.1.
+
+Tests, `make demo` and `losslessd sim` use it to collect from something that talks like a fleet: every
+device of the folder gets an SSH CLI on its own free port answering the commands its files recorded
+(losslessd.sim.ssh) and, for switches, an SNMP agent with counters that move (losslessd.sim.snmp). The
+simulator writes an inventory of what it started, in the shape of Nornir's SimpleInventory, and a
+known_hosts file with its host key; the secrets live only in ``Simulator.env``, the inventory names
+the environment variables. Faults for tests: a device that is down, a changed password, a changed
+host key, a garbled output, a PFC storm.
+
+    with Simulator("examples/fabric", tmp_path, snmp=False) as sim:
+        sim.inventory_path, sim.known_hosts_path, sim.env, sim.devices["leaf1"].ssh_port
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .. import capture
+from ..errors import InputError
+from ..model import Device, DeviceKind
+from ..parse import _groups, parse_group
+from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
+
+log = logging.getLogger(__name__)
+
+PASSWORD_ENV = "LOSSLESSD_SIM_PASSWORD"
+SNMP_AUTH_ENV = "LOSSLESSD_SIM_SNMP_AUTH_KEY"
+SNMP_PRIV_ENV = "LOSSLESSD_SIM_SNMP_PRIV_KEY"
+SNMP_V3_USER = "losslessd"
+# The login a platform's CLI is usually reached with: SONiC's default admin user, EOS's admin, root on hosts.
+USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root"}
+# netmiko device types that work against these shells (tests/test_sim.py connects with each):
+# SONiC's login is a bash shell, as is a host's; netmiko's `sonic`-named types do not fit (dell_sonic
+# enters Dell's sonic-cli, edgecore_sonic is the plain LinuxSSH class under another name).
+NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux"}
+# Served by `show version` when a running-config does not name its model and release in its header.
+_EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION = "vEOS-lab", "4.31.2F"
+# `! device: spine1 (DCS-7060DX5-64S, EOS-4.31.2F)`: the header EOS writes atop `show running-config`.
+_EOS_DEVICE_LINE = re.compile(r"^! device: \S+ \((?P<model>[^,]+), EOS-(?P<version>[^)]+)\)", re.MULTILINE)
+# EOS `show lldp neighbors` with no neighbour (served when a device's files recorded none).
+_EOS_EMPTY_LLDP = """\
+Last table change time   : never
+Number of table inserts  : 0
+Number of table deletes  : 0
+Number of table drops    : 0
+Number of table age-outs : 0
+
+Port          Neighbor Device ID       Neighbor Port ID    TTL
+---------- ------------------------ ---------------------- ---
+"""
+SONIC_RUNNING_CONFIG = "show runningconfiguration all"
+# The RDMA device in a host's commands: configfs rdma_cm path or `cma_roce_tos -d DEV` (docs/capture-format.md).
+_RDMA_DEVICE = re.compile(r"(?:/sys/kernel/config/rdma_cm/|cma_roce_tos\s+-d\s+)([^/\s]+)")
+
+
+@dataclass
+class SimDevice:
+    """One simulated device: where it listens, how the inventory logs in, and what it answers."""
+
+    name: str
+    platform: str  # our platform id (losslessd.platforms)
+    kind: DeviceKind
+    username: str
+    password_env: str
+    netmiko_device_type: str
+    files: list[str]
+    ports: list[str]  # port names of its config, as its SNMP agent's ifName serves them
+    rdma_devices: list[str]  # a host's RDMA devices (mlx5_0), as its recorded commands name them
+    outputs: dict[str, str] = field(repr=False)  # normalised command line -> recorded output
+    host: str = HOST
+    ssh_port: int | None = None
+    snmp_port: int | None = None
+    snmp_community_env: str | None = None
+    snmp_context: str | None = None  # the SNMPv3 context name (snmpsim picks the data file by it)
+    down: bool = False
+    password: str = field(default="", repr=False)  # what the SSH server accepts now
+    garbled: dict[str, str] = field(default_factory=dict, repr=False)
+
+
+class Simulator:
+    """Starts the devices of ``fabric_dir`` (all, or ``devices``) and writes the inventory for them."""
+
+    def __init__(self, fabric_dir: str | Path, workdir: str | Path, *, ssh: bool = True, snmp: bool = True,
+                 devices: list[str] | None = None, snmp_v3: bool = False):
+        self.fabric_dir = Path(fabric_dir)
+        self.workdir = Path(workdir)
+        self.ssh, self.snmp, self.snmp_v3 = ssh, snmp, snmp_v3
+        self.inventory_path = self.workdir / "inventory.yaml"
+        self.known_hosts_path = self.workdir / "known_hosts"
+        self.host_key_path = self.workdir / "ssh_host_ed25519_key"
+        self.env: dict[str, str] = {}
+        self.devices: dict[str, SimDevice] = load_devices(self.fabric_dir, devices)
+        self._servers: SshServers | None = None
+        self._agents = None  # losslessd.sim.snmp.SnmpAgents when snmp
+        self._keys: dict[str, object] = {}  # device -> the host key it presents
+
+    # -- life cycle -------------------------------------------------------------------------------
+    def __enter__(self) -> Simulator:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> Simulator:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        password = secrets.token_urlsafe(18)
+        self.env[PASSWORD_ENV] = password
+        try:
+            if self.ssh:
+                self._start_ssh(password)
+            if self.snmp:
+                self._start_snmp()
+        except BaseException:
+            self.stop()
+            raise
+        self._write_inventory()
+        log.info("simulator started %d devices; inventory %s", len(self.devices), self.inventory_path)
+        return self
+
+    def stop(self) -> None:
+        if self._servers is not None:
+            self._servers.shutdown()
+            self._servers = None
+        if self._agents is not None:
+            self._agents.stop()
+            self._agents = None
+
+    def _start_ssh(self, password: str) -> None:
+        host_key = generate_host_key()
+        fd = os.open(self.host_key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # never readable by others
+        with os.fdopen(fd, "wb") as f:
+            f.write(host_key.export_private_key())
+        self._servers = SshServers()
+        for device in self.devices.values():
+            device.password = password
+            self._keys[device.name] = host_key
+            device.ssh_port = self._servers.listen(device, host_key)
+        self.known_hosts_path.write_text("".join(known_hosts_line(d.ssh_port, host_key) for d in self.devices.values()))
+
+    def _start_snmp(self) -> None:
+        from .snmp import SnmpAgents  # the SNMP side pulls in pysnmp and snmpsim; only load it when asked
+
+        v3_user = None
+        if self.snmp_v3:
+            self.env[SNMP_AUTH_ENV] = secrets.token_hex(12)
+            self.env[SNMP_PRIV_ENV] = secrets.token_hex(12)
+            v3_user = (SNMP_V3_USER, self.env[SNMP_AUTH_ENV], self.env[SNMP_PRIV_ENV])
+        self._agents = SnmpAgents(self.workdir, v3_user=v3_user)  # it keeps its files in workdir/snmp
+        switches = [d for d in self.devices.values() if d.kind == DeviceKind.switch]
+        for device in switches:
+            name = self._agents.add(device.name, ports=device.ports, priorities=range(8))
+            if self.snmp_v3:
+                device.snmp_context = name
+            else:
+                device.snmp_community_env = f"LOSSLESSD_SIM_COMMUNITY_{_env_part(device.name)}"
+                self.env[device.snmp_community_env] = name
+        ports = self._agents.start()
+        for device in switches:
+            device.snmp_port = ports[device.name]
+
+    # -- what clients read ------------------------------------------------------------------------
+    def _write_inventory(self) -> None:
+        """Nornir SimpleInventory shape in one file: hosts, groups, defaults. Secrets by variable name only."""
+        hosts = {}
+        for d in self.devices.values():
+            host: dict = {"hostname": d.host}
+            if d.ssh_port is not None:
+                host["port"] = d.ssh_port
+            host.update(platform=d.platform, groups=[d.kind.value],
+                        data={"credentials": {"username": d.username, "password_env": d.password_env}})
+            if d.kind == DeviceKind.host:  # what pull's host commands are repeated for
+                host["data"].update(interfaces=d.ports, rdma_devices=d.rdma_devices)
+            if d.snmp_port is not None:
+                host["data"]["snmp"] = self._snmp_entry(d)
+            hosts[d.name] = host
+        groups = {kind: {} for kind in sorted({d.kind.value for d in self.devices.values()})}
+        text = ("# Written by the losslessd simulator for the devices it started; secrets are named by the\n"
+                "# environment variables that hold them (the simulator prints their throwaway values).\n")
+        text += yaml.safe_dump({"hosts": hosts, "groups": groups, "defaults": {}}, sort_keys=False)
+        self.inventory_path.write_text(text)
+
+    def _snmp_entry(self, d: SimDevice) -> dict:
+        if self.snmp_v3:
+            return {"port": d.snmp_port, "version": "3", "user": SNMP_V3_USER, "auth_key_env": SNMP_AUTH_ENV,
+                    "priv_key_env": SNMP_PRIV_ENV, "auth_protocol": "sha", "priv_protocol": "aes",
+                    "context": d.snmp_context}
+        return {"port": d.snmp_port, "version": "2c", "community_env": d.snmp_community_env}
+
+    # -- faults -----------------------------------------------------------------------------------
+    def _device(self, name: str) -> SimDevice:
+        if name not in self.devices:
+            raise KeyError(f"no simulated device {name!r}; known: {', '.join(self.devices)}")
+        return self.devices[name]
+
+    def set_down(self, name: str, down: bool = True) -> None:
+        """Stop (or resume) answering SSH and SNMP for ``name``: connections are refused, polls time out."""
+        device = self._device(name)
+        if device.down == down:
+            return
+        device.down = down
+        if self._servers is not None:
+            if down:
+                self._servers.close(name)
+            else:
+                self._servers.listen(device, self._keys[name], device.ssh_port)
+        if self._agents is not None:
+            self._agents.set_down(name, down)
+
+    def set_password(self, name: str, password: str) -> None:
+        """The device now accepts only ``password``: the inventory's secret fails to log in."""
+        self._device(name).password = password
+
+    def replace_host_key(self, name: str) -> None:
+        """The device presents a new host key that known_hosts does not list (a replaced or spoofed box)."""
+        device = self._device(name)
+        self._keys[name] = generate_host_key()
+        if self._servers is not None and not device.down:
+            self._servers.close(name)
+            self._servers.listen(device, self._keys[name], device.ssh_port)
+
+    def garble(self, name: str, command: str, output: str | None = None, on: bool = True) -> None:
+        """Serve ``output`` (default: the first third of the recorded output, cut mid-line, as a dropped
+        session leaves it) for ``command``; ``on=False`` restores the recorded answer."""
+        device = self._device(name)
+        cmd = normalize(command)
+        if not on:
+            device.garbled.pop(cmd, None)
+            return
+        if output is None:
+            recorded = device.outputs.get(cmd, "")
+            output = recorded[: max(1, len(recorded) // 3)].rstrip("\n")
+        device.garbled[cmd] = output
+
+    def storm(self, name: str, port: str, priority: int, on: bool = True) -> None:
+        """Switch a PFC storm (pause frames counting up fast) on ``port``/``priority`` on or off."""
+        self._device(name)
+        if self._agents is None:
+            raise RuntimeError("this simulator runs no SNMP agents (snmp=False)")
+        self._agents.storm(name, port, priority, on)
+
+
+def _env_part(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "_", name).upper()
+
+
+# -- devices from files ---------------------------------------------------------------------------
+def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, SimDevice]:
+    """The devices of a fabric folder that the simulator can serve, by their model name.
+
+    A file of a platform without a CLI shell here (OpenSM) or that no parser reads is left out with a
+    warning; ``only`` naming a device that is not there raises InputError."""
+    devices: dict[str, SimDevice] = {}
+    for name, files in _groups(fabric_dir):
+        try:
+            model = parse_group(name, files, lines=False)
+        except InputError as exc:
+            log.warning("simulator leaves out %s: %s", name, exc)
+            continue
+        if model.platform not in SHELLS:
+            continue
+        outputs = _outputs(model, files)
+        if outputs is None:
+            log.warning("simulator leaves out %s: %s has no recorded command outputs", model.name, files[0])
+            continue
+        devices[model.name] = SimDevice(
+            name=model.name, platform=model.platform, kind=model.kind, username=USERNAMES[model.platform],
+            password_env=PASSWORD_ENV, netmiko_device_type=NETMIKO_TYPES[model.platform],
+            files=[str(f) for f in files], ports=list(model.ports), outputs=outputs,
+            rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}))
+    if only is None:
+        return devices
+    if missing := [n for n in only if n not in devices]:
+        raise InputError(f"no device {', '.join(missing)} the simulator can serve in {fabric_dir} "
+                         f"(it has: {', '.join(devices) or 'none'})")
+    return {n: d for n, d in devices.items() if n in only}
+
+
+def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:
+    """Normalised command line -> output, from a capture's sections or from the config files themselves."""
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    if texts[0].lstrip("\ufeff \t\r\n").startswith(capture.MARKER):
+        outputs = {normalize(s.command): s.output for s in capture.read(texts[0], str(files[0])).sections}
+    elif model.platform == "sonic":
+        outputs = {SONIC_RUNNING_CONFIG: _sonic_running_config(files, texts)}
+    elif model.platform == "arista_eos":
+        outputs = {"show running-config": texts[0]}
+    else:
+        return None  # a bare `mlnx_qos` output does not say which command on which interface made it
+    if model.platform == "arista_eos":
+        _eos_outputs(model, outputs)
+    return outputs
+
+
+def _sonic_running_config(files: list[Path], texts: list[str]) -> str:
+    """`show runningconfiguration all` prints the whole CONFIG_DB; a folder's files are its parts."""
+    if len(files) == 1:
+        return texts[0]
+    merged: dict = {}
+    for text in texts:  # config_db.json, qos.json, buffers.json: the loader's order
+        for table, rows in json.loads(text).items():
+            merged.setdefault(table, {}).update(rows)
+    return json.dumps(merged, indent=4, sort_keys=True) + "\n"
+
+
+def _eos_outputs(model: Device, outputs: dict[str, str]) -> None:
+    """What napalm's eos driver and an operator read besides the config: version, startup-config, LLDP."""
+    running = outputs.get("show running-config", "")
+    outputs.setdefault("show startup-config", running)
+    outputs.setdefault("show lldp neighbors", _EOS_EMPTY_LLDP)
+    m = _EOS_DEVICE_LINE.search(running)
+    model_name, version = (m.group("model"), m.group("version")) if m else (_EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION)
+    outputs.setdefault("show version", f"Arista {model_name}\nHardware version: 11.00\nSerial number: SIM{model.name}\n\n"
+                                       f"Software image version: {version}\nArchitecture: x86_64\n")
+    # napalm's eos driver (transport ssh) reads the release from `show version | json` when it opens.
+    outputs.setdefault("show version | json", json.dumps(
+        {"modelName": model_name, "version": version, "serialNumber": f"SIM{model.name}",
+         "architecture": "x86_64", "hardwareRevision": "11.00", "hostname": model.name}, indent=2))

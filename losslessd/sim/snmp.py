@@ -1,0 +1,261 @@
+"""Simulated SNMP agents: one snmpsim process per device on 127.0.0.1, serving the OIDs a SONiC
+switch serves (losslessd.counters_oids) with counters that move and PFC storms on demand.
+
+Each device gets ``<workdir>/snmp/<community>/data/<community>.snmprec`` (the SNMPv2c community and
+the SNMPv3 contextName are that file's name) and a storm state file beside it that the ``lossless``
+variation module (snmpsim_variation/lossless.py) reads on every request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from losslessd import counters_oids as oids
+
+VARIATION_DIR = Path(__file__).parent / "snmpsim_variation"
+
+# PFC frames per second a storming peer sends on one priority. A pause of the largest quanta
+# (65535 x 512 bit times, IEEE 802.1Qbb) lasts 335 us at 100 Gb/s; a peer refreshing it every
+# half-pause sends about 6,000 frames/s.
+STORM_PAUSE_PER_S = 6000.0
+NORMAL_PAUSE_PER_S = 2.0  # background pauses per priority on a healthy lossless port
+AVG_PACKET_BYTES = 1000
+START_TIMEOUT_S = 30.0
+
+_SONIC_PORT = re.compile(r"^Ethernet(\d+)$")
+
+
+def sonic_if_indexes(ports: list[str]) -> dict[str, int]:
+    """ifIndex per port as SONiC numbers them (EthernetN -> N+1, sonic-snmpagent mibs/__init__.py
+    get_index_from_str); other names are numbered 1, 2, ... in the order given."""
+    found = [_SONIC_PORT.match(p) for p in ports]
+    if all(found) and len({m.group(1) for m in found}) == len(ports):
+        return {p: int(m.group(1)) + 1 for p, m in zip(ports, found)}
+    return {p: i for i, p in enumerate(ports, start=1)}
+
+
+def _free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _probe_packet(community: str) -> bytes:
+    """An SNMPv2c GET of sysUpTime, to see that an agent answers."""
+    from pyasn1.codec.ber import encoder
+    from pysnmp.proto.api import v2c
+
+    pdu = v2c.GetRequestPDU()
+    v2c.apiPDU.set_defaults(pdu)
+    v2c.apiPDU.set_varbinds(pdu, [(v2c.ObjectIdentifier(oids.SYS_UPTIME), v2c.null)])
+    msg = v2c.Message()
+    v2c.apiMessage.set_defaults(msg)
+    v2c.apiMessage.set_community(msg, community)
+    v2c.apiMessage.set_pdu(msg, pdu)
+    return encoder.encode(msg)
+
+
+def _oid_key(line: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in line.split("|", 1)[0].split("."))
+
+
+def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int]) -> str:
+    """The .snmprec text for one device: numerically sorted ``OID|TYPE|VALUE`` lines.
+
+    Counters are ``lossless`` variation records (base, rate per second, storm keys); the bases and
+    traffic rates are drawn from a generator seeded with the device name, so a fabric is the same
+    on every run.
+    """
+    rng = random.Random(name)
+    prios = list(priorities)
+    c64 = "70:lossless"
+    lines = [f"{oids.SYS_UPTIME}|67:lossless|b={rng.randrange(10**6, 10**9)},r=100"]
+    for port, idx in if_indexes.items():
+        in_rate, out_rate = rng.uniform(1e8, 5e9), rng.uniform(1e8, 5e9)
+        queue_pps = out_rate / AVG_PACKET_BYTES / max(len(prios), 1)
+        sent, received = {p: rng.randrange(10**5) for p in prios}, {p: rng.randrange(10**5) for p in prios}
+        all_prios = NORMAL_PAUSE_PER_S * len(prios)
+        lines += [
+            f"{oids.IF_NAME}.{idx}|4x|{port.encode().hex()}",
+            f"{oids.IF_HC_IN_OCTETS}.{idx}|{c64}|b={rng.randrange(10**15)},r={in_rate:.0f}",
+            f"{oids.IF_HC_OUT_OCTETS}.{idx}|{c64}|b={rng.randrange(10**15)},r={out_rate:.0f}",
+            f"{oids.IF_IN_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5",
+            f"{oids.IF_OUT_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5",
+            # Per port: the sum over priorities, as the MIB describes it.
+            f"{oids.CPFC_IF_REQUESTS}.{idx}|{c64}|b={sum(sent.values())},r={all_prios}",
+            f"{oids.CPFC_IF_INDICATIONS}.{idx}|{c64}|b={sum(received.values())},r={all_prios},up={idx}",
+        ]
+        for p in prios:
+            key = f"{idx}.{p}"
+            csq = f"{oids.CSQ_QOS_GROUP_STATS}.{idx}.{oids.CSQ_EGRESS}.{p + 1}"
+            lines += [
+                f"{oids.CPFC_PRIO_REQUESTS}.{key}|{c64}|b={sent[p]},r={NORMAL_PAUSE_PER_S}",
+                f"{oids.CPFC_PRIO_INDICATIONS}.{key}|{c64}|b={received[p]},r={NORMAL_PAUSE_PER_S},up={key}",
+                # The paused queue stops transmitting: what SONiC's PFC watchdog looks for.
+                f"{csq}.{oids.CSQ_UCAST_PACKETS}|{c64}|b={rng.randrange(10**12)},r={queue_pps:.0f},stop={key}",
+                f"{csq}.{oids.CSQ_UCAST_DROPPED_PACKETS}|{c64}|b={rng.randrange(10**3)},r=0",
+            ]
+    return "\n".join(sorted(lines, key=_oid_key)) + "\n"
+
+
+@dataclass
+class _Agent:
+    name: str
+    community: str
+    home: Path
+    if_indexes: dict[str, int]
+    storms: dict[str, list[list[float | None]]] = field(default_factory=dict)
+    t0: float = field(default_factory=time.time)
+    port: int | None = None
+    proc: subprocess.Popen | None = None
+    down: bool = False
+
+    @property
+    def data_file(self) -> Path:
+        return self.home / "data" / f"{self.community}.snmprec"
+
+    @property
+    def state_file(self) -> Path:
+        return self.home / "data" / f"{self.community}.state.json"
+
+
+class SnmpAgents:
+    """snmpsim agents for a set of simulated devices; use as a context manager or call stop()."""
+
+    def __init__(self, workdir: str | Path, v3_user: tuple[str, str, str] | None = None):
+        self.workdir = Path(workdir) / "snmp"
+        if v3_user and any(not v or any(c.isspace() for c in v) for v in v3_user):
+            raise ValueError("SNMPv3 user, auth key and priv key must be non-empty and without blanks")
+        self.v3_user = v3_user  # (user, SHA auth key, AES priv key), served by every agent
+        self._agents: dict[str, _Agent] = {}
+
+    def add(self, name: str, ports: list[str], priorities: Iterable[int] = range(8)) -> str:
+        """Generate the device's data file; returns its community (also its SNMPv3 contextName)."""
+        community = re.sub(r"[^A-Za-z0-9_-]", "_", name)
+        if name in self._agents or any(a.community == community for a in self._agents.values()):
+            raise ValueError(f"SNMP agent for {name!r} added twice")
+        agent = _Agent(name, community, self.workdir / community, sonic_if_indexes(list(ports)))
+        agent.data_file.parent.mkdir(parents=True, exist_ok=True)
+        agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities))
+        self._write_state(agent)
+        self._agents[name] = agent
+        return community
+
+    def start(self) -> dict[str, int]:
+        """Start every agent not yet running (in parallel); returns {name: UDP port}."""
+        pending = [a for a in self._agents.values() if a.proc is None]
+        for agent in pending:
+            self._launch(agent)
+        for agent in pending:
+            for _ in range(3):  # another process may grab the free port before snmpsim binds it
+                if self._wait_ready(agent):
+                    break
+                self._launch(agent)
+            else:
+                log = (agent.home / "agent.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"snmpsim for {agent.name} did not start:\n{log}")
+        return {a.name: a.port for a in self._agents.values()}
+
+    def storm(self, name: str, port: str, priority: int, on: bool = True) -> None:
+        """Switch a PFC storm on ``port``/``priority`` on or off: while on, that priority's pause
+        indications climb by STORM_PAUSE_PER_S and its egress queue stops transmitting."""
+        agent = self._agents[name]
+        if port not in agent.if_indexes:
+            raise ValueError(f"{name} has no port {port!r}")
+        spans = agent.storms.setdefault(f"{agent.if_indexes[port]}.{priority}", [])
+        storming = bool(spans) and spans[-1][1] is None
+        if on and not storming:
+            spans.append([time.time(), None])
+        elif not on and storming:
+            spans[-1][1] = time.time()
+        self._write_state(agent)
+
+    def set_down(self, name: str, down: bool = True) -> None:
+        """Stop (SIGSTOP) or resume the device's agent: a stopped agent lets every request time out."""
+        agent = self._agents[name]
+        if agent.proc is not None and agent.down != down:
+            agent.proc.send_signal(signal.SIGSTOP if down else signal.SIGCONT)
+        agent.down = down
+
+    def stop(self) -> None:
+        for agent in self._agents.values():
+            self._terminate(agent)
+
+    def __enter__(self) -> SnmpAgents:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _write_state(self, agent: _Agent) -> None:
+        tmp = agent.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"t0": agent.t0, "storm_rate": STORM_PAUSE_PER_S, "storms": agent.storms}))
+        os.replace(tmp, agent.state_file)  # atomic: the agent never reads half a file
+
+    def _launch(self, agent: _Agent) -> None:
+        self._terminate(agent)
+        agent.port = _free_udp_port()
+        args = [
+            sys.executable, "-m", "snmpsim.commands.responder",
+            "--log-level=error",  # info would log every request and the USM keys
+            f"--cache-dir={agent.home / 'cache'}",
+            f"--variation-modules-dir={VARIATION_DIR}",
+            # One SNMP engine (snmpsim starts it with --v3-engine-id=auto) configured by these:
+            f"--data-dir={agent.data_file.parent}",
+            f"--agent-udpv4-endpoint=127.0.0.1:{agent.port}",
+        ]
+        if self.v3_user:
+            # The keys go in a 0600 file rather than on the command line, where `ps` shows them.
+            user, auth_key, priv_key = self.v3_user
+            keys = agent.home / "v3-user.args"
+            keys.unlink(missing_ok=True)
+            with os.fdopen(os.open(keys, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+                f.write(f"--v3-user={user} --v3-auth-key={auth_key} --v3-auth-proto=SHA "
+                        f"--v3-priv-key={priv_key} --v3-priv-proto=AES\n")
+            args.append(f"--args-from-file={keys}")
+        env = dict(os.environ, SNMPSIM_ALLOW_ROOT="true")  # it refuses to run as root otherwise
+        with open(agent.home / "agent.log", "wb") as log:
+            agent.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                          env=env, start_new_session=True)
+        agent.down = False
+
+    def _wait_ready(self, agent: _Agent) -> bool:
+        """True once the agent answers a GET; False if the process exited."""
+        probe = _probe_packet(agent.community)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.settimeout(0.2)
+            while time.monotonic() < deadline:
+                if agent.proc.poll() is not None:
+                    return False
+                s.sendto(probe, ("127.0.0.1", agent.port))
+                try:
+                    s.recv(4096)
+                    return True
+                except (TimeoutError, ConnectionRefusedError):
+                    continue
+        return False
+
+    @staticmethod
+    def _terminate(agent: _Agent) -> None:
+        proc, agent.proc = agent.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGCONT)  # a stopped process would never handle SIGTERM
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,267 @@
+"""SSH CLI devices of the simulator: asyncssh servers on 127.0.0.1 that answer like SONiC, EOS and Linux hosts.
+
+Each device gets its own listener (its own port, like a real box), all on one private event loop in a
+background thread, so synchronous tests and the `losslessd sim` command drive them alike. A session
+opens a PTY, prints the vendor prompt and echoes every character it receives (netmiko waits for the echo
+of each command before it reads the output). Answers come from the device's recorded outputs; the shells
+here only know the commands a CLI client sends around them (paging, `enable`, `exit`) and how each CLI
+words an unknown command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import threading
+from typing import NamedTuple, Protocol
+
+import asyncssh
+
+HOST = "127.0.0.1"
+# How long a call into the server thread may take before the simulator gives up on it.
+_CALL_TIMEOUT_S = 30
+
+
+class CliDevice(Protocol):
+    """What a listener needs of a device (losslessd.sim.SimDevice has it)."""
+
+    name: str
+    platform: str
+    username: str
+    password: str
+    outputs: dict[str, str]  # normalised command line -> output
+    garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
+
+
+class Reply(NamedTuple):
+    text: str
+    status: int = 0  # exit status of an exec request (`ssh host command`)
+    close: bool = False
+
+
+def normalize(line: str) -> str:
+    """A command line as looked up: runs of blanks are one space (CLIs and shells ignore them)."""
+    return " ".join(line.split())
+
+
+class Shell:
+    """One login session's CLI state; ``answer`` takes a command line and says what the device prints."""
+
+    def __init__(self, device: CliDevice):
+        self.device = device
+
+    @property
+    def prompt(self) -> str:
+        raise NotImplementedError
+
+    def answer(self, line: str) -> Reply:
+        cmd = normalize(line)
+        if not cmd:
+            return Reply("")
+        if cmd in ("exit", "logout", "quit"):
+            return Reply("", close=True)
+        if cmd in self.device.garbled:
+            return Reply(self.device.garbled[cmd])
+        return self.command(cmd)
+
+    def command(self, cmd: str) -> Reply:
+        raise NotImplementedError
+
+
+class EosShell(Shell):
+    """Arista EOS: starts in unprivileged `name>`; `enable` (no enable secret) gives `name#`."""
+
+    # Commands EOS refuses below privileged mode ("% Invalid input (privileged mode required)").
+    PRIVILEGED = ("show running-config", "show startup-config")
+
+    def __init__(self, device: CliDevice):
+        super().__init__(device)
+        self.enabled = False
+
+    @property
+    def prompt(self) -> str:
+        return f"{self.device.name}{'#' if self.enabled else '>'}"
+
+    def command(self, cmd: str) -> Reply:
+        words = cmd.split()
+        if cmd in ("enable", "en"):
+            self.enabled = True
+            return Reply("")
+        if cmd == "disable":
+            self.enabled = False
+            return Reply("")
+        # What netmiko's AristaSSH.session_preparation sends and waits for (netmiko/arista/arista.py).
+        if words[:2] == ["terminal", "length"] and len(words) == 3 and words[2].isdigit():
+            return Reply("Pagination disabled." if words[2] == "0" else "")
+        if words[:2] == ["terminal", "width"] and len(words) == 3 and words[2].isdigit():
+            return Reply(f"Width set to {words[2]} columns.")
+        if cmd in self.device.outputs:
+            if not self.enabled and cmd.startswith(self.PRIVILEGED):
+                return Reply("% Invalid input (privileged mode required)", status=1)
+            return Reply(self.device.outputs[cmd])
+        return Reply("% Invalid input", status=1)
+
+
+class BashShell(Shell):
+    """A Linux login shell (SONiC's admin shell, a GPU host's root shell): `user@name:~$` or `~#`."""
+
+    @property
+    def prompt(self) -> str:
+        return f"{self.device.username}@{self.device.name}:~{'#' if self.device.username == 'root' else '$'} "
+
+    def command(self, cmd: str) -> Reply:
+        if cmd in self.device.outputs:
+            return Reply(self.device.outputs[cmd])
+        program, *args = cmd.split()
+        if program == "show" and self.device.platform == "sonic":
+            # SONiC's `show` is a click application: an unknown subcommand gets click's usage error.
+            return Reply('Usage: show [OPTIONS] COMMAND [ARGS]...\nTry "show -h" for help.\n\n'
+                         f'Error: No such command "{args[0] if args else ""}".', status=2)
+        if program in ("cat", "grep") and args:
+            files = [a for a in args if not a.startswith("-")][1 if program == "grep" else 0:]
+            return Reply("".join(f"{program}: {f}: No such file or directory\n" for f in files),
+                         status=2 if program == "grep" else 1)
+        return Reply(f"-bash: {program}: command not found", status=127)
+
+
+SHELLS: dict[str, type[Shell]] = {"arista_eos": EosShell, "sonic": BashShell, "linux_mlx5": BashShell}
+
+
+def _crlf(text: str) -> str:
+    """A PTY's output processing turns each newline into CR LF (termios ONLCR)."""
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
+    if process.command is not None:  # `ssh host command`: one answer, no prompt
+        reply = shell.answer(process.command)
+        process.stdout.write(reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else ""))
+        process.exit(reply.status)
+        return
+    process.stdout.write(_crlf(shell.prompt))
+    line: list[str] = []
+    after_cr = done = False
+    while not done:
+        try:
+            data = await process.stdin.read(4096)
+        except (asyncssh.TerminalSizeChanged, asyncssh.BreakReceived, asyncssh.SignalReceived):
+            continue
+        if not data:
+            break
+        out: list[str] = []  # one write per chunk read: a packet per echoed character would flood a closing socket
+        for ch in data:
+            if ch == "\n" and after_cr:  # CR LF is one end of line
+                after_cr = False
+                continue
+            after_cr = ch == "\r"
+            if ch in "\r\n":
+                out.append("\r\n")
+                reply = shell.answer("".join(line))
+                line.clear()
+                if reply.close:
+                    done = True
+                    break
+                text = reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else "")
+                out.append(_crlf(text + shell.prompt))
+            elif ch in "\x7f\b":
+                if line:
+                    line.pop()
+                    out.append("\b \b")
+            elif ch == "\x03":  # Ctrl-C drops the line being typed
+                line.clear()
+                out.append("^C\r\n" + shell.prompt)
+            elif ch == "\x04" and not line:  # Ctrl-D on an empty line logs out
+                done = True
+                break
+            else:
+                line.append(ch)
+                out.append(ch)  # the echo netmiko waits for
+        process.stdout.write("".join(out))
+        await process.stdout.drain()
+    process.exit(0)
+
+
+class _Server(asyncssh.SSHServer):
+    """Password login for the device's one user; other methods are not offered."""
+
+    def __init__(self, device: CliDevice, conns: set[asyncssh.SSHServerConnection]):
+        self.device = device
+        self.conns = conns
+        self.conn: asyncssh.SSHServerConnection | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.conns.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.conns.discard(self.conn)
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def validate_password(self, username: str, password: str) -> bool:
+        return username == self.device.username and hmac.compare_digest(password.encode(), self.device.password.encode())
+
+
+class SshServers:
+    """The devices' listeners on a private event loop running in a daemon thread."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="losslessd-sim-ssh", daemon=True)
+        self._thread.start()
+        self._listeners: dict[str, asyncssh.SSHAcceptor] = {}
+        self._conns: dict[str, set[asyncssh.SSHServerConnection]] = {}
+
+    def _call(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(_CALL_TIMEOUT_S)
+
+    def listen(self, device: CliDevice, host_key: asyncssh.SSHKey, port: int = 0) -> int:
+        """Start answering SSH for ``device`` on ``port`` (0: a free one); returns the port."""
+        return self._call(self._listen(device, host_key, port))
+
+    async def _listen(self, device: CliDevice, host_key: asyncssh.SSHKey, port: int) -> int:
+        conns = self._conns.setdefault(device.name, set())
+        acceptor = await asyncssh.listen(
+            HOST, port, reuse_address=True, server_host_keys=[host_key],
+            server_factory=lambda: _Server(device, conns),
+            process_factory=lambda process: _session(process, SHELLS[device.platform](device)),
+            line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False)
+        self._listeners[device.name] = acceptor
+        return acceptor.get_port()
+
+    def close(self, name: str) -> None:
+        """Stop listening for ``name`` and drop its open sessions (a device that went down)."""
+        self._call(self._close(name))
+
+    async def _close(self, name: str) -> None:
+        acceptor = self._listeners.pop(name, None)
+        if acceptor is not None:
+            acceptor.close()
+            await acceptor.wait_closed()
+        for conn in list(self._conns.get(name, ())):
+            conn.abort()
+
+    def shutdown(self) -> None:
+        """Close every listener and stop the thread."""
+        if not self._thread.is_alive():
+            return
+        for name in list(self._listeners):
+            self.close(name)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(_CALL_TIMEOUT_S)
+        self._loop.close()
+
+
+def generate_host_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def known_hosts_line(port: int, key: asyncssh.SSHKey) -> str:
+    """OpenSSH known_hosts entry for a non-standard port: `[host]:port type base64` (sshd(8), SSH_KNOWN_HOSTS)."""
+    public = key.export_public_key("openssh").decode().split()
+    return f"[{HOST}]:{port} {public[0]} {public[1]}\n"
+

@@ -1,0 +1,63 @@
+"""Real peers for integration tests: the device simulator (SSH CLIs and SNMP agents on 127.0.0.1).
+
+Import the fixtures into a test module (`from tests.peers import sim_fabric, make_sim`):
+
+- ``sim_fabric``: examples/fabric served over SSH and SNMPv2c, started once for the whole session
+  (every module that imports it gets the same simulator). Tests must not change it: faults belong
+  to a simulator of their own.
+- ``make_sim(devices=None, snmp=True, snmp_v3=False, ssh=True, fabric=FABRIC)``: starts a simulator
+  for one test and stops it after the test; use it for set_down, set_password, garble, storms.
+- ``ssh_params(sim, name)``: netmiko ConnectHandler arguments that log in as the inventory would,
+  verifying the host key against the simulator's known_hosts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from losslessd.sim import Simulator
+
+ROOT = Path(__file__).resolve().parent.parent
+FABRIC = ROOT / "examples" / "fabric"
+
+# One simulator for the session even when several modules import the fixture (pytest makes one
+# fixture definition per importing module; each would otherwise start its own).
+_shared: dict[str, Simulator] = {}
+
+
+@pytest.fixture(scope="session")
+def sim_fabric(tmp_path_factory) -> Simulator:
+    if "fabric" not in _shared:
+        _shared["fabric"] = Simulator(FABRIC, tmp_path_factory.mktemp("sim-fabric")).start()
+    yield _shared["fabric"]
+    sim = _shared.pop("fabric", None)
+    if sim is not None:
+        sim.stop()
+
+
+@pytest.fixture
+def make_sim(tmp_path):
+    started: list[Simulator] = []
+
+    def start(devices: list[str] | None = None, *, snmp: bool = True, snmp_v3: bool = False, ssh: bool = True,
+              fabric: Path = FABRIC) -> Simulator:
+        sim = Simulator(fabric, tmp_path / f"sim{len(started)}", ssh=ssh, snmp=snmp, devices=devices,
+                        snmp_v3=snmp_v3)
+        started.append(sim)
+        return sim.start()
+
+    yield start
+    for sim in started:
+        sim.stop()
+
+
+def ssh_params(sim: Simulator, name: str, **overrides) -> dict:
+    d = sim.devices[name]
+    params = {"device_type": d.netmiko_device_type, "host": d.host, "port": d.ssh_port, "username": d.username,
+              "password": sim.env[d.password_env], "ssh_strict": True, "system_host_keys": False,
+              "alt_host_keys": True, "alt_key_file": str(sim.known_hosts_path), "allow_agent": False,
+              "use_keys": False, "conn_timeout": 10}
+    params.update(overrides)
+    return params

@@ -1,0 +1,309 @@
+"""Inventory (Nornir SimpleInventory shape) and credentials: inheritance, and every problem reported at
+once with file and line before any connection is made."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import socket
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from losslessd import inventory
+from losslessd.credentials import Secret
+from losslessd.inventory import InventoryError
+
+ENV = {"FABRIC_PW": "pw-1", "SPINE_PW": "pw-2", "SNMP_COMM": "comm-1", "SNMP_AUTH": "auth-1", "SNMP_PRIV": "priv-1"}
+
+
+def _write(path, text: str):
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+def _errors(path, env=ENV) -> list[tuple[int | None, str]]:
+    with pytest.raises(InventoryError) as exc:
+        inventory.load(path, env=env)
+    assert all(e.file == str(path) for e in exc.value.errors)
+    return [(e.line, e.message) for e in exc.value.errors]
+
+
+GOOD = """
+defaults:
+  username: admin
+  data:
+    credentials: {password_env: FABRIC_PW}
+    site: dc1
+groups:
+  switches:
+    data:
+      snmp: {version: 2c, community_env: SNMP_COMM}
+  spines:
+    groups: [switches]
+    platform: eos
+    data:
+      credentials: {password_env: SPINE_PW}
+  gpus:
+    platform: linux_mlx5
+    username: root
+    data:
+      interfaces: [ens1f0np0, ens1f1np1]
+hosts:
+  leaf1:
+    hostname: 10.0.0.1
+    platform: sonic
+    groups: [switches]
+    data:
+      snmp: {port: 1161}
+  spine1:
+    hostname: 10.0.0.2
+    port: 2222
+    groups: [spines]
+    data:
+      snmp: {version: 3, user: mon, auth_key_env: SNMP_AUTH, priv_key_env: SNMP_PRIV, auth_protocol: SHA256,
+             priv_protocol: aes256, context: spine1}
+  gpu01:
+    groups: [gpus]
+    data:
+      rdma_devices: [mlx5_0]
+"""
+
+
+def test_inheritance_defaults_groups_host(tmp_path):
+    inv = inventory.load(_write(tmp_path / "inv.yaml", GOOD), env=ENV)
+    leaf, spine, gpu = inv.hosts["leaf1"], inv.hosts["spine1"], inv.hosts["gpu01"]
+    assert (leaf.hostname, leaf.port, leaf.platform.id, leaf.username) == ("10.0.0.1", 22, "sonic", "admin")
+    assert leaf.device_type == "linux" and leaf.password.reveal() == "pw-1"
+    # data.snmp merged key by key: the group's version and community, the host's port
+    assert (leaf.snmp.version, leaf.snmp.port, leaf.snmp.community.reveal()) == ("2c", 1161, "comm-1")
+    # a group's own groups come after it; the spines group's password_env wins over the defaults'
+    assert (spine.platform.id, spine.port, spine.password.reveal()) == ("arista_eos", 2222, "pw-2")
+    assert (spine.snmp.version, spine.snmp.user, spine.snmp.auth_protocol, spine.snmp.priv_protocol) == (
+        "3", "mon", "sha256", "aes256")
+    assert spine.snmp.community is None and spine.snmp.priv_key.reveal() == "priv-1"
+    # Nornir: a host without hostname is reached by its name
+    assert (gpu.hostname, gpu.username, gpu.interfaces, gpu.rdma_devices) == (
+        "gpu01", "root", ("ens1f0np0", "ens1f1np1"), ("mlx5_0",))
+    assert gpu.snmp is None
+
+
+def test_folder_inventory_hosts_groups_defaults(tmp_path):
+    _write(tmp_path / "hosts.yaml", """
+        leaf1: {hostname: 10.0.0.1, groups: [sonic]}
+        leaf2: {hostname: 10.0.0.3, groups: [sonic], port: 2200}
+    """)
+    _write(tmp_path / "groups.yaml", "sonic: {platform: sonic}\n")
+    _write(tmp_path / "defaults.yaml", """
+        username: admin
+        data: {credentials: {password_env: FABRIC_PW}}
+    """)
+    inv = inventory.load(tmp_path, env=ENV)
+    assert {n: (h.platform.id, h.port, h.username) for n, h in inv.hosts.items()} == {
+        "leaf1": ("sonic", 22, "admin"), "leaf2": ("sonic", 2200, "admin")}
+
+
+def test_every_problem_reported_at_once_with_its_line(tmp_path):
+    path = _write(tmp_path / "inv.yaml", """
+        defaults:
+          username: admin
+          data:
+            credentials: {password_env: FABRIC_PW}
+        groups:
+          switches: {}
+        hosts:
+          leaf1:
+            platform: junos
+          leaf2:
+            platform: sonic
+            groups: [switches, spinez]
+          leaf3:
+            platform: sonic
+            password: hunter2
+          leaf2:
+            platform: sonic
+          gpu01:
+            platform: linux_mlx5
+          spine1:
+            platform: eos
+            data:
+              credentials: {password_env: NOT_SET_PW}
+              snmp: {version: 2c, community: public}
+    """)
+    errors = _errors(path)
+    by_line = {line: msg for line, msg in errors}
+    assert "platform 'junos' is not a platform losslessd knows" in by_line[9]
+    assert "duplicate host 'leaf2': also defined at line 10" in by_line[16]
+    assert "plaintext `password:` refused" in by_line[15]
+    assert "needs `data.interfaces`" in by_line[19]
+    assert "environment variable NOT_SET_PW (`password_env`) is not set" in by_line[23]
+    assert "plaintext `community:` refused" in by_line[24]
+    assert len(errors) == 6, errors  # the second leaf2 replaced the first: its unknown group is not seen
+    # the same problems, each group name checked when the host is not a duplicate
+    path.write_text(path.read_text().replace("  leaf2:\n    platform: sonic\n  gpu01", "  gpu01"))
+    assert any("unknown group 'spinez' (groups: switches)" in m and line == 12 for line, m in _errors(path))
+
+
+def test_shared_problem_is_reported_once_where_it_is_written(tmp_path):
+    path = _write(tmp_path / "inv.yaml", """
+        defaults:
+          username: admin
+          platform: sonic
+          data:
+            credentials: {password_env: MISSING_PW}
+        hosts:
+          leaf1: {}
+          leaf2: {}
+          leaf3: {}
+    """)
+    assert _errors(path) == [(5, "defaults: environment variable MISSING_PW (`password_env`) is not set")]
+    assert _errors(path, env={"MISSING_PW": ""}) == [
+        (5, "defaults: environment variable MISSING_PW (`password_env`) is empty")]
+
+
+def test_password_file_must_exist_and_be_owner_only(tmp_path):
+    secret = tmp_path / "pw"
+    secret.write_text("s3cret\n")
+    path = _write(tmp_path / "inv.yaml", f"""
+        hosts:
+          leaf1:
+            platform: sonic
+            username: admin
+            data:
+              credentials: {{password_file: {secret}}}
+    """)
+    os.chmod(secret, 0o644)
+    [(line, msg)] = _errors(path)
+    assert line == 6 and "has mode 0644" in msg and f"chmod 600 {secret}" in msg
+    os.chmod(secret, 0o600)
+    assert inventory.load(path, env={}).hosts["leaf1"].password.reveal() == "s3cret"
+    secret.unlink()
+    [(line, msg)] = _errors(path)
+    assert line == 6 and "No such file or directory" in msg
+
+
+def test_a_host_password_file_replaces_a_default_password_env(tmp_path):
+    secret = tmp_path / "pw"
+    secret.write_text("from-file")
+    secret.chmod(0o600)
+    path = _write(tmp_path / "inv.yaml", f"""
+        defaults:
+          username: admin
+          data: {{credentials: {{password_env: FABRIC_PW}}}}
+        hosts:
+          leaf1:
+            platform: sonic
+            data: {{credentials: {{password_file: {secret}}}}}
+          leaf2:
+            platform: sonic
+            data: {{credentials: {{password_file: {secret}, password_env: FABRIC_PW}}}}
+    """)
+    [(line, msg)] = _errors(path)
+    assert line == 10 and "either `password_env` or `password_file`, not both" in msg
+    path.write_text(path.read_text().replace(", password_env: FABRIC_PW}", "}"))
+    assert inventory.load(path, env=ENV).hosts["leaf1"].password.reveal() == "from-file"
+
+
+def test_snmp_settings_are_checked(tmp_path):
+    path = _write(tmp_path / "inv.yaml", """
+        defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
+        hosts:
+          a: {data: {snmp: {version: 3, user: mon, auth_key_env: SNMP_AUTH}}}
+          b: {data: {snmp: {version: 1, community_env: SNMP_COMM}}}
+          c: {data: {snmp: {version: 3, user: mon, auth_key_env: SNMP_AUTH, priv_key_env: SNMP_PRIV, priv_protocol: des}}}
+          d: {data: {snmp: {version: 2c}}}
+    """)
+    messages = [m for _, m in _errors(path)]
+    assert any("host a: SNMPv3 (authPriv) needs data.snmp priv_key_env or priv_key_file" in m for m in messages)
+    assert any("host b: `data.snmp.version` must be 2c or 3" in m for m in messages)
+    assert any("host c: `data.snmp.priv_protocol` must be one of aes, aes192, aes256" in m for m in messages)
+    assert any("host d: SNMPv2c needs `data.snmp.community_env`" in m for m in messages)
+
+
+def test_snmp_protocols_are_those_the_poller_offers():
+    from losslessd.collect import snmp
+
+    assert set(inventory.AUTH_PROTOCOLS) == {p.lower() for p in snmp.AUTH_PROTOCOLS}
+    assert set(inventory.PRIV_PROTOCOLS) == {p.lower() for p in snmp.PRIV_PROTOCOLS}
+
+
+def test_collection_only_and_unpullable_platforms(tmp_path):
+    path = _write(tmp_path / "inv.yaml", """
+        defaults: {username: admin, data: {credentials: {password_env: FABRIC_PW}}}
+        hosts:
+          nx1: {platform: cisco_nxos}
+          cl1: {platform: nvidia_cumulus}
+          sm1: {platform: opensm}
+    """)
+    [(line, msg)] = _errors(path)
+    assert line == 5 and "platform 'opensm' cannot be pulled over SSH" in msg
+    path.write_text(path.read_text().replace("  sm1: {platform: opensm}\n", ""))
+    hosts = inventory.load(path, env=ENV).hosts
+    assert (hosts["nx1"].device_type, hosts["cl1"].device_type) == ("cisco_nxos", "cumulus_linux")
+
+
+def test_unknown_fields_and_bad_shapes(tmp_path):
+    path = _write(tmp_path / "inv.yaml", """
+        hosts:
+          leaf1:
+            platform: sonic
+            username: admin
+            hostnmae: 10.0.0.1
+            port: 70000
+            data:
+              credentials: {password_env: FABRIC_PW, pasword_file: /x}
+              ssh: {device_type: 5}
+        extra: 1
+    """)
+    by_line = dict(_errors(path))
+    assert "unknown field `hostnmae`" in by_line[5] and "`port` must be a TCP port" in by_line[6]
+    assert "unknown field `data.credentials.pasword_file`" in by_line[8]
+    assert "device_type` must be a netmiko device type name" in by_line[9]
+    assert "unknown top-level key `extra`" in by_line[10]
+
+
+def test_not_an_inventory(tmp_path):
+    assert "not an inventory" in _errors(_write(tmp_path / "a.yaml", "- just\n- a list\n"))[0][1]
+    assert "invalid YAML" in _errors(_write(tmp_path / "b.yaml", "hosts: {a: [\n"))[0][1]
+    assert "lists no hosts" in _errors(_write(tmp_path / "c.yaml", "hosts: {}\n"))[0][1]
+    (tmp_path / "d").mkdir()
+    with pytest.raises(InventoryError, match="needs hosts.yaml"):
+        inventory.load(tmp_path / "d", env={})
+
+
+def test_secret_never_prints_its_value():
+    s = Secret("hunter2", "environment variable X")
+    assert "hunter2" not in repr(s) and "hunter2" not in str(s) and "hunter2" not in f"{s}"
+    assert "hunter2" not in repr({"password": s})
+    with pytest.raises(TypeError):
+        pickle.dumps(s)
+
+
+def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
+    """Exit 2, every problem on stderr with file:line, and the listening device never sees a connection."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    path = _write(tmp_path / "inv.yaml", f"""
+        defaults: {{username: admin, data: {{credentials: {{password_env: FABRIC_PW}}}}}}
+        hosts:
+          good: {{hostname: 127.0.0.1, port: {port}, platform: sonic}}
+          bad1: {{hostname: 127.0.0.1, port: {port}, platform: junos}}
+          bad2: {{hostname: 127.0.0.1, port: {port}, platform: sonic, groups: [nope]}}
+    """)
+    known = tmp_path / "known_hosts"
+    known.write_text("")
+    out = tmp_path / "snap"
+    res = subprocess.run([sys.executable, "-m", "losslessd", "pull", "-i", str(path), "-o", str(out),
+                          "--known-hosts", str(known)], capture_output=True, text=True,
+                         env={**os.environ, "FABRIC_PW": "x"}, timeout=60)
+    assert res.returncode == 2, res.stderr
+    assert f"{path}:4: host bad1: platform 'junos'" in res.stderr
+    assert f"{path}:5: host bad2: unknown group 'nope'" in res.stderr
+    assert "2 inventory problem(s); nothing was contacted" in res.stderr and "Traceback" not in res.stderr
+    assert not out.exists()
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()

@@ -1,0 +1,402 @@
+"""`losslessd pull`: retries and backoff, snapshot writing, manifest -> SYS findings, and pulls over real
+SSH (and SNMP) from the device simulator, with devices that are down, refuse the login or present an
+unknown host key."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from losslessd import capture, inventory
+from losslessd.api import lint
+from losslessd.collect import MANIFEST
+from losslessd.collect import pull as collect
+from losslessd.collect.ssh import commands, refusal
+from losslessd.errors import InputError
+from losslessd.platforms import Command
+from tests.peers import FABRIC, make_sim, sim_fabric  # noqa: F401 (fixtures)
+
+ENV = {"PULL_TEST_PW": "not-used-by-anything"}
+
+
+# -- backoff, commands, refusals (pure) -------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(retry=st.integers(1, 40), base=st.floats(0.01, 10), cap=st.floats(0.01, 100), r=st.floats(0, 1))
+def test_backoff_is_exponential_capped_and_jittered(retry, base, cap, r):
+    full = min(cap, base * 2 ** (retry - 1))
+    delay = collect.backoff(retry, base, cap, rand=lambda: r)
+    assert full / 2 <= delay <= full + 1e-9
+    assert collect.backoff(retry, base, cap, rand=lambda: 0) == pytest.approx(full / 2)
+    assert collect.backoff(retry + 1, base, cap, rand=lambda: 0) >= collect.backoff(retry, base, cap, rand=lambda: 0)
+
+
+def _inventory(tmp_path, hosts: dict, env=ENV) -> inventory.Inventory:
+    path = tmp_path / "inv.yaml"
+    path.write_text(yaml.safe_dump({"defaults": {"username": "admin",
+                                                  "data": {"credentials": {"password_env": "PULL_TEST_PW"}}},
+                                    "hosts": hosts}))
+    return inventory.load(path, env=env)
+
+
+def test_host_commands_are_repeated_per_interface_and_rdma_device(tmp_path):
+    inv = _inventory(tmp_path, {
+        "gpu": {"platform": "linux_mlx5", "data": {"interfaces": ["ens1", "ens2"], "rdma_devices": ["mlx5_0"]}},
+        "gpu2": {"platform": "linux_mlx5", "data": {"interfaces": ["ens1"]}},
+        "leaf": {"platform": "sonic"}})
+    lines = [c.line for c in commands(inv.hosts["gpu"])]
+    assert lines.count("mlnx_qos -i ens1") == lines.count("mlnx_qos -i ens2") == 1
+    assert "grep . /sys/class/net/ens2/ecn/roce_rp/enable/*" in lines
+    assert lines[-1] == "cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+    assert sum("lldpcli" in line for line in lines) == 1  # once per host, not per interface
+    # no RDMA device listed: every device's value, each prefixed with its path, which the parser reads
+    tos = [c.line for c in commands(inv.hosts["gpu2"])][-1]
+    assert tos == "grep . /sys/kernel/config/rdma_cm/*/ports/1/default_roce_tos"
+    sections = [(s.command, s.output) for s in capture.read((FABRIC / "gpu01.capture").read_text()).sections
+                if "rdma_cm" not in s.command]
+    out = "".join(f"/sys/kernel/config/rdma_cm/mlx5_{i}/ports/1/default_roce_tos:106\n" for i in (0, 1))
+    (tmp_path / "gpu2.capture").write_text(_capture("gpu2", "linux_mlx5", [*sections, (tos, out)]))
+    host = lint([tmp_path / "gpu2.capture"]).fabric.devices["gpu2"]
+    assert host.roce_tos == 106 and not host.issues
+    assert [c.line for c in commands(inv.hosts["leaf"])] == ["show runningconfiguration all"]
+
+
+def test_refused_and_garbled_outputs(tmp_path):
+    inv = _inventory(tmp_path, {"eos": {"platform": "arista_eos"}, "leaf": {"platform": "sonic"},
+                                "gpu": {"platform": "linux_mlx5", "data": {"interfaces": ["ens1"]}}})
+    eos, leaf, gpu = inv.hosts["eos"], inv.hosts["leaf"], inv.hosts["gpu"]
+    run = Command("show running-config")
+    assert refusal(eos, run, "hostname spine1\n!\nend\n") is None
+    assert "% Invalid input" in refusal(eos, run, "        ^\n% Invalid input at '^' marker.")
+    assert "control character '\\x1b'" in refusal(eos, run, "hostname spine1\ninterface Eth\x1b[?25")
+    assert refusal(eos, run, "") == "no output"
+    assert refusal(eos, Command("show lldp neighbors", optional=True), "") is None
+    json_cmd = Command("show runningconfiguration all", json=True)
+    assert refusal(leaf, json_cmd, '{"PORT": {}}') is None
+    assert refusal(leaf, json_cmd, '{"PORT": {"Ethernet0": {"description": "No such file or directory"}}}') is None
+    assert refusal(leaf, json_cmd, '{"PORT": {"Ethernet0"').startswith("output is not JSON")
+    assert "command not found" in refusal(gpu, Command("mlnx_qos -i ens1"), "-bash: mlnx_qos: command not found")
+
+
+# -- failures against real sockets, no simulator ----------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _SilentServer:
+    """Accepts TCP connections and never says a word (a hung sshd)."""
+
+    def __init__(self):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                self.conns.append(self.sock.accept()[0])
+            except OSError:
+                return
+
+    def close(self):
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+def test_refused_connection_is_retried_then_reported(tmp_path):
+    inv = _inventory(tmp_path, {"leaf1": {"hostname": "127.0.0.1", "port": _free_port(), "platform": "sonic"}})
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inv, out, collect.Options(known_hosts=None, retries=2, backoff_base_s=0.01, timeout_s=5))
+    leaf = result.devices["leaf1"]
+    assert (leaf.status, leaf.code, leaf.attempts) == ("failed", "SYS010", 3)
+    assert "Connection refused" in leaf.message and "after 3 attempts" in leaf.message
+    assert not (out / "leaf1.capture").exists()
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["devices"]["leaf1"]["status"] == "failed" and manifest["finished"]
+
+
+def test_silent_device_times_out_once(tmp_path):
+    server = _SilentServer()
+    try:
+        inv = _inventory(tmp_path, {"leaf1": {"hostname": "127.0.0.1", "port": server.port, "platform": "sonic"}})
+        out = tmp_path / "snap"
+        collect.prepare(out)
+        result = collect.pull(inv, out, collect.Options(known_hosts=None, retries=2, timeout_s=1))
+    finally:
+        server.close()
+    leaf = result.devices["leaf1"]
+    assert (leaf.code, leaf.attempts) == ("SYS013", 1) and "did not finish within 1 s" in leaf.message
+
+
+def test_out_must_be_new_or_empty(tmp_path):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "leaf1.capture").write_text("x")
+    with pytest.raises(InputError, match="not empty"):
+        collect.prepare(tmp_path / "old")
+    collect.prepare(tmp_path / "new" / "deeper")
+    assert (tmp_path / "new" / "deeper").is_dir()
+
+
+# -- reading snapshots back ------------------------------------------------------------------------
+def _capture(device: str, platform: str, sections: list[tuple[str, str]]) -> str:
+    return capture.write({"device": device, "platform": platform, "collected": "2026-05-01T12:00:00Z"}, sections)
+
+
+def test_manifest_failures_become_sys_findings(tmp_path):
+    snap = tmp_path / "snap"
+    (snap / "counters").mkdir(parents=True)
+    (snap / "counters" / "leaf1.json").write_text('{"device": "leaf1"}')
+    config = (FABRIC / "leaf1" / "config_db.json").read_text()
+    text = _capture("leaf1", "sonic", [("show runningconfiguration all", config)])
+    (snap / "leaf1.capture").write_text(text)
+    spine = _capture("spine1", "arista_eos", [("show running-config", (FABRIC / "spine1.cfg").read_text()),
+                                             ("show lldp neighbors", "% Invalid input")])
+    (snap / "spine1.capture").write_text(spine)
+    lldp_line = spine.splitlines().index("#% command: show lldp neighbors") + 1
+    failed = {"status": "failed", "platform": "sonic"}
+    (snap / MANIFEST).write_text(json.dumps({"format": "losslessd-snapshot", "version": 1, "devices": {
+        "leaf1": {"status": "ok", "platform": "sonic", "capture": "leaf1.capture",
+                  "issues": [{"code": "SYS015", "command": "snmp", "message": "counters polled with SNMPv2c"}]},
+        "spine1": {"status": "ok", "platform": "arista_eos", "capture": "spine1.capture",
+                   "issues": [{"code": "SYS014", "command": "show lldp neighbors", "line": lldp_line,
+                               "message": "`show lldp neighbors` failed"}]},
+        "leaf2": {**failed, "code": "SYS010", "message": "cannot connect to 10.0.0.2:22: Connection refused"},
+        "leaf3": {**failed, "code": "SYS011", "message": "refused the login"},
+        "leaf4": {**failed, "code": "SYS012", "message": "host key not in known_hosts"},
+        "leaf5": {**failed, "code": "SYS013", "message": "did not finish within 60 s"},
+        "leaf6": {"status": "pending", "platform": "sonic"},
+    }}))
+    result = lint([snap])
+    assert set(result.fabric.devices) == {"leaf1", "spine1"}  # manifest.json and counters/ are no devices
+    sys_findings = {(f.code, f.device): f for f in result.findings if f.code.startswith("SYS01")}
+    assert set(sys_findings) == {("SYS015", "leaf1"), ("SYS014", "spine1"), ("SYS010", "leaf2"), ("SYS011", "leaf3"),
+                                 ("SYS012", "leaf4"), ("SYS013", "leaf5"), ("SYS013", "leaf6")}
+    assert sys_findings[("SYS015", "leaf1")].severity.value == "warning"
+    refused = sys_findings[("SYS014", "spine1")]
+    assert refused.source.file.endswith("spine1.capture") and refused.source.line == lldp_line
+    unreachable = sys_findings[("SYS010", "leaf2")]
+    assert unreachable.source.file.endswith(MANIFEST) and unreachable.source.pointer == "/devices/leaf2"
+    assert "interrupted" in sys_findings[("SYS013", "leaf6")].message
+    assert any(f.code == "PFC002" and f.device == "leaf1" for f in result.findings)  # the capture is linted too
+
+    (snap / MANIFEST).write_text('{"format": "something else"}')
+    [bad] = [f for f in lint([snap]).findings if f.code == "SYS001"]
+    assert bad.source.file.endswith(MANIFEST) and "not a losslessd snapshot manifest" in bad.message
+
+
+def test_sonic_capture_keeps_json_pointers_and_capture_lines(tmp_path):
+    config = FABRIC / "leaf1" / "config_db.json"
+    text = _capture("leaf1", "sonic", [("show version", "SONiC.202311\n"),
+                                       ("show runningconfiguration all", config.read_text())])
+    path = tmp_path / "leaf1.capture"
+    path.write_text(text)
+    offset = text.splitlines().index("#% command: show runningconfiguration all") + 1
+    direct, captured = lint([FABRIC / "leaf1"]).findings, lint([path]).findings
+    assert [(f.code, f.port, f.message, f.source.pointer) for f in direct] == \
+        [(f.code, f.port, f.message, f.source.pointer) for f in captured]
+    for d, c in zip(direct, captured):
+        if d.source.line is not None:
+            assert c.source.line == d.source.line + offset and c.source.file == str(path)
+            assert text.splitlines()[c.source.line - 1] == config.read_text().splitlines()[d.source.line - 1]
+
+
+def test_capture_of_a_platform_without_parser_is_sys001(tmp_path):
+    (tmp_path / "nx1.capture").write_text(_capture("nx1", "cisco_nxos", [("show running-config ipqos all", "!\n")]))
+    (tmp_path / "jx1.capture").write_text(_capture("jx1", "junos", [("show configuration", "")]))
+    result = lint([tmp_path])
+    messages = {f.source.file.rsplit("/", 1)[-1]: (f.source.line, f.message) for f in result.findings if f.code == "SYS001"}
+    line, message = messages["nx1.capture"]
+    assert line == 3 and message.startswith("no parser for platform cisco_nxos yet")
+    assert "platform 'junos', which losslessd does not know" in messages["jx1.capture"][1]
+
+
+# -- over SSH against the simulator ----------------------------------------------------------------
+SUBSET = ["leaf1", "leaf2", "spine1", "gpu01", "gpu02", "gpu03", "gpu05", "gpu06"]  # the whole example fabric
+SOURCES = [FABRIC]
+
+
+def _subset_inventory(sim, names: list[str], path: Path) -> Path:
+    data = yaml.safe_load(sim.inventory_path.read_text())
+    data["hosts"] = {n: h for n, h in data["hosts"].items() if n in names}
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def _pull_cli(inv: Path, out: Path, env: dict, *args: str, known_hosts: Path | None = None) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "losslessd", "pull", "-i", str(inv), "-o", str(out), *args]
+    if known_hosts is not None:
+        cmd += ["--known-hosts", str(known_hosts)]
+    return subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True, timeout=180)
+
+
+def _comparable(findings) -> Counter:
+    """(code, device, port, message) with the file names and lines the message quotes taken out."""
+    def norm(message: str) -> str:
+        message = re.sub(r"\(link from [^)]*\)", "(link from <src>)", message)
+        return re.sub(r"\S+\.(?:capture|cfg|json|yaml):\d+", "<src>", message)
+    return Counter((f.code, f.device, f.port, norm(f.message)) for f in findings)
+
+
+def test_pulled_fabric_lints_like_its_source_files(sim_fabric, tmp_path):
+    """The whole example fabric (SONiC, two EOS, five hosts) over real SSH, counters over SNMPv2c: the
+    snapshot gives the findings the source files give, plus the SNMPv2c warning for each switch."""
+    inv = _subset_inventory(sim_fabric, SUBSET, tmp_path / "inv.yaml")
+    out = tmp_path / "snap"
+    res = _pull_cli(inv, out, sim_fabric.env, known_hosts=sim_fabric.known_hosts_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert f"pulled 8 of 8 devices into {out}" in res.stdout and res.stderr == ""  # no progress bar on a pipe
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["host_key_check"] is True and set(manifest["devices"]) == set(SUBSET)
+    for name, rec in manifest["devices"].items():
+        data = (out / rec["capture"]).read_bytes()
+        assert rec["status"] == "ok" and rec["sha256"] == collect.sha256(data)
+        header, sections = capture.read(data.decode())
+        assert (header["device"], header["platform"]) == (name, sim_fabric.devices[name].platform)
+        assert sections
+    for switch in ("leaf1", "leaf2", "spine1"):
+        counters = json.loads((out / "counters" / f"{switch}.json").read_text())
+        assert manifest["devices"][switch]["counters"] == f"counters/{switch}.json"
+        assert {p["port"] for p in counters["ports"]} == set(sim_fabric.devices[switch].ports)
+        assert counters["version"] == "v2c" and counters["sys_uptime_ticks"] > 0
+    assert not (out / "counters" / "gpu01.json").exists()
+
+    shutil.copy(FABRIC / "topology.yaml", out)  # the cabling is not pulled
+    snapshot = lint([out])
+    source = lint(SOURCES)  # finds examples/fabric/topology.yaml
+    v2c = [f for f in snapshot.findings if f.code == "SYS015"]
+    assert sorted(f.device for f in v2c) == ["leaf1", "leaf2", "spine1"]
+    assert _comparable(f for f in snapshot.findings if f.code != "SYS015") == _comparable(source.findings)
+    assert len(source.findings) > 20 and {f.code[:3] for f in source.findings} >= {"PFC", "LNK", "PTH", "BUF", "ECN"}
+    assert any({"gpu01", "gpu05"} <= set(f.devices) for f in snapshot.findings if f.code == "PTH001")  # hosts' LLDP
+
+
+def test_snmp_v3_authpriv_counters_and_a_progress_bar_on_a_terminal(make_sim, tmp_path):
+    sim = make_sim(["leaf1"], snmp_v3=True)
+    out = tmp_path / "snap"
+    master, slave = pty.openpty()  # stderr is a terminal: the progress bar is drawn there, stdout stays plain
+    proc = subprocess.run([sys.executable, "-m", "losslessd", "pull", "-i", str(sim.inventory_path), "-o", str(out),
+                           "--known-hosts", str(sim.known_hosts_path)], env={**os.environ, **sim.env},
+                          stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+    os.close(slave)
+    terminal = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the other end is closed and drained
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(master)
+    assert proc.returncode == 0, proc.stdout
+    assert b"\r[" in terminal and b"] 1/1 devices" in terminal and "1/1 devices" not in proc.stdout
+    manifest = json.loads((out / MANIFEST).read_text())["devices"]["leaf1"]
+    assert manifest["status"] == "ok" and "issues" not in manifest  # no SNMPv2c warning
+    counters = json.loads((out / "counters" / "leaf1.json").read_text())
+    assert counters["version"] == "v3" and len(counters["priorities"]) == 8 * len(sim.devices["leaf1"].ports)
+
+
+def test_down_wrong_password_and_unknown_host_key_while_others_are_saved(make_sim, tmp_path):
+    sim = make_sim(["leaf1", "spine1", "gpu01", "gpu05"], snmp=False)
+    sim.set_down("gpu05")
+    sim.set_password("spine1", "not-the-inventory-one")
+    sim.replace_host_key("gpu01")
+    out = tmp_path / "snap"
+    res = _pull_cli(sim.inventory_path, out, sim.env, "--retries", "1", known_hosts=sim.known_hosts_path)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "pulled 1 of 4 devices" in res.stdout and "(3 failed)" in res.stdout
+    assert re.search(r"^gpu05: SYS010 device-unreachable: cannot connect to 127\.0\.0\.1:\d+: Connection refused "
+                     r"\(after 2 attempts\)$", res.stdout, re.MULTILINE)
+    assert re.search(r"^spine1: SYS011 auth-failed: .*refused the login of user 'admin'", res.stdout, re.MULTILINE)
+    assert re.search(r"^gpu01: SYS012 host-key-rejected: the host key of .* does not match", res.stdout, re.MULTILINE)
+    devices = json.loads((out / MANIFEST).read_text())["devices"]
+    assert {n: (d["status"], d.get("code"), d["attempts"]) for n, d in devices.items()} == {
+        "leaf1": ("ok", None, 1), "gpu05": ("failed", "SYS010", 2),  # retried
+        "spine1": ("failed", "SYS011", 1), "gpu01": ("failed", "SYS012", 1)}  # never retried
+    assert sorted(p.name for p in out.iterdir()) == ["leaf1.capture", MANIFEST]  # no partial or temporary file
+
+    result = lint([out])
+    assert {(f.code, f.device) for f in result.findings if f.code.startswith("SYS01")} == {
+        ("SYS010", "gpu05"), ("SYS011", "spine1"), ("SYS012", "gpu01")}
+    assert any(f.device == "leaf1" and f.code == "PFC002" for f in result.findings)
+
+    # An empty known_hosts: every reachable device is refused before the password is sent (serial mode).
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    res = _pull_cli(sim.inventory_path, tmp_path / "snap2", sim.env, "--serial", "--retries", "0", known_hosts=empty)
+    assert res.returncode == 1 and re.search(r"^leaf1: SYS012 host-key-rejected: the host key of 127\.0\.0\.1:\d+ is "
+                                             rf"not in {re.escape(str(empty))}", res.stdout, re.MULTILINE)
+    assert "retry" not in res.stderr
+    # --insecure-no-host-key-check: collected, with a loud warning.
+    res = _pull_cli(sim.inventory_path, tmp_path / "snap3", sim.env, "--insecure-no-host-key-check", "--retries", "0")
+    assert "SSH HOST KEYS ARE NOT CHECKED" in res.stderr
+    assert json.loads((tmp_path / "snap3" / MANIFEST).read_text())["devices"]["gpu01"]["status"] == "ok"
+
+
+def test_refused_and_garbled_outputs_are_kept_and_reported(make_sim, tmp_path):
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    sim.garble("leaf1", "show runningconfiguration all")  # a third of the JSON, then terminal junk
+    sim.garble("spine1", "show running-config", "% Invalid input (privileged mode required)")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path))
+    assert {n: d.status for n, d in result.devices.items()} == {"leaf1": "ok", "spine1": "ok"}
+    findings = lint([out]).findings
+    refused = {f.device: f for f in findings if f.code == "SYS014"}
+    assert set(refused) == {"leaf1", "spine1"}
+    leaf_text = (out / "leaf1.capture").read_text().splitlines()
+    assert leaf_text[refused["leaf1"].source.line - 1] == "#% command: show runningconfiguration all"
+    assert "output is not JSON" in refused["leaf1"].message and "kept in the capture" in refused["leaf1"].message
+    assert "% Invalid input (privileged mode required)" in (out / "spine1.capture").read_text()
+    assert any(f.code == "SYS001" and f.source.file.endswith("leaf1.capture") for f in findings)  # and lint says why
+    assert "answered '% Invalid input (privileged mode required)'" in refused["spine1"].message
+
+
+def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
+    sim = make_sim(["leaf1"], snmp=False)
+    silent = _SilentServer()
+    data = yaml.safe_load(sim.inventory_path.read_text())
+    data["hosts"]["hung"] = {**data["hosts"]["leaf1"], "port": silent.port}
+    inv = tmp_path / "inv.yaml"
+    inv.write_text(yaml.safe_dump(data))
+    out = tmp_path / "snap"
+    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "pull", "-i", str(inv), "-o", str(out), "--known-hosts",
+                             str(sim.known_hosts_path), "--timeout", "60"], env={**os.environ, **sim.env},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / "leaf1.capture").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert (out / "leaf1.capture").exists()
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        silent.close()
+    assert proc.returncode == 130 and "Traceback" not in stderr
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["devices"]["leaf1"]["status"] == "ok" and manifest["finished"]
+    assert manifest["devices"]["hung"]["code"] == "SYS013" and "interrupted" in manifest["devices"]["hung"]["message"]
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert {(f.code, f.device) for f in lint([out]).findings if f.code.startswith("SYS01")} == {("SYS013", "hung")}

@@ -1,0 +1,281 @@
+"""The device simulator against real clients: netmiko, napalm and paramiko over SSH, pysnmp over SNMP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+
+import paramiko
+import pytest
+import yaml
+from netmiko import ConnectHandler
+from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutException
+from pysnmp.hlapi.v3arch.asyncio import (
+    CommunityData,
+    ContextData,
+    ObjectIdentity,
+    ObjectType,
+    SnmpEngine,
+    UdpTransportTarget,
+    UsmUserData,
+    get_cmd,
+    usmAesCfb128Protocol,
+    usmHMACSHAAuthProtocol,
+)
+
+from losslessd import inventory
+from losslessd.errors import InputError
+from losslessd.platforms import PLATFORMS
+from losslessd.sim import PASSWORD_ENV, Simulator, load_devices
+from losslessd.sim.snmp import sonic_if_indexes
+from tests.peers import FABRIC, ROOT, make_sim, sim_fabric, ssh_params  # noqa: F401 - pytest fixtures
+
+SYS_UPTIME = "1.3.6.1.2.1.1.3.0"  # SNMPv2-MIB sysUpTime.0 (RFC 3418)
+IF_NAME = "1.3.6.1.2.1.31.1.1.1.1"  # IF-MIB ifName (RFC 2863)
+
+
+def test_fabric_devices_platforms_and_netmiko_types(sim_fabric):
+    devices = sim_fabric.devices
+    assert {n: d.platform for n, d in devices.items()} == {
+        "gpu01": "linux_mlx5", "gpu02": "linux_mlx5", "gpu03": "linux_mlx5", "gpu05": "linux_mlx5",
+        "gpu06": "linux_mlx5", "leaf1": "sonic", "leaf2": "arista_eos", "spine1": "arista_eos"}
+    for d in devices.values():
+        # The pull side's registry connects with the same netmiko device type the simulator was tested with.
+        assert PLATFORMS[d.platform].netmiko == d.netmiko_device_type
+        assert d.ssh_port and (d.snmp_port is not None) == (d.kind.value == "switch")
+
+
+@pytest.mark.parametrize("name", ["leaf1", "leaf2", "spine1", "gpu01", "gpu02"])
+def test_netmiko_reads_every_recorded_output(sim_fabric, name):
+    device = sim_fabric.devices[name]
+    with ConnectHandler(**ssh_params(sim_fabric, name)) as conn:
+        if device.platform == "arista_eos":
+            conn.enable()
+            assert conn.find_prompt() == f"{name}#"
+        for command, output in device.outputs.items():
+            # netmiko drops the newline before the prompt, as it does with any device.
+            assert conn.send_command(command) == output.rstrip("\n"), command
+
+
+def test_outputs_come_from_the_fabric_files(sim_fabric):
+    leaf1 = (FABRIC / "leaf1" / "config_db.json").read_text()
+    assert sim_fabric.devices["leaf1"].outputs == {"show runningconfiguration all": leaf1}
+    spine1 = sim_fabric.devices["spine1"].outputs
+    assert spine1["show running-config"] == (FABRIC / "spine1.cfg").read_text()
+    assert "Software image version: 4.31.2F" in spine1["show version"]  # from the config's `! device:` line
+    assert spine1["show lldp neighbors"].count("\n") == 8  # none recorded: an empty table, no invented rows
+    assert "Et49/1        spine1                   Ethernet3/1" in sim_fabric.devices["leaf2"].outputs["show lldp neighbors"]
+    gpu02 = sim_fabric.devices["gpu02"]
+    assert gpu02.outputs["lldpcli show neighbors -f keyvalue"].startswith("lldp.enp65s0f0np0.via=LLDP")  # what pull sends
+    assert gpu02.ports == ["enp65s0f0np0"] and gpu02.rdma_devices == ["mlx5_0"]
+
+
+def test_sonic_folder_parts_are_merged_into_one_config(tmp_path):
+    folder = tmp_path / "fab" / "leafx"
+    folder.mkdir(parents=True)
+    config = {"DEVICE_METADATA": {"localhost": {"hostname": "leafx"}},
+              "PORT": {"Ethernet0": {"speed": "100000", "mtu": "9100"}}}
+    (folder / "config_db.json").write_text(json.dumps(config))
+    (folder / "qos.json").write_text(json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}))
+    (folder / "buffers.json").write_text(json.dumps({"BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}}}))
+    merged = json.loads(load_devices(tmp_path / "fab")["leafx"].outputs["show runningconfiguration all"])
+    assert merged == {**config, "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}},
+                      "BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}}}
+
+
+def test_cli_prompts_paging_privilege_and_errors(sim_fabric):
+    with ConnectHandler(**ssh_params(sim_fabric, "spine1")) as eos:
+        eos.exit_enable_mode()
+        assert eos.find_prompt() == "spine1>"
+        assert eos.send_command("show running-config") == "% Invalid input (privileged mode required)"
+        assert eos.send_command("terminal width 511") == "Width set to 511 columns."
+        assert eos.send_command("terminal length 0") == "Pagination disabled."
+        assert eos.send_command("show frobnicator") == "% Invalid input"
+    with ConnectHandler(**ssh_params(sim_fabric, "leaf1")) as sonic:
+        assert sonic.find_prompt() == "admin@leaf1:~$"
+        assert sonic.send_command("show frobnicator").endswith('Error: No such command "frobnicator".')
+    with ConnectHandler(**ssh_params(sim_fabric, "gpu01")) as host:
+        assert host.find_prompt() == "root@gpu01:~#"
+        assert host.send_command("ethtool -S enp65s0f0np0") == "-bash: ethtool: command not found"
+        assert host.send_command("cat /sys/class/net/eth9/mtu") == "cat: /sys/class/net/eth9/mtu: No such file or directory"
+
+
+def test_napalm_eos_over_ssh_gets_the_config(sim_fabric):
+    from napalm import get_network_driver
+
+    params = ssh_params(sim_fabric, "leaf2")
+    driver = get_network_driver("eos")(params["host"], params["username"], params["password"], optional_args={
+        "transport": "ssh", "port": params["port"], "ssh_strict": True, "system_host_keys": False,
+        "alt_host_keys": True, "alt_key_file": params["alt_key_file"]})
+    driver.open()
+    try:
+        config = driver.get_config()
+    finally:
+        driver.close()
+    recorded = sim_fabric.devices["leaf2"].outputs["show running-config"].rstrip("\n")
+    assert config["running"] == recorded and config["startup"] == recorded
+
+
+def _paramiko(sim: Simulator, name: str, known_hosts) -> paramiko.SSHClient:
+    d = sim.devices[name]
+    client = paramiko.SSHClient()
+    client.set_missing_host_key_policy(paramiko.RejectPolicy())
+    client.load_host_keys(str(known_hosts))
+    client.connect(d.host, d.ssh_port, d.username, sim.env[d.password_env], allow_agent=False,
+                   look_for_keys=False, timeout=10)
+    return client
+
+
+def test_host_key_is_checked_against_known_hosts(sim_fabric, tmp_path):
+    client = _paramiko(sim_fabric, "gpu01", sim_fabric.known_hosts_path)
+    try:  # an exec request (`ssh host command`) answers without a prompt
+        _, stdout, _ = client.exec_command("cat /sys/class/net/enp65s0f0np0/mtu")
+        assert stdout.read().decode() == sim_fabric.devices["gpu01"].outputs["cat /sys/class/net/enp65s0f0np0/mtu"]
+    finally:
+        client.close()
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    with pytest.raises(paramiko.SSHException, match="not found in known_hosts"):
+        _paramiko(sim_fabric, "gpu01", empty)
+    known = sim_fabric.known_hosts_path.read_text().splitlines()
+    assert len(known) == len(sim_fabric.devices)
+    assert all(re.fullmatch(r"\[127\.0\.0\.1\]:\d+ ssh-ed25519 [A-Za-z0-9+/=]+", line) for line in known)
+
+
+def test_faults_down_password_host_key_and_garble(make_sim):
+    sim = make_sim(["gpu01", "spine1"], snmp=False)
+    port = sim.devices["gpu01"].ssh_port
+    sim.set_down("gpu01")
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    with pytest.raises(NetmikoTimeoutException, match="TCP connection to device failed"):
+        ConnectHandler(**ssh_params(sim, "gpu01"))
+    sim.set_down("gpu01", down=False)  # back on the same port, which the inventory lists
+    with ConnectHandler(**ssh_params(sim, "gpu01")) as conn:
+        assert conn.find_prompt() == "root@gpu01:~#"
+
+    sim.set_password("gpu01", "changed-by-the-test")
+    with pytest.raises(NetmikoAuthenticationException):
+        ConnectHandler(**ssh_params(sim, "gpu01"))
+    with ConnectHandler(**ssh_params(sim, "gpu01", password="changed-by-the-test")) as conn:
+        assert conn.find_prompt() == "root@gpu01:~#"
+
+    sim.replace_host_key("gpu01")
+    with pytest.raises(paramiko.BadHostKeyException):
+        _paramiko(sim, "gpu01", sim.known_hosts_path)
+
+    command = "show running-config"
+    recorded = sim.devices["spine1"].outputs[command]
+    sim.garble("spine1", command)
+    with ConnectHandler(**ssh_params(sim, "spine1")) as conn:
+        conn.enable()
+        garbled = conn.send_command(command)
+        assert garbled != recorded.rstrip("\n") and recorded.startswith(garbled[:100])
+        sim.garble("spine1", command, "% Internal error")
+        assert conn.send_command(command) == "% Internal error"
+        sim.garble("spine1", command, on=False)
+        assert conn.send_command(command) == recorded.rstrip("\n")
+
+
+def test_inventory_names_secrets_but_holds_none(sim_fabric):
+    text = sim_fabric.inventory_path.read_text()
+    data = yaml.safe_load(text)
+    assert set(data) == {"hosts", "groups", "defaults"}
+    leaf1 = data["hosts"]["leaf1"]
+    assert leaf1["hostname"] == "127.0.0.1" and leaf1["port"] == sim_fabric.devices["leaf1"].ssh_port
+    assert leaf1["platform"] == "sonic" and leaf1["groups"] == ["switch"]
+    assert leaf1["data"]["credentials"] == {"username": "admin", "password_env": PASSWORD_ENV}
+    assert leaf1["data"]["snmp"] == {"port": sim_fabric.devices["leaf1"].snmp_port, "version": "2c",
+                                     "community_env": "LOSSLESSD_SIM_COMMUNITY_LEAF1"}
+    assert data["hosts"]["gpu01"]["data"]["interfaces"] == ["enp65s0f0np0"]
+    for value in [sim_fabric.env[PASSWORD_ENV]]:
+        assert value not in text and value not in sim_fabric.known_hosts_path.read_text()
+    # The inventory loads with losslessd's own loader (credentials resolved from the simulator's env).
+    hosts = inventory.load(sim_fabric.inventory_path, env=sim_fabric.env).hosts
+    assert hosts["spine1"].port == sim_fabric.devices["spine1"].ssh_port
+    assert hosts["leaf1"].snmp.community.reveal() == sim_fabric.env["LOSSLESSD_SIM_COMMUNITY_LEAF1"]
+
+
+def test_unknown_device_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match=r"no device leaf9 .*\(it has: gpu01, gpu02"):
+        Simulator(FABRIC, tmp_path, devices=["leaf9"])
+
+
+def _snmp_get(port: int, auth, context: str, *oids: str, timeout: float = 5) -> tuple[object, dict[str, object]]:
+    """(error indication, {oid: value}) of one SNMP GET."""
+    async def get():
+        engine = SnmpEngine()
+        try:
+            target = await UdpTransportTarget.create(("127.0.0.1", port), timeout=timeout, retries=0)
+            error, status, _, var_binds = await get_cmd(engine, auth, target, ContextData(contextName=context),
+                                                        *(ObjectType(ObjectIdentity(o)) for o in oids), lookupMib=False)
+        finally:
+            engine.close_dispatcher()
+        assert not status, status
+        return error, {str(name): value for name, value in var_binds}
+
+    return asyncio.run(get())
+
+
+def test_snmp_v2c_agent_answers_sysuptime_and_ifname(sim_fabric):
+    leaf1 = sim_fabric.devices["leaf1"]
+    index = sonic_if_indexes(leaf1.ports)["Ethernet48"]
+    community = CommunityData(sim_fabric.env[leaf1.snmp_community_env])
+    error, found = _snmp_get(leaf1.snmp_port, community, "", SYS_UPTIME, f"{IF_NAME}.{index}")
+    assert error is None
+    assert int(found[SYS_UPTIME]) > 0
+    assert found[f"{IF_NAME}.{index}"].asOctets() == b"Ethernet48"
+
+
+def test_snmp_v3_authpriv_agent_and_down(make_sim):
+    sim = make_sim(["spine1"], ssh=False, snmp_v3=True)
+    spine1 = sim.devices["spine1"]
+    entry = yaml.safe_load(sim.inventory_path.read_text())["hosts"]["spine1"]["data"]["snmp"]
+    assert entry["version"] == "3" and entry["context"] == spine1.snmp_context
+    user = UsmUserData(entry["user"], sim.env[entry["auth_key_env"]], sim.env[entry["priv_key_env"]],
+                       authProtocol=usmHMACSHAAuthProtocol, privProtocol=usmAesCfb128Protocol)
+    index = sonic_if_indexes(spine1.ports)["Ethernet1/1"]
+    error, found = _snmp_get(spine1.snmp_port, user, spine1.snmp_context, f"{IF_NAME}.{index}")
+    assert error is None and found[f"{IF_NAME}.{index}"].asOctets() == b"Ethernet1/1"
+    sim.set_down("spine1")
+    error, _ = _snmp_get(spine1.snmp_port, user, spine1.snmp_context, SYS_UPTIME, timeout=1)
+    assert "timed out" in str(error).lower() or "no snmp response" in str(error).lower(), error
+
+
+def test_losslessd_sim_command_serves_until_sigterm(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", "--fabric", str(FABRIC), "--out", str(out),
+                             "--no-snmp", "--device", "gpu01"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("Serving"):
+                break
+        text = "".join(lines)
+        assert f"inventory:   {out / 'inventory.yaml'}" in text and f"known_hosts: {out / 'known_hosts'}" in text
+        password = re.search(rf"^export {PASSWORD_ENV}=(\S+)$", text, re.MULTILINE).group(1)
+        hosts = inventory.load(out / "inventory.yaml", env={PASSWORD_ENV: password}).hosts
+        port = hosts["gpu01"].port
+        with ConnectHandler(device_type="linux", host="127.0.0.1", port=port, username="root", password=password,
+                            ssh_strict=True, system_host_keys=False, alt_host_keys=True,
+                            alt_key_file=str(out / "known_hosts")) as conn:
+            assert conn.send_command("cat /sys/class/net/enp65s0f0np0/mtu") == "9000"
+        proc.send_signal(signal.SIGTERM)
+        rest, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert rest.strip().endswith("simulator stopped")
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    assert password not in (out / "inventory.yaml").read_text()
+    assert os.stat(out / "ssh_host_ed25519_key").st_mode & 0o077 == 0

@@ -1,0 +1,245 @@
+"""The SNMP poller against real snmpsim agents started by losslessd.sim.snmp (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from losslessd import counters_oids as oids
+from losslessd.collect.snmp import (
+    SnmpAuthError,
+    SnmpPoller,
+    SnmpSample,
+    SnmpTarget,
+    SnmpTimeout,
+    SnmpUnreachable,
+    SnmpV3User,
+    _sample,
+)
+from losslessd.sim.snmp import NORMAL_PAUSE_PER_S, STORM_PAUSE_PER_S, SnmpAgents, snmprec, sonic_if_indexes
+
+pytestmark = pytest.mark.slow
+
+SONIC_PORTS = [f"Ethernet{4 * i}" for i in range(64)]
+EOS_PORTS = ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1"]
+V3 = ("losslessd", "auth-Secret-4711", "priv-Secret-0815")
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory):
+    """Two agents for the whole module: a 64-port SONiC leaf and a small EOS-named spine."""
+    with SnmpAgents(tmp_path_factory.mktemp("snmp"), v3_user=V3) as agents:
+        agents.add("leaf1", SONIC_PORTS)
+        agents.add("spine1", EOS_PORTS, priorities=[3, 4])
+        ports = agents.start()
+        yield agents, ports
+
+
+@pytest.fixture(scope="module")
+def run():
+    """Run coroutines on one event loop, so one poller (one SNMP engine) serves the whole module."""
+    loop = asyncio.new_event_loop()
+    yield loop.run_until_complete
+    loop.close()
+
+
+@pytest.fixture(scope="module")
+def poller(run):
+    p = SnmpPoller()
+    yield p
+    run(p.aclose())
+
+
+def v2c(ports, name="leaf1", **kw) -> SnmpTarget:
+    return SnmpTarget(device=name, host="127.0.0.1", port=ports[name], community=name, **kw)
+
+
+def v3(ports, name="leaf1", auth=V3[1], priv=V3[2], **kw) -> SnmpTarget:
+    return SnmpTarget(device=name, host="127.0.0.1", port=ports[name], v3=SnmpV3User(V3[0], auth, priv),
+                      context=name, **kw)
+
+
+def prio(sample: SnmpSample, port: str, priority: int):
+    return next(p for p in sample.priorities if p.port == port and p.priority == priority)
+
+
+def queue(sample: SnmpSample, port: str, q: int):
+    return next(x for x in sample.queues if x.port == port and x.queue == q)
+
+
+def rate(before: SnmpSample, after: SnmpSample, read) -> float:
+    return (read(after) - read(before)) / (after.monotonic_s - before.monotonic_s)
+
+
+def test_v2c_poll_returns_every_port_and_priority(agents, run, poller):
+    _, ports = agents
+    s = run(poller.poll(v2c(ports)))
+    assert s.version == "v2c"  # the caller turns this into SYS015
+    assert [p.port for p in s.ports] == SONIC_PORTS
+    assert [p.if_index for p in s.ports][:3] == [1, 5, 9]  # SONiC: EthernetN -> ifIndex N+1
+    assert all(None not in (p.in_octets, p.out_octets, p.in_discards, p.out_discards, p.pfc_requests,
+                            p.pfc_indications) for p in s.ports)
+    assert len(s.priorities) == 64 * 8 and {p.priority for p in s.priorities} == set(range(8))
+    assert all(p.pfc_requests is not None and p.pfc_indications is not None for p in s.priorities)
+    assert len(s.queues) == 64 * 8 and all(q.tx_packets is not None for q in s.queues)
+    assert len(s.raw) == 1 + 64 * 7 + 64 * 8 * 2 + 64 * 8 * 2  # nothing walked twice, nothing beyond the columns
+    assert s.raw[f"{oids.IF_NAME}.253"] == "Ethernet252"
+    assert s.raw[f"{oids.CPFC_PRIO_INDICATIONS}.5.3"] == prio(s, "Ethernet4", 3).pfc_indications
+    # The per-port column is the sum over priorities (read a moment apart, so nearly equal).
+    port = s.ports[1]
+    assert abs(port.pfc_requests - sum(prio(s, port.port, q).pfc_requests for q in range(8))) < 100
+
+
+def test_non_sonic_port_names_and_fewer_priorities(agents, run, poller):
+    _, ports = agents
+    s = run(poller.poll(v2c(ports, "spine1")))
+    assert [(p.port, p.if_index) for p in s.ports] == [(n, i) for i, n in enumerate(EOS_PORTS, start=1)]
+    assert [(p.port, p.priority) for p in s.priorities] == [(n, q) for n in EOS_PORTS for q in (3, 4)]
+
+
+def test_counters_move_between_polls(agents, run, poller):
+    _, ports = agents
+    a = run(poller.poll(v2c(ports)))
+    b = run(poller.poll(v2c(ports)))
+    assert b.monotonic_s > a.monotonic_s and b.sys_uptime_ticks > a.sys_uptime_ticks
+    for pa, pb in zip(a.ports, b.ports):
+        assert pb.in_octets > pa.in_octets and pb.out_octets > pa.out_octets
+        assert pb.pfc_indications >= pa.pfc_indications
+    assert all(qb.tx_packets > qa.tx_packets for qa, qb in zip(a.queues, b.queues))
+
+
+def test_storm_on_then_off(agents, run, poller):
+    sim, ports = agents
+    target = v2c(ports)
+
+    def indications(s):
+        return prio(s, "Ethernet4", 3).pfc_indications
+
+    def neighbour(s):
+        return prio(s, "Ethernet4", 4).pfc_indications
+
+    def port_indications(s):
+        return next(p for p in s.ports if p.port == "Ethernet4").pfc_indications
+
+    sim.storm("leaf1", "Ethernet4", 3, on=True)
+    try:
+        s1 = run(poller.poll(target))
+        s2 = run(poller.poll(target))
+    finally:
+        sim.storm("leaf1", "Ethernet4", 3, on=False)
+    s3 = run(poller.poll(target))
+    s4 = run(poller.poll(target))
+    assert rate(s1, s2, indications) > STORM_PAUSE_PER_S / 2
+    assert rate(s1, s2, neighbour) < NORMAL_PAUSE_PER_S * 10  # only the storm priority
+    assert rate(s1, s2, port_indications) > STORM_PAUSE_PER_S / 2
+    # The paused queue stops transmitting while the others go on (what SONiC's PFC watchdog checks).
+    assert queue(s2, "Ethernet4", 3).tx_packets == queue(s1, "Ethernet4", 3).tx_packets
+    assert queue(s2, "Ethernet4", 4).tx_packets > queue(s1, "Ethernet4", 4).tx_packets
+    # Off: back to the background rate, and no counter ever went backwards.
+    assert rate(s3, s4, indications) < NORMAL_PAUSE_PER_S * 10
+    assert queue(s4, "Ethernet4", 3).tx_packets > queue(s3, "Ethernet4", 3).tx_packets
+    assert indications(s1) <= indications(s2) <= indications(s3) <= indications(s4)
+
+
+def test_v3_authpriv_sha_aes(agents, run, poller):
+    sim, ports = agents
+    s = run(poller.poll(v3(ports)))
+    assert s.version == "v3"
+    assert len(s.priorities) == 64 * 8
+    agent = sim._agents["leaf1"]
+    exposed = Path(f"/proc/{agent.proc.pid}/cmdline").read_bytes() + (agent.home / "agent.log").read_bytes()
+    assert not any(key.encode() in exposed for key in V3[1:])  # not in `ps`, not in the agent's log
+
+
+@pytest.mark.parametrize("wrong", ["auth", "priv", "user", "short"])
+def test_v3_wrong_credentials_are_an_auth_error(agents, run, poller, wrong):
+    _, ports = agents
+    bad = {"auth": {"auth": "auth-Wrong-0000"}, "priv": {"priv": "priv-Wrong-0000"}, "user": {},
+           "short": {"priv": "priv-7"}}[wrong]  # RFC 3414: keys under 8 characters are refused
+    target = v3(ports, **bad, timeout_s=1.0, retries=0)
+    if wrong == "user":
+        target = SnmpTarget(device="leaf1", host="127.0.0.1", port=ports["leaf1"], context="leaf1",
+                            v3=SnmpV3User("intruder", V3[1], V3[2]), timeout_s=1.0, retries=0)
+    with pytest.raises(SnmpAuthError) as exc:
+        run(poller.poll(target))
+    assert exc.value.sys_code == "SYS011" and exc.value.device == "leaf1"
+    for secret in (*V3[1:], "auth-Wrong-0000", "priv-Wrong-0000", "priv-7"):
+        assert secret not in str(exc.value) and secret not in repr(target)
+    # The shared engine is not left with the wrong keys: the right ones still work.
+    assert run(poller.poll(v3(ports))).version == "v3"
+
+
+def test_same_v3_user_with_other_keys_on_another_device(agents, run, poller, tmp_path):
+    """pysnmp holds one key set per user name in an engine; concurrent polls must not mix them."""
+    _, ports = agents
+    with SnmpAgents(tmp_path, v3_user=(V3[0], "auth-Other-1234", "priv-Other-5678")) as other:
+        other.add("leaf9", ["Ethernet0"], priorities=[3])
+        ports9 = other.start()
+        leaf9 = SnmpTarget(device="leaf9", host="127.0.0.1", port=ports9["leaf9"], context="leaf9",
+                           v3=SnmpV3User(V3[0], "auth-Other-1234", "priv-Other-5678"))
+        for _ in range(2):
+            results = run(poller.poll_many([v3(ports), leaf9]))
+            assert all(isinstance(r, SnmpSample) for r in results.values()), results
+
+
+def test_down_agent_times_out_while_others_answer(agents, run, poller):
+    sim, ports = agents
+    sim.set_down("spine1")
+    try:
+        results = run(poller.poll_many([v2c(ports, "spine1", timeout_s=0.3, retries=0), v2c(ports, "leaf1")]))
+    finally:
+        sim.set_down("spine1", down=False)
+    assert isinstance(results["spine1"], SnmpTimeout) and results["spine1"].sys_code == "SYS013"
+    assert isinstance(results["leaf1"], SnmpSample)
+    assert run(poller.poll(v2c(ports, "spine1"))).ports  # answers again once back up
+
+
+def test_unresolvable_host_is_unreachable(run, poller):
+    target = SnmpTarget(device="ghost", host="ghost.invalid", community="x", timeout_s=0.3, retries=0)
+    with pytest.raises(SnmpUnreachable) as exc:
+        run(poller.poll(target))
+    assert exc.value.sys_code == "SYS010"
+
+
+def test_odd_agent_answers_stay_raw():
+    """Rows of an unexpected index shape or type are kept in raw, never turned into a traceback."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1": "Ethernet0", f"{oids.IF_HC_IN_OCTETS}.1": "n/a",
+           f"{oids.CPFC_PRIO_REQUESTS}.1.3": 7, f"{oids.CPFC_PRIO_REQUESTS}.1.3.9": 8,
+           f"{oids.CSQ_QOS_GROUP_STATS}.1.2": 9}
+    s = _sample(SnmpTarget(device="d", host="h", community="c"), raw, 0.0, 0.0, 0.0)
+    assert s.ports[0].port == "Ethernet0" and s.ports[0].in_octets is None
+    assert [(p.priority, p.pfc_requests) for p in s.priorities] == [(3, 7)]
+    assert s.queues == [] and s.raw == raw
+
+
+def test_target_needs_one_kind_of_credentials():
+    with pytest.raises(ValueError):
+        SnmpTarget(device="d", host="h")
+    with pytest.raises(ValueError):
+        SnmpTarget(device="d", host="h", community="c", v3=SnmpV3User("u", "a" * 8, "p" * 8))
+    with pytest.raises(ValueError, match="auth protocol"):
+        SnmpV3User("u", "a" * 8, "p" * 8, auth_protocol="MD5")
+
+
+def test_snmprec_is_sorted_numerically_and_stable():
+    text = snmprec("leaf9", sonic_if_indexes(["Ethernet0", "Ethernet8", "Ethernet96"]), range(8))
+    keys = [tuple(int(x) for x in line.split("|")[0].split(".")) for line in text.splitlines()]
+    assert keys == sorted(keys) and len(keys) == len(set(keys))
+    assert f"{oids.IF_NAME}.97|4x|{b'Ethernet96'.hex()}" in text  # .97 sorts after .9 numerically
+    assert text == snmprec("leaf9", sonic_if_indexes(["Ethernet0", "Ethernet8", "Ethernet96"]), range(8))
+
+
+def test_if_indexes_fall_back_to_order_for_other_names():
+    assert sonic_if_indexes(["Ethernet0", "Ethernet4"]) == {"Ethernet0": 1, "Ethernet4": 5}
+    assert sonic_if_indexes(["Ethernet0", "Ethernet1/1"]) == {"Ethernet0": 1, "Ethernet1/1": 2}
+
+
+def test_stop_ends_a_stopped_agent(tmp_path):
+    with SnmpAgents(tmp_path) as sim:
+        sim.add("tiny", ["Ethernet0"], priorities=[3])
+        sim.start()
+        proc = sim._agents["tiny"].proc
+        sim.set_down("tiny")
+    assert proc.poll() is not None  # SIGSTOPped, yet stop() ended it
