@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+# The device simulator's fixtures (sim_fabric, make_sim) for every test module.
+pytest_plugins = ["tests.peers"]
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -1,9 +1,9 @@
 """Real peers for integration tests: the device simulator (SSH CLIs and SNMP agents on 127.0.0.1).
 
-Import the fixtures into a test module (`from tests.peers import sim_fabric, make_sim`):
+tests/conftest.py loads this module as a pytest plugin, so every test can ask for these fixtures:
 
 - ``sim_fabric``: examples/fabric served over SSH and SNMPv2c, started once for the whole session
-  (every module that imports it gets the same simulator). Tests must not change it: faults belong
+  (every module gets the same simulator). Tests must not change it: faults belong
   to a simulator of their own.
 - ``make_sim(devices=None, snmp=True, snmp_v3=False, ssh=True, fabric=FABRIC)``: starts a simulator
   for one test and stops it after the test; use it for set_down, set_password, garble, storms.
@@ -22,19 +22,11 @@ from losslessd.sim import Simulator
 ROOT = Path(__file__).resolve().parent.parent
 FABRIC = ROOT / "examples" / "fabric"
 
-# One simulator for the session even when several modules import the fixture (pytest makes one
-# fixture definition per importing module; each would otherwise start its own).
-_shared: dict[str, Simulator] = {}
-
-
 @pytest.fixture(scope="session")
 def sim_fabric(tmp_path_factory) -> Simulator:
-    if "fabric" not in _shared:
-        _shared["fabric"] = Simulator(FABRIC, tmp_path_factory.mktemp("sim-fabric")).start()
-    yield _shared["fabric"]
-    sim = _shared.pop("fabric", None)
-    if sim is not None:
-        sim.stop()
+    sim = Simulator(FABRIC, tmp_path_factory.mktemp("sim-fabric")).start()
+    yield sim
+    sim.stop()
 
 
 @pytest.fixture

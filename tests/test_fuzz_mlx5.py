@@ -10,6 +10,7 @@ from losslessd.model import Device
 from losslessd.parse import mlx5
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES
+from tests.fuzzing import mutated_lines
 
 REAL = {p.name: p.read_text() for p in sorted((FIXTURES / "raw" / "linux_mlx5").iterdir())}
 # Pieces of the real formats, so random lines often get deep into the parser.
@@ -44,25 +45,8 @@ def test_random_format_pieces(text):
     check("#% losslessd capture 1\n#% device: h\n#% platform: linux_mlx5\n#% collected: 2024-01-01T00:00:00Z\n" + text)
 
 
-@st.composite
-def mutated(draw):
-    lines = REAL[draw(st.sampled_from(sorted(REAL)))].split("\n")
-    for _ in range(draw(st.integers(1, 6))):
-        i = draw(st.integers(0, max(len(lines) - 1, 0)))
-        op = draw(st.sampled_from(["delete", "duplicate", "replace", "truncate", "splice"]))
-        if not lines:
-            break
-        if op == "delete":
-            del lines[i]
-        elif op == "duplicate":
-            lines.insert(i, lines[i])
-        elif op == "replace":
-            lines[i] = draw(st.sampled_from(TOKENS) | st.text(max_size=20))
-        elif op == "truncate":
-            lines[i] = lines[i][:draw(st.integers(0, len(lines[i])))]
-        else:
-            lines[i] = lines[i] + draw(st.sampled_from(TOKENS))
-    return "\n".join(lines)
+def mutated():
+    return mutated_lines(REAL, TOKENS)
 
 
 @settings(max_examples=200, deadline=None)

@@ -13,6 +13,7 @@ from losslessd.parse import opensm
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
 from tests.conftest import FIXTURES
+from tests.fuzzing import mutated_lines
 
 RAW = FIXTURES / "raw" / "opensm"
 REAL = {p.relative_to(RAW).as_posix(): p.read_text() for p in sorted(RAW.rglob("*")) if p.is_file()}
@@ -61,25 +62,8 @@ def test_random_format_pieces(conf, companion, text):
     check([Input("opensm.conf", "sm_priority 14\nqos TRUE\n"), Input(companion, text)])
 
 
-@st.composite
-def mutated(draw):
-    lines = REAL[draw(st.sampled_from(sorted(REAL)))].split("\n")
-    for _ in range(draw(st.integers(1, 6))):
-        if not lines:
-            break
-        i = draw(st.integers(0, len(lines) - 1))
-        op = draw(st.sampled_from(["delete", "duplicate", "replace", "truncate", "splice"]))
-        if op == "delete":
-            del lines[i]
-        elif op == "duplicate":
-            lines.insert(i, lines[i])
-        elif op == "replace":
-            lines[i] = draw(st.sampled_from(TOKENS) | st.text(max_size=20))
-        elif op == "truncate":
-            lines[i] = lines[i][:draw(st.integers(0, len(lines[i])))]
-        else:
-            lines[i] = lines[i] + draw(st.sampled_from(TOKENS))
-    return "\n".join(lines)
+def mutated():
+    return mutated_lines(REAL, TOKENS)
 
 
 @settings(max_examples=200, deadline=None)

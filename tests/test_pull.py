@@ -30,7 +30,7 @@ from losslessd.collect import pull as collect
 from losslessd.collect.ssh import commands, refusal
 from losslessd.errors import InputError
 from losslessd.platforms import Command
-from tests.peers import FABRIC, make_sim, sim_fabric  # noqa: F401 (fixtures)
+from tests.peers import FABRIC
 
 ENV = {"PULL_TEST_PW": "not-used-by-anything"}
 

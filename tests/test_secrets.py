@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from losslessd.sim import PASSWORD_ENV
-from tests.peers import make_sim  # noqa: F401 (fixture)
 
 PASSWORD = "Zq7-distinctive-PW-93xK"
 

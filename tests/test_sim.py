@@ -34,7 +34,7 @@ from losslessd.errors import InputError
 from losslessd.platforms import PLATFORMS
 from losslessd.sim import PASSWORD_ENV, Simulator, load_devices
 from losslessd.sim.snmp import sonic_if_indexes
-from tests.peers import FABRIC, ROOT, make_sim, sim_fabric, ssh_params  # noqa: F401 - pytest fixtures
+from tests.peers import FABRIC, ROOT, ssh_params
 
 SYS_UPTIME = "1.3.6.1.2.1.1.3.0"  # SNMPv2-MIB sysUpTime.0 (RFC 3418)
 IF_NAME = "1.3.6.1.2.1.31.1.1.1.1"  # IF-MIB ifName (RFC 2863)
