@@ -30,9 +30,10 @@ demo: venv
 test: test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
 
-# Regenerate the parser golden files after an intended parser change (review the diff!).
+# Regenerate the parser and render golden files after an intended parser or template change (review the diff!).
 golden: test-deps
 	$(PY) -m tests.golden
+	$(PY) -m tests.render_golden
 
 # Benchmarks print figures (poll_rate compares with net-snmp's snmpbulkwalk: apt-get install snmp).
 bench: test-deps

@@ -150,6 +150,23 @@ def read(text: str, file: str | None = None) -> Capture:
     return Capture(header, sections)
 
 
+def is_capture(text: str) -> bool:
+    return text.lstrip("\ufeff \t\r\n").startswith(MARKER)
+
+
+def for_platform(text: str, file: str, platform: str) -> tuple[dict[str, str], list[Section]]:
+    """Read a capture that a ``platform`` parser was given; InputError when it belongs to another platform."""
+    header, sections = read(text, file)
+    if header["platform"] != platform:
+        raise InputError(f"this capture is for platform {header['platform']!r}, not {platform}", file=file, line=1)
+    return header, sections
+
+
+def section_text(section: Section) -> str:
+    """A section's output preceded by blank lines, so a parser's line numbers are the capture file's."""
+    return "\n" * (section.line - 1) + section.output
+
+
 def _lines(text: str) -> list[str]:
     text = text.removeprefix("\ufeff")
     lines = text.split("\n")

@@ -73,7 +73,7 @@ PLATFORMS: dict[str, Platform] = {
                      Command("cat /sys/kernel/config/rdma_cm/{rdma}/ports/1/default_roce_tos"),
                  ),
                  refusals=(*_BASH_REFUSALS, "Netlink error", "No such device")),
-        Platform("cisco_nxos", DeviceKind.switch, None, "Cisco NX-OS (collection only: no parser yet)",
+        Platform("cisco_nxos", DeviceKind.switch, "nxos", "Cisco NX-OS running-config (Nexus 9000 QoS policies)",
                  netmiko="cisco_nxos", napalm="nxos_ssh",
                  # Nexus 9000 NX-OS QoS configuration guide: PFC, no-drop classes and queuing policies live in
                  # the ipqos part of the running-config; `show queuing interface` shows per-queue state.
@@ -81,13 +81,17 @@ PLATFORMS: dict[str, Platform] = {
                            Command("show queuing interface", optional=True),
                            Command("show lldp neighbors", optional=True)),
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied")),
-        Platform("nvidia_cumulus", DeviceKind.switch, None, "NVIDIA Cumulus Linux (NVUE; collection only: no parser yet)",
+        Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
                  # Cumulus Linux 5.x NVUE: `nv config show -o json` is the applied configuration; `nv show qos roce`
                  # the RoCE mode, PFC/ECN and buffer settings (docs.nvidia.com, Cumulus Linux 5.x "RDMA over Converged Ethernet - RoCE").
                  commands=(Command("nv config show -o json", json=True), Command("nv show qos roce", optional=True),
                            Command("lldpcli show neighbors -f keyvalue", optional=True)),
                  refusals=_BASH_REFUSALS),
+        # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
+        Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
+                 netmiko="juniper_junos", napalm="junos", commands=(Command("show configuration | display set"),),
+                 refusals=("syntax error", "unknown command", "error: ")),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output"),
     )

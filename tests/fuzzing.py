@@ -25,3 +25,25 @@ def mutated_lines(draw, texts: dict[str, str], tokens: list[str]) -> str:
         else:
             lines[i] = lines[i] + draw(st.sampled_from(tokens))
     return "\n".join(lines)
+
+
+def check_text_config(parse, text: str, codes=("SYS002", "SYS003")):
+    """A text-config parser gives a serialisable Device whose issues and ports point at real lines of
+    the input, or an InputError naming the file and a line; never another exception. Returns the Device."""
+    from losslessd.errors import InputError
+    from losslessd.parse.base import Input
+
+    try:
+        device = parse([Input("fuzz.cfg", text)], "fuzz")
+    except InputError as exc:
+        assert exc.file == "fuzz.cfg" and exc.line is not None and exc.line >= 1
+        return None
+    device.model_dump_json()  # the model is always serialisable
+    last = text.count("\n") + 1
+    for issue in device.issues:
+        assert issue.code in codes
+        assert issue.source.file == "fuzz.cfg" and 1 <= issue.source.line <= last
+    for port in device.ports.values():
+        assert 1 <= port.source.line <= last
+        assert port.pfc_enabled is None or all(0 <= p <= 7 for p in port.pfc_enabled)
+    return device

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from losslessd.errors import InputError
 from losslessd.parse import eos
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES
+from tests.fuzzing import check_text_config
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 REAL = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "arista_eos").glob("*.cfg"))]
@@ -26,20 +26,7 @@ LINE = st.tuples(st.sampled_from(["", "   ", "      ", "\t", " "]),
 
 
 def check(text: str) -> None:
-    try:
-        device = eos.parse([Input("fuzz.cfg", text)], "fuzz")
-    except InputError as exc:
-        assert exc.file == "fuzz.cfg" and exc.line is not None and exc.line >= 1
-        return
-    device.model_dump_json()  # the model is always serialisable
-    last = text.count("\n") + 1
-    for issue in device.issues:
-        assert issue.code in ("SYS002", "SYS003")
-        assert issue.source.file == "fuzz.cfg" and 1 <= issue.source.line <= last
-    for port in device.ports.values():
-        assert 1 <= port.source.line <= last
-        if port.pfc_enabled is not None:
-            assert all(0 <= p <= 7 for p in port.pfc_enabled)
+    check_text_config(eos.parse, text)
 
 
 @SETTINGS

@@ -220,14 +220,22 @@ def test_sonic_capture_keeps_json_pointers_and_capture_lines(tmp_path):
             assert text.splitlines()[c.source.line - 1] == config.read_text().splitlines()[d.source.line - 1]
 
 
-def test_capture_of_a_platform_without_parser_is_sys001(tmp_path):
-    (tmp_path / "nx1.capture").write_text(_capture("nx1", "cisco_nxos", [("show running-config ipqos all", "!\n")]))
+def test_capture_of_a_platform_without_parser_is_sys001(tmp_path, monkeypatch):
+    """A collection-only platform's capture is kept and reported, not dropped; an unknown one is named."""
+    from losslessd import platforms
+    from losslessd.model import DeviceKind
+
+    monkeypatch.setitem(platforms.PLATFORMS, "example_os",
+                        platforms.Platform("example_os", DeviceKind.switch, None, "collection-only example"))
+    (tmp_path / "ex1.capture").write_text(_capture("ex1", "example_os", [("show running-config", "!\n")]))
     (tmp_path / "jx1.capture").write_text(_capture("jx1", "junos", [("show configuration", "")]))
+    (tmp_path / "nx1.capture").write_text(_capture("nx1", "cisco_nxos", [("show running-config ipqos all", "!\n")]))
     result = lint([tmp_path])
     messages = {f.source.file.rsplit("/", 1)[-1]: (f.source.line, f.message) for f in result.findings if f.code == "SYS001"}
-    line, message = messages["nx1.capture"]
-    assert line == 3 and message.startswith("no parser for platform cisco_nxos yet")
+    line, message = messages["ex1.capture"]
+    assert line == 3 and message.startswith("no parser for platform example_os yet")
     assert "platform 'junos', which losslessd does not know" in messages["jx1.capture"][1]
+    assert "nx1.capture" not in messages and result.fabric.devices["nx1"].platform == "cisco_nxos"
 
 
 # -- over SSH against the simulator ----------------------------------------------------------------

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import render_golden
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -50,3 +52,11 @@ def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
     report = json.loads(res.stdout)
     assert [(f["code"], f["port"], f["device"]) for f in report["findings"]] == [("PFC001", "Ethernet0", "leaf1")]
     assert "4" in report["findings"][0]["message"]
+
+
+def test_wheel_renders_from_packaged_templates(fresh_install, tmp_path):
+    """`losslessd render` finds its templates inside the installed wheel and prints the golden profile."""
+    res = subprocess.run([str(fresh_install / "bin" / "losslessd"), "render", "--platform", "arista_eos",
+                          "--policy", "roce-dscp26", *render_golden.CLI_ARGS], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == render_golden.golden_path("arista_eos", "roce-dscp26").read_text()

@@ -11,6 +11,7 @@ from ..errors import InputError
 from . import lint as lint_cmd
 from . import policy as policy_cmd
 from . import pull as pull_cmd
+from . import render as render_cmd
 from . import rules as rules_cmd
 from . import sim as sim_cmd
 
@@ -20,6 +21,7 @@ app.command("lint")(lint_cmd.lint)
 app.command("rules")(rules_cmd.rules)
 app.command("pull")(pull_cmd.pull)
 app.command("sim")(sim_cmd.sim)
+app.command("render")(render_cmd.render)
 app.add_typer(policy_cmd.app, name="policy")
 
 

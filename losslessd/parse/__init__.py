@@ -18,7 +18,7 @@ from ..platforms import PLATFORMS, no_parser_message, resolve_format
 from .base import Input
 
 # Order matters only for sniffing: cheap, specific formats first.
-_SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "arista_eos")
+_SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
 # SONiC device folder: these files together describe one switch.
 SONIC_FOLDER_FILES = ("config_db.json", "qos.json", "buffers.json")
 # OpenSM node folder (one subnet manager): opensm.conf first, it is what the format is told from.

@@ -287,7 +287,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
 def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:
     """Normalised command line -> output, from a capture's sections or from the config files themselves."""
     texts = [f.read_text(encoding="utf-8") for f in files]
-    if texts[0].lstrip("\ufeff \t\r\n").startswith(capture.MARKER):
+    if capture.is_capture(texts[0]):
         outputs = {normalize(s.command): s.output for s in capture.read(texts[0], str(files[0])).sections}
     elif model.platform == "sonic":
         outputs = {SONIC_RUNNING_CONFIG: _sonic_running_config(files, texts)}

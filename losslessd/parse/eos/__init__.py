@@ -46,12 +46,10 @@ def sniff(inp: Input) -> bool:
 def parse(inputs: list[Input], name: str) -> Device:
     configs, neighbors, issues = [], [], []
     for inp in inputs:
-        if not inp.text.lstrip("\ufeff \t\r\n").startswith(capture.MARKER):
+        if not capture.is_capture(inp.text):
             configs.append(inp)
             continue
-        header, sections = capture.read(inp.text, inp.path)
-        if header["platform"] != PLATFORM:
-            raise InputError(f"this capture is for platform {header['platform']!r}, not {PLATFORM}", file=inp.path, line=1)
+        header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
         name = header["device"]
         last = {kind: sec for sec in sections for kind, pattern in (("config", _RUNNING_CONFIG), ("lldp", _LLDP))
                 if pattern.match(" ".join(sec.command.split()))}  # a command given twice: the last output counts
@@ -61,8 +59,7 @@ def parse(inputs: list[Input], name: str) -> Device:
             found, problems = lldp.parse(last["lldp"].output, inp.path, last["lldp"].line)
             neighbors.extend(found)
             issues.extend(problems)
-        config = last["config"]  # blank lines before it keep the file's line numbers in findings
-        configs.append(Input(inp.path, "\n" * (config.line - 1) + config.output))
+        configs.append(Input(inp.path, capture.section_text(last["config"])))
     device = build(read(configs), PLATFORM, name, inputs[0].path)
     device.neighbors, device.issues = neighbors, device.issues + issues
     return device

@@ -158,18 +158,26 @@ def read(inputs: list[Input]) -> EosConfig:
     return cfg
 
 
-def _check_is_eos(inp: Input) -> None:
+def check_config_text(inp: Input, vendor: str, line_re: re.Pattern, expected: str) -> None:
+    """Refuse a file that is not an indented CLI config of ``vendor`` (InputError with file and line)."""
     lines = inp.text.split("\n")
     first = next(((n, line.strip()) for n, line in enumerate(lines, 1) if line.strip()), None)
     if first is None:
-        raise InputError("empty file: no Arista EOS running-config in it", file=inp.path, line=1)
+        raise InputError(f"empty file: no {vendor} running-config in it", file=inp.path, line=1)
     number, text = first
     if text[0] in "{[<" or text.endswith("{"):
-        raise InputError("this looks like JSON, XML or a Junos-style brace config, not an Arista EOS running-config",
-                         file=inp.path, line=number)
-    if not any(_EOS_LINE.match(line) for line in lines):
-        raise InputError("not an Arista EOS running-config: no `interface`, `hostname`, `qos` or `!` lines",
-                         file=inp.path, line=number)
+        raise InputError(f"this looks like JSON, XML or a Junos-style brace config, not {vendor_article(vendor)} "
+                         "running-config", file=inp.path, line=number)
+    if not any(line_re.match(line) for line in lines):
+        raise InputError(f"not {vendor_article(vendor)} running-config: no {expected} lines", file=inp.path, line=number)
+
+
+def vendor_article(vendor: str) -> str:
+    return f"{'an' if vendor[0] in 'AEIOU' else 'a'} {vendor}"
+
+
+def _check_is_eos(inp: Input) -> None:
+    check_config_text(inp, "Arista EOS", _EOS_LINE, "`interface`, `hostname`, `qos` or `!`")
 
 
 class _Error(ValueError):

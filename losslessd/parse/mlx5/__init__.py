@@ -95,11 +95,8 @@ class _Host:
     # -- inputs ------------------------------------------------------------------------------
     def add(self, inp: Input) -> None:
         self.device.source = self.device.source or Source(file=inp.path)
-        if inp.text.lstrip("\ufeff \t\r\n").startswith(capture.MARKER):
-            header, sections = capture.read(inp.text, inp.path)
-            if header["platform"] != PLATFORM:
-                raise InputError(f"this capture is for platform {header['platform']!r}, not {PLATFORM}",
-                                 file=inp.path, line=1)
+        if capture.is_capture(inp.text):
+            header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
             if not self.named:
                 self.device.name, self.named = header["device"], True
         elif _is_bare_mlnx_qos(inp.text):

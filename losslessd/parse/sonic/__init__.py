@@ -68,14 +68,12 @@ def _from_capture(inp: Input) -> tuple[Input, str | None]:
     lines so that JSON pointers find their lines in the capture file itself; and the capture's device."""
     if not _CAPTURE_START.match(inp.text):
         return inp, None
-    header, sections = capture.read(inp.text, inp.path)
-    if header["platform"] != PLATFORM:
-        raise InputError(f"this capture is for platform {header['platform']!r}, not {PLATFORM}", file=inp.path, line=1)
+    header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
     found = [s for s in sections if " ".join(s.command.split()) == RUNNING_CONFIG]
     if not found:
         raise InputError(f"this SONiC capture has no `{RUNNING_CONFIG}` section", file=inp.path, line=1)
     section = found[-1]  # a command given twice: the last output counts
-    return Input(inp.path, "\n" * (section.line - 1) + section.output), header["device"]
+    return Input(inp.path, capture.section_text(section)), header["device"]
 
 
 # Value converters: raise ValueError for text that is not what the field holds.

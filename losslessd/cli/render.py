@@ -1,0 +1,40 @@
+"""`losslessd render`: print a platform's lossless profile for a policy and a set of ports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from .. import render as rnd
+from ..errors import InputError
+from ..parse import parse_group
+from ..platforms import resolve_format
+from ..policy import load_policy
+
+
+def render(
+    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or a policy file."),
+    platform: str = typer.Option(..., "--platform", help=f"Target platform: {', '.join(rnd.PLATFORMS)}."),
+    device: Path = typer.Option(None, "--device", help="A config to take ports (speed, cable, MTU) and pool from."),
+    ports: list[str] = typer.Option(None, "--ports", help="NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 "
+                                    "(repeatable)."),
+    pool_size: int = typer.Option(None, "--pool-size", help="Ingress lossless pool in bytes (SONiC)."),
+):
+    """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
+    pol = load_policy(policy)
+    known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
+    platform = known.id if known is not None else platform
+    facts: list[rnd.PortFacts] = []
+    pool = pool_size
+    if device is not None:
+        if not device.is_file():
+            raise InputError(f"--device {device}: no such file")
+        parsed = parse_group(device.stem, [device])
+        facts, device_pool = rnd.device_facts(parsed, pol)
+        pool = pool if pool is not None else device_pool
+        hwsku = parsed.hwsku
+    else:
+        hwsku = None
+    facts += [rnd.parse_port_spec(spec) for spec in ports or []]
+    typer.echo(rnd.render(platform, rnd.profile(pol, facts, hwsku, pool_bytes=pool)), nl=False)

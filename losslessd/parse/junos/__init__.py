@@ -1,0 +1,61 @@
+"""Juniper Junos (QFX) configuration in `show configuration | display set` form: the RoCE part of class-of-service.
+
+A port's lossless setup is spread over named objects that `set class-of-service interfaces IF ...`
+ties together: a DSCP classifier (DSCP -> forwarding class), the forwarding class's queue and
+PFC priority, a congestion notification profile (PFC code points, PFC watchdog), and a
+scheduler-map (forwarding class -> scheduler: strict priority or weight, ECN drop profile).
+Junos ECN thresholds are fill levels in percent of the queue's buffer, which the configuration
+does not give in bytes, so they are kept as Ecn.unconverted.
+
+The curly-brace form (`show configuration`) is read too, each statement at the line of its `;`.
+The configuration may also come inside a losslessd capture (docs/capture-format.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import capture
+from ...errors import InputError
+from ...model import Device, ParseIssue
+from ..base import Input
+from .build import build
+from .reader import read
+
+PLATFORM = "juniper_junos"
+
+_SNIFF_CHARS = 256 * 1024
+# The hierarchies a lintable configuration has, as `display set` prints them (a file of other `set` lines,
+# e.g. only `set system ...`, has no port to check and is left unclaimed).
+_SET_LINE = re.compile(r"^set (interfaces|class-of-service) \S", re.M)
+# The curly-brace form (`show configuration`): the same hierarchies opening a block.
+_BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.M)
+_CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")
+
+
+def sniff(inp: Input) -> bool:
+    """A Junos capture, or `set interfaces` / `set class-of-service` lines, or their curly-brace form."""
+    platform = capture.sniff_platform(inp.text)
+    if platform is not None:
+        return platform == PLATFORM
+    head = inp.text[:_SNIFF_CHARS]
+    return bool(_SET_LINE.search(head) or _BRACES.search(head))
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    configs: list[Input] = []
+    for inp in inputs:
+        if not capture.is_capture(inp.text):
+            configs.append(inp)
+            continue
+        header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
+        name = header["device"]
+        found = [sec for sec in sections if _CONFIG_COMMAND.match(" ".join(sec.command.split()))]
+        if not found:
+            raise InputError("this Junos capture has no `show configuration [| display set]` section", file=inp.path,
+                             line=1)
+        # Several sections (whole configuration, or class-of-service and interfaces apart) are read together.
+        configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
+    issues: list[ParseIssue] = []
+    cfg = read(configs, issues)
+    return build(cfg, PLATFORM, name, inputs[0].path, issues)

@@ -1,0 +1,83 @@
+"""NVIDIA Cumulus Linux NVUE configuration: RoCE mode, trust, DSCP maps, PFC, ECN, egress scheduling, PFC watchdog.
+
+Reads the `nv set ...` command list (`nv config show -o commands`) and the YAML/JSON tree of
+`nv config show` / /etc/nvue.d/startup.yaml. What Cumulus does by default (RoCE lossless mode,
+default-global profiles) is filled in, so each port shows its effective settings.
+
+The configuration may also come inside a losslessd capture (docs/capture-format.md), with an
+`lldpcli show neighbors` section that gives the switch's LLDP neighbours.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from ... import capture
+from ...errors import InputError
+from ...model import Device, ParseIssue
+from .. import lldp
+from ..base import Input
+from .build import build
+from .reader import command_paths, read, tree_paths
+
+PLATFORM = "nvidia_cumulus"
+
+_SNIFF_CHARS = 256 * 1024
+_COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?nv set \S", re.MULTILINE)
+# startup.yaml and `nv config show` start with a header holding the NVUE API version.
+_TREE = re.compile(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
+_CONFIG = re.compile(r"^nv\s+config\s+show(\s+-o\s+(commands|json|yaml))?\s*$")
+_LLDP = re.compile(r"^(lldpcli\s+show\s+neighbors?|lldpctl)\b")
+
+
+def sniff(inp: Input) -> bool:
+    """An NVUE capture, `nv set` commands, or an NVUE YAML/JSON tree (its header names nvue-api-version)."""
+    platform = capture.sniff_platform(inp.text)
+    if platform is not None:
+        return platform == PLATFORM
+    head = inp.text[:_SNIFF_CHARS]
+    return bool(_COMMANDS.search(head) or _TREE.search(head))
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    paths, issues, neighbors = [], [], []
+    for inp in inputs:
+        text = inp.text
+        if capture.is_capture(text):
+            name, text, found, problems = _from_capture(inp)
+            neighbors.extend(found)
+            issues.extend(problems)
+        got, problems = _paths(Input(inp.path, text))
+        paths.extend(got)
+        issues.extend(problems)
+    if not paths:
+        raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
+    device = build(read(paths, issues), PLATFORM, name, inputs[0].path)
+    device.neighbors = neighbors
+    return device
+
+
+def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
+    if _COMMANDS.search(inp.text):
+        return command_paths(inp.text, inp.path)
+    try:
+        return tree_paths(inp.text, inp.path), []
+    except RecursionError:
+        raise InputError("the YAML/JSON tree is nested too deeply to read", file=inp.path, line=1) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"not NVUE commands, nor readable YAML/JSON: {getattr(exc, 'problem', None) or exc}",
+                         file=inp.path, line=mark.line + 1 if mark else 1) from None
+
+
+def _from_capture(inp: Input) -> tuple[str, str, list, list[ParseIssue]]:
+    """(device name, config text with the capture's line numbers, LLDP neighbours, issues)."""
+    header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
+    last = {kind: sec for sec in sections for kind, pattern in (("config", _CONFIG), ("lldp", _LLDP))
+            if pattern.match(" ".join(sec.command.split()))}  # a command given twice: the last output counts
+    if "config" not in last:
+        raise InputError("this NVUE capture has no `nv config show` section", file=inp.path, line=1)
+    neighbors, issues = lldp.parse(last["lldp"].output, inp.path, last["lldp"].line) if "lldp" in last else ([], [])
+    return header["device"], capture.section_text(last["config"]), neighbors, issues

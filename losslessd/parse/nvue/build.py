@@ -1,0 +1,156 @@
+"""Turn the NVUE settings into ports with their effective QoS: a port's own profiles, else the
+switch-wide `default-global` ones, over Cumulus Linux's documented defaults (RoCE mode included).
+
+Cumulus classifies DSCP/PCP to a switch priority (SP); PFC pauses switch priorities; the SP goes to an
+egress queue, which NVUE calls the traffic class. In the model the SP is the TC (so tc_to_priority is
+identity) and the NVUE traffic class is the queue (tc_to_queue).
+"""
+
+from __future__ import annotations
+
+from ...model import Device, DeviceKind, Ecn, Port, Queue, Scheduler, SchedulerType, Source, Trust, Watchdog
+from .reader import Conf, EcnConf, PortConf, SchedConf, Val
+
+GLOBAL = "default-global"
+# Cumulus Linux 5.x QoS guide, "Trust DSCP": DSCP 0-7 -> SP 0, 8-15 -> SP 1, ... 56-63 -> SP 7.
+DEFAULT_DSCP_TO_SP = {d: d >> 3 for d in range(64)}
+# Cumulus Linux 5.x RoCE guide, default RoCE configuration (lossy and lossless): SP 3 -> TC 3 (RoCE),
+# SP 6 -> TC 6 (CNP), every other SP -> TC 0; TC 6 strict, TC 3 and TC 0 WRR 50 % each.
+ROCE_SP_TO_TC = {sp: sp if sp in (3, 6) else 0 for sp in range(8)}
+ROCE_SCHED = {0: ("dwrr", 50), 3: ("dwrr", 50), 6: ("strict", None)}
+# Cumulus Linux 5.x QoS guide, "Egress Scheduler": default DWRR 12 % on queues 0,2,4,6 and 13 % on 1,3,5,7.
+DEFAULT_SCHED = {tc: ("dwrr", 12 if tc % 2 == 0 else 13) for tc in range(8)}
+# Cumulus Linux 5.x QoS guide, "Congestion Control (ECN)": default-global marks on queue 0 from 150000 to
+# 1500000 bytes with probability 100; `nv show qos roce` lists ECN on traffic classes 0 and 3 in RoCE mode.
+DEFAULT_ECN = (150000, 1500000, 100)
+# Cumulus Linux RoCE guide: lossless mode enables PFC on switch priority 3; lossy mode does not.
+ROCE_PFC = [3]
+# Cumulus Linux 5.6+ QoS guide, "PFC Watchdog": polling interval 100 ms, robustness 3 intervals by default;
+# a storm makes the switch discard packets for the queue, and PFC comes back after a polling interval
+# without pause frames.
+WD_POLL_MS, WD_ROBUSTNESS, WD_ACTION = 100, 3, "drop"
+_TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.none}
+
+
+def build(conf: Conf, platform: str, name: str, path: str) -> Device:
+    device = Device(name=conf.hostname.value if conf.hostname else name, kind=DeviceKind.switch,
+                    platform=platform, source=conf.hostname.source if conf.hostname else Source(file=path))
+    for pname, pc in conf.ports.items():
+        device.ports[pname] = _port(conf, pname, pc)
+    device.issues = conf.issues
+    return device
+
+
+def _profile(pc: PortConf, kind: str) -> str:
+    val = pc.profiles.get(kind)
+    return str(val.value) if val else GLOBAL
+
+
+def _roce(conf: Conf) -> str | None:
+    return conf.roce.value if conf.roce and conf.roce.value != "off" else None
+
+
+def _port(conf: Conf, name: str, pc: PortConf) -> Port:
+    port = Port(name=name, source=pc.source, qos_configured=pc.qos or conf.global_qos)
+    for attr, val in (("description", pc.description), ("mtu_bytes", pc.mtu), ("speed_gbps", pc.speed),
+                      ("admin_up", pc.admin_up)):
+        if val is not None:
+            setattr(port, attr, val.value)
+    roce = _roce(conf)
+    _trust_and_maps(conf, pc, port, roce)
+    _pfc(conf, pc, port, roce)
+    _queues(conf, pc, port, roce)
+    port.watchdog = _watchdog(conf, pc)
+    return port
+
+
+def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
+    prof = _profile(pc, "mapping")
+    trust = conf.trust.get(prof)
+    if trust is not None:
+        port.trust, port.trust_source = _TRUST[str(trust.value)], trust.source
+    elif roce:
+        # `nv show qos roce`: trust-mode pcp,dscp; IP packets are classified by DSCP (QoS guide trust table).
+        port.trust, port.trust_source = Trust.dscp, conf.roce.source
+    dscp = {d: v.value for d, v in conf.dscp.get(prof, {}).items()}
+    pcp = {p: v.value for p, v in conf.pcp.get(prof, {}).items()}
+    if port.trust is Trust.dscp:
+        port.dscp_to_tc = {**DEFAULT_DSCP_TO_SP, **dscp}
+    elif port.trust is Trust.pcp:
+        port.pcp_to_tc = {**{p: p for p in range(8)}, **pcp}  # QoS guide: PCP n -> SP n by default
+    sp_to_tc = {**(ROCE_SP_TO_TC if roce else {sp: sp for sp in range(8)}),
+                **{sp: v.value for sp, v in conf.sp_to_tc.items()}}
+    if sp_to_tc != {sp: sp for sp in range(8)}:
+        port.tc_to_queue = sp_to_tc
+    sources = [v.source for v in (*conf.dscp.get(prof, {}).values(), *conf.sp_to_tc.values())]
+    port.map_source = min(sources, key=lambda s: s.line or 0) if sources else (
+        port.trust_source if port.trust_source else None)
+
+
+def _pfc(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
+    prof = _profile(pc, "pfc")
+    if prof in conf.pfc:
+        port.pfc_enabled, port.pfc_source = sorted(conf.pfc[prof]), conf.pfc_source[prof]
+    elif pc.profiles.get("pfc"):  # a profile the config never defines
+        port.pfc_enabled, port.pfc_source = None, pc.profiles["pfc"].source
+    elif roce:
+        port.pfc_enabled, port.pfc_source = (ROCE_PFC if roce == "lossless" else []), conf.roce.source
+    else:
+        port.pfc_enabled = []  # the whole configuration is shown: no PFC line, no PFC
+    cable = conf.cable.get(prof) or (conf.roce_cable if roce else None)
+    if cable is not None:
+        port.cable_length_m = cable.value
+
+
+def _queues(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
+    ecn_prof, sched_prof = _profile(pc, "congestion-control"), _profile(pc, "egress-scheduler")
+    ecns = conf.ecn.get(ecn_prof, {})
+    scheds = conf.sched.get(sched_prof, {})
+    default_src = conf.roce.source if roce else None
+    for tc in range(8):
+        ecn = _ecn(ecns.get(tc), ecn_prof == GLOBAL and tc in ((0, 3) if roce else (0,)), default_src)
+        sched = _sched(scheds.get(tc), (ROCE_SCHED.get(tc) if roce else DEFAULT_SCHED[tc]) if sched_prof == GLOBAL
+                       else None, default_src)
+        if ecn or sched:
+            port.queues[tc] = Queue(index=tc, ecn=ecn, scheduler=sched,
+                                    source=(ecn and ecn.source) or (sched and sched.source) or port.source)
+
+
+def _ecn(conf: EcnConf | None, default_on: bool, default_src: Source | None) -> Ecn | None:
+    """The queue's ECN: its own settings over the default profile's (default_on: the default marks here)."""
+    if conf is None and not default_on:
+        return None
+    conf = conf or EcnConf()
+    kmin, kmax, prob = DEFAULT_ECN if default_on else (None, None, None)
+    vals = [v for v in (conf.ecn, conf.kmin, conf.kmax, conf.probability) if v is not None]
+    return Ecn(ecn_enabled=conf.ecn.value if conf.ecn else (True if default_on or vals else None),
+               min_threshold_bytes=conf.kmin.value if conf.kmin else kmin,
+               max_threshold_bytes=conf.kmax.value if conf.kmax else kmax,
+               mark_probability_pct=float(conf.probability.value) if conf.probability else (
+                   float(prob) if prob is not None else None),
+               source=vals[0].source if vals else default_src)
+
+
+def _sched(conf: SchedConf | None, default: tuple[str, int | None] | None, default_src: Source | None) -> Scheduler | None:
+    if conf is None and default is None:
+        return None
+    conf = conf or SchedConf()
+    mode = str(conf.mode.value) if conf.mode else (default[0] if default else None)
+    weight = conf.weight.value if conf.weight else (default[1] if default else None)
+    vals = [v for v in (conf.mode, conf.weight) if v is not None]
+    return Scheduler(type=SchedulerType(mode) if mode else None, weight=None if mode == "strict" else weight,
+                     source=vals[0].source if vals else default_src)
+
+
+def _watchdog(conf: Conf, pc: PortConf) -> Watchdog:
+    if pc.watchdog is None:
+        # No `qos pfc-watchdog` on the port: the watchdog is off (NVUE enables it per interface).
+        return Watchdog(enabled=False, source=pc.source)
+    poll = _num(conf.wd_poll, WD_POLL_MS)
+    return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll,
+                    detection_time_ms=poll * _num(conf.wd_robustness, WD_ROBUSTNESS),
+                    restoration_time_ms=poll, action=WD_ACTION, source=pc.watchdog.source)
+
+
+def _num(val: Val | None, default: int) -> float:
+    return float(val.value) if val is not None else float(default)

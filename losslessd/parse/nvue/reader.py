@@ -1,0 +1,348 @@
+"""Read NVUE configuration into its QoS settings, each with the line that set it.
+
+Two forms hold the same tree: the `nv set ...` command list (`nv config show -o commands`, what
+operators paste) and the YAML/JSON of `nv config show` / startup.yaml. Both become a list of word
+paths (`interface swp1 link mtu 9216`), so one reader serves both. Lines that are not about QoS or
+ports are skipped without a word; a QoS line that cannot be read becomes a SYS002 issue.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+import yaml
+
+from ... import units
+from ...model import ParseIssue, Source
+
+# Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
+SWP = re.compile(r"^swp\d+(s\d+)?$")
+_RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$")
+_PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
+# qos subtrees that exist but are not read yet (buffers, shaping, remarking): one SYS002 each.
+# Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
+_NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
+_QOS_UNREAD = ("traffic-pool", "advance-buffer-config", "egress-shaper", "link-pause", "remark", "buffer-pool",
+               "ingress-pool", "egress-pool")
+
+
+@dataclass(frozen=True)
+class Val:
+    value: object
+    source: Source
+
+
+@dataclass
+class EcnConf:
+    ecn: Val | None = None  # True/False
+    kmin: Val | None = None  # bytes
+    kmax: Val | None = None
+    probability: Val | None = None
+
+
+@dataclass
+class SchedConf:
+    mode: Val | None = None  # "strict" | "dwrr"
+    weight: Val | None = None  # bw-percent
+
+
+@dataclass
+class PortConf:
+    source: Source
+    description: Val | None = None
+    mtu: Val | None = None
+    speed: Val | None = None
+    admin_up: Val | None = None
+    profiles: dict[str, Val] = field(default_factory=dict)  # mapping | pfc | congestion-control | egress-scheduler
+    watchdog: Val | None = None  # True/False
+    qos: bool = False  # any `interface X qos ...` line
+
+
+@dataclass
+class Conf:
+    hostname: Val | None = None
+    roce: Val | None = None  # "lossless" | "lossy" | "off"
+    roce_cable: Val | None = None
+    trust: dict[str, Val] = field(default_factory=dict)  # mapping profile -> l2|l3|port|both
+    dscp: dict[str, dict[int, Val]] = field(default_factory=dict)  # mapping profile -> DSCP -> switch priority
+    pcp: dict[str, dict[int, Val]] = field(default_factory=dict)
+    pfc: dict[str, dict[int, Source]] = field(default_factory=dict)  # pfc profile -> PFC switch priorities
+    pfc_source: dict[str, Source] = field(default_factory=dict)
+    cable: dict[str, Val] = field(default_factory=dict)  # pfc profile -> cable length (m)
+    ecn: dict[str, dict[int, EcnConf]] = field(default_factory=dict)  # profile -> traffic class -> ECN
+    sched: dict[str, dict[int, SchedConf]] = field(default_factory=dict)
+    sp_to_tc: dict[int, Val] = field(default_factory=dict)  # egress-queue-mapping default-global
+    wd_poll: Val | None = None
+    wd_robustness: Val | None = None
+    ports: dict[str, PortConf] = field(default_factory=dict)
+    issues: list[ParseIssue] = field(default_factory=list)
+
+    @property
+    def global_qos(self) -> bool:
+        """Whether the switch-wide (default-global) QoS carries lossless settings: then every port has them."""
+        return bool(self.roce and self.roce.value != "off") or bool(self.pfc.get("default-global")) or \
+            "default-global" in self.trust
+
+
+class Skip(ValueError):
+    """A line this reader cannot use; the message says why."""
+
+
+def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
+    """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
+    out, issues = [], []
+    for n, raw in enumerate(text.split("\n"), start=1):
+        line = _PROMPT.sub("", raw.strip().lstrip("\ufeff"))
+        if not line or line.startswith("#"):
+            continue
+        src = Source(file=path, line=n)
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
+            continue
+        if words[:2] == ["nv", "set"] and len(words) > 2:
+            out.append((words[2:], src))
+        elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
+            continue
+        else:
+            what = "`nv unset` is not applied by losslessd" if words[:2] == ["nv", "unset"] else "not an `nv set` command"
+            issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {what}", source=src))
+    return out, issues
+
+
+def tree_paths(text: str, path: str) -> list[tuple[list[str], Source]]:
+    """YAML/JSON (`nv config show`, startup.yaml) -> the same word paths. Raises yaml.YAMLError."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    out: list[tuple[list[str], Source]] = []
+    for tree in _set_trees(root):
+        _flatten(tree, [], out, path)
+    return out
+
+
+def _set_trees(root: yaml.Node | None) -> list[yaml.Node]:
+    """startup.yaml is a list of {header: ..., set: {...}}; `nv config show -o json` may be the tree itself."""
+    if isinstance(root, yaml.SequenceNode):
+        return [t for item in root.value for t in _set_trees(item) if isinstance(item, yaml.MappingNode)]
+    if isinstance(root, yaml.MappingNode):
+        keys = {k.value: v for k, v in root.value if isinstance(k, yaml.ScalarNode)}
+        if "set" in keys or "header" in keys:
+            return [keys["set"]] if "set" in keys else []
+        return [root] if _NVUE_ROOT & set(keys) else []
+    return []
+
+
+def _flatten(node: yaml.Node, words: list[str], out: list, path: str) -> None:
+    src = Source(file=path, line=node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        if not node.value and words:
+            out.append((words, src))  # `pfc-watchdog: {}`: the bare command `nv set ... qos pfc-watchdog`
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                _flatten(value, [*words, key.value], out, path)
+    elif isinstance(node, yaml.ScalarNode) and words:
+        out.append(([*words, node.value] if node.value not in ("", "null", "~") else words, src))
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _flatten(item, words, out, path)
+
+
+def expand(names: str) -> list[str]:
+    """`swp1-4,swp10` / `swp1s0-3` -> the port names. Raises ValueError when garbled."""
+    out = []
+    for part in names.split(","):
+        m = _RANGE.match(part)
+        if m:
+            lo, hi = int(m.group(2)), int(m.group(3))
+            if hi < lo or hi - lo > 1024:
+                raise ValueError(f"bad range {part!r}")
+            out.extend(f"{m.group(1)}{i}" for i in range(lo, hi + 1))
+        elif part:
+            out.append(part)
+        else:
+            raise ValueError(f"empty name in {names!r}")
+    return out
+
+
+def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue]) -> Conf:
+    conf = Conf(issues=issues)
+    unread: set[str] = set()
+    for words, src in paths:
+        try:
+            _line(conf, words, src, unread)
+        except Skip as exc:
+            conf.issues.append(ParseIssue(code="SYS002", message=f"skipped `nv set {' '.join(words)}`: {exc}",
+                                          source=src))
+        except units.UnknownUnit as exc:
+            conf.issues.append(ParseIssue(code="SYS003", message=str(exc), source=src))
+    return conf
+
+
+def _ints(text: str, hi: int) -> list[int]:
+    try:
+        out = units.int_list(text)
+    except ValueError:
+        raise Skip(f"{text!r} is not a number list") from None
+    if not out or out[-1] > hi:
+        raise Skip(f"{text!r} is outside 0-{hi}")
+    return out
+
+
+def _int(text: str, hi: int) -> int:
+    if not re.fullmatch(r"[0-9]+", text) or int(text) > hi:
+        raise Skip(f"{text!r} is not a number from 0 to {hi}")
+    return int(text)
+
+
+def _switch(text: str) -> bool:
+    if text in ("enable", "enabled", "on", "true"):
+        return True
+    if text in ("disable", "disabled", "off", "false"):
+        return False
+    raise Skip(f"{text!r} is neither enable nor disable")
+
+
+def _line(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
+    if w[:2] == ["system", "hostname"] and len(w) == 3:
+        conf.hostname = Val(w[2], src)
+    elif w[0] == "interface" and len(w) >= 2:
+        _interface(conf, w, src)
+    elif w[0] == "qos" and len(w) >= 2:
+        _qos(conf, w[1:], src, unread)
+
+
+def _interface(conf: Conf, w: list[str], src: Source) -> None:
+    try:
+        names = [n for n in expand(w[1]) if SWP.match(n)]
+    except ValueError as exc:
+        raise Skip(str(exc)) from None
+    rest = w[2:]
+    for name in names:
+        port = conf.ports.setdefault(name, PortConf(source=src))
+        if rest[:1] == ["description"] and len(rest) >= 2:
+            port.description = Val(" ".join(rest[1:]), src)
+        elif rest[:2] == ["link", "mtu"] and len(rest) == 3:
+            port.mtu = Val(_int(rest[2], 65535), src)
+        elif rest[:2] == ["link", "speed"] and len(rest) == 3:
+            if rest[2] != "auto":
+                try:
+                    port.speed = Val(units.speed_gbps(rest[2]), src)
+                except ValueError:
+                    raise Skip(f"{rest[2]!r} is not a port speed") from None
+        elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
+            port.admin_up = Val(rest[2] == "up", src)
+        elif rest[:1] == ["qos"]:
+            port.qos = True
+            _port_qos(port, rest[1:], src)
+
+
+def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
+    if len(w) == 3 and w[0] in ("mapping", "pfc", "congestion-control", "egress-scheduler") and w[1] == "profile":
+        port.profiles[w[0]] = Val(w[2], src)
+    elif w == ["pfc-watchdog"]:
+        # Cumulus Linux 5.x QoS guide, "PFC Watchdog": `nv set interface swp1 qos pfc-watchdog` enables it.
+        port.watchdog = Val(True, src)
+    elif w[:2] == ["pfc-watchdog", "state"] and len(w) == 3:
+        port.watchdog = Val(_switch(w[2]), src)
+    elif w and w[0] in ("mapping", "pfc", "congestion-control", "egress-scheduler", "pfc-watchdog"):
+        raise Skip("not a QoS setting losslessd knows")
+
+
+def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
+    kind, rest = w[0], w[1:]
+    if kind == "roce":
+        _roce(conf, rest, src)
+    elif kind == "pfc-watchdog" and len(rest) == 2 and rest[0] in ("polling-interval", "robustness"):
+        # Cumulus Linux 5.6+ NVUE reference: polling-interval 100-5000 (ms), robustness 1-1000 (intervals).
+        value = Val(_int(rest[1], 100000), src)
+        if rest[0] == "polling-interval":
+            conf.wd_poll = value
+        else:
+            conf.wd_robustness = value
+    elif kind == "mapping" and len(rest) >= 3:
+        _mapping(conf, rest[0], rest[1:], src)
+    elif kind == "pfc" and len(rest) >= 2:
+        _pfc(conf, rest[0], rest[1:], src)
+    elif kind == "congestion-control" and len(rest) >= 5 and rest[1] == "traffic-class":
+        _congestion(conf, rest[0], _ints(rest[2], 7), rest[3:], src)
+    elif kind == "egress-scheduler" and len(rest) >= 5 and rest[1] == "traffic-class":
+        for tc in _ints(rest[2], 7):
+            sched = conf.sched.setdefault(rest[0], {}).setdefault(tc, SchedConf())
+            if rest[3] == "mode" and rest[4] in ("strict", "dwrr") and len(rest) == 5:
+                sched.mode = Val(rest[4], src)
+            elif rest[3] == "bw-percent" and len(rest) == 5:
+                sched.weight = Val(_int(rest[4], 100), src)
+            else:
+                raise Skip("not an egress-scheduler setting losslessd knows")
+    elif kind == "egress-queue-mapping" and len(rest) == 5 and rest[1] == "switch-priority" and rest[3] == "traffic-class":
+        tc = _int(rest[4], 7)
+        for sp in _ints(rest[2], 7):
+            conf.sp_to_tc[sp] = Val(tc, src)
+    elif kind in _QOS_UNREAD:
+        if kind not in unread:
+            unread.add(kind)
+            raise Skip(f"`qos {kind}` settings are not read by losslessd yet")
+    else:
+        raise Skip("not a QoS setting losslessd knows")
+
+
+def _roce(conf: Conf, w: list[str], src: Source) -> None:
+    # Cumulus Linux RoCE guide: `nv set qos roce` and `nv set qos roce mode lossless` are equivalent.
+    if not w:
+        conf.roce = Val("lossless", src)
+    elif w[0] == "mode" and len(w) == 2 and w[1] in ("lossless", "lossy"):
+        conf.roce = Val(w[1], src)
+    elif w[0] == "enable" and len(w) == 2:
+        if not _switch(w[1]):
+            conf.roce = Val("off", src)
+        elif conf.roce is None or conf.roce.value == "off":
+            conf.roce = Val("lossless", src)
+    elif w[0] == "cable-length" and len(w) == 2:
+        conf.roce_cable = Val(units.length_m(w[1]), src)
+    else:
+        raise Skip("not a RoCE setting losslessd knows")
+
+
+def _mapping(conf: Conf, profile: str, w: list[str], src: Source) -> None:
+    if w[0] == "trust" and len(w) == 2 and w[1] in ("l2", "l3", "port", "both"):
+        conf.trust[profile] = Val(w[1], src)
+    elif w[0] in ("dscp", "pcp") and len(w) == 4 and w[2] == "switch-priority":
+        sp = _int(w[3], 7)
+        table = conf.dscp if w[0] == "dscp" else conf.pcp
+        for code in _ints(w[1], 63 if w[0] == "dscp" else 7):
+            table.setdefault(profile, {})[code] = Val(sp, src)
+    elif w[0] != "port-default-sp":
+        raise Skip("not a QoS mapping setting losslessd knows")
+
+
+def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
+    if w[0] == "switch-priority" and len(w) == 2:
+        conf.pfc.setdefault(profile, {}).update({p: src for p in _ints(w[1], 7)})
+        conf.pfc_source[profile] = src
+    elif w[0] == "cable-length" and len(w) == 2:
+        conf.cable[profile] = Val(units.length_m(w[1]), src)
+    elif w[0] not in ("rx", "tx", "xoff-threshold", "xon-threshold", "port-buffer"):
+        raise Skip("not a PFC setting losslessd knows")
+
+
+def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Source) -> None:
+    what, text = w[0], " ".join(w[1:])  # `max-threshold 2 MB`: the unit is a word of its own
+    for tc in tcs:
+        ecn = conf.ecn.setdefault(profile, {}).setdefault(tc, EcnConf())
+        if what == "ecn":
+            ecn.ecn = Val(_switch(text), src)
+        elif what in ("min-threshold", "max-threshold"):
+            # NVUE thresholds are bytes (Cumulus Linux QoS guide: `min-threshold 40000` shows as "40000 B").
+            try:
+                value = Val(units.to_bytes(text, "bytes"), src)
+            except units.UnknownUnit:
+                raise  # SYS003, not SYS002
+            except ValueError:
+                raise Skip(f"{text!r} is not a byte count") from None
+            setattr(ecn, "kmin" if what == "min-threshold" else "kmax", value)
+        elif what == "probability":
+            ecn.probability = Val(_int(text, 100), src)
+        elif what != "red":
+            raise Skip("not a congestion-control setting losslessd knows")

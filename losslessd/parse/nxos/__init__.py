@@ -1,0 +1,53 @@
+"""Cisco NX-OS (Nexus 9000) running-config: DSCP -> qos-group classification, no-drop classes and PFC,
+the PFC watchdog, egress queue scheduling and WRED/ECN.
+
+NX-OS spreads RoCE settings over MQC policies: a `policy-map type qos` (per interface, or in
+`system qos`) sets the qos-group, a `policy-map type network-qos` in `system qos` makes qos-groups
+no-drop (`pause pfc-cos`), and a `policy-map type queuing` sets each egress queue's scheduling and
+WRED/ECN. The config may also come inside a losslessd capture (docs/capture-format.md) holding
+`show running-config ipqos all` and `show running-config interface` (platforms.py); every
+running-config section of it is read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import capture
+from ...errors import InputError
+from ...model import Device
+from ..base import Input
+from .build import build
+from .reader import read
+
+PLATFORM = "cisco_nxos"
+
+_SNIFF_CHARS = 256 * 1024
+# NX-OS headers (`!Command: show running-config`, `!Time:`) and QoS lines no other CLI has (EOS also has
+# `class-map type qos`, so that is no sign).
+_NXOS = re.compile(r"^(!Command: show running-config|!Time: |system qos\r?$|policy-map type (network-qos|queuing) \S|"
+                   r"priority-flow-control watch-dog-interval )", re.MULTILINE)
+_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
+
+
+def sniff(inp: Input) -> bool:
+    """An NX-OS capture, or an NX-OS header or QoS block in the first part of the file."""
+    platform = capture.sniff_platform(inp.text)
+    if platform is not None:
+        return platform == PLATFORM
+    return bool(_NXOS.search(inp.text[:_SNIFF_CHARS]))
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    configs = []
+    for inp in inputs:
+        if not capture.is_capture(inp.text):
+            configs.append(inp)
+            continue
+        header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
+        name = header["device"]
+        found = [sec for sec in sections if _RUNNING_CONFIG.match(" ".join(sec.command.split()))]
+        if not found:
+            raise InputError("this NX-OS capture has no `show running-config` section", file=inp.path, line=1)
+        configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
+    return build(read(configs), PLATFORM, name, inputs[0].path)

@@ -1,0 +1,221 @@
+"""Render vendor config snippets from a policy and per-port facts (speed, cable length, MTU).
+
+Two steps, both pure: ``profile(policy, ports)`` works out every number (headroom from
+losslessd.headroom, ECN thresholds scaled with link speed, watchdog timers), then a Jinja2
+template per platform (templates/<platform>/profile.j2) only lays the numbers out. Missing
+facts raise InputError before any template runs, so the output is whole or absent.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import jinja2
+
+from ..errors import InputError
+from ..headroom import options_for, pfc_trigger, required_xoff_bytes
+from ..lint.engine import Context
+from ..model import BufferPool, BufferProfile, Device, Fabric
+from ..policy import Policy, Range
+from ..resources import data_dir
+from ..units import length_m
+
+# Platforms with a template; the others of issue 5 (ConnectX, opensm, NX-OS, NVUE, Junos) are not yet.
+PLATFORMS = ("sonic", "arista_eos")
+DEFAULT_MTU_BYTES = 9100  # SONiC's default port MTU (sonic-buildimage, PORT table mtu 9100)
+# ECN at the reference speed: Kmin 150 KB, Kmax 1.5 MB, 100 % (NVIDIA Cumulus Linux user guide,
+# "RDMA over Converged Ethernet - RoCE", NVUE lossless defaults), in KiB/MiB as SONiC writes them.
+ECN_KMIN_BYTES = 150 * 1024
+ECN_KMAX_BYTES = 1536 * 1024
+ECN_MARK_PCT = 100
+CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
+# xon of every Spectrum entry in SONiC's Mellanox pg_profile_lookup.ini (sonic-buildimage device/mellanox).
+XON_BYTES = 19456
+POOL = "ingress_lossless_pool"  # SONiC's lossless ingress pool name (sonic-buildimage buffers_config.j2)
+DYNAMIC_TH = -2  # SONiC Mellanox lossless PG profiles: dynamic_th -2 (alpha 1/4)
+# SONiC pfcwd defaults (sonic-utilities pfcwd/main.py): detection 200 ms, restoration 200 ms. The
+# watchdog polls twice per detection time, so a storm is seen within one detection window.
+WD_DETECTION_MS = 200
+WD_RESTORATION_MS = 200
+
+
+@dataclass(frozen=True)
+class PortFacts:
+    """What the renderer must know about a port; None = not known (an error where it is needed)."""
+
+    name: str
+    speed_gbps: float | None
+    cable_length_m: float | None
+    mtu_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class PortProfile:
+    name: str
+    speed_gbps: float
+    speed_mbps: int
+    cable_length_m: float
+    mtu_bytes: int
+    xon_bytes: int
+    xoff_bytes: int
+    size_bytes: int
+    buffer_profile: str
+    wred_profile: str | None
+    kmin_bytes: int | None
+    kmax_bytes: int | None
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Everything a template needs: the policy's maps plus one PortProfile per port."""
+
+    policy: str
+    lossless: list[int]
+    trust: str | None
+    dscp_to_tc: dict[int, int]
+    tc_to_pg: dict[int, int]
+    strict_queues: list[int]
+    ecn: bool
+    mark_probability_pct: int
+    dynamic_th: int
+    pool_bytes: int | None
+    wd_action: str
+    wd_detection_ms: int
+    wd_restoration_ms: int
+    wd_poll_ms: int
+    ports: list[PortProfile]
+
+    def dscps_by_tc(self) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for dscp, tc in self.dscp_to_tc.items():
+            out.setdefault(tc, []).append(dscp)
+        return out
+
+    def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
+        """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
+        out: dict[str, list[PortProfile]] = {}
+        for port in self.ports:
+            out.setdefault(port.wred_profile or "ROCE_LOSSLESS", []).append(port)
+        return out
+
+
+def parse_port_spec(spec: str) -> PortFacts:
+    """NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 (speed in Gb/s; cable length with unit or metres)."""
+    parts = spec.split(":")
+    if len(parts) not in (3, 4) or not parts[0]:
+        raise InputError(f"port spec {spec!r}: expected NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100")
+    try:
+        speed = float(parts[1].upper().removesuffix("G"))
+        cable = length_m(parts[2])
+        mtu = int(parts[3]) if len(parts) == 4 else None
+    except ValueError as exc:
+        raise InputError(f"port spec {spec!r}: {exc}") from None
+    if cable <= 0 or speed <= 0:
+        raise InputError(f"port spec {spec!r}: speed and cable length must be positive values")
+    return PortFacts(parts[0], speed, cable, mtu)
+
+
+def _clamp(value: float, rng: Range, floor: float = 0) -> int:
+    """``value`` moved into the policy's range (and not below ``floor``), so the rendered number lints clean."""
+    low = max(rng.min or 0, floor)
+    high = rng.max if rng.max is not None else math.inf
+    return int(min(max(value, low), high))
+
+
+def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int) -> None:
+    """Refuse thresholds that would mark only after the PG pauses (the ECN004 condition, same maths)."""
+    pg = BufferProfile(name=port.buffer_profile, pool=POOL, size_bytes=port.size_bytes, xon_bytes=port.xon_bytes,
+                       xoff_bytes=port.xoff_bytes, dynamic_threshold=DYNAMIC_TH)
+    trigger = pfc_trigger(pg, BufferPool(name=POOL, mode="dynamic", size_bytes=pool_bytes),
+                          policy.ecn.congested_lossless_queues)
+    mark = port.kmin_bytes if policy.ecn.before_pfc == "kmin" else port.kmax_bytes
+    if trigger is not None and mark >= trigger.at_bytes:
+        raise InputError(f"port {port.name}: ECN threshold {mark} B would not mark before PFC pauses at "
+                         f"{trigger.at_bytes} B ({trigger.basis}); a larger ingress lossless pool is needed")
+
+
+def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
+            pool_bytes: int | None = None) -> Profile:
+    """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
+
+    ``pool_bytes`` is the ingress lossless pool (SKU-specific), needed where the PG's PFC trigger
+    depends on it (SONiC dynamic thresholds).
+    """
+    if not ports:
+        raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
+    lossless = sorted(pol.lossless.priorities)
+    dscp_to_tc = {d: 0 for d in range(64)}
+    for dscp in pol.lossless.dscp:
+        dscp_to_tc[dscp] = dscp if dscp in lossless else lossless[0]
+    strict = []
+    if pol.cnp is not None:
+        cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else CNP_DEFAULT_TC
+        dscp_to_tc[pol.cnp.dscp] = cnp_tc
+        strict = [cnp_tc] if pol.cnp.strict else []
+    opts = options_for(hwsku, pol.buffer.peer_response_time_bytes)
+    rendered = []
+    for port in ports:
+        if port.speed_gbps is None:
+            raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed")
+        cable = port.cable_length_m if port.cable_length_m is not None else pol.buffer.default_cable_length_m
+        if cable is None:
+            raise InputError(f"port {port.name}: cable length unknown, so its PFC headroom cannot be computed "
+                             "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)")
+        mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
+        xoff = required_xoff_bytes(pol.buffer.headroom_formula, port.speed_gbps, cable, mtu, opts)
+        kmin = kmax = None
+        if pol.ecn.required:
+            # Thresholds grow linearly with line rate when the policy names a reference speed.
+            scale = port.speed_gbps / pol.ecn.speed_reference_gbps if pol.ecn.speed_reference_gbps else 1
+            kmin = _clamp(ECN_KMIN_BYTES * scale, pol.ecn.min_threshold_bytes, pol.ecn.kmin_min_mtus * mtu)
+            kmax = max(kmin, _clamp(ECN_KMAX_BYTES * scale, pol.ecn.max_threshold_bytes))
+        speed_mbps = int(port.speed_gbps * 1000)
+        # Named by what sets them, so ports that differ in any of those never share a profile.
+        mtu_txt = "" if mtu == DEFAULT_MTU_BYTES else f"_mtu{mtu}"
+        rendered.append(PortProfile(
+            name=port.name, speed_gbps=port.speed_gbps, speed_mbps=speed_mbps, cable_length_m=cable,
+            mtu_bytes=mtu, xon_bytes=XON_BYTES, xoff_bytes=xoff, size_bytes=XON_BYTES + xoff,
+            buffer_profile=f"pg_lossless_{speed_mbps}_{cable:g}m{mtu_txt}_profile",
+            wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
+            kmin_bytes=kmin, kmax_bytes=kmax))
+        if kmin is not None and pool_bytes is not None:
+            _check_ecn_before_pfc(pol, rendered[-1], pool_bytes)
+    wd = pol.watchdog
+    detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
+    actions = wd.actions or ["drop"]
+    return Profile(
+        policy=pol.name, lossless=lossless, trust=pol.lossless.trust, dscp_to_tc=dscp_to_tc,
+        tc_to_pg={tc: (tc if tc in lossless else 0) for tc in range(8)}, strict_queues=strict, ecn=pol.ecn.required,
+        mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct), dynamic_th=DYNAMIC_TH,
+        pool_bytes=pool_bytes,
+        wd_action="drop" if "drop" in actions else actions[0],
+        wd_detection_ms=detection,
+        wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
+        ports=rendered)
+
+
+def environment() -> jinja2.Environment:
+    """Templates from the shipped templates/ folder; a missing variable is an error, never a blank."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+                              undefined=jinja2.StrictUndefined, autoescape=False,
+                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+
+
+def render(platform: str, prof: Profile) -> str:
+    """The platform's snippet for ``prof``."""
+    if platform not in PLATFORMS:
+        raise InputError(f"no render template for platform {platform!r}; available: {', '.join(PLATFORMS)}")
+    if platform == "sonic" and prof.pool_bytes is None:
+        raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
+                         "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
+    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL)
+
+
+def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
+    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it),
+    and its ingress lossless pool size when the config has one."""
+    ports = Context(Fabric(), policy).roce_ports(device)
+    pool = device.buffer_pools.get(POOL)
+    return ([PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes) for p in ports],
+            pool.size_bytes if pool is not None else None)

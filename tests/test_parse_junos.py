@@ -1,0 +1,182 @@
+"""Junos parser: the RoCE leaf (set and brace form), the planted mistakes, a garbled file, captures, snippets."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd import capture
+from losslessd.errors import InputError
+from losslessd.lint.engine import run
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import detect, junos, load_fabric
+from losslessd.parse.base import Input
+from losslessd.policy import load_policy
+from tests.conftest import FIXTURES
+
+RAW = FIXTURES / "raw" / "juniper_junos"
+
+
+def text_of(stem: str) -> str:
+    return (RAW / f"{stem}.cfg").read_text(encoding="utf-8")
+
+
+def parse(text: str, path: str = "sw.cfg"):
+    return junos.parse([Input(path, text)], "sw")
+
+
+def line_of(text: str, wanted: str) -> int:
+    return [line.strip() for line in text.split("\n")].index(wanted) + 1
+
+
+GOOD = text_of("roce-leaf")
+
+
+def test_roce_leaf_ports_and_interface_facts():
+    device = parse(GOOD, "leaf.cfg")
+    assert device.name == "qfx-leaf1" and device.issues == []
+    assert sorted(device.ports) == ["et-0/0/0", "et-0/0/1", "et-0/0/48"]  # em0 is management, not a port
+    port = device.ports["et-0/0/0"]
+    assert (port.mtu_bytes, port.speed_gbps, port.description, port.admin_up) == (9216, 100, "gpu-node01 mlx5_0", True)
+    assert port.qos_configured and port.trust == Trust.dscp
+    wanted = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp"
+    assert port.trust_source.line == line_of(GOOD, wanted)
+
+
+def test_roce_leaf_maps_pfc_and_watchdog():
+    port = parse(GOOD).ports["et-0/0/1"]
+    assert port.dscp_to_tc == {0: 0, 10: 0, 26: 3, 48: 6}  # 011010 = 26, 110000 = 48, a [ list ] of two
+    assert port.dscp_chain(26).priority == 3 and port.dscp_chain(26).queue == 3
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: 3}
+    assert port.priority_groups[3].runtime_profile
+    wd = port.watchdog
+    # detection 2 polling intervals of 100 ms; recovery 400 ms; no action configured: drop
+    assert (wd.enabled, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action) == (
+        True, 200, 400, 100, "drop")
+    assert wd.source.line == line_of(GOOD, "set class-of-service congestion-notification-profile roce-cnp pfc-watchdog "
+                                           "poll-interval 100")
+
+
+def test_roce_leaf_queues_and_ecn_fill_levels():
+    port = parse(GOOD).ports["et-0/0/0"]
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 60)
+    ecn = port.queues[3].ecn
+    assert ecn.ecn_enabled and ecn.mark_probability_pct == 20 and ecn.profile == "roce-ecn"
+    # percent of a buffer the configuration does not size: no bytes, kept as text
+    assert ecn.min_threshold_bytes is None and "10% to 40%" in ecn.unconverted
+    assert port.queues[0].ecn.ecn_enabled is False
+
+
+def test_pfc_priority_differs_from_queue():
+    text = GOOD.replace("class roce pfc-priority 3", "class roce pfc-priority 5")
+    port = parse(text).ports["et-0/0/0"]
+    assert port.tc_to_priority[3] == 5 and port.pfc_enabled == [5]
+    assert port.dscp_chain(26).priority == 5 and port.priority_groups[3].index == 3
+
+
+def test_ieee_pfc_segmented_drop_profile_and_watchdog_options():
+    text = "\n".join([
+        "set class-of-service congestion-notification-profile p input ieee-802.1 code-point 011 pfc",
+        "set class-of-service congestion-notification-profile p pfc-watchdog detection 5",
+        "set class-of-service congestion-notification-profile p pfc-watchdog watchdog-action forward",
+        "set class-of-service drop-profiles d fill-level 20 drop-probability 0",
+        "set class-of-service drop-profiles d fill-level 60 drop-probability 100",
+        "set class-of-service schedulers s explicit-congestion-notification",
+        "set class-of-service schedulers s drop-profile-map loss-priority any protocol any drop-profile d",
+        "set class-of-service scheduler-maps m forwarding-class fcoe scheduler s",
+        "set class-of-service traffic-control-profiles t scheduler-map m",
+        "set class-of-service interfaces xe-0/0/* congestion-notification-profile p",
+        "set class-of-service interfaces xe-0/0/* forwarding-class-set f output-traffic-control-profile t",
+        "set class-of-service interfaces xe-0/0/7 unit 0 classifiers ieee-802.1 c",
+        "set interfaces xe-0/0/7 disable",
+    ])
+    device = parse(text)
+    port = device.ports["xe-0/0/7"]
+    assert port.pfc_enabled == [3] and port.trust == Trust.pcp and not port.admin_up
+    assert (port.watchdog.detection_time_ms, port.watchdog.action) == (500, "forward")
+    ecn = port.queues[3].ecn  # fcoe: default QFX forwarding class on queue 3
+    assert ecn.ecn_enabled and ecn.mark_probability_pct == 100 and "20% to 60%" in ecn.unconverted
+    # classifier c is not defined: said once, the rest still read
+    assert [i.source.line for i in device.issues] == [12]
+
+
+def test_no_cnp_means_pfc_and_watchdog_off():
+    port = parse("set interfaces et-0/0/9 mtu 1500\n").ports["et-0/0/9"]
+    assert port.pfc_enabled == [] and port.watchdog.enabled is False and not port.qos_configured
+
+
+def test_garbled_lines_are_sys002_with_their_line():
+    text = text_of("truncated")
+    device = parse(text, "t.cfg")
+    lines = {i.source.line for i in device.issues if i.code == "SYS002"}
+    assert {3, 6, 9, 19} <= lines  # unbalanced quote, 4-bit DSCP, watchdog option without value, `classifiers dsc`
+    assert device.ports["et-0/0/5"].pfc_enabled is None  # its profile is not defined: unknown, not off
+    assert device.ports["et-0/0/4"].pfc_enabled == [3]
+
+
+def test_curly_brace_form_reads_like_the_set_form():
+    text = text_of("roce-leaf-braces")
+    assert detect(Input("b.cfg", text)) == "juniper_junos"
+    device = parse(text, "b.cfg")
+    assert device.name == "qfx-leaf4" and device.issues == []
+    assert sorted(device.ports) == ["et-0/0/0"]  # et-0/0/1 is `inactive:`, which Junos does not apply
+    port = device.ports["et-0/0/0"]
+    assert port.dscp_to_tc == {26: 3, 48: 6} and port.pfc_enabled == [3] and port.description == "gpu-node07 mlx5_0"
+    assert (port.watchdog.detection_time_ms, port.watchdog.restoration_time_ms) == (300, 500)
+    assert port.queues[3].ecn.mark_probability_pct == 10 and port.queues[6].scheduler.type == SchedulerType.strict
+    assert port.trust_source.line == line_of(text, "dscp roce-dscp;")  # the statement's own line
+
+
+def test_cut_brace_form_and_deactivated_set_lines():
+    text = text_of("roce-leaf-braces")
+    cut = text[:text.index("    schedulers {")] + "    schedulers {\n        roce-sched {\n            transmit-rate"
+    device = parse(cut, "b.cfg")
+    messages = [i.message for i in device.issues]
+    assert any("open block" in m for m in messages) and any("ends with `;`" in m for m in messages)
+    # cut before `class-of-service interfaces`: the port is there, with no QoS of its own (et-0/0/1 is inactive)
+    assert list(device.ports) == ["et-0/0/0"] and not device.ports["et-0/0/0"].qos_configured
+    off = GOOD + "deactivate class-of-service interfaces et-0/0/1 congestion-notification-profile\n"
+    port = parse(off).ports["et-0/0/1"]
+    assert port.pfc_enabled == [] and port.watchdog.enabled is False
+
+
+def test_sniff_tells_junos_from_the_others():
+    assert detect(Input("x.cfg", GOOD)) == "juniper_junos"
+    eos_text = (FIXTURES / "raw" / "arista_eos" / "roce-leaf.cfg").read_text(encoding="utf-8")
+    assert not junos.sniff(Input("e.cfg", eos_text))
+    assert not junos.sniff(Input("m.conf", "set system host-name mystery\n"))  # no port to lint: not claimed
+
+
+def test_capture_keeps_file_lines():
+    text = capture.write({"device": "qfx9", "platform": "juniper_junos", "collected": "2026-11-20T09:00:00Z"},
+                         [("show configuration | display set", GOOD)])
+    device = parse(text, "qfx9.txt")
+    assert device.name == "qfx-leaf1" and device.ports["et-0/0/0"].pfc_enabled == [3]
+    wanted = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp"
+    assert device.ports["et-0/0/0"].trust_source.line == line_of(text, wanted)
+    other = capture.write({"device": "x", "platform": "juniper_junos", "collected": "2026-11-20T09:00:00Z"},
+                          [("show version", "Junos: 23.4R2")])
+    with pytest.raises(InputError, match="display set"):
+        parse(other)
+
+
+def codes(stem: str) -> dict[str, set[str]]:
+    fabric = load_fabric([RAW / f"{stem}.cfg"])
+    report = run(fabric, load_policy("roce-dscp26"))
+    found: dict[str, set[str]] = {}
+    for f in report.findings:
+        if f.severity.value == "error":
+            found.setdefault(f.code, set()).add(f.port or "")
+    return found
+
+
+def test_lint_good_config_has_no_errors():
+    assert codes("roce-leaf") == {}
+
+
+def test_lint_planted_mistakes_are_found():
+    found = codes("planted-mistakes")
+    assert found["PFC001"] == {"et-0/0/2", "et-0/0/3"}  # no profile; DSCP PFC on a class without no-loss
+    assert found["MAP002"] == {"et-0/0/2", "et-0/0/3"}  # CNP queue weighted, not strict
+    assert found["ECN001"] == {"et-0/0/2", "et-0/0/3"}  # drop profile without explicit-congestion-notification
+    assert found["WDG001"] == {"et-0/0/2", "et-0/0/3"}

@@ -1,0 +1,198 @@
+"""Cisco NX-OS running-config parser: hand-written Nexus 9000 RoCE leaf configs (good, with planted
+mistakes, truncated), a losslessd capture, targeted snippets, and lint results under roce-dscp26."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import detect, nxos
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES
+
+RAW = FIXTURES / "raw" / "cisco_nxos"
+RULE_FAMILIES = ("PFC", "MAP", "ECN", "WDG")
+
+
+def parse(text: str, name: str = "sw1", path: str = "sw1.cfg"):
+    return nxos.parse([Input(path, text)], name)
+
+
+def fixture_text(name: str) -> str:
+    return (RAW / name).read_text(encoding="utf-8")
+
+
+def fixture(name: str):
+    return nxos.parse([Input(f"tests/fixtures/raw/cisco_nxos/{name}", fixture_text(name))], name)
+
+
+def line_of(text: str, wanted: str, after: str | None = None) -> int:
+    """1-based number of the first line that reads `wanted` (stripped), after the line that reads `after`."""
+    lines = [line.strip() for line in text.split("\n")]
+    start = lines.index(after) if after else 0
+    return lines.index(wanted, start) + 1
+
+
+def test_roce_leaf_chain():
+    text = fixture_text("roce-leaf.cfg")
+    device = fixture("roce-leaf.cfg")
+    assert device.name == "nx-leaf1" and device.platform == "cisco_nxos" and device.issues == []
+    assert sorted(device.ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/49", "Ethernet1/50"]  # not mgmt0
+    port = device.ports["Ethernet1/2"]
+    assert (port.description, port.speed_gbps, port.mtu_bytes, port.admin_up) == ("gpu02 eth0", 100, 9216, True)
+    assert port.qos_configured and not device.ports["Ethernet1/50"].qos_configured
+    assert port.trust == Trust.dscp
+    assert port.trust_source.line == line_of(text, "service-policy type qos input PM-QOS-ROCE", after="interface Ethernet1/2")
+    hop = port.dscp_chain(26)
+    assert (hop.tc, hop.priority, hop.pg, hop.queue) == (3, 3, 3, 3)
+    assert port.dscp_to_tc[48] == 6 and port.dscp_to_tc[0] == 0 and port.dscp_to_tc[10] == 0  # class-default
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: 3}
+    assert port.pfc_source.line == line_of(text, "priority-flow-control mode on", after="interface Ethernet1/2")
+    assert port.priority_groups[3].runtime_profile
+
+
+def test_roce_leaf_queues_and_ecn():
+    text = fixture_text("roce-leaf.cfg")
+    port = fixture("roce-leaf.cfg").ports["Ethernet1/1"]
+    ecn = port.queues[3].ecn
+    # 150 and 3000 kbytes, 1024-based
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct) == \
+        (True, 153_600, 3_072_000, 7)
+    assert ecn.source.line == line_of(text, "random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes "
+                                            "drop-probability 7 weight 0 ecn")
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.dwrr, 60)
+    assert port.queues[0].scheduler.weight == 40  # c-out-8q-q-default is queue 0
+    assert port.queues[6].ecn.ecn_enabled is False
+
+
+def test_roce_leaf_watchdog_timers_are_interval_times_multiplier():
+    wd = fixture("roce-leaf.cfg").ports["Ethernet1/49"].watchdog
+    assert (wd.enabled, wd.polling_interval_ms, wd.detection_time_ms, wd.restoration_time_ms, wd.action) == \
+        (True, 100, 300, 1000, "drop")
+
+
+def test_capture_sections_keep_file_lines():
+    text = fixture_text("roce-capture.txt")
+    device = fixture("roce-capture.txt")
+    assert device.name == "nx-leaf4" and device.issues == []
+    port = device.ports["Ethernet1/2"]
+    assert port.source.line == line_of(text, "interface Ethernet1/2")
+    assert port.queues[3].ecn.source.line == line_of(text, "random-detect minimum-threshold 150 kbytes maximum-threshold "
+                                                           "3000 kbytes drop-probability 7 weight 0 ecn")
+    assert port.pfc_enabled == [3] and port.watchdog.enabled
+    assert detect(Input("x.txt", text)) == "cisco_nxos"
+
+
+def test_truncated_config_reports_lines_and_parses_the_rest():
+    text = fixture_text("truncated.cfg")
+    device = fixture("truncated.cfg")
+    issues = {(i.code, i.source.line) for i in device.issues}
+    assert ("SYS003", line_of(text, "random-detect minimum-threshold 150 cells maximum-threshold 3000 kbytes "
+                                    "drop-probability 7 weight 0 ecn")) in issues
+    assert ("SYS002", line_of(text, "bandwith remaining 5O")) in issues
+    assert ("SYS002", text.count("\n") + 1) in issues  # cut mid-line
+    assert len(issues) == 3
+    ecn = device.ports["Ethernet1/1"].queues[3].ecn
+    assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "150 cells" in ecn.unconverted
+    assert device.ports["Ethernet1/1"].pfc_enabled == [3]
+    assert device.ports["Ethernet1/2"].pfc_enabled is None  # its lines were cut off
+
+
+BASE = """hostname s1
+class-map type qos match-all ROCE
+  match dscp 24-26
+policy-map type qos IN
+  class ROCE
+    set qos-group 3
+policy-map type network-qos NQ
+  class type network-qos c-8q-nq3
+    pause pfc-cos 3
+system qos
+  service-policy type network-qos NQ
+interface Ethernet1/1
+"""
+
+
+@pytest.mark.parametrize("lines, pfc", [(["priority-flow-control mode on"], [3]),
+                                        (["priority-flow-control mode off"], []),
+                                        (["priority-flow-control mode auto"], None),  # DCBX decides
+                                        (["service-policy type qos input IN"], None)])
+def test_pfc_mode(lines, pfc):
+    port = parse(BASE + "".join(f"  {line}\n" for line in lines)).ports["Ethernet1/1"]
+    assert port.pfc_enabled == pfc and port.qos_configured
+
+
+def test_system_qos_policy_applies_when_the_interface_has_none():
+    text = BASE.replace("system qos\n", "system qos\n  service-policy type qos input IN\n") + "  mtu 9216\n"
+    port = parse(text).ports["Ethernet1/1"]
+    assert port.dscp_to_tc[25] == 3 and port.dscp_to_tc[27] == 0
+    assert not port.qos_configured  # nothing on the port itself
+
+
+def test_undefined_policy_and_non_dscp_class_leave_the_map_unknown():
+    port = parse(BASE + "  service-policy type qos input NOPE\n")
+    assert port.ports["Ethernet1/1"].dscp_to_tc is None
+    assert any(i.code == "SYS002" and "NOPE" in i.message for i in port.issues)
+    cos = BASE.replace("  match dscp 24-26\n", "  match cos 3\n") + "  service-policy type qos input IN\n"
+    device = parse(cos)
+    assert device.ports["Ethernet1/1"].dscp_to_tc is None
+    assert any("does not match on DSCP" in i.message for i in device.issues)
+
+
+def test_pfc_cos_differing_from_qos_group_maps_the_priority():
+    text = BASE.replace("pause pfc-cos 3", "pause pfc-cos 4") + "  priority-flow-control mode on\n" \
+        "  service-policy type qos input IN\n"
+    port = parse(text).ports["Ethernet1/1"]
+    assert port.pfc_enabled == [4] and port.dscp_chain(26).priority == 4 and port.pfc_priority_to_queue == {4: 3}
+
+
+def test_wred_without_ecn_is_not_marking():
+    text = ("policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 mbytes "
+            "maximum-threshold 2 mbytes drop-probability 10 weight 0\nsystem qos\n  service-policy type queuing output Q\n"
+            "interface Ethernet1/1\n  priority-flow-control mode on\n")
+    port = parse(text).ports["Ethernet1/1"]
+    assert port.queues[3].ecn.ecn_enabled is False and port.queues[5].ecn.ecn_enabled is False
+    assert port.watchdog.enabled is False
+
+
+def test_interface_watchdog_off_overrides_global_on():
+    text = "priority-flow-control watch-dog-interval on\ninterface Ethernet1/1\n  priority-flow-control watch-dog-interval off\n"
+    assert parse(text).ports["Ethernet1/1"].watchdog.enabled is False
+
+
+@pytest.mark.parametrize("text, line", [("", 1), ("\n\n{\n", 3), ("just words\nmore words\n", 1)])
+def test_not_nxos_raises_input_error_with_file_and_line(text, line):
+    with pytest.raises(InputError) as err:
+        parse(text)
+    assert err.value.file == "sw1.cfg" and err.value.line == line
+
+
+def test_fixtures_sniff_as_nxos_and_eos_fixtures_do_not():
+    for path in RAW.iterdir():
+        assert detect(Input(path.name, path.read_text(encoding="utf-8"))) == "cisco_nxos"
+    for path in (FIXTURES / "raw" / "arista_eos").glob("*.cfg"):
+        assert not nxos.sniff(Input(path.name, path.read_text(encoding="utf-8")))
+
+
+def _errors(name: str) -> set[tuple[str, str]]:
+    result = lint([RAW / name], "roce-dscp26")
+    return {(f.code, f.port) for f in result.findings
+            if f.code.startswith(RULE_FAMILIES) and f.severity.value == "error" and not f.unverified}
+
+
+def test_good_config_has_no_lossless_errors():
+    assert _errors("roce-leaf.cfg") == set()
+    assert _errors("roce-capture.txt") == set()
+
+
+def test_planted_mistakes_are_found():
+    found = _errors("roce-mistakes.cfg")
+    assert ("PFC001", "Ethernet1/1") in found  # priority-flow-control mode off
+    assert ("MAP001", "Ethernet1/2") in found  # DSCP 26 -> qos-group 1
+    assert {p for c, p in found if c == "ECN001"} == {"Ethernet1/1", "Ethernet1/2", "Ethernet1/49"}  # WRED without ecn
+    assert {p for c, p in found if c == "MAP002"} == {"Ethernet1/1", "Ethernet1/2", "Ethernet1/49"}  # CNP queue DWRR
+    assert {p for c, p in found if c == "WDG001"} == {"Ethernet1/1", "Ethernet1/2", "Ethernet1/49"}  # no watchdog
+    assert ("MAP001", "Ethernet1/49") not in found and ("PFC001", "Ethernet1/49") not in found

@@ -1,0 +1,182 @@
+"""Rendered profiles: golden output, render -> parse -> lint round trips, headroom and ECN numbers,
+and the refusals that keep a half snippet from ever being printed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from losslessd import render as rnd
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.headroom import options_for, sonic_xoff_bytes
+from losslessd.lint.finding import Severity
+from losslessd.parse import parse_group
+from losslessd.policy import load_policy
+from tests import render_golden
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "losslessd", "render", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def _lint_text(tmp_path: Path, platform: str, policy: str, text: str, name: str = "rendered"):
+    path = tmp_path / f"{name}.{render_golden.EXTENSIONS[platform]}"
+    path.write_text(text)
+    return lint([path], policy, fmt=platform).findings
+
+
+@pytest.mark.parametrize(("platform", "policy"), render_golden.cases())
+def test_golden(platform, policy):
+    assert rnd.render(platform, rnd.profile(load_policy(policy), [rnd.parse_port_spec(s) for s in render_golden.PORTS],
+                                            pool_bytes=render_golden.POOL_BYTES)) \
+        == render_golden.golden_path(platform, policy).read_text(), "run `make golden` after an intended change"
+
+
+@pytest.mark.parametrize(("platform", "policy"), render_golden.cases())
+def test_round_trip_lints_clean(platform, policy):
+    """The rendered profile, parsed back by the platform's own parser, satisfies the policy it came from.
+
+    SONiC computes nothing at run time here (static headroom, pool size given), so not even an
+    unverified info finding may remain. EOS sizes PFC headroom itself at run time: only the
+    unverified infos about that (BUF003, and ECN004 which needs the PG's trigger) are allowed."""
+    path = render_golden.golden_path(platform, policy)
+    findings = lint([path], policy, fmt=platform).findings
+    runtime = {"arista_eos": {"BUF003", "ECN004"}}.get(platform, set())
+    assert [f"{f.code} {f.message}" for f in findings
+            if not (f.unverified and f.severity == Severity.info and f.code in runtime)] == []
+    device = parse_group(path.stem, [path], platform)
+    assert not device.issues
+    assert sorted(device.ports) == sorted(s.split(":")[0] for s in render_golden.PORTS)
+
+
+def test_sonic_headroom_and_ecn_numbers():
+    """xoff is losslessd.headroom's; ECN thresholds scale linearly from the 100 Gb/s reference."""
+    path = render_golden.golden_path("sonic", "roce-dscp26")
+    device = parse_group("leaf", [path], "sonic")
+    port = device.ports["Ethernet4"]  # 400G, 300 m, MTU 9100
+    profile = device.buffer_profiles[port.priority_groups[3].profile]
+    assert profile.xoff_bytes == sonic_xoff_bytes(400, 300, 9100, options_for(None))
+    assert profile.size_bytes == profile.xon_bytes + profile.xoff_bytes
+    ecn100 = device.ports["Ethernet0"].queues[3].ecn
+    ecn400 = port.queues[3].ecn
+    assert (ecn100.min_threshold_bytes, ecn100.max_threshold_bytes) == (rnd.ECN_KMIN_BYTES, rnd.ECN_KMAX_BYTES)
+    assert (ecn400.min_threshold_bytes, ecn400.max_threshold_bytes) == (4 * rnd.ECN_KMIN_BYTES, 4 * rnd.ECN_KMAX_BYTES)
+    assert port.watchdog.detection_time_ms == 200 and port.watchdog.action == "drop"
+
+
+def test_sonic_azure_maps_each_dscp_to_its_own_lossless_priority():
+    device = parse_group("leaf", [render_golden.golden_path("sonic", "sonic-azure")], "sonic")
+    port = device.ports["Ethernet0"]
+    assert port.pfc_enabled == [3, 4]
+    assert [port.dscp_chain(d).tc for d in (3, 4, 26)] == [3, 4, 0]
+
+
+def test_pfc_only_renders_no_ecn():
+    text = render_golden.golden_path("sonic", "pfc-only").read_text()
+    assert "WRED_PROFILE" not in json.loads(text) and "wred_profile" not in text
+
+
+def test_ports_differing_in_mtu_get_their_own_profiles(tmp_path):
+    ports = [rnd.parse_port_spec("Ethernet0:10G:1m:9100"), rnd.parse_port_spec("Ethernet4:10G:1m:1500")]
+    text = rnd.render("sonic", rnd.profile(load_policy("roce-dscp26"), ports, pool_bytes=render_golden.POOL_BYTES))
+    db = json.loads(text)
+    assert len(db["BUFFER_PROFILE"]) == 2
+    assert _lint_text(tmp_path, "sonic", "roce-dscp26", text) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(speed=st.sampled_from([10, 25, 40, 50, 100, 200, 400, 800]), cable=st.integers(1, 2000),
+       mtu=st.integers(1500, 9216), policy=st.sampled_from(render_golden.POLICIES),
+       platform=st.sampled_from(rnd.PLATFORMS))
+def test_any_port_round_trips_without_errors(tmp_path_factory, speed, cable, mtu, policy, platform):
+    ports = [rnd.PortFacts("Ethernet0", speed, cable, mtu)]
+    try:
+        text = rnd.render(platform, rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES))
+    except InputError as exc:  # the only refusal for complete facts: ECN could not mark before PFC
+        assert "before PFC" in str(exc)
+        return
+    findings = _lint_text(tmp_path_factory.mktemp("r"), platform, policy, text)
+    assert [f.code for f in findings if f.severity != Severity.info] == []
+
+
+@pytest.mark.parametrize(("ports", "message"), [
+    ([rnd.PortFacts("Ethernet0", None, 5, 9100)], "speed unknown"),
+    ([rnd.PortFacts("Ethernet0", 100, None, 9100)], "cable length unknown"),
+    ([], "no ports"),
+])
+def test_incomplete_facts_are_refused(ports, message):
+    with pytest.raises(InputError, match=message):
+        rnd.profile(load_policy("roce-dscp26"), ports, pool_bytes=1 << 24)
+
+
+def test_ecn_that_would_mark_after_pfc_is_refused():
+    with pytest.raises(InputError, match="before PFC"):
+        rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts("Ethernet0", 400, 5, 9100)], pool_bytes=1 << 20)
+
+
+@pytest.mark.parametrize("spec", ["Ethernet0:100G", "Ethernet0:fast:5m", "Ethernet0:100G:5parsecs", ":100:5m",
+                                  "Ethernet0:0:5m"])
+def test_bad_port_spec(spec):
+    with pytest.raises(InputError, match="port spec"):
+        rnd.parse_port_spec(spec)
+
+
+def test_cli_device_config_renders_a_clean_profile(tmp_path):
+    """Ports, cable lengths, SKU and pool come from a real config; the result lints clean under the policy."""
+    res = _cli("--platform", "sonic", "--policy", "roce-dscp26", "--device", "examples/fabric/leaf1/config_db.json")
+    assert res.returncode == 0, res.stderr
+    db = json.loads(res.stdout)
+    assert "Ethernet48" in db["PORT_QOS_MAP"] and db["CABLE_LENGTH"]["AZURE"]["Ethernet48"] == "300m"
+    assert _lint_text(tmp_path, "sonic", "roce-dscp26", res.stdout) == []
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--platform", "junos", "--ports", "et-0/0/0:100G:5m", "--pool-size", "1000000"], "no render template"),
+    (["--platform", "sonic", "--ports", "Ethernet0:100G:5m"], "pool"),
+    (["--platform", "sonic", "--ports", "Ethernet0:100G", "--pool-size", "1000000"], "NAME:SPEED:CABLE"),
+    (["--platform", "sonic", "--device", "no/such/config_db.json"], "no such file"),
+])
+def test_cli_refuses_incomplete_input_with_exit_2(args, message):
+    res = _cli(*args)
+    assert res.returncode == 2 and res.stdout == "" and message in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("platform", rnd.PLATFORMS)
+def test_cli_matches_golden(platform):
+    res = _cli("--platform", platform, "--policy", "sonic-azure", *render_golden.CLI_ARGS)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == render_golden.golden_path(platform, "sonic-azure").read_text()
+
+
+def test_eos_profiles_follow_port_speed():
+    """Ports of different speeds get their own qos profile, with thresholds scaled from 100 Gb/s."""
+    device = parse_group("leaf", [render_golden.golden_path("arista_eos", "roce-dscp26")], "arista_eos")
+    kmin = {name: port.queues[3].ecn.min_threshold_bytes for name, port in device.ports.items()}
+    assert kmin == {"Ethernet0": rnd.ECN_KMIN_BYTES, "Ethernet4": 4 * rnd.ECN_KMIN_BYTES,
+                    "Ethernet8": rnd.ECN_KMIN_BYTES // 4}
+    assert all(p.watchdog.enabled and p.watchdog.detection_time_ms == 200 for p in device.ports.values())
+    assert device.ports["Ethernet8"].mtu_bytes == 1500
+
+
+def test_readme_snippet_is_real_output():
+    readme = (ROOT / "README.md").read_text()
+    command = "$ losslessd render --platform arista_eos --policy roce-dscp26 --ports Ethernet1/1:400G:3m:9214\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    res = _cli("--platform", "arista_eos", "--policy", "roce-dscp26", "--ports", "Ethernet1/1:400G:3m:9214")
+    assert res.stdout == shown
+
+
+def test_cli_takes_the_short_platform_name():
+    res = _cli("--platform", "eos", "--policy", "sonic-azure", *render_golden.CLI_ARGS)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == render_golden.golden_path("arista_eos", "sonic-azure").read_text()
