@@ -120,7 +120,8 @@ def kosaraju(n: int, succ: list[list[int]]) -> int:
 
 
 def main() -> None:
-    from losslessd.deadlock.analysis import analyse, no_gc
+    from losslessd.deadlock.analysis import analyse
+    from losslessd.gcpause import gc_paused
     from losslessd.deadlock.graph import build
     from losslessd.deadlock.net import Net
     from losslessd.deadlock.routing import UpDown
@@ -142,7 +143,7 @@ def main() -> None:
     print(f"fabric: {switches:,} switches, {len(fabric.devices) - switches:,} GPU hosts, {len(fabric.links):,} cables "
           f"(model objects built in {t1 - t0:.1f} s)")
 
-    with no_gc():  # as analyse() does
+    with gc_paused():  # as analyse() does
         t0 = time.perf_counter()
         net = Net(fabric, LOSSLESS, [26])
         graph = build(net, UpDown(net))

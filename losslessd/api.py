@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import InputError
+from .gcpause import gc_paused
 from .lint.engine import LintResult, run
 from .lint.finding import Finding, Severity
 from .lint.registry import Rule, all_rules, lookup, select
@@ -30,31 +28,11 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
         raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     rules = select(select_codes, ignore_codes)
-    with _gc_paused():
+    with gc_paused():
         fabric = load_fabric(list(paths), fmt, lines=False, topology=topology)  # run() finds the lines its findings show
         result = run(fabric, pol, rules, baseline=baseline)
     result.inputs = [str(p) for p in paths]
     return result
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Parsing a fabric allocates millions of small objects that all stay alive in the result: the
-    cycle collector would scan them again and again (half of a large lint) and free nothing.
-
-    So collection waits, and at the end what the lint made joins the oldest generation at once
-    (freeze + unfreeze, both O(1)) rather than being scanned one more time as young objects.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:  # leave alone objects a caller froze on purpose
-            gc.freeze()
-            gc.unfreeze()
-        if was_enabled:
-            gc.enable()
 
 
 def load_baseline(path: str | Path) -> set[str]:

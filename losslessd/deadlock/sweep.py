@@ -28,7 +28,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from .analysis import Analysis, no_gc
+from ..gcpause import gc_paused
+from .analysis import Analysis
 from .net import Node, label, sort_key
 from .routing import UNREACHABLE, ShortestPaths
 from .scc import cycle_through, is_cyclic, strongly_connected
@@ -70,7 +71,7 @@ def sweep(a: Analysis) -> SweepResult:
                                    "after a failure is not in them (declare updown or shortest-path to sweep)")
     if a.cycles:
         return SweepResult(skipped="the fabric already has cyclic buffer dependencies (DLK001); fix those first")
-    with no_gc():
+    with gc_paused():
         return _Sweep(a).run()
 
 

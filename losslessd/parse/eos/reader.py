@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 
 from ... import units
-from ...errors import InputError
 from ...model import ParseIssue, Source, Trust
 from ..base import Input
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, tree
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
@@ -33,14 +33,6 @@ _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"), ("shape",), 
                   ("no", "random-detect", "ecn", "count"), ("comment",))
 # qos profile sub-commands that exist but are not part of the model (default CoS/DSCP, shaping, policy-maps).
 _PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
-
-
-@dataclass(frozen=True)
-class Val:
-    """One configured value and the line that set it."""
-
-    value: object
-    source: Source
 
 
 @dataclass(frozen=True)
@@ -121,35 +113,6 @@ class EosConfig:
     issues: list[ParseIssue] = field(default_factory=list)
 
 
-@dataclass
-class Node:
-    text: str
-    line: int
-    children: list[Node] = field(default_factory=list)
-
-    @property
-    def words(self) -> list[str]:
-        return self.text.split()
-
-
-def tree(text: str) -> list[Node]:
-    """Top-level commands with their indented sub-commands; `!` lines dropped."""
-    root = Node("", 0)
-    stack: list[tuple[int, Node]] = [(-1, root)]
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.expandtabs(8).rstrip()
-        body = line.lstrip(" ")
-        if not body or body.startswith("!"):
-            continue
-        indent = len(line) - len(body)
-        while stack[-1][0] >= indent:
-            stack.pop()
-        node = Node(body, number)
-        stack[-1][1].children.append(node)
-        stack.append((indent, node))
-    return root.children
-
-
 def read(inputs: list[Input]) -> EosConfig:
     cfg = EosConfig()
     for inp in inputs:
@@ -158,30 +121,8 @@ def read(inputs: list[Input]) -> EosConfig:
     return cfg
 
 
-def check_config_text(inp: Input, vendor: str, line_re: re.Pattern, expected: str) -> None:
-    """Refuse a file that is not an indented CLI config of ``vendor`` (InputError with file and line)."""
-    lines = inp.text.split("\n")
-    first = next(((n, line.strip()) for n, line in enumerate(lines, 1) if line.strip()), None)
-    if first is None:
-        raise InputError(f"empty file: no {vendor} running-config in it", file=inp.path, line=1)
-    number, text = first
-    if text[0] in "{[<" or text.endswith("{"):
-        raise InputError(f"this looks like JSON, XML or a Junos-style brace config, not {vendor_article(vendor)} "
-                         "running-config", file=inp.path, line=number)
-    if not any(line_re.match(line) for line in lines):
-        raise InputError(f"not {vendor_article(vendor)} running-config: no {expected} lines", file=inp.path, line=number)
-
-
-def vendor_article(vendor: str) -> str:
-    return f"{'an' if vendor[0] in 'AEIOU' else 'a'} {vendor}"
-
-
 def _check_is_eos(inp: Input) -> None:
     check_config_text(inp, "Arista EOS", _EOS_LINE, "`interface`, `hostname`, `qos` or `!`")
-
-
-class _Error(ValueError):
-    """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
 
 
 def _allowed_vlans(current: set[int] | None, words: list[str]) -> set[int]:
@@ -195,38 +136,19 @@ def _allowed_vlans(current: set[int] | None, words: list[str]) -> set[int]:
     except ValueError:
         listed = set()
     if len(rest) != 1 or not listed or not listed <= everything:
-        raise _Error("expected `switchport trunk allowed vlan [add|remove|except] LIST|all|none` with VLANs 1-4094")
+        raise LineError("expected `switchport trunk allowed vlan [add|remove|except] LIST|all|none` with VLANs 1-4094")
     base = everything if current is None else current
     return {"set": listed, "add": base | listed, "remove": base - listed, "except": everything - listed}[op]
-
-
-def _int(text: str, lo: int, hi: int, what: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
-        raise _Error(f"{what} must be a number {lo}-{hi}, not {text!r}")
-    return int(text)
 
 
 def _seconds_ms(text: str) -> float:
     """Watchdog timers are written in seconds (`timeout 0.05`)."""
     if not _NUMBER.match(text):
-        raise _Error(f"{text!r} is not a time in seconds")
+        raise LineError(f"{text!r} is not a time in seconds")
     return round(units.to_ms(text, default_unit="s"), 3)
 
 
-class _Reader:
-    def __init__(self, cfg: EosConfig, inp: Input):
-        self.cfg = cfg
-        self.inp = inp
-
-    def src(self, node: Node) -> Source:
-        return Source(file=self.inp.path, line=node.line)
-
-    def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
-        self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
-
-    def garbled(self, node: Node, why: str) -> None:
-        self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
-
+class _Reader(TreeReader):
     def read(self) -> None:
         header = _DEVICE_HEADER.search(self.inp.text)
         if header:
@@ -234,7 +156,7 @@ class _Reader:
         for node in tree(self.inp.text):
             try:
                 self.top(node)
-            except _Error as exc:
+            except LineError as exc:
                 self.garbled(node, str(exc))
         self.check_truncated()
 
@@ -247,7 +169,7 @@ class _Reader:
             self.block(node, conf, self.interface_line)
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
-                raise _Error("expected `qos profile NAME`")
+                raise LineError("expected `qos profile NAME`")
             conf = self.cfg.profiles.setdefault(w[2], QosConf(source=self.src(node)))
             self.block(node, conf, self.profile_line, profile=w[2])
         elif w[:2] == ["qos", "map"]:
@@ -263,7 +185,7 @@ class _Reader:
             try:
                 if not self.qos_line(child, conf, profile):
                     other(child, conf)
-            except _Error as exc:
+            except LineError as exc:
                 self.garbled(child, str(exc))
 
     def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
@@ -277,18 +199,18 @@ class _Reader:
             elif not neg and len(body) == 3 and body[2] in ("dscp", "cos"):
                 conf.trust = Val(Trust.dscp if body[2] == "dscp" else Trust.pcp, self.src(node))
             else:
-                raise _Error("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
+                raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
         elif body[:1] == ["priority-flow-control"]:
             self.pfc(node, body[1:], neg, conf)
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:
             if len(body) != 2:
-                raise _Error(f"expected `{body[0]} N`")
-            index = _int(body[1], 0, 15, "the queue")
+                raise LineError(f"expected `{body[0]} N`")
+            index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
             for child in node.children:
                 try:
                     self.queue_line(child, queue, profile)
-                except _Error as exc:
+                except LineError as exc:
                     self.garbled(child, str(exc))
         else:
             return False
@@ -301,17 +223,17 @@ class _Reader:
         elif rest in (["off"], ["mode", "off"]) or (neg and not rest):
             conf.pfc = Val(False, src)
         elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] in ("no-drop", "drop"):
-            conf.priorities[_int(rest[1], 0, 7, "the PFC priority")] = Val(rest[2] == "no-drop" and not neg, src)
+            conf.priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(rest[2] == "no-drop" and not neg, src)
         elif rest == ["pause", "watchdog"]:
             conf.watchdog = Val(not neg, src)
         elif rest[:4] == ["pause", "watchdog", "port", "action"] and len(rest) == 5 and not neg:
             if rest[4] not in WATCHDOG_ACTIONS:
-                raise _Error(f"unknown watchdog action {rest[4]!r}")
+                raise LineError(f"unknown watchdog action {rest[4]!r}")
             conf.wd_action = Val(rest[4], src)
         elif rest[:4] == ["pause", "watchdog", "port", "timer"] and not neg:
             conf.wd_timers.update(self.port_timers(rest[4:], src))
         else:
-            raise _Error("not a priority-flow-control command losslessd knows")
+            raise LineError("not a priority-flow-control command losslessd knows")
 
     @staticmethod
     def port_timers(words: list[str], src: Source) -> dict[str, Val]:
@@ -319,10 +241,10 @@ class _Reader:
         timers = {}
         words = [w for w in words if w != "forced"]
         if not words or len(words) % 2:
-            raise _Error("expected `timeout S polling-interval S recovery-time S`")
+            raise LineError("expected `timeout S polling-interval S recovery-time S`")
         for key, value in zip(words[::2], words[1::2], strict=True):
             if key not in WATCHDOG_TIMERS:
-                raise _Error(f"unknown watchdog timer {key!r}")
+                raise LineError(f"unknown watchdog timer {key!r}")
             timers[key] = Val(None if value == "auto" and key == "polling-interval" else _seconds_ms(value), src)
         return timers
 
@@ -334,7 +256,7 @@ class _Reader:
         elif w == ["no", "priority"]:
             queue.strict = Val(False, src)
         elif w[:2] == ["bandwidth", "percent"] and len(w) == 3:
-            queue.bandwidth = Val(_int(w[2], 0, 100, "the bandwidth percent"), src)
+            queue.bandwidth = Val(bounded_int(w[2], 0, 100, "the bandwidth percent"), src)
         elif w == ["no", "random-detect", "ecn"]:
             queue.ecn = Val(None, src)
         elif any(tuple(w[:len(p)]) == p for p in _QUEUE_IGNORED):
@@ -342,24 +264,24 @@ class _Reader:
         elif w[:3] == ["random-detect", "ecn", "minimum-threshold"]:
             queue.ecn = Val(self.ecn(node, w, profile), src)
         else:
-            raise _Error("not a tx-queue command losslessd knows")
+            raise LineError("not a tx-queue command losslessd knows")
 
     def ecn(self, node: Node, w: list[str], profile: str | None) -> RawEcn:
         """`random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT [max-mark-probability P] [weight W]`."""
         if len(w) < 8 or w[5] != "maximum-threshold":
-            raise _Error("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
+            raise LineError("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
         kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
         options = w[8:]
         if len(options) % 2:
-            raise _Error("an option lacks its value")
+            raise LineError("an option lacks its value")
         probability = None
         for key, value in zip(options[::2], options[1::2], strict=True):
             if key == "max-mark-probability":
-                probability = float(_int(value, 0, 100, "max-mark-probability"))
+                probability = float(bounded_int(value, 0, 100, "max-mark-probability"))
             elif key == "weight":
-                _int(value, 0, 15, "weight")
+                bounded_int(value, 0, 15, "weight")
             else:
-                raise _Error(f"unknown option {key!r}")
+                raise LineError(f"unknown option {key!r}")
         for th in (kmin, kmax):
             if th.kind == "unknown":
                 self.issue(node, f"unknown threshold unit {th.unit!r} in `{node.text}`: the ECN thresholds are kept "
@@ -370,7 +292,7 @@ class _Reader:
     @staticmethod
     def threshold(text: str, unit: str) -> Threshold:
         if not _NUMBER.match(text):
-            raise _Error(f"threshold {text!r} is not a number")
+            raise LineError(f"threshold {text!r} is not a number")
         # EOS prints bytes, kbytes, mbytes, segments, milliseconds, microseconds (AVD eos_cli_config_gen schema).
         kind = ("segments" if unit == "segments" else "bytes" if units.is_byte_unit(unit)
                 else "time" if units.is_time_unit(unit) else "unknown")
@@ -383,7 +305,7 @@ class _Reader:
         if w[0] == "description":
             conf.description = node.text[len("description"):].strip()
         elif w[0] == "mtu":
-            conf.mtu = Val(_int(w[1] if len(w) == 2 else "", 68, 65535, "the MTU"), src)
+            conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 68, 65535, "the MTU"), src)
         elif w[0] == "speed":
             self.speed(w[1:], conf, src)
         elif w in (["shutdown"], ["no", "shutdown"]):
@@ -391,14 +313,14 @@ class _Reader:
         elif w in (["switchport"], ["no", "switchport"]):
             conf.routed = Val(w[0] == "no", src)
         elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:
-            conf.access_vlan = _int(w[3], 1, 4094, "the access VLAN")
+            conf.access_vlan = bounded_int(w[3], 1, 4094, "the access VLAN")
         elif w[:2] == ["switchport", "mode"] and len(w) == 3:
             conf.trunk = w[2] == "trunk"
         elif w[:4] == ["switchport", "trunk", "allowed", "vlan"]:
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "service-profile":
             if len(w) != 2:
-                raise _Error("expected `service-profile NAME`")
+                raise LineError("expected `service-profile NAME`")
             conf.profile = Val(w[1], src)
 
     @staticmethod
@@ -412,7 +334,7 @@ class _Reader:
         w = node.words
         body = w[1:] if w[0] == "no" else w
         if not body or body[0] not in _PROFILE_IGNORED:
-            raise _Error("not a qos profile command")
+            raise LineError("not a qos profile command")
 
     def qos_map(self, node: Node, w: list[str]) -> None:
         """`qos map dscp|cos V... to traffic-class T`, `qos map traffic-class T... to tx-queue Q`."""
@@ -420,7 +342,7 @@ class _Reader:
             return  # exp and other maps are not part of the model
         to = w.index("to") if "to" in w else len(w)
         if len(w) < to + 3:
-            raise _Error("expected `qos map KIND VALUES to TARGET N`")
+            raise LineError("expected `qos map KIND VALUES to TARGET N`")
         tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
                   ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
                   ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15),
@@ -434,8 +356,8 @@ class _Reader:
         except ValueError:
             keys = []
         if not keys or any(k > key_max for k in keys):
-            raise _Error(f"the {w[2]} values must be numbers 0-{key_max}")
-        value = _int(w[to + 2], 0, value_max, w[to + 1])
+            raise LineError(f"the {w[2]} values must be numbers 0-{key_max}")
+        value = bounded_int(w[to + 2], 0, value_max, w[to + 1])
         for key in keys:
             target[key] = Val(value, self.src(node))
 
@@ -449,16 +371,7 @@ class _Reader:
         elif (rest[:3] == ["pause", "watchdog", "action"] and len(rest) == 4) or \
                 (rest[:4] == ["pause", "watchdog", "override", "action"] and len(rest) == 5):
             if rest[-1] not in WATCHDOG_ACTIONS:
-                raise _Error(f"unknown watchdog action {rest[-1]!r}")
+                raise LineError(f"unknown watchdog action {rest[-1]!r}")
             self.cfg.wd_action = Val(rest[-1], src)
         else:
-            raise _Error("not a priority-flow-control command losslessd knows")
-
-    def check_truncated(self) -> None:
-        """A file that stops mid-line inside a block was cut (a running-config ends each line)."""
-        last = self.inp.text.split("\n")[-1]
-        if last.startswith(" ") and last.strip():
-            self.cfg.issues.append(ParseIssue(code="SYS002", message=(
-                f"the file ends in the middle of a block (`{last.strip()}` has no line end): it looks truncated, "
-                "so settings after this point are missing"),
-                source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
+            raise LineError("not a priority-flow-control command losslessd knows")

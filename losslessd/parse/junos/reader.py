@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ...model import ParseIssue, Source
 from ..base import Input
+from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
 PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
@@ -33,12 +34,6 @@ WATCHDOG_DEFAULTS = {"poll-interval": 100, "detection": 2, "recovery": 200}
 # (`traffic-control-profiles` lines other than its scheduler-map: shaping and guaranteed rates.)
 _IGNORED_COS = ("host-outbound-traffic", "shared-buffer", "rewrite-rules", "forwarding-class-sets", "multi-destination",
                 "traffic-control-profiles")
-
-
-@dataclass(frozen=True)
-class Val:
-    value: object
-    source: Source
 
 
 @dataclass

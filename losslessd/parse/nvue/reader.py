@@ -16,6 +16,7 @@ import yaml
 
 from ... import units
 from ...model import ParseIssue, Source
+from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
 SWP = re.compile(r"^swp\d+(s\d+)?$")
@@ -26,12 +27,6 @@ _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted 
 _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
 _QOS_UNREAD = ("traffic-pool", "advance-buffer-config", "egress-shaper", "link-pause", "remark", "buffer-pool",
                "ingress-pool", "egress-pool")
-
-
-@dataclass(frozen=True)
-class Val:
-    value: object
-    source: Source
 
 
 @dataclass

@@ -16,7 +16,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
-from ..eos.reader import Val
+from ..clitext import Val
 from .reader import InterfaceConf, NxosConfig, QueueConf
 
 QUEUES = range(8)

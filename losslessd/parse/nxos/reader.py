@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input
-from ..eos.reader import Node, Val, check_config_text, tree
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, tree
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
 # Top-level words of an NX-OS config; a file with none of them is not one.
@@ -105,16 +105,6 @@ def _check_is_nxos(inp: Input) -> None:
     check_config_text(inp, "Cisco NX-OS", _NXOS_LINE, "`interface`, `hostname`, `policy-map` or `!`")
 
 
-class _Error(ValueError):
-    """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
-
-
-def _int(text: str, lo: int, hi: int, what: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
-        raise _Error(f"{what} must be a number {lo}-{hi}, not {text!r}")
-    return int(text)
-
-
 def _class_index(name: str, pattern: re.Pattern) -> int | None:
     m = pattern.match(name)
     if not m:
@@ -122,32 +112,19 @@ def _class_index(name: str, pattern: re.Pattern) -> int | None:
     return 0 if m.group(1) == "-default" else int(m.group(1))
 
 
-class _Reader:
-    def __init__(self, cfg: NxosConfig, inp: Input):
-        self.cfg = cfg
-        self.inp = inp
-
-    def src(self, node: Node) -> Source:
-        return Source(file=self.inp.path, line=node.line)
-
-    def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
-        self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
-
-    def garbled(self, node: Node, why: str) -> None:
-        self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
-
+class _Reader(TreeReader):
     def each(self, node: Node, handler) -> None:
         for child in node.children:
             try:
                 handler(child)
-            except _Error as exc:
+            except LineError as exc:
                 self.garbled(child, str(exc))
 
     def read(self) -> None:
         for node in tree(self.inp.text):
             try:
                 self.top(node)
-            except _Error as exc:
+            except LineError as exc:
                 self.garbled(node, str(exc))
         self.check_truncated()
 
@@ -162,7 +139,7 @@ class _Reader:
             self.class_map(node, w)
         elif w[:2] == ["policy-map", "type"] and len(w) >= 3 and w[2] in ("qos", "queuing", "network-qos"):
             if len(w) != 4:
-                raise _Error(f"expected `policy-map type {w[2]} NAME`")
+                raise LineError(f"expected `policy-map type {w[2]} NAME`")
             {"qos": self.qos_policy, "queuing": self.queuing_policy, "network-qos": self.nq_policy}[w[2]](node, w[3])
         elif w == ["system", "qos"]:
             self.each(node, self.system_line)
@@ -172,7 +149,7 @@ class _Reader:
     def class_map(self, node: Node, w: list[str]) -> None:
         """`class-map type qos [match-any|match-all] NAME` with `match dscp LIST` lines."""
         if len(w) not in (4, 5) or (len(w) == 5 and w[3] not in ("match-any", "match-all")):
-            raise _Error("expected `class-map type qos [match-any|match-all] NAME`")
+            raise LineError("expected `class-map type qos [match-any|match-all] NAME`")
         conf = self.cfg.class_maps[w[-1]] = QosClass(source=self.src(node))
 
         def line(child: Node) -> None:
@@ -183,14 +160,14 @@ class _Reader:
                 except ValueError:
                     values = []
                 if not values or max(values) > 63:
-                    raise _Error("DSCP values must be numbers 0-63 (names like af31 are not read)")
+                    raise LineError("DSCP values must be numbers 0-63 (names like af31 are not read)")
                 if conf.dscp is not None:
                     conf.dscp.update(values)
             elif cw[0] in ("match", "description"):
                 if cw[0] == "match":
                     conf.dscp = None  # classifies on CoS, ACL, precedence...: not a DSCP map
             else:
-                raise _Error("not a class-map command losslessd knows")
+                raise LineError("not a class-map command losslessd knows")
         self.each(node, line)
 
     def qos_policy(self, node: Node, name: str) -> None:
@@ -205,8 +182,8 @@ class _Reader:
                 sw = sub.words
                 if sw[:2] == ["set", "qos-group"]:
                     try:
-                        group = Val(_int(sw[2] if len(sw) == 3 else "", 0, 7, "the qos-group"), self.src(sub))
-                    except _Error as exc:
+                        group = Val(bounded_int(sw[2] if len(sw) == 3 else "", 0, 7, "the qos-group"), self.src(sub))
+                    except LineError as exc:
                         self.garbled(sub, str(exc))
                 elif sw[0] not in ("set", "police", "description"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
@@ -230,38 +207,38 @@ class _Reader:
         if w == ["priority"] or (w[:2] == ["priority", "level"] and len(w) == 3):
             queue.strict = Val(True, src)
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
-            queue.bandwidth = Val(_int(w[-1], 0, 100, "the bandwidth percent"), src)
+            queue.bandwidth = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src)
         elif w[0] == "random-detect":
             queue.wred = Val(self.wred(node, w), src)
         elif w[0] in ("shape", "queue-limit", "no"):
             pass  # shaping and tail-drop limits are not part of the model
         else:
-            raise _Error("not a queuing class command losslessd knows")
+            raise LineError("not a queuing class command losslessd knows")
 
     def wred(self, node: Node, w: list[str]) -> RawEcn:
         # Nexus 9000 QoS guide, "Configuring WRED on Egress Queues": random-detect minimum-threshold X
         # {bytes|kbytes|mbytes} maximum-threshold Y {bytes|kbytes|mbytes} drop-probability P weight W [ecn].
         if len(w) < 7 or w[1] != "minimum-threshold" or w[4] != "maximum-threshold":
-            raise _Error("expected `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT ...`")
+            raise LineError("expected `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT ...`")
         rest = w[7:]
         ecn = bool(rest) and rest[-1] == "ecn"
         options = rest[:-1] if ecn else rest
         if len(options) % 2:
-            raise _Error("an option lacks its value")
+            raise LineError("an option lacks its value")
         probability = None
         for key, value in zip(options[::2], options[1::2], strict=True):
             if key == "drop-probability":
-                probability = float(_int(value, 0, 100, "drop-probability"))
+                probability = float(bounded_int(value, 0, 100, "drop-probability"))
             elif key == "weight":
-                _int(value, 0, 15, "weight")
+                bounded_int(value, 0, 15, "weight")
             else:
-                raise _Error(f"unknown option {key!r}")
+                raise LineError(f"unknown option {key!r}")
         kmin, kmax = self.threshold(node, w[2], w[3]), self.threshold(node, w[5], w[6])
         return RawEcn(node.text, kmin, kmax, probability, ecn)
 
     def threshold(self, node: Node, text: str, unit: str) -> int | None:
         if not _NUMBER.match(text):
-            raise _Error(f"threshold {text!r} is not a number")
+            raise LineError(f"threshold {text!r} is not a number")
         if not units.is_byte_unit(unit):
             self.issue(node, f"unknown threshold unit {unit!r} in `{node.text}`: the WRED thresholds are kept as "
                              "written and cannot be checked", code="SYS003")
@@ -288,18 +265,18 @@ class _Reader:
             except ValueError:
                 cos = []
             if not cos or max(cos) > 7:
-                raise _Error("pfc-cos values must be numbers 0-7")
+                raise LineError("pfc-cos values must be numbers 0-7")
             conf.pfc_cos = Val(cos, self.src(node))
         elif w[0] == "mtu" and len(w) == 2:
-            conf.mtu = Val(_int(w[1], 576, 9216, "the class MTU"), self.src(node))
+            conf.mtu = Val(bounded_int(w[1], 576, 9216, "the class MTU"), self.src(node))
         elif w[0] not in ("pause", "congestion-control", "set", "description"):
-            raise _Error("not a network-qos class command losslessd knows")
+            raise LineError("not a network-qos class command losslessd knows")
 
     def system_line(self, node: Node) -> None:
         """`service-policy type qos input NAME`, `type queuing output NAME`, `type network-qos NAME`."""
         w = node.words
         if w[:2] != ["service-policy", "type"] or len(w) < 4:
-            raise _Error("expected `service-policy type qos|queuing|network-qos ...`")
+            raise LineError("expected `service-policy type qos|queuing|network-qos ...`")
         kind = w[2]
         if kind == "network-qos" and len(w) == 4:
             self.cfg.system[kind] = Val(w[3], self.src(node))
@@ -309,7 +286,7 @@ class _Reader:
             if w[3] == "output":  # input queuing policies are not part of the model
                 self.cfg.system[kind] = Val(w[4], self.src(node))
         else:
-            raise _Error("expected `service-policy type qos input NAME`, `type queuing output NAME` or "
+            raise LineError("expected `service-policy type qos input NAME`, `type queuing output NAME` or "
                          "`type network-qos NAME`")
 
     def interface_line(self, node: Node, conf: InterfaceConf) -> None:
@@ -318,30 +295,30 @@ class _Reader:
         if w[0] == "description":
             conf.description = node.text[len("description"):].strip()
         elif w[0] == "mtu":
-            conf.mtu = Val(_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
+            conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
         elif w[0] == "speed" and len(w) == 2 and w[1] != "auto":
-            conf.speed = Val(_int(w[1], 1, 1_600_000, "the speed in Mb/s") / 1000, src)  # NX-OS speed is in Mb/s
+            conf.speed = Val(bounded_int(w[1], 1, 1_600_000, "the speed in Mb/s") / 1000, src)  # NX-OS speed is in Mb/s
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
         elif w[:2] == ["priority-flow-control", "mode"]:
             if len(w) != 3 or w[2] not in ("on", "off", "auto"):
-                raise _Error("expected `priority-flow-control mode on|off|auto`")
+                raise LineError("expected `priority-flow-control mode on|off|auto`")
             conf.pfc_mode = Val(w[2], src)
         elif w[:2] == ["priority-flow-control", "watch-dog-interval"]:
             if len(w) != 3 or w[2] not in ("on", "off"):
-                raise _Error("expected `priority-flow-control watch-dog-interval on|off`")
+                raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
         elif w[:3] == ["service-policy", "type", "qos"]:
             if len(w) != 5 or w[3] != "input":
-                raise _Error("expected `service-policy type qos input NAME`")
+                raise LineError("expected `service-policy type qos input NAME`")
             conf.qos_policy = Val(w[4], src)
         elif w[:3] == ["service-policy", "type", "queuing"]:
             if len(w) != 5 or w[3] not in ("input", "output"):
-                raise _Error("expected `service-policy type queuing output NAME`")
+                raise LineError("expected `service-policy type queuing output NAME`")
             if w[3] == "output":
                 conf.queuing_policy = Val(w[4], src)
         elif w[0] == "priority-flow-control":
-            raise _Error("not a priority-flow-control command losslessd knows")
+            raise LineError("not a priority-flow-control command losslessd knows")
 
     def global_pfc(self, node: Node, rest: list[str]) -> None:
         src = self.src(node)
@@ -349,20 +326,11 @@ class _Reader:
             self.cfg.watchdog = Val(rest[1] == "on", src)
         elif rest[:1] == ["watch-dog"] and len(rest) == 3 and rest[1] == "interval":
             # Nexus 9000 QoS guide, PFC chapter: `priority-flow-control watch-dog interval` in ms (100-1000).
-            self.cfg.wd_timers["interval"] = Val(_int(rest[2], 100, 1000, "the watch-dog interval (ms)"), src)
+            self.cfg.wd_timers["interval"] = Val(bounded_int(rest[2], 100, 1000, "the watch-dog interval (ms)"), src)
         elif rest[:1] == ["watch-dog"] and len(rest) == 3 and rest[1] in ("shutdown-multiplier",
                                                                           "auto-restore-multiplier"):
-            self.cfg.wd_timers[rest[1]] = Val(_int(rest[2], 1, 100, f"the {rest[1]}"), src)
+            self.cfg.wd_timers[rest[1]] = Val(bounded_int(rest[2], 1, 100, f"the {rest[1]}"), src)
         elif rest[:1] in (["auto-restore"], ["fixed-restore"], ["watch-dog"]):
             pass  # other watchdog knobs (fixed multipliers, internal-interface) are not part of the model
         else:
-            raise _Error("not a priority-flow-control command losslessd knows")
-
-    def check_truncated(self) -> None:
-        """A file that stops mid-line inside a block was cut (a running-config ends each line)."""
-        last = self.inp.text.split("\n")[-1]
-        if last.startswith(" ") and last.strip():
-            self.cfg.issues.append(ParseIssue(code="SYS002", message=(
-                f"the file ends in the middle of a block (`{last.strip()}` has no line end): it looks truncated, "
-                "so settings after this point are missing"),
-                source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
+            raise LineError("not a priority-flow-control command losslessd knows")

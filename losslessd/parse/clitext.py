@@ -1,0 +1,102 @@
+"""Indented CLI running-configs (Arista EOS, Cisco NX-OS): the line tree and a reader base class.
+
+Both vendors print a block's sub-commands indented under it and separate blocks with `!`, so the
+tree, the "is this a config at all" check, the SYS002 plumbing and the truncation check live here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..model import ParseIssue, Source
+from .base import Input
+
+
+@dataclass(frozen=True)
+class Val:
+    """One configured value and the line that set it."""
+
+    value: object
+    source: Source
+
+
+@dataclass
+class Node:
+    text: str
+    line: int
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        return self.text.split()
+
+
+def tree(text: str) -> list[Node]:
+    """Top-level commands with their indented sub-commands; `!` lines dropped."""
+    root = Node("", 0)
+    stack: list[tuple[int, Node]] = [(-1, root)]
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.expandtabs(8).rstrip()
+        body = line.lstrip(" ")
+        if not body or body.startswith("!"):
+            continue
+        indent = len(line) - len(body)
+        while stack[-1][0] >= indent:
+            stack.pop()
+        node = Node(body, number)
+        stack[-1][1].children.append(node)
+        stack.append((indent, node))
+    return root.children
+
+
+def check_config_text(inp: Input, vendor: str, line_re: re.Pattern, expected: str) -> None:
+    """Refuse a file that is not an indented CLI config of ``vendor`` (InputError with file and line)."""
+    lines = inp.text.split("\n")
+    first = next(((n, line.strip()) for n, line in enumerate(lines, 1) if line.strip()), None)
+    if first is None:
+        raise InputError(f"empty file: no {vendor} running-config in it", file=inp.path, line=1)
+    number, text = first
+    article = "an" if vendor[0] in "AEIOU" else "a"
+    if text[0] in "{[<" or text.endswith("{"):
+        raise InputError(f"this looks like JSON, XML or a Junos-style brace config, not {article} {vendor} "
+                         "running-config", file=inp.path, line=number)
+    if not any(line_re.match(line) for line in lines):
+        raise InputError(f"not {article} {vendor} running-config: no {expected} lines", file=inp.path, line=number)
+
+
+class LineError(ValueError):
+    """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
+
+
+def bounded_int(text: str, lo: int, hi: int, what: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
+        raise LineError(f"{what} must be a number {lo}-{hi}, not {text!r}")
+    return int(text)
+
+
+class TreeReader:
+    """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses walk the tree."""
+
+    def __init__(self, cfg, inp: Input):
+        self.cfg = cfg
+        self.inp = inp
+
+    def src(self, node: Node) -> Source:
+        return Source(file=self.inp.path, line=node.line)
+
+    def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
+        self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
+
+    def garbled(self, node: Node, why: str) -> None:
+        self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
+
+    def check_truncated(self) -> None:
+        """A file that stops mid-line inside a block was cut (a running-config ends each line)."""
+        last = self.inp.text.split("\n")[-1]
+        if last.startswith(" ") and last.strip():
+            self.cfg.issues.append(ParseIssue(code="SYS002", message=(
+                f"the file ends in the middle of a block (`{last.strip()}` has no line end): it looks truncated, "
+                "so settings after this point are missing"),
+                source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
