@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from .. import capture
+from ..errors import InputError
 
 
 @dataclass(frozen=True)
@@ -21,3 +25,22 @@ class Input:
 # raises losslessd.errors.InputError with file and line. A parser of JSON may leave Source.line
 # unset on its JSON-pointer sources and set Device._locator instead: Device.locate finds lines
 # on demand (parse_group does it for the whole device, lint for the sources its findings show).
+
+
+def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str) -> tuple[list[Input], str | None]:
+    """Plain config files as they are; losslessd captures reduced to the sections whose command matches
+    ``command`` (every one, in order, keeping the capture file's line numbers). Also the device name a
+    capture header gives. ``missing`` names the command in the error for a capture without one."""
+    configs: list[Input] = []
+    name = None
+    for inp in inputs:
+        if not capture.is_capture(inp.text):
+            configs.append(inp)
+            continue
+        header, sections = capture.for_platform(inp.text, inp.path, platform)
+        name = header["device"]
+        found = [sec for sec in sections if command.match(" ".join(sec.command.split()))]
+        if not found:
+            raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
+        configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
+    return configs, name

@@ -91,6 +91,18 @@ class _EcnRule(PortRule):
         return {"device": device, "port": port, "source": _source(port, lane.queue), "key": lane.queue}
 
 
+class _MarkingRule(_EcnRule):
+    """A rule about ECN settings that exist: queues whose marking is off or absent are ECN001's."""
+
+    def check_queue(self, ctx, device: Device, port: Port, lane: Lane):
+        ecn = _ecn(port, lane.queue)
+        if ecn is not None:
+            yield from self.check_marking(ctx, device, port, lane, ecn)
+
+    def check_marking(self, ctx, device: Device, port: Port, lane: Lane, ecn: Ecn):  # pragma: no cover - interface
+        raise NotImplementedError
+
+
 @register
 class EcnDisabledOnLossless(_EcnRule):
     """A lossless queue does not mark ECN.
@@ -136,7 +148,7 @@ class EcnDisabledOnLossless(_EcnRule):
 
 
 @register
-class EcnThresholdsInvalid(_EcnRule):
+class EcnThresholdsInvalid(_MarkingRule):
     """ECN thresholds of a lossless queue cannot work: Kmin above Kmax or below the MTU floor, or a bad probability.
 
     ## What it checks
@@ -167,10 +179,7 @@ class EcnThresholdsInvalid(_EcnRule):
     name = "ecn-thresholds-invalid"
     severity = Severity.error
 
-    def check_queue(self, ctx, device, port, lane):
-        ecn = _ecn(port, lane.queue)
-        if ecn is None:
-            return
+    def check_marking(self, ctx, device, port, lane, ecn):
         pol = ctx.policy.ecn
         kmin, kmax, pmax = ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct
         problems = []
@@ -192,7 +201,7 @@ class EcnThresholdsInvalid(_EcnRule):
 
 
 @register
-class EcnThresholdOutOfRange(_EcnRule):
+class EcnThresholdOutOfRange(_MarkingRule):
     """ECN thresholds of a lossless queue are outside the policy's ranges.
 
     ## What it checks
@@ -220,10 +229,7 @@ class EcnThresholdOutOfRange(_EcnRule):
     name = "ecn-threshold-out-of-range"
     severity = Severity.warning
 
-    def check_queue(self, ctx, device, port, lane):
-        ecn = _ecn(port, lane.queue)
-        if ecn is None:
-            return
+    def check_marking(self, ctx, device, port, lane, ecn):
         pol = ctx.policy.ecn
         problems = [f"{label} {value} B is outside {rng.describe('B')}"
                     for label, value, rng in (("Kmin", ecn.min_threshold_bytes, pol.min_threshold_bytes),
@@ -235,7 +241,7 @@ class EcnThresholdOutOfRange(_EcnRule):
 
 
 @register
-class EcnAfterPfc(_EcnRule):
+class EcnAfterPfc(_MarkingRule):
     """ECN does not start marking before the lossless PG sends PFC pauses.
 
     ## What it checks
@@ -275,10 +281,7 @@ class EcnAfterPfc(_EcnRule):
     name = "ecn-after-pfc"
     severity = Severity.error
 
-    def check_queue(self, ctx, device, port, lane):
-        ecn = _ecn(port, lane.queue)
-        if ecn is None:
-            return
+    def check_marking(self, ctx, device, port, lane, ecn):
         pol = ctx.policy.ecn
         label = "Kmin" if pol.before_pfc == "kmin" else "Kmax"
         threshold = ecn.min_threshold_bytes if pol.before_pfc == "kmin" else ecn.max_threshold_bytes

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 
 from ... import capture
-from ...errors import InputError
 from ...model import Device, ParseIssue
-from ..base import Input
+from ..base import Input, config_inputs
 from .build import build
 from .reader import read
 
@@ -43,19 +42,9 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    configs: list[Input] = []
-    for inp in inputs:
-        if not capture.is_capture(inp.text):
-            configs.append(inp)
-            continue
-        header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
-        name = header["device"]
-        found = [sec for sec in sections if _CONFIG_COMMAND.match(" ".join(sec.command.split()))]
-        if not found:
-            raise InputError("this Junos capture has no `show configuration [| display set]` section", file=inp.path,
-                             line=1)
-        # Several sections (whole configuration, or class-of-service and interfaces apart) are read together.
-        configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
+    # Several sections (whole configuration, or class-of-service and interfaces apart) are read together.
+    configs, captured = config_inputs(inputs, PLATFORM, _CONFIG_COMMAND, "show configuration | display set")
+    name = captured or name
     issues: list[ParseIssue] = []
     cfg = read(configs, issues)
     return build(cfg, PLATFORM, name, inputs[0].path, issues)

@@ -14,9 +14,8 @@ from __future__ import annotations
 import re
 
 from ... import capture
-from ...errors import InputError
 from ...model import Device
-from ..base import Input
+from ..base import Input, config_inputs
 from .build import build
 from .reader import read
 
@@ -39,15 +38,5 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    configs = []
-    for inp in inputs:
-        if not capture.is_capture(inp.text):
-            configs.append(inp)
-            continue
-        header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
-        name = header["device"]
-        found = [sec for sec in sections if _RUNNING_CONFIG.match(" ".join(sec.command.split()))]
-        if not found:
-            raise InputError("this NX-OS capture has no `show running-config` section", file=inp.path, line=1)
-        configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
-    return build(read(configs), PLATFORM, name, inputs[0].path)
+    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
+    return build(read(configs), PLATFORM, captured or name, inputs[0].path)
