@@ -37,9 +37,7 @@ def _lint_text(tmp_path: Path, platform: str, policy: str, text: str, name: str 
 
 @pytest.mark.parametrize(("platform", "policy"), render_golden.cases())
 def test_golden(platform, policy):
-    assert rnd.render(platform, rnd.profile(load_policy(policy), [rnd.parse_port_spec(s) for s in render_golden.PORTS],
-                                            pool_bytes=render_golden.POOL_BYTES)) \
-        == render_golden.golden_path(platform, policy).read_text(), "run `make golden` after an intended change"
+    assert render_golden.rendered(platform, policy) == render_golden.golden_path(platform, policy).read_text(), "run `make golden` after an intended change"
 
 
 @pytest.mark.parametrize(("platform", "policy"), render_golden.cases())
@@ -51,12 +49,12 @@ def test_round_trip_lints_clean(platform, policy):
     unverified infos about that (BUF003, and ECN004 which needs the PG's trigger) are allowed."""
     path = render_golden.golden_path(platform, policy)
     findings = lint([path], policy, fmt=platform).findings
-    runtime = {"arista_eos": {"BUF003", "ECN004"}}.get(platform, set())
+    runtime = render_golden.RUNTIME_INFOS.get(platform, set())
     assert [f"{f.code} {f.message}" for f in findings
             if not (f.unverified and f.severity == Severity.info and f.code in runtime)] == []
     device = parse_group(path.stem, [path], platform)
     assert not device.issues
-    assert sorted(device.ports) == sorted(s.split(":")[0] for s in render_golden.PORTS)
+    assert sorted(device.ports) == sorted(s.split(":")[0] for s in render_golden.port_specs(platform))
 
 
 def test_sonic_headroom_and_ecn_numbers():
@@ -97,7 +95,7 @@ def test_ports_differing_in_mtu_get_their_own_profiles(tmp_path):
 @settings(max_examples=25, deadline=None)
 @given(speed=st.sampled_from([10, 25, 40, 50, 100, 200, 400, 800]), cable=st.integers(1, 2000),
        mtu=st.integers(1500, 9216), policy=st.sampled_from(render_golden.POLICIES),
-       platform=st.sampled_from(rnd.PLATFORMS))
+       platform=st.sampled_from(render_golden.ethernet_platforms()))
 def test_any_port_round_trips_without_errors(tmp_path_factory, speed, cable, mtu, policy, platform):
     ports = [rnd.PortFacts("Ethernet0", speed, cable, mtu)]
     try:
@@ -141,7 +139,7 @@ def test_cli_device_config_renders_a_clean_profile(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--platform", "junos", "--ports", "et-0/0/0:100G:5m", "--pool-size", "1000000"], "no render template"),
+    (["--platform", "vyos", "--ports", "eth0:100G:5m", "--pool-size", "1000000"], "no render template"),
     (["--platform", "sonic", "--ports", "Ethernet0:100G:5m"], "pool"),
     (["--platform", "sonic", "--ports", "Ethernet0:100G", "--pool-size", "1000000"], "NAME:SPEED:CABLE"),
     (["--platform", "sonic", "--device", "no/such/config_db.json"], "no such file"),
@@ -151,11 +149,11 @@ def test_cli_refuses_incomplete_input_with_exit_2(args, message):
     assert res.returncode == 2 and res.stdout == "" and message in res.stderr, res.stderr
 
 
-@pytest.mark.parametrize("platform", rnd.PLATFORMS)
-def test_cli_matches_golden(platform):
-    res = _cli("--platform", platform, "--policy", "sonic-azure", *render_golden.CLI_ARGS)
+@pytest.mark.parametrize(("platform", "policy"), render_golden.cases())
+def test_cli_matches_golden(platform, policy):
+    res = _cli("--platform", platform, "--policy", policy, *render_golden.cli_args(platform))
     assert res.returncode == 0, res.stderr
-    assert res.stdout == render_golden.golden_path(platform, "sonic-azure").read_text()
+    assert res.stdout == render_golden.golden_path(platform, policy).read_text()
 
 
 def test_eos_profiles_follow_port_speed():
@@ -177,6 +175,6 @@ def test_readme_snippet_is_real_output():
 
 
 def test_cli_takes_the_short_platform_name():
-    res = _cli("--platform", "eos", "--policy", "sonic-azure", *render_golden.CLI_ARGS)
+    res = _cli("--platform", "eos", "--policy", "sonic-azure", *render_golden.cli_args("arista_eos"))
     assert res.returncode == 0, res.stderr
     assert res.stdout == render_golden.golden_path("arista_eos", "sonic-azure").read_text()

@@ -57,6 +57,6 @@ def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
 def test_wheel_renders_from_packaged_templates(fresh_install, tmp_path):
     """`losslessd render` finds its templates inside the installed wheel and prints the golden profile."""
     res = subprocess.run([str(fresh_install / "bin" / "losslessd"), "render", "--platform", "arista_eos",
-                          "--policy", "roce-dscp26", *render_golden.CLI_ARGS], cwd=tmp_path, capture_output=True, text=True)
+                          "--policy", "roce-dscp26", *render_golden.cli_args("arista_eos")], cwd=tmp_path, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stdout == render_golden.golden_path("arista_eos", "roce-dscp26").read_text()

@@ -15,7 +15,7 @@ from ..policy import load_policy
 
 def render(
     policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or a policy file."),
-    platform: str = typer.Option(..., "--platform", help=f"Target platform: {', '.join(rnd.PLATFORMS)}."),
+    platform: str = typer.Option(..., "--platform", help=f"Target platform: {', '.join(rnd.platforms())}."),
     device: Path = typer.Option(None, "--device", help="A config to take ports (speed, cable, MTU) and pool from."),
     ports: list[str] = typer.Option(None, "--ports", help="NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 "
                                     "(repeatable)."),

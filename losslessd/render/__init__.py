@@ -21,8 +21,8 @@ from ..policy import Policy, Range
 from ..resources import data_dir
 from ..units import length_m
 
-# Platforms with a template; the others of issue 5 (ConnectX, opensm, NX-OS, NVUE, Junos) are not yet.
-PLATFORMS = ("sonic", "arista_eos")
+# Parts of a profile a template can lay out on its own; a fix renders only the ones its findings need.
+SECTIONS = frozenset({"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buffer", "watchdog"})
 DEFAULT_MTU_BYTES = 9100  # SONiC's default port MTU (sonic-buildimage, PORT table mtu 9100)
 # ECN at the reference speed: Kmin 150 KB, Kmax 1.5 MB, 100 % (NVIDIA Cumulus Linux user guide,
 # "RDMA over Converged Ethernet - RoCE", NVUE lossless defaults), in KiB/MiB as SONiC writes them.
@@ -85,6 +85,21 @@ class Profile:
     wd_restoration_ms: int
     wd_poll_ms: int
     ports: list[PortProfile]
+    sections: frozenset[str] = SECTIONS
+    # Priorities with PFC on and whether the PFC watchdog is on. A full profile sets exactly the
+    # lossless priorities and the watchdog; tests render other values to build broken configs.
+    pfc: list[int] | None = None
+    watchdog: bool = True
+
+    def __post_init__(self):
+        if self.pfc is None:
+            object.__setattr__(self, "pfc", list(self.lossless))
+
+    def wants(self, section: str) -> bool:
+        """Whether the template should lay out ``section`` (all of them for a full profile)."""
+        if section not in SECTIONS:
+            raise InputError(f"template asks for unknown section {section!r}")
+        return section in self.sections
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -202,10 +217,15 @@ def environment() -> jinja2.Environment:
                               keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 
 
-def render(platform: str, prof: Profile) -> str:
-    """The platform's snippet for ``prof``."""
-    if platform not in PLATFORMS:
-        raise InputError(f"no render template for platform {platform!r}; available: {', '.join(PLATFORMS)}")
+def platforms() -> tuple[str, ...]:
+    """Platforms that can be rendered: those with a templates/<platform>/profile.j2."""
+    return tuple(sorted(d.name for d in data_dir("templates").iterdir() if (d / "profile.j2").is_file()))
+
+
+def render(platform: str, prof) -> str:
+    """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
+    if platform not in platforms():
+        raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
     if platform == "sonic" and prof.pool_bytes is None:
         raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
                          "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
