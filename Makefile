@@ -20,12 +20,14 @@ venv: $(VENV)/.installed
 test-deps: $(VENV)/.test-installed
 
 # Lint the bundled example fabric. It carries deliberate mistakes, so findings (exit 1) are the
-# expected outcome; only an input/usage error (exit 2) fails the demo.
+# expected outcome; only an input/usage error (exit 2) fails the demo. Then pull it from the
+# simulator and lint that, and watch the daemon report a simulated PFC storm.
 demo: venv
 	@echo "== losslessd lint examples/fabric --policy roce-dscp26"
 	@$(VENV)/bin/losslessd lint examples/fabric --policy roce-dscp26; rc=$$?; \
 	  if [ $$rc -gt 1 ]; then exit $$rc; fi
 	@LOSSLESSD=$(CURDIR)/$(VENV)/bin/losslessd sh examples/pull-demo.sh
+	@$(PY) examples/daemon-demo.py --losslessd $(CURDIR)/$(VENV)/bin/losslessd
 
 test: test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
@@ -40,6 +42,7 @@ bench: test-deps
 	$(PY) bench/lint_scale.py
 	$(PY) bench/deadlock_scale.py
 	$(PY) bench/poll_rate.py
+	$(PY) bench/daemon_scale.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

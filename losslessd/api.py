@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from .errors import InputError
+from .fix import FixResult, plan
 from .gcpause import gc_paused
 from .lint.engine import LintResult, run
 from .lint.finding import Finding, Severity
@@ -15,8 +16,8 @@ from .parse import load_fabric
 from .platforms import PLATFORMS, resolve_format
 from .policy import Policy, load_policy
 
-__all__ = ["Fabric", "Finding", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "lint",
-           "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
+__all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "fix",
+           "lint", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
 
 
 def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
@@ -33,6 +34,12 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
         result = run(fabric, pol, rules, baseline=baseline)
     result.inputs = [str(p) for p in paths]
     return result
+
+
+def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
+        **lint_options) -> FixResult:
+    """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere."""
+    return plan(lint(paths, policy, **lint_options), unsafe=unsafe)
 
 
 def load_baseline(path: str | Path) -> set[str]:

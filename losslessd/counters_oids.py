@@ -31,3 +31,12 @@ CSQ_QOS_GROUP_STATS = "1.3.6.1.4.1.9.9.580.1.5.5.1.4"
 CSQ_EGRESS = 2
 CSQ_UCAST_PACKETS = 1  # SAI_QUEUE_STAT_PACKETS of the unicast queue
 CSQ_UCAST_DROPPED_PACKETS = 5  # SAI_QUEUE_STAT_DROPPED_PACKETS of the unicast queue
+
+# CISCO-PFC-EXT-MIB cpfcWatchdogIfQueueInfoTable (revision 2016-04-28; pysmi build of the MIB in
+# lextudio/mibs.pysnmp.com pysnmp/CISCO-PFC-EXT-MIB.py): the on-box PFC watchdog per no-drop queue,
+# Counter64. Index: <ifIndex>.<cpfcWatchdogIfQueueNumber> (CISCO-QOS-TC-MIB QosQueueNumber, read as
+# 1-based like csqIfQosGroupStats' queues). Cisco NX-OS serves it; SONiC's agent does not (its
+# ciscoPfcExtMIB.py has the If and IfPriority tables only), so SONiC's counts come from
+# `show pfcwd stats` over SSH (losslessd.monitor.sources).
+CPFC_WD_QUEUE_SHUTDOWNS = "1.3.6.1.4.1.9.9.813.1.3.1.3"  # cpfcWatchdogIfQueueShutdowns: storms detected
+CPFC_WD_QUEUE_RESTORES = "1.3.6.1.4.1.9.9.813.1.3.1.4"  # cpfcWatchdogIfQueueRestores: storms restored

@@ -99,7 +99,7 @@ PLATFORMS: dict[str, Platform] = {
 
 # Short names accepted by --format.
 FORMAT_ALIASES = {"eos": "arista_eos", "mlx5": "linux_mlx5", "nic": "linux_mlx5", "config_db": "sonic",
-                  "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus"}
+                  "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos"}
 
 
 def resolve_format(name: str) -> Platform | None:

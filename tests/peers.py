@@ -13,10 +13,12 @@ tests/conftest.py loads this module as a pytest plugin, so every test can ask fo
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from losslessd.collect.snmp import SnmpPoller
 from losslessd.sim import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,3 +55,19 @@ def ssh_params(sim: Simulator, name: str, **overrides) -> dict:
               "use_keys": False, "conn_timeout": 10}
     params.update(overrides)
     return params
+
+
+@pytest.fixture(scope="module")
+def run():
+    """Run coroutines on one event loop, so one poller (one SNMP engine) serves the whole module."""
+    loop = asyncio.new_event_loop()
+    yield loop.run_until_complete
+    loop.close()
+
+
+@pytest.fixture(scope="module")
+def poller(run):
+    """An SnmpPoller living on ``run``'s loop for the module."""
+    p = SnmpPoller()
+    yield p
+    run(p.aclose())

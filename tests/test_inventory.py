@@ -115,7 +115,7 @@ def test_every_problem_reported_at_once_with_its_line(tmp_path):
           switches: {}
         hosts:
           leaf1:
-            platform: junos
+            platform: vyos
           leaf2:
             platform: sonic
             groups: [switches, spinez]
@@ -134,7 +134,7 @@ def test_every_problem_reported_at_once_with_its_line(tmp_path):
     """)
     errors = _errors(path)
     by_line = {line: msg for line, msg in errors}
-    assert "platform 'junos' is not a platform losslessd knows" in by_line[9]
+    assert "platform 'vyos' is not a platform losslessd knows" in by_line[9]
     assert "duplicate host 'leaf2': also defined at line 10" in by_line[16]
     assert "plaintext `password:` refused" in by_line[15]
     assert "needs `data.interfaces`" in by_line[19]
@@ -290,7 +290,7 @@ def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
         defaults: {{username: admin, data: {{credentials: {{password_env: FABRIC_PW}}}}}}
         hosts:
           good: {{hostname: 127.0.0.1, port: {port}, platform: sonic}}
-          bad1: {{hostname: 127.0.0.1, port: {port}, platform: junos}}
+          bad1: {{hostname: 127.0.0.1, port: {port}, platform: vyos}}
           bad2: {{hostname: 127.0.0.1, port: {port}, platform: sonic, groups: [nope]}}
     """)
     known = tmp_path / "known_hosts"
@@ -300,7 +300,7 @@ def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
                           "--known-hosts", str(known)], capture_output=True, text=True,
                          env={**os.environ, "FABRIC_PW": "x"}, timeout=60)
     assert res.returncode == 2, res.stderr
-    assert f"{path}:4: host bad1: platform 'junos'" in res.stderr
+    assert f"{path}:4: host bad1: platform 'vyos'" in res.stderr
     assert f"{path}:5: host bad2: unknown group 'nope'" in res.stderr
     assert "2 inventory problem(s); nothing was contacted" in res.stderr and "Traceback" not in res.stderr
     assert not out.exists()

@@ -57,7 +57,7 @@ def test_format_override_and_unknown_format(tmp_path):
     f = tmp_path / "leaf1.json"
     f.write_text(_sonic("leaf1"))
     assert list(load_fabric([f], fmt="sonic").devices) == ["leaf1"]
-    res = subprocess.run([sys.executable, "-m", "losslessd", "lint", str(f), "--format", "junos"],
+    res = subprocess.run([sys.executable, "-m", "losslessd", "lint", str(f), "--format", "vyos"],
                          capture_output=True, text=True)
     assert res.returncode == 2 and "unknown --format" in res.stdout + res.stderr and "Traceback" not in res.stderr
 

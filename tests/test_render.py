@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from losslessd import render as rnd
+from losslessd.render import opensm
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.headroom import options_for, sonic_xoff_bytes
@@ -41,14 +42,20 @@ def test_golden(platform, policy):
 
 
 @pytest.mark.parametrize(("platform", "policy"), render_golden.cases())
-def test_round_trip_lints_clean(platform, policy):
+def test_round_trip_lints_clean(platform, policy, tmp_path):
     """The rendered profile, parsed back by the platform's own parser, satisfies the policy it came from.
 
     SONiC computes nothing at run time here (static headroom, pool size given), so not even an
     unverified info finding may remain. EOS sizes PFC headroom itself at run time: only the
     unverified infos about that (BUF003, and ECN004 which needs the PG's trigger) are allowed."""
     path = render_golden.golden_path(platform, policy)
-    findings = lint([path], policy, fmt=platform).findings
+    inputs = [path]
+    if platform == "opensm":  # IBS003 wants a standby SM: lint the rendered master with a rendered standby
+        standby = tmp_path / "standby" / "opensm.conf"
+        standby.parent.mkdir()
+        standby.write_text(rnd.render("opensm", opensm.profile(load_policy(policy), sm_priority=13)))
+        inputs.append(standby)
+    findings = lint(inputs, policy, fmt=platform).findings
     runtime = render_golden.RUNTIME_INFOS.get(platform, set())
     assert [f"{f.code} {f.message}" for f in findings
             if not (f.unverified and f.severity == Severity.info and f.code in runtime)] == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,6 @@ import pytest
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import (
     SnmpAuthError,
-    SnmpPoller,
     SnmpSample,
     SnmpTarget,
     SnmpTimeout,
@@ -35,21 +33,6 @@ def agents(tmp_path_factory):
         agents.add("spine1", EOS_PORTS, priorities=[3, 4])
         ports = agents.start()
         yield agents, ports
-
-
-@pytest.fixture(scope="module")
-def run():
-    """Run coroutines on one event loop, so one poller (one SNMP engine) serves the whole module."""
-    loop = asyncio.new_event_loop()
-    yield loop.run_until_complete
-    loop.close()
-
-
-@pytest.fixture(scope="module")
-def poller(run):
-    p = SnmpPoller()
-    yield p
-    run(p.aclose())
 
 
 def v2c(ports, name="leaf1", **kw) -> SnmpTarget:

@@ -9,6 +9,8 @@ import typer
 
 from .. import api
 from ..errors import InputError
+from ..fix import output as fix_output
+from ..fix import plan
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
@@ -27,6 +29,9 @@ def lint(
     baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
     topology: Path = typer.Option(None, "--topology", help="Topology file (links, tiers, routing); default: "
                                                            "topology.yaml in a linted folder."),
+    fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
+                                                  "(as `losslessd fix`; text output only)."),
+    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -34,6 +39,8 @@ def lint(
     """
     if output_format not in FORMATS:
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
+    if fix and (output_format != "text" or output):
+        raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
     result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
                       baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
     color = output is None and output_format == "text" and sys.stdout.isatty()
@@ -45,6 +52,8 @@ def lint(
             raise InputError(f"cannot write report: {exc.strerror or exc}", file=str(output)) from None
     else:
         sys.stdout.write(text)
+    if fix:
+        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes)))
     if not result.fabric.devices and result.fabric.issues:
         raise typer.Exit(2)  # nothing usable was given
     raise typer.Exit(1 if result.fails(fail_on) else 0)

@@ -8,6 +8,9 @@ import typer
 
 from .. import __version__
 from ..errors import InputError
+from . import daemon as daemon_cmd
+from . import fix as fix_cmd
+from . import history as history_cmd
 from . import lint as lint_cmd
 from . import policy as policy_cmd
 from . import pull as pull_cmd
@@ -18,10 +21,14 @@ from . import sim as sim_cmd
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
 app.command("lint")(lint_cmd.lint)
+app.command("fix")(fix_cmd.fix)
 app.command("rules")(rules_cmd.rules)
 app.command("pull")(pull_cmd.pull)
 app.command("sim")(sim_cmd.sim)
 app.command("render")(render_cmd.render)
+app.command("daemon")(daemon_cmd.daemon)
+app.command("events")(history_cmd.events)
+app.command("history")(history_cmd.history)
 app.add_typer(policy_cmd.app, name="policy")
 
 

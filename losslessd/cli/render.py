@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..parse import parse_group
 from ..platforms import resolve_format
 from ..policy import load_policy
+from ..render import opensm
 
 
 def render(
@@ -20,11 +21,19 @@ def render(
     ports: list[str] = typer.Option(None, "--ports", help="NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 "
                                     "(repeatable)."),
     pool_size: int = typer.Option(None, "--pool-size", help="Ingress lossless pool in bytes (SONiC)."),
+    sm_priority: int = typer.Option(None, "--sm-priority", help="OpenSM sm_priority 0-15 (default 14, the master; "
+                                    "render a standby with a lower one)."),
 ):
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
     platform = known.id if known is not None else platform
+    if platform == "opensm":  # a subnet manager has no Ethernet ports: its parameters come from the policy alone
+        if device is not None or ports:
+            raise InputError("--device and --ports do not apply to opensm: its fragment comes from the policy's "
+                             "infiniband section (and --sm-priority)")
+        typer.echo(rnd.render(platform, opensm.profile(pol, sm_priority)), nl=False)
+        return
     facts: list[rnd.PortFacts] = []
     pool = pool_size
     if device is not None:

@@ -16,7 +16,10 @@ def sim(fabric: Path = typer.Option(..., "--fabric", help="Folder of device file
         out: Path = typer.Option(..., "--out", help="Folder for the inventory, known_hosts, host key and SNMP data."),
         v3: bool = typer.Option(False, "--v3", help="SNMPv3 authPriv (SHA/AES) instead of SNMPv2c."),
         snmp: bool = typer.Option(True, "--snmp/--no-snmp", help="Start SNMP agents for the switches."),
-        device: list[str] = typer.Option(None, "--device", help="Serve only this device (repeatable).")):
+        device: list[str] = typer.Option(None, "--device", help="Serve only this device (repeatable)."),
+        live_counters: bool = typer.Option(True, "--live-counters/--no-live-counters",
+                                           help="Answer the counter commands `losslessd daemon` polls over SSH "
+                                           "(SONiC `show pfcwd stats`, hosts' `ethtool -S`) from live counters.")):
     """Start the device simulator and write an inventory for it; `losslessd pull` can then collect from it."""
     try:  # asyncssh and snmpsim come with the `sim` extra; other commands must not need them
         from ..sim import Simulator
@@ -26,7 +29,8 @@ def sim(fabric: Path = typer.Option(..., "--fabric", help="Folder of device file
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        with Simulator(fabric, out, snmp=snmp, snmp_v3=v3, devices=device or None) as simulator:
+        with Simulator(fabric, out, snmp=snmp, snmp_v3=v3, devices=device or None,
+                       live_counters=live_counters) as simulator:
             for d in simulator.devices.values():
                 snmp_at = f"snmp udp/{d.snmp_port}" if d.snmp_port else "no snmp"
                 typer.echo(f"{d.name:<12} {d.platform:<11} ssh {d.host}:{d.ssh_port}  {snmp_at}  "

@@ -234,14 +234,7 @@ class _Pull:
             result.issues.append({"code": SNMP_V2C, "command": "snmp", "message": f"counters polled with SNMPv2c from {spec.hostname}:"
                                   f"{spec.port}: the community travels in clear text and requests are not "
                                   "authenticated; configure SNMPv3 authPriv (data.snmp.version: 3)"})
-            target = snmp.SnmpTarget(device=host.name, host=spec.hostname, port=spec.port,
-                                     community=spec.community.reveal(), context=spec.context,
-                                     timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
-        else:
-            user = snmp.SnmpV3User(spec.user, spec.auth_key.reveal(), spec.priv_key.reveal(),
-                                   auth_protocol=spec.auth_protocol.upper(), priv_protocol=spec.priv_protocol.upper())
-            target = snmp.SnmpTarget(device=host.name, host=spec.hostname, port=spec.port, v3=user,
-                                     context=spec.context, timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
+        target = snmp.target_for(host, timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
         if self._snmp is None:
             self._snmp = snmp.SnmpPoller()
         try:

@@ -1,5 +1,5 @@
-"""SNMP counter poller: sysUpTime, IF-MIB octets/discards, CISCO-PFC-EXT-MIB pause counters and
-CISCO-SWITCH-QOS-MIB queue counters, over SNMPv2c or SNMPv3 authPriv, with pysnmp 7's asyncio API.
+"""SNMP counter poller: sysUpTime, IF-MIB octets/discards, CISCO-PFC-EXT-MIB pause and on-box
+watchdog counters and CISCO-SWITCH-QOS-MIB queue counters, over SNMPv2c or SNMPv3 authPriv, with pysnmp 7's asyncio API.
 
 One SnmpEngine per poller (its first request costs about half a second), lookupMib=False (about
 twice the throughput: we read numeric OIDs), GETBULK walks of port ranges side by side. Failures are
@@ -135,6 +135,18 @@ class SnmpTarget:
         return "v3" if self.v3 else "v2c"
 
 
+def target_for(host, timeout_s: float | None = None, retries: int | None = None) -> SnmpTarget:
+    """The poller's target for an inventory host (losslessd.inventory.Host) that has SNMP settings."""
+    spec = host.snmp
+    common = {"device": host.name, "host": spec.hostname, "port": spec.port, "context": spec.context,
+              "timeout_s": timeout_s, "retries": retries}
+    if spec.version == "2c":
+        return SnmpTarget(community=spec.community.reveal(), **common)
+    return SnmpTarget(v3=SnmpV3User(spec.user, spec.auth_key.reveal(), spec.priv_key.reveal(),
+                                    auth_protocol=spec.auth_protocol.upper(),
+                                    priv_protocol=spec.priv_protocol.upper()), **common)
+
+
 class PortCounters(BaseModel):
     port: str = Field(description="ifName")
     if_index: int
@@ -162,6 +174,14 @@ class QueueCounters(BaseModel):
     dropped_packets: int | None = Field(None, description="csqIfQosGroupStats unicast dropped packets")
 
 
+class WatchdogCounters(BaseModel):
+    port: str
+    if_index: int
+    queue: int = Field(description="0-based queue (the MIB's queue number minus one)")
+    storms: int | None = Field(None, description="cpfcWatchdogIfQueueShutdowns: storms the on-box watchdog detected")
+    restores: int | None = Field(None, description="cpfcWatchdogIfQueueRestores: storms it restored")
+
+
 class SnmpSample(BaseModel):
     """One poll of one device. Counters are raw (wrap and reset handling belongs to the reader)."""
 
@@ -174,6 +194,7 @@ class SnmpSample(BaseModel):
     ports: list[PortCounters] = []
     priorities: list[PriorityCounters] = []
     queues: list[QueueCounters] = []
+    watchdog: list[WatchdogCounters] = []
     raw: dict[str, int | str] = Field(default_factory=dict, description="every OID read -> value")
 
 
@@ -184,7 +205,8 @@ _PORT_COLUMNS = {
 }
 _PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications"}
 _QUEUE_STATS = {oids.CSQ_UCAST_PACKETS: "tx_packets", oids.CSQ_UCAST_DROPPED_PACKETS: "dropped_packets"}
-COLUMNS = [oids.IF_NAME, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS]
+_WATCHDOG_COLUMNS = {oids.CPFC_WD_QUEUE_SHUTDOWNS: "storms", oids.CPFC_WD_QUEUE_RESTORES: "restores"}
+COLUMNS = [oids.IF_NAME, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS, *_WATCHDOG_COLUMNS]
 
 
 def _oid(text: str) -> tuple[int, ...]:
@@ -414,6 +436,10 @@ def _sample(target: SnmpTarget, raw: dict[str, int | str], answered: float, wall
     for (i, direction, q, stat), v in counters(oids.CSQ_QOS_GROUP_STATS, 4).items():
         if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS:
             queues.setdefault((i, q - 1), {})[_QUEUE_STATS[stat]] = v
+    watchdog: dict[tuple[int, ...], dict] = {}
+    for col, fname in _WATCHDOG_COLUMNS.items():
+        for (i, q), v in counters(col, 2).items():
+            watchdog.setdefault((i, q - 1), {})[fname] = v
     return SnmpSample(
         device=target.device, version=target.version, sys_uptime_ticks=raw[oids.SYS_UPTIME],
         monotonic_s=answered, time_unix_s=wall, duration_s=duration, ports=ports,
@@ -421,5 +447,7 @@ def _sample(target: SnmpTarget, raw: dict[str, int | str], answered: float, wall
                     for (i, p), f in sorted(prios.items())],
         queues=[QueueCounters(port=names.get(i, str(i)), if_index=i, queue=q, **f)
                 for (i, q), f in sorted(queues.items())],
+        watchdog=[WatchdogCounters(port=names.get(i, str(i)), if_index=i, queue=q, **f)
+                  for (i, q), f in sorted(watchdog.items())],
         raw=raw,
     )

@@ -27,6 +27,10 @@ class Rule:
     scope: ClassVar[Literal["device", "port", "link", "fabric"]] = "port"
     severity: ClassVar[Severity] = Severity.error
     fixable: ClassVar[bool] = False
+    # What `losslessd fix` renders to resolve a finding (render.SECTIONS), and whether applying it
+    # changes classification or PFC on a live port (held back without --unsafe-fixes).
+    fix_sections: ClassVar[frozenset[str]] = frozenset()
+    disruptive: ClassVar[bool] = False
 
     def check(self, ctx) -> Iterator[Finding]:
         """Fabric-scope rules override this; others implement ``check_device``."""
@@ -35,6 +39,14 @@ class Rule:
 
     def check_device(self, ctx, device) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
+
+    @classmethod
+    def fix_sections_for(cls, finding: Finding) -> frozenset[str]:
+        """The sections that resolve this finding: the one its data names (``section``, for rules whose
+        findings need different ones), else all of the rule's; empty: this finding needs a human."""
+        if "section" in finding.data:
+            return frozenset({finding.data["section"]}) & cls.fix_sections
+        return cls.fix_sections
 
     @classmethod
     def summary(cls) -> str:

@@ -9,7 +9,8 @@ facts raise InputError before any template runs, so the output is whole or absen
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 import jinja2
 
@@ -22,7 +23,21 @@ from ..resources import data_dir
 from ..units import length_m
 
 # Parts of a profile a template can lay out on its own; a fix renders only the ones its findings need.
-SECTIONS = frozenset({"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buffer", "watchdog"})
+# One vocabulary for every platform; a template lays out those it has (a host script has no scheduler or
+# watchdog, a switch no default RoCE TOS, an opensm.conf only routing, election, timers and sl2vl).
+SECTIONS = frozenset({"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buffer", "watchdog", "tos",
+                      "routing", "election", "timers", "sl2vl"})
+# Sections that change which traffic is lossless, how it is classified or where it goes: on a live port,
+# packets are reclassified or lose their pauses while the change lands, and an SM that routes anew or
+# moves SLs to other VLs reprograms every switch (docs/fix.md); `fix` withholds them unless asked.
+DISRUPTIVE_SECTIONS = frozenset({"maps", "trust", "pfc", "routing", "sl2vl"})
+# Platforms that size PFC headroom themselves at run time and whose templates use neither xoff nor
+# cable length, so a fix renders them for ports whose cable length is unknown.
+HEADROOM_AT_RUNTIME = frozenset({"arista_eos", "cisco_nxos", "juniper_junos"})
+# Host NICs: the mlx5 driver sizes the lossless receive buffer itself from the cable length the script
+# writes with PFC (mlnx_qos --cable_len), and the script switches DCQCN on without thresholds, so a NIC
+# port needs its cable length for the pfc and buffer sections and nothing else of its facts.
+NIC_PLATFORMS = frozenset({"linux_mlx5"})
 DEFAULT_MTU_BYTES = 9100  # SONiC's default port MTU (sonic-buildimage, PORT table mtu 9100)
 # ECN at the reference speed: Kmin 150 KB, Kmax 1.5 MB, 100 % (NVIDIA Cumulus Linux user guide,
 # "RDMA over Converged Ethernet - RoCE", NVUE lossless defaults), in KiB/MiB as SONiC writes them.
@@ -53,21 +68,39 @@ class PortFacts:
 @dataclass(frozen=True)
 class PortProfile:
     name: str
-    speed_gbps: float
-    speed_mbps: int
-    cable_length_m: float
+    # None only in a profile made with all_facts=False (a fix), where the sections it renders do not need them.
+    speed_gbps: float | None
+    speed_mbps: int | None
+    cable_length_m: float | None
     mtu_bytes: int
     xon_bytes: int
-    xoff_bytes: int
-    size_bytes: int
-    buffer_profile: str
+    xoff_bytes: int | None
+    size_bytes: int | None
+    buffer_profile: str | None
     wred_profile: str | None
     kmin_bytes: int | None
     kmax_bytes: int | None
 
 
+class Sectioned:
+    """A template's parameters that know which sections to lay out (``sections``, all by default)."""
+
+    sections: frozenset[str]
+
+    @property
+    def full(self) -> bool:
+        """A whole profile (render), as opposed to the few sections a fix lays out on some ports."""
+        return self.sections == SECTIONS
+
+    def wants(self, section: str) -> bool:
+        """Whether the template should lay out ``section`` (all of them for a full profile)."""
+        if section not in SECTIONS:
+            raise InputError(f"template asks for unknown section {section!r}")
+        return section in self.sections
+
+
 @dataclass(frozen=True)
-class Profile:
+class Profile(Sectioned):
     """Everything a template needs: the policy's maps plus one PortProfile per port."""
 
     policy: str
@@ -90,16 +123,19 @@ class Profile:
     # lossless priorities and the watchdog; tests render other values to build broken configs.
     pfc: list[int] | None = None
     watchdog: bool = True
+    # Priorities a partial render must turn PFC off for explicitly (on now at the device, not lossless);
+    # a full render states the whole PFC set and leaves it empty.
+    pfc_off: tuple[int, ...] = ()
+    # PFC priority -> queue a received pause stops (SONiC MAP_PFC_PRIORITY_TO_QUEUE); identity by default.
+    pfc_to_queue: dict[int, int] | None = None
+    # What host NICs trust (policy nic.trust), which may differ from the switches' lossless.trust.
+    nic_trust: str | None = None
 
     def __post_init__(self):
         if self.pfc is None:
             object.__setattr__(self, "pfc", list(self.lossless))
-
-    def wants(self, section: str) -> bool:
-        """Whether the template should lay out ``section`` (all of them for a full profile)."""
-        if section not in SECTIONS:
-            raise InputError(f"template asks for unknown section {section!r}")
-        return section in self.sections
+        if self.pfc_to_queue is None:
+            object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -113,6 +149,17 @@ class Profile:
         for port in self.ports:
             out.setdefault(port.wred_profile or "ROCE_LOSSLESS", []).append(port)
         return out
+
+
+def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | None = None) -> Sectioned:
+    """``prof`` reduced to ``sections`` on ``ports`` (all when None; a subnet manager's profile has no ports):
+    the numbers stay the full profile's."""
+    sections = frozenset(sections)
+    if not sections or not sections <= SECTIONS:
+        raise InputError(f"unknown or no profile sections: {sorted(sections - SECTIONS) or 'none'}")
+    if ports is None or not isinstance(prof, Profile):
+        return replace(prof, sections=sections)
+    return replace(prof, sections=sections, ports=[p for p in prof.ports if p.name in set(ports)])
 
 
 def parse_port_spec(spec: str) -> PortFacts:
@@ -151,11 +198,12 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int) ->
 
 
 def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
-            pool_bytes: int | None = None) -> Profile:
+            pool_bytes: int | None = None, all_facts: bool = True) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``pool_bytes`` is the ingress lossless pool (SKU-specific), needed where the PG's PFC trigger
-    depends on it (SONiC dynamic thresholds).
+    depends on it (SONiC dynamic thresholds). ``all_facts=False`` (a fix) leaves the numbers a missing
+    fact decides unset (None) instead of refusing the port; render() refuses them where a section needs them.
     """
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
@@ -171,36 +219,37 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     opts = options_for(hwsku, pol.buffer.peer_response_time_bytes)
     rendered = []
     for port in ports:
-        if port.speed_gbps is None:
+        if port.speed_gbps is None and all_facts:
             raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed")
         cable = port.cable_length_m if port.cable_length_m is not None else pol.buffer.default_cable_length_m
-        if cable is None:
+        if cable is None and all_facts:
             raise InputError(f"port {port.name}: cable length unknown, so its PFC headroom cannot be computed "
                              "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)")
         mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
-        xoff = required_xoff_bytes(pol.buffer.headroom_formula, port.speed_gbps, cable, mtu, opts)
+        known = cable is not None and port.speed_gbps is not None
+        xoff = required_xoff_bytes(pol.buffer.headroom_formula, port.speed_gbps, cable, mtu, opts) if known else None
         kmin = kmax = None
-        if pol.ecn.required:
+        if pol.ecn.required and port.speed_gbps is not None:
             # Thresholds grow linearly with line rate when the policy names a reference speed.
             scale = port.speed_gbps / pol.ecn.speed_reference_gbps if pol.ecn.speed_reference_gbps else 1
             kmin = _clamp(ECN_KMIN_BYTES * scale, pol.ecn.min_threshold_bytes, pol.ecn.kmin_min_mtus * mtu)
             kmax = max(kmin, _clamp(ECN_KMAX_BYTES * scale, pol.ecn.max_threshold_bytes))
-        speed_mbps = int(port.speed_gbps * 1000)
+        speed_mbps = int(port.speed_gbps * 1000) if port.speed_gbps is not None else None
         # Named by what sets them, so ports that differ in any of those never share a profile.
         mtu_txt = "" if mtu == DEFAULT_MTU_BYTES else f"_mtu{mtu}"
         rendered.append(PortProfile(
             name=port.name, speed_gbps=port.speed_gbps, speed_mbps=speed_mbps, cable_length_m=cable,
-            mtu_bytes=mtu, xon_bytes=XON_BYTES, xoff_bytes=xoff, size_bytes=XON_BYTES + xoff,
-            buffer_profile=f"pg_lossless_{speed_mbps}_{cable:g}m{mtu_txt}_profile",
+            mtu_bytes=mtu, xon_bytes=XON_BYTES, xoff_bytes=xoff, size_bytes=XON_BYTES + xoff if xoff is not None else None,
+            buffer_profile=f"pg_lossless_{speed_mbps}_{cable:g}m{mtu_txt}_profile" if xoff is not None else None,
             wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
             kmin_bytes=kmin, kmax_bytes=kmax))
-        if kmin is not None and pool_bytes is not None:
+        if kmin is not None and pool_bytes is not None and xoff is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes)
     wd = pol.watchdog
     detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
     actions = wd.actions or ["drop"]
     return Profile(
-        policy=pol.name, lossless=lossless, trust=pol.lossless.trust, dscp_to_tc=dscp_to_tc,
+        policy=pol.name, lossless=lossless, trust=pol.lossless.trust, nic_trust=pol.nic.trust, dscp_to_tc=dscp_to_tc,
         tc_to_pg={tc: (tc if tc in lossless else 0) for tc in range(8)}, strict_queues=strict, ecn=pol.ecn.required,
         mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct), dynamic_th=DYNAMIC_TH,
         pool_bytes=pool_bytes,
@@ -226,10 +275,30 @@ def render(platform: str, prof) -> str:
     """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
-    if platform == "sonic" and prof.pool_bytes is None:
+    if platform == "sonic" and prof.wants("buffer") and prof.pool_bytes is None:
         raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
                          "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
+    if isinstance(prof, Profile):
+        _check_facts(platform, prof)
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL)
+
+
+def _check_facts(platform: str, prof: Profile) -> None:
+    """A port without speed or cable length (a fix's profile) renders only the sections that need neither:
+    ECN thresholds scale with speed; headroom, and the cable length some platforms put in their PFC
+    settings, need both; a NIC needs only its cable length, for PFC and its receive buffer."""
+    nic = platform in NIC_PLATFORMS
+    headroom = platform not in HEADROOM_AT_RUNTIME and any(map(prof.wants, ("ports", "pfc", "buffer")))
+    for port in prof.ports:
+        if nic:
+            if (prof.wants("pfc") or prof.wants("buffer")) and port.cable_length_m is None:
+                raise InputError(f"port {port.name}: cable length unknown, so the NIC cannot size its lossless "
+                                 "receive buffer (mlnx_qos --cable_len)")
+            continue
+        if prof.wants("ecn") and prof.ecn and port.speed_gbps is None:
+            raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
+        if (headroom or prof.wants("ports")) and port.xoff_bytes is None:
+            raise InputError(f"port {port.name}: speed or cable length unknown, so its PFC headroom cannot be computed")
 
 
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:

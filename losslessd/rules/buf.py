@@ -84,6 +84,8 @@ class BufferProfileTooSmall(_BufRule):
     code = "BUF001"
     name = "buffer-profile-too-small"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"buffer"})
 
     def check_profile(self, ctx, device, port, lane, profile):
         if profile.size_bytes is None or profile.xoff_bytes is None:
@@ -147,6 +149,8 @@ class HeadroomInsufficient(_BufRule):
     code = "BUF002"
     name = "headroom-insufficient"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"buffer"})
 
     def check_profile(self, ctx, device, port, lane, profile):
         at = self._at(device, port, lane, profile)

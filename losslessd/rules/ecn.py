@@ -133,6 +133,8 @@ class EcnDisabledOnLossless(_EcnRule):
     code = "ECN001"
     name = "ecn-disabled-on-lossless"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"ecn"})
 
     def check_queue(self, ctx, device, port, lane):
         if not ctx.policy.ecn.required:
@@ -178,6 +180,8 @@ class EcnThresholdsInvalid(_MarkingRule):
     code = "ECN002"
     name = "ecn-thresholds-invalid"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"ecn"})
 
     def check_marking(self, ctx, device, port, lane, ecn):
         pol = ctx.policy.ecn
@@ -228,6 +232,8 @@ class EcnThresholdOutOfRange(_MarkingRule):
     code = "ECN003"
     name = "ecn-threshold-out-of-range"
     severity = Severity.warning
+    fixable = True
+    fix_sections = frozenset({"ecn"})
 
     def check_marking(self, ctx, device, port, lane, ecn):
         pol = ctx.policy.ecn
@@ -280,6 +286,8 @@ class EcnAfterPfc(_MarkingRule):
     code = "ECN004"
     name = "ecn-after-pfc"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"ecn", "buffer"})
 
     def check_marking(self, ctx, device, port, lane, ecn):
         pol = ctx.policy.ecn

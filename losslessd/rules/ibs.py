@@ -132,6 +132,9 @@ class RoutingNotCreditLoopFree(_SmRule):
     code = "IBS001"
     name = "ib-routing-not-credit-loop-free"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"routing"})
+    disruptive = True
 
     def check_sm(self, ctx, device, sm):
         topo = ctx.policy.infiniband.topology
@@ -190,6 +193,15 @@ class RoutingUnsafeFallback(_SmRule):
     code = "IBS002"
     name = "ib-routing-unsafe-fallback"
     severity = Severity.warning
+    fixable = True
+    fix_sections = frozenset({"routing"})
+    disruptive = True
+
+    @classmethod
+    def fix_sections_for(cls, finding):
+        """A render lists only safe engines and ends them with no_fallback, but leaves connect_roots and
+        max_reverse_hops to a human (they are there for a reason the config does not show)."""
+        return cls.fix_sections if finding.key == "fallback" else frozenset()
 
     def check_sm(self, ctx, device, sm):
         topo = ctx.policy.infiniband.topology
@@ -335,6 +347,8 @@ class SmTimers(_SmRule):
     code = "IBS004"
     name = "ib-sm-timers"
     severity = Severity.warning
+    fixable = True
+    fix_sections = frozenset({"timers"})
 
     def check_sm(self, ctx, device, sm):
         pol = ctx.policy.infiniband

@@ -17,10 +17,11 @@ class ChainBreak(NamedTuple):
     why: str
     fix: str = ""
     source: Source | None = None
+    section: str = "maps"  # the profile section that mends this link (render.SECTIONS)
 
 
-def _broken(why: str, fix: str, source: Source | None) -> ChainBreak:
-    return ChainBreak(False, why, fix, source)
+def _broken(why: str, fix: str, source: Source | None, section: str = "maps") -> ChainBreak:
+    return ChainBreak(False, why, fix, source, section)
 
 
 def _unknown(why: str, source: Source | None) -> ChainBreak:
@@ -60,7 +61,7 @@ def first_break(ctx, device: Device, port: Port, hop: Hop) -> ChainBreak | None:
         return _unknown("the port's PFC state is not in the input", port.pfc_source or port.source)
     if hop.priority not in port.pfc_enabled:
         return _broken(f"PFC is off for priority {hop.priority} (enabled: {numbers(port.pfc_enabled)})",
-                       f"enable PFC on priority {hop.priority}", port.pfc_source or port.source)
+                       f"enable PFC on priority {hop.priority}", port.pfc_source or port.source, "pfc")
     return _pg_break(device, port, hop, host) or _queue_break(port, hop)
 
 
@@ -87,12 +88,12 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | 
             return None
         return _broken(f"{label} {hop.pg} uses buffer profile {pg.profile}, which has no xoff headroom "
                        "(a lossy profile)", f"give {label} {hop.pg} a lossless profile with xoff headroom",
-                       pg.source or profile.source)
+                       pg.source or profile.source, "buffer")
     if pg.size_bytes is not None:
         if pg.size_bytes > 0:
             return None
         return _broken(f"{label} {hop.pg} has size 0 bytes", f"give {label} {hop.pg} a size (`mlnx_qos --buffer_size`)",
-                       pg.source)
+                       pg.source, "buffer")
     return _unknown(f"{label} {hop.pg} has no buffer profile in the input", pg.source or maps)
 
 
@@ -146,6 +147,10 @@ class RoceDscpNotLossless(Rule):
     name = "roce-dscp-not-lossless"
     scope = "port"
     severity = Severity.error
+    fixable = True
+    # Each finding names the section that mends its chain's first break (a PFC break needs no new DSCP map).
+    fix_sections = frozenset({"maps", "pfc", "buffer"})
+    disruptive = True
 
     def check_device(self, ctx, device):
         host = device.kind == DeviceKind.host
@@ -165,7 +170,7 @@ class RoceDscpNotLossless(Rule):
                     continue
                 yield self.finding(f"RoCE DSCP {dscp} is not lossless: {hop.describe()}; first break: {link.why}; "
                                    f"{link.fix}", device=device, port=port, source=link.source, key=dscp,
-                                   chain=hop.describe())
+                                   chain=hop.describe(), section=link.section)
             if unknown:
                 yield self.unverified("could not verify that RoCE traffic is lossless: " + "; ".join(unknown),
                                       device=device, port=port, source=unknown_source)
@@ -205,19 +210,23 @@ class CnpNotStrict(Rule):
     name = "cnp-not-strict"
     scope = "port"
     severity = Severity.error
+    fixable = True
+    # A switch's CNP queue is the scheduler's; a NIC's CNP marking is written with its DCQCN settings.
+    fix_sections = frozenset({"scheduler", "ecn"})
 
     def check_device(self, ctx, device):
         cnp = ctx.policy.cnp
         if cnp is None:
             return
-        check = self._host if device.kind == DeviceKind.host else self._switch
+        host = device.kind == DeviceKind.host
+        check = self._host if host else self._switch
         for port in ctx.roce_ports(device):
             problems, unknown, source = check(cnp, port)
             if problems:
-                subject = f"DSCP {cnp.dscp}" if device.kind == DeviceKind.host else port.dscp_chain(cnp.dscp).describe()
+                subject = f"DSCP {cnp.dscp}" if host else port.dscp_chain(cnp.dscp).describe()
                 note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
                 yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
-                                   port=port, source=source, key=cnp.dscp)
+                                   port=port, source=source, key=cnp.dscp, section="ecn" if host else "scheduler")
             elif unknown:
                 yield self.unverified(f"could not verify CNP DSCP {cnp.dscp}: {'; '.join(unknown)}", device=device,
                                       port=port, source=source)
@@ -295,6 +304,9 @@ class TrustMismatch(PortRule):
     name = "trust-mismatch"
     scope = "port"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"trust"})
+    disruptive = True
 
     def check_port(self, ctx, device, port):
         wanted = ctx.policy.lossless.trust
@@ -348,6 +360,9 @@ class PfcQueueMismatch(PortRule):
     name = "pfc-queue-mismatch"
     scope = "port"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"maps"})
+    disruptive = True
 
     def check_port(self, ctx, device, port):
         if port.pfc_priority_to_queue is None:

@@ -50,6 +50,9 @@ class NicPfcMismatch(_NicRule):
     code = "NIC001"
     name = "nic-pfc-mismatch"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"pfc"})
+    disruptive = True
 
     def check_port(self, ctx, device, port):
         lossless = set(ctx.lossless)
@@ -98,6 +101,9 @@ class NicTrustMismatch(_NicRule):
     code = "NIC002"
     name = "nic-trust-mismatch"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"trust"})
+    disruptive = True
 
     def check_port(self, ctx, device, port):
         wanted = ctx.policy.nic.trust
@@ -136,6 +142,8 @@ class NicEcnDisabled(_NicRule):
     code = "NIC003"
     name = "nic-ecn-disabled"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"ecn"})
 
     def check_port(self, ctx, device, port):
         points = [(label, sysfs, kind) for want, label, sysfs, kind in (
@@ -198,6 +206,8 @@ class NicRoceTos(Rule):
     name = "nic-roce-tos"
     scope = "device"
     severity = Severity.warning
+    fixable = True
+    fix_sections = frozenset({"tos"})
 
     def check_device(self, ctx, device):
         if device.kind != DeviceKind.host or not ctx.policy.nic.check_roce_tos:

@@ -53,6 +53,9 @@ class PfcDisabledOnLossless(PortRule):
     name = "pfc-disabled-on-lossless"
     scope = "port"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"pfc"})
+    disruptive = True
 
     def check_port(self, ctx, device, port):
         lossless = ctx.lossless
@@ -100,6 +103,9 @@ class PfcEnabledOnLossy(PortRule):
     name = "pfc-enabled-on-lossy"
     scope = "port"
     severity = Severity.warning
+    fixable = True
+    fix_sections = frozenset({"pfc"})
+    disruptive = True
 
     def check_port(self, ctx, device, port):
         lossless = ctx.lossless

@@ -43,6 +43,8 @@ class PfcWatchdogDisabled(_WdgRule):
     code = "WDG001"
     name = "pfc-watchdog-disabled"
     severity = Severity.error
+    fixable = True
+    fix_sections = frozenset({"watchdog"})
 
     def check_port(self, ctx, device, port):
         if not ctx.policy.watchdog.required:
@@ -97,6 +99,8 @@ class PfcWatchdogTimers(_WdgRule):
     code = "WDG002"
     name = "pfc-watchdog-timers"
     severity = Severity.warning
+    fixable = True
+    fix_sections = frozenset({"watchdog"})
 
     def check_port(self, ctx, device, port):
         wd = port.watchdog

@@ -6,7 +6,9 @@ device of the folder gets an SSH CLI on its own free port answering the commands
 simulator writes an inventory of what it started, in the shape of Nornir's SimpleInventory, and a
 known_hosts file with its host key; the secrets live only in ``Simulator.env``, the inventory names
 the environment variables. Faults for tests: a device that is down, a changed password, a changed
-host key, a garbled output, a PFC storm.
+host key, a garbled output, a PFC storm (with or without ECN marking), a restart that resets the
+counters, a 32-bit counter that wraps, a slow agent, garbage instead of counters. Counters are served
+over SNMP (switches) and by the counter commands over SSH (losslessd.sim.counters), from one state.
 
     with Simulator("examples/fabric", tmp_path, snmp=False) as sim:
         sim.inventory_path, sim.known_hosts_path, sim.env, sim.devices["leaf1"].ssh_port
@@ -28,6 +30,9 @@ from .. import capture
 from ..errors import InputError
 from ..model import Device, DeviceKind
 from ..parse import _groups, parse_group
+from . import counters
+from .counters import Traffic, storm_key
+from .snmp import sonic_if_indexes
 from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
 
 log = logging.getLogger(__name__)
@@ -84,21 +89,46 @@ class SimDevice:
     down: bool = False
     password: str = field(default="", repr=False)  # what the SSH server accepts now
     garbled: dict[str, str] = field(default_factory=dict, repr=False)
+    if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
+    lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
+    watchdog: dict[str, tuple[float, float]] = field(default_factory=dict)  # port -> on-box PFC watchdog
+    #   (detection s, restoration s), for ports whose config turns it on
+    traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
+    live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
+
+    def live_output(self, command: str) -> str | None:
+        """The output of a counter command, made now from the counter state (None: not one)."""
+        return counters.render(self, command) if self.live_counters else None
+
+    @property
+    def delay_s(self) -> float:
+        return self.traffic.slow_s
 
 
 class Simulator:
     """Starts the devices of ``fabric_dir`` (all, or ``devices``) and writes the inventory for them."""
 
     def __init__(self, fabric_dir: str | Path, workdir: str | Path, *, ssh: bool = True, snmp: bool = True,
-                 devices: list[str] | None = None, snmp_v3: bool = False):
+                 devices: list[str] | None = None, snmp_v3: bool = False, snmp_shared: bool = False,
+                 wrap32_after_s: float | None = None, live_counters: bool = True):
+        """``live_counters``: the SSH CLIs answer the counter commands (SONiC `show pfcwd stats`,
+        `show queue wredcounters`, a host's `ethtool -S IF` and RDMA hw_counters) from the counter
+        state, so `losslessd daemon` gets every counter it polls; off, those stay unknown commands
+        unless a capture recorded them. ``snmp_shared``: one snmpsim process serves every switch
+        (many-devices mode; set_slow is refused then).
+        ``wrap32_after_s``: the Counter32 columns start just below 2^32 and wrap that many seconds
+        after start() returns."""
         self.fabric_dir = Path(fabric_dir)
         self.workdir = Path(workdir)
         self.ssh, self.snmp, self.snmp_v3 = ssh, snmp, snmp_v3
+        self.snmp_shared, self.wrap32_after_s = snmp_shared, wrap32_after_s
         self.inventory_path = self.workdir / "inventory.yaml"
         self.known_hosts_path = self.workdir / "known_hosts"
         self.host_key_path = self.workdir / "ssh_host_ed25519_key"
         self.env: dict[str, str] = {}
         self.devices: dict[str, SimDevice] = load_devices(self.fabric_dir, devices)
+        for device in self.devices.values():
+            device.live_counters = live_counters
         self._servers: SshServers | None = None
         self._agents = None  # losslessd.sim.snmp.SnmpAgents when snmp
         self._keys: dict[str, object] = {}  # device -> the host key it presents
@@ -154,10 +184,12 @@ class Simulator:
             self.env[SNMP_AUTH_ENV] = secrets.token_hex(12)
             self.env[SNMP_PRIV_ENV] = secrets.token_hex(12)
             v3_user = (SNMP_V3_USER, self.env[SNMP_AUTH_ENV], self.env[SNMP_PRIV_ENV])
-        self._agents = SnmpAgents(self.workdir, v3_user=v3_user)  # it keeps its files in workdir/snmp
+        # It keeps its files in workdir/snmp.
+        self._agents = SnmpAgents(self.workdir, v3_user=v3_user, shared=self.snmp_shared,
+                                  wrap32_after_s=self.wrap32_after_s)
         switches = [d for d in self.devices.values() if d.kind == DeviceKind.switch]
         for device in switches:
-            name = self._agents.add(device.name, ports=device.ports, priorities=range(8))
+            name = self._agents.add(device.name, ports=device.ports, priorities=range(8), traffic=device.traffic)
             if self.snmp_v3:
                 device.snmp_context = name
             else:
@@ -240,12 +272,44 @@ class Simulator:
             output = recorded[: max(1, len(recorded) // 3)].rstrip("\n")
         device.garbled[cmd] = output
 
-    def storm(self, name: str, port: str, priority: int, on: bool = True) -> None:
-        """Switch a PFC storm (pause frames counting up fast) on ``port``/``priority`` on or off."""
-        self._device(name)
-        if self._agents is None:
-            raise RuntimeError("this simulator runs no SNMP agents (snmp=False)")
-        self._agents.storm(name, port, priority, on)
+    def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False) -> None:
+        """Switch a PFC storm on ``port``/``priority`` on or off: pause frames count up fast (SNMP and
+        the counter commands), the queue stops sending, the on-box watchdog counts it after its
+        detection time. ECN marks stay flat unless ``ecn_healthy`` (then they climb with the pauses)."""
+        device = self._device(name)
+        try:
+            key = storm_key(device.if_indexes, port, priority)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        device.traffic.storm(key, on, ecn_healthy)
+        self._publish(name)
+
+    def reset_counters(self, name: str) -> None:
+        """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
+        self._device(name).traffic.reset()
+        self._publish(name)
+
+    def set_slow(self, name: str, delay_s: float) -> None:
+        """Wait ``delay_s`` before answering SNMP sysUpTime (the first request of every poll) and
+        before each SSH command's output; 0 answers at once again."""
+        device = self._device(name)
+        if self.snmp_shared and device.name in self._agent_names():
+            raise ValueError("set_slow needs an SNMP process per device (snmp_shared=False)")
+        device.traffic.set(slow_s=float(delay_s))
+        self._publish(name)
+
+    def set_garbage(self, name: str, on: bool = True) -> None:
+        """Serve answers that are not counters: SNMP counters become strings (sysUpTime and ifName
+        stay right), the SSH counter commands print their tables with every number replaced."""
+        self._device(name).traffic.set(garbage=on)
+        self._publish(name)
+
+    def _agent_names(self) -> set[str]:
+        return set() if self._agents is None else set(self._agents._agents)
+
+    def _publish(self, name: str) -> None:
+        if name in self._agent_names():
+            self._agents.publish(name)
 
 
 def _env_part(name: str) -> str:
@@ -275,13 +339,24 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
             name=model.name, platform=model.platform, kind=model.kind, username=USERNAMES[model.platform],
             password_env=PASSWORD_ENV, netmiko_device_type=NETMIKO_TYPES[model.platform],
             files=[str(f) for f in files], ports=list(model.ports), outputs=outputs,
-            rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}))
+            rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}),
+            if_indexes=sonic_if_indexes(list(model.ports)),
+            lossless={n: sorted(p.pfc_enabled or []) for n, p in model.ports.items()},
+            watchdog={n: _watchdog_times(p.watchdog) for n, p in model.ports.items()
+                      if p.watchdog is not None and p.watchdog.enabled is not False})
     if only is None:
         return devices
     if missing := [n for n in only if n not in devices]:
         raise InputError(f"no device {', '.join(missing)} the simulator can serve in {fabric_dir} "
                          f"(it has: {', '.join(devices) or 'none'})")
     return {n: d for n, d in devices.items() if n in only}
+
+
+def _watchdog_times(wd) -> tuple[float, float]:
+    """(detection, restoration) in seconds of a port's PFC watchdog, SONiC's defaults where unset."""
+    detect = wd.detection_time_ms / 1000 if wd.detection_time_ms is not None else counters.DEFAULT_WD_DETECTION_S
+    restore = wd.restoration_time_ms / 1000 if wd.restoration_time_ms is not None else counters.DEFAULT_WD_RESTORATION_S
+    return detect, restore
 
 
 def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:

@@ -1,9 +1,12 @@
-"""Simulated SNMP agents: one snmpsim process per device on 127.0.0.1, serving the OIDs a SONiC
-switch serves (losslessd.counters_oids) with counters that move and PFC storms on demand.
+"""Simulated SNMP agents: snmpsim processes on 127.0.0.1 serving the OIDs a SONiC switch serves
+(losslessd.counters_oids) with counters that move, PFC storms and agent faults on demand.
 
-Each device gets ``<workdir>/snmp/<community>/data/<community>.snmprec`` (the SNMPv2c community and
-the SNMPv3 contextName are that file's name) and a storm state file beside it that the ``lossless``
-variation module (snmpsim_variation/lossless.py) reads on every request.
+Each device gets ``<home>/data/<community>.snmprec`` (the SNMPv2c community and the SNMPv3
+contextName are that file's name) and its counter state (losslessd.sim.counters.Traffic) as a JSON
+file beside it, which the ``lossless`` variation module (snmpsim_variation/lossless.py) reads on
+every request. By default every device has its own process (its own UDP port, like a real box);
+``shared=True`` serves them all from one process and port, told apart by community or context,
+which is how a bench runs hundreds of devices on two cores.
 """
 
 from __future__ import annotations
@@ -18,19 +21,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from losslessd import counters_oids as oids
 
-VARIATION_DIR = Path(__file__).parent / "snmpsim_variation"
+from .counters import AVG_PACKET_BYTES, NORMAL_PAUSE_PER_S, STORM_PAUSE_PER_S, Traffic, storm_key
 
-# PFC frames per second a storming peer sends on one priority. A pause of the largest quanta
-# (65535 x 512 bit times, IEEE 802.1Qbb) lasts 335 us at 100 Gb/s; a peer refreshing it every
-# half-pause sends about 6,000 frames/s.
-STORM_PAUSE_PER_S = 6000.0
-NORMAL_PAUSE_PER_S = 2.0  # background pauses per priority on a healthy lossless port
-AVG_PACKET_BYTES = 1000
+__all__ = ["NORMAL_PAUSE_PER_S", "STORM_PAUSE_PER_S", "SnmpAgents", "snmprec", "sonic_if_indexes"]
+
+VARIATION_DIR = Path(__file__).parent / "snmpsim_variation"
 START_TIMEOUT_S = 30.0
 
 _SONIC_PORT = re.compile(r"^Ethernet(\d+)$")
@@ -90,8 +90,9 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int]) ->
             f"{oids.IF_NAME}.{idx}|4x|{port.encode().hex()}",
             f"{oids.IF_HC_IN_OCTETS}.{idx}|{c64}|b={rng.randrange(10**15)},r={in_rate:.0f}",
             f"{oids.IF_HC_OUT_OCTETS}.{idx}|{c64}|b={rng.randrange(10**15)},r={out_rate:.0f}",
-            f"{oids.IF_IN_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5",
-            f"{oids.IF_OUT_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5",
+            # Counter32: `w` lets the wrap mode start them just below 2^32.
+            f"{oids.IF_IN_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
+            f"{oids.IF_OUT_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
             # Per port: the sum over priorities, as the MIB describes it.
             f"{oids.CPFC_IF_REQUESTS}.{idx}|{c64}|b={sum(sent.values())},r={all_prios}",
             f"{oids.CPFC_IF_INDICATIONS}.{idx}|{c64}|b={sum(received.values())},r={all_prios},up={idx}",
@@ -113,10 +114,9 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int]) ->
 class _Agent:
     name: str
     community: str
-    home: Path
+    home: Path  # the process's folder: the device's own, or the one all devices share
     if_indexes: dict[str, int]
-    storms: dict[str, list[list[float | None]]] = field(default_factory=dict)
-    t0: float = field(default_factory=time.time)
+    traffic: Traffic
     port: int | None = None
     proc: subprocess.Popen | None = None
     down: bool = False
@@ -131,66 +131,115 @@ class _Agent:
 
 
 class SnmpAgents:
-    """snmpsim agents for a set of simulated devices; use as a context manager or call stop()."""
+    """snmpsim agents for a set of simulated devices; use as a context manager or call stop().
 
-    def __init__(self, workdir: str | Path, v3_user: tuple[str, str, str] | None = None):
+    ``wrap32_after_s``: the Counter32 columns (ifInDiscards, ifOutDiscards) start just below 2^32 and
+    wrap that many seconds after start() returns."""
+
+    def __init__(self, workdir: str | Path, v3_user: tuple[str, str, str] | None = None, *, shared: bool = False,
+                 wrap32_after_s: float | None = None):
         self.workdir = Path(workdir) / "snmp"
         if v3_user and any(not v or any(c.isspace() for c in v) for v in v3_user):
             raise ValueError("SNMPv3 user, auth key and priv key must be non-empty and without blanks")
         self.v3_user = v3_user  # (user, SHA auth key, AES priv key), served by every agent
+        self.shared = shared
+        self.wrap32_after_s = wrap32_after_s
         self._agents: dict[str, _Agent] = {}
 
-    def add(self, name: str, ports: list[str], priorities: Iterable[int] = range(8)) -> str:
-        """Generate the device's data file; returns its community (also its SNMPv3 contextName)."""
+    def add(self, name: str, ports: list[str], priorities: Iterable[int] = range(8),
+            traffic: Traffic | None = None) -> str:
+        """Generate the device's data file; returns its community (also its SNMPv3 contextName).
+        ``traffic`` is the device's counter state when the caller shares it (the SSH side does)."""
         community = re.sub(r"[^A-Za-z0-9_-]", "_", name)
         if name in self._agents or any(a.community == community for a in self._agents.values()):
             raise ValueError(f"SNMP agent for {name!r} added twice")
-        agent = _Agent(name, community, self.workdir / community, sonic_if_indexes(list(ports)))
+        home = self.workdir / ("shared" if self.shared else community)
+        agent = _Agent(name, community, home, sonic_if_indexes(list(ports)), traffic or Traffic())
         agent.data_file.parent.mkdir(parents=True, exist_ok=True)
         agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities))
-        self._write_state(agent)
+        self.publish(name, agent)
         self._agents[name] = agent
         return community
 
     def start(self) -> dict[str, int]:
-        """Start every agent not yet running (in parallel); returns {name: UDP port}."""
-        pending = [a for a in self._agents.values() if a.proc is None]
-        for agent in pending:
-            self._launch(agent)
-        for agent in pending:
+        """Start every process not yet running (in parallel); returns {name: UDP port}."""
+        pending: dict[Path, list[_Agent]] = {}
+        for agent in self._agents.values():
+            if agent.proc is None:
+                pending.setdefault(agent.home, []).append(agent)
+        if self.shared and pending:  # a process reads its data files when it starts: restart it for new ones
+            pending = {home: list(self._agents.values()) for home in pending}
+        for agents in pending.values():
+            self._launch(agents)
+        for agents in pending.values():
             for _ in range(3):  # another process may grab the free port before snmpsim binds it
-                if self._wait_ready(agent):
+                if self._wait_ready(agents[0]):
                     break
-                self._launch(agent)
+                self._launch(agents)
             else:
-                log = (agent.home / "agent.log").read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"snmpsim for {agent.name} did not start:\n{log}")
+                log = (agents[0].home / "agent.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"snmpsim for {agents[0].name} did not start:\n{log}")
+        if self.wrap32_after_s is not None:
+            wrap_at = time.time() + self.wrap32_after_s
+            for agents in pending.values():
+                for agent in agents:
+                    agent.traffic.set(wrap_at=wrap_at)
+                    self.publish(agent.name)
         return {a.name: a.port for a in self._agents.values()}
 
-    def storm(self, name: str, port: str, priority: int, on: bool = True) -> None:
+    def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False) -> None:
         """Switch a PFC storm on ``port``/``priority`` on or off: while on, that priority's pause
         indications climb by STORM_PAUSE_PER_S and its egress queue stops transmitting."""
         agent = self._agents[name]
-        if port not in agent.if_indexes:
-            raise ValueError(f"{name} has no port {port!r}")
-        spans = agent.storms.setdefault(f"{agent.if_indexes[port]}.{priority}", [])
-        storming = bool(spans) and spans[-1][1] is None
-        if on and not storming:
-            spans.append([time.time(), None])
-        elif not on and storming:
-            spans[-1][1] = time.time()
-        self._write_state(agent)
+        try:
+            key = storm_key(agent.if_indexes, port, priority)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        agent.traffic.storm(key, on, ecn_healthy)
+        self.publish(name)
+
+    def reset(self, name: str) -> None:
+        """The agent restarts: sysUpTime and every counter start again from zero."""
+        self._agents[name].traffic.reset()
+        self.publish(name)
+
+    def set_slow(self, name: str, delay_s: float) -> None:
+        """Wait ``delay_s`` before answering sysUpTime, the first request of every poll (0: answer at
+        once again). The wait blocks the agent's process, so a shared process would delay every
+        device: refused there."""
+        if self.shared:
+            raise ValueError("set_slow needs a process per device (SnmpAgents(shared=False))")
+        self._agents[name].traffic.set(slow_s=float(delay_s))
+        self.publish(name)
+
+    def set_garbage(self, name: str, on: bool = True) -> None:
+        """Answer every counter with a string instead of a number (sysUpTime and ifName stay right)."""
+        self._agents[name].traffic.set(garbage=on)
+        self.publish(name)
 
     def set_down(self, name: str, down: bool = True) -> None:
-        """Stop (SIGSTOP) or resume the device's agent: a stopped agent lets every request time out."""
+        """Stop answering: a device's own process is stopped (SIGSTOP), so every request times out;
+        in a shared process the device's counters stop answering (its requests time out as well)."""
         agent = self._agents[name]
-        if agent.proc is not None and agent.down != down:
+        if self.shared:
+            agent.traffic.set(down=down)
+            self.publish(name)
+        elif agent.proc is not None and agent.down != down:
             agent.proc.send_signal(signal.SIGSTOP if down else signal.SIGCONT)
         agent.down = down
 
+    def publish(self, name: str, agent: _Agent | None = None) -> None:
+        """Write the device's counter state where its agent reads it (after a change made to it)."""
+        agent = agent or self._agents[name]
+        tmp = agent.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(agent.traffic.snapshot()))
+        os.replace(tmp, agent.state_file)  # atomic: the agent never reads half a file
+
     def stop(self) -> None:
+        for proc in {a.proc for a in self._agents.values() if a.proc is not None}:
+            _terminate(proc)
         for agent in self._agents.values():
-            self._terminate(agent)
+            agent.proc = None
 
     def __enter__(self) -> SnmpAgents:
         return self
@@ -198,39 +247,39 @@ class SnmpAgents:
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    def _write_state(self, agent: _Agent) -> None:
-        tmp = agent.state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"t0": agent.t0, "storm_rate": STORM_PAUSE_PER_S, "storms": agent.storms}))
-        os.replace(tmp, agent.state_file)  # atomic: the agent never reads half a file
-
-    def _launch(self, agent: _Agent) -> None:
-        self._terminate(agent)
-        agent.port = _free_udp_port()
+    def _launch(self, agents: list[_Agent]) -> None:
+        """(Re)start the process serving ``agents`` (which share one home) on a free port."""
+        home = agents[0].home
+        for proc in {a.proc for a in agents if a.proc is not None}:
+            _terminate(proc)
+        port = _free_udp_port()
         args = [
             sys.executable, "-m", "snmpsim.commands.responder",
             "--log-level=error",  # info would log every request and the USM keys
-            f"--cache-dir={agent.home / 'cache'}",
+            f"--cache-dir={home / 'cache'}",
             f"--variation-modules-dir={VARIATION_DIR}",
             # One SNMP engine (snmpsim starts it with --v3-engine-id=auto) configured by these:
-            f"--data-dir={agent.data_file.parent}",
-            f"--agent-udpv4-endpoint=127.0.0.1:{agent.port}",
+            f"--data-dir={home / 'data'}",
+            f"--agent-udpv4-endpoint=127.0.0.1:{port}",
         ]
         if self.v3_user:
             # The keys go in a 0600 file rather than on the command line, where `ps` shows them.
             user, auth_key, priv_key = self.v3_user
-            keys = agent.home / "v3-user.args"
+            keys = home / "v3-user.args"
             keys.unlink(missing_ok=True)
             with os.fdopen(os.open(keys, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
                 f.write(f"--v3-user={user} --v3-auth-key={auth_key} --v3-auth-proto=SHA "
                         f"--v3-priv-key={priv_key} --v3-priv-proto=AES\n")
             args.append(f"--args-from-file={keys}")
         env = dict(os.environ, SNMPSIM_ALLOW_ROOT="true")  # it refuses to run as root otherwise
-        with open(agent.home / "agent.log", "wb") as log:
-            agent.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                          env=env, start_new_session=True)
-        agent.down = False
+        with open(home / "agent.log", "wb") as log:
+            proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    env=env, start_new_session=True)
+        for agent in agents:
+            agent.proc, agent.port, agent.down = proc, port, False
 
-    def _wait_ready(self, agent: _Agent) -> bool:
+    @staticmethod
+    def _wait_ready(agent: _Agent) -> bool:
         """True once the agent answers a GET; False if the process exited."""
         probe = _probe_packet(agent.community)
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -247,15 +296,14 @@ class SnmpAgents:
                     continue
         return False
 
-    @staticmethod
-    def _terminate(agent: _Agent) -> None:
-        proc, agent.proc = agent.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGCONT)  # a stopped process would never handle SIGTERM
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+
+def _terminate(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGCONT)  # a stopped process would never handle SIGTERM
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

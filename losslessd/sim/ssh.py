@@ -31,6 +31,10 @@ class CliDevice(Protocol):
     password: str
     outputs: dict[str, str]  # normalised command line -> output
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
+    delay_s: float  # a slow device waits this long before each command's output
+
+    def live_output(self, command: str) -> str | None:
+        """A counter command's output made at the time of asking (None: not a counter command)."""
 
 
 class Reply(NamedTuple):
@@ -62,6 +66,8 @@ class Shell:
             return Reply("", close=True)
         if cmd in self.device.garbled:
             return Reply(self.device.garbled[cmd])
+        if (live := self.device.live_output(cmd)) is not None:
+            return Reply(live)
         return self.command(cmd)
 
     def command(self, cmd: str) -> Reply:
@@ -134,6 +140,7 @@ def _crlf(text: str) -> str:
 
 async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
     if process.command is not None:  # `ssh host command`: one answer, no prompt
+        await asyncio.sleep(shell.device.delay_s)
         reply = shell.answer(process.command)
         process.stdout.write(reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else ""))
         process.exit(reply.status)
@@ -156,6 +163,8 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
             after_cr = ch == "\r"
             if ch in "\r\n":
                 out.append("\r\n")
+                if shell.device.delay_s and line:
+                    await asyncio.sleep(shell.device.delay_s)
                 reply = shell.answer("".join(line))
                 line.clear()
                 if reply.close:

@@ -4,8 +4,9 @@ A port's lossless setup is spread over named objects that `set class-of-service 
 ties together: a DSCP classifier (DSCP -> forwarding class), the forwarding class's queue and
 PFC priority, a congestion notification profile (PFC code points, PFC watchdog), and a
 scheduler-map (forwarding class -> scheduler: strict priority or weight, ECN drop profile).
-Junos ECN thresholds are fill levels in percent of the queue's buffer, which the configuration
-does not give in bytes, so they are kept as Ecn.unconverted.
+Junos ECN thresholds are fill levels in percent of the queue's buffer: bytes when the scheduler gives
+that buffer as `buffer-size temporal` (line rate x time) and the port's speed is known, else kept
+as Ecn.unconverted.
 
 The curly-brace form (`show configuration`) is read too, each statement at the line of its `;`.
 The configuration may also come inside a losslessd capture (docs/capture-format.md).
@@ -26,9 +27,9 @@ PLATFORM = "juniper_junos"
 _SNIFF_CHARS = 256 * 1024
 # The hierarchies a lintable configuration has, as `display set` prints them (a file of other `set` lines,
 # e.g. only `set system ...`, has no port to check and is left unclaimed).
-_SET_LINE = re.compile(r"^set (interfaces|class-of-service) \S", re.M)
+_SET_LINE = re.compile(r"^set (interfaces|class-of-service) \S", re.MULTILINE)
 # The curly-brace form (`show configuration`): the same hierarchies opening a block.
-_BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.M)
+_BRACES = re.compile(r"^(interfaces|class-of-service) \{\s*$", re.MULTILINE)
 _CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces)?(\s*\|\s*display\s+set)?\s*$")
 
 

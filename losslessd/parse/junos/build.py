@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
-                      Source, Trust, Watchdog)
+from ...model import (
+    Device,
+    DeviceKind,
+    Ecn,
+    ParseIssue,
+    Port,
+    PriorityGroup,
+    Queue,
+    Scheduler,
+    SchedulerType,
+    Source,
+    Trust,
+    Watchdog,
+)
+from ...units import time_to_bytes
 from .reader import PHYSICAL, WATCHDOG_DEFAULTS, Cnp, CosInterface, ForwardingClass, JunosConfig, SchedulerConf, Val
 
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
@@ -168,7 +181,7 @@ def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[Parse
                      else Scheduler(name=sched_ref.value, type=SchedulerType.wrr, weight=sched.rate_pct,
                                     source=sched.source))
         port.queues[fc.queue] = Queue(index=fc.queue, scheduler=scheduler, source=sched_ref.source,
-                                      ecn=_ecn(cfg, sched, issues))
+                                      ecn=_ecn(cfg, sched, port.speed_gbps, issues))
 
 
 def _unknown_queues(issues: list[ParseIssue], port: Port, what: str, ref: Val) -> None:
@@ -177,8 +190,11 @@ def _unknown_queues(issues: list[ParseIssue], port: Port, what: str, ref: Val) -
     port.queues = {i: Queue(index=i, ecn=Ecn(source=ref.source), source=ref.source) for i in range(8)}
 
 
-def _ecn(cfg: JunosConfig, sched: SchedulerConf, issues: list[ParseIssue]) -> Ecn:
-    """ECN marks where the drop profile would drop (ECN-capable packets only); without a drop profile no marking."""
+def _ecn(cfg: JunosConfig, sched: SchedulerConf, speed_gbps: float | None, issues: list[ParseIssue]) -> Ecn:
+    """ECN marks where the drop profile would drop (ECN-capable packets only); without a drop profile no marking.
+
+    Fill levels are percent of the queue's buffer: bytes only when the scheduler sizes that buffer in time
+    (`buffer-size temporal`) and the port's speed is known."""
     if sched.ecn is None or sched.drop_profile is None:
         return Ecn(ecn_enabled=False, source=sched.ecn or sched.source)
     name = sched.drop_profile.value
@@ -195,6 +211,11 @@ def _ecn(cfg: JunosConfig, sched: SchedulerConf, issues: list[ParseIssue]) -> Ec
     pmax = max(p for _, p in points)
     kmin = max((f for f, p in points if p == 0), default=points[0][0])  # marking starts above the last 0 % point
     kmax = min(f for f, p in points if p == pmax)
-    # Fill levels are percent of the queue's buffer, which the configuration does not give in bytes.
+    buffer = time_to_bytes(sched.buffer_us.value / 1000, speed_gbps) if sched.buffer_us else None
+    if buffer is not None:
+        return Ecn(profile=name, ecn_enabled=True, mark_probability_pct=pmax, source=sched.ecn,
+                   min_threshold_bytes=round(buffer * kmin / 100), max_threshold_bytes=round(buffer * kmax / 100))
+    size = (f"a {sched.buffer_us.value:g} us queue buffer at an unknown port speed" if sched.buffer_us
+            else "the queue buffer")
     return Ecn(profile=name, ecn_enabled=True, mark_probability_pct=pmax, source=sched.ecn,
-               unconverted=f"fill-level {kmin:g}% to {kmax:g}% of the queue buffer (drop profile {name})")
+               unconverted=f"fill-level {kmin:g}% to {kmax:g}% of {size} (drop profile {name})")

@@ -18,7 +18,7 @@ from ..clitext import Val
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
 PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
 # The curly-brace form: a top-level hierarchy opening a block.
-_BRACE_TOP = re.compile(r"^(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$", re.M)
+_BRACE_TOP = re.compile(r"^(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$", re.MULTILINE)
 _CODE6 = re.compile(r"^[01]{6}$")
 _CODE3 = re.compile(r"^[01]{3}$")
 # Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): be, efN, afXY = 8X + 2Y, csN = 8N,
@@ -72,6 +72,7 @@ class SchedulerConf:
     rate_pct: int | None = None  # `transmit-rate percent N`
     ecn: Source | None = None  # `explicit-congestion-notification`
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
+    buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
 
 
 @dataclass
@@ -327,11 +328,10 @@ def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
 
 
 def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
-    if w[0] == "priority":
-        if w[1] == "strict-high":
-            sched.strict = src
-        elif w[1] != "low":
+    if w[0] == "priority":  # one value: a later `priority` line replaces the earlier one
+        if w[1] not in ("strict-high", "low"):
             raise _Skip(f"unknown scheduler priority {w[1]!r}")
+        sched.strict = src if w[1] == "strict-high" else None
     elif w[0] == "transmit-rate":
         if w[1] == "percent":
             sched.rate_pct = int(_number(w[2], 0, 100))
@@ -341,7 +341,11 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         # drop-profile-map loss-priority (low|any|...) protocol any drop-profile NAME: RoCE is classified low.
         if w[2] in ("low", "any"):
             sched.drop_profile = Val(w[w.index("drop-profile") + 1], src)
-    elif w[0] not in ("buffer-size", "shaping-rate", "excess-rate", "excess-priority"):
+    elif w[0] == "buffer-size":
+        # buffer-size (percent N | remainder | temporal MICROSECONDS): one choice, the later line wins. Only the
+        # temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
+        sched.buffer_us = Val(_number(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
+    elif w[0] not in ("shaping-rate", "excess-rate", "excess-priority"):
         raise _Skip("unknown scheduler statement")
 
 

@@ -12,10 +12,16 @@ are recognised by the path they read, whether one file (`cat PATH`, output = val
   sets (mlnx-tools sbin/cma_roce_tos); `cma_roce_tos -d DEV` output is read too.
 `ethtool IF` is read for the speed when the sysfs speed is absent; `lldpcli show neighbors` (or
 `lldpctl`) output, as text, keyvalue or JSON, gives the host's LLDP neighbours.
+
+A host setup script (a `#!` shell script running `mlnx_qos -i IF`, as `losslessd render` writes) is read
+too: its commands say what the NIC will be set to (see script.py). Several inputs of one host are read in
+order, each over the state the ones before left: a capture followed by a script (such as `losslessd fix`
+prints) is the host as it will be once the script has run on it.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -26,7 +32,7 @@ from ...errors import InputError
 from ...model import Device, DeviceKind, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input
-from . import mlnx_qos
+from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
@@ -65,7 +71,7 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text)
+    return _is_bare_mlnx_qos(inp.text) or script.is_script(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -86,9 +92,12 @@ class _Host:
     def __init__(self, name: str):
         self.device = Device(name=name, kind=DeviceKind.host, platform=PLATFORM)
         self.named = False
-        self.bare = False
-        self.attempted: dict[str, set[str]] = {}  # iface -> fact groups some section tried to read
-        self.tos: list[tuple[str, int, Source]] = []
+        self.captured = False  # some input is a capture, so the sections it lacks are worth a word
+        self.attempted: dict[str, set[str]] = {}  # iface -> fact groups some capture section tried to read
+        # RDMA device -> (ToS byte, where it was set, order of the write); the last write to a device wins.
+        self.tos: dict[str, tuple[int, Source, int]] = {}
+        self.tos_of: dict[str, str] = {}  # a script's name for an interface's RDMA device -> the interface
+        self._writes = itertools.count()
         self.tos_attempted = False
         self.ethtool_speed: dict[str, float] = {}
 
@@ -97,12 +106,17 @@ class _Host:
         self.device.source = self.device.source or Source(file=inp.path)
         if capture.is_capture(inp.text):
             header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
+            self.captured = True
             if not self.named:
                 self.device.name, self.named = header["device"], True
         elif _is_bare_mlnx_qos(inp.text):
             sections = [self._bare(inp)]
+        elif script.is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
+            self._script(inp)
+            return
         else:
-            raise InputError("neither a losslessd capture nor `mlnx_qos -i IF` output", file=inp.path, line=1)
+            raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
+                             "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
         last = {" ".join(s.command.split()): s for s in sections}
         for sec in sections:
             if last[" ".join(sec.command.split())] is not sec:
@@ -112,7 +126,6 @@ class _Host:
 
     def _bare(self, inp: Input) -> Section:
         """A file holding only mlnx_qos output (maybe after the shell prompt line that ran it)."""
-        self.bare = True
         lines = inp.text.split("\n")
         for i, line in enumerate(lines):
             if m := _BARE_CMD.search(line):
@@ -125,6 +138,43 @@ class _Host:
                     "NP/RP switches and cma_roce_tos were not captured (collect with "
                     "examples/collect-host-capture.sh)", inp.path, start or 1)
         return Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)
+
+    def _script(self, inp: Input) -> None:
+        """Apply a setup script's commands in order, over what earlier inputs set, the last write of each
+        setting winning."""
+        for n, words, line in script.commands(inp.text):
+            src, sec = Source(file=inp.path, line=n), Section(line, "", n + 1)
+            try:
+                if words is None:
+                    raise script.Skip("the shell cannot split it")
+                prog = os.path.basename(words[0])
+                if prog == "mlnx_qos":
+                    options = script.mlnx_qos_options(words[1:])
+                    iface = dict(options).get("--interface")
+                    if not iface or not self._attempt(iface, None, inp.path, sec):
+                        raise script.Skip("no interface (-i IF)")
+                    script.apply_mlnx_qos(self.device.ports[iface], [o for o in options if o[0] != "--interface"],
+                                          src)
+                elif prog == "ip":
+                    iface, mtu = script.ip_link_mtu(words)
+                    if not self._attempt(iface, None, inp.path, sec):
+                        raise script.Skip(f"{iface!r} is not an interface name")
+                    self.device.ports[iface].mtu_bytes = mtu
+                elif prog == "cma_roce_tos":
+                    dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
+                    if dev is None or tos is None:
+                        raise script.Skip("only `cma_roce_tos -d DEV -t TOS` (TOS 0-255) is read")
+                    name, iface = script.rdma_device(dev)
+                    if iface is not None:
+                        self.tos_of[name] = iface
+                    self._set_tos(name, tos, src)
+                else:
+                    value, path = script.redirect(words)
+                    m = _PATH_RE.search(path)
+                    if not (m and not m.group("dev") and self._fact(m, value, inp.path, sec, n)):
+                        raise script.Skip(f"`{value}` is not a value losslessd reads for {path}")
+            except script.Skip as exc:
+                self._issue(f"skipped `{line[:80]}`: {exc}", inp.path, n)
 
     # -- sections ----------------------------------------------------------------------------
     def _section(self, file: str, sec: Section) -> None:
@@ -194,7 +244,7 @@ class _Host:
         if m.group("dev"):
             number = _int(value, 0, 255)  # IP TOS byte
             if number is not None:
-                self.tos.append((m.group("dev"), number, Source(file=file, line=n)))
+                self._set_tos(m.group("dev"), number, Source(file=file, line=n))
             return number is not None
         port = self._port(m.group("iface"), file, sec)
         if m.group("attr") == "mtu":
@@ -231,7 +281,7 @@ class _Host:
             self._issue(f"`{sec.command}`: no ToS value read ({lines[-1][1][:100] if lines else 'no output'!r})",
                         file, lines[-1][0] if lines else sec.line - 1)
         else:
-            self.tos.append((dev, value, Source(file=file, line=lines[-1][0])))
+            self._set_tos(dev, value, Source(file=file, line=lines[-1][0]))
 
     def _ethtool(self, file: str, sec: Section, iface: str) -> None:
         if not self._attempt(iface, "ethtool", file, sec):
@@ -243,12 +293,32 @@ class _Host:
             self._issue(f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", file, sec.line)
 
     # -- helpers -----------------------------------------------------------------------------
-    def _attempt(self, iface: str, group: str, file: str, sec: Section) -> bool:
+    def _attempt(self, iface: str, group: str | None, file: str, sec: Section) -> bool:
+        """The interface's port, made when new; False for a name that is no interface. ``group``: the fact
+        group a capture section reads (None for a script, which expects nothing)."""
         if not _IFACE.fullmatch(iface):
             return False
         self._port(iface, file, sec)
-        self.attempted.setdefault(iface, set()).add(group)
+        if group is not None:
+            self.attempted.setdefault(iface, set()).add(group)
         return True
+
+    def _set_tos(self, dev: str, value: int, source: Source) -> None:
+        """A write keeps the device's place among the others (the first device's value is the one checked)."""
+        self.tos[dev] = (value, source, next(self._writes))
+
+    def _tos_over_capture(self) -> None:
+        """Drop captured ToS values a later script has overwritten. A script names an RDMA device by its
+        interface (`$(ls /sys/class/net/IF/device/infiniband)`), a capture by name (mlx5_N) without saying
+        whose it is. But a capture reads the RDMA devices of its own interfaces (collect-host-capture.sh finds
+        them under each interface; `pull` takes the inventory's, listed for those interfaces), so a script that
+        sets the ToS of every captured interface's device after the capture has overwritten every captured value."""
+        named = {dev: w for dev, (_, _, w) in self.tos.items() if dev not in self.tos_of}
+        scripted = {dev: w for dev, (_, _, w) in self.tos.items() if dev in self.tos_of}
+        if named and scripted and set(self.attempted) <= {self.tos_of[d] for d in scripted} \
+                and min(scripted.values()) > max(named.values()):
+            for dev in named:
+                del self.tos[dev]
 
     def _port(self, iface: str, file: str, sec: Section) -> Port:
         if iface not in self.device.ports:
@@ -263,19 +333,20 @@ class _Host:
         for iface, port in device.ports.items():
             if port.speed_gbps is None and iface in self.ethtool_speed:
                 port.speed_gbps = self.ethtool_speed[iface]
-            if self.bare:
-                continue
-            tried = self.attempted.get(iface, set())
+            if not self.captured or iface not in self.attempted:
+                continue  # bare output and scripts: only what they show or set is known, nothing expected
+            tried = self.attempted[iface]
             for group, (command, what) in _EXPECTED.items():
                 if group not in tried and not (group == "speed" and "ethtool" in tried):
                     self._issue(f"no `{command.format(iface)}` section in the capture: {what} unknown", file, None)
+        self._tos_over_capture()
         if self.tos:
-            dev, device.roce_tos, device.roce_tos_source = self.tos[0]
-            others = {f"{d}={v}" for d, v, _ in self.tos if v != device.roce_tos}
+            dev, (device.roce_tos, device.roce_tos_source, _) = next(iter(self.tos.items()))
+            others = {f"{d}={v}" for d, (v, _, _) in self.tos.items() if v != device.roce_tos}
             if others:
                 self._issue(f"cma_roce_tos differs between RDMA devices ({dev}={device.roce_tos}, {', '.join(sorted(others))});"
                             f" only {dev}'s value is checked", file, device.roce_tos_source.line)
-        elif not self.tos_attempted and not self.bare:
+        elif self.captured and not self.tos_attempted:
             self._issue(f"no `{_TOS_COMMAND}` section in the capture: cma_roce_tos unknown", file, None)
         if not device.ports:
             self._issue("the capture holds no `mlnx_qos -i IF` or /sys/class/net/IF section: no interface to check",

@@ -65,13 +65,14 @@ def _port(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: list[ParseIs
 
 
 def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:
-    """DSCP -> qos-group from the qos policy's classes in order (the first class that matches wins)."""
+    """DSCP -> qos-group from the qos policy's classes in order (the first class that matches wins;
+    class-default always comes last, wherever a merged-in snippet added classes)."""
     _, src, classes = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
     if classes is None:
         return
     dscp_to_tc: dict[int, int] = {}
     first: Source | None = None
-    for class_name, group in classes:
+    for class_name, group in sorted(classes.items(), key=lambda item: item[0] == "class-default"):
         matched = set(range(64)) if class_name == "class-default" else None
         if matched is None:
             cmap = cfg.class_maps.get(class_name)

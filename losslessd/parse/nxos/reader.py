@@ -82,8 +82,8 @@ class InterfaceConf:
 class NxosConfig:
     hostname: str | None = None
     class_maps: dict[str, QosClass] = field(default_factory=dict)
-    # policy-map type qos NAME -> [(class name, qos-group Val or None, line)]
-    qos_policies: dict[str, list[tuple[str, Val | None]]] = field(default_factory=dict)
+    # policy-map type qos NAME -> class name -> qos-group Val (None: the class sets none), in entry order
+    qos_policies: dict[str, dict[str, Val | None]] = field(default_factory=dict)
     queuing_policies: dict[str, dict[int, QueueConf]] = field(default_factory=dict)
     nq_policies: dict[str, dict[int, NqClass]] = field(default_factory=dict)
     system: dict[str, Val] = field(default_factory=dict)  # "qos" | "queuing" | "network-qos" -> policy name
@@ -150,7 +150,8 @@ class _Reader(TreeReader):
         """`class-map type qos [match-any|match-all] NAME` with `match dscp LIST` lines."""
         if len(w) not in (4, 5) or (len(w) == 5 and w[3] not in ("match-any", "match-all")):
             raise LineError("expected `class-map type qos [match-any|match-all] NAME`")
-        conf = self.cfg.class_maps[w[-1]] = QosClass(source=self.src(node))
+        # Entering an existing class-map again adds to it, as the switch does with a pasted snippet.
+        conf = self.cfg.class_maps.setdefault(w[-1], QosClass(source=self.src(node)))
 
         def line(child: Node) -> None:
             cw = child.words
@@ -171,13 +172,14 @@ class _Reader(TreeReader):
         self.each(node, line)
 
     def qos_policy(self, node: Node, name: str) -> None:
-        classes = self.cfg.qos_policies[name] = []
+        """Re-entering a policy-map or one of its classes merges into it; a later `set qos-group` replaces."""
+        classes = self.cfg.qos_policies.setdefault(name, {})
         for child in node.children:
             cw = child.words
             if cw[0] != "class" or len(cw) not in (2, 4) or (len(cw) == 4 and cw[1:3] != ["type", "qos"]):
                 self.garbled(child, "expected `class NAME` in a qos policy-map")
                 continue
-            group = None
+            group = classes.get(cw[-1])
             for sub in child.children:
                 sw = sub.words
                 if sw[:2] == ["set", "qos-group"]:
@@ -187,10 +189,10 @@ class _Reader(TreeReader):
                         self.garbled(sub, str(exc))
                 elif sw[0] not in ("set", "police", "description"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
-            classes.append((cw[-1], group))
+            classes[cw[-1]] = group
 
     def queuing_policy(self, node: Node, name: str) -> None:
-        queues = self.cfg.queuing_policies[name] = {}
+        queues = self.cfg.queuing_policies.setdefault(name, {})  # re-entered: merged, as for qos policies
         for child in node.children:
             cw = child.words
             index = _class_index(cw[-1], _QUEUE_CLASS) if cw[:3] == ["class", "type", "queuing"] and len(cw) == 4 \
@@ -198,18 +200,25 @@ class _Reader(TreeReader):
             if index is None:
                 self.garbled(child, "expected `class type queuing c-out-8q-qN` (a system-defined egress queue class)")
                 continue
-            queue = queues[index] = QueueConf(source=self.src(child))
+            queue = queues.setdefault(index, QueueConf(source=self.src(child)))
             self.each(child, lambda sub, queue=queue: self.queue_line(sub, queue))
 
     def queue_line(self, node: Node, queue: QueueConf) -> None:
         w = node.words
         src = self.src(node)
+        # A class is served either by priority or by a bandwidth share: the later command replaces the other.
         if w == ["priority"] or (w[:2] == ["priority", "level"] and len(w) == 3):
-            queue.strict = Val(True, src)
+            queue.strict, queue.bandwidth = Val(True, src), None
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
-            queue.bandwidth = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src)
+            queue.bandwidth, queue.strict = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src), None
         elif w[0] == "random-detect":
             queue.wred = Val(self.wred(node, w), src)
+        elif w[:2] == ["no", "priority"]:
+            queue.strict = None
+        elif w[:2] == ["no", "bandwidth"]:
+            queue.bandwidth = None
+        elif w[:2] == ["no", "random-detect"]:
+            queue.wred = None
         elif w[0] in ("shape", "queue-limit", "no"):
             pass  # shaping and tail-drop limits are not part of the model
         else:
@@ -246,7 +255,7 @@ class _Reader(TreeReader):
         return units.to_bytes(f"{text} {unit}")
 
     def nq_policy(self, node: Node, name: str) -> None:
-        classes = self.cfg.nq_policies[name] = {}
+        classes = self.cfg.nq_policies.setdefault(name, {})  # re-entered: merged, as for qos policies
         for child in node.children:
             cw = child.words
             group = _class_index(cw[-1], _NQ_CLASS) if cw[:3] == ["class", "type", "network-qos"] and len(cw) == 4 \
@@ -254,7 +263,7 @@ class _Reader(TreeReader):
             if group is None:
                 self.garbled(child, "expected `class type network-qos c-8q-nqN` (a system-defined class)")
                 continue
-            conf = classes[group] = NqClass(group, self.src(child))
+            conf = classes.setdefault(group, NqClass(group, self.src(child)))
             self.each(child, lambda sub, conf=conf: self.nq_line(sub, conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
@@ -267,9 +276,11 @@ class _Reader(TreeReader):
             if not cos or max(cos) > 7:
                 raise LineError("pfc-cos values must be numbers 0-7")
             conf.pfc_cos = Val(cos, self.src(node))
+        elif w[:3] == ["no", "pause", "pfc-cos"]:
+            conf.pfc_cos = None
         elif w[0] == "mtu" and len(w) == 2:
             conf.mtu = Val(bounded_int(w[1], 576, 9216, "the class MTU"), self.src(node))
-        elif w[0] not in ("pause", "congestion-control", "set", "description"):
+        elif w[0] not in ("pause", "congestion-control", "set", "description", "no"):
             raise LineError("not a network-qos class command losslessd knows")
 
     def system_line(self, node: Node) -> None:

@@ -1,17 +1,19 @@
-"""snmpsim variation module of losslessd's simulator: counters that move, and PFC storms.
+"""snmpsim variation module of losslessd's simulator: counters that move, PFC storms and agent faults.
 
-snmpsim executes this file itself (``--variation-modules-dir``); it is never imported. A record
-``OID|70:lossless|b=<base>,r=<rate per s>[,up=<key>][,stop=<key>]`` serves
-``base + rate * (now - t0)``; ``up`` adds the storm rate for every second a storm matching
-``key`` was on, ``stop`` freezes the counter while it is on. A key is ``<ifIndex>.<priority>``;
-``<ifIndex>`` alone matches every priority of that port.
+snmpsim executes this file itself (``--variation-modules-dir``); losslessd.sim.counters imports its
+pure functions (``counter``, ``on_seconds``, ``watchdog``) so that the SSH counter commands follow the
+same formulas. A record ``OID|70:lossless|b=<base>,r=<rate per s>[,up=<key>][,stop=<key>][,w=1]``
+serves ``base + rate * (now - t0)``; ``up`` adds the storm rate for every second a storm matching
+``key`` was on, ``stop`` freezes the counter while it is on, ``w`` marks a Counter32 that the wrap
+mode starts just below 2^32. A key is ``<ifIndex>.<priority>``; ``<ifIndex>`` alone matches every
+priority of that port.
 
 Why not snmpsim's ``numeric`` module or rewriting the data file: ``numeric`` keeps each record's
 settings for the life of the process (a new rate is never read), and a rewritten data file is
 only re-read when its whole-second mtime changes. Here the value is a pure function of wall time
-and ``<data file>.state.json`` (t0, storm rate, storm intervals; replaced atomically by
-losslessd.sim.snmp and re-read when its nanosecond mtime changes), so every counter stays
-monotonic and continuous across storm changes.
+and ``<data file>.state.json`` (losslessd.sim.counters.Traffic: t0, storm rate, storm spans, faults;
+replaced atomically by the simulator and re-read when its nanosecond mtime changes), so every
+counter stays monotonic and continuous across storm changes, and jumps back only on a reset.
 """
 
 import json
@@ -20,6 +22,7 @@ import time
 
 # Counter32 and TimeTicks wrap at 2^32, Counter64 at 2^64 (RFC 2578, section 7.1).
 _MODULUS = {"65": 2**32, "67": 2**32, "70": 2**64}
+GARBAGE = "n/a (counter busy)"  # what a garbage-answering agent serves instead of a number
 
 
 def init(**context):
@@ -27,7 +30,7 @@ def init(**context):
 
 
 def _state(data_file):
-    """The storm state beside ``data_file``, re-read only when it changed."""
+    """The traffic state beside ``data_file``, re-read only when it changed."""
     path = data_file.rsplit(".", 1)[0] + ".state.json"
     mtime = os.stat(path).st_mtime_ns
     cached = moduleContext["states"].get(path)  # noqa: F821
@@ -38,15 +41,57 @@ def _state(data_file):
     return cached[1]
 
 
-def _on_seconds(state, key, now):
-    """Seconds, up to ``now``, that storms matching ``key`` were on (summed over priorities)."""
+def on_seconds(state, key, now, ecn_healthy=None):
+    """Seconds since the last (re)start, up to ``now``, that storms matching ``key`` were on (summed
+    over priorities); ``ecn_healthy`` True/False counts only storms of that kind."""
     total = 0.0
     for storm_key, spans in state["storms"].items():
         if storm_key != key and not storm_key.startswith(key + "."):
             continue
-        for start, end in spans:
-            total += max(0.0, min(now, end if end is not None else now) - start)
+        for start, end, healthy in spans:
+            if ecn_healthy is None or healthy == ecn_healthy:
+                total += max(0.0, min(now, end if end is not None else now) - max(start, state["t0"]))
     return total
+
+
+def counter(spec, state, now, modulus=2**64):
+    """A counter's value at ``now`` (see the module docstring for the record's ``spec``)."""
+    active = now - state["t0"]
+    if "stop" in spec:  # subtract the seconds first: a frozen counter then reads the same every time
+        active -= on_seconds(state, spec["stop"], now, _healthy(spec.get("stop_if")))
+    base = 0.0 if state["restarted"] else float(spec["b"])  # a restarted device counts from zero
+    v = base + float(spec["r"]) * active
+    if "up" in spec:
+        v += float(spec.get("k", 1)) * state["storm_rate"] * on_seconds(state, spec["up"], now, _healthy(spec.get("up_if")))
+    if "w" in spec and state.get("wrap_at") and not state["restarted"]:
+        v = modulus + float(spec["r"]) * (now - state["wrap_at"])  # crosses 2^32 at wrap_at
+    return int(v) % modulus
+
+
+def _healthy(flag):
+    return None if flag is None else flag == "ecn"
+
+
+def watchdog(state, key, now, detection_s, restoration_s):
+    """An on-box PFC watchdog on one queue, as SONiC's counts it: a storm is detected once it has
+    lasted ``detection_s`` and restored ``restoration_s`` after it ended. Returns (detected,
+    restored, stormed now, seconds spent stormed) since the last (re)start."""
+    detected = restored = 0
+    stormed = False
+    stormed_s = 0.0
+    for start, end, _ in state["storms"].get(key, []):
+        start = max(start, state["t0"])
+        if min(now, end if end is not None else now) - start < detection_s:
+            continue
+        detected += 1
+        cleared = end + restoration_s if end is not None else None
+        if cleared is not None and now >= cleared:
+            restored += 1
+            stormed_s += cleared - start - detection_s
+        else:
+            stormed = True
+            stormed_s += now - start - detection_s
+    return detected, restored, stormed, stormed_s
 
 
 def variate(oid, tag, value, **context):
@@ -57,14 +102,16 @@ def variate(oid, tag, value, **context):
         spec = dict(item.split("=", 1) for item in value.split(","))
         recordContext["spec"] = spec  # noqa: F821
     state = _state(context["dataFile"])
-    now = time.time()
-    active = now - state["t0"]
-    if "stop" in spec:  # subtract the seconds first: a frozen counter then reads the same every time
-        active -= _on_seconds(state, spec["stop"], now)
-    v = float(spec["b"]) + float(spec["r"]) * active
-    if "up" in spec:
-        v += state["storm_rate"] * _on_seconds(state, spec["up"], now)
-    return oid, tag, int(v) % _MODULUS.get(tag, 2**32)
+    if state["down"]:  # an agent sharing its process with others cannot be SIGSTOPped: stay silent
+        from snmpsim.error import NoDataNotification
+        raise NoDataNotification()
+    if state["slow_s"] and tag == "67":
+        # Once per poll: every poll starts by asking sysUpTime. (snmpsim asks a variation module per
+        # varbind, and a GETBULK's varbinds one by one, so a per-request delay cannot be told apart.)
+        time.sleep(state["slow_s"])
+    if state["garbage"] and tag != "67":  # sysUpTime still answers: the counters are what is wrong
+        return oid, "4", GARBAGE
+    return oid, tag, counter(spec, state, time.time(), _MODULUS.get(tag, 2**32))
 
 
 def shutdown(**context):

@@ -1,0 +1,45 @@
+"""`losslessd daemon`: monitor PFC/ECN counters and config drift until SIGTERM (docs/daemon.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import typer
+
+from ..inventory import InventoryError
+
+
+def daemon(config: Path = typer.Option(None, "--config", "-c", help="Settings file (YAML; systemd/losslessd.yaml "
+                                       "is an example)."),
+           check: bool = typer.Option(False, "--check", help="Check the settings, the inventory, the policy and "
+                                      "the files they name, then exit: 0 when valid, 2 otherwise."),
+           schema: bool = typer.Option(False, "--schema", help="Print the settings' JSON schema and exit.")):
+    """Poll switches and hosts for PFC/ECN counters, detect storms, lint configs for drift, and serve
+    /metrics. SIGHUP (or POST /-/reload) re-reads the settings; SIGTERM stops."""
+    from ..daemon.settings import load_settings  # pydantic models: only when asked
+    from ..daemon.settings import schema as settings_schema
+
+    if schema:
+        typer.echo(json.dumps(settings_schema(), indent=2))
+        raise typer.Exit(0)
+    if config is None:
+        raise typer.BadParameter("give the settings file", param_hint="--config")
+    try:
+        settings = load_settings(config)
+    except InventoryError as exc:  # every inventory problem at once, as `pull` shows them
+        for err in exc.errors:
+            typer.echo(f"losslessd: error: {err}", err=True)
+        raise typer.Exit(2) from None
+    if check:
+        snmp = sum(1 for h in settings.hosts.hosts.values() if h.snmp is not None)
+        typer.echo(f"{config}: valid; {len(settings.hosts.hosts)} devices ({snmp} with SNMP), policy "
+                   f"{settings.lint_policy.name}, history {settings.history_path}, /metrics on "
+                   f"{settings.http.host}:{settings.http.port}")
+        raise typer.Exit(0)
+    from ..daemon import logs
+    from ..daemon.service import Daemon
+
+    logs.configure(settings.log.level)
+    raise typer.Exit(asyncio.run(Daemon(settings).run()))

@@ -1,0 +1,38 @@
+"""`losslessd fix`: print the snippets that resolve fixable findings (never sends anything to a device)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from .. import api
+from ..errors import InputError
+from ..fix import output
+from ..platforms import PLATFORMS
+
+
+def fix(
+    paths: list[Path] = typer.Argument(..., help="Device files or fabric folders."),
+    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or policy file."),
+    fmt: str = typer.Option(None, "--format", help=f"Force the input platform ({', '.join(PLATFORMS)})."),
+    select: list[str] = typer.Option(None, "--select", help="Only fix these rules (code, prefix or name)."),
+    ignore: list[str] = typer.Option(None, "--ignore", help="Do not fix these rules (code, prefix or name)."),
+    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="Also print disruptive fixes (PFC priorities, "
+                                      "trust, DSCP/queue maps on live ports)."),
+    output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(output.FORMATS)}."),
+    topology: Path = typer.Option(None, "--topology", help="Topology file; default: topology.yaml in a linted folder."),
+):
+    """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
+
+    Exit 0: nothing to fix. 1: fixes printed, withheld or impossible. 2: unusable input.
+    """
+    if output_format not in output.FORMATS:
+        raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(output.FORMATS)}")
+    result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,
+                     unsafe=unsafe_fixes)
+    sys.stdout.write(output.render(output_format, result))
+    if not result.lint.fabric.devices and result.lint.fabric.issues:
+        raise typer.Exit(2)
+    raise typer.Exit(result.exit_code)

@@ -1,0 +1,248 @@
+"""`losslessd events` and `losslessd history`: read the daemon's history file (docs/history.md).
+
+Both open the file read-only, so they run beside the daemon. ``--config`` reads only the settings'
+``history`` section: no inventory, credentials or policy are needed to look at what happened.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import re
+import time
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import get_args
+
+import typer
+from pydantic import ValidationError
+
+from ..docpos import load_yaml, pointer
+from ..errors import InputError
+from ..history import History
+from ..monitor import (
+    CNP_HANDLED,
+    CNP_SENT,
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    Event,
+    EventKind,
+)
+
+# Counters shown for a port, in column order. PFC and NIC counters are per priority (or per port);
+# ECN marks and drops are per egress queue.
+PRIORITY_NAMES = (PFC_RX, PFC_TX, PAUSE_DURATION_US, CNP_SENT, CNP_HANDLED)
+QUEUE_NAMES = (ECN_MARKED, DROPPED_PACKETS)
+KINDS = get_args(EventKind)
+_AGO_S = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+_DB = typer.Option(None, "--db", help="History file (the daemon's history.path).")
+_CONFIG = typer.Option(None, "--config", help="Daemon settings file: its history.path is read (nothing else).")
+_SINCE_HELP = "Start: a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00; UTC unless it says otherwise)."
+_FORMAT = typer.Option(Format.text, "--format", "-f", help="Output format.")
+
+
+def events(db: Path = _DB, config: Path = _CONFIG,
+           device: str = typer.Option(None, "--device", help="Only this device."),
+           kind: str = typer.Option(None, "--kind", help=f"Only this kind ({', '.join(KINDS)})."),
+           since: str = typer.Option(None, "--since", help=_SINCE_HELP + " Events still open then are included."),
+           until: str = typer.Option(None, "--until", help="End, like --since."),
+           open_only: bool = typer.Option(False, "--open", help="Only events that have not ended."),
+           fmt: Format = _FORMAT):
+    """List the daemon's events (storms, pause and ECN trouble, devices down, drift), oldest first."""
+    if kind is not None and kind not in KINDS:
+        raise InputError(f"--kind {kind!r} is not an event kind; kinds: {', '.join(KINDS)}")
+    now = time.time()
+    found = _history(db, config).events(device=device, kind=kind, since=_when(since, now, "--since"),
+                                        until=_when(until, now, "--until"), open_only=open_only)
+    if fmt is Format.json:
+        typer.echo(json.dumps({"events": [_event_json(e) for e in found]}, indent=2))
+        return
+    for e in found:
+        end = "open" if e.open else f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
+        where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}") if x)
+        text = e.message if e.message.startswith(where) else f"{where}: {e.message}"  # detectors name the place
+        typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {text}")
+    if not found:
+        typer.echo("no events")
+
+
+def history(db: Path = _DB, config: Path = _CONFIG,
+            device: str = typer.Option(..., "--device", help="Device name as in the inventory."),
+            port: str = typer.Option(..., "--port", help="Port name as the device calls it (Ethernet8)."),
+            priority: int = typer.Option(None, "--priority", min=0, max=7,
+                                         help="One priority (default: all priorities summed)."),
+            queue: int = typer.Option(None, "--queue", min=0, help="Egress queue for ECN marks and drops "
+                                      "(default: the same number as --priority; all queues without it)."),
+            since: str = typer.Option("24h", "--since", help=_SINCE_HELP),
+            until: str = typer.Option(None, "--until", help="End, like --since."),
+            fmt: Format = _FORMAT,
+            plot: Path = typer.Option(None, "--plot", help="Also write a plot: out.png, or out.html (with a table).")):
+    """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket); the
+    plot shades the port's events.
+
+    Exit 0 with rows, 1 when the history holds no samples of that port in that time.
+    """
+    if plot is not None and plot.suffix.lower() not in (".png", ".html", ".htm"):
+        raise InputError("--plot must end in .png or .html", file=str(plot))
+    now = time.time()
+    store = _history(db, config)
+    queue = priority if queue is None else queue
+    span = {"since": _when(since, now, "--since"), "until": _when(until, now, "--until")}
+    rows: dict[float, dict[str, dict[str, float]]] = {}
+    for names, index in ((PRIORITY_NAMES, priority), (QUEUE_NAMES, queue)):
+        for stat in ("mean", "max"):
+            for bucket, name, value in store.series(device, port, names, index=index, stat=stat, **span):
+                rows.setdefault(bucket, {}).setdefault(name, {})[stat] = value
+    if not rows:
+        typer.echo(f"no samples of {device} {port} in that time (check --device/--port as the daemon names them)",
+                   err=True)
+        raise typer.Exit(1)
+    title = f"{device} {port} " + ("all priorities" if priority is None else f"priority {priority}") + (
+        "" if queue is None or queue == priority else f", queue {queue}")
+    if fmt is Format.json:
+        typer.echo(json.dumps({"device": device, "port": port, "priority": priority, "queue": queue, "rows": [
+                                   {"time": _iso(b), "time_unix_s": b, "per_s": rows[b]} for b in sorted(rows)]},
+                              indent=2))
+    else:
+        typer.echo(_table(title, rows))
+    if plot is not None:
+        shown = [e for e in store.events(device=device, **span) if e.port == port and e.basis != "lint"
+                 and (priority is None or e.priority in (None, priority))]
+        _write_plot(plot, title, rows, shown)
+        typer.echo(f"plot written to {plot}", err=True)
+
+
+def _history(db: Path | None, config: Path | None) -> History:
+    if (db is None) == (config is None):
+        raise InputError("give the history file with --db FILE or the daemon's settings with --config FILE (one)")
+    if db is None:
+        from ..daemon.settings import HistorySettings  # the daemon's own defaults, e.g. losslessd.db
+
+        doc = load_yaml(config)
+        section = (doc.data.get("history") if isinstance(doc.data, dict) else None) or {}
+        if not isinstance(section, dict):
+            raise InputError("history must be a mapping", file=doc.file, line=doc.line_of(["history"]))
+        try:
+            relative = HistorySettings(**section).path
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise InputError(f"history: {err['msg']}", file=doc.file, line=doc.line_of(["history", *err["loc"]]),
+                             pointer=pointer(["history", *err["loc"]])) from None
+        db = config.resolve().parent / Path(relative).expanduser()
+    return History(db, create=False)
+
+
+def _when(text: str | None, now: float, option: str) -> float | None:
+    """'30m' -> now - 1800; ISO times as given (naive = UTC)."""
+    if text is None:
+        return None
+    if m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", text):
+        return now - float(m[1]) * _AGO_S[m[2]]
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"{option} {text!r}: give a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00Z)") \
+            from None
+    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def _iso(t: float) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def _event_json(e: Event) -> dict:
+    return {"id": e.id, "kind": e.kind, "device": e.device, "port": e.port, "priority": e.priority,
+            "start": _iso(e.start_unix_s), "start_unix_s": e.start_unix_s,
+            "end": None if e.open else _iso(e.end_unix_s), "end_unix_s": e.end_unix_s,
+            "severity": e.severity, "basis": e.basis, "code": e.code, "message": e.message, "numbers": e.numbers}
+
+
+def _columns(rows: dict) -> list[str]:
+    present = {name for row in rows.values() for name in row}
+    return [n for n in PRIORITY_NAMES + QUEUE_NAMES if n in present]
+
+
+def _table(title: str, rows: dict) -> str:
+    names = _columns(rows)
+    lines = [f"{title}: mean/peak per second", "time (UTC)           " + "".join(f"{n:>24}" for n in names)]
+    for bucket in sorted(rows):
+        cells = (rows[bucket].get(n, {}) for n in names)
+        lines.append(_iso(bucket) + "  " + "".join(f"{_cell(c):>24}" for c in cells))
+    return "\n".join(lines)
+
+
+def _cell(values: dict[str, float]) -> str:
+    return "-" if not values else f"{values.get('mean', 0):.4g}/{values.get('max', 0):.4g}"
+
+
+def _write_plot(path: Path, title: str, rows: dict, shown: list[Event]) -> None:
+    """Pause rates above, ECN marks and CNPs below, the port's events shaded; PNG, or HTML with the PNG
+    inlined and the numbers."""
+    try:  # Agg canvas behind Figure.savefig: pyplot (and a display) never needed
+        from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InputError("plots need matplotlib, which comes with the `plot` extra: pip install 'losslessd[plot]'") \
+            from None
+    times = sorted(rows)
+    x = [datetime.fromtimestamp(t, timezone.utc) for t in times]
+    fig = Figure(figsize=(10, 6), layout="constrained")
+    pause, ecn = fig.subplots(2, 1, sharex=True)
+    for axes, names, label in ((pause, (PFC_RX, PFC_TX), "pause frames/s"),
+                               (ecn, (ECN_MARKED, CNP_SENT, CNP_HANDLED), "packets/s")):
+        for name in names:
+            if any(name in rows[t] for t in times):
+                axes.plot(x, [rows[t].get(name, {}).get("mean", 0.0) for t in times], label=f"{name} (mean)",
+                          drawstyle="steps-post")  # a bucket's mean holds from its start to the next
+        for e in shown:
+            axes.axvspan(datetime.fromtimestamp(e.start_unix_s, timezone.utc),
+                         datetime.fromtimestamp(e.end_unix_s or times[-1], timezone.utc), color="tab:red", alpha=0.12)
+        axes.set_ylabel(label)
+        if axes.get_legend_handles_labels()[0]:
+            axes.legend(loc="upper left")
+        axes.grid(True, alpha=0.3)
+    locator = AutoDateLocator()
+    ecn.xaxis.set_major_locator(locator)
+    ecn.xaxis.set_major_formatter(ConciseDateFormatter(locator))
+    pause.set_title(title + (f" (shaded: {', '.join(sorted({e.kind for e in shown}))})" if shown else ""))
+    ecn.set_xlabel("time (UTC)")
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100)
+    try:
+        if path.suffix.lower() == ".png":
+            path.write_bytes(png.getvalue())
+        else:
+            path.write_text(_html(title, rows, png.getvalue()), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the plot: {exc.strerror}", file=str(path)) from None
+
+
+def _html(title: str, rows: dict, png: bytes) -> str:
+    names = _columns(rows)
+    head = "".join(f"<th>{html.escape(n)} /s mean/peak</th>" for n in names)
+    body = "\n".join("<tr><td>" + _iso(t) + "</td>" + "".join(
+        f"<td>{_cell(rows[t].get(n, {}))}</td>" for n in names) + "</tr>" for t in sorted(rows))
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head><body>\n"
+            f"<h1>{html.escape(title)}</h1>\n<img alt=\"pause and ECN rates\" src=\"data:image/png;base64,"
+            f"{base64.b64encode(png).decode()}\">\n<table border=\"1\"><tr><th>time (UTC)</th>{head}</tr>\n{body}\n"
+            "</table>\n</body></html>\n")

@@ -1,0 +1,152 @@
+"""Config drift: pull every device's configuration into a throw-away snapshot, lint it, and raise an
+event for each finding that appeared (finding_new) or went away (finding_cleared) since the last run.
+
+Findings are told apart by their fingerprint (rule, device, port, key; never the message), as
+baselines are. A finding_new event stays open while its finding stands and ends when it clears, so
+the open finding_new events are the drift not yet dealt with. The first run after a start compares
+with the last run the history holds; with no history it only sets the baseline (no event flood).
+
+A device whose config was not read this run (down, login refused, a command failed) is not clean:
+its findings, those of other devices that involve it, and every fabric finding (any may depend on it:
+a missing switch can make a fabric-wide check no longer apply) stand as of their last run until it is
+read again. One not read in the baseline run is baselined when it is first read.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..api import lint
+from ..collect import COMMAND_FAILED, pull
+from ..inventory import Inventory
+from ..lint.finding import Finding
+from ..monitor import Event
+
+FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What drift remembers of a finding; the message names it in the event."""
+
+    device: str
+    port: str | None
+    code: str
+    severity: str
+    message: str
+    devices: frozenset[str]  # every device it involves: while one is not read, the finding stands
+
+
+@dataclass
+class Round:
+    """One drift run: its events, and each device's findings (for the history and /metrics)."""
+
+    events: list[Event]
+    findings: dict[str, list[Finding]]
+
+    def counts(self, device: str) -> dict[tuple[str, str], int]:
+        return dict(Counter((f.code, f.severity.value) for f in self.findings.get(device, [])))
+
+
+@dataclass
+class Pulled:
+    """One drift pull: the snapshot's findings, and why each device that was not read was not."""
+
+    findings: list[Finding]
+    missing: dict[str, str]
+
+
+def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
+                  timeout_s: float) -> Pulled:
+    """Blocking (run it in a thread): collect configs as `losslessd pull` does, host keys verified,
+    then lint the snapshot. SNMP is left to the daemon's own poller."""
+    configs_only = Inventory({name: replace(host, snmp=None) for name, host in hosts.hosts.items()})
+    with tempfile.TemporaryDirectory(prefix="losslessd-drift-") as tmp:
+        out = Path(tmp) / "snapshot"
+        pull.prepare(out)
+        result = pull.pull(configs_only, out, pull.Options(known_hosts=known_hosts, concurrency=concurrency,
+                                                           timeout_s=timeout_s, retries=0))
+        missing = {d.name: f"{d.code}: {d.message}" for d in result.failed}
+        for d in result.devices.values():
+            refused = [i["message"] for i in d.issues if i["code"] == COMMAND_FAILED]
+            if refused and d.name not in missing:
+                missing[d.name] = f"{COMMAND_FAILED}: {refused[0]}"
+        return Pulled(lint([out], policy).findings, missing)
+
+
+class Drift:
+    """Compares each run's findings with the previous run's. Pure: no I/O, time passed in."""
+
+    def __init__(self):
+        self._last: dict[str, _Seen] | None = None  # fingerprint -> finding of the last run
+        self._open: dict[str, Event] = {}  # fingerprint -> its open finding_new event
+        self._unbaselined: set[str] = set()  # devices the baseline run could not read
+
+    def restore(self, last: list, open_events: list[Event]) -> None:
+        """Continue from the history: ``last`` are the StoredFindings of each device's latest run,
+        ``open_events`` the finding_new events still open (matched to them by place and message). No
+        stored findings (no run yet, or a clean one): the next run sets the baseline."""
+        if not last:
+            return
+        self._last = {f.fingerprint: _Seen(f.device, f.port, f.code, f.severity, f.message, frozenset({f.device}))
+                      for f in last}
+        by_place = {(e.device, e.port, e.code, e.message): e for e in open_events if e.kind == "finding_new"}
+        for fp, seen in self._last.items():
+            event = by_place.get((seen.device, seen.port, seen.code, _message(seen)))
+            if event is not None:
+                self._open[fp] = event
+
+    def compare(self, findings: list[Finding], devices: list[str], now: float,
+                missing: Collection[str] = ()) -> Round:
+        """``devices``: every inventory device, so a device with no findings is recorded as clean;
+        ``missing``: devices whose config was not read, left out of this run (see the module docstring)."""
+        missing = set(missing) | ({FABRIC} if missing else set())
+        current = {f.fingerprint: f for f in findings if not missing & _seen(f).devices}
+        standing = {fp: seen for fp, seen in (self._last or {}).items() if missing & seen.devices}
+        by_device: dict[str, list[Finding]] = {d: [] for d in devices}
+        for f in current.values():
+            by_device.setdefault(f.device or FABRIC, []).append(f)
+        for device in missing | {seen.device for seen in standing.values()}:
+            by_device.pop(device, None)  # not wholly read: the history and /metrics keep its last run
+        events: list[Event] = []
+        if self._last is None:
+            self._unbaselined = set(missing)
+        else:
+            for fp, f in current.items():
+                if fp not in self._last and not self._unbaselined & _seen(f).devices:
+                    event = Event(kind="finding_new", device=f.device or FABRIC, port=f.port, priority=None,
+                                  start_unix_s=now, message=_message(_seen(f)), severity=f.severity.value,
+                                  basis="lint", code=f.code,
+                                  numbers={k: float(v) for k, v in f.data.items() if _is_number(v)})
+                    self._open[fp] = event
+                    events.append(event)
+            for fp, seen in self._last.items():
+                if fp in current or fp in standing:
+                    continue
+                opened = self._open.pop(fp, None)
+                if opened is not None:
+                    opened.end_unix_s = now
+                    events.append(opened)
+                events.append(Event(kind="finding_cleared", device=seen.device, port=seen.port, priority=None,
+                                    start_unix_s=now, end_unix_s=now, message=_message(seen), severity="info",
+                                    basis="lint", code=seen.code))
+        self._last = {**standing, **{fp: _seen(f) for fp, f in current.items()}}
+        self._unbaselined &= missing
+        return Round(events, by_device)
+
+
+def _seen(f: Finding) -> _Seen:
+    device = f.device or FABRIC
+    return _Seen(device, f.port, f.code, f.severity.value, f.message, frozenset({device, *f.devices}))
+
+
+def _message(seen: _Seen) -> str:
+    return f"{seen.code}: {seen.message}"
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -1,0 +1,223 @@
+"""The daemon's settings file (docs/daemon.md): YAML, checked against a JSON schema built from the
+pydantic models below, so that every error names file:line like a policy's do.
+
+Everything the daemon needs is loaded and checked here, before it is used: the inventory (with its
+credentials), the lint policy, the known_hosts file and the webhook's header secrets. A reload calls
+``load_settings`` again and swaps only when it returns, so a bad file never replaces good settings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+import jsonschema
+from jsonschema.exceptions import best_match
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
+
+from ..credentials import Secret
+from ..docpos import Document, load_yaml, pointer
+from ..errors import InputError
+from ..inventory import Inventory
+from ..inventory import load as load_inventory
+from ..monitor.detect import Thresholds
+from ..policy import Policy, load_policy
+
+# Where /metrics listens by default. Loopback only: the endpoint also takes POST /-/reload.
+DEFAULT_HTTP_HOST = "127.0.0.1"
+DEFAULT_HTTP_PORT = 9469
+EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+
+
+class _S(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Poll(_S):
+    snmp_interval_s: float = Field(10.0, gt=0, description="Seconds between two SNMP counter polls of a switch.")
+    ssh_counters_interval_s: float | None = Field(
+        60.0, gt=0, description="Seconds between two polls of the counters only a CLI serves (SONiC watchdog and "
+        "WRED counters, host `ethtool -S`); null: never.")
+    jitter: float = Field(0.1, ge=0, le=0.5, description="Each interval is stretched or shrunk by up to this "
+                          "fraction at random, so devices polled together drift apart.")
+    concurrency: int = Field(32, ge=1, description="Polls in flight at once, per kind (SNMP, SSH).")
+    snmp_timeout_s: float = Field(2.0, gt=0, description="Seconds one SNMP request may take.")
+    snmp_retries: int = Field(1, ge=0, description="SNMP retries of a request that timed out.")
+    ssh_timeout_s: float = Field(60.0, gt=0, description="Seconds one SSH session (login and commands) may take.")
+    backoff_initial_s: float = Field(10.0, gt=0, description="Wait after a device's first failed poll.")
+    backoff_max_s: float = Field(300.0, gt=0, description="Longest wait between polls of a failing device.")
+
+    @field_validator("backoff_max_s")
+    @classmethod
+    def _backoff_order(cls, value: float, info: ValidationInfo) -> float:
+        if value < info.data.get("backoff_initial_s", 0):
+            raise ValueError(f"backoff_max_s ({value:g}) must not be below backoff_initial_s "
+                             f"({info.data['backoff_initial_s']:g})")
+        return value
+
+
+class Drift(_S):
+    enabled: bool = True
+    interval_s: float = Field(3600.0, gt=0, description="Seconds between two pulls and lints of every config.")
+
+
+class Http(_S):
+    host: str = Field(DEFAULT_HTTP_HOST, min_length=1, description="Address /metrics listens on.")
+    port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
+
+
+class HistorySettings(_S):
+    path: str = Field("losslessd.db", min_length=1, description="SQLite file, relative to the settings file.")
+    resolution_s: float = Field(60.0, gt=0, description="Samples are kept as one mean and max per this many seconds.")
+    retention_days: float = Field(30.0, gt=0)
+
+
+class Webhook(_S):
+    url: str = Field(pattern=r"^https?://\S+$")
+    timeout_s: float = Field(5.0, gt=0)
+    retries: int = Field(3, ge=0)
+    headers_env: dict[str, EnvName] = Field(default_factory=dict, description="HTTP header -> environment variable "
+                                        "holding its value (e.g. Authorization: ALERT_TOKEN); never the value itself.")
+
+    @field_validator("url")
+    @classmethod
+    def _has_host(cls, value: str) -> str:
+        """What WebhookSink needs: checked here so that --check and a reload refuse it (never named in
+        the error: some webhook URLs carry a token)."""
+        try:
+            host = urlsplit(value).hostname
+        except ValueError as exc:  # a broken [IPv6] part
+            raise ValueError(f"webhook URL is malformed: {exc}") from None
+        if not host:
+            raise ValueError("webhook URL names no host")
+        return value
+
+
+class Sinks(_S):
+    log: bool = Field(True, description="Log every event change (JSON on stderr).")
+    webhook: Webhook | None = None
+
+
+class Log(_S):
+    level: Literal["debug", "info", "warning", "error"] = "info"
+
+
+class Settings(_S):
+    inventory: str = Field(description="Inventory file or folder (as for `losslessd pull`), relative to this file.")
+    policy: str = Field("roce-dscp26", description="Policy file (relative to this file) or shipped policy name.")
+    known_hosts: str = Field("~/.ssh/known_hosts", description="known_hosts the devices' SSH keys are checked against.")
+    insecure_no_host_key_check: bool = Field(False, description="Accept any SSH host key (lab networks only).")
+    poll: Poll = Field(default_factory=Poll)
+    drift: Drift = Field(default_factory=Drift)
+    detection: Thresholds = Field(default_factory=Thresholds)
+    http: Http = Field(default_factory=Http)
+    history: HistorySettings = Field(default_factory=HistorySettings)
+    sinks: Sinks = Field(default_factory=Sinks)
+    log: Log = Field(default_factory=Log)
+
+    # What the file refers to, loaded and checked by load_settings.
+    _file: Path = PrivateAttr()
+    _hosts: Inventory = PrivateAttr()
+    _policy: Policy = PrivateAttr()
+    _headers: dict[str, Secret] = PrivateAttr(default_factory=dict)
+
+    @property
+    def file(self) -> Path:
+        return self._file
+
+    @property
+    def hosts(self) -> Inventory:
+        return self._hosts
+
+    @property
+    def lint_policy(self) -> Policy:
+        return self._policy
+
+    @property
+    def webhook_headers(self) -> dict[str, Secret]:
+        return self._headers
+
+    @property
+    def known_hosts_path(self) -> Path | None:
+        """None when host keys are not checked."""
+        return None if self.insecure_no_host_key_check else self._relative(self.known_hosts)
+
+    @property
+    def history_path(self) -> Path:
+        return self._relative(self.history.path)
+
+    def _relative(self, value: str) -> Path:
+        return self._file.parent / Path(value).expanduser()
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The settings' JSON schema (also for editors: `losslessd daemon --schema`)."""
+    return Settings.model_json_schema()
+
+
+def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Settings:
+    """Read, check and load everything the settings file names; raises InputError (file:line)."""
+    env = os.environ if env is None else env
+    settings, doc = _read(Path(path))
+    settings._hosts = load_inventory(settings._relative(settings.inventory), env)
+    policy = settings._relative(settings.policy)
+    settings._policy = load_policy(policy if policy.is_file() else settings.policy)
+    keys = settings.known_hosts_path
+    if keys is not None and not keys.is_file():
+        raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
+                         "on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
+                         line=doc.line_of(["known_hosts"]) or 1)
+    webhook = settings.sinks.webhook
+    for header, var in (webhook.headers_env if webhook else {}).items():
+        if not env.get(var):
+            raise InputError(f"environment variable {var} (webhook header {header}) is not set or empty",
+                             file=doc.file, line=doc.line_of(["sinks", "webhook", "headers_env", header]))
+        settings._headers[header] = Secret(env[var], f"environment variable {var}")
+    return settings
+
+
+def read_settings(path: str | Path) -> Settings:
+    """The settings file alone, checked against the schema; the files it names are not read."""
+    return _read(Path(path))[0]
+
+
+def _read(path: Path) -> tuple[Settings, Document]:
+    doc = load_yaml(path)
+    if doc.data is None:
+        doc.data = {}
+    if not isinstance(doc.data, dict):
+        raise InputError("daemon settings must be a YAML mapping", file=doc.file, line=1)
+    _validate(doc)
+    try:
+        settings = Settings(**doc.data)
+    except ValidationError as exc:  # what the schema cannot say (cross-field checks)
+        err = exc.errors()[0]
+        loc = [p for p in err["loc"] if p != "__root__"]
+        raise InputError(err["msg"].removeprefix("Value error, "), file=doc.file, line=doc.line_of(loc),
+                         pointer=pointer(loc) or "/") from None
+    settings._file = path.resolve()
+    return settings, doc
+
+
+def _validate(doc: Document) -> None:
+    errors = list(jsonschema.Draft202012Validator(schema()).iter_errors(doc.data))
+    if not errors:
+        return
+    err = best_match(errors)  # into anyOf branches (an optional section): the error inside it
+    where = list(err.absolute_path)
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    raise InputError(_explain(err) + more, file=doc.file, line=doc.line_of(where) or 1, pointer=pointer(where) or "/")
+
+
+def _explain(err: jsonschema.ValidationError) -> str:
+    if err.validator == "additionalProperties":
+        schema = err.schema
+        return f"{err.message}; allowed keys: {', '.join(sorted(schema.get('properties', {})))}"
+    if err.validator == "required":
+        return err.message.replace("is a required property", "is required")
+    return err.message

@@ -1,0 +1,210 @@
+"""`losslessd fix`: per device, the minimal snippet that resolves its fixable findings.
+
+A fix is a render restricted to the profile sections the findings need (Rule.fix_sections) and to
+the ports they name, so its numbers are the ones a full `render` would write. Findings are split
+into safe and disruptive parts (Rule.disruptive); a disruptive part is only printed when asked.
+Where the device's input is its config file, each printed part is cut down to what it changes
+(fix/apply.py CHANGES), applied offline, shown as a unified diff, and the result is linted again;
+a host capture is linted again with the printed script run over it (the mlx5 parser reads a capture
+and a script of one host in order). What the printed parts do not resolve, or would break, is
+reported rather than assumed. Nothing is ever sent to a device.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .. import capture, render
+from ..errors import InputError
+from ..lint.engine import LintResult, run
+from ..lint.finding import Finding, Severity
+from ..lint.registry import all_rules
+from ..model import Device, Fabric
+from ..parse import parser_for
+from ..parse.base import Input
+from ..policy import Policy
+from ..render import opensm as render_opensm
+from .apply import SHAPES
+
+# Platforms whose capture is the device's state, which a printed script changes: the fix is checked by
+# parsing the capture and the script together (no diff: there is no config text to change).
+SCRIPT_OVER_CAPTURE = frozenset({"linux_mlx5"})
+HOST_STATE = "host state, not a text config: run this script on the host"
+
+
+@dataclass
+class Part:
+    """One labelled snippet: the findings it resolves and the sections it lays out."""
+
+    label: str  # "safe" | "disruptive"
+    sections: list[str]
+    findings: list[Finding]
+    snippet: str | None  # None: withheld (disruptive, without --unsafe-fixes)
+
+    @property
+    def withheld(self) -> bool:
+        return self.snippet is None
+
+
+@dataclass
+class DeviceFix:
+    device: str
+    platform: str | None
+    files: list[str]
+    findings: list[Finding]  # the device's fixable findings
+    parts: list[Part] = field(default_factory=list)
+    message: str | None = None  # why no snippet could be made
+    diff: str | None = None
+    diff_note: str | None = None  # why there is no diff
+    verified: bool = False  # the fixed config (or host) was linted again
+    unresolved: list[Finding] = field(default_factory=list)  # still there after the printed parts
+    introduced: list[Finding] = field(default_factory=list)  # new problems the printed parts would cause
+
+
+@dataclass
+class FixResult:
+    lint: LintResult
+    devices: list[DeviceFix]
+    unsafe: bool
+
+    @property
+    def exit_code(self) -> int:
+        """0: nothing to fix; 1: fixes printed, withheld or impossible."""
+        return 1 if self.devices else 0
+
+
+def fixable(finding: Finding) -> bool:
+    """A finding a rendered section can resolve: a fixable rule's, about a problem that was actually seen."""
+    rule = all_rules().get(finding.code)
+    return (rule is not None and rule.fixable and bool(rule.fix_sections_for(finding)) and not finding.unverified
+            and finding.severity != Severity.info)
+
+
+def plan(result: LintResult, unsafe: bool = False) -> FixResult:
+    """Fixes for every device of a lint run that has fixable findings; one device's trouble is its own."""
+    devices = []
+    for name in sorted(result.fabric.devices):
+        found = [f for f in result.findings if f.device == name and fixable(f)]
+        if found:
+            devices.append(device_fix(result.fabric.devices[name], found, result.policy, unsafe))
+    return FixResult(lint=result, devices=devices, unsafe=unsafe)
+
+
+def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool) -> DeviceFix:
+    out = DeviceFix(device=device.name, platform=device.platform, files=list(device.files), findings=findings)
+    if device.platform not in render.platforms():
+        out.message = (f"no fix template for platform {device.platform}; fix these by hand (each finding says how). "
+                       f"Templates: {', '.join(render.platforms())}")
+        return out
+    try:
+        out.parts = _parts(device, findings, policy, unsafe)
+    except InputError as exc:
+        out.message = f"cannot work out a fix: {exc}"
+        return out
+    _apply_and_verify(out, device, policy)
+    return out
+
+
+def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool) -> list[Part]:
+    """One part per label and set of sections: each port gets only the sections its own findings need."""
+    rules = all_rules()
+    facts, pool = render.device_facts(device, policy)
+    everywhere = [f.name for f in facts] or [None]  # a device-wide finding: every port, or a portless SM
+    by_port: dict[tuple[bool, str | None], set[str]] = {}
+    for f in findings:
+        for port in ([f.port] if f.port is not None else everywhere):
+            by_port.setdefault((rules[f.code].disruptive, port), set()).update(rules[f.code].fix_sections_for(f))
+    groups: dict[tuple[bool, frozenset[str]], set[str | None]] = {}
+    for (disruptive, port), sections in by_port.items():
+        groups.setdefault((disruptive, frozenset(sections)), set()).add(port)
+    if device.opensm is not None:  # a subnet manager's numbers come from the policy alone
+        prof = render_opensm.profile(policy)
+    else:
+        wanted = {port for _, port in by_port}
+        prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
+                              all_facts=False)
+        on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
+        prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
+    parts = []
+    for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
+        group = [f for f in findings if rules[f.code].disruptive == disruptive
+                 and rules[f.code].fix_sections_for(f) <= sections and (f.port in ports or f.port is None)]
+        snippet = None
+        if unsafe or not disruptive:
+            snippet = render.render(device.platform, render.restrict(prof, sections, ports))
+        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet))
+    return parts
+
+
+def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
+    """Cut the printed parts down to what they change, apply them, diff, lint again (as far as the input allows)."""
+    printed = [p for p in out.parts if not p.withheld]
+    if not printed:
+        return
+    try:
+        inputs = [Input(path, Path(path).read_text(encoding="utf-8")) for path in device.files]
+    except OSError as exc:
+        out.diff_note = f"no diff: cannot read {exc.filename}: {exc.strerror or exc}"
+        return
+    if device.platform in SCRIPT_OVER_CAPTURE and any(capture.is_capture(i.text) for i in inputs):
+        out.diff_note = HOST_STATE
+        _verify(out, device, policy, inputs, inputs + [Input(f"{device.name} fix {n}", p.snippet)
+                                                       for n, p in enumerate(printed, 1)])
+        return
+    target = _config_file(device, inputs)
+    if device.platform not in SHAPES:
+        out.diff_note = f"no diff: losslessd does not know how a {device.platform} config takes a snippet"
+        return
+    if target is None:
+        out.diff_note = f"no diff: the config is split over {len(inputs)} files"
+        return
+    if capture.is_capture(target.text):
+        out.diff_note = "no diff: the device's input is a capture of command outputs, not its config file"
+        return
+    shape = SHAPES[device.platform]
+    current = shape.normalize(target.text)
+    fixed = current
+    for part in printed:
+        if shape.changes is not None:
+            part.snippet = shape.changes(fixed, part.snippet)
+        fixed = shape.apply(fixed, part.snippet)
+    out.diff = "".join(difflib.unified_diff(current.splitlines(keepends=True), fixed.splitlines(keepends=True),
+                                            fromfile=target.path, tofile=f"{target.path} (fixed)"))
+    _verify(out, device, policy, [Input(i.path, current) if i is target else i for i in inputs],
+            [Input(i.path, fixed) if i is target else i for i in inputs])
+
+
+def _config_file(device: Device, inputs: list[Input]) -> Input | None:
+    """The one input a snippet applies to: the device's only file, or a subnet manager's opensm.conf (its
+    companions hold nothing a fix writes)."""
+    if len(inputs) == 1:
+        return inputs[0]
+    if device.opensm is not None and device.source is not None:
+        return next((i for i in inputs if i.path == device.source.file), None)
+    return None
+
+
+def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input], after: list[Input]) -> None:
+    found_before, found_after = _lint(device, policy, before), _lint(device, policy, after)
+    if found_before is None or found_after is None:
+        note = "the fixed config could not be parsed again, so the fix is not verified"
+        out.diff_note = f"{out.diff_note}; {note}" if out.diff_note else note
+        return
+    out.verified = True
+    fixed_prints = {f.fingerprint for f in found_after}
+    out.unresolved = [f for p in out.parts if not p.withheld for f in p.findings if f.fingerprint in fixed_prints]
+    known = {f.fingerprint for f in found_before}
+    out.introduced = [f for f in found_after if f.fingerprint not in known and not f.unverified
+                      and f.severity != Severity.info]
+
+
+def _lint(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:
+    """The device's own findings (device and port rules) for ``inputs``; None when they no longer parse."""
+    try:
+        parsed = parser_for(device.platform).parse(inputs, device.name)
+    except InputError:
+        return None
+    rules = [r for r in all_rules().values() if r.scope in ("device", "port")]
+    return run(Fabric(devices={parsed.name: parsed}), policy, rules).findings

@@ -1,0 +1,322 @@
+"""Apply a snippet to a config text offline, the way the device would take it, one function per config shape.
+
+Used to show a unified diff of what a fix changes and to lint the result before anyone pastes it.
+Each function is a small model of the platform's semantics, not the platform itself (docs/fix.md
+lists the limits): it never reorders what it does not touch, so the diff shows only the fix.
+Beside each apply function, a ``*_changes`` function cuts a rendered snippet down to what it changes
+in the current config by the same rules: what it drops, applying it would not have changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+
+
+def merge_json(current: str, snippet: str) -> str:
+    """SONiC CONFIG_DB: table/key/field merge, as `config load` and `sonic-cfggen --write-to-db` write
+    (a field is set, the key's other fields stay). Indentation is taken from the current file."""
+    db, patch = json.loads(current), json.loads(snippet)
+    for table, entries in patch.items():
+        into = db.setdefault(table, {})
+        for key, fields in entries.items():
+            if isinstance(fields, dict) and isinstance(into.get(key), dict):
+                into[key].update(fields)
+            else:
+                into[key] = fields
+    return json.dumps(db, indent=_indent(current)) + ("\n" if current.endswith("\n") else "")
+
+
+def json_changes(current: str, snippet: str) -> str:
+    """The CONFIG_DB patch without the fields the current config already has (keys and tables left
+    empty go too), in the layout templates/sonic writes: a table per block, a key per line."""
+    db, patch = json.loads(current), json.loads(snippet)
+    out: dict[str, dict] = {}
+    for table, entries in patch.items():
+        have = db.get(table, {})
+        for key, fields in entries.items():
+            old = have.get(key)
+            if isinstance(fields, dict) and isinstance(old, dict):
+                fields = {name: value for name, value in fields.items() if old.get(name) != value}
+                if fields:
+                    out.setdefault(table, {})[key] = fields
+            elif fields != old:
+                out.setdefault(table, {})[key] = fields
+    if out == patch:
+        return snippet
+    if not out:
+        return "{}\n"
+    tables = [f'  {json.dumps(table)}: {{\n' + ",\n".join(f"    {json.dumps(key)}: {json.dumps(value)}"
+                                                       for key, value in entries.items()) + "\n  }"
+              for table, entries in out.items()]
+    return "{\n" + ",\n".join(tables) + "\n}\n"
+
+
+def _indent(text: str) -> int:
+    for line in text.splitlines()[1:]:
+        if line.strip():
+            return len(line) - len(line.lstrip(" ")) or 4
+    return 4
+
+
+@dataclass
+class _Node:
+    """One config line (``raw`` as written; None for the root) and the lines indented under it."""
+
+    raw: str | None
+    children: list[_Node] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return (self.raw or "").strip()
+
+    @property
+    def filler(self) -> bool:
+        """`!` separators, comments and blank lines: kept in place, never matched."""
+        return not self.text or self.text.startswith(("!", "#"))
+
+    def lines(self) -> list[str]:
+        out = [] if self.raw is None else [self.raw]
+        for child in self.children:
+            out.extend(child.lines())
+        return out
+
+
+def _tree(text: str) -> _Node:
+    """Every line, nested by indentation (a `!` or blank line belongs to the block it is indented in)."""
+    root = _Node(None)
+    stack: list[tuple[int, _Node]] = [(-1, root)]
+    for raw in text.split("\n"):
+        body = raw.expandtabs(8)
+        indent = len(body) - len(body.lstrip(" ")) if body.strip() else stack[-1][0] + 1
+        while stack[-1][0] >= indent:
+            stack.pop()
+        node = _Node(raw)
+        stack[-1][1].children.append(node)
+        stack.append((indent, node))
+    return root
+
+
+def _setting(text: str, prefixes: tuple[str, ...]) -> str:
+    """What a line sets: a known command prefix, else the line without its last word (the value);
+    `no X` sets the same thing as `X`."""
+    words = text.split()
+    if words[0] == "no":
+        words = words[1:] or words
+    joined = " ".join(words)
+    for prefix in prefixes:
+        if joined == prefix or joined.startswith(prefix + " "):
+            return prefix
+    return " ".join(words[:-1]) if len(words) > 1 else joined
+
+
+def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = ()) -> str:
+    """Hierarchical CLI (EOS, NX-OS) pasted in config mode: re-entering a block merges into it, a line
+    replaces a sibling that sets the same thing (``prefixes`` name multi-value commands), `no X`
+    replaces X, anything new goes at the end of its block (before a final `end`)."""
+    root = _tree(current.rstrip("\n"))
+    _merge(root, _tree(snippet), prefixes)
+    return "\n".join(root.lines()) + "\n"
+
+
+def _block(into: _Node | None, node: _Node) -> _Node | None:
+    """The block of ``into`` that a pasted block header re-enters (the first with the same line)."""
+    return next((c for c in into.children if c.text == node.text and not c.filler), None) if into else None
+
+
+def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...]) -> list[int]:
+    """Where ``into`` has lines (not blocks) that set what ``node`` sets."""
+    key = _setting(node.text, prefixes)
+    return [i for i, c in enumerate(into.children)
+            if not c.filler and not c.children and _setting(c.text, prefixes) == key] if into else []
+
+
+def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...]) -> None:
+    for node in patch.children:
+        if node.filler:
+            continue
+        if node.children:
+            block = _block(into, node)
+            if block is None:
+                block = _Node(node.raw)
+                _insert(into, block)
+            _merge(block, node, prefixes)
+            continue
+        same = _same_setting(into, node, prefixes)
+        if same:
+            into.children[same[0]] = _Node(node.raw)
+            for i in reversed(same[1:]):
+                del into.children[i]
+        else:
+            _insert(into, _Node(node.raw))
+
+
+def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = ()) -> str:
+    """The snippet without the lines its block already has (a line that is the block's only one setting
+    that thing, word for word); a block header stays while a line under it changes, and goes with the
+    last of them. Comments and `!` separators stay, runs of them fold into one."""
+    patch = _tree(snippet.rstrip("\n"))
+    _keep_changes(_tree(current.rstrip("\n")), patch, prefixes)
+    lines = patch.lines()
+    folded = [line for i, line in enumerate(lines) if not (i and line.strip() == lines[i - 1].strip() == "!")]
+    return "\n".join(folded) + "\n"
+
+
+def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...]) -> None:
+    kept = []
+    for node in patch.children:
+        if node.children:
+            block = _block(into, node)
+            _keep_changes(block, node, prefixes)
+            if block is None or not all(c.filler for c in node.children):
+                kept.append(node)
+        elif node.filler:
+            kept.append(node)
+        else:
+            same = _same_setting(into, node, prefixes)
+            if not (len(same) == 1 and into.children[same[0]].text.split() == node.text.split()):
+                kept.append(node)
+    patch.children = kept
+
+
+def _insert(into: _Node, node: _Node) -> None:
+    """After the block's last real line (so trailing `!` separators and a final `end` stay last)."""
+    at = len(into.children)
+    while at and (into.children[at - 1].filler or (into.raw is None and into.children[at - 1].text == "end")):
+        at -= 1
+    into.children.insert(at, node)
+
+
+def replace_set_lines(current: str, snippet: str) -> str:
+    """Set-style configs (NVUE `nv set`, Junos `set`): a `set PATH VALUE` takes the place of the current
+    lines that set the same PATH (so readers that care about order see it where the old value was);
+    `unset`/`delete PATH` removes the current lines at or below PATH; new paths are appended. Two snippet
+    lines never replace each other: a leaf-list takes both."""
+    lines: list[tuple[str, bool]] = [(line, False) for line in current.rstrip("\n").split("\n")]  # (text, from snippet)
+    for raw in snippet.split("\n"):
+        verb, path = _verb_path(raw)
+        if verb in ("unset", "delete"):
+            gone = " ".join(path) + " "
+            lines = [(t, new) for t, new in lines if new or not (_set_path(t) + " ").startswith(gone)]
+        elif verb == "set" and path:
+            target = " ".join(path[:-1])
+            same = [i for i, (t, new) in enumerate(lines) if not new and _set_path(t, drop_value=True) == target]
+            if same:
+                lines[same[0]] = (raw, True)
+                lines = [entry for i, entry in enumerate(lines) if i not in same[1:]]
+            else:
+                lines.append((raw, True))
+    return "\n".join(t for t, _ in lines) + "\n"
+
+
+def set_changes(current: str, snippet: str) -> str:
+    """The snippet without `set` lines the config already has, each the only line setting its path, word for
+    word (unless an `unset`/`delete` earlier in the snippet removes it first)."""
+    have: dict[str, list[str]] = {}
+    for line in current.split("\n"):
+        have.setdefault(_set_path(line, drop_value=True), []).append(" ".join(line.split()))
+    kept, gone = [], []
+    for raw in snippet.rstrip("\n").split("\n"):
+        verb, path = _verb_path(raw)
+        if verb in ("unset", "delete"):
+            gone.append(" ".join(path) + " ")
+        elif have.get(_set_path(raw, drop_value=True)) == [" ".join(raw.split())] \
+                and not any((" ".join(path) + " ").startswith(deleted) for deleted in gone):
+            continue
+        kept.append(raw)
+    return "\n".join(kept) + "\n"
+
+
+def _verb_path(line: str) -> tuple[str, list[str]]:
+    """The verb of a set-style line (`set`, `unset`, `delete`; a comment's `#`) and the path words after it;
+    a leading `nv` is skipped."""
+    words = line.split()
+    lead = 1 if words[:1] == ["nv"] else 0
+    return (words[lead] if len(words) > lead else ""), words[lead + 1:]
+
+
+def _set_path(line: str, drop_value: bool = False) -> str:
+    verb, path = _verb_path(line)
+    if verb != "set":
+        return "\x00"  # not a set line: never matches a path
+    return " ".join(path[:-1] if drop_value else path)
+
+
+def replace_keys(current: str, snippet: str) -> str:
+    """Key-value files (opensm.conf): a `key value` line takes the place of the key's lines (OpenSM reads
+    the last, so none may stay after it), else is appended."""
+    lines = current.rstrip("\n").split("\n")
+    for raw in snippet.split("\n"):
+        words = raw.split()
+        if not words or words[0].startswith("#"):
+            continue
+        at = _key_lines(lines, words[0])
+        if at:
+            lines[at[0]] = raw
+            lines = [line for i, line in enumerate(lines) if i not in at[1:]]
+        else:
+            lines.append(raw)
+    return "\n".join(lines) + "\n"
+
+
+def _key_lines(lines: list[str], key: str) -> list[int]:
+    return [i for i, line in enumerate(lines) if line.split()[:1] == [key]]
+
+
+def key_changes(current: str, snippet: str) -> str:
+    """The snippet without `key value` lines the file already has (its only line for that key, word for
+    word), and without the comments above a run of option lines that all go. The first line, a comment
+    saying what the snippet is, stays."""
+    lines = current.split("\n")
+    rows = snippet.rstrip("\n").split("\n")
+    out = rows[:1] if rows[0].lstrip().startswith("#") else []
+    notes: list[str] = []  # comments waiting for a kept option line of their run
+    after_option = False
+    for raw in rows[len(out):]:
+        words = raw.split()
+        if not words or words[0].startswith("#"):
+            if after_option:  # a new run begins: the last one's comments had nothing left to describe
+                notes, after_option = [], False
+            notes.append(raw)
+            continue
+        after_option = True
+        at = _key_lines(lines, words[0])
+        if len(at) == 1 and lines[at[0]].split("#", 1)[0].split() == words:
+            continue
+        out += notes + [raw]
+        notes = []
+    return "\n".join(out) + "\n"
+
+
+def append(current: str, snippet: str) -> str:
+    """A script runs after what is there: the snippet goes at the end (without its #! line, which only
+    counts as the first line of a file)."""
+    return current.rstrip("\n") + "\n" + (snippet.split("\n", 1)[1] if snippet.startswith("#!") else snippet)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a platform's config takes a snippet, and which of a snippet's lines change it (None: all do)."""
+
+    apply: Callable[[str, str], str]
+    changes: Callable[[str, str], str] | None
+    # The current config as ``apply`` writes it back, so a diff shows only the fix.
+    normalize: Callable[[str], str] = str
+
+
+# EOS commands whose value is several words (thresholds, units, probability).
+EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
+
+SHAPES: dict[str, Shape] = {
+    # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
+    "sonic": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}")),
+    "arista_eos": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
+    "cisco_nxos": Shape(replay_cli, cli_changes),
+    "nvidia_cumulus": Shape(replace_set_lines, set_changes),
+    "juniper_junos": Shape(replace_set_lines, set_changes),
+    "opensm": Shape(replace_keys, key_changes),
+    # A script's every command counts, in order: one it already has may still undo a later one.
+    "linux_mlx5": Shape(append, None),
+}

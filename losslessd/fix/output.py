@@ -1,0 +1,105 @@
+"""`losslessd fix` output: text for people (snippets ready to paste, then the diff) and JSON for automation."""
+
+from __future__ import annotations
+
+import json
+
+from . import DeviceFix, FixResult, Part
+
+FORMATS = ("text", "json")
+JSON_VERSION = 1
+
+
+def render(fmt: str, result: FixResult) -> str:
+    return text(result) if fmt == "text" else as_json(result)
+
+
+def _findings(findings) -> str:
+    """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12' (device-wide findings show no port)."""
+    ports: dict[str, list[str]] = {}
+    for f in findings:
+        ports.setdefault(f.code, [])
+        if f.port and f.port not in ports[f.code]:
+            ports[f.code].append(f.port)
+    return "; ".join(f"{code} {', '.join(names)}".rstrip() for code, names in ports.items())
+
+
+def _part(part: Part) -> list[str]:
+    head = f"  {part.label.upper()} fix ({', '.join(part.sections)}) for {_findings(part.findings)}"
+    if part.withheld:
+        return [f"{head}: withheld, needs --unsafe-fixes"]
+    return [f"{head}:", part.snippet.rstrip("\n")]
+
+
+def _verdict(dev: DeviceFix) -> str:
+    if dev.unresolved or dev.introduced:
+        notes = []
+        if dev.unresolved:
+            notes.append(f"still there after the fix: {_findings(dev.unresolved)} (fix by hand)")
+        if dev.introduced:
+            notes.append("the fix would add: " + "; ".join(f"{f.code} {f.port or ''}: {f.message}".replace(" :", ":")
+                                                          for f in dev.introduced))
+        return "; ".join(notes)
+    return "linted again: every finding the printed fixes name is gone, and none is added"
+
+
+def device_text(dev: DeviceFix) -> list[str]:
+    lines = [f"{dev.device}  ({dev.platform}, {', '.join(dev.files) or 'no file'})"]
+    if dev.message:
+        return lines + [f"  no fix: {dev.message}", f"  findings: {_findings(dev.findings)}"]
+    for part in dev.parts:
+        lines += _part(part)
+    verdict = _verdict(dev) if dev.verified else None
+    if dev.diff is not None:
+        lines.append(f"  diff with the printed fixes applied ({verdict or dev.diff_note}):")
+        lines.append(dev.diff.rstrip("\n") or "  (no change)")
+    elif dev.diff_note:
+        lines.append(f"  {dev.diff_note}" + (f" ({verdict})" if verdict else ""))
+    return lines
+
+
+def text(result: FixResult) -> str:
+    if not result.devices:
+        return "nothing to fix: no device has a finding a fix template resolves\n"
+    out: list[str] = []
+    for dev in result.devices:
+        out += device_text(dev) + [""]
+    parts = [p for d in result.devices for p in d.parts]
+    printed = sum(not p.withheld for p in parts)
+    withheld = sum(p.withheld for p in parts)
+    none = sum(1 for d in result.devices if d.message)
+    summary = f"{_n(len(result.devices), 'device')} with fixable findings: {_n(printed, 'fix', 'fixes')} printed"
+    if withheld:
+        summary += f", {withheld} disruptive withheld (add --unsafe-fixes to print them)"
+    if none:
+        summary += f", {none} without a fix"
+    out.append(summary + ". Nothing was sent to any device.")
+    return "\n".join(out) + "\n"
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def _finding(f) -> dict:
+    return {"code": f.code, "name": f.name, "severity": f.severity.value, "port": f.port, "message": f.message,
+            "fingerprint": f.fingerprint}
+
+
+def as_json(result: FixResult) -> str:
+    data = {
+        "version": JSON_VERSION,
+        "policy": result.lint.policy.name,
+        "unsafe_fixes": result.unsafe,
+        "devices": [{
+            "device": d.device, "platform": d.platform, "files": d.files,
+            "findings": [_finding(f) for f in d.findings],
+            "message": d.message,
+            "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "snippet": p.snippet,
+                       "findings": [f.fingerprint for f in p.findings]} for p in d.parts],
+            "diff": d.diff, "diff_note": d.diff_note, "verified": d.verified,
+            "unresolved": [f.fingerprint for f in d.unresolved],
+            "introduced": [_finding(f) for f in d.introduced],
+        } for d in result.devices],
+    }
+    return json.dumps(data, indent=2) + "\n"

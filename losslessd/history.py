@@ -1,0 +1,363 @@
+"""The daemon's memory: downsampled pause/ECN rates, events and drift findings in one SQLite file.
+
+Writes never raise: a locked database or a full disk leaves the rows in a bounded in-memory backlog
+that the next successful commit writes, and ``last_error`` / ``backlog`` / ``dropped`` tell the
+daemon. What was committed survives kill -9 (WAL, see ``_PRAGMAS``). docs/history.md has the schema.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .errors import InputError
+from .lint.finding import Finding
+from .monitor import (
+    CNP_HANDLED,
+    CNP_SENT,
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    IN_DISCARDS,
+    OUT_DISCARDS,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    WD_RESTORED,
+    WD_STORMS,
+    Event,
+    Rates,
+)
+
+# PRAGMA application_id marks the file as ours ("LLSD"), so `losslessd events --db` refuses other databases.
+APPLICATION_ID = 0x4C4C5344
+# The counters kept: what tells a storm and ECN's health apart. Octets and queue tx packets are left to
+# Prometheus: they are never zero, and 200 devices x 64 ports of them would dominate the file.
+RECORDED_NAMES = frozenset({PFC_RX, PFC_TX, PAUSE_DURATION_US, ECN_MARKED, CNP_SENT, CNP_HANDLED,
+                            DROPPED_PACKETS, WD_STORMS, WD_RESTORED, IN_DISCARDS, OUT_DISCARDS})
+BUSY_TIMEOUT_S = 0.25  # record_* run on the daemon's event loop: a locked database must not stall polling
+OPEN_TIMEOUT_S = 5.0  # opening (and creating the schema) may wait longer: it happens once
+RETRY_S = 5.0  # after a failed commit, record_* wait this long before trying again (flush() tries at once)
+
+# synchronous=NORMAL in WAL mode: a commit is in the WAL (the OS has it) before it returns, so it survives
+# the process being killed; only an OS crash or power loss can roll back the last commits, and never
+# corrupts the file. FULL would fsync every commit (several per second at 200 devices) to cover that too
+# (https://www.sqlite.org/pragma.html#pragma_synchronous: "durable across application crashes").
+_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
+
+# Schema migrations: _MIGRATIONS[n] takes user_version n to n + 1. Append, never edit.
+_MIGRATIONS = [
+    f"""
+    PRAGMA application_id = {APPLICATION_ID};
+    -- One row per device/port/counter/bucket, only when the counter moved: total = increase over the
+    -- bucket, peak = the highest per-second rate of one poll. idx = priority or queue, -1 = per port.
+    CREATE TABLE samples (
+        device TEXT NOT NULL, port TEXT NOT NULL, bucket_s REAL NOT NULL, name TEXT NOT NULL,
+        idx INTEGER NOT NULL, total REAL NOT NULL, peak REAL NOT NULL,
+        PRIMARY KEY (device, port, bucket_s, name, idx)) WITHOUT ROWID;
+    CREATE INDEX samples_bucket ON samples (bucket_s);
+    -- Seconds of polls seen per device/counter/bucket: a bucket covered without a samples row was 0.
+    CREATE TABLE coverage (
+        device TEXT NOT NULL, bucket_s REAL NOT NULL, name TEXT NOT NULL, seconds REAL NOT NULL,
+        PRIMARY KEY (device, bucket_s, name)) WITHOUT ROWID;
+    CREATE INDEX coverage_bucket ON coverage (bucket_s);
+    -- Ports ever recorded, so that a mistyped port reads as unknown rather than as quiet.
+    CREATE TABLE ports (device TEXT NOT NULL, port TEXT NOT NULL, PRIMARY KEY (device, port)) WITHOUT ROWID;
+    CREATE TABLE events (
+        id TEXT PRIMARY KEY, kind TEXT NOT NULL, device TEXT NOT NULL, port TEXT, priority INTEGER,
+        start_unix_s REAL NOT NULL, end_unix_s REAL, severity TEXT NOT NULL, basis TEXT NOT NULL,
+        code TEXT, message TEXT NOT NULL, numbers TEXT NOT NULL);
+    CREATE INDEX events_start ON events (start_unix_s);
+    CREATE INDEX events_end ON events (end_unix_s);
+    CREATE TABLE drift_runs (
+        device TEXT NOT NULL, time_unix_s REAL NOT NULL, findings INTEGER NOT NULL,
+        PRIMARY KEY (device, time_unix_s));
+    CREATE TABLE findings (
+        device TEXT NOT NULL, time_unix_s REAL NOT NULL, code TEXT NOT NULL, severity TEXT NOT NULL,
+        port TEXT, message TEXT NOT NULL, fingerprint TEXT NOT NULL);
+    CREATE INDEX findings_run ON findings (device, time_unix_s);
+    """,
+]
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+_SAMPLE_UPSERT = ("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+                  "total = total + excluded.total, peak = max(peak, excluded.peak)")
+_COVERAGE_UPSERT = ("INSERT INTO coverage VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+                    "seconds = seconds + excluded.seconds")
+_EVENT_UPSERT = "INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_EVENT_COLUMNS = "kind, device, port, priority, start_unix_s, message, severity, numbers, end_unix_s, basis, code"
+
+# One record_* call: the statements that write it, applied together so a dropped batch leaves no half.
+_Batch = list[tuple[str, list[tuple]]]
+
+
+@dataclass(frozen=True)
+class StoredFinding:
+    """One lint finding of one drift run."""
+
+    time_unix_s: float
+    device: str
+    code: str
+    severity: str
+    port: str | None
+    message: str
+    fingerprint: str
+
+
+class History:
+    """The history file. One writer (the daemon); any number of readers (`losslessd events`) meanwhile."""
+
+    def __init__(self, path: str | Path, *, resolution_s: float = 60, retention_s: float = 30 * 86400,
+                 create: bool = True, max_bytes: int | None = None, max_backlog: int = 10_000):
+        """``create=False`` opens an existing history only (the CLI); ``max_bytes`` caps the file, after
+        which writes wait in the backlog until ``prune`` frees room."""
+        if resolution_s <= 0 or retention_s <= 0:
+            raise ValueError("history resolution and retention must be positive")
+        self.path = Path(path)
+        self.resolution_s = float(resolution_s)
+        self.retention_s = float(retention_s)
+        self.last_error: str | None = None  # the last failed commit's reason; None once a commit succeeds
+        self.dropped = 0  # batches thrown away because the backlog was full
+        self._backlog: deque[_Batch] = deque()
+        self._max_backlog = max_backlog
+        self._retry_at = 0.0
+        self._lock = threading.Lock()
+        self._db = _open(self.path, create)
+        self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
+        if max_bytes is not None:
+            page = self._db.execute("PRAGMA page_size").fetchone()[0]
+            self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
+
+    # -- writing -------------------------------------------------------------------------------------
+
+    @property
+    def backlog(self) -> int:
+        """Records (one per record_* call) waiting for a successful commit."""
+        return len(self._backlog)
+
+    def record_rates(self, rates: Rates) -> None:
+        """Add one poll's rates to its bucket (the bucket of its end time). Reset polls carry no rates."""
+        if rates.reset or rates.interval_s <= 0:
+            return
+        bucket = math.floor(rates.time_unix_s / self.resolution_s) * self.resolution_s
+        samples, names, ports = [], set(), set()
+        for key, per_s in rates.per_s.items():
+            if key.name not in RECORDED_NAMES:
+                continue
+            names.add(key.name)
+            ports.add((rates.device, key.port))
+            if per_s:
+                idx = -1 if key.index is None else key.index
+                samples.append((rates.device, key.port, bucket, key.name, idx, per_s * rates.interval_s, per_s))
+        if names:
+            coverage = [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)]
+            new_ports = sorted(ports - self._ports)
+            self._ports.update(new_ports)
+            self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage),
+                          ("INSERT OR IGNORE INTO ports VALUES (?, ?)", new_ports)])
+
+    def record_event(self, event: Event) -> None:
+        """Insert or update (same ``Event.id``) an event: its latest state wins."""
+        row = (event.id, event.kind, event.device, event.port, event.priority, event.start_unix_s,
+               event.end_unix_s, event.severity, event.basis, event.code, event.message, json.dumps(event.numbers))
+        self._record([(_EVENT_UPSERT, [row])])
+
+    def record_findings(self, device: str, time_unix_s: float, findings: list[Finding]) -> None:
+        """One drift run's findings for a device (an empty list records a clean run)."""
+        rows = [(f.device or device, time_unix_s, f.code, f.severity.value, f.port, f.message, f.fingerprint)
+                for f in findings]
+        self._record([("DELETE FROM findings WHERE device = ? AND time_unix_s = ?", [(device, time_unix_s)]),
+                      ("INSERT OR REPLACE INTO drift_runs VALUES (?, ?, ?)", [(device, time_unix_s, len(rows))]),
+                      ("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?)", rows)])
+
+    def flush(self) -> bool:
+        """Write the backlog now; False (and ``last_error``) when the database refused it."""
+        with self._lock:
+            return self._flush()
+
+    def prune(self, now: float) -> int:
+        """Delete what is older than the retention (open events stay); returns the rows deleted."""
+        cutoff = now - self.retention_s
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                deleted = sum(self._db.execute(sql, (cutoff,)).rowcount for sql in (
+                    "DELETE FROM samples WHERE bucket_s < ?",
+                    "DELETE FROM coverage WHERE bucket_s < ?",
+                    "DELETE FROM events WHERE end_unix_s < ?",
+                    "DELETE FROM findings WHERE time_unix_s < ?",
+                    "DELETE FROM drift_runs WHERE time_unix_s < ?"))
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._failed(exc)
+                return 0
+            self._flush()  # pruning may be what made room for a backlog that hit a full disk
+            return deleted
+
+    def close(self) -> None:
+        """Write what can be written, then close (a backlog that still fails is lost, and logged by the caller)."""
+        with self._lock:
+            self._flush()
+            self._db.close()
+
+    def _record(self, batch: _Batch) -> None:
+        with self._lock:
+            self._backlog.append(batch)
+            while len(self._backlog) > self._max_backlog:
+                self._backlog.popleft()
+                self.dropped += 1
+                self._ports.clear()  # the dropped batch may have held new ports: insert them again
+            if time.monotonic() >= self._retry_at:
+                self._flush()
+
+    def _flush(self) -> bool:
+        if not self._backlog:
+            return True
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            for batch in self._backlog:
+                for sql, rows in batch:
+                    self._db.executemany(sql, rows)
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            return False
+        self._backlog.clear()
+        self.last_error = None
+        self._retry_at = 0.0
+        return True
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (it does on SQLITE_FULL)
+        self.last_error = str(exc)
+        self._retry_at = time.monotonic() + RETRY_S
+
+    # -- reading (committed rows only) ---------------------------------------------------------------
+
+    def events(self, device: str | None = None, kind: str | None = None, since: float | None = None,
+               until: float | None = None, open_only: bool = False) -> list[Event]:
+        """Events that overlap [since, until] (an open event overlaps everything after its start), oldest first."""
+        where, args = [], []
+        for sql, value in (("device = ?", device), ("kind = ?", kind), ("start_unix_s <= ?", until),
+                           ("(end_unix_s IS NULL OR end_unix_s >= ?)", since)):
+            if value is not None:
+                where.append(sql)
+                args.append(value)
+        if open_only:
+            where.append("end_unix_s IS NULL")
+        rows = self._query(f"SELECT {_EVENT_COLUMNS} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
+        return [Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=r[4], message=r[5], severity=r[6],
+                      numbers=json.loads(r[7]), end_unix_s=r[8], basis=r[9], code=r[10]) for r in rows]
+
+    def series(self, device: str, port: str, names: Iterable[str], index: int | None = None,
+               since: float | None = None, until: float | None = None,
+               stat: Literal["mean", "max"] = "mean") -> list[tuple[float, str, float]]:
+        """(bucket start, counter name, rate per second) for buckets starting in [since, until], by time.
+
+        ``mean`` is the bucket's increase over the seconds polled in it; ``max`` the highest one-poll
+        rate. ``index`` picks a priority (PFC) or queue; None sums them. Counters a device only counts
+        per port (a NIC's CNPs) are given for any index. A bucket polled without a row for the counter is
+        0; a port never recorded gives [].
+        """
+        names = sorted(set(names))
+        if not names or not self._query("SELECT 1 FROM ports WHERE device = ? AND port = ?", [device, port]):
+            return []
+        marks = ",".join("?" * len(names))
+        span = [-math.inf if since is None else since, math.inf if until is None else until]
+        seconds = {(b, n): s for b, n, s in self._query(
+            f"SELECT bucket_s, name, seconds FROM coverage WHERE device = ? AND name IN ({marks}) "
+            "AND bucket_s BETWEEN ? AND ?", [device, *names, *span])}
+        chosen = "idx >= 0" if index is None else "idx = ?"
+        picked = "SUM" if stat == "mean" else "MAX"
+        column = "total" if stat == "mean" else "peak"
+        rows = self._query(
+            f"SELECT bucket_s, name, {picked}(CASE WHEN {chosen} THEN {column} END), "
+            f"{picked}(CASE WHEN idx < 0 THEN {column} END), COUNT(CASE WHEN idx >= 0 THEN 1 END) FROM samples "
+            f"WHERE device = ? AND port = ? AND name IN ({marks}) AND bucket_s BETWEEN ? AND ? GROUP BY bucket_s, name",
+            ([] if index is None else [index]) + [device, port, *names, *span])
+        found = {(b, n): (indexed if count else per_port) or 0.0 for b, n, indexed, per_port, count in rows}
+        out = []
+        for (bucket, name), secs in sorted(seconds.items()):
+            value = found.get((bucket, name), 0.0)
+            out.append((bucket, name, value / secs if stat == "mean" else value))
+        return out
+
+    def findings(self, device: str | None = None, since: float | None = None,
+                 latest: bool = False) -> list[StoredFinding]:
+        """Findings of drift runs since ``since``; ``latest`` keeps each device's last run only."""
+        where, args = [], []
+        if device is not None:
+            where.append("f.device = ?")
+            args.append(device)
+        if since is not None:
+            where.append("f.time_unix_s >= ?")
+            args.append(since)
+        if latest:
+            where.append("f.time_unix_s = (SELECT MAX(time_unix_s) FROM drift_runs r WHERE r.device = f.device)")
+        rows = self._query("SELECT time_unix_s, device, code, severity, port, message, fingerprint FROM findings f "
+                           f"{_where(where)} ORDER BY time_unix_s, device, code, port", args)
+        return [StoredFinding(*r) for r in rows]
+
+    def _query(self, sql: str, args: list) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise InputError(f"cannot read the history: {exc}", file=str(self.path)) from None
+
+
+def _where(clauses: list[str]) -> str:
+    return ("WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+def _open(path: Path, create: bool) -> sqlite3.Connection:
+    """Open (creating or migrating when allowed) a history file; anything else is an InputError naming it."""
+    if not create and not path.is_file():
+        raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
+    mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, timeout=OPEN_TIMEOUT_S,
+                             isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise InputError(f"cannot open the history database: {exc}", file=str(path)) from None
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if (version or tables) and app != APPLICATION_ID:
+            raise InputError("not a losslessd history database (another program's SQLite file)", file=str(path))
+        if version > SCHEMA_VERSION:
+            raise InputError(f"history schema {version} is newer than this losslessd understands ({SCHEMA_VERSION}); "
+                             "upgrade losslessd", file=str(path))
+        if version == 0 and not create:
+            raise InputError("not a losslessd history database (empty)", file=str(path))
+        if create:
+            for pragma in _PRAGMAS:
+                db.execute(pragma)
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # WAL needs shared memory: no NFS
+                raise InputError("SQLite cannot use WAL mode on this file system; put the history on a local disk",
+                                 file=str(path))
+        if version < SCHEMA_VERSION:  # all steps in one transaction: a crash mid-way leaves the old version
+            steps = "".join(_MIGRATIONS[version:])
+            db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    except InputError:
+        db.close()
+        raise
+    except sqlite3.Error as exc:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        db.close()
+        raise InputError(f"cannot use the history database: {exc}", file=str(path)) from None
+    return db

@@ -1,0 +1,102 @@
+"""Monitoring types shared by the counter sources, the counter maths (counters.py), the storm and
+ECN-health detectors (detect.py), the history store and the daemon.
+
+A source turns one poll of one device (SNMP, or counter commands over SSH) into a ``Reading`` of raw
+counters; ``counters.CounterTracker`` turns consecutive readings into ``Rates``; detectors turn rates
+into ``Event``s with a start, an end and the numbers that triggered them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+# Counter names (Key.name). ``index`` is the priority for PFC counters and the 0-based egress queue
+# for queue counters; None for per-port counters.
+PFC_RX = "pfc_rx"  # PFC pause frames received on the port (the port was told to stop sending)
+PFC_TX = "pfc_tx"  # PFC pause frames the port sent (its ingress buffer asked the peer to stop)
+PAUSE_DURATION_US = "pause_duration_us"  # time paused, where the platform counts it
+TX_PACKETS = "tx_packets"  # packets the egress queue sent
+DROPPED_PACKETS = "dropped_packets"  # packets the egress queue dropped
+ECN_MARKED = "ecn_marked"  # packets the queue marked CE (switch WRED/ECN, or a NIC's notification point)
+CNP_SENT = "cnp_sent"  # CNPs a NIC's notification point sent
+CNP_HANDLED = "cnp_handled"  # CNPs a NIC's reaction point acted on
+WD_STORMS = "wd_storms"  # on-box PFC watchdog: storms detected
+WD_RESTORED = "wd_restored"  # on-box PFC watchdog: storms restored
+IN_OCTETS = "in_octets"
+OUT_OCTETS = "out_octets"
+IN_DISCARDS = "in_discards"
+OUT_DISCARDS = "out_discards"
+
+EventKind = Literal[
+    "pfc_storm",  # a lossless queue keeps being paused and does not drain (inferred, watchdog-like)
+    "onbox_storm",  # the device's own PFC watchdog detected a storm (preferred to inference)
+    "pause_rate",  # pause frames above the configured rate on a lossless priority
+    "lossy_pause",  # pause frames on a priority the policy calls lossy
+    "ecn_not_marking",  # sustained pauses with few or no ECN marks / CNPs: PFC doing ECN's job
+    "device_down",  # the device stopped answering polls
+    "finding_new",  # drift: a lint finding appeared
+    "finding_cleared",  # drift: a lint finding went away
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One counter of one device."""
+
+    port: str
+    name: str
+    index: int | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Raw counters of one poll of one device, as the device served them (no wrap handling)."""
+
+    device: str
+    monotonic_s: float  # time.monotonic() when the device answered
+    time_unix_s: float
+    uptime_ticks: int | None  # sysUpTime (hundredths of a second) when the source gives it
+    values: dict[Key, int]
+    bits: dict[Key, int] = field(default_factory=dict)  # counter width, 32 or 64; absent = 64
+
+
+@dataclass(frozen=True)
+class Rates:
+    """What changed between two readings of one device; empty after a reset (the sample is dropped)."""
+
+    device: str
+    time_unix_s: float
+    interval_s: float
+    deltas: dict[Key, int]
+    per_s: dict[Key, float]
+    reset: bool = False  # the device restarted or a counter went back: no rates this time
+
+
+@dataclass
+class Event:
+    """Something the operator should know, open until ``end_unix_s`` is set."""
+
+    kind: EventKind
+    device: str
+    port: str | None
+    priority: int | None
+    start_unix_s: float
+    message: str
+    severity: Literal["info", "warning", "error"] = "warning"
+    numbers: dict[str, float] = field(default_factory=dict)  # what triggered it (rates, ratios, times)
+    end_unix_s: float | None = None
+    basis: Literal["inferred", "on-box watchdog", "lint", "poll"] = "inferred"
+    code: str | None = None  # the lint rule code, for finding_new / finding_cleared
+
+    @property
+    def id(self) -> str:
+        """Stable over the event's life: kind, place and start (an update keeps the same id)."""
+        basis = "\x1f".join(str(x) for x in (self.kind, self.device, self.port, self.priority, self.code,
+                                             round(self.start_unix_s, 3)))
+        return hashlib.sha256(basis.encode()).hexdigest()[:24]
+
+    @property
+    def open(self) -> bool:
+        return self.end_unix_s is None

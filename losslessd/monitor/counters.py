@@ -1,0 +1,91 @@
+"""Counter maths: consecutive ``Reading``s of a device -> ``Rates`` per second over monotonic time.
+
+A counter that went back either wrapped or was reset, and the two need opposite handling: a wrap is
+a real (large) delta, a reset is no information at all. The rules, in order:
+
+1. sysUpTime (TimeTicks, hundredths of a second, itself 32-bit: it wraps after about 497 days,
+   RFC 2578 section 7.1.8) advanced less than the monotonic time between the polls, or went back by
+   more than its own wrap explains: the agent restarted, so every counter may have restarted. Reset.
+2. A 64-bit counter went back: 2^64 does not wrap in a device's life (a 400 Gb/s port needs ~11
+   years of octets), so someone cleared it or the device restarted. Reset.
+3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when the wrapped delta
+   is plausible for the interval (at most ``max_rate_per_s``), else a reset.
+
+On a reset the whole reading is dropped (``Rates(reset=True)`` with no deltas, so the caller can log
+it) and becomes the new baseline: the next reading gives rates again. A device's first reading, and
+a reading no later than the last one, give None.
+
+Keep one tracker per source (SNMP, SSH counter commands): a reading is compared with the previous
+reading of the same device *in this tracker*, and two sources poll different counters at different
+times.
+"""
+
+from __future__ import annotations
+
+from . import Rates, Reading
+
+UPTIME_MODULUS = 2**32  # TimeTicks is 32-bit (RFC 2578 section 7.1.8)
+COUNTER32_MODULUS = 2**32  # Counter32 (RFC 2578 section 7.1.6)
+# The most a counter can count per second: frames of an 800 Gb/s port at the minimum size, 64 B plus
+# 8 B preamble and 12 B inter-frame gap (IEEE 802.3 clause 4.4.2): 800e9 / (84 * 8) ~ 1.19e9 /s.
+MAX_FRAMES_PER_S = 1.2e9
+# How far sysUpTime may lag the monotonic clock before it counts as a restart: the two are read at
+# slightly different moments, and a slow answer moves our stamp but not the agent's.
+UPTIME_SLACK_S = 2.0
+UPTIME_SLACK_SHARE = 0.25
+
+
+class CounterTracker:
+    """Turns each device's consecutive readings into rates; see the module docstring for the rules."""
+
+    def __init__(self, max_rate_per_s: float = MAX_FRAMES_PER_S):
+        self.max_rate_per_s = max_rate_per_s
+        self._last: dict[str, Reading] = {}
+
+    def update(self, reading: Reading) -> Rates | None:
+        """Rates since the device's previous reading; None for its first reading (or one no later than
+        the previous); ``Rates(reset=True)`` with nothing in it when a reset is seen."""
+        prev = self._last.get(reading.device)
+        if prev is not None and reading.monotonic_s <= prev.monotonic_s:
+            return None
+        self._last[reading.device] = reading
+        if prev is None:
+            return None
+        interval = reading.monotonic_s - prev.monotonic_s
+        deltas = None if _restarted(prev, reading, interval) else self._deltas(prev, reading, interval)
+        if deltas is None:
+            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
+        return Rates(reading.device, reading.time_unix_s, interval, deltas,
+                     {k: d / interval for k, d in deltas.items()})
+
+    def forget(self, device: str) -> None:
+        self._last.pop(device, None)
+
+    def _deltas(self, prev: Reading, cur: Reading, interval: float) -> dict | None:
+        """Per-key deltas of the keys both readings have; None when a counter says "reset"."""
+        out = {}
+        for key, value in cur.values.items():
+            before = prev.values.get(key)
+            if before is None:
+                continue
+            delta = value - before
+            if delta < 0:
+                if cur.bits.get(key, 64) != 32:
+                    return None
+                delta += COUNTER32_MODULUS
+                if delta > self.max_rate_per_s * interval:
+                    return None
+            out[key] = delta
+        return out
+
+
+def _restarted(prev: Reading, cur: Reading, interval: float) -> bool:
+    """sysUpTime says the agent restarted between the two readings."""
+    if prev.uptime_ticks is None or cur.uptime_ticks is None:
+        return False
+    elapsed = (cur.uptime_ticks - prev.uptime_ticks) % UPTIME_MODULUS / 100
+    slack = max(UPTIME_SLACK_S, UPTIME_SLACK_SHARE * interval)
+    if elapsed < interval - slack:
+        return True  # went back (or forward by less than the time that passed)
+    # Went back by more than a wrap explains: the modular difference is far beyond the interval.
+    return cur.uptime_ticks < prev.uptime_ticks and elapsed > interval + slack

@@ -1,0 +1,317 @@
+"""Storm, pause-rate, lossy-pause, ECN-health and device-down detectors: pure state machines.
+
+Fed with ``Rates`` (and poll outcomes), they return the events that started or ended; they read no
+clock and do no I/O, so recorded sequences test them (tests/test_detect.py). State lives per
+(device, port, priority, kind); queue n is taken to carry priority n, as SONiC's PFC watchdog does
+(sonic-swss orchagent/pfc_detect_*.lua reads SAI_PORT_STAT_PFC_<queue index>_RX_PKTS for queue n).
+docs/detection.md explains each detector and its defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from . import (
+    CNP_HANDLED,
+    CNP_SENT,
+    ECN_MARKED,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    TX_PACKETS,
+    WD_RESTORED,
+    WD_STORMS,
+    Event,
+    EventKind,
+    Key,
+    Rates,
+)
+
+
+class Thresholds(BaseModel):
+    """When each detector fires. Poll counts, not milliseconds: SONiC's on-box watchdog detects and
+    restores after 200 ms (sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME / _RESTORATION_TIME)
+    because it polls every 200 ms; a daemon polling over SNMP every ~10 s sees a whole interval per
+    sample, so one interval of pauses with nothing sent is already 50 times that detection time."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    storm_detection_polls: int = Field(1, ge=1, description=(
+        "consecutive intervals in which pauses arrive and the queue sends nothing before a pfc_storm "
+        "opens (SONiC charges its detection timer with each stormed interval; one of ours outlasts it)"))
+    storm_restoration_polls: int = Field(1, ge=1, description=(
+        "consecutive intervals in which the queue drains again before the pfc_storm ends"))
+    storm_min_pause_per_s: float = Field(0.0, ge=0, description=(
+        "pause frames/s received that count as 'pauses keep arriving'; 0: any, as SONiC's "
+        "pfc_detect_*.lua (PFC RX counter advanced)"))
+    storm_paused_share: float = Field(0.8, gt=0, le=1, description=(
+        "share of the interval the priority was paused (duration counters) that counts as 'not "
+        "draining' when no queue TX counter is known (sonic-swss pfc_detect_mellanox.lua: 0.8)"))
+    pause_rate_per_s: float = Field(1000.0, gt=0, description=(
+        "pause frames/s (either way) on a lossless priority that raise pause_rate: a receiver at "
+        "XOFF refreshes its pause about every half quanta, so a congestion episode costs a few "
+        "frames; a thousand per second means the priority spends much of its time paused"))
+    pause_rate_polls: int = Field(2, ge=1, description="consecutive intervals above (or below) to open (or end)")
+    lossy_pause_per_s: float = Field(10.0, ge=0, description=(
+        "pause frames/s on a priority the policy calls lossy that raise lossy_pause; above a few "
+        "stray frames (a peer's DCBX renegotiation, a link flap)"))
+    lossy_pause_polls: int = Field(2, ge=1, description="consecutive intervals above (or below) to open (or end)")
+    ecn_min_pause_per_s: float = Field(100.0, gt=0, description=(
+        "pause frames/s on a lossless priority from which ECN health is judged (sustained pausing)"))
+    ecn_min_marks_per_pause: float = Field(0.1, ge=0, description=(
+        "ECN marks + CNPs per pause frame below which 'PFC is doing ECN's job' (ECN should mark "
+        "before the ingress buffer reaches XOFF, so a working DCQCN marks far more than it pauses)"))
+    ecn_polls: int = Field(3, ge=1, description="consecutive intervals meeting (or not) the condition to open (or end)")
+    ecn_evidence_max_age_s: float = Field(300.0, gt=0, description=(
+        "ECN/CNP rates from another source (SSH counters, polled more slowly than SNMP pauses) are "
+        "used for this long"))
+    down_after_failures: int = Field(3, ge=1, description="consecutive failed polls before device_down opens")
+
+
+@dataclass
+class _Sustain:
+    """One detector's state for one place: consecutive hits/misses and the open event."""
+
+    hits: int = 0
+    misses: int = 0
+    first_hit_s: float = 0.0  # start of the first interval of the current run of hits
+    event: Event | None = None
+
+
+@dataclass
+class _Device:
+    failures: int = 0
+    first_failure_s: float = 0.0
+    down: Event | None = None
+    states: dict[tuple[str, int, str], _Sustain] = field(default_factory=dict)  # (port, priority, kind)
+    # ECN marks / CNPs seen last: (port, counter name, queue or None) -> (interval start, end, per second)
+    evidence: dict[tuple[str, str, int | None], tuple[float, float, float]] = field(default_factory=dict)
+    # (port, priority) -> when its current spell of sustained pausing began
+    pausing: dict[tuple[str, int], float] = field(default_factory=dict)
+
+
+_SEVERITY = {"pfc_storm": "error", "onbox_storm": "error", "device_down": "error"}
+
+
+class Detectors:
+    """All detectors for devices that share one idea of lossless (the policy's lossless priorities)."""
+
+    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset()):
+        self.t = thresholds
+        self.lossless = set(lossless)
+        # Without a lossless set nothing is known to be lossy either: no lossy_pause then.
+        self.lossy = set() if not self.lossless else set(range(8)) - self.lossless - set(lossy_pause_ok)
+        self._devices: dict[str, _Device] = {}
+
+    # -- feeding ----------------------------------------------------------------------------------
+    def feed(self, rates: Rates) -> list[Event]:
+        """Events that started or ended with these rates (an ended event has end_unix_s set)."""
+        if rates.reset or not rates.per_s:
+            return []
+        dev = self._devices.setdefault(rates.device, _Device())
+        for key, value in rates.per_s.items():
+            if key.name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
+                dev.evidence[(key.port, key.name, key.index)] = (rates.time_unix_s - rates.interval_s,
+                                                                 rates.time_unix_s, value)
+        out: list[Event] = []
+        for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
+            out += self._onbox(dev, rates, port, prio)
+            if prio in self.lossless:
+                out += self._storm(dev, rates, port, prio)
+                out += self._pause_rate(dev, rates, port, prio)
+                out += self._ecn(dev, rates, port, prio)
+            elif prio in self.lossy:
+                out += self._lossy(dev, rates, port, prio)
+        return out
+
+    def poll_failed(self, device: str, now: float, reason: str) -> list[Event]:
+        """A poll of ``device`` failed; device_down opens after ``down_after_failures`` in a row."""
+        dev = self._devices.setdefault(device, _Device())
+        dev.failures += 1
+        if dev.failures == 1:
+            dev.first_failure_s = now
+        if dev.down is None and dev.failures >= self.t.down_after_failures:
+            dev.down = Event("device_down", device, None, None, dev.first_failure_s,
+                             f"{device}: {dev.failures} polls in a row failed: {reason}", "error",
+                             {"failed_polls": dev.failures}, basis="poll")
+            return [dev.down]
+        return []
+
+    def poll_ok(self, device: str, now: float) -> list[Event]:
+        """A poll of ``device`` answered: an open device_down ends."""
+        dev = self._devices.setdefault(device, _Device())
+        dev.failures = 0
+        if dev.down is None:
+            return []
+        ended, dev.down = dev.down, None
+        ended.end_unix_s = now
+        return [ended]
+
+    def open_events(self) -> list[Event]:
+        out = []
+        for dev in self._devices.values():
+            out += [dev.down] if dev.down else []
+            out += [s.event for s in dev.states.values() if s.event is not None]
+        return out
+
+    def forget(self, device: str) -> None:
+        self._devices.pop(device, None)
+
+    # -- detectors --------------------------------------------------------------------------------
+    def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+        """SONiC's watchdog condition: pause frames keep arriving and the queue does not drain (sent
+        nothing, or, without a queue TX counter, was paused for most of the interval)."""
+        rx = r.deltas.get(Key(port, PFC_RX, prio))
+        tx = r.deltas.get(Key(port, TX_PACKETS, prio))
+        paused_us = r.deltas.get(Key(port, PAUSE_DURATION_US, prio))
+        share = None if paused_us is None else paused_us / 1e6 / r.interval_s
+        if rx is None or (tx is None and share is None):
+            return []  # cannot tell whether the queue drains
+        onbox = dev.states.get((port, prio, "onbox_storm"))
+        if onbox is not None and onbox.event is not None:
+            return []  # the device's own watchdog reports this queue
+        rx_per_s = rx / r.interval_s
+        pausing = (rx > 0 and rx_per_s >= self.t.storm_min_pause_per_s) or \
+            (share is not None and share >= self.t.storm_paused_share)
+        stuck = tx == 0 if tx is not None else share >= self.t.storm_paused_share
+        numbers = {"pfc_rx_per_s": rx_per_s, "interval_s": r.interval_s}
+        if tx is not None:
+            numbers["tx_packets_per_s"] = tx / r.interval_s
+        if share is not None:
+            numbers["paused_share"] = share
+        what = "sent nothing" if tx is not None else f"was paused {share:.0%} of the time"
+        return self._step(dev, r, "pfc_storm", port, prio, pausing and stuck, numbers,
+                          self.t.storm_detection_polls, self.t.storm_restoration_polls,
+                          f"PFC storm: {rx_per_s:.0f} pause frames/s received and the queue {what}")
+
+    def _pause_rate(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+        rates = self._pauses(r, port, prio)
+        if not rates:
+            return []
+        hit = max(rates.values()) >= self.t.pause_rate_per_s
+        return self._step(dev, r, "pause_rate", port, prio, hit, rates, self.t.pause_rate_polls,
+                          self.t.pause_rate_polls,
+                          f"{max(rates.values()):.0f} pause frames/s on a lossless priority "
+                          f"(threshold {self.t.pause_rate_per_s:g}/s)")
+
+    def _lossy(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+        rates = self._pauses(r, port, prio)
+        if not rates:
+            return []
+        hit = max(rates.values()) > self.t.lossy_pause_per_s
+        return self._step(dev, r, "lossy_pause", port, prio, hit, rates, self.t.lossy_pause_polls,
+                          self.t.lossy_pause_polls,
+                          f"{max(rates.values()):.0f} pause frames/s on a priority the policy calls lossy")
+
+    def _ecn(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+        """Sustained pauses with few ECN marks or CNPs on the same port and queue.
+
+        Marks count only when measured over an interval that lies wholly inside the current spell of
+        pausing: marks from before a storm began (the SSH counters are polled more slowly than SNMP
+        pauses) say nothing about it. Until such marks exist the state machine holds."""
+        pauses = self._pauses(r, port, prio)
+        if not pauses:
+            return []
+        pause_per_s = sum(pauses.values())
+        if pause_per_s < self.t.ecn_min_pause_per_s:
+            dev.pausing.pop((port, prio), None)
+            return self._step(dev, r, "ecn_not_marking", port, prio, False, pauses, self.t.ecn_polls,
+                              self.t.ecn_polls, "")
+        since = dev.pausing.setdefault((port, prio), r.time_unix_s - r.interval_s)
+        marks = self._evidence(dev, r.time_unix_s, port, prio, since)
+        if marks is None:
+            return []
+        ratio = marks / pause_per_s
+        hit = ratio < self.t.ecn_min_marks_per_pause
+        numbers = {**pauses, "ecn_and_cnp_per_s": marks, "marks_per_pause": min(ratio, 1e9)}
+        return self._step(dev, r, "ecn_not_marking", port, prio, hit, numbers, self.t.ecn_polls, self.t.ecn_polls,
+                          f"PFC doing ECN's job: {pause_per_s:.0f} pause frames/s but {marks:.1f} ECN marks/CNPs per second")
+
+    def _onbox(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+        """The device's own watchdog: storms detected minus restored since the last poll tell
+        whether a storm is in progress. An inferred pfc_storm of the queue gives way to it."""
+        detected = r.deltas.get(Key(port, WD_STORMS, prio))
+        restored = r.deltas.get(Key(port, WD_RESTORED, prio), 0)
+        if detected is None:
+            return []
+        s = dev.states.setdefault((port, prio, "onbox_storm"), _Sustain())
+        outstanding = (1 if s.event else 0) + detected - restored
+        out: list[Event] = []
+        if s.event is not None and restored:
+            s.event.end_unix_s = r.time_unix_s
+            out.append(s.event)
+            s.event = None
+        if s.event is None and detected:
+            start = r.time_unix_s - r.interval_s
+            ev = Event("onbox_storm", r.device, port, prio, start,
+                       f"{r.device} {port} priority {prio}: the device's PFC watchdog detected a storm",
+                       "error", {"storms_detected": detected, "storms_restored": restored},
+                       basis="on-box watchdog")
+            if outstanding > 0:
+                s.event = ev
+                out += self._yield_inferred(dev, r, port, prio)
+            else:  # detected and restored between two polls
+                ev.end_unix_s = r.time_unix_s
+            out.append(ev)
+        return out
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _yield_inferred(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+        s = dev.states.get((port, prio, "pfc_storm"))
+        if s is None or s.event is None:
+            return []
+        ended, s.event = s.event, None
+        ended.end_unix_s = r.time_unix_s
+        ended.numbers["superseded_by_onbox"] = 1
+        s.hits = s.misses = 0
+        return [ended]
+
+    @staticmethod
+    def _pauses(r: Rates, port: str, prio: int) -> dict[str, float]:
+        return {f"{name}_per_s": r.per_s[k] for name in (PFC_RX, PFC_TX) if (k := Key(port, name, prio)) in r.per_s}
+
+    def _evidence(self, dev: _Device, now: float, port: str, prio: int, since: float) -> float | None:
+        """ECN marks (of the queue, else of the port) plus CNPs per second, from the freshest rates of
+        any source measured wholly after ``since``; None when nothing recent is known."""
+        def fresh(name: str, index: int | None) -> float | None:
+            seen = dev.evidence.get((port, name, index))
+            if seen is None or seen[0] < since or now - seen[1] > self.t.ecn_evidence_max_age_s:
+                return None
+            return seen[2]
+
+        marks = fresh(ECN_MARKED, prio)
+        found = [marks if marks is not None else fresh(ECN_MARKED, None), fresh(CNP_SENT, None),
+                 fresh(CNP_HANDLED, None)]
+        found = [v for v in found if v is not None]
+        return sum(found) if found else None
+
+    def _step(self, dev: _Device, r: Rates, kind: EventKind, port: str, prio: int, hit: bool,
+              numbers: dict[str, float], need_hits: int, need_misses: int, message: str) -> list[Event]:
+        """Advance one sustain state machine; the event opens after ``need_hits`` hits in a row (start =
+        the start of the first of them) and ends after ``need_misses`` misses in a row. While open it
+        keeps the peak of each number."""
+        s = dev.states.setdefault((port, prio, kind), _Sustain())
+        if hit:
+            if s.hits == 0:
+                s.first_hit_s = r.time_unix_s - r.interval_s
+            s.hits, s.misses = s.hits + 1, 0
+        else:
+            s.hits, s.misses = 0, s.misses + 1
+        if s.event is None:
+            if hit and s.hits >= need_hits:
+                s.event = Event(kind, r.device, port, prio, s.first_hit_s, f"{r.device} {port} priority {prio}: {message}",
+                                _SEVERITY.get(kind, "warning"), {**numbers, "polls": s.hits})
+                return [s.event]
+            return []
+        if hit:
+            for name, value in numbers.items():
+                peak = f"peak_{name}"
+                s.event.numbers[peak] = max(value, s.event.numbers.get(peak, s.event.numbers.get(name, value)))
+            return []
+        if s.misses >= need_misses:
+            ended, s.event = s.event, None
+            ended.end_unix_s = r.time_unix_s
+            return [ended]
+        return []

@@ -1,0 +1,256 @@
+"""Counter sources: one poll of one device -> a ``Reading`` of raw counters.
+
+SNMP (``reading_from_snmp``) gives pause frames per priority, queue TX and drops, octets and
+discards, and on Cisco NX-OS the on-box PFC watchdog's counts. What SNMP does not serve comes from
+SSH commands (``COUNTER_COMMANDS``, parsed by ``reading_from_commands``): SONiC's watchdog counts and
+per-queue ECN marks, and a host NIC's pause counters, pause time and congestion (ECN/CNP) counters.
+
+Parsers are pure. Output that is not what the command prints raises ValueError naming the device and
+the command; a value a platform prints as N/A is left out (unknown), never read as 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..collect.snmp import SnmpSample
+from . import (
+    CNP_HANDLED,
+    CNP_SENT,
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    IN_DISCARDS,
+    IN_OCTETS,
+    OUT_DISCARDS,
+    OUT_OCTETS,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    TX_PACKETS,
+    WD_RESTORED,
+    WD_STORMS,
+    Key,
+    Reading,
+)
+
+SONIC_PFCWD_STATS = "show pfcwd stats"
+SONIC_WRED_COUNTERS = "show queue wredcounters"
+ETHTOOL_STATS = "ethtool -S {iface}"
+# The NIC's RDMA congestion counters are not in `ethtool -S`: the kernel serves them only in sysfs
+# under the RDMA device (NVIDIA MLNX_OFED docs, "RDMA Counters": /sys/class/infiniband/<device>/
+# ports/*/hw_counters; names from Linux commit e1f24a79 "IB/mlx5: Support congestion related
+# counters"). Reached through the netdev's PCI device, each line names the interface it belongs to.
+RDMA_HW_COUNTERS = "grep . /sys/class/net/{iface}/device/infiniband/*/ports/*/hw_counters/*"
+
+# SSH commands per platform id (losslessd.platforms); "{iface}" is repeated for each of a host's RoCE
+# interfaces, as in `pull`.
+COUNTER_COMMANDS: dict[str, list[str]] = {
+    "sonic": [SONIC_PFCWD_STATS, SONIC_WRED_COUNTERS],
+    "linux_mlx5": [ETHTOOL_STATS, RDMA_HW_COUNTERS],
+}
+
+_SNMP_32BIT = (IN_DISCARDS, OUT_DISCARDS)  # IF-MIB ifTable Counter32 columns (RFC 2863)
+
+
+def reading_from_snmp(sample: SnmpSample) -> Reading:
+    """The sample's counters as keys. Per-priority CISCO-PFC-EXT-MIB columns only: requests are PFC
+    frames the port sent (PFC_TX), indications frames it received (PFC_RX), as SONiC's agent fills
+    them (sonic-snmpagent ciscoPfcExtMIB.py, SAI_PORT_STAT_PFC_<p>_TX/RX_PKTS); its per-port columns
+    are priority 3 only, so they are left out."""
+    values: dict[Key, int] = {}
+
+    def put(port: str, name: str, index: int | None, value: int | None) -> None:
+        if value is not None:
+            values[Key(port, name, index)] = value
+
+    for p in sample.ports:
+        for name, value in ((IN_OCTETS, p.in_octets), (OUT_OCTETS, p.out_octets), (IN_DISCARDS, p.in_discards),
+                            (OUT_DISCARDS, p.out_discards)):
+            put(p.port, name, None, value)
+    for p in sample.priorities:
+        put(p.port, PFC_TX, p.priority, p.pfc_requests)
+        put(p.port, PFC_RX, p.priority, p.pfc_indications)
+    for q in sample.queues:
+        put(q.port, TX_PACKETS, q.queue, q.tx_packets)
+        put(q.port, DROPPED_PACKETS, q.queue, q.dropped_packets)
+    for w in sample.watchdog:
+        put(w.port, WD_STORMS, w.queue, w.storms)
+        put(w.port, WD_RESTORED, w.queue, w.restores)
+    return Reading(device=sample.device, monotonic_s=sample.monotonic_s, time_unix_s=sample.time_unix_s,
+                   uptime_ticks=sample.sys_uptime_ticks, values=values,
+                   bits={k: 32 for k in values if k.name in _SNMP_32BIT})
+
+
+def counter_commands(platform: str, interfaces: Sequence[str]) -> list[str]:
+    """The platform's counter commands with {iface} expanded for each interface."""
+    out: list[str] = []
+    for line in COUNTER_COMMANDS.get(platform, []):
+        out += [line.replace("{iface}", i) for i in interfaces] if "{iface}" in line else [line]
+    return out
+
+
+def reading_from_commands(device: str, platform: str, outputs: dict[str, str], monotonic_s: float,
+                          time_unix_s: float) -> Reading:
+    """Parse the outputs of ``counter_commands`` (command line -> output) into one reading."""
+    if platform not in COUNTER_COMMANDS:
+        raise ValueError(f"{device}: no counter commands for platform {platform!r}")
+    values: dict[Key, int] = {}
+    for command, output in outputs.items():
+        parse = _parser(command)
+        if parse is None:
+            raise ValueError(f"{device}: `{command}` is not a counter command of {platform}")
+        try:
+            values.update(parse(command, output))
+        except ValueError as e:
+            raise ValueError(f"{device}: `{command}`: {e}") from None
+    return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
+                   values=values)
+
+
+# -- SONiC: python-tabulate "simple" tables (header, dashes, rows) --------------------------------
+
+_DASHES = re.compile(r"^\s*-+(\s+-+)*\s*$")
+
+
+def _tables(output: str) -> list[tuple[list[str], list[list[str]]]]:
+    """Each table as (header cells, rows of cells). Header cells are split on runs of 2+ spaces (a
+    header may hold one space, "STORM DETECTED/RESTORED"); row cells on any space (no value holds one).
+    Lines outside a table (a namespace or "last cached" note) are skipped."""
+    lines = output.splitlines()
+    tables = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and lines[i].strip() and _DASHES.match(lines[i + 1]):
+            header = re.split(r"\s{2,}", lines[i].strip())
+            rows, i = [], i + 2
+            while i < len(lines) and lines[i].strip():
+                if i + 1 < len(lines) and _DASHES.match(lines[i + 1]):
+                    break  # the next table's header
+                cells = lines[i].split()
+                if len(cells) != len(header):
+                    raise ValueError(f"row {lines[i].strip()!r} has {len(cells)} cells, the header {len(header)}")
+                rows.append(cells)
+                i += 1
+            tables.append((header, rows))
+        else:
+            i += 1
+    if not tables and output.strip():
+        raise ValueError(f"no table in the output: {output.strip().splitlines()[0][:80]!r}")
+    return tables
+
+
+def _number(text: str) -> int | None:
+    """'1,234' -> 1234; 'N/A' -> None; anything else is not a counter."""
+    if text.upper() == "N/A":
+        return None
+    if not re.fullmatch(r"\d{1,3}(,\d{3})+|\d+", text):
+        raise ValueError(f"{text!r} is not a counter")
+    return int(text.replace(",", ""))
+
+
+def _column(header: list[str], name: str) -> int:
+    if name not in header:
+        raise ValueError(f"no {name!r} column in {header}")
+    return header.index(name)
+
+
+def _pfcwd_stats(command: str, output: str) -> dict[Key, int]:
+    """SONiC `show pfcwd stats` (format: sonic-utilities tests/pfcwd_input/pfcwd_test_vectors.py):
+    QUEUE "Ethernet0:3", STATUS, "STORM DETECTED/RESTORED" "1/0", then TX/RX OK/DROP columns."""
+    out = {}
+    for header, rows in _tables(output):
+        queue, counts = _column(header, "QUEUE"), _column(header, "STORM DETECTED/RESTORED")
+        for row in rows:
+            port, _, q = row[queue].rpartition(":")
+            if not port or not q.isdigit():
+                raise ValueError(f"queue {row[queue]!r} is not PORT:QUEUE")
+            if row[counts].upper() == "N/A":
+                continue
+            detected, slash, restored = row[counts].partition("/")
+            if not slash:
+                raise ValueError(f"storm counts {row[counts]!r} are not DETECTED/RESTORED")
+            for name, text in ((WD_STORMS, detected), (WD_RESTORED, restored)):
+                if (v := _number(text)) is not None:
+                    out[Key(port, name, int(q))] = v
+    return out
+
+
+def _wred_counters(command: str, output: str) -> dict[Key, int]:
+    """SONiC `show queue wredcounters` (format: the SONiC "WRED and ECN queue statistics" HLD and
+    sonic-utilities tests/queue_counter_test.py): Port, TxQ (UC<n> unicast, MC<n> multicast), WRED
+    drops and EcnMarked/pkts; a platform without ECN counters prints N/A. Unicast queues only."""
+    out = {}
+    for header, rows in _tables(output):
+        port, txq, marked = _column(header, "Port"), _column(header, "TxQ"), _column(header, "EcnMarked/pkts")
+        for row in rows:
+            m = re.fullmatch(r"(UC|MC)(\d+)", row[txq])
+            if not m:
+                raise ValueError(f"queue {row[txq]!r} is not UC<n> or MC<n>")
+            if m[1] == "UC" and (v := _number(row[marked])) is not None:
+                out[Key(row[port], ECN_MARKED, int(m[2]))] = v
+    return out
+
+
+# -- hosts -----------------------------------------------------------------------------------------
+
+# mlx5 per-priority port counters (Linux Documentation/networking/device_drivers/ethernet/mellanox/
+# mlx5/counters.rst, "Priority Port Counters"): pause frames each way, the time the port was paused
+# (rx_prio<p>_pause_duration, microseconds) and what the priority sent (our queue TX for priority p).
+_ETHTOOL = {
+    re.compile(r"rx_prio(\d)_pause"): PFC_RX,
+    re.compile(r"tx_prio(\d)_pause"): PFC_TX,
+    re.compile(r"rx_prio(\d)_pause_duration"): PAUSE_DURATION_US,
+    re.compile(r"tx_prio(\d)_packets"): TX_PACKETS,
+}
+_ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+):\s*(-?\d+)\s*$")
+
+
+def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
+    """`ethtool -S IF`: "NIC statistics:" then one "name: value" per line."""
+    iface = command.split()[-1]
+    out = {}
+    lines = [line for line in output.splitlines() if line.strip()]
+    if not lines or lines[0].strip() != "NIC statistics:":
+        raise ValueError("does not start with 'NIC statistics:'")
+    for n, line in enumerate(lines[1:], start=2):
+        m = _ETHTOOL_LINE.match(line)
+        if not m:
+            raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
+        for pattern, name in _ETHTOOL.items():
+            if p := pattern.fullmatch(m[1]):
+                out[Key(iface, name, int(p[1]))] = int(m[2])
+    return out
+
+
+_HW_COUNTERS = {"np_ecn_marked_roce_packets": ECN_MARKED, "np_cnp_sent": CNP_SENT, "rp_cnp_handled": CNP_HANDLED}
+_HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/[^/]+/ports/\d+/hw_counters/"
+                      r"(?P<name>\w+):(?P<value>\d+)$")
+
+
+def _hw_counters(command: str, output: str) -> dict[Key, int]:
+    """`grep . .../hw_counters/*`: "PATH:VALUE" per file; grep's own complaints (a counter file this
+    kernel does not have) leave that counter unknown. Per port: the RDMA device counts all priorities."""
+    out = {}
+    for line in output.splitlines():
+        if not line.strip() or line.startswith("grep: "):
+            continue
+        m = _HW_LINE.match(line.strip())
+        if not m:
+            raise ValueError(f"{line.strip()[:80]!r} is not a hw_counters PATH:VALUE line")
+        if m["name"] in _HW_COUNTERS:
+            key = Key(m["iface"], _HW_COUNTERS[m["name"]])
+            out[key] = out.get(key, 0) + int(m["value"])  # one netdev, several RDMA ports: their sum
+    return out
+
+
+_PARSERS: list[tuple[re.Pattern, Callable[[str, str], dict[Key, int]]]] = [
+    (re.compile(re.escape(SONIC_PFCWD_STATS)), _pfcwd_stats),
+    (re.compile(re.escape(SONIC_WRED_COUNTERS)), _wred_counters),
+    (re.compile(r"ethtool -S \S+"), _ethtool_stats),
+    (re.compile(re.escape(RDMA_HW_COUNTERS).replace(re.escape("{iface}"), r"[^/\s]+")), _hw_counters),
+]
+
+
+def _parser(command: str) -> Callable[[str, str], dict[Key, int]] | None:
+    return next((parse for pattern, parse in _PARSERS if pattern.fullmatch(command.strip())), None)

@@ -1,0 +1,177 @@
+"""A host setup script (such as `losslessd render --platform linux_mlx5` writes): what its commands set.
+
+The script is not run: each line is read as the command it is, in order, so a later command overrides an
+earlier one as it would on the host. Read are `mlnx_qos -i IF ...` (options as mlnx-tools python/mlnx_qos
+defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` and
+`cma_roce_tos -d DEV -t TOS`; `set`, comments and blank lines are skipped, anything else is reported.
+What the script leaves alone stays unknown (None), since it depends on the host's state before.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+
+from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
+
+_SHEBANG = re.compile(r"\A\s*#!\S*\b(?:ba|z|da|k)?sh\b")
+_MLNX_QOS = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
+# The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
+_RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
+_TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor}
+
+
+class Skip(ValueError):
+    """A command (or option) that cannot be read; the message says why."""
+
+
+def is_shell(text: str) -> bool:
+    """A shell script (#! line)."""
+    return bool(_SHEBANG.match(text))
+
+
+def is_script(text: str) -> bool:
+    """A shell script that runs `mlnx_qos -i IF`: what sniffing takes for a host setup script."""
+    return is_shell(text) and bool(_MLNX_QOS.search(text[:262144]))
+
+
+def commands(text: str) -> Iterator[tuple[int, list[str] | None, str]]:
+    """(line number, words, line) per command line; words None when the shell could not split it."""
+    for n, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            yield n, None, line
+            continue
+        while words and words[0] == "sudo":
+            words = words[1:]
+        if words and words[0] != "set":  # `set -eu`: shell options, nothing to the NIC
+            yield n, words, line
+
+
+def rdma_device(arg: str) -> tuple[str, str | None]:
+    """The -d argument of cma_roce_tos, or what it names when the script looks the device up at run time;
+    and the interface it is looked up by (None for a device named as such)."""
+    m = _RDMA_OF.search(arg)
+    return (f"the RDMA device of {m.group(1)}", m.group(1)) if m else (arg, None)
+
+
+def redirect(words: list[str]) -> tuple[str, str]:
+    """`echo V > PATH` (or `>PATH`) -> (V, PATH)."""
+    if words[0] != "echo":
+        raise Skip("not an `echo VALUE > FILE` line")
+    rest = words[1:]
+    if len(rest) == 3 and rest[1] == ">":
+        return rest[0], rest[2]
+    if len(rest) == 2 and rest[1].startswith(">") and len(rest[1]) > 1:
+        return rest[0], rest[1][1:]
+    raise Skip("not an `echo VALUE > FILE` line")
+
+
+def ip_link_mtu(words: list[str]) -> tuple[str, int]:
+    """`ip link set [dev] IF mtu N` -> (IF, N) (iproute2 ip-link(8))."""
+    rest = words[3:] if words[:3] == ["ip", "link", "set"] else []
+    if rest[:1] == ["dev"]:
+        rest = rest[1:]
+    if len(rest) == 3 and rest[1] == "mtu" and rest[2].isdigit():
+        return rest[0], int(rest[2])
+    raise Skip("only `ip link set dev IF mtu N` is read")
+
+
+def mlnx_qos_options(args: list[str]) -> list[tuple[str, str]]:
+    """(option, value) pairs in command-line order, long names, `--opt=value` and `--opt value` alike."""
+    short = {"-i": "--interface", "-f": "--pfc", "-p": "--prio_tc", "-s": "--tsa", "-t": "--tcbw", "-d": "--dcbx",
+             "-r": "--ratelimit"}
+    out, i = [], 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        name = short.get(name, name)
+        if not name.startswith("--"):
+            raise Skip(f"{arg!r} is not an mlnx_qos option")
+        if not eq:
+            if i + 1 >= len(args):
+                raise Skip(f"{arg} has no value")
+            value, i = args[i + 1], i + 1
+        out.append((name, value))
+        i += 1
+    return out
+
+
+def _eight(value: str, hi: int, what: str) -> list[int]:
+    items = value.split(",")
+    if len(items) != 8 or not all(v.isdigit() and int(v) <= hi for v in items):
+        raise Skip(f"{what} {value!r} is not 8 comma separated values 0-{hi}")
+    return [int(v) for v in items]
+
+
+def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
+    """Set ``port`` as one `mlnx_qos` call would (mlnx-tools python/mlnx_qos); raises Skip, changing nothing,
+    when mlnx_qos would refuse the call."""
+    opts = dict(options)
+    if "--trust" in opts and "--dscp2prio" in opts:
+        raise Skip("mlnx_qos refuses --trust and --dscp2prio in one call")
+    if "--trust" in opts and opts["--trust"] not in ("dscp", "pcp"):
+        raise Skip(f"--trust {opts['--trust']!r} is neither dscp nor pcp")
+    pfc = _eight(opts["--pfc"], 1, "--pfc") if "--pfc" in opts else None
+    cable = opts.get("--cable_len")
+    if cable is not None and not (cable.isdigit() and int(cable) <= 0xFFFF):
+        raise Skip(f"--cable_len {cable!r} is not a length in metres")
+    lists = {name: _eight(opts[name], hi, name) for name, hi in (("--prio_tc", 7), ("--prio2buffer", 7))
+             if name in opts}
+    dscp2prio = [_dscp2prio(value) for name, value in options if name == "--dscp2prio"]
+    sizes = opts.get("--buffer_size")
+    if sizes is not None and not re.fullmatch(r"\d{1,12}(,\d{1,12}){7},?", sizes):
+        raise Skip(f"--buffer_size {sizes!r} is not 8 comma separated byte counts")
+    tsa = opts.get("--tsa")
+    if tsa is not None and (len(tsa.split(",")) > 8 or not set(tsa.split(",")) <= set(_TSA)):
+        raise Skip(f"--tsa {tsa!r} is not a list of strict, ets and vendor")
+    weights = _eight(opts["--tcbw"], 100, "--tcbw") if "--tcbw" in opts else None
+
+    if pfc is not None or cable is not None:
+        # One DCB PFC set carries both: without --pfc the enable bits are all 0, and the kernel keeps the
+        # cable length when --cable_len is absent (delay 0: mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc).
+        port.pfc_enabled = [prio for prio, bit in enumerate(pfc or [0] * 8) if bit]
+        port.pfc_source = src
+        if cable is not None and int(cable):
+            port.cable_length_m = float(cable)
+    if "--trust" in opts:
+        port.trust, port.trust_source = Trust(opts["--trust"]), src
+    for action, dscp, prio in dscp2prio:
+        mapping = dict(port.dscp_to_priority or {})
+        if action == "set":
+            mapping[dscp] = prio
+        else:  # del/flush: back to a default that depends on the driver's interface (netlink or sysfs)
+            for key in ([dscp] if action == "del" else list(mapping)):
+                mapping.pop(key, None)
+        port.dscp_to_priority, port.map_source = dict(sorted(mapping.items())), src
+    if "--prio2buffer" in lists:
+        port.priority_to_pg = dict(enumerate(lists["--prio2buffer"]))
+    if "--prio_tc" in lists:
+        port.priority_to_tc, port.map_source = dict(enumerate(lists["--prio_tc"])), port.map_source or src
+    if sizes is not None:
+        port.priority_groups = {i: PriorityGroup(index=i, size_bytes=int(size), source=src)
+                                for i, size in enumerate(sizes.rstrip(",").split(","))}
+    if tsa is not None or weights is not None:
+        for tc, name in enumerate(tsa.split(",") if tsa else []):
+            queue = port.queues.setdefault(tc, Queue(index=tc, source=src))
+            queue.scheduler = Scheduler(type=_TSA[name], source=src)
+        for tc, weight in enumerate(weights or []):
+            queue = port.queues.setdefault(tc, Queue(index=tc, source=src))
+            queue.scheduler = queue.scheduler or Scheduler(source=src)
+            queue.scheduler.weight = weight if queue.scheduler.type in (SchedulerType.ets, None) else None
+
+
+def _dscp2prio(value: str) -> tuple[str, int | None, int | None]:
+    """`set,DSCP,PRIO`, `del,DSCP,PRIO` or `flush` (mlnx_qos --dscp2prio)."""
+    if value == "flush":
+        return "flush", None, None
+    parts = value.split(",")
+    if len(parts) != 3 or parts[0] not in ("set", "del") or not all(p.isdigit() for p in parts[1:]) \
+            or int(parts[1]) > 63 or int(parts[2]) > 7:
+        raise Skip(f"--dscp2prio {value!r} is not set,DSCP,PRIO (DSCP 0-63, priority 0-7)")
+    return parts[0], int(parts[1]), int(parts[2])

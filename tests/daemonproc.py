@@ -1,0 +1,135 @@
+"""A real `losslessd daemon` subprocess for integration tests against the device simulator: its own
+settings file (1 s SNMP polls, short backoff), history and HTTP port, and what it shows (/metrics,
+`losslessd events`, its JSON log lines)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from prometheus_client.parser import text_string_to_metric_families
+
+from losslessd.sim import Simulator
+
+INTERVAL_S = 1.0  # SNMP poll interval of a test daemon
+SSH_INTERVAL_S = 2.0  # its SSH counter poll interval
+CLI = [sys.executable, "-m", "losslessd"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
+    """The first truthy value of ``check()``; fails naming ``what`` after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout_s:g} s waiting for {what}")
+        time.sleep(0.2)
+
+
+class DaemonProcess:
+    """A `losslessd daemon` subprocess with its own settings file, history and port."""
+
+    def __init__(self, sim: Simulator, folder: Path, **overrides):
+        self.sim = sim
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.settings = {
+            "inventory": str(sim.inventory_path), "known_hosts": str(sim.known_hosts_path),
+            "poll": {"snmp_interval_s": INTERVAL_S, "ssh_counters_interval_s": SSH_INTERVAL_S, "jitter": 0.0,
+                     "snmp_timeout_s": 2, "snmp_retries": 0, "ssh_timeout_s": 20,
+                     "backoff_initial_s": 1, "backoff_max_s": 2},
+            "drift": {"enabled": False},
+            "detection": {"storm_detection_polls": 1, "storm_restoration_polls": 1, "down_after_failures": 2},
+            "http": {"host": "127.0.0.1", "port": self.port},
+            "history": {"path": "history.db", "resolution_s": 1},
+            "log": {"level": "info"},
+        }
+        for key, value in overrides.items():
+            self.settings[key] = {**self.settings.get(key, {}), **value} if isinstance(value, dict) else value
+        self.config = folder / "losslessd.yaml"
+        self.write(self.settings)
+        self.log = folder / "daemon.log"
+        self.proc: subprocess.Popen | None = None
+
+    def write(self, settings: dict | str) -> None:
+        self.config.write_text(settings if isinstance(settings, str) else yaml.safe_dump(settings))
+
+    def start(self, env: dict | None = None) -> DaemonProcess:
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config)], stderr=log,
+                                         stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})})
+        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready")
+        assert self.proc.poll() is None, self.log.read_text()[-3000:]
+        return self
+
+    def stop(self) -> int:
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+
+    # -- what it shows ------------------------------------------------------------------------------
+    def request(self, path: str, method: str = "GET") -> tuple[int, str]:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
+                                     data=b"" if method == "POST" else None)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, resp.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+        except OSError:
+            return 0, ""
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self.request(path)
+
+    def samples(self) -> list:
+        status, text = self.get("/metrics")
+        assert status == 200
+        return [s for family in text_string_to_metric_families(text) for s in family.samples]
+
+    def value(self, name: str, **labels) -> float | None:
+        found = [s.value for s in self.samples() if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())]
+        return found[0] if found else None
+
+    def events(self, **filters) -> list[dict]:
+        args = [*CLI, "events", "--db", str(self.folder / "history.db"), "-f", "json"]
+        for key, value in filters.items():
+            args += [f"--{key}", value]
+        res = subprocess.run(args, check=False, capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)["events"]
+
+    def log_records(self) -> list[dict]:
+        out = []
+        for line in self.log.read_text().splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass
+        return out

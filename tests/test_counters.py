@@ -1,0 +1,124 @@
+"""Counter maths: deltas over monotonic time, 32- vs 64-bit wraps told apart from resets."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from losslessd.monitor import IN_DISCARDS, PFC_RX, Key, Reading
+from losslessd.monitor.counters import CounterTracker
+
+D32 = Key("Ethernet0", IN_DISCARDS)
+P64 = Key("Ethernet0", PFC_RX, 3)
+
+
+def reading(t: float, uptime: int | None, d32: int, p64: int, device: str = "leaf1") -> Reading:
+    return Reading(device, t, 1_700_000_000 + t, uptime, {D32: d32, P64: p64}, {D32: 32})
+
+
+def test_first_reading_gives_none_then_rates_per_second():
+    tr = CounterTracker()
+    assert tr.update(reading(100.0, 1000, 10, 500)) is None
+    r = tr.update(reading(110.0, 2000, 30, 800))
+    assert not r.reset and r.interval_s == 10.0 and r.time_unix_s == 1_700_000_110
+    assert r.deltas == {D32: 20, P64: 300} and r.per_s == {D32: 2.0, P64: 30.0}
+
+
+def test_counter32_wrap_is_a_delta():
+    tr = CounterTracker()
+    tr.update(reading(0.0, 1000, 2**32 - 100, 5))
+    r = tr.update(reading(10.0, 2000, 50, 7))
+    assert not r.reset and r.deltas[D32] == 150
+
+
+def test_counter32_going_back_implausibly_far_is_a_reset():
+    """A wrapped delta above the max rate for the interval cannot be a wrap."""
+    tr = CounterTracker(max_rate_per_s=1000.0)
+    tr.update(reading(0.0, 1000, 3_000_000, 5))
+    r = tr.update(reading(10.0, 2000, 10, 7))
+    assert r.reset and r.deltas == {} and r.per_s == {}
+
+
+def test_counter64_going_back_is_a_reset_and_the_next_reading_is_measured_from_it():
+    tr = CounterTracker()
+    tr.update(reading(0.0, 1000, 10, 900))
+    assert tr.update(reading(10.0, 2000, 12, 3)).reset  # cleared: sysUpTime kept counting
+    r = tr.update(reading(20.0, 3000, 14, 23))
+    assert not r.reset and r.deltas == {D32: 2, P64: 20}
+
+
+def test_uptime_back_is_a_reset_even_when_counters_look_fine():
+    """After a reboot a counter may already be above its old value; sysUpTime still tells."""
+    tr = CounterTracker()
+    tr.update(reading(0.0, 5_000_000, 10, 100))
+    assert tr.update(reading(60.0, 3000, 20, 200)).reset
+
+
+def test_uptime_that_advanced_less_than_the_time_that_passed_is_a_reset():
+    """Down for 10 minutes, back up for 2: uptime is higher than before, but only by 2 minutes."""
+    tr = CounterTracker()
+    tr.update(reading(0.0, 10_000, 10, 100))
+    assert tr.update(reading(600.0, 22_000, 20, 200)).reset
+
+
+def test_uptime_wrap_after_497_days_is_not_a_reset():
+    tr = CounterTracker()
+    tr.update(reading(0.0, 2**32 - 300, 10, 100))
+    r = tr.update(reading(10.0, 700, 20, 200))
+    assert not r.reset and r.deltas[P64] == 100
+
+
+def test_uptime_slightly_behind_the_monotonic_clock_is_no_reset():
+    """A slow answer moves our timestamp, not the agent's: a little lag is allowed."""
+    tr = CounterTracker()
+    tr.update(reading(0.0, 1000, 10, 100))
+    assert not tr.update(reading(10.0, 1000 + 850, 20, 200)).reset
+
+
+def test_sources_without_uptime_rely_on_counters():
+    tr = CounterTracker()
+    tr.update(reading(0.0, None, 10, 100))
+    assert not tr.update(reading(10.0, None, 20, 200)).reset
+    assert tr.update(reading(20.0, None, 30, 50)).reset
+
+
+def test_keys_present_in_one_reading_only_are_left_out():
+    tr = CounterTracker()
+    tr.update(Reading("d", 0.0, 0.0, None, {P64: 1}))
+    r = tr.update(Reading("d", 5.0, 5.0, None, {P64: 11, D32: 4}))
+    assert r.deltas == {P64: 10}
+
+
+def test_a_reading_no_later_than_the_last_is_ignored():
+    tr = CounterTracker()
+    tr.update(reading(10.0, 1000, 10, 100))
+    assert tr.update(reading(10.0, 1000, 11, 101)) is None
+    assert tr.update(reading(20.0, 2000, 12, 102)).deltas == {D32: 2, P64: 2}  # from the first
+
+
+def test_devices_are_separate_and_forget_starts_over():
+    tr = CounterTracker()
+    tr.update(reading(0.0, 1000, 10, 100, "a"))
+    assert tr.update(reading(1.0, 1100, 10, 100, "b")) is None
+    assert tr.update(reading(10.0, 2000, 11, 101, "a")).deltas[P64] == 1
+    tr.forget("a")
+    assert tr.update(reading(20.0, 3000, 12, 102, "a")) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(start32=st.integers(0, 2**32 - 1), start64=st.integers(0, 2**63),
+       steps=st.lists(st.tuples(st.floats(0.5, 60), st.integers(0, 10**8), st.integers(0, 10**12)),
+                      min_size=1, max_size=8))
+def test_any_counting_below_the_max_rate_reads_back_exactly(start32, start64, steps):
+    """Counters that only count up (the 32-bit one wrapping as it will) give back exactly what was
+    counted, at the rate counted, and never a reset."""
+    tr = CounterTracker()
+    t, uptime, v32, v64 = 0.0, 10**6, start32, start64
+    tr.update(reading(t, uptime, v32, v64))
+    for dt, add32, add64 in steps:
+        t, uptime = t + dt, (uptime + round(dt * 100)) % 2**32
+        v32, v64 = (v32 + add32) % 2**32, v64 + add64
+        r = tr.update(reading(t, uptime, v32, v64))
+        assert not r.reset
+        assert r.deltas == {D32: add32, P64: add64}
+        assert abs(r.per_s[P64] * r.interval_s - add64) <= 1e-6 * max(1, add64)

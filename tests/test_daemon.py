@@ -1,0 +1,167 @@
+"""`losslessd daemon` as a real process against the simulator, over real SNMP and SSH: storms reported
+and cleared, counter resets and 32-bit wraps raising nothing, a device going down and back, /metrics
+scraped over HTTP, reloads (good and bad), kill -9 keeping history, and sd_notify.
+
+One simulator and one daemon (1 s SNMP polls) serve the module; each test works on its own device or
+port so the tests do not see each other's faults.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+
+import pytest
+
+from losslessd.sim import Simulator
+
+from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
+from .peers import FABRIC
+
+pytestmark = pytest.mark.slow
+
+DEVICES = ["leaf1", "leaf2", "spine1", "gpu01"]
+WRAP_AFTER_S = 8.0  # the Counter32 columns wrap this long after the simulator started
+
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory) -> Simulator:
+    s = Simulator(FABRIC, tmp_path_factory.mktemp("daemon-sim"), devices=DEVICES, wrap32_after_s=WRAP_AFTER_S)
+    s.start()
+    s.started_at = time.time()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def daemon(sim, tmp_path_factory) -> DaemonProcess:
+    d = DaemonProcess(sim, tmp_path_factory.mktemp("daemon")).start()
+    yield d
+    d.stop()
+
+
+def test_metrics_scraped_over_http_hold_the_expected_series(daemon):
+    for device in ("leaf1", "leaf2", "spine1", "gpu01"):
+        wait_for(lambda d=device: daemon.value("losslessd_up", device=d) == 1, f"{device} up")
+    names = {s.name for s in daemon.samples()}
+    assert {"losslessd_build_info", "losslessd_poll_duration_seconds", "losslessd_pfc_rx_frames_total",
+            "losslessd_queue_tx_packets_total"} <= names
+    # raw counters carry the device's place: device, port, priority
+    assert daemon.value("losslessd_pfc_rx_frames_total", device="leaf1", port="Ethernet0", priority="3") > 0
+    # the CLI-only counters arrive over SSH: a host's pause counters from ethtool -S
+    assert daemon.value("losslessd_poll_duration_seconds", device="gpu01", source="ssh") is not None
+    assert daemon.get("/-/healthy")[0] == 200 and daemon.get("/-/ready")[0] == 200
+    assert daemon.request("/-/reload", "GET")[0] == 405  # reload only by POST
+
+
+def test_storm_is_reported_within_two_polls_and_cleared_after_it_stops(daemon, sim):
+    place = {"device": "leaf1", "port": "Ethernet12", "priority": "3"}  # a lossless queue without on-box watchdog
+    wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1, "leaf1 up")
+    assert not daemon.value("losslessd_pfc_storm", **place)
+    started = time.time()
+    sim.storm("leaf1", "Ethernet12", 3, on=True)
+    wait_for(lambda: daemon.value("losslessd_pfc_storm", **place) == 1, "the storm gauge to go to 1")
+    storms = wait_for(lambda: [e for e in daemon.events(device="leaf1", kind="pfc_storm")
+                               if e["port"] == "Ethernet12"], "the pfc_storm event in the history")
+    event = storms[-1]
+    assert event["priority"] == 3 and event["end"] is None and event["numbers"]
+    # reported within two poll intervals of the storm's start (the event's own start is the first stormed poll)
+    assert event["start_unix_s"] - started <= 2 * INTERVAL_S + 1.0
+    sim.storm("leaf1", "Ethernet12", 3, on=False)
+    wait_for(lambda: daemon.value("losslessd_pfc_storm", **place) == 0, "the storm gauge to go back to 0")
+    ended = wait_for(lambda: [e for e in daemon.events(device="leaf1", kind="pfc_storm")
+                              if e["id"] == event["id"] and e["end"] is not None], "the event to end")
+    assert ended[0]["end_unix_s"] >= ended[0]["start_unix_s"]
+
+
+def test_counter_wrap_and_reset_raise_nothing(daemon, sim):
+    """leaf2's Counter32 columns wrap WRAP_AFTER_S after the simulator started; then its agent restarts."""
+    wait_for(lambda: time.time() > sim.started_at + WRAP_AFTER_S + 3 * INTERVAL_S, "the 32-bit wrap", 60)
+
+    def went_back(device: str) -> list[dict]:
+        return [r for r in daemon.log_records() if r.get("device") == device and "went back" in r["msg"]]
+
+    assert went_back("leaf2") == []  # the wrap was taken for a wrap, not for a restart
+    sim.reset_counters("leaf2")
+    wait_for(lambda: went_back("leaf2"), "the daemon to see leaf2's counters restart")
+    time.sleep(2 * INTERVAL_S)  # a poll that straddled the restart reads old and new values: dropped too
+    seen = len(went_back("leaf2"))
+    time.sleep(3 * INTERVAL_S)
+    assert 1 <= seen <= 2 and len(went_back("leaf2")) == seen  # then rates resume from the new base
+    assert daemon.events(device="leaf2") == []  # no storm, no pause rate, no down from either
+    assert daemon.value("losslessd_up", device="leaf2") == 1
+
+
+def test_device_down_is_marked_and_recovers(daemon, sim):
+    wait_for(lambda: daemon.value("losslessd_up", device="spine1") == 1, "spine1 up")
+    sim.set_down("spine1")
+    try:
+        wait_for(lambda: daemon.value("losslessd_up", device="spine1") == 0, "spine1 marked down")
+        down = wait_for(lambda: [e for e in daemon.events(device="spine1", kind="device_down") if e["end"] is None],
+                        "an open device_down event")
+        assert daemon.value("losslessd_event_active", kind="device_down", device="spine1") == 1
+        assert daemon.get("/-/healthy")[0] == 200  # one dead device is not a sick daemon
+    finally:
+        sim.set_down("spine1", False)
+    wait_for(lambda: daemon.value("losslessd_up", device="spine1") == 1, "spine1 up again", 40)
+    wait_for(lambda: [e for e in daemon.events(device="spine1", kind="device_down")
+                      if e["id"] == down[0]["id"] and e["end"] is not None], "device_down to end")
+
+
+def test_reload_with_a_bad_file_keeps_the_running_settings(daemon):
+    good = daemon.config.read_text()
+    try:
+        daemon.write(good + "poll:\n  snmp_interval_s: -1\n")  # a duplicate key: YAML keeps the bad one
+        status, body = daemon.request("/-/reload", "POST")
+        assert status == 400 and "losslessd.yaml" in body
+        daemon.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: sum("reload refused" in r["msg"] for r in daemon.log_records()) >= 2, "the refusal logged")
+        assert daemon.proc.poll() is None
+        assert daemon.value("losslessd_config_last_reload_successful") == 0
+        before = daemon.value("losslessd_polls_total", device="leaf1", source="snmp")
+        wait_for(lambda: daemon.value("losslessd_polls_total", device="leaf1", source="snmp") > before,
+                 "polls to go on under the old settings")
+    finally:
+        daemon.write(good)
+    status, body = daemon.request("/-/reload", "POST")
+    assert status == 200, body
+    assert daemon.value("losslessd_config_last_reload_successful") == 1
+
+
+def test_kill_9_keeps_committed_history(daemon, sim):
+    sim.storm("leaf1", "Ethernet4", 3, on=True)
+    try:
+        events = wait_for(lambda: [e for e in daemon.events(device="leaf1", kind="pfc_storm") if e["port"] == "Ethernet4"],
+                          "a storm event committed")
+        daemon.proc.kill()
+        daemon.proc.wait()
+        daemon.start()  # same settings, same history file
+        after = {e["id"]: e for e in daemon.events(device="leaf1", kind="pfc_storm")}
+        assert events[0]["id"] in after
+        assert after[events[0]["id"]]["end"] is not None  # closed at the restart: its detector state died
+        wait_for(lambda: [e for e in daemon.events(device="leaf1", kind="pfc_storm")
+                          if e["port"] == "Ethernet4" and e["end"] is None], "the ongoing storm to be reported again")
+    finally:
+        sim.storm("leaf1", "Ethernet4", 3, on=False)
+
+
+def test_sd_notify_ready_watchdog_stopping(sim, tmp_path):
+    name = f"losslessd-notify-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind("\0" + name)
+        listener.settimeout(30)
+        d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+        d.start(env={"NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "1000000"})  # WatchdogSec=1: ping every 0.5 s
+        seen: list[str] = []
+        try:
+            while not {"READY=1", "WATCHDOG=1"} <= set(seen):
+                seen += listener.recv(4096).decode().split("\n")
+        finally:
+            status = d.stop()
+        while "STOPPING=1" not in seen:
+            seen += listener.recv(4096).decode().split("\n")
+        assert status == 0
+        assert seen.index("READY=1") < seen.index("STOPPING=1")
+        assert any(line.startswith("STATUS=") for line in seen)

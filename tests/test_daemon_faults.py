@@ -1,0 +1,195 @@
+"""`losslessd daemon` against the simulator when configs drift and devices misbehave: drift raised and
+cleared (and a device down during a drift pull not taken for fixed), ECN health during storms, a slow
+device, garbage answers, a reload dropping a device mid-poll, a locked history at stop.
+
+Real processes over real SNMP and SSH (tests/daemonproc.py). One simulator for the module; each test
+puts its faults back. The drift and history tests run daemons of their own, before the module's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import sqlite3
+import time
+
+import pytest
+import yaml
+
+from losslessd.sim import SONIC_RUNNING_CONFIG, Simulator
+
+from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
+from .peers import FABRIC
+
+pytestmark = pytest.mark.slow
+
+SLOW_S = 2.5  # a slow agent's delay: several of the others' poll intervals
+
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory) -> Simulator:
+    s = Simulator(FABRIC, tmp_path_factory.mktemp("faults-sim"), devices=["leaf1", "leaf2", "spine1"])
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def daemon(sim, tmp_path_factory) -> DaemonProcess:
+    # CLI counters every poll, so ECN marks are as fresh as the SNMP pauses; SNMP waits out a slow agent.
+    d = DaemonProcess(sim, tmp_path_factory.mktemp("faults-daemon"), detection={"ecn_polls": 2},
+                      poll={"ssh_counters_interval_s": INTERVAL_S, "snmp_timeout_s": SLOW_S + 1.5}).start()
+    yield d
+    d.stop()
+
+
+def findings_metric(d: DaemonProcess, device: str) -> dict[str, float]:
+    return {s.labels["code"]: s.value for s in d.samples()
+            if s.name == "losslessd_findings" and s.labels["device"] == device}
+
+
+def test_drift_raises_and_clears_a_finding_and_a_device_not_read_keeps_its_findings(sim, tmp_path):
+    d = DaemonProcess(sim, tmp_path, drift={"enabled": True, "interval_s": 1.0},
+                      poll={"ssh_counters_interval_s": None}).start()
+    try:
+        def runs() -> int:
+            return sum(r["msg"].startswith("drift run:") for r in d.log_records())
+
+        def events(kind: str) -> list[dict]:
+            return [e for e in d.events(kind=kind) if e["code"] == "WDG001"]
+
+        wait_for(runs, "the first drift run (the baseline)")
+        assert events("finding_new") == []
+        assert findings_metric(d, "leaf1").get("WDG001") == 1  # Ethernet12 has no watchdog in the files
+        config = json.loads(sim.devices["leaf1"].outputs[SONIC_RUNNING_CONFIG])
+        del config["PFC_WD"]["Ethernet0"]  # someone turns Ethernet0's watchdog off
+        sim.garble("leaf1", SONIC_RUNNING_CONFIG, json.dumps(config, indent=4))  # served instead of the file
+        new = wait_for(lambda: events("finding_new"), "finding_new WDG001")
+        assert [(e["device"], e["port"], e["end"]) for e in new] == [("leaf1", "Ethernet0", None)]
+        wait_for(lambda: findings_metric(d, "leaf1").get("WDG001") == 2, "losslessd_findings to count it")
+
+        sim.garble("leaf1", SONIC_RUNNING_CONFIG, on=False)  # put back
+        cleared = wait_for(lambda: events("finding_cleared"), "finding_cleared WDG001")
+        assert cleared[0]["port"] == "Ethernet0"
+        assert [e["end"] is not None for e in events("finding_new")] == [True]  # the finding_new event ended
+        assert findings_metric(d, "leaf1").get("WDG001") == 1
+
+        before = findings_metric(d, "spine1")
+        assert before  # spine1's config has findings of its own
+
+        def run_without_spine1() -> bool:  # a whole drift run that could not read spine1
+            msgs = [r["msg"] for r in d.log_records()]
+            missed = [i for i, m in enumerate(msgs) if m.startswith("drift: the config of spine1 was not read")]
+            return bool(missed) and any(m.startswith("drift run:") for m in msgs[missed[0]:])
+
+        drift = [e for e in d.events() if e["kind"].startswith("finding")]
+        sim.set_down("spine1")
+        try:
+            wait_for(run_without_spine1, "a drift run with spine1 down")
+        finally:
+            sim.set_down("spine1", False)
+        assert [e for e in d.events() if e["kind"].startswith("finding")] == drift  # nothing taken for fixed
+        assert findings_metric(d, "spine1") == before
+    finally:
+        d.stop()
+
+
+def test_a_locked_history_at_stop_still_gets_the_rows_waiting_for_it(sim, tmp_path):
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    try:
+        wait_for(lambda: d.value("losslessd_history_write_ok") == 1, "a first history write")
+        lock = sqlite3.connect(tmp_path / "history.db", isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+        locked = time.time()
+        try:
+            wait_for(lambda: (d.value("losslessd_history_backlog_rows") or 0) > 0 and time.time() > locked + 2,
+                     "rates waiting in the backlog")
+            d.proc.send_signal(signal.SIGTERM)
+            time.sleep(1.0)  # stopping, with its history still locked
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        assert d.proc.wait(timeout=30) == 0
+    finally:
+        d.stop()
+    with sqlite3.connect(tmp_path / "history.db") as db:  # rates of polls made while it was locked
+        after = db.execute("SELECT count(*) FROM coverage WHERE bucket_s >= ?", (math.floor(locked) + 1,)).fetchone()
+    assert after[0] > 0
+    assert not [r for r in d.log_records() if "not written" in r["msg"]]
+
+
+def test_a_storm_without_ecn_marks_opens_ecn_not_marking_and_one_with_marks_does_not(daemon, sim):
+    wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1 and
+             daemon.value("losslessd_ecn_marked_packets_total", device="leaf1", port="Ethernet12", queue="3"),
+             "leaf1's ECN marks read over SSH")
+    sim.storm("leaf1", "Ethernet12", 3)  # the simulator's default storm: ECN marks stay flat
+    sim.storm("leaf1", "Ethernet48", 3, ecn_healthy=True)  # marks climb with the pauses
+    try:
+        flat = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking", 40)
+        assert [(e["port"], e["priority"], e["end"]) for e in flat] == [("Ethernet12", 3, None)]
+        assert flat[0]["numbers"]["marks_per_pause"] < 0.1 and flat[0]["numbers"]["pfc_rx_per_s"] > 1000
+        # the marking storm was seen (the inferred or the on-box watchdog's storm) and judged healthy
+        assert daemon.value("losslessd_pfc_storm", device="leaf1", port="Ethernet48", priority="3") == 1
+        time.sleep(INTERVAL_S)
+        assert [e["port"] for e in daemon.events(device="leaf1", kind="ecn_not_marking")] == ["Ethernet12"]
+    finally:
+        sim.storm("leaf1", "Ethernet12", 3, on=False)
+        sim.storm("leaf1", "Ethernet48", 3, on=False)
+
+
+def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves_no_series(daemon, sim, tmp_path):
+    def polls(device: str) -> float:
+        return daemon.value("losslessd_polls_total", device=device, source="snmp")
+
+    wait_for(lambda: polls("spine1"), "spine1 polled")
+    start, before = time.monotonic(), {d: polls(d) for d in ("leaf1", "leaf2")}
+    sim.set_slow("spine1", SLOW_S)
+    try:
+        wait_for(lambda: (daemon.value("losslessd_poll_duration_seconds", device="spine1", source="snmp") or 0) >= SLOW_S,
+                 "a slow poll of spine1")
+        time.sleep(max(0.0, start + 4 * INTERVAL_S - time.monotonic()))
+        done = {d: polls(d) - n for d, n in before.items()}
+        assert min(done.values()) >= 3, done  # every second, not every SLOW_S: spine1 held one slot only
+
+        # A reload takes spine1 out while a poll of it is in flight (a slow one always is).
+        inventory = yaml.safe_load(sim.inventory_path.read_text())
+        del inventory["hosts"]["spine1"]
+        (tmp_path / "inventory.yaml").write_text(yaml.safe_dump(inventory))
+        good = daemon.config.read_text()
+        daemon.write({**daemon.settings, "inventory": str(tmp_path / "inventory.yaml")})
+        try:
+            assert daemon.request("/-/reload", "POST")[0] == 200
+            time.sleep(SLOW_S + 0.5)  # the poll in flight has ended
+            assert [s.name for s in daemon.samples() if s.labels.get("device") == "spine1"] == []
+        finally:
+            daemon.write(good)
+            assert daemon.request("/-/reload", "POST")[0] == 200
+    finally:
+        sim.set_slow("spine1", 0)
+
+
+def test_garbage_answers_fail_the_poll_by_name_raise_nothing_and_recover(daemon, sim):
+    wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1, "leaf1 up")
+    since = time.time()
+
+    def failed(source: str) -> list[dict]:
+        return [r for r in daemon.log_records() if r.get("device") == "leaf1" and r.get("source") == source
+                and "unusable answer" in r["msg"]]
+
+    sim.set_garbage("leaf1")
+    try:
+        snmp = wait_for(lambda: failed("snmp"), "the failed SNMP poll logged")
+        assert snmp[0]["level"] == "warning" and "leaf1" in snmp[0]["msg"] and "not numbers" in snmp[0]["msg"]
+        ssh = wait_for(lambda: failed("ssh"), "the failed SSH counter poll logged")
+        assert "`show pfcwd stats`" in ssh[0]["msg"] or "`show queue wredcounters`" in ssh[0]["msg"]
+        wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 0, "leaf1 marked down")
+    finally:
+        sim.set_garbage("leaf1", False)
+    wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1, "leaf1 back")
+
+    def raised() -> list[dict]:
+        return [e for e in daemon.events(device="leaf1") if e["start_unix_s"] >= since]
+
+    wait_for(lambda: all(e["end"] is not None for e in raised()), "device_down to end")
+    assert {e["kind"] for e in raised()} <= {"device_down"}  # no storm, no pause rate from the gap

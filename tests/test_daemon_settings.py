@@ -1,0 +1,311 @@
+"""The daemon's settings file, its scheduler, its sd_notify client and its drift comparison: the parts
+that need no running daemon."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from losslessd.daemon.drift import Drift
+from losslessd.daemon.notify import Notifier
+from losslessd.daemon.scheduler import Runner, Schedule
+from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings
+from losslessd.errors import InputError
+from losslessd.history import StoredFinding
+from losslessd.lint.finding import Finding, Severity
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "systemd" / "losslessd.yaml"
+INVENTORY = """\
+hosts:
+  leaf1:
+    hostname: 192.0.2.1
+    platform: sonic
+    data:
+      credentials: {username: admin, password_env: LEAF_PW}
+      snmp: {version: 2c, community_env: LEAF_COMMUNITY}
+"""
+ENV = {"LEAF_PW": "pw", "LEAF_COMMUNITY": "public", "ALERT_TOKEN": "Bearer s3cret"}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "inventory.yaml").write_text(INVENTORY)
+    (tmp_path / "known_hosts").write_text("")
+    return tmp_path
+
+
+def write(folder: Path, text: str) -> Path:
+    path = folder / "losslessd.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+# -- settings ---------------------------------------------------------------------------------------
+def test_minimal_settings_take_defaults_and_resolve_paths_next_to_the_file(folder):
+    s = load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV)
+    assert s.http.host == DEFAULT_HTTP_HOST == "127.0.0.1"  # never all interfaces unless asked
+    assert s.poll.snmp_interval_s == 10 and 0 < s.poll.jitter < 0.5
+    assert s.history_path == folder.resolve() / "losslessd.db"
+    assert s.known_hosts_path == folder.resolve() / "known_hosts"
+    assert list(s.hosts.hosts) == ["leaf1"] and s.hosts.hosts["leaf1"].snmp.community.reveal() == "public"
+    assert s.lint_policy.name == "roce-dscp26"
+
+
+def test_webhook_header_comes_from_the_environment_as_a_secret(folder):
+    s = load_settings(write(folder, """\
+        inventory: inventory.yaml
+        known_hosts: known_hosts
+        sinks:
+          webhook:
+            url: https://alerts.example.net/hook
+            headers_env: {Authorization: ALERT_TOKEN}
+        """), ENV)
+    secret = s.webhook_headers["Authorization"]
+    assert secret.reveal() == "Bearer s3cret" and "s3cret" not in repr(secret)
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("inventory: inventory.yaml\npoll:\n  snmp_intervall_s: 5\n", 3, "snmp_intervall_s"),
+    ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "minimum of 0"),
+    ("inventory: inventory.yaml\nhttp:\n  port: 70000\n", 3, "65535"),
+    ("inventory: inventory.yaml\nlog:\n  level: loud\n", 3, "loud"),
+    ("inventory: inventory.yaml\npoll:\n  backoff_initial_s: 60\n  backoff_max_s: 5\n", 4, "backoff_max_s (5)"),
+    ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: ftp://x\n", 4, "ftp://x"),
+    # the schema's pattern lets it pass, WebhookSink would not: refused here, token not echoed
+    ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: 'https://?token=t0k3n'\n", 4, "names no host"),
+    ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: http://x\n    headers_env: {A: 'no such'}\n", 5, "no such"),
+    ("policy: roce-dscp26\n", 1, "inventory"),
+    ("inventory: inventory.yaml\ndetection: {no_such_threshold: 1}\n", 2, "no_such_threshold"),
+])
+def test_bad_settings_name_file_and_line(folder, text, line, words):
+    path = write(folder, text)
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert err.value.file == str(path) and err.value.line == line, str(err.value)
+    assert words in str(err.value)
+
+
+def test_problems_in_named_files_point_at_those_files(folder):
+    path = write(folder, "inventory: inventory.yaml\nknown_hosts: missing_known_hosts\n")
+    with pytest.raises(InputError, match="missing_known_hosts") as err:
+        load_settings(path, ENV)
+    assert (err.value.file, err.value.line) == (str(path), 2)
+    path = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n")
+    with pytest.raises(InputError, match="LEAF_PW") as err:  # the inventory's own error, at its own line
+        load_settings(path, {"LEAF_COMMUNITY": "public"})
+    assert err.value.file.endswith("inventory.yaml") and err.value.line == 6
+    path = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\nsinks:\n  webhook:\n"
+                         "    url: http://127.0.0.1:1/\n    headers_env: {Authorization: UNSET_TOKEN}\n")
+    with pytest.raises(InputError, match="UNSET_TOKEN") as err:
+        load_settings(path, ENV)
+    assert err.value.line == 6
+
+
+def test_shipped_example_settings_are_valid():
+    s = read_settings(EXAMPLE)
+    assert s.http.host == "127.0.0.1"
+    assert str(s.history_path).startswith("/var/lib/losslessd/")  # systemd StateDirectory of the unit
+    assert s.known_hosts_path == EXAMPLE.resolve().parent / "known_hosts"  # /etc/losslessd/ once installed
+
+
+def test_check_flag_exit_codes(folder):
+    env = dict(os.environ, **ENV)
+    good = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n")
+    res = subprocess.run([sys.executable, "-m", "losslessd", "daemon", "--config", str(good), "--check"],
+                         capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+    assert "valid; 1 devices" in res.stdout
+    bad = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\npoll: {jitter: 2}\n")
+    res = subprocess.run([sys.executable, "-m", "losslessd", "daemon", "--config", str(bad), "--check"],
+                         capture_output=True, text=True, env=env)
+    assert res.returncode == 2 and f"{bad}:3" in res.stderr and "Traceback" not in res.stderr
+
+
+# -- scheduler --------------------------------------------------------------------------------------
+def fixed(value: float):
+    return lambda: value
+
+
+def test_schedule_spreads_first_polls_and_keeps_cadence():
+    values = iter([0.0, 0.5, 0.99] + [0.0] * 10)
+    s = Schedule(10, jitter=0.0, rand=lambda: next(values))
+    s.set_devices(["a", "b", "c"], now=100.0)
+    assert s.due(100.0) == ["a"]
+    assert s.due(105.0) == ["b"]  # a is running: never polled twice at once
+    assert s.next_due() == pytest.approx(109.9)
+    # a's poll took 3 s: its next poll keeps the 10 s cadence from its due time, not from its end
+    assert s.done("a", True, now=103.0) == pytest.approx(110.0)
+    # b fell behind by more than a whole interval: polled again at once, not in a burst of catch-ups
+    assert s.done("b", True, now=120.0) == pytest.approx(120.0)
+
+
+def test_schedule_jitter_stays_within_its_fraction():
+    for r, first, step in ((0.0, 0.0, 8.0), (1.0, 10.0, 12.0)):  # rand() at its extremes: 10 s -20 % / +20 %
+        s = Schedule(10, jitter=0.2, rand=fixed(r))
+        s.set_devices(["a"], now=0.0)
+        assert s.due(first) == ["a"]
+        assert s.done("a", True, now=first) == pytest.approx(first + step)
+
+
+def test_failing_device_backs_off_then_recovers_by_itself():
+    s = Schedule(1, jitter=0.0, backoff_initial_s=2, backoff_max_s=8, rand=fixed(1.0))
+    s.set_devices(["a"], now=0.0)
+    now, waits = 1.0, []
+    for _ in range(5):
+        assert s.due(now) == ["a"]
+        nxt = s.done("a", False, now)
+        waits.append(nxt - now)
+        now = nxt
+    assert waits == [2, 4, 8, 8, 8] and s.failures("a") == 5  # doubling, capped
+    s.due(now)
+    assert s.done("a", True, now) == pytest.approx(now + 1) and s.failures("a") == 0
+
+
+def test_schedule_forgets_removed_devices():
+    s = Schedule(5, rand=fixed(0.0))
+    s.set_devices(["a", "b"], now=0.0)
+    s.due(0.0)
+    assert s.set_devices(["b", "c"], now=1.0) == ["a"]
+    assert s.done("a", True, 2.0) is None and sorted(s.devices) == ["b", "c"]
+
+
+def test_runner_bounds_concurrency_and_a_slow_device_delays_nobody():
+    """Real asyncio, real sleeps of a few ms: 'slow' takes 40x longer than the others' polls."""
+
+    async def scenario():
+        clock = asyncio.get_running_loop().time
+        polls: dict[str, int] = {}
+        running, peak = 0, 0
+
+        async def job(device: str) -> bool:
+            nonlocal running, peak
+            running += 1
+            peak = max(peak, running)
+            await asyncio.sleep(0.4 if device == "slow" else 0.01)
+            running -= 1
+            polls[device] = polls.get(device, 0) + 1
+            return True
+
+        schedule = Schedule(0.02, jitter=0.0, rand=fixed(0.0))
+        schedule.set_devices(["slow", "a", "b", "c"], clock())
+        runner = Runner("test", schedule, job, concurrency=2, clock=clock)
+        stop = asyncio.Event()
+        task = asyncio.create_task(runner.run(stop))
+        await asyncio.sleep(0.45)
+        stop.set()
+        await task
+        return polls, peak
+
+    polls, peak = asyncio.run(scenario())
+    assert peak <= 2
+    assert polls.get("slow", 0) == 1
+    assert min(polls[d] for d in "abc") >= 5  # the others kept their cadence on the second slot
+
+
+def test_runner_counts_a_crashing_job_as_a_failed_poll():
+    async def scenario():
+        clock = asyncio.get_running_loop().time
+
+        async def job(device: str) -> bool:
+            raise RuntimeError("bug")
+
+        schedule = Schedule(0.01, jitter=0.0, backoff_initial_s=0.01, backoff_max_s=0.02, rand=fixed(0.0))
+        schedule.set_devices(["a"], clock())
+        runner = Runner("test", schedule, job, concurrency=1, clock=clock)
+        stop = asyncio.Event()
+        task = asyncio.create_task(runner.run(stop))
+        await asyncio.sleep(0.1)
+        stop.set()
+        await task
+        return schedule.failures("a")
+
+    assert asyncio.run(scenario()) >= 2
+
+
+# -- sd_notify --------------------------------------------------------------------------------------
+def test_notify_reaches_an_abstract_socket_and_computes_the_watchdog_half_period():
+    name = f"losslessd-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind("\0" + name)
+        listener.settimeout(2)
+        n = Notifier({"NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "3000000", "WATCHDOG_PID": str(os.getpid())})
+        assert n.watchdog_interval_s == 1.5
+        assert n.ready("polling 3 devices")
+        assert listener.recv(4096).decode().split("\n") == ["READY=1", "STATUS=polling 3 devices"]
+        assert n.watchdog() and listener.recv(4096) == b"WATCHDOG=1"
+        assert n.stopping() and listener.recv(4096).startswith(b"STOPPING=1")
+
+
+def test_notify_is_silent_outside_systemd_and_for_another_pid():
+    assert Notifier({}).ready("x") is False
+    other = Notifier({"NOTIFY_SOCKET": "@nobody-listens", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"})
+    assert other.watchdog_interval_s is None  # the watchdog is meant for another process
+    assert other.send("STATUS=x") is False  # nothing bound there: a logged warning, not an exception
+
+
+# -- drift ------------------------------------------------------------------------------------------
+def finding(code: str, device: str = "leaf1", port: str | None = "Ethernet0", key: str = "", message: str = "m"):
+    return Finding(code=code, name="x", severity=Severity.warning, message=message, device=device, port=port, key=key)
+
+
+def test_drift_first_run_is_the_baseline_then_changes_raise_events():
+    d = Drift()
+    first = d.compare([finding("PFC001"), finding("ECN002")], ["leaf1", "leaf2"], now=100.0)
+    assert first.events == [] and first.counts("leaf1") == {("PFC001", "warning"): 1, ("ECN002", "warning"): 1}
+    assert first.findings["leaf2"] == []  # a clean device is recorded as clean
+    # a message change is no drift (fingerprints ignore messages); ECN002 cleared, BUF003 is new
+    second = d.compare([finding("PFC001", message="other words"), finding("BUF003")], ["leaf1", "leaf2"], now=200.0)
+    kinds = sorted((e.kind, e.code) for e in second.events)
+    assert kinds == [("finding_cleared", "ECN002"), ("finding_new", "BUF003")]
+    new = next(e for e in second.events if e.kind == "finding_new")
+    assert new.open and new.basis == "lint" and new.start_unix_s == 200.0
+    third = d.compare([finding("PFC001")], ["leaf1", "leaf2"], now=300.0)
+    ended = [e for e in third.events if e.kind == "finding_new"]
+    assert ended == [new] and new.end_unix_s == 300.0  # the new finding's event ends when it clears
+    assert [e.code for e in third.events if e.kind == "finding_cleared"] == ["BUF003"]
+
+
+def test_drift_continues_from_the_history_after_a_restart():
+    before = Drift()
+    before.compare([finding("PFC001")], ["leaf1"], now=1.0)
+    opened = before.compare([finding("PFC001"), finding("BUF003")], ["leaf1"], now=2.0).events[0]
+
+    def stored(f: Finding) -> StoredFinding:  # as History.findings(latest=True) gives them back
+        return StoredFinding(2.0, f.device, f.code, f.severity.value, f.port, f.message, f.fingerprint)
+
+    after = Drift()
+    after.restore([stored(finding("PFC001")), stored(finding("BUF003"))], [opened])
+    result = after.compare([finding("PFC001")], ["leaf1"], now=3.0)
+    fresh = Drift()
+    fresh.restore([], [])  # an empty history: the first run is a baseline, not a flood of finding_new
+    assert fresh.compare([finding("PFC001")], ["leaf1"], now=3.0).events == []
+    assert [e.id for e in result.events if e.kind == "finding_new"] == [opened.id]  # the same event ends
+    assert [e.code for e in result.events if e.kind == "finding_cleared"] == ["BUF003"]
+
+
+def test_drift_keeps_the_findings_of_a_device_it_could_not_read():
+    """leaf3 down at the second run: its own findings, leaf2's link finding naming it and the fabric's
+    findings stand (no finding_cleared, nothing recorded for them); leaf1, read, drifts as usual."""
+    link = finding("LNK003", "leaf2", key="leaf2-leaf3")
+    link.devices = ["leaf2", "leaf3"]
+    fabric = finding("DLK001", device=None, port=None)
+    devices = ["leaf1", "leaf2", "leaf3"]
+    d = Drift()
+    d.compare([finding("PFC001"), finding("BUF003", "leaf3"), link, fabric], devices, now=1.0)
+    down = d.compare([finding("SYS010", "leaf3", None)], devices, now=2.0, missing=["leaf3"])
+    assert [(e.kind, e.code) for e in down.events] == [("finding_cleared", "PFC001")]
+    assert set(down.findings) == {"leaf1"}  # the others' last runs stay the latest recorded
+    back = d.compare([finding("BUF003", "leaf3"), link, fabric], devices, now=3.0)
+    assert back.events == [] and back.counts("leaf3") == {("BUF003", "warning"): 1}
+    late = Drift()  # leaf3 down at the baseline run: its first read completes the baseline, no flood
+    assert late.compare([finding("PFC001")], devices, now=1.0, missing=["leaf3"]).events == []
+    assert late.compare([finding("PFC001"), finding("BUF003", "leaf3"), fabric], devices, now=2.0).events == []
+    assert [e.code for e in late.compare([finding("PFC001")], devices, now=3.0).events] == ["BUF003", "DLK001"]

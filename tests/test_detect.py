@@ -1,0 +1,158 @@
+"""The detectors fed with recorded counter sequences (tests/fixtures/monitor/sequences), and their
+device-down, on-box and threshold behaviour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from losslessd.monitor import PFC_RX, TX_PACKETS, Key, Rates, Reading
+from losslessd.monitor.counters import CounterTracker
+from losslessd.monitor.detect import Detectors, Thresholds
+
+SEQUENCES = Path(__file__).parent / "fixtures" / "monitor" / "sequences"
+EPOCH = 1_760_000_000.0  # wall clock of the first poll in every sequence
+
+
+def _key(text: str) -> Key:
+    port, name, *index = text.split()
+    return Key(port, name, int(index[0]) if index else None)
+
+
+def readings(seq: dict) -> list[Reading]:
+    counters = {_key(k): v for k, v in seq["counters"].items()}
+    bits = {_key(k): 32 for k in seq.get("bits32", [])}
+    uptime = seq.get("uptime") or [None] * len(seq["times"])
+    return [Reading(seq["device"], t, EPOCH + t, uptime[i], {k: v[i] for k, v in counters.items()}, bits)
+            for i, t in enumerate(seq["times"])]
+
+
+def replay(seq: dict, thresholds: Thresholds | None = None):
+    """Feed the sequence through the counter maths and the detectors: (events as
+    [poll, start|end, kind, port, priority], polls whose reading was a reset, the detectors)."""
+    tracker = CounterTracker()
+    det = Detectors(thresholds or Thresholds(), set(seq["lossless"]), set(seq.get("lossy_pause_ok", [])))
+    seen, events, resets = set(), [], []
+    for i, reading in enumerate(readings(seq)):
+        rates = tracker.update(reading)
+        if rates is None:
+            continue
+        if rates.reset:
+            resets.append(i)
+        for ev in det.feed(rates):
+            if ev.id not in seen:
+                seen.add(ev.id)
+                events.append([i, "start", ev.kind, ev.port, ev.priority])
+            if ev.end_unix_s is not None:
+                events.append([i, "end", ev.kind, ev.port, ev.priority])
+    return events, resets, det
+
+
+@pytest.mark.parametrize("path", sorted(SEQUENCES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_recorded_sequence(path):
+    seq = yaml.safe_load(path.read_text())
+    events, resets, _ = replay(seq)
+    assert events == seq["expect"]
+    assert resets == seq.get("expect_resets", [])
+
+
+def test_storm_event_carries_its_times_and_numbers():
+    seq = yaml.safe_load((SEQUENCES / "storm-10s.yaml").read_text())
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3, 4})
+    storms = []
+    for r in readings(seq):
+        if (rates := tracker.update(r)) is not None:
+            storms += [e for e in det.feed(rates) if e.kind == "pfc_storm"]
+    start, end = storms
+    assert start is end  # the same event, ended
+    assert (start.start_unix_s, start.end_unix_s) == (EPOCH + 20, EPOCH + 60)  # first stormed interval .. drained
+    assert start.severity == "error" and start.basis == "inferred" and start.device == "leaf1"
+    assert start.numbers["pfc_rx_per_s"] == 6000 and start.numbers["tx_packets_per_s"] == 0
+    assert start.numbers["peak_pfc_rx_per_s"] == 6000 and start.numbers["interval_s"] == 10
+    assert "Ethernet8 priority 3" in start.message and "6000 pause frames/s" in start.message
+    assert det.open_events() == []
+
+
+def test_more_detection_polls_delay_the_storm():
+    seq = yaml.safe_load((SEQUENCES / "storm-10s.yaml").read_text())
+    events, _, _ = replay(seq, Thresholds(storm_detection_polls=3, storm_restoration_polls=2))
+    storm = [e[:2] for e in events if e[2] == "pfc_storm"]
+    assert storm == [[5, "start"], [7, "end"]]
+
+
+def test_unknown_priorities_are_not_lossy():
+    """Without a lossless set (no policy) nothing is known to be lossy: no lossy_pause."""
+    seq = yaml.safe_load((SEQUENCES / "lossy.yaml").read_text())
+    seq["lossless"] = []
+    assert replay(seq)[0] == []
+
+
+def test_ecn_evidence_from_a_slower_source_is_used_while_fresh():
+    """Marks from an SSH poll measured inside the pausing spell pair with pauses from later SNMP polls
+    until they are too old."""
+    det = Detectors(Thresholds(ecn_polls=1, ecn_evidence_max_age_s=60), {3})
+    pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
+    assert det.feed(Rates("leaf1", 1010.0, 10.0, {}, pauses)) == []  # pausing since 1000, no marks known yet
+    det.feed(Rates("leaf1", 1030.0, 30.0, {}, {Key("Ethernet0", "ecn_marked", 3): 0.0}))  # SSH: 1000..1030
+    opened = det.feed(Rates("leaf1", 1040.0, 10.0, {}, pauses))
+    assert [(e.kind, e.numbers["ecn_and_cnp_per_s"]) for e in opened] == [("ecn_not_marking", 0.0)]
+    assert det.feed(Rates("leaf1", 1100.0, 10.0, {}, pauses)) == []  # evidence 70 s old: no judgement
+    assert [e.kind for e in det.open_events()] == ["ecn_not_marking"]
+
+
+def test_ecn_marks_from_before_the_pausing_began_are_not_used():
+    """A storm that starts after the last (slow) SSH poll: the quiet pre-storm mark rate says nothing
+    about whether ECN marks during the storm, so nothing opens until marks measured inside it exist."""
+    det = Detectors(Thresholds(ecn_polls=1), {3})
+    det.feed(Rates("leaf1", 1000.0, 60.0, {}, {Key("Ethernet0", "ecn_marked", 3): 0.0}))  # 940..1000, no storm
+    pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
+    for t in (1010.0, 1020.0, 1030.0, 1040.0):
+        assert det.feed(Rates("leaf1", t, 10.0, {}, pauses)) == []
+    det.feed(Rates("leaf1", 1060.0, 60.0, {}, {Key("Ethernet0", "ecn_marked", 3): 4000.0}))  # 1000..1060: marking
+    assert det.feed(Rates("leaf1", 1070.0, 10.0, {}, pauses)) == []
+    assert det.open_events() == []
+
+
+def test_device_down_after_failures_and_back():
+    det = Detectors(Thresholds(down_after_failures=3), {3})
+    assert det.poll_failed("leaf1", 100.0, "timeout") == []
+    assert det.poll_failed("leaf1", 110.0, "timeout") == []
+    (down,) = det.poll_failed("leaf1", 120.0, "no SNMP v2c answer")
+    assert (down.kind, down.device, down.start_unix_s, down.severity) == ("device_down", "leaf1", 100.0, "error")
+    assert "no SNMP v2c answer" in down.message and down.numbers["failed_polls"] == 3
+    assert det.poll_failed("leaf1", 130.0, "timeout") == []  # already open: nothing new
+    assert det.open_events() == [down]
+    (up,) = det.poll_ok("leaf1", 140.0)
+    assert up is down and up.end_unix_s == 140.0 and det.open_events() == []
+    assert det.poll_ok("leaf1", 150.0) == []
+    # The count starts again after an answer.
+    assert det.poll_failed("leaf1", 160.0, "t") == [] and det.poll_failed("leaf1", 170.0, "t") == []
+
+
+def test_forget_drops_a_devices_state():
+    seq = yaml.safe_load((SEQUENCES / "storm-10s.yaml").read_text())
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3})
+    for r in readings(seq)[:5]:
+        if (rates := tracker.update(r)) is not None:
+            det.feed(rates)
+    assert {e.kind for e in det.open_events()} == {"pfc_storm", "pause_rate"}
+    det.forget("leaf1")
+    assert det.open_events() == []
+
+
+def test_reset_rates_are_ignored():
+    det = Detectors(Thresholds(), {3})
+    assert det.feed(Rates("leaf1", 1.0, 10.0, {}, {}, reset=True)) == []
+
+
+def test_thresholds_reject_unknown_and_out_of_range_settings():
+    with pytest.raises(ValidationError):
+        Thresholds(storm_detection_ms=200)
+    with pytest.raises(ValidationError):
+        Thresholds(storm_detection_polls=0)
+    with pytest.raises(ValidationError):
+        Thresholds(storm_paused_share=1.5)
+    assert Thresholds.model_validate({"pause_rate_per_s": 50}).pause_rate_per_s == 50

@@ -1,0 +1,477 @@
+"""`losslessd fix`: for every fixable rule and every platform that can express its breakage, a config
+rendered with the wrong value trips the rule, and the fix snippet, applied as the device would take it,
+clears it without adding a new problem. Plus host captures with their fix script run over them, the CLI,
+the JSON output, the apply functions and the cut of a snippet down to what it changes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from losslessd import api, fix
+from losslessd import render as rnd
+from losslessd.fix import apply
+from losslessd.lint.engine import run
+from losslessd.lint.finding import Severity
+from losslessd.lint.registry import all_rules
+from losslessd.model import DeviceKind, Fabric
+from losslessd.parse import parse_group
+from losslessd.platforms import PLATFORMS
+from losslessd.policy import load_policy
+from losslessd.render import opensm
+from tests import render_golden
+
+ROOT = Path(__file__).resolve().parent.parent
+POLICY = "roce-dscp26"  # lossless 3, CNP 48 strict on 6, ECN and watchdog required: every rule can fire
+GPU03 = ROOT / "examples/fabric/gpu03.capture"  # trusts PCP, PFC on 4 instead of 3
+FIXABLE = sorted(code for code, rule in all_rules().items() if rule.fixable)
+# Config shapes a device takes by pasting: the snippet appended to the config must work as well.
+PASTED = {"arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus"}
+
+
+def _with_ports(prof, change):
+    return replace(prof, ports=[replace(p, **change(p)) for p in prof.ports])
+
+
+def _lossy(pol) -> int:
+    return max(set(range(8)) - set(pol.lossless.priorities) - set(pol.lossless.tolerated_priorities))
+
+
+# How to break each rule's setting in a rendered profile (the policy is POLICY; for opensm, infiniband).
+BREAK = {
+    "PFC001": lambda prof, pol: replace(prof, pfc=prof.lossless[1:]),
+    "PFC002": lambda prof, pol: replace(prof, pfc=[*prof.lossless, _lossy(pol)]),
+    "MAP001": lambda prof, pol: replace(prof, dscp_to_tc={**prof.dscp_to_tc, **{d: 0 for d in pol.lossless.dscp}}),
+    "MAP002": lambda prof, pol: replace(prof, strict_queues=[]),
+    "MAP003": lambda prof, pol: replace(prof, trust="pcp"),
+    "MAP004": lambda prof, pol: replace(prof, pfc_to_queue={q: (q + 1) % 8 if q in prof.lossless else q
+                                                            for q in range(8)}),
+    "ECN001": lambda prof, pol: replace(prof, ecn=False),
+    "ECN002": lambda prof, pol: _with_ports(prof, lambda p: {"kmin_bytes": p.kmax_bytes + 1}),
+    "ECN003": lambda prof, pol: _with_ports(prof, lambda p: {
+        "kmin_bytes": int(pol.ecn.min_threshold_bytes.max) + 1,
+        "kmax_bytes": max(p.kmax_bytes, int(pol.ecn.min_threshold_bytes.max) + 1)}),
+    "ECN004": lambda prof, pol: _with_ports(prof, lambda p: {"kmin_bytes": int(pol.ecn.max_threshold_bytes.max),
+                                                             "kmax_bytes": int(pol.ecn.max_threshold_bytes.max)}),
+    "BUF001": lambda prof, pol: _with_ports(prof, lambda p: {"size_bytes": p.xon_bytes}),
+    "BUF002": lambda prof, pol: _with_ports(prof, lambda p: {"xoff_bytes": 1024, "size_bytes": p.xon_bytes + 1024}),
+    "WDG001": lambda prof, pol: replace(prof, watchdog=False),
+    "WDG002": lambda prof, pol: replace(prof, wd_detection_ms=int(pol.watchdog.detection_time_ms.max) + 1000),
+    "NIC001": lambda prof, pol: replace(prof, pfc=[*prof.lossless, _lossy(pol)]),
+    "NIC002": lambda prof, pol: replace(prof, nic_trust="pcp"),
+    "NIC003": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
+    "NIC004": lambda prof, pol: replace(prof, ecn=False),  # the TOS loses its ECT bits
+    "IBS001": lambda prof, pol: replace(prof, routing_engines=["minhop"]),
+    "IBS002": lambda prof, pol: replace(prof, no_fallback=False),
+    "IBS004": lambda prof, pol: replace(prof, sweep_interval_s=0),
+}
+# Breakages a platform needs of its own, where the rule reads that platform differently.
+BREAK_ON = {
+    # A NIC's CNP check reads the priority it marks CNPs with (cnp_802p_prio), which the script takes from
+    # the TC the profile maps the CNP DSCP to.
+    ("MAP002", "linux_mlx5"): lambda prof, pol: replace(prof, dscp_to_tc={**prof.dscp_to_tc, pol.cnp.dscp: 5}),
+}
+# Rendered text edited into a broken one: the host template only ever switches DCQCN on.
+EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > ")}
+# Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
+KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
+         "NIC004": {DeviceKind.host}, "IBS001": {DeviceKind.subnet_manager},
+         "IBS002": {DeviceKind.subnet_manager}, "IBS004": {DeviceKind.subnet_manager}}
+# (rule, platform) pairs a platform cannot express, and why.
+CANNOT = {
+    ("MAP002", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default",
+    ("MAP003", "sonic"): "SONiC trusts DSCP wherever a DSCP map is bound; no PCP trust is rendered",
+    ("MAP004", "arista_eos"): "EOS has no PFC priority->queue map: a pause stops the priority's own queue",
+    ("MAP004", "cisco_nxos"): "the NX-OS model has no PFC priority->queue map",
+    ("MAP004", "juniper_junos"): "the Junos model has no PFC priority->queue map",
+    ("MAP004", "nvidia_cumulus"): "the NVUE model has no PFC priority->queue map",
+    ("MAP003", "cisco_nxos"): "the NX-OS template classifies by DSCP only: it renders no PCP trust",
+    ("MAP003", "juniper_junos"): "the Junos template binds a DSCP classifier only: it renders no PCP trust",
+    ("ECN002", "juniper_junos"): "Junos ECN is a drop profile of fill levels: the template cannot write Kmin above Kmax",
+    ("PFC001", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
+    ("PFC002", "juniper_junos"): "the Junos template sets PFC per lossless forwarding class: a lossy PFC priority "
+                                 "renders lines its parser cannot read",
+}
+HEADROOM_RULES = {"BUF001", "BUF002", "ECN004"}  # need a PG profile in the config
+SWITCH_SECTIONS = {"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buffer", "watchdog"}
+# SONiC reads an absent PFC_WD table as "unknown" (unverified): a present table without the port is "off".
+SONIC_WATCHDOG_TABLE = {"GLOBAL": {"POLL_INTERVAL": "100"}}
+MELLANOX_SKU = {"localhost": {"hwsku": "Mellanox-SN2700"}}  # BUF001 checks size = xon + xoff on Spectrum only
+# The EOS template leaves `speed` alone (docs/render.md); a running-config usually shows it, and a fix
+# needs it to scale ECN thresholds.
+SPEED_LINE = {"arista_eos": "   speed {:g}g"}
+
+
+def _ext(platform: str) -> str:
+    return render_golden.EXTENSIONS.get(platform, "cfg")
+
+
+def _policy(platform: str) -> str:
+    return render_golden.POLICIES_FOR.get(platform, (POLICY,))[0]
+
+
+def _broken_config(code: str, platform: str) -> str:
+    pol = load_policy(_policy(platform))
+    ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs(platform)]
+    hwsku = "Mellanox-SN2700" if code == "BUF001" else None
+    prof = (opensm.profile(pol) if platform == "opensm" else
+            rnd.profile(pol, ports, hwsku, pool_bytes=render_golden.POOL_BYTES))
+    text = EDIT.get(code, str)(rnd.render(platform, BREAK_ON.get((code, platform), BREAK[code])(prof, pol)))
+    if platform in SPEED_LINE:
+        for port in ports:
+            text = text.replace(f"interface {port.name}\n", f"interface {port.name}\n"
+                                f"{SPEED_LINE[platform].format(port.speed_gbps)}\n")
+    if platform == "sonic" and code in ("WDG001", "BUF001"):
+        db = json.loads(text)
+        db.setdefault("PFC_WD", SONIC_WATCHDOG_TABLE)
+        if code == "BUF001":
+            db["DEVICE_METADATA"] = MELLANOX_SKU
+        text = json.dumps(db, indent=2) + "\n"
+    return text
+
+
+def _lint(path: Path, platform: str):
+    return api.lint([path], _policy(platform), fmt=platform)
+
+
+def _problems(findings) -> dict[str, str]:
+    """Fingerprint -> 'CODE port: message' of the findings that are real problems (not unverified infos)."""
+    return {f.fingerprint: f"{f.code} {f.port}: {f.message}" for f in findings
+            if not f.unverified and f.severity != Severity.info}
+
+
+def _checks(code: str, platform: str) -> bool:
+    """Whether the rule checks this platform's kind of device at all (a pair it does not is no case)."""
+    return PLATFORMS[platform].kind in (KINDS.get(code) or {all_rules()[code].device_kind})
+
+
+def _reason(code: str, platform: str) -> str | None:
+    if code in HEADROOM_RULES and "BUF003" in render_golden.RUNTIME_INFOS.get(platform, ()):
+        return f"{platform} sizes PFC headroom at run time: no PG profile to break, {code} is unverified there"
+    return CANNOT.get((code, platform))
+
+
+def _cases() -> list:
+    return [pytest.param(code, platform, id=f"{code}-{platform}",
+                         marks=[pytest.mark.skip(reason=reason)] if (reason := _reason(code, platform)) else [])
+            for code in FIXABLE for platform in rnd.platforms() if _checks(code, platform)]
+
+
+@pytest.mark.parametrize(("code", "platform"), _cases())
+def test_fix_clears_the_rule_without_adding_problems(tmp_path, code, platform):
+    path = tmp_path / f"broken.{_ext(platform)}"
+    path.write_text(_broken_config(code, platform))
+    before = _lint(path, platform)
+    fired = [f for f in before.findings if f.code == code and not f.unverified]
+    assert fired, f"the broken config does not trip {code}: {[f.code for f in before.findings]}"
+
+    result = fix.plan(before, unsafe=True)
+    (dev,) = result.devices
+    assert dev.message is None, dev.message
+    assert {f.fingerprint for f in fired} <= {f.fingerprint for p in dev.parts for f in p.findings}
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+
+    current = path.read_text()
+    applied = {"apply": current}
+    for snippet in (p.snippet for p in dev.parts):
+        applied["apply"] = apply.SHAPES[platform].apply(applied["apply"], snippet)
+    if platform in PASTED:  # pasting into config mode: the snippets after the config
+        applied["pasted"] = current.rstrip("\n") + "\n" + "".join(p.snippet for p in dev.parts)
+    known = _problems(before.findings)
+    for how, text in applied.items():
+        fixed = tmp_path / how / path.name  # the same device name, so its other findings keep their fingerprints
+        fixed.parent.mkdir()
+        fixed.write_text(text)
+        after = _problems(_lint(fixed, platform).findings)
+        assert not [m for m in after.values() if m.startswith(code + " ")], f"{how}: {code} is still there"
+        assert {k: m for k, m in after.items() if k not in known} == {}, f"{how}: the fix adds problems"
+
+
+def test_two_lossless_priorities_get_pfc_back(tmp_path):
+    """sonic-azure pauses 3 and 4: a port with PFC on 4 only is fixed on both, and nothing else changes."""
+    pol = load_policy("sonic-azure")
+    ports = [rnd.parse_port_spec(s) for s in render_golden.port_specs("sonic")]
+    prof = rnd.profile(pol, ports, pool_bytes=render_golden.POOL_BYTES)
+    path = tmp_path / "leaf.json"
+    path.write_text(rnd.render("sonic", replace(prof, pfc=[4])))
+    result = fix.plan(api.lint([path], pol), unsafe=True)
+    (dev,) = result.devices
+    # The watchdog follows pfc_enable in this render, so it lost priority 3 too: a safe fix of its own.
+    assert [(p.label, p.sections) for p in dev.parts] == [("safe", ["watchdog"]), ("disruptive", ["pfc"])]
+    assert {f.code for f in dev.parts[1].findings} == {"PFC001", "MAP001"}
+    assert json.loads(dev.parts[1].snippet) == {"PORT_QOS_MAP": {p.name: {"pfc_enable": "3,4"} for p in ports}}
+    assert dev.verified and not dev.unresolved and not dev.introduced
+
+
+def test_disruptive_fix_is_withheld_without_unsafe_fixes():
+    result = api.fix([ROOT / "examples/fabric/spine1.cfg"], POLICY)
+    (dev,) = result.devices
+    assert [(p.label, p.withheld) for p in dev.parts] == [("disruptive", True)]
+    assert {f.code for f in dev.parts[0].findings} >= {"PFC001", "PFC002"}
+    assert dev.diff is None and result.exit_code == 1
+    unsafe = api.fix([ROOT / "examples/fabric/spine1.cfg"], POLICY, unsafe=True)
+    (dev,) = unsafe.devices
+    assert not dev.parts[0].withheld and "priority-flow-control priority 3 no-drop" in dev.parts[0].snippet
+    # The hand-typed priority 4 is turned off in place; the port keeps its other lines.
+    assert "-   priority-flow-control priority 4 no-drop\n+   priority-flow-control priority 4 drop\n" in dev.diff
+    assert dev.verified and not dev.unresolved and not dev.introduced
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "losslessd", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_cli_on_example_fabric_prints_snippets_and_a_diff():
+    res = _cli("fix", "examples/fabric")
+    assert res.returncode == 1, res.stderr
+    out = res.stdout
+    assert "SAFE fix (buffer, ecn) for BUF002 Ethernet48, Ethernet52" in out
+    assert '"Ethernet48|3": {"profile": "pg_lossless_100000_300m_profile"}' in out
+    assert "+++ examples/fabric/leaf1/config_db.json (fixed)" in out
+    assert "DISRUPTIVE fix (pfc) for PFC002 Ethernet8: withheld, needs --unsafe-fixes" in out
+    assert "every finding the printed fixes name is gone" in out
+    assert out.rstrip().endswith("Nothing was sent to any device.")
+
+
+def test_lint_fix_prints_the_report_then_the_fixes():
+    res = _cli("lint", "--fix", "--unsafe-fixes", "examples/fabric/spine1.cfg")
+    assert res.returncode == 1, res.stderr
+    report, fixes = res.stdout.split("\nspine1  (arista_eos", 1)
+    assert "PFC001 Ethernet2/1" in report and "DISRUPTIVE fix (pfc)" in fixes and "--- examples/fabric/spine1.cfg" in fixes
+    assert _cli("lint", "--fix", "-f", "json", "examples/fabric/spine1.cfg").returncode == 2
+
+
+def test_json_output_validates():
+    res = _cli("fix", "-f", "json", "--unsafe-fixes", "examples/fabric")
+    assert res.returncode == 1, res.stderr
+    data = json.loads(res.stdout)
+    schema = json.loads((ROOT / "losslessd/fix/schema.json").read_text())
+    jsonschema.validate(data, schema)
+    leaf1 = next(d for d in data["devices"] if d["device"] == "leaf1")
+    assert leaf1["verified"] and leaf1["diff"].startswith("--- examples/fabric/leaf1/config_db.json")
+    assert {f["label"] for f in leaf1["fixes"]} == {"safe", "disruptive"}
+
+
+def test_device_without_facts_gets_a_message_and_the_others_their_fixes(tmp_path):
+    """One device's SONiC config lacks port speeds (no ECN thresholds can be worked out); the other is fixed."""
+    good = json.loads(_broken_config("ECN001", "sonic"))
+    bad = {table: rows for table, rows in good.items() if table != "PORT"}
+    (tmp_path / "leafgood.json").write_text(json.dumps(good, indent=2))
+    (tmp_path / "leafbad.json").write_text(json.dumps(bad, indent=2))
+    result = api.fix([tmp_path], POLICY)
+    by_name = {d.device: d for d in result.devices}
+    assert "speed unknown" in by_name["leafbad"].message and not by_name["leafbad"].parts
+    assert by_name["leafgood"].parts and by_name["leafgood"].verified
+    res = _cli("fix", str(tmp_path))
+    assert res.returncode == 1 and "no fix: cannot work out a fix: port Ethernet0: speed unknown" in res.stdout
+    assert "leafgood  (sonic" in res.stdout
+
+
+def test_clean_config_has_nothing_to_fix():
+    res = _cli("fix", "--policy", "roce-dscp26", str(render_golden.golden_path("sonic", "roce-dscp26")))
+    assert (res.returncode, res.stdout) == (0, "nothing to fix: no device has a finding a fix template resolves\n")
+
+
+def test_rules_declare_sections_and_safety_consistently():
+    """Disruptive exactly when a rule's fix touches PFC, trust or a map; only fixable rules name sections."""
+    for code, rule in all_rules().items():
+        assert bool(rule.fix_sections) == rule.fixable, code
+        assert rule.fix_sections <= rnd.SECTIONS, code
+        assert rule.disruptive == bool(rule.fix_sections & rnd.DISRUPTIVE_SECTIONS), code
+    out = _cli("rules", "MAP002").stdout
+    assert out.startswith("MAP002 cnp-not-strict  [error, port scope, fixable, safe by `losslessd fix` (ecn, "
+                          "scheduler)]")
+
+
+def test_restricted_sonic_render_is_valid_json_for_any_sections():
+    prof = rnd.profile(load_policy(POLICY), [rnd.parse_port_spec(s) for s in render_golden.port_specs("sonic")],
+                       pool_bytes=render_golden.POOL_BYTES)
+    for section in sorted(rnd.SECTIONS):
+        db = json.loads(rnd.render("sonic", rnd.restrict(prof, {section}, ["Ethernet4"])))
+        assert all("Ethernet0" not in json.dumps(rows) for rows in db.values()), section
+        assert bool(db) == (section in SWITCH_SECTIONS), section  # a host's TOS, an SM's routing: nothing
+
+
+# --- apply functions -----------------------------------------------------------------------------------
+
+
+def test_cli_replay_merges_blocks_and_replaces_settings():
+    current = ("hostname s1\n!\ninterface Ethernet1\n   mtu 1500\n   qos trust cos\n   tx-queue 3\n      priority strict\n"
+               "!\nend\n")
+    snippet = "interface Ethernet1\n   qos trust dscp\n   tx-queue 3\n      no priority\n   !\n   service-profile P\n" \
+              "!\nqos map dscp 26 to traffic-class 3\n"
+    assert apply.replay_cli(current, snippet) == (
+        "hostname s1\n!\ninterface Ethernet1\n   mtu 1500\n   qos trust dscp\n   tx-queue 3\n      no priority\n"
+        "   service-profile P\nqos map dscp 26 to traffic-class 3\n!\nend\n")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests/fixtures/raw").glob("*/*.cfg")) +
+                         [ROOT / "examples/fabric/spine1.cfg"], ids=lambda p: p.name)
+def test_cli_replay_of_nothing_keeps_the_config(path):
+    text = path.read_text()
+    assert apply.replay_cli(text, "") == text.rstrip("\n") + "\n"
+
+
+def test_set_lines_replace_the_same_path():
+    current = "nv set qos pfc default-global switch-priority 4\nnv set system hostname leaf\n"
+    snippet = "nv set qos pfc default-global switch-priority 3\nnv unset system hostname\n"
+    assert apply.replace_set_lines(current, snippet) == "nv set qos pfc default-global switch-priority 3\n"
+
+
+def test_key_value_lines_replace_the_key():
+    assert apply.replace_keys("# opensm\nsm_priority 0\nlmc 0\n", "sm_priority 15\nqos TRUE\n") == \
+        "# opensm\nsm_priority 15\nlmc 0\nqos TRUE\n"
+
+
+def test_json_merge_sets_fields_and_keeps_the_others():
+    current = json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4", "tc_to_pg_map": "AZURE"}}}, indent=4)
+    merged = json.loads(apply.merge_json(current, '{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}, "X": {}}'))
+    assert merged == {"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "tc_to_pg_map": "AZURE"}}, "X": {}}
+
+
+# --- host captures: the fix script run over the capture ---------------------------------------------------
+
+
+def _device_findings(device, policy: str = POLICY):
+    rules = [r for r in all_rules().values() if r.scope in ("device", "port")]
+    return run(Fabric(devices={device.name: device}), load_policy(policy), rules).findings
+
+
+def test_host_fix_is_a_script_that_clears_the_capture_it_runs_over(tmp_path):
+    """gpu03 trusts PCP and pauses priority 4, not 3: a disruptive script sets trust and PFC. The capture and
+    that script read as one host (the host once the script has run) lint clean."""
+    before = {f.code for f in _device_findings(parse_group("gpu03", [GPU03])) if not f.unverified}
+    assert before == {"MAP001", "NIC001", "NIC002"}
+    (dev,) = api.fix([GPU03], POLICY).devices
+    assert [(p.label, p.withheld) for p in dev.parts] == [("disruptive", True)]
+    (dev,) = api.fix([GPU03], POLICY, unsafe=True).devices
+    (part,) = dev.parts
+    assert {f.code for f in part.findings} == before and part.sections == ["pfc", "trust"]
+    assert part.snippet.splitlines()[-2:] == ["mlnx_qos -i enp65s0f0np0 --trust dscp",
+                                              "mlnx_qos -i enp65s0f0np0 --pfc 0,0,0,1,0,0,0,0 --cable_len 7"]
+    assert dev.diff is None and dev.diff_note == fix.HOST_STATE
+    assert dev.verified and not dev.unresolved and not dev.introduced
+    script = tmp_path / "gpu03-fix.sh"
+    script.write_text(part.snippet)
+    host = parse_group("gpu03", [GPU03, script])
+    assert host.issues == [] and [f.code for f in _device_findings(host) if not f.unverified] == []
+    port = host.ports["enp65s0f0np0"]
+    assert (port.trust.value, port.pfc_enabled, port.mtu_bytes, port.speed_gbps) == ("dscp", [3], 9000, 100)
+    res = _cli("fix", "--unsafe-fixes", "examples/fabric/gpu03.capture")
+    assert res.returncode == 1
+    assert "host state, not a text config: run this script on the host (linted again" in res.stdout
+
+
+def test_script_over_a_capture_overwrites_the_roce_tos_only_when_it_names_every_captured_port(tmp_path):
+    """A script names an RDMA device by its interface, a capture by name (mlx5_0); the script's value replaces
+    the captured ones when it sets the device of every interface the capture read."""
+    gpu02 = ROOT / "examples/fabric/gpu02.capture"  # cma_roce_tos 104 on mlx5_0, interface enp65s0f0np0
+    script = '#!/bin/sh\ncma_roce_tos -d "$(ls /sys/class/net/{}/device/infiniband)" -t 106\n'
+    same, other = tmp_path / "same.sh", tmp_path / "other.sh"
+    same.write_text(script.format("enp65s0f0np0"))
+    other.write_text(script.format("enp1s0f0np0"))
+    host = parse_group("gpu02", [gpu02, same])
+    assert (host.roce_tos, host.roce_tos_source.file, host.issues) == (106, str(same), [])
+    assert "NIC004" not in {f.code for f in _device_findings(host)}
+    host = parse_group("gpu02", [gpu02, other])
+    assert host.roce_tos == 104 and "mlx5_0=104" in host.issues[0].message and "=106" in host.issues[0].message
+
+
+# --- snippets carry only what changes ---------------------------------------------------------------------
+
+
+def test_leaf1_fixes_leave_out_what_the_config_already_has():
+    """leaf1 already has PFC_WD|GLOBAL POLL_INTERVAL 100 and BUFFER_POOL|ingress_lossless_pool as a render
+    writes them: its watchdog and buffer fixes do not restate them."""
+    current = json.loads((ROOT / "examples/fabric/leaf1/config_db.json").read_text())
+    assert current["PFC_WD"]["GLOBAL"] == {"POLL_INTERVAL": "100"}
+    (dev,) = api.fix([ROOT / "examples/fabric/leaf1"], POLICY).devices
+    parts = {tuple(p.sections): json.loads(p.snippet) for p in dev.parts if not p.withheld}
+    assert parts[("watchdog",)] == {"PFC_WD": {"Ethernet12": {"action": "drop", "detection_time": "200",
+                                                              "restoration_time": "200"}}}
+    assert sorted(parts[("buffer", "ecn")]) == ["BUFFER_PG", "BUFFER_PROFILE", "QUEUE", "WRED_PROFILE"]
+    pool = rnd.render("sonic", rnd.restrict(rnd.profile(load_policy(POLICY), [rnd.PortFacts("Ethernet48", 100, 300)],
+                                                        pool_bytes=47218432), {"buffer"}))
+    rendered = json.loads(pool)["BUFFER_POOL"]["ingress_lossless_pool"]
+    assert rendered.items() <= current["BUFFER_POOL"]["ingress_lossless_pool"].items()
+    assert dev.verified and not dev.unresolved and not dev.introduced
+
+
+def test_json_changes_drop_fields_keys_and_tables_already_there():
+    current = json.dumps({"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "tc_to_pg_map": "AZURE"}},
+                          "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "100"}}})
+    snippet = ('{\n  "PORT_QOS_MAP": {\n    "Ethernet0": {"pfc_enable": "3", "pfcwd_sw_enable": "3"}\n  },\n'
+               '  "PFC_WD": {\n    "GLOBAL": {"POLL_INTERVAL": "100"}\n  }\n}\n')
+    assert apply.json_changes(current, snippet) == (
+        '{\n  "PORT_QOS_MAP": {\n    "Ethernet0": {"pfcwd_sw_enable": "3"}\n  }\n}\n')
+    unchanged = '{\n  "PFC_WD": {\n    "Ethernet0": {"action": "drop"}\n  }\n}\n'
+    assert apply.json_changes(current, unchanged) == unchanged  # nothing there yet: the template's own text
+    assert apply.json_changes(current, '{"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "100"}}}') == "{}\n"
+
+
+def test_cli_changes_keep_a_block_header_while_a_line_under_it_changes():
+    current = ("interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n"
+               "   priority-flow-control priority 3 no-drop\n!\n"
+               "interface Ethernet2\n   qos trust dscp\n   mtu 9214\n   mtu 9000\n!\n")
+    snippet = ("! losslessd fix\ninterface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n"
+               "   priority-flow-control priority 3 no-drop\n   priority-flow-control priority 4 drop\n!\n"
+               "interface Ethernet2\n   qos trust dscp\n   mtu 9214\n!\ninterface Ethernet3\n   qos trust dscp\n!\n")
+    # Ethernet1 keeps its header for the one new line; Ethernet2 sets mtu twice, so `mtu 9214` still changes it
+    # (replay keeps one line); Ethernet3 is new.
+    assert apply.cli_changes(current, snippet) == (
+        "! losslessd fix\ninterface Ethernet1\n   priority-flow-control priority 4 drop\n!\ninterface Ethernet2\n"
+        "   mtu 9214\n!\ninterface Ethernet3\n   qos trust dscp\n!\n")
+    assert apply.cli_changes(current, "interface Ethernet1\n   qos trust dscp\n!\n") == "!\n"
+
+
+def test_set_changes_drop_lines_already_set_unless_the_snippet_deletes_them_first():
+    current = "set a b c 1\nset a d 2\nset e f 3\nset e f 4\n"
+    snippet = "set a b c 1\nset a d 5\nset e f 3\ndelete g\nset g h 1\n"
+    assert apply.set_changes(current + "set g h 1\n", snippet) == "set a d 5\nset e f 3\ndelete g\nset g h 1\n"
+    assert apply.set_changes("nv set x y 1\n", "# fix\nnv set x y 1\nnv set x z 2\n") == "# fix\nnv set x z 2\n"
+
+
+def test_key_changes_drop_options_already_set_and_their_comments():
+    current = "# opensm\nrouting_engine ftree,updn,no_fallback\nlmc 0\nsweep_interval 0\ntransaction_timeout 200\n"
+    snippet = render_golden.golden_path("opensm", "infiniband").read_text()
+    cut = apply.key_changes(current, snippet)
+    assert "routing_engine" not in cut and "lmc" not in cut and "Routing engines" not in cut
+    assert "sweep_interval 10\n" in cut and "transaction_timeout" not in cut and "# Sweep interval" in cut
+    assert cut.startswith("# losslessd render: policy infiniband\n")
+    assert apply.replace_keys(current, cut) == apply.replace_keys(current, snippet)
+
+
+def test_key_value_replace_leaves_no_later_line_for_the_key():
+    """OpenSM reads the last line of an option: the replaced key keeps no later line that would win."""
+    assert apply.replace_keys("sm_priority 0\nlmc 0\nsm_priority 3\n", "sm_priority 14\n") == "sm_priority 14\nlmc 0\n"
+
+
+def test_ib_fallback_is_fixable_but_connect_roots_needs_a_human(tmp_path):
+    conf = tmp_path / "sm1" / "opensm.conf"
+    conf.parent.mkdir()
+    conf.write_text("routing_engine ftree\nconnect_roots TRUE\nsweep_interval 10\n")
+    (dev,) = api.fix([conf.parent], "infiniband", unsafe=True).devices
+    assert {f.key for f in dev.findings if f.code == "IBS002"} == {"fallback"}
+    (part,) = dev.parts
+    assert (part.label, part.sections) == ("disruptive", ["routing"])
+    assert "routing_engine ftree,updn,no_fallback\n" in part.snippet and "lmc 0" in part.snippet
+    assert dev.verified and not dev.unresolved and not dev.introduced
+    added = [line for line in dev.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == ["+routing_engine ftree,updn,no_fallback", "+lmc 0"]
+
+
+def test_readme_fix_example_is_real_output():
+    """The README shows `losslessd fix --unsafe-fixes examples/fabric/spine1.cfg` as it prints today."""
+    readme = (ROOT / "README.md").read_text()
+    command = "$ losslessd fix --unsafe-fixes examples/fabric/spine1.cfg\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    res = subprocess.run([sys.executable, "-m", "losslessd", "fix", "--unsafe-fixes", "examples/fabric/spine1.cfg"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 1, res.stderr
+    assert res.stdout == shown

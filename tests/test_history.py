@@ -1,0 +1,371 @@
+"""The history store on real SQLite files: downsampling, events, findings, retention, a locked or full
+database, kill -9 of a writer, and the `events` / `history` commands with their plots."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from losslessd.cli.history import events as events_cmd
+from losslessd.cli.history import history as history_cmd
+from losslessd.errors import InputError
+from losslessd.history import History
+from losslessd.lint.finding import Finding, Severity
+from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rates(t: float, interval: float, values: dict[Key, float], device: str = "leaf1") -> Rates:
+    return Rates(device=device, time_unix_s=t, interval_s=interval,
+                 deltas={k: round(v * interval) for k, v in values.items()}, per_s=values)
+
+
+def storm(port: str = "Ethernet8", start: float = 1000.0, **kw) -> Event:
+    return Event(kind="pfc_storm", device=kw.pop("device", "leaf1"), port=port, priority=kw.pop("priority", 3),
+                 start_unix_s=start, message=f"{port} paused and not draining", numbers={"pfc_rx_per_s": 812.5}, **kw)
+
+
+# -- downsampling -------------------------------------------------------------------------------------
+
+def test_bucket_mean_is_weighted_by_interval_and_peak_is_the_highest_poll(tmp_path):
+    h = History(tmp_path / "h.db", resolution_s=60)
+    e8 = "Ethernet8"
+    h.record_rates(rates(125, 10, {Key(e8, PFC_RX, 3): 5.0, Key(e8, ECN_MARKED, 3): 0.0}))
+    h.record_rates(rates(150, 30, {Key(e8, PFC_RX, 3): 1.0, Key(e8, PFC_RX, 4): 2.0, Key(e8, ECN_MARKED, 3): 0.0}))
+    h.record_rates(rates(185, 10, {Key(e8, PFC_RX, 3): 0.0, Key(e8, ECN_MARKED, 3): 4.0}))
+    # Priority 3 in bucket 120: (5*10 + 1*30) / 40 s = 2.0/s, not the 3.0 of averaging the two polls.
+    assert h.series("leaf1", e8, [PFC_RX, ECN_MARKED], index=3) == [
+        (120.0, ECN_MARKED, 0.0), (120.0, PFC_RX, 2.0), (180.0, ECN_MARKED, 4.0), (180.0, PFC_RX, 0.0)]
+    # All priorities: (50 + 30 + 60) / 40 = 3.5/s; the peak is the busiest poll of any priority.
+    assert h.series("leaf1", e8, [PFC_RX]) == [(120.0, PFC_RX, 3.5), (180.0, PFC_RX, 0.0)]
+    assert h.series("leaf1", e8, [PFC_RX], stat="max") == [(120.0, PFC_RX, 5.0), (180.0, PFC_RX, 0.0)]
+    assert h.series("leaf1", e8, [PFC_RX], since=150) == [(180.0, PFC_RX, 0.0)]
+    assert h.series("leaf1", "Ethernet9", [PFC_RX]) == []  # never recorded: unknown, not quiet
+    assert h.series("spine1", e8, [PFC_RX]) == []
+
+
+def test_only_moving_lossless_counters_are_stored(tmp_path):
+    """Zero buckets cost a coverage row per device, not a row per port; octets/tx packets stay out."""
+    h = History(tmp_path / "h.db", resolution_s=60)
+    quiet = {Key(f"Ethernet{4 * i}", PFC_RX, p): 0.0 for i in range(64) for p in (3, 4)}
+    busy = {Key(f"Ethernet{4 * i}", TX_PACKETS, 0): 1e6 for i in range(64)}
+    for t in range(0, 600, 10):
+        h.record_rates(rates(t, 10, quiet | busy))
+    db = sqlite3.connect(tmp_path / "h.db")
+    assert db.execute("SELECT count(*) FROM samples").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM coverage").fetchone()[0] == 10  # 10 buckets x pfc_rx
+    assert h.series("leaf1", "Ethernet252", [PFC_RX, TX_PACKETS], index=4) == [
+        (60.0 * b, PFC_RX, 0.0) for b in range(10)]
+
+
+def test_per_port_counters_show_under_any_priority(tmp_path):
+    """A NIC counts CNPs per port: asking for priority 3 still shows them; a reset poll adds nothing."""
+    h = History(tmp_path / "h.db", resolution_s=60)
+    nic = "enp65s0f0np0"
+    h.record_rates(rates(10, 10, {Key(nic, CNP_SENT): 40.0, Key(nic, PFC_TX, 3): 2.0}, device="gpu01"))
+    h.record_rates(Rates("gpu01", 20, 10, {}, {}, reset=True))
+    assert h.series("gpu01", nic, [CNP_SENT, PFC_TX], index=3) == [(0.0, CNP_SENT, 40.0), (0.0, PFC_TX, 2.0)]
+    assert h.series("gpu01", nic, [PFC_TX], index=4) == [(0.0, PFC_TX, 0.0)]
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory) -> History:
+    return History(tmp_path_factory.mktemp("prop") / "h.db", resolution_s=3600)
+
+
+@settings(max_examples=100, deadline=None)
+@given(polls=st.lists(st.tuples(st.floats(0.5, 30), st.floats(0, 1e6)), min_size=1, max_size=8))
+def test_downsampled_mean_and_peak_property(shared, polls):
+    device = f"leaf{next(_examples)}"
+    for i, (interval, per_s) in enumerate(polls):
+        shared.record_rates(rates(7200.0 + i, interval, {Key("Ethernet0", PFC_RX, 3): per_s}, device=device))
+    means = shared.series(device, "Ethernet0", [PFC_RX])
+    peaks = shared.series(device, "Ethernet0", [PFC_RX], stat="max")
+    expected = sum(i * r for i, r in polls) / sum(i for i, _ in polls)
+    assert [(b, n) for b, n, _ in means] == [(7200.0, PFC_RX)]
+    assert math.isclose(means[0][2], expected, rel_tol=1e-9, abs_tol=1e-9)
+    assert peaks[0][2] == max(r for _, r in polls)
+
+
+_examples = itertools.count()
+
+
+# -- events and findings ------------------------------------------------------------------------------
+
+def test_event_upsert_keeps_one_row_with_its_latest_state(tmp_path):
+    h = History(tmp_path / "h.db")
+    event = storm()
+    h.record_event(event)
+    event.numbers["pfc_rx_per_s"] = 990.0
+    h.record_event(event)
+    event.end_unix_s = 1300.0
+    h.record_event(event)
+    h.record_event(storm("Ethernet12", start=2000.0))
+    h.record_event(Event("device_down", "spine1", None, None, 1500.0, "no answer", basis="poll"))
+    stored = h.events()
+    assert [e.id for e in stored] == [event.id, stored[1].id, stored[2].id] and len(stored) == 3
+    assert stored[0] == event  # every field round-trips, so the id does too
+    assert [e.port for e in h.events(open_only=True)] == [None, "Ethernet12"]
+    assert [e.kind for e in h.events(device="spine1")] == ["device_down"]
+    assert [e.port for e in h.events(kind="pfc_storm")] == ["Ethernet8", "Ethernet12"]
+    # Overlap: an event ended before `since` is out; one still open is in; one starting after `until` is out.
+    assert [e.port for e in h.events(kind="pfc_storm", since=1400)] == ["Ethernet12"]
+    assert [e.port for e in h.events(kind="pfc_storm", since=1200, until=1900)] == ["Ethernet8"]
+
+
+def test_findings_per_drift_run(tmp_path):
+    h = History(tmp_path / "h.db")
+    pfc = Finding(code="PFC002", name="pfc-on-lossy", severity=Severity.error, message="PFC on lossy priority 4",
+                  device="leaf1", port="Ethernet8", key="4")
+    wdg = Finding(code="WDG001", name="no-watchdog", severity=Severity.warning, message="no PFC watchdog",
+                  device="leaf1", port="Ethernet12")
+    h.record_findings("leaf1", 100.0, [pfc, wdg])
+    h.record_findings("leaf1", 200.0, [pfc])
+    h.record_findings("spine1", 200.0, [])
+    h.record_findings("leaf1", 200.0, [pfc])  # the same run again replaces, never duplicates
+    assert [(f.time_unix_s, f.code) for f in h.findings("leaf1")] == [(100.0, "PFC002"), (100.0, "WDG001"),
+                                                                        (200.0, "PFC002")]
+    latest = h.findings(latest=True)
+    assert [(f.device, f.code, f.severity, f.port) for f in latest] == [("leaf1", "PFC002", "error", "Ethernet8")]
+    assert latest[0].fingerprint == pfc.fingerprint
+    assert h.findings(since=150) == latest
+
+
+def test_retention_prunes_old_rows_but_not_open_events(tmp_path):
+    day = 86400
+    h = History(tmp_path / "h.db", resolution_s=60, retention_s=7 * day)
+    for t in (1 * day, 9 * day):
+        h.record_rates(rates(t, 10, {Key("Ethernet8", PFC_RX, 3): 7.0}))
+    h.record_event(storm(start=1 * day, end_unix_s=1 * day + 60))
+    h.record_event(storm("Ethernet12", start=1 * day))  # still open: kept whatever its age
+    h.record_event(storm("Ethernet16", start=8 * day, end_unix_s=8 * day + 60))
+    h.record_findings("leaf1", 1 * day, [])
+    assert h.prune(now=10 * day) == 4  # 1 samples + 1 coverage + 1 event + 1 drift run
+    assert [e.port for e in h.events()] == ["Ethernet12", "Ethernet16"]
+    assert [b for b, _, _ in h.series("leaf1", "Ethernet8", [PFC_RX])] == [9 * day]
+    assert h.prune(now=10 * day) == 0
+
+
+# -- faults -------------------------------------------------------------------------------------------
+
+def test_locked_database_keeps_the_backlog_and_writes_it_later(tmp_path):
+    path = tmp_path / "h.db"
+    h = History(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another writer holds the lock
+    h.record_event(storm())
+    h.record_rates(rates(60, 10, {Key("Ethernet8", PFC_RX, 3): 3.0}))  # no exception either
+    assert "locked" in h.last_error and h.backlog == 2
+    assert h.flush() is False and h.backlog == 2
+    other.execute("COMMIT")
+    assert History(path, create=False).events() == []  # nothing half-written meanwhile
+    assert h.flush() is True
+    assert h.last_error is None and h.backlog == 0
+    reader = History(path, create=False)
+    assert reader.events() == [storm()]
+    assert reader.series("leaf1", "Ethernet8", [PFC_RX]) == [(60.0, PFC_RX, 3.0)]
+
+
+def test_backlog_is_bounded_and_counts_what_it_dropped(tmp_path):
+    path = tmp_path / "h.db"
+    h = History(path, max_backlog=3)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    for i in range(5):
+        h.record_event(storm(f"Ethernet{i}"))
+    assert (h.backlog, h.dropped) == (3, 2)
+    other.execute("COMMIT")
+    assert h.flush()
+    assert {e.port for e in h.events()} == {"Ethernet2", "Ethernet3", "Ethernet4"}  # the newest are kept
+
+
+def test_full_disk_keeps_the_backlog_until_pruning_makes_room(tmp_path):
+    """max_bytes sets PRAGMA max_page_count: SQLite then answers "database or disk is full" like a full disk."""
+    h = History(tmp_path / "h.db", resolution_s=1, retention_s=60, max_bytes=128 * 1024)
+    ports = [f"Ethernet{4 * i}" for i in range(32)]
+    t = 0
+    while h.last_error is None:
+        h.record_rates(rates(t, 1, {Key(p, PFC_RX, 3): 1.0 + t for p in ports}))
+        t += 1
+        assert t < 10_000, "the size cap never bit"
+    assert "full" in h.last_error and h.backlog == 1
+    h.record_event(storm(start=t))
+    assert h.backlog == 2  # waits (retry later), nothing raised
+    assert h.prune(now=t + 50) > 0  # buckets before t - 10 go, the freed pages take the backlog
+    assert h.last_error is None and h.backlog == 0
+    assert h.events() == [storm(start=t)]
+    assert h.series("leaf1", "Ethernet0", [PFC_RX], since=t - 1)[-1] == (t - 1, PFC_RX, float(t))
+
+
+_WRITER = """
+import sys
+from losslessd.history import History
+from losslessd.monitor import Event, Key, Rates
+h = History(sys.argv[1], resolution_s=1)
+i = 0
+while True:
+    h.record_rates(Rates("leaf1", 1000.0 + i, 1.0, {}, {Key(f"Ethernet{p}", "pfc_rx", 3): 9.0 for p in range(64)}))
+    h.record_event(Event("pfc_storm", "leaf1", f"Ethernet{i}", 3, 1000.0 + i, "storm"))
+    if h.backlog == 0:
+        print(i, flush=True)
+    i += 1
+"""
+
+
+def test_kill_9_mid_writing_keeps_every_committed_event(tmp_path):
+    path = tmp_path / "h.db"
+    child = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        committed = -1
+        while committed < 200:
+            line = child.stdout.readline()
+            assert line, f"the writer died on its own (rc {child.poll()})"
+            committed = int(line)
+    finally:
+        child.kill()  # SIGKILL: no close, no checkpoint
+        child.wait()
+    h = History(path)  # the daemon restarting on the same file
+    ports = {e.port for e in h.events()}
+    assert {f"Ethernet{i}" for i in range(committed + 1)} <= ports
+    assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    h.record_event(storm(start=5.0))  # and it keeps writing
+    assert h.backlog == 0 and storm(start=5.0) in h.events()
+
+
+def test_files_that_are_not_our_history_are_input_errors(tmp_path):
+    with pytest.raises(InputError, match="no history database"):
+        History(tmp_path / "missing.db", create=False)
+    text = tmp_path / "notes.db"
+    text.write_text("hello, not SQLite\n" * 100)
+    with pytest.raises(InputError, match="not a database"):
+        History(text)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)")
+    with pytest.raises(InputError, match="not a losslessd history"):
+        History(other)
+    newer = tmp_path / "newer.db"
+    History(newer).close()
+    db = sqlite3.connect(newer)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(InputError, match="newer"):
+        History(newer, create=False)
+    with pytest.raises(InputError, match="cannot open"):
+        History(tmp_path / "no" / "such" / "dir" / "h.db")
+
+
+def test_reopening_keeps_the_schema_and_wal_mode(tmp_path):
+    path = tmp_path / "h.db"
+    h = History(path)
+    h.record_event(storm())
+    h.close()
+    again = History(path)
+    assert again.events() == [storm()]
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+
+
+# -- the commands -------------------------------------------------------------------------------------
+
+cli = typer.Typer()
+cli.command("events")(events_cmd)
+cli.command("history")(history_cmd)
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.fixture()
+def recorded(tmp_path) -> Path:
+    """An hour of leaf1 Ethernet8: pauses climbing, ECN marks flat at zero, a storm over the last 10 min."""
+    path = tmp_path / "losslessd.db"
+    h = History(path, resolution_s=60)
+    now = time.time()
+    start = now - 3600
+    for i in range(60):
+        h.record_rates(rates(start + 60 * i, 60, {Key("Ethernet8", PFC_RX, 3): 10.0 * i,
+                                                  Key("Ethernet8", ECN_MARKED, 3): 0.0}))
+    h.record_event(storm(start=now - 600, end_unix_s=now - 60))
+    h.record_event(Event("device_down", "spine1", None, None, now - 30, "no answer", basis="poll"))
+    h.close()
+    return path
+
+
+def test_events_command_text_and_json(recorded):
+    res = invoke("events", "--db", recorded)
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert len(lines) == 2 and "pfc_storm" in lines[0] and "leaf1 Ethernet8 priority 3" in lines[0]
+    assert "-> open" in lines[1] and "device_down" in lines[1]
+    res = invoke("events", "--db", recorded, "--open", "-f", "json")
+    (event,) = json.loads(res.output)["events"]
+    assert (event["kind"], event["device"], event["end"]) == ("device_down", "spine1", None)
+    assert json.loads(invoke("events", "--db", recorded, "--kind", "pfc_storm", "--since", "5m",
+                             "-f", "json").output)["events"][0]["numbers"] == {"pfc_rx_per_s": 812.5}
+    assert invoke("events", "--db", recorded, "--since", "2000-01-01T00:00", "--until", "2000-01-02").output == \
+        "no events\n"
+
+
+def test_history_command_rows_and_plots(recorded, tmp_path):
+    res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--priority", "3",
+                 "-f", "json", "--since", "2h")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert len(doc["rows"]) == 60 and doc["queue"] == 3
+    assert doc["rows"][-1]["per_s"][PFC_RX] == {"mean": 590.0, "max": 590.0}
+    assert doc["rows"][-1]["per_s"][ECN_MARKED] == {"mean": 0.0, "max": 0.0}
+    png, page = tmp_path / "e8.png", tmp_path / "e8.html"
+    res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--plot", png)
+    assert res.exit_code == 0 and "leaf1 Ethernet8 all priorities" in res.stdout
+    data = png.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+    assert int.from_bytes(data[16:20], "big") == 1000  # IHDR width: 10 in x 100 dpi
+    invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--plot", page)
+    html = page.read_text()
+    assert "data:image/png;base64,iVBORw0KGgo" in html  # the PNG signature, base64
+    assert html.count("<tr>") == 61 and "590/590" in html
+
+
+def test_history_command_unknown_port_and_bad_input(recorded, tmp_path, monkeypatch):
+    res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet9")
+    assert res.exit_code == 1 and "no samples of leaf1 Ethernet9" in res.output
+    res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--plot", tmp_path / "x.svg")
+    assert isinstance(res.exception, InputError) and ".png or .html" in str(res.exception)
+    res = invoke("events", "--db", recorded, "--since", "yesterday")
+    assert isinstance(res.exception, InputError) and "--since 'yesterday'" in str(res.exception)
+    res = invoke("events", "--db", recorded, "--kind", "storm")
+    assert isinstance(res.exception, InputError) and "pfc_storm" in str(res.exception)
+    res = invoke("events")
+    assert isinstance(res.exception, InputError) and "--db" in str(res.exception)
+    for module in ("matplotlib.figure", "matplotlib.dates"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if the `plot` extra were not installed
+    res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--plot", tmp_path / "x.png")
+    assert isinstance(res.exception, InputError) and "`plot` extra" in str(res.exception)
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_config_names_the_history_relative_to_the_settings_file(recorded, tmp_path):
+    """Only the history section is read: the inventory and its credentials need not be there."""
+    conf = tmp_path / "etc" / "losslessd.yaml"
+    conf.parent.mkdir()
+    conf.write_text("inventory: inventory.yaml\nhistory:\n  path: ../losslessd.db\n")
+    res = invoke("events", "--config", conf, "--kind", "device_down")
+    assert res.exit_code == 0 and "spine1: no answer" in res.output
+    conf.write_text("inventory: inventory.yaml\nhistory:\n  path: ../losslessd.db\n  colour: red\n")
+    res = invoke("events", "--config", conf)
+    assert isinstance(res.exception, InputError) and str(res.exception).startswith(f"{conf}:4 (at /history/colour)")

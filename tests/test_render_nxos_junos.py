@@ -1,0 +1,222 @@
+"""NX-OS and Junos render templates: numbers land where they should, every subset of sections stays a valid
+config, and a rendered snippet appended to a real config changes it the way the switch would (later
+commands win, re-entered blocks merge)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from losslessd import render as rnd
+from losslessd.api import lint
+from losslessd.lint.finding import Severity
+from losslessd.model import SchedulerType
+from losslessd.parse import junos, nxos
+from losslessd.parse.base import Input
+from losslessd.policy import load_policy
+from losslessd.units import time_to_bytes
+from tests import render_golden
+from tests.conftest import FIXTURES
+
+PARSERS = {"cisco_nxos": nxos, "juniper_junos": junos}
+RAW = FIXTURES / "raw"
+
+
+def _profile(platform: str, policy: str = "roce-dscp26") -> rnd.Profile:
+    ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs(platform)]
+    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES)
+
+
+def _parse(platform: str, text: str):
+    return PARSERS[platform].parse([Input(f"sw.{render_golden.EXTENSIONS[platform]}", text)], "sw")
+
+
+def _golden(platform: str, policy: str):
+    return _parse(platform, render_golden.golden_path(platform, policy).read_text())
+
+
+def _only(prof: rnd.Profile, sections: set[str], ports: list[str] | None = None) -> rnd.Profile:
+    """What `fix` renders: some sections, on some ports, with the full profile's numbers."""
+    kept = [p for p in prof.ports if ports is None or p.name in ports]
+    return replace(prof, sections=frozenset(sections), ports=kept)
+
+
+def _extra_findings(platform: str, policy: str, path: Path) -> list[str]:
+    runtime = render_golden.RUNTIME_INFOS[platform]
+    return [f"{f.code} {f.message}" for f in lint([path], policy, fmt=platform).findings
+            if not (f.unverified and f.severity == Severity.info and f.code in runtime)]
+
+
+def test_nxos_numbers_land_on_each_port():
+    """ECN thresholds scale from 100 Gb/s per port (one queuing policy each); watchdog timers are
+    the profile's; CNP's queue is strict; speed and MTU are restated."""
+    device = _golden("cisco_nxos", "roce-dscp26")
+    ports = [device.ports[name] for name in ("Ethernet1/1", "Ethernet1/2", "Ethernet1/3")]
+    ecn = [port.queues[3].ecn for port in ports]
+    assert [(e.min_threshold_bytes, e.max_threshold_bytes) for e in ecn] == [
+        (rnd.ECN_KMIN_BYTES * s // 100, rnd.ECN_KMAX_BYTES * s // 100) for s in (100, 400, 25)]
+    assert all(e.ecn_enabled and e.mark_probability_pct == 100 for e in ecn)
+    assert [(p.speed_gbps, p.mtu_bytes) for p in ports] == [(100, 9100), (400, 9100), (25, 1500)]
+    for port in ports:
+        assert port.pfc_enabled == [3] and port.dscp_chain(26).queue == 3 and port.dscp_chain(48).tc == 6
+        assert port.queues[6].scheduler.type == SchedulerType.strict
+        wd = port.watchdog
+        assert (wd.enabled, wd.polling_interval_ms, wd.detection_time_ms, wd.restoration_time_ms) == (True, 100, 200, 200)
+
+
+def test_junos_ecn_fill_levels_read_back_in_bytes():
+    """The temporal queue buffer turns fill levels into bytes: Kmin just above and Kmax just below the
+    profile's (within one percent of the buffer and one microsecond at line rate), 400G 4x 100G."""
+    prof = _profile("juniper_junos")
+    device = _golden("juniper_junos", "roce-dscp26")
+    assert device.issues == []
+    for want in prof.ports:
+        ecn = device.ports[want.name].queues[3].ecn
+        assert ecn.ecn_enabled and ecn.unconverted is None and ecn.mark_probability_pct == 100
+        buffer = 2 * ecn.max_threshold_bytes  # Kmax sits at the 50 % fill level
+        assert want.kmin_bytes <= ecn.min_threshold_bytes < want.kmin_bytes + buffer / 100
+        assert want.kmax_bytes - time_to_bytes(1e-3, want.speed_gbps) < ecn.max_threshold_bytes <= want.kmax_bytes
+    # Thresholds that scale with speed share one drop profile and buffer time; bytes differ by rounding only.
+    assert {port.queues[3].ecn.profile for port in device.ports.values()} == {"roce-251us-5-50"}
+    kmin = {name: port.queues[3].ecn.min_threshold_bytes for name, port in device.ports.items()}
+    assert kmin["et-0/0/1"] == 4 * kmin["et-0/0/0"] == pytest.approx(16 * kmin["et-0/0/2"], abs=16)
+
+
+def test_junos_pfc_watchdog_and_maps():
+    device = _golden("juniper_junos", "sonic-azure")
+    for port in device.ports.values():
+        assert port.pfc_enabled == [3, 4] and port.pfc_priority_to_queue == {3: 3, 4: 4}
+        assert [port.dscp_chain(d).queue for d in (3, 4, 26, 48)] == [3, 4, 0, 0]
+        assert port.dscp_to_tc is not None and len(port.dscp_to_tc) == 64  # every code point listed
+        wd = port.watchdog
+        assert (wd.enabled, wd.polling_interval_ms, wd.detection_time_ms, wd.restoration_time_ms, wd.action) == (
+            True, 100, 200, 200, "drop")
+
+
+@pytest.mark.parametrize("platform", list(PARSERS))
+def test_pfc_only_writes_no_ecn(platform):
+    text = render_golden.golden_path(platform, "pfc-only").read_text()
+    assert "random-detect" not in text and "drop-profile" not in text and "explicit-congestion" not in text
+    assert all(not q.ecn or not q.ecn.ecn_enabled for port in _golden(platform, "pfc-only").ports.values()
+               for q in port.queues.values())
+
+
+@pytest.mark.parametrize("platform", list(PARSERS))
+def test_pfc_priorities_and_watchdog_follow_the_profile_not_the_policy(platform):
+    """A profile with PFC on other priorities or the watchdog off (how fix tests build broken configs)
+    renders exactly that."""
+    prof = replace(_profile(platform), pfc=[], watchdog=False)
+    port = next(iter(_parse(platform, rnd.render(platform, prof)).ports.values()))
+    assert port.pfc_enabled == [] and port.watchdog.enabled is False
+    if platform == "cisco_nxos":  # NX-OS can pause a priority no DSCP maps to; Junos' DSCP-based PFC cannot
+        prof = replace(_profile(platform), pfc=[3, 4])
+        assert all(p.pfc_enabled == [3, 4] for p in _parse(platform, rnd.render(platform, prof)).ports.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(platform=st.sampled_from(list(PARSERS)),
+       sections=st.sets(st.sampled_from(sorted(rnd.SECTIONS)), min_size=1))
+def test_any_subset_of_sections_is_a_whole_config(platform, sections):
+    """Each subset parses without a problem, and a section left out leaves no trace."""
+    text = rnd.render(platform, _only(_profile(platform), sections))
+    device = _parse(platform, text)
+    assert device.issues == []
+    traces = {"watchdog": ("watch-dog", "pfc-watchdog"), "maps": ("class-map", "classifiers"),
+              "ports": ("speed ", " mtu ")}
+    if platform == "juniper_junos" and sections & {"pfc", "watchdog"}:
+        del traces["maps"]  # DSCP-based PFC (and its watchdog) works through the classifier, written with it
+    for section, words in traces.items():
+        if section not in sections:
+            assert not any(word in line for line in text.splitlines()[1:] for word in words), section
+    if not sections & {"scheduler", "ecn"}:
+        assert "random-detect" not in text and "scheduler-map" not in text
+
+
+@settings(max_examples=30, deadline=None)
+@given(platform=st.sampled_from(list(PARSERS)), speed=st.sampled_from([10, 25, 40, 50, 100, 200, 400, 800]),
+       cable=st.integers(1, 2000), mtu=st.integers(1500, 9216), policy=st.sampled_from(render_golden.POLICIES))
+def test_any_port_round_trips_clean(tmp_path_factory, platform, speed, cable, mtu, policy):
+    """Like test_render's property test, with the platform's own port names so the port is really read."""
+    name = render_golden.PORT_NAMES[platform][0]
+    text = rnd.render(platform, rnd.profile(load_policy(policy), [rnd.PortFacts(name, speed, cable, mtu)]))
+    path = tmp_path_factory.mktemp("r") / f"sw.{render_golden.EXTENSIONS[platform]}"
+    path.write_text(text)
+    assert _extra_findings(platform, policy, path) == []
+    assert list(_parse(platform, text).ports) == [name]
+
+
+def _appended(tmp_path: Path, platform: str, base: str, *snippets: str) -> Path:
+    path = tmp_path / f"sw.{render_golden.EXTENSIONS[platform]}"
+    path.write_text(base + "".join(snippets))
+    return path
+
+
+def test_nxos_snippet_appended_to_a_real_config(tmp_path):
+    """A watchdog snippet's global timers replace the config's; an ECN snippet for one port binds a new
+    queuing policy there while the other ports keep theirs."""
+    base = (RAW / "cisco_nxos" / "roce-leaf.cfg").read_text()
+    prof = replace(_profile("cisco_nxos"), ports=[rnd.profile(
+        load_policy("roce-dscp26"), [rnd.PortFacts("Ethernet1/1", 100, 5, 9216)]).ports[0]])
+    device = _parse("cisco_nxos", base + rnd.render("cisco_nxos", _only(prof, {"watchdog", "ecn"})))
+    assert device.issues == []
+    wd = device.ports["Ethernet1/49"].watchdog  # timers are global: 3 x 100 ms / 10 x 100 ms before
+    assert (wd.detection_time_ms, wd.restoration_time_ms) == (200, 200)
+    ecn = {name: device.ports[name].queues[3].ecn.max_threshold_bytes for name in ("Ethernet1/1", "Ethernet1/2")}
+    assert ecn == {"Ethernet1/1": rnd.ECN_KMAX_BYTES, "Ethernet1/2": 3000 * 1024}
+
+
+@pytest.mark.parametrize("platform", list(PARSERS))
+def test_fix_snippet_merges_into_a_broken_rendered_config(tmp_path, platform):
+    """A config rendered with the CNP queue not strict and no watchdog, then the scheduler and watchdog
+    sections of the right profile appended: the re-entered queue class / scheduler takes the later
+    priority and the config lints clean."""
+    prof = _profile(platform)
+    broken = rnd.render(platform, replace(prof, strict_queues=[], watchdog=False))
+    before = _appended(tmp_path, platform, broken)
+    assert {f.split()[0] for f in _extra_findings(platform, "roce-dscp26", before)} == {"MAP002", "WDG001"}
+    fixed = _appended(tmp_path, platform, broken, rnd.render(platform, _only(prof, {"scheduler", "watchdog"})))
+    assert _extra_findings(platform, "roce-dscp26", fixed) == []
+    port = _parse(platform, fixed.read_text()).ports[render_golden.PORT_NAMES[platform][0]]
+    assert port.queues[6].scheduler.type == SchedulerType.strict and port.watchdog.enabled
+
+
+def test_junos_snippet_appended_to_a_real_config():
+    """On the QFX leaf, an ECN + watchdog snippet for et-0/0/0 rebinds its scheduler-map and congestion
+    notification profile (one each per interface, the later `set` wins); et-0/0/1 keeps the old ones."""
+    base = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
+    prof = _profile("juniper_junos")
+    snippet = rnd.render("juniper_junos", _only(replace(prof, ports=prof.ports[:1]), {"ecn", "watchdog"}))
+    device = _parse("juniper_junos", base + "\n" + snippet)
+    assert device.issues == []
+    new, old = device.ports["et-0/0/0"], device.ports["et-0/0/1"]
+    assert new.queues[3].ecn.unconverted is None and new.queues[3].ecn.min_threshold_bytes >= rnd.ECN_KMIN_BYTES
+    assert old.queues[3].ecn.unconverted is not None  # percent of a buffer the config does not size
+    assert (new.watchdog.restoration_time_ms, old.watchdog.restoration_time_ms) == (200, 400)
+
+
+def test_junos_later_priority_replaces_strict():
+    """`priority` is one leaf: `low` after `strict-high` leaves the queue weighted."""
+    text = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
+    text += "set class-of-service schedulers cnp-sched priority low\n"
+    assert _parse("juniper_junos", text).ports["et-0/0/0"].queues[6].scheduler.type == SchedulerType.wrr
+
+
+def test_junos_temporal_buffer_without_speed_stays_unconverted():
+    text = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
+    text += "set class-of-service schedulers roce-sched buffer-size temporal 250\n"
+    ports = _parse("juniper_junos", text).ports
+    assert ports["et-0/0/0"].queues[3].ecn.min_threshold_bytes == round(time_to_bytes(0.25, 100) * 10 / 100)
+    assert "unknown port speed" in ports["et-0/0/48"].queues[3].ecn.unconverted  # no `speed` line there
+
+
+def test_nxos_no_lines_undo_queue_settings():
+    text = (RAW / "cisco_nxos" / "roce-leaf.cfg").read_text()
+    text += ("policy-map type queuing PM-QUEUING-ROCE\n  class type queuing c-out-8q-q3\n    no random-detect\n"
+             "  class type queuing c-out-8q-q6\n    no priority\n    bandwidth remaining percent 10\n")
+    port = _parse("cisco_nxos", text).ports["Ethernet1/1"]
+    assert port.queues[3].ecn.ecn_enabled is False and port.queues[3].scheduler.weight == 60  # merged, not replaced
+    assert port.queues[6].scheduler.type == SchedulerType.dwrr and port.queues[6].scheduler.weight == 10

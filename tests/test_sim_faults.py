@@ -1,0 +1,229 @@
+"""The simulator's counter faults over real SNMP (snmpsim) and SSH (netmiko): storms with and without
+ECN marking, the on-box watchdog, a counter reset, a 32-bit wrap, a slow agent, garbage answers and
+many devices in one agent process. What the daemon's tests rely on the simulator to do."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from netmiko import ConnectHandler
+
+from losslessd.collect.snmp import SnmpSample, SnmpTarget, SnmpTimeout
+from losslessd.monitor import ECN_MARKED, PAUSE_DURATION_US, PFC_RX, TX_PACKETS, WD_RESTORED, WD_STORMS, Key
+from losslessd.monitor.sources import counter_commands, reading_from_commands
+from losslessd.sim import Simulator, load_devices
+from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic
+from losslessd.sim.fleet import write_fleet
+from losslessd.sim.snmpsim_variation.lossless import GARBAGE, on_seconds, watchdog
+from tests.peers import FABRIC, ssh_params
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory):
+    """Tests share it, each switching its faults off again: leaf1 (SONiC) and gpu01 storm, leaf2 (EOS)
+    and gpu01 restart, spine1 (EOS) is slow or talks garbage."""
+    s = Simulator(FABRIC, tmp_path_factory.mktemp("sim-faults"), devices=["leaf1", "leaf2", "spine1", "gpu01"],
+                  live_counters=True).start()
+    yield s
+    s.stop()
+
+
+def target(sim: Simulator, name: str, **kw) -> SnmpTarget:
+    d = sim.devices[name]
+    return SnmpTarget(device=name, host=d.host, port=d.snmp_port, community=sim.env[d.snmp_community_env], **kw)
+
+
+def commands(sim: Simulator, name: str):
+    """The daemon's counter commands, sent over SSH and parsed by its own parser."""
+    d = sim.devices[name]
+    cmds = counter_commands(d.platform, d.ports)
+    with ConnectHandler(**ssh_params(sim, name)) as conn:
+        outputs = {c: conn.send_command(c) for c in cmds}
+    return reading_from_commands(name, d.platform, outputs, time.monotonic(), time.time()).values
+
+
+def prio(sample: SnmpSample, port: str, p: int):
+    return next(x for x in sample.priorities if x.port == port and x.priority == p)
+
+
+def test_storm_shows_in_snmp_pfcwd_and_flat_ecn_marks(sim, run, poller):
+    before = commands(sim, "leaf1")
+    sim.storm("leaf1", "Ethernet4", 3)
+    try:
+        s1 = run(poller.poll(target(sim, "leaf1")))
+        time.sleep(0.5)  # past the port's watchdog detection time (200 ms in its PFC_WD)
+        during = commands(sim, "leaf1")
+        s2 = run(poller.poll(target(sim, "leaf1")))
+        later = commands(sim, "leaf1")
+    finally:
+        sim.storm("leaf1", "Ethernet4", 3, on=False)
+    rate = (prio(s2, "Ethernet4", 3).pfc_indications - prio(s1, "Ethernet4", 3).pfc_indications) / (
+        s2.monotonic_s - s1.monotonic_s)
+    assert rate > STORM_PAUSE_PER_S / 2
+    assert during[Key("Ethernet4", WD_STORMS, 3)] == 1 and during[Key("Ethernet4", WD_RESTORED, 3)] == 0
+    assert Key("Ethernet4", WD_STORMS, 3) not in before  # `show pfcwd stats` hides queues that counted nothing
+    # PFC doing ECN's job: the stormed queue marks nothing, the others go on marking.
+    assert later[Key("Ethernet4", ECN_MARKED, 3)] == during[Key("Ethernet4", ECN_MARKED, 3)]
+    assert later[Key("Ethernet0", ECN_MARKED, 3)] > during[Key("Ethernet0", ECN_MARKED, 3)]
+    time.sleep(0.6)  # past the restoration time (400 ms)
+    after = commands(sim, "leaf1")
+    assert after[Key("Ethernet4", WD_STORMS, 3)] == after[Key("Ethernet4", WD_RESTORED, 3)] == 1
+    assert after[Key("Ethernet4", ECN_MARKED, 3)] > later[Key("Ethernet4", ECN_MARKED, 3)]  # marking again
+
+
+def test_ecn_healthy_storm_marks_with_the_pauses(sim):
+    sim.storm("leaf1", "Ethernet8", 4, ecn_healthy=True)
+    try:
+        first = commands(sim, "leaf1")
+        t = time.monotonic()
+        time.sleep(0.5)
+        second = commands(sim, "leaf1")
+        elapsed = time.monotonic() - t
+    finally:
+        sim.storm("leaf1", "Ethernet8", 4, on=False)
+    marks = second[Key("Ethernet8", ECN_MARKED, 4)] - first[Key("Ethernet8", ECN_MARKED, 4)]
+    assert marks >= 0.5 * ECN_PER_PAUSE * STORM_PAUSE_PER_S * elapsed
+
+
+def test_host_storm_in_ethtool_and_rdma_counters(sim):
+    port = "enp65s0f0np0"
+    before = commands(sim, "gpu01")
+    sim.storm("gpu01", port, 3)
+    try:
+        during = commands(sim, "gpu01")
+        time.sleep(0.5)
+        later = commands(sim, "gpu01")
+    finally:
+        sim.storm("gpu01", port, 3, on=False)
+    assert during[Key(port, PFC_RX, 3)] - before[Key(port, PFC_RX, 3)] > STORM_PAUSE_PER_S * 0.25
+    assert later[Key(port, PAUSE_DURATION_US, 3)] - during[Key(port, PAUSE_DURATION_US, 3)] > 250_000
+    assert later[Key(port, TX_PACKETS, 3)] == during[Key(port, TX_PACKETS, 3)]  # paused: sends nothing
+    assert later[Key(port, ECN_MARKED)] == during[Key(port, ECN_MARKED)]  # no marks: PFC doing ECN's job
+    assert later[Key(port, TX_PACKETS, 4)] > during[Key(port, TX_PACKETS, 4)]
+
+
+def test_reset_sends_uptime_and_counters_back(sim, run, poller):
+    sim.storm("leaf2", "Ethernet1", 3)
+    s1 = run(poller.poll(target(sim, "leaf2")))
+    ssh1 = commands(sim, "gpu01")
+    sim.reset_counters("leaf2")
+    sim.reset_counters("gpu01")
+    try:
+        s2 = run(poller.poll(target(sim, "leaf2")))
+        ssh2 = commands(sim, "gpu01")
+    finally:
+        sim.storm("leaf2", "Ethernet1", 3, on=False)
+    assert s2.sys_uptime_ticks < 500 < s1.sys_uptime_ticks  # restarted within the last few seconds
+    for a, b in zip(s1.ports, s2.ports):
+        assert b.in_octets < a.in_octets and b.pfc_indications < a.pfc_indications
+    assert all(ssh2[k] < v for k, v in ssh1.items() if v > 1000)  # the host's counters too
+    # The storm goes on after the restart and is counted again from it.
+    assert prio(s2, "Ethernet1", 3).pfc_indications > 0
+
+
+def test_counter32_wraps_a_few_seconds_after_start(tmp_path, run, poller):
+    with Simulator(FABRIC, tmp_path, devices=["spine1"], ssh=False, wrap32_after_s=2.0) as sim:
+        wrap_at = sim.devices["spine1"].traffic.wrap_at
+        s1 = run(poller.poll(target(sim, "spine1")))
+        time.sleep(max(0.0, wrap_at - time.time()) + 1.5)
+        s2 = run(poller.poll(target(sim, "spine1")))
+    assert s1.time_unix_s < wrap_at < s2.time_unix_s
+    for a, b in zip(s1.ports, s2.ports):
+        assert a.in_discards > 2**32 - 100 and b.in_discards < 100  # went back by almost 2^32 ...
+        assert 0 <= (b.in_discards - a.in_discards) % 2**32 < 10  # ... by a few discards modulo 2^32
+        assert b.in_octets > a.in_octets  # Counter64 columns go on
+
+
+def test_slow_agent_delays_each_poll_and_ssh_output(sim, run, poller):
+    sim.set_slow("spine1", 0.3)
+    try:
+        slow = run(poller.poll(target(sim, "spine1", timeout_s=2.0)))
+        with pytest.raises(SnmpTimeout):  # slower than the poller waits
+            run(poller.poll(target(sim, "spine1", timeout_s=0.1, retries=0)))
+        with ConnectHandler(**ssh_params(sim, "spine1")) as conn:
+            t = time.monotonic()
+            conn.send_command("show version")
+            ssh_s = time.monotonic() - t
+    finally:
+        sim.set_slow("spine1", 0)
+    assert slow.duration_s >= 0.3 and slow.ports  # slow, yet complete
+    assert ssh_s >= 0.3
+    time.sleep(0.5)  # the timed-out request is answered late; let the agent catch up
+    assert run(poller.poll(target(sim, "spine1"))).ports
+
+
+def test_garbage_answers_are_not_counters(sim, run, poller):
+    sim.set_garbage("spine1")
+    sim.set_garbage("leaf1")
+    try:
+        s = run(poller.poll(target(sim, "spine1")))
+        with pytest.raises(ValueError, match="leaf1: `show (pfcwd stats|queue wredcounters)`"):
+            commands(sim, "leaf1")
+    finally:
+        sim.set_garbage("spine1", on=False)
+        sim.set_garbage("leaf1", on=False)
+    assert s.sys_uptime_ticks > 0 and [p.port for p in s.ports] == sim.devices["spine1"].ports
+    assert all(p.in_octets is None and p.pfc_indications is None for p in s.ports)
+    assert GARBAGE in s.raw.values()
+    assert commands(sim, "leaf1")  # parses again
+    assert run(poller.poll(target(sim, "spine1"))).ports[0].in_octets is not None
+
+
+def test_many_devices_share_one_agent_process(tmp_path, run, poller):
+    names = write_fleet(FABRIC / "leaf1" / "config_db.json", tmp_path / "fleet", 3, ports=4)
+    assert {n: len(d.ports) for n, d in load_devices(tmp_path / "fleet").items()} == dict.fromkeys(names, 4)
+    with Simulator(tmp_path / "fleet", tmp_path / "sim", snmp_shared=True) as sim:
+        assert len({d.snmp_port for d in sim.devices.values()}) == 1
+        procs = {a.proc.pid for a in sim._agents._agents.values()}
+        assert len(procs) == 1
+        with pytest.raises(ValueError, match="process per device"):
+            sim.set_slow("sw001", 1)
+        sim.storm("sw002", "Ethernet4", 3)
+        sim.set_down("sw003")
+        results = run(poller.poll_many([target(sim, n, timeout_s=0.5 if n == "sw003" else 5, retries=0)
+                                        for n in names]))
+        assert isinstance(results["sw003"], SnmpTimeout)
+        sim.set_down("sw003", down=False)
+        assert isinstance(run(poller.poll(target(sim, "sw003"))), SnmpSample)
+        again = run(poller.poll_many([target(sim, n) for n in names[:2]]))
+
+    def rate(name):
+        a, b = results[name], again[name]
+        return (prio(b, "Ethernet4", 3).pfc_indications - prio(a, "Ethernet4", 3).pfc_indications) / (
+            b.monotonic_s - a.monotonic_s)
+
+    assert [p.port for p in again["sw002"].ports] == ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]
+    assert rate("sw002") > STORM_PAUSE_PER_S / 2 > rate("sw001")  # each device has its own state
+
+
+def test_fleet_ports_copy_the_first_port_of_the_template(tmp_path):
+    write_fleet(FABRIC / "leaf1" / "config_db.json", tmp_path, 1, ports=64)
+    config = json.loads((tmp_path / "sw001" / "config_db.json").read_text())
+    device = load_devices(tmp_path)["sw001"]
+    assert config["DEVICE_METADATA"]["localhost"]["hostname"] == "sw001" and "DEVICE_NEIGHBOR" not in config
+    assert device.ports[-1] == "Ethernet252" and len(device.ports) == 64
+    assert set(device.watchdog) == set(device.ports) and device.watchdog["Ethernet252"] == (0.2, 0.4)
+    assert device.lossless["Ethernet100"] == [3]
+
+
+def test_watchdog_counts_after_detection_and_restores_after_the_storm():
+    traffic = Traffic(t0=0.0)
+    traffic.storm("1.3", now=10.0)
+    traffic.storm("1.3", on=False, now=20.0)
+    traffic.storm("1.3", now=30.0)
+    traffic.storm("1.3", on=False, now=30.1)  # shorter than the detection time: never detected
+    state = traffic.snapshot()
+    assert watchdog(state, "1.3", 10.1, 0.2, 0.4) == (0, 0, False, 0.0)
+    assert watchdog(state, "1.3", 15.0, 0.2, 0.4)[:3] == (1, 0, True)
+    assert watchdog(state, "1.3", 20.3, 0.2, 0.4)[:3] == (1, 0, True)  # restoration time not yet over
+    detected, restored, stormed, stormed_s = watchdog(state, "1.3", 40.0, 0.2, 0.4)
+    assert (detected, restored, stormed) == (1, 1, False) and stormed_s == pytest.approx(10.2)
+    assert on_seconds(state, "1", 40.0) == pytest.approx(10.1)  # a port key sums its priorities
+    traffic.reset(now=15.0)
+    state = traffic.snapshot()
+    assert on_seconds(state, "1.3", 40.0) == pytest.approx(5.1)  # storms count from the restart
+    assert watchdog(state, "1.3", 40.0, 0.2, 0.4)[:2] == (1, 1)

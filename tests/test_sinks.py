@@ -1,0 +1,270 @@
+"""Alert sinks against a real HTTP receiver on 127.0.0.1 (good, failing, slow, gone), and the JSON logs."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from losslessd import __version__
+from losslessd.credentials import Secret
+from losslessd.daemon import logs
+from losslessd.daemon.metrics import Metrics
+from losslessd.daemon.sinks import LogSink, Sinks, WebhookSink
+from losslessd.monitor import Event
+
+T0 = 1_700_000_000.0
+TOKEN = "Bearer tok-3f9a1c"  # what the header's environment variable would hold
+
+
+class Receiver:
+    """A webhook receiver that answers each POST per ``plan`` (status codes, or "slow" to stall)."""
+
+    def __init__(self):
+        self.plan: list[int | str] = []
+        self.requests: list[tuple[dict, dict]] = []  # (headers, JSON body) in arrival order
+        self.release = threading.Event()  # lets stalled requests finish at teardown
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                receiver.requests.append((dict(self.headers), body))
+                action = receiver.plan.pop(0) if receiver.plan else 200
+                if action == "slow":
+                    receiver.release.wait(10)
+                    action = 200
+                self.send_response(action)
+                if action in (301, 302, 307):
+                    self.send_header("Location", "/elsewhere")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/T0KEN-IN-PATH"
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver()
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def json_log():
+    """The daemon's JSON logging into a buffer; the root logger is put back afterwards."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    buffer = io.StringIO()
+    logs.configure("debug", stream=buffer)
+    yield buffer
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def lines(buffer: io.StringIO) -> list[dict]:
+    return [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+
+def storm(start: float = T0) -> Event:
+    return Event(kind="pfc_storm", device="leaf1", port="Ethernet0", priority=3, start_unix_s=start,
+                 message="pause frames keep arriving and the queue does not drain",
+                 numbers={"pfc_rx_per_s": 9000.0, "tx_per_s": 0.0})
+
+
+def webhook(receiver: Receiver, **kwargs) -> WebhookSink:
+    kwargs = {"timeout_s": 2.0, "retries": 2, "backoff_base_s": 0.01,
+              "headers": {"Authorization": Secret(TOKEN, "environment variable ALERT_TOKEN")}} | kwargs
+    return WebhookSink(receiver.url, **kwargs)
+
+
+def alerts(metrics: Metrics, sink: str = "webhook") -> dict[str, float]:
+    """losslessd_alerts_total of one sink, by outcome."""
+    return {s.labels["outcome"]: s.value for family in metrics.registry.collect() if family.name == "losslessd_alerts"
+            for s in family.samples if s.labels["sink"] == sink}
+
+
+def test_webhook_posts_each_change_as_json_with_the_secret_header(receiver):
+    metrics = Metrics(__version__)
+
+    async def main():
+        sinks = Sinks([webhook(receiver)], metrics=metrics)
+        event = storm()
+        await sinks.send(event, "start")
+        event.end_unix_s = T0 + 42
+        await sinks.send(event, "end")
+        await sinks.close()
+        return event
+
+    event = asyncio.run(main())
+    assert [body["change"] for _, body in receiver.requests] == ["start", "end"]
+    (headers, start), (_, end) = receiver.requests
+    assert start["id"] == end["id"] == event.id
+    assert (start["kind"], start["device"], start["port"], start["priority"]) == ("pfc_storm", "leaf1", "Ethernet0", 3)
+    assert start["numbers"] == {"pfc_rx_per_s": 9000.0, "tx_per_s": 0.0}
+    assert (start["end_unix_s"], end["end_unix_s"]) == (None, T0 + 42)  # each POST shows the event as it was then
+    assert headers["Authorization"] == TOKEN and headers["Content-Type"] == "application/json"
+    assert alerts(metrics) == {"sent": 2}
+
+
+def test_webhook_retries_a_500_then_delivers(receiver, json_log):
+    receiver.plan = [500, 503]
+    metrics = Metrics(__version__)
+
+    async def main():
+        sinks = Sinks([webhook(receiver)], metrics=metrics)
+        await sinks.send(storm(), "start")
+        await sinks.close()
+
+    asyncio.run(main())
+    assert len(receiver.requests) == 3
+    assert alerts(metrics) == {"sent": 1}
+    tries = [line["msg"] for line in lines(json_log) if line["logger"] == "losslessd.daemon.sinks"]
+    where = f"http://127.0.0.1:{receiver.server.server_address[1]}"
+    assert tries == [f"webhook {where}: HTTP 500 (try 1 of 3)", f"webhook {where}: HTTP 503 (try 2 of 3)"]
+
+
+@pytest.mark.parametrize("status", [400, 404, 302])
+def test_webhook_does_not_retry_what_retrying_cannot_fix(receiver, status):
+    receiver.plan = [status]
+    metrics = Metrics(__version__)
+
+    async def main():
+        sinks = Sinks([webhook(receiver)], metrics=metrics)
+        await sinks.send(storm(), "start")
+        await sinks.close()
+
+    asyncio.run(main())
+    assert len(receiver.requests) == 1  # a 3xx is not followed either: it would turn the POST into a GET
+    assert alerts(metrics) == {"dropped": 1}
+
+
+def test_a_slow_webhook_times_out_and_never_holds_up_the_log_sink(receiver, json_log):
+    receiver.plan = ["slow", "slow"]
+    metrics = Metrics(__version__)
+
+    async def main():
+        sinks = Sinks([webhook(receiver, timeout_s=0.5, retries=1), LogSink()], metrics=metrics)
+        await sinks.send(storm(), "start")
+        for _ in range(400):  # wait until the webhook's first POST is stalled at the receiver
+            await asyncio.sleep(0.005)
+            if receiver.requests and alerts(metrics, "log"):
+                break
+        webhook_done, log_done = alerts(metrics), alerts(metrics, "log")
+        logged_early = [line for line in lines(json_log) if line["logger"] == "losslessd.daemon.sinks"
+                        and line["msg"].startswith("event start")]
+        await sinks.close(timeout_s=10)
+        return webhook_done, log_done, logged_early
+
+    webhook_done, log_done, logged_early = asyncio.run(main())
+    assert webhook_done == {} and log_done == {"sent": 1} and len(logged_early) == 1
+    assert logged_early[0]["kind"] == "pfc_storm" and logged_early[0]["event_id"] == storm().id
+    assert logged_early[0]["level"] == "warning" and logged_early[0]["numbers"] == {"pfc_rx_per_s": 9000.0,
+                                                                                    "tx_per_s": 0.0}
+    assert len(receiver.requests) == 2  # one try and one retry, both timed out
+    assert alerts(metrics) == {"dropped": 1}
+    gave_up = [line for line in lines(json_log) if line["msg"].startswith("alert sink webhook dropped start")]
+    assert len(gave_up) == 1 and "gave up after 2 tries" in gave_up[0]["msg"] and gave_up[0]["device"] == "leaf1"
+
+
+def test_a_full_queue_drops_at_once_instead_of_blocking(receiver, json_log):
+    receiver.plan = ["slow"] * 10
+    metrics = Metrics(__version__)
+
+    async def main():
+        sinks = Sinks([webhook(receiver, timeout_s=5, retries=0)], metrics=metrics, queue_size=2)
+        for n in range(5):  # nothing in send() waits: the worker has not even started yet
+            await sinks.send(storm(start=T0 + n), "start")
+        dropped_before_close = alerts(metrics).get("dropped")
+        receiver.release.set()
+        await sinks.close(timeout_s=10)
+        return dropped_before_close
+
+    assert asyncio.run(main()) == 3
+    assert len(receiver.requests) == 2
+    behind = [line for line in lines(json_log) if "changes behind" in line["msg"]]
+    assert len(behind) == 3 and behind[0]["level"] == "error" and behind[0]["sink"] == "webhook"
+
+
+def test_a_webhook_that_is_gone_is_logged_without_its_secrets(json_log):
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/hooks/T0KEN-IN-PATH"
+    metrics = Metrics(__version__)
+
+    async def main():
+        sink = WebhookSink(url, timeout_s=1, retries=1, backoff_base_s=0.01,
+                           headers={"Authorization": Secret(TOKEN, "environment variable ALERT_TOKEN")})
+        logging.getLogger("losslessd.test").info("configured", extra={"sink": sink.where, "headers": sink.headers})
+        sinks = Sinks([sink], metrics=metrics)
+        await sinks.send(storm(), "start")
+        await sinks.close()
+
+    asyncio.run(main())
+    assert alerts(metrics) == {"dropped": 1}
+    text = json_log.getvalue()
+    assert "ConnectionRefusedError" in text
+    for secret in (TOKEN, "T0KEN-IN-PATH"):
+        assert secret not in text
+    configured = next(line for line in lines(json_log) if line["msg"] == "configured")
+    assert configured["sink"] == f"http://127.0.0.1:{port}" and configured["headers"] == logs.MASK
+
+
+def test_webhook_url_checked_and_named_without_credentials():
+    with pytest.raises(ValueError, match="http:// or https://"):
+        WebhookSink("ftp://alerts.example/hook")
+    assert WebhookSink("https://bot:pw-in-url@alerts.example:8443/hook/T0KEN").where == "https://alerts.example:8443"
+
+
+def test_json_log_lines(json_log):
+    log = logging.getLogger("losslessd.daemon.service")
+    log.info("poll of %s took %.1f s", "leaf1", 0.25, extra={"device": "leaf1", "port": "Ethernet0"})
+    log.warning("login with %s", Secret("hunter2", "file /run/secrets/leaf1"), extra={"password": "hunter2"})
+    try:
+        int("x")
+    except ValueError:
+        log.exception("poll crashed", extra={"device": "leaf2"})
+    first, second, third = lines(json_log)
+    assert first["msg"] == "poll of leaf1 took 0.2 s" and first["level"] == "info"
+    assert (first["logger"], first["device"], first["port"]) == ("losslessd.daemon.service", "leaf1", "Ethernet0")
+    assert first["ts"].endswith("Z") and abs(time.time() - _unix(first["ts"])) < 60
+    assert second["msg"] == "login with <secret from file /run/secrets/leaf1>" and second["password"] == logs.MASK
+    assert "hunter2" not in json_log.getvalue()
+    assert third["level"] == "error" and "ValueError: invalid literal for int() with base 10: 'x'" in third["exc"]
+    assert third["exc"].startswith("Traceback")
+
+
+def test_configure_twice_keeps_one_handler_and_sets_the_level(json_log):
+    log = logging.getLogger("losslessd.test")
+    log.debug("seen at debug")
+    logs.configure("warning", stream=json_log)  # a reload that changes the level
+    log.info("not seen at warning")
+    log.warning("seen once")
+    assert [line["msg"] for line in lines(json_log)] == ["seen at debug", "seen once"]
+    with pytest.raises(ValueError, match="log level 'loud'"):
+        logs.configure("loud")
+
+
+def _unix(ts: str) -> float:
+    from datetime import datetime
+    return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()

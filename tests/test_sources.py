@@ -1,0 +1,221 @@
+"""Counter sources: SSH counter command outputs and SNMP samples (real snmpsim agents) -> Readings."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from losslessd import counters_oids as oids
+from losslessd.collect.snmp import SnmpPoller, SnmpTarget, _sample
+from losslessd.monitor import (
+    CNP_HANDLED,
+    CNP_SENT,
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    IN_DISCARDS,
+    IN_OCTETS,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    TX_PACKETS,
+    WD_RESTORED,
+    WD_STORMS,
+    Key,
+)
+from losslessd.monitor.counters import CounterTracker
+from losslessd.monitor.sources import (
+    COUNTER_COMMANDS,
+    counter_commands,
+    reading_from_commands,
+    reading_from_snmp,
+)
+from losslessd.platforms import PLATFORMS
+from losslessd.sim.snmp import SnmpAgents
+
+OUTPUTS = Path(__file__).parent / "fixtures" / "monitor" / "outputs"
+
+
+def text(name: str) -> str:
+    return (OUTPUTS / name).read_text()
+
+
+# -- SSH counter commands -------------------------------------------------------------------------
+
+def test_counter_commands_exist_for_known_platforms_and_expand_interfaces():
+    assert set(COUNTER_COMMANDS) <= set(PLATFORMS)
+    assert counter_commands("sonic", ["Ethernet0"]) == ["show pfcwd stats", "show queue wredcounters"]
+    assert counter_commands("linux_mlx5", ["ens1f0np0", "ens2f0np0"]) == [
+        "ethtool -S ens1f0np0", "ethtool -S ens2f0np0",
+        "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*",
+        "grep . /sys/class/net/ens2f0np0/device/infiniband/*/ports/*/hw_counters/*"]
+    assert counter_commands("arista_eos", ["Ethernet1"]) == []
+
+
+def test_sonic_watchdog_and_ecn_counters():
+    r = reading_from_commands("leaf1", "sonic", {
+        "show pfcwd stats": text("sonic/show-pfcwd-stats.txt"),
+        "show queue wredcounters": text("sonic/show-queue-wredcounters.txt"),
+    }, monotonic_s=12.5, time_unix_s=1_700_000_000.0)
+    assert (r.device, r.monotonic_s, r.time_unix_s, r.uptime_ticks, r.bits) == ("leaf1", 12.5, 1_700_000_000.0, None, {})
+    assert r.values == {
+        Key("Ethernet0", WD_STORMS, 3): 2, Key("Ethernet0", WD_RESTORED, 3): 1,
+        Key("Ethernet0", WD_STORMS, 4): 0, Key("Ethernet0", WD_RESTORED, 4): 0,
+        Key("Ethernet64", WD_STORMS, 3): 12, Key("Ethernet64", WD_RESTORED, 3): 12,
+        # N/A rows (Ethernet68:4, Ethernet64 UC4) and the multicast queue are left out.
+        Key("Ethernet0", ECN_MARKED, 0): 0, Key("Ethernet0", ECN_MARKED, 3): 1_245_900,
+        Key("Ethernet0", ECN_MARKED, 4): 7_811, Key("Ethernet64", ECN_MARKED, 3): 4,
+    }
+
+
+def test_sonic_wredcounters_of_a_platform_without_wred_drop_columns():
+    r = reading_from_commands("leaf2", "sonic", {"show queue wredcounters": text(
+        "sonic/show-queue-wredcounters-ecn-only.txt")}, 0.0, 0.0)
+    assert r.values == {Key("Ethernet16", ECN_MARKED, 3): 90210, Key("Ethernet16", ECN_MARKED, 4): 0}
+
+
+def test_an_empty_watchdog_table_is_no_counters():
+    header = text("sonic/show-pfcwd-stats.txt").splitlines()[:2]
+    assert reading_from_commands("leaf1", "sonic", {"show pfcwd stats": "\n".join(header)}, 0, 0).values == {}
+
+
+def test_host_pause_and_congestion_counters():
+    r = reading_from_commands("gpu01", "linux_mlx5", {
+        "ethtool -S ens1f0np0": text("linux_mlx5/ethtool-S-ens1f0np0.txt"),
+        "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*":
+            text("linux_mlx5/hw-counters-ens1f0np0.txt"),
+    }, 0.0, 0.0)
+    port = "ens1f0np0"
+    assert r.values == {
+        Key(port, PFC_RX, 3): 48213, Key(port, PAUSE_DURATION_US, 3): 912345, Key(port, PFC_TX, 3): 1022,
+        Key(port, TX_PACKETS, 3): 1701234567, Key(port, PFC_RX, 4): 0, Key(port, PFC_TX, 4): 0,
+        Key(port, PAUSE_DURATION_US, 4): 0, Key(port, TX_PACKETS, 4): 15,
+        Key(port, ECN_MARKED): 240113, Key(port, CNP_SENT): 118842, Key(port, CNP_HANDLED): 77001,
+    }
+
+
+@pytest.mark.parametrize("command,fixture", [
+    ("show pfcwd stats", "sonic/show-pfcwd-stats.txt"),
+    ("show queue wredcounters", "sonic/show-queue-wredcounters.txt"),
+])
+def test_sonic_garbage_names_device_and_command(command, fixture):
+    """Numbers replaced by something else (the simulator's garbage fault does this)."""
+    garbled = re.sub(r"\d+", "#?", text(fixture))
+    with pytest.raises(ValueError, match=rf"^leaf1: `{command}`: .*not .*"):
+        reading_from_commands("leaf1", "sonic", {command: garbled}, 0, 0)
+
+
+@pytest.mark.parametrize("output,why", [
+    ("% Invalid input detected at '^' marker.\n", "no table"),
+    ("NIC statistics:\n     rx_prio3_pause: lots\n", "not 'name: value'"),
+    ("Cannot get stats strings information: Operation not supported\n", "NIC statistics"),
+])
+def test_host_garbage_names_device_and_command(output, why):
+    with pytest.raises(ValueError, match=r"^gpu01: `ethtool -S ens1f0np0`: ") as e:
+        reading_from_commands("gpu01", "linux_mlx5", {"ethtool -S ens1f0np0": output}, 0, 0)
+    assert why in str(e.value) or output.startswith("%")
+
+
+def test_a_table_row_with_missing_cells_is_garbage():
+    cut = text("sonic/show-pfcwd-stats.txt").splitlines()
+    cut[2] = cut[2][:40]
+    with pytest.raises(ValueError, match=r"leaf1: `show pfcwd stats`: row .* cells"):
+        reading_from_commands("leaf1", "sonic", {"show pfcwd stats": "\n".join(cut)}, 0, 0)
+
+
+def test_hw_counter_lines_of_another_shape_are_garbage():
+    with pytest.raises(ValueError, match="hw_counters PATH:VALUE"):
+        reading_from_commands("gpu01", "linux_mlx5", {
+            "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*": "np_cnp_sent 12\n"}, 0, 0)
+
+
+def test_unknown_platform_or_command_is_refused():
+    with pytest.raises(ValueError, match="gpu01: no counter commands for platform 'opensm'"):
+        reading_from_commands("gpu01", "opensm", {}, 0, 0)
+    with pytest.raises(ValueError, match="leaf1: `show interfaces counters` is not a counter command of sonic"):
+        reading_from_commands("leaf1", "sonic", {"show interfaces counters": ""}, 0, 0)
+
+
+def test_a_snmp_sample_with_garbage_counters_gives_no_keys_for_them():
+    """An agent answering strings for counters: those counters are unknown, not zero."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1": "Ethernet0", f"{oids.IF_HC_IN_OCTETS}.1": "n/a",
+           f"{oids.IF_IN_DISCARDS}.1": 7, f"{oids.CPFC_PRIO_INDICATIONS}.1.3": "x",
+           f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.1.4": 2}
+    r = reading_from_snmp(_sample(SnmpTarget(device="d", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    assert r.values == {Key("Ethernet0", IN_DISCARDS): 7, Key("Ethernet0", WD_STORMS, 3): 2}
+    assert r.bits == {Key("Ethernet0", IN_DISCARDS): 32} and r.uptime_ticks == 5
+
+
+# -- SNMP against real agents ---------------------------------------------------------------------
+
+def _with_watchdog_table(data_file: Path, if_index: int, queue: int, storms: int, restores: int) -> None:
+    """Add CISCO-PFC-EXT-MIB watchdog rows (NX-OS serves them, the simulated SONiC agent does not);
+    snmpsim reads its data file again on the next request, records numerically sorted."""
+    lines = data_file.read_text().splitlines() + [
+        f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.{if_index}.{queue}|70|{storms}",
+        f"{oids.CPFC_WD_QUEUE_RESTORES}.{if_index}.{queue}|70|{restores}",
+    ]
+    lines.sort(key=lambda line: tuple(int(x) for x in line.split("|", 1)[0].split(".")))
+    data_file.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.slow
+def test_reading_from_a_real_snmp_poll(tmp_path):
+    with SnmpAgents(tmp_path) as agents:
+        community = agents.add("nx1", ["Ethernet1/1", "Ethernet1/2"], priorities=[3, 4])
+        _with_watchdog_table(tmp_path / "snmp" / community / "data" / f"{community}.snmprec", 2, 4, 7, 6)
+        port = agents.start()["nx1"]
+
+        async def poll():
+            async with SnmpPoller() as p:
+                return await p.poll(SnmpTarget("nx1", "127.0.0.1", port, community=community))
+
+        sample = asyncio.run(poll())
+    r = reading_from_snmp(sample)
+    assert r.device == "nx1" and r.uptime_ticks == sample.sys_uptime_ticks and r.monotonic_s == sample.monotonic_s
+    names = {(k.port, k.name, k.index) for k in r.values}
+    for port_name in ("Ethernet1/1", "Ethernet1/2"):
+        assert {(port_name, IN_OCTETS, None), (port_name, IN_DISCARDS, None)} <= names
+        for prio in (3, 4):
+            assert {(port_name, PFC_RX, prio), (port_name, PFC_TX, prio), (port_name, TX_PACKETS, prio),
+                    (port_name, DROPPED_PACKETS, prio)} <= names
+    # Requests are frames sent, indications frames received.
+    prio3 = next(p for p in sample.priorities if p.port == "Ethernet1/1" and p.priority == 3)
+    assert r.values[Key("Ethernet1/1", PFC_TX, 3)] == prio3.pfc_requests
+    assert r.values[Key("Ethernet1/1", PFC_RX, 3)] == prio3.pfc_indications
+    # The watchdog row of queue number 4 is 0-based queue 3 of ifIndex 2.
+    assert r.values[Key("Ethernet1/2", WD_STORMS, 3)] == 7 and r.values[Key("Ethernet1/2", WD_RESTORED, 3)] == 6
+    assert {k for k, b in r.bits.items() if b == 32} == {k for k in r.values if k.name in ("in_discards",
+                                                                                            "out_discards")}
+
+
+@pytest.mark.slow
+def test_a_real_counter32_wrap_reads_as_a_small_delta(tmp_path):
+    """The simulator's Counter32 columns start just below 2^32 and wrap a moment after start: the
+    rates across the wrap stay small and nothing reads as a reset."""
+    with SnmpAgents(tmp_path, wrap32_after_s=2.5) as agents:
+        agents.add("leaf9", ["Ethernet0"], priorities=[3])
+        port = agents.start()["leaf9"]
+        d32 = Key("Ethernet0", IN_DISCARDS)
+
+        async def polls():
+            """Poll until the Counter32 column went past the wrap (or give up after ~10 s)."""
+            async with SnmpPoller() as p:
+                out = []
+                for _ in range(20):
+                    out.append(await p.poll(SnmpTarget("leaf9", "127.0.0.1", port, community="leaf9")))
+                    first, last = (reading_from_snmp(s).values[d32] for s in (out[0], out[-1]))
+                    if len(out) >= 3 and last < first:
+                        break
+                    await asyncio.sleep(0.5)
+                return out
+
+        samples = asyncio.run(polls())
+    readings = [reading_from_snmp(s) for s in samples]
+    assert readings[-1].values[d32] < readings[0].values[d32], "the column did not wrap while polled"
+    tracker = CounterTracker()
+    rates = [tracker.update(r) for r in readings][1:]
+    assert not any(r.reset for r in rates)
+    assert all(0 <= r.per_s[d32] < 1000 for r in rates)
