@@ -285,8 +285,8 @@ def test_rules_declare_sections_and_safety_consistently():
         assert rule.fix_sections <= rnd.SECTIONS, code
         assert rule.disruptive == bool(rule.fix_sections & rnd.DISRUPTIVE_SECTIONS), code
     out = _cli("rules", "MAP002").stdout
-    assert out.startswith("MAP002 cnp-not-strict  [error, port scope, fixable, safe by `losslessd fix` (ecn, "
-                          "scheduler)]")
+    assert out.startswith("MAP002 cnp-not-strict  [error, port scope, fixable, safe: `losslessd fix` renders ecn, "
+                          "scheduler]")
 
 
 def test_restricted_sonic_render_is_valid_json_for_any_sections():

@@ -20,7 +20,8 @@ def rules(code: str = typer.Argument(None, help="Rule code or name to explain.")
     rule = lookup(code)
     if rule is None:
         raise InputError(f"no rule {code!r}; run `losslessd rules` for the list")
-    fix = f", {_fix_label(rule)} by `losslessd fix` ({', '.join(sorted(rule.fix_sections))})" if rule.fixable else ""
+    fix = (f", {_fix_label(rule)}: `losslessd fix` renders {', '.join(sorted(rule.fix_sections))}"
+           if rule.fixable else "")
     typer.echo(f"{rule.code} {rule.name}  [{rule.severity.value}, {rule.scope} scope{fix}]\n")
     typer.echo(inspect.cleandoc(rule.__doc__ or ""))
 
