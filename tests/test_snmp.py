@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import (
     SnmpAuthError,
+    SnmpPoller,
     SnmpSample,
     SnmpTarget,
     SnmpTimeout,
@@ -226,3 +229,21 @@ def test_stop_ends_a_stopped_agent(tmp_path):
         proc = sim._agents["tiny"].proc
         sim.set_down("tiny")
     assert proc.poll() is not None  # SIGSTOPped, yet stop() ended it
+
+
+def test_late_reply_after_close_is_not_a_loop_error(caplog):
+    """A reply landing after the poller closed (pysnmp: "Unregistered transport") is dropped quietly;
+    any other loop error still reaches the loop's handler."""
+    from pysnmp.carrier.error import CarrierError
+
+    async def main():
+        await SnmpPoller().aclose()
+        loop = asyncio.get_running_loop()
+        loop.call_exception_handler({"message": "late", "exception": CarrierError("Unregistered transport: x")})
+        loop.call_exception_handler({"message": "other", "exception": ValueError("boom")})
+
+    with caplog.at_level(logging.DEBUG):
+        asyncio.run(main())
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r.getMessage() for r in errors] == ["other"]
+    assert any("after the poller closed" in r.getMessage() for r in caplog.records)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -135,6 +136,27 @@ class SnmpTarget:
         return "v3" if self.v3 else "v2c"
 
 
+def _drop_late_replies(loop: asyncio.AbstractEventLoop) -> None:
+    """A reply to a cancelled request that lands after the engine closed makes pysnmp raise
+    "Unregistered transport" inside the loop's datagram callback; it means nothing then, so it is
+    logged at debug level instead of as a loop error with a traceback."""
+    previous = loop.get_exception_handler()
+    if getattr(previous, "_losslessd_late_replies", False):
+        return
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, PySnmpError) and "Unregistered transport" in str(exc):
+            logging.getLogger(__name__).debug("SNMP reply after the poller closed: dropped")
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler._losslessd_late_replies = True
+    loop.set_exception_handler(handler)
+
+
 def target_for(host, timeout_s: float | None = None, retries: int | None = None) -> SnmpTarget:
     """The poller's target for an inventory host (losslessd.inventory.Host) that has SNMP settings."""
     spec = host.snmp
@@ -255,6 +277,7 @@ class SnmpPoller:
 
     async def aclose(self) -> None:
         """close(), then let the loop finish the cancelled timer task before it is closed."""
+        _drop_late_replies(asyncio.get_running_loop())
         self.close()
         await asyncio.sleep(0)
 

@@ -292,7 +292,11 @@ class Detectors:
         """Advance one sustain state machine; the event opens after ``need_hits`` hits in a row (start =
         the start of the first of them) and ends after ``need_misses`` misses in a row. While open it
         keeps the peak of each number."""
-        s = dev.states.setdefault((port, prio, kind), _Sustain())
+        s = dev.states.get((port, prio, kind))
+        if s is None:  # most queues never hit: keep no state for them
+            if not hit:
+                return []
+            s = dev.states[(port, prio, kind)] = _Sustain()
         if hit:
             if s.hits == 0:
                 s.first_hit_s = r.time_unix_s - r.interval_s
