@@ -34,6 +34,9 @@ REQUIRED = ("device", "platform", "collected")
 _MAGIC_RE = re.compile(r"^#%\s*losslessd capture\s+(\S+)\s*$")
 _FIELD_RE = re.compile(r"^#%\s*([a-z][a-z0-9_-]*):(.*)$")
 _KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
+_START_RE = re.compile(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
+# Sniffing reads the header from this many characters after its first marker, not the whole file.
+_HEADER_CHARS = 65536
 
 
 class Section(NamedTuple):
@@ -70,8 +73,12 @@ def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str
 
 
 def sniff_platform(text: str) -> str | None:
-    """The platform a capture's header names, without validating the rest (for format sniffing)."""
-    lines = _lines(text)
+    """The platform a capture's header names, without validating the rest (for format sniffing).
+    Cheap on a large file: only the header's part is split into lines."""
+    marker = _START_RE.match(text)
+    if marker is None:
+        return None
+    lines = _lines(text[:marker.end() + _HEADER_CHARS])
     start = _first_content(lines)
     if start is None or not _MAGIC_RE.match(lines[start].rstrip()):
         return None
@@ -151,7 +158,7 @@ def read(text: str, file: str | None = None) -> Capture:
 
 
 def is_capture(text: str) -> bool:
-    return text.lstrip("\ufeff \t\r\n").startswith(MARKER)
+    return _START_RE.match(text) is not None
 
 
 def for_platform(text: str, file: str, platform: str) -> tuple[dict[str, str], list[Section]]:

@@ -115,9 +115,12 @@ class History:
     """The history file. One writer (the daemon); any number of readers (`losslessd events`) meanwhile."""
 
     def __init__(self, path: str | Path, *, resolution_s: float = 60, retention_s: float = 30 * 86400,
-                 create: bool = True, max_bytes: int | None = None, max_backlog: int = 10_000):
+                 create: bool = True, max_bytes: int | None = None, max_backlog: int = 10_000,
+                 flush_on_record: bool = True):
         """``create=False`` opens an existing history only (the CLI); ``max_bytes`` caps the file, after
-        which writes wait in the backlog until ``prune`` frees room."""
+        which writes wait in the backlog until ``prune`` frees room. ``flush_on_record=False`` leaves
+        every commit to ``flush``: the daemon calls it from a worker thread, so that record_* on its
+        event loop never waits for SQLite."""
         if resolution_s <= 0 or retention_s <= 0:
             raise ValueError("history resolution and retention must be positive")
         self.path = Path(path)
@@ -125,10 +128,13 @@ class History:
         self.retention_s = float(retention_s)
         self.last_error: str | None = None  # the last failed commit's reason; None once a commit succeeds
         self.dropped = 0  # batches thrown away because the backlog was full
+        self.closed = False
         self._backlog: deque[_Batch] = deque()
         self._max_backlog = max_backlog
+        self._flush_on_record = flush_on_record
         self._retry_at = 0.0
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the connection
+        self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
         self._db = _open(self.path, create)
         self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
         if max_bytes is not None:
@@ -178,14 +184,16 @@ class History:
                       ("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?)", rows)])
 
     def flush(self) -> bool:
-        """Write the backlog now; False (and ``last_error``) when the database refused it."""
+        """Write the backlog now; False (and ``last_error``) when the database refused it or is closed."""
         with self._lock:
-            return self._flush()
+            return not self.closed and self._flush()
 
     def prune(self, now: float) -> int:
         """Delete what is older than the retention (open events stay); returns the rows deleted."""
         cutoff = now - self.retention_s
         with self._lock:
+            if self.closed:  # a reload closed it while the daemon's housekeeping thread waited for the lock
+                return 0
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 deleted = sum(self._db.execute(sql, (cutoff,)).rowcount for sql in (
@@ -206,30 +214,39 @@ class History:
         with self._lock:
             self._flush()
             self._db.close()
+            self.closed = True
 
     def _record(self, batch: _Batch) -> None:
-        with self._lock:
+        with self._pending:
             self._backlog.append(batch)
-            while len(self._backlog) > self._max_backlog:
-                self._backlog.popleft()
-                self.dropped += 1
-                self._ports.clear()  # the dropped batch may have held new ports: insert them again
-            if time.monotonic() >= self._retry_at:
-                self._flush()
+            self._trim()
+        if self._flush_on_record and time.monotonic() >= self._retry_at:
+            self.flush()
+
+    def _trim(self) -> None:
+        while len(self._backlog) > self._max_backlog:
+            self._backlog.popleft()
+            self.dropped += 1
+            self._ports.clear()  # the dropped batch may have held new ports: insert them again
 
     def _flush(self) -> bool:
-        if not self._backlog:
+        """Commit the backlog (the caller holds ``_lock``); batches recorded meanwhile wait for the next."""
+        with self._pending:
+            batches, self._backlog = self._backlog, deque()
+        if not batches:
             return True
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            for batch in self._backlog:
+            for batch in batches:
                 for sql, rows in batch:
                     self._db.executemany(sql, rows)
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             self._failed(exc)
+            with self._pending:  # back in front of what was recorded meanwhile, in order
+                self._backlog.extendleft(reversed(batches))
+                self._trim()
             return False
-        self._backlog.clear()
         self.last_error = None
         self._retry_at = 0.0
         return True

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from .docpos import Document, load_yaml
 from .errors import InputError
 from .model import Device, DeviceKind, Endpoint, Fabric, Link, Neighbor, ParseIssue, Source, TopologyIssue
-from .parse import display_path, lldp
+from .parse import display_path, lldp, read_input
 from .parse.base import Input
 from .parse.routes import parse_routes
 
@@ -62,22 +62,12 @@ def find(paths: list[str | Path]) -> Path | None:
 def read(path: str | Path) -> Topology:
     """Read a topology file; InputError (file:line) when the YAML or its layout is unusable."""
     path = Path(path)
-    doc = load_yaml(display_path(path), _text(path))
-    return _build(doc, path.parent)
+    return _build(load_yaml(display_path(path)), path.parent)
 
 
 def from_data(data: dict, file: str = "topology.yaml", base: Path | None = None) -> Topology:
     """A topology given as data (rule case files, the Python API); lines are unknown."""
     return _build(Document(data, {}, file), base or Path("."))
-
-
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=display_path(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
 
 
 def _build(doc: Document, base: Path) -> Topology:
@@ -190,10 +180,10 @@ class _Names:
 def _read_lldp(fabric: Fabric, topo: Topology, names: _Names) -> None:
     """Saved LLDP outputs the topology names: the device is the entry's key, a prompt line, or the file name."""
     for device_name, path, line in topo.lldp:
-        text = _input_text(fabric, path)
-        if text is None:
+        inp = _input(fabric, path)
+        if inp is None:
             continue
-        shown = display_path(path)
+        shown, text = inp.path, inp.text
         device_name = device_name or lldp.prompt_host(text) or path.stem
         device = names.device(device_name)
         if device is None:
@@ -216,17 +206,17 @@ def _read_routes(fabric: Fabric, topo: Topology, names: _Names) -> None:
                 code="LNK006", message=f"routes: {device_name} is not among the linted devices; its routing table "
                 f"{display_path(path)} is not used", key=f"routes|{device_name}", source=topo.source(line)))
             continue
-        text = _input_text(fabric, path)
-        if text is not None:
-            routes, issues = parse_routes(Input(display_path(path), text))
+        inp = _input(fabric, path)
+        if inp is not None:
+            routes, issues = parse_routes(inp)
             device.routes.extend(routes)
             device.issues.extend(issues)
 
 
-def _input_text(fabric: Fabric, path: Path) -> str | None:
+def _input(fabric: Fabric, path: Path) -> Input | None:
     """A file the topology names; unreadable -> SYS001 on the fabric (like any input), None."""
     try:
-        return _text(path)
+        return read_input(path)
     except InputError as exc:
         fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file)))
         return None

@@ -86,9 +86,15 @@ def test_counter_wrap_and_reset_raise_nothing(daemon, sim):
     assert went_back("leaf2") == []  # the wrap was taken for a wrap, not for a restart
     sim.reset_counters("leaf2")
     wait_for(lambda: went_back("leaf2"), "the daemon to see leaf2's counters restart")
-    time.sleep(2 * INTERVAL_S)  # a poll that straddled the restart reads old and new values: dropped too
+
+    def polled(more: int) -> None:  # counted polls, not sleeps: a stalled daemon must not pass for a quiet one
+        start = daemon.value("losslessd_polls_total", device="leaf2", source="snmp")
+        wait_for(lambda: daemon.value("losslessd_polls_total", device="leaf2", source="snmp") >= start + more,
+                 f"{more} more polls of leaf2")
+
+    polled(2)  # a poll that straddled the restart reads old and new values: dropped too
     seen = len(went_back("leaf2"))
-    time.sleep(3 * INTERVAL_S)
+    polled(3)
     assert 1 <= seen <= 2 and len(went_back("leaf2")) == seen  # then rates resume from the new base
     assert daemon.events(device="leaf2") == []  # no storm, no pause rate, no down from either
     assert daemon.value("losslessd_up", device="leaf2") == 1

@@ -73,9 +73,8 @@ BREAK = {
 }
 # Breakages a platform needs of its own, where the rule reads that platform differently.
 BREAK_ON = {
-    # A NIC's CNP check reads the priority it marks CNPs with (cnp_802p_prio), which the script takes from
-    # the TC the profile maps the CNP DSCP to.
-    ("MAP002", "linux_mlx5"): lambda prof, pol: replace(prof, dscp_to_tc={**prof.dscp_to_tc, pol.cnp.dscp: 5}),
+    # A NIC's CNP check reads the priority it marks CNPs with (cnp_802p_prio), the profile's cnp_priority.
+    ("MAP002", "linux_mlx5"): lambda prof, pol: replace(prof, cnp_priority=5),
 }
 # Rendered text edited into a broken one: the host template only ever switches DCQCN on.
 EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > ")}

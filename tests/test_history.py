@@ -9,6 +9,7 @@ import math
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -177,6 +178,20 @@ def test_locked_database_keeps_the_backlog_and_writes_it_later(tmp_path):
     reader = History(path, create=False)
     assert reader.events() == [storm()]
     assert reader.series("leaf1", "Ethernet8", [PFC_RX]) == [(60.0, PFC_RX, 3.0)]
+
+
+def test_recording_never_waits_for_a_commit_in_progress(tmp_path):
+    """The daemon records on its event loop and commits from a worker thread (flush_on_record=False)."""
+    h = History(tmp_path / "h.db", flush_on_record=False)
+    h.record_event(storm("Ethernet0"))
+    assert History(tmp_path / "h.db", create=False).events() == []  # nothing committed before flush()
+    with h._lock:  # what a flush in the worker thread holds while it commits
+        recorder = threading.Thread(target=h.record_event, args=(storm("Ethernet4"),))
+        recorder.start()
+        recorder.join(5)
+        assert not recorder.is_alive() and h.backlog == 2
+    assert h.flush() and h.backlog == 0
+    assert {e.port for e in History(tmp_path / "h.db", create=False).events()} == {"Ethernet0", "Ethernet4"}
 
 
 def test_backlog_is_bounded_and_counts_what_it_dropped(tmp_path):

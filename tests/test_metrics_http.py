@@ -135,11 +135,21 @@ def test_a_real_snmp_poll_is_exported_counter_for_counter(sim_fabric, served):
 def test_counters_from_two_sources_merge_and_update(served):
     metrics, _, server = served
     metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 10}))  # SNMP
-    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.WD_STORMS, 3): 1}))  # SSH `show pfcwd stats`
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.WD_STORMS, 3): 1}), "ssh")  # `show pfcwd stats`
     metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 15}, T0 + 10))  # SNMP again
     samples = scrape(server)
     assert value(samples, "losslessd_pfc_rx_frames_total", device="leaf1", port="Ethernet0", priority=3) == 15
     assert value(samples, "losslessd_pfcwd_storms_total", device="leaf1", port="Ethernet0", priority=3) == 1
+
+
+def test_a_counter_its_source_no_longer_serves_leaves_the_scrape(served):
+    """A port taken out (a breakout change) must not go on exporting its last value as if it were flat."""
+    metrics, _, server = served
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 10, Key("Ethernet4", monitor.PFC_RX, 3): 7}))
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 12}, T0 + 10))
+    samples = scrape(server)
+    assert value(samples, "losslessd_pfc_rx_frames_total", device="leaf1", port="Ethernet0", priority=3) == 12
+    assert value(samples, "losslessd_pfc_rx_frames_total", device="leaf1", port="Ethernet4", priority=3) is None
 
 
 def test_up_is_zero_while_any_source_fails(served):

@@ -124,6 +124,23 @@ def test_incomplete_facts_are_refused(ports, message):
         rnd.profile(load_policy("roce-dscp26"), ports, pool_bytes=1 << 24)
 
 
+@settings(max_examples=200, deadline=None)
+@given(platform=st.sampled_from(render_golden.ethernet_platforms()), policy=st.sampled_from(render_golden.POLICIES),
+       facts=st.sampled_from([(None, None), (100, None), (None, 5)]),
+       sections=st.sets(st.sampled_from(sorted(rnd.SECTIONS)), min_size=1, max_size=3))
+def test_a_fix_profile_with_unknown_facts_renders_whole_or_is_refused(platform, policy, facts, sections):
+    """A port whose speed or cable length is unknown (a fix's profile): a section that needs it is refused with
+    InputError, never laid out with a blank (NX-OS and Junos write ECN thresholds with the scheduler)."""
+    name = render_golden.port_specs(platform)[0].split(":")[0]
+    prof = rnd.profile(load_policy(policy), [rnd.PortFacts(name, *facts, 9100)], pool_bytes=1 << 24, all_facts=False)
+    try:
+        text = rnd.render(platform, rnd.restrict(prof, sections))
+    except InputError as exc:
+        assert "unknown" in str(exc) or "pool" in str(exc)
+        return
+    assert "None" not in text
+
+
 def test_ecn_that_would_mark_after_pfc_is_refused():
     with pytest.raises(InputError, match="before PFC"):
         rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts("Ethernet0", 400, 5, 9100)], pool_bytes=1 << 20)

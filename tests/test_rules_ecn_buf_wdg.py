@@ -13,7 +13,8 @@ from losslessd.lint.finding import Severity
 from losslessd.lint.registry import lookup, select
 from losslessd.model import Device, Fabric
 from losslessd.parse import load_fabric
-from losslessd.policy import Policy, _merge, load_policy
+from losslessd.policy import Policy, load_policy
+from tests.rulecase import policy_for
 
 CODES = ["ECN001", "ECN002", "ECN003", "ECN004", "BUF001", "BUF002", "BUF003", "WDG001", "WDG002"]
 
@@ -43,7 +44,7 @@ PRIO5_SWITCH = {
 
 
 def _policy(base: str = "roce-dscp26", **overrides) -> Policy:
-    return Policy(**_merge(load_policy(base).model_dump(mode="json"), overrides))
+    return policy_for({"policy": base, "policy_overrides": overrides})
 
 
 def _lint(policy: Policy, *devices: dict, codes=CODES):

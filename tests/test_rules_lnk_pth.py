@@ -9,9 +9,10 @@ from losslessd.api import lint
 from losslessd.lint.engine import run
 from losslessd.lint.registry import lookup
 from losslessd.model import Device, Fabric
-from losslessd.policy import Policy, _merge, load_policy
+from losslessd.policy import Policy, load_policy
 from losslessd.rules import pth
 from tests.conftest import FIXTURES
+from tests.rulecase import policy_for
 
 SWITCH_PORT = {"qos_configured": True, "trust": "dscp", "dscp_to_tc": {2: 2, 26: 3, 48: 6}, "tc_to_pg": {2: 2, 3: 3},
                "pfc_enabled": [3], "priority_groups": {p: {"index": p, "runtime_profile": True} for p in (2, 3)},
@@ -91,7 +92,7 @@ def test_a_remap_that_stays_lossless_and_one_that_does_not():
     """A leaf remarks TC 3 to DSCP 2 on its uplink (as SONiC dual-ToR remaps 3 -> 2), and DSCP 2 is lossless
     priority 2 from there on. Lossless only if the spine pauses priority 2 and the leaf's pause for 2 stops
     the queue the traffic uses."""
-    policy = Policy(**_merge(load_policy("roce-dscp26").model_dump(mode="json"), {"lossless": {"priorities": [2, 3]}}))
+    policy = policy_for({"policy_overrides": {"lossless": {"priorities": [2, 3]}}})
     links = ["h1:eth0 <-> leaf1:e0", "h2:eth0 <-> leaf2:e0", "leaf1:e1 <-> spine1:e0", "leaf2:e1 <-> spine1:e1"]
     both = {"pfc_enabled": [2, 3]}
     nic = {"eth0": {**both, "dscp_to_priority": {2: 2, 26: 3}, "priority_to_pg": {2: 1, 3: 1}}}

@@ -55,3 +55,15 @@ def test_rule_case(code, index, case):
         hit = next((f for f in unmatched if matches(f, w)), None)
         assert hit is not None, f"no finding matches {w}; got {[(f.port, f.key, f.severity.value, f.message) for f in unmatched]}"
         unmatched.remove(hit)
+
+
+def test_a_rule_that_raises_fails_its_passing_case(monkeypatch):
+    """The engine turns a crash into a SYS900 finding, not one of the rule's: a passing case must still fail."""
+    def broken(self, ctx, device, port):
+        raise RuntimeError("rule bug")
+
+    monkeypatch.setattr(RULES["PFC001"], "check_port", broken)
+    spec = load_cases("PFC001")
+    index, case = next((i, c) for i, c in enumerate(spec["cases"]) if c["expect"] == [])
+    with pytest.raises(AssertionError, match="rule bug"):
+        findings_for("PFC001", spec, case, index)

@@ -35,7 +35,7 @@ def render(
         typer.echo(rnd.render(platform, opensm.profile(pol, sm_priority)), nl=False)
         return
     facts: list[rnd.PortFacts] = []
-    pool = pool_size
+    pool, hwsku = pool_size, None
     if device is not None:
         if not device.is_file():
             raise InputError(f"--device {device}: no such file")
@@ -43,7 +43,5 @@ def render(
         facts, device_pool = rnd.device_facts(parsed, pol)
         pool = pool if pool is not None else device_pool
         hwsku = parsed.hwsku
-    else:
-        hwsku = None
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     typer.echo(rnd.render(platform, rnd.profile(pol, facts, hwsku, pool_bytes=pool)), nl=False)

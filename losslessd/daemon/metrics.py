@@ -72,7 +72,7 @@ class Metrics(Collector):
     def __init__(self, version: str):
         self.version = version
         self._lock = threading.Lock()  # between the polling loop and the HTTP thread's scrapes
-        self._values: dict[str, dict] = {}  # device -> {Key: raw value}, merged over sources
+        self._values: dict[str, dict[str, dict]] = {}  # device -> source -> {Key: raw value} of its last reading
         self._polls: dict[tuple[str, str], tuple[bool, float]] = {}  # (device, source) -> last (ok, seconds)
         self._poll_counts: Counter[tuple[str, str, bool]] = Counter()
         self._active: dict[tuple, bool] = {}  # event place -> open
@@ -95,12 +95,14 @@ class Metrics(Collector):
             self._polls[(device, source)] = (ok, duration_s)
             self._poll_counts[(device, source, ok)] += 1
 
-    def counters(self, reading: Reading) -> None:
-        """The device's raw counters; a reading from another source adds its keys to the same device."""
-        old = self._values.get(reading.device)
-        merged = {**old, **reading.values} if old else dict(reading.values)
+    def counters(self, reading: Reading, source: str = "snmp") -> None:
+        """The device's raw counters as ``source`` last read them; another source's counters add to the
+        same device (the latest reading wins a counter both serve). The reading's dict is kept, not
+        copied: a Reading is never changed, and the counter tracker holds the same one."""
         with self._lock:
-            self._values[reading.device] = merged
+            sources = self._values.setdefault(reading.device, {})
+            sources.pop(source, None)  # re-inserted last: merged last at a scrape
+            sources[source] = reading.values
 
     def event(self, event: Event) -> None:
         """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
@@ -157,7 +159,7 @@ class Metrics(Collector):
             findings = {d: dict(c) for d, c in self._findings.items()}
             alerts = dict(self._alerts)
             reload = self._reload
-            values = list(self._values.items())  # each device's dict is replaced, never changed in place
+            values = [(device, list(sources.values())) for device, sources in self._values.items()]
         yield InfoMetricFamily(PREFIX + "build", "losslessd version and Python it runs on.",
                                value={"version": self.version, "python": platform.python_version()})
         yield from self._poll_families(polls, poll_counts)
@@ -207,11 +209,12 @@ class Metrics(Collector):
             failed.add_metric([device, source], bad_n)
         yield from (up, duration, total, failed)
 
-    def _counter_families(self, values: list[tuple[str, dict]]) -> Iterator[Metric]:
+    def _counter_families(self, values: list[tuple[str, list[dict]]]) -> Iterator[Metric]:
         """One counter family per metric name; samples appended directly (add_metric's per-sample label
         zipping is most of a 600k-series scrape)."""
         families: dict[str, tuple[CounterMetricFamily, str | None, float]] = {}
-        for device, keyed in sorted(values, key=lambda dv: dv[0]):
+        for device, readings in sorted(values, key=lambda dv: dv[0]):
+            keyed = readings[0] if len(readings) == 1 else {k: v for r in readings for k, v in r.items()}
             for key, raw in keyed.items():
                 spec = self._family_cache.get((key.name, key.index is not None))
                 if spec is None:

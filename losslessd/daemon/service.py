@@ -209,14 +209,15 @@ class Daemon:
                 self.notifier.watchdog()
                 self.notifier.status(self._status())
                 next_ping = now + interval
+            history = self.history  # a reload may swap it while a commit runs in its thread
             if now >= next_prune:
-                removed = self.history.prune(time.time())
+                removed = await asyncio.to_thread(history.prune, time.time())
                 if removed:
                     log.info("history retention removed %d rows", removed)
                 next_prune = now + PRUNE_EVERY_S
-            if self.history.backlog:
-                self.history.flush()
-            self.metrics.history(self.history.last_error is None, self.history.backlog)
+            if history.backlog:
+                await asyncio.to_thread(history.flush)  # SQLite commits never stall the polls
+            self.metrics.history(history.last_error is None, history.backlog)
             await asyncio.sleep(HOUSEKEEPING_S)
 
     # -- polls -----------------------------------------------------------------------------------------
@@ -277,7 +278,7 @@ class Daemon:
     def _read(self, reading, tracker: CounterTracker, source: str, started: float) -> None:
         device = reading.device
         self.metrics.poll_done(device, True, time.monotonic() - started, source)
-        self.metrics.counters(reading)
+        self.metrics.counters(reading, source)
         if self._primary(device) == source:
             self._emit_all(self.detectors.poll_ok(device, reading.time_unix_s))
         rates = tracker.update(reading)
@@ -431,7 +432,8 @@ class Daemon:
 
     def _open_history(self, settings: Settings) -> History:
         h = settings.history
-        return History(settings.history_path, resolution_s=h.resolution_s, retention_s=h.retention_days * DAY_S)
+        return History(settings.history_path, resolution_s=h.resolution_s, retention_s=h.retention_days * DAY_S,
+                       flush_on_record=False)  # housekeeping commits, off the loop
 
     def _make_sinks(self, settings: Settings) -> Sinks:
         sinks = [LogSink()] if settings.sinks.log else []

@@ -10,7 +10,7 @@ send and receive: a NIC does not forward, so nothing waits on a buffer behind a 
 
 from __future__ import annotations
 
-from ..lint.finding import _natural
+from ..lint.finding import natural_key
 from ..model import Device, DeviceKind, Fabric, Port
 
 Node = tuple[str, str, int]  # (switch, ingress port, priority)
@@ -42,7 +42,7 @@ class Net:
         self.switches = sorted(cabled)
         # In the device's own port order (the config's); ports the config does not list, after them.
         self.ports = {dev: [p for p in devices[dev].ports if p in names] + sorted(names - devices[dev].ports.keys(),
-                                                                                key=_natural)
+                                                                                key=natural_key)
                       for dev, names in cabled.items()}
         self._switch_ports = {dev: [p for p in names if devices[self.peer[(dev, p)][0]].kind == DeviceKind.switch]
                               for dev, names in self.ports.items()}
@@ -133,4 +133,4 @@ def label(node: Node) -> str:
 
 
 def sort_key(node: Node) -> tuple:
-    return (node[0], _natural(node[1]), node[2])
+    return (node[0], natural_key(node[1]), node[2])

@@ -78,7 +78,7 @@ class FixResult:
 def fixable(finding: Finding) -> bool:
     """A finding a rendered section can resolve: a fixable rule's, about a problem that was actually seen."""
     rule = all_rules().get(finding.code)
-    return (rule is not None and rule.fixable and bool(rule.fix_sections_for(finding)) and not finding.unverified
+    return (rule is not None and bool(rule.fix_sections_for(finding)) and not finding.unverified
             and finding.severity != Severity.info)
 
 
@@ -167,8 +167,7 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     current = shape.normalize(target.text)
     fixed = current
     for part in printed:
-        if shape.changes is not None:
-            part.snippet = shape.changes(fixed, part.snippet)
+        part.snippet = shape.changes(fixed, part.snippet)
         fixed = shape.apply(fixed, part.snippet)
     out.diff = "".join(difflib.unified_diff(current.splitlines(keepends=True), fixed.splitlines(keepends=True),
                                             fromfile=target.path, tofile=f"{target.path} (fixed)"))

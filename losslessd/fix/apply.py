@@ -290,6 +290,12 @@ def key_changes(current: str, snippet: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def every_line(current: str, snippet: str) -> str:
+    """A script's every command counts, in order: one it already has may still undo a later one."""
+    del current
+    return snippet
+
+
 def append(current: str, snippet: str) -> str:
     """A script runs after what is there: the snippet goes at the end (without its #! line, which only
     counts as the first line of a file)."""
@@ -298,10 +304,10 @@ def append(current: str, snippet: str) -> str:
 
 @dataclass(frozen=True)
 class Shape:
-    """How a platform's config takes a snippet, and which of a snippet's lines change it (None: all do)."""
+    """How a platform's config takes a snippet, and which of a snippet's lines change it."""
 
     apply: Callable[[str, str], str]
-    changes: Callable[[str, str], str] | None
+    changes: Callable[[str, str], str]
     # The current config as ``apply`` writes it back, so a diff shows only the fix.
     normalize: Callable[[str], str] = str
 
@@ -317,6 +323,5 @@ SHAPES: dict[str, Shape] = {
     "nvidia_cumulus": Shape(replace_set_lines, set_changes),
     "juniper_junos": Shape(replace_set_lines, set_changes),
     "opensm": Shape(replace_keys, key_changes),
-    # A script's every command counts, in order: one it already has may still undo a later one.
-    "linux_mlx5": Shape(append, None),
+    "linux_mlx5": Shape(append, every_line),
 }

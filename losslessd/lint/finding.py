@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from enum import Enum
 from typing import Any
 
@@ -41,10 +42,9 @@ class Finding(BaseModel):
         return hashlib.sha256(basis.encode()).hexdigest()[:32]
 
     def sort_key(self) -> tuple:
-        return (self.device or "", _natural(self.port or ""), self.code, self.key)
+        return (self.device or "", natural_key(self.port or ""), self.code, self.key)
 
 
-def _natural(text: str) -> tuple:
-    import re
-
+def natural_key(text: str) -> tuple:
+    """Ethernet2 before Ethernet10: digit runs compare as numbers."""
     return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", text))

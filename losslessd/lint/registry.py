@@ -26,11 +26,15 @@ class Rule:
     name: ClassVar[str]
     scope: ClassVar[Literal["device", "port", "link", "fabric"]] = "port"
     severity: ClassVar[Severity] = Severity.error
-    fixable: ClassVar[bool] = False
     # What `losslessd fix` renders to resolve a finding (render.SECTIONS), and whether applying it
     # changes classification or PFC on a live port (held back without --unsafe-fixes).
     fix_sections: ClassVar[frozenset[str]] = frozenset()
     disruptive: ClassVar[bool] = False
+    fixable: ClassVar[bool] = False  # derived: the rule names sections to render
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.fixable = bool(cls.fix_sections)
 
     def check(self, ctx) -> Iterator[Finding]:
         """Fabric-scope rules override this; others implement ``check_device``."""
@@ -43,7 +47,8 @@ class Rule:
     @classmethod
     def fix_sections_for(cls, finding: Finding) -> frozenset[str]:
         """The sections that resolve this finding: the one its data names (``section``, for rules whose
-        findings need different ones), else all of the rule's; empty: this finding needs a human."""
+        findings need different ones; ``section=None``: no render resolves it), else all of the rule's;
+        empty: this finding needs a human."""
         if "section" in finding.data:
             return frozenset({finding.data["section"]}) & cls.fix_sections
         return cls.fix_sections

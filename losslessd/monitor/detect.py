@@ -92,6 +92,7 @@ class _Device:
     pausing: dict[tuple[str, int], float] = field(default_factory=dict)
 
 
+_PAUSE_LABELS = ((PFC_RX, f"{PFC_RX}_per_s"), (PFC_TX, f"{PFC_TX}_per_s"))
 _SEVERITY = {"pfc_storm": "error", "onbox_storm": "error", "device_down": "error"}
 
 
@@ -119,11 +120,12 @@ class Detectors:
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
             out += self._onbox(dev, rates, port, prio)
             if prio in self.lossless:
+                pauses = self._pauses(rates, port, prio)  # read once for both detectors
                 out += self._storm(dev, rates, port, prio)
-                out += self._pause_rate(dev, rates, port, prio)
-                out += self._ecn(dev, rates, port, prio)
+                out += self._pause_rate(dev, rates, port, prio, pauses)
+                out += self._ecn(dev, rates, port, prio, pauses)
             elif prio in self.lossy:
-                out += self._lossy(dev, rates, port, prio)
+                out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio))
         return out
 
     def poll_failed(self, device: str, now: float, reason: str) -> list[Event]:
@@ -186,8 +188,7 @@ class Detectors:
                           self.t.storm_detection_polls, self.t.storm_restoration_polls,
                           f"PFC storm: {rx_per_s:.0f} pause frames/s received and the queue {what}")
 
-    def _pause_rate(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
-        rates = self._pauses(r, port, prio)
+    def _pause_rate(self, dev: _Device, r: Rates, port: str, prio: int, rates: dict[str, float]) -> list[Event]:
         if not rates:
             return []
         hit = max(rates.values()) >= self.t.pause_rate_per_s
@@ -196,8 +197,7 @@ class Detectors:
                           f"{max(rates.values()):.0f} pause frames/s on a lossless priority "
                           f"(threshold {self.t.pause_rate_per_s:g}/s)")
 
-    def _lossy(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
-        rates = self._pauses(r, port, prio)
+    def _lossy(self, dev: _Device, r: Rates, port: str, prio: int, rates: dict[str, float]) -> list[Event]:
         if not rates:
             return []
         hit = max(rates.values()) > self.t.lossy_pause_per_s
@@ -205,13 +205,12 @@ class Detectors:
                           self.t.lossy_pause_polls,
                           f"{max(rates.values()):.0f} pause frames/s on a priority the policy calls lossy")
 
-    def _ecn(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
+    def _ecn(self, dev: _Device, r: Rates, port: str, prio: int, pauses: dict[str, float]) -> list[Event]:
         """Sustained pauses with few ECN marks or CNPs on the same port and queue.
 
         Marks count only when measured over an interval that lies wholly inside the current spell of
         pausing: marks from before a storm began (the SSH counters are polled more slowly than SNMP
         pauses) say nothing about it. Until such marks exist the state machine holds."""
-        pauses = self._pauses(r, port, prio)
         if not pauses:
             return []
         pause_per_s = sum(pauses.values())
@@ -270,7 +269,8 @@ class Detectors:
 
     @staticmethod
     def _pauses(r: Rates, port: str, prio: int) -> dict[str, float]:
-        return {f"{name}_per_s": r.per_s[k] for name in (PFC_RX, PFC_TX) if (k := Key(port, name, prio)) in r.per_s}
+        """Pause frames per second each way, named as in the events' numbers."""
+        return {label: r.per_s[k] for name, label in _PAUSE_LABELS if (k := Key(port, name, prio)) in r.per_s}
 
     def _evidence(self, dev: _Device, now: float, port: str, prio: int, since: float) -> float | None:
         """ECN marks (of the queue, else of the port) plus CNPs per second, from the freshest rates of

@@ -52,7 +52,7 @@ def detect(inp: Input) -> str | None:
     return None
 
 
-def _read(path: Path) -> Input:
+def read_input(path: Path) -> Input:
     try:
         return Input(display_path(path), path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -91,7 +91,7 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
 
     ``lines=False`` leaves JSON-pointer sources without their line until Device.locate (lint
     looks up only the lines its findings show)."""
-    inputs = [_read(f) for f in files]
+    inputs = [read_input(f) for f in files]
     platform = None
     if fmt:
         plat = resolve_format(fmt)

@@ -27,6 +27,30 @@ class Input:
 # on demand (parse_group does it for the whole device, lint for the sources its findings show).
 
 
+# Text parsers look for their signs in the first part of a file only: sniffing must stay cheap.
+SNIFF_CHARS = 256 * 1024
+
+
+def sniff_text(inp: Input, platform: str, *signs: re.Pattern, foreign: re.Pattern | None = None) -> bool:
+    """A capture whose header names ``platform``; any other file when one of ``signs`` and not ``foreign``
+    is found in its first SNIFF_CHARS."""
+    named = capture.sniff_platform(inp.text)
+    if named is not None:
+        return named == platform
+    head = inp.text[:SNIFF_CHARS]
+    return not (foreign and foreign.search(head)) and any(sign.search(head) for sign in signs)
+
+
+def command_matches(section: capture.Section, command: re.Pattern) -> bool:
+    """Whether a capture section ran ``command`` (matched with runs of spaces made one)."""
+    return command.match(" ".join(section.command.split())) is not None
+
+
+def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern]) -> dict[str, capture.Section]:
+    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts."""
+    return {kind: sec for sec in sections for kind, command in commands.items() if command_matches(sec, command)}
+
+
 def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str) -> tuple[list[Input], str | None]:
     """Plain config files as they are; losslessd captures reduced to the sections whose command matches
     ``command`` (every one, in order, keeping the capture file's line numbers). Also the device name a
@@ -39,7 +63,7 @@ def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missi
             continue
         header, sections = capture.for_platform(inp.text, inp.path, platform)
         name = header["device"]
-        found = [sec for sec in sections if command.match(" ".join(sec.command.split()))]
+        found = [sec for sec in sections if command_matches(sec, command)]
         if not found:
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)

@@ -77,11 +77,27 @@ def bounded_int(text: str, lo: int, hi: int, what: str) -> int:
 
 
 class TreeReader:
-    """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses walk the tree."""
+    """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses read each top-level
+    command in ``top(node)``. A LineError raised for a line becomes a SYS002 issue on it."""
 
     def __init__(self, cfg, inp: Input):
         self.cfg = cfg
         self.inp = inp
+
+    def top(self, node: Node) -> None:
+        raise NotImplementedError
+
+    def read(self) -> None:
+        self.each(tree(self.inp.text), self.top)
+        self.check_truncated()
+
+    def each(self, nodes: list[Node], handler) -> None:
+        """``handler(node)`` for every node; one that cannot be read is reported and the rest still read."""
+        for node in nodes:
+            try:
+                handler(node)
+            except LineError as exc:
+                self.garbled(node, str(exc))
 
     def src(self, node: Node) -> Source:
         return Source(file=self.inp.path, line=node.line)

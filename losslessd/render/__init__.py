@@ -20,7 +20,7 @@ from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, Fabric
 from ..policy import Policy, Range
 from ..resources import data_dir
-from ..units import length_m
+from ..units import bytes_to_us, length_m
 
 # Parts of a profile a template can lay out on its own; a fix renders only the ones its findings need.
 # One vocabulary for every platform; a template lays out those it has (a host script has no scheduler or
@@ -34,6 +34,9 @@ DISRUPTIVE_SECTIONS = frozenset({"maps", "trust", "pfc", "routing", "sl2vl"})
 # Platforms that size PFC headroom themselves at run time and whose templates use neither xoff nor
 # cable length, so a fix renders them for ports whose cable length is unknown.
 HEADROOM_AT_RUNTIME = frozenset({"arista_eos", "cisco_nxos", "juniper_junos"})
+# Platforms whose scheduler object also holds the ECN thresholds (an NX-OS queuing policy, a Junos
+# scheduler-map: one per port), so their scheduler section writes the thresholds too.
+ECN_IN_SCHEDULER = frozenset({"cisco_nxos", "juniper_junos"})
 # Host NICs: the mlx5 driver sizes the lossless receive buffer itself from the cable length the script
 # writes with PFC (mlnx_qos --cable_len), and the script switches DCQCN on without thresholds, so a NIC
 # port needs its cable length for the pfc and buffer sections and nothing else of its facts.
@@ -44,6 +47,11 @@ DEFAULT_MTU_BYTES = 9100  # SONiC's default port MTU (sonic-buildimage, PORT tab
 ECN_KMIN_BYTES = 150 * 1024
 ECN_KMAX_BYTES = 1536 * 1024
 ECN_MARK_PCT = 100
+# Junos drop profiles give ECN thresholds as fill levels (percent) of the queue buffer, which a scheduler sizes
+# in bytes only as `buffer-size temporal MICROSECONDS` (bytes = line rate x time; Junos CoS guide,
+# "buffer-size (Schedulers)"). Kmax sits at a fixed 50 % fill level (never 100 %, the QFX fill-level note).
+ECN_KMAX_FILL_PCT = 50
+ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
 CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
 # xon of every Spectrum entry in SONiC's Mellanox pg_profile_lookup.ini (sonic-buildimage device/mellanox).
 XON_BYTES = 19456
@@ -80,6 +88,23 @@ class PortProfile:
     wred_profile: str | None
     kmin_bytes: int | None
     kmax_bytes: int | None
+
+    @property
+    def cable_length_ceil_m(self) -> int | None:
+        """Cable length in whole metres, rounded up (more headroom, never less), for platforms that take no fraction."""
+        return math.ceil(self.cable_length_m) if self.cable_length_m is not None else None
+
+    @property
+    def ecn_fill(self) -> tuple[int, int, int] | None:
+        """Kmin and Kmax as fill levels of a temporal queue buffer (Junos): (buffer in whole microseconds at line
+        rate, Kmin %, Kmax %). The buffer is the whole microseconds that put Kmax at ECN_KMAX_FILL_PCT, rounded
+        down, and Kmin the next whole percent up, so the switch marks from slightly above Kmin to slightly below
+        Kmax; thresholds that scale with speed give the same levels at every speed. None without thresholds."""
+        if self.kmin_bytes is None or self.kmax_bytes is None or not self.speed_gbps:
+            return None
+        buffer_us = max(int(bytes_to_us(self.kmax_bytes * 100 / ECN_KMAX_FILL_PCT, self.speed_gbps)), 1)
+        kmin_pct = math.ceil(bytes_to_us(self.kmin_bytes * 100, self.speed_gbps) / buffer_us)
+        return buffer_us, min(kmin_pct, ECN_KMAX_FILL_PCT - 1), ECN_KMAX_FILL_PCT
 
 
 class Sectioned:
@@ -130,12 +155,43 @@ class Profile(Sectioned):
     pfc_to_queue: dict[int, int] | None = None
     # What host NICs trust (policy nic.trust), which may differ from the switches' lossless.trust.
     nic_trust: str | None = None
+    # The DSCP and priority a NIC marks its CNPs with (policy cnp); None when the policy has no CNP.
+    cnp_dscp: int | None = None
+    cnp_priority: int | None = None
+    # The DSCP RDMA-CM connections send by default (a host's RoCE TOS): the lowest one mapped to a lossless TC.
+    roce_dscp: int | None = None
 
     def __post_init__(self):
         if self.pfc is None:
             object.__setattr__(self, "pfc", list(self.lossless))
         if self.pfc_to_queue is None:
             object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
+
+    @property
+    def roce_tos(self) -> int | None:
+        """The TOS byte of roce_dscp: DSCP << 2, with ECT(0) when ECN is on."""
+        return None if self.roce_dscp is None else self.roce_dscp << 2 | (ECT0 if self.ecn else 0)
+
+    @property
+    def bandwidth_pct(self) -> dict[int, int]:
+        """Each weighted (not strict) queue's share, in percent, of the bandwidth strict queues leave: half to
+        the lossless queues, split evenly, half to queue 0 (best effort), none to the others."""
+        shared = [q for q in self.lossless if q not in self.strict_queues]
+        return {q: 50 // len(shared) if q in shared else 50 if q == 0 else 0
+                for q in range(8) if q not in self.strict_queues}
+
+    def traffic_classes(self) -> list[int]:
+        """The TCs the profile uses: those some DSCP maps to, the strict and the lossless ones."""
+        return sorted({*self.dscp_to_tc.values(), *self.strict_queues, *self.lossless})
+
+    @property
+    def wd_detection_polls(self) -> int:
+        """Watchdog detection time in polling intervals, as platforms that count polls take it."""
+        return self.wd_detection_ms // self.wd_poll_ms
+
+    @property
+    def wd_restoration_polls(self) -> int:
+        return self.wd_restoration_ms // self.wd_poll_ms
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -212,6 +268,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     for dscp in pol.lossless.dscp:
         dscp_to_tc[dscp] = dscp if dscp in lossless else lossless[0]
     strict = []
+    cnp_tc = None
     if pol.cnp is not None:
         cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else CNP_DEFAULT_TC
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
@@ -253,6 +310,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         tc_to_pg={tc: (tc if tc in lossless else 0) for tc in range(8)}, strict_queues=strict, ecn=pol.ecn.required,
         mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct), dynamic_th=DYNAMIC_TH,
         pool_bytes=pool_bytes,
+        cnp_dscp=pol.cnp.dscp if pol.cnp is not None else None, cnp_priority=cnp_tc,
+        roce_dscp=min((d for d, tc in dscp_to_tc.items() if tc in lossless), default=None),
         wd_action="drop" if "drop" in actions else actions[0],
         wd_detection_ms=detection,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
@@ -275,9 +334,6 @@ def render(platform: str, prof) -> str:
     """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
-    if platform == "sonic" and prof.wants("buffer") and prof.pool_bytes is None:
-        raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
-                         "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
     if isinstance(prof, Profile):
         _check_facts(platform, prof)
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL)
@@ -285,9 +341,14 @@ def render(platform: str, prof) -> str:
 
 def _check_facts(platform: str, prof: Profile) -> None:
     """A port without speed or cable length (a fix's profile) renders only the sections that need neither:
-    ECN thresholds scale with speed; headroom, and the cable length some platforms put in their PFC
-    settings, need both; a NIC needs only its cable length, for PFC and its receive buffer."""
+    ECN thresholds scale with speed (and go with the scheduler where one object holds both); headroom, and
+    the cable length some platforms put in their PFC settings, need both; a NIC needs only its cable length,
+    for PFC and its receive buffer. SONiC's lossless PG profiles also need the ingress lossless pool's size."""
+    if platform == "sonic" and prof.wants("buffer") and prof.pool_bytes is None:
+        raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
+                         "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
     nic = platform in NIC_PLATFORMS
+    ecn = prof.ecn and (prof.wants("ecn") or (platform in ECN_IN_SCHEDULER and prof.wants("scheduler")))
     headroom = platform not in HEADROOM_AT_RUNTIME and any(map(prof.wants, ("ports", "pfc", "buffer")))
     for port in prof.ports:
         if nic:
@@ -295,7 +356,7 @@ def _check_facts(platform: str, prof: Profile) -> None:
                 raise InputError(f"port {port.name}: cable length unknown, so the NIC cannot size its lossless "
                                  "receive buffer (mlnx_qos --cable_len)")
             continue
-        if prof.wants("ecn") and prof.ecn and port.speed_gbps is None:
+        if ecn and port.speed_gbps is None:
             raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
         if (headroom or prof.wants("ports")) and port.xoff_bytes is None:
             raise InputError(f"port {port.name}: speed or cable length unknown, so its PFC headroom cannot be computed")

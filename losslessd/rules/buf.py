@@ -84,7 +84,6 @@ class BufferProfileTooSmall(_BufRule):
     code = "BUF001"
     name = "buffer-profile-too-small"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"buffer"})
 
     def check_profile(self, ctx, device, port, lane, profile):
@@ -149,7 +148,6 @@ class HeadroomInsufficient(_BufRule):
     code = "BUF002"
     name = "headroom-insufficient"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"buffer"})
 
     def check_profile(self, ctx, device, port, lane, profile):

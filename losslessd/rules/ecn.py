@@ -133,7 +133,6 @@ class EcnDisabledOnLossless(_EcnRule):
     code = "ECN001"
     name = "ecn-disabled-on-lossless"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"ecn"})
 
     def check_queue(self, ctx, device, port, lane):
@@ -180,7 +179,6 @@ class EcnThresholdsInvalid(_MarkingRule):
     code = "ECN002"
     name = "ecn-thresholds-invalid"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"ecn"})
 
     def check_marking(self, ctx, device, port, lane, ecn):
@@ -232,7 +230,6 @@ class EcnThresholdOutOfRange(_MarkingRule):
     code = "ECN003"
     name = "ecn-threshold-out-of-range"
     severity = Severity.warning
-    fixable = True
     fix_sections = frozenset({"ecn"})
 
     def check_marking(self, ctx, device, port, lane, ecn):
@@ -286,7 +283,6 @@ class EcnAfterPfc(_MarkingRule):
     code = "ECN004"
     name = "ecn-after-pfc"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"ecn", "buffer"})
 
     def check_marking(self, ctx, device, port, lane, ecn):

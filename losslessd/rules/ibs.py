@@ -132,7 +132,6 @@ class RoutingNotCreditLoopFree(_SmRule):
     code = "IBS001"
     name = "ib-routing-not-credit-loop-free"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"routing"})
     disruptive = True
 
@@ -193,15 +192,10 @@ class RoutingUnsafeFallback(_SmRule):
     code = "IBS002"
     name = "ib-routing-unsafe-fallback"
     severity = Severity.warning
-    fixable = True
+    # A render lists only safe engines and ends them with no_fallback; connect_roots and max_reverse_hops
+    # findings carry section=None: they are there for a reason the config does not show, so a human decides.
     fix_sections = frozenset({"routing"})
     disruptive = True
-
-    @classmethod
-    def fix_sections_for(cls, finding):
-        """A render lists only safe engines and ends them with no_fallback, but leaves connect_roots and
-        max_reverse_hops to a human (they are there for a reason the config does not show)."""
-        return cls.fix_sections if finding.key == "fallback" else frozenset()
 
     def check_sm(self, ctx, device, sm):
         topo = ctx.policy.infiniband.topology
@@ -222,12 +216,13 @@ class RoutingUnsafeFallback(_SmRule):
         if sm.connect_roots and {"updn", "dnup", "ftree"} & set(listed):
             yield self.finding("connect_roots TRUE makes updn/ftree route between root switches, which in many cases "
                                "breaks their deadlock freedom (man opensm -z); set connect_roots FALSE",
-                               device=device, source=where(device, sm, "connect_roots"), key="connect_roots")
+                               device=device, source=where(device, sm, "connect_roots"), key="connect_roots",
+                               section=None)
         if sm.max_reverse_hops and "ftree" in listed:
             yield self.finding(f"max_reverse_hops {sm.max_reverse_hops} lets ftree route I/O nodes the wrong way "
                                "through switches, which can cause credit loops (man opensm, Fat-tree Routing); use it "
                                "only for low-bandwidth HA paths, or set it to 0", device=device,
-                               source=where(device, sm, "max_reverse_hops"), key="max_reverse_hops")
+                               source=where(device, sm, "max_reverse_hops"), key="max_reverse_hops", section=None)
 
 
 @register
@@ -347,7 +342,6 @@ class SmTimers(_SmRule):
     code = "IBS004"
     name = "ib-sm-timers"
     severity = Severity.warning
-    fixable = True
     fix_sections = frozenset({"timers"})
 
     def check_sm(self, ctx, device, sm):

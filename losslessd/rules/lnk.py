@@ -154,14 +154,15 @@ class MtuMismatch(_LinkRule):
         if a.port.mtu_bytes is None or b.port.mtu_bytes is None or a.port.mtu_bytes == b.port.mtu_bytes:
             return
         small, big = sorted((a, b), key=lambda e: (e.port.mtu_bytes, str(e)))
-        hosts = {e.device.kind == DeviceKind.host for e in (a, b)}
-        if True in hosts and big.device.kind != DeviceKind.host:
+        nic_link = DeviceKind.host in (a.device.kind, b.device.kind)
+        if nic_link and big.device.kind != DeviceKind.host:
             return  # the NIC's MTU is the smaller one: what it sends fits
         yield self.on(link, small, big, "mtu",
                       f"MTU {small.port.mtu_bytes} here, {big.port.mtu_bytes} at {big}: frames above "
                       f"{small.port.mtu_bytes} bytes from {big.device.name} are dropped; give both ends one MTU",
-                      small.port.source, severity=None if True in hosts else Severity.warning,
+                      small.port.source, severity=None if nic_link else Severity.warning,
                       here=small.port.mtu_bytes, there=big.port.mtu_bytes)
+
 
 @register
 class SpeedMismatch(_LinkRule):

@@ -147,7 +147,6 @@ class RoceDscpNotLossless(Rule):
     name = "roce-dscp-not-lossless"
     scope = "port"
     severity = Severity.error
-    fixable = True
     # Each finding names the section that mends its chain's first break (a PFC break needs no new DSCP map).
     fix_sections = frozenset({"maps", "pfc", "buffer"})
     disruptive = True
@@ -210,7 +209,6 @@ class CnpNotStrict(Rule):
     name = "cnp-not-strict"
     scope = "port"
     severity = Severity.error
-    fixable = True
     # A switch's CNP queue is the scheduler's; a NIC's CNP marking is written with its DCQCN settings.
     fix_sections = frozenset({"scheduler", "ecn"})
 
@@ -304,7 +302,6 @@ class TrustMismatch(PortRule):
     name = "trust-mismatch"
     scope = "port"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"trust"})
     disruptive = True
 
@@ -360,7 +357,6 @@ class PfcQueueMismatch(PortRule):
     name = "pfc-queue-mismatch"
     scope = "port"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"maps"})
     disruptive = True
 

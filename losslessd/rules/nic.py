@@ -50,7 +50,6 @@ class NicPfcMismatch(_NicRule):
     code = "NIC001"
     name = "nic-pfc-mismatch"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"pfc"})
     disruptive = True
 
@@ -101,7 +100,6 @@ class NicTrustMismatch(_NicRule):
     code = "NIC002"
     name = "nic-trust-mismatch"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"trust"})
     disruptive = True
 
@@ -142,7 +140,6 @@ class NicEcnDisabled(_NicRule):
     code = "NIC003"
     name = "nic-ecn-disabled"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"ecn"})
 
     def check_port(self, ctx, device, port):
@@ -206,7 +203,6 @@ class NicRoceTos(Rule):
     name = "nic-roce-tos"
     scope = "device"
     severity = Severity.warning
-    fixable = True
     fix_sections = frozenset({"tos"})
 
     def check_device(self, ctx, device):

@@ -53,7 +53,6 @@ class PfcDisabledOnLossless(PortRule):
     name = "pfc-disabled-on-lossless"
     scope = "port"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"pfc"})
     disruptive = True
 
@@ -103,7 +102,6 @@ class PfcEnabledOnLossy(PortRule):
     name = "pfc-enabled-on-lossy"
     scope = "port"
     severity = Severity.warning
-    fixable = True
     fix_sections = frozenset({"pfc"})
     disruptive = True
 

@@ -43,7 +43,6 @@ class PfcWatchdogDisabled(_WdgRule):
     code = "WDG001"
     name = "pfc-watchdog-disabled"
     severity = Severity.error
-    fixable = True
     fix_sections = frozenset({"watchdog"})
 
     def check_port(self, ctx, device, port):
@@ -99,7 +98,6 @@ class PfcWatchdogTimers(_WdgRule):
     code = "WDG002"
     name = "pfc-watchdog-timers"
     severity = Severity.warning
-    fixable = True
     fix_sections = frozenset({"watchdog"})
 
     def check_port(self, ctx, device, port):

@@ -16,13 +16,12 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device
 from .. import lldp
-from ..base import Input
+from ..base import Input, last_sections, sniff_text
 from .build import build
 from .reader import read
 
 PLATFORM = "arista_eos"
 
-_SNIFF_CHARS = 256 * 1024
 _HEADER = re.compile(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", re.M)
 # EOS indents sub-commands by three spaces (NX-OS by two, IOS by one).
 _EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan)\S*|qos profile \S+)\r?\n {3}\S",
@@ -36,11 +35,7 @@ _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
 
 def sniff(inp: Input) -> bool:
     """An EOS capture, an EOS running-config header, or an interface/qos profile block indented the EOS way."""
-    platform = capture.sniff_platform(inp.text)
-    if platform is not None:
-        return platform == PLATFORM
-    head = inp.text[:_SNIFF_CHARS]
-    return not _FOREIGN.search(head) and bool(_HEADER.search(head) or _EOS_BLOCK.search(head))
+    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, foreign=_FOREIGN)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -51,8 +46,7 @@ def parse(inputs: list[Input], name: str) -> Device:
             continue
         header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
         name = header["device"]
-        last = {kind: sec for sec in sections for kind, pattern in (("config", _RUNNING_CONFIG), ("lldp", _LLDP))
-                if pattern.match(" ".join(sec.command.split()))}  # a command given twice: the last output counts
+        last = last_sections(sections, {"config": _RUNNING_CONFIG, "lldp": _LLDP})
         if "config" not in last:
             raise InputError("this EOS capture has no `show running-config` section", file=inp.path, line=1)
         if "lldp" in last:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, tree
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
@@ -153,12 +153,7 @@ class _Reader(TreeReader):
         header = _DEVICE_HEADER.search(self.inp.text)
         if header:
             self.cfg.header_name, self.cfg.hwsku = header.group(1), header.group(2)
-        for node in tree(self.inp.text):
-            try:
-                self.top(node)
-            except LineError as exc:
-                self.garbled(node, str(exc))
-        self.check_truncated()
+        super().read()
 
     def top(self, node: Node) -> None:
         w = node.words
@@ -181,12 +176,10 @@ class _Reader(TreeReader):
 
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
         """Sub-commands of an interface or qos profile; `other` reads what is not shared between them."""
-        for child in node.children:
-            try:
-                if not self.qos_line(child, conf, profile):
-                    other(child, conf)
-            except LineError as exc:
-                self.garbled(child, str(exc))
+        def line(child: Node) -> None:
+            if not self.qos_line(child, conf, profile):
+                other(child, conf)
+        self.each(node.children, line)
 
     def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
         """Trust, PFC and tx-queue lines, the same in interfaces and qos profiles. False: not one of them."""
@@ -207,11 +200,7 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `{body[0]} N`")
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
-            for child in node.children:
-                try:
-                    self.queue_line(child, queue, profile)
-                except LineError as exc:
-                    self.garbled(child, str(exc))
+            self.each(node.children, lambda child: self.queue_line(child, queue, profile))
         else:
             return False
         return True

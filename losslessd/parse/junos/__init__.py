@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import re
 
-from ... import capture
 from ...model import Device, ParseIssue
-from ..base import Input, config_inputs
+from ..base import Input, config_inputs, sniff_text
 from .build import build
 from .reader import read
 
 PLATFORM = "juniper_junos"
 
-_SNIFF_CHARS = 256 * 1024
 # The hierarchies a lintable configuration has, as `display set` prints them (a file of other `set` lines,
 # e.g. only `set system ...`, has no port to check and is left unclaimed).
 _SET_LINE = re.compile(r"^set (interfaces|class-of-service) \S", re.MULTILINE)
@@ -35,11 +33,7 @@ _CONFIG_COMMAND = re.compile(r"^show\s+conf\w*(\s+class-of-service|\s+interfaces
 
 def sniff(inp: Input) -> bool:
     """A Junos capture, or `set interfaces` / `set class-of-service` lines, or their curly-brace form."""
-    platform = capture.sniff_platform(inp.text)
-    if platform is not None:
-        return platform == PLATFORM
-    head = inp.text[:_SNIFF_CHARS]
-    return bool(_SET_LINE.search(head) or _BRACES.search(head))
+    return sniff_text(inp, PLATFORM, _SET_LINE, _BRACES)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

@@ -18,13 +18,12 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device, ParseIssue
 from .. import lldp
-from ..base import Input
+from ..base import Input, last_sections, sniff_text
 from .build import build
 from .reader import command_paths, read, tree_paths
 
 PLATFORM = "nvidia_cumulus"
 
-_SNIFF_CHARS = 256 * 1024
 _COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?nv set \S", re.MULTILINE)
 # startup.yaml and `nv config show` start with a header holding the NVUE API version.
 _TREE = re.compile(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
@@ -34,11 +33,7 @@ _LLDP = re.compile(r"^(lldpcli\s+show\s+neighbors?|lldpctl)\b")
 
 def sniff(inp: Input) -> bool:
     """An NVUE capture, `nv set` commands, or an NVUE YAML/JSON tree (its header names nvue-api-version)."""
-    platform = capture.sniff_platform(inp.text)
-    if platform is not None:
-        return platform == PLATFORM
-    head = inp.text[:_SNIFF_CHARS]
-    return bool(_COMMANDS.search(head) or _TREE.search(head))
+    return sniff_text(inp, PLATFORM, _COMMANDS, _TREE)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -75,8 +70,7 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
 def _from_capture(inp: Input) -> tuple[str, str, list, list[ParseIssue]]:
     """(device name, config text with the capture's line numbers, LLDP neighbours, issues)."""
     header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
-    last = {kind: sec for sec in sections for kind, pattern in (("config", _CONFIG), ("lldp", _LLDP))
-            if pattern.match(" ".join(sec.command.split()))}  # a command given twice: the last output counts
+    last = last_sections(sections, {"config": _CONFIG, "lldp": _LLDP})
     if "config" not in last:
         raise InputError("this NVUE capture has no `nv config show` section", file=inp.path, line=1)
     neighbors, issues = lldp.parse(last["lldp"].output, inp.path, last["lldp"].line) if "lldp" in last else ([], [])

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import re
 
-from ... import capture
 from ...model import Device
-from ..base import Input, config_inputs
+from ..base import Input, config_inputs, sniff_text
 from .build import build
 from .reader import read
 
 PLATFORM = "cisco_nxos"
 
-_SNIFF_CHARS = 256 * 1024
 # NX-OS headers (`!Command: show running-config`, `!Time:`) and QoS lines no other CLI has (EOS also has
 # `class-map type qos`, so that is no sign).
 _NXOS = re.compile(r"^(!Command: show running-config|!Time: |system qos\r?$|policy-map type (network-qos|queuing) \S|"
@@ -31,10 +29,7 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*
 
 def sniff(inp: Input) -> bool:
     """An NX-OS capture, or an NX-OS header or QoS block in the first part of the file."""
-    platform = capture.sniff_platform(inp.text)
-    if platform is not None:
-        return platform == PLATFORM
-    return bool(_NXOS.search(inp.text[:_SNIFF_CHARS]))
+    return sniff_text(inp, PLATFORM, _NXOS)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

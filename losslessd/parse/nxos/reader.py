@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, tree
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
 # Top-level words of an NX-OS config; a file with none of them is not one.
@@ -113,28 +113,13 @@ def _class_index(name: str, pattern: re.Pattern) -> int | None:
 
 
 class _Reader(TreeReader):
-    def each(self, node: Node, handler) -> None:
-        for child in node.children:
-            try:
-                handler(child)
-            except LineError as exc:
-                self.garbled(child, str(exc))
-
-    def read(self) -> None:
-        for node in tree(self.inp.text):
-            try:
-                self.top(node)
-            except LineError as exc:
-                self.garbled(node, str(exc))
-        self.check_truncated()
-
     def top(self, node: Node) -> None:
         w = node.words
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
             conf = self.cfg.interfaces.setdefault(w[1], InterfaceConf(source=self.src(node)))
-            self.each(node, lambda child: self.interface_line(child, conf))
+            self.each(node.children, lambda child: self.interface_line(child, conf))
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
         elif w[:2] == ["policy-map", "type"] and len(w) >= 3 and w[2] in ("qos", "queuing", "network-qos"):
@@ -142,7 +127,7 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `policy-map type {w[2]} NAME`")
             {"qos": self.qos_policy, "queuing": self.queuing_policy, "network-qos": self.nq_policy}[w[2]](node, w[3])
         elif w == ["system", "qos"]:
-            self.each(node, self.system_line)
+            self.each(node.children, self.system_line)
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
 
@@ -169,7 +154,7 @@ class _Reader(TreeReader):
                     conf.dscp = None  # classifies on CoS, ACL, precedence...: not a DSCP map
             else:
                 raise LineError("not a class-map command losslessd knows")
-        self.each(node, line)
+        self.each(node.children, line)
 
     def qos_policy(self, node: Node, name: str) -> None:
         """Re-entering a policy-map or one of its classes merges into it; a later `set qos-group` replaces."""
@@ -201,7 +186,7 @@ class _Reader(TreeReader):
                 self.garbled(child, "expected `class type queuing c-out-8q-qN` (a system-defined egress queue class)")
                 continue
             queue = queues.setdefault(index, QueueConf(source=self.src(child)))
-            self.each(child, lambda sub, queue=queue: self.queue_line(sub, queue))
+            self.each(child.children, lambda sub, queue=queue: self.queue_line(sub, queue))
 
     def queue_line(self, node: Node, queue: QueueConf) -> None:
         w = node.words
@@ -264,7 +249,7 @@ class _Reader(TreeReader):
                 self.garbled(child, "expected `class type network-qos c-8q-nqN` (a system-defined class)")
                 continue
             conf = classes.setdefault(group, NqClass(group, self.src(child)))
-            self.each(child, lambda sub, conf=conf: self.nq_line(sub, conf))
+            self.each(child.children, lambda sub, conf=conf: self.nq_line(sub, conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
         w = node.words

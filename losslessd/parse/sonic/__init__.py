@@ -46,14 +46,12 @@ _ABSENT = object()
 # (validating copies a dict per port: 64 ports x 64 DSCPs).
 _MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite")
 _OPEN_BRACE = re.compile(r"\s*\{")
-_CAPTURE_START = re.compile(r"[\ufeff \t\r\n]*" + re.escape(capture.MARKER))
-_HEADER_CHARS = 16384
 
 
 def sniff(inp: Input) -> bool:
     """A SONiC capture, or a JSON object that uses a CONFIG_DB table name as a key."""
-    if _CAPTURE_START.match(inp.text):  # the header is in the first lines: no need to split a large file
-        return capture.sniff_platform(inp.text[:_HEADER_CHARS]) == PLATFORM
+    if capture.is_capture(inp.text):
+        return capture.sniff_platform(inp.text) == PLATFORM
     return _OPEN_BRACE.match(inp.text) is not None and mentions_table(inp.text)
 
 
@@ -66,7 +64,7 @@ def parse(inputs: list[Input], name: str) -> Device:
 def _from_capture(inp: Input) -> tuple[Input, str | None]:
     """A capture's `show runningconfiguration all` section (the whole CONFIG_DB as JSON), after blank
     lines so that JSON pointers find their lines in the capture file itself; and the capture's device."""
-    if not _CAPTURE_START.match(inp.text):
+    if not capture.is_capture(inp.text):
         return inp, None
     header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
     found = [s for s in sections if " ".join(s.command.split()) == RUNNING_CONFIG]
