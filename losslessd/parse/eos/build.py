@@ -19,6 +19,10 @@ QUEUES = range(8)
 # Watchdog action when none is configured: error-disable the port (AVD eos_cli_config_gen qos_profiles
 # schema: "Override the default error-disable action").
 DEFAULT_WATCHDOG_ACTION = "errdisable"
+# EOS watchdog words -> the model's actions. `no-drop` stops honouring pauses on the stuck queue and keeps
+# forwarding its packets (AVD priority_flow_control.watchdog.action: "drop" | "no-drop"); `notify-only`
+# logs without acting on the queue (AVD qos_profiles watchdog.action); errdisable shuts the port.
+WATCHDOG_ACTION_WORDS = {"drop": "drop", "no-drop": "forward", "notify-only": "notify-only", "errdisable": "errdisable"}
 
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
@@ -138,13 +142,14 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     for layer in layers:
         timers.update(layer.wd_timers)
     action = _last(layers, "wd_action") or cfg.wd_action
+    word = action.value if action else DEFAULT_WATCHDOG_ACTION
 
     def timer(key: str) -> float | None:
         return timers[key].value if key in timers else None
 
     port.watchdog = Watchdog(enabled=True, detection_time_ms=timer("timeout"),
                              restoration_time_ms=timer("recovery-time"), polling_interval_ms=timer("polling-interval"),
-                             action=action.value if action else DEFAULT_WATCHDOG_ACTION, source=enabled.source)
+                             action=WATCHDOG_ACTION_WORDS[word], action_raw=word, source=enabled.source)
 
 
 def _queues(layers: list[QosConf], port: Port) -> None:

@@ -149,7 +149,8 @@ def _watchdog(conf: Conf, pc: PortConf) -> Watchdog:
     poll = _num(conf.wd_poll, WD_POLL_MS)
     return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll,
                     detection_time_ms=poll * _num(conf.wd_robustness, WD_ROBUSTNESS),
-                    restoration_time_ms=poll, action=WD_ACTION, source=pc.watchdog.source)
+                    restoration_time_ms=poll, action=WD_ACTION, action_raw=WD_ACTION,
+                    source=pc.watchdog.source)
 
 
 def _num(val: Val | None, default: int) -> float:
