@@ -49,6 +49,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
     port = Port(name=name, description=iface.description, source=iface.source,
                 admin_up=iface.admin_up.value if iface.admin_up else True,  # EOS prints `shutdown` only when down
                 speed_gbps=iface.speed.value if iface.speed else None,
+                # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 qos_configured=any(layer.qos_lines for layer in layers), vlans=_vlans(iface))
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:

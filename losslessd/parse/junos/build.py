@@ -24,9 +24,9 @@ from .reader import PHYSICAL, WATCHDOG_DEFAULTS, Cnp, CosInterface, ForwardingCl
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
 # "By default, all ports use the drop action").
 DEFAULT_WATCHDOG_ACTION = "drop"
-# Junos `pfc-watchdog watchdog-action` words -> the model's actions; the guide above documents `drop`, and
-# another word keeps the action unknown (its raw word is still shown).
-WATCHDOG_ACTION_WORDS = {"drop": "drop"}
+# Junos `pfc-watchdog watchdog-action` words (drop | forward) -> the model's actions; another word keeps the
+# action unknown (its raw word is still shown).
+WATCHDOG_ACTION_WORDS = {"drop": "drop", "forward": "forward"}
 
 
 def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[ParseIssue]) -> Device:

@@ -248,6 +248,7 @@ class _Host:
             return number is not None
         port = self._port(m.group("iface"), file, sec)
         if m.group("attr") == "mtu":
+            # The netdev MTU is the IP MTU (ip-link(8): the L3 payload; the Ethernet header is not counted).
             port.mtu_bytes = _int(value, 68, 1 << 20)  # 68: IPv4 minimum MTU (RFC 791)
             return port.mtu_bytes is not None
         if m.group("attr") == "speed":

@@ -52,6 +52,7 @@ def _roce(conf: Conf) -> str | None:
 
 def _port(conf: Conf, name: str, pc: PortConf) -> Port:
     port = Port(name=name, source=pc.source, qos_configured=pc.qos or conf.global_qos)
+    # `link mtu` sets the Linux interface MTU, the IP MTU (Cumulus Linux "Interface Configuration", MTU).
     for attr, val in (("description", pc.description), ("mtu_bytes", pc.mtu), ("speed_gbps", pc.speed),
                       ("admin_up", pc.admin_up)):
         if val is not None:

@@ -449,6 +449,7 @@ class _Builder:
         for name, e in self.db.table("PORT").items():
             self.port(name, e).update(
                 speed_gbps=self.value(e, "speed", _speed, "a speed in Mb/s"),
+                # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
                 mtu_bytes=self.value(e, "mtu", _count, "an MTU in bytes"),
                 admin_up=self.choice(e, "admin_status", {"up": True, "down": False}),
                 description=self.text(e, "description"), alias=self.text(e, "alias"), _role=self.text(e, "role"))
