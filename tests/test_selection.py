@@ -93,3 +93,24 @@ def test_buffers_only_dump_says_selection_is_unverified(corpus):
     result = api.lint([corpus / "sonic" / "mellanox2410"], "sonic-azure")
     (sel,) = [f for f in result.findings if f.code == "SEL001"]
     assert sel.severity == Severity.info and sel.unverified
+
+
+def test_service_ports_without_pfc_and_pfc_to_queue_map_are_lossy_by_design(tmp_path):
+    """qos_config.j2 PORT_SERVICE ports (Arista 7060X6 Ethernet512/513) get the maps but neither pfc_enable
+    nor pfc_to_queue_map; a port that forgot only pfc_enable is still checked (and PFC001 finds it)."""
+    full = {"dscp_to_tc_map": "AZURE", "tc_to_queue_map": "AZURE", "tc_to_pg_map": "AZURE"}
+    data = {"DEVICE_METADATA": {"localhost": {"hostname": "x6"}},
+            "PORT": {p: {"admin_status": "up"} for p in ("Ethernet0", "Ethernet8", "Ethernet512")},
+            "DSCP_TO_TC_MAP": {"AZURE": {"3": "3", "4": "4"}}, "TC_TO_QUEUE_MAP": {"AZURE": {"3": "3", "4": "4"}},
+            "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3", "4": "4"}},
+            "MAP_PFC_PRIORITY_TO_QUEUE": {"AZURE": {"3": "3", "4": "4"}},
+            "PORT_QOS_MAP": {"Ethernet0": {**full, "pfc_enable": "3,4", "pfc_to_queue_map": "AZURE"},
+                             "Ethernet8": {**full, "pfc_to_queue_map": "AZURE"},
+                             "Ethernet512": dict(full)}}
+    (tmp_path / "config_db.json").write_text(json.dumps(data))
+    result = api.lint([tmp_path], "sonic-azure", select_codes=["PFC001"])
+    choices = {c.port: c for c in result.selection["x6"]}
+    assert (choices["Ethernet512"].selected, choices["Ethernet512"].rule) == (False, "lossy-by-design")
+    assert "service port" in choices["Ethernet512"].reason
+    assert choices["Ethernet8"].selected
+    assert {f.port for f in result.findings if f.code == "PFC001"} == {"Ethernet8"}

@@ -383,9 +383,13 @@ class _Builder:
 
         SONiC smart switches give DPU-facing ports PORT role `Dpc`, a TC_TO_PRIORITY_GROUP_MAP of their own
         (AZURE_DPC) and no pfc_enable (qos_config.j2). Without the role, a port that writes no pfc_enable
-        and binds a tc_to_pg_map that no PFC-enabled port of the switch uses is read the same way."""
-        lossless_maps = {self._tc_to_pg_names.get(n) for n, p in self.ports.items() if p.get("pfc_enabled")}
+        and binds a tc_to_pg_map that no PFC-enabled port of the switch uses is read the same way. Service
+        ports (qos_config.j2 PORT_SERVICE, e.g. the two SFP ports of an Arista 7060X6) get the maps but
+        neither pfc_enable nor the pfc_to_queue_map every PFC-enabled port binds."""
+        pfc_ports = [p for p in self.ports.values() if p.get("pfc_enabled")]
+        lossless_maps = {self._tc_to_pg_names.get(p["name"]) for p in pfc_ports}
         lossless_maps.discard(None)
+        service_shape = bool(pfc_ports) and all(p.get("_pfcq_written") for p in pfc_ports)
         for name, port in self.ports.items():
             if port.get("pfc_enabled") or port.get("_pfc_written"):
                 continue
@@ -395,9 +399,12 @@ class _Builder:
             elif lossless_maps and (own := self._tc_to_pg_names.get(name)) and own not in lossless_maps:
                 port["lossy_by_design"] = (f"binds tc_to_pg_map {own} (the PFC-enabled ports bind "
                                            f"{', '.join(sorted(lossless_maps))}) and writes no pfc_enable: lossy by design")
+            elif service_shape and port.get("qos_configured") and "_pfcq_written" in port and not port["_pfcq_written"]:
+                port["lossy_by_design"] = ("writes neither pfc_enable nor the pfc_to_queue_map every PFC-enabled port "
+                                           "binds (a SONiC service port): lossy by design")
         for port in self.ports.values():
-            port.pop("_role", None)
-            port.pop("_pfc_written", None)
+            for key in ("_role", "_pfc_written", "_pfcq_written"):
+                port.pop(key, None)
 
     def port(self, name: str, entry: Entry, field: str | None = None) -> dict:
         """The fields of port ``name``, started from the first entry that mentions it."""
@@ -535,7 +542,8 @@ class _Builder:
             if tc_to_dscp := self.ref(e, "tc_to_dscp_map", "TC_TO_DSCP_MAP"):
                 fields["tc_to_dscp_rewrite"] = self.qos_map("TC_TO_DSCP_MAP", tc_to_dscp)
             for name in names:
-                self.port(name, e).update(fields, _pfc_written="pfc_enable" in e.fields)
+                self.port(name, e).update(fields, _pfc_written="pfc_enable" in e.fields,
+                                          _pfcq_written="pfc_to_queue_map" in e.fields)
                 self._wd_priorities[name] = wd
                 if bound := self.bound_name(e, "tc_to_pg_map"):
                     self._tc_to_pg_names[name] = bound
