@@ -14,6 +14,7 @@ from ..fix import plan
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
+from ..report import text as text_report
 
 
 def lint(
@@ -32,6 +33,9 @@ def lint(
     fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
                                                   "(as `losslessd fix`; text output only)."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
+    explain_selection: bool = typer.Option(False, "--explain-selection",
+                                           help="Before the report, list every port in or out of the RoCE-facing "
+                                                "set and the policy rule that decided (text output on stdout)."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -43,6 +47,8 @@ def lint(
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
     result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
                       baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
+    if explain_selection:
+        sys.stdout.write(text_report.explain_selection(result) + "\n")
     color = output is None and output_format == "text" and sys.stdout.isatty()
     text = render(output_format, result, color=color)
     if output:
