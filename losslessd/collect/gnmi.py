@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import time
 from collections import Counter
@@ -28,14 +29,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import grpc
-from pygnmi.spec.v080 import gnmi_pb2
-from pygnmi.spec.v080.gnmi_pb2_grpc import gNMIStub
+# gRPC's C core logs every GOAWAY of a restarting device at info level on stderr, past our JSON log;
+# its warnings and errors still show. An operator's own GRPC_VERBOSITY wins.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+import grpc  # noqa: E402
+from pygnmi.spec.v080 import gnmi_pb2  # noqa: E402
+from pygnmi.spec.v080.gnmi_pb2_grpc import gNMIStub  # noqa: E402
 
-from ..credentials import Secret
-from ..monitor import Key, Reading
-from ..monitor.gnmi import PATHS, Elem, GnmiPath, parser
-from .pull import backoff
+from ..credentials import Secret  # noqa: E402
+from ..monitor import Key, Reading  # noqa: E402
+from ..monitor.gnmi import PATHS, Elem, GnmiPath, parser  # noqa: E402
+from .pull import backoff  # noqa: E402
 
 log = logging.getLogger(__name__)
 

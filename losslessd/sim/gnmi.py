@@ -1,4 +1,4 @@
-"""Simulated gNMI targets: a grpcio asyncio server per switch on 127.0.0.1, over the gNMI protobufs
+"""Simulated gNMI targets: a grpcio server per switch on 127.0.0.1, over the gNMI protobufs
 pygnmi ships, streaming the same moving counters and storms as the SNMP agents (one ``Traffic`` per
 device, the variation module's formulas) on the paths its platform serves (losslessd.monitor.gnmi):
 SONiC's COUNTERS_DB virtual paths as one JSON object per path, OpenConfig (with Arista's PFC
@@ -7,22 +7,23 @@ augments) leaf by leaf.
 TLS with a CA made when the servers start (``ca_file``), username/password metadata checked on
 every call. Faults: down (the listener closes), restart (closes and listens again on the same
 port), garbage (the Traffic's garbage flag: counters become strings), stall (the stream goes quiet
-after its first round), flood (rounds sent back to back without waiting).
+before its next round), flood (rounds sent FLOOD_SPEEDUP times faster than asked).
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import ipaddress
 import json
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-import grpc
+from ..collect import gnmi as _client  # noqa: F401  (first: it quiets gRPC's core logging before grpc loads)
+import grpc  # noqa: I001
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -45,6 +46,8 @@ HOST = "127.0.0.1"
 _CALL_TIMEOUT_S = 30.0
 MIN_INTERVAL_S = 0.05  # the shortest sample interval served (gNMI's 0 means "the target's lowest")
 DEFAULT_INTERVAL_S = 10.0
+STREAMS_PER_DEVICE = 8  # streams one device serves at once (a client reconnecting while its old stream ends)
+FLOOD_SPEEDUP = 50  # the flood fault sends rounds this many times faster than asked
 _US_PER_S = 1_000_000
 Fault = Literal["stall", "flood"] | None
 
@@ -253,77 +256,82 @@ class _Target(gnmi_pb2_grpc.gNMIServicer):
         self.kinds = {parse_path(p.text): _KINDS[p.text] for p in served}
         self.target = served[0].target
 
-    async def Subscribe(self, request_iterator, context):
+    def _accept(self, request_iterator, context):
+        """(SubscriptionList, kinds of its paths), or (code, details) of why the call is refused."""
+        request = next(request_iterator, None)
         meta = dict(context.invocation_metadata())
         if meta.get("username") != self.device.username or meta.get("password") != self.device.password:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "username or password not accepted")
-        request = await request_iterator.__anext__()
+            return None, (grpc.StatusCode.UNAUTHENTICATED, "username or password not accepted")
+        if request is None or request.WhichOneof("request") != "subscribe" or \
+                request.subscribe.mode != gnmi_pb2.SubscriptionList.STREAM:
+            return None, (grpc.StatusCode.UNIMPLEMENTED, "only STREAM subscriptions are served")
         sub = request.subscribe
-        if request.WhichOneof("request") != "subscribe" or sub.mode != gnmi_pb2.SubscriptionList.STREAM:
-            await context.abort(grpc.StatusCode.UNIMPLEMENTED, "only STREAM subscriptions are served")
         if sub.prefix.target != self.target:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"unknown target {sub.prefix.target!r}")
+            return None, (grpc.StatusCode.NOT_FOUND, f"unknown target {sub.prefix.target!r}")
         kinds = []
         for s in sub.subscription:
             kind = self.kinds.get(_path_key(s.path))
             if kind is None:
-                await context.abort(grpc.StatusCode.NOT_FOUND, f"path {_path_key(s.path)} is not served")
+                return None, (grpc.StatusCode.NOT_FOUND, f"path {_path_key(s.path)} is not served")
             kinds.append(kind)
+        return (sub, kinds), None
+
+    def Subscribe(self, request_iterator, context):
+        accepted, refused = self._accept(request_iterator, context)
+        if refused is not None:
+            context.set_code(refused[0])
+            context.set_details(refused[1])
+            return
+        sub, kinds = accepted
         interval = max(MIN_INTERVAL_S, (min(s.sample_interval for s in sub.subscription) / 1e9) or DEFAULT_INTERVAL_S)
         build = sonic_notifications if self.device.platform == "sonic" else openconfig_notifications
         first = True
-        while True:
+        while context.is_active():
+            fault = self.servers.faults.get(self.device.name)
+            if fault == "stall":  # quiet until the client gives up
+                self.servers.stopping.wait(interval)
+                continue
             for n in build(self.device, kinds, time.time()):
                 yield gnmi_pb2.SubscribeResponse(update=n)
             if first:
                 yield gnmi_pb2.SubscribeResponse(sync_response=True)
                 first = False
-            fault = self.servers.faults.get(self.device.name)
-            if fault == "stall":
-                await asyncio.Event().wait()  # quiet until the client gives up
-            await asyncio.sleep(0 if fault == "flood" else interval)
+            if self.servers.stopping.wait(interval / FLOOD_SPEEDUP if fault == "flood" else interval):
+                return
 
 
 class GnmiServers:
-    """The devices' gNMI servers on a private event loop in a daemon thread (as losslessd.sim.ssh)."""
+    """The devices' gNMI servers: grpcio's threaded server, one per device with its own port.
+
+    Threaded, not grpc.aio: the tests run the asyncio client in the same process, and grpc.aio on
+    two event loops in one process can stall."""
 
     def __init__(self, tls: TlsFiles):
         self.tls = tls
         self.faults: dict[str, Fault] = {}
-        self._servers: dict[str, grpc.aio.Server] = {}
+        self.stopping = threading.Event()  # wakes streams that wait, at shutdown
+        self._servers: dict[str, grpc.Server] = {}
         self._ports: dict[str, int] = {}
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="losslessd-sim-gnmi", daemon=True)
-        self._thread.start()
-
-    def _call(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(_CALL_TIMEOUT_S)
 
     def listen(self, device: GnmiDevice, port: int = 0) -> int:
         """Serve ``device`` on ``port`` (0: a free one); returns the port."""
-        port = self._call(self._listen(device, port))
-        self._ports[device.name] = port
-        return port
-
-    async def _listen(self, device: GnmiDevice, port: int) -> int:
-        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        server = grpc.server(ThreadPoolExecutor(max_workers=STREAMS_PER_DEVICE, thread_name_prefix="sim-gnmi"),
+                             options=[("grpc.so_reuseport", 0)])
         gnmi_pb2_grpc.add_gNMIServicer_to_server(_Target(device, self), server)
         creds = grpc.ssl_server_credentials([(self.tls.key_pem, self.tls.cert_pem)])
         bound = server.add_secure_port(f"{HOST}:{port}", creds)
         if not bound:
             raise OSError(f"gNMI server for {device.name} could not bind {HOST}:{port}")
-        await server.start()
+        server.start()
         self._servers[device.name] = server
+        self._ports[device.name] = bound
         return bound
 
     def close(self, name: str) -> None:
         """Stop serving ``name``: open streams end, new connections are refused."""
-        self._call(self._close(name))
-
-    async def _close(self, name: str) -> None:
         server = self._servers.pop(name, None)
         if server is not None:
-            await server.stop(grace=None)
+            server.stop(grace=None).wait(_CALL_TIMEOUT_S)
 
     def restart(self, device: GnmiDevice) -> None:
         """Stop and serve again on the same port (a telemetry process that restarted)."""
@@ -331,15 +339,12 @@ class GnmiServers:
         self.listen(device, self._ports[device.name])
 
     def set_fault(self, name: str, fault: Fault) -> None:
-        """``stall``: every stream of ``name`` goes quiet after its next round (a new stream after its
-        first); ``flood``: they send rounds back to back; None: normal again from the next round."""
+        """``stall``: the streams of ``name`` go quiet (before their next round; a new one sends
+        nothing); ``flood``: they send rounds FLOOD_SPEEDUP times too fast; None: normal again from
+        the next round."""
         self.faults[name] = fault
 
     def shutdown(self) -> None:
-        if not self._thread.is_alive():
-            return
+        self.stopping.set()
         for name in list(self._servers):
             self.close(name)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(_CALL_TIMEOUT_S)
-        self._loop.close()
