@@ -38,7 +38,7 @@ from pygnmi.spec.v080.gnmi_pb2_grpc import gNMIStub  # noqa: E402
 
 from ..credentials import Secret  # noqa: E402
 from ..monitor import Key, Reading  # noqa: E402
-from ..monitor.gnmi import PATHS, Elem, GnmiPath, parser  # noqa: E402
+from ..monitor.gnmi import PATHS, Elem, GnmiPath, oc_container, parse_openconfig, parser  # noqa: E402
 from .pull import backoff  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,7 @@ class _Rounds:
     def __init__(self, target: GnmiTarget):
         self.target = target
         self.parse = parser(target.platform)
+        self.leaves = oc_container if self.parse is parse_openconfig else None
         self.values: dict[Key, int] = {}
         self.bits: dict[Key, int] = {}
         self.expected: Counter[str] | None = None  # updates per kind of a full round (None: before sync)
@@ -157,12 +158,16 @@ class _Rounds:
 
     def add(self, notification: gnmi_pb2.Notification, now: float) -> None:
         prefix = elems_of(notification.prefix)
-        for update in notification.update:
-            elems = prefix + elems_of(update.path)
-            try:
-                parsed = self.parse(elems, decode(update.val))
-            except ValueError as exc:
-                raise GnmiError(self.target.device, f"unusable answer: {exc}") from None
+        try:
+            if self.leaves is not None and all(len(u.path.elem) == 1 and not u.path.elem[0].key
+                                               for u in notification.update):
+                # OpenConfig leaf by leaf under one prefix: one container, parsed in one call
+                found = [self.leaves(prefix, {u.path.elem[0].name: decode(u.val) for u in notification.update})]
+            else:
+                found = [self.parse(prefix + elems_of(u.path), decode(u.val)) for u in notification.update]
+        except ValueError as exc:
+            raise GnmiError(self.target.device, f"unusable answer: {exc}") from None
+        for parsed in found:
             if self.started is None:
                 self.started, self.started_wall = now, time.time()
             self.values.update(parsed.values)

@@ -147,15 +147,15 @@ class Parsed:
     updates: int  # updates (leaves or JSON blobs) it held
 
 
-def counter(value: object, where: str) -> int:
+def counter(value: object, where) -> int:
     """A counter as gNMI carries it: an unsigned int, or a string of digits (SONiC serves strings;
-    RFC 7951 JSON encodes 64-bit integers as strings)."""
-    if isinstance(value, bool):
-        raise ValueError(f"{where}: {value!r} is not a counter")
-    if isinstance(value, int) and value >= 0:
+    RFC 7951 JSON encodes 64-bit integers as strings). ``where`` names it in the error: a string, or
+    a callable that makes one (the hot path builds no names for counters that parse)."""
+    if type(value) is int and value >= 0:
         return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+    if type(value) is str and value.isascii() and value.isdigit() and len(value) <= 20:
         return int(value)
+    where = where() if callable(where) else where
     raise ValueError(f"{where}: {str(value)[:40]!r} is not a counter")
 
 
@@ -216,16 +216,17 @@ def _sonic_port(port: str, fields: dict, where: str, values: dict[Key, int]) -> 
 def parse_openconfig(elems: tuple[Elem, ...], value: object) -> Parsed:
     """One update under an OpenConfig path of PATHS: a leaf (a number or numeric string), or a
     container whose decoded JSON value is an object of leaves (module prefixes dropped)."""
-    where = path_text(elems)
     if isinstance(value, dict):
-        return _oc_leaves(elems, {str(k).rpartition(":")[2]: v for k, v in value.items()}, where)
+        return oc_container(elems, {str(k).rpartition(":")[2]: v for k, v in value.items()})
     if not elems:
         raise ValueError("an update with an empty path")
-    return _oc_leaves(elems[:-1], {elems[-1][0]: value}, where)
+    return oc_container(elems[:-1], {elems[-1][0]: value})
 
 
-def _oc_leaves(container: tuple[Elem, ...], leaves: dict[str, object], where: str) -> Parsed:
-    """Leaves of one OpenConfig state container, by which container it is."""
+def oc_container(container: tuple[Elem, ...], leaves: dict[str, object]) -> Parsed:
+    """Leaves (name -> value) of one OpenConfig state container, by which container it is; the
+    collector hands a notification's leaf updates in one call."""
+    where = _Where(container)
     names = tuple(e[0] for e in container)
     keys = [dict(e[1]) for e in container]
     values: dict[Key, int] = {}
@@ -251,7 +252,7 @@ def _oc_leaves(container: tuple[Elem, ...], leaves: dict[str, object], where: st
         name = table.get(leaf)
         if name is None:
             continue
-        v = counter(raw, where if where.endswith("/" + leaf) else f"{where}/{leaf}")
+        v = counter(raw, lambda: f"{where}/{leaf}")
         key = Key(port, name, index)
         values[key] = v // _NS_PER_US if name == PAUSE_DURATION_US else v
         if table is _EOS_WD:
@@ -259,7 +260,19 @@ def _oc_leaves(container: tuple[Elem, ...], leaves: dict[str, object], where: st
     return Parsed(kind, values, bits, len(leaves))
 
 
-def _small_int(text: str | None, where: str) -> int:
+class _Where:
+    """A container's path text, made only when an error names it."""
+
+    __slots__ = ("elems",)
+
+    def __init__(self, elems: tuple[Elem, ...]):
+        self.elems = elems
+
+    def __str__(self) -> str:
+        return path_text(self.elems)
+
+
+def _small_int(text: str | None, where) -> int:
     if text is None or not text.isdigit() or int(text) > 15:
         raise ValueError(f"{where}: index {text!r} is not a priority or queue number")
     return int(text)

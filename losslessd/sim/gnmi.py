@@ -286,6 +286,7 @@ class _Target(gnmi_pb2_grpc.gNMIServicer):
         interval = max(MIN_INTERVAL_S, (min(s.sample_interval for s in sub.subscription) / 1e9) or DEFAULT_INTERVAL_S)
         build = sonic_notifications if self.device.platform == "sonic" else openconfig_notifications
         first = True
+        due = time.monotonic()
         while context.is_active():
             fault = self.servers.faults.get(self.device.name)
             if fault == "stall":  # quiet until the client gives up
@@ -296,7 +297,8 @@ class _Target(gnmi_pb2_grpc.gNMIServicer):
             if first:
                 yield gnmi_pb2.SubscribeResponse(sync_response=True)
                 first = False
-            if self.servers.stopping.wait(interval / FLOOD_SPEEDUP if fault == "flood" else interval):
+            due = max(due + (interval / FLOOD_SPEEDUP if fault == "flood" else interval), time.monotonic())
+            if self.servers.stopping.wait(due - time.monotonic()):  # a round every interval, however long one takes
                 return
 
 
