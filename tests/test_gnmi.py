@@ -314,3 +314,48 @@ def test_daemon_detects_storms_through_gnmi_and_never_logs_the_password(sim, tmp
     assert sim.env["LOSSLESSD_SIM_PASSWORD"] not in log
     assert "Traceback" not in log and "unexpectedly" not in log
     assert [r for r in daemon.log_records() if r.get("source") == "gnmi" and r.get("device") == "spine1"]
+
+
+# -- inventory -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("gnmi, needle", [
+    ({"port": 6030, "password": "hunter2"}, "plaintext `password:` refused"),
+    ({"ca_file": "ca.pem"}, "`data.gnmi.port` must be"),
+    ({"port": 6030, "ca_file": "missing.pem"}, "is not a file"),
+    ({"port": 6030, "tls": "yes"}, "`data.gnmi.tls` must be true or false"),
+    ({"port": 6030, "password_env": "NOT_SET_ANYWHERE"}, "NOT_SET_ANYWHERE"),
+    ({"port": 6030, "sample": 1}, "unknown field `data.gnmi.sample`"),
+])
+def test_inventory_gnmi_errors_name_file_and_line(tmp_path, gnmi, needle):
+    import yaml
+
+    from losslessd.errors import InputError
+    from losslessd.inventory import load
+
+    inv = tmp_path / "inventory.yaml"
+    inv.write_text(yaml.safe_dump({"hosts": {"leaf1": {"hostname": "10.0.0.1", "platform": "arista_eos", "data": {
+        "credentials": {"username": "admin", "password_env": "PW"}, "gnmi": gnmi}}}}))
+    with pytest.raises(InputError) as info:
+        load(inv, {"PW": "secret-value"})
+    assert needle in str(info.value) and info.value.line and str(inv) in (info.value.file or "")
+    assert "hunter2" not in str(info.value)
+
+
+def test_inventory_gnmi_defaults_to_the_ssh_login_and_a_platform_without_paths_is_refused(tmp_path):
+    import yaml
+
+    from losslessd.errors import InputError
+    from losslessd.inventory import load
+
+    (tmp_path / "ca.pem").write_text("x")
+    inv = tmp_path / "inventory.yaml"
+    hosts = {"leaf1": {"hostname": "10.0.0.1", "platform": "arista_eos", "data": {
+        "credentials": {"username": "admin", "password_env": "PW"}, "gnmi": {"port": 6030, "ca_file": "ca.pem"}}}}
+    inv.write_text(yaml.safe_dump({"hosts": hosts}))
+    spec = load(inv, {"PW": "pw"}).hosts["leaf1"].gnmi
+    assert (spec.port, spec.username, spec.password.reveal(), spec.tls) == (6030, "admin", "pw", True)
+    assert spec.ca_file == tmp_path / "ca.pem" and spec.hostname == "10.0.0.1"
+    hosts["leaf1"]["platform"] = "nvidia_cumulus"
+    inv.write_text(yaml.safe_dump({"hosts": hosts}))
+    with pytest.raises(InputError, match="has no gNMI counter paths"):
+        load(inv, {"PW": "pw"})
