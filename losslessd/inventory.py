@@ -339,15 +339,20 @@ class _Loader:
             return ()
         return tuple(value)
 
+    def _data_error(self, spec: _Data, section: str):
+        """err(message, key=None): an error at the level that set data.<section>.<key>, or at the section."""
+        def err(message: str, key: str | None = None) -> None:
+            at = spec.origin[key] if key else spec.level
+            self.error(f"{at.label}: {message}", at.doc, at.parts if key else (*at.parts, "data", section))
+        return err
+
     def _snmp(self, spec: _Data, hostname: str) -> SnmpTarget | None:
         if spec.raw is None:
             return None
         value = spec.value
         bad = len(self.errors)
 
-        def err(message: str, key: str | None = None) -> None:
-            at = spec.origin[key] if key else spec.level
-            self.error(f"{at.label}: {message}", at.doc, at.parts if key else (*at.parts, "data", "snmp"))
+        err = self._data_error(spec, "snmp")
 
         if not isinstance(spec.raw, dict):
             err("`data.snmp` must be a mapping")
@@ -398,9 +403,7 @@ class _Loader:
         bad = len(self.errors)
         value = spec.value
 
-        def err(message: str, key: str | None = None) -> None:
-            at = spec.origin[key] if key else spec.level
-            self.error(f"{at.label}: {message}", at.doc, at.parts if key else (*at.parts, "data", "gnmi"))
+        err = self._data_error(spec, "gnmi")
 
         if not isinstance(spec.raw, dict):
             err("`data.gnmi` must be a mapping")
