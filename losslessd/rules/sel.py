@@ -18,8 +18,8 @@ class NoRocePortSelected(Rule):
     smart-switch DPU ports), when they are administratively down, when `roce_ports.select` is
     `qos-configured` and the port has no PFC, QoS-map or trust setting, or when they miss the
     policy's name or description pattern. One finding per switch, saying how many ports were left
-    out by which rule (`lint --explain-selection` lists each port). Error when the input shows the
-    ports' PFC state; info (unverified) when it cannot (a buffers-only SONiC file, no port at all).
+    out by which rule (`lint --explain-selection` lists each port). A warning when the input shows
+    the ports' PFC state (nothing was checked, so the run fails under the default `--fail-on warning`); info (unverified) when it cannot (a buffers-only SONiC file, no port at all).
 
     ## Why it matters
     Every port rule checks only RoCE-facing ports. A switch with none passes every check without a
@@ -43,7 +43,9 @@ class NoRocePortSelected(Rule):
     code = "SEL001"
     name = "no-roce-port-selected"
     scope = "device"
-    severity = Severity.error
+    # A warning, not an error: nothing was checked, which fails a run (--fail-on warning), but the
+    # input cannot tell a misconfigured RoCE switch from one that carries no RoCE.
+    severity = Severity.warning
 
     def check_device(self, ctx, device):
         if device.kind != DeviceKind.switch:
