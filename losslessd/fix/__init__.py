@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import capture, render
+from .. import capture, headroom, render
 from ..errors import InputError
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
@@ -124,7 +124,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     else:
         wanted = {port for _, port in by_port}
         prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
-                              all_facts=False)
+                              all_facts=False, hardware=device.hardware, buffers=headroom.switch_buffers(device))
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     parts = []

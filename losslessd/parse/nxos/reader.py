@@ -326,6 +326,11 @@ class _Reader(TreeReader):
         elif rest[:1] == ["watch-dog"] and len(rest) == 3 and rest[1] in ("shutdown-multiplier",
                                                                           "auto-restore-multiplier"):
             self.cfg.wd_timers[rest[1]] = Val(bounded_int(rest[2], 1, 100, f"the {rest[1]}"), src)
+        elif rest[:2] == ["auto-restore", "multiplier"] and len(rest) == 3:
+            # Nexus 9000 QoS guide, PFC chapter: the restore multiplier is top-level, `priority-flow-control
+            # auto-restore multiplier N` (0-100 watchdog intervals).
+            self.cfg.wd_timers["auto-restore-multiplier"] = Val(bounded_int(rest[2], 0, 100,
+                                                                            "the auto-restore multiplier"), src)
         elif rest[:1] in (["auto-restore"], ["fixed-restore"], ["watch-dog"]):
             pass  # other watchdog knobs (fixed multipliers, internal-interface) are not part of the model
         else:
