@@ -146,6 +146,16 @@ def spectrum_headroom(asic: SpectrumAsic, speed_mbps: int, cable_m: float, port_
     return Headroom(xon_bytes=xon, xoff_bytes=xoff, size_bytes=_round_kib(size))
 
 
+def spectrum_lanes(asic: SpectrumAsic, speed_mbps: int, lanes: int | None) -> int | None:
+    """The port's lane count, or the one the speed forces when unknown: sonic-swss buffermgrdyn.cpp, "for 4xxx
+    models, 400G ports can only have 8 lanes, and for 5xxx models, 800G ports can only have 8 lanes"."""
+    if lanes is not None:
+        return lanes
+    if (asic.generation == 3 and speed_mbps == 400000) or (asic.generation in (4, 5) and speed_mbps == 800000):
+        return 8
+    return None
+
+
 def spectrum_profile_name(speed_mbps: int, cable: str, mtu: int, generation: int, lanes: int | None) -> str:
     """sonic-swss buffermgrdyn.cpp getDynamicProfileName: pg_lossless_<speed>_<cable>[_mtu<mtu>][_8lane]_profile;
     _8lane only on 8-lane ports of SN4xxx below 400G and of SN5xxx below 800G (those share no profile)."""
@@ -264,6 +274,7 @@ def required_headroom(bufs: SwitchBuffers, speed_gbps: float, cable_m: float, mt
     found: list[Requirement] = []
     note = ""
     if bufs.asic is not None:
+        lanes = spectrum_lanes(bufs.asic, speed_mbps, lanes)
         hr = spectrum_headroom(bufs.asic, speed_mbps, cable_m, mtu, lanes=lanes, pattern=bufs.pattern,
                                shared_headroom_pool=bufs.shared_headroom_pool, peer_response_bytes=peer_response_bytes)
         found.append(Requirement(hr.xoff_bytes, f"sonic-swss buffer_headroom_mellanox.lua on Spectrum-"

@@ -101,8 +101,9 @@ def test_lower_bound_is_below_the_script_and_every_shipped_sku_row():
 
 def test_requirement_takes_the_larger_of_script_and_sku_table():
     bufs = headroom.switch_buffers(hwsku="ACS-MSN4700")
-    req = headroom.required_headroom(bufs, 400, 5, 9100, lanes=8)
+    req = headroom.required_headroom(bufs, 400, 5, 9100)  # 400G on a SN4xxx is 8 lanes (buffermgrdyn.cpp)
     assert req.xoff_bytes == 90112 and req.row.xoff_bytes == 38912  # the 2020 table is below the script
+    assert req.headroom.xon_bytes == 38912
     assert "buffer_headroom_mellanox.lua" in req.basis and "38912" in req.basis
     broadcom = headroom.switch_buffers(hwsku="Arista-7060X6-64PE-O128S2")
     req = headroom.required_headroom(broadcom, 400, 5, 9100)

@@ -276,6 +276,10 @@ class IbPartition(_Base):
     pkey: int | None = None  # None: OpenSM generates one
     ipoib: bool = False
     sl: int | None = None
+    # The partition's multicast (IPoIB broadcast) group MTU and rate, in IBA encoding as written (mtu=4 is 2048 B,
+    # rate=3 is 10 Gb/s); None: not written (OpenSM's defaults mtu 4, rate 3: man opensm, PARTITION CONFIGURATION).
+    mtu_code: int | None = None
+    rate_code: int | None = None
     members: list[str] = Field(default_factory=list)
     source: Source | None = None
 

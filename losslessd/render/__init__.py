@@ -367,7 +367,8 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
         else:
             size = script.size_bytes
         cable_txt = f"{cable:g}m"
-        name = hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation, lanes)
+        name = hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation,
+                                        hr.spectrum_lanes(bufs.asic, speed_mbps, lanes))
         return SonicPg(name, cable_txt, script.xon_bytes, req.xoff_bytes, size, DYNAMIC_TH, None, req.basis), None
     if req.row is not None:
         row = req.row
