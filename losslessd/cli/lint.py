@@ -32,6 +32,8 @@ def lint(
     fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
                                                   "(as `losslessd fix`; text output only)."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
+    model: str = typer.Option(None, "--model", help="With --fix: the hardware model of devices whose input names "
+                              "none (chooses the command family)."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -53,7 +55,7 @@ def lint(
     else:
         sys.stdout.write(text)
     if fix:
-        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes)))
+        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes, model=model)))
     if not result.fabric.devices and result.fabric.issues:
         raise typer.Exit(2)  # nothing usable was given
     raise typer.Exit(1 if result.fails(fail_on) else 0)

@@ -528,7 +528,9 @@ _NEEDS: dict[str, dict[str, tuple[str, ...]]] = {
     "sonic": {"ports": ("sonic",), "buffer": ("sonic",)},
     "nvidia_cumulus": {"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)},
     "cisco_nxos": {"ports": ("speed",), "buffer": ("speed", "cable")},
-    "juniper_junos": {"ports": ("speed",), "pfc": ("cable",)},
+    # Junos: an unknown cable length renders a PFC profile without `input cable-length`, the switch's default 100 m,
+    # which is what a profile without one (the only way the parser leaves a port's cable unknown) said before.
+    "juniper_junos": {"ports": ("speed",)},
     "linux_mlx5": {"pfc": ("cable",), "buffer": ("cable",)},
 }
 _MISSING = {

@@ -117,6 +117,11 @@ class LosslessClassStarved(Rule):
         strict = sorted(idx for idx in outranks if idx not in allowed and (used is None or idx in used))
         if strict and lossless:
             first = queues[strict[0]]
+            if device.platform == "arista_eos":
+                # EOS queues above the highest `no priority` queue are strict by default: no scheduler line makes
+                # them weighted while the CNP queue above stays strict, so only moving the traffic off them (the
+                # DSCP map, a disruptive change) helps; a human decides.
+                section = {"section": None}
             what = "strict priority" if len(strict) == 1 else "strict priority each"
             yield self.finding(f"{unit} {numbers(strict)} {'is' if len(strict) == 1 else 'are'} {what} above the lossless "
                                f"{unit} {numbers(lossless)}: whatever they carry is always sent first and can take the "
