@@ -35,8 +35,9 @@ RUNTIME_INFOS: dict[str, set[str]] = {
     # MAP001's TC->PG step cannot be checked offline.
     "nvidia_cumulus": {"BUF003", "ECN004", "MAP001"},
     # The mlx5 driver sizes the lossless receive buffer from --cable_len and the MTU itself (auto buffer
-    # mode), so MAP001 cannot see the buffer's settings offline.
-    "linux_mlx5": {"MAP001"},
+    # mode), so MAP001 cannot see the buffer's settings offline; the script leaves the NIC's ETS scheduler as it
+    # is (SCH001).
+    "linux_mlx5": {"MAP001", "SCH001"},
 }
 # A 100G and a 400G port on short and long cables, and a 25G port with a standard MTU; port names
 # in each platform's own spelling.

@@ -369,7 +369,8 @@ def test_host_fix_is_a_script_that_clears_the_capture_it_runs_over(tmp_path):
     (dev,) = api.fix([GPU03], POLICY, unsafe=True).devices
     (part,) = dev.parts
     assert {f.code for f in part.findings} == before and part.sections == ["pfc", "trust"]
-    assert part.snippet.splitlines()[-2:] == ["mlnx_qos -i enp65s0f0np0 --trust dscp",
+    assert part.snippet.splitlines()[-3:] == ["mlnx_qos -i enp65s0f0np0 --trust dscp",
+                                              "ethtool -A enp65s0f0np0 autoneg off rx off tx off",
                                               "mlnx_qos -i enp65s0f0np0 --pfc 0,0,0,1,0,0,0,0 --cable_len 7"]
     assert dev.diff is None and dev.diff_note == fix.HOST_STATE
     assert dev.verified and not dev.unresolved and not dev.introduced

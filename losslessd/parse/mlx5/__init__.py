@@ -63,6 +63,10 @@ _TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?(\d{1,3})$")
 # A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
 _SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
                             r"/traffic_class$")
+# Optional reads whose empty output means "not there": the DCQCN parameter globs.
+_OPTIONAL_GLOB = re.compile(r"/ecn/roce_(?:np|rp)/\*$|/class/infiniband/\*/tc/\d{1,3}/traffic_class$")
+# What ethtool and iproute2 print for an interface they cannot query (kept in the capture, no finding).
+_NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported", re.IGNORECASE)
 _NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
 _IFACE = re.compile(r"[^/\s]{1,64}")
 _INT = re.compile(r"-?\d{1,12}")
@@ -262,6 +266,10 @@ class _Host:
         if not lines and len(paths) == 1 and (m := _PATH_RE.search(paths[0])) and m.group("tcdev"):
             self._set_traffic_class(None, Source(file=file, line=sec.line - 1))  # an empty file: not set
             return
+        if not lines and paths and all(_OPTIONAL_GLOB.search(p) for p in paths):
+            if all("traffic_class" in p for p in paths):  # every device's traffic_class empty: none set
+                self._set_traffic_class(None, Source(file=file, line=sec.line - 1))
+            return  # DCQCN parameters the NIC (or driver) does not expose: nothing to read, nothing wrong
         single = len(paths) == 1 and not any(c in paths[0] for c in "*?[")
         read, bad = 0, []
         for n, line in lines:
@@ -356,7 +364,8 @@ class _Host:
             return
         found = {k: v == "on" for k, v in _PAUSE_LINE.findall(sec.output)}
         if not found:
-            self._issue(f"`{sec.command}`: no Autonegotiate/RX/TX pause lines", file, sec.line)
+            if not _NO_DEVICE.search(sec.output):
+                self._issue(f"`{sec.command}`: no Autonegotiate/RX/TX pause lines", file, sec.line)
             return
         self._port(iface, file, sec).link_pause = LinkPause(autoneg=found.get("Autonegotiate"), rx=found.get("RX"),
                                                             tx=found.get("TX"), source=Source(file=file, line=sec.line))
@@ -366,7 +375,8 @@ class _Host:
             return
         m = _MAXMTU.search(sec.output)
         if m is None:
-            self._issue(f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", file, sec.line)
+            if not _NO_DEVICE.search(sec.output):
+                self._issue(f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", file, sec.line)
             return
         self._port(iface, file, sec).max_mtu_bytes = int(m.group(1))
 
