@@ -22,6 +22,21 @@ class _NicRule(PortRule):
     device_kind = DeviceKind.host
 
 
+class _TosRule(Rule):
+    """A host-wide check of the traffic class RoCE leaves with, switched on by a `policy.nic` flag."""
+
+    scope = "device"
+    fix_sections = frozenset({"tos"})
+    policy_flag = ""
+
+    def check_device(self, ctx, device):
+        if device.kind == DeviceKind.host and getattr(ctx.policy.nic, self.policy_flag):
+            yield from self.check_host(ctx, device)
+
+    def check_host(self, ctx, device):
+        raise NotImplementedError
+
+
 @register
 class NicPfcMismatch(_NicRule):
     """The NIC's PFC-enabled priorities differ from the policy's lossless priorities.
@@ -191,7 +206,7 @@ def tos_problems(ctx, tos: int, what: str, set_it: str) -> list[tuple[str, str, 
 
 
 @register
-class NicRoceTos(Rule):
+class NicRoceTos(_TosRule):
     """RDMA-CM's default TOS (cma_roce_tos) is not a lossless DSCP, or lacks ECT when ECN is required.
 
     ## What it checks
@@ -224,13 +239,10 @@ class NicRoceTos(Rule):
 
     code = "NIC004"
     name = "nic-roce-tos"
-    scope = "device"
     severity = Severity.warning
-    fix_sections = frozenset({"tos"})
+    policy_flag = "check_roce_tos"
 
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.host or not ctx.policy.nic.check_roce_tos:
-            return
+    def check_host(self, ctx, device):
         if device.rdma_traffic_class is not None:
             return  # overridden by the device's traffic class (NIC006)
         tos = device.roce_tos
@@ -303,7 +315,7 @@ NCCL_DEFAULT_TC = 0
 
 
 @register
-class RoceTrafficClass(Rule):
+class RoceTrafficClass(_TosRule):
     """The traffic class RoCE traffic really leaves the host with is not the policy's lossless one.
 
     ## What it checks
@@ -337,13 +349,10 @@ class RoceTrafficClass(Rule):
 
     code = "NIC006"
     name = "roce-traffic-class"
-    scope = "device"
     severity = Severity.error
-    fix_sections = frozenset({"tos"})
+    policy_flag = "check_traffic_class"
 
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.host or not ctx.policy.nic.check_traffic_class:
-            return
+    def check_host(self, ctx, device):
         set_tc = "run `echo {0} > /sys/class/infiniband/<rdma device>/tc/1/traffic_class`"
         if device.rdma_traffic_class is not None:
             for key, message, data in tos_problems(ctx, device.rdma_traffic_class, "the RDMA device's traffic_class",
