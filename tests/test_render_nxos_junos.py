@@ -28,7 +28,8 @@ RAW = FIXTURES / "raw"
 
 def _profile(platform: str, policy: str = "roce-dscp26") -> rnd.Profile:
     ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs(platform)]
-    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES)
+    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES,
+                       **render_golden.options(platform))
 
 
 def _parse(platform: str, text: str):
@@ -142,7 +143,8 @@ def test_any_subset_of_sections_is_a_whole_config(platform, sections):
 def test_any_port_round_trips_clean(tmp_path_factory, platform, speed, cable, mtu, policy):
     """Like test_render's property test, with the platform's own port names so the port is really read."""
     name = render_golden.PORT_NAMES[platform][0]
-    text = rnd.render(platform, rnd.profile(load_policy(policy), [rnd.PortFacts(name, speed, cable, mtu)]))
+    text = rnd.render(platform, rnd.profile(load_policy(policy), [rnd.PortFacts(name, speed, cable, mtu)],
+                                                   **render_golden.options(platform)))
     path = tmp_path_factory.mktemp("r") / f"sw.{render_golden.EXTENSIONS[platform]}"
     path.write_text(text)
     assert _extra_findings(platform, policy, path) == []

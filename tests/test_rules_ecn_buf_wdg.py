@@ -25,8 +25,8 @@ PRIO5_SWITCH = {
     "buffer_pools": {"ingress_lossless_pool": {"name": "ingress_lossless_pool", "mode": "dynamic",
                                                "size_bytes": 4194304}},
     "buffer_profiles": {"pg_lossless_100000_5m_profile": {
-        "name": "pg_lossless_100000_5m_profile", "pool": "ingress_lossless_pool", "size_bytes": 50176,
-        "xon_bytes": 19456, "xoff_bytes": 30720, "dynamic_threshold": 0,
+        "name": "pg_lossless_100000_5m_profile", "pool": "ingress_lossless_pool", "size_bytes": 63488,
+        "xon_bytes": 19456, "xoff_bytes": 44032, "dynamic_threshold": 0,
         "source": {"file": "buffers.json", "pointer": "/BUFFER_PROFILE/pg_lossless_100000_5m_profile"}}},
     "ports": {"Ethernet0": {
         "name": "Ethernet0", "qos_configured": True, "speed_gbps": 100, "cable_length_m": 5, "mtu_bytes": 9216,
@@ -110,12 +110,15 @@ def test_buffer_findings_point_at_the_profile():
     policy = _policy(lossless={"priorities": [5], "dscp": [40]})
     (finding,) = _lint(policy, device, codes=["BUF002"])
     assert finding.source.pointer == "/BUFFER_PROFILE/pg_lossless_100000_5m_profile"
-    assert finding.data == {"xoff_bytes": 30720, "required_xoff_bytes": 104448, "shortfall_bytes": 73728,
-                            "formula": "sonic"}
-    # The policy's peer response allowance feeds the formula: a slower peer needs more headroom.
-    slow = _policy(lossless={"priorities": [5], "dscp": [40]}, buffer={"peer_response_time_bytes": 20000})
+    assert finding.data == {"xoff_bytes": 44032, "required_xoff_bytes": 104448, "shortfall_bytes": 60416,
+                            "formula": "sonic", "exact": True,
+                            "basis": "SKU ACS-MSN2700 pg_profile_lookup.ini row 100000 300m (above sonic-swss "
+                                     "buffer_headroom_mellanox.lua on Spectrum-1: 84992 B)"}
+    # The policy's peer response allowance replaces the script's (here larger than 394 quanta x 64 B = 25216 B).
+    slow = _policy(lossless={"priorities": [5], "dscp": [40]}, buffer={"peer_response_time_bytes": 60000})
     (slower,) = _lint(slow, device, codes=["BUF002"])
     assert slower.data["required_xoff_bytes"] > 104448
+    assert "buffer_headroom_mellanox.lua" in slower.data["basis"].split(" (above")[0]
 
 
 def test_watchdog_findings_point_at_the_watchdog():

@@ -23,6 +23,8 @@ def fix(
                                       "trust, DSCP/queue maps on live ports)."),
     output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(output.FORMATS)}."),
     topology: Path = typer.Option(None, "--topology", help="Topology file; default: topology.yaml in a linted folder."),
+    model: str = typer.Option(None, "--model", help="Hardware model of devices whose input names none (e.g. "
+                              "N9K-C93180YC-EX, qfx5120-48y): chooses the command family where the CLI differs."),
 ):
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 
@@ -31,7 +33,7 @@ def fix(
     if output_format not in output.FORMATS:
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(output.FORMATS)}")
     result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,
-                     unsafe=unsafe_fixes)
+                     unsafe=unsafe_fixes, model=model)
     sys.stdout.write(output.render(output_format, result))
     if not result.lint.fabric.devices and result.lint.fabric.issues:
         raise typer.Exit(2)

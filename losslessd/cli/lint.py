@@ -36,6 +36,8 @@ def lint(
     explain_selection: bool = typer.Option(False, "--explain-selection",
                                            help="Before the report, list every port in or out of the RoCE-facing "
                                                 "set and the policy rule that decided (text output on stdout)."),
+    model: str = typer.Option(None, "--model", help="With --fix: the hardware model of devices whose input names "
+                              "none (chooses the command family)."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -59,7 +61,7 @@ def lint(
     else:
         sys.stdout.write(text)
     if fix:
-        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes)))
+        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes, model=model)))
     if not result.fabric.devices and result.fabric.issues:
         raise typer.Exit(2)  # nothing usable was given
     raise typer.Exit(1 if result.fails(fail_on) else 0)

@@ -152,6 +152,11 @@ class NicEcn(_Base):
 
     np_enabled: dict[int, bool] = Field(default_factory=dict)
     rp_enabled: dict[int, bool] = Field(default_factory=dict)
+    # DCQCN algorithm parameters (sysfs ecn/roce_rp/<name>: rpg_*, rate_*, dce_tcp_*, clamp_tgt_rate..., and
+    # ecn/roce_np/<name>: min_time_between_cnps ...) as the NIC reports them.
+    rp_params: dict[str, int] = Field(default_factory=dict)
+    np_params: dict[str, int] = Field(default_factory=dict)
+    params_source: Source | None = None
     # CNPs this NIC sends as notification point (sysfs ecn/roce_np/cnp_dscp, cnp_802p_prio)
     cnp_dscp: int | None = None
     cnp_priority: int | None = None
@@ -159,6 +164,15 @@ class NicEcn(_Base):
     # NP and RP switches are read from different places; a finding about one points there.
     np_source: Source | None = None
     rp_source: Source | None = None
+
+
+class LinkPause(_Base):
+    """IEEE 802.3x link-level (global) pause of a port (`ethtool -a`): it pauses every priority at once."""
+
+    autoneg: bool | None = None
+    rx: bool | None = None
+    tx: bool | None = None
+    source: Source | None = None
 
 
 class Port(_Base):
@@ -172,6 +186,8 @@ class Port(_Base):
     # IP MTU + 14) convert, so that LNK002 compares like with like.
     mtu_bytes: int | None = None
     cable_length_m: float | None = None
+    lanes: int | None = None  # SerDes lanes (SONiC PORT lanes): 8-lane Spectrum ports need twice the xon
+    max_mtu_bytes: int | None = None  # a NIC's largest settable MTU (ip -d link: maxmtu); sizes mlx5 buffers
     trust: Trust | None = None
     trust_source: Source | None = None
 
@@ -198,6 +214,7 @@ class Port(_Base):
     priority_groups: dict[int, PriorityGroup] = Field(default_factory=dict)
     watchdog: Watchdog | None = None
     nic_ecn: NicEcn | None = None
+    link_pause: LinkPause | None = None
     vlans: list[int] | None = None  # L2 VLAN membership ([] = routed port, None = unknown)
     # True when the config gives this port any PFC/QoS-map/trust setting (SONiC PORT_QOS_MAP entry,
     # EOS PFC or trust lines, every NIC port): the default set of RoCE-facing ports.
@@ -276,6 +293,10 @@ class IbPartition(_Base):
     pkey: int | None = None  # None: OpenSM generates one
     ipoib: bool = False
     sl: int | None = None
+    # The partition's multicast (IPoIB broadcast) group MTU and rate, in IBA encoding as written (mtu=4 is 2048 B,
+    # rate=3 is 10 Gb/s); None: not written (OpenSM's defaults mtu 4, rate 3: man opensm, PARTITION CONFIGURATION).
+    mtu_code: int | None = None
+    rate_code: int | None = None
     members: list[str] = Field(default_factory=list)
     source: Source | None = None
 
@@ -391,12 +412,29 @@ class Device(_Base):
     kind: DeviceKind
     platform: str  # id from losslessd.platforms
     hwsku: str | None = None
+    # The vendor's name of the hardware platform: SONiC DEVICE_METADATA platform (x86_64-mlnx_msn4700-r0), the
+    # model `show version` prints (NX-OS N9K-C93180YC-EX, Junos qfx5120-48y-8c); EOS writes its model as hwsku.
+    hardware: str | None = None
+    # SONiC buffer facts (CONFIG_DB DEVICE_METADATA buffer_model, LOSSLESS_TRAFFIC_PATTERN mtu and
+    # small_packet_percentage, DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) that size headroom.
+    buffer_model: Literal["traditional", "dynamic"] | None = None
+    lossless_mtu_bytes: int | None = None
+    small_packet_pct: float | None = None
+    over_subscribe_ratio: float | None = None
     ports: dict[str, Port] = Field(default_factory=dict)
     buffer_pools: dict[str, BufferPool] = Field(default_factory=dict)
     buffer_profiles: dict[str, BufferProfile] = Field(default_factory=dict)
     # NIC host facts
     roce_tos: int | None = None  # cma_roce_tos: IP TOS byte for RDMA-CM connections (DSCP << 2 | ECN)
     roce_tos_source: Source | None = None
+    # The RDMA device's traffic class for every QP of its port (/sys/class/infiniband/DEV/tc/1/traffic_class), which
+    # overrides what applications ask for. None with a source: read, and not set.
+    rdma_traffic_class: int | None = None
+    rdma_traffic_class_source: Source | None = None
+    # NCCL settings the host gives every job (/etc/nccl.conf NAME=VALUE lines): NCCL_IB_TC, NCCL_IB_SL ... None: not
+    # in the input; {} read, and sets nothing (NCCL's defaults apply unless a job's environment says otherwise).
+    nccl_env: dict[str, str] | None = None
+    nccl_env_source: Source | None = None
     opensm: OpenSm | None = None  # subnet manager devices
     neighbors: list[Neighbor] = Field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
     routes: list[Route] = Field(default_factory=list)  # routing-table capture, when given

@@ -7,3 +7,4 @@ from . import ibs  # noqa: F401
 from . import lnk, pth  # noqa: F401
 from . import dlk  # noqa: F401
 from . import sel  # noqa: F401
+from . import sch  # noqa: F401

@@ -66,8 +66,43 @@ def _ecn(port: Port, queue: int) -> Ecn | None:
     return q.ecn
 
 
-def _pfc_trigger(ctx, profile: BufferProfile, pool: BufferPool | None) -> headroom.PfcTrigger | None:
-    return headroom.pfc_trigger(profile, pool, ctx.policy.ecn.congested_lossless_queues)
+class Load(NamedTuple):
+    """How many lossless PGs ECN004 takes as congested at once, and why."""
+
+    queues: int
+    assumption: str  # "policy" or "pool"
+    why: str
+
+
+def congested_load(ctx, device: Device, pool: str | None) -> Load:
+    """The policy's ecn.assume_congested_queues, else every lossless PG of the device's RoCE-facing ports that
+    takes its shared buffer from ``pool`` (PGs sized at run time count too: they share it all the same)."""
+    n = ctx.policy.ecn.assumed_congested
+    if n is not None:
+        return Load(n, "policy", f"ecn.assume_congested_queues {n}")
+    return ctx.memo(_pool_load, device)[pool or ""]
+
+
+def _pool_load(ctx, device: Device) -> dict[str, Load]:
+    pgs: dict[str, int] = {}
+    ports: dict[str, set[str]] = {}
+    for port in ctx.roce_ports(device):
+        for lane in lanes_by(ctx, port, "pg"):
+            pg = port.priority_groups.get(lane.pg)
+            profile = device.buffer_profiles.get(pg.profile) if pg and pg.profile else None
+            pool = (profile.pool if profile is not None else None) or ""
+            pgs[pool] = pgs.get(pool, 0) + 1
+            ports.setdefault(pool, set()).add(port.name)
+    out: dict[str, Load] = {}
+    for pool, count in pgs.items():
+        out[pool] = Load(count, "pool", f"every lossless PG sharing pool {pool or '?'}: {count} on "
+                         f"{len(ports[pool])} RoCE port(s); set ecn.assume_congested_queues to assume another load")
+    return _LoadTable(out)
+
+
+class _LoadTable(dict):
+    def __missing__(self, pool: str) -> Load:
+        return Load(1, "pool", "no lossless PG shares the pool")
 
 
 def _source(port: Port, queue: int):
@@ -245,39 +280,42 @@ class EcnThresholdOutOfRange(_MarkingRule):
 
 @register
 class EcnAfterPfc(_MarkingRule):
-    """ECN does not start marking before the lossless PG sends PFC pauses.
+    """ECN does not start marking before the lossless PG sends PFC pauses, under the assumed load.
 
     ## What it checks
-    For every lossless queue that marks ECN, the policy's chosen threshold (`ecn.before_pfc`:
-    Kmin, or Kmax) is below the worst-case PFC trigger of the ingress PG the same priority uses:
-    reservation + static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a
-    dynamic one (alpha = 2**dynamic_th, F = the PG's pool size, n = `ecn.congested_lossless_queues`;
-    Choudhury & Hahne dynamic thresholds). The margin is given in bytes and in microseconds at
-    line rate. When the trigger or the threshold is unknown (run-time profile, pool sized at run
-    time, unconverted unit) the queue is reported as unverified.
+    For every lossless queue that marks ECN, the policy's chosen threshold (`ecn.before_pfc`: Kmin, or
+    Kmax) is compared with the PFC trigger of the ingress PG the same priority uses: reservation +
+    static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a dynamic one (alpha =
+    2**dynamic_th, F = the PG's pool size; Choudhury & Hahne dynamic thresholds). n is the number of
+    lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
+    the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
+    assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
+    it. Margins are in bytes and in microseconds at line rate. When the trigger or the threshold is
+    unknown (run-time profile, pool sized at run time, unconverted unit) the queue is reported as
+    unverified.
 
     ## Why it matters
-    ECN marks on the egress queue and PFC triggers on the ingress PG, so the two are different
-    counters. The standard sanity check compares them anyway, for the worst case: one congested
-    ingress port feeding the queue, where the PG fills exactly as fast as the queue. If the queue
-    cannot reach Kmin before the PG reaches its XOFF point, PFC pauses come first and DCQCN never
-    gets the chance to slow senders (Zhu et al., "Congestion Control for Large-Scale RDMA
-    Deployments", SIGCOMM 2015, set the ECN thresholds well below the PFC threshold for this
-    reason; Luangsomboon & Liebeherr, IEEE Networking Letters 2024, give the exact condition).
-    With several ingress ports feeding one queue each PG holds only part of it, so ECN comes
-    earlier still: the single-ingress case is the one to check.
+    ECN marks on the egress queue and PFC triggers on the ingress PG. With one ingress port feeding each
+    congested egress queue, the PG fills as fast as the queue, so the queue must reach Kmin before the PG
+    reaches its XOFF point, or PFC pauses come first and DCQCN never gets the chance to slow senders
+    (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015; Luangsomboon &
+    Liebeherr, IEEE Networking Letters 2024, give the exact condition). A dynamic threshold shrinks as more
+    PGs take from the pool: a margin that holds with one congested PG (the whole pool free) turns negative
+    when many ports are congested at once (all-to-all collectives, incast on several ports), which is
+    when it matters.
 
     ## Failing example
-    WRED Kmin 2097152 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720,
-    dynamic_th: -2}` (alpha 0.25) in a 4 MiB pool, 100 Gb/s port: `Kmin 2097152 B is not below the
-    PFC trigger of PG 3 (... = 858316 B): margin -1238836 B (-99.1 us at 100 Gb/s)`.
+    WRED Kmin 1048576 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720, dynamic_th: 0}`
+    in a 16 MiB pool shared by 64 lossless PGs: `Kmin 1048576 B is not below the PFC trigger of PG 3 under
+    load: with 64 lossless PGs congested at once (every lossless PG sharing pool ...) it pauses at 277562 B:
+    margin -771014 B ...; best case (one congested PG): 8408064 B, margin 7359488 B`.
 
     ## Passing example
-    Kmin 153600 B (150 KB) against the same PG.
+    Kmin 153600 B (150 KB) against the same PG and pool.
 
     ## Fix
-    Lower Kmin (or Kmax), or give the lossless PG a larger shared-buffer limit (higher
-    dynamic_th / static_th) so PFC stays the last resort.
+    Lower Kmin (or Kmax), give the lossless PGs a larger shared-buffer limit (higher dynamic_th /
+    static_th) or pool, or state a smaller load the fabric is built for in `ecn.assume_congested_queues`.
     """
 
     code = "ECN004"
@@ -301,23 +339,39 @@ class EcnAfterPfc(_MarkingRule):
             yield self.unverified(f"{_where(lane)}: the buffer profile of PG {lane.pg} {why}, so the PFC trigger "
                                   f"is unknown", **at)
             return
-        trigger = ctx.memo(_pfc_trigger, profile, device.buffer_pools.get(profile.pool or ""))
-        if trigger is None:
+        pool = device.buffer_pools.get(profile.pool or "")
+        load = congested_load(ctx, device, profile.pool)
+        loaded = headroom.pfc_trigger(profile, pool, load.queues)
+        if loaded is None:
             yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
-        margin = trigger.at_bytes - threshold
+        best = headroom.pfc_trigger(profile, pool, 1)
+        margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
         if margin > 0:
             return
         speed = port.speed_gbps or pol.speed_reference_gbps
-        margin_us = units.bytes_to_us(margin, speed)
-        when = ""
-        if margin_us is not None:
-            margin_us = round(margin_us, 3)
-            rate = f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s"
-            when = f" ({margin_us:.1f} us at {rate})"
-        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg} "
-                           f"({trigger.basis} = {trigger.at_bytes} B): margin {margin} B{when}; PFC pauses "
-                           f"before ECN marks, lower {label} or raise the PG's shared-buffer limit", **at,
+        rate = (f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s") if speed else ""
+
+        def us(value: int) -> tuple[float | None, str]:
+            t = units.bytes_to_us(value, speed)
+            return (round(t, 3), f" ({t:.1f} us at {rate})") if t is not None else (None, "")
+
+        margin_us, margin_txt = us(margin)
+        best_us, best_txt = us(best_margin)
+        any_load = headroom.pfc_trigger(profile, pool, 2).at_bytes == best.at_bytes  # a static threshold
+        if any_load:
+            where = f" ({loaded.basis} = {loaded.at_bytes} B, the same at any load): margin {margin} B{margin_txt}"
+        else:
+            several = load.queues != 1
+            where = (f"{' under load' if several else ''}: with {load.queues} lossless PG{'s' if several else ''} "
+                     f"congested at once (assumed: {load.why}) it is {loaded.basis} = {loaded.at_bytes} B: margin "
+                     f"{margin} B{margin_txt}")
+            if several:
+                where += f"; best case, one congested PG: {best.at_bytes} B, margin {best_margin} B{best_txt}"
+        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg}{where}; "
+                           f"PFC pauses before ECN marks, lower {label} or raise the PG's shared-buffer limit", **at,
                            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
-                           trigger_bytes=trigger.at_bytes, pg=lane.pg)
+                           trigger_bytes=loaded.at_bytes, pg=lane.pg, assumed_congested=load.queues,
+                           assumption=load.assumption, best_trigger_bytes=best.at_bytes,
+                           best_margin_bytes=best_margin, best_margin_us=best_us)

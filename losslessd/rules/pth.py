@@ -541,3 +541,151 @@ class CnpPathNotStrict(_PathRule):
 
     def enabled(self, ctx) -> bool:
         return ctx.policy.cnp is not None
+
+
+# Linux include/rdma/ib_addr.h iboe_get_mtu(): a RoCE port's IB MTU is the largest of 256..4096 that fits the
+# netdev MTU less GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 = 96 bytes (include/rdma/ib_pack.h).
+ROCE_HEADER_BYTES = 96
+IB_MTUS = (4096, 2048, 1024, 512, 256)
+
+
+def roce_mtu(netdev_mtu: int) -> int | None:
+    """The IB MTU RoCE uses on a port with this IP MTU (iboe_get_mtu); None when not even 256 fits."""
+    return next((m for m in IB_MTUS if netdev_mtu - ROCE_HEADER_BYTES >= m), None)
+
+
+@dataclass(frozen=True)
+class _Narrow:
+    """A switch port on the paths from a point on: its MTU (None: not in the input), where, and how it is reached."""
+
+    mtu: int | None
+    device: str
+    port: str
+    path: tuple[str, ...]  # device:port (MTU) hops up to it
+
+    def behind(self, *labels: str) -> _Narrow:
+        return _Narrow(self.mtu, self.device, self.port, labels + self.path)
+
+
+def _lower(a: _Narrow | None, b: _Narrow | None) -> _Narrow | None:
+    if a is None or b is None:
+        return a or b
+    return a if a.mtu <= b.mtu else b
+
+
+class _MtuWalker:
+    """Over every equal-cost path to one receiver: the narrowest switch port with a known MTU (ingress or egress),
+    and the first port whose MTU is unknown; memoised per state."""
+
+    def __init__(self, fabric: Fabric, routes: _Routes):
+        self.fabric = fabric
+        self.routes = routes
+        self.memo: dict[tuple[str, str, str], tuple[_Narrow | None, _Narrow | None]] = {}
+
+    def _hop(self, device: str, port: str) -> tuple[_Narrow | None, _Narrow | None, str]:
+        mtu = self.fabric.devices[device].ports[port].mtu_bytes
+        label = f"{device}:{port} ({'?' if mtu is None else mtu})"
+        hop = _Narrow(mtu, device, port, (label,))
+        return (hop, None, label) if mtu is not None else (None, hop, label)
+
+    def visit(self, switch: str, ingress: str, phase: str) -> tuple[_Narrow | None, _Narrow | None]:
+        key = (switch, ingress, phase)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = (None, None)  # a loop in the routes adds nothing
+        known, unknown, label = self._hop(switch, ingress)
+        for out, nxt, nport, nphase in self.routes.next_hops(switch, phase):
+            oknown, ounknown, olabel = self._hop(switch, out)
+            known = _lower(known, oknown.behind(label) if oknown else None)
+            unknown = unknown or (ounknown.behind(label) if ounknown else None)
+            if self.fabric.devices[nxt].kind != DeviceKind.host:
+                rknown, runknown = self.visit(nxt, nport, nphase)
+                known = _lower(known, rknown.behind(label, olabel) if rknown else None)
+                unknown = unknown or (runknown.behind(label, olabel) if runknown else None)
+        self.memo[key] = (known, unknown)
+        return known, unknown
+
+
+@register
+class RocePathMtu(Rule):
+    """A switch port on a host-to-host path has an MTU below the RoCE packets the two hosts exchange.
+
+    ## What it checks
+    With a topology, for each pair of NIC ports on different hosts (sampled like PTH001), the RoCE MTU the
+    pair uses is the largest IB MTU (256-4096) that fits the smaller of the two NICs' MTUs less 96 bytes of
+    RoCE headers (Linux iboe_get_mtu: GRH/IP, UDP, BTH, XRC, AtomicETH, ICRC), and its packets carry up to
+    that MTU + 96 bytes. Every switch port on every equal-cost path (ingress and egress, under the fabric's
+    routing) must have an IP MTU of at least that. One finding per narrowest port, with the number of pairs
+    affected and one example path; ports whose MTU the input does not show are reported as unverified.
+
+    ## Why it matters
+    RoCE never fragments and a switch drops a packet larger than the port's MTU, PFC or not: every
+    full-size RoCE packet on that path is lost and retransmitted until the QP gives up, while small
+    messages work, which makes the fault look intermittent. LNK002 compares the two ends of each cable;
+    this rule finds a narrow port anywhere on the path, such as a spine left at a lower MTU than the leaves.
+
+    ## Failing example
+    Hosts at MTU 9000 (RoCE MTU 4096, packets up to 4192 B), `spine1:Ethernet2/1` at MTU 4096:
+    `RoCE packets of up to 4192 B (RoCE MTU 4096 between NIC MTUs 9000 and 9000) cannot pass
+    spine1:Ethernet2/1 (MTU 4096); 4 host pairs affected`.
+
+    ## Passing example
+    Every switch port on the paths at MTU 9100 or more, or at least 4192.
+
+    ## Fix
+    Raise the MTU of the port the message names (and of every port like it) to the fabric's switch MTU, or
+    lower the hosts' MTU so that their RoCE MTU fits.
+    """
+
+    code = "PTH003"
+    name = "roce-path-mtu"
+    scope = "fabric"
+    severity = Severity.error
+
+    def check(self, ctx):
+        fabric = ctx.fabric
+        if fabric.routing is None:
+            return
+        graph = ctx.memo(_graph, fabric)
+        if len({host for host, _ in graph.endpoints}) < 2:
+            return
+        pairs, total, sampling = _pairs(graph.endpoints)
+        hits: dict[tuple[str, str], list] = {}
+        unknown: dict[tuple[str, str], list] = {}
+        walkers: dict[Node, _MtuWalker] = {}
+        for src, dst in pairs:
+            smtu = fabric.devices[src[0]].ports[src[1]].mtu_bytes
+            dmtu = fabric.devices[dst[0]].ports[dst[1]].mtu_bytes
+            if smtu is None or dmtu is None:
+                continue  # the NICs' own MTUs: LNK002 and the host captures' SYS notes say what is missing
+            mtu = roce_mtu(min(smtu, dmtu))
+            if mtu is None:
+                continue
+            walker = walkers.get(dst) or walkers.setdefault(dst, _MtuWalker(fabric, _Routes(fabric, graph, dst)))
+            first = graph.peer[src]
+            known, missing = walker.visit(first[0], first[1], "up")
+            need = mtu + ROCE_HEADER_BYTES
+            if known is not None and known.mtu < need:
+                hits.setdefault((known.device, known.port), []).append((src, dst, mtu, need, smtu, dmtu, known))
+            elif missing is not None:
+                unknown.setdefault((missing.device, missing.port), []).append((src, dst, mtu, need, smtu, dmtu,
+                                                                               missing))
+        for (device, port), entries in sorted(hits.items()):
+            src, dst, mtu, need, smtu, dmtu, narrow = max(entries, key=lambda e: e[3])
+            path = " -> ".join((f"{src[0]}:{src[1]} ({smtu})",) + narrow.path + ("...", f"{dst[0]}:{dst[1]} ({dmtu})"))
+            affected = len({(e[0], e[1]) for e in entries})
+            dev = fabric.devices[device]
+            yield self.finding(f"RoCE packets of up to {need} B (RoCE MTU {mtu} between NIC MTUs {smtu} and {dmtu}) "
+                               f"cannot pass {device}:{port} (MTU {narrow.mtu}); {affected} host pair"
+                               f"{'s' if affected != 1 else ''} affected ({sampling}); raise its MTU to at least "
+                               f"{need}\npath: {path}", device=dev, port=port, source=dev.ports[port].source,
+                               key=f"{device}:{port}|mtu", devices=list(dict.fromkeys([device, src[0], dst[0]])),
+                               mtu=narrow.mtu, needed=need, pairs=affected)
+        for (device, port), entries in sorted(unknown.items()):
+            if (device, port) in hits:
+                continue
+            dev = fabric.devices[device]
+            yield self.unverified(f"the MTU of {device}:{port} is not in the input, so whether RoCE packets of up to "
+                                  f"{max(e[3] for e in entries)} B pass it is unknown "
+                                  f"({len({(e[0], e[1]) for e in entries})} host pairs)", device=dev, port=port,
+                                  source=dev.ports[port].source, key=f"{device}:{port}|mtu")

@@ -134,6 +134,8 @@ def _pfc(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIss
         enabled[fc.pfc_priority.value if fc.pfc_priority else fc.queue] = src
     port.pfc_enabled = sorted(enabled)
     port.pfc_source = conf.cnp.source
+    if cnp.cable_length is not None:
+        port.cable_length_m = float(cnp.cable_length.value)
     if cnp.flow_control_queue:
         port.pfc_priority_to_queue = dict(sorted(cnp.flow_control_queue.items()))
     # QFX has no priority-group configuration: ingress headroom for no-loss classes comes from the shared buffer

@@ -55,6 +55,7 @@ class Cnp:
     flow_control_queue: dict[int, int] = field(default_factory=dict)
     watchdog: Source | None = None
     wd: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_DEFAULTS keys, and "action"
+    cable_length: Val | None = None  # `input cable-length METRES` (headroom is sized for it; default 100 m)
 
 
 @dataclass
@@ -309,8 +310,11 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
                 cnp.wd["action"] = Val(w[2], src)
             else:
                 raise _Skip(f"unknown pfc-watchdog option {w[1]!r}")
-    elif w[:2] == ["input", "cable-length"] or w[0] == "input" and w[1:3] == ["ieee-802.1", "code-point"]:
-        return  # cable length / MRU: not part of the model
+    elif w[:2] == ["input", "cable-length"] and len(w) == 3:
+        # Junos "cable-length (Congestion Notification)": metres, the switch sizes PFC headroom from it.
+        cnp.cable_length = Val(_number(w[2], 1, 1_000_000), src)
+    elif w[0] == "input" and w[1:3] == ["ieee-802.1", "code-point"]:
+        return  # MRU: not part of the model
     else:
         raise _Skip("unknown congestion-notification-profile statement")
 

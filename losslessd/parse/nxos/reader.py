@@ -25,6 +25,9 @@ _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|cla
 _QUEUE_CLASS = re.compile(r"^c-out-(?:8q-)?q(\d|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
 _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq(\d|-default)$")
+# Ingress queuing classes c-in-qN (Nexus 9000 QoS guide, PFC chapter: pause buffer thresholds in an input queuing
+# policy); their pause buffers are not part of the model.
+_INPUT_QUEUE_CLASS = re.compile(r"^c-in-(?:8q-)?q(\d|-default)$")
 _NUMBER = re.compile(r"^[0-9]+$")
 
 
@@ -182,6 +185,9 @@ class _Reader(TreeReader):
             cw = child.words
             index = _class_index(cw[-1], _QUEUE_CLASS) if cw[:3] == ["class", "type", "queuing"] and len(cw) == 4 \
                 else None
+            if index is None and cw[:3] == ["class", "type", "queuing"] and len(cw) == 4 \
+                    and _INPUT_QUEUE_CLASS.match(cw[-1]):
+                continue  # an input queuing class (pause buffer, queue limit): not part of the model
             if index is None:
                 self.garbled(child, "expected `class type queuing c-out-8q-qN` (a system-defined egress queue class)")
                 continue
@@ -326,6 +332,11 @@ class _Reader(TreeReader):
         elif rest[:1] == ["watch-dog"] and len(rest) == 3 and rest[1] in ("shutdown-multiplier",
                                                                           "auto-restore-multiplier"):
             self.cfg.wd_timers[rest[1]] = Val(bounded_int(rest[2], 1, 100, f"the {rest[1]}"), src)
+        elif rest[:2] == ["auto-restore", "multiplier"] and len(rest) == 3:
+            # Nexus 9000 QoS guide, PFC chapter: the restore multiplier is top-level, `priority-flow-control
+            # auto-restore multiplier N` (0-100 watchdog intervals).
+            self.cfg.wd_timers["auto-restore-multiplier"] = Val(bounded_int(rest[2], 0, 100,
+                                                                            "the auto-restore multiplier"), src)
         elif rest[:1] in (["auto-restore"], ["fixed-restore"], ["watch-dog"]):
             pass  # other watchdog knobs (fixed multipliers, internal-interface) are not part of the model
         else:

@@ -165,6 +165,21 @@ def _ms(text: str) -> float:
     return ms
 
 
+def _percent(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 100:
+        raise ValueError(text)
+    return value
+
+
+def _lane_count(text: str) -> int:
+    """PORT lanes "0,1,2,3" -> 4 (sonic-swss buffermgrdyn.cpp counts the commas the same way)."""
+    lanes = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() for part in lanes):
+        raise ValueError(text)
+    return len(lanes)
+
+
 def _speed(text: str) -> float:
     if not text.isdigit():  # PORT.speed is Mb/s as digits
         raise ValueError(text)
@@ -223,6 +238,7 @@ class _Builder:
         hostname = self.text(meta, "hostname") if meta else None
         hwsku = self.text(meta, "hwsku") if meta else None
         self._voq_local = self._voq_prefix(hostname, self.text(meta, "asic_name") if meta else None)
+        device_facts = self._headroom_facts(meta)
         self._buffers()
         self._port_table()
         self._vlans()
@@ -237,7 +253,7 @@ class _Builder:
         self._absent_tables()
         maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
-                             ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
+                             **device_facts, ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
         for n, port_maps in maps.items():
@@ -452,9 +468,25 @@ class _Builder:
                 dynamic_threshold=self.value(e, "dynamic_th", int, "an integer (alpha = 2^dynamic_th)"),
                 headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
 
+    def _headroom_facts(self, meta: Entry | None) -> dict:
+        """DEVICE_METADATA platform and buffer_model, LOSSLESS_TRAFFIC_PATTERN and DEFAULT_LOSSLESS_BUFFER_PARAMETER
+        (one entry each, usually AZURE): what sonic-swss buffer_headroom_mellanox.lua sizes headroom from."""
+        facts: dict = {}
+        if meta is not None:
+            facts["hardware"] = self.text(meta, "platform")
+            facts["buffer_model"] = self.choice(meta, "buffer_model", {"traditional": "traditional",
+                                                                       "dynamic": "dynamic"})
+        for e in self.db.table("LOSSLESS_TRAFFIC_PATTERN").values():
+            facts["lossless_mtu_bytes"] = self.value(e, "mtu", _count, "an MTU in bytes")
+            facts["small_packet_pct"] = self.value(e, "small_packet_percentage", _percent, "a percentage 0-100")
+        for e in self.db.table("DEFAULT_LOSSLESS_BUFFER_PARAMETER").values():
+            facts["over_subscribe_ratio"] = self.value(e, "over_subscribe_ratio", float, "a number")
+        return {k: v for k, v in facts.items() if v is not None}
+
     def _port_table(self) -> None:
         for name, e in self.db.table("PORT").items():
             self.port(name, e).update(
+                lanes=self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
                 speed_gbps=self.value(e, "speed", _speed, "a speed in Mb/s"),
                 # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
                 mtu_bytes=self.value(e, "mtu", _count, "an MTU in bytes"),
