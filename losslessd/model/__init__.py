@@ -76,6 +76,7 @@ class Scheduler(_Base):
     name: str | None = None
     type: SchedulerType | None = None
     weight: int | None = None
+    default: bool = False  # the platform's default scheduling (no config line wrote it)
     source: Source | None = None
 
 
@@ -206,6 +207,8 @@ class Port(_Base):
     # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
     # missing from the map: rewritten to a value the input does not show.
     tc_to_dscp_rewrite: dict[int, int] | None = None
+    # DSCPs whose TC comes from the platform's default map, not a written line (EOS); None: all written or unknown.
+    dscp_defaulted: list[int] | None = None
     map_source: Source | None = None
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown

@@ -47,8 +47,11 @@ class LosslessClassStarved(Rule):
     port the ETS traffic class it maps to (`mlnx_qos`: prio_tc, tsa, tcbw):
     - a weighted scheduler (DWRR/WRR, ETS) gives it a weight above 0 (error), and at least
       `scheduler.min_lossless_weight_pct` of the weighted bandwidth when the policy sets it (warning);
-    - no other queue or TC is strict priority, except the ones the policy allows (`scheduler.strict_allowed`,
-      by default the CNP class of `cnp`) (warning: a strict class above can take the whole link).
+    - no other queue or TC that traffic reaches is strict priority, except the ones the policy allows
+      (`scheduler.strict_allowed`, by default the CNP class of `cnp`) (warning: a strict class above can take
+      the whole link). A queue that is strict only by the platform's default (EOS tx-queues above the last
+      `no priority` one) and that only the default DSCP map reaches is reported as unverified: nearly every
+      EOS config has such queues.
     A lossless queue whose scheduler the input does not show is reported as unverified. One finding per port
     and problem.
 
@@ -115,31 +118,43 @@ class LosslessClassStarved(Rule):
         used = _used_units(device, port)
         outranks = _outranking(queues, lossless)
         strict = sorted(idx for idx in outranks if idx not in allowed and (used is None or idx in used))
-        if strict and lossless:
-            first = queues[strict[0]]
-            if device.platform == "arista_eos":
-                # EOS queues above the highest `no priority` queue are strict by default: no scheduler line makes
-                # them weighted while the CNP queue above stays strict, so only moving the traffic off them (the
-                # DSCP map, a disruptive change) helps; a human decides.
-                section = {"section": None}
-            what = "strict priority" if len(strict) == 1 else "strict priority each"
-            yield self.finding(f"{unit} {numbers(strict)} {'is' if len(strict) == 1 else 'are'} {what} above the lossless "
-                               f"{unit} {numbers(lossless)}: whatever they carry is always sent first and can take the "
-                               f"whole link from RoCE; make only the CNP class strict (or list them in "
-                               f"scheduler.strict_allowed)", device=device, port=port,
-                               source=first.scheduler.source or first.source or port.source, key="strict",
-                               severity=Severity.warning, strict=strict, **section)
+        if not (strict and lossless):
+            return
+        # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
+        # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the
+        # default DSCP map is in nearly every deployed EOS config and may carry little: unverified, not a warning.
+        written = [i for i in strict if not queues[i].scheduler.default or i in _used_units(device, port, written=True)]
+        first = queues[(written or strict)[0]]
+        src = first.scheduler.source or first.source or port.source
+        if not written:
+            yield self.unverified(f"{unit} {numbers(strict)} {'is' if len(strict) == 1 else 'are'} strict priority by "
+                                  f"the platform's default above the lossless {unit} {numbers(lossless)} and some DSCPs "
+                                  f"reach {'it' if len(strict) == 1 else 'them'}: whether that traffic can starve RoCE "
+                                  f"depends on its volume, which the config does not show", device=device, port=port,
+                                  source=src, key="strict", strict=strict)
+            return
+        if device.platform == "arista_eos":
+            # EOS queues above the highest `no priority` queue are strict by default: no scheduler line makes
+            # them weighted while the CNP queue above stays strict, so only moving the traffic off them (the
+            # DSCP map, a disruptive change) helps; a human decides.
+            section = {"section": None}
+        what = "strict priority" if len(written) == 1 else "strict priority each"
+        yield self.finding(f"{unit} {numbers(written)} {'is' if len(written) == 1 else 'are'} {what} above the lossless "
+                           f"{unit} {numbers(lossless)}: whatever they carry is always sent first and can take the "
+                           f"whole link from RoCE; make only the CNP class strict (or list them in "
+                           f"scheduler.strict_allowed)", device=device, port=port, source=src, key="strict",
+                           severity=Severity.warning, strict=written, **section)
 
-
-def _used_units(device: Device, port: Port) -> set[int] | None:
+def _used_units(device: Device, port: Port, written: bool = False) -> set[int] | None:
     """The queues (TCs on a NIC) some traffic is classified into: a strict queue nothing reaches starves no one.
-    None when the maps are not in the input."""
+    None when the maps are not in the input. ``written``: only by map entries the config writes."""
     if device.kind == DeviceKind.host:
         tcs = port.priority_to_tc
         return set(range(8)) if tcs is None else set(tcs.values())
     if port.dscp_to_tc is None:
         return None
-    return {q for d in range(64) if (q := port.dscp_chain(d).queue) is not None}
+    skip = set(port.dscp_defaulted or ()) if written else set()
+    return {q for d in range(64) if d not in skip and (q := port.dscp_chain(d).queue) is not None}
 
 
 def _outranking(queues: dict[int, Queue], lossless: dict[int, int]) -> list[int]:

@@ -95,6 +95,7 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
         port.trust, port.trust_source = (Trust.dscp, iface.routed.source) if routed else (Trust.pcp, iface.source)
     if port.trust == Trust.dscp:
         port.dscp_to_tc = _effective(DEFAULT_DSCP_TO_TC, cfg.dscp_to_tc)
+        port.dscp_defaulted = sorted(set(DEFAULT_DSCP_TO_TC) - set(cfg.dscp_to_tc))
         port.map_source = _first(cfg.dscp_to_tc)
     elif port.trust == Trust.pcp:
         port.pcp_to_tc = _effective(DEFAULT_COS_TO_TC, cfg.cos_to_tc)
@@ -172,7 +173,7 @@ def _queues(layers: list[QosConf], port: Port) -> None:
             scheduler = Scheduler(type=SchedulerType.wrr, weight=weight,
                                   source=(own if own and not own.value else merged[top_rr].strict).source)
         else:
-            scheduler = Scheduler(type=SchedulerType.strict, source=own.source if own else None)
+            scheduler = Scheduler(type=SchedulerType.strict, default=own is None, source=own.source if own else None)
         port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source if conf else None,
                                    ecn=_ecn(conf.ecn if conf else None, port.speed_gbps))
 
