@@ -123,7 +123,8 @@ class LosslessClassStarved(Rule):
         # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
         # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the
         # default DSCP map is in nearly every deployed EOS config and may carry little: unverified, not a warning.
-        written = [i for i in strict if not queues[i].scheduler.default or i in _used_units(device, port, written=True)]
+        by_written_maps = _used_units(device, port, written=True) or set()
+        written = [i for i in strict if not queues[i].scheduler.default or i in by_written_maps]
         first = queues[(written or strict)[0]]
         src = first.scheduler.source or first.source or port.source
         if not written:
