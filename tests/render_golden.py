@@ -25,7 +25,9 @@ RUNTIME_INFOS: dict[str, set[str]] = {
     "arista_eos": {"BUF003", "ECN004"},
     # NX-OS and Junos (QFX) size no-drop headroom from the shared buffer themselves; neither config has a
     # PG profile to check.
-    "cisco_nxos": {"BUF003", "ECN004"}, "juniper_junos": {"BUF003", "ECN004"},
+    # Their CNP class is routed untagged and never paused, so it has no 802.1p priority the config could show:
+    # MAP002 leaves the policy's CNP priority unverified (the strict queue is still checked).
+    "cisco_nxos": {"BUF003", "ECN004", "MAP002"}, "juniper_junos": {"BUF003", "ECN004", "MAP002"},
     # Cumulus sizes PFC headroom from the PFC profile's cable length on Spectrum and derives each switch
     # priority's ingress priority group from its traffic pools (NVUE writes neither), so BUF003, ECN004 and
     # MAP001's TC->PG step cannot be checked offline.

@@ -42,11 +42,21 @@ def test_roce_leaf_ports_and_interface_facts():
     assert port.trust_source.line == line_of(GOOD, wanted)
 
 
+def classes(port) -> dict[int, str]:
+    """DSCP -> the forwarding class name the port's classifier gives it."""
+    return {dscp: port.tc_label(tc) for dscp, tc in port.dscp_to_tc.items()}
+
+
 def test_roce_leaf_maps_pfc_and_watchdog():
     port = parse(GOOD).ports["et-0/0/1"]
-    assert port.dscp_to_tc == {0: 0, 10: 0, 26: 3, 48: 6}  # 011010 = 26, 110000 = 48, a [ list ] of two
-    assert port.dscp_chain(26).priority == 3 and port.dscp_chain(26).queue == 3
-    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: 3}
+    # 011010 = 26, 110000 = 48, a [ list ] of two; traffic classes are forwarding classes, shown by name
+    assert classes(port) == {0: "forwarding class best-effort", 10: "forwarding class best-effort",
+                             26: "forwarding class roce", 48: "forwarding class cnp"}
+    hop = port.dscp_chain(26)
+    assert (hop.priority, hop.queue, hop.pg) == (3, 3, 3)
+    assert hop.describe() == "DSCP 26 -> forwarding class roce -> priority 3 -> PG 3 -> queue 3"
+    assert port.dscp_chain(48).queue == 6 and port.dscp_chain(48).priority is None  # cnp: no pfc-priority
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: [3]}
     assert port.priority_groups[3].runtime_profile
     wd = port.watchdog
     # detection 2 polling intervals of 100 ms; recovery 400 ms; no action configured: drop
@@ -68,10 +78,32 @@ def test_roce_leaf_queues_and_ecn_fill_levels():
 
 
 def test_pfc_priority_differs_from_queue():
+    """Juniper's AI/ML JVD: `NO-LOSS queue-num 4 no-loss pfc-priority 3`: priority, class and queue are three facts."""
     text = GOOD.replace("class roce pfc-priority 3", "class roce pfc-priority 5")
     port = parse(text).ports["et-0/0/0"]
-    assert port.tc_to_priority[3] == 5 and port.pfc_enabled == [5]
-    assert port.dscp_chain(26).priority == 5 and port.priority_groups[3].index == 3
+    hop = port.dscp_chain(26)
+    assert (hop.tc_name, hop.priority, hop.queue, hop.pg) == ("forwarding class roce", 5, 3, 5)
+    assert port.pfc_enabled == [5] and port.priority_groups[5].runtime_profile
+    # the output profile still pauses queue 3 for priority 3 only: a pause for 5 stops nothing
+    assert port.paused_queues(5) == [] and port.paused_queues(3) == [3]
+
+
+def test_no_loss_class_without_pfc_priority_leaves_the_pause_priority_unknown():
+    """DSCP-based PFC needs `pfc-priority` on the no-loss class (Junos "Configuring DSCP-based PFC for Layer 3
+    Untagged Traffic"); without it the priority of the pauses is unknown, never the queue number."""
+    port = parse(GOOD.replace("set class-of-service forwarding-classes class roce pfc-priority 3\n", "")
+                 ).ports["et-0/0/0"]
+    assert port.pfc_enabled is None and port.tc_to_priority is None and port.dscp_chain(26).queue == 3
+
+
+def test_output_profile_defaults_and_queue_lists():
+    """Without an output section the Junos default pauses queues 3 and 4 for priorities 3 and 4; an explicit
+    flow-control-queue list pauses every queue it names."""
+    no_output = GOOD.replace("set class-of-service congestion-notification-profile roce-cnp output ieee-802.1 "
+                             "code-point 011 flow-control-queue 3\n", "")
+    assert parse(no_output).ports["et-0/0/0"].pfc_priority_to_queue == {3: [3], 4: [4]}
+    listed = GOOD.replace("flow-control-queue 3", "flow-control-queue [ 3 5 ]")
+    assert parse(listed).ports["et-0/0/0"].pfc_priority_to_queue == {3: [3, 5]}
 
 
 def test_ieee_pfc_segmented_drop_profile_and_watchdog_options():
@@ -111,7 +143,8 @@ def test_garbled_lines_are_sys002_with_their_line():
     lines = {i.source.line for i in device.issues if i.code == "SYS002"}
     assert {3, 6, 9, 19} <= lines  # unbalanced quote, 4-bit DSCP, watchdog option without value, `classifiers dsc`
     assert device.ports["et-0/0/5"].pfc_enabled is None  # its profile is not defined: unknown, not off
-    assert device.ports["et-0/0/4"].pfc_enabled == [3]
+    # DSCP-based PFC on a no-loss class without pfc-priority: the pause priority is not in the file
+    assert device.ports["et-0/0/4"].pfc_enabled is None
 
 
 def test_curly_brace_form_reads_like_the_set_form():
@@ -121,7 +154,8 @@ def test_curly_brace_form_reads_like_the_set_form():
     assert device.name == "qfx-leaf4" and device.issues == []
     assert sorted(device.ports) == ["et-0/0/0"]  # et-0/0/1 is `inactive:`, which Junos does not apply
     port = device.ports["et-0/0/0"]
-    assert port.dscp_to_tc == {26: 3, 48: 6} and port.pfc_enabled == [3] and port.description == "gpu-node07 mlx5_0"
+    assert classes(port) == {26: "forwarding class roce", 48: "forwarding class cnp"}
+    assert port.pfc_enabled == [3] and port.description == "gpu-node07 mlx5_0"
     assert (port.watchdog.detection_time_ms, port.watchdog.restoration_time_ms) == (300, 500)
     assert port.queues[3].ecn.mark_probability_pct == 10 and port.queues[6].scheduler.type == SchedulerType.strict
     assert port.trust_source.line == line_of(text, "dscp roce-dscp;")  # the statement's own line

@@ -48,7 +48,7 @@ def test_roce_leaf_chain():
     hop = port.dscp_chain(26)
     assert (hop.tc, hop.priority, hop.pg, hop.queue) == (3, 3, 3, 3)
     assert port.dscp_to_tc[48] == 6 and port.dscp_to_tc[0] == 0 and port.dscp_to_tc[10] == 0  # class-default
-    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: 3}
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: [3]}
     assert port.pfc_source.line == line_of(text, "priority-flow-control mode on", after="interface Ethernet1/2")
     assert port.priority_groups[3].runtime_profile
 
@@ -146,7 +146,7 @@ def test_pfc_cos_differing_from_qos_group_maps_the_priority():
     text = BASE.replace("pause pfc-cos 3", "pause pfc-cos 4") + "  priority-flow-control mode on\n" \
         "  service-policy type qos input IN\n"
     port = parse(text).ports["Ethernet1/1"]
-    assert port.pfc_enabled == [4] and port.dscp_chain(26).priority == 4 and port.pfc_priority_to_queue == {4: 3}
+    assert port.pfc_enabled == [4] and port.dscp_chain(26).priority == 4 and port.pfc_priority_to_queue == {4: [3]}
 
 
 def test_wred_without_ecn_is_not_marking():

@@ -15,8 +15,17 @@ from .ecn import Lane, lanes_by
 
 
 class _BufRule(PortRule):
+    depends_on_pfc = True
+    reports_unknown_lane = False  # one rule of the family says when a lossless priority's PG is unknown
+
     def check_port(self, ctx, device: Device, port: Port):
         for lane in lanes_by(ctx, port, "pg"):
+            if lane.pg is None:
+                if self.reports_unknown_lane:
+                    yield self.unverified(f"the ingress PG of lossless priority {lane.priority} is not in the input, "
+                                          f"so its buffer could not be checked", device=device, port=port,
+                                          source=port.map_source or port.source)
+                continue
             yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):
@@ -212,6 +221,7 @@ class LosslessPgUnverified(_BufRule):
     code = "BUF003"
     name = "lossless-pg-unverified"
     severity = Severity.warning
+    reports_unknown_lane = True
 
     def check_pg(self, ctx, device, port, lane, pg):
         at = self._at(device, port, lane, pg=pg)

@@ -24,15 +24,30 @@ from .reader import PHYSICAL, WATCHDOG_DEFAULTS, Cnp, CosInterface, ForwardingCl
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
 # "By default, all ports use the drop action").
 DEFAULT_WATCHDOG_ACTION = "drop"
+# Junos "code-point (Output Congestion Notification)": by default 802.1p priorities 3 and 4 pause output queues
+# 3 (fcoe) and 4 (no-loss) on every Ethernet interface; an explicit output profile replaces the default.
+DEFAULT_FLOW_CONTROL = {3: [3], 4: [4]}
 
 
 def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[ParseIssue]) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform, issues=issues,
                     source=Source(file=path))
     names = set(cfg.interfaces) | {n for n in cfg.cos_interfaces if PHYSICAL.match(n)}
+    classes = _Classes(cfg)
     for port_name in sorted(names):
-        device.ports[port_name] = _port(cfg, port_name, device.issues)
+        device.ports[port_name] = _port(cfg, classes, port_name, device.issues)
     return device
+
+
+class _Classes:
+    """The forwarding classes as the model's traffic classes: our own stable ids (order of definition), never the
+    queue number; each class's name, queue and `pfc-priority`."""
+
+    def __init__(self, cfg: JunosConfig):
+        self.ids = {name: tc for tc, name in enumerate(cfg.classes)}
+        self.names = {tc: f"forwarding class {name}" for name, tc in self.ids.items()}
+        self.queues = {self.ids[name]: fc.queue for name, fc in cfg.classes.items()}
+        self.priorities = {self.ids[name]: fc.pfc_priority.value for name, fc in cfg.classes.items() if fc.pfc_priority}
 
 
 def _cos_conf(cfg: JunosConfig, name: str) -> CosInterface | None:
@@ -50,7 +65,7 @@ def _cos_conf(cfg: JunosConfig, name: str) -> CosInterface | None:
     return merged
 
 
-def _port(cfg: JunosConfig, name: str, issues: list[ParseIssue]) -> Port:
+def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue]) -> Port:
     iface = cfg.interfaces.get(name)
     conf = _cos_conf(cfg, name)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
@@ -58,14 +73,17 @@ def _port(cfg: JunosConfig, name: str, issues: list[ParseIssue]) -> Port:
                 mtu_bytes=iface.mtu.value if iface and iface.mtu else None,
                 speed_gbps=iface.speed_gbps if iface else None,
                 admin_up=not (iface and iface.disabled))  # Junos prints `disable` only for a port that is down
-    # PFC and the watchdog are off on Junos until a congestion-notification-profile is applied.
+    # Forwarding classes, their queues and PFC priorities are switch-wide; PFC and the watchdog are off on a
+    # port until a congestion-notification-profile is applied, while received pauses stop the default queues.
+    port.tc_names, port.tc_to_queue, port.tc_to_priority = classes.names, classes.queues, dict(classes.priorities)
+    port.pfc_priority_to_queue = DEFAULT_FLOW_CONTROL
     port.pfc_enabled, port.watchdog = [], Watchdog(enabled=False)
     if conf is None:
         return port
     port.qos_configured = any(v is not None for v in (conf.cnp, conf.scheduler_map, conf.traffic_control_profile,
                                                       conf.dscp_classifier, conf.pcp_classifier))
-    _classify(cfg, conf, port, issues)
-    _pfc(cfg, conf, port, issues)
+    _classify(cfg, classes, conf, port, issues)
+    _pfc(cfg, classes, conf, port, issues)
     _queues(cfg, conf, port, issues)
     return port
 
@@ -75,8 +93,8 @@ def _missing(issues: list[ParseIssue], port: Port, what: str, ref: Val, effect: 
         f"{port.name} uses {what} {ref.value}, which is not defined in this configuration: {effect}")))
 
 
-def _classify(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
-    """A DSCP classifier on the port means it trusts DSCP; the TC is the forwarding class's queue number."""
+def _classify(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
+    """A DSCP classifier on the port means it trusts DSCP; code points go to forwarding classes (traffic classes)."""
     for ref, table, trust, attr in ((conf.pcp_classifier, cfg.pcp_classifiers, Trust.pcp, "pcp_to_tc"),
                                     (conf.dscp_classifier, cfg.dscp_classifiers, Trust.dscp, "dscp_to_tc")):
         if ref is None:
@@ -88,57 +106,67 @@ def _classify(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[Par
             continue
         mapping = {}
         for code, fc in sorted(entries.items()):
-            if fc.value not in cfg.classes:
+            if fc.value not in classes.ids:
                 issues.append(ParseIssue(code="SYS002", source=fc.source, message=(
                     f"classifier {ref.value} sends code point {code} to forwarding class {fc.value}, "
                     "which has no queue-num in this configuration")))
                 continue
-            mapping[code] = cfg.classes[fc.value].queue
+            mapping[code] = classes.ids[fc.value]
         # Code points the classifier does not list are left out: where they go is not in the configuration.
         setattr(port, attr, mapping)
         port.map_source = min((v.source for v in entries.values()), key=lambda s: s.line or 0, default=None)
-    pfc_priorities = {fc.queue: fc.pfc_priority.value for fc in cfg.classes.values() if fc.pfc_priority}
-    if pfc_priorities:  # `pfc-priority` sends a forwarding class's pauses with another priority than its queue
-        port.tc_to_priority = {tc: pfc_priorities.get(tc, tc) for tc in range(8)}
 
 
-def _class_of(cfg: JunosConfig, conf: CosInterface, dscp: int) -> ForwardingClass | None:
-    entries = cfg.dscp_classifiers.get(conf.dscp_classifier.value, {}) if conf.dscp_classifier else {}
-    fc = entries.get(dscp)
-    return cfg.classes.get(fc.value) if fc else None
+def _class_of(cfg: JunosConfig, ref: Val | None, table: dict[str, dict[int, Val]],
+              code: int) -> tuple[str, ForwardingClass] | None:
+    """The forwarding class the port's classifier (``ref`` into ``table``) gives a code point."""
+    fc = table.get(ref.value, {}).get(code) if ref is not None else None
+    return (fc.value, cfg.classes[fc.value]) if fc is not None and fc.value in cfg.classes else None
 
 
-def _pfc(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
+def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
     if conf.cnp is None:
         return
     cnp = cfg.cnps.get(conf.cnp.value)
     if cnp is None:
         _missing(issues, port, "congestion-notification-profile", conf.cnp, "its PFC and watchdog are unknown")
-        port.pfc_enabled, port.watchdog = None, None
+        port.pfc_enabled, port.watchdog, port.pfc_priority_to_queue = None, None, None
         return
+    # `input ieee-802.1 code-point P pfc`: pauses carry P itself, for the class the port's 802.1p classifier
+    # gives P (Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic" and CNP input statements).
     enabled: dict[int, Source] = dict(cnp.pcp)
+    for code in cnp.pcp:
+        found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
+        if found is not None:
+            port.tc_to_priority.setdefault(classes.ids[found[0]], code)
+    unknown = False
     for dscp, src in cnp.dscp.items():
-        # DSCP-based PFC pauses the priority of the forwarding class the classifier gives that DSCP: its
-        # pfc-priority, which needs a no-loss class (Junos "Configuring DSCP-based PFC for Layer 3 Untagged Traffic").
-        fc = _class_of(cfg, conf, dscp)
-        if fc is None:
+        # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that
+        # DSCP (Junos "Configuring DSCP-based PFC for Layer 3 Untagged Traffic": no-loss and pfc-priority required).
+        found = _class_of(cfg, conf.dscp_classifier, cfg.dscp_classifiers, dscp)
+        if found is None:
             issues.append(ParseIssue(code="SYS002", source=src, message=(
                 f"{port.name}: PFC on DSCP {dscp}, but the port's classifier gives DSCP {dscp} no forwarding class, "
                 "so no PFC priority can be told")))
             continue
+        fc_name, fc = found
         if not fc.no_loss:
             continue  # not lossless without `no-loss`: the port does not pause for it
-        enabled[fc.pfc_priority.value if fc.pfc_priority else fc.queue] = src
-    port.pfc_enabled = sorted(enabled)
+        if fc.pfc_priority is None:
+            unknown = True  # the priority its pauses carry is not in the configuration
+            continue
+        enabled[fc.pfc_priority.value] = src
+    port.pfc_enabled = None if unknown else sorted(enabled)
     port.pfc_source = conf.cnp.source
-    if cnp.flow_control_queue:
-        port.pfc_priority_to_queue = dict(sorted(cnp.flow_control_queue.items()))
-    # QFX has no priority-group configuration: ingress headroom for no-loss classes comes from the shared buffer
-    # at run time, so there is no profile here to check.
-    port.tc_to_pg = {tc: tc for tc in range(8)}
-    for tc, prio in (port.tc_to_priority or {p: p for p in range(8)}).items():
-        if prio in enabled:
-            port.priority_groups[tc] = PriorityGroup(index=tc, runtime_profile=True, source=enabled[prio])
+    if unknown:
+        port.tc_to_priority = None
+    port.pfc_priority_to_queue = (DEFAULT_FLOW_CONTROL if not cnp.flow_control_queue else
+                                  {p: list(q) for p, q in sorted(cnp.flow_control_queue.items())})
+    # QFX has no priority-group configuration: a no-loss class's ingress headroom comes at run time from the
+    # shared buffer's lossless-headroom partition, per PFC priority; the model names that PG by the priority.
+    port.tc_to_pg = {tc: prio for tc, prio in (port.tc_to_priority or {}).items() if prio in enabled}
+    for prio in sorted(set(port.tc_to_pg.values())):
+        port.priority_groups[prio] = PriorityGroup(index=prio, runtime_profile=True, source=enabled[prio])
     port.watchdog = _watchdog(cnp)
 
 

@@ -51,8 +51,8 @@ class Cnp:
     source: Source
     dscp: dict[int, Source] = field(default_factory=dict)  # `input dscp code-point X pfc`
     pcp: dict[int, Source] = field(default_factory=dict)  # `input ieee-802.1 code-point X pfc`
-    # `output ieee-802.1 code-point P flow-control-queue Q`: the queue a received pause for P stops
-    flow_control_queue: dict[int, int] = field(default_factory=dict)
+    # `output ieee-802.1 code-point P flow-control-queue [ Q.. ]`: the queues a received pause for P stops
+    flow_control_queue: dict[int, list[int]] = field(default_factory=dict)
     watchdog: Source | None = None
     wd: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_DEFAULTS keys, and "action"
 
@@ -298,8 +298,8 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
     elif w[:3] == ["input", "ieee-802.1", "code-point"] and w[4] == "pfc":
         cnp.pcp[_pcp(w[3])] = src
     elif w[:3] == ["output", "ieee-802.1", "code-point"] and w[4] == "flow-control-queue":
-        for queue in _values(w, 5):
-            cnp.flow_control_queue[_pcp(w[3])] = int(_number(queue, 0, 11))
+        queues = cnp.flow_control_queue.setdefault(_pcp(w[3]), [])
+        queues.extend(q for q in (int(_number(v, 0, 11)) for v in _values(w, 5)) if q not in queues)
     elif w[0] == "pfc-watchdog":
         cnp.watchdog = cnp.watchdog or src
         if len(w) > 1:

@@ -20,6 +20,7 @@ from ..clitext import Val
 from .reader import InterfaceConf, NxosConfig, QueueConf
 
 QUEUES = range(8)
+QOS_GROUP_QUEUE = {group: group for group in QUEUES}
 # Nexus 9000 QoS guide, classification: traffic no qos policy class matches stays in qos-group 0 (class-default).
 DEFAULT_QOS_GROUP = 0
 # Nexus 9000 QoS guide, PFC watchdog workflow: the stuck-queue poll timer is 100 ms; a stuck no-drop queue
@@ -95,6 +96,16 @@ def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: l
 
 def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:
     """No-drop CoS values come from the system network-qos policy; the interface's mode switches PFC on."""
+    # Nexus 9000 QoS guide, queuing: the system-defined queuing classes match qos-group N -> queue N.
+    port.tc_to_queue = QOS_GROUP_QUEUE
+    _, _, classes = _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, [])
+    no_drop = {} if classes is None else {c.qos_group: c.pfc_cos for c in classes.values() if c.pfc_cos}
+    if classes is not None or not cfg.system.get("network-qos"):
+        # A no-drop class pauses as its `pause pfc-cos` value, and a received pause for that CoS stops the class's
+        # queue; qos-groups without `pause` have no PFC priority (Nexus 9000 QoS guide, "Configuring PFC").
+        port.tc_to_priority = {group: val.value[0] for group, val in no_drop.items()}
+        port.pfc_priority_to_queue = {cos: [port.tc_to_queue[group]] for group, val in no_drop.items()
+                                      for cos in val.value}
     mode = iface.pfc_mode
     if mode is not None and mode.value == "off":
         port.pfc_enabled, port.pfc_source = [], mode.source
@@ -106,20 +117,14 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIs
     _, _, classes = _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, issues)
     if classes is None and cfg.system.get("network-qos"):
         return  # the no-drop classes are in a policy this config lacks
-    no_drop = {} if classes is None else {c.qos_group: c.pfc_cos for c in classes.values() if c.pfc_cos}
     port.pfc_enabled = sorted({cos for val in no_drop.values() for cos in val.value})
     port.pfc_source = mode.source
-    tc_to_priority = {tc: tc for tc in QUEUES}
+    # NX-OS has no priority-group configuration: the switch sizes no-drop headroom itself, per no-drop class;
+    # the model names that PG by the class's PFC priority.
+    port.tc_to_pg = {group: val.value[0] for group, val in no_drop.items()}
     for group, val in no_drop.items():
-        tc_to_priority[group] = val.value[0]
         port.priority_groups[val.value[0]] = PriorityGroup(index=val.value[0], runtime_profile=True,
                                                            source=val.source)
-    if any(tc != prio for tc, prio in tc_to_priority.items()):
-        port.tc_to_priority = tc_to_priority
-    # A pause for a pfc-cos value stops the queue of the class that lists it (qos-group N -> queue N).
-    port.pfc_priority_to_queue = {cos: group for group, val in no_drop.items() for cos in val.value}
-    # NX-OS has no priority-group configuration: the switch sizes no-drop headroom itself.
-    port.tc_to_pg = dict(tc_to_priority)
 
 
 def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
