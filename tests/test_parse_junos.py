@@ -36,7 +36,8 @@ def test_roce_leaf_ports_and_interface_facts():
     assert device.name == "qfx-leaf1" and device.issues == []
     assert sorted(device.ports) == ["et-0/0/0", "et-0/0/1", "et-0/0/48"]  # em0 is management, not a port
     port = device.ports["et-0/0/0"]
-    assert (port.mtu_bytes, port.speed_gbps, port.description, port.admin_up) == (9216, 100, "gpu-node01 mlx5_0", True)
+    # `mtu 9216` is the media MTU (Ethernet header included): the IP MTU is 14 bytes less
+    assert (port.mtu_bytes, port.speed_gbps, port.description, port.admin_up) == (9202, 100, "gpu-node01 mlx5_0", True)
     assert port.qos_configured and port.trust == Trust.dscp
     wanted = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp"
     assert port.trust_source.line == line_of(GOOD, wanted)
@@ -214,3 +215,163 @@ def test_lint_planted_mistakes_are_found():
     assert found["MAP002"] == {"et-0/0/2", "et-0/0/3"}  # CNP queue weighted, not strict
     assert found["ECN001"] == {"et-0/0/2", "et-0/0/3"}  # drop profile without explicit-congestion-notification
     assert found["WDG001"] == {"et-0/0/2", "et-0/0/3"}
+
+
+JVD_STYLE = """\
+/* A comment block Junos keeps
+ * across several lines */
+system {
+    host-name leaf9;
+    root-authentication {
+        encrypted-password "$6$abc"; ## SECRET-DATA
+    }
+}
+interfaces {
+    interface-range gpu {
+        member et-0/0/[0-3];
+        member-range et-0/0/10 to et-0/0/11;
+        mtu 9216;
+    }
+    et-0/0/1 {
+        description gpu1;
+        unit 0 {
+            family inet {
+                mtu 9000;
+            }
+        }
+    }
+    et-0/0/2 {
+        vlan-tagging;
+    }
+    et-0/0/48:0 {
+        mtu 9216;
+    }
+}
+class-of-service {
+    classifiers {
+        dscp-ipv6 v6 {
+            import default;
+            forwarding-class NO-LOSS {
+                loss-priority low code-points 011010;
+            }
+        }
+        exp mpls {
+            forwarding-class NO-LOSS {
+                loss-priority low code-points 011;
+            }
+        }
+    }
+    shared-buffer {
+        ingress {
+            buffer-partition lossless-headroom {
+                percent 24;
+            }
+        }
+    }
+    dedicated-buffer {
+        ingress {
+            percent 15;
+        }
+    }
+    forwarding-classes {
+        class CNP queue-num 3;
+        class NO-LOSS queue-num 4 no-loss pfc-priority 3;
+    }
+    congestion-notification-profile {
+        cnp {
+            input {
+                dscp {
+                    code-point 011010 {
+                        pfc;
+                    }
+                }
+            }
+        }
+    }
+    rewrite-rules {
+        dscp rw {
+            forwarding-class NO-LOSS {
+                loss-priority low code-point af31;
+            }
+        }
+    }
+    schedulers {
+        s1 {
+            priority medium-high;
+            transmit-rate percent 40;
+            buffer-dynamic-threshold 9;
+        }
+        s2 {
+            priority high;
+        }
+    }
+    scheduler-maps {
+        sm {
+            forwarding-class NO-LOSS scheduler s1;
+            forwarding-class CNP scheduler s2;
+        }
+    }
+    interfaces {
+        all {
+            scheduler-map sm;
+            unit * {
+                classifiers {
+                    dscp-ipv6 v6;
+                }
+                rewrite-rules {
+                    dscp rw;
+                }
+            }
+        }
+        et-0/0/1 {
+            congestion-notification-profile cnp;
+        }
+    }
+}
+"""
+
+
+def test_validated_design_constructs_are_read_without_sys002():
+    """Comments and SECRET-DATA tails, interface ranges, family inet MTU, VLAN tagging, dscp-ipv6 / exp classifiers
+    with `import default`, shared and dedicated buffers, rewrite rules, non-strict scheduler priorities, `all`."""
+    device = parse(JVD_STYLE, "jvd.conf")
+    assert device.issues == [] and device.name == "leaf9"
+    ports = device.ports
+    assert sorted(ports) == ["et-0/0/0", "et-0/0/1", "et-0/0/10", "et-0/0/11", "et-0/0/2", "et-0/0/3", "et-0/0/48:0"]
+    # media MTU 9216 from the range: IP MTU 9202; family inet mtu wins; a VLAN tag takes 4 bytes more
+    assert [ports[p].mtu_bytes for p in ("et-0/0/0", "et-0/0/1", "et-0/0/2", "et-0/0/11", "et-0/0/48:0")] == [
+        9202, 9000, 9198, 9202, 9202]
+    port = ports["et-0/0/1"]
+    hop = port.dscp_chain(26)  # the IPv6 DSCP classifier: only 26 is listed, the imported defaults stay unknown
+    assert sorted(port.dscp_to_tc) == [26] and (hop.tc_name, hop.priority, hop.queue) == (
+        "forwarding class NO-LOSS", 3, 4)
+    assert port.pfc_enabled == [3] and port.tc_to_dscp_rewrite == {hop.tc: 26}  # af31 = 26
+    assert port.queues[4].scheduler.type == SchedulerType.wrr and port.queues[4].scheduler.weight == 40
+    assert port.queues[3].scheduler.type == SchedulerType.wrr  # `priority high` is not strict priority
+    assert "priority high" in port.queues[3].scheduler.name
+    assert ports["et-0/0/3"].pfc_enabled == [] and ports["et-0/0/3"].queues  # `all` gives it the scheduler-map
+
+
+def test_display_set_form_with_secret_tail_and_forwarding_class_queue_form():
+    text = "\n".join([
+        'set system root-authentication encrypted-password "$6$x" ## SECRET-DATA',
+        "set class-of-service forwarding-classes queue 5 roce",
+        "set class-of-service classifiers dscp c import default",
+        "set class-of-service classifiers dscp c forwarding-class roce loss-priority low code-points 011010",
+        "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp c",
+        "set class-of-service interfaces et-0/0/0 unit 0 rewrite-rules dscp default",
+    ])
+    device = parse(text)
+    port = device.ports["et-0/0/0"]
+    assert device.issues == [] and port.dscp_chain(26).queue == 5
+    assert port.tc_to_dscp_rewrite == {}  # Junos's default rewrite table is not in the file: every class unknown
+
+
+def test_rendered_media_mtu_reads_back_as_the_ip_mtu_asked_for():
+    """The template writes the media MTU (IP MTU + 14): parsed back, each port has the IP MTU of its port spec."""
+    from tests import render_golden
+    text = render_golden.golden_path("juniper_junos", "roce-dscp26").read_text(encoding="utf-8")
+    assert "mtu 9114" in text
+    wanted = {spec.split(":")[0]: int(spec.split(":")[-1])
+              for spec in render_golden.port_specs("juniper_junos")}
+    assert {name: port.mtu_bytes for name, port in parse(text).ports.items()} == wanted
