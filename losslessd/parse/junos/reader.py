@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ...model import ParseIssue, Source
+from ...units import DSCP_NAMES
 from ..base import Input
 from ..clitext import Val
 
@@ -21,10 +22,8 @@ PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
 _BRACE_TOP = re.compile(r"^(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$", re.MULTILINE)
 _CODE6 = re.compile(r"^[01]{6}$")
 _CODE3 = re.compile(r"^[01]{3}$")
-# Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): be, efN, afXY = 8X + 2Y, csN = 8N,
-# nc1 = cs6, nc2 = cs7.
-DSCP_ALIASES = {"be": 0, "ef": 46, "nc1": 48, "nc2": 56, **{f"cs{n}": 8 * n for n in range(8)},
-                **{f"af{x}{y}": 8 * x + 2 * y for x in range(1, 5) for y in range(1, 4)}}
+# Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): the standard names, and nc1 = cs6, nc2 = cs7.
+DSCP_ALIASES = {**{k: v for k, v in DSCP_NAMES.items() if k != "default"}, "nc1": 48, "nc2": 56}
 # QFX default forwarding classes and their queues (Junos "Default forwarding classes" for the QFX Series).
 DEFAULT_CLASSES = {"best-effort": 0, "fcoe": 3, "no-loss": 4, "network-control": 7}
 # PFC watchdog defaults when `pfc-watchdog` has no options: poll every 100 ms, detection after 2 polls,
