@@ -243,6 +243,10 @@ interfaces {
     et-0/0/2 {
         vlan-tagging;
     }
+    et-0/0/48 {
+        number-of-sub-ports 2;
+        speed 400g;
+    }
     et-0/0/48:0 {
         mtu 9216;
     }
@@ -337,6 +341,7 @@ def test_validated_design_constructs_are_read_without_sys002():
     device = parse(JVD_STYLE, "jvd.conf")
     assert device.issues == [] and device.name == "leaf9"
     ports = device.ports
+    # the broken-out et-0/0/48 forwards nothing itself: only its et-0/0/48:N ports are ports
     assert sorted(ports) == ["et-0/0/0", "et-0/0/1", "et-0/0/10", "et-0/0/11", "et-0/0/2", "et-0/0/3", "et-0/0/48:0"]
     # media MTU 9216 from the range: IP MTU 9202; family inet mtu wins; a VLAN tag takes 4 bytes more
     assert [ports[p].mtu_bytes for p in ("et-0/0/0", "et-0/0/1", "et-0/0/2", "et-0/0/11", "et-0/0/48:0")] == [

@@ -48,6 +48,8 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
                     source=Source(file=path))
     names = set(cfg.interfaces) | {n for n in cfg.cos_interfaces if PHYSICAL.match(n)}
     names |= {n for r in cfg.ranges.values() for n in r.names if PHYSICAL.match(n)}
+    # A broken-out port (`number-of-sub-ports`) forwards nothing itself: its et-x/y/z:N ports do.
+    names -= {n for n, iface in cfg.interfaces.items() if iface.channelized}
     classes = _Classes(cfg)
     for port_name in sorted(names):
         device.ports[port_name] = _port(cfg, classes, port_name, device.issues)

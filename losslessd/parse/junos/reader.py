@@ -105,6 +105,7 @@ class Interface:
     mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
     inet_mtu: Val | None = None  # `unit N family inet mtu`: the IP MTU (smallest over the units)
     vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
+    channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
     disabled: Source | None = None
 
@@ -286,6 +287,8 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         iface.disabled = src
     elif w[0] in ("vlan-tagging", "flexible-vlan-tagging", "stacked-vlan-tagging"):
         iface.vlan_tagging = True
+    elif w[0] == "number-of-sub-ports" and int(_number(w[1], 1, 16)) > 1:
+        iface.channelized = True
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
         mtu = int(_number(w[5], 256, 65535))
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
