@@ -11,7 +11,7 @@ from .. import headroom
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
 from ..model import BufferProfile, Device, Port, PriorityGroup
-from .ecn import Lane, lanes_by
+from .ecn import Lane, split_lanes
 
 
 class _BufRule(PortRule):
@@ -19,13 +19,9 @@ class _BufRule(PortRule):
     reports_unknown_lane = False  # one rule of the family says when a lossless priority's PG is unknown
 
     def check_port(self, ctx, device: Device, port: Port):
-        for lane in lanes_by(ctx, port, "pg"):
-            if lane.pg is None:
-                if self.reports_unknown_lane:
-                    yield self.unverified(f"the ingress PG of lossless priority {lane.priority} is not in the input, "
-                                          f"so its buffer could not be checked", device=device, port=port,
-                                          source=port.map_source or port.source)
-                continue
+        known, said = split_lanes(self, ctx, device, port, "pg")
+        yield from said
+        for lane in known:
             yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):

@@ -55,6 +55,21 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
     return ctx.memo(_lane_groups, port)[hop]
 
 
+def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
+    """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
+    of the family that reports them (``reports_unknown_lane``)."""
+    known, said = [], []
+    what = "egress queue" if hop == "queue" else "ingress PG"
+    for lane in lanes_by(ctx, port, hop):
+        if getattr(lane, hop) is not None:
+            known.append(lane)
+        elif rule.reports_unknown_lane:
+            said.append(rule.unverified(f"the {what} of lossless priority {lane.priority} is not in the input, so "
+                                        f"its {'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                        device=device, port=port, source=port.map_source or port.source))
+    return known, said
+
+
 def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
     groups: dict[str, dict[int | None, Lane]] = {"queue": {}, "pg": {}}
     for lane in lossless_lanes(ctx.policy, port):
@@ -95,13 +110,9 @@ class _EcnRule(PortRule):
     reports_unknown_lane = False  # one rule of the family says when a lossless priority's queue is unknown
 
     def check_port(self, ctx, device: Device, port: Port):
-        for lane in lanes_by(ctx, port, "queue"):
-            if lane.queue is None:
-                if self.reports_unknown_lane:
-                    yield self.unverified(f"the egress queue of lossless priority {lane.priority} is not in the "
-                                          f"input, so its ECN marking could not be checked", device=device, port=port,
-                                          source=port.map_source or port.source)
-                continue
+        known, said = split_lanes(self, ctx, device, port, "queue")
+        yield from said
+        for lane in known:
             yield from self.check_queue(ctx, device, port, lane)
 
     def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface

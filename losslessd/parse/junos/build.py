@@ -237,7 +237,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
                 f"{port.name}: PFC on DSCP {dscp}, but the port's classifier gives DSCP {dscp} no forwarding class, "
                 "so no PFC priority can be told")))
             continue
-        fc_name, fc = found
+        _, fc = found
         if not fc.no_loss:
             continue  # not lossless without `no-loss`: the port does not pause for it
         if fc.pfc_priority is None:
