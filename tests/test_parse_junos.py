@@ -144,8 +144,12 @@ def test_garbled_lines_are_sys002_with_their_line():
     lines = {i.source.line for i in device.issues if i.code == "SYS002"}
     assert {3, 6, 9, 19} <= lines  # unbalanced quote, 4-bit DSCP, watchdog option without value, `classifiers dsc`
     assert device.ports["et-0/0/5"].pfc_enabled is None  # its profile is not defined: unknown, not off
-    # DSCP-based PFC on a no-loss class without pfc-priority: the pause priority is not in the file
-    assert device.ports["et-0/0/4"].pfc_enabled is None
+    # DSCP-based PFC on a no-loss class without pfc-priority, and a profile line that was not read: unknown
+    assert device.ports["et-0/0/4"].pfc_enabled is None and device.ports["et-0/0/4"].pfc_source.line == 9
+    # a scheduler line that was not read leaves its queue's scheduling and ECN unknown, not at their defaults
+    sched = parse(text.replace("roce-sched explicit-congestion-notification", "roce-sched explicit-congestion-notif"),
+                  "t.cfg").ports["et-0/0/4"].queues[3]
+    assert sched.scheduler.type is None and sched.ecn.ecn_enabled is None
 
 
 def test_curly_brace_form_reads_like_the_set_form():

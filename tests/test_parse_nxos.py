@@ -292,3 +292,24 @@ system qos
     assert device.buffer_profiles[port.priority_groups[3].profile].xoff_bytes == 27456 - 12480
     ecn = port.queues[3].ecn
     assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "burst-optimized" in ecn.unconverted
+
+
+def test_interface_ranges_of_a_template_configure_each_port():
+    text = BASE.replace("interface Ethernet1/1\n", "interface Ethernet1/1-3, Ethernet1/7\n") + \
+        "  priority-flow-control mode on\n  service-policy type qos input IN\n"
+    ports = parse(text).ports
+    assert sorted(ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/7"]
+    assert all(p.pfc_enabled == [3] and p.dscp_to_tc[26] == 3 for p in ports.values())
+
+
+def test_an_unreadable_wred_line_leaves_ecn_unknown_not_off():
+    text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + """\
+policy-map type queuing OUT
+  class type queuing c-out-8q-q3
+    random-detect minimum-threshold 150 kbytes
+system qos
+  service-policy type queuing output OUT
+"""
+    device = parse(text)
+    assert any(i.code == "SYS002" and "random-detect" in i.message for i in device.issues)
+    assert device.ports["Ethernet1/1"].queues[3].ecn.ecn_enabled is None

@@ -244,8 +244,8 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
             unknown = True  # the priority its pauses carry is not in the configuration
             continue
         enabled[fc.pfc_priority.value] = src
-    port.pfc_enabled = None if unknown else sorted(enabled)
-    port.pfc_source = conf.cnp.source
+    port.pfc_enabled = None if unknown or cnp.unreadable else sorted(enabled)
+    port.pfc_source = cnp.unreadable or conf.cnp.source
     if unknown:
         port.tc_to_priority = None
     port.pfc_priority_to_queue = (DEFAULT_FLOW_CONTROL if not cnp.flow_control_queue else
@@ -292,6 +292,11 @@ def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[Parse
             issues.append(ParseIssue(code="SYS002", source=sched_ref.source, message=(
                 f"scheduler-map {ref.value}: " + (f"forwarding class {fc_name}" if fc is None else
                                                   f"scheduler {sched_ref.value}") + " is not defined")))
+            continue
+        if sched.unreadable:  # a line of it was not read (SYS002): what it sets is unknown, not its default
+            port.queues[fc.queue] = Queue(index=fc.queue, scheduler=Scheduler(name=sched_ref.value,
+                                                                              source=sched.unreadable),
+                                          ecn=Ecn(source=sched.unreadable), source=sched_ref.source)
             continue
         # strict-high is strict priority; high, medium-* and low are levels of the guaranteed-rate region, served
         # by weight (transmit-rate), not before everything else (Junos CoS guide, "priority (Schedulers)").

@@ -65,6 +65,7 @@ class Cnp:
     flow_control_queue: dict[int, list[int]] = field(default_factory=dict)
     watchdog: Source | None = None
     wd: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_DEFAULTS keys, and "action"
+    unreadable: Source | None = None  # a line of this profile that could not be read
 
 
 @dataclass
@@ -84,6 +85,7 @@ class SchedulerConf:
     ecn: Source | None = None  # `explicit-congestion-notification`
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
     buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
+    unreadable: Source | None = None  # a line of this scheduler that could not be read
 
 
 @dataclass
@@ -162,7 +164,18 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
             except (_Skip, IndexError, ValueError) as exc:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
+                _unreadable(cfg, words or [], src)
     return cfg
+
+
+def _unreadable(cfg: JunosConfig, words: list[str], src: Source) -> None:
+    """A line of a PFC profile or a scheduler that could not be read leaves what it would have set unknown (its
+    PFC state, its queue's scheduling and ECN), never off."""
+    w = words[2:] if words[:2] == ["set", "class-of-service"] else []
+    if len(w) >= 2 and w[0] == "congestion-notification-profile":
+        cfg.cnps.setdefault(w[1], Cnp(source=src)).unreadable = src
+    elif len(w) >= 2 and w[0] == "schedulers":
+        cfg.schedulers.setdefault(w[1], SchedulerConf(source=src)).unreadable = src
 
 
 def _split(line: str) -> list[str] | None:

@@ -252,6 +252,8 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
 
 
 def _ecn(conf: QueueConf) -> Ecn:
+    if conf.wred is not None and conf.wred.value is None:  # its line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=conf.wred.source)
     if conf.wred is None or not conf.wred.value.ecn:  # no WRED, or WRED that drops instead of marking
         return Ecn(ecn_enabled=False, source=conf.wred.source if conf.wred else conf.source)
     raw = conf.wred.value

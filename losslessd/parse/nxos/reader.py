@@ -68,7 +68,7 @@ class QueueConf:
     source: Source
     strict: Val | None = None  # `priority [level N]`
     bandwidth: Val | None = None  # `bandwidth [remaining] percent N`
-    wred: Val | None = None  # value RawEcn
+    wred: Val | None = None  # value RawEcn (None: a random-detect line that could not be read)
     pause: Val | None = None  # value RawPause (ingress queuing policies)
 
 
@@ -125,13 +125,27 @@ def read(inputs: list[Input]) -> NxosConfig:
     return cfg
 
 
-def _ethernet(words: list[str]) -> str | None:
-    """The port name of `interface Ethernet1/1` (or `ethernet 1/1`, `Eth1/1`), else None."""
-    text = " ".join(words)
-    if ETHERNET.match(text):
-        return text
-    m = _ETHERNET_SPELLED.match(text)
-    return f"Ethernet{m[1]}" if m else None
+def _ethernets(words: list[str]) -> list[str]:
+    """The ports of `interface Ethernet1/1` (also `ethernet 1/1`, `Eth1/1`) and of the ranges configuration mode
+    takes (`Ethernet1/1-48`, `Ethernet1/1-2, Ethernet1/5`); [] when it names no Ethernet port."""
+    out: list[str] = []
+    for part in " ".join(words).split(","):
+        text = part.strip()
+        m = re.fullmatch(r"(.*/)(\d+)-(\d+)", text)
+        first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
+        name = first if ETHERNET.match(first) else None
+        if name is None and (spelled := _ETHERNET_SPELLED.match(first)):
+            name = f"Ethernet{spelled[1]}"
+        if name is None:
+            return []
+        if last is None:
+            out.append(name)
+            continue
+        prefix, low = name.rsplit("/", 1)
+        if last < int(low) or last - int(low) > 1024:
+            return []
+        out.extend(f"{prefix}/{n}" for n in range(int(low), last + 1))
+    return out
 
 
 def _check_is_nxos(inp: Input) -> None:
@@ -169,9 +183,10 @@ class _Reader(TreeReader):
         w = node.words
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
-        elif w[0] == "interface" and (name := _ethernet(w[1:])):
-            conf = self.cfg.interfaces.setdefault(name, InterfaceConf(source=self.src(node)))
-            self.each(node.children, lambda child: self.interface_line(child, conf))
+        elif w[0] == "interface" and (names := _ethernets(w[1:])):
+            for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
+                conf = self.cfg.interfaces.setdefault(name, InterfaceConf(source=self.src(node)))
+                self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
         elif w[:2] == ["class-map", "type"] and len(w) >= 4 and w[2] in ("queuing", "network-qos"):
@@ -269,7 +284,11 @@ class _Reader(TreeReader):
             # `afd queue-desired 150 kbytes [ecn]`): marks when `ecn` is given, thresholds the switch chooses.
             queue.wred = Val(RawEcn(node.text, None, None, None, w[-1] == "ecn"), src)
         elif w[0] == "random-detect":
-            queue.wred = Val(self.wred(node, w), src)
+            try:
+                queue.wred = Val(self.wred(node, w), src)
+            except LineError:
+                queue.wred = Val(None, src)  # marking that could not be read is unknown, not off
+                raise
         elif w[:2] == ["pause", "buffer-size"]:
             queue.pause = Val(self.pause(w), src)
         elif w[:2] == ["no", "priority"]:
