@@ -16,6 +16,7 @@ from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
 from ..model import BufferPool, BufferProfile, Device, Ecn, Port
 from ..policy import Policy
+from .pfc import priorities
 
 
 class Lane(NamedTuple):
@@ -58,16 +59,14 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
 def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
     """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
     of the family that reports them (``reports_unknown_lane``)."""
-    known, said = [], []
+    known = [lane for lane in lanes_by(ctx, port, hop) if getattr(lane, hop) is not None]
+    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+    if not unknown or not rule.reports_unknown_lane:
+        return known, []
     what = "egress queue" if hop == "queue" else "ingress PG"
-    for lane in lanes_by(ctx, port, hop):
-        if getattr(lane, hop) is not None:
-            known.append(lane)
-        elif rule.reports_unknown_lane:
-            said.append(rule.unverified(f"the {what} of lossless priority {lane.priority} is not in the input, so "
-                                        f"its {'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
-                                        device=device, port=port, source=port.map_source or port.source))
-    return known, said
+    return known, [rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
+                                   f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                   device=device, port=port, source=port.map_source or port.source)]
 
 
 def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
