@@ -384,3 +384,25 @@ def test_rendered_media_mtu_reads_back_as_the_ip_mtu_asked_for():
     wanted = {spec.split(":")[0]: int(spec.split(":")[-1])
               for spec in render_golden.port_specs("juniper_junos")}
     assert {name: port.mtu_bytes for name, port in parse(text).ports.items()} == wanted
+
+
+def test_a_pasted_session_restarts_at_each_prompt():
+    """`show configuration groups X` outputs pasted one after another, with prompts and routing-engine banners:
+    each output starts at the top level again, and the prompts are not statements."""
+    text = "\n".join([
+        "user@mx1> show configuration groups G1 | no-more",
+        "firewall {",
+        "    policer p1 {",
+        "        then discard;",
+        "{master}",
+        "user@mx1> show configuration groups G2 | no-more",
+        "class-of-service {",
+        "    schedulers {",
+        "        llq {",
+        "            priority low-latency;",
+        "        }",
+        "    }",
+        "}",
+    ])
+    device = parse(text)
+    assert [i.message for i in device.issues if i.code == "SYS002"] == []

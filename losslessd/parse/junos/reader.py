@@ -37,13 +37,16 @@ WATCHDOG_DEFAULTS = {"poll-interval": 100, "detection": 2, "recovery": 200}
 _IGNORED_COS = ("host-outbound-traffic", "shared-buffer", "dedicated-buffer", "dedicated-buffer-profile",
                 "forwarding-class-sets", "multi-destination", "traffic-control-profiles", "fabric", "translation-table",
                 "forwarding-policy", "adaptive-shapers", "virtual-channels", "virtual-channel-groups",
-                "loss-priority-maps", "loss-priority-rewrites", "policy-map", "application-traffic-control")
+                "loss-priority-maps", "loss-priority-rewrites", "policy-map", "application-traffic-control",
+                "routing-instances", "code-point-aliases", "fragmentation-maps", "restricted-queues")
 # Classifier and rewrite-rule types Junos documents; the DSCP (IPv4, else IPv6) and 802.1p ones feed the model,
 # the others (MPLS EXP, IP precedence) are read and left out: RoCEv2 is classified by DSCP or 802.1p.
 _CODE_TYPES = ("dscp", "dscp-ipv6", "ieee-802.1", "ieee-802.1ad", "exp", "inet-precedence")
 # Scheduler priorities (Junos CoS guide, "priority (Schedulers)"): strict-high is served before everything; the others
 # are levels of the guaranteed (transmit-rate) region, not strict priority.
-SCHEDULER_PRIORITIES = ("strict-high", "high", "medium-high", "medium-low", "low")
+SCHEDULER_PRIORITIES = ("strict-high", "high", "medium-high", "medium-low", "low", "low-latency")
+# low-latency (Junos EVO low-latency queueing) is served ahead of strict-high, so it is strict priority too.
+STRICT_PRIORITIES = ("strict-high", "low-latency")
 
 
 @dataclass
@@ -185,6 +188,10 @@ def _split(line: str) -> list[str] | None:
         return None
 
 
+# The CLI prompt, routing-engine banner and edit-path lines around a pasted session (`user@host> show
+# configuration ...`, `{master:0}`, `[edit]`).
+_PROMPT = re.compile(r"^(\S+@\S+[>#%]\s.*|\S+@\S+[>#%]|show\s.*|\{(master|backup|primary|linecard)[^}]*\}|"
+                     r"\[edit.*\])$")
 # A trailing annotation Junos prints after a statement (`"$9$..."; ## SECRET-DATA`), outside quotes.
 _TRAILING_COMMENT = re.compile(r'^((?:[^"#]|"(?:[^"\\]|\\.)*")*?)\s*##.*$')
 
@@ -229,6 +236,9 @@ def _braces(inp: Input, issues: list[ParseIssue]):
     number = 0
     for number, line in _lines(inp):
         src = Source(file=inp.path, line=number)
+        if _PROMPT.match(line):
+            stack = []  # a pasted session: the next command's output starts at the top level again
+            continue
         if line == "}":
             if not stack:
                 issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
@@ -502,7 +512,7 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
     if w[0] == "priority":  # one value: a later `priority` line replaces the earlier one
         if w[1] not in SCHEDULER_PRIORITIES:
             raise _Skip(f"unknown scheduler priority {w[1]!r}")
-        sched.strict = src if w[1] == "strict-high" else None
+        sched.strict = src if w[1] in STRICT_PRIORITIES else None
         sched.priority = Val(w[1], src)
     elif w[0] == "transmit-rate":
         # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
@@ -543,7 +553,7 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     elif w[0] == "rewrite-rules" and w[1] in _CODE_TYPES:
         if w[1] == "dscp":
             conf.dscp_rewrite = Val(w[2], src)
-    elif w[0] not in ("shaping-rate", "forwarding-class", "forwarding-class-set", "input-scheduler-map",
+    elif w[0] not in ("shaping-rate", "forwarding-class", "forwarding-class-set", "input-scheduler-map", "description",
                       "input-shaping-rate", "input-traffic-control-profile", "scheduler-map-chassis",
                       "loss-priority-maps", "exclude-queue-overhead-bytes"):
         raise _Skip("unknown class-of-service interface statement")
