@@ -30,6 +30,7 @@ ROCE_PFC = [3]
 # without pause frames.
 WD_POLL_MS, WD_ROBUSTNESS, WD_ACTION = 100, 3, "drop"
 SP_PRIORITY = {sp: sp for sp in range(8)}
+SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
 _TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.none}
 
 
@@ -81,7 +82,7 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
         port.pcp_to_tc = {**{p: p for p in range(8)}, **pcp}  # QoS guide: PCP n -> SP n by default
     sp_to_tc = {**(ROCE_SP_TO_TC if roce else {sp: sp for sp in range(8)}),
                 **{sp: v.value for sp, v in conf.sp_to_tc.items()}}
-    port.tc_to_queue = sp_to_tc
+    port.tc_to_queue, port.tc_names = sp_to_tc, SP_NAMES  # NVUE's own "traffic class" is the queue
     # Cumulus Linux QoS guide, "Priority Flow Control": PFC is set per switch priority, so SP n pauses as
     # priority n, and a received pause for priority n stops the egress traffic class SP n is sent on.
     port.tc_to_priority = SP_PRIORITY

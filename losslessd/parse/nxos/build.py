@@ -29,6 +29,7 @@ QUEUES = range(8)
 # Nexus 9000 QoS guide, queuing (and Nexus 3000 QoS guide, type queuing policies): a queuing class matches its
 # qos-group, and qos-group N is served by egress queue N.
 QOS_GROUP_QUEUE = {group: group for group in QUEUES}
+QOS_GROUP_NAMES = {group: f"qos-group {group}" for group in QUEUES}  # what NX-OS calls its traffic classes
 # Nexus 9000 QoS guide, classification: traffic no qos policy class matches stays in qos-group 0 (class-default).
 DEFAULT_QOS_GROUP = 0
 # Nexus 9000 QoS guide, PFC watchdog workflow: the stuck-queue poll timer is 100 ms; a stuck no-drop queue
@@ -76,7 +77,7 @@ def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issu
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 admin_up=iface.admin_up.value if iface.admin_up else None,
                 qos_configured=any(v is not None for v in own))
-    port.tc_to_queue = QOS_GROUP_QUEUE
+    port.tc_to_queue, port.tc_names = QOS_GROUP_QUEUE, QOS_GROUP_NAMES
     classes = _classification(cfg, iface, port, issues)
     _pfc(cfg, iface, port, classes, issues)
     _ingress_buffers(cfg, device, iface, port, issues)
