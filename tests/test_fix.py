@@ -101,10 +101,12 @@ KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.s
 CANNOT = {
     ("MAP002", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default",
     ("MAP003", "sonic"): "SONiC trusts DSCP wherever a DSCP map is bound; no PCP trust is rendered",
-    ("MAP004", "arista_eos"): "EOS has no PFC priority->queue map: a pause stops the priority's own queue",
-    ("MAP004", "cisco_nxos"): "the NX-OS model has no PFC priority->queue map",
-    ("MAP004", "juniper_junos"): "the Junos model has no PFC priority->queue map",
-    ("MAP004", "nvidia_cumulus"): "the NVUE model has no PFC priority->queue map",
+    ("MAP004", "arista_eos"): "EOS has no PFC priority->queue setting: a pause stops its traffic class's queue",
+    ("MAP004", "cisco_nxos"): "NX-OS has no PFC priority->queue setting: a pause stops its no-drop class's queue",
+    ("MAP004", "nvidia_cumulus"): "NVUE has no PFC priority->queue setting: a pause stops its switch priority's "
+                                  "queue",
+    ("MAP004", "juniper_junos"): "the Junos template writes flow-control-queue with the PFC profile, not with the "
+                                 "maps MAP004's fix renders",
     ("MAP003", "cisco_nxos"): "the NX-OS template classifies by DSCP only: it renders no PCP trust",
     ("MAP003", "juniper_junos"): "the Junos template binds a DSCP classifier only: it renders no PCP trust",
     ("ECN002", "juniper_junos"): "Junos ECN is a drop profile of fill levels: the template cannot write Kmin above Kmax",

@@ -243,7 +243,7 @@ def test_default_trust_follows_switchport_mode():
     ports = parse("hostname x\ninterface Ethernet1\n   no switchport\n!\ninterface Ethernet2\n   mtu 9000\n").ports
     assert (ports["Ethernet1"].trust, ports["Ethernet1"].trust_source.line) == (Trust.dscp, 3)
     assert (ports["Ethernet2"].trust, ports["Ethernet2"].trust_source.line) == (Trust.pcp, 5)
-    assert ports["Ethernet1"].dscp_to_tc[26] == 3 and ports["Ethernet1"].tc_to_queue is None
+    assert ports["Ethernet1"].dscp_to_tc[26] == 3 and ports["Ethernet1"].tc_to_queue == {tc: tc for tc in range(8)}
     assert not ports["Ethernet1"].qos_configured
 
 

@@ -90,7 +90,7 @@ def test_junos_ecn_fill_levels_read_back_in_bytes():
 def test_junos_pfc_watchdog_and_maps():
     device = _golden("juniper_junos", "sonic-azure")
     for port in device.ports.values():
-        assert port.pfc_enabled == [3, 4] and port.pfc_priority_to_queue == {3: 3, 4: 4}
+        assert port.pfc_enabled == [3, 4] and port.pfc_priority_to_queue == {3: [3], 4: [4]}
         assert [port.dscp_chain(d).queue for d in (3, 4, 26, 48)] == [3, 4, 0, 0]
         assert port.dscp_to_tc is not None and len(port.dscp_to_tc) == 64  # every code point listed
         wd = port.watchdog

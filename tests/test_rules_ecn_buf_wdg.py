@@ -32,6 +32,7 @@ PRIO5_SWITCH = {
         "name": "Ethernet0", "qos_configured": True, "speed_gbps": 100, "cable_length_m": 5, "mtu_bytes": 9216,
         "pfc_enabled": [5],
         "dscp_to_tc": {0: 0, 3: 0, 26: 0, 40: 5}, "tc_to_pg": {0: 0, 5: 5}, "tc_to_queue": {0: 0, 5: 6},
+        "tc_to_priority": {0: 0, 5: 5},
         "queues": {6: {"index": 6, "ecn": {
             "ecn_enabled": True, "min_threshold_bytes": 153600, "max_threshold_bytes": 1572864,
             "mark_probability_pct": 100,
@@ -58,9 +59,10 @@ def test_no_rule_hard_codes_the_shipped_numbers():
     assert _lint(prio5, PRIO5_SWITCH) == []
 
     found = {(f.code, f.key, f.severity.value) for f in _lint(load_policy("roce-dscp26"), PRIO5_SWITCH)}
-    # DSCP 26 lands on lossy TC 0 (MAP001's finding), so priority 3 is checked on its own queue and PG;
-    # PFC is off for it (PFC001's finding), so no switch creates a lossless PG 3 either.
-    assert found == {("ECN001", "3", "error"), ("BUF003", "3", "warning"), ("WDG001", "3", "error")}
+    # DSCP 26 lands on lossy TC 0 (MAP001's finding), whose queue 0 does not mark ECN, so DCQCN cannot slow it;
+    # no traffic class has PFC priority 3, so there is no queue or PG of priority 3 to check (never taken to be
+    # queue 3 / PG 3); the watchdog still must cover priority 3.
+    assert found == {("ECN001", "0", "error"), ("WDG001", "3", "error")}
 
 
 def test_ecn_after_pfc_margin_in_bytes_and_microseconds():
@@ -89,7 +91,8 @@ def test_more_congested_lossless_queues_bring_pfc_earlier():
 
 def test_fingerprints_survive_line_moves_and_tell_queues_apart():
     device = {"name": "leaf1", "kind": "switch", "platform": "sonic", "ports": {"Ethernet0": {
-        "name": "Ethernet0", "qos_configured": True,
+        "name": "Ethernet0", "qos_configured": True, "pfc_enabled": [3, 4],
+        "tc_to_priority": {3: 3, 4: 4}, "tc_to_queue": {3: 3, 4: 4}, "tc_to_pg": {3: 3, 4: 4},
         "queues": {3: {"index": 3, "source": {"file": "qos.json", "line": 10}},
                    4: {"index": 4, "source": {"file": "qos.json", "line": 20}}}}}}
     moved = copy.deepcopy(device)

@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 
 
 class _Base(BaseModel):
@@ -192,17 +192,25 @@ class Port(_Base):
     trust: Trust | None = None
     trust_source: Source | None = None
 
-    # Classification and queueing. Switch chain: DSCP -> TC -> (PG, queue), TC -> priority.
-    # NIC chain: DSCP -> priority -> TC, priority -> receive buffer (PG).
+    # Classification and queueing: three facts joined by explicit maps, never one derived from another's
+    # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS
+    # qos-group, Junos forwarding class, NVUE switch priority) -> ingress PG and egress queue; each TC has
+    # a PFC priority (802.1p pause class). NIC: DSCP -> priority -> TC (ETS class), priority -> buffer.
+    # A map that is None is not known; a key missing from a known map has no entry (see each field).
     dscp_to_tc: dict[int, int] | None = None
     pcp_to_tc: dict[int, int] | None = None  # switch port trusting PCP (802.1p/CoS): PCP -> TC
+    # What operators call TC n where the platform names its classes (Junos: "forwarding class NO-LOSS").
+    tc_names: dict[int, str] | None = None
     dscp_to_priority: dict[int, int] | None = None
     priority_to_tc: dict[int, int] | None = None
-    tc_to_priority: dict[int, int] | None = None  # None: TC n is sent as priority n
+    # The PFC priority of each TC: the priority of the pauses this port sends when the TC's ingress buffer
+    # fills. A TC missing from the map has no PFC priority: it is never paused.
+    tc_to_priority: dict[int, int] | None = None
     tc_to_pg: dict[int, int] | None = None
     priority_to_pg: dict[int, int] | None = None
-    tc_to_queue: dict[int, int] | None = None  # None on a switch: TC n uses queue n
-    pfc_priority_to_queue: dict[int, int] | None = None
+    tc_to_queue: dict[int, int] | None = None  # egress queue of each TC
+    # The egress queues a received pause for priority P stops; a priority missing from the map stops none.
+    pfc_priority_to_queue: dict[int, list[int]] | None = None
     # Egress DSCP rewrite by TC (EOS `qos rewrite dscp` + `qos map traffic-class T to dscp D`, SONiC
     # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
     # missing from the map: rewritten to a value the input does not show.
@@ -227,8 +235,15 @@ class Port(_Base):
     lossy_by_design: str | None = None
     source: Source | None = None
 
+    def tc_label(self, tc: int | None) -> str:
+        """'forwarding class NO-LOSS' where the platform names the class, else 'TC 3' ('TC ?' when unknown)."""
+        if tc is None:
+            return "TC ?"
+        names = self.tc_names
+        return names[tc] if names is not None and tc in names else f"TC {tc}"
+
     def dscp_chain(self, dscp: int) -> Hop:
-        """Follow one DSCP through this port's maps; unknown links of the chain stay None."""
+        """Follow one DSCP through this port's maps; a link of the chain that is not known stays None."""
         tc = priority = pg = None
         if self.dscp_to_priority is not None:  # NIC order: DSCP -> priority -> TC
             priority = self.dscp_to_priority.get(dscp)
@@ -237,15 +252,22 @@ class Port(_Base):
                     tc = self.priority_to_tc.get(priority)
                 if self.priority_to_pg is not None:
                     pg = self.priority_to_pg.get(priority)
+            # A NIC's ETS traffic class is its transmit queue class (mlnx_qos prints one `tc:` block per queue).
             return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=tc)
         tc = self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None
         if tc is None:
             return Hop(port=self.name, dscp=dscp)
-        priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else tc
-        if self.tc_to_pg is not None:
-            pg = self.tc_to_pg.get(tc)
-        queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else tc
-        return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=queue)
+        priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else None
+        pg = self.tc_to_pg.get(tc) if self.tc_to_pg is not None else None
+        queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else None
+        name = self.tc_names.get(tc) if self.tc_names is not None else None
+        return Hop(port=self.name, dscp=dscp, tc=tc, tc_name=name, priority=priority, pg=pg, queue=queue)
+
+    def paused_queues(self, priority: int | None) -> list[int] | None:
+        """The egress queues a received pause for ``priority`` stops ([] none; None when the input does not say)."""
+        if priority is None or self.pfc_priority_to_queue is None:
+            return None
+        return self.pfc_priority_to_queue.get(priority, [])
 
 
 class Hop(_Base):
@@ -254,13 +276,18 @@ class Hop(_Base):
     port: str
     dscp: int
     tc: int | None = None
+    tc_name: str | None = None  # the platform's name for the TC (Port.tc_names)
     priority: int | None = None
     pg: int | None = None
     queue: int | None = None
 
+    @property
+    def tc_label(self) -> str:
+        return self.tc_name or f"TC {'?' if self.tc is None else self.tc}"
+
     def describe(self) -> str:
-        parts = [f"DSCP {self.dscp}"]
-        for label, value in (("TC", self.tc), ("priority", self.priority), ("PG", self.pg), ("queue", self.queue)):
+        parts = [f"DSCP {self.dscp}", self.tc_label]
+        for label, value in (("priority", self.priority), ("PG", self.pg), ("queue", self.queue)):
             parts.append(f"{label} {'?' if value is None else value}")
         return " -> ".join(parts)
 

@@ -13,12 +13,17 @@ from .. import headroom
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .ecn import Lane, lanes_by
+from .ecn import Lane, lanes_by, split_lanes
 
 
 class _BufRule(PortRule):
+    depends_on_pfc = True
+    reports_unknown_lane = False  # one rule of the family says when a lossless priority's PG is unknown
+
     def check_port(self, ctx, device: Device, port: Port):
-        for lane in lanes_by(ctx, port, "pg"):
+        known, said = split_lanes(self, ctx, device, port, "pg")
+        yield from said
+        for lane in known:
             yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):
@@ -221,6 +226,7 @@ class LosslessPgUnverified(_BufRule):
     code = "BUF003"
     name = "lossless-pg-unverified"
     severity = Severity.warning
+    reports_unknown_lane = True
 
     def check_pg(self, ctx, device, port, lane, pg):
         at = self._at(device, port, lane, pg=pg)

@@ -2,9 +2,9 @@
 
 Which queue: each policy lossless DSCP is followed through the port's maps (Port.dscp_chain); a
 lossless priority that no DSCP reaches (maps unknown, or broken, which MAP001 reports) is checked
-on its own queue, taking an unknown map as identity (TC n = queue n = PG n, the model's meaning
-of tc_to_queue=None and SONiC's use of PFC priorities as lossless PG ids). Switch ports only: NIC
-DCQCN switches are checked by NIC003.
+on the queue and PG of the traffic classes with that PFC priority. A queue or PG the input does not
+show is reported as unverified (never taken to be the priority's own number). Switch ports only:
+NIC DCQCN switches are checked by NIC003.
 """
 
 from __future__ import annotations
@@ -16,14 +16,18 @@ from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
 from ..model import BufferPool, BufferProfile, Device, Ecn, Port
 from ..policy import Policy
+from .pfc import priorities
 
 
 class Lane(NamedTuple):
-    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress."""
+    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress (None: not known).
+    A RoCE DSCP whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
+    priority and names the DSCP."""
 
-    priority: int
-    pg: int
-    queue: int
+    priority: int | None
+    pg: int | None
+    queue: int | None
+    dscp: int | None = None
 
 
 def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
@@ -32,15 +36,17 @@ def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
     lanes: list[Lane] = []
     for dscp in policy.lossless.dscp:
         hop = port.dscp_chain(dscp)
-        if hop.priority in lossless and hop.queue is not None:
-            lanes.append(Lane(hop.priority, hop.pg if hop.pg is not None else hop.tc, hop.queue))
+        if hop.priority in lossless:
+            lanes.append(Lane(hop.priority, hop.pg, hop.queue))
     reached = {lane.priority for lane in lanes}
     for prio in lossless:
         if prio in reached:
             continue
-        tcs = [tc for tc, p in (port.tc_to_priority or {prio: prio}).items() if p == prio]
-        tc = min(tcs) if tcs else prio
-        lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc, tc), (port.tc_to_queue or {}).get(tc, tc)))
+        if port.tc_to_priority is None:
+            lanes.append(Lane(prio, None, None))
+            continue
+        for tc in sorted(tc for tc, p in port.tc_to_priority.items() if p == prio):
+            lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc), (port.tc_to_queue or {}).get(tc)))
     return list(dict.fromkeys(lanes))
 
 
@@ -50,11 +56,28 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
     return ctx.memo(_lane_groups, port)[hop]
 
 
+def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
+    """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
+    of the family that reports them (``reports_unknown_lane``)."""
+    known = [lane for lane in lanes_by(ctx, port, hop) if getattr(lane, hop) is not None]
+    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+    if not unknown or not rule.reports_unknown_lane:
+        return known, []
+    what = "egress queue" if hop == "queue" else "ingress PG"
+    return known, [rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
+                                   f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                   device=device, port=port, source=port.map_source or port.source)]
+
+
 def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
-    groups: dict[str, dict[int, Lane]] = {"queue": {}, "pg": {}}
+    groups: dict[str, dict[int | None, Lane]] = {"queue": {}, "pg": {}}
     for lane in lossless_lanes(ctx.policy, port):
         groups["queue"].setdefault(lane.queue, lane)
         groups["pg"].setdefault(lane.pg, lane)
+    for dscp in ctx.policy.lossless.dscp:  # RoCE that lands on a lossy class still needs ECN on its queue
+        hop = port.dscp_chain(dscp)
+        if hop.queue is not None and hop.queue not in groups["queue"]:
+            groups["queue"][hop.queue] = Lane(None, None, hop.queue, dscp)
     return {hop: list(first.values()) for hop, first in groups.items()}
 
 
@@ -111,12 +134,19 @@ def _source(port: Port, queue: int):
 
 
 def _where(lane: Lane) -> str:
+    if lane.priority is None:
+        return f"queue {lane.queue} (RoCE DSCP {lane.dscp}, not in a lossless class)"
     return f"queue {lane.queue} (lossless priority {lane.priority})"
 
 
 class _EcnRule(PortRule):
+    depends_on_pfc = True
+    reports_unknown_lane = False  # one rule of the family says when a lossless priority's queue is unknown
+
     def check_port(self, ctx, device: Device, port: Port):
-        for lane in lanes_by(ctx, port, "queue"):
+        known, said = split_lanes(self, ctx, device, port, "queue")
+        yield from said
+        for lane in known:
             yield from self.check_queue(ctx, device, port, lane)
 
     def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface
@@ -143,7 +173,8 @@ class EcnDisabledOnLossless(_EcnRule):
     """A lossless queue does not mark ECN.
 
     ## What it checks
-    On every RoCE-facing switch port, the egress queue each lossless priority's traffic uses has
+    On every RoCE-facing switch port, the egress queue each lossless priority's traffic uses, and
+    the queue each RoCE DSCP of the policy leaves from (also when its class is not lossless), has
     WRED/ECN marking enabled. Silent when the policy says `ecn.required: false` (PFC-only fabrics).
     One finding per port and queue; a queue whose ECN state the input does not show is reported as
     unverified.
@@ -169,6 +200,7 @@ class EcnDisabledOnLossless(_EcnRule):
     name = "ecn-disabled-on-lossless"
     severity = Severity.error
     fix_sections = frozenset({"ecn"})
+    reports_unknown_lane = True
 
     def check_queue(self, ctx, device, port, lane):
         if not ctx.policy.ecn.required:
@@ -328,6 +360,8 @@ class EcnAfterPfc(_MarkingRule):
         label = "Kmin" if pol.before_pfc == "kmin" else "Kmax"
         threshold = ecn.min_threshold_bytes if pol.before_pfc == "kmin" else ecn.max_threshold_bytes
         at = self._at(device, port, lane)
+        if lane.priority is None:
+            return  # a lossy class has no PFC trigger to compare with (MAP001 reports the class)
         if threshold is None:
             why = f"is written as {ecn.unconverted!r}" if ecn.unconverted else "is not in the input"
             yield self.unverified(f"{_where(lane)}: {label} {why}, so it was not compared with the PFC trigger", **at)

@@ -249,6 +249,11 @@ class NicSwitchMismatch(_LinkRule):
             return
         for dscp in ctx.policy.lossless.dscp:
             nic_prio, hop = (n.dscp_to_priority or {}).get(dscp), s.dscp_chain(dscp)
+            if nic_prio is not None and hop.tc is not None and s.tc_to_priority is None:
+                yield self.on(link, nic, switch, f"dscp {dscp}", f"DSCP {dscp} is priority {nic_prio} on the NIC, "
+                              f"but the PFC priority of {hop.tc_label} on {switch} is not in the input, so the two "
+                              f"could not be compared", s.map_source or s.source, unverified=True)
+                continue
             if nic_prio is None or hop.priority is None:
                 continue
             if nic_prio != hop.priority:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Fabric, Hop, Port, SchedulerType, Source, Trust
-from .map import TRUST_LABEL, first_break
+from .map import TRUST_LABEL, cnp_priority, first_break, queues_text
 from .pfc import numbers
 
 MAX_PAIRS = 2000
@@ -221,7 +221,7 @@ class _RoceFlow(_Flow):
         hop = port.dscp_chain(dscp)
         problem = _trust_problem(device, port, dscp, side)
         if problem is None:
-            brk = first_break(self.ctx, device, port, hop)
+            brk = first_break(self.ctx, device, port, hop, egress=False)  # each egress port is checked by egress()
             if brk is not None:
                 problem = _problem(brk.unknown, device, port, dscp, side, brk.why, brk.source)
         return problem, hop
@@ -232,7 +232,7 @@ class _RoceFlow(_Flow):
 
     def ingress(self, device, port, dscp):
         problem, hop = self._port(device, port, dscp)
-        return problem, f"DSCP {dscp} TC {_q(hop.tc)} PG {_q(hop.pg)}", hop
+        return problem, f"DSCP {dscp} {hop.tc_label} PG {_q(hop.pg)}", hop
 
     def receiver(self, device, port, dscp):
         problem, hop = self._port(device, port, dscp)
@@ -255,14 +255,26 @@ class _RoceFlow(_Flow):
                             f"for this traffic, but PFC is off for priority {paused} here (enabled: "
                             f"{numbers(out.pfc_enabled)}), so its pauses are ignored", out.pfc_source)
         if device.kind == DeviceKind.host:
-            stops, leaves, what = paused, unit, "priority"
-        else:
-            stops = out.pfc_priority_to_queue.get(paused) if out.pfc_priority_to_queue is not None else paused
-            leaves, what = _queue(out, hop), "queue"
-        if leaves is not None and stops != leaves:
+            if unit is not None and paused != unit:
+                return _problem(False, device, out, hop.dscp, "out", f"{nxt.name}:{nport.name} pauses priority "
+                                f"{paused} for this traffic, but the NIC sends it on priority {unit}",
+                                out.map_source or out.pfc_source)
+            return None
+        stops = out.paused_queues(paused)
+        if stops is None:
+            return _problem(True, device, out, hop.dscp, "out", f"which queue a received pause for priority {paused} "
+                            f"stops is not in the input", out.map_source or out.pfc_source)
+        if out.tc_to_queue is None:
+            return _problem(True, device, out, hop.dscp, "out", f"the egress queue of {hop.tc_label} is not in the "
+                            f"input", out.map_source)
+        leaves = _queue(out, hop)
+        if leaves is None:
+            return _problem(False, device, out, hop.dscp, "out", f"{hop.tc_label} has no egress queue here",
+                            out.map_source)
+        if leaves not in stops:
             return _problem(False, device, out, hop.dscp, "out", f"{nxt.name}:{nport.name} pauses priority {paused} "
-                            f"for this traffic, which stops {what} {_q(stops)} here, but the traffic leaves on {what} "
-                            f"{leaves}", out.map_source or out.pfc_source)
+                            f"for this traffic, which stops {queues_text(stops)} here, but the traffic leaves on "
+                            f"queue {leaves}", out.map_source or out.pfc_source)
         return None
 
 
@@ -277,16 +289,17 @@ class _CnpFlow(_Flow):
     def ingress(self, device, port, dscp):
         cnp = self.ctx.policy.cnp
         hop = port.dscp_chain(dscp)
-        note = f"DSCP {dscp} TC {_q(hop.tc)}"
+        note = f"DSCP {dscp} {hop.tc_label}"
         problem = _trust_problem(device, port, dscp)
         maps = port.map_source or port.source
         if problem is None and port.dscp_to_tc is None:
             problem = _problem(True, device, port, dscp, "in", "the DSCP->TC map is not in the input", maps)
         elif problem is None and hop.tc is None:
             problem = _problem(False, device, port, dscp, "in", f"DSCP {dscp} has no entry in the DSCP->TC map", maps)
-        elif problem is None and cnp.priority is not None and hop.priority != cnp.priority:
-            problem = _problem(False, device, port, dscp, "in", f"TC {hop.tc} is priority {hop.priority}, not the "
-                               f"policy's CNP priority {cnp.priority}", maps)
+        elif problem is None:
+            wrong, doubt = cnp_priority(cnp, port, hop)
+            if wrong or doubt:
+                problem = _problem(doubt is not None, device, port, dscp, "in", wrong or doubt, maps)
         return problem, note, hop
 
     def egress(self, device, out, hop, unit, nxt, nport):
@@ -295,6 +308,9 @@ class _CnpFlow(_Flow):
         queue = _queue(out, hop)
         q = out.queues.get(queue) if queue is not None else None
         scheduler = q.scheduler if q is not None else None
+        if queue is None and out.tc_to_queue is not None:
+            return _problem(False, device, out, hop.dscp, "out", f"{hop.tc_label} has no egress queue here",
+                            out.map_source)
         if scheduler is None or scheduler.type is None:
             return _problem(True, device, out, hop.dscp, "out",
                             f"the scheduler of queue {_q(queue)} is not in the input", out.source)
@@ -363,7 +379,7 @@ class _Walker:
         ndev, nport = self.port((nxt, nport_name))
         new = _rewrite(out, hop)
         if new is None:
-            return frozenset([_problem(True, device, out, hop.dscp, "out", f"the port remarks TC {_q(hop.tc)} to a "
+            return frozenset([_problem(True, device, out, hop.dscp, "out", f"the port remarks {hop.tc_label} to a "
                                        "DSCP the input does not show", out.map_source)])
         problem = self.flow.egress(device, out, hop, None, ndev, nport)
         if problem is not None:
@@ -410,7 +426,8 @@ class _Walker:
 
 
 def _queue(out: Port, hop: Hop) -> int | None:
-    return out.tc_to_queue.get(hop.tc) if out.tc_to_queue is not None and hop.tc is not None else hop.tc
+    """The queue the traffic class chosen at ingress leaves ``out`` from (None: not known)."""
+    return out.tc_to_queue.get(hop.tc) if out.tc_to_queue is not None and hop.tc is not None else None
 
 
 class _PathRule(Rule):

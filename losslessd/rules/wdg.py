@@ -8,7 +8,7 @@ from .pfc import numbers
 
 
 class _WdgRule(PortRule):
-    pass
+    depends_on_pfc = True
 
 
 @register

@@ -13,6 +13,9 @@ DEFAULT_DSCP_TO_TC = {d: 1 if d < 8 else 0 if d < 16 else d // 8 for d in range(
 # EOS default CoS -> traffic class: 0 -> 1, 1 -> 0, otherwise CoS n -> TC n (same manual table).
 DEFAULT_COS_TO_TC = {c: {0: 1, 1: 0}.get(c, c) for c in range(8)}
 TRAFFIC_CLASSES = range(8)
+# EOS User Manual, QoS (PFC on Trident/Tomahawk/Jericho platforms): PFC priority N is traffic class N:
+# `priority-flow-control priority N no-drop` pauses TC N, and a received pause for N stops TC N's tx-queue.
+TC_PRIORITY = {tc: tc for tc in TRAFFIC_CLASSES}
 # EOS tx-queue defaults: every queue is strict priority until `no priority`; `no priority` on queue N makes
 # queues 0..N round robin, weighted by `bandwidth percent` (EOS User Manual, QoS, `priority` (tx-queue)).
 QUEUES = range(8)
@@ -100,9 +103,11 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
     elif port.trust == Trust.pcp:
         port.pcp_to_tc = _effective(DEFAULT_COS_TO_TC, cfg.cos_to_tc)
         port.map_source = _first(cfg.cos_to_tc)
-    if cfg.tc_to_queue:
-        port.tc_to_queue = _effective({tc: tc for tc in TRAFFIC_CLASSES}, cfg.tc_to_queue)
-        port.map_source = port.map_source or _first(cfg.tc_to_queue)
+    # EOS default traffic-class -> tx-queue map is TC n -> queue n until `qos map traffic-class T to tx-queue Q`.
+    port.tc_to_queue = _effective({tc: tc for tc in TRAFFIC_CLASSES}, cfg.tc_to_queue)
+    port.map_source = port.map_source or _first(cfg.tc_to_queue)
+    port.tc_to_priority = TC_PRIORITY
+    port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:

@@ -46,7 +46,9 @@ _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow",
 _ABSENT = object()
 # Port fields holding QoS maps: every port binding a map gets the same dict, set after validation
 # (validating copies a dict per port: 64 ports x 64 DSCPs).
-_MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite")
+_MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite", "tc_to_priority")
+# sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
+_TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = re.compile(r"\s*\{")
 # /etc/sonic on a multi-ASIC device: config_db<N>.json is namespace asic<N> (sonic-py-common multi_asic).
 _NAMESPACE_FILE = re.compile(r"config_db(\d{1,3})\.json")
@@ -220,7 +222,7 @@ class _Builder:
         self.pools: dict[str, BufferPool] = {}
         self.profiles: dict[str, BufferProfile] = {}
         self._refs: dict[tuple[str, str], str] = {}  # (table, field value) -> entry name it resolved to
-        self._maps: dict[tuple[str, str], dict[int, int]] = {}
+        self._maps: dict[tuple, dict] = {}
         self._schedulers: dict[str, Scheduler] = {}
         self._wred: dict[str, Ecn] = {}
         self._global_dscp: tuple[str, dict] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
@@ -451,6 +453,14 @@ class _Builder:
                 out[k] = v
         return out
 
+    def queue_lists(self, table: str, name: str) -> dict[int, list[int]]:
+        """A priority -> queue map as the model keeps it (a pause can stop several queues), built once per device."""
+        key = ("lists", table, name)
+        out = self._maps.get(key)
+        if out is None:
+            out = self._maps[key] = {p: [q] for p, q in self.qos_map(table, name).items()}
+        return out
+
     # ---- tables ---------------------------------------------------------------------------------
     def _buffers(self) -> None:
         for name, e in self.db.table("BUFFER_POOL").items():
@@ -569,7 +579,9 @@ class _Builder:
             if tc_to_queue:
                 fields["tc_to_queue"] = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
             if pfc_to_queue:
-                fields["pfc_priority_to_queue"] = self.qos_map("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+                fields["pfc_priority_to_queue"] = self.queue_lists("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+            # Without a bound TC_TO_QUEUE_MAP or MAP_PFC_PRIORITY_TO_QUEUE the SAI default applies (saiport.h:
+            # no map), which the running switch, not the config, decides: both stay unknown.
             # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
             if tc_to_dscp := self.ref(e, "tc_to_dscp_map", "TC_TO_DSCP_MAP"):
                 fields["tc_to_dscp_rewrite"] = self.qos_map("TC_TO_DSCP_MAP", tc_to_dscp)
@@ -733,6 +745,7 @@ class _Builder:
         and cable length, so CONFIG_DB files written before boot lack those PGs.
         """
         for port in self.ports.values():
+            port["tc_to_priority"] = _TC_PRIORITY
             if self._global_dscp and port["name"] not in self._own_dscp:
                 port.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0]), trust=Trust.dscp,
                             trust_source=self._global_dscp[1])
