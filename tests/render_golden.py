@@ -27,8 +27,10 @@ RUNTIME_INFOS: dict[str, set[str]] = {
     # NX-OS and Junos (QFX) size no-drop headroom from the shared buffer themselves; neither config has a
     # PG profile to check.
     # Their CNP class is routed untagged and never paused, so it has no 802.1p priority the config could show:
-    # MAP002 leaves the policy's CNP priority unverified (the strict queue is still checked).
-    "cisco_nxos": {"BUF003", "ECN004", "MAP002"}, "juniper_junos": {"BUF003", "ECN004", "MAP002"},
+    # MAP002 leaves the policy's CNP priority unverified (the strict queue is still checked). Neither writes a cable
+    # length: an explicit NX-OS pause buffer (rendered for cables above 100 m) reads back as a profile whose xoff
+    # BUF002 cannot hold against a cable length the config does not show.
+    "cisco_nxos": {"BUF002", "BUF003", "ECN004", "MAP002"}, "juniper_junos": {"BUF003", "ECN004", "MAP002"},
     # SONiC: a rendered patch names no hwsku (it must not change the device's), so BUF001 cannot tell what a
     # profile's size means and says so; BUF002 then checks against the lower bound for unknown ASICs.
     "sonic": {"BUF001"},

@@ -77,6 +77,7 @@ class Scheduler(_Base):
     type: SchedulerType | None = None
     weight: int | None = None
     default: bool = False  # the platform's default scheduling (no config line wrote it)
+    shaped: bool = False  # a shaper or rate limit caps the queue: strict, it still cannot take the whole link
     source: Source | None = None
 
 

@@ -27,7 +27,7 @@ def _allowed_strict(ctx, device: Device, port: Port) -> set[int]:
     if device.kind == DeviceKind.host:
         return {(port.priority_to_tc or {}).get(pol.cnp.priority, pol.cnp.priority)}
     hop = port.dscp_chain(pol.cnp.dscp)
-    return {hop.queue} if hop.queue is not None else {pol.cnp.priority}
+    return {hop.queue} if hop.queue is not None else set()  # the CNP queue is not known: none is allowed by name
 
 
 def _lossless_units(ctx, device: Device, port: Port) -> dict[int, int]:
@@ -35,7 +35,9 @@ def _lossless_units(ctx, device: Device, port: Port) -> dict[int, int]:
     if device.kind == DeviceKind.host:
         tcs = port.priority_to_tc or {}
         return {tcs.get(prio, prio): prio for prio in ctx.lossless}
-    return {lane.queue: lane.priority for lane in lanes_by(ctx, port, "queue")}
+    # Lanes whose queue is not known are reported by ECN001 (unverified); a RoCE DSCP on a lossy class, by MAP001.
+    return {lane.queue: lane.priority for lane in lanes_by(ctx, port, "queue")
+            if lane.queue is not None and lane.priority is not None}
 
 
 @register
@@ -49,7 +51,8 @@ class LosslessClassStarved(Rule):
       `scheduler.min_lossless_weight_pct` of the weighted bandwidth when the policy sets it (warning);
     - no other queue or TC that traffic reaches is strict priority, except the ones the policy allows
       (`scheduler.strict_allowed`, by default the CNP class of `cnp`) (warning: a strict class above can take
-      the whole link). A queue that is strict only by the platform's default (EOS tx-queues above the last
+      the whole link; a strict queue under a shaper (`shaping-rate`, `shape`, SONiC `pir`) is capped and not
+      counted). A queue that is strict only by the platform's default (EOS tx-queues above the last
       `no priority` one) and that only the default DSCP map reaches is reported as unverified: nearly every
       EOS config has such queues.
     A lossless queue whose scheduler the input does not show is reported as unverified. One finding per port
@@ -160,12 +163,13 @@ def _used_units(device: Device, port: Port, written: bool = False) -> set[int] |
 
 def _outranking(queues: dict[int, Queue], lossless: dict[int, int]) -> list[int]:
     """Strict queues served before a lossless one: every strict queue when a lossless queue is weighted, the
-    higher-numbered strict ones when it is strict itself (strict queues are served highest index first)."""
+    higher-numbered strict ones when it is strict itself (strict queues are served highest index first). A strict
+    queue under a shaper cannot take more than its cap: not counted."""
     lossless_strict = [q for q in lossless if queues.get(q) and queues[q].scheduler
                        and queues[q].scheduler.type == SchedulerType.strict]
     floor = min(lossless_strict) if lossless_strict and len(lossless_strict) == len(lossless) else -1
     return [i for i, queue in queues.items() if queue.scheduler is not None
-            and queue.scheduler.type == SchedulerType.strict and i > floor]
+            and queue.scheduler.type == SchedulerType.strict and not queue.scheduler.shaped and i > floor]
 
 
 def _share(queues: dict[int, Queue], q: int) -> float | None:

@@ -165,7 +165,7 @@ def _queues(layers: list[QosConf], port: Port) -> None:
         for index, conf in layer.queues.items():
             queue = merged.setdefault(index, QueueConf(source=conf.source))
             queue.source = conf.source
-            for attr in ("strict", "bandwidth", "ecn"):
+            for attr in ("strict", "bandwidth", "ecn", "shaped"):
                 if getattr(conf, attr) is not None:
                     setattr(queue, attr, getattr(conf, attr))
     round_robin = [i for i, q in merged.items() if q.strict is not None and not q.strict.value]
@@ -178,7 +178,8 @@ def _queues(layers: list[QosConf], port: Port) -> None:
             scheduler = Scheduler(type=SchedulerType.wrr, weight=weight,
                                   source=(own if own and not own.value else merged[top_rr].strict).source)
         else:
-            scheduler = Scheduler(type=SchedulerType.strict, default=own is None, source=own.source if own else None)
+            scheduler = Scheduler(type=SchedulerType.strict, default=own is None, source=own.source if own else None,
+                                  shaped=bool(conf and conf.shaped and conf.shaped.value))
         port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source if conf else None,
                                    ecn=_ecn(conf.ecn if conf else None, port.speed_gbps))
 

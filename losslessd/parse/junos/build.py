@@ -307,7 +307,8 @@ def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[Parse
         # strict-high is strict priority; high, medium-* and low are levels of the guaranteed-rate region, served
         # by weight (transmit-rate), not before everything else (Junos CoS guide, "priority (Schedulers)").
         level = f" (priority {sched.priority.value})" if sched.priority and not sched.strict else ""
-        scheduler = (Scheduler(name=sched_ref.value, type=SchedulerType.strict, source=sched.strict) if sched.strict
+        scheduler = (Scheduler(name=sched_ref.value, type=SchedulerType.strict, shaped=sched.shaped is not None,
+                               source=sched.strict) if sched.strict
                      else Scheduler(name=sched_ref.value + level, type=SchedulerType.wrr, weight=sched.rate_pct,
                                     source=sched.priority.source if sched.priority else sched.source))
         port.queues[fc.queue] = Queue(index=fc.queue, scheduler=scheduler, source=sched_ref.source,

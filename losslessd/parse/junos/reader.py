@@ -86,6 +86,7 @@ class SchedulerConf:
     strict: Source | None = None  # `priority strict-high`
     priority: Val | None = None  # `priority high|medium-high|medium-low|low` (not strict)
     rate_pct: int | None = None  # `transmit-rate percent N`
+    shaped: Source | None = None  # `shaping-rate`, or `transmit-rate ... exact|rate-limit`: the queue's rate is capped
     ecn: Source | None = None  # `explicit-congestion-notification`
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
     buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
@@ -521,6 +522,10 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
     elif w[0] == "transmit-rate":
         # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
         sched.rate_pct = int(_number(w[2], 0, 100)) if w[1] == "percent" else None
+        if w[-1] in ("exact", "rate-limit"):  # Junos CoS guide, "transmit-rate": exact / rate-limit cap the queue
+            sched.shaped = src
+    elif w[0] == "shaping-rate":
+        sched.shaped = src
     elif w[0] == "explicit-congestion-notification":
         sched.ecn = src
     elif w[0] == "drop-profile-map":
@@ -531,7 +536,7 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         # buffer-size (percent N | remainder | temporal MICROSECONDS | exact): one choice, the later line wins. Only
         # the temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
         sched.buffer_us = Val(_number(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
-    elif w[0] not in ("shaping-rate", "excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
+    elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
         raise _Skip("unknown scheduler statement")

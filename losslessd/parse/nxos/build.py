@@ -245,7 +245,7 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
             port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=False, source=src), source=src)
             continue
         if conf.strict is not None:
-            scheduler = Scheduler(type=SchedulerType.strict, source=conf.strict.source)
+            scheduler = Scheduler(type=SchedulerType.strict, shaped=conf.shaped is not None, source=conf.strict.source)
         else:  # Nexus 9000 QoS guide: non-priority queues share the remaining bandwidth by DWRR
             scheduler = Scheduler(type=SchedulerType.dwrr, weight=conf.bandwidth.value if conf.bandwidth else None,
                                   source=conf.bandwidth.source if conf.bandwidth else conf.source)

@@ -70,6 +70,7 @@ class QueueConf:
     bandwidth: Val | None = None  # `bandwidth [remaining] percent N`
     wred: Val | None = None  # value RawEcn (None: a random-detect line that could not be read)
     pause: Val | None = None  # value RawPause (ingress queuing policies)
+    shaped: Source | None = None  # `shape min X max Y`: the queue's rate is capped
 
 
 @dataclass
@@ -297,8 +298,10 @@ class _Reader(TreeReader):
             queue.bandwidth = None
         elif w[:2] == ["no", "random-detect"]:
             queue.wred = None
-        elif w[0] in ("shape", "queue-limit", "no"):
-            pass  # shaping and tail-drop limits are not part of the model
+        elif w[0] == "shape":  # Nexus 9000 QoS guide, "Configuring Shaping": `shape min X max Y` caps the queue
+            queue.shaped = src
+        elif w[0] in ("queue-limit", "no"):
+            pass  # tail-drop limits are not part of the model
         else:
             raise LineError("not a queuing class command losslessd knows")
 

@@ -629,7 +629,9 @@ class _Builder:
             s = self.db.table("SCHEDULER")[name]
             sched = self._schedulers[name] = Scheduler(
                 name=name, type=self.choice(s, "type", _SCHEDULER_TYPES),
-                weight=self.value(s, "weight", _count, "a whole-number weight"), source=s.source())
+                weight=self.value(s, "weight", _count, "a whole-number weight"), source=s.source(),
+                # SCHEDULER pir (peak information rate, bytes/s; qosorch.cpp SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE)
+                shaped=bool(self.value(s, "pir", _count, "a rate in bytes per second")))
         return sched
 
     def _ecn(self, e: Entry) -> Ecn | None:
