@@ -31,6 +31,7 @@ def check_text_config(parse, text: str, codes=("SYS002", "SYS003")):
     """A text-config parser gives a serialisable Device whose issues and ports point at real lines of
     the input, or an InputError naming the file and a line; never another exception. Returns the Device."""
     from losslessd.errors import InputError
+    from losslessd.model.validate import check as check_model
     from losslessd.parse.base import Input
 
     try:
@@ -38,6 +39,7 @@ def check_text_config(parse, text: str, codes=("SYS002", "SYS003")):
     except InputError as exc:
         assert exc.file == "fuzz.cfg" and exc.line is not None and exc.line >= 1
         return None
+    check_model(device)  # every field of its declared type
     device.model_dump_json()  # the model is always serialisable
     last = text.count("\n") + 1
     for issue in device.issues:

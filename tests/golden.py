@@ -30,6 +30,7 @@ def golden_path(platform: str, case: Path) -> Path:
 
 
 def render(platform: str, case: Path) -> str:
+    from losslessd.model.validate import check
     from losslessd.parse import SONIC_FOLDER_FILES, parse_group
 
     cwd = os.getcwd()
@@ -43,6 +44,7 @@ def render(platform: str, case: Path) -> str:
         device = parse_group(case.stem if case.is_file() else case.name, files, platform)
     finally:
         os.chdir(cwd)
+    check(device)  # parsers build the model unchecked: every field must hold its declared type
     return json.dumps(device.model_dump(mode="json", exclude_defaults=True), indent=1, sort_keys=True) + "\n"
 
 

@@ -9,6 +9,7 @@ from losslessd.errors import InputError
 from losslessd.lint.engine import run
 from losslessd.lint.registry import all_rules
 from losslessd.model import Device, Fabric
+from losslessd.model.validate import check as check_model
 from losslessd.parse import opensm
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
@@ -41,7 +42,7 @@ def check(inputs: list[Input]) -> None:
         assert exc.file in {i.path for i in inputs}
         return
     assert isinstance(device, Device)
-    Device.model_validate(device.model_dump())  # what the parser built is a valid model
+    check_model(device)  # what the parser built is a valid model: every field of its declared type
     findings = run(Fabric(devices={"fuzz": device}), POLICY, RULES).findings
     assert not [f for f in findings if f.code == "SYS900"], [f.message for f in findings]
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from losslessd.errors import InputError
 from losslessd.model import Device
+from losslessd.model.validate import check as check_model
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
 from losslessd.parse.sonic.configdb import TABLES
@@ -46,6 +47,7 @@ def _check(text: str) -> None:
         return
     assert isinstance(device, Device)
     assert {i.code for i in device.issues} <= {"SYS002", "SYS003"}
+    check_model(device)  # every field of its declared type
     json.dumps(device.model_dump(mode="json"))  # reports serialise it
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from losslessd.api import lint
 from losslessd.parse import load_fabric
@@ -62,13 +63,11 @@ def test_format_override_and_unknown_format(tmp_path):
     assert res.returncode == 2 and "unknown --format" in res.stdout + res.stderr and "Traceback" not in res.stderr
 
 
-def test_lazy_lines_match_eager_lines():
-    """lint parses without line numbers and locates only what findings show: same lines either way."""
-    eager = load_fabric(["examples/fabric/leaf1"])
-    lazy = load_fabric(["examples/fabric/leaf1"], lines=False)
-    port_lazy, port_eager = lazy.devices["leaf1"].ports["Ethernet8"], eager.devices["leaf1"].ports["Ethernet8"]
-    assert port_lazy.pfc_source.line is None and port_eager.pfc_source.line is not None
-    lazy.devices["leaf1"].locate()
-    assert lazy.model_dump() == eager.model_dump()
+def test_lines_are_found_when_read():
+    """Parsers record where a fact is (file and JSON path); its line is looked up when read, and is the key's line."""
+    fabric = load_fabric(["examples/fabric/leaf1"])
+    source = fabric.devices["leaf1"].ports["Ethernet8"].pfc_source
+    lines = Path("examples/fabric/leaf1/config_db.json").read_text(encoding="utf-8").splitlines()
+    assert source.pointer == "/PORT_QOS_MAP/Ethernet8/pfc_enable" and '"pfc_enable"' in lines[source.line - 1]
     finding = next(f for f in lint(["examples/fabric/leaf1"], "roce-dscp26").findings if f.code == "PFC002")
-    assert finding.source.line == port_eager.pfc_source.line
+    assert finding.source.line == fabric.devices["leaf1"].ports[finding.port].pfc_source.line

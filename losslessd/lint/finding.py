@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import field
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from ..model import Source
+from ..model import Model, Source, model_class
 
 
 class Severity(str, Enum):
@@ -22,18 +21,19 @@ class Severity(str, Enum):
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
 
-class Finding(BaseModel):
+@model_class
+class Finding(Model):
     code: str
     name: str
     severity: Severity
     message: str
     device: str | None = None
     port: str | None = None
-    devices: list[str] = Field(default_factory=list)  # every device involved (link/fabric scope)
+    devices: list[str] = field(default_factory=list)  # every device involved (link/fabric scope)
     source: Source | None = None
     key: str = ""  # what distinguishes two findings of one rule on one port (priority, queue...)
     unverified: bool = False  # the rule could not check this for lack of data
-    data: dict[str, Any] = Field(default_factory=dict)  # numbers behind the message (margins...)
+    data: dict[str, Any] = field(default_factory=dict)  # numbers behind the message (margins...)
 
     @property
     def fingerprint(self) -> str:

@@ -6,21 +6,51 @@ means "not known" (never 0 or -1). Objects a finding can point at carry a ``sour
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+import dataclasses
+import json
 from enum import Enum
-from functools import cache
-from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from typing import Any, Literal, get_args
 
 MODEL_VERSION = 2
 
+# The model is plain slotted dataclasses: parsers build tens of thousands of objects per fabric and
+# per-object validation cost more than everything else in a fleet lint. Parser output is validated
+# in the tests (losslessd.model.validate.check, strict) and dicts coming from outside (rule case
+# files, the Python API) through pydantic (``Model.model_validate``).
+model_class = dataclasses.dataclass(slots=True, kw_only=True)
 
-class _Base(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+class Model:
+    """What every model class shares: pydantic-like dump, copy and validation helpers."""
+
+    __slots__ = ()
+
+    @classmethod
+    def model_validate(cls, data: Any):
+        """Build (and type-check, coercing as pydantic does) an object of this class from plain data."""
+        from .validate import adapter
+
+        return adapter(cls).validate_python(data)
+
+    def model_dump(self, *, mode: Literal["python", "json"] = "python", exclude_defaults: bool = False,
+                   exclude: set[str] | None = None, include: set[str] | None = None) -> dict:
+        return dump(self, mode=mode, exclude_defaults=exclude_defaults, exclude=exclude, include=include)
+
+    def model_dump_json(self, *, indent: int | None = None, exclude_defaults: bool = False,
+                        exclude: set[str] | None = None, include: set[str] | None = None) -> str:
+        return json.dumps(dump(self, mode="json", exclude_defaults=exclude_defaults, exclude=exclude, include=include),
+                          indent=indent, ensure_ascii=False)
+
+    def model_copy(self, *, update: dict | None = None, deep: bool = False):
+        out = copy.deepcopy(self) if deep else copy.copy(self)
+        for name, value in (update or {}).items():
+            setattr(out, name, value)
+        return out
 
 
-class Source(_Base):
+@model_class
+class Source(Model):
     """Where a fact came from: a file and line, a JSON pointer, or a device command."""
 
     file: str | None = None
@@ -31,11 +61,84 @@ class Source(_Base):
 
     def describe(self) -> str:
         where = self.file or (f"{self.device}: {self.command}" if self.command else self.device or "?")
-        if self.line is not None:
-            where += f":{self.line}"
+        line = self.line
+        if line is not None:
+            where += f":{line}"
         if self.pointer:
             where += f" {self.pointer}"
         return where
+
+    def as_tuple(self) -> tuple:
+        return self.file, self.line, self.pointer, self.device, self.command
+
+    def __eq__(self, other: object) -> bool:  # a DocRef equals the plain Source it stands for
+        return isinstance(other, Source) and self.as_tuple() == other.as_tuple()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __copy__(self) -> Source:
+        file, line, pointer, device, command = self.as_tuple()
+        return Source(file=file, line=line, pointer=pointer, device=device, command=command)
+
+    def __deepcopy__(self, memo: dict) -> Source:
+        return self.__copy__()
+
+    def __reduce__(self):
+        file, line, pointer, device, command = self.as_tuple()
+        return _source, (file, line, pointer, device, command)
+
+    def plain(self) -> Source:
+        """This place as a plain Source (line looked up): what crosses a process boundary."""
+        return self if type(self) is Source else self.__copy__()
+
+
+def _source(file, line, pointer, device, command) -> Source:
+    return Source(file=file, line=line, pointer=pointer, device=device, command=command)
+
+
+class DocRef(Source):
+    """A place in a JSON document: the document and the keys that lead there (an entry, maybe one of its fields).
+
+    Parsers of large JSON inputs (SONiC CONFIG_DB) hand out one of these per fact: a reference, not a formatted
+    record. Its pointer and line are worked out when someone reads them (a report shows a few of the hundreds of
+    thousands a fabric holds). ``doc`` has ``path``, ``pointer(parts)`` and ``line(parts)``."""
+
+    __slots__ = ("doc", "parts", "field", "_line")
+    device = None  # type: ignore[assignment]
+    command = None  # type: ignore[assignment]
+
+    def __init__(self, doc, parts: tuple, field: str | None = None):  # noqa: D107 - no dataclass init: no validation
+        self.doc = doc
+        self.parts = parts
+        self.field = field
+        self._line = _UNSET
+
+    def _path(self) -> tuple:
+        return self.parts if self.field is None else (*self.parts, self.field)
+
+    @property  # type: ignore[override]
+    def file(self) -> str:
+        return self.doc.path
+
+    @property  # type: ignore[override]
+    def pointer(self) -> str:
+        return self.doc.pointer(self._path())
+
+    @property  # type: ignore[override]
+    def line(self) -> int | None:
+        if self._line is _UNSET:
+            self._line = self.doc.line(self._path())
+        return self._line
+
+    @line.setter
+    def line(self, value: int | None) -> None:
+        self._line = value
+
+    def __repr__(self) -> str:
+        return f"DocRef({self.file!r}, {self.pointer!r})"
+
+
+_UNSET = object()
 
 
 class DeviceKind(str, Enum):
@@ -58,7 +161,8 @@ class SchedulerType(str, Enum):
     vendor = "vendor"  # NIC "vendor" TSA: unlimited, best effort
 
 
-class Ecn(_Base):
+@model_class
+class Ecn(Model):
     """ECN/WRED marking on one egress queue. Thresholds are queue occupancy in bytes."""
 
     profile: str | None = None
@@ -72,7 +176,8 @@ class Ecn(_Base):
     source: Source | None = None
 
 
-class Scheduler(_Base):
+@model_class
+class Scheduler(Model):
     name: str | None = None
     type: SchedulerType | None = None
     weight: int | None = None
@@ -81,14 +186,16 @@ class Scheduler(_Base):
     source: Source | None = None
 
 
-class Queue(_Base):
+@model_class
+class Queue(Model):
     index: int
     scheduler: Scheduler | None = None
     ecn: Ecn | None = None
     source: Source | None = None
 
 
-class BufferPool(_Base):
+@model_class
+class BufferPool(Model):
     name: str
     direction: Literal["ingress", "egress", "both"] | None = None  # SONiC BUFFER_POOL type (sonic-buffer-pool.yang)
     mode: Literal["static", "dynamic"] | None = None
@@ -97,7 +204,8 @@ class BufferPool(_Base):
     source: Source | None = None
 
 
-class BufferProfile(_Base):
+@model_class
+class BufferProfile(Model):
     """An ingress (or egress) buffer profile: reserved size, PFC xon/xoff, shared threshold."""
 
     name: str
@@ -116,7 +224,8 @@ class BufferProfile(_Base):
         return None if self.dynamic_threshold is None else 2.0**self.dynamic_threshold
 
 
-class PriorityGroup(_Base):
+@model_class
+class PriorityGroup(Model):
     """An ingress priority group (switch) or NIC receive buffer, with its buffer profile."""
 
     index: int
@@ -133,7 +242,8 @@ WatchdogAction = Literal["drop", "forward", "notify-only", "errdisable"]
 WATCHDOG_ACTIONS: tuple[str, ...] = get_args(WatchdogAction)
 
 
-class Watchdog(_Base):
+@model_class
+class Watchdog(Model):
     """PFC watchdog (storm/deadlock detection) on a port."""
 
     enabled: bool | None = None
@@ -149,15 +259,16 @@ class Watchdog(_Base):
     source: Source | None = None
 
 
-class NicEcn(_Base):
+@model_class
+class NicEcn(Model):
     """mlx5 DCQCN switches per priority: notification point (NP) and reaction point (RP)."""
 
-    np_enabled: dict[int, bool] = Field(default_factory=dict)
-    rp_enabled: dict[int, bool] = Field(default_factory=dict)
+    np_enabled: dict[int, bool] = dataclasses.field(default_factory=dict)
+    rp_enabled: dict[int, bool] = dataclasses.field(default_factory=dict)
     # DCQCN algorithm parameters (sysfs ecn/roce_rp/<name>: rpg_*, rate_*, dce_tcp_*, clamp_tgt_rate..., and
     # ecn/roce_np/<name>: min_time_between_cnps ...) as the NIC reports them.
-    rp_params: dict[str, int] = Field(default_factory=dict)
-    np_params: dict[str, int] = Field(default_factory=dict)
+    rp_params: dict[str, int] = dataclasses.field(default_factory=dict)
+    np_params: dict[str, int] = dataclasses.field(default_factory=dict)
     params_source: Source | None = None
     # CNPs this NIC sends as notification point (sysfs ecn/roce_np/cnp_dscp, cnp_802p_prio)
     cnp_dscp: int | None = None
@@ -168,7 +279,8 @@ class NicEcn(_Base):
     rp_source: Source | None = None
 
 
-class LinkPause(_Base):
+@model_class
+class LinkPause(Model):
     """IEEE 802.3x link-level (global) pause of a port (`ethtool -a`): it pauses every priority at once."""
 
     autoneg: bool | None = None
@@ -177,7 +289,8 @@ class LinkPause(_Base):
     source: Source | None = None
 
 
-class Port(_Base):
+@model_class
+class Port(Model):
     name: str
     alias: str | None = None  # SONiC PORT alias: what the switch's LLDP sends as its port ID
     description: str | None = None
@@ -222,8 +335,8 @@ class Port(_Base):
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown
     pfc_source: Source | None = None
-    queues: dict[int, Queue] = Field(default_factory=dict)
-    priority_groups: dict[int, PriorityGroup] = Field(default_factory=dict)
+    queues: dict[int, Queue] = dataclasses.field(default_factory=dict)
+    priority_groups: dict[int, PriorityGroup] = dataclasses.field(default_factory=dict)
     watchdog: Watchdog | None = None
     nic_ecn: NicEcn | None = None
     link_pause: LinkPause | None = None
@@ -271,7 +384,8 @@ class Port(_Base):
         return self.pfc_priority_to_queue.get(priority, [])
 
 
-class Hop(_Base):
+@model_class
+class Hop(Model):
     """Where one DSCP lands on one port."""
 
     port: str
@@ -293,7 +407,8 @@ class Hop(_Base):
         return " -> ".join(parts)
 
 
-class ParseIssue(_Base):
+@model_class
+class ParseIssue(Model):
     """Something a parser could not read; becomes a SYS finding, never a crash."""
 
     code: str  # SYS rule code, e.g. SYS002
@@ -301,7 +416,8 @@ class ParseIssue(_Base):
     source: Source | None = None
 
 
-class IbQosSet(_Base):
+@model_class
+class IbQosSet(Model):
     """OpenSM's effective QoS tables for one kind of port (CA, switch port 0, switch external, router).
 
     Each table is what OpenSM applies: the qos_<type>_ option, else the qos_ option, else OpenSM's
@@ -317,7 +433,8 @@ class IbQosSet(_Base):
     sl2vl_source: Source | None = None
 
 
-class IbPartition(_Base):
+@model_class
+class IbPartition(Model):
     """One partitions.conf definition (P_Key, IPoIB flag, broadcast-group SL, members as written)."""
 
     name: str
@@ -328,11 +445,12 @@ class IbPartition(_Base):
     # rate=3 is 10 Gb/s); None: not written (OpenSM's defaults mtu 4, rate 3: man opensm, PARTITION CONFIGURATION).
     mtu_code: int | None = None
     rate_code: int | None = None
-    members: list[str] = Field(default_factory=list)
+    members: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
 
 
-class IbSlUse(_Base):
+@model_class
+class IbSlUse(Model):
     """An SL that the QoS policy hands out: a qos-levels entry or a qos-ulps match rule."""
 
     kind: Literal["qos-level", "qos-ulp"]
@@ -341,22 +459,24 @@ class IbSlUse(_Base):
     source: Source | None = None
 
 
-class IbCreditLoops(_Base):
+@model_class
+class IbCreditLoops(Model):
     """The verdict of a saved ibdiagnet credit-loop check, as the tool printed it."""
 
     loops_found: bool | None = None  # None: the output holds no credit-loop check
-    evidence: list[str] = Field(default_factory=list)  # the lines that report the loop(s)
+    evidence: list[str] = dataclasses.field(default_factory=list)  # the lines that report the loop(s)
     sls: int | None = None  # "Analyzing Fabric for Credit Loops N SLs, M VLs used"
     vls: int | None = None
     source: Source | None = None
 
 
-class OpenSm(_Base):
+@model_class
+class OpenSm(Model):
     """OpenSM subnet manager options (opensm.conf) with its QoS policy, partitions and ibdiagnet verdict.
 
     Options absent from the file hold OpenSM's built-in default and have no entry in ``sources``."""
 
-    routing_engines: list[str] = Field(default_factory=list)  # in trial order; [] = OpenSM's default
+    routing_engines: list[str] = dataclasses.field(default_factory=list)  # in trial order; [] = OpenSM's default
     no_fallback: bool = False  # `no_fallback` in the list: no last-resort minhop
     sm_priority: int | None = None
     sweep_interval_s: int | None = None
@@ -365,7 +485,7 @@ class OpenSm(_Base):
     lmc: int | None = None
     max_op_vls: int | None = None  # IBA OperationalVLs code: 1=VL0, 2=VL0-1, 3=VL0-3, 4=VL0-7, 5=VL0-14
     qos_enabled: bool | None = None
-    qos_sets: dict[str, IbQosSet] = Field(default_factory=dict)  # ca, sw0, swe, rtr
+    qos_sets: dict[str, IbQosSet] = dataclasses.field(default_factory=dict)  # ca, sw0, swe, rtr
     sm_sl: int | None = None
     lash_start_vl: int | None = None
     connect_roots: bool | None = None
@@ -377,13 +497,14 @@ class OpenSm(_Base):
     guid: int | None = None  # port GUID OpenSM binds to (0: the first active port)
     qos_policy_file: str | None = None
     partition_config_file: str | None = None
-    sl_uses: list[IbSlUse] = Field(default_factory=list)
-    partitions: list[IbPartition] = Field(default_factory=list)
+    sl_uses: list[IbSlUse] = dataclasses.field(default_factory=list)
+    partitions: list[IbPartition] = dataclasses.field(default_factory=list)
     credit_loops: IbCreditLoops | None = None
-    sources: dict[str, Source] = Field(default_factory=dict)  # opensm.conf option -> where it was set
+    sources: dict[str, Source] = dataclasses.field(default_factory=dict)  # opensm.conf option -> where it was set
 
 
-class Endpoint(_Base):
+@model_class
+class Endpoint(Model):
     """One end of a link: a device and one of its ports."""
 
     device: str
@@ -393,7 +514,8 @@ class Endpoint(_Base):
         return f"{self.device}:{self.port}"
 
 
-class Neighbor(_Base):
+@model_class
+class Neighbor(Model):
     """What a device itself reports about the far end of one of its ports (LLDP or config)."""
 
     port: str
@@ -403,7 +525,8 @@ class Neighbor(_Base):
     source: Source | None = None
 
 
-class Link(_Base):
+@model_class
+class Link(Model):
     """A cable between two ports; either end may be a host NIC."""
 
     a: Endpoint
@@ -412,33 +535,37 @@ class Link(_Base):
     source: Source | None = None
 
 
-class NextHop(_Base):
+@model_class
+class NextHop(Model):
     port: str | None = None  # egress interface
     address: str | None = None  # next-hop IP as printed
 
 
-class Route(_Base):
+@model_class
+class Route(Model):
     """One routing-table entry with its ECMP next hops (from a routing-table capture)."""
 
     prefix: str
-    next_hops: list[NextHop] = Field(default_factory=list)
+    next_hops: list[NextHop] = dataclasses.field(default_factory=list)
     source: Source | None = None
 
 
-class TopologyIssue(_Base):
+@model_class
+class TopologyIssue(Model):
     """What could not be made into a link (unknown device or port, duplicate, disagreeing ends, garbled
     topology entry): kept for the LNK rule ``code`` to report, while the rest of the fabric is analysed."""
 
     code: str  # LNK rule code
     message: str
-    devices: list[str] = Field(default_factory=list)  # every device involved, the one to report on first
+    devices: list[str] = dataclasses.field(default_factory=list)  # every device involved, the one to report on first
     port: str | None = None  # the port of devices[0] the issue is about
     key: str = ""  # stable id (sorted endpoints + what)
     severity: Literal["info", "warning", "error"] | None = None  # None: the rule's own severity
     source: Source | None = None
 
 
-class Device(_Base):
+@model_class
+class Device(Model):
     name: str
     kind: DeviceKind
     platform: str  # id from losslessd.platforms
@@ -452,9 +579,9 @@ class Device(_Base):
     lossless_mtu_bytes: int | None = None
     small_packet_pct: float | None = None
     over_subscribe_ratio: float | None = None
-    ports: dict[str, Port] = Field(default_factory=dict)
-    buffer_pools: dict[str, BufferPool] = Field(default_factory=dict)
-    buffer_profiles: dict[str, BufferProfile] = Field(default_factory=dict)
+    ports: dict[str, Port] = dataclasses.field(default_factory=dict)
+    buffer_pools: dict[str, BufferPool] = dataclasses.field(default_factory=dict)
+    buffer_profiles: dict[str, BufferProfile] = dataclasses.field(default_factory=dict)
     # NIC host facts
     roce_tos: int | None = None  # cma_roce_tos: IP TOS byte for RDMA-CM connections (DSCP << 2 | ECN)
     roce_tos_source: Source | None = None
@@ -467,67 +594,74 @@ class Device(_Base):
     nccl_env: dict[str, str] | None = None
     nccl_env_source: Source | None = None
     opensm: OpenSm | None = None  # subnet manager devices
-    neighbors: list[Neighbor] = Field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
-    routes: list[Route] = Field(default_factory=list)  # routing-table capture, when given
+    neighbors: list[Neighbor] = dataclasses.field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
+    routes: list[Route] = dataclasses.field(default_factory=list)  # routing-table capture, when given
     tier: int | None = None  # Clos tier from the topology (0 hosts, 1 leaves, 2 spines, 3 super-spines)
-    issues: list[ParseIssue] = Field(default_factory=list)
-    files: list[str] = Field(default_factory=list)
+    issues: list[ParseIssue] = dataclasses.field(default_factory=list)
+    files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
-    # Set by parsers of JSON inputs: fills in a source's line from its JSON pointer (see locate).
-    _locator: Callable[[Source], None] | None = PrivateAttr(default=None)
 
     def locate(self, source: Source | None = None) -> None:
-        """Fill in the line of one of this device's JSON-pointer sources (of all of them when None).
-
-        Looking lines up for every source would cost more than the rest of a large lint: they are
-        found when a finding, or a caller that wants the whole model, needs them."""
-        locator = self._locator
-        if locator is None:
-            return
-        for src in (source,) if source is not None else _sources(self):
-            if src.line is None and src.pointer:
-                locator(src)
+        """Kept for callers of earlier versions: a source's line is looked up when it is read (DocRef)."""
 
 
-def _sources(root: BaseModel) -> list[Source]:
-    """Every Source in a model tree (a few thousand per switch: only fields that can hold models are walked)."""
-    found, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Source):
-            found.append(node)
-            continue
-        for name in _model_fields(type(node)):
-            value = node.__dict__[name]
-            if isinstance(value, BaseModel):
-                stack.append(value)
-            elif isinstance(value, dict):
-                stack.extend(value.values())
-            elif isinstance(value, list):
-                stack.extend(value)
-    return found
-
-
-@cache
-def _model_fields(cls: type[BaseModel]) -> tuple[str, ...]:
-    """Names of the fields of ``cls`` whose type mentions a model (not the int maps, strings...)."""
-    return tuple(name for name, f in cls.model_fields.items() if _mentions_model(f.annotation))
-
-
-def _mentions_model(annotation) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return True
-    return any(_mentions_model(arg) for arg in get_args(annotation))
-
-
-class Fabric(_Base):
+@model_class
+class Fabric(Model):
     version: int = MODEL_VERSION
-    devices: dict[str, Device] = Field(default_factory=dict)
-    issues: list[ParseIssue] = Field(default_factory=list)  # inputs that gave no device at all
-    links: list[Link] = Field(default_factory=list)
+    devices: dict[str, Device] = dataclasses.field(default_factory=dict)
+    issues: list[ParseIssue] = dataclasses.field(default_factory=list)  # inputs that gave no device at all
+    links: list[Link] = dataclasses.field(default_factory=list)
     # How packets are routed for path and deadlock analysis: declared in the topology file
     # ("updown": valley-free Clos routing; "shortest-path": ECMP shortest paths, as BGP/OSPF pick
     # them), or "routes" when routing-table captures are given; None when there is no topology.
     routing: Literal["updown", "shortest-path", "routes"] | None = None
     topology_source: Source | None = None
-    topology_issues: list[TopologyIssue] = Field(default_factory=list)
+    topology_issues: list[TopologyIssue] = dataclasses.field(default_factory=list)
+
+
+# ---- plain data out: what pydantic's model_dump gave, for goldens, JSON reports and tests ------------------------------
+def _spec(cls: type) -> tuple[tuple[str, Any, Any], ...]:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        spec = _SPECS[cls] = tuple((f.name, f.default, f.default_factory) for f in dataclasses.fields(cls))
+    return spec
+
+
+_SPECS: dict[type, tuple] = {}
+_MISSING = dataclasses.MISSING
+
+
+def dump(obj: Any, *, mode: str = "python", exclude_defaults: bool = False, exclude: set[str] | None = None,
+         include: set[str] | None = None) -> Any:
+    """A model object as plain data: dicts of fields, nested. ``mode="json"``: only JSON types (enum values, string
+    keys, lists for tuples and sets, null for inf/nan). ``exclude_defaults``: fields equal to their default left out."""
+    json_mode = mode == "json"
+    if isinstance(obj, Model):
+        out = {}
+        for name, default, factory in _spec(type(obj)):
+            if (exclude and name in exclude) or (include is not None and name not in include):
+                continue
+            value = getattr(obj, name)
+            if exclude_defaults and (value == default if factory is _MISSING else
+                                     default is _MISSING and value == factory()):
+                continue
+            out[name] = dump(value, mode=mode, exclude_defaults=exclude_defaults)
+        return out
+    if isinstance(obj, dict):
+        return {(_key(k) if json_mode else k): dump(v, mode=mode, exclude_defaults=exclude_defaults)
+                for k, v in obj.items()}
+    if isinstance(obj, Enum):
+        return obj.value if json_mode else obj
+    if isinstance(obj, list) or (json_mode and isinstance(obj, (tuple, set, frozenset))):
+        return [dump(v, mode=mode, exclude_defaults=exclude_defaults) for v in obj]
+    if isinstance(obj, tuple):
+        return tuple(dump(v, mode=mode, exclude_defaults=exclude_defaults) for v in obj)
+    if json_mode and isinstance(obj, float) and (obj != obj or obj in (float("inf"), float("-inf"))):
+        return None
+    return obj
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, Enum):
+        return str(key.value)
+    return key if isinstance(key, str) else json.dumps(key)

@@ -268,7 +268,7 @@ def _watchdog(cnp: Cnp) -> Watchdog:
         return Watchdog(enabled=False, source=cnp.source)
 
     def opt(key: str) -> float:
-        return cnp.wd[key].value if key in cnp.wd else WATCHDOG_DEFAULTS[key]
+        return float(cnp.wd[key].value if key in cnp.wd else WATCHDOG_DEFAULTS[key])
 
     # Detection is a count of polling intervals (Junos CoS guide, "PFC Watchdog").
     action = cnp.wd.get("action")

@@ -20,18 +20,22 @@ from ...model import (
     BufferPool,
     BufferProfile,
     Device,
-    ParseIssue,
     DeviceKind,
     Ecn,
     Neighbor,
+    ParseIssue,
+    Port,
+    PriorityGroup,
+    Queue,
     Scheduler,
     SchedulerType,
     Source,
     Trust,
+    Watchdog,
 )
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
 from ..base import Input
-from .configdb import ConfigDB, Entry, Locator, mentions_table, split_namespaces
+from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
 # sonic-utilities show/main.py: prints the running CONFIG_DB as JSON; what `pull` runs on SONiC.
@@ -44,9 +48,6 @@ _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, 
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
 _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red"})}
 _ABSENT = object()
-# Port fields holding QoS maps: every port binding a map gets the same dict, set after validation
-# (validating copies a dict per port: 64 ports x 64 DSCPs).
-_MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite", "tc_to_priority")
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = re.compile(r"\s*\{")
@@ -92,9 +93,7 @@ def parse(inputs: list[Input], name: str) -> Device:
         raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
                          file=inputs[0].path, line=1)
     built = [(ns, _Builder(db, name, inputs[0].path).device) for ns, db in dbs.items() if not db.empty]
-    device = _merge_namespaces(built, name)
-    device._locator = Locator([doc for db in dbs.values() for doc in db.docs])
-    return device
+    return _merge_namespaces(built, name)
 
 
 def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
@@ -253,16 +252,10 @@ class _Builder:
         self._finish()
         self._lossy_by_design()
         self._absent_tables()
-        maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
-                             **device_facts, ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
+                             **device_facts, ports={n: Port(**self.ports[n]) for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
-        for n, port_maps in maps.items():
-            port = self.device.ports[n]
-            for f, value in port_maps.items():
-                setattr(port, f, value)  # typed by qos_map; one read-only dict for every port that binds the map
-        self.device._locator = db.locator()
 
     # ---- reading fields -------------------------------------------------------------------------
     def text(self, entry: Entry, field: str) -> str | None:
@@ -612,12 +605,12 @@ class _Builder:
                 for index in split[1]:
                     queue = queues.get(index)
                     if queue is None:
-                        queues[index] = {"index": index, "source": e.source(), "scheduler": scheduler, "ecn": ecn}
+                        queues[index] = Queue(index=index, source=e.source(), scheduler=scheduler, ecn=ecn)
                         continue
                     if scheduler is not None:
-                        queue["scheduler"] = scheduler
+                        queue.scheduler = scheduler
                     if ecn is not None:
-                        queue["ecn"] = ecn
+                        queue.ecn = ecn
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
@@ -672,7 +665,7 @@ class _Builder:
             for name in split[0]:
                 pgs = self.port(name, e)["priority_groups"]
                 for index in split[1]:
-                    pgs[index] = {"index": index, "profile": profile, "runtime_profile": runtime, "source": e.source()}
+                    pgs[index] = PriorityGroup(index=index, profile=profile, runtime_profile=runtime, source=e.source())
 
     def _buffer_queues(self) -> None:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
@@ -701,7 +694,7 @@ class _Builder:
         poll = self.value(glob, "POLL_INTERVAL", _ms, "a time in ms") if glob else None
         default_rule = self._start_default(poll)
         if poll is None:
-            poll = WD_POLL_WITHOUT_GLOBAL_MS
+            poll = float(WD_POLL_WITHOUT_GLOBAL_MS)
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
@@ -715,14 +708,14 @@ class _Builder:
             rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
             for name in _port_names(key):
                 priorities = self._wd_priorities.get(name)
-                self.port(name, e)["watchdog"] = {
-                    "enabled": True, "priorities": None if priorities is None else list(priorities),
-                    "detection_time_ms": detection, "restoration_time_ms": restoration, "polling_interval_ms": poll,
-                    "action": action, "action_raw": word, "default_rule": rule[1] if rule else None,
-                    "source": e.source()}
-        off = {"enabled": False, "source": self.db.table_source["PFC_WD"]}
+                self.port(name, e)["watchdog"] = Watchdog(
+                    enabled=True, priorities=None if priorities is None else list(priorities),
+                    detection_time_ms=detection, restoration_time_ms=restoration, polling_interval_ms=poll,
+                    action=action, action_raw=word, default_rule=rule[1] if rule else None, source=e.source())
+        source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
-            port.setdefault("watchdog", off)
+            if "watchdog" not in port:
+                port["watchdog"] = Watchdog(enabled=False, source=source)
 
     def _start_default(self, poll: float | None) -> tuple[tuple, str] | None:
         """((detection, restoration, action), rule text) that `pfcwd start_default` writes for this PORT
@@ -755,4 +748,4 @@ class _Builder:
                 pgs = port["priority_groups"]
                 for p in port["pfc_enabled"]:
                     if p not in pgs:
-                        pgs[p] = {"index": p, "runtime_profile": True, "source": port["pfc_source"]}
+                        pgs[p] = PriorityGroup(index=p, runtime_profile=True, source=port["pfc_source"])

@@ -20,7 +20,7 @@ import re
 
 from ...docpos import load_json, pointer
 from ...errors import InputError
-from ...model import ParseIssue, Source
+from ...model import DocRef, ParseIssue, Source
 from ..base import Input
 
 # The CONFIG_DB tables this parser reads (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
@@ -43,9 +43,9 @@ def mentions_table(text: str) -> bool:
 
 
 class Doc:
-    """One input file: its text, and the line of a JSON pointer into it, found on demand.
+    """One input file: its text, and the pointer and line of a path of keys into it, found on demand.
 
-    Parsing only records pointers; a line is looked up when a report needs it (a fabric has
+    Parsing only records paths (model.DocRef); a line is looked up when a report needs it (a fabric has
     hundreds of thousands of sources and a report shows a few), with a newline index built once.
     """
 
@@ -57,11 +57,13 @@ class Doc:
         self._pos: dict[tuple, int] = {(): 0}
         self._newlines: list[int] | None = None
 
-    def source(self, parts: tuple) -> dict:
-        """Source fields (the model validates them once, with the rest of the device)."""
+    def ref(self, parts: tuple, field: str | None = None) -> DocRef:
+        return DocRef(self, parts, field)
+
+    @staticmethod
+    def pointer(parts: tuple) -> str:
         joined = "/".join(parts)  # fast path: no key needs RFC 6901 escaping
-        ptr = "/" + joined if "~" not in joined and joined.count("/") == len(parts) - 1 else pointer(parts)
-        return {"file": self.path, "pointer": ptr}
+        return "/" + joined if "~" not in joined and joined.count("/") == len(parts) - 1 else pointer(parts)
 
     def line(self, parts: tuple) -> int | None:
         """Line of the last key in ``parts``; None when it cannot be found (e.g. written with escapes)."""
@@ -99,27 +101,6 @@ class Doc:
             start = i + 1
 
 
-class Locator:
-    """Device.locate for a SONiC device: a source's line from its file and JSON pointer.
-
-    Holds only the files' texts, not the decoded tables, so a linted fabric does not keep those."""
-
-    __slots__ = ("docs",)
-
-    def __init__(self, docs: list[Doc]):
-        self.docs = {doc.path: doc for doc in docs}
-
-    def __eq__(self, other: object) -> bool:  # devices parsed from the same files stay equal
-        return isinstance(other, Locator) and {p: d.text for p, d in self.docs.items()} == {
-            p: d.text for p, d in other.docs.items()}
-
-    def __call__(self, source: Source) -> None:
-        doc = self.docs.get(source.file)
-        if doc is not None and source.pointer:
-            parts = source.pointer.split("/")[1:]  # RFC 6901: ~1 is "/", ~0 is "~"
-            source.line = doc.line(tuple(p.replace("~1", "/").replace("~0", "~") for p in parts))
-
-
 class Entry:
     """One CONFIG_DB entry (``TABLE|key``): its fields and where each field was written."""
 
@@ -133,11 +114,11 @@ class Entry:
         self.parts = parts  # JSON pointer parts of the entry object in doc
         self.owners: dict[str, Entry] | None = None  # fields merged in from another file's entry
 
-    def source(self, field: str | None = None) -> dict:
+    def source(self, field: str | None = None) -> DocRef:
         if field is None:
-            return self.doc.source(self.parts)
+            return DocRef(self.doc, self.parts)
         owner = self.owners.get(field, self) if self.owners else self
-        return owner.doc.source((*owner.parts, field))
+        return DocRef(owner.doc, owner.parts, field)
 
     def merged(self, later: Entry) -> Entry:
         out = Entry(self.table, self.key, {**self.fields, **later.fields}, later.doc, later.parts)
@@ -184,7 +165,7 @@ class ConfigDB:
     def __init__(self, inputs: list[Input], loaded: list[tuple[Input, dict, tuple]] | None = None,
                  namespace: str | None = None):
         self.tables: dict[str, dict[str, Entry]] = {}
-        self.table_source: dict[str, Source | dict] = {}
+        self.table_source: dict[str, Source] = {}
         self.issues: list[ParseIssue] = []
         self.namespace = namespace
         self.docs = [Doc(inp) for inp in inputs]
@@ -201,10 +182,7 @@ class ConfigDB:
     def table(self, name: str) -> dict[str, Entry]:
         return self.tables.get(name, {})
 
-    def locator(self) -> Locator:
-        return Locator(self.docs)
-
-    def issue(self, message: str, source: Source | dict | None, code: str = "SYS002") -> None:
+    def issue(self, message: str, source: Source | None, code: str = "SYS002") -> None:
         self.issues.append(ParseIssue(code=code, message=message, source=source))
 
     def _add(self, doc: Doc, data: dict, prefix: tuple = ()) -> bool:
@@ -217,11 +195,11 @@ class ConfigDB:
             seen = True
             if bar:  # flat form: "TABLE|key": {fields}
                 self._entry(doc, table, key, value, (*prefix, top))
-                self.table_source.setdefault(table, doc.source(prefix) if prefix else Source(file=doc.path))
+                self.table_source.setdefault(table, DocRef(doc, prefix) if prefix else Source(file=doc.path))
                 continue
-            self.table_source.setdefault(table, doc.source((*prefix, table)))
+            self.table_source.setdefault(table, DocRef(doc, (*prefix, table)))
             if not isinstance(value, dict):
-                self.issue(f"table {table} is not a JSON object of entries; skipped", doc.source((*prefix, table)))
+                self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
             for key, fields in value.items():
                 self._entry(doc, table, key, fields, (*prefix, table, key))
@@ -233,7 +211,7 @@ class ConfigDB:
         if isinstance(fields, dict) and fields.get("type") == "hash" and isinstance(fields.get("value"), dict):
             fields, parts = fields["value"], (*parts, "value")  # redis-dump wrapper with expireat/ttl
         if not isinstance(fields, dict):
-            self.issue(f"{table} entry {key!r} is not a JSON object of fields; skipped", doc.source(parts))
+            self.issue(f"{table} entry {key!r} is not a JSON object of fields; skipped", DocRef(doc, parts))
             return
         entry = Entry(table, key, fields, doc, parts)
         rows = self.tables.setdefault(table, {})
