@@ -131,15 +131,21 @@ class LintResult:
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
-        baseline: set[str] | None = None) -> LintResult:
+        baseline: set[str] | None = None, *, grouping: bool = True) -> LintResult:
+    """Lint ``fabric`` under ``policy``. ``grouping``: check ports and devices configured alike once (see
+    lint/groups.py); the findings are the same either way, in the same order."""
     rules = list(rules) if rules is not None else select()
     ctx = Context(fabric, policy)
     findings: list[Finding] = []
+    grouper = _Grouper(ctx) if grouping else None
     for rule_cls in rules:
         rule = rule_cls()
         if rule.scope in ("device", "port"):
+            if grouper is not None and rule.group is not None:
+                findings.extend(grouper.findings(rule))
+                continue
             for device in fabric.devices.values():
-                findings.extend(_guard(rule, lambda: list(rule.check_device(ctx, device)), device.name))
+                findings.extend(device_findings(ctx, rule, device))
         else:
             findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None))
     suppressed = 0
@@ -148,19 +154,79 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         suppressed = len(findings) - len(kept)
         findings = kept
     findings.sort(key=Finding.sort_key)
-    _locate(fabric, findings)
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
                       selection=selection)
 
 
-def _locate(fabric: Fabric, findings: list[Finding]) -> None:
-    """Reports show file:line; parsers of JSON leave lines to be looked up for the few sources that need one."""
-    for f in findings:
-        if f.source is not None and f.source.line is None and f.source.pointer:
-            for name in f.devices:
-                if name in fabric.devices:
-                    fabric.devices[name].locate(f.source)
+def device_findings(ctx: Context, rule: Rule, device: Device) -> list[Finding]:
+    """What a device- or port-scope rule finds on one device (a crash becomes a SYS900 finding)."""
+    return _guard(rule, lambda: list(rule.check_device(ctx, device)), device.name)
+
+
+class _Crashed(Exception):
+    """A rule raised on a group's representative: the group is checked member by member, as without groups."""
+
+
+class _Grouper:
+    """Runs groupable rules once per device configuration and, inside a device, once per port configuration."""
+
+    def __init__(self, ctx: Context):
+        from .groups import Keys
+
+        self.ctx = ctx
+        self.keys = Keys()
+        self._classes: list[list[Device]] | None = None
+
+    def classes(self) -> list[list[Device]]:
+        """Devices configured alike (ports included), each list in fabric order, lists by first member."""
+        if self._classes is None:
+            by_key: dict[tuple, list[Device]] = {}
+            for device in self.ctx.fabric.devices.values():
+                if device.kind == DeviceKind.subnet_manager:
+                    by_key[("sm", device.name)] = [device]
+                    continue
+                by_key.setdefault(self.keys.device(device, self.ctx.selection(device)), []).append(device)
+            self._classes = list(by_key.values())
+        return self._classes
+
+    def findings(self, rule: Rule) -> list[Finding]:
+        found: dict[str, list[Finding]] = {}
+        for members in self.classes():
+            first = self._device(rule, members[0])
+            found[members[0].name] = first
+            for device in members[1:]:
+                found[device.name] = self._device(rule, device) if first else []
+        return [f for device in self.ctx.fabric.devices for f in found[device]]
+
+    def _device(self, rule: Rule, device: Device) -> list[Finding]:
+        if rule.group != "port":
+            return device_findings(self.ctx, rule, device)
+        try:
+            return self._ports(rule, device)
+        except _Crashed:
+            return device_findings(self.ctx, rule, device)  # the crash as the plain run reports it
+
+    def _ports(self, rule, device: Device) -> list[Finding]:
+        ctx = self.ctx
+        if not rule.applies(ctx, device):
+            return []
+        ports = ctx.roce_ports(device)
+        by_key: dict[int, list[Port]] = {}
+        for port in ports:
+            by_key.setdefault(self.keys.port(port), []).append(port)
+        found: dict[int, list[Finding]] = {}
+        for members in by_key.values():
+            first = found[id(members[0])] = self._port(rule, device, members[0])
+            for port in members[1:]:
+                found[id(port)] = self._port(rule, device, port) if first else []
+        return [f for port in ports for f in found[id(port)]]
+
+    def _port(self, rule, device: Device, port: Port) -> list[Finding]:
+        try:
+            return list(rule.port_findings(self.ctx, device, port))
+        except Exception as exc:  # noqa: BLE001 - reported by the plain run of the device
+            raise _Crashed from exc
 
 
 def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:

@@ -31,6 +31,10 @@ class Rule:
     fix_sections: ClassVar[frozenset[str]] = frozenset()
     disruptive: ClassVar[bool] = False
     fixable: ClassVar[bool] = False  # derived: the rule names sections to render
+    # How the engine may share work between devices (and ports) configured alike (lint/groups.py): "port" for
+    # PortRules; "device" for a device-scope rule whose findings depend on the device's settings only, never
+    # on names, links or other devices; None: checked on every device as it is (names, links, the fabric).
+    group: ClassVar[Literal["port", "device"] | None] = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -76,22 +80,37 @@ class Rule:
 
 
 class PortRule(Rule):
-    """A rule checked on each RoCE-facing port (per the policy) of one kind of device."""
+    """A rule checked on each RoCE-facing port (per the policy) of one kind of device.
+
+    What it finds on a port depends on that port's settings and its device's, never on the port's name (but
+    in messages) or on other devices: the engine checks one port of each set of ports configured alike, and
+    every port of the set only where that one has findings (lint/groups.py)."""
 
     scope = "port"
-    device_kind: ClassVar[DeviceKind] = DeviceKind.switch
+    group = "port"
+    device_kind: ClassVar[DeviceKind | None] = DeviceKind.switch  # None: switches and hosts
     # True for rules about what a lossless port needs (ECN, buffers, watchdog): on a port whose PFC state
     # the input does not show (PFC001 says so), their findings cannot read as certain and become unverified.
     depends_on_pfc: ClassVar[bool] = False
 
+    def applies(self, ctx, device) -> bool:
+        """Whether this rule checks the ports of ``device`` at all (its kind, the policy)."""
+        if self.device_kind is None:
+            return device.kind in (DeviceKind.switch, DeviceKind.host)
+        return device.kind == self.device_kind
+
     def check_device(self, ctx, device) -> Iterator[Finding]:
-        if device.kind != self.device_kind:
+        if not self.applies(ctx, device):
             return
         for port in ctx.roce_ports(device):
-            if self.depends_on_pfc and port.pfc_enabled is None:
-                yield from self._doubtful_port(ctx, device, port)
-            else:
-                yield from self.check_port(ctx, device, port)
+            yield from self.port_findings(ctx, device, port)
+
+    def port_findings(self, ctx, device, port) -> Iterator[Finding]:
+        """What this rule finds on one RoCE-facing port of a device it applies to."""
+        if self.depends_on_pfc and port.pfc_enabled is None:
+            yield from self._doubtful_port(ctx, device, port)
+        else:
+            yield from self.check_port(ctx, device, port)
 
     def _doubtful_port(self, ctx, device, port) -> Iterator[Finding]:
         """The port's findings when its PFC state is unknown: infos as they are, the rest as one unverified info."""

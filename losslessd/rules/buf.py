@@ -303,6 +303,7 @@ class SharedHeadroomPoolShort(Rule):
     code = "BUF004"
     name = "shared-headroom-pool-short"
     scope = "device"
+    group = "device"
     severity = Severity.warning
 
     def check_device(self, ctx, device):

@@ -126,7 +126,7 @@ def queues_text(queues: list[int]) -> str:
 
 
 @register
-class RoceDscpNotLossless(Rule):
+class RoceDscpNotLossless(PortRule):
     """A RoCE DSCP does not land on a lossless priority, PG and queue.
 
     ## What it checks
@@ -166,28 +166,28 @@ class RoceDscpNotLossless(Rule):
     fix_sections = frozenset({"maps", "pfc", "buffer"})
     disruptive = True
 
-    def check_device(self, ctx, device):
+    def applies(self, ctx, device):
         host = device.kind == DeviceKind.host
-        if (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) == "pcp":
-            return  # PCP trust: DSCP maps do not classify traffic
-        for port in ctx.roce_ports(device):
-            unknown: list[str] = []
-            unknown_source = None
-            for dscp in ctx.policy.lossless.dscp:
-                hop = port.dscp_chain(dscp)
-                link = first_break(ctx, device, port, hop)
-                if link is None:
-                    continue
-                if link.unknown:
-                    unknown.append(f"DSCP {dscp}: {link.why} (known: {hop.describe()})")
-                    unknown_source = unknown_source or link.source
-                    continue
-                yield self.finding(f"RoCE DSCP {dscp} is not lossless: {hop.describe()}; first break: {link.why}; "
-                                   f"{link.fix}", device=device, port=port, source=link.source, key=dscp,
-                                   chain=hop.describe(), section=link.section)
-            if unknown:
-                yield self.unverified("could not verify that RoCE traffic is lossless: " + "; ".join(unknown),
-                                      device=device, port=port, source=unknown_source)
+        return (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) != "pcp"  # PCP: DSCP maps classify nothing
+
+    def port_findings(self, ctx, device, port):
+        unknown: list[str] = []
+        unknown_source = None
+        for dscp in ctx.policy.lossless.dscp:
+            hop = port.dscp_chain(dscp)
+            link = first_break(ctx, device, port, hop)
+            if link is None:
+                continue
+            if link.unknown:
+                unknown.append(f"DSCP {dscp}: {link.why} (known: {hop.describe()})")
+                unknown_source = unknown_source or link.source
+                continue
+            yield self.finding(f"RoCE DSCP {dscp} is not lossless: {hop.describe()}; first break: {link.why}; "
+                               f"{link.fix}", device=device, port=port, source=link.source, key=dscp,
+                               chain=hop.describe(), section=link.section)
+        if unknown:
+            yield self.unverified("could not verify that RoCE traffic is lossless: " + "; ".join(unknown),
+                                  device=device, port=port, source=unknown_source)
 
 
 def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
@@ -208,7 +208,7 @@ def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
 
 
 @register
-class CnpNotStrict(Rule):
+class CnpNotStrict(PortRule):
     """CNPs do not leave through a strict-priority queue (or not on the policy's CNP priority).
 
     ## What it checks
@@ -246,22 +246,21 @@ class CnpNotStrict(Rule):
     # A switch's CNP queue is the scheduler's; a NIC's CNP marking is written with its DCQCN settings.
     fix_sections = frozenset({"scheduler", "ecn"})
 
-    def check_device(self, ctx, device):
+    def applies(self, ctx, device):
+        return ctx.policy.cnp is not None
+
+    def port_findings(self, ctx, device, port):
         cnp = ctx.policy.cnp
-        if cnp is None:
-            return
         host = device.kind == DeviceKind.host
-        check = self._host if host else self._switch
-        for port in ctx.roce_ports(device):
-            problems, unknown, source = check(cnp, port)
-            if problems:
-                subject = f"DSCP {cnp.dscp}" if host else port.dscp_chain(cnp.dscp).describe()
-                note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
-                yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
-                                   port=port, source=source, key=cnp.dscp, section="ecn" if host else "scheduler")
-            elif unknown:
-                yield self.unverified(f"could not verify CNP DSCP {cnp.dscp}: {'; '.join(unknown)}", device=device,
-                                      port=port, source=source)
+        problems, unknown, source = (self._host if host else self._switch)(cnp, port)
+        if problems:
+            subject = f"DSCP {cnp.dscp}" if host else port.dscp_chain(cnp.dscp).describe()
+            note = f" (not checked: {'; '.join(unknown)})" if unknown else ""
+            yield self.finding(f"CNP {subject}: {'; '.join(problems)}{note}", device=device,
+                               port=port, source=source, key=cnp.dscp, section="ecn" if host else "scheduler")
+        elif unknown:
+            yield self.unverified(f"could not verify CNP DSCP {cnp.dscp}: {'; '.join(unknown)}", device=device,
+                                  port=port, source=source)
 
     @staticmethod
     def _switch(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:

@@ -26,6 +26,7 @@ class _TosRule(Rule):
     """A host-wide check of the traffic class RoCE leaves with, switched on by a `policy.nic` flag."""
 
     scope = "device"
+    group = "device"
     fix_sections = frozenset({"tos"})
     policy_flag = ""
 

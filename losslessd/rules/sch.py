@@ -9,7 +9,7 @@ Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic cla
 from __future__ import annotations
 
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
+from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
 from .ecn import lanes_by
 from .pfc import numbers
@@ -41,7 +41,7 @@ def _lossless_units(ctx, device: Device, port: Port) -> dict[int, int]:
 
 
 @register
-class LosslessClassStarved(Rule):
+class LosslessClassStarved(PortRule):
     """The lossless class can be starved: a zero or too small scheduling weight, or a strict queue above it.
 
     ## What it checks
@@ -83,13 +83,9 @@ class LosslessClassStarved(Rule):
     severity = Severity.error
     fix_sections = frozenset({"scheduler"})
 
-    def check_device(self, ctx, device):
-        if device.kind not in (DeviceKind.switch, DeviceKind.host):
-            return
-        for port in ctx.roce_ports(device):
-            yield from self._port(ctx, device, port)
+    device_kind = None  # switches and hosts
 
-    def _port(self, ctx, device: Device, port: Port):
+    def port_findings(self, ctx, device: Device, port: Port):
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)

@@ -1,0 +1,147 @@
+"""Ports and devices configured alike, so that rules run once per configuration instead of once per port.
+
+A large fabric is built from a few configurations: thousands of switches with the same QoS on every port,
+thousands of hosts from one image. Each port gets a key covering everything a port rule can read of it
+(every field but its name, alias, description and sources), each device a key covering its own settings
+and its ports' keys in order (with whether each port was selected as RoCE-facing, and by which rule).
+Maps, profiles and schedulers that parsers share between ports (one dict for every port that binds a
+map) are keyed once per object.
+
+The engine (lint/engine.py) runs a groupable rule on one member of a group; when that member has no
+finding, no member has any (same settings, same outcome: the rule reads nothing the key does not cover);
+when it has some, every member is checked on its own, so messages and sources are exactly each one's.
+
+Keys are built by code generated per model class from its field types (a key is computed for every port
+of a fabric: generic code that inspects each value costs more than the rules it saves).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import Enum
+from functools import cache
+from typing import Any
+
+from ..model import Device, Model, Port, Source
+
+# Not read by port rules but to name things in messages (the engine checks members on their own
+# wherever a finding is made) or to say where a fact came from.
+_PORT_NAMES = frozenset({"name", "alias", "description"})
+# What a device key leaves out: its name, what only fabric rules read (links, routes, tiers), what rules
+# that are never grouped read (issues, files), and its ports (keyed one by one, with their selection).
+_DEVICE_SKIP = frozenset({"name", "ports", "neighbors", "routes", "tier", "issues", "files"})
+_PLAIN = (str, int, float, bool, Enum, type(None))
+
+
+def _mentions(tp: Any, cls: type) -> bool:
+    return tp is cls or any(_mentions(arg, cls) for arg in typing.get_args(tp))
+
+
+def _strip_none(tp: Any) -> Any:
+    """``X | None`` -> X (other unions are kept)."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return args[0] if len(args) == 1 else tp
+    return tp
+
+
+def _is_plain(tp: Any) -> bool:
+    """A type whose values are hashable as they are: str, numbers, enums, literals, None (or unions of them)."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return all(_is_plain(arg) for arg in typing.get_args(tp))
+    return isinstance(tp, type) and issubclass(tp, _PLAIN)
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, Model)
+
+
+@cache
+def _content_function(cls: type):
+    """``f(obj, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port, its
+    names); nested objects and containers through ``token``, the memo below, except dicts of model objects,
+    which are keyed item by item (queues, PGs: each port has its own)."""
+    hints = typing.get_type_hints(cls)
+    skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
+    parts: list[str] = []
+    env: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        if f.name in skip or _mentions(tp, Source):
+            continue
+        inner = _strip_none(tp)
+        if _is_plain(tp):
+            parts.append(f"o.{f.name}")
+        elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
+            env[f"c_{f.name}"] = _content_function(typing.get_args(inner)[1])
+            parts.append(f"tuple([(k, c_{f.name}(v, token)) for k, v in o.{f.name}.items()])")
+        else:
+            parts.append(f"token(o.{f.name})")
+    code = f"def content(o, token):\n    return ({', '.join(parts)},)\n"
+    exec(compile(code, f"<key of {cls.__name__}>", "exec"), env)  # noqa: S102 - code built from field names only
+    return env["content"]
+
+
+class Keys:
+    """Keys of ports and devices for one lint run (objects are keyed by identity while the fabric holds them)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[int, Any] = {}  # id(object) -> its token
+        self._intern: dict[Any, int] = {}  # content -> token
+        self._alive: list[Any] = []  # what _memo keys by identity stays alive as long as the memo
+        self._ports: dict[int, int] = {}  # id(port) -> its key
+
+    def token(self, value: Any) -> Any:
+        """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
+        every value of equal content (dicts, lists, model objects without their sources)."""
+        if value is None:
+            return None
+        ident = id(value)
+        token = self._memo.get(ident)
+        if token is None:
+            if isinstance(value, _PLAIN):
+                return value
+            if isinstance(value, Model):
+                content = (type(value), _content_function(type(value))(value, self.token))
+            elif isinstance(value, dict):
+                content = ("d", tuple(value.items()))
+                try:
+                    hash(content)
+                except TypeError:  # lists or objects as values
+                    content = ("d", tuple((k, self.token(v)) for k, v in value.items()))
+            elif isinstance(value, (list, tuple)):
+                content = ("l", tuple(value))
+                try:
+                    hash(content)
+                except TypeError:
+                    content = ("l", tuple(map(self.token, value)))
+            else:
+                raise TypeError(f"cannot key a {type(value).__name__}")
+            token = self._intern.get(content)
+            if token is None:
+                token = self._intern[content] = len(self._intern)
+            self._memo[ident] = token
+            self._alive.append(value)
+        return token
+
+    def port(self, port: Port) -> int:
+        key = self._ports.get(id(port))
+        if key is None:
+            content = ("port", _content_function(Port)(port, self.token))
+            key = self._intern.get(content)
+            if key is None:
+                key = self._intern[content] = len(self._intern)
+            self._ports[id(port)] = key
+            self._alive.append(port)
+        return key
+
+    def device(self, device: Device, choices: list) -> tuple:
+        """The device's settings, and per port (in order) its key and whether and by which rule it is selected."""
+        port = self.port
+        ports = tuple((port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices))
+        return _content_function(Device)(device, self.token), ports
