@@ -92,52 +92,43 @@ def sniff_platform(text: str) -> str | None:
 
 
 def read(text: str, file: str | None = None) -> Capture:
-    """Capture text -> header fields and sections. Raises InputError (file and line) when malformed."""
-    lines = _lines(text)
-    start = _first_content(lines)
-    if start is None:
-        raise InputError("empty file, not a losslessd capture", file=file, line=1)
-    m = _MAGIC_RE.match(lines[start].rstrip())
-    if not m:
-        raise InputError(f"not a losslessd capture: the first line must be '{MARKER} {MAGIC} {VERSION}'",
-                         file=file, line=start + 1)
-    if m.group(1) != str(VERSION):
-        raise InputError(f"capture format version {m.group(1)!r} is not supported (this losslessd reads "
-                         f"version {VERSION})", file=file, line=start + 1)
+    """Capture text -> header fields and sections. Raises InputError (file and line) when malformed.
+
+    The header is read line by line; the outputs, which are most of a capture, are cut out between marker
+    lines found by one regular expression, not split into lines (a fleet has thousands of captures)."""
+    text = text.removeprefix("\ufeff")
     header: dict[str, str] = {}
-    sections: list[Section] = []
-    command: str | None = None
-    body: list[str] = []
-    body_line = 0
-    for n, raw in enumerate(lines[start + 1:], start=start + 2):
-        if raw.startswith(ESCAPE) and command is not None:
-            body.append(raw[len(ESCAPE):])
+    n, pos, end = 0, 0, len(text)
+    magic = False
+    while pos < end:
+        eol = text.find("\n", pos)
+        eol = end if eol < 0 else eol
+        raw, line_start, pos, n = text[pos:eol], pos, eol + 1, n + 1
+        if not magic:
+            if not raw.strip():
+                continue
+            m = _MAGIC_RE.match(raw.rstrip())
+            if not m:
+                raise InputError(f"not a losslessd capture: the first line must be '{MARKER} {MAGIC} {VERSION}'",
+                                 file=file, line=n)
+            if m.group(1) != str(VERSION):
+                raise InputError(f"capture format version {m.group(1)!r} is not supported (this losslessd reads "
+                                 f"version {VERSION})", file=file, line=n)
+            magic = True
             continue
         if not raw.startswith(MARKER):
-            if command is None and raw.strip():
+            if raw.strip():
                 raise InputError(f"text before the first '{MARKER} command:' line; header lines start with "
                                  f"'{MARKER}'", file=file, line=n)
-            body.append(raw)
             continue
-        fm = _FIELD_RE.match(raw.rstrip())
-        if not fm:
-            raise InputError(f"malformed marker line {raw.strip()[:80]!r}: expected '{MARKER} key: value' "
-                             f"(an output line starting with '{MARKER}' must be written as '{ESCAPE}...')",
-                             file=file, line=n)
-        key, value = fm.group(1), fm.group(2).strip()
+        key, value = _field(raw, file, n)
         if key == "command":
             if not value:
                 raise InputError("empty command", file=file, line=n)
-            if command is not None:
-                sections.append(Section(command, _join(body), body_line))
-            elif missing := [k for k in REQUIRED if k not in header]:
+            if missing := [k for k in REQUIRED if k not in header]:
                 raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
                                  file=file, line=n)
-            command, body, body_line = value, [], n + 1
-            continue
-        if command is not None:
-            raise InputError(f"header field '{key}' after the first command (only '{MARKER} command:' "
-                             "lines may follow)", file=file, line=n)
+            return Capture(header, _sections(text, line_start, n, file))
         if key in header:
             raise InputError(f"header field '{key}' given twice", file=file, line=n)
         if not value:
@@ -148,13 +139,99 @@ def read(text: str, file: str | None = None) -> Capture:
             except ValueError as exc:
                 raise InputError(str(exc), file=file, line=n) from None
         header[key] = value
-    if command is None:
-        if missing := [k for k in REQUIRED if k not in header]:
-            raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
-                             file=file, line=len(lines) or 1)
-    else:
-        sections.append(Section(command, _join(body), body_line))
-    return Capture(header, sections)
+    if not magic:
+        raise InputError("empty file, not a losslessd capture", file=file, line=1)
+    if missing := [k for k in REQUIRED if k not in header]:
+        raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
+                         file=file, line=n or 1)
+    return Capture(header, [])
+
+
+def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:
+    if raw.startswith(_COMMAND):  # most marker lines: what the regular expression below would make of them
+        return "command", raw[len(_COMMAND):].strip()
+    fm = _FIELD_RE.match(raw.rstrip())
+    if not fm:
+        raise InputError(f"malformed marker line {raw.strip()[:80]!r}: expected '{MARKER} key: value' "
+                         f"(an output line starting with '{MARKER}' must be written as '{ESCAPE}...')",
+                         file=file, line=n)
+    return fm.group(1), fm.group(2).strip()
+
+
+_COMMAND = f"{MARKER} command:"
+
+
+def _sections(text: str, start: int, n: int, file: str | None) -> list[Section]:
+    """The sections from the first command line (at ``start``, file line ``n``) to the end."""
+    tail = text[start:]
+    pieces = tail.split(_NEXT_COMMAND)
+    # Marker lines that are all command lines (no escaped output, nothing malformed): cut the text at them.
+    if tail.startswith(_COMMAND) and tail.count(_NEXT_MARKER) == len(pieces) - 1:
+        sections = []
+        line, last = n, len(pieces) - 1
+        for i, piece in enumerate(pieces):
+            head = piece[len(_COMMAND):] if i == 0 else piece  # what follows "#% command:"
+            eol = head.find("\n")
+            value = (head if eol < 0 else head[:eol]).strip()
+            if not value:
+                break  # an empty command: the reader below says where
+            output = "" if eol < 0 else head[eol + 1:]
+            if i < last and eol >= 0:
+                output += "\n"  # the newline before the next command line
+            elif output and not output.endswith("\n"):
+                output += "\n"
+            sections.append(Section(value, output, line + 1))
+            line += piece.count("\n") + 1
+        else:
+            return sections
+    return _marked_sections(text, start, n, file)
+
+
+_NEXT_COMMAND = f"\n{MARKER} command:"
+_NEXT_MARKER = f"\n{MARKER}"
+
+
+def _marked_sections(text: str, start: int, n: int, file: str | None) -> list[Section]:
+    """``_sections`` for captures with escaped output lines or malformed markers: marker line by marker line."""
+    sections: list[Section] = []
+    command, escaped, body_line = None, [], 0
+    line, out_start, end = n, start, len(text)
+    pos, last = start, start  # the marker line being read; where line numbers were last counted
+    find, count = text.find, text.count
+    while pos >= 0:
+        eol = find("\n", pos)
+        if eol < 0:
+            eol = end
+        raw = text[pos:eol]
+        line += count("\n", last, pos)
+        last = pos
+        if raw.startswith(ESCAPE):
+            escaped.append(text[out_start:pos])
+            escaped.append(raw[len(ESCAPE):] + "\n")
+        else:
+            key, value = _field(raw, file, line)
+            if key != "command":
+                raise InputError(f"header field '{key}' after the first command (only '{MARKER} command:' "
+                                 "lines may follow)", file=file, line=line)
+            if not value:
+                raise InputError("empty command", file=file, line=line)
+            if command is not None:
+                output = text[out_start:pos]
+                if escaped:
+                    output, escaped = "".join(escaped) + output, []
+                sections.append(Section(command, output, body_line))
+            command, body_line = value, line + 1
+        out_start = eol + 1
+        pos = find("\n" + MARKER, eol)
+        if pos >= 0:
+            pos += 1
+    output = text[out_start:]
+    if output and not output.endswith("\n"):
+        output += "\n"
+    if escaped:
+        output = "".join(escaped) + output
+    sections.append(Section(command, output, body_line))
+    return sections
 
 
 def is_capture(text: str) -> bool:

@@ -27,6 +27,7 @@ prints) is the host as it will be once the script has run on it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -35,7 +36,7 @@ import shlex
 from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
-from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
+from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input
 from . import mlnx_qos, script
@@ -137,9 +138,10 @@ class _Host:
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
                              "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
-        last = {" ".join(s.command.split()): s for s in sections}
-        for sec in sections:
-            if last[" ".join(sec.command.split())] is not sec:
+        names = [" ".join(s.command.split()) for s in sections]
+        last = {name: i for i, name in enumerate(names)}
+        for i, sec in enumerate(sections):
+            if last[names[i]] != i:
                 self._issue(f"`{sec.command}` appears more than once; the last output is used", inp.path, sec.line - 1)
                 continue
             self._section(inp.path, sec)
@@ -216,184 +218,69 @@ class _Host:
 
     # -- sections ----------------------------------------------------------------------------
     def _section(self, file: str, sec: Section) -> None:
-        try:
-            tokens = _words(sec.command)
-        except ValueError:
-            return  # not a command we read
-        while tokens and tokens[0] == "sudo":
-            tokens = tokens[1:]
-            while tokens and tokens[0].startswith("-"):
-                tokens = tokens[1:]
-        if not tokens:
-            return
-        prog, args = os.path.basename(tokens[0]), tokens[1:]
-        if prog == "mlnx_qos":
-            iface = _option(args, "-i", "--interface")
-            if iface and self._attempt(iface, "mlnx_qos", file, sec):
-                self.device.issues.extend(mlnx_qos.apply(self._port(iface, file, sec), sec, file))
-        elif prog == "cat" and args and args[-1].endswith("nccl.conf"):
-            self._nccl(file, sec)
-        elif prog in ("cat", "grep"):
-            operands = [a for a in args if not a.startswith("-")]
-            self._sysfs(file, sec, operands[1:] if prog == "grep" else operands)
-        elif prog == "cma_roce_tos":
-            self._cma_roce_tos(file, sec, _option(args, "-d", None) or "mlx5_0")  # the script's default device
-        elif prog == "ethtool" and len(args) == 1 and not args[0].startswith("-"):
-            self._ethtool(file, sec, args[0])
-        elif prog == "ethtool" and len(args) == 2 and args[0] in ("-a", "--show-pause"):
-            self._pause(file, sec, args[1])
-        elif prog == "ip" and "link" in args and "show" in args and ("-d" in args or "-details" in args):
-            self._maxmtu(file, sec, args[-1])
-
-        elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):  # lldpd: the host's LLDP neighbours
-            neighbors, issues = lldp.parse(sec.output, file, sec.line)
-            self.device.neighbors.extend(neighbors)
-            self.device.issues.extend(issues)
-
-    def _sysfs(self, file: str, sec: Section, paths: list[str]) -> None:
-        known = False
-        for path in paths:
-            if m := _GROUP_RE.search(path):
-                group = "ecn/roce_np/cnp" if m.group(2).startswith("ecn/roce_np/cnp_") else m.group(2)
-                self._attempt(m.group(1), group, file, sec)
-                known = True
-            elif "/rdma_cm/" in path:
-                self.tos_attempted = known = True
-            elif "/class/infiniband/" in path and path.endswith("/traffic_class"):
-                known = True
-        if not known:
-            return  # a command this parser does not read
-        lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
-        if not lines and len(paths) == 1 and (m := _PATH_RE.search(paths[0])) and m.group("tcdev"):
-            self._set_traffic_class(None, Source(file=file, line=sec.line - 1))  # an empty file: not set
-            return
-        if not lines and paths and all(_OPTIONAL_GLOB.search(p) for p in paths):
-            if all("traffic_class" in p for p in paths):  # every device's traffic_class empty: none set
-                self._set_traffic_class(None, Source(file=file, line=sec.line - 1))
-            return  # DCQCN parameters the NIC (or driver) does not expose: nothing to read, nothing wrong
-        single = len(paths) == 1 and not any(c in paths[0] for c in "*?[")
-        read, bad = 0, []
-        for n, line in lines:
-            if g := _GREP_LINE.match(line):
-                m, value = _PATH_RE.search(g.group("path")), g.group("value")
-            elif single and len(lines) == 1:
-                m, value = _PATH_RE.search(paths[0]), line
-            else:
-                m, value = None, ""
-            if m and self._fact(m, value.strip(), file, sec, n):
-                read += 1
-            else:
-                bad.append((n, line))
-        cmd = f"`{sec.command}`"
-        if not lines:
-            self._issue(f"{cmd} printed nothing", file, sec.line - 1)
-        elif not read:
-            self._issue(f"{cmd}: no value read ({bad[0][1][:100]!r})", file, bad[0][0])
-        elif bad:
-            self._issue(f"{cmd}: {len(bad)} line(s) not understood and skipped, first: {bad[0][1][:80]!r}",
-                        file, bad[0][0])
+        """Apply what one section says (worked out once per distinct section: hosts built alike print the
+        same outputs) to this host, with ``file`` in the sources."""
+        self._apply(file, sec, _section_ops(sec))
 
     def _fact(self, m: re.Match, value: str, file: str, sec: Section, n: int) -> bool:
-        """Store one sysfs value; False when the value is not what that file holds."""
-        if m.group("dev"):
-            number = _int(value, 0, 255)  # IP TOS byte
-            if number is not None:
-                self._set_tos(m.group("dev"), number, Source(file=file, line=n))
-            return number is not None
-        if m.group("tcdev"):
-            tc = _TCLASS.match(value)
-            if tc is None or int(tc.group(1)) > 255:
-                return False
-            self._set_traffic_class(int(tc.group(1)), Source(file=file, line=n))
-            return True
-        port = self._port(m.group("iface"), file, sec)
-        if m.group("attr") == "mtu":
-            # The netdev MTU is the IP MTU (ip-link(8): the L3 payload; the Ethernet header is not counted).
-            port.mtu_bytes = _int(value, 68, 1 << 20)  # 68: IPv4 minimum MTU (RFC 791)
-            return port.mtu_bytes is not None
-        if m.group("attr") == "speed":
-            if value == "-1":  # the kernel's SPEED_UNKNOWN: link down or not negotiated
-                self._issue(f"{port.name}: speed is -1 (link down?); port speed unknown", file, n)
-                return True
-            mbps = _int(value, 1, 10**7)
-            port.speed_gbps = units.speed_gbps(str(mbps)) if mbps else None  # sysfs speed is Mb/s
-            return mbps is not None
-        ecn = port.nic_ecn = port.nic_ecn or NicEcn(source=Source(file=file, line=n))
-        if m.group("proto"):
-            prio, on = int(m.group("prio")), _int(value, 0, 1)
-            if prio > 7 or on is None:
-                return False
-            if m.group("proto") == "roce_np":
-                ecn.np_enabled[prio], ecn.np_source = bool(on), ecn.np_source or Source(file=file, line=n)
-            else:
-                ecn.rp_enabled[prio], ecn.rp_source = bool(on), ecn.rp_source or Source(file=file, line=n)
-            return True
-        if m.group("param"):
-            number = _int(value, 0, 1 << 32)
-            if number is None:
-                return False
-            params = ecn.rp_params if m.group("pproto") == "roce_rp" else ecn.np_params
-            params[m.group("param")] = number
-            ecn.params_source = ecn.params_source or Source(file=file, line=n)
-            return True
-        if m.group("cnp") == "cnp_dscp":
-            ecn.cnp_dscp = _int(value, 0, 63)
-            return ecn.cnp_dscp is not None
-        ecn.cnp_priority = _int(value, 0, 7)
-        return ecn.cnp_priority is not None
+        """Store one sysfs value (a script's write); False when the value is not what that file holds."""
+        ops: list[tuple] = []
+        ok = _fact(ops, m, value, sec, n)
+        self._apply(file, sec, _compact(ops))
+        return ok
 
-    def _cma_roce_tos(self, file: str, sec: Section, dev: str) -> None:
-        self.tos_attempted = True
-        lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
-        value = _int(lines[-1][1], 0, 255) if lines else None
-        if value is None:
-            self._issue(f"`{sec.command}`: no ToS value read ({lines[-1][1][:100] if lines else 'no output'!r})",
-                        file, lines[-1][0] if lines else sec.line - 1)
-        else:
-            self._set_tos(dev, value, Source(file=file, line=lines[-1][0]))
-
-    def _ethtool(self, file: str, sec: Section, iface: str) -> None:
-        if not self._attempt(iface, "ethtool", file, sec):
-            return
-        m = _ETHTOOL_SPEED.search(sec.output)
-        try:
-            self.ethtool_speed[iface] = units.speed_gbps(m.group(1))  # "100000Mb/s"
-        except (AttributeError, ValueError):
-            self._issue(f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", file, sec.line)
-
-    def _pause(self, file: str, sec: Section, iface: str) -> None:
-        if not self._attempt(iface, "ethtool-a", file, sec):
-            return
-        found = {k: v == "on" for k, v in _PAUSE_LINE.findall(sec.output)}
-        if not found:
-            if not _NO_DEVICE.search(sec.output):
-                self._issue(f"`{sec.command}`: no Autonegotiate/RX/TX pause lines", file, sec.line)
-            return
-        self._port(iface, file, sec).link_pause = LinkPause(autoneg=found.get("Autonegotiate"), rx=found.get("RX"),
-                                                            tx=found.get("TX"), source=Source(file=file, line=sec.line))
-
-    def _maxmtu(self, file: str, sec: Section, iface: str) -> None:
-        if not self._attempt(iface, "ip-link", file, sec):
-            return
-        m = _MAXMTU.search(sec.output)
-        if m is None:
-            if not _NO_DEVICE.search(sec.output):
-                self._issue(f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", file, sec.line)
-            return
-        self._port(iface, file, sec).max_mtu_bytes = int(m.group(1))
-
-    def _nccl(self, file: str, sec: Section) -> None:
-        """/etc/nccl.conf: NAME=VALUE lines (NCCL reads them at start, under the job's own environment). A missing
-        file sets nothing."""
-        env: dict[str, str] = {}
-        for n, line in enumerate(sec.output.split("\n"), start=sec.line):
-            if not line.strip() or line.lstrip().startswith("#") or "No such file" in line:
-                continue
-            if m := _NCCL_LINE.match(line):
-                env[m.group(1)] = m.group(2)
-            else:
-                self._issue(f"`{sec.command}`: {line.strip()[:80]!r} is not a NAME=VALUE line; skipped", file, n)
-        self.device.nccl_env, self.device.nccl_env_source = env, Source(file=file, line=sec.line)
+    def _apply(self, file: str, sec: Section, ops: tuple[tuple, ...]) -> None:
+        ports, device = self.device.ports, self.device
+        for op in ops:
+            kind = op[0]
+            if kind == "port":
+                if op[1] not in ports:
+                    ports[op[1]] = Port(name=op[1], qos_configured=True, source=Source(file=file, line=op[2]))
+            elif kind == "attempt":
+                self.attempted.setdefault(op[1], set()).add(op[2])
+            elif kind == "issue":
+                self._issue(op[2], file, op[3], code=op[1])
+            elif kind == "set":
+                setattr(ports[op[1]], op[2], op[3])
+            elif kind == "ecn":
+                port = ports[op[1]]
+                if port.nic_ecn is None:
+                    port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
+            elif kind in ("np", "rp"):
+                ecn = ports[op[1]].nic_ecn
+                (ecn.np_enabled if kind == "np" else ecn.rp_enabled).update(op[2])
+                if kind == "np" and ecn.np_source is None:
+                    ecn.np_source = Source(file=file, line=op[3])
+                elif kind == "rp" and ecn.rp_source is None:
+                    ecn.rp_source = Source(file=file, line=op[3])
+            elif kind == "params":
+                ecn = ports[op[1]].nic_ecn
+                for proto, name, value in op[2]:
+                    (ecn.rp_params if proto == "roce_rp" else ecn.np_params)[name] = value
+                if ecn.params_source is None:
+                    ecn.params_source = Source(file=file, line=op[3])
+            elif kind == "ecnset":
+                setattr(ports[op[1]].nic_ecn, op[2], op[3])
+            elif kind == "qos":
+                device.issues.extend(mlnx_qos.apply(ports[op[1]], sec, file))
+            elif kind == "tos":
+                self._set_tos(op[1], op[2], Source(file=file, line=op[3]))
+            elif kind == "tclass":
+                self._set_traffic_class(op[1], Source(file=file, line=op[2]))
+            elif kind == "tos_attempted":
+                self.tos_attempted = True
+            elif kind == "ethspeed":
+                self.ethtool_speed[op[1]] = op[2]
+            elif kind == "pause":
+                ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4], source=Source(file=file, line=op[5]))
+            elif kind == "nccl":
+                device.nccl_env, device.nccl_env_source = dict(op[1]), Source(file=file, line=op[2])
+            elif kind == "lldp":
+                device.neighbors.extend(Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
+                                                 origin=nb.origin, source=Source(file=file, line=nb.source.line))
+                                        for nb in op[1])
+                device.issues.extend(ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
+                                     for i in op[2])
 
     def _set_traffic_class(self, value: int | None, source: Source) -> None:
         self.device.rdma_traffic_class, self.device.rdma_traffic_class_source = value, source
@@ -458,6 +345,234 @@ class _Host:
             self._issue("the capture holds no `mlnx_qos -i IF` or /sys/class/net/IF section: no interface to check",
                         file, None)
         return device
+
+
+# -- what a section says, worked out once per distinct section ---------------------------------------------
+@functools.lru_cache(maxsize=4096)
+def _section_ops(sec: Section) -> tuple[tuple, ...]:
+    """The changes one capture section makes to a host, without the file name (the host applies them with
+    its own file): ("port", iface, line) makes a port unless there is one, ("issue", code, message, line),
+    ("set", iface, field, value) ... (see _Host._section)."""
+    out: list[tuple] = []
+    try:
+        tokens = _words(sec.command)
+    except ValueError:
+        return ()  # not a command we read
+    while tokens and tokens[0] == "sudo":
+        tokens = tokens[1:]
+        while tokens and tokens[0].startswith("-"):
+            tokens = tokens[1:]
+    if not tokens:
+        return ()
+    prog, args = os.path.basename(tokens[0]), tokens[1:]
+    if prog == "mlnx_qos":
+        iface = _option(args, "-i", "--interface")
+        if iface and _attempt(out, iface, "mlnx_qos", sec):
+            out.append(("qos", iface))
+    elif prog == "cat" and args and args[-1].endswith("nccl.conf"):
+        _nccl(out, sec)
+    elif prog in ("cat", "grep"):
+        operands = [a for a in args if not a.startswith("-")]
+        _sysfs(out, sec, operands[1:] if prog == "grep" else operands)
+    elif prog == "cma_roce_tos":
+        _cma_roce_tos(out, sec, _option(args, "-d", None) or "mlx5_0")  # the script's default device
+    elif prog == "ethtool" and len(args) == 1 and not args[0].startswith("-"):
+        _ethtool(out, sec, args[0])
+    elif prog == "ethtool" and len(args) == 2 and args[0] in ("-a", "--show-pause"):
+        _pause(out, sec, args[1])
+    elif prog == "ip" and "link" in args and "show" in args and ("-d" in args or "-details" in args):
+        _maxmtu(out, sec, args[-1])
+    elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):  # lldpd: the host's LLDP neighbours
+        out.append(("lldp", *lldp.parse(sec.output, "", sec.line)))
+    return _compact(out)
+
+
+def _compact(ops: list[tuple]) -> tuple[tuple, ...]:
+    """Fewer operations, the same effect: a port (or its DCQCN record) already made earlier in the section is
+    not made again, and runs of enable switches or DCQCN parameters of one interface become one operation."""
+    out: list[tuple] = []
+    made: set[tuple[str, str]] = set()
+    for op in ops:
+        kind = op[0]
+        if kind in ("port", "ecn"):
+            if (kind, op[1]) in made:
+                continue
+            made.add((kind, op[1]))
+        elif kind in ("np", "rp") and out and out[-1][0] == kind and out[-1][1] == op[1]:
+            out[-1] = (kind, op[1], {**out[-1][2], **op[2]}, out[-1][3])
+            continue
+        elif kind == "param":
+            if out and out[-1][0] == "params" and out[-1][1] == op[1]:
+                out[-1][2].append(op[2:5])
+                continue
+            op = ("params", op[1], [op[2:5]], op[5])
+        out.append(op)
+    return tuple(out)
+
+
+def _attempt(out: list, iface: str, group: str | None, sec: Section) -> bool:
+    """The interface's port, made when new; False for a name that is no interface. ``group``: the fact group
+    the section reads."""
+    if not _IFACE.fullmatch(iface):
+        return False
+    out.append(("port", iface, max(sec.line - 1, 1)))
+    if group is not None:
+        out.append(("attempt", iface, group))
+    return True
+
+
+def _issue_op(out: list, message: str, line: int | None, code: str = "SYS002") -> None:
+    out.append(("issue", code, message, line))
+
+
+def _sysfs(out: list, sec: Section, paths: list[str]) -> None:
+    known = False
+    for path in paths:
+        if m := _GROUP_RE.search(path):
+            group = "ecn/roce_np/cnp" if m.group(2).startswith("ecn/roce_np/cnp_") else m.group(2)
+            _attempt(out, m.group(1), group, sec)
+            known = True
+        elif "/rdma_cm/" in path:
+            out.append(("tos_attempted",))
+            known = True
+        elif "/class/infiniband/" in path and path.endswith("/traffic_class"):
+            known = True
+    if not known:
+        return  # a command this parser does not read
+    lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
+    if not lines and len(paths) == 1 and (m := _PATH_RE.search(paths[0])) and m.group("tcdev"):
+        out.append(("tclass", None, sec.line - 1))  # an empty file: not set
+        return
+    if not lines and paths and all(_OPTIONAL_GLOB.search(p) for p in paths):
+        if all("traffic_class" in p for p in paths):  # every device's traffic_class empty: none set
+            out.append(("tclass", None, sec.line - 1))
+        return  # DCQCN parameters the NIC (or driver) does not expose: nothing to read, nothing wrong
+    single = len(paths) == 1 and not any(c in paths[0] for c in "*?[")
+    read, bad = 0, []
+    for n, line in lines:
+        if g := _GREP_LINE.match(line):
+            m, value = _PATH_RE.search(g.group("path")), g.group("value")
+        elif single and len(lines) == 1:
+            m, value = _PATH_RE.search(paths[0]), line
+        else:
+            m, value = None, ""
+        if m and _fact(out, m, value.strip(), sec, n):
+            read += 1
+        else:
+            bad.append((n, line))
+    cmd = f"`{sec.command}`"
+    if not lines:
+        _issue_op(out, f"{cmd} printed nothing", sec.line - 1)
+    elif not read:
+        _issue_op(out, f"{cmd}: no value read ({bad[0][1][:100]!r})", bad[0][0])
+    elif bad:
+        _issue_op(out, f"{cmd}: {len(bad)} line(s) not understood and skipped, first: {bad[0][1][:80]!r}", bad[0][0])
+
+
+def _fact(out: list, m: re.Match, value: str, sec: Section, n: int) -> bool:
+    """One sysfs value; False when the value is not what that file holds."""
+    if m.group("dev"):
+        number = _int(value, 0, 255)  # IP TOS byte
+        if number is not None:
+            out.append(("tos", m.group("dev"), number, n))
+        return number is not None
+    if m.group("tcdev"):
+        tc = _TCLASS.match(value)
+        if tc is None or int(tc.group(1)) > 255:
+            return False
+        out.append(("tclass", int(tc.group(1)), n))
+        return True
+    iface = m.group("iface")
+    out.append(("port", iface, max(sec.line - 1, 1)))
+    if m.group("attr") == "mtu":
+        # The netdev MTU is the IP MTU (ip-link(8): the L3 payload; the Ethernet header is not counted).
+        mtu = _int(value, 68, 1 << 20)  # 68: IPv4 minimum MTU (RFC 791)
+        out.append(("set", iface, "mtu_bytes", mtu))
+        return mtu is not None
+    if m.group("attr") == "speed":
+        if value == "-1":  # the kernel's SPEED_UNKNOWN: link down or not negotiated
+            _issue_op(out, f"{iface}: speed is -1 (link down?); port speed unknown", n)
+            return True
+        mbps = _int(value, 1, 10**7)
+        out.append(("set", iface, "speed_gbps", units.speed_gbps(str(mbps)) if mbps else None))  # sysfs speed is Mb/s
+        return mbps is not None
+    out.append(("ecn", iface, n))
+    if m.group("proto"):
+        prio, on = int(m.group("prio")), _int(value, 0, 1)
+        if prio > 7 or on is None:
+            return False
+        out.append(("np" if m.group("proto") == "roce_np" else "rp", iface, {prio: bool(on)}, n))
+        return True
+    if m.group("param"):
+        number = _int(value, 0, 1 << 32)
+        if number is None:
+            return False
+        out.append(("param", iface, m.group("pproto"), m.group("param"), number, n))
+        return True
+    if m.group("cnp") == "cnp_dscp":
+        dscp = _int(value, 0, 63)
+        out.append(("ecnset", iface, "cnp_dscp", dscp))
+        return dscp is not None
+    prio = _int(value, 0, 7)
+    out.append(("ecnset", iface, "cnp_priority", prio))
+    return prio is not None
+
+
+def _cma_roce_tos(out: list, sec: Section, dev: str) -> None:
+    out.append(("tos_attempted",))
+    lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
+    value = _int(lines[-1][1], 0, 255) if lines else None
+    if value is None:
+        _issue_op(out, f"`{sec.command}`: no ToS value read ({lines[-1][1][:100] if lines else 'no output'!r})",
+                  lines[-1][0] if lines else sec.line - 1)
+    else:
+        out.append(("tos", dev, value, lines[-1][0]))
+
+
+def _ethtool(out: list, sec: Section, iface: str) -> None:
+    if not _attempt(out, iface, "ethtool", sec):
+        return
+    m = _ETHTOOL_SPEED.search(sec.output)
+    try:
+        out.append(("ethspeed", iface, units.speed_gbps(m.group(1))))  # "100000Mb/s"
+    except (AttributeError, ValueError):
+        _issue_op(out, f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", sec.line)
+
+
+def _pause(out: list, sec: Section, iface: str) -> None:
+    if not _attempt(out, iface, "ethtool-a", sec):
+        return
+    found = {k: v == "on" for k, v in _PAUSE_LINE.findall(sec.output)}
+    if not found:
+        if not _NO_DEVICE.search(sec.output):
+            _issue_op(out, f"`{sec.command}`: no Autonegotiate/RX/TX pause lines", sec.line)
+        return
+    out.append(("pause", iface, found.get("Autonegotiate"), found.get("RX"), found.get("TX"), sec.line))
+
+
+def _maxmtu(out: list, sec: Section, iface: str) -> None:
+    if not _attempt(out, iface, "ip-link", sec):
+        return
+    m = _MAXMTU.search(sec.output)
+    if m is None:
+        if not _NO_DEVICE.search(sec.output):
+            _issue_op(out, f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", sec.line)
+        return
+    out.append(("set", iface, "max_mtu_bytes", int(m.group(1))))
+
+
+def _nccl(out: list, sec: Section) -> None:
+    """/etc/nccl.conf: NAME=VALUE lines (NCCL reads them at start, under the job's own environment). A missing
+    file sets nothing."""
+    env: dict[str, str] = {}
+    for n, line in enumerate(sec.output.split("\n"), start=sec.line):
+        if not line.strip() or line.lstrip().startswith("#") or "No such file" in line:
+            continue
+        if m := _NCCL_LINE.match(line):
+            env[m.group(1)] = m.group(2)
+        else:
+            _issue_op(out, f"`{sec.command}`: {line.strip()[:80]!r} is not a NAME=VALUE line; skipped", n)
+    out.append(("nccl", env, sec.line))
 
 
 def _option(args: list[str], short: str, long: str | None) -> str | None:

@@ -50,6 +50,22 @@ class _Facts:
         self.bad: list[tuple[int, str]] = []
         self.first: tuple[int, str] | None = None  # first non-blank line
         self.understood = 0
+        # The maps, built once per distinct output and shared (read-only) by every port that printed it.
+        self.dscp_to_priority: dict[int, int] | None = None
+        self.dscp_conflicts: list[tuple[int, int, int, int]] = []  # (dscp, earlier priority, later priority, line)
+        self.priority_to_pg: dict[int, int] | None = None
+        self.priority_to_tc: dict[int, int] | None = None
+
+    def finish(self) -> None:
+        mapping: dict[int, int] = {}
+        for dscp, prio, line in self.dscp:
+            if dscp in mapping and mapping[dscp] != prio:
+                self.dscp_conflicts.append((dscp, mapping[dscp], prio, line))
+            mapping[dscp] = prio
+        self.dscp_to_priority = dict(sorted(mapping.items()))
+        if "buffer" in self.rows:
+            self.priority_to_pg = dict(enumerate(self.rows["buffer"][0]))
+        self.priority_to_tc = dict(sorted(self.prio_tc.items())) or None
 
 
 def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
@@ -81,12 +97,9 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
         if port.trust is None:
             issue(f"trust state {value!r} (trust is not supported by this driver); trust mode unknown", line)
     if facts.dscp:
-        mapping: dict[int, int] = {}
-        for dscp, prio, line in facts.dscp:
-            if dscp in mapping and mapping[dscp] != prio:
-                issue(f"DSCP {dscp} listed for priorities {mapping[dscp]} and {prio}; the last one is kept", line)
-            mapping[dscp] = prio
-        port.dscp_to_priority = dict(sorted(mapping.items()))
+        for dscp, first, prio, line in facts.dscp_conflicts:
+            issue(f"DSCP {dscp} listed for priorities {first} and {prio}; the last one is kept", line)
+        port.dscp_to_priority = facts.dscp_to_priority  # one read-only dict for every host that printed it
     elif port.trust == Trust.dscp:
         issue("trust is dscp but no dscp2prio mapping is printed; DSCP to priority map unknown",
               facts.trust[1] if facts.trust else section.line)
@@ -98,7 +111,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     else:
         issue("no PFC 'enabled' row; PFC priorities unknown", facts.pfc_line or section.line)
     if "buffer" in facts.rows:
-        port.priority_to_pg = dict(enumerate(facts.rows["buffer"][0]))
+        port.priority_to_pg = facts.priority_to_pg
     if facts.sizes is not None:
         sizes, line = facts.sizes
         port.priority_groups = {i: PriorityGroup(index=i, size_bytes=size, source=Source(file=file, line=line))
@@ -110,7 +123,7 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
         port.queues = {tc: Queue(index=tc, scheduler=Scheduler(type=tsa, weight=bw, source=Source(file=file, line=line)),
                                  source=Source(file=file, line=line))
                        for tc, (tsa, bw, line) in sorted(facts.tcs.items())}
-        port.priority_to_tc = dict(sorted(facts.prio_tc.items())) or None
+        port.priority_to_tc = facts.priority_to_tc
     else:
         issue("no 'tc:' lines; priority to TC map and schedulers unknown", section.line)
     map_line = facts.dscp_map_line or min((line for _, _, line in facts.tcs.values()), default=None)
@@ -167,6 +180,7 @@ def _scan(section: Section) -> _Facts:
             facts.understood += 1
         else:
             facts.bad.append((n, line))
+    facts.finish()
     return facts
 
 
