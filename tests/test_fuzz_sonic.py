@@ -46,7 +46,8 @@ def _check(text: str) -> None:
         assert exc.file == "fuzz.json"
         return
     assert isinstance(device, Device)
-    assert {i.code for i in device.issues} <= {"SYS002", "SYS003"}
+    # SYS004: a reference into a table the (partial) document lacks, e.g. PORT_QOS_MAP without DSCP_TO_TC_MAP.
+    assert {i.code for i in device.issues} <= {"SYS002", "SYS003", "SYS004"}
     check_model(device)  # every field of its declared type
     json.dumps(device.model_dump(mode="json"))  # reports serialise it
 

@@ -235,6 +235,8 @@ class _Builder:
         self._whole = "PORT" in db.tables or "DEVICE_METADATA" in db.tables
         self._absent: dict[str, list] = {}  # table the input lacks -> [references to it, first source]
         self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
+        self._converted: dict[tuple, object] = {}  # (converter, text) -> value
+        self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
         hwsku = self.text(meta, "hwsku") if meta else None
@@ -256,10 +258,13 @@ class _Builder:
                              **device_facts, ports={n: Port(**self.ports[n]) for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
+        db.release()
 
     # ---- reading fields -------------------------------------------------------------------------
     def text(self, entry: Entry, field: str) -> str | None:
         value = entry.fields.get(field, _ABSENT)
+        if type(value) is str:
+            return value
         if value is _ABSENT:
             return None
         if isinstance(value, str):
@@ -274,8 +279,12 @@ class _Builder:
         raw = self.text(entry, field)
         if raw is None:
             return None
+        done = self._converted.get((convert, raw), _ABSENT)  # converters are pure: each text is converted once
+        if done is not _ABSENT:
+            return done
         try:
-            return convert(raw)
+            done = self._converted[(convert, raw)] = convert(raw)
+            return done
         except UnknownUnit as exc:
             self.db.issue(f"{entry.table}|{entry.key} {field}: {exc}", entry.source(field), code="SYS003")
         except (ValueError, OverflowError):
@@ -312,6 +321,7 @@ class _Builder:
         if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
             note = self._absent.setdefault(table, [0, entry.source(field), f"{entry.table}|{entry.key} {field} -> {name}"])
             note[0] += 1
+            self._absent_refs += 1
             return None
         if name not in self.db.table(table):
             self.db.issue(f"{entry.table}|{entry.key} {field} names {table}|{name}, which the config does not "
@@ -336,6 +346,13 @@ class _Builder:
         '<host>|<asic>|Ethernet0|3' names a system port: this device's port when <host>|<asic> is this
         line card's ASIC, else a port of another ASIC (no port of this device: ports come back empty)."""
         ports, bar, index = entry.key.rpartition("|")
+        if bar and "|" not in ports:  # the usual 'Ethernet0|3': both parts are parsed once per text (lru_cache)
+            names = _port_names(ports)
+            if names:
+                try:
+                    return names, _indexes(index)
+                except ValueError:
+                    pass
         host, asic = None, None
         if ports.count("|") == 2:
             host, asic, ports = ports.split("|")
@@ -363,6 +380,8 @@ class _Builder:
         prefixes: dict[tuple[str, str], bool] = {}
         for table in ("QUEUE", "BUFFER_QUEUE", "BUFFER_PG"):
             for key, e in self.db.table(table).items():
+                if key.count("|") != 3:
+                    continue
                 parts = key.split("|")
                 if len(parts) == 4:
                     pre = (parts[0].lower(), parts[1].lower())
@@ -594,18 +613,26 @@ class _Builder:
 
         Queues naming the same SCHEDULER or WRED_PROFILE share one (read-only) Scheduler or Ecn object.
         """
+        settings: dict[tuple, tuple] = {}  # (scheduler, wred_profile) as written -> their objects
+        ports = self.ports
         for e in self.db.table("QUEUE").values():
             split = self.split_key(e)
             if split is None:
                 continue
-            scheduler = self._scheduler(e)
-            ecn = self._ecn(e)
+            written = (e.fields.get("scheduler"), e.fields.get("wred_profile"))
+            try:
+                scheduler, ecn = settings[written]
+            except (KeyError, TypeError):  # not seen yet, or not strings
+                said = (len(self.db.issues), self._absent_refs)
+                scheduler, ecn = self._scheduler(e), self._ecn(e)
+                if said == (len(self.db.issues), self._absent_refs) and all(type(w) in (str, type(None)) for w in written):
+                    settings[written] = scheduler, ecn  # nothing said about this entry: the next ones read the same
             for name in split[0]:
-                queues = self.port(name, e)["queues"]
+                queues = (ports.get(name) or self.port(name, e))["queues"]
                 for index in split[1]:
                     queue = queues.get(index)
                     if queue is None:
-                        queues[index] = Queue(index=index, source=e.source(), scheduler=scheduler, ecn=ecn)
+                        queues[index] = Queue(index=index, source=e, scheduler=scheduler, ecn=ecn)
                         continue
                     if scheduler is not None:
                         queue.scheduler = scheduler
@@ -657,15 +684,16 @@ class _Builder:
         return name, bool(profile and profile.headroom_computed_at_runtime)
 
     def _priority_groups(self) -> None:
+        ports = self.ports
         for e in self.db.table("BUFFER_PG").values():
             split = self.split_key(e)
             if split is None:
                 continue
             profile, runtime = self._pg_profile(e)
             for name in split[0]:
-                pgs = self.port(name, e)["priority_groups"]
+                pgs = (ports.get(name) or self.port(name, e))["priority_groups"]
                 for index in split[1]:
-                    pgs[index] = PriorityGroup(index=index, profile=profile, runtime_profile=runtime, source=e.source())
+                    pgs[index] = PriorityGroup(index=index, profile=profile, runtime_profile=runtime, source=e)
 
     def _buffer_queues(self) -> None:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""

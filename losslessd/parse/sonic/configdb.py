@@ -20,7 +20,7 @@ import re
 
 from ...docpos import load_json, pointer
 from ...errors import InputError
-from ...model import DocRef, ParseIssue, Source
+from ...model import _UNSET, DocRef, ParseIssue, Source
 from ..base import Input
 
 # The CONFIG_DB tables this parser reads (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
@@ -101,22 +101,26 @@ class Doc:
             start = i + 1
 
 
-class Entry:
-    """One CONFIG_DB entry (``TABLE|key``): its fields and where each field was written."""
+class Entry(DocRef):
+    """One CONFIG_DB entry (``TABLE|key``): its fields, and where it and each field was written. An entry is the
+    source of what it sets (a DocRef to itself); ``release`` drops the decoded fields once the device is built,
+    so the model keeps only the file's text."""
 
-    __slots__ = ("table", "key", "fields", "doc", "parts", "owners")
+    __slots__ = ("table", "key", "fields", "owners")
 
     def __init__(self, table: str, key: str, fields: dict, doc: Doc, parts: tuple):
+        self.doc = doc
+        self.parts = parts  # JSON pointer parts of the entry object in doc
+        self.field = None
+        self._line = _UNSET
         self.table = table
         self.key = key
         self.fields = fields
-        self.doc = doc
-        self.parts = parts  # JSON pointer parts of the entry object in doc
         self.owners: dict[str, Entry] | None = None  # fields merged in from another file's entry
 
     def source(self, field: str | None = None) -> DocRef:
         if field is None:
-            return DocRef(self.doc, self.parts)
+            return self
         owner = self.owners.get(field, self) if self.owners else self
         return DocRef(owner.doc, owner.parts, field)
 
@@ -182,6 +186,12 @@ class ConfigDB:
     def table(self, name: str) -> dict[str, Entry]:
         return self.tables.get(name, {})
 
+    def release(self) -> None:
+        """Drop the decoded fields: entries stay the sources of what the device holds, the texts their lines."""
+        for rows in self.tables.values():
+            for entry in rows.values():
+                entry.fields = entry.owners = None  # type: ignore[assignment]
+
     def issue(self, message: str, source: Source | None, code: str = "SYS002") -> None:
         self.issues.append(ParseIssue(code=code, message=message, source=source))
 
@@ -208,11 +218,12 @@ class ConfigDB:
         return seen
 
     def _entry(self, doc: Doc, table: str, key: str, fields, parts: tuple) -> None:
-        if isinstance(fields, dict) and fields.get("type") == "hash" and isinstance(fields.get("value"), dict):
-            fields, parts = fields["value"], (*parts, "value")  # redis-dump wrapper with expireat/ttl
-        if not isinstance(fields, dict):
-            self.issue(f"{table} entry {key!r} is not a JSON object of fields; skipped", DocRef(doc, parts))
-            return
+        if type(fields) is not dict or fields.get("type") == "hash":
+            if isinstance(fields, dict) and fields.get("type") == "hash" and isinstance(fields.get("value"), dict):
+                fields, parts = fields["value"], (*parts, "value")  # redis-dump wrapper with expireat/ttl
+            if not isinstance(fields, dict):
+                self.issue(f"{table} entry {key!r} is not a JSON object of fields; skipped", DocRef(doc, parts))
+                return
         entry = Entry(table, key, fields, doc, parts)
         rows = self.tables.setdefault(table, {})
         old = rows.get(key)
