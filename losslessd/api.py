@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import InputError
-from .fix import FixResult, plan
-from .gcpause import gc_paused
-from .lint.engine import LintResult, run
+from .fabric import load_fabric
+from .lint.engine import LintResult
 from .lint.finding import Finding, Severity
 from .lint.registry import Rule, all_rules, lookup, select
 from .model import Fabric
-from .parse import load_fabric
 from .platforms import PLATFORMS, resolve_format
 from .policy import Policy, load_policy
+
+if TYPE_CHECKING:
+    from .fix import FixResult
 
 __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "fix",
            "lint", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
@@ -22,16 +24,19 @@ __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy
 
 def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
-         baseline: set[str] | None = None, topology: str | Path | None = None) -> LintResult:
+         baseline: set[str] | None = None, topology: str | Path | None = None, jobs: int | None = None) -> LintResult:
     """Parse ``paths`` (files or fabric folders) and lint them under ``policy``; ``topology`` is the fabric's
-    topology file (default: a linted folder's topology.yaml)."""
+    topology file (default: a linted folder's topology.yaml). ``jobs``: worker processes (1: none; default: as
+    many as cores for a large fabric, see losslessd.fabric)."""
+    from . import fabric
+    from .gcpause import gc_paused
+
     if fmt and resolve_format(fmt) is None:
         raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     rules = select(select_codes, ignore_codes)
     with gc_paused():
-        fabric = load_fabric(list(paths), fmt, lines=False, topology=topology)  # run() finds the lines its findings show
-        result = run(fabric, pol, rules, baseline=baseline)
+        result = fabric.lint(list(paths), pol, rules, fmt=fmt, topology=topology, baseline=baseline, jobs=jobs)
     result.inputs = [str(p) for p in paths]
     return result
 
@@ -40,6 +45,8 @@ def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *,
         model: str | None = None, **lint_options) -> FixResult:
     """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere.
     ``model``: the hardware model of devices whose input names none (chooses the command family)."""
+    from .fix import plan
+
     return plan(lint(paths, policy, **lint_options), unsafe=unsafe, model=model)
 
 
@@ -52,3 +59,12 @@ def load_baseline(path: str | Path) -> set[str]:
         raise InputError(f"cannot read baseline: {exc.strerror or exc}", file=str(path)) from None
     except (ValueError, KeyError, TypeError):
         raise InputError("not a losslessd JSON report (expected findings[].fingerprint)", file=str(path)) from None
+
+
+def __getattr__(name: str):
+    """FixResult lives with `fix`, which imports the renderer: loaded when asked for, not for every lint."""
+    if name == "FixResult":
+        from .fix import FixResult
+
+        return FixResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,122 +1,27 @@
 """The fabric's cables: a topology file merged with what the devices report (LLDP, SONiC DEVICE_NEIGHBOR).
 
-`topology.yaml` (docs/topology.md) lists links (`leaf1:Ethernet48 <-> spine1:Ethernet1/1`), and
-optionally Clos tiers, the routing model, routing-table captures and saved LLDP outputs. Applying
-it to a parsed Fabric sets Fabric.links (one Link per cable, with the line or device report it came
-from), Device.tier, Fabric.routing and Device.routes. Errors in the YAML itself raise InputError
-(file:line); everything that cannot become a link (a garbled line, an unknown device or port, the
-same cable twice, two ends that disagree) becomes a TopologyIssue that the LNK rules report, and
-the rest of the fabric is still analysed.
+`topology.yaml` (docs/topology.md; read by losslessd.parse.topology) lists links (`leaf1:Ethernet48 <->
+spine1:Ethernet1/1`), and optionally Clos tiers, the routing model, routing-table captures and saved LLDP
+outputs. Applying it to a parsed Fabric sets Fabric.links (one Link per cable, with the line or device
+report it came from), Device.tier, Fabric.routing and Device.routes. Everything that cannot become a link
+(a garbled line, an unknown device or port, the same cable twice, two ends that disagree) becomes a
+TopologyIssue that the LNK rules report, and the rest of the fabric is still analysed.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .docpos import Document, load_yaml
 from .errors import InputError
 from .model import Device, DeviceKind, Endpoint, Fabric, Link, Neighbor, ParseIssue, Source, TopologyIssue
 from .parse import display_path, lldp, read_input
 from .parse.base import Input
 from .parse.routes import parse_routes
+from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
 
-TOPOLOGY_FILES = ("topology.yaml", "topology.yml")
-ROUTINGS = ("updown", "shortest-path", "routes")
-_KEYS = ("links", "tiers", "routing", "routes", "lldp")
-_ARROW = "<->"
-MAX_TIER = 9
-
-
-@dataclass
-class Topology:
-    """A topology file, read and checked but not yet applied to a fabric."""
-
-    file: str
-    links: list[tuple[Any, int | None]] = field(default_factory=list)  # (entry as written, line)
-    tiers: dict[str, tuple[Any, int | None]] = field(default_factory=dict)
-    routing: str | None = None
-    routes: dict[str, tuple[Path, int | None]] = field(default_factory=dict)  # device -> capture
-    lldp: list[tuple[str | None, Path, int | None]] = field(default_factory=list)  # (device or None, file, line)
-    issues: list[TopologyIssue] = field(default_factory=list)
-
-    @property
-    def files(self) -> set[Path]:
-        """Files the topology names: inputs of their own, never parsed as devices."""
-        return {p.resolve() for p, _ in self.routes.values()} | {p.resolve() for _, p, _ in self.lldp}
-
-    def source(self, line: int | None) -> Source:
-        return Source(file=self.file, line=line)
-
-
-def find(paths: list[str | Path]) -> Path | None:
-    """The topology file of the linted folders (topology.yaml beside the device files), if any."""
-    found = [Path(p) / name for p in paths if Path(p).is_dir() for name in TOPOLOGY_FILES if (Path(p) / name).is_file()]
-    if len(found) > 1:
-        raise InputError(f"several topology files ({', '.join(map(str, found))}); pass one with --topology")
-    return found[0] if found else None
-
-
-def read(path: str | Path) -> Topology:
-    """Read a topology file; InputError (file:line) when the YAML or its layout is unusable."""
-    path = Path(path)
-    return _build(load_yaml(display_path(path)), path.parent)
-
-
-def from_data(data: dict, file: str = "topology.yaml", base: Path | None = None) -> Topology:
-    """A topology given as data (rule case files, the Python API); lines are unknown."""
-    return _build(Document(data, {}, file), base or Path("."))
-
-
-def _build(doc: Document, base: Path) -> Topology:
-    data = doc.data if doc.data is not None else {}
-    if not isinstance(data, dict):
-        raise InputError("a topology file is a YAML mapping (links:, tiers:, routing:, routes:, lldp:)",
-                         file=doc.file, line=1)
-    unknown = sorted(str(key) for key in data if key not in _KEYS)
-    if unknown:
-        raise InputError(f"unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}", file=doc.file,
-                         line=doc.line_of([unknown[0]]))
-    topo = Topology(file=doc.file)
-
-    def expect(key: str, kinds: tuple[type, ...], what: str) -> Any:
-        value = data.get(key)
-        if value is not None and not isinstance(value, kinds):
-            raise InputError(f"{key}: expected {what}, got {type(value).__name__}", file=doc.file,
-                             line=doc.line_of([key]))
-        return value
-
-    links = expect("links", (list,), "a list of `device:port <-> device:port` lines") or []
-    topo.links = [(entry, doc.line_of(["links", i])) for i, entry in enumerate(links)]
-    for name, tier in (expect("tiers", (dict,), "a mapping of device: tier") or {}).items():
-        topo.tiers[str(name)] = (tier, doc.line_of(["tiers", name]))
-    routing = expect("routing", (str,), f"one of {', '.join(ROUTINGS)}")
-    if routing is not None and routing not in ROUTINGS:
-        raise InputError(f"routing: expected one of {', '.join(ROUTINGS)}, got {routing!r}", file=doc.file,
-                         line=doc.line_of(["routing"]))
-    topo.routing = routing
-    for name, rel in (expect("routes", (dict,), "a mapping of device: routing-table capture file") or {}).items():
-        line = doc.line_of(["routes", name])
-        if not isinstance(rel, str):
-            topo.issues.append(_entry_issue(topo, f"routes: {name}: expected a file name, got {rel!r}", line))
-            continue
-        topo.routes[str(name)] = (base / rel, line)
-    saved = expect("lldp", (list, dict), "a list of files, or a mapping of device: file") or []
-    entries = ([(str(k), v, doc.line_of(["lldp", k])) for k, v in saved.items()] if isinstance(saved, dict)
-               else [(None, v, doc.line_of(["lldp", i])) for i, v in enumerate(saved)])
-    for device, rel, line in entries:
-        if not isinstance(rel, str):
-            topo.issues.append(_entry_issue(topo, f"lldp: expected a file name, got {rel!r}", line))
-            continue
-        topo.lldp.append((device, base / rel, line))
-    return topo
-
-
-def _entry_issue(topo: Topology, message: str, line: int | None, devices: list[str] | None = None) -> TopologyIssue:
-    return TopologyIssue(code="LNK009", message=message, devices=devices or [], key=f"{topo.file}:{line}:{message}",
-                         source=topo.source(line))
+__all__ = ["MAX_TIER", "ROUTINGS", "TOPOLOGY_FILES", "Topology", "apply", "find", "from_data", "read"]
 
 
 # ---- applying a topology to a fabric -----------------------------------------------------------------------
@@ -156,7 +61,7 @@ class _Names:
         for name in fabric.devices:
             for form in (name.lower(), name.split(".")[0].lower()):
                 self._devices.setdefault(form, name)
-        self._ports: dict[str, dict[str, str]] = {}
+        self._ports: dict[str, tuple[dict[str, str | None], dict[str, str]]] = {}
 
     def device(self, name: str) -> Device | None:
         if name in self.fabric.devices:
@@ -165,16 +70,18 @@ class _Names:
         return self.fabric.devices[found] if found else None
 
     def port(self, device: Device, name: str) -> str | None:
-        if name in device.ports:
-            return name
-        index = self._ports.get(device.name)
-        if index is None:
-            index = self._ports[device.name] = {}
-            for port in device.ports.values():
-                for form in (port.name, port.alias):
+        known = self._ports.get(device.name)
+        if known is None:
+            aliases = device.port_aliases()
+            index: dict[str, str] = {}
+            for port, alias in aliases.items():
+                for form in (port, alias):
                     if form:
-                        index.setdefault(form.lower(), port.name)
-        return index.get(name.lower()) or index.get(lldp.eos_interface(name).lower())
+                        index.setdefault(form.lower(), port)
+            known = self._ports[device.name] = (aliases, index)
+        if name in known[0]:
+            return name
+        return known[1].get(name.lower()) or known[1].get(lldp.eos_interface(name).lower())
 
 
 def _read_lldp(fabric: Fabric, topo: Topology, names: _Names) -> None:
@@ -256,15 +163,15 @@ class _Merger:
             src, where = topo.source(line), _where(topo.source(line))
             ends = _split_link(entry)
             if ends is None:
-                self.fabric.topology_issues.append(_entry_issue(
-                    topo, f"cannot read link {entry!r}: expected `device:port {_ARROW} device:port`", line))
+                self.fabric.topology_issues.append(entry_issue(
+                    topo, f"cannot read link {entry!r}: expected `device:port {ARROW} device:port`", line))
                 continue
             resolved = [self.endpoint(dev, port, src, where, "error") for dev, port in ends]
             if None in resolved:
                 continue
             a, b = resolved
             if a == b:
-                self.fabric.topology_issues.append(_entry_issue(topo, f"link {entry!r} joins {a} to itself", line,
+                self.fabric.topology_issues.append(entry_issue(topo, f"link {entry!r} joins {a} to itself", line,
                                                                 [a.device]))
                 continue
             self.place(a, b, src, where)
@@ -276,11 +183,11 @@ class _Merger:
                 continue
             far, link = self.linked[end]
             if far == other:
-                self.issue("LNK007", f"link {a} {_ARROW} {b} ({where}) is listed again; it was first given at "
+                self.issue("LNK007", f"link {a} {ARROW} {b} ({where}) is listed again; it was first given at "
                            f"{_where(link.source)}", [a, b], "duplicate", src, severity="warning")
             else:
-                self.issue("LNK007", f"{end} is on two links: {end} {_ARROW} {far} ({_where(link.source)}) and "
-                           f"{end} {_ARROW} {other} ({where}); a port takes one cable, the second is ignored",
+                self.issue("LNK007", f"{end} is on two links: {end} {ARROW} {far} ({_where(link.source)}) and "
+                           f"{end} {ARROW} {other} ({where}); a port takes one cable, the second is ignored",
                            [end, other, far], "port-reused", src)
             return
         self.add(a, b, "topology", src)
@@ -338,14 +245,14 @@ class _Merger:
             if local in self.linked:
                 far, link = self.linked[local]
                 if far != remote:
-                    self.disagree(local, remote, nb, f"{_origin(link)} says {local} {_ARROW} {far}", far)
+                    self.disagree(local, remote, nb, f"{_origin(link)} says {local} {ARROW} {far}", far)
                 continue
             back = claims.get(remote)
             if back is not None and back[0] != local:
                 self.disagree(local, remote, nb, f"{remote} reports {back[0]} ({self.how(back[1], remote)})", back[0])
             elif remote in self.linked:
                 far, link = self.linked[remote]
-                self.disagree(local, remote, nb, f"{_origin(link)} says {remote} {_ARROW} {far}", far)
+                self.disagree(local, remote, nb, f"{_origin(link)} says {remote} {ARROW} {far}", far)
             else:
                 self.add(local, remote, nb.origin, nb.source)
 
@@ -385,10 +292,10 @@ class _Merger:
 
 
 def _split_link(entry: Any) -> list[tuple[str, str]] | None:
-    if not isinstance(entry, str) or entry.count(_ARROW) != 1:
+    if not isinstance(entry, str) or entry.count(ARROW) != 1:
         return None
     ends = []
-    for side in entry.split(_ARROW):
+    for side in entry.split(ARROW):
         device, colon, port = side.strip().partition(":")
         if not colon or not device.strip() or not port.strip() or " " in device.strip() or " " in port.strip():
             return None
@@ -432,6 +339,6 @@ def _tiers(fabric: Fabric, topo: Topology | None, names: _Names) -> None:
         if device is None or not isinstance(tier, int) or isinstance(tier, bool) or not 0 <= tier <= MAX_TIER:
             why = (f"{name} is not among the linted devices" if device is None
                    else f"tier {tier!r} is not a whole number 0-{MAX_TIER}")
-            fabric.topology_issues.append(_entry_issue(topo, f"tiers: {why}; entry ignored", line))
+            fabric.topology_issues.append(entry_issue(topo, f"tiers: {why}; entry ignored", line))
             continue
         device.tier = tier

@@ -6,7 +6,7 @@ import re
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..model import Device, DeviceKind, Fabric, Port
 from ..policy import Policy
@@ -38,11 +38,13 @@ def _crash_rule():
 class Context:
     """What rules see: the fabric, the policy and the policy's idea of RoCE-facing ports.
 
-    Lives for one run, so the facts several rules derive from one object are worked out once."""
+    Lives for one run, so the facts several rules derive from one object are worked out once. ``local``: what
+    worker processes already worked out per device (losslessd.fabric, parallel lint)."""
 
-    def __init__(self, fabric: Fabric, policy: Policy):
+    def __init__(self, fabric: Fabric, policy: Policy, local: LocalResults | None = None):
         self.fabric = fabric
         self.policy = policy
+        self.local = local
         rp = policy.roce_ports
         self._name_re = re.compile(rp.name_regex) if rp.name_regex else None
         self._desc_re = re.compile(rp.description_regex) if rp.description_regex else None
@@ -73,7 +75,16 @@ class Context:
         return self.memo(Context._selection, device)
 
     def _selection(self, device: Device) -> list[PortChoice]:
+        if self.local is not None:
+            return self.local.selection(device)
         return [self._choose(device, port) for port in device.ports.values()]
+
+    def device_facts(self, rule: Rule, device: Device) -> Any:
+        """``rule.device_facts(ctx, device)``: what a fabric rule reads of one device (in a parallel lint, worked out
+        by the worker process that parsed the device)."""
+        if self.local is not None:
+            return self.local.facts(rule.code, device)
+        return rule.device_facts(self, device)
 
     def _choose(self, device: Device, port: Port) -> PortChoice:
         rp = self.policy.roce_ports
@@ -131,21 +142,22 @@ class LintResult:
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
-        baseline: set[str] | None = None, *, grouping: bool = True) -> LintResult:
+        baseline: set[str] | None = None, *, grouping: bool = True, local: LocalResults | None = None) -> LintResult:
     """Lint ``fabric`` under ``policy``. ``grouping``: check ports and devices configured alike once (see
-    lint/groups.py); the findings are the same either way, in the same order."""
+    lint/groups.py); the findings are the same either way, in the same order. ``local``: the findings of the
+    rules that read one device at a time, worked out by worker processes (losslessd.fabric)."""
     rules = list(rules) if rules is not None else select()
-    ctx = Context(fabric, policy)
+    ctx = Context(fabric, policy, local)
     findings: list[Finding] = []
-    grouper = _Grouper(ctx) if grouping else None
+    grouper = _Grouper(ctx) if grouping and local is None else None
     for rule_cls in rules:
         rule = rule_cls()
-        if rule.scope in ("device", "port"):
-            if grouper is not None and rule.group is not None:
-                findings.extend(grouper.findings(rule))
-                continue
-            for device in fabric.devices.values():
-                findings.extend(device_findings(ctx, rule, device))
+        if local is not None and rule.code in local.codes:
+            findings.extend(f for device in fabric.devices.values() for f in local.findings(rule.code, device))
+        elif rule.scope in ("device", "port"):
+            found = grouper.findings(rule) if grouper is not None and rule.group is not None else {
+                key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()}
+            findings.extend(f for key in fabric.devices for f in found[key])
         else:
             findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None))
     suppressed = 0
@@ -157,6 +169,24 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
                       selection=selection)
+
+
+def is_local(rule: type[Rule]) -> bool:
+    """A rule that reads one device at a time (a worker process can check it alone): device or port scope and
+    nothing of the fabric around the device (links, other devices, what the topology adds)."""
+    return rule.scope in ("device", "port") and not rule.needs_fabric
+
+
+class LocalResults(Protocol):
+    """Per device, what worker processes worked out: the local rules' findings, the selection, fabric rules' facts."""
+
+    codes: set[str]
+
+    def findings(self, code: str, device: Device) -> list[Finding]: ...
+
+    def selection(self, device: Device) -> list[PortChoice]: ...
+
+    def facts(self, code: str, device: Device) -> Any: ...
 
 
 def device_findings(ctx: Context, rule: Rule, device: Device) -> list[Finding]:
@@ -176,28 +206,29 @@ class _Grouper:
 
         self.ctx = ctx
         self.keys = Keys()
-        self._classes: list[list[Device]] | None = None
+        self._classes: list[list[str]] | None = None
 
-    def classes(self) -> list[list[Device]]:
-        """Devices configured alike (ports included), each list in fabric order, lists by first member."""
+    def classes(self) -> list[list[str]]:
+        """Keys (in Fabric.devices) of devices configured alike (ports included), in fabric order."""
         if self._classes is None:
-            by_key: dict[tuple, list[Device]] = {}
-            for device in self.ctx.fabric.devices.values():
+            by_key: dict[tuple, list[str]] = {}
+            for name, device in self.ctx.fabric.devices.items():
                 if device.kind == DeviceKind.subnet_manager:
-                    by_key[("sm", device.name)] = [device]
+                    by_key[("sm", name)] = [name]
                     continue
-                by_key.setdefault(self.keys.device(device, self.ctx.selection(device)), []).append(device)
+                by_key.setdefault(self.keys.device(device, self.ctx.selection(device)), []).append(name)
             self._classes = list(by_key.values())
         return self._classes
 
-    def findings(self, rule: Rule) -> list[Finding]:
+    def findings(self, rule: Rule) -> dict[str, list[Finding]]:
+        """Per device (its key in Fabric.devices), what the rule finds there."""
+        devices = self.ctx.fabric.devices
         found: dict[str, list[Finding]] = {}
         for members in self.classes():
-            first = self._device(rule, members[0])
-            found[members[0].name] = first
-            for device in members[1:]:
-                found[device.name] = self._device(rule, device) if first else []
-        return [f for device in self.ctx.fabric.devices for f in found[device]]
+            first = found[members[0]] = self._device(rule, devices[members[0]])
+            for key in members[1:]:
+                found[key] = self._device(rule, devices[key]) if first else []
+        return found
 
     def _device(self, rule: Rule, device: Device) -> list[Finding]:
         if rule.group != "port":
@@ -227,7 +258,6 @@ class _Grouper:
             return list(rule.port_findings(self.ctx, device, port))
         except Exception as exc:  # noqa: BLE001 - reported by the plain run of the device
             raise _Crashed from exc
-
 
 def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:
     """A rule bug on one device becomes a finding; the rest of the fabric is still checked."""

@@ -35,6 +35,9 @@ class Rule:
     # PortRules; "device" for a device-scope rule whose findings depend on the device's settings only, never
     # on names, links or other devices; None: checked on every device as it is (names, links, the fabric).
     group: ClassVar[Literal["port", "device"] | None] = None
+    # A device- or port-scope rule that reads more than its device (other devices, what the topology adds to a
+    # device): never checked by a worker process that holds only some devices (losslessd.fabric).
+    needs_fabric: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -47,6 +50,11 @@ class Rule:
 
     def check_device(self, ctx, device) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def device_facts(self, ctx, device):
+        """For a fabric rule: what it reads of one device, as plain data (worked out where the device was parsed,
+        so a parallel lint need not hold every device); None by default."""
+        return None
 
     @classmethod
     def fix_sections_for(cls, finding: Finding) -> frozenset[str]:

@@ -1,20 +1,19 @@
-"""Turn files and folders into a Fabric: find device inputs, detect formats, call pure parsers.
+"""One device's files in, a Device out: read the files, detect the format, call the platform's pure parser.
 
-This module is the only one here that touches the file system. One unreadable file becomes a
-SYS001 issue on the fabric; every other file is still parsed.
+Finding the devices under folders and snapshots, and the topology, is losslessd.fabric's work.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
-import re
 from pathlib import Path
 from types import ModuleType
 
-from .. import capture, collect
+from .. import capture
 from ..errors import InputError
-from ..model import Device, Fabric, ParseIssue, Source
+from ..model import Device
 from ..platforms import PLATFORMS, no_parser_message, resolve_format
 from .base import Input
 
@@ -27,22 +26,37 @@ OPENSM_FOLDER_FILES = ("opensm.conf", "qos-policy.conf", "partitions.conf", "ibd
 # Files in a fabric folder that are not device configs.
 NOT_DEVICE_FILES = {"topology.yaml", "topology.yml", "losslessd.yaml", "inventory.yaml", "policy.yaml"}
 NOT_DEVICE_SUFFIXES = {".md", ".sarif", ".rst", ".html", ".png"}
-# In a snapshot folder written by `losslessd pull` (one with manifest.json): not device files.
-SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS}
 
 
 def parser_for(platform: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{PLATFORMS[platform].parser}")
 
 
-def display_path(path: Path) -> str:
-    """Relative to the working directory when below it (SARIF wants repo-relative paths)."""
+def display_path(path: Path | str) -> str:
+    """Relative to the working directory when below it (SARIF wants repo-relative paths).
+
+    Resolving a path costs a system call per part: a folder is resolved once per working directory, its
+    files are only checked for being links (a fleet's folder holds thousands, a report names them again)."""
+    text = os.fspath(path)
     try:
-        # A resolve costs a system call per path part; getcwd already returns a path without symlinks.
-        resolved, cwd = path.resolve(), Path.cwd()
-        return os.path.relpath(resolved, cwd) if resolved.is_relative_to(cwd) else str(path)
+        cwd = os.getcwd()
+        folder, name = os.path.split(text)
+        if name in ("", ".", "..") or os.path.islink(text):
+            resolved = os.path.realpath(text)
+        else:
+            resolved = os.path.join(_real_folder(cwd, folder), name)
     except (OSError, ValueError):
-        return str(path)
+        return text
+    if resolved == cwd:
+        return "."
+    under = cwd if cwd.endswith(os.sep) else cwd + os.sep
+    return resolved[len(under):] if resolved.startswith(under) else text
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(cwd: str, folder: str) -> str:
+    """``folder`` (relative to ``cwd``) without symlinks, ``..`` or ``.``."""
+    return os.path.realpath(os.path.join(cwd, folder) if folder else cwd)
 
 
 def detect(inp: Input) -> str | None:
@@ -62,38 +76,11 @@ def read_input(path: Path) -> Input:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
 
 
-def _groups(path: Path) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``."""
-    if path.is_file():
-        return [(path.stem, [path])]
-    if not path.is_dir():
-        raise InputError("no such file or folder", file=str(path))
-    sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
-    if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-        sonic += sorted((p for p in path.glob("config_db[0-9]*.json") if re.fullmatch(r"config_db\d{1,3}\.json", p.name)),
-                        key=lambda p: int(p.name[9:-5]))
-        return [(path.name, sonic)]
-    if (path / OPENSM_FOLDER_FILES[0]).is_file():
-        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
-    out: list[tuple[str, list[Path]]] = []
-    snapshot = collect.is_snapshot(path)
-    for child in sorted(path.iterdir()):
-        if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
-            continue
-        if snapshot and child.name in SNAPSHOT_FILES:
-            continue
-        if child.is_dir():
-            out.extend(_groups(child))
-        elif child.is_file():
-            out.append((child.stem, [child]))
-    return out
-
-
 def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
 
-    ``lines=False`` leaves JSON-pointer sources without their line until Device.locate (lint
-    looks up only the lines its findings show)."""
+    Sources find their line when it is read (model.DocRef); ``lines`` is kept for earlier callers."""
+    del lines
     inputs = [read_input(f) for f in files]
     platform = None
     if fmt:
@@ -112,8 +99,6 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
         raise InputError(no_parser_message(PLATFORMS[platform]), file=inputs[0].path)
     device = parser_for(platform).parse(inputs, name)
     device.files = [i.path for i in inputs]
-    if lines:
-        device.locate()
     return device
 
 
@@ -130,78 +115,10 @@ def _unparsed_capture(inp: Input) -> None:
                      f"(known: {', '.join(PLATFORMS)})", file=inp.path, line=line)
 
 
-def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
-                topology: str | Path | None = None) -> Fabric:
-    """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
-    and those the devices report; ``lines`` as for parse_group. A topology file that cannot be read raises
-    InputError."""
-    from .. import topology as topo  # topology reads LLDP outputs with this package's parsers
+def __getattr__(name: str):
+    """``load_fabric`` and ``_groups`` moved to losslessd.fabric (which imports this package); still found here."""
+    if name in ("load_fabric", "_groups"):
+        from .. import fabric
 
-    found = Path(topology) if topology else topo.find(paths)
-    spec = topo.read(found) if found else None
-    skip = spec.files if spec else set()
-    fabric = Fabric()
-    snapshots: list[Path] = []
-    for raw in paths:
-        try:
-            groups = _groups(Path(raw))
-        except InputError as exc:
-            fabric.issues.append(_issue(exc, str(raw)))
-            continue
-        snapshots += _snapshots(Path(raw))
-        for name, files in groups:
-            if skip and {f.resolve() for f in files} <= skip:
-                continue  # a routing table or LLDP output the topology reads itself
-            try:
-                device = parse_group(name, files, fmt, lines=lines)
-            except InputError as exc:
-                fabric.issues.append(_issue(exc, display_path(files[0])))
-                continue
-            except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
-                fabric.issues.append(ParseIssue(code="SYS001", message=f"parser failed: {type(exc).__name__}: {exc}; "
-                                                "please report this with the file",
-                                                source=Source(file=display_path(files[0]))))
-                continue
-            if device.name in fabric.devices:
-                other = fabric.devices[device.name]
-                fabric.issues.append(ParseIssue(code="SYS001", message=(
-                    f"device name {device.name!r} also comes from {', '.join(other.files)}; this one is "
-                    "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
-                continue
-            fabric.devices[device.name] = device
-    for folder in snapshots:
-        fabric.issues.extend(_snapshot_issues(folder, fabric))
-    topo.apply(fabric, spec)
-    return fabric
-
-
-def _snapshots(path: Path) -> list[Path]:
-    """Snapshot folders (written by `losslessd pull`) at or below ``path``."""
-    if not path.is_dir():
-        return []
-    found = []
-    for folder, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != collect.COUNTERS)
-        if collect.MANIFEST in files:
-            found.append(Path(folder))
-    return found
-
-
-def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
-    """SYS findings for the devices a pull could not collect (or collected with problems), so that
-    nothing missing from a snapshot is silent. Issues in a capture name the device parsed from it."""
-    display = display_path(folder / collect.MANIFEST)
-    try:
-        data = collect.read_manifest(folder, display)
-    except InputError as exc:
-        return [_issue(exc, display)]
-    parsed = {file: device.name for device in fabric.devices.values() for file in device.files}
-    issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
-    for issue in issues:
-        issue.source.device = parsed.get(issue.source.file, issue.source.device)
-    return issues
-
-
-def _issue(exc: InputError, fallback_file: str) -> ParseIssue:
-    return ParseIssue(code="SYS001", message=exc.message,
-                      source=Source(file=exc.file or fallback_file, line=exc.line, pointer=exc.pointer))
+        return getattr(fabric, {"_groups": "device_groups"}.get(name, name))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

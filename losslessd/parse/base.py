@@ -22,9 +22,10 @@ class Input:
 #   sniff(inp: Input) -> bool                       content detection, cheap
 #   parse(inputs: list[Input], name: str) -> Device one device from one or more files
 # Problems inside a file go to Device.issues (SYS findings); a file that gives no device at all
-# raises losslessd.errors.InputError with file and line. A parser of JSON may leave Source.line
-# unset on its JSON-pointer sources and set Device._locator instead: Device.locate finds lines
-# on demand (parse_group does it for the whole device, lint for the sources its findings show).
+# raises losslessd.errors.InputError with file and line. Parsers build the model without validating it
+# (tests check it: losslessd.model.validate.check). A parser of a large JSON document gives its facts a
+# model.DocRef (the document and the keys to the fact) rather than a Source with a line: the line is looked
+# up when a finding shows it.
 
 
 # Text parsers look for their signs in the first part of a file only: sniffing must stay cheap.

@@ -424,17 +424,27 @@ class DcqcnParamsInconsistent(Rule):
     scope = "fabric"
     severity = Severity.warning
 
-    def check(self, ctx):
-        ports: list[tuple] = []
-        for device in ctx.fabric.devices.values():
-            if device.kind == DeviceKind.host:
-                ports.extend((device, port) for port in ctx.roce_ports(device))
-        values: dict[str, dict[tuple[str, str], int]] = {}
-        for device, port in ports:
+    def device_facts(self, ctx, device):
+        """Per RoCE-facing NIC port of a host: (port, {parameter: value} with roce_rp/ and roce_np/ names, source)."""
+        if device.kind != DeviceKind.host:
+            return None
+        out = []
+        for port in ctx.roce_ports(device):
             ecn = port.nic_ecn
-            for point, params in (("roce_rp", ecn.rp_params if ecn else {}), ("roce_np", ecn.np_params if ecn else {})):
+            params = {f"{point}/{name}": value for point, table in (
+                ("roce_rp", ecn.rp_params if ecn else {}), ("roce_np", ecn.np_params if ecn else {}))
+                for name, value in table.items()}
+            out.append((port.name, params, (ecn.params_source if ecn else None) or port.source))
+        return out
+
+    def check(self, ctx):
+        ports: list[tuple] = []  # (device, port name, source)
+        values: dict[str, dict[tuple[str, str], int]] = {}
+        for device in ctx.fabric.devices.values():
+            for port, params, source in ctx.device_facts(self, device) or ():
+                ports.append((device, port, source))
                 for name, value in params.items():
-                    values.setdefault(f"{point}/{name}", {})[(device.name, port.name)] = value
+                    values.setdefault(name, {})[(device.name, port)] = value
         pinned = {}
         for name, value in ctx.policy.nic.dcqcn.items():
             full = [k for k in values if k == name or k.split("/", 1)[1] == name]
@@ -443,13 +453,10 @@ class DcqcnParamsInconsistent(Rule):
         if not values:
             return
         expected = {name: pinned.get(name, _majority(seen)) for name, seen in values.items()}
-        for device, port in ports:
-            here = {name: seen[(device.name, port.name)] for name, seen in values.items()
-                    if (device.name, port.name) in seen}
-            ecn = port.nic_ecn
-            source = (ecn.params_source if ecn else None) or port.source
+        for device, port, source in ports:
+            here = {name: seen[(device.name, port)] for name, seen in values.items() if (device.name, port) in seen}
             if not here:
-                yield self.unverified(f"DCQCN parameters (/sys/class/net/{port.name}/ecn/roce_rp/*, roce_np/*) not in "
+                yield self.unverified(f"DCQCN parameters (/sys/class/net/{port}/ecn/roce_rp/*, roce_np/*) not in "
                                       f"the input, while {len({k for s in values.values() for k in s})} other NIC "
                                       f"port(s) report them", device=device, port=port, source=source)
                 continue
@@ -464,7 +471,7 @@ class DcqcnParamsInconsistent(Rule):
                 else:
                     others = sum(1 for k, v in values[name].items() if v == expected[name])
                     parts.append(f"{name} is {value} here, {expected[name]} on the other {others} NIC port(s)")
-            fix = "; ".join(f"`echo {expected[n]} > /sys/class/net/{port.name}/ecn/{n}`" for n in sorted(wrong))
+            fix = "; ".join(f"`echo {expected[n]} > /sys/class/net/{port}/ecn/{n}`" for n in sorted(wrong))
             yield self.finding(f"DCQCN {'; '.join(parts)}; {fix}", device=device, port=port, source=source,
                                key="dcqcn", severity=Severity.error if policy_side else None,
                                params={n: (wrong[n], expected[n]) for n in sorted(wrong)},

@@ -8,6 +8,7 @@ from ..lint.registry import Rule, register
 
 class _IssueRule(Rule):
     scope = "device"
+    needs_fabric = True  # a device's issues include those of the LLDP and routing files the topology names
 
     def check(self, ctx):
         for issue in ctx.fabric.issues:

@@ -1,0 +1,336 @@
+"""The fabric: every device under the linted files and folders, their cables, and the lint over all of them.
+
+``load_fabric`` finds the devices (loose files, SONiC and OpenSM device folders, snapshots written by
+`losslessd pull`), has each parsed (losslessd.parse: one device's files in, a Device out), reads the
+topology file (losslessd.parse.topology) and applies it with what the devices report (losslessd.topology).
+One unreadable file becomes a SYS001 issue on the fabric; every other file is still read.
+
+``lint`` runs the rules (losslessd.lint.engine) over the fabric. A large fabric is linted by worker
+processes, one share of the devices each: a worker parses its devices and runs the rules that read one
+device at a time (engine.is_local) and sends back their findings, each device's RoCE-port selection,
+what fabric rules read of it (Rule.device_facts) and the device without its ports and buffers. This
+process applies the topology and runs the fabric rules; a device whose ports something still asks for
+(a link rule, `losslessd fix`) is parsed again here (LazyDevice). The findings are those of a serial
+run, in the same order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from . import collect, topology
+from .errors import InputError
+from .lint.engine import Context, LintResult, _Grouper, device_findings, is_local, run
+from .lint.finding import Finding
+from .lint.registry import Rule
+from .model import Device, Fabric, Neighbor, ParseIssue, Route, Source
+from .parse import (
+    NOT_DEVICE_FILES,
+    NOT_DEVICE_SUFFIXES,
+    OPENSM_FOLDER_FILES,
+    SONIC_FOLDER_FILES,
+    display_path,
+    parse_group,
+)
+from .parse import topology as topology_file
+from .policy import Policy
+
+# In a snapshot folder written by `losslessd pull` (one with manifest.json): not device files.
+SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS}
+# Fewer devices than this are linted in this process: starting workers and sending results back costs more
+# than it saves (bench/lint_scale.py, 2 cores: 400 devices take about as long either way).
+PARALLEL_MIN_DEVICES = 400
+# LOSSLESSD_JOBS=N: worker processes for a lint (1: none, 0 or unset: as many as cores for a large fabric).
+JOBS_ENV = "LOSSLESSD_JOBS"
+
+
+def device_groups(path: Path) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``."""
+    if path.is_file():
+        return [(path.stem, [path])]
+    if not path.is_dir():
+        raise InputError("no such file or folder", file=str(path))
+    sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
+    if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+        sonic += sorted((p for p in path.glob("config_db[0-9]*.json") if re.fullmatch(r"config_db\d{1,3}\.json", p.name)),
+                        key=lambda p: int(p.name[9:-5]))
+        return [(path.name, sonic)]
+    if (path / OPENSM_FOLDER_FILES[0]).is_file():
+        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
+    out: list[tuple[str, list[Path]]] = []
+    snapshot = collect.is_snapshot(path)
+    for child in sorted(path.iterdir()):
+        if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+            continue
+        if snapshot and child.name in SNAPSHOT_FILES:
+            continue
+        if child.is_dir():
+            out.extend(device_groups(child))
+        elif child.is_file():
+            out.append((child.stem, [child]))
+    return out
+
+
+class _Inputs:
+    """What the linted paths hold, in order: device file groups, and the paths that gave none (SYS001)."""
+
+    def __init__(self, paths: Iterable[str | Path], topology: str | Path | None = None):
+        paths = list(paths)
+        found = Path(topology) if topology else topology_file.find(paths)
+        self.spec = topology_file.read(found) if found else None
+        skip = self.spec.files if self.spec else set()
+        self.steps: list[ParseIssue | tuple[str, list[Path]]] = []
+        self.snapshots: list[Path] = []
+        for raw in paths:
+            try:
+                groups = device_groups(Path(raw))
+            except InputError as exc:
+                self.steps.append(_issue(exc, str(raw)))
+                continue
+            self.snapshots += _snapshots(Path(raw))
+            for name, files in groups:
+                if skip and {f.resolve() for f in files} <= skip:
+                    continue  # a routing table or LLDP output the topology reads itself
+                self.steps.append((name, files))
+
+    @property
+    def groups(self) -> list[tuple[str, list[Path]]]:
+        return [step for step in self.steps if isinstance(step, tuple)]
+
+    def fabric(self, outcomes: Iterable[Device | ParseIssue]) -> Fabric:
+        """The fabric of these inputs, given each group's device (or why there is none), in order."""
+        fabric = Fabric()
+        outcomes = iter(outcomes)
+        for step in self.steps:
+            outcome = step if isinstance(step, ParseIssue) else next(outcomes)
+            if isinstance(outcome, ParseIssue):
+                fabric.issues.append(outcome)
+                continue
+            if outcome.name in fabric.devices:
+                other = fabric.devices[outcome.name]
+                fabric.issues.append(ParseIssue(code="SYS001", message=(
+                    f"device name {outcome.name!r} also comes from {', '.join(other.files)}; this one is "
+                    "skipped: give each device its own hostname or file name"), source=Source(file=outcome.files[0])))
+                continue
+            fabric.devices[outcome.name] = outcome
+        for folder in self.snapshots:
+            fabric.issues.extend(_snapshot_issues(folder, fabric))
+        topology.apply(fabric, self.spec)
+        return fabric
+
+
+def parse_one(name: str, files: list[Path], fmt: str | None = None) -> Device | ParseIssue:
+    """One device, or the SYS001 issue saying why its files give none (a parser bug included)."""
+    try:
+        return parse_group(name, files, fmt)
+    except InputError as exc:
+        return _issue(exc, display_path(files[0]))
+    except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
+        return ParseIssue(code="SYS001", message=f"parser failed: {type(exc).__name__}: {exc}; please report this "
+                          "with the file", source=Source(file=display_path(files[0])))
+
+
+def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
+                topology: str | Path | None = None) -> Fabric:
+    """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
+    and those the devices report. A topology file that cannot be read raises InputError. (``lines`` is kept
+    for earlier callers: a source's line is looked up when it is read.)"""
+    del lines
+    inputs = _Inputs(paths, topology)
+    return inputs.fabric(parse_one(name, files, fmt) for name, files in inputs.groups)
+
+
+def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fmt: str | None = None,
+         topology: str | Path | None = None, baseline: set[str] | None = None, jobs: int | None = None,
+         grouping: bool = True) -> LintResult:
+    """Lint the devices under ``paths``. ``jobs``: worker processes (1: none; None or 0: as many as cores when
+    the fabric has at least PARALLEL_MIN_DEVICES devices; LOSSLESSD_JOBS sets the default)."""
+    inputs = _Inputs(paths, topology)
+    groups = inputs.groups
+    workers = worker_count(jobs, len(groups))
+    if workers > 1:
+        try:
+            return _lint_parallel(inputs, groups, policy, rules, fmt, baseline, workers, grouping)
+        except BrokenProcessPool:
+            pass  # a worker died (out of memory?): lint here, as for a small fabric
+    fabric = inputs.fabric(parse_one(name, files, fmt) for name, files in groups)
+    return run(fabric, policy, rules, baseline, grouping=grouping)
+
+
+def worker_count(jobs: int | None, devices: int) -> int:
+    """How many worker processes lint ``devices`` devices (1: none)."""
+    if jobs is None:
+        env = os.environ.get(JOBS_ENV, "").strip()
+        jobs = int(env) if env.isdigit() else 0
+    if jobs >= 1:
+        return min(jobs, max(devices, 1))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(cores, devices) if devices >= PARALLEL_MIN_DEVICES else 1
+
+
+# ---- parallel lint ------------------------------------------------------------------------------------------
+# What of a Device a worker sends back: everything but its ports, buffers and subnet manager record, which
+# stay there (LazyDevice parses the files again when something asks for them).
+_HEAVY = ("ports", "buffer_pools", "buffer_profiles", "opensm")
+_HEADER = tuple(name for name in Device.__dataclass_fields__ if name not in _HEAVY)
+
+
+class LazyDevice(Device):
+    """A device a worker process parsed and linted: what the fabric rules, the topology and the reports read
+    of it is here; its ports, buffers and subnet manager record are parsed again from its files when asked for."""
+
+    __slots__ = ("_group", "_paths", "_fmt", "_port_names")
+
+    def __getattr__(self, name: str) -> Any:  # only called for what is not set: the parts left in the worker
+        if name not in _HEAVY:
+            raise AttributeError(name)
+        fresh = parse_group(self._group, self._paths, self._fmt)
+        for field in _HEAVY:
+            setattr(self, field, getattr(fresh, field))
+        return getattr(self, name)
+
+    def port_aliases(self) -> dict[str, str | None]:
+        try:
+            object.__getattribute__(self, "ports")
+        except AttributeError:  # the ports are in the worker: their names came with the rest
+            return dict(self._port_names)
+        return Device.port_aliases(self)
+
+
+def _plain(value: Any) -> Any:
+    """A header value without references into a document (a Source with its line looked up) for the trip."""
+    if isinstance(value, Source):
+        return value.plain()
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, (Neighbor, ParseIssue, Route)):
+        return value.model_copy(update={"source": _plain(value.source)})
+    return value
+
+
+def _header(device: Device) -> dict[str, Any]:
+    header = {name: _plain(getattr(device, name)) for name in _HEADER}
+    header["_port_names"] = [(p.name, p.alias) for p in device.ports.values()]
+    return header
+
+
+def _plain_finding(f: Finding) -> Finding:
+    if f.source is not None and type(f.source) is not Source:
+        f.source = f.source.plain()
+    return f
+
+
+def _lint_share(task: tuple) -> list[tuple]:
+    """A worker's share: parse these groups, run the local rules (grouped as in a serial run), and return per
+    group its SYS001 issue, or (header, findings per rule code, selection, facts per fabric rule code)."""
+    groups, fmt, policy, local_rules, fact_rules, grouping = task
+    outcomes = [parse_one(name, files, fmt) for name, files in groups]
+    devices = {str(i): d for i, d in enumerate(outcomes) if isinstance(d, Device)}
+    ctx = Context(Fabric(devices=devices), policy)
+    grouper = _Grouper(ctx) if grouping else None
+    found: dict[str, dict[str, list[Finding]]] = {key: {} for key in devices}
+    for rule_cls in local_rules:
+        rule = rule_cls()
+        per_device = grouper.findings(rule) if grouper is not None and rule.group is not None else {
+            key: device_findings(ctx, rule, device) for key, device in devices.items()}
+        for key, findings in per_device.items():
+            if findings:
+                found[key][rule.code] = [_plain_finding(f) for f in findings]
+    out: list[tuple] = []
+    for i, outcome in enumerate(outcomes):
+        if not isinstance(outcome, Device):
+            out.append((outcome,))
+            continue
+        key = str(i)
+        facts = {}
+        for rule_cls in fact_rules:
+            facts[rule_cls.code] = _plain(rule_cls().device_facts(ctx, outcome))
+        out.append((_header(outcome), found[key], ctx.selection(outcome), facts))
+    return out
+
+
+class _Local:
+    """engine.LocalResults: what the workers sent, per device of the fabric."""
+
+    def __init__(self, codes: set[str]):
+        self.codes = codes
+        self.sent: dict[int, tuple] = {}  # id(LazyDevice) -> (findings per code, selection, facts)
+
+    def findings(self, code: str, device: Device) -> list[Finding]:
+        return self.sent[id(device)][0].get(code, [])
+
+    def selection(self, device: Device):
+        return self.sent[id(device)][1]
+
+    def facts(self, code: str, device: Device) -> Any:
+        return self.sent[id(device)][2].get(code)
+
+
+def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[type[Rule]], fmt: str | None,
+                   baseline: set[str] | None, workers: int, grouping: bool) -> LintResult:
+    import multiprocessing
+
+    local_rules = [r for r in rules if is_local(r)]
+    fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts]
+    size = max(1, -(-len(groups) // (workers * 4)))  # a few shares per worker, so none waits long for the last
+    shares = [groups[i:i + size] for i in range(0, len(groups), size)]
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+        results = pool.map(_lint_share, [(share, fmt, policy, local_rules, fact_rules, grouping) for share in shares])
+        local = _Local({r.code for r in local_rules})
+        outcomes: list[Device | ParseIssue] = []
+        for share, result in zip(shares, results):
+            for (name, files), sent in zip(share, result):
+                if len(sent) == 1:
+                    outcomes.append(sent[0])
+                    continue
+                header, found, selection, facts = sent
+                device = LazyDevice.__new__(LazyDevice)
+                for field, value in header.items():
+                    setattr(device, field, value)
+                device._group, device._paths, device._fmt = name, files, fmt
+                local.sent[id(device)] = (found, selection, facts)
+                outcomes.append(device)
+    fabric = inputs.fabric(outcomes)
+    return run(fabric, policy, rules, baseline, grouping=grouping, local=local)
+
+
+# ---- snapshots and issues -----------------------------------------------------------------------------------
+def _snapshots(path: Path) -> list[Path]:
+    """Snapshot folders (written by `losslessd pull`) at or below ``path``."""
+    if not path.is_dir():
+        return []
+    found = []
+    for folder, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != collect.COUNTERS)
+        if collect.MANIFEST in files:
+            found.append(Path(folder))
+    return found
+
+
+def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
+    """SYS findings for the devices a pull could not collect (or collected with problems), so that
+    nothing missing from a snapshot is silent. Issues in a capture name the device parsed from it."""
+    display = display_path(folder / collect.MANIFEST)
+    try:
+        data = collect.read_manifest(folder, display)
+    except InputError as exc:
+        return [_issue(exc, display)]
+    parsed = {file: device.name for device in fabric.devices.values() for file in device.files}
+    issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
+    for issue in issues:
+        issue.source.device = parsed.get(issue.source.file, issue.source.device)
+    return issues
+
+
+def _issue(exc: InputError, fallback_file: str) -> ParseIssue:
+    return ParseIssue(code="SYS001", message=exc.message,
+                      source=Source(file=exc.file or fallback_file, line=exc.line, pointer=exc.pointer))

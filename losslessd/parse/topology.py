@@ -1,0 +1,113 @@
+"""Topology files (`topology.yaml`, docs/topology.md): read and checked, not yet applied to a fabric.
+
+A topology lists links (`leaf1:Ethernet48 <-> spine1:Ethernet1/1`) and optionally Clos tiers, the routing
+model, routing-table captures and saved LLDP outputs. Errors in the YAML itself raise InputError
+(file:line); an entry that cannot be used becomes a TopologyIssue (LNK009) and the rest is read.
+losslessd.topology applies a Topology to a parsed Fabric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..docpos import Document, load_yaml
+from ..errors import InputError
+from ..model import Source, TopologyIssue
+from . import display_path
+
+TOPOLOGY_FILES = ("topology.yaml", "topology.yml")
+ROUTINGS = ("updown", "shortest-path", "routes")
+_KEYS = ("links", "tiers", "routing", "routes", "lldp")
+ARROW = "<->"
+MAX_TIER = 9
+
+
+@dataclass
+class Topology:
+    """A topology file, read and checked but not yet applied to a fabric."""
+
+    file: str
+    links: list[tuple[Any, int | None]] = field(default_factory=list)  # (entry as written, line)
+    tiers: dict[str, tuple[Any, int | None]] = field(default_factory=dict)
+    routing: str | None = None
+    routes: dict[str, tuple[Path, int | None]] = field(default_factory=dict)  # device -> capture
+    lldp: list[tuple[str | None, Path, int | None]] = field(default_factory=list)  # (device or None, file, line)
+    issues: list[TopologyIssue] = field(default_factory=list)
+
+    @property
+    def files(self) -> set[Path]:
+        """Files the topology names: inputs of their own, never parsed as devices."""
+        return {p.resolve() for p, _ in self.routes.values()} | {p.resolve() for _, p, _ in self.lldp}
+
+    def source(self, line: int | None) -> Source:
+        return Source(file=self.file, line=line)
+
+
+def find(paths: list[str | Path]) -> Path | None:
+    """The topology file of the linted folders (topology.yaml beside the device files), if any."""
+    found = [Path(p) / name for p in paths if Path(p).is_dir() for name in TOPOLOGY_FILES if (Path(p) / name).is_file()]
+    if len(found) > 1:
+        raise InputError(f"several topology files ({', '.join(map(str, found))}); pass one with --topology")
+    return found[0] if found else None
+
+
+def read(path: str | Path) -> Topology:
+    """Read a topology file; InputError (file:line) when the YAML or its layout is unusable."""
+    path = Path(path)
+    return _build(load_yaml(display_path(path)), path.parent)
+
+
+def from_data(data: dict, file: str = "topology.yaml", base: Path | None = None) -> Topology:
+    """A topology given as data (rule case files, the Python API); lines are unknown."""
+    return _build(Document(data, {}, file), base or Path("."))
+
+
+def _build(doc: Document, base: Path) -> Topology:
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        raise InputError("a topology file is a YAML mapping (links:, tiers:, routing:, routes:, lldp:)",
+                         file=doc.file, line=1)
+    unknown = sorted(str(key) for key in data if key not in _KEYS)
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}", file=doc.file,
+                         line=doc.line_of([unknown[0]]))
+    topo = Topology(file=doc.file)
+
+    def expect(key: str, kinds: tuple[type, ...], what: str) -> Any:
+        value = data.get(key)
+        if value is not None and not isinstance(value, kinds):
+            raise InputError(f"{key}: expected {what}, got {type(value).__name__}", file=doc.file,
+                             line=doc.line_of([key]))
+        return value
+
+    links = expect("links", (list,), "a list of `device:port <-> device:port` lines") or []
+    topo.links = [(entry, doc.line_of(["links", i])) for i, entry in enumerate(links)]
+    for name, tier in (expect("tiers", (dict,), "a mapping of device: tier") or {}).items():
+        topo.tiers[str(name)] = (tier, doc.line_of(["tiers", name]))
+    routing = expect("routing", (str,), f"one of {', '.join(ROUTINGS)}")
+    if routing is not None and routing not in ROUTINGS:
+        raise InputError(f"routing: expected one of {', '.join(ROUTINGS)}, got {routing!r}", file=doc.file,
+                         line=doc.line_of(["routing"]))
+    topo.routing = routing
+    for name, rel in (expect("routes", (dict,), "a mapping of device: routing-table capture file") or {}).items():
+        line = doc.line_of(["routes", name])
+        if not isinstance(rel, str):
+            topo.issues.append(entry_issue(topo, f"routes: {name}: expected a file name, got {rel!r}", line))
+            continue
+        topo.routes[str(name)] = (base / rel, line)
+    saved = expect("lldp", (list, dict), "a list of files, or a mapping of device: file") or []
+    entries = ([(str(k), v, doc.line_of(["lldp", k])) for k, v in saved.items()] if isinstance(saved, dict)
+               else [(None, v, doc.line_of(["lldp", i])) for i, v in enumerate(saved)])
+    for device, rel, line in entries:
+        if not isinstance(rel, str):
+            topo.issues.append(entry_issue(topo, f"lldp: expected a file name, got {rel!r}", line))
+            continue
+        topo.lldp.append((device, base / rel, line))
+    return topo
+
+
+def entry_issue(topo: Topology, message: str, line: int | None, devices: list[str] | None = None) -> TopologyIssue:
+    return TopologyIssue(code="LNK009", message=message, devices=devices or [], key=f"{topo.file}:{line}:{message}",
+                         source=topo.source(line))
