@@ -16,6 +16,7 @@ run, in the same order.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterable
@@ -65,16 +66,27 @@ def device_groups(path: Path) -> list[tuple[str, list[Path]]]:
         return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
     out: list[tuple[str, list[Path]]] = []
     snapshot = collect.is_snapshot(path)
-    for child in sorted(path.iterdir()):
-        if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+    with os.scandir(path) as listing:  # a fleet's folder holds thousands of files: the listing says which are folders
+        entries = sorted(listing, key=lambda e: e.name)
+    for entry in entries:
+        child = path / entry.name
+        if entry.name.startswith(".") or entry.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
             continue
-        if snapshot and child.name in SNAPSHOT_FILES:
+        if snapshot and entry.name in SNAPSHOT_FILES:
             continue
-        if child.is_dir():
+        if _is(entry.is_dir):
             out.extend(device_groups(child))
-        elif child.is_file():
+        elif _is(entry.is_file):
             out.append((child.stem, [child]))
     return out
+
+
+def _is(test) -> bool:
+    """A DirEntry test, False where it cannot tell (as Path.is_dir and is_file say)."""
+    try:
+        return test()
+    except OSError:
+        return False
 
 
 class _Inputs:
@@ -211,8 +223,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
-    if isinstance(value, (Neighbor, ParseIssue, Route)):
-        return value.model_copy(update={"source": _plain(value.source)})
+    if isinstance(value, (Neighbor, ParseIssue, Route)) and value.source is not None and type(value.source) is not Source:
+        return dataclasses.replace(value, source=value.source.plain())
     return value
 
 
@@ -231,7 +243,14 @@ def _plain_finding(f: Finding) -> Finding:
 def _lint_share(task: tuple) -> list[tuple]:
     """A worker's share: parse these groups, run the local rules (grouped as in a serial run), and return per
     group its SYS001 issue, or (header, findings per rule code, selection, facts per fabric rule code)."""
-    groups, fmt, policy, local_rules, fact_rules, grouping = task
+    from .gcpause import gc_paused
+
+    with gc_paused():
+        return _share(*task)
+
+
+def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type[Rule]], fact_rules: list[type[Rule]],
+           grouping: bool) -> list[tuple]:
     outcomes = [parse_one(name, files, fmt) for name, files in groups]
     devices = {str(i): d for i, d in enumerate(outcomes) if isinstance(d, Device)}
     ctx = Context(Fabric(devices=devices), policy)

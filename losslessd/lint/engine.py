@@ -6,7 +6,7 @@ import re
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from ..model import Device, DeviceKind, Fabric, Port
 from ..policy import Policy
@@ -16,9 +16,9 @@ from .registry import Rule, select
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class PortChoice:
-    """Whether one port was selected as RoCE-facing (must be lossless), by which policy rule and why."""
+class PortChoice(NamedTuple):
+    """Whether one port was selected as RoCE-facing (must be lossless), by which policy rule and why (a tuple:
+    one per port of a fabric, made and sent between processes cheaply)."""
 
     port: str
     selected: bool
@@ -48,6 +48,9 @@ class Context:
         rp = policy.roce_ports
         self._name_re = re.compile(rp.name_regex) if rp.name_regex else None
         self._desc_re = re.compile(rp.description_regex) if rp.description_regex else None
+        why = ("the port has PFC, QoS-map or trust settings" if rp.select == "qos-configured"
+               else "every admin-up port is selected")
+        self._selected_why = f"roce_ports.select is {rp.select}: {why}"  # one string for every port (and its trip)
         self._memo: dict[tuple, Any] = {}
 
     @property
@@ -102,9 +105,7 @@ class Context:
         if self._desc_re and not self._desc_re.search(port.description or ""):
             return PortChoice(port.name, False, "roce_ports.description_regex",
                               f"the description {port.description or ''!r} does not match {rp.description_regex!r}")
-        why = ("the port has PFC, QoS-map or trust settings" if rp.select == "qos-configured"
-               else "every admin-up port is selected")
-        return PortChoice(port.name, True, "roce_ports.select", f"roce_ports.select is {rp.select}: {why}")
+        return PortChoice(port.name, True, "roce_ports.select", self._selected_why)
 
 
 def describe_selection(choices: list[PortChoice]) -> str:

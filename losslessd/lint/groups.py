@@ -61,28 +61,37 @@ def _is_model(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, Model)
 
 
+def _is_plain_list(tp: Any) -> bool:
+    """list[int] and the like: a tuple of it is hashable as it is."""
+    inner = _strip_none(tp)
+    return typing.get_origin(inner) is list and _is_plain(typing.get_args(inner)[0])
+
+
 @cache
 def _content_function(cls: type):
-    """``f(obj, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port, its
-    names); nested objects and containers through ``token``, the memo below, except dicts of model objects,
-    which are keyed item by item (queues, PGs: each port has its own)."""
+    """``f(obj, memo, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port,
+    its names). Lists of plain values are taken as tuples; dicts of model objects item by item (queues, PGs:
+    each port has its own); other containers and nested objects through ``memo`` (id -> token, hit when
+    parsers share them: the maps, profiles, schedulers) or, the first time, ``token``."""
     hints = typing.get_type_hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     parts: list[str] = []
-    env: dict[str, Any] = {}
+    env: dict[str, Any] = {"_id": id, "_tuple": tuple}
     for f in dataclasses.fields(cls):
-        tp = hints[f.name]
+        tp, v = hints[f.name], f"o.{f.name}"
         if f.name in skip or _mentions(tp, Source):
             continue
         inner = _strip_none(tp)
         if _is_plain(tp):
-            parts.append(f"o.{f.name}")
+            parts.append(v)
+        elif _is_plain_list(tp):
+            parts.append(f"(None if {v} is None else _tuple({v}))")
         elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
             env[f"c_{f.name}"] = _content_function(typing.get_args(inner)[1])
-            parts.append(f"tuple([(k, c_{f.name}(v, token)) for k, v in o.{f.name}.items()])")
+            parts.append(f"_tuple([(k, c_{f.name}(x, memo, token)) for k, x in {v}.items()])")
         else:
-            parts.append(f"token(o.{f.name})")
-    code = f"def content(o, token):\n    return ({', '.join(parts)},)\n"
+            parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
+    code = f"def content(o, memo, token):\n    return ({', '.join(parts)},)\n"
     exec(compile(code, f"<key of {cls.__name__}>", "exec"), env)  # noqa: S102 - code built from field names only
     return env["content"]
 
@@ -107,7 +116,7 @@ class Keys:
             if isinstance(value, _PLAIN):
                 return value
             if isinstance(value, Model):
-                content = (type(value), _content_function(type(value))(value, self.token))
+                content = (type(value), _content_function(type(value))(value, self._memo, self.token))
             elif isinstance(value, dict):
                 content = ("d", tuple(value.items()))
                 try:
@@ -124,7 +133,7 @@ class Keys:
                 raise TypeError(f"cannot key a {type(value).__name__}")
             token = self._intern.get(content)
             if token is None:
-                token = self._intern[content] = len(self._intern)
+                token = self._intern[content] = len(self._intern) + 1  # never 0: `memo.get(..) or` relies on it
             self._memo[ident] = token
             self._alive.append(value)
         return token
@@ -132,10 +141,10 @@ class Keys:
     def port(self, port: Port) -> int:
         key = self._ports.get(id(port))
         if key is None:
-            content = ("port", _content_function(Port)(port, self.token))
+            content = ("port", _content_function(Port)(port, self._memo, self.token))
             key = self._intern.get(content)
             if key is None:
-                key = self._intern[content] = len(self._intern)
+                key = self._intern[content] = len(self._intern) + 1
             self._ports[id(port)] = key
             self._alive.append(port)
         return key
@@ -144,4 +153,4 @@ class Keys:
         """The device's settings, and per port (in order) its key and whether and by which rule it is selected."""
         port = self.port
         ports = tuple((port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices))
-        return _content_function(Device)(device, self.token), ports
+        return _content_function(Device)(device, self._memo, self.token), ports

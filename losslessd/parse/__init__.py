@@ -19,6 +19,8 @@ from .base import Input
 
 # Order matters only for sniffing: cheap, specific formats first.
 _SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
+# The first platforms in _SNIFF_ORDER whose sniff reads a capture by the platform its header names, and only so.
+_BY_CAPTURE_HEADER = ("sonic", "linux_mlx5")
 # SONiC device folder: these files together describe one switch.
 SONIC_FOLDER_FILES = ("config_db.json", "qos.json", "buffers.json")
 # OpenSM node folder (one subnet manager): opensm.conf first, it is what the format is told from.
@@ -61,6 +63,8 @@ def _real_folder(cwd: str, folder: str) -> str:
 
 def detect(inp: Input) -> str | None:
     """The platform whose parser reads ``inp``; None when none does."""
+    if capture.is_capture(inp.text) and (named := capture.sniff_platform(inp.text)) in _BY_CAPTURE_HEADER:
+        return named  # what the loop below finds: these sniffers, first in order, go by the header a capture has
     for platform in _SNIFF_ORDER:
         if parser_for(platform).sniff(inp):
             return platform

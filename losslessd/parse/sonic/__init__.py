@@ -557,56 +557,75 @@ class _Builder:
         glob = table.get("global")
         global_dscp = self.ref(glob, "dscp_to_tc_map", "DSCP_TO_TC_MAP") if glob else None
         has_maps = bool(self.db.table("DSCP_TO_TC_MAP") or self.db.table("DOT1P_TO_TC_MAP"))
+        recipes: dict[tuple, tuple] = {}  # an entry's fields as written -> what they set (see _qos_recipe)
         for key, e in table.items():
             if key == "global" or not e.fields:
                 continue
-            dscp = self.ref(e, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
-            dot1p = self.ref(e, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP")
-            tc_to_pg = self.ref(e, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
-            tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
-            pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
-            prios = "a list of priorities 0-7"
-            pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
-            wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
+            written = tuple(e.fields.items())
+            try:
+                recipe = recipes[written]
+            except (KeyError, TypeError):  # not seen yet, or values that are not strings
+                said = (len(self.db.issues), self._absent_refs)
+                recipe = self._qos_recipe(e, glob, has_maps)
+                if said == (len(self.db.issues), self._absent_refs) and all(type(v) is str for _, v in written):
+                    recipes[written] = recipe  # nothing said about this entry: the next ones written alike read the same
             names = _port_names(key)
             if not names:
                 continue
-            source = e.source()
-            fields = {"qos_configured": True, "map_source": source, "pfc_enabled": None if pfc is None else list(pfc),
+            fixed, pfc, trust_field, wd, bound = recipe
+            source = e
+            fields = {**fixed, "map_source": source, "pfc_enabled": None if pfc is None else list(pfc),
                       "pfc_source": e.source("pfc_enable") if "pfc_enable" in e.fields else source}
-            if "dscp_to_tc_map" in e.fields:
-                if dscp:
-                    fields.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", dscp), trust=Trust.dscp,
-                                  trust_source=e.source("dscp_to_tc_map"))
-            elif glob and "dscp_to_tc_map" in glob.fields:
-                pass  # the switch-wide map applies (see _finish)
-            elif dot1p:
-                fields.update(trust=Trust.pcp, trust_source=e.source("dot1p_to_tc_map"))
-            elif "dot1p_to_tc_map" not in e.fields and has_maps:
-                # The input defines classification maps but binds none here: the port classifies
-                # nothing. Without any map tables the dump is partial and trust stays unknown.
-                fields.update(trust=Trust.none, trust_source=source)
-            if tc_to_pg:
-                fields["tc_to_pg"] = self.qos_map("TC_TO_PRIORITY_GROUP_MAP", tc_to_pg)
-            if tc_to_queue:
-                fields["tc_to_queue"] = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
-            if pfc_to_queue:
-                fields["pfc_priority_to_queue"] = self.queue_lists("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
-            # Without a bound TC_TO_QUEUE_MAP or MAP_PFC_PRIORITY_TO_QUEUE the SAI default applies (saiport.h:
-            # no map), which the running switch, not the config, decides: both stay unknown.
-            # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
-            if tc_to_dscp := self.ref(e, "tc_to_dscp_map", "TC_TO_DSCP_MAP"):
-                fields["tc_to_dscp_rewrite"] = self.qos_map("TC_TO_DSCP_MAP", tc_to_dscp)
+            if trust_field is not None:
+                fields["trust_source"] = e.source(trust_field) if trust_field else source
             for name in names:
                 self.port(name, e).update(fields, _pfc_written="pfc_enable" in e.fields,
                                           _pfcq_written="pfc_to_queue_map" in e.fields)
                 self._wd_priorities[name] = wd
-                if bound := self.bound_name(e, "tc_to_pg_map"):
+                if bound:
                     self._tc_to_pg_names[name] = bound
                 if "dscp_to_tc_map" in e.fields:
                     self._own_dscp.add(name)  # a map we could not read leaves classification unknown
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
+
+    def _qos_recipe(self, e: Entry, glob: Entry | None, has_maps: bool) -> tuple:
+        """What one PORT_QOS_MAP entry sets, without where: (fields, PFC priorities, the field whose source is the
+        trust's ("" the entry's, None: no trust set), pfcwd_sw_enable priorities, the tc_to_pg_map it names)."""
+        dscp = self.ref(e, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
+        dot1p = self.ref(e, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP")
+        tc_to_pg = self.ref(e, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
+        tc_to_queue = self.ref(e, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
+        pfc_to_queue = self.ref(e, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
+        prios = "a list of priorities 0-7"
+        pfc = self.value(e, "pfc_enable", _priorities, prios) if "pfc_enable" in e.fields else ()
+        wd = self.value(e, "pfcwd_sw_enable", _priorities, prios)
+        fields: dict = {"qos_configured": True}
+        trust_field = None
+        if "dscp_to_tc_map" in e.fields:
+            if dscp:
+                fields.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", dscp), trust=Trust.dscp)
+                trust_field = "dscp_to_tc_map"
+        elif glob and "dscp_to_tc_map" in glob.fields:
+            pass  # the switch-wide map applies (see _finish)
+        elif dot1p:
+            fields["trust"], trust_field = Trust.pcp, "dot1p_to_tc_map"
+        elif "dot1p_to_tc_map" not in e.fields and has_maps:
+            # The input defines classification maps but binds none here: the port classifies
+            # nothing. Without any map tables the dump is partial and trust stays unknown.
+            fields["trust"], trust_field = Trust.none, ""
+        if tc_to_pg:
+            fields["tc_to_pg"] = self.qos_map("TC_TO_PRIORITY_GROUP_MAP", tc_to_pg)
+        if tc_to_queue:
+            fields["tc_to_queue"] = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
+        if pfc_to_queue:
+            fields["pfc_priority_to_queue"] = self.queue_lists("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+        # Without a bound TC_TO_QUEUE_MAP or MAP_PFC_PRIORITY_TO_QUEUE the SAI default applies (saiport.h:
+        # no map), which the running switch, not the config, decides: both stay unknown.
+        # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
+        if tc_to_dscp := self.ref(e, "tc_to_dscp_map", "TC_TO_DSCP_MAP"):
+            fields["tc_to_dscp_rewrite"] = self.qos_map("TC_TO_DSCP_MAP", tc_to_dscp)
+        return fields, pfc, trust_field, wd, self.bound_name(e, "tc_to_pg_map")
 
     def _queues(self) -> None:
         """QUEUE|<ports>|<range>: scheduler and WRED/ECN profile; a queue without wred_profile keeps ecn None.
@@ -685,11 +704,19 @@ class _Builder:
 
     def _priority_groups(self) -> None:
         ports = self.ports
+        profiles: dict = {}  # profile as written -> (name, computed at run time)
         for e in self.db.table("BUFFER_PG").values():
             split = self.split_key(e)
             if split is None:
                 continue
-            profile, runtime = self._pg_profile(e)
+            written = e.fields.get("profile")
+            try:
+                profile, runtime = profiles[written]
+            except (KeyError, TypeError):
+                said = (len(self.db.issues), self._absent_refs)
+                profile, runtime = self._pg_profile(e)
+                if said == (len(self.db.issues), self._absent_refs) and type(written) in (str, type(None)):
+                    profiles[written] = profile, runtime
             for name in split[0]:
                 pgs = (ports.get(name) or self.port(name, e))["priority_groups"]
                 for index in split[1]:

@@ -211,8 +211,13 @@ class ConfigDB:
             if not isinstance(value, dict):
                 self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
+            rows = None
             for key, fields in value.items():
+                if type(fields) is dict and fields.get("type") != "hash" and rows is not None and key not in rows:
+                    rows[key] = Entry(table, key, fields, doc, (*prefix, table, key))  # the usual entry, inline
+                    continue
                 self._entry(doc, table, key, fields, (*prefix, table, key))
+                rows = self.tables.get(table)
         if not seen and not prefix:
             self.issue("no CONFIG_DB table losslessd reads; file skipped", Source(file=doc.path, line=1))
         return seen
