@@ -43,9 +43,9 @@ class Model:
                           indent=indent, ensure_ascii=False)
 
     def model_copy(self, *, update: dict | None = None, deep: bool = False):
-        if not deep and dataclasses.is_dataclass(type(self)) and type(self).__dict__.get("__copy__") is None:
+        if not deep and not isinstance(self, Source):
             return dataclasses.replace(self, **(update or {}))
-        out = copy.deepcopy(self) if deep else copy.copy(self)
+        out = copy.deepcopy(self) if deep else copy.copy(self)  # a Source copies as a plain Source
         for name, value in (update or {}).items():
             setattr(out, name, value)
         return out

@@ -206,9 +206,10 @@ def _port_names(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
-def _natural(name: str) -> list:
+@lru_cache(maxsize=8192)  # the same port names on every switch of a fleet
+def _natural(name: str) -> tuple:
     # isdecimal, not isdigit: '²' is a digit that int() refuses (found by tests/test_fuzz_sonic.py)
-    return [int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name)]
+    return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name))
 
 
 class _Builder:
