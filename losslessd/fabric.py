@@ -20,8 +20,6 @@ import dataclasses
 import os
 import re
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +165,8 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
     groups = inputs.groups
     workers = worker_count(jobs, len(groups))
     if workers > 1:
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             return _lint_parallel(inputs, groups, policy, rules, fmt, baseline, workers, grouping)
         except BrokenProcessPool:
@@ -296,6 +296,7 @@ class _Local:
 def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[type[Rule]], fmt: str | None,
                    baseline: set[str] | None, workers: int, grouping: bool) -> LintResult:
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     local_rules = [r for r in rules if is_local(r)]
     fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts]

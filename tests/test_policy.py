@@ -84,3 +84,12 @@ def test_policy_check_cli(tmp_path):
     assert res.returncode == 2
     assert f"{bad.resolve()}:3" in res.stderr and "/watchdog/detection_time_ms/min" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_shipped_profiles_pass_the_schema():
+    """load_policy checks the shipped profiles with pydantic only (the schema pass is for files from outside)."""
+    from losslessd.docpos import load_yaml
+    from losslessd.policy import _validate
+
+    for path in shipped().values():
+        _validate(load_yaml(path))  # raises InputError naming file, line and pointer

@@ -9,8 +9,6 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..fix import output as fix_output
-from ..fix import plan
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
@@ -38,6 +36,8 @@ def lint(
                                                 "set and the policy rule that decided (text output on stdout)."),
     model: str = typer.Option(None, "--model", help="With --fix: the hardware model of devices whose input names "
                               "none (chooses the command family)."),
+    jobs: int = typer.Option(None, "--jobs", "-j", help="Worker processes (1: none; default: as many as cores for "
+                             "400 devices or more; LOSSLESSD_JOBS sets the default). Findings are the same either way."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -48,7 +48,7 @@ def lint(
     if fix and (output_format != "text" or output):
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
     result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                      baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
+                      baseline=api.load_baseline(baseline) if baseline else None, topology=topology, jobs=jobs)
     if explain_selection:
         sys.stdout.write(text_report.explain_selection(result) + "\n")
     color = output is None and output_format == "text" and sys.stdout.isatty()
@@ -61,6 +61,9 @@ def lint(
     else:
         sys.stdout.write(text)
     if fix:
+        from ..fix import output as fix_output  # the renderer: only when asked
+        from ..fix import plan
+
         sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes, model=model)))
     if not result.fabric.devices and result.fabric.issues:
         raise typer.Exit(2)  # nothing usable was given

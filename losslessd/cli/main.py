@@ -1,35 +1,88 @@
-"""`losslessd` command line: one small module per subcommand, all calling losslessd.api."""
+"""`losslessd` command line: one small module per subcommand, all calling losslessd.api.
+
+A subcommand's module is imported only when that command runs or its own help is shown: `losslessd --help`
+and `losslessd rules` do not import the daemon, the renderer, the simulator or the collectors. The command
+list's one-line help texts are read from the modules' sources (their docstrings), not by importing them.
+"""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 from ..errors import InputError
-from . import daemon as daemon_cmd
-from . import fix as fix_cmd
-from . import history as history_cmd
-from . import lint as lint_cmd
-from . import policy as policy_cmd
-from . import pull as pull_cmd
-from . import render as render_cmd
-from . import rules as rules_cmd
-from . import sim as sim_cmd
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+# Subcommands in the order `--help` lists them: name -> (module under losslessd.cli, its function), or, for a
+# group of subcommands, name -> (module, None): the module's `app` (a typer.Typer) holds them.
+COMMANDS: dict[str, tuple[str, str | None]] = {
+    "lint": ("lint", "lint"),
+    "fix": ("fix", "fix"),
+    "rules": ("rules", "rules"),
+    "pull": ("pull", "pull"),
+    "sim": ("sim", "sim"),
+    "render": ("render", "render"),
+    "daemon": ("daemon", "daemon"),
+    "events": ("history", "events"),
+    "history": ("history", "history"),
+    "policy": ("policy", None),
+}
+
+
+class _Listed(TyperCommand):
+    """A subcommand as `losslessd --help` lists it (name and help text) before its module is imported."""
+
+
+class _LazyGroup(TyperGroup):
+    """The top-level group: builds a subcommand from its module when it is run or its help is asked for."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        for name, (module, function) in COMMANDS.items():
+            self.commands.setdefault(name, _Listed(name=name, help=_help(module, function)))
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        if isinstance(command, _Listed):
+            command = self.commands[name] = _load(name, *COMMANDS[name])
+        return name, command, rest
+
+
+def _load(name: str, module: str, function: str | None) -> Any:
+    mod = importlib.import_module(f"{__package__}.{module}")
+    if function is None:
+        group = typer.main.get_group(mod.app)
+        group.name = name
+        return group
+    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    one.command(name)(getattr(mod, function))
+    return typer.main.get_command(one)
+
+
+def _help(module: str, function: str | None) -> str | None:
+    """The help text typer would show: the function's docstring, or the `help=` of the module's Typer(...)."""
+    spec = importlib.util.find_spec(f"{__package__}.{module}")
+    with open(spec.origin, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if function is not None and isinstance(node, ast.FunctionDef) and node.name == function:
+            return ast.get_docstring(node)
+        if function is None and isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and any(
+                isinstance(t, ast.Name) and t.id == "app" for t in node.targets):
+            for kw in node.value.keywords:
+                if kw.arg == "help" and isinstance(kw.value, ast.Constant):
+                    return kw.value.value
+    return None
+
+
+app = typer.Typer(cls=_LazyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
-app.command("lint")(lint_cmd.lint)
-app.command("fix")(fix_cmd.fix)
-app.command("rules")(rules_cmd.rules)
-app.command("pull")(pull_cmd.pull)
-app.command("sim")(sim_cmd.sim)
-app.command("render")(render_cmd.render)
-app.command("daemon")(daemon_cmd.daemon)
-app.command("events")(history_cmd.events)
-app.command("history")(history_cmd.history)
-app.add_typer(policy_cmd.app, name="policy")
 
 
 def _version(value: bool):

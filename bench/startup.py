@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""How fast the command line starts: `losslessd --help`, `losslessd rules` and a lint of the example fabric,
+beside `python -c "import typer, rich"` (the libraries every command needs) in the same run.
+
+Each command runs --repeat times in a fresh interpreter; the best wall time counts (the one least disturbed
+by other processes). Targets: --help and the example lint within 2x of the reference.
+
+    python bench/startup.py [--repeat 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def best(cmd: list[str], repeat: int) -> float:
+    times = []
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=10, help="runs of each command; the best counts")
+    args = ap.parse_args()
+    py = sys.executable
+    cli = [py, "-m", "losslessd"]
+    runs = [
+        ('python -c "import typer, rich"', [py, "-c", "import typer, rich"]),
+        ("losslessd --help", [*cli, "--help"]),
+        ("losslessd rules", [*cli, "rules"]),
+        ("losslessd lint examples/fabric", [*cli, "lint", "examples/fabric", "--policy", "roce-dscp26"]),
+    ]
+    reference = None
+    for label, cmd in runs:
+        wall = best(cmd, args.repeat)
+        reference = reference or wall
+        print(f"{label:<40} {wall * 1000:7.0f} ms   {wall / reference:5.2f}x the reference")
+    print("targets: --help and the example lint within 2x of `import typer, rich`")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
