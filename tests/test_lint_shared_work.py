@@ -1,0 +1,203 @@
+"""Rules once per configuration (lint/groups.py) and the parallel lint (losslessd.fabric) change nothing:
+every test input gives the same findings (codes, messages, sources, order) with grouping on and off, and
+in worker processes as in one; one port set apart from its identical neighbours is found, and only it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from losslessd import fabric as fabric_mod
+from losslessd import topology
+from losslessd.lint.engine import run
+from losslessd.lint.registry import select
+from losslessd.model import Ecn, Fabric, Trust
+from losslessd.policy import load_policy
+from tests import rulecase
+from tests.conftest import CORPUS, FIXTURES, ROOT
+from tests.realworld.test_realworld import CASES as REALWORLD
+from tests.realworld.test_realworld import _input, _policy
+
+POLICIES = ("roce-dscp26", "sonic-azure", "pfc-only")
+RULES = select()
+
+
+def _rows(findings) -> list[tuple]:
+    """Everything a report shows of each finding, in order."""
+    return [(f.code, f.severity.value, f.device, f.port, f.key, f.message, f.unverified, f.devices,
+             f.source.as_tuple() if f.source else None, json.dumps(f.data, sort_keys=True, default=str))
+            for f in findings]
+
+
+def _same_either_way(fab: Fabric, policy) -> list[tuple]:
+    grouped = _rows(run(fab, policy, RULES, grouping=True).findings)
+    plain = _rows(run(fab, policy, RULES, grouping=False).findings)
+    assert grouped == plain
+    return grouped
+
+
+def _file_inputs() -> list[tuple[str, list[Path], str | None, str]]:
+    """(id, paths, --format, policy) for every golden fixture, real-world fixture, corpus file and example."""
+    out = []
+    for platform_dir in sorted((FIXTURES / "raw").iterdir()):
+        for case in sorted(platform_dir.iterdir()):
+            if not case.name.startswith("."):
+                out += [(f"raw/{platform_dir.name}/{case.name} {p}", [case], platform_dir.name, p) for p in POLICIES]
+    for case_id, exp, corpus in REALWORLD:
+        if corpus is None or (corpus / "SOURCES.md").is_file():
+            spec = yaml.safe_load(exp.read_text(encoding="utf-8"))
+            out.append((f"realworld/{case_id}", [_input(exp, spec, corpus)], spec.get("format"),
+                        _policy(exp, spec["policy"])))
+    if (CORPUS / "SOURCES.md").is_file():
+        for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".cfg", ".conf") or p.name == "config_db.json"):
+            out += [(f"corpus/{path.relative_to(CORPUS)} {p}", [path], None, p) for p in POLICIES]
+    out += [(f"examples/fabric {p}", [ROOT / "examples" / "fabric"], None, p) for p in POLICIES]
+    for folder in sorted((FIXTURES / "topology").iterdir()):
+        if folder.is_dir():
+            out += [(f"topology/{folder.name} {p}", [folder], None, p) for p in POLICIES]
+    return out
+
+
+FILE_INPUTS = _file_inputs()
+
+
+@pytest.mark.parametrize("paths,fmt,policy", [c[1:] for c in FILE_INPUTS], ids=[c[0] for c in FILE_INPUTS])
+def test_every_input_gives_the_same_findings_with_grouping_on_and_off(paths, fmt, policy):
+    _same_either_way(fabric_mod.load_fabric(paths, fmt), load_policy(policy))
+
+
+def _rule_case_ids() -> list[tuple[str, int]]:
+    return [(path.stem, i) for path in sorted(rulecase.CASES_DIR.glob("*.yaml"))
+            for i, _ in enumerate(rulecase.load_cases(path.stem)["cases"])]
+
+
+@pytest.mark.parametrize("code,index", _rule_case_ids(), ids=[f"{c}-{i}" for c, i in _rule_case_ids()])
+def test_every_rule_case_gives_the_same_findings_with_grouping_on_and_off(code, index):
+    spec = rulecase.load_cases(code)
+    case = spec["cases"][index]
+    fab = Fabric(devices={d.name: d for d in rulecase.device_for(case, index, spec.get("switch_port_defaults"))})
+    topo = {k: case[k] for k in ("links", "routing", "tiers") if k in case}
+    topology.apply(fab, topology.from_data(topo, file="case.yaml") if topo else None)
+    policy = rulecase.policy_for({**spec, **{k: case[k] for k in ("policy", "policy_overrides") if k in case}})
+    _same_either_way(fab, policy)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", [ROOT / "examples" / "fabric", FIXTURES / "topology" / "clos",
+                                    ROOT / "tests" / "realworld"], ids=["example", "clos", "realworld"])
+def test_worker_processes_give_the_findings_of_one_process(folder):
+    """In workers (which send back what the parent needs of each device, and parse a device again when a link
+    rule asks for its ports) as in one process: same findings, same selection, same devices."""
+    policy = load_policy("roce-dscp26")
+    one = fabric_mod.lint([folder], policy, RULES, jobs=1)
+    two = fabric_mod.lint([folder], policy, RULES, jobs=2)
+    assert _rows(two.findings) == _rows(one.findings) and one.findings
+    assert two.selection == one.selection
+    assert list(two.fabric.devices) == list(one.fabric.devices)
+    assert [i.message for i in two.fabric.issues] == [i.message for i in one.fabric.issues]
+    name = next(iter(one.fabric.devices))
+    assert two.fabric.devices[name].model_dump(mode="json") == one.fabric.devices[name].model_dump(mode="json")
+
+
+def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
+    monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
+    assert fabric_mod.worker_count(1, 10_000) == 1
+    assert fabric_mod.worker_count(3, 10_000) == 3 and fabric_mod.worker_count(3, 2) == 2
+    assert fabric_mod.worker_count(None, fabric_mod.PARALLEL_MIN_DEVICES - 1) == 1
+    monkeypatch.setenv(fabric_mod.JOBS_ENV, "2")
+    assert fabric_mod.worker_count(None, 5) == 2
+
+
+# ---- one port set apart -------------------------------------------------------------------------------------
+PORTS = 16
+LEAF = ROOT / "examples" / "fabric" / "leaf1" / "config_db.json"
+
+
+@pytest.fixture(scope="module")
+def uniform_switch(tmp_path_factory) -> Path:
+    """A 16-port SONiC leaf whose ports are all configured alike (the example leaf's Ethernet0, repeated)."""
+    base = json.loads(LEAF.read_text(encoding="utf-8"))
+    ports = [f"Ethernet{4 * i}" for i in range(PORTS)]
+    cfg = {k: v for k, v in base.items() if k not in ("PORT", "PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE",
+                                                     "CABLE_LENGTH", "PFC_WD", "DEVICE_NEIGHBOR")}
+    cfg["PORT"] = {p: {**base["PORT"]["Ethernet0"], "alias": f"etp{i + 1}"} for i, p in enumerate(ports)}
+    cfg["PORT_QOS_MAP"] = {p: dict(base["PORT_QOS_MAP"]["Ethernet0"]) for p in ports}
+    cfg["QUEUE"] = {f"{p}|{q}": dict(base["QUEUE"][f"Ethernet0|{q}"]) for p in ports for q in range(8)}
+    cfg["BUFFER_PG"] = {f"{p}|{g}": dict(base["BUFFER_PG"][f"Ethernet0|{g}"]) for p in ports for g in (0, 3)}
+    cfg["CABLE_LENGTH"] = {"AZURE": {p: "5m" for p in ports}}
+    cfg["PFC_WD"] = {p: {"action": "drop", "detection_time": "200", "restoration_time": "400"} for p in ports}
+    folder = tmp_path_factory.mktemp("uniform") / "leaf9"
+    folder.mkdir()
+    (folder / "config_db.json").write_text(json.dumps(cfg, indent=2), encoding="utf-8")
+    return folder
+
+
+def _no_pfc(port, policy):
+    port.pfc_enabled = []
+
+
+def _pfc_on_lossy(port, policy):
+    port.pfc_enabled = [*port.pfc_enabled, 5]
+
+
+def _ecn_off(port, policy):
+    q = port.queues[3]
+    port.queues[3] = dataclasses.replace(q, ecn=Ecn(profile="NONE", ecn_enabled=False, source=q.source))
+
+
+def _dscp_remapped(port, policy):
+    # a map of its own (the others' shared one is left alone) sending the RoCE DSCPs to lossy TC 1
+    port.dscp_to_tc = {**port.dscp_to_tc, **{dscp: 1 for dscp in policy.lossless.dscp}}
+
+
+def _trust_pcp(port, policy):
+    port.trust = Trust.pcp
+
+
+def _long_cable(port, policy):
+    port.cable_length_m = 2000.0
+
+
+def _watchdog_off(port, policy):
+    port.watchdog = dataclasses.replace(port.watchdog, enabled=False)
+
+
+def _undefined_profile(port, policy):
+    for index, pg in port.priority_groups.items():
+        port.priority_groups[index] = dataclasses.replace(pg, profile="no_such_profile")
+
+
+MUTATIONS = [_no_pfc, _pfc_on_lossy, _ecn_off, _dscp_remapped, _trust_pcp, _long_cable, _watchdog_off,
+             _undefined_profile]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(index=st.integers(0, PORTS - 1), mutation=st.sampled_from(MUTATIONS),
+       policy=st.sampled_from(["roce-dscp26", "sonic-azure"]))
+def test_one_port_set_apart_is_found_and_only_it(uniform_switch, index, mutation, policy):
+    pol = load_policy(policy)
+    fab = fabric_mod.load_fabric([uniform_switch])
+    device = next(iter(fab.devices.values()))
+    names = list(device.ports)
+
+    def by_port(findings) -> dict[str, list[tuple]]:
+        out: dict[str, list[tuple]] = {name: [] for name in names}
+        for f in findings:
+            if f.port in out:
+                out[f.port].append((f.code, f.key, f.severity.value, f.message.replace(f.port, "PORT")))
+        return out
+
+    before = by_port(run(fab, pol, RULES).findings)
+    assert len({tuple(v) for v in before.values()}) == 1  # alike: every port has the same findings
+    mutation(device.ports[names[index]], pol)
+    after_rows = _same_either_way(fab, pol)
+    after = by_port(run(fab, pol, RULES).findings)
+    changed = [name for name in names if after[name] != before[name]]
+    assert changed == [names[index]], (mutation.__name__, changed)
+    assert after_rows  # (the rows are also the same with grouping off: checked above)
