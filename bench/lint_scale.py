@@ -1,24 +1,26 @@
 #!/usr/bin/env python3
 """Whole-fabric lint time against the floor of merely reading and decoding the same files.
 
-Generates N SONiC switches (64 ports each, config_db.json) and N*8 ConnectX host captures, then
-prints: the floor (read every file + json.loads for JSON / splitlines for text), the full
-`losslessd lint` time (parse + every rule), and their ratio. Target: ratio <= 3.
+For each size N: generates N SONiC switches (64 ports each, config_db.json) and N*8 ConnectX host captures,
+then prints, measured in the same run:
+  - the floor: read every file and decode it (json.loads for JSON, splitlines for text), in one process;
+  - `losslessd lint` (find the devices, parse, every rule) as the API runs it (worker processes for a large
+    fabric), its wall and CPU time (this process and its workers), and the ratios to the floor;
+  - the peak resident memory of this process and of the largest worker;
+  - a fabric of the same size with many findings (every switch port misses ECN, pauses a lossy priority and
+    has too short a watchdog; every host pauses the wrong priority): its lint, and its text and JSON report
+    rendering beside it.
+Targets: N=2,000 lint within 3x of the floor (wall), RSS under 2 GB; the many-findings report within 0.3x of
+its lint.
 
-    python bench/lint_scale.py --switches 2000
-
-Measured on the 2-core CI machine (2026-11): N=200: floor 0.11 s, lint 2.1 s (19.7x); N=2000: floor
-~1.1 s, lint ~21 s (~20x), linear in N. The 3x target is not met. What the time buys: every port,
-queue, PG and fact becomes a typed model object with its provenance (about 1,500 objects per
-64-port switch, validated once), and 20+ rules run per port; json.loads alone builds none of that.
-Closing the gap needs a leaner model (provenance as shared tables, ports with identical settings
-sharing one object) and rules evaluated once per distinct port configuration.
+    python bench/lint_scale.py [--switches 200 2000] [--repeat 3] [--jobs N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -28,13 +30,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from losslessd.api import lint  # noqa: E402
+from losslessd.report import render  # noqa: E402
 
 PORTS = 64
+HOSTS_PER_SWITCH = 8
 EXAMPLE = ROOT / "examples" / "fabric"
 
 
-def switch_config(n: int) -> str:
-    """A 64-port leaf derived from the example leaf1 (same tables, more ports, renamed)."""
+def switch_config(n: int, findings: bool = False) -> str:
+    """A 64-port leaf derived from the example leaf1 (same tables, more ports, renamed); with ``findings``,
+    every port pauses lossy priority 5 too, marks no ECN on its lossless queue and has a 5 s watchdog."""
     base = json.loads((EXAMPLE / "leaf1" / "config_db.json").read_text())
     ports = [f"Ethernet{4 * i}" for i in range(PORTS)]
     template_port = base["PORT"]["Ethernet0"]
@@ -42,64 +47,101 @@ def switch_config(n: int) -> str:
                                                      "CABLE_LENGTH", "PFC_WD")}
     cfg["DEVICE_METADATA"] = {"localhost": {**base["DEVICE_METADATA"]["localhost"], "hostname": f"leaf{n:04d}"}}
     cfg["PORT"] = {p: {**template_port, "index": str(i), "alias": f"etp{i + 1}"} for i, p in enumerate(ports)}
-    cfg["PORT_QOS_MAP"] = {p: dict(base["PORT_QOS_MAP"]["Ethernet0"]) for p in ports}
-    cfg["QUEUE"] = {f"{p}|{q}": dict(base["QUEUE"][f"Ethernet0|{q}"]) for p in ports for q in range(8)}
+    qos = dict(base["PORT_QOS_MAP"]["Ethernet0"])
+    if findings:
+        qos["pfc_enable"] = qos["pfc_enable"] + ",5"
+    cfg["PORT_QOS_MAP"] = {p: dict(qos) for p in ports}
+    queues = {q: dict(base["QUEUE"][f"Ethernet0|{q}"]) for q in range(8)}
+    if findings:
+        queues[3].pop("wred_profile", None)
+    cfg["QUEUE"] = {f"{p}|{q}": dict(queues[q]) for p in ports for q in range(8)}
     cfg["BUFFER_PG"] = {f"{p}|{g}": dict(base["BUFFER_PG"][f"Ethernet0|{g}"]) for p in ports for g in (0, 3)}
     cfg["BUFFER_QUEUE"] = {f"{p}|3": {"profile": "egress_lossless_profile"} for p in ports}
     cfg["CABLE_LENGTH"] = {"AZURE": {p: "5m" for p in ports}}
-    cfg["PFC_WD"] = {p: {"action": "drop", "detection_time": "200", "restoration_time": "400"} for p in ports}
+    detection = "5000" if findings else "200"
+    cfg["PFC_WD"] = {p: {"action": "drop", "detection_time": detection, "restoration_time": "400"} for p in ports}
     return json.dumps(cfg, indent=4)
 
 
-def host_capture(n: int) -> str:
+def host_capture(n: int, findings: bool = False) -> str:
     text = (EXAMPLE / "gpu01.capture").read_text()
+    if findings:  # PFC on priority 4 instead of 3
+        text = text.replace("\tenabled     0   0   0   1   0", "\tenabled     0   0   0   0   1")
     return text.replace("#% device: gpu01", f"#% device: gpu{n:05d}")
 
 
-def generate(folder: Path, switches: int) -> tuple[int, int]:
+def generate(folder: Path, switches: int, findings: bool = False) -> tuple[int, int]:
     nbytes = 0
     for n in range(switches):
         d = folder / f"leaf{n:04d}"
         d.mkdir()
-        nbytes += (d / "config_db.json").write_text(switch_config(n))
-    for n in range(switches * 8):
-        nbytes += (folder / f"gpu{n:05d}.capture").write_text(host_capture(n))
-    return switches * 9, nbytes
+        nbytes += (d / "config_db.json").write_text(switch_config(n, findings))
+    for n in range(switches * HOSTS_PER_SWITCH):
+        nbytes += (folder / f"gpu{n:05d}.capture").write_text(host_capture(n, findings))
+    return switches * (1 + HOSTS_PER_SWITCH), nbytes
 
 
-def floor(folder: Path) -> float:
-    t0 = time.perf_counter()
+def _cpu() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed(fn, repeat: int):
+    """(best wall, CPU of that run, result of the last run)."""
+    best = (float("inf"), 0.0, None)
+    for _ in range(repeat):
+        c0, t0 = _cpu(), time.perf_counter()
+        out = fn()
+        wall, cpu = time.perf_counter() - t0, _cpu() - c0
+        if wall < best[0]:
+            best = (wall, cpu, out)
+    return best
+
+
+def floor(folder: Path) -> None:
     for path in sorted(folder.rglob("*")):
         if path.suffix == ".json":
             json.loads(path.read_text(encoding="utf-8"))
         elif path.is_file():
             path.read_text(encoding="utf-8").splitlines()
-    return time.perf_counter() - t0
+
+
+def measure(switches: int, repeat: int, jobs: int | None) -> None:
+    with tempfile.TemporaryDirectory(prefix="losslessd-bench-") as tmp:
+        clean, noisy = Path(tmp) / "clean", Path(tmp) / "findings"
+        clean.mkdir()
+        noisy.mkdir()
+        t0 = time.perf_counter()
+        files, nbytes = generate(clean, switches)
+        generate(noisy, switches, findings=True)
+        print(f"N={switches}: {switches} switches x {PORTS} ports + {switches * HOSTS_PER_SWITCH} hosts = {files} files, "
+              f"{nbytes / 1e6:.1f} MB (both fabrics generated in {time.perf_counter() - t0:.1f} s)")
+        f_wall, f_cpu, _ = timed(lambda: floor(clean), repeat)
+        l_wall, l_cpu, result = timed(lambda: lint([clean], "roce-dscp26", jobs=jobs), repeat)
+        print(f"  floor (read + json.loads/splitlines): wall {f_wall:7.2f} s  CPU {f_cpu:7.2f} s")
+        print(f"  lint (parse + all rules):             wall {l_wall:7.2f} s  CPU {l_cpu:7.2f} s  "
+              f"({len(result.findings)} findings, {len(result.fabric.devices)} devices)")
+        print(f"  ratio lint/floor: wall {l_wall / f_wall:.2f}, CPU {l_cpu / f_cpu:.2f}  (target: wall <= 3 at N=2000)")
+        result = None
+        n_wall, _, result = timed(lambda: lint([noisy], "roce-dscp26", jobs=jobs), repeat)
+        for fmt in ("text", "json"):
+            r_wall, _, _ = timed(lambda fmt=fmt, result=result: render(fmt, result, color=False), repeat)
+            print(f"  many findings: lint {n_wall:6.2f} s ({len(result.findings)} findings), {fmt} report "
+                  f"{r_wall:6.2f} s = {r_wall / n_wall:.2f}x the lint (target <= 0.3)")
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"  peak RSS so far: this process {me:.0f} MB, largest worker {kids:.0f} MB  (target < 2048 MB)")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--switches", type=int, default=200, help="SONiC switches (hosts = 8x); up to 2000")
+    ap.add_argument("--switches", type=int, nargs="+", default=[200, 2000],
+                    help="fabric sizes in SONiC switches (hosts = 8x each)")
     ap.add_argument("--repeat", type=int, default=3, help="best of N for each measurement")
+    ap.add_argument("--jobs", type=int, default=None, help="lint worker processes (default: as `losslessd lint`)")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="losslessd-bench-") as tmp:
-        folder = Path(tmp)
-        t0 = time.perf_counter()
-        files, nbytes = generate(folder, args.switches)
-        gen = time.perf_counter() - t0
-        print(f"fabric: {args.switches} switches x {PORTS} ports + {args.switches * 8} hosts = {files} files, "
-              f"{nbytes / 1e6:.1f} MB (generated in {gen:.1f} s)")
-        floor_s = min(floor(folder) for _ in range(args.repeat))
-        lint_s, findings = float("inf"), 0
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            result = lint([folder], "roce-dscp26")
-            lint_s = min(lint_s, time.perf_counter() - t0)
-            findings = len(result.findings)
-        print(f"floor (read + json.loads/splitlines): {floor_s:8.2f} s")
-        print(f"losslessd lint (parse + all rules):   {lint_s:8.2f} s   ({findings} findings, "
-              f"{len(result.fabric.devices)} devices)")
-        print(f"ratio lint/floor: {lint_s / floor_s:.2f}  (target <= 3)")
+    for n in args.switches:
+        measure(n, args.repeat, args.jobs)
     return 0
 
 

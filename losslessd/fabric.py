@@ -197,7 +197,7 @@ class LazyDevice(Device):
     """A device a worker process parsed and linted: what the fabric rules, the topology and the reports read
     of it is here; its ports, buffers and subnet manager record are parsed again from its files when asked for."""
 
-    __slots__ = ("_group", "_paths", "_fmt", "_port_names")
+    __slots__ = ("_fmt", "_group", "_paths", "_port_names")
 
     def __getattr__(self, name: str) -> Any:  # only called for what is not set: the parts left in the worker
         if name not in _HEAVY:

@@ -167,6 +167,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         suppressed = len(findings) - len(kept)
         findings = kept
     findings.sort(key=Finding.sort_key)
+    for f in findings:  # sources found their line when read (DocRef): the findings' lines are looked up now
+        if f.source is not None:
+            f.source.line  # noqa: B018
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
                       selection=selection)
@@ -257,7 +260,7 @@ class _Grouper:
     def _port(self, rule, device: Device, port: Port) -> list[Finding]:
         try:
             return list(rule.port_findings(self.ctx, device, port))
-        except Exception as exc:  # noqa: BLE001 - reported by the plain run of the device
+        except Exception as exc:  # reported by the plain run of the device
             raise _Crashed from exc
 
 def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:

@@ -54,7 +54,6 @@ class Rule:
     def device_facts(self, ctx, device):
         """For a fabric rule: what it reads of one device, as plain data (worked out where the device was parsed,
         so a parallel lint need not hold every device); None by default."""
-        return None
 
     @classmethod
     def fix_sections_for(cls, finding: Finding) -> frozenset[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import math
 from enum import Enum
 from typing import Any, Literal, get_args
 
@@ -61,8 +62,9 @@ class Source(Model):
     device: str | None = None
     command: str | None = None
 
-    def describe(self) -> str:
-        where = self.file or (f"{self.device}: {self.command}" if self.command else self.device or "?")
+    def describe(self, file: str | None = None) -> str:
+        """'file:line pointer' (``file``: the file as a report shows it, instead of as recorded)."""
+        where = file or self.file or (f"{self.device}: {self.command}" if self.command else self.device or "?")
         line = self.line
         if line is not None:
             where += f":{line}"
@@ -105,11 +107,11 @@ class DocRef(Source):
     record. Its pointer and line are worked out when someone reads them (a report shows a few of the hundreds of
     thousands a fabric holds). ``doc`` has ``path``, ``pointer(parts)`` and ``line(parts)``."""
 
-    __slots__ = ("doc", "parts", "field", "_line")
+    __slots__ = ("_line", "doc", "field", "parts")
     device = None  # type: ignore[assignment]
     command = None  # type: ignore[assignment]
 
-    def __init__(self, doc, parts: tuple, field: str | None = None):  # noqa: D107 - no dataclass init: no validation
+    def __init__(self, doc, parts: tuple, field: str | None = None):
         self.doc = doc
         self.parts = parts
         self.field = field
@@ -662,7 +664,7 @@ def dump(obj: Any, *, mode: str = "python", exclude_defaults: bool = False, excl
         return [dump(v, mode=mode, exclude_defaults=exclude_defaults) for v in obj]
     if isinstance(obj, tuple):
         return tuple(dump(v, mode=mode, exclude_defaults=exclude_defaults) for v in obj)
-    if json_mode and isinstance(obj, float) and (obj != obj or obj in (float("inf"), float("-inf"))):
+    if json_mode and isinstance(obj, float) and not math.isfinite(obj):
         return None
     return obj
 

@@ -55,6 +55,17 @@ def display_path(path: Path | str) -> str:
     return resolved[len(under):] if resolved.startswith(under) else text
 
 
+def display_file(file: str) -> str:
+    """display_path of a file name, worked out once per name and working directory (reports name the same
+    few files on thousands of findings)."""
+    return _display_file(os.getcwd(), file)
+
+
+@functools.lru_cache(maxsize=65536)
+def _display_file(cwd: str, file: str) -> str:
+    return display_path(file)
+
+
 @functools.lru_cache(maxsize=4096)
 def _real_folder(cwd: str, folder: str) -> str:
     """``folder`` (relative to ``cwd``) without symlinks, ``..`` or ``.``."""

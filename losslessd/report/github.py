@@ -6,10 +6,8 @@ escapeData/escapeProperty functions of actions/toolkit (packages/core/src/comman
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..lint.finding import Finding, Severity
-from ..parse import display_path
+from ..parse import display_file
 from .sarif import finding_file, located_message
 
 COMMANDS = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
@@ -26,7 +24,7 @@ def annotation(f: Finding, result) -> str:
     file = finding_file(f, result)
     own_line = src.line if src is not None and src.file and src.line is not None else None
     if file is not None:
-        props.append(("file", display_path(Path(file))))
+        props.append(("file", display_file(file)))
         if own_line is not None:
             props.append(("line", str(own_line)))
     props.append(("title", f"{f.code} {f.name}"))

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..lint.engine import describe_selection
 from ..lint.finding import Finding, Severity
-from ..parse import display_path
+from ..model import dump
+from ..parse import display_file
 
 SCHEMA_NAME = "losslessd-report"
 VERSION = 1
@@ -42,10 +43,47 @@ def render(result, *, color: bool = False) -> str:
             "devices": len(result.fabric.devices),
             "rules_run": [rule.code for rule in result.rules],
         },
-        "devices": [_device(d, result.selection.get(d.name)) for d in result.fabric.devices.values()],
-        "findings": [finding_dict(f) for f in result.findings],
+        "devices": [],
+        "findings": [],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    doc["devices"] = [_device(d, result.selection.get(d.name)) for d in result.fabric.devices.values()]
+    doc["findings"] = [finding_dict(f) for f in result.findings]
+    return dumps(doc, ("devices", "findings"))
+
+
+def dumps(doc: dict, rows: tuple[str, ...]) -> str:
+    """``doc`` as indented JSON, but the lists under the keys ``rows`` (at any depth) one compact item per line:
+    an indented dump (json's pure-Python encoder) of a large fabric's report costs more than its lint, the
+    items by json's C encoder much less."""
+    lists: dict[str, list] = {}
+
+    def mark(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: (_token(k, lists, v) if k in rows and isinstance(v, list) else mark(v)) for k, v in node.items()}
+        if isinstance(node, list):
+            return [mark(v) for v in node]
+        return node
+
+    text = json.dumps(mark(doc), indent=2, ensure_ascii=False)
+    encode = _ENCODER.encode
+    for token, items in lists.items():
+        quoted = json.dumps(token)
+        before, found, after = text.partition(quoted)
+        assert found
+        line = before[before.rfind("\n") + 1:]
+        indent = " " * (len(line) - len(line.lstrip(" ")))  # the key's
+        inner = ",\n".join(f"{indent}  {encode(item)}" for item in items)
+        text = before + (f"[\n{inner}\n{indent}]" if items else "[]") + after
+    return text + "\n"
+
+
+def _token(key: str, lists: dict[str, list], items: list) -> str:
+    token = f"\x00{key}{len(lists)}"  # no other string of a report can be this: JSON escapes it as \u0000
+    lists[token] = items
+    return token
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
 def _device(device, choices) -> dict:
@@ -79,9 +117,9 @@ def finding_dict(f: Finding) -> dict:
 
 
 def jsonable_data(f: Finding) -> dict:
-    """The finding's numbers through pydantic's JSON mode: sets become lists, inf/nan null (valid JSON)."""
-    return json.loads(f.model_dump_json(include={"data"}))["data"]
+    """The finding's numbers in JSON's types: tuples and sets become lists, enums their values, inf/nan null."""
+    return dump(f.data, mode="json")
 
 
 def _path(path: str | None) -> str | None:
-    return None if path is None else display_path(Path(path))
+    return None if path is None else display_file(str(path))

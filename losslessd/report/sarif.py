@@ -10,13 +10,14 @@ from __future__ import annotations
 import inspect
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, all_rules
-from .json_report import jsonable_data
+from .json_report import dumps, jsonable_data
 
 # The $schema value GitHub's "SARIF support for code scanning" page uses in its examples.
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -43,7 +44,7 @@ def render(result, *, color: bool = False) -> str:
         "properties": {"policy": result.policy.name, "baselineSuppressed": result.baseline_suppressed},
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dumps(log, ("results",))
 
 
 def finding_file(f: Finding, result) -> str | None:
@@ -108,7 +109,7 @@ def _location(f: Finding, result, cwd: Path) -> dict:
     if file is not None:
         # GitHub requires region.startLine; a finding on a whole file points at its first line.
         line = src.line if own_file and src.line is not None else 1
-        location["physicalLocation"] = {"artifactLocation": _artifact(file, cwd), "region": {"startLine": line}}
+        location["physicalLocation"] = {"artifactLocation": dict(_artifact(file, cwd)), "region": {"startLine": line}}
     location["logicalLocations"] = [_logical(f)]
     props = {key: value for key, value in (("jsonPointer", src.pointer if src else None),
                                           ("command", src.command if src else None)) if value}
@@ -117,6 +118,7 @@ def _location(f: Finding, result, cwd: Path) -> dict:
     return location
 
 
+@lru_cache(maxsize=65536)  # thousands of findings name the same few files
 def _artifact(file: str, cwd: Path) -> dict:
     """Relative to %SRCROOT% (the working directory) when below it; otherwise an absolute file URI."""
     path = Path(file)

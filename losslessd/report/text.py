@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from itertools import groupby
-from pathlib import Path
 
 from ..lint.engine import PortChoice, describe_selection
 from ..lint.finding import Finding, Severity
-from ..parse import display_path
+from ..parse import display_file
 
 _COLOURS = {Severity.error: "\033[31m", Severity.warning: "\033[33m", Severity.info: "\033[36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -47,9 +46,7 @@ def render(result, *, color: bool = False) -> str:
 def _where(f: Finding) -> str:
     """The source as the operator would type it: relative to the working directory when below it."""
     src = f.source
-    if src.file:
-        src = src.model_copy(update={"file": display_path(Path(src.file))})
-    return src.describe()
+    return src.describe(display_file(src.file) if src.file else None)
 
 
 def explain_selection(result) -> str:

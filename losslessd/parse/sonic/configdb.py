@@ -15,6 +15,7 @@ lists the namespaces of such inputs; a ConfigDB is built per namespace.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import re
 
@@ -35,7 +36,6 @@ _TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)
 _WS = " \t\r\n"
 # Namespace keys of a multi-ASIC `show runningconfiguration all` (sonic-py-common multi_asic: "asic<N>").
 _NAMESPACE = re.compile(r"localhost|asic\d{1,3}")
-_NEWLINE = re.compile("\n")
 
 
 def mentions_table(text: str) -> bool:
@@ -70,9 +70,9 @@ class Doc:
         pos = self._find(parts)
         if pos < 0:
             return None
-        if self._newlines is None:
-            self._newlines = [m.start() for m in _NEWLINE.finditer(self.text)]
-        return bisect.bisect_left(self._newlines, pos) + 1
+        if self._newlines is None:  # where each line after the first starts
+            self._newlines = list(itertools.accumulate(len(line) + 1 for line in self.text.split("\n")))
+        return bisect.bisect_right(self._newlines, pos) + 1
 
     def _find(self, parts: tuple) -> int:
         """Each key is searched (str.find, no second parse) after its parent's key. That is right for
@@ -106,7 +106,7 @@ class Entry(DocRef):
     source of what it sets (a DocRef to itself); ``release`` drops the decoded fields once the device is built,
     so the model keeps only the file's text."""
 
-    __slots__ = ("table", "key", "fields", "owners")
+    __slots__ = ("fields", "key", "owners", "table")
 
     def __init__(self, table: str, key: str, fields: dict, doc: Doc, parts: tuple):
         self.doc = doc
