@@ -5,9 +5,11 @@ Finding the devices under folders and snapshots, and the topology, is losslessd.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -58,7 +60,21 @@ def display_path(path: Path | str) -> str:
 def display_file(file: str) -> str:
     """display_path of a file name, worked out once per name and working directory (reports name the same
     few files on thousands of findings)."""
-    return _display_file(os.getcwd(), file)
+    return _display_file(_pinned_cwd or os.getcwd(), file)
+
+
+_pinned_cwd: str | None = None
+
+
+@contextlib.contextmanager
+def same_working_directory() -> Iterator[None]:
+    """While a report is written the working directory stays where it is: display_file asks for it once."""
+    global _pinned_cwd
+    outer, _pinned_cwd = _pinned_cwd, _pinned_cwd or os.getcwd()
+    try:
+        yield
+    finally:
+        _pinned_cwd = outer
 
 
 @functools.lru_cache(maxsize=65536)

@@ -9,5 +9,9 @@ FORMATS = {"text": "text", "json": "json_report", "sarif": "sarif", "github": "g
 
 
 def render(fmt: str, result, *, color: bool = False) -> str:
+    from ..gcpause import gc_paused
+    from ..parse import same_working_directory
+
     module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
-    return module.render(result, color=color)
+    with gc_paused(), same_working_directory():  # a report of a large fabric: many small objects, no cycles
+        return module.render(result, color=color)
