@@ -45,6 +45,8 @@ SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS}
 # Fewer devices than this are linted in this process: starting workers and sending results back costs more
 # than it saves (bench/lint_scale.py, 2 cores: 400 devices take about as long either way).
 PARALLEL_MIN_DEVICES = 400
+# Devices a worker parses and lints at once (its memory: a 64-port switch's model and text take about 1 MB).
+SHARE_MAX_DEVICES = 256
 # LOSSLESSD_JOBS=N: worker processes for a lint (1: none, 0 or unset: as many as cores for a large fabric).
 JOBS_ENV = "LOSSLESSD_JOBS"
 
@@ -67,16 +69,23 @@ def device_groups(path: Path) -> list[tuple[str, list[Path]]]:
     with os.scandir(path) as listing:  # a fleet's folder holds thousands of files: the listing says which are folders
         entries = sorted(listing, key=lambda e: e.name)
     for entry in entries:
-        child = path / entry.name
-        if entry.name.startswith(".") or entry.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+        name = entry.name
+        stem, suffix = _split_name(name)
+        if name.startswith(".") or name in NOT_DEVICE_FILES or suffix in NOT_DEVICE_SUFFIXES:
             continue
-        if snapshot and entry.name in SNAPSHOT_FILES:
+        if snapshot and name in SNAPSHOT_FILES:
             continue
         if _is(entry.is_dir):
-            out.extend(device_groups(child))
+            out.extend(device_groups(path / name))
         elif _is(entry.is_file):
-            out.append((child.stem, [child]))
+            out.append((stem, [path / name]))
     return out
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """(stem, suffix) as pathlib.PurePath gives them."""
+    dot = name.rfind(".")
+    return (name, "") if dot <= 0 or dot == len(name) - 1 else (name[:dot], name[dot:])
 
 
 def _is(test) -> bool:
@@ -190,7 +199,7 @@ def worker_count(jobs: int | None, devices: int) -> int:
 # What of a Device a worker sends back: everything but its ports, buffers and subnet manager record, which
 # stay there (LazyDevice parses the files again when something asks for them).
 _HEAVY = ("ports", "buffer_pools", "buffer_profiles", "opensm")
-_HEADER = tuple(name for name in Device.__dataclass_fields__ if name not in _HEAVY)
+_HEADER_SPEC = tuple((f.name, f.default, f.default_factory) for f in dataclasses.fields(Device) if f.name not in _HEAVY)
 
 
 class LazyDevice(Device):
@@ -199,9 +208,14 @@ class LazyDevice(Device):
 
     __slots__ = ("_fmt", "_group", "_paths", "_port_names")
 
-    def __getattr__(self, name: str) -> Any:  # only called for what is not set: the parts left in the worker
+    def __getattr__(self, name: str) -> Any:  # only called for what is not set: defaults and the parts left behind
         if name not in _HEAVY:
-            raise AttributeError(name)
+            field = Device.__dataclass_fields__.get(name)
+            if field is None or name.startswith("_"):
+                raise AttributeError(name)
+            value = field.default if field.default_factory is dataclasses.MISSING else field.default_factory()
+            setattr(self, name, value)  # a default the worker did not send (a list of its own: topology extends some)
+            return value
         fresh = parse_group(self._group, self._paths, self._fmt)
         for field in _HEAVY:
             setattr(self, field, getattr(fresh, field))
@@ -229,7 +243,12 @@ def _plain(value: Any) -> Any:
 
 
 def _header(device: Device) -> dict[str, Any]:
-    header = {name: _plain(getattr(device, name)) for name in _HEADER}
+    """The device's fields but its ports and buffers (those that differ from their default)."""
+    header = {}
+    for name, default, factory in _HEADER_SPEC:
+        value = getattr(device, name)
+        if value is not default and (factory is dataclasses.MISSING or value):
+            header[name] = _plain(value)
     header["_port_names"] = [(p.name, p.alias) for p in device.ports.values()]
     return header
 
@@ -255,14 +274,14 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
     devices = {str(i): d for i, d in enumerate(outcomes) if isinstance(d, Device)}
     ctx = Context(Fabric(devices=devices), policy)
     grouper = _Grouper(ctx) if grouping else None
-    found: dict[str, dict[str, list[Finding]]] = {key: {} for key in devices}
+    found: dict[str, list[Finding]] = {key: [] for key in devices}  # per device, rule after rule
     for rule_cls in local_rules:
         rule = rule_cls()
         per_device = grouper.findings(rule) if grouper is not None and rule.group is not None else {
             key: device_findings(ctx, rule, device) for key, device in devices.items()}
         for key, findings in per_device.items():
             if findings:
-                found[key][rule.code] = [_plain_finding(f) for f in findings]
+                found[key].extend(_plain_finding(f) for f in findings)
     out: list[tuple] = []
     for i, outcome in enumerate(outcomes):
         if not isinstance(outcome, Device):
@@ -281,10 +300,10 @@ class _Local:
 
     def __init__(self, codes: set[str]):
         self.codes = codes
-        self.sent: dict[int, tuple] = {}  # id(LazyDevice) -> (findings per code, selection, facts)
+        self.sent: dict[int, tuple] = {}  # id(LazyDevice) -> (findings of the local rules, selection, facts)
 
-    def findings(self, code: str, device: Device) -> list[Finding]:
-        return self.sent[id(device)][0].get(code, [])
+    def findings(self, device: Device) -> list[Finding]:
+        return self.sent[id(device)][0]
 
     def selection(self, device: Device):
         return self.sent[id(device)][1]
@@ -300,7 +319,9 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
 
     local_rules = [r for r in rules if is_local(r)]
     fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts]
-    size = max(1, -(-len(groups) // (workers * 4)))  # a few shares per worker, so none waits long for the last
+    # A few shares per worker, so none waits long for the last; not too large, as a worker holds its share's
+    # devices until it is done with them.
+    size = max(1, min(-(-len(groups) // (workers * 4)), SHARE_MAX_DEVICES))
     shares = [groups[i:i + size] for i in range(0, len(groups), size)]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:

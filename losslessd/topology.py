@@ -61,7 +61,7 @@ class _Names:
         for name in fabric.devices:
             for form in (name.lower(), name.split(".")[0].lower()):
                 self._devices.setdefault(form, name)
-        self._ports: dict[str, tuple[dict[str, str | None], dict[str, str]]] = {}
+        self._ports: dict[str, list] = {}  # device -> [port -> alias, lower-case name or alias -> port]
 
     def device(self, name: str) -> Device | None:
         if name in self.fabric.devices:
@@ -72,15 +72,16 @@ class _Names:
     def port(self, device: Device, name: str) -> str | None:
         known = self._ports.get(device.name)
         if known is None:
-            aliases = device.port_aliases()
+            known = self._ports[device.name] = [device.port_aliases(), None]
+        if name in known[0]:
+            return name
+        if known[1] is None:  # the other forms, made when a name is not a port's own
             index: dict[str, str] = {}
-            for port, alias in aliases.items():
+            for port, alias in known[0].items():
                 for form in (port, alias):
                     if form:
                         index.setdefault(form.lower(), port)
-            known = self._ports[device.name] = (aliases, index)
-        if name in known[0]:
-            return name
+            known[1] = index
         return known[1].get(name.lower()) or known[1].get(lldp.eos_interface(name).lower())
 
 

@@ -151,11 +151,15 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     ctx = Context(fabric, policy, local)
     findings: list[Finding] = []
     grouper = _Grouper(ctx) if grouping and local is None else None
+    if local is not None:
+        # Device by device rather than rule by rule: the same list once sorted (findings of two rules never tie
+        # on the sort key, and each rule's findings on a device keep their order).
+        findings.extend(f for device in fabric.devices.values() for f in local.findings(device))
     for rule_cls in rules:
         rule = rule_cls()
         if local is not None and rule.code in local.codes:
-            findings.extend(f for device in fabric.devices.values() for f in local.findings(rule.code, device))
-        elif rule.scope in ("device", "port"):
+            continue
+        if rule.scope in ("device", "port"):
             found = grouper.findings(rule) if grouper is not None and rule.group is not None else {
                 key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()}
             findings.extend(f for key in fabric.devices for f in found[key])
@@ -186,7 +190,7 @@ class LocalResults(Protocol):
 
     codes: set[str]
 
-    def findings(self, code: str, device: Device) -> list[Finding]: ...
+    def findings(self, device: Device) -> list[Finding]: ...
 
     def selection(self, device: Device) -> list[PortChoice]: ...
 
@@ -195,7 +199,10 @@ class LocalResults(Protocol):
 
 def device_findings(ctx: Context, rule: Rule, device: Device) -> list[Finding]:
     """What a device- or port-scope rule finds on one device (a crash becomes a SYS900 finding)."""
-    return _guard(rule, lambda: list(rule.check_device(ctx, device)), device.name)
+    try:
+        return list(rule.check_device(ctx, device))
+    except Exception as exc:  # noqa: BLE001 - deliberate: one rule/device must not stop a run
+        return _crashed(rule, exc, device.name)
 
 
 class _Crashed(Exception):
@@ -268,7 +275,11 @@ def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:
     try:
         return fn()
     except Exception as exc:  # noqa: BLE001 - deliberate: one rule/device must not stop a run
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        return [_crash_rule().finding(f"rule {rule.code} ({rule.name}) failed: {type(exc).__name__}: {exc} "
-                                 f"[{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}]; please report this",
-                                 device=device, key=rule.code)]
+        return _crashed(rule, exc, device)
+
+
+def _crashed(rule: Rule, exc: Exception, device: str | None) -> list[Finding]:
+    tb = traceback.extract_tb(exc.__traceback__)[-1]
+    return [_crash_rule().finding(f"rule {rule.code} ({rule.name}) failed: {type(exc).__name__}: {exc} "
+                                  f"[{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}]; please report this",
+                                  device=device, key=rule.code)]
