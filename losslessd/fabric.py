@@ -57,18 +57,21 @@ def device_groups(path: Path) -> list[tuple[str, list[Path]]]:
         return [(path.stem, [path])]
     if not path.is_dir():
         raise InputError("no such file or folder", file=str(path))
-    sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
+    with os.scandir(path) as listing:  # one listing says which files and folders there are (a fleet: thousands)
+        entries = {e.name: e for e in listing}
+
+    def files(names) -> list[Path]:
+        return [path / name for name in names if name in entries and _is(entries[name].is_file)]
+
+    sonic = files(SONIC_FOLDER_FILES)
     if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-        sonic += sorted((p for p in path.glob("config_db[0-9]*.json") if re.fullmatch(r"config_db\d{1,3}\.json", p.name)),
-                        key=lambda p: int(p.name[9:-5]))
+        sonic += sorted((path / n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda p: int(p.name[9:-5]))
         return [(path.name, sonic)]
-    if (path / OPENSM_FOLDER_FILES[0]).is_file():
-        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
+    if files(OPENSM_FOLDER_FILES[:1]):
+        return [(path.name, files(OPENSM_FOLDER_FILES))]
     out: list[tuple[str, list[Path]]] = []
-    snapshot = collect.is_snapshot(path)
-    with os.scandir(path) as listing:  # a fleet's folder holds thousands of files: the listing says which are folders
-        entries = sorted(listing, key=lambda e: e.name)
-    for entry in entries:
+    snapshot = bool(files([collect.MANIFEST]))  # collect.is_snapshot, from the listing
+    for entry in sorted(entries.values(), key=lambda e: e.name):
         name = entry.name
         stem, suffix = _split_name(name)
         if name.startswith(".") or name in NOT_DEVICE_FILES or suffix in NOT_DEVICE_SUFFIXES:
@@ -80,6 +83,9 @@ def device_groups(path: Path) -> list[tuple[str, list[Path]]]:
         elif _is(entry.is_file):
             out.append((stem, [path / name]))
     return out
+
+
+_NAMESPACE_DB = re.compile(r"config_db\d{1,3}\.json")
 
 
 def _split_name(name: str) -> tuple[str, str]:

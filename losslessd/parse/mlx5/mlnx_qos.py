@@ -114,15 +114,16 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
         port.priority_to_pg = facts.priority_to_pg
     if facts.sizes is not None:
         sizes, line = facts.sizes
-        port.priority_groups = {i: PriorityGroup(index=i, size_bytes=size, source=Source(file=file, line=line))
-                                for i, size in enumerate(sizes)}
+        source = Source(file=file, line=line)  # one line sets every buffer: one source for all
+        port.priority_groups = {i: PriorityGroup(index=i, size_bytes=size, source=source) for i, size in enumerate(sizes)}
     if facts.cable is not None:
         port.cable_length_m = float(facts.cable[0])  # metres: MLX5E_DEFAULT_CABLE_LEN 7 /* 7 meters */ (kernel en/port_buffer.h)
 
     if facts.tcs:
-        port.queues = {tc: Queue(index=tc, scheduler=Scheduler(type=tsa, weight=bw, source=Source(file=file, line=line)),
-                                 source=Source(file=file, line=line))
-                       for tc, (tsa, bw, line) in sorted(facts.tcs.items())}
+        port.queues = {}
+        for tc, (tsa, bw, line) in sorted(facts.tcs.items()):
+            source = Source(file=file, line=line)  # the `tc:` line sets both
+            port.queues[tc] = Queue(index=tc, scheduler=Scheduler(type=tsa, weight=bw, source=source), source=source)
         port.priority_to_tc = facts.priority_to_tc
     else:
         issue("no 'tc:' lines; priority to TC map and schedulers unknown", section.line)
