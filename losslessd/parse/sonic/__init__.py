@@ -206,6 +206,21 @@ def _port_names(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
+@lru_cache(maxsize=65536)  # every switch of a fleet has the same 'Ethernet0|3' keys
+def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """'Ethernet0|3-4' -> (ports, indexes), the usual key; None for anything else (see _Builder.split_key)."""
+    ports, bar, index = key.rpartition("|")
+    if not bar or "|" in ports:
+        return None
+    names = _port_names(ports)
+    if not names:
+        return None
+    try:
+        return names, _indexes(index)
+    except ValueError:
+        return None
+
+
 @lru_cache(maxsize=8192)  # the same port names on every switch of a fleet
 def _natural(name: str) -> tuple:
     # isdecimal, not isdigit: '²' is a digit that int() refuses (found by tests/test_fuzz_sonic.py)
@@ -346,14 +361,10 @@ class _Builder:
         """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes). A VOQ chassis key
         '<host>|<asic>|Ethernet0|3' names a system port: this device's port when <host>|<asic> is this
         line card's ASIC, else a port of another ASIC (no port of this device: ports come back empty)."""
+        split = _plain_key(entry.key)
+        if split is not None:
+            return split
         ports, bar, index = entry.key.rpartition("|")
-        if bar and "|" not in ports:  # the usual 'Ethernet0|3': both parts are parsed once per text (lru_cache)
-            names = _port_names(ports)
-            if names:
-                try:
-                    return names, _indexes(index)
-                except ValueError:
-                    pass
         host, asic = None, None
         if ports.count("|") == 2:
             host, asic, ports = ports.split("|")
