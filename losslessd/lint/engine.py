@@ -161,8 +161,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             continue
         if rule.scope in ("device", "port"):
             found = grouper.findings(rule) if grouper is not None and rule.group is not None else {
-                key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()}
-            findings.extend(f for key in fabric.devices for f in found[key])
+                key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()
+                if rule.kinds is None or device.kind in rule.kinds}
+            findings.extend(f for key in fabric.devices for f in found.get(key, ()))
         else:
             findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None))
     suppressed = 0

@@ -38,6 +38,8 @@ class Rule:
     # A device- or port-scope rule that reads more than its device (other devices, what the topology adds to a
     # device): never checked by a worker process that holds only some devices (losslessd.fabric).
     needs_fabric: ClassVar[bool] = False
+    # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.
+    kinds: ClassVar[frozenset[DeviceKind] | None] = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -110,6 +110,7 @@ def chain(sm: OpenSm) -> str:
 class _SmRule(Rule):
     scope = "device"
     needs_fabric = True  # the hosts' NCCL settings (nccl_fixed_sls) and subnet managers beside this one
+    kinds = frozenset({DeviceKind.subnet_manager})
 
     def check_device(self, ctx, device):
         if device.kind != DeviceKind.subnet_manager or device.opensm is None:

@@ -438,29 +438,31 @@ class DcqcnParamsInconsistent(Rule):
         return out
 
     def check(self, ctx):
-        ports: list[tuple] = []  # (device, port name, source)
-        values: dict[str, dict[tuple[str, str], int]] = {}
+        ports: list[tuple] = []  # (device, port name, source, parameters)
+        counts: dict[str, dict[int, int]] = {}  # parameter -> value -> NIC ports with it (thousands of hosts: counted)
+        reporting = 0
         for device in ctx.fabric.devices.values():
             for port, params, source in ctx.device_facts(self, device) or ():
-                ports.append((device, port, source))
+                ports.append((device, port, source, params))
+                reporting += bool(params)
                 for name, value in params.items():
-                    values.setdefault(name, {})[(device.name, port)] = value
+                    seen = counts.setdefault(name, {})
+                    seen[value] = seen.get(value, 0) + 1
         pinned = {}
         for name, value in ctx.policy.nic.dcqcn.items():
-            full = [k for k in values if k == name or k.split("/", 1)[1] == name]
+            full = [k for k in counts if k == name or k.split("/", 1)[1] == name]
             for key in full or [name if "/" in name else f"roce_rp/{name}"]:
                 pinned[key] = value
-        if not values:
+        if not counts:
             return
-        expected = {name: pinned.get(name, _majority(seen)) for name, seen in values.items()}
-        for device, port, source in ports:
-            here = {name: seen[(device.name, port)] for name, seen in values.items() if (device.name, port) in seen}
-            if not here:
+        expected = {name: pinned.get(name, _majority(seen)) for name, seen in counts.items()}
+        for device, port, source, params in ports:
+            if not params:
                 yield self.unverified(f"DCQCN parameters (/sys/class/net/{port}/ecn/roce_rp/*, roce_np/*) not in "
-                                      f"the input, while {len({k for s in values.values() for k in s})} other NIC "
-                                      f"port(s) report them", device=device, port=port, source=source)
+                                      f"the input, while {reporting} other NIC port(s) report them", device=device,
+                                      port=port, source=source)
                 continue
-            wrong = {name: value for name, value in here.items() if value != expected[name]}
+            wrong = {name: value for name, value in params.items() if value != expected[name]}
             if not wrong:
                 continue
             policy_side = [n for n in wrong if n in pinned]
@@ -469,7 +471,7 @@ class DcqcnParamsInconsistent(Rule):
                 if name in pinned:
                     parts.append(f"{name} is {value} here, the policy's nic.dcqcn says {pinned[name]}")
                 else:
-                    others = sum(1 for k, v in values[name].items() if v == expected[name])
+                    others = counts[name].get(expected[name], 0)
                     parts.append(f"{name} is {value} here, {expected[name]} on the other {others} NIC port(s)")
             fix = "; ".join(f"`echo {expected[n]} > /sys/class/net/{port}/ecn/{n}`" for n in sorted(wrong))
             yield self.finding(f"DCQCN {'; '.join(parts)}; {fix}", device=device, port=port, source=source,
@@ -478,9 +480,6 @@ class DcqcnParamsInconsistent(Rule):
                                devices=[device.name])
 
 
-def _majority(seen: dict) -> int:
-    """The value most ports have; the smaller one on a tie (a stable choice, no host preferred)."""
-    counts: dict[int, int] = {}
-    for value in seen.values():
-        counts[value] = counts.get(value, 0) + 1
+def _majority(counts: dict[int, int]) -> int:
+    """The value most ports have (value -> ports); the smaller one on a tie (a stable choice, no host preferred)."""
     return min(counts, key=lambda v: (-counts[v], v))
