@@ -647,7 +647,7 @@ class _Builder:
         settings: dict[tuple, tuple] = {}  # (scheduler, wred_profile) as written -> their objects
         ports = self.ports
         for e in self.db.table("QUEUE").values():
-            split = self.split_key(e)
+            split = _plain_key(e.key) or self.split_key(e)
             if split is None:
                 continue
             written = (e.fields.get("scheduler"), e.fields.get("wred_profile"))
@@ -718,7 +718,7 @@ class _Builder:
         ports = self.ports
         profiles: dict = {}  # profile as written -> (name, computed at run time)
         for e in self.db.table("BUFFER_PG").values():
-            split = self.split_key(e)
+            split = _plain_key(e.key) or self.split_key(e)
             if split is None:
                 continue
             written = e.fields.get("profile")
@@ -737,7 +737,7 @@ class _Builder:
     def _buffer_queues(self) -> None:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
         for e in self.db.table("BUFFER_QUEUE").values():
-            split = self.split_key(e)
+            split = _plain_key(e.key) or self.split_key(e)
             if split is None:
                 continue
             if self.text(e, "profile") != "NULL":
