@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from ..errors import InputError
 from ..model import Device, DeviceKind
 from ..parse import _groups, parse_group
 from . import counters
+from .config import ConfigState
 from .counters import Traffic, storm_key
 from .snmp import sonic_if_indexes
 from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
@@ -63,6 +65,8 @@ Port          Neighbor Device ID       Neighbor Port ID    TTL
 ---------- ------------------------ ---------------------- ---
 """
 SONIC_RUNNING_CONFIG = "show runningconfiguration all"
+# The simulator's control command over SSH: a workload's counter credits (losslessd.sim.bench).
+WORKLOAD_COMMAND = "losslessd-sim-workload"
 # The RDMA device in a host's commands: configfs rdma_cm path or `cma_roce_tos -d DEV` (docs/capture-format.md).
 _RDMA_DEVICE = re.compile(r"(?:/sys/kernel/config/rdma_cm/|cma_roce_tos\s+-d\s+)([^/\s]+)")
 
@@ -95,10 +99,39 @@ class SimDevice:
     #   (detection s, restoration s), for ports whose config turns it on
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
     live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
+    config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
+    publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
+
+    def __post_init__(self):
+        if self.config is None:
+            self.config = ConfigState(self.outputs)
 
     def live_output(self, command: str) -> str | None:
         """The output of a counter command, made now from the counter state (None: not one)."""
         return counters.render(self, command) if self.live_counters else None
+
+    def control(self, command: str) -> str | None:
+        """``WORKLOAD_COMMAND credit PORT PRIORITY WHAT=AMOUNT...``: the simulator's benchmark (losslessd.sim.bench)
+        adds what its workload made the counters do; ``WORKLOAD_COMMAND storm PORT PRIORITY on|off`` plants a PFC
+        storm from a benchmark run. No real device has this command."""
+        words = command.split()
+        if words[:1] != [WORKLOAD_COMMAND]:
+            return None
+        try:
+            if words[1:2] not in (["credit"], ["storm"]) or len(words) < 5:
+                raise ValueError(f"usage: {WORKLOAD_COMMAND} credit PORT PRIORITY WHAT=AMOUNT... | "
+                                 f"{WORKLOAD_COMMAND} storm PORT PRIORITY on|off")
+            key = storm_key(self.if_indexes, words[2], int(words[3]))
+            if words[1] == "storm":
+                self.traffic.storm(key, words[4] == "on")
+            for item in words[4:] if words[1] == "credit" else ():
+                what, _, amount = item.partition("=")
+                self.traffic.credit(key, what, float(amount))
+        except ValueError as exc:
+            return f"error: {exc}"
+        if self.publish is not None:
+            self.publish()
+        return "credited"
 
     @property
     def delay_s(self) -> float:
@@ -129,6 +162,7 @@ class Simulator:
         self.devices: dict[str, SimDevice] = load_devices(self.fabric_dir, devices)
         for device in self.devices.values():
             device.live_counters = live_counters
+            device.publish = lambda name=device.name: self._publish(name)
         self._servers: SshServers | None = None
         self._agents = None  # losslessd.sim.snmp.SnmpAgents when snmp
         self._keys: dict[str, object] = {}  # device -> the host key it presents
@@ -283,6 +317,15 @@ class Simulator:
             raise ValueError(f"{name}: {exc}") from None
         device.traffic.storm(key, on, ecn_healthy)
         self._publish(name)
+
+    def refuse_commits(self, name: str, reason: str | None = "configuration validation failed") -> None:
+        """Refuse every config commit (EOS session commit, SONiC apply-patch) with ``reason``; None accepts again."""
+        self._device(name).config.refuse = reason
+
+    def running_config(self, name: str) -> str:
+        """The config the device serves now (pushed changes included)."""
+        device = self._device(name)
+        return device.outputs[SONIC_RUNNING_CONFIG if device.platform == "sonic" else "show running-config"]
 
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
