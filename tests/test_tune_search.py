@@ -79,7 +79,7 @@ def test_score_is_invalid_for_a_size_the_output_lacks_or_a_failed_run():
 
 
 def test_noise_and_ties():
-    assert noise_pct([100.0, 101.0, 99.0]) == pytest.approx(2.0)
+    assert noise_pct([100.0, 101.0, 99.0]) == pytest.approx(1.0)
     assert noise_pct([100.0]) is None
     assert compare([100.0], [100.5], 1.0) == 0  # within 1 %: a tie
     assert compare([100.0], [103.0], 1.0) == -1

@@ -24,6 +24,7 @@ def sim_bench(
                                      "(counted in --state)."),
     state: Path = typer.Option(None, "--state", help="File that counts the runs (for --storm-on-run)."),
     headroom: float = typer.Option(None, "--headroom-bytes", help="Override the PG's headroom (too little drops)."),
+    trigger: float = typer.Option(None, "--pfc-trigger-bytes", help="Override where the PG pauses (per port)."),
 ):
     """Run the DCQCN + PFC fluid model with a simulated switch port's settings; print nccl-tests output."""
     try:
@@ -34,4 +35,4 @@ def sim_bench(
         raise InputError("--storm-on-run needs --state FILE to count the runs")
     typer.echo(run(inventory, device, port, incast=incast, priority=priority, sizes=sizes_arg(sizes), noise_pct=noise,
                    known_hosts=known_hosts, slow_below_kmax=slow_below_kmax, storm_on_run=storm_on_run, state=state,
-                   headroom_bytes=headroom), nl=False)
+                   headroom_bytes=headroom, trigger_bytes=trigger), nl=False)

@@ -8,7 +8,8 @@ workload did (pause frames the port sent, ECN marks, drops) through the simulato
 
 Planted faults for tests (docs/tune.md): ``--slow-below-kmax BYTES`` makes every run with the port's Kmax below
 BYTES 30 % slower (a regression the tuner must roll back); ``--storm-on-run N --state FILE`` starts a PFC storm
-on the port during the N-th run; ``--headroom-bytes`` overrides the PG's headroom (too little drops packets).
+on the port during the N-th run; ``--headroom-bytes`` and ``--pfc-trigger-bytes`` override the PG's headroom and
+PFC trigger (a trigger the incast reaches with too little headroom drops packets).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def port_settings(platform: str, name: str, config: str, port: str, priority: in
 def run(inventory: Path, device: str, port: str, *, incast: int = 8, priority: int = 3,
         sizes: list[int] | None = None, noise_pct: float = 0.0, known_hosts: Path | None = None,
         slow_below_kmax: int | None = None, storm_on_run: int | None = None, state: Path | None = None,
-        headroom_bytes: float | None = None, timeout_s: float = 30.0) -> str:
+        headroom_bytes: float | None = None, trigger_bytes: float | None = None, timeout_s: float = 30.0) -> str:
     from netmiko import ConnectHandler
 
     inv = load_inventory(inventory)
@@ -87,7 +88,7 @@ def run(inventory: Path, device: str, port: str, *, incast: int = 8, priority: i
         b = standin.scenario(s.speed_gbps, incast, s.kmin_bytes, s.kmax_bytes, s.pmax_pct,
                              headroom_bytes=headroom_bytes if headroom_bytes is not None else s.headroom_bytes,
                              cable_m=s.cable_m or standin.DEFAULT_CABLE_M, mtu=s.mtu or standin.DEFAULT_MTU,
-                             trigger_bytes=s.trigger_bytes)
+                             trigger_bytes=trigger_bytes if trigger_bytes is not None else s.trigger_bytes)
         # Each run draws its own noise; runs counted in a state file repeat theirs.
         seed = f"{device}/{port}/{count}" if state is not None else os.urandom(8).hex()
         result = standin.run(b, sizes or list(standin.DEFAULT_SIZES), noise_pct=noise_pct, seed=seed)

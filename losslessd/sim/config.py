@@ -75,8 +75,12 @@ class ConfigState:
         base = "" if session.replace else self.outputs.get(EOS_RUNNING, "")
         if not (session.lines or session.replace):
             return base
-        merged = replay_cli(base, eos_tree(session.lines), ("random-detect ecn", *EOS_SETTINGS))
-        return "".join(line for line in merged.splitlines(keepends=True) if line.strip() != "no random-detect ecn")
+        merged = replay_cli(base, eos_tree(session.lines).rstrip("\n"), ("random-detect ecn", *EOS_SETTINGS))
+        lines = [line for line in merged.splitlines(keepends=True) if line.strip() != "no random-detect ecn"]
+        # A queue block left with nothing under it is not shown, as EOS does not show one.
+        return "".join(line for i, line in enumerate(lines)
+                       if not (EOS_QUEUE.match(line.strip()) and _indent(lines[i + 1] if i + 1 < len(lines) else "")
+                               <= _indent(line)))
 
     def eos_commit(self, name: str, timer_s: float | None = None) -> str:
         session = self.sessions.get(name)
@@ -249,6 +253,10 @@ class ConfigState:
             self.commits += 1
         self.outputs[SONIC_RUNNING] = new
         return "Patch applied successfully.", 0
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" ")) if line.strip() else 0
 
 
 def _click_fail(message: str, error: str) -> str:

@@ -122,16 +122,25 @@ class EosPusher(Pusher):
             diff = self.dev.compare_config()
             if not diff.strip():
                 self.dev.discard_config()
+                problem = check(self.running())
+                if problem is not None:
+                    raise PushError(self.name, f"the device reports nothing to change, yet {problem}", False)
                 return Pushed(self.name, False, "")
             self.dev.commit_config(revert_in=CONFIRM_S)
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
             self._undo()
             raise PushError(self.name, f"napalm refused the change: {type(exc).__name__}: {exc}", True) from None
         problem = check(self.running())
+        if problem is None and not self.dev.has_pending_commit():
+            problem = "the switch holds no commit waiting for confirmation"
         if problem is not None:
             self._undo()
             raise PushError(self.name, f"the commit did not land ({problem}); rolled back", True)
-        self.dev.confirm_commit()
+        try:
+            self.dev.confirm_commit()
+        except Exception as exc:  # noqa: BLE001 - unconfirmed, the switch reverts it when its timer runs out
+            self._undo()
+            raise PushError(self.name, f"the commit could not be confirmed: {exc}; rolled back", True) from None
         return Pushed(self.name, True, diff)
 
     def _undo(self) -> None:
@@ -159,6 +168,8 @@ class EosPusher(Pusher):
         return {"snippet": "\n".join(out) + "\n"}
 
     def restore(self, token: dict, check: Check) -> None:
+        if check(self.running()) is None:
+            return  # the tuned queues hold their settings as found (a device that never took a candidate)
         self.push(token["snippet"], check)
 
 
@@ -208,8 +219,12 @@ class SonicPusher(Pusher):
         return None if "Config rolled back successfully" in out else _first(out)
 
     def push(self, snippet: str, check: Check) -> Pushed:
-        patch = json_patch_ops(json.loads(self.running()), json.loads(snippet))
+        running = self.running()
+        patch = json_patch_ops(json.loads(running), json.loads(snippet))
         if not patch:
+            problem = check(running)
+            if problem is not None:
+                raise PushError(self.name, f"nothing to change, yet {problem}", False)
             return Pushed(self.name, False, "")
         before = f"{self.tag}-before"
         self._checkpoint(before)
@@ -240,6 +255,8 @@ class SonicPusher(Pusher):
         return {"checkpoint": name}
 
     def restore(self, token: dict, check: Check) -> None:
+        if check(self.running()) is None:
+            return
         why = self._rollback(token["checkpoint"])
         if why is not None:
             raise PushError(self.name, f"`config rollback {token['checkpoint']}` failed: {why}", False)

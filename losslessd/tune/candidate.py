@@ -111,11 +111,15 @@ class Checked:
 
 
 def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
+    """The snippet that moves ``cfg`` to ``cand`` (empty when its tuned queues hold those settings already,
+    however the config words them), the config it makes, and what lint says of that config."""
     shape = SHAPES[cfg.platform]
     current = shape.normalize(cfg.text)
-    full = snippet(cfg, policy, cand)
-    cut = shape.changes(current, full)
-    applied = shape.apply(current, cut)
+    if ecn_settings(cfg, policy, current) == expected(cfg, policy, cand):
+        cut, applied = "", current
+    else:
+        cut = shape.changes(current, snippet(cfg, policy, cand))
+        applied = shape.apply(current, cut)
     found = lint_device(cfg.device, policy, [config_input(cfg.name, applied)])
     if found is None:
         raise InputError(f"{cfg.name}: the config with candidate {cand.describe()} no longer parses")

@@ -24,6 +24,13 @@ from .score import Counters, pause_s_per_frame
 STORM_KINDS = ("pfc_storm", "onbox_storm")
 
 
+async def _cancel_others() -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 @dataclass
 class Snapshot:
     """One reading round: per device and source, a Reading or why there is none."""
@@ -46,6 +53,7 @@ class CounterReader:
 
     def close(self) -> None:
         self._loop.run_until_complete(self._poller.aclose())
+        self._loop.run_until_complete(_cancel_others())  # pysnmp's timeout tasks
         self._loop.close()
 
     def read(self) -> Snapshot:
@@ -69,12 +77,19 @@ class CounterReader:
                 snap.errors[(name, "ssh")] = getattr(exc, "message", str(exc))
         return snap
 
-    def delta(self, before: Snapshot, after: Snapshot, elapsed_s: float) -> tuple[Counters, list[str]]:
-        """What the tuned ports did between two snapshots, and the sources that could not say."""
-        out = Counters(elapsed_s=elapsed_s)
-        problems = [f"{d} ({src}): {why}" for (d, src), why in {**before.errors, **after.errors}.items()]
+    def storms(self, before: Snapshot, after: Snapshot) -> list[str]:
+        """Storms the daemon's detector (losslessd.monitor.detect) sees between two snapshots: a queue paused
+        and sending nothing the whole time, or a device's own watchdog counting one."""
         detectors = Detectors(Thresholds(storm_detection_polls=1, storm_restoration_polls=1), set(self.lossless))
-        paused: dict[str, float] = {}
+        found = []
+        for rates in self._rates(before, after, []):
+            found += [f"{e.device} {e.port} priority {e.priority}: {e.message}" for e in detectors.feed(rates)
+                      if e.kind in STORM_KINDS]
+        return found
+
+    @staticmethod
+    def _rates(before: Snapshot, after: Snapshot, problems: list[str]) -> list:
+        out = []
         for key, new in after.readings.items():
             old = before.readings.get(key)
             if old is None:
@@ -85,8 +100,16 @@ class CounterReader:
             if rates is None or rates.reset:
                 problems.append(f"{key[0]} ({key[1]}): counters went back during the trial (a restart?)")
                 continue
-            out.storms += [f"{e.device} {e.port} priority {e.priority}: {e.message}" for e in detectors.feed(rates)
-                           if e.kind in STORM_KINDS]
+            out.append(rates)
+        return out
+
+    def delta(self, before: Snapshot, after: Snapshot, elapsed_s: float) -> tuple[Counters, list[str]]:
+        """What the tuned ports did between two snapshots, and the sources that could not say."""
+        out = Counters(elapsed_s=elapsed_s)
+        problems = [f"{d} ({src}): {why}" for (d, src), why in {**before.errors, **after.errors}.items()]
+        paused: dict[str, float] = {}
+        for rates in self._rates(before, after, problems):
+            key = (rates.device,)
             ports = self.tuned.get(key[0], {})
             for k, v in rates.deltas.items():
                 if k.port not in ports or k.index not in self.lossless:

@@ -56,6 +56,9 @@ class Dcqcn:
     # unless the rate was raised by the timer since the last one (clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc
     # 1: prometheus/procfs sysfs/net_class_ecn.go and an mlxconfig dump of a ConnectX-5); False drops the term.
     clamp_target: bool = True
+    # The rate a cut never goes below: rpg_min_rate, 1 Mb/s (NVIDIA DOCA "DCQCN CC parameters"). The paper's
+    # model has none; without it a long mark storm drives R_C towards zero, where the model is stiff.
+    min_rate_bps: float = 1e6
 
     @property
     def byte_counter_pkts(self) -> float:
@@ -86,11 +89,15 @@ def _expm1(x: float) -> float:
 
 
 def marking(q_pkts: float, kmin: float, kmax: float, pmax: float) -> float:
-    """M1: the RED/ECN ramp, thresholds in packets, pmax a fraction."""
+    """M1: the RED/ECN ramp, thresholds in packets, pmax a fraction. The jump from Pmax to 1 above Kmax is
+    spread over one packet (and a step ramp, Kmin = Kmax, rises over one packet), so a queue that settles on
+    it does not make the solver chatter; the ramp itself, where the fixed points lie, is exact."""
     if q_pkts <= kmin:
         return 0.0
     if q_pkts <= kmax:
-        return pmax * (q_pkts - kmin) / (kmax - kmin) if kmax > kmin else pmax
+        return pmax * (q_pkts - kmin) / (kmax - kmin) if kmax > kmin else min(pmax, q_pkts - kmin)
+    if q_pkts < kmax + 1:
+        return pmax + (1.0 - pmax) * (q_pkts - kmax)
     return 1.0
 
 
@@ -179,6 +186,7 @@ def simulate(b: Bottleneck, t_end_s: float, max_step_s: float = 20e-6) -> Trajec
     qx = n * b.pfc_trigger_bytes / PACKET_BYTES if b.pfc_trigger_bytes is not None else math.inf
     width = 1.0  # packets over which the PFC limit and the empty queue switch on (keeps the solver stepping)
     k = DELAY_STAGES / d.feedback_delay_s
+    min_rate = d.min_rate_bps / 8 / PACKET_BYTES
     lag_p, lag_r = _CHAIN, _CHAIN + DELAY_STAGES
     need = b.headroom_need_bytes or 0.0
     room = b.headroom_bytes if b.headroom_bytes is not None else math.inf
@@ -198,6 +206,8 @@ def simulate(b: Bottleneck, t_end_s: float, max_step_s: float = 20e-6) -> Trajec
         drt = (-(rt - rc) * a / d.tau_s if d.clamp_target else 0.0) + d.rai_pps * rd * (cc + e)
         drc = -rc * alpha * a / (2 * d.tau_s) + (rt - rc) * rd * (bb + dd) / 2
         if rc >= c and drc > 0:
+            drc = 0.0
+        if rc <= min_rate and drc < 0:
             drc = 0.0
         if rt >= c and drt > 0:
             drt = 0.0

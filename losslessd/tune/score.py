@@ -120,12 +120,12 @@ def score(bench: BenchResult, sizes: list[int], counters: Counters | None, weigh
 
 
 def noise_pct(samples: list[float]) -> float | None:
-    """Run-to-run noise of repeated scores of one setting: their spread (max - min) over their median, in
-    percent; None with fewer than two."""
+    """Run-to-run noise of repeated scores of one setting: their coefficient of variation (sample standard
+    deviation over mean, in percent, as nccl-tests' i_cv%); None with fewer than two."""
     if len(samples) < 2:
         return None
-    mid = statistics.median(samples)
-    return 100.0 * (max(samples) - min(samples)) / mid if mid > 0 else None
+    mean = statistics.fmean(samples)
+    return 100.0 * statistics.stdev(samples) / mean if mean > 0 else None
 
 
 def compare(a: list[float], b: list[float], noise: float) -> int:

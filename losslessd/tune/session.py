@@ -201,6 +201,10 @@ class Tuner:
         replay = deque(store.trials(tune.id)) if resumed else deque()
         if resumed:
             self.say(f"resuming tune {tune.id} of {self.opts.db}: {len(replay)} trials done")
+        if tune.start is not None:  # the devices may hold a candidate now: the search starts where it first did
+            self.start = Candidate.from_key(tune.start)
+        else:
+            store.set_start(tune.id, self.start.key)
         self.seq = len(replay)
         self.replay = replay
         self.pushers: dict[str, Pusher] = {}
@@ -280,7 +284,10 @@ class Tuner:
             return done.score
         if self.applied != AS_FOUND:
             self.restore(AS_FOUND)
-        return self._trial(AS_FOUND, "settings as found").score
+        trial = self._trial(AS_FOUND, "settings as found")
+        if trial.status == "stopped":
+            raise StopTune(f"{trial.reason} with the settings as found; nothing was changed")
+        return trial.score
 
     def measure(self, cand: Candidate) -> Measured:
         done = self._replayed(cand.key)
@@ -310,6 +317,7 @@ class Tuner:
         return self.configs[name]
 
     def _push(self, cand: Candidate, checks: dict[str, cand_mod.Checked]) -> None:
+        self.applied = None  # some devices may take it before one refuses: a restore must go to every device
         for name in self.devices:  # the canary first: a refusal there leaves the others untouched
             cfg = self.configs[name]
             snippet = checks[name].snippet
@@ -324,7 +332,7 @@ class Tuner:
                     raise StopTune(f"{name} refused a commit ({exc.message}); the fabric is back at the best-known "
                                    "settings") from None
                 self.store.event(self.tune.id, "pushed", f"{cand.key}\n{pushed.diff}", name)
-                cfg.text = checks[name].applied
+                cfg.text = self.pushers[name].running()
         self.applied = cand.key
 
     def _trial(self, key: str, label: str) -> Trial:
@@ -333,6 +341,8 @@ class Tuner:
         ran = run_benchmark(self.opts.benchmark, self.opts.timeout_s)
         after = self.reader.read()
         counters, problems = self.reader.delta(before, after, ran.elapsed_s)
+        # A storm at the end of the run: two readings right after it (the on-box watchdog's over the whole trial).
+        counters.storms = self.reader.storms(before, after) + self.reader.storms(after, self.reader.read())
         sc = score(ran.result, self.opts.sizes, counters, self.opts.weights)
         status = "ok" if sc.value is not None else "invalid"
         reason = sc.reason
@@ -395,7 +405,7 @@ class Tuner:
                 if checked.snippet:
                     self.pushers[name].push(checked.snippet, cand_mod.ecn_check(cfg, self.policy,
                                                                                 cand_mod.expected(cfg, self.policy, cand)))
-                    cfg.text = checked.applied
+                    cfg.text = self.pushers[name].running()
                 if final:
                     self.pushers[name].forget(self.origins[name])
             self.store.event(self.tune.id, "restored", cand.describe())

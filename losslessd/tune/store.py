@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tunes (
     id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL,
     started_unix_s REAL NOT NULL, ended_unix_s REAL, noise_pct REAL, best TEXT, best_score REAL, stopped TEXT,
-    origins TEXT NOT NULL DEFAULT '{}');
+    origins TEXT NOT NULL DEFAULT '{}', start TEXT);
 CREATE TABLE IF NOT EXISTS trials (
     tune_id INTEGER NOT NULL REFERENCES tunes(id), seq INTEGER NOT NULL, candidate TEXT NOT NULL,
     status TEXT NOT NULL, ran INTEGER NOT NULL, reason TEXT, score REAL, measure REAL, paused_share REAL,
@@ -72,6 +72,7 @@ class Tune:
     best_score: float | None = None
     stopped: str | None = None
     origins: dict = field(default_factory=dict)  # device -> how to restore its settings as found
+    start: str | None = None  # the candidate the search started from (kept: a resumed tune starts there too)
 
 
 def fingerprint(params: dict) -> str:
@@ -117,7 +118,7 @@ class Store:
     def tune(self, tune_id: int | None = None) -> Tune:
         """A tune by id, or the latest."""
         sql = "SELECT id, fingerprint, params, status, started_unix_s, ended_unix_s, noise_pct, best, best_score, " \
-              "stopped, origins FROM tunes "
+              "stopped, origins, start FROM tunes "
         row = self.db.execute(sql + ("WHERE id = ?" if tune_id is not None else "ORDER BY id DESC LIMIT 1"),
                               (tune_id,) if tune_id is not None else ()).fetchone()
         if row is None:
@@ -125,13 +126,16 @@ class Store:
                              file=str(self.path))
         return Tune(id=row[0], fingerprint=row[1], params=json.loads(row[2]), status=row[3], started_unix_s=row[4],
                     ended_unix_s=row[5], noise_pct=row[6], best=row[7], best_score=row[8], stopped=row[9],
-                    origins=json.loads(row[10]))
+                    origins=json.loads(row[10]), start=row[11])
 
     def tunes(self) -> list[Tune]:
         return [self.tune(r[0]) for r in self.db.execute("SELECT id FROM tunes ORDER BY id")]
 
     def set_origins(self, tune_id: int, origins: dict) -> None:
         self.db.execute("UPDATE tunes SET origins = ? WHERE id = ?", (json.dumps(origins, sort_keys=True), tune_id))
+
+    def set_start(self, tune_id: int, start: str) -> None:
+        self.db.execute("UPDATE tunes SET start = ? WHERE id = ?", (start, tune_id))
 
     def set_noise(self, tune_id: int, noise: float) -> None:
         self.db.execute("UPDATE tunes SET noise_pct = ? WHERE id = ?", (noise, tune_id))
