@@ -90,7 +90,7 @@ def main() -> None:
         scored = {p: sc.true_score(sc.space.candidate(p)) for p in points}
         best_p = max(scored, key=lambda p: scored[p] if scored[p] is not None else -1)
         grid_best, grid_runs = scored[best_p], len(points)
-        coord_gaps, coord_runs, rand_gaps, rand_below = [], [], [], []
+        coord_gaps, coord_runs, rand_gaps = [], [], []
         for seed in range(args.seeds):
             cand, runs = strategy_run(sc, "coordinate", grid_runs, args.noise, seed, default)
             coord_runs.append(runs)
@@ -98,21 +98,28 @@ def main() -> None:
             rcand, _ = strategy_run(sc, "random", runs, args.noise, seed, default, given_noise=0.0)
             rand_gaps.append(100 * (grid_best - (sc.true_score(rcand) or 0)) / grid_best)
         default_score = sc.true_score(sc.space.candidate(sc.space.index_of(default)))
-        rows.append((spec, grid_runs, grid_best, sc.space.candidate(best_p), default_score,
-                     statistics.median(coord_runs), max(coord_runs), statistics.median(coord_gaps), max(coord_gaps),
-                     statistics.median(rand_gaps), max(rand_gaps), time.monotonic() - started))
+        rows.append((spec, grid_runs, grid_best, sc.space.candidate(best_p), default_score, coord_runs, coord_gaps,
+                     rand_gaps, time.monotonic() - started))
     print(f"stand-in fabric: fluid model alltoall at sizes 8M/64M/512M, {args.seeds} noise seeds at "
           f"{args.noise:g} % busbw noise, policy {args.policy}, grid of {args.levels} threshold levels per knob")
-    print("| scenario (Gb/s:incast) | grid runs | grid best score | grid best setting | default score | "
-          "coordinate runs (median/max) | runs vs grid | coordinate gap (median/max) | random gap at equal runs "
-          "(median/max) | seconds |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for (spec, gruns, gbest, gcand, dflt, cr, crmax, cg, cgmax, rg, rgmax, secs) in rows:
-        print(f"| {spec} | {gruns} | {gbest:.2f} | {gcand.describe()} | {dflt:.2f} | {cr:g}/{crmax} | "
-              f"{100 * crmax / gruns:.0f} % | {cg:.2f} %/{cgmax:.2f} % | {rg:.2f} %/{rgmax:.2f} % | {secs:.0f} |")
-    ok = all(r[6] <= 0.2 * r[1] and r[8] <= 2.0 and r[7] <= r[9] for r in rows)
-    print("targets met (coordinate within 2 % of grid's best in at most 20 % of its runs, no worse than random):",
-          "yes" if ok else "NO")
+    print("| Gb/s:incast | grid runs | grid best (score, setting) | today's default | coordinate runs, max (share of grid) | "
+          "coordinate gap to grid best, mean/max | random gap at equal runs, mean/max | vs random | s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ok = True
+    for spec, gruns, gbest, gcand, dflt, cruns, cgaps, rgaps, secs in rows:
+        cmean, rmean = statistics.fmean(cgaps), statistics.fmean(rgaps)
+        # Differences below the run-to-run noise are ties (the tuner's own rule).
+        verdict = "tie" if abs(cmean - rmean) <= args.noise else ("better" if cmean < rmean else "worse")
+        ok &= max(cruns) <= 0.2 * gruns and max(cgaps) <= 2.0 and verdict != "worse"
+        print(f"| {spec} | {gruns} | {gbest:.2f}, {gcand.describe()} | {dflt:.2f} | {max(cruns)} "
+              f"({100 * max(cruns) / gruns:.0f} %) | {cmean:.2f} %/{max(cgaps):.2f} % | {rmean:.2f} %/{max(rgaps):.2f} % | "
+              f"{verdict} | {secs:.0f} |")
+    overall_c = statistics.fmean(g for r in rows for g in r[6])
+    overall_r = statistics.fmean(g for r in rows for g in r[7])
+    ok &= overall_c < overall_r
+    print(f"over all scenarios and seeds: coordinate gap {overall_c:.2f} %, random gap {overall_r:.2f} % at equal runs")
+    print("targets met (coordinate within 2 % of grid's best in at most 20 % of grid's runs, and better than random "
+          "at equal runs):", "yes" if ok else "NO")
 
 
 if __name__ == "__main__":

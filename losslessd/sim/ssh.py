@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import threading
 from typing import NamedTuple, Protocol
 
@@ -160,9 +159,6 @@ class EosShell(Shell):
             self.session = words[2]
             self.device.config.sessions.setdefault(self.session, EosSession(self.session))
             return Reply("")
-        if cmd == "show version | json" and cmd in self.device.outputs:
-            version = json.loads(self.device.outputs[cmd])
-            return Reply(json.dumps({**version, "uptime": self.device.config.uptime()}, indent=2))
         if (out := self.device.config.eos_exec(cmd)) is not None:
             return Reply(out, status=1 if out.startswith("%") else 0)
         if cmd in self.device.outputs:
