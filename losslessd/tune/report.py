@@ -64,6 +64,7 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     so far), tune-<id>-pause.png (share of the trial the most paused tuned port spent paused)."""
     try:  # Agg canvas behind Figure.savefig: pyplot (and a display) never needed
         from matplotlib.figure import Figure
+        from matplotlib.ticker import NullFormatter
     except ImportError:
         raise InputError("plots need matplotlib, which comes with the `plot` extra: pip install 'losslessd[plot]'") \
             from None
@@ -82,6 +83,7 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
                        label="best score")
         if log:
             ax.set_xscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # decades only: minor labels overlap
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("busbw at the chosen sizes (GB/s)")

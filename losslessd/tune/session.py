@@ -171,7 +171,7 @@ class Tuner:
                  f"benchmark: {' '.join(o.benchmark)} (timeout {o.timeout_s:g} s), scored at "
                  f"{', '.join(format_size(s) for s in o.sizes) or 'every printed size'}",
                  f"search: {o.strategy}, at most {o.budget} benchmark runs, policy {self.policy.name} bounds: "
-                 + "; ".join(f"{name} {', '.join(f'{v:g}' for v in lv)}"
+                 + "; ".join(f"{name} {', '.join(f'{v:.0f}' if v >= 100 else f'{v:g}' for v in lv)}"
                              for name, lv in zip(("Kmin B", "Kmax B", "Pmax %"), self.space.levels)),
                  f"settings as found: {self.found.describe() if self.found else 'not one setting on every tuned queue'}"
                  f"; the search starts at {self.start.describe()}"]
