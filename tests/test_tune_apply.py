@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 from netmiko import ConnectHandler
@@ -12,7 +13,7 @@ from netmiko import ConnectHandler
 from losslessd.inventory import load
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
-from losslessd.tune.apply import EosPusher, PushError, SonicPusher, json_patch_ops
+from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher, json_patch_ops
 from losslessd.tune.space import Candidate
 from tests.peers import ssh_params
 
@@ -138,3 +139,39 @@ def test_json_patch_ops_merge_like_config_load():
         {"op": "add", "path": "/WRED_PROFILE", "value": {"B": {"ecn": "ecn_all"}}}]
     assert json_patch_ops(current, {"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|A]"}}}) == []
     assert json_patch_ops({"T": {"a/b": {}}}, {"T": {"a/b": {"f": "1"}}})[0]["path"] == "/T/a~1b/f"
+
+
+def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
+    """A Cumulus switch (the rendered roce-dscp26 profile as `nv set` lines) served by the simulator: a candidate
+    goes in as one NVUE revision, a refused apply changes nothing, and the settings as found come back."""
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    text = (Path(__file__).parent / "fixtures" / "render" / "nvidia_cumulus" / "roce-dscp26.cfg").read_text()
+    (fabric / "leaf9.cfg").write_text(text + "nv set system hostname leaf9\n")
+    sim = make_sim(snmp=False, fabric=fabric)
+    [name] = sim.devices
+    host = load(sim.inventory_path, sim.env).hosts[name]
+    # `pull` reads NVUE's JSON tree; the tuner its `nv set` lines: both parse to the same ECN settings.
+    assert json.loads(sim.devices[name].outputs["nv config show -o json"])[1]["set"]["qos"]["congestion-control"]
+    pusher = NvuePusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
+    pusher.open()
+    try:
+        cfg = candidate.load(name, "nvidia_cumulus", pusher.running(), POLICY, ["swp1", "swp2"])
+        found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+        assert found["swp1"] == (153600, 1572864, 100.0)
+        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        pushed = _push(cfg, pusher, NEW)
+        assert pushed.changed and "interface swp1 qos congestion-control profile ROCE_LOSSLESS_300000_3000000" in pushed.diff
+        assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name))["swp1"] == (300_000, 3_000_000, 20.0)
+        assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name))["swp2"] == (1_200_000, 12_000_000, 20.0)
+        assert "nv config apply -y" in sim.devices[name].config.log
+        sim.refuse_commits(name, "invalid config: buffer pool exhausted")
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, Candidate(200_000, 2_000_000, 10.0))
+        assert "buffer pool exhausted" in err.value.message
+        assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name))["swp1"] == (300_000, 3_000_000, 20.0)
+        sim.refuse_commits(name, None)
+        pusher.restore(origin, candidate.ecn_check(cfg, POLICY, found))
+        assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found
+    finally:
+        pusher.close()

@@ -32,7 +32,7 @@ from ..errors import InputError
 from ..model import Device, DeviceKind
 from ..parse import _groups, parse_group
 from . import counters
-from .config import ConfigState
+from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, storm_key
 from .snmp import sonic_if_indexes
 from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
@@ -44,11 +44,11 @@ SNMP_AUTH_ENV = "LOSSLESSD_SIM_SNMP_AUTH_KEY"
 SNMP_PRIV_ENV = "LOSSLESSD_SIM_SNMP_PRIV_KEY"
 SNMP_V3_USER = "losslessd"
 # The login a platform's CLI is usually reached with: SONiC's default admin user, EOS's admin, root on hosts.
-USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root"}
+USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root", "nvidia_cumulus": "cumulus"}
 # netmiko device types that work against these shells (tests/test_sim.py connects with each):
 # SONiC's login is a bash shell, as is a host's; netmiko's `sonic`-named types do not fit (dell_sonic
 # enters Dell's sonic-cli, edgecore_sonic is the plain LinuxSSH class under another name).
-NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux"}
+NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux", "nvidia_cumulus": "cumulus_linux"}
 # Served by `show version` when a running-config does not name its model and release in its header.
 _EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION = "vEOS-lab", "4.31.2F"
 # `! device: spine1 (DCS-7060DX5-64S, EOS-4.31.2F)`: the header EOS writes atop `show running-config`.
@@ -325,7 +325,8 @@ class Simulator:
     def running_config(self, name: str) -> str:
         """The config the device serves now (pushed changes included)."""
         device = self._device(name)
-        return device.outputs[SONIC_RUNNING_CONFIG if device.platform == "sonic" else "show running-config"]
+        return device.outputs[{"sonic": SONIC_RUNNING_CONFIG, "nvidia_cumulus": NVUE_COMMANDS}.get(
+            device.platform, "show running-config")]
 
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
@@ -411,6 +412,9 @@ def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:
         outputs = {SONIC_RUNNING_CONFIG: _sonic_running_config(files, texts)}
     elif model.platform == "arista_eos":
         outputs = {"show running-config": texts[0]}
+    elif model.platform == "nvidia_cumulus" and re.search(r"^nv set ", texts[0], re.MULTILINE):
+        # The applied config as `nv set` lines, and the JSON tree `pull` reads (losslessd.sim.config).
+        outputs = {NVUE_COMMANDS: texts[0], NVUE_JSON: nvue_tree(texts[0])}
     else:
         return None  # a bare `mlnx_qos` output does not say which command on which interface made it
     if model.platform == "arista_eos":

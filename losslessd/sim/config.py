@@ -14,8 +14,12 @@ patch of CONFIG_DB), `config rollback NAME`, `config delete-checkpoint NAME`, `c
 or without sudo; the patch file is written with `: > FILE` and `printf '%s' 'PART' >> FILE` (a terminal line
 holds at most 4095 characters, so a long patch goes in parts) and removed with `rm -f FILE`.
 
+Cumulus NVUE (NVIDIA's NVUE command reference, "Config Commands"): `nv set` and `nv unset` build a pending
+revision, `nv config diff` shows it, `nv config apply -y` applies it (`applied [rev_id: N]`), `nv config detach`
+drops it; `nv config show -o commands` and `-o json` serve the applied config.
+
 A device can be told to refuse commits (``refuse``): EOS then answers a commit with an error and changes
-nothing; SONiC's apply-patch fails as `config` does on a YANG validation error.
+nothing; SONiC's apply-patch fails as `config` does on a YANG validation error; NVUE's apply fails.
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ import shlex
 import time
 from dataclasses import dataclass, field
 
-from ..fix.apply import EOS_SETTINGS, replay_cli
+from ..fix.apply import EOS_SETTINGS, replace_set_lines, replay_cli, set_changes
 
 EOS_RUNNING = "show running-config"
 EOS_STARTUP = "show startup-config"
 SONIC_RUNNING = "show runningconfiguration all"
+NVUE_COMMANDS = "nv config show -o commands"
+NVUE_JSON = "nv config show -o json"
 _TIMER = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})$")
 # EOS modes entered from config mode, and the sub-modes (with the commands they hold) entered inside them.
 EOS_TOP_MODES = ("interface ", "qos profile ", "policy-map ", "class-map ", "router ", "management ", "vrf instance ",
@@ -63,6 +69,8 @@ class ConfigState:
     flash: dict[str, str] = field(default_factory=dict)
     checkpoints: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    nvue_pending: list[str] = field(default_factory=list)  # `nv set` / `nv unset` lines not applied yet
+    nvue_revision: int = 1
     refuse: str | None = None  # refuse every commit with this reason
     commits: int = 0  # commits that changed the running config (tests count them)
     rollbacks: int = 0
@@ -238,6 +246,36 @@ class ConfigState:
             return self.sonic_apply_patch(args[0])
         return None
 
+    # -- NVUE ----------------------------------------------------------------------------------------
+    def nvue_command(self, cmd: str) -> tuple[str, int] | None:
+        """(output, exit status) of an `nv` config command; None: not one of them."""
+        words = cmd.split()
+        if words[:1] == ["sudo"]:
+            words = words[1:]
+        if words[:2] in (["nv", "set"], ["nv", "unset"]) and len(words) > 2:
+            self.nvue_pending.append(" ".join(words))
+            return "", 0
+        if words[:2] != ["nv", "config"] or len(words) < 3:
+            return None
+        verb, applied = words[2], self.outputs.get(NVUE_COMMANDS, "")
+        if verb == "detach":
+            self.nvue_pending.clear()
+            return "", 0
+        if verb == "diff":
+            return set_changes(applied, "\n".join(self.nvue_pending) + "\n").strip(), 0
+        if verb == "apply" and len(words) == 4 and words[3] in ("-y", "--y", "--assume-yes"):
+            self.log.append(" ".join(words))
+            if self.refuse:
+                return f"Error: {self.refuse}", 1
+            new = replace_set_lines(applied, "\n".join(self.nvue_pending))
+            self.nvue_pending.clear()
+            if new != applied:
+                self.commits += 1
+                self.nvue_revision += 1
+            self.outputs[NVUE_COMMANDS], self.outputs[NVUE_JSON] = new, nvue_tree(new)
+            return f"applied [rev_id: {self.nvue_revision}]", 0
+        return None
+
     def sonic_apply_patch(self, path: str) -> tuple[str, int]:
         if path not in self.files:
             return _click_fail_patch(f"[Errno 2] No such file or directory: '{path}'"), 2
@@ -253,6 +291,21 @@ class ConfigState:
             self.commits += 1
         self.outputs[SONIC_RUNNING] = new
         return "Patch applied successfully.", 0
+
+
+def nvue_tree(commands: str) -> str:
+    """`nv config show -o json` of an applied config held as `nv set` lines: the header NVUE prints, then the
+    tree of every set path (a bare command is an empty mapping, as NVUE writes `pfc-watchdog: {}`)."""
+    tree: dict = {}
+    for line in commands.splitlines():
+        words = line.split()
+        if words[:2] != ["nv", "set"]:
+            continue
+        node = tree
+        for word in words[2:]:
+            node = node.setdefault(word, {})
+    return json.dumps([{"header": {"model": "losslessd-sim", "nvue-api-version": "nvue_v1", "rev-id": 1.0,
+                                   "version": "Cumulus Linux 5.9.1"}}, {"set": tree}], indent=2)
 
 
 def _indent(line: str) -> int:

@@ -190,6 +190,8 @@ class BashShell(Shell):
             return Reply(self.device.outputs[cmd])
         if self.device.platform == "sonic" and (done := self.device.config.sonic_command(cmd)) is not None:
             return Reply(done[0], status=done[1])
+        if self.device.platform == "nvidia_cumulus" and (done := self.device.config.nvue_command(cmd)) is not None:
+            return Reply(done[0], status=done[1])
         program, *args = cmd.split()
         if program == "show" and self.device.platform == "sonic":
             # SONiC's `show` is a click application: an unknown subcommand gets click's usage error.
@@ -202,7 +204,8 @@ class BashShell(Shell):
         return Reply(f"-bash: {program}: command not found", status=127)
 
 
-SHELLS: dict[str, type[Shell]] = {"arista_eos": EosShell, "sonic": BashShell, "linux_mlx5": BashShell}
+SHELLS: dict[str, type[Shell]] = {"arista_eos": EosShell, "sonic": BashShell, "linux_mlx5": BashShell,
+                                  "nvidia_cumulus": BashShell}
 
 
 def _crlf(text: str) -> str:

@@ -10,6 +10,11 @@ the settings back. Nothing here runs without `losslessd tune --apply` and the op
   (`config apply-patch`), a read-back of `show runningconfiguration all`, and `config rollback` to the
   checkpoint when the patch fails or did not land. SONiC has no commit timer. Settings as found are restored
   with `config rollback` to a checkpoint taken when the tune started.
+- nvidia_cumulus, over its SSH shell: `nv config detach` (no stale pending revision), the `nv set` lines,
+  `nv config diff`, `nv config apply -y`, a read-back of `nv config show -o commands`; a change that did not
+  land is reverted by applying the previous lines of the paths it set (`nv unset` where there were none).
+  NVUE's `apply --confirm` timer is not used: its confirmation command is not in the reference this was built
+  from. Settings as found are restored by re-applying the tuned ports' congestion-control lines as they were.
 
 After every push the running config is read back and checked (losslessd.tune.candidate.ecn_check: the tuned
 queues hold the pushed thresholds, parsed by losslessd's own parser); a push that fails or did not land raises
@@ -29,7 +34,7 @@ from ..collect.ssh import connect_args
 from ..errors import InputError
 from ..inventory import Host
 
-TRANSACTIONAL = ("arista_eos", "sonic")
+TRANSACTIONAL = ("arista_eos", "sonic", "nvidia_cumulus")
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
 
@@ -84,7 +89,7 @@ class Pusher:
 
 
 def pusher_for(host: Host, known_hosts: Path | None, timeout_s: float, tag: str) -> Pusher:
-    cls = {"arista_eos": EosPusher, "sonic": SonicPusher}.get(host.platform.id)
+    cls = {"arista_eos": EosPusher, "sonic": SonicPusher, "nvidia_cumulus": NvuePusher}.get(host.platform.id)
     if cls is None:
         raise InputError(f"{host.name}: no transactional push for platform {host.platform.id} "
                          f"(--apply supports {', '.join(TRANSACTIONAL)}); tune it without --apply and push by hand")
@@ -266,6 +271,91 @@ class SonicPusher(Pusher):
 
     def forget(self, token: dict) -> None:
         self._run(f"sudo config delete-checkpoint {token['checkpoint']}")
+
+
+class NvuePusher(SonicPusher):
+    """Cumulus NVUE over SSH (the login and shell handling are SONiC's: a Linux shell, netmiko's LinuxSSH)."""
+
+    platform = "nvidia_cumulus"
+
+    def running(self) -> str:
+        return self._run("nv config show -o commands")
+
+    def _apply(self, lines: list[str]) -> str | None:
+        """Apply ``lines`` as one revision; None when NVUE applied it, else its answer."""
+        self._run("nv config detach")
+        for line in lines:
+            self._run(line)
+        out = self._run("nv config apply -y")
+        if not out.strip().startswith("applied"):
+            self._run("nv config detach")
+            return _first(out)
+        return None
+
+    def push(self, snippet: str, check: Check) -> Pushed:
+        running = self.running()
+        lines = [line.strip() for line in snippet.splitlines() if line.strip().startswith(("nv set ", "nv unset "))]
+        if not lines:
+            problem = check(running)
+            if problem is not None:
+                raise PushError(self.name, f"nothing to change, yet {problem}", False)
+            return Pushed(self.name, False, "")
+        undo = _previous(running, lines)
+        self._run("nv config detach")
+        for line in lines:
+            self._run(line)
+        diff = self._run("nv config diff")
+        out = self._run("nv config apply -y")
+        failed = None if out.strip().startswith("applied") else f"`nv config apply` failed: {_first(out)}"
+        problem = failed or check(self.running())
+        if problem is not None:
+            self._run("nv config detach")
+            why = self._apply(undo) if failed is None else None
+            raise PushError(self.name, f"{problem}; " + ("rolled back" if why is None else f"rollback failed: {why}"),
+                            why is None)
+        return Pushed(self.name, True, diff)
+
+    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+        """The tuned ports' congestion-control lines, and those of the profiles they use, as they are now."""
+        mine = [f"nv set interface {p} qos congestion-control " for p in ports]
+        bound = {line.split()[-1] for line in running.splitlines() if any(line.startswith(m) for m in mine)}
+        keep = [line for line in running.splitlines()
+                if any(line.startswith(m) for m in mine)
+                or any(line.startswith(f"nv set qos congestion-control {b} ") for b in bound)]
+        return {"ports": ports, "lines": keep}
+
+    def restore(self, token: dict, check: Check) -> None:
+        if check(self.running()) is None:
+            return
+        lines = [f"nv unset interface {p} qos congestion-control" for p in token["ports"]] + token["lines"]
+        why = self._apply(lines)
+        if why is not None:
+            raise PushError(self.name, f"restoring the settings as found failed: {why}", False)
+        problem = check(self.running())
+        if problem is not None:
+            raise PushError(self.name, f"restored the settings as found, but {problem}", False)
+
+    def forget(self, token: dict) -> None:
+        pass
+
+
+def _previous(running: str, lines: list[str]) -> list[str]:
+    """What undoes ``lines`` (`nv set PATH VALUE`): the running config's lines of each path, else `nv unset PATH`."""
+    have: dict[str, list[str]] = {}
+    for line in running.splitlines():
+        words = line.split()
+        if words[:2] == ["nv", "set"] and len(words) > 3:
+            have.setdefault(" ".join(words[2:-1]), []).append(line.strip())
+    undo: list[str] = []
+    for line in lines:
+        words = line.split()
+        if words[:2] != ["nv", "set"] or len(words) < 4:
+            continue
+        path = " ".join(words[2:-1])
+        for old in have.get(path, [f"nv unset {path}"]):
+            if old not in undo:
+                undo.append(old)
+    return undo
 
 
 def _first(text: str) -> str:

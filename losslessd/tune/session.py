@@ -25,6 +25,7 @@ from .. import render
 from ..collect.ssh import CollectError, Session
 from ..errors import InputError
 from ..inventory import Host, Inventory
+from ..platforms import Command
 from ..policy import Policy
 from . import candidate as cand_mod
 from .apply import PushError, Pusher, pusher_for
@@ -105,9 +106,14 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
+# The running config in the form a snippet applies to (losslessd/fix/apply.py), where `pull` reads another:
+# NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
+READ_COMMANDS = {"nvidia_cumulus": Command("nv config show -o commands")}
+
+
 def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> str:
     """The device's running config: the platform's config command (the first `pull` runs) over SSH."""
-    first = host.platform.commands[0]
+    first = READ_COMMANDS.get(host.platform.id, host.platform.commands[0])
     session = Session(_only(host, first), known_hosts=known_hosts, timeout=timeout_s)
     try:
         result = session.run()
