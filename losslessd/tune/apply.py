@@ -82,6 +82,18 @@ class Pusher:
         raise NotImplementedError
 
     def restore(self, token: dict, check: Check) -> None:
+        """Put the tuned settings back as origin() found them (nothing to do when ``check`` says they are)."""
+        if check(self.running()) is None:
+            return  # a device that never took a candidate, or one already put back
+        why = self._put_back(token, check)
+        if why is not None:
+            raise PushError(self.name, f"putting the settings as found back failed: {why}", False)
+        problem = check(self.running())
+        if problem is not None:
+            raise PushError(self.name, f"put the settings as found back, but {problem}", False)
+
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        """The platform's way back to ``token``; None when the device took it, else what it answered."""
         raise NotImplementedError
 
     def forget(self, token: dict) -> None:
@@ -172,10 +184,9 @@ class EosPusher(Pusher):
             out.append("!")
         return {"snippet": "\n".join(out) + "\n"}
 
-    def restore(self, token: dict, check: Check) -> None:
-        if check(self.running()) is None:
-            return  # the tuned queues hold their settings as found (a device that never took a candidate)
+    def _put_back(self, token: dict, check: Check) -> str | None:
         self.push(token["snippet"], check)
+        return None
 
 
 def _block(lines: list[str], header: str, indent: int) -> list[str]:
@@ -259,15 +270,8 @@ class SonicPusher(Pusher):
         self._checkpoint(name)
         return {"checkpoint": name}
 
-    def restore(self, token: dict, check: Check) -> None:
-        if check(self.running()) is None:
-            return
-        why = self._rollback(token["checkpoint"])
-        if why is not None:
-            raise PushError(self.name, f"`config rollback {token['checkpoint']}` failed: {why}", False)
-        problem = check(self.running())
-        if problem is not None:
-            raise PushError(self.name, f"rolled back to {token['checkpoint']}, but {problem}", False)
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        return self._rollback(token["checkpoint"])
 
     def forget(self, token: dict) -> None:
         self._run(f"sudo config delete-checkpoint {token['checkpoint']}")
@@ -324,16 +328,8 @@ class NvuePusher(SonicPusher):
                 or any(line.startswith(f"nv set qos congestion-control {b} ") for b in bound)]
         return {"ports": ports, "lines": keep}
 
-    def restore(self, token: dict, check: Check) -> None:
-        if check(self.running()) is None:
-            return
-        lines = [f"nv unset interface {p} qos congestion-control" for p in token["ports"]] + token["lines"]
-        why = self._apply(lines)
-        if why is not None:
-            raise PushError(self.name, f"restoring the settings as found failed: {why}", False)
-        problem = check(self.running())
-        if problem is not None:
-            raise PushError(self.name, f"restored the settings as found, but {problem}", False)
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        return self._apply([f"nv unset interface {p} qos congestion-control" for p in token["ports"]] + token["lines"])
 
     def forget(self, token: dict) -> None:
         pass
