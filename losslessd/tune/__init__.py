@@ -9,5 +9,6 @@
     store.Store: every trial in SQLite, so a killed tune resumes without losing a finished trial
 
 fluid.py is the stand-in fabric (a DCQCN + PFC fluid model solved with scipy) that bench/tune_eval.py
-and the simulator's benchmark command (losslessd.sim.bench) run.
+and the simulator's benchmark command (losslessd.sim.bench) run; propose.py gives the daemon's
+ecn_not_marking events the tuner's proposed settings for their port.
 """

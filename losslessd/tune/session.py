@@ -18,7 +18,7 @@ import subprocess
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import render
@@ -31,7 +31,7 @@ from . import candidate as cand_mod
 from .apply import PushError, Pusher, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
 from .counters import CounterReader
-from .score import DEFAULT_NOISE_PCT, Counters, Weights, compare, noise_pct, score
+from .score import DEFAULT_NOISE_PCT, Weights, compare, noise_pct, score
 from .search import Measured, Search, StopTune
 from .space import Candidate, Space, from_policy
 from .store import AS_FOUND, Store, Trial
@@ -124,8 +124,7 @@ def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> str:
     return result.sections[0][1]
 
 
-def _only(host: Host, command) -> Host:
-    from dataclasses import replace
+def _only(host: Host, command: Command) -> Host:
     return replace(host, platform=replace(host.platform, commands=(command,)))
 
 
@@ -299,7 +298,7 @@ class Tuner:
         done = self._replayed(cand.key)
         if done is not None:
             return Measured(done.score, done.ran)
-        checks = {name: cand_mod.check(self._current(name), self.policy, cand) for name in self.devices}
+        checks = {name: cand_mod.check(self.configs[name], self.policy, cand) for name in self.devices}
         refused = [f"{name}: {'; '.join(c.reasons())}" for name, c in checks.items() if c.refused]
         if refused:
             self._store(Trial(self.seq, cand.key, "refused", False, reason="lints with an error: " + " | ".join(refused),
@@ -317,10 +316,6 @@ class Tuner:
             self.say(f"   regression: back to the best-known settings ({_label(best)})")
             self.restore_best()
         return Measured(trial.score)
-
-    def _current(self, name: str) -> cand_mod.DeviceConfig:
-        """The device's config as it runs now (pushes change it)."""
-        return self.configs[name]
 
     def _push(self, cand: Candidate, checks: dict[str, cand_mod.Checked]) -> None:
         self.applied = None  # some devices may take it before one refuses: a restore must go to every device
