@@ -43,6 +43,7 @@ bench: test-deps
 	$(PY) bench/deadlock_scale.py
 	$(PY) bench/poll_rate.py
 	$(PY) bench/daemon_scale.py
+	$(PY) bench/tune_eval.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -17,6 +17,8 @@ from . import pull as pull_cmd
 from . import render as render_cmd
 from . import rules as rules_cmd
 from . import sim as sim_cmd
+from . import simbench as simbench_cmd
+from . import tune as tune_cmd
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
@@ -25,11 +27,13 @@ app.command("fix")(fix_cmd.fix)
 app.command("rules")(rules_cmd.rules)
 app.command("pull")(pull_cmd.pull)
 app.command("sim")(sim_cmd.sim)
+app.command("sim-bench")(simbench_cmd.sim_bench)
 app.command("render")(render_cmd.render)
 app.command("daemon")(daemon_cmd.daemon)
 app.command("events")(history_cmd.events)
 app.command("history")(history_cmd.history)
 app.add_typer(policy_cmd.app, name="policy")
+app.add_typer(tune_cmd.app, name="tune")
 
 
 def _version(value: bool):

@@ -33,6 +33,7 @@ from ..monitor import Event
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
 from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_from_snmp
+from ..tune.propose import Proposer
 from ..platforms import Command
 from . import logs
 from .drift import FABRIC, Drift, pull_and_lint
@@ -79,6 +80,7 @@ class Daemon:
         self.gnmi_counters = CounterTracker()
         self.gnmi = GnmiStreams(lambda reading, started: self._read(reading, self.gnmi_counters, "gnmi", started),
                                 lambda device, started, reason: self._failed(device, "gnmi", started, reason))
+        self.proposer = Proposer(settings.lint_policy)
         self.detectors = self._detectors(settings)
         self.drift = Drift()
         self._background: set[asyncio.Future] = set()
@@ -93,10 +95,11 @@ class Daemon:
         self.http = None
 
     # -- what a device is polled with ------------------------------------------------------------------
-    @staticmethod
-    def _detectors(settings: Settings) -> Detectors:
+    def _detectors(self, settings: Settings) -> Detectors:
         lossless = settings.lint_policy.lossless
-        return Detectors(settings.detection, set(lossless.priorities), frozenset(lossless.tolerated_priorities))
+        self.proposer.policy = settings.lint_policy
+        return Detectors(settings.detection, set(lossless.priorities), frozenset(lossless.tolerated_priorities),
+                         propose=self.proposer)
 
     def _targets(self, settings: Settings) -> tuple[dict[str, SnmpTarget], dict[str, Host]]:
         poll = settings.poll
@@ -208,6 +211,7 @@ class Daemon:
                 event.message += " (device removed from the inventory)"
                 self._emit(event)
         self.detectors.forget(device)
+        self.proposer.forget(device)
         self.snmp_counters.forget(device)
         self.ssh_counters.forget(device)
         self.gnmi_counters.forget(device)
@@ -340,6 +344,7 @@ class Daemon:
         except InputError as exc:
             log.error("drift run failed: %s", exc)
             return False
+        self.proposer.update(pulled.configs)
         for device, why in sorted(pulled.missing.items()):
             log.warning("drift: the config of %s was not read (%s); its findings stand as of its last run",
                         device, why, extra={"device": device})
