@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, replace
 
 from .. import __version__
-from ..headroom import options_for, required_xoff_bytes
+from ..headroom import ieee_xoff_bytes
 from .fluid import PACKET_BYTES, Bottleneck, SizeOutcome, alltoall
 from .score import Counters, pause_s_per_frame
 
@@ -33,9 +33,10 @@ def pfc_trigger_bytes(pool_bytes: float, alpha: float, incast: int) -> float:
 def scenario(link_gbps: float, incast: int, kmin_bytes: float, kmax_bytes: float, pmax_pct: float, *,
              pool_bytes: float = DEFAULT_POOL_BYTES, alpha: float = DEFAULT_ALPHA, headroom_bytes: float | None = None,
              cable_m: float = DEFAULT_CABLE_M, mtu: int = DEFAULT_MTU, trigger_bytes: float | None = None) -> Bottleneck:
-    """A bottleneck built from switch facts; the headroom need is SONiC's formula for the port
-    (losslessd.headroom), and the configured headroom defaults to exactly that."""
-    need = required_xoff_bytes("sonic", link_gbps, cable_m, mtu, options_for(None, None))
+    """A bottleneck built from switch facts; the headroom need is what is in flight after XOFF on any ASIC: two
+    frames, the cable's round trip and the peer's IEEE 802.3 pause response (losslessd.headroom.ieee_xoff_bytes),
+    and the configured headroom defaults to exactly that."""
+    need = ieee_xoff_bytes(int(round(link_gbps * 1000)), cable_m, mtu)
     return Bottleneck(link_gbps=link_gbps, incast=incast, kmin_bytes=kmin_bytes, kmax_bytes=kmax_bytes,
                       pmax=pmax_pct / 100, headroom_need_bytes=need,
                       headroom_bytes=headroom_bytes if headroom_bytes is not None else need,
