@@ -43,13 +43,15 @@ def test_sonic_candidate_is_a_wred_profile_on_the_tuned_queues():
 
 
 def test_candidate_marking_after_pfc_is_refused():
-    """A pool this small puts the PG's PFC trigger (reserved + alpha x pool / (1 + alpha)) near 160 KB: a Kmin of
-    400 KB marks only after PFC pauses (ECN004), so the candidate is refused; 100 KB is not."""
+    """A pool this small puts the PG's PFC trigger under load (reserved + alpha x pool / (1 + n x alpha), n = the 6
+    lossless PGs sharing the pool) near 79 KB: a Kmin of 400 KB (or 100 KB) marks only after PFC pauses (ECN004),
+    so the candidate is refused; 40 KB is not."""
     cfg = leaf1(pool_bytes=600_000)
     late = candidate.check(cfg, POLICY, Candidate(400_000, 2_000_000, 5.0))
     assert late.refused and any(f.code == "ECN004" and f.port == "Ethernet0" for f in late.refusals)
     assert "ECN004 Ethernet0" in late.reasons()[0]
-    early = candidate.check(cfg, POLICY, Candidate(100_000, 2_000_000, 5.0))
+    assert candidate.check(cfg, POLICY, Candidate(100_000, 2_000_000, 5.0)).refused
+    early = candidate.check(cfg, POLICY, Candidate(40_000, 2_000_000, 5.0))
     assert not early.refused
 
 
