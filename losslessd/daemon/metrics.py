@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from prometheus_client import CollectorRegistry, ProcessCollector
-from prometheus_client.exposition import CONTENT_TYPE_LATEST, choose_encoder
+from prometheus_client.exposition import choose_encoder
 from prometheus_client.exposition import generate_latest as generate_text
-from prometheus_client.openmetrics.exposition import CONTENT_TYPE_LATEST as OPENMETRICS_CONTENT_TYPE
 from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -351,7 +350,9 @@ def _proc_usage(pid: int | None) -> tuple[float, int] | None:
 
 # --- rendering and merging -----------------------------------------------------------------------------
 
-CONTENT_TYPES: dict[str, str] = {"text": CONTENT_TYPE_LATEST, "openmetrics": OPENMETRICS_CONTENT_TYPE}
+# What prometheus_client's own handler answers for each format.
+CONTENT_TYPES: dict[str, str] = {"text": choose_encoder(None)[1],
+                                 "openmetrics": choose_encoder("application/openmetrics-text")[1]}
 _HELP = "# HELP "
 _EOF = "# EOF\n"
 
@@ -376,6 +377,15 @@ def render(registry: CollectorRegistry, fmt: Format) -> list[tuple[str, str]]:
         name = chunk[len(_HELP):chunk.find(" ", len(_HELP))]
         out.append((name, chunk if chunk.endswith("\n") else chunk + "\n"))
     return out
+
+
+def scraper(*registries: CollectorRegistry):
+    """An HTTP face's scrape callback serving ``registries`` of this process (tests, one-process use)."""
+    async def scrape(accept: str | None) -> tuple[bytes, str]:
+        fmt = negotiate(accept)
+        return merge([render(r, fmt) for r in registries], fmt), CONTENT_TYPES[fmt]
+
+    return scrape
 
 
 def merge(parts: Iterable[list[tuple[str, str]]], fmt: Format) -> bytes:
