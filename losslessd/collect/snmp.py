@@ -276,9 +276,10 @@ class BasePoller(ABC):
     def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, retries: int = DEFAULT_RETRIES,
                  max_varbinds: int = DEFAULT_MAX_VARBINDS, stripes: int = DEFAULT_STRIPES,
                  concurrency: int = DEFAULT_CONCURRENCY, columns: Iterable[str] = COLUMNS,
-                 deadline_s: float | None = None):
+                 deadline_s: float | None = None, max_rows: int = MAX_ROWS_PER_COLUMN):
         """``deadline_s``: the longest one poll of one device may take in all (an agent that answers
-        every request just inside its timeout must not hold a poll for minutes); None: no limit."""
+        every request just inside its timeout must not hold a poll for minutes); None: no limit.
+        ``max_rows``: the most rows one column may answer in one poll."""
         self.timeout_s = timeout_s
         self.retries = retries
         self.max_varbinds = max_varbinds
@@ -286,6 +287,7 @@ class BasePoller(ABC):
         self.concurrency = concurrency
         self.columns = list(columns)
         self.deadline_s = deadline_s
+        self.max_rows = max_rows
 
     async def __aenter__(self):
         return self
@@ -330,7 +332,7 @@ class BasePoller(ABC):
         """The keywords this poller was made with (a fallback poller is made with the same)."""
         return {"timeout_s": self.timeout_s, "retries": self.retries, "max_varbinds": self.max_varbinds,
                 "stripes": self.stripes, "concurrency": self.concurrency, "columns": self.columns,
-                "deadline_s": self.deadline_s}
+                "deadline_s": self.deadline_s, "max_rows": self.max_rows}
 
 
 def fast_available() -> str | None:
@@ -479,11 +481,14 @@ class SnmpPoller(BasePoller):
             err, status, _, binds = await bulk_cmd(
                 *session, 0, repetitions, (ObjectName(cursor), Null("")), lookupMib=False)
             self._check(target, err, status)
-            if len(found) > MAX_ROWS_PER_COLUMN:
-                raise too_many_rows(target, ".".join(map(str, column)))
+            if len(found) > self.max_rows:
+                raise too_many_rows(target, ".".join(map(str, column)), self.max_rows)
             per_port: dict[int, int] = {}
             for name, value in binds:
                 oid = tuple(name)
+                if oid[:n] == column and len(oid) > n and oid <= cursor and not isinstance(value, EndOfMibView):
+                    raise SnmpError(target.device, f"{target.host}:{target.port} answered {'.'.join(map(str, oid))} "
+                                                   f"after {'.'.join(map(str, cursor))}: OIDs must grow in a walk")
                 if (isinstance(value, EndOfMibView) or oid <= cursor or oid[:n] != column or len(oid) == n
                         or (stop is not None and oid >= stop)):
                     binds = ()
@@ -512,8 +517,8 @@ class SnmpPoller(BasePoller):
             raise cls(target.device, f"SNMP error status {name} from {where}")
 
 
-def too_many_rows(target: SnmpTarget, column: str) -> SnmpError:
-    return SnmpError(target.device, f"{target.host}:{target.port} answered more than {MAX_ROWS_PER_COLUMN:,} rows "
+def too_many_rows(target: SnmpTarget, column: str, limit: int) -> SnmpError:
+    return SnmpError(target.device, f"{target.host}:{target.port} answered more than {limit:,} rows "
                                     f"for column {column} in one poll (a loop or a flood): poll abandoned")
 
 

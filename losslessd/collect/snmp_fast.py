@@ -31,7 +31,6 @@ from gufo.snmp.aio.client import SnmpSession
 
 from .. import counters_oids as oids
 from .snmp import (
-    MAX_ROWS_PER_COLUMN,
     MIN_V3_KEY_CHARS,
     BasePoller,
     SnmpAuthError,
@@ -185,7 +184,7 @@ class FastSnmpPoller(BasePoller):
     async def _walk(self, target: SnmpTarget, session: SnmpSession, column: str,
                     raw: dict[str, int | str]) -> dict[tuple[int, ...], int | str]:
         """GETBULK through ``column``: instance index -> value. An index that does not grow (an agent
-        going round in circles) or a column past MAX_ROWS_PER_COLUMN rows fails the poll."""
+        going round in circles) or a column past ``max_rows`` rows fails the poll."""
         retries = self.retries if target.retries is None else target.retries
         rows: dict[tuple[int, ...], int | str] = {}
         walk = session.getbulk(column, max_repetitions=self.max_varbinds)
@@ -212,8 +211,8 @@ class FastSnmpPoller(BasePoller):
                 value = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
             rows[index] = value
             raw[oid] = value
-            if len(rows) > MAX_ROWS_PER_COLUMN:
-                raise too_many_rows(target, column)
+            if len(rows) > self.max_rows:
+                raise too_many_rows(target, column, self.max_rows)
 
 
 async def _address(target: SnmpTarget) -> str:
