@@ -58,8 +58,10 @@ class FastSnmpPoller(BasePoller):
     """Polls devices with gufo-snmp; targets it cannot serve go to a pysnmp poller (see the module)."""
 
     backend = "gufo-snmp"
+    DEFAULT_STRIPES = 2  # sockets per device: decoding is cheap here, so two walks side by side suffice
 
     def __init__(self, **settings):
+        settings.setdefault("stripes", self.DEFAULT_STRIPES)
         super().__init__(**settings)
         self._sessions: dict[str, _Sessions] = {}
         self._fallback: SnmpPoller | None = None

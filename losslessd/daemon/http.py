@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 MAX_HEAD_BYTES = 16384  # request line and headers
 MAX_BODY_BYTES = 65536  # /-/reload takes no body; a larger one is refused rather than read
 BACKLOG = 1024  # pending connections the kernel queues (capped by net.core.somaxconn)
+# Connections taken from that queue per turn of the loop: each is a file descriptor before its task
+# runs and the connection limit applies, so a burst of a thousand must not be accepted at once.
+ACCEPT_BATCH = 16
 WRITE_TIMEOUT_S = 30.0
 GZIP_INLINE_BYTES = 65536  # larger bodies are compressed in a thread, off the loop
 LOG_BURST = 20  # refusals logged one by one before they are only counted
@@ -101,9 +104,19 @@ class HttpFace:
 
     async def start(self) -> HttpFace:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        self._server = await asyncio.start_server(self._accept, self.host, self.port, family=family,
-                                                  backlog=BACKLOG, limit=READ_CHUNK, reuse_address=True)
-        self.port = self._server.sockets[0].getsockname()[1]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+            sock.setblocking(False)
+            # asyncio listens with, and accepts per turn up to, its backlog argument: ACCEPT_BATCH; the
+            # kernel's queue is then widened to BACKLOG on the same socket.
+            self._server = await asyncio.start_server(self._accept, sock=sock, backlog=ACCEPT_BATCH, limit=READ_CHUNK)
+            sock.listen(BACKLOG)
+        except BaseException:
+            sock.close()
+            raise
+        self.port = sock.getsockname()[1]
         return self
 
     async def close(self) -> None:
@@ -186,14 +199,24 @@ class HttpFace:
             http.start_next_cycle()
 
     async def _next(self, http: h11.Connection, reader: asyncio.StreamReader, want: type):
-        """The next h11 event of type ``want`` (None when the client closed the connection)."""
+        """The next h11 event of type ``want`` (None when the client closed the connection). A request
+        head over MAX_HEAD_BYTES is refused (h11 bounds only what it buffers, not a head that came whole)."""
+        fed = len(http.trailing_data[0])
         while True:
             event = http.next_event()
             if event is h11.NEED_DATA:
-                http.receive_data(await reader.read(READ_CHUNK))
+                data = await reader.read(READ_CHUNK)
+                if not data and (http.their_state is not h11.IDLE or http.trailing_data[0]):
+                    raise ConnectionAbortedError("the client went away in the middle of a request")
+                fed += len(data)
+                if want is h11.Request and fed > MAX_HEAD_BYTES + READ_CHUNK:
+                    raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+                http.receive_data(data)
                 continue
             if isinstance(event, h11.ConnectionClosed):
                 return None
+            if want is h11.Request and isinstance(event, h11.Request) and fed - len(http.trailing_data[0]) > MAX_HEAD_BYTES:
+                raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
             if isinstance(event, want):
                 return event
             if isinstance(event, h11.EndOfMessage) and want is h11.Data:

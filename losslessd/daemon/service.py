@@ -85,6 +85,7 @@ class _Worker:
     heard_s: float = field(default_factory=time.monotonic)
     status: dict = field(default_factory=dict)
     tasks: list[asyncio.Task] = field(default_factory=list)
+    scrapes: set[int] = field(default_factory=set)  # scrape requests it has not answered
 
 
 class Daemon:
@@ -280,6 +281,9 @@ class Daemon:
             try:
                 message = await link.recv()
             except LinkClosed:
+                worker.up = False
+                for request_id in list(worker.scrapes):  # scrapes waiting for it go on without it now
+                    self._answered(worker, request_id, [])
                 return
             worker.heard_s = time.monotonic()
             kind = message[0]
@@ -292,13 +296,17 @@ class Daemon:
             elif kind == "beat":
                 worker.status = message[1]
             elif kind == "scraped":
-                future = self._scrapes.pop(message[1], None)
-                if future is not None and not future.done():
-                    future.set_result(message[2])
+                self._answered(worker, message[1], message[2])
             elif kind == "configured":
                 worker.status = message[1]
                 worker.failures_in_row = 0
                 worker.configured.set()
+
+    def _answered(self, worker: _Worker, request_id: int, families: list) -> None:
+        worker.scrapes.discard(request_id)
+        future = self._scrapes.pop(request_id, None)
+        if future is not None and not future.done():
+            future.set_result(families)
 
     async def _forward_stderr(self, worker: _Worker) -> None:
         """The worker's stderr, line by line, into the daemon's log: its JSON lines as they are, any
@@ -370,10 +378,11 @@ class Daemon:
             request_id = next(self._scrape_ids)
             future = self._loop.create_future()
             self._scrapes[request_id] = future
+            worker.scrapes.add(request_id)
             try:
                 await worker.link.send(("scrape", request_id, fmt))
             except LinkClosed:
-                self._scrapes.pop(request_id, None)
+                self._answered(worker, request_id, [])
                 continue
             waits.append((worker, request_id, future))
         own = await asyncio.to_thread(render, self.metrics.registry, fmt)
@@ -382,7 +391,7 @@ class Daemon:
             try:
                 parts.append(await asyncio.wait_for(future, SCRAPE_WAIT_S))
             except asyncio.TimeoutError:
-                self._scrapes.pop(request_id, None)
+                self._answered(worker, request_id, [])
                 log.warning("worker %d did not render its metrics within %g s: this scrape goes without its "
                             "devices", worker.index, SCRAPE_WAIT_S, extra={"worker": worker.index})
         return await asyncio.to_thread(merge, parts, fmt), CONTENT_TYPES[fmt]
