@@ -42,7 +42,7 @@ async def face(metrics: Metrics, **kw) -> HttpFace:
     async def reload():
         return True, "reloaded"
 
-    return await HttpFace("127.0.0.1", 0, scrape=scraper(metrics.registry), healthy=lambda: True,
+    return await HttpFace("127.0.0.1", 0, scrape=scraper(metrics), healthy=lambda: True,
                           ready=lambda: True, reload=reload, refused=metrics.http_refused, **kw).start()
 
 

@@ -53,7 +53,7 @@ class Served:
         async def reload():
             return flags.reload()
 
-        face = HttpFace("127.0.0.1", port, scrape=scraper(metrics.registry), healthy=lambda: flags.healthy,
+        face = HttpFace("127.0.0.1", port, scrape=scraper(metrics), healthy=lambda: flags.healthy,
                         ready=lambda: flags.ready, reload=reload)
         try:
             self.face = self.run(face.start())

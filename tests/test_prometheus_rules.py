@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from losslessd import __version__, monitor
-from losslessd.daemon.metrics import Metrics, WorkerState, merge, render
+from losslessd.daemon.metrics import Metrics, WorkerState, merge
 from losslessd.monitor import Event, Key, Reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +81,7 @@ def exported_names() -> set[str]:
     fleet.shard(0, 1)
     fleet.http_refused("malformed")
     fleet.workers({0: WorkerState(pid=os.getpid(), up=True, devices=1, restarts=0)})  # /proc of this process
-    text = merge([render(fleet.registry, "text"), render(devices.registry, "text")], "text").decode()
+    text = merge([fleet.render("text"), devices.render("text")], "text").decode()
     return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
 
 

@@ -39,7 +39,7 @@ from . import logs
 from .drift import FABRIC, Drift, pull_and_lint
 from .http import HttpFace
 from .ipc import Link, LinkClosed
-from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate, render
+from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
 from .notify import Notifier
 from .scheduler import Runner, Schedule
 from .settings import Settings, load_settings
@@ -385,7 +385,7 @@ class Daemon:
                 self._answered(worker, request_id, [])
                 continue
             waits.append((worker, request_id, future))
-        own = await asyncio.to_thread(render, self.metrics.registry, fmt)
+        own = await asyncio.to_thread(self.metrics.render, fmt)
         parts = [own]
         for worker, request_id, future in waits:
             try:

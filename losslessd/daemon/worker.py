@@ -37,7 +37,7 @@ from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
 from . import logs
 from .ipc import Link, LinkClosed
-from .metrics import Metrics, render
+from .metrics import Metrics
 from .pollers import POLLERS, Poller, PollFailed
 from .scheduler import Runner, Schedule
 from .settings import Settings
@@ -199,7 +199,7 @@ class ShardWorker:
 
     async def scrape(self, fmt: str) -> list[tuple[str, str]]:
         """This worker's families, rendered in a thread so polls go on meanwhile."""
-        return await asyncio.to_thread(render, self.metrics.registry, fmt)
+        return await asyncio.to_thread(self.metrics.render, fmt)
 
     # -- life cycle ---------------------------------------------------------------------------------------
     def start(self) -> None:

@@ -99,7 +99,15 @@ class NetSnmpAgents:
             for process in self._procs:
                 self._launch(process)
             for process in self._procs:
-                self._wait_ready(process)
+                for attempt in range(3):  # another process may take a free port before snmpd binds it
+                    try:
+                        self._wait_ready(process)
+                        break
+                    except RuntimeError:
+                        if attempt == 2:
+                            raise
+                        self._terminate(process)
+                        self._launch(process)
         except BaseException:
             self.stop()
             raise
@@ -107,15 +115,19 @@ class NetSnmpAgents:
 
     def stop(self) -> None:
         for process in self._procs:
-            if process.proc is not None and process.proc.poll() is None:
-                process.proc.send_signal(signal.SIGCONT)
-                process.proc.terminate()
-                try:
-                    process.proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    process.proc.kill()
-                    process.proc.wait()
-            process.proc = None
+            self._terminate(process)
+
+    @staticmethod
+    def _terminate(process: _Process) -> None:
+        if process.proc is not None and process.proc.poll() is None:
+            process.proc.send_signal(signal.SIGCONT)
+            process.proc.terminate()
+            try:
+                process.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.proc.kill()
+                process.proc.wait()
+        process.proc = None
 
     def move(self, now: float | None = None) -> None:
         """Set every counter of every process to its value at ``now`` (base + rate x elapsed, storms
@@ -142,6 +154,8 @@ class NetSnmpAgents:
     # -- processes -----------------------------------------------------------------------------------
     def _launch(self, process: _Process) -> None:
         process.home.mkdir(parents=True, exist_ok=True)
+        for device in process.ports:
+            self.ports.pop(device, None)
         process.ports = {d: _free_udp_port() for d in process.devices}
         endpoints = ",".join(f"udp:127.0.0.1:{p}" for p in process.ports.values())
         lines = [f"agentaddress {endpoints}", f"rocommunity {READ_COMMUNITY} 127.0.0.1",
@@ -173,7 +187,7 @@ class NetSnmpAgents:
             s.settimeout(0.2)
             for port in process.ports.values():
                 while True:
-                    if process.proc.poll() is not None or time.monotonic() > deadline:
+                    if process.proc is None or process.proc.poll() is not None or time.monotonic() > deadline:
                         log = (process.home / "snmpd.log").read_text(errors="replace")[-2000:]
                         raise RuntimeError(f"snmpd {process.index} did not start:\n{log}")
                     s.sendto(probe, ("127.0.0.1", port))
