@@ -301,6 +301,20 @@ def test_gzip_and_openmetrics_negotiation(served):
     assert body.decode().endswith("# EOF\n")
 
 
+def test_a_scrape_can_ask_for_some_families_only(served):
+    """?name[]= (as Prometheus federation and node_exporter take it) leaves the rest out, the raw
+    counters too unless one of them is named."""
+    metrics, _, server = served
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 10}))
+    metrics.poll_done("leaf1", True, 0.1)
+    status, _, body = request(server, "/metrics?name[]=losslessd_up&name%5B%5D=losslessd_polls_total")
+    names = {s.name for f in text_string_to_metric_families(body.decode()) for s in f.samples}
+    assert status == 200 and names == {"losslessd_up", "losslessd_polls_total"}
+    _, _, body = request(server, "/metrics?name[]=losslessd_pfc_rx_frames_total")
+    samples = [s for f in text_string_to_metric_families(body.decode()) for s in f.samples]
+    assert [(s.name, s.value) for s in samples] == [("losslessd_pfc_rx_frames_total", 10)]
+
+
 def test_probes_answer_503_until_true(served):
     _, flags, server = served
     assert request(server, "/-/healthy")[0] == 200

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 
 import h11
+from urllib.parse import unquote_plus
 from prometheus_client.exposition import gzip_accepted
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,8 @@ LOG_BURST = 20  # refusals logged one by one before they are only counted
 LOG_SUMMARY_S = 60.0
 READ_CHUNK = 65536
 
-Scrape = Callable[[str | None], Awaitable[tuple[bytes, str]]]  # Accept header -> (body, content type)
+# (Accept header, the family names asked for with ?name[]=, or None for all) -> (body, content type)
+Scrape = Callable[[str | None, frozenset[str] | None], Awaitable[tuple[bytes, str]]]
 Reload = Callable[[], Awaitable[tuple[bool, str]]]
 
 
@@ -137,13 +139,14 @@ class HttpFace:
         task = asyncio.current_task()
         self._tasks.add(task)
         conn = _Conn(writer)
+        clean = False  # the exchange ended as HTTP says (answered, or the client closed): flush, then close
         try:
             if not self._make_room():
                 self._refuse("busy", writer, "every connection slot is answering a request")
-                writer.transport.abort()
                 return
             self._conns.add(conn)
             await self._serve(conn, reader, writer)
+            clean = True
         except (ConnectionError, TimeoutError, asyncio.IncompleteReadError):
             log.debug("http client %s went away", _peer(writer))
         except asyncio.CancelledError:
@@ -152,11 +155,19 @@ class HttpFace:
             log.exception("http: unexpected error serving %s", _peer(writer))
         finally:
             self._conns.discard(conn)
-            if writer.transport.get_write_buffer_size():
-                writer.transport.abort()  # a client that stopped reading: do not wait for it
-            else:
-                writer.close()
+            await self._close(writer, clean)
             self._tasks.discard(task)
+
+    async def _close(self, writer: asyncio.StreamWriter, clean: bool) -> None:
+        """Close after the last answer is written (within the write timeout); anything else at once."""
+        if clean and not writer.transport.is_closing():
+            writer.close()
+            try:
+                await asyncio.wait_for(writer.wait_closed(), self.write_timeout_s)
+                return
+            except (asyncio.TimeoutError, ConnectionError, asyncio.CancelledError):
+                pass
+        writer.transport.abort()
 
     def _make_room(self) -> bool:
         """Below the limit, or drop the connection that has waited longest for a request head."""
@@ -254,7 +265,7 @@ class HttpFace:
 
     async def _metrics(self, request: h11.Request) -> _Answer:
         headers = dict(request.headers)
-        body, content_type = await self._scrape(_text(headers.get(b"accept")))
+        body, content_type = await self._scrape(_text(headers.get(b"accept")), _names(request.target))
         extra = []
         if gzip_accepted(_text(headers.get(b"accept-encoding"))):
             # Level 1: level 9 costs ~10x the CPU for ~15 % less on /metrics.
@@ -334,6 +345,15 @@ class HttpFace:
 def _peer(writer: asyncio.StreamWriter) -> str:
     peer = writer.get_extra_info("peername")
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+
+
+def _names(target: bytes) -> frozenset[str] | None:
+    """The families a scrape asks for, as Prometheus' federation and node_exporter take them:
+    /metrics?name[]=losslessd_up&name[]=losslessd_polls_total (None: every family)."""
+    _, _, query = target.decode("latin-1").partition("?")
+    names = [unquote_plus(v) for k, _, v in (p.partition("=") for p in query.split("&"))
+             if unquote_plus(k) in ("name[]", "name")]
+    return frozenset(names) if names else None
 
 
 def _phrase(status: int) -> str:

@@ -248,11 +248,22 @@ class Metrics(Collector):
                                         "Time of the last successful settings reload.", value=reload[1])
         yield from self._fleet_families(workers, http)
 
-    def render(self, fmt: Format) -> list[tuple[str, str]]:
-        """Every family as (name, text) for ``merge``. The raw device counters (~2,300 series a 64-port
-        switch, nearly all of a scrape) are written here directly: prometheus_client's encoder checks
-        and escapes every label of every sample, about 7 us a series, too slow for a fleet."""
-        return render(self._small, fmt) + self._render_counters(fmt)
+    def render(self, fmt: Format, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
+        """Every family (or those ``names`` asks for) as (name, text) for ``merge``. The raw device
+        counters (~2,300 series a 64-port switch, nearly all of a scrape) are written here directly:
+        prometheus_client's encoder checks and escapes every label of every sample, about 7 us a
+        series, too slow for a fleet."""
+        families = render(self._small, fmt)
+        if names is None or any(n.startswith(PREFIX) and self._counter_name(n) for n in names):
+            families += self._render_counters(fmt)
+        if names is None:
+            return families
+        return [(name, text) for name, text in families if wanted(name, names)]
+
+    @staticmethod
+    def _counter_name(name: str) -> bool:
+        base = name.removesuffix("_total")
+        return any(family_of(n, i)[0].removesuffix("_total") == base for n in COUNTERS for i in (True, False))
 
     def _render_counters(self, fmt: Format) -> list[tuple[str, str]]:
         if self.part == "fleet":
@@ -445,11 +456,16 @@ def render(registry: CollectorRegistry, fmt: Format) -> list[tuple[str, str]]:
     return out
 
 
+def wanted(family: str, names: frozenset[str]) -> bool:
+    """A family asked for by name, with or without the ``_total`` of its counter samples."""
+    return family in names or f"{family}_total" in names or family.removesuffix("_total") in names
+
+
 def scraper(*parts: Metrics):
     """An HTTP face's scrape callback serving ``parts`` of this process (tests, one-process use)."""
-    async def scrape(accept: str | None) -> tuple[bytes, str]:
+    async def scrape(accept: str | None, names: frozenset[str] | None = None) -> tuple[bytes, str]:
         fmt = negotiate(accept)
-        return merge([m.render(fmt) for m in parts], fmt), CONTENT_TYPES[fmt]
+        return merge([m.render(fmt, names) for m in parts], fmt), CONTENT_TYPES[fmt]
 
     return scrape
 

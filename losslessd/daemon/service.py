@@ -368,7 +368,7 @@ class Daemon:
             await asyncio.gather(*worker.tasks, return_exceptions=True)
 
     # -- metrics ---------------------------------------------------------------------------------------
-    async def scrape(self, accept: str | None) -> tuple[bytes, str]:
+    async def scrape(self, accept: str | None, names: frozenset[str] | None = None) -> tuple[bytes, str]:
         """The daemon's own families merged with every live worker's (rendered by the workers)."""
         fmt = negotiate(accept)
         waits = []
@@ -380,12 +380,12 @@ class Daemon:
             self._scrapes[request_id] = future
             worker.scrapes.add(request_id)
             try:
-                await worker.link.send(("scrape", request_id, fmt))
+                await worker.link.send(("scrape", request_id, fmt, names))
             except LinkClosed:
                 self._answered(worker, request_id, [])
                 continue
             waits.append((worker, request_id, future))
-        own = await asyncio.to_thread(self.metrics.render, fmt)
+        own = await asyncio.to_thread(self.metrics.render, fmt, names)
         parts = [own]
         for worker, request_id, future in waits:
             try:

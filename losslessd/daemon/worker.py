@@ -197,9 +197,9 @@ class ShardWorker:
         return {"devices": len(self.devices), "down": down,
                 "targets": {source: len(t) for source, t in self.targets.items()}}
 
-    async def scrape(self, fmt: str) -> list[tuple[str, str]]:
+    async def scrape(self, fmt: str, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
         """This worker's families, rendered in a thread so polls go on meanwhile."""
-        return await asyncio.to_thread(self.metrics.render, fmt)
+        return await asyncio.to_thread(self.metrics.render, fmt, names)
 
     # -- life cycle ---------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -249,8 +249,8 @@ async def serve(link: Link, index: int) -> int:
                     log.info("worker %d polling %d devices", index, len(devices), extra=worker.status())
                 outbox.put_nowait(("configured", worker.status()))
             elif kind == "scrape":
-                _, request_id, fmt = message
-                outbox.put_nowait(("scraped", request_id, await worker.scrape(fmt)))
+                _, request_id, fmt, names = message
+                outbox.put_nowait(("scraped", request_id, await worker.scrape(fmt, names)))
             elif kind == "stop":
                 break
     finally:
