@@ -348,8 +348,9 @@ def measure(daemon: subprocess.Popen, http_port: int, agents: snmpd.NetSnmpAgent
     t = time.monotonic()
     body = urllib.request.urlopen(f"http://127.0.0.1:{http_port}/metrics", timeout=300).read()
     took = time.monotonic() - t
+    lines = body.count(b"\n")
     print(f"  a full scrape: {len(body) / 1e6:.1f} MB, {len(body) / args.devices / 1e3:.0f} kB and "
-          f"{body.count(b'\n') / args.devices:.0f} lines a device, answered in {took:.1f} s")
+          f"{lines / args.devices:.0f} lines a device, answered in {took:.1f} s")
     holds = ratio <= 1.05 and not sum(failed.values())
     print(f"  holds the {args.interval:g} s interval for {args.devices} devices: {'yes' if holds else 'NO'}")
     storm_latency(http_port, agents, args)
