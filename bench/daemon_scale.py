@@ -51,7 +51,7 @@ from prometheus_client.parser import text_string_to_metric_families  # noqa: E40
 from losslessd import counters_oids as oids  # noqa: E402
 from losslessd.collect.snmp import COLUMNS, SnmpTarget, SnmpV3User, fast_available, make_poller  # noqa: E402
 from losslessd.sim import snmpd  # noqa: E402
-from losslessd.sim.snmp import SnmpAgents  # noqa: E402
+from losslessd.sim.snmp import SnmpAgents, _terminate  # noqa: E402
 
 PORTS = [f"Ethernet{4 * i}" for i in range(64)]
 V3 = ("losslessd", "bench-Auth-4711", "bench-Priv-0815")
@@ -269,12 +269,7 @@ def part2(work: Path, args, agent_ms_per_poll: float | None) -> None:
             measure(daemon, http_port, agents, args)
         finally:
             mover.stop.set()
-            daemon.terminate()
-            try:
-                daemon.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                daemon.wait()
+            _terminate(daemon, timeout_s=60)
             if daemon.returncode not in (0, -15):
                 tail = (work / "daemon.log").read_text(errors="replace").splitlines()[-5:]
                 print(f"  daemon exited {daemon.returncode}; last log lines:", *tail, sep="\n    ")

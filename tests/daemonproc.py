@@ -85,7 +85,9 @@ class DaemonProcess:
             self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config), *args], stderr=log,
                                          stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})},
                                          preexec_fn=limit)
-        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready")
+        # Workers are processes of their own: on a loaded machine their start can take a while.
+        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready",
+                 timeout_s=120)
         assert self.proc.poll() is None, self.log.read_text()[-3000:]
         return self
 

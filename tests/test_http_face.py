@@ -241,3 +241,36 @@ def test_keep_alive_serves_several_requests_on_one_connection():
 
     assert asyncio.run(main()) == [(200, b"losslessd is healthy.\n"), (200, b"losslessd is ready.\n"),
                                    (404, b"not found; try /metrics\n")]
+
+
+def test_concurrent_scrapes_share_one_rendering_and_busy_slots_make_others_wait():
+    """20 scrapes at once cost one rendering; with every slot busy answering, a malformed request
+    waits for a slot and still gets its 400 rather than a reset."""
+    async def main():
+        calls, release = [], asyncio.Event()
+
+        async def scrape(accept, names):
+            calls.append(names)
+            await release.wait()
+            return b"x 1\n", "text/plain; version=0.0.4; charset=utf-8"
+
+        async def reload():
+            return True, ""
+
+        server = await HttpFace("127.0.0.1", 0, scrape=scrape, healthy=lambda: True, ready=lambda: True,
+                                reload=reload, max_connections=20).start()
+        try:
+            scrapes = [asyncio.ensure_future(get_metrics(server.port)) for _ in range(20)]
+            await asyncio.wait_for(_until(lambda: len(server._conns) == 20 and
+                                          all(c.waiting_since is None for c in server._conns)), 60)
+            late = asyncio.ensure_future(exchange(server.port, MALFORMED["content-length-abc"]))
+            await asyncio.sleep(0)
+            release.set()
+            return await asyncio.gather(*scrapes), await late, calls
+        finally:
+            await server.close()
+
+    answers, late, calls = asyncio.run(main())
+    assert all(status(a) == 200 and a.endswith(b"x 1\n") for a in answers)
+    assert calls == [None]
+    assert status(late) == 400

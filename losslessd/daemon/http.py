@@ -7,7 +7,10 @@ the polling. What a hostile or broken client can do is bounded:
 
 * at most ``max_connections`` at once; when a new one arrives at the limit, the connection that has
   waited longest for a request head is dropped (a slow or idle client never locks out a scrape);
-  if every slot is busy answering, the new connection is closed at once;
+  if every slot is busy answering, up to ``max_connections`` more wait (without being read) for a
+  slot for ``header_timeout_s``, and any beyond those are closed at once;
+* concurrent scrapes asking for the same thing share one rendering, so a flood of /metrics requests
+  costs one scrape, not one each;
 * ``header_timeout_s`` to send a whole request head (also the life of an idle keep-alive
   connection); a request head over 16 KiB is refused (431), a body over 64 KiB too (413);
 * what is not HTTP/1.x (HTTP/0.9, TLS bytes, a bad Content-Length) gets a 400 and the connection is
@@ -84,6 +87,9 @@ class HttpFace:
         self._on_refused = refused or (lambda reason: None)
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task] = set()
+        self._queued = 0  # connections waiting for a slot
+        self._room = asyncio.Condition()
+        self._inflight: dict[tuple, asyncio.Future] = {}  # scrapes being rendered, shared by equal requests
         self._server: asyncio.base_events.Server | None = None
         self._logged = 0
         self._unlogged = 0
@@ -125,6 +131,8 @@ class HttpFace:
         """Stop listening, end every connection, wait for their tasks."""
         if self._server is not None:
             self._server.close()
+        for shared in list(self._inflight.values()):
+            shared.cancel()
         for conn in list(self._conns):
             conn.writer.transport.abort()
         for task in list(self._tasks):
@@ -141,7 +149,7 @@ class HttpFace:
         conn = _Conn(writer)
         clean = False  # the exchange ended as HTTP says (answered, or the client closed): flush, then close
         try:
-            if not self._make_room():
+            if not await self._wait_for_room():
                 self._refuse("busy", writer, "every connection slot is answering a request")
                 return
             self._conns.add(conn)
@@ -157,6 +165,8 @@ class HttpFace:
             self._conns.discard(conn)
             await self._close(writer, clean)
             self._tasks.discard(task)
+            async with self._room:
+                self._room.notify_all()
 
     async def _close(self, writer: asyncio.StreamWriter, clean: bool) -> None:
         """Close after the last answer is written (within the write timeout); anything else at once."""
@@ -168,6 +178,22 @@ class HttpFace:
             except (asyncio.TimeoutError, ConnectionError, asyncio.CancelledError):
                 pass
         writer.transport.abort()
+
+    async def _wait_for_room(self) -> bool:
+        """A slot now, or after waiting (at most ``max_connections`` wait, ``header_timeout_s`` each)."""
+        if self._make_room():
+            return True
+        if self._queued >= self.max_connections:
+            return False
+        self._queued += 1
+        try:
+            async with self._room:
+                await asyncio.wait_for(self._room.wait_for(self._make_room), self.header_timeout_s)
+            return True
+        except asyncio.TimeoutError:
+            return False
+        finally:
+            self._queued -= 1
 
     def _make_room(self) -> bool:
         """Below the limit, or drop the connection that has waited longest for a request head."""
@@ -265,7 +291,12 @@ class HttpFace:
 
     async def _metrics(self, request: h11.Request) -> _Answer:
         headers = dict(request.headers)
-        body, content_type = await self._scrape(_text(headers.get(b"accept")), _names(request.target))
+        key = (_text(headers.get(b"accept")), _names(request.target))
+        shared = self._inflight.get(key)
+        if shared is None:
+            shared = self._inflight[key] = asyncio.ensure_future(self._scrape(*key))
+            shared.add_done_callback(lambda _: self._inflight.pop(key, None))
+        body, content_type = await asyncio.shield(shared)  # a client that leaves does not cancel the others' scrape
         extra = []
         if gzip_accepted(_text(headers.get(b"accept-encoding"))):
             # Level 1: level 9 costs ~10x the CPU for ~15 % less on /metrics.

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -35,7 +34,7 @@ from pathlib import Path
 from losslessd import counters_oids as oids
 
 from .counters import Traffic, storm_key
-from .snmp import _free_udp_port, _probe_packet, snmprec, sonic_if_indexes
+from .snmp import _free_udp_port, _probe_packet, _terminate, snmprec, sonic_if_indexes
 from .snmpsim_variation.lossless import counter
 
 SNMPD = "/usr/sbin/snmpd"
@@ -119,14 +118,8 @@ class NetSnmpAgents:
 
     @staticmethod
     def _terminate(process: _Process) -> None:
-        if process.proc is not None and process.proc.poll() is None:
-            process.proc.send_signal(signal.SIGCONT)
-            process.proc.terminate()
-            try:
-                process.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.proc.kill()
-                process.proc.wait()
+        if process.proc is not None:
+            _terminate(process.proc)
         process.proc = None
 
     def move(self, now: float | None = None) -> None:
