@@ -296,8 +296,12 @@ class BasePoller(ABC):
         await self.aclose()
 
     @abstractmethod
+    def close(self) -> None:
+        """Release sockets and timers now (from inside the loop that polled)."""
+
+    @abstractmethod
     async def aclose(self) -> None:
-        """Release sockets and timers (from inside the loop that polled)."""
+        """close(), then let the loop finish what the close left (cancelled timers)."""
 
     @abstractmethod
     async def _poll(self, target: SnmpTarget) -> SnmpSample:

@@ -76,14 +76,22 @@ class FastSnmpPoller(BasePoller):
         v3 = target.v3
         return v3 is None or (not target.context and v3.auth_protocol in _AUTH_KEYS and v3.priv_protocol in _PRIV_KEYS)
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
+        """Release the sockets (from inside the loop that polled, as SnmpPoller.close)."""
         for held in self._sessions.values():
             for session in held.sessions:
                 _close(session)
         self._sessions.clear()
         if self._fallback is not None:
-            await self._fallback.aclose()
+            self._fallback.close()
             self._fallback = None
+
+    async def aclose(self) -> None:
+        fallback = self._fallback
+        self._fallback = None
+        self.close()
+        if fallback is not None:
+            await fallback.aclose()
 
     def forget(self, device: str) -> None:
         """Close the sockets kept for ``device`` (it left the inventory)."""
