@@ -297,13 +297,14 @@ class SnmpAgents:
         return False
 
 
-def _terminate(proc: subprocess.Popen) -> None:
+def _terminate(proc: subprocess.Popen, timeout_s: float = 5.0) -> None:
+    """SIGTERM (after SIGCONT), then SIGKILL when it has not exited within ``timeout_s``."""
     if proc.poll() is not None:
         return
     proc.send_signal(signal.SIGCONT)  # a stopped process would never handle SIGTERM
     proc.terminate()
     try:
-        proc.wait(timeout=5)
+        proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
