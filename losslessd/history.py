@@ -96,6 +96,29 @@ _EVENT_COLUMNS = "kind, device, port, priority, start_unix_s, message, severity,
 
 # One record_* call: the statements that write it, applied together so a dropped batch leaves no half.
 _Batch = list[tuple[str, list[tuple]]]
+# One poll's rates as history rows: (samples rows, coverage rows, (device, port) pairs).
+RateRows = tuple[list[tuple], list[tuple], list[tuple[str, str]]]
+
+
+def rate_rows(rates: Rates, resolution_s: float) -> RateRows | None:
+    """One poll's rates as the rows ``History.record_rate_rows`` writes (None: nothing to record).
+    Pure, so a process other than the history's writer can make them: only the counters the history
+    keeps (RECORDED_NAMES), a samples row only for a counter that moved, a coverage row per name."""
+    if rates.reset or rates.interval_s <= 0:
+        return None
+    bucket = math.floor(rates.time_unix_s / resolution_s) * resolution_s
+    samples, names, ports = [], set(), set()
+    for key, per_s in rates.per_s.items():
+        if key.name not in RECORDED_NAMES:
+            continue
+        names.add(key.name)
+        ports.add((rates.device, key.port))
+        if per_s:
+            idx = -1 if key.index is None else key.index
+            samples.append((rates.device, key.port, bucket, key.name, idx, per_s * rates.interval_s, per_s))
+    if not names:
+        return None
+    return samples, [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)], sorted(ports)
 
 
 @dataclass(frozen=True)
@@ -150,24 +173,17 @@ class History:
 
     def record_rates(self, rates: Rates) -> None:
         """Add one poll's rates to its bucket (the bucket of its end time). Reset polls carry no rates."""
-        if rates.reset or rates.interval_s <= 0:
+        self.record_rate_rows(rate_rows(rates, self.resolution_s))
+
+    def record_rate_rows(self, rows: RateRows | None) -> None:
+        """What ``rate_rows`` made of one poll's rates (the daemon's workers make them, it writes them)."""
+        if rows is None:
             return
-        bucket = math.floor(rates.time_unix_s / self.resolution_s) * self.resolution_s
-        samples, names, ports = [], set(), set()
-        for key, per_s in rates.per_s.items():
-            if key.name not in RECORDED_NAMES:
-                continue
-            names.add(key.name)
-            ports.add((rates.device, key.port))
-            if per_s:
-                idx = -1 if key.index is None else key.index
-                samples.append((rates.device, key.port, bucket, key.name, idx, per_s * rates.interval_s, per_s))
-        if names:
-            coverage = [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)]
-            new_ports = sorted(ports - self._ports)
-            self._ports.update(new_ports)
-            self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage),
-                          ("INSERT OR IGNORE INTO ports VALUES (?, ?)", new_ports)])
+        samples, coverage, ports = rows
+        new_ports = sorted(set(ports) - self._ports)
+        self._ports.update(new_ports)
+        self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage),
+                      ("INSERT OR IGNORE INTO ports VALUES (?, ?)", new_ports)])
 
     def record_event(self, event: Event) -> None:
         """Insert or update (same ``Event.id``) an event: its latest state wins."""

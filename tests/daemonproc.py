@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -74,11 +75,19 @@ class DaemonProcess:
     def write(self, settings: dict | str) -> None:
         self.config.write_text(settings if isinstance(settings, str) else yaml.safe_dump(settings))
 
-    def start(self, env: dict | None = None) -> DaemonProcess:
+    def start(self, env: dict | None = None, args: tuple[str, ...] = (), nofile: int | None = None) -> DaemonProcess:
+        """``args``: more command-line options (--shard, --workers); ``nofile``: an open-file limit."""
+        def limit():
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config)], stderr=log,
-                                         stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})})
-        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready")
+            self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config), *args], stderr=log,
+                                         stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})},
+                                         preexec_fn=limit)
+        # Workers are processes of their own: on a loaded machine their start can take a while.
+        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready",
+                 timeout_s=120)
         assert self.proc.poll() is None, self.log.read_text()[-3000:]
         return self
 
@@ -124,6 +133,13 @@ class DaemonProcess:
         res = subprocess.run(args, check=False, capture_output=True, text=True, timeout=60)
         assert res.returncode == 0, res.stderr
         return json.loads(res.stdout)["events"]
+
+    def devices_polled(self) -> set[str]:
+        """Devices this daemon's /metrics says it polled (any source)."""
+        return {s.labels["device"] for s in self.samples() if s.name == "losslessd_polls_total" and s.value > 0}
+
+    def log_lines(self) -> list[str]:
+        return self.log.read_text().splitlines()
 
     def log_records(self) -> list[dict]:
         out = []

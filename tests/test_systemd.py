@@ -48,3 +48,12 @@ def test_unit_is_notify_with_watchdog_and_reload():
                  "StateDirectory=losslessd", "CapabilityBoundingSet=\n", "ProtectSystem=strict", "NoNewPrivileges=yes"):
         assert line in text, line
     assert re.search(r"^WatchdogSec=\d+", text, re.M)
+
+
+def test_unit_bounds_open_files_and_lets_the_daemon_stop_its_workers():
+    """A raised open-file limit (issue 11: 400 slow HTTP clients under 256 fds starved the polls) and
+    KillMode=mixed: SIGTERM to the daemon alone, which stops its workers itself."""
+    text = UNIT.read_text()
+    limit = re.search(r"^LimitNOFILE=(\d+)$", text, re.M)
+    assert limit and int(limit.group(1)) >= 65536
+    assert re.search(r"^KillMode=mixed$", text, re.M)

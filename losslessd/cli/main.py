@@ -27,11 +27,13 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "rules": ("rules", "rules"),
     "pull": ("pull", "pull"),
     "sim": ("sim", "sim"),
+    "sim-bench": ("simbench", "sim_bench"),
     "render": ("render", "render"),
     "daemon": ("daemon", "daemon"),
     "events": ("history", "events"),
     "history": ("history", "history"),
     "policy": ("policy", None),
+    "tune": ("tune", None),
 }
 
 

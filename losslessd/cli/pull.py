@@ -43,22 +43,8 @@ def pull(
                         level=logging.INFO if serial else logging.WARNING)
     if not serial:  # paramiko logs each failed connection with a traceback; the summary says what failed
         logging.getLogger("paramiko").setLevel(logging.CRITICAL)
-    keys = None
-    if insecure:
-        log.warning("SSH HOST KEYS ARE NOT CHECKED (--insecure-no-host-key-check): any machine that answers at a "
-                    "device's address gets its login and password. Use this only on a lab network.")
-    else:
-        keys = known_hosts.expanduser()
-        if not keys.is_file():
-            raise InputError("known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
-                             "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))
-    try:
-        inv = load(inventory)
-    except InventoryError as exc:
-        for err in exc.errors:
-            typer.echo(f"losslessd: error: {err}", err=True)
-        typer.echo(f"losslessd: {len(exc.errors)} inventory problem(s); nothing was contacted", err=True)
-        raise typer.Exit(2) from None
+    keys = host_keys(known_hosts, insecure)
+    inv = read_inventory(inventory)
     if session_log:
         session_log.mkdir(parents=True, exist_ok=True)
     collect.prepare(out)
@@ -80,6 +66,30 @@ def pull(
     typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
                + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
     raise typer.Exit(1 if failed else 0)
+
+
+def host_keys(known_hosts: Path, insecure: bool) -> Path | None:
+    """The known_hosts file to verify device host keys against (None: not verified, said loudly)."""
+    if insecure:
+        log.warning("SSH HOST KEYS ARE NOT CHECKED (--insecure-no-host-key-check): any machine that answers at a "
+                    "device's address gets its login and password. Use this only on a lab network.")
+        return None
+    keys = known_hosts.expanduser()
+    if not keys.is_file():
+        raise InputError("known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
+                         "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))
+    return keys
+
+
+def read_inventory(path: Path):
+    """The inventory, or every problem in it printed and exit 2 (nothing contacted)."""
+    try:
+        return load(path)
+    except InventoryError as exc:
+        for err in exc.errors:
+            typer.echo(f"losslessd: error: {err}", err=True)
+        typer.echo(f"losslessd: {len(exc.errors)} inventory problem(s); nothing was contacted", err=True)
+        raise typer.Exit(2) from None
 
 
 class _Progress:

@@ -126,7 +126,7 @@ class _Pull:
             "devices": {name: {"status": "pending", "platform": host.platform.id, "hostname": host.hostname,
                                "port": host.port} for name, host in inventory.hosts.items()},
         }
-        self._snmp = None  # one SnmpPoller (one SNMP engine) for the run, made on first use
+        self._snmp = None  # one SNMP poller for the run (make_poller: fast path or pysnmp), made on first use
 
     async def run(self) -> PullResult:
         self._save_manifest()
@@ -236,7 +236,7 @@ class _Pull:
                                   "authenticated; configure SNMPv3 authPriv (data.snmp.version: 3)"})
         target = snmp.target_for(host, timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
         if self._snmp is None:
-            self._snmp = snmp.SnmpPoller()
+            self._snmp = snmp.make_poller("auto")  # the fast path when it is installed
         try:
             sample = await self._snmp.poll(target)
         except snmp.SnmpError as exc:

@@ -75,6 +75,19 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
     return None
 
 
+def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
+    """netmiko ConnectHandler arguments for ``host`` (napalm passes the same through its optional_args):
+    the inventory's login, host keys checked against ``known_hosts`` only (None: not checked)."""
+    return dict(
+        device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
+        password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
+        use_keys=False, allow_agent=False, system_host_keys=False,
+        # Host keys: paramiko RejectPolicy (ssh_strict) with only the given known_hosts loaded
+        # (netmiko base_connection._build_ssh_client); AutoAddPolicy when checking is turned off.
+        ssh_strict=known_hosts is not None, alt_host_keys=known_hosts is not None, alt_key_file=str(known_hosts or ""),
+        conn_timeout=timeout, auth_timeout=timeout, banner_timeout=timeout)
+
+
 class Session:
     """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013."""
 
@@ -117,17 +130,9 @@ class Session:
 
         host = self.host
         sock = self._connect()
-        conn = ConnectHandler(
-            device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
-            password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
-            sock=sock, use_keys=False, allow_agent=False, system_host_keys=False,
-            # Host keys: paramiko RejectPolicy (ssh_strict) with only the given known_hosts loaded
-            # (netmiko base_connection._build_ssh_client); AutoAddPolicy when checking is turned off.
-            ssh_strict=self.known_hosts is not None, alt_host_keys=self.known_hosts is not None,
-            alt_key_file=str(self.known_hosts or ""),
-            conn_timeout=self.timeout, auth_timeout=self.timeout, banner_timeout=self.timeout,
-            # netmiko masks the password and secret in its session log (SessionLog no_log).
-            session_log=str(self.session_log) if self.session_log else None)
+        conn = ConnectHandler(**connect_args(host, self.known_hosts, self.timeout), sock=sock,
+                              # netmiko masks the password and secret in its session log (SessionLog no_log).
+                              session_log=str(self.session_log) if self.session_log else None)
         try:
             if host.platform.enable and not conn.check_enable_mode():
                 try:

@@ -47,6 +47,8 @@ class Poll(_S):
     concurrency: int = Field(32, ge=1, description="Polls in flight at once, per kind (SNMP, SSH).")
     snmp_timeout_s: float = Field(2.0, gt=0, description="Seconds one SNMP request may take.")
     snmp_retries: int = Field(1, ge=0, description="SNMP retries of a request that timed out.")
+    snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(
+        "auto", description="SNMP library: fast (gufo-snmp), pysnmp, or auto (fast when it can be imported).")
     ssh_timeout_s: float = Field(60.0, gt=0, description="Seconds one SSH session (login and commands) may take.")
     gnmi_sample_interval_s: float = Field(10.0, gt=0, description="Sample interval asked of devices streaming "
                                           "their counters over gNMI (inventory data.gnmi; docs/gnmi.md).")
@@ -72,6 +74,10 @@ class Drift(_S):
 class Http(_S):
     host: str = Field(DEFAULT_HTTP_HOST, min_length=1, description="Address /metrics listens on.")
     port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
+    max_connections: int = Field(64, ge=2, le=10000, description=(
+        "Connections served at once; past it, the one that has waited longest for a request is dropped."))
+    header_timeout_s: float = Field(10.0, gt=0, le=300, description=(
+        "Seconds a client has to send a whole request head (and an idle keep-alive connection lives)."))
 
 
 class HistorySettings(_S):
@@ -115,6 +121,8 @@ class Settings(_S):
     policy: str = Field("roce-dscp26", description="Policy file (relative to this file) or shipped policy name.")
     known_hosts: str = Field("~/.ssh/known_hosts", description="known_hosts the devices' SSH keys are checked against.")
     insecure_no_host_key_check: bool = Field(False, description="Accept any SSH host key (lab networks only).")
+    workers: int | None = Field(None, ge=1, le=256, description=(
+        "Worker processes polling the devices (each its own share); null: one per CPU core."))
     poll: Poll = Field(default_factory=Poll)
     drift: Drift = Field(default_factory=Drift)
     detection: Thresholds = Field(default_factory=Thresholds)

@@ -190,7 +190,7 @@ def _config_file(device: Device, inputs: list[Input]) -> Input | None:
 
 
 def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input], after: list[Input]) -> None:
-    found_before, found_after = _lint(device, policy, before), _lint(device, policy, after)
+    found_before, found_after = lint_device(device, policy, before), lint_device(device, policy, after)
     if found_before is None or found_after is None:
         note = "the fixed config could not be parsed again, so the fix is not verified"
         out.diff_note = f"{out.diff_note}; {note}" if out.diff_note else note
@@ -203,7 +203,7 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
                       and f.severity != Severity.info]
 
 
-def _lint(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:
+def lint_device(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:
     """The device's own findings (device and port rules) for ``inputs``; None when they no longer parse."""
     try:
         parsed = parser_for(device.platform).parse(inputs, device.name)

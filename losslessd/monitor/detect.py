@@ -9,6 +9,7 @@ docs/detection.md explains each detector and its defaults.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -99,8 +100,10 @@ _SEVERITY = {"pfc_storm": "error", "onbox_storm": "error", "device_down": "error
 class Detectors:
     """All detectors for devices that share one idea of lossless (the policy's lossless priorities)."""
 
-    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset()):
+    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset(),
+                 propose: Callable[[Event], dict] | None = None):
         self.t = thresholds
+        self.propose = propose  # an opened ecn_not_marking event carries its proposal (losslessd.tune.propose)
         self.lossless = set(lossless)
         # Without a lossless set nothing is known to be lossy either: no lossy_pause then.
         self.lossy = set() if not self.lossless else set(range(8)) - self.lossless - set(lossy_pause_ok)
@@ -225,8 +228,12 @@ class Detectors:
         ratio = marks / pause_per_s
         hit = ratio < self.t.ecn_min_marks_per_pause
         numbers = {**pauses, "ecn_and_cnp_per_s": marks, "marks_per_pause": min(ratio, 1e9)}
-        return self._step(dev, r, "ecn_not_marking", port, prio, hit, numbers, self.t.ecn_polls, self.t.ecn_polls,
-                          f"PFC doing ECN's job: {pause_per_s:.0f} pause frames/s but {marks:.1f} ECN marks/CNPs per second")
+        out = self._step(dev, r, "ecn_not_marking", port, prio, hit, numbers, self.t.ecn_polls, self.t.ecn_polls,
+                         f"PFC doing ECN's job: {pause_per_s:.0f} pause frames/s but {marks:.1f} ECN marks/CNPs per second")
+        for event in out:
+            if self.propose is not None and event.open and event.proposal is None:
+                event.proposal = self.propose(event)
+        return out
 
     def _onbox(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """The device's own watchdog: storms detected minus restored since the last poll tell

@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from ..errors import InputError
 from ..model import Device, DeviceKind
 from ..parse import _groups, parse_group
 from . import counters
+from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, storm_key
 from .snmp import sonic_if_indexes
 from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
@@ -42,11 +44,11 @@ SNMP_AUTH_ENV = "LOSSLESSD_SIM_SNMP_AUTH_KEY"
 SNMP_PRIV_ENV = "LOSSLESSD_SIM_SNMP_PRIV_KEY"
 SNMP_V3_USER = "losslessd"
 # The login a platform's CLI is usually reached with: SONiC's default admin user, EOS's admin, root on hosts.
-USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root"}
+USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root", "nvidia_cumulus": "cumulus"}
 # netmiko device types that work against these shells (tests/test_sim.py connects with each):
 # SONiC's login is a bash shell, as is a host's; netmiko's `sonic`-named types do not fit (dell_sonic
 # enters Dell's sonic-cli, edgecore_sonic is the plain LinuxSSH class under another name).
-NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux"}
+NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux", "nvidia_cumulus": "cumulus_linux"}
 # Served by `show version` when a running-config does not name its model and release in its header.
 _EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION = "vEOS-lab", "4.31.2F"
 # `! device: spine1 (DCS-7060DX5-64S, EOS-4.31.2F)`: the header EOS writes atop `show running-config`.
@@ -63,6 +65,8 @@ Port          Neighbor Device ID       Neighbor Port ID    TTL
 ---------- ------------------------ ---------------------- ---
 """
 SONIC_RUNNING_CONFIG = "show runningconfiguration all"
+# The simulator's control command over SSH: a workload's counter credits (losslessd.sim.bench).
+WORKLOAD_COMMAND = "losslessd-sim-workload"
 # The RDMA device in a host's commands: configfs rdma_cm path or `cma_roce_tos -d DEV` (docs/capture-format.md).
 _RDMA_DEVICE = re.compile(r"(?:/sys/kernel/config/rdma_cm/|cma_roce_tos\s+-d\s+)([^/\s]+)")
 
@@ -96,10 +100,39 @@ class SimDevice:
     #   (detection s, restoration s), for ports whose config turns it on
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
     live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
+    config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
+    publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
+
+    def __post_init__(self):
+        if self.config is None:
+            self.config = ConfigState(self.outputs)
 
     def live_output(self, command: str) -> str | None:
         """The output of a counter command, made now from the counter state (None: not one)."""
         return counters.render(self, command) if self.live_counters else None
+
+    def control(self, command: str) -> str | None:
+        """``WORKLOAD_COMMAND credit PORT PRIORITY WHAT=AMOUNT...``: the simulator's benchmark (losslessd.sim.bench)
+        adds what its workload made the counters do; ``WORKLOAD_COMMAND storm PORT PRIORITY on|off`` plants a PFC
+        storm from a benchmark run. No real device has this command."""
+        words = command.split()
+        if words[:1] != [WORKLOAD_COMMAND]:
+            return None
+        try:
+            if words[1:2] not in (["credit"], ["storm"]) or len(words) < 5:
+                raise ValueError(f"usage: {WORKLOAD_COMMAND} credit PORT PRIORITY WHAT=AMOUNT... | "
+                                 f"{WORKLOAD_COMMAND} storm PORT PRIORITY on|off")
+            key = storm_key(self.if_indexes, words[2], int(words[3]))
+            if words[1] == "storm":
+                self.traffic.storm(key, words[4] == "on")
+            for item in words[4:] if words[1] == "credit" else ():
+                what, _, amount = item.partition("=")
+                self.traffic.credit(key, what, float(amount))
+        except ValueError as exc:
+            return f"error: {exc}"
+        if self.publish is not None:
+            self.publish()
+        return "credited"
 
     @property
     def delay_s(self) -> float:
@@ -133,6 +166,7 @@ class Simulator:
         self.devices: dict[str, SimDevice] = load_devices(self.fabric_dir, devices)
         for device in self.devices.values():
             device.live_counters = live_counters
+            device.publish = lambda name=device.name: self._publish(name)
         self._servers: SshServers | None = None
         self._agents = None  # losslessd.sim.snmp.SnmpAgents when snmp
         self._gnmi = None  # losslessd.sim.gnmi.GnmiServers when gnmi
@@ -313,6 +347,16 @@ class Simulator:
         device.traffic.storm(key, on, ecn_healthy)
         self._publish(name)
 
+    def refuse_commits(self, name: str, reason: str | None = "configuration validation failed") -> None:
+        """Refuse every config commit (EOS session commit, SONiC apply-patch) with ``reason``; None accepts again."""
+        self._device(name).config.refuse = reason
+
+    def running_config(self, name: str) -> str:
+        """The config the device serves now (pushed changes included)."""
+        device = self._device(name)
+        return device.outputs[{"sonic": SONIC_RUNNING_CONFIG, "nvidia_cumulus": NVUE_COMMANDS}.get(
+            device.platform, "show running-config")]
+
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
         self._device(name).traffic.reset()
@@ -412,6 +456,9 @@ def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:
         outputs = {SONIC_RUNNING_CONFIG: _sonic_running_config(files, texts)}
     elif model.platform == "arista_eos":
         outputs = {"show running-config": texts[0]}
+    elif model.platform == "nvidia_cumulus" and re.search(r"^nv set ", texts[0], re.MULTILINE):
+        # The applied config as `nv set` lines, and the JSON tree `pull` reads (losslessd.sim.config).
+        outputs = {NVUE_COMMANDS: texts[0], NVUE_JSON: nvue_tree(texts[0])}
     else:
         return None  # a bare `mlnx_qos` output does not say which command on which interface made it
     if model.platform == "arista_eos":

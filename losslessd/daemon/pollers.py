@@ -1,0 +1,188 @@
+"""Counter sources of the daemon: each turns one poll of one device into a ``Reading``.
+
+A worker process (losslessd.daemon.worker) runs every poller in ``POLLERS`` for the devices of its
+shard, each on its own schedule and with its own counter tracker, and feeds their readings to the
+same metrics, history and detectors. A new source (gNMI, say) is one more class here:
+
+* ``source``: its name on /metrics (``source`` label) and in logs;
+* ``rank``: when a device has several sources, the lowest-ranked one's failures mark it down;
+* ``interval_s(settings)``: seconds between two polls of a device (None: the source is off);
+* ``targets(settings, devices)``: what ``read`` needs per device, for the devices it serves;
+* ``read(device, target)``: one poll; a failed one (no answer, refused, garbage) raises PollFailed
+  with the reason, and nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Collection
+from typing import Any, ClassVar
+
+from .. import counters_oids as oids
+from ..collect.snmp import SnmpError, SnmpSample, make_poller, target_for
+from ..collect.ssh import CollectError, Session
+from ..inventory import Host
+from ..monitor import Reading
+from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_from_snmp
+from ..platforms import Command
+from .settings import Settings
+
+_SSH_GRACE_S = 5.0  # past a session's own deadline (it aborts itself) before the thread is written off
+
+
+class PollFailed(Exception):
+    """A poll of one device that failed; ``reason`` starts with the SYS code when there is one."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Poller(ABC):
+    source: ClassVar[str]
+    rank: ClassVar[int]
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @staticmethod
+    @abstractmethod
+    def interval_s(settings: Settings) -> float | None:
+        """Seconds between two polls of a device; None: this source is off."""
+
+    @abstractmethod
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        """Device -> what ``read`` needs, for those of ``devices`` this source serves."""
+
+    @abstractmethod
+    async def read(self, device: str, target: Any) -> Reading:
+        """One poll of one device; raises PollFailed when it fails."""
+
+    def reconfigure(self, settings: Settings) -> None:
+        """New settings (a reload): timeouts and the like."""
+        self.settings = settings
+
+    def forget(self, device: str) -> None:
+        """The device left this worker: drop what is kept for it (sockets, sessions)."""
+
+    async def aclose(self) -> None:
+        """Release what the poller holds (at a stop)."""
+
+
+def snmp_deadline_s(settings: Settings) -> float:
+    """The longest one SNMP poll of one device may take: an agent that answers each of a poll's ~40
+    requests just inside its timeout must not hold a poll (and a concurrency slot) for minutes."""
+    poll = settings.poll
+    return max(2 * poll.snmp_interval_s, 4 * poll.snmp_timeout_s * (poll.snmp_retries + 1))
+
+
+class SnmpCounters(Poller):
+    """SNMP counters (losslessd.collect.snmp): the fast poller when it can be imported, else pysnmp."""
+
+    source = "snmp"
+    rank = 10
+
+    def __init__(self, settings: Settings):
+        super().__init__(settings)
+        poll = settings.poll
+        self.poller = make_poller(poll.snmp_backend, timeout_s=poll.snmp_timeout_s, retries=poll.snmp_retries,
+                                  concurrency=poll.concurrency, deadline_s=snmp_deadline_s(settings))
+
+    @staticmethod
+    def interval_s(settings: Settings) -> float | None:
+        return settings.poll.snmp_interval_s
+
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        hosts, poll = settings.hosts.hosts, settings.poll
+        return {n: target_for(hosts[n], poll.snmp_timeout_s, poll.snmp_retries)
+                for n in devices if hosts[n].snmp is not None}
+
+    async def read(self, device: str, target: Any) -> Reading:
+        try:
+            sample = await self.poller.poll(target)
+        except SnmpError as exc:
+            raise PollFailed(f"{exc.sys_code}: {exc.message}") from None
+        reading = reading_from_snmp(sample)
+        if not reading.values:  # an agent that answers, but not with counters
+            raise PollFailed(f"unusable answer: {_no_counters(sample)}")
+        return reading
+
+    def reconfigure(self, settings: Settings) -> None:
+        super().reconfigure(settings)
+        poll = settings.poll
+        self.poller.timeout_s, self.poller.retries = poll.snmp_timeout_s, poll.snmp_retries
+        self.poller.deadline_s = snmp_deadline_s(settings)
+
+    def forget(self, device: str) -> None:
+        forget = getattr(self.poller, "forget", None)
+        if forget is not None:
+            forget(device)
+
+    async def aclose(self) -> None:
+        await self.poller.aclose()
+
+
+def counter_host(host: Host) -> Host | None:
+    """``host`` with its platform's counter commands in place of its config commands (None: the
+    platform serves no counters over its CLI), so collect.ssh.Session runs and checks them."""
+    lines = COUNTER_COMMANDS.get(host.platform.id)
+    if not lines:
+        return None
+    return dataclasses.replace(host, platform=dataclasses.replace(
+        host.platform, commands=tuple(Command(line) for line in lines)))
+
+
+class SshCounters(Poller):
+    """Counters only a CLI serves (SONiC watchdog and WRED counters, a host's `ethtool -S` and RDMA
+    counters), through the same SSH sessions as `pull`, in worker threads."""
+
+    source = "ssh"
+    rank = 20
+
+    @staticmethod
+    def interval_s(settings: Settings) -> float | None:
+        return settings.poll.ssh_counters_interval_s
+
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        if settings.poll.ssh_counters_interval_s is None:
+            return {}
+        hosts = settings.hosts.hosts
+        return {n: c for n in devices if (c := counter_host(hosts[n])) is not None}
+
+    async def read(self, device: str, target: Any) -> Reading:
+        host: Host = target
+        timeout = self.settings.poll.ssh_timeout_s
+        session = Session(host, known_hosts=self.settings.known_hosts_path, timeout=timeout)
+        try:
+            result = await asyncio.wait_for(asyncio.to_thread(session.run), timeout + _SSH_GRACE_S)
+            if result.refused:
+                index, why = next(iter(result.refused.items()))
+                raise CollectError("SYS014", f"`{result.sections[index][0]}` failed: {why}")
+            return reading_from_commands(device, host.platform.id, dict(result.sections), time.monotonic(),
+                                         time.time())
+        except asyncio.TimeoutError:
+            session.abort()
+            raise PollFailed(f"SYS013: no answer within {timeout:g} s") from None
+        except asyncio.CancelledError:
+            session.abort()
+            raise
+        except CollectError as exc:
+            raise PollFailed(f"{exc.code}: {exc.message}") from None
+        except ValueError as exc:
+            raise PollFailed(f"unusable answer: {exc}") from None
+
+
+# Every counter source, in rank order. A new one (gNMI) is appended here.
+POLLERS: list[type[Poller]] = [SnmpCounters, SshCounters]
+
+
+def _no_counters(sample: SnmpSample) -> str:
+    """Why an SNMP answer gave no counters: what the agent served in their place, if anything."""
+    served = [(oid, v) for oid, v in sample.raw.items() if isinstance(v, str) and not oid.startswith(oids.IF_NAME + ".")]
+    if not served:
+        return f"the agent serves none of the counter columns ({len(sample.ports)} ports)"
+    oid, value = served[0]
+    return f"{len(served)} counters are not numbers (e.g. {oid} = {value[:40]!r})"
