@@ -1,0 +1,51 @@
+"""The command line imports what a command needs: `--help`, `rules` and a lint of the example fabric load neither
+the daemon, the renderer and fixer, the simulator, the tuner, the collectors nor the libraries they bring."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+NOT_FOR_THESE = ("losslessd.daemon", "losslessd.fix", "losslessd.render", "losslessd.sim", "losslessd.tune",
+                 "losslessd.inventory", "losslessd.collect.pull", "losslessd.collect.ssh", "losslessd.collect.snmp",
+                 "losslessd.history", "netmiko", "napalm", "pysnmp", "asyncssh", "jinja2", "jsonschema",
+                 "prometheus_client", "multiprocessing", "concurrent.futures")
+
+_RUN = """
+import json, sys
+from losslessd.cli.main import main
+sys.argv = ["losslessd", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["rules"], ["rules", "PFC001"],
+                                  ["lint", "examples/fabric", "--policy", "roce-dscp26"]],
+                         ids=["help", "rules", "rules-code", "lint-example"])
+def test_a_command_imports_only_what_it_needs(args):
+    proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] in (0, 1), proc.stderr  # a lint of the example has findings: 1
+    assert proc.stdout.strip()  # the command did its work (help, a rule list, a report)
+    loaded = [m for m in report["modules"] if any(m == p or m.startswith(p + ".") for p in NOT_FOR_THESE)]
+    assert loaded == []
+
+
+def test_fix_still_imports_the_renderer_when_asked():
+    """The lazy imports are lazy, not missing: `lint --fix` renders snippets."""
+    proc = subprocess.run([sys.executable, "-m", "losslessd", "lint", "examples/fabric", "--fix"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "fixes printed" in proc.stdout and "Nothing was sent to any device." in proc.stdout
