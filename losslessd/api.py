@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .fix import FixResult
 
 __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy", "Rule", "Severity", "all_rules", "fix",
-           "lint", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
+           "lint", "lint_fabric", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
 
 
 def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
@@ -39,6 +39,32 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
         result = fabric.lint(list(paths), pol, rules, fmt=fmt, topology=topology, baseline=baseline, jobs=jobs)
     result.inputs = [str(p) for p in paths]
     return result
+
+
+def lint_fabric(fabric: Fabric | dict, policy: str | Path | Policy = "roce-dscp26", *,
+                select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
+                baseline: set[str] | None = None) -> LintResult:
+    """Lint a fabric built in Python (a Fabric, or its fields as plain data) under ``policy``.
+
+    Parsers build the model unchecked; a model given here comes from outside and is checked first: every field of
+    its declared type (InputError naming the first that is not), plain data converted as pydantic does."""
+    from .gcpause import gc_paused
+    from .lint.engine import run
+    from .model.validate import ModelTypeError, check
+
+    if isinstance(fabric, dict):
+        try:
+            fabric = Fabric.model_validate(fabric)
+        except ValueError as exc:
+            raise InputError(f"not a fabric: {exc}") from None
+    else:
+        try:
+            check(fabric, "fabric")
+        except ModelTypeError as exc:
+            raise InputError(f"not a valid fabric: {exc}") from None
+    pol = policy if isinstance(policy, Policy) else load_policy(policy)
+    with gc_paused():
+        return run(fabric, pol, select(select_codes, ignore_codes), baseline)
 
 
 def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
