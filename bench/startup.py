@@ -20,6 +20,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+_BARE_APP = """
+import typer
+app = typer.Typer(add_completion=False)
+@app.command()
+def hello(name: str = typer.Option("x", help="who")):
+    "Say hello."
+@app.command()
+def bye():
+    "Say goodbye."
+app()
+"""
+
+
 def best(cmd: list[str], repeat: int) -> float:
     times = []
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -41,6 +54,10 @@ def main() -> int:
         ("losslessd --help", [*cli, "--help"]),
         ("losslessd rules", [*cli, "rules"]),
         ("losslessd lint examples/fabric", [*cli, "lint", "examples/fabric", "--policy", "roce-dscp26"]),
+        # What typer itself costs: its rich help renderer, and building a command's parameters (typer imports
+        # pydantic for that), in a two-command app that does nothing else.
+        ("a bare typer app: --help", [py, "-c", _BARE_APP, "--help"]),
+        ("a bare typer app: one command", [py, "-c", _BARE_APP, "hello"]),
     ]
     reference = None
     for label, cmd in runs:

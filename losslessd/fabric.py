@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import collect, topology
 from .errors import InputError
@@ -38,7 +38,9 @@ from .parse import (
     parse_group,
 )
 from .parse import topology as topology_file
-from .policy import Policy
+
+if TYPE_CHECKING:
+    from .policy import Policy
 
 # In a snapshot folder written by `losslessd pull` (one with manifest.json): not device files.
 SNAPSHOT_FILES = {collect.MANIFEST, collect.COUNTERS}

@@ -6,12 +6,14 @@ import re
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from ..model import Device, DeviceKind, Fabric, Port
-from ..policy import Policy
 from .finding import Finding, Severity
 from .registry import Rule, select
+
+if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
+    from ..policy import Policy
 
 T = TypeVar("T")
 

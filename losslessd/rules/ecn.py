@@ -9,14 +9,16 @@ NIC DCQCN switches are checked by NIC003.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .. import headroom, units
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
 from ..model import BufferPool, BufferProfile, Device, Ecn, Port
-from ..policy import Policy
 from .pfc import priorities
+
+if TYPE_CHECKING:
+    from ..policy import Policy
 
 
 class Lane(NamedTuple):

@@ -17,8 +17,6 @@ from ...errors import InputError
 from ...model import Device
 from .. import lldp
 from ..base import Input, last_sections, sniff_text
-from .build import build
-from .reader import read
 
 PLATFORM = "arista_eos"
 
@@ -41,6 +39,9 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
+    from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
+    from .reader import read
+
     configs, neighbors, issues = [], [], []
     for inp in inputs:
         if not capture.is_capture(inp.text):

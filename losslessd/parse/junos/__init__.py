@@ -18,8 +18,6 @@ import re
 
 from ...model import Device, ParseIssue
 from ..base import Input, config_inputs, hardware_model, sniff_text
-from .build import build
-from .reader import read
 
 PLATFORM = "juniper_junos"
 
@@ -37,6 +35,9 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
+    from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
+    from .reader import read
+
     # Several sections (whole configuration, or class-of-service and interfaces apart) are read together.
     configs, captured = config_inputs(inputs, PLATFORM, _CONFIG_COMMAND, "show configuration | display set")
     name = captured or name

@@ -19,8 +19,6 @@ from ...errors import InputError
 from ...model import Device, ParseIssue
 from .. import lldp
 from ..base import Input, last_sections, sniff_text
-from .build import build
-from .reader import command_paths, read, tree_paths
 
 PLATFORM = "nvidia_cumulus"
 
@@ -49,12 +47,17 @@ def parse(inputs: list[Input], name: str) -> Device:
         issues.extend(problems)
     if not paths:
         raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
+    from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
+    from .reader import read
+
     device = build(read(paths, issues), PLATFORM, name, inputs[0].path)
     device.neighbors = neighbors
     return device
 
 
 def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
+    from .reader import command_paths, tree_paths
+
     if _COMMANDS.search(inp.text):
         return command_paths(inp.text, inp.path)
     try:

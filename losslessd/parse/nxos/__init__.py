@@ -15,8 +15,6 @@ import re
 
 from ...model import Device
 from ..base import Input, config_inputs, hardware_model, sniff_text
-from .build import build
-from .reader import read
 
 PLATFORM = "cisco_nxos"
 
@@ -37,6 +35,9 @@ _MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
+    from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
+    from .reader import read
+
     configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
     device.hardware = hardware_model(inputs, PLATFORM, _MODEL)
