@@ -7,9 +7,9 @@ then prints, measured in the same run:
   - `losslessd lint` (find the devices, parse, every rule) as the API runs it (worker processes for a large
     fabric), its wall and CPU time (this process and its workers), and the ratios to the floor;
   - the peak resident memory of this process and of the largest worker;
-  - a fabric of the same size with many findings (every switch port misses ECN, pauses a lossy priority and
-    has too short a watchdog; every host pauses the wrong priority): its lint, and its text and JSON report
-    rendering beside it.
+  - a fabric with many findings (every switch port misses ECN, pauses a lossy priority and has too long a
+    watchdog; every host pauses the wrong priority; 200 switches and 1,600 hosts at most: about 43,000
+    findings): its lint, and its text and JSON report rendering beside it.
 Targets: N=2,000 lint within 3x of the floor (wall), RSS under 2 GB; the many-findings report within 0.3x of
 its lint.
 
@@ -34,6 +34,8 @@ from losslessd.report import render  # noqa: E402
 
 PORTS = 64
 HOSTS_PER_SWITCH = 8
+# The fabric with many findings has this many switches at most (and 8 hosts each): about 43,000 findings.
+NOISY_SWITCHES = 200
 EXAMPLE = ROOT / "examples" / "fabric"
 
 
@@ -113,7 +115,8 @@ def measure(switches: int, repeat: int, jobs: int | None) -> None:
         noisy.mkdir()
         t0 = time.perf_counter()
         files, nbytes = generate(clean, switches)
-        generate(noisy, switches, findings=True)
+        noisy_switches = min(switches, NOISY_SWITCHES)
+        generate(noisy, noisy_switches, findings=True)
         print(f"N={switches}: {switches} switches x {PORTS} ports + {switches * HOSTS_PER_SWITCH} hosts = {files} files, "
               f"{nbytes / 1e6:.1f} MB (both fabrics generated in {time.perf_counter() - t0:.1f} s)")
         f_wall, f_cpu, _ = timed(lambda: floor(clean), repeat)
@@ -122,15 +125,16 @@ def measure(switches: int, repeat: int, jobs: int | None) -> None:
         print(f"  lint (parse + all rules):             wall {l_wall:7.2f} s  CPU {l_cpu:7.2f} s  "
               f"({len(result.findings)} findings, {len(result.fabric.devices)} devices)")
         print(f"  ratio lint/floor: wall {l_wall / f_wall:.2f}, CPU {l_cpu / f_cpu:.2f}  (target: wall <= 3 at N=2000)")
+        me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"  peak RSS: this process {me:.0f} MB, largest worker {kids:.0f} MB  (target < 2048 MB)")
         result = None
         n_wall, _, result = timed(lambda: lint([noisy], "roce-dscp26", jobs=jobs), repeat)
+        print(f"  many findings ({noisy_switches} switches, {noisy_switches * HOSTS_PER_SWITCH} hosts): lint "
+              f"{n_wall:6.2f} s, {len(result.findings)} findings")
         for fmt in ("text", "json"):
             r_wall, _, _ = timed(lambda fmt=fmt, result=result: render(fmt, result, color=False), repeat)
-            print(f"  many findings: lint {n_wall:6.2f} s ({len(result.findings)} findings), {fmt} report "
-                  f"{r_wall:6.2f} s = {r_wall / n_wall:.2f}x the lint (target <= 0.3)")
-    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"  peak RSS so far: this process {me:.0f} MB, largest worker {kids:.0f} MB  (target < 2048 MB)")
+            print(f"    {fmt} report {r_wall:6.2f} s = {r_wall / n_wall:.2f}x the lint (target <= 0.3)")
 
 
 def main() -> int:

@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import field
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from ..model import Model, Source, model_class
@@ -45,6 +46,7 @@ class Finding(Model):
         return (self.device or "", natural_key(self.port or ""), self.code, self.key)
 
 
+@lru_cache(maxsize=65536)  # findings are sorted by port: the same names again and again
 def natural_key(text: str) -> tuple:
     """Ethernet2 before Ethernet10: digit runs compare as numbers."""
     return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", text))
