@@ -15,7 +15,6 @@ lists the namespaces of such inputs; a ConfigDB is built per namespace.
 from __future__ import annotations
 
 import bisect
-import itertools
 import json
 import re
 
@@ -55,7 +54,7 @@ class Doc:
         self.path = inp.path
         self.text = inp.text
         self._pos: dict[tuple, int] = {(): 0}
-        self._newlines: list[int] | None = None
+        self._newlines: list[tuple[int, int]] | None = None  # (position, its line) already counted
 
     def ref(self, parts: tuple, field: str | None = None) -> DocRef:
         return DocRef(self, parts, field)
@@ -70,9 +69,16 @@ class Doc:
         pos = self._find(parts)
         if pos < 0:
             return None
-        if self._newlines is None:  # where each line after the first starts
-            self._newlines = list(itertools.accumulate(len(line) + 1 for line in self.text.split("\n")))
-        return bisect.bisect_right(self._newlines, pos) + 1
+        # Newlines are counted from the nearest position already known: a report asks for a few lines of a large
+        # file, and counting (in C) is cheaper than indexing every line of it.
+        marks = self._newlines
+        if marks is None:
+            marks = self._newlines = [(0, 1)]
+        i = bisect.bisect_right(marks, (pos, float("inf"))) - 1
+        start, line = marks[i]
+        line += self.text.count("\n", start, pos)
+        marks.insert(i + 1, (pos, line))
+        return line
 
     def _find(self, parts: tuple) -> int:
         """Each key is searched (str.find, no second parse) after its parent's key. That is right for
