@@ -56,6 +56,7 @@ golden: test-deps
 # runs net-snmp's snmpd as the simulated fleet's agents).
 bench: test-deps deb-deps
 	$(PY) bench/lint_scale.py
+	$(PY) bench/startup.py
 	$(PY) bench/deadlock_scale.py
 	$(PY) bench/poll_rate.py
 	$(PY) bench/daemon_scale.py
