@@ -8,7 +8,6 @@ results that have one; repo-relative URIs and fingerprints that survive line mov
 from __future__ import annotations
 
 import inspect
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
