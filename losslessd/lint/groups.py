@@ -67,18 +67,14 @@ def _is_plain_list(tp: Any) -> bool:
     return typing.get_origin(inner) is list and _is_plain(typing.get_args(inner)[0])
 
 
-@cache
-def _content_function(cls: type):
-    """``f(obj, memo, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port,
-    its names). Lists of plain values are taken as tuples; dicts of model objects item by item (queues, PGs:
-    each port has its own); other containers and nested objects through ``memo`` (id -> token, hit when
-    parsers share them: the maps, profiles, schedulers) or, the first time, ``token``."""
+def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True) -> str:
+    """Python for the content of the ``cls`` object named ``obj`` (see _content_function). Dicts of model objects
+    (queues, PGs: each port has its own) are keyed item by item, their items' content written out in place."""
     hints = typing.get_type_hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     parts: list[str] = []
-    env: dict[str, Any] = {"_id": id, "_tuple": tuple}
     for f in dataclasses.fields(cls):
-        tp, v = hints[f.name], f"o.{f.name}"
+        tp, v = hints[f.name], f"{obj}.{f.name}"
         if f.name in skip or _mentions(tp, Source):
             continue
         inner = _strip_none(tp)
@@ -87,11 +83,27 @@ def _content_function(cls: type):
         elif _is_plain_list(tp):
             parts.append(f"(None if {v} is None else _tuple({v}))")
         elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
-            env[f"c_{f.name}"] = _content_function(typing.get_args(inner)[1])
-            parts.append(f"_tuple([(k, c_{f.name}(x, memo, token)) for k, x in {v}.items()])")
+            item = typing.get_args(inner)[1]
+            var = f"x{len(env)}"
+            if inline:
+                expr = _content_expression(item, var, env, inline=False)
+            else:
+                env[f"c_{var}"] = _content_function(item)
+                expr = f"c_{var}({var}, memo, token)"
+            parts.append(f"_tuple([(k, {expr}) for k, {var} in {v}.items()])")
         else:
             parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
-    code = f"def content(o, memo, token):\n    return ({', '.join(parts)},)\n"
+    return f"({', '.join(parts)},)"
+
+
+@cache
+def _content_function(cls: type):
+    """``f(obj, memo, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port,
+    its names). Lists of plain values are taken as tuples; dicts of model objects item by item (queues, PGs:
+    each port has its own); other containers and nested objects through ``memo`` (id -> token, hit when
+    parsers share them: the maps, profiles, schedulers) or, the first time, ``token``."""
+    env: dict[str, Any] = {"_id": id, "_tuple": tuple}
+    code = f"def content(o, memo, token):\n    return {_content_expression(cls, 'o', env)}\n"
     exec(compile(code, f"<key of {cls.__name__}>", "exec"), env)  # noqa: S102 - code built from field names only
     return env["content"]
 
