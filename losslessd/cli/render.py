@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -37,7 +38,7 @@ def render(
     facts: list[rnd.PortFacts] = []
     pool, hwsku = pool_size, None
     if device is not None:
-        if not device.is_file():
+        if not os.path.lexists(device):
             raise InputError(f"--device {device}: no such file")
         parsed = parse_group(device.stem, [device])
         facts, device_pool = rnd.device_facts(parsed, pol)

@@ -20,9 +20,10 @@ from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from ..credentials import Secret
-from ..docpos import Document, load_yaml, pointer
+from ..docpos import Document, load_yaml, pointer, schema_error
 from ..errors import InputError
 from ..inventory import Inventory
+from ..limits import set_max_file_mb
 from ..inventory import load as load_inventory
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
@@ -34,7 +35,7 @@ EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
 class _S(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # `.inf` seconds is no interval
 
 
 class Poll(_S):
@@ -118,6 +119,9 @@ class Settings(_S):
     history: HistorySettings = Field(default_factory=HistorySettings)
     sinks: Sinks = Field(default_factory=Sinks)
     log: Log = Field(default_factory=Log)
+    max_file_mb: float | None = Field(None, gt=0, description="Largest file read (the inventory, the policy, each "
+                                      "pulled capture a drift lint reads), in MiB; null: LOSSLESSD_MAX_FILE_MB or 32. "
+                                      "Raise it for larger real configs (README \"Limits\").")
 
     # What the file refers to, loaded and checked by load_settings.
     _file: Path = PrivateAttr()
@@ -164,6 +168,8 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
     """Read, check and load everything the settings file names; raises InputError (file:line)."""
     env = os.environ if env is None else env
     settings, doc = _read(Path(path))
+    if settings.max_file_mb is not None:
+        set_max_file_mb(settings.max_file_mb)
     settings._hosts = load_inventory(settings._relative(settings.inventory), env)
     policy = settings._relative(settings.policy)
     settings._policy = load_policy(policy if policy.is_file() else settings.policy)
@@ -188,36 +194,24 @@ def read_settings(path: str | Path) -> Settings:
 
 def _read(path: Path) -> tuple[Settings, Document]:
     doc = load_yaml(path)
+    doc.refuse_duplicates()
     if doc.data is None:
         doc.data = {}
     if not isinstance(doc.data, dict):
         raise InputError("daemon settings must be a YAML mapping", file=doc.file, line=1)
     _validate(doc)
     try:
-        settings = Settings(**doc.data)
+        settings = Settings.model_validate(doc.data)
     except ValidationError as exc:  # what the schema cannot say (cross-field checks)
         err = exc.errors()[0]
         loc = [p for p in err["loc"] if p != "__root__"]
         raise InputError(err["msg"].removeprefix("Value error, "), file=doc.file, line=doc.line_of(loc),
                          pointer=pointer(loc) or "/") from None
-    settings._file = path.resolve()
+    settings._file = Path(os.path.realpath(path))
     return settings, doc
 
 
 def _validate(doc: Document) -> None:
     errors = list(jsonschema.Draft202012Validator(schema()).iter_errors(doc.data))
-    if not errors:
-        return
-    err = best_match(errors)  # into anyOf branches (an optional section): the error inside it
-    where = list(err.absolute_path)
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    raise InputError(_explain(err) + more, file=doc.file, line=doc.line_of(where) or 1, pointer=pointer(where) or "/")
-
-
-def _explain(err: jsonschema.ValidationError) -> str:
-    if err.validator == "additionalProperties":
-        schema = err.schema
-        return f"{err.message}; allowed keys: {', '.join(sorted(schema.get('properties', {})))}"
-    if err.validator == "required":
-        return err.message.replace("is a required property", "is required")
-    return err.message
+    if errors:  # best_match: into anyOf branches (an optional section), the error inside it
+        raise schema_error(doc, best_match(errors), len(errors))

@@ -36,7 +36,7 @@ class Thresholds(BaseModel):
     because it polls every 200 ms; a daemon polling over SNMP every ~10 s sees a whole interval per
     sample, so one interval of pauses with nothing sent is already 50 times that detection time."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     storm_detection_polls: int = Field(1, ge=1, description=(
         "consecutive intervals in which pauses arrive and the queue sends nothing before a pfc_storm "

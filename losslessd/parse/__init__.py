@@ -12,11 +12,13 @@ from pathlib import Path
 from types import ModuleType
 
 from .. import capture, collect
-from ..errors import InputError
+from ..errors import InputError, internal_error_message
+from ..limits import os_reason, read_text
 from ..model import Device, Fabric, ParseIssue, Source
 from ..platforms import PLATFORMS, no_parser_message, resolve_format
-from .base import Input
+from .base import Input, check_port_count
 
+INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
 # Order matters only for sniffing: cheap, specific formats first.
 _SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
 # SONiC device folder: these files together describe one switch.
@@ -37,9 +39,9 @@ def parser_for(platform: str) -> ModuleType:
 def display_path(path: Path) -> str:
     """Relative to the working directory when below it (SARIF wants repo-relative paths)."""
     try:
-        # A resolve costs a system call per path part; getcwd already returns a path without symlinks.
-        resolved, cwd = path.resolve(), Path.cwd()
-        return os.path.relpath(resolved, cwd) if resolved.is_relative_to(cwd) else str(path)
+        # realpath never raises (a symlink loop stays as it is); getcwd already has no symlinks.
+        resolved, cwd = os.path.realpath(path), os.getcwd()
+        return os.path.relpath(resolved, cwd) if Path(resolved).is_relative_to(cwd) else str(path)
     except (OSError, ValueError):
         return str(path)
 
@@ -53,25 +55,29 @@ def detect(inp: Input) -> str | None:
 
 
 def read_input(path: Path) -> Input:
-    try:
-        return Input(display_path(path), path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text (is this a binary file?)", file=display_path(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
+    """A device or topology input file, read within the limits (losslessd/limits.py)."""
+    shown = display_path(path)
+    return Input(shown, read_text(path, shown))
 
 
-def _groups(path: Path) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``."""
-    if path.is_file():
-        return [(path.stem, [path])]
+def _groups(path: Path, seen: set[str] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``. Anything that is not a folder is a device
+    file candidate: a FIFO, a device node or a broken link then fails to read with a SYS001 that says
+    what it is, instead of disappearing from the run. A folder reached twice (links to a parent) is read once."""
+    seen = set() if seen is None else seen
     if not path.is_dir():
-        raise InputError("no such file or folder", file=str(path))
-    sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
+        if not os.path.lexists(path):
+            raise InputError("no such file or folder", file=str(path))
+        return [(path.stem, [path])]
+    real = os.path.realpath(path)
+    if real in seen:
+        return []
+    seen.add(real)
+    sonic = [path / f for f in SONIC_FOLDER_FILES if os.path.lexists(path / f)]
     if sonic:
         return [(path.name, sonic)]
-    if (path / OPENSM_FOLDER_FILES[0]).is_file():
-        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
+    if os.path.lexists(path / OPENSM_FOLDER_FILES[0]):
+        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if os.path.lexists(path / f)])]
     out: list[tuple[str, list[Path]]] = []
     snapshot = collect.is_snapshot(path)
     for child in sorted(path.iterdir()):
@@ -80,8 +86,8 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
         if snapshot and child.name in SNAPSHOT_FILES:
             continue
         if child.is_dir():
-            out.extend(_groups(child))
-        elif child.is_file():
+            out.extend(_groups(child, seen))
+        else:
             out.append((child.stem, [child]))
     return out
 
@@ -108,6 +114,7 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
     if PLATFORMS[platform].parser is None:
         raise InputError(no_parser_message(PLATFORMS[platform]), file=inputs[0].path)
     device = parser_for(platform).parse(inputs, name)
+    check_port_count(len(device.ports), inputs[0].path)
     device.files = [i.path for i in inputs]
     if lines:
         device.locate()
@@ -135,7 +142,7 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
     from .. import topology as topo  # topology reads LLDP outputs with this package's parsers
 
     found = Path(topology) if topology else topo.find(paths)
-    spec = topo.read(found) if found else None
+    spec = topo.read(found, paths) if found else None
     skip = spec.files if spec else set()
     fabric = Fabric()
     snapshots: list[Path] = []
@@ -145,9 +152,17 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
         except InputError as exc:
             fabric.issues.append(_issue(exc, str(raw)))
             continue
+        except OSError as exc:  # a folder that cannot be listed
+            fabric.issues.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
+                                            source=Source(file=display_path(Path(raw)))))
+            continue
+        if not groups:
+            fabric.issues.append(ParseIssue(code="SYS001", message=(
+                "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
+                "are not device files)"), source=Source(file=display_path(Path(raw)))))
         snapshots += _snapshots(Path(raw))
         for name, files in groups:
-            if skip and {f.resolve() for f in files} <= skip:
+            if skip and {os.path.realpath(f) for f in files} <= skip:
                 continue  # a routing table or LLDP output the topology reads itself
             try:
                 device = parse_group(name, files, fmt, lines=lines)
@@ -155,9 +170,9 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
                 fabric.issues.append(_issue(exc, display_path(files[0])))
                 continue
             except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
-                fabric.issues.append(ParseIssue(code="SYS001", message=f"parser failed: {type(exc).__name__}: {exc}; "
-                                                "please report this with the file",
-                                                source=Source(file=display_path(files[0]))))
+                fabric.issues.append(ParseIssue(code=INTERNAL_ERROR, message=internal_error_message(
+                    f"the parser failed on {', '.join(display_path(f) for f in files)}", exc),
+                    source=Source(file=display_path(files[0]))))
                 continue
             if device.name in fabric.devices:
                 other = fabric.devices[device.name]

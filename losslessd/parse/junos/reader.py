@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ...model import ParseIssue, Source
-from ..base import Input
+from ..base import Input, port_slot
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -203,7 +203,7 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
 def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
     if not PHYSICAL.match(w[0]):
         return
-    iface = cfg.interfaces.setdefault(w[0], Interface(source=src))
+    iface = port_slot(cfg.interfaces, w[0], lambda: Interface(source=src), src)
     if w[1] == "description":
         iface.description = w[2]
     elif w[1] == "mtu":
@@ -287,7 +287,7 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
     elif kind == "traffic-control-profiles" and w[2] == "scheduler-map":
         cfg.traffic_control_profiles[w[1]] = Val(w[3], src)
     elif kind == "interfaces":
-        _cos_interface(cfg.cos_interfaces.setdefault(w[1], CosInterface(source=src)), w[2:], src)
+        _cos_interface(port_slot(cfg.cos_interfaces, w[1], lambda: CosInterface(source=src), src), w[2:], src)
     elif kind not in _IGNORED_COS:
         raise _Skip("not part of the RoCE checks yet")
 

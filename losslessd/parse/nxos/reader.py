@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input
+from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
@@ -25,7 +25,7 @@ _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|cla
 _QUEUE_CLASS = re.compile(r"^c-out-(?:8q-)?q(\d|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
 _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq(\d|-default)$")
-_NUMBER = re.compile(r"^[0-9]+$")
+_NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
 
 
 @dataclass
@@ -118,7 +118,7 @@ class _Reader(TreeReader):
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
-            conf = self.cfg.interfaces.setdefault(w[1], InterfaceConf(source=self.src(node)))
+            conf = port_slot(self.cfg.interfaces, w[1], lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.each(node.children, lambda child: self.interface_line(child, conf))
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
@@ -232,7 +232,7 @@ class _Reader(TreeReader):
 
     def threshold(self, node: Node, text: str, unit: str) -> int | None:
         if not _NUMBER.match(text):
-            raise LineError(f"threshold {text!r} is not a number")
+            raise LineError(f"threshold {text[:40]!r} is not a number of at most 15 digits")
         if not units.is_byte_unit(unit):
             self.issue(node, f"unknown threshold unit {unit!r} in `{node.text}`: the WRED thresholds are kept as "
                              "written and cannot be checked", code="SYS003")

@@ -27,8 +27,9 @@ from ...model import (
     Source,
     Trust,
 )
+from ...sorting import natural_key
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
-from ..base import Input
+from ..base import Input, check_port_count
 from .configdb import ConfigDB, Entry, mentions_table
 
 PLATFORM = "sonic"
@@ -122,11 +123,6 @@ def _port_names(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
-def _natural(name: str) -> list:
-    # isdecimal, not isdigit: '²' is a digit that int() refuses (found by tests/test_fuzz_sonic.py)
-    return [int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name)]
-
-
 class _Builder:
     """Walks the merged tables once, collecting each port's fields as plain values; the Device is
     built at the end in one validated pass (assigning model fields one by one costs more)."""
@@ -159,9 +155,10 @@ class _Builder:
         self._cable_lengths()
         self._watchdogs()
         self._finish()
+        check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
-                             ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
+                             ports={n: self.ports[n] for n in sorted(self.ports, key=natural_key)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
         for n, port_maps in maps.items():
@@ -310,7 +307,7 @@ class _Builder:
         for key, e in self.db.table("VLAN_MEMBER").items():
             vlan, _, member = key.partition("|")
             vid = vlan[4:] if vlan.startswith("Vlan") else ""
-            if not (vid.isdigit() and 1 <= int(vid) <= 4094 and member):
+            if not (vid.isascii() and vid.isdigit() and len(vid) <= 4 and 1 <= int(vid) <= 4094 and member):
                 self.db.issue(f"VLAN_MEMBER key {key!r} is not Vlan<1-4094>|<port>; entry skipped", e.source())
                 continue
             for name in members.get(member, [member]):
