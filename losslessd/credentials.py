@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import InputError
-from .limits import SECRET_FILE_BYTES, read_text
+from .limits import SECRET_FILE_BYTES, file_kind, read_text
 
 # Inventory keys that hold a secret, by reference: <key>_env or <key>_file. A bare <key> is refused.
 SECRET_KEYS = ("password", "secret", "community", "auth_key", "priv_key")
@@ -91,7 +91,7 @@ def read_secret_file(path: Path, key: str) -> str:
     except OSError as exc:
         raise CredentialError(f"`{key}` {path}: {exc.strerror or exc}", key) from None
     if not stat.S_ISREG(st.st_mode):
-        raise CredentialError(f"`{key}` {path} is not a regular file", key)
+        raise CredentialError(f"`{key}` {path} is not a regular file ({file_kind(st.st_mode)})", key)
     if st.st_mode & 0o077:
         raise CredentialError(f"`{key}` {path} has mode {stat.S_IMODE(st.st_mode):04o}; a secret file must "
                               f"be readable by its owner only: chmod 600 {path}", key)

@@ -268,6 +268,9 @@ def cases() -> list[Case]:
           exits=(1, 2), says=("lldp.txt", "regular file")),
         C("topology-fifo", lambda t: _lint(_fabric(t), extra=["--topology", str(_fifo(t / "topo.yaml"))]),
           says=("topo.yaml", "regular file")),
+        C("topology-link-to-outside", _topology_case(lambda f: ((f / "lldp.txt").symlink_to("/etc/shadow"),
+                                                                "lldp: {leaf1: lldp.txt}\n")[1]),
+          exits=(1, 2), says=("topology.yaml:1", "outside")),
         C("topology-duplicate-key", _topology_case("routing: updown\nrouting: routes\n"),
           says=("topology.yaml:2", "duplicate")),
         # device inputs and folders
@@ -282,6 +285,15 @@ def cases() -> list[Case]:
         C("lint-symlink-loop", lambda t: _lint(_symlink_loop(t)), says=("loop",)),
         C("lint-symlink-loop-in-folder", lambda t: (_symlink_loop(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("loop",)),
+        C("lint-deep-folders", lambda t: _lint(_deep_folders(t / "deep", 1200)), exits=(0, 1), says=("leaf1",)),
+        C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
+          says=("1 device checked",)),
+        C("lint-too-many-ports", _config_db(_sonic_ports([f"Ethernet{i}" for i in range(17_000)])),
+          exits=(1,), says=("17,000 ports", "16,384")),
+        C("lint-too-many-interfaces", lambda t: _lint(_w(t / "sw.cfg", "hostname sw\n" + "".join(
+            f"interface Ethernet{i}\n   mtu 9214\n" for i in range(17_000)))), says=("16,385 ports",)),
+        C("fix-deep-indent", lambda t: ["fix", "--unsafe-fixes", str(_w(t / "spine1.cfg", _deep_indent()))],
+          exits=(0, 1)),
         C("lint-huge-config-db", lambda t: _lint(_over_limit("leaf1/config_db.json")(t).parent),
           says=("config_db.json", "limit")),
         C("lint-deep-json", _config_db(_deep_flow(100_000)), exits=(1,), says=("config_db.json",)),
@@ -386,6 +398,29 @@ def _group_chain(n: int, cycle: bool = False) -> str:
     return INVENTORY.format(name="leaf1").replace("hosts:", "groups:\n" + groups + "hosts:") + "    groups: [g0]\n"
 
 
+def _deep_folders(top: Path, depth: int) -> Path:
+    """A device at the bottom of ``depth`` nested folders (deeper than Python's recursion limit)."""
+    path = top
+    path.mkdir()
+    for _ in range(depth):  # os.makedirs recurses per level
+        path = path / "d"
+        os.mkdir(path)
+    shutil.copy(FABRIC / "spine1.cfg", path / "leaf1.cfg")
+    return top
+
+
+def _link_loops(folder: Path) -> None:
+    """Two links back to the folder itself: followed naively, 2^40 paths."""
+    (folder / "a").symlink_to(".")
+    (folder / "b").symlink_to(".")
+
+
+def _deep_indent() -> str:
+    """spine1's config with 3,000 lines each indented one space more than the last, inside an interface."""
+    text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+    return text + "interface Ethernet9/1\n" + "".join(f"{' ' * (i + 1)}description d{i}\n" for i in range(3000))
+
+
 def _eos_ports() -> str:
     text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
     return text + f"interface Ethernet{BIG_DIGITS}/1\n   priority-flow-control on\n!\n"
@@ -443,7 +478,7 @@ def run_case(case: Case, tmp: Path) -> Outcome:
                 os.environ[k] = v
     text = out.getvalue() + err.getvalue()
     memory = memory or "MemoryError" in text
-    outcome = Outcome(case.name, exit_code, text[-4000:], escaped or "Traceback (most recent call last)" in text,
+    outcome = Outcome(case.name, exit_code, text[-20000:], escaped or "Traceback (most recent call last)" in text,
                       hung, memory, round(time.monotonic() - started, 2))
     if outcome.hung:
         outcome.problems.append("hung")
@@ -460,15 +495,33 @@ def run_all(names: list[str] | None = None) -> list[Outcome]:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
     chosen = [c for c in cases() if not names or c.name in names]
     results = []
-    with tempfile.TemporaryDirectory(prefix="losslessd-hostile-") as tmp:
-        cwd = os.getcwd()
-        os.chdir(tmp)
-        try:
-            for case in chosen:
-                results.append(run_case(case, Path(tmp)))
-        finally:
-            os.chdir(cwd)
+    tmp = tempfile.mkdtemp(prefix="losslessd-hostile-")
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        for case in chosen:
+            results.append(run_case(case, Path(tmp)))
+    finally:
+        os.chdir(cwd)
+        _rmtree(tmp)
     return results
+
+
+def _rmtree(top: str) -> None:
+    """shutil.rmtree recurses per level: this one does not (lint-deep-folders nests 1,200 deep)."""
+    stack = [(top, False)]
+    while stack:
+        path, emptied = stack.pop()
+        if emptied:
+            os.rmdir(path)
+            continue
+        stack.append((path, True))
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, False))
+                else:
+                    os.unlink(entry.path)
 
 
 def main() -> None:

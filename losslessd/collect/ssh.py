@@ -65,7 +65,7 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
         try:
             json.loads(output)
             return None
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json reads
             return f"output is not JSON ({exc}): {_first_line(output)!r}"
     for line in output.splitlines():
         if any(r in line for r in host.platform.refusals):

@@ -60,35 +60,46 @@ def read_input(path: Path) -> Input:
     return Input(shown, read_text(path, shown))
 
 
-def _groups(path: Path, seen: set[str] | None = None) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``. Anything that is not a folder is a device
-    file candidate: a FIFO, a device node or a broken link then fails to read with a SYS001 that says
-    what it is, instead of disappearing from the run. A folder reached twice (links to a parent) is read once."""
-    seen = set() if seen is None else seen
+def _groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, in sorted order; the snapshot folders (written by
+    `losslessd pull`) found on the way are added to ``snapshots``. Anything that is not a folder
+    is a device file candidate: a FIFO, a device node or a broken link then fails to read with a SYS001
+    that says what it is, instead of disappearing from the run. Folders are walked without recursion (a
+    tree may nest thousands deep), each once (links back to a parent are not followed twice)."""
     if not path.is_dir():
         if not os.path.lexists(path):
             raise InputError("no such file or folder", file=str(path))
         return [(path.stem, [path])]
-    real = os.path.realpath(path)
-    if real in seen:
-        return []
-    seen.add(real)
-    sonic = [path / f for f in SONIC_FOLDER_FILES if os.path.lexists(path / f)]
-    if sonic:
-        return [(path.name, sonic)]
-    if os.path.lexists(path / OPENSM_FOLDER_FILES[0]):
-        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if os.path.lexists(path / f)])]
     out: list[tuple[str, list[Path]]] = []
-    snapshot = collect.is_snapshot(path)
-    for child in sorted(path.iterdir()):
-        if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+    seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
+    stack = [iter([path])]  # per folder being listed, its children still to visit (sorted): depth-first order
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
             continue
-        if snapshot and child.name in SNAPSHOT_FILES:
-            continue
-        if child.is_dir():
-            out.extend(_groups(child, seen))
-        else:
+        if child is not path and not child.is_dir():
             out.append((child.stem, [child]))
+            continue
+        try:
+            info = child.stat()
+        except OSError:
+            continue  # it was a folder a moment ago
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        sonic = [child / f for f in SONIC_FOLDER_FILES if os.path.lexists(child / f)]
+        if sonic:
+            out.append((child.name, sonic))
+        elif os.path.lexists(child / OPENSM_FOLDER_FILES[0]):
+            out.append((child.name, [child / f for f in OPENSM_FOLDER_FILES if os.path.lexists(child / f)]))
+        else:
+            snapshot = collect.is_snapshot(child)
+            if snapshot and snapshots is not None:
+                snapshots.append(child)
+            stack.append(iter([c for c in sorted(child.iterdir()) if not (
+                c.name.startswith(".") or c.name in NOT_DEVICE_FILES or c.suffix in NOT_DEVICE_SUFFIXES
+                or (snapshot and c.name in SNAPSHOT_FILES))]))
     return out
 
 
@@ -148,7 +159,7 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
     snapshots: list[Path] = []
     for raw in paths:
         try:
-            groups = _groups(Path(raw))
+            groups = _groups(Path(raw), snapshots)
         except InputError as exc:
             fabric.issues.append(_issue(exc, str(raw)))
             continue
@@ -160,7 +171,6 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
             fabric.issues.append(ParseIssue(code="SYS001", message=(
                 "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                 "are not device files)"), source=Source(file=display_path(Path(raw)))))
-        snapshots += _snapshots(Path(raw))
         for name, files in groups:
             if skip and {os.path.realpath(f) for f in files} <= skip:
                 continue  # a routing table or LLDP output the topology reads itself
@@ -185,18 +195,6 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
         fabric.issues.extend(_snapshot_issues(folder, fabric))
     topo.apply(fabric, spec)
     return fabric
-
-
-def _snapshots(path: Path) -> list[Path]:
-    """Snapshot folders (written by `losslessd pull`) at or below ``path``."""
-    if not path.is_dir():
-        return []
-    found = []
-    for folder, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != collect.COUNTERS)
-        if collect.MANIFEST in files:
-            found.append(Path(folder))
-    return found
 
 
 def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:

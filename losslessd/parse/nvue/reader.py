@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from ... import units
+from ...docpos import compose
 from ...errors import InputError
 from ...limits import MAX_PORTS
 from ...model import ParseIssue, Source
@@ -113,8 +114,9 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
 
 
 def tree_paths(text: str, path: str) -> list[tuple[list[str], Source]]:
-    """YAML/JSON (`nv config show`, startup.yaml) -> the same word paths. Raises yaml.YAMLError."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    """YAML/JSON (`nv config show`, startup.yaml) -> the same word paths. Raises InputError (file:line) for
+    YAML that cannot be read, or that breaks docpos's limits (nesting, alias expansion)."""
+    root = compose(text, path)
     out: list[tuple[list[str], Source]] = []
     for tree in _set_trees(root):
         _flatten(tree, [], out, path)
