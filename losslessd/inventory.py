@@ -444,7 +444,7 @@ MAX_HOST_NAME = 200
 def file_name_problem(name: str) -> str | None:
     """Why the host name ``name`` cannot name files in a snapshot folder, or None when it can."""
     if not name:
-        return "an empty host name"
+        return "an empty host name cannot name the snapshot's files"
     if len(name) > MAX_HOST_NAME:
         return f"a host name is at most {MAX_HOST_NAME} characters (it names files of the snapshot)"
     if not _FILE_NAME.fullmatch(name):

@@ -19,6 +19,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import InputError
@@ -48,6 +50,19 @@ def set_max_file_mb(mb: float | None) -> None:
     if mb is not None and not mb > 0:
         raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g}")
     _max_file_bytes = None if mb is None else int(mb * MIB)
+
+
+@contextmanager
+def file_limit_mb(mb: float | None) -> Iterator[None]:
+    """The per-file limit set to ``mb`` (None: unchanged) while the block runs, then restored."""
+    global _max_file_bytes
+    saved = _max_file_bytes
+    if mb is not None:
+        set_max_file_mb(mb)
+    try:
+        yield
+    finally:
+        _max_file_bytes = saved
 
 
 def max_file_bytes() -> int:

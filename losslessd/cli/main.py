@@ -59,6 +59,11 @@ def main() -> None:
     """Run the CLI: every outcome is an exit code of the table above, never a bare traceback."""
     try:
         app()
+    except SystemExit as exc:
+        # click answers a closed stdout (EPIPE) with exit 1 after wrapping stdout: 1 means findings here.
+        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(EXIT_BROKEN_PIPE)
+        raise
     except InputError as exc:
         typer.echo(f"losslessd: error: {exc}", err=True)
         sys.exit(EXIT_INPUT)

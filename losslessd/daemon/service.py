@@ -392,6 +392,7 @@ class Daemon:
         """Re-create what changed (``history``: the new settings' history, opened when its settings
         changed); keep counter state and open events where they still mean the same."""
         old, now = self.settings, time.monotonic()
+        new.apply_limits()
         if new.log != old.log:
             logs.configure(new.log.level)
         if new.http != old.http:

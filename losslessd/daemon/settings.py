@@ -23,7 +23,7 @@ from ..credentials import Secret
 from ..docpos import Document, load_yaml, pointer, schema_error
 from ..errors import InputError
 from ..inventory import Inventory
-from ..limits import set_max_file_mb
+from ..limits import file_limit_mb, set_max_file_mb
 from ..inventory import load as load_inventory
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
@@ -129,6 +129,11 @@ class Settings(_S):
     _policy: Policy = PrivateAttr()
     _headers: dict[str, Secret] = PrivateAttr(default_factory=dict)
 
+    def apply_limits(self) -> None:
+        """Make ``max_file_mb`` this process's limit (the drift lint reads pulled captures with it)."""
+        if self.max_file_mb is not None:
+            set_max_file_mb(self.max_file_mb)
+
     @property
     def file(self) -> Path:
         return self._file
@@ -168,11 +173,10 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
     """Read, check and load everything the settings file names; raises InputError (file:line)."""
     env = os.environ if env is None else env
     settings, doc = _read(Path(path))
-    if settings.max_file_mb is not None:
-        set_max_file_mb(settings.max_file_mb)
-    settings._hosts = load_inventory(settings._relative(settings.inventory), env)
-    policy = settings._relative(settings.policy)
-    settings._policy = load_policy(policy if policy.is_file() else settings.policy)
+    with file_limit_mb(settings.max_file_mb):  # the daemon makes it its own with apply_limits()
+        settings._hosts = load_inventory(settings._relative(settings.inventory), env)
+        policy = settings._relative(settings.policy)
+        settings._policy = load_policy(policy if os.path.lexists(policy) else settings.policy)
     keys = settings.known_hosts_path
     if keys is not None and not keys.is_file():
         raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
