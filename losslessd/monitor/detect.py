@@ -189,9 +189,12 @@ class Detectors:
         if verdict is None:
             return []  # no information this interval: the run of hits (or of misses) goes on
         s = dev.states.get((port, prio, "pfc_storm"))
-        if verdict and s is not None and s.event is None and s.hits + 1 >= self.t.storm_detection_polls \
-                and self._watchdog_saw_none(dev, port, prio, s.first_hit_s, r.time_unix_s):
-            verdict = False  # the device's watchdog watched this queue through the run and saw no storm
+        if verdict and (s is None or s.event is None):
+            hits = s.hits if s is not None else 0
+            since = s.first_hit_s if s is not None and hits else r.time_unix_s - r.interval_s
+            if hits + 1 >= self.t.storm_detection_polls and self._watchdog_saw_none(dev, port, prio, since,
+                                                                                     r.time_unix_s):
+                verdict = False  # the device's watchdog watched this queue through the run and saw no storm
         return self._step(dev, r, "pfc_storm", port, prio, verdict, numbers, self.t.storm_detection_polls,
                           self.t.storm_restoration_polls,
                           f"PFC storm: {numbers['pfc_rx_per_s']:.0f} pause frames/s received and the queue {what}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fnmatch import fnmatchcase
 
 from ...model import (
@@ -30,14 +31,25 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform, issues=issues,
                     source=Source(file=path))
     names = set(cfg.interfaces) | {n for n in cfg.cos_interfaces if PHYSICAL.match(n)}
+    wildcards = [(pattern, conf) for pattern, conf in cfg.cos_interfaces.items() if _GLOB.search(pattern)]
+    if len(wildcards) > MAX_WILDCARDS:  # each port is matched against each: bounded time
+        device.issues.append(ParseIssue(code="SYS002", source=wildcards[MAX_WILDCARDS][1].source, message=(
+            f"{len(wildcards):,} wildcard `class-of-service interfaces` entries: only the first {MAX_WILDCARDS} "
+            "are applied to the ports")))
+        wildcards = wildcards[:MAX_WILDCARDS]
     for port_name in sorted(names):
-        device.ports[port_name] = _port(cfg, port_name, device.issues)
+        device.ports[port_name] = _port(cfg, port_name, device.issues, wildcards)
     return device
 
 
-def _cos_conf(cfg: JunosConfig, name: str) -> CosInterface | None:
+# A `class-of-service interfaces` name with a shell wildcard (`et-0/0/*`) applies to every port it matches.
+_GLOB = re.compile(r"[*?\[]")
+MAX_WILDCARDS = 128  # far more than a config writes (one per line card or port group)
+
+
+def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]]) -> CosInterface | None:
     """The port's own `class-of-service interfaces` settings over those of wildcard entries (`et-0/0/*`)."""
-    layers = [conf for pattern, conf in cfg.cos_interfaces.items() if pattern != name and fnmatchcase(name, pattern)]
+    layers = [conf for pattern, conf in wildcards if pattern != name and fnmatchcase(name, pattern)]
     if name in cfg.cos_interfaces:
         layers.append(cfg.cos_interfaces[name])
     if not layers:
@@ -50,9 +62,9 @@ def _cos_conf(cfg: JunosConfig, name: str) -> CosInterface | None:
     return merged
 
 
-def _port(cfg: JunosConfig, name: str, issues: list[ParseIssue]) -> Port:
+def _port(cfg: JunosConfig, name: str, issues: list[ParseIssue], wildcards: list[tuple[str, CosInterface]]) -> Port:
     iface = cfg.interfaces.get(name)
-    conf = _cos_conf(cfg, name)
+    conf = _cos_conf(cfg, name, wildcards)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None,
                 mtu_bytes=iface.mtu.value if iface and iface.mtu else None,

@@ -28,7 +28,7 @@ TABLES = frozenset({
 })
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
 _TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
-_WS = " \t\r\n"
+_KEY_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")\s*:')  # a JSON string followed by a colon: an object key
 _NEWLINE = re.compile("\n")
 
 
@@ -43,13 +43,16 @@ class Doc:
     hundreds of thousands of sources and a report shows a few), with a newline index built once.
     """
 
-    __slots__ = ("_newlines", "_pos", "path", "text")
+    __slots__ = ("_keys", "_newlines", "_pos", "path", "text")
 
     def __init__(self, inp: Input):
         self.path = inp.path
         self.text = inp.text
         self._pos: dict[tuple, int] = {(): 0}
         self._newlines: list[int] | None = None
+        # per parent: the keys met scanning forward from it (quoted text -> first position) and where the
+        # scan stopped; each parent's text is scanned at most once, however many keys are looked up
+        self._keys: dict[tuple, tuple[dict[str, int], list[int]]] = {}
 
     def source(self, parts: tuple) -> dict:
         """Source fields (the model validates them once, with the rest of the device)."""
@@ -67,30 +70,33 @@ class Doc:
         return bisect.bisect_left(self._newlines, pos) + 1
 
     def _find(self, parts: tuple) -> int:
-        """Each key is searched (str.find, no second parse) after its parent's key. That is right for
-        CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling."""
+        """Each key is the first key of that text after its parent's key (no second parse). That is right
+        for CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling."""
         pos = self._pos.get(parts)
         if pos is None:
-            pos = self._find(parts[:-1])
+            parent = parts[:-1]
+            pos = self._find(parent)
             if pos >= 0:
                 key = parts[-1]
                 plain = key.isprintable() and '"' not in key and "\\" not in key
-                pos = self._key_after(f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), pos)
+                pos = self._key_after(parent, f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), pos)
             self._pos[parts] = pos
         return pos
 
-    def _key_after(self, quoted: str, start: int) -> int:
-        text, n = self.text, len(self.text)
-        while True:
-            i = text.find(quoted, start)
-            if i < 0:
-                return -1
-            j = i + len(quoted)
-            while j < n and text[j] in _WS:
-                j += 1
-            if j < n and text[j] == ":":
-                return i
-            start = i + 1
+    def _key_after(self, parent: tuple, quoted: str, start: int) -> int:
+        """Position of the first key ``quoted`` after ``start`` (the parent's key). The keys met on the way
+        are remembered, so the lines of all ports of a 16,384-port table cost one scan, not one each."""
+        seen, cursor = self._keys.setdefault(parent, ({}, [start]))
+        hit = seen.get(quoted)
+        if hit is not None:
+            return hit
+        for m in _KEY_TOKEN.finditer(self.text, cursor[0]):
+            seen.setdefault(m.group(1), m.start())
+            if m.group(1) == quoted:
+                cursor[0] = m.end()
+                return m.start()
+        cursor[0] = len(self.text)
+        return -1
 
 
 class Locator:
