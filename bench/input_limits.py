@@ -26,14 +26,15 @@ MIB = 1024 * 1024
 
 
 def _fill(line, budget: int) -> str:
-    """Lines ``line(i)`` until ``budget`` bytes."""
+    """Lines ``line(i)`` up to ``budget`` bytes (less the 1 KiB a header may take)."""
     out, size, i = [], 0, 0
-    while size < budget:
+    while True:
         text = line(i)
+        if size + len(text) > budget - 1024:
+            return "".join(out)
         out.append(text)
         size += len(text)
         i += 1
-    return "".join(out)
 
 
 def sonic_compact(budget: int) -> tuple[str, str]:

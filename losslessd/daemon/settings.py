@@ -176,7 +176,12 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
     with file_limit_mb(settings.max_file_mb):  # the daemon makes it its own with apply_limits()
         settings._hosts = load_inventory(settings._relative(settings.inventory), env)
         policy = settings._relative(settings.policy)
-        settings._policy = load_policy(policy if os.path.lexists(policy) else settings.policy)
+        try:
+            settings._policy = load_policy(policy if os.path.lexists(policy) else settings.policy)
+        except InputError as exc:
+            if exc.file:
+                raise
+            raise InputError(f"policy: {exc.message}", file=doc.file, line=doc.line_of(["policy"]) or 1) from None
     keys = settings.known_hosts_path
     if keys is not None and not keys.is_file():
         raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
