@@ -8,11 +8,10 @@ class-of-service line that is not read (or cannot be) becomes a SYS002 issue.
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 from ...model import ParseIssue, Source
-from ..base import Input, port_slot
+from ..base import Input, port_slot, shell_words
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -135,7 +134,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
 
 def _split(line: str) -> list[str] | None:
     try:
-        return shlex.split(line)
+        return shell_words(line)
     except ValueError:
         return None
 

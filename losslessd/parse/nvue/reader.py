@@ -9,7 +9,6 @@ ports are skipped without a word; a QoS line that cannot be read becomes a SYS00
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 import yaml
@@ -19,7 +18,7 @@ from ...docpos import compose
 from ...errors import InputError
 from ...limits import MAX_PORTS
 from ...model import ParseIssue, Source
-from ..base import port_slot
+from ..base import port_slot, shell_words
 from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -99,7 +98,7 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             continue
         src = Source(file=path, line=n)
         try:
-            words = shlex.split(line)
+            words = shell_words(line)
         except ValueError as exc:
             issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
             continue
