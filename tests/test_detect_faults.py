@@ -28,7 +28,7 @@ REFRESH = {"live": None, "refresh-10s": 10.0, "refresh-60s": 60.0}
 
 @pytest.mark.parametrize("refresh", REFRESH)
 @pytest.mark.parametrize("fault", FAULTS)
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 def test_no_false_storm_in_an_hour(refresh, fault, seed):
     agent = Agent(seed=seed, queue_refresh_s=REFRESH[refresh], **FAULTS[fault])
     result = run(agent)
@@ -36,7 +36,7 @@ def test_no_false_storm_in_an_hour(refresh, fault, seed):
 
 
 @pytest.mark.parametrize("fault", FAULTS)
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 def test_a_real_storm_is_flagged_within_two_intervals(fault, seed):
     """Live queue table: the storm opens by the second informative poll whose interval lies wholly inside
     it (a stale or missed poll carries no information), which without faults is within two poll
