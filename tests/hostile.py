@@ -478,8 +478,10 @@ def run_case(case: Case, tmp: Path) -> Outcome:
                 os.environ[k] = v
     text = out.getvalue() + err.getvalue()
     memory = memory or "MemoryError" in text
-    outcome = Outcome(case.name, exit_code, text[-20000:], escaped or "Traceback (most recent call last)" in text,
-                      hung, memory, round(time.monotonic() - started, 2))
+    # A traceback Python printed starts a line of stderr (a report may quote one found in an input file).
+    printed = any(line.startswith("Traceback (most recent call last)") for line in err.getvalue().splitlines())
+    outcome = Outcome(case.name, exit_code, text[-20000:], escaped or printed, hung, memory,
+                      round(time.monotonic() - started, 2))
     if outcome.hung:
         outcome.problems.append("hung")
     if outcome.traceback:
