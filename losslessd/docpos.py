@@ -15,7 +15,15 @@ from typing import Any
 import yaml
 
 from .errors import InputError
-from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_YAML_NODES, read_text
+from .limits import (
+    ENV_MAX_FILE_MB,
+    MAX_INT_DIGITS,
+    MAX_NESTING,
+    MAX_YAML_NODES,
+    describe_mib,
+    max_yaml_bytes,
+    read_text,
+)
 
 _MERGE = "tag:yaml.org,2002:merge"
 
@@ -62,12 +70,17 @@ class _Loader(yaml.SafeLoader):
     def __init__(self, stream):
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0
 
     def compose_node(self, parent, index):
         self._depth += 1
+        self._nodes += 1  # aliases too (they cost an event each); their expansion is _check_graph's
         try:
             if self._depth > MAX_NESTING:
                 raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_NESTING} levels",
+                                                  self.peek_event().start_mark)
+            if self._nodes > MAX_YAML_NODES:
+                raise yaml.composer.ComposerError(None, None, f"more than {MAX_YAML_NODES:,} nodes",
                                                   self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:
@@ -99,6 +112,11 @@ def _yaml_error(exc: yaml.YAMLError, path: str) -> InputError:
 
 def compose(text: str, path: str) -> yaml.Node | None:
     """The node graph of a YAML document, checked against the limits (InputError with file:line)."""
+    limit = max_yaml_bytes()
+    if len(text) > limit:  # characters: at most the bytes
+        raise InputError(f"a YAML document is read up to {describe_mib(limit)} (an eighth of the file limit; PyYAML "
+                         f"reads about 0.3 MB/s); raise the file limit with --max-file-mb or {ENV_MAX_FILE_MB} if "
+                         "it is real", file=path)
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, other controls)

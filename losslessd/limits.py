@@ -8,8 +8,9 @@ read is bounded before it starts (README "Limits"):
 - at most ``max_file_bytes()`` per file (default 32 MiB: the largest real SONiC config_db.json files
   are a few MB; 2.6 million ports in 200 MB took 7.9 GB to lint), raised with `--max-file-mb` or
   the environment variable LOSSLESSD_MAX_FILE_MB;
-- YAML documents (docpos.load_yaml) nest at most MAX_NESTING levels, expand to at most
-  MAX_YAML_NODES nodes through their aliases, and hold integers of at most MAX_INT_DIGITS digits;
+- YAML documents (docpos.load_yaml) are at most an eighth of that (PyYAML reads them in pure Python),
+  nest at most MAX_NESTING levels, hold at most MAX_YAML_NODES nodes once their aliases are expanded,
+  and integers of at most MAX_INT_DIGITS digits;
 - JSON documents nest no deeper than Python's parser allows (about 1,000 levels);
 - a switch has at most MAX_PORTS ports (the memory a lint takes grows with ports, not bytes).
 """
@@ -30,6 +31,10 @@ DEFAULT_MAX_FILE_BYTES = 32 * MIB
 ENV_MAX_FILE_MB = "LOSSLESSD_MAX_FILE_MB"
 # Small files read whole for one value (a password file): a secret is one line.
 SECRET_FILE_BYTES = 64 * 1024
+# YAML is read by PyYAML's pure-Python reader (the C one composes recursively): about 0.1-0.5 MB/s and
+# ~1 KB per node, so a YAML document may hold an eighth of the file limit (4 MiB by default: a
+# 10,000-host inventory is ~1.5 MB, an NVUE startup.yaml a few hundred KB).
+YAML_SHARE = 8
 # Deeper than any policy, inventory, settings or NVUE tree (NVUE's deepest paths are ~10 levels), and
 # shallow enough that PyYAML's recursive composer and our walkers stay far from Python's recursion limit.
 MAX_NESTING = 64
@@ -78,6 +83,10 @@ def max_file_bytes() -> int:
             raise InputError(f"{ENV_MAX_FILE_MB}={raw!r} is not a positive number of MiB")
         return int(mb * MIB)
     return DEFAULT_MAX_FILE_BYTES
+
+
+def max_yaml_bytes() -> int:
+    return max_file_bytes() // YAML_SHARE
 
 
 def describe_mib(size: int) -> str:

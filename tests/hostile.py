@@ -229,7 +229,7 @@ def cases() -> list[Case]:
     C = Case
     out = [
         # YAML nesting, integers and aliases in each YAML loader
-        C("policy-deep-block", _policy_case(_deep_block(3000)), says=("p.yaml:", "nest")),
+        C("policy-deep-block", _policy_case(_deep_block(2000)), says=("p.yaml:", "nest")),
         C("policy-deep-flow", _policy_case(_deep_flow(100_000)), says=("p.yaml:", "nest")),
         C("policy-huge-int", _policy_case(f"name: x\nlossless:\n  priorities: [{BIG_DIGITS}]\n"), says=("p.yaml:3",)),
         C("policy-bad-date", _policy_case("name: x\ndescription: 2001-02-30\n"), says=("p.yaml:2",)),
@@ -254,7 +254,7 @@ def cases() -> list[Case]:
         C("policy-nul", _policy_case(b"name: x\x00\n"), says=("p.yaml:1",)),
         C("policy-huge-file", lambda t: ["policy", "check", str(_over_limit("p.yaml")(t))], says=("p.yaml", "limit")),
         # topology.yaml
-        C("topology-deep-block", _topology_case(_deep_block(3000)), says=("topology.yaml:", "nest")),
+        C("topology-deep-block", _topology_case(_deep_block(2000)), says=("topology.yaml:", "nest")),
         C("topology-deep-flow", _topology_case("links: " + _deep_flow(100_000)), says=("topology.yaml:", "nest")),
         C("topology-alias-bomb", _topology_case(_laughs()), says=("topology.yaml:", "alias")),
         C("topology-recursive-alias", _topology_case("links: &a [*a]\n"), says=("topology.yaml:",)),
@@ -319,11 +319,17 @@ def cases() -> list[Case]:
         C("pull-fifo", _pull_from(lambda t: _fifo(t / "inv.yaml")), says=("inv.yaml", "regular file")),
         C("pull-symlink-loop", _pull_from(_symlink_loop), says=("loop",)),
         C("pull-huge-file", _pull_from(_over_limit("inv.yaml")), says=("inv.yaml", "limit")),
-        C("pull-deep-block", _inventory_case(_deep_block(3000)), says=("inv.yaml:", "nest")),
+        C("pull-deep-block", _inventory_case(_deep_block(2000)), says=("inv.yaml:", "nest")),
         C("pull-deep-flow", _inventory_case("hosts: " + _deep_flow(100_000)), says=("inv.yaml:", "nest")),
         C("pull-alias-bomb", _inventory_case(_laughs(key="hosts")), says=("inv.yaml:", "alias")),
         C("pull-huge-int", _inventory_case(INVENTORY.format(name="leaf1") + f"    port: {BIG_DIGITS}\n"),
           says=("inv.yaml:8",)),
+        C("pull-big-yaml", _inventory_case("hosts:\n" + "".join(f"  h{i}: {{platform: sonic}}\n" for i in range(250_000))),
+          says=("inv.yaml", "4 MiB")),
+        C("lint-big-nvue-yaml", lambda t: _lint(_w(t / "sw.yaml", "- header:\n    nvue-api-version: nvue_v1\n- set:\n"
+                                                   "    interface:\n" + "".join(f"      swp{i}: {{link: {{mtu: 9216}}}}\n"
+                                                                              for i in range(150_000)))),
+          says=("sw.yaml", "4 MiB")),
         C("pull-groups-null-list", _inventory_case(INVENTORY.format(name="leaf1") + "    groups: [[null]]\n"),
           says=("inv.yaml:8", "group")),
         C("pull-group-chain", _inventory_case(_group_chain(3000).replace("platform: sonic}", "port: 0}")),
@@ -345,7 +351,7 @@ def cases() -> list[Case]:
                               ("long", "h" * 5000), ("dot", "'.'"), ("dotdot", "'..'"), ("hidden", ".hidden"),
                               ("backslash", "'a\\b'"), ("newline", '"a\\nb"'))],
         # daemon settings (`daemon --check`)
-        C("daemon-deep-block", _settings_case(settings=_deep_block(3000)), says=("losslessd.yaml:", "nest")),
+        C("daemon-deep-block", _settings_case(settings=_deep_block(2000)), says=("losslessd.yaml:", "nest")),
         C("daemon-deep-flow", _settings_case(settings="poll: " + _deep_flow(100_000)), says=("losslessd.yaml:", "nest")),
         C("daemon-alias-bomb", _settings_case(settings=_laughs(key="inventory")), says=("losslessd.yaml:", "alias")),
         C("daemon-huge-int", _settings_case(f"poll: {{concurrency: {BIG_DIGITS}}}\n"), says=("losslessd.yaml:4",)),

@@ -20,6 +20,7 @@ NODES = f"beyond {limits.MAX_YAML_NODES:,} nodes"
 DIGITS = f"at most {limits.MAX_INT_DIGITS} are read"
 SIZE = f"{limits.DEFAULT_MAX_FILE_BYTES // limits.MIB} MiB limit"
 PORTS = f"{limits.MAX_PORTS:,}"
+YAML_SIZE = f"read up to {limits.DEFAULT_MAX_FILE_BYTES // limits.YAML_SHARE // limits.MIB} MiB"
 FIFO, CHAR = "not a regular file (a FIFO)", "not a regular file (a character device)"
 LOOP = "symbolic link loop"
 LIMIT_SAYS = {
@@ -27,6 +28,7 @@ LIMIT_SAYS = {
     **{f"{kind}-alias-bomb": NODES for kind in ("policy", "topology", "pull", "daemon")},
     "daemon-inventory-bomb": NODES, "fix-topology-bomb": NODES,
     **{f"{kind}-huge-int": DIGITS for kind in ("policy", "topology", "pull", "daemon")},
+    "pull-big-yaml": YAML_SIZE, "lint-big-nvue-yaml": YAML_SIZE,
     "policy-huge-file": SIZE, "pull-huge-file": SIZE, "lint-huge-config-db": SIZE, "render-device-huge": SIZE,
     "lint-too-many-ports": PORTS, "lint-too-many-interfaces": PORTS,
     **{name: FIFO for name in ("policy-fifo", "topology-fifo", "topology-lldp-fifo", "lint-config-db-fifo",
