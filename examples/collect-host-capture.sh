@@ -60,6 +60,10 @@ for ifc in "$@"; do
 	section "grep . $net/$ifc/ecn/roce_np/enable/*"
 	section "grep . $net/$ifc/ecn/roce_rp/enable/*"
 	section "grep . $net/$ifc/ecn/roce_np/cnp_dscp $net/$ifc/ecn/roce_np/cnp_802p_prio"
+	# 802.3x pause, the NIC's max MTU, and the DCQCN parameters (optional: older tools lack some).
+	if command -v ethtool >/dev/null 2>&1; then section "ethtool -a $ifc"; fi
+	if command -v ip >/dev/null 2>&1; then section "ip -d link show dev $ifc"; fi
+	section "grep -s . $net/$ifc/ecn/roce_rp/* $net/$ifc/ecn/roce_np/*"
 	for dir in "$net/$ifc/device/infiniband/"*; do
 		[ -d "$dir" ] || continue
 		case " $devices " in *" ${dir##*/} "*) ;; *) devices="$devices ${dir##*/}" ;; esac
@@ -78,4 +82,10 @@ for dev in $devices; do
 	else
 		section "cat $tos"
 	fi
+	# The device-wide traffic class (MLNX_OFED), which overrides every application's.
+	tc=$sysfs/class/infiniband/$dev/tc/1/traffic_class
+	if [ -e "$tc" ]; then section "cat $tc"; fi
 done
+
+# NCCL's settings for every job on this host (NCCL_IB_TC, NCCL_IB_SL ...), when there are any.
+if [ -e /etc/nccl.conf ]; then section "cat /etc/nccl.conf"; fi

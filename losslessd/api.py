@@ -37,9 +37,10 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
 
 
 def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
-        **lint_options) -> FixResult:
-    """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere."""
-    return plan(lint(paths, policy, **lint_options), unsafe=unsafe)
+        model: str | None = None, **lint_options) -> FixResult:
+    """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere.
+    ``model``: the hardware model of devices whose input names none (chooses the command family)."""
+    return plan(lint(paths, policy, **lint_options), unsafe=unsafe, model=model)
 
 
 def load_baseline(path: str | Path) -> set[str]:

@@ -45,6 +45,9 @@ MAX_YAML_NODES = 1_000_000
 MAX_INT_DIGITS = 32
 # Ports of one switch: the largest chassis (36 line cards of 36 ports broken out in four) has ~5,200.
 MAX_PORTS = 16_384
+# Port names the interface ranges of one input may expand to (`swp1-1024`, `interface Ethernet1/1-48`), each
+# expansion applying a block of settings: 64 settings lines for every port of the largest switch.
+MAX_EXPANDED_PORTS = 64 * MAX_PORTS
 
 _max_file_bytes: int | None = None
 

@@ -71,6 +71,14 @@ PLATFORMS: dict[str, Platform] = {
                      Command("ethtool -S {iface}", optional=True),
                      Command("lldpcli show neighbors -f keyvalue", optional=True),
                      Command("cat /sys/kernel/config/rdma_cm/{rdma}/ports/1/default_roce_tos"),
+                     # Link-level pause (NIC005), the NIC's max MTU (receive buffer sizes), DCQCN parameters
+                     # (NIC007), the device-wide traffic class and NCCL's settings (NIC006, IBS001).
+                     Command("ethtool -a {iface}", optional=True),
+                     Command("ip -d link show dev {iface}", optional=True),
+                     Command("grep -s . /sys/class/net/{iface}/ecn/roce_rp/* /sys/class/net/{iface}/ecn/roce_np/*",
+                             optional=True),
+                     Command("cat /sys/class/infiniband/{rdma}/tc/1/traffic_class", optional=True),
+                     Command("cat /etc/nccl.conf", optional=True),
                  ),
                  refusals=(*_BASH_REFUSALS, "Netlink error", "No such device")),
         Platform("cisco_nxos", DeviceKind.switch, "nxos", "Cisco NX-OS running-config (Nexus 9000 QoS policies)",
@@ -79,7 +87,9 @@ PLATFORMS: dict[str, Platform] = {
                  # the ipqos part of the running-config; `show queuing interface` shows per-queue state.
                  commands=(Command("show running-config ipqos all"), Command("show running-config interface"),
                            Command("show queuing interface", optional=True),
-                           Command("show lldp neighbors", optional=True)),
+                           Command("show lldp neighbors", optional=True),
+                           # The model chooses the command family losslessd renders (Nexus 9000 or 3000).
+                           Command("show version", optional=True)),
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied")),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
@@ -90,7 +100,9 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=_BASH_REFUSALS),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
-                 netmiko="juniper_junos", napalm="junos", commands=(Command("show configuration | display set"),),
+                 netmiko="juniper_junos", napalm="junos",
+                 # `show version` gives the model (QFX5000 or QFX10000/PTX), which chooses the buffer-size syntax.
+                 commands=(Command("show configuration | display set"), Command("show version", optional=True)),
                  refusals=("syntax error", "unknown command", "error: ")),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output"),

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .docpos import Document, load_yaml, pointer, schema_error
 from .errors import InputError
+from .model import WatchdogAction
 from .resources import data_dir
 
 # Policies a chain of `extends` may hold (site -> region -> shipped is three).
@@ -86,21 +87,41 @@ class EcnPolicy(_P):
     mark_probability_pct: Range = Field(default_factory=lambda: Range(min=0.0001, max=100))
     kmin_min_mtus: float = 1
     before_pfc: Literal["kmin", "kmax"] = "kmin"
-    congested_lossless_queues: int = 1
+    # Lossless PGs congested at once that ECN004 assumes (n in alpha*F/(1 + n*alpha)); None: every lossless PG
+    # that shares the PG's pool. ``congested_lossless_queues`` is the earlier name, still read.
+    assume_congested_queues: int | None = None
+    congested_lossless_queues: int | None = None
     speed_reference_gbps: float | None = None
+
+    @property
+    def assumed_congested(self) -> int | None:
+        return self.assume_congested_queues if self.assume_congested_queues is not None \
+            else self.congested_lossless_queues
 
 
 class WatchdogPolicy(_P):
     required: bool = True
     detection_time_ms: Range = Field(default_factory=Range)
     restoration_time_ms: Range = Field(default_factory=Range)
-    actions: list[str] | None = None
+    # Normalised watchdog actions (model.WatchdogAction) that mitigate a storm; None: any action.
+    actions: list[WatchdogAction] | None = None
+
+    @field_validator("actions", mode="before")
+    @classmethod
+    def _alias(cls, value):
+        """SONiC's `alert` (forward and raise an alarm) is the normalised `notify-only`."""
+        if isinstance(value, list):
+            return list(dict.fromkeys("notify-only" if a == "alert" else a for a in value))
+        return value
 
 
 class BufferPolicy(_P):
     headroom_formula: Literal["sonic", "mlx5"] = "sonic"
     default_cable_length_m: float | None = None
     peer_response_time_bytes: int | None = None
+    # Largest (summed xoff of the lossless PGs) / (shared headroom pool) BUF004 accepts; None: the device's own
+    # over_subscribe_ratio (SONiC DEFAULT_LOSSLESS_BUFFER_PARAMETER), else 1 (buffers_config.j2's value).
+    headroom_pool_oversubscription: float | None = None
 
 
 class NicPolicy(_P):
@@ -108,6 +129,18 @@ class NicPolicy(_P):
     ecn_np: bool = True
     ecn_rp: bool = True
     check_roce_tos: bool = True
+    check_traffic_class: bool = True  # NIC006: NCCL_IB_TC and the RDMA device's traffic_class
+    # DCQCN parameters (sysfs ecn/roce_rp/<name>, ecn/roce_np/<name>) every host must have; NIC007 also
+    # checks that hosts agree where the policy names none.
+    dcqcn: dict[str, int] = Field(default_factory=dict)
+
+
+class SchedulerPolicy(_P):
+    """What SCH001 accepts above and for the lossless class."""
+
+    # Traffic classes/queues allowed strict priority besides the lossless ones; None: the CNP class only.
+    strict_allowed: list[int] | None = None
+    min_lossless_weight_pct: float | None = None  # lowest share of weighted bandwidth; None: only 0 is refused
 
 
 class InfinibandPolicy(_P):
@@ -117,6 +150,10 @@ class InfinibandPolicy(_P):
     sweep_interval_s: Range = Field(default_factory=Range)
     transaction_timeout_ms: Range = Field(default_factory=Range)
     require_standby_sm: bool = False
+    # What IPoIB/multicast partitions (partitions.conf mtu=, rate=) must use: IB MTU in bytes, rate in Gb/s;
+    # None: only values that are no IBA code are reported.
+    partition_mtu_bytes: int | None = None
+    partition_rate_gbps: float | None = None
 
 
 class Policy(_P):
@@ -130,6 +167,7 @@ class Policy(_P):
     watchdog: WatchdogPolicy = Field(default_factory=WatchdogPolicy)
     buffer: BufferPolicy = Field(default_factory=BufferPolicy)
     nic: NicPolicy = Field(default_factory=NicPolicy)
+    scheduler: SchedulerPolicy = Field(default_factory=SchedulerPolicy)
     infiniband: InfinibandPolicy = Field(default_factory=InfinibandPolicy)
 
 

@@ -127,3 +127,9 @@ def int_list(text: str) -> list[int]:
         else:
             out.add(int(part))
     return sorted(out)
+
+
+# Standard DSCP names (RFC 2474 class selectors csN = 8N, RFC 2597 assured forwarding afXY = 8X + 2Y, RFC 3246
+# expedited forwarding ef = 46, default / be = 0), as switch CLIs accept them in place of numbers.
+DSCP_NAMES = {"default": 0, "be": 0, "ef": 46, **{f"cs{n}": 8 * n for n in range(8)},
+              **{f"af{x}{y}": 8 * x + 2 * y for x in range(1, 5) for y in range(1, 4)}}

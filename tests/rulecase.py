@@ -10,6 +10,8 @@ Format:
           ...
         expect:                    # findings of this rule; [] for a passing case
           - {port: Ethernet1, key: "3", severity: error, message_contains: "PFC"}
+    switch_port_defaults: {...}    # optional: fields every switch port of a `device:` model gets unless it sets
+                                   # them (e.g. the class/priority/queue maps a SONiC parser fills)
 Fabric-scope cases list several `devices:` and may add topology keys (losslessd.topology, as in
 topology.yaml): `links: ["leaf1:Ethernet0 <-> gpu01:eth0"]`, `routing: updown`, `tiers: {...}`.
 Without them the links are those the devices report (Device.neighbors) and there is no routing.
@@ -46,11 +48,14 @@ def policy_for(spec: dict) -> Policy:
     return Policy(**data)
 
 
-def device_for(case: dict, index: int) -> list[Device]:
+def device_for(case: dict, index: int, port_defaults: dict | None = None) -> list[Device]:
     devices = []
     for n, entry in enumerate(case.get("devices") or [case]):
         if "device" in entry:
-            devices.append(Device.model_validate(entry["device"]))
+            data = entry["device"]
+            if port_defaults and data.get("kind") == "switch":
+                data = {**data, "ports": {name: {**port_defaults, **port} for name, port in data.get("ports", {}).items()}}
+            devices.append(Device.model_validate(data))
         else:
             platform = resolve_format(entry["format"]).id
             name = entry.get("name", f"case{index}-{n}")
@@ -59,7 +64,7 @@ def device_for(case: dict, index: int) -> list[Device]:
 
 
 def findings_for(code: str, spec: dict, case: dict, index: int) -> list[Finding]:
-    fabric = Fabric(devices={d.name: d for d in device_for(case, index)})
+    fabric = Fabric(devices={d.name: d for d in device_for(case, index, spec.get("switch_port_defaults"))})
     topo = {k: case[k] for k in ("links", "routing", "tiers") if k in case}
     topology.apply(fabric, topology.from_data(topo, file="case.yaml") if topo else None)
     result = run(fabric, policy_for({**spec, **{k: case[k] for k in ("policy", "policy_overrides") if k in case}}),

@@ -86,7 +86,7 @@ def test_ring_shortest_paths_deadlock_from_four_switches():
         assert texts == [back, forth]
 
 
-REMAP_MAPS = {"dscp_to_tc": {26: 3, 34: 4}}
+REMAP_MAPS = {"dscp_to_tc": {26: 3, 34: 4}, "tc_to_priority": {3: 3, 4: 4}}
 
 
 def remap_ring(rewrites: bool, pfc_breaks: bool = True):
@@ -178,6 +178,7 @@ def randomize_priorities(rng: random.Random, fabric) -> None:
     for d in fabric.devices.values():
         for p in d.ports.values():
             p.dscp_to_tc = {26: 3, 34: 4}
+            p.tc_to_priority = {3: 3, 4: 4}
             p.pfc_enabled = rng.choice([[3, 4], [3, 4], [3], [4]])
             if rng.random() < 0.3:
                 p.tc_to_dscp_rewrite = rng.choice([{3: 34}, {4: 26}, {3: 34, 4: 26}])

@@ -39,6 +39,12 @@ def _with_ports(prof, change):
     return replace(prof, ports=[replace(p, **change(p)) for p in prof.ports])
 
 
+def _with_pgs(prof, change):
+    """Change each port's SONiC lossless PG profile (render.SonicPg)."""
+    return replace(prof, ports=[replace(p, sonic=replace(p.sonic, **change(p.sonic))) if p.sonic else p
+                                for p in prof.ports])
+
+
 def _lossy(pol) -> int:
     return max(set(range(8)) - set(pol.lossless.priorities) - set(pol.lossless.tolerated_priorities))
 
@@ -59,14 +65,18 @@ BREAK = {
         "kmax_bytes": max(p.kmax_bytes, int(pol.ecn.min_threshold_bytes.max) + 1)}),
     "ECN004": lambda prof, pol: _with_ports(prof, lambda p: {"kmin_bytes": int(pol.ecn.max_threshold_bytes.max),
                                                              "kmax_bytes": int(pol.ecn.max_threshold_bytes.max)}),
-    "BUF001": lambda prof, pol: _with_ports(prof, lambda p: {"size_bytes": p.xon_bytes}),
-    "BUF002": lambda prof, pol: _with_ports(prof, lambda p: {"xoff_bytes": 1024, "size_bytes": p.xon_bytes + 1024}),
+    "BUF001": lambda prof, pol: _with_pgs(prof, lambda pg: {"size_bytes": pg.xon_bytes}),
+    "BUF002": lambda prof, pol: _with_pgs(prof, lambda pg: {"xoff_bytes": 1024, "size_bytes": pg.xon_bytes + 1024}),
     "WDG001": lambda prof, pol: replace(prof, watchdog=False),
     "WDG002": lambda prof, pol: replace(prof, wd_detection_ms=int(pol.watchdog.detection_time_ms.max) + 1000),
     "NIC001": lambda prof, pol: replace(prof, pfc=[*prof.lossless, _lossy(pol)]),
     "NIC002": lambda prof, pol: replace(prof, nic_trust="pcp"),
     "NIC003": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
     "NIC004": lambda prof, pol: replace(prof, ecn=False),  # the TOS loses its ECT bits
+    "NIC005": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
+    "NIC006": lambda prof, pol: replace(prof, ecn=False),  # the device's traffic class loses its ECT bits
+    # A strict queue above the lossless one that traffic reaches (the CNP class's queue stays strict).
+    "SCH001": lambda prof, pol: replace(prof, strict_queues=[*prof.strict_queues, 0]),
     "IBS001": lambda prof, pol: replace(prof, routing_engines=["minhop"]),
     "IBS002": lambda prof, pol: replace(prof, no_fallback=False),
     "IBS004": lambda prof, pol: replace(prof, sweep_interval_s=0),
@@ -77,31 +87,41 @@ BREAK_ON = {
     ("MAP002", "linux_mlx5"): lambda prof, pol: replace(prof, cnp_priority=5),
 }
 # Rendered text edited into a broken one: the host template only ever switches DCQCN on.
-EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > ")}
+EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
+        # 802.3x pause back on; RDMA-CM's own default is what NIC004 checks, so the device-wide traffic class
+        # (which overrides it) is left out of that host's script.
+        "NIC005": lambda text: text.replace("rx off tx off", "rx on tx on"),
+        "NIC004": lambda text: "".join(line for line in text.splitlines(keepends=True) if "/traffic_class" not in line)}
 # Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
 KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
-         "NIC004": {DeviceKind.host}, "IBS001": {DeviceKind.subnet_manager},
+         "NIC004": {DeviceKind.host}, "NIC006": {DeviceKind.host}, "SCH001": {DeviceKind.switch, DeviceKind.host},
+         "IBS001": {DeviceKind.subnet_manager},
          "IBS002": {DeviceKind.subnet_manager}, "IBS004": {DeviceKind.subnet_manager}}
 # (rule, platform) pairs a platform cannot express, and why.
 CANNOT = {
     ("MAP002", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default",
     ("MAP003", "sonic"): "SONiC trusts DSCP wherever a DSCP map is bound; no PCP trust is rendered",
-    ("MAP004", "arista_eos"): "EOS has no PFC priority->queue map: a pause stops the priority's own queue",
-    ("MAP004", "cisco_nxos"): "the NX-OS model has no PFC priority->queue map",
-    ("MAP004", "juniper_junos"): "the Junos model has no PFC priority->queue map",
-    ("MAP004", "nvidia_cumulus"): "the NVUE model has no PFC priority->queue map",
+    ("MAP004", "arista_eos"): "EOS has no PFC priority->queue setting: a pause stops its traffic class's queue",
+    ("MAP004", "cisco_nxos"): "NX-OS has no PFC priority->queue setting: a pause stops its no-drop class's queue",
+    ("MAP004", "nvidia_cumulus"): "NVUE has no PFC priority->queue setting: a pause stops its switch priority's "
+                                  "queue",
+    ("MAP004", "juniper_junos"): "the Junos template writes flow-control-queue with the PFC profile, not with the "
+                                 "maps MAP004's fix renders",
     ("MAP003", "cisco_nxos"): "the NX-OS template classifies by DSCP only: it renders no PCP trust",
     ("MAP003", "juniper_junos"): "the Junos template binds a DSCP classifier only: it renders no PCP trust",
     ("ECN002", "juniper_junos"): "Junos ECN is a drop profile of fill levels: the template cannot write Kmin above Kmax",
     ("PFC001", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
     ("PFC002", "juniper_junos"): "the Junos template sets PFC per lossless forwarding class: a lossy PFC priority "
                                  "renders lines its parser cannot read",
+    ("SCH001", "linux_mlx5"): "the host script writes no ETS scheduler: SCH001's NIC findings need a human",
+    ("SCH001", "nvidia_cumulus"): "the NVUE model reads no queue weights or strictness back",
+    ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
+                              "made strict alone",
 }
 HEADROOM_RULES = {"BUF001", "BUF002", "ECN004"}  # need a PG profile in the config
 SWITCH_SECTIONS = {"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buffer", "watchdog"}
 # SONiC reads an absent PFC_WD table as "unknown" (unverified): a present table without the port is "off".
 SONIC_WATCHDOG_TABLE = {"GLOBAL": {"POLL_INTERVAL": "100"}}
-MELLANOX_SKU = {"localhost": {"hwsku": "Mellanox-SN2700"}}  # BUF001 checks size = xon + xoff on Spectrum only
 # The EOS template leaves `speed` alone (docs/render.md); a running-config usually shows it, and a fix
 # needs it to scale ECN thresholds.
 SPEED_LINE = {"arista_eos": "   speed {:g}g"}
@@ -118,19 +138,18 @@ def _policy(platform: str) -> str:
 def _broken_config(code: str, platform: str) -> str:
     pol = load_policy(_policy(platform))
     ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs(platform)]
-    hwsku = "Mellanox-SN2700" if code == "BUF001" else None
     prof = (opensm.profile(pol) if platform == "opensm" else
-            rnd.profile(pol, ports, hwsku, pool_bytes=render_golden.POOL_BYTES))
+            rnd.profile(pol, ports, pool_bytes=render_golden.POOL_BYTES, **render_golden.options(platform)))
     text = EDIT.get(code, str)(rnd.render(platform, BREAK_ON.get((code, platform), BREAK[code])(prof, pol)))
     if platform in SPEED_LINE:
         for port in ports:
             text = text.replace(f"interface {port.name}\n", f"interface {port.name}\n"
                                 f"{SPEED_LINE[platform].format(port.speed_gbps)}\n")
-    if platform == "sonic" and code in ("WDG001", "BUF001"):
+    if platform == "sonic":  # the SKU the profile was rendered for, as the device's config names it
         db = json.loads(text)
-        db.setdefault("PFC_WD", SONIC_WATCHDOG_TABLE)
-        if code == "BUF001":
-            db["DEVICE_METADATA"] = MELLANOX_SKU
+        if code == "WDG001":
+            db.setdefault("PFC_WD", SONIC_WATCHDOG_TABLE)
+        db["DEVICE_METADATA"] = {"localhost": {"hwsku": render_golden.options("sonic")["hwsku"]}}
         text = json.dumps(db, indent=2) + "\n"
     return text
 
@@ -170,7 +189,7 @@ def test_fix_clears_the_rule_without_adding_problems(tmp_path, code, platform):
     fired = [f for f in before.findings if f.code == code and not f.unverified]
     assert fired, f"the broken config does not trip {code}: {[f.code for f in before.findings]}"
 
-    result = fix.plan(before, unsafe=True)
+    result = fix.plan(before, unsafe=True, model=render_golden.options(platform).get("model"))
     (dev,) = result.devices
     assert dev.message is None, dev.message
     assert {f.fingerprint for f in fired} <= {f.fingerprint for p in dev.parts for f in p.findings}
@@ -196,7 +215,7 @@ def test_two_lossless_priorities_get_pfc_back(tmp_path):
     """sonic-azure pauses 3 and 4: a port with PFC on 4 only is fixed on both, and nothing else changes."""
     pol = load_policy("sonic-azure")
     ports = [rnd.parse_port_spec(s) for s in render_golden.port_specs("sonic")]
-    prof = rnd.profile(pol, ports, pool_bytes=render_golden.POOL_BYTES)
+    prof = rnd.profile(pol, ports, pool_bytes=render_golden.POOL_BYTES, **render_golden.options("sonic"))
     path = tmp_path / "leaf.json"
     path.write_text(rnd.render("sonic", replace(prof, pfc=[4])))
     result = fix.plan(api.lint([path], pol), unsafe=True)
@@ -290,7 +309,7 @@ def test_rules_declare_sections_and_safety_consistently():
 
 def test_restricted_sonic_render_is_valid_json_for_any_sections():
     prof = rnd.profile(load_policy(POLICY), [rnd.parse_port_spec(s) for s in render_golden.port_specs("sonic")],
-                       pool_bytes=render_golden.POOL_BYTES)
+                       pool_bytes=render_golden.POOL_BYTES, **render_golden.options("sonic"))
     for section in sorted(rnd.SECTIONS):
         db = json.loads(rnd.render("sonic", rnd.restrict(prof, {section}, ["Ethernet4"])))
         assert all("Ethernet0" not in json.dumps(rows) for rows in db.values()), section
@@ -352,7 +371,8 @@ def test_host_fix_is_a_script_that_clears_the_capture_it_runs_over(tmp_path):
     (dev,) = api.fix([GPU03], POLICY, unsafe=True).devices
     (part,) = dev.parts
     assert {f.code for f in part.findings} == before and part.sections == ["pfc", "trust"]
-    assert part.snippet.splitlines()[-2:] == ["mlnx_qos -i enp65s0f0np0 --trust dscp",
+    assert part.snippet.splitlines()[-3:] == ["mlnx_qos -i enp65s0f0np0 --trust dscp",
+                                              "ethtool -A enp65s0f0np0 autoneg off rx off tx off",
                                               "mlnx_qos -i enp65s0f0np0 --pfc 0,0,0,1,0,0,0,0 --cable_len 7"]
     assert dev.diff is None and dev.diff_note == fix.HOST_STATE
     assert dev.verified and not dev.unresolved and not dev.introduced
@@ -396,7 +416,7 @@ def test_leaf1_fixes_leave_out_what_the_config_already_has():
                                                               "restoration_time": "200"}}}
     assert sorted(parts[("buffer", "ecn")]) == ["BUFFER_PG", "BUFFER_PROFILE", "QUEUE", "WRED_PROFILE"]
     pool = rnd.render("sonic", rnd.restrict(rnd.profile(load_policy(POLICY), [rnd.PortFacts("Ethernet48", 100, 300)],
-                                                        pool_bytes=47218432), {"buffer"}))
+                                                        "Mellanox-SN4600C-C64", pool_bytes=47218432), {"buffer"}))
     rendered = json.loads(pool)["BUFFER_POOL"]["ingress_lossless_pool"]
     assert rendered.items() <= current["BUFFER_POOL"]["ingress_lossless_pool"].items()
     assert dev.verified and not dev.unresolved and not dev.introduced

@@ -99,7 +99,7 @@ def test_avd_pfc_profile_and_global_all_off(avd_text):
 def test_avd_global_watchdog_defaults(avd_text):
     wd = parse(with_port(avd_text, "priority-flow-control pause watchdog")).ports["Ethernet99"].watchdog
     assert (wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms) == (50, 1220, 10001)
-    assert wd.action == "no-drop"
+    assert (wd.action, wd.action_raw) == ("forward", "no-drop")  # EOS no-drop: keep forwarding, ignore pauses
     assert parse(avd_text).ports["Ethernet1"].watchdog.enabled is False
 
 
@@ -243,7 +243,7 @@ def test_default_trust_follows_switchport_mode():
     ports = parse("hostname x\ninterface Ethernet1\n   no switchport\n!\ninterface Ethernet2\n   mtu 9000\n").ports
     assert (ports["Ethernet1"].trust, ports["Ethernet1"].trust_source.line) == (Trust.dscp, 3)
     assert (ports["Ethernet2"].trust, ports["Ethernet2"].trust_source.line) == (Trust.pcp, 5)
-    assert ports["Ethernet1"].dscp_to_tc[26] == 3 and ports["Ethernet1"].tc_to_queue is None
+    assert ports["Ethernet1"].dscp_to_tc[26] == 3 and ports["Ethernet1"].tc_to_queue == {tc: tc for tc in range(8)}
     assert not ports["Ethernet1"].qos_configured
 
 

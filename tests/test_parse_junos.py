@@ -36,17 +36,28 @@ def test_roce_leaf_ports_and_interface_facts():
     assert device.name == "qfx-leaf1" and device.issues == []
     assert sorted(device.ports) == ["et-0/0/0", "et-0/0/1", "et-0/0/48"]  # em0 is management, not a port
     port = device.ports["et-0/0/0"]
-    assert (port.mtu_bytes, port.speed_gbps, port.description, port.admin_up) == (9216, 100, "gpu-node01 mlx5_0", True)
+    # `mtu 9216` is the media MTU (Ethernet header included): the IP MTU is 14 bytes less
+    assert (port.mtu_bytes, port.speed_gbps, port.description, port.admin_up) == (9202, 100, "gpu-node01 mlx5_0", True)
     assert port.qos_configured and port.trust == Trust.dscp
     wanted = "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp roce-dscp"
     assert port.trust_source.line == line_of(GOOD, wanted)
 
 
+def classes(port) -> dict[int, str]:
+    """DSCP -> the forwarding class name the port's classifier gives it."""
+    return {dscp: port.tc_label(tc) for dscp, tc in port.dscp_to_tc.items()}
+
+
 def test_roce_leaf_maps_pfc_and_watchdog():
     port = parse(GOOD).ports["et-0/0/1"]
-    assert port.dscp_to_tc == {0: 0, 10: 0, 26: 3, 48: 6}  # 011010 = 26, 110000 = 48, a [ list ] of two
-    assert port.dscp_chain(26).priority == 3 and port.dscp_chain(26).queue == 3
-    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: 3}
+    # 011010 = 26, 110000 = 48, a [ list ] of two; traffic classes are forwarding classes, shown by name
+    assert classes(port) == {0: "forwarding class best-effort", 10: "forwarding class best-effort",
+                             26: "forwarding class roce", 48: "forwarding class cnp"}
+    hop = port.dscp_chain(26)
+    assert (hop.priority, hop.queue, hop.pg) == (3, 3, 3)
+    assert hop.describe() == "DSCP 26 -> forwarding class roce -> priority 3 -> PG 3 -> queue 3"
+    assert port.dscp_chain(48).queue == 6 and port.dscp_chain(48).priority is None  # cnp: no pfc-priority
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: [3]}
     assert port.priority_groups[3].runtime_profile
     wd = port.watchdog
     # detection 2 polling intervals of 100 ms; recovery 400 ms; no action configured: drop
@@ -68,10 +79,32 @@ def test_roce_leaf_queues_and_ecn_fill_levels():
 
 
 def test_pfc_priority_differs_from_queue():
+    """Juniper's AI/ML JVD: `NO-LOSS queue-num 4 no-loss pfc-priority 3`: priority, class and queue are three facts."""
     text = GOOD.replace("class roce pfc-priority 3", "class roce pfc-priority 5")
     port = parse(text).ports["et-0/0/0"]
-    assert port.tc_to_priority[3] == 5 and port.pfc_enabled == [5]
-    assert port.dscp_chain(26).priority == 5 and port.priority_groups[3].index == 3
+    hop = port.dscp_chain(26)
+    assert (hop.tc_name, hop.priority, hop.queue, hop.pg) == ("forwarding class roce", 5, 3, 5)
+    assert port.pfc_enabled == [5] and port.priority_groups[5].runtime_profile
+    # the output profile still pauses queue 3 for priority 3 only: a pause for 5 stops nothing
+    assert port.paused_queues(5) == [] and port.paused_queues(3) == [3]
+
+
+def test_no_loss_class_without_pfc_priority_leaves_the_pause_priority_unknown():
+    """DSCP-based PFC needs `pfc-priority` on the no-loss class (Junos "Configuring DSCP-based PFC for Layer 3
+    Untagged Traffic"); without it the priority of the pauses is unknown, never the queue number."""
+    port = parse(GOOD.replace("set class-of-service forwarding-classes class roce pfc-priority 3\n", "")
+                 ).ports["et-0/0/0"]
+    assert port.pfc_enabled is None and port.tc_to_priority is None and port.dscp_chain(26).queue == 3
+
+
+def test_output_profile_defaults_and_queue_lists():
+    """Without an output section the Junos default pauses queues 3 and 4 for priorities 3 and 4; an explicit
+    flow-control-queue list pauses every queue it names."""
+    no_output = GOOD.replace("set class-of-service congestion-notification-profile roce-cnp output ieee-802.1 "
+                             "code-point 011 flow-control-queue 3\n", "")
+    assert parse(no_output).ports["et-0/0/0"].pfc_priority_to_queue == {3: [3], 4: [4]}
+    listed = GOOD.replace("flow-control-queue 3", "flow-control-queue [ 3 5 ]")
+    assert parse(listed).ports["et-0/0/0"].pfc_priority_to_queue == {3: [3, 5]}
 
 
 def test_ieee_pfc_segmented_drop_profile_and_watchdog_options():
@@ -111,7 +144,12 @@ def test_garbled_lines_are_sys002_with_their_line():
     lines = {i.source.line for i in device.issues if i.code == "SYS002"}
     assert {3, 6, 9, 19} <= lines  # unbalanced quote, 4-bit DSCP, watchdog option without value, `classifiers dsc`
     assert device.ports["et-0/0/5"].pfc_enabled is None  # its profile is not defined: unknown, not off
-    assert device.ports["et-0/0/4"].pfc_enabled == [3]
+    # DSCP-based PFC on a no-loss class without pfc-priority, and a profile line that was not read: unknown
+    assert device.ports["et-0/0/4"].pfc_enabled is None and device.ports["et-0/0/4"].pfc_source.line == 9
+    # a scheduler line that was not read leaves its queue's scheduling and ECN unknown, not at their defaults
+    sched = parse(text.replace("roce-sched explicit-congestion-notification", "roce-sched explicit-congestion-notif"),
+                  "t.cfg").ports["et-0/0/4"].queues[3]
+    assert sched.scheduler.type is None and sched.ecn.ecn_enabled is None
 
 
 def test_curly_brace_form_reads_like_the_set_form():
@@ -121,7 +159,8 @@ def test_curly_brace_form_reads_like_the_set_form():
     assert device.name == "qfx-leaf4" and device.issues == []
     assert sorted(device.ports) == ["et-0/0/0"]  # et-0/0/1 is `inactive:`, which Junos does not apply
     port = device.ports["et-0/0/0"]
-    assert port.dscp_to_tc == {26: 3, 48: 6} and port.pfc_enabled == [3] and port.description == "gpu-node07 mlx5_0"
+    assert classes(port) == {26: "forwarding class roce", 48: "forwarding class cnp"}
+    assert port.pfc_enabled == [3] and port.description == "gpu-node07 mlx5_0"
     assert (port.watchdog.detection_time_ms, port.watchdog.restoration_time_ms) == (300, 500)
     assert port.queues[3].ecn.mark_probability_pct == 10 and port.queues[6].scheduler.type == SchedulerType.strict
     assert port.trust_source.line == line_of(text, "dscp roce-dscp;")  # the statement's own line
@@ -180,3 +219,190 @@ def test_lint_planted_mistakes_are_found():
     assert found["MAP002"] == {"et-0/0/2", "et-0/0/3"}  # CNP queue weighted, not strict
     assert found["ECN001"] == {"et-0/0/2", "et-0/0/3"}  # drop profile without explicit-congestion-notification
     assert found["WDG001"] == {"et-0/0/2", "et-0/0/3"}
+
+
+JVD_STYLE = """\
+/* A comment block Junos keeps
+ * across several lines */
+system {
+    host-name leaf9;
+    root-authentication {
+        encrypted-password "$6$abc"; ## SECRET-DATA
+    }
+}
+interfaces {
+    interface-range gpu {
+        member et-0/0/[0-3];
+        member-range et-0/0/10 to et-0/0/11;
+        mtu 9216;
+    }
+    et-0/0/1 {
+        description gpu1;
+        unit 0 {
+            family inet {
+                mtu 9000;
+            }
+        }
+    }
+    et-0/0/2 {
+        vlan-tagging;
+    }
+    et-0/0/48 {
+        number-of-sub-ports 2;
+        speed 400g;
+    }
+    et-0/0/48:0 {
+        mtu 9216;
+    }
+}
+class-of-service {
+    classifiers {
+        dscp-ipv6 v6 {
+            import default;
+            forwarding-class NO-LOSS {
+                loss-priority low code-points 011010;
+            }
+        }
+        exp mpls {
+            forwarding-class NO-LOSS {
+                loss-priority low code-points 011;
+            }
+        }
+    }
+    shared-buffer {
+        ingress {
+            buffer-partition lossless-headroom {
+                percent 24;
+            }
+        }
+    }
+    dedicated-buffer {
+        ingress {
+            percent 15;
+        }
+    }
+    forwarding-classes {
+        class CNP queue-num 3;
+        class NO-LOSS queue-num 4 no-loss pfc-priority 3;
+    }
+    congestion-notification-profile {
+        cnp {
+            input {
+                dscp {
+                    code-point 011010 {
+                        pfc;
+                    }
+                }
+            }
+        }
+    }
+    rewrite-rules {
+        dscp rw {
+            forwarding-class NO-LOSS {
+                loss-priority low code-point af31;
+            }
+        }
+    }
+    schedulers {
+        s1 {
+            priority medium-high;
+            transmit-rate percent 40;
+            buffer-dynamic-threshold 9;
+        }
+        s2 {
+            priority high;
+        }
+    }
+    scheduler-maps {
+        sm {
+            forwarding-class NO-LOSS scheduler s1;
+            forwarding-class CNP scheduler s2;
+        }
+    }
+    interfaces {
+        all {
+            scheduler-map sm;
+            unit * {
+                classifiers {
+                    dscp-ipv6 v6;
+                }
+                rewrite-rules {
+                    dscp rw;
+                }
+            }
+        }
+        et-0/0/1 {
+            congestion-notification-profile cnp;
+        }
+    }
+}
+"""
+
+
+def test_validated_design_constructs_are_read_without_sys002():
+    """Comments and SECRET-DATA tails, interface ranges, family inet MTU, VLAN tagging, dscp-ipv6 / exp classifiers
+    with `import default`, shared and dedicated buffers, rewrite rules, non-strict scheduler priorities, `all`."""
+    device = parse(JVD_STYLE, "jvd.conf")
+    assert device.issues == [] and device.name == "leaf9"
+    ports = device.ports
+    # the broken-out et-0/0/48 forwards nothing itself: only its et-0/0/48:N ports are ports
+    assert sorted(ports) == ["et-0/0/0", "et-0/0/1", "et-0/0/10", "et-0/0/11", "et-0/0/2", "et-0/0/3", "et-0/0/48:0"]
+    # media MTU 9216 from the range: IP MTU 9202; family inet mtu wins; a VLAN tag takes 4 bytes more
+    assert [ports[p].mtu_bytes for p in ("et-0/0/0", "et-0/0/1", "et-0/0/2", "et-0/0/11", "et-0/0/48:0")] == [
+        9202, 9000, 9198, 9202, 9202]
+    port = ports["et-0/0/1"]
+    hop = port.dscp_chain(26)  # the IPv6 DSCP classifier: only 26 is listed, the imported defaults stay unknown
+    assert sorted(port.dscp_to_tc) == [26] and (hop.tc_name, hop.priority, hop.queue) == (
+        "forwarding class NO-LOSS", 3, 4)
+    assert port.pfc_enabled == [3] and port.tc_to_dscp_rewrite == {hop.tc: 26}  # af31 = 26
+    assert port.queues[4].scheduler.type == SchedulerType.wrr and port.queues[4].scheduler.weight == 40
+    assert port.queues[3].scheduler.type == SchedulerType.wrr  # `priority high` is not strict priority
+    assert "priority high" in port.queues[3].scheduler.name
+    assert ports["et-0/0/3"].pfc_enabled == [] and ports["et-0/0/3"].queues  # `all` gives it the scheduler-map
+
+
+def test_display_set_form_with_secret_tail_and_forwarding_class_queue_form():
+    text = "\n".join([
+        'set system root-authentication encrypted-password "$6$x" ## SECRET-DATA',
+        "set class-of-service forwarding-classes queue 5 roce",
+        "set class-of-service classifiers dscp c import default",
+        "set class-of-service classifiers dscp c forwarding-class roce loss-priority low code-points 011010",
+        "set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp c",
+        "set class-of-service interfaces et-0/0/0 unit 0 rewrite-rules dscp default",
+    ])
+    device = parse(text)
+    port = device.ports["et-0/0/0"]
+    assert device.issues == [] and port.dscp_chain(26).queue == 5
+    assert port.tc_to_dscp_rewrite == {}  # Junos's default rewrite table is not in the file: every class unknown
+
+
+def test_rendered_media_mtu_reads_back_as_the_ip_mtu_asked_for():
+    """The template writes the media MTU (IP MTU + 14): parsed back, each port has the IP MTU of its port spec."""
+    from tests import render_golden
+    text = render_golden.golden_path("juniper_junos", "roce-dscp26").read_text(encoding="utf-8")
+    assert "mtu 9114" in text
+    wanted = {spec.split(":")[0]: int(spec.split(":")[-1])
+              for spec in render_golden.port_specs("juniper_junos")}
+    assert {name: port.mtu_bytes for name, port in parse(text).ports.items()} == wanted
+
+
+def test_a_pasted_session_restarts_at_each_prompt():
+    """`show configuration groups X` outputs pasted one after another, with prompts and routing-engine banners:
+    each output starts at the top level again, and the prompts are not statements."""
+    text = "\n".join([
+        "user@mx1> show configuration groups G1 | no-more",
+        "firewall {",
+        "    policer p1 {",
+        "        then discard;",
+        "{master}",
+        "user@mx1> show configuration groups G2 | no-more",
+        "class-of-service {",
+        "    schedulers {",
+        "        llq {",
+        "            priority low-latency;",
+        "        }",
+        "    }",
+        "}",
+    ])
+    device = parse(text)
+    assert [i.message for i in device.issues if i.code == "SYS002"] == []

@@ -48,7 +48,7 @@ def test_roce_leaf_chain():
     hop = port.dscp_chain(26)
     assert (hop.tc, hop.priority, hop.pg, hop.queue) == (3, 3, 3, 3)
     assert port.dscp_to_tc[48] == 6 and port.dscp_to_tc[0] == 0 and port.dscp_to_tc[10] == 0  # class-default
-    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: 3}
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: [3]}
     assert port.pfc_source.line == line_of(text, "priority-flow-control mode on", after="interface Ethernet1/2")
     assert port.priority_groups[3].runtime_profile
 
@@ -136,17 +136,24 @@ def test_undefined_policy_and_non_dscp_class_leave_the_map_unknown():
     port = parse(BASE + "  service-policy type qos input NOPE\n")
     assert port.ports["Ethernet1/1"].dscp_to_tc is None
     assert any(i.code == "SYS002" and "NOPE" in i.message for i in port.issues)
+    # A class on CoS (Nexus 3000 / Azure Local designs) classifies tagged traffic by 802.1p: read, no SYS002.
     cos = BASE.replace("  match dscp 24-26\n", "  match cos 3\n") + "  service-policy type qos input IN\n"
     device = parse(cos)
-    assert device.ports["Ethernet1/1"].dscp_to_tc is None
-    assert any("does not match on DSCP" in i.message for i in device.issues)
+    port = device.ports["Ethernet1/1"]
+    assert port.trust == Trust.pcp and port.pcp_to_tc[3] == 3 and port.pcp_to_tc[5] == 0 and not device.issues
+    assert port.dscp_to_tc[26] == 0  # untagged routed traffic matches no CoS class: class-default
+    # A class on an ACL is read too, but its DSCP map cannot be told
+    acl = BASE.replace("  match dscp 24-26\n", "  match access-group name ROCE-ACL\n") + \
+        "  service-policy type qos input IN\n"
+    device = parse(acl)
+    assert device.ports["Ethernet1/1"].dscp_to_tc is None and not device.issues
 
 
 def test_pfc_cos_differing_from_qos_group_maps_the_priority():
     text = BASE.replace("pause pfc-cos 3", "pause pfc-cos 4") + "  priority-flow-control mode on\n" \
         "  service-policy type qos input IN\n"
     port = parse(text).ports["Ethernet1/1"]
-    assert port.pfc_enabled == [4] and port.dscp_chain(26).priority == 4 and port.pfc_priority_to_queue == {4: 3}
+    assert port.pfc_enabled == [4] and port.dscp_chain(26).priority == 4 and port.pfc_priority_to_queue == {4: [3]}
 
 
 def test_wred_without_ecn_is_not_marking():
@@ -196,3 +203,113 @@ def test_planted_mistakes_are_found():
     assert {p for c, p in found if c == "MAP002"} == {"Ethernet1/1", "Ethernet1/2", "Ethernet1/49"}  # CNP queue DWRR
     assert {p for c, p in found if c == "WDG001"} == {"Ethernet1/1", "Ethernet1/2", "Ethernet1/49"}  # no watchdog
     assert ("MAP001", "Ethernet1/49") not in found and ("PFC001", "Ethernet1/49") not in found
+
+
+N3K = """\
+hostname n3k-tor
+class-map type qos match-all RDMA
+  match cos 3
+class-map type queuing RDMA
+  match qos-group 3
+policy-map type qos QOS_MARKING
+  class RDMA
+    set qos-group 3
+  class class-default
+policy-map type queuing QOS_QUEUEING
+  class type queuing RDMA
+    bandwidth percent 50
+  class type queuing class-default
+    bandwidth percent 50
+policy-map type queuing INPUT_QUEUING
+  class type queuing RDMA
+    pause buffer-size 101920 pause-threshold 46800 resume-threshold 34320
+  class type queuing class-default
+class-map type network-qos RDMA
+  match qos-group 3
+policy-map type network-qos QOS_NETWORK
+  class type network-qos RDMA
+    mtu 2240
+    pause no-drop
+  class type network-qos class-default
+    mtu 9216
+system qos
+  service-policy type qos input QOS_MARKING
+  service-policy type queuing output QOS_QUEUEING
+  service-policy type network-qos QOS_NETWORK
+interface Ethernet1/3/1
+  priority-flow-control mode on
+  switchport mode trunk
+  service-policy type queuing input INPUT_QUEUING
+interface ethernet 1/5
+  priority-flow-control mode on send-tlv
+"""
+
+
+def test_nexus_3000_user_classes_pause_no_drop_and_ingress_pause_thresholds():
+    """Nexus 3000 (Microsoft SDN TOR): classes matched by qos-group name, `pause no-drop` pausing the CoS the qos
+    policy classifies into the group, and the per-class `pause buffer-size` headroom of an input queuing policy."""
+    device = parse(N3K)
+    assert device.issues == []
+    port = device.ports["Ethernet1/3/1"]
+    assert port.trust == Trust.pcp and port.pcp_to_tc[3] == 3 and port.pcp_to_tc[0] == 0
+    assert port.pfc_enabled == [3] and port.tc_to_priority == {3: 3} and port.pfc_priority_to_queue == {3: [3]}
+    assert port.queues[3].scheduler.weight == 50 and port.queues[0].scheduler.weight == 50
+    pg = port.priority_groups[3]
+    profile = device.buffer_profiles[pg.profile]
+    # 101920 B reserved; XOFF at 46800 B leaves 55120 B for what is in flight; XON at 34320 B
+    assert (profile.size_bytes, profile.xoff_bytes, profile.xon_bytes) == (101920, 55120, 34320)
+    assert not pg.runtime_profile and profile.source.line == line_of(N3K, "pause buffer-size 101920 pause-threshold 46800 resume-threshold 34320")
+    # `interface ethernet 1/5` is Ethernet1/5; `mode on send-tlv` is on; no input queuing policy: run-time headroom
+    other = device.ports["Ethernet1/5"]
+    assert other.pfc_enabled == [3] and other.priority_groups[3].runtime_profile
+
+
+def test_no_drop_class_on_dscp_without_pfc_cos_has_an_unknown_priority():
+    """`pause no-drop` on a group classified by DSCP: the CoS of its pauses is not in the config (Nexus 5000 QoS
+    guide: pfc-cos is needed when the class is not mapped purely by CoS), so PFC is not known, not assumed."""
+    text = N3K.replace("  match cos 3\n", "  match dscp af31\n")
+    port = parse(text).ports["Ethernet1/3/1"]
+    assert port.dscp_to_tc[26] == 3 and port.pfc_enabled is None and port.tc_to_priority is None
+    port = parse(text.replace("    pause no-drop\n", "    pause no-drop pfc-cos 3\n")).ports["Ethernet1/3/1"]
+    assert port.pfc_enabled == [3] and port.dscp_chain(26).priority == 3
+
+
+def test_nexus_9000_ingress_classes_and_preset_ecn():
+    text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + """\
+policy-map type queuing IN-Q
+  class type queuing c-in-q3
+    pause buffer-size 27456 pause-threshold 12480 resume-threshold 12480
+policy-map type queuing OUT-Q
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+    random-detect threshold burst-optimized ecn
+system qos
+  service-policy type queuing input IN-Q
+  service-policy type queuing output OUT-Q
+"""
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert device.buffer_profiles[port.priority_groups[3].profile].xoff_bytes == 27456 - 12480
+    ecn = port.queues[3].ecn
+    assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "burst-optimized" in ecn.unconverted
+
+
+def test_interface_ranges_of_a_template_configure_each_port():
+    text = BASE.replace("interface Ethernet1/1\n", "interface Ethernet1/1-3, Ethernet1/7\n") + \
+        "  priority-flow-control mode on\n  service-policy type qos input IN\n"
+    ports = parse(text).ports
+    assert sorted(ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/7"]
+    assert all(p.pfc_enabled == [3] and p.dscp_to_tc[26] == 3 for p in ports.values())
+
+
+def test_an_unreadable_wred_line_leaves_ecn_unknown_not_off():
+    text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + """\
+policy-map type queuing OUT
+  class type queuing c-out-8q-q3
+    random-detect minimum-threshold 150 kbytes
+system qos
+  service-policy type queuing output OUT
+"""
+    device = parse(text)
+    assert any(i.code == "SYS002" and "random-detect" in i.message for i in device.issues)
+    assert device.ports["Ethernet1/1"].queues[3].ecn.ecn_enabled is None

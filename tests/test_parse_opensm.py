@@ -197,3 +197,13 @@ def test_credit_loop_fixture():
     sm = load_fabric([RAW / "credit-loop"]).devices["credit-loop"].opensm
     assert sm.credit_loops.loops_found is True and len(sm.credit_loops.evidence) == 5
     assert line_at(sm.credit_loops.source) == "Found credit loop on: leaf03/P13 VL: 0"
+
+
+def test_partition_group_mtu_and_rate_codes():
+    """mtu= and rate= are kept as the IBA codes written (hex or decimal, as strtoul reads them); a garbled one is
+    a SYS002 and leaves the code unknown."""
+    text = "Default=0x7fff, ipoib, mtu=5, rate=0x10 : ALL=full;\nstorage=0x2, ipoib, rate=fast : ALL=full;\n"
+    dev = opensm.parse([Input("opensm.conf", "qos TRUE\n"), Input("partitions.conf", text)], "x")
+    assert [(p.name, p.mtu_code, p.rate_code) for p in dev.opensm.partitions] == [("Default", 5, 16),
+                                                                                  ("storage", None, None)]
+    assert ["rate='fast' is not a number" in i.message for i in dev.issues] == [True]

@@ -62,10 +62,11 @@ def test_host_commands_are_repeated_per_interface_and_rdma_device(tmp_path):
     lines = [c.line for c in commands(inv.hosts["gpu"])]
     assert lines.count("mlnx_qos -i ens1") == lines.count("mlnx_qos -i ens2") == 1
     assert "grep . /sys/class/net/ens2/ecn/roce_rp/enable/*" in lines
-    assert lines[-1] == "cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+    assert "cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos" in lines
+    assert "cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class" in lines and lines[-1] == "cat /etc/nccl.conf"
     assert sum("lldpcli" in line for line in lines) == 1  # once per host, not per interface
     # no RDMA device listed: every device's value, each prefixed with its path, which the parser reads
-    tos = [c.line for c in commands(inv.hosts["gpu2"])][-1]
+    tos = next(c.line for c in commands(inv.hosts["gpu2"]) if "rdma_cm" in c.line)
     assert tos == "grep . /sys/kernel/config/rdma_cm/*/ports/1/default_roce_tos"
     sections = [(s.command, s.output) for s in capture.read((FABRIC / "gpu01.capture").read_text()).sections
                 if "rdma_cm" not in s.command]

@@ -28,7 +28,8 @@ RAW = FIXTURES / "raw"
 
 def _profile(platform: str, policy: str = "roce-dscp26") -> rnd.Profile:
     ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs(platform)]
-    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES)
+    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES,
+                       **render_golden.options(platform))
 
 
 def _parse(platform: str, text: str):
@@ -89,7 +90,7 @@ def test_junos_ecn_fill_levels_read_back_in_bytes():
 def test_junos_pfc_watchdog_and_maps():
     device = _golden("juniper_junos", "sonic-azure")
     for port in device.ports.values():
-        assert port.pfc_enabled == [3, 4] and port.pfc_priority_to_queue == {3: 3, 4: 4}
+        assert port.pfc_enabled == [3, 4] and port.pfc_priority_to_queue == {3: [3], 4: [4]}
         assert [port.dscp_chain(d).queue for d in (3, 4, 26, 48)] == [3, 4, 0, 0]
         assert port.dscp_to_tc is not None and len(port.dscp_to_tc) == 64  # every code point listed
         wd = port.watchdog
@@ -142,7 +143,8 @@ def test_any_subset_of_sections_is_a_whole_config(platform, sections):
 def test_any_port_round_trips_clean(tmp_path_factory, platform, speed, cable, mtu, policy):
     """Like test_render's property test, with the platform's own port names so the port is really read."""
     name = render_golden.PORT_NAMES[platform][0]
-    text = rnd.render(platform, rnd.profile(load_policy(policy), [rnd.PortFacts(name, speed, cable, mtu)]))
+    text = rnd.render(platform, rnd.profile(load_policy(policy), [rnd.PortFacts(name, speed, cable, mtu)],
+                                                   **render_golden.options(platform)))
     path = tmp_path_factory.mktemp("r") / f"sw.{render_golden.EXTENSIONS[platform]}"
     path.write_text(text)
     assert _extra_findings(platform, policy, path) == []

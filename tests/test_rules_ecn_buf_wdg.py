@@ -25,13 +25,14 @@ PRIO5_SWITCH = {
     "buffer_pools": {"ingress_lossless_pool": {"name": "ingress_lossless_pool", "mode": "dynamic",
                                                "size_bytes": 4194304}},
     "buffer_profiles": {"pg_lossless_100000_5m_profile": {
-        "name": "pg_lossless_100000_5m_profile", "pool": "ingress_lossless_pool", "size_bytes": 50176,
-        "xon_bytes": 19456, "xoff_bytes": 30720, "dynamic_threshold": 0,
+        "name": "pg_lossless_100000_5m_profile", "pool": "ingress_lossless_pool", "size_bytes": 63488,
+        "xon_bytes": 19456, "xoff_bytes": 44032, "dynamic_threshold": 0,
         "source": {"file": "buffers.json", "pointer": "/BUFFER_PROFILE/pg_lossless_100000_5m_profile"}}},
     "ports": {"Ethernet0": {
         "name": "Ethernet0", "qos_configured": True, "speed_gbps": 100, "cable_length_m": 5, "mtu_bytes": 9216,
         "pfc_enabled": [5],
         "dscp_to_tc": {0: 0, 3: 0, 26: 0, 40: 5}, "tc_to_pg": {0: 0, 5: 5}, "tc_to_queue": {0: 0, 5: 6},
+        "tc_to_priority": {0: 0, 5: 5},
         "queues": {6: {"index": 6, "ecn": {
             "ecn_enabled": True, "min_threshold_bytes": 153600, "max_threshold_bytes": 1572864,
             "mark_probability_pct": 100,
@@ -58,9 +59,10 @@ def test_no_rule_hard_codes_the_shipped_numbers():
     assert _lint(prio5, PRIO5_SWITCH) == []
 
     found = {(f.code, f.key, f.severity.value) for f in _lint(load_policy("roce-dscp26"), PRIO5_SWITCH)}
-    # DSCP 26 lands on lossy TC 0 (MAP001's finding), so priority 3 is checked on its own queue and PG;
-    # PFC is off for it (PFC001's finding), so no switch creates a lossless PG 3 either.
-    assert found == {("ECN001", "3", "error"), ("BUF003", "3", "warning"), ("WDG001", "3", "error")}
+    # DSCP 26 lands on lossy TC 0 (MAP001's finding), whose queue 0 does not mark ECN, so DCQCN cannot slow it;
+    # no traffic class has PFC priority 3, so there is no queue or PG of priority 3 to check (never taken to be
+    # queue 3 / PG 3); the watchdog still must cover priority 3.
+    assert found == {("ECN001", "0", "error"), ("WDG001", "3", "error")}
 
 
 def test_ecn_after_pfc_margin_in_bytes_and_microseconds():
@@ -89,7 +91,8 @@ def test_more_congested_lossless_queues_bring_pfc_earlier():
 
 def test_fingerprints_survive_line_moves_and_tell_queues_apart():
     device = {"name": "leaf1", "kind": "switch", "platform": "sonic", "ports": {"Ethernet0": {
-        "name": "Ethernet0", "qos_configured": True,
+        "name": "Ethernet0", "qos_configured": True, "pfc_enabled": [3, 4],
+        "tc_to_priority": {3: 3, 4: 4}, "tc_to_queue": {3: 3, 4: 4}, "tc_to_pg": {3: 3, 4: 4},
         "queues": {3: {"index": 3, "source": {"file": "qos.json", "line": 10}},
                    4: {"index": 4, "source": {"file": "qos.json", "line": 20}}}}}}
     moved = copy.deepcopy(device)
@@ -110,17 +113,20 @@ def test_buffer_findings_point_at_the_profile():
     policy = _policy(lossless={"priorities": [5], "dscp": [40]})
     (finding,) = _lint(policy, device, codes=["BUF002"])
     assert finding.source.pointer == "/BUFFER_PROFILE/pg_lossless_100000_5m_profile"
-    assert finding.data == {"xoff_bytes": 30720, "required_xoff_bytes": 104448, "shortfall_bytes": 73728,
-                            "formula": "sonic"}
-    # The policy's peer response allowance feeds the formula: a slower peer needs more headroom.
-    slow = _policy(lossless={"priorities": [5], "dscp": [40]}, buffer={"peer_response_time_bytes": 20000})
+    assert finding.data == {"xoff_bytes": 44032, "required_xoff_bytes": 104448, "shortfall_bytes": 60416,
+                            "formula": "sonic", "exact": True,
+                            "basis": "SKU ACS-MSN2700 pg_profile_lookup.ini row 100000 300m (above sonic-swss "
+                                     "buffer_headroom_mellanox.lua on Spectrum-1: 84992 B)"}
+    # The policy's peer response allowance replaces the script's (here larger than 394 quanta x 64 B = 25216 B).
+    slow = _policy(lossless={"priorities": [5], "dscp": [40]}, buffer={"peer_response_time_bytes": 60000})
     (slower,) = _lint(slow, device, codes=["BUF002"])
     assert slower.data["required_xoff_bytes"] > 104448
+    assert "buffer_headroom_mellanox.lua" in slower.data["basis"].split(" (above")[0]
 
 
 def test_watchdog_findings_point_at_the_watchdog():
     device = copy.deepcopy(PRIO5_SWITCH)
-    device["ports"]["Ethernet0"]["watchdog"]["action"] = "alert"
+    device["ports"]["Ethernet0"]["watchdog"].update(action="notify-only", action_raw="alert")
     (finding,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["WDG002"])
     assert finding.source.pointer == "/PFC_WD/Ethernet0"
     assert finding.key == "watchdog"

@@ -15,6 +15,8 @@ from tests.conftest import FIXTURES
 from tests.rulecase import policy_for
 
 SWITCH_PORT = {"qos_configured": True, "trust": "dscp", "dscp_to_tc": {2: 2, 26: 3, 48: 6}, "tc_to_pg": {2: 2, 3: 3},
+               "tc_to_priority": {0: 0, 2: 2, 3: 3, 6: 6}, "tc_to_queue": {0: 0, 2: 2, 3: 3, 6: 6},
+               "pfc_priority_to_queue": {p: [p] for p in range(8)},
                "pfc_enabled": [3], "priority_groups": {p: {"index": p, "runtime_profile": True} for p in (2, 3)},
                "queues": {6: {"index": 6, "scheduler": {"type": "strict"}}}}
 NIC_PORT = {"qos_configured": True, "trust": "dscp", "dscp_to_priority": {26: 3, 48: 6}, "priority_to_pg": {3: 1},
@@ -144,8 +146,8 @@ def test_cnps_are_followed_with_the_dscp_the_nic_sends():
                         device("h1", {"eth0": nic}, "host"), device("h2", {"eth0": {}}, "host")], links)
     found = findings(fabric, "PTH002")
     assert [f.key for f in found] == ["leaf1:e0|DSCP 46|in"]
-    assert "CNP DSCP 46 leaves the strict-priority class at leaf1:e0 (arriving): TC 0 is priority 0, not the " \
-           "policy's CNP priority 6; 1 host pair affected" in found[0].message
+    assert "CNP DSCP 46 leaves the strict-priority class at leaf1:e0 (arriving): TC 0 has priority 0, not the " \
+           "policy's CNP priority 6; map DSCP 46 to a class with priority 6; 1 host pair affected" in found[0].message
 
 
 def test_what_cannot_be_followed_is_unverified():

@@ -27,6 +27,8 @@ def fix(
     topology: Path = typer.Option(None, "--topology", help="Topology file; default: topology.yaml in a linted folder."),
     max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
                                       "LOSSLESSD_MAX_FILE_MB)."),
+    model: str = typer.Option(None, "--model", help="Hardware model of devices whose input names none (e.g. "
+                              "N9K-C93180YC-EX, qfx5120-48y): chooses the command family where the CLI differs."),
 ):
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 
@@ -37,6 +39,6 @@ def fix(
     if output_format not in output.FORMATS:
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(output.FORMATS)}")
     result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,
-                     unsafe=unsafe_fixes)
+                     unsafe=unsafe_fixes, model=model)
     sys.stdout.write(output.render(output_format, result))
     raise typer.Exit(exit_code(result.lint, result.exit_code != 0))

@@ -15,6 +15,7 @@ from ..limits import set_max_file_mb
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
+from ..report import text as text_report
 
 
 def lint(
@@ -35,6 +36,11 @@ def lint(
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
     max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
                                       "LOSSLESSD_MAX_FILE_MB); larger files are SYS001 findings."),
+    explain_selection: bool = typer.Option(False, "--explain-selection",
+                                           help="Before the report, list every port in or out of the RoCE-facing "
+                                                "set and the policy rule that decided (text output on stdout)."),
+    model: str = typer.Option(None, "--model", help="With --fix: the hardware model of devices whose input names "
+                              "none (chooses the command family)."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -48,6 +54,8 @@ def lint(
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
     result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
                       baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
+    if explain_selection:
+        sys.stdout.write(text_report.explain_selection(result) + "\n")
     color = output is None and output_format == "text" and sys.stdout.isatty()
     text = render(output_format, result, color=color)
     if output:
@@ -58,7 +66,7 @@ def lint(
     else:
         sys.stdout.write(text)
     if fix:
-        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes)))
+        sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes, model=model)))
     raise typer.Exit(exit_code(result, result.fails(fail_on)))
 
 

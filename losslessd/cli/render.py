@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
 from ..parse import parse_group
@@ -24,6 +25,12 @@ def render(
     pool_size: int = typer.Option(None, "--pool-size", help="Ingress lossless pool in bytes (SONiC)."),
     sm_priority: int = typer.Option(None, "--sm-priority", help="OpenSM sm_priority 0-15 (default 14, the master; "
                                     "render a standby with a lower one)."),
+    sku: str = typer.Option(None, "--sku", help="SONiC hwsku (e.g. Arista-7060X6-64PE-O128S2, ACS-MSN4700): its "
+                            "headroom comes from its pg_profile_lookup.ini or, on Spectrum, buffer_headroom_mellanox.lua."),
+    model: str = typer.Option(None, "--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, N9K-C93180YC-EX, "
+                              "qfx5120-48y): chooses the command family where a platform's CLI differs."),
+    family: str = typer.Option(None, "--family", help="Command family, when the model is not known: arista_eos "
+                               "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx."),
 ):
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
     pol = load_policy(policy)
@@ -36,13 +43,16 @@ def render(
         typer.echo(rnd.render(platform, opensm.profile(pol, sm_priority)), nl=False)
         return
     facts: list[rnd.PortFacts] = []
-    pool, hwsku = pool_size, None
+    pool, hwsku, hardware, buffers = pool_size, sku, None, None
     if device is not None:
         if not os.path.lexists(device):
             raise InputError(f"--device {device}: no such file")
         parsed = parse_group(device.stem, [device])
         facts, device_pool = rnd.device_facts(parsed, pol)
         pool = pool if pool is not None else device_pool
-        hwsku = parsed.hwsku
+        hwsku, hardware = sku or parsed.hwsku, parsed.hardware
+        buffers = headroom.switch_buffers(parsed, hwsku=hwsku)
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
-    typer.echo(rnd.render(platform, rnd.profile(pol, facts, hwsku, pool_bytes=pool)), nl=False)
+    prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
+                       buffers=buffers)
+    typer.echo(rnd.render(platform, prof), nl=False)

@@ -112,7 +112,10 @@ class Net:
         nxt = self.port(*self.peer[(dev, out_port)])
         if dscp is None or nxt is None or (nxt.dscp_to_tc is None and nxt.dscp_to_priority is None):
             return prio
-        p2 = nxt.dscp_chain(dscp).priority
+        hop = nxt.dscp_chain(dscp)
+        if nxt.dscp_to_priority is None and hop.tc is not None and nxt.tc_to_priority is None:
+            return prio  # the next port's class priorities are not known: the priority is taken to travel on
+        p2 = hop.priority
         if p2 is not None and p2 != prio:
             self.remapped = True
         return p2

@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field, replace
 
-from .. import capture, render
+from .. import capture, headroom, render
 from ..errors import InputError
 from ..limits import read_text
 from ..lint.engine import LintResult, run
@@ -82,24 +82,26 @@ def fixable(finding: Finding) -> bool:
             and finding.severity != Severity.info)
 
 
-def plan(result: LintResult, unsafe: bool = False) -> FixResult:
-    """Fixes for every device of a lint run that has fixable findings; one device's trouble is its own."""
+def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> FixResult:
+    """Fixes for every device of a lint run that has fixable findings; one device's trouble is its own.
+    ``model`` (the hardware model, --model) stands in for the model of devices whose input does not name one."""
     devices = []
     for name in sorted(result.fabric.devices):
         found = [f for f in result.findings if f.device == name and fixable(f)]
         if found:
-            devices.append(device_fix(result.fabric.devices[name], found, result.policy, unsafe))
+            devices.append(device_fix(result.fabric.devices[name], found, result.policy, unsafe, model))
     return FixResult(lint=result, devices=devices, unsafe=unsafe)
 
 
-def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool) -> DeviceFix:
+def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
+               model: str | None = None) -> DeviceFix:
     out = DeviceFix(device=device.name, platform=device.platform, files=list(device.files), findings=findings)
     if device.platform not in render.platforms():
         out.message = (f"no fix template for platform {device.platform}; fix these by hand (each finding says how). "
                        f"Templates: {', '.join(render.platforms())}")
         return out
     try:
-        out.parts = _parts(device, findings, policy, unsafe)
+        out.parts = _parts(device, findings, policy, unsafe, model)
     except InputError as exc:
         out.message = f"cannot work out a fix: {exc}"
         return out
@@ -107,7 +109,8 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     return out
 
 
-def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool) -> list[Part]:
+def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool,
+           model: str | None = None) -> list[Part]:
     """One part per label and set of sections: each port gets only the sections its own findings need."""
     rules = all_rules()
     facts, pool = render.device_facts(device, policy)
@@ -124,7 +127,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     else:
         wanted = {port for _, port in by_port}
         prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
-                              all_facts=False)
+                              all_facts=False, hardware=device.hardware, buffers=headroom.switch_buffers(device),
+                              model=device.hardware or device.hwsku or model)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     parts = []

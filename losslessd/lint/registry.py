@@ -80,15 +80,46 @@ class PortRule(Rule):
 
     scope = "port"
     device_kind: ClassVar[DeviceKind] = DeviceKind.switch
+    # True for rules about what a lossless port needs (ECN, buffers, watchdog): on a port whose PFC state
+    # the input does not show (PFC001 says so), their findings cannot read as certain and become unverified.
+    depends_on_pfc: ClassVar[bool] = False
 
     def check_device(self, ctx, device) -> Iterator[Finding]:
         if device.kind != self.device_kind:
             return
         for port in ctx.roce_ports(device):
-            yield from self.check_port(ctx, device, port)
+            if self.depends_on_pfc and port.pfc_enabled is None:
+                yield from self._doubtful_port(ctx, device, port)
+            else:
+                yield from self.check_port(ctx, device, port)
+
+    def _doubtful_port(self, ctx, device, port) -> Iterator[Finding]:
+        """The port's findings when its PFC state is unknown: infos as they are, the rest as one unverified info."""
+        doubts = []
+        for f in self.check_port(ctx, device, port):
+            if f.severity == Severity.info:
+                yield f
+            else:
+                doubts.append(f)
+        if doubts:
+            yield self.unverified(f"the port's PFC state is not in the input, so whether it must be lossless is "
+                                  f"unknown; if it must: {'; '.join(f.message for f in doubts)}", device=device,
+                                  port=port, source=doubts[0].source)
 
     def check_port(self, ctx, device, port) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
+
+
+def doubtful(finding: Finding, why: str) -> Finding:
+    """An error or warning that rests on a fact the input does not show, turned into an unverified info (its key
+    cleared, as every unverified finding's: a baseline that accepts it must not hide the error once it is known)."""
+    if finding.severity == Severity.info:
+        return finding
+    finding.severity = Severity.info
+    finding.unverified = True
+    finding.key = ""
+    finding.message = f"{finding.message} (not certain: {why})"
+    return finding
 
 
 def register(cls: type[Rule]) -> type[Rule]:

@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 
 
 class _Base(BaseModel):
@@ -76,6 +76,8 @@ class Scheduler(_Base):
     name: str | None = None
     type: SchedulerType | None = None
     weight: int | None = None
+    default: bool = False  # the platform's default scheduling (no config line wrote it)
+    shaped: bool = False  # a shaper or rate limit caps the queue: strict, it still cannot take the whole link
     source: Source | None = None
 
 
@@ -88,7 +90,7 @@ class Queue(_Base):
 
 class BufferPool(_Base):
     name: str
-    direction: Literal["ingress", "egress"] | None = None
+    direction: Literal["ingress", "egress", "both"] | None = None  # SONiC BUFFER_POOL type (sonic-buffer-pool.yang)
     mode: Literal["static", "dynamic"] | None = None
     size_bytes: int | None = None  # None: sized at run time (SONiC dynamic buffer model)
     shared_headroom_bytes: int | None = None  # SONiC BUFFER_POOL.xoff: shared headroom pool
@@ -124,6 +126,13 @@ class PriorityGroup(_Base):
     source: Source | None = None
 
 
+# What a PFC watchdog does to a queue it finds stormed, whatever the vendor calls it (parsers map their
+# own words): drop its packets, forward them ignoring pauses, only log/notify, or shut the port
+# (error-disable). The policy's `watchdog.actions` says which of these mitigate a storm.
+WatchdogAction = Literal["drop", "forward", "notify-only", "errdisable"]
+WATCHDOG_ACTIONS: tuple[str, ...] = get_args(WatchdogAction)
+
+
 class Watchdog(_Base):
     """PFC watchdog (storm/deadlock detection) on a port."""
 
@@ -132,7 +141,11 @@ class Watchdog(_Base):
     detection_time_ms: float | None = None
     restoration_time_ms: float | None = None
     polling_interval_ms: float | None = None
-    action: str | None = None  # drop | forward | alert | ...
+    action: WatchdogAction | None = None
+    action_raw: str | None = None  # the vendor's own word for the action, as configured (or its default)
+    # Set when the timers are the platform's own defaults computed by a documented rule (SONiC
+    # `pfcwd start_default` scales them with the port count): the rule, in words, for messages.
+    default_rule: str | None = None
     source: Source | None = None
 
 
@@ -141,6 +154,11 @@ class NicEcn(_Base):
 
     np_enabled: dict[int, bool] = Field(default_factory=dict)
     rp_enabled: dict[int, bool] = Field(default_factory=dict)
+    # DCQCN algorithm parameters (sysfs ecn/roce_rp/<name>: rpg_*, rate_*, dce_tcp_*, clamp_tgt_rate..., and
+    # ecn/roce_np/<name>: min_time_between_cnps ...) as the NIC reports them.
+    rp_params: dict[str, int] = Field(default_factory=dict)
+    np_params: dict[str, int] = Field(default_factory=dict)
+    params_source: Source | None = None
     # CNPs this NIC sends as notification point (sysfs ecn/roce_np/cnp_dscp, cnp_802p_prio)
     cnp_dscp: int | None = None
     cnp_priority: int | None = None
@@ -150,32 +168,56 @@ class NicEcn(_Base):
     rp_source: Source | None = None
 
 
+class LinkPause(_Base):
+    """IEEE 802.3x link-level (global) pause of a port (`ethtool -a`): it pauses every priority at once."""
+
+    autoneg: bool | None = None
+    rx: bool | None = None
+    tx: bool | None = None
+    source: Source | None = None
+
+
 class Port(_Base):
     name: str
     alias: str | None = None  # SONiC PORT alias: what the switch's LLDP sends as its port ID
     description: str | None = None
     admin_up: bool | None = None
     speed_gbps: float | None = None
+    # IP MTU: the largest IP packet the port sends/receives, without Ethernet header, VLAN tags or FCS
+    # (Linux/SONiC/EOS/NVUE `mtu`). Parsers of platforms whose `mtu` is the media/frame MTU (Junos:
+    # IP MTU + 14) convert, so that LNK002 compares like with like.
     mtu_bytes: int | None = None
     cable_length_m: float | None = None
+    lanes: int | None = None  # SerDes lanes (SONiC PORT lanes): 8-lane Spectrum ports need twice the xon
+    max_mtu_bytes: int | None = None  # a NIC's largest settable MTU (ip -d link: maxmtu); sizes mlx5 buffers
     trust: Trust | None = None
     trust_source: Source | None = None
 
-    # Classification and queueing. Switch chain: DSCP -> TC -> (PG, queue), TC -> priority.
-    # NIC chain: DSCP -> priority -> TC, priority -> receive buffer (PG).
+    # Classification and queueing: three facts joined by explicit maps, never one derived from another's
+    # number. Switch: DSCP/PCP -> traffic class (TC: the switch's internal class, e.g. SONiC TC, NX-OS
+    # qos-group, Junos forwarding class, NVUE switch priority) -> ingress PG and egress queue; each TC has
+    # a PFC priority (802.1p pause class). NIC: DSCP -> priority -> TC (ETS class), priority -> buffer.
+    # A map that is None is not known; a key missing from a known map has no entry (see each field).
     dscp_to_tc: dict[int, int] | None = None
     pcp_to_tc: dict[int, int] | None = None  # switch port trusting PCP (802.1p/CoS): PCP -> TC
+    # What operators call TC n where the platform names its classes (Junos: "forwarding class NO-LOSS").
+    tc_names: dict[int, str] | None = None
     dscp_to_priority: dict[int, int] | None = None
     priority_to_tc: dict[int, int] | None = None
-    tc_to_priority: dict[int, int] | None = None  # None: TC n is sent as priority n
+    # The PFC priority of each TC: the priority of the pauses this port sends when the TC's ingress buffer
+    # fills. A TC missing from the map has no PFC priority: it is never paused.
+    tc_to_priority: dict[int, int] | None = None
     tc_to_pg: dict[int, int] | None = None
     priority_to_pg: dict[int, int] | None = None
-    tc_to_queue: dict[int, int] | None = None  # None on a switch: TC n uses queue n
-    pfc_priority_to_queue: dict[int, int] | None = None
+    tc_to_queue: dict[int, int] | None = None  # egress queue of each TC
+    # The egress queues a received pause for priority P stops; a priority missing from the map stops none.
+    pfc_priority_to_queue: dict[int, list[int]] | None = None
     # Egress DSCP rewrite by TC (EOS `qos rewrite dscp` + `qos map traffic-class T to dscp D`, SONiC
     # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
     # missing from the map: rewritten to a value the input does not show.
     tc_to_dscp_rewrite: dict[int, int] | None = None
+    # DSCPs whose TC comes from the platform's default map, not a written line (EOS); None: all written or unknown.
+    dscp_defaulted: list[int] | None = None
     map_source: Source | None = None
 
     pfc_enabled: list[int] | None = None  # priorities with PFC on; [] = PFC off, None = unknown
@@ -184,14 +226,25 @@ class Port(_Base):
     priority_groups: dict[int, PriorityGroup] = Field(default_factory=dict)
     watchdog: Watchdog | None = None
     nic_ecn: NicEcn | None = None
+    link_pause: LinkPause | None = None
     vlans: list[int] | None = None  # L2 VLAN membership ([] = routed port, None = unknown)
     # True when the config gives this port any PFC/QoS-map/trust setting (SONiC PORT_QOS_MAP entry,
     # EOS PFC or trust lines, every NIC port): the default set of RoCE-facing ports.
     qos_configured: bool = False
+    # Why the config itself makes this port lossy on purpose (SONiC smart-switch DPU ports: a tc_to_pg_map
+    # with no lossless PG and no pfc_enable): such a port is never selected as RoCE-facing.
+    lossy_by_design: str | None = None
     source: Source | None = None
 
+    def tc_label(self, tc: int | None) -> str:
+        """'forwarding class NO-LOSS' where the platform names the class, else 'TC 3' ('TC ?' when unknown)."""
+        if tc is None:
+            return "TC ?"
+        names = self.tc_names
+        return names[tc] if names is not None and tc in names else f"TC {tc}"
+
     def dscp_chain(self, dscp: int) -> Hop:
-        """Follow one DSCP through this port's maps; unknown links of the chain stay None."""
+        """Follow one DSCP through this port's maps; a link of the chain that is not known stays None."""
         tc = priority = pg = None
         if self.dscp_to_priority is not None:  # NIC order: DSCP -> priority -> TC
             priority = self.dscp_to_priority.get(dscp)
@@ -200,15 +253,22 @@ class Port(_Base):
                     tc = self.priority_to_tc.get(priority)
                 if self.priority_to_pg is not None:
                     pg = self.priority_to_pg.get(priority)
+            # A NIC's ETS traffic class is its transmit queue class (mlnx_qos prints one `tc:` block per queue).
             return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=tc)
         tc = self.dscp_to_tc.get(dscp) if self.dscp_to_tc is not None else None
         if tc is None:
             return Hop(port=self.name, dscp=dscp)
-        priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else tc
-        if self.tc_to_pg is not None:
-            pg = self.tc_to_pg.get(tc)
-        queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else tc
-        return Hop(port=self.name, dscp=dscp, tc=tc, priority=priority, pg=pg, queue=queue)
+        priority = self.tc_to_priority.get(tc) if self.tc_to_priority is not None else None
+        pg = self.tc_to_pg.get(tc) if self.tc_to_pg is not None else None
+        queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else None
+        name = self.tc_names.get(tc) if self.tc_names is not None else None
+        return Hop(port=self.name, dscp=dscp, tc=tc, tc_name=name, priority=priority, pg=pg, queue=queue)
+
+    def paused_queues(self, priority: int | None) -> list[int] | None:
+        """The egress queues a received pause for ``priority`` stops ([] none; None when the input does not say)."""
+        if priority is None or self.pfc_priority_to_queue is None:
+            return None
+        return self.pfc_priority_to_queue.get(priority, [])
 
 
 class Hop(_Base):
@@ -217,13 +277,18 @@ class Hop(_Base):
     port: str
     dscp: int
     tc: int | None = None
+    tc_name: str | None = None  # the platform's name for the TC (Port.tc_names)
     priority: int | None = None
     pg: int | None = None
     queue: int | None = None
 
+    @property
+    def tc_label(self) -> str:
+        return self.tc_name or f"TC {'?' if self.tc is None else self.tc}"
+
     def describe(self) -> str:
-        parts = [f"DSCP {self.dscp}"]
-        for label, value in (("TC", self.tc), ("priority", self.priority), ("PG", self.pg), ("queue", self.queue)):
+        parts = [f"DSCP {self.dscp}", self.tc_label]
+        for label, value in (("priority", self.priority), ("PG", self.pg), ("queue", self.queue)):
             parts.append(f"{label} {'?' if value is None else value}")
         return " -> ".join(parts)
 
@@ -259,6 +324,10 @@ class IbPartition(_Base):
     pkey: int | None = None  # None: OpenSM generates one
     ipoib: bool = False
     sl: int | None = None
+    # The partition's multicast (IPoIB broadcast) group MTU and rate, in IBA encoding as written (mtu=4 is 2048 B,
+    # rate=3 is 10 Gb/s); None: not written (OpenSM's defaults mtu 4, rate 3: man opensm, PARTITION CONFIGURATION).
+    mtu_code: int | None = None
+    rate_code: int | None = None
     members: list[str] = Field(default_factory=list)
     source: Source | None = None
 
@@ -374,12 +443,29 @@ class Device(_Base):
     kind: DeviceKind
     platform: str  # id from losslessd.platforms
     hwsku: str | None = None
+    # The vendor's name of the hardware platform: SONiC DEVICE_METADATA platform (x86_64-mlnx_msn4700-r0), the
+    # model `show version` prints (NX-OS N9K-C93180YC-EX, Junos qfx5120-48y-8c); EOS writes its model as hwsku.
+    hardware: str | None = None
+    # SONiC buffer facts (CONFIG_DB DEVICE_METADATA buffer_model, LOSSLESS_TRAFFIC_PATTERN mtu and
+    # small_packet_percentage, DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) that size headroom.
+    buffer_model: Literal["traditional", "dynamic"] | None = None
+    lossless_mtu_bytes: int | None = None
+    small_packet_pct: float | None = None
+    over_subscribe_ratio: float | None = None
     ports: dict[str, Port] = Field(default_factory=dict)
     buffer_pools: dict[str, BufferPool] = Field(default_factory=dict)
     buffer_profiles: dict[str, BufferProfile] = Field(default_factory=dict)
     # NIC host facts
     roce_tos: int | None = None  # cma_roce_tos: IP TOS byte for RDMA-CM connections (DSCP << 2 | ECN)
     roce_tos_source: Source | None = None
+    # The RDMA device's traffic class for every QP of its port (/sys/class/infiniband/DEV/tc/1/traffic_class), which
+    # overrides what applications ask for. None with a source: read, and not set.
+    rdma_traffic_class: int | None = None
+    rdma_traffic_class_source: Source | None = None
+    # NCCL settings the host gives every job (/etc/nccl.conf NAME=VALUE lines): NCCL_IB_TC, NCCL_IB_SL ... None: not
+    # in the input; {} read, and sets nothing (NCCL's defaults apply unless a job's environment says otherwise).
+    nccl_env: dict[str, str] | None = None
+    nccl_env_source: Source | None = None
     opensm: OpenSm | None = None  # subnet manager devices
     neighbors: list[Neighbor] = Field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
     routes: list[Route] = Field(default_factory=list)  # routing-table capture, when given

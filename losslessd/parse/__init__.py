@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -89,7 +90,9 @@ def _groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, 
             continue
         seen.add((info.st_dev, info.st_ino))
         sonic = [child / f for f in SONIC_FOLDER_FILES if os.path.lexists(child / f)]
-        if sonic:
+        if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+            sonic += sorted((p for p in child.glob("config_db[0-9]*.json")
+                             if re.fullmatch(r"config_db\d{1,3}\.json", p.name)), key=lambda p: int(p.name[9:-5]))
             out.append((child.name, sonic))
         elif os.path.lexists(child / OPENSM_FOLDER_FILES[0]):
             out.append((child.name, [child / f for f in OPENSM_FOLDER_FILES if os.path.lexists(child / f)]))

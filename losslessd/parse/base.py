@@ -106,3 +106,19 @@ def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missi
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
     return configs, name
+
+
+_SHOW_VERSION = re.compile(r"^\s*show\s+version\b")
+
+
+def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> str | None:
+    """The hardware model a capture's `show version` section prints (``pattern``'s first group), for the
+    renderer's command families; None without such a section."""
+    for inp in inputs:
+        if not capture.is_capture(inp.text):
+            continue
+        _, sections = capture.for_platform(inp.text, inp.path, platform)
+        for sec in reversed(sections):
+            if _SHOW_VERSION.match(sec.command) and (m := pattern.search(sec.output)):
+                return m.group(1).strip()
+    return None

@@ -14,13 +14,16 @@ from dataclasses import dataclass, replace
 
 import jinja2
 
+from .. import headroom as hr
 from ..errors import InputError
-from ..headroom import options_for, pfc_trigger, required_xoff_bytes
+from ..headroom import pfc_trigger
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, Fabric
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric
 from ..policy import Policy, Range
 from ..resources import data_dir
 from ..units import bytes_to_us, length_m, small_int
+from .. import skutables
+from . import families
 
 # Parts of a profile a template can lay out on its own; a fix renders only the ones its findings need.
 # One vocabulary for every platform; a template lays out those it has (a host script has no scheduler or
@@ -31,9 +34,6 @@ SECTIONS = frozenset({"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buff
 # packets are reclassified or lose their pauses while the change lands, and an SM that routes anew or
 # moves SLs to other VLs reprograms every switch (docs/fix.md); `fix` withholds them unless asked.
 DISRUPTIVE_SECTIONS = frozenset({"maps", "trust", "pfc", "routing", "sl2vl"})
-# Platforms that size PFC headroom themselves at run time and whose templates use neither xoff nor
-# cable length, so a fix renders them for ports whose cable length is unknown.
-HEADROOM_AT_RUNTIME = frozenset({"arista_eos", "cisco_nxos", "juniper_junos"})
 # Platforms whose scheduler object also holds the ECN thresholds (an NX-OS queuing policy, a Junos
 # scheduler-map: one per port), so their scheduler section writes the thresholds too.
 ECN_IN_SCHEDULER = frozenset({"cisco_nxos", "juniper_junos"})
@@ -51,12 +51,24 @@ ECN_MARK_PCT = 100
 # in bytes only as `buffer-size temporal MICROSECONDS` (bytes = line rate x time; Junos CoS guide,
 # "buffer-size (Schedulers)"). Kmax sits at a fixed 50 % fill level (never 100 %, the QFX fill-level note).
 ECN_KMAX_FILL_PCT = 50
+# QFX5000 schedulers have no temporal buffer size, so byte thresholds have no fill level there; Juniper's validated
+# AI/ML design for the QFX5240 (Juniper/jvd data_center/aidc/aiml_multitenancy_backend leaf1_qfx5240-64od.conf,
+# drop-profiles dp1 interpolate fill-level [ 55 90 ] drop-probability [ 0 100 ]) marks from 55 % to 90 %.
+QFX5000_ECN_FILL_PCT = (55, 90)
 ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
 CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
-# xon of every Spectrum entry in SONiC's Mellanox pg_profile_lookup.ini (sonic-buildimage device/mellanox).
-XON_BYTES = 19456
 POOL = "ingress_lossless_pool"  # SONiC's lossless ingress pool name (sonic-buildimage buffers_config.j2)
-DYNAMIC_TH = -2  # SONiC Mellanox lossless PG profiles: dynamic_th -2 (alpha 1/4)
+# SONiC's dynamic buffer model gives Spectrum lossless profiles DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th
+# "0" (sonic-buildimage files/build_templates/buffers_config.j2); SKU tables carry their own threshold.
+DYNAMIC_TH = 0
+# SONiC qos_config.j2: PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map only on these ASICs
+# (pfc_to_pg_map_supported_asics).
+PFC_TO_PG_ASICS = frozenset({"mellanox", "barefoot"})
+# Cisco Nexus 9000 QoS guide, PFC chapter: "For cable lengths greater than 100m, the pause buffer size threshold
+# configuration is mandatory"; Junos congestion-notification-profile input cable-length defaults to 100 m.
+EXPLICIT_HEADROOM_ABOVE_M = 100
+# Junos `mtu` is the media MTU: the IP MTU plus the 14-byte Ethernet header (Junos interfaces guide, "Media MTU").
+JUNOS_MEDIA_OVERHEAD = 14
 # SONiC pfcwd defaults (sonic-utilities pfcwd/main.py): detection 200 ms, restoration 200 ms. The
 # watchdog polls twice per detection time, so a storm is seen within one detection window.
 WD_DETECTION_MS = 200
@@ -71,6 +83,33 @@ class PortFacts:
     speed_gbps: float | None
     cable_length_m: float | None
     mtu_bytes: int | None = None
+    lanes: int | None = None  # SerDes lanes (SONiC PORT lanes): 8-lane Spectrum ports get twice the xon
+    # A host NIC's receive buffer: the sum of its buffers' sizes (mlnx_qos) and its netdev max MTU (ip -d link).
+    nic_buffer_total_bytes: int | None = None
+    max_mtu_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class SonicPg:
+    """A SONiC lossless PG profile: the SKU's own row, or buffer_headroom_mellanox.lua's output on Spectrum."""
+
+    name: str
+    cable: str  # the CABLE_LENGTH value that selects it (the row's cable, which may be above the port's)
+    xon_bytes: int
+    xoff_bytes: int
+    size_bytes: int
+    threshold: int
+    xon_offset_bytes: int | None
+    basis: str
+
+
+@dataclass(frozen=True)
+class PauseBuffer:
+    """An explicit per-class pause buffer (NX-OS `pause buffer-size B pause-threshold X resume-threshold Y`)."""
+
+    size_bytes: int
+    pause_bytes: int
+    resume_bytes: int
 
 
 @dataclass(frozen=True)
@@ -81,18 +120,44 @@ class PortProfile:
     speed_mbps: int | None
     cable_length_m: float | None
     mtu_bytes: int
-    xon_bytes: int
-    xoff_bytes: int | None
-    size_bytes: int | None
-    buffer_profile: str | None
     wred_profile: str | None
     kmin_bytes: int | None
     kmax_bytes: int | None
+    # SONiC: the lossless PG profile (None: the SKU's headroom is not known; ``sonic_note`` says why).
+    sonic: SonicPg | None = None
+    sonic_note: str | None = None
+    # NX-OS: the pause buffer a cable longer than EXPLICIT_HEADROOM_ABOVE_M needs (None: not needed or unknown).
+    pause_buffer: PauseBuffer | None = None
+    # Host NIC: the mlx5 driver's xoff, and the 8 receive buffer sizes that give each lossless buffer room for it
+    # (None: the NIC's buffer total or max MTU is not known, so the buffers are left to the driver).
+    nic_xoff_bytes: int | None = None
+    nic_buffer_sizes: tuple[int, ...] | None = None
+    nic_buffer_note: str | None = None
+    lanes: int | None = None
+
+    @property
+    def xoff_bytes(self) -> int | None:
+        return self.sonic.xoff_bytes if self.sonic else None
+
+    @property
+    def buffer_profile(self) -> str | None:
+        return self.sonic.name if self.sonic else None
 
     @property
     def cable_length_ceil_m(self) -> int | None:
         """Cable length in whole metres, rounded up (more headroom, never less), for platforms that take no fraction."""
         return math.ceil(self.cable_length_m) if self.cable_length_m is not None else None
+
+    @property
+    def long_cable_m(self) -> int | None:
+        """The cable length in whole metres when it is above EXPLICIT_HEADROOM_ABOVE_M (the switch's default)."""
+        ceil = self.cable_length_ceil_m
+        return ceil if ceil is not None and ceil > EXPLICIT_HEADROOM_ABOVE_M else None
+
+    @property
+    def media_mtu(self) -> int:
+        """Junos `mtu`: the IP MTU plus the Ethernet header."""
+        return self.mtu_bytes + JUNOS_MEDIA_OVERHEAD
 
     @property
     def ecn_fill(self) -> tuple[int, int, int] | None:
@@ -136,7 +201,6 @@ class Profile(Sectioned):
     strict_queues: list[int]
     ecn: bool
     mark_probability_pct: int
-    dynamic_th: int
     pool_bytes: int | None
     wd_action: str
     wd_detection_ms: int
@@ -160,6 +224,19 @@ class Profile(Sectioned):
     cnp_priority: int | None = None
     # The DSCP RDMA-CM connections send by default (a host's RoCE TOS): the lowest one mapped to a lossless TC.
     roce_dscp: int | None = None
+    # The hardware model (EOS/NX-OS/Junos model, SONiC DEVICE_METADATA platform) and an explicit family; the
+    # renderer resolves the family (render.families) when the sections differ between families.
+    model: str | None = None
+    family: str | None = None
+    # SONiC: the SKU, its buffer pool (mode, shared headroom pool) and whether its ASIC takes a PFC priority ->
+    # PG map (None: the ASIC is not known).
+    sku: str | None = None
+    sku_note: str | None = None
+    pool_mode: str = "dynamic"
+    pool_xoff_bytes: int | None = None
+    pfc_to_pg_map: bool | None = None
+    # ECN004's load: lossless PGs congested at once that the ECN-before-PFC check assumed, and why.
+    assumed_congested: int = 1
 
     def __post_init__(self):
         if self.pfc is None:
@@ -193,6 +270,18 @@ class Profile(Sectioned):
     def wd_restoration_polls(self) -> int:
         return self.wd_restoration_ms // self.wd_poll_ms
 
+    qfx5000_fill: tuple[int, int] = QFX5000_ECN_FILL_PCT
+
+    @property
+    def max_mtu(self) -> int:
+        """The largest port MTU: system-wide class MTUs (NX-OS 3000 network-qos) must carry every port's frames."""
+        return max((port.mtu_bytes for port in self.ports), default=DEFAULT_MTU_BYTES)
+
+    @property
+    def threshold_field(self) -> str:
+        """buffermgr.cpp: a lossless profile's threshold field is the pool's mode + "_th"."""
+        return f"{self.pool_mode}_th"
+
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         for dscp, tc in self.dscp_to_tc.items():
@@ -219,22 +308,25 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
 
 
 def parse_port_spec(spec: str) -> PortFacts:
-    """NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 (speed in Gb/s; cable length with unit or metres)."""
+    """NAME:SPEED:CABLE[:MTU[:LANES]], e.g. Ethernet0:400G:5m:9100:8 (speed in Gb/s; cable length with unit or
+    metres; LANES the port's SerDes lanes, which SONiC Spectrum headroom depends on)."""
     parts = spec.split(":")
-    if len(parts) not in (3, 4) or not parts[0]:
-        raise InputError(f"port spec {spec!r}: expected NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100")
+    if len(parts) not in (3, 4, 5) or not parts[0]:
+        raise InputError(f"port spec {spec!r}: expected NAME:SPEED:CABLE[:MTU[:LANES]], e.g. "
+                         f"Ethernet0:100G:5m:9100")
     try:
         speed = float(parts[1].upper().removesuffix("G"))
         cable = length_m(parts[2])
-        mtu = small_int(parts[3], 5) if len(parts) == 4 else None
+        mtu = small_int(parts[3], 5) if len(parts) >= 4 and parts[3] else None
+        lanes = small_int(parts[4], 2) if len(parts) == 5 else None
     except ValueError as exc:
         raise InputError(f"port spec {spec[:80]!r}: {exc}") from None
     if not (0 < speed <= _MAX_SPEED_GBPS and 0 < cable <= _MAX_CABLE_M):  # also refuses nan and inf
         raise InputError(f"port spec {spec[:80]!r}: speed must be above 0 and at most {_MAX_SPEED_GBPS} G, cable "
                          f"length above 0 and at most {_MAX_CABLE_M:g} m")
-    if mtu is not None and not _MIN_MTU <= mtu <= _MAX_MTU:
-        raise InputError(f"port spec {spec[:80]!r}: MTU must be {_MIN_MTU}-{_MAX_MTU}")
-    return PortFacts(parts[0], speed, cable, mtu)
+    if (mtu is not None and not _MIN_MTU <= mtu <= _MAX_MTU) or (lanes is not None and not 1 <= lanes <= 16):
+        raise InputError(f"port spec {spec[:80]!r}: the MTU must be {_MIN_MTU}-{_MAX_MTU} and the lanes 1-16")
+    return PortFacts(parts[0], speed, cable, mtu, lanes)
 
 
 # Sanity bounds of a --ports spec. MTU: IPv4's minimum datagram every host must take (RFC 791, 68) to
@@ -252,25 +344,93 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
     return int(min(max(value, low), high))
 
 
-def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int) -> None:
-    """Refuse thresholds that would mark only after the PG pauses (the ECN004 condition, same maths)."""
-    pg = BufferProfile(name=port.buffer_profile, pool=POOL, size_bytes=port.size_bytes, xon_bytes=port.xon_bytes,
-                       xoff_bytes=port.xoff_bytes, dynamic_threshold=DYNAMIC_TH)
-    trigger = pfc_trigger(pg, BufferPool(name=POOL, mode="dynamic", size_bytes=pool_bytes),
-                          policy.ecn.congested_lossless_queues)
+def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
+                          congested: int) -> None:
+    """Refuse thresholds that would mark only after the PG pauses, at the load ECN004 assumes (same maths)."""
+    pg = port.sonic
+    threshold = {"dynamic_threshold": pg.threshold} if pool_mode == "dynamic" else {"static_threshold_bytes":
+                                                                                    pg.threshold}
+    profile_ = BufferProfile(name=pg.name, pool=POOL, size_bytes=pg.size_bytes, xon_bytes=pg.xon_bytes,
+                             xoff_bytes=pg.xoff_bytes, **threshold)
+    trigger = pfc_trigger(profile_, BufferPool(name=POOL, mode=pool_mode, size_bytes=pool_bytes), congested)
     mark = port.kmin_bytes if policy.ecn.before_pfc == "kmin" else port.kmax_bytes
     if trigger is not None and mark >= trigger.at_bytes:
         raise InputError(f"port {port.name}: ECN threshold {mark} B would not mark before PFC pauses at "
-                         f"{trigger.at_bytes} B ({trigger.basis}); a larger ingress lossless pool is needed")
+                         f"{trigger.at_bytes} B ({trigger.basis}, {congested} lossless PG(s) congested at once); a "
+                         "larger ingress lossless pool, or a smaller ecn.assume_congested_queues, is needed")
+
+
+def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: float, mtu: int,
+              lanes: int | None) -> tuple[SonicPg | None, str | None]:
+    """The SKU's lossless PG profile for this port, never below the SKU's own row: on Spectrum the larger of
+    buffer_headroom_mellanox.lua and the SKU's pg_profile_lookup.ini, elsewhere the SKU's row for the next listed
+    cable length at or above the port's; (None, why) when the SKU gives no numbers for the port."""
+    req = hr.required_headroom(bufs, speed_gbps, cable, mtu, lanes=lanes,
+                               peer_response_bytes=pol.buffer.peer_response_time_bytes)
+    speed_mbps = int(round(speed_gbps * 1000))
+    if bufs.asic is not None and req.headroom is not None:
+        script = req.headroom
+        if req.xoff_bytes > script.xoff_bytes and not bufs.shared_headroom_pool:
+            # The SKU's table asks for more: keep the script's xon and overhead, with the table's xoff.
+            overhead = script.size_bytes - script.xon_bytes - script.xoff_bytes
+            size = hr._round_kib(script.xon_bytes + req.xoff_bytes + overhead)
+        else:
+            size = script.size_bytes
+        cable_txt = f"{cable:g}m"
+        name = hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation,
+                                        hr.spectrum_lanes(bufs.asic, speed_mbps, lanes))
+        return SonicPg(name, cable_txt, script.xon_bytes, req.xoff_bytes, size, DYNAMIC_TH, None, req.basis), None
+    if req.row is not None:
+        row = req.row
+        return SonicPg(row.profile_name, row.cable, row.xon_bytes, row.xoff_bytes, row.size_bytes, row.threshold,
+                       row.xon_offset_bytes, req.basis), None
+    if bufs.sku is not None:
+        return None, f"{req.note}; SONiC creates no lossless profile for the port without a row"
+    return None, None
+
+
+def _pause_buffer(speed_gbps: float, cable: float, mtu: int) -> PauseBuffer | None:
+    """An explicit pause buffer for a cable above EXPLICIT_HEADROOM_ABOVE_M: headroom H (headroom.ieee_xoff_bytes)
+    above a pause threshold of H, and a resume threshold one MTU below it (the one-frame hysteresis of mlx5
+    port_buffer.c: xon = xoff threshold - max MTU)."""
+    if cable <= EXPLICIT_HEADROOM_ABOVE_M:
+        return None
+    xoff = hr.ieee_xoff_bytes(int(round(speed_gbps * 1000)), cable, mtu)
+    return PauseBuffer(size_bytes=2 * xoff, pause_bytes=xoff, resume_bytes=xoff - mtu)
+
+
+def _nic_buffers(port: PortFacts, lossless: list[int], tc_to_pg: dict[int, int], speed_gbps: float | None,
+                 cable: float | None, mtu: int) -> tuple[int | None, tuple[int, ...] | None, str | None]:
+    """The mlx5 driver's xoff and 8 receive buffer sizes: each lossless buffer xoff + max MTU + one cell (the
+    smallest the driver accepts, mlx5 port_buffer.c update_xoff_threshold), rounded up to 1 KiB, and buffer 0
+    what the NIC's buffer has left. None when the NIC's buffer total or max MTU is not known."""
+    if speed_gbps is None or cable is None:
+        return None, None, "speed or cable length unknown"
+    xoff = hr.mlx5_xoff_bytes(speed_gbps, math.ceil(cable), mtu)
+    if port.nic_buffer_total_bytes is None or port.max_mtu_bytes is None:
+        return xoff, None, ("the NIC's receive buffer total (`mlnx_qos -i IF`) and max MTU (`ip -d link show dev IF`) "
+                            "are not known (render with --device and a host capture)")
+    size = hr._round_kib(hr.mlx5_lossless_buffer_bytes(xoff, port.max_mtu_bytes))
+    buffers = sorted({tc_to_pg.get(prio, prio) for prio in lossless} - {0})
+    rest = port.nic_buffer_total_bytes - size * len(buffers)
+    if rest < size:
+        return xoff, None, (f"the NIC's receive buffer ({port.nic_buffer_total_bytes} B) cannot give {len(buffers)} "
+                            f"lossless buffer(s) {size} B each and keep as much for buffer 0")
+    return xoff, tuple(size if i in buffers else rest if i == 0 else 0 for i in range(8)), None
 
 
 def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
-            pool_bytes: int | None = None, all_facts: bool = True) -> Profile:
+            pool_bytes: int | None = None, all_facts: bool = True, *, hardware: str | None = None,
+            model: str | None = None, family: str | None = None,
+            buffers: hr.SwitchBuffers | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
-    ``pool_bytes`` is the ingress lossless pool (SKU-specific), needed where the PG's PFC trigger
-    depends on it (SONiC dynamic thresholds). ``all_facts=False`` (a fix) leaves the numbers a missing
-    fact decides unset (None) instead of refusing the port; render() refuses them where a section needs them.
+    ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
+    parsed device gave it, also carries its traffic pattern and shared headroom pool); ``model``/``family``
+    decide the command family where platforms differ (render.families). ``pool_bytes`` is the ingress lossless
+    pool, needed where the PG's PFC trigger depends on it (SONiC dynamic thresholds); a SKU the shipped tables
+    list gives it when not given. ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset
+    (None) instead of refusing the port; render() refuses them where a section needs them.
     """
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
@@ -284,7 +444,14 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else CNP_DEFAULT_TC
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
         strict = [cnp_tc] if pol.cnp.strict else []
-    opts = options_for(hwsku, pol.buffer.peer_response_time_bytes)
+    tc_to_pg = {tc: (tc if tc in lossless else 0) for tc in range(8)}
+    bufs = buffers or hr.switch_buffers(hwsku=hwsku, platform=hardware)
+    sku = bufs.sku
+    pool_mode = (sku.pool_mode if sku and sku.pool_mode else "dynamic")
+    if pool_bytes is None and sku is not None and bufs.asic is None:
+        pool_bytes = sku.pool_size_bytes
+    asic = "mellanox" if bufs.asic is not None else (sku.asic if sku else None)
+    congested = pol.ecn.assumed_congested or len(ports) * len(lossless)
     rendered = []
     for port in ports:
         if port.speed_gbps is None and all_facts:
@@ -295,38 +462,48 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
                              "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)")
         mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
         known = cable is not None and port.speed_gbps is not None
-        xoff = required_xoff_bytes(pol.buffer.headroom_formula, port.speed_gbps, cable, mtu, opts) if known else None
+        sonic, note = _sonic_pg(bufs, pol, port.speed_gbps, cable, mtu, port.lanes) if known else (None, None)
         kmin = kmax = None
         if pol.ecn.required and port.speed_gbps is not None:
             # Thresholds grow linearly with line rate when the policy names a reference speed.
             scale = port.speed_gbps / pol.ecn.speed_reference_gbps if pol.ecn.speed_reference_gbps else 1
             kmin = _clamp(ECN_KMIN_BYTES * scale, pol.ecn.min_threshold_bytes, pol.ecn.kmin_min_mtus * mtu)
             kmax = max(kmin, _clamp(ECN_KMAX_BYTES * scale, pol.ecn.max_threshold_bytes))
-        speed_mbps = int(port.speed_gbps * 1000) if port.speed_gbps is not None else None
-        # Named by what sets them, so ports that differ in any of those never share a profile.
-        mtu_txt = "" if mtu == DEFAULT_MTU_BYTES else f"_mtu{mtu}"
+        nic_xoff, nic_sizes, nic_note = _nic_buffers(port, lossless, tc_to_pg, port.speed_gbps, cable, mtu)
         rendered.append(PortProfile(
-            name=port.name, speed_gbps=port.speed_gbps, speed_mbps=speed_mbps, cable_length_m=cable,
-            mtu_bytes=mtu, xon_bytes=XON_BYTES, xoff_bytes=xoff, size_bytes=XON_BYTES + xoff if xoff is not None else None,
-            buffer_profile=f"pg_lossless_{speed_mbps}_{cable:g}m{mtu_txt}_profile" if xoff is not None else None,
+            name=port.name, speed_gbps=port.speed_gbps,
+            speed_mbps=int(port.speed_gbps * 1000) if port.speed_gbps is not None else None,
+            cable_length_m=cable, mtu_bytes=mtu,
             wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
-            kmin_bytes=kmin, kmax_bytes=kmax))
-        if kmin is not None and pool_bytes is not None and xoff is not None:
-            _check_ecn_before_pfc(pol, rendered[-1], pool_bytes)
+            kmin_bytes=kmin, kmax_bytes=kmax, sonic=sonic, sonic_note=note,
+            pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu) if known else None,
+            nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes))
+        if kmin is not None and pool_bytes is not None and sonic is not None:
+            _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
     wd = pol.watchdog
     detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
     actions = wd.actions or ["drop"]
+    if bufs.known:
+        sku_note = None
+    elif hwsku:
+        sku_note = (f"SKU {hwsku} is neither an NVIDIA Spectrum SKU nor one whose pg_profile_lookup.ini losslessd "
+                    f"ships ({len(skutables.skus())} SKUs of sonic-buildimage)")
+    else:
+        sku_note = "the switch SKU is not known (DEVICE_METADATA hwsku, or --sku)"
     return Profile(
         policy=pol.name, lossless=lossless, trust=pol.lossless.trust, nic_trust=pol.nic.trust, dscp_to_tc=dscp_to_tc,
-        tc_to_pg={tc: (tc if tc in lossless else 0) for tc in range(8)}, strict_queues=strict, ecn=pol.ecn.required,
-        mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct), dynamic_th=DYNAMIC_TH,
+        tc_to_pg=tc_to_pg, strict_queues=strict, ecn=pol.ecn.required,
+        mark_probability_pct=_clamp(ECN_MARK_PCT, pol.ecn.mark_probability_pct),
         pool_bytes=pool_bytes,
         cnp_dscp=pol.cnp.dscp if pol.cnp is not None else None, cnp_priority=cnp_tc,
         roce_dscp=min((d for d, tc in dscp_to_tc.items() if tc in lossless), default=None),
         wd_action="drop" if "drop" in actions else actions[0],
         wd_detection_ms=detection,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
-        ports=rendered)
+        ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
+        sku_note=sku_note, pool_mode=pool_mode,
+        pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
+        pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested)
 
 
 def environment() -> jinja2.Environment:
@@ -345,38 +522,75 @@ def render(platform: str, prof) -> str:
     """The platform's snippet for ``prof`` (a Profile, or the platform's own parameters object)."""
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
+    family = None
     if isinstance(prof, Profile):
-        _check_facts(platform, prof)
-    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL)
+        family = families.resolve(platform, prof.model, prof.family)
+        families.require(platform, family, prof.model, prof.sections)
+        _check_facts(platform, prof, family)
+    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family)
 
 
-def _check_facts(platform: str, prof: Profile) -> None:
-    """A port without speed or cable length (a fix's profile) renders only the sections that need neither:
-    ECN thresholds scale with speed (and go with the scheduler where one object holds both); headroom, and
-    the cable length some platforms put in their PFC settings, need both; a NIC needs only its cable length,
-    for PFC and its receive buffer. SONiC's lossless PG profiles also need the ingress lossless pool's size."""
-    if platform == "sonic" and prof.wants("buffer") and prof.pool_bytes is None:
-        raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
-                         "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
-    nic = platform in NIC_PLATFORMS
+# What each port needs for a section, per platform: "speed", "cable", or "sonic" (its SKU's lossless PG profile).
+# SONiC writes the CABLE_LENGTH that selects the profile with the ports; NVUE and the host script write the cable
+# length with PFC (the switch/driver sizes headroom from it); Junos puts a cable above 100 m in the PFC profile;
+# NX-OS gives such a cable a pause buffer; NX-OS, Junos and NVUE restate the speed with the ports.
+_NEEDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "sonic": {"ports": ("sonic",), "buffer": ("sonic",)},
+    "nvidia_cumulus": {"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)},
+    "cisco_nxos": {"ports": ("speed",), "buffer": ("speed", "cable")},
+    # Junos: an unknown cable length renders a PFC profile without `input cable-length`, the switch's default 100 m,
+    # which is what a profile without one (the only way the parser leaves a port's cable unknown) said before.
+    "juniper_junos": {"ports": ("speed",)},
+    "linux_mlx5": {"pfc": ("cable",), "buffer": ("cable",)},
+}
+_MISSING = {
+    "speed": "speed unknown",
+    "cable": "cable length unknown, so its PFC headroom cannot be sized",
+}
+
+
+def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
+    """Refuse, before any template runs, a section a port lacks the facts for: a fix's profile may hold ports
+    without speed or cable length, and a SONiC SKU may give no lossless profile for a port."""
+    if platform == "sonic":
+        if prof.wants("buffer") and prof.pool_bytes is None:
+            raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
+                             "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
+        if prof.wants("maps") and prof.pfc_to_pg_map is None:
+            raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
+                             "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
+                             "an unknown ASIC; give --sku")
     ecn = prof.ecn and (prof.wants("ecn") or (platform in ECN_IN_SCHEDULER and prof.wants("scheduler")))
-    headroom = platform not in HEADROOM_AT_RUNTIME and any(map(prof.wants, ("ports", "pfc", "buffer")))
+    if ecn and platform == "cisco_nxos" and family == "n3k":
+        raise InputError("cisco_nxos n3k: losslessd has no verified Nexus 3000 command for ECN marking; render with "
+                         "a policy that does not require ECN (ecn.required: false), or configure ECN by hand")
+    needs = _NEEDS.get(platform, {})
     for port in prof.ports:
-        if nic:
-            if (prof.wants("pfc") or prof.wants("buffer")) and port.cable_length_m is None:
-                raise InputError(f"port {port.name}: cable length unknown, so the NIC cannot size its lossless "
-                                 "receive buffer (mlnx_qos --cable_len)")
-            continue
-        if ecn and port.speed_gbps is None:
+        facts = {"speed": port.speed_gbps, "cable": port.cable_length_m}
+        if ecn and platform not in NIC_PLATFORMS and port.speed_gbps is None:
             raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
-        if (headroom or prof.wants("ports")) and port.xoff_bytes is None:
-            raise InputError(f"port {port.name}: speed or cable length unknown, so its PFC headroom cannot be computed")
+        for section, wanted in needs.items():
+            if not prof.wants(section):
+                continue
+            for fact in wanted:
+                if fact == "sonic" and port.sonic is None:
+                    why = port.sonic_note or prof.sku_note or "speed or cable length unknown"
+                    raise InputError(f"port {port.name}: {why}; SONiC's lossless headroom for it is not known, so "
+                                     "losslessd writes no buffer profile (SONiC takes it from the SKU's "
+                                     "pg_profile_lookup.ini, or from buffer_headroom_mellanox.lua on Spectrum)")
+                if fact in facts and facts[fact] is None:
+                    raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section)")
 
 
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
-    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it),
-    and its ingress lossless pool size when the config has one."""
+    """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), with a host
+    NIC's receive buffer total, and the config's ingress lossless pool size when it has one."""
     ports = Context(Fabric(), policy).roce_ports(device)
     pool = device.buffer_pools.get(POOL)
-    return ([PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes) for p in ports],
-            pool.size_bytes if pool is not None else None)
+    facts = []
+    for p in ports:
+        sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
+        total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
+        facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
+                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes))
+    return facts, pool.size_bytes if pool is not None else None

@@ -7,16 +7,23 @@ The lossless PGs of a port are those its lossless priorities use (see rules/ecn.
 
 from __future__ import annotations
 
+import math
+
 from .. import headroom
 from ..lint.finding import Severity
-from ..lint.registry import PortRule, register
-from ..model import BufferProfile, Device, Port, PriorityGroup
-from .ecn import Lane, lanes_by
+from ..lint.registry import PortRule, Rule, register
+from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
+from .ecn import Lane, lanes_by, split_lanes
 
 
 class _BufRule(PortRule):
+    depends_on_pfc = True
+    reports_unknown_lane = False  # one rule of the family says when a lossless priority's PG is unknown
+
     def check_port(self, ctx, device: Device, port: Port):
-        for lane in lanes_by(ctx, port, "pg"):
+        known, said = split_lanes(self, ctx, device, port, "pg")
+        yield from said
+        for lane in known:
             yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):
@@ -43,8 +50,8 @@ def _static_profile(device: Device, pg: PriorityGroup | None) -> BufferProfile |
     return profile
 
 
-def _headroom_options(ctx, device: Device) -> headroom.HeadroomOptions:
-    return headroom.options_for(device.hwsku, ctx.policy.buffer.peer_response_time_bytes)
+def _buffers(ctx, device: Device) -> headroom.SwitchBuffers:
+    return headroom.switch_buffers(device)
 
 
 def _pg(lane: Lane) -> str:
@@ -98,7 +105,7 @@ class BufferProfileTooSmall(_BufRule):
         what = (f"xon {xon} B (its xoff comes from the shared headroom pool {pool.name})" if shared_headroom
                 else f"xon {xon} + xoff {profile.xoff_bytes} = {needed} B")
         msg = f"{_pg(lane)}: profile {profile.name} reserves {profile.size_bytes} B, less than {what}"
-        includes = headroom.reservation_includes_headroom(device.hwsku)
+        includes = headroom.reservation_includes_headroom(device.hwsku, device.hardware)
         at = self._at(device, port, lane, profile)
         if includes:
             yield self.finding(f"{msg}; set size to at least {needed} B", **at, size_bytes=profile.size_bytes,
@@ -110,35 +117,39 @@ class BufferProfileTooSmall(_BufRule):
 
 @register
 class HeadroomInsufficient(_BufRule):
-    """A lossless PG's xoff is below the headroom its port speed, cable length and MTU need.
+    """A lossless PG's xoff is below the headroom its switch, port speed, cable length and MTU need.
 
     ## What it checks
-    A lossless PG's profile xoff is at least the headroom given by the policy's formula
-    (`buffer.headroom_formula`, losslessd/headroom.py):
+    A lossless PG's profile xoff is at least what the switch's own buffer maths gives
+    (`buffer.headroom_formula: sonic`, losslessd/headroom.py), whichever of these apply, the larger:
 
-    - `sonic`: SONiC's dynamic headroom formula (sonic-swss buffer_headroom_mellanox.lua): lossless
-      MTU + (MTU + cable round trip at ~5 ns/m + MAC/PHY delay + peer response) x cell occupancy,
-      rounded up to 1 KiB. The cell occupancy uses the Spectrum cell size on SONiC Mellanox SKUs
-      (reproducing their shipped lookup tables exactly); on other ASICs the cell size is unknown
-      and every byte is counted once, a lower bound, so only a clearly short xoff is reported.
-    - `mlx5`: the ConnectX driver's formula (Linux mlx5 port_buffer.c):
-      (301 + 2.16 x metres) x Gb/s + 2.72 x MTU.
+    - NVIDIA Spectrum (SONiC Mellanox SKUs): sonic-swss buffer_headroom_mellanox.lua, by generation
+      (cell size, IEEE 802.3 pause quanta of the port speed, small packets counted by byte with the
+      switch's LOSSLESS_TRAFFIC_PATTERN, default 50 %, 8-lane ports, Spectrum-4/5 tile bytes, Spectrum-6
+      compensation, shared headroom pool), exactly as the script computes it;
+    - any SONiC SKU whose pg_profile_lookup.ini losslessd ships (sonic-buildimage, with its path): the
+      SKU's own row for the port's speed and the next listed cable length at or above the port's.
 
-    The cable length is the port's (SONiC CABLE_LENGTH), else `buffer.default_cable_length_m`. A
-    port whose speed, cable length or MTU is unknown is reported as unverified, naming the missing
-    fact. A lossless PG whose profile has no xoff at all is reported too.
+    For a switch whose ASIC and SKU are both unknown, a lower bound that holds on any ASIC (a frame from
+    the peer, a lossless frame and the cable's round trip, each byte once) is used, so only a clearly
+    short xoff is reported. `buffer.headroom_formula: mlx5` uses the ConnectX driver's formula (Linux mlx5
+    port_buffer.c) instead. The cable length is the port's (SONiC CABLE_LENGTH), else
+    `buffer.default_cable_length_m`. A port whose speed, cable length or MTU is unknown is reported as
+    unverified, naming the missing fact. A lossless PG whose profile has no xoff at all is reported too.
 
     ## Why it matters
     After a PG sends XOFF, the peer keeps sending until the pause reaches it and takes effect:
     the frame being sent, the bytes on the cable both ways, and the pipelines on both ends. If the
-    xoff headroom cannot hold them, lossless traffic is dropped, which RoCE handles badly.
+    xoff headroom cannot hold them, lossless traffic is dropped, which RoCE handles badly. SONiC's
+    older lookup tables (2020) are below what its current script computes at 400G.
 
     ## Failing example
-    100 Gb/s port, 300 m cable, MTU 9216 on hwsku `ACS-MSN2700`, profile xoff 38912 (the 40 m
-    value): `PG 3 (lossless priority 3): xoff 38912 B is below the 104448 B ...`.
+    hwsku `ACS-MSN4700`, 400 Gb/s, 5 m, MTU 9100, 8 lanes, profile xoff 38912 (the 2020 table value):
+    `PG 3 (lossless priority 3): xoff 38912 B is below the 90112 B a 400 Gb/s port with 5 m of cable and
+    MTU 9100 needs (sonic-swss buffer_headroom_mellanox.lua on Spectrum-3 ...)`.
 
     ## Passing example
-    xoff 104448 B for 100 Gb/s and 300 m (SONiC ACS-MSN2700 pg_profile_lookup.ini).
+    xoff 612140 B for 400 Gb/s and 5 m on `Arista-7060X6-64PE-O128S2` (its pg_profile_lookup.ini row).
 
     ## Fix
     Raise xoff (and size) to the required value, or correct the port's cable length (SONiC
@@ -165,16 +176,19 @@ class HeadroomInsufficient(_BufRule):
             yield self.unverified(f"{_pg(lane)}: {' and '.join(missing)} not in the input{hint}, so xoff "
                                   f"{profile.xoff_bytes} B was not compared with the required headroom", **at)
             return
-        required = headroom.required_xoff_bytes(buf.headroom_formula, port.speed_gbps, cable, port.mtu_bytes,
-                                                ctx.memo(_headroom_options, device))
-        if profile.xoff_bytes >= required:
+        req = headroom.required_headroom(ctx.memo(_buffers, device), port.speed_gbps, cable, port.mtu_bytes,
+                                         lanes=port.lanes, formula=buf.headroom_formula,
+                                         peer_response_bytes=buf.peer_response_time_bytes)
+        if profile.xoff_bytes >= req.xoff_bytes:
             return
-        yield self.finding(f"{_pg(lane)}: xoff {profile.xoff_bytes} B is below the {required} B a "
-                           f"{port.speed_gbps:g} Gb/s port with {cable:g} m of cable and MTU {port.mtu_bytes} needs "
-                           f"({headroom.FORMULA_SOURCES[buf.headroom_formula]}); raise xoff by "
-                           f"{required - profile.xoff_bytes} B", **at,
-                           xoff_bytes=profile.xoff_bytes, required_xoff_bytes=required,
-                           shortfall_bytes=required - profile.xoff_bytes, formula=buf.headroom_formula)
+        what = f"the {req.xoff_bytes} B" if req.exact else f"even the {req.xoff_bytes} B lower bound that"
+        note = f"; {req.note}" if req.note else ""
+        yield self.finding(f"{_pg(lane)}: xoff {profile.xoff_bytes} B is below {what} a {port.speed_gbps:g} Gb/s "
+                           f"port with {cable:g} m of cable and MTU {port.mtu_bytes} needs ({req.basis}{note}); raise "
+                           f"xoff by {req.xoff_bytes - profile.xoff_bytes} B", **at,
+                           xoff_bytes=profile.xoff_bytes, required_xoff_bytes=req.xoff_bytes,
+                           shortfall_bytes=req.xoff_bytes - profile.xoff_bytes, formula=buf.headroom_formula,
+                           basis=req.basis, exact=req.exact)
 
 
 @register
@@ -212,6 +226,7 @@ class LosslessPgUnverified(_BufRule):
     code = "BUF003"
     name = "lossless-pg-unverified"
     severity = Severity.warning
+    reports_unknown_lane = True
 
     def check_pg(self, ctx, device, port, lane, pg):
         at = self._at(device, port, lane, pg=pg)
@@ -238,3 +253,99 @@ class LosslessPgUnverified(_BufRule):
             return self.unverified(f"{_pg(lane)}: the input carries no ingress buffer configuration, so the PG's "
                                    f"headroom cannot be verified offline", **at)
         return self.finding(f"{_pg(lane)} has no buffer configuration; give it a lossless buffer profile", **at)
+
+
+def _oversubscription(ctx, device: Device) -> tuple[float, str]:
+    """The largest summed-xoff / shared-headroom-pool ratio allowed, and who says so."""
+    allowed = ctx.policy.buffer.headroom_pool_oversubscription
+    if allowed is not None:
+        return allowed, "buffer.headroom_pool_oversubscription"
+    if device.over_subscribe_ratio:
+        return device.over_subscribe_ratio, "the switch's DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio"
+    # sonic-swss buffer_pool_mellanox.lua sizes the pool at accumulative xoff / over_subscribe_ratio, and
+    # sonic-buildimage buffers_config.j2 sets over_subscribe_ratio to 1.
+    return 1.0, "SONiC's default over_subscribe_ratio 1"
+
+
+@register
+class SharedHeadroomPoolShort(Rule):
+    """The lossless PGs' xoff adds up to more than the shared headroom pool holds.
+
+    ## What it checks
+    On a switch whose ingress lossless pool has a shared headroom pool (SONiC `BUFFER_POOL` `xoff`), the
+    xoff of every lossless PG that takes its headroom from the pool (static profiles of that pool with an
+    xoff, on any port) is summed. The sum divided by the pool may not exceed the over-subscription the
+    policy allows (`buffer.headroom_pool_oversubscription`), else the switch's own `over_subscribe_ratio`
+    (DEFAULT_LOSSLESS_BUFFER_PARAMETER), else 1: SONiC sizes the pool itself at summed xoff /
+    over_subscribe_ratio (sonic-swss buffer_pool_mellanox.lua) with a ratio of 1 (sonic-buildimage
+    buffers_config.j2). A pool smaller than one PG's xoff is an error. The message says how many PGs the
+    pool covers pausing at once. PGs sized at run time are named as not counted.
+
+    ## Why it matters
+    With a shared headroom pool, a PG's xoff is not set aside for it: every PG that pauses draws its
+    in-flight bytes from the one pool. When more PGs pause at once than the pool can absorb (an incast on
+    many ports, a PFC storm), the bytes still arriving after XOFF are dropped on a lossless class.
+
+    ## Failing example
+    128 PGs with xoff 612140 B (78.4 MB in all) and `BUFFER_POOL|ingress_lossless_pool` `xoff: 29423360`:
+    `the 128 lossless PGs of pool ingress_lossless_pool need 78353920 B of xoff together, 2.66 x the
+    shared headroom pool's 29423360 B (allowed: 1 x ...); the pool covers 48 of them pausing at once`.
+
+    ## Passing example
+    The same PGs with `over_subscribe_ratio: 3` in DEFAULT_LOSSLESS_BUFFER_PARAMETER, or a pool `xoff` of
+    at least 78353920 B.
+
+    ## Fix
+    Grow the pool's `xoff`, lower the over-subscription only where the traffic never pauses many ports at
+    once (and say so with `over_subscribe_ratio` or the policy), or move ports off the lossless class.
+    """
+
+    code = "BUF004"
+    name = "shared-headroom-pool-short"
+    scope = "device"
+    severity = Severity.warning
+
+    def check_device(self, ctx, device):
+        if device.kind != DeviceKind.switch:
+            return
+        for pool in device.buffer_pools.values():
+            if pool.shared_headroom_bytes:
+                yield from self._pool(ctx, device, pool)
+
+    def _pool(self, ctx, device: Device, pool):
+        xoffs: list[int] = []
+        ports: set[str] = set()
+        runtime = 0
+        for port in device.ports.values():
+            for pg in port.priority_groups.values():
+                profile = device.buffer_profiles.get(pg.profile) if pg.profile else None
+                if pg.runtime_profile or (profile is not None and profile.headroom_computed_at_runtime):
+                    runtime += 1
+                elif profile is not None and profile.pool == pool.name and profile.xoff_bytes:
+                    xoffs.append(profile.xoff_bytes)
+                    ports.add(port.name)
+        if not xoffs:
+            return
+        total, shp = sum(xoffs), pool.shared_headroom_bytes
+        covered, used = 0, 0
+        for xoff in sorted(xoffs, reverse=True):
+            if used + xoff > shp:
+                break
+            used, covered = used + xoff, covered + 1
+        ratio = total / shp
+        allowed, who = _oversubscription(ctx, device)
+        skipped = f"; {runtime} PG(s) sized at run time not counted" if runtime else ""
+        at = {"device": device, "source": pool.source or device.source, "key": pool.name, "pool": pool.name,
+              "total_xoff_bytes": total, "shared_headroom_bytes": shp, "oversubscription": round(ratio, 3),
+              "pgs": len(xoffs), "covered_pgs": covered}
+        what = (f"the {len(xoffs)} lossless PGs of pool {pool.name} on {len(ports)} port(s) need {total} B of xoff "
+                f"together")
+        if covered == 0:
+            yield self.finding(f"{what}; the shared headroom pool's {shp} B cannot hold even the largest PG's "
+                               f"xoff ({max(xoffs)} B): one pause overflows it{skipped}; grow the pool's xoff",
+                               severity=Severity.error, **at)
+        elif ratio > allowed + 1e-9:
+            yield self.finding(f"{what}, {ratio:.2f} x the shared headroom pool's {shp} B (allowed: {allowed:g} x, "
+                               f"{who}); the pool covers {covered} of them pausing at once{skipped}; grow the pool's "
+                               f"xoff to {math.ceil(total / allowed)} B or accept the over-subscription in the policy",
+                               **at)

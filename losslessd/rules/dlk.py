@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..deadlock.analysis import Analysis, analyse
 from ..deadlock.sweep import SweepResult, sweep
 from ..lint.finding import Severity
-from ..lint.registry import Rule, register
+from ..lint.registry import Rule, doubtful, register
 from ..model import DeviceKind
 from .pfc import priorities
 
@@ -31,6 +31,19 @@ class _FabricRule(Rule):
         """device/port arguments for a finding: the model objects, so the finding shows their source."""
         d = ctx.fabric.devices[device]
         return {"device": d, "port": d.ports.get(port) if port else None}
+
+    def certain(self, ctx, finding, buffers):
+        """The finding, or an unverified one when a buffer of its cycle is on a port whose PFC state is unknown
+        (the analysis then takes the policy's lossless priorities to be paused there)."""
+        unknown = []
+        for dev, port, _ in buffers:
+            p = ctx.fabric.devices[dev].ports.get(port)
+            if (p is None or p.pfc_enabled is None) and f"{dev}:{port}" not in unknown:
+                unknown.append(f"{dev}:{port}")
+        if not unknown:
+            return finding
+        shown = ", ".join(unknown[:4]) + (f" and {len(unknown) - 4} more" if len(unknown) > 4 else "")
+        return doubtful(finding, f"the PFC state of {shown} is not in the input; PFC is taken to be on there")
 
 
 @register
@@ -82,10 +95,11 @@ class CyclicBufferDependency(_FabricRule):
             if c.needs_remap:
                 continue  # DLK004
             first = c.buffers[0]
-            yield self.finding(f"cyclic buffer dependency under {a.routing} routing: {c.size} buffers of lossless "
-                               f"{priorities(sorted({n[2] for n in c.buffers}))} can wait on each other, so PFC can "
-                               f"deadlock them; witness: {c.text()}", **self.at(ctx, first[0], first[1]),
-                               devices=c.devices, key=c.key, cycle=[list(n) for n in c.buffers], buffers=c.size)
+            yield self.certain(ctx, self.finding(
+                f"cyclic buffer dependency under {a.routing} routing: {c.size} buffers of lossless "
+                f"{priorities(sorted({n[2] for n in c.buffers}))} can wait on each other, so PFC can deadlock them; "
+                f"witness: {c.text()}", **self.at(ctx, first[0], first[1]), devices=c.devices, key=c.key,
+                cycle=[list(n) for n in c.buffers], buffers=c.size), c.buffers)
 
 
 @register
@@ -149,11 +163,11 @@ class FailureCreatesCycle(_FabricRule):
             cables = [f"{a}:{p} <-> {b}:{q}" for (a, p), (b, q) in (x.cable for x in failures)]
             others = (f"; {len(failures) - 1} more tier {tiers[0]}-{tiers[1]} cable(s) fail the same way "
                       f"(e.g. {', '.join(cables[1:4])})" if len(failures) > 1 else "")
-            yield self.finding(f"if the cable {da}:{pa} <-> {db}:{pb} fails, {f.why}; their buffers then wait on "
-                               f"each other in a cycle: {f.text()}{others}", **self.at(ctx, da, pa), devices=devices,
-                               key=f"tiers {tiers[0]}-{tiers[1]}", cable=[f"{da}:{pa}", f"{db}:{pb}"],
-                               cycle=[list(n) for n in f.buffers], failing_cables=len(failures),
-                               cables=cables[:100])
+            yield self.certain(ctx, self.finding(
+                f"if the cable {da}:{pa} <-> {db}:{pb} fails, {f.why}; their buffers then wait on each other in a "
+                f"cycle: {f.text()}{others}", **self.at(ctx, da, pa), devices=devices,
+                key=f"tiers {tiers[0]}-{tiers[1]}", cable=[f"{da}:{pa}", f"{db}:{pb}"],
+                cycle=[list(n) for n in f.buffers], failing_cables=len(failures), cables=cables[:100]), f.buffers)
 
 
 @register
@@ -258,10 +272,11 @@ class RemapClosesLoop(_FabricRule):
             if not c.needs_remap:
                 continue
             where = c.remaps[0]
-            yield self.finding(f"priority remapping closes a buffer-dependency cycle that no single priority has: "
-                               f"{'; '.join(r.text for r in c.remaps)}; witness: {c.text()}",
-                               **self.at(ctx, where.device, where.port), devices=c.devices, key=c.key,
-                               cycle=[list(n) for n in c.buffers], remaps=[f"{r.device}:{r.port}" for r in c.remaps])
+            yield self.certain(ctx, self.finding(
+                f"priority remapping closes a buffer-dependency cycle that no single priority has: "
+                f"{'; '.join(r.text for r in c.remaps)}; witness: {c.text()}", **self.at(ctx, where.device, where.port),
+                devices=c.devices, key=c.key, cycle=[list(n) for n in c.buffers],
+                remaps=[f"{r.device}:{r.port}" for r in c.remaps]), c.buffers)
 
 
 @register

@@ -2,9 +2,9 @@
 
 Which queue: each policy lossless DSCP is followed through the port's maps (Port.dscp_chain); a
 lossless priority that no DSCP reaches (maps unknown, or broken, which MAP001 reports) is checked
-on its own queue, taking an unknown map as identity (TC n = queue n = PG n, the model's meaning
-of tc_to_queue=None and SONiC's use of PFC priorities as lossless PG ids). Switch ports only: NIC
-DCQCN switches are checked by NIC003.
+on the queue and PG of the traffic classes with that PFC priority. A queue or PG the input does not
+show is reported as unverified (never taken to be the priority's own number). Switch ports only:
+NIC DCQCN switches are checked by NIC003.
 """
 
 from __future__ import annotations
@@ -16,14 +16,18 @@ from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
 from ..model import BufferPool, BufferProfile, Device, Ecn, Port
 from ..policy import Policy
+from .pfc import priorities
 
 
 class Lane(NamedTuple):
-    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress."""
+    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress (None: not known).
+    A RoCE DSCP whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
+    priority and names the DSCP."""
 
-    priority: int
-    pg: int
-    queue: int
+    priority: int | None
+    pg: int | None
+    queue: int | None
+    dscp: int | None = None
 
 
 def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
@@ -32,15 +36,17 @@ def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
     lanes: list[Lane] = []
     for dscp in policy.lossless.dscp:
         hop = port.dscp_chain(dscp)
-        if hop.priority in lossless and hop.queue is not None:
-            lanes.append(Lane(hop.priority, hop.pg if hop.pg is not None else hop.tc, hop.queue))
+        if hop.priority in lossless:
+            lanes.append(Lane(hop.priority, hop.pg, hop.queue))
     reached = {lane.priority for lane in lanes}
     for prio in lossless:
         if prio in reached:
             continue
-        tcs = [tc for tc, p in (port.tc_to_priority or {prio: prio}).items() if p == prio]
-        tc = min(tcs) if tcs else prio
-        lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc, tc), (port.tc_to_queue or {}).get(tc, tc)))
+        if port.tc_to_priority is None:
+            lanes.append(Lane(prio, None, None))
+            continue
+        for tc in sorted(tc for tc, p in port.tc_to_priority.items() if p == prio):
+            lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc), (port.tc_to_queue or {}).get(tc)))
     return list(dict.fromkeys(lanes))
 
 
@@ -50,11 +56,28 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
     return ctx.memo(_lane_groups, port)[hop]
 
 
+def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
+    """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
+    of the family that reports them (``reports_unknown_lane``)."""
+    known = [lane for lane in lanes_by(ctx, port, hop) if getattr(lane, hop) is not None]
+    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+    if not unknown or not rule.reports_unknown_lane:
+        return known, []
+    what = "egress queue" if hop == "queue" else "ingress PG"
+    return known, [rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
+                                   f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                   device=device, port=port, source=port.map_source or port.source)]
+
+
 def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
-    groups: dict[str, dict[int, Lane]] = {"queue": {}, "pg": {}}
+    groups: dict[str, dict[int | None, Lane]] = {"queue": {}, "pg": {}}
     for lane in lossless_lanes(ctx.policy, port):
         groups["queue"].setdefault(lane.queue, lane)
         groups["pg"].setdefault(lane.pg, lane)
+    for dscp in ctx.policy.lossless.dscp:  # RoCE that lands on a lossy class still needs ECN on its queue
+        hop = port.dscp_chain(dscp)
+        if hop.queue is not None and hop.queue not in groups["queue"]:
+            groups["queue"][hop.queue] = Lane(None, None, hop.queue, dscp)
     return {hop: list(first.values()) for hop, first in groups.items()}
 
 
@@ -66,8 +89,43 @@ def _ecn(port: Port, queue: int) -> Ecn | None:
     return q.ecn
 
 
-def _pfc_trigger(ctx, profile: BufferProfile, pool: BufferPool | None) -> headroom.PfcTrigger | None:
-    return headroom.pfc_trigger(profile, pool, ctx.policy.ecn.congested_lossless_queues)
+class Load(NamedTuple):
+    """How many lossless PGs ECN004 takes as congested at once, and why."""
+
+    queues: int
+    assumption: str  # "policy" or "pool"
+    why: str
+
+
+def congested_load(ctx, device: Device, pool: str | None) -> Load:
+    """The policy's ecn.assume_congested_queues, else every lossless PG of the device's RoCE-facing ports that
+    takes its shared buffer from ``pool`` (PGs sized at run time count too: they share it all the same)."""
+    n = ctx.policy.ecn.assumed_congested
+    if n is not None:
+        return Load(n, "policy", f"ecn.assume_congested_queues {n}")
+    return ctx.memo(_pool_load, device)[pool or ""]
+
+
+def _pool_load(ctx, device: Device) -> dict[str, Load]:
+    pgs: dict[str, int] = {}
+    ports: dict[str, set[str]] = {}
+    for port in ctx.roce_ports(device):
+        for lane in lanes_by(ctx, port, "pg"):
+            pg = port.priority_groups.get(lane.pg)
+            profile = device.buffer_profiles.get(pg.profile) if pg and pg.profile else None
+            pool = (profile.pool if profile is not None else None) or ""
+            pgs[pool] = pgs.get(pool, 0) + 1
+            ports.setdefault(pool, set()).add(port.name)
+    out: dict[str, Load] = {}
+    for pool, count in pgs.items():
+        out[pool] = Load(count, "pool", f"every lossless PG sharing pool {pool or '?'}: {count} on "
+                         f"{len(ports[pool])} RoCE port(s); set ecn.assume_congested_queues to assume another load")
+    return _LoadTable(out)
+
+
+class _LoadTable(dict):
+    def __missing__(self, pool: str) -> Load:
+        return Load(1, "pool", "no lossless PG shares the pool")
 
 
 def _source(port: Port, queue: int):
@@ -76,12 +134,19 @@ def _source(port: Port, queue: int):
 
 
 def _where(lane: Lane) -> str:
+    if lane.priority is None:
+        return f"queue {lane.queue} (RoCE DSCP {lane.dscp}, not in a lossless class)"
     return f"queue {lane.queue} (lossless priority {lane.priority})"
 
 
 class _EcnRule(PortRule):
+    depends_on_pfc = True
+    reports_unknown_lane = False  # one rule of the family says when a lossless priority's queue is unknown
+
     def check_port(self, ctx, device: Device, port: Port):
-        for lane in lanes_by(ctx, port, "queue"):
+        known, said = split_lanes(self, ctx, device, port, "queue")
+        yield from said
+        for lane in known:
             yield from self.check_queue(ctx, device, port, lane)
 
     def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface
@@ -108,7 +173,8 @@ class EcnDisabledOnLossless(_EcnRule):
     """A lossless queue does not mark ECN.
 
     ## What it checks
-    On every RoCE-facing switch port, the egress queue each lossless priority's traffic uses has
+    On every RoCE-facing switch port, the egress queue each lossless priority's traffic uses, and
+    the queue each RoCE DSCP of the policy leaves from (also when its class is not lossless), has
     WRED/ECN marking enabled. Silent when the policy says `ecn.required: false` (PFC-only fabrics).
     One finding per port and queue; a queue whose ECN state the input does not show is reported as
     unverified.
@@ -134,6 +200,7 @@ class EcnDisabledOnLossless(_EcnRule):
     name = "ecn-disabled-on-lossless"
     severity = Severity.error
     fix_sections = frozenset({"ecn"})
+    reports_unknown_lane = True
 
     def check_queue(self, ctx, device, port, lane):
         if not ctx.policy.ecn.required:
@@ -245,39 +312,42 @@ class EcnThresholdOutOfRange(_MarkingRule):
 
 @register
 class EcnAfterPfc(_MarkingRule):
-    """ECN does not start marking before the lossless PG sends PFC pauses.
+    """ECN does not start marking before the lossless PG sends PFC pauses, under the assumed load.
 
     ## What it checks
-    For every lossless queue that marks ECN, the policy's chosen threshold (`ecn.before_pfc`:
-    Kmin, or Kmax) is below the worst-case PFC trigger of the ingress PG the same priority uses:
-    reservation + static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a
-    dynamic one (alpha = 2**dynamic_th, F = the PG's pool size, n = `ecn.congested_lossless_queues`;
-    Choudhury & Hahne dynamic thresholds). The margin is given in bytes and in microseconds at
-    line rate. When the trigger or the threshold is unknown (run-time profile, pool sized at run
-    time, unconverted unit) the queue is reported as unverified.
+    For every lossless queue that marks ECN, the policy's chosen threshold (`ecn.before_pfc`: Kmin, or
+    Kmax) is compared with the PFC trigger of the ingress PG the same priority uses: reservation +
+    static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a dynamic one (alpha =
+    2**dynamic_th, F = the PG's pool size; Choudhury & Hahne dynamic thresholds). n is the number of
+    lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
+    the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
+    assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
+    it. Margins are in bytes and in microseconds at line rate. When the trigger or the threshold is
+    unknown (run-time profile, pool sized at run time, unconverted unit) the queue is reported as
+    unverified.
 
     ## Why it matters
-    ECN marks on the egress queue and PFC triggers on the ingress PG, so the two are different
-    counters. The standard sanity check compares them anyway, for the worst case: one congested
-    ingress port feeding the queue, where the PG fills exactly as fast as the queue. If the queue
-    cannot reach Kmin before the PG reaches its XOFF point, PFC pauses come first and DCQCN never
-    gets the chance to slow senders (Zhu et al., "Congestion Control for Large-Scale RDMA
-    Deployments", SIGCOMM 2015, set the ECN thresholds well below the PFC threshold for this
-    reason; Luangsomboon & Liebeherr, IEEE Networking Letters 2024, give the exact condition).
-    With several ingress ports feeding one queue each PG holds only part of it, so ECN comes
-    earlier still: the single-ingress case is the one to check.
+    ECN marks on the egress queue and PFC triggers on the ingress PG. With one ingress port feeding each
+    congested egress queue, the PG fills as fast as the queue, so the queue must reach Kmin before the PG
+    reaches its XOFF point, or PFC pauses come first and DCQCN never gets the chance to slow senders
+    (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015; Luangsomboon &
+    Liebeherr, IEEE Networking Letters 2024, give the exact condition). A dynamic threshold shrinks as more
+    PGs take from the pool: a margin that holds with one congested PG (the whole pool free) turns negative
+    when many ports are congested at once (all-to-all collectives, incast on several ports), which is
+    when it matters.
 
     ## Failing example
-    WRED Kmin 2097152 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720,
-    dynamic_th: -2}` (alpha 0.25) in a 4 MiB pool, 100 Gb/s port: `Kmin 2097152 B is not below the
-    PFC trigger of PG 3 (... = 858316 B): margin -1238836 B (-99.1 us at 100 Gb/s)`.
+    WRED Kmin 1048576 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720, dynamic_th: 0}`
+    in a 16 MiB pool shared by 64 lossless PGs: `Kmin 1048576 B is not below the PFC trigger of PG 3 under
+    load: with 64 lossless PGs congested at once (every lossless PG sharing pool ...) it pauses at 277562 B:
+    margin -771014 B ...; best case (one congested PG): 8408064 B, margin 7359488 B`.
 
     ## Passing example
-    Kmin 153600 B (150 KB) against the same PG.
+    Kmin 153600 B (150 KB) against the same PG and pool.
 
     ## Fix
-    Lower Kmin (or Kmax), or give the lossless PG a larger shared-buffer limit (higher
-    dynamic_th / static_th) so PFC stays the last resort.
+    Lower Kmin (or Kmax), give the lossless PGs a larger shared-buffer limit (higher dynamic_th /
+    static_th) or pool, or state a smaller load the fabric is built for in `ecn.assume_congested_queues`.
     """
 
     code = "ECN004"
@@ -290,6 +360,8 @@ class EcnAfterPfc(_MarkingRule):
         label = "Kmin" if pol.before_pfc == "kmin" else "Kmax"
         threshold = ecn.min_threshold_bytes if pol.before_pfc == "kmin" else ecn.max_threshold_bytes
         at = self._at(device, port, lane)
+        if lane.priority is None:
+            return  # a lossy class has no PFC trigger to compare with (MAP001 reports the class)
         if threshold is None:
             why = f"is written as {ecn.unconverted!r}" if ecn.unconverted else "is not in the input"
             yield self.unverified(f"{_where(lane)}: {label} {why}, so it was not compared with the PFC trigger", **at)
@@ -301,23 +373,39 @@ class EcnAfterPfc(_MarkingRule):
             yield self.unverified(f"{_where(lane)}: the buffer profile of PG {lane.pg} {why}, so the PFC trigger "
                                   f"is unknown", **at)
             return
-        trigger = ctx.memo(_pfc_trigger, profile, device.buffer_pools.get(profile.pool or ""))
-        if trigger is None:
+        pool = device.buffer_pools.get(profile.pool or "")
+        load = congested_load(ctx, device, profile.pool)
+        loaded = headroom.pfc_trigger(profile, pool, load.queues)
+        if loaded is None:
             yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
-        margin = trigger.at_bytes - threshold
+        best = headroom.pfc_trigger(profile, pool, 1)
+        margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
         if margin > 0:
             return
         speed = port.speed_gbps or pol.speed_reference_gbps
-        margin_us = units.bytes_to_us(margin, speed)
-        when = ""
-        if margin_us is not None:
-            margin_us = round(margin_us, 3)
-            rate = f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s"
-            when = f" ({margin_us:.1f} us at {rate})"
-        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg} "
-                           f"({trigger.basis} = {trigger.at_bytes} B): margin {margin} B{when}; PFC pauses "
-                           f"before ECN marks, lower {label} or raise the PG's shared-buffer limit", **at,
+        rate = (f"{speed:g} Gb/s" if port.speed_gbps else f"the policy's reference {speed:g} Gb/s") if speed else ""
+
+        def us(value: int) -> tuple[float | None, str]:
+            t = units.bytes_to_us(value, speed)
+            return (round(t, 3), f" ({t:.1f} us at {rate})") if t is not None else (None, "")
+
+        margin_us, margin_txt = us(margin)
+        best_us, best_txt = us(best_margin)
+        any_load = headroom.pfc_trigger(profile, pool, 2).at_bytes == best.at_bytes  # a static threshold
+        if any_load:
+            where = f" ({loaded.basis} = {loaded.at_bytes} B, the same at any load): margin {margin} B{margin_txt}"
+        else:
+            several = load.queues != 1
+            where = (f"{' under load' if several else ''}: with {load.queues} lossless PG{'s' if several else ''} "
+                     f"congested at once (assumed: {load.why}) it is {loaded.basis} = {loaded.at_bytes} B: margin "
+                     f"{margin} B{margin_txt}")
+            if several:
+                where += f"; best case, one congested PG: {best.at_bytes} B, margin {best_margin} B{best_txt}"
+        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg}{where}; "
+                           f"PFC pauses before ECN marks, lower {label} or raise the PG's shared-buffer limit", **at,
                            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
-                           trigger_bytes=trigger.at_bytes, pg=lane.pg)
+                           trigger_bytes=loaded.at_bytes, pg=lane.pg, assumed_congested=load.queues,
+                           assumption=load.assumption, best_trigger_bytes=best.at_bytes,
+                           best_margin_bytes=best_margin, best_margin_us=best_us)

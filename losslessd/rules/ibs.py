@@ -46,6 +46,16 @@ WHY_FAIL = {"ftree": "the fabric is not a pure fat-tree, e.g. after a link failu
             "dfsssp": "it needs more VLs than are operational", "lash": "LMC > 0 or too few SLs",
             "torus-2qos": "the torus cannot be built from the seed configuration"}
 DECLARE = "declare infiniband.topology in the policy (e.g. --policy infiniband) to check it"
+# Engines that keep routes credit-loop free by putting them on virtual layers (SLs): only when QoS is on (man opensm,
+# LASH: "QoS support has to be turned on in order that SL/VL mappings are used"; DFSSSP: run "-R dfsssp -Q") and
+# "applications must perform a path record query to get path SL for each route" (DFSSSP usage notes a.2).
+SL_LAYERED = frozenset({"lash", "dfsssp"})
+# NCCL sets the SL of its InfiniBand QPs from NCCL_IB_SL (default 0) and asks no path record for it (NCCL
+# environment variables documentation, NCCL_IB_SL).
+NCCL_DEFAULT_SL = "0"
+PATH_SL = ("deadlock-free only while every application takes each route's SL from a path-record query (man opensm, "
+           "DFSSSP notes a.2: \"applications must perform a path record query to get path SL\"); a fixed SL defeats the "
+           "layering")
 # IBA PortInfo OperationalVLs (ib_types.h IB_VL_TYPE): code -> data VLs (1: VL0 ... 5: VL0-VL14).
 DATA_VLS = {1: 1, 2: 2, 3: 4, 4: 8, 5: 15}
 PORT_TYPES = {"ca": "CA ports", "sw0": "switch port 0", "swe": "switch external ports", "rtr": "router ports"}
@@ -65,12 +75,21 @@ def engines(sm: OpenSm) -> list[str]:
     return [e.lower() for e in sm.routing_engines] or ["minhop"]
 
 
-def may_loop(engine: str, topo: str) -> bool:
+def may_loop(engine: str, topo: str, sm: OpenSm | None = None) -> bool:
     """Can this engine's routes close a credit loop on this topology? Engines losslessd does not know are not
-    accused; with the topology unknown only minhop and sssp are (they loop on anything but a tree)."""
+    accused; with the topology unknown only minhop and sssp are (they loop on anything but a tree); LASH and
+    DFSSSP without QoS lose their layers."""
+    if engine in SL_LAYERED and sm is not None and not sm.qos_enabled:
+        return True
     if topo not in TOPOLOGIES:
         return engine in ("minhop", "sssp")
     return topo not in CREDIT_LOOP_FREE_ON.get(engine, TOPOLOGIES)
+
+
+def nccl_fixed_sls(ctx) -> dict[str, str]:
+    """Hosts whose NCCL settings are in the input -> the SL NCCL gives its QPs there (NCCL_IB_SL, default 0)."""
+    return {d.name: d.nccl_env.get("NCCL_IB_SL", NCCL_DEFAULT_SL) for d in ctx.fabric.devices.values()
+            if d.kind == DeviceKind.host and d.nccl_env is not None}
 
 
 def where(device: Device, sm: OpenSm, key: str) -> Source | None:
@@ -108,9 +127,16 @@ class RoutingNotCreditLoopFree(_SmRule):
     The first engine of `routing_engine` (OpenSM's default `minhop` when none is set) is one that
     routes the policy's `infiniband.topology` without credit loops: `updn`, `dnup`, `lash`,
     `dfsssp` and `nue` on any topology, `ftree` on fat-trees, `dor` on meshes, `torus-2QoS` on
-    tori and meshes, `minhop` and `sssp` on trees only (man opensm, ROUTING). With the topology
-    `unknown`, topology-bound engines are reported as unverified and minhop/sssp as a warning.
-    Engines losslessd does not know (vendor engines such as `ar_ftree`) are reported as unverified.
+    tori and meshes, `minhop` and `sssp` on trees only (man opensm, ROUTING). `minhop`/`sssp` on a
+    fat-tree is a warning, not an error: on a pure fat-tree every shortest path goes up then down, so
+    they are loop free until a failure leaves it impure (the man page has UPDN "chosen if the subnet is
+    not a pure Fat Tree"). `lash` and `dfsssp` are credit-loop free only with QoS on (`qos TRUE`: their
+    layers are SLs mapped to VLs) and only for applications that take each route's SL from a path-record
+    query (DFSSSP notes a.2): without QoS it is an error; hosts whose NCCL settings are in the input use a
+    fixed SL (NCCL_IB_SL, default 0) and are named in a warning; otherwise the condition is stated as
+    unverified. With the topology `unknown`, topology-bound engines are reported as unverified and
+    minhop/sssp as a warning. Engines losslessd does not know (vendor engines such as `ar_ftree`) are
+    reported as unverified.
 
     ## Why it matters
     InfiniBand is lossless: a packet waits for buffer credits at the next hop. When routes make
@@ -126,7 +152,9 @@ class RoutingNotCreditLoopFree(_SmRule):
 
     ## Fix
     Set `routing_engine` to an engine suited to the topology (the message suggests one), or
-    correct `infiniband.topology` in the policy.
+    correct `infiniband.topology` in the policy; with LASH/DFSSSP, turn QoS on and let applications take
+    the SL from path records (leave NCCL_IB_SL unset only if the SL 0 layer is deadlock free, else prefer
+    an engine that needs no SL: updn, ftree).
     """
 
     code = "IBS001"
@@ -153,9 +181,37 @@ class RoutingNotCreditLoopFree(_SmRule):
                                       f"{' or '.join(f'a {t}' for t in sorted(safe_on))}; {DECLARE}",
                                       device=device, source=src, key="routing")
         elif topo not in safe_on:
-            yield self.finding(f"{chain(sm)}: {first} is not credit-loop free on a {topo} "
-                               f"({WHY_NOT[first]}); use {SUGGEST[topo]}", device=device, source=src, key="routing",
-                               engine=first, topology=topo)
+            fat_tree_minhop = topo == "fat-tree" and first in ("minhop", "sssp")
+            why = ("on a pure fat-tree every shortest path goes up then down, so it stays loop free only until a "
+                   "link or switch failure leaves the tree impure (man opensm: UPDN \"should be chosen if the subnet "
+                   "is not a pure Fat Tree\")" if fat_tree_minhop else WHY_NOT[first])
+            yield self.finding(f"{chain(sm)}: {first} is not credit-loop free on a {topo} ({why}); use "
+                               f"{SUGGEST[topo]}", device=device, source=src, key="routing", engine=first,
+                               topology=topo, severity=Severity.warning if fat_tree_minhop else None)
+        if first in SL_LAYERED:
+            yield from self._layers(ctx, device, sm, first)
+
+    def _layers(self, ctx, device, sm, engine):
+        src = where(device, sm, "qos") if "qos" in sm.sources else where(device, sm, "routing_engine")
+        if not sm.qos_enabled:
+            yield self.finding(f"{chain(sm)} with QoS off: {engine} keeps routes credit-loop free on virtual layers "
+                               "(SLs mapped to VLs), which OpenSM only programs with `qos TRUE` (man opensm: \"QoS "
+                               "support has to be turned on in order that SL/VL mappings are used\"); set qos TRUE",
+                               device=device, source=src, key="sl", engine=engine)
+            return
+        fixed = nccl_fixed_sls(ctx)
+        if fixed:
+            hosts = ", ".join(f"{h} (SL {sl})" for h, sl in sorted(fixed.items())[:5])
+            more = f" and {len(fixed) - 5} more" if len(fixed) > 5 else ""
+            yield self.finding(f"{chain(sm)}: {engine} is {PATH_SL}, and NCCL on {hosts}{more} sends on a fixed SL "
+                               "(NCCL_IB_SL, default 0) without asking a path record: its traffic can close the credit "
+                               "loops the layers avoid; route with an engine that needs no SL (updn, ftree) or give "
+                               "NCCL the path's SL", device=device, source=where(device, sm, "routing_engine"),
+                               key="sl", severity=Severity.warning, engine=engine, hosts=sorted(fixed))
+        else:
+            yield self.unverified(f"{chain(sm)}: {engine} is {PATH_SL} (NCCL uses NCCL_IB_SL, default 0); no host's "
+                                  "NCCL settings are in the input to check", device=device,
+                                  source=where(device, sm, "routing_engine"), key="sl")
 
 
 @register
@@ -203,14 +259,16 @@ class RoutingUnsafeFallback(_SmRule):
         src = where(device, sm, "routing_engine")
         if topo != "tree" and listed[0] not in ("minhop", "sssp"):  # a minhop/sssp first engine is IBS001's
             later = listed[1:] + ([] if sm.no_fallback or "minhop" in listed else ["minhop"])
-            unsafe = [e for e in later if may_loop(e, topo)]
+            unsafe = [e for e in later if may_loop(e, topo, sm)]
             if unsafe:
                 why = WHY_FAIL.get(listed[0], "it cannot route the fabric")
                 if listed[0] in ("updn", "dnup") and sm.root_guid_file:  # roots given: no auto-detection
                     why = "it cannot route the fabric"
+                layered = [e for e in unsafe if e in SL_LAYERED]
+                what = ("not credit-loop free with QoS off" if layered == unsafe else
+                        f"not credit-loop free on {f'a {topo}' if topo in TOPOLOGIES else 'anything but a tree'}")
                 yield self.finding(f"{chain(sm)}: if {listed[0]} fails ({why}), OpenSM routes with "
-                                   f"{' or '.join(unsafe)}, which is not credit-loop free on "
-                                   f"{f'a {topo}' if topo in TOPOLOGIES else 'anything but a tree'}; list only "
+                                   f"{' or '.join(unsafe)}, which is {what}; list only "
                                    "engines safe for the topology and end the list with no_fallback",
                                    device=device, source=src, key="fallback", fallback=unsafe)
         if sm.connect_roots and {"updn", "dnup", "ftree"} & set(listed):
@@ -617,3 +675,80 @@ class CreditLoopReported(_SmRule):
             yield self.finding(f"ibdiagnet reports credit loops in the routing installed by {chain(sm)}: "
                                f"{' | '.join(loops.evidence)}", device=device, source=loops.source, key="credit-loops",
                                evidence=loops.evidence)
+
+
+# IBA encodings OpenSM takes in partitions.conf mtu= and rate= (man opensm, PARTITION CONFIGURATION: "as defined in
+# the IBTA specification"; include/iba/ib_types.h IB_MTU_LEN_* and IB_PATH_RECORD_RATE_*), and its defaults.
+IB_MTU_CODES = {1: 256, 2: 512, 3: 1024, 4: 2048, 5: 4096}
+IB_RATE_CODES = {2: 2.5, 3: 10, 4: 30, 5: 5, 6: 20, 7: 40, 8: 60, 9: 80, 10: 120, 11: 14, 12: 56, 13: 112, 14: 168,
+                 15: 25, 16: 100, 17: 200, 18: 300, 19: 28, 20: 50, 21: 400, 22: 600, 23: 800, 24: 1200}
+DEFAULT_MTU_CODE, DEFAULT_RATE_CODE = 4, 3  # "default is 4 (2048)", "default is 3 (10GBps)"
+
+
+@register
+class PartitionGroupSettings(_SmRule):
+    """A partition's multicast group MTU, rate or SL does not fit the policy or the routing engine.
+
+    ## What it checks
+    For every partition of partitions.conf: `mtu=` and `rate=` are IBA codes (MTU 1-5 = 256-4096 B, rate
+    2-24) (error otherwise); where the policy sets `infiniband.partition_mtu_bytes` or
+    `partition_rate_gbps`, every IPoIB partition's group uses them, OpenSM's defaults (mtu 4 = 2048 B, rate
+    3 = 10 Gb/s) counting when the partition writes none (warning); with an engine that keeps routes
+    credit-loop free on SL layers (`lash`, `dfsssp`), a partition that pins its group's SL with `sl=`
+    (warning: the group's traffic then runs on a layer the engine did not pick for it). One finding per
+    partition and problem.
+
+    ## Why it matters
+    A port joins a multicast group only if it can run at the group's rate and MTU: a group rate above
+    some links' keeps their hosts out of the partition's IPoIB broadcast (no ARP, no IPoIB), and a group
+    MTU below the fabric's caps IPoIB datagram mode at 2048 bytes. OpenSM's defaults (2048 B, 10 Gb/s) date
+    from SDR/DDR fabrics. On a LASH/DFSSSP fabric, deadlock freedom holds only for traffic on the SL the
+    engine assigns to each path; a pinned group SL bypasses that.
+
+    ## Failing example
+    Policy `partition_mtu_bytes: 4096`, `Default=0x7fff, ipoib : ALL=full;`:
+    `partition Default: its IPoIB group MTU is 2048 B (OpenSM's default mtu=4), the policy asks 4096 B`.
+
+    ## Passing example
+    `Default=0x7fff, ipoib, mtu=5, rate=16 : ALL=full;` under `partition_mtu_bytes: 4096,
+    partition_rate_gbps: 100`.
+
+    ## Fix
+    Write `mtu=`/`rate=` in IBA encoding (mtu=5 for 4096, rate=16 for 100 Gb/s, rate=17 for 200 Gb/s, rate=21
+    for 400 Gb/s) on the partition line; with LASH/DFSSSP leave `sl=` off, or use an engine that needs no SL.
+    """
+
+    code = "IBS008"
+    name = "ib-partition-group-settings"
+    severity = Severity.warning
+
+    def check_sm(self, ctx, device, sm):
+        ib = ctx.policy.infiniband
+        layered = engines(sm)[0] in SL_LAYERED
+        for part in sm.partitions:
+            at = {"device": device, "source": part.source or device.source}
+            for key, code, table in (("mtu", part.mtu_code, IB_MTU_CODES), ("rate", part.rate_code, IB_RATE_CODES)):
+                if code is not None and code not in table:
+                    yield self.finding(f"partition {part.name}: {key}={code} is not an IBA {key} code "
+                                       f"({min(table)}-{max(table)}); OpenSM cannot create its multicast group",
+                                       key=f"{part.name}|{key}", severity=Severity.error, **at)
+            if part.ipoib:
+                mtu = IB_MTU_CODES.get(part.mtu_code if part.mtu_code is not None else DEFAULT_MTU_CODE)
+                rate = IB_RATE_CODES.get(part.rate_code if part.rate_code is not None else DEFAULT_RATE_CODE)
+                if ib.partition_mtu_bytes is not None and mtu is not None and mtu != ib.partition_mtu_bytes:
+                    how = f"mtu={part.mtu_code}" if part.mtu_code is not None else "OpenSM's default mtu=4"
+                    want = next(c for c, v in IB_MTU_CODES.items() if v == ib.partition_mtu_bytes)
+                    yield self.finding(f"partition {part.name}: its IPoIB group MTU is {mtu} B ({how}), the policy asks "
+                                       f"{ib.partition_mtu_bytes} B; write mtu={want}", key=f"{part.name}|mtu", **at)
+                if ib.partition_rate_gbps is not None and rate is not None and rate != ib.partition_rate_gbps:
+                    how = f"rate={part.rate_code}" if part.rate_code is not None else "OpenSM's default rate=3"
+                    want = [c for c, v in IB_RATE_CODES.items() if v == ib.partition_rate_gbps]
+                    hint = f"; write rate={want[0]}" if want else ""
+                    yield self.finding(f"partition {part.name}: its IPoIB group rate is {rate:g} Gb/s ({how}), the "
+                                       f"policy asks {ib.partition_rate_gbps:g} Gb/s{hint}", key=f"{part.name}|rate",
+                                       **at)
+            if layered and part.sl is not None:
+                yield self.finding(f"partition {part.name}: sl={part.sl} pins its multicast group's SL, while "
+                                   f"{engines(sm)[0]} keeps routes credit-loop free by giving each path its own SL "
+                                   "layer; this group's traffic runs on a layer the engine did not pick for it; leave "
+                                   "sl= off", key=f"{part.name}|sl", **at)

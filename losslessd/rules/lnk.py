@@ -127,9 +127,12 @@ class MtuMismatch(_LinkRule):
 
     ## What it checks
     Where both MTUs are in the input: between two switches they are equal (warning otherwise);
-    between a NIC and its switch port, the NIC's MTU is not above the switch port's (error). SONiC
-    `PORT|mtu`, EOS `mtu` and Linux's interface MTU are all IP MTUs (sonic-swss portsorch adds the
-    Ethernet header itself), so they compare directly. The finding is on the end with the smaller MTU.
+    between a NIC and its switch port, the NIC's MTU is not above the switch port's (error). Both
+    sides are IP MTUs (the model's `mtu_bytes`): SONiC `PORT|mtu`, EOS `mtu`, NVUE `link mtu` and
+    Linux's interface MTU are IP MTUs as written (sonic-swss portsorch adds the Ethernet header
+    itself); Junos `mtu` is the media MTU and its parser subtracts the 14-byte Ethernet header, so a
+    Junos `mtu 9214` faces a SONiC `mtu 9200` without a finding. The finding is on the end with the
+    smaller MTU.
 
     ## Why it matters
     A frame larger than the receiving port's MTU is dropped, whatever PFC does: RoCE messages that
@@ -246,6 +249,11 @@ class NicSwitchMismatch(_LinkRule):
             return
         for dscp in ctx.policy.lossless.dscp:
             nic_prio, hop = (n.dscp_to_priority or {}).get(dscp), s.dscp_chain(dscp)
+            if nic_prio is not None and hop.tc is not None and s.tc_to_priority is None:
+                yield self.on(link, nic, switch, f"dscp {dscp}", f"DSCP {dscp} is priority {nic_prio} on the NIC, "
+                              f"but the PFC priority of {hop.tc_label} on {switch} is not in the input, so the two "
+                              f"could not be compared", s.map_source or s.source, unverified=True)
+                continue
             if nic_prio is None or hop.priority is None:
                 continue
             if nic_prio != hop.priority:

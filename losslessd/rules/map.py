@@ -28,8 +28,9 @@ def _unknown(why: str, source: Source | None) -> ChainBreak:
     return ChainBreak(True, why, source=source)
 
 
-def first_break(ctx, device: Device, port: Port, hop: Hop) -> ChainBreak | None:
-    """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, paused queue."""
+def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) -> ChainBreak | None:
+    """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, and (``egress``: traffic of this
+    class also leaves through the port) a pause for the priority stops the queue the class leaves from."""
     host = device.kind == DeviceKind.host
     lossless = ctx.lossless
     maps = port.map_source or port.source
@@ -50,25 +51,27 @@ def first_break(ctx, device: Device, port: Port, hop: Hop) -> ChainBreak | None:
             return _unknown("the DSCP->TC map is not in the input", maps)
         if hop.tc is None:
             return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless(), maps)
+        if port.tc_to_priority is None:
+            return _unknown(f"the PFC priority of {hop.tc_label} is not in the input", maps)
         if hop.priority is None:
-            return _broken(f"TC {hop.tc} has no entry in the TC->priority map", f"map TC {hop.tc} to a lossless "
-                           f"priority ({numbers(lossless)})", maps)
+            return _broken(f"{hop.tc_label} has no PFC priority, so it is never paused (a lossy class)",
+                           f"map DSCP {hop.dscp} to a class with a lossless PFC priority ({numbers(lossless)})", maps)
     if hop.priority not in lossless:
         sent_as = (f"DSCP {hop.dscp} maps to priority {hop.priority}" if host
-                   else f"TC {hop.tc} is sent as priority {hop.priority}")
+                   else f"{hop.tc_label} has PFC priority {hop.priority}")
         return _broken(f"{sent_as}, which is not lossless (lossless: {numbers(lossless)})", to_lossless(), maps)
     if port.pfc_enabled is None:
         return _unknown("the port's PFC state is not in the input", port.pfc_source or port.source)
     if hop.priority not in port.pfc_enabled:
         return _broken(f"PFC is off for priority {hop.priority} (enabled: {numbers(port.pfc_enabled)})",
                        f"enable PFC on priority {hop.priority}", port.pfc_source or port.source, "pfc")
-    return _pg_break(device, port, hop, host) or _queue_break(port, hop)
+    return _pg_break(device, port, hop, host) or (_queue_break(port, hop) if egress and not host else None)
 
 
 def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | None:
     """The PG (NIC: receive buffer) must be lossless-capable: xoff headroom, runtime headroom or a NIC buffer."""
     label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
-                          else ("PG", port.tc_to_pg, f"TC {hop.tc}"))
+                          else ("PG", port.tc_to_pg, hop.tc_label))
     maps = port.map_source or port.source
     if pg_map is None:
         return _unknown(f"the {'priority->receive buffer' if host else 'TC->PG'} map is not in the input", maps)
@@ -98,18 +101,28 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | 
 
 
 def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
-    """Where the port has a PFC priority->queue map, a pause for the priority must stop this traffic's queue."""
-    if port.pfc_priority_to_queue is None:
-        return None
+    """A pause the peer sends for this traffic's PFC priority must stop the queue the traffic leaves from."""
     maps = port.map_source or port.source
-    paused = port.pfc_priority_to_queue.get(hop.priority)
+    if port.tc_to_queue is None:
+        return _unknown(f"the egress queue of {hop.tc_label} is not in the input", maps)
     if hop.queue is None:
-        return _broken(f"TC {hop.tc} has no entry in the TC->queue map", f"map TC {hop.tc} to queue {paused}", maps)
-    if paused != hop.queue:
-        return _broken(f"a PFC pause for priority {hop.priority} stops queue {'none' if paused is None else paused}, "
-                       f"but this traffic leaves from queue {hop.queue}",
-                       f"map PFC priority {hop.priority} to queue {hop.queue}", maps)
+        return _broken(f"{hop.tc_label} has no entry in the TC->queue map", f"map {hop.tc_label} to a queue", maps)
+    paused = port.paused_queues(hop.priority)
+    if paused is None:
+        return _unknown(f"which queue a received pause for priority {hop.priority} stops is not in the input",
+                        port.pfc_source or maps)
+    if hop.queue not in paused:
+        return _broken(f"a PFC pause for priority {hop.priority} stops {queues_text(paused)}, but this traffic leaves "
+                       f"from queue {hop.queue}", f"make a pause for PFC priority {hop.priority} stop queue {hop.queue}",
+                       maps)
     return None
+
+
+def queues_text(queues: list[int]) -> str:
+    """'queue 4' / 'queues 3,4' / 'no queue' for messages."""
+    if not queues:
+        return "no queue"
+    return f"queue{'s' if len(queues) > 1 else ''} {numbers(queues)}"
 
 
 @register
@@ -118,12 +131,14 @@ class RoceDscpNotLossless(Rule):
 
     ## What it checks
     For every RoCE data DSCP in the policy (`lossless.dscp`) on every RoCE-facing port, the chain
-    DSCP -> TC -> priority -> PG -> queue (NIC: DSCP -> priority -> receive buffer): the priority
-    is a policy lossless priority with PFC on, the PG uses a lossless-capable buffer profile (xoff
-    headroom, run-time headroom, or a NIC receive buffer), and, where the port has a PFC
-    priority->queue map, a pause for that priority stops the queue the traffic leaves from. The
-    message shows the chain and the first link that breaks. A chain that reaches a link the input
-    does not show is reported once per port as unverified. Skipped when the policy trusts PCP.
+    DSCP -> traffic class -> PFC priority -> PG -> queue (NIC: DSCP -> priority -> receive buffer):
+    the class's PFC priority is a policy lossless priority with PFC on, the PG uses a
+    lossless-capable buffer profile (xoff headroom, run-time headroom, or a NIC receive buffer),
+    and on switches a pause received for that priority stops the queue the traffic leaves from.
+    Priority, class and queue are separate facts (Junos `queue-num 4 ... pfc-priority 3` is
+    lossless); classes show the platform's own names. The message shows the chain and the first
+    link that breaks. A chain that reaches a link the input does not show is reported once per
+    port as unverified. Skipped when the policy trusts PCP.
 
     ## Why it matters
     PFC protects a priority, not a DSCP. One wrong map entry sends RoCE into a lossy class where it
@@ -132,7 +147,7 @@ class RoceDscpNotLossless(Rule):
     ## Failing example
     Policy DSCP 26 lossless on priority 3; SONiC `DSCP_TO_TC_MAP` maps `"26": "1"`:
     `RoCE DSCP 26 is not lossless: DSCP 26 -> TC 1 -> priority 1 -> PG 0 -> queue 1; first break:
-    TC 1 is sent as priority 1, which is not lossless (lossless: 3)`.
+    TC 1 has PFC priority 1, which is not lossless (lossless: 3)`.
 
     ## Passing example
     `"26": "3"` in `DSCP_TO_TC_MAP`, `TC_TO_PRIORITY_GROUP_MAP` `"3": "3"`, a `BUFFER_PG|Ethernet0|3`
@@ -175,13 +190,32 @@ class RoceDscpNotLossless(Rule):
                                       device=device, port=port, source=unknown_source)
 
 
+def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
+    """(problem, unknown) of the CNP class's priority against the policy's `cnp.priority` on a switch port."""
+    if cnp.priority is None or hop.tc is None:
+        return None, None
+    if port.tc_to_priority is None:
+        return None, f"the priority of {hop.tc_label} is not in the input"
+    if hop.priority is None:
+        # Routed CNPs classified by DSCP leave untagged: a class without a PFC priority shows no 802.1p in the
+        # input, so the policy's CNP priority can be neither confirmed nor refuted.
+        return None, (f"{hop.tc_label} has no PFC priority and the input does not show which 802.1p priority it "
+                      f"is sent with (untagged routed traffic carries none)")
+    if hop.priority != cnp.priority:
+        return (f"{hop.tc_label} has priority {hop.priority}, not the policy's CNP priority {cnp.priority}; map "
+                f"DSCP {hop.dscp} to a class with priority {cnp.priority}"), None
+    return None, None
+
+
 @register
 class CnpNotStrict(Rule):
     """CNPs do not leave through a strict-priority queue (or not on the policy's CNP priority).
 
     ## What it checks
-    When the policy names a CNP DSCP (`cnp.dscp`): on switch ports, that DSCP's TC is sent as
-    `cnp.priority` (when set) and its queue has a strict-priority scheduler (when `cnp.strict`).
+    When the policy names a CNP DSCP (`cnp.dscp`): on switch ports, that DSCP's traffic class has
+    priority `cnp.priority` (when set; unverified when the class has no PFC priority, as untagged
+    routed CNPs carry no 802.1p the input could show) and its queue has a strict-priority scheduler
+    (when `cnp.strict`).
     On NIC ports, the NIC sends its CNPs with that DSCP (sysfs `ecn/roce_np/cnp_dscp`) and with
     `cnp.priority` (`ecn/roce_np/cnp_802p_prio`); unverified when the capture lacks them.
     Does nothing when the policy has no `cnp`.
@@ -232,29 +266,33 @@ class CnpNotStrict(Rule):
     @staticmethod
     def _switch(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:
         problems: list[str] = []
+        unknown: list[str] = []
         maps = port.map_source or port.source
         hop = port.dscp_chain(cnp.dscp)
         if port.dscp_to_tc is None:
             return [], ["the DSCP->TC map is not in the input"], maps
         if hop.tc is None:
             return ["it has no entry in the DSCP->TC map; map it to a TC with a strict-priority queue"], [], maps
-        if cnp.priority is not None and hop.priority != cnp.priority:
-            problems.append(f"TC {hop.tc} is sent as priority {hop.priority}, not the policy's CNP priority "
-                            f"{cnp.priority}; map DSCP {cnp.dscp} to a TC sent as priority {cnp.priority}")
+        problem, doubt = cnp_priority(cnp, port, hop)
+        problems += [problem] if problem else []
+        unknown += [doubt] if doubt else []
         if not cnp.strict:
-            return problems, [], maps
+            return problems, unknown, maps
+        if port.tc_to_queue is None:
+            unknown.append(f"the egress queue of {hop.tc_label} is not in the input")
+            return problems, unknown, maps
         queue = port.queues.get(hop.queue) if hop.queue is not None else None
         scheduler = queue.scheduler if queue is not None else None
         if hop.queue is None:
-            problems.append(f"TC {hop.tc} has no entry in the TC->queue map; map it to a strict-priority queue")
+            problems.append(f"{hop.tc_label} has no entry in the TC->queue map; map it to a strict-priority queue")
         elif scheduler is None or scheduler.type is None:
-            return problems, [f"the scheduler of queue {hop.queue} is not in the input"], maps
+            unknown.append(f"the scheduler of queue {hop.queue} is not in the input")
         elif scheduler.type != SchedulerType.strict:
             weight = f" (weight {scheduler.weight})" if scheduler.weight is not None else ""
             problems.append(f"queue {hop.queue} is scheduled by {scheduler.type.value.upper()}{weight}, not strict "
                             f"priority; give queue {hop.queue} a strict-priority scheduler")
-            return problems, [], scheduler.source or maps
-        return problems, [], maps
+            return problems, unknown, scheduler.source or maps
+        return problems, unknown, maps
 
     @staticmethod
     def _host(cnp, port: Port) -> tuple[list[str], list[str], Source | None]:
@@ -332,10 +370,11 @@ class PfcQueueMismatch(PortRule):
     """A PFC pause for a lossless priority stops a queue other than the one its traffic uses.
 
     ## What it checks
-    On switch ports with a PFC priority->queue map (SONiC `MAP_PFC_PRIORITY_TO_QUEUE`), for every
-    lossless priority: the queue a received pause for that priority stops is the queue its traffic
-    (every TC sent as that priority, through the TC->queue map) leaves from. Ports without such a
-    map pause the priority's own queue and are not checked.
+    On switch ports, for every lossless priority: the queues a received pause for that priority
+    stops (SONiC `MAP_PFC_PRIORITY_TO_QUEUE`, Junos `flow-control-queue`, or the platform's
+    documented default) include the queue its traffic (every traffic class with that PFC priority,
+    through the TC->queue map) leaves from. Ports whose maps the input does not show are reported
+    as unverified.
 
     ## Why it matters
     The peer pauses this port to stop lossless traffic. If the pause stops another queue, the
@@ -345,9 +384,12 @@ class PfcQueueMismatch(PortRule):
     ## Failing example
     `TC_TO_QUEUE_MAP` `"3": "3"` but `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "4"`:
     `a PFC pause for lossless priority 3 stops queue 4, but its traffic leaves from queue 3 (TC 3)`.
+    Junos `class NO-LOSS queue-num 4 no-loss pfc-priority 3` with `output ieee-802.1 code-point
+    011 flow-control-queue 3`: the pause stops queue 3 while NO-LOSS leaves from queue 4.
 
     ## Passing example
-    `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "3"` with `TC_TO_QUEUE_MAP` `"3": "3"`.
+    `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "3"` with `TC_TO_QUEUE_MAP` `"3": "3"`; Junos
+    `flow-control-queue 4` for code point 011 with `NO-LOSS queue-num 4 ... pfc-priority 3`.
 
     ## Fix
     Make the PFC priority->queue map send each lossless priority to the queue its TCs use.
@@ -359,33 +401,39 @@ class PfcQueueMismatch(PortRule):
     severity = Severity.error
     fix_sections = frozenset({"maps"})
     disruptive = True
+    depends_on_pfc = True
 
     def check_port(self, ctx, device, port):
-        if port.pfc_priority_to_queue is None:
+        source = port.map_source or port.source
+        known = [(port.tc_to_priority, "the PFC priority of each TC"), (port.tc_to_queue, "the TC->queue map"),
+                 (port.pfc_priority_to_queue, "which queue a received pause stops")]
+        missing = [what for table, what in known if table is None]
+        if missing:
+            yield self.unverified("could not check which queue a pause for a lossless priority stops: "
+                                  f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the input",
+                                  device=device, port=port, source=source)
             return
         unknown = []
         for prio in ctx.lossless:
-            tcs = ([tc for tc, p in sorted(port.tc_to_priority.items()) if p == prio]
-                   if port.tc_to_priority is not None else [prio])
+            tcs = [tc for tc, p in sorted(port.tc_to_priority.items()) if p == prio]
             if not tcs:
-                continue  # no TC is sent as this priority: MAP001 reports the DSCP side
-            queues = {tc: (port.tc_to_queue.get(tc) if port.tc_to_queue is not None else tc) for tc in tcs}
+                continue  # no class has this PFC priority: MAP001 reports the DSCP side
+            queues = {tc: port.tc_to_queue.get(tc) for tc in tcs}
             if None in queues.values():
-                unknown.append(f"priority {prio}: TC {numbers(tc for tc, q in queues.items() if q is None)} "
+                unknown.append(f"priority {prio}: {', '.join(port.tc_label(tc) for tc, q in queues.items() if q is None)} "
                                f"has no entry in the TC->queue map")
                 continue
-            paused = port.pfc_priority_to_queue.get(prio)
-            wrong = {tc: q for tc, q in queues.items() if q != paused}
+            paused = port.paused_queues(prio) or []
+            wrong = {tc: q for tc, q in queues.items() if q not in paused}
             if not wrong:
                 continue
-            used = ", ".join(f"queue {q} (TC {tc})" for tc, q in wrong.items())
-            stops = f"stops queue {paused}" if paused is not None else "stops no queue (no map entry)"
-            targets = set(queues.values())
-            fix = (f"map PFC priority {prio} to queue {targets.pop()}" if len(targets) == 1 else
-                   f"send every TC of priority {prio} to one queue and map PFC priority {prio} to it")
+            used = ", ".join(f"queue {q} ({port.tc_label(tc)})" for tc, q in wrong.items())
+            stops = f"stops {queues_text(paused)}" if paused else "stops no queue (no map entry)"
+            targets = sorted(set(queues.values()))
+            fix = f"make a pause for PFC priority {prio} stop {queues_text(targets)}"
             yield self.finding(f"a PFC pause for lossless priority {prio} {stops}, but its traffic leaves from "
-                               f"{used}; {fix}", device=device, port=port,
-                               source=port.map_source or port.source, key=prio, paused_queue=paused)
+                               f"{used}; {fix}", device=device, port=port, source=source, key=prio,
+                               paused_queues=paused)
         if unknown:
             yield self.unverified("could not check the PFC priority->queue map: " + "; ".join(unknown),
-                                  device=device, port=port, source=port.map_source or port.source)
+                                  device=device, port=port, source=source)

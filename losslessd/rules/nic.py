@@ -22,6 +22,21 @@ class _NicRule(PortRule):
     device_kind = DeviceKind.host
 
 
+class _TosRule(Rule):
+    """A host-wide check of the traffic class RoCE leaves with, switched on by a `policy.nic` flag."""
+
+    scope = "device"
+    fix_sections = frozenset({"tos"})
+    policy_flag = ""
+
+    def check_device(self, ctx, device):
+        if device.kind == DeviceKind.host and getattr(ctx.policy.nic, self.policy_flag):
+            yield from self.check_host(ctx, device)
+
+    def check_host(self, ctx, device):
+        raise NotImplementedError
+
+
 @register
 class NicPfcMismatch(_NicRule):
     """The NIC's PFC-enabled priorities differ from the policy's lossless priorities.
@@ -170,21 +185,44 @@ class NicEcnDisabled(_NicRule):
                                   source=source)
 
 
+def tos_problems(ctx, tos: int, what: str, set_it: str) -> list[tuple[str, str, dict]]:
+    """(key, message, data) for a TOS byte / traffic class that is not a lossless DSCP or, with ECN required,
+    not ECN-capable (RFC 3168 section 5: the ECN field is the two low bits; 10 = ECT(0), 01 = ECT(1))."""
+    dscp, ecn = tos >> 2, tos & 0b11
+    lossless = ctx.policy.lossless.dscp
+    good_dscp = dscp if dscp in lossless else lossless[0]
+    good_ecn = 2 if ctx.policy.ecn.required and ecn not in ECT_CODEPOINTS else ecn
+    head = f"{what} {tos} = DSCP {dscp} with ECN bits {ecn:02b} ({ECN_LABEL[ecn]})"
+    fix = set_it.format(good_dscp << 2 | good_ecn)
+    out = []
+    if dscp not in lossless:
+        out.append(("dscp", f"{head}: DSCP {dscp} is not a lossless RoCE DSCP (policy: {numbers(lossless)}); {fix}",
+                     {"tos": tos, "dscp": dscp}))
+    if good_ecn != ecn:
+        out.append(("ecn", f"{head}: the policy requires ECN but these packets are not ECN-capable, so congested "
+                           f"switches drop instead of marking; use ECT(0) (10) or ECT(1) (01) (RFC 3168); {fix}",
+                    {"tos": tos, "ecn_bits": ecn}))
+    return out
+
+
 @register
-class NicRoceTos(Rule):
-    """The host's default RoCE TOS (cma_roce_tos) is not a lossless DSCP, or lacks ECT when ECN is required.
+class NicRoceTos(_TosRule):
+    """RDMA-CM's default TOS (cma_roce_tos) is not a lossless DSCP, or lacks ECT when ECN is required.
 
     ## What it checks
     The IP TOS byte RDMA-CM connections use by default (`cma_roce_tos`): its DSCP (`tos >> 2`) is
     one of the policy's `lossless.dscp`, and, when `ecn.required`, its two ECN bits are ECT(0)
     (`10`) or ECT(1) (`01`) (RFC 3168, section 5). One finding per problem on the host. Skipped
-    when the policy sets `nic.check_roce_tos: false`.
+    when the policy sets `nic.check_roce_tos: false`, and when the RDMA device's own traffic class
+    (`/sys/class/infiniband/<dev>/tc/<port>/traffic_class`) is set: that one governs every QP of the
+    device, RDMA-CM's or not, and NIC006 checks it.
 
     ## Why it matters
-    Switches classify RoCE by this DSCP: a wrong value puts every RDMA-CM connection in a lossy
-    class. A switch marks congestion only on ECN-capable packets (ECT); Not-ECT packets are
-    dropped by WRED instead, so DCQCN never sees a mark. Applications that set their own traffic
-    class (NCCL_IB_TC, perftest --tclass) bypass this default and are not covered here.
+    RDMA-CM applications (perftest with `-R`, MPI over rdmacm, NVMe-oF, SMB Direct) send with this
+    TOS, and switches classify them by its DSCP: a wrong value puts every RDMA-CM connection in a lossy
+    class. A switch marks congestion only on ECN-capable packets (ECT); Not-ECT packets are dropped by
+    WRED instead, so DCQCN never sees a mark. NCCL does not use RDMA-CM: it sets the traffic class of
+    its QPs from `NCCL_IB_TC` (default 0), which this value does not change (NIC006).
 
     ## Failing example
     Policy DSCP 26, ECN required; `cma_roce_tos` is `104`:
@@ -201,30 +239,240 @@ class NicRoceTos(Rule):
 
     code = "NIC004"
     name = "nic-roce-tos"
-    scope = "device"
     severity = Severity.warning
-    fix_sections = frozenset({"tos"})
+    policy_flag = "check_roce_tos"
 
-    def check_device(self, ctx, device):
-        if device.kind != DeviceKind.host or not ctx.policy.nic.check_roce_tos:
-            return
+    def check_host(self, ctx, device):
+        if device.rdma_traffic_class is not None:
+            return  # overridden by the device's traffic class (NIC006)
         tos = device.roce_tos
         if tos is None:
-            yield self.unverified("the default RoCE TOS (cma_roce_tos) is not in the input; its DSCP and ECN bits "
+            yield self.unverified("RDMA-CM's default TOS (cma_roce_tos) is not in the input; its DSCP and ECN bits "
                                   "could not be checked", device=device)
             return
         source = device.roce_tos_source or device.source
-        dscp, ecn = tos >> 2, tos & 0b11
-        lossless = ctx.policy.lossless.dscp
-        good_dscp = dscp if dscp in lossless else lossless[0]
-        good_ecn = 2 if ctx.policy.ecn.required and ecn not in ECT_CODEPOINTS else ecn
-        what = f"cma_roce_tos {tos} = DSCP {dscp} with ECN bits {ecn:02b} ({ECN_LABEL[ecn]})"
         # MLNX_OFED cma_roce_tos: -d <rdma device> -t <tos byte>
-        fix = f"run `cma_roce_tos -d <rdma device> -t {good_dscp << 2 | good_ecn}`"
-        if dscp not in lossless:
-            yield self.finding(f"{what}: DSCP {dscp} is not a lossless RoCE DSCP (policy: {numbers(lossless)}); {fix}",
-                               device=device, source=source, key="dscp", tos=tos, dscp=dscp)
-        if good_ecn != ecn:
-            yield self.finding(f"{what}: the policy requires ECN but these packets are not ECN-capable, so congested "
-                               f"switches drop instead of marking; use ECT(0) (10) or ECT(1) (01) (RFC 3168); {fix}",
-                               device=device, source=source, key="ecn", tos=tos, ecn_bits=ecn)
+        for key, message, data in tos_problems(ctx, tos, "cma_roce_tos",
+                                               "run `cma_roce_tos -d <rdma device> -t {0}`"):
+            yield self.finding(message, device=device, source=source, key=key, **data)
+
+
+@register
+class NicGlobalPause(_NicRule):
+    """Link-level (IEEE 802.3x) pause is on beside PFC on a NIC port.
+
+    ## What it checks
+    On every NIC port with PFC on for some priority, `ethtool -a` shows RX and TX pause (802.3x, the
+    pause of the whole link) off. One finding per port; a port whose pause state the input does not
+    show is reported as unverified.
+
+    ## Why it matters
+    802.3x pause stops every priority at once, lossy traffic and CNPs included, and IEEE 802.1Qbb makes
+    PFC and link-level pause exclusive on a link. The mlx5 driver treats every receive buffer as lossless
+    while global pause is on (port_buffer.c fill_pfc_en: "If global pause enabled, set all active buffers
+    to lossless"), so the lossless priority no longer has its own buffer and the NIC pauses the switch
+    for any traffic.
+
+    ## Failing example
+    `ethtool -a enp65s0f0np0` prints `RX: on`, `TX: on` while `mlnx_qos` shows PFC on priority 3:
+    `link-level (802.3x) pause is on (RX on, TX on) beside PFC on priority 3 ...`.
+
+    ## Passing example
+    `Autonegotiate: off`, `RX: off`, `TX: off`.
+
+    ## Fix
+    `ethtool -A <interface> autoneg off rx off tx off` (the mlx5 driver refuses pause autonegotiation),
+    persistently.
+    """
+
+    code = "NIC005"
+    name = "nic-global-pause"
+    severity = Severity.error
+    fix_sections = frozenset({"pfc"})
+    disruptive = True
+
+    def check_port(self, ctx, device, port):
+        if not port.pfc_enabled:
+            return  # PFC off (NIC001's) or unknown: nothing to sit beside
+        pause = port.link_pause
+        if pause is None or (pause.rx is None and pause.tx is None):
+            yield self.unverified(f"the port's link-level (802.3x) pause state is not in the input (`ethtool -a "
+                                  f"{port.name}`)", device=device, port=port)
+            return
+        if not (pause.rx or pause.tx):
+            return
+        state = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in (("RX", pause.rx), ("TX", pause.tx)) if v is not None)
+        yield self.finding(f"link-level (802.3x) pause is on ({state}) beside PFC on priority "
+                           f"{numbers(port.pfc_enabled)}: it pauses every priority at once, and the mlx5 driver then "
+                           f"treats every receive buffer as lossless; run `ethtool -A {port.name} autoneg off rx off "
+                           f"tx off`", device=device, port=port, source=pause.source or port.source,
+                           rx=pause.rx, tx=pause.tx)
+
+
+# NCCL reads NCCL_IB_TC for the traffic class of its InfiniBand/RoCE QPs; unset, it is 0 (NCCL environment
+# variables documentation, NCCL_IB_TC "Default value is 0").
+NCCL_DEFAULT_TC = 0
+
+
+@register
+class RoceTrafficClass(_TosRule):
+    """The traffic class RoCE traffic really leaves the host with is not the policy's lossless one.
+
+    ## What it checks
+    On every host, the traffic class (TOS byte: DSCP << 2 | ECN) that its RDMA traffic is sent with:
+    - the RDMA device's own `/sys/class/infiniband/<dev>/tc/<port>/traffic_class` (MLNX_OFED), when
+      set: it overrides what every application asks for, so it alone is checked;
+    - else NCCL's: `NCCL_IB_TC` from `/etc/nccl.conf`, NCCL's default 0 when the file does not set
+      it (a warning: a job's own environment may set it);
+    - (RDMA-CM's `cma_roce_tos` is NIC004's.)
+    Its DSCP must be one of `lossless.dscp`, and with `ecn.required` its ECN bits ECT(0) or ECT(1)
+    (RFC 3168). When neither the traffic class nor NCCL's settings are in the input, the host is
+    reported as unverified. Skipped with `nic.check_traffic_class: false`.
+
+    ## Why it matters
+    NCCL, the collective library of GPU clusters, does not use RDMA-CM: `cma_roce_tos` does not reach
+    it. With `NCCL_IB_TC` unset it sends DSCP 0, which the switches put in a lossy class (no PFC, no
+    ECN): under congestion its packets are dropped and go-back-N retransmission collapses throughput,
+    while every switch and NIC setting looks right.
+
+    ## Failing example
+    `/etc/nccl.conf` without `NCCL_IB_TC`: `NCCL sends with traffic class 0 (NCCL's default; /etc/nccl.conf
+    sets no NCCL_IB_TC) = DSCP 0 ...: DSCP 0 is not a lossless RoCE DSCP (policy: 26)`.
+
+    ## Passing example
+    `NCCL_IB_TC=106` (DSCP 26, ECT(0)), or the device's `traffic_class` set to 106.
+
+    ## Fix
+    Set the device's traffic class (`echo 106 > /sys/class/infiniband/<dev>/tc/1/traffic_class`, what
+    `losslessd render` writes) or `NCCL_IB_TC=106` in /etc/nccl.conf and every job's environment.
+    """
+
+    code = "NIC006"
+    name = "roce-traffic-class"
+    severity = Severity.error
+    policy_flag = "check_traffic_class"
+
+    def check_host(self, ctx, device):
+        set_tc = "run `echo {0} > /sys/class/infiniband/<rdma device>/tc/1/traffic_class`"
+        if device.rdma_traffic_class is not None:
+            for key, message, data in tos_problems(ctx, device.rdma_traffic_class, "the RDMA device's traffic_class",
+                                                   set_tc):
+                yield self.finding(message + " (it overrides every application's traffic class)", device=device,
+                                   source=device.rdma_traffic_class_source or device.source, key=key, **data)
+            return
+        env = device.nccl_env
+        if env is None:
+            why = ("is not set (the RDMA device's traffic_class is empty) and " if device.rdma_traffic_class_source
+                   else "")
+            yield self.unverified(f"the traffic class RoCE traffic leaves with {why}is not in the input: capture "
+                                  "/sys/class/infiniband/<dev>/tc/1/traffic_class and /etc/nccl.conf (NCCL takes "
+                                  "NCCL_IB_TC, default 0, not cma_roce_tos)", device=device)
+            return
+        source = device.nccl_env_source or device.source
+        raw = env.get("NCCL_IB_TC")
+        if raw is None:
+            what = "NCCL sends with traffic class 0 (NCCL's default; /etc/nccl.conf sets no NCCL_IB_TC)"
+            for key, message, data in tos_problems(ctx, NCCL_DEFAULT_TC, what, set_tc + " or set NCCL_IB_TC={0}"):
+                yield self.finding(message.replace(f"{what} 0 =", f"{what} =") + "; unless every job sets "
+                                   "NCCL_IB_TC itself", device=device, source=source, key=key,
+                                   severity=Severity.warning, **data)
+            return
+        if not raw.isdigit() or int(raw) > 255:
+            yield self.finding(f"NCCL_IB_TC={raw!r} in /etc/nccl.conf is not a traffic class 0-255", device=device,
+                               source=source, key="value")
+            return
+        for key, message, data in tos_problems(ctx, int(raw), "NCCL_IB_TC", "set NCCL_IB_TC={0} (or " +
+                                               set_tc.replace("run ", "") + ")"):
+            yield self.finding(message, device=device, source=source, key=key, **data)
+
+
+@register
+class DcqcnParamsInconsistent(Rule):
+    """DCQCN reaction/notification point parameters differ between hosts, or from the policy's values.
+
+    ## What it checks
+    Across every NIC port linted together, each DCQCN parameter the NICs report (sysfs
+    `/sys/class/net/<if>/ecn/roce_rp/<name>`: rpg_time_reset, rpg_byte_reset, rpg_ai_rate, rpg_hai_rate,
+    rpg_min_rate, rate_reduce_monitor_period, initial_alpha_value, dce_tcp_g ...; `ecn/roce_np/<name>`:
+    min_time_between_cnps ...) has one value. Where the policy names a value (`nic.dcqcn: {name: value}`,
+    `roce_rp/` or `roce_np/` prefix optional) every port must have it (error); otherwise a port whose value
+    differs from the one most ports have is a warning. One finding per port, listing its differing
+    parameters. Ports that report no parameters while others do are unverified.
+
+    ## Why it matters
+    DCQCN is a distributed control loop: every sender must cut and recover its rate by the same rules for
+    the flows sharing a bottleneck to converge to fair shares. A host with a faster recovery (rpg_ai_rate,
+    rpg_time_reset) or a longer CNP spacing (min_time_between_cnps) takes bandwidth from the others,
+    keeps queues long and drives the fabric into PFC; a firmware default that changed between NIC
+    generations does this silently.
+
+    ## Failing example
+    Seven hosts with `roce_rp/rpg_time_reset 300`, one with `600`: `DCQCN roce_rp/rpg_time_reset is 600 here,
+    300 on the other 7 NIC port(s)`.
+
+    ## Passing example
+    The same value on every host, or the value the policy names.
+
+    ## Fix
+    Write the majority's (or the policy's) value to the sysfs file the message names on the odd hosts,
+    persistently (e.g. in the host setup script, or with mlxconfig for firmware defaults).
+    """
+
+    code = "NIC007"
+    name = "dcqcn-params-inconsistent"
+    scope = "fabric"
+    severity = Severity.warning
+
+    def check(self, ctx):
+        ports: list[tuple] = []
+        for device in ctx.fabric.devices.values():
+            if device.kind == DeviceKind.host:
+                ports.extend((device, port) for port in ctx.roce_ports(device))
+        values: dict[str, dict[tuple[str, str], int]] = {}
+        for device, port in ports:
+            ecn = port.nic_ecn
+            for point, params in (("roce_rp", ecn.rp_params if ecn else {}), ("roce_np", ecn.np_params if ecn else {})):
+                for name, value in params.items():
+                    values.setdefault(f"{point}/{name}", {})[(device.name, port.name)] = value
+        pinned = {}
+        for name, value in ctx.policy.nic.dcqcn.items():
+            full = [k for k in values if k == name or k.split("/", 1)[1] == name]
+            for key in full or [name if "/" in name else f"roce_rp/{name}"]:
+                pinned[key] = value
+        if not values:
+            return
+        expected = {name: pinned.get(name, _majority(seen)) for name, seen in values.items()}
+        for device, port in ports:
+            here = {name: seen[(device.name, port.name)] for name, seen in values.items()
+                    if (device.name, port.name) in seen}
+            ecn = port.nic_ecn
+            source = (ecn.params_source if ecn else None) or port.source
+            if not here:
+                yield self.unverified(f"DCQCN parameters (/sys/class/net/{port.name}/ecn/roce_rp/*, roce_np/*) not in "
+                                      f"the input, while {len({k for s in values.values() for k in s})} other NIC "
+                                      f"port(s) report them", device=device, port=port, source=source)
+                continue
+            wrong = {name: value for name, value in here.items() if value != expected[name]}
+            if not wrong:
+                continue
+            policy_side = [n for n in wrong if n in pinned]
+            parts = []
+            for name, value in sorted(wrong.items()):
+                if name in pinned:
+                    parts.append(f"{name} is {value} here, the policy's nic.dcqcn says {pinned[name]}")
+                else:
+                    others = sum(1 for k, v in values[name].items() if v == expected[name])
+                    parts.append(f"{name} is {value} here, {expected[name]} on the other {others} NIC port(s)")
+            fix = "; ".join(f"`echo {expected[n]} > /sys/class/net/{port.name}/ecn/{n}`" for n in sorted(wrong))
+            yield self.finding(f"DCQCN {'; '.join(parts)}; {fix}", device=device, port=port, source=source,
+                               key="dcqcn", severity=Severity.error if policy_side else None,
+                               params={n: (wrong[n], expected[n]) for n in sorted(wrong)},
+                               devices=[device.name])
+
+
+def _majority(seen: dict) -> int:
+    """The value most ports have; the smaller one on a tie (a stable choice, no host preferred)."""
+    counts: dict[int, int] = {}
+    for value in seen.values():
+        counts[value] = counts.get(value, 0) + 1
+    return min(counts, key=lambda v: (-counts[v], v))

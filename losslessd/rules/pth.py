@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Fabric, Hop, Port, SchedulerType, Source, Trust
-from .map import TRUST_LABEL, first_break
+from .map import TRUST_LABEL, cnp_priority, first_break, queues_text
 from .pfc import numbers
 
 MAX_PAIRS = 2000
@@ -221,7 +221,7 @@ class _RoceFlow(_Flow):
         hop = port.dscp_chain(dscp)
         problem = _trust_problem(device, port, dscp, side)
         if problem is None:
-            brk = first_break(self.ctx, device, port, hop)
+            brk = first_break(self.ctx, device, port, hop, egress=False)  # each egress port is checked by egress()
             if brk is not None:
                 problem = _problem(brk.unknown, device, port, dscp, side, brk.why, brk.source)
         return problem, hop
@@ -232,7 +232,7 @@ class _RoceFlow(_Flow):
 
     def ingress(self, device, port, dscp):
         problem, hop = self._port(device, port, dscp)
-        return problem, f"DSCP {dscp} TC {_q(hop.tc)} PG {_q(hop.pg)}", hop
+        return problem, f"DSCP {dscp} {hop.tc_label} PG {_q(hop.pg)}", hop
 
     def receiver(self, device, port, dscp):
         problem, hop = self._port(device, port, dscp)
@@ -255,14 +255,26 @@ class _RoceFlow(_Flow):
                             f"for this traffic, but PFC is off for priority {paused} here (enabled: "
                             f"{numbers(out.pfc_enabled)}), so its pauses are ignored", out.pfc_source)
         if device.kind == DeviceKind.host:
-            stops, leaves, what = paused, unit, "priority"
-        else:
-            stops = out.pfc_priority_to_queue.get(paused) if out.pfc_priority_to_queue is not None else paused
-            leaves, what = _queue(out, hop), "queue"
-        if leaves is not None and stops != leaves:
+            if unit is not None and paused != unit:
+                return _problem(False, device, out, hop.dscp, "out", f"{nxt.name}:{nport.name} pauses priority "
+                                f"{paused} for this traffic, but the NIC sends it on priority {unit}",
+                                out.map_source or out.pfc_source)
+            return None
+        stops = out.paused_queues(paused)
+        if stops is None:
+            return _problem(True, device, out, hop.dscp, "out", f"which queue a received pause for priority {paused} "
+                            f"stops is not in the input", out.map_source or out.pfc_source)
+        if out.tc_to_queue is None:
+            return _problem(True, device, out, hop.dscp, "out", f"the egress queue of {hop.tc_label} is not in the "
+                            f"input", out.map_source)
+        leaves = _queue(out, hop)
+        if leaves is None:
+            return _problem(False, device, out, hop.dscp, "out", f"{hop.tc_label} has no egress queue here",
+                            out.map_source)
+        if leaves not in stops:
             return _problem(False, device, out, hop.dscp, "out", f"{nxt.name}:{nport.name} pauses priority {paused} "
-                            f"for this traffic, which stops {what} {_q(stops)} here, but the traffic leaves on {what} "
-                            f"{leaves}", out.map_source or out.pfc_source)
+                            f"for this traffic, which stops {queues_text(stops)} here, but the traffic leaves on "
+                            f"queue {leaves}", out.map_source or out.pfc_source)
         return None
 
 
@@ -277,16 +289,17 @@ class _CnpFlow(_Flow):
     def ingress(self, device, port, dscp):
         cnp = self.ctx.policy.cnp
         hop = port.dscp_chain(dscp)
-        note = f"DSCP {dscp} TC {_q(hop.tc)}"
+        note = f"DSCP {dscp} {hop.tc_label}"
         problem = _trust_problem(device, port, dscp)
         maps = port.map_source or port.source
         if problem is None and port.dscp_to_tc is None:
             problem = _problem(True, device, port, dscp, "in", "the DSCP->TC map is not in the input", maps)
         elif problem is None and hop.tc is None:
             problem = _problem(False, device, port, dscp, "in", f"DSCP {dscp} has no entry in the DSCP->TC map", maps)
-        elif problem is None and cnp.priority is not None and hop.priority != cnp.priority:
-            problem = _problem(False, device, port, dscp, "in", f"TC {hop.tc} is priority {hop.priority}, not the "
-                               f"policy's CNP priority {cnp.priority}", maps)
+        elif problem is None:
+            wrong, doubt = cnp_priority(cnp, port, hop)
+            if wrong or doubt:
+                problem = _problem(doubt is not None, device, port, dscp, "in", wrong or doubt, maps)
         return problem, note, hop
 
     def egress(self, device, out, hop, unit, nxt, nport):
@@ -295,6 +308,9 @@ class _CnpFlow(_Flow):
         queue = _queue(out, hop)
         q = out.queues.get(queue) if queue is not None else None
         scheduler = q.scheduler if q is not None else None
+        if queue is None and out.tc_to_queue is not None:
+            return _problem(False, device, out, hop.dscp, "out", f"{hop.tc_label} has no egress queue here",
+                            out.map_source)
         if scheduler is None or scheduler.type is None:
             return _problem(True, device, out, hop.dscp, "out",
                             f"the scheduler of queue {_q(queue)} is not in the input", out.source)
@@ -363,7 +379,7 @@ class _Walker:
         ndev, nport = self.port((nxt, nport_name))
         new = _rewrite(out, hop)
         if new is None:
-            return frozenset([_problem(True, device, out, hop.dscp, "out", f"the port remarks TC {_q(hop.tc)} to a "
+            return frozenset([_problem(True, device, out, hop.dscp, "out", f"the port remarks {hop.tc_label} to a "
                                        "DSCP the input does not show", out.map_source)])
         problem = self.flow.egress(device, out, hop, None, ndev, nport)
         if problem is not None:
@@ -410,7 +426,8 @@ class _Walker:
 
 
 def _queue(out: Port, hop: Hop) -> int | None:
-    return out.tc_to_queue.get(hop.tc) if out.tc_to_queue is not None and hop.tc is not None else hop.tc
+    """The queue the traffic class chosen at ingress leaves ``out`` from (None: not known)."""
+    return out.tc_to_queue.get(hop.tc) if out.tc_to_queue is not None and hop.tc is not None else None
 
 
 class _PathRule(Rule):
@@ -541,3 +558,151 @@ class CnpPathNotStrict(_PathRule):
 
     def enabled(self, ctx) -> bool:
         return ctx.policy.cnp is not None
+
+
+# Linux include/rdma/ib_addr.h iboe_get_mtu(): a RoCE port's IB MTU is the largest of 256..4096 that fits the
+# netdev MTU less GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 = 96 bytes (include/rdma/ib_pack.h).
+ROCE_HEADER_BYTES = 96
+IB_MTUS = (4096, 2048, 1024, 512, 256)
+
+
+def roce_mtu(netdev_mtu: int) -> int | None:
+    """The IB MTU RoCE uses on a port with this IP MTU (iboe_get_mtu); None when not even 256 fits."""
+    return next((m for m in IB_MTUS if netdev_mtu - ROCE_HEADER_BYTES >= m), None)
+
+
+@dataclass(frozen=True)
+class _Narrow:
+    """A switch port on the paths from a point on: its MTU (None: not in the input), where, and how it is reached."""
+
+    mtu: int | None
+    device: str
+    port: str
+    path: tuple[str, ...]  # device:port (MTU) hops up to it
+
+    def behind(self, *labels: str) -> _Narrow:
+        return _Narrow(self.mtu, self.device, self.port, labels + self.path)
+
+
+def _lower(a: _Narrow | None, b: _Narrow | None) -> _Narrow | None:
+    if a is None or b is None:
+        return a or b
+    return a if a.mtu <= b.mtu else b
+
+
+class _MtuWalker:
+    """Over every equal-cost path to one receiver: the narrowest switch port with a known MTU (ingress or egress),
+    and the first port whose MTU is unknown; memoised per state."""
+
+    def __init__(self, fabric: Fabric, routes: _Routes):
+        self.fabric = fabric
+        self.routes = routes
+        self.memo: dict[tuple[str, str, str], tuple[_Narrow | None, _Narrow | None]] = {}
+
+    def _hop(self, device: str, port: str) -> tuple[_Narrow | None, _Narrow | None, str]:
+        mtu = self.fabric.devices[device].ports[port].mtu_bytes
+        label = f"{device}:{port} ({'?' if mtu is None else mtu})"
+        hop = _Narrow(mtu, device, port, (label,))
+        return (hop, None, label) if mtu is not None else (None, hop, label)
+
+    def visit(self, switch: str, ingress: str, phase: str) -> tuple[_Narrow | None, _Narrow | None]:
+        key = (switch, ingress, phase)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = (None, None)  # a loop in the routes adds nothing
+        known, unknown, label = self._hop(switch, ingress)
+        for out, nxt, nport, nphase in self.routes.next_hops(switch, phase):
+            oknown, ounknown, olabel = self._hop(switch, out)
+            known = _lower(known, oknown.behind(label) if oknown else None)
+            unknown = unknown or (ounknown.behind(label) if ounknown else None)
+            if self.fabric.devices[nxt].kind != DeviceKind.host:
+                rknown, runknown = self.visit(nxt, nport, nphase)
+                known = _lower(known, rknown.behind(label, olabel) if rknown else None)
+                unknown = unknown or (runknown.behind(label, olabel) if runknown else None)
+        self.memo[key] = (known, unknown)
+        return known, unknown
+
+
+@register
+class RocePathMtu(Rule):
+    """A switch port on a host-to-host path has an MTU below the RoCE packets the two hosts exchange.
+
+    ## What it checks
+    With a topology, for each pair of NIC ports on different hosts (sampled like PTH001), the RoCE MTU the
+    pair uses is the largest IB MTU (256-4096) that fits the smaller of the two NICs' MTUs less 96 bytes of
+    RoCE headers (Linux iboe_get_mtu: GRH/IP, UDP, BTH, XRC, AtomicETH, ICRC), and its packets carry up to
+    that MTU + 96 bytes. Every switch port on every equal-cost path (ingress and egress, under the fabric's
+    routing) must have an IP MTU of at least that. One finding per narrowest port, with the number of pairs
+    affected and one example path; ports whose MTU the input does not show are reported as unverified.
+
+    ## Why it matters
+    RoCE never fragments and a switch drops a packet larger than the port's MTU, PFC or not: every
+    full-size RoCE packet on that path is lost and retransmitted until the QP gives up, while small
+    messages work, which makes the fault look intermittent. LNK002 compares the two ends of each cable;
+    this rule finds a narrow port anywhere on the path, such as a spine left at a lower MTU than the leaves.
+
+    ## Failing example
+    Hosts at MTU 9000 (RoCE MTU 4096, packets up to 4192 B), `spine1:Ethernet2/1` at MTU 4096:
+    `RoCE packets of up to 4192 B (RoCE MTU 4096 between NIC MTUs 9000 and 9000) cannot pass
+    spine1:Ethernet2/1 (MTU 4096); 4 host pairs affected`.
+
+    ## Passing example
+    Every switch port on the paths at MTU 9100 or more, or at least 4192.
+
+    ## Fix
+    Raise the MTU of the port the message names (and of every port like it) to the fabric's switch MTU, or
+    lower the hosts' MTU so that their RoCE MTU fits.
+    """
+
+    code = "PTH003"
+    name = "roce-path-mtu"
+    scope = "fabric"
+    severity = Severity.error
+
+    def check(self, ctx):
+        fabric = ctx.fabric
+        if fabric.routing is None:
+            return
+        graph = ctx.memo(_graph, fabric)
+        if len({host for host, _ in graph.endpoints}) < 2:
+            return
+        pairs, total, sampling = _pairs(graph.endpoints)
+        hits: dict[tuple[str, str], list] = {}
+        unknown: dict[tuple[str, str], list] = {}
+        walkers: dict[Node, _MtuWalker] = {}
+        for src, dst in pairs:
+            smtu = fabric.devices[src[0]].ports[src[1]].mtu_bytes
+            dmtu = fabric.devices[dst[0]].ports[dst[1]].mtu_bytes
+            if smtu is None or dmtu is None:
+                continue  # the NICs' own MTUs: LNK002 and the host captures' SYS notes say what is missing
+            mtu = roce_mtu(min(smtu, dmtu))
+            if mtu is None:
+                continue
+            walker = walkers.get(dst) or walkers.setdefault(dst, _MtuWalker(fabric, _Routes(fabric, graph, dst)))
+            first = graph.peer[src]
+            known, missing = walker.visit(first[0], first[1], "up")
+            need = mtu + ROCE_HEADER_BYTES
+            if known is not None and known.mtu < need:
+                hits.setdefault((known.device, known.port), []).append((src, dst, mtu, need, smtu, dmtu, known))
+            elif missing is not None:
+                unknown.setdefault((missing.device, missing.port), []).append((src, dst, mtu, need, smtu, dmtu,
+                                                                               missing))
+        for (device, port), entries in sorted(hits.items()):
+            src, dst, mtu, need, smtu, dmtu, narrow = max(entries, key=lambda e: e[3])
+            path = " -> ".join((f"{src[0]}:{src[1]} ({smtu})",) + narrow.path + ("...", f"{dst[0]}:{dst[1]} ({dmtu})"))
+            affected = len({(e[0], e[1]) for e in entries})
+            dev = fabric.devices[device]
+            yield self.finding(f"RoCE packets of up to {need} B (RoCE MTU {mtu} between NIC MTUs {smtu} and {dmtu}) "
+                               f"cannot pass {device}:{port} (MTU {narrow.mtu}); {affected} host pair"
+                               f"{'s' if affected != 1 else ''} affected ({sampling}); raise its MTU to at least "
+                               f"{need}\npath: {path}", device=dev, port=port, source=dev.ports[port].source,
+                               key=f"{device}:{port}|mtu", devices=list(dict.fromkeys([device, src[0], dst[0]])),
+                               mtu=narrow.mtu, needed=need, pairs=affected)
+        for (device, port), entries in sorted(unknown.items()):
+            if (device, port) in hits:
+                continue
+            dev = fabric.devices[device]
+            yield self.unverified(f"the MTU of {device}:{port} is not in the input, so whether RoCE packets of up to "
+                                  f"{max(e[3] for e in entries)} B pass it is unknown "
+                                  f"({len({(e[0], e[1]) for e in entries})} host pairs)", device=dev, port=port,
+                                  source=dev.ports[port].source, key=f"{device}:{port}|mtu")

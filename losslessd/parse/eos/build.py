@@ -13,12 +13,19 @@ DEFAULT_DSCP_TO_TC = {d: 1 if d < 8 else 0 if d < 16 else d // 8 for d in range(
 # EOS default CoS -> traffic class: 0 -> 1, 1 -> 0, otherwise CoS n -> TC n (same manual table).
 DEFAULT_COS_TO_TC = {c: {0: 1, 1: 0}.get(c, c) for c in range(8)}
 TRAFFIC_CLASSES = range(8)
+# EOS User Manual, QoS (PFC on Trident/Tomahawk/Jericho platforms): PFC priority N is traffic class N:
+# `priority-flow-control priority N no-drop` pauses TC N, and a received pause for N stops TC N's tx-queue.
+TC_PRIORITY = {tc: tc for tc in TRAFFIC_CLASSES}
 # EOS tx-queue defaults: every queue is strict priority until `no priority`; `no priority` on queue N makes
 # queues 0..N round robin, weighted by `bandwidth percent` (EOS User Manual, QoS, `priority` (tx-queue)).
 QUEUES = range(8)
 # Watchdog action when none is configured: error-disable the port (AVD eos_cli_config_gen qos_profiles
 # schema: "Override the default error-disable action").
 DEFAULT_WATCHDOG_ACTION = "errdisable"
+# EOS watchdog words -> the model's actions. `no-drop` stops honouring pauses on the stuck queue and keeps
+# forwarding its packets (AVD priority_flow_control.watchdog.action: "drop" | "no-drop"); `notify-only`
+# logs without acting on the queue (AVD qos_profiles watchdog.action); errdisable shuts the port.
+WATCHDOG_ACTION_WORDS = {"drop": "drop", "no-drop": "forward", "notify-only": "notify-only", "errdisable": "errdisable"}
 
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
@@ -45,6 +52,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
     port = Port(name=name, description=iface.description, source=iface.source,
                 admin_up=iface.admin_up.value if iface.admin_up else True,  # EOS prints `shutdown` only when down
                 speed_gbps=iface.speed.value if iface.speed else None,
+                # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 qos_configured=any(layer.qos_lines for layer in layers), vlans=_vlans(iface))
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
@@ -90,13 +98,16 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
         port.trust, port.trust_source = (Trust.dscp, iface.routed.source) if routed else (Trust.pcp, iface.source)
     if port.trust == Trust.dscp:
         port.dscp_to_tc = _effective(DEFAULT_DSCP_TO_TC, cfg.dscp_to_tc)
+        port.dscp_defaulted = sorted(set(DEFAULT_DSCP_TO_TC) - set(cfg.dscp_to_tc))
         port.map_source = _first(cfg.dscp_to_tc)
     elif port.trust == Trust.pcp:
         port.pcp_to_tc = _effective(DEFAULT_COS_TO_TC, cfg.cos_to_tc)
         port.map_source = _first(cfg.cos_to_tc)
-    if cfg.tc_to_queue:
-        port.tc_to_queue = _effective({tc: tc for tc in TRAFFIC_CLASSES}, cfg.tc_to_queue)
-        port.map_source = port.map_source or _first(cfg.tc_to_queue)
+    # EOS default traffic-class -> tx-queue map is TC n -> queue n until `qos map traffic-class T to tx-queue Q`.
+    port.tc_to_queue = _effective({tc: tc for tc in TRAFFIC_CLASSES}, cfg.tc_to_queue)
+    port.map_source = port.map_source or _first(cfg.tc_to_queue)
+    port.tc_to_priority = TC_PRIORITY
+    port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:
@@ -138,13 +149,14 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     for layer in layers:
         timers.update(layer.wd_timers)
     action = _last(layers, "wd_action") or cfg.wd_action
+    word = action.value if action else DEFAULT_WATCHDOG_ACTION
 
     def timer(key: str) -> float | None:
         return timers[key].value if key in timers else None
 
     port.watchdog = Watchdog(enabled=True, detection_time_ms=timer("timeout"),
                              restoration_time_ms=timer("recovery-time"), polling_interval_ms=timer("polling-interval"),
-                             action=action.value if action else DEFAULT_WATCHDOG_ACTION, source=enabled.source)
+                             action=WATCHDOG_ACTION_WORDS[word], action_raw=word, source=enabled.source)
 
 
 def _queues(layers: list[QosConf], port: Port) -> None:
@@ -153,7 +165,7 @@ def _queues(layers: list[QosConf], port: Port) -> None:
         for index, conf in layer.queues.items():
             queue = merged.setdefault(index, QueueConf(source=conf.source))
             queue.source = conf.source
-            for attr in ("strict", "bandwidth", "ecn"):
+            for attr in ("strict", "bandwidth", "ecn", "shaped"):
                 if getattr(conf, attr) is not None:
                     setattr(queue, attr, getattr(conf, attr))
     round_robin = [i for i, q in merged.items() if q.strict is not None and not q.strict.value]
@@ -166,7 +178,8 @@ def _queues(layers: list[QosConf], port: Port) -> None:
             scheduler = Scheduler(type=SchedulerType.wrr, weight=weight,
                                   source=(own if own and not own.value else merged[top_rr].strict).source)
         else:
-            scheduler = Scheduler(type=SchedulerType.strict, source=own.source if own else None)
+            scheduler = Scheduler(type=SchedulerType.strict, default=own is None, source=own.source if own else None,
+                                  shaped=bool(conf and conf.shaped and conf.shaped.value))
         port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source if conf else None,
                                    ecn=_ecn(conf.ecn if conf else None, port.speed_gbps))
 

@@ -28,7 +28,7 @@ WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, shaping,
 # WRED that drops instead of marking (not ECN), the ECN counter switch.
-_QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"), ("shape",), ("no", "shape"),
+_QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"),
                   ("random-detect", "drop"), ("no", "random-detect", "drop"), ("random-detect", "ecn", "count"),
                   ("no", "random-detect", "ecn", "count"), ("comment",))
 # qos profile sub-commands that exist but are not part of the model (default CoS/DSCP, shaping, policy-maps).
@@ -59,6 +59,7 @@ class QueueConf:
     strict: Val | None = None  # True: `priority strict`; False: `no priority`
     bandwidth: Val | None = None  # `bandwidth percent N`
     ecn: Val | None = None  # value RawEcn, or None for `no random-detect ecn`
+    shaped: Val | None = None  # True: `shape rate X`; False: `no shape rate`
 
 
 @dataclass
@@ -248,6 +249,10 @@ class _Reader(TreeReader):
             queue.bandwidth = Val(bounded_int(w[2], 0, 100, "the bandwidth percent"), src)
         elif w == ["no", "random-detect", "ecn"]:
             queue.ecn = Val(None, src)
+        elif w[:2] == ["shape", "rate"]:  # EOS QoS guide: `shape rate R` caps the tx-queue's rate
+            queue.shaped = Val(True, src)
+        elif w[:2] == ["no", "shape"]:
+            queue.shaped = Val(False, src)
         elif any(tuple(w[:len(p)]) == p for p in _QUEUE_IGNORED):
             pass
         elif w[:3] == ["random-detect", "ecn", "minimum-threshold"]:

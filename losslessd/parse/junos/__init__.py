@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...model import Device, ParseIssue
-from ..base import Input, config_inputs, sniff_text
+from ..base import Input, config_inputs, hardware_model, sniff_text
 from .build import build
 from .reader import read
 
@@ -42,4 +42,10 @@ def parse(inputs: list[Input], name: str) -> Device:
     name = captured or name
     issues: list[ParseIssue] = []
     cfg = read(configs, issues)
-    return build(cfg, PLATFORM, name, inputs[0].path, issues)
+    device = build(cfg, PLATFORM, name, inputs[0].path, issues)
+    device.hardware = hardware_model(inputs, PLATFORM, _MODEL)
+    return device
+
+
+# `show version`: "Model: qfx5120-48y-8c".
+_MODEL = re.compile(r"^Model:\s*(\S+)", re.MULTILINE)

@@ -20,25 +20,51 @@ from ...model import (
     Watchdog,
 )
 from ...units import time_to_bytes
-from .reader import PHYSICAL, WATCHDOG_DEFAULTS, Cnp, CosInterface, ForwardingClass, JunosConfig, SchedulerConf, Val
+from ..base import check_port_count
+from .reader import (
+    PHYSICAL,
+    WATCHDOG_DEFAULTS,
+    Cnp,
+    CosInterface,
+    ForwardingClass,
+    Interface,
+    InterfaceRange,
+    JunosConfig,
+    SchedulerConf,
+    Val,
+)
 
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
 # "By default, all ports use the drop action").
 DEFAULT_WATCHDOG_ACTION = "drop"
+# Junos `pfc-watchdog watchdog-action` words (drop | forward) -> the model's actions; another word keeps the
+# action unknown (its raw word is still shown).
+WATCHDOG_ACTION_WORDS = {"drop": "drop", "forward": "forward"}
+# Junos "code-point (Output Congestion Notification)": by default 802.1p priorities 3 and 4 pause output queues
+# 3 (fcoe) and 4 (no-loss) on every Ethernet interface; an explicit output profile replaces the default.
+DEFAULT_FLOW_CONTROL = {3: [3], 4: [4]}
+# IEEE 802.3 Ethernet header (destination, source, EtherType) and one 802.1Q tag, in bytes.
+ETHERNET_HEADER_BYTES, VLAN_TAG_BYTES = 14, 4
 
 
 def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[ParseIssue]) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform, issues=issues,
                     source=Source(file=path))
     names = set(cfg.interfaces) | {n for n in cfg.cos_interfaces if PHYSICAL.match(n)}
-    wildcards = [(pattern, conf) for pattern, conf in cfg.cos_interfaces.items() if _GLOB.search(pattern)]
+    names |= {n for r in cfg.ranges.values() for n in r.names if PHYSICAL.match(n)}
+    # A broken-out port (`number-of-sub-ports`) forwards nothing itself: its et-x/y/z:N ports do.
+    names -= {n for n, iface in cfg.interfaces.items() if iface.channelized}
+    check_port_count(len(names), path)  # interface ranges name ports too: before any is built
+    wildcards = [(pattern, conf) for pattern, conf in cfg.cos_interfaces.items()
+                 if pattern == "all" or _GLOB.search(pattern)]
     if len(wildcards) > MAX_WILDCARDS:  # each port is matched against each: bounded time
         device.issues.append(ParseIssue(code="SYS002", source=wildcards[MAX_WILDCARDS][1].source, message=(
             f"{len(wildcards):,} wildcard `class-of-service interfaces` entries: only the first {MAX_WILDCARDS} "
             "are applied to the ports")))
         wildcards = wildcards[:MAX_WILDCARDS]
+    classes = _Classes(cfg)
     for port_name in sorted(names):
-        device.ports[port_name] = _port(cfg, port_name, device.issues, wildcards)
+        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards)
     return device
 
 
@@ -47,37 +73,86 @@ _GLOB = re.compile(r"[*?\[]")
 MAX_WILDCARDS = 128  # far more than a config writes (one per line card or port group)
 
 
+class _Classes:
+    """The forwarding classes as the model's traffic classes: our own stable ids (order of definition), never the
+    queue number; each class's name, queue and `pfc-priority`."""
+
+    def __init__(self, cfg: JunosConfig):
+        self.ids = {name: tc for tc, name in enumerate(cfg.classes)}
+        self.names = {tc: f"forwarding class {name}" for name, tc in self.ids.items()}
+        self.queues = {self.ids[name]: fc.queue for name, fc in cfg.classes.items()}
+        self.priorities = {self.ids[name]: fc.pfc_priority.value for name, fc in cfg.classes.items() if fc.pfc_priority}
+
+
 def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]]) -> CosInterface | None:
-    """The port's own `class-of-service interfaces` settings over those of wildcard entries (`et-0/0/*`)."""
-    layers = [conf for pattern, conf in wildcards if pattern != name and fnmatchcase(name, pattern)]
+    """The port's own `class-of-service interfaces` settings over those of wildcard entries (`et-0/0/*`, and `all`,
+    which Junos applies to every interface)."""
+    layers = [conf for pattern, conf in wildcards
+              if pattern != name and fnmatchcase(name, "*" if pattern == "all" else pattern)]
+    layers.sort(key=lambda conf: conf is not cfg.cos_interfaces.get("all"))  # `all` first: any other entry wins
     if name in cfg.cos_interfaces:
         layers.append(cfg.cos_interfaces[name])
     if not layers:
         return None
     merged = CosInterface(source=layers[-1].source)
     for layer in layers:
-        for attr in ("cnp", "scheduler_map", "traffic_control_profile", "dscp_classifier", "pcp_classifier"):
+        for attr in ("cnp", "scheduler_map", "traffic_control_profile", "dscp_classifier", "dscp6_classifier",
+                     "pcp_classifier", "dscp_rewrite"):
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
     return merged
 
 
-def _port(cfg: JunosConfig, name: str, issues: list[ParseIssue], wildcards: list[tuple[str, CosInterface]]) -> Port:
-    iface = cfg.interfaces.get(name)
+def _interface(cfg: JunosConfig, name: str) -> Interface | None:
+    """The port's own settings over those of the interface ranges it is a member of."""
+    own = cfg.interfaces.get(name)
+    shared = [r.settings for r in cfg.ranges.values() if r.settings is not None and _member(r, name)]
+    if not shared:
+        return own
+    merged = Interface(source=own.source if own else shared[0].source)
+    for layer in [*shared, *([own] if own else [])]:
+        for attr in ("description", "mtu", "inet_mtu", "speed_gbps", "disabled"):
+            if getattr(layer, attr) is not None:
+                setattr(merged, attr, getattr(layer, attr))
+        merged.vlan_tagging = merged.vlan_tagging or layer.vlan_tagging
+    return merged
+
+
+def _member(rng: InterfaceRange, name: str) -> bool:
+    return name in rng.names or any(re.fullmatch(pattern, name) for pattern in rng.members)
+
+
+def _ip_mtu(iface: Interface | None) -> int | None:
+    """The IP MTU: `family inet mtu` when written, else the media MTU less the Ethernet header (14 bytes, 18 with a
+    VLAN tag). Junos "Media MTU Sizes by Interface Type": Ethernet media MTU 1514 carries IP MTU 1500."""
+    if iface is None:
+        return None
+    if iface.inet_mtu is not None:
+        return iface.inet_mtu.value
+    if iface.mtu is not None:
+        return iface.mtu.value - ETHERNET_HEADER_BYTES - (VLAN_TAG_BYTES if iface.vlan_tagging else 0)
+    return None
+
+
+def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
+          wildcards: list[tuple[str, CosInterface]]) -> Port:
+    iface = _interface(cfg, name)
     conf = _cos_conf(cfg, name, wildcards)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
-                description=iface.description if iface else None,
-                mtu_bytes=iface.mtu.value if iface and iface.mtu else None,
+                description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
                 speed_gbps=iface.speed_gbps if iface else None,
                 admin_up=not (iface and iface.disabled))  # Junos prints `disable` only for a port that is down
-    # PFC and the watchdog are off on Junos until a congestion-notification-profile is applied.
+    # Forwarding classes, their queues and PFC priorities are switch-wide; PFC and the watchdog are off on a
+    # port until a congestion-notification-profile is applied, while received pauses stop the default queues.
+    port.tc_names, port.tc_to_queue, port.tc_to_priority = classes.names, classes.queues, dict(classes.priorities)
+    port.pfc_priority_to_queue = DEFAULT_FLOW_CONTROL
     port.pfc_enabled, port.watchdog = [], Watchdog(enabled=False)
     if conf is None:
         return port
     port.qos_configured = any(v is not None for v in (conf.cnp, conf.scheduler_map, conf.traffic_control_profile,
                                                       conf.dscp_classifier, conf.pcp_classifier))
-    _classify(cfg, conf, port, issues)
-    _pfc(cfg, conf, port, issues)
+    _classify(cfg, classes, conf, port, issues)
+    _pfc(cfg, classes, conf, port, issues)
     _queues(cfg, conf, port, issues)
     return port
 
@@ -87,70 +162,119 @@ def _missing(issues: list[ParseIssue], port: Port, what: str, ref: Val, effect: 
         f"{port.name} uses {what} {ref.value}, which is not defined in this configuration: {effect}")))
 
 
-def _classify(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
-    """A DSCP classifier on the port means it trusts DSCP; the TC is the forwarding class's queue number."""
-    for ref, table, trust, attr in ((conf.pcp_classifier, cfg.pcp_classifiers, Trust.pcp, "pcp_to_tc"),
-                                    (conf.dscp_classifier, cfg.dscp_classifiers, Trust.dscp, "dscp_to_tc")):
+def _dscp_classifier(cfg: JunosConfig, conf: CosInterface) -> tuple[Val | None, dict[str, dict[int, Val]], str]:
+    """The port's DSCP classifier: the IPv4 one, else the IPv6 one (RoCEv2 over IPv6 is classified by it)."""
+    if conf.dscp_classifier is not None or conf.dscp6_classifier is None:
+        return conf.dscp_classifier, cfg.dscp_classifiers, "dscp"
+    return conf.dscp6_classifier, cfg.dscp6_classifiers, "dscp-ipv6"
+
+
+def _entries(cfg: JunosConfig, table: dict[str, dict[int, Val]], kind: str, name: str,
+             seen: frozenset[str] = frozenset()) -> dict[int, Val] | None:
+    """A classifier's code points, over those of the classifier it imports (`import default`: Junos's own table,
+    which the configuration does not list, so those code points stay unknown). None: not defined."""
+    own = table.get(name)
+    base = cfg.imports.get((kind, name))
+    if base is None or base.value == "default" or base.value in seen:
+        return own if own is not None or base is None else {}
+    inherited = _entries(cfg, table, kind, base.value, seen | {name}) or {}
+    return {**inherited, **(own or {})}
+
+
+def _classify(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
+    """A DSCP classifier on the port means it trusts DSCP; code points go to forwarding classes (traffic classes)."""
+    dscp_ref, dscp_table, dscp_kind = _dscp_classifier(cfg, conf)
+    for ref, table, kind, trust, attr in ((conf.pcp_classifier, cfg.pcp_classifiers, "ieee-802.1", Trust.pcp,
+                                           "pcp_to_tc"),
+                                          (dscp_ref, dscp_table, dscp_kind, Trust.dscp, "dscp_to_tc")):
         if ref is None:
             continue
         port.trust, port.trust_source = trust, ref.source
-        entries = table.get(ref.value)
+        entries = _entries(cfg, table, kind, ref.value)
         if entries is None:
             _missing(issues, port, "classifier", ref, "its DSCP/priority map is unknown")
             continue
         mapping = {}
         for code, fc in sorted(entries.items()):
-            if fc.value not in cfg.classes:
+            if fc.value not in classes.ids:
                 issues.append(ParseIssue(code="SYS002", source=fc.source, message=(
                     f"classifier {ref.value} sends code point {code} to forwarding class {fc.value}, "
                     "which has no queue-num in this configuration")))
                 continue
-            mapping[code] = cfg.classes[fc.value].queue
+            mapping[code] = classes.ids[fc.value]
         # Code points the classifier does not list are left out: where they go is not in the configuration.
         setattr(port, attr, mapping)
-        port.map_source = min((v.source for v in entries.values()), key=lambda s: s.line or 0, default=None)
-    pfc_priorities = {fc.queue: fc.pfc_priority.value for fc in cfg.classes.values() if fc.pfc_priority}
-    if pfc_priorities:  # `pfc-priority` sends a forwarding class's pauses with another priority than its queue
-        port.tc_to_priority = {tc: pfc_priorities.get(tc, tc) for tc in range(8)}
+        port.map_source = min((v.source for v in entries.values()), key=lambda s: s.line or 0, default=ref.source)
+    _rewrite(cfg, classes, conf, port, issues)
 
 
-def _class_of(cfg: JunosConfig, conf: CosInterface, dscp: int) -> ForwardingClass | None:
-    entries = cfg.dscp_classifiers.get(conf.dscp_classifier.value, {}) if conf.dscp_classifier else {}
-    fc = entries.get(dscp)
-    return cfg.classes.get(fc.value) if fc else None
+def _rewrite(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
+    """`rewrite-rules dscp NAME` remarks each listed forwarding class on egress; a class the rule does not list (and
+    every class under Junos's `default` rule, which the configuration does not show) goes out with a DSCP the input
+    does not show."""
+    ref = conf.dscp_rewrite
+    if ref is None:
+        return
+    rule = {} if ref.value == "default" else cfg.dscp_rewrites.get(ref.value)
+    if rule is None:
+        _missing(issues, port, "rewrite rule", ref, "the DSCP its packets leave with is unknown")
+        rule = {}
+    port.tc_to_dscp_rewrite = {classes.ids[fc]: val.value for fc, val in rule.items() if fc in classes.ids}
 
 
-def _pfc(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
+def _class_of(cfg: JunosConfig, ref: Val | None, table: dict[str, dict[int, Val]],
+              code: int) -> tuple[str, ForwardingClass] | None:
+    """The forwarding class the port's classifier (``ref`` into ``table``) gives a code point."""
+    kind = "dscp" if table is cfg.dscp_classifiers else "dscp-ipv6" if table is cfg.dscp6_classifiers else "ieee-802.1"
+    fc = (_entries(cfg, table, kind, ref.value) or {}).get(code) if ref is not None else None
+    return (fc.value, cfg.classes[fc.value]) if fc is not None and fc.value in cfg.classes else None
+
+
+def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
     if conf.cnp is None:
         return
     cnp = cfg.cnps.get(conf.cnp.value)
     if cnp is None:
         _missing(issues, port, "congestion-notification-profile", conf.cnp, "its PFC and watchdog are unknown")
-        port.pfc_enabled, port.watchdog = None, None
+        port.pfc_enabled, port.watchdog, port.pfc_priority_to_queue = None, None, None
         return
+    # `input ieee-802.1 code-point P pfc`: pauses carry P itself, for the class the port's 802.1p classifier
+    # gives P (Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic" and CNP input statements).
     enabled: dict[int, Source] = dict(cnp.pcp)
+    for code in cnp.pcp:
+        found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
+        if found is not None:
+            port.tc_to_priority.setdefault(classes.ids[found[0]], code)
+    unknown = False
     for dscp, src in cnp.dscp.items():
-        # DSCP-based PFC pauses the priority of the forwarding class the classifier gives that DSCP: its
-        # pfc-priority, which needs a no-loss class (Junos "Configuring DSCP-based PFC for Layer 3 Untagged Traffic").
-        fc = _class_of(cfg, conf, dscp)
-        if fc is None:
+        # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that
+        # DSCP (Junos "Configuring DSCP-based PFC for Layer 3 Untagged Traffic": no-loss and pfc-priority required).
+        found = _class_of(cfg, *_dscp_classifier(cfg, conf)[:2], dscp)
+        if found is None:
             issues.append(ParseIssue(code="SYS002", source=src, message=(
                 f"{port.name}: PFC on DSCP {dscp}, but the port's classifier gives DSCP {dscp} no forwarding class, "
                 "so no PFC priority can be told")))
             continue
+        _, fc = found
         if not fc.no_loss:
             continue  # not lossless without `no-loss`: the port does not pause for it
-        enabled[fc.pfc_priority.value if fc.pfc_priority else fc.queue] = src
-    port.pfc_enabled = sorted(enabled)
-    port.pfc_source = conf.cnp.source
-    if cnp.flow_control_queue:
-        port.pfc_priority_to_queue = dict(sorted(cnp.flow_control_queue.items()))
-    # QFX has no priority-group configuration: ingress headroom for no-loss classes comes from the shared buffer
-    # at run time, so there is no profile here to check.
-    port.tc_to_pg = {tc: tc for tc in range(8)}
-    for tc, prio in (port.tc_to_priority or {p: p for p in range(8)}).items():
-        if prio in enabled:
-            port.priority_groups[tc] = PriorityGroup(index=tc, runtime_profile=True, source=enabled[prio])
+        if fc.pfc_priority is None:
+            unknown = True  # the priority its pauses carry is not in the configuration
+            continue
+        enabled[fc.pfc_priority.value] = src
+    port.pfc_enabled = None if unknown or cnp.unreadable else sorted(enabled)
+    port.pfc_source = cnp.unreadable or conf.cnp.source
+    if cnp.cable_length is not None:
+        port.cable_length_m = float(cnp.cable_length.value)
+    if unknown:
+        port.tc_to_priority = None
+    port.pfc_priority_to_queue = (DEFAULT_FLOW_CONTROL if not cnp.flow_control_queue else
+                                  {p: list(q) for p, q in sorted(cnp.flow_control_queue.items())})
+    # QFX has no priority-group configuration: a no-loss class's ingress headroom comes at run time from the
+    # shared buffer's lossless-headroom partition, per PFC priority; the model names that PG by the priority.
+    port.tc_to_pg = {tc: prio for tc, prio in (port.tc_to_priority or {}).items() if prio in enabled}
+    for prio in sorted(set(port.tc_to_pg.values())):
+        port.priority_groups[prio] = PriorityGroup(index=prio, runtime_profile=True, source=enabled[prio])
     port.watchdog = _watchdog(cnp)
 
 
@@ -165,7 +289,8 @@ def _watchdog(cnp: Cnp) -> Watchdog:
     action = cnp.wd.get("action")
     return Watchdog(enabled=True, polling_interval_ms=opt("poll-interval"),
                     detection_time_ms=opt("detection") * opt("poll-interval"), restoration_time_ms=opt("recovery"),
-                    action=action.value if action else DEFAULT_WATCHDOG_ACTION, source=cnp.watchdog)
+                    action=WATCHDOG_ACTION_WORDS.get(action.value if action else DEFAULT_WATCHDOG_ACTION),
+                    action_raw=action.value if action else DEFAULT_WATCHDOG_ACTION, source=cnp.watchdog)
 
 
 def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
@@ -189,9 +314,18 @@ def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[Parse
                 f"scheduler-map {ref.value}: " + (f"forwarding class {fc_name}" if fc is None else
                                                   f"scheduler {sched_ref.value}") + " is not defined")))
             continue
-        scheduler = (Scheduler(name=sched_ref.value, type=SchedulerType.strict, source=sched.strict) if sched.strict
-                     else Scheduler(name=sched_ref.value, type=SchedulerType.wrr, weight=sched.rate_pct,
-                                    source=sched.source))
+        if sched.unreadable:  # a line of it was not read (SYS002): what it sets is unknown, not its default
+            port.queues[fc.queue] = Queue(index=fc.queue, scheduler=Scheduler(name=sched_ref.value,
+                                                                              source=sched.unreadable),
+                                          ecn=Ecn(source=sched.unreadable), source=sched_ref.source)
+            continue
+        # strict-high is strict priority; high, medium-* and low are levels of the guaranteed-rate region, served
+        # by weight (transmit-rate), not before everything else (Junos CoS guide, "priority (Schedulers)").
+        level = f" (priority {sched.priority.value})" if sched.priority and not sched.strict else ""
+        scheduler = (Scheduler(name=sched_ref.value, type=SchedulerType.strict, shaped=sched.shaped is not None,
+                               source=sched.strict) if sched.strict
+                     else Scheduler(name=sched_ref.value + level, type=SchedulerType.wrr, weight=sched.rate_pct,
+                                    source=sched.priority.source if sched.priority else sched.source))
         port.queues[fc.queue] = Queue(index=fc.queue, scheduler=scheduler, source=sched_ref.source,
                                       ecn=_ecn(cfg, sched, port.speed_gbps, issues))
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...model import ParseIssue, Source
+from ...units import DSCP_NAMES
 from ..base import Input, port_slot, shell_words
 from ..clitext import Val
 
@@ -20,19 +21,31 @@ PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
 _BRACE_TOP = re.compile(r"^(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$", re.MULTILINE)
 _CODE6 = re.compile(r"^[01]{6}$")
 _CODE3 = re.compile(r"^[01]{3}$")
-# Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): be, efN, afXY = 8X + 2Y, csN = 8N,
-# nc1 = cs6, nc2 = cs7.
-DSCP_ALIASES = {"be": 0, "ef": 46, "nc1": 48, "nc2": 56, **{f"cs{n}": 8 * n for n in range(8)},
-                **{f"af{x}{y}": 8 * x + 2 * y for x in range(1, 5) for y in range(1, 4)}}
+# Junos standard DSCP aliases (Junos CoS guide, "Default DSCP aliases"): the standard names, and nc1 = cs6, nc2 = cs7.
+DSCP_ALIASES = {**{k: v for k, v in DSCP_NAMES.items() if k != "default"}, "nc1": 48, "nc2": 56}
 # QFX default forwarding classes and their queues (Junos "Default forwarding classes" for the QFX Series).
 DEFAULT_CLASSES = {"best-effort": 0, "fcoe": 3, "no-loss": 4, "network-control": 7}
 # PFC watchdog defaults when `pfc-watchdog` has no options: poll every 100 ms, detection after 2 polls,
 # recovery 200 ms (Junos CoS guide, "PFC Watchdog").
 WATCHDOG_DEFAULTS = {"poll-interval": 100, "detection": 2, "recovery": 200}
-# Statements read into the model; any other `set class-of-service` line is reported as not read.
-# (`traffic-control-profiles` lines other than its scheduler-map: shaping and guaranteed rates.)
-_IGNORED_COS = ("host-outbound-traffic", "shared-buffer", "rewrite-rules", "forwarding-class-sets", "multi-destination",
-                "traffic-control-profiles")
+# Statements read into the model; any other `set class-of-service` line is reported as not read. Knowingly skipped
+# (documented Junos CoS statements that do not change what the rules check): traffic-control-profiles lines other
+# than its scheduler-map (shaping and guaranteed rates); the shared and dedicated buffer partitions (percent of a
+# chip buffer whose size the configuration does not give: QFX sizes lossless headroom from them at run time);
+# host-outbound traffic, multicast and forwarding-class sets; fabric, translation and policy maps.
+_IGNORED_COS = ("host-outbound-traffic", "shared-buffer", "dedicated-buffer", "dedicated-buffer-profile",
+                "forwarding-class-sets", "multi-destination", "traffic-control-profiles", "fabric", "translation-table",
+                "forwarding-policy", "adaptive-shapers", "virtual-channels", "virtual-channel-groups",
+                "loss-priority-maps", "loss-priority-rewrites", "policy-map", "application-traffic-control",
+                "routing-instances", "code-point-aliases", "fragmentation-maps", "restricted-queues")
+# Classifier and rewrite-rule types Junos documents; the DSCP (IPv4, else IPv6) and 802.1p ones feed the model,
+# the others (MPLS EXP, IP precedence) are read and left out: RoCEv2 is classified by DSCP or 802.1p.
+_CODE_TYPES = ("dscp", "dscp-ipv6", "ieee-802.1", "ieee-802.1ad", "exp", "inet-precedence")
+# Scheduler priorities (Junos CoS guide, "priority (Schedulers)"): strict-high is served before everything; the others
+# are levels of the guaranteed (transmit-rate) region, not strict priority.
+SCHEDULER_PRIORITIES = ("strict-high", "high", "medium-high", "medium-low", "low", "low-latency")
+# low-latency (Junos EVO low-latency queueing) is served ahead of strict-high, so it is strict priority too.
+STRICT_PRIORITIES = ("strict-high", "low-latency")
 
 
 @dataclass
@@ -50,10 +63,12 @@ class Cnp:
     source: Source
     dscp: dict[int, Source] = field(default_factory=dict)  # `input dscp code-point X pfc`
     pcp: dict[int, Source] = field(default_factory=dict)  # `input ieee-802.1 code-point X pfc`
-    # `output ieee-802.1 code-point P flow-control-queue Q`: the queue a received pause for P stops
-    flow_control_queue: dict[int, int] = field(default_factory=dict)
+    # `output ieee-802.1 code-point P flow-control-queue [ Q.. ]`: the queues a received pause for P stops
+    flow_control_queue: dict[int, list[int]] = field(default_factory=dict)
     watchdog: Source | None = None
     wd: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_DEFAULTS keys, and "action"
+    cable_length: Val | None = None  # `input cable-length METRES` (headroom is sized for it; default 100 m)
+    unreadable: Source | None = None  # a line of this profile that could not be read
 
 
 @dataclass
@@ -68,10 +83,13 @@ class DropProfile:
 class SchedulerConf:
     source: Source
     strict: Source | None = None  # `priority strict-high`
+    priority: Val | None = None  # `priority high|medium-high|medium-low|low` (not strict)
     rate_pct: int | None = None  # `transmit-rate percent N`
+    shaped: Source | None = None  # `shaping-rate`, or `transmit-rate ... exact|rate-limit`: the queue's rate is capped
     ecn: Source | None = None  # `explicit-congestion-notification`
     drop_profile: Val | None = None  # the drop-profile-map for loss-priority low (or any)
     buffer_us: Val | None = None  # `buffer-size temporal N`: the queue buffer drains in N microseconds at line rate
+    unreadable: Source | None = None  # a line of this scheduler that could not be read
 
 
 @dataclass
@@ -81,16 +99,32 @@ class CosInterface:
     scheduler_map: Val | None = None
     traffic_control_profile: Val | None = None
     dscp_classifier: Val | None = None
+    dscp6_classifier: Val | None = None  # `classifiers dscp-ipv6`: used when the port has no IPv4 DSCP classifier
     pcp_classifier: Val | None = None
+    dscp_rewrite: Val | None = None  # `rewrite-rules dscp NAME`
 
 
 @dataclass
 class Interface:
     source: Source
     description: str | None = None
-    mtu: Val | None = None
+    mtu: Val | None = None  # media MTU (`mtu`): the frame without FCS, Ethernet header included
+    inet_mtu: Val | None = None  # `unit N family inet mtu`: the IP MTU (smallest over the units)
+    vlan_tagging: bool = False  # `vlan-tagging` / `flexible-vlan-tagging`: frames carry a 4-byte tag
+    channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
     disabled: Source | None = None
+
+
+@dataclass
+class InterfaceRange:
+    """`interfaces interface-range NAME`: members and the settings they share."""
+
+    source: Source
+    members: list[str] = field(default_factory=list)  # regular expressions (`member et-0/0/[0-3]`, `et-0/0/*`)
+    ranges: list[tuple[str, str]] = field(default_factory=list)  # member-range FROM to TO
+    names: list[str] = field(default_factory=list)  # the port names the members spell out (not `*` ones)
+    settings: Interface | None = None
 
 
 @dataclass
@@ -101,7 +135,12 @@ class JunosConfig:
     classes: dict[str, ForwardingClass] = field(
         default_factory=lambda: {name: ForwardingClass(queue) for name, queue in DEFAULT_CLASSES.items()})
     dscp_classifiers: dict[str, dict[int, Val]] = field(default_factory=dict)  # DSCP -> forwarding class
+    dscp6_classifiers: dict[str, dict[int, Val]] = field(default_factory=dict)
     pcp_classifiers: dict[str, dict[int, Val]] = field(default_factory=dict)
+    # `classifiers TYPE NAME import OTHER`: the entries NAME starts from (`default`: Junos's own table, not listed)
+    imports: dict[tuple[str, str], Val] = field(default_factory=dict)
+    dscp_rewrites: dict[str, dict[str, Val]] = field(default_factory=dict)  # forwarding class -> DSCP (Val of int)
+    ranges: dict[str, InterfaceRange] = field(default_factory=dict)
     cnps: dict[str, Cnp] = field(default_factory=dict)
     drop_profiles: dict[str, DropProfile] = field(default_factory=dict)
     schedulers: dict[str, SchedulerConf] = field(default_factory=dict)
@@ -129,7 +168,18 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
             except (_Skip, IndexError, ValueError) as exc:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
+                _unreadable(cfg, words or [], src)
     return cfg
+
+
+def _unreadable(cfg: JunosConfig, words: list[str], src: Source) -> None:
+    """A line of a PFC profile or a scheduler that could not be read leaves what it would have set unknown (its
+    PFC state, its queue's scheduling and ECN), never off."""
+    w = words[2:] if words[:2] == ["set", "class-of-service"] else []
+    if len(w) >= 2 and w[0] == "congestion-notification-profile":
+        cfg.cnps.setdefault(w[1], Cnp(source=src)).unreadable = src
+    elif len(w) >= 2 and w[0] == "schedulers":
+        cfg.schedulers.setdefault(w[1], SchedulerConf(source=src)).unreadable = src
 
 
 def _split(line: str) -> list[str] | None:
@@ -139,12 +189,45 @@ def _split(line: str) -> list[str] | None:
         return None
 
 
-def _set_lines(inp: Input):
-    """(source, words, line) of each `display set` line; words None when its quotes do not close."""
+# The CLI prompt, routing-engine banner and edit-path lines around a pasted session (`user@host> show
+# configuration ...`, `{master:0}`, `[edit]`).
+_PROMPT = re.compile(r"^(\S+@\S+[>#%]\s.*|\S+@\S+[>#%]|show\s.*|\{(master|backup|primary|linecard)[^}]*\}|"
+                     r"\[edit.*\])$")
+# A trailing annotation Junos prints after a statement (`"$9$..."; ## SECRET-DATA`), outside quotes.
+_TRAILING_COMMENT = re.compile(r'^((?:[^"#]|"(?:[^"\\]|\\.)*")*?)\s*##.*$')
+
+
+def _strip_comment(line: str) -> str:
+    m = _TRAILING_COMMENT.match(line)
+    return m.group(1).rstrip() if m else line
+
+
+def _lines(inp: Input):
+    """(number, text) of each line that is not a comment: `#` lines, `## ...` tails and `/* ... */` blocks (one line
+    or several) are dropped, as Junos prints them around statements."""
+    in_block = False
     for number, raw in enumerate(inp.text.split("\n"), start=1):
         line = raw.strip()
+        if in_block:
+            if "*/" in line:
+                in_block, line = False, line[line.index("*/") + 2:].strip()
+            else:
+                continue
+        while line.startswith("/*"):
+            if "*/" not in line:
+                in_block, line = True, ""
+                break
+            line = line[line.index("*/") + 2:].strip()
         if line and not line.startswith("#"):
-            yield Source(file=inp.path, line=number), _split(line), line
+            line = _strip_comment(line)
+            if line:
+                yield number, line
+
+
+def _set_lines(inp: Input):
+    """(source, words, line) of each `display set` line; words None when its quotes do not close."""
+    for number, line in _lines(inp):
+        yield Source(file=inp.path, line=number), _split(line), line
 
 
 def _braces(inp: Input, issues: list[ParseIssue]):
@@ -152,10 +235,10 @@ def _braces(inp: Input, issues: list[ParseIssue]):
     its `;`. Statements under `inactive:` are not applied by Junos and are left out."""
     stack: list[tuple[list[str], bool]] = []
     number = 0
-    for number, raw in enumerate(inp.text.split("\n"), start=1):
-        line = raw.strip()
+    for number, line in _lines(inp):
         src = Source(file=inp.path, line=number)
-        if not line or line.startswith(("#", "/*")):
+        if _PROMPT.match(line):
+            stack = []  # a pasted session: the next command's output starts at the top level again
             continue
         if line == "}":
             if not stack:
@@ -200,17 +283,71 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
 
 
 def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
+    if w[0] == "interface-range":
+        rng = cfg.ranges.setdefault(w[1], InterfaceRange(source=src))
+        if w[2] == "member":
+            rng.members.append(_member_pattern(w[3]))
+            rng.names.extend(_member_names(w[3]))
+        elif w[2] == "member-range" and w[4:5] == ["to"]:
+            rng.ranges.append((w[3], w[5]))
+            rng.names.extend(_range_names(w[3], w[5]))
+        else:
+            rng.settings = rng.settings or Interface(source=src)
+            _interface_setting(rng.settings, w[2:], src)
+        return
     if not PHYSICAL.match(w[0]):
         return
-    iface = port_slot(cfg.interfaces, w[0], lambda: Interface(source=src), src)
-    if w[1] == "description":
-        iface.description = w[2]
-    elif w[1] == "mtu":
-        iface.mtu = Val(int(w[2]), src)
-    elif w[1] == "speed":
-        iface.speed_gbps = _speed(w[2])
-    elif w[1] == "disable":
+    _interface_setting(port_slot(cfg.interfaces, w[0], lambda: Interface(source=src), src), w[1:], src)
+
+
+def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
+    if w[0] == "description":
+        iface.description = w[1]
+    elif w[0] == "mtu":
+        iface.mtu = Val(int(_number(w[1], 256, 65535)), src)
+    elif w[0] == "speed":
+        iface.speed_gbps = _speed(w[1])
+    elif w[0] == "disable":
         iface.disabled = src
+    elif w[0] in ("vlan-tagging", "flexible-vlan-tagging", "stacked-vlan-tagging"):
+        iface.vlan_tagging = True
+    elif w[0] == "number-of-sub-ports" and int(_number(w[1], 1, 16)) > 1:
+        iface.channelized = True
+    elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
+        mtu = int(_number(w[5], 256, 65535))
+        if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
+            iface.inet_mtu = Val(mtu, src)
+
+
+def _member_pattern(text: str) -> str:
+    """Junos interface-range member `et-0/0/[0-15]` or `et-0/0/*` as a regular expression."""
+    out = re.escape(text).replace("\\*", ".*")
+
+    def numbers(m: re.Match) -> str:
+        low, high = int(m[1]), int(m[2])
+        if high < low or high - low > 4096:
+            raise _Skip(f"bad member range [{m[1]}-{m[2]}]")
+        return "(?:" + "|".join(str(n) for n in range(low, high + 1)) + ")"
+    return re.sub(r"\\\[(\d+)\\-(\d+)\\\]", numbers, out)
+
+
+def _member_names(text: str) -> list[str]:
+    """The ports a member spells out: `et-0/0/[0-3]` four, `et-0/0/5` one, `et-0/0/*` none (it matches ports
+    defined elsewhere)."""
+    if "*" in text:
+        return []
+    m = re.fullmatch(r"(.*)\[(\d+)-(\d+)\](.*)", text)
+    if m is None:
+        return [text]
+    return [f"{m[1]}{n}{m[4]}" for n in range(int(m[2]), min(int(m[3]), int(m[2]) + 4096) + 1)]
+
+
+def _range_names(low: str, high: str) -> list[str]:
+    """`member-range et-0/0/10 to et-0/0/11`: the ports of one slot between the two."""
+    a, b = (re.fullmatch(r"([a-z]+-\d+/\d+/)(\d+)", n) for n in (low, high))
+    if a is None or b is None or a[1] != b[1] or int(b[2]) - int(a[2]) > 4096:
+        raise _Skip(f"member-range {low} to {high} is not one slot's ports")
+    return [f"{a[1]}{n}" for n in range(int(a[2]), int(b[2]) + 1)]
 
 
 def _speed(text: str) -> float:
@@ -253,19 +390,15 @@ def _number(text: str, low: float, high: float) -> float:
 def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
     kind = w[0]
     if kind == "classifiers":
-        # classifiers (dscp|ieee-802.1) NAME forwarding-class FC loss-priority LP code-points [ ... ]
-        table = {"dscp": cfg.dscp_classifiers, "ieee-802.1": cfg.pcp_classifiers}.get(w[1])
-        if table is None or w[3] != "forwarding-class" or "code-points" not in w:
-            raise _Skip("unknown classifier statement")
-        decode = _dscp if w[1] == "dscp" else _pcp
-        codes = [decode(code) for code in _values(w, w.index("code-points") + 1)]
-        table.setdefault(w[2], {}).update({code: Val(w[4], src) for code in codes})
+        _classifier(cfg, w, src)
+    elif kind == "rewrite-rules":
+        _rewrite_rule(cfg, w, src)
     elif kind == "forwarding-classes" and w[1] == "class":
-        # forwarding-classes class FC queue-num N [no-loss] [pfc-priority P]
+        # forwarding-classes class FC queue-num N [no-loss] [pfc-priority P] [priority high|low] [policing-priority ..]
         fc = cfg.classes.get(w[2])
         rest = w[3:]
         if "queue-num" in rest:
-            queue = int(_number(rest[rest.index("queue-num") + 1], 0, 11))
+            queue = int(_number(rest[rest.index("queue-num") + 1], 0, 15))
             fc = cfg.classes[w[2]] = ForwardingClass(int(queue), src, no_loss=fc.no_loss if fc else False,
                                                      pfc_priority=fc.pfc_priority if fc else None)
         if fc is None:
@@ -275,6 +408,9 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
             fc.no_loss = True
         if "pfc-priority" in rest:
             fc.pfc_priority = Val(int(_number(rest[rest.index("pfc-priority") + 1], 0, 7)), src)
+    elif kind == "forwarding-classes" and w[1] == "queue":
+        # forwarding-classes queue N FC [priority high|low]: the older one-class-per-queue form
+        cfg.classes[w[3]] = ForwardingClass(int(_number(w[2], 0, 15)), src)
     elif kind == "congestion-notification-profile":
         _cnp(cfg.cnps.setdefault(w[1], Cnp(source=src)), w[2:], src)
     elif kind == "drop-profiles":
@@ -291,14 +427,61 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
         raise _Skip("not part of the RoCE checks yet")
 
 
+def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
+    """classifiers TYPE NAME forwarding-class FC loss-priority LP code-points [ ... ], or `import default|OTHER`."""
+    kind = w[1]
+    if kind not in _CODE_TYPES:
+        raise _Skip(f"unknown classifier type {kind!r}")
+    if w[3] == "import":
+        cfg.imports[(kind, w[2])] = Val(w[4], src)
+        return
+    if w[3] != "forwarding-class" or "code-points" not in w:
+        raise _Skip("unknown classifier statement")
+    table = {"dscp": cfg.dscp_classifiers, "dscp-ipv6": cfg.dscp6_classifiers, "ieee-802.1": cfg.pcp_classifiers}.get(kind)
+    decode = {"dscp": _dscp, "dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code)
+    codes = [decode(code) for code in _values(w, w.index("code-points") + 1)]
+    if table is not None:
+        table.setdefault(w[2], {}).update({code: Val(w[4], src) for code in codes})
+
+
+def _rewrite_rule(cfg: JunosConfig, w: list[str], src: Source) -> None:
+    """rewrite-rules TYPE NAME forwarding-class FC loss-priority LP code-point X (or `import default|OTHER`). The
+    DSCP rules (loss priority low, how RoCE is classified) feed Port.tc_to_dscp_rewrite; the others are read."""
+    kind = w[1]
+    if kind not in _CODE_TYPES:
+        raise _Skip(f"unknown rewrite-rule type {kind!r}")
+    if w[3] == "import":
+        cfg.imports[("rewrite " + kind, w[2])] = Val(w[4], src)
+        return
+    if w[3] != "forwarding-class" or "code-point" not in w:
+        raise _Skip("unknown rewrite-rule statement")
+    code = w[w.index("code-point") + 1]
+    loss = w[w.index("loss-priority") + 1] if "loss-priority" in w else "low"
+    if kind == "dscp":
+        value = _dscp(code)
+        if loss == "low":
+            cfg.dscp_rewrites.setdefault(w[2], {})[w[4]] = Val(value, src)
+    else:
+        ({"dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code))(code)
+
+
+def _any_code(text: str) -> int:
+    """An MPLS EXP or IP precedence code point: 3 bits, or a Junos alias (read and left out)."""
+    if _CODE3.match(text):
+        return int(text, 2)
+    if re.fullmatch(r"[a-z][a-z0-9-]*", text):
+        return -1
+    raise _Skip(f"unknown code point {text!r}")
+
+
 def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
     if w[:3] == ["input", "dscp", "code-point"] and w[4] == "pfc":
         cnp.dscp[_dscp(w[3])] = src
     elif w[:3] == ["input", "ieee-802.1", "code-point"] and w[4] == "pfc":
         cnp.pcp[_pcp(w[3])] = src
     elif w[:3] == ["output", "ieee-802.1", "code-point"] and w[4] == "flow-control-queue":
-        for queue in _values(w, 5):
-            cnp.flow_control_queue[_pcp(w[3])] = int(_number(queue, 0, 11))
+        queues = cnp.flow_control_queue.setdefault(_pcp(w[3]), [])
+        queues.extend(q for q in (int(_number(v, 0, 11)) for v in _values(w, 5)) if q not in queues)
     elif w[0] == "pfc-watchdog":
         cnp.watchdog = cnp.watchdog or src
         if len(w) > 1:
@@ -308,8 +491,11 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
                 cnp.wd["action"] = Val(w[2], src)
             else:
                 raise _Skip(f"unknown pfc-watchdog option {w[1]!r}")
-    elif w[:2] == ["input", "cable-length"] or w[0] == "input" and w[1:3] == ["ieee-802.1", "code-point"]:
-        return  # cable length / MRU: not part of the model
+    elif w[:2] == ["input", "cable-length"] and len(w) == 3:
+        # Junos "cable-length (Congestion Notification)": metres, the switch sizes PFC headroom from it.
+        cnp.cable_length = Val(_number(w[2], 1, 1_000_000), src)
+    elif w[0] == "input" and w[1:3] == ["ieee-802.1", "code-point"]:
+        return  # MRU: not part of the model
     else:
         raise _Skip("unknown congestion-notification-profile statement")
 
@@ -328,12 +514,17 @@ def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
 
 def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
     if w[0] == "priority":  # one value: a later `priority` line replaces the earlier one
-        if w[1] not in ("strict-high", "low"):
+        if w[1] not in SCHEDULER_PRIORITIES:
             raise _Skip(f"unknown scheduler priority {w[1]!r}")
-        sched.strict = src if w[1] == "strict-high" else None
+        sched.strict = src if w[1] in STRICT_PRIORITIES else None
+        sched.priority = Val(w[1], src)
     elif w[0] == "transmit-rate":
-        if w[1] == "percent":
-            sched.rate_pct = int(_number(w[2], 0, 100))
+        # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
+        sched.rate_pct = int(_number(w[2], 0, 100)) if w[1] == "percent" else None
+        if w[-1] in ("exact", "rate-limit"):  # Junos CoS guide, "transmit-rate": exact / rate-limit cap the queue
+            sched.shaped = src
+    elif w[0] == "shaping-rate":
+        sched.shaped = src
     elif w[0] == "explicit-congestion-notification":
         sched.ecn = src
     elif w[0] == "drop-profile-map":
@@ -341,25 +532,36 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         if w[2] in ("low", "any"):
             sched.drop_profile = Val(w[w.index("drop-profile") + 1], src)
     elif w[0] == "buffer-size":
-        # buffer-size (percent N | remainder | temporal MICROSECONDS): one choice, the later line wins. Only the
-        # temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
+        # buffer-size (percent N | remainder | temporal MICROSECONDS | exact): one choice, the later line wins. Only
+        # the temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
         sched.buffer_us = Val(_number(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
-    elif w[0] not in ("shaping-rate", "excess-rate", "excess-priority"):
+    elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
+                      "adjust-percent", "drop-profile-map-set", "rate-limit"):
+        # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
         raise _Skip("unknown scheduler statement")
 
 
 def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     if w[:2] and w[0] == "unit":
-        w = w[2:]  # `unit 0 classifiers dscp NAME`
+        w = w[2:]  # `unit 0 classifiers dscp NAME`, `unit * ...`
+    if not w:
+        return
     if w[0] == "congestion-notification-profile":
         conf.cnp = Val(w[1], src)
     elif w[0] == "scheduler-map":
         conf.scheduler_map = Val(w[1], src)
     elif w[0] == "forwarding-class-set" and "output-traffic-control-profile" in w:
         conf.traffic_control_profile = Val(w[w.index("output-traffic-control-profile") + 1], src)
-    elif w[0] == "classifiers" and w[1] == "dscp":
-        conf.dscp_classifier = Val(w[2], src)
-    elif w[0] == "classifiers" and w[1] == "ieee-802.1":
-        conf.pcp_classifier = Val(w[2], src)
-    elif w[0] not in ("rewrite-rules", "shaping-rate"):
+    elif w[0] == "output-traffic-control-profile":
+        conf.traffic_control_profile = Val(w[1], src)
+    elif w[0] == "classifiers" and w[1] in _CODE_TYPES:
+        attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}.get(w[1])
+        if attr is not None:
+            setattr(conf, attr, Val(w[2], src))
+    elif w[0] == "rewrite-rules" and w[1] in _CODE_TYPES:
+        if w[1] == "dscp":
+            conf.dscp_rewrite = Val(w[2], src)
+    elif w[0] not in ("shaping-rate", "forwarding-class", "forwarding-class-set", "input-scheduler-map", "description",
+                      "input-shaping-rate", "input-traffic-control-profile", "scheduler-map-chassis",
+                      "loss-priority-maps", "exclude-queue-overhead-bytes"):
         raise _Skip("unknown class-of-service interface statement")

@@ -9,7 +9,13 @@ are recognised by the path they read, whether one file (`cat PATH`, output = val
   notification / reaction point; NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification");
 - /sys/class/net/IF/ecn/roce_np/cnp_dscp and cnp_802p_prio (how this NIC marks the CNPs it sends);
 - /sys/kernel/config/rdma_cm/DEV/ports/1/default_roce_tos, the value `cma_roce_tos -d DEV -t TOS`
-  sets (mlnx-tools sbin/cma_roce_tos); `cma_roce_tos -d DEV` output is read too.
+  sets (mlnx-tools sbin/cma_roce_tos); `cma_roce_tos -d DEV` output is read too;
+- /sys/class/net/IF/ecn/roce_rp/NAME and roce_np/NAME: the DCQCN parameters (rpg_*, rate_*, dce_tcp_*,
+  min_time_between_cnps ...), read with `grep -s .`;
+- /sys/class/infiniband/DEV/tc/PORT/traffic_class: the device-wide traffic class (MLNX_OFED), a number or
+  `Global tclass=N`; empty when not set.
+`ethtool -a IF` gives the link-level (802.3x) pause state, `ip -d link show dev IF` the NIC's max MTU
+(`maxmtu N`), and `cat /etc/nccl.conf` the NCCL settings every job gets (NAME=VALUE lines).
 `ethtool IF` is read for the speed when the sysfs speed is absent; `lldpcli show neighbors` (or
 `lldpctl`) output, as text, keyvalue or JSON, gives the host's LLDP neighbours.
 
@@ -29,7 +35,7 @@ import shlex
 from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
-from ...model import Device, DeviceKind, NicEcn, ParseIssue, Port, Source
+from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input, port_slot
 from . import mlnx_qos, script
@@ -38,16 +44,30 @@ PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
 
 _PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)|ecn/(?P<proto>roce_np|roce_rp)/enable/(?P<prio>\d{1,3})"
-         r"|ecn/roce_np/(?P<cnp>cnp_dscp|cnp_802p_prio))"
-         r"|/rdma_cm/(?P<dev>[^/\s]+)/ports/\d{1,3}/default_roce_tos")
+         r"|ecn/roce_np/(?P<cnp>cnp_dscp|cnp_802p_prio)|ecn/(?P<pproto>roce_np|roce_rp)/(?P<param>[a-z][a-z0-9_]{0,40}))"
+         r"|/rdma_cm/(?P<dev>[^/\s]+)/ports/\d{1,3}/default_roce_tos"
+         r"|/class/infiniband/(?P<tcdev>[^/\s]+)/tc/\d{1,3}/traffic_class")
 _PATH_RE = re.compile(f"(?:{_PATH})$")
 _GREP_LINE = re.compile(rf"^(?P<path>\S*?(?:{_PATH})):(?P<value>.*)$")
 # Which fact group a command argument reads (a glob such as .../enable/* counts).
-_GROUP_RE = re.compile(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|ecn/roce_rp/enable|ecn/roce_np/cnp_\w+)")
+_GROUP_RE = re.compile(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|ecn/roce_rp/enable|ecn/roce_np/cnp_\w+"
+                       r"|ecn/roce_(?:np|rp)/(?:\*|[a-z]\w*))")
 _BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 _BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
+# `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
+_PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
+_MAXMTU = re.compile(r"\bmaxmtu (\d{2,7})\b")  # iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978"
+_TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?(\d{1,3})$")
+# A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
+_SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
+                            r"/traffic_class$")
+# Optional reads whose empty output means "not there": the DCQCN parameter globs.
+_OPTIONAL_GLOB = re.compile(r"/ecn/roce_(?:np|rp)/\*$|/class/infiniband/\*/tc/\d{1,3}/traffic_class$")
+# What ethtool and iproute2 print for an interface they cannot query (kept in the capture, no finding).
+_NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported", re.IGNORECASE)
+_NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
 _IFACE = re.compile(r"[^/\s]{1,64}")
 _INT = re.compile(r"-?\d{1,12}")
 # shlex.split equals a split on shlex's whitespace unless the command quotes or escapes something.
@@ -134,9 +154,10 @@ class _Host:
                 break
         else:
             iface, start, how = PLACEHOLDER_PORT, 0, f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+        # Everything in the file is read; what a bare output cannot hold is unknown (SYS004 info, not SYS002).
         self._issue(f"bare mlnx_qos output, not a losslessd capture: interface {how}; MTU, speed, DCQCN "
                     "NP/RP switches and cma_roce_tos were not captured (collect with "
-                    "examples/collect-host-capture.sh)", inp.path, start or 1)
+                    "examples/collect-host-capture.sh)", inp.path, start or 1, code="SYS004")
         return Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)
 
     def _script(self, inp: Input) -> None:
@@ -160,6 +181,17 @@ class _Host:
                     if not self._attempt(iface, None, inp.path, sec):
                         raise script.Skip(f"{iface!r} is not an interface name")
                     self.device.ports[iface].mtu_bytes = mtu
+                elif prog == "ethtool" and len(words) >= 3 and words[1] in ("-A", "--pause"):
+                    iface, settings = words[2], words[3:]
+                    if len(settings) % 2 or not self._attempt(iface, None, inp.path, sec):
+                        raise script.Skip("only `ethtool -A IF [autoneg on|off] [rx on|off] [tx on|off]` is read")
+                    pairs = dict(zip(settings[::2], settings[1::2]))
+                    if not set(pairs) <= {"autoneg", "rx", "tx"} or not set(pairs.values()) <= {"on", "off"}:
+                        raise script.Skip("only autoneg, rx and tx on|off are read")
+                    port = self.device.ports[iface]
+                    old = port.link_pause or LinkPause()
+                    port.link_pause = LinkPause(**{k: (pairs[k] == "on") if k in pairs else getattr(old, k)
+                                                   for k in ("autoneg", "rx", "tx")}, source=src)
                 elif prog == "cma_roce_tos":
                     dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
                     if dev is None or tos is None:
@@ -170,6 +202,12 @@ class _Host:
                     self._set_tos(name, tos, src)
                 else:
                     value, path = script.redirect(words)
+                    if _SCRIPT_TCLASS.match(path):
+                        number = _int(value, 0, 255)
+                        if number is None:
+                            raise script.Skip(f"`{value}` is not a traffic class 0-255")
+                        self._set_traffic_class(number, src)
+                        continue
                     m = _PATH_RE.search(path)
                     if not (m and not m.group("dev") and self._fact(m, value, inp.path, sec, n)):
                         raise script.Skip(f"`{value}` is not a value losslessd reads for {path}")
@@ -193,6 +231,8 @@ class _Host:
             iface = _option(args, "-i", "--interface")
             if iface and self._attempt(iface, "mlnx_qos", file, sec):
                 self.device.issues.extend(mlnx_qos.apply(self._port(iface, file, sec), sec, file))
+        elif prog == "cat" and args and args[-1].endswith("nccl.conf"):
+            self._nccl(file, sec)
         elif prog in ("cat", "grep"):
             operands = [a for a in args if not a.startswith("-")]
             self._sysfs(file, sec, operands[1:] if prog == "grep" else operands)
@@ -200,6 +240,11 @@ class _Host:
             self._cma_roce_tos(file, sec, _option(args, "-d", None) or "mlx5_0")  # the script's default device
         elif prog == "ethtool" and len(args) == 1 and not args[0].startswith("-"):
             self._ethtool(file, sec, args[0])
+        elif prog == "ethtool" and len(args) == 2 and args[0] in ("-a", "--show-pause"):
+            self._pause(file, sec, args[1])
+        elif prog == "ip" and "link" in args and "show" in args and ("-d" in args or "-details" in args):
+            self._maxmtu(file, sec, args[-1])
+
         elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):  # lldpd: the host's LLDP neighbours
             neighbors, issues = lldp.parse(sec.output, file, sec.line)
             self.device.neighbors.extend(neighbors)
@@ -214,9 +259,18 @@ class _Host:
                 known = True
             elif "/rdma_cm/" in path:
                 self.tos_attempted = known = True
+            elif "/class/infiniband/" in path and path.endswith("/traffic_class"):
+                known = True
         if not known:
             return  # a command this parser does not read
         lines = [(n, line.strip()) for n, line in enumerate(sec.output.split("\n"), start=sec.line) if line.strip()]
+        if not lines and len(paths) == 1 and (m := _PATH_RE.search(paths[0])) and m.group("tcdev"):
+            self._set_traffic_class(None, Source(file=file, line=sec.line - 1))  # an empty file: not set
+            return
+        if not lines and paths and all(_OPTIONAL_GLOB.search(p) for p in paths):
+            if all("traffic_class" in p for p in paths):  # every device's traffic_class empty: none set
+                self._set_traffic_class(None, Source(file=file, line=sec.line - 1))
+            return  # DCQCN parameters the NIC (or driver) does not expose: nothing to read, nothing wrong
         single = len(paths) == 1 and not any(c in paths[0] for c in "*?[")
         read, bad = 0, []
         for n, line in lines:
@@ -246,8 +300,15 @@ class _Host:
             if number is not None:
                 self._set_tos(m.group("dev"), number, Source(file=file, line=n))
             return number is not None
+        if m.group("tcdev"):
+            tc = _TCLASS.match(value)
+            if tc is None or int(tc.group(1)) > 255:
+                return False
+            self._set_traffic_class(int(tc.group(1)), Source(file=file, line=n))
+            return True
         port = self._port(m.group("iface"), file, sec)
         if m.group("attr") == "mtu":
+            # The netdev MTU is the IP MTU (ip-link(8): the L3 payload; the Ethernet header is not counted).
             port.mtu_bytes = _int(value, 68, 1 << 20)  # 68: IPv4 minimum MTU (RFC 791)
             return port.mtu_bytes is not None
         if m.group("attr") == "speed":
@@ -266,6 +327,14 @@ class _Host:
                 ecn.np_enabled[prio], ecn.np_source = bool(on), ecn.np_source or Source(file=file, line=n)
             else:
                 ecn.rp_enabled[prio], ecn.rp_source = bool(on), ecn.rp_source or Source(file=file, line=n)
+            return True
+        if m.group("param"):
+            number = _int(value, 0, 1 << 32)
+            if number is None:
+                return False
+            params = ecn.rp_params if m.group("pproto") == "roce_rp" else ecn.np_params
+            params[m.group("param")] = number
+            ecn.params_source = ecn.params_source or Source(file=file, line=n)
             return True
         if m.group("cnp") == "cnp_dscp":
             ecn.cnp_dscp = _int(value, 0, 63)
@@ -291,6 +360,43 @@ class _Host:
             self.ethtool_speed[iface] = units.speed_gbps(m.group(1))  # "100000Mb/s"
         except (AttributeError, ValueError):
             self._issue(f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", file, sec.line)
+
+    def _pause(self, file: str, sec: Section, iface: str) -> None:
+        if not self._attempt(iface, "ethtool-a", file, sec):
+            return
+        found = {k: v == "on" for k, v in _PAUSE_LINE.findall(sec.output)}
+        if not found:
+            if not _NO_DEVICE.search(sec.output):
+                self._issue(f"`{sec.command}`: no Autonegotiate/RX/TX pause lines", file, sec.line)
+            return
+        self._port(iface, file, sec).link_pause = LinkPause(autoneg=found.get("Autonegotiate"), rx=found.get("RX"),
+                                                            tx=found.get("TX"), source=Source(file=file, line=sec.line))
+
+    def _maxmtu(self, file: str, sec: Section, iface: str) -> None:
+        if not self._attempt(iface, "ip-link", file, sec):
+            return
+        m = _MAXMTU.search(sec.output)
+        if m is None:
+            if not _NO_DEVICE.search(sec.output):
+                self._issue(f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", file, sec.line)
+            return
+        self._port(iface, file, sec).max_mtu_bytes = int(m.group(1))
+
+    def _nccl(self, file: str, sec: Section) -> None:
+        """/etc/nccl.conf: NAME=VALUE lines (NCCL reads them at start, under the job's own environment). A missing
+        file sets nothing."""
+        env: dict[str, str] = {}
+        for n, line in enumerate(sec.output.split("\n"), start=sec.line):
+            if not line.strip() or line.lstrip().startswith("#") or "No such file" in line:
+                continue
+            if m := _NCCL_LINE.match(line):
+                env[m.group(1)] = m.group(2)
+            else:
+                self._issue(f"`{sec.command}`: {line.strip()[:80]!r} is not a NAME=VALUE line; skipped", file, n)
+        self.device.nccl_env, self.device.nccl_env_source = env, Source(file=file, line=sec.line)
+
+    def _set_traffic_class(self, value: int | None, source: Source) -> None:
+        self.device.rdma_traffic_class, self.device.rdma_traffic_class_source = value, source
 
     # -- helpers -----------------------------------------------------------------------------
     def _attempt(self, iface: str, group: str | None, file: str, sec: Section) -> bool:
@@ -324,8 +430,8 @@ class _Host:
         return port_slot(self.device.ports, iface, lambda: Port(name=iface, qos_configured=True, source=Source(
             file=file, line=max(sec.line - 1, 1))), Source(file=file))
 
-    def _issue(self, message: str, file: str, line: int | None) -> None:
-        self.device.issues.append(ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line)))
+    def _issue(self, message: str, file: str, line: int | None, code: str = "SYS002") -> None:
+        self.device.issues.append(ParseIssue(code=code, message=message, source=Source(file=file, line=line)))
 
     def finish(self) -> Device:
         device, file = self.device, self.device.source.file if self.device.source else None

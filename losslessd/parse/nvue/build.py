@@ -2,8 +2,8 @@
 switch-wide `default-global` ones, over Cumulus Linux's documented defaults (RoCE mode included).
 
 Cumulus classifies DSCP/PCP to a switch priority (SP); PFC pauses switch priorities; the SP goes to an
-egress queue, which NVUE calls the traffic class. In the model the SP is the TC (so tc_to_priority is
-identity) and the NVUE traffic class is the queue (tc_to_queue).
+egress queue, which NVUE calls the traffic class. In the model the SP is the TC (its PFC priority is its
+own number) and the NVUE traffic class is the queue (tc_to_queue).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ ROCE_PFC = [3]
 # a storm makes the switch discard packets for the queue, and PFC comes back after a polling interval
 # without pause frames.
 WD_POLL_MS, WD_ROBUSTNESS, WD_ACTION = 100, 3, "drop"
+SP_PRIORITY = {sp: sp for sp in range(8)}
+SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
 _TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.none}
 
 
@@ -52,6 +54,7 @@ def _roce(conf: Conf) -> str | None:
 
 def _port(conf: Conf, name: str, pc: PortConf) -> Port:
     port = Port(name=name, source=pc.source, qos_configured=pc.qos or conf.global_qos)
+    # `link mtu` sets the Linux interface MTU, the IP MTU (Cumulus Linux "Interface Configuration", MTU).
     for attr, val in (("description", pc.description), ("mtu_bytes", pc.mtu), ("speed_gbps", pc.speed),
                       ("admin_up", pc.admin_up)):
         if val is not None:
@@ -80,8 +83,11 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
         port.pcp_to_tc = {**{p: p for p in range(8)}, **pcp}  # QoS guide: PCP n -> SP n by default
     sp_to_tc = {**(ROCE_SP_TO_TC if roce else {sp: sp for sp in range(8)}),
                 **{sp: v.value for sp, v in conf.sp_to_tc.items()}}
-    if sp_to_tc != {sp: sp for sp in range(8)}:
-        port.tc_to_queue = sp_to_tc
+    port.tc_to_queue, port.tc_names = sp_to_tc, SP_NAMES  # NVUE's own "traffic class" is the queue
+    # Cumulus Linux QoS guide, "Priority Flow Control": PFC is set per switch priority, so SP n pauses as
+    # priority n, and a received pause for priority n stops the egress traffic class SP n is sent on.
+    port.tc_to_priority = SP_PRIORITY
+    port.pfc_priority_to_queue = {sp: [tc] for sp, tc in sp_to_tc.items()}
     sources = [v.source for v in (*conf.dscp.get(prof, {}).values(), *conf.sp_to_tc.values())]
     port.map_source = min(sources, key=lambda s: s.line or 0) if sources else (
         port.trust_source if port.trust_source else None)
@@ -149,7 +155,8 @@ def _watchdog(conf: Conf, pc: PortConf) -> Watchdog:
     poll = _num(conf.wd_poll, WD_POLL_MS)
     return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll,
                     detection_time_ms=poll * _num(conf.wd_robustness, WD_ROBUSTNESS),
-                    restoration_time_ms=poll, action=WD_ACTION, source=pc.watchdog.source)
+                    restoration_time_ms=poll, action=WD_ACTION, action_raw=WD_ACTION,
+                    source=pc.watchdog.source)
 
 
 def _num(val: Val | None, default: int) -> float:

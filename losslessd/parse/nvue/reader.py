@@ -16,7 +16,7 @@ import yaml
 from ... import units
 from ...docpos import compose
 from ...errors import InputError
-from ...limits import MAX_PORTS
+from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
 from ..base import port_slot, shell_words
 from ..clitext import Val
@@ -25,11 +25,14 @@ from ..clitext import Val
 SWP = re.compile(r"^swp\d+(s\d+)?$")
 _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$")
 _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
-# qos subtrees that exist but are not read yet (buffers, shaping, remarking): one SYS002 each.
 # Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
 _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
-_QOS_UNREAD = ("traffic-pool", "advance-buffer-config", "egress-shaper", "link-pause", "remark", "buffer-pool",
-               "ingress-pool", "egress-pool")
+# qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
+# switch's own buffer carving (pool percentages, advanced buffer config; headroom comes from `pfc` cable length).
+_QOS_SKIPPED = ("egress-shaper", "traffic-pool", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
+# qos subtrees that matter to a lossless class but are not read yet: link pause (802.3x, exclusive with PFC on a
+# port) and egress remarking. One SYS002 each, so the gap is seen.
+_QOS_UNREAD = ("link-pause", "remark")
 
 
 @dataclass
@@ -60,7 +63,7 @@ class PortConf:
 
 @dataclass
 class Conf:
-    expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED
+    expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val | None = None
     roce: Val | None = None  # "lossless" | "lossy" | "off"
     roce_cable: Val | None = None
@@ -149,11 +152,6 @@ def _flatten(node: yaml.Node, words: list[str], out: list, path: str) -> None:
             _flatten(item, words, out, path)
 
 
-# Port names all `nv set interface` ranges of one input may expand to: 64 settings lines for every port of
-# the largest switch.
-MAX_EXPANDED = 64 * MAX_PORTS
-
-
 def expand(names: str) -> list[str]:
     """`swp1-4,swp10` / `swp1s0-3` -> the port names. Raises ValueError when garbled."""
     out = []
@@ -228,9 +226,9 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     except ValueError as exc:
         raise Skip(str(exc)) from None
     conf.expanded += len(names)
-    if conf.expanded > MAX_EXPANDED:  # bounded time: each range line may name 1,024 ports
-        raise InputError(f"its interface ranges name more than {MAX_EXPANDED:,} ports in all (a generated file?); "
-                         "not read", file=src.file, line=src.line)
+    if conf.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,024 ports
+        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
+                         "file?); not read", file=src.file, line=src.line)
     rest = w[2:]
     for name in names:
         port = port_slot(conf.ports, name, lambda: PortConf(source=src), src)
@@ -261,6 +259,8 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
         port.watchdog = Val(_switch(w[2]), src)
     elif w and w[0] in ("mapping", "pfc", "congestion-control", "egress-scheduler", "pfc-watchdog"):
         raise Skip("not a QoS setting losslessd knows")
+    elif w and w[0] in ("link-pause", "remark") and w[1:2] == ["profile"]:
+        raise Skip(f"`qos {w[0]}` on a port is not read by losslessd yet")
 
 
 def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
@@ -293,6 +293,8 @@ def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
         tc = _int(rest[4], 7)
         for sp in _ints(rest[2], 7):
             conf.sp_to_tc[sp] = Val(tc, src)
+    elif kind in _QOS_SKIPPED:
+        pass
     elif kind in _QOS_UNREAD:
         if kind not in unread:
             unread.add(kind)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ...model import Device
-from ..base import Input, config_inputs, sniff_text
+from ..base import Input, config_inputs, hardware_model, sniff_text
 from .build import build
 from .reader import read
 
@@ -32,6 +32,12 @@ def sniff(inp: Input) -> bool:
     return sniff_text(inp, PLATFORM, _NXOS)
 
 
+# `show version`: "cisco Nexus9000 C93180YC-EX Chassis" / "cisco Nexus3000 C3132Q-40GX Chassis".
+_MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
+
+
 def parse(inputs: list[Input], name: str) -> Device:
     configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
-    return build(read(configs), PLATFORM, captured or name, inputs[0].path)
+    device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
+    device.hardware = hardware_model(inputs, PLATFORM, _MODEL)
+    return device

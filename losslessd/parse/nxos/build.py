@@ -1,8 +1,14 @@
-"""Turn what the reader found into the model: the qos, queuing and network-qos policies each port uses."""
+"""Turn what the reader found into the model: the qos, queuing and network-qos policies each port uses.
+
+The traffic class is the qos-group. Its PFC priority is the CoS its no-drop network-qos class pauses (`pause pfc-cos
+N`, or on Nexus 3000/5000 `pause no-drop`: the CoS values the qos policy classifies into the group); its queue is the
+queue of the same number; a pause received for that CoS stops that queue.
+"""
 
 from __future__ import annotations
 
 from ...model import (
+    BufferProfile,
     Device,
     DeviceKind,
     Ecn,
@@ -17,9 +23,13 @@ from ...model import (
     Watchdog,
 )
 from ..clitext import Val
-from .reader import InterfaceConf, NxosConfig, QueueConf
+from .reader import _NQ_CLASS, _QUEUE_CLASS, InterfaceConf, NqClass, NxosConfig, QosClass, QueueConf, class_index
 
 QUEUES = range(8)
+# Nexus 9000 QoS guide, queuing (and Nexus 3000 QoS guide, type queuing policies): a queuing class matches its
+# qos-group, and qos-group N is served by egress queue N.
+QOS_GROUP_QUEUE = {group: group for group in QUEUES}
+QOS_GROUP_NAMES = {group: f"qos-group {group}" for group in QUEUES}  # what NX-OS calls its traffic classes
 # Nexus 9000 QoS guide, classification: traffic no qos policy class matches stays in qos-group 0 (class-default).
 DEFAULT_QOS_GROUP = 0
 # Nexus 9000 QoS guide, PFC watchdog workflow: the stuck-queue poll timer is 100 ms; a stuck no-drop queue
@@ -32,7 +42,7 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
     for port_name, iface in cfg.interfaces.items():
-        device.ports[port_name] = _port(cfg, port_name, iface, device.issues)
+        device.ports[port_name] = _port(cfg, device, port_name, iface, device.issues)
     return device
 
 
@@ -50,51 +60,115 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
     return chosen.value, chosen.source, table[chosen.value]
 
 
-def _port(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> Port:
-    own = (iface.pfc_mode, iface.watchdog, iface.qos_policy, iface.queuing_policy)
+def _group(cfg: NxosConfig, class_name: str, system, user: dict[str, Val]) -> int | None:
+    """The qos-group a queuing / network-qos class stands for: a system-defined class, or a class-map with
+    `match qos-group N`."""
+    index = class_index(class_name, system)
+    if index is not None:
+        return index
+    val = user.get(class_name)
+    return val.value if val is not None else None
+
+
+def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> Port:
+    own = (iface.pfc_mode, iface.watchdog, iface.qos_policy, iface.queuing_policy, iface.queuing_in_policy)
     port = Port(name=name, description=iface.description, source=iface.source,
                 speed_gbps=iface.speed.value if iface.speed else None,
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 admin_up=iface.admin_up.value if iface.admin_up else None,
                 qos_configured=any(v is not None for v in own))
-    _classification(cfg, iface, port, issues)
-    _pfc(cfg, iface, port, issues)
+    port.tc_to_queue, port.tc_names = QOS_GROUP_QUEUE, QOS_GROUP_NAMES
+    classes = _classification(cfg, iface, port, issues)
+    _pfc(cfg, iface, port, classes, issues)
+    _ingress_buffers(cfg, device, iface, port, issues)
     _watchdog(cfg, iface, port)
     _queues(cfg, iface, port, issues)
     return port
 
 
-def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:
-    """DSCP -> qos-group from the qos policy's classes in order (the first class that matches wins;
-    class-default always comes last, wherever a merged-in snippet added classes)."""
-    _, src, classes = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
-    if classes is None:
-        return
-    dscp_to_tc: dict[int, int] = {}
+def _classification(cfg: NxosConfig, iface: InterfaceConf,
+                    port: Port, issues: list[ParseIssue]) -> list[tuple[QosClass | None, int]] | None:
+    """DSCP -> qos-group and CoS -> qos-group from the qos policy's classes in order (the first class that matches
+    wins; class-default always comes last, wherever a merged-in snippet added classes). Returns the classes (None for
+    class-default) with their qos-group, or None when the port's classification is not known."""
+    _, src, policy = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
+    if policy is None:
+        return None
+    ordered: list[tuple[QosClass | None, int]] = []
     first: Source | None = None
-    for class_name, group in sorted(classes.items(), key=lambda item: item[0] == "class-default"):
-        matched = set(range(64)) if class_name == "class-default" else None
-        if matched is None:
-            cmap = cfg.class_maps.get(class_name)
-            if cmap is None or cmap.dscp is None:
-                # A class on CoS/ACL/an undefined class-map: which DSCPs it takes is unknown.
-                issues.append(ParseIssue(code="SYS002", source=group.source if group else src, message=(
-                    f"{port.name}: qos class {class_name} does not match on DSCP only (or is not defined), so "
-                    "the DSCP -> qos-group map of this port is unknown")))
-                return
-            matched = cmap.dscp
-        for dscp in sorted(matched - set(dscp_to_tc)):
-            dscp_to_tc[dscp] = group.value if group else DEFAULT_QOS_GROUP
+    for class_name, group in sorted(policy.items(), key=lambda item: item[0] == "class-default"):
+        cmap = None if class_name == "class-default" else cfg.class_maps.get(class_name)
+        if class_name != "class-default" and cmap is None:
+            issues.append(ParseIssue(code="SYS002", source=group.source if group else src, message=(
+                f"{port.name}: qos class {class_name} is not defined, so the DSCP -> qos-group map of this port is "
+                "unknown")))
+            return None
+        ordered.append((cmap, group.value if group else DEFAULT_QOS_GROUP))
         if group is not None:
             first = first or group.source
-    for dscp in range(64):
-        dscp_to_tc.setdefault(dscp, DEFAULT_QOS_GROUP)
-    port.dscp_to_tc, port.map_source = dscp_to_tc, first or src
-    port.trust, port.trust_source = Trust.dscp, src  # a DSCP classification policy: the port acts on DSCP
+    if "class-default" not in policy:
+        ordered.append((None, DEFAULT_QOS_GROUP))  # NX-OS's implicit class-default catches the rest
+    port.map_source = first or src
+    dscp_known = not any(c is not None and (c.other or (c.match_all and c.dscp and c.cos)) for c, _ in ordered)
+    by_cos = any(c is not None and c.cos for c, _ in ordered)
+    by_dscp = any(c is not None and c.dscp for c, _ in ordered)
+    if dscp_known:
+        # An untagged routed packet matches only DSCP classes (a class that also needs a CoS never matches it).
+        dscp_to_tc: dict[int, int] = {}
+        for cmap, group in ordered:
+            matched = set(range(64)) if cmap is None else (cmap.dscp if not (cmap.match_all and cmap.cos) else set())
+            for dscp in sorted(matched - set(dscp_to_tc)):
+                dscp_to_tc[dscp] = group
+        port.dscp_to_tc = dscp_to_tc
+    if by_cos and not any(c is not None and c.other for c, _ in ordered):
+        pcp_to_tc: dict[int, int] = {}
+        for cmap, group in ordered:  # a tagged packet whose DSCP no DSCP class matches
+            matched = set(range(8)) if cmap is None else (cmap.cos if not (cmap.match_all and cmap.dscp) else set())
+            for cos in sorted(matched - set(pcp_to_tc)):
+                pcp_to_tc[cos] = group
+        port.pcp_to_tc = pcp_to_tc
+    # A policy that classifies on CoS only acts on 802.1p; one that reads DSCP (or only class-default) on DSCP.
+    port.trust, port.trust_source = (Trust.pcp if by_cos and not by_dscp else Trust.dscp), src
+    return ordered
 
 
-def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:
-    """No-drop CoS values come from the system network-qos policy; the interface's mode switches PFC on."""
+def _no_drop_priorities(nq: NqClass, group: int, classes) -> list[int] | None:
+    """The CoS values a no-drop class pauses: `pfc-cos`, else (`pause no-drop`) the CoS values the qos policy
+    classifies into its qos-group (Nexus 5000 QoS guide, system classes: pfc-cos is needed only when the class is not
+    mapped purely by CoS). None: not known from the input."""
+    if nq.pfc_cos is not None:
+        return list(nq.pfc_cos.value)
+    if classes is None:
+        return None
+    into = [c for c, g in classes if g == group and c is not None]
+    if not into or any(c.dscp or c.other for c in into):
+        return None
+    return sorted({cos for c in into for cos in c.cos})
+
+
+def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: list[ParseIssue]) -> None:
+    """No-drop classes come from the system network-qos policy; the interface's mode switches PFC on."""
+    _, _, nq = _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, [])
+    known = nq is not None or not cfg.system.get("network-qos")
+    no_drop: dict[int, list[int] | None] = {}  # qos-group -> the CoS values it pauses (None: not known)
+    sources: dict[int, Source] = {}
+    for class_name, conf in (nq or {}).items():
+        if conf.pfc_cos is None and conf.no_drop is None:
+            continue
+        group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
+        if group is None:
+            issues.append(ParseIssue(code="SYS002", source=conf.source, message=(
+                f"{port.name}: network-qos class {class_name} matches no qos-group in this config, so which traffic "
+                "it makes no-drop is unknown")))
+            known = False
+            continue
+        no_drop[group] = _no_drop_priorities(conf, group, classes)
+        sources[group] = (conf.pfc_cos or conf.no_drop).source
+    if known and None not in no_drop.values():
+        # A no-drop class pauses as its CoS, and a received pause for that CoS stops the class's queue; qos-groups
+        # without `pause` have no PFC priority.
+        port.tc_to_priority = {group: cos[0] for group, cos in no_drop.items() if cos}
+        port.pfc_priority_to_queue = {c: [port.tc_to_queue[group]] for group, cos in no_drop.items() for c in cos}
     mode = iface.pfc_mode
     if mode is not None and mode.value == "off":
         port.pfc_enabled, port.pfc_source = [], mode.source
@@ -103,23 +177,37 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIs
         # Default mode is auto: PFC is on only if DCBX negotiation with the peer succeeds (NX-API
         # "Configuring Priority Flow Control"), which the config cannot show.
         return
-    _, _, classes = _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, issues)
-    if classes is None and cfg.system.get("network-qos"):
-        return  # the no-drop classes are in a policy this config lacks
-    no_drop = {} if classes is None else {c.qos_group: c.pfc_cos for c in classes.values() if c.pfc_cos}
-    port.pfc_enabled = sorted({cos for val in no_drop.values() for cos in val.value})
+    _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, issues)  # says once per port when it is missing
+    if not known or None in no_drop.values():
+        return  # the no-drop classes, or the CoS they pause, are not in this config
+    port.pfc_enabled = sorted({c for cos in no_drop.values() for c in cos})
     port.pfc_source = mode.source
-    tc_to_priority = {tc: tc for tc in QUEUES}
-    for group, val in no_drop.items():
-        tc_to_priority[group] = val.value[0]
-        port.priority_groups[val.value[0]] = PriorityGroup(index=val.value[0], runtime_profile=True,
-                                                           source=val.source)
-    if any(tc != prio for tc, prio in tc_to_priority.items()):
-        port.tc_to_priority = tc_to_priority
-    # A pause for a pfc-cos value stops the queue of the class that lists it (qos-group N -> queue N).
-    port.pfc_priority_to_queue = {cos: group for group, val in no_drop.items() for cos in val.value}
-    # NX-OS has no priority-group configuration: the switch sizes no-drop headroom itself.
-    port.tc_to_pg = dict(tc_to_priority)
+    # NX-OS has no priority-group configuration: the switch sizes no-drop headroom itself (or from an ingress
+    # queuing policy's `pause buffer-size`), per no-drop class; the model names that PG by the class's PFC priority.
+    port.tc_to_pg = {group: cos[0] for group, cos in no_drop.items() if cos}
+    for group, cos in no_drop.items():
+        if cos:
+            port.priority_groups[cos[0]] = PriorityGroup(index=cos[0], runtime_profile=True, source=sources[group])
+
+
+def _ingress_buffers(cfg: NxosConfig, device: Device, iface: InterfaceConf, port: Port,
+                     issues: list[ParseIssue]) -> None:
+    """An ingress queuing policy's `pause buffer-size B pause-threshold X resume-threshold Y` fixes the no-drop
+    class's buffer: B reserved, XOFF sent at X (so B - X absorbs what is in flight), XON at Y."""
+    name, _, policy = _policy(cfg, iface.queuing_in_policy, "queuing-in", cfg.queuing_policies, port.name, issues)
+    for class_name, conf in (policy or {}).items():
+        if conf.pause is None:
+            continue
+        group = _group(cfg, class_name, _QUEUE_CLASS, cfg.queuing_class_maps)
+        pg = (port.tc_to_pg or {}).get(group) if group is not None else None
+        if pg is None or pg not in port.priority_groups:
+            continue  # not a no-drop class on this port: its pause thresholds do nothing
+        raw = conf.pause.value
+        profile = f"{name}/{class_name}"
+        device.buffer_profiles.setdefault(profile, BufferProfile(
+            name=profile, size_bytes=raw.buffer_bytes, xoff_bytes=raw.buffer_bytes - raw.pause_bytes,
+            xon_bytes=raw.resume_bytes, source=conf.pause.source))
+        port.priority_groups[pg] = PriorityGroup(index=pg, profile=profile, source=conf.pause.source)
 
 
 def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
@@ -136,20 +224,28 @@ def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
     port.watchdog = Watchdog(enabled=True, polling_interval_ms=interval_ms,
                              detection_time_ms=times("shutdown-multiplier"),
                              restoration_time_ms=times("auto-restore-multiplier"),
-                             action=WATCHDOG_ACTION, source=enabled.source)
+                             action=WATCHDOG_ACTION, action_raw=WATCHDOG_ACTION, source=enabled.source)
 
 
 def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:
-    _, src, queues = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
-    if queues is None:
+    _, src, policy = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
+    if policy is None:
         return
+    queues: dict[int, QueueConf] = {}
+    for class_name, conf in policy.items():
+        group = _group(cfg, class_name, _QUEUE_CLASS, cfg.queuing_class_maps)
+        if group is None:
+            issues.append(ParseIssue(code="SYS002", source=conf.source, message=(
+                f"{port.name}: queuing class {class_name} matches no qos-group in this config, so its queue is unknown")))
+            continue
+        queues[QOS_GROUP_QUEUE[group]] = conf
     for index in sorted(set(QUEUES) | set(queues)):
-        conf: QueueConf | None = queues.get(index)
+        conf = queues.get(index)
         if conf is None:  # not in the policy: no WRED/ECN, no scheduling settings shown
             port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=False, source=src), source=src)
             continue
         if conf.strict is not None:
-            scheduler = Scheduler(type=SchedulerType.strict, source=conf.strict.source)
+            scheduler = Scheduler(type=SchedulerType.strict, shaped=conf.shaped is not None, source=conf.strict.source)
         else:  # Nexus 9000 QoS guide: non-priority queues share the remaining bandwidth by DWRR
             scheduler = Scheduler(type=SchedulerType.dwrr, weight=conf.bandwidth.value if conf.bandwidth else None,
                                   source=conf.bandwidth.source if conf.bandwidth else conf.source)
@@ -157,6 +253,8 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
 
 
 def _ecn(conf: QueueConf) -> Ecn:
+    if conf.wred is not None and conf.wred.value is None:  # its line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=conf.wred.source)
     if conf.wred is None or not conf.wred.value.ecn:  # no WRED, or WRED that drops instead of marking
         return Ecn(ecn_enabled=False, source=conf.wred.source if conf.wred else conf.source)
     raw = conf.wred.value

@@ -10,19 +10,23 @@ import re
 from dataclasses import dataclass, field
 
 from ... import units
+from ...errors import InputError
+from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
 from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
+# `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
+_ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE)
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
                         r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
                         r"ntp|snmp-server|line|boot)(\s|$))")
 # Nexus 9000 QoS configuration guide, queuing chapter: system-defined egress queuing classes
-# c-out-8q-q0..q7 / c-out-8q-q-default (8 queues) and c-out-q1..q3 / c-out-q-default (4 queues)
-# match qos-group N -> queue N; the default class is queue 0.
-_QUEUE_CLASS = re.compile(r"^c-out-(?:8q-)?q(\d|-default)$")
+# c-out-8q-q0..q7 / c-out-8q-q-default (8 queues) and c-out-q1..q3 / c-out-q-default (4 queues), and ingress
+# classes c-in-q1..q3 / c-in-8q-qN, match qos-group N -> queue N; the default class is queue 0.
+_QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q(\d|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
 _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq(\d|-default)$")
 _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
@@ -30,10 +34,14 @@ _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a 
 
 @dataclass
 class QosClass:
-    """A `class-map type qos`: the DSCP values it matches (None when it matches on something else)."""
+    """A `class-map type qos`: the DSCP and CoS values it matches; `other` when it also matches on something
+    losslessd does not evaluate (an ACL, IP precedence, a protocol)."""
 
     source: Source
-    dscp: set[int] | None = field(default_factory=set)
+    dscp: set[int] = field(default_factory=set)
+    cos: set[int] = field(default_factory=set)
+    other: bool = False
+    match_all: bool = True  # NX-OS class-maps are match-all unless written match-any
 
 
 @dataclass(frozen=True)
@@ -47,21 +55,35 @@ class RawEcn:
     ecn: bool
 
 
+@dataclass(frozen=True)
+class RawPause:
+    """`pause buffer-size B pause-threshold X resume-threshold Y` (bytes): the ingress buffer of a no-drop class, the
+    fill level that sends XOFF, and the one that sends XON."""
+
+    buffer_bytes: int
+    pause_bytes: int
+    resume_bytes: int
+
+
 @dataclass
 class QueueConf:
     source: Source
     strict: Val | None = None  # `priority [level N]`
     bandwidth: Val | None = None  # `bandwidth [remaining] percent N`
-    wred: Val | None = None  # value RawEcn
+    wred: Val | None = None  # value RawEcn (None: a random-detect line that could not be read)
+    pause: Val | None = None  # value RawPause (ingress queuing policies)
+    shaped: Source | None = None  # `shape min X max Y`: the queue's rate is capped
 
 
 @dataclass
 class NqClass:
-    """A class in a network-qos policy: `pause pfc-cos N` makes its qos-group no-drop."""
+    """A class in a network-qos policy: `pause pfc-cos N` (Nexus 9000) or `pause no-drop [pfc-cos N]` (Nexus
+    3000/5000) makes its qos-group no-drop."""
 
     qos_group: int
     source: Source
     pfc_cos: Val | None = None  # value list[int]
+    no_drop: Val | None = None  # `pause no-drop` without pfc-cos: PFC on the CoS values classified into the group
     mtu: Val | None = None
 
 
@@ -76,17 +98,22 @@ class InterfaceConf:
     watchdog: Val | None = None  # `priority-flow-control watch-dog-interval on|off`
     qos_policy: Val | None = None  # `service-policy type qos input NAME`
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
+    queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
 
 
 @dataclass
 class NxosConfig:
     hostname: str | None = None
     class_maps: dict[str, QosClass] = field(default_factory=dict)
+    # `class-map type queuing|network-qos NAME` with `match qos-group N` (user-defined classes, Nexus 3000/5000)
+    queuing_class_maps: dict[str, Val] = field(default_factory=dict)
+    nq_class_maps: dict[str, Val] = field(default_factory=dict)
     # policy-map type qos NAME -> class name -> qos-group Val (None: the class sets none), in entry order
     qos_policies: dict[str, dict[str, Val | None]] = field(default_factory=dict)
-    queuing_policies: dict[str, dict[int, QueueConf]] = field(default_factory=dict)
-    nq_policies: dict[str, dict[int, NqClass]] = field(default_factory=dict)
-    system: dict[str, Val] = field(default_factory=dict)  # "qos" | "queuing" | "network-qos" -> policy name
+    # queuing / network-qos policy -> class name -> settings; the class name resolves to a qos-group at build time
+    queuing_policies: dict[str, dict[str, QueueConf]] = field(default_factory=dict)
+    nq_policies: dict[str, dict[str, NqClass]] = field(default_factory=dict)
+    system: dict[str, Val] = field(default_factory=dict)  # qos | queuing | queuing-in | network-qos -> policy name
     watchdog: Val | None = None  # global `priority-flow-control watch-dog-interval on|off`
     wd_timers: dict[str, Val] = field(default_factory=dict)  # interval | shutdown-multiplier | auto-restore-multiplier
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
@@ -101,27 +128,78 @@ def read(inputs: list[Input]) -> NxosConfig:
     return cfg
 
 
+def _ethernets(words: list[str]) -> list[str]:
+    """The ports of `interface Ethernet1/1` (also `ethernet 1/1`, `Eth1/1`) and of the ranges configuration mode
+    takes (`Ethernet1/1-48`, `Ethernet1/1-2, Ethernet1/5`); [] when it names no Ethernet port."""
+    out: list[str] = []
+    for part in " ".join(words).split(","):
+        text = part.strip()
+        m = re.fullmatch(r"(.*/)(\d{1,5})-(\d{1,5})", text)
+        first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
+        name = first if ETHERNET.match(first) else None
+        if name is None and (spelled := _ETHERNET_SPELLED.match(first)):
+            name = f"Ethernet{spelled[1]}"
+        if name is None:
+            return []
+        if last is None:
+            out.append(name)
+            continue
+        prefix, low = name.rsplit("/", 1)
+        if len(low) > 5 or last < int(low) or last - int(low) > 1024:
+            return []
+        out.extend(f"{prefix}/{n}" for n in range(int(low), last + 1))
+    return out
+
+
 def _check_is_nxos(inp: Input) -> None:
     check_config_text(inp, "Cisco NX-OS", _NXOS_LINE, "`interface`, `hostname`, `policy-map` or `!`")
 
 
-def _class_index(name: str, pattern: re.Pattern) -> int | None:
+def class_index(name: str, pattern: re.Pattern) -> int | None:
+    """The qos-group a system-defined class name stands for (class-default: qos-group 0), else None."""
+    if name == "class-default":
+        return 0
     m = pattern.match(name)
     if not m:
         return None
     return 0 if m.group(1) == "-default" else int(m.group(1))
 
 
+def _dscp_values(words: list[str]) -> list[int]:
+    """`match dscp 26,46` / `24-26` / `af31 ef` -> DSCP values."""
+    out: set[int] = set()
+    for word in " ".join(words).replace(",", " ").split():
+        if word.lower() in units.DSCP_NAMES:
+            out.add(units.DSCP_NAMES[word.lower()])
+            continue
+        try:
+            out.update(units.int_list(word))
+        except ValueError:
+            raise LineError(f"{word!r} is not a DSCP value (0-63 or a name like af31)") from None
+    if not out or max(out) > 63:
+        raise LineError("DSCP values must be 0-63")
+    return sorted(out)
+
+
 class _Reader(TreeReader):
+    expanded = 0  # port names the `interface` ranges expanded to, against MAX_EXPANDED_PORTS
+
     def top(self, node: Node) -> None:
         w = node.words
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
-        elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
-            conf = port_slot(self.cfg.interfaces, w[1], lambda: InterfaceConf(source=self.src(node)), self.src(node))
-            self.each(node.children, lambda child: self.interface_line(child, conf))
+        elif w[0] == "interface" and (names := _ethernets(w[1:])):
+            self.expanded += len(names)
+            if self.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,025 ports
+                raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a "
+                                 "generated file?); not read", file=self.inp.path, line=node.line)
+            for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
+                conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
+                self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
+        elif w[:2] == ["class-map", "type"] and len(w) >= 4 and w[2] in ("queuing", "network-qos"):
+            self.group_class_map(node, w)
         elif w[:2] == ["policy-map", "type"] and len(w) >= 3 and w[2] in ("qos", "queuing", "network-qos"):
             if len(w) != 4:
                 raise LineError(f"expected `policy-map type {w[2]} NAME`")
@@ -132,27 +210,43 @@ class _Reader(TreeReader):
             self.global_pfc(node, w[1:])
 
     def class_map(self, node: Node, w: list[str]) -> None:
-        """`class-map type qos [match-any|match-all] NAME` with `match dscp LIST` lines."""
+        """`class-map type qos [match-any|match-all] NAME` with `match dscp LIST` / `match cos LIST` lines (any
+        other match, an ACL or IP precedence, is read and makes the class one losslessd does not evaluate)."""
         if len(w) not in (4, 5) or (len(w) == 5 and w[3] not in ("match-any", "match-all")):
             raise LineError("expected `class-map type qos [match-any|match-all] NAME`")
         # Entering an existing class-map again adds to it, as the switch does with a pasted snippet.
         conf = self.cfg.class_maps.setdefault(w[-1], QosClass(source=self.src(node)))
+        conf.match_all = not (len(w) == 5 and w[3] == "match-any")
 
         def line(child: Node) -> None:
             cw = child.words
             if cw[:2] == ["match", "dscp"] and len(cw) > 2:
+                conf.dscp.update(_dscp_values(cw[2:]))
+            elif cw[:2] == ["match", "cos"] and len(cw) > 2:
                 try:
-                    values = units.int_list(" ".join(cw[2:]))
+                    values = units.int_list(" ".join(cw[2:]).replace(",", " "))
                 except ValueError:
                     values = []
-                if not values or max(values) > 63:
-                    raise LineError("DSCP values must be numbers 0-63 (names like af31 are not read)")
-                if conf.dscp is not None:
-                    conf.dscp.update(values)
-            elif cw[0] in ("match", "description"):
-                if cw[0] == "match":
-                    conf.dscp = None  # classifies on CoS, ACL, precedence...: not a DSCP map
-            else:
+                if not values or max(values) > 7:
+                    raise LineError("CoS values must be numbers 0-7")
+                conf.cos.update(values)
+            elif cw[0] == "match":
+                conf.other = True  # ACL, precedence, protocol...: the class is not a DSCP/CoS map
+            elif cw[0] != "description":
+                raise LineError("not a class-map command losslessd knows")
+        self.each(node.children, line)
+
+    def group_class_map(self, node: Node, w: list[str]) -> None:
+        """`class-map type queuing|network-qos [match-any] NAME` with `match qos-group N` (Nexus 3000/5000
+        user-defined system classes)."""
+        table = self.cfg.queuing_class_maps if w[2] == "queuing" else self.cfg.nq_class_maps
+        name = w[-1]
+
+        def line(child: Node) -> None:
+            cw = child.words
+            if cw[:2] == ["match", "qos-group"] and len(cw) == 3:
+                table[name] = Val(bounded_int(cw[2], 0, 7, "the qos-group"), self.src(child))
+            elif cw[0] not in ("description", "match"):
                 raise LineError("not a class-map command losslessd knows")
         self.each(node.children, line)
 
@@ -172,7 +266,7 @@ class _Reader(TreeReader):
                         group = Val(bounded_int(sw[2] if len(sw) == 3 else "", 0, 7, "the qos-group"), self.src(sub))
                     except LineError as exc:
                         self.garbled(sub, str(exc))
-                elif sw[0] not in ("set", "police", "description"):
+                elif sw[0] not in ("set", "police", "description", "no"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
             classes[cw[-1]] = group
 
@@ -180,12 +274,10 @@ class _Reader(TreeReader):
         queues = self.cfg.queuing_policies.setdefault(name, {})  # re-entered: merged, as for qos policies
         for child in node.children:
             cw = child.words
-            index = _class_index(cw[-1], _QUEUE_CLASS) if cw[:3] == ["class", "type", "queuing"] and len(cw) == 4 \
-                else None
-            if index is None:
-                self.garbled(child, "expected `class type queuing c-out-8q-qN` (a system-defined egress queue class)")
+            if cw[0] != "class" or len(cw) not in (2, 4) or (len(cw) == 4 and cw[1:3] != ["type", "queuing"]):
+                self.garbled(child, "expected `class type queuing NAME`")
                 continue
-            queue = queues.setdefault(index, QueueConf(source=self.src(child)))
+            queue = queues.setdefault(cw[-1], QueueConf(source=self.src(child)))
             self.each(child.children, lambda sub, queue=queue: self.queue_line(sub, queue))
 
     def queue_line(self, node: Node, queue: QueueConf) -> None:
@@ -196,18 +288,41 @@ class _Reader(TreeReader):
             queue.strict, queue.bandwidth = Val(True, src), None
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
             queue.bandwidth, queue.strict = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src), None
+        elif w[:2] == ["random-detect", "threshold"] or w[0] == "afd":
+            # Nexus 9000 preset WRED / approximate fair drop (`random-detect threshold burst-optimized ecn`,
+            # `afd queue-desired 150 kbytes [ecn]`): marks when `ecn` is given, thresholds the switch chooses.
+            queue.wred = Val(RawEcn(node.text, None, None, None, w[-1] == "ecn"), src)
         elif w[0] == "random-detect":
-            queue.wred = Val(self.wred(node, w), src)
+            try:
+                queue.wred = Val(self.wred(node, w), src)
+            except LineError:
+                queue.wred = Val(None, src)  # marking that could not be read is unknown, not off
+                raise
+        elif w[:2] == ["pause", "buffer-size"]:
+            queue.pause = Val(self.pause(w), src)
         elif w[:2] == ["no", "priority"]:
             queue.strict = None
         elif w[:2] == ["no", "bandwidth"]:
             queue.bandwidth = None
         elif w[:2] == ["no", "random-detect"]:
             queue.wred = None
-        elif w[0] in ("shape", "queue-limit", "no"):
-            pass  # shaping and tail-drop limits are not part of the model
+        elif w[0] == "shape":  # Nexus 9000 QoS guide, "Configuring Shaping": `shape min X max Y` caps the queue
+            queue.shaped = src
+        elif w[0] in ("queue-limit", "no"):
+            pass  # tail-drop limits are not part of the model
         else:
             raise LineError("not a queuing class command losslessd knows")
+
+    def pause(self, w: list[str]) -> RawPause:
+        """`pause buffer-size B pause-threshold X resume-threshold Y` in bytes (Nexus 3000/9000 QoS guides, ingress
+        queuing: the no-drop class's buffer and its XOFF / XON fill levels)."""
+        if len(w) != 7 or w[3] != "pause-threshold" or w[5] != "resume-threshold":
+            raise LineError("expected `pause buffer-size B pause-threshold X resume-threshold Y`")
+        size, xoff_at, xon_at = (bounded_int(w[i], 0, 1 << 30, what) for i, what in
+                                 ((2, "buffer-size"), (4, "pause-threshold"), (6, "resume-threshold")))
+        if not xon_at <= xoff_at <= size:
+            raise LineError("the resume threshold must not exceed the pause threshold, nor that the buffer size")
+        return RawPause(size, xoff_at, xon_at)
 
     def wred(self, node: Node, w: list[str]) -> RawEcn:
         # Nexus 9000 QoS guide, "Configuring WRED on Egress Queues": random-detect minimum-threshold X
@@ -243,29 +358,32 @@ class _Reader(TreeReader):
         classes = self.cfg.nq_policies.setdefault(name, {})  # re-entered: merged, as for qos policies
         for child in node.children:
             cw = child.words
-            group = _class_index(cw[-1], _NQ_CLASS) if cw[:3] == ["class", "type", "network-qos"] and len(cw) == 4 \
-                else None
-            if group is None:
-                self.garbled(child, "expected `class type network-qos c-8q-nqN` (a system-defined class)")
+            if cw[0] != "class" or len(cw) not in (2, 4) or (len(cw) == 4 and cw[1:3] != ["type", "network-qos"]):
+                self.garbled(child, "expected `class type network-qos NAME`")
                 continue
-            conf = classes.setdefault(group, NqClass(group, self.src(child)))
+            group = class_index(cw[-1], _NQ_CLASS)
+            conf = classes.setdefault(cw[-1], NqClass(-1 if group is None else group, self.src(child)))
             self.each(child.children, lambda sub, conf=conf: self.nq_line(sub, conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
         w = node.words
-        if w[:2] == ["pause", "pfc-cos"] and len(w) > 2:
+        if w[:2] == ["pause", "no-drop"] and len(w) == 2:
+            conf.no_drop = Val(True, self.src(node))
+        elif w[0] == "pause" and "pfc-cos" in w and w[1] in ("pfc-cos", "no-drop"):
+            # `pause pfc-cos N` (Nexus 9000) and `pause no-drop pfc-cos N` (Nexus 3000/5000)
             try:
-                cos = units.int_list(" ".join(w[2:]))
+                cos = units.int_list(" ".join(w[w.index("pfc-cos") + 1:]).replace(",", " "))
             except ValueError:
                 cos = []
             if not cos or max(cos) > 7:
                 raise LineError("pfc-cos values must be numbers 0-7")
             conf.pfc_cos = Val(cos, self.src(node))
-        elif w[:3] == ["no", "pause", "pfc-cos"]:
-            conf.pfc_cos = None
+        elif w[:2] == ["no", "pause"]:
+            conf.pfc_cos = conf.no_drop = None
         elif w[0] == "mtu" and len(w) == 2:
             conf.mtu = Val(bounded_int(w[1], 576, 9216, "the class MTU"), self.src(node))
-        elif w[0] not in ("pause", "congestion-control", "set", "description", "no"):
+        elif w[0] not in ("congestion-control", "set", "description", "no", "multicast-optimize", "queue-limit",
+                          "dot1p-cos-remap"):
             raise LineError("not a network-qos class command losslessd knows")
 
     def system_line(self, node: Node) -> None:
@@ -279,8 +397,7 @@ class _Reader(TreeReader):
         elif kind == "qos" and w[3:4] == ["input"] and len(w) == 5:
             self.cfg.system[kind] = Val(w[4], self.src(node))
         elif kind == "queuing" and len(w) == 5 and w[3] in ("input", "output"):
-            if w[3] == "output":  # input queuing policies are not part of the model
-                self.cfg.system[kind] = Val(w[4], self.src(node))
+            self.cfg.system[kind if w[3] == "output" else "queuing-in"] = Val(w[4], self.src(node))
         else:
             raise LineError("expected `service-policy type qos input NAME`, `type queuing output NAME` or "
                          "`type network-qos NAME`")
@@ -297,8 +414,9 @@ class _Reader(TreeReader):
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
         elif w[:2] == ["priority-flow-control", "mode"]:
-            if len(w) != 3 or w[2] not in ("on", "off", "auto"):
-                raise LineError("expected `priority-flow-control mode on|off|auto`")
+            # `mode on send-tlv`: on, and advertised in LLDP's DCBX TLVs (Nexus 9000 QoS guide, "Configuring PFC")
+            if len(w) not in (3, 4) or w[2] not in ("on", "off", "auto") or w[3:] not in ([], ["send-tlv"]):
+                raise LineError("expected `priority-flow-control mode on|off|auto [send-tlv]`")
             conf.pfc_mode = Val(w[2], src)
         elif w[:2] == ["priority-flow-control", "watch-dog-interval"]:
             if len(w) != 3 or w[2] not in ("on", "off"):
@@ -313,6 +431,10 @@ class _Reader(TreeReader):
                 raise LineError("expected `service-policy type queuing output NAME`")
             if w[3] == "output":
                 conf.queuing_policy = Val(w[4], src)
+            else:
+                conf.queuing_in_policy = Val(w[4], src)
+        elif w[:2] == ["priority-flow-control", "watch-dog"]:
+            pass  # per-interface watchdog timers: not part of the model (the global ones are)
         elif w[0] == "priority-flow-control":
             raise LineError("not a priority-flow-control command losslessd knows")
 
@@ -326,6 +448,11 @@ class _Reader(TreeReader):
         elif rest[:1] == ["watch-dog"] and len(rest) == 3 and rest[1] in ("shutdown-multiplier",
                                                                           "auto-restore-multiplier"):
             self.cfg.wd_timers[rest[1]] = Val(bounded_int(rest[2], 1, 100, f"the {rest[1]}"), src)
+        elif rest[:2] == ["auto-restore", "multiplier"] and len(rest) == 3:
+            # Nexus 9000 QoS guide, PFC chapter: the restore multiplier is top-level, `priority-flow-control
+            # auto-restore multiplier N` (0-100 watchdog intervals).
+            self.cfg.wd_timers["auto-restore-multiplier"] = Val(bounded_int(rest[2], 0, 100,
+                                                                            "the auto-restore multiplier"), src)
         elif rest[:1] in (["auto-restore"], ["fixed-restore"], ["watch-dog"]):
             pass  # other watchdog knobs (fixed multipliers, internal-interface) are not part of the model
         else:

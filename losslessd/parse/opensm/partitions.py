@@ -50,7 +50,7 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
 def _partition(definition: str, props: str, src: Source, issues: list[ParseIssue]) -> IbPartition:
     head, *flags = [f.strip() for f in definition.split(",")]
     name, _, pkey_text = (s.strip() for s in head.partition("="))
-    pkey = sl = None
+    pkey = sl = mtu = rate = None
     if pkey_text:
         pkey, clean = c_number(pkey_text, 16, False)
         if not clean:
@@ -65,5 +65,13 @@ def _partition(definition: str, props: str, src: Source, issues: list[ParseIssue
                 issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: sl={value!r} is not an SL 0-15",
                                          source=src))
                 sl = None
+        elif key in ("mtu", "rate"):  # IBA encodings, checked by IBS008
+            number, clean = c_number(value, 8, False)
+            if not clean:
+                issues.append(ParseIssue(code="SYS002", message=f"partition {name!r}: {key}={value!r} is not a number",
+                                         source=src))
+                number = None
+            mtu, rate = (number, rate) if key == "mtu" else (mtu, number)
     members = [m for m in (" ".join(t.split()) for t in re.split(r"[,\n]", props)) if _MEMBER.match(m)]
-    return IbPartition(name=name, pkey=pkey, ipoib="ipoib" in flags, sl=sl, members=members, source=src)
+    return IbPartition(name=name, pkey=pkey, ipoib="ipoib" in flags, sl=sl, mtu_code=mtu, rate_code=rate,
+                       members=members, source=src)

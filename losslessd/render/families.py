@@ -1,0 +1,91 @@
+"""Platform families whose configuration language differs, told apart by the hardware model.
+
+A family matters only for the sections whose commands differ; the other sections render for any model.
+Each entry names the models it covers (a regular expression over the model as `show version`, the EOS
+running-config header, `--model` or SONiC's hwsku give it) and the document that says the commands differ.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import InputError
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    models: re.Pattern
+    description: str
+
+
+def _f(name: str, pattern: str, description: str) -> Family:
+    return Family(name, re.compile(pattern, re.IGNORECASE), description)
+
+
+FAMILIES: dict[str, tuple[Family, ...]] = {
+    # Arista EOS: Sand (Arad/Jericho: 7020R, 7280R/E, 7500R/E, 7800R) switches schedule and mark ECN per `tx-queue`;
+    # Trident/Tomahawk switches have separate unicast and multicast queues, `uc-tx-queue`/`mc-tx-queue` (Arista
+    # AVD eos_cli_config_gen schema: qos_profiles.tx_queues vs qos_profiles.uc_tx_queues; EOS User Manual, QoS).
+    "arista_eos": (
+        _f("sand", r"^(?:DCS-|CCS-)?7(?:020|280|500|800)", "Arista Sand (7020R, 7280R, 7500R, 7800R): tx-queue"),
+        _f("trident-tomahawk", r"^(?:DCS-|CCS-)?7(?:050|060|260|300|320|358|368|388)|^CCS-72[02]",
+           "Arista Trident/Tomahawk (7050X, 7060X, 7260X, 7300X, 7358X, 7368X, 7388X, 720X/722X): uc-tx-queue"),
+    ),
+    # Cisco NX-OS: the Nexus 9000 has system-defined network-qos classes c-8q-nqN with `pause pfc-cos N` and
+    # input queuing classes c-in-qN (Nexus 9000 NX-OS QoS Configuration Guide, PFC chapter); the Nexus 3000
+    # (Trident 2 / Tomahawk 3100, 3200) takes user network-qos classes with `pause no-drop` and user queuing
+    # classes (Nexus 3000 NX-OS QoS Configuration Guide; the SDN Nexus 3132 RoCE configuration).
+    "cisco_nxos": (
+        _f("n9k", r"^(?:cisco )?(?:N9K-|Nexus ?9\d*|C9[2-5]\d{2})", "Cisco Nexus 9000: c-8q-nqN, pause pfc-cos"),
+        _f("n3k", r"^(?:cisco )?(?:N3K-C3[0-2]\d{2}|Nexus ?3[0-2]\d{2}|C3[0-2]\d{2})",
+           "Cisco Nexus 3000 (3000-3200): user network-qos classes, pause no-drop"),
+    ),
+    # Juniper Junos: QFX5000 (Broadcom) schedulers size queue buffers as `buffer-size percent N | remainder` only;
+    # QFX10000 and PTX also take `buffer-size temporal MICROSECONDS` (Junos CoS guide, "buffer-size (Schedulers)").
+    "juniper_junos": (
+        _f("qfx5000", r"^qfx5\d{2,3}", "Juniper QFX5000: buffer-size percent|remainder, no temporal"),
+        _f("qfx10000-ptx", r"^(?:qfx10\d{3}|ptx\d+)", "Juniper QFX10000 / PTX: buffer-size temporal"),
+    ),
+}
+# Sections whose commands differ between a platform's families (render.SECTIONS).
+FAMILY_SECTIONS = {
+    "arista_eos": frozenset({"scheduler", "ecn"}),
+    "cisco_nxos": frozenset({"pfc", "scheduler", "ecn", "buffer"}),
+    "juniper_junos": frozenset({"scheduler", "ecn"}),
+}
+
+
+def family_of(platform: str, model: str | None) -> str | None:
+    """The family a model belongs to on ``platform``; None when the model is unknown or matches none."""
+    for fam in FAMILIES.get(platform, ()):
+        if model and fam.models.search(model.strip()):
+            return fam.name
+    return None
+
+
+def names(platform: str) -> list[str]:
+    return [f.name for f in FAMILIES.get(platform, ())]
+
+
+def resolve(platform: str, model: str | None, family: str | None = None) -> str | None:
+    """``family`` when given (checked), else the model's; InputError for a family the platform does not have."""
+    if family is not None:
+        if family not in names(platform):
+            known = ", ".join(names(platform)) or "none"
+            raise InputError(f"--family {family!r} is not a {platform} family (families: {known})")
+        return family
+    return family_of(platform, model)
+
+
+def require(platform: str, family: str | None, model: str | None, sections: frozenset[str]) -> None:
+    """Refuse when the sections wanted differ between the platform's families and the family is unknown."""
+    needs = FAMILY_SECTIONS.get(platform, frozenset()) & sections
+    if family is not None or not needs:
+        return
+    seen = f"model {model!r} matches none of them" if model else "the model is not known"
+    listed = "; ".join(f.description for f in FAMILIES[platform])
+    raise InputError(f"{platform}: the {', '.join(sorted(needs))} commands differ between families ({listed}), and "
+                     f"{seen}: give --model (the hardware model, e.g. from `show version`) or --family "
+                     f"{'|'.join(names(platform))}")

@@ -1,0 +1,181 @@
+"""SCH: the lossless class is scheduled so that it always drains: a weight above zero, no strict queue above it.
+
+Switch ports: the egress queue each lossless priority leaves by (the lanes of rules/ecn.py) and the other
+queues' schedulers (SONiC SCHEDULER type/weight, EOS `priority strict`, NX-OS `priority level` / bandwidth,
+Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic class a lossless priority maps to
+(`mlnx_qos` prio_tc, tsa, tcbw) and the other TCs' TSA.
+"""
+
+from __future__ import annotations
+
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import Device, DeviceKind, Port, Queue, SchedulerType
+from .ecn import lanes_by
+from .pfc import numbers
+
+WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
+
+
+def _allowed_strict(ctx, device: Device, port: Port) -> set[int]:
+    """Queues/TCs that may be strict besides the lossless ones: the policy's list, else the CNP class's."""
+    pol = ctx.policy
+    if pol.scheduler.strict_allowed is not None:
+        return set(pol.scheduler.strict_allowed)
+    if pol.cnp is None or pol.cnp.priority is None:
+        return set()
+    if device.kind == DeviceKind.host:
+        return {(port.priority_to_tc or {}).get(pol.cnp.priority, pol.cnp.priority)}
+    hop = port.dscp_chain(pol.cnp.dscp)
+    return {hop.queue} if hop.queue is not None else set()  # the CNP queue is not known: none is allowed by name
+
+
+def _lossless_units(ctx, device: Device, port: Port) -> dict[int, int]:
+    """Scheduling unit (switch queue, NIC TC) -> the lossless priority that uses it."""
+    if device.kind == DeviceKind.host:
+        tcs = port.priority_to_tc or {}
+        return {tcs.get(prio, prio): prio for prio in ctx.lossless}
+    # Lanes whose queue is not known are reported by ECN001 (unverified); a RoCE DSCP on a lossy class, by MAP001.
+    return {lane.queue: lane.priority for lane in lanes_by(ctx, port, "queue")
+            if lane.queue is not None and lane.priority is not None}
+
+
+@register
+class LosslessClassStarved(Rule):
+    """The lossless class can be starved: a zero or too small scheduling weight, or a strict queue above it.
+
+    ## What it checks
+    On every RoCE-facing switch port, the egress queue each lossless priority leaves by, and on every NIC
+    port the ETS traffic class it maps to (`mlnx_qos`: prio_tc, tsa, tcbw):
+    - a weighted scheduler (DWRR/WRR, ETS) gives it a weight above 0 (error), and at least
+      `scheduler.min_lossless_weight_pct` of the weighted bandwidth when the policy sets it (warning);
+    - no other queue or TC that traffic reaches is strict priority, except the ones the policy allows
+      (`scheduler.strict_allowed`, by default the CNP class of `cnp`) (warning: a strict class above can take
+      the whole link; a strict queue under a shaper (`shaping-rate`, `shape`, SONiC `pir`) is capped and not
+      counted). A queue that is strict only by the platform's default (EOS tx-queues above the last
+      `no priority` one) and that only the default DSCP map reaches is reported as unverified: nearly every
+      EOS config has such queues.
+    A lossless queue whose scheduler the input does not show is reported as unverified. One finding per port
+    and problem.
+
+    ## Why it matters
+    A lossless queue that is not served never drains: its ingress PG stays above XOFF, the switch pauses
+    its upstream forever, and the PFC watchdog (if any) starts dropping the lossless class. ETS weight 0 on
+    a NIC, or a strict queue carrying bulk traffic above RoCE, does exactly that whenever the other class
+    is busy; the pauses then spread through the fabric.
+
+    ## Failing example
+    SONiC `SCHEDULER|scheduler.0: {type: DWRR, weight: 0}` on queue 3: `queue 3 (lossless priority 3) is
+    scheduled by DWRR with weight 0: it is served only when every other queue is empty`.
+
+    ## Passing example
+    Queue 3 DWRR weight 15 beside best effort's, CNP queue 6 strict (the policy's CNP class).
+
+    ## Fix
+    Give the lossless queue a weight (a share of the bandwidth the strict queues leave), and make strict
+    only the CNP queue (or what `scheduler.strict_allowed` lists); on a NIC, `mlnx_qos -i IF --tsa ...
+    --tcbw ...` with a non-zero share for the lossless TC.
+    """
+
+    code = "SCH001"
+    name = "lossless-class-starved"
+    scope = "port"
+    severity = Severity.error
+    fix_sections = frozenset({"scheduler"})
+
+    def check_device(self, ctx, device):
+        if device.kind not in (DeviceKind.switch, DeviceKind.host):
+            return
+        for port in ctx.roce_ports(device):
+            yield from self._port(ctx, device, port)
+
+    def _port(self, ctx, device: Device, port: Port):
+        host = device.kind == DeviceKind.host
+        unit = "TC" if host else "queue"
+        lossless = _lossless_units(ctx, device, port)
+        section = {"section": None} if host else {}  # the host script writes no ETS: a human sets it
+        queues = port.queues
+        for q, prio in sorted(lossless.items()):
+            queue = queues.get(q)
+            sched = queue.scheduler if queue else None
+            where = f"{unit} {q} (lossless priority {prio})"
+            src = (sched.source if sched else None) or (queue.source if queue else None) or port.source
+            if sched is None or sched.type is None:
+                yield self.unverified(f"the scheduler of {where} is not in the input", device=device, port=port,
+                                      source=src, key=str(q))
+                continue
+            if sched.type in WEIGHTED and sched.weight == 0:
+                yield self.finding(f"{where} is scheduled by {sched.type.value.upper()} with weight 0: it is served only "
+                                   f"when every other {unit} is empty, so under load it never drains and pauses its "
+                                   f"senders for good; give it a weight", device=device, port=port, source=src,
+                                   key=str(q), weight=0, **section)
+                continue
+            floor = ctx.policy.scheduler.min_lossless_weight_pct
+            share = _share(queues, q)
+            if floor is not None and share is not None and share < floor:
+                yield self.finding(f"{where} gets {share:.1f} % of the weighted bandwidth, below the policy's "
+                                   f"scheduler.min_lossless_weight_pct {floor:g} %", device=device, port=port,
+                                   source=src, key=f"{q}|share", severity=Severity.warning, share_pct=round(share, 2),
+                                   **section)
+        allowed = _allowed_strict(ctx, device, port) | set(lossless)
+        used = _used_units(device, port)
+        outranks = _outranking(queues, lossless)
+        strict = sorted(idx for idx in outranks if idx not in allowed and (used is None or idx in used))
+        if not (strict and lossless):
+            return
+        # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
+        # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the
+        # default DSCP map is in nearly every deployed EOS config and may carry little: unverified, not a warning.
+        by_written_maps = _used_units(device, port, written=True) or set()
+        written = [i for i in strict if not queues[i].scheduler.default or i in by_written_maps]
+        first = queues[(written or strict)[0]]
+        src = first.scheduler.source or first.source or port.source
+        if not written:
+            yield self.unverified(f"{unit} {numbers(strict)} {'is' if len(strict) == 1 else 'are'} strict priority by "
+                                  f"the platform's default above the lossless {unit} {numbers(lossless)} and some DSCPs "
+                                  f"reach {'it' if len(strict) == 1 else 'them'}: whether that traffic can starve RoCE "
+                                  f"depends on its volume, which the config does not show", device=device, port=port,
+                                  source=src, key="strict", strict=strict)
+            return
+        if device.platform == "arista_eos":
+            # EOS queues above the highest `no priority` queue are strict by default: no scheduler line makes
+            # them weighted while the CNP queue above stays strict, so only moving the traffic off them (the
+            # DSCP map, a disruptive change) helps; a human decides.
+            section = {"section": None}
+        what = "strict priority" if len(written) == 1 else "strict priority each"
+        yield self.finding(f"{unit} {numbers(written)} {'is' if len(written) == 1 else 'are'} {what} above the lossless "
+                           f"{unit} {numbers(lossless)}: whatever they carry is always sent first and can take the "
+                           f"whole link from RoCE; make only the CNP class strict (or list them in "
+                           f"scheduler.strict_allowed)", device=device, port=port, source=src, key="strict",
+                           severity=Severity.warning, strict=written, **section)
+
+def _used_units(device: Device, port: Port, written: bool = False) -> set[int] | None:
+    """The queues (TCs on a NIC) some traffic is classified into: a strict queue nothing reaches starves no one.
+    None when the maps are not in the input. ``written``: only by map entries the config writes."""
+    if device.kind == DeviceKind.host:
+        tcs = port.priority_to_tc
+        return set(range(8)) if tcs is None else set(tcs.values())
+    if port.dscp_to_tc is None:
+        return None
+    skip = set(port.dscp_defaulted or ()) if written else set()
+    return {q for d in range(64) if d not in skip and (q := port.dscp_chain(d).queue) is not None}
+
+
+def _outranking(queues: dict[int, Queue], lossless: dict[int, int]) -> list[int]:
+    """Strict queues served before a lossless one: every strict queue when a lossless queue is weighted, the
+    higher-numbered strict ones when it is strict itself (strict queues are served highest index first). A strict
+    queue under a shaper cannot take more than its cap: not counted."""
+    lossless_strict = [q for q in lossless if queues.get(q) and queues[q].scheduler
+                       and queues[q].scheduler.type == SchedulerType.strict]
+    floor = min(lossless_strict) if lossless_strict and len(lossless_strict) == len(lossless) else -1
+    return [i for i, queue in queues.items() if queue.scheduler is not None
+            and queue.scheduler.type == SchedulerType.strict and not queue.scheduler.shaped and i > floor]
+
+
+def _share(queues: dict[int, Queue], q: int) -> float | None:
+    """Queue q's percent of the weights of the weighted queues (None when a weight is unknown)."""
+    weights = {i: qq.scheduler.weight for i, qq in queues.items()
+               if qq.scheduler is not None and qq.scheduler.type in WEIGHTED}
+    if q not in weights or any(w is None for w in weights.values()) or not sum(weights.values()):
+        return None
+    return 100 * weights[q] / sum(weights.values())

@@ -1,0 +1,134 @@
+"""SONiC's per-SKU lossless headroom tables (pg_profile_lookup.ini), shipped as data with their source.
+
+On SKUs whose buffers are not sized by a formula (Broadcom, Marvell, Barefoot, Centec ... and every SKU in
+SONiC's traditional buffer model), SONiC's buffer manager (sonic-swss cfgmgr/buffermgr.cpp) creates a lossless
+PG's profile from the row of the SKU's device/<vendor>/<platform>/<SKU>/pg_profile_lookup.ini whose speed and
+cable length are the port's: size, xon, xoff, threshold (dynamic_th or static_th, after the pool's mode) and
+an optional xon_offset. losslessd/data/sonic_pg_profiles.json holds those rows for every SKU of
+sonic-buildimage at one commit (tests/sku_tables.py builds it), each with the path it came from, the
+platform's ASIC type (device/<vendor>/<platform>/platform_asic), the ASIC_TABLE key of Mellanox platforms
+(platform/mellanox/asic_table.j2) and the SKU's ingress lossless pool when its buffers_defaults writes it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from .units import length_m
+
+DATA_FILE = "sonic_pg_profiles.json"
+
+
+@dataclass(frozen=True)
+class PgRow:
+    """One pg_profile_lookup.ini row: `speed cable size xon xoff threshold [xon_offset]`."""
+
+    speed_mbps: int
+    cable: str  # as written (5m, 40m, 300m): SONiC's CABLE_LENGTH value and part of the profile name
+    cable_m: float
+    size_bytes: int
+    xon_bytes: int
+    xoff_bytes: int
+    threshold: int  # dynamic_th (alpha = 2^n) or static_th, as the ingress lossless pool's mode says
+    xon_offset_bytes: int | None
+
+    @property
+    def profile_name(self) -> str:
+        """buffermgr.cpp doSpeedUpdateTask: "pg_lossless_" + speed + "_" + cable + "_profile"."""
+        return f"pg_lossless_{self.speed_mbps}_{self.cable}_profile"
+
+
+@dataclass(frozen=True)
+class SkuTable:
+    """A SKU's lossless PG rows and where they come from."""
+
+    sku: str
+    vendor: str
+    platform: str
+    asic: str | None  # platform_asic: broadcom, mellanox, marvell-teralynx ...
+    path: str
+    rows: tuple[PgRow, ...]
+    variant: str | None = None  # a folder below the SKU (BALANCED, a per-ASIC 0/1 ...)
+    asic_table: str | None = None  # Mellanox ASIC_TABLE key (MELLANOX-SPECTRUM-3 ...)
+    pool_size_bytes: int | None = None  # BUFFER_POOL|ingress_lossless_pool size, mode and xoff, when written
+    pool_mode: str | None = None
+    pool_xoff_bytes: int | None = None
+
+    @property
+    def source(self) -> str:
+        src = source()
+        return f"{src['repo']} {self.path} @{src['commit'][:12]}"
+
+    def speeds_mbps(self) -> list[int]:
+        return sorted({row.speed_mbps for row in self.rows})
+
+    def cables(self, speed_mbps: int) -> list[PgRow]:
+        return sorted((r for r in self.rows if r.speed_mbps == speed_mbps), key=lambda r: r.cable_m)
+
+    def row_for(self, speed_mbps: int, cable_m: float) -> PgRow | None:
+        """The row SONiC would use for this port, rounding the cable length up to the next listed one (more
+        headroom, never less); None when the speed is not listed or the cable is longer than every row."""
+        return next((r for r in self.cables(speed_mbps) if r.cable_m >= cable_m - 1e-9), None)
+
+
+@cache
+def _document() -> dict:
+    packaged = resources.files("losslessd") / "data" / DATA_FILE
+    return json.loads(Path(str(packaged)).read_text(encoding="utf-8"))
+
+
+def source() -> dict:
+    """{"repo": ..., "commit": ...} of the shipped tables."""
+    return _document()["source"]
+
+
+def _row(values: list) -> PgRow:
+    speed, cable, size, xon, xoff, threshold, xon_offset = values
+    return PgRow(int(speed), cable, length_m(cable), int(size), int(xon), int(xoff), int(threshold),
+                 None if xon_offset is None else int(xon_offset))
+
+
+@cache
+def _tables() -> dict[str, tuple[SkuTable, ...]]:
+    doc = _document()
+    rows = {tid: tuple(_row(r) for r in table) for tid, table in doc["tables"].items()}
+    out = {}
+    for sku, entries in doc["skus"].items():
+        tables = []
+        for e in entries:
+            pool = e.get("ingress_lossless_pool") or {}
+            tables.append(SkuTable(sku=sku, vendor=e["vendor"], platform=e["platform"], asic=e.get("asic"),
+                                   path=e["path"], rows=rows[e["table"]], variant=e.get("variant"),
+                                   asic_table=e.get("asic_table"), pool_size_bytes=pool.get("size"),
+                                   pool_mode=pool.get("mode"), pool_xoff_bytes=pool.get("xoff")))
+        out[sku] = tuple(tables)
+    return out
+
+
+def skus() -> list[str]:
+    return sorted(_tables())
+
+
+def lookup(hwsku: str | None, platform: str | None = None) -> SkuTable | None:
+    """The SKU's table: the one of ``platform`` (SONiC DEVICE_METADATA platform) when several platforms carry a
+    SKU of that name, else the SKU's own folder's (not a variant folder such as BALANCED). When those still
+    disagree (the same SKU name on several platforms), the table with the largest xoff is returned."""
+    entries = _tables().get(hwsku or "")
+    if not entries:
+        return None
+    if platform:
+        on_platform = [e for e in entries if e.platform == platform]
+        entries = tuple(on_platform) or entries
+    own = [e for e in entries if e.variant is None] or list(entries)
+    if len({e.rows for e in own}) == 1:
+        return own[0]
+    return max(own, key=lambda e: (max(r.xoff_bytes for r in e.rows), e.path))
+
+
+def asic_table_of_platform(platform: str | None) -> str | None:
+    """ASIC_TABLE key (MELLANOX-SPECTRUM-N) of a SONiC Mellanox platform (sonic-buildimage asic_table.j2)."""
+    return _document()["mellanox_platform_asic_table"].get(platform or "")

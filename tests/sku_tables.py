@@ -1,0 +1,146 @@
+"""Build losslessd/data/sonic_pg_profiles.json from a sonic-buildimage git checkout or mirror.
+
+SONiC's traditional buffer manager (sonic-swss cfgmgr/buffermgr.cpp) sizes a lossless PG from the SKU's
+device/<vendor>/<platform>/<SKU>/pg_profile_lookup.ini: one row per (speed, cable length) with size, xon,
+xoff, threshold and an optional xon_offset. This script copies those numbers (with the platform's ASIC
+type from device/<vendor>/<platform>/platform_asic, the Spectrum generation of Mellanox platforms from
+platform/mellanox/asic_table.j2, and the SKU's ingress lossless pool from buffers_defaults_t1.j2, else _t0,
+when the file writes it literally) into one data file, with the
+repository, commit and path of every table, so losslessd can render and check the SKU's own values.
+
+    python -m tests.sku_tables /work/.mirror/sonic-net+sonic-buildimage/repo [REV]
+
+Only numbers are copied; the files themselves are not. Review the diff after a regeneration.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "losslessd" / "data" / "sonic_pg_profiles.json"
+REPO = "sonic-net/sonic-buildimage"
+_POOL = re.compile(r'"ingress_lossless_pool"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
+_FIELD = re.compile(r'"(size|mode|xoff)"\s*:\s*"([^"]*)"')
+
+
+def git(gitdir: str, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", gitdir, *args], check=True, capture_output=True, text=True).stdout
+
+
+def rows(text: str) -> list[list]:
+    out = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#") or len(words) < 6:
+            continue
+        speed, cable, size, xon, xoff, threshold = words[:6]
+        xon_offset = int(words[6]) if len(words) > 6 and words[6].lstrip("-").isdigit() else None
+        out.append([int(speed), cable, int(size), int(xon), int(xoff), int(threshold), xon_offset])
+    return out
+
+
+def pool(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
+    for name in ("buffers_defaults_t1.j2", "buffers_defaults_t0.j2"):
+        path = f"{folder}/{name}"
+        if path not in files:
+            continue
+        text = resolve_text(gitdir, rev, files, path)
+        m = _POOL.search(text or "")
+        if not m:
+            continue
+        fields = dict(_FIELD.findall(m.group("body")))
+        got = {k: (int(v) if k != "mode" else v) for k, v in fields.items() if k == "mode" or v.isdigit()}
+        return got or None
+    return None
+
+
+def resolve_text(gitdir: str, rev: str, files: set[str], path: str, depth: int = 0) -> str | None:
+    mode_line = git(gitdir, "ls-tree", rev, "--", path).split()
+    if not mode_line:
+        return None
+    text = git(gitdir, "show", f"{rev}:{path}")
+    if mode_line[0] == "120000" and depth < 8:  # a symlink: its blob is the target path
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), text.strip()))
+        return resolve_text(gitdir, rev, files, target, depth + 1)
+    return text
+
+
+def asic_generations(gitdir: str, rev: str) -> dict[str, str]:
+    """platform -> ASIC_TABLE key, from sonic-buildimage platform/mellanox/asic_table.j2 (platform2asic)."""
+    text = git(gitdir, "show", f"{rev}:platform/mellanox/asic_table.j2")
+    return dict(re.findall(r"'(x86_64-[^']+)'\s*:\s*'(MELLANOX-SPECTRUM[^']*)'", text))
+
+
+def main(gitdir: str, rev: str = "HEAD") -> None:
+    commit = git(gitdir, "rev-parse", rev).strip()
+    files = set(git(gitdir, "ls-tree", "-r", "--name-only", commit, "device").split("\n"))
+    spectrum = asic_generations(gitdir, commit)
+    asic_of: dict[str, str | None] = {}
+    tables: dict[str, list] = {}
+    skus: dict[str, list] = {}
+    for path in sorted(f for f in files if f.endswith("/pg_profile_lookup.ini")):
+        parts = path.split("/")
+        if len(parts) < 5:
+            continue
+        vendor, platform, sku = parts[1], parts[2], parts[3]
+        variant = "/".join(parts[4:-1]) or None  # BALANCED, per-ASIC 0/1 ...
+        text = resolve_text(gitdir, commit, files, path)
+        table = rows(text or "")
+        if not table:
+            continue
+        key = json.dumps(table)
+        table_id = next((tid for tid, t in tables.items() if json.dumps(t) == key), None)
+        if table_id is None:
+            table_id = f"t{len(tables) + 1}"
+            tables[table_id] = table
+        folder = f"device/{vendor}/{platform}"
+        if folder not in asic_of:
+            asic_of[folder] = (resolve_text(gitdir, commit, files, f"{folder}/platform_asic") or "").strip() or None
+        entry = {"vendor": vendor, "platform": platform, "asic": asic_of[folder], "path": path, "table": table_id}
+        if platform in spectrum:
+            entry["asic_table"] = spectrum[platform]
+        if variant:
+            entry["variant"] = variant
+        pool_facts = pool(gitdir, commit, files, posixpath.dirname(path))
+        if pool_facts:
+            entry["ingress_lossless_pool"] = pool_facts
+        skus.setdefault(sku, []).append(entry)
+    doc = {
+        "about": "SONiC per-SKU lossless PG headroom (pg_profile_lookup.ini rows: speed Mb/s, cable, size, xon, xoff, "
+                 "threshold, xon_offset) and the SKU's ingress_lossless_pool, copied by tests/sku_tables.py",
+        "source": {"repo": REPO, "commit": commit},
+        "columns": ["speed_mbps", "cable", "size", "xon", "xoff", "threshold", "xon_offset"],
+        "tables": tables,
+        "skus": dict(sorted(skus.items())),
+    }
+    spectrum_lines = ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(spectrum.items()))
+    lines = ["{"]
+    lines.append(f'  "about": {json.dumps(doc["about"])},')
+    lines.append(f'  "source": {json.dumps(doc["source"])},')
+    lines.append(f'  "columns": {json.dumps(doc["columns"])},')
+    lines.append('  "mellanox_platform_asic_table": {')
+    lines.append(spectrum_lines)
+    lines.append("  },")
+    lines.append('  "tables": {')
+    for n, (tid, table) in enumerate(tables.items()):
+        body = ",\n".join(f"      {json.dumps(row)}" for row in table)
+        lines.append(f'    "{tid}": [\n{body}\n    ]{"," if n < len(tables) - 1 else ""}')
+    lines.append("  },")
+    lines.append('  "skus": {')
+    items = list(doc["skus"].items())
+    for n, (sku, entries) in enumerate(items):
+        lines.append(f'    {json.dumps(sku)}: {json.dumps(entries)}{"," if n < len(items) - 1 else ""}')
+    lines.append("  }")
+    lines.append("}")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}: {len(skus)} SKUs, {len(tables)} distinct tables, commit {commit}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
