@@ -41,10 +41,16 @@ def _short(text: object) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
+def is_small_int(text: str, max_digits: int = 18) -> bool:
+    """Whether ``small_int(text, max_digits)`` reads it: the guard to use instead of ``str.isdigit()`` before an
+    int() (isdigit() accepts '²', which int() refuses, and any number of digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= max_digits
+
+
 def small_int(text: str, max_digits: int = 18) -> int:
     """A whole number written with ASCII digits, at most ``max_digits`` of them (CPython refuses to convert
     more than 4,300 and no setting needs more than 20); ValueError otherwise."""
-    if not (text.isascii() and text.isdigit()) or len(text) > max_digits:
+    if not is_small_int(text, max_digits):
         raise ValueError(f"not a whole number of at most {max_digits} digits: {_short(text)}")
     return int(text)
 
