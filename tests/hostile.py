@@ -292,6 +292,14 @@ def cases() -> list[Case]:
           exits=(1,), says=("17,000 ports", "16,384")),
         C("lint-too-many-interfaces", lambda t: _lint(_w(t / "sw.cfg", "hostname sw\n" + "".join(
             f"interface Ethernet{i}\n   mtu 9214\n" for i in range(17_000)))), says=("16,385 ports",)),
+        C("lint-nxos-range-flood", lambda t: _lint(_w(t / "sw.cfg", "hostname sw\nsystem qos\n" + "".join(
+            f"interface Ethernet1/1-1024\n  mtu 9216\n" for _ in range(1100)))), says=("sw.cfg:", "ports in all")),
+        C("lint-junos-range-flood", lambda t: _lint(_w(t / "sw.cfg", "set system host-name sw\n" + "".join(
+            f"set interfaces interface-range r{i} member et-0/0/[0-4000]\n" for i in range(300)))),
+          says=("sw.cfg:", "ports in all")),
+        C("lint-junos-many-ranges", lambda t: _lint(_w(t / "sw.cfg", "set system host-name sw\n" + "".join(
+            f"set interfaces interface-range r{i} member et-0/0/{i}\n" for i in range(1100)))),
+          says=("sw.cfg:", "interface ranges")),
         C("fix-deep-indent", lambda t: ["fix", "--unsafe-fixes", str(_w(t / "spine1.cfg", _deep_indent()))],
           exits=(0, 1)),
         C("lint-huge-config-db", lambda t: _lint(_over_limit("leaf1/config_db.json")(t).parent),

@@ -63,8 +63,9 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
             "are applied to the ports")))
         wildcards = wildcards[:MAX_WILDCARDS]
     classes = _Classes(cfg)
+    ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
     for port_name in sorted(names):
-        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards)
+        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, ranges)
     return device
 
 
@@ -103,10 +104,11 @@ def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterfa
     return merged
 
 
-def _interface(cfg: JunosConfig, name: str) -> Interface | None:
-    """The port's own settings over those of the interface ranges it is a member of."""
+def _interface(cfg: JunosConfig, name: str, ranges: list[tuple[InterfaceRange, set[str]]]) -> Interface | None:
+    """The port's own settings over those of the interface ranges it is a member of (``ranges``: those with
+    settings, each with its set of names)."""
     own = cfg.interfaces.get(name)
-    shared = [r.settings for r in cfg.ranges.values() if r.settings is not None and _member(r, name)]
+    shared = [r.settings for r, names in ranges if _member(r, names, name)]
     if not shared:
         return own
     merged = Interface(source=own.source if own else shared[0].source)
@@ -118,8 +120,8 @@ def _interface(cfg: JunosConfig, name: str) -> Interface | None:
     return merged
 
 
-def _member(rng: InterfaceRange, name: str) -> bool:
-    return name in rng.names or any(re.fullmatch(pattern, name) for pattern in rng.members)
+def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:
+    return name in names or any(re.fullmatch(pattern, name) for pattern in rng.members)
 
 
 def _ip_mtu(iface: Interface | None) -> int | None:
@@ -135,8 +137,8 @@ def _ip_mtu(iface: Interface | None) -> int | None:
 
 
 def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
-          wildcards: list[tuple[str, CosInterface]]) -> Port:
-    iface = _interface(cfg, name)
+          wildcards: list[tuple[str, CosInterface]], ranges: list[tuple[InterfaceRange, set[str]]]) -> Port:
+    iface = _interface(cfg, name, ranges)
     conf = _cos_conf(cfg, name, wildcards)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),

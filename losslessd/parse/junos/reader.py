@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...errors import InputError
+from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
 from ..base import Input, port_slot, shell_words
@@ -141,6 +143,7 @@ class JunosConfig:
     imports: dict[tuple[str, str], Val] = field(default_factory=dict)
     dscp_rewrites: dict[str, dict[str, Val]] = field(default_factory=dict)  # forwarding class -> DSCP (Val of int)
     ranges: dict[str, InterfaceRange] = field(default_factory=dict)
+    range_names: int = 0  # port names all interface ranges spell out, against MAX_EXPANDED_PORTS
     cnps: dict[str, Cnp] = field(default_factory=dict)
     drop_profiles: dict[str, DropProfile] = field(default_factory=dict)
     schedulers: dict[str, SchedulerConf] = field(default_factory=dict)
@@ -284,13 +287,16 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
 
 def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
     if w[0] == "interface-range":
+        if w[1] not in cfg.ranges and len(cfg.ranges) >= MAX_RANGES:  # each port is checked against each range
+            raise InputError(f"more than {MAX_RANGES:,} interface ranges (a generated file?); not read", file=src.file,
+                             line=src.line)
         rng = cfg.ranges.setdefault(w[1], InterfaceRange(source=src))
         if w[2] == "member":
             rng.members.append(_member_pattern(w[3]))
-            rng.names.extend(_member_names(w[3]))
+            _range_add(cfg, rng, _member_names(w[3]), src, patterns=1)
         elif w[2] == "member-range" and w[4:5] == ["to"]:
             rng.ranges.append((w[3], w[5]))
-            rng.names.extend(_range_names(w[3], w[5]))
+            _range_add(cfg, rng, _range_names(w[3], w[5]), src)
         else:
             rng.settings = rng.settings or Interface(source=src)
             _interface_setting(rng.settings, w[2:], src)
@@ -317,6 +323,20 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         mtu = int(_number(w[5], 256, 65535))
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
             iface.inet_mtu = Val(mtu, src)
+
+
+# Interface ranges of one config: far more than one per port group (a chassis has a few dozen).
+MAX_RANGES = 1024
+
+
+def _range_add(cfg: JunosConfig, rng: InterfaceRange, names: list[str], src: Source, patterns: int = 0) -> None:
+    """Count what a range line adds: every port is later matched against every member pattern (a pattern
+    counts as MAX_RANGES names)."""
+    cfg.range_names += len(names) + patterns * MAX_RANGES
+    if cfg.range_names > MAX_EXPANDED_PORTS:  # bounded time and memory: a member may spell out 4,097 ports
+        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
+                         "file?); not read", file=src.file, line=src.line)
+    rng.names.extend(names)
 
 
 def _member_pattern(text: str) -> str:

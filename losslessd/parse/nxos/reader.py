@@ -182,14 +182,14 @@ def _dscp_values(words: list[str]) -> list[int]:
 
 
 class _Reader(TreeReader):
-    expanded = 0  # port names the `interface` ranges expanded to, against MAX_EXPANDED_PORTS
+    expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
 
     def top(self, node: Node) -> None:
         w = node.words
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
-            self.expanded += len(names)
+            self.expanded += len(names) * (1 + len(node.children))  # each port reads the block's lines
             if self.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,025 ports
                 raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a "
                                  "generated file?); not read", file=self.inp.path, line=node.line)
