@@ -27,21 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.hostile import FABRIC, MEMORY_LIMIT_BYTES, ROOT, Case, _rmtree, run_case  # noqa: E402
+from tests.hostile import FABRIC, MEMORY_LIMIT_BYTES, ROOT, TEST_NET_INVENTORY, Case, _rmtree, run_case  # noqa: E402
 
 DEVICE_FILES = sorted(p for p in (ROOT / "tests" / "fixtures" / "raw").rglob("*") if p.is_file()) + sorted(
     p for p in FABRIC.rglob("*") if p.is_file() and p.name != "topology.yaml")
 POLICIES = sorted((ROOT / "policies").glob("*.yaml"))
-INVENTORY = """\
-defaults:
-  username: admin
-  data: {credentials: {password_env: SWEEP_PW}}
-groups:
-  switches: {platform: sonic, data: {snmp: {version: 2c, community_env: SWEEP_PW}}}
-hosts:
-  leaf1: {hostname: 192.0.2.1, groups: [switches]}
-  spine1: {hostname: 192.0.2.2, platform: eos, port: 2222}
-"""
+INVENTORY = TEST_NET_INVENTORY
 
 
 def mutate(data: bytes, rnd: random.Random, other: bytes) -> bytes:
@@ -113,7 +104,7 @@ def build_case(i: int, rnd: random.Random) -> Case:
         return ["pull", "-i", str(target), "-o", str(tmp / "out"), "--known-hosts", str(tmp / "known_hosts"),
                 "--timeout", "1", "--retries", "0"]
 
-    return Case(f"{i:04d}-{kind}", build, exits=(0, 1, 2), env={"SWEEP_PW": "pw"})
+    return Case(f"{i:04d}-{kind}", build, exits=(0, 1, 2), env={"HOSTILE_PW": "pw"})
 
 
 def main() -> None:

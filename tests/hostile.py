@@ -119,6 +119,17 @@ hosts:
     hostname: 127.0.0.1
     platform: sonic
 """
+# A valid inventory whose devices are on TEST-NET-1 (RFC 5737: never routed), for fuzzing `pull` and the daemon.
+TEST_NET_INVENTORY = """\
+defaults:
+  username: admin
+  data: {credentials: {password_env: HOSTILE_PW}}
+groups:
+  switches: {platform: sonic, data: {snmp: {version: 2c, community_env: HOSTILE_PW}}}
+hosts:
+  leaf1: {hostname: 192.0.2.1, groups: [switches]}
+  spine1: {hostname: 192.0.2.2, platform: eos, port: 2222}
+"""
 
 
 def _lint(*paths: Path | str, policy: str | None = None, extra: list[str] = ()) -> list[str]:

@@ -23,22 +23,13 @@ from losslessd.errors import InputError
 from losslessd.limits import MAX_NESTING
 from losslessd.policy import load_policy
 from tests.fuzzing import mutated_lines
-from tests.hostile import FABRIC, ROOT, Case, run_case
+from tests.hostile import FABRIC, ROOT, TEST_NET_INVENTORY, Case, run_case
 
 POLICY = (ROOT / "policies" / "roce-dscp26.yaml").read_text()
 SETTINGS = (ROOT / "systemd" / "losslessd.yaml").read_text()
 TOPOLOGY = (FABRIC / "topology.yaml").read_text()
-INVENTORY = """\
-defaults:
-  username: admin
-  data: {credentials: {password_env: FUZZ_PW}}
-groups:
-  switches: {platform: sonic, data: {snmp: {version: 2c, community_env: FUZZ_PW}}}
-hosts:
-  leaf1: {hostname: 192.0.2.1, groups: [switches]}
-  spine1: {hostname: 192.0.2.2, platform: eos, port: 2222}
-"""
-ENV = {"FUZZ_PW": "pw"}
+INVENTORY = TEST_NET_INVENTORY
+ENV = {"HOSTILE_PW": "pw"}
 TOKENS = ["&a ", "*a", "&b ", "*b", "[", "]", "{", "}", ": ", ", ", "- ", "\n", "  ", "    ", "!!binary ", "!!set ",
           "!!python/object:os.system ", "<<: ", "? ", "9" * 40, "2001-02-30", ".inf", ".nan", "null", "~", "'", '"',
           "\t", "%YAML 1.1\n", "---\n", "...\n", "# c\n", "hosts:", "links:", "groups:", "extends: ", "roce_ports:",

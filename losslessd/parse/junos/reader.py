@@ -372,7 +372,7 @@ def _range_names(low: str, high: str) -> list[str]:
 
 def _speed(text: str) -> float:
     """`speed 100g`, `25g`, `10m`: Gb/s."""
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([gm])", text.lower())
+    m = re.fullmatch(r"(\d{1,7}(?:\.\d{1,3})?)([gm])", text.lower())  # 400 digits would be float('inf')
     if not m:
         raise _Skip(f"unknown speed {text!r}")
     return float(m[1]) / (1000 if m[2] == "m" else 1)
