@@ -91,8 +91,6 @@ class _Device:
     # table on its own schedule (SONiC flex counters, SNMP agent caches): a table in which nothing moved
     # was not refreshed, and its zero deltas say nothing.
     tx_fresh: bool = False
-    # The on-box watchdog's last reading per (port, queue): (interval start, end, storms detected in it)
-    watchdog: dict[tuple[str, int], tuple[float, float, float]] = field(default_factory=dict)
     first_failure_s: float = 0.0
     down: Event | None = None
     states: dict[tuple[str, int, str], _Sustain] = field(default_factory=dict)  # (port, priority, kind)
@@ -130,8 +128,6 @@ class Detectors:
                 dev.tx_fresh = dev.tx_fresh or value > 0
             elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
                 dev.evidence[(key.port, name, key.index)] = (start, rates.time_unix_s, value)
-            elif name == WD_STORMS and key.index is not None:
-                dev.watchdog[(key.port, key.index)] = (start, rates.time_unix_s, value)
         out: list[Event] = []
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
             out += self._onbox(dev, rates, port, prio)
@@ -181,20 +177,15 @@ class Detectors:
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """SONiC's watchdog condition, pauses keep arriving and the queue does not drain, over
         ``storm_detection_polls`` informative intervals, each confirmed by a signal independent of the
-        queue's own zero (see _stuck). The on-box watchdog, when it reports on this queue, wins."""
+        queue's own zero (see _stuck). The on-box watchdog, when it reports a storm of this queue, wins.
+        Its quiet counters are no veto: they count transitions, and a storm it detected before our first
+        reading of them leaves every later delta at zero while it lasts."""
         onbox = dev.states.get((port, prio, "onbox_storm"))
         if onbox is not None and onbox.event is not None:
             return []  # the device's own watchdog reports this queue
         verdict, numbers, what = self._stuck(dev, r, port, prio)
         if verdict is None:
             return []  # no information this interval: the run of hits (or of misses) goes on
-        s = dev.states.get((port, prio, "pfc_storm"))
-        if verdict and (s is None or s.event is None):
-            hits = s.hits if s is not None else 0
-            since = s.first_hit_s if s is not None and hits else r.time_unix_s - r.interval_s
-            if hits + 1 >= self.t.storm_detection_polls and self._watchdog_saw_none(dev, port, prio, since,
-                                                                                     r.time_unix_s):
-                verdict = False  # the device's watchdog watched this queue through the run and saw no storm
         return self._step(dev, r, "pfc_storm", port, prio, verdict, numbers, self.t.storm_detection_polls,
                           self.t.storm_restoration_polls,
                           f"PFC storm: {numbers['pfc_rx_per_s']:.0f} pause frames/s received and the queue {what}")
@@ -235,12 +226,6 @@ class Detectors:
         if not dev.tx_fresh:
             return None, numbers, ""  # no queue counter of the device moved: the table was not refreshed
         return True, numbers, "sent nothing while the device's other queues did"
-
-    def _watchdog_saw_none(self, dev: _Device, port: str, prio: int, since: float, now: float) -> bool:
-        """The on-box watchdog counts this queue and a reading of it lies wholly inside [since, now] with no
-        storm detected: it watched (at its 200 ms poll, with the queue's occupancy) and found none."""
-        seen = dev.watchdog.get((port, prio))
-        return seen is not None and seen[0] >= since and seen[1] <= now and seen[2] == 0
 
     def _pause_rate(self, dev: _Device, r: Rates, port: str, prio: int, rates: dict[str, float]) -> list[Event]:
         if not rates:
