@@ -93,6 +93,8 @@ def max_yaml_bytes() -> int:
 
 
 def describe_mib(size: int) -> str:
+    if size < MIB:
+        return f"{size / 1024:.0f} KiB"
     return f"{size / MIB:.1f} MiB" if size % MIB else f"{size // MIB} MiB"
 
 

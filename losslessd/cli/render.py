@@ -10,6 +10,7 @@ import typer
 from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
+from ..limits import set_max_file_mb
 from ..parse import parse_group
 from ..platforms import resolve_format
 from ..policy import load_policy
@@ -31,8 +32,11 @@ def render(
                               "qfx5120-48y): chooses the command family where a platform's CLI differs."),
     family: str = typer.Option(None, "--family", help="Command family, when the model is not known: arista_eos "
                                "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx."),
+    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                      "LOSSLESSD_MAX_FILE_MB)."),
 ):
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
+    set_max_file_mb(max_file_mb)
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
     platform = known.id if known is not None else platform
