@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .docpos import load_json
 from .errors import InputError
 from .fabric import load_fabric
 from .lint.engine import LintResult
@@ -78,12 +78,10 @@ def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *,
 
 def load_baseline(path: str | Path) -> set[str]:
     """Fingerprints from an earlier `lint --output-format json` report: those findings are accepted."""
+    data = load_json(path)  # InputError (file:line) for a file that is not JSON, or not a regular file
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return {f["fingerprint"] for f in data["findings"]}
-    except OSError as exc:
-        raise InputError(f"cannot read baseline: {exc.strerror or exc}", file=str(path)) from None
-    except (ValueError, KeyError, TypeError):
+        return {str(f["fingerprint"]) for f in data["findings"]}
+    except (KeyError, TypeError):
         raise InputError("not a losslessd JSON report (expected findings[].fingerprint)", file=str(path)) from None
 
 

@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import collect, topology
-from .errors import InputError
+from .errors import DescribedError, InputError, describe_exception, internal_error_message
+from .limits import MIB, file_limit_mb, max_file_bytes, os_reason
 from .lint.engine import Context, LintResult, _Grouper, device_findings, is_local, run
 from .lint.finding import Finding
 from .lint.registry import Rule
 from .model import Device, Fabric, Neighbor, ParseIssue, Route, Source
 from .parse import (
+    INTERNAL_ERROR,
     NOT_DEVICE_FILES,
     NOT_DEVICE_SUFFIXES,
     OPENSM_FOLDER_FILES,
@@ -53,37 +55,51 @@ SHARE_MAX_DEVICES = 256
 JOBS_ENV = "LOSSLESSD_JOBS"
 
 
-def device_groups(path: Path) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``."""
-    if path.is_file():
-        return [(path.stem, [path])]
+def device_groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, in sorted order; the snapshot folders (written by
+    `losslessd pull`) found on the way are added to ``snapshots``. Anything that is not a folder is a device
+    file candidate: a FIFO, a device node or a broken link then fails to read with a SYS001 that says what it
+    is, instead of disappearing from the run. Folders are walked without recursion (a tree may nest thousands
+    deep), each once (links back to a parent are not followed twice), each with one listing (a fleet's folder
+    holds thousands of files). A folder that cannot be listed raises OSError."""
     if not path.is_dir():
-        raise InputError("no such file or folder", file=str(path))
-    with os.scandir(path) as listing:  # one listing says which files and folders there are (a fleet: thousands)
-        entries = {e.name: e for e in listing}
-
-    def files(names) -> list[Path]:
-        return [path / name for name in names if name in entries and _is(entries[name].is_file)]
-
-    sonic = files(SONIC_FOLDER_FILES)
-    if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-        sonic += sorted((path / n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda p: int(p.name[9:-5]))
-        return [(path.name, sonic)]
-    if files(OPENSM_FOLDER_FILES[:1]):
-        return [(path.name, files(OPENSM_FOLDER_FILES))]
+        if not os.path.lexists(path):
+            raise InputError("no such file or folder", file=str(path))
+        return [(path.stem, [path])]
     out: list[tuple[str, list[Path]]] = []
-    snapshot = bool(files([collect.MANIFEST]))  # collect.is_snapshot, from the listing
-    for entry in sorted(entries.values(), key=lambda e: e.name):
-        name = entry.name
-        stem, suffix = _split_name(name)
-        if name.startswith(".") or name in NOT_DEVICE_FILES or suffix in NOT_DEVICE_SUFFIXES:
+    seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
+    stack = [iter([(path, True)])]  # per folder being listed, its children still to visit (sorted): depth first
+    while stack:
+        child, is_dir = next(stack[-1], (None, False))
+        if child is None:
+            stack.pop()
             continue
-        if snapshot and name in SNAPSHOT_FILES:
+        if not is_dir:
+            out.append((_split_name(child.name)[0], [child]))
             continue
-        if _is(entry.is_dir):
-            out.extend(device_groups(path / name))
-        elif _is(entry.is_file):
-            out.append((stem, [path / name]))
+        try:
+            info = child.stat()
+        except OSError:
+            continue  # it was a folder a moment ago
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        with os.scandir(child) as listing:
+            entries = {e.name: e for e in listing}  # an entry of a name is os.path.lexists of it
+
+        sonic = [child / name for name in SONIC_FOLDER_FILES if name in entries]
+        if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+            sonic += sorted((child / n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda p: int(p.name[9:-5]))
+            out.append((child.name, sonic))
+        elif OPENSM_FOLDER_FILES[0] in entries:
+            out.append((child.name, [child / name for name in OPENSM_FOLDER_FILES if name in entries]))
+        else:
+            snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
+            if snapshot and snapshots is not None:
+                snapshots.append(child)
+            stack.append(iter([(child / name, _is(entry.is_dir)) for name, entry in sorted(entries.items()) if not (
+                name.startswith(".") or name in NOT_DEVICE_FILES or _split_name(name)[1] in NOT_DEVICE_SUFFIXES
+                or (snapshot and name in SNAPSHOT_FILES))]))
     return out
 
 
@@ -110,19 +126,26 @@ class _Inputs:
     def __init__(self, paths: Iterable[str | Path], topology: str | Path | None = None):
         paths = list(paths)
         found = Path(topology) if topology else topology_file.find(paths)
-        self.spec = topology_file.read(found) if found else None
+        self.spec = topology_file.read(found, paths) if found else None
         skip = self.spec.files if self.spec else set()
         self.steps: list[ParseIssue | tuple[str, list[Path]]] = []
         self.snapshots: list[Path] = []
         for raw in paths:
             try:
-                groups = device_groups(Path(raw))
+                groups = device_groups(Path(raw), self.snapshots)
             except InputError as exc:
                 self.steps.append(_issue(exc, str(raw)))
                 continue
-            self.snapshots += _snapshots(Path(raw))
+            except OSError as exc:  # a folder that cannot be listed
+                self.steps.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
+                                             source=Source(file=display_path(Path(raw)))))
+                continue
+            if not groups:
+                self.steps.append(ParseIssue(code="SYS001", message=(
+                    "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
+                    "are not device files)"), source=Source(file=display_path(Path(raw)))))
             for name, files in groups:
-                if skip and {f.resolve() for f in files} <= skip:
+                if skip and {os.path.realpath(f) for f in files} <= skip:
                     continue  # a routing table or LLDP output the topology reads itself
                 self.steps.append((name, files))
 
@@ -153,14 +176,16 @@ class _Inputs:
 
 
 def parse_one(name: str, files: list[Path], fmt: str | None = None) -> Device | ParseIssue:
-    """One device, or the SYS001 issue saying why its files give none (a parser bug included)."""
+    """One device, or the issue saying why its files give none: SYS001 for unusable input, SYS900 for a parser
+    bug (the lint then exits 3)."""
     try:
         return parse_group(name, files, fmt)
     except InputError as exc:
         return _issue(exc, display_path(files[0]))
     except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
-        return ParseIssue(code="SYS001", message=f"parser failed: {type(exc).__name__}: {exc}; please report this "
-                          "with the file", source=Source(file=display_path(files[0])))
+        return ParseIssue(code=INTERNAL_ERROR, message=internal_error_message(
+            f"the parser failed on {', '.join(display_path(f) for f in files)}", exc),
+            source=Source(file=display_path(files[0])))
 
 
 def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
@@ -269,11 +294,16 @@ def _plain_finding(f: Finding) -> Finding:
 
 def _lint_share(task: tuple) -> list[tuple]:
     """A worker's share: parse these groups, run the local rules (grouped as in a serial run), and return per
-    group its SYS001 issue, or (header, findings per rule code, selection, facts per fabric rule code)."""
+    group its SYS001 or SYS900 issue, or (header, findings, selection, facts per fabric rule code, rule crashes).
+    The worker reads within the limits this process reads with (a spawned worker does not inherit them)."""
     from .gcpause import gc_paused
 
-    with gc_paused():
-        return _share(*task)
+    limit, *args = task
+    try:
+        with file_limit_mb(None if limit is None else limit / MIB), gc_paused():
+            return _share(*args)
+    except Exception as exc:  # a bug outside any rule: this process's line for it, exit 3 there
+        raise DescribedError(describe_exception(exc)) from exc  # (--debug shows the worker's traceback)
 
 
 def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type[Rule]], fact_rules: list[type[Rule]],
@@ -298,8 +328,12 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
         key = str(i)
         facts = {}
         for rule_cls in fact_rules:
-            facts[rule_cls.code] = _plain(rule_cls().device_facts(ctx, outcome))
-        out.append((_header(outcome), found[key], ctx.selection(outcome), facts))
+            try:
+                facts[rule_cls.code] = _plain(rule_cls().device_facts(ctx, outcome))
+            except Exception as exc:  # noqa: BLE001 - raised again where the fabric rule asks (_Local.facts)
+                facts[rule_cls.code] = DescribedError(describe_exception(exc))
+        crashes = [(code, message) for device, code, message in ctx.crashes if device is outcome]
+        out.append((_header(outcome), found[key], ctx.selection(outcome), facts, crashes))
     return out
 
 
@@ -308,7 +342,8 @@ class _Local:
 
     def __init__(self, codes: set[str]):
         self.codes = codes
-        self.sent: dict[int, tuple] = {}  # id(LazyDevice) -> (findings of the local rules, selection, facts)
+        # id(LazyDevice) -> (findings of the local rules, selection, facts, [(rule code, crash message)])
+        self.sent: dict[int, tuple] = {}
 
     def findings(self, device: Device) -> list[Finding]:
         return self.sent[id(device)][0]
@@ -317,7 +352,15 @@ class _Local:
         return self.sent[id(device)][1]
 
     def facts(self, code: str, device: Device) -> Any:
-        return self.sent[id(device)][2].get(code)
+        """What the worker worked out; a bug it met there is raised here, in the fabric rule that asks, which
+        reports it (SYS900) as a lint in one process does."""
+        value = self.sent[id(device)][2].get(code)
+        if isinstance(value, DescribedError):
+            raise value
+        return value
+
+    def crashes(self, device: Device, code: str) -> list[str]:
+        return [message for rule, message in self.sent[id(device)][3] if rule == code]
 
 
 def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[type[Rule]], fmt: str | None,
@@ -331,9 +374,14 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
     # devices until it is done with them.
     size = max(1, min(-(-len(groups) // (workers * 4)), SHARE_MAX_DEVICES))
     shares = [groups[i:i + size] for i in range(0, len(groups), size)]
+    try:
+        limit: int | None = max_file_bytes()
+    except InputError:
+        limit = None  # LOSSLESSD_MAX_FILE_MB is unusable: each worker's reads say so, as this process's would
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
-        results = pool.map(_lint_share, [(share, fmt, policy, local_rules, fact_rules, grouping) for share in shares])
+        results = pool.map(_lint_share, [(limit, share, fmt, policy, local_rules, fact_rules, grouping)
+                                          for share in shares])
         local = _Local({r.code for r in local_rules})
         outcomes: list[Device | ParseIssue] = []
         for share, result in zip(shares, results):
@@ -341,30 +389,18 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
                 if len(sent) == 1:
                     outcomes.append(sent[0])
                     continue
-                header, found, selection, facts = sent
+                header, found, selection, facts, crashes = sent
                 device = LazyDevice.__new__(LazyDevice)
                 for field, value in header.items():
                     setattr(device, field, value)
                 device._group, device._paths, device._fmt = name, files, fmt
-                local.sent[id(device)] = (found, selection, facts)
+                local.sent[id(device)] = (found, selection, facts, crashes)
                 outcomes.append(device)
     fabric = inputs.fabric(outcomes)
     return run(fabric, policy, rules, baseline, grouping=grouping, local=local)
 
 
 # ---- snapshots and issues -----------------------------------------------------------------------------------
-def _snapshots(path: Path) -> list[Path]:
-    """Snapshot folders (written by `losslessd pull`) at or below ``path``."""
-    if not path.is_dir():
-        return []
-    found = []
-    for folder, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != collect.COUNTERS)
-        if collect.MANIFEST in files:
-            found.append(Path(folder))
-    return found
-
-
 def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
     """SYS findings for the devices a pull could not collect (or collected with problems), so that
     nothing missing from a snapshot is silent. Issues in a capture name the device parsed from it."""

@@ -126,7 +126,7 @@ def _input(fabric: Fabric, path: Path) -> Input | None:
     try:
         return read_input(path)
     except InputError as exc:
-        fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file)))
+        fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file, line=exc.line)))
         return None
 
 

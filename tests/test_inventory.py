@@ -137,7 +137,7 @@ def test_every_problem_reported_at_once_with_its_line(tmp_path):
     assert "platform 'vyos' is not a platform losslessd knows" in by_line[9]
     assert "duplicate host 'leaf2': also defined at line 10" in by_line[16]
     assert "plaintext `password:` refused" in by_line[15]
-    assert "needs `data.interfaces`" in by_line[19]
+    assert "needs `data.interfaces`" in by_line[18]  # the host's key line
     assert "environment variable NOT_SET_PW (`password_env`) is not set" in by_line[23]
     assert "plaintext `community:` refused" in by_line[24]
     assert len(errors) == 6, errors  # the second leaf2 replaced the first: its unknown group is not seen

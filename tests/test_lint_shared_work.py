@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,13 @@ from hypothesis import strategies as st
 from losslessd import fabric as fabric_mod
 from losslessd import topology
 from losslessd.lint.engine import run
+from losslessd.lint.finding import Severity
 from losslessd.lint.registry import select
 from losslessd.model import Ecn, Fabric, Trust
 from losslessd.policy import load_policy
 from tests import rulecase
 from tests.conftest import CORPUS, FIXTURES, ROOT
+from tests.hostile import hostile_fleet
 from tests.realworld.test_realworld import CASES as REALWORLD
 from tests.realworld.test_realworld import _input, _policy
 
@@ -201,3 +204,71 @@ def test_one_port_set_apart_is_found_and_only_it(uniform_switch, index, mutation
     changed = [name for name in names if after[name] != before[name]]
     assert changed == [names[index]], (mutation.__name__, changed)
     assert after_rows  # (the rows are also the same with grouping off: checked above)
+
+
+# ---- hostile inputs in worker processes ---------------------------------------------------------------------
+def _outcome(result) -> tuple:
+    from losslessd.cli.lint import exit_code
+
+    return (_rows(result.findings), [(i.code, i.message, i.source.as_tuple() if i.source else None)
+                                      for i in result.fabric.issues],
+            result.internal_errors, list(result.fabric.devices), exit_code(result, result.fails(Severity.warning)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_workers_read_within_the_limits_and_report_failures_as_one_process_does(tmp_path, monkeypatch, start):
+    """A worker reads within the limits this process set (--max-file-mb; a spawned worker does not inherit
+    them) and turns each refusal into the same SYS001, in the same place, as a lint in one process."""
+    import multiprocessing
+
+    from losslessd.limits import file_limit_mb
+
+    folder = hostile_fleet(tmp_path)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: [start])
+    policy = load_policy("roce-dscp26")
+    with file_limit_mb(1):
+        one, two = (_outcome(fabric_mod.lint([folder], policy, RULES, jobs=jobs)) for jobs in (1, 2))
+    assert two == one
+    messages = " | ".join(message for _, message, _ in one[1])
+    for says in ("(a FIFO)", "1 MiB limit", "symbolic link loop", "(a folder)", "17,000 ports"):
+        assert says in messages
+    assert one[2] == [] and one[4] == 1 and "leaf1" in one[3]
+
+
+@pytest.mark.slow
+def test_a_parser_or_rule_bug_in_a_worker_is_an_internal_error_as_in_one_process(tmp_path, monkeypatch):
+    """SYS900 and exit 3 (never findings, exit 1) when a parser, a rule or what a fabric rule reads of a device
+    (Rule.device_facts, worked out in the worker) raises inside a worker process: the same messages, in the
+    same order, as in one process."""
+    from losslessd.parse import eos
+    from losslessd.rules.nic import DcqcnParamsInconsistent, NicPfcMismatch
+    from losslessd.rules.pfc import PfcDisabledOnLossless
+
+    def broken_parser(inputs, name):
+        raise KeyError("planted parser bug")
+
+    def broken_rule(self, ctx, device, port):
+        raise ZeroDivisionError("planted rule bug")
+
+    def broken_facts(self, ctx, device):
+        raise IndexError("planted facts bug")
+
+    monkeypatch.setattr(eos, "parse", broken_parser)  # forked workers inherit the plants
+    monkeypatch.setattr(PfcDisabledOnLossless, "check_port", broken_rule)
+    monkeypatch.setattr(NicPfcMismatch, "check_port", broken_rule)  # on every host: several lines of one rule
+    monkeypatch.setattr(DcqcnParamsInconsistent, "device_facts", broken_facts)
+    policy = load_policy("roce-dscp26")
+    folder = tmp_path / "fabric"
+    shutil.copytree(ROOT / "examples" / "fabric", folder)
+    # gpu04 configured as gpu02: a grouped run meets the hosts class by class (gpu01, gpu02, gpu04, gpu03, ...)
+    (folder / "gpu04.capture").write_text((folder / "gpu02.capture").read_text().replace("gpu02", "gpu04"))
+    one, two = (_outcome(fabric_mod.lint([folder], policy, RULES, jobs=jobs)) for jobs in (1, 2))
+    assert two == one
+    assert one[4] == 3
+    assert any("the parser failed on" in e and "KeyError: 'planted parser bug'" in e for e in one[2])
+    assert any(e.startswith("leaf1: rule PFC001") and "ZeroDivisionError" in e for e in one[2])
+    hosts = [e.split(": rule NIC001")[0] for e in one[2] if ": rule NIC001" in e and "ZeroDivisionError" in e]
+    assert hosts == [d for d in one[3] if d.startswith("gpu")] and len(hosts) == 6  # one line each, in fabric order
+    assert any(e.startswith("rule NIC007") and "IndexError: planted facts bug" in e for e in one[2])
+    assert {code for code, _, _ in one[1]} >= {"SYS900"}

@@ -44,6 +44,7 @@ def daemon(config: Path = typer.Option(None, "--config", "-c", help="Settings fi
         for err in exc.errors:
             typer.echo(f"losslessd: error: {err}", err=True)
         raise typer.Exit(2) from None
+    settings.apply_limits()
     if check:
         snmp = sum(1 for h in settings.hosts.hosts.values() if h.snmp is not None)
         mine = len(part.select(settings.hosts.hosts))

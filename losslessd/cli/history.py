@@ -136,7 +136,7 @@ def _history(db: Path | None, config: Path | None) -> History:
         if not isinstance(section, dict):
             raise InputError("history must be a mapping", file=doc.file, line=doc.line_of(["history"]))
         try:
-            relative = HistorySettings(**section).path
+            relative = HistorySettings.model_validate(section).path
         except ValidationError as exc:
             err = exc.errors()[0]
             raise InputError(f"history: {err['msg']}", file=doc.file, line=doc.line_of(["history", *err["loc"]]),

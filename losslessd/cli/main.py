@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import os
 import sys
 from typing import Any
 
@@ -17,7 +18,8 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
+from ..limits import ENV_MAX_FILE_MB
 
 # Subcommands in the order `--help` lists them: name -> (module under losslessd.cli, its function), or, for a
 # group of subcommands, name -> (module, None): the module's `app` (a typer.Typer) holds them.
@@ -84,7 +86,12 @@ def _help(module: str, function: str | None) -> str | None:
 
 
 app = typer.Typer(cls=_LazyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
+                  help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
+                  "Exit codes (every command): 0 clean; 1 findings (lint, fix) or devices that failed (pull); "
+                  "2 unusable input or usage error, nothing readable; 3 internal error (a bug in losslessd, "
+                  f"never a finding; {DEBUG_ENV}=1 or --debug prints its traceback). Input files are read "
+                  f"only if they are regular files within the size limit (32 MiB; --max-file-mb or "
+                  f"{ENV_MAX_FILE_MB} raise it).")
 
 
 def _version(value: bool):
@@ -95,15 +102,44 @@ def _version(value: bool):
 
 @app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")):
-    pass
+                                       help="Print the version and exit."),
+          debug: bool = typer.Option(False, "--debug", help=f"Print the traceback of an internal error (as "
+                                     f"{DEBUG_ENV}=1 does).")):
+    if debug:
+        os.environ[DEBUG_ENV] = "1"
 
 
 def main() -> None:
+    """Run the CLI: every outcome is an exit code of the table above, never a bare traceback (a subcommand's
+    module is imported inside ``app()``: an import that fails is an internal error too)."""
     try:
         app()
+    except SystemExit as exc:
+        # click answers a closed stdout (EPIPE) with exit 1 after wrapping stdout: 1 means findings here.
+        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(EXIT_BROKEN_PIPE)
+        raise
     except InputError as exc:
         typer.echo(f"losslessd: error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_INPUT)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:  # `losslessd lint ... | head`: the reader left; nothing to report
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the interpreter's final flush is quiet
+        except OSError:
+            pass
+        sys.exit(EXIT_BROKEN_PIPE)
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, its own exit code, never read as findings
+        internal_error(exc)
+
+
+def internal_error(exc: BaseException) -> None:
+    """Report an exception that is a bug in losslessd and exit 3."""
+    if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    typer.echo(f"losslessd: internal error: {describe_exception(exc)}", err=True)
+    typer.echo(f"losslessd: {REPORT_HINT}", err=True)
+    sys.exit(EXIT_INTERNAL)

@@ -37,7 +37,7 @@ def pull(
     """Pull every inventory device's configuration into a snapshot folder that `losslessd lint` reads.
 
     Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
-    failures as SYS findings). 2: inventory or usage error (nothing was contacted).
+    failures as SYS findings). 2: inventory or usage error (nothing was contacted). 3: internal error.
     """
     logging.basicConfig(stream=sys.stderr, format="losslessd: %(levelname)s: %(message)s",
                         level=logging.INFO if serial else logging.WARNING)
@@ -46,7 +46,10 @@ def pull(
     keys = host_keys(known_hosts, insecure)
     inv = read_inventory(inventory)
     if session_log:
-        session_log.mkdir(parents=True, exist_ok=True)
+        try:
+            session_log.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create --session-log folder: {exc.strerror or exc}", file=str(session_log)) from None
     collect.prepare(out)
     progress = _Progress(len(inv.hosts)) if sys.stderr.isatty() else None
     options = collect.Options(known_hosts=keys, concurrency=concurrency, timeout_s=timeout, retries=retries,

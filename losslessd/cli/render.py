@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -9,6 +10,7 @@ import typer
 from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
+from ..limits import set_max_file_mb
 from ..parse import parse_group
 from ..platforms import resolve_format
 from ..policy import load_policy
@@ -30,8 +32,11 @@ def render(
                               "qfx5120-48y): chooses the command family where a platform's CLI differs."),
     family: str = typer.Option(None, "--family", help="Command family, when the model is not known: arista_eos "
                                "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx."),
+    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                      "LOSSLESSD_MAX_FILE_MB)."),
 ):
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
+    set_max_file_mb(max_file_mb)
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
     platform = known.id if known is not None else platform
@@ -44,7 +49,7 @@ def render(
     facts: list[rnd.PortFacts] = []
     pool, hwsku, hardware, buffers = pool_size, sku, None, None
     if device is not None:
-        if not device.is_file():
+        if not os.path.lexists(device):
             raise InputError(f"--device {device}: no such file")
         parsed = parse_group(device.stem, [device])
         facts, device_pool = rnd.device_facts(parsed, pol)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import __version__, capture
 from ..errors import InputError
-from ..inventory import Host, Inventory
+from ..inventory import Host, Inventory, file_name_problem
 from . import (
     COMMAND_FAILED,
     COUNTERS,
@@ -106,7 +106,13 @@ def prepare(out: Path) -> None:
 
 def pull(inventory: Inventory, out: Path, options: Options, *, inventory_path: str = "",
          on_result: Callable[[DeviceResult], None] | None = None) -> PullResult:
-    """Collect every host of ``inventory`` into ``out`` (prepare() it first)."""
+    """Collect every host of ``inventory`` into ``out`` (prepare() it first). A host name that cannot be a
+    file name in ``out`` is refused before anything is contacted (InputError): inventory.load refuses
+    them too, but an Inventory may be built in Python."""
+    for name in inventory.hosts:
+        problem = file_name_problem(name)
+        if problem:
+            raise InputError(f"host {name[:80]!r}: {problem}")
     return asyncio.run(_Pull(inventory, out, options, inventory_path, on_result).run())
 
 

@@ -495,6 +495,7 @@ class Daemon:
         changed) and hand the new settings and device split to the workers; they keep counter state
         and open events where they still mean the same."""
         old = self.settings
+        new.apply_limits()
         if new.log != old.log:
             logs.configure(new.log.level)
         if new.http != old.http:

@@ -10,7 +10,7 @@ send and receive: a NIC does not forward, so nothing waits on a buffer behind a 
 
 from __future__ import annotations
 
-from ..lint.finding import natural_key
+from ..sorting import natural_key
 from ..model import Device, DeviceKind, Fabric, Port
 
 Node = tuple[str, str, int]  # (switch, ingress port, priority)

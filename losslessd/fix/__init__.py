@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from .. import capture, headroom, render
 from ..errors import InputError
+from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
 from ..lint.registry import all_rules
@@ -148,9 +148,9 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     if not printed:
         return
     try:
-        inputs = [Input(path, Path(path).read_text(encoding="utf-8")) for path in device.files]
-    except OSError as exc:
-        out.diff_note = f"no diff: cannot read {exc.filename}: {exc.strerror or exc}"
+        inputs = [Input(path, read_text(path)) for path in device.files]
+    except InputError as exc:  # changed since it was linted
+        out.diff_note = f"no diff: {exc}"
         return
     if device.platform in SCRIPT_OVER_CAPTURE and any(capture.is_capture(i.text) for i in inputs):
         out.diff_note = HOST_STATE

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
+from ..errors import internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port
+from ..parse import INTERNAL_ERROR
 from .finding import Finding, Severity
 from .registry import Rule, select
 
@@ -54,6 +55,8 @@ class Context:
                else "every admin-up port is selected")
         self._selected_why = f"roce_ports.select is {rp.select}: {why}"  # one string for every port (and its trip)
         self._memo: dict[tuple, Any] = {}
+        # rules that raised (SYS900): (device or None, rule code, message), in the order they raised
+        self.crashes: list[tuple[Device | None, str, str]] = []
 
     @property
     def lossless(self) -> list[int]:
@@ -134,8 +137,14 @@ class LintResult:
     fabric: Fabric
     baseline_suppressed: int = 0
     inputs: list[str] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), whatever was selected
     # device -> every port in or out of the RoCE-facing set, with why (lint --explain-selection, JSON report)
     selection: dict[str, list[PortChoice]] = field(default_factory=dict)
+
+    @property
+    def crashed(self) -> bool:
+        """A rule or parser failed on a bug: the run's conclusions are incomplete (exit 3, not 1)."""
+        return bool(self.internal_errors)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -152,6 +161,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     rules = list(rules) if rules is not None else select()
     ctx = Context(fabric, policy, local)
     findings: list[Finding] = []
+    # Bugs met (SYS900): parsers that failed, then rule by rule, each rule's on the devices in fabric order (as
+    # the grouped, plain and parallel runs all give them: the same lines on stderr whichever ran).
+    crashes = [i.message for i in fabric.issues if i.code == INTERNAL_ERROR]
     grouper = _Grouper(ctx) if grouping and local is None else None
     if local is not None:
         # Device by device rather than rule by rule: the same list once sorted (findings of two rules never tie
@@ -160,14 +172,18 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     for rule_cls in rules:
         rule = rule_cls()
         if local is not None and rule.code in local.codes:
+            crashes.extend(m for device in fabric.devices.values() for m in local.crashes(device, rule.code))
             continue
+        mark = len(ctx.crashes)
         if rule.scope in ("device", "port"):
             found = grouper.findings(rule) if grouper is not None and rule.group is not None else {
                 key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()
                 if rule.kinds is None or device.kind in rule.kinds}
             findings.extend(f for key in fabric.devices for f in found.get(key, ()))
         else:
-            findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None))
+            findings.extend(_guard(ctx, rule, lambda: list(rule.check(ctx))))
+        if len(ctx.crashes) > mark:
+            crashes.extend(_in_fabric_order(fabric, ctx.crashes[mark:]))
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]
@@ -179,7 +195,14 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             f.source.line  # noqa: B018
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
-                      selection=selection)
+                      internal_errors=crashes, selection=selection)
+
+
+def _in_fabric_order(fabric: Fabric, crashes: list[tuple[Device | None, str, str]]) -> list[str]:
+    """The messages of one rule's crashes, the fabric's own first, then device by device in fabric order (a
+    grouped run meets the devices class by class)."""
+    order = {name: i for i, name in enumerate(fabric.devices)}
+    return [m for _, _, m in sorted(crashes, key=lambda c: -1 if c[0] is None else order.get(c[0].name, len(order)))]
 
 
 def is_local(rule: type[Rule]) -> bool:
@@ -199,13 +222,15 @@ class LocalResults(Protocol):
 
     def facts(self, code: str, device: Device) -> Any: ...
 
+    def crashes(self, device: Device, code: str) -> list[str]: ...
+
 
 def device_findings(ctx: Context, rule: Rule, device: Device) -> list[Finding]:
     """What a device- or port-scope rule finds on one device (a crash becomes a SYS900 finding)."""
     try:
         return list(rule.check_device(ctx, device))
     except Exception as exc:  # noqa: BLE001 - deliberate: one rule/device must not stop a run
-        return _crashed(rule, exc, device.name)
+        return _crashed(ctx, rule, exc, device)
 
 
 class _Crashed(Exception):
@@ -249,8 +274,8 @@ class _Grouper:
             return device_findings(self.ctx, rule, device)
         try:
             return self._ports(rule, device)
-        except _Crashed:
-            return device_findings(self.ctx, rule, device)  # the crash as the plain run reports it
+        except Exception:  # noqa: BLE001 - _Crashed, or rule.applies raised: the crash as the plain run reports it
+            return device_findings(self.ctx, rule, device)
 
     def _ports(self, rule, device: Device) -> list[Finding]:
         ctx = self.ctx
@@ -273,16 +298,17 @@ class _Grouper:
         except Exception as exc:  # reported by the plain run of the device
             raise _Crashed from exc
 
-def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:
-    """A rule bug on one device becomes a finding; the rest of the fabric is still checked."""
+
+def _guard(ctx: Context, rule: Rule, fn) -> list[Finding]:
+    """A fabric rule's bug becomes a SYS900 finding (and a crash of the run); the other rules still run."""
     try:
         return fn()
-    except Exception as exc:  # noqa: BLE001 - deliberate: one rule/device must not stop a run
-        return _crashed(rule, exc, device)
+    except Exception as exc:  # noqa: BLE001 - deliberate: one rule must not stop a run
+        return _crashed(ctx, rule, exc, None)
 
 
-def _crashed(rule: Rule, exc: Exception, device: str | None) -> list[Finding]:
-    tb = traceback.extract_tb(exc.__traceback__)[-1]
-    return [_crash_rule().finding(f"rule {rule.code} ({rule.name}) failed: {type(exc).__name__}: {exc} "
-                                  f"[{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}]; please report this",
-                                  device=device, key=rule.code)]
+def _crashed(ctx: Context, rule: Rule, exc: Exception, device: Device | None) -> list[Finding]:
+    """The SYS900 finding of a rule that raised on ``device`` (None: on the fabric), noted in ctx.crashes."""
+    message = internal_error_message(f"rule {rule.code} ({rule.name}) failed", exc)
+    ctx.crashes.append((device, rule.code, f"{device.name}: {message}" if device is not None else message))
+    return [_crash_rule().finding(message, device=device.name if device is not None else None, key=rule.code)]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import field
 from enum import Enum
 from functools import lru_cache
 from typing import Any
 
 from ..model import Model, Source, model_class
+from ..sorting import natural_key as _natural_key
+
+__all__ = ["Finding", "Severity", "natural_key"]
 
 
 class Severity(str, Enum):
@@ -46,7 +48,5 @@ class Finding(Model):
         return (self.device or "", natural_key(self.port or ""), self.code, self.key)
 
 
-@lru_cache(maxsize=65536)  # findings are sorted by port: the same names again and again
-def natural_key(text: str) -> tuple:
-    """Ethernet2 before Ethernet10: digit runs compare as numbers."""
-    return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", text))
+# Findings are sorted by port: the same names again and again (losslessd.sorting bounds the key of any name).
+natural_key = lru_cache(maxsize=65536)(_natural_key)

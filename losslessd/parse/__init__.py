@@ -15,10 +15,12 @@ from types import ModuleType
 
 from .. import capture
 from ..errors import InputError
+from ..limits import read_text
 from ..model import Device
 from ..platforms import PLATFORMS, no_parser_message, resolve_format
-from .base import Input
+from .base import Input, check_port_count
 
+INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
 # Order matters only for sniffing: cheap, specific formats first.
 _SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
 # The first platforms in _SNIFF_ORDER whose sniff reads a capture by the platform its header names, and only so.
@@ -99,12 +101,9 @@ def detect(inp: Input) -> str | None:
 
 
 def read_input(path: Path) -> Input:
-    try:
-        return Input(display_path(path), path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text (is this a binary file?)", file=display_path(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
+    """A device or topology input file, read within the limits (losslessd/limits.py)."""
+    shown = display_path(path)
+    return Input(shown, read_text(path, shown))
 
 
 def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
@@ -129,6 +128,7 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
     if PLATFORMS[platform].parser is None:
         raise InputError(no_parser_message(PLATFORMS[platform]), file=inputs[0].path)
     device = parser_for(platform).parse(inputs, name)
+    check_port_count(len(device.ports), inputs[0].path)
     device.files = [i.path for i in inputs]
     return device
 

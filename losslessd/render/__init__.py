@@ -21,7 +21,7 @@ from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric
 from ..policy import Policy, Range
 from ..resources import data_dir
-from ..units import bytes_to_us, length_m
+from ..units import bytes_to_us, length_m, small_int
 from .. import skutables
 from . import families
 
@@ -317,14 +317,24 @@ def parse_port_spec(spec: str) -> PortFacts:
     try:
         speed = float(parts[1].upper().removesuffix("G"))
         cable = length_m(parts[2])
-        mtu = int(parts[3]) if len(parts) >= 4 and parts[3] else None
-        lanes = int(parts[4]) if len(parts) == 5 else None
+        mtu = small_int(parts[3], 5) if len(parts) >= 4 and parts[3] else None
+        lanes = small_int(parts[4], 2) if len(parts) == 5 else None
     except ValueError as exc:
-        raise InputError(f"port spec {spec!r}: {exc}") from None
-    if cable <= 0 or speed <= 0 or (lanes is not None and not 1 <= lanes <= 16) or (mtu is not None and mtu < 68):
-        raise InputError(f"port spec {spec!r}: speed and cable length must be positive, the MTU at least 68 and "
-                         "the lanes 1-16")
+        raise InputError(f"port spec {spec[:80]!r}: {exc}") from None
+    if not (0 < speed <= _MAX_SPEED_GBPS and 0 < cable <= _MAX_CABLE_M):  # also refuses nan and inf
+        raise InputError(f"port spec {spec[:80]!r}: speed must be above 0 and at most {_MAX_SPEED_GBPS} G, cable "
+                         f"length above 0 and at most {_MAX_CABLE_M:g} m")
+    if (mtu is not None and not _MIN_MTU <= mtu <= _MAX_MTU) or (lanes is not None and not 1 <= lanes <= 16):
+        raise InputError(f"port spec {spec[:80]!r}: the MTU must be {_MIN_MTU}-{_MAX_MTU} and the lanes 1-16")
     return PortFacts(parts[0], speed, cable, mtu, lanes)
+
+
+# Sanity bounds of a --ports spec. MTU: IPv4's minimum datagram every host must take (RFC 791, 68) to
+# the 16-bit IP total length (65535). Speed and cable: ten times today's fastest port (800G) and far
+# beyond any lossless span (PFC headroom grows with the cable; 100 km is already absurd).
+_MIN_MTU, _MAX_MTU = 68, 65535
+_MAX_SPEED_GBPS = 10000
+_MAX_CABLE_M = 100_000.0
 
 
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import DeviceKind
+from ..units import is_small_int
 from .map import trust_findings
 from .pfc import numbers, priorities
 
@@ -378,7 +379,7 @@ class RoceTrafficClass(_TosRule):
                                    "NCCL_IB_TC itself", device=device, source=source, key=key,
                                    severity=Severity.warning, **data)
             return
-        if not raw.isdigit() or int(raw) > 255:
+        if not is_small_int(raw, 3) or int(raw) > 255:
             yield self.finding(f"NCCL_IB_TC={raw!r} in /etc/nccl.conf is not a traffic class 0-255", device=device,
                                source=source, key="value")
             return

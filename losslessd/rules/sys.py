@@ -144,15 +144,16 @@ class InputIncomplete(_IssueRule):
 
 
 @register
-class InternalError(Rule):
-    """A rule failed on a device because of a bug in losslessd.
+class InternalError(_IssueRule):
+    """A rule or a parser failed because of a bug in losslessd.
 
     ## What it checks
-    Nothing: the engine reports a rule that raised instead of returning findings, so one bug never
-    stops the rest of the lint run.
+    Nothing: the engine reports a rule that raised instead of returning findings, and the loader a
+    parser that raised instead of returning a device or an input error, so one bug never stops the
+    rest of the lint run. The command then exits 3 (internal error), never 1: a crash is not a finding.
 
     ## Why it matters
-    The rule's conclusion for that device is missing.
+    The rule's conclusion for that device, or the whole device, is missing.
 
     ## Failing example
     `SYS900 rule ECN005 (ecn-before-pfc) failed: ZeroDivisionError ...`.
@@ -161,16 +162,13 @@ class InternalError(Rule):
     No SYS900 finding.
 
     ## Fix
-    Report it with the input file; meanwhile `--ignore` the failing rule.
+    Report it with the input file (the message says how); meanwhile `--ignore` the failing rule.
     """
 
     code = "SYS900"
     name = "internal-error"
     scope = "fabric"
     severity = Severity.error
-
-    def check(self, ctx):
-        return iter(())
 
 
 class _CollectionRule(Rule):

@@ -38,7 +38,7 @@ from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input
+from ..base import Input, check_port_count, port_slot
 from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
@@ -235,6 +235,7 @@ class _Host:
             kind = op[0]
             if kind == "port":
                 if op[1] not in ports:
+                    check_port_count(len(ports) + 1, file)  # as port_slot: while the ports are still few fields
                     ports[op[1]] = Port(name=op[1], qos_configured=True, source=Source(file=file, line=op[2]))
             elif kind == "attempt":
                 self.attempted.setdefault(op[1], set()).add(op[2])
@@ -314,9 +315,8 @@ class _Host:
                 del self.tos[dev]
 
     def _port(self, iface: str, file: str, sec: Section) -> Port:
-        if iface not in self.device.ports:
-            self.device.ports[iface] = Port(name=iface, qos_configured=True, source=Source(file=file, line=max(sec.line - 1, 1)))
-        return self.device.ports[iface]
+        return port_slot(self.device.ports, iface, lambda: Port(name=iface, qos_configured=True, source=Source(
+            file=file, line=max(sec.line - 1, 1))), Source(file=file))
 
     def _issue(self, message: str, file: str, line: int | None, code: str = "SYS002") -> None:
         self.device.issues.append(ParseIssue(code=code, message=message, source=Source(file=file, line=line)))

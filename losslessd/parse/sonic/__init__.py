@@ -33,8 +33,9 @@ from ...model import (
     Trust,
     Watchdog,
 )
+from ...sorting import natural_key
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
-from ..base import Input
+from ..base import Input, check_port_count
 from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -221,10 +222,8 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
         return None
 
 
-@lru_cache(maxsize=8192)  # the same port names on every switch of a fleet
-def _natural(name: str) -> tuple:
-    # isdecimal, not isdigit: '²' is a digit that int() refuses (found by tests/test_fuzz_sonic.py)
-    return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name))
+# The same port names on every switch of a fleet (losslessd.sorting bounds the key of any name).
+_natural = lru_cache(maxsize=8192)(natural_key)
 
 
 class _Builder:
@@ -270,6 +269,7 @@ class _Builder:
         self._finish()
         self._lossy_by_design()
         self._absent_tables()
+        check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              **device_facts, ports={n: Port(**self.ports[n]) for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
@@ -540,7 +540,7 @@ class _Builder:
         for key, e in self.db.table("VLAN_MEMBER").items():
             vlan, _, member = key.partition("|")
             vid = vlan[4:] if vlan.startswith("Vlan") else ""
-            if not (vid.isdigit() and 1 <= int(vid) <= 4094 and member):
+            if not (vid.isascii() and vid.isdigit() and len(vid) <= 4 and 1 <= int(vid) <= 4094 and member):
                 self.db.issue(f"VLAN_MEMBER key {key!r} is not Vlan<1-4094>|<port>; entry skipped", e.source())
                 continue
             for name in members.get(member, [member]):

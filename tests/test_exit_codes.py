@@ -1,0 +1,150 @@
+"""Issue 11 item 1: a crash is not a finding. A bug in losslessd (an exception that escapes a command, a
+rule or a parser that raises) exits 3 with one line naming it and a hint to report it, never 1 (what
+CI reads as "findings") and never a bare traceback; the traceback comes only with --debug or
+LOSSLESSD_DEBUG=1. Nothing readable is exit 2, never "0 devices checked" and exit 0.
+
+The bug is planted in a child interpreter that then runs the real CLI entry (losslessd.cli.main.main):
+a stand-in for a defect, the way tests/test_rules_meta.py plants a raising rule."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from losslessd.errors import DEBUG_ENV, EXIT_INPUT, EXIT_INTERNAL
+from tests.hostile import FABRIC, ROOT, hostile_fleet
+
+PLANT = {
+    # an exception escaping the command itself
+    "command": "import losslessd.api as api\n"
+               "def broken(*a, **k): raise RuntimeError('planted bug')\n"
+               "api.lint = broken\n",
+    # a rule that raises on every port it checks (the rule's own code: the engine reaches it whether it checks
+    # each port or one port per configuration, lint/groups.py)
+    "rule": "from losslessd.rules.pfc import PfcDisabledOnLossless as R\n"
+            "def broken(self, ctx, device, port): raise ZeroDivisionError('planted rule bug')\n"
+            "R.check_port = broken\n",
+    # the EOS parser raises (a bug), the SONiC leaf is still checked
+    "parser": "import losslessd.parse.eos as eos\n"
+              "def broken(inputs, name): raise KeyError('planted parser bug')\n"
+              "eos.parse = broken\n",
+    # a fabric rule's reading of one device raises (in a parallel lint, worked out in the worker process)
+    "facts": "from losslessd.rules.nic import DcqcnParamsInconsistent as R\n"
+             "def broken(self, ctx, device): raise IndexError('planted facts bug')\n"
+             "R.device_facts = broken\n",
+    # the parallel lint's own code raises in a worker process, outside any rule or parser
+    "worker": "import losslessd.fabric as fabric\n"
+              "def broken(device): raise RuntimeError('planted worker bug')\n"
+              "fabric._header = broken\n",
+}
+
+
+def _run(plant: str, args: list[str], debug: bool = False) -> subprocess.CompletedProcess:
+    code = PLANT[plant] + "import sys\nfrom losslessd.cli.main import main\nsys.argv = ['losslessd', *sys.argv[1:]]\nmain()\n"
+    env = {**os.environ, DEBUG_ENV: "1"} if debug else {k: v for k, v in os.environ.items() if k != DEBUG_ENV}
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_an_escaping_exception_is_exit_3_with_one_line_and_a_hint():
+    res = _run("command", ["lint", str(FABRIC / "spine1.cfg")])
+    assert res.returncode == EXIT_INTERNAL, res.stderr
+    assert "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert lines[0].startswith("losslessd: internal error: RuntimeError: planted bug [")
+    assert "please report it" in lines[1] and DEBUG_ENV in lines[1] and len(lines) == 2
+
+
+@pytest.mark.parametrize("how", ["env", "flag"])
+def test_debug_prints_the_traceback(how):
+    args = ["--debug", "lint", str(FABRIC / "spine1.cfg")] if how == "flag" else ["lint", str(FABRIC / "spine1.cfg")]
+    res = _run("command", args, debug=how == "env")
+    assert res.returncode == EXIT_INTERNAL
+    assert "Traceback (most recent call last)" in res.stderr and "RuntimeError: planted bug" in res.stderr
+
+
+def test_a_rule_bug_keeps_the_report_but_exits_3():
+    res = _run("rule", ["lint", str(FABRIC / "leaf1"), "-f", "json"])
+    assert res.returncode == EXIT_INTERNAL, res.stderr
+    codes = {f["code"] for f in json.loads(res.stdout)["findings"]}
+    assert "SYS900" in codes and "PFC002" in codes and "PFC001" not in codes  # the other rules still reported
+    assert "internal error: leaf1: rule PFC001 (pfc-disabled-on-lossless) failed: ZeroDivisionError" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_parser_bug_names_its_file_checks_the_rest_and_exits_3():
+    res = _run("parser", ["lint", str(FABRIC)])
+    assert res.returncode == EXIT_INTERNAL, res.stderr
+    assert "SYS900" in res.stdout and "the parser failed on" in res.stdout
+    assert "spine1.cfg" in res.stderr and "KeyError" in res.stderr and "Traceback" not in res.stderr
+    assert "leaf1" in res.stdout and "PFC002" in res.stdout  # the SONiC leaf was still linted
+
+
+@pytest.mark.parametrize("command", ["lint", "fix"])
+def test_nothing_readable_is_exit_2_and_says_why(tmp_path, command):
+    (tmp_path / "README.md").write_text("not a device\n")
+    os.mkfifo(tmp_path / "leaf1.cfg")
+    res = subprocess.run([sys.executable, "-m", "losslessd", command, str(tmp_path)], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == EXIT_INPUT, res.stdout + res.stderr
+    assert "nothing readable" in res.stderr and "leaf1.cfg" in res.stderr and "not a regular file (a FIFO)" in res.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = subprocess.run([sys.executable, "-m", "losslessd", command, str(empty)], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == EXIT_INPUT and "no device file in this folder" in res.stderr
+
+
+def test_help_documents_the_exit_codes():
+    res = subprocess.run([sys.executable, "-m", "losslessd", "--help"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "COLUMNS": "200"})
+    text = " ".join(res.stdout.split())
+    assert "3 internal error" in text and "2 unusable input" in text and "1 findings" in text
+
+
+def test_a_closed_pipe_ends_quietly():
+    # A pipe of one page (Linux's smallest), which the listing (~9 KB) overfills: the reader leaves while
+    # losslessd still writes, however fast it writes (a 64 KiB pipe could take it all before the reader closes).
+    script = textwrap.dedent(f"""
+        import subprocess, sys
+        p = subprocess.Popen([sys.executable, "-m", "losslessd", "rules"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, pipesize=4096)
+        p.stdout.read(10); p.stdout.close()
+        err = p.stderr.read().decode(); p.wait()
+        print(p.returncode, repr(err))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120).stdout
+    code, err = out.split(" ", 1)
+    assert code == "141" and "Traceback" not in err, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("plant", ["rule", "parser", "facts"])
+def test_a_bug_reads_the_same_from_worker_processes_as_from_one(tmp_path, plant):
+    """A hostile fleet (FIFO, oversized file, link loop, a switch of too many ports...) with a planted bug:
+    `--jobs 2` (worker processes, forked with the plant) prints the same report and the same lines on stderr,
+    and exits 3 as `--jobs 1` does: a crash in a worker never reads as findings or as clean."""
+    folder = hostile_fleet(tmp_path)
+    one, two = (_run(plant, ["lint", str(folder), "--max-file-mb", "1", "--jobs", jobs]) for jobs in ("1", "2"))
+    assert one.returncode == EXIT_INTERNAL, one.stderr
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert "Traceback" not in one.stderr and "planted" in one.stderr and "SYS900" in one.stdout
+    assert "not a regular file (a FIFO)" in one.stdout and "1 MiB" in one.stdout  # the refusals, in both
+
+
+@pytest.mark.slow
+def test_a_bug_outside_the_rules_in_a_worker_is_exit_3_with_its_own_line(tmp_path):
+    res = _run("worker", ["lint", str(FABRIC), "--jobs", "2"])
+    assert res.returncode == EXIT_INTERNAL, res.stdout + res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert lines[0].startswith("losslessd: internal error: RuntimeError: planted worker bug [<string>:")
+    assert "please report it" in lines[1] and len(lines) == 2 and "Traceback" not in res.stderr
+    assert res.stdout == ""  # no report: nothing checked is never shown as clean
+    debug = _run("worker", ["--debug", "lint", str(FABRIC), "--jobs", "2"])
+    assert debug.returncode == EXIT_INTERNAL and "RuntimeError: planted worker bug" in debug.stderr
+    assert "Traceback (most recent call last)" in debug.stderr and "_header" in debug.stderr  # the worker's frames
