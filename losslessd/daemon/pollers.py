@@ -40,6 +40,7 @@ from .settings import Settings
 log = logging.getLogger("losslessd.worker")
 
 _SSH_GRACE_S = 5.0  # past a session's own deadline (it aborts itself) before the thread is written off
+_GNMI_CLOSE_S = 5.0  # at a stop, how long the gNMI streams get to close their channels
 
 
 class PollFailed(Exception):
@@ -245,7 +246,8 @@ class GnmiCounters(Poller):
         self._streams.clear()
         for stream in streams:
             stream.close()
-        await asyncio.gather(*(s.task for s in streams), return_exceptions=True)
+        if streams:  # each closes its channel; a stop never waits on one for long
+            await asyncio.wait([s.task for s in streams], timeout=_GNMI_CLOSE_S)
 
 
 class _Stream:
