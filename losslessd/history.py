@@ -162,6 +162,9 @@ class History:
         self._lock = threading.Lock()  # the connection
         self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
         self._db = _open(self.path, create)
+        # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
+        self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
+            row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
         self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
         if max_bytes is not None:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
@@ -293,7 +296,7 @@ class History:
                 args.append(value)
         if open_only:
             where.append("end_unix_s IS NULL")
-        rows = self._query(f"SELECT {_EVENT_COLUMNS} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
+        rows = self._query(f"SELECT {self._event_columns} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
         return [Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=r[4], message=r[5], severity=r[6],
                       numbers=json.loads(r[7]), end_unix_s=r[8], basis=r[9], code=r[10],
                       proposal=None if r[11] is None else json.loads(r[11])) for r in rows]
@@ -386,7 +389,7 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # WAL needs shared memory: no NFS
                 raise InputError("SQLite cannot use WAL mode on this file system; put the history on a local disk",
                                  file=str(path))
-        if version < SCHEMA_VERSION:  # all steps in one transaction: a crash mid-way leaves the old version
+        if version < SCHEMA_VERSION and create:  # all steps in one transaction: a crash mid-way leaves the old version
             steps = "".join(_MIGRATIONS[version:])
             db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")

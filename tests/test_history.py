@@ -305,6 +305,10 @@ def test_a_first_schema_file_is_migrated_and_keeps_its_events_and_a_proposal_is_
                 (e.id, e.kind, e.device, e.port, e.priority, e.start_unix_s, None, e.severity, e.basis, None,
                  e.message, json.dumps(e.numbers)))
     old.close()
+    reader = History(path, create=False)  # `losslessd events` reads it as it is, without migrating it
+    assert reader.events() == [e]
+    reader.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (1,)
     h = History(path)
     assert h.events() == [e]
     proposal = {"platform": "sonic", "port": "Ethernet8", "kmin_bytes": 102400, "snippet": '{"QUEUE": {}}',
