@@ -8,7 +8,10 @@ reads), every path against the same agent in the same run:
   * net-snmp's `snmpbulkwalk -Cr64` of the same columns (one process per column, as it walks one
     subtree): CPU of the children, and the same less the CPU of as many processes that only read
     sysUpTime (`snmpget`), i.e. the walk without process start-up; the ratio uses the latter;
-  * gNMI: a row kept for the gNMI path (printed as not measured until it exists).
+  * gNMI (bench/gnmi_scale.py's run()): the same 64-port device streaming SAMPLE rounds over TLS,
+    SONiC's COUNTERS_DB paths and the OpenConfig + Arista PFC leaves, a few devices at once (the
+    servers in a subprocess, not counted): CPU of this process per device-update, i.e. per sample
+    round turned into the Reading a poll gives.
   The agent is net-snmp's snmpd (losslessd.sim.snmpd, counters served as Gauge32); the fast path is
   measured once more against snmpsim, whose counters are real Counter64s that move.
 
@@ -135,7 +138,25 @@ def netsnmp_cpu_ms(port: int, v3: bool, rounds: int) -> tuple[float, float, int]
     return walk * 1000, max(walk - start, 0.0) * 1000, oids_read
 
 
-def part1(work: Path, polls: int) -> dict:
+def gnmi_rows(args, results: dict) -> None:
+    """Client CPU per 64-port device-update over gNMI, per path set (bench/gnmi_scale.py)."""
+    try:
+        from gnmi_scale import run as gnmi_run  # bench/ is this script's directory
+    except ImportError as exc:  # grpcio and pygnmi come with the `gnmi` extra
+        print(f"  gNMI: not measured: {exc.name} is not installed (pip install 'losslessd[gnmi]')")
+        return
+    window = 3 * args.gnmi_interval
+    for platform, label in (("sonic", "SONiC paths"), ("arista_eos", "OpenConfig + EOS")):
+        r = gnmi_run(platform, args.gnmi_devices, len(PORTS), args.gnmi_interval, window)
+        results[("gnmi", platform)] = r["per_update_ms"]
+        print(f"  gNMI {label:<16}: {r['per_update_ms']:6.1f} ms CPU a device-update ({r['counters_per_update']} "
+              f"counters; {args.gnmi_devices} devices streaming every {args.gnmi_interval:g} s, {r['updates']} "
+              f"updates, achieved interval {r['achieved_interval_s']:.1f} s)")
+        if r["failures"]:
+            print(f"    failures: {r['failures']}")
+
+
+def part1(work: Path, polls: int, args) -> dict:
     print("== Part 1: client CPU per 64-port device-poll (same walk, same agent, this run)")
     results: dict = {}
     why_fast = fast_available()
@@ -167,7 +188,7 @@ def part1(work: Path, polls: int) -> dict:
                       f"{walk:.1f} ms less process start-up ({n} OIDs)")
             else:
                 print(f"  net-snmp {version}: not measured: snmpbulkwalk not installed (apt-get install snmp)")
-    print("  gNMI: not measured: no gNMI counter path in this build")
+    gnmi_rows(args, results)
     if why_fast is None:
         with SnmpAgents(work / "p1-snmpsim") as sim:
             sim.add("bench", PORTS)
@@ -189,6 +210,12 @@ def part1(work: Path, polls: int) -> dict:
         if ("pysnmp", version) in results:
             line += f"; pysnmp / fast {results[('pysnmp', version)] / fast:.0f}x"
         print(line)
+    fast = results.get(("fast", "v2c"))
+    for platform in ("sonic", "arista_eos"):
+        streamed = results.get(("gnmi", platform))
+        if streamed is not None and fast:
+            print(f"  gNMI {platform}: {streamed:.1f} ms a device-update = {streamed / fast:.2f}x the fast path's "
+                  "v2c poll of the same 64 ports")
     return results
 
 
@@ -378,6 +405,8 @@ def main() -> int:
     ap.add_argument("--window", type=float, default=30.0, help="seconds measured (at least two intervals)")
     ap.add_argument("--workers", type=int, default=None, help="daemon worker processes (default: one per core)")
     ap.add_argument("--polls", type=int, default=20, help="polls per path in part 1")
+    ap.add_argument("--gnmi-devices", type=int, default=10, help="devices streaming at once in part 1's gNMI rows")
+    ap.add_argument("--gnmi-interval", type=float, default=5.0, help="their sample interval, s (3 are measured)")
     ap.add_argument("--part", choices=["1", "2", "both"], default="both")
     args = ap.parse_args()
     if (why := snmpd.available()) is not None:
@@ -388,7 +417,7 @@ def main() -> int:
         work = Path(tmp)
         agent_ms = None
         if args.part in ("1", "both"):
-            results = part1(work, args.polls)
+            results = part1(work, args.polls, args)
             agent_ms = results.get(("agent", "v2c"))
         if args.part in ("2", "both"):
             part2(work, args, agent_ms)

@@ -138,6 +138,21 @@ class DaemonProcess:
         """Devices this daemon's /metrics says it polled (any source)."""
         return {s.labels["device"] for s in self.samples() if s.name == "losslessd_polls_total" and s.value > 0}
 
+    def worker_pid(self, index: int) -> int | None:
+        """The pid of this daemon's worker process ``index`` (None: not running)."""
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if int(stat[1]) == self.proc.pid and b"losslessd.daemon.worker" in cmdline and \
+                    cmdline[cmdline.index(b"--index") + 1] == str(index).encode():
+                return int(entry.name)
+        return None
+
     def log_lines(self) -> list[str]:
         return self.log.read_text().splitlines()
 

@@ -12,7 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -77,21 +76,6 @@ def test_two_shards_poll_disjoint_halves_that_cover_the_inventory(sim, tmp_path)
             assert d.stop() == 0
 
 
-def _worker_pid(daemon: DaemonProcess, index: int) -> int | None:
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if int(stat[1]) == daemon.proc.pid and b"losslessd.daemon.worker" in cmdline and \
-                cmdline[cmdline.index(b"--index") + 1] == str(index).encode():
-            return int(entry.name)
-    return None
-
-
 def test_a_killed_worker_is_started_again_and_its_devices_history_goes_on(sim, tmp_path):
     daemon = DaemonProcess(sim, tmp_path / "d").start(args=("--workers", "2"))
     try:
@@ -99,7 +83,7 @@ def test_a_killed_worker_is_started_again_and_its_devices_history_goes_on(sim, t
         index = worker_of(device, 2)
         wait_for(lambda: (daemon.value("losslessd_polls_total", device=device, source="snmp") or 0) >= 3,
                  f"three polls of {device}")
-        pid = _worker_pid(daemon, index)
+        pid = daemon.worker_pid(index)
         assert pid is not None
         killed_at = time.time()
         os.kill(pid, signal.SIGKILL)
@@ -107,7 +91,7 @@ def test_a_killed_worker_is_started_again_and_its_devices_history_goes_on(sim, t
                  "the daemon to start the worker again")
         wait_for(lambda: (daemon.value("losslessd_polls_total", device=device, source="snmp") or 0) >= 3,
                  f"the new worker to poll {device} three times")
-        new_pid = _worker_pid(daemon, index)
+        new_pid = daemon.worker_pid(index)
         assert new_pid is not None and new_pid != pid
         assert daemon.value("losslessd_worker_up", worker=str(index)) == 1
         wait_for(lambda: _coverage(daemon, device, after=killed_at + 1), "history rows after the restart")

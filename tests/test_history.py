@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from losslessd.cli.history import events as events_cmd
 from losslessd.cli.history import history as history_cmd
 from losslessd.errors import InputError
-from losslessd.history import History
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
 
@@ -227,7 +227,7 @@ def test_full_disk_keeps_the_backlog_until_pruning_makes_room(tmp_path):
 
 _WRITER = """
 import sys
-from losslessd.history import History
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
 from losslessd.monitor import Event, Key, Rates
 h = History(sys.argv[1], resolution_s=1)
 i = 0
@@ -291,7 +291,35 @@ def test_reopening_keeps_the_schema_and_wal_mode(tmp_path):
     assert again.events() == [storm()]
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_a_first_schema_file_is_migrated_and_keeps_its_events_and_a_proposal_is_stored(tmp_path):
+    """A history written before events carried the tuner's proposal: opened, migrated in place, its
+    events read back without one; an ecn_not_marking event's proposal is stored and read back whole."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(f"BEGIN;{_MIGRATIONS[0]}PRAGMA user_version = 1;COMMIT;")
+    e = storm()
+    old.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (e.id, e.kind, e.device, e.port, e.priority, e.start_unix_s, None, e.severity, e.basis, None,
+                 e.message, json.dumps(e.numbers)))
+    old.close()
+    reader = History(path, create=False)  # `losslessd events` reads it as it is, without migrating it
+    assert reader.events() == [e]
+    reader.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (1,)
+    h = History(path)
+    assert h.events() == [e]
+    proposal = {"platform": "sonic", "port": "Ethernet8", "kmin_bytes": 102400, "snippet": '{"QUEUE": {}}',
+                "applied": False}
+    ecn = Event(kind="ecn_not_marking", device="leaf1", port="Ethernet8", priority=3, start_unix_s=1100.0,
+                message="pauses without marks", proposal=proposal)
+    h.record_event(ecn)
+    h.close()
+    again = History(path, create=False)
+    assert again.events(kind="ecn_not_marking") == [ecn] and again.events(kind="pfc_storm")[0].proposal is None
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
 # -- the commands -------------------------------------------------------------------------------------

@@ -6,16 +6,24 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import signal
 from pathlib import Path
 
+import pytest
+
 from losslessd.daemon.drift import pull_and_lint
+from losslessd.daemon.settings import load_settings
 from losslessd.daemon.sinks import LogSink
 from losslessd.inventory import load
 from losslessd.monitor import PFC_RX, TX_PACKETS, Key, Rates
 from losslessd.monitor.detect import Detectors, Thresholds
 from losslessd.policy import load_policy
+from losslessd.sim import SONIC_RUNNING_CONFIG, Simulator
 from losslessd.tune import candidate
-from losslessd.tune.propose import Proposer
+from losslessd.tune.propose import Proposer, propose
+
+from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 FABRIC = ROOT / "examples" / "fabric"
@@ -96,3 +104,44 @@ def test_the_drift_pull_hands_the_configs_to_the_proposer(sim_fabric):
     proposer = Proposer(POLICY)
     proposer.update(pulled.configs)
     assert ecn_event(proposer, "spine1", "Ethernet1/1").proposal["platform"] == "arista_eos"
+
+
+@pytest.mark.slow
+def test_a_daemon_worker_attaches_the_proposal_and_it_reaches_the_history_and_the_log(tmp_path):
+    """A real `losslessd daemon`: its drift run reads leaf1's config, the worker polling leaf1 sees PFC
+    doing ECN's job on Ethernet12 and opens ecn_not_marking with the tuner's proposal, which crosses to
+    the daemon and lands in the history and the log sink. A worker killed and started again gets the
+    configs back from the daemon: the event it opens next carries a proposal too."""
+    sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"]).start()
+    # CLI counters every poll (SONiC's ECN marks come from the CLI); a drift run every few seconds.
+    daemon = DaemonProcess(sim, tmp_path / "daemon", detection={"ecn_polls": 2},
+                           poll={"ssh_counters_interval_s": INTERVAL_S},
+                           drift={"enabled": True, "interval_s": 5.0})
+    try:
+        daemon.start()
+        wait_for(lambda: any(r["msg"].startswith("drift run:") for r in daemon.log_records()), "a drift run", 60)
+        wait_for(lambda: daemon.value("losslessd_ecn_marked_packets_total", device="leaf1", port="Ethernet12",
+                                      queue="3"), "leaf1's ECN marks read over SSH")
+        settings = load_settings(daemon.config, sim.env)
+        text = sim.devices["leaf1"].outputs[SONIC_RUNNING_CONFIG]
+        expected = propose("sonic", "leaf1", text, "Ethernet12", settings.lint_policy)
+        assert expected["snippet"] and expected["applied"] is False
+        sim.storm("leaf1", "Ethernet12", 3)  # the simulator's default storm: ECN marks stay flat
+        try:
+            [event] = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking", 60)
+            assert event["port"] == "Ethernet12" and event["proposal"] == expected
+            logged = wait_for(lambda: [r for r in daemon.log_records() if r["msg"].startswith("event start ecn_not_marking")],
+                              "the event in the log")
+            assert logged[0]["proposal"] == expected
+
+            pid = daemon.worker_pid(0)
+            os.kill(pid, signal.SIGKILL)  # its detectors' state and its copy of the configs die with it
+            wait_for(lambda: daemon.value("losslessd_worker_restarts_total", worker="0") == 1, "the worker restarted")
+            again = wait_for(lambda: [e for e in daemon.events(device="leaf1", kind="ecn_not_marking")
+                                      if e["id"] != event["id"]], "ecn_not_marking from the new worker", 60)
+            assert again[0]["proposal"] == expected
+        finally:
+            sim.storm("leaf1", "Ethernet12", 3, on=False)
+    finally:
+        assert daemon.stop() == 0
+        sim.stop()

@@ -174,7 +174,8 @@ def _event_json(e: Event) -> dict:
     return {"id": e.id, "kind": e.kind, "device": e.device, "port": e.port, "priority": e.priority,
             "start": _iso(e.start_unix_s), "start_unix_s": e.start_unix_s,
             "end": None if e.open else _iso(e.end_unix_s), "end_unix_s": e.end_unix_s,
-            "severity": e.severity, "basis": e.basis, "code": e.code, "message": e.message, "numbers": e.numbers}
+            "severity": e.severity, "basis": e.basis, "code": e.code, "message": e.message, "numbers": e.numbers,
+            "proposal": e.proposal}
 
 
 def _columns(rows: dict) -> list[str]:

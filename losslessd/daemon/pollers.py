@@ -9,14 +9,21 @@ same metrics, history and detectors. A new source (gNMI, say) is one more class 
 * ``interval_s(settings)``: seconds between two polls of a device (None: the source is off);
 * ``targets(settings, devices)``: what ``read`` needs per device, for the devices it serves;
 * ``read(device, target)``: one poll; a failed one (no answer, refused, garbage) raises PollFailed
-  with the reason, and nothing else.
+  with the reason, and nothing else;
+* ``concurrency(settings, targets)``: reads in flight at once (``poll.concurrency`` unless a read
+  holds nothing scarce, as a wait on a gNMI stream does).
+
+A streaming source (gNMI) keeps its subscriptions inside the poller: ``read`` takes the next thing a
+device's stream delivered (a sample round, or the failure that broke it), waiting for it if need be.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
+from collections import deque
 from abc import ABC, abstractmethod
 from collections.abc import Collection
 from typing import Any, ClassVar
@@ -30,7 +37,10 @@ from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_f
 from ..platforms import Command
 from .settings import Settings
 
+log = logging.getLogger("losslessd.worker")
+
 _SSH_GRACE_S = 5.0  # past a session's own deadline (it aborts itself) before the thread is written off
+_GNMI_CLOSE_S = 5.0  # at a stop, how long the gNMI streams get to close their channels
 
 
 class PollFailed(Exception):
@@ -60,6 +70,10 @@ class Poller(ABC):
     @abstractmethod
     async def read(self, device: str, target: Any) -> Reading:
         """One poll of one device; raises PollFailed when it fails."""
+
+    def concurrency(self, settings: Settings, targets: int) -> int:
+        """Reads of this source in flight at once, for ``targets`` devices: each holds a socket or a session."""
+        return settings.poll.concurrency
 
     def reconfigure(self, settings: Settings) -> None:
         """New settings (a reload): timeouts and the like."""
@@ -175,8 +189,139 @@ class SshCounters(Poller):
             raise PollFailed(f"unusable answer: {exc}") from None
 
 
-# Every counter source, in rank order. A new one (gNMI) is appended here.
-POLLERS: list[type[Poller]] = [SnmpCounters, SshCounters]
+class GnmiCounters(Poller):
+    """Counters streamed over gNMI (losslessd.collect.gnmi, docs/gnmi.md): one Subscribe of SAMPLE
+    subscriptions per device with a ``data.gnmi`` inventory entry, kept open by a ``follow`` task that
+    re-subscribes with backoff when it breaks. A read takes the next thing the device's stream
+    delivered: a complete sample round (a Reading), or the failure that broke it (PollFailed), so a
+    device served by gNMI alone is marked down by its stream's failures. A stream starts at the
+    device's first read and starts again when its target (address, login, interval...) changed."""
+
+    source = "gnmi"
+    rank = 15  # below SNMP (a device read both ways is marked down by SNMP), above the CLI's counters
+
+    def __init__(self, settings: Settings):
+        super().__init__(settings)
+        self._streams: dict[str, _Stream] = {}
+
+    @staticmethod
+    def interval_s(settings: Settings) -> float | None:
+        if not any(h.gnmi is not None for h in settings.hosts.hosts.values()):
+            return None
+        return settings.poll.gnmi_sample_interval_s
+
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        hosts, poll = settings.hosts.hosts, settings.poll
+        served = {n: hosts[n] for n in devices if hosts[n].gnmi is not None}
+        if not served:
+            return {}
+        from ..collect.gnmi import GnmiTarget  # grpcio comes with the `gnmi` extra (load_settings checked it)
+
+        return {n: GnmiTarget(device=n, host=h.gnmi.hostname, port=h.gnmi.port, platform=h.platform.id,
+                              username=h.gnmi.username, password=h.gnmi.password, tls=h.gnmi.tls,
+                              ca_file=h.gnmi.ca_file, server_name=h.gnmi.server_name,
+                              sample_interval_s=poll.gnmi_sample_interval_s, timeout_s=poll.gnmi_timeout_s)
+                for n, h in served.items()}
+
+    def concurrency(self, settings: Settings, targets: int) -> int:
+        return max(1, targets)  # a read waits on a stream that is open anyway: it holds nothing scarce
+
+    async def read(self, device: str, target: Any) -> Reading:
+        poll = self.settings.poll
+        backoff = (poll.backoff_initial_s, poll.backoff_max_s)
+        stream = self._streams.get(device)
+        if stream is None or not stream.follows(target, backoff) or (stream.ended and not stream.delivered):
+            if stream is not None:
+                stream.close()
+            stream = self._streams[device] = _Stream(target, backoff)
+        return await stream.next()
+
+    def forget(self, device: str) -> None:
+        stream = self._streams.pop(device, None)
+        if stream is not None:
+            stream.close()
+
+    async def aclose(self) -> None:
+        streams = list(self._streams.values())
+        self._streams.clear()
+        for stream in streams:
+            stream.close()
+        if streams:  # each closes its channel; a stop never waits on one for long
+            await asyncio.wait([s.task for s in streams], timeout=_GNMI_CLOSE_S)
+
+
+class _Stream:
+    """One device's subscription (a ``follow`` task) and what it delivered that no read took yet."""
+
+    KEEP = 3  # rounds kept for a late read; older ones are dropped (the next rates then span more time)
+
+    def __init__(self, target: Any, backoff: tuple[float, float]):
+        self.target = target
+        self.key = _stream_key(target, backoff)
+        self.backoff = backoff
+        self.delivered: deque[Reading | str] = deque(maxlen=self.KEEP)  # a str is a failure's reason
+        self.arrived = asyncio.Event()
+        self.ended = False  # the follow task is over (closed, or a bug of ours stopped it)
+        self.task = asyncio.create_task(self._follow(), name=f"gnmi:{target.device}")
+
+    def follows(self, target: Any, backoff: tuple[float, float]) -> bool:
+        return self.key == _stream_key(target, backoff)
+
+    def _deliver(self, item: Reading | str) -> None:
+        self.delivered.append(item)
+        self.arrived.set()
+
+    async def _follow(self) -> None:
+        from ..collect.gnmi import follow
+
+        try:
+            await follow(self.target, lambda reading, _: self._deliver(reading),
+                         lambda exc, _: self._deliver(f"{exc.sys_code}: {exc.message}"),
+                         backoff_initial_s=self.backoff[0], backoff_max_s=self.backoff[1])
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug of ours: logged, the device reads as failing, the next read starts it again
+            log.exception("gNMI stream of %s stopped unexpectedly", self.target.device,
+                          extra={"device": self.target.device, "source": "gnmi"})
+            self._deliver("internal error in the gNMI client")
+        finally:
+            self.ended = True
+            self.arrived.set()
+
+    async def next(self) -> Reading:
+        """The next round, or PollFailed with the failure delivered before it. The stream delivers
+        something within its backoff plus its stall limit (collect.gnmi); the wait is bounded past that."""
+        t = self.target
+        limit = self.backoff[1] + 4 * t.sample_interval_s + 2 * t.timeout_s
+        while not self.delivered:
+            if self.ended:
+                raise PollFailed("the gNMI stream was closed")
+            self.arrived.clear()
+            try:
+                await asyncio.wait_for(self.arrived.wait(), limit)
+            except asyncio.TimeoutError:
+                raise PollFailed(f"SYS013: the gNMI stream of {t.host}:{t.port} delivered nothing "
+                                 f"for {limit:.0f} s") from None
+        item = self.delivered.popleft()
+        if isinstance(item, str):
+            raise PollFailed(item)
+        return item
+
+    def close(self) -> None:
+        self.task.cancel()
+        self.ended = True
+        self.arrived.set()  # a read waiting on it returns
+
+
+def _stream_key(target: Any, backoff: tuple[float, float]) -> tuple:
+    """What a stream is opened with. A Secret compares by identity and a reload loads new ones: the
+    password is compared by value, so an unchanged login keeps its stream."""
+    password = target.password.reveal() if target.password is not None else None
+    return dataclasses.replace(target, password=None), password, backoff
+
+
+# Every counter source, in rank order.
+POLLERS: list[type[Poller]] = [SnmpCounters, GnmiCounters, SshCounters]
 
 
 def _no_counters(sample: SnmpSample) -> str:

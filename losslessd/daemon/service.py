@@ -1,11 +1,12 @@
 """The daemon: polls, detects, records and alerts until SIGTERM (docs/daemon.md).
 
     workers (one process per core, losslessd.daemon.worker), each with a share of the devices:
-        pollers (SNMP, SSH counters, ...) -> CounterTracker -> Detectors -> events, history rows
+        pollers (SNMP, gNMI streams, SSH counters) -> CounterTracker -> Detectors -> events, history rows
+                                                    (ecn_not_marking events carry the tuner's proposal)
         Metrics (devices part) ------------------------------------------> rendered at a scrape
                                      | IPC (losslessd.daemon.ipc)
     the daemon (this module):  events -> History, Sinks, Metrics (fleet part); rows -> History
-                               drift: pull -> lint -> Drift.compare -> events
+                               drift: pull -> lint -> Drift.compare -> events; configs -> workers
                                HTTP face (/metrics merges its part with every worker's)
 
 One process owns everything that must be single: the history file (SQLite has one writer), alert
@@ -29,6 +30,7 @@ import socket
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .. import __version__
@@ -58,6 +60,7 @@ WORKER_START_S = 60.0  # a new worker has this long to say it is configured
 SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then goes on without them
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
 DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
+SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
 
 def _timing(poll) -> dict:
@@ -101,6 +104,7 @@ class Daemon:
         self.workers: list[_Worker] = []
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
+        self._configs: dict[str, tuple[str, str]] = {}  # device -> (platform, config) the last drift runs read
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()
@@ -202,7 +206,8 @@ class Daemon:
             down += worker.status.get("down", 0)
             for source, n in worker.status.get("targets", {}).items():
                 targets[source] = targets.get(source, 0) + n
-        polled = ", ".join(f"{n} {source.upper()}" for source, n in sorted(targets.items())) or "no"
+        polled = ", ".join(f"{n} {SOURCE_NAMES.get(source, source)}" for source, n in sorted(targets.items())
+                           if n) or "no"
         up = sum(w.up for w in self.workers)
         return (f"shard {self.shard}, {up}/{len(self.workers)} workers, {polled} counter targets, {down} down, "
                 f"{len(self._open)} open events")
@@ -264,9 +269,20 @@ class Daemon:
         worker.heard_s = time.monotonic()
         worker.configured = asyncio.Event()
         await worker.link.send(("configure", self.settings, worker.devices))
+        await self._send_configs(worker)
         worker.tasks = [asyncio.create_task(self._listen(worker), name=f"worker{worker.index}:link"),
                         asyncio.create_task(self._forward_stderr(worker), name=f"worker{worker.index}:stderr"),
                         asyncio.create_task(self._watch(worker), name=f"worker{worker.index}:exit")]
+
+    async def _send_configs(self, worker: _Worker, devices: Iterable[str] | None = None) -> None:
+        """The device configs drift read for ``devices`` (default: all) of ``worker``'s: its proposals
+        are made from them."""
+        mine = {d: self._configs[d] for d in (worker.devices if devices is None else devices) if d in self._configs}
+        if mine and worker.up and worker.link is not None:
+            try:
+                await worker.link.send(("configs", mine))
+            except LinkClosed:
+                pass  # it died: it gets them again when it is started again
 
     async def _await_configured(self) -> None:
         waits = [asyncio.wait_for(w.configured.wait(), WORKER_START_S) for w in self.workers]
@@ -453,10 +469,14 @@ class Daemon:
         except InputError as exc:
             log.error("drift run failed: %s", exc)
             return False
+        devices = self.settings.hosts.hosts  # a reload during the run may have changed them
+        changed = {d for d, c in pulled.configs.items() if d in devices and self._configs.get(d) != c}
+        self._configs.update({d: pulled.configs[d] for d in changed})
+        for worker in self.workers:
+            await self._send_configs(worker, changed.intersection(worker.devices))
         for device, why in sorted(pulled.missing.items()):
             log.warning("drift: the config of %s was not read (%s); its findings stand as of its last run",
                         device, why, extra={"device": device})
-        devices = self.settings.hosts.hosts  # a reload during the run may have changed them
         missing = {**pulled.missing, **{d: "joined during the run" for d in devices if d not in settings.hosts.hosts}}
         now = time.time()
         result = self.drift.compare(pulled.findings, list(devices), now, missing)
@@ -513,15 +533,18 @@ class Daemon:
         devices = self._devices(new)
         for device in set(self._owner) - set(devices):
             self.metrics.forget(device)  # its event and finding series; the worker drops its own
+            self._configs.pop(device, None)
         parts = split(devices, len(self.workers))
         self._owner = {d: i for i, part in enumerate(parts) for d in part}
         for worker, part in zip(self.workers, parts):
+            joined = set(part) - set(worker.devices)
             worker.devices = part
             if worker.up and worker.link is not None:
                 try:
                     await worker.link.send(("configure", new, part))
                 except LinkClosed:
                     pass  # it died: it is started again with the new settings and devices
+                await self._send_configs(worker, joined)  # a device that joined this worker brings its config
         self.drift_runner.schedule.configure(new.drift.interval_s, **_timing(new.poll))
         self._set_drift(new)
         self.drift_runner.wake()

@@ -3,12 +3,15 @@
     daemon (losslessd.daemon.service) --configure(settings, devices)--> worker
                                       <--batch(events, history rows)--
                                       --scrape(format)--> <--families--
+                                      --configs(device configs)-->
                                       <--beat(status)-- every second
 
 Every counter source of ``pollers.POLLERS`` gets a Schedule and Runner (scheduler.py) and a
 CounterTracker of its own; readings feed this worker's Metrics (the ``devices`` part, rendered when
 the daemon scrapes) and its Detectors, whose events go to the daemon with the rates' history rows:
-the daemon is the one history writer, alert sender and event bookkeeper. One device's failure,
+the daemon is the one history writer, alert sender and event bookkeeper. An ecn_not_marking event
+leaves with the tuner's proposal for its port (losslessd.tune.propose), made here from the device
+configs the daemon's drift runs read and hand over (``configs``). One device's failure,
 garbage answer or slowness is that device's problem only: it is marked down after the configured
 failures, backs off, and returns by itself.
 
@@ -35,6 +38,7 @@ from ..history import rate_rows
 from ..monitor import Event, Reading
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
+from ..tune.propose import Proposer
 from . import logs
 from .ipc import Link, LinkClosed
 from .metrics import Metrics
@@ -54,9 +58,10 @@ def _timing(poll) -> dict:
     return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
 
 
-def detectors_for(settings: Settings) -> Detectors:
+def detectors_for(settings: Settings, propose: Proposer | None = None) -> Detectors:
     lossless = settings.lint_policy.lossless
-    return Detectors(settings.detection, set(lossless.priorities), frozenset(lossless.tolerated_priorities))
+    return Detectors(settings.detection, set(lossless.priorities), frozenset(lossless.tolerated_priorities),
+                     propose=propose)
 
 
 class ShardWorker:
@@ -69,6 +74,7 @@ class ShardWorker:
         self.settings: Settings | None = None
         self.devices: list[str] = []
         self.detectors: Detectors | None = None
+        self.proposer: Proposer | None = None
         self.pollers: dict[str, Poller] = {}
         self.runners: dict[str, Runner] = {}
         self.trackers: dict[str, CounterTracker] = {}
@@ -84,7 +90,8 @@ class ShardWorker:
         old, self.settings = self.settings, settings
         now = time.monotonic()
         if old is None:
-            self.detectors = detectors_for(settings)
+            self.proposer = Proposer(settings.lint_policy)
+            self.detectors = detectors_for(settings, self.proposer)
             for cls in POLLERS:
                 poller = self.pollers[cls.source] = cls(settings)
                 self.trackers[cls.source] = CounterTracker()
@@ -99,21 +106,27 @@ class ShardWorker:
                     event.end_unix_s = wall
                     event.message += " (closed by a settings reload)"
                     self._emit([event])
-                self.detectors = detectors_for(settings)
+                self.detectors = detectors_for(settings, self.proposer)
+            self.proposer.policy = settings.lint_policy
             for source, poller in self.pollers.items():
                 poller.reconfigure(settings)
                 runner = self.runners[source]
                 runner.schedule.configure(type(poller).interval_s(settings) or DAY_S, **_timing(settings.poll))
-                runner.set_concurrency(settings.poll.concurrency)
         self.devices = list(devices)
         self.targets = {source: p.targets(settings, devices) for source, p in self.pollers.items()}
         gone: set[str] = set()
         for source, runner in self.runners.items():
+            runner.set_concurrency(self.pollers[source].concurrency(settings, len(self.targets[source])))
             gone |= set(runner.schedule.set_devices(self.targets[source], now))
         for device in gone - set(devices):
             self._forget(device)
         for runner in self.runners.values():
             runner.wake()
+
+    def set_configs(self, configs: dict[str, tuple[str, str]]) -> None:
+        """Device configs a drift run read (device -> (platform, running config)), for the proposals."""
+        mine = set(self.devices)
+        self.proposer.update({d: c for d, c in configs.items() if d in mine})
 
     def _primary(self, device: str) -> str | None:
         """The source whose failures mark ``device`` down: the lowest-ranked one that polls it."""
@@ -130,6 +143,7 @@ class ShardWorker:
                 ended.append(event)
         self._emit(ended)
         self.detectors.forget(device)
+        self.proposer.forget(device)
         for tracker in self.trackers.values():
             tracker.forget(device)
         for poller in self.pollers.values():
@@ -148,6 +162,8 @@ class ShardWorker:
             try:
                 reading = await poller.read(device, target)
             except PollFailed as exc:
+                if device not in self.targets[source]:  # a reload took it out while it was polled
+                    return True
                 return self._failed(device, source, started, exc.reason)
             if device not in self.targets[source]:  # a reload took it out while it was polled: its state is gone
                 return True
@@ -248,6 +264,8 @@ async def serve(link: Link, index: int) -> int:
                     ticker = asyncio.create_task(_tick(worker))
                     log.info("worker %d polling %d devices", index, len(devices), extra=worker.status())
                 outbox.put_nowait(("configured", worker.status()))
+            elif kind == "configs":
+                worker.set_configs(message[1])
             elif kind == "scrape":
                 _, request_id, fmt, names = message
                 outbox.put_nowait(("scraped", request_id, await worker.scrape(fmt, names)))

@@ -385,6 +385,14 @@ class Simulator:
         self._device(name)
         self._gnmi.set_fault(name, fault)
 
+    def gnmi_subscriptions(self, name: str) -> int:
+        """gNMI subscriptions of ``name`` accepted so far (a client that re-subscribes adds one)."""
+        if self._gnmi is None:
+            raise ValueError("the simulator serves no gNMI (Simulator(gnmi=True))")
+        self._device(name)
+        with self._gnmi.lock:
+            return self._gnmi.subscriptions[name]
+
     def restart_gnmi(self, name: str) -> None:
         """The device's gNMI server stops (its streams end) and listens again on the same port."""
         device = self._device(name)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..collect.snmp import SnmpError, SnmpPoller, target_for
 from ..collect.ssh import CollectError, Session
-from ..daemon.service import counter_host
+from ..daemon.pollers import counter_host
 from ..inventory import Host
 from ..monitor import DROPPED_PACKETS, ECN_MARKED, PAUSE_DURATION_US, PFC_RX, PFC_TX, CNP_HANDLED, CNP_SENT, Reading
 from ..monitor.counters import CounterTracker
