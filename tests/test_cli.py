@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .clirun import ROOT, program
+from .clirun import losslessd as run
+
 FABRIC = ROOT / "examples" / "fabric"
-
-
-def run(*args, cwd=ROOT):
-    res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True, cwd=cwd)
-    assert "Traceback" not in res.stderr, res.stderr
-    return res
 
 
 def codes(report_json: str) -> set[tuple[str, str, str | None]]:
@@ -150,3 +143,15 @@ def test_policy_list_and_show():
     assert "roce-dscp26" in listing and "sonic-azure" in listing and "pfc-only" in listing
     shown = json.loads(run("policy", "show", "sonic-azure").stdout)
     assert shown["lossless"]["priorities"] == [3, 4] and shown["ecn"]["required"] is True
+
+
+@pytest.mark.slow
+def test_the_program_itself_exits_0_1_2_with_reports_on_stdout_and_errors_on_stderr():
+    """The entry point as a shell runs it (every other test here runs the same app in process)."""
+    clean = program("lint", FABRIC / "gpu01.capture")
+    assert (clean.returncode, clean.stderr) == (0, "") and "0 errors, 0 warnings" in clean.stdout
+    findings = program("lint", "examples/fabric", "--select", "PFC001")
+    assert findings.returncode == 1 and "PFC001" in findings.stdout
+    broken = program("lint", "examples/fabric", "--policy", "no-such-policy")
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert broken.stderr.startswith("losslessd: error: no policy file or shipped policy named 'no-such-policy'")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_set
 from losslessd.errors import InputError
 from losslessd.history import StoredFinding
 from losslessd.lint.finding import Finding, Severity
+from tests.clirun import losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "systemd" / "losslessd.yaml"
@@ -119,14 +118,12 @@ def test_shipped_example_settings_are_valid():
 def test_check_flag_exit_codes(folder):
     env = dict(os.environ, **ENV)
     good = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n")
-    res = subprocess.run([sys.executable, "-m", "losslessd", "daemon", "--config", str(good), "--check"],
-                         capture_output=True, text=True, env=env)
+    res = losslessd("daemon", "--config", good, "--check", env=env)
     assert res.returncode == 0, res.stderr
     assert "valid; 1 devices" in res.stdout
     bad = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\npoll: {jitter: 2}\n")
-    res = subprocess.run([sys.executable, "-m", "losslessd", "daemon", "--config", str(bad), "--check"],
-                         capture_output=True, text=True, env=env)
-    assert res.returncode == 2 and f"{bad}:3" in res.stderr and "Traceback" not in res.stderr
+    res = losslessd("daemon", "--config", bad, "--check", env=env)
+    assert res.returncode == 2 and f"{bad}:3" in res.stderr
 
 
 # -- scheduler --------------------------------------------------------------------------------------

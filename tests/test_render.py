@@ -4,8 +4,6 @@ and the refusals that keep a half snippet from ever being printed."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,21 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from losslessd import render as rnd
-from losslessd.render import opensm
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.headroom import options_for, sonic_xoff_bytes
 from losslessd.lint.finding import Severity
 from losslessd.parse import parse_group
 from losslessd.policy import load_policy
+from losslessd.render import opensm
 from tests import render_golden
+from tests.clirun import Ran, losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "losslessd", "render", *args], cwd=ROOT,
-                          capture_output=True, text=True)
+def _cli(*args: str) -> Ran:
+    return losslessd("render", *args)
 
 
 def _lint_text(tmp_path: Path, platform: str, policy: str, text: str, name: str = "rendered"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import typer
+from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import InputError
@@ -18,7 +19,20 @@ from . import render as render_cmd
 from . import rules as rules_cmd
 from . import sim as sim_cmd
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+
+class _Commands(TyperGroup):
+    """Every command ends an operator error (InputError) the same way: one line on stderr, exit 2.
+    Done here rather than around ``app()`` so that typer's CliRunner (the tests) sees what a shell sees."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            typer.echo(f"losslessd: error: {exc}", err=True)
+            raise typer.Exit(2) from None
+
+
+app = typer.Typer(cls=_Commands, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.")
 app.command("lint")(lint_cmd.lint)
 app.command("fix")(fix_cmd.fix)
@@ -47,8 +61,5 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 def main() -> None:
     try:
         app()
-    except InputError as exc:
-        typer.echo(f"losslessd: error: {exc}", err=True)
-        sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)
