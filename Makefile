@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: demo test venv test-deps golden bench clean
+.PHONY: demo test test-fast venv test-deps golden bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ demo: venv
 
 test: test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The inner loop: everything but the tests marked `slow` (they start the simulator, the daemon, the
+# program itself, or build a wheel). A test left in it that starts a process fails and says so.
+test-fast: test-deps
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
 
 # Regenerate the parser and render golden files after an intended parser or template change (review the diff!).
 golden: test-deps

@@ -33,8 +33,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
-    """The first truthy value of ``check()``; fails naming ``what`` after ``timeout_s``."""
+def wait_for(check: Callable[[], object], what: str, timeout_s: float = 60.0, poll_s: float = 0.2):
+    """The first truthy value of ``check()``, asked every ``poll_s``; fails naming ``what`` after
+    ``timeout_s``, a bound for a daemon that never gets there, not a measure of how fast it is."""
     deadline = time.monotonic() + timeout_s
     while True:
         value = check()
@@ -42,7 +43,7 @@ def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
             return value
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout_s:g} s waiting for {what}")
-        time.sleep(0.2)
+        time.sleep(poll_s)
 
 
 class DaemonProcess:

@@ -240,6 +240,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_kill_9_mid_writing_keeps_every_committed_event(tmp_path):
     path = tmp_path / "h.db"
     child = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)

@@ -281,6 +281,7 @@ def test_secret_never_prints_its_value():
         pickle.dumps(s)
 
 
+@pytest.mark.slow
 def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
     """Exit 2, every problem on stderr with file:line, and the listening device never sees a connection."""
     listener = socket.create_server(("127.0.0.1", 0))

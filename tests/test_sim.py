@@ -248,6 +248,7 @@ def test_snmp_v3_authpriv_agent_and_down(make_sim):
     assert "timed out" in str(error).lower() or "no snmp response" in str(error).lower(), error
 
 
+@pytest.mark.slow
 def test_losslessd_sim_command_serves_until_sigterm(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", "--fabric", str(FABRIC), "--out", str(out),

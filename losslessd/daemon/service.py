@@ -156,8 +156,11 @@ class Daemon:
             await self.sinks.close()
             self.http.close()
             deadline = time.monotonic() + STOP_FLUSH_S
-            while not self.history.flush() and time.monotonic() < deadline:
-                await asyncio.sleep(HOUSEKEEPING_S / 4)
+            if not self.history.flush():
+                log.warning("stopping: the history did not take %d waiting rows (%s); retrying for up to %g s",
+                            self.history.backlog, self.history.last_error, STOP_FLUSH_S)
+                while not self.history.flush() and time.monotonic() < deadline:
+                    await asyncio.sleep(HOUSEKEEPING_S / 4)
             self._close_history()
         return 0
 
@@ -231,7 +234,7 @@ class Daemon:
         except SnmpError as exc:
             return self._failed(device, "snmp", started, f"{exc.sys_code}: {exc.message}")
         if device not in self._snmp_targets:  # a reload took it out while it was polled: its state is gone
-            return True
+            return self._dropped(device, "snmp")
         reading = reading_from_snmp(sample)
         if not reading.values:  # an agent that answers, but not with counters
             return self._failed(device, "snmp", started, f"unusable answer: {_no_counters(sample)}")
@@ -248,7 +251,7 @@ class Daemon:
         try:
             result = await asyncio.wait_for(asyncio.to_thread(session.run), timeout + _SSH_GRACE_S)
             if device not in self._ssh_hosts:  # a reload took it out while it was polled
-                return True
+                return self._dropped(device, "ssh")
             if result.refused:
                 index, why = next(iter(result.refused.items()))
                 raise CollectError("SYS014", f"`{result.sections[index][0]}` failed: {why}")
@@ -265,6 +268,12 @@ class Daemon:
         except ValueError as exc:
             return self._failed(device, "ssh", started, f"unusable answer: {exc}")
         self._read(reading, self.ssh_counters, "ssh", started)
+        return True
+
+    @staticmethod
+    def _dropped(device: str, source: str) -> bool:
+        log.info("%s poll of %s ended after a reload took it out of the inventory: its answer is dropped",
+                 source, device, extra={"device": device, "source": source})
         return True
 
     def _failed(self, device: str, source: str, started: float, reason: str) -> bool:

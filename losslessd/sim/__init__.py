@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -287,6 +288,15 @@ class Simulator:
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
         self._device(name).traffic.reset()
+        self._publish(name)
+
+    def wrap32(self, name: str, after_s: float) -> None:
+        """The SNMP Counter32 columns of ``name`` (ifInDiscards, ifOutDiscards) read just below 2^32 and
+        cross it ``after_s`` seconds from now. Moving the wrap earlier makes them jump forward, never back,
+        so a poller that read them below 2^32 sees no reset; tests set it after their first poll, so
+        the wrap falls between two polls however slow the machine is."""
+        device = self._device(name)
+        device.traffic.set(wrap_at=time.time() + after_s)
         self._publish(name)
 
     def set_slow(self, name: str, delay_s: float) -> None:
