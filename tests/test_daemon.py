@@ -43,6 +43,9 @@ def daemon(sim, tmp_path_factory) -> DaemonProcess:
 def test_metrics_scraped_over_http_hold_the_expected_series(daemon):
     for device in ("leaf1", "leaf2", "spine1", "gpu01"):
         wait_for(lambda d=device: daemon.value("losslessd_up", device=d) == 1, f"{device} up")
+    # Its log at info is its own (gpu01 was polled over SSH: paramiko would have logged each login at info).
+    below_warning = {r["logger"].split(".")[0] for r in daemon.log_records() if r["level"] in ("debug", "info")}
+    assert below_warning == {"losslessd"}, below_warning
     names = {s.name for s in daemon.samples()}
     assert {"losslessd_build_info", "losslessd_poll_duration_seconds", "losslessd_pfc_rx_frames_total",
             "losslessd_queue_tx_packets_total"} <= names
