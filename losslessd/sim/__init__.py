@@ -142,7 +142,14 @@ class Simulator:
         self.stop()
 
     def start(self) -> Simulator:
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.workdir.exists() and not self.workdir.is_dir():
+            raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
+                             "and SNMP data into a folder", file=str(self.workdir))
+        try:
+            self.workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the simulator's folder: {exc.strerror or exc}", file=str(self.workdir)) \
+                from None
         password = secrets.token_urlsafe(18)
         self.env[PASSWORD_ENV] = password
         try:
