@@ -39,26 +39,33 @@ def pull(
     Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
     failures as SYS findings). 2: inventory or usage error (nothing was contacted).
     """
+    # Everything that stops a pull before it starts is checked first and reported together: the
+    # inventory's problems, then the known_hosts file (an operator fixes them in one round).
+    problems: list[str] = []
+    inv = None
+    try:
+        inv = load(inventory)
+    except InventoryError as exc:
+        problems += [str(err) for err in exc.errors]
+    keys = None
+    if not insecure:
+        keys = known_hosts.expanduser()
+        if not keys.is_file():
+            problems.append(str(InputError(
+                "known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
+                "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))
+    if problems:
+        for problem in problems:
+            typer.echo(f"losslessd: error: {problem}", err=True)
+        typer.echo(f"losslessd: {len(problems)} problem(s) before pulling; nothing was contacted", err=True)
+        raise typer.Exit(2)
     logging.basicConfig(stream=sys.stderr, format="losslessd: %(levelname)s: %(message)s",
                         level=logging.INFO if serial else logging.WARNING)
     if not serial:  # paramiko logs each failed connection with a traceback; the summary says what failed
         logging.getLogger("paramiko").setLevel(logging.CRITICAL)
-    keys = None
     if insecure:
         log.warning("SSH HOST KEYS ARE NOT CHECKED (--insecure-no-host-key-check): any machine that answers at a "
                     "device's address gets its login and password. Use this only on a lab network.")
-    else:
-        keys = known_hosts.expanduser()
-        if not keys.is_file():
-            raise InputError("known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
-                             "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))
-    try:
-        inv = load(inventory)
-    except InventoryError as exc:
-        for err in exc.errors:
-            typer.echo(f"losslessd: error: {err}", err=True)
-        typer.echo(f"losslessd: {len(exc.errors)} inventory problem(s); nothing was contacted", err=True)
-        raise typer.Exit(2) from None
     if session_log:
         session_log.mkdir(parents=True, exist_ok=True)
     collect.prepare(out)
