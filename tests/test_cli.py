@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import pty
+import re
 import shutil
+import subprocess
+import sys
 
 import pytest
+
+from losslessd import api
+from losslessd.cli.term import ProgressLine, color_wanted
 
 from .clirun import ROOT, program
 from .clirun import losslessd as run
@@ -155,3 +164,72 @@ def test_the_program_itself_exits_0_1_2_with_reports_on_stdout_and_errors_on_std
     broken = program("lint", "examples/fabric", "--policy", "no-such-policy")
     assert broken.returncode == 2 and broken.stdout == ""
     assert broken.stderr.startswith("losslessd: error: no policy file or shipped policy named 'no-such-policy'")
+
+
+# -- terminal: colour and progress ---------------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("env,terminal,wanted", [
+    ({}, True, True), ({}, False, False),
+    ({"NO_COLOR": "1"}, True, False), ({"NO_COLOR": ""}, True, True),  # an empty value is not set (no-color.org)
+    ({"FORCE_COLOR": "1"}, False, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False, False),
+])
+def test_colour_follows_no_color_force_color_and_the_terminal(env, terminal, wanted):
+    assert color_wanted(_Terminal() if terminal else io.StringIO(), env) is wanted
+
+
+def test_lint_colours_only_when_asked():
+    plain = run("lint", "examples/fabric/spine1.cfg", env={"NO_COLOR": None, "FORCE_COLOR": None})
+    forced = run("lint", "examples/fabric/spine1.cfg", env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    refused = run("lint", "examples/fabric/spine1.cfg", env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in plain.stdout and "\x1b[" not in refused.stdout
+    assert "\x1b[31merror  \x1b[0m PFC001" in forced.stdout
+    assert re.sub(r"\x1b\[\d+m", "", forced.stdout) == plain.stdout == refused.stdout
+
+
+def test_progress_line_draws_first_last_and_few_between():
+    out = _Terminal()
+    line = ProgressLine(out, width=10)
+    for done in range(1001):
+        line.show(done, 1000, "devices")
+    line.close()
+    *frames, blank, rest = out.getvalue().split("\r")[1:]
+    assert frames[0] == "[..........] 0/1000 devices" and frames[-1] == "[##########] 1000/1000 devices"
+    assert len(frames) < 20  # ten a second at most: 1,001 updates are not 1,001 redraws
+    assert (blank, rest) == (" " * len(frames[-1]), "")  # blanked, and back at the line's start
+
+
+def test_api_lint_tells_progress_devices_then_rules():
+    seen: list[tuple[str, int, int, str]] = []
+    api.lint([FABRIC], progress=lambda *call: seen.append(call))
+    devices = [c for c in seen if c[0] == "devices"]
+    rules = [c for c in seen if c[0] == "rules"]
+    assert seen.index(devices[-1]) < seen.index(rules[0])
+    assert [d[1] for d in devices] == list(range(9)) and {d[2] for d in devices} == {8}  # 8 devices, 0..8 done
+    assert rules[0][1:3] == (0, len(rules) - 1) and rules[-1][1] == rules[-1][2]
+    assert [r[3] for r in rules[:-1]] == sorted(r[3] for r in rules[:-1])  # each rule, by code
+
+
+@pytest.mark.slow
+def test_lint_shows_progress_on_a_terminal_stderr_only():
+    master, slave = pty.openpty()
+    proc = subprocess.run([sys.executable, "-m", "losslessd", "lint", "examples/fabric"], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=slave, text=True, timeout=120)
+    os.close(slave)
+    terminal = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the other end is closed and drained
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(master)
+    assert proc.returncode == 1
+    assert b"] 8/8 devices" in terminal and re.search(rb"\] (\d+)/\1 rules", terminal)
+    assert "devices\r" not in proc.stdout and "\r" not in proc.stdout  # the report stays plain

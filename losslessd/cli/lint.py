@@ -14,6 +14,7 @@ from ..fix import plan
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
+from .term import ProgressLine, color_wanted
 
 
 def lint(
@@ -41,9 +42,16 @@ def lint(
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
     if fix and (output_format != "text" or output):
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
-    result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                      baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
-    color = output is None and output_format == "text" and sys.stdout.isatty()
+    progress = ProgressLine.on_terminal()
+    try:
+        result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                          baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
+                          progress=(lambda what, done, total, note: progress.show(done, total, what, note))
+                          if progress else None)
+    finally:
+        if progress:
+            progress.close()
+    color = output is None and output_format == "text" and color_wanted(sys.stdout)
     text = render(output_format, result, color=color)
     if output:
         try:

@@ -12,6 +12,7 @@ from ..collect import pull as collect
 from ..errors import InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
+from .term import ProgressLine
 
 log = logging.getLogger("losslessd")
 
@@ -69,15 +70,24 @@ def pull(
     if session_log:
         session_log.mkdir(parents=True, exist_ok=True)
     collect.prepare(out)
-    progress = _Progress(len(inv.hosts)) if sys.stderr.isatty() else None
+    progress = ProgressLine.on_terminal()
+    finished = {"ok": 0, "failed": 0}
+
+    def show(device=None) -> None:
+        if device is not None:
+            finished["ok" if device.status == "ok" else "failed"] += 1
+        failed = finished["failed"]
+        progress.show(sum(finished.values()), len(inv.hosts), "devices", f"{failed} failed" if failed else "")
+
     options = collect.Options(known_hosts=keys, concurrency=concurrency, timeout_s=timeout, retries=retries,
                               serial=serial, session_log=session_log)
     try:
-        result = collect.pull(inv, out, options, inventory_path=str(inventory),
-                              on_result=progress.update if progress else None)
+        if progress:
+            show()
+        result = collect.pull(inv, out, options, inventory_path=str(inventory), on_result=show if progress else None)
     finally:
         if progress:
-            progress.close()
+            progress.close(keep=True)
     for device in result.devices.values():
         for code, message in ([(device.code, device.message)] if device.status != "ok" else []) + [
                 (i["code"], i["message"]) for i in device.issues]:
@@ -88,26 +98,3 @@ def pull(
                + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
     raise typer.Exit(1 if failed else 0)
 
-
-class _Progress:
-    """One self-rewriting line on stderr (only when it is a terminal)."""
-
-    def __init__(self, total: int):
-        self.total, self.done, self.failed = total, 0, 0
-        self._draw()
-
-    def update(self, result) -> None:
-        self.done += 1
-        self.failed += result.status != "ok"
-        self._draw()
-
-    def _draw(self) -> None:
-        width = 30
-        filled = width * self.done // max(1, self.total)
-        bar = "#" * filled + "." * (width - filled)
-        sys.stderr.write(f"\r[{bar}] {self.done}/{self.total} devices" + (f", {self.failed} failed" if self.failed else ""))
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\n")
-        sys.stderr.flush()

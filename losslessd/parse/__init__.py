@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -16,6 +17,8 @@ from ..errors import InputError
 from ..model import Device, Fabric, ParseIssue, Source
 from ..platforms import PLATFORMS, no_parser_message, resolve_format
 from .base import Input
+
+Progress = Callable[[int, int], None]  # (done, total)
 
 # Order matters only for sniffing: cheap, specific formats first.
 _SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
@@ -128,10 +131,10 @@ def _unparsed_capture(inp: Input) -> None:
 
 
 def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
-                topology: str | Path | None = None) -> Fabric:
+                topology: str | Path | None = None, progress: Progress | None = None) -> Fabric:
     """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
-    and those the devices report; ``lines`` as for parse_group. A topology file that cannot be read raises
-    InputError."""
+    and those the devices report; ``lines`` as for parse_group; ``progress(done, total)`` after each
+    device. A topology file that cannot be read raises InputError."""
     from .. import topology as topo  # topology reads LLDP outputs with this package's parsers
 
     found = Path(topology) if topology else topo.find(paths)
@@ -139,6 +142,7 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
     skip = spec.files if spec else set()
     fabric = Fabric()
     snapshots: list[Path] = []
+    found_groups: list[list[tuple[str, list[Path]]]] = []
     for raw in paths:
         try:
             groups = _groups(Path(raw))
@@ -146,9 +150,14 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
             fabric.issues.append(_issue(exc, str(raw)))
             continue
         snapshots += _snapshots(Path(raw))
+        # a routing table or LLDP output the topology reads itself is not a device
+        found_groups.append([(n, f) for n, f in groups if not (skip and {x.resolve() for x in f} <= skip)])
+    total, done = sum(map(len, found_groups)), 0
+    for groups in found_groups:
         for name, files in groups:
-            if skip and {f.resolve() for f in files} <= skip:
-                continue  # a routing table or LLDP output the topology reads itself
+            if progress is not None:
+                progress(done, total)
+            done += 1
             try:
                 device = parse_group(name, files, fmt, lines=lines)
             except InputError as exc:
@@ -166,6 +175,8 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
                     "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
                 continue
             fabric.devices[device.name] = device
+    if progress is not None:
+        progress(total, total)
     for folder in snapshots:
         fabric.issues.extend(_snapshot_issues(folder, fabric))
     topo.apply(fabric, spec)
