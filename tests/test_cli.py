@@ -233,3 +233,24 @@ def test_lint_shows_progress_on_a_terminal_stderr_only():
     assert proc.returncode == 1
     assert b"] 8/8 devices" in terminal and re.search(rb"\] (\d+)/\1 rules", terminal)
     assert "devices\r" not in proc.stdout and "\r" not in proc.stdout  # the report stays plain
+
+
+def test_sarif_and_github_paths_are_relative_to_the_repository_root_from_a_subfolder(tmp_path):
+    """Code scanning looks files up from the repository root, whatever folder lint ran in."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)  # a work tree (a worktree's .git is a file: found the same way)
+    shutil.copytree(FABRIC, repo / "network" / "fabric")
+    sub = repo / "network"
+
+    def sarif(*extra) -> tuple[str, set[str]]:
+        res = run("lint", "fabric/spine1.cfg", "-f", "sarif", *extra, cwd=sub)
+        doc = json.loads(res.stdout)["runs"][0]
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["results"]}
+        return doc["originalUriBaseIds"]["%SRCROOT%"]["uri"], uris
+
+    assert sarif() == (repo.resolve().as_uri() + "/", {"network/fabric/spine1.cfg"})
+    assert sarif("--source-root", ".") == (sub.resolve().as_uri() + "/", {"fabric/spine1.cfg"})
+    github = run("lint", "fabric/spine1.cfg", "-f", "github", cwd=sub).stdout.splitlines()
+    assert github and all(line.split(" ", 1)[1].startswith("file=network/fabric/spine1.cfg,") for line in github)
+    (repo / ".git").rmdir()  # no work tree: the working directory is the root
+    assert sarif()[1] == {"fabric/spine1.cfg"}

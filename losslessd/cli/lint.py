@@ -28,6 +28,8 @@ def lint(
     output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(FORMATS)}."),
     output: Path = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
+    source_root: Path = typer.Option(None, "--source-root", help="SARIF and GitHub paths are relative to this "
+                                     "folder (default: the git work tree holding the working directory, else it)."),
     topology: Path = typer.Option(None, "--topology", help="Topology file (links, tiers, routing); default: "
                                                            "topology.yaml in a linted folder."),
     fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
@@ -52,7 +54,7 @@ def lint(
         if progress:
             progress.close()
     color = output is None and output_format == "text" and color_wanted(sys.stdout)
-    text = render(output_format, result, color=color)
+    text = render(output_format, result, color=color, srcroot=source_root)
     if output:
         try:
             output.write_text(text, encoding="utf-8")

@@ -14,7 +14,7 @@ _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
 _CONTINUATION = "\n" + " " * 10
 
 
-def render(result, *, color: bool = False) -> str:
+def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
