@@ -89,6 +89,18 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
     return out
 
 
+def load_device(path: Path, fmt: str | None = None) -> Device:
+    """The one device that a file, or a device folder lint reads as one device (SONiC, OpenSM), holds.
+    Raises InputError when ``path`` holds no device or several."""
+    groups = _groups(path)
+    if len(groups) != 1:
+        names = ", ".join(name for name, _ in groups[:5]) + (", ..." if len(groups) > 5 else "")
+        raise InputError(f"holds {len(groups)} devices ({names}); give one device's file or folder" if groups
+                         else "holds no device file", file=str(path))
+    name, files = groups[0]
+    return parse_group(name, files, fmt)
+
+
 def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
 

@@ -9,6 +9,7 @@ facts raise InputError before any template runs, so the output is whole or absen
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -17,7 +18,7 @@ import jinja2
 from ..errors import InputError
 from ..headroom import options_for, pfc_trigger, required_xoff_bytes
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, Fabric
+from ..model import BufferPool, BufferProfile, Device, Fabric, Source
 from ..policy import Policy, Range
 from ..resources import data_dir
 from ..units import bytes_to_us, length_m
@@ -71,6 +72,7 @@ class PortFacts:
     speed_gbps: float | None
     cable_length_m: float | None
     mtu_bytes: int | None = None
+    source: Source | None = None  # where the port is defined (a --device config), for messages
 
 
 @dataclass(frozen=True)
@@ -218,20 +220,30 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
     return replace(prof, sections=sections, ports=[p for p in prof.ports if p.name in set(ports)])
 
 
+_SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
+
+
 def parse_port_spec(spec: str) -> PortFacts:
     """NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 (speed in Gb/s; cable length with unit or metres)."""
     parts = spec.split(":")
     if len(parts) not in (3, 4) or not parts[0]:
-        raise InputError(f"port spec {spec!r}: expected NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100")
+        raise InputError(f"--ports {spec!r}: expected NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100")
+    name, speed_text, cable_text = parts[:3]
+    speed = _SPEED.fullmatch(speed_text.strip())
+    if speed is None or float(speed[1]) <= 0:
+        raise InputError(f"--ports {spec!r}: speed {speed_text!r} is not a link speed in Gb/s (e.g. 100G, 400G)")
     try:
-        speed = float(parts[1].upper().removesuffix("G"))
-        cable = length_m(parts[2])
-        mtu = int(parts[3]) if len(parts) == 4 else None
-    except ValueError as exc:
-        raise InputError(f"port spec {spec!r}: {exc}") from None
-    if cable <= 0 or speed <= 0:
-        raise InputError(f"port spec {spec!r}: speed and cable length must be positive values")
-    return PortFacts(parts[0], speed, cable, mtu)
+        cable = length_m(cable_text)
+    except ValueError:
+        cable = math.nan
+    if not (math.isfinite(cable) and cable > 0):
+        raise InputError(f"--ports {spec!r}: cable length {cable_text!r} is not a length (e.g. 3m, 300m, 1km)")
+    mtu = None
+    if len(parts) == 4:
+        if not parts[3].strip().isdigit() or int(parts[3]) <= 0:
+            raise InputError(f"--ports {spec!r}: MTU {parts[3]!r} is not a whole number of bytes (e.g. 9100)")
+        mtu = int(parts[3])
+    return PortFacts(name, float(speed[1]), cable, mtu)
 
 
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:
@@ -276,12 +288,13 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     opts = options_for(hwsku, pol.buffer.peer_response_time_bytes)
     rendered = []
     for port in ports:
+        where = {"file": port.source.file, "line": port.source.line} if port.source is not None else {}
         if port.speed_gbps is None and all_facts:
-            raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed")
+            raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed", **where)
         cable = port.cable_length_m if port.cable_length_m is not None else pol.buffer.default_cable_length_m
         if cable is None and all_facts:
             raise InputError(f"port {port.name}: cable length unknown, so its PFC headroom cannot be computed "
-                             "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)")
+                             "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)", **where)
         mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
         known = cable is not None and port.speed_gbps is not None
         xoff = required_xoff_bytes(pol.buffer.headroom_formula, port.speed_gbps, cable, mtu, opts) if known else None
@@ -367,5 +380,5 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
     and its ingress lossless pool size when the config has one."""
     ports = Context(Fabric(), policy).roce_ports(device)
     pool = device.buffer_pools.get(POOL)
-    return ([PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes) for p in ports],
+    return ([PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.source) for p in ports],
             pool.size_bytes if pool is not None else None)
