@@ -19,12 +19,16 @@ venv: $(VENV)/.installed
 
 test-deps: $(VENV)/.test-installed
 
-# Lint the bundled example fabric. It carries deliberate mistakes, so findings (exit 1) are the
-# expected outcome; only an input/usage error (exit 2) fails the demo. Then pull it from the
-# simulator and lint that, and watch the daemon report a simulated PFC storm.
+# Lint the bundled example fabrics (RoCE, then InfiniBand). They carry deliberate mistakes, so
+# findings (exit 1) are the expected outcome; only an input/usage error (exit 2) fails the demo.
+# Then pull the RoCE fabric from the simulator and lint that, and watch the daemon report a
+# simulated PFC storm.
 demo: venv
 	@echo "== losslessd lint examples/fabric --policy roce-dscp26"
 	@$(VENV)/bin/losslessd lint examples/fabric --policy roce-dscp26; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then exit $$rc; fi
+	@echo "== losslessd lint examples/infiniband --policy infiniband"
+	@$(VENV)/bin/losslessd lint examples/infiniband --policy infiniband; rc=$$?; \
 	  if [ $$rc -gt 1 ]; then exit $$rc; fi
 	@LOSSLESSD=$(CURDIR)/$(VENV)/bin/losslessd sh examples/pull-demo.sh
 	@$(PY) examples/daemon-demo.py --losslessd $(CURDIR)/$(VENV)/bin/losslessd

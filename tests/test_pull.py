@@ -288,7 +288,8 @@ def test_pulled_fabric_lints_like_its_source_files(sim_fabric, tmp_path):
         assert counters["version"] == "v2c" and counters["sys_uptime_ticks"] > 0
     assert not (out / "counters" / "gpu01.json").exists()
 
-    shutil.copy(FABRIC / "topology.yaml", out)  # the cabling is not pulled
+    shutil.copy(FABRIC / "topology.yaml", out)  # the cabling is not pulled, nor are the routing tables it names
+    shutil.copytree(FABRIC / "routes", out / "routes")
     snapshot = lint([out])
     source = lint(SOURCES)  # finds examples/fabric/topology.yaml
     v2c = [f for f in snapshot.findings if f.code == "SYS015"]

@@ -64,6 +64,13 @@ def read_input(path: Path) -> Input:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
 
 
+def device_groups(path: Path, not_devices: set[Path] | frozenset[Path] = frozenset()) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, less the files ``not_devices`` holds (resolved
+    paths: the routing tables and LLDP outputs a topology file names, which it reads itself)."""
+    return [(name, files) for name, files in _groups(path)
+            if not (not_devices and {f.resolve() for f in files} <= not_devices)]
+
+
 def _groups(path: Path) -> list[tuple[str, list[Path]]]:
     """(device name, files) for every device under ``path``."""
     if path.is_file():
@@ -157,13 +164,11 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
     found_groups: list[list[tuple[str, list[Path]]]] = []
     for raw in paths:
         try:
-            groups = _groups(Path(raw))
+            found_groups.append(device_groups(Path(raw), skip))
         except InputError as exc:
             fabric.issues.append(_issue(exc, str(raw)))
             continue
         snapshots += _snapshots(Path(raw))
-        # a routing table or LLDP output the topology reads itself is not a device
-        found_groups.append([(n, f) for n, f in groups if not (skip and {x.resolve() for x in f} <= skip)])
     total, done = sum(map(len, found_groups)), 0
     for groups in found_groups:
         for name, files in groups:

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import yaml
 
-from .. import capture
+from .. import capture, topology
 from ..errors import InputError
 from ..model import Device, DeviceKind
-from ..parse import _groups, parse_group
+from ..parse import device_groups, parse_group
 from . import counters
 from .counters import Traffic, storm_key
 from .snmp import sonic_if_indexes
@@ -340,7 +340,8 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
     A file of a platform without a CLI shell here (OpenSM) or that no parser reads is left out with a
     warning; ``only`` naming a device that is not there raises InputError."""
     devices: dict[str, SimDevice] = {}
-    for name, files in _groups(fabric_dir):
+    found = topology.find([fabric_dir])  # its routing tables and LLDP outputs are not devices
+    for name, files in device_groups(fabric_dir, topology.read(found).files if found else frozenset()):
         try:
             model = parse_group(name, files, lines=False)
         except InputError as exc:
