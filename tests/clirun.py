@@ -47,8 +47,12 @@ def _cwd(path: Path) -> Iterator[None]:
 
 def losslessd(*args, cwd: Path = ROOT, env: dict[str, str | None] | None = None, input: str | None = None) -> Ran:
     """Run ``losslessd ARGS`` in this process (working directory ``cwd``, ``env`` added to the environment)."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # typer on click < 8.2 mixes stderr into stdout unless told
+    except TypeError:
+        runner = CliRunner()  # stderr is always its own stream
     with _cwd(cwd):
-        res = CliRunner().invoke(app, [str(a) for a in args], env=env, input=input, catch_exceptions=True)
+        res = runner.invoke(app, [str(a) for a in args], env=env, input=input, catch_exceptions=True)
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         raise res.exception  # what would have been a traceback on stderr
     return Ran(res.exit_code, res.stdout, res.stderr)
