@@ -12,6 +12,7 @@ own exit code and streams, a TTY, signals, environment-driven start-up.
 from __future__ import annotations
 
 import os
+import pty
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -65,3 +66,26 @@ def program(*args, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout:
                          cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout, **popen)
     assert "Traceback" not in res.stderr, res.stderr
     return res
+
+
+def program_on_a_terminal(*args, cwd: Path = ROOT, env: dict[str, str] | None = None,
+                          timeout: float = 180) -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run ``python -m losslessd ARGS`` with stderr on a pseudo-terminal and stdout on a pipe, as an
+    operator's shell with a redirected report: the finished process, and what the terminal received."""
+    master, slave = pty.openpty()
+    try:
+        res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
+                             stderr=slave, text=True, env={**os.environ, **(env or {})}, timeout=timeout)
+    finally:
+        os.close(slave)
+    terminal = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the other end is closed and drained
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(master)
+    return res, terminal

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import pty
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from losslessd import api
 from losslessd.cli.term import ProgressLine, color_wanted
 
-from .clirun import ROOT, program
+from .clirun import ROOT, program, program_on_a_terminal
 from .clirun import losslessd as run
 
 FABRIC = ROOT / "examples" / "fabric"
@@ -216,20 +212,7 @@ def test_api_lint_tells_progress_devices_then_rules():
 
 @pytest.mark.slow
 def test_lint_shows_progress_on_a_terminal_stderr_only():
-    master, slave = pty.openpty()
-    proc = subprocess.run([sys.executable, "-m", "losslessd", "lint", "examples/fabric"], cwd=ROOT, stdout=subprocess.PIPE,
-                          stderr=slave, text=True, timeout=120)
-    os.close(slave)
-    terminal = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the other end is closed and drained
-            break
-        if not chunk:
-            break
-        terminal += chunk
-    os.close(master)
+    proc, terminal = program_on_a_terminal("lint", "examples/fabric")
     assert proc.returncode == 1
     assert b"] 8/8 devices" in terminal and re.search(rb"\] (\d+)/\1 rules", terminal)
     assert "devices\r" not in proc.stdout and "\r" not in proc.stdout  # the report stays plain

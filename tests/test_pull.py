@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
 import shutil
 import signal
@@ -30,6 +29,7 @@ from losslessd.collect import pull as collect
 from losslessd.collect.ssh import commands, refusal
 from losslessd.errors import InputError
 from losslessd.platforms import Command
+from tests.clirun import program_on_a_terminal
 from tests.peers import FABRIC
 
 ENV = {"PULL_TEST_PW": "not-used-by-anything"}
@@ -302,21 +302,9 @@ def test_pulled_fabric_lints_like_its_source_files(sim_fabric, tmp_path):
 def test_snmp_v3_authpriv_counters_and_a_progress_bar_on_a_terminal(make_sim, tmp_path):
     sim = make_sim(["leaf1"], snmp_v3=True)
     out = tmp_path / "snap"
-    master, slave = pty.openpty()  # stderr is a terminal: the progress bar is drawn there, stdout stays plain
-    proc = subprocess.run([sys.executable, "-m", "losslessd", "pull", "-i", str(sim.inventory_path), "-o", str(out),
-                           "--known-hosts", str(sim.known_hosts_path)], env={**os.environ, **sim.env},
-                          stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
-    os.close(slave)
-    terminal = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the other end is closed and drained
-            break
-        if not chunk:
-            break
-        terminal += chunk
-    os.close(master)
+    # stderr is a terminal: the progress bar is drawn there, stdout stays plain
+    proc, terminal = program_on_a_terminal("pull", "-i", sim.inventory_path, "-o", out, "--known-hosts",
+                                           sim.known_hosts_path, env=sim.env, timeout=120)
     assert proc.returncode == 0, proc.stdout
     assert b"\r[" in terminal and b"] 1/1 devices" in terminal and "1/1 devices" not in proc.stdout
     manifest = json.loads((out / MANIFEST).read_text())["devices"]["leaf1"]
