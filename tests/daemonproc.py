@@ -22,6 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from losslessd.sim import Simulator
 
+from .clirun import losslessd
+
 INTERVAL_S = 1.0  # SNMP poll interval of a test daemon
 SSH_INTERVAL_S = 2.0  # its SSH counter poll interval
 CLI = [sys.executable, "-m", "losslessd"]
@@ -119,10 +121,11 @@ class DaemonProcess:
         return found[0] if found else None
 
     def events(self, **filters) -> list[dict]:
-        args = [*CLI, "events", "--db", str(self.folder / "history.db"), "-f", "json"]
+        """`losslessd events` on its history (in this process: it only reads the file, and tests ask often)."""
+        args = ["events", "--db", self.folder / "history.db", "-f", "json"]
         for key, value in filters.items():
             args += [f"--{key}", value]
-        res = subprocess.run(args, check=False, capture_output=True, text=True, timeout=60)
+        res = losslessd(*args)
         assert res.returncode == 0, res.stderr
         return json.loads(res.stdout)["events"]
 
