@@ -34,6 +34,7 @@ _CREDENTIAL_KEYS = {"username", "password_env", "password_file", "secret_env", "
 _SSH_KEYS = {"device_type"}
 _SNMP_KEYS = {"version", "port", "hostname", "community_env", "community_file", "user", "auth_key_env",
               "auth_key_file", "priv_key_env", "priv_key_file", "auth_protocol", "priv_protocol", "context"}
+_GNMI_KEYS = {"port", "hostname", "username", "password_env", "password_file", "tls", "ca_file", "server_name"}
 # SNMPv3 authPriv protocols the poller offers (pysnmp usmHMACSHAAuthProtocol..., usmAesCfb128Protocol...).
 AUTH_PROTOCOLS = ("sha", "sha224", "sha256", "sha384", "sha512")
 PRIV_PROTOCOLS = ("aes", "aes192", "aes256")
@@ -66,6 +67,19 @@ class SnmpTarget:
 
 
 @dataclass(frozen=True)
+class GnmiSpec:
+    """How the daemon subscribes to a device's counters over gNMI (docs/gnmi.md)."""
+
+    hostname: str
+    port: int
+    username: str
+    password: Secret
+    tls: bool = True  # False: plaintext gRPC (lab only; the password crosses the network in clear)
+    ca_file: Path | None = None  # the CA the device's certificate must chain to; None: the system's
+    server_name: str | None = None  # the name its certificate carries, when not the hostname
+
+
+@dataclass(frozen=True)
 class Host:
     name: str
     hostname: str
@@ -78,7 +92,7 @@ class Host:
     interfaces: tuple[str, ...]  # linux_mlx5: the RoCE interfaces to collect
     rdma_devices: tuple[str, ...]  # linux_mlx5: their RDMA devices (for cma_roce_tos)
     snmp: SnmpTarget | None
-
+    gnmi: GnmiSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -199,7 +213,8 @@ class _Loader:
         if data is not None and not isinstance(data, dict):
             self.error(f"{where}: `data` must be a mapping", doc, (*parts, "data"))
             return
-        for key, allowed in (("credentials", _CREDENTIAL_KEYS), ("ssh", _SSH_KEYS), ("snmp", _SNMP_KEYS)):
+        for key, allowed in (("credentials", _CREDENTIAL_KEYS), ("ssh", _SSH_KEYS), ("snmp", _SNMP_KEYS),
+                             ("gnmi", _GNMI_KEYS)):
             sub = (data or {}).get(key)
             if sub is None:
                 continue
@@ -305,11 +320,13 @@ class _Loader:
                        "(e.g. [ens1f0np0])", doc, parts)
 
         snmp = self._snmp(_Data(chain, "snmp"), hostname if isinstance(hostname, str) else name)
+        gnmi = self._gnmi(_Data(chain, "gnmi"), hostname if isinstance(hostname, str) else name, username, password,
+                          platform)
         if len(self.errors) > before or platform is None or password is None:
             return None
         return Host(name=name, hostname=hostname.strip(), port=port, platform=platform, username=username,
                     password=password, secret=secret, device_type=device_type or platform.netmiko,
-                    interfaces=interfaces, rdma_devices=rdma, snmp=snmp)
+                    interfaces=interfaces, rdma_devices=rdma, snmp=snmp, gnmi=gnmi)
 
     def _names(self, found: _Data, key: str) -> tuple[str, ...]:
         value = found.raw
@@ -322,15 +339,20 @@ class _Loader:
             return ()
         return tuple(value)
 
+    def _data_error(self, spec: _Data, section: str):
+        """err(message, key=None): an error at the level that set data.<section>.<key>, or at the section."""
+        def err(message: str, key: str | None = None) -> None:
+            at = spec.origin[key] if key else spec.level
+            self.error(f"{at.label}: {message}", at.doc, at.parts if key else (*at.parts, "data", section))
+        return err
+
     def _snmp(self, spec: _Data, hostname: str) -> SnmpTarget | None:
         if spec.raw is None:
             return None
         value = spec.value
         bad = len(self.errors)
 
-        def err(message: str, key: str | None = None) -> None:
-            at = spec.origin[key] if key else spec.level
-            self.error(f"{at.label}: {message}", at.doc, at.parts if key else (*at.parts, "data", "snmp"))
+        err = self._data_error(spec, "snmp")
 
         if not isinstance(spec.raw, dict):
             err("`data.snmp` must be a mapping")
@@ -370,6 +392,56 @@ class _Loader:
                           community=secrets["community"], user=value.get("user"), auth_key=secrets["auth_key"],
                           priv_key=secrets["priv_key"], auth_protocol=auth, priv_protocol=priv,
                           context=str(value.get("context", "")))
+
+
+    def _gnmi(self, spec: _Data, hostname: str, username: Any, password: Secret | None,
+              platform: Platform | None) -> GnmiSpec | None:
+        """data.gnmi: port (required), optional hostname, username and password reference (default:
+        the SSH login's), tls (default true), ca_file (relative to the inventory), server_name."""
+        if spec.raw is None:
+            return None
+        bad = len(self.errors)
+        value = spec.value
+
+        err = self._data_error(spec, "gnmi")
+
+        if not isinstance(spec.raw, dict):
+            err("`data.gnmi` must be a mapping")
+            return None
+        from .monitor.gnmi import PATHS  # the platforms with gNMI counter paths
+
+        if platform is not None and platform.id not in PATHS:
+            err(f"platform {platform.id} has no gNMI counter paths (gNMI: {', '.join(PATHS)})")
+        port = value.get("port")
+        if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
+            err("`data.gnmi.port` must be the device's gNMI TCP port (1-65535; e.g. EOS 6030, SONiC 50051)",
+                "port" if "port" in value else None)
+        tls = value.get("tls", True)
+        if not isinstance(tls, bool):
+            err("`data.gnmi.tls` must be true or false", "tls")
+        user = value.get("username", username)
+        if not isinstance(user, str) or not user:
+            err("`data.gnmi.username` must be a user name", "username" if "username" in value else None)
+        try:
+            secret = resolve(value, "password", self.env) or password
+        except CredentialError as exc:
+            err(str(exc), exc.key)
+            secret = None
+        ca_file = None
+        if value.get("ca_file") is not None:
+            ca = value["ca_file"]
+            ca_file = (self.path.parent if self.path.is_file() else self.path) / Path(str(ca)).expanduser()
+            if not isinstance(ca, str) or not ca_file.is_file():
+                err(f"`data.gnmi.ca_file` {ca!r} is not a file (the CA certificate, PEM)", "ca_file")
+            elif tls is False:
+                err("`data.gnmi.ca_file` given with `tls: false`", "ca_file")
+        name = value.get("server_name")
+        if name is not None and (not isinstance(name, str) or not name):
+            err("`data.gnmi.server_name` must be the name the device's certificate carries", "server_name")
+        if len(self.errors) > bad or secret is None:
+            return None
+        return GnmiSpec(hostname=str(value.get("hostname") or hostname), port=port, username=user, password=secret,
+                        tls=tls, ca_file=ca_file, server_name=name)
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .docpos import Document, load_yaml, pointer
 from .errors import InputError
+from .model import WatchdogAction
 from .resources import data_dir
 
 
@@ -74,7 +75,16 @@ class WatchdogPolicy(_P):
     required: bool = True
     detection_time_ms: Range = Field(default_factory=Range)
     restoration_time_ms: Range = Field(default_factory=Range)
-    actions: list[str] | None = None
+    # Normalised watchdog actions (model.WatchdogAction) that mitigate a storm; None: any action.
+    actions: list[WatchdogAction] | None = None
+
+    @field_validator("actions", mode="before")
+    @classmethod
+    def _alias(cls, value):
+        """SONiC's `alert` (forward and raise an alarm) is the normalised `notify-only`."""
+        if isinstance(value, list):
+            return list(dict.fromkeys("notify-only" if a == "alert" else a for a in value))
+        return value
 
 
 class BufferPolicy(_P):

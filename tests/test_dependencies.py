@@ -46,7 +46,7 @@ def _imported() -> dict[str, set[str]]:
 
 
 def test_every_library_losslessd_imports_is_declared():
-    declared = _declared("main", "sim", "plot")
+    declared = _declared("main", "sim", "plot", "gnmi")
     distributions = importlib.metadata.packages_distributions()
     undeclared = {module: sorted(files) for module, files in _imported().items()
                   if not {d.lower().replace("_", "-") for d in distributions.get(module, [module])} & set(declared)}
@@ -54,7 +54,7 @@ def test_every_library_losslessd_imports_is_declared():
 
 
 def test_libraries_we_call_are_bounded_below_their_next_major():
-    for name, requirement in _declared("main", "sim", "plot", "test").items():
+    for name, requirement in _declared("main", "sim", "plot", "gnmi", "test").items():
         if name in FLOOR_ONLY or name == "hatchling":  # hatchling: the build backend, pinned by [build-system]
             continue
         assert "<" in requirement, f"{requirement}: give it an upper bound below the next major version"

@@ -99,7 +99,7 @@ def test_avd_pfc_profile_and_global_all_off(avd_text):
 def test_avd_global_watchdog_defaults(avd_text):
     wd = parse(with_port(avd_text, "priority-flow-control pause watchdog")).ports["Ethernet99"].watchdog
     assert (wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms) == (50, 1220, 10001)
-    assert wd.action == "no-drop"
+    assert (wd.action, wd.action_raw) == ("forward", "no-drop")  # EOS no-drop: keep forwarding, ignore pauses
     assert parse(avd_text).ports["Ethernet1"].watchdog.enabled is False
 
 

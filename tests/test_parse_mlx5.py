@@ -113,6 +113,7 @@ def test_bare_mlnx_qos_output():
     assert port.queues[7].scheduler.type == SchedulerType.vendor  # "ratelimit: 100.0 Gbps, tsa: vendor"
     [issue] = named.issues
     assert "bare mlnx_qos output" in issue.message and "ens4np0" in issue.message
+    assert issue.code == "SYS004"  # everything given was read; the missing sysfs facts are unknown, not unread
 
     unnamed = parse_file("nic-bare.txt")
     port = unnamed.ports[mlx5.PLACEHOLDER_PORT]

@@ -103,8 +103,8 @@ def test_yaml_tree_and_capture_match_the_command_form():
 def test_garbled_lines_become_issues_with_lines():
     dev = fixture("leaf-truncated.cfg")
     got = {(i.code, i.source.line) for i in dev.issues}
-    assert got == {("SYS002", 3), ("SYS002", 6), ("SYS003", 7), ("SYS002", 8), ("SYS002", 9), ("SYS002", 10),
-                   ("SYS002", 12)}
+    # line 8, `qos traffic-pool ... memory-percent`, is buffer carving the lossless checks do not use: skipped
+    assert got == {("SYS002", 3), ("SYS002", 6), ("SYS003", 7), ("SYS002", 9), ("SYS002", 10), ("SYS002", 12)}
     assert dev.name == "leaf03" and dev.ports["swp1"].pfc_enabled == [3]
 
 

@@ -43,10 +43,21 @@ def test_corpus_parses_without_sys_issues(corpus, folder):
 
 
 def test_corpus_folders_load_as_one_device_each(corpus):
+    """Every folder of the corpus is one device (however many folders the corpus gains), named by its
+    DEVICE_METADATA hostname when it has one, else by the folder; its SONiC files all belong to it."""
     fabric = load_fabric([corpus / "sonic"])
-    assert sorted(fabric.devices) == ["arista7260-t0", "mellanox2410", "mellanox4600c-c64", "sonic-switch"]
+    folders = sorted(p for p in (corpus / "sonic").iterdir() if p.is_dir())
     assert fabric.issues == []
-    assert [Path(f).name for f in fabric.devices["mellanox4600c-c64"].files] == ["qos.json", "buffers.json"]
+    assert len(fabric.devices) == len(folders) >= 4
+    by_files = {Path(d.files[0]).parent.name: d for d in fabric.devices.values()}
+    for folder in folders:
+        device = by_files[folder.name]
+        wanted = [f for f in ("config_db.json", "qos.json", "buffers.json") if (folder / f).is_file()]
+        assert [Path(f).name for f in device.files] == wanted
+        data = json.loads((folder / wanted[0]).read_text())  # nested or flat (mock table) form
+        meta = data.get("DEVICE_METADATA", {}).get("localhost") or data.get("DEVICE_METADATA|localhost") or {}
+        assert device.name == meta.get("hostname", folder.name)
+    assert fabric.devices["sonic-switch"].files[0].endswith("utilities/config_db.json")  # hostname, not folder
 
 
 def test_mellanox4600c_lossless_chain(corpus):

@@ -15,6 +15,7 @@ from losslessd.lint.engine import LintResult, run
 from losslessd.lint.registry import Rule, all_rules
 from losslessd.model import Device, DeviceKind, Fabric, ParseIssue, Port, Source
 from losslessd.policy import load_policy
+from losslessd.report.text import SELECTION_HEADER
 from losslessd.report import json_report, render
 from losslessd.report.github import escape_data, escape_property
 from tests.conftest import FIXTURES, ROOT
@@ -300,7 +301,11 @@ def test_text_groups_by_device_without_colour(result):
     assert not ANSI.search(text)
     lines = text.splitlines()
     headers = [line for line in lines if line and not line.startswith(" ") and "checked against" not in line]
-    assert headers == ["(fabric)", "host1", "leaf1", "spine1"]
+    assert headers == ["(fabric)", "host1", "leaf1", "spine1", SELECTION_HEADER]
+    # How many ports of each device the port rules checked, and which rule left the others out.
+    block = lines[lines.index(SELECTION_HEADER) + 1:-1]
+    assert [line.split(":")[0].strip() for line in block] == list(result.fabric.devices)
+    assert all(" ports selected as RoCE-facing" in line or " port selected" in line for line in block)
     spine = lines[lines.index("spine1") + 1:]
     assert spine[0] == "  warning SYS002 (device): truncated qos map: 50%, then"
     assert spine[1] == "          nothing [examples/fabric/spine1.cfg:42]"  # a message's 2nd line stays indented

@@ -120,7 +120,7 @@ def test_buffer_findings_point_at_the_profile():
 
 def test_watchdog_findings_point_at_the_watchdog():
     device = copy.deepcopy(PRIO5_SWITCH)
-    device["ports"]["Ethernet0"]["watchdog"]["action"] = "alert"
+    device["ports"]["Ethernet0"]["watchdog"].update(action="notify-only", action_raw="alert")
     (finding,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["WDG002"])
     assert finding.source.pointer == "/PFC_WD/Ethernet0"
     assert finding.key == "watchdog"

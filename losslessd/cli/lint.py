@@ -14,6 +14,7 @@ from ..fix import plan
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
+from ..report import text as text_report
 from .term import ProgressLine, color_wanted
 
 
@@ -35,6 +36,9 @@ def lint(
     fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
                                                   "(as `losslessd fix`; text output only)."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
+    explain_selection: bool = typer.Option(False, "--explain-selection",
+                                           help="Before the report, list every port in or out of the RoCE-facing "
+                                                "set and the policy rule that decided (text output on stdout)."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
@@ -53,6 +57,8 @@ def lint(
     finally:
         if progress:
             progress.close()
+    if explain_selection:
+        sys.stdout.write(text_report.explain_selection(result) + "\n")
     color = output is None and output_format == "text" and color_wanted(sys.stdout)
     text = render(output_format, result, color=color, srcroot=source_root)
     if output:

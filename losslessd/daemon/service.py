@@ -1,6 +1,7 @@
 """The daemon: polls, detects, records and alerts until SIGTERM (docs/daemon.md).
 
     SnmpPoller ----> sources.reading_from_snmp ----\\
+    gNMI streams (daemon/gnmi.py) -> Readings -------+
     SSH counter commands -> reading_from_commands --+-> CounterTracker -> Detectors -> events
                                                     |        |                        |
                                               Metrics.counters  History.record_rates   +-> Metrics, History, Sinks
@@ -35,6 +36,7 @@ from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_f
 from ..platforms import Command
 from . import logs
 from .drift import FABRIC, Drift, pull_and_lint
+from .gnmi import GnmiStreams, gnmi_targets
 from .http import start_http
 from .metrics import Metrics
 from .notify import Notifier
@@ -74,6 +76,9 @@ class Daemon:
         self.metrics = Metrics(__version__)
         self.snmp_counters = CounterTracker()
         self.ssh_counters = CounterTracker()  # its own: a CLI's counters are not the SNMP agent's
+        self.gnmi_counters = CounterTracker()
+        self.gnmi = GnmiStreams(lambda reading, started: self._read(reading, self.gnmi_counters, "gnmi", started),
+                                lambda device, started, reason: self._failed(device, "gnmi", started, reason))
         self.detectors = self._detectors(settings)
         self.drift = Drift()
         self._background: set[asyncio.Future] = set()
@@ -103,8 +108,13 @@ class Daemon:
         return snmp, ssh
 
     def _primary(self, device: str) -> str:
-        """The source whose failures mark a device down: SNMP when it has it, else its CLI."""
-        return "snmp" if device in self._snmp_targets else "ssh"
+        """The source whose failures mark a device down: SNMP when it has it, else gNMI, else its CLI."""
+        return "snmp" if device in self._snmp_targets else "gnmi" if device in self.gnmi.targets else "ssh"
+
+    def _follow_gnmi(self, settings: Settings) -> None:
+        poll = settings.poll
+        self.gnmi.set_targets(gnmi_targets(settings.hosts.hosts, poll.gnmi_sample_interval_s, poll.gnmi_timeout_s),
+                              poll.backoff_initial_s, poll.backoff_max_s)
 
     # -- life cycle ------------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -153,6 +163,7 @@ class Daemon:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await self.poller.aclose()
+            await self.gnmi.aclose()
             await self.sinks.close()
             self.http.close()
             deadline = time.monotonic() + STOP_FLUSH_S
@@ -177,13 +188,16 @@ class Daemon:
 
     def _status(self) -> str:
         down = sum(1 for e in self.detectors.open_events() if e.kind == "device_down")
-        return (f"{len(self._snmp_targets)} SNMP and {len(self._ssh_hosts)} SSH counter targets, {down} down, "
+        return (f"{len(self._snmp_targets)} SNMP, {len(self.gnmi.targets)} gNMI and {len(self._ssh_hosts)} SSH "
+                f"counter targets, {down} down, "
                 f"{len(self._open)} open events")
 
     def _set_devices(self, settings: Settings, now: float) -> None:
         gone = set(self.snmp_runner.schedule.set_devices(self._snmp_targets, now))
         gone |= set(self.ssh_runner.schedule.set_devices(self._ssh_hosts, now))
-        gone -= set(self._snmp_targets) | set(self._ssh_hosts)
+        gone |= set(self.gnmi.targets)
+        self._follow_gnmi(settings)
+        gone -= set(self._snmp_targets) | set(self._ssh_hosts) | set(self.gnmi.targets)
         self.drift_runner.schedule.set_devices([DRIFT] if settings.drift.enabled else [], now)
         for device in gone:
             self._forget(device)
@@ -199,6 +213,7 @@ class Daemon:
         self.detectors.forget(device)
         self.snmp_counters.forget(device)
         self.ssh_counters.forget(device)
+        self.gnmi_counters.forget(device)
         self.metrics.forget(device)
 
     async def _housekeeping(self) -> None:

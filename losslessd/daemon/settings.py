@@ -48,6 +48,10 @@ class Poll(_S):
     snmp_timeout_s: float = Field(2.0, gt=0, description="Seconds one SNMP request may take.")
     snmp_retries: int = Field(1, ge=0, description="SNMP retries of a request that timed out.")
     ssh_timeout_s: float = Field(60.0, gt=0, description="Seconds one SSH session (login and commands) may take.")
+    gnmi_sample_interval_s: float = Field(10.0, gt=0, description="Sample interval asked of devices streaming "
+                                          "their counters over gNMI (inventory data.gnmi; docs/gnmi.md).")
+    gnmi_timeout_s: float = Field(10.0, gt=0, description="Seconds a gNMI connection and its first answer may take; "
+                                  "a stream quiet for 3 sample intervals plus this is stalled.")
     backoff_initial_s: float = Field(10.0, gt=0, description="Wait after a device's first failed poll.")
     backoff_max_s: float = Field(300.0, gt=0, description="Longest wait between polls of a failing device.")
 
@@ -165,6 +169,12 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
     env = os.environ if env is None else env
     settings, doc = _read(Path(path))
     settings._hosts = load_inventory(settings._relative(settings.inventory), env)
+    if any(h.gnmi is not None for h in settings._hosts.hosts.values()):
+        try:  # grpcio and pygnmi's gNMI protobufs come with the `gnmi` extra
+            import losslessd.collect.gnmi  # noqa: F401
+        except ImportError as exc:
+            raise InputError(f"the inventory has data.gnmi devices but {exc.name} is not installed: "
+                             "pip install 'losslessd[gnmi]'", file=doc.file, line=doc.line_of(["inventory"]) or 1) from None
     policy = settings._relative(settings.policy)
     settings._policy = load_policy(policy if policy.is_file() else settings.policy)
     keys = settings.known_hosts_path

@@ -16,6 +16,19 @@ from .registry import Rule, select
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class PortChoice:
+    """Whether one port was selected as RoCE-facing (must be lossless), by which policy rule and why."""
+
+    port: str
+    selected: bool
+    rule: str  # what decided: host-nic, lossy-by-design, admin-down, roce_ports.select, roce_ports.name_regex, ...
+    reason: str
+
+    def as_dict(self) -> dict:
+        return {"port": self.port, "selected": self.selected, "rule": self.rule, "reason": self.reason}
+
+
 def _crash_rule():
     from ..rules.sys import InternalError
 
@@ -52,20 +65,51 @@ class Context:
         return self.memo(Context._roce_ports, device)
 
     def _roce_ports(self, device: Device) -> list[Port]:
+        chosen = {c.port for c in self.selection(device) if c.selected}
+        return [port for port in device.ports.values() if port.name in chosen]
+
+    def selection(self, device: Device) -> list[PortChoice]:
+        """Every port of ``device``, in or out of the RoCE-facing set, with the rule that decided."""
+        return self.memo(Context._selection, device)
+
+    def _selection(self, device: Device) -> list[PortChoice]:
+        return [self._choose(device, port) for port in device.ports.values()]
+
+    def _choose(self, device: Device, port: Port) -> PortChoice:
+        rp = self.policy.roce_ports
         if device.kind == DeviceKind.host:
-            return list(device.ports.values())
-        out = []
-        for port in device.ports.values():
-            if self.policy.roce_ports.select == "qos-configured" and not port.qos_configured:
-                continue
-            if port.admin_up is False:
-                continue
-            if self._name_re and not self._name_re.search(port.name):
-                continue
-            if self._desc_re and not self._desc_re.search(port.description or ""):
-                continue
-            out.append(port)
-        return out
+            return PortChoice(port.name, True, "host-nic", "every NIC port of a host is RoCE-facing")
+        if port.lossy_by_design:
+            return PortChoice(port.name, False, "lossy-by-design", port.lossy_by_design)
+        if port.admin_up is False:
+            return PortChoice(port.name, False, "admin-down", "the port is administratively down")
+        if rp.select == "qos-configured" and not port.qos_configured:
+            return PortChoice(port.name, False, "roce_ports.select", "roce_ports.select is qos-configured and the "
+                              "port has no PFC, QoS-map or trust setting")
+        if self._name_re and not self._name_re.search(port.name):
+            return PortChoice(port.name, False, "roce_ports.name_regex", f"the name does not match {rp.name_regex!r}")
+        if self._desc_re and not self._desc_re.search(port.description or ""):
+            return PortChoice(port.name, False, "roce_ports.description_regex",
+                              f"the description {port.description or ''!r} does not match {rp.description_regex!r}")
+        why = ("the port has PFC, QoS-map or trust settings" if rp.select == "qos-configured"
+               else "every admin-up port is selected")
+        return PortChoice(port.name, True, "roce_ports.select", f"roce_ports.select is {rp.select}: {why}")
+
+
+def describe_selection(choices: list[PortChoice]) -> str:
+    """'12 of 98 ports selected as RoCE-facing (roce_ports.select); out: 84 by roce_ports.select, 2 admin-down'."""
+    chosen = [c for c in choices if c.selected]
+    rules_in = sorted({c.rule for c in chosen})
+    out: dict[str, int] = {}
+    for c in choices:
+        if not c.selected:
+            out[c.rule] = out.get(c.rule, 0) + 1
+    text = f"{len(chosen)} of {len(choices)} port{'s' if len(choices) != 1 else ''} selected as RoCE-facing"
+    if rules_in:
+        text += f" (by {', '.join(rules_in)})"
+    if out:
+        text += "; out: " + ", ".join(f"{n} by {rule}" for rule, n in sorted(out.items()))
+    return text
 
 
 @dataclass
@@ -76,6 +120,8 @@ class LintResult:
     fabric: Fabric
     baseline_suppressed: int = 0
     inputs: list[str] = field(default_factory=list)
+    # device -> every port in or out of the RoCE-facing set, with why (lint --explain-selection, JSON report)
+    selection: dict[str, list[PortChoice]] = field(default_factory=dict)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -108,7 +154,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         findings = kept
     findings.sort(key=Finding.sort_key)
     _locate(fabric, findings)
-    return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed)
+    selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
+    return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
+                      selection=selection)
 
 
 def _locate(fabric: Fabric, findings: list[Finding]) -> None:

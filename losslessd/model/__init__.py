@@ -88,7 +88,7 @@ class Queue(_Base):
 
 class BufferPool(_Base):
     name: str
-    direction: Literal["ingress", "egress"] | None = None
+    direction: Literal["ingress", "egress", "both"] | None = None  # SONiC BUFFER_POOL type (sonic-buffer-pool.yang)
     mode: Literal["static", "dynamic"] | None = None
     size_bytes: int | None = None  # None: sized at run time (SONiC dynamic buffer model)
     shared_headroom_bytes: int | None = None  # SONiC BUFFER_POOL.xoff: shared headroom pool
@@ -124,6 +124,13 @@ class PriorityGroup(_Base):
     source: Source | None = None
 
 
+# What a PFC watchdog does to a queue it finds stormed, whatever the vendor calls it (parsers map their
+# own words): drop its packets, forward them ignoring pauses, only log/notify, or shut the port
+# (error-disable). The policy's `watchdog.actions` says which of these mitigate a storm.
+WatchdogAction = Literal["drop", "forward", "notify-only", "errdisable"]
+WATCHDOG_ACTIONS: tuple[str, ...] = get_args(WatchdogAction)
+
+
 class Watchdog(_Base):
     """PFC watchdog (storm/deadlock detection) on a port."""
 
@@ -132,7 +139,11 @@ class Watchdog(_Base):
     detection_time_ms: float | None = None
     restoration_time_ms: float | None = None
     polling_interval_ms: float | None = None
-    action: str | None = None  # drop | forward | alert | ...
+    action: WatchdogAction | None = None
+    action_raw: str | None = None  # the vendor's own word for the action, as configured (or its default)
+    # Set when the timers are the platform's own defaults computed by a documented rule (SONiC
+    # `pfcwd start_default` scales them with the port count): the rule, in words, for messages.
+    default_rule: str | None = None
     source: Source | None = None
 
 
@@ -156,6 +167,9 @@ class Port(_Base):
     description: str | None = None
     admin_up: bool | None = None
     speed_gbps: float | None = None
+    # IP MTU: the largest IP packet the port sends/receives, without Ethernet header, VLAN tags or FCS
+    # (Linux/SONiC/EOS/NVUE `mtu`). Parsers of platforms whose `mtu` is the media/frame MTU (Junos:
+    # IP MTU + 14) convert, so that LNK002 compares like with like.
     mtu_bytes: int | None = None
     cable_length_m: float | None = None
     trust: Trust | None = None
@@ -188,6 +202,9 @@ class Port(_Base):
     # True when the config gives this port any PFC/QoS-map/trust setting (SONiC PORT_QOS_MAP entry,
     # EOS PFC or trust lines, every NIC port): the default set of RoCE-facing ports.
     qos_configured: bool = False
+    # Why the config itself makes this port lossy on purpose (SONiC smart-switch DPU ports: a tc_to_pg_map
+    # with no lossless PG and no pfc_enable): such a port is never selected as RoCE-facing.
+    lossy_by_design: str | None = None
     source: Source | None = None
 
     def dscp_chain(self, dscp: int) -> Hop:

@@ -1,7 +1,7 @@
 """Monitoring types shared by the counter sources, the counter maths (counters.py), the storm and
 ECN-health detectors (detect.py), the history store and the daemon.
 
-A source turns one poll of one device (SNMP, or counter commands over SSH) into a ``Reading`` of raw
+A source turns one poll of one device (SNMP, a gNMI sample, or counter commands over SSH) into a ``Reading`` of raw
 counters; ``counters.CounterTracker`` turns consecutive readings into ``Rates``; detectors turn rates
 into ``Event``s with a start, an end and the numbers that triggered them.
 """
@@ -24,8 +24,11 @@ CNP_SENT = "cnp_sent"  # CNPs a NIC's notification point sent
 CNP_HANDLED = "cnp_handled"  # CNPs a NIC's reaction point acted on
 WD_STORMS = "wd_storms"  # on-box PFC watchdog: storms detected
 WD_RESTORED = "wd_restored"  # on-box PFC watchdog: storms restored
+TX_BYTES = "tx_bytes"  # octets the egress queue sent
 IN_OCTETS = "in_octets"
 OUT_OCTETS = "out_octets"
+IN_PACKETS = "in_packets"  # packets the port received (all casts)
+OUT_PACKETS = "out_packets"  # packets the port sent (all casts)
 IN_DISCARDS = "in_discards"
 OUT_DISCARDS = "out_discards"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -78,7 +79,9 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
     if not path.is_dir():
         raise InputError("no such file or folder", file=str(path))
     sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
-    if sonic:
+    if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+        sonic += sorted((p for p in path.glob("config_db[0-9]*.json") if re.fullmatch(r"config_db\d{1,3}\.json", p.name)),
+                        key=lambda p: int(p.name[9:-5]))
         return [(path.name, sonic)]
     if (path / OPENSM_FOLDER_FILES[0]).is_file():
         return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]

@@ -11,6 +11,7 @@ from importlib import resources
 from pathlib import Path
 
 from .. import __version__
+from ..lint.engine import describe_selection
 from ..lint.finding import Finding, Severity
 from ..parse import display_path
 
@@ -41,11 +42,19 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
             "devices": len(result.fabric.devices),
             "rules_run": [rule.code for rule in result.rules],
         },
-        "devices": [{"name": d.name, "kind": d.kind.value, "platform": d.platform, "files": [_path(f) for f in d.files]}
-                    for d in result.fabric.devices.values()],
+        "devices": [_device(d, result.selection.get(d.name)) for d in result.fabric.devices.values()],
         "findings": [finding_dict(f) for f in result.findings],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _device(device, choices) -> dict:
+    out = {"name": device.name, "kind": device.kind.value, "platform": device.platform,
+           "files": [_path(f) for f in device.files]}
+    if choices is not None:
+        out["selection"] = {"selected": sum(c.selected for c in choices), "summary": describe_selection(choices),
+                            "ports": [c.as_dict() for c in choices]}
+    return out
 
 
 def finding_dict(f: Finding) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import groupby
 from pathlib import Path
 
+from ..lint.engine import PortChoice, describe_selection
 from ..lint.finding import Finding, Severity
 from ..parse import display_path
 
@@ -12,6 +13,7 @@ _COLOURS = {Severity.error: "\033[31m", Severity.warning: "\033[33m", Severity.i
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
 # Continuation lines of a multi-line message sit under the message, never at a device header's margin.
 _CONTINUATION = "\n" + " " * 10
+SELECTION_HEADER = "RoCE-facing ports (what the port rules checked; `--explain-selection` lists each port):"
 
 
 def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
@@ -29,6 +31,9 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
             message = _CONTINUATION.join(f.message.splitlines() or [""])
             lines.append(f"  {sev} {f.code} {where}: {message}{loc}")
         lines.append("")
+    if result.selection:
+        lines.append(SELECTION_HEADER)
+        lines.extend(f"  {name}: {describe_selection(choices)}" for name, choices in result.selection.items())
     n_dev = len(result.fabric.devices)
     counts = ", ".join(f"{result.count(s)} {s.value}{'s' if result.count(s) != 1 else ''}"
                        for s in (Severity.error, Severity.warning, Severity.info))
@@ -45,3 +50,17 @@ def _where(f: Finding) -> str:
     if src.file:
         src = src.model_copy(update={"file": display_path(Path(src.file))})
     return src.describe()
+
+
+def explain_selection(result) -> str:
+    """`lint --explain-selection`: every port of every device, in or out of the RoCE-facing set, and why."""
+    lines: list[str] = []
+    for name, choices in result.selection.items():
+        lines.append(f"{name}: {describe_selection(choices)}")
+        lines.extend(_choice_line(c) for c in choices)
+        lines.append("")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _choice_line(c: PortChoice) -> str:
+    return f"  {'in ' if c.selected else 'out'} {c.port}: {c.reason} [{c.rule}]"

@@ -6,3 +6,4 @@ from . import buf, ecn, wdg  # noqa: F401
 from . import ibs  # noqa: F401
 from . import lnk, pth  # noqa: F401
 from . import dlk  # noqa: F401
+from . import sel  # noqa: F401

@@ -127,9 +127,12 @@ class MtuMismatch(_LinkRule):
 
     ## What it checks
     Where both MTUs are in the input: between two switches they are equal (warning otherwise);
-    between a NIC and its switch port, the NIC's MTU is not above the switch port's (error). SONiC
-    `PORT|mtu`, EOS `mtu` and Linux's interface MTU are all IP MTUs (sonic-swss portsorch adds the
-    Ethernet header itself), so they compare directly. The finding is on the end with the smaller MTU.
+    between a NIC and its switch port, the NIC's MTU is not above the switch port's (error). Both
+    sides are IP MTUs (the model's `mtu_bytes`): SONiC `PORT|mtu`, EOS `mtu`, NVUE `link mtu` and
+    Linux's interface MTU are IP MTUs as written (sonic-swss portsorch adds the Ethernet header
+    itself); Junos `mtu` is the media MTU and its parser subtracts the 14-byte Ethernet header, so a
+    Junos `mtu 9214` faces a SONiC `mtu 9200` without a finding. The finding is on the end with the
+    smaller MTU.
 
     ## Why it matters
     A frame larger than the receiving port's MTU is dropped, whatever PFC does: RoCE messages that

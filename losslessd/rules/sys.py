@@ -109,6 +109,40 @@ class UnknownUnit(_IssueRule):
 
 
 @register
+class InputIncomplete(_IssueRule):
+    """The input names settings it does not contain, so what they set is unknown.
+
+    ## What it checks
+    References into tables a partial input leaves out (a SONiC `qos.json` whose ports name
+    `TC_TO_PRIORITY_GROUP_MAP|AZURE` while the map tables come in another file), and VOQ chassis
+    keys (`<host>|<asic>|EthernetN|q`) when the input does not say which line card is this device,
+    and a bare `mlnx_qos` output that cannot hold the NIC's MTU, DCQCN switches or RoCE TOS.
+    An info finding: nothing is wrong with what was read, but facts depending on it are unknown
+    (the rules that need them say "not in the input" rather than guess).
+
+    ## Why it matters
+    A missing table is not a wrong setting: reporting it as one (or guessing its content) would make
+    correct configs look broken. Saying it keeps the gap visible.
+
+    ## Failing example
+    `qos.json` alone, whose `PORT_QOS_MAP|Ethernet0` names `dscp_to_tc_map: AZURE` with no
+    DSCP_TO_TC_MAP table: `1 setting(s) name entries of table DSCP_TO_TC_MAP ..., which this input
+    does not include`.
+
+    ## Passing example
+    `qos.json` and `buffers.json` of one device linted together (a folder), or a whole config_db.json.
+
+    ## Fix
+    Lint the device's whole CONFIG_DB (`show runningconfiguration all`, or the folder with every
+    file of the device); for a VOQ line card include DEVICE_METADATA (hostname, asic_name).
+    """
+
+    code = "SYS004"
+    name = "input-incomplete"
+    severity = Severity.info
+
+
+@register
 class InternalError(Rule):
     """A rule failed on a device because of a bug in losslessd.
 

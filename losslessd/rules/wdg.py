@@ -74,25 +74,33 @@ class PfcWatchdogTimers(_WdgRule):
     ## What it checks
     On every RoCE-facing switch port with a watchdog: detection time within
     `watchdog.detection_time_ms`, restoration time within `watchdog.restoration_time_ms`, the
-    action one of `watchdog.actions`, and the polling interval not longer than the detection or
-    restoration time (SONiC's `pfcwd interval` refuses such an interval, since the watchdog cannot
-    detect faster than it polls). One finding per port listing every problem.
+    action one of the mitigating `watchdog.actions`, and the polling interval not longer than the
+    detection or restoration time (SONiC's `pfcwd interval` refuses such an interval, since the
+    watchdog cannot detect faster than it polls). One finding per port listing every problem.
+    Actions are compared in one vocabulary whatever the platform calls them: `drop`, `forward`,
+    `notify-only` (SONiC `alert`, EOS `notify-only`) and `errdisable` (shut the port: EOS's default).
+    Timers that are the platform's own default by a documented rule are not reported: SONiC's
+    `pfcwd start_default` multiplies 200 ms by ceil(ports / 32), so a 256-port switch gets 1,600 ms
+    (sonic-utilities pfcwd/main.py); an info finding says so when they fall outside the ranges.
 
     ## Why it matters
     Too short a detection time breaks healthy congestion (short pauses are normal); too long lets
-    a storm freeze the fabric until RDMA connections time out. `alert` only logs a storm and
-    leaves it running.
+    a storm freeze the fabric until RDMA connections time out. A notify-only action only logs a
+    storm and leaves it running.
 
     ## Failing example
     Policy `detection_time_ms: {min: 100, max: 1000}`, `PFC_WD|Ethernet0: detection_time: 3000`:
-    `PFC watchdog: detection time 3000 ms is outside [100, 1000] ms`.
+    `PFC watchdog: detection time 3000 ms is outside [100, 1000] ms`; `action: alert`: `action
+    'alert' (notify-only) does not mitigate a storm (mitigating: drop, forward, errdisable)`.
 
     ## Passing example
-    `detection_time: 200`, `restoration_time: 200`, `action: drop` (SONiC's defaults).
+    `detection_time: 200`, `restoration_time: 200`, `action: drop` (SONiC's defaults); EOS
+    `priority-flow-control pause watchdog` with its default errdisable action.
 
     ## Fix
     Set the timers and action inside the policy's ranges (SONiC `pfcwd start --action drop
-    <ports> <detection-ms> --restoration-time <ms>`).
+    <ports> <detection-ms> --restoration-time <ms>`; EOS `priority-flow-control pause watchdog
+    action drop`), or list the action in the policy's `watchdog.actions` if it mitigates for you.
     """
 
     code = "WDG002"
@@ -105,19 +113,31 @@ class PfcWatchdogTimers(_WdgRule):
         if wd is None or wd.enabled is False:
             return
         pol = ctx.policy.watchdog
-        problems = [f"{label} {value:g} ms is outside {rng.describe('ms')}"
-                    for label, value, rng in (("detection time", wd.detection_time_ms, pol.detection_time_ms),
-                                              ("restoration time", wd.restoration_time_ms, pol.restoration_time_ms))
-                    if value is not None and not rng.contains(value)]
+        out_of_range = [f"{label} {value:g} ms is outside {rng.describe('ms')}"
+                        for label, value, rng in (("detection time", wd.detection_time_ms, pol.detection_time_ms),
+                                                  ("restoration time", wd.restoration_time_ms,
+                                                   pol.restoration_time_ms))
+                        if value is not None and not rng.contains(value)]
+        where = {"device": device, "port": port, "source": wd.source or port.source, "key": "watchdog"}
+        problems = []
+        if out_of_range and wd.default_rule:
+            yield self.finding(f"PFC watchdog: {'; '.join(out_of_range)}, but these are the {wd.default_rule}; "
+                               "accepted as the platform's own default", severity=Severity.info, **where)
+        else:
+            problems += out_of_range
+        word = f"{wd.action_raw!r} ({wd.action})" if wd.action_raw and wd.action_raw != wd.action else repr(wd.action)
         if pol.actions is not None and wd.action is not None and wd.action not in pol.actions:
-            problems.append(f"action {wd.action!r} is not one of {', '.join(pol.actions)}")
+            problems.append(f"action {word} does not mitigate a storm under this policy (mitigating: "
+                            f"{', '.join(pol.actions)})")
+        elif pol.actions is not None and wd.action is None and wd.action_raw:
+            yield self.unverified(f"PFC watchdog action {wd.action_raw!r} is not one losslessd knows, so whether it "
+                                  "mitigates a storm could not be checked", **where)
         if wd.polling_interval_ms is not None:
             problems += [f"polling interval {wd.polling_interval_ms:g} ms is longer than the {label} {value:g} ms"
                          for label, value in (("detection time", wd.detection_time_ms),
                                               ("restoration time", wd.restoration_time_ms))
                          if value is not None and wd.polling_interval_ms > value]
         if problems:
-            yield self.finding(f"PFC watchdog: {'; '.join(problems)}", device=device, port=port,
-                               source=wd.source or port.source, key="watchdog",
+            yield self.finding(f"PFC watchdog: {'; '.join(problems)}", **where,
                                detection_time_ms=wd.detection_time_ms, restoration_time_ms=wd.restoration_time_ms,
                                action=wd.action)

@@ -87,6 +87,7 @@ class SimDevice:
     snmp_port: int | None = None
     snmp_community_env: str | None = None
     snmp_context: str | None = None  # the SNMPv3 context name (snmpsim picks the data file by it)
+    gnmi_port: int | None = None
     down: bool = False
     password: str = field(default="", repr=False)  # what the SSH server accepts now
     garbled: dict[str, str] = field(default_factory=dict, repr=False)
@@ -111,18 +112,21 @@ class Simulator:
 
     def __init__(self, fabric_dir: str | Path, workdir: str | Path, *, ssh: bool = True, snmp: bool = True,
                  devices: list[str] | None = None, snmp_v3: bool = False, snmp_shared: bool = False,
-                 wrap32_after_s: float | None = None, live_counters: bool = True):
+                 wrap32_after_s: float | None = None, live_counters: bool = True, gnmi: bool = False):
         """``live_counters``: the SSH CLIs answer the counter commands (SONiC `show pfcwd stats`,
         `show queue wredcounters`, a host's `ethtool -S IF` and RDMA hw_counters) from the counter
         state, so `losslessd daemon` gets every counter it polls; off, those stay unknown commands
         unless a capture recorded them. ``snmp_shared``: one snmpsim process serves every switch
         (many-devices mode; set_slow is refused then).
         ``wrap32_after_s``: the Counter32 columns start just below 2^32 and wrap that many seconds
-        after start() returns."""
+        after start() returns. ``gnmi``: switches of a platform with gNMI paths (losslessd.monitor.gnmi)
+        also serve gNMI over TLS (losslessd.sim.gnmi), with a CA made for the run in ``gnmi-ca.pem``."""
         self.fabric_dir = Path(fabric_dir)
         self.workdir = Path(workdir)
         self.ssh, self.snmp, self.snmp_v3 = ssh, snmp, snmp_v3
         self.snmp_shared, self.wrap32_after_s = snmp_shared, wrap32_after_s
+        self.gnmi = gnmi
+        self.gnmi_ca_path: Path | None = None
         self.inventory_path = self.workdir / "inventory.yaml"
         self.known_hosts_path = self.workdir / "known_hosts"
         self.host_key_path = self.workdir / "ssh_host_ed25519_key"
@@ -132,6 +136,7 @@ class Simulator:
             device.live_counters = live_counters
         self._servers: SshServers | None = None
         self._agents = None  # losslessd.sim.snmp.SnmpAgents when snmp
+        self._gnmi = None  # losslessd.sim.gnmi.GnmiServers when gnmi
         self._keys: dict[str, object] = {}  # device -> the host key it presents
 
     # -- life cycle -------------------------------------------------------------------------------
@@ -157,6 +162,8 @@ class Simulator:
                 self._start_ssh(password)
             if self.snmp:
                 self._start_snmp()
+            if self.gnmi:
+                self._start_gnmi(password)
         except BaseException:
             self.stop()
             raise
@@ -171,6 +178,21 @@ class Simulator:
         if self._agents is not None:
             self._agents.stop()
             self._agents = None
+        if self._gnmi is not None:
+            self._gnmi.shutdown()
+            self._gnmi = None
+
+    def _start_gnmi(self, password: str) -> None:
+        from ..monitor.gnmi import PATHS
+        from .gnmi import GnmiServers, make_tls  # grpcio comes with the `gnmi` extra
+
+        tls = make_tls(self.workdir)
+        self.gnmi_ca_path = tls.ca_file
+        self._gnmi = GnmiServers(tls)
+        for device in self.devices.values():
+            if device.kind == DeviceKind.switch and device.platform in PATHS:
+                device.password = password
+                device.gnmi_port = self._gnmi.listen(device)
 
     def _start_ssh(self, password: str) -> None:
         host_key = generate_host_key()
@@ -221,6 +243,8 @@ class Simulator:
                 host["data"].update(interfaces=d.ports, rdma_devices=d.rdma_devices)
             if d.snmp_port is not None:
                 host["data"]["snmp"] = self._snmp_entry(d)
+            if d.gnmi_port is not None:
+                host["data"]["gnmi"] = {"port": d.gnmi_port, "ca_file": str(self.gnmi_ca_path)}
             hosts[d.name] = host
         groups = {kind: {} for kind in sorted({d.kind.value for d in self.devices.values()})}
         text = ("# Written by the losslessd simulator for the devices it started; secrets are named by the\n"
@@ -254,6 +278,11 @@ class Simulator:
                 self._servers.listen(device, self._keys[name], device.ssh_port)
         if self._agents is not None:
             self._agents.set_down(name, down)
+        if self._gnmi is not None and device.gnmi_port is not None:
+            if down:
+                self._gnmi.close(name)
+            else:
+                self._gnmi.listen(device, device.gnmi_port)
 
     def set_password(self, name: str, password: str) -> None:
         """The device now accepts only ``password``: the inventory's secret fails to log in."""
@@ -320,6 +349,21 @@ class Simulator:
         stay right), the SSH counter commands print their tables with every number replaced."""
         self._device(name).traffic.set(garbage=on)
         self._publish(name)
+
+    def set_gnmi_fault(self, name: str, fault: str | None) -> None:
+        """gNMI streams of ``name`` stall (quiet after a round), flood (rounds back to back) or, with
+        None, behave again (losslessd.sim.gnmi.GnmiServers.set_fault)."""
+        if self._gnmi is None:
+            raise ValueError("the simulator serves no gNMI (Simulator(gnmi=True))")
+        self._device(name)
+        self._gnmi.set_fault(name, fault)
+
+    def restart_gnmi(self, name: str) -> None:
+        """The device's gNMI server stops (its streams end) and listens again on the same port."""
+        device = self._device(name)
+        if self._gnmi is None or device.gnmi_port is None:
+            raise ValueError(f"{name} serves no gNMI")
+        self._gnmi.restart(device)
 
     def _agent_names(self) -> set[str]:
         return set() if self._agents is None else set(self._agents._agents)

@@ -27,7 +27,9 @@ _HEADER = re.compile(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", 
 _EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan)\S*|qos profile \S+)\r?\n {3}\S",
                         re.M)
 # NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks).
-_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|set \S|[^!\n]*\{[ \t]*\r?$)", re.M)
+# (A Junos brace block opens at the margin; EOS's indented `function NAME() {` under router general
+# control-functions is EOS's own.)
+_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|set \S|[^!\s][^!\n]*\{[ \t]*\r?$)", re.M)
 # Capture sections: EOS accepts abbreviated commands (`show run`, `sh lldp nei`).
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?\s*$")
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")

@@ -19,6 +19,10 @@ QUEUES = range(8)
 # Watchdog action when none is configured: error-disable the port (AVD eos_cli_config_gen qos_profiles
 # schema: "Override the default error-disable action").
 DEFAULT_WATCHDOG_ACTION = "errdisable"
+# EOS watchdog words -> the model's actions. `no-drop` stops honouring pauses on the stuck queue and keeps
+# forwarding its packets (AVD priority_flow_control.watchdog.action: "drop" | "no-drop"); `notify-only`
+# logs without acting on the queue (AVD qos_profiles watchdog.action); errdisable shuts the port.
+WATCHDOG_ACTION_WORDS = {"drop": "drop", "no-drop": "forward", "notify-only": "notify-only", "errdisable": "errdisable"}
 
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
@@ -45,6 +49,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
     port = Port(name=name, description=iface.description, source=iface.source,
                 admin_up=iface.admin_up.value if iface.admin_up else True,  # EOS prints `shutdown` only when down
                 speed_gbps=iface.speed.value if iface.speed else None,
+                # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 qos_configured=any(layer.qos_lines for layer in layers), vlans=_vlans(iface))
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
@@ -138,13 +143,14 @@ def _watchdog(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     for layer in layers:
         timers.update(layer.wd_timers)
     action = _last(layers, "wd_action") or cfg.wd_action
+    word = action.value if action else DEFAULT_WATCHDOG_ACTION
 
     def timer(key: str) -> float | None:
         return timers[key].value if key in timers else None
 
     port.watchdog = Watchdog(enabled=True, detection_time_ms=timer("timeout"),
                              restoration_time_ms=timer("recovery-time"), polling_interval_ms=timer("polling-interval"),
-                             action=action.value if action else DEFAULT_WATCHDOG_ACTION, source=enabled.source)
+                             action=WATCHDOG_ACTION_WORDS[word], action_raw=word, source=enabled.source)
 
 
 def _queues(layers: list[QosConf], port: Port) -> None:

@@ -24,6 +24,9 @@ from .reader import PHYSICAL, WATCHDOG_DEFAULTS, Cnp, CosInterface, ForwardingCl
 # PFC watchdog action when none is configured: drop (Junos AI-ML data center guide, "PFC Watchdog":
 # "By default, all ports use the drop action").
 DEFAULT_WATCHDOG_ACTION = "drop"
+# Junos `pfc-watchdog watchdog-action` words (drop | forward) -> the model's actions; another word keeps the
+# action unknown (its raw word is still shown).
+WATCHDOG_ACTION_WORDS = {"drop": "drop", "forward": "forward"}
 
 
 def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[ParseIssue]) -> Device:
@@ -153,7 +156,8 @@ def _watchdog(cnp: Cnp) -> Watchdog:
     action = cnp.wd.get("action")
     return Watchdog(enabled=True, polling_interval_ms=opt("poll-interval"),
                     detection_time_ms=opt("detection") * opt("poll-interval"), restoration_time_ms=opt("recovery"),
-                    action=action.value if action else DEFAULT_WATCHDOG_ACTION, source=cnp.watchdog)
+                    action=WATCHDOG_ACTION_WORDS.get(action.value if action else DEFAULT_WATCHDOG_ACTION),
+                    action_raw=action.value if action else DEFAULT_WATCHDOG_ACTION, source=cnp.watchdog)
 
 
 def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:

@@ -134,9 +134,10 @@ class _Host:
                 break
         else:
             iface, start, how = PLACEHOLDER_PORT, 0, f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+        # Everything in the file is read; what a bare output cannot hold is unknown (SYS004 info, not SYS002).
         self._issue(f"bare mlnx_qos output, not a losslessd capture: interface {how}; MTU, speed, DCQCN "
                     "NP/RP switches and cma_roce_tos were not captured (collect with "
-                    "examples/collect-host-capture.sh)", inp.path, start or 1)
+                    "examples/collect-host-capture.sh)", inp.path, start or 1, code="SYS004")
         return Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)
 
     def _script(self, inp: Input) -> None:
@@ -248,6 +249,7 @@ class _Host:
             return number is not None
         port = self._port(m.group("iface"), file, sec)
         if m.group("attr") == "mtu":
+            # The netdev MTU is the IP MTU (ip-link(8): the L3 payload; the Ethernet header is not counted).
             port.mtu_bytes = _int(value, 68, 1 << 20)  # 68: IPv4 minimum MTU (RFC 791)
             return port.mtu_bytes is not None
         if m.group("attr") == "speed":
@@ -325,8 +327,8 @@ class _Host:
             self.device.ports[iface] = Port(name=iface, qos_configured=True, source=Source(file=file, line=max(sec.line - 1, 1)))
         return self.device.ports[iface]
 
-    def _issue(self, message: str, file: str, line: int | None) -> None:
-        self.device.issues.append(ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line)))
+    def _issue(self, message: str, file: str, line: int | None, code: str = "SYS002") -> None:
+        self.device.issues.append(ParseIssue(code=code, message=message, source=Source(file=file, line=line)))
 
     def finish(self) -> Device:
         device, file = self.device, self.device.source.file if self.device.source else None

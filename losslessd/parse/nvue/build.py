@@ -52,6 +52,7 @@ def _roce(conf: Conf) -> str | None:
 
 def _port(conf: Conf, name: str, pc: PortConf) -> Port:
     port = Port(name=name, source=pc.source, qos_configured=pc.qos or conf.global_qos)
+    # `link mtu` sets the Linux interface MTU, the IP MTU (Cumulus Linux "Interface Configuration", MTU).
     for attr, val in (("description", pc.description), ("mtu_bytes", pc.mtu), ("speed_gbps", pc.speed),
                       ("admin_up", pc.admin_up)):
         if val is not None:
@@ -149,7 +150,8 @@ def _watchdog(conf: Conf, pc: PortConf) -> Watchdog:
     poll = _num(conf.wd_poll, WD_POLL_MS)
     return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll,
                     detection_time_ms=poll * _num(conf.wd_robustness, WD_ROBUSTNESS),
-                    restoration_time_ms=poll, action=WD_ACTION, source=pc.watchdog.source)
+                    restoration_time_ms=poll, action=WD_ACTION, action_raw=WD_ACTION,
+                    source=pc.watchdog.source)
 
 
 def _num(val: Val | None, default: int) -> float:

@@ -22,11 +22,14 @@ from ..clitext import Val
 SWP = re.compile(r"^swp\d+(s\d+)?$")
 _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$")
 _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
-# qos subtrees that exist but are not read yet (buffers, shaping, remarking): one SYS002 each.
 # Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
 _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
-_QOS_UNREAD = ("traffic-pool", "advance-buffer-config", "egress-shaper", "link-pause", "remark", "buffer-pool",
-               "ingress-pool", "egress-pool")
+# qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
+# switch's own buffer carving (pool percentages, advanced buffer config; headroom comes from `pfc` cable length).
+_QOS_SKIPPED = ("egress-shaper", "traffic-pool", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
+# qos subtrees that matter to a lossless class but are not read yet: link pause (802.3x, exclusive with PFC on a
+# port) and egress remarking. One SYS002 each, so the gap is seen.
+_QOS_UNREAD = ("link-pause", "remark")
 
 
 @dataclass
@@ -243,6 +246,8 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
         port.watchdog = Val(_switch(w[2]), src)
     elif w and w[0] in ("mapping", "pfc", "congestion-control", "egress-scheduler", "pfc-watchdog"):
         raise Skip("not a QoS setting losslessd knows")
+    elif w and w[0] in ("link-pause", "remark") and w[1:2] == ["profile"]:
+        raise Skip(f"`qos {w[0]}` on a port is not read by losslessd yet")
 
 
 def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
@@ -275,6 +280,8 @@ def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
         tc = _int(rest[4], 7)
         for sp in _ints(rest[2], 7):
             conf.sp_to_tc[sp] = Val(tc, src)
+    elif kind in _QOS_SKIPPED:
+        pass
     elif kind in _QOS_UNREAD:
         if kind not in unread:
             unread.add(kind)

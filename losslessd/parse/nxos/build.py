@@ -136,7 +136,7 @@ def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
     port.watchdog = Watchdog(enabled=True, polling_interval_ms=interval_ms,
                              detection_time_ms=times("shutdown-multiplier"),
                              restoration_time_ms=times("auto-restore-multiplier"),
-                             action=WATCHDOG_ACTION, source=enabled.source)
+                             action=WATCHDOG_ACTION, action_raw=WATCHDOG_ACTION, source=enabled.source)
 
 
 def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:

@@ -202,6 +202,8 @@ def _qos_set(b: _Builder, prefix: str) -> IbQosSet:
             if key not in b.tables:  # the qos_ set serves all four port types: read (and report) it once
                 b.tables[key] = _qos_value(field, raw, b, key)
             out[field], source = b.tables[key], b.options[key].source
+            if out[field] == _qos_value(field, QOS_DEFAULTS[field], b, None):
+                source = None  # OpenSM's built-in table, written out as `opensm -c` does: not a setting of its own
             break
         if field in ("vlarb_high", "vlarb_low", "sl2vl"):
             out[f"{field}_source"] = source

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from pathlib import PurePath
 
 from ... import capture
 from ...errors import InputError
@@ -19,6 +20,7 @@ from ...model import (
     BufferPool,
     BufferProfile,
     Device,
+    ParseIssue,
     DeviceKind,
     Ecn,
     Neighbor,
@@ -29,7 +31,7 @@ from ...model import (
 )
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
 from ..base import Input
-from .configdb import ConfigDB, Entry, mentions_table
+from .configdb import ConfigDB, Entry, Locator, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
 # sonic-utilities show/main.py: prints the running CONFIG_DB as JSON; what `pull` runs on SONiC.
@@ -46,6 +48,24 @@ _ABSENT = object()
 # (validating copies a dict per port: 64 ports x 64 DSCPs).
 _MAP_FIELDS = ("dscp_to_tc", "tc_to_pg", "tc_to_queue", "pfc_priority_to_queue", "tc_to_dscp_rewrite")
 _OPEN_BRACE = re.compile(r"\s*\{")
+# /etc/sonic on a multi-ASIC device: config_db<N>.json is namespace asic<N> (sonic-py-common multi_asic).
+_NAMESPACE_FILE = re.compile(r"config_db(\d{1,3})\.json")
+
+# PFC watchdog (sonic-utilities pfcwd/main.py): `pfcwd start_default` multiplies the defaults
+# (DEFAULT_DETECTION_TIME = DEFAULT_RESTORATION_TIME = DEFAULT_POLL_INTERVAL = 200 ms) by
+# multiply = max(1, (port_num - 1) // DEFAULT_PORT_NUM + 1), DEFAULT_PORT_NUM = 32, port_num = the PORT
+# table's size, and caps the poll interval at MAX_POLL_INTERVAL_TIME = 1000 ms; its action is 'drop'.
+WD_DEFAULT_MS, WD_PORTS_PER_STEP, WD_MAX_POLL_MS = 200, 32, 1000
+# No PFC_WD|GLOBAL POLL_INTERVAL: orchagent polls the watchdog counters every PFC_WD_POLL_MSECS = 100 ms
+# (sonic-swss orchagent/orchdaemon.cpp) until `pfcwd interval` or start_default writes one.
+WD_POLL_WITHOUT_GLOBAL_MS = 100
+# PFC_WD action words (sonic-swss orchagent/pfcwdorch.cpp deserializeAction; drop when absent): `alert`
+# forwards the stormed queue's packets and only raises an alarm.
+_WD_ACTIONS = {"drop": "drop", "forward": "forward", "alert": "notify-only"}
+_WD_DEFAULT_ACTION = "drop"
+# PORT role of smart-switch DPU-facing ports: qos_config.j2 binds them to tc_to_pg_map AZURE_DPC (every TC to
+# lossy PG 0 but 7) and writes no pfc_enable (sonic-buildimage files/build_templates/qos_config.j2, PORT_DPC).
+_DPC_ROLE = "Dpc"
 
 
 def sniff(inp: Input) -> bool:
@@ -58,7 +78,55 @@ def sniff(inp: Input) -> bool:
 def parse(inputs: list[Input], name: str) -> Device:
     converted = [_from_capture(inp) for inp in inputs]
     name = next((device for _, device in converted if device), name)  # a capture's header names the device
-    return _Builder(ConfigDB([inp for inp, _ in converted]), name, inputs[0].path).device
+    plain = [inp for inp, _ in converted]
+    namespace_of = {inp.path: f"asic{m.group(1)}" for inp in plain
+                    if (m := _NAMESPACE_FILE.fullmatch(PurePath(inp.path).name))}
+    parts = split_namespaces(plain, namespace_of)
+    if list(parts) == [None]:
+        return _Builder(ConfigDB(plain, parts[None]), name, inputs[0].path).device
+    dbs = {ns: ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
+           for ns, loaded in sorted(parts.items(), key=lambda kv: _natural(kv[0] or ""))}
+    if all(db.empty for db in dbs.values()):
+        raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
+                         file=inputs[0].path, line=1)
+    built = [(ns, _Builder(db, name, inputs[0].path).device) for ns, db in dbs.items() if not db.empty]
+    device = _merge_namespaces(built, name)
+    device._locator = Locator([doc for db in dbs.values() for doc in db.docs])
+    return device
+
+
+def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
+    """One Device of a multi-ASIC switch: every namespace's ports (front-panel and backplane), its buffer
+    pools and profiles. Same-named pools or profiles that differ between ASICs are kept apart as
+    ``<name>@<namespace>``, and that namespace's PGs and profiles point at the renamed one."""
+    device = Device(name=next((d.name for _, d in parts if d.name != name), name), kind=DeviceKind.switch,
+                    platform=PLATFORM, hwsku=next((d.hwsku for _, d in parts if d.hwsku), None),
+                    source=parts[0][1].source)
+    for ns, part in parts:
+        renamed = {}
+        for table, own in (("buffer_pools", part.buffer_pools), ("buffer_profiles", part.buffer_profiles)):
+            into = getattr(device, table)
+            for key, obj in own.items():
+                old = into.get(key)
+                if old is not None and old.model_dump(exclude={"source"}) != obj.model_dump(exclude={"source"}):
+                    renamed[(table, key)] = f"{key}@{ns}"
+                    obj.name = key = f"{key}@{ns}"
+                if key not in into:
+                    into[key] = obj
+        for profile in part.buffer_profiles.values():
+            profile.pool = renamed.get(("buffer_pools", profile.pool), profile.pool)
+        for port_name, port in part.ports.items():
+            for pg in port.priority_groups.values():
+                pg.profile = renamed.get(("buffer_profiles", pg.profile), pg.profile)
+            if port_name in device.ports:
+                part.issues.append(ParseIssue(code="SYS002", source=port.source, message=(
+                    f"port {port_name} of namespace {ns} is also in an earlier namespace; this one is skipped")))
+                continue
+            device.ports[port_name] = port
+        device.neighbors.extend(part.neighbors)
+        device.issues.extend(part.issues)
+    device.ports = {n: device.ports[n] for n in sorted(device.ports, key=_natural)}
+    return device
 
 
 def _from_capture(inp: Input) -> tuple[Input, str | None]:
@@ -146,9 +214,15 @@ class _Builder:
         # With the PORT or PORT_QOS_MAP table in view, a port without pfc_enable has PFC off; a
         # buffers-only input cannot say.
         self._pfc_known = "PORT" in db.tables or "PORT_QOS_MAP" in db.tables
+        # A whole CONFIG_DB (config_db.json, running config) has PORT or DEVICE_METADATA; rendered qos.json /
+        # buffers.json parts have neither and may name tables of the other part.
+        self._whole = "PORT" in db.tables or "DEVICE_METADATA" in db.tables
+        self._absent: dict[str, list] = {}  # table the input lacks -> [references to it, first source]
+        self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
         hwsku = self.text(meta, "hwsku") if meta else None
+        self._voq_local = self._voq_prefix(hostname, self.text(meta, "asic_name") if meta else None)
         self._buffers()
         self._port_table()
         self._vlans()
@@ -159,6 +233,8 @@ class _Builder:
         self._cable_lengths()
         self._watchdogs()
         self._finish()
+        self._lossy_by_design()
+        self._absent_tables()
         maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
@@ -222,6 +298,10 @@ class _Builder:
                 self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
+        if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
+            note = self._absent.setdefault(table, [0, entry.source(field), f"{entry.table}|{entry.key} {field} -> {name}"])
+            note[0] += 1
+            return None
         if name not in self.db.table(table):
             self.db.issue(f"{entry.table}|{entry.key} {field} names {table}|{name}, which the config does not "
                           "define; ignored", entry.source(field))
@@ -229,19 +309,102 @@ class _Builder:
         self._refs[(table, raw)] = name
         return name
 
+    def bound_name(self, entry: Entry, field: str) -> str | None:
+        """The entry name a reference field names ('AZURE' or '[TABLE|AZURE]'), whether or not it resolves."""
+        raw = self.text(entry, field)
+        if raw and raw.startswith("[") and raw.endswith("]"):
+            raw = raw[1:-1].partition("|")[2]
+        return raw or None
+
+    def absent(self, entry: Entry, field: str, table: str) -> str | None:
+        """The name ``field`` gives when ``table`` is missing from a partial input (see ref); else None."""
+        return self.bound_name(entry, field) if table in self._absent and field in entry.fields else None
+
     def split_key(self, entry: Entry) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
-        """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes)."""
-        ports, bar, index = entry.key.partition("|")
+        """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes). A VOQ chassis key
+        '<host>|<asic>|Ethernet0|3' names a system port: this device's port when <host>|<asic> is this
+        line card's ASIC, else a port of another ASIC (no port of this device: ports come back empty)."""
+        ports, bar, index = entry.key.rpartition("|")
+        host, asic = None, None
+        if ports.count("|") == 2:
+            host, asic, ports = ports.split("|")
         names = _port_names(ports)
         try:
-            if not bar or not names:
+            if not bar or not names or "|" in ports:
                 raise ValueError(entry.key)
-            return names, _indexes(index)
+            indexes = _indexes(index)
         except ValueError:
-            self.db.issue(f"{entry.table} key {entry.key!r} is not <port>[,<port>...]|<n>[-<m>] with numbers "
-                          f"0-{_MAX_INDEX}; entry skipped",
+            self.db.issue(f"{entry.table} key {entry.key!r} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
+                          f"with numbers 0-{_MAX_INDEX}; entry skipped",
                           entry.source())
             return None
+        if host is not None and (host.lower(), asic.lower()) != self._voq_local:
+            return (), indexes  # another line card's (or ASIC's) system port; see _voq_prefix
+        return names, indexes
+
+    def _voq_prefix(self, hostname: str | None, asic_name: str | None) -> tuple[str, str] | None:
+        """(host, asic), lower case, of this device's own system ports in VOQ chassis keys.
+
+        qos_config.j2 (sonic-buildimage) writes QUEUE|<host>|<asic>|<port>|<q> for every system port of
+        the chassis, and gives schedulers only to this line card's ports, those of
+        DEVICE_METADATA hostname|asic_name. Without those two fields, the one prefix whose QUEUE entries
+        name a scheduler is this device's; when that cannot be told, no system-port key is read as local."""
+        prefixes: dict[tuple[str, str], bool] = {}
+        for table in ("QUEUE", "BUFFER_QUEUE", "BUFFER_PG"):
+            for key, e in self.db.table(table).items():
+                parts = key.split("|")
+                if len(parts) == 4:
+                    pre = (parts[0].lower(), parts[1].lower())
+                    prefixes[pre] = prefixes.get(pre, False) or (table == "QUEUE" and "scheduler" in e.fields)
+        if not prefixes:
+            return None
+        if hostname and asic_name:
+            return hostname.lower(), asic_name.lower()
+        scheduled = [pre for pre, has in prefixes.items() if has]
+        if len(scheduled) == 1:
+            return scheduled[0]
+        if len(prefixes) == 1:
+            return next(iter(prefixes))
+        table = "QUEUE" if "QUEUE" in self.db.tables else next(t for t in ("BUFFER_QUEUE", "BUFFER_PG") if t in self.db.tables)
+        self.db.issue(f"{table} keys name system ports of {len(prefixes)} line cards/ASICs of a VOQ chassis "
+                      f"({', '.join('|'.join(p) for p in sorted(prefixes)[:4])}{', ...' if len(prefixes) > 4 else ''}) and "
+                      "the input does not say which is this device (no DEVICE_METADATA hostname and asic_name, and "
+                      "not exactly one of them has schedulers): their per-queue settings are not read",
+                      self.db.table_source[table], code="SYS004")
+        return None
+
+    def _absent_tables(self) -> None:
+        for table, (count, source, example) in sorted(self._absent.items()):
+            self.db.issue(f"{count} setting(s) name entries of table {table} (e.g. {example}), which this input does "
+                          f"not include (a partial dump?); what they set is unknown", source, code="SYS004")
+
+    def _lossy_by_design(self) -> None:
+        """Ports the config makes lossy on purpose: never RoCE-facing (Context.selection leaves them out).
+
+        SONiC smart switches give DPU-facing ports PORT role `Dpc`, a TC_TO_PRIORITY_GROUP_MAP of their own
+        (AZURE_DPC) and no pfc_enable (qos_config.j2). Without the role, a port that writes no pfc_enable
+        and binds a tc_to_pg_map that no PFC-enabled port of the switch uses is read the same way. Service
+        ports (qos_config.j2 PORT_SERVICE, e.g. the two SFP ports of an Arista 7060X6) get the maps but
+        neither pfc_enable nor the pfc_to_queue_map every PFC-enabled port binds."""
+        pfc_ports = [p for p in self.ports.values() if p.get("pfc_enabled")]
+        lossless_maps = {self._tc_to_pg_names.get(p["name"]) for p in pfc_ports}
+        lossless_maps.discard(None)
+        service_shape = bool(pfc_ports) and all(p.get("_pfcq_written") for p in pfc_ports)
+        for name, port in self.ports.items():
+            if port.get("pfc_enabled") or port.get("_pfc_written"):
+                continue
+            if port.get("_role") == _DPC_ROLE:
+                port["lossy_by_design"] = (f"PORT role {_DPC_ROLE} (smart-switch DPU-facing port) and no pfc_enable: "
+                                           "lossy by design")
+            elif lossless_maps and (own := self._tc_to_pg_names.get(name)) and own not in lossless_maps:
+                port["lossy_by_design"] = (f"binds tc_to_pg_map {own} (the PFC-enabled ports bind "
+                                           f"{', '.join(sorted(lossless_maps))}) and writes no pfc_enable: lossy by design")
+            elif service_shape and port.get("qos_configured") and "_pfcq_written" in port and not port["_pfcq_written"]:
+                port["lossy_by_design"] = ("writes neither pfc_enable nor the pfc_to_queue_map every PFC-enabled port "
+                                           "binds (a SONiC service port): lossy by design")
+        for port in self.ports.values():
+            for key in ("_role", "_pfc_written", "_pfcq_written"):
+                port.pop(key, None)
 
     def port(self, name: str, entry: Entry, field: str | None = None) -> dict:
         """The fields of port ``name``, started from the first entry that mentions it."""
@@ -276,7 +439,7 @@ class _Builder:
     def _buffers(self) -> None:
         for name, e in self.db.table("BUFFER_POOL").items():
             self.pools[name] = BufferPool(
-                name=name, direction=self.choice(e, "type", {"ingress": "ingress", "egress": "egress"}),
+                name=name, direction=self.choice(e, "type", {"ingress": "ingress", "egress": "egress", "both": "both"}),
                 mode=self.choice(e, "mode", {"static": "static", "dynamic": "dynamic"}),
                 size_bytes=self.value(e, "size", _count, "a size in bytes"),
                 shared_headroom_bytes=self.value(e, "xoff", _count, "a size in bytes"), source=e.source())
@@ -293,9 +456,10 @@ class _Builder:
         for name, e in self.db.table("PORT").items():
             self.port(name, e).update(
                 speed_gbps=self.value(e, "speed", _speed, "a speed in Mb/s"),
+                # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
                 mtu_bytes=self.value(e, "mtu", _count, "an MTU in bytes"),
                 admin_up=self.choice(e, "admin_status", {"up": True, "down": False}),
-                description=self.text(e, "description"), alias=self.text(e, "alias"))
+                description=self.text(e, "description"), alias=self.text(e, "alias"), _role=self.text(e, "role"))
 
     def _vlans(self) -> None:
         """VLAN_MEMBER|Vlan<N>|<port or PortChannel>: L2 membership; a PORT-table port in no VLAN is routed ([]).
@@ -378,8 +542,11 @@ class _Builder:
             if tc_to_dscp := self.ref(e, "tc_to_dscp_map", "TC_TO_DSCP_MAP"):
                 fields["tc_to_dscp_rewrite"] = self.qos_map("TC_TO_DSCP_MAP", tc_to_dscp)
             for name in names:
-                self.port(name, e).update(fields)
+                self.port(name, e).update(fields, _pfc_written="pfc_enable" in e.fields,
+                                          _pfcq_written="pfc_to_queue_map" in e.fields)
                 self._wd_priorities[name] = wd
+                if bound := self.bound_name(e, "tc_to_pg_map"):
+                    self._tc_to_pg_names[name] = bound
                 if "dscp_to_tc_map" in e.fields:
                     self._own_dscp.add(name)  # a map we could not read leaves classification unknown
         if global_dscp:
@@ -411,7 +578,8 @@ class _Builder:
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
         if name is None:
-            return None
+            unknown = self.absent(e, "scheduler", "SCHEDULER")
+            return Scheduler(name=unknown, source=e.source("scheduler")) if unknown else None
         sched = self._schedulers.get(name)
         if sched is None:
             s = self.db.table("SCHEDULER")[name]
@@ -422,8 +590,9 @@ class _Builder:
 
     def _ecn(self, e: Entry) -> Ecn | None:
         name = self.ref(e, "wred_profile", "WRED_PROFILE")
-        if name is None:
-            return None
+        if name is None:  # a profile the partial input leaves out: marking unknown, not off
+            unknown = self.absent(e, "wred_profile", "WRED_PROFILE")
+            return Ecn(profile=unknown, source=e.source("wred_profile")) if unknown else None
         ecn = self._wred.get(name)
         if ecn is None:
             w = self.db.table("WRED_PROFILE")[name]
@@ -484,21 +653,45 @@ class _Builder:
         table = self.db.table("PFC_WD")
         glob = table.get("GLOBAL")
         poll = self.value(glob, "POLL_INTERVAL", _ms, "a time in ms") if glob else None
+        default_rule = self._start_default(poll)
+        if poll is None:
+            poll = WD_POLL_WITHOUT_GLOBAL_MS
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
             detection = self.value(e, "detection_time", _ms, "a time in ms")
             restoration = self.value(e, "restoration_time", _ms, "a time in ms")
-            action = self.text(e, "action")
+            word = self.text(e, "action") or _WD_DEFAULT_ACTION
+            action = _WD_ACTIONS.get(word)
+            if action is None:
+                self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
+                              "refuses it", e.source("action"))
+            rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
             for name in _port_names(key):
                 priorities = self._wd_priorities.get(name)
                 self.port(name, e)["watchdog"] = {
                     "enabled": True, "priorities": None if priorities is None else list(priorities),
                     "detection_time_ms": detection, "restoration_time_ms": restoration, "polling_interval_ms": poll,
-                    "action": action, "source": e.source()}
+                    "action": action, "action_raw": word, "default_rule": rule[1] if rule else None,
+                    "source": e.source()}
         off = {"enabled": False, "source": self.db.table_source["PFC_WD"]}
         for port in self.ports.values():
             port.setdefault("watchdog", off)
+
+    def _start_default(self, poll: float | None) -> tuple[tuple, str] | None:
+        """((detection, restoration, action), rule text) that `pfcwd start_default` writes for this PORT
+        table's size, when the GLOBAL poll interval is the one it writes too (or absent); else None."""
+        ports = len(self.db.table("PORT"))
+        if not ports:
+            return None
+        multiply = max(1, (ports - 1) // WD_PORTS_PER_STEP + 1)
+        timer = float(WD_DEFAULT_MS * multiply)
+        want_poll = float(min(WD_DEFAULT_MS * multiply, WD_MAX_POLL_MS))
+        if poll is not None and poll != want_poll:
+            return None
+        return (timer, timer, "drop"), (
+            f"SONiC `pfcwd start_default` default for {ports} ports: {WD_DEFAULT_MS} ms x ceil({ports}/"
+            f"{WD_PORTS_PER_STEP}) = {timer:g} ms, polling {want_poll:g} ms")
 
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.

@@ -5,6 +5,11 @@ qos.json, buffers.json, `show runningconfiguration all`), flat ``{"TABLE|key": {
 (sonic-utilities mock tables) and redis-dump ``{"TABLE|key": {"type": "hash", "value": {...}}}``.
 One device may come as several files; their tables are merged field by field, later files winning,
 the way `sonic-cfggen -j a.json -j b.json` merges them.
+
+A multi-ASIC device keeps one CONFIG_DB per namespace: `show runningconfiguration all` prints them as
+``{"localhost": {tables}, "asic0": {tables}, ...}`` (sonic-utilities show/main.py, `all`), and
+/etc/sonic holds config_db.json (host) beside config_db<N>.json (namespace asicN). ``namespaces``
+lists the namespaces of such inputs; a ConfigDB is built per namespace.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ TABLES = frozenset({
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
 _TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
 _WS = " \t\r\n"
+# Namespace keys of a multi-ASIC `show runningconfiguration all` (sonic-py-common multi_asic: "asic<N>").
+_NAMESPACE = re.compile(r"localhost|asic\d{1,3}")
 _NEWLINE = re.compile("\n")
 
 
@@ -138,20 +145,58 @@ class Entry:
         return out
 
 
-class ConfigDB:
-    """The merged tables of one device, plus the SYS002 issues found while reading them."""
+def _is_namespaced(data: object) -> bool:
+    """A multi-ASIC dump: every top-level key a namespace holding an object of tables."""
+    return (isinstance(data, dict) and bool(data) and "localhost" in data
+            and all(_NAMESPACE.fullmatch(k) and isinstance(v, dict) for k, v in data.items()))
 
-    def __init__(self, inputs: list[Input]):
+
+def _load(doc: Doc) -> dict:
+    try:
+        data = load_json(doc.path, doc.text)
+    except (ValueError, RecursionError) as exc:  # json raises these for huge integers and deep nesting
+        raise InputError(f"invalid JSON: {exc}", file=doc.path) from None
+    if not isinstance(data, dict):
+        raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
+                         "not an object of tables", file=doc.path, line=1)
+    return data
+
+
+def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[str | None, list[tuple[Input, dict, tuple]]]:
+    """Inputs per namespace (None: a single-ASIC device): (input, its tables, JSON-pointer prefix).
+    ``namespace_of`` names the namespace of whole files (config_db0.json -> asic0)."""
+    out: dict[str | None, list[tuple[Input, dict, tuple]]] = {}
+    for inp in inputs:
+        data = _load(Doc(inp))
+        if _is_namespaced(data):
+            for ns, tables in data.items():
+                out.setdefault(ns, []).append((inp, tables, (ns,)))
+        else:
+            out.setdefault(namespace_of.get(inp.path), []).append((inp, data, ()))
+    if len(out) > 1 and None in out:  # host-namespace files of a multi-ASIC device
+        out.setdefault("localhost", []).extend(out.pop(None))
+    return out
+
+
+class ConfigDB:
+    """The merged tables of one device (or one ASIC namespace), plus the issues found while reading them."""
+
+    def __init__(self, inputs: list[Input], loaded: list[tuple[Input, dict, tuple]] | None = None,
+                 namespace: str | None = None):
         self.tables: dict[str, dict[str, Entry]] = {}
         self.table_source: dict[str, Source | dict] = {}
         self.issues: list[ParseIssue] = []
+        self.namespace = namespace
         self.docs = [Doc(inp) for inp in inputs]
+        by_path = {doc.path: doc for doc in self.docs}
         seen = False
-        for doc in self.docs:
-            seen = self._add(doc) or seen
-        if not seen:
+        for inp, data, prefix in loaded if loaded is not None else [(inp, None, ()) for inp in inputs]:
+            doc = by_path[inp.path]
+            seen = self._add(doc, _load(doc) if data is None else data, prefix) or seen
+        if not seen and namespace is None:
             raise InputError("no SONiC CONFIG_DB table losslessd reads (e.g. PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG)",
                              file=inputs[0].path if inputs else None, line=1)
+        self.empty = not seen
 
     def table(self, name: str) -> dict[str, Entry]:
         return self.tables.get(name, {})
@@ -162,15 +207,8 @@ class ConfigDB:
     def issue(self, message: str, source: Source | dict | None, code: str = "SYS002") -> None:
         self.issues.append(ParseIssue(code=code, message=message, source=source))
 
-    def _add(self, doc: Doc) -> bool:
-        """Add one file's tables; False when it has none this parser reads."""
-        try:
-            data = load_json(doc.path, doc.text)
-        except (ValueError, RecursionError) as exc:  # json raises these for huge integers and deep nesting
-            raise InputError(f"invalid JSON: {exc}", file=doc.path) from None
-        if not isinstance(data, dict):
-            raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
-                             "not an object of tables", file=doc.path, line=1)
+    def _add(self, doc: Doc, data: dict, prefix: tuple = ()) -> bool:
+        """Add one file's (or one namespace's) tables; False when it has none this parser reads."""
         seen = False
         for top, value in data.items():
             table, bar, key = top.partition("|")
@@ -178,16 +216,16 @@ class ConfigDB:
                 continue
             seen = True
             if bar:  # flat form: "TABLE|key": {fields}
-                self._entry(doc, table, key, value, (top,))
-                self.table_source.setdefault(table, Source(file=doc.path))
+                self._entry(doc, table, key, value, (*prefix, top))
+                self.table_source.setdefault(table, doc.source(prefix) if prefix else Source(file=doc.path))
                 continue
-            self.table_source.setdefault(table, doc.source((table,)))
+            self.table_source.setdefault(table, doc.source((*prefix, table)))
             if not isinstance(value, dict):
-                self.issue(f"table {table} is not a JSON object of entries; skipped", doc.source((table,)))
+                self.issue(f"table {table} is not a JSON object of entries; skipped", doc.source((*prefix, table)))
                 continue
             for key, fields in value.items():
-                self._entry(doc, table, key, fields, (table, key))
-        if not seen:
+                self._entry(doc, table, key, fields, (*prefix, table, key))
+        if not seen and not prefix:
             self.issue("no CONFIG_DB table losslessd reads; file skipped", Source(file=doc.path, line=1))
         return seen
 

@@ -1,0 +1,69 @@
+"""SEL: which ports carry RoCE. A switch linted under a RoCE policy with no RoCE-facing port is never a silent pass."""
+
+from __future__ import annotations
+
+from ..lint.engine import describe_selection
+from ..lint.finding import Severity
+from ..lint.registry import Rule, register
+from ..model import DeviceKind
+
+
+@register
+class NoRocePortSelected(Rule):
+    """A switch has no port selected as RoCE-facing, so none of its ports was checked.
+
+    ## What it checks
+    Every switch has at least one port that the policy's `roce_ports` selection (and the config
+    itself) makes RoCE-facing. Ports are left out when the config makes them lossy by design (SONiC
+    smart-switch DPU ports), when they are administratively down, when `roce_ports.select` is
+    `qos-configured` and the port has no PFC, QoS-map or trust setting, or when they miss the
+    policy's name or description pattern. One finding per switch, saying how many ports were left
+    out by which rule (`lint --explain-selection` lists each port). A warning when the input shows
+    the ports' PFC state (nothing was checked, so the run fails under the default `--fail-on warning`); info (unverified) when it cannot (a buffers-only SONiC file, no port at all).
+
+    ## Why it matters
+    Every port rule checks only RoCE-facing ports. A switch with none passes every check without a
+    single one having run: a config that never enabled PFC or QoS on any port (98 admin-up ports and
+    no PORT_QOS_MAP) would look clean, while every RoCE flow through it is lossy. Linting a switch
+    under a RoCE policy says it carries RoCE; finding no lossless port on it is a problem to see.
+
+    ## Failing example
+    SONiC config_db.json with 98 admin-up ports in PORT and an empty PORT_QOS_MAP: `no port is
+    selected as RoCE-facing: 0 of 98 ports selected; out: 98 by roce_ports.select`.
+
+    ## Passing example
+    `PORT_QOS_MAP|Ethernet0: {pfc_enable: "3,4", dscp_to_tc_map: AZURE}`: Ethernet0 is selected.
+
+    ## Fix
+    Configure PFC and the QoS maps on the ports that carry RoCE (then they are selected and
+    checked), or, if this switch carries no RoCE, leave it out of the linted inputs or widen/narrow
+    the policy's `roce_ports` (`select: all`, `name_regex`) so that it picks the RoCE ports.
+    """
+
+    code = "SEL001"
+    name = "no-roce-port-selected"
+    scope = "device"
+    # A warning, not an error: nothing was checked, which fails a run (--fail-on warning), but the
+    # input cannot tell a misconfigured RoCE switch from one that carries no RoCE.
+    severity = Severity.warning
+
+    def check_device(self, ctx, device):
+        if device.kind != DeviceKind.switch:
+            return
+        choices = ctx.selection(device)
+        if any(c.selected for c in choices):
+            return
+        if not choices:
+            yield self.unverified("the input shows no port of this switch, so no port could be selected as "
+                                  "RoCE-facing and none was checked", device=device, key="selection")
+            return
+        summary = describe_selection(choices)
+        ports = device.ports.values()
+        if all(p.pfc_enabled is None and not p.qos_configured and not p.lossy_by_design for p in ports):
+            yield self.unverified(f"the input does not show which ports carry RoCE (no PFC or QoS-map setting "
+                                  f"on any port; a partial dump?): {summary}", device=device, key="selection")
+            return
+        yield self.finding(f"no port is selected as RoCE-facing, so no port of this switch was checked: {summary}; "
+                           f"configure PFC/QoS on the RoCE ports or adjust the policy's roce_ports "
+                           f"(`losslessd lint --explain-selection` lists each port)",
+                           device=device, key="selection", selected=0, ports=len(choices))

@@ -1,0 +1,361 @@
+"""gNMI streaming: the path parsers against vectors from the platforms' own documents, then real
+subscriptions over TLS to the simulator's grpcio servers on 127.0.0.1 (counters arrive and move,
+bad CA / password / garbage / stall / flood fail that device only, reconnect after a restart), and a
+`losslessd daemon` process that detects storms through gNMI alone and never logs the password.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter, defaultdict
+from dataclasses import replace
+
+import pytest
+
+from losslessd.collect.gnmi import (
+    GnmiAuthError,
+    GnmiError,
+    GnmiTarget,
+    GnmiTimeout,
+    GnmiTlsError,
+    follow,
+    stream,
+)
+from losslessd.credentials import Secret
+from losslessd.monitor import (
+    DROPPED_PACKETS,
+    ECN_MARKED,
+    IN_OCTETS,
+    IN_PACKETS,
+    OUT_OCTETS,
+    PAUSE_DURATION_US,
+    PFC_RX,
+    PFC_TX,
+    TX_BYTES,
+    TX_PACKETS,
+    WD_RESTORED,
+    WD_STORMS,
+    Key,
+)
+from losslessd.monitor.gnmi import PATHS, parse_openconfig, parse_path, parse_sonic
+from losslessd.sim import Simulator
+from losslessd.sim.gnmi import make_tls
+
+from .daemonproc import DaemonProcess, wait_for
+from .peers import FABRIC
+
+DEVICES = ["leaf1", "leaf2", "spine1"]
+INTERVAL_S = 0.3  # sample interval of the client tests
+
+
+# -- parsers -----------------------------------------------------------------------------------------
+
+def test_sonic_port_queue_and_watchdog_objects():
+    """Field names and shapes as SONiC's grpc_telemetry.md (COUNTERS/Ethernet9, COUNTERS/Ethernet68/
+    Queues) and sonic-gnmi's testdata (COUNTERS:Ethernet68:Pfcwd) show them: strings of digits."""
+    ports = parse_sonic(parse_path("COUNTERS/Ethernet*"), {"Ethernet9": {
+        "SAI_PORT_STAT_IF_IN_OCTETS": "1000", "SAI_PORT_STAT_IF_OUT_OCTETS": "2000",
+        "SAI_PORT_STAT_IF_IN_UCAST_PKTS": "7", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS": "3",
+        "SAI_PORT_STAT_PFC_7_RX_PKTS": "5", "SAI_PORT_STAT_PFC_7_TX_PKTS": "6",
+        "SAI_PORT_STAT_PFC_7_ON2OFF_RX_PKTS": "9", "SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US": "250",
+        "SAI_PORT_STAT_ETHER_STATS_JABBERS": "0"}})
+    assert ports.values == {Key("Ethernet9", IN_OCTETS): 1000, Key("Ethernet9", OUT_OCTETS): 2000,
+                            Key("Ethernet9", IN_PACKETS): 10, Key("Ethernet9", PFC_RX, 7): 5,
+                            Key("Ethernet9", PFC_TX, 7): 6, Key("Ethernet9", PAUSE_DURATION_US, 3): 250}
+    queues = parse_sonic(parse_path("COUNTERS/Ethernet*/Queues"), {"Ethernet68:3": {
+        "SAI_QUEUE_STAT_BYTES": "640", "SAI_QUEUE_STAT_DROPPED_BYTES": "0", "SAI_QUEUE_STAT_DROPPED_PACKETS": "2",
+        "SAI_QUEUE_STAT_PACKETS": "10", "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS": "4"}})
+    assert queues.kind == "Queues" and queues.values == {
+        Key("Ethernet68", TX_BYTES, 3): 640, Key("Ethernet68", DROPPED_PACKETS, 3): 2,
+        Key("Ethernet68", TX_PACKETS, 3): 10, Key("Ethernet68", ECN_MARKED, 3): 4}
+    wd = parse_sonic(parse_path("COUNTERS/Ethernet*/Pfcwd"), {"Ethernet68:3": {
+        "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED": "1", "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED": "0",
+        "PFC_WD_STATUS": "stormed"}})
+    assert wd.values == {Key("Ethernet68", WD_STORMS, 3): 1, Key("Ethernet68", WD_RESTORED, 3): 0}
+
+
+@pytest.mark.parametrize("path, value, needle", [
+    ("COUNTERS/Ethernet*", {"Ethernet0": {"SAI_PORT_STAT_PFC_3_RX_PKTS": "n/a"}}, "SAI_PORT_STAT_PFC_3_RX_PKTS"),
+    ("COUNTERS/Ethernet*", {"Ethernet0": {"SAI_PORT_STAT_IF_IN_OCTETS": "-5"}}, "'-5' is not a counter"),
+    ("COUNTERS/Ethernet*", ["not", "an", "object"], "not a JSON object"),
+    ("COUNTERS/Ethernet*/Queues", {"Ethernet0": {"SAI_QUEUE_STAT_PACKETS": "1"}}, "is not PORT:QUEUE"),
+    ("COUNTERS/Ethernet*/Pfcwd", {"Ethernet0:3": {"PFC_WD_STATUS": "exploded"}}, "is not operational or stormed"),
+    ("COUNTERS/Ethernet*/Buffers", {}, "no counters known"),
+])
+def test_sonic_garbage_names_the_path(path, value, needle):
+    with pytest.raises(ValueError, match=needle):
+        parse_sonic(parse_path(path), value)
+
+
+def test_openconfig_leaves_and_arista_augments():
+    """Leaf names from openconfig-interfaces / openconfig-qos-interfaces and Arista's pathreport.csv
+    (EOS-4.36.1F): in-frames/out-frames per priority, pfc-on-total-rx-time in nanoseconds, the
+    watchdog's stuck-count/recovery-count as counter32, keyed by index and queue-type."""
+    iface = parse_path("/interfaces/interface[name=Ethernet1/1]/state/counters/in-octets")
+    assert parse_openconfig(iface, 12).values == {Key("Ethernet1/1", IN_OCTETS): 12}
+    queue = parse_path("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=UC3]/state")
+    parsed = parse_openconfig(queue, {"openconfig-qos:transmit-pkts": "100", "ecn-marked-pkts": 7, "name": "UC3"})
+    assert parsed.values == {Key("Ethernet1", TX_PACKETS, 3): 100, Key("Ethernet1", ECN_MARKED, 3): 7}
+    pfc = parse_path("/interfaces/interface[name=Ethernet1]/ethernet/pfc/priorities/priority[index=3]/state")
+    assert parse_openconfig(pfc, {"in-frames": "5", "out-frames": "6", "pfc-on-total-rx-time": "2500000"}).values == {
+        Key("Ethernet1", PFC_RX, 3): 5, Key("Ethernet1", PFC_TX, 3): 6, Key("Ethernet1", PAUSE_DURATION_US, 3): 2500}
+    wd = ("/interfaces/interface[name=Ethernet1]/ethernet/pfc/watchdog/tx-queues/tx-queue[index=3]"
+          "[queue-type={}]/state/stuck-count")
+    unicast = parse_openconfig(parse_path(wd.format("UNICAST")), 2)
+    assert unicast.values == {Key("Ethernet1", WD_STORMS, 3): 2} and unicast.bits == {Key("Ethernet1", WD_STORMS, 3): 32}
+    assert parse_openconfig(parse_path(wd.format("MULTICAST")), 2).values == {}
+
+
+@pytest.mark.parametrize("path, value, needle", [
+    ("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=no-loss]/state/transmit-pkts", 1,
+     "carries no queue number"),
+    ("/interfaces/interface[name=Ethernet1]/state/counters/in-octets", "lots", "'lots' is not a counter"),
+    ("/interfaces/interface[name=Ethernet1]/state/counters/in-octets", True, "is not a counter"),
+    ("/system/state/hostname", "leaf1", "not a counter path"),
+])
+def test_openconfig_garbage_names_the_path(path, value, needle):
+    with pytest.raises(ValueError, match=needle):
+        parse_openconfig(parse_path(path), value)
+
+
+def test_every_platform_path_parses():
+    for platform, paths in PATHS.items():
+        for p in paths:
+            assert parse_path(p.text), (platform, p.text)
+
+
+# -- real subscriptions --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory) -> Simulator:
+    s = Simulator(FABRIC, tmp_path_factory.mktemp("gnmi-sim"), devices=DEVICES, snmp=False, gnmi=True)
+    s.start()
+    yield s
+    s.stop()
+
+
+def target(sim: Simulator, name: str, **changes) -> GnmiTarget:
+    d = sim.devices[name]
+    t = GnmiTarget(device=name, host=d.host, port=d.gnmi_port, platform=d.platform, username=d.username,
+                   password=Secret(d.password, "the simulator"), ca_file=sim.gnmi_ca_path,
+                   sample_interval_s=INTERVAL_S, timeout_s=2.0)
+    return replace(t, **changes)
+
+
+def first_readings(t: GnmiTarget, n: int) -> list:
+    async def run():
+        out = []
+        async for reading in stream(t):
+            out.append(reading)
+            if len(out) == n:
+                return out
+    return asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def failure_of(t: GnmiTarget) -> GnmiError:
+    async def run():
+        async for _ in stream(t):
+            pass
+    with pytest.raises(GnmiError) as info:
+        asyncio.run(asyncio.wait_for(run(), 60))
+    return info.value
+
+
+@pytest.mark.parametrize("name", DEVICES)
+def test_counters_arrive_and_move(sim, name):
+    a, b, c = first_readings(target(sim, name), 3)
+    device = sim.devices[name]
+    port = device.ports[0]
+    names = {k.name for k in a.values}
+    assert {IN_OCTETS, OUT_OCTETS, IN_PACKETS, PFC_RX, PFC_TX, TX_PACKETS, TX_BYTES, ECN_MARKED, DROPPED_PACKETS,
+            WD_STORMS, WD_RESTORED, PAUSE_DURATION_US} <= names
+    assert {k.port for k in a.values} == set(device.ports)
+    assert a.monotonic_s < b.monotonic_s < c.monotonic_s
+    assert c.values[Key(port, IN_OCTETS)] > a.values[Key(port, IN_OCTETS)]
+    assert c.values[Key(port, TX_PACKETS, 3)] > a.values[Key(port, TX_PACKETS, 3)]
+
+
+def test_a_storm_shows_in_the_streamed_counters(sim):
+    device, port = "spine1", "Ethernet3/1"
+    sim.storm(device, port, 3, on=True)
+    try:
+        a, b = first_readings(target(sim, device), 2)
+    finally:
+        sim.storm(device, port, 3, on=False)
+    assert b.values[Key(port, TX_PACKETS, 3)] == a.values[Key(port, TX_PACKETS, 3)]  # the paused queue is stuck
+    rx_per_s = (b.values[Key(port, PFC_RX, 3)] - a.values[Key(port, PFC_RX, 3)]) / (b.monotonic_s - a.monotonic_s)
+    assert rx_per_s > 1000  # storm pause frames, not the background two a second
+
+
+def test_a_certificate_from_another_ca_is_refused(sim, tmp_path):
+    other = make_tls(tmp_path).ca_file
+    err = failure_of(target(sim, "leaf1", ca_file=other))
+    assert isinstance(err, GnmiTlsError) and err.sys_code == "SYS012"
+
+
+def test_a_wrong_password_is_an_auth_failure_that_does_not_show_the_password(sim):
+    err = failure_of(target(sim, "leaf1", password=Secret("not-the-password-42", "test")))
+    assert isinstance(err, GnmiAuthError) and err.sys_code == "SYS011"
+    assert "not-the-password-42" not in str(err) and sim.devices["leaf1"].password not in str(err)
+
+
+def test_a_device_that_is_down_is_unreachable(sim):
+    sim.set_down("spine1")
+    try:
+        err = failure_of(target(sim, "spine1"))
+    finally:
+        sim.set_down("spine1", False)
+    assert err.sys_code in ("SYS010", "SYS013")
+
+
+def follow_all(sim: Simulator, until, **changes) -> tuple[dict, dict]:
+    """Follow every device at once until ``until(readings, failures)``; per device: readings, failures."""
+    readings: dict[str, list] = defaultdict(list)
+    failures: dict[str, list] = defaultdict(list)
+
+    async def run():
+        tasks = [asyncio.create_task(follow(target(sim, n, **changes), lambda r, s: readings[r.device].append(r),
+                                            lambda e, s: failures[e.device].append(e), backoff_initial_s=0.2,
+                                            backoff_max_s=0.5)) for n in DEVICES]
+        try:
+            while not until(readings, failures):
+                await asyncio.sleep(0.05)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+    return readings, failures
+
+
+@pytest.mark.parametrize("fault, expected", [
+    ("garbage", "unusable answer"),
+    ("stall", "stalled"),
+    ("flood", "floods"),
+])
+def test_a_misbehaving_device_fails_alone_while_the_others_stream(sim, fault, expected):
+    bad = "leaf2"
+    start = {}
+
+    def until(readings, failures):
+        if not start:
+            if all(len(readings[n]) >= 1 for n in DEVICES):  # everyone streams: now break one
+                start.update({n: len(readings[n]) for n in DEVICES})
+                if fault == "garbage":
+                    sim.set_garbage(bad)
+                else:
+                    sim.set_gnmi_fault(bad, fault)
+            return False
+        return len(failures[bad]) >= 2 and all(len(readings[n]) >= start[n] + 5 for n in DEVICES if n != bad)
+
+    try:
+        readings, failures = follow_all(sim, until)
+    finally:
+        sim.set_garbage(bad, False)
+        sim.set_gnmi_fault(bad, None)
+    assert all(expected in e.message for e in failures[bad]), [e.message for e in failures[bad]]
+    assert not failures["leaf1"] and not failures["spine1"]
+
+
+def test_reconnects_with_backoff_after_the_server_restarts(sim):
+    name = "leaf1"
+    state = Counter()
+
+    def until(readings, failures):
+        if state["restarted"] == 0 and len(readings[name]) >= 2:
+            state["before"] = len(readings[name])
+            sim.restart_gnmi(name)
+            state["restarted"] = 1
+        return state["restarted"] and failures[name] and len(readings[name]) >= state["before"] + 3
+
+    readings, failures = follow_all(sim, until)
+    assert failures[name][0].sys_code in ("SYS010", "SYS014")
+    assert len(readings[name]) >= state["before"] + 3  # streaming again on a new connection
+
+
+# -- the daemon ----------------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_daemon_detects_storms_through_gnmi_and_never_logs_the_password(sim, tmp_path):
+    daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None,
+                                                           "gnmi_sample_interval_s": 1.0, "gnmi_timeout_s": 3})
+    daemon.start()
+    try:
+        for name in DEVICES:
+            wait_for(lambda n=name: daemon.value("losslessd_polls_total", device=n, source="gnmi"), f"{name} streams")
+        assert daemon.value("losslessd_pfc_rx_frames_total", device="leaf2", port="Ethernet1", priority="3") > 0
+        assert daemon.value("losslessd_queue_tx_bytes_total", device="leaf1", port="Ethernet0", queue="3") > 0
+        inferred = {"device": "leaf1", "port": "Ethernet12", "priority": "3"}  # SONiC paths, no on-box watchdog
+        onbox = {"device": "leaf2", "port": "Ethernet2", "priority": "3"}  # EOS paths, watchdog counters
+        sim.storm("leaf1", "Ethernet12", 3)
+        sim.storm("leaf2", "Ethernet2", 3)
+        try:
+            wait_for(lambda: daemon.value("losslessd_pfc_storm", **inferred) == 1, "the SONiC storm")
+            wait_for(lambda: daemon.value("losslessd_pfc_storm", **onbox) == 1, "the EOS storm")
+        finally:
+            sim.storm("leaf1", "Ethernet12", 3, on=False)
+            sim.storm("leaf2", "Ethernet2", 3, on=False)
+        wanted = {("leaf1", "pfc_storm"), ("leaf2", "onbox_storm")}
+        wait_for(lambda: wanted <= {(e["device"], e["kind"]) for e in daemon.events()}, "both storms in the history")
+        wait_for(lambda: daemon.value("losslessd_pfc_storm", **inferred) == 0, "the SONiC storm to end")
+        sim.set_gnmi_fault("spine1", "stall")  # a device that goes quiet is marked down, the others stay up
+        try:
+            wait_for(lambda: daemon.value("losslessd_event_active", kind="device_down", device="spine1",
+                                          port="", priority="", code="") == 1, "spine1 down", timeout_s=60)
+            assert daemon.value("losslessd_up", device="leaf1") == 1
+        finally:
+            sim.set_gnmi_fault("spine1", None)
+        wait_for(lambda: daemon.value("losslessd_up", device="spine1") == 1, "spine1 back", timeout_s=60)
+    finally:
+        assert daemon.stop() == 0
+    log = daemon.log.read_text()
+    assert "gNMI" in log or "gnmi" in log
+    assert sim.env["LOSSLESSD_SIM_PASSWORD"] not in log
+    assert "Traceback" not in log and "unexpectedly" not in log
+    assert [r for r in daemon.log_records() if r.get("source") == "gnmi" and r.get("device") == "spine1"]
+
+
+# -- inventory -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("gnmi, needle", [
+    ({"port": 6030, "password": "hunter2"}, "plaintext `password:` refused"),
+    ({"ca_file": "ca.pem"}, "`data.gnmi.port` must be"),
+    ({"port": 6030, "ca_file": "missing.pem"}, "is not a file"),
+    ({"port": 6030, "tls": "yes"}, "`data.gnmi.tls` must be true or false"),
+    ({"port": 6030, "password_env": "NOT_SET_ANYWHERE"}, "NOT_SET_ANYWHERE"),
+    ({"port": 6030, "sample": 1}, "unknown field `data.gnmi.sample`"),
+])
+def test_inventory_gnmi_errors_name_file_and_line(tmp_path, gnmi, needle):
+    import yaml
+
+    from losslessd.errors import InputError
+    from losslessd.inventory import load
+
+    inv = tmp_path / "inventory.yaml"
+    inv.write_text(yaml.safe_dump({"hosts": {"leaf1": {"hostname": "10.0.0.1", "platform": "arista_eos", "data": {
+        "credentials": {"username": "admin", "password_env": "PW"}, "gnmi": gnmi}}}}))
+    with pytest.raises(InputError) as info:
+        load(inv, {"PW": "secret-value"})
+    assert needle in str(info.value) and info.value.line and str(inv) in (info.value.file or "")
+    assert "hunter2" not in str(info.value)
+
+
+def test_inventory_gnmi_defaults_to_the_ssh_login_and_a_platform_without_paths_is_refused(tmp_path):
+    import yaml
+
+    from losslessd.errors import InputError
+    from losslessd.inventory import load
+
+    (tmp_path / "ca.pem").write_text("x")
+    inv = tmp_path / "inventory.yaml"
+    hosts = {"leaf1": {"hostname": "10.0.0.1", "platform": "arista_eos", "data": {
+        "credentials": {"username": "admin", "password_env": "PW"}, "gnmi": {"port": 6030, "ca_file": "ca.pem"}}}}
+    inv.write_text(yaml.safe_dump({"hosts": hosts}))
+    spec = load(inv, {"PW": "pw"}).hosts["leaf1"].gnmi
+    assert (spec.port, spec.username, spec.password.reveal(), spec.tls) == (6030, "admin", "pw", True)
+    assert spec.ca_file == tmp_path / "ca.pem" and spec.hostname == "10.0.0.1"
+    hosts["leaf1"]["platform"] = "nvidia_cumulus"
+    inv.write_text(yaml.safe_dump({"hosts": hosts}))
+    with pytest.raises(InputError, match="has no gNMI counter paths"):
+        load(inv, {"PW": "pw"})

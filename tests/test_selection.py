@@ -1,0 +1,116 @@
+"""Which ports carry RoCE: every port in or out with the rule that decided, and never a silent pass."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from losslessd import api
+from losslessd.lint.finding import Severity
+
+
+def _config_db(tmp_path: Path, ports: int, qos: dict | None) -> Path:
+    """A whole CONFIG_DB with ``ports`` admin-up ports and the given PORT_QOS_MAP (None: no table)."""
+    data = {"DEVICE_METADATA": {"localhost": {"hostname": "tor1", "hwsku": "Test-98"}},
+            "PORT": {f"Ethernet{4 * i}": {"admin_status": "up", "speed": "100000", "mtu": "9100"}
+                     for i in range(ports)}}
+    if qos is not None:
+        data["PORT_QOS_MAP"] = qos
+    folder = tmp_path / "tor1"
+    folder.mkdir(parents=True)
+    (folder / "config_db.json").write_text(json.dumps(data, indent=2))
+    return folder
+
+
+def _run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True)
+
+
+def test_98_admin_up_ports_without_port_qos_map_fail_the_run_not_a_clean_pass(tmp_path):
+    for qos in (None, {}):  # no table, or an empty one
+        folder = _config_db(tmp_path / ("none" if qos is None else "empty"), 98, qos)
+        result = api.lint([folder], "sonic-azure")
+        (sel,) = [f for f in result.findings if f.code == "SEL001"]
+        assert sel.severity == Severity.warning and sel.device == "tor1"
+        assert "0 of 98 ports selected as RoCE-facing; out: 98 by roce_ports.select" in sel.message
+        assert result.fails(Severity.warning)
+        res = _run("lint", folder, "--policy", "sonic-azure")  # default --fail-on warning
+        assert res.returncode == 1 and "SEL001" in res.stdout
+
+
+def test_explain_selection_and_json_report_say_why_each_port_is_in_or_out(tmp_path):
+    qos = {"Ethernet0": {"pfc_enable": "3,4"}, "Ethernet4": {"pfc_enable": "3,4"}}
+    folder = _config_db(tmp_path, 3, qos)
+    data = json.loads((folder / "config_db.json").read_text())
+    data["PORT"]["Ethernet4"]["admin_status"] = "down"
+    (folder / "config_db.json").write_text(json.dumps(data))
+    res = _run("lint", folder, "--policy", "sonic-azure", "--explain-selection")
+    assert "tor1: 1 of 3 ports selected as RoCE-facing (by roce_ports.select); out: 1 by admin-down, " \
+           "1 by roce_ports.select" in res.stdout
+    assert "  in  Ethernet0: roce_ports.select is qos-configured: the port has PFC, QoS-map or trust settings" in res.stdout
+    assert "  out Ethernet4: the port is administratively down [admin-down]" in res.stdout
+    assert "  out Ethernet8: roce_ports.select is qos-configured and the port has no PFC" in res.stdout
+    report = json.loads(_run("lint", folder, "--policy", "sonic-azure", "-f", "json").stdout)
+    (device,) = report["devices"]
+    assert device["selection"]["selected"] == 1
+    assert {p["port"]: (p["selected"], p["rule"]) for p in device["selection"]["ports"]} == {
+        "Ethernet0": (True, "roce_ports.select"), "Ethernet4": (False, "admin-down"),
+        "Ethernet8": (False, "roce_ports.select")}
+
+
+def test_smart_switch_dpu_ports_are_lossy_by_design(tmp_path):
+    """qos_config.j2 (sonic-buildimage) gives PORT role Dpc ports tc_to_pg_map AZURE_DPC and no pfc_enable."""
+    data = {
+        "DEVICE_METADATA": {"localhost": {"hostname": "ss1"}},
+        "PORT": {"Ethernet0": {"admin_status": "up"}, "Ethernet224": {"admin_status": "up", "role": "Dpc"},
+                 "Ethernet232": {"admin_status": "up"}},
+        "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3", "4": "4"}, "AZURE_DPC": {str(t): "0" for t in range(7)}},
+        "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4", "tc_to_pg_map": "AZURE"},
+                         "Ethernet224": {"tc_to_pg_map": "AZURE_DPC"},
+                         # no role in PORT, but the same shape: a map no PFC-enabled port binds, no pfc_enable
+                         "Ethernet232": {"tc_to_pg_map": "AZURE_DPC"}},
+    }
+    (tmp_path / "config_db.json").write_text(json.dumps(data))
+    result = api.lint([tmp_path], "sonic-azure", select_codes=["PFC", "SEL"])
+    choices = {c.port: c for c in result.selection["ss1"]}
+    assert choices["Ethernet0"].selected
+    assert (choices["Ethernet224"].selected, choices["Ethernet224"].rule) == (False, "lossy-by-design")
+    assert "PORT role Dpc" in choices["Ethernet224"].reason
+    assert "binds tc_to_pg_map AZURE_DPC (the PFC-enabled ports bind AZURE)" in choices["Ethernet232"].reason
+    assert [f.port for f in result.findings if f.severity != Severity.info] == []  # no PFC001 on DPU ports
+
+
+def test_corpus_smart_switch_dpu_ports_are_out(corpus):
+    result = api.lint([corpus / "sonic" / "mellanox4700-smartswitch"], "sonic-azure")
+    out = {c.port for c in result.selection["mellanox4700-smartswitch"] if c.rule == "lossy-by-design"}
+    assert out == {"Ethernet224", "Ethernet232", "Ethernet240", "Ethernet248"}
+    assert not [f for f in result.findings if f.severity != Severity.info]
+
+
+def test_buffers_only_dump_says_selection_is_unverified(corpus):
+    result = api.lint([corpus / "sonic" / "mellanox2410"], "sonic-azure")
+    (sel,) = [f for f in result.findings if f.code == "SEL001"]
+    assert sel.severity == Severity.info and sel.unverified
+
+
+def test_service_ports_without_pfc_and_pfc_to_queue_map_are_lossy_by_design(tmp_path):
+    """qos_config.j2 PORT_SERVICE ports (Arista 7060X6 Ethernet512/513) get the maps but neither pfc_enable
+    nor pfc_to_queue_map; a port that forgot only pfc_enable is still checked (and PFC001 finds it)."""
+    full = {"dscp_to_tc_map": "AZURE", "tc_to_queue_map": "AZURE", "tc_to_pg_map": "AZURE"}
+    data = {"DEVICE_METADATA": {"localhost": {"hostname": "x6"}},
+            "PORT": {p: {"admin_status": "up"} for p in ("Ethernet0", "Ethernet8", "Ethernet512")},
+            "DSCP_TO_TC_MAP": {"AZURE": {"3": "3", "4": "4"}}, "TC_TO_QUEUE_MAP": {"AZURE": {"3": "3", "4": "4"}},
+            "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3", "4": "4"}},
+            "MAP_PFC_PRIORITY_TO_QUEUE": {"AZURE": {"3": "3", "4": "4"}},
+            "PORT_QOS_MAP": {"Ethernet0": {**full, "pfc_enable": "3,4", "pfc_to_queue_map": "AZURE"},
+                             "Ethernet8": {**full, "pfc_to_queue_map": "AZURE"},
+                             "Ethernet512": dict(full)}}
+    (tmp_path / "config_db.json").write_text(json.dumps(data))
+    result = api.lint([tmp_path], "sonic-azure", select_codes=["PFC001"])
+    choices = {c.port: c for c in result.selection["x6"]}
+    assert (choices["Ethernet512"].selected, choices["Ethernet512"].rule) == (False, "lossy-by-design")
+    assert "service port" in choices["Ethernet512"].reason
+    assert choices["Ethernet8"].selected
+    assert {f.port for f in result.findings if f.code == "PFC001"} == {"Ethernet8"}

@@ -1,0 +1,122 @@
+"""SONiC CONFIG_DB shapes of real deployments: VOQ chassis keys, multi-ASIC namespaces, partial dumps,
+the PFC watchdog defaults of `pfcwd start_default` and orchagent."""
+
+from __future__ import annotations
+
+import json
+
+from losslessd.parse import load_fabric, parse_group
+from losslessd.parse.base import Input
+from losslessd.parse.sonic import parse
+
+
+def _device(tables: dict, name: str = "dut"):
+    return parse([Input("config_db.json", json.dumps(tables, indent=1))], name)
+
+
+def test_voq_chassis_keys_read_this_line_cards_ports_only(corpus):
+    """qos_config.j2 writes QUEUE|<host>|<asic>|<port>|<q> for every system port of the chassis; schedulers
+    only for this line card's (the Nokia IXR7250E sample is line card lc1-1, asic0)."""
+    device = parse_group("nokia", [corpus / "sonic" / "nokia-ixr7250e-36x100g" / f for f in ("qos.json", "buffers.json")])
+    assert [i.code for i in device.issues] == []
+    port = device.ports["Ethernet0"]
+    assert port.queues[3].scheduler.name == "scheduler.1" and port.queues[3].ecn.profile == "AZURE_LOSSLESS"
+    assert sorted(port.queues) == [0, 1, 2, 3, 4, 5, 6]
+    # lc1-1|asic1 (Ethernet144...) and other line cards' system ports are not ports of this device
+    assert "Ethernet144" not in device.ports and len(device.ports) == 18
+
+
+def test_voq_local_asic_from_device_metadata():
+    queue = {f"{host}|{asic}|Ethernet0|3": {"wred_profile": "W"} for host in ("lc1", "lc2") for asic in ("Asic0",)}
+    queue["lc2|Asic0|Ethernet0|4"] = {"wred_profile": "W"}
+    tables = {"DEVICE_METADATA": {"localhost": {"hostname": "LC2", "asic_name": "asic0"}},
+              "PORT": {"Ethernet0": {}}, "WRED_PROFILE": {"W": {"ecn": "ecn_all"}}, "QUEUE": queue}
+    device = _device(tables)
+    assert sorted(device.ports["Ethernet0"].queues) == [3, 4]  # lc2's entries; host/asic compared case-blind
+    assert device.issues == []
+
+
+def test_voq_keys_of_unknown_line_card_are_one_info_not_hundreds_of_warnings():
+    queue = {f"lc{n}|asic0|Ethernet{4 * p}|3": {"wred_profile": "W"} for n in (1, 2) for p in range(50)}
+    device = _device({"WRED_PROFILE": {"W": {"ecn": "ecn_all"}}, "QUEUE": queue})
+    assert [i.code for i in device.issues] == ["SYS004"]
+    assert "2 line cards/ASICs" in device.issues[0].message and device.ports == {}
+
+
+def test_multi_asic_running_config_is_one_device_with_every_namespace():
+    """`show runningconfiguration all` on a multi-ASIC switch prints {"localhost": ..., "asic0": ..., ...}."""
+    def asic(ports, xoff):
+        return {"PORT": {p: {"admin_status": "up", "speed": "400000"} for p in ports},
+                "BUFFER_PROFILE": {"pg_lossless": {"xoff": str(xoff), "pool": "ingress_lossless_pool"}},
+                "BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000000"}},
+                "BUFFER_PG": {f"{p}|3-4": {"profile": "pg_lossless"} for p in ports},
+                "PORT_QOS_MAP": {p: {"pfc_enable": "3,4"} for p in ports}}
+    dump = {"localhost": {"DEVICE_METADATA": {"localhost": {"hostname": "t2-lc1", "hwsku": "multi"}}},
+            "asic0": asic(["Ethernet0", "Ethernet-BP0"], 1000), "asic1": asic(["Ethernet8", "Ethernet-BP8"], 2000)}
+    device = parse([Input("run.json", json.dumps(dump, indent=1))], "fallback")
+    assert device.name == "t2-lc1" and device.hwsku == "multi"
+    assert list(device.ports) == ["Ethernet0", "Ethernet8", "Ethernet-BP0", "Ethernet-BP8"]
+    # the two ASICs' same-named profiles differ: kept apart, each namespace's PGs point at its own
+    assert device.ports["Ethernet0"].priority_groups[3].profile == "pg_lossless"
+    assert device.ports["Ethernet8"].priority_groups[3].profile == "pg_lossless@asic1"
+    assert device.buffer_profiles["pg_lossless@asic1"].xoff_bytes == 2000
+    device.locate()
+    assert device.ports["Ethernet8"].source.pointer == "/asic1/PORT/Ethernet8" and device.ports["Ethernet8"].source.line
+
+
+def test_multi_asic_etc_sonic_folder(tmp_path):
+    """/etc/sonic of a multi-ASIC switch: config_db.json (host) and config_db<N>.json (namespace asicN)."""
+    (tmp_path / "config_db.json").write_text(json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "t2"}}}))
+    for n in (0, 1):
+        (tmp_path / f"config_db{n}.json").write_text(json.dumps(
+            {"PORT": {f"Ethernet{8 * n}": {"admin_status": "up"}}, "PORT_QOS_MAP": {f"Ethernet{8 * n}": {"pfc_enable": "3"}}}))
+    fabric = load_fabric([tmp_path])
+    assert fabric.issues == [] and list(fabric.devices) == ["t2"]
+    assert list(fabric.devices["t2"].ports) == ["Ethernet0", "Ethernet8"]
+    assert fabric.devices["t2"].ports["Ethernet8"].pfc_enabled == [3]
+
+
+def test_partial_qos_json_names_tables_it_lacks_as_unknown(corpus):
+    """The smart-switch sample qos.json binds maps, schedulers and WRED profiles it does not define."""
+    device = parse_group("ss", [corpus / "sonic" / "mellanox4700-smartswitch" / "qos.json"])
+    assert {i.code for i in device.issues} == {"SYS004"}
+    assert any("table WRED_PROFILE" in i.message for i in device.issues)
+    q3 = device.ports["Ethernet216"].queues[3]
+    assert q3.ecn.profile == "AZURE_LOSSLESS" and q3.ecn.ecn_enabled is None  # unknown, not off
+    assert device.ports["Ethernet216"].dscp_to_tc is None
+
+
+def test_dangling_reference_in_a_whole_config_db_stays_sys002():
+    device = _device({"PORT": {"Ethernet0": {}}, "QUEUE": {"Ethernet0|3": {"wred_profile": "NOPE"}}})
+    assert [i.code for i in device.issues] == ["SYS002"]
+
+
+def _wd_switch(ports: int, detection: int, poll: int | None, action: str | None = None) -> dict:
+    wd = {"detection_time": str(detection), "restoration_time": str(detection)}
+    if action:
+        wd["action"] = action
+    tables = {"PORT": {f"Ethernet{i}": {} for i in range(ports)},
+              "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4", "pfcwd_sw_enable": "3,4"}},
+              "PFC_WD": {"Ethernet0": wd}}
+    if poll is not None:
+        tables["PFC_WD"]["GLOBAL"] = {"POLL_INTERVAL": str(poll)}
+    return tables
+
+
+def test_pfcwd_start_default_scales_with_port_count():
+    """sonic-utilities pfcwd/main.py: multiply = max(1, (ports-1)//32 + 1); timers 200 ms x multiply,
+    poll 200 ms x multiply capped at 1000 ms; 256 ports -> 1600 ms, 33 ports -> 400 ms."""
+    for ports, ms, poll in ((256, 1600, 1000), (33, 400, 400), (32, 200, 200), (1, 200, 200)):
+        wd = _device(_wd_switch(ports, ms, poll)).ports["Ethernet0"].watchdog
+        assert wd.default_rule and f"{ports} ports" in wd.default_rule and f"= {ms} ms" in wd.default_rule
+        assert (wd.detection_time_ms, wd.polling_interval_ms, wd.action, wd.action_raw) == (ms, poll, "drop", "drop")
+    assert _device(_wd_switch(256, 1600, 200)).ports["Ethernet0"].watchdog.default_rule is None  # hand-set poll
+    assert _device(_wd_switch(64, 1600, 1000)).ports["Ethernet0"].watchdog.default_rule is None  # 64 ports: 400 ms
+
+
+def test_watchdog_poll_and_action_defaults():
+    """No GLOBAL POLL_INTERVAL: orchagent's PFC_WD_POLL_MSECS (100 ms); `alert` is notify-only."""
+    wd = _device(_wd_switch(8, 300, None, "alert")).ports["Ethernet0"].watchdog
+    assert (wd.polling_interval_ms, wd.action, wd.action_raw) == (100, "notify-only", "alert")
+    bad = _device(_wd_switch(8, 300, None, "shout"))
+    assert bad.ports["Ethernet0"].watchdog.action is None and [i.code for i in bad.issues] == ["SYS002"]
