@@ -102,7 +102,10 @@ def _groups(path: Path) -> list[tuple[str, list[Path]]]:
 def load_device(path: Path, fmt: str | None = None) -> Device:
     """The one device that a file, or a device folder lint reads as one device (SONiC, OpenSM), holds.
     Raises InputError when ``path`` holds no device or several."""
-    groups = _groups(path)
+    from .. import topology as topo  # a folder's topology names files that are not devices
+
+    found = topo.find([path])
+    groups = device_groups(path, topo.read(found).files if found else frozenset())
     if len(groups) != 1:
         names = ", ".join(name for name, _ in groups[:5]) + (", ..." if len(groups) > 5 else "")
         raise InputError(f"holds {len(groups)} devices ({names}); give one device's file or folder" if groups
