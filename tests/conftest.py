@@ -13,8 +13,9 @@ pytest_plugins = ["tests.peers"]
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 FIXTURES = ROOT / "tests" / "fixtures"
-# Fixtures that start processes (snmpsim agents) and servers: a test using one is `slow` by itself.
-SPAWNING_FIXTURES = {"sim_fabric", "make_sim"}
+# Fixtures that start the simulator (snmpsim processes, SSH and gNMI servers): a test using one is
+# `slow` by itself. `sim` is the name every test module gives its own simulator fixture.
+SPAWNING_FIXTURES = {"sim_fabric", "make_sim", "sim"}
 
 
 def pytest_collection_modifyitems(config, items):
