@@ -82,7 +82,7 @@ def test_ecn_healthy_storm_marks_with_the_pauses(sim):
     try:
         first = commands(sim, "leaf1")
         t = time.monotonic()
-        time.sleep(0.5)
+        time.sleep(0.5)  # a measurement window (at least 0.5 s; longer on a loaded machine only adds to it)
         second = commands(sim, "leaf1")
         elapsed = time.monotonic() - t
     finally:
@@ -97,7 +97,7 @@ def test_host_storm_in_ethtool_and_rdma_counters(sim):
     sim.storm("gpu01", port, 3)
     try:
         during = commands(sim, "gpu01")
-        time.sleep(0.5)
+        time.sleep(0.5)  # a measurement window (at least 0.5 s; longer on a loaded machine only adds to it)
         later = commands(sim, "gpu01")
     finally:
         sim.storm("gpu01", port, 3, on=False)
