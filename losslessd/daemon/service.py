@@ -287,11 +287,14 @@ class Daemon:
 
     @staticmethod
     def _dropped(device: str, source: str) -> bool:
-        log.info("%s poll of %s ended after a reload took it out of the inventory: its answer is dropped",
+        log.info("%s poll of %s ended after a reload took it out of the inventory: its outcome is dropped",
                  source, device, extra={"device": device, "source": source})
         return True
 
     def _failed(self, device: str, source: str, started: float, reason: str) -> bool:
+        polled = {"snmp": self._snmp_targets, "ssh": self._ssh_hosts}.get(source)
+        if polled is not None and device not in polled:  # a reload took it out: a late failure is not its state
+            return self._dropped(device, source)
         self.metrics.poll_done(device, False, time.monotonic() - started, source)
         log.warning("%s poll of %s failed: %s", source, device, reason,
                     extra={"device": device, "source": source, "reason": reason})
