@@ -379,7 +379,8 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
     inv.write_text(yaml.safe_dump(data))
     out = tmp_path / "snap"
     proc = subprocess.Popen([sys.executable, "-m", "losslessd", "pull", "-i", str(inv), "-o", str(out), "--known-hosts",
-                             str(sim.known_hosts_path), "--timeout", "60"], env={**os.environ, **sim.env},
+                             str(sim.known_hosts_path), "--timeout", "60"],
+                            env={**os.environ, **sim.env, "PYTHONFAULTHANDLER": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -387,7 +388,11 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
             time.sleep(0.1)
         assert (out / "leaf1.capture").exists()
         proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=120)  # a bound for a pull that never stops, not a measure
+        try:
+            _, stderr = proc.communicate(timeout=120)  # a bound for a pull that never stops, not a measure
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # PYTHONFAULTHANDLER: every thread's stack on stderr
+            pytest.fail(f"the interrupted pull did not stop:\n{proc.communicate()[1][-6000:]}")
     finally:
         proc.kill()
         silent.close()
