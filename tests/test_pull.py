@@ -396,7 +396,7 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
     finally:
         proc.kill()
         silent.close()
-    assert proc.returncode == 130 and "Traceback" not in stderr
+    assert proc.returncode == 130 and "Traceback" not in stderr, stderr[-3000:]
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["devices"]["leaf1"]["status"] == "ok" and manifest["finished"]
     assert manifest["devices"]["hung"]["code"] == "SYS013" and "interrupted" in manifest["devices"]["hung"]["message"]
