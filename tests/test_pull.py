@@ -378,7 +378,12 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
     inv = tmp_path / "inv.yaml"
     inv.write_text(yaml.safe_dump(data))
     out = tmp_path / "snap"
-    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "pull", "-i", str(inv), "-o", str(out), "--known-hosts",
+    # The pull gets SIGINT as a terminal's Ctrl-C delivers it. The suite itself may run with SIGINT ignored
+    # (a non-interactive shell ignores it for `make test &`, and exec keeps an ignored signal): give the
+    # pull the disposition an operator's shell gives it.
+    interruptible = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                     "runpy.run_module('losslessd', run_name='__main__')")
+    proc = subprocess.Popen([sys.executable, "-c", interruptible, "pull", "-i", str(inv), "-o", str(out), "--known-hosts",
                              str(sim.known_hosts_path), "--timeout", "60"],
                             env={**os.environ, **sim.env, "PYTHONFAULTHANDLER": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
