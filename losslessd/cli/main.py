@@ -7,6 +7,7 @@ import sys
 import traceback
 
 import typer
+from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
@@ -23,7 +24,20 @@ from . import sim as sim_cmd
 from . import simbench as simbench_cmd
 from . import tune as tune_cmd
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+
+class _Commands(TyperGroup):
+    """Every command ends an operator error (InputError) the same way: one line on stderr, exit 2.
+    Done here rather than around ``app()`` so that typer's CliRunner (the tests) sees what a shell sees."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            typer.echo(f"losslessd: error: {exc}", err=True)
+            raise typer.Exit(EXIT_INPUT) from None
+
+
+app = typer.Typer(cls=_Commands, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
                   "Exit codes (every command): 0 clean; 1 findings (lint, fix) or devices that failed (pull); "
                   "2 unusable input or usage error, nothing readable; 3 internal error (a bug in losslessd, "

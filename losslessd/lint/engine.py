@@ -138,18 +138,23 @@ class LintResult:
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
-        baseline: set[str] | None = None) -> LintResult:
+        baseline: set[str] | None = None, progress: Callable[[int, int, str], None] | None = None) -> LintResult:
+    """Run ``rules`` over ``fabric``; ``progress(done, total, code)`` before each rule."""
     rules = list(rules) if rules is not None else select()
     ctx = Context(fabric, policy)
     findings: list[Finding] = []
     crashes = [i.message for i in fabric.issues if i.code == INTERNAL_ERROR]  # parsers that failed on a bug
-    for rule_cls in rules:
+    for n, rule_cls in enumerate(rules):
+        if progress is not None:
+            progress(n, len(rules), rule_cls.code)
         rule = rule_cls()
         if rule.scope in ("device", "port"):
             for device in fabric.devices.values():
                 findings.extend(_guard(rule, lambda: list(rule.check_device(ctx, device)), device.name, crashes))
         else:
             findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None, crashes))
+    if progress is not None:
+        progress(len(rules), len(rules), "")
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]

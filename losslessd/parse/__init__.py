@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +21,8 @@ from ..platforms import PLATFORMS, no_parser_message, resolve_format
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
+Progress = Callable[[int, int], None]  # (done, total)
+
 # Order matters only for sniffing: cheap, specific formats first.
 _SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
 # SONiC device folder: these files together describe one switch.
@@ -59,6 +62,15 @@ def read_input(path: Path) -> Input:
     """A device or topology input file, read within the limits (losslessd/limits.py)."""
     shown = display_path(path)
     return Input(shown, read_text(path, shown))
+
+
+def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset(),
+                  snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, less the files ``not_devices`` holds (real
+    paths: the routing tables and LLDP outputs a topology file names, which it reads itself); the snapshot
+    folders (written by `losslessd pull`) found on the way are added to ``snapshots``."""
+    return [(name, files) for name, files in _groups(path, snapshots)
+            if not (not_devices and {os.path.realpath(f) for f in files} <= not_devices)]
 
 
 def _groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
@@ -106,6 +118,21 @@ def _groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, 
     return out
 
 
+def load_device(path: Path, fmt: str | None = None) -> Device:
+    """The one device that a file, or a device folder lint reads as one device (SONiC, OpenSM), holds.
+    Raises InputError when ``path`` holds no device or several."""
+    from .. import topology as topo  # a folder's topology names files that are not devices
+
+    found = topo.find([path])
+    groups = device_groups(path, topo.read(found, [path]).files if found else frozenset())
+    if len(groups) != 1:
+        names = ", ".join(name for name, _ in groups[:5]) + (", ..." if len(groups) > 5 else "")
+        raise InputError(f"holds {len(groups)} devices ({names}); give one device's file or folder" if groups
+                         else "holds no device file", file=str(path))
+    name, files = groups[0]
+    return parse_group(name, files, fmt)
+
+
 def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
 
@@ -149,10 +176,10 @@ def _unparsed_capture(inp: Input) -> None:
 
 
 def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
-                topology: str | Path | None = None) -> Fabric:
+                topology: str | Path | None = None, progress: Progress | None = None) -> Fabric:
     """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
-    and those the devices report; ``lines`` as for parse_group. A topology file that cannot be read raises
-    InputError."""
+    and those the devices report; ``lines`` as for parse_group; ``progress(done, total)`` after each
+    device. A topology file that cannot be read raises InputError."""
     from .. import topology as topo  # topology reads LLDP outputs with this package's parsers
 
     found = Path(topology) if topology else topo.find(paths)
@@ -160,9 +187,10 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
     skip = spec.files if spec else set()
     fabric = Fabric()
     snapshots: list[Path] = []
+    found_groups: list[list[tuple[str, list[Path]]]] = []
     for raw in paths:
         try:
-            groups = _groups(Path(raw), snapshots)
+            groups = device_groups(Path(raw), skip, snapshots)
         except InputError as exc:
             fabric.issues.append(_issue(exc, str(raw)))
             continue
@@ -174,9 +202,13 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
             fabric.issues.append(ParseIssue(code="SYS001", message=(
                 "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                 "are not device files)"), source=Source(file=display_path(Path(raw)))))
+        found_groups.append(groups)
+    total, done = sum(map(len, found_groups)), 0
+    for groups in found_groups:
         for name, files in groups:
-            if skip and {os.path.realpath(f) for f in files} <= skip:
-                continue  # a routing table or LLDP output the topology reads itself
+            if progress is not None:
+                progress(done, total)
+            done += 1
             try:
                 device = parse_group(name, files, fmt, lines=lines)
             except InputError as exc:
@@ -194,6 +226,8 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
                     "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
                 continue
             fabric.devices[device.name] = device
+    if progress is not None:
+        progress(total, total)
     for folder in snapshots:
         fabric.issues.extend(_snapshot_issues(folder, fabric))
     topo.apply(fabric, spec)
