@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: demo test venv test-deps deb-deps golden bench clean
+.PHONY: demo test test-fast venv test-deps deb-deps golden bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,18 +34,27 @@ deb-deps:
 	      || echo "could not install$$missing: the tests that need them skip"; \
 	  else echo "not root or no apt-get:$$missing not installed; the tests that need them skip"; fi; fi
 
-# Lint the bundled example fabric. It carries deliberate mistakes, so findings (exit 1) are the
-# expected outcome; only an input/usage error (exit 2) fails the demo. Then pull it from the
-# simulator and lint that, and watch the daemon report a simulated PFC storm.
+# Lint the bundled example fabrics (RoCE, then InfiniBand). They carry deliberate mistakes, so
+# findings (exit 1) are the expected outcome; only an input/usage error (exit 2) fails the demo.
+# Then pull the RoCE fabric from the simulator and lint that, and watch the daemon report a
+# simulated PFC storm.
 demo: venv
 	@echo "== losslessd lint examples/fabric --policy roce-dscp26"
 	@$(VENV)/bin/losslessd lint examples/fabric --policy roce-dscp26; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then exit $$rc; fi
+	@echo "== losslessd lint examples/infiniband --policy infiniband"
+	@$(VENV)/bin/losslessd lint examples/infiniband --policy infiniband; rc=$$?; \
 	  if [ $$rc -gt 1 ]; then exit $$rc; fi
 	@LOSSLESSD=$(CURDIR)/$(VENV)/bin/losslessd sh examples/pull-demo.sh
 	@$(PY) examples/daemon-demo.py --losslessd $(CURDIR)/$(VENV)/bin/losslessd
 
 test: test-deps deb-deps
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The inner loop: everything but the tests marked `slow` (they start the simulator, the daemon, the
+# program itself, or build a wheel). A test left in it that starts a process fails and says so.
+test-fast: test-deps
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
 
 # Regenerate the parser and render golden files after an intended parser or template change (review the diff!).
 golden: test-deps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,10 +25,12 @@ __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy
 
 def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
-         baseline: set[str] | None = None, topology: str | Path | None = None, jobs: int | None = None) -> LintResult:
+         baseline: set[str] | None = None, topology: str | Path | None = None, jobs: int | None = None,
+         progress: Callable[[str, int, int, str], None] | None = None) -> LintResult:
     """Parse ``paths`` (files or fabric folders) and lint them under ``policy``; ``topology`` is the fabric's
     topology file (default: a linted folder's topology.yaml). ``jobs``: worker processes (1: none; default: as
-    many as cores for a large fabric, see losslessd.fabric)."""
+    many as cores for a large fabric, see losslessd.fabric). ``progress(stage, done, total, note)`` is told how
+    far reading ("devices") and checking ("rules", the rule's code as note) have got."""
     from . import fabric
     from .gcpause import gc_paused
 
@@ -36,7 +39,8 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     rules = select(select_codes, ignore_codes)
     with gc_paused():
-        result = fabric.lint(list(paths), pol, rules, fmt=fmt, topology=topology, baseline=baseline, jobs=jobs)
+        result = fabric.lint(list(paths), pol, rules, fmt=fmt, topology=topology, baseline=baseline, jobs=jobs,
+                             progress=progress)
     result.inputs = [str(p) for p in paths]
     return result
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,19 +53,34 @@ PARALLEL_MIN_DEVICES = 400
 SHARE_MAX_DEVICES = 256
 # LOSSLESSD_JOBS=N: worker processes for a lint (1: none, 0 or unset: as many as cores for a large fabric).
 JOBS_ENV = "LOSSLESSD_JOBS"
+Progress = Callable[[int, int], None]  # (devices read, devices in all)
+# lint's: (stage, done, total, note): reading ("devices"), then checking ("rules", the rule's code as note)
+LintProgress = Callable[[str, int, int, str], None]
 
 
-def device_groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``, in sorted order; the snapshot folders (written by
-    `losslessd pull`) found on the way are added to ``snapshots``. Anything that is not a folder is a device
-    file candidate: a FIFO, a device node or a broken link then fails to read with a SYS001 that says what it
-    is, instead of disappearing from the run. Folders are walked without recursion (a tree may nest thousands
-    deep), each once (links back to a parent are not followed twice), each with one listing (a fleet's folder
-    holds thousands of files). A folder that cannot be listed raises OSError."""
+def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset(),
+                  snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, in sorted order, less the files ``not_devices``
+    holds (real paths: the routing tables and LLDP outputs a topology file names, which it reads itself); the
+    snapshot folders (written by `losslessd pull`) found on the way are added to ``snapshots``. Anything that is
+    not a folder is a device file candidate: a FIFO, a device node or a broken link then fails to read with a
+    SYS001 that says what it is, instead of disappearing from the run. A folder that cannot be listed raises
+    OSError."""
     if not path.is_dir():
         if not os.path.lexists(path):
             raise InputError("no such file or folder", file=str(path))
-        return [(path.stem, [path])]
+        out = [(path.stem, [path])]
+    else:
+        out = _walk(path, snapshots)
+    if not_devices:
+        out = [(name, files) for name, files in out if not {os.path.realpath(f) for f in files} <= not_devices]
+    return out
+
+
+def _walk(path: Path, snapshots: list[Path] | None) -> list[tuple[str, list[Path]]]:
+    """The device groups of a folder. Folders are walked without recursion (a tree may nest thousands deep),
+    each once (links back to a parent are not followed twice), each with one listing (a fleet's folder holds
+    thousands of files)."""
     out: list[tuple[str, list[Path]]] = []
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
     stack = [iter([(path, True)])]  # per folder being listed, its children still to visit (sorted): depth first
@@ -132,7 +147,7 @@ class _Inputs:
         self.snapshots: list[Path] = []
         for raw in paths:
             try:
-                groups = device_groups(Path(raw), self.snapshots)
+                groups = device_groups(Path(raw), skip, self.snapshots)
             except InputError as exc:
                 self.steps.append(_issue(exc, str(raw)))
                 continue
@@ -144,21 +159,26 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))
-            for name, files in groups:
-                if skip and {os.path.realpath(f) for f in files} <= skip:
-                    continue  # a routing table or LLDP output the topology reads itself
-                self.steps.append((name, files))
+            self.steps.extend(groups)
 
     @property
     def groups(self) -> list[tuple[str, list[Path]]]:
         return [step for step in self.steps if isinstance(step, tuple)]
 
-    def fabric(self, outcomes: Iterable[Device | ParseIssue]) -> Fabric:
-        """The fabric of these inputs, given each group's device (or why there is none), in order."""
+    def fabric(self, outcomes: Iterable[Device | ParseIssue], progress: Progress | None = None) -> Fabric:
+        """The fabric of these inputs, given each group's device (or why there is none), in order;
+        ``progress(done, total)`` before each group's outcome is taken (a generator parses it then)."""
         fabric = Fabric()
         outcomes = iter(outcomes)
+        done, total = 0, len(self.groups) if progress is not None else 0
         for step in self.steps:
-            outcome = step if isinstance(step, ParseIssue) else next(outcomes)
+            if isinstance(step, ParseIssue):
+                outcome = step
+            else:
+                if progress is not None:
+                    progress(done, total)
+                    done += 1
+                outcome = next(outcomes)
             if isinstance(outcome, ParseIssue):
                 fabric.issues.append(outcome)
                 continue
@@ -169,6 +189,8 @@ class _Inputs:
                     "skipped: give each device its own hostname or file name"), source=Source(file=outcome.files[0])))
                 continue
             fabric.devices[outcome.name] = outcome
+        if progress is not None:
+            progress(total, total)
         for folder in self.snapshots:
             fabric.issues.extend(_snapshot_issues(folder, fabric))
         topology.apply(fabric, self.spec)
@@ -189,20 +211,43 @@ def parse_one(name: str, files: list[Path], fmt: str | None = None) -> Device | 
 
 
 def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
-                topology: str | Path | None = None) -> Fabric:
+                topology: str | Path | None = None, progress: Progress | None = None) -> Fabric:
     """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
-    and those the devices report. A topology file that cannot be read raises InputError. (``lines`` is kept
-    for earlier callers: a source's line is looked up when it is read.)"""
+    and those the devices report; ``progress(done, total)`` before each device and at the end. A topology
+    file that cannot be read raises InputError. (``lines`` is kept for earlier callers: a source's line is
+    looked up when it is read.)"""
     del lines
     inputs = _Inputs(paths, topology)
-    return inputs.fabric(parse_one(name, files, fmt) for name, files in inputs.groups)
+    return inputs.fabric((parse_one(name, files, fmt) for name, files in inputs.groups), progress)
+
+
+def load_device(path: Path, fmt: str | None = None) -> Device:
+    """The one device that a file, or a device folder lint reads as one device (SONiC, OpenSM), holds.
+    Raises InputError when ``path`` holds no device or several."""
+    found = topology_file.find([path])
+    groups = device_groups(path, topology_file.read(found, [path]).files if found else frozenset())
+    if len(groups) != 1:
+        names = ", ".join(name for name, _ in groups[:5]) + (", ..." if len(groups) > 5 else "")
+        raise InputError(f"holds {len(groups)} devices ({names}); give one device's file or folder" if groups
+                         else "holds no device file", file=str(path))
+    name, files = groups[0]
+    return parse_group(name, files, fmt)
 
 
 def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fmt: str | None = None,
          topology: str | Path | None = None, baseline: set[str] | None = None, jobs: int | None = None,
-         grouping: bool = True) -> LintResult:
+         grouping: bool = True, progress: LintProgress | None = None) -> LintResult:
     """Lint the devices under ``paths``. ``jobs``: worker processes (1: none; None or 0: as many as cores when
-    the fabric has at least PARALLEL_MIN_DEVICES devices; LOSSLESSD_JOBS sets the default)."""
+    the fabric has at least PARALLEL_MIN_DEVICES devices; LOSSLESSD_JOBS sets the default). ``progress(stage,
+    done, total, note)`` is told how far reading ("devices") and checking ("rules", the rule's code as note)
+    have got."""
+    reading = checking = None
+    if progress is not None:
+        def reading(done: int, total: int) -> None:
+            progress("devices", done, total, "")
+
+        def checking(done: int, total: int, code: str) -> None:
+            progress("rules", done, total, code)
     inputs = _Inputs(paths, topology)
     groups = inputs.groups
     workers = worker_count(jobs, len(groups))
@@ -210,11 +255,11 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            return _lint_parallel(inputs, groups, policy, rules, fmt, baseline, workers, grouping)
+            return _lint_parallel(inputs, groups, policy, rules, fmt, baseline, workers, grouping, reading, checking)
         except BrokenProcessPool:
             pass  # a worker died (out of memory?): lint here, as for a small fabric
-    fabric = inputs.fabric(parse_one(name, files, fmt) for name, files in groups)
-    return run(fabric, policy, rules, baseline, grouping=grouping)
+    fabric = inputs.fabric((parse_one(name, files, fmt) for name, files in groups), reading)
+    return run(fabric, policy, rules, baseline, grouping=grouping, progress=checking)
 
 
 def worker_count(jobs: int | None, devices: int) -> int:
@@ -364,7 +409,8 @@ class _Local:
 
 
 def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[type[Rule]], fmt: str | None,
-                   baseline: set[str] | None, workers: int, grouping: bool) -> LintResult:
+                   baseline: set[str] | None, workers: int, grouping: bool, reading: Progress | None,
+                   checking: Callable[[int, int, str], None] | None) -> LintResult:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -384,6 +430,8 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
                                           for share in shares])
         local = _Local({r.code for r in local_rules})
         outcomes: list[Device | ParseIssue] = []
+        if reading is not None:
+            reading(0, len(groups))
         for share, result in zip(shares, results):
             for (name, files), sent in zip(share, result):
                 if len(sent) == 1:
@@ -396,8 +444,10 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
                 device._group, device._paths, device._fmt = name, files, fmt
                 local.sent[id(device)] = (found, selection, facts, crashes)
                 outcomes.append(device)
+            if reading is not None:  # a share's devices are read and checked when its result comes back
+                reading(len(outcomes), len(groups))
     fabric = inputs.fabric(outcomes)
-    return run(fabric, policy, rules, baseline, grouping=grouping, local=local)
+    return run(fabric, policy, rules, baseline, grouping=grouping, local=local, progress=checking)
 
 
 # ---- snapshots and issues -----------------------------------------------------------------------------------

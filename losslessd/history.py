@@ -334,6 +334,16 @@ class History:
             out.append((bucket, name, value / secs if stat == "mean" else value))
         return out
 
+    def indexes(self, device: str, port: str, names: Iterable[str], since: float | None = None,
+                until: float | None = None) -> list[int]:
+        """The priorities and queues (Key.index) of ``port`` with samples of ``names`` in [since, until]."""
+        names = sorted(set(names))
+        span = [-math.inf if since is None else since, math.inf if until is None else until]
+        rows = self._query(f"SELECT DISTINCT idx FROM samples WHERE device = ? AND port = ? AND idx >= 0 AND name IN "
+                           f"({','.join('?' * len(names))}) AND bucket_s BETWEEN ? AND ? ORDER BY idx",
+                           [device, port, *names, *span])
+        return [idx for (idx,) in rows]
+
     def findings(self, device: str | None = None, since: float | None = None,
                  latest: bool = False) -> list[StoredFinding]:
         """Findings of drift runs since ``since``; ``latest`` keeps each device's last run only."""

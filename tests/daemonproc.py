@@ -23,6 +23,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from losslessd.sim import Simulator
 
+from .clirun import losslessd
+
 INTERVAL_S = 1.0  # SNMP poll interval of a test daemon
 SSH_INTERVAL_S = 2.0  # its SSH counter poll interval
 CLI = [sys.executable, "-m", "losslessd"]
@@ -34,8 +36,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
-    """The first truthy value of ``check()``; fails naming ``what`` after ``timeout_s``."""
+def wait_for(check: Callable[[], object], what: str, timeout_s: float = 60.0, poll_s: float = 0.2):
+    """The first truthy value of ``check()``, asked every ``poll_s``; fails naming ``what`` after
+    ``timeout_s``, a bound for a daemon that never gets there, not a measure of how fast it is."""
     deadline = time.monotonic() + timeout_s
     while True:
         value = check()
@@ -43,7 +46,7 @@ def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
             return value
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout_s:g} s waiting for {what}")
-        time.sleep(0.2)
+        time.sleep(poll_s)
 
 
 class DaemonProcess:
@@ -127,10 +130,11 @@ class DaemonProcess:
         return found[0] if found else None
 
     def events(self, **filters) -> list[dict]:
-        args = [*CLI, "events", "--db", str(self.folder / "history.db"), "-f", "json"]
+        """`losslessd events` on its history (in this process: it only reads the file, and tests ask often)."""
+        args = ["events", "--db", self.folder / "history.db", "-f", "json"]
         for key, value in filters.items():
             args += [f"--{key}", value]
-        res = subprocess.run(args, check=False, capture_output=True, text=True, timeout=60)
+        res = losslessd(*args)
         assert res.returncode == 0, res.stderr
         return json.loads(res.stdout)["events"]
 

@@ -51,6 +51,7 @@ def _run(plant: str, args: list[str], debug: bool = False) -> subprocess.Complet
                           timeout=300)
 
 
+@pytest.mark.slow  # starts a process
 def test_an_escaping_exception_is_exit_3_with_one_line_and_a_hint():
     res = _run("command", ["lint", str(FABRIC / "spine1.cfg")])
     assert res.returncode == EXIT_INTERNAL, res.stderr
@@ -60,6 +61,7 @@ def test_an_escaping_exception_is_exit_3_with_one_line_and_a_hint():
     assert "please report it" in lines[1] and DEBUG_ENV in lines[1] and len(lines) == 2
 
 
+@pytest.mark.slow  # starts a process
 @pytest.mark.parametrize("how", ["env", "flag"])
 def test_debug_prints_the_traceback(how):
     args = ["--debug", "lint", str(FABRIC / "spine1.cfg")] if how == "flag" else ["lint", str(FABRIC / "spine1.cfg")]
@@ -68,6 +70,7 @@ def test_debug_prints_the_traceback(how):
     assert "Traceback (most recent call last)" in res.stderr and "RuntimeError: planted bug" in res.stderr
 
 
+@pytest.mark.slow  # starts a process
 def test_a_rule_bug_keeps_the_report_but_exits_3():
     res = _run("rule", ["lint", str(FABRIC / "leaf1"), "-f", "json"])
     assert res.returncode == EXIT_INTERNAL, res.stderr
@@ -77,6 +80,7 @@ def test_a_rule_bug_keeps_the_report_but_exits_3():
     assert "Traceback" not in res.stderr
 
 
+@pytest.mark.slow  # starts a process
 def test_a_parser_bug_names_its_file_checks_the_rest_and_exits_3():
     res = _run("parser", ["lint", str(FABRIC)])
     assert res.returncode == EXIT_INTERNAL, res.stderr
@@ -85,6 +89,7 @@ def test_a_parser_bug_names_its_file_checks_the_rest_and_exits_3():
     assert "leaf1" in res.stdout and "PFC002" in res.stdout  # the SONiC leaf was still linted
 
 
+@pytest.mark.slow  # starts a process
 @pytest.mark.parametrize("command", ["lint", "fix"])
 def test_nothing_readable_is_exit_2_and_says_why(tmp_path, command):
     (tmp_path / "README.md").write_text("not a device\n")
@@ -100,6 +105,7 @@ def test_nothing_readable_is_exit_2_and_says_why(tmp_path, command):
     assert res.returncode == EXIT_INPUT and "no device file in this folder" in res.stderr
 
 
+@pytest.mark.slow  # starts a process
 def test_help_documents_the_exit_codes():
     res = subprocess.run([sys.executable, "-m", "losslessd", "--help"], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "COLUMNS": "200"})
@@ -107,6 +113,7 @@ def test_help_documents_the_exit_codes():
     assert "3 internal error" in text and "2 unusable input" in text and "1 findings" in text
 
 
+@pytest.mark.slow  # starts a process
 def test_a_closed_pipe_ends_quietly():
     # A pipe of one page (Linux's smallest), which the listing (~9 KB) overfills: the reader leaves while
     # losslessd still writes, however fast it writes (a 64 KiB pipe could take it all before the reader closes).

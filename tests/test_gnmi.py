@@ -47,6 +47,10 @@ from .peers import FABRIC
 
 DEVICES = ["leaf1", "leaf2", "spine1"]
 INTERVAL_S = 0.3  # sample interval of the client tests
+# Sample interval of the tests that follow every device at once: the flood and stall checks are
+# fractions and multiples of it, and one test process runs the servers and the clients, so on a
+# loaded machine a 0.3 s interval lets a healthy stream look stalled and a flood look paced.
+FOLLOW_INTERVAL_S = 1.0
 
 
 # -- parsers -----------------------------------------------------------------------------------------
@@ -215,7 +219,8 @@ def follow_all(sim: Simulator, until, **changes) -> tuple[dict, dict]:
     failures: dict[str, list] = defaultdict(list)
 
     async def run():
-        tasks = [asyncio.create_task(follow(target(sim, n, **changes), lambda r, s: readings[r.device].append(r),
+        tasks = [asyncio.create_task(follow(target(sim, n, **{"sample_interval_s": FOLLOW_INTERVAL_S, **changes}),
+                                            lambda r, s: readings[r.device].append(r),
                                             lambda e, s: failures[e.device].append(e), backoff_initial_s=0.2,
                                             backoff_max_s=0.5)) for n in DEVICES]
         try:

@@ -240,6 +240,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_kill_9_mid_writing_keeps_every_committed_event(tmp_path):
     path = tmp_path / "h.db"
     child = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -374,7 +375,7 @@ def test_history_command_rows_and_plots(recorded, tmp_path):
     assert doc["rows"][-1]["per_s"][ECN_MARKED] == {"mean": 0.0, "max": 0.0}
     png, page = tmp_path / "e8.png", tmp_path / "e8.html"
     res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--plot", png)
-    assert res.exit_code == 0 and "leaf1 Ethernet8 all priorities" in res.stdout
+    assert res.exit_code == 0 and res.stdout.startswith("leaf1 Ethernet8 priority 3: mean/peak per second\n")
     data = png.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
     assert int.from_bytes(data[16:20], "big") == 1000  # IHDR width: 10 in x 100 dpi
@@ -382,6 +383,31 @@ def test_history_command_rows_and_plots(recorded, tmp_path):
     html = page.read_text()
     assert "data:image/png;base64,iVBORw0KGgo" in html  # the PNG signature, base64
     assert html.count("<tr>") == 61 and "590/590" in html
+
+
+def test_history_without_a_priority_shows_each_priority_with_its_own_mean_and_peak(tmp_path):
+    """Two lossless priorities pausing at 100/s each: a sum over them would show a mean of 200 beside a
+    peak of 100 (each priority's own highest poll); each priority on its own never puts the mean above the peak."""
+    path = tmp_path / "losslessd.db"
+    h = History(path, resolution_s=60)
+    start = time.time() - 600
+    for i in range(5):
+        h.record_rates(rates(start + 10 * i, 10, {Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", PFC_RX, 4): 100.0,
+                                                  Key("Ethernet0", ECN_MARKED, 3): 7.0}))
+    h.close()
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--since", "1h")
+    assert res.exit_code == 0, res.output
+    blocks = [block.splitlines() for block in res.stdout.split("\n\n")]
+    assert [b[0] for b in blocks] == ["leaf1 Ethernet0 priority 3: mean/peak per second",
+                                      "leaf1 Ethernet0 priority 4: mean/peak per second"]
+    assert all(line.split()[1:] == ["100/100", "7/7"] for line in blocks[0][2:])  # queue 3 marks beside priority 3
+    assert all(line.split()[1:] == ["100/100", "0/0"] for line in blocks[1][2:])  # queue 4 polled, no marks
+    doc = json.loads(invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--since", "1h",
+                            "-f", "json").stdout)
+    assert [(b["priority"], b["queue"]) for b in doc["priorities"]] == [(3, 3), (4, 4)]
+    for block in doc["priorities"]:
+        for row in block["rows"]:
+            assert all(stat["mean"] <= stat["max"] for stat in row["per_s"].values())
 
 
 def test_history_command_unknown_port_and_bad_input(recorded, tmp_path, monkeypatch):

@@ -272,3 +272,20 @@ def test_a_parser_or_rule_bug_in_a_worker_is_an_internal_error_as_in_one_process
     assert hosts == [d for d in one[3] if d.startswith("gpu")] and len(hosts) == 6  # one line each, in fabric order
     assert any(e.startswith("rule NIC007") and "IndexError: planted facts bug" in e for e in one[2])
     assert {code for code, _, _ in one[1]} >= {"SYS900"}
+
+
+@pytest.mark.slow
+def test_a_parallel_lint_tells_the_same_progress_stages_as_one_process():
+    """Reading is told share by share as the workers send their devices back, from 0 to all; the rules are told
+    one by one, as in one process."""
+    from losslessd import api
+
+    calls: dict[int, list[tuple]] = {}
+    for jobs in (1, 2):
+        seen = calls[jobs] = []
+        api.lint([ROOT / "examples" / "fabric"], jobs=jobs, progress=lambda *call, seen=seen: seen.append(call))
+    one, two = ([c for c in calls[j] if c[0] == "devices"] for j in (1, 2))
+    assert one[0][1:3] == two[0][1:3] == (0, 8) and one[-1][1:3] == two[-1][1:3] == (8, 8)
+    assert [c[1] for c in two] == sorted(c[1] for c in two) and len(two) >= 2
+    assert [c for c in calls[2] if c[0] == "rules"] == [c for c in calls[1] if c[0] == "rules"]
+    assert calls[2].index(two[-1]) < calls[2].index(next(c for c in calls[2] if c[0] == "rules"))

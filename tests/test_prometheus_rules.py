@@ -33,6 +33,7 @@ def promtool(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([PROMTOOL, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow  # starts a process
 @needs_promtool
 def test_rules_pass_promtool_check():
     res = promtool("check", "rules", RULES.name, cwd=RULES.parent)
@@ -40,6 +41,7 @@ def test_rules_pass_promtool_check():
     assert "SUCCESS" in res.stdout
 
 
+@pytest.mark.slow  # starts a process
 @needs_promtool
 def test_rules_pass_their_unit_tests():
     res = promtool("test", "rules", RULE_TESTS.name, cwd=RULE_TESTS.parent)
@@ -54,6 +56,7 @@ def test_rules_pass_their_unit_tests():
     ("sum by (device, priority) (rate(losslessd_pfc_rx_frames_total[5m]))",
      "sum by (device, priority) (irate(losslessd_pfc_tx_frames_total[5m]))"),
 ])
+@pytest.mark.slow  # starts a process
 def test_the_rule_tests_catch_a_broken_rule(tmp_path, mutation):
     old, new = mutation
     text = RULES.read_text()
@@ -109,6 +112,7 @@ def test_rules_and_panels_name_only_exported_or_recorded_metrics():
     assert len(panel_exprs()) >= 10
 
 
+@pytest.mark.slow  # starts a process
 @needs_promtool
 def test_dashboard_queries_are_valid_promql(tmp_path):
     """Each panel query (Grafana's variables replaced by what they expand to) as a recording rule:

@@ -49,6 +49,7 @@ def leaf1_sim(tmp_path_factory):
     sim.stop()
 
 
+@pytest.mark.slow  # starts a process
 def test_hostile_names_in_an_inventory_file_are_refused_with_their_line(leaf1_sim, tmp_path):
     inv = _inventory(leaf1_sim, HOSTILE, tmp_path / "inv.yaml")
     before = _tree(tmp_path)

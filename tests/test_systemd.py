@@ -28,11 +28,13 @@ def unit(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_unit_verifies_without_warnings(unit):
     res = subprocess.run([ANALYZE, "verify", "--man=no", unit.name], cwd=unit.parent, capture_output=True, text=True)
     assert res.returncode == 0 and res.stderr == "", res.stderr
 
 
+@pytest.mark.slow
 def test_unit_exposure_at_most_2(unit):
     res = subprocess.run([ANALYZE, "security", "--offline=yes", "--threshold=20", unit.name], cwd=unit.parent,
                          capture_output=True, text=True)

@@ -81,6 +81,7 @@ def _python(code: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
+@pytest.mark.slow  # starts a process
 def test_benchmark_runs_that_give_no_result_are_invalid_with_a_reason():
     good = run_benchmark(_python(f"print(open({str(FIXTURES / 'nccl' / '2.20.0-all_reduce-2xGB10-roce.txt')!r}).read())"),
                          30)
@@ -96,6 +97,7 @@ def test_benchmark_runs_that_give_no_result_are_invalid_with_a_reason():
     assert "cannot run" in missing.result.invalid[0]
 
 
+@pytest.mark.slow  # starts a process
 def test_a_benchmark_that_hangs_is_stopped():
     hung = run_benchmark(_python("import time\nprint('# nThread 1', flush=True)\ntime.sleep(600)"), 1.0)
     assert hung.result.invalid == ["the benchmark did not finish within 1 s (--timeout); it was stopped"]

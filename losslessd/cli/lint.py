@@ -14,6 +14,7 @@ from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
 from ..report import text as text_report
+from .term import ProgressLine, color_wanted
 
 
 def lint(
@@ -27,6 +28,8 @@ def lint(
     output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(FORMATS)}."),
     output: Path = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
+    source_root: Path = typer.Option(None, "--source-root", help="SARIF and GitHub paths are relative to this "
+                                     "folder (default: the git work tree holding the working directory, else it)."),
     topology: Path = typer.Option(None, "--topology", help="Topology file (links, tiers, routing); default: "
                                                            "topology.yaml in a linted folder."),
     fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
@@ -52,12 +55,19 @@ def lint(
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
     if fix and (output_format != "text" or output):
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
-    result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                      baseline=api.load_baseline(baseline) if baseline else None, topology=topology, jobs=jobs)
+    progress = ProgressLine.on_terminal()
+    try:
+        result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                          baseline=api.load_baseline(baseline) if baseline else None, topology=topology, jobs=jobs,
+                          progress=(lambda what, done, total, note: progress.show(done, total, what, note))
+                          if progress else None)
+    finally:
+        if progress:
+            progress.close()
     if explain_selection:
         sys.stdout.write(text_report.explain_selection(result) + "\n")
-    color = output is None and output_format == "text" and sys.stdout.isatty()
-    text = render(output_format, result, color=color)
+    color = output is None and output_format == "text" and color_wanted(sys.stdout)
+    text = render(output_format, result, color=color, srcroot=source_root)
     if output:
         try:
             output.write_text(text, encoding="utf-8")

@@ -44,7 +44,9 @@ class _Listed(TyperCommand):
 
 
 class _LazyGroup(TyperGroup):
-    """The top-level group: builds a subcommand from its module when it is run or its help is asked for."""
+    """The top-level group: builds a subcommand from its module when it is run or its help is asked for, and
+    ends an operator error (InputError) of every command the same way: one line on stderr, exit 2 (done here
+    rather than around ``app()`` so that typer's CliRunner, in the tests, sees what a shell sees)."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
@@ -56,6 +58,13 @@ class _LazyGroup(TyperGroup):
         if isinstance(command, _Listed):
             command = self.commands[name] = _load(name, *COMMANDS[name])
         return name, command, rest
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            typer.echo(f"losslessd: error: {exc}", err=True)
+            raise typer.Exit(EXIT_INPUT) from None
 
 
 def _load(name: str, module: str, function: str | None) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import typer
@@ -11,7 +10,7 @@ from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
 from ..limits import set_max_file_mb
-from ..parse import parse_group
+from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
@@ -20,7 +19,8 @@ from ..render import opensm
 def render(
     policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or a policy file."),
     platform: str = typer.Option(..., "--platform", help=f"Target platform: {', '.join(rnd.platforms())}."),
-    device: Path = typer.Option(None, "--device", help="A config to take ports (speed, cable, MTU) and pool from."),
+    device: Path = typer.Option(None, "--device", help="A device's config file or folder (as lint reads it) to take "
+                                "ports (speed, cable, MTU) and pool from."),
     ports: list[str] = typer.Option(None, "--ports", help="NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 "
                                     "(repeatable)."),
     pool_size: int = typer.Option(None, "--pool-size", help="Ingress lossless pool in bytes (SONiC)."),
@@ -49,9 +49,7 @@ def render(
     facts: list[rnd.PortFacts] = []
     pool, hwsku, hardware, buffers = pool_size, sku, None, None
     if device is not None:
-        if not os.path.lexists(device):
-            raise InputError(f"--device {device}: no such file")
-        parsed = parse_group(device.stem, [device])
+        parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
         pool = pool if pool is not None else device_pool
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware

@@ -17,7 +17,7 @@ from ..tune.score import Weights
 from ..tune.search import STRATEGIES
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
-from .pull import host_keys, read_inventory
+from .pull import preflight
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=False,
                   help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.")
@@ -80,8 +80,7 @@ def tune(
         raise InputError(f"--sizes: {exc}") from None
     if strategy not in STRATEGIES:
         raise InputError(f"unknown --strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
-    keys = host_keys(known_hosts, insecure)
-    inv = read_inventory(inventory)
+    inv, keys = preflight(inventory, known_hosts, insecure)
     opts = Options(benchmark=argv, sizes=size_list, budget=budget, strategy=strategy, seed=seed, timeout_s=timeout,
                    weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,
                    noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,

@@ -55,10 +55,20 @@ class _JsonHandler(logging.StreamHandler):
     """Marks the handler configure() installed, so a second call (a reload) replaces it."""
 
 
+class OwnRecordsFirst(logging.Filter):
+    """Below warning, only losslessd's own records: the libraries it drives (paramiko logs every SSH
+    transport step at info, netmiko, pysnmp, asyncssh) would otherwise be most of an info log. Their
+    warnings and errors always pass; at debug everything does (the filter is not installed)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.WARNING or record.name == "losslessd" or record.name.startswith("losslessd.")
+
+
 def configure(level: str, stream: TextIO | None = None, context: dict | None = None) -> None:
-    """Send every logger's records (ours, netmiko's, pysnmp's) as JSON lines to ``stream`` (stderr), and
-    what Python would print as a bare traceback (an uncaught exception in any thread, an error while
-    an object is freed) as JSON lines too."""
+    """Send losslessd's records, and the warnings of the libraries it drives (netmiko, paramiko,
+    pysnmp; all of their records at ``debug``), as JSON lines to ``stream`` (stderr), and what Python
+    would print as a bare traceback (an uncaught exception in any thread, an error while an object is
+    freed) as JSON lines too."""
     if level.lower() not in LEVELS:
         raise ValueError(f"log level {level!r}: use one of {', '.join(LEVELS)}")
     root = logging.getLogger()
@@ -66,6 +76,8 @@ def configure(level: str, stream: TextIO | None = None, context: dict | None = N
         root.removeHandler(handler)
     handler = _JsonHandler(sys.stderr if stream is None else stream)
     handler.setFormatter(JsonFormatter(context))
+    if level.lower() != "debug":
+        handler.addFilter(OwnRecordsFirst())
     root.addHandler(handler)
     root.setLevel(level.upper())
     _install_hooks()

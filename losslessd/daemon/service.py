@@ -179,8 +179,11 @@ class Daemon:
             await self.sinks.close()
             await self.http.close()
             deadline = time.monotonic() + STOP_FLUSH_S
-            while not self.history.flush() and time.monotonic() < deadline:
-                await asyncio.sleep(HOUSEKEEPING_S / 4)
+            if not self.history.flush():
+                log.warning("stopping: the history did not take %d waiting rows (%s); retrying for up to %g s",
+                            self.history.backlog, self.history.last_error, STOP_FLUSH_S)
+                while not self.history.flush() and time.monotonic() < deadline:
+                    await asyncio.sleep(HOUSEKEEPING_S / 4)
             self._close_history()
         return 0
 

@@ -162,15 +162,21 @@ class ShardWorker:
             try:
                 reading = await poller.read(device, target)
             except PollFailed as exc:
-                if device not in self.targets[source]:  # a reload took it out while it was polled
-                    return True
+                if device not in self.targets[source]:  # a reload took it out: a late failure is not its state
+                    return self._dropped(device, source)
                 return self._failed(device, source, started, exc.reason)
             if device not in self.targets[source]:  # a reload took it out while it was polled: its state is gone
-                return True
+                return self._dropped(device, source)
             self._read(reading, source, started)
             return True
 
         return job
+
+    @staticmethod
+    def _dropped(device: str, source: str) -> bool:
+        log.info("%s poll of %s ended after a reload took it out of the inventory: its outcome is dropped",
+                 source, device, extra={"device": device, "source": source})
+        return True
 
     def _failed(self, device: str, source: str, started: float, reason: str) -> bool:
         self.metrics.poll_done(device, False, time.monotonic() - started, source)

@@ -154,10 +154,12 @@ class LintResult:
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
-        baseline: set[str] | None = None, *, grouping: bool = True, local: LocalResults | None = None) -> LintResult:
+        baseline: set[str] | None = None, *, grouping: bool = True, local: LocalResults | None = None,
+        progress: Callable[[int, int, str], None] | None = None) -> LintResult:
     """Lint ``fabric`` under ``policy``. ``grouping``: check ports and devices configured alike once (see
     lint/groups.py); the findings are the same either way, in the same order. ``local``: the findings of the
-    rules that read one device at a time, worked out by worker processes (losslessd.fabric)."""
+    rules that read one device at a time, worked out by worker processes (losslessd.fabric).
+    ``progress(done, total, code)`` before each rule, and once at the end."""
     rules = list(rules) if rules is not None else select()
     ctx = Context(fabric, policy, local)
     findings: list[Finding] = []
@@ -169,7 +171,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         # Device by device rather than rule by rule: the same list once sorted (findings of two rules never tie
         # on the sort key, and each rule's findings on a device keep their order).
         findings.extend(f for device in fabric.devices.values() for f in local.findings(device))
-    for rule_cls in rules:
+    for n, rule_cls in enumerate(rules):
+        if progress is not None:
+            progress(n, len(rules), rule_cls.code)
         rule = rule_cls()
         if local is not None and rule.code in local.codes:
             crashes.extend(m for device in fabric.devices.values() for m in local.crashes(device, rule.code))
@@ -184,6 +188,8 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             findings.extend(_guard(ctx, rule, lambda: list(rule.check(ctx))))
         if len(ctx.crashes) > mark:
             crashes.extend(_in_fabric_order(fabric, ctx.crashes[mark:]))
+    if progress is not None:
+        progress(len(rules), len(rules), "")
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]

@@ -147,8 +147,9 @@ def _unparsed_capture(inp: Input) -> None:
 
 
 def __getattr__(name: str):
-    """``load_fabric`` and ``_groups`` moved to losslessd.fabric (which imports this package); still found here."""
-    if name in ("load_fabric", "_groups"):
+    """What finds and loads devices (``load_fabric``, ``load_device``, ``device_groups``, ``_groups``) is in
+    losslessd.fabric (which imports this package); still found here."""
+    if name in ("load_fabric", "load_device", "device_groups", "_groups"):
         from .. import fabric
 
         return getattr(fabric, {"_groups": "device_groups"}.get(name, name))

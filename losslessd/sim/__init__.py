@@ -21,16 +21,17 @@ import logging
 import os
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from .. import capture
+from .. import capture, topology
 from ..errors import InputError
 from ..model import Device, DeviceKind
-from ..parse import _groups, parse_group
+from ..parse import device_groups, parse_group
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, storm_key
@@ -180,7 +181,14 @@ class Simulator:
         self.stop()
 
     def start(self) -> Simulator:
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.workdir.exists() and not self.workdir.is_dir():
+            raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
+                             "and SNMP data into a folder", file=str(self.workdir))
+        try:
+            self.workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the simulator's folder: {exc.strerror or exc}", file=str(self.workdir)) \
+                from None
         password = secrets.token_urlsafe(18)
         self.env[PASSWORD_ENV] = password
         try:
@@ -362,6 +370,15 @@ class Simulator:
         self._device(name).traffic.reset()
         self._publish(name)
 
+    def wrap32(self, name: str, after_s: float) -> None:
+        """The SNMP Counter32 columns of ``name`` (ifInDiscards, ifOutDiscards) read just below 2^32 and
+        cross it ``after_s`` seconds from now. Moving the wrap earlier makes them jump forward, never back,
+        so a poller that read them below 2^32 sees no reset; tests set it after their first poll, so
+        the wrap falls between two polls however slow the machine is."""
+        device = self._device(name)
+        device.traffic.set(wrap_at=time.time() + after_s)
+        self._publish(name)
+
     def set_slow(self, name: str, delay_s: float) -> None:
         """Wait ``delay_s`` before answering SNMP sysUpTime (the first request of every poll) and
         before each SSH command's output; 0 answers at once again."""
@@ -419,7 +436,8 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
     A file of a platform without a CLI shell here (OpenSM) or that no parser reads is left out with a
     warning; ``only`` naming a device that is not there raises InputError."""
     devices: dict[str, SimDevice] = {}
-    for name, files in _groups(fabric_dir):
+    found = topology.find([fabric_dir])  # its routing tables and LLDP outputs are not devices
+    for name, files in device_groups(fabric_dir, topology.read(found).files if found else frozenset()):
         try:
             model = parse_group(name, files, lines=False)
         except InputError as exc:

@@ -203,6 +203,12 @@ class SnmpAgents:
         self._agents[name].traffic.reset()
         self.publish(name)
 
+    def wrap32(self, name: str, after_s: float) -> None:
+        """The Counter32 columns of ``name`` read just below 2^32 and cross it ``after_s`` seconds from
+        now (the wrap moves: a test sets it ahead of its own first poll, however slow the machine)."""
+        self._agents[name].traffic.set(wrap_at=time.time() + after_s)
+        self.publish(name)
+
     def set_slow(self, name: str, delay_s: float) -> None:
         """Wait ``delay_s`` before answering sysUpTime, the first request of every poll (0: answer at
         once again). The wait blocks the agent's process, so a shared process would delay every
