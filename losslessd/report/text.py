@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import groupby
+from pathlib import Path
 
 from ..lint.engine import PortChoice, describe_selection
 from ..lint.finding import Finding, Severity
