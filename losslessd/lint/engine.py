@@ -30,7 +30,7 @@ class PortChoice:
 
 
 def _crash_rule():
-    from ..rules.sys import InternalError
+    from .internal import InternalError
 
     return InternalError()
 
