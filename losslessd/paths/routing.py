@@ -58,11 +58,18 @@ class Toward:
         self._hops = hops
         self.gap = gap
         self.why = why
+        self._memo: dict[tuple[str, object], list[Hop]] = {}
 
     def next_hops(self, switch: str, state) -> list[Hop]:
-        if switch == self.last[0]:
-            return [(self.last[1], self.target[0], self.target[1], DELIVER)]
-        return self._hops(switch, state)
+        key = (switch, state)
+        found = self._memo.get(key)
+        if found is None:
+            if switch == self.last[0]:
+                found = [(self.last[1], self.target[0], self.target[1], DELIVER)]
+            else:
+                found = self._hops(switch, state)
+            self._memo[key] = found
+        return found
 
 
 class UpDown:
@@ -73,17 +80,18 @@ class UpDown:
                      if cabling.switch_ports(s)}
         self._up: dict[str, list[str]] = {}
         self._down: dict[str, list[str]] = {}
-        self._sides: dict[str, list[tuple[str, str]]] = {}  # switch -> [(port, "up" or "down")], in port order
+        self._sides: dict[str, list[tuple[str, str, str, str]]] = {}  # switch -> [(port, peer, its port, up/down)]
         for dev in cabling.switches:
             tier = cabling.tier(dev)
             if tier is None:
                 continue
             up, down, sides = [], [], []
             for port in cabling.switch_ports(dev):
-                other = cabling.tier(cabling.peer[(dev, port)][0])
+                nxt = cabling.peer[(dev, port)]
+                other = cabling.tier(nxt[0])
                 if other is not None and other != tier:
                     (up if other > tier else down).append(port)
-                    sides.append((port, "up" if other > tier else "down"))
+                    sides.append((port, *nxt, "up" if other > tier else "down"))
             self._up[dev], self._down[dev], self._sides[dev] = up, down, sides
         self._toward: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
 
@@ -103,7 +111,7 @@ class UpDown:
         """Every shortest valley-free path to the receiver: up the tiers (state "up"), then down ("down")."""
         last = self.cabling.peer[target]
         down, up = self._distances(last[0])
-        peer, sides = self.cabling.peer, self._sides
+        sides = self._sides
 
         def hops(switch: str, phase) -> list[Hop]:
             here = (up if phase == "up" else down).get(switch)
@@ -111,12 +119,12 @@ class UpDown:
                 return []
             going_down = down.get(switch) == here  # going down now is a shortest way
             out: list[Hop] = []
-            for p, side in sides.get(switch, ()):
-                nxt = peer[(switch, p)]
-                if side == "down" and going_down and down.get(nxt[0]) == here - 1:
-                    out.append((p, *nxt, "down"))
-                elif side == "up" and phase == "up" and up.get(nxt[0]) == here - 1:
-                    out.append((p, *nxt, "up"))
+            for p, nd, np, side in sides.get(switch, ()):
+                if side == "down":
+                    if going_down and down.get(nd) == here - 1:
+                        out.append((p, nd, np, "down"))
+                elif phase == "up" and up.get(nd) == here - 1:
+                    out.append((p, nd, np, "up"))
             return out
 
         return Toward(target, last, ["up"], hops, self.gaps.get)
