@@ -38,7 +38,6 @@ class _Recorder(Flow):
     def egress(self, device, out, hop, unit, nxt, nport):
         if device.kind == DeviceKind.switch:
             self.turns.add((device.name, hop.port, out.name))
-        return None
 
     def receiver(self, device, port, dscp):
         self.delivered.add((device.name, port.name))

@@ -29,9 +29,9 @@ import heapq
 from dataclasses import dataclass, field
 
 from ..gcpause import gc_paused
+from ..paths.routing import UNREACHABLE, ShortestPaths, bits_of
 from .analysis import Analysis
 from .net import Node, label, sort_key
-from ..paths.routing import UNREACHABLE, ShortestPaths, bits_of
 from .scc import cycle_through, is_cyclic, strongly_connected
 
 End = tuple[str, str]  # (device, port)

@@ -16,6 +16,8 @@ when it came from an input):
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from ..model import Device, DeviceKind, Fabric, Port
 
 End = tuple[str, str]  # (device, port)
@@ -29,19 +31,20 @@ class Cabling:
         devices = fabric.devices
         self.peer: dict[End, End] = {}
         self.skipped: list[tuple[End, End, str]] = []  # cables left out, and why
+        peer = self.peer
+        switch, host = DeviceKind.switch, DeviceKind.host
         for link in fabric.links:
             a, b = (link.a.device, link.a.port), (link.b.device, link.b.port)
-            why = _unusable(devices, a, b) or _unusable(devices, b, a)
-            if why is None and DeviceKind.switch not in (devices[a[0]].kind, devices[b[0]].kind):
-                why = "no switch on it: hosts do not forward"
-            if why is None and (a in self.peer or b in self.peer):
-                end = a if a in self.peer else b
-                far = self.peer[end]
-                why = f"{end[0]}:{end[1]} is already cabled to {far[0]}:{far[1]}"
-            if why is not None:
-                self.skipped.append((a, b, why))
+            da, db = devices.get(a[0]), devices.get(b[0])
+            pa = da.ports.get(a[1]) if da is not None else None
+            pb = db.ports.get(b[1]) if db is not None else None
+            ka, kb = da.kind if da is not None else None, db.kind if db is not None else None
+            if (pa is None or pb is None or a == b or pa.admin_up is False or pb.admin_up is False
+                    or not ((ka is switch and (kb is switch or kb is host)) or (ka is host and kb is switch))
+                    or a in peer or b in peer):
+                self.skipped.append((a, b, self._why(a, b)))
                 continue
-            self.peer[a], self.peer[b] = b, a
+            peer[a], peer[b] = b, a
         cabled: dict[str, set[str]] = {}
         for dev, port in self.peer:
             if devices[dev].kind == DeviceKind.switch:
@@ -51,8 +54,24 @@ class Cabling:
         self.ports = {dev: [p for p in devices[dev].ports if p in names] for dev, names in cabled.items()}
         self._switch_ports = {dev: [p for p in names if devices[self.peer[(dev, p)][0]].kind == DeviceKind.switch]
                               for dev, names in self.ports.items()}
-        # NIC ports cabled to a switch: where traffic starts and ends.
-        self.endpoints = sorted(end for end in self.peer if devices[end[0]].kind == DeviceKind.host)
+
+    @cached_property
+    def endpoints(self) -> list[End]:
+        """NIC ports cabled to a switch: where traffic starts and ends."""
+        devices = self.fabric.devices
+        return sorted(end for end in self.peer if devices[end[0]].kind == DeviceKind.host)
+
+    def _why(self, a: End, b: End) -> str:
+        """Why the cable a <-> b is left out."""
+        devices = self.fabric.devices
+        why = _unusable(devices, a, b) or _unusable(devices, b, a)
+        if why is None and DeviceKind.switch not in (devices[a[0]].kind, devices[b[0]].kind):
+            why = "no switch on it: hosts do not forward"
+        if why is None:
+            end = a if a in self.peer else b
+            far = self.peer[end]
+            why = f"{end[0]}:{end[1]} is already cabled to {far[0]}:{far[1]}"
+        return why
 
     def is_switch(self, name: str) -> bool:
         return self.fabric.devices[name].kind == DeviceKind.switch

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import DeviceKind, Port, SchedulerType, Source
