@@ -66,11 +66,9 @@ _LEFT_OUT = {"updown": "so its turns are not analysed", "routes": "so its forwar
 def analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths | None = None) -> Analysis | None:
     """None when the fabric has no cables or no routing model (no topology): nothing to analyse. ``paths``: the
     fabric's losslessd.paths view when the caller already has it (the path rules share it)."""
-    paths = paths or fabric_paths(fabric)
-    if paths is None:
-        return None
     with gc_paused():
-        return _analyse(fabric, lossless, dscps, paths)
+        paths = paths or fabric_paths(fabric)
+        return None if paths is None else _analyse(fabric, lossless, dscps, paths)
 
 
 def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths) -> Analysis:

@@ -41,7 +41,7 @@ from ..model import NextHop, Route
 from .cabling import Cabling, End
 
 Group = tuple[list[str], list[str]]
-Hop = tuple[str, str, str, object]  # (egress port, next device, its ingress port, the next state)
+Step = tuple[str, str, str, object]  # (egress port, next device, its ingress port, the next state)
 DELIVER = "deliver"
 
 
@@ -50,7 +50,7 @@ class Toward:
     ``starts`` (several address classes of one receiver under `routes`); next_hops(switch, state) leads
     on, and from the receiver's switch to the receiver itself. ``why``: why there is no start."""
 
-    def __init__(self, target: End, last: End, starts: list, hops: Callable[[str, object], list[Hop]],
+    def __init__(self, target: End, last: End, starts: list, hops: Callable[[str, object], list[Step]],
                  gap: Callable[[str], str | None], why: str | None = None):
         self.target = target
         self.last = last  # (switch, port) the receiver hangs off
@@ -58,9 +58,9 @@ class Toward:
         self._hops = hops
         self.gap = gap
         self.why = why
-        self._memo: dict[tuple[str, object], list[Hop]] = {}
+        self._memo: dict[tuple[str, object], list[Step]] = {}
 
-    def next_hops(self, switch: str, state) -> list[Hop]:
+    def next_hops(self, switch: str, state) -> list[Step]:
         key = (switch, state)
         found = self._memo.get(key)
         if found is None:
@@ -113,12 +113,12 @@ class UpDown:
         down, up = self._distances(last[0])
         sides = self._sides
 
-        def hops(switch: str, phase) -> list[Hop]:
+        def hops(switch: str, phase) -> list[Step]:
             here = (up if phase == "up" else down).get(switch)
             if here is None:
                 return []
             going_down = down.get(switch) == here  # going down now is a shortest way
-            out: list[Hop] = []
+            out: list[Step] = []
             for p, nd, np, side in sides.get(switch, ()):
                 if side == "down":
                     if going_down and down.get(nd) == here - 1:
@@ -217,7 +217,7 @@ class DestRouting:
         bits, why = self.destinations(target)
         via, peer = self.via, self.cabling.peer
 
-        def hops(switch: str, t) -> list[Hop]:
+        def hops(switch: str, t) -> list[Step]:
             return [(p, *peer[(switch, p)], t) for p, b in via.get(switch, {}).items() if b >> t & 1]
 
         return Toward(target, last, list(bits_of(bits)), hops, self.gaps.get, why)
