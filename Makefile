@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: demo test venv test-deps golden bench clean
+.PHONY: demo test test-fast venv test-deps deb-deps golden bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,30 +19,56 @@ venv: $(VENV)/.installed
 
 test-deps: $(VENV)/.test-installed
 
-# Lint the bundled example fabric. It carries deliberate mistakes, so findings (exit 1) are the
-# expected outcome; only an input/usage error (exit 2) fails the demo. Then pull it from the
-# simulator and lint that, and watch the daemon report a simulated PFC storm.
+# Debian tools some tests and benches use: promtool (Prometheus rules), snmpd and the net-snmp tools
+# (the fast SNMP path's SNMPv3 peer, bench/daemon_scale.py's agents and net-snmp reference).
+# Installed only when missing and when this is root with apt-get; otherwise the tests that need
+# them skip and say why.
+DEB_TOOLS = promtool:prometheus /usr/sbin/snmpd:snmpd snmpset:snmp snmpbulkwalk:snmp
+deb-deps:
+	@missing=""; for pair in $(DEB_TOOLS); do tool=$${pair%%:*}; pkg=$${pair#*:}; \
+	  command -v $$tool >/dev/null 2>&1 || case " $$missing " in *" $$pkg "*) ;; *) missing="$$missing $$pkg";; esac; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian packages:$$missing"; \
+	    (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing) \
+	      || echo "could not install$$missing: the tests that need them skip"; \
+	  else echo "not root or no apt-get:$$missing not installed; the tests that need them skip"; fi; fi
+
+# Lint the bundled example fabrics (RoCE, then InfiniBand). They carry deliberate mistakes, so
+# findings (exit 1) are the expected outcome; only an input/usage error (exit 2) fails the demo.
+# Then pull the RoCE fabric from the simulator and lint that, and watch the daemon report a
+# simulated PFC storm.
 demo: venv
 	@echo "== losslessd lint examples/fabric --policy roce-dscp26"
 	@$(VENV)/bin/losslessd lint examples/fabric --policy roce-dscp26; rc=$$?; \
 	  if [ $$rc -gt 1 ]; then exit $$rc; fi
+	@echo "== losslessd lint examples/infiniband --policy infiniband"
+	@$(VENV)/bin/losslessd lint examples/infiniband --policy infiniband; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then exit $$rc; fi
 	@LOSSLESSD=$(CURDIR)/$(VENV)/bin/losslessd sh examples/pull-demo.sh
 	@$(PY) examples/daemon-demo.py --losslessd $(CURDIR)/$(VENV)/bin/losslessd
 
-test: test-deps
+test: test-deps deb-deps
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The inner loop: everything but the tests marked `slow` (they start the simulator, the daemon, the
+# program itself, or build a wheel). A test left in it that starts a process fails and says so.
+test-fast: test-deps
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
 
 # Regenerate the parser and render golden files after an intended parser or template change (review the diff!).
 golden: test-deps
 	$(PY) -m tests.golden
 	$(PY) -m tests.render_golden
 
-# Benchmarks print figures (poll_rate compares with net-snmp's snmpbulkwalk: apt-get install snmp).
-bench: test-deps
+# Benchmarks print figures (poll_rate and daemon_scale compare with net-snmp's snmpbulkwalk; daemon_scale
+# runs net-snmp's snmpd as the simulated fleet's agents).
+bench: test-deps deb-deps
 	$(PY) bench/lint_scale.py
 	$(PY) bench/deadlock_scale.py
 	$(PY) bench/poll_rate.py
 	$(PY) bench/daemon_scale.py
+	$(PY) bench/tune_eval.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

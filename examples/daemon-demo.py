@@ -8,6 +8,7 @@ what /metrics and `losslessd events` say, stop the storm, show it cleared. Used 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -47,6 +48,12 @@ def storm_lines(port: int) -> list[str]:
     place = f'device="{device}",port="{iface}",priority="{prio}"'
     return [line for line in scrape(port).splitlines()
             if place in line and line.startswith(("losslessd_pfc_storm", "losslessd_pfc_rx_frames_total"))]
+
+
+def open_events(losslessd: str, db: Path) -> list[dict]:
+    res = subprocess.run([losslessd, "events", "--db", str(db), "--open", "-f", "json"], capture_output=True,
+                         text=True, check=False)
+    return json.loads(res.stdout)["events"] if res.returncode == 0 else [{"unreadable": res.stderr}]
 
 
 def wait(check, what: str, timeout_s: float = 60):
@@ -90,7 +97,8 @@ def main() -> None:
             sim.storm(*STORM, on=False)
             wait(lambda: any(line.startswith("losslessd_pfc_storm") and line.endswith(" 0.0")
                              for line in storm_lines(port)), "the storm to clear")
-            time.sleep(3 * INTERVAL_S)  # the pause-rate event ends after two quiet polls
+            wait(lambda: not open_events(args.losslessd, work / "history.db"),
+                 "the events to end (the pause-rate event ends after two quiet polls)")
             print("== the storm stops; losslessd events --db history.db")
         finally:
             daemon.send_signal(signal.SIGTERM)

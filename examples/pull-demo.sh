@@ -1,8 +1,12 @@
 #!/bin/sh
 # Lint what is running: serve examples/fabric with the device simulator (SSH + SNMP on 127.0.0.1),
-# collect it with `losslessd pull`, then lint the snapshot. Used by `make demo`.
+# collect it with `losslessd pull`, then lint the snapshot. Used by `make demo`. The snapshot stays
+# in build/demo/snapshot (what the pull prints is there afterwards); the simulator's files do not.
 set -eu
 LOSSLESSD=${LOSSLESSD:-losslessd}
+snapshot=build/demo/snapshot
+rm -rf "$snapshot"  # pull refuses a folder that is not empty: this one is the demo's own
+mkdir -p "$(dirname "$snapshot")"
 work=$(mktemp -d)
 sim=
 cleanup() {
@@ -26,12 +30,14 @@ done
 # The simulator's throwaway device secrets, by the variable names its inventory references.
 eval "$(grep '^export ' "$work/sim.log")"
 
-echo "== losslessd pull --inventory <simulator inventory> --out snapshot/"
+echo "== losslessd pull --inventory <simulator inventory> --out $snapshot"
 "$LOSSLESSD" pull --inventory "$work/sim/inventory.yaml" --known-hosts "$work/sim/known_hosts" \
-	--out "$work/snapshot"
-cp examples/fabric/topology.yaml "$work/snapshot/"  # cabling is not pulled
-echo "== losslessd lint snapshot/ (only the summary; the findings match the offline lint above)"
+	--out "$snapshot"
+# Cabling and routing tables are not pulled: the topology file and the tables it names come along.
+cp examples/fabric/topology.yaml "$snapshot/"
+cp -R examples/fabric/routes "$snapshot/"
+echo "== losslessd lint $snapshot (only the summary; the findings match the offline lint above)"
 rc=0
-"$LOSSLESSD" lint "$work/snapshot" -o "$work/report.txt" || rc=$?
+"$LOSSLESSD" lint "$snapshot" -o "$work/report.txt" || rc=$?
 tail -n 1 "$work/report.txt"
 [ "$rc" -le 1 ]

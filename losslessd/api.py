@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from pathlib import Path
 
+from .docpos import load_json
 from .errors import InputError
 from .fix import FixResult, plan
 from .gcpause import gc_paused
@@ -22,16 +23,26 @@ __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy
 
 def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
-         baseline: set[str] | None = None, topology: str | Path | None = None) -> LintResult:
+         baseline: set[str] | None = None, topology: str | Path | None = None,
+         progress: Callable[[str, int, int, str], None] | None = None) -> LintResult:
     """Parse ``paths`` (files or fabric folders) and lint them under ``policy``; ``topology`` is the fabric's
-    topology file (default: a linted folder's topology.yaml)."""
+    topology file (default: a linted folder's topology.yaml). ``progress(stage, done, total, note)`` is
+    told how far reading ("devices") and checking ("rules", the rule's code as note) have got."""
     if fmt and resolve_format(fmt) is None:
         raise InputError(f"unknown --format {fmt!r}; known: {', '.join(PLATFORMS)} (or eos, mlx5)")
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     rules = select(select_codes, ignore_codes)
+    reading = checking = None
+    if progress is not None:
+        def reading(done: int, total: int) -> None:
+            progress("devices", done, total, "")
+
+        def checking(done: int, total: int, code: str) -> None:
+            progress("rules", done, total, code)
     with gc_paused():
-        fabric = load_fabric(list(paths), fmt, lines=False, topology=topology)  # run() finds the lines its findings show
-        result = run(fabric, pol, rules, baseline=baseline)
+        # run() finds the lines its findings show
+        fabric = load_fabric(list(paths), fmt, lines=False, topology=topology, progress=reading)
+        result = run(fabric, pol, rules, baseline=baseline, progress=checking)
     result.inputs = [str(p) for p in paths]
     return result
 
@@ -45,10 +56,8 @@ def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *,
 
 def load_baseline(path: str | Path) -> set[str]:
     """Fingerprints from an earlier `lint --output-format json` report: those findings are accepted."""
+    data = load_json(path)  # InputError (file:line) for a file that is not JSON, or not a regular file
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return {f["fingerprint"] for f in data["findings"]}
-    except OSError as exc:
-        raise InputError(f"cannot read baseline: {exc.strerror or exc}", file=str(path)) from None
-    except (ValueError, KeyError, TypeError):
+        return {str(f["fingerprint"]) for f in data["findings"]}
+    except (KeyError, TypeError):
         raise InputError("not a losslessd JSON report (expected findings[].fingerprint)", file=str(path)) from None

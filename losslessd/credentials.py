@@ -13,6 +13,9 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from .errors import InputError
+from .limits import SECRET_FILE_BYTES, file_kind, read_text
+
 # Inventory keys that hold a secret, by reference: <key>_env or <key>_file. A bare <key> is refused.
 SECRET_KEYS = ("password", "secret", "community", "auth_key", "priv_key")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -88,15 +91,14 @@ def read_secret_file(path: Path, key: str) -> str:
     except OSError as exc:
         raise CredentialError(f"`{key}` {path}: {exc.strerror or exc}", key) from None
     if not stat.S_ISREG(st.st_mode):
-        raise CredentialError(f"`{key}` {path} is not a regular file", key)
+        raise CredentialError(f"`{key}` {path} is not a regular file ({file_kind(st.st_mode)})", key)
     if st.st_mode & 0o077:
         raise CredentialError(f"`{key}` {path} has mode {stat.S_IMODE(st.st_mode):04o}; a secret file must "
                               f"be readable by its owner only: chmod 600 {path}", key)
-    try:
-        value = path.read_text(encoding="utf-8").split("\n", 1)[0].rstrip("\r")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CredentialError(f"`{key}` {path}: cannot read: {getattr(exc, 'strerror', None) or exc}",
-                              key) from None
+    try:  # opened without blocking and checked again: the file may have been swapped since the stat
+        value = read_text(path, str(path), limit=SECRET_FILE_BYTES, what="secret file").split("\n", 1)[0]
+    except InputError as exc:
+        raise CredentialError(f"`{key}` {exc}", key) from None
     if not value:
         raise CredentialError(f"`{key}` {path} is empty", key)
     return value

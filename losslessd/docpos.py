@@ -1,4 +1,10 @@
-"""Load YAML or JSON while keeping line numbers, so errors can name file:line for a path."""
+"""Load YAML or JSON while keeping line numbers, so errors can name file:line for a path.
+
+Every YAML document losslessd reads (policies, topology, inventories, daemon settings, NVUE trees) is
+composed here, within the limits of losslessd/limits.py: nesting depth, nodes after alias expansion
+(the billion laughs), alias cycles and integer length are checked before any data is built, and
+every failure is an InputError with the file and the line.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +15,31 @@ from typing import Any
 import yaml
 
 from .errors import InputError
+from .limits import (
+    ENV_MAX_FILE_MB,
+    MAX_INT_DIGITS,
+    MAX_NESTING,
+    MAX_YAML_NODES,
+    describe_mib,
+    max_yaml_bytes,
+    read_text,
+)
+
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 class Document:
-    """A parsed YAML/JSON document plus a map from JSON pointer to 1-based line."""
+    """A parsed YAML/JSON document plus a map from JSON pointer to 1-based line.
 
-    def __init__(self, data: Any, lines: dict[str, int], file: str):
+    ``duplicates`` lists the mapping keys given twice, as (line, pointer parts of the mapping, key,
+    line of the first one): PyYAML keeps only the last, so each loader decides whether that is an error."""
+
+    def __init__(self, data: Any, lines: dict[str, int], file: str,
+                 duplicates: list[tuple[int, tuple, str, int]] | None = None):
         self.data = data
         self.lines = lines
         self.file = file
+        self.duplicates = duplicates or []
 
     def line_of(self, path: list[str | int] | tuple) -> int | None:
         """Line of the deepest existing prefix of ``path``."""
@@ -28,56 +50,216 @@ class Document:
                 return line
             parts = parts[:-1]
 
+    def refuse_duplicates(self) -> None:
+        """InputError at the first key given twice (for files where a repeated key is always a mistake)."""
+        if self.duplicates:
+            line, parts, key, first = self.duplicates[0]
+            where = f" in {'.'.join(parts)}" if parts else ""
+            raise InputError(f"duplicate key {key!r}{where}: also given at line {first} (YAML keeps only the last "
+                             "one; remove or rename one)", file=self.file, line=line)
+
 
 def pointer(parts: list | tuple) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _walk(node: yaml.Node, parts: list[str], lines: dict[str, int]) -> Any:
-    lines[pointer(parts)] = node.start_mark.line + 1
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose composer stops at MAX_NESTING levels (PyYAML composes recursively: a 3,000-deep
+    document is a RecursionError) and whose integers are at most MAX_INT_DIGITS digits long."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+        self._nodes = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        self._nodes += 1  # aliases too (they cost an event each); their expansion is _check_graph's
+        try:
+            if self._depth > MAX_NESTING:
+                raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_NESTING} levels",
+                                                  self.peek_event().start_mark)
+            if self._nodes > MAX_YAML_NODES:
+                raise yaml.composer.ComposerError(None, None, f"more than {MAX_YAML_NODES:,} nodes",
+                                                  self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError, TypeError) as exc:  # e.g. the date 2001-02-30
+            raise yaml.constructor.ConstructorError(None, None, f"cannot read this value: {exc}",
+                                                    node.start_mark) from None
+
+    def construct_yaml_int(self, node):
+        digits = sum(ch.isalnum() for ch in str(node.value))
+        if digits > MAX_INT_DIGITS:
+            raise yaml.constructor.ConstructorError(None, None, f"an integer of {digits} digits (at most "
+                                                    f"{MAX_INT_DIGITS} are read)", node.start_mark)
+        return super().construct_yaml_int(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+
+
+def _yaml_error(exc: yaml.YAMLError, path: str) -> InputError:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    return InputError(f"invalid YAML: {problem}", file=path, line=mark.line + 1 if mark else None)
+
+
+def compose(text: str, path: str) -> yaml.Node | None:
+    """The node graph of a YAML document, checked against the limits (InputError with file:line)."""
+    limit = max_yaml_bytes()
+    if len(text) > limit:  # characters: at most the bytes
+        raise InputError(f"a YAML document is read up to {describe_mib(limit)} (an eighth of the file limit; PyYAML "
+                         f"reads about 0.3 MB/s); raise the file limit with --max-file-mb or {ENV_MAX_FILE_MB} if "
+                         "it is real", file=path)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, other controls)
+        raise InputError(f"invalid YAML: {exc.reason} (character #x{exc.character:04x})", file=path,
+                         line=text.count("\n", 0, exc.position) + 1) from None
+    try:
+        node = loader.get_single_node()
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, path) from None
+    finally:
+        loader.dispose()
+    if node is not None:
+        _check_graph(node, path)
+    return node
+
+
+def _check_graph(root: yaml.Node, path: str) -> None:
+    """Aliases make the node tree a graph: refuse a cycle (an alias inside the node it names), more than
+    MAX_YAML_NODES nodes once every alias is expanded, or nesting through aliases deeper than MAX_NESTING.
+    Iterative, each node once: sizes and depths of shared nodes are remembered."""
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if done:
+            active.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            depth[key] = 1 + max((depth[id(c)] for c in children), default=0)
+            if size[key] > MAX_YAML_NODES:
+                raise InputError(f"invalid YAML: aliases expand this document beyond {MAX_YAML_NODES:,} nodes "
+                                 "(an alias bomb?)", file=path, line=node.start_mark.line + 1)
+            if depth[key] > MAX_NESTING:
+                raise InputError(f"invalid YAML: aliases nest this document deeper than {MAX_NESTING} levels",
+                                 file=path, line=node.start_mark.line + 1)
+            continue
+        if key in size:
+            continue
+        if key in active:
+            raise InputError("invalid YAML: an alias refers to a node that contains it (a recursive alias)",
+                             file=path, line=node.start_mark.line + 1)
+        active.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
-        out = {}
-        for key_node, value_node in node.value:
-            key = yaml.safe_load(yaml.serialize(key_node)) if not isinstance(key_node, yaml.ScalarNode) else key_node.value
-            lines[pointer([*parts, str(key)])] = key_node.start_mark.line + 1
-            out[str(key)] = _walk(value_node, [*parts, str(key)], lines)
-        return out
+        return [n for pair in node.value for n in pair]
     if isinstance(node, yaml.SequenceNode):
-        return [_walk(child, [*parts, str(i)], lines) for i, child in enumerate(node.value)]
-    return None  # scalars are taken from safe_load; only positions are needed here
+        return list(node.value)
+    return []
+
+
+def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, str, int]]]:
+    """Line of every JSON pointer (a mapping value's is its key's line, where an error about it should point;
+    a shared node's inside is walked at its first place only), and the mapping keys given twice (merge keys
+    `<<` are not duplicates)."""
+    lines: dict[str, int] = {}
+    duplicates: list[tuple[int, tuple, str, int]] = []
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, tuple]] = [(root, ())]
+    while stack:
+        node, parts = stack.pop()
+        lines.setdefault(pointer(parts), node.start_mark.line + 1)  # a mapping value keeps its key's line
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
+                    continue
+                key, line = str(key_node.value), key_node.start_mark.line + 1
+                if key in first:
+                    duplicates.append((line, parts, key, first[key]))
+                else:
+                    first[key] = line
+                lines[pointer((*parts, key))] = line
+                stack.append((value_node, (*parts, key)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((child, (*parts, str(i))) for i, child in enumerate(node.value))
+    duplicates.sort()
+    return lines, duplicates
 
 
 def load_yaml(path: str | Path, text: str | None = None) -> Document:
+    """A YAML file (or ``text`` shown as ``path``) read within the limits; InputError (file:line) otherwise."""
     path = str(path)
+    if text is None:
+        text = read_text(path)
+    node = compose(text, path)
+    if node is None:
+        return Document(None, {}, path)
+    lines, duplicates = _positions(node)  # before construction: merge keys rewrite the mappings
     try:
-        if text is None:
-            text = Path(path).read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=path) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=path) from None
+        data = _Loader("").construct_document(node)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"invalid YAML: {problem}", file=path, line=mark.line + 1 if mark else None) from None
-    lines: dict[str, int] = {}
-    if node is not None:
-        _walk(node, [], lines)
-    return Document(data, lines, path)
+        raise _yaml_error(exc, path) from None
+    return Document(data, lines, path, duplicates)
+
+
+def schema_error(doc: Document, err, count: int = 1) -> InputError:
+    """A jsonschema ValidationError as an InputError at its file:line and JSON path; an unexpected key is
+    pointed at where it is written. ``count``: how many errors were found (the rest are summarised)."""
+    path = list(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = err.schema.get("properties", {})
+        extra = [k for k in err.instance if k not in allowed]
+        message = (f"unknown key {_short(extra[0]) if extra else '?'}; allowed keys: "
+                   f"{', '.join(sorted(allowed))}")
+        path += extra[:1]
+    elif err.validator == "enum":
+        message = f"expected one of {err.validator_value}, got {_short(err.instance)}"
+    elif err.validator == "type":
+        message = f"expected {err.validator_value}, got {_short(err.instance)}"
+    elif err.validator == "required":
+        message = err.message.replace("is a required property", "is required")
+    else:
+        message = err.message if len(err.message) <= 300 else err.message[:300] + "..."
+    more = f" (and {count - 1} more)" if count > 1 else ""
+    return InputError(message + more, file=doc.file, line=doc.line_of(path) or 1, pointer=pointer(path) or "/")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def load_json(path: str | Path, text: str | None = None) -> Any:
     """JSON with errors that name file, line and column."""
     path = str(path)
+    if text is None:
+        text = read_text(path)
     try:
-        if text is None:
-            text = Path(path).read_text(encoding="utf-8")
         return json.loads(text)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=path) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=path) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested deeper than Python's JSON parser reads (about 1,000 levels)",
+                         file=path) from None
+    except ValueError as exc:  # an integer beyond CPython's 4,300-digit conversion limit
+        raise InputError(f"invalid JSON: {exc}", file=path) from None

@@ -23,3 +23,31 @@ class InputError(Exception):
                 where += f" (at {self.pointer})"
             where += ": "
         return where + self.message
+
+
+# Exit codes of every command (README "Exit codes"; `losslessd --help`).
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # findings at or above --fail-on (lint), devices that failed (pull), fixes to apply (fix)
+EXIT_INPUT = 2  # unusable input or usage error; nothing readable
+EXIT_INTERNAL = 3  # a bug in losslessd: never read as findings
+EXIT_BROKEN_PIPE = 141  # stdout closed before the report was written (`| head`), as a shell reports SIGPIPE
+DEBUG_ENV = "LOSSLESSD_DEBUG"
+REPORT_HINT = (f"this is a bug in losslessd, not a finding: please report it with the command and its input "
+               f"({DEBUG_ENV}=1 prints the traceback)")
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: first line of the message [file.py:line]`` of an exception that is a bug."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" [{frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}]" if frames else ""
+    if isinstance(exc, MemoryError):
+        return f"MemoryError: out of memory{where}"
+    text = str(exc).splitlines()[0][:300] if str(exc).strip() else ""
+    return f"{type(exc).__name__}{': ' + text if text else ''}{where}"
+
+
+def internal_error_message(what: str, exc: BaseException) -> str:
+    """One line for an exception that is a bug: what failed, the exception, where it was raised, the hint."""
+    return f"{what}: {describe_exception(exc)}; {REPORT_HINT}"

@@ -84,6 +84,8 @@ _MIGRATIONS = [
         port TEXT, message TEXT NOT NULL, fingerprint TEXT NOT NULL);
     CREATE INDEX findings_run ON findings (device, time_unix_s);
     """,
+    # The tuner's proposal an ecn_not_marking event carries (losslessd.tune.propose), as JSON; NULL: none.
+    "ALTER TABLE events ADD COLUMN proposal TEXT;",
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -91,11 +93,35 @@ _SAMPLE_UPSERT = ("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT 
                   "total = total + excluded.total, peak = max(peak, excluded.peak)")
 _COVERAGE_UPSERT = ("INSERT INTO coverage VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
                     "seconds = seconds + excluded.seconds")
-_EVENT_UPSERT = "INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_EVENT_COLUMNS = "kind, device, port, priority, start_unix_s, message, severity, numbers, end_unix_s, basis, code"
+_EVENT_UPSERT = "INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_EVENT_COLUMNS = ("kind, device, port, priority, start_unix_s, message, severity, numbers, end_unix_s, basis, code, "
+                  "proposal")
 
 # One record_* call: the statements that write it, applied together so a dropped batch leaves no half.
 _Batch = list[tuple[str, list[tuple]]]
+# One poll's rates as history rows: (samples rows, coverage rows, (device, port) pairs).
+RateRows = tuple[list[tuple], list[tuple], list[tuple[str, str]]]
+
+
+def rate_rows(rates: Rates, resolution_s: float) -> RateRows | None:
+    """One poll's rates as the rows ``History.record_rate_rows`` writes (None: nothing to record).
+    Pure, so a process other than the history's writer can make them: only the counters the history
+    keeps (RECORDED_NAMES), a samples row only for a counter that moved, a coverage row per name."""
+    if rates.reset or rates.interval_s <= 0:
+        return None
+    bucket = math.floor(rates.time_unix_s / resolution_s) * resolution_s
+    samples, names, ports = [], set(), set()
+    for key, per_s in rates.per_s.items():
+        if key.name not in RECORDED_NAMES:
+            continue
+        names.add(key.name)
+        ports.add((rates.device, key.port))
+        if per_s:
+            idx = -1 if key.index is None else key.index
+            samples.append((rates.device, key.port, bucket, key.name, idx, per_s * rates.interval_s, per_s))
+    if not names:
+        return None
+    return samples, [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)], sorted(ports)
 
 
 @dataclass(frozen=True)
@@ -136,6 +162,9 @@ class History:
         self._lock = threading.Lock()  # the connection
         self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
         self._db = _open(self.path, create)
+        # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
+        self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
+            row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
         self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
         if max_bytes is not None:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
@@ -150,29 +179,23 @@ class History:
 
     def record_rates(self, rates: Rates) -> None:
         """Add one poll's rates to its bucket (the bucket of its end time). Reset polls carry no rates."""
-        if rates.reset or rates.interval_s <= 0:
+        self.record_rate_rows(rate_rows(rates, self.resolution_s))
+
+    def record_rate_rows(self, rows: RateRows | None) -> None:
+        """What ``rate_rows`` made of one poll's rates (the daemon's workers make them, it writes them)."""
+        if rows is None:
             return
-        bucket = math.floor(rates.time_unix_s / self.resolution_s) * self.resolution_s
-        samples, names, ports = [], set(), set()
-        for key, per_s in rates.per_s.items():
-            if key.name not in RECORDED_NAMES:
-                continue
-            names.add(key.name)
-            ports.add((rates.device, key.port))
-            if per_s:
-                idx = -1 if key.index is None else key.index
-                samples.append((rates.device, key.port, bucket, key.name, idx, per_s * rates.interval_s, per_s))
-        if names:
-            coverage = [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)]
-            new_ports = sorted(ports - self._ports)
-            self._ports.update(new_ports)
-            self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage),
-                          ("INSERT OR IGNORE INTO ports VALUES (?, ?)", new_ports)])
+        samples, coverage, ports = rows
+        new_ports = sorted(set(ports) - self._ports)
+        self._ports.update(new_ports)
+        self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage),
+                      ("INSERT OR IGNORE INTO ports VALUES (?, ?)", new_ports)])
 
     def record_event(self, event: Event) -> None:
         """Insert or update (same ``Event.id``) an event: its latest state wins."""
         row = (event.id, event.kind, event.device, event.port, event.priority, event.start_unix_s,
-               event.end_unix_s, event.severity, event.basis, event.code, event.message, json.dumps(event.numbers))
+               event.end_unix_s, event.severity, event.basis, event.code, event.message, json.dumps(event.numbers),
+               None if event.proposal is None else json.dumps(event.proposal))
         self._record([(_EVENT_UPSERT, [row])])
 
     def record_findings(self, device: str, time_unix_s: float, findings: list[Finding]) -> None:
@@ -273,9 +296,10 @@ class History:
                 args.append(value)
         if open_only:
             where.append("end_unix_s IS NULL")
-        rows = self._query(f"SELECT {_EVENT_COLUMNS} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
+        rows = self._query(f"SELECT {self._event_columns} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
         return [Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=r[4], message=r[5], severity=r[6],
-                      numbers=json.loads(r[7]), end_unix_s=r[8], basis=r[9], code=r[10]) for r in rows]
+                      numbers=json.loads(r[7]), end_unix_s=r[8], basis=r[9], code=r[10],
+                      proposal=None if r[11] is None else json.loads(r[11])) for r in rows]
 
     def series(self, device: str, port: str, names: Iterable[str], index: int | None = None,
                since: float | None = None, until: float | None = None,
@@ -309,6 +333,16 @@ class History:
             value = found.get((bucket, name), 0.0)
             out.append((bucket, name, value / secs if stat == "mean" else value))
         return out
+
+    def indexes(self, device: str, port: str, names: Iterable[str], since: float | None = None,
+                until: float | None = None) -> list[int]:
+        """The priorities and queues (Key.index) of ``port`` with samples of ``names`` in [since, until]."""
+        names = sorted(set(names))
+        span = [-math.inf if since is None else since, math.inf if until is None else until]
+        rows = self._query(f"SELECT DISTINCT idx FROM samples WHERE device = ? AND port = ? AND idx >= 0 AND name IN "
+                           f"({','.join('?' * len(names))}) AND bucket_s BETWEEN ? AND ? ORDER BY idx",
+                           [device, port, *names, *span])
+        return [idx for (idx,) in rows]
 
     def findings(self, device: str | None = None, since: float | None = None,
                  latest: bool = False) -> list[StoredFinding]:
@@ -365,7 +399,7 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # WAL needs shared memory: no NFS
                 raise InputError("SQLite cannot use WAL mode on this file system; put the history on a local disk",
                                  file=str(path))
-        if version < SCHEMA_VERSION:  # all steps in one transaction: a crash mid-way leaves the old version
+        if version < SCHEMA_VERSION and create:  # all steps in one transaction: a crash mid-way leaves the old version
             steps = "".join(_MIGRATIONS[version:])
             db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")

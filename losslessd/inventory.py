@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .credentials import SECRET_KEYS, CredentialError, Secret, refuse_plaintext, resolve
 from .docpos import Document, load_yaml
 from .errors import InputError
@@ -133,6 +131,10 @@ class _Loader:
             for name, (entry, doc, parts) in self.groups.items():
                 self._check_fields(entry, doc, parts, f"group {name}", group=True)
             for name, (entry, doc, parts) in self._entries(hosts_doc, hosts_base, "host").items():
+                problem = file_name_problem(name)
+                if problem:  # it names the host's capture, counters and session log files
+                    self.error(f"host {name[:80]!r}{'...' if len(name) > 80 else ''}: {problem}", doc, parts)
+                    continue
                 self._check_fields(entry, doc, parts, f"host {name}", group=True)
                 host = self._host(name, entry, doc, parts)
                 if host is not None:
@@ -150,11 +152,11 @@ class _Loader:
             out = {}
             for key, file in zip(("hosts", "groups", "defaults"), FOLDER_FILES):
                 f = self.path / file
-                if key == "hosts" and not f.is_file():
+                if key == "hosts" and not os.path.lexists(f):
                     self.error(f"an inventory folder needs {file} (and may have {FOLDER_FILES[1]}, "
                                f"{FOLDER_FILES[2]})", None)
                     return None
-                out[key] = (self._load(f, {(): key[:-1]}) if f.is_file() else None, ())
+                out[key] = (self._load(f, {(): key[:-1]}) if os.path.lexists(f) else None, ())
             return None if self.errors else out
         doc = self._load(self.path, {("hosts",): "host", ("groups",): "group"})
         if doc is None:
@@ -175,8 +177,11 @@ class _Loader:
         except InputError as exc:
             self.errors.append(exc)
             return None
-        for line, message in _duplicate_keys(path.read_text(encoding="utf-8"), entries):
-            self.errors.append(InputError(message, file=doc.file, line=line))
+        for line, parts, key, first in doc.duplicates:  # PyYAML keeps the last one silently
+            what = (f"{entries[parts]} {key!r}" if parts in entries else
+                    f"key {key!r}" + (f" in {'.'.join(parts)}" if parts else ""))
+            self.errors.append(InputError(f"duplicate {what}: also defined at line {first} (YAML keeps only the "
+                                          "last one; remove or rename one)", file=doc.file, line=line))
         return doc
 
     def _mapping(self, doc: Document | None, parts: tuple, what: str) -> dict | None:
@@ -239,19 +244,35 @@ class _Loader:
                     self.error(f"{where}: unknown group {g!r} (groups: {known})", doc, (*parts, "groups", i))
 
     def _chain(self, name: str, entry: dict, doc: Document, parts: tuple) -> list[_Level]:
-        """The host's entry, its groups depth-first (each once), then the defaults: Nornir's lookup order."""
+        """The host's entry, its groups depth-first (each once), then the defaults: Nornir's lookup order.
+        Walked without recursion, so a chain of thousands of groups is no problem; a group that belongs to
+        itself through others is reported (once per group)."""
         out = [_Level(entry, doc, parts, f"host {name}")]
         seen: set[str] = set()
-
-        def visit(groups):
-            for g in groups if isinstance(groups, list) else ():
-                if g in self.groups and g not in seen:
-                    seen.add(g)
-                    out.append(_Level(*self.groups[g], f"group {g}"))
-                    visit(self.groups[g][0].get("groups"))
-
-        visit(entry.get("groups"))
+        path: list[str] = []  # the groups being visited, outermost first
+        stack: list[str | None] = list(reversed(_group_names(entry.get("groups"))))
+        while stack:
+            g = stack.pop()
+            if g is None:  # a group's own groups are done
+                path.pop()
+                continue
+            if g in path:
+                cycle = " -> ".join(path[path.index(g):] + [g])
+                self._group_cycle(g, cycle)
+                continue
+            if g not in self.groups or g in seen:
+                continue
+            seen.add(g)
+            out.append(_Level(*self.groups[g], f"group {g}"))
+            path.append(g)
+            stack.append(None)
+            stack.extend(reversed(_group_names(self.groups[g][0].get("groups"))))
         return [*out, _Level(self.defaults, *self.defaults_at, "defaults")]
+
+    def _group_cycle(self, group: str, cycle: str) -> None:
+        entry, doc, parts = self.groups[group]
+        self.error(f"group {group}: its groups lead back to it ({cycle}): a group cannot belong to itself", doc,
+                   (*parts, "groups"))
 
     def _host(self, name: str, entry: dict, doc: Document, parts: tuple) -> Host | None:
         chain = self._chain(name, entry, doc, parts)
@@ -480,6 +501,30 @@ class _Data:
                     self.origin[k] = level.at("data", key, k)
 
 
+def _group_names(groups: Any) -> list[str]:
+    """The group names of a `groups:` value; anything else there has been reported by _check_fields."""
+    return [g for g in groups if isinstance(g, str)] if isinstance(groups, list) else []
+
+
+# A host's name becomes file names in a snapshot (<name>.capture, counters/<name>.json, session logs):
+# one path component of letters, digits and . _ - @ + :, not starting with a dot (the loader skips dot
+# files) and short enough for NAME_MAX (255) with the longest suffix added.
+_FILE_NAME = re.compile(r"[A-Za-z0-9_@+:-][A-Za-z0-9_.@+:-]*")
+MAX_HOST_NAME = 200
+
+
+def file_name_problem(name: str) -> str | None:
+    """Why the host name ``name`` cannot name files in a snapshot folder, or None when it can."""
+    if not name:
+        return "an empty host name cannot name the snapshot's files"
+    if len(name) > MAX_HOST_NAME:
+        return f"a host name is at most {MAX_HOST_NAME} characters (it names files of the snapshot)"
+    if not _FILE_NAME.fullmatch(name):
+        return ("a host name names files of the snapshot: use letters, digits and . _ - @ + : only, not "
+                "starting with a dot (no /, spaces or control characters)")
+    return None
+
+
 def _collectable() -> str:
     return ", ".join(p.id for p in PLATFORMS.values() if p.netmiko)
 
@@ -499,32 +544,3 @@ def _at(data: Any, parts: tuple) -> Any:
 
 def _kind(value: Any) -> str:
     return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), "value")
-
-
-def _duplicate_keys(text: str, entries: dict[tuple, str]) -> list[tuple[int, str]]:
-    """(line, message) for every mapping key given twice: PyYAML keeps the last one silently."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return []  # load_yaml has reported it
-    found: list[tuple[int, str]] = []
-    stack = [(root, ())]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, yaml.MappingNode):
-            first: dict[str, int] = {}
-            for key_node, value_node in node.value:
-                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-                if key is not None:
-                    line = key_node.start_mark.line + 1
-                    if key in first:
-                        what = (f"{entries[path]} {key!r}" if path in entries else
-                                f"key {key!r}" + (f" in {'.'.join(path)}" if path else ""))
-                        found.append((line, (f"duplicate {what}: also defined at line {first[key]} (YAML keeps "
-                                             "only the last one; remove or rename one)")))
-                    else:
-                        first[key] = line
-                stack.append((value_node, (*path, str(key))))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((child, (*path, str(i))) for i, child in enumerate(node.value))
-    return sorted(found)

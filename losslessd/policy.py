@@ -6,17 +6,22 @@ A policy is data so that no rule hard-codes a vendor default (priority 3, DSCP 2
 from __future__ import annotations
 
 import json
+import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .docpos import Document, load_yaml, pointer
+from .docpos import Document, load_yaml, pointer, schema_error
 from .errors import InputError
 from .model import WatchdogAction
 from .resources import data_dir
+
+# Policies a chain of `extends` may hold (site -> region -> shipped is three).
+MAX_EXTENDS = 32
 
 
 class _P(BaseModel):
@@ -26,6 +31,12 @@ class _P(BaseModel):
 class Range(_P):
     min: float | None = None
     max: float | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {_num(self.min)} is above max {_num(self.max)}")
+        return self
 
     def contains(self, value: float) -> bool:
         return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
@@ -45,6 +56,15 @@ class RocePorts(_P):
     select: Literal["qos-configured", "all"] = "qos-configured"
     name_regex: str | None = None
     description_regex: str | None = None
+
+    @field_validator("name_regex", "description_regex")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        """lint compiles these: a policy made in Python is held to what a policy file is."""
+        problem = None if value is None else regex_problem(value)
+        if problem:
+            raise ValueError(f"not a valid regular expression: {problem}")
+        return value
 
 
 class Lossless(_P):
@@ -163,24 +183,9 @@ def shipped() -> dict[str, Path]:
 
 def _validate(doc: Document) -> None:
     validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(e.absolute_path))
-    if not errors:
-        return
-    err = errors[0]
-    path = list(err.absolute_path)
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    raise InputError(f"{_explain(err)}{more}", file=doc.file, line=doc.line_of(path), pointer=pointer(path) or "/")
-
-
-def _explain(err: jsonschema.ValidationError) -> str:
-    if err.validator == "additionalProperties":
-        allowed = sorted(err.schema.get("properties", {}))
-        return f"{err.message}; allowed keys: {', '.join(allowed)}"
-    if err.validator == "enum":
-        return f"expected one of {err.validator_value}, got {err.instance!r}"
-    if err.validator == "type":
-        return f"expected {err.validator_value}, got {err.instance!r}"
-    return err.message
+    errors = sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        raise schema_error(doc, errors[0], len(errors))
 
 
 def _merge(base: Any, child: Any) -> Any:
@@ -195,41 +200,97 @@ def _merge(base: Any, child: Any) -> Any:
 
 def _resolve(ref: str, relative_to: Path) -> Path:
     candidate = (relative_to.parent / ref)
-    if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
-        return candidate
+    if candidate.suffix in (".yaml", ".yml") and os.path.lexists(candidate):
+        return candidate  # read (and refused, if it is no regular file) by load_yaml
     if ref in shipped():
         return shipped()[ref]
     raise InputError(f"extends {ref!r}: no such file next to this policy and no shipped policy of that name "
                      f"(shipped: {', '.join(shipped())})", file=str(relative_to))
 
 
-def _load_raw(path: Path, seen: tuple[Path, ...]) -> dict:
-    path = path.resolve()
-    if path in seen:
-        chain = " -> ".join(p.name for p in (*seen, path))
-        raise InputError(f"extends forms a loop: {chain}", file=str(path))
-    doc = load_yaml(path)
-    if not isinstance(doc.data, dict):
-        raise InputError("a policy must be a YAML mapping", file=str(path), line=1)
-    _validate(doc)
-    data = dict(doc.data)
-    parent = data.pop("extends", None)
-    if parent is None:
-        return data
-    return _merge(_load_raw(_resolve(parent, path), (*seen, path)), data)
+def _load_raw(path: Path) -> dict:
+    """The policy at ``path`` merged over its `extends` chain (followed without recursion, at most
+    MAX_EXTENDS long, a loop refused), each file checked on its own first."""
+    chain: list[tuple[Path, dict]] = []
+    seen: dict[str, Path] = {}
+    while True:
+        key = os.path.realpath(path)
+        if key in seen:
+            names = " -> ".join(p.name for p, _ in chain) + f" -> {path.name}"
+            raise InputError(f"extends forms a loop: {names}", file=str(chain[-1][0]))
+        if len(chain) >= MAX_EXTENDS:
+            raise InputError(f"extends chain is longer than {MAX_EXTENDS} policies (a loop through differently "
+                             "named files?)", file=str(chain[0][0]))
+        seen[key] = path
+        doc = load_yaml(path)
+        if not isinstance(doc.data, dict):
+            raise InputError("a policy must be a YAML mapping", file=str(path), line=1)
+        doc.refuse_duplicates()
+        _validate(doc)
+        _check_values(doc.data, doc)
+        data = dict(doc.data)
+        parent = data.pop("extends", None)
+        chain.append((path, data))
+        if parent is None:
+            break
+        path = _resolve(parent, path)
+    merged: dict = {}
+    for _, data in reversed(chain):
+        merged = _merge(merged, data)
+    return merged
+
+
+def _check_values(data: dict, doc: Document | None, file: str | None = None) -> None:
+    """What the schema cannot say: every range has min <= max, every regex compiles. ``doc`` gives lines;
+    without one (a merged policy) the error names ``file`` and the JSON path."""
+    def fail(message: str, parts: list) -> None:
+        raise InputError(message, file=doc.file if doc else file, line=doc.line_of(parts) if doc else None,
+                         pointer=pointer(parts) or "/")
+
+    for section, body in data.items():
+        if not isinstance(body, dict):
+            continue
+        for key, value in body.items():
+            if (isinstance(value, dict) and set(value) <= {"min", "max"} and _number(value.get("min"))
+                    and _number(value.get("max")) and value["min"] > value["max"]):
+                fail(f"{section}.{key}: min {_num(value['min'])} is above max {_num(value['max'])}",
+                     [section, key])
+    for key in _REGEX_KEYS:
+        value = (data.get("roce_ports") or {}).get(key) if isinstance(data.get("roce_ports"), dict) else None
+        if isinstance(value, str):
+            problem = regex_problem(value)
+            if problem:
+                fail(f"roce_ports.{key}: not a valid regular expression: {problem}", ["roce_ports", key])
+
+
+_REGEX_KEYS = ("name_regex", "description_regex")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def regex_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is not a Python regular expression, or None when it is one."""
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError) as exc:  # re.error names the position
+        return str(exc)
+    return None
 
 
 def load_policy(ref: str | Path) -> Policy:
     """Load a policy by path or by shipped name (``roce-dscp26``), resolving ``extends``."""
     path = Path(ref)
-    if not path.is_file():
+    if not os.path.lexists(path):
         if str(ref) in shipped():
             path = shipped()[str(ref)]
         else:
             raise InputError(f"no policy file or shipped policy named {str(ref)!r} (shipped: {', '.join(shipped())})")
-    data = _load_raw(path, ())
+    data = _load_raw(path)
     data.setdefault("name", path.stem)
+    _check_values(data, None, str(path))  # a child's min over its parent's max
     try:
         return Policy(**data, source_file=str(path))
-    except Exception as exc:  # pydantic errors after a schema pass mean the two disagree
+    except Exception as exc:  # noqa: BLE001 - pydantic errors after a schema pass mean the two disagree
         raise InputError(f"policy does not load: {exc}", file=str(path)) from None

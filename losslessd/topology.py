@@ -11,6 +11,7 @@ the rest of the fabric is still analysed.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +44,9 @@ class Topology:
     issues: list[TopologyIssue] = field(default_factory=list)
 
     @property
-    def files(self) -> set[Path]:
-        """Files the topology names: inputs of their own, never parsed as devices."""
-        return {p.resolve() for p, _ in self.routes.values()} | {p.resolve() for _, p, _ in self.lldp}
+    def files(self) -> set[str]:
+        """Files the topology names (real paths): inputs of their own, never parsed as devices."""
+        return {os.path.realpath(p) for p, _ in self.routes.values()} | {os.path.realpath(p) for _, p, _ in self.lldp}
 
     def source(self, line: int | None) -> Source:
         return Source(file=self.file, line=line)
@@ -53,24 +54,38 @@ class Topology:
 
 def find(paths: list[str | Path]) -> Path | None:
     """The topology file of the linted folders (topology.yaml beside the device files), if any."""
-    found = [Path(p) / name for p in paths if Path(p).is_dir() for name in TOPOLOGY_FILES if (Path(p) / name).is_file()]
+    found = [Path(p) / name for p in paths if Path(p).is_dir() for name in TOPOLOGY_FILES
+             if os.path.lexists(Path(p) / name)]  # a FIFO or a folder of that name is refused when read
     if len(found) > 1:
         raise InputError(f"several topology files ({', '.join(map(str, found))}); pass one with --topology")
     return found[0] if found else None
 
 
-def read(path: str | Path) -> Topology:
-    """Read a topology file; InputError (file:line) when the YAML or its layout is unusable."""
+def read(path: str | Path, given: list[str | Path] = ()) -> Topology:
+    """Read a topology file; InputError (file:line) when the YAML or its layout is unusable. The files it
+    names (routes:, lldp:) must lie in its own folder or under one of the ``given`` paths (the command
+    line's): a topology file is data, and must not make lint read /etc/shadow or /dev/zero."""
     path = Path(path)
-    return _build(load_yaml(display_path(path)), path.parent)
+    doc = load_yaml(display_path(path))
+    doc.refuse_duplicates()
+    return _build(doc, path.parent, [path.parent, *map(Path, given)])
 
 
 def from_data(data: dict, file: str = "topology.yaml", base: Path | None = None) -> Topology:
     """A topology given as data (rule case files, the Python API); lines are unknown."""
-    return _build(Document(data, {}, file), base or Path("."))
+    return _build(Document(data, {}, file), base or Path("."), [base or Path(".")])
 
 
-def _build(doc: Document, base: Path) -> Topology:
+def _inside(path: Path, roots: list[Path]) -> bool:
+    real = os.path.realpath(path)
+    for root in roots:
+        top = os.path.realpath(root)
+        if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def _build(doc: Document, base: Path, roots: list[Path]) -> Topology:
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, dict):
         raise InputError("a topology file is a YAML mapping (links:, tiers:, routing:, routes:, lldp:)",
@@ -97,12 +112,21 @@ def _build(doc: Document, base: Path) -> Topology:
         raise InputError(f"routing: expected one of {', '.join(ROUTINGS)}, got {routing!r}", file=doc.file,
                          line=doc.line_of(["routing"]))
     topo.routing = routing
+    def outside(what: str, rel: str, line: int | None) -> bool:
+        if _inside(base / rel, roots):
+            return False
+        topo.issues.append(_entry_issue(topo, f"{what}: {rel!r} is outside the fabric folder "
+                                        f"({display_path(base)}); not read: a topology names files beside it "
+                                        "(or under a path given on the command line)", line))
+        return True
+
     for name, rel in (expect("routes", (dict,), "a mapping of device: routing-table capture file") or {}).items():
         line = doc.line_of(["routes", name])
         if not isinstance(rel, str):
             topo.issues.append(_entry_issue(topo, f"routes: {name}: expected a file name, got {rel!r}", line))
             continue
-        topo.routes[str(name)] = (base / rel, line)
+        if not outside(f"routes: {name}", rel, line):
+            topo.routes[str(name)] = (base / rel, line)
     saved = expect("lldp", (list, dict), "a list of files, or a mapping of device: file") or []
     entries = ([(str(k), v, doc.line_of(["lldp", k])) for k, v in saved.items()] if isinstance(saved, dict)
                else [(None, v, doc.line_of(["lldp", i])) for i, v in enumerate(saved)])
@@ -110,7 +134,8 @@ def _build(doc: Document, base: Path) -> Topology:
         if not isinstance(rel, str):
             topo.issues.append(_entry_issue(topo, f"lldp: expected a file name, got {rel!r}", line))
             continue
-        topo.lldp.append((device, base / rel, line))
+        if not outside(f"lldp: {device}" if device else "lldp", rel, line):
+            topo.lldp.append((device, base / rel, line))
     return topo
 
 
@@ -218,7 +243,7 @@ def _input(fabric: Fabric, path: Path) -> Input | None:
     try:
         return read_input(path)
     except InputError as exc:
-        fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file)))
+        fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file, line=exc.line)))
         return None
 
 

@@ -6,6 +6,7 @@ quantity at all, so parsers can tell SYS003 (unknown unit) from SYS002 (garbled 
 
 from __future__ import annotations
 
+import math
 import re
 
 # Decimal vs binary: switch CLIs (EOS "kbytes", NVUE "KB") use 1024-based multiples for buffers;
@@ -29,7 +30,29 @@ def _split(text: str) -> tuple[float, str]:
     m = _QTY.match(str(text))
     if not m:
         raise ValueError(f"not a quantity: {text!r}")
-    return float(m.group(1)), m.group(2).lower()
+    value = float(m.group(1))
+    if not math.isfinite(value):  # 400 digits are a float overflow, not a setting
+        raise ValueError(f"not a quantity: {_short(text)} is too large")
+    return value, m.group(2).lower()
+
+
+def _short(text: object) -> str:
+    shown = repr(str(text))
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def is_small_int(text: str, max_digits: int = 18) -> bool:
+    """Whether ``small_int(text, max_digits)`` reads it: the guard to use instead of ``str.isdigit()`` before an
+    int() (isdigit() accepts '²', which int() refuses, and any number of digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= max_digits
+
+
+def small_int(text: str, max_digits: int = 18) -> int:
+    """A whole number written with ASCII digits, at most ``max_digits`` of them (CPython refuses to convert
+    more than 4,300 and no setting needs more than 20); ValueError otherwise."""
+    if not is_small_int(text, max_digits):
+        raise ValueError(f"not a whole number of at most {max_digits} digits: {_short(text)}")
+    return int(text)
 
 
 def is_byte_unit(unit: str) -> bool:
@@ -76,8 +99,10 @@ def speed_gbps(text: str) -> float:
     t = str(text).strip().lower()
     m = re.match(r"^([0-9]+(?:\.[0-9]+)?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mfull)?", t)
     if not m:
-        raise ValueError(f"not a port speed: {text!r}")
+        raise ValueError(f"not a port speed: {_short(text)}")
     value = float(m.group(1))
+    if not math.isfinite(value):
+        raise ValueError(f"not a port speed: {_short(text)} is too large")
     unit = m.group(2)
     if unit is None:  # bare number: SONiC writes Mb/s
         return value / 1000.0

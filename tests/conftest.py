@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,29 @@ pytest_plugins = ["tests.peers"]
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 FIXTURES = ROOT / "tests" / "fixtures"
+# Fixtures that start the simulator (snmpsim processes, SSH and gNMI servers): a test using one is
+# `slow` by itself. `sim` is the name every test module gives its own simulator fixture.
+SPAWNING_FIXTURES = {"sim_fabric", "make_sim", "sim"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SPAWNING_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _fast_loop_spawns_nothing(request, monkeypatch):
+    """`make test-fast` (-m "not slow") is the inner loop: a test in it that starts a process is
+    marked wrongly, and says so instead of quietly making the loop slow."""
+    if request.config.option.markexpr != "not slow" or request.node.get_closest_marker("slow"):
+        return
+
+    def refuse(self, args, *rest, **kwargs):
+        pytest.fail(f"{request.node.nodeid} starts a process ({args!r}): mark it @pytest.mark.slow "
+                    "(the `slow` marker is for tests that spawn processes or build wheels)")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
 
 
 @pytest.fixture(scope="session")

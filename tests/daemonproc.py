@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -22,6 +23,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from losslessd.sim import Simulator
 
+from .clirun import losslessd
+
 INTERVAL_S = 1.0  # SNMP poll interval of a test daemon
 SSH_INTERVAL_S = 2.0  # its SSH counter poll interval
 CLI = [sys.executable, "-m", "losslessd"]
@@ -33,8 +36,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
-    """The first truthy value of ``check()``; fails naming ``what`` after ``timeout_s``."""
+def wait_for(check: Callable[[], object], what: str, timeout_s: float = 60.0, poll_s: float = 0.2):
+    """The first truthy value of ``check()``, asked every ``poll_s``; fails naming ``what`` after
+    ``timeout_s``, a bound for a daemon that never gets there, not a measure of how fast it is."""
     deadline = time.monotonic() + timeout_s
     while True:
         value = check()
@@ -42,7 +46,7 @@ def wait_for(check: Callable[[], object], what: str, timeout_s: float = 30.0):
             return value
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout_s:g} s waiting for {what}")
-        time.sleep(0.2)
+        time.sleep(poll_s)
 
 
 class DaemonProcess:
@@ -74,11 +78,19 @@ class DaemonProcess:
     def write(self, settings: dict | str) -> None:
         self.config.write_text(settings if isinstance(settings, str) else yaml.safe_dump(settings))
 
-    def start(self, env: dict | None = None) -> DaemonProcess:
+    def start(self, env: dict | None = None, args: tuple[str, ...] = (), nofile: int | None = None) -> DaemonProcess:
+        """``args``: more command-line options (--shard, --workers); ``nofile``: an open-file limit."""
+        def limit():
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config)], stderr=log,
-                                         stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})})
-        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready")
+            self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config), *args], stderr=log,
+                                         stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})},
+                                         preexec_fn=limit)
+        # Workers are processes of their own: on a loaded machine their start can take a while.
+        wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready",
+                 timeout_s=120)
         assert self.proc.poll() is None, self.log.read_text()[-3000:]
         return self
 
@@ -118,12 +130,35 @@ class DaemonProcess:
         return found[0] if found else None
 
     def events(self, **filters) -> list[dict]:
-        args = [*CLI, "events", "--db", str(self.folder / "history.db"), "-f", "json"]
+        """`losslessd events` on its history (in this process: it only reads the file, and tests ask often)."""
+        args = ["events", "--db", self.folder / "history.db", "-f", "json"]
         for key, value in filters.items():
             args += [f"--{key}", value]
-        res = subprocess.run(args, check=False, capture_output=True, text=True, timeout=60)
+        res = losslessd(*args)
         assert res.returncode == 0, res.stderr
         return json.loads(res.stdout)["events"]
+
+    def devices_polled(self) -> set[str]:
+        """Devices this daemon's /metrics says it polled (any source)."""
+        return {s.labels["device"] for s in self.samples() if s.name == "losslessd_polls_total" and s.value > 0}
+
+    def worker_pid(self, index: int) -> int | None:
+        """The pid of this daemon's worker process ``index`` (None: not running)."""
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if int(stat[1]) == self.proc.pid and b"losslessd.daemon.worker" in cmdline and \
+                    cmdline[cmdline.index(b"--index") + 1] == str(index).encode():
+                return int(entry.name)
+        return None
+
+    def log_lines(self) -> list[str]:
+        return self.log.read_text().splitlines()
 
     def log_records(self) -> list[dict]:
         out = []

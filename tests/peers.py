@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from losslessd.collect.snmp import SnmpPoller
+from losslessd.collect.snmp import make_poller
 from losslessd.sim import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def run():
 
 @pytest.fixture(scope="module")
 def poller(run):
-    """An SnmpPoller living on ``run``'s loop for the module."""
-    p = SnmpPoller()
+    """The daemon's default SNMP poller (the fast one when it can be imported) on ``run``'s loop."""
+    p = make_poller("auto")
     yield p
     run(p.aclose())

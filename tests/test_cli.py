@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from losslessd import api
+from losslessd.cli.term import ProgressLine, color_wanted
+
+from .clirun import ROOT, program, program_on_a_terminal
+from .clirun import losslessd as run
+
 FABRIC = ROOT / "examples" / "fabric"
-
-
-def run(*args, cwd=ROOT):
-    res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True, cwd=cwd)
-    assert "Traceback" not in res.stderr, res.stderr
-    return res
 
 
 def codes(report_json: str) -> set[tuple[str, str, str | None]]:
@@ -102,8 +100,8 @@ def test_output_file_and_sarif(tmp_path):
     assert res.returncode == 1 and res.stdout == ""
     sarif = json.loads(out.read_text())
     results = sarif["runs"][0]["results"]
-    assert results and all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("examples/fabric/")
-                           for r in results)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert results and all(u.startswith("examples/fabric/") or u == "examples/fabric" for u in uris)  # a fabric finding: the folder
 
 
 def test_baseline_accepts_known_findings(tmp_path):
@@ -150,3 +148,92 @@ def test_policy_list_and_show():
     assert "roce-dscp26" in listing and "sonic-azure" in listing and "pfc-only" in listing
     shown = json.loads(run("policy", "show", "sonic-azure").stdout)
     assert shown["lossless"]["priorities"] == [3, 4] and shown["ecn"]["required"] is True
+
+
+@pytest.mark.slow
+def test_the_program_itself_exits_0_1_2_with_reports_on_stdout_and_errors_on_stderr():
+    """The entry point as a shell runs it (every other test here runs the same app in process)."""
+    clean = program("lint", FABRIC / "gpu01.capture")
+    assert (clean.returncode, clean.stderr) == (0, "") and "0 errors, 0 warnings" in clean.stdout
+    findings = program("lint", "examples/fabric", "--select", "PFC001")
+    assert findings.returncode == 1 and "PFC001" in findings.stdout
+    broken = program("lint", "examples/fabric", "--policy", "no-such-policy")
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert broken.stderr.startswith("losslessd: error: no policy file or shipped policy named 'no-such-policy'")
+
+
+# -- terminal: colour and progress ---------------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("env,terminal,wanted", [
+    ({}, True, True), ({}, False, False),
+    ({"NO_COLOR": "1"}, True, False), ({"NO_COLOR": ""}, True, True),  # an empty value is not set (no-color.org)
+    ({"FORCE_COLOR": "1"}, False, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False, False),
+])
+def test_colour_follows_no_color_force_color_and_the_terminal(env, terminal, wanted):
+    assert color_wanted(_Terminal() if terminal else io.StringIO(), env) is wanted
+
+
+def test_lint_colours_only_when_asked():
+    plain = run("lint", "examples/fabric/spine1.cfg", env={"NO_COLOR": None, "FORCE_COLOR": None})
+    forced = run("lint", "examples/fabric/spine1.cfg", env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    refused = run("lint", "examples/fabric/spine1.cfg", env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in plain.stdout and "\x1b[" not in refused.stdout
+    assert "\x1b[31merror  \x1b[0m PFC001" in forced.stdout
+    assert re.sub(r"\x1b\[\d+m", "", forced.stdout) == plain.stdout == refused.stdout
+
+
+def test_progress_line_draws_first_last_and_few_between():
+    out = _Terminal()
+    line = ProgressLine(out, width=10)
+    for done in range(1001):
+        line.show(done, 1000, "devices")
+    line.close()
+    *frames, blank, rest = out.getvalue().split("\r")[1:]
+    assert frames[0] == "[..........] 0/1000 devices" and frames[-1] == "[##########] 1000/1000 devices"
+    assert len(frames) < 20  # ten a second at most: 1,001 updates are not 1,001 redraws
+    assert (blank, rest) == (" " * len(frames[-1]), "")  # blanked, and back at the line's start
+
+
+def test_api_lint_tells_progress_devices_then_rules():
+    seen: list[tuple[str, int, int, str]] = []
+    api.lint([FABRIC], progress=lambda *call: seen.append(call))
+    devices = [c for c in seen if c[0] == "devices"]
+    rules = [c for c in seen if c[0] == "rules"]
+    assert seen.index(devices[-1]) < seen.index(rules[0])
+    assert [d[1] for d in devices] == list(range(9)) and {d[2] for d in devices} == {8}  # 8 devices, 0..8 done
+    assert rules[0][1:3] == (0, len(rules) - 1) and rules[-1][1] == rules[-1][2]
+    assert [r[3] for r in rules[:-1]] == sorted(r[3] for r in rules[:-1])  # each rule, by code
+
+
+@pytest.mark.slow
+def test_lint_shows_progress_on_a_terminal_stderr_only():
+    proc, terminal = program_on_a_terminal("lint", "examples/fabric")
+    assert proc.returncode == 1
+    assert b"] 8/8 devices" in terminal and re.search(rb"\] (\d+)/\1 rules", terminal)
+    assert "devices\r" not in proc.stdout and "\r" not in proc.stdout  # the report stays plain
+
+
+def test_sarif_and_github_paths_are_relative_to_the_repository_root_from_a_subfolder(tmp_path):
+    """Code scanning looks files up from the repository root, whatever folder lint ran in."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)  # a work tree (a worktree's .git is a file: found the same way)
+    shutil.copytree(FABRIC, repo / "network" / "fabric")
+    sub = repo / "network"
+
+    def sarif(*extra) -> tuple[str, set[str]]:
+        res = run("lint", "fabric/spine1.cfg", "-f", "sarif", *extra, cwd=sub)
+        doc = json.loads(res.stdout)["runs"][0]
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["results"]}
+        return doc["originalUriBaseIds"]["%SRCROOT%"]["uri"], uris
+
+    assert sarif() == (repo.resolve().as_uri() + "/", {"network/fabric/spine1.cfg"})
+    assert sarif("--source-root", ".") == (sub.resolve().as_uri() + "/", {"fabric/spine1.cfg"})
+    github = run("lint", "fabric/spine1.cfg", "-f", "github", cwd=sub).stdout.splitlines()
+    assert github and all(line.split(" ", 1)[1].startswith("file=network/fabric/spine1.cfg,") for line in github)
+    (repo / ".git").rmdir()  # no work tree: the working directory is the root
+    assert sarif()[1] == {"fabric/spine1.cfg"}

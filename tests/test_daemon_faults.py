@@ -24,7 +24,7 @@ from .peers import FABRIC
 
 pytestmark = pytest.mark.slow
 
-SLOW_S = 2.5  # a slow agent's delay: several of the others' poll intervals
+HANG_S = 15.0  # a hanging agent's delay: far longer than the others' polls take, even on a loaded machine
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +37,9 @@ def sim(tmp_path_factory) -> Simulator:
 
 @pytest.fixture(scope="module")
 def daemon(sim, tmp_path_factory) -> DaemonProcess:
-    # CLI counters every poll, so ECN marks are as fresh as the SNMP pauses; SNMP waits out a slow agent.
+    # CLI counters every poll, so ECN marks are as fresh as the SNMP pauses; SNMP waits out a hanging agent.
     d = DaemonProcess(sim, tmp_path_factory.mktemp("faults-daemon"), detection={"ecn_polls": 2},
-                      poll={"ssh_counters_interval_s": INTERVAL_S, "snmp_timeout_s": SLOW_S + 1.5}).start()
+                      poll={"ssh_counters_interval_s": INTERVAL_S, "snmp_timeout_s": 2 * HANG_S}).start()
     yield d
     d.stop()
 
@@ -102,11 +102,14 @@ def test_a_locked_history_at_stop_still_gets_the_rows_waiting_for_it(sim, tmp_pa
         lock = sqlite3.connect(tmp_path / "history.db", isolation_level=None)
         lock.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
         locked = time.time()
+        polled = wait_for(lambda: d.value("losslessd_polls_total", device="leaf1", source="snmp"), "leaf1 polled")
         try:
-            wait_for(lambda: (d.value("losslessd_history_backlog_rows") or 0) > 0 and time.time() > locked + 2,
-                     "rates waiting in the backlog")
+            wait_for(lambda: (d.value("losslessd_history_backlog_rows") or 0) > 0 and
+                     d.value("losslessd_polls_total", device="leaf1", source="snmp") >= polled + 2,
+                     "rates of two polls waiting in the backlog")
             d.proc.send_signal(signal.SIGTERM)
-            time.sleep(1.0)  # stopping, with its history still locked
+            wait_for(lambda: [r for r in d.log_records() if r["msg"].startswith("stopping: the history did not take")],
+                     "the stopping daemon to find its history locked")
         finally:
             lock.execute("ROLLBACK")
             lock.close()
@@ -126,12 +129,14 @@ def test_a_storm_without_ecn_marks_opens_ecn_not_marking_and_one_with_marks_does
     sim.storm("leaf1", "Ethernet12", 3)  # the simulator's default storm: ECN marks stay flat
     sim.storm("leaf1", "Ethernet48", 3, ecn_healthy=True)  # marks climb with the pauses
     try:
-        flat = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking", 40)
+        flat = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking")
         assert [(e["port"], e["priority"], e["end"]) for e in flat] == [("Ethernet12", 3, None)]
         assert flat[0]["numbers"]["marks_per_pause"] < 0.1 and flat[0]["numbers"]["pfc_rx_per_s"] > 1000
         # the marking storm was seen (the inferred or the on-box watchdog's storm) and judged healthy
         assert daemon.value("losslessd_pfc_storm", device="leaf1", port="Ethernet48", priority="3") == 1
-        time.sleep(INTERVAL_S)
+        polled = daemon.value("losslessd_polls_total", device="leaf1", source="ssh")
+        wait_for(lambda: daemon.value("losslessd_polls_total", device="leaf1", source="ssh") >= polled + 2,
+                 "two more polls of leaf1's ECN marks")
         assert [e["port"] for e in daemon.events(device="leaf1", kind="ecn_not_marking")] == ["Ethernet12"]
     finally:
         sim.storm("leaf1", "Ethernet12", 3, on=False)
@@ -139,20 +144,23 @@ def test_a_storm_without_ecn_marks_opens_ecn_not_marking_and_one_with_marks_does
 
 
 def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves_no_series(daemon, sim, tmp_path):
-    def polls(device: str) -> float:
-        return daemon.value("losslessd_polls_total", device=device, source="snmp")
+    def scrape() -> dict:
+        return {s.labels["device"]: s.value for s in daemon.samples()
+                if s.name == "losslessd_polls_total" and s.labels.get("source") == "snmp"}
 
-    wait_for(lambda: polls("spine1"), "spine1 polled")
-    start, before = time.monotonic(), {d: polls(d) for d in ("leaf1", "leaf2")}
-    sim.set_slow("spine1", SLOW_S)
+    wait_for(lambda: scrape().get("spine1"), "spine1 polled")
+    sim.set_slow("spine1", HANG_S)  # from its next poll on, spine1 answers only after HANG_S
     try:
-        wait_for(lambda: (daemon.value("losslessd_poll_duration_seconds", device="spine1", source="snmp") or 0) >= SLOW_S,
-                 "a slow poll of spine1")
-        time.sleep(max(0.0, start + 4 * INTERVAL_S - time.monotonic()))
-        done = {d: polls(d) - n for d, n in before.items()}
-        assert min(done.values()) >= 3, done  # every second, not every SLOW_S: spine1 held one slot only
+        # While one poll of spine1 hangs, the others keep polling on their own slots: three more polls
+        # each, and spine1 finishes at most the poll that was in flight when it turned slow. Polled one
+        # after another, they would wait behind spine1 and this would time out. Counted polls, so a
+        # loaded machine makes it slower, not red.
+        before = scrape()
+        after = wait_for(lambda: (lambda s: s if all(s[d] >= before[d] + 3 for d in ("leaf1", "leaf2")) else None)(
+            scrape()), "three more polls of leaf1 and leaf2 while spine1 hangs")
+        assert after["spine1"] <= before["spine1"] + 1, (before, after)
 
-        # A reload takes spine1 out while a poll of it is in flight (a slow one always is).
+        # A reload takes spine1 out while a poll of it is in flight (a hanging one always is).
         inventory = yaml.safe_load(sim.inventory_path.read_text())
         del inventory["hosts"]["spine1"]
         (tmp_path / "inventory.yaml").write_text(yaml.safe_dump(inventory))
@@ -160,7 +168,8 @@ def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves
         daemon.write({**daemon.settings, "inventory": str(tmp_path / "inventory.yaml")})
         try:
             assert daemon.request("/-/reload", "POST")[0] == 200
-            time.sleep(SLOW_S + 0.5)  # the poll in flight has ended
+            wait_for(lambda: [r for r in daemon.log_records() if r.get("device") == "spine1"
+                              and "took it out of the inventory" in r["msg"]], "the poll in flight to end")
             assert [s.name for s in daemon.samples() if s.labels.get("device") == "spine1"] == []
         finally:
             daemon.write(good)

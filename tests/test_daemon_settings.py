@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_set
 from losslessd.errors import InputError
 from losslessd.history import StoredFinding
 from losslessd.lint.finding import Finding, Severity
+from tests.clirun import losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "systemd" / "losslessd.yaml"
@@ -119,14 +118,12 @@ def test_shipped_example_settings_are_valid():
 def test_check_flag_exit_codes(folder):
     env = dict(os.environ, **ENV)
     good = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n")
-    res = subprocess.run([sys.executable, "-m", "losslessd", "daemon", "--config", str(good), "--check"],
-                         capture_output=True, text=True, env=env)
+    res = losslessd("daemon", "--config", good, "--check", env=env)
     assert res.returncode == 0, res.stderr
     assert "valid; 1 devices" in res.stdout
     bad = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\npoll: {jitter: 2}\n")
-    res = subprocess.run([sys.executable, "-m", "losslessd", "daemon", "--config", str(bad), "--check"],
-                         capture_output=True, text=True, env=env)
-    assert res.returncode == 2 and f"{bad}:3" in res.stderr and "Traceback" not in res.stderr
+    res = losslessd("daemon", "--config", bad, "--check", env=env)
+    assert res.returncode == 2 and f"{bad}:3" in res.stderr
 
 
 # -- scheduler --------------------------------------------------------------------------------------
@@ -178,20 +175,31 @@ def test_schedule_forgets_removed_devices():
 
 
 def test_runner_bounds_concurrency_and_a_slow_device_delays_nobody():
-    """Real asyncio, real sleeps of a few ms: 'slow' takes 40x longer than the others' polls."""
+    """Real asyncio: 'slow' holds its slot until the others have each polled five times; a runner that
+    waited for it would never get there (the wait below would time out)."""
 
     async def scenario():
         clock = asyncio.get_running_loop().time
         polls: dict[str, int] = {}
         running, peak = 0, 0
+        others_polled = asyncio.Event()
+        seen: dict[str, int] = {}
 
         async def job(device: str) -> bool:
             nonlocal running, peak
             running += 1
             peak = max(peak, running)
-            await asyncio.sleep(0.4 if device == "slow" else 0.01)
-            running -= 1
+            try:
+                if device == "slow":
+                    await others_polled.wait()
+                else:
+                    await asyncio.sleep(0)
+            finally:
+                running -= 1
             polls[device] = polls.get(device, 0) + 1
+            if not others_polled.is_set() and all(polls.get(d, 0) >= 5 for d in "abc"):
+                seen.update(polls)
+                others_polled.set()
             return True
 
         schedule = Schedule(0.02, jitter=0.0, rand=fixed(0.0))
@@ -199,15 +207,17 @@ def test_runner_bounds_concurrency_and_a_slow_device_delays_nobody():
         runner = Runner("test", schedule, job, concurrency=2, clock=clock)
         stop = asyncio.Event()
         task = asyncio.create_task(runner.run(stop))
-        await asyncio.sleep(0.45)
-        stop.set()
-        await task
-        return polls, peak
+        try:
+            await asyncio.wait_for(others_polled.wait(), 60)
+        finally:
+            stop.set()
+            await task
+        return seen, peak
 
-    polls, peak = asyncio.run(scenario())
+    seen, peak = asyncio.run(scenario())
     assert peak <= 2
-    assert polls.get("slow", 0) == 1
-    assert min(polls[d] for d in "abc") >= 5  # the others kept their cadence on the second slot
+    assert seen.get("slow", 0) == 0  # still in its first poll ...
+    assert min(seen[d] for d in "abc") >= 5  # ... while the others kept their cadence on the second slot
 
 
 def test_runner_counts_a_crashing_job_as_a_failed_poll():
@@ -217,14 +227,20 @@ def test_runner_counts_a_crashing_job_as_a_failed_poll():
         async def job(device: str) -> bool:
             raise RuntimeError("bug")
 
+        async def two_failures() -> None:  # the runner went on after the first crash and counted both
+            while schedule.failures("a") < 2:
+                await asyncio.sleep(0.001)
+
         schedule = Schedule(0.01, jitter=0.0, backoff_initial_s=0.01, backoff_max_s=0.02, rand=fixed(0.0))
         schedule.set_devices(["a"], clock())
         runner = Runner("test", schedule, job, concurrency=1, clock=clock)
         stop = asyncio.Event()
         task = asyncio.create_task(runner.run(stop))
-        await asyncio.sleep(0.1)
-        stop.set()
-        await task
+        try:
+            await asyncio.wait_for(two_failures(), 60)
+        finally:
+            stop.set()
+            await task
         return schedule.failures("a")
 
     assert asyncio.run(scenario()) >= 2

@@ -26,8 +26,8 @@ def readings(seq: dict) -> list[Reading]:
     counters = {_key(k): v for k, v in seq["counters"].items()}
     bits = {_key(k): 32 for k in seq.get("bits32", [])}
     uptime = seq.get("uptime") or [None] * len(seq["times"])
-    return [Reading(seq["device"], t, EPOCH + t, uptime[i], {k: v[i] for k, v in counters.items()}, bits)
-            for i, t in enumerate(seq["times"])]
+    return [Reading(seq["device"], t, EPOCH + t, uptime[i], {k: v[i] for k, v in counters.items() if v[i] is not None},
+                    bits) for i, t in enumerate(seq["times"])]  # null: the counter was not read in that poll
 
 
 def replay(seq: dict, thresholds: Thresholds | None = None):
@@ -156,3 +156,4 @@ def test_thresholds_reject_unknown_and_out_of_range_settings():
     with pytest.raises(ValidationError):
         Thresholds(storm_paused_share=1.5)
     assert Thresholds.model_validate({"pause_rate_per_s": 50}).pause_rate_per_s == 50
+

@@ -6,8 +6,6 @@ the JSON output, the apply functions and the cut of a snippet down to what it ch
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from losslessd.render import opensm
 from tests import render_golden
+from tests.clirun import Ran, losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = "roce-dscp26"  # lossless 3, CNP 48 strict on 6, ECN and watchdog required: every rule can fire
@@ -241,8 +240,8 @@ def test_disruptive_fix_is_withheld_without_unsafe_fixes():
     assert dev.verified and not dev.unresolved and not dev.introduced
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "losslessd", *args], cwd=ROOT, capture_output=True, text=True)
+def _cli(*args: str) -> Ran:
+    return losslessd(*args)
 
 
 def test_cli_on_example_fabric_prints_snippets_and_a_diff():
@@ -490,7 +489,6 @@ def test_readme_fix_example_is_real_output():
     readme = (ROOT / "README.md").read_text()
     command = "$ losslessd fix --unsafe-fixes examples/fabric/spine1.cfg\n"
     shown = readme.split(command, 1)[1].split("```", 1)[0]
-    res = subprocess.run([sys.executable, "-m", "losslessd", "fix", "--unsafe-fixes", "examples/fabric/spine1.cfg"],
-                         cwd=ROOT, capture_output=True, text=True)
+    res = losslessd("fix", "--unsafe-fixes", "examples/fabric/spine1.cfg")
     assert res.returncode == 1, res.stderr
     assert res.stdout == shown

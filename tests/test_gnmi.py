@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 
 import pytest
+import yaml
 
 from losslessd.collect.gnmi import (
     GnmiAuthError,
@@ -41,11 +42,15 @@ from losslessd.monitor.gnmi import PATHS, parse_openconfig, parse_path, parse_so
 from losslessd.sim import Simulator
 from losslessd.sim.gnmi import make_tls
 
-from .daemonproc import DaemonProcess, wait_for
+from .daemonproc import DaemonProcess, free_port, wait_for
 from .peers import FABRIC
 
 DEVICES = ["leaf1", "leaf2", "spine1"]
 INTERVAL_S = 0.3  # sample interval of the client tests
+# Sample interval of the tests that follow every device at once: the flood and stall checks are
+# fractions and multiples of it, and one test process runs the servers and the clients, so on a
+# loaded machine a 0.3 s interval lets a healthy stream look stalled and a flood look paced.
+FOLLOW_INTERVAL_S = 1.0
 
 
 # -- parsers -----------------------------------------------------------------------------------------
@@ -214,7 +219,8 @@ def follow_all(sim: Simulator, until, **changes) -> tuple[dict, dict]:
     failures: dict[str, list] = defaultdict(list)
 
     async def run():
-        tasks = [asyncio.create_task(follow(target(sim, n, **changes), lambda r, s: readings[r.device].append(r),
+        tasks = [asyncio.create_task(follow(target(sim, n, **{"sample_interval_s": FOLLOW_INTERVAL_S, **changes}),
+                                            lambda r, s: readings[r.device].append(r),
                                             lambda e, s: failures[e.device].append(e), backoff_initial_s=0.2,
                                             backoff_max_s=0.5)) for n in DEVICES]
         try:
@@ -314,6 +320,46 @@ def test_daemon_detects_storms_through_gnmi_and_never_logs_the_password(sim, tmp
     assert sim.env["LOSSLESSD_SIM_PASSWORD"] not in log
     assert "Traceback" not in log and "unexpectedly" not in log
     assert [r for r in daemon.log_records() if r.get("source") == "gnmi" and r.get("device") == "spine1"]
+
+
+@pytest.mark.slow
+def test_a_reload_restarts_only_the_stream_whose_target_changed(sim, tmp_path):
+    """leaf1's gNMI port changes to one nobody serves: a reload re-subscribes leaf1 alone, its stream
+    failures mark it down (gNMI is its only source), the others' streams go on untouched; put back,
+    it streams and is up again."""
+    daemon = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None,
+                                                           "gnmi_sample_interval_s": 1.0, "gnmi_timeout_s": 3})
+    inventory = yaml.safe_load(sim.inventory_path.read_text())
+    moved = tmp_path / "inventory.yaml"
+    daemon.start()
+    try:
+        for name in DEVICES:
+            wait_for(lambda n=name: daemon.value("losslessd_polls_total", device=n, source="gnmi"), f"{name} streams")
+        before = {n: sim.gnmi_subscriptions(n) for n in DEVICES}
+        inventory["hosts"]["leaf1"]["data"]["gnmi"]["port"] = free_port()  # nothing listens there
+        moved.write_text(yaml.safe_dump(inventory))
+        daemon.write({**daemon.settings, "inventory": str(moved)})
+        assert daemon.request("/-/reload", "POST")[0] == 200
+        wait_for(lambda: daemon.value("losslessd_event_active", kind="device_down", device="leaf1",
+                                      port="", priority="", code="") == 1, "leaf1 down", timeout_s=60)
+        polls = {n: daemon.value("losslessd_polls_total", device=n, source="gnmi") for n in ("leaf2", "spine1")}
+        wait_for(lambda: all(daemon.value("losslessd_polls_total", device=n, source="gnmi") > polls[n] + 2
+                             for n in polls), "leaf2 and spine1 still streaming")
+        assert {n: sim.gnmi_subscriptions(n) for n in ("leaf2", "spine1")} == {n: before[n] for n in ("leaf2", "spine1")}
+        assert daemon.value("losslessd_up", device="leaf2") == 1 and daemon.value("losslessd_up", device="spine1") == 1
+        assert sim.gnmi_subscriptions("leaf1") == before["leaf1"]  # the new address was never served
+
+        daemon.write(daemon.settings)  # back to the simulator's inventory
+        assert daemon.request("/-/reload", "POST")[0] == 200
+        wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1, "leaf1 back", timeout_s=60)
+        assert sim.gnmi_subscriptions("leaf1") > before["leaf1"]
+        assert {n: sim.gnmi_subscriptions(n) for n in ("leaf2", "spine1")} == {n: before[n] for n in ("leaf2", "spine1")}
+    finally:
+        assert daemon.stop() == 0
+    failed = [r for r in daemon.log_records() if r.get("source") == "gnmi" and r.get("device") == "leaf1"
+              and "failed" in r["msg"]]
+    assert failed and all(r["reason"].startswith(("SYS010", "SYS013")) for r in failed), failed[:3]
+    assert "Traceback" not in daemon.log.read_text()
 
 
 # -- inventory -----------------------------------------------------------------------------------------

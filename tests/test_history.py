@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from losslessd.cli.history import events as events_cmd
 from losslessd.cli.history import history as history_cmd
 from losslessd.errors import InputError
-from losslessd.history import History
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
 
@@ -227,7 +227,7 @@ def test_full_disk_keeps_the_backlog_until_pruning_makes_room(tmp_path):
 
 _WRITER = """
 import sys
-from losslessd.history import History
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
 from losslessd.monitor import Event, Key, Rates
 h = History(sys.argv[1], resolution_s=1)
 i = 0
@@ -240,6 +240,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_kill_9_mid_writing_keeps_every_committed_event(tmp_path):
     path = tmp_path / "h.db"
     child = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -291,7 +292,35 @@ def test_reopening_keeps_the_schema_and_wal_mode(tmp_path):
     assert again.events() == [storm()]
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_a_first_schema_file_is_migrated_and_keeps_its_events_and_a_proposal_is_stored(tmp_path):
+    """A history written before events carried the tuner's proposal: opened, migrated in place, its
+    events read back without one; an ecn_not_marking event's proposal is stored and read back whole."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(f"BEGIN;{_MIGRATIONS[0]}PRAGMA user_version = 1;COMMIT;")
+    e = storm()
+    old.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (e.id, e.kind, e.device, e.port, e.priority, e.start_unix_s, None, e.severity, e.basis, None,
+                 e.message, json.dumps(e.numbers)))
+    old.close()
+    reader = History(path, create=False)  # `losslessd events` reads it as it is, without migrating it
+    assert reader.events() == [e]
+    reader.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (1,)
+    h = History(path)
+    assert h.events() == [e]
+    proposal = {"platform": "sonic", "port": "Ethernet8", "kmin_bytes": 102400, "snippet": '{"QUEUE": {}}',
+                "applied": False}
+    ecn = Event(kind="ecn_not_marking", device="leaf1", port="Ethernet8", priority=3, start_unix_s=1100.0,
+                message="pauses without marks", proposal=proposal)
+    h.record_event(ecn)
+    h.close()
+    again = History(path, create=False)
+    assert again.events(kind="ecn_not_marking") == [ecn] and again.events(kind="pfc_storm")[0].proposal is None
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
 # -- the commands -------------------------------------------------------------------------------------
@@ -346,7 +375,7 @@ def test_history_command_rows_and_plots(recorded, tmp_path):
     assert doc["rows"][-1]["per_s"][ECN_MARKED] == {"mean": 0.0, "max": 0.0}
     png, page = tmp_path / "e8.png", tmp_path / "e8.html"
     res = invoke("history", "--db", recorded, "--device", "leaf1", "--port", "Ethernet8", "--plot", png)
-    assert res.exit_code == 0 and "leaf1 Ethernet8 all priorities" in res.stdout
+    assert res.exit_code == 0 and res.stdout.startswith("leaf1 Ethernet8 priority 3: mean/peak per second\n")
     data = png.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
     assert int.from_bytes(data[16:20], "big") == 1000  # IHDR width: 10 in x 100 dpi
@@ -354,6 +383,31 @@ def test_history_command_rows_and_plots(recorded, tmp_path):
     html = page.read_text()
     assert "data:image/png;base64,iVBORw0KGgo" in html  # the PNG signature, base64
     assert html.count("<tr>") == 61 and "590/590" in html
+
+
+def test_history_without_a_priority_shows_each_priority_with_its_own_mean_and_peak(tmp_path):
+    """Two lossless priorities pausing at 100/s each: a sum over them would show a mean of 200 beside a
+    peak of 100 (each priority's own highest poll); each priority on its own never puts the mean above the peak."""
+    path = tmp_path / "losslessd.db"
+    h = History(path, resolution_s=60)
+    start = time.time() - 600
+    for i in range(5):
+        h.record_rates(rates(start + 10 * i, 10, {Key("Ethernet0", PFC_RX, 3): 100.0, Key("Ethernet0", PFC_RX, 4): 100.0,
+                                                  Key("Ethernet0", ECN_MARKED, 3): 7.0}))
+    h.close()
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--since", "1h")
+    assert res.exit_code == 0, res.output
+    blocks = [block.splitlines() for block in res.stdout.split("\n\n")]
+    assert [b[0] for b in blocks] == ["leaf1 Ethernet0 priority 3: mean/peak per second",
+                                      "leaf1 Ethernet0 priority 4: mean/peak per second"]
+    assert all(line.split()[1:] == ["100/100", "7/7"] for line in blocks[0][2:])  # queue 3 marks beside priority 3
+    assert all(line.split()[1:] == ["100/100", "0/0"] for line in blocks[1][2:])  # queue 4 polled, no marks
+    doc = json.loads(invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet0", "--since", "1h",
+                            "-f", "json").stdout)
+    assert [(b["priority"], b["queue"]) for b in doc["priorities"]] == [(3, 3), (4, 4)]
+    for block in doc["priorities"]:
+        for row in block["rows"]:
+            assert all(stat["mean"] <= stat["max"] for stat in row["per_s"].values())
 
 
 def test_history_command_unknown_port_and_bad_input(recorded, tmp_path, monkeypatch):

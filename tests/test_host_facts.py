@@ -83,20 +83,3 @@ def test_show_version_gives_the_model():
           "#% command: show configuration | display set\nset interfaces et-0/0/0 mtu 9216\n"
           "#% command: show version\nHostname: qfx1\nModel: qfx5120-48y-8c\nJunos: 23.4R1\n")
     assert junos.parse([Input("qfx1.txt", jn)], "qfx1").hardware == "qfx5120-48y-8c"
-
-
-def test_readme_demo_excerpt_is_what_the_demo_prints():
-    """Every finding line of the README's abridged demo report is printed, in that order, and the summary matches."""
-    readme = (ROOT / "README.md").read_text()
-    excerpt = readme.split("$ losslessd lint examples/fabric --policy roce-dscp26\n", 1)[1].split("```", 1)[0]
-    res = subprocess.run([sys.executable, "-m", "losslessd", "lint", "examples/fabric", "--policy", "roce-dscp26"],
-                         cwd=ROOT, capture_output=True, text=True)
-    assert res.returncode == 1, res.stderr
-    printed = res.stdout.splitlines()
-    shown = [line for line in excerpt.splitlines() if line.strip() and line.strip() != "..."]
-    positions = [printed.index(line) for line in shown]
-    assert positions == sorted(positions)
-    assert shown[-1] == printed[-1]
-    for code in ("NIC005", "NIC006", "NIC007"):  # the new rules the example plants
-        assert any(f" {code} " in line for line in shown), code
-    assert any("under load: with 6 lossless PGs congested at once" in line for line in shown)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import pickle
 import socket
-import subprocess
-import sys
 import textwrap
 
 import pytest
@@ -15,6 +13,7 @@ import pytest
 from losslessd import inventory
 from losslessd.credentials import Secret
 from losslessd.inventory import InventoryError
+from tests.clirun import losslessd
 
 ENV = {"FABRIC_PW": "pw-1", "SPINE_PW": "pw-2", "SNMP_COMM": "comm-1", "SNMP_AUTH": "auth-1", "SNMP_PRIV": "priv-1"}
 
@@ -137,7 +136,7 @@ def test_every_problem_reported_at_once_with_its_line(tmp_path):
     assert "platform 'vyos' is not a platform losslessd knows" in by_line[9]
     assert "duplicate host 'leaf2': also defined at line 10" in by_line[16]
     assert "plaintext `password:` refused" in by_line[15]
-    assert "needs `data.interfaces`" in by_line[19]
+    assert "needs `data.interfaces`" in by_line[18]  # the host's key line
     assert "environment variable NOT_SET_PW (`password_env`) is not set" in by_line[23]
     assert "plaintext `community:` refused" in by_line[24]
     assert len(errors) == 6, errors  # the second leaf2 replaced the first: its unknown group is not seen
@@ -282,7 +281,8 @@ def test_secret_never_prints_its_value():
 
 
 def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
-    """Exit 2, every problem on stderr with file:line, and the listening device never sees a connection."""
+    """Exit 2, every problem on stderr with file:line (the inventory's first, then a missing
+    known_hosts), and the listening device never sees a connection."""
     listener = socket.create_server(("127.0.0.1", 0))
     listener.setblocking(False)
     port = listener.getsockname()[1]
@@ -294,15 +294,17 @@ def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
           bad2: {{hostname: 127.0.0.1, port: {port}, platform: sonic, groups: [nope]}}
     """)
     known = tmp_path / "known_hosts"
-    known.write_text("")
     out = tmp_path / "snap"
-    res = subprocess.run([sys.executable, "-m", "losslessd", "pull", "-i", str(path), "-o", str(out),
-                          "--known-hosts", str(known)], capture_output=True, text=True,
-                         env={**os.environ, "FABRIC_PW": "x"}, timeout=60)
+    res = losslessd("pull", "-i", path, "-o", out, "--known-hosts", known, env={"FABRIC_PW": "x"})
     assert res.returncode == 2, res.stderr
-    assert f"{path}:4: host bad1: platform 'vyos'" in res.stderr
-    assert f"{path}:5: host bad2: unknown group 'nope'" in res.stderr
-    assert "2 inventory problem(s); nothing was contacted" in res.stderr and "Traceback" not in res.stderr
+    errors = res.stderr.splitlines()
+    assert errors[0].startswith(f"losslessd: error: {path}:4: host bad1: platform 'vyos'")
+    assert errors[1].startswith(f"losslessd: error: {path}:5: host bad2: unknown group 'nope'")
+    assert errors[2].startswith(f"losslessd: error: {known}: known_hosts file not found")
+    assert errors[3:] == ["losslessd: 3 problem(s) before starting; nothing was contacted"]
+    known.write_text("")  # with the file there, the inventory's problems alone
+    res = losslessd("pull", "-i", path, "-o", out, "--known-hosts", known, env={"FABRIC_PW": "x"})
+    assert res.returncode == 2 and res.stderr.endswith("losslessd: 2 problem(s) before starting; nothing was contacted\n")
     assert not out.exists()
     with pytest.raises(BlockingIOError):
         listener.accept()

@@ -14,8 +14,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from losslessd import __version__, monitor
 from losslessd.collect.snmp import SnmpPoller, SnmpTarget
-from losslessd.daemon.http import start_http
-from losslessd.daemon.metrics import Metrics, family_of
+from losslessd.daemon.http import HttpFace
+from losslessd.daemon.metrics import Metrics, family_of, scraper
 from losslessd.monitor import Event, Key, Reading
 from losslessd.monitor.sources import reading_from_snmp
 
@@ -42,11 +42,43 @@ class Flags:
         return self.reload_result
 
 
+class Served:
+    """An HttpFace on an event loop of its own thread, as the daemon runs it on its loop."""
+
+    def __init__(self, metrics: Metrics, flags: Flags, port: int = 0):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="face-loop", daemon=True)
+        self.thread.start()
+
+        async def reload():
+            return flags.reload()
+
+        face = HttpFace("127.0.0.1", port, scrape=scraper(metrics), healthy=lambda: flags.healthy,
+                        ready=lambda: flags.ready, reload=reload)
+        try:
+            self.face = self.run(face.start())
+        except BaseException:
+            self.stop_loop()
+            raise
+        self.url, self.port = self.face.url, self.face.port
+
+    def run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=30)
+
+    def close(self) -> None:
+        self.run(self.face.close())
+        self.stop_loop()
+
+    def stop_loop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join()
+        self.loop.close()
+
+
 @pytest.fixture
 def served():
     metrics, flags = Metrics(__version__), Flags()
-    server = start_http("127.0.0.1", 0, metrics, healthy=lambda: flags.healthy, ready=lambda: flags.ready,
-                        reload=flags.reload)
+    server = Served(metrics, flags)
     yield metrics, flags, server
     server.close()
 
@@ -269,6 +301,20 @@ def test_gzip_and_openmetrics_negotiation(served):
     assert body.decode().endswith("# EOF\n")
 
 
+def test_a_scrape_can_ask_for_some_families_only(served):
+    """?name[]= (as Prometheus federation and node_exporter take it) leaves the rest out, the raw
+    counters too unless one of them is named."""
+    metrics, _, server = served
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 10}))
+    metrics.poll_done("leaf1", True, 0.1)
+    status, _, body = request(server, "/metrics?name[]=losslessd_up&name%5B%5D=losslessd_polls_total")
+    names = {s.name for f in text_string_to_metric_families(body.decode()) for s in f.samples}
+    assert status == 200 and names == {"losslessd_up", "losslessd_polls_total"}
+    _, _, body = request(server, "/metrics?name[]=losslessd_pfc_rx_frames_total")
+    samples = [s for f in text_string_to_metric_families(body.decode()) for s in f.samples]
+    assert [(s.name, s.value) for s in samples] == [("losslessd_pfc_rx_frames_total", 10)]
+
+
 def test_probes_answer_503_until_true(served):
     _, flags, server = served
     assert request(server, "/-/healthy")[0] == 200
@@ -308,10 +354,8 @@ def test_wrong_method_and_unknown_path(served):
 
 
 def test_close_releases_the_port():
-    metrics = Metrics(__version__)
-    server = start_http("127.0.0.1", 0, metrics, healthy=lambda: True, ready=lambda: True,
-                        reload=lambda: (True, ""))
-    assert server.host == "127.0.0.1"
+    server = Served(Metrics(__version__), Flags())
+    assert server.face.host == "127.0.0.1"
     port = server.port
     server.close()
     with pytest.raises(ConnectionRefusedError), socket.create_connection(("127.0.0.1", port), timeout=2):
@@ -321,5 +365,4 @@ def test_close_releases_the_port():
 def test_a_taken_port_raises_oserror(served):
     _, _, server = served
     with pytest.raises(OSError):
-        start_http("127.0.0.1", server.port, Metrics(__version__), healthy=lambda: True, ready=lambda: True,
-                   reload=lambda: (True, ""))
+        Served(Metrics(__version__), Flags(), port=server.port)

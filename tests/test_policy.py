@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from losslessd.errors import InputError
 from losslessd.policy import load_policy, shipped
+from tests.clirun import losslessd
 
 
 def test_shipped_profiles_load_and_differ():
@@ -72,7 +70,7 @@ def test_unknown_extends_names_shipped(tmp_path):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "losslessd.cli", *args], capture_output=True, text=True)
+    return losslessd(*args)
 
 
 def test_policy_check_cli(tmp_path):

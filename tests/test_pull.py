@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
 import shutil
 import signal
@@ -30,6 +29,7 @@ from losslessd.collect import pull as collect
 from losslessd.collect.ssh import commands, refusal
 from losslessd.errors import InputError
 from losslessd.platforms import Command
+from tests.clirun import program_on_a_terminal
 from tests.peers import FABRIC
 
 ENV = {"PULL_TEST_PW": "not-used-by-anything"}
@@ -289,7 +289,8 @@ def test_pulled_fabric_lints_like_its_source_files(sim_fabric, tmp_path):
         assert counters["version"] == "v2c" and counters["sys_uptime_ticks"] > 0
     assert not (out / "counters" / "gpu01.json").exists()
 
-    shutil.copy(FABRIC / "topology.yaml", out)  # the cabling is not pulled
+    shutil.copy(FABRIC / "topology.yaml", out)  # the cabling is not pulled, nor are the routing tables it names
+    shutil.copytree(FABRIC / "routes", out / "routes")
     snapshot = lint([out])
     source = lint(SOURCES)  # finds examples/fabric/topology.yaml
     v2c = [f for f in snapshot.findings if f.code == "SYS015"]
@@ -302,21 +303,9 @@ def test_pulled_fabric_lints_like_its_source_files(sim_fabric, tmp_path):
 def test_snmp_v3_authpriv_counters_and_a_progress_bar_on_a_terminal(make_sim, tmp_path):
     sim = make_sim(["leaf1"], snmp_v3=True)
     out = tmp_path / "snap"
-    master, slave = pty.openpty()  # stderr is a terminal: the progress bar is drawn there, stdout stays plain
-    proc = subprocess.run([sys.executable, "-m", "losslessd", "pull", "-i", str(sim.inventory_path), "-o", str(out),
-                           "--known-hosts", str(sim.known_hosts_path)], env={**os.environ, **sim.env},
-                          stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
-    os.close(slave)
-    terminal = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the other end is closed and drained
-            break
-        if not chunk:
-            break
-        terminal += chunk
-    os.close(master)
+    # stderr is a terminal: the progress bar is drawn there, stdout stays plain
+    proc, terminal = program_on_a_terminal("pull", "-i", sim.inventory_path, "-o", out, "--known-hosts",
+                                           sim.known_hosts_path, env=sim.env, timeout=120)
     assert proc.returncode == 0, proc.stdout
     assert b"\r[" in terminal and b"] 1/1 devices" in terminal and "1/1 devices" not in proc.stdout
     manifest = json.loads((out / MANIFEST).read_text())["devices"]["leaf1"]
@@ -390,8 +379,14 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
     inv = tmp_path / "inv.yaml"
     inv.write_text(yaml.safe_dump(data))
     out = tmp_path / "snap"
-    proc = subprocess.Popen([sys.executable, "-m", "losslessd", "pull", "-i", str(inv), "-o", str(out), "--known-hosts",
-                             str(sim.known_hosts_path), "--timeout", "60"], env={**os.environ, **sim.env},
+    # The pull gets SIGINT as a terminal's Ctrl-C delivers it. The suite itself may run with SIGINT ignored
+    # (a non-interactive shell ignores it for `make test &`, and exec keeps an ignored signal): give the
+    # pull the disposition an operator's shell gives it.
+    interruptible = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                     "runpy.run_module('losslessd', run_name='__main__')")
+    proc = subprocess.Popen([sys.executable, "-c", interruptible, "pull", "-i", str(inv), "-o", str(out), "--known-hosts",
+                             str(sim.known_hosts_path), "--timeout", "60"],
+                            env={**os.environ, **sim.env, "PYTHONFAULTHANDLER": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -399,11 +394,15 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
             time.sleep(0.1)
         assert (out / "leaf1.capture").exists()
         proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=30)
+        try:
+            _, stderr = proc.communicate(timeout=120)  # a bound for a pull that never stops, not a measure
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # PYTHONFAULTHANDLER: every thread's stack on stderr
+            pytest.fail(f"the interrupted pull did not stop:\n{proc.communicate()[1][-6000:]}")
     finally:
         proc.kill()
         silent.close()
-    assert proc.returncode == 130 and "Traceback" not in stderr
+    assert proc.returncode == 130 and "Traceback" not in stderr, stderr[-3000:]
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["devices"]["leaf1"]["status"] == "ok" and manifest["finished"]
     assert manifest["devices"]["hung"]["code"] == "SYS013" and "interrupted" in manifest["devices"]["hung"]["message"]

@@ -4,8 +4,6 @@ and the refusals that keep a half snippet from ever being printed."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,21 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from losslessd import render as rnd
-from losslessd.render import opensm
 from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd import headroom
 from losslessd.lint.finding import Severity
 from losslessd.parse import parse_group
 from losslessd.policy import load_policy
+from losslessd.render import opensm
 from tests import render_golden
+from tests.clirun import Ran, losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "losslessd", "render", *args], cwd=ROOT,
-                          capture_output=True, text=True)
+def _cli(*args: str) -> Ran:
+    return losslessd("render", *args)
 
 
 def _lint_text(tmp_path: Path, platform: str, policy: str, text: str, name: str = "rendered"):
@@ -161,11 +159,53 @@ def test_ecn_that_would_mark_after_pfc_is_refused():
                     pool_bytes=1 << 20)
 
 
-@pytest.mark.parametrize("spec", ["Ethernet0:100G", "Ethernet0:fast:5m", "Ethernet0:100G:5parsecs", ":100:5m",
-                                  "Ethernet0:0:5m"])
-def test_bad_port_spec(spec):
-    with pytest.raises(InputError, match="port spec"):
+@pytest.mark.parametrize(("spec", "says"), [
+    ("Ethernet0:100G", "expected NAME:SPEED:CABLE[:MTU[:LANES]]"), (":100:5m", "expected NAME:SPEED:CABLE[:MTU[:LANES]]"),
+    ("Ethernet0:FAST:5m", "speed 'FAST' is not a link speed in Gb/s above 0 and at most 10000 G (e.g. 100G, 400G)"),
+    ("Ethernet0:20000G:5m", "speed '20000G' is not a link speed"),
+    ("Ethernet0:0:5m", "speed '0' is not a link speed"), ("Ethernet0:nan:5m", "speed 'nan' is not"),
+    ("Ethernet0:1e999:5m", "speed '1e999' is not"), ("Ethernet0:100M:5m", "speed '100M' is not"),
+    ("Ethernet0:100G:5parsecs", "cable length '5parsecs' is not a length above 0 and at most 100000 m (e.g. 3m, 300m, 1km)"),
+    ("Ethernet0:100G:-5m", "cable length '-5m' is not"), ("Ethernet0:100G:infm", "cable length 'infm' is not"),
+    ("Ethernet0:100G:5m:jumbo", "MTU 'jumbo' is not a whole number of bytes from 68 to 65535 (e.g. 9100)"),
+    ("Ethernet0:100G:5m:9100.5", "MTU '9100.5' is not"), ("Ethernet0:100G:5m:70000", "MTU '70000' is not"),
+    ("Ethernet0:100G:5m:9100:x", "lanes 'x' is not a whole number from 1 to 16"),
+])
+def test_bad_port_spec_is_said_in_the_operators_words(spec, says):
+    """What is wrong and an example of right, never Python's own wording ("could not convert string to float")."""
+    with pytest.raises(InputError) as exc:
         rnd.parse_port_spec(spec)
+    assert str(exc.value).startswith(f"--ports {spec!r}: {says}")
+    assert not any(python in str(exc.value) for python in ("convert", "literal", "float", "int()", "quantity"))
+
+
+@pytest.mark.parametrize("spec", ["Ethernet0:100:5m", "Ethernet0:100g:5", "Ethernet0:400Gb/s:300 m:9214",
+                                  "Ethernet0:25G:1km"])
+def test_port_spec_accepts_what_operators_write(spec):
+    facts = rnd.parse_port_spec(spec)
+    assert facts.speed_gbps in (100, 400, 25) and facts.cable_length_m in (5, 300, 1000)
+
+
+def test_cli_device_may_be_a_sonic_folder_as_lint_reads_it():
+    folder = _cli("--platform", "sonic", "--device", "examples/fabric/leaf1")
+    file = _cli("--platform", "sonic", "--device", "examples/fabric/leaf1/config_db.json")
+    assert folder.returncode == 0, folder.stderr
+    assert folder.stdout == file.stdout
+    fabric = _cli("--platform", "sonic", "--device", "examples/fabric")
+    assert fabric.returncode == 2 and fabric.stderr.startswith(
+        "losslessd: error: examples/fabric: holds 8 devices (gpu01, gpu02, gpu03, gpu05, gpu06, ...); give one device's")
+
+
+def test_cli_port_without_a_speed_names_the_file_and_line(tmp_path):
+    config = json.loads((ROOT / "examples/fabric/leaf1/config_db.json").read_text())
+    for port in config["PORT"].values():
+        port.pop("speed")
+    device = tmp_path / "config_db.json"
+    device.write_text(json.dumps(config, indent=4))
+    res = _cli("--platform", "sonic", "--device", device)
+    assert res.returncode == 2 and res.stdout == ""
+    line = next(n for n, text in enumerate(device.read_text().splitlines(), 1) if '"Ethernet0": {' in text)
+    assert res.stderr.startswith(f"losslessd: error: {device}:{line}") and "port Ethernet0: speed unknown" in res.stderr
 
 
 def test_cli_device_config_renders_a_clean_profile(tmp_path):
@@ -181,7 +221,7 @@ def test_cli_device_config_renders_a_clean_profile(tmp_path):
     (["--platform", "vyos", "--ports", "eth0:100G:5m", "--pool-size", "1000000"], "no render template"),
     (["--platform", "sonic", "--ports", "Ethernet0:100G:5m"], "pool"),
     (["--platform", "sonic", "--ports", "Ethernet0:100G", "--pool-size", "1000000"], "NAME:SPEED:CABLE"),
-    (["--platform", "sonic", "--device", "no/such/config_db.json"], "no such file"),
+    (["--platform", "sonic", "--device", "no/such/config_db.json"], "no/such/config_db.json: no such file or folder"),
 ])
 def test_cli_refuses_incomplete_input_with_exit_2(args, message):
     res = _cli(*args)

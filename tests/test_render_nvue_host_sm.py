@@ -5,8 +5,6 @@ standby requirement is met by rendering a master and a standby."""
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,8 @@ from losslessd.parse import parse_group
 from losslessd.policy import load_policy
 from losslessd.render import opensm
 from tests import render_golden
-from tests.conftest import FIXTURES, ROOT
+from tests.clirun import Ran, losslessd
+from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw"
 
@@ -163,9 +162,8 @@ def test_host_script_lines_it_cannot_read_are_issues_not_crashes(tmp_path):
 
 # -- OpenSM -------------------------------------------------------------------------------------------------
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "losslessd", "render", "--platform", "opensm", *args], cwd=ROOT,
-                          capture_output=True, text=True)
+def _cli(*args: str) -> Ran:
+    return losslessd("render", "--platform", "opensm", *args)
 
 
 def test_opensm_master_and_rendered_standby_lint_clean_together(tmp_path):

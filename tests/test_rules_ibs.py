@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from losslessd.api import lint
 from losslessd.lint.engine import run
 from losslessd.lint.registry import all_rules
 from losslessd.model import Device, Fabric
 from losslessd.policy import load_policy
+from tests.clirun import losslessd
 from tests.conftest import FIXTURES, ROOT
 
 RAW = FIXTURES / "raw" / "opensm"
@@ -92,20 +89,13 @@ def test_rules_read_the_policy_not_constants(tmp_path):
     assert run(fabric, relaxed, rules).findings == []
 
 
-@pytest.mark.slow
 def test_cli_lints_an_sm_folder(tmp_path):
-    def cli(*args):
-        res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True,
-                             cwd=ROOT)
-        assert "Traceback" not in res.stderr, res.stderr
-        return res
-
-    clean = cli("lint", MASTER, STANDBY, "--policy", "infiniband")
+    clean = losslessd("lint", MASTER, STANDBY, "--policy", "infiniband")
     assert clean.returncode == 0, clean.stdout
-    loop = cli("lint", RAW / "credit-loop", "--policy", "infiniband", "-f", "json")
+    loop = losslessd("lint", RAW / "credit-loop", "--policy", "infiniband", "-f", "json")
     assert loop.returncode == 1
     findings = json.loads(loop.stdout)["findings"]
     assert {f["code"] for f in findings} >= {"IBS007", "IBS002"}
     assert any(f["device"] == "credit-loop" and f["code"] == "IBS007" for f in findings)
-    doc = cli("rules", "IBS001")
+    doc = losslessd("rules", "IBS001")
     assert doc.returncode == 0 and "credit-loop" in doc.stdout

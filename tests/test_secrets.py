@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from losslessd.sim import PASSWORD_ENV
 
 PASSWORD = "Zq7-distinctive-PW-93xK"
@@ -55,6 +57,7 @@ def test_no_secret_in_snapshot_logs_output_or_reports(make_sim, tmp_path):
     assert _leaks(secrets, texts) == []
 
 
+@pytest.mark.slow
 def test_inventory_errors_do_not_echo_secrets(tmp_path):
     """A secret file with the wrong mode, and a password written where a variable name belongs."""
     secret = tmp_path / "pw"

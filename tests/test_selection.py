@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from losslessd import api
 from losslessd.lint.finding import Severity
+from tests.clirun import Ran, losslessd
 
 
 def _config_db(tmp_path: Path, ports: int, qos: dict | None) -> Path:
@@ -24,8 +23,8 @@ def _config_db(tmp_path: Path, ports: int, qos: dict | None) -> Path:
     return folder
 
 
-def _run(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True)
+def _run(*args) -> Ran:
+    return losslessd(*args)
 
 
 def test_98_admin_up_ports_without_port_qos_map_fail_the_run_not_a_clean_pass(tmp_path):

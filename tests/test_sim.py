@@ -34,6 +34,7 @@ from losslessd.errors import InputError
 from losslessd.platforms import PLATFORMS
 from losslessd.sim import PASSWORD_ENV, Simulator, load_devices
 from losslessd.sim.snmp import sonic_if_indexes
+from tests.clirun import losslessd
 from tests.peers import FABRIC, ROOT, ssh_params
 
 SYS_UPTIME = "1.3.6.1.2.1.1.3.0"  # SNMPv2-MIB sysUpTime.0 (RFC 3418)
@@ -207,6 +208,18 @@ def test_unknown_device_is_an_input_error(tmp_path):
         Simulator(FABRIC, tmp_path, devices=["leaf9"])
 
 
+def test_sim_command_refuses_an_out_that_is_a_file_and_a_fabric_that_is_not_there(tmp_path):
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n")
+    res = losslessd("sim", "--fabric", FABRIC, "--out", taken)
+    assert (res.returncode, res.stdout) == (2, "")
+    assert res.stderr == f"losslessd: error: {taken}: exists and is not a folder: the simulator writes its " \
+                         "inventory, known_hosts, host key and SNMP data into a folder\n"
+    assert taken.read_text() == "mine\n"
+    res = losslessd("sim", "--fabric", tmp_path / "no-fabric", "--out", tmp_path / "sim")
+    assert res.returncode == 2 and res.stderr == f"losslessd: error: {tmp_path / 'no-fabric'}: no such file or folder\n"
+
+
 def _snmp_get(port: int, auth, context: str, *oids: str, timeout: float = 5) -> tuple[object, dict[str, object]]:
     """(error indication, {oid: value}) of one SNMP GET."""
     async def get():
@@ -248,6 +261,7 @@ def test_snmp_v3_authpriv_agent_and_down(make_sim):
     assert "timed out" in str(error).lower() or "no snmp response" in str(error).lower(), error
 
 
+@pytest.mark.slow
 def test_losslessd_sim_command_serves_until_sigterm(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "losslessd", "sim", "--fabric", str(FABRIC), "--out", str(out),

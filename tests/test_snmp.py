@@ -18,10 +18,20 @@ from losslessd.collect.snmp import (
     SnmpUnreachable,
     SnmpV3User,
     _sample,
+    make_poller,
 )
 from losslessd.sim.snmp import NORMAL_PAUSE_PER_S, STORM_PAUSE_PER_S, SnmpAgents, snmprec, sonic_if_indexes
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", params=["fast", "pysnmp"])
+def poller(request, run):
+    """Every test here runs with both pollers: the same samples and errors from both (the fast one
+    hands SNMPv3 targets with a contextName, as snmpsim needs, to its pysnmp fallback)."""
+    p = make_poller(request.param)
+    yield p
+    run(p.aclose())
 
 SONIC_PORTS = [f"Ethernet{4 * i}" for i in range(64)]
 EOS_PORTS = ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1"]

@@ -193,28 +193,37 @@ def test_reading_from_a_real_snmp_poll(tmp_path):
 
 @pytest.mark.slow
 def test_a_real_counter32_wrap_reads_as_a_small_delta(tmp_path):
-    """The simulator's Counter32 columns start just below 2^32 and wrap a moment after start: the
-    rates across the wrap stay small and nothing reads as a reset."""
-    with SnmpAgents(tmp_path, wrap32_after_s=2.5) as agents:
+    """The simulator's Counter32 columns read just below 2^32 and wrap when told: the rates across the
+    wrap stay small and nothing reads as a reset. The wrap is set after a poll that saw the column
+    below it, so it falls between two polls however slow the machine is."""
+    with SnmpAgents(tmp_path) as agents:
         agents.add("leaf9", ["Ethernet0"], priorities=[3])
         port = agents.start()["leaf9"]
         d32 = Key("Ethernet0", IN_DISCARDS)
 
+        def value(sample) -> int:
+            return reading_from_snmp(sample).values[d32]
+
         async def polls():
-            """Poll until the Counter32 column went past the wrap (or give up after ~10 s)."""
             async with SnmpPoller() as p:
-                out = []
-                for _ in range(20):
-                    out.append(await p.poll(SnmpTarget("leaf9", "127.0.0.1", port, community="leaf9")))
-                    first, last = (reading_from_snmp(s).values[d32] for s in (out[0], out[-1]))
-                    if len(out) >= 3 and last < first:
+                target = SnmpTarget("leaf9", "127.0.0.1", port, community="leaf9")
+                ahead_s = 1.0
+                while True:  # a first poll before the wrap; a machine slower than that sets it further ahead
+                    agents.wrap32("leaf9", ahead_s)
+                    out = [await p.poll(target)]
+                    if value(out[0]) > 2**31:
                         break
-                    await asyncio.sleep(0.5)
+                    ahead_s *= 2
+                    assert ahead_s < 100, "no poll made it before the wrap"
+                while value(out[-1]) >= value(out[0]):  # counted polls up to the first one past the wrap
+                    assert len(out) < 1000, "the column did not wrap while polled"
+                    await asyncio.sleep(0.1)  # pacing only: the wrap is about a second away
+                    out.append(await p.poll(target))
                 return out
 
         samples = asyncio.run(polls())
     readings = [reading_from_snmp(s) for s in samples]
-    assert readings[-1].values[d32] < readings[0].values[d32], "the column did not wrap while polled"
+    assert readings[-1].values[d32] < 100 < 2**32 - 3000 < readings[0].values[d32]
     tracker = CounterTracker()
     rates = [tracker.update(r) for r in readings][1:]
     assert not any(r.reset for r in rates)

@@ -28,11 +28,13 @@ def unit(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_unit_verifies_without_warnings(unit):
     res = subprocess.run([ANALYZE, "verify", "--man=no", unit.name], cwd=unit.parent, capture_output=True, text=True)
     assert res.returncode == 0 and res.stderr == "", res.stderr
 
 
+@pytest.mark.slow
 def test_unit_exposure_at_most_2(unit):
     res = subprocess.run([ANALYZE, "security", "--offline=yes", "--threshold=20", unit.name], cwd=unit.parent,
                          capture_output=True, text=True)
@@ -48,3 +50,12 @@ def test_unit_is_notify_with_watchdog_and_reload():
                  "StateDirectory=losslessd", "CapabilityBoundingSet=\n", "ProtectSystem=strict", "NoNewPrivileges=yes"):
         assert line in text, line
     assert re.search(r"^WatchdogSec=\d+", text, re.M)
+
+
+def test_unit_bounds_open_files_and_lets_the_daemon_stop_its_workers():
+    """A raised open-file limit (issue 11: 400 slow HTTP clients under 256 fds starved the polls) and
+    KillMode=mixed: SIGTERM to the daemon alone, which stops its workers itself."""
+    text = UNIT.read_text()
+    limit = re.search(r"^LimitNOFILE=(\d+)$", text, re.M)
+    assert limit and int(limit.group(1)) >= 65536
+    assert re.search(r"^KillMode=mixed$", text, re.M)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,8 @@ from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.model import Device, DeviceKind, Fabric, Neighbor, Port
 from losslessd.parse import load_fabric
-from tests.conftest import FIXTURES, ROOT
+from tests.clirun import losslessd
+from tests.conftest import FIXTURES
 
 CLOS = FIXTURES / "topology" / "clos"
 
@@ -127,10 +126,7 @@ def test_bad_links_are_findings_and_the_rest_is_analysed(tmp_path):
 
 
 def run_cli(*args):
-    res = subprocess.run([sys.executable, "-m", "losslessd", *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                         check=False)
-    assert "Traceback" not in res.stderr, res.stderr
-    return res
+    return losslessd(*args)
 
 
 @pytest.mark.parametrize("text,needle", [

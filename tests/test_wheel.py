@@ -34,6 +34,7 @@ def fresh_install(tmp_path_factory) -> Path:
     return venv
 
 
+@pytest.mark.slow
 def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
     py = fresh_install / "bin" / "python"
     where = subprocess.run([str(py), "-c", "import losslessd, losslessd.resources as r; "
@@ -54,6 +55,7 @@ def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
     assert "4" in report["findings"][0]["message"]
 
 
+@pytest.mark.slow
 def test_wheel_renders_from_packaged_templates(fresh_install, tmp_path):
     """`losslessd render` finds its templates inside the installed wheel and prints the golden profile."""
     res = subprocess.run([str(fresh_install / "bin" / "losslessd"), "render", "--platform", "arista_eos",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 
 import typer
@@ -15,7 +16,12 @@ def daemon(config: Path = typer.Option(None, "--config", "-c", help="Settings fi
                                        "is an example)."),
            check: bool = typer.Option(False, "--check", help="Check the settings, the inventory, the policy and "
                                       "the files they name, then exit: 0 when valid, 2 otherwise."),
-           schema: bool = typer.Option(False, "--schema", help="Print the settings' JSON schema and exit.")):
+           schema: bool = typer.Option(False, "--schema", help="Print the settings' JSON schema and exit."),
+           shard: str = typer.Option("0/1", "--shard", metavar="I/N", help="Poll only the devices whose hashmod of "
+                                     "the name by N is I (Prometheus' hashmod), so N daemons split a fleet with no "
+                                     "coordination; shard 0 also runs drift."),
+           workers: int = typer.Option(None, "--workers", min=1, max=256, help="Worker processes (default: the "
+                                       "settings' `workers`, else one per CPU core).")):
     """Poll switches and hosts for PFC/ECN counters, detect storms, lint configs for drift, and serve
     /metrics. SIGHUP (or POST /-/reload) re-reads the settings; SIGTERM stops."""
     from ..daemon.settings import load_settings  # pydantic models: only when asked
@@ -26,20 +32,36 @@ def daemon(config: Path = typer.Option(None, "--config", "-c", help="Settings fi
         raise typer.Exit(0)
     if config is None:
         raise typer.BadParameter("give the settings file", param_hint="--config")
+    from ..daemon.shard import parse_shard
+
+    try:
+        part = parse_shard(shard)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--shard") from None
     try:
         settings = load_settings(config)
     except InventoryError as exc:  # every inventory problem at once, as `pull` shows them
         for err in exc.errors:
             typer.echo(f"losslessd: error: {err}", err=True)
         raise typer.Exit(2) from None
+    settings.apply_limits()
     if check:
         snmp = sum(1 for h in settings.hosts.hosts.values() if h.snmp is not None)
-        typer.echo(f"{config}: valid; {len(settings.hosts.hosts)} devices ({snmp} with SNMP), policy "
-                   f"{settings.lint_policy.name}, history {settings.history_path}, /metrics on "
+        mine = len(part.select(settings.hosts.hosts))
+        typer.echo(f"{config}: valid; {len(settings.hosts.hosts)} devices ({snmp} with SNMP; {mine} in shard "
+                   f"{part}), policy {settings.lint_policy.name}, history {settings.history_path}, /metrics on "
                    f"{settings.http.host}:{settings.http.port}")
         raise typer.Exit(0)
     from ..daemon import logs
     from ..daemon.service import Daemon
 
     logs.configure(settings.log.level)
-    raise typer.Exit(asyncio.run(Daemon(settings).run()))
+    from ..collect.snmp import fast_available
+
+    if settings.poll.snmp_backend != "pysnmp" and (why := fast_available()):
+        if settings.poll.snmp_backend == "fast":
+            typer.echo(f"losslessd: error: poll.snmp_backend is fast, but {why}; install losslessd[fast]", err=True)
+            raise typer.Exit(2)
+        logging.getLogger("losslessd.daemon").warning(
+            "SNMP polls use pysnmp: %s (install losslessd[fast] for about 100x less CPU per poll)", why)
+    raise typer.Exit(asyncio.run(Daemon(settings, shard=part, workers=workers).run()))

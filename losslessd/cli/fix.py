@@ -10,7 +10,9 @@ import typer
 from .. import api
 from ..errors import InputError
 from ..fix import output
+from ..limits import set_max_file_mb
 from ..platforms import PLATFORMS
+from .lint import exit_code
 
 
 def fix(
@@ -23,18 +25,20 @@ def fix(
                                       "trust, DSCP/queue maps on live ports)."),
     output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(output.FORMATS)}."),
     topology: Path = typer.Option(None, "--topology", help="Topology file; default: topology.yaml in a linted folder."),
+    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                      "LOSSLESSD_MAX_FILE_MB)."),
     model: str = typer.Option(None, "--model", help="Hardware model of devices whose input names none (e.g. "
                               "N9K-C93180YC-EX, qfx5120-48y): chooses the command family where the CLI differs."),
 ):
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 
-    Exit 0: nothing to fix. 1: fixes printed, withheld or impossible. 2: unusable input.
+    Exit 0: nothing to fix. 1: fixes printed, withheld or impossible. 2: unusable input, or nothing
+    readable. 3: internal error (a bug in losslessd).
     """
+    set_max_file_mb(max_file_mb)
     if output_format not in output.FORMATS:
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(output.FORMATS)}")
     result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,
                      unsafe=unsafe_fixes, model=model)
     sys.stdout.write(output.render(output_format, result))
-    if not result.lint.fabric.devices and result.lint.fabric.issues:
-        raise typer.Exit(2)
-    raise typer.Exit(result.exit_code)
+    raise typer.Exit(exit_code(result.lint, result.exit_code != 0))

@@ -83,15 +83,15 @@ def history(db: Path = _DB, config: Path = _CONFIG,
             device: str = typer.Option(..., "--device", help="Device name as in the inventory."),
             port: str = typer.Option(..., "--port", help="Port name as the device calls it (Ethernet8)."),
             priority: int = typer.Option(None, "--priority", min=0, max=7,
-                                         help="One priority (default: all priorities summed)."),
+                                         help="One priority (default: each priority with samples, one after another)."),
             queue: int = typer.Option(None, "--queue", min=0, help="Egress queue for ECN marks and drops "
-                                      "(default: the same number as --priority; all queues without it)."),
+                                      "(default: the same number as the priority)."),
             since: str = typer.Option("24h", "--since", help=_SINCE_HELP),
             until: str = typer.Option(None, "--until", help="End, like --since."),
             fmt: Format = _FORMAT,
             plot: Path = typer.Option(None, "--plot", help="Also write a plot: out.png, or out.html (with a table).")):
-    """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket); the
-    plot shades the port's events.
+    """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket), per
+    priority; the plot shades the port's events.
 
     Exit 0 with rows, 1 when the history holds no samples of that port in that time.
     """
@@ -99,30 +99,56 @@ def history(db: Path = _DB, config: Path = _CONFIG,
         raise InputError("--plot must end in .png or .html", file=str(plot))
     now = time.time()
     store = _history(db, config)
-    queue = priority if queue is None else queue
     span = {"since": _when(since, now, "--since"), "until": _when(until, now, "--until")}
+    # Priorities are shown one by one: a sum over them has a mean (the sums add up) but no peak (the
+    # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).
+    chosen = [priority] if priority is not None else store.indexes(device, port, PRIORITY_NAMES + QUEUE_NAMES,
+                                                                  **span) or [None]
+    blocks = [(p, p if queue is None else queue, _rows(store, device, port, p, p if queue is None else queue, span))
+              for p in chosen]
+    blocks = [b for b in blocks if b[2]]
+    if not blocks:
+        typer.echo(f"no samples of {device} {port} in that time (check --device/--port as the daemon names them)",
+                   err=True)
+        raise typer.Exit(1)
+    titled = [(_title(device, port, p, q), p, q, rows) for p, q, rows in blocks]
+    if fmt is Format.json:
+        def rows_json(rows: dict) -> list[dict]:
+            return [{"time": _iso(b), "time_unix_s": b, "per_s": rows[b]} for b in sorted(rows)]
+
+        doc: dict = {"device": device, "port": port, "priority": priority, "queue": queue}
+        if priority is not None:
+            doc.update(queue=titled[0][2], rows=rows_json(titled[0][3]))
+        else:
+            doc["priorities"] = [{"priority": p, "queue": q, "rows": rows_json(rows)} for _, p, q, rows in titled]
+        typer.echo(json.dumps(doc, indent=2))
+    else:
+        typer.echo("\n\n".join(_table(title, rows) for title, _, _, rows in titled))
+    if plot is not None:
+        shown = [e for e in store.events(device=device, **span) if e.port == port and e.basis != "lint"
+                 and (priority is None or e.priority in (None, priority))]
+        lines = [(f" p{p}" if priority is None and p is not None else "", rows) for _, p, _, rows in titled]
+        title = titled[0][0] if len(titled) == 1 else f"{device} {port} priorities " + ", ".join(
+            str(p) for _, p, _, _ in titled)
+        _write_plot(plot, title, lines, shown)
+        typer.echo(f"plot written to {plot}", err=True)
+
+
+def _rows(store: History, device: str, port: str, priority: int | None, queue: int | None,
+          span: dict) -> dict[float, dict[str, dict[str, float]]]:
+    """bucket -> counter -> {"mean", "max"} per second, for one priority (PFC, NIC) and one queue (ECN, drops)."""
     rows: dict[float, dict[str, dict[str, float]]] = {}
     for names, index in ((PRIORITY_NAMES, priority), (QUEUE_NAMES, queue)):
         for stat in ("mean", "max"):
             for bucket, name, value in store.series(device, port, names, index=index, stat=stat, **span):
                 rows.setdefault(bucket, {}).setdefault(name, {})[stat] = value
-    if not rows:
-        typer.echo(f"no samples of {device} {port} in that time (check --device/--port as the daemon names them)",
-                   err=True)
-        raise typer.Exit(1)
-    title = f"{device} {port} " + ("all priorities" if priority is None else f"priority {priority}") + (
-        "" if queue is None or queue == priority else f", queue {queue}")
-    if fmt is Format.json:
-        typer.echo(json.dumps({"device": device, "port": port, "priority": priority, "queue": queue, "rows": [
-                                   {"time": _iso(b), "time_unix_s": b, "per_s": rows[b]} for b in sorted(rows)]},
-                              indent=2))
-    else:
-        typer.echo(_table(title, rows))
-    if plot is not None:
-        shown = [e for e in store.events(device=device, **span) if e.port == port and e.basis != "lint"
-                 and (priority is None or e.priority in (None, priority))]
-        _write_plot(plot, title, rows, shown)
-        typer.echo(f"plot written to {plot}", err=True)
+    return rows
+
+
+def _title(device: str, port: str, priority: int | None, queue: int | None) -> str:
+    if priority is None:  # only counters the device keeps per port (a NIC's CNPs)
+        return f"{device} {port}"
+    return f"{device} {port} priority {priority}" + ("" if queue == priority else f", queue {queue}")
 
 
 def _history(db: Path | None, config: Path | None) -> History:
@@ -136,7 +162,7 @@ def _history(db: Path | None, config: Path | None) -> History:
         if not isinstance(section, dict):
             raise InputError("history must be a mapping", file=doc.file, line=doc.line_of(["history"]))
         try:
-            relative = HistorySettings(**section).path
+            relative = HistorySettings.model_validate(section).path
         except ValidationError as exc:
             err = exc.errors()[0]
             raise InputError(f"history: {err['msg']}", file=doc.file, line=doc.line_of(["history", *err["loc"]]),
@@ -174,7 +200,8 @@ def _event_json(e: Event) -> dict:
     return {"id": e.id, "kind": e.kind, "device": e.device, "port": e.port, "priority": e.priority,
             "start": _iso(e.start_unix_s), "start_unix_s": e.start_unix_s,
             "end": None if e.open else _iso(e.end_unix_s), "end_unix_s": e.end_unix_s,
-            "severity": e.severity, "basis": e.basis, "code": e.code, "message": e.message, "numbers": e.numbers}
+            "severity": e.severity, "basis": e.basis, "code": e.code, "message": e.message, "numbers": e.numbers,
+            "proposal": e.proposal}
 
 
 def _columns(rows: dict) -> list[str]:
@@ -195,25 +222,26 @@ def _cell(values: dict[str, float]) -> str:
     return "-" if not values else f"{values.get('mean', 0):.4g}/{values.get('max', 0):.4g}"
 
 
-def _write_plot(path: Path, title: str, rows: dict, shown: list[Event]) -> None:
+def _write_plot(path: Path, title: str, series: list[tuple[str, dict]], shown: list[Event]) -> None:
     """Pause rates above, ECN marks and CNPs below, the port's events shaded; PNG, or HTML with the PNG
-    inlined and the numbers."""
+    inlined and the numbers. ``series``: (label suffix, rows) per priority shown."""
     try:  # Agg canvas behind Figure.savefig: pyplot (and a display) never needed
         from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
         from matplotlib.figure import Figure
     except ImportError:
         raise InputError("plots need matplotlib, which comes with the `plot` extra: pip install 'losslessd[plot]'") \
             from None
-    times = sorted(rows)
-    x = [datetime.fromtimestamp(t, timezone.utc) for t in times]
+    times = sorted({t for _, rows in series for t in rows})
     fig = Figure(figsize=(10, 6), layout="constrained")
     pause, ecn = fig.subplots(2, 1, sharex=True)
     for axes, names, label in ((pause, (PFC_RX, PFC_TX), "pause frames/s"),
                                (ecn, (ECN_MARKED, CNP_SENT, CNP_HANDLED), "packets/s")):
-        for name in names:
-            if any(name in rows[t] for t in times):
-                axes.plot(x, [rows[t].get(name, {}).get("mean", 0.0) for t in times], label=f"{name} (mean)",
-                          drawstyle="steps-post")  # a bucket's mean holds from its start to the next
+        for suffix, rows in series:
+            x = [datetime.fromtimestamp(t, timezone.utc) for t in sorted(rows)]
+            for name in names:
+                if any(name in row for row in rows.values()):
+                    axes.plot(x, [rows[t].get(name, {}).get("mean", 0.0) for t in sorted(rows)],
+                              label=f"{name}{suffix} (mean)", drawstyle="steps-post")  # a mean holds to the next bucket
         for e in shown:
             axes.axvspan(datetime.fromtimestamp(e.start_unix_s, timezone.utc),
                          datetime.fromtimestamp(e.end_unix_s or times[-1], timezone.utc), color="tab:red", alpha=0.12)
@@ -232,17 +260,19 @@ def _write_plot(path: Path, title: str, rows: dict, shown: list[Event]) -> None:
         if path.suffix.lower() == ".png":
             path.write_bytes(png.getvalue())
         else:
-            path.write_text(_html(title, rows, png.getvalue()), encoding="utf-8")
+            path.write_text(_html(title, series, png.getvalue()), encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write the plot: {exc.strerror}", file=str(path)) from None
 
 
-def _html(title: str, rows: dict, png: bytes) -> str:
-    names = _columns(rows)
-    head = "".join(f"<th>{html.escape(n)} /s mean/peak</th>" for n in names)
-    body = "\n".join("<tr><td>" + _iso(t) + "</td>" + "".join(
-        f"<td>{_cell(rows[t].get(n, {}))}</td>" for n in names) + "</tr>" for t in sorted(rows))
+def _html(title: str, series: list[tuple[str, dict]], png: bytes) -> str:
+    tables = []
+    for suffix, rows in series:
+        names = _columns(rows)
+        head = "".join(f"<th>{html.escape(n + suffix)} /s mean/peak</th>" for n in names)
+        body = "\n".join("<tr><td>" + _iso(t) + "</td>" + "".join(
+            f"<td>{_cell(rows[t].get(n, {}))}</td>" for n in names) + "</tr>" for t in sorted(rows))
+        tables.append(f"<table border=\"1\"><tr><th>time (UTC)</th>{head}</tr>\n{body}\n</table>\n")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head><body>\n"
             f"<h1>{html.escape(title)}</h1>\n<img alt=\"pause and ECN rates\" src=\"data:image/png;base64,"
-            f"{base64.b64encode(png).decode()}\">\n<table border=\"1\"><tr><th>time (UTC)</th>{head}</tr>\n{body}\n"
-            "</table>\n</body></html>\n")
+            f"{base64.b64encode(png).decode()}\">\n{''.join(tables)}</body></html>\n")

@@ -8,13 +8,15 @@ from pathlib import Path
 import typer
 
 from .. import api
-from ..errors import InputError
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
 from ..fix import output as fix_output
 from ..fix import plan
+from ..limits import set_max_file_mb
 from ..lint.finding import Severity
 from ..platforms import PLATFORMS
 from ..report import FORMATS, render
 from ..report import text as text_report
+from .term import ProgressLine, color_wanted
 
 
 def lint(
@@ -28,11 +30,15 @@ def lint(
     output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(FORMATS)}."),
     output: Path = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
+    source_root: Path = typer.Option(None, "--source-root", help="SARIF and GitHub paths are relative to this "
+                                     "folder (default: the git work tree holding the working directory, else it)."),
     topology: Path = typer.Option(None, "--topology", help="Topology file (links, tiers, routing); default: "
                                                            "topology.yaml in a linted folder."),
     fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
                                                   "(as `losslessd fix`; text output only)."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
+    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                      "LOSSLESSD_MAX_FILE_MB); larger files are SYS001 findings."),
     explain_selection: bool = typer.Option(False, "--explain-selection",
                                            help="Before the report, list every port in or out of the RoCE-facing "
                                                 "set and the policy rule that decided (text output on stdout)."),
@@ -41,18 +47,27 @@ def lint(
 ):
     """Lint device configs (files or folders) against a lossless policy.
 
-    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error.
+    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error, or nothing
+    readable. 3: internal error (a bug in losslessd; the report is incomplete).
     """
+    set_max_file_mb(max_file_mb)
     if output_format not in FORMATS:
         raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
     if fix and (output_format != "text" or output):
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
-    result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
-                      baseline=api.load_baseline(baseline) if baseline else None, topology=topology)
+    progress = ProgressLine.on_terminal()
+    try:
+        result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,
+                          baseline=api.load_baseline(baseline) if baseline else None, topology=topology,
+                          progress=(lambda what, done, total, note: progress.show(done, total, what, note))
+                          if progress else None)
+    finally:
+        if progress:
+            progress.close()
     if explain_selection:
         sys.stdout.write(text_report.explain_selection(result) + "\n")
-    color = output is None and output_format == "text" and sys.stdout.isatty()
-    text = render(output_format, result, color=color)
+    color = output is None and output_format == "text" and color_wanted(sys.stdout)
+    text = render(output_format, result, color=color, srcroot=source_root)
     if output:
         try:
             output.write_text(text, encoding="utf-8")
@@ -62,6 +77,26 @@ def lint(
         sys.stdout.write(text)
     if fix:
         sys.stdout.write("\n" + fix_output.text(plan(result, unsafe=unsafe_fixes, model=model)))
-    if not result.fabric.devices and result.fabric.issues:
-        raise typer.Exit(2)  # nothing usable was given
-    raise typer.Exit(1 if result.fails(fail_on) else 0)
+    raise typer.Exit(exit_code(result, result.fails(fail_on)))
+
+
+_SHOWN = 5  # input errors repeated on stderr when nothing was readable
+
+
+def exit_code(result: api.LintResult, failed: bool) -> int:
+    """3 when a rule or parser crashed, 2 when no device could be read, else 1 on ``failed`` or 0; says why on
+    stderr for 2 and 3 (shared by lint and fix)."""
+    if result.crashed:
+        for message in result.internal_errors:
+            typer.echo(f"losslessd: internal error: {message}", err=True)
+        return EXIT_INTERNAL
+    if not result.fabric.devices:
+        typer.echo(f"losslessd: error: nothing readable: no device could be read from {', '.join(result.inputs)}",
+                   err=True)
+        for issue in result.fabric.issues[:_SHOWN]:
+            typer.echo(f"losslessd: error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}",
+                       err=True)
+        if len(result.fabric.issues) > _SHOWN:
+            typer.echo(f"losslessd: ... and {len(result.fabric.issues) - _SHOWN} more", err=True)
+        return EXIT_INPUT
+    return EXIT_FINDINGS if failed else EXIT_OK

@@ -12,6 +12,7 @@ from ..collect import pull as collect
 from ..errors import InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
+from .term import ProgressLine
 
 log = logging.getLogger("losslessd")
 
@@ -37,40 +38,37 @@ def pull(
     """Pull every inventory device's configuration into a snapshot folder that `losslessd lint` reads.
 
     Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
-    failures as SYS findings). 2: inventory or usage error (nothing was contacted).
+    failures as SYS findings). 2: inventory or usage error (nothing was contacted). 3: internal error.
     """
+    inv, keys = preflight(inventory, known_hosts, insecure)
     logging.basicConfig(stream=sys.stderr, format="losslessd: %(levelname)s: %(message)s",
                         level=logging.INFO if serial else logging.WARNING)
     if not serial:  # paramiko logs each failed connection with a traceback; the summary says what failed
         logging.getLogger("paramiko").setLevel(logging.CRITICAL)
-    keys = None
-    if insecure:
-        log.warning("SSH HOST KEYS ARE NOT CHECKED (--insecure-no-host-key-check): any machine that answers at a "
-                    "device's address gets its login and password. Use this only on a lab network.")
-    else:
-        keys = known_hosts.expanduser()
-        if not keys.is_file():
-            raise InputError("known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
-                             "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))
-    try:
-        inv = load(inventory)
-    except InventoryError as exc:
-        for err in exc.errors:
-            typer.echo(f"losslessd: error: {err}", err=True)
-        typer.echo(f"losslessd: {len(exc.errors)} inventory problem(s); nothing was contacted", err=True)
-        raise typer.Exit(2) from None
     if session_log:
-        session_log.mkdir(parents=True, exist_ok=True)
+        try:
+            session_log.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create --session-log folder: {exc.strerror or exc}", file=str(session_log)) from None
     collect.prepare(out)
-    progress = _Progress(len(inv.hosts)) if sys.stderr.isatty() else None
+    progress = ProgressLine.on_terminal()
+    finished = {"ok": 0, "failed": 0}
+
+    def show(device=None) -> None:
+        if device is not None:
+            finished["ok" if device.status == "ok" else "failed"] += 1
+        failed = finished["failed"]
+        progress.show(sum(finished.values()), len(inv.hosts), "devices", f"{failed} failed" if failed else "")
+
     options = collect.Options(known_hosts=keys, concurrency=concurrency, timeout_s=timeout, retries=retries,
                               serial=serial, session_log=session_log)
     try:
-        result = collect.pull(inv, out, options, inventory_path=str(inventory),
-                              on_result=progress.update if progress else None)
+        if progress:
+            show()
+        result = collect.pull(inv, out, options, inventory_path=str(inventory), on_result=show if progress else None)
     finally:
         if progress:
-            progress.close()
+            progress.close(keep=True)
     for device in result.devices.values():
         for code, message in ([(device.code, device.message)] if device.status != "ok" else []) + [
                 (i["code"], i["message"]) for i in device.issues]:
@@ -82,25 +80,30 @@ def pull(
     raise typer.Exit(1 if failed else 0)
 
 
-class _Progress:
-    """One self-rewriting line on stderr (only when it is a terminal)."""
 
-    def __init__(self, total: int):
-        self.total, self.done, self.failed = total, 0, 0
-        self._draw()
-
-    def update(self, result) -> None:
-        self.done += 1
-        self.failed += result.status != "ok"
-        self._draw()
-
-    def _draw(self) -> None:
-        width = 30
-        filled = width * self.done // max(1, self.total)
-        bar = "#" * filled + "." * (width - filled)
-        sys.stderr.write(f"\r[{bar}] {self.done}/{self.total} devices" + (f", {self.failed} failed" if self.failed else ""))
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\n")
-        sys.stderr.flush()
+def preflight(inventory: Path, known_hosts: Path, insecure: bool) -> tuple:
+    """The inventory and the known_hosts file to verify host keys against (None: not verified), or every
+    problem that stops a run before it starts, reported together and exit 2: the inventory's problems,
+    then the known_hosts file (an operator fixes them in one round). Nothing is contacted before."""
+    problems: list[str] = []
+    inv = None
+    try:
+        inv = load(inventory)
+    except InventoryError as exc:
+        problems += [str(err) for err in exc.errors]
+    keys = None
+    if not insecure:
+        keys = known_hosts.expanduser()
+        if not keys.is_file():
+            problems.append(str(InputError(
+                "known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
+                "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))
+    if problems:
+        for problem in problems:
+            typer.echo(f"losslessd: error: {problem}", err=True)
+        typer.echo(f"losslessd: {len(problems)} problem(s) before starting; nothing was contacted", err=True)
+        raise typer.Exit(2)
+    if insecure:
+        log.warning("SSH HOST KEYS ARE NOT CHECKED (--insecure-no-host-key-check): any machine that answers at a "
+                    "device's address gets its login and password. Use this only on a lab network.")
+    return inv, keys

@@ -9,7 +9,8 @@ import typer
 from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
-from ..parse import parse_group
+from ..limits import set_max_file_mb
+from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
@@ -18,7 +19,8 @@ from ..render import opensm
 def render(
     policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or a policy file."),
     platform: str = typer.Option(..., "--platform", help=f"Target platform: {', '.join(rnd.platforms())}."),
-    device: Path = typer.Option(None, "--device", help="A config to take ports (speed, cable, MTU) and pool from."),
+    device: Path = typer.Option(None, "--device", help="A device's config file or folder (as lint reads it) to take "
+                                "ports (speed, cable, MTU) and pool from."),
     ports: list[str] = typer.Option(None, "--ports", help="NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 "
                                     "(repeatable)."),
     pool_size: int = typer.Option(None, "--pool-size", help="Ingress lossless pool in bytes (SONiC)."),
@@ -30,8 +32,11 @@ def render(
                               "qfx5120-48y): chooses the command family where a platform's CLI differs."),
     family: str = typer.Option(None, "--family", help="Command family, when the model is not known: arista_eos "
                                "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx."),
+    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                      "LOSSLESSD_MAX_FILE_MB)."),
 ):
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
+    set_max_file_mb(max_file_mb)
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
     platform = known.id if known is not None else platform
@@ -44,9 +49,7 @@ def render(
     facts: list[rnd.PortFacts] = []
     pool, hwsku, hardware, buffers = pool_size, sku, None, None
     if device is not None:
-        if not device.is_file():
-            raise InputError(f"--device {device}: no such file")
-        parsed = parse_group(device.stem, [device])
+        parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
         pool = pool if pool is not None else device_pool
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware

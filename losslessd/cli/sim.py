@@ -26,26 +26,31 @@ def sim(fabric: Path = typer.Option(..., "--fabric", help="Folder of device file
     except ImportError as exc:
         raise InputError(f"the simulator needs the `sim` extra ({exc.name} is not installed): "
                          "pip install 'losslessd[sim]'") from None
+    simulator = Simulator(fabric, out, snmp=snmp, snmp_v3=v3, devices=device or None, live_counters=live_counters)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        with Simulator(fabric, out, snmp=snmp, snmp_v3=v3, devices=device or None,
-                       live_counters=live_counters) as simulator:
-            for d in simulator.devices.values():
-                snmp_at = f"snmp udp/{d.snmp_port}" if d.snmp_port else "no snmp"
-                typer.echo(f"{d.name:<12} {d.platform:<11} ssh {d.host}:{d.ssh_port}  {snmp_at}  "
-                           f"(netmiko {d.netmiko_device_type}, user {d.username})")
-            typer.echo(f"inventory:   {simulator.inventory_path}")
-            typer.echo(f"known_hosts: {simulator.known_hosts_path}")
-            typer.echo("# Throwaway secrets this simulator made up for its devices (not credentials of anything real):")
-            for name, value in simulator.env.items():
-                typer.echo(f"export {name}={shlex.quote(value)}")
-            typer.echo("Serving; Ctrl-C or SIGTERM stops it.")
-            try:
-                while not stop.wait(0.5):
-                    pass
-            except KeyboardInterrupt:
+        try:
+            simulator.start()
+        except OSError as exc:  # a file it could not write, a port it could not bind
+            raise InputError(f"the simulator did not start: {exc.strerror or exc}",
+                             file=exc.filename and str(exc.filename)) from None
+        for d in simulator.devices.values():
+            snmp_at = f"snmp udp/{d.snmp_port}" if d.snmp_port else "no snmp"
+            typer.echo(f"{d.name:<12} {d.platform:<11} ssh {d.host}:{d.ssh_port}  {snmp_at}  "
+                       f"(netmiko {d.netmiko_device_type}, user {d.username})")
+        typer.echo(f"inventory:   {simulator.inventory_path}")
+        typer.echo(f"known_hosts: {simulator.known_hosts_path}")
+        typer.echo("# Throwaway secrets this simulator made up for its devices (not credentials of anything real):")
+        for name, value in simulator.env.items():
+            typer.echo(f"export {name}={shlex.quote(value)}")
+        typer.echo("Serving; Ctrl-C or SIGTERM stops it.")
+        try:
+            while not stop.wait(0.5):
                 pass
+        except KeyboardInterrupt:
+            pass
     finally:
+        simulator.stop()
         signal.signal(signal.SIGTERM, previous)
     typer.echo("simulator stopped")

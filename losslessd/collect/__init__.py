@@ -12,13 +12,14 @@ into SYS findings.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from ..docpos import load_json
 from ..errors import InputError
+from ..limits import read_text
 from ..model import ParseIssue, Source
 
 MANIFEST = "manifest.json"
@@ -57,17 +58,16 @@ def write_atomic(path: Path, text: str) -> bytes:
 
 
 def is_snapshot(folder: Path) -> bool:
-    return (folder / MANIFEST).is_file()
+    """A folder `pull` wrote (its manifest may be broken: reading it says how)."""
+    return os.path.lexists(folder / MANIFEST)
 
 
 def read_manifest(folder: Path, display: str) -> dict:
     """The manifest of a snapshot folder; ``display`` is its path as reports show it."""
     try:
-        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=display) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"not a losslessd snapshot manifest: {exc}", file=display) from None
+        data = load_json(display, read_text(folder / MANIFEST, display))
+    except InputError as exc:
+        raise InputError(f"not a losslessd snapshot manifest: {exc.message}", file=display, line=exc.line) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("devices"), dict):
         raise InputError(f"not a losslessd snapshot manifest (expected \"format\": \"{FORMAT}\" and \"devices\")",
                          file=display, line=1)
@@ -98,8 +98,9 @@ def manifest_issues(data: dict, display: str, file_display: Callable[[str], str]
                 continue
             capture, command = rec.get("capture"), issue.get("command")
             command = command if isinstance(command, str) else None
-            if isinstance(issue.get("line"), int) and capture:
-                source = Source(file=file_display(capture), line=issue["line"], device=name, command=command)
+            line = issue.get("line")
+            if isinstance(line, int) and not isinstance(line, bool) and line >= 1 and isinstance(capture, str):
+                source = Source(file=file_display(capture), line=line, device=name, command=command)
             else:
                 source = Source(file=display, pointer=f"/devices/{_escape(name)}", device=name, command=command)
             out.append(ParseIssue(code=issue["code"], message=str(issue.get("message", "")), source=source))

@@ -252,17 +252,24 @@ async def stream(target: GnmiTarget) -> AsyncIterator[Reading]:
         await hold.wait()
 
     call = gNMIStub(ch).Subscribe(requests(), metadata=_metadata(target))
+    # A read outlives a timeout (the next turn awaits it again) and is only ever ended by cancelling the
+    # call: a cancelled grpc.aio read can wait for its message for ever (seen with a device blocked
+    # sending, its flow-control window full), which hung asyncio.wait_for and whoever cancelled the stream.
+    read: asyncio.Future | None = None
     try:
         while True:
             wait = max(0.0, rounds.deadline() - time.monotonic())
-            try:
-                response = await asyncio.wait_for(call.read(), wait)
-            except asyncio.TimeoutError:
+            if read is None:
+                read = asyncio.ensure_future(call.read())
+                read.add_done_callback(_retrieved)
+            done, _ = await asyncio.wait({read}, timeout=wait)
+            if not done:
                 if rounds.started is not None and rounds.expected is not None:
                     yield rounds.emit(partial=True)
                     continue
                 what = "no sync_response" if rounds.expected is None else "no update"
-                raise GnmiTimeout(target.device, f"{what} from {where} within {wait:.0f} s (stream stalled)") from None
+                raise GnmiTimeout(target.device, f"{what} from {where} within {wait:.0f} s (stream stalled)")
+            response, read = read.result(), None
             if response is grpc.aio.EOF:
                 raise GnmiUnreachable(target.device, f"{where} ended the subscription")
             now = time.monotonic()
@@ -283,6 +290,12 @@ async def stream(target: GnmiTarget) -> AsyncIterator[Reading]:
     finally:
         call.cancel()
         await ch.close()
+
+
+def _retrieved(read: asyncio.Future) -> None:
+    """A read pending when the stream ended ends with an error that is no news (the stream's says why)."""
+    if not read.cancelled():
+        read.exception()
 
 
 def _error(target: GnmiTarget, exc: grpc.aio.AioRpcError) -> GnmiError:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import __version__, capture
 from ..errors import InputError
-from ..inventory import Host, Inventory
+from ..inventory import Host, Inventory, file_name_problem
 from . import (
     COMMAND_FAILED,
     COUNTERS,
@@ -106,7 +106,13 @@ def prepare(out: Path) -> None:
 
 def pull(inventory: Inventory, out: Path, options: Options, *, inventory_path: str = "",
          on_result: Callable[[DeviceResult], None] | None = None) -> PullResult:
-    """Collect every host of ``inventory`` into ``out`` (prepare() it first)."""
+    """Collect every host of ``inventory`` into ``out`` (prepare() it first). A host name that cannot be a
+    file name in ``out`` is refused before anything is contacted (InputError): inventory.load refuses
+    them too, but an Inventory may be built in Python."""
+    for name in inventory.hosts:
+        problem = file_name_problem(name)
+        if problem:
+            raise InputError(f"host {name[:80]!r}: {problem}")
     return asyncio.run(_Pull(inventory, out, options, inventory_path, on_result).run())
 
 
@@ -126,7 +132,7 @@ class _Pull:
             "devices": {name: {"status": "pending", "platform": host.platform.id, "hostname": host.hostname,
                                "port": host.port} for name, host in inventory.hosts.items()},
         }
-        self._snmp = None  # one SnmpPoller (one SNMP engine) for the run, made on first use
+        self._snmp = None  # one SNMP poller for the run (make_poller: fast path or pysnmp), made on first use
 
     async def run(self) -> PullResult:
         self._save_manifest()
@@ -236,7 +242,7 @@ class _Pull:
                                   "authenticated; configure SNMPv3 authPriv (data.snmp.version: 3)"})
         target = snmp.target_for(host, timeout_s=min(self.options.timeout_s, snmp.DEFAULT_TIMEOUT_S))
         if self._snmp is None:
-            self._snmp = snmp.SnmpPoller()
+            self._snmp = snmp.make_poller("auto")  # the fast path when it is installed
         try:
             sample = await self._snmp.poll(target)
         except snmp.SnmpError as exc:

@@ -1,10 +1,16 @@
-"""SNMP counter poller: sysUpTime, IF-MIB octets/discards, CISCO-PFC-EXT-MIB pause and on-box
-watchdog counters and CISCO-SWITCH-QOS-MIB queue counters, over SNMPv2c or SNMPv3 authPriv, with pysnmp 7's asyncio API.
+"""SNMP counter pollers: sysUpTime, IF-MIB octets/discards, CISCO-PFC-EXT-MIB pause and on-box
+watchdog counters and CISCO-SWITCH-QOS-MIB queue counters, over SNMPv2c or SNMPv3 authPriv.
 
-One SnmpEngine per poller (its first request costs about half a second), lookupMib=False (about
-twice the throughput: we read numeric OIDs), GETBULK walks of port ranges side by side. Failures are
-raised as SnmpError subclasses carrying the SYS code the pull orchestrator records; messages never
-contain a community or key.
+Two pollers behind one interface (``BasePoller``: ``poll(target) -> SnmpSample``) that give the same
+typed samples and raise the same errors:
+
+* ``FastSnmpPoller`` (losslessd.collect.snmp_fast): gufo-snmp, whose BER, USM and AES run in compiled
+  code and whose sockets sit on the asyncio loop. About 100 times less CPU per poll than pysnmp.
+* ``SnmpPoller`` (this module): pysnmp 7's asyncio API, pure Python; the portable path when
+  gufo-snmp cannot be imported, and for what it does not serve (an SNMPv3 contextName, AES-192/256).
+
+``make_poller("auto")`` picks the fast one when it can. Failures are raised as SnmpError subclasses
+carrying the SYS code the pull orchestrator records; messages never contain a community or key.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -43,6 +50,10 @@ DEFAULT_RETRIES = 1
 DEFAULT_MAX_VARBINDS = 64
 DEFAULT_STRIPES = 4
 DEFAULT_CONCURRENCY = 32
+# The most rows one column may answer in one poll (a 4,096-port chassis x 8 priorities x 2 stats is
+# 65,536): an agent that goes on answering past it (a loop, a flood) fails the poll of that device.
+MAX_ROWS_PER_COLUMN = 200_000
+BACKENDS = ("auto", "fast", "pysnmp")
 MIN_V3_KEY_CHARS = 8  # USM passphrase minimum (RFC 3414 section 11.2; net-snmp: "USM (min=8)"), pysnmp refuses less
 
 
@@ -169,39 +180,48 @@ def target_for(host, timeout_s: float | None = None, retries: int | None = None)
                                     priv_protocol=spec.priv_protocol.upper()), **common)
 
 
-class PortCounters(BaseModel):
-    port: str = Field(description="ifName")
+# The rows of a sample are slotted dataclasses, not pydantic models: a 64-port poll makes about 1,100
+# of them, and building them as models cost more CPU than the fast poller's whole walk. pydantic
+# still serialises them inside SnmpSample (`pull` writes samples as JSON). None: not served.
+
+
+@dataclass(slots=True)
+class PortCounters:
+    port: str  # ifName
     if_index: int
-    in_octets: int | None = Field(None, description="ifHCInOctets")
-    out_octets: int | None = Field(None, description="ifHCOutOctets")
-    in_discards: int | None = Field(None, description="ifInDiscards (Counter32)")
-    out_discards: int | None = Field(None, description="ifOutDiscards (Counter32)")
-    pfc_requests: int | None = Field(None, description="cpfcIfRequests: PFC frames sent")
-    pfc_indications: int | None = Field(None, description="cpfcIfIndications: PFC frames received")
+    in_octets: int | None = None  # ifHCInOctets
+    out_octets: int | None = None  # ifHCOutOctets
+    in_discards: int | None = None  # ifInDiscards (Counter32)
+    out_discards: int | None = None  # ifOutDiscards (Counter32)
+    pfc_requests: int | None = None  # cpfcIfRequests: PFC frames sent
+    pfc_indications: int | None = None  # cpfcIfIndications: PFC frames received
 
 
-class PriorityCounters(BaseModel):
+@dataclass(slots=True)
+class PriorityCounters:
     port: str
     if_index: int
     priority: int
-    pfc_requests: int | None = Field(None, description="cpfcIfPriorityRequests: PFC frames sent")
-    pfc_indications: int | None = Field(None, description="cpfcIfPriorityIndications: PFC frames received")
+    pfc_requests: int | None = None  # cpfcIfPriorityRequests: PFC frames sent
+    pfc_indications: int | None = None  # cpfcIfPriorityIndications: PFC frames received
 
 
-class QueueCounters(BaseModel):
+@dataclass(slots=True)
+class QueueCounters:
     port: str
     if_index: int
-    queue: int = Field(description="0-based egress queue (the MIB's queue number minus one)")
-    tx_packets: int | None = Field(None, description="csqIfQosGroupStats unicast packets")
-    dropped_packets: int | None = Field(None, description="csqIfQosGroupStats unicast dropped packets")
+    queue: int  # 0-based egress queue (the MIB's queue number minus one)
+    tx_packets: int | None = None  # csqIfQosGroupStats unicast packets
+    dropped_packets: int | None = None  # csqIfQosGroupStats unicast dropped packets
 
 
-class WatchdogCounters(BaseModel):
+@dataclass(slots=True)
+class WatchdogCounters:
     port: str
     if_index: int
-    queue: int = Field(description="0-based queue (the MIB's queue number minus one)")
-    storms: int | None = Field(None, description="cpfcWatchdogIfQueueShutdowns: storms the on-box watchdog detected")
-    restores: int | None = Field(None, description="cpfcWatchdogIfQueueRestores: storms it restored")
+    queue: int  # 0-based queue (the MIB's queue number minus one)
+    storms: int | None = None  # cpfcWatchdogIfQueueShutdowns: storms the on-box watchdog detected
+    restores: int | None = None  # cpfcWatchdogIfQueueRestores: storms it restored
 
 
 class SnmpSample(BaseModel):
@@ -247,39 +267,55 @@ def _value(v) -> int | str | None:
         return v.prettyPrint()
 
 
-class SnmpPoller:
-    """Polls devices over one shared SnmpEngine. Use inside one event loop: ``async with``."""
+class BasePoller(ABC):
+    """What every SNMP poller offers: ``poll`` one target, ``poll_many``, ``aclose``; use as
+    ``async with`` inside one event loop. ``backend`` names the library doing the work."""
+
+    backend: str = ""
 
     def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, retries: int = DEFAULT_RETRIES,
                  max_varbinds: int = DEFAULT_MAX_VARBINDS, stripes: int = DEFAULT_STRIPES,
-                 concurrency: int = DEFAULT_CONCURRENCY, columns: Iterable[str] = COLUMNS):
+                 concurrency: int = DEFAULT_CONCURRENCY, columns: Iterable[str] = COLUMNS,
+                 deadline_s: float | None = None, max_rows: int = MAX_ROWS_PER_COLUMN):
+        """``deadline_s``: the longest one poll of one device may take in all (an agent that answers
+        every request just inside its timeout must not hold a poll for minutes); None: no limit.
+        ``max_rows``: the most rows one column may answer in one poll."""
         self.timeout_s = timeout_s
         self.retries = retries
         self.max_varbinds = max_varbinds
         self.stripes = stripes
         self.concurrency = concurrency
         self.columns = list(columns)
-        self._engine: SnmpEngine | None = None
-        self._usm_changed = asyncio.Condition()
-        self._usm_in_use: dict[str, tuple[SnmpV3User, int]] = {}
+        self.deadline_s = deadline_s
+        self.max_rows = max_rows
 
-    async def __aenter__(self) -> SnmpPoller:
+    async def __aenter__(self):
         return self
 
     async def __aexit__(self, *exc) -> None:
         await self.aclose()
 
+    @abstractmethod
     def close(self) -> None:
-        """Release the engine's socket and timer (from inside the loop that polled)."""
-        if self._engine is not None:
-            self._engine.close_dispatcher()
-            self._engine = None
+        """Release sockets and timers now (from inside the loop that polled)."""
 
+    @abstractmethod
     async def aclose(self) -> None:
-        """close(), then let the loop finish the cancelled timer task before it is closed."""
-        _drop_late_replies(asyncio.get_running_loop())
-        self.close()
-        await asyncio.sleep(0)
+        """close(), then let the loop finish what the close left (cancelled timers)."""
+
+    @abstractmethod
+    async def _poll(self, target: SnmpTarget) -> SnmpSample:
+        ...
+
+    async def poll(self, target: SnmpTarget) -> SnmpSample:
+        """Read sysUpTime, then walk every column; raises an SnmpError subclass on failure."""
+        if self.deadline_s is None:
+            return await self._poll(target)
+        try:
+            return await asyncio.wait_for(self._poll(target), self.deadline_s)
+        except asyncio.TimeoutError:
+            raise SnmpTimeout(target.device, f"SNMP {target.version} poll of {target.host}:{target.port} took "
+                                             f"longer than {self.deadline_s:g} s") from None
 
     async def poll_many(self, targets: Iterable[SnmpTarget]) -> dict[str, SnmpSample | SnmpError]:
         """Poll every target, at most ``concurrency`` at a time; a failure does not stop the others."""
@@ -296,10 +332,61 @@ class SnmpPoller:
         results = await asyncio.gather(*(one(t) for t in targets))
         return {t.device: r for t, r in zip(targets, results)}
 
-    async def poll(self, target: SnmpTarget) -> SnmpSample:
-        """Read sysUpTime, then walk every column; raises an SnmpError subclass on failure."""
+    def settings(self) -> dict:
+        """The keywords this poller was made with (a fallback poller is made with the same)."""
+        return {"timeout_s": self.timeout_s, "retries": self.retries, "max_varbinds": self.max_varbinds,
+                "stripes": self.stripes, "concurrency": self.concurrency, "columns": self.columns,
+                "deadline_s": self.deadline_s, "max_rows": self.max_rows}
+
+
+def fast_available() -> str | None:
+    """None when the fast poller can be used here, else why not."""
+    try:
+        from . import snmp_fast  # noqa: F401
+    except ImportError as exc:
+        return f"gufo-snmp cannot be imported ({exc})"
+    return None
+
+
+def make_poller(backend: str = "auto", **settings) -> BasePoller:
+    """A poller: ``fast`` (gufo-snmp; ImportError when it cannot be imported), ``pysnmp``, or ``auto``
+    (the fast one when it can be imported, else pysnmp). The fast poller hands the targets it does not
+    serve to a pysnmp poller of its own."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown SNMP backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if backend == "pysnmp" or (backend == "auto" and fast_available() is not None):
+        return SnmpPoller(**settings)
+    from .snmp_fast import FastSnmpPoller
+
+    return FastSnmpPoller(**settings)
+
+
+class SnmpPoller(BasePoller):
+    """Polls devices over one shared pysnmp SnmpEngine. Use inside one event loop: ``async with``."""
+
+    backend = "pysnmp"
+
+    def __init__(self, **settings):
+        super().__init__(**settings)
+        self._engine: SnmpEngine | None = None
+        self._usm_changed = asyncio.Condition()
+        self._usm_in_use: dict[str, tuple[SnmpV3User, int]] = {}
+
+    def close(self) -> None:
+        """Release the engine's socket and timer (from inside the loop that polled)."""
+        if self._engine is not None:
+            self._engine.close_dispatcher()
+            self._engine = None
+
+    async def aclose(self) -> None:
+        """close(), then let the loop finish the cancelled timer task before it is closed."""
+        _drop_late_replies(asyncio.get_running_loop())
+        self.close()
+        await asyncio.sleep(0)
+
+    async def _poll(self, target: SnmpTarget) -> SnmpSample:
         async with self._usm_slot(target.v3):
-            return await self._poll(target)
+            return await self._poll_engine(target)
 
     @contextlib.asynccontextmanager
     async def _usm_slot(self, v3: SnmpV3User | None):
@@ -320,7 +407,7 @@ class SnmpPoller:
                     self._usm_in_use[v3.user] = (v3, count)
                 self._usm_changed.notify_all()
 
-    async def _poll(self, target: SnmpTarget) -> SnmpSample:
+    async def _poll_engine(self, target: SnmpTarget) -> SnmpSample:
         if self._engine is None:
             self._engine = SnmpEngine()
         started = time.monotonic()
@@ -398,9 +485,14 @@ class SnmpPoller:
             err, status, _, binds = await bulk_cmd(
                 *session, 0, repetitions, (ObjectName(cursor), Null("")), lookupMib=False)
             self._check(target, err, status)
+            if len(found) > self.max_rows:
+                raise too_many_rows(target, ".".join(map(str, column)), self.max_rows)
             per_port: dict[int, int] = {}
             for name, value in binds:
                 oid = tuple(name)
+                if oid[:n] == column and len(oid) > n and oid <= cursor and not isinstance(value, EndOfMibView):
+                    raise SnmpError(target.device, f"{target.host}:{target.port} answered {'.'.join(map(str, oid))} "
+                                                   f"after {'.'.join(map(str, cursor))}: OIDs must grow in a walk")
                 if (isinstance(value, EndOfMibView) or oid <= cursor or oid[:n] != column or len(oid) == n
                         or (stop is not None and oid >= stop)):
                     binds = ()
@@ -429,27 +521,40 @@ class SnmpPoller:
             raise cls(target.device, f"SNMP error status {name} from {where}")
 
 
+def too_many_rows(target: SnmpTarget, column: str, limit: int) -> SnmpError:
+    return SnmpError(target.device, f"{target.host}:{target.port} answered more than {limit:,} rows "
+                                    f"for column {column} in one poll (a loop or a flood): poll abandoned")
+
+
 def _index(oid: str, column: str) -> tuple[int, ...]:
     return _oid(oid[len(column) + 1:])
 
 
 def _sample(target: SnmpTarget, raw: dict[str, int | str], answered: float, wall: float,
             duration: float) -> SnmpSample:
-    """Turn the OIDs read into per-port, per-priority and per-queue counters."""
+    """Turn the OIDs read (OID -> value) into per-port, per-priority and per-queue counters."""
     by_column: dict[str, dict[tuple[int, ...], int | str]] = {c: {} for c in COLUMNS}
     for oid, value in raw.items():
         for col in COLUMNS:
             if oid.startswith(col + "."):
                 by_column[col][_index(oid, col)] = value
                 break
+    return build_sample(target, raw[oids.SYS_UPTIME], by_column, raw, answered, wall, duration)
+
+
+def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tuple[int, ...], int | str]],
+                 raw: dict[str, int | str], answered: float, wall: float, duration: float) -> SnmpSample:
+    """The typed sample from the rows each column answered (column -> instance index -> value); a
+    poller that walks column by column hands them over as read. ``raw`` is every OID read -> value."""
+    empty: dict[tuple[int, ...], int | str] = {}
 
     def counters(col: str, index_len: int) -> dict[tuple[int, ...], int]:
         """The column's counters; rows of another index shape or type stay in ``raw`` only."""
-        return {i: v for i, v in by_column[col].items() if len(i) == index_len and isinstance(v, int)}
+        return {i: v for i, v in by_column.get(col, empty).items() if len(i) == index_len and type(v) is int}
 
-    names = {idx[0]: str(v) for idx, v in by_column[oids.IF_NAME].items() if len(idx) == 1}
+    names = {idx[0]: str(v) for idx, v in by_column.get(oids.IF_NAME, empty).items() if len(idx) == 1}
     per_port = {f: counters(c, 1) for c, f in _PORT_COLUMNS.items()}
-    ports = [PortCounters(port=name, if_index=i, **{f: values.get((i,)) for f, values in per_port.items()})
+    ports = [PortCounters(name, i, **{f: values.get((i,)) for f, values in per_port.items()})
              for i, name in sorted(names.items())]
     prios: dict[tuple[int, ...], dict] = {}
     for col, fname in _PRIORITY_COLUMNS.items():
@@ -463,14 +568,12 @@ def _sample(target: SnmpTarget, raw: dict[str, int | str], answered: float, wall
     for col, fname in _WATCHDOG_COLUMNS.items():
         for (i, q), v in counters(col, 2).items():
             watchdog.setdefault((i, q - 1), {})[fname] = v
-    return SnmpSample(
-        device=target.device, version=target.version, sys_uptime_ticks=raw[oids.SYS_UPTIME],
+    # model_construct: every value was typed above, so pydantic's checks would only repeat them.
+    return SnmpSample.model_construct(
+        device=target.device, version=target.version, sys_uptime_ticks=uptime,
         monotonic_s=answered, time_unix_s=wall, duration_s=duration, ports=ports,
-        priorities=[PriorityCounters(port=names.get(i, str(i)), if_index=i, priority=p, **f)
-                    for (i, p), f in sorted(prios.items())],
-        queues=[QueueCounters(port=names.get(i, str(i)), if_index=i, queue=q, **f)
-                for (i, q), f in sorted(queues.items())],
-        watchdog=[WatchdogCounters(port=names.get(i, str(i)), if_index=i, queue=q, **f)
-                  for (i, q), f in sorted(watchdog.items())],
+        priorities=[PriorityCounters(names.get(i, str(i)), i, p, **f) for (i, p), f in sorted(prios.items())],
+        queues=[QueueCounters(names.get(i, str(i)), i, q, **f) for (i, q), f in sorted(queues.items())],
+        watchdog=[WatchdogCounters(names.get(i, str(i)), i, q, **f) for (i, q), f in sorted(watchdog.items())],
         raw=raw,
     )

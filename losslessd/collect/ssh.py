@@ -11,7 +11,9 @@ hide a refused command (SYS014); its get_config runs the same `show running-conf
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import socket
 import threading
@@ -63,7 +65,7 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
         try:
             json.loads(output)
             return None
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json reads
             return f"output is not JSON ({exc}): {_first_line(output)!r}"
     for line in output.splitlines():
         if any(r in line for r in host.platform.refusals):
@@ -73,6 +75,19 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
     if not output.strip() and not cmd.optional:
         return "no output"
     return None
+
+
+def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
+    """netmiko ConnectHandler arguments for ``host`` (napalm passes the same through its optional_args):
+    the inventory's login, host keys checked against ``known_hosts`` only (None: not checked)."""
+    return dict(
+        device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
+        password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
+        use_keys=False, allow_agent=False, system_host_keys=False,
+        # Host keys: paramiko RejectPolicy (ssh_strict) with only the given known_hosts loaded
+        # (netmiko base_connection._build_ssh_client); AutoAddPolicy when checking is turned off.
+        ssh_strict=known_hosts is not None, alt_host_keys=known_hosts is not None, alt_key_file=str(known_hosts or ""),
+        conn_timeout=timeout, auth_timeout=timeout, banner_timeout=timeout)
 
 
 class Session:
@@ -113,21 +128,18 @@ class Session:
                 self._sock.close()
 
     def _run(self, deadline: float) -> Result:
+        with open_private(self.session_log) if self.session_log else contextlib.nullcontext() as log_file:
+            return self._commands(deadline, log_file)
+
+    def _commands(self, deadline: float, log_file) -> Result:
         from netmiko import ConnectHandler  # slow import (paramiko, textfsm): only when pulling
 
         host = self.host
         sock = self._connect()
-        conn = ConnectHandler(
-            device_type=host.device_type, host=host.hostname, port=host.port, username=host.username,
-            password=host.password.reveal(), secret=host.secret.reveal() if host.secret else "",
-            sock=sock, use_keys=False, allow_agent=False, system_host_keys=False,
-            # Host keys: paramiko RejectPolicy (ssh_strict) with only the given known_hosts loaded
-            # (netmiko base_connection._build_ssh_client); AutoAddPolicy when checking is turned off.
-            ssh_strict=self.known_hosts is not None, alt_host_keys=self.known_hosts is not None,
-            alt_key_file=str(self.known_hosts or ""),
-            conn_timeout=self.timeout, auth_timeout=self.timeout, banner_timeout=self.timeout,
-            # netmiko masks the password and secret in its session log (SessionLog no_log).
-            session_log=str(self.session_log) if self.session_log else None)
+        conn = ConnectHandler(**connect_args(host, self.known_hosts, self.timeout), sock=sock,
+                              # netmiko masks the password and secret in its session log (SessionLog no_log); the
+                              # file is ours, created 0600 like the captures.
+                              session_log=log_file)
         try:
             if host.platform.enable and not conn.check_enable_mode():
                 try:
@@ -198,6 +210,14 @@ class Session:
             return CollectError(UNREACHABLE, f"the SSH session with {where} failed: {_first_line(str(exc))}", retry=True)
         return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "
                             f"expects: {type(exc).__name__}: {_first_line(str(exc))}")
+
+
+def open_private(path: Path):
+    """``path`` opened for writing (bytes), readable by its owner only whatever umask says, never through a
+    symbolic link someone left at that name."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    os.fchmod(fd, 0o600)  # an existing file keeps its mode through O_CREAT
+    return os.fdopen(fd, "wb")
 
 
 def _causes(exc: BaseException) -> list[BaseException]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..api import lint
@@ -25,6 +25,7 @@ from ..collect import COMMAND_FAILED, pull
 from ..inventory import Inventory
 from ..lint.finding import Finding
 from ..monitor import Event
+from ..tune.propose import configs_from_captures
 
 FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
 
@@ -58,6 +59,7 @@ class Pulled:
 
     findings: list[Finding]
     missing: dict[str, str]
+    configs: dict[str, tuple[str, str]] = field(default_factory=dict)  # device -> (platform, running config)
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,
@@ -75,7 +77,9 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
             refused = [i["message"] for i in d.issues if i["code"] == COMMAND_FAILED]
             if refused and d.name not in missing:
                 missing[d.name] = f"{COMMAND_FAILED}: {refused[0]}"
-        return Pulled(lint([out], policy).findings, missing)
+        configs = configs_from_captures(out / d.record["capture"] for d in result.devices.values()
+                                        if d.status == "ok" and d.name not in missing)
+        return Pulled(lint([out], policy).findings, missing, configs)
 
 
 class Drift:

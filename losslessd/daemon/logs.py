@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import sys
+import threading
 from datetime import datetime, timezone
 from typing import TextIO
 
@@ -25,7 +26,11 @@ MASK = "<hidden>"
 
 
 class JsonFormatter(logging.Formatter):
-    """A LogRecord as one line of JSON."""
+    """A LogRecord as one line of JSON; ``context`` fields (a worker's index) go on every line."""
+
+    def __init__(self, context: dict | None = None):
+        super().__init__()
+        self.context = dict(context or {})
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, object] = {
@@ -34,6 +39,7 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
+            **self.context,
         }
         for name, value in record.__dict__.items():
             if name not in _RECORD_FIELDS and name not in out:
@@ -49,14 +55,88 @@ class _JsonHandler(logging.StreamHandler):
     """Marks the handler configure() installed, so a second call (a reload) replaces it."""
 
 
-def configure(level: str, stream: TextIO | None = None) -> None:
-    """Send every logger's records (ours, netmiko's, pysnmp's) as JSON lines to ``stream`` (stderr)."""
+class OwnRecordsFirst(logging.Filter):
+    """Below warning, only losslessd's own records: the libraries it drives (paramiko logs every SSH
+    transport step at info, netmiko, pysnmp, asyncssh) would otherwise be most of an info log. Their
+    warnings and errors always pass; at debug everything does (the filter is not installed)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.WARNING or record.name == "losslessd" or record.name.startswith("losslessd.")
+
+
+def configure(level: str, stream: TextIO | None = None, context: dict | None = None) -> None:
+    """Send losslessd's records, and the warnings of the libraries it drives (netmiko, paramiko,
+    pysnmp; all of their records at ``debug``), as JSON lines to ``stream`` (stderr), and what Python
+    would print as a bare traceback (an uncaught exception in any thread, an error while an object is
+    freed) as JSON lines too."""
     if level.lower() not in LEVELS:
         raise ValueError(f"log level {level!r}: use one of {', '.join(LEVELS)}")
     root = logging.getLogger()
     for handler in [h for h in root.handlers if isinstance(h, _JsonHandler)]:
         root.removeHandler(handler)
     handler = _JsonHandler(sys.stderr if stream is None else stream)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(JsonFormatter(context))
+    if level.lower() != "debug":
+        handler.addFilter(OwnRecordsFirst())
     root.addHandler(handler)
     root.setLevel(level.upper())
+    _install_hooks()
+
+
+def write_line(line: str) -> None:
+    """Write an already formatted JSON line (a worker's, forwarded by the daemon) under the lock of
+    the handler configure() installed, so lines of several threads and processes never interleave."""
+    handler = next((h for h in logging.getLogger().handlers if isinstance(h, _JsonHandler)), None)
+    if handler is None:
+        sys.stderr.write(line + "\n")
+        return
+    handler.acquire()
+    try:
+        handler.stream.write(line + "\n")
+        handler.flush()
+    finally:
+        handler.release()
+
+
+def as_json_line(text: str, **fields) -> str:
+    """``text`` as it is when it is one JSON object, else wrapped in one (a line a worker printed
+    without logging: a crash of the interpreter, a library writing to stderr)."""
+    text = text.rstrip("\n")
+    if text.startswith("{"):
+        try:
+            if isinstance(json.loads(text), dict):
+                return text
+        except ValueError:
+            pass
+    return json.dumps({"ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                       "level": "error", "logger": "losslessd.stderr", "msg": text, **fields}, ensure_ascii=False)
+
+
+_hooks_installed = False
+
+
+def _install_hooks() -> None:
+    global _hooks_installed
+    if _hooks_installed:
+        return
+    _hooks_installed = True
+    hooks = logging.getLogger("losslessd.uncaught")
+
+    def excepthook(kind, value, tb):
+        hooks.error("uncaught %s: %s", kind.__name__, value, exc_info=(kind, value, tb))
+
+    def thread_hook(args):
+        if args.exc_type is SystemExit:
+            return
+        name = args.thread.name if args.thread else "?"
+        hooks.error("uncaught %s in thread %s: %s", args.exc_type.__name__, name, args.exc_value,
+                    exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+
+    def unraisable_hook(unraisable):
+        hooks.warning("ignored %s in %r: %s", type(unraisable.exc_value).__name__, unraisable.object,
+                      unraisable.exc_value, exc_info=(unraisable.exc_type, unraisable.exc_value,
+                                                      unraisable.exc_traceback))
+
+    sys.excepthook = excepthook
+    threading.excepthook = thread_hook
+    sys.unraisablehook = unraisable_hook

@@ -5,6 +5,12 @@ two daemons in one process - the tests - do not collide). It keeps plain dicts a
 families at scrape time: 200 devices x 64 ports x ~50 counters are ~600k series, far cheaper as the
 last raw Reading per device than as labelled Gauge children with a lock each.
 
+The daemon is split in parts: each worker process keeps the ``devices`` part (raw counters and
+polls of its devices) and renders it when the daemon asks; the daemon keeps the ``fleet`` part
+(events, drift findings, alerts, history, reloads, workers, its own process) and ``merge``s the
+rendered texts family by family, so every family appears once in a scrape however many processes
+fed it. Rendering, the costly part of a scrape, thus runs on every core.
+
 Raw device counters are exported as they were read, as ``*_total`` counters: Prometheus' rate()
 treats a counter going back (a reset, or a 32-bit wrap) as a restart. Names follow the Prometheus
 naming guide (https://prometheus.io/docs/practices/naming/): base units (seconds, bytes), ``_total``
@@ -13,13 +19,19 @@ on accumulating counts, ``_info`` for build metadata.
 
 from __future__ import annotations
 
+import os
 import platform
 import threading
 from collections import Counter
-from collections.abc import Iterator
-from typing import get_args
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, get_args
 
 from prometheus_client import CollectorRegistry, ProcessCollector
+from prometheus_client.exposition import choose_encoder
+from prometheus_client.exposition import generate_latest as generate_text
+from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily, Metric
 from prometheus_client.registry import Collector
 from prometheus_client.samples import Sample
@@ -69,11 +81,31 @@ def _place(event: Event) -> tuple:
     return event.kind, event.device, event.port, event.priority, event.code
 
 
-class Metrics(Collector):
-    """The daemon's metrics. Fed from the polling loop, read by the HTTP thread's scrapes."""
+Part = Literal["all", "devices", "fleet"]
+Format = Literal["text", "openmetrics"]
+CLK_TCK = os.sysconf("SC_CLK_TCK")
 
-    def __init__(self, version: str):
+
+@dataclass
+class WorkerState:
+    """What the daemon knows of one worker process, for the losslessd_worker_* series."""
+
+    pid: int | None
+    up: bool
+    devices: int
+    restarts: int
+
+
+class Metrics(Collector):
+    """The daemon's metrics. Fed from the polling loop, read by the HTTP face's scrapes. ``part``:
+    ``devices`` (a worker), ``fleet`` (the daemon) or ``all`` (both, in one process)."""
+
+    def __init__(self, version: str, part: Part = "all"):
         self.version = version
+        self.part = part
+        self._workers: dict[int, WorkerState] = {}
+        self._shard: tuple[str, str] | None = None
+        self._http: Counter[str] = Counter()
         self._lock = threading.Lock()  # between the polling loop and the HTTP thread's scrapes
         self._values: dict[str, dict[str, dict]] = {}  # device -> source -> {Key: raw value} of its last reading
         self._polls: dict[tuple[str, str], tuple[bool, float]] = {}  # (device, source) -> last (ok, seconds)
@@ -88,7 +120,11 @@ class Metrics(Collector):
         self._family_cache: dict[tuple[str, bool], tuple[str, str | None, float]] = {}
         self.registry = CollectorRegistry(auto_describe=False)
         self.registry.register(self)
-        ProcessCollector(registry=self.registry)  # process_cpu_seconds_total, process_resident_memory_bytes, ...
+        self._small = CollectorRegistry(auto_describe=False)  # what render() leaves to prometheus_client
+        self._small.register(_WithoutCounters(self))
+        if part != "devices":  # one process_* set per scrape: the daemon's own
+            ProcessCollector(registry=self.registry)  # process_cpu_seconds_total, process_resident_memory_bytes, ...
+            ProcessCollector(registry=self._small)
 
     # --- fed by the daemon -------------------------------------------------------------------------------
 
@@ -138,6 +174,20 @@ class Metrics(Collector):
             last_ok = time_unix_s if ok else (self._reload[1] if self._reload else None)
             self._reload = (ok, last_ok)
 
+    def workers(self, states: dict[int, WorkerState]) -> None:
+        """The worker processes as the daemon sees them now."""
+        with self._lock:
+            self._workers = dict(states)
+
+    def shard(self, index: int, count: int) -> None:
+        """This daemon's part of the fleet (``--shard index/count``)."""
+        self._shard = (str(index), str(count))
+
+    def http_refused(self, reason: str) -> None:
+        """The HTTP face dropped a connection or answered a malformed request (``reason``)."""
+        with self._lock:
+            self._http[reason] += 1
+
     def forget(self, device: str) -> None:
         """The device left the inventory: drop every series about it."""
         with self._lock:
@@ -153,7 +203,9 @@ class Metrics(Collector):
 
     # --- read by scrapes ---------------------------------------------------------------------------------
 
-    def collect(self) -> Iterator[Metric]:
+    def collect(self, counters: bool = True) -> Iterator[Metric]:
+        """Every family (``counters=False``: all but the raw device counters, which ``render`` writes
+        itself)."""
         with self._lock:
             polls = dict(self._polls)
             poll_counts = dict(self._poll_counts)
@@ -162,11 +214,17 @@ class Metrics(Collector):
             findings = {d: dict(c) for d, c in self._findings.items()}
             alerts = dict(self._alerts)
             reload = self._reload
-            values = [(device, list(sources.values())) for device, sources in self._values.items()]
+            workers = dict(self._workers)
+            http = dict(self._http)
+            values = [(device, list(sources.values())) for device, sources in self._values.items()] if counters else []
+        if self.part != "fleet":
+            yield from self._poll_families(polls, poll_counts)
+            if counters:
+                yield from self._counter_families(values)
+        if self.part == "devices":
+            return
         yield InfoMetricFamily(PREFIX + "build", "losslessd version and Python it runs on.",
                                value={"version": self.version, "python": platform.python_version()})
-        yield from self._poll_families(polls, poll_counts)
-        yield from self._counter_families(values)
         yield from self._event_families(active, events_total)
         found = GaugeMetricFamily(PREFIX + "findings", "Lint findings of the latest drift run.",
                                   labels=["device", "code", "severity"])
@@ -191,6 +249,86 @@ class Metrics(Collector):
             if reload[1] is not None:
                 yield GaugeMetricFamily(PREFIX + "config_last_reload_success_timestamp_seconds",
                                         "Time of the last successful settings reload.", value=reload[1])
+        yield from self._fleet_families(workers, http)
+
+    def render(self, fmt: Format, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
+        """Every family (or those ``names`` asks for) as (name, text) for ``merge``. The raw device
+        counters (~2,300 series a 64-port switch, nearly all of a scrape) are written here directly:
+        prometheus_client's encoder checks and escapes every label of every sample, about 7 us a
+        series, too slow for a fleet."""
+        families = render(self._small, fmt)
+        if names is None or any(n.startswith(PREFIX) and self._counter_name(n) for n in names):
+            families += self._render_counters(fmt)
+        if names is None:
+            return families
+        return [(name, text) for name, text in families if wanted(name, names)]
+
+    @staticmethod
+    def _counter_name(name: str) -> bool:
+        base = name.removesuffix("_total")
+        return any(family_of(n, i)[0].removesuffix("_total") == base for n in COUNTERS for i in (True, False))
+
+    def _render_counters(self, fmt: Format) -> list[tuple[str, str]]:
+        if self.part == "fleet":
+            return []
+        with self._lock:
+            values = [(device, list(sources.values())) for device, sources in self._values.items()]
+        lines: dict[str, list[str]] = {}
+        helps: dict[str, str] = {}
+        escape = _LabelEscaper()
+        for device, readings in sorted(values, key=lambda dv: dv[0]):
+            keyed = readings[0] if len(readings) == 1 else {k: v for r in readings for k, v in r.items()}
+            dev = escape(device)
+            for key, raw in keyed.items():
+                per_index = key.index is not None
+                spec = self._family_cache.get((key.name, per_index))
+                if spec is None:
+                    spec = self._family_cache[(key.name, per_index)] = family_of(key.name, per_index)
+                name, label, scale = spec
+                out = lines.get(name)
+                if out is None:
+                    out = lines[name] = []
+                    helps[name] = f"Raw device counter `{key.name}`."
+                value = raw if scale == 1.0 else raw * scale
+                if label:
+                    out.append(f'{name}{{device="{dev}",port="{escape(key.port)}",{label}="{key.index}"}} {value}\n')
+                else:
+                    out.append(f'{name}{{device="{dev}",port="{escape(key.port)}"}} {value}\n')
+        families = []
+        for name in sorted(lines):
+            family = name[:-len("_total")] if fmt == "openmetrics" else name
+            header = f"# HELP {family} {helps[name]}\n# TYPE {family} counter\n"
+            families.append((family, header + "".join(lines[name])))
+        return families
+
+    def _fleet_families(self, workers: dict[int, WorkerState], http: dict[str, int]) -> Iterator[Metric]:
+        if self._shard is not None:
+            yield InfoMetricFamily(PREFIX + "shard", "This daemon's part of the fleet (--shard index/count).",
+                                   value={"index": self._shard[0], "count": self._shard[1]})
+        if workers:
+            up = GaugeMetricFamily(PREFIX + "worker_up", "1 while the worker process runs.", labels=["worker"])
+            devices = GaugeMetricFamily(PREFIX + "worker_devices", "Devices the worker polls.", labels=["worker"])
+            restarts = CounterMetricFamily(PREFIX + "worker_restarts", "Times the worker process was started "
+                                           "again after it died.", labels=["worker"])
+            cpu = CounterMetricFamily(PREFIX + "worker_cpu_seconds", "CPU time the worker process used (user and "
+                                      "system).", labels=["worker"])
+            rss = GaugeMetricFamily(PREFIX + "worker_resident_memory_bytes", "Resident memory of the worker process.",
+                                    labels=["worker"])
+            for index, state in sorted(workers.items()):
+                label = [str(index)]
+                up.add_metric(label, int(state.up))
+                devices.add_metric(label, state.devices)
+                restarts.add_metric(label, state.restarts)
+                usage = _proc_usage(state.pid) if state.up else None
+                if usage is not None:
+                    cpu.add_metric(label, usage[0])
+                    rss.add_metric(label, usage[1])
+            yield from (up, devices, restarts, cpu, rss)
+        refused = CounterMetricFamily(PREFIX + "http_refused", "Connections the HTTP face dropped or requests it "
+                                      "refused, by reason.", labels=["reason"])
+        for reason, n in sorted(http.items()):
+            refused.add_metric([reason], n)
+        yield refused
 
     def _poll_families(self, polls: dict, poll_counts: dict) -> Iterator[Metric]:
         up = GaugeMetricFamily(PREFIX + "up", "1 when the device's last poll by every source succeeded.",
@@ -256,3 +394,100 @@ class Metrics(Collector):
         for kind, n in sorted(events_total.items()):
             started.add_metric([kind], n)
         yield from (storm, event_active, started)
+
+
+class _WithoutCounters(Collector):
+    """A Metrics' families less the raw device counters (Metrics.render writes those itself)."""
+
+    def __init__(self, metrics: Metrics):
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        return self.metrics.collect(counters=False)
+
+
+class _LabelEscaper(dict):
+    """A label value as the exposition formats write it (backslash, double quote and newline
+    escaped), each distinct value escaped once a scrape."""
+
+    def __call__(self, value: str) -> str:
+        found = self.get(value)
+        if found is None:
+            found = self[value] = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        return found
+
+
+def _proc_usage(pid: int | None) -> tuple[float, int] | None:
+    """(CPU seconds, resident bytes) of a process from /proc (proc(5): stat fields 14, 15 and 24)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+
+
+# --- rendering and merging -----------------------------------------------------------------------------
+
+# What prometheus_client's own handler answers for each format.
+CONTENT_TYPES: dict[str, str] = {"text": choose_encoder(None)[1],
+                                 "openmetrics": choose_encoder("application/openmetrics-text")[1]}
+_HELP = "# HELP "
+_EOF = "# EOF\n"
+
+
+def negotiate(accept: str | None) -> Format:
+    """The exposition format a scrape's Accept header asks for, as prometheus_client decides it."""
+    _, content_type = choose_encoder(accept)
+    return "openmetrics" if content_type.startswith("application/openmetrics-text") else "text"
+
+
+def render(registry: CollectorRegistry, fmt: Format) -> list[tuple[str, str]]:
+    """The registry's families in ``fmt``, as (family name, text) in order; the text of each family is
+    its HELP/TYPE lines and its samples."""
+    text = (generate_openmetrics if fmt == "openmetrics" else generate_text)(registry).decode()
+    if text.endswith(_EOF):
+        text = text[:-len(_EOF)]
+    out = []
+    for chunk in text.split("\n" + _HELP):
+        chunk = chunk if chunk.startswith(_HELP) else _HELP + chunk
+        if chunk.strip() == _HELP.strip():
+            continue
+        name = chunk[len(_HELP):chunk.find(" ", len(_HELP))]
+        out.append((name, chunk if chunk.endswith("\n") else chunk + "\n"))
+    return out
+
+
+def wanted(family: str, names: frozenset[str]) -> bool:
+    """A family asked for by name, with or without the ``_total`` of its counter samples."""
+    return family in names or f"{family}_total" in names or family.removesuffix("_total") in names
+
+
+def scraper(*parts: Metrics):
+    """An HTTP face's scrape callback serving ``parts`` of this process (tests, one-process use)."""
+    async def scrape(accept: str | None, names: frozenset[str] | None = None) -> tuple[bytes, str]:
+        fmt = negotiate(accept)
+        return merge([m.render(fmt, names) for m in parts], fmt), CONTENT_TYPES[fmt]
+
+    return scrape
+
+
+def merge(parts: Iterable[list[tuple[str, str]]], fmt: Format) -> bytes:
+    """One exposition from several ``render`` outputs: each family's HELP/TYPE lines once (the first
+    part's), then the samples of every part that has it, in the order families were first seen."""
+    headers: dict[str, str] = {}
+    bodies: dict[str, list[str]] = {}
+    for part in parts:
+        for name, text in part:
+            header_end = 0
+            while text.startswith("#", header_end):  # HELP, TYPE, UNIT lines
+                header_end = text.index("\n", header_end) + 1
+            if name not in headers:
+                headers[name] = text[:header_end]
+                bodies[name] = []
+            bodies[name].append(text[header_end:])
+    out = [headers[name] + "".join(bodies[name]) for name in headers]
+    if fmt == "openmetrics":
+        out.append(_EOF)
+    return "".join(out).encode()

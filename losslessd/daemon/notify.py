@@ -16,6 +16,8 @@ import socket
 import time
 from collections.abc import Mapping
 
+from ..units import is_small_int
+
 log = logging.getLogger(__name__)
 
 
@@ -28,7 +30,7 @@ class Notifier:
         self.address = address
         self.watchdog_interval_s: float | None = None
         usec, pid = env.get("WATCHDOG_USEC"), env.get("WATCHDOG_PID")
-        if address and usec and usec.isdigit() and int(usec) > 0 and (not pid or pid == str(os.getpid())):
+        if address and usec and is_small_int(usec, 20) and int(usec) > 0 and (not pid or pid == str(os.getpid())):
             self.watchdog_interval_s = int(usec) / 1e6 / 2  # sd_watchdog_enabled(3): ping at half the timeout
         self._failed = False
 

@@ -97,13 +97,16 @@ class Runner:
         self.schedule = schedule
         self.job = job
         self.clock = clock
+        self.concurrency = concurrency
         self.gate = asyncio.Semaphore(concurrency)
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self.rounds = 0  # loop passes that started polls: "the first round is scheduled" once > 0
 
     def set_concurrency(self, concurrency: int) -> None:
-        self.gate = asyncio.Semaphore(concurrency)  # polls already waiting finish under the old one
+        if concurrency != self.concurrency:
+            self.concurrency = concurrency
+            self.gate = asyncio.Semaphore(concurrency)  # polls already waiting finish under the old one
 
     def wake(self) -> None:
         """Look at the schedule again now (devices or intervals changed)."""

@@ -1,47 +1,51 @@
 """The daemon: polls, detects, records and alerts until SIGTERM (docs/daemon.md).
 
-    SnmpPoller ----> sources.reading_from_snmp ----\\
-    gNMI streams (daemon/gnmi.py) -> Readings -------+
-    SSH counter commands -> reading_from_commands --+-> CounterTracker -> Detectors -> events
-                                                    |        |                        |
-                                              Metrics.counters  History.record_rates   +-> Metrics, History, Sinks
-    drift: pull -> lint -> Drift.compare ------------------------------------------------/
+    workers (one process per core, losslessd.daemon.worker), each with a share of the devices:
+        pollers (SNMP, gNMI streams, SSH counters) -> CounterTracker -> Detectors -> events, history rows
+                                                    (ecn_not_marking events carry the tuner's proposal)
+        Metrics (devices part) ------------------------------------------> rendered at a scrape
+                                     | IPC (losslessd.daemon.ipc)
+    the daemon (this module):  events -> History, Sinks, Metrics (fleet part); rows -> History
+                               drift: pull -> lint -> Drift.compare -> events; configs -> workers
+                               HTTP face (/metrics merges its part with every worker's)
 
-Everything runs on one asyncio loop; netmiko sessions (SSH counters, drift pulls) run in worker
-threads. One device's failure, garbage answer or slowness is that device's problem only: it is marked
-down after the configured failures, backs off, and returns by itself. The HTTP server runs in its own
-thread; its reload request is handed to the loop, so settings only ever change on the loop.
+One process owns everything that must be single: the history file (SQLite has one writer), alert
+sinks, the event bookkeeping, drift and the HTTP face. Workers own devices: a device is polled by
+exactly one worker (``shard.worker_of``), so no device is polled twice. A worker that dies is
+started again with the same devices; the events it had open are ended (their detector state died
+with it, as at a restart of the daemon) and its devices' history goes on in the same file.
+
+Across machines, ``--shard i/n`` makes this daemon poll only the devices whose hashmod(name, n) is
+i (Prometheus' hashmod); the daemon of shard 0 also runs drift, which lints the whole fabric.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import itertools
 import logging
+import os
 import signal
+import socket
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from .. import __version__
-from .. import counters_oids as oids
-from ..collect.snmp import SnmpError, SnmpPoller, SnmpSample, SnmpTarget, target_for
-from ..collect.ssh import CollectError, Session
 from ..errors import InputError
 from ..history import History
-from ..inventory import Host
 from ..monitor import Event
-from ..monitor.counters import CounterTracker
-from ..monitor.detect import Detectors
-from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_from_snmp
-from ..platforms import Command
 from . import logs
 from .drift import FABRIC, Drift, pull_and_lint
-from .gnmi import GnmiStreams, gnmi_targets
-from .http import start_http
-from .metrics import Metrics
+from .http import HttpFace
+from .ipc import Link, LinkClosed
+from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
 from .notify import Notifier
 from .scheduler import Runner, Schedule
 from .settings import Settings, load_settings
+from .shard import Shard, split
 from .sinks import LogSink, Sinks, WebhookSink
 
 log = logging.getLogger("losslessd.daemon")
@@ -49,19 +53,14 @@ log = logging.getLogger("losslessd.daemon")
 DAY_S = 86400.0
 PRUNE_EVERY_S = 3600.0
 HOUSEKEEPING_S = 1.0
-_SSH_GRACE_S = 5.0  # past a session's own deadline (it aborts itself) before the thread is written off
 STOP_FLUSH_S = 5.0  # at a stop, how long a locked or full history gets to take the rows waiting for it
+WORKER_STOP_S = 10.0  # a worker asked to stop gets this long before it is killed
+WORKER_SILENT_S = 30.0  # a worker that sent nothing for this long is stuck: killed and started again
+WORKER_START_S = 60.0  # a new worker has this long to say it is configured
+SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then goes on without them
+RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
 DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
-
-
-def counter_host(host: Host) -> Host | None:
-    """``host`` with its platform's counter commands in place of its config commands (None: the
-    platform serves no counters over its CLI), so collect.ssh.Session runs and checks them."""
-    lines = COUNTER_COMMANDS.get(host.platform.id)
-    if not lines:
-        return None
-    return dataclasses.replace(host, platform=dataclasses.replace(
-        host.platform, commands=tuple(Command(line) for line in lines)))
+SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
 
 
 def _timing(poll) -> dict:
@@ -69,52 +68,56 @@ def _timing(poll) -> dict:
     return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
 
 
+def worker_count(settings: Settings, override: int | None, devices: int) -> int:
+    """Workers to start: the command line's, else the settings', else one per core; never more than
+    there are devices (and at least one)."""
+    wanted = override or settings.workers or os.cpu_count() or 1
+    return max(1, min(wanted, devices))
+
+
+@dataclass
+class _Worker:
+    index: int
+    devices: list[str]
+    proc: asyncio.subprocess.Process | None = None
+    link: Link | None = None
+    up: bool = False
+    configured: asyncio.Event = field(default_factory=asyncio.Event)
+    restarts: int = 0
+    failures_in_row: int = 0
+    heard_s: float = field(default_factory=time.monotonic)
+    status: dict = field(default_factory=dict)
+    tasks: list[asyncio.Task] = field(default_factory=list)
+    scrapes: set[int] = field(default_factory=set)  # scrape requests it has not answered
+
+
 class Daemon:
-    def __init__(self, settings: Settings, *, notifier: Notifier | None = None):
+    def __init__(self, settings: Settings, *, notifier: Notifier | None = None, shard: Shard | None = None,
+                 workers: int | None = None):
         self.settings = settings
         self.notifier = notifier or Notifier()
-        self.metrics = Metrics(__version__)
-        self.snmp_counters = CounterTracker()
-        self.ssh_counters = CounterTracker()  # its own: a CLI's counters are not the SNMP agent's
-        self.gnmi_counters = CounterTracker()
-        self.gnmi = GnmiStreams(lambda reading, started: self._read(reading, self.gnmi_counters, "gnmi", started),
-                                lambda device, started, reason: self._failed(device, "gnmi", started, reason))
-        self.detectors = self._detectors(settings)
+        self.shard = shard or Shard()
+        self._workers_override = workers
+        self.metrics = Metrics(__version__, part="fleet")
+        self.metrics.shard(self.shard.index, self.shard.count)
         self.drift = Drift()
+        self.workers: list[_Worker] = []
+        self._owner: dict[str, int] = {}  # device -> worker index
+        self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
+        self._configs: dict[str, tuple[str, str]] = {}  # device -> (platform, config) the last drift runs read
         self._background: set[asyncio.Future] = set()
-        self._open: set[str] = set()  # ids of events that are open, to tell start / update / end apart
+        self._scrapes: dict[int, asyncio.Future] = {}
+        self._scrape_ids = itertools.count()
         self._beat = time.monotonic()
         self._ready = False
+        self._stopping = False
         self._stop: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._reload_lock: asyncio.Lock | None = None
         self.history: History | None = None
         self.sinks: Sinks | None = None
-        self.http = None
-
-    # -- what a device is polled with ------------------------------------------------------------------
-    @staticmethod
-    def _detectors(settings: Settings) -> Detectors:
-        lossless = settings.lint_policy.lossless
-        return Detectors(settings.detection, set(lossless.priorities), frozenset(lossless.tolerated_priorities))
-
-    def _targets(self, settings: Settings) -> tuple[dict[str, SnmpTarget], dict[str, Host]]:
-        poll = settings.poll
-        snmp = {n: target_for(h, poll.snmp_timeout_s, poll.snmp_retries)
-                for n, h in settings.hosts.hosts.items() if h.snmp is not None}
-        ssh = {}
-        if poll.ssh_counters_interval_s is not None:
-            ssh = {n: c for n, h in settings.hosts.hosts.items() if (c := counter_host(h)) is not None}
-        return snmp, ssh
-
-    def _primary(self, device: str) -> str:
-        """The source whose failures mark a device down: SNMP when it has it, else gNMI, else its CLI."""
-        return "snmp" if device in self._snmp_targets else "gnmi" if device in self.gnmi.targets else "ssh"
-
-    def _follow_gnmi(self, settings: Settings) -> None:
-        poll = settings.poll
-        self.gnmi.set_targets(gnmi_targets(settings.hosts.hosts, poll.gnmi_sample_interval_s, poll.gnmi_timeout_s),
-                              poll.backoff_initial_s, poll.backoff_max_s)
+        self.http: HttpFace | None = None
+        self.drift_runner: Runner | None = None
 
     # -- life cycle ------------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -123,8 +126,8 @@ class Daemon:
         self._stop = asyncio.Event()
         self._reload_lock = asyncio.Lock()
         settings = self.settings
-        self._loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.poll.concurrency + 2,
-                                                           thread_name_prefix="losslessd-ssh"))
+        self._loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.poll.concurrency + 4,
+                                                           thread_name_prefix="losslessd"))
         for sig in (signal.SIGTERM, signal.SIGINT):
             self._loop.add_signal_handler(sig, self.stop)
         self._loop.add_signal_handler(signal.SIGHUP, lambda: self._spawn(self.reload()))
@@ -132,43 +135,55 @@ class Daemon:
         self._close_stale_events()
         self._restore_drift()
         self.sinks = self._make_sinks(settings)
-        self.http = start_http(settings.http.host, settings.http.port, self.metrics, healthy=self.healthy,
-                               ready=self.ready, reload=self.reload_threadsafe)
+        http = settings.http
+        self.http = HttpFace(http.host, http.port, scrape=self.scrape, healthy=self.healthy, ready=self.ready,
+                             reload=self.reload, max_connections=http.max_connections,
+                             header_timeout_s=http.header_timeout_s, refused=self.metrics.http_refused)
+        try:
+            await self.http.start()
+        except OSError as exc:
+            log.error("cannot serve /metrics on %s:%d: %s", http.host, http.port, exc.strerror or exc,
+                      extra={"host": http.host, "port": http.port})
+            self.history.close()
+            return 2
         log.info("serving /metrics on %s", self.http.url, extra={"url": self.http.url})
-        self.poller = SnmpPoller(timeout_s=settings.poll.snmp_timeout_s, retries=settings.poll.snmp_retries,
-                                 concurrency=settings.poll.concurrency)
-        self._snmp_targets, self._ssh_hosts = self._targets(settings)
-        poll = settings.poll
-        now = time.monotonic()
-        backoff = _timing(poll)
-        self.snmp_runner = Runner("snmp", Schedule(poll.snmp_interval_s, **backoff), self._poll_snmp, poll.concurrency)
-        self.ssh_runner = Runner("ssh", Schedule(poll.ssh_counters_interval_s or DAY_S, **backoff), self._poll_ssh,
-                                 poll.concurrency)
+        devices = self._devices(settings)
+        count = worker_count(settings, self._workers_override, len(devices))
+        self.workers = [_Worker(i, part) for i, part in enumerate(split(devices, count))]
+        self._owner = {d: w.index for w in self.workers for d in w.devices}
+        self._warn_fd_limit(settings)
+        for worker in self.workers:
+            await self._start_worker(worker)
+        backoff = _timing(settings.poll)
         self.drift_runner = Runner("drift", Schedule(settings.drift.interval_s, **backoff), self._drift_round, 1)
-        self._set_devices(settings, now)
-        tasks = [asyncio.create_task(r.run(self._stop), name=r.name)
-                 for r in (self.snmp_runner, self.ssh_runner, self.drift_runner)]
-        tasks.append(asyncio.create_task(self._housekeeping(), name="housekeeping"))
-        await asyncio.sleep(0)  # the runners have looked at their schedules: the first round is scheduled
+        self._set_drift(settings)
+        tasks = [asyncio.create_task(self.drift_runner.run(self._stop), name="drift"),
+                 asyncio.create_task(self._housekeeping(), name="housekeeping")]
+        await self._await_configured()
+        await asyncio.sleep(0)  # the drift runner has looked at its schedule
         self._ready = True
         self.notifier.ready(self._status())
-        log.info("losslessd daemon started: %s", self._status(), extra={"settings": str(settings.file)})
+        log.info("losslessd daemon started: %s", self._status(),
+                 extra={"settings": str(settings.file), "shard": str(self.shard), "workers": len(self.workers)})
         try:
             await self._stop.wait()
         finally:
             self._ready = False
+            self._stopping = True
             self.notifier.stopping()
             log.info("stopping")
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await self.poller.aclose()
-            await self.gnmi.aclose()
+            await self._stop_workers()
             await self.sinks.close()
-            self.http.close()
+            await self.http.close()
             deadline = time.monotonic() + STOP_FLUSH_S
-            while not self.history.flush() and time.monotonic() < deadline:
-                await asyncio.sleep(HOUSEKEEPING_S / 4)
+            if not self.history.flush():
+                log.warning("stopping: the history did not take %d waiting rows (%s); retrying for up to %g s",
+                            self.history.backlog, self.history.last_error, STOP_FLUSH_S)
+                while not self.history.flush() and time.monotonic() < deadline:
+                    await asyncio.sleep(HOUSEKEEPING_S / 4)
             self._close_history()
         return 0
 
@@ -183,38 +198,37 @@ class Daemon:
     def ready(self) -> bool:
         return self._ready
 
+    def _devices(self, settings: Settings) -> list[str]:
+        """This daemon's devices: the inventory's, less those of other shards."""
+        return self.shard.select(settings.hosts.hosts)
+
     def _status(self) -> str:
-        down = sum(1 for e in self.detectors.open_events() if e.kind == "device_down")
-        return (f"{len(self._snmp_targets)} SNMP, {len(self.gnmi.targets)} gNMI and {len(self._ssh_hosts)} SSH "
-                f"counter targets, {down} down, "
+        targets: dict[str, int] = {}
+        down = 0
+        for worker in self.workers:
+            down += worker.status.get("down", 0)
+            for source, n in worker.status.get("targets", {}).items():
+                targets[source] = targets.get(source, 0) + n
+        polled = ", ".join(f"{n} {SOURCE_NAMES.get(source, source)}" for source, n in sorted(targets.items())
+                           if n) or "no"
+        up = sum(w.up for w in self.workers)
+        return (f"shard {self.shard}, {up}/{len(self.workers)} workers, {polled} counter targets, {down} down, "
                 f"{len(self._open)} open events")
 
-    def _set_devices(self, settings: Settings, now: float) -> None:
-        gone = set(self.snmp_runner.schedule.set_devices(self._snmp_targets, now))
-        gone |= set(self.ssh_runner.schedule.set_devices(self._ssh_hosts, now))
-        gone |= set(self.gnmi.targets)
-        self._follow_gnmi(settings)
-        gone -= set(self._snmp_targets) | set(self._ssh_hosts) | set(self.gnmi.targets)
-        self.drift_runner.schedule.set_devices([DRIFT] if settings.drift.enabled else [], now)
-        for device in gone:
-            self._forget(device)
+    def _warn_fd_limit(self, settings: Settings) -> None:
+        """Each worker holds a socket per SNMP device and SSH session; the daemon HTTP connections."""
+        import resource
 
-    def _forget(self, device: str) -> None:
-        """A device left the inventory: end its open events, drop its state and series."""
-        now = time.time()
-        for event in self.detectors.open_events():
-            if event.device == device:
-                event.end_unix_s = now
-                event.message += " (device removed from the inventory)"
-                self._emit(event)
-        self.detectors.forget(device)
-        self.snmp_counters.forget(device)
-        self.ssh_counters.forget(device)
-        self.gnmi_counters.forget(device)
-        self.metrics.forget(device)
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        need = settings.http.max_connections + 64
+        for worker in self.workers:
+            need = max(need, len(worker.devices) * 2 + settings.poll.concurrency * 2 + 64)
+        if soft != resource.RLIM_INFINITY and soft < need:
+            log.warning("open-file limit %d is below the %d this daemon may need (LimitNOFILE= in the unit, "
+                        "ulimit -n)", soft, need, extra={"limit": soft, "need": need})
 
     async def _housekeeping(self) -> None:
-        """Heartbeat, systemd watchdog, history retention and backlog, STATUS."""
+        """Heartbeat, systemd watchdog, stuck workers, history retention and backlog, STATUS."""
         next_ping = next_prune = 0.0
         while True:
             now = time.monotonic()
@@ -224,6 +238,14 @@ class Daemon:
                 self.notifier.watchdog()
                 self.notifier.status(self._status())
                 next_ping = now + interval
+            for worker in self.workers:
+                if worker.up and now - worker.heard_s > WORKER_SILENT_S and worker.proc is not None:
+                    log.error("worker %d sent nothing for %.0f s: killing it (it is started again)", worker.index,
+                              now - worker.heard_s, extra={"worker": worker.index})
+                    worker.heard_s = now
+                    _kill(worker.proc)
+            self.metrics.workers({w.index: WorkerState(w.proc.pid if w.proc else None, w.up, len(w.devices),
+                                                       w.restarts) for w in self.workers})
             history = self.history  # a reload may swap it while a commit runs in its thread
             if now >= next_prune:
                 removed = await asyncio.to_thread(history.prune, time.time())
@@ -231,80 +253,185 @@ class Daemon:
                     log.info("history retention removed %d rows", removed)
                 next_prune = now + PRUNE_EVERY_S
             if history.backlog:
-                await asyncio.to_thread(history.flush)  # SQLite commits never stall the polls
+                await asyncio.to_thread(history.flush)  # SQLite commits never stall the loop
             self.metrics.history(history.last_error is None, history.backlog)
             await asyncio.sleep(HOUSEKEEPING_S)
 
-    # -- polls -----------------------------------------------------------------------------------------
-    async def _poll_snmp(self, device: str) -> bool:
-        target = self._snmp_targets.get(device)
-        if target is None:
-            return True
-        started = time.monotonic()
+    # -- workers ---------------------------------------------------------------------------------------
+    async def _start_worker(self, worker: _Worker) -> None:
+        parent, child = socket.socketpair()
         try:
-            sample = await self.poller.poll(target)
-        except SnmpError as exc:
-            return self._failed(device, "snmp", started, f"{exc.sys_code}: {exc.message}")
-        if device not in self._snmp_targets:  # a reload took it out while it was polled: its state is gone
-            return True
-        reading = reading_from_snmp(sample)
-        if not reading.values:  # an agent that answers, but not with counters
-            return self._failed(device, "snmp", started, f"unusable answer: {_no_counters(sample)}")
-        self._read(reading, self.snmp_counters, "snmp", started)
-        return True
+            worker.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "losslessd.daemon.worker", "--fd", str(child.fileno()),
+                "--index", str(worker.index), pass_fds=(child.fileno(),), stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, limit=1 << 20)
+        finally:
+            child.close()
+        worker.link = await Link.open(parent)
+        worker.up = True
+        worker.heard_s = time.monotonic()
+        worker.configured = asyncio.Event()
+        await worker.link.send(("configure", self.settings, worker.devices))
+        await self._send_configs(worker)
+        worker.tasks = [asyncio.create_task(self._listen(worker), name=f"worker{worker.index}:link"),
+                        asyncio.create_task(self._forward_stderr(worker), name=f"worker{worker.index}:stderr"),
+                        asyncio.create_task(self._watch(worker), name=f"worker{worker.index}:exit")]
 
-    async def _poll_ssh(self, device: str) -> bool:
-        host = self._ssh_hosts.get(device)
-        if host is None:
-            return True
-        started = time.monotonic()
-        timeout = self.settings.poll.ssh_timeout_s
-        session = Session(host, known_hosts=self.settings.known_hosts_path, timeout=timeout)
-        try:
-            result = await asyncio.wait_for(asyncio.to_thread(session.run), timeout + _SSH_GRACE_S)
-            if device not in self._ssh_hosts:  # a reload took it out while it was polled
-                return True
-            if result.refused:
-                index, why = next(iter(result.refused.items()))
-                raise CollectError("SYS014", f"`{result.sections[index][0]}` failed: {why}")
-            outputs = dict(result.sections)
-            reading = reading_from_commands(device, host.platform.id, outputs, time.monotonic(), time.time())
-        except asyncio.TimeoutError:
-            session.abort()
-            return self._failed(device, "ssh", started, f"SYS013: no answer within {timeout:g} s")
-        except asyncio.CancelledError:
-            session.abort()
-            raise
-        except CollectError as exc:
-            return self._failed(device, "ssh", started, f"{exc.code}: {exc.message}")
-        except ValueError as exc:
-            return self._failed(device, "ssh", started, f"unusable answer: {exc}")
-        self._read(reading, self.ssh_counters, "ssh", started)
-        return True
+    async def _send_configs(self, worker: _Worker, devices: Iterable[str] | None = None) -> None:
+        """The device configs drift read for ``devices`` (default: all) of ``worker``'s: its proposals
+        are made from them."""
+        mine = {d: self._configs[d] for d in (worker.devices if devices is None else devices) if d in self._configs}
+        if mine and worker.up and worker.link is not None:
+            try:
+                await worker.link.send(("configs", mine))
+            except LinkClosed:
+                pass  # it died: it gets them again when it is started again
 
-    def _failed(self, device: str, source: str, started: float, reason: str) -> bool:
-        self.metrics.poll_done(device, False, time.monotonic() - started, source)
-        log.warning("%s poll of %s failed: %s", source, device, reason,
-                    extra={"device": device, "source": source, "reason": reason})
-        if self._primary(device) == source:
-            self._emit_all(self.detectors.poll_failed(device, time.time(), reason))
-        return False
+    async def _await_configured(self) -> None:
+        waits = [asyncio.wait_for(w.configured.wait(), WORKER_START_S) for w in self.workers]
+        for worker, result in zip(self.workers, await asyncio.gather(*waits, return_exceptions=True)):
+            if isinstance(result, Exception):
+                log.error("worker %d did not start within %g s", worker.index, WORKER_START_S,
+                          extra={"worker": worker.index})
 
-    def _read(self, reading, tracker: CounterTracker, source: str, started: float) -> None:
-        device = reading.device
-        self.metrics.poll_done(device, True, time.monotonic() - started, source)
-        self.metrics.counters(reading, source)
-        if self._primary(device) == source:
-            self._emit_all(self.detectors.poll_ok(device, reading.time_unix_s))
-        rates = tracker.update(reading)
-        if rates is None:
+    async def _listen(self, worker: _Worker) -> None:
+        link = worker.link
+        while True:
+            try:
+                message = await link.recv()
+            except LinkClosed:
+                worker.up = False
+                for request_id in list(worker.scrapes):  # scrapes waiting for it go on without it now
+                    self._answered(worker, request_id, [])
+                return
+            worker.heard_s = time.monotonic()
+            kind = message[0]
+            if kind == "batch":
+                _, events, rows = message
+                for event in events:
+                    self._emit(event)
+                for row in rows:
+                    self.history.record_rate_rows(row)
+            elif kind == "beat":
+                worker.status = message[1]
+            elif kind == "scraped":
+                self._answered(worker, message[1], message[2])
+            elif kind == "configured":
+                worker.status = message[1]
+                worker.failures_in_row = 0
+                worker.configured.set()
+
+    def _answered(self, worker: _Worker, request_id: int, families: list) -> None:
+        worker.scrapes.discard(request_id)
+        future = self._scrapes.pop(request_id, None)
+        if future is not None and not future.done():
+            future.set_result(families)
+
+    async def _forward_stderr(self, worker: _Worker) -> None:
+        """The worker's stderr, line by line, into the daemon's log: its JSON lines as they are, any
+        other line (an interpreter crash) wrapped in one, so the log stays one JSON object per line."""
+        stream = worker.proc.stderr
+        while True:
+            try:
+                line = await stream.readline()
+            except (ValueError, asyncio.LimitOverrunError):  # a line over the limit: keep its start
+                line = (await stream.read(1 << 16)) + b" [cut]"
+            if not line:
+                return
+            logs.write_line(logs.as_json_line(line.decode("utf-8", "replace"), worker=worker.index))
+
+    async def _watch(self, worker: _Worker) -> None:
+        """Wait for the worker to exit; unless the daemon is stopping, start it again."""
+        code = await worker.proc.wait()
+        worker.up = False
+        await asyncio.gather(*[t for t in worker.tasks if t is not asyncio.current_task()], return_exceptions=True)
+        worker.link.close()  # a scrape waiting for it goes on without it after SCRAPE_WAIT_S
+        if self._stopping:
             return
-        if rates.reset:
-            log.info("counters of %s went back (restart or reset): this poll's rates are dropped", device,
-                     extra={"device": device, "source": source})
-            return
-        self.history.record_rates(rates)
-        self._emit_all(self.detectors.feed(rates))
+        worker.restarts += 1
+        worker.failures_in_row += 1
+        wait = RESTART_BACKOFF_S[min(worker.failures_in_row, len(RESTART_BACKOFF_S)) - 1]
+        how = f"signal {-code}" if code < 0 else f"exit status {code}"
+        log.error("worker %d (%d devices) died (%s); starting it again in %g s", worker.index, len(worker.devices),
+                  how, wait, extra={"worker": worker.index, "exit": code, "restarts": worker.restarts})
+        self._end_events_of(worker, "its worker process died and was started again; its detector state was lost")
+        await asyncio.sleep(wait)
+        if not self._stopping:
+            await self._start_worker(worker)
+
+    def _end_events_of(self, worker: _Worker, why: str) -> None:
+        now = time.time()
+        mine = set(worker.devices)
+        for event in [e for e in self._open.values() if e.device in mine]:
+            event.end_unix_s = now
+            event.message += f" (ended: {why})"
+            self._emit(event)
+
+    async def _stop_workers(self) -> None:
+        for worker in self.workers:
+            if worker.up and worker.link is not None:
+                try:
+                    await worker.link.send(("stop",))
+                except LinkClosed:
+                    pass
+        for worker in self.workers:
+            if worker.proc is None:
+                continue
+            try:
+                await asyncio.wait_for(worker.proc.wait(), WORKER_STOP_S)
+            except asyncio.TimeoutError:
+                log.error("worker %d did not stop within %g s: killed", worker.index, WORKER_STOP_S)
+                _kill(worker.proc)
+                await worker.proc.wait()
+        for worker in self.workers:
+            await asyncio.gather(*worker.tasks, return_exceptions=True)
+
+    # -- metrics ---------------------------------------------------------------------------------------
+    async def scrape(self, accept: str | None, names: frozenset[str] | None = None) -> tuple[bytes, str]:
+        """The daemon's own families merged with every live worker's (rendered by the workers)."""
+        fmt = negotiate(accept)
+        waits = []
+        for worker in self.workers:
+            if not worker.up or worker.link is None:
+                continue
+            request_id = next(self._scrape_ids)
+            future = self._loop.create_future()
+            self._scrapes[request_id] = future
+            worker.scrapes.add(request_id)
+            try:
+                await worker.link.send(("scrape", request_id, fmt, names))
+            except LinkClosed:
+                self._answered(worker, request_id, [])
+                continue
+            waits.append((worker, request_id, future))
+        own = await asyncio.to_thread(self.metrics.render, fmt, names)
+        parts = [own]
+        for worker, request_id, future in waits:
+            try:
+                parts.append(await asyncio.wait_for(future, SCRAPE_WAIT_S))
+            except asyncio.TimeoutError:
+                self._answered(worker, request_id, [])
+                log.warning("worker %d did not render its metrics within %g s: this scrape goes without its "
+                            "devices", worker.index, SCRAPE_WAIT_S, extra={"worker": worker.index})
+        return await asyncio.to_thread(merge, parts, fmt), CONTENT_TYPES[fmt]
+
+    # -- events ----------------------------------------------------------------------------------------
+    def _emit(self, event: Event) -> None:
+        was_open = event.id in self._open
+        if event.open:
+            self._open[event.id] = event
+            change = "update" if was_open else "start"
+        else:
+            self._open.pop(event.id, None)
+            change = "end" if was_open else "start"  # an event that started and ended between two polls
+        self.metrics.event(event)
+        self.history.record_event(event)
+        self._spawn(self.sinks.send(event, change))  # queues at once, in order: it never waits on a sink
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)  # the loop keeps weak references only
+        task.add_done_callback(self._background.discard)
 
     def _close_stale_events(self) -> None:
         """Events a previous run left open (it was killed): their detectors' state is gone, so end them
@@ -323,6 +450,11 @@ class Daemon:
             log.info("ended %d events an earlier run left open", len(stale))
 
     # -- drift -----------------------------------------------------------------------------------------
+    def _set_drift(self, settings: Settings) -> None:
+        """Drift lints the whole fabric: with shards, the daemon of shard 0 runs it."""
+        on = settings.drift.enabled and self.shard.index == 0
+        self.drift_runner.schedule.set_devices([DRIFT] if on else [], time.monotonic())
+
     def _restore_drift(self) -> None:
         try:
             self.drift.restore(self.history.findings(latest=True),
@@ -340,10 +472,14 @@ class Daemon:
         except InputError as exc:
             log.error("drift run failed: %s", exc)
             return False
+        devices = self.settings.hosts.hosts  # a reload during the run may have changed them
+        changed = {d for d, c in pulled.configs.items() if d in devices and self._configs.get(d) != c}
+        self._configs.update({d: pulled.configs[d] for d in changed})
+        for worker in self.workers:
+            await self._send_configs(worker, changed.intersection(worker.devices))
         for device, why in sorted(pulled.missing.items()):
             log.warning("drift: the config of %s was not read (%s); its findings stand as of its last run",
                         device, why, extra={"device": device})
-        devices = self.settings.hosts.hosts  # a reload during the run may have changed them
         missing = {**pulled.missing, **{d: "joined during the run" for d in devices if d not in settings.hosts.hosts}}
         now = time.time()
         result = self.drift.compare(pulled.findings, list(devices), now, missing)
@@ -351,39 +487,13 @@ class Daemon:
             if device in devices or device == FABRIC:  # not one that left the inventory during the run
                 self.history.record_findings(device, now, found)
                 self.metrics.findings(device, result.counts(device))
-        self._emit_all(result.events)
+        for event in result.events:
+            self._emit(event)
         log.info("drift run: %d findings, %d changes, %d devices not read, %.1f s", len(pulled.findings),
                  len(result.events), len(pulled.missing), time.monotonic() - started)
         return True
 
-    # -- events ----------------------------------------------------------------------------------------
-    def _emit_all(self, events: list[Event]) -> None:
-        for event in events:
-            self._emit(event)
-
-    def _emit(self, event: Event) -> None:
-        was_open = event.id in self._open
-        if event.open:
-            self._open.add(event.id)
-            change = "update" if was_open else "start"
-        else:
-            self._open.discard(event.id)
-            change = "end" if was_open else "start"  # an event that started and ended between two polls
-        self.metrics.event(event)
-        self.history.record_event(event)
-        self._spawn(self.sinks.send(event, change))  # queues at once, in order: it never waits on a sink
-
-    def _spawn(self, coro) -> None:
-        task = asyncio.ensure_future(coro)
-        self._background.add(task)  # the loop keeps weak references only
-        task.add_done_callback(self._background.discard)
-
     # -- settings --------------------------------------------------------------------------------------
-    def reload_threadsafe(self) -> tuple[bool, str]:
-        """For the HTTP thread: run reload() on the loop and wait for its verdict."""
-        future = asyncio.run_coroutine_threadsafe(self.reload(), self._loop)
-        return future.result(timeout=120)
-
     async def reload(self) -> tuple[bool, str]:
         """Load and check the settings file again; swap only when it is valid. (ok, message)."""
         async with self._reload_lock:
@@ -397,47 +507,50 @@ class Daemon:
                 self.metrics.reloaded(False, time.time())
                 self.notifier.ready(self._status())
                 return False, f"reload refused, the running settings stay: {exc}"
-            self._apply(new, history)
+            await self._apply(new, history)
             self.metrics.reloaded(True, time.time())
             self.notifier.ready(self._status())
             log.info("settings reloaded: %s", self._status(), extra={"settings": str(path)})
             return True, f"reloaded {path}: {self._status()}"
 
-    def _apply(self, new: Settings, history: History | None) -> None:
+    async def _apply(self, new: Settings, history: History | None) -> None:
         """Re-create what changed (``history``: the new settings' history, opened when its settings
-        changed); keep counter state and open events where they still mean the same."""
-        old, now = self.settings, time.monotonic()
+        changed) and hand the new settings and device split to the workers; they keep counter state
+        and open events where they still mean the same."""
+        old = self.settings
+        new.apply_limits()
         if new.log != old.log:
             logs.configure(new.log.level)
         if new.http != old.http:
             log.warning("http settings changed: they take effect at the next restart (still serving %s)",
                         self.http.url)
+        if new.workers != old.workers:
+            log.warning("workers changed: it takes effect at the next restart (still %d workers)", len(self.workers))
         if history is not None:
             self._close_history()
             self.history = history
         if new.sinks != old.sinks or new.webhook_headers != old.webhook_headers:
             self._spawn(self.sinks.close())
             self.sinks = self._make_sinks(new)
-        if new.detection != old.detection or new.lint_policy.lossless != old.lint_policy.lossless:
-            wall = time.time()
-            for event in self.detectors.open_events():  # judged by rules that no longer apply
-                event.end_unix_s = wall
-                event.message += " (closed by a settings reload)"
-                self._emit(event)
-            self.detectors = self._detectors(new)
-        poll = new.poll
-        self.poller.timeout_s, self.poller.retries = poll.snmp_timeout_s, poll.snmp_retries
-        backoff = _timing(poll)
-        self.snmp_runner.schedule.configure(poll.snmp_interval_s, **backoff)
-        self.ssh_runner.schedule.configure(poll.ssh_counters_interval_s or DAY_S, **backoff)
-        self.drift_runner.schedule.configure(new.drift.interval_s, **backoff)
-        for runner in (self.snmp_runner, self.ssh_runner):
-            runner.set_concurrency(poll.concurrency)
         self.settings = new
-        self._snmp_targets, self._ssh_hosts = self._targets(new)
-        self._set_devices(new, now)
-        for runner in (self.snmp_runner, self.ssh_runner, self.drift_runner):
-            runner.wake()
+        devices = self._devices(new)
+        for device in set(self._owner) - set(devices):
+            self.metrics.forget(device)  # its event and finding series; the worker drops its own
+            self._configs.pop(device, None)
+        parts = split(devices, len(self.workers))
+        self._owner = {d: i for i, part in enumerate(parts) for d in part}
+        for worker, part in zip(self.workers, parts):
+            joined = set(part) - set(worker.devices)
+            worker.devices = part
+            if worker.up and worker.link is not None:
+                try:
+                    await worker.link.send(("configure", new, part))
+                except LinkClosed:
+                    pass  # it died: it is started again with the new settings and devices
+                await self._send_configs(worker, joined)  # a device that joined this worker brings its config
+        self.drift_runner.schedule.configure(new.drift.interval_s, **_timing(new.poll))
+        self._set_drift(new)
+        self.drift_runner.wake()
 
     def _close_history(self) -> None:
         self.history.close()  # writes what it can first
@@ -457,10 +570,8 @@ class Daemon:
         return Sinks(sinks, metrics=self.metrics)
 
 
-def _no_counters(sample: SnmpSample) -> str:
-    """Why an SNMP answer gave no counters: what the agent served in their place, if anything."""
-    served = [(oid, v) for oid, v in sample.raw.items() if isinstance(v, str) and not oid.startswith(oids.IF_NAME + ".")]
-    if not served:
-        return f"the agent serves none of the counter columns ({len(sample.ports)} ports)"
-    oid, value = served[0]
-    return f"{len(served)} counters are not numbers (e.g. {oid} = {value[:40]!r})"
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass

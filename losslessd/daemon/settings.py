@@ -20,9 +20,10 @@ from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from ..credentials import Secret
-from ..docpos import Document, load_yaml, pointer
+from ..docpos import Document, load_yaml, pointer, schema_error
 from ..errors import InputError
 from ..inventory import Inventory
+from ..limits import file_limit_mb, set_max_file_mb
 from ..inventory import load as load_inventory
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
@@ -34,7 +35,7 @@ EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
 class _S(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # `.inf` seconds is no interval
 
 
 class Poll(_S):
@@ -47,6 +48,8 @@ class Poll(_S):
     concurrency: int = Field(32, ge=1, description="Polls in flight at once, per kind (SNMP, SSH).")
     snmp_timeout_s: float = Field(2.0, gt=0, description="Seconds one SNMP request may take.")
     snmp_retries: int = Field(1, ge=0, description="SNMP retries of a request that timed out.")
+    snmp_backend: Literal["auto", "fast", "pysnmp"] = Field(
+        "auto", description="SNMP library: fast (gufo-snmp), pysnmp, or auto (fast when it can be imported).")
     ssh_timeout_s: float = Field(60.0, gt=0, description="Seconds one SSH session (login and commands) may take.")
     gnmi_sample_interval_s: float = Field(10.0, gt=0, description="Sample interval asked of devices streaming "
                                           "their counters over gNMI (inventory data.gnmi; docs/gnmi.md).")
@@ -72,6 +75,10 @@ class Drift(_S):
 class Http(_S):
     host: str = Field(DEFAULT_HTTP_HOST, min_length=1, description="Address /metrics listens on.")
     port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
+    max_connections: int = Field(64, ge=2, le=10000, description=(
+        "Connections served at once; past it, the one that has waited longest for a request is dropped."))
+    header_timeout_s: float = Field(10.0, gt=0, le=300, description=(
+        "Seconds a client has to send a whole request head (and an idle keep-alive connection lives)."))
 
 
 class HistorySettings(_S):
@@ -115,6 +122,8 @@ class Settings(_S):
     policy: str = Field("roce-dscp26", description="Policy file (relative to this file) or shipped policy name.")
     known_hosts: str = Field("~/.ssh/known_hosts", description="known_hosts the devices' SSH keys are checked against.")
     insecure_no_host_key_check: bool = Field(False, description="Accept any SSH host key (lab networks only).")
+    workers: int | None = Field(None, ge=1, le=256, description=(
+        "Worker processes polling the devices (each its own share); null: one per CPU core."))
     poll: Poll = Field(default_factory=Poll)
     drift: Drift = Field(default_factory=Drift)
     detection: Thresholds = Field(default_factory=Thresholds)
@@ -122,12 +131,20 @@ class Settings(_S):
     history: HistorySettings = Field(default_factory=HistorySettings)
     sinks: Sinks = Field(default_factory=Sinks)
     log: Log = Field(default_factory=Log)
+    max_file_mb: float | None = Field(None, gt=0, description="Largest file read (the inventory, the policy, each "
+                                      "pulled capture a drift lint reads), in MiB; null: LOSSLESSD_MAX_FILE_MB or 32. "
+                                      "Raise it for larger real configs (README \"Limits\").")
 
     # What the file refers to, loaded and checked by load_settings.
     _file: Path = PrivateAttr()
     _hosts: Inventory = PrivateAttr()
     _policy: Policy = PrivateAttr()
     _headers: dict[str, Secret] = PrivateAttr(default_factory=dict)
+
+    def apply_limits(self) -> None:
+        """Make ``max_file_mb`` this process's limit (the drift lint reads pulled captures with it)."""
+        if self.max_file_mb is not None:
+            set_max_file_mb(self.max_file_mb)
 
     @property
     def file(self) -> Path:
@@ -168,15 +185,22 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
     """Read, check and load everything the settings file names; raises InputError (file:line)."""
     env = os.environ if env is None else env
     settings, doc = _read(Path(path))
-    settings._hosts = load_inventory(settings._relative(settings.inventory), env)
-    if any(h.gnmi is not None for h in settings._hosts.hosts.values()):
-        try:  # grpcio and pygnmi's gNMI protobufs come with the `gnmi` extra
-            import losslessd.collect.gnmi  # noqa: F401
-        except ImportError as exc:
-            raise InputError(f"the inventory has data.gnmi devices but {exc.name} is not installed: "
-                             "pip install 'losslessd[gnmi]'", file=doc.file, line=doc.line_of(["inventory"]) or 1) from None
-    policy = settings._relative(settings.policy)
-    settings._policy = load_policy(policy if policy.is_file() else settings.policy)
+    with file_limit_mb(settings.max_file_mb):  # the daemon makes it its own with apply_limits()
+        settings._hosts = load_inventory(settings._relative(settings.inventory), env)
+        if any(h.gnmi is not None for h in settings._hosts.hosts.values()):
+            try:  # grpcio and pygnmi's gNMI protobufs come with the `gnmi` extra
+                import losslessd.collect.gnmi  # noqa: F401
+            except ImportError as exc:
+                raise InputError(f"the inventory has data.gnmi devices but {exc.name} is not installed: "
+                                 "pip install 'losslessd[gnmi]'", file=doc.file,
+                                 line=doc.line_of(["inventory"]) or 1) from None
+        policy = settings._relative(settings.policy)
+        try:
+            settings._policy = load_policy(policy if os.path.lexists(policy) else settings.policy)
+        except InputError as exc:
+            if exc.file:
+                raise
+            raise InputError(f"policy: {exc.message}", file=doc.file, line=doc.line_of(["policy"]) or 1) from None
     keys = settings.known_hosts_path
     if keys is not None and not keys.is_file():
         raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
@@ -198,36 +222,24 @@ def read_settings(path: str | Path) -> Settings:
 
 def _read(path: Path) -> tuple[Settings, Document]:
     doc = load_yaml(path)
+    doc.refuse_duplicates()
     if doc.data is None:
         doc.data = {}
     if not isinstance(doc.data, dict):
         raise InputError("daemon settings must be a YAML mapping", file=doc.file, line=1)
     _validate(doc)
     try:
-        settings = Settings(**doc.data)
+        settings = Settings.model_validate(doc.data)
     except ValidationError as exc:  # what the schema cannot say (cross-field checks)
         err = exc.errors()[0]
         loc = [p for p in err["loc"] if p != "__root__"]
         raise InputError(err["msg"].removeprefix("Value error, "), file=doc.file, line=doc.line_of(loc),
                          pointer=pointer(loc) or "/") from None
-    settings._file = path.resolve()
+    settings._file = Path(os.path.realpath(path))
     return settings, doc
 
 
 def _validate(doc: Document) -> None:
     errors = list(jsonschema.Draft202012Validator(schema()).iter_errors(doc.data))
-    if not errors:
-        return
-    err = best_match(errors)  # into anyOf branches (an optional section): the error inside it
-    where = list(err.absolute_path)
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    raise InputError(_explain(err) + more, file=doc.file, line=doc.line_of(where) or 1, pointer=pointer(where) or "/")
-
-
-def _explain(err: jsonschema.ValidationError) -> str:
-    if err.validator == "additionalProperties":
-        schema = err.schema
-        return f"{err.message}; allowed keys: {', '.join(sorted(schema.get('properties', {})))}"
-    if err.validator == "required":
-        return err.message.replace("is a required property", "is required")
-    return err.message
+    if errors:  # best_match: into anyOf branches (an optional section), the error inside it
+        raise schema_error(doc, best_match(errors), len(errors))

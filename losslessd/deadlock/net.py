@@ -11,10 +11,10 @@ send and receive: a NIC does not forward, so nothing waits on a buffer behind a 
 
 from __future__ import annotations
 
-from ..lint.finding import natural_key
 from ..model import Fabric
 from ..paths.cabling import Cabling
 from ..paths.walk import egress_dscp
+from ..sorting import natural_key
 
 Node = tuple[str, str, int]  # (switch, ingress port, priority)
 Label = tuple[int, int | None]  # (traffic class, DSCP or None when the port's maps are unknown)

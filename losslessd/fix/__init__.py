@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from .. import capture, headroom, render
 from ..errors import InputError
+from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
 from ..lint.registry import all_rules
@@ -148,9 +148,9 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     if not printed:
         return
     try:
-        inputs = [Input(path, Path(path).read_text(encoding="utf-8")) for path in device.files]
-    except OSError as exc:
-        out.diff_note = f"no diff: cannot read {exc.filename}: {exc.strerror or exc}"
+        inputs = [Input(path, read_text(path)) for path in device.files]
+    except InputError as exc:  # changed since it was linted
+        out.diff_note = f"no diff: {exc}"
         return
     if device.platform in SCRIPT_OVER_CAPTURE and any(capture.is_capture(i.text) for i in inputs):
         out.diff_note = HOST_STATE
@@ -190,7 +190,7 @@ def _config_file(device: Device, inputs: list[Input]) -> Input | None:
 
 
 def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input], after: list[Input]) -> None:
-    found_before, found_after = _lint(device, policy, before), _lint(device, policy, after)
+    found_before, found_after = lint_device(device, policy, before), lint_device(device, policy, after)
     if found_before is None or found_after is None:
         note = "the fixed config could not be parsed again, so the fix is not verified"
         out.diff_note = f"{out.diff_note}; {note}" if out.diff_note else note
@@ -203,7 +203,7 @@ def _verify(out: DeviceFix, device: Device, policy: Policy, before: list[Input],
                       and f.severity != Severity.info]
 
 
-def _lint(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:
+def lint_device(device: Device, policy: Policy, inputs: list[Input]) -> list[Finding] | None:
     """The device's own findings (device and port rules) for ``inputs``; None when they no longer parse."""
     try:
         parsed = parser_for(device.platform).parse(inputs, device.name)

@@ -20,7 +20,9 @@ def merge_json(current: str, snippet: str) -> str:
     (a field is set, the key's other fields stay). Indentation is taken from the current file."""
     db, patch = json.loads(current), json.loads(snippet)
     for table, entries in patch.items():
-        into = db.setdefault(table, {})
+        into = db.get(table)
+        if not isinstance(into, dict):  # absent, or not a table (the parser skipped it): the patch's replaces it
+            into = db[table] = {}
         for key, fields in entries.items():
             if isinstance(fields, dict) and isinstance(into.get(key), dict):
                 into[key].update(fields)
@@ -35,7 +37,7 @@ def json_changes(current: str, snippet: str) -> str:
     db, patch = json.loads(current), json.loads(snippet)
     out: dict[str, dict] = {}
     for table, entries in patch.items():
-        have = db.get(table, {})
+        have = db.get(table) if isinstance(db.get(table), dict) else {}
         for key, fields in entries.items():
             old = have.get(key)
             if isinstance(fields, dict) and isinstance(old, dict):
@@ -78,9 +80,14 @@ class _Node:
         return not self.text or self.text.startswith(("!", "#"))
 
     def lines(self) -> list[str]:
-        out = [] if self.raw is None else [self.raw]
-        for child in self.children:
-            out.extend(child.lines())
+        """Every line of the block in order; without recursion (a config may indent thousands of levels)."""
+        out: list[str] = []
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node.raw is not None:
+                out.append(node.raw)
+            stack.extend(reversed(node.children))
         return out
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ..errors import internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port
+from ..parse import INTERNAL_ERROR
 from ..policy import Policy
 from .finding import Finding, Severity
 from .registry import Rule, select
@@ -120,8 +121,14 @@ class LintResult:
     fabric: Fabric
     baseline_suppressed: int = 0
     inputs: list[str] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), whatever was selected
     # device -> every port in or out of the RoCE-facing set, with why (lint --explain-selection, JSON report)
     selection: dict[str, list[PortChoice]] = field(default_factory=dict)
+
+    @property
+    def crashed(self) -> bool:
+        """A rule or parser failed on a bug: the run's conclusions are incomplete (exit 3, not 1)."""
+        return bool(self.internal_errors)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -131,17 +138,23 @@ class LintResult:
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
-        baseline: set[str] | None = None) -> LintResult:
+        baseline: set[str] | None = None, progress: Callable[[int, int, str], None] | None = None) -> LintResult:
+    """Run ``rules`` over ``fabric``; ``progress(done, total, code)`` before each rule."""
     rules = list(rules) if rules is not None else select()
     ctx = Context(fabric, policy)
     findings: list[Finding] = []
-    for rule_cls in rules:
+    crashes = [i.message for i in fabric.issues if i.code == INTERNAL_ERROR]  # parsers that failed on a bug
+    for n, rule_cls in enumerate(rules):
+        if progress is not None:
+            progress(n, len(rules), rule_cls.code)
         rule = rule_cls()
         if rule.scope in ("device", "port"):
             for device in fabric.devices.values():
-                findings.extend(_guard(rule, lambda: list(rule.check_device(ctx, device)), device.name))
+                findings.extend(_guard(rule, lambda: list(rule.check_device(ctx, device)), device.name, crashes))
         else:
-            findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None))
+            findings.extend(_guard(rule, lambda: list(rule.check(ctx)), None, crashes))
+    if progress is not None:
+        progress(len(rules), len(rules), "")
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]
@@ -151,7 +164,7 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     _locate(fabric, findings)
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
-                      selection=selection)
+                      internal_errors=crashes, selection=selection)
 
 
 def _locate(fabric: Fabric, findings: list[Finding]) -> None:
@@ -163,12 +176,12 @@ def _locate(fabric: Fabric, findings: list[Finding]) -> None:
                     fabric.devices[name].locate(f.source)
 
 
-def _guard(rule: Rule, fn, device: str | None) -> list[Finding]:
-    """A rule bug on one device becomes a finding; the rest of the fabric is still checked."""
+def _guard(rule: Rule, fn, device: str | None, crashes: list[str]) -> list[Finding]:
+    """A rule bug on one device becomes a SYS900 finding (and a crash of the run); the rest of the fabric is
+    still checked."""
     try:
         return fn()
     except Exception as exc:  # noqa: BLE001 - deliberate: one rule/device must not stop a run
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        return [_crash_rule().finding(f"rule {rule.code} ({rule.name}) failed: {type(exc).__name__}: {exc} "
-                                 f"[{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}]; please report this",
-                                 device=device, key=rule.code)]
+        message = internal_error_message(f"rule {rule.code} ({rule.name}) failed", exc)
+        crashes.append(f"{device}: {message}" if device else message)
+        return [_crash_rule().finding(message, device=device, key=rule.code)]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from ..model import Source
+from ..sorting import natural_key
+
+__all__ = ["Finding", "Severity", "natural_key"]
 
 
 class Severity(str, Enum):
@@ -43,8 +45,3 @@ class Finding(BaseModel):
 
     def sort_key(self) -> tuple:
         return (self.device or "", natural_key(self.port or ""), self.code, self.key)
-
-
-def natural_key(text: str) -> tuple:
-    """Ethernet2 before Ethernet10: digit runs compare as numbers."""
-    return tuple(int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", text))

@@ -93,6 +93,8 @@ class Event:
     end_unix_s: float | None = None
     basis: Literal["inferred", "on-box watchdog", "lint", "poll"] = "inferred"
     code: str | None = None  # the lint rule code, for finding_new / finding_cleared
+    # ecn_not_marking: the tuner's proposed ECN settings for the port (losslessd.tune.propose), never applied
+    proposal: dict | None = None
 
     @property
     def id(self) -> str:

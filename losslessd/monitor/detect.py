@@ -9,6 +9,7 @@ docs/detection.md explains each detector and its defaults.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,13 +35,17 @@ class Thresholds(BaseModel):
     """When each detector fires. Poll counts, not milliseconds: SONiC's on-box watchdog detects and
     restores after 200 ms (sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME / _RESTORATION_TIME)
     because it polls every 200 ms; a daemon polling over SNMP every ~10 s sees a whole interval per
-    sample, so one interval of pauses with nothing sent is already 50 times that detection time."""
+    sample. A storm still takes two stormed intervals: an agent serves each counter table as of its
+    own last refresh (SONiC flex counters, SNMP agent caches), so a single zero is too weak a witness
+    (docs/detection.md, "pfc_storm")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    storm_detection_polls: int = Field(1, ge=1, description=(
-        "consecutive intervals in which pauses arrive and the queue sends nothing before a pfc_storm "
-        "opens (SONiC charges its detection timer with each stormed interval; one of ours outlasts it)"))
+    storm_detection_polls: int = Field(2, ge=1, description=(
+        "informative intervals in a row in which pauses arrive and the queue does not drain before a "
+        "pfc_storm opens; an interval whose counter tables did not refresh carries no information and "
+        "neither counts nor breaks the run (SONiC charges its detection timer poll by poll: "
+        "pfc_detect_*.lua PFC_WD_DETECTION_TIME_LEFT)"))
     storm_restoration_polls: int = Field(1, ge=1, description=(
         "consecutive intervals in which the queue drains again before the pfc_storm ends"))
     storm_min_pause_per_s: float = Field(0.0, ge=0, description=(
@@ -83,6 +88,10 @@ class _Sustain:
 @dataclass
 class _Device:
     failures: int = 0
+    # Did any counter of the kind move on this device in the interval being fed? An agent refreshes each
+    # table on its own schedule (SONiC flex counters, SNMP agent caches): a table in which nothing moved
+    # was not refreshed, and its zero deltas say nothing.
+    tx_fresh: bool = False
     first_failure_s: float = 0.0
     down: Event | None = None
     states: dict[tuple[str, int, str], _Sustain] = field(default_factory=dict)  # (port, priority, kind)
@@ -99,8 +108,10 @@ _SEVERITY = {"pfc_storm": "error", "onbox_storm": "error", "device_down": "error
 class Detectors:
     """All detectors for devices that share one idea of lossless (the policy's lossless priorities)."""
 
-    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset()):
+    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset(),
+                 propose: Callable[[Event], dict] | None = None):
         self.t = thresholds
+        self.propose = propose  # an opened ecn_not_marking event carries its proposal (losslessd.tune.propose)
         self.lossless = set(lossless)
         # Without a lossless set nothing is known to be lossy either: no lossy_pause then.
         self.lossy = set() if not self.lossless else set(range(8)) - self.lossless - set(lossy_pause_ok)
@@ -112,10 +123,14 @@ class Detectors:
         if rates.reset or not rates.per_s:
             return []
         dev = self._devices.setdefault(rates.device, _Device())
+        dev.tx_fresh = False
+        start = rates.time_unix_s - rates.interval_s
         for key, value in rates.per_s.items():
-            if key.name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
-                dev.evidence[(key.port, key.name, key.index)] = (rates.time_unix_s - rates.interval_s,
-                                                                 rates.time_unix_s, value)
+            name = key.name
+            if name == TX_PACKETS:
+                dev.tx_fresh = dev.tx_fresh or value > 0
+            elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
+                dev.evidence[(key.port, name, key.index)] = (start, rates.time_unix_s, value)
         out: list[Event] = []
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
             out += self._onbox(dev, rates, port, prio)
@@ -163,30 +178,57 @@ class Detectors:
 
     # -- detectors --------------------------------------------------------------------------------
     def _storm(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
-        """SONiC's watchdog condition: pause frames keep arriving and the queue does not drain (sent
-        nothing, or, without a queue TX counter, was paused for most of the interval)."""
+        """SONiC's watchdog condition, pauses keep arriving and the queue does not drain, over
+        ``storm_detection_polls`` informative intervals, each confirmed by a signal independent of the
+        queue's own zero (see _stuck). The on-box watchdog, when it reports a storm of this queue, wins.
+        Its quiet counters are no veto: they count transitions, and a storm it detected before our first
+        reading of them leaves every later delta at zero while it lasts."""
+        onbox = dev.states.get((port, prio, "onbox_storm"))
+        if onbox is not None and onbox.event is not None:
+            return []  # the device's own watchdog reports this queue
+        verdict, numbers, what = self._stuck(dev, r, port, prio)
+        if verdict is None:
+            return []  # no information this interval: the run of hits (or of misses) goes on
+        return self._step(dev, r, "pfc_storm", port, prio, verdict, numbers, self.t.storm_detection_polls,
+                          self.t.storm_restoration_polls,
+                          f"PFC storm: {numbers['pfc_rx_per_s']:.0f} pause frames/s received and the queue {what}")
+
+    def _stuck(self, dev: _Device, r: Rates, port: str, prio: int) -> tuple[bool | None, dict[str, float], str]:
+        """(True: stormed, False: not, None: no information; the numbers; how it did not drain).
+
+        Stormed: pause frames arrived (at least storm_min_pause_per_s) and the queue did not drain, with
+        evidence that does not rest on the queue's counter alone:
+        - it sent nothing, and the device's queue counter table did refresh in the interval (another
+          queue's counter moved): a table nobody refreshed shows zero for every queue;
+        - or the duration counters say the priority was paused at least storm_paused_share of the
+          interval (pfc_detect_mellanox.lua: pause duration over 99 % of the poll time, with no packet
+          sent), which also vetoes a zero from a queue that simply had nothing to send.
+        No pause frame is a miss: PFC counters are read as live (SONiC polls its port counters every
+        second; a storm's pauses keep them moving)."""
         rx = r.deltas.get(Key(port, PFC_RX, prio))
         tx = r.deltas.get(Key(port, TX_PACKETS, prio))
         paused_us = r.deltas.get(Key(port, PAUSE_DURATION_US, prio))
         share = None if paused_us is None else paused_us / 1e6 / r.interval_s
-        if rx is None or (tx is None and share is None):
-            return []  # cannot tell whether the queue drains
-        onbox = dev.states.get((port, prio, "onbox_storm"))
-        if onbox is not None and onbox.event is not None:
-            return []  # the device's own watchdog reports this queue
-        rx_per_s = rx / r.interval_s
-        pausing = (rx > 0 and rx_per_s >= self.t.storm_min_pause_per_s) or \
-            (share is not None and share >= self.t.storm_paused_share)
-        stuck = tx == 0 if tx is not None else share >= self.t.storm_paused_share
-        numbers = {"pfc_rx_per_s": rx_per_s, "interval_s": r.interval_s}
+        numbers = {"pfc_rx_per_s": (rx or 0) / r.interval_s, "interval_s": r.interval_s}
         if tx is not None:
             numbers["tx_packets_per_s"] = tx / r.interval_s
         if share is not None:
             numbers["paused_share"] = share
-        what = "sent nothing" if tx is not None else f"was paused {share:.0%} of the time"
-        return self._step(dev, r, "pfc_storm", port, prio, pausing and stuck, numbers,
-                          self.t.storm_detection_polls, self.t.storm_restoration_polls,
-                          f"PFC storm: {rx_per_s:.0f} pause frames/s received and the queue {what}")
+        if tx:
+            return False, numbers, ""  # it drains (any refresh that shows packets is news)
+        if share is not None and share < self.t.storm_paused_share:
+            return False, numbers, ""  # not held paused: an idle queue, or ordinary congestion
+        if rx is None and share is None:
+            return None, numbers, ""
+        if rx is not None and (rx == 0 or rx / r.interval_s < self.t.storm_min_pause_per_s) and share is None:
+            return False, numbers, ""  # no pauses: a storm that ends, whatever the queue does
+        if share is not None:
+            return True, numbers, f"was paused {share:.0%} of the time" + (" and sent nothing" if tx == 0 else "")
+        if tx is None:
+            return None, numbers, ""  # pauses, but nothing says whether the queue drained
+        if not dev.tx_fresh:
+            return None, numbers, ""  # no queue counter of the device moved: the table was not refreshed
+        return True, numbers, "sent nothing while the device's other queues did"
 
     def _pause_rate(self, dev: _Device, r: Rates, port: str, prio: int, rates: dict[str, float]) -> list[Event]:
         if not rates:
@@ -225,8 +267,12 @@ class Detectors:
         ratio = marks / pause_per_s
         hit = ratio < self.t.ecn_min_marks_per_pause
         numbers = {**pauses, "ecn_and_cnp_per_s": marks, "marks_per_pause": min(ratio, 1e9)}
-        return self._step(dev, r, "ecn_not_marking", port, prio, hit, numbers, self.t.ecn_polls, self.t.ecn_polls,
-                          f"PFC doing ECN's job: {pause_per_s:.0f} pause frames/s but {marks:.1f} ECN marks/CNPs per second")
+        out = self._step(dev, r, "ecn_not_marking", port, prio, hit, numbers, self.t.ecn_polls, self.t.ecn_polls,
+                         f"PFC doing ECN's job: {pause_per_s:.0f} pause frames/s but {marks:.1f} ECN marks/CNPs per second")
+        for event in out:
+            if self.propose is not None and event.open and event.proposal is None:
+                event.proposal = self.propose(event)
+        return out
 
     def _onbox(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """The device's own watchdog: storms detected minus restored since the last poll tell

@@ -32,6 +32,7 @@ from . import (
     WD_STORMS,
     Key,
 )
+from ..units import is_small_int
 
 Elem = tuple[str, tuple[tuple[str, str], ...]]  # (name, sorted (key, value) pairs)
 
@@ -273,7 +274,7 @@ class _Where:
 
 
 def _small_int(text: str | None, where) -> int:
-    if text is None or not text.isdigit() or int(text) > 15:
+    if text is None or not is_small_int(text, 2) or int(text) > 15:
         raise ValueError(f"{where}: index {text!r} is not a priority or queue number")
     return int(text)
 

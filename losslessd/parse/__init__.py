@@ -9,14 +9,19 @@ from __future__ import annotations
 import importlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 from .. import capture, collect
-from ..errors import InputError
+from ..errors import InputError, internal_error_message
+from ..limits import os_reason, read_text
 from ..model import Device, Fabric, ParseIssue, Source
 from ..platforms import PLATFORMS, no_parser_message, resolve_format
-from .base import Input
+from .base import Input, check_port_count
+
+INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
+Progress = Callable[[int, int], None]  # (done, total)
 
 # Order matters only for sniffing: cheap, specific formats first.
 _SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
@@ -38,9 +43,9 @@ def parser_for(platform: str) -> ModuleType:
 def display_path(path: Path) -> str:
     """Relative to the working directory when below it (SARIF wants repo-relative paths)."""
     try:
-        # A resolve costs a system call per path part; getcwd already returns a path without symlinks.
-        resolved, cwd = path.resolve(), Path.cwd()
-        return os.path.relpath(resolved, cwd) if resolved.is_relative_to(cwd) else str(path)
+        # realpath never raises (a symlink loop stays as it is); getcwd already has no symlinks.
+        resolved, cwd = os.path.realpath(path), os.getcwd()
+        return os.path.relpath(resolved, cwd) if Path(resolved).is_relative_to(cwd) else str(path)
     except (OSError, ValueError):
         return str(path)
 
@@ -54,39 +59,78 @@ def detect(inp: Input) -> str | None:
 
 
 def read_input(path: Path) -> Input:
-    try:
-        return Input(display_path(path), path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text (is this a binary file?)", file=display_path(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=display_path(path)) from None
+    """A device or topology input file, read within the limits (losslessd/limits.py)."""
+    shown = display_path(path)
+    return Input(shown, read_text(path, shown))
 
 
-def _groups(path: Path) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``."""
-    if path.is_file():
-        return [(path.stem, [path])]
+def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset(),
+                  snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, less the files ``not_devices`` holds (real
+    paths: the routing tables and LLDP outputs a topology file names, which it reads itself); the snapshot
+    folders (written by `losslessd pull`) found on the way are added to ``snapshots``."""
+    return [(name, files) for name, files in _groups(path, snapshots)
+            if not (not_devices and {os.path.realpath(f) for f in files} <= not_devices)]
+
+
+def _groups(path: Path, snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
+    """(device name, files) for every device under ``path``, in sorted order; the snapshot folders (written by
+    `losslessd pull`) found on the way are added to ``snapshots``. Anything that is not a folder
+    is a device file candidate: a FIFO, a device node or a broken link then fails to read with a SYS001
+    that says what it is, instead of disappearing from the run. Folders are walked without recursion (a
+    tree may nest thousands deep), each once (links back to a parent are not followed twice)."""
     if not path.is_dir():
-        raise InputError("no such file or folder", file=str(path))
-    sonic = [path / f for f in SONIC_FOLDER_FILES if (path / f).is_file()]
-    if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-        sonic += sorted((p for p in path.glob("config_db[0-9]*.json") if re.fullmatch(r"config_db\d{1,3}\.json", p.name)),
-                        key=lambda p: int(p.name[9:-5]))
-        return [(path.name, sonic)]
-    if (path / OPENSM_FOLDER_FILES[0]).is_file():
-        return [(path.name, [path / f for f in OPENSM_FOLDER_FILES if (path / f).is_file()])]
+        if not os.path.lexists(path):
+            raise InputError("no such file or folder", file=str(path))
+        return [(path.stem, [path])]
     out: list[tuple[str, list[Path]]] = []
-    snapshot = collect.is_snapshot(path)
-    for child in sorted(path.iterdir()):
-        if child.name.startswith(".") or child.name in NOT_DEVICE_FILES or child.suffix in NOT_DEVICE_SUFFIXES:
+    seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
+    stack = [iter([path])]  # per folder being listed, its children still to visit (sorted): depth-first order
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
             continue
-        if snapshot and child.name in SNAPSHOT_FILES:
-            continue
-        if child.is_dir():
-            out.extend(_groups(child))
-        elif child.is_file():
+        if child is not path and not child.is_dir():
             out.append((child.stem, [child]))
+            continue
+        try:
+            info = child.stat()
+        except OSError:
+            continue  # it was a folder a moment ago
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        sonic = [child / f for f in SONIC_FOLDER_FILES if os.path.lexists(child / f)]
+        if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
+            sonic += sorted((p for p in child.glob("config_db[0-9]*.json")
+                             if re.fullmatch(r"config_db\d{1,3}\.json", p.name)), key=lambda p: int(p.name[9:-5]))
+            out.append((child.name, sonic))
+        elif os.path.lexists(child / OPENSM_FOLDER_FILES[0]):
+            out.append((child.name, [child / f for f in OPENSM_FOLDER_FILES if os.path.lexists(child / f)]))
+        else:
+            snapshot = collect.is_snapshot(child)
+            if snapshot and snapshots is not None:
+                snapshots.append(child)
+            stack.append(iter([c for c in sorted(child.iterdir()) if not (
+                c.name.startswith(".") or c.name in NOT_DEVICE_FILES or c.suffix in NOT_DEVICE_SUFFIXES
+                or (snapshot and c.name in SNAPSHOT_FILES))]))
     return out
+
+
+def load_device(path: Path, fmt: str | None = None) -> Device:
+    """The one device that a file, or a device folder lint reads as one device (SONiC, OpenSM), holds.
+    Raises InputError when ``path`` holds no device or several."""
+    from .. import topology as topo  # a folder's topology names files that are not devices
+
+    found = topo.find([path])
+    groups = device_groups(path, topo.read(found, [path]).files if found else frozenset())
+    if len(groups) != 1:
+        names = ", ".join(name for name, _ in groups[:5]) + (", ..." if len(groups) > 5 else "")
+        raise InputError(f"holds {len(groups)} devices ({names}); give one device's file or folder" if groups
+                         else "holds no device file", file=str(path))
+    name, files = groups[0]
+    return parse_group(name, files, fmt)
 
 
 def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
@@ -111,6 +155,7 @@ def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: 
     if PLATFORMS[platform].parser is None:
         raise InputError(no_parser_message(PLATFORMS[platform]), file=inputs[0].path)
     device = parser_for(platform).parse(inputs, name)
+    check_port_count(len(device.ports), inputs[0].path)
     device.files = [i.path for i in inputs]
     if lines:
         device.locate()
@@ -131,36 +176,48 @@ def _unparsed_capture(inp: Input) -> None:
 
 
 def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
-                topology: str | Path | None = None) -> Fabric:
+                topology: str | Path | None = None, progress: Progress | None = None) -> Fabric:
     """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
-    and those the devices report; ``lines`` as for parse_group. A topology file that cannot be read raises
-    InputError."""
+    and those the devices report; ``lines`` as for parse_group; ``progress(done, total)`` after each
+    device. A topology file that cannot be read raises InputError."""
     from .. import topology as topo  # topology reads LLDP outputs with this package's parsers
 
     found = Path(topology) if topology else topo.find(paths)
-    spec = topo.read(found) if found else None
+    spec = topo.read(found, paths) if found else None
     skip = spec.files if spec else set()
     fabric = Fabric()
     snapshots: list[Path] = []
+    found_groups: list[list[tuple[str, list[Path]]]] = []
     for raw in paths:
         try:
-            groups = _groups(Path(raw))
+            groups = device_groups(Path(raw), skip, snapshots)
         except InputError as exc:
             fabric.issues.append(_issue(exc, str(raw)))
             continue
-        snapshots += _snapshots(Path(raw))
+        except OSError as exc:  # a folder that cannot be listed
+            fabric.issues.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
+                                            source=Source(file=display_path(Path(raw)))))
+            continue
+        if not groups:
+            fabric.issues.append(ParseIssue(code="SYS001", message=(
+                "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
+                "are not device files)"), source=Source(file=display_path(Path(raw)))))
+        found_groups.append(groups)
+    total, done = sum(map(len, found_groups)), 0
+    for groups in found_groups:
         for name, files in groups:
-            if skip and {f.resolve() for f in files} <= skip:
-                continue  # a routing table or LLDP output the topology reads itself
+            if progress is not None:
+                progress(done, total)
+            done += 1
             try:
                 device = parse_group(name, files, fmt, lines=lines)
             except InputError as exc:
                 fabric.issues.append(_issue(exc, display_path(files[0])))
                 continue
             except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the fleet
-                fabric.issues.append(ParseIssue(code="SYS001", message=f"parser failed: {type(exc).__name__}: {exc}; "
-                                                "please report this with the file",
-                                                source=Source(file=display_path(files[0]))))
+                fabric.issues.append(ParseIssue(code=INTERNAL_ERROR, message=internal_error_message(
+                    f"the parser failed on {', '.join(display_path(f) for f in files)}", exc),
+                    source=Source(file=display_path(files[0]))))
                 continue
             if device.name in fabric.devices:
                 other = fabric.devices[device.name]
@@ -169,22 +226,12 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool 
                     "skipped: give each device its own hostname or file name"), source=Source(file=device.files[0])))
                 continue
             fabric.devices[device.name] = device
+    if progress is not None:
+        progress(total, total)
     for folder in snapshots:
         fabric.issues.extend(_snapshot_issues(folder, fabric))
     topo.apply(fabric, spec)
     return fabric
-
-
-def _snapshots(path: Path) -> list[Path]:
-    """Snapshot folders (written by `losslessd pull`) at or below ``path``."""
-    if not path.is_dir():
-        return []
-    found = []
-    for folder, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != collect.COUNTERS)
-        if collect.MANIFEST in files:
-            found.append(Path(folder))
-    return found
 
 
 def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..model import ParseIssue, Source
+from ..units import small_int
 from .base import Input
 
 
@@ -71,9 +72,13 @@ class LineError(ValueError):
 
 
 def bounded_int(text: str, lo: int, hi: int, what: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
-        raise LineError(f"{what} must be a number {lo}-{hi}, not {text!r}")
-    return int(text)
+    try:
+        value = small_int(text)
+    except ValueError:
+        value = None
+    if value is None or not lo <= value <= hi:
+        raise LineError(f"{what} must be a number {lo}-{hi}, not {text[:40]!r}")
+    return value
 
 
 class TreeReader:

@@ -9,6 +9,7 @@ facts raise InputError before any template runs, so the output is whole or absen
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -18,10 +19,10 @@ from .. import headroom as hr
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric, Source
 from ..policy import Policy, Range
 from ..resources import data_dir
-from ..units import bytes_to_us, length_m
+from ..units import bytes_to_us, is_small_int, length_m
 from .. import skutables
 from . import families
 
@@ -87,6 +88,7 @@ class PortFacts:
     # A host NIC's receive buffer: the sum of its buffers' sizes (mlnx_qos) and its netdev max MTU (ip -d link).
     nic_buffer_total_bytes: int | None = None
     max_mtu_bytes: int | None = None
+    source: Source | None = None  # where the port is defined (a --device config), for messages
 
 
 @dataclass(frozen=True)
@@ -307,24 +309,46 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
     return replace(prof, sections=sections, ports=[p for p in prof.ports if p.name in set(ports)])
 
 
+_SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
+
+
 def parse_port_spec(spec: str) -> PortFacts:
     """NAME:SPEED:CABLE[:MTU[:LANES]], e.g. Ethernet0:400G:5m:9100:8 (speed in Gb/s; cable length with unit or
     metres; LANES the port's SerDes lanes, which SONiC Spectrum headroom depends on)."""
     parts = spec.split(":")
     if len(parts) not in (3, 4, 5) or not parts[0]:
-        raise InputError(f"port spec {spec!r}: expected NAME:SPEED:CABLE[:MTU[:LANES]], e.g. "
-                         f"Ethernet0:100G:5m:9100")
+        raise InputError(f"--ports {spec[:80]!r}: expected NAME:SPEED:CABLE[:MTU[:LANES]], e.g. Ethernet0:100G:5m:9100")
+    name, speed_text, cable_text = parts[:3]
+    speed = _SPEED.fullmatch(speed_text.strip())
+    if speed is None or not 0 < float(speed[1]) <= _MAX_SPEED_GBPS:
+        raise InputError(f"--ports {spec[:80]!r}: speed {speed_text[:20]!r} is not a link speed in Gb/s above 0 and "
+                         f"at most {_MAX_SPEED_GBPS} G (e.g. 100G, 400G)")
     try:
-        speed = float(parts[1].upper().removesuffix("G"))
-        cable = length_m(parts[2])
-        mtu = int(parts[3]) if len(parts) >= 4 and parts[3] else None
-        lanes = int(parts[4]) if len(parts) == 5 else None
-    except ValueError as exc:
-        raise InputError(f"port spec {spec!r}: {exc}") from None
-    if cable <= 0 or speed <= 0 or (lanes is not None and not 1 <= lanes <= 16) or (mtu is not None and mtu < 68):
-        raise InputError(f"port spec {spec!r}: speed and cable length must be positive, the MTU at least 68 and "
-                         "the lanes 1-16")
-    return PortFacts(parts[0], speed, cable, mtu, lanes)
+        cable = length_m(cable_text)
+    except ValueError:
+        cable = math.nan
+    if not (math.isfinite(cable) and 0 < cable <= _MAX_CABLE_M):  # also refuses nan and inf
+        raise InputError(f"--ports {spec[:80]!r}: cable length {cable_text[:20]!r} is not a length above 0 and at most "
+                         f"{_MAX_CABLE_M:g} m (e.g. 3m, 300m, 1km)")
+    mtu = lanes = None
+    if len(parts) >= 4 and parts[3]:
+        if not is_small_int(parts[3].strip(), 5) or not _MIN_MTU <= int(parts[3]) <= _MAX_MTU:
+            raise InputError(f"--ports {spec[:80]!r}: MTU {parts[3][:20]!r} is not a whole number of bytes from "
+                             f"{_MIN_MTU} to {_MAX_MTU} (e.g. 9100)")
+        mtu = int(parts[3])
+    if len(parts) == 5:
+        if not is_small_int(parts[4].strip(), 2) or not 1 <= int(parts[4]) <= 16:
+            raise InputError(f"--ports {spec[:80]!r}: lanes {parts[4][:20]!r} is not a whole number from 1 to 16")
+        lanes = int(parts[4])
+    return PortFacts(name, float(speed[1]), cable, mtu, lanes)
+
+
+# Sanity bounds of a --ports spec. MTU: IPv4's minimum datagram every host must take (RFC 791, 68) to
+# the 16-bit IP total length (65535). Speed and cable: ten times today's fastest port (800G) and far
+# beyond any lossless span (PFC headroom grows with the cable; 100 km is already absurd).
+_MIN_MTU, _MAX_MTU = 68, 65535
+_MAX_SPEED_GBPS = 10000
+_MAX_CABLE_M = 100_000.0
 
 
 def _clamp(value: float, rng: Range, floor: float = 0) -> int:
@@ -444,12 +468,13 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     congested = pol.ecn.assumed_congested or len(ports) * len(lossless)
     rendered = []
     for port in ports:
+        where = {"file": port.source.file, "line": port.source.line} if port.source is not None else {}
         if port.speed_gbps is None and all_facts:
-            raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed")
+            raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed", **where)
         cable = port.cable_length_m if port.cable_length_m is not None else pol.buffer.default_cable_length_m
         if cable is None and all_facts:
             raise InputError(f"port {port.name}: cable length unknown, so its PFC headroom cannot be computed "
-                             "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)")
+                             "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)", **where)
         mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
         known = cable is not None and port.speed_gbps is not None
         sonic, note = _sonic_pg(bufs, pol, port.speed_gbps, cable, mtu, port.lanes) if known else (None, None)
@@ -582,5 +607,5 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
-                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes))
+                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source))
     return facts, pool.size_bytes if pool is not None else None

@@ -9,24 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..lint.finding import Finding, Severity
-from ..parse import display_path
 from .sarif import finding_file, located_message
 
 COMMANDS = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
 
 
-def render(result, *, color: bool = False) -> str:
+def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     del color  # the runner log renders annotations itself
-    return "".join(annotation(f, result) + "\n" for f in result.findings)
+    root = (srcroot or Path.cwd()).resolve()
+    return "".join(annotation(f, result, root) + "\n" for f in result.findings)
 
 
-def annotation(f: Finding, result) -> str:
+def annotation(f: Finding, result, root: Path | None = None) -> str:
+    """One workflow command; its file is relative to ``root`` (the repository root, where GitHub looks)."""
     src = f.source
     props: list[tuple[str, str]] = []
     file = finding_file(f, result)
     own_line = src.line if src is not None and src.file and src.line is not None else None
     if file is not None:
-        props.append(("file", display_path(Path(file))))
+        props.append(("file", _relative(Path(file), root or Path.cwd().resolve())))
         if own_line is not None:
             props.append(("line", str(own_line)))
     props.append(("title", f"{f.code} {f.name}"))
@@ -43,3 +44,8 @@ def escape_data(text: str) -> str:
 
 def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _relative(path: Path, root: Path) -> str:
+    absolute = path.resolve()
+    return absolute.relative_to(root).as_posix() if absolute.is_relative_to(root) else str(absolute)

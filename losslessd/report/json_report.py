@@ -25,7 +25,7 @@ def schema() -> dict:
     return json.loads(text)
 
 
-def render(result, *, color: bool = False) -> str:
+def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     del color  # JSON is never coloured
     doc = {
         "schema": SCHEMA_NAME,

@@ -29,17 +29,17 @@ LEVELS = {Severity.error: "error", Severity.warning: "warning", Severity.info: "
 _GITHUB_TEXT_LIMIT = 1024
 
 
-def render(result, *, color: bool = False) -> str:
+def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     del color  # SARIF is never coloured
-    cwd = Path.cwd().resolve()
+    root = (srcroot or Path.cwd()).resolve()  # %SRCROOT%: the repository root (report.source_root)
     rules = _rules(result)
     index = {rule.code: n for n, rule in enumerate(rules)}
     run = {
         "tool": {"driver": {"name": "losslessd", "version": __version__, "semanticVersion": __version__,
                             "informationUri": INFORMATION_URI, "rules": [_descriptor(r) for r in rules]}},
         # SARIF 2.1.0 §3.14.14: a uriBaseId's URI ends with a slash (sarif-sdk checks it as SARIF1004)
-        "originalUriBaseIds": {SRCROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}},
-        "results": [_result(f, result, index, cwd) for f in result.findings],
+        "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
+        "results": [_result(f, result, index, root) for f in result.findings],
         "properties": {"policy": result.policy.name, "baselineSuppressed": result.baseline_suppressed},
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
@@ -85,20 +85,20 @@ def _descriptor(rule: type[Rule]) -> dict:
     }
 
 
-def _result(f: Finding, result, index: dict[str, int], cwd: Path) -> dict:
+def _result(f: Finding, result, index: dict[str, int], root: Path) -> dict:
     return {
         "ruleId": f.code,
         "ruleIndex": index[f.code],
         "level": LEVELS[f.severity],
         "message": {"text": located_message(f)},
-        "locations": [_location(f, result, cwd)],
+        "locations": [_location(f, result, root)],
         "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
         "properties": {"device": f.device, "port": f.port, "devices": f.devices, "key": f.key,
                        "unverified": f.unverified, "data": jsonable_data(f)},
     }
 
 
-def _location(f: Finding, result, cwd: Path) -> dict:
+def _location(f: Finding, result, root: Path) -> dict:
     src = f.source
     own_file = src is not None and bool(src.file)
     # A finding with no file of its own (a fabric-level issue, a live capture) still needs a
@@ -108,7 +108,7 @@ def _location(f: Finding, result, cwd: Path) -> dict:
     if file is not None:
         # GitHub requires region.startLine; a finding on a whole file points at its first line.
         line = src.line if own_file and src.line is not None else 1
-        location["physicalLocation"] = {"artifactLocation": _artifact(file, cwd), "region": {"startLine": line}}
+        location["physicalLocation"] = {"artifactLocation": _artifact(file, root), "region": {"startLine": line}}
     location["logicalLocations"] = [_logical(f)]
     props = {key: value for key, value in (("jsonPointer", src.pointer if src else None),
                                           ("command", src.command if src else None)) if value}
@@ -117,13 +117,13 @@ def _location(f: Finding, result, cwd: Path) -> dict:
     return location
 
 
-def _artifact(file: str, cwd: Path) -> dict:
-    """Relative to %SRCROOT% (the working directory) when below it; otherwise an absolute file URI."""
-    path = Path(file)
-    absolute = (path if path.is_absolute() else cwd / path).resolve()
-    if not absolute.is_relative_to(cwd):
+def _artifact(file: str, root: Path) -> dict:
+    """Relative to %SRCROOT% (the repository root) when below it; otherwise an absolute file URI.
+    Report paths are relative to the working directory, which may be below the root."""
+    absolute = Path(file).resolve()
+    if not absolute.is_relative_to(root):
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(absolute.relative_to(cwd).as_posix()), "uriBaseId": SRCROOT}
+    return {"uri": quote(absolute.relative_to(root).as_posix()), "uriBaseId": SRCROOT}
 
 
 def _logical(f: Finding) -> dict:

@@ -16,7 +16,7 @@ _CONTINUATION = "\n" + " " * 10
 SELECTION_HEADER = "RoCE-facing ports (what the port rules checked; `--explain-selection` lists each port):"
 
 
-def render(result, *, color: bool = False) -> str:
+def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import DeviceKind
+from ..units import is_small_int
 from .common import numbers, priorities, trust_findings
 
 # RFC 3168 section 5: the ECN field is the low two bits of the TOS byte; 01 = ECT(1), 10 = ECT(0).
@@ -376,7 +377,7 @@ class RoceTrafficClass(_TosRule):
                                    "NCCL_IB_TC itself", device=device, source=source, key=key,
                                    severity=Severity.warning, **data)
             return
-        if not raw.isdigit() or int(raw) > 255:
+        if not is_small_int(raw, 3) or int(raw) > 255:
             yield self.finding(f"NCCL_IB_TC={raw!r} in /etc/nccl.conf is not a traffic class 0-255", device=device,
                                source=source, key="value")
             return

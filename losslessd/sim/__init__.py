@@ -21,16 +21,19 @@ import logging
 import os
 import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from .. import capture
+from .. import capture, topology
 from ..errors import InputError
 from ..model import Device, DeviceKind
-from ..parse import _groups, parse_group
+from ..parse import device_groups, parse_group
 from . import counters
+from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, storm_key
 from .snmp import sonic_if_indexes
 from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
@@ -42,11 +45,11 @@ SNMP_AUTH_ENV = "LOSSLESSD_SIM_SNMP_AUTH_KEY"
 SNMP_PRIV_ENV = "LOSSLESSD_SIM_SNMP_PRIV_KEY"
 SNMP_V3_USER = "losslessd"
 # The login a platform's CLI is usually reached with: SONiC's default admin user, EOS's admin, root on hosts.
-USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root"}
+USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root", "nvidia_cumulus": "cumulus"}
 # netmiko device types that work against these shells (tests/test_sim.py connects with each):
 # SONiC's login is a bash shell, as is a host's; netmiko's `sonic`-named types do not fit (dell_sonic
 # enters Dell's sonic-cli, edgecore_sonic is the plain LinuxSSH class under another name).
-NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux"}
+NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux", "nvidia_cumulus": "cumulus_linux"}
 # Served by `show version` when a running-config does not name its model and release in its header.
 _EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION = "vEOS-lab", "4.31.2F"
 # `! device: spine1 (DCS-7060DX5-64S, EOS-4.31.2F)`: the header EOS writes atop `show running-config`.
@@ -63,6 +66,8 @@ Port          Neighbor Device ID       Neighbor Port ID    TTL
 ---------- ------------------------ ---------------------- ---
 """
 SONIC_RUNNING_CONFIG = "show runningconfiguration all"
+# The simulator's control command over SSH: a workload's counter credits (losslessd.sim.bench).
+WORKLOAD_COMMAND = "losslessd-sim-workload"
 # The RDMA device in a host's commands: configfs rdma_cm path or `cma_roce_tos -d DEV` (docs/capture-format.md).
 _RDMA_DEVICE = re.compile(r"(?:/sys/kernel/config/rdma_cm/|cma_roce_tos\s+-d\s+)([^/\s]+)")
 
@@ -96,10 +101,39 @@ class SimDevice:
     #   (detection s, restoration s), for ports whose config turns it on
     traffic: Traffic = field(default_factory=Traffic, repr=False)  # counter state, shared with its SNMP agent
     live_counters: bool = True  # answer the counter commands (losslessd.sim.counters.COMMANDS)
+    config: ConfigState | None = field(default=None, repr=False)  # pushed config (losslessd.sim.config)
+    publish: Callable[[], None] | None = field(default=None, repr=False)  # hand a counter change to the SNMP agent
+
+    def __post_init__(self):
+        if self.config is None:
+            self.config = ConfigState(self.outputs)
 
     def live_output(self, command: str) -> str | None:
         """The output of a counter command, made now from the counter state (None: not one)."""
         return counters.render(self, command) if self.live_counters else None
+
+    def control(self, command: str) -> str | None:
+        """``WORKLOAD_COMMAND credit PORT PRIORITY WHAT=AMOUNT...``: the simulator's benchmark (losslessd.sim.bench)
+        adds what its workload made the counters do; ``WORKLOAD_COMMAND storm PORT PRIORITY on|off`` plants a PFC
+        storm from a benchmark run. No real device has this command."""
+        words = command.split()
+        if words[:1] != [WORKLOAD_COMMAND]:
+            return None
+        try:
+            if words[1:2] not in (["credit"], ["storm"]) or len(words) < 5:
+                raise ValueError(f"usage: {WORKLOAD_COMMAND} credit PORT PRIORITY WHAT=AMOUNT... | "
+                                 f"{WORKLOAD_COMMAND} storm PORT PRIORITY on|off")
+            key = storm_key(self.if_indexes, words[2], int(words[3]))
+            if words[1] == "storm":
+                self.traffic.storm(key, words[4] == "on")
+            for item in words[4:] if words[1] == "credit" else ():
+                what, _, amount = item.partition("=")
+                self.traffic.credit(key, what, float(amount))
+        except ValueError as exc:
+            return f"error: {exc}"
+        if self.publish is not None:
+            self.publish()
+        return "credited"
 
     @property
     def delay_s(self) -> float:
@@ -133,6 +167,7 @@ class Simulator:
         self.devices: dict[str, SimDevice] = load_devices(self.fabric_dir, devices)
         for device in self.devices.values():
             device.live_counters = live_counters
+            device.publish = lambda name=device.name: self._publish(name)
         self._servers: SshServers | None = None
         self._agents = None  # losslessd.sim.snmp.SnmpAgents when snmp
         self._gnmi = None  # losslessd.sim.gnmi.GnmiServers when gnmi
@@ -146,7 +181,14 @@ class Simulator:
         self.stop()
 
     def start(self) -> Simulator:
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.workdir.exists() and not self.workdir.is_dir():
+            raise InputError("exists and is not a folder: the simulator writes its inventory, known_hosts, host key "
+                             "and SNMP data into a folder", file=str(self.workdir))
+        try:
+            self.workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the simulator's folder: {exc.strerror or exc}", file=str(self.workdir)) \
+                from None
         password = secrets.token_urlsafe(18)
         self.env[PASSWORD_ENV] = password
         try:
@@ -313,9 +355,28 @@ class Simulator:
         device.traffic.storm(key, on, ecn_healthy)
         self._publish(name)
 
+    def refuse_commits(self, name: str, reason: str | None = "configuration validation failed") -> None:
+        """Refuse every config commit (EOS session commit, SONiC apply-patch) with ``reason``; None accepts again."""
+        self._device(name).config.refuse = reason
+
+    def running_config(self, name: str) -> str:
+        """The config the device serves now (pushed changes included)."""
+        device = self._device(name)
+        return device.outputs[{"sonic": SONIC_RUNNING_CONFIG, "nvidia_cumulus": NVUE_COMMANDS}.get(
+            device.platform, "show running-config")]
+
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
         self._device(name).traffic.reset()
+        self._publish(name)
+
+    def wrap32(self, name: str, after_s: float) -> None:
+        """The SNMP Counter32 columns of ``name`` (ifInDiscards, ifOutDiscards) read just below 2^32 and
+        cross it ``after_s`` seconds from now. Moving the wrap earlier makes them jump forward, never back,
+        so a poller that read them below 2^32 sees no reset; tests set it after their first poll, so
+        the wrap falls between two polls however slow the machine is."""
+        device = self._device(name)
+        device.traffic.set(wrap_at=time.time() + after_s)
         self._publish(name)
 
     def set_slow(self, name: str, delay_s: float) -> None:
@@ -340,6 +401,14 @@ class Simulator:
             raise ValueError("the simulator serves no gNMI (Simulator(gnmi=True))")
         self._device(name)
         self._gnmi.set_fault(name, fault)
+
+    def gnmi_subscriptions(self, name: str) -> int:
+        """gNMI subscriptions of ``name`` accepted so far (a client that re-subscribes adds one)."""
+        if self._gnmi is None:
+            raise ValueError("the simulator serves no gNMI (Simulator(gnmi=True))")
+        self._device(name)
+        with self._gnmi.lock:
+            return self._gnmi.subscriptions[name]
 
     def restart_gnmi(self, name: str) -> None:
         """The device's gNMI server stops (its streams end) and listens again on the same port."""
@@ -367,7 +436,8 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
     A file of a platform without a CLI shell here (OpenSM) or that no parser reads is left out with a
     warning; ``only`` naming a device that is not there raises InputError."""
     devices: dict[str, SimDevice] = {}
-    for name, files in _groups(fabric_dir):
+    found = topology.find([fabric_dir])  # its routing tables and LLDP outputs are not devices
+    for name, files in device_groups(fabric_dir, topology.read(found).files if found else frozenset()):
         try:
             model = parse_group(name, files, lines=False)
         except InputError as exc:
@@ -412,6 +482,9 @@ def _outputs(model: Device, files: list[Path]) -> dict[str, str] | None:
         outputs = {SONIC_RUNNING_CONFIG: _sonic_running_config(files, texts)}
     elif model.platform == "arista_eos":
         outputs = {"show running-config": texts[0]}
+    elif model.platform == "nvidia_cumulus" and re.search(r"^nv set ", texts[0], re.MULTILINE):
+        # The applied config as `nv set` lines, and the JSON tree `pull` reads (losslessd.sim.config).
+        outputs = {NVUE_COMMANDS: texts[0], NVUE_JSON: nvue_tree(texts[0])}
     else:
         return None  # a bare `mlnx_qos` output does not say which command on which interface made it
     if model.platform == "arista_eos":

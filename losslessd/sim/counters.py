@@ -35,6 +35,9 @@ AVG_PACKET_BYTES = 1000
 # DEFAULT_DETECTION_TIME = DEFAULT_RESTORATION_TIME = 200 ms).
 DEFAULT_WD_DETECTION_S = DEFAULT_WD_RESTORATION_S = 0.2
 _US_PER_S = 1_000_000
+# What a workload can add to: PFC frames the switch port sent (CISCO-PFC-EXT-MIB requests), ECN marks of the
+# queue (`show queue wredcounters`), packets the queue dropped (CISCO-SWITCH-QOS-MIB dropped packets).
+CREDITS = ("pfc_tx", "ecn", "drop")
 
 
 @dataclass
@@ -48,6 +51,9 @@ class Traffic:
     slow_s: float = 0.0  # delay before the SNMP sysUpTime answer (once a poll) and each SSH command's output
     garbage: bool = False  # SNMP counters answer strings, SSH counter commands print no numbers
     wrap_at: float | None = None  # Counter32 columns cross 2^32 at this time (wrap mode)
+    # Lump sums added to counters ("<ifIndex>.<prio>/<what>" -> amount): what a workload the simulator's
+    # benchmark ran (losslessd.sim.bench) made the counters do. Cleared by a reset.
+    credits: dict[str, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def storm(self, key: str, on: bool = True, ecn_healthy: bool = False, now: float | None = None) -> None:
@@ -69,6 +75,14 @@ class Traffic:
         with self._lock:
             self.t0 = time.time() if now is None else now
             self.restarted = True
+            self.credits.clear()
+
+    def credit(self, key: str, what: str, amount: float) -> None:
+        """Add ``amount`` to the ``what`` counters (CREDITS) of ``key`` (``<ifIndex>.<priority>``)."""
+        if what not in CREDITS or amount < 0:
+            raise ValueError(f"cannot credit {amount!r} to {what!r} (known: {', '.join(CREDITS)})")
+        with self._lock:
+            self.credits[f"{key}/{what}"] = self.credits.get(f"{key}/{what}", 0.0) + amount
 
     def set(self, **faults) -> None:
         with self._lock:
@@ -80,7 +94,8 @@ class Traffic:
         with self._lock:
             return {"t0": self.t0, "restarted": self.restarted, "storm_rate": STORM_PAUSE_PER_S,
                     "storms": {k: [list(s) for s in v] for k, v in self.storms.items()}, "down": self.down,
-                    "slow_s": self.slow_s, "garbage": self.garbage, "wrap_at": self.wrap_at}
+                    "slow_s": self.slow_s, "garbage": self.garbage, "wrap_at": self.wrap_at,
+                    "credits": dict(self.credits)}
 
 
 def storm_key(if_indexes: dict[str, int], port: str, priority: int) -> str:
@@ -146,7 +161,7 @@ def pfcwd_stats(device: CounterDevice, now: float) -> str:
 
 def _ecn_spec(key: str) -> dict:
     """ECN marks of a lossless queue: flat during a storm unless the storm has healthy ECN marking."""
-    return {"stop": key, "stop_if": "pfc", "up": key, "up_if": "ecn", "k": ECN_PER_PAUSE}
+    return {"stop": key, "stop_if": "pfc", "up": key, "up_if": "ecn", "k": ECN_PER_PAUSE, "c": f"{key}/ecn"}
 
 
 def wred_counters(device: CounterDevice, now: float) -> str:

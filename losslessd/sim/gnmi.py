@@ -17,6 +17,7 @@ import ipaddress
 import json
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,6 +284,8 @@ class _Target(gnmi_pb2_grpc.gNMIServicer):
             context.set_details(refused[1])
             return
         sub, kinds = accepted
+        with self.servers.lock:
+            self.servers.subscriptions[self.device.name] += 1
         interval = max(MIN_INTERVAL_S, (min(s.sample_interval for s in sub.subscription) / 1e9) or DEFAULT_INTERVAL_S)
         build = sonic_notifications if self.device.platform == "sonic" else openconfig_notifications
         first = True
@@ -311,6 +314,8 @@ class GnmiServers:
     def __init__(self, tls: TlsFiles):
         self.tls = tls
         self.faults: dict[str, Fault] = {}
+        self.subscriptions: Counter[str] = Counter()  # accepted Subscribe calls per device (tests read it)
+        self.lock = threading.Lock()
         self.stopping = threading.Event()  # wakes streams that wait, at shutdown
         self._servers: dict[str, grpc.Server] = {}
         self._ports: dict[str, int] = {}

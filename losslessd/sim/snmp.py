@@ -101,11 +101,11 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int]) ->
             key = f"{idx}.{p}"
             csq = f"{oids.CSQ_QOS_GROUP_STATS}.{idx}.{oids.CSQ_EGRESS}.{p + 1}"
             lines += [
-                f"{oids.CPFC_PRIO_REQUESTS}.{key}|{c64}|b={sent[p]},r={NORMAL_PAUSE_PER_S}",
+                f"{oids.CPFC_PRIO_REQUESTS}.{key}|{c64}|b={sent[p]},r={NORMAL_PAUSE_PER_S},c={key}/pfc_tx",
                 f"{oids.CPFC_PRIO_INDICATIONS}.{key}|{c64}|b={received[p]},r={NORMAL_PAUSE_PER_S},up={key}",
                 # The paused queue stops transmitting: what SONiC's PFC watchdog looks for.
                 f"{csq}.{oids.CSQ_UCAST_PACKETS}|{c64}|b={rng.randrange(10**12)},r={queue_pps:.0f},stop={key}",
-                f"{csq}.{oids.CSQ_UCAST_DROPPED_PACKETS}|{c64}|b={rng.randrange(10**3)},r=0",
+                f"{csq}.{oids.CSQ_UCAST_DROPPED_PACKETS}|{c64}|b={rng.randrange(10**3)},r=0,c={key}/drop",
             ]
     return "\n".join(sorted(lines, key=_oid_key)) + "\n"
 
@@ -203,6 +203,12 @@ class SnmpAgents:
         self._agents[name].traffic.reset()
         self.publish(name)
 
+    def wrap32(self, name: str, after_s: float) -> None:
+        """The Counter32 columns of ``name`` read just below 2^32 and cross it ``after_s`` seconds from
+        now (the wrap moves: a test sets it ahead of its own first poll, however slow the machine)."""
+        self._agents[name].traffic.set(wrap_at=time.time() + after_s)
+        self.publish(name)
+
     def set_slow(self, name: str, delay_s: float) -> None:
         """Wait ``delay_s`` before answering sysUpTime, the first request of every poll (0: answer at
         once again). The wait blocks the agent's process, so a shared process would delay every
@@ -297,13 +303,14 @@ class SnmpAgents:
         return False
 
 
-def _terminate(proc: subprocess.Popen) -> None:
+def _terminate(proc: subprocess.Popen, timeout_s: float = 5.0) -> None:
+    """SIGTERM (after SIGCONT), then SIGKILL when it has not exited within ``timeout_s``."""
     if proc.poll() is not None:
         return
     proc.send_signal(signal.SIGCONT)  # a stopped process would never handle SIGTERM
     proc.terminate()
     try:
-        proc.wait(timeout=5)
+        proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()

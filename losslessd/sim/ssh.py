@@ -17,6 +17,8 @@ from typing import NamedTuple, Protocol
 
 import asyncssh
 
+from .config import EOS_QUEUE, EOS_QUEUE_COMMANDS, EOS_TOP_MODES, ConfigState, EosSession
+
 HOST = "127.0.0.1"
 # How long a call into the server thread may take before the simulator gives up on it.
 _CALL_TIMEOUT_S = 30
@@ -32,9 +34,13 @@ class CliDevice(Protocol):
     outputs: dict[str, str]  # normalised command line -> output
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
     delay_s: float  # a slow device waits this long before each command's output
+    config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
 
     def live_output(self, command: str) -> str | None:
         """A counter command's output made at the time of asking (None: not a counter command)."""
+
+    def control(self, command: str) -> str | None:
+        """The simulator's own control command (WORKLOAD_COMMAND), None for any other line."""
 
 
 class Reply(NamedTuple):
@@ -68,6 +74,8 @@ class Shell:
             return Reply(self.device.garbled[cmd])
         if (live := self.device.live_output(cmd)) is not None:
             return Reply(live)
+        if (done := self.device.control(cmd)) is not None:
+            return Reply(done)
         return self.command(cmd)
 
     def command(self, cmd: str) -> Reply:
@@ -75,18 +83,62 @@ class Shell:
 
 
 class EosShell(Shell):
-    """Arista EOS: starts in unprivileged `name>`; `enable` (no enable secret) gives `name#`."""
+    """Arista EOS: starts in unprivileged `name>`; `enable` (no enable secret) gives `name#`; `configure session
+    NAME` gives the session's config mode, whose lines losslessd.sim.config keeps until a commit."""
 
     # Commands EOS refuses below privileged mode ("% Invalid input (privileged mode required)").
-    PRIVILEGED = ("show running-config", "show startup-config")
+    PRIVILEGED = ("show running-config", "show startup-config", "configure", "copy", "write")
 
     def __init__(self, device: CliDevice):
         super().__init__(device)
         self.enabled = False
+        self.session: str | None = None  # the config session this login is in
+        self.mode: list[str] = []  # the modes entered inside it (`if-Et1/1`, `uc-txq-3`)
 
     @property
     def prompt(self) -> str:
+        if self.session is not None:
+            return f"{self.device.name}(config-s-{self.session[:8]}{''.join('-' + m for m in self.mode)})#"
         return f"{self.device.name}{'#' if self.enabled else '>'}"
+
+    def answer(self, line: str) -> Reply:
+        if self.session is not None:
+            return self.configure(normalize(line))
+        return super().answer(line)
+
+    def configure(self, cmd: str) -> Reply:
+        """A line typed in a config session."""
+        state = self.device.config
+        session = state.sessions.get(self.session)
+        if session is None:  # aborted or reverted from another login
+            self.session, self.mode = None, []
+            return Reply("% Session no longer exists", status=1)
+        if cmd in ("end", "abort", "commit") or (cmd == "exit" and not self.mode):
+            name, self.session, self.mode = self.session, None, []
+            if cmd == "abort":
+                state.eos_abort(name)
+            elif cmd == "commit":
+                error = state.eos_commit(name)
+                return Reply(error, status=1 if error else 0)
+            return Reply("")
+        if cmd == "exit":
+            self.mode.pop()
+            session.lines.append(cmd)
+            return Reply("")
+        if cmd.startswith("configure session "):
+            self.session = cmd.split()[2]
+            state.sessions.setdefault(self.session, EosSession(self.session))
+            self.mode = []
+            return Reply("")
+        if cmd == "rollback clean-config":
+            session.replace, session.lines = True, []
+            return Reply("")
+        if cmd.startswith("show "):
+            return super().answer(cmd)
+        state.log.append(cmd)
+        session.lines.append(cmd)
+        self.mode = _eos_modes(self.mode, cmd)
+        return Reply("")
 
     def command(self, cmd: str) -> Reply:
         words = cmd.split()
@@ -101,11 +153,29 @@ class EosShell(Shell):
             return Reply("Pagination disabled." if words[2] == "0" else "")
         if words[:2] == ["terminal", "width"] and len(words) == 3 and words[2].isdigit():
             return Reply(f"Width set to {words[2]} columns.")
+        if not self.enabled and cmd.startswith(self.PRIVILEGED):
+            return Reply("% Invalid input (privileged mode required)", status=1)
+        if words[:2] == ["configure", "session"] and len(words) == 3:
+            self.session = words[2]
+            self.device.config.sessions.setdefault(self.session, EosSession(self.session))
+            return Reply("")
+        if (out := self.device.config.eos_exec(cmd)) is not None:
+            return Reply(out, status=1 if out.startswith("%") else 0)
         if cmd in self.device.outputs:
-            if not self.enabled and cmd.startswith(self.PRIVILEGED):
-                return Reply("% Invalid input (privileged mode required)", status=1)
             return Reply(self.device.outputs[cmd])
         return Reply("% Invalid input", status=1)
+
+
+def _eos_modes(modes: list[str], cmd: str) -> list[str]:
+    """The modes a config session is in after ``cmd`` (for its prompt), as losslessd.sim.config.eos_tree nests."""
+    if cmd.startswith(EOS_TOP_MODES):
+        words = cmd.split()
+        return [f"if-{words[1]}" if words[0] == "interface" else words[0]]
+    if modes and EOS_QUEUE.match(cmd):
+        return [modes[0], cmd.replace("uc-tx-queue ", "uc-txq-").replace("tx-queue ", "txq-")]
+    if len(modes) == 2 and not cmd.startswith(EOS_QUEUE_COMMANDS):
+        return modes[:1]
+    return modes
 
 
 class BashShell(Shell):
@@ -118,6 +188,10 @@ class BashShell(Shell):
     def command(self, cmd: str) -> Reply:
         if cmd in self.device.outputs:
             return Reply(self.device.outputs[cmd])
+        if self.device.platform == "sonic" and (done := self.device.config.sonic_command(cmd)) is not None:
+            return Reply(done[0], status=done[1])
+        if self.device.platform == "nvidia_cumulus" and (done := self.device.config.nvue_command(cmd)) is not None:
+            return Reply(done[0], status=done[1])
         program, *args = cmd.split()
         if program == "show" and self.device.platform == "sonic":
             # SONiC's `show` is a click application: an unknown subcommand gets click's usage error.
@@ -130,7 +204,8 @@ class BashShell(Shell):
         return Reply(f"-bash: {program}: command not found", status=127)
 
 
-SHELLS: dict[str, type[Shell]] = {"arista_eos": EosShell, "sonic": BashShell, "linux_mlx5": BashShell}
+SHELLS: dict[str, type[Shell]] = {"arista_eos": EosShell, "sonic": BashShell, "linux_mlx5": BashShell,
+                                  "nvidia_cumulus": BashShell}
 
 
 def _crlf(text: str) -> str:

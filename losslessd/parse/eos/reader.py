@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input
+from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
-_NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+_NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
 # Top-level words of an EOS config; a file with none of them is not one.
@@ -161,7 +161,7 @@ class _Reader(TreeReader):
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
-            conf = self.cfg.interfaces.setdefault(w[1], InterfaceConf(source=self.src(node)))
+            conf = port_slot(self.cfg.interfaces, w[1], lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
@@ -286,7 +286,7 @@ class _Reader(TreeReader):
     @staticmethod
     def threshold(text: str, unit: str) -> Threshold:
         if not _NUMBER.match(text):
-            raise LineError(f"threshold {text!r} is not a number")
+            raise LineError(f"threshold {text[:40]!r} is not a number of at most 15 digits")
         # EOS prints bytes, kbytes, mbytes, segments, milliseconds, microseconds (AVD eos_cli_config_gen schema).
         kind = ("segments" if unit == "segments" else "bytes" if units.is_byte_unit(unit)
                 else "time" if units.is_time_unit(unit) else "unknown")
@@ -321,7 +321,7 @@ class _Reader(TreeReader):
     def speed(words: list[str], conf: InterfaceConf, src: Source) -> None:
         """`speed 100g`, `speed forced 100gfull`, `speed 400g-8`, `speed forced 10000full`; `auto` alone: unknown."""
         words = [w for w in words if w not in ("forced", "auto")]
-        if len(words) == 1 and re.match(r"^\d+(g(full|-\d+)?|full)$", words[0]):
+        if len(words) == 1 and re.match(r"^[0-9]{1,7}(g(full|-[0-9]{1,2})?|full)$", words[0]):
             conf.speed = Val(units.speed_gbps(words[0]), src)
 
     def profile_line(self, node: Node, conf: QosConf) -> None:

@@ -20,6 +20,7 @@ from ...model import (
     Watchdog,
 )
 from ...units import time_to_bytes
+from ..base import check_port_count
 from .reader import (
     PHYSICAL,
     WATCHDOG_DEFAULTS,
@@ -53,10 +54,24 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
     names |= {n for r in cfg.ranges.values() for n in r.names if PHYSICAL.match(n)}
     # A broken-out port (`number-of-sub-ports`) forwards nothing itself: its et-x/y/z:N ports do.
     names -= {n for n, iface in cfg.interfaces.items() if iface.channelized}
+    check_port_count(len(names), path)  # interface ranges name ports too: before any is built
+    wildcards = [(pattern, conf) for pattern, conf in cfg.cos_interfaces.items()
+                 if pattern == "all" or _GLOB.search(pattern)]
+    if len(wildcards) > MAX_WILDCARDS:  # each port is matched against each: bounded time
+        device.issues.append(ParseIssue(code="SYS002", source=wildcards[MAX_WILDCARDS][1].source, message=(
+            f"{len(wildcards):,} wildcard `class-of-service interfaces` entries: only the first {MAX_WILDCARDS} "
+            "are applied to the ports")))
+        wildcards = wildcards[:MAX_WILDCARDS]
     classes = _Classes(cfg)
+    ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
     for port_name in sorted(names):
-        device.ports[port_name] = _port(cfg, classes, port_name, device.issues)
+        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, ranges)
     return device
+
+
+# A `class-of-service interfaces` name with a shell wildcard (`et-0/0/*`) applies to every port it matches.
+_GLOB = re.compile(r"[*?\[]")
+MAX_WILDCARDS = 128  # far more than a config writes (one per line card or port group)
 
 
 class _Classes:
@@ -70,10 +85,10 @@ class _Classes:
         self.priorities = {self.ids[name]: fc.pfc_priority.value for name, fc in cfg.classes.items() if fc.pfc_priority}
 
 
-def _cos_conf(cfg: JunosConfig, name: str) -> CosInterface | None:
+def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]]) -> CosInterface | None:
     """The port's own `class-of-service interfaces` settings over those of wildcard entries (`et-0/0/*`, and `all`,
     which Junos applies to every interface)."""
-    layers = [conf for pattern, conf in cfg.cos_interfaces.items()
+    layers = [conf for pattern, conf in wildcards
               if pattern != name and fnmatchcase(name, "*" if pattern == "all" else pattern)]
     layers.sort(key=lambda conf: conf is not cfg.cos_interfaces.get("all"))  # `all` first: any other entry wins
     if name in cfg.cos_interfaces:
@@ -89,10 +104,11 @@ def _cos_conf(cfg: JunosConfig, name: str) -> CosInterface | None:
     return merged
 
 
-def _interface(cfg: JunosConfig, name: str) -> Interface | None:
-    """The port's own settings over those of the interface ranges it is a member of."""
+def _interface(cfg: JunosConfig, name: str, ranges: list[tuple[InterfaceRange, set[str]]]) -> Interface | None:
+    """The port's own settings over those of the interface ranges it is a member of (``ranges``: those with
+    settings, each with its set of names)."""
     own = cfg.interfaces.get(name)
-    shared = [r.settings for r in cfg.ranges.values() if r.settings is not None and _member(r, name)]
+    shared = [r.settings for r, names in ranges if _member(r, names, name)]
     if not shared:
         return own
     merged = Interface(source=own.source if own else shared[0].source)
@@ -104,8 +120,8 @@ def _interface(cfg: JunosConfig, name: str) -> Interface | None:
     return merged
 
 
-def _member(rng: InterfaceRange, name: str) -> bool:
-    return name in rng.names or any(re.fullmatch(pattern, name) for pattern in rng.members)
+def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:
+    return name in names or any(re.fullmatch(pattern, name) for pattern in rng.members)
 
 
 def _ip_mtu(iface: Interface | None) -> int | None:
@@ -120,9 +136,10 @@ def _ip_mtu(iface: Interface | None) -> int | None:
     return None
 
 
-def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue]) -> Port:
-    iface = _interface(cfg, name)
-    conf = _cos_conf(cfg, name)
+def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
+          wildcards: list[tuple[str, CosInterface]], ranges: list[tuple[InterfaceRange, set[str]]]) -> Port:
+    iface = _interface(cfg, name, ranges)
+    conf = _cos_conf(cfg, name, wildcards)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
                 speed_gbps=iface.speed_gbps if iface else None,

@@ -8,12 +8,13 @@ class-of-service line that is not read (or cannot be) becomes a SYS002 issue.
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
+from ...errors import InputError
+from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import Input
+from ..base import Input, port_slot, shell_words
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -142,6 +143,7 @@ class JunosConfig:
     imports: dict[tuple[str, str], Val] = field(default_factory=dict)
     dscp_rewrites: dict[str, dict[str, Val]] = field(default_factory=dict)  # forwarding class -> DSCP (Val of int)
     ranges: dict[str, InterfaceRange] = field(default_factory=dict)
+    range_names: int = 0  # port names all interface ranges spell out, against MAX_EXPANDED_PORTS
     cnps: dict[str, Cnp] = field(default_factory=dict)
     drop_profiles: dict[str, DropProfile] = field(default_factory=dict)
     schedulers: dict[str, SchedulerConf] = field(default_factory=dict)
@@ -185,7 +187,7 @@ def _unreadable(cfg: JunosConfig, words: list[str], src: Source) -> None:
 
 def _split(line: str) -> list[str] | None:
     try:
-        return shlex.split(line)
+        return shell_words(line)
     except ValueError:
         return None
 
@@ -285,20 +287,23 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
 
 def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
     if w[0] == "interface-range":
+        if w[1] not in cfg.ranges and len(cfg.ranges) >= MAX_RANGES:  # each port is checked against each range
+            raise InputError(f"more than {MAX_RANGES:,} interface ranges (a generated file?); not read", file=src.file,
+                             line=src.line)
         rng = cfg.ranges.setdefault(w[1], InterfaceRange(source=src))
         if w[2] == "member":
             rng.members.append(_member_pattern(w[3]))
-            rng.names.extend(_member_names(w[3]))
+            _range_add(cfg, rng, _member_names(w[3]), src, patterns=1)
         elif w[2] == "member-range" and w[4:5] == ["to"]:
             rng.ranges.append((w[3], w[5]))
-            rng.names.extend(_range_names(w[3], w[5]))
+            _range_add(cfg, rng, _range_names(w[3], w[5]), src)
         else:
             rng.settings = rng.settings or Interface(source=src)
             _interface_setting(rng.settings, w[2:], src)
         return
     if not PHYSICAL.match(w[0]):
         return
-    _interface_setting(cfg.interfaces.setdefault(w[0], Interface(source=src)), w[1:], src)
+    _interface_setting(port_slot(cfg.interfaces, w[0], lambda: Interface(source=src), src), w[1:], src)
 
 
 def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
@@ -318,6 +323,20 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         mtu = int(_number(w[5], 256, 65535))
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
             iface.inet_mtu = Val(mtu, src)
+
+
+# Interface ranges of one config: far more than one per port group (a chassis has a few dozen).
+MAX_RANGES = 1024
+
+
+def _range_add(cfg: JunosConfig, rng: InterfaceRange, names: list[str], src: Source, patterns: int = 0) -> None:
+    """Count what a range line adds: every port is later matched against every member pattern (a pattern
+    counts as MAX_RANGES names)."""
+    cfg.range_names += len(names) + patterns * MAX_RANGES
+    if cfg.range_names > MAX_EXPANDED_PORTS:  # bounded time and memory: a member may spell out 4,097 ports
+        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
+                         "file?); not read", file=src.file, line=src.line)
+    rng.names.extend(names)
 
 
 def _member_pattern(text: str) -> str:
@@ -353,7 +372,7 @@ def _range_names(low: str, high: str) -> list[str]:
 
 def _speed(text: str) -> float:
     """`speed 100g`, `25g`, `10m`: Gb/s."""
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([gm])", text.lower())
+    m = re.fullmatch(r"(\d{1,7}(?:\.\d{1,3})?)([gm])", text.lower())  # 400 digits would be float('inf')
     if not m:
         raise _Skip(f"unknown speed {text!r}")
     return float(m[1]) / (1000 if m[2] == "m" else 1)
@@ -423,7 +442,7 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
     elif kind == "traffic-control-profiles" and w[2] == "scheduler-map":
         cfg.traffic_control_profiles[w[1]] = Val(w[3], src)
     elif kind == "interfaces":
-        _cos_interface(cfg.cos_interfaces.setdefault(w[1], CosInterface(source=src)), w[2:], src)
+        _cos_interface(port_slot(cfg.cos_interfaces, w[1], lambda: CosInterface(source=src), src), w[2:], src)
     elif kind not in _IGNORED_COS:
         raise _Skip("not part of the RoCE checks yet")
 

@@ -37,7 +37,7 @@ from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input
+from ..base import Input, port_slot
 from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
@@ -427,9 +427,8 @@ class _Host:
                 del self.tos[dev]
 
     def _port(self, iface: str, file: str, sec: Section) -> Port:
-        if iface not in self.device.ports:
-            self.device.ports[iface] = Port(name=iface, qos_configured=True, source=Source(file=file, line=max(sec.line - 1, 1)))
-        return self.device.ports[iface]
+        return port_slot(self.device.ports, iface, lambda: Port(name=iface, qos_configured=True, source=Source(
+            file=file, line=max(sec.line - 1, 1))), Source(file=file))
 
     def _issue(self, message: str, file: str, line: int | None, code: str = "SYS002") -> None:
         self.device.issues.append(ParseIssue(code=code, message=message, source=Source(file=file, line=line)))

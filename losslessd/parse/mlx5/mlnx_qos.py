@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from ...capture import Section
 from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
+from ...units import small_int
 
 _TRUST = re.compile(r"^Priority trust (?:state|mode):\s*(\S*)$")
 _DSCP_MAP = re.compile(r"^dscp2prio mapping:$")
@@ -171,7 +172,10 @@ def _scan(section: Section) -> _Facts:
 
 
 def _dscp_entries(facts: _Facts, prio: int, values: str, n: int) -> bool:
-    dscps = [int(v) for v in re.split(r"[,\s]+", values) if v]
+    try:
+        dscps = [small_int(v, 3) for v in re.split(r"[,\s]+", values) if v]
+    except ValueError:
+        return False
     if prio > 7 or not dscps or any(d > 63 for d in dscps):
         return False
     facts.dscp.extend((d, prio, n) for d in dscps)

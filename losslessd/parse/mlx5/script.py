@@ -14,6 +14,7 @@ import shlex
 from collections.abc import Iterator
 
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
+from ...units import is_small_int
 
 _SHEBANG = re.compile(r"\A\s*#!\S*\b(?:ba|z|da|k)?sh\b")
 _MLNX_QOS = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
@@ -77,7 +78,7 @@ def ip_link_mtu(words: list[str]) -> tuple[str, int]:
     rest = words[3:] if words[:3] == ["ip", "link", "set"] else []
     if rest[:1] == ["dev"]:
         rest = rest[1:]
-    if len(rest) == 3 and rest[1] == "mtu" and rest[2].isdigit():
+    if len(rest) == 3 and rest[1] == "mtu" and is_small_int(rest[2], 6):
         return rest[0], int(rest[2])
     raise Skip("only `ip link set dev IF mtu N` is read")
 
@@ -104,7 +105,7 @@ def mlnx_qos_options(args: list[str]) -> list[tuple[str, str]]:
 
 def _eight(value: str, hi: int, what: str) -> list[int]:
     items = value.split(",")
-    if len(items) != 8 or not all(v.isdigit() and int(v) <= hi for v in items):
+    if len(items) != 8 or not all(is_small_int(v, 3) and int(v) <= hi for v in items):
         raise Skip(f"{what} {value!r} is not 8 comma separated values 0-{hi}")
     return [int(v) for v in items]
 
@@ -119,7 +120,7 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
         raise Skip(f"--trust {opts['--trust']!r} is neither dscp nor pcp")
     pfc = _eight(opts["--pfc"], 1, "--pfc") if "--pfc" in opts else None
     cable = opts.get("--cable_len")
-    if cable is not None and not (cable.isdigit() and int(cable) <= 0xFFFF):
+    if cable is not None and not (is_small_int(cable, 5) and int(cable) <= 0xFFFF):
         raise Skip(f"--cable_len {cable!r} is not a length in metres")
     lists = {name: _eight(opts[name], hi, name) for name, hi in (("--prio_tc", 7), ("--prio2buffer", 7))
              if name in opts}
@@ -171,7 +172,7 @@ def _dscp2prio(value: str) -> tuple[str, int | None, int | None]:
     if value == "flush":
         return "flush", None, None
     parts = value.split(",")
-    if len(parts) != 3 or parts[0] not in ("set", "del") or not all(p.isdigit() for p in parts[1:]) \
+    if len(parts) != 3 or parts[0] not in ("set", "del") or not all(is_small_int(p, 3) for p in parts[1:]) \
             or int(parts[1]) > 63 or int(parts[2]) > 7:
         raise Skip(f"--dscp2prio {value!r} is not set,DSCP,PRIO (DSCP 0-63, priority 0-7)")
     return parts[0], int(parts[1]), int(parts[2])

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 
-import yaml
-
 from ... import capture
 from ...errors import InputError
 from ...model import Device, ParseIssue
@@ -59,12 +57,9 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
         return command_paths(inp.text, inp.path)
     try:
         return tree_paths(inp.text, inp.path), []
-    except RecursionError:
-        raise InputError("the YAML/JSON tree is nested too deeply to read", file=inp.path, line=1) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise InputError(f"not NVUE commands, nor readable YAML/JSON: {getattr(exc, 'problem', None) or exc}",
-                         file=inp.path, line=mark.line + 1 if mark else 1) from None
+    except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
+        raise InputError(f"not NVUE commands, nor readable YAML/JSON: {exc.message}", file=inp.path,
+                         line=exc.line or 1) from None
 
 
 def _from_capture(inp: Input) -> tuple[str, str, list, list[ParseIssue]]:

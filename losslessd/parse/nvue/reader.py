@@ -9,13 +9,16 @@ ports are skipped without a word; a QoS line that cannot be read becomes a SYS00
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 import yaml
 
 from ... import units
+from ...docpos import compose
+from ...errors import InputError
+from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
+from ..base import port_slot, shell_words
 from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -60,6 +63,7 @@ class PortConf:
 
 @dataclass
 class Conf:
+    expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val | None = None
     roce: Val | None = None  # "lossless" | "lossy" | "off"
     roce_cable: Val | None = None
@@ -97,7 +101,7 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             continue
         src = Source(file=path, line=n)
         try:
-            words = shlex.split(line)
+            words = shell_words(line)
         except ValueError as exc:
             issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
             continue
@@ -112,8 +116,9 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
 
 
 def tree_paths(text: str, path: str) -> list[tuple[list[str], Source]]:
-    """YAML/JSON (`nv config show`, startup.yaml) -> the same word paths. Raises yaml.YAMLError."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    """YAML/JSON (`nv config show`, startup.yaml) -> the same word paths. Raises InputError (file:line) for
+    YAML that cannot be read, or that breaks docpos's limits (nesting, alias expansion)."""
+    root = compose(text, path)
     out: list[tuple[list[str], Source]] = []
     for tree in _set_trees(root):
         _flatten(tree, [], out, path)
@@ -153,7 +158,7 @@ def expand(names: str) -> list[str]:
     for part in names.split(","):
         m = _RANGE.match(part)
         if m:
-            lo, hi = int(m.group(2)), int(m.group(3))
+            lo, hi = units.small_int(m.group(2)), units.small_int(m.group(3))
             if hi < lo or hi - lo > 1024:
                 raise ValueError(f"bad range {part!r}")
             out.extend(f"{m.group(1)}{i}" for i in range(lo, hi + 1))
@@ -189,9 +194,13 @@ def _ints(text: str, hi: int) -> list[int]:
 
 
 def _int(text: str, hi: int) -> int:
-    if not re.fullmatch(r"[0-9]+", text) or int(text) > hi:
-        raise Skip(f"{text!r} is not a number from 0 to {hi}")
-    return int(text)
+    try:
+        value = units.small_int(text)
+    except ValueError:
+        value = None
+    if value is None or value > hi:
+        raise Skip(f"{text[:40]!r} is not a number from 0 to {hi}")
+    return value
 
 
 def _switch(text: str) -> bool:
@@ -216,9 +225,13 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
         names = [n for n in expand(w[1]) if SWP.match(n)]
     except ValueError as exc:
         raise Skip(str(exc)) from None
+    conf.expanded += len(names)
+    if conf.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,024 ports
+        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
+                         "file?); not read", file=src.file, line=src.line)
     rest = w[2:]
     for name in names:
-        port = conf.ports.setdefault(name, PortConf(source=src))
+        port = port_slot(conf.ports, name, lambda: PortConf(source=src), src)
         if rest[:1] == ["description"] and len(rest) >= 2:
             port.description = Val(" ".join(rest[1:]), src)
         elif rest[:2] == ["link", "mtu"] and len(rest) == 3:
@@ -321,7 +334,8 @@ def _mapping(conf: Conf, profile: str, w: list[str], src: Source) -> None:
 
 def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
     if w[0] == "switch-priority" and len(w) == 2:
-        conf.pfc.setdefault(profile, {}).update({p: src for p in _ints(w[1], 7)})
+        priorities = _ints(w[1], 7)  # may raise Skip: before the profile is made, or it would lack a source
+        conf.pfc.setdefault(profile, {}).update({p: src for p in priorities})
         conf.pfc_source[profile] = src
     elif w[0] == "cable-length" and len(w) == 2:
         conf.cable[profile] = Val(units.length_m(w[1]), src)

@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass, field
 
 from ... import units
+from ...errors import InputError
+from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input
+from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
@@ -27,7 +29,7 @@ _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|cla
 _QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q(\d|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
 _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq(\d|-default)$")
-_NUMBER = re.compile(r"^[0-9]+$")
+_NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
 
 
 @dataclass
@@ -132,7 +134,7 @@ def _ethernets(words: list[str]) -> list[str]:
     out: list[str] = []
     for part in " ".join(words).split(","):
         text = part.strip()
-        m = re.fullmatch(r"(.*/)(\d+)-(\d+)", text)
+        m = re.fullmatch(r"(.*/)(\d{1,5})-(\d{1,5})", text)
         first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
         name = first if ETHERNET.match(first) else None
         if name is None and (spelled := _ETHERNET_SPELLED.match(first)):
@@ -143,7 +145,7 @@ def _ethernets(words: list[str]) -> list[str]:
             out.append(name)
             continue
         prefix, low = name.rsplit("/", 1)
-        if last < int(low) or last - int(low) > 1024:
+        if len(low) > 5 or last < int(low) or last - int(low) > 1024:
             return []
         out.extend(f"{prefix}/{n}" for n in range(int(low), last + 1))
     return out
@@ -180,13 +182,19 @@ def _dscp_values(words: list[str]) -> list[int]:
 
 
 class _Reader(TreeReader):
+    expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
+
     def top(self, node: Node) -> None:
         w = node.words
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
+            self.expanded += len(names) * (1 + len(node.children))  # each port reads the block's lines
+            if self.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,025 ports
+                raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a "
+                                 "generated file?); not read", file=self.inp.path, line=node.line)
             for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
-                conf = self.cfg.interfaces.setdefault(name, InterfaceConf(source=self.src(node)))
+                conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
@@ -339,7 +347,7 @@ class _Reader(TreeReader):
 
     def threshold(self, node: Node, text: str, unit: str) -> int | None:
         if not _NUMBER.match(text):
-            raise LineError(f"threshold {text!r} is not a number")
+            raise LineError(f"threshold {text[:40]!r} is not a number of at most 15 digits")
         if not units.is_byte_unit(unit):
             self.issue(node, f"unknown threshold unit {unit!r} in `{node.text}`: the WRED thresholds are kept as "
                              "written and cannot be checked", code="SYS003")

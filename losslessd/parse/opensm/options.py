@@ -93,7 +93,12 @@ def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
     if m is None:
         return 0, False
     digits = m.group(2)
-    value = int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits, 8) if digits[0] == "0" else int(digits)
+    base, significant = ((16, digits[2:]) if digits[:2] in ("0x", "0X") else (8, digits[1:]) if digits[0] == "0"
+                         else (10, digits))
+    significant = significant.lstrip("0") or "0"
+    # strtoul saturates at ULONG_MAX: a number of more digits than 2^64 has is that, without converting it
+    # (CPython refuses more than 4,300 digits).
+    value = 2**64 - 1 if len(significant) > {16: 16, 8: 22, 10: 20}[base] else int(significant, base)
     value = min(value, 2**64 - 1)
     if m.group(1) == "-":
         value = -value

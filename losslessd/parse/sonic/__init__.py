@@ -29,8 +29,9 @@ from ...model import (
     Source,
     Trust,
 )
+from ...sorting import natural_key
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
-from ..base import Input
+from ..base import Input, check_port_count
 from .configdb import ConfigDB, Entry, Locator, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -87,7 +88,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     if list(parts) == [None]:
         return _Builder(ConfigDB(plain, parts[None]), name, inputs[0].path).device
     dbs = {ns: ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
-           for ns, loaded in sorted(parts.items(), key=lambda kv: _natural(kv[0] or ""))}
+           for ns, loaded in sorted(parts.items(), key=lambda kv: natural_key(kv[0] or ""))}
     if all(db.empty for db in dbs.values()):
         raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
                          file=inputs[0].path, line=1)
@@ -127,7 +128,7 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
             device.ports[port_name] = port
         device.neighbors.extend(part.neighbors)
         device.issues.extend(part.issues)
-    device.ports = {n: device.ports[n] for n in sorted(device.ports, key=_natural)}
+    device.ports = {n: device.ports[n] for n in sorted(device.ports, key=natural_key)}
     return device
 
 
@@ -207,11 +208,6 @@ def _port_names(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
-def _natural(name: str) -> list:
-    # isdecimal, not isdigit: '²' is a digit that int() refuses (found by tests/test_fuzz_sonic.py)
-    return [int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name)]
-
-
 class _Builder:
     """Walks the merged tables once, collecting each port's fields as plain values; the Device is
     built at the end in one validated pass (assigning model fields one by one costs more)."""
@@ -253,9 +249,10 @@ class _Builder:
         self._finish()
         self._lossy_by_design()
         self._absent_tables()
+        check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         maps = {n: {f: port.pop(f) for f in _MAP_FIELDS if f in port} for n, port in self.ports.items()}
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
-                             **device_facts, ports={n: self.ports[n] for n in sorted(self.ports, key=_natural)},
+                             **device_facts, ports={n: self.ports[n] for n in sorted(self.ports, key=natural_key)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
         for n, port_maps in maps.items():
@@ -516,7 +513,7 @@ class _Builder:
         for key, e in self.db.table("VLAN_MEMBER").items():
             vlan, _, member = key.partition("|")
             vid = vlan[4:] if vlan.startswith("Vlan") else ""
-            if not (vid.isdigit() and 1 <= int(vid) <= 4094 and member):
+            if not (vid.isascii() and vid.isdigit() and len(vid) <= 4 and 1 <= int(vid) <= 4094 and member):
                 self.db.issue(f"VLAN_MEMBER key {key!r} is not Vlan<1-4094>|<port>; entry skipped", e.source())
                 continue
             for name in members.get(member, [member]):

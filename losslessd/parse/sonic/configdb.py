@@ -20,8 +20,9 @@ import re
 
 from ...docpos import load_json, pointer
 from ...errors import InputError
+from ...limits import MAX_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input
+from ..base import Input, check_port_count
 
 # The CONFIG_DB tables this parser reads (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
 TABLES = frozenset({
@@ -32,7 +33,7 @@ TABLES = frozenset({
 })
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
 _TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
-_WS = " \t\r\n"
+_KEY_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")\s*:')  # a JSON string followed by a colon: an object key
 # Namespace keys of a multi-ASIC `show runningconfiguration all` (sonic-py-common multi_asic: "asic<N>").
 _NAMESPACE = re.compile(r"localhost|asic\d{1,3}")
 _NEWLINE = re.compile("\n")
@@ -49,13 +50,16 @@ class Doc:
     hundreds of thousands of sources and a report shows a few), with a newline index built once.
     """
 
-    __slots__ = ("_newlines", "_pos", "path", "text")
+    __slots__ = ("_keys", "_newlines", "_pos", "path", "text")
 
     def __init__(self, inp: Input):
         self.path = inp.path
         self.text = inp.text
         self._pos: dict[tuple, int] = {(): 0}
         self._newlines: list[int] | None = None
+        # per parent: the keys met scanning forward from it (quoted text -> first position) and where the
+        # scan stopped; each parent's text is scanned at most once, however many keys are looked up
+        self._keys: dict[tuple, tuple[dict[str, int], list[int]]] = {}
 
     def source(self, parts: tuple) -> dict:
         """Source fields (the model validates them once, with the rest of the device)."""
@@ -73,30 +77,33 @@ class Doc:
         return bisect.bisect_left(self._newlines, pos) + 1
 
     def _find(self, parts: tuple) -> int:
-        """Each key is searched (str.find, no second parse) after its parent's key. That is right for
-        CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling."""
+        """Each key is the first key of that text after its parent's key (no second parse). That is right
+        for CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling."""
         pos = self._pos.get(parts)
         if pos is None:
-            pos = self._find(parts[:-1])
+            parent = parts[:-1]
+            pos = self._find(parent)
             if pos >= 0:
                 key = parts[-1]
                 plain = key.isprintable() and '"' not in key and "\\" not in key
-                pos = self._key_after(f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), pos)
+                pos = self._key_after(parent, f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), pos)
             self._pos[parts] = pos
         return pos
 
-    def _key_after(self, quoted: str, start: int) -> int:
-        text, n = self.text, len(self.text)
-        while True:
-            i = text.find(quoted, start)
-            if i < 0:
-                return -1
-            j = i + len(quoted)
-            while j < n and text[j] in _WS:
-                j += 1
-            if j < n and text[j] == ":":
-                return i
-            start = i + 1
+    def _key_after(self, parent: tuple, quoted: str, start: int) -> int:
+        """Position of the first key ``quoted`` after ``start`` (the parent's key). The keys met on the way
+        are remembered, so the lines of all ports of a 16,384-port table cost one scan, not one each."""
+        seen, cursor = self._keys.setdefault(parent, ({}, [start]))
+        hit = seen.get(quoted)
+        if hit is not None:
+            return hit
+        for m in _KEY_TOKEN.finditer(self.text, cursor[0]):
+            seen.setdefault(m.group(1), m.start())
+            if m.group(1) == quoted:
+                cursor[0] = m.end()
+                return m.start()
+        cursor[0] = len(self.text)
+        return -1
 
 
 class Locator:
@@ -143,6 +150,22 @@ class Entry:
         out = Entry(self.table, self.key, {**self.fields, **later.fields}, later.doc, later.parts)
         out.owners = {f: (self.owners or {}).get(f, self) for f in self.fields if f not in later.fields}
         return out
+
+
+# Entries of the tables this parser reads, in one file (or ASIC namespace): a switch of MAX_PORTS ports with a
+# PG and a queue entry per priority and one per map is far below; a generated file is not (900,000 ports in
+# 20 MB took 1.4 GB before the port count was checked).
+MAX_ENTRIES = MAX_PORTS * 24
+
+
+def _check_size(data: dict, file: str) -> None:
+    """Refuse a CONFIG_DB of more ports (or entries) than a switch has, before anything is built of it."""
+    ports = data.get("PORT")
+    check_port_count(len(ports) if isinstance(ports, dict) else 0, file)
+    entries = sum(len(v) if isinstance(v, dict) and k in TABLES else 1 for k, v in data.items())
+    if entries > MAX_ENTRIES:
+        raise InputError(f"{entries:,} CONFIG_DB entries in one file: more than the {MAX_ENTRIES:,} of the largest "
+                         "switch losslessd reads (a generated or concatenated file?); not read", file=file, line=1)
 
 
 def _is_namespaced(data: object) -> bool:
@@ -209,6 +232,7 @@ class ConfigDB:
 
     def _add(self, doc: Doc, data: dict, prefix: tuple = ()) -> bool:
         """Add one file's (or one namespace's) tables; False when it has none this parser reads."""
+        _check_size(data, doc.path)
         seen = False
         for top, value in data.items():
             table, bar, key = top.partition("|")

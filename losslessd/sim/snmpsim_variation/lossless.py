@@ -5,7 +5,7 @@ pure functions (``counter``, ``on_seconds``, ``watchdog``) so that the SSH count
 same formulas. A record ``OID|70:lossless|b=<base>,r=<rate per s>[,up=<key>][,stop=<key>][,w=1]``
 serves ``base + rate * (now - t0)``; ``up`` adds the storm rate for every second a storm matching
 ``key`` was on, ``stop`` freezes the counter while it is on, ``w`` marks a Counter32 that the wrap
-mode starts just below 2^32. A key is ``<ifIndex>.<priority>``; ``<ifIndex>`` alone matches every
+mode starts just below 2^32, ``c=<key>/<what>`` adds what a workload credited to it (Traffic.credits). A key is ``<ifIndex>.<priority>``; ``<ifIndex>`` alone matches every
 priority of that port.
 
 Why not snmpsim's ``numeric`` module or rewriting the data file: ``numeric`` keeps each record's
@@ -63,6 +63,8 @@ def counter(spec, state, now, modulus=2**64):
     v = base + float(spec["r"]) * active
     if "up" in spec:
         v += float(spec.get("k", 1)) * state["storm_rate"] * on_seconds(state, spec["up"], now, _healthy(spec.get("up_if")))
+    if "c" in spec:
+        v += float(state.get("credits", {}).get(spec["c"], 0))
     if "w" in spec and state.get("wrap_at") and not state["restarted"]:
         v = modulus + float(spec["r"]) * (now - state["wrap_at"])  # crosses 2^32 at wrap_at
     return int(v) % modulus

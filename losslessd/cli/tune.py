@@ -1,0 +1,129 @@
+"""`losslessd tune`: benchmark-driven ECN tuning (dry run unless --apply), and `losslessd tune report`."""
+
+from __future__ import annotations
+
+import logging
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+from ..errors import InputError
+from ..policy import load_policy
+from ..tune import report as report_mod
+from ..tune.bench import parse_size
+from ..tune.score import Weights
+from ..tune.search import STRATEGIES
+from ..tune.session import Options, Tuner
+from ..tune.store import Store
+from .pull import preflight
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=False,
+                  help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.")
+
+
+@app.callback(invoke_without_command=True)
+def tune(
+    ctx: typer.Context,
+    benchmark: str = typer.Option(None, "--benchmark", "-b", help="The benchmark command a trial runs (split like a "
+                                  "shell line, run without a shell): anything printing nccl-tests or perftest output."),
+    inventory: Path = typer.Option(None, "--inventory", "-i", help="Inventory of the devices (as `pull` reads it)."),
+    devices: str = typer.Option("", "--devices", "-d", help="Devices to tune, comma-separated (default: every inventory "
+                                "device of a tunable platform); the first is the canary unless --canary says."),
+    ports: list[str] = typer.Option([], "--ports", help="DEVICE:PORT[,PORT...] to tune on a device (default: its "
+                                    "RoCE-facing ports, as lint picks them). Repeatable."),
+    sizes: str = typer.Option("", "--sizes", help="Message sizes to score, comma-separated (64M,1G): the busbw "
+                              "at each, never the average the benchmark prints. Default: every printed size."),
+    budget: int = typer.Option(30, "--budget", min=1, help="Benchmark runs the search may spend (settings-as-found "
+                               "runs not counted)."),
+    strategy: str = typer.Option("coordinate", "--strategy", help=f"Search: {', '.join(STRATEGIES)} (bayes needs "
+                                 "the `bayes` extra: optuna)."),
+    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Policy whose ECN ranges bound the search."),
+    apply: bool = typer.Option(False, "--apply", help="Push candidates to the devices and run the benchmark. Without "
+                               "it, print the snippets and the command only."),
+    yes: bool = typer.Option(False, "--yes", help="With --apply: do not ask for confirmation."),
+    canary: str = typer.Option(None, "--canary", help="The device pushed first in every trial."),
+    db: Path = typer.Option(Path("losslessd-tune.sqlite"), "--db", help="Trial database; the same command resumes "
+                            "a killed tune from it."),
+    timeout: float = typer.Option(3600.0, "--timeout", min=1.0, help="Seconds a benchmark run may take."),
+    regression: float = typer.Option(10.0, "--regression-pct", min=0.0, help="Back to the best-known settings after a "
+                                     "trial this much below the best score."),
+    noise_runs: int = typer.Option(3, "--noise-runs", min=2, help="Runs of the settings as found, to measure the noise."),
+    pause_weight: float = typer.Option(Weights.pause, "--pause-weight", min=0.0, help="Score penalty per unit of "
+                                       "time paused (1: a port paused all the time scores 0)."),
+    drop_weight: float = typer.Option(Weights.drop, "--drop-weight", min=0.0, max=1.0,
+                                      help="Score penalty share for any drop on a lossless queue."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random and bayes strategies."),
+    known_hosts: Path = typer.Option(Path("~/.ssh/known_hosts"), "--known-hosts",
+                                     help="known_hosts file the devices' SSH host keys are verified against."),
+    insecure: bool = typer.Option(False, "--insecure-no-host-key-check", help="Accept any SSH host key (lab only)."),
+):
+    """Tune ECN settings from a benchmark: every candidate inside the policy's bounds is rendered per device and
+    linted before use; with --apply each trial pushes it through the platform's transactional path (canary
+    first), runs the benchmark and scores it, and the fabric ends at the best-known settings.
+
+    Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm) or no trial
+    was valid. 2: input or usage error.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    logging.getLogger("paramiko").setLevel(logging.CRITICAL)
+    if not benchmark or inventory is None:
+        raise InputError("give --benchmark CMD and --inventory FILE (and --devices), or see `losslessd tune --help`")
+    argv = shlex.split(benchmark)
+    if not argv:
+        raise InputError("--benchmark is empty")
+    try:
+        size_list = [parse_size(s) for s in sizes.split(",") if s.strip()]
+    except ValueError as exc:
+        raise InputError(f"--sizes: {exc}") from None
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown --strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+    inv, keys = preflight(inventory, known_hosts, insecure)
+    opts = Options(benchmark=argv, sizes=size_list, budget=budget, strategy=strategy, seed=seed, timeout_s=timeout,
+                   weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,
+                   noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,
+                   ports=_ports(ports))
+    tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=typer.echo)
+    tuner.load()
+    if not apply:
+        raise typer.Exit(tuner.dry_run())
+    for line in tuner.describe():
+        typer.echo(line)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise InputError("--apply asks for confirmation on a terminal; give --yes to confirm non-interactively")
+        typer.confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", abort=True)
+    raise typer.Exit(tuner.run())
+
+
+def _ports(specs: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for spec in specs:
+        device, _, names = spec.partition(":")
+        if not device or not names:
+            raise InputError(f"--ports {spec!r}: expected DEVICE:PORT[,PORT...]")
+        out.setdefault(device, []).extend(n for n in names.split(",") if n)
+    return out
+
+
+@app.command("report")
+def report(
+    db: Path = typer.Option(Path("losslessd-tune.sqlite"), "--db", help="Trial database."),
+    tune_id: int = typer.Option(None, "--tune", help="Tune number (default: the latest)."),
+    out: Path = typer.Option(None, "--out", "-o", help="Folder for the PNG plots and the HTML page."),
+):
+    """Print a tune's trials; with --out also write plots (measure against each knob, score over trials, time
+    paused) as PNG and an HTML page with all of it."""
+    if not db.is_file():
+        raise InputError("no such tune database", file=str(db))
+    with Store(db) as store:
+        tune = store.tune(tune_id)
+        found = report_mod.rows(store, tune)
+        text = report_mod.table(tune, found, store.events(tune.id))
+    typer.echo(text, nl=False)
+    if out is not None:
+        images = report_mod.plots(tune, found, out)
+        page = report_mod.page(tune, text, images, out)
+        typer.echo(f"wrote {', '.join(str(p) for p in images)} and {page}")

@@ -1,0 +1,333 @@
+"""Counter sources of the daemon: each turns one poll of one device into a ``Reading``.
+
+A worker process (losslessd.daemon.worker) runs every poller in ``POLLERS`` for the devices of its
+shard, each on its own schedule and with its own counter tracker, and feeds their readings to the
+same metrics, history and detectors. A new source (gNMI, say) is one more class here:
+
+* ``source``: its name on /metrics (``source`` label) and in logs;
+* ``rank``: when a device has several sources, the lowest-ranked one's failures mark it down;
+* ``interval_s(settings)``: seconds between two polls of a device (None: the source is off);
+* ``targets(settings, devices)``: what ``read`` needs per device, for the devices it serves;
+* ``read(device, target)``: one poll; a failed one (no answer, refused, garbage) raises PollFailed
+  with the reason, and nothing else;
+* ``concurrency(settings, targets)``: reads in flight at once (``poll.concurrency`` unless a read
+  holds nothing scarce, as a wait on a gNMI stream does).
+
+A streaming source (gNMI) keeps its subscriptions inside the poller: ``read`` takes the next thing a
+device's stream delivered (a sample round, or the failure that broke it), waiting for it if need be.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections import deque
+from abc import ABC, abstractmethod
+from collections.abc import Collection
+from typing import Any, ClassVar
+
+from .. import counters_oids as oids
+from ..collect.snmp import SnmpError, SnmpSample, make_poller, target_for
+from ..collect.ssh import CollectError, Session
+from ..inventory import Host
+from ..monitor import Reading
+from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_from_snmp
+from ..platforms import Command
+from .settings import Settings
+
+log = logging.getLogger("losslessd.worker")
+
+_SSH_GRACE_S = 5.0  # past a session's own deadline (it aborts itself) before the thread is written off
+_GNMI_CLOSE_S = 5.0  # at a stop, how long the gNMI streams get to close their channels
+
+
+class PollFailed(Exception):
+    """A poll of one device that failed; ``reason`` starts with the SYS code when there is one."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Poller(ABC):
+    source: ClassVar[str]
+    rank: ClassVar[int]
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @staticmethod
+    @abstractmethod
+    def interval_s(settings: Settings) -> float | None:
+        """Seconds between two polls of a device; None: this source is off."""
+
+    @abstractmethod
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        """Device -> what ``read`` needs, for those of ``devices`` this source serves."""
+
+    @abstractmethod
+    async def read(self, device: str, target: Any) -> Reading:
+        """One poll of one device; raises PollFailed when it fails."""
+
+    def concurrency(self, settings: Settings, targets: int) -> int:
+        """Reads of this source in flight at once, for ``targets`` devices: each holds a socket or a session."""
+        return settings.poll.concurrency
+
+    def reconfigure(self, settings: Settings) -> None:
+        """New settings (a reload): timeouts and the like."""
+        self.settings = settings
+
+    def forget(self, device: str) -> None:
+        """The device left this worker: drop what is kept for it (sockets, sessions)."""
+
+    async def aclose(self) -> None:
+        """Release what the poller holds (at a stop)."""
+
+
+def snmp_deadline_s(settings: Settings) -> float:
+    """The longest one SNMP poll of one device may take: an agent that answers each of a poll's ~40
+    requests just inside its timeout must not hold a poll (and a concurrency slot) for minutes."""
+    poll = settings.poll
+    return max(2 * poll.snmp_interval_s, 4 * poll.snmp_timeout_s * (poll.snmp_retries + 1))
+
+
+class SnmpCounters(Poller):
+    """SNMP counters (losslessd.collect.snmp): the fast poller when it can be imported, else pysnmp."""
+
+    source = "snmp"
+    rank = 10
+
+    def __init__(self, settings: Settings):
+        super().__init__(settings)
+        poll = settings.poll
+        self.poller = make_poller(poll.snmp_backend, timeout_s=poll.snmp_timeout_s, retries=poll.snmp_retries,
+                                  concurrency=poll.concurrency, deadline_s=snmp_deadline_s(settings))
+
+    @staticmethod
+    def interval_s(settings: Settings) -> float | None:
+        return settings.poll.snmp_interval_s
+
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        hosts, poll = settings.hosts.hosts, settings.poll
+        return {n: target_for(hosts[n], poll.snmp_timeout_s, poll.snmp_retries)
+                for n in devices if hosts[n].snmp is not None}
+
+    async def read(self, device: str, target: Any) -> Reading:
+        try:
+            sample = await self.poller.poll(target)
+        except SnmpError as exc:
+            raise PollFailed(f"{exc.sys_code}: {exc.message}") from None
+        reading = reading_from_snmp(sample)
+        if not reading.values:  # an agent that answers, but not with counters
+            raise PollFailed(f"unusable answer: {_no_counters(sample)}")
+        return reading
+
+    def reconfigure(self, settings: Settings) -> None:
+        super().reconfigure(settings)
+        poll = settings.poll
+        self.poller.timeout_s, self.poller.retries = poll.snmp_timeout_s, poll.snmp_retries
+        self.poller.deadline_s = snmp_deadline_s(settings)
+
+    def forget(self, device: str) -> None:
+        forget = getattr(self.poller, "forget", None)
+        if forget is not None:
+            forget(device)
+
+    async def aclose(self) -> None:
+        await self.poller.aclose()
+
+
+def counter_host(host: Host) -> Host | None:
+    """``host`` with its platform's counter commands in place of its config commands (None: the
+    platform serves no counters over its CLI), so collect.ssh.Session runs and checks them."""
+    lines = COUNTER_COMMANDS.get(host.platform.id)
+    if not lines:
+        return None
+    return dataclasses.replace(host, platform=dataclasses.replace(
+        host.platform, commands=tuple(Command(line) for line in lines)))
+
+
+class SshCounters(Poller):
+    """Counters only a CLI serves (SONiC watchdog and WRED counters, a host's `ethtool -S` and RDMA
+    counters), through the same SSH sessions as `pull`, in worker threads."""
+
+    source = "ssh"
+    rank = 20
+
+    @staticmethod
+    def interval_s(settings: Settings) -> float | None:
+        return settings.poll.ssh_counters_interval_s
+
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        if settings.poll.ssh_counters_interval_s is None:
+            return {}
+        hosts = settings.hosts.hosts
+        return {n: c for n in devices if (c := counter_host(hosts[n])) is not None}
+
+    async def read(self, device: str, target: Any) -> Reading:
+        host: Host = target
+        timeout = self.settings.poll.ssh_timeout_s
+        session = Session(host, known_hosts=self.settings.known_hosts_path, timeout=timeout)
+        try:
+            result = await asyncio.wait_for(asyncio.to_thread(session.run), timeout + _SSH_GRACE_S)
+            if result.refused:
+                index, why = next(iter(result.refused.items()))
+                raise CollectError("SYS014", f"`{result.sections[index][0]}` failed: {why}")
+            return reading_from_commands(device, host.platform.id, dict(result.sections), time.monotonic(),
+                                         time.time())
+        except asyncio.TimeoutError:
+            session.abort()
+            raise PollFailed(f"SYS013: no answer within {timeout:g} s") from None
+        except asyncio.CancelledError:
+            session.abort()
+            raise
+        except CollectError as exc:
+            raise PollFailed(f"{exc.code}: {exc.message}") from None
+        except ValueError as exc:
+            raise PollFailed(f"unusable answer: {exc}") from None
+
+
+class GnmiCounters(Poller):
+    """Counters streamed over gNMI (losslessd.collect.gnmi, docs/gnmi.md): one Subscribe of SAMPLE
+    subscriptions per device with a ``data.gnmi`` inventory entry, kept open by a ``follow`` task that
+    re-subscribes with backoff when it breaks. A read takes the next thing the device's stream
+    delivered: a complete sample round (a Reading), or the failure that broke it (PollFailed), so a
+    device served by gNMI alone is marked down by its stream's failures. A stream starts at the
+    device's first read and starts again when its target (address, login, interval...) changed."""
+
+    source = "gnmi"
+    rank = 15  # below SNMP (a device read both ways is marked down by SNMP), above the CLI's counters
+
+    def __init__(self, settings: Settings):
+        super().__init__(settings)
+        self._streams: dict[str, _Stream] = {}
+
+    @staticmethod
+    def interval_s(settings: Settings) -> float | None:
+        if not any(h.gnmi is not None for h in settings.hosts.hosts.values()):
+            return None
+        return settings.poll.gnmi_sample_interval_s
+
+    def targets(self, settings: Settings, devices: Collection[str]) -> dict[str, Any]:
+        hosts, poll = settings.hosts.hosts, settings.poll
+        served = {n: hosts[n] for n in devices if hosts[n].gnmi is not None}
+        if not served:
+            return {}
+        from ..collect.gnmi import GnmiTarget  # grpcio comes with the `gnmi` extra (load_settings checked it)
+
+        return {n: GnmiTarget(device=n, host=h.gnmi.hostname, port=h.gnmi.port, platform=h.platform.id,
+                              username=h.gnmi.username, password=h.gnmi.password, tls=h.gnmi.tls,
+                              ca_file=h.gnmi.ca_file, server_name=h.gnmi.server_name,
+                              sample_interval_s=poll.gnmi_sample_interval_s, timeout_s=poll.gnmi_timeout_s)
+                for n, h in served.items()}
+
+    def concurrency(self, settings: Settings, targets: int) -> int:
+        return max(1, targets)  # a read waits on a stream that is open anyway: it holds nothing scarce
+
+    async def read(self, device: str, target: Any) -> Reading:
+        poll = self.settings.poll
+        backoff = (poll.backoff_initial_s, poll.backoff_max_s)
+        stream = self._streams.get(device)
+        if stream is None or not stream.follows(target, backoff) or (stream.ended and not stream.delivered):
+            if stream is not None:
+                stream.close()
+            stream = self._streams[device] = _Stream(target, backoff)
+        return await stream.next()
+
+    def forget(self, device: str) -> None:
+        stream = self._streams.pop(device, None)
+        if stream is not None:
+            stream.close()
+
+    async def aclose(self) -> None:
+        streams = list(self._streams.values())
+        self._streams.clear()
+        for stream in streams:
+            stream.close()
+        if streams:  # each closes its channel; a stop never waits on one for long
+            await asyncio.wait([s.task for s in streams], timeout=_GNMI_CLOSE_S)
+
+
+class _Stream:
+    """One device's subscription (a ``follow`` task) and what it delivered that no read took yet."""
+
+    KEEP = 3  # rounds kept for a late read; older ones are dropped (the next rates then span more time)
+
+    def __init__(self, target: Any, backoff: tuple[float, float]):
+        self.target = target
+        self.key = _stream_key(target, backoff)
+        self.backoff = backoff
+        self.delivered: deque[Reading | str] = deque(maxlen=self.KEEP)  # a str is a failure's reason
+        self.arrived = asyncio.Event()
+        self.ended = False  # the follow task is over (closed, or a bug of ours stopped it)
+        self.task = asyncio.create_task(self._follow(), name=f"gnmi:{target.device}")
+
+    def follows(self, target: Any, backoff: tuple[float, float]) -> bool:
+        return self.key == _stream_key(target, backoff)
+
+    def _deliver(self, item: Reading | str) -> None:
+        self.delivered.append(item)
+        self.arrived.set()
+
+    async def _follow(self) -> None:
+        from ..collect.gnmi import follow
+
+        try:
+            await follow(self.target, lambda reading, _: self._deliver(reading),
+                         lambda exc, _: self._deliver(f"{exc.sys_code}: {exc.message}"),
+                         backoff_initial_s=self.backoff[0], backoff_max_s=self.backoff[1])
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug of ours: logged, the device reads as failing, the next read starts it again
+            log.exception("gNMI stream of %s stopped unexpectedly", self.target.device,
+                          extra={"device": self.target.device, "source": "gnmi"})
+            self._deliver("internal error in the gNMI client")
+        finally:
+            self.ended = True
+            self.arrived.set()
+
+    async def next(self) -> Reading:
+        """The next round, or PollFailed with the failure delivered before it. The stream delivers
+        something within its backoff plus its stall limit (collect.gnmi); the wait is bounded past that."""
+        t = self.target
+        limit = self.backoff[1] + 4 * t.sample_interval_s + 2 * t.timeout_s
+        while not self.delivered:
+            if self.ended:
+                raise PollFailed("the gNMI stream was closed")
+            self.arrived.clear()
+            try:
+                await asyncio.wait_for(self.arrived.wait(), limit)
+            except asyncio.TimeoutError:
+                raise PollFailed(f"SYS013: the gNMI stream of {t.host}:{t.port} delivered nothing "
+                                 f"for {limit:.0f} s") from None
+        item = self.delivered.popleft()
+        if isinstance(item, str):
+            raise PollFailed(item)
+        return item
+
+    def close(self) -> None:
+        self.task.cancel()
+        self.ended = True
+        self.arrived.set()  # a read waiting on it returns
+
+
+def _stream_key(target: Any, backoff: tuple[float, float]) -> tuple:
+    """What a stream is opened with. A Secret compares by identity and a reload loads new ones: the
+    password is compared by value, so an unchanged login keeps its stream."""
+    password = target.password.reveal() if target.password is not None else None
+    return dataclasses.replace(target, password=None), password, backoff
+
+
+# Every counter source, in rank order.
+POLLERS: list[type[Poller]] = [SnmpCounters, GnmiCounters, SshCounters]
+
+
+def _no_counters(sample: SnmpSample) -> str:
+    """Why an SNMP answer gave no counters: what the agent served in their place, if anything."""
+    served = [(oid, v) for oid, v in sample.raw.items() if isinstance(v, str) and not oid.startswith(oids.IF_NAME + ".")]
+    if not served:
+        return f"the agent serves none of the counter columns ({len(sample.ports)} ports)"
+    oid, value = served[0]
+    return f"{len(served)} counters are not numbers (e.g. {oid} = {value[:40]!r})"

@@ -1,0 +1,333 @@
+"""A worker process of the daemon: polls the devices of its shard and detects on their counters.
+
+    daemon (losslessd.daemon.service) --configure(settings, devices)--> worker
+                                      <--batch(events, history rows)--
+                                      --scrape(format)--> <--families--
+                                      --configs(device configs)-->
+                                      <--beat(status)-- every second
+
+Every counter source of ``pollers.POLLERS`` gets a Schedule and Runner (scheduler.py) and a
+CounterTracker of its own; readings feed this worker's Metrics (the ``devices`` part, rendered when
+the daemon scrapes) and its Detectors, whose events go to the daemon with the rates' history rows:
+the daemon is the one history writer, alert sender and event bookkeeper. An ecn_not_marking event
+leaves with the tuner's proposal for its port (losslessd.tune.propose), made here from the device
+configs the daemon's drift runs read and hand over (``configs``). One device's failure,
+garbage answer or slowness is that device's problem only: it is marked down after the configured
+failures, backs off, and returns by itself.
+
+The worker ignores SIGINT and SIGTERM (the daemon stops it with a message, and systemd's
+KillMode=mixed signals the daemon alone) and exits when its link to the daemon closes, so a daemon
+killed with SIGKILL leaves no worker behind. Its log lines go to stderr, a pipe the daemon reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import socket
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .. import __version__
+from ..history import rate_rows
+from ..monitor import Event, Reading
+from ..monitor.counters import CounterTracker
+from ..monitor.detect import Detectors
+from ..tune.propose import Proposer
+from . import logs
+from .ipc import Link, LinkClosed
+from .metrics import Metrics
+from .pollers import POLLERS, Poller, PollFailed
+from .scheduler import Runner, Schedule
+from .settings import Settings
+
+log = logging.getLogger("losslessd.worker")
+
+BEAT_S = 1.0  # status to the daemon; it restarts a worker silent for WorkerSet.silent_s
+FLUSH_S = 0.2  # events and history rows wait at most this long to be sent
+DAY_S = 86400.0
+
+
+def _timing(poll) -> dict:
+    """Schedule.configure's keywords from the poll settings (the interval aside)."""
+    return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
+
+
+def detectors_for(settings: Settings, propose: Proposer | None = None) -> Detectors:
+    lossless = settings.lint_policy.lossless
+    return Detectors(settings.detection, set(lossless.priorities), frozenset(lossless.tolerated_priorities),
+                     propose=propose)
+
+
+class ShardWorker:
+    """The polling side of the daemon for one set of devices; ``send`` hands messages to the daemon."""
+
+    def __init__(self, index: int, send: Callable[[object], None]):
+        self.index = index
+        self.send = send
+        self.metrics = Metrics(__version__, part="devices")
+        self.settings: Settings | None = None
+        self.devices: list[str] = []
+        self.detectors: Detectors | None = None
+        self.proposer: Proposer | None = None
+        self.pollers: dict[str, Poller] = {}
+        self.runners: dict[str, Runner] = {}
+        self.trackers: dict[str, CounterTracker] = {}
+        self.targets: dict[str, dict[str, Any]] = {}
+        self._events: list[Event] = []
+        self._rows: list = []
+        self._tasks: list[asyncio.Task] = []
+        self._stop = asyncio.Event()
+
+    # -- settings ---------------------------------------------------------------------------------------
+    def configure(self, settings: Settings, devices: list[str]) -> None:
+        """First settings, or a reload: devices join and leave, thresholds and timeouts change."""
+        old, self.settings = self.settings, settings
+        now = time.monotonic()
+        if old is None:
+            self.proposer = Proposer(settings.lint_policy)
+            self.detectors = detectors_for(settings, self.proposer)
+            for cls in POLLERS:
+                poller = self.pollers[cls.source] = cls(settings)
+                self.trackers[cls.source] = CounterTracker()
+                interval = cls.interval_s(settings) or DAY_S
+                self.runners[cls.source] = Runner(cls.source, Schedule(interval, **_timing(settings.poll)),
+                                                  self._job(poller), settings.poll.concurrency)
+        else:
+            if (settings.detection != old.detection
+                    or settings.lint_policy.lossless != old.lint_policy.lossless):
+                wall = time.time()
+                for event in self.detectors.open_events():  # judged by rules that no longer apply
+                    event.end_unix_s = wall
+                    event.message += " (closed by a settings reload)"
+                    self._emit([event])
+                self.detectors = detectors_for(settings, self.proposer)
+            self.proposer.policy = settings.lint_policy
+            for source, poller in self.pollers.items():
+                poller.reconfigure(settings)
+                runner = self.runners[source]
+                runner.schedule.configure(type(poller).interval_s(settings) or DAY_S, **_timing(settings.poll))
+        self.devices = list(devices)
+        self.targets = {source: p.targets(settings, devices) for source, p in self.pollers.items()}
+        gone: set[str] = set()
+        for source, runner in self.runners.items():
+            runner.set_concurrency(self.pollers[source].concurrency(settings, len(self.targets[source])))
+            gone |= set(runner.schedule.set_devices(self.targets[source], now))
+        for device in gone - set(devices):
+            self._forget(device)
+        for runner in self.runners.values():
+            runner.wake()
+
+    def set_configs(self, configs: dict[str, tuple[str, str]]) -> None:
+        """Device configs a drift run read (device -> (platform, running config)), for the proposals."""
+        mine = set(self.devices)
+        self.proposer.update({d: c for d, c in configs.items() if d in mine})
+
+    def _primary(self, device: str) -> str | None:
+        """The source whose failures mark ``device`` down: the lowest-ranked one that polls it."""
+        return next((cls.source for cls in POLLERS if device in self.targets.get(cls.source, {})), None)
+
+    def _forget(self, device: str) -> None:
+        """The device left this worker (the inventory or the shard): end its events, drop its state."""
+        now = time.time()
+        ended = []
+        for event in self.detectors.open_events():
+            if event.device == device:
+                event.end_unix_s = now
+                event.message += " (device removed from the inventory)"
+                ended.append(event)
+        self._emit(ended)
+        self.detectors.forget(device)
+        self.proposer.forget(device)
+        for tracker in self.trackers.values():
+            tracker.forget(device)
+        for poller in self.pollers.values():
+            poller.forget(device)
+        self.metrics.forget(device)
+
+    # -- polls --------------------------------------------------------------------------------------------
+    def _job(self, poller: Poller):
+        source = poller.source
+
+        async def job(device: str) -> bool:
+            target = self.targets[source].get(device)
+            if target is None:
+                return True
+            started = time.monotonic()
+            try:
+                reading = await poller.read(device, target)
+            except PollFailed as exc:
+                if device not in self.targets[source]:  # a reload took it out: a late failure is not its state
+                    return self._dropped(device, source)
+                return self._failed(device, source, started, exc.reason)
+            if device not in self.targets[source]:  # a reload took it out while it was polled: its state is gone
+                return self._dropped(device, source)
+            self._read(reading, source, started)
+            return True
+
+        return job
+
+    @staticmethod
+    def _dropped(device: str, source: str) -> bool:
+        log.info("%s poll of %s ended after a reload took it out of the inventory: its outcome is dropped",
+                 source, device, extra={"device": device, "source": source})
+        return True
+
+    def _failed(self, device: str, source: str, started: float, reason: str) -> bool:
+        self.metrics.poll_done(device, False, time.monotonic() - started, source)
+        log.warning("%s poll of %s failed: %s", source, device, reason,
+                    extra={"device": device, "source": source, "reason": reason})
+        if self._primary(device) == source:
+            self._emit(self.detectors.poll_failed(device, time.time(), reason))
+        return False
+
+    def _read(self, reading: Reading, source: str, started: float) -> None:
+        device = reading.device
+        self.metrics.poll_done(device, True, time.monotonic() - started, source)
+        self.metrics.counters(reading, source)
+        if self._primary(device) == source:
+            self._emit(self.detectors.poll_ok(device, reading.time_unix_s))
+        rates = self.trackers[source].update(reading)
+        if rates is None:
+            return
+        if rates.reset:
+            log.info("counters of %s went back (restart or reset): this poll's rates are dropped", device,
+                     extra={"device": device, "source": source})
+            return
+        rows = rate_rows(rates, self.settings.history.resolution_s)
+        if rows is not None:
+            self._rows.append(rows)
+        self._emit(self.detectors.feed(rates))
+
+    def _emit(self, events: list[Event]) -> None:
+        self._events.extend(events)
+
+    # -- to the daemon ------------------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Send what waits: events (in order) and history rows, in one message."""
+        if self._events or self._rows:
+            events, rows, self._events, self._rows = self._events, self._rows, [], []
+            self.send(("batch", events, rows))
+
+    def status(self) -> dict:
+        down = sum(1 for e in self.detectors.open_events() if e.kind == "device_down") if self.detectors else 0
+        return {"devices": len(self.devices), "down": down,
+                "targets": {source: len(t) for source, t in self.targets.items()}}
+
+    async def scrape(self, fmt: str, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
+        """This worker's families, rendered in a thread so polls go on meanwhile."""
+        return await asyncio.to_thread(self.metrics.render, fmt, names)
+
+    # -- life cycle ---------------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(r.run(self._stop), name=f"runner:{r.name}") for r in self.runners.values()]
+
+    async def stop(self) -> None:
+        self._stop.set()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for poller in self.pollers.values():
+            try:
+                await poller.aclose()
+            except Exception:  # closing must not stop the others from closing
+                log.exception("closing the %s poller failed", poller.source)
+        self.flush()
+
+
+async def serve(link: Link, index: int) -> int:
+    """Run one worker on ``link`` until the daemon says stop or goes away."""
+    outbox: asyncio.Queue = asyncio.Queue()
+    worker = ShardWorker(index, outbox.put_nowait)
+    sender = asyncio.create_task(_send_all(link, outbox))
+    ticker: asyncio.Task | None = None
+    try:
+        while True:
+            try:
+                message = await link.recv()
+            except LinkClosed:
+                log.info("worker %d: the daemon closed its link; stopping", index)
+                return 0
+            kind = message[0]
+            if kind == "configure":
+                _, settings, devices = message
+                first = worker.settings is None
+                if first:
+                    logs.configure(settings.log.level, context={"worker": index})
+                    loop = asyncio.get_running_loop()
+                    loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.poll.concurrency + 4,
+                                                                 thread_name_prefix=f"losslessd-w{index}"))
+                elif settings.log != worker.settings.log:
+                    logs.configure(settings.log.level, context={"worker": index})
+                worker.configure(settings, devices)
+                if first:
+                    worker.start()
+                    ticker = asyncio.create_task(_tick(worker))
+                    log.info("worker %d polling %d devices", index, len(devices), extra=worker.status())
+                outbox.put_nowait(("configured", worker.status()))
+            elif kind == "configs":
+                worker.set_configs(message[1])
+            elif kind == "scrape":
+                _, request_id, fmt, names = message
+                outbox.put_nowait(("scraped", request_id, await worker.scrape(fmt, names)))
+            elif kind == "stop":
+                break
+    finally:
+        if ticker is not None:
+            ticker.cancel()
+        await worker.stop()
+        outbox.put_nowait(("stopped",))
+        outbox.put_nowait(None)
+        await asyncio.gather(sender, return_exceptions=True)
+    return 0
+
+
+async def _tick(worker: ShardWorker) -> None:
+    next_beat = 0.0
+    while True:
+        worker.flush()
+        now = time.monotonic()
+        if now >= next_beat:
+            worker.send(("beat", worker.status()))
+            next_beat = now + BEAT_S
+        await asyncio.sleep(FLUSH_S)
+
+
+async def _send_all(link: Link, outbox: asyncio.Queue) -> None:
+    while (message := await outbox.get()) is not None:
+        try:
+            await link.send(message)
+        except LinkClosed:
+            return
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="losslessd.daemon.worker", description="A worker of `losslessd daemon` "
+                                 "(started by it; not run by hand).")
+    ap.add_argument("--fd", type=int, required=True, help="this end of the daemon's socketpair")
+    ap.add_argument("--index", type=int, required=True)
+    args = ap.parse_args(argv)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # the daemon stops its workers itself
+    logs.configure("info", context={"worker": args.index})
+    sock = socket.socket(fileno=args.fd)
+
+    async def run() -> int:
+        return await serve(await Link.open(sock), args.index)
+
+    try:
+        return asyncio.run(run())
+    except Exception:  # one JSON line with the traceback, then a non-zero exit the daemon logs and restarts
+        log.exception("worker %d failed", args.index)
+        return 70  # EX_SOFTWARE (sysexits.h)
+    finally:
+        sys.stderr.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

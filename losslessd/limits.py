@@ -1,0 +1,167 @@
+"""How much losslessd reads, and how: every input file goes through ``read_text``.
+
+Inputs come from operators, from devices and from whoever can write into a fabric folder, so each
+read is bounded before it starts (README "Limits"):
+
+- regular files only: a FIFO, a device (/dev/zero), a socket or a folder where a file is expected is
+  refused at once, never read (a FIFO would block forever, /dev/zero never ends);
+- at most ``max_file_bytes()`` per file (default 32 MiB: the largest real SONiC config_db.json files
+  are a few MB; 2.6 million ports in 200 MB took 7.9 GB to lint), raised with `--max-file-mb` or
+  the environment variable LOSSLESSD_MAX_FILE_MB;
+- YAML documents (docpos.load_yaml) are at most an eighth of that (PyYAML reads them in pure Python),
+  nest at most MAX_NESTING levels, hold at most MAX_YAML_NODES nodes once their aliases are expanded,
+  and integers of at most MAX_INT_DIGITS digits;
+- JSON documents nest no deeper than Python's parser allows (about 1,000 levels);
+- a switch has at most MAX_PORTS ports (the memory a lint takes grows with ports, not bytes).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import InputError
+
+MIB = 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = 32 * MIB
+ENV_MAX_FILE_MB = "LOSSLESSD_MAX_FILE_MB"
+# Small files read whole for one value (a password file): a secret is one line.
+SECRET_FILE_BYTES = 64 * 1024
+# YAML is read by PyYAML's pure-Python reader (the C one composes recursively): about 0.1-0.5 MB/s and
+# ~1 KB per node, so a YAML document may hold an eighth of the file limit (4 MiB by default: a
+# 10,000-host inventory is ~1.5 MB, an NVUE startup.yaml a few hundred KB).
+YAML_SHARE = 8
+# Deeper than any policy, inventory, settings or NVUE tree (NVUE's deepest paths are ~10 levels), and
+# shallow enough that PyYAML's recursive composer and our walkers stay far from Python's recursion limit.
+MAX_NESTING = 64
+# Nodes a YAML document may hold once its aliases are expanded: the billion-laughs bound. A 10,000-host
+# inventory is ~150,000 nodes.
+MAX_YAML_NODES = 1_000_000
+# Longer integers are never a setting (2^64 has 20 digits); CPython refuses to convert above 4,300.
+MAX_INT_DIGITS = 32
+# Ports of one switch: the largest chassis (36 line cards of 36 ports broken out in four) has ~5,200.
+MAX_PORTS = 16_384
+# Port names the interface ranges of one input may expand to (`swp1-1024`, `interface Ethernet1/1-48`), each
+# expansion applying a block of settings: 64 settings lines for every port of the largest switch.
+MAX_EXPANDED_PORTS = 64 * MAX_PORTS
+
+_max_file_bytes: int | None = None
+
+
+def set_max_file_mb(mb: float | None) -> None:
+    """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
+    global _max_file_bytes
+    if mb is not None and not mb > 0:
+        raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g}")
+    _max_file_bytes = None if mb is None else int(mb * MIB)
+
+
+@contextmanager
+def file_limit_mb(mb: float | None) -> Iterator[None]:
+    """The per-file limit set to ``mb`` (None: unchanged) while the block runs, then restored."""
+    global _max_file_bytes
+    saved = _max_file_bytes
+    if mb is not None:
+        set_max_file_mb(mb)
+    try:
+        yield
+    finally:
+        _max_file_bytes = saved
+
+
+def max_file_bytes() -> int:
+    if _max_file_bytes is not None:
+        return _max_file_bytes
+    raw = os.environ.get(ENV_MAX_FILE_MB)
+    if raw:
+        try:
+            mb = float(raw)
+        except ValueError:
+            mb = 0
+        if not mb > 0 or mb == float("inf"):
+            raise InputError(f"{ENV_MAX_FILE_MB}={raw!r} is not a positive number of MiB")
+        return int(mb * MIB)
+    return DEFAULT_MAX_FILE_BYTES
+
+
+def max_yaml_bytes() -> int:
+    return max_file_bytes() // YAML_SHARE
+
+
+def describe_mib(size: int) -> str:
+    if size < MIB:
+        return f"{size / 1024:.0f} KiB"
+    return f"{size / MIB:.1f} MiB" if size % MIB else f"{size // MIB} MiB"
+
+
+def read_bytes(path: str | Path, display: str | None = None, *, limit: int | None = None,
+               what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (default ``max_file_bytes()``); InputError
+    naming ``display`` (default the path) otherwise. Never blocks: a FIFO is opened non-blocking and
+    refused."""
+    display = display or str(path)
+    limit = max_file_bytes() if limit is None else limit
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"not a regular file ({file_kind(info.st_mode)}): losslessd reads {what}s only from "
+                             "regular files", file=display)
+        if info.st_size > limit:
+            raise _too_big(display, info.st_size, limit, what)
+        chunks, size = [], 0
+        while True:  # the file may grow while it is read: never read more than the limit
+            chunk = os.read(fd, min(limit + 1 - size, 4 * MIB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise _too_big(display, size, limit, what)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | Path, display: str | None = None, *, limit: int | None = None, what: str = "file") -> str:
+    """``read_bytes`` decoded as UTF-8 with universal newlines (as ``open()`` in text mode reads: "\\r\\n" and
+    "\\r" become "\\n"); text that is not UTF-8 names the line of the first bad byte."""
+    data = read_bytes(path, display, limit=limit, what=what)
+    try:
+        text = data.decode("utf-8")
+        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (is this a binary file?): bad byte at offset {exc.start}",
+                         file=display or str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
+
+
+def _too_big(display: str, size: int, limit: int, what: str) -> InputError:
+    return InputError(f"{what} is larger than the {describe_mib(limit)} limit ({describe_mib(size)} or more); if it "
+                      f"is real, raise the limit with --max-file-mb or {ENV_MAX_FILE_MB}", file=display)
+
+
+def os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop (a link that points back at itself)"
+    if exc.errno == errno.EISDIR:
+        return "it is a folder, not a file"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "file name too long"
+    return exc.strerror or str(exc)
+
+
+def file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"

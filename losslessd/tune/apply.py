@@ -1,0 +1,383 @@
+"""Pushing a candidate through each platform's own transactional path, checking that it landed, and putting
+the settings back. Nothing here runs without `losslessd tune --apply` and the operator's confirmation.
+
+- arista_eos, through napalm's eos driver over SSH (host keys checked as `pull` checks them):
+  load_merge_candidate, compare_config, commit_config with a revert timer (EOS `configure session NAME commit
+  timer`: the switch undoes the commit by itself unless it is confirmed in time), a read-back of the running
+  config, then confirm_commit; a commit that did not land is rolled back (napalm rollback: the pending session
+  is aborted). Settings as found are restored by writing the tuned queues' ECN lines back as they were.
+- sonic, over its SSH shell: `config checkpoint` before each push, the change as an RFC 6902 patch
+  (`config apply-patch`), a read-back of `show runningconfiguration all`, and `config rollback` to the
+  checkpoint when the patch fails or did not land. SONiC has no commit timer. Settings as found are restored
+  with `config rollback` to a checkpoint taken when the tune started.
+- nvidia_cumulus, over its SSH shell: `nv config detach` (no stale pending revision), the `nv set` lines,
+  `nv config diff`, `nv config apply -y`, a read-back of `nv config show -o commands`; a change that did not
+  land is reverted by applying the previous lines of the paths it set (`nv unset` where there were none).
+  NVUE's `apply --confirm` timer is not used: its confirmation command is not in the reference this was built
+  from. Settings as found are restored by re-applying the tuned ports' congestion-control lines as they were.
+
+After every push the running config is read back and checked (losslessd.tune.candidate.ecn_check: the tuned
+queues hold the pushed thresholds, parsed by losslessd's own parser); a push that fails or did not land raises
+PushError after the device was rolled back, and the session then restores the best-known settings everywhere
+and stops.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..collect.ssh import connect_args
+from ..errors import InputError
+from ..inventory import Host
+
+TRANSACTIONAL = ("arista_eos", "sonic", "nvidia_cumulus")
+CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
+_PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
+
+
+class PushError(Exception):
+    def __init__(self, device: str, message: str, rolled_back: bool):
+        super().__init__(f"{device}: {message}")
+        self.device, self.message, self.rolled_back = device, message, rolled_back
+
+
+@dataclass
+class Pushed:
+    device: str
+    changed: bool
+    diff: str  # what the device said would change (EOS session diff, SONiC JSON patch)
+
+
+# A check of the running config after a push: None when it holds what was pushed, else what is wrong.
+Check = Callable[[str], "str | None"]
+
+
+class Pusher:
+    platform: str
+
+    def __init__(self, host: Host, known_hosts: Path | None, timeout_s: float, tag: str):
+        self.host, self.known_hosts, self.timeout_s, self.tag = host, known_hosts, timeout_s, tag
+
+    @property
+    def name(self) -> str:
+        return self.host.name
+
+    def open(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def running(self) -> str:
+        raise NotImplementedError
+
+    def push(self, snippet: str, check: Check) -> Pushed:
+        """Push ``snippet`` in one transaction; ``check`` reads the running config afterwards."""
+        raise NotImplementedError
+
+    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+        """What restore() needs to put the tuned settings back as they are now."""
+        raise NotImplementedError
+
+    def restore(self, token: dict, check: Check) -> None:
+        """Put the tuned settings back as origin() found them (nothing to do when ``check`` says they are)."""
+        if check(self.running()) is None:
+            return  # a device that never took a candidate, or one already put back
+        why = self._put_back(token, check)
+        if why is not None:
+            raise PushError(self.name, f"putting the settings as found back failed: {why}", False)
+        problem = check(self.running())
+        if problem is not None:
+            raise PushError(self.name, f"put the settings as found back, but {problem}", False)
+
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        """The platform's way back to ``token``; None when the device took it, else what it answered."""
+        raise NotImplementedError
+
+    def forget(self, token: dict) -> None:
+        """The tune is over: remove what origin() left on the device (a checkpoint)."""
+
+
+def pusher_for(host: Host, known_hosts: Path | None, timeout_s: float, tag: str) -> Pusher:
+    cls = {"arista_eos": EosPusher, "sonic": SonicPusher, "nvidia_cumulus": NvuePusher}.get(host.platform.id)
+    if cls is None:
+        raise InputError(f"{host.name}: no transactional push for platform {host.platform.id} "
+                         f"(--apply supports {', '.join(TRANSACTIONAL)}); tune it without --apply and push by hand")
+    return cls(host, known_hosts, timeout_s, tag)
+
+
+class EosPusher(Pusher):
+    platform = "arista_eos"
+
+    def open(self) -> None:
+        from napalm import get_network_driver  # slow import: only when pushing
+
+        args = connect_args(self.host, self.known_hosts, self.timeout_s)
+        optional = {k: v for k, v in args.items() if k not in ("device_type", "host", "username", "password", "secret")}
+        optional.update(transport="ssh", enable_password=args["secret"])
+        self.dev = get_network_driver("eos")(self.host.hostname, self.host.username, args["password"],
+                                             timeout=int(self.timeout_s), optional_args=optional)
+        try:
+            self.dev.open()
+        except Exception as exc:  # noqa: BLE001 - napalm wraps connection failures in several types
+            raise PushError(self.name, f"cannot open a napalm eos session: {type(exc).__name__}: {exc}", False) from None
+
+    def close(self) -> None:
+        try:
+            self.dev.close()
+        except Exception:  # noqa: BLE001 - nothing is pending after push(): a failing logout changes nothing
+            pass
+
+    def running(self) -> str:
+        return self.dev.get_config(retrieve="running")["running"]
+
+    def push(self, snippet: str, check: Check) -> Pushed:
+        try:
+            self.dev.load_merge_candidate(config=snippet)
+            diff = self.dev.compare_config()
+            if not diff.strip():
+                self.dev.discard_config()
+                problem = check(self.running())
+                if problem is not None:
+                    raise PushError(self.name, f"the device reports nothing to change, yet {problem}", False)
+                return Pushed(self.name, False, "")
+            self.dev.commit_config(revert_in=CONFIRM_S)
+        except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
+            self._undo()
+            raise PushError(self.name, f"napalm refused the change: {type(exc).__name__}: {exc}", True) from None
+        problem = check(self.running())
+        if problem is None and not self.dev.has_pending_commit():
+            problem = "the switch holds no commit waiting for confirmation"
+        if problem is not None:
+            self._undo()
+            raise PushError(self.name, f"the commit did not land ({problem}); rolled back", True)
+        try:
+            self.dev.confirm_commit()
+        except Exception as exc:  # noqa: BLE001 - unconfirmed, the switch reverts it when its timer runs out
+            self._undo()
+            raise PushError(self.name, f"the commit could not be confirmed: {exc}; rolled back", True) from None
+        return Pushed(self.name, True, diff)
+
+    def _undo(self) -> None:
+        try:
+            if self.dev.config_session is not None and self.dev.has_pending_commit():
+                self.dev.rollback()  # aborts the session on its timer
+            else:
+                self.dev.discard_config()
+        except Exception:  # noqa: BLE001 - the commit timer still reverts a pending commit by itself
+            pass
+
+    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+        """The ECN lines of each tuned port's `uc-tx-queue` blocks as they are now (`no random-detect ecn`
+        where there is none: the port's own or its service-profile's setting then applies again)."""
+        lines = running.splitlines()
+        out = []
+        for port in ports:
+            block = _block(lines, f"interface {port}", 0)
+            out.append(f"interface {port}")
+            for q in queues:
+                sub = _block(block, f"uc-tx-queue {q}", 3)
+                ecn = [line.strip() for line in sub if line.strip().startswith("random-detect ecn")]
+                out += [f"   uc-tx-queue {q}"] + [f"      {line}" for line in ecn or ["no random-detect ecn"]]
+            out.append("!")
+        return {"snippet": "\n".join(out) + "\n"}
+
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        self.push(token["snippet"], check)
+        return None
+
+
+def _block(lines: list[str], header: str, indent: int) -> list[str]:
+    """The lines under ``header`` (at ``indent`` blanks) up to the next line at that indent or less."""
+    for i, line in enumerate(lines):
+        if line.rstrip() == " " * indent + header:
+            out = []
+            for body in lines[i + 1:]:
+                if body.strip() and len(body) - len(body.lstrip()) <= indent:
+                    break
+                out.append(body)
+            return out
+    return []
+
+
+class SonicPusher(Pusher):
+    platform = "sonic"
+
+    def open(self) -> None:
+        from netmiko import ConnectHandler
+
+        try:
+            self.conn = ConnectHandler(**connect_args(self.host, self.known_hosts, self.timeout_s))
+        except Exception as exc:  # noqa: BLE001 - login, host key or network: the device is not reachable for a push
+            raise PushError(self.name, f"cannot log in: {type(exc).__name__}: {exc}", False) from None
+
+    def close(self) -> None:
+        try:
+            self.conn.disconnect()
+        except Exception:  # noqa: BLE001
+            pass
+
+    def _run(self, command: str) -> str:
+        return self.conn.send_command(command, read_timeout=self.timeout_s)
+
+    def running(self) -> str:
+        return self._run("show runningconfiguration all")
+
+    def _checkpoint(self, name: str) -> None:
+        out = self._run(f"sudo config checkpoint {name}")
+        if "Checkpoint created successfully" not in out:
+            raise PushError(self.name, f"`config checkpoint {name}` failed: {_first(out)}", False)
+
+    def _rollback(self, name: str) -> str | None:
+        out = self._run(f"sudo config rollback {name}")
+        return None if "Config rolled back successfully" in out else _first(out)
+
+    def push(self, snippet: str, check: Check) -> Pushed:
+        running = self.running()
+        patch = json_patch_ops(json.loads(running), json.loads(snippet))
+        if not patch:
+            problem = check(running)
+            if problem is not None:
+                raise PushError(self.name, f"nothing to change, yet {problem}", False)
+            return Pushed(self.name, False, "")
+        before = f"{self.tag}-before"
+        self._checkpoint(before)
+        path = f"/tmp/{self.tag}.json-patch"
+        text = json.dumps(patch)
+        try:
+            self._run(f": > {path}")
+            for i in range(0, len(text), _PATCH_CHUNK):
+                self._run(f"printf '%s' {shlex.quote(text[i:i + _PATCH_CHUNK])} >> {path}")
+            out = self._run(f"sudo config apply-patch {path}")
+            self._run(f"rm -f {path}")
+            if "Patch applied successfully" not in out:
+                why = self._rollback(before)
+                raise PushError(self.name, f"`config apply-patch` failed: {_first(out)}; "
+                                           + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
+            problem = check(self.running())
+            if problem is not None:
+                why = self._rollback(before)
+                raise PushError(self.name, f"the patch did not land ({problem}); "
+                                           + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
+        finally:
+            self._run(f"sudo config delete-checkpoint {before}")
+        return Pushed(self.name, True, json.dumps(patch, indent=1))
+
+    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+        name = f"{self.tag}-origin"
+        self._checkpoint(name)
+        return {"checkpoint": name}
+
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        return self._rollback(token["checkpoint"])
+
+    def forget(self, token: dict) -> None:
+        self._run(f"sudo config delete-checkpoint {token['checkpoint']}")
+
+
+class NvuePusher(SonicPusher):
+    """Cumulus NVUE over SSH (the login and shell handling are SONiC's: a Linux shell, netmiko's LinuxSSH)."""
+
+    platform = "nvidia_cumulus"
+
+    def running(self) -> str:
+        return self._run("nv config show -o commands")
+
+    def _apply(self, lines: list[str]) -> str | None:
+        """Apply ``lines`` as one revision; None when NVUE applied it, else its answer."""
+        self._run("nv config detach")
+        for line in lines:
+            self._run(line)
+        out = self._run("nv config apply -y")
+        if not out.strip().startswith("applied"):
+            self._run("nv config detach")
+            return _first(out)
+        return None
+
+    def push(self, snippet: str, check: Check) -> Pushed:
+        running = self.running()
+        lines = [line.strip() for line in snippet.splitlines() if line.strip().startswith(("nv set ", "nv unset "))]
+        if not lines:
+            problem = check(running)
+            if problem is not None:
+                raise PushError(self.name, f"nothing to change, yet {problem}", False)
+            return Pushed(self.name, False, "")
+        undo = _previous(running, lines)
+        self._run("nv config detach")
+        for line in lines:
+            self._run(line)
+        diff = self._run("nv config diff")
+        out = self._run("nv config apply -y")
+        failed = None if out.strip().startswith("applied") else f"`nv config apply` failed: {_first(out)}"
+        problem = failed or check(self.running())
+        if problem is not None:
+            self._run("nv config detach")
+            why = self._apply(undo) if failed is None else None
+            raise PushError(self.name, f"{problem}; " + ("rolled back" if why is None else f"rollback failed: {why}"),
+                            why is None)
+        return Pushed(self.name, True, diff)
+
+    def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
+        """The tuned ports' congestion-control lines, and those of the profiles they use, as they are now."""
+        mine = [f"nv set interface {p} qos congestion-control " for p in ports]
+        bound = {line.split()[-1] for line in running.splitlines() if any(line.startswith(m) for m in mine)}
+        keep = [line for line in running.splitlines()
+                if any(line.startswith(m) for m in mine)
+                or any(line.startswith(f"nv set qos congestion-control {b} ") for b in bound)]
+        return {"ports": ports, "lines": keep}
+
+    def _put_back(self, token: dict, check: Check) -> str | None:
+        return self._apply([f"nv unset interface {p} qos congestion-control" for p in token["ports"]] + token["lines"])
+
+    def forget(self, token: dict) -> None:
+        pass
+
+
+def _previous(running: str, lines: list[str]) -> list[str]:
+    """What undoes ``lines`` (`nv set PATH VALUE`): the running config's lines of each path, else `nv unset PATH`."""
+    have: dict[str, list[str]] = {}
+    for line in running.splitlines():
+        words = line.split()
+        if words[:2] == ["nv", "set"] and len(words) > 3:
+            have.setdefault(" ".join(words[2:-1]), []).append(line.strip())
+    undo: list[str] = []
+    for line in lines:
+        words = line.split()
+        if words[:2] != ["nv", "set"] or len(words) < 4:
+            continue
+        path = " ".join(words[2:-1])
+        for old in have.get(path, [f"nv unset {path}"]):
+            if old not in undo:
+                undo.append(old)
+    return undo
+
+
+def _first(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "no output")[:200]
+
+
+def _pointer(*parts: str) -> str:
+    """An RFC 6901 JSON pointer."""
+    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def json_patch_ops(current: dict, snippet: dict) -> list[dict]:
+    """The RFC 6902 `add` operations that merge a CONFIG_DB fragment into ``current`` the way `config load`
+    would (a field is set, the key's other fields stay): a missing table or key is added whole."""
+    ops = []
+    for table, entries in snippet.items():
+        if table not in current:
+            ops.append({"op": "add", "path": _pointer(table), "value": entries})
+            continue
+        for key, fields in entries.items():
+            have = current[table].get(key)
+            if not isinstance(have, dict) or not isinstance(fields, dict):
+                if have != fields:
+                    ops.append({"op": "add", "path": _pointer(table, key), "value": fields})
+                continue
+            for name, value in fields.items():
+                if have.get(name) != value:
+                    ops.append({"op": "add", "path": _pointer(table, key, name), "value": value})
+    return ops

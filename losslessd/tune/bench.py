@@ -1,0 +1,560 @@
+"""Readers for the benchmarks operators trust: nccl-tests (text of every published layout, and `-J` JSON)
+and perftest (ib_write_bw, ib_send_bw, ib_send_lat and their relatives). Pure functions: text in, results
+out; they never raise on bad content, they say what is wrong with it.
+
+nccl-tests layouts (src/common.cu before 2.18, src/util.cu after; NVIDIA/nccl-tests):
+- columns are found by name from the table header, never by position: before mid-2020 there is no
+  redop and no root column, 2021 has redop without root, later both; `error` (a float, the largest
+  deviation) came before `#wrong` (a count of wrong elements, or `N/A` when not validated); `-I 1`
+  adds i_min i_max i_p99 i_cv% to each half, `-S 1` a timestamp, `-C 1` renames time to cputime;
+- numbers switch from %.2f to %.1f, %.0f and %.1e as they widen (util.cu getFloatStr);
+- the `#` of header and footer lines may be lost (pasted into markdown), lines may carry MPI tags
+  (`[0]`, `[1,0]<stdout>:`) anywhere a write began, and NCCL INFO lines interleave with the table;
+- several runs can share one log: each `# nccl-tests version`, `# Collective test starting` or
+  `# nThread` line after a table starts the next run.
+A run is a failed run when `Out of bounds values` says FAILED or any printed `#wrong` is above 0: its
+bandwidth does not count. The old `error` column is kept but not judged here: nccl-tests compares it with
+a tolerance per data type that the text does not show, and reports the verdict as the out-of-bounds count.
+`Avg bus bandwidth` is the mean over every printed size and both halves (common.cu), so tuning never uses
+it: results are read per size, at the sizes the operator names.
+
+Bandwidths are GB/s of 1e9 bytes, as nccl-tests prints them. perftest's MiB/sec (labelled MB/sec before
+release 24.07, commit 1d202bb; the same 2^20-byte unit) and Gb/sec are converted to that unit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+# Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
+# write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
+_MPI_TAG = re.compile(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?")
+_VERSION = re.compile(r"nccl-tests version\s+(\S+)")
+_STARTING = re.compile(r"Collective test starting:\s*(\S+)")
+_NTHREAD = re.compile(r"^nThread\s+\d+")
+_RANK = re.compile(r"^Rank\s+(\d+)\b")
+_OOB = re.compile(r"^Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?", re.IGNORECASE)
+_AVG = re.compile(r"^Avg bus bandwidth\s*:\s*(\S+)")
+_ERROR = re.compile(r"^error:\s*(.+)")
+_TIMESTAMP = re.compile(r"\s+(\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2})\s*$")
+_INT = re.compile(r"^-?\d+$")
+
+# busbw = algbw x factor(n ranks), per collective (nccl-tests doc/PERFORMANCE.md and src/*.cu GetBw).
+BUSBW_FACTOR = {
+    "all_reduce": lambda n: 2 * (n - 1) / n,
+    "all_gather": lambda n: (n - 1) / n,
+    "reduce_scatter": lambda n: (n - 1) / n,
+    "alltoall": lambda n: (n - 1) / n,
+    "broadcast": lambda n: 1.0,
+    "reduce": lambda n: 1.0,
+    "sendrecv": lambda n: 1.0,
+}
+# How far a printed busbw may be from algbw x factor: both are rounded to two decimals (getFloatStr).
+_BUSBW_SLACK = 0.011
+MIB = 2**20
+GBIT = 125_000_000  # bytes per second in one Gb/s (perftest --report_gbits: bytes / 125,000,000)
+
+
+@dataclass(frozen=True)
+class Half:
+    """One half of an nccl-tests row: out-of-place or in-place."""
+
+    time_us: float | None
+    algbw_gbps: float | None  # GB/s, 1e9 bytes/s
+    busbw_gbps: float | None
+    wrong: float | None = None  # #wrong: elements that failed validation; None: N/A or not printed
+    error: float | None = None  # the pre-2021 `error` column: largest deviation seen
+    extra: dict[str, float] = field(default_factory=dict)  # -I 1: i_min, i_max, i_p99 (us), i_cv% (%)
+
+
+@dataclass(frozen=True)
+class NcclRow:
+    size_bytes: int
+    count: int
+    type: str
+    redop: str | None
+    root: int | None
+    out_of_place: Half | None  # None: not printed (trace replay prints in-place only)
+    in_place: Half | None  # None: not printed, or the line was cut short
+    line: int  # 1-based line of the input
+    timestamp: str | None = None
+
+
+@dataclass
+class NcclRun:
+    """One nccl-tests invocation of a log."""
+
+    collective: str | None = None  # `all_reduce_perf` from `# Collective test starting:`
+    version: str | None = None  # `2.20.0` from `# nccl-tests version`
+    ranks: int | None = None  # number of `Rank N` device lines
+    columns: list[str] = field(default_factory=list)  # the table header, as read
+    rows: list[NcclRow] = field(default_factory=list)
+    oob_values: int | None = None
+    oob_ok: bool | None = None
+    avg_busbw_gbps: float | None = None
+    errors: list[str] = field(default_factory=list)  # `# error:` lines
+    notes: list[str] = field(default_factory=list)  # what the reader noticed but did not judge
+    first_line: int = 1
+
+    def failures(self) -> list[str]:
+        """Why this run's bandwidth must not count (empty: it may)."""
+        out = []
+        if self.oob_ok is False or (self.oob_values or 0) > 0:
+            out.append(f"nccl-tests reports {self.oob_values} out-of-bounds values (FAILED)")
+        for row in self.rows:
+            for name, half in (("out-of-place", row.out_of_place), ("in-place", row.in_place)):
+                if half is not None and half.wrong is not None and half.wrong > 0:
+                    out.append(f"#wrong {half.wrong:g} at {row.size_bytes} B {name} (line {row.line})")
+        out += [f"nccl-tests error: {e}" for e in self.errors]
+        if not self.rows:
+            out.append("no result rows")
+        return out
+
+
+@dataclass(frozen=True)
+class PerftestRow:
+    size_bytes: int
+    iterations: int
+    line: int
+    bw_peak_gbps: float | None = None  # GB/s (1e9 B/s); None: not measured (perftest prints 0.00)
+    bw_avg_gbps: float | None = None
+    msg_rate_mpps: float | None = None
+    latency_us: dict[str, float] = field(default_factory=dict)  # t_min, t_max, t_typical (median), t_avg, ...
+
+
+@dataclass
+class PerftestRun:
+    test: str | None = None  # "RDMA_Write BW Test", from the banner
+    kind: str = "bw"  # "bw" or "lat"
+    unit: str | None = None  # the unit the header printed: MiB/sec, MB/sec, Gb/sec
+    columns: list[str] = field(default_factory=list)
+    rows: list[PerftestRow] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def failures(self) -> list[str]:
+        return [] if self.rows else ["no result rows"]
+
+
+# -- nccl-tests text ----------------------------------------------------------------------------------
+def _clean(line: str) -> str:
+    """A line without MPI tags, surrounding blanks and its leading `#` (which a paste may have lost)."""
+    text = _MPI_TAG.sub(" ", line).strip()
+    return text[1:].strip() if text.startswith("#") else text
+
+
+def _number(token: str) -> float | None:
+    """A printed number (%.2f, %.1f, %.0f, %.1e, %g); None for N/A."""
+    if token.upper() == "N/A":
+        return None
+    value = float(token)
+    if math.isnan(value):
+        return None
+    return value
+
+
+def _is_header(words: list[str]) -> bool:
+    return len(words) >= 3 and words[0] == "size" and words[1] == "count" and words[2] == "type"
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where the columns of a data row are, from a table header."""
+
+    lead: tuple[str, ...]  # size, count, type[, redop][, root]
+    half: tuple[str, ...]  # time|cputime, algbw, busbw, #wrong|error[, i_min, i_max, i_p99, i_cv%]
+    halves: int
+    timestamp: bool
+
+    @classmethod
+    def from_header(cls, words: list[str]) -> _Layout | None:
+        try:
+            start = next(i for i, w in enumerate(words) if w in ("time", "cputime"))
+        except StopIteration:
+            return None
+        lead = tuple(words[:start])
+        rest = [w for w in words[start:] if w != "timestamp"]
+        try:
+            second = rest.index(rest[0], 1)
+        except ValueError:
+            second = len(rest)
+        half = tuple(rest[:second])
+        halves = 2 if second < len(rest) else 1
+        if tuple(rest[second:]) not in ((), half) or not {"algbw", "busbw"} <= set(half):
+            return None
+        return cls(lead, half, halves, "timestamp" in words[start:])
+
+
+# What each generation prints when a log has no header left (cut before the table, or pasted without it).
+_DEFAULT_LAYOUTS = [
+    _Layout(("size", "count", "type", "redop", "root"), ("time", "algbw", "busbw", "#wrong"), 2, False),
+    _Layout(("size", "count", "type", "redop"), ("time", "algbw", "busbw", "error"), 2, False),
+    _Layout(("size", "count", "type"), ("time", "algbw", "busbw", "error"), 2, False),
+]
+
+
+def _row(text: str, layout: _Layout, line: int, whole: bool = False) -> NcclRow | None:
+    """One data row, or None when ``text`` is not one for this layout. ``whole``: every column must be
+    there (a layout assumed without a header); else a row cut short keeps its complete halves."""
+    timestamp = None
+    if layout.timestamp and (m := _TIMESTAMP.search(text)):
+        timestamp, text = m.group(1), text[:m.start()]
+    words = text.split()
+    if len(words) < 3 or not _INT.match(words[0]) or not _INT.match(words[1]) or _is_number_like(words[2]):
+        return None
+    size, count, dtype = int(words[0]), int(words[1]), words[2]
+    rest = words[3:]
+    redop = root = None
+    if "redop" in layout.lead:
+        # The redop column is blank for alltoall in 2021 builds: take it only when it is a word.
+        if rest and not _is_number_like(rest[0]):
+            redop = rest.pop(0)
+    if "root" in layout.lead:
+        if not rest or not _INT.match(rest[0]):
+            return None
+        root = int(rest.pop(0))
+    width = len(layout.half)
+    try:
+        values = [_number(w) for w in rest]
+    except ValueError:
+        return None
+    full = width * layout.halves
+    if len(values) > full or len(values) < width or (whole and len(values) != full):
+        return None
+    parsed = [_half(layout.half, values[i:i + width]) for i in range(0, len(values) - width + 1, width)]
+    if len(parsed) == 1 and layout.halves == 2 and len(values) == width and _blank_oop(text):
+        return NcclRow(size, count, dtype, redop, root, None, parsed[0], line, timestamp)
+    return NcclRow(size, count, dtype, redop, root, parsed[0], parsed[1] if len(parsed) > 1 else None, line, timestamp)
+
+
+def _blank_oop(text: str) -> bool:
+    """Trace replay leaves the out-of-place half blank (util.cu writeBenchMarkLineNullBody): a wide gap."""
+    return bool(re.search(r"\S\s{34,}\S", text))
+
+
+def _is_number_like(word: str) -> bool:
+    try:
+        _number(word)
+        return True
+    except ValueError:
+        return False
+
+
+def _half(names: tuple[str, ...], values: list[float | None]) -> Half:
+    got = dict(zip(names, values))
+    time = got.get("time", got.get("cputime"))
+    extra = {k: v for k, v in got.items() if k.startswith("i_") and v is not None}
+    return Half(time_us=time, algbw_gbps=got.get("algbw"), busbw_gbps=got.get("busbw"),
+                wrong=got.get("#wrong"), error=got.get("error"), extra=extra)
+
+
+def parse_nccl_tests(text: str) -> list[NcclRun]:
+    """Every nccl-tests run in ``text`` (a log may hold several), with rows read per column name."""
+    runs: list[NcclRun] = []
+    run: NcclRun | None = None
+    layout: _Layout | None = None
+    rank_ids: set[int] = set()
+
+    def current(lineno: int, fresh: bool) -> NcclRun:
+        """The run a header line belongs to: a new one when the current run already has a table."""
+        nonlocal run, layout, rank_ids
+        if run is None or (fresh and (run.rows or run.oob_values is not None)):
+            run = NcclRun(first_line=lineno)
+            runs.append(run)
+            layout, rank_ids = None, set()
+        return run
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        body = _clean(raw)
+        if not body:
+            continue
+        words = body.split()
+        if m := _VERSION.search(body):
+            current(lineno, True).version = m.group(1)
+        elif m := _STARTING.search(body):
+            current(lineno, True).collective = m.group(1)
+        elif _NTHREAD.match(body):
+            current(lineno, True)
+        elif m := _RANK.match(body):
+            r = current(lineno, False)
+            rank_ids.add(int(m.group(1)))
+            r.ranks = len(rank_ids)
+        elif _is_header(words):
+            r = current(lineno, True)
+            layout = _Layout.from_header(words)
+            r.columns = words
+            if layout is None:
+                r.notes.append(f"line {lineno}: table header not understood: {body[:120]!r}")
+        elif m := _OOB.match(body):
+            r = current(lineno, False)
+            r.oob_values = int(m.group(1))
+            r.oob_ok = None if m.group(2) is None else m.group(2).upper() == "OK"
+        elif m := _AVG.match(body):
+            try:
+                current(lineno, False).avg_busbw_gbps = float(m.group(1))
+            except ValueError:
+                current(lineno, False).notes.append(f"line {lineno}: Avg bus bandwidth {m.group(1)!r} is not a number")
+        elif m := _ERROR.match(body):
+            current(lineno, False).errors.append(m.group(1).strip())
+        elif words and _INT.match(words[0]):
+            if layout is not None:
+                row = _row(body, layout, lineno)
+            else:
+                row = next((r for lay in _DEFAULT_LAYOUTS if (r := _row(body, lay, lineno, whole=True))), None)
+            if row is None:
+                continue  # a number-led line that is no row of this table (a library's own output)
+            kept = layout
+            r = current(lineno, run is not None and run.oob_values is not None)  # rows after a footer: next run
+            layout = kept
+            if layout is None and not r.columns:
+                r.notes.append(f"line {lineno}: no table header before the rows; columns assumed by their count")
+            if row.in_place is None and row.out_of_place is not None and (layout is None or layout.halves == 2):
+                r.notes.append(f"line {lineno}: the in-place half of {row.size_bytes} B is missing (line cut short)")
+            r.rows.append(row)
+    for r in runs:
+        _check_busbw(r)
+    return [r for r in runs if r.rows or r.oob_values is not None or r.errors]
+
+
+def _check_busbw(run: NcclRun) -> None:
+    """busbw should be algbw x the collective's factor: a mismatch means misread columns or the pre-2020
+    all_gather/reduce_scatter semantics (algbw already folded (n-1)/n, nccl-tests#45). A note, not a verdict."""
+    name = (run.collective or "").removesuffix("_perf")
+    factor = BUSBW_FACTOR.get(name)
+    if factor is None or not run.ranks or run.ranks < 2:
+        return  # one rank: busbw is 0 by definition; fewer rank lines than ranks: an excerpt
+    f = factor(run.ranks)
+    for row in run.rows:
+        for half in (row.out_of_place, row.in_place):
+            if half is None or half.algbw_gbps is None or half.busbw_gbps is None:
+                continue
+            expected = half.algbw_gbps * f
+            if abs(expected - half.busbw_gbps) > _BUSBW_SLACK * max(1.0, f) + 1e-6 * expected:
+                run.notes.append(f"line {row.line}: busbw {half.busbw_gbps:g} is not algbw {half.algbw_gbps:g} x "
+                                 f"{f:.4g} ({name}, {run.ranks} ranks)")
+                return
+
+
+def parse_nccl_tests_json(text: str) -> NcclRun:
+    """The `-J file.json` report (util.cu, JSON_FILE_VERSION 3): results, out_of_bounds, average_bus_bandwidth.
+    Its `env` list (the environment of the run, secrets included) is never read."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        return NcclRun(errors=[f"not JSON: {exc}"])
+    run = NcclRun()
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
+        run.errors.append("not an nccl-tests JSON report (no `results` list)")
+        return run
+    config = doc.get("config") if isinstance(doc.get("config"), dict) else {}
+    devices = config.get("devices") if isinstance(config.get("devices"), list) else []
+    run.ranks = len(devices) or None
+    args = doc.get("args") if isinstance(doc.get("args"), list) else []
+    if args and isinstance(args[0], str):
+        run.collective = args[0].rsplit("/", 1)[-1]
+    for i, item in enumerate(doc["results"], 1):
+        try:
+            root = _json_num(item.get("root"))
+            row = NcclRow(size_bytes=int(item["size"]), count=int(item["count"]), type=str(item.get("type")),
+                          redop=item.get("redop"), root=int(root) if root is not None else None,
+                          out_of_place=_json_half(item.get("out_of_place")),
+                          in_place=_json_half(item.get("in_place")), line=i)
+        except (KeyError, TypeError, ValueError) as exc:
+            run.notes.append(f"results[{i - 1}] not understood: {exc}")
+            continue
+        run.rows.append(row)
+    oob = doc.get("out_of_bounds")
+    if isinstance(oob, dict):
+        run.oob_values = int(oob.get("count", 0))
+        run.oob_ok = str(oob.get("okay")).lower() == "true"  # util.cu writes booleans as strings
+    avg = doc.get("average_bus_bandwidth")
+    if isinstance(avg, dict):
+        run.avg_busbw_gbps = _json_num(avg.get("bandwidth"))
+    errors = doc.get("errors")
+    if isinstance(errors, list):
+        run.errors += [str(e) for e in errors if e]
+    _check_busbw(run)
+    return run
+
+
+def _json_num(value) -> float | None:
+    if value is None:
+        return None
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        return None
+    return None if math.isnan(number) else number
+
+
+def _json_half(obj) -> Half | None:
+    if not isinstance(obj, dict):
+        return None
+    return Half(time_us=_json_num(obj.get("time", obj.get("cpu_time"))), algbw_gbps=_json_num(obj.get("alg_bw")),
+                busbw_gbps=_json_num(obj.get("bus_bw")), wrong=_json_num(obj.get("nwrong")))
+
+
+# -- perftest -----------------------------------------------------------------------------------------
+_PERF_HEADER = re.compile(r"^\s*#bytes\b")
+_PERF_COLUMN = re.compile(r"#\w+|tps average|[\w.%]+(?: [\w.%]+)*\[[^\]]+\]")
+_PERF_TITLE = re.compile(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
+_BW_UNIT = re.compile(r"BW average\[([^\]]+)\]")
+
+
+def _to_gbytes(value: float, unit: str) -> float | None:
+    """perftest bandwidth in GB/s (1e9 bytes/s). MB/sec and MiB/sec are both 2^20 bytes/s."""
+    u = unit.lower()
+    if u in ("mib/sec", "mb/sec"):
+        return value * MIB / 1e9
+    if u in ("gb/sec", "gbit/sec"):
+        return value * GBIT / 1e9
+    return None
+
+
+def parse_perftest(text: str) -> PerftestRun:
+    """ib_*_bw and ib_*_lat results: columns by their printed names, tabs and blanks alike."""
+    run = PerftestRun()
+    names: list[str] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = _MPI_TAG.sub(" ", raw)
+        if not names and (m := _PERF_TITLE.match(line)) and "#" not in line:
+            run.test = " ".join(m.group(1).split())
+        if _PERF_HEADER.match(line):
+            names = _PERF_COLUMN.findall(line)
+            run.columns = names
+            run.kind = "lat" if any(n.startswith(("t_", "tps")) for n in names) else "bw"
+            if (m := _BW_UNIT.search(line)) is not None:
+                run.unit = m.group(1)
+                if run.unit.lower() == "mb/sec":
+                    run.notes.append("MB/sec is perftest's label for MiB/sec before release 24.07: read as 2^20 B/s")
+            continue
+        if not names:
+            continue
+        words = line.split()
+        if not words or not _INT.match(words[0]):
+            if line.strip().startswith("-" * 10):
+                continue
+            continue
+        try:
+            values = [float(w) for w in words]
+        except ValueError:
+            continue
+        if len(values) < len(names):
+            run.notes.append(f"line {lineno}: {len(values)} values for {len(names)} columns: skipped")
+            continue
+        row = dict(zip(names, values))
+        run.rows.append(_perf_row(row, run.unit, lineno))
+    return run
+
+
+def _perf_row(row: dict[str, float], unit: str | None, lineno: int) -> PerftestRow:
+    peak = avg = rate = None
+    lat: dict[str, float] = {}
+    for name, value in row.items():
+        if name.startswith("BW peak") and unit:
+            peak = _to_gbytes(value, unit) if value > 0 else None  # 0.00: "BW peak won't be measured"
+        elif name.startswith("BW average") and unit:
+            avg = _to_gbytes(value, unit)
+        elif name.startswith("MsgRate["):
+            rate = value
+        elif name.startswith(("t_", "99")) or name == "tps average":
+            key = name.split("[")[0].replace("%", "pct").replace(" ", "_").replace(".", "_")
+            lat[key] = value
+    return PerftestRow(size_bytes=int(row["#bytes"]), iterations=int(row.get("#iterations", 0)), line=lineno,
+                       bw_peak_gbps=peak, bw_avg_gbps=avg, msg_rate_mpps=rate, latency_us=lat)
+
+
+# -- one reading for the tuner -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SizeResult:
+    """What the tuner scores at one message size: a bandwidth (GB/s) or, for a latency test, a latency."""
+
+    size_bytes: int
+    busbw_gbps: float | None = None  # nccl-tests busbw, perftest BW average
+    latency_us: float | None = None  # perftest latency: t_typical (the median)
+
+
+@dataclass
+class BenchResult:
+    """A benchmark's output read for one trial: per-size results, or why the trial is invalid."""
+
+    kind: str  # "nccl-tests", "nccl-tests-json", "perftest", "unknown"
+    sizes: dict[int, SizeResult] = field(default_factory=dict)
+    invalid: list[str] = field(default_factory=list)  # reasons; empty = valid
+    notes: list[str] = field(default_factory=list)
+    collective: str | None = None
+    noise_cv_pct: float | None = None  # the largest i_cv% nccl-tests printed (-I 1), when it did
+
+    @property
+    def valid(self) -> bool:
+        return not self.invalid
+
+
+def read_benchmark(text: str) -> BenchResult:
+    """The benchmark output in ``text``, whatever it is: nccl-tests text or JSON, or perftest."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            doc = json.loads(stripped)
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and "results" in doc:
+            return _from_nccl([parse_nccl_tests_json(stripped)], "nccl-tests-json")
+    if any(_PERF_HEADER.match(_MPI_TAG.sub(" ", line)) for line in text.splitlines()):
+        return _from_perftest(parse_perftest(text))
+    runs = parse_nccl_tests(text)
+    if runs:
+        return _from_nccl(runs, "nccl-tests")
+    return BenchResult("unknown", invalid=["nothing parseable: no nccl-tests table and no perftest result header"])
+
+
+def _from_nccl(runs: list[NcclRun], kind: str) -> BenchResult:
+    out = BenchResult(kind, collective=runs[0].collective)
+    if len(runs) > 1:
+        out.notes.append(f"{len(runs)} runs in one output: a size measured twice keeps its lower busbw")
+    cvs = []
+    for run in runs:
+        out.invalid += run.failures()
+        out.notes += run.notes
+        for row in run.rows:
+            half = row.out_of_place or row.in_place
+            if half is None or half.busbw_gbps is None:
+                continue
+            cvs += [v for h in (row.out_of_place, row.in_place) if h for k, v in h.extra.items() if k == "i_cv%"]
+            old = out.sizes.get(row.size_bytes)
+            if old is None or (old.busbw_gbps or 0) > half.busbw_gbps:
+                out.sizes[row.size_bytes] = SizeResult(row.size_bytes, busbw_gbps=half.busbw_gbps)
+    out.noise_cv_pct = max(cvs) if cvs else None
+    if not out.sizes and not out.invalid:
+        out.invalid.append("no busbw was printed")
+    return out
+
+
+def _from_perftest(run: PerftestRun) -> BenchResult:
+    out = BenchResult("perftest", invalid=run.failures(), notes=list(run.notes), collective=run.test)
+    for row in run.rows:
+        if run.kind == "lat":
+            latency = row.latency_us.get("t_typical", row.latency_us.get("t_avg"))
+            out.sizes[row.size_bytes] = SizeResult(row.size_bytes, latency_us=latency)
+        else:
+            out.sizes[row.size_bytes] = SizeResult(row.size_bytes, busbw_gbps=row.bw_avg_gbps)
+    if run.rows and run.kind == "bw" and run.unit is None:
+        out.invalid.append("perftest header names no bandwidth unit")
+    return out
+
+
+def parse_size(text: str) -> int:
+    """An nccl-tests size as operators write it (`-b 8 -e 8G`): 8, 64K, 1M, 8G (powers of 1024), or bytes."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise ValueError(f"not a message size: {text!r} (e.g. 64M, 1G, 8192)")
+    return int(m.group(1)) * 1024 ** ("KMGT".find(m.group(2).upper()) + 1) if m.group(2) else int(m.group(1))
+
+
+def format_size(size: int) -> str:
+    for unit, scale in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale}{unit}"
+    return str(size)

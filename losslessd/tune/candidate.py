@@ -1,0 +1,202 @@
+"""A candidate's config per device: rendered with the platform's template (losslessd.render, its `ecn`
+section on the tuned ports), cut to what changes the running config, applied offline and linted. A candidate
+that lints with an error is refused and never reaches a device or a benchmark.
+
+Refused: an error finding the config as found did not have, or any error of the ECN rules on a tuned port
+(ECN004 "ECN marks after PFC pauses" above all) even if the config as found had it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .. import render
+from ..errors import InputError
+from ..fix import lint_device
+from ..fix.apply import SHAPES
+from ..lint.finding import Finding, Severity
+from ..model import Device
+from ..parse import parser_for
+from ..parse.base import Input
+from ..policy import Policy
+from ..render import PortFacts
+from .space import Candidate
+
+# Platforms a tuned setting can be rendered for: a template with an `ecn` section and a model of how the
+# config takes a snippet (losslessd.fix.apply), so the result can be linted before it is used.
+TUNABLE = ("sonic", "arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")
+
+
+@dataclass
+class DeviceConfig:
+    """One device's running config as read, parsed, with the ports to tune."""
+
+    name: str
+    platform: str
+    text: str
+    device: Device
+    ports: list[PortFacts]
+    baseline: list[Finding] = field(default_factory=list)  # its own findings as found
+
+    @property
+    def port_names(self) -> list[str]:
+        return [p.name for p in self.ports]
+
+
+def config_input(name: str, text: str) -> Input:
+    return Input(f"{name} (running config)", text)
+
+
+def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] | None = None) -> DeviceConfig:
+    """Parse ``text`` (the device's running config) and pick the ports to tune: ``ports``, or the policy's
+    RoCE-facing ports (as lint and render pick them). InputError when nothing can be tuned."""
+    if platform not in TUNABLE:
+        raise InputError(f"{name}: platform {platform} has no ECN template to tune (tunable: {', '.join(TUNABLE)})")
+    try:
+        device = parser_for(platform).parse([config_input(name, text)], name)
+    except InputError as exc:
+        raise InputError(f"{name}: its running config does not parse: {exc}") from None
+    facts, _ = render.device_facts(device, policy)
+    if ports:
+        by_name = {f.name: f for f in facts}
+        missing = [p for p in ports if p not in device.ports]
+        if missing:
+            raise InputError(f"{name}: no port {', '.join(missing)} in its config")
+        facts = [by_name.get(p) or PortFacts(p, device.ports[p].speed_gbps, device.ports[p].cable_length_m,
+                                             device.ports[p].mtu_bytes) for p in ports]
+    no_speed = [f.name for f in facts if f.speed_gbps is None]
+    if no_speed:
+        raise InputError(f"{name}: speed of {', '.join(no_speed)} unknown, so their ECN thresholds cannot be scaled")
+    if not facts:
+        raise InputError(f"{name}: no RoCE-facing port to tune (give --ports)")
+    cfg = DeviceConfig(name, platform, text, device, facts)
+    cfg.baseline = lint_device(device, policy, [config_input(name, text)]) or []
+    return cfg
+
+
+def scale(policy: Policy, speed_gbps: float) -> float:
+    ref = policy.ecn.speed_reference_gbps
+    return speed_gbps / ref if ref else 1.0
+
+
+def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
+    """The platform's `ecn` section for the tuned ports with ``cand``'s thresholds (scaled to each port's
+    speed) and mark probability."""
+    prof = render.profile(policy, cfg.ports, cfg.device.hwsku, all_facts=False)
+    ports = []
+    for port in prof.ports:
+        kmin, kmax = cand.scaled(scale(policy, port.speed_gbps))
+        ports.append(replace(port, kmin_bytes=kmin, kmax_bytes=kmax, wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}"))
+    pmax = int(cand.pmax_pct) if float(cand.pmax_pct).is_integer() else cand.pmax_pct
+    prof = replace(prof, ports=ports, mark_probability_pct=pmax)
+    return render.render(cfg.platform, render.restrict(prof, {"ecn"}, cfg.port_names))
+
+
+@dataclass
+class Checked:
+    """A candidate for one device: what would be pushed and what lint says of the result."""
+
+    device: str
+    snippet: str  # cut to what changes the running config ("" when nothing changes)
+    applied: str  # the running config with the snippet applied (offline model, losslessd.fix.apply)
+    findings: list[Finding]
+    refusals: list[Finding]
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.refusals)
+
+    def reasons(self) -> list[str]:
+        return [f"{f.code} {f.port or ''}: {f.message}".replace(" :", ":") for f in self.refusals]
+
+
+def check(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> Checked:
+    """The snippet that moves ``cfg`` to ``cand`` (empty when its tuned queues hold those settings already,
+    however the config words them), the config it makes, and what lint says of that config."""
+    shape = SHAPES[cfg.platform]
+    current = shape.normalize(cfg.text)
+    if ecn_settings(cfg, policy, current) == expected(cfg, policy, cand):
+        cut, applied = "", current
+    else:
+        cut = shape.changes(current, snippet(cfg, policy, cand))
+        applied = shape.apply(current, cut)
+    found = lint_device(cfg.device, policy, [config_input(cfg.name, applied)])
+    if found is None:
+        raise InputError(f"{cfg.name}: the config with candidate {cand.describe()} no longer parses")
+    known = {f.fingerprint for f in cfg.baseline}
+    tuned = set(cfg.port_names)
+    refusals = [f for f in found if f.severity == Severity.error and not f.unverified
+                and (f.fingerprint not in known or (f.code.startswith("ECN") and f.port in tuned))]
+    return Checked(cfg.name, cut if _changes_anything(cut) else "", applied, found, refusals)
+
+
+def _changes_anything(text: str) -> bool:
+    """A cut snippet that holds only comments, `!` separators and braces changes nothing."""
+    return any(line.strip() and not line.strip().startswith(("!", "#")) and line.strip() not in ("{", "}", "{}")
+               for line in text.splitlines())
+
+
+def as_found(cfg: DeviceConfig, policy: Policy) -> Candidate | None:
+    """The tuned ports' ECN settings as found, at the reference speed, when every lossless queue of every
+    tuned port has the same known ones (None otherwise: the search then starts from the policy's default)."""
+    seen = set()
+    for facts in cfg.ports:
+        port = cfg.device.ports.get(facts.name)
+        if port is None:
+            return None
+        for prio in policy.lossless.priorities:
+            queue = port.queues.get(prio)
+            ecn = queue.ecn if queue is not None else None
+            if ecn is None or None in (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct):
+                return None
+            f = scale(policy, facts.speed_gbps)
+            seen.add((round(ecn.min_threshold_bytes / f), round(ecn.max_threshold_bytes / f),
+                      float(ecn.mark_probability_pct)))
+    if len(seen) != 1:
+        return None
+    kmin, kmax, pmax = seen.pop()
+    return Candidate(kmin, kmax, pmax)
+
+
+Ecn = tuple[int, int, float]  # Kmin bytes, Kmax bytes, Pmax percent, as a port's lossless queue has them
+
+
+def ecn_settings(cfg: DeviceConfig, policy: Policy, text: str) -> dict[str, Ecn | None]:
+    """Each tuned port's ECN settings in ``text`` (the device's config), read with losslessd's parser; None
+    for a port whose lossless queues differ or whose thresholds the parser could not convert."""
+    device = parser_for(cfg.platform).parse([config_input(cfg.name, text)], cfg.name)
+    out: dict[str, Ecn | None] = {}
+    for name in cfg.port_names:
+        port = device.ports.get(name)
+        seen = set()
+        for prio in policy.lossless.priorities:
+            queue = port.queues.get(prio) if port is not None else None
+            ecn = queue.ecn if queue is not None else None
+            seen.add(None if ecn is None or None in (ecn.min_threshold_bytes, ecn.max_threshold_bytes,
+                                                     ecn.mark_probability_pct)
+                     else (ecn.min_threshold_bytes, ecn.max_threshold_bytes, float(ecn.mark_probability_pct)))
+        out[name] = seen.pop() if len(seen) == 1 else None
+    return out
+
+
+def expected(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> dict[str, Ecn]:
+    """What each tuned port should hold once ``cand`` is pushed."""
+    return {p.name: (*cand.scaled(scale(policy, p.speed_gbps)), float(cand.pmax_pct)) for p in cfg.ports}
+
+
+def ecn_check(cfg: DeviceConfig, policy: Policy, want: dict[str, Ecn | None]):
+    """A check of a running config read back after a push: None when every tuned port holds ``want`` (ports
+    whose wanted settings are unknown are not checked), else what differs."""
+    def check(text: str) -> str | None:
+        try:
+            have = ecn_settings(cfg, policy, text)
+        except InputError as exc:
+            return f"the running config read back does not parse: {exc}"
+        wrong = [f"{port} has {_show(have.get(port))}, not {_show(value)}" for port, value in want.items()
+                 if value is not None and have.get(port) != value]
+        return "; ".join(wrong) if wrong else None
+    return check
+
+
+def _show(ecn: Ecn | None) -> str:
+    return "unknown ECN settings" if ecn is None else f"Kmin {ecn[0]} B, Kmax {ecn[1]} B, Pmax {ecn[2]:g} %"

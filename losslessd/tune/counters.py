@@ -1,0 +1,134 @@
+"""Counters around a trial, from the collectors the daemon uses: SNMP (losslessd.collect.snmp) for switches
+that have it, the platform's counter commands over SSH (losslessd.monitor.sources) otherwise or as well.
+Deltas go through the daemon's counter maths (wraps, resets: losslessd.monitor.counters) and its storm
+detector (losslessd.monitor.detect): a storm detected during a trial stops the tune.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..collect.snmp import SnmpError, SnmpPoller, target_for
+from ..collect.ssh import CollectError, Session
+from ..daemon.pollers import counter_host
+from ..inventory import Host
+from ..monitor import DROPPED_PACKETS, ECN_MARKED, PAUSE_DURATION_US, PFC_RX, PFC_TX, CNP_HANDLED, CNP_SENT, Reading
+from ..monitor.counters import CounterTracker
+from ..monitor.detect import Detectors, Thresholds
+from ..monitor.sources import reading_from_commands, reading_from_snmp
+from .score import Counters, pause_s_per_frame
+
+STORM_KINDS = ("pfc_storm", "onbox_storm")
+
+
+async def _cancel_others() -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@dataclass
+class Snapshot:
+    """One reading round: per device and source, a Reading or why there is none."""
+
+    readings: dict[tuple[str, str], Reading] = field(default_factory=dict)  # (device, "snmp"|"ssh")
+    errors: dict[tuple[str, str], str] = field(default_factory=dict)
+    wall_s: float = field(default_factory=time.time)
+
+
+class CounterReader:
+    """Reads the counters of ``hosts`` (those with SNMP settings over SNMP, platforms with counter commands over
+    SSH) and sums what changed on the tuned ports' lossless priorities."""
+
+    def __init__(self, hosts: dict[str, Host], tuned: dict[str, dict[str, float]], lossless: list[int], *,
+                 known_hosts: Path | None, timeout_s: float = 30.0):
+        self.hosts, self.tuned, self.lossless = hosts, tuned, list(lossless)  # tuned: device -> port -> Gb/s
+        self.known_hosts, self.timeout_s = known_hosts, timeout_s
+        self._loop = asyncio.new_event_loop()
+        self._poller = SnmpPoller(timeout_s=min(timeout_s, 5.0), retries=1)
+
+    def close(self) -> None:
+        self._loop.run_until_complete(self._poller.aclose())
+        self._loop.run_until_complete(_cancel_others())  # pysnmp's timeout tasks
+        self._loop.close()
+
+    def read(self) -> Snapshot:
+        snap = Snapshot()
+        targets = [target_for(h) for h in self.hosts.values() if h.snmp is not None]
+        if targets:
+            for device, got in self._loop.run_until_complete(self._poller.poll_many(targets)).items():
+                if isinstance(got, SnmpError):
+                    snap.errors[(device, "snmp")] = got.message
+                else:
+                    snap.readings[(device, "snmp")] = reading_from_snmp(got)
+        for name, host in self.hosts.items():
+            cli = counter_host(host)
+            if cli is None:
+                continue
+            try:
+                result = Session(cli, known_hosts=self.known_hosts, timeout=self.timeout_s).run()
+                snap.readings[(name, "ssh")] = reading_from_commands(name, host.platform.id, dict(result.sections),
+                                                                     time.monotonic(), time.time())
+            except (CollectError, ValueError) as exc:
+                snap.errors[(name, "ssh")] = getattr(exc, "message", str(exc))
+        return snap
+
+    def storms(self, before: Snapshot, after: Snapshot) -> list[str]:
+        """Storms the daemon's detector (losslessd.monitor.detect) sees between two snapshots: a queue paused
+        and sending nothing the whole time, or a device's own watchdog counting one."""
+        detectors = Detectors(Thresholds(storm_detection_polls=1, storm_restoration_polls=1), set(self.lossless))
+        found = []
+        for rates in self._rates(before, after, []):
+            found += [f"{e.device} {e.port} priority {e.priority}: {e.message}" for e in detectors.feed(rates)
+                      if e.kind in STORM_KINDS]
+        return found
+
+    @staticmethod
+    def _rates(before: Snapshot, after: Snapshot, problems: list[str]) -> list:
+        out = []
+        for key, new in after.readings.items():
+            old = before.readings.get(key)
+            if old is None:
+                continue
+            tracker = CounterTracker()
+            tracker.update(old)
+            rates = tracker.update(new)
+            if rates is None or rates.reset:
+                problems.append(f"{key[0]} ({key[1]}): counters went back during the trial (a restart?)")
+                continue
+            out.append(rates)
+        return out
+
+    def delta(self, before: Snapshot, after: Snapshot, elapsed_s: float) -> tuple[Counters, list[str]]:
+        """What the tuned ports did between two snapshots, and the sources that could not say."""
+        out = Counters(elapsed_s=elapsed_s)
+        problems = [f"{d} ({src}): {why}" for (d, src), why in {**before.errors, **after.errors}.items()]
+        paused: dict[str, float] = {}
+        for rates in self._rates(before, after, problems):
+            key = (rates.device,)
+            ports = self.tuned.get(key[0], {})
+            for k, v in rates.deltas.items():
+                if k.port not in ports or k.index not in self.lossless:
+                    continue
+                place = f"{key[0]}:{k.port}"
+                if k.name in (PFC_TX, PFC_RX):
+                    out.pause_frames = (out.pause_frames or 0) + v
+                    paused[place] = paused.get(place, 0.0) + v * pause_s_per_frame(ports[k.port])
+                elif k.name == PAUSE_DURATION_US:
+                    out.pause_us = (out.pause_us or 0) + v
+                elif k.name == ECN_MARKED:
+                    out.ecn_marked = (out.ecn_marked or 0) + v
+                elif k.name in (CNP_SENT, CNP_HANDLED):
+                    out.cnp = (out.cnp or 0) + v
+                elif k.name == DROPPED_PACKETS:
+                    out.dropped = (out.dropped or 0) + v
+            for k, v in rates.deltas.items():  # a measured pause time replaces the estimate from frames
+                if k.name == PAUSE_DURATION_US and k.port in ports and k.index in self.lossless:
+                    paused[f"{key[0]}:{k.port}"] = v / 1e6
+        if paused:
+            out.worst_port, out.worst_paused_s = max(paused.items(), key=lambda kv: kv[1])
+        return out, problems

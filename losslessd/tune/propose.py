@@ -1,0 +1,99 @@
+"""What the daemon proposes when its ECN-health detector sees PFC doing ECN's job on a port (ecn_not_marking):
+the tuner's next setting for that port, one step toward earlier marking inside the policy's bounds, rendered
+for the device's platform and linted like any tune candidate. It is a proposal carried by the event (the log
+line, the webhook), never applied: `losslessd tune` measures it, `--apply` pushes it.
+
+The step: Kmin one level lower on the tuner's grid (losslessd.tune.space); where Kmin is at the policy's floor,
+Pmax one level higher. ECN marks before the ingress buffer reaches XOFF only when the queue crosses Kmin first
+(docs/tune.md). The device's config is the one the daemon's last drift run read.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .. import capture
+from ..errors import InputError
+from ..monitor import Event
+from ..policy import Policy
+from . import candidate as cand_mod
+from .space import Candidate, from_policy
+
+
+class Proposer:
+    """Proposals from the devices' latest configs (fed by the daemon's drift runs: ``update``). Thread-safe:
+    drift runs in a worker thread, the detectors on the event loop."""
+
+    def __init__(self, policy: Policy):
+        self.policy = policy
+        self._configs: dict[str, tuple[str, str]] = {}  # device -> (platform, running config)
+        self._lock = threading.Lock()
+
+    def update(self, configs: dict[str, tuple[str, str]]) -> None:
+        with self._lock:
+            self._configs.update(configs)
+
+    def forget(self, device: str) -> None:
+        with self._lock:
+            self._configs.pop(device, None)
+
+    def __call__(self, event: Event) -> dict:
+        """The proposal for ``event``'s port, or why there is none (``unavailable``)."""
+        with self._lock:
+            found = self._configs.get(event.device)
+        if event.port is None:
+            return {"unavailable": "the event names no port"}
+        if found is None:
+            return {"unavailable": f"no config of {event.device} read yet (the daemon's drift run reads it)"}
+        platform, text = found
+        try:
+            return propose(platform, event.device, text, event.port, self.policy)
+        except InputError as exc:
+            return {"unavailable": str(exc)}
+
+
+def propose(platform: str, device: str, text: str, port: str, policy: Policy) -> dict:
+    cfg = cand_mod.load(device, platform, text, policy, [port])
+    facts = cfg.ports[0]
+    space = from_policy(policy, [facts.speed_gbps], facts.mtu_bytes or 9100)
+    now = cand_mod.as_found(cfg, policy)
+    origin = space.index_of(now) if now is not None else space.centre()
+    for dim, step in ((0, -1), (2, 1)):  # Kmin down a level; at the floor, Pmax up a level
+        moved = space.neighbour(origin, dim, step)
+        if moved is None:
+            continue
+        cand = space.candidate(moved)
+        checked = cand_mod.check(cfg, policy, cand)
+        if checked.refused or not checked.snippet:
+            continue
+        want = cand_mod.expected(cfg, policy, cand)[port]
+        return {"platform": platform, "port": port, "kmin_bytes": want[0], "kmax_bytes": want[1],
+                "pmax_pct": want[2], "now": _describe(now, cand_mod.scale(policy, facts.speed_gbps)),
+                "snippet": checked.snippet, "applied": False,
+                "why": ("pause frames outnumber ECN marks: the queue reaches the PFC trigger before it marks enough; "
+                        f"{'a lower Kmin' if dim == 0 else 'a higher Pmax'} marks earlier "
+                        f"(one step of losslessd tune's grid inside policy {policy.name})"),
+                "measure_it": f"losslessd tune --devices {device} --ports {device}:{port} --benchmark CMD "
+                              f"--inventory INVENTORY"}
+    return {"unavailable": f"{device} {port}: no earlier marking inside policy {policy.name}'s ECN bounds lints clean"}
+
+
+def _describe(cand: Candidate | None, factor: float) -> str:
+    if cand is None:
+        return "unknown (thresholds differ between lossless queues or are not in bytes)"
+    kmin, kmax = cand.scaled(factor)
+    return f"Kmin {kmin} B, Kmax {kmax} B, Pmax {cand.pmax_pct:g} %"
+
+
+def configs_from_captures(paths) -> dict[str, tuple[str, str]]:
+    """device -> (platform, running config) from `pull` captures (the config is the first command's output)."""
+    out = {}
+    for path in paths:
+        try:
+            cap = capture.read(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, InputError):
+            continue
+        device, platform = cap.header.get("device"), cap.header.get("platform")
+        if device and platform in cand_mod.TUNABLE and cap.sections:
+            out[device] = (platform, cap.sections[0].output)
+    return out

@@ -1,0 +1,419 @@
+"""One `losslessd tune`: read the devices' running configs, build the search space inside the policy's bounds,
+and either print what it would do (the default) or run trials against the fabric (--apply).
+
+A trial: the candidate is rendered and linted per device (refused without running when it lints with an
+error), pushed through each platform's transactional path (the canary device first; losslessd.tune.apply),
+the counters are read, the benchmark runs, the counters are read again, and the trial is scored and stored.
+The fabric goes back to the best-known settings when a trial scores worse than the best by more than the
+regression margin (and the search goes on), and when a trial drops packets on a lossless queue, the storm
+detector fires, or a device refuses a commit (and the tune stops). It ends at the best-known settings.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .. import render
+from ..collect.ssh import CollectError, Session
+from ..errors import InputError
+from ..inventory import Host, Inventory
+from ..platforms import Command
+from ..policy import Policy
+from . import candidate as cand_mod
+from .apply import PushError, Pusher, pusher_for
+from .bench import BenchResult, format_size, read_benchmark
+from .counters import CounterReader
+from .score import DEFAULT_NOISE_PCT, Weights, compare, noise_pct, score
+from .search import Measured, Search, StopTune
+from .space import Candidate, Space, from_policy
+from .store import AS_FOUND, Store, Trial
+
+KILL_GRACE_S = 5.0  # after SIGTERM, how long a timed-out benchmark gets before SIGKILL
+
+
+@dataclass
+class Options:
+    benchmark: list[str]
+    sizes: list[int]
+    budget: int = 30
+    strategy: str = "coordinate"
+    seed: int = 0
+    timeout_s: float = 3600.0
+    weights: Weights = field(default_factory=Weights)
+    regression_pct: float = 10.0
+    noise_runs: int = 3
+    repeats: int = 3
+    apply: bool = False
+    canary: str | None = None
+    known_hosts: Path | None = None
+    ssh_timeout_s: float = 60.0
+    db: Path = Path("losslessd-tune.sqlite")
+    ports: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Ran:
+    """One benchmark run."""
+
+    result: BenchResult
+    output: str
+    elapsed_s: float
+
+
+def run_benchmark(argv: list[str], timeout_s: float) -> Ran:
+    """Run the benchmark command (no shell) in its own process group; a failure, a timeout or output with
+    nothing to read is an invalid result with its reason, never an exception."""
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                                start_new_session=True)
+    except OSError as exc:
+        return Ran(BenchResult("unknown", invalid=[f"cannot run {argv[0]!r}: {exc.strerror or exc}"]), "", 0.0)
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        out, err = proc.communicate()
+        return Ran(BenchResult("unknown", invalid=[f"the benchmark did not finish within {timeout_s:g} s (--timeout); "
+                                                    "it was stopped"]), out, time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    if proc.returncode != 0:
+        tail = next((line.strip() for line in reversed((err or out).splitlines()) if line.strip()), "no output")
+        return Ran(BenchResult("unknown", invalid=[f"the benchmark exited with status {proc.returncode}: {tail[:200]}"]),
+                   out, elapsed)
+    return Ran(read_benchmark(out), out, elapsed)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM to the benchmark's own process group (it started it: start_new_session), SIGKILL after a grace."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(KILL_GRACE_S)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+# The running config in the form a snippet applies to (losslessd/fix/apply.py), where `pull` reads another:
+# NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
+READ_COMMANDS = {"nvidia_cumulus": Command("nv config show -o commands")}
+
+
+def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> str:
+    """The device's running config: the platform's config command (the first `pull` runs) over SSH."""
+    first = READ_COMMANDS.get(host.platform.id, host.platform.commands[0])
+    session = Session(_only(host, first), known_hosts=known_hosts, timeout=timeout_s)
+    try:
+        result = session.run()
+    except CollectError as exc:
+        raise InputError(f"{host.name}: cannot read its running config: {exc.code}: {exc.message}") from None
+    if result.refused:
+        raise InputError(f"{host.name}: `{first.line}` failed: {next(iter(result.refused.values()))}")
+    return result.sections[0][1]
+
+
+def _only(host: Host, command: Command) -> Host:
+    return replace(host, platform=replace(host.platform, commands=(command,)))
+
+
+class Tuner:
+    """Everything one `losslessd tune` needs; ``say`` prints progress (the CLI's echo)."""
+
+    def __init__(self, inventory: Inventory, devices: list[str], policy: Policy, opts: Options,
+                 say: Callable[[str], None] = print):
+        unknown = [d for d in devices if d not in inventory.hosts]
+        if unknown:
+            raise InputError(f"no device {', '.join(unknown)} in the inventory (it has: {', '.join(inventory.hosts)})")
+        if not devices:
+            devices = [n for n, h in inventory.hosts.items() if h.platform.id in cand_mod.TUNABLE]
+            if not devices:
+                raise InputError("no device of the inventory has a platform losslessd can tune "
+                                 f"({', '.join(cand_mod.TUNABLE)})")
+        if opts.canary is not None and opts.canary not in devices:
+            raise InputError(f"--canary {opts.canary} is not one of the tuned devices ({', '.join(devices)})")
+        canary = opts.canary or devices[0]
+        self.devices = [canary] + [d for d in devices if d != canary]
+        self.hosts = {d: inventory.hosts[d] for d in self.devices}
+        self.policy, self.opts, self.say = policy, opts, say
+        self.configs: dict[str, cand_mod.DeviceConfig] = {}
+
+    # -- setting up ------------------------------------------------------------------------------------
+    def load(self) -> None:
+        for name in self.devices:
+            host = self.hosts[name]
+            text = read_config(host, self.opts.known_hosts, self.opts.ssh_timeout_s)
+            self.configs[name] = cand_mod.load(name, host.platform.id, text, self.policy, self.opts.ports.get(name))
+        ports = [p for c in self.configs.values() for p in c.ports]
+        self.space: Space = from_policy(self.policy, [p.speed_gbps for p in ports],
+                                        max(p.mtu_bytes or render.DEFAULT_MTU_BYTES for p in ports))
+        found = {cand_mod.as_found(c, self.policy) for c in self.configs.values()}
+        self.found: Candidate | None = found.pop() if len(found) == 1 else None
+        self.start = self.found or Candidate(render.ECN_KMIN_BYTES, render.ECN_KMAX_BYTES, float(render.ECN_MARK_PCT))
+
+    def params(self) -> dict:
+        """What decides this tune's search: a killed tune with the same parameters resumes."""
+        o = self.opts
+        return {"benchmark": o.benchmark, "sizes": o.sizes, "budget": o.budget, "strategy": o.strategy, "seed": o.seed,
+                "devices": {d: self.configs[d].port_names for d in self.devices}, "policy": self.policy.name,
+                "weights": [o.weights.pause, o.weights.drop], "regression_pct": o.regression_pct,
+                "space": [list(lv) for lv in self.space.levels]}
+
+    def describe(self) -> list[str]:
+        o = self.opts
+        lines = [f"devices (canary first): {', '.join(self.devices)}",
+                 f"benchmark: {' '.join(o.benchmark)} (timeout {o.timeout_s:g} s), scored at "
+                 f"{', '.join(format_size(s) for s in o.sizes) or 'every printed size'}",
+                 f"search: {o.strategy}, at most {o.budget} benchmark runs, policy {self.policy.name} bounds: "
+                 + "; ".join(f"{name} {', '.join(f'{v:.0f}' if v >= 100 else f'{v:g}' for v in lv)}"
+                             for name, lv in zip(("Kmin B", "Kmax B", "Pmax %"), self.space.levels)),
+                 f"settings as found: {self.found.describe() if self.found else 'not one setting on every tuned queue'}"
+                 f"; the search starts at {self.start.describe()}"]
+        return lines
+
+    def dry_run(self) -> int:
+        """Print the snippet the first candidate would push to each device and the command a trial runs."""
+        for line in self.describe():
+            self.say(line)
+        for name in self.devices:
+            cfg = self.configs[name]
+            checked = cand_mod.check(cfg, self.policy, self.start)
+            self.say(f"\n== {name} ({cfg.platform}) ports {', '.join(cfg.port_names)}")
+            if checked.refused:
+                self.say("   lints with an error, would not be pushed: " + "; ".join(checked.reasons()))
+            self.say(checked.snippet.rstrip() or "   (holds these settings already: nothing to push)")
+        self.say(f"\ndry run: nothing was pushed or run. With --apply every trial pushes its candidate through each "
+                 f"device's transactional path and runs: {' '.join(self.opts.benchmark)}")
+        return 0
+
+    # -- tuning ----------------------------------------------------------------------------------------
+    def run(self) -> int:
+        store = Store(self.opts.db)
+        tune, resumed = store.open_tune(self.params())
+        self.store, self.tune = store, tune
+        self.tag = f"losslessd-tune-{tune.id}"
+        replay = deque(store.trials(tune.id)) if resumed else deque()
+        if resumed:
+            self.say(f"resuming tune {tune.id} of {self.opts.db}: {len(replay)} trials done")
+        if tune.start is not None:  # the devices may hold a candidate now: the search starts where it first did
+            self.start = Candidate.from_key(tune.start)
+        else:
+            store.set_start(tune.id, self.start.key)
+        self.seq = len(replay)
+        self.replay = replay
+        self.pushers: dict[str, Pusher] = {}
+        self.reader = CounterReader(self.hosts, {d: {p.name: p.speed_gbps for p in c.ports}
+                                                 for d, c in self.configs.items()},
+                                    self.policy.lossless.priorities, known_hosts=self.opts.known_hosts,
+                                    timeout_s=self.opts.ssh_timeout_s)
+        stopped = None
+        try:
+            for name in self.devices:
+                self.pushers[name] = pusher_for(self.hosts[name], self.opts.known_hosts, self.opts.ssh_timeout_s,
+                                                self.tag)
+                self.pushers[name].open()
+            self._origins(tune.origins)
+            self.applied = AS_FOUND if not resumed else None  # unknown after a kill
+            baseline = [self._as_found() for _ in range(self.opts.noise_runs)]
+            noise = noise_pct([s for s in baseline if s is not None])
+            self.noise = noise if noise is not None else DEFAULT_NOISE_PCT
+            store.set_noise(tune.id, self.noise)
+            self.say(f"run-to-run noise {self.noise:.2f} % (settings as found, {len(baseline)} runs): "
+                     "closer scores are ties")
+            search = Search(self.space, self.measure, self.opts.budget, noise=self.noise, repeats=self.opts.repeats,
+                            seed=self.opts.seed)
+            result = search.run(self.opts.strategy, self.start)
+            stopped = result.stopped
+        except StopTune as exc:
+            stopped = exc.reason
+        except PushError as exc:
+            stopped = str(exc)
+            store.event(tune.id, "push_failed", exc.message, exc.device)
+        finally:
+            best, best_score = self.best()
+            try:
+                if self.pushers:
+                    self.restore_best(final=True)
+            except PushError as exc:
+                stopped = f"{stopped + '; ' if stopped else ''}could not return to the best-known settings: {exc}"
+                store.event(tune.id, "restore_failed", exc.message, exc.device)
+            self._close()
+            store.finish(tune.id, "stopped" if stopped else "finished", best, best_score, stopped)
+            store.close()
+        self.say(f"{'stopped: ' + stopped if stopped else 'finished'}; best-known settings: "
+                 f"{_label(best)} (score {best_score:.3f})" if best_score is not None else
+                 f"{'stopped: ' + stopped if stopped else 'finished'}; no trial was valid")
+        return 1 if stopped or best is None else 0
+
+    def _close(self) -> None:
+        for pusher in self.pushers.values():
+            pusher.close()
+        self.reader.close()
+
+    def _origins(self, stored: dict) -> None:
+        """How to put each device back as found: taken once per tune (a resumed tune keeps the first)."""
+        origins = dict(stored)
+        for name, pusher in self.pushers.items():
+            if name not in origins:
+                cfg = self.configs[name]
+                token = pusher.origin(cfg.text, cfg.port_names, list(self.policy.lossless.priorities))
+                token["ecn"] = {p: list(v) if v else None
+                                for p, v in cand_mod.ecn_settings(cfg, self.policy, cfg.text).items()}
+                origins[name] = token
+        self.origins = origins
+        self.store.set_origins(self.tune.id, origins)
+
+    # -- one trial -------------------------------------------------------------------------------------
+    def _replayed(self, key: str) -> Trial | None:
+        if self.replay and self.replay[0].candidate == key:
+            return self.replay.popleft()
+        if self.replay:  # the search went another way than the stored trials: they stay, new ones follow
+            self.say(f"stored trials after {self.seq - len(self.replay)} do not match this search; running on")
+            self.replay.clear()
+        return None
+
+    def _as_found(self) -> float | None:
+        done = self._replayed(AS_FOUND)
+        if done is not None:
+            return done.score
+        if self.applied != AS_FOUND:
+            self.restore(AS_FOUND)
+        trial = self._trial(AS_FOUND, "settings as found")
+        if trial.status == "stopped":
+            raise StopTune(f"{trial.reason} with the settings as found; nothing was changed")
+        return trial.score
+
+    def measure(self, cand: Candidate) -> Measured:
+        done = self._replayed(cand.key)
+        if done is not None:
+            return Measured(done.score, done.ran)
+        checks = {name: cand_mod.check(self.configs[name], self.policy, cand) for name in self.devices}
+        refused = [f"{name}: {'; '.join(c.reasons())}" for name, c in checks.items() if c.refused]
+        if refused:
+            self._store(Trial(self.seq, cand.key, "refused", False, reason="lints with an error: " + " | ".join(refused),
+                              started_unix_s=time.time(), ended_unix_s=time.time()))
+            self.say(f"trial {self.seq - 1}: {cand.describe()} refused: lints with an error ({refused[0]})")
+            return Measured(None, ran=False)
+        self._push(cand, checks)
+        trial = self._trial(cand.key, cand.describe())
+        if trial.status == "stopped":
+            raise StopTune(trial.reason)
+        best, best_score = self.best()
+        if trial.score is not None and best_score and trial.score < best_score * (1 - self.opts.regression_pct / 100):
+            self.store.event(self.tune.id, "regression", f"{cand.describe()} scored {trial.score:.3f}, more than "
+                             f"{self.opts.regression_pct:g} % below the best {best_score:.3f}: back to {_label(best)}")
+            self.say(f"   regression: back to the best-known settings ({_label(best)})")
+            self.restore_best()
+        return Measured(trial.score)
+
+    def _push(self, cand: Candidate, checks: dict[str, cand_mod.Checked]) -> None:
+        self.applied = None  # some devices may take it before one refuses: a restore must go to every device
+        for name in self.devices:  # the canary first: a refusal there leaves the others untouched
+            cfg = self.configs[name]
+            snippet = checks[name].snippet
+            if snippet:
+                check = cand_mod.ecn_check(cfg, self.policy, cand_mod.expected(cfg, self.policy, cand))
+                try:
+                    pushed = self.pushers[name].push(snippet, check)
+                except PushError as exc:
+                    self.store.event(self.tune.id, "push_failed", exc.message, name)
+                    self.say(f"   {name} refused the push: {exc.message}")
+                    self.restore_best()
+                    raise StopTune(f"{name} refused a commit ({exc.message}); the fabric is back at the best-known "
+                                   "settings") from None
+                self.store.event(self.tune.id, "pushed", f"{cand.key}\n{pushed.diff}", name)
+                cfg.text = self.pushers[name].running()
+        self.applied = cand.key
+
+    def _trial(self, key: str, label: str) -> Trial:
+        started = time.time()
+        before = self.reader.read()
+        ran = run_benchmark(self.opts.benchmark, self.opts.timeout_s)
+        after = self.reader.read()
+        counters, problems = self.reader.delta(before, after, ran.elapsed_s)
+        # A storm at the end of the run: two readings right after it (the on-box watchdog's over the whole trial).
+        counters.storms = self.reader.storms(before, after) + self.reader.storms(after, self.reader.read())
+        sc = score(ran.result, self.opts.sizes, counters, self.opts.weights)
+        status = "ok" if sc.value is not None else "invalid"
+        reason = sc.reason
+        if counters.dropped or counters.storms:
+            status = "stopped"
+            reason = (f"{counters.dropped:g} packets dropped on lossless queues" if counters.dropped else
+                      f"the storm detector fired: {counters.storms[0]}")
+        trial = Trial(self.seq, key, status, True, reason=reason, score=sc.value, measure=sc.measure,
+                      paused_share=sc.paused_share, dropped=sc.dropped, per_size=sc.per_size,
+                      counters=counters.as_dict(), notes=ran.result.notes + problems, output=ran.output,
+                      started_unix_s=started, ended_unix_s=time.time())
+        self._store(trial)
+        self.say(f"trial {trial.seq}: {label} -> {sc.explain()}" + (f"; STOP: {reason}" if status == "stopped" else ""))
+        if status == "stopped":
+            self.store.event(self.tune.id, "stopped", reason)
+            self.restore_best()
+        return trial
+
+    def _store(self, trial: Trial) -> None:
+        self.store.add_trial(self.tune.id, trial)
+        self.seq += 1
+
+    # -- best-known settings ---------------------------------------------------------------------------
+    def best(self) -> tuple[str | None, float | None]:
+        """The candidate key with the best median score over the stored trials (settings as found win ties)."""
+        by_key: dict[str, list[float]] = {}
+        for t in self.store.trials(self.tune.id):
+            if t.status == "ok" and t.score is not None:
+                by_key.setdefault(t.candidate, []).append(t.score)
+        if not by_key:
+            return None, None
+        best = AS_FOUND if AS_FOUND in by_key else next(iter(by_key))
+        for key, scores in by_key.items():
+            if compare(scores, by_key[best], getattr(self, "noise", DEFAULT_NOISE_PCT)) > 0:
+                best = key
+        return best, statistics.median(by_key[best])
+
+    def restore_best(self, final: bool = False) -> None:
+        best, _ = self.best()
+        self.restore(best or AS_FOUND, final=final)
+
+    def restore(self, key: str, final: bool = False) -> None:
+        if key == self.applied:
+            return
+        if key == AS_FOUND:
+            for name in self.devices:
+                cfg = self.configs[name]
+                token = self.origins[name]
+                want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
+                self.pushers[name].restore(token, cand_mod.ecn_check(cfg, self.policy, want))
+                cfg.text = self.pushers[name].running()
+                if final:
+                    self.pushers[name].forget(token)
+            self.store.event(self.tune.id, "restored", "settings as found")
+        else:
+            cand = Candidate.from_key(key)
+            for name in self.devices:
+                cfg = self.configs[name]
+                checked = cand_mod.check(cfg, self.policy, cand)
+                if checked.snippet:
+                    self.pushers[name].push(checked.snippet, cand_mod.ecn_check(cfg, self.policy,
+                                                                                cand_mod.expected(cfg, self.policy, cand)))
+                    cfg.text = self.pushers[name].running()
+                if final:
+                    self.pushers[name].forget(self.origins[name])
+            self.store.event(self.tune.id, "restored", cand.describe())
+        self.applied = key
+
+
+def _label(key: str | None) -> str:
+    if key is None:
+        return "none"
+    return "settings as found" if key == AS_FOUND else Candidate.from_key(key).describe()

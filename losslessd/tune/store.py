@@ -1,0 +1,172 @@
+"""Trials in SQLite: every finished trial is committed before the next one starts, so a tune that is killed
+resumes (the same command, the same --db) without losing one. A tune is identified by the fingerprint of
+what decides its search (benchmark command, sizes, devices and ports, strategy, budget, seed, policy,
+weights); resuming replays the stored trials to the search in order instead of running them again.
+
+Stored per trial: the candidate, whether it ran (a candidate that lints with an error is refused and never
+runs), the benchmark's per-size results, the counter deltas, the score and why a trial was invalid, and the
+benchmark's output (cut to OUTPUT_LIMIT; nccl-tests' `-J` report is never stored whole, its `env` holds the
+run's environment). Device pushes and rollbacks are events of the tune.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+
+SCHEMA_VERSION = 1
+OUTPUT_LIMIT = 64 * 1024
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tunes (
+    id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL,
+    started_unix_s REAL NOT NULL, ended_unix_s REAL, noise_pct REAL, best TEXT, best_score REAL, stopped TEXT,
+    origins TEXT NOT NULL DEFAULT '{}', start TEXT);
+CREATE TABLE IF NOT EXISTS trials (
+    tune_id INTEGER NOT NULL REFERENCES tunes(id), seq INTEGER NOT NULL, candidate TEXT NOT NULL,
+    status TEXT NOT NULL, ran INTEGER NOT NULL, reason TEXT, score REAL, measure REAL, paused_share REAL,
+    dropped REAL, per_size TEXT NOT NULL, counters TEXT NOT NULL, notes TEXT NOT NULL, output TEXT NOT NULL,
+    started_unix_s REAL NOT NULL, ended_unix_s REAL NOT NULL, PRIMARY KEY (tune_id, seq));
+CREATE TABLE IF NOT EXISTS events (
+    tune_id INTEGER NOT NULL REFERENCES tunes(id), unix_s REAL NOT NULL, kind TEXT NOT NULL, device TEXT,
+    message TEXT NOT NULL);
+"""
+AS_FOUND = "as-found"  # the candidate key of trials that measure the fabric's settings as they were found
+
+
+@dataclass
+class Trial:
+    seq: int
+    candidate: str  # Candidate.key, or AS_FOUND
+    status: str  # ok | invalid | refused | stopped
+    ran: bool
+    reason: str | None = None
+    score: float | None = None
+    measure: float | None = None
+    paused_share: float | None = None
+    dropped: float | None = None
+    per_size: dict[int, float] = field(default_factory=dict)
+    counters: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    output: str = ""
+    started_unix_s: float = 0.0
+    ended_unix_s: float = 0.0
+
+
+@dataclass
+class Tune:
+    id: int
+    fingerprint: str
+    params: dict
+    status: str  # running | finished | stopped
+    started_unix_s: float
+    ended_unix_s: float | None = None
+    noise_pct: float | None = None
+    best: str | None = None
+    best_score: float | None = None
+    stopped: str | None = None
+    origins: dict = field(default_factory=dict)  # device -> how to restore its settings as found
+    start: str | None = None  # the candidate the search started from (kept: a resumed tune starts there too)
+
+
+def fingerprint(params: dict) -> str:
+    return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")  # a finished trial survives a power cut too
+            self.db.executescript(_SCHEMA)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            version = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise InputError(f"not a losslessd tune database: {exc}", file=str(self.path)) from None
+        if version != str(SCHEMA_VERSION):
+            raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- tunes ---------------------------------------------------------------------------------------
+    def open_tune(self, params: dict) -> tuple[Tune, bool]:
+        """The unfinished tune with these parameters (resumed: True), or a new one."""
+        fp = fingerprint(params)
+        row = self.db.execute("SELECT id FROM tunes WHERE fingerprint = ? AND status = 'running' ORDER BY id DESC",
+                              (fp,)).fetchone()
+        if row is not None:
+            return self.tune(row[0]), True
+        cur = self.db.execute("INSERT INTO tunes (fingerprint, params, status, started_unix_s) VALUES (?, ?, 'running', ?)",
+                              (fp, json.dumps(params, sort_keys=True), time.time()))
+        return self.tune(cur.lastrowid), False
+
+    def tune(self, tune_id: int | None = None) -> Tune:
+        """A tune by id, or the latest."""
+        sql = "SELECT id, fingerprint, params, status, started_unix_s, ended_unix_s, noise_pct, best, best_score, " \
+              "stopped, origins, start FROM tunes "
+        row = self.db.execute(sql + ("WHERE id = ?" if tune_id is not None else "ORDER BY id DESC LIMIT 1"),
+                              (tune_id,) if tune_id is not None else ()).fetchone()
+        if row is None:
+            raise InputError(f"no tune {tune_id} in this database" if tune_id is not None else "no tune in this database",
+                             file=str(self.path))
+        return Tune(id=row[0], fingerprint=row[1], params=json.loads(row[2]), status=row[3], started_unix_s=row[4],
+                    ended_unix_s=row[5], noise_pct=row[6], best=row[7], best_score=row[8], stopped=row[9],
+                    origins=json.loads(row[10]), start=row[11])
+
+    def tunes(self) -> list[Tune]:
+        return [self.tune(r[0]) for r in self.db.execute("SELECT id FROM tunes ORDER BY id")]
+
+    def set_origins(self, tune_id: int, origins: dict) -> None:
+        self.db.execute("UPDATE tunes SET origins = ? WHERE id = ?", (json.dumps(origins, sort_keys=True), tune_id))
+
+    def set_start(self, tune_id: int, start: str) -> None:
+        self.db.execute("UPDATE tunes SET start = ? WHERE id = ?", (start, tune_id))
+
+    def set_noise(self, tune_id: int, noise: float) -> None:
+        self.db.execute("UPDATE tunes SET noise_pct = ? WHERE id = ?", (noise, tune_id))
+
+    def finish(self, tune_id: int, status: str, best: str | None, best_score: float | None, stopped: str | None) -> None:
+        self.db.execute("UPDATE tunes SET status = ?, ended_unix_s = ?, best = ?, best_score = ?, stopped = ? "
+                        "WHERE id = ?", (status, time.time(), best, best_score, stopped, tune_id))
+
+    # -- trials --------------------------------------------------------------------------------------
+    def add_trial(self, tune_id: int, trial: Trial) -> None:
+        """One transaction per trial: committed when this returns."""
+        self.db.execute(
+            "INSERT INTO trials VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (tune_id, trial.seq, trial.candidate, trial.status, int(trial.ran), trial.reason, trial.score,
+             trial.measure, trial.paused_share, trial.dropped, json.dumps({str(k): v for k, v in trial.per_size.items()}),
+             json.dumps(trial.counters), json.dumps(trial.notes), trial.output[:OUTPUT_LIMIT],
+             trial.started_unix_s, trial.ended_unix_s))
+
+    def trials(self, tune_id: int) -> list[Trial]:
+        rows = self.db.execute("SELECT seq, candidate, status, ran, reason, score, measure, paused_share, dropped, "
+                               "per_size, counters, notes, output, started_unix_s, ended_unix_s FROM trials "
+                               "WHERE tune_id = ? ORDER BY seq", (tune_id,)).fetchall()
+        return [Trial(seq=r[0], candidate=r[1], status=r[2], ran=bool(r[3]), reason=r[4], score=r[5], measure=r[6],
+                      paused_share=r[7], dropped=r[8], per_size={int(k): v for k, v in json.loads(r[9]).items()},
+                      counters=json.loads(r[10]), notes=json.loads(r[11]), output=r[12], started_unix_s=r[13],
+                      ended_unix_s=r[14]) for r in rows]
+
+    # -- events --------------------------------------------------------------------------------------
+    def event(self, tune_id: int, kind: str, message: str, device: str | None = None) -> None:
+        self.db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (tune_id, time.time(), kind, device, message))
+
+    def events(self, tune_id: int) -> list[tuple[float, str, str | None, str]]:
+        return [tuple(r) for r in self.db.execute(
+            "SELECT unix_s, kind, device, message FROM events WHERE tune_id = ? ORDER BY rowid", (tune_id,))]

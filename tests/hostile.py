@@ -1,0 +1,576 @@
+"""A fixed corpus of hostile and broken inputs for every CLI entry that reads input, and a harness that
+runs them (issue 11). Each case builds its input small, at run time, in a folder of its own (a sparse
+file stands for a large one; nothing big is stored), and says which exit codes the documented
+behaviour allows and what the message must name.
+
+    python -m tests.hostile [--only NAME] [--json]      run every case in this process
+
+The harness runs the cases in one process, through the real CLI entry (``losslessd.cli.main.main``),
+under an address-space limit (MEMORY_LIMIT_BYTES): a case that tries to read /dev/zero or expand a
+YAML alias bomb fails with MemoryError instead of taking the machine. A case that blocks (a FIFO opened
+for reading) is cut by an alarm after HANG_S and reported as hung; that is a safety net for a
+regression, not a measure of speed. tests/test_hostile.py asserts on the outcomes: no traceback, no
+hang, no internal error, the documented exit code, and the limit or file:line the message names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import resource
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FABRIC = ROOT / "examples" / "fabric"
+MEMORY_LIMIT_BYTES = 3 * 1024**3  # address space of the harness process (Python + imports take ~1 GB of it)
+HANG_S = int(os.environ.get("LOSSLESSD_HOSTILE_HANG_S", "60"))  # a case still running after this long is reported as hung (a blocked read never returns)
+USAGE = 2  # exit code of unusable input (README "Exit codes")
+
+
+@dataclass
+class Case:
+    name: str
+    build: Callable[[Path], list[str]]  # writes its inputs under the folder given, returns the CLI arguments
+    exits: tuple[int, ...] = (USAGE,)  # documented outcomes
+    says: tuple[str, ...] = ()  # substrings the output must hold (file:line, the limit, the reason)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    name: str
+    exit: int | None
+    output: str
+    traceback: bool  # an exception escaped the CLI, or the CLI printed a traceback
+    hung: bool
+    memory_error: bool
+    seconds: float
+    ok: bool = False  # exit code documented and every expected phrase present, no traceback/hang
+    problems: list[str] = field(default_factory=list)
+
+
+# ---- building blocks ---------------------------------------------------------------------------------------
+def _w(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+def _sparse(path: Path, size: int) -> Path:
+    """A file of ``size`` bytes that takes no disk (and no time) to make."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        f.truncate(size)
+    return path
+
+
+def _fabric(tmp: Path) -> Path:
+    """A one-device fabric folder (leaf1's SONiC config) to put hostile things next to."""
+    folder = tmp / "fabric"
+    shutil.copytree(FABRIC / "leaf1", folder / "leaf1")
+    return folder
+
+
+def _deep_block(depth: int, leaf: str = "x") -> str:
+    return "".join(f"{' ' * i}k{i}:\n" for i in range(depth)) + " " * depth + leaf + "\n"
+
+
+def _deep_flow(depth: int) -> str:
+    return "[" * depth + "]" * depth + "\n"
+
+
+def _laughs(levels: int = 9, width: int = 9, key: str = "links") -> str:
+    """The YAML billion laughs: each level lists ``width`` aliases of the level before (width^levels leaves)."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    lines.append(f"{key}: *a{levels - 1}")
+    return "\n".join(lines) + "\n"
+
+
+BIG_DIGITS = "9" * 5000  # above CPython's 4,300-digit int/str conversion limit
+POLICY_OK = "name: hostile\nextends: roce-dscp26\n"
+SETTINGS = "inventory: inventory.yaml\nknown_hosts: known_hosts\nhistory: {{path: h.db}}\n{extra}"
+INVENTORY = """\
+defaults:
+  username: admin
+  data: {{credentials: {{password_env: HOSTILE_PW}}}}
+hosts:
+  {name}:
+    hostname: 127.0.0.1
+    platform: sonic
+"""
+# A valid inventory whose devices are on TEST-NET-1 (RFC 5737: never routed), for fuzzing `pull` and the daemon.
+TEST_NET_INVENTORY = """\
+defaults:
+  username: admin
+  data: {credentials: {password_env: HOSTILE_PW}}
+groups:
+  switches: {platform: sonic, data: {snmp: {version: 2c, community_env: HOSTILE_PW}}}
+hosts:
+  leaf1: {hostname: 192.0.2.1, groups: [switches]}
+  spine1: {hostname: 192.0.2.2, platform: eos, port: 2222}
+"""
+
+
+def _lint(*paths: Path | str, policy: str | None = None, extra: list[str] = ()) -> list[str]:
+    return ["lint", *map(str, paths), *(["--policy", policy] if policy else []), *extra]
+
+
+def _policy_case(text: str | bytes) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        return ["policy", "check", str(_w(tmp / "p.yaml", text))]
+    return build
+
+
+def _lint_policy_case(text: str) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        return _lint(_fabric(tmp), policy=str(_w(tmp / "p.yaml", text)))
+    return build
+
+
+def _topology_case(text: str | Callable[[Path], str]) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        folder = _fabric(tmp)
+        _w(folder / "topology.yaml", text(folder) if callable(text) else text)
+        return _lint(folder)
+    return build
+
+
+def _inventory_case(text: str, name: str = "inv.yaml") -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        _w(tmp / "known_hosts", "")
+        return ["pull", "-i", str(_w(tmp / name, text)), "-o", str(tmp / "out"), "--known-hosts",
+                str(tmp / "known_hosts")]
+    return build
+
+
+def _pull_from(path: Callable[[Path], Path]) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        _w(tmp / "known_hosts", "")
+        return ["pull", "-i", str(path(tmp)), "-o", str(tmp / "out"), "--known-hosts", str(tmp / "known_hosts")]
+    return build
+
+
+def _settings_case(extra: str = "", inventory: str | None = None, settings: str | None = None,
+                   special: Callable[[Path], None] | None = None) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        _w(tmp / "known_hosts", "")
+        if inventory is not None:
+            _w(tmp / "inventory.yaml", inventory)
+        else:
+            _w(tmp / "inventory.yaml", INVENTORY.format(name="leaf1"))
+        if special:
+            special(tmp)
+        path = tmp / "losslessd.yaml"
+        if not path.exists() and not path.is_symlink():
+            _w(path, settings if settings is not None else SETTINGS.format(extra=extra))
+        return ["daemon", "--config", str(path), "--check"]
+    return build
+
+
+def _manifest_case(text: str) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        snap = tmp / "snapshot"
+        _w(snap / "manifest.json", text)
+        shutil.copy(FABRIC / "spine1.cfg", snap)
+        return _lint(snap)
+    return build
+
+
+def _config_db(text: str) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        folder = tmp / "fabric"
+        _w(folder / "leaf9" / "config_db.json", text)
+        shutil.copy(FABRIC / "spine1.cfg", folder)
+        return _lint(folder)
+    return build
+
+
+def _sonic_ports(names: list[str]) -> str:
+    return json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "leaf9"}},
+                       "PORT": {n: {"speed": "100000", "mtu": "9100", "admin_status": "up"} for n in names},
+                       "PORT_QOS_MAP": {n: {"pfc_enable": "3"} for n in names}})
+
+
+def _symlink_loop(tmp: Path) -> Path:
+    (tmp / "loop").symlink_to(tmp / "loop")
+    return tmp / "loop"
+
+
+def _render_device(make: Callable[[Path], Path]) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        return ["render", "--platform", "sonic", "--device", str(make(tmp))]
+    return build
+
+
+def _fix(make: Callable[[Path], list[str]]) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        return ["fix", *make(tmp)[1:]]
+    return build
+
+
+def _over_limit(name: str) -> Callable[[Path], Path]:
+    def make(tmp: Path) -> Path:
+        return _sparse(tmp / name, 600 * 1024 * 1024)  # above every default limit, below nothing real
+    return make
+
+
+# ---- the cases -------------------------------------------------------------------------------------------
+def cases() -> list[Case]:
+    C = Case
+    out = [
+        # YAML nesting, integers and aliases in each YAML loader
+        C("policy-deep-block", _policy_case(_deep_block(2000)), says=("p.yaml:", "nest")),
+        C("policy-deep-flow", _policy_case(_deep_flow(100_000)), says=("p.yaml:", "nest")),
+        C("policy-huge-int", _policy_case(f"name: x\nlossless:\n  priorities: [{BIG_DIGITS}]\n"), says=("p.yaml:3",)),
+        C("policy-bad-date", _policy_case("name: x\ndescription: 2001-02-30\n"), says=("p.yaml:2",)),
+        C("policy-alias-bomb", _policy_case(_laughs(key="description")), says=("p.yaml:", "alias")),
+        C("policy-recursive-alias", _policy_case("name: x\nroce_ports: &a {select: all, x: *a}\n"), says=("p.yaml:",)),
+        C("policy-extends-chain", lambda t: ["policy", "check", str(_extends_chain(t, 2000))], says=("extends",)),
+        C("policy-extends-cycle", lambda t: ["policy", "check", str(_extends_cycle(t))], says=("loop",)),
+        C("policy-bad-regex", _policy_case("name: x\nroce_ports:\n  description_regex: 'gpu(['\n"),
+          says=("p.yaml:3", "regular expression")),
+        C("policy-bad-name-regex", _policy_case("name: x\nroce_ports:\n  name_regex: '*Ethernet'\n"), says=("p.yaml:3",)),
+        C("lint-policy-bad-regex", _lint_policy_case("name: x\nroce_ports:\n  description_regex: 'gpu(['\n"),
+          says=("p.yaml:3",)),
+        C("policy-inverted-range", _policy_case("name: x\necn:\n  min_threshold_bytes: {min: 2000, max: 1000}\n"),
+          says=("p.yaml:3", "min")),
+        C("policy-duplicate-key", _policy_case("name: x\necn:\n  required: true\n  required: false\n"),
+          says=("p.yaml:4", "duplicate")),
+        C("policy-fifo", lambda t: ["policy", "check", str(_fifo(t / "p.yaml"))], says=("p.yaml", "regular file")),
+        C("policy-dev-zero", lambda t: ["policy", "check", "/dev/zero"], says=("/dev/zero",)),
+        C("policy-folder", lambda t: ["policy", "check", str(_w(t / "p.yaml" / "x", "").parent)], says=("p.yaml",)),
+        C("policy-symlink-loop", lambda t: ["policy", "check", str(_symlink_loop(t))], says=("loop",)),
+        C("policy-not-utf8", _policy_case(b"name: x\ndescription: \xff\xfe\n"), says=("p.yaml:2", "UTF-8")),
+        C("policy-nul", _policy_case(b"name: x\x00\n"), says=("p.yaml:1",)),
+        C("policy-huge-file", lambda t: ["policy", "check", str(_over_limit("p.yaml")(t))], says=("p.yaml", "limit")),
+        # topology.yaml
+        C("topology-deep-block", _topology_case(_deep_block(2000)), says=("topology.yaml:", "nest")),
+        C("topology-deep-flow", _topology_case("links: " + _deep_flow(100_000)), says=("topology.yaml:", "nest")),
+        C("topology-alias-bomb", _topology_case(_laughs()), says=("topology.yaml:", "alias")),
+        C("topology-recursive-alias", _topology_case("links: &a [*a]\n"), says=("topology.yaml:",)),
+        C("topology-huge-int", _topology_case(f"tiers: {{leaf1: {BIG_DIGITS}}}\n"), exits=(0, 1, 2),
+          says=("topology.yaml:1",)),
+        C("topology-lldp-dev-zero", _topology_case("lldp: {leaf1: /dev/zero}\n"), exits=(1, 2),
+          says=("topology.yaml:1", "/dev/zero")),
+        C("topology-routes-shadow", _topology_case("routes: {leaf1: ../../../../../../etc/shadow}\n"), exits=(1, 2),
+          says=("topology.yaml:1", "outside")),
+        C("topology-lldp-fifo", _topology_case(lambda f: (_fifo(f / "lldp.txt"), "lldp: {leaf1: lldp.txt}\n")[1]),
+          exits=(1, 2), says=("lldp.txt", "regular file")),
+        C("topology-fifo", lambda t: _lint(_fabric(t), extra=["--topology", str(_fifo(t / "topo.yaml"))]),
+          says=("topo.yaml", "regular file")),
+        C("topology-link-to-outside", _topology_case(lambda f: ((f / "lldp.txt").symlink_to("/etc/shadow"),
+                                                                "lldp: {leaf1: lldp.txt}\n")[1]),
+          exits=(1, 2), says=("topology.yaml:1", "outside")),
+        C("topology-duplicate-key", _topology_case("routing: updown\nrouting: routes\n"),
+          says=("topology.yaml:2", "duplicate")),
+        # device inputs and folders
+        C("lint-empty-folder", lambda t: _lint(_w(t / "empty" / ".keep", "").parent), says=("nothing",)),
+        C("lint-folder-only-fifo", lambda t: _lint(_fifo(t / "f" / "leaf1.cfg").parent), says=("leaf1.cfg",)),
+        C("lint-config-db-is-folder", lambda t: _lint(_w(t / "leaf1" / "config_db.json" / "x", "").parent.parent),
+          says=("config_db.json",)),
+        C("lint-config-db-fifo", lambda t: _lint(_fifo(t / "leaf1" / "config_db.json").parent),
+          says=("config_db.json", "regular file")),
+        C("lint-dev-zero", lambda t: _lint("/dev/zero"), says=("/dev/zero",)),
+        C("lint-fifo-path", lambda t: _lint(_fifo(t / "x.cfg")), says=("x.cfg",)),
+        C("lint-symlink-loop", lambda t: _lint(_symlink_loop(t)), says=("loop",)),
+        C("lint-symlink-loop-in-folder", lambda t: (_symlink_loop(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
+          says=("loop",)),
+        C("lint-deep-folders", lambda t: _lint(_deep_folders(t / "deep", 1200)), exits=(0, 1), says=("leaf1",)),
+        C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
+          says=("1 device checked",)),
+        C("lint-too-many-ports", _config_db(_sonic_ports([f"Ethernet{i}" for i in range(17_000)])),
+          exits=(1,), says=("17,000 ports", "16,384")),
+        C("lint-too-many-interfaces", lambda t: _lint(_w(t / "sw.cfg", "hostname sw\n" + "".join(
+            f"interface Ethernet{i}\n   mtu 9214\n" for i in range(17_000)))), says=("16,385 ports",)),
+        C("lint-nxos-range-flood", lambda t: _lint(_w(t / "sw.cfg", "hostname sw\nsystem qos\n" + "".join(
+            f"interface Ethernet1/1-1024\n  mtu 9216\n" for _ in range(1100)))), says=("sw.cfg:", "ports in all")),
+        C("lint-junos-range-flood", lambda t: _lint(_w(t / "sw.cfg", "set system host-name sw\n" + "".join(
+            f"set interfaces interface-range r{i} member et-0/0/[0-4000]\n" for i in range(300)))),
+          says=("sw.cfg:", "ports in all")),
+        C("lint-junos-many-ranges", lambda t: _lint(_w(t / "sw.cfg", "set system host-name sw\n" + "".join(
+            f"set interfaces interface-range r{i} member et-0/0/{i}\n" for i in range(1100)))),
+          says=("sw.cfg:", "interface ranges")),
+        C("fix-deep-indent", lambda t: ["fix", "--unsafe-fixes", str(_w(t / "spine1.cfg", _deep_indent()))],
+          exits=(0, 1)),
+        C("lint-huge-config-db", lambda t: _lint(_over_limit("leaf1/config_db.json")(t).parent),
+          says=("config_db.json", "limit")),
+        C("lint-deep-json", _config_db(_deep_flow(100_000)), exits=(1,), says=("config_db.json",)),
+        C("lint-huge-json-int", _config_db('{"PORT": {"Ethernet0": {"mtu": ' + BIG_DIGITS + "}}}"), exits=(1,),
+          says=("config_db.json",)),
+        C("lint-port-5000-digits", _config_db(_sonic_ports(["Ethernet" + BIG_DIGITS, "Ethernet" + "8" * 5000,
+                                                            "Ethernet4"])), exits=(0, 1)),
+        C("lint-eos-port-5000-digits", lambda t: _lint(_w(t / "sw.cfg", _eos_ports())), exits=(0, 1)),
+        C("lint-manifest-deep", _manifest_case(_deep_flow(100_000)), exits=(1,), says=("manifest.json",)),
+        C("lint-manifest-fifo", lambda t: (_fifo(t / "s" / "manifest.json"),
+                                           shutil.copy(FABRIC / "spine1.cfg", t / "s"), _lint(t / "s"))[2],
+          exits=(1,), says=("manifest.json",)),
+        C("lint-manifest-huge-int", _manifest_case('{"format": "losslessd-snapshot", "version": ' + BIG_DIGITS + "}"),
+          exits=(1,), says=("manifest.json",)),
+        C("lint-baseline-deep", lambda t: _lint(_fabric(t), extra=["--baseline", str(_w(t / "b.json",
+                                                                                         _deep_flow(100_000)))]),
+          says=("b.json",)),
+        C("lint-baseline-dev-zero", lambda t: _lint(_fabric(t), extra=["--baseline", "/dev/zero"]), says=("/dev/zero",)),
+        C("lint-baseline-fifo", lambda t: _lint(_fabric(t), extra=["--baseline", str(_fifo(t / "b.json"))]),
+          says=("b.json",)),
+        # inventories (`pull --inventory`)
+        C("pull-dev-zero", _pull_from(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
+        C("pull-fifo", _pull_from(lambda t: _fifo(t / "inv.yaml")), says=("inv.yaml", "regular file")),
+        C("pull-symlink-loop", _pull_from(_symlink_loop), says=("loop",)),
+        C("pull-huge-file", _pull_from(_over_limit("inv.yaml")), says=("inv.yaml", "limit")),
+        C("pull-deep-block", _inventory_case(_deep_block(2000)), says=("inv.yaml:", "nest")),
+        C("pull-deep-flow", _inventory_case("hosts: " + _deep_flow(100_000)), says=("inv.yaml:", "nest")),
+        C("pull-alias-bomb", _inventory_case(_laughs(key="hosts")), says=("inv.yaml:", "alias")),
+        C("pull-huge-int", _inventory_case(INVENTORY.format(name="leaf1") + f"    port: {BIG_DIGITS}\n"),
+          says=("inv.yaml:8",)),
+        C("pull-big-yaml", _inventory_case("hosts:\n" + "".join(f"  h{i}: {{platform: sonic}}\n" for i in range(250_000))),
+          says=("inv.yaml", "4 MiB")),
+        C("lint-big-nvue-yaml", lambda t: _lint(_w(t / "sw.yaml", "- header:\n    nvue-api-version: nvue_v1\n- set:\n"
+                                                   "    interface:\n" + "".join(f"      swp{i}: {{link: {{mtu: 9216}}}}\n"
+                                                                              for i in range(150_000)))),
+          says=("sw.yaml", "4 MiB")),
+        C("pull-groups-null-list", _inventory_case(INVENTORY.format(name="leaf1") + "    groups: [[null]]\n"),
+          says=("inv.yaml:8", "group")),
+        C("pull-group-chain", _inventory_case(_group_chain(3000).replace("platform: sonic}", "port: 0}")),
+          says=("inv.yaml:3004", "group g2999", "port")),
+        C("pull-group-cycle", _inventory_case(_group_chain(3, cycle=True)), says=("inv.yaml:", "cycle")),
+        C("pull-hosts-file-fifo", _pull_from(lambda t: (_fifo(t / "inv" / "hosts.yaml"), t / "inv")[1]),
+          says=("hosts.yaml", "regular file")),
+        C("pull-password-file-fifo", lambda t: _inventory_case(
+            f"defaults:\n  username: admin\n  data: {{credentials: {{password_file: {_fifo(t / 'pw')}}}}}\n"
+            "hosts:\n  leaf1: {hostname: 127.0.0.1, platform: sonic}\n")(t), says=("pw", "regular file")),
+        C("pull-password-file-dev-zero", _inventory_case(
+            "defaults:\n  username: admin\n  data: {credentials: {password_file: /dev/zero}}\n"
+            "hosts:\n  leaf1: {hostname: 127.0.0.1, platform: sonic}\n"), says=("/dev/zero",)),
+        C("pull-duplicate-host", _inventory_case(INVENTORY.format(name="leaf1") + "  leaf1:\n    platform: sonic\n"),
+          says=("inv.yaml:8", "duplicate")),
+        # hostile host names: refused before anything touches the file system (exit 2)
+        *[C(f"pull-host-name-{label}", _inventory_case(INVENTORY.format(name=name)), says=("inv.yaml:5", "name"))
+          for label, name in (("dotdot-slash", "'../escaped'"), ("absolute", "/tmp/x/y"), ("nul", '"a\\0b"'),
+                              ("long", "h" * 5000), ("dot", "'.'"), ("dotdot", "'..'"), ("hidden", ".hidden"),
+                              ("backslash", "'a\\b'"), ("newline", '"a\\nb"'))],
+        # daemon settings (`daemon --check`)
+        C("daemon-deep-block", _settings_case(settings=_deep_block(2000)), says=("losslessd.yaml:", "nest")),
+        C("daemon-deep-flow", _settings_case(settings="poll: " + _deep_flow(100_000)), says=("losslessd.yaml:", "nest")),
+        C("daemon-alias-bomb", _settings_case(settings=_laughs(key="inventory")), says=("losslessd.yaml:", "alias")),
+        C("daemon-huge-int", _settings_case(f"poll: {{concurrency: {BIG_DIGITS}}}\n"), says=("losslessd.yaml:4",)),
+        C("daemon-infinite-interval", _settings_case("poll: {snmp_interval_s: .inf}\n"), says=("losslessd.yaml:4",)),
+        C("daemon-fifo", _settings_case(special=lambda t: _fifo(t / "losslessd.yaml")),
+          says=("losslessd.yaml", "regular file")),
+        C("daemon-symlink-loop", _settings_case(special=lambda t: (t / "losslessd.yaml").symlink_to(t / "losslessd.yaml")),
+          says=("loop",)),
+        C("daemon-inventory-fifo", _settings_case(special=lambda t: (_fifo(t / "inv2.yaml")),
+                                                  settings=SETTINGS.format(extra="").replace("inventory.yaml",
+                                                                                             "inv2.yaml")),
+          says=("inv2.yaml", "regular file")),
+        C("daemon-inventory-bomb", _settings_case(inventory=_laughs(key="hosts")), says=("inventory.yaml:", "alias")),
+        C("daemon-policy-bad-regex", _settings_case("policy: p.yaml\n", special=lambda t: _w(
+            t / "p.yaml", "name: x\nroce_ports: {name_regex: '(('}\n")), says=("p.yaml:2",)),
+        C("daemon-duplicate-key", _settings_case(settings=SETTINGS.format(extra="policy: a\npolicy: b\n")),
+          says=("losslessd.yaml:5", "duplicate")),
+        # render --device and fix read device files the same way
+        C("render-device-dev-zero", _render_device(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
+        C("render-device-fifo", _render_device(lambda t: _fifo(t / "leaf1.json")), says=("leaf1.json", "regular file")),
+        C("render-device-deep-json", _render_device(lambda t: _w(t / "leaf1.json", _deep_flow(100_000))),
+          says=("leaf1.json",)),
+        C("render-device-symlink-loop", _render_device(_symlink_loop), says=("loop",)),
+        C("render-device-huge", _render_device(_over_limit("leaf1.json")), says=("leaf1.json", "limit")),
+        C("fix-empty-folder", _fix(lambda t: _lint(_w(t / "empty" / ".keep", "").parent)), says=("nothing",)),
+        C("fix-fifo-folder", _fix(lambda t: _lint(_fifo(t / "f" / "leaf1.cfg").parent)), says=("leaf1.cfg",)),
+        C("fix-policy-bad-regex", _fix(_lint_policy_case("name: x\nroce_ports:\n  description_regex: '[z-a]'\n")),
+          says=("p.yaml:3",)),
+        C("fix-topology-bomb", _fix(_topology_case(_laughs())), says=("topology.yaml:", "alias")),
+    ]
+    return out
+
+
+def _extends_chain(tmp: Path, n: int) -> Path:
+    for i in range(n):
+        _w(tmp / f"p{i}.yaml", f"name: p{i}\nextends: p{i + 1}.yaml\n")
+    _w(tmp / f"p{n}.yaml", "name: last\n")
+    return tmp / "p0.yaml"
+
+
+def _extends_cycle(tmp: Path) -> Path:
+    _w(tmp / "a.yaml", "name: a\nextends: b.yaml\n")
+    _w(tmp / "b.yaml", "name: b\nextends: a.yaml\n")
+    return tmp / "a.yaml"
+
+
+def _group_chain(n: int, cycle: bool = False) -> str:
+    groups = "".join(f"  g{i}: {{groups: [g{i + 1}]}}\n" for i in range(n - 1))
+    groups += f"  g{n - 1}: {{platform: sonic{', groups: [g0]' if cycle else ''}}}\n"
+    return INVENTORY.format(name="leaf1").replace("hosts:", "groups:\n" + groups + "hosts:") + "    groups: [g0]\n"
+
+
+def _deep_folders(top: Path, depth: int) -> Path:
+    """A device at the bottom of ``depth`` nested folders (deeper than Python's recursion limit)."""
+    path = top
+    path.mkdir()
+    for _ in range(depth):  # os.makedirs recurses per level
+        path = path / "d"
+        os.mkdir(path)
+    shutil.copy(FABRIC / "spine1.cfg", path / "leaf1.cfg")
+    return top
+
+
+def _link_loops(folder: Path) -> None:
+    """Two links back to the folder itself: followed naively, 2^40 paths."""
+    (folder / "a").symlink_to(".")
+    (folder / "b").symlink_to(".")
+
+
+def _deep_indent() -> str:
+    """spine1's config with 3,000 lines each indented one space more than the last, inside an interface."""
+    text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+    return text + "interface Ethernet9/1\n" + "".join(f"{' ' * (i + 1)}description d{i}\n" for i in range(3000))
+
+
+def _eos_ports() -> str:
+    text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+    return text + f"interface Ethernet{BIG_DIGITS}/1\n   priority-flow-control on\n!\n"
+
+
+# ---- the harness -------------------------------------------------------------------------------------------
+class _Hung(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Hung()
+
+
+def run_case(case: Case, tmp: Path) -> Outcome:
+    """Run one case through the CLI in this process; never raises."""
+    from losslessd.cli.main import main
+
+    folder = tmp / case.name
+    folder.mkdir(parents=True)
+    out, err = io.StringIO(), io.StringIO()
+    exit_code: int | None = None
+    escaped = hung = memory = False
+    env = {"HOSTILE_PW": "pw", **case.env}
+    saved_env = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    argv = sys.argv
+    started = time.monotonic()
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(HANG_S)
+    try:
+        args = case.build(folder)
+        sys.argv = ["losslessd", *args]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main()
+        exit_code = 0
+    except SystemExit as exc:
+        exit_code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except _Hung:
+        hung = True
+    except MemoryError:
+        memory = escaped = True
+        err.write("MemoryError\n")
+    except BaseException:  # noqa: BLE001 - what the harness measures
+        escaped = True
+        err.write(traceback.format_exc())
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+        sys.argv = argv
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    text = out.getvalue() + err.getvalue()
+    memory = memory or "MemoryError" in text
+    # A traceback Python printed starts a line of stderr (a report may quote one found in an input file).
+    printed = any(line.startswith("Traceback (most recent call last)") for line in err.getvalue().splitlines())
+    outcome = Outcome(case.name, exit_code, text[-20000:], escaped or printed, hung, memory,
+                      round(time.monotonic() - started, 2))
+    if outcome.hung:
+        outcome.problems.append("hung")
+    if outcome.traceback:
+        outcome.problems.append("traceback")
+    if exit_code not in case.exits and not hung:
+        outcome.problems.append(f"exit {exit_code}, documented: {case.exits}")
+    outcome.problems += [f"output does not say {s!r}" for s in case.says if s not in text]
+    outcome.ok = not outcome.problems
+    return outcome
+
+
+def run_all(names: list[str] | None = None) -> list[Outcome]:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+    chosen = [c for c in cases() if not names or c.name in names]
+    results = []
+    tmp = tempfile.mkdtemp(prefix="losslessd-hostile-")
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        for case in chosen:
+            results.append(run_case(case, Path(tmp)))
+    finally:
+        os.chdir(cwd)
+        _rmtree(tmp)
+    return results
+
+
+def _rmtree(top: str) -> None:
+    """shutil.rmtree recurses per level: this one does not (lint-deep-folders nests 1,200 deep)."""
+    stack = [(top, False)]
+    while stack:
+        path, emptied = stack.pop()
+        if emptied:
+            os.rmdir(path)
+            continue
+        stack.append((path, True))
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, False))
+                else:
+                    os.unlink(entry.path)
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", action="append", help="run only this case (repeatable)")
+    ap.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    args = ap.parse_args()
+    results = run_all(args.only)
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if args.json:
+        print(json.dumps({"peak_rss_mib": peak_mib, "outcomes": [asdict(r) for r in results]}))
+        return
+    for r in results:
+        flag = "ok  " if r.ok else "FAIL"
+        print(f"{flag} {r.name:<34} exit {r.exit!s:<4} {r.seconds:6.2f} s  {'; '.join(r.problems)}")
+    bad = [r for r in results if not r.ok]
+    print(f"{len(results)} cases: {sum(r.traceback for r in results)} tracebacks, {sum(r.hung for r in results)} hung, "
+          f"{sum(r.memory_error for r in results)} out of memory, {len(bad)} not as documented; "
+          f"peak RSS {peak_mib:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

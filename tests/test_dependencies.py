@@ -1,0 +1,72 @@
+"""pyproject.toml declares what losslessd imports, bounds what it calls below the next major version,
+and declares what a dependency needs of ours but does not declare itself (cryptography for pysnmp's AES)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import re
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the suite runs there
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+# A floor only: its major versions come every few months and have not broken what pysnmp uses of it.
+FLOOR_ONLY = {"cryptography"}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower().replace("_", "-")
+
+
+def _declared(*groups: str) -> dict[str, str]:
+    reqs = list(PROJECT["dependencies"]) if "main" in groups else []
+    for group in groups:
+        reqs += PROJECT["optional-dependencies"].get(group, [])
+    return {_name(r): r for r in reqs if not r.startswith("losslessd")}
+
+
+def _imported() -> dict[str, set[str]]:
+    """Top-level third-party modules imported anywhere in losslessd/, with the files that import them."""
+    found: dict[str, set[str]] = {}
+    for path in (ROOT / "losslessd").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for top in {n.split(".")[0] for n in names} - set(sys.stdlib_module_names) - {"losslessd"}:
+                found.setdefault(top, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_library_losslessd_imports_is_declared():
+    declared = _declared("main", "sim", "plot", "gnmi", "fast", "bayes")
+    distributions = importlib.metadata.packages_distributions()
+    undeclared = {module: sorted(files) for module, files in _imported().items()
+                  if not {d.lower().replace("_", "-") for d in distributions.get(module, [module])} & set(declared)}
+    assert undeclared == {}, f"imported but not in pyproject.toml: {undeclared}"
+
+
+def test_libraries_we_call_are_bounded_below_their_next_major():
+    for name, requirement in _declared("main", "sim", "plot", "gnmi", "fast", "bayes", "test").items():
+        if name in FLOOR_ONLY or name == "hatchling":  # hatchling: the build backend, pinned by [build-system]
+            continue
+        assert "<" in requirement, f"{requirement}: give it an upper bound below the next major version"
+        upper_major = int(re.search(r"<\s*(\d+)", requirement)[1])
+        installed = importlib.metadata.version(name)
+        assert int(installed.split(".")[0]) < upper_major, f"{name} {installed} is installed, above {requirement}"
+
+
+def test_cryptography_is_a_dependency_of_ours_for_snmpv3_privacy():
+    """pysnmp declares only pyasn1; without cryptography an authPriv (AES) poll fails."""
+    assert "cryptography" in _declared("main")
+    assert not any(_name(r) == "cryptography" for r in importlib.metadata.requires("pysnmp") or []
+                   if "extra ==" not in r)
+    from pysnmp.proto.secmod.rfc3826.priv import aes
+    assert aes.PysnmpCryptoError is False  # the declared floor gives pysnmp the AES it looks for

@@ -1,0 +1,99 @@
+"""Issue 11 item 3: inventory host names become file names (captures, counters, session logs). A hostile
+name must never make `pull` write outside --out (or --session-log), whether it comes from an inventory
+file (refused with file:line before any connection) or from an Inventory built in Python (refused by
+collect.pull before any connection). Against the real SSH simulator, so a name that slipped through
+would really be collected and written."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from losslessd import inventory
+from losslessd.collect import pull as collect
+from losslessd.errors import InputError
+
+HOSTILE = ["../escaped", "/tmp/losslessd-escape-test/x/y", "a\x00b", "h" * 5000, ".", "..", ".hidden",
+           "sub/dir", "a\\b", "a\nb", ""]
+OUTSIDE = Path("/tmp/losslessd-escape-test")
+
+
+def _tree(root: Path) -> set[str]:
+    """Every path under ``root`` (so a write anywhere in the test's folder is seen)."""
+    return {os.path.relpath(os.path.join(d, n), root) for d, dirs, files in os.walk(root) for n in dirs + files}
+
+
+def _inventory(sim, names: list[str], path: Path) -> Path:
+    """The simulator's leaf1 entry (its real address and credentials) under each of ``names``."""
+    data = yaml.safe_load(sim.inventory_path.read_text())
+    leaf1 = data["hosts"]["leaf1"]
+    data["hosts"] = {name: leaf1 for name in names}
+    path.write_text(yaml.safe_dump(data, allow_unicode=False))
+    return path
+
+
+@pytest.fixture(scope="module")
+def leaf1_sim(tmp_path_factory):
+    from losslessd.sim import Simulator
+    from tests.peers import FABRIC
+
+    sim = Simulator(FABRIC, tmp_path_factory.mktemp("sim-paths"), snmp=False, devices=["leaf1"]).start()
+    yield sim
+    sim.stop()
+
+
+@pytest.mark.slow  # starts a process
+def test_hostile_names_in_an_inventory_file_are_refused_with_their_line(leaf1_sim, tmp_path):
+    inv = _inventory(leaf1_sim, HOSTILE, tmp_path / "inv.yaml")
+    before = _tree(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "losslessd", "pull", "-i", str(inv), "-o", str(tmp_path / "out"),
+                           "--known-hosts", str(leaf1_sim.known_hosts_path), "--session-log", str(tmp_path / "logs")],
+                          env={**os.environ, **leaf1_sim.env}, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "nothing was contacted" in proc.stderr and "Traceback" not in proc.stderr
+    refused = [line for line in proc.stderr.splitlines() if line.startswith("losslessd: error:")]
+    assert len(refused) == len(HOSTILE), proc.stderr
+    assert all(f"{inv}:" in line for line in refused)  # each with the inventory's file and line
+    assert _tree(tmp_path) == before  # not even --out or --session-log was made
+    assert not OUTSIDE.exists()
+
+
+@pytest.mark.parametrize("name", HOSTILE, ids=[repr(n)[:20] for n in HOSTILE])
+def test_hostile_names_built_in_python_never_reach_the_file_system(leaf1_sim, tmp_path, name):
+    """collect.pull itself refuses the name (defence in depth: an Inventory may be built without a file)."""
+    good = inventory.load(leaf1_sim.inventory_path, env=leaf1_sim.env).hosts["leaf1"]
+    hostile = inventory.Inventory({name: dataclasses.replace(good, name=name)})
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    collect.prepare(out)
+    logs.mkdir()
+    before = _tree(tmp_path)
+    with pytest.raises(InputError, match="host"):
+        collect.pull(hostile, out, collect.Options(known_hosts=leaf1_sim.known_hosts_path, session_log=logs))
+    assert _tree(tmp_path) == before and not OUTSIDE.exists()
+
+
+def test_a_good_name_writes_capture_and_session_log_owner_only(leaf1_sim, tmp_path):
+    """The control: the same simulator device under a plain name is collected; its capture and its session
+    log are both 0600, whatever the umask says."""
+    old = os.umask(0o022)
+    try:
+        hosts = inventory.load(leaf1_sim.inventory_path, env=leaf1_sim.env)
+        out, logs = tmp_path / "out", tmp_path / "logs"
+        collect.prepare(out)
+        logs.mkdir()
+        result = collect.pull(hosts, out, collect.Options(known_hosts=leaf1_sim.known_hosts_path, session_log=logs))
+    finally:
+        os.umask(old)
+    assert result.devices["leaf1"].status == "ok", result.devices["leaf1"].message
+    [log] = logs.iterdir()
+    assert log.name == "leaf1.1.log" and log.stat().st_size > 0
+    for path in (out / "leaf1.capture", log):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert leaf1_sim.env[leaf1_sim.devices["leaf1"].password_env] not in log.read_text(errors="replace")

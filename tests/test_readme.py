@@ -1,0 +1,70 @@
+"""The README shows what the commands print: every block that starts with `$ losslessd ...` is run, and
+its lines (less the `...` that abridge it) must come out of the command, in order. A rule message,
+a line number in an example file or a count that changes makes this fail until the README follows."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from tests.clirun import ROOT, losslessd
+
+README = ROOT / "README.md"
+_BLOCK = re.compile(r"^```(?:text)?\n(\$ losslessd .*?)^```", re.M | re.S)
+
+
+def _examples() -> list[tuple[str, list[str]]]:
+    out = []
+    for block in _BLOCK.findall(README.read_text(encoding="utf-8")):
+        command, *shown = block.rstrip("\n").split("\n")
+        out.append((command, shown))
+    return out
+
+
+def test_the_readme_has_the_demo_excerpts():
+    commands = [command for command, _ in _examples()]
+    assert "$ losslessd lint examples/fabric --policy roce-dscp26" in commands
+    assert "$ losslessd lint examples/infiniband --policy infiniband" in commands
+
+
+@pytest.mark.parametrize(("command", "shown"), _examples(), ids=lambda value: value if isinstance(value, str) else "")
+def test_readme_excerpt_is_what_the_command_prints(command, shown):
+    res = losslessd(*shlex.split(command)[2:])
+    assert res.returncode in (0, 1), res.stderr
+    printed = res.stdout.rstrip("\n").split("\n")
+    position = 0
+    for line in shown:
+        if line.strip() in ("...", ""):  # an abridged stretch, or a blank line between devices
+            continue
+        try:
+            position = printed.index(line, position) + 1
+        except ValueError:
+            pytest.fail(f"README.md shows a line `{command[2:]}` does not print (or not in this order):\n{line}")
+    if shown and re.match(r"\d+ devices? checked", shown[-1]):
+        assert printed[-1] == shown[-1]  # the summary is the last line, exactly
+
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("doc", [README, *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "examples").glob("*/README.md"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_link_only_inside_the_repository(doc):
+    """A clone is all a user has: every link is a file of the repository or a heading of the page."""
+    text = doc.read_text(encoding="utf-8")
+    anchors = {_slug(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
+    for target in _LINK.findall(text):
+        if target.startswith("#"):
+            assert target[1:] in anchors, f"{doc.name}: no heading for the link {target}"
+            continue
+        assert "://" not in target and not target.startswith("mailto:"), f"{doc.name} links outside: {target}"
+        path = (doc.parent / target.split("#", 1)[0]).resolve()
+        assert path.is_relative_to(ROOT.resolve()), f"{doc.name} links outside the repository: {target}"
+        assert path.exists(), f"{doc.name} links to a missing file: {target}"

@@ -1,0 +1,254 @@
+"""The fast SNMP poller (gufo-snmp) against real agents: net-snmp's snmpd for SNMPv3 authPriv (the
+default context, as real switches serve it), snmpsim for counters that move, and hostile agents (UDP
+sockets in this process that answer garbage, nothing, a loop or an endless table). Both pollers
+must give the same typed samples and the same errors; a hostile device fails its own poll only."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from pyasn1.codec.ber import decoder, encoder
+from pysnmp.proto.api import v2c
+
+from losslessd import counters_oids as oids
+from losslessd.collect.snmp import (
+    SnmpAuthError,
+    SnmpError,
+    SnmpPoller,
+    SnmpSample,
+    SnmpTarget,
+    SnmpTimeout,
+    SnmpV3User,
+    make_poller,
+)
+from losslessd.collect.snmp_fast import FastSnmpPoller
+from losslessd.sim import snmpd
+from losslessd.sim.snmp import SnmpAgents
+
+pytestmark = pytest.mark.slow
+
+PORTS = [f"Ethernet{4 * i}" for i in range(64)]
+V3 = ("losslessd", "auth-Secret-4711", "priv-Secret-0815")
+
+
+@pytest.fixture(scope="module")
+def netsnmp(tmp_path_factory):
+    if (why := snmpd.available()) is not None:
+        pytest.skip(why)
+    with snmpd.NetSnmpAgents(tmp_path_factory.mktemp("netsnmp"), ["leaf1"], PORTS, v3_user=V3) as agents:
+        agents.move()
+        yield agents
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def poll_with(backend: str, target: SnmpTarget, **settings):
+    async with make_poller(backend, **settings) as poller:
+        return await poller.poll(target)
+
+
+def v3_target(agents, auth=V3[1], priv=V3[2], user=V3[0], **kw) -> SnmpTarget:
+    return SnmpTarget(device="leaf1", host="127.0.0.1", port=agents.ports["leaf1"], v3=SnmpV3User(user, auth, priv),
+                      **kw)
+
+
+def test_fast_and_pysnmp_read_the_same_sample_over_v3_authpriv(netsnmp):
+    target = v3_target(netsnmp)
+    fast, slow = run(poll_with("fast", target)), run(poll_with("pysnmp", target))
+    assert isinstance(make_poller("fast"), FastSnmpPoller) and FastSnmpPoller.serves(target)
+    assert fast.version == slow.version == "v3"
+    # The agent's values stand still between two moves: both pollers read the same numbers.
+    assert fast.raw.keys() == slow.raw.keys() and len(fast.raw) == 1 + 64 * 7 + 64 * 8 * 2 + 64 * 8 * 2
+    assert {k: v for k, v in fast.raw.items() if k != oids.SYS_UPTIME} == \
+           {k: v for k, v in slow.raw.items() if k != oids.SYS_UPTIME}
+    assert fast.ports == slow.ports and fast.priorities == slow.priorities and fast.queues == slow.queues
+    assert [p.port for p in fast.ports] == PORTS and len(fast.priorities) == 64 * 8
+
+
+@pytest.mark.parametrize("wrong", ["auth", "user", "short"])
+def test_v3_rejected_credentials_are_an_auth_error(netsnmp, wrong):
+    bad = {"auth": {"auth": "auth-Wrong-0000"}, "user": {"user": "intruder"}, "short": {"priv": "priv-7"}}[wrong]
+    target = v3_target(netsnmp, **bad, timeout_s=1.0, retries=0)
+    with pytest.raises(SnmpAuthError) as exc:
+        run(poll_with("fast", target))
+    assert exc.value.sys_code == "SYS011" and exc.value.device == "leaf1"
+    for secret in (*V3[1:], "auth-Wrong-0000", "priv-7"):
+        assert secret not in str(exc.value)
+
+
+def test_v3_wrong_priv_key_times_out_and_says_what_it_may_be(netsnmp):
+    """net-snmp drops what it cannot decrypt without a report: the poll times out, and says a wrong
+    priv key looks like that."""
+    with pytest.raises(SnmpTimeout) as exc:
+        run(poll_with("fast", v3_target(netsnmp, priv="priv-Wrong-0000", timeout_s=0.5, retries=0)))
+    assert exc.value.sys_code == "SYS013" and "priv key" in exc.value.message
+    assert "priv-Wrong-0000" not in str(exc.value)
+
+
+def test_v3_with_a_context_goes_to_pysnmp(netsnmp):
+    """gufo-snmp sends the default context only: a target naming one is polled by the fallback."""
+    target = v3_target(netsnmp, context="vrf-mgmt", timeout_s=0.5, retries=0)
+    assert not FastSnmpPoller.serves(target)
+
+    async def main():
+        async with FastSnmpPoller() as poller:
+            with pytest.raises(SnmpError):  # snmpd serves no such context: the fallback's answer
+                await poller.poll(target)
+            return poller._fallback
+
+    assert isinstance(run(main()), SnmpPoller)
+
+
+def test_fast_poller_sees_counters_move_and_a_storm(tmp_path):
+    with SnmpAgents(tmp_path) as agents:
+        agents.add("leaf1", PORTS[:4])
+        port = agents.start()["leaf1"]
+        target = SnmpTarget(device="leaf1", host="127.0.0.1", port=port, community="leaf1")
+
+        async def main():
+            async with make_poller("fast") as poller:
+                a = await poller.poll(target)
+                agents.storm("leaf1", "Ethernet4", 3)
+                b = await poller.poll(target)
+                c = await poller.poll(target)
+                return a, b, c
+
+        a, b, c = run(main())
+
+    def paused(s):
+        return next(p for p in s.priorities if p.port == "Ethernet4" and p.priority == 3).pfc_indications
+
+    def sent(s):
+        return next(q for q in s.queues if q.port == "Ethernet4" and q.queue == 3).tx_packets
+
+    assert c.sys_uptime_ticks > a.sys_uptime_ticks and all(q.ports[0].in_octets > a.ports[0].in_octets for q in (b, c))
+    assert (paused(c) - paused(b)) / (c.monotonic_s - b.monotonic_s) > 1000  # storming
+    assert sent(c) == sent(b)  # the paused queue sends nothing
+
+
+# -- hostile agents -----------------------------------------------------------------------------------
+
+class HostileAgent:
+    """A UDP agent on 127.0.0.1 answering SNMPv2c with ``mode``: garbage (bytes that are no SNMP),
+    silent, loop (every GETBULK answered with the same row), endless (a table that never ends), flood
+    (500 junk datagrams for every request, never an answer)."""
+
+    def __init__(self, mode: str):
+        self.mode = mode
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.requests = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.sock.close()
+        self.thread.join(timeout=5)
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                data, peer = self.sock.recvfrom(65535)
+            except OSError:
+                return
+            self.requests += 1
+            answers = [b"\x30\x03\x02\x01\x01" + bytes(40)] * 500 if self.mode == "flood" else [self._answer(data)]
+            for answer in answers:
+                try:
+                    if answer is not None:
+                        self.sock.sendto(answer, peer)
+                except OSError:
+                    return
+
+    def _answer(self, data: bytes) -> bytes | None:
+        if self.mode == "silent":
+            return None
+        if self.mode == "garbage":
+            return b"\x30\x82\xff\xff" + bytes(range(256)) * 4
+        msg, _ = decoder.decode(data, asn1Spec=v2c.Message())
+        request = v2c.apiMessage.get_pdu(msg)
+        response = v2c.apiPDU.get_response(request)
+        asked = [oid for oid, _ in v2c.apiPDU.get_varbinds(request)]
+        if request.isSameTypeWith(v2c.GetRequestPDU()):
+            rows = [(asked[0], v2c.TimeTicks(12345))]
+        elif self.mode == "loop":
+            rows = [(v2c.ObjectIdentifier(f"{oids.IF_NAME}.1"), v2c.OctetString(b"Ethernet0"))]
+        else:  # endless: the next 50 rows after the cursor, whatever it is
+            cursor = tuple(asked[0])
+            base = cursor if len(cursor) > 12 else cursor + (0,)
+            rows = [(v2c.ObjectIdentifier(base[:-1] + (base[-1] + k,)), v2c.Counter64(k)) for k in range(1, 51)]
+        v2c.apiPDU.set_varbinds(response, rows)
+        v2c.apiMessage.set_pdu(msg, response)
+        return encoder.encode(msg)
+
+
+@pytest.fixture
+def hostile():
+    made = []
+
+    def make(mode: str) -> HostileAgent:
+        made.append(HostileAgent(mode))
+        return made[-1]
+
+    yield make
+    for agent in made:
+        agent.close()
+
+
+@pytest.mark.parametrize("backend", ["fast", "pysnmp"])
+@pytest.mark.parametrize("mode", ["garbage", "silent", "loop", "endless", "flood"])
+def test_a_hostile_agent_fails_its_own_poll_only(netsnmp, hostile, backend, mode):
+    agent = hostile(mode)
+    bad = SnmpTarget(device="evil", host="127.0.0.1", port=agent.port, community="public", timeout_s=0.5, retries=0)
+    good = SnmpTarget(device="leaf1", host="127.0.0.1", port=netsnmp.ports["leaf1"], community="public")
+
+    async def main():
+        # A small row cap and deadline so the endless table is cut quickly; the good device is far below both.
+        async with make_poller(backend, deadline_s=20.0, max_rows=5000) as poller:
+            return await poller.poll_many([bad, good])
+
+    results = run(main())
+    assert isinstance(results["leaf1"], SnmpSample) and len(results["leaf1"].priorities) == 64 * 8
+    failure = results["evil"]
+    assert isinstance(failure, SnmpError) and failure.device == "evil"
+    if mode == "silent":
+        assert isinstance(failure, SnmpTimeout)
+    if mode == "endless":
+        assert "rows" in failure.message or isinstance(failure, SnmpTimeout)
+    if mode == "loop":
+        assert "grow" in failure.message
+    assert agent.requests >= 1
+
+
+def test_poll_many_mixes_backends_per_target(netsnmp, tmp_path):
+    """The fast poller polls what it serves and hands the rest to pysnmp, in one round."""
+    with SnmpAgents(tmp_path, v3_user=V3) as agents:
+        agents.add("spine1", ["Ethernet1/1"], priorities=[3])
+        port = agents.start()["spine1"]
+        with_context = SnmpTarget(device="spine1", host="127.0.0.1", port=port, context="spine1",
+                                  v3=SnmpV3User(*V3))
+
+        async def main():
+            async with FastSnmpPoller() as poller:
+                return await poller.poll_many([with_context, v3_target(netsnmp)])
+
+        results = run(main())
+    assert all(isinstance(r, SnmpSample) for r in results.values()), results
+    assert [p.port for p in results["spine1"].ports] == ["Ethernet1/1"]
+
+
+def test_make_poller_refuses_an_unknown_backend():
+    with pytest.raises(ValueError, match="unknown SNMP backend"):
+        make_poller("turbo")
+
+
+def test_snmpd_agent_config_keeps_keys_private(netsnmp):
+    config = Path(netsnmp.workdir) / "agent0" / "snmpd.conf"
+    assert config.stat().st_mode & 0o077 == 0

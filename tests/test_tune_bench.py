@@ -1,0 +1,178 @@
+"""Benchmark readers: every fixture (tests/fixtures/bench/SOURCES.md) parses to exactly the numbers its text shows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from losslessd.tune.bench import (
+    format_size,
+    parse_nccl_tests,
+    parse_nccl_tests_json,
+    parse_perftest,
+    parse_size,
+    read_benchmark,
+)
+
+FIX = Path(__file__).parent / "fixtures" / "bench"
+
+
+def text(name: str) -> str:
+    return (FIX / name).read_text(encoding="utf-8")
+
+
+def halves(row):
+    """(time, algbw, busbw, wrong, error) of both halves, None for a missing half."""
+    return [None if h is None else (h.time_us, h.algbw_gbps, h.busbw_gbps, h.wrong, h.error)
+            for h in (row.out_of_place, row.in_place)]
+
+
+def test_nccl_2_20_version_header_and_rank_lines():
+    [run] = parse_nccl_tests(text("nccl/2.20.0-all_reduce-2xGB10-roce.txt"))
+    assert (run.version, run.collective, run.ranks) == ("2.20.0", "all_reduce_perf", 2)
+    assert run.columns[:5] == ["size", "count", "type", "redop", "root"]
+    assert [(r.size_bytes, r.count, r.type, r.redop, r.root) for r in run.rows] == [
+        (8192, 2048, "float", "sum", -1), (16384, 4096, "float", "sum", -1),
+        (32768, 8192, "float", "sum", -1), (65536, 16384, "float", "sum", -1)]
+    assert halves(run.rows[0]) == [(35.15, 0.23, 0.23, 0, None), (30.33, 0.27, 0.27, 0, None)]
+    assert halves(run.rows[3]) == [(67.93, 0.96, 0.96, 0, None), (64.71, 1.01, 1.01, 0, None)]
+    assert run.failures() == [] and run.notes == []  # 2 ranks: all_reduce busbw = algbw, consistent
+    assert run.oob_values is None  # the thread shows no footer
+
+
+def test_nccl_2021_error_column_blank_redop_and_two_runs():
+    runs = parse_nccl_tests(text("nccl/2021-all_reduce-alltoall-8x8V100-ib.txt"))
+    assert len(runs) == 2
+    allreduce, alltoall = runs
+    assert [(r.size_bytes, r.count, r.redop, r.root) for r in allreduce.rows] == [
+        (268435456, 67108864, "sum", None), (536870912, 134217728, "sum", None)]
+    assert halves(allreduce.rows[0]) == [(122131, 2.20, 4.33, None, 2e-06), (122165, 2.20, 4.33, None, 2e-06)]
+    assert halves(allreduce.rows[1]) == [(244833, 2.19, 4.32, None, 2e-06), (244844, 2.19, 4.32, None, 2e-06)]
+    assert (allreduce.oob_values, allreduce.oob_ok, allreduce.avg_busbw_gbps) == (0, True, 4.32178)
+    [row] = alltoall.rows
+    assert (row.size_bytes, row.count, row.type, row.redop) == (268435456, 1048576, "float", None)
+    assert halves(row) == [(520935, 0.52, 0.51, None, 0.0), (519562, 0.52, 0.51, None, 1.0)]
+    assert (alltoall.oob_values, alltoall.oob_ok, alltoall.avg_busbw_gbps) == (0, True, 0.507636)
+    # The error column is kept, the out-of-bounds verdict decides: both runs are valid.
+    assert allreduce.failures() == alltoall.failures() == []
+
+
+def test_nccl_2020_no_redop_no_root_footer_without_hash_fails_out_of_bounds():
+    [run] = parse_nccl_tests(text("nccl/2020-all_gather-8xV100-no-hash-footer.txt"))
+    assert run.columns == ["size", "count", "type", "time", "algbw", "busbw", "error", "time", "algbw", "busbw", "error"]
+    [row] = run.rows
+    assert (row.size_bytes, row.count, row.type, row.redop, row.root) == (4294967296, 134217728, "float", None, None)
+    assert halves(row) == [(29122, 129.05, 129.05, None, 1.0), (29169, 128.84, 128.84, None, 1.0)]
+    assert (run.oob_values, run.oob_ok, run.avg_busbw_gbps) == (2, False, 128.942)
+    assert run.failures() == ["nccl-tests reports 2 out-of-bounds values (FAILED)"]
+    result = read_benchmark(text("nccl/2020-all_gather-8xV100-no-hash-footer.txt"))
+    assert not result.valid and "out-of-bounds" in result.invalid[0]
+
+
+def test_nccl_2024_excerpt_keeps_the_complete_half_of_a_cut_line():
+    [run] = parse_nccl_tests(text("nccl/2024-alltoall-64xH800-excerpt.txt"))
+    [row] = run.rows
+    assert (row.size_bytes, row.count, row.redop, row.root) == (8388608, 32768, "none", -1)
+    assert halves(row) == [(337.8, 24.83, 24.44, 0, None), None]
+    assert any("in-place half of 8388608 B is missing" in n for n in run.notes)
+    assert run.ranks == 1  # the thread shows one rank line of 64: no busbw check on an excerpt
+
+
+def test_nccl_rank_tags_anywhere_in_the_line():
+    [run] = parse_nccl_tests(text("nccl/mpi-rank-tagged.txt"))
+    [row] = run.rows
+    assert (row.size_bytes, row.count, row.redop, row.root) == (1048576, 262144, "sum", -1)
+    assert halves(row) == [(1626.5, 0.64, 1.24, 0, None), (2302.3, 0.46, 0.87, 0, None)]
+
+
+def test_nccl_open_mpi_tag_output_interleaved_info_two_collectives_and_exponent():
+    runs = parse_nccl_tests(text("nccl/synthetic-2.13-mpi-tag-output-two-runs.txt"))
+    assert [(r.collective, r.version, r.ranks, len(r.rows)) for r in runs] == [
+        ("all_reduce_perf", None, 8, 2), ("all_gather_perf", None, 8, 1)]
+    first = runs[0]
+    assert halves(first.rows[0]) == [(179.03, 5.86, 10.25, None, None)] * 2  # validation off: N/A
+    big = runs[1].rows[0]
+    assert (big.size_bytes, big.redop, halves(big)[0]) == (4294967296, "none", (1.2e7, 0.36, 0.31, None, None))
+    assert runs[1].notes == []  # busbw = algbw x 7/8 within print rounding
+    assert first.avg_busbw_gbps == 19.43
+
+
+def test_nccl_per_iteration_columns_and_noise():
+    [run] = parse_nccl_tests(text("nccl/synthetic-2.19-per-iteration-I1.txt"))
+    assert len(run.rows) == 6 and run.notes == []
+    last = run.rows[-1]
+    assert last.out_of_place.time_us == 20320.6 and last.out_of_place.busbw_gbps == 92.47
+    assert last.out_of_place.extra == {"i_min": 19711.0, "i_max": 21946.3, "i_p99": 21539.9, "i_cv%": 0.42}
+    assert last.in_place.extra["i_min"] == 19908.1
+    assert read_benchmark(text("nccl/synthetic-2.19-per-iteration-I1.txt")).noise_cv_pct == 1.37
+
+
+def test_nccl_timestamps_and_cputime():
+    [run] = parse_nccl_tests(text("nccl/synthetic-2.19-timestamps-S1-cputime-C1.txt"))
+    assert [r.timestamp for r in run.rows] == ["2026-03-14 09:26:53", "2026-03-14 09:26:54", "2026-03-14 09:26:55"]
+    assert halves(run.rows[2]) == [(478.41, 35.07, 61.37, 0, None)] * 2
+    assert "cputime" in run.columns
+
+
+def test_nccl_wrong_elements_make_the_run_invalid():
+    result = read_benchmark(text("nccl/synthetic-2.19-wrong-elements.txt"))
+    assert not result.valid
+    assert result.invalid == ["nccl-tests reports 1 out-of-bounds values (FAILED)",
+                              "#wrong 12 at 67108864 B in-place (line 19)"]
+
+
+def test_nccl_json_report():
+    raw = text("nccl/synthetic-2.19-json-J.json")
+    run = parse_nccl_tests_json(raw)
+    assert (run.collective, run.ranks, run.oob_values, run.oob_ok) == ("all_reduce_perf", 8, 0, True)
+    assert [(r.size_bytes, r.out_of_place.busbw_gbps, r.in_place.algbw_gbps, r.root) for r in run.rows] == [
+        (1048576, 10.25, 5.86, -1), (4194304, 28.61, 16.35, -1), (16777216, 61.37, 35.07, -1)]
+    assert run.avg_busbw_gbps == json.loads(raw)["average_bus_bandwidth"]["bandwidth"]
+    assert read_benchmark(raw).kind == "nccl-tests-json"
+
+
+def test_perftest_bandwidth_units():
+    mb = parse_perftest(text("perftest/ib_send_bw-MBsec.txt"))
+    [row] = mb.rows
+    assert (mb.unit, row.size_bytes, row.iterations, row.msg_rate_mpps) == ("MB/sec", 1024, 1000, 5.677340)
+    assert row.bw_peak_gbps is None  # 0.00: not measured
+    assert row.bw_avg_gbps == pytest.approx(5544.28 * 2**20 / 1e9)  # MB/sec is MiB/sec
+    gb = parse_perftest(text("perftest/ib_write_bw-gbits-duration.txt"))
+    [row] = gb.rows
+    assert (gb.unit, row.size_bytes, row.iterations, row.bw_peak_gbps) == ("Gb/sec", 8, 224958464, None)
+    assert row.bw_avg_gbps == pytest.approx(0.48 / 8)
+    assert row.msg_rate_mpps == 7.498617
+
+
+def test_perftest_cut_result_line_is_no_result():
+    run = parse_perftest(text("perftest/ib_write_bw-roce-MBsec-excerpt.txt"))
+    assert run.test == "RDMA_Write BW Test" and run.unit == "MB/sec" and run.rows == []
+    result = read_benchmark(text("perftest/ib_write_bw-roce-MBsec-excerpt.txt"))
+    assert result.invalid == ["no result rows"]
+
+
+def test_perftest_latency():
+    run = parse_perftest(text("perftest/ib_send_lat-synthetic.txt"))
+    assert run.kind == "lat" and run.test == "Send Latency Test"
+    assert [(r.size_bytes, r.latency_us["t_typical"], r.latency_us["t_min"], r.latency_us["99_9pct_percentile"])
+            for r in run.rows] == [(2, 1.68, 1.62, 4.91), (4096, 2.95, 2.87, 6.02)]
+    result = read_benchmark(text("perftest/ib_send_lat-synthetic.txt"))
+    assert result.sizes[4096].latency_us == 2.95
+
+
+@pytest.mark.parametrize("output", [
+    "", "bash: all_reduce_perf: command not found\n",
+    "NCCL WARN NET/IB : Got completion with error 12\n", "{\"not\": \"nccl\"}", "12 apples\n",
+])
+def test_nothing_parseable_is_invalid_not_a_crash(output):
+    result = read_benchmark(output)
+    assert not result.valid and result.sizes == {}
+
+
+def test_sizes_as_operators_write_them():
+    assert [parse_size(s) for s in ("8", "64K", "64M", "1G", "1GiB", "8192")] == [8, 65536, 67108864, 2**30, 2**30, 8192]
+    assert [format_size(s) for s in (2**30, 64 * 2**20, 8192, 1000)] == ["1G", "64M", "8K", "1000"]
+    with pytest.raises(ValueError):
+        parse_size("lots")

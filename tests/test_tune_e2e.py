@@ -1,0 +1,221 @@
+"""`losslessd tune` end to end against the device simulator over SSH and SNMP: the benchmark is the simulator's
+own (losslessd sim-bench: the fluid model with the ECN settings it reads from the switch), so what the tuner
+pushes changes what it measures. Candidates are pushed (napalm eos, SONiC apply-patch), a planted regression
+is rolled back, and the switches end at the best-known settings; a refused commit, a storm and drops stop the
+tune with the fabric at the best-known settings; a killed tune resumes without losing a finished trial."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from losslessd.inventory import load
+from losslessd.policy import load_policy
+from losslessd.tune import candidate
+from losslessd.tune.session import Options, Tuner
+from losslessd.tune.space import Candidate
+from losslessd.tune.store import AS_FOUND, Store
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parent.parent
+POLICY = load_policy("roce-dscp26")
+SIZES = [8 * 2**20, 64 * 2**20, 512 * 2**20]
+PORTS = {"leaf1": ["Ethernet0"], "spine1": ["Ethernet1/1"]}
+
+
+def bench(sim, *extra) -> list[str]:
+    return [sys.executable, "-m", "losslessd", "sim-bench", "--inventory", str(sim.inventory_path), "--device", "leaf1",
+            "--port", "Ethernet0", "--known-hosts", str(sim.known_hosts_path), *map(str, extra)]
+
+
+def tuner(sim, tmp_path, devices, benchmark, budget=3) -> Tuner:
+    opts = Options(benchmark=benchmark, sizes=SIZES, budget=budget, noise_runs=2, apply=True,
+                   known_hosts=sim.known_hosts_path, db=tmp_path / "tune.sqlite", ports={d: PORTS[d] for d in devices})
+    t = Tuner(load(sim.inventory_path, sim.env), devices, POLICY, opts, say=lambda line: None)
+    t.load()
+    return t
+
+
+def settings(sim, t: Tuner, device: str) -> dict:
+    return candidate.ecn_settings(t.configs[device], POLICY, sim.running_config(device))
+
+
+@pytest.fixture
+def fabric(make_sim, monkeypatch):
+    sim = make_sim(["leaf1", "spine1"])
+    for name, value in sim.env.items():  # the benchmark subprocess logs in with the inventory's variables
+        monkeypatch.setenv(name, value)
+    return sim
+
+
+def test_tune_applies_candidates_rolls_back_a_regression_and_ends_at_the_best(fabric, tmp_path):
+    sim = fabric
+    # Planted regression: runs with leaf1 Ethernet0's Kmax below 1.4 MB are 30 % slower. The settings as found
+    # (Kmax 1.5 MiB) are not; the search's first steps (Kmax 1374023 B) are, and must be rolled back.
+    t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim, "--slow-below-kmax", 1_400_000), budget=5)
+    found = {d: settings(sim, t, d) for d in ("leaf1", "spine1")}
+    assert t.run() == 0
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        trials = store.trials(tune.id)
+        events = store.events(tune.id)
+    assert [tr.candidate for tr in trials[:2]] == [AS_FOUND, AS_FOUND] and tune.noise_pct is not None
+    assert all(tr.status == "ok" and tr.ran for tr in trials) and len(trials) == 2 + 5
+    slow = [tr for tr in trials[2:] if Candidate.from_key(tr.candidate).kmax_bytes < 1_400_000]
+    assert slow, "the search never tried a planted-slow candidate"
+    kinds = [(kind, device) for _, kind, device, _ in events]
+    regressed = kinds.index(("regression", None))
+    assert kinds[regressed + 1] == ("restored", None)
+    # Every trial pushes the canary (leaf1, the first device) before spine1.
+    pushes = [device for kind, device in kinds if kind == "pushed"]
+    assert pushes and pushes[0] == "leaf1"
+    assert all(pushes[i] == "leaf1" for i in range(0, len(pushes), 2)) and set(pushes) == {"leaf1", "spine1"}
+    assert sim.devices["leaf1"].config.commits > 0 and sim.devices["spine1"].config.commits > 0
+    # The switches end at the best-known settings.
+    assert tune.status == "finished" and tune.best is not None
+    for device in ("leaf1", "spine1"):
+        want = found[device] if tune.best == AS_FOUND else candidate.expected(
+            t.configs[device], POLICY, Candidate.from_key(tune.best))
+        assert settings(sim, t, device) == want
+    best_score = max(tr.score for tr in trials if tr.candidate == tune.best)
+    assert all(tr.score <= best_score * 1.02 for tr in trials)
+    # The report: the trials, and plots as PNG with an HTML page.
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "report", "--db", str(tmp_path / "tune.sqlite"),
+                          "--out", str(tmp_path / "report")], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "regression" in res.stdout and "as found" in res.stdout
+    for name in ("knobs", "score", "pause"):
+        assert (tmp_path / "report" / f"tune-{tune.id}-{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f'src="tune-{tune.id}-score.png"' in (tmp_path / "report" / f"tune-{tune.id}.html").read_text()
+
+
+def test_a_refused_commit_stops_the_tune_at_the_best_known_settings(fabric, tmp_path):
+    sim = fabric
+    sim.refuse_commits("spine1", "TCAM resources exhausted")
+    t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim))
+    found = {d: settings(sim, t, d) for d in ("leaf1", "spine1")}
+    assert t.run() == 1
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        events = store.events(tune.id)
+    assert tune.status == "stopped" and "spine1 refused a commit" in tune.stopped
+    # napalm drops what EOS answered to the commit; the read-back shows the change is not there.
+    assert any(kind == "push_failed" and device == "spine1" and "did not land" in message
+               for _, kind, device, message in events)
+    # leaf1, the canary, had taken the candidate: it is back as found; spine1 never changed.
+    assert {d: settings(sim, t, d) for d in ("leaf1", "spine1")} == found
+    assert sim.devices["leaf1"].config.rollbacks >= 1 and sim.devices["spine1"].config.commits == 0
+
+
+def test_a_storm_during_a_trial_stops_the_tune(fabric, tmp_path):
+    sim = fabric
+    state = tmp_path / "runs.json"
+    # The third benchmark run (the first candidate, after two runs of the settings as found) starts a PFC storm.
+    t = tuner(sim, tmp_path, ["leaf1"], bench(sim, "--storm-on-run", 3, "--state", state))
+    found = settings(sim, t, "leaf1")
+    assert t.run() == 1
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        trials = store.trials(tune.id)
+    assert trials[-1].status == "stopped" and "storm detector fired" in trials[-1].reason
+    assert trials[-1].counters["storms"] and tune.status == "stopped"
+    assert settings(sim, t, "leaf1") == found  # the first candidate was rolled back
+    sim.storm("leaf1", "Ethernet0", 3, on=False)
+
+
+def test_drops_on_a_lossless_queue_stop_the_tune_before_any_change(fabric, tmp_path):
+    sim = fabric
+    # A PFC trigger the incast of 32 reaches, and 1 KB of headroom: the bytes in flight after XOFF are dropped.
+    t = tuner(sim, tmp_path, ["leaf1"], bench(sim, "--incast", 32, "--pfc-trigger-bytes", 50_000,
+                                              "--headroom-bytes", 1000))
+    found = sim.running_config("leaf1")
+    assert t.run() == 1
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        [trial] = store.trials(tune.id)
+    assert trial.candidate == AS_FOUND and trial.status == "stopped" and "dropped on lossless queues" in trial.reason
+    assert trial.dropped > 0 and trial.score is not None
+    assert sim.running_config("leaf1") == found and sim.devices["leaf1"].config.commits == 0
+
+
+def _trials(db: Path) -> list[tuple]:
+    if not db.is_file():
+        return []
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT seq, candidate, score FROM trials ORDER BY seq").fetchall()
+    except sqlite3.OperationalError:  # the tune has not made its tables yet
+        return []
+    finally:
+        con.close()
+
+
+def test_a_killed_tune_resumes_without_losing_a_finished_trial(fabric, tmp_path):
+    sim = fabric
+    db = tmp_path / "tune.sqlite"
+    cmd = [sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory", str(sim.inventory_path),
+           "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark", " ".join(bench(sim)),
+           "--sizes", "8M,64M,512M", "--budget", "2", "--noise-runs", "2", "--db", str(db),
+           "--known-hosts", str(sim.known_hosts_path)]
+    first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        for _ in range(600):  # counted polls of the database until three trials are in
+            if len(_trials(db)) >= 3 or first.poll() is not None:
+                break
+            time.sleep(0.2)
+        done = _trials(db)
+        assert len(done) >= 3, first.communicate()[1]
+        first.send_signal(signal.SIGKILL)
+    finally:
+        first.wait()
+    done = _trials(db)
+    res = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
+    assert res.returncode == 0, res.stderr
+    assert f"resuming tune 1 of {db}: {len(done)} trials done" in res.stdout
+    after = _trials(db)
+    assert after[:len(done)] == done  # nothing finished before the kill was lost or run again
+    assert [seq for seq, _, _ in after] == list(range(len(after))) and len(after) == 2 + 2
+    with Store(db) as store:
+        assert [t.status for t in store.tunes()] == ["finished"]
+
+
+def test_dry_run_prints_each_device_snippet_and_pushes_nothing(fabric, tmp_path):
+    sim = fabric
+    before = {d: sim.running_config(d) for d in ("leaf1", "spine1")}
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "--inventory", str(sim.inventory_path),
+                          "--devices", "spine1,leaf1", "--ports", "leaf1:Ethernet0", "--ports", "spine1:Ethernet1/1",
+                          "--benchmark", "all_reduce_perf -b 64M -e 1G -f 4", "--sizes", "64M,1G",
+                          "--db", str(tmp_path / "t.sqlite"), "--known-hosts", str(sim.known_hosts_path)],
+                         capture_output=True, text=True, env=os.environ.copy())
+    assert res.returncode == 0, res.stderr
+    assert "devices (canary first): spine1, leaf1" in res.stdout
+    assert "== spine1 (arista_eos) ports Ethernet1/1" in res.stdout and "== leaf1 (sonic) ports Ethernet0" in res.stdout
+    assert "dry run: nothing was pushed or run" in res.stdout and "all_reduce_perf -b 64M -e 1G -f 4" in res.stdout
+    assert {d: sim.running_config(d) for d in ("leaf1", "spine1")} == before
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--benchmark", "x"], "give --benchmark CMD and --inventory FILE"),
+    (["--benchmark", "x", "--inventory", "INV", "--sizes", "lots"], "--sizes: not a message size"),
+    (["--benchmark", "x", "--inventory", "INV", "--strategy", "annealing"], "unknown --strategy"),
+    (["--benchmark", "x", "--inventory", "INV", "--devices", "nosuch"], "no device nosuch in the inventory"),
+    (["--benchmark", "x", "--inventory", "INV", "--devices", "leaf1", "--apply"], "--apply asks for confirmation"),
+])
+def test_bad_input_is_an_error_not_a_traceback(fabric, args, message):
+    sim = fabric
+    args = [str(sim.inventory_path) if a == "INV" else a for a in args]
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", *args, "--known-hosts", str(sim.known_hosts_path)],
+                         capture_output=True, text=True, env=os.environ.copy(), stdin=subprocess.DEVNULL)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert message in res.stderr
+    report = subprocess.run([sys.executable, "-m", "losslessd", "tune", "report", "--db", "/nonexistent.sqlite"],
+                            capture_output=True, text=True)
+    assert report.returncode == 2 and "no such tune database" in report.stderr

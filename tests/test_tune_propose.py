@@ -1,0 +1,147 @@
+"""The daemon proposes: an ecn_not_marking event ("PFC doing ECN's job") carries the tuner's proposed ECN settings
+for its port, rendered for the device's platform and linted, never applied."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from losslessd.daemon.drift import pull_and_lint
+from losslessd.daemon.settings import load_settings
+from losslessd.daemon.sinks import LogSink
+from losslessd.inventory import load
+from losslessd.monitor import PFC_RX, TX_PACKETS, Key, Rates
+from losslessd.monitor.detect import Detectors, Thresholds
+from losslessd.policy import load_policy
+from losslessd.sim import SONIC_RUNNING_CONFIG, Simulator
+from losslessd.tune import candidate
+from losslessd.tune.propose import Proposer, propose
+
+from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+FABRIC = ROOT / "examples" / "fabric"
+POLICY = load_policy("roce-dscp26")
+
+
+def ecn_event(proposer: Proposer, device: str, port: str):
+    """Sustained pauses and no ECN marks on ``port`` priority 3: the detector opens ecn_not_marking."""
+    det = Detectors(Thresholds(ecn_polls=1), {3}, propose=proposer)
+    pauses = {Key(port, PFC_RX, 3): 500.0, Key(port, TX_PACKETS, 3): 1000.0}
+    det.feed(Rates(device, 1010.0, 10.0, {}, pauses))
+    det.feed(Rates(device, 1030.0, 30.0, {}, {Key(port, "ecn_marked", 3): 0.0}))
+    [event] = det.feed(Rates(device, 1040.0, 10.0, {}, pauses))
+    assert event.kind == "ecn_not_marking"
+    return event
+
+
+def test_sonic_port_gets_a_lower_kmin_as_a_config_db_patch():
+    text = (FABRIC / "leaf1" / "config_db.json").read_text()
+    proposer = Proposer(POLICY)
+    proposer.update({"leaf1": ("sonic", text)})
+    proposal = ecn_event(proposer, "leaf1", "Ethernet0").proposal
+    assert proposal["applied"] is False and proposal["platform"] == "sonic" and proposal["port"] == "Ethernet0"
+    assert proposal["now"] == "Kmin 153600 B, Kmax 1572864 B, Pmax 100 %"
+    assert proposal["kmin_bytes"] < 153600 and proposal["pmax_pct"] == 100.0
+    patch = json.loads(proposal["snippet"])
+    profile = f"ROCE_LOSSLESS_{proposal['kmin_bytes']}_{proposal['kmax_bytes']}"
+    assert patch["QUEUE"] == {"Ethernet0|3": {"wred_profile": f"[WRED_PROFILE|{profile}]"}}
+    assert patch["WRED_PROFILE"][profile]["green_min_threshold"] == str(proposal["kmin_bytes"])
+    # It lints clean on the device's config and is not pushed anywhere: the config is what it was.
+    cfg = candidate.load("leaf1", "sonic", text, POLICY, ["Ethernet0"])
+    assert (FABRIC / "leaf1" / "config_db.json").read_text() == text
+    assert candidate.ecn_settings(cfg, POLICY, text)["Ethernet0"] == (153600, 1572864, 100.0)
+
+
+def test_eos_port_proposal_and_a_port_at_the_floor_raises_pmax():
+    text = (FABRIC / "spine1.cfg").read_text()
+    proposer = Proposer(POLICY)
+    proposer.update({"spine1": ("arista_eos", text)})
+    proposal = ecn_event(proposer, "spine1", "Ethernet1/1").proposal
+    assert "interface Ethernet1/1" in proposal["snippet"]
+    assert f"minimum-threshold {proposal['kmin_bytes']} bytes" in proposal["snippet"]
+    floor = text.replace("random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
+                         "max-mark-probability 100",
+                         "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 1500 kbytes "
+                         "max-mark-probability 20")
+    proposer.update({"spine1": ("arista_eos", floor)})
+    raised = ecn_event(proposer, "spine1", "Ethernet1/1").proposal
+    assert raised["kmin_bytes"] == 9216 and raised["pmax_pct"] == 50.0 and "higher Pmax" in raised["why"]
+
+
+def test_no_config_yet_is_said_not_guessed():
+    proposal = ecn_event(Proposer(POLICY), "leaf1", "Ethernet0").proposal
+    assert proposal == {"unavailable": "no config of leaf1 read yet (the daemon's drift run reads it)"}
+    without = Detectors(Thresholds(ecn_polls=1), {3})  # no proposer: the event has none
+    pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
+    without.feed(Rates("leaf1", 1010.0, 10.0, {}, pauses))
+    without.feed(Rates("leaf1", 1030.0, 30.0, {}, {Key("Ethernet0", "ecn_marked", 3): 0.0}))
+    [event] = without.feed(Rates("leaf1", 1040.0, 10.0, {}, pauses))
+    assert event.proposal is None
+
+
+def test_the_proposal_travels_in_the_log_event(caplog):
+    proposer = Proposer(POLICY)
+    proposer.update({"leaf1": ("sonic", (FABRIC / "leaf1" / "config_db.json").read_text())})
+    event = ecn_event(proposer, "leaf1", "Ethernet0")
+    with caplog.at_level(logging.WARNING, logger="losslessd.daemon"):
+        asyncio.run(LogSink().send(event, "start"))
+    [record] = [r for r in caplog.records if "ecn_not_marking" in r.getMessage()]
+    assert record.proposal["snippet"] == event.proposal["snippet"] and record.proposal["applied"] is False
+
+
+def test_the_drift_pull_hands_the_configs_to_the_proposer(sim_fabric):
+    hosts = load(sim_fabric.inventory_path, sim_fabric.env)
+    pulled = pull_and_lint(hosts, POLICY, known_hosts=sim_fabric.known_hosts_path, concurrency=4, timeout_s=30)
+    assert pulled.configs["leaf1"][0] == "sonic" and pulled.configs["spine1"][0] == "arista_eos"
+    assert "gpu01" not in pulled.configs  # a host: nothing the tuner renders ECN for
+    proposer = Proposer(POLICY)
+    proposer.update(pulled.configs)
+    assert ecn_event(proposer, "spine1", "Ethernet1/1").proposal["platform"] == "arista_eos"
+
+
+@pytest.mark.slow
+def test_a_daemon_worker_attaches_the_proposal_and_it_reaches_the_history_and_the_log(tmp_path):
+    """A real `losslessd daemon`: its drift run reads leaf1's config, the worker polling leaf1 sees PFC
+    doing ECN's job on Ethernet12 and opens ecn_not_marking with the tuner's proposal, which crosses to
+    the daemon and lands in the history and the log sink. A worker killed and started again gets the
+    configs back from the daemon: the event it opens next carries a proposal too."""
+    sim = Simulator(FABRIC, tmp_path / "sim", devices=["leaf1"]).start()
+    # CLI counters every poll (SONiC's ECN marks come from the CLI); a drift run every few seconds.
+    daemon = DaemonProcess(sim, tmp_path / "daemon", detection={"ecn_polls": 2},
+                           poll={"ssh_counters_interval_s": INTERVAL_S},
+                           drift={"enabled": True, "interval_s": 5.0})
+    try:
+        daemon.start()
+        wait_for(lambda: any(r["msg"].startswith("drift run:") for r in daemon.log_records()), "a drift run", 60)
+        wait_for(lambda: daemon.value("losslessd_ecn_marked_packets_total", device="leaf1", port="Ethernet12",
+                                      queue="3"), "leaf1's ECN marks read over SSH")
+        settings = load_settings(daemon.config, sim.env)
+        text = sim.devices["leaf1"].outputs[SONIC_RUNNING_CONFIG]
+        expected = propose("sonic", "leaf1", text, "Ethernet12", settings.lint_policy)
+        assert expected["snippet"] and expected["applied"] is False
+        sim.storm("leaf1", "Ethernet12", 3)  # the simulator's default storm: ECN marks stay flat
+        try:
+            [event] = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking", 60)
+            assert event["port"] == "Ethernet12" and event["proposal"] == expected
+            logged = wait_for(lambda: [r for r in daemon.log_records() if r["msg"].startswith("event start ecn_not_marking")],
+                              "the event in the log")
+            assert logged[0]["proposal"] == expected
+
+            pid = daemon.worker_pid(0)
+            os.kill(pid, signal.SIGKILL)  # its detectors' state and its copy of the configs die with it
+            wait_for(lambda: daemon.value("losslessd_worker_restarts_total", worker="0") == 1, "the worker restarted")
+            again = wait_for(lambda: [e for e in daemon.events(device="leaf1", kind="ecn_not_marking")
+                                      if e["id"] != event["id"]], "ecn_not_marking from the new worker", 60)
+            assert again[0]["proposal"] == expected
+        finally:
+            sim.storm("leaf1", "Ethernet12", 3, on=False)
+    finally:
+        assert daemon.stop() == 0
+        sim.stop()

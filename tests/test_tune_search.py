@@ -1,0 +1,178 @@
+"""Search space inside the policy's bounds, the score, ties within the noise, and the strategies at a budget."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.policy import load_policy
+from losslessd.tune.bench import read_benchmark
+from losslessd.tune.score import Counters, Weights, compare, noise_pct, pause_s_per_frame, score
+from losslessd.tune.search import Measured, Search, StopTune
+from losslessd.tune.space import Candidate, Space, from_policy
+
+POLICY = load_policy("roce-dscp26")
+
+
+def test_space_stays_inside_the_policy_at_every_port_speed():
+    space = from_policy(POLICY, [100.0, 400.0], 9100)
+    kmins, kmaxs, pmaxs = space.levels
+    ecn = POLICY.ecn
+    for scale in (1.0, 4.0):  # ports at the 100G reference and at 400G get the thresholds scaled
+        assert ecn.min_threshold_bytes.min <= min(kmins) * scale and max(kmins) * scale <= ecn.min_threshold_bytes.max
+        assert ecn.max_threshold_bytes.min <= min(kmaxs) * scale and max(kmaxs) * scale <= ecn.max_threshold_bytes.max
+    assert min(kmins) >= ecn.kmin_min_mtus * 9100  # Kmin not below one MTU (kmin_min_mtus)
+    assert pmaxs == (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+    assert all(space.candidate(p).kmin_bytes <= space.candidate(p).kmax_bytes for p in space.points())
+
+
+def test_space_refuses_a_pfc_only_policy():
+    with pytest.raises(InputError, match="does not use ECN"):
+        from_policy(load_policy("pfc-only"), [100.0], 9100)
+
+
+def test_neighbour_keeps_kmin_below_kmax():
+    space = Space(((10, 20, 40), (10, 20, 40), (1.0, 5.0)))
+    assert space.neighbour((1, 1, 0), 0, 1) == (2, 2, 0)  # Kmin up past Kmax: Kmax follows
+    assert space.neighbour((1, 1, 0), 1, -1) == (0, 0, 0)  # Kmax down below Kmin: Kmin follows
+    assert space.neighbour((2, 2, 1), 2, 1) is None  # off the grid
+    assert space.index_of(Candidate(19, 41, 4.0)) == (1, 2, 1)
+
+
+def test_candidate_key_round_trip():
+    c = Candidate(153600, 1572864, 5.0)
+    assert Candidate.from_key(c.key) == c
+    assert c.scaled(4.0) == (614400, 6291456)
+
+
+def _bench(busbw: dict[int, float]) -> str:
+    rows = "\n".join(f"{s:12d}  {s // 4:12d}     float     sum      -1   100.00  {b:6.2f}  {b:6.2f}       0"
+                     f"   100.00  {b:6.2f}  {b:6.2f}       0" for s, b in busbw.items())
+    return ("#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw"
+            "   busbw  #wrong\n" + rows + "\n# Out of bounds values : 0 OK\n")
+
+
+def test_score_uses_the_named_sizes_and_penalises_pauses_and_drops():
+    bench = read_benchmark(_bench({2**20: 10.0, 2**26: 40.0, 2**30: 80.0}))
+    plain = score(bench, [2**26, 2**30], Counters(elapsed_s=10.0))
+    assert plain.value == pytest.approx(60.0) and plain.per_size == {2**26: 40.0, 2**30: 80.0}
+    # 100G port, frames worth 1 s of pause in a 10 s trial: 10 % paused.
+    frames = 1.0 / pause_s_per_frame(100.0)
+    paused = score(bench, [2**26, 2**30], Counters(elapsed_s=10.0, worst_paused_s=frames * pause_s_per_frame(100.0)))
+    assert paused.value == pytest.approx(60.0 * 0.9)
+    dropped = score(bench, [2**26, 2**30], Counters(elapsed_s=10.0, dropped=3), Weights(drop=0.5))
+    assert dropped.value == pytest.approx(30.0)
+    assert "paused" in paused.explain() and "dropped" in dropped.explain()
+
+
+def test_score_is_invalid_for_a_size_the_output_lacks_or_a_failed_run():
+    bench = read_benchmark(_bench({2**20: 10.0}))
+    missing = score(bench, [2**30], None)
+    assert missing.value is None and "1G not in the benchmark output (it printed 1M)" in missing.reason
+    failed = score(read_benchmark("error: NCCL failure\n"), [], None)
+    assert failed.value is None and "nccl-tests error: NCCL failure" in failed.reason
+    nothing = score(read_benchmark("Segmentation fault\n"), [], None)
+    assert nothing.value is None and "nothing parseable" in nothing.reason
+
+
+def test_noise_and_ties():
+    assert noise_pct([100.0, 101.0, 99.0]) == pytest.approx(1.0)
+    assert noise_pct([100.0]) is None
+    assert compare([100.0], [100.5], 1.0) == 0  # within 1 %: a tie
+    assert compare([100.0], [103.0], 1.0) == -1
+    assert compare([], [1.0], 1.0) == -1 and compare([1.0], [], 1.0) == 1
+
+
+class Landscape:
+    """A smooth single-peaked score over the grid, with seeded noise: each call is one benchmark run."""
+
+    def __init__(self, space: Space, peak: tuple[int, ...], noise: float = 0.0, seed: int = 0):
+        self.space, self.peak, self.noise = space, peak, noise
+        self.rng = random.Random(seed)
+        self.calls: list[Candidate] = []
+
+    def true(self, cand: Candidate) -> float:
+        idx = self.space.index_of(cand)
+        return 100.0 - sum(3.0 * (a - b) ** 2 for a, b in zip(idx, self.peak))
+
+    def __call__(self, cand: Candidate) -> Measured:
+        self.calls.append(cand)
+        return Measured(self.true(cand) * (1 + self.rng.gauss(0, self.noise / 100)))
+
+
+SPACE = Space((tuple(1000 * 2 ** i for i in range(7)), tuple(1000 * 2 ** i for i in range(7)),
+               (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)))
+
+
+def test_coordinate_descent_finds_the_peak_in_a_fraction_of_the_grid():
+    land = Landscape(SPACE, peak=(2, 5, 1), noise=0.3)
+    result = Search(SPACE, land, budget=200, seed=1).run("coordinate", SPACE.candidate((0, 0, 6)))
+    assert SPACE.index_of(result.best) == (2, 5, 1)
+    assert result.runs == len(land.calls) < 0.2 * len(SPACE.points())
+    assert result.noise_pct > 0  # measured from the repeated start point
+
+
+def test_every_strategy_respects_the_budget_and_random_is_reproducible():
+    for strategy in ("coordinate", "random", "grid"):
+        land = Landscape(SPACE, peak=(3, 4, 2))
+        result = Search(SPACE, land, budget=9, noise=0.0).run(strategy)
+        assert result.runs == len(land.calls) == 9
+    a = Search(SPACE, Landscape(SPACE, (3, 4, 2)), budget=12, noise=0.0, seed=7).run("random")
+    b = Search(SPACE, Landscape(SPACE, (3, 4, 2)), budget=12, noise=0.0, seed=7).run("random")
+    assert [c for c, _ in a.history] == [c for c, _ in b.history]
+
+
+def test_grid_visits_every_point_once():
+    land = Landscape(SPACE, peak=(1, 1, 1))
+    result = Search(SPACE, land, budget=10_000, noise=0.0).run("grid")
+    assert len(land.calls) == len(set(land.calls)) == len(SPACE.points())
+    assert SPACE.index_of(result.best) == (1, 1, 1)
+
+
+def test_ties_within_the_noise_are_measured_again():
+    flat = Space(((1000, 2000), (4000,), (1.0,)))
+    calls = []
+
+    def measure(cand: Candidate) -> Measured:
+        calls.append(cand)
+        return Measured(100.0 + 0.1 * len(calls))  # differences far below the 5 % noise
+
+    result = Search(flat, measure, budget=50, noise=5.0, repeats=3).run("coordinate", flat.candidate((0, 0, 0)))
+    assert calls.count(flat.candidate((1, 0, 0))) == 3  # repeated up to `repeats` before calling it a tie
+    assert result.best == flat.candidate((0, 0, 0)) or result.best == flat.candidate((1, 0, 0))
+    assert result.stopped is None
+
+
+def test_refused_candidates_cost_no_budget_and_stop_ends_the_search():
+    refused = {SPACE.candidate((1, 1, 0))}
+
+    def measure(cand: Candidate) -> Measured:
+        if cand in refused:
+            return Measured(None, ran=False)
+        if cand.pmax_pct == 100.0:
+            raise StopTune("drops on a lossless queue")
+        return Measured(float(cand.kmin_bytes))
+
+    result = Search(SPACE, measure, budget=100, noise=0.0).run("coordinate", SPACE.candidate((0, 0, 0)))
+    assert result.runs == sum(1 for c, s in result.history if c not in refused)
+    stop = Search(SPACE, measure, budget=100, noise=0.0).run("coordinate", SPACE.candidate((0, 0, 6)))
+    assert stop.stopped == "drops on a lossless queue" and stop.runs == 0
+
+
+def test_bayes_with_optuna():
+    pytest.importorskip("optuna", reason="optuna is the `bayes` extra")
+    land = Landscape(SPACE, peak=(4, 5, 3))
+    result = Search(SPACE, land, budget=40, noise=0.0, seed=3).run("bayes")
+    assert result.runs <= 40
+    assert land.true(result.best) >= 100.0 - 3.0 * 3  # within a few grid steps of the peak
+
+
+def test_unknown_strategy_and_bad_budget():
+    with pytest.raises(InputError, match="unknown --strategy"):
+        Search(SPACE, lambda c: Measured(1.0), budget=3).run("annealing")
+    with pytest.raises(InputError, match="budget"):
+        Search(SPACE, lambda c: Measured(1.0), budget=0)
+    assert not math.isnan(SPACE.candidate(SPACE.centre()).kmin_bytes)

@@ -1,0 +1,142 @@
+"""Candidates rendered and linted per device, benchmark runs that fail, and the trial store (offline)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.policy import load_policy
+from losslessd.tune import candidate
+from losslessd.tune.session import run_benchmark
+from losslessd.tune.space import Candidate
+from losslessd.tune.store import AS_FOUND, Store, Trial
+
+ROOT = Path(__file__).resolve().parent.parent
+FABRIC = ROOT / "examples" / "fabric"
+POLICY = load_policy("roce-dscp26")
+FIXTURES = Path(__file__).parent / "fixtures" / "bench"
+
+
+def leaf1(pool_bytes: int | None = None) -> candidate.DeviceConfig:
+    db = json.loads((FABRIC / "leaf1" / "config_db.json").read_text())
+    if pool_bytes is not None:
+        db["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = str(pool_bytes)
+    return candidate.load("leaf1", "sonic", json.dumps(db, indent=4), POLICY, ["Ethernet0", "Ethernet4"])
+
+
+def test_sonic_candidate_is_a_wred_profile_on_the_tuned_queues():
+    cfg = leaf1()
+    checked = candidate.check(cfg, POLICY, Candidate(200_000, 2_000_000, 5.0))
+    patch = json.loads(checked.snippet)
+    assert patch["WRED_PROFILE"]["ROCE_LOSSLESS_200000_2000000"]["green_min_threshold"] == "200000"
+    assert patch["WRED_PROFILE"]["ROCE_LOSSLESS_200000_2000000"]["green_drop_probability"] == "5"
+    assert patch["QUEUE"] == {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|ROCE_LOSSLESS_200000_2000000]"},
+                              "Ethernet4|3": {"wred_profile": "[WRED_PROFILE|ROCE_LOSSLESS_200000_2000000]"}}
+    assert not checked.refused
+    assert candidate.ecn_check(cfg, POLICY, candidate.expected(cfg, POLICY, Candidate(200_000, 2_000_000, 5.0)))(
+        checked.applied) is None
+
+
+def test_candidate_marking_after_pfc_is_refused():
+    """A pool this small puts the PG's PFC trigger under load (reserved + alpha x pool / (1 + n x alpha), n = the 6
+    lossless PGs sharing the pool) near 79 KB: a Kmin of 400 KB (or 100 KB) marks only after PFC pauses (ECN004),
+    so the candidate is refused; 40 KB is not."""
+    cfg = leaf1(pool_bytes=600_000)
+    late = candidate.check(cfg, POLICY, Candidate(400_000, 2_000_000, 5.0))
+    assert late.refused and any(f.code == "ECN004" and f.port == "Ethernet0" for f in late.refusals)
+    assert "ECN004 Ethernet0" in late.reasons()[0]
+    assert candidate.check(cfg, POLICY, Candidate(100_000, 2_000_000, 5.0)).refused
+    early = candidate.check(cfg, POLICY, Candidate(40_000, 2_000_000, 5.0))
+    assert not early.refused
+
+
+def test_eos_candidate_and_settings_as_found():
+    text = (FABRIC / "spine1.cfg").read_text()
+    cfg = candidate.load("spine1", "arista_eos", text, POLICY, ["Ethernet1/1", "Ethernet3/1"])
+    found = candidate.as_found(cfg, POLICY)
+    assert found == Candidate(153600, 1536000, 100.0)  # the service-profile's 150 / 1500 kbytes at 100 %
+    checked = candidate.check(cfg, POLICY, Candidate(153600, 1536000, 100.0))
+    assert checked.snippet == ""  # already what the ports run: nothing to push
+    other = candidate.check(cfg, POLICY, Candidate(300_000, 3_000_000, 20.0))
+    assert "interface Ethernet1/1" in other.snippet and "interface Ethernet3/1" in other.snippet
+    assert ("random-detect ecn minimum-threshold 300000 bytes maximum-threshold 3000000 bytes max-mark-probability 20"
+            in other.snippet)
+    all_ports = candidate.load("spine1", "arista_eos", text, POLICY)
+    assert candidate.as_found(all_ports, POLICY) is None  # Ethernet2/1 writes its thresholds in segments
+
+
+def test_a_device_that_cannot_be_tuned():
+    with pytest.raises(InputError, match="no port Ethernet99"):
+        candidate.load("leaf1", "sonic", (FABRIC / "leaf1" / "config_db.json").read_text(), POLICY, ["Ethernet99"])
+    with pytest.raises(InputError, match="has no ECN template"):
+        candidate.load("gpu01", "linux_mlx5", "", POLICY)
+
+
+def _python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+@pytest.mark.slow  # starts a process
+def test_benchmark_runs_that_give_no_result_are_invalid_with_a_reason():
+    good = run_benchmark(_python(f"print(open({str(FIXTURES / 'nccl' / '2.20.0-all_reduce-2xGB10-roce.txt')!r}).read())"),
+                         30)
+    assert good.result.valid and good.result.sizes[65536].busbw_gbps == 0.96
+    failed = run_benchmark(_python("import sys; print('NCCL WARN net failure', file=sys.stderr); sys.exit(3)"), 30)
+    assert failed.result.invalid == ["the benchmark exited with status 3: NCCL WARN net failure"]
+    empty = run_benchmark(_python("print('hello')"), 30)
+    assert "nothing parseable" in empty.result.invalid[0]
+    wrong = run_benchmark(_python(f"print(open({str(FIXTURES / 'nccl' / 'synthetic-2.19-wrong-elements.txt')!r}).read())"),
+                          30)
+    assert any("#wrong 12" in r for r in wrong.result.invalid)
+    missing = run_benchmark(["/nonexistent/all_reduce_perf"], 30)
+    assert "cannot run" in missing.result.invalid[0]
+
+
+@pytest.mark.slow  # starts a process
+def test_a_benchmark_that_hangs_is_stopped():
+    hung = run_benchmark(_python("import time\nprint('# nThread 1', flush=True)\ntime.sleep(600)"), 1.0)
+    assert hung.result.invalid == ["the benchmark did not finish within 1 s (--timeout); it was stopped"]
+    assert "# nThread 1" in hung.output
+
+
+def test_store_keeps_finished_trials_and_resumes_the_unfinished_tune(tmp_path):
+    db = tmp_path / "tune.sqlite"
+    params = {"benchmark": ["x"], "budget": 3}
+    with Store(db) as store:
+        tune, resumed = store.open_tune(params)
+        assert not resumed
+        store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0, per_size={2**20: 10.0}, output="x" * 10))
+        store.add_trial(tune.id, Trial(1, Candidate(1, 2, 3.0).key, "refused", False, reason="lints with an error"))
+    # The process died here. The same parameters resume tune 1 with its two trials.
+    with Store(db) as store:
+        again, resumed = store.open_tune(params)
+        assert resumed and again.id == tune.id
+        trials = store.trials(again.id)
+        assert [(t.seq, t.candidate, t.status, t.ran, t.per_size) for t in trials] == [
+            (0, AS_FOUND, "ok", True, {2**20: 10.0}), (1, "kmin=1,kmax=2,pmax=3", "refused", False, {})]
+        store.finish(again.id, "finished", AS_FOUND, 10.0, None)
+        other, resumed = store.open_tune({**params, "budget": 4})
+        assert not resumed and other.id != tune.id
+    with Store(db) as store:  # a finished tune is not resumed: the same command starts a new one
+        _, resumed = store.open_tune(params)
+        assert not resumed
+
+
+def test_store_refuses_a_file_that_is_not_a_tune_database(tmp_path):
+    bad = tmp_path / "x.sqlite"
+    bad.write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(InputError, match="not a losslessd tune database"):
+        Store(bad)
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    con.execute("INSERT INTO meta VALUES ('schema', '99')")
+    con.commit()
+    con.close()
+    with pytest.raises(InputError, match="schema 99"):
+        Store(other)
