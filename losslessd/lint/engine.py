@@ -31,7 +31,7 @@ class PortChoice:
 
 
 def _crash_rule():
-    from ..rules.sys import InternalError
+    from .internal import InternalError
 
     return InternalError()
 
