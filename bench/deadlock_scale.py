@@ -118,12 +118,12 @@ def kosaraju(n: int, succ: list[list[int]]) -> int:
 
 def main() -> None:
     from losslessd.deadlock.analysis import analyse
-    from losslessd.gcpause import gc_paused
     from losslessd.deadlock.graph import build
     from losslessd.deadlock.net import Net
-    from losslessd.deadlock.routing import UpDown
     from losslessd.deadlock.scc import strongly_connected
     from losslessd.deadlock.sweep import sweep
+    from losslessd.gcpause import gc_paused
+    from losslessd.paths import UpDown
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pods", type=int, default=32)
@@ -144,7 +144,7 @@ def main() -> None:
     with gc_paused():  # as analyse() does
         t0 = time.perf_counter()
         net = Net(fabric, LOSSLESS, [26])
-        graph = build(net, UpDown(net))
+        graph = build(net, UpDown(net.cabling))
         t1 = time.perf_counter()
         components = list(strongly_connected(range(len(graph.nodes)), graph.succ.__getitem__))
         t2 = time.perf_counter()

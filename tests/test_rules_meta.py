@@ -67,3 +67,25 @@ def test_a_rule_that_raises_fails_its_passing_case(monkeypatch):
     index, case = next((i, c) for i, c in enumerate(spec["cases"]) if c["expect"] == [])
     with pytest.raises(AssertionError, match="rule bug"):
         findings_for("PFC001", spec, case, index)
+
+
+def test_rule_families_share_helpers_through_common_only():
+    """A family module imports no other family: what several share lives in rules/common.py (the engine's SYS900 in
+    lint/), so moving or renaming one family never breaks another."""
+    import ast
+    from pathlib import Path
+
+    import losslessd.rules as rules_pkg
+
+    folder = Path(rules_pkg.__file__).parent
+    families = {p.stem for p in folder.glob("*.py")} - {"__init__", "common"}
+    crossings = []
+    for name in sorted(families):
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                imported = {node.module} if node.module else {a.name for a in node.names}
+                crossings += [f"{name} imports {other}" for other in imported & families]
+    assert crossings == []
+    assert {code for code, rule in RULES.items() if rule.__module__.startswith("losslessd.rules.")} == set(RULES) - {"SYS900"}
+    assert RULES["SYS900"].__module__ == "losslessd.lint.internal"

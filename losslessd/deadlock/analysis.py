@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from ..gcpause import gc_paused
 from ..model import Fabric
+from ..paths import BadHop, DestRouting, Paths, ShortestPaths, UpDown, fabric_paths
 from .graph import DepGraph, build
 from .net import Net, Node, label, sort_key
-from .routing import BadHop, DestRouting, ShortestPaths, UpDown, route_tables
 from .scc import cycle_through, is_cyclic, strongly_connected
 
 
@@ -59,30 +59,22 @@ class Analysis:
     shortest: ShortestPaths | None  # shortest-path routing: the distance tables the graph came from
 
 
-def analyse(fabric: Fabric, lossless: list[int], dscps: list[int]) -> Analysis | None:
-    """None when the fabric has no cables or no routing model (no topology): nothing to analyse."""
-    if not fabric.links or fabric.routing is None:
-        return None
+# What a switch left out of the routing model (losslessd.paths: `gaps`) means for the analysis.
+_LEFT_OUT = {"updown": "so its turns are not analysed", "routes": "so its forwarding is not analysed"}
+
+
+def analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths | None = None) -> Analysis | None:
+    """None when the fabric has no cables or no routing model (no topology): nothing to analyse. ``paths``: the
+    fabric's losslessd.paths view when the caller already has it (the path rules share it)."""
     with gc_paused():
-        return _analyse(fabric, lossless, dscps)
+        paths = paths or fabric_paths(fabric)
+        return None if paths is None else _analyse(fabric, lossless, dscps, paths)
 
 
-def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int]) -> Analysis:
-    net = Net(fabric, lossless, dscps)
-    notes: list[Note] = []
-    bad: list[BadHop] = []
-    shortest = None
-    if fabric.routing == "updown":
-        turns = UpDown(net)
-        notes = [Note(s, "its Clos tier is not known (topology `tiers:`), so its turns are not analysed")
-                 for s in turns.untiered if net.switch_ports(s)]
-    elif fabric.routing == "shortest-path":
-        shortest = ShortestPaths(net)
-        turns = shortest.routing()
-    else:
-        turns, bad, missing = route_tables(net)
-        notes = [Note(s, "no routing-table capture was given for it, so its forwarding is not analysed")
-                 for s in missing]
+def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths) -> Analysis:
+    net = Net(fabric, lossless, dscps, paths.cabling)
+    turns = paths.turns
+    notes = [Note(s, f"{why}, {_LEFT_OUT.get(paths.routing, 'so it is not analysed')}") for s, why in paths.gaps.items()]
     graph = build(net, turns)
     succ = graph.succ.__getitem__
     components = list(strongly_connected(range(len(graph.nodes)), succ))
@@ -106,7 +98,7 @@ def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int]) -> Analysis:
         cycle.needs_remap = bool(cycle.remaps) and not any(n in plain for n in buffers)
         cycles.append(cycle)
     cycles.sort(key=lambda c: sort_key(c.buffers[0]))
-    return Analysis(fabric.routing, net, turns, graph, rank, cycles, notes, bad, shortest)
+    return Analysis(paths.routing, net, turns, graph, rank, cycles, notes, paths.bad_hops, paths.shortest)
 
 
 def component_key(buffers: list[Node]) -> str:

@@ -1,4 +1,5 @@
-"""The part of a fabric the deadlock analysis reads: cables, tiers, and which priorities pause where.
+"""The part of a fabric the deadlock analysis reads: which priorities pause where, over the cables of
+losslessd.paths.cabling (the ones the path rules follow).
 
 A buffer is a (switch, ingress port, priority) whose port sends PFC pauses for that priority: the
 priorities in the port's `pfc_enabled`, or the policy's lossless priorities when the input does not
@@ -10,60 +11,37 @@ send and receive: a NIC does not forward, so nothing waits on a buffer behind a 
 
 from __future__ import annotations
 
+from ..model import Fabric
+from ..paths.cabling import Cabling
+from ..paths.walk import egress_dscp
 from ..sorting import natural_key
-from ..model import Device, DeviceKind, Fabric, Port
 
 Node = tuple[str, str, int]  # (switch, ingress port, priority)
 Label = tuple[int, int | None]  # (traffic class, DSCP or None when the port's maps are unknown)
 
 
 class Net:
-    """Cabling and PFC facts, indexed for the graph builders."""
+    """PFC facts over the fabric's cabling (losslessd.paths.cabling: the cables PTH follows too), indexed for
+    the graph builders."""
 
-    def __init__(self, fabric: Fabric, lossless: list[int], dscps: list[int]):
+    def __init__(self, fabric: Fabric, lossless: list[int], dscps: list[int], cabling: Cabling | None = None):
         self.fabric = fabric
         self.default_lossless = tuple(sorted(lossless))
+        self.cabling = cabling = cabling or Cabling(fabric)
+        self.peer = cabling.peer
+        self.switches = cabling.switches
+        self.ports = cabling.ports
+        self.is_switch = cabling.is_switch
+        self.port = cabling.port
+        self.device = cabling.device
+        self.switch_ports = cabling.switch_ports
+        self.tier = cabling.tier
         devices = fabric.devices
-        self.peer: dict[tuple[str, str], tuple[str, str]] = {}
-        for link in fabric.links:
-            a, b = (link.a.device, link.a.port), (link.b.device, link.b.port)
-            da, db = devices.get(a[0]), devices.get(b[0])
-            if da is None or db is None or a == b or _down(da, a[1]) or _down(db, b[1]):
-                continue  # unknown devices and duplicate or shut ports are LNK findings; skip the cable
-            if DeviceKind.switch not in (da.kind, db.kind) or {da.kind, db.kind} - {DeviceKind.switch, DeviceKind.host}:
-                continue
-            if a in self.peer or b in self.peer:
-                continue  # a port on two cables: LNK reports it; the first cable counts
-            self.peer[a], self.peer[b] = b, a
-        cabled: dict[str, set[str]] = {}
-        for dev, port in self.peer:
-            if devices[dev].kind == DeviceKind.switch:
-                cabled.setdefault(dev, set()).add(port)
-        self.switches = sorted(cabled)
-        # In the device's own port order (the config's); ports the config does not list, after them.
-        self.ports = {dev: [p for p in devices[dev].ports if p in names] + sorted(names - devices[dev].ports.keys(),
-                                                                                key=natural_key)
-                      for dev, names in cabled.items()}
-        self._switch_ports = {dev: [p for p in names if devices[self.peer[(dev, p)][0]].kind == DeviceKind.switch]
-                              for dev, names in self.ports.items()}
         rewrites = {d for dev in devices.values() for p in dev.ports.values() for d in (p.tc_to_dscp_rewrite or {}).values()}
         self.dscps = tuple(sorted(set(dscps) | rewrites))
         self._lossless: dict[tuple[str, str], tuple[int, ...]] = {}
         self._labels: dict[tuple[str, str, int], tuple[Label, ...]] = {}
         self.remapped = False  # set when some hop changes a packet's priority
-
-    def is_switch(self, name: str) -> bool:
-        return self.fabric.devices[name].kind == DeviceKind.switch
-
-    def port(self, dev: str, name: str) -> Port | None:
-        return self.fabric.devices[dev].ports.get(name)
-
-    def device(self, name: str) -> Device:
-        return self.fabric.devices[name]
-
-    def switch_ports(self, dev: str) -> list[str]:
-        """Ports of a switch cabled to another switch (the only ones with buffers something can wait on)."""
-        return self._switch_ports.get(dev, [])
 
     def lossless(self, dev: str, port: str) -> tuple[int, ...]:
         """Priorities this ingress port pauses (PFC on), the policy's when the input does not say."""
@@ -107,8 +85,8 @@ class Net:
         """The priority the next port gives a packet of this label sent out of out_port (None: none it pauses)."""
         tc, dscp = label
         out = self.port(dev, out_port)
-        if out is not None and out.tc_to_dscp_rewrite and tc in out.tc_to_dscp_rewrite:
-            dscp = out.tc_to_dscp_rewrite[tc]
+        if out is not None and dscp is not None:
+            dscp = egress_dscp(out, tc, dscp)  # None: remarked to a DSCP the input does not show
         nxt = self.port(*self.peer[(dev, out_port)])
         if dscp is None or nxt is None or (nxt.dscp_to_tc is None and nxt.dscp_to_priority is None):
             return prio
@@ -119,15 +97,6 @@ class Net:
         if p2 is not None and p2 != prio:
             self.remapped = True
         return p2
-
-    def tier(self, dev: str) -> int | None:
-        d = self.fabric.devices[dev]
-        return 0 if d.kind == DeviceKind.host and d.tier is None else d.tier
-
-
-def _down(device: Device, port: str) -> bool:
-    p = device.ports.get(port)
-    return p is not None and p.admin_up is False
 
 
 def label(node: Node) -> str:

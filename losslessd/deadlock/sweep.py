@@ -29,9 +29,9 @@ import heapq
 from dataclasses import dataclass, field
 
 from ..gcpause import gc_paused
+from ..paths.routing import UNREACHABLE, ShortestPaths, bits_of
 from .analysis import Analysis
 from .net import Node, label, sort_key
-from .routing import UNREACHABLE, ShortestPaths
 from .scc import cycle_through, is_cyclic, strongly_connected
 
 End = tuple[str, str]  # (device, port)
@@ -85,7 +85,7 @@ class _Sweep:
             def inter_tier(dev, port, peer):
                 t1, t2 = net.tier(dev), net.tier(peer[0])
                 return t1 is not None and t2 is not None and t1 != t2
-            self.sp = ShortestPaths(net, inter_tier)
+            self.sp = ShortestPaths(net.cabling, inter_tier)
         sp = self.sp
         self.twice_link: list[int] = []  # destinations with two or more next-hop cables
         self.by_device: list[dict[int, int]] = []  # next-hop destinations per neighbour switch
@@ -113,7 +113,7 @@ class _Sweep:
             if ends[0] not in self.routed:
                 stats.unrouted += 1
                 continue
-            seeds = [(v, t) for (v, p) in ends for t in _bits(sp.nh[v][p] & ~self.twice_link[v])]
+            seeds = [(v, t) for (v, p) in ends for t in bits_of(sp.nh[v][p] & ~self.twice_link[v])]
             if not seeds:
                 stats.unchanged += 1
                 continue
@@ -239,10 +239,3 @@ def _twice(values) -> int:
         twice |= once & bits
         once |= bits
     return twice
-
-
-def _bits(value: int):
-    while value:
-        low = value & -value
-        yield low.bit_length() - 1
-        value ^= low

@@ -33,7 +33,7 @@ class PortChoice(NamedTuple):
 
 
 def _crash_rule():
-    from ..rules.sys import InternalError
+    from .internal import InternalError
 
     return InternalError()
 

@@ -161,6 +161,7 @@ def register(cls: type[Rule]) -> type[Rule]:
 
 def all_rules() -> dict[str, type[Rule]]:
     from .. import rules  # noqa: F401  (imports every family module, which registers its rules)
+    from . import internal  # noqa: F401  (SYS900, the engine's crash rule)
 
     return dict(sorted(_REGISTRY.items()))
 

@@ -1,4 +1,5 @@
-"""Rule families, one module each. Importing this package registers every rule."""
+"""Rule families, one module each (common.py holds what several share; SYS900 is lint/internal.py). Importing this
+package registers every rule."""
 
 from . import sys  # noqa: F401  (keep first: SYS codes report inputs)
 from . import map, nic, pfc  # noqa: F401

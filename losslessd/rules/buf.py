@@ -13,7 +13,7 @@ from .. import headroom
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .ecn import Lane, lanes_by, split_lanes
+from .common import Lane, split_lanes
 
 
 class _BufRule(PortRule):

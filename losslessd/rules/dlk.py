@@ -12,11 +12,11 @@ from ..deadlock.sweep import SweepResult, sweep
 from ..lint.finding import Severity
 from ..lint.registry import Rule, doubtful, register
 from ..model import DeviceKind
-from .pfc import priorities
+from .common import paths_of, priorities
 
 
 def _analysis(ctx, fabric) -> Analysis | None:
-    return analyse(fabric, ctx.policy.lossless.priorities, ctx.policy.lossless.dscp)
+    return analyse(fabric, ctx.policy.lossless.priorities, ctx.policy.lossless.dscp, ctx.memo(paths_of, fabric))
 
 
 def _sweep(ctx, fabric) -> SweepResult | None:

@@ -9,78 +9,13 @@ NIC DCQCN switches are checked by NIC003.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import NamedTuple
 
 from .. import headroom, units
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
-from ..model import BufferPool, BufferProfile, Device, Ecn, Port
-from .pfc import priorities
-
-if TYPE_CHECKING:
-    from ..policy import Policy
-
-
-class Lane(NamedTuple):
-    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress (None: not known).
-    A RoCE DSCP whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
-    priority and names the DSCP."""
-
-    priority: int | None
-    pg: int | None
-    queue: int | None
-    dscp: int | None = None
-
-
-def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
-    """The (priority, PG, queue) triples lossless traffic uses on a switch port, without repeats."""
-    lossless = policy.lossless.priorities
-    lanes: list[Lane] = []
-    for dscp in policy.lossless.dscp:
-        hop = port.dscp_chain(dscp)
-        if hop.priority in lossless:
-            lanes.append(Lane(hop.priority, hop.pg, hop.queue))
-    reached = {lane.priority for lane in lanes}
-    for prio in lossless:
-        if prio in reached:
-            continue
-        if port.tc_to_priority is None:
-            lanes.append(Lane(prio, None, None))
-            continue
-        for tc in sorted(tc for tc, p in port.tc_to_priority.items() if p == prio):
-            lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc), (port.tc_to_queue or {}).get(tc)))
-    return list(dict.fromkeys(lanes))
-
-
-def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
-    """The port's lossless lanes, the first one per queue or per PG; worked out once per port and run,
-    as four ECN and three BUF rules ask for them."""
-    return ctx.memo(_lane_groups, port)[hop]
-
-
-def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
-    """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
-    of the family that reports them (``reports_unknown_lane``)."""
-    known = [lane for lane in lanes_by(ctx, port, hop) if getattr(lane, hop) is not None]
-    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
-    if not unknown or not rule.reports_unknown_lane:
-        return known, []
-    what = "egress queue" if hop == "queue" else "ingress PG"
-    return known, [rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
-                                   f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
-                                   device=device, port=port, source=port.map_source or port.source)]
-
-
-def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
-    groups: dict[str, dict[int | None, Lane]] = {"queue": {}, "pg": {}}
-    for lane in lossless_lanes(ctx.policy, port):
-        groups["queue"].setdefault(lane.queue, lane)
-        groups["pg"].setdefault(lane.pg, lane)
-    for dscp in ctx.policy.lossless.dscp:  # RoCE that lands on a lossy class still needs ECN on its queue
-        hop = port.dscp_chain(dscp)
-        if hop.queue is not None and hop.queue not in groups["queue"]:
-            groups["queue"][hop.queue] = Lane(None, None, hop.queue, dscp)
-    return {hop: list(first.values()) for hop, first in groups.items()}
+from ..model import Device, Ecn, Port
+from .common import Lane, lanes_by, split_lanes
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:

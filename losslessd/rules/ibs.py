@@ -13,7 +13,7 @@ from collections import defaultdict
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, OpenSm, Source
-from .pfc import numbers
+from .common import numbers
 
 TOPOLOGIES = frozenset({"fat-tree", "torus", "dragonfly", "mesh", "tree"})
 # Topologies on which each upstream OpenSM engine's routes are free of credit loops (man opensm,

@@ -14,8 +14,7 @@ from typing import NamedTuple
 from ..lint.finding import Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Link, Port, Source
-from .map import TRUST_LABEL
-from .pfc import numbers, priorities
+from .common import TRUST_LABEL, numbers, priorities
 
 
 class End(NamedTuple):

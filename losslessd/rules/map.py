@@ -2,127 +2,10 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
-from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Source
-from .pfc import numbers
-
-
-class ChainBreak(NamedTuple):
-    """The first link of a DSCP's chain that breaks (unknown=False) or cannot be checked (unknown=True)."""
-
-    unknown: bool
-    why: str
-    fix: str = ""
-    source: Source | None = None
-    section: str = "maps"  # the profile section that mends this link (render.SECTIONS)
-
-
-def _broken(why: str, fix: str, source: Source | None, section: str = "maps") -> ChainBreak:
-    return ChainBreak(False, why, fix, source, section)
-
-
-def _unknown(why: str, source: Source | None) -> ChainBreak:
-    return ChainBreak(True, why, source=source)
-
-
-def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) -> ChainBreak | None:
-    """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, and (``egress``: traffic of this
-    class also leaves through the port) a pause for the priority stops the queue the class leaves from."""
-    host = device.kind == DeviceKind.host
-    lossless = ctx.lossless
-    maps = port.map_source or port.source
-
-    def to_lossless() -> str:  # the fix, worded only when the chain breaks here
-        fix = f"map DSCP {hop.dscp} to a lossless priority ({numbers(lossless)})"
-        if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
-            fix += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
-        return fix
-
-    if host:
-        if port.dscp_to_priority is None:
-            return _unknown("the NIC's DSCP->priority map is not in the input", maps)
-        if hop.priority is None:
-            return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless(), maps)
-    else:
-        if port.dscp_to_tc is None:
-            return _unknown("the DSCP->TC map is not in the input", maps)
-        if hop.tc is None:
-            return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless(), maps)
-        if port.tc_to_priority is None:
-            return _unknown(f"the PFC priority of {hop.tc_label} is not in the input", maps)
-        if hop.priority is None:
-            return _broken(f"{hop.tc_label} has no PFC priority, so it is never paused (a lossy class)",
-                           f"map DSCP {hop.dscp} to a class with a lossless PFC priority ({numbers(lossless)})", maps)
-    if hop.priority not in lossless:
-        sent_as = (f"DSCP {hop.dscp} maps to priority {hop.priority}" if host
-                   else f"{hop.tc_label} has PFC priority {hop.priority}")
-        return _broken(f"{sent_as}, which is not lossless (lossless: {numbers(lossless)})", to_lossless(), maps)
-    if port.pfc_enabled is None:
-        return _unknown("the port's PFC state is not in the input", port.pfc_source or port.source)
-    if hop.priority not in port.pfc_enabled:
-        return _broken(f"PFC is off for priority {hop.priority} (enabled: {numbers(port.pfc_enabled)})",
-                       f"enable PFC on priority {hop.priority}", port.pfc_source or port.source, "pfc")
-    return _pg_break(device, port, hop, host) or (_queue_break(port, hop) if egress and not host else None)
-
-
-def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | None:
-    """The PG (NIC: receive buffer) must be lossless-capable: xoff headroom, runtime headroom or a NIC buffer."""
-    label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
-                          else ("PG", port.tc_to_pg, hop.tc_label))
-    maps = port.map_source or port.source
-    if pg_map is None:
-        return _unknown(f"the {'priority->receive buffer' if host else 'TC->PG'} map is not in the input", maps)
-    if hop.pg is None:
-        return _broken(f"{frm} has no {label} in the {'priority->buffer' if host else 'TC->PG'} map",
-                       f"map {frm} to a lossless {label}", maps)
-    pg = port.priority_groups.get(hop.pg)
-    if pg is None:
-        return _unknown(f"{label} {hop.pg} has no buffer settings in the input", maps)
-    if pg.runtime_profile:
-        return None
-    if pg.profile is not None:
-        profile = device.buffer_profiles.get(pg.profile)
-        if profile is None:
-            return _unknown(f"{label} {hop.pg} uses buffer profile {pg.profile}, which is not in the input", pg.source)
-        if profile.xoff_bytes or profile.headroom_computed_at_runtime:
-            return None
-        return _broken(f"{label} {hop.pg} uses buffer profile {pg.profile}, which has no xoff headroom "
-                       "(a lossy profile)", f"give {label} {hop.pg} a lossless profile with xoff headroom",
-                       pg.source or profile.source, "buffer")
-    if pg.size_bytes is not None:
-        if pg.size_bytes > 0:
-            return None
-        return _broken(f"{label} {hop.pg} has size 0 bytes", f"give {label} {hop.pg} a size (`mlnx_qos --buffer_size`)",
-                       pg.source, "buffer")
-    return _unknown(f"{label} {hop.pg} has no buffer profile in the input", pg.source or maps)
-
-
-def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
-    """A pause the peer sends for this traffic's PFC priority must stop the queue the traffic leaves from."""
-    maps = port.map_source or port.source
-    if port.tc_to_queue is None:
-        return _unknown(f"the egress queue of {hop.tc_label} is not in the input", maps)
-    if hop.queue is None:
-        return _broken(f"{hop.tc_label} has no entry in the TC->queue map", f"map {hop.tc_label} to a queue", maps)
-    paused = port.paused_queues(hop.priority)
-    if paused is None:
-        return _unknown(f"which queue a received pause for priority {hop.priority} stops is not in the input",
-                        port.pfc_source or maps)
-    if hop.queue not in paused:
-        return _broken(f"a PFC pause for priority {hop.priority} stops {queues_text(paused)}, but this traffic leaves "
-                       f"from queue {hop.queue}", f"make a pause for PFC priority {hop.priority} stop queue {hop.queue}",
-                       maps)
-    return None
-
-
-def queues_text(queues: list[int]) -> str:
-    """'queue 4' / 'queues 3,4' / 'no queue' for messages."""
-    if not queues:
-        return "no queue"
-    return f"queue{'s' if len(queues) > 1 else ''} {numbers(queues)}"
+from ..model import DeviceKind, Port, SchedulerType, Source
+from .common import cnp_priority, first_break, queues_text, trust_findings
 
 
 @register
@@ -188,23 +71,6 @@ class RoceDscpNotLossless(PortRule):
         if unknown:
             yield self.unverified("could not verify that RoCE traffic is lossless: " + "; ".join(unknown),
                                   device=device, port=port, source=unknown_source)
-
-
-def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
-    """(problem, unknown) of the CNP class's priority against the policy's `cnp.priority` on a switch port."""
-    if cnp.priority is None or hop.tc is None:
-        return None, None
-    if port.tc_to_priority is None:
-        return None, f"the priority of {hop.tc_label} is not in the input"
-    if hop.priority is None:
-        # Routed CNPs classified by DSCP leave untagged: a class without a PFC priority shows no 802.1p in the
-        # input, so the policy's CNP priority can be neither confirmed nor refuted.
-        return None, (f"{hop.tc_label} has no PFC priority and the input does not show which 802.1p priority it "
-                      f"is sent with (untagged routed traffic carries none)")
-    if hop.priority != cnp.priority:
-        return (f"{hop.tc_label} has priority {hop.priority}, not the policy's CNP priority {cnp.priority}; map "
-                f"DSCP {hop.dscp} to a class with priority {cnp.priority}"), None
-    return None, None
 
 
 @register
@@ -346,22 +212,6 @@ class TrustMismatch(PortRule):
         wanted = ctx.policy.lossless.trust
         if wanted is not None:
             yield from trust_findings(self, ctx.policy.name, wanted, device, port, f"set trust {wanted} on the port")
-
-
-TRUST_LABEL = {"dscp": "DSCP", "pcp": "PCP (802.1p)", "none": "nothing (all traffic in the default class)"}
-
-
-def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, port: Port, fix: str):
-    """One trust finding for a port (shared by MAP003 and NIC002): mismatch, or unverified when unknown."""
-    source = port.trust_source or port.source
-    if port.trust is None:
-        yield rule.unverified(f"trust mode is not in the input; the policy wants {TRUST_LABEL[wanted]}",
-                              device=device, port=port, source=source)
-    elif port.trust.value != wanted:
-        yield rule.finding(f"port trusts {TRUST_LABEL[port.trust.value]} but policy {policy_name} classifies lossless "
-                           f"traffic by {TRUST_LABEL[wanted]}; {fix}",
-                           device=device, port=port, source=source, key="trust", trust=port.trust.value,
-                           wanted=wanted)
 
 
 @register

@@ -6,8 +6,7 @@ from ..lint.finding import Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import DeviceKind
 from ..units import is_small_int
-from .map import trust_findings
-from .pfc import numbers, priorities
+from .common import numbers, priorities, trust_findings
 
 # RFC 3168 section 5: the ECN field is the low two bits of the TOS byte; 01 = ECT(1), 10 = ECT(0).
 ECT_CODEPOINTS = {1: "ECT(1)", 2: "ECT(0)"}

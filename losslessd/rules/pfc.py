@@ -5,22 +5,9 @@ NIC ports are checked by the NIC family (NIC001), so a host is never reported tw
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
-
-
-def numbers(values: Iterable[int]) -> str:
-    """'3,4' for messages; 'none' for an empty list."""
-    values = sorted(values)
-    return ",".join(map(str, values)) if values else "none"
-
-
-def priorities(values: Iterable[int]) -> str:
-    """'priority 3' / 'priorities 3,4'."""
-    values = sorted(values)
-    return f"priorit{'y' if len(values) == 1 else 'ies'} {numbers(values)}"
+from .common import numbers, priorities
 
 
 @register

@@ -11,8 +11,7 @@ from __future__ import annotations
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
-from .ecn import lanes_by
-from .pfc import numbers
+from .common import lanes_by, numbers
 
 WEIGHTED = (SchedulerType.dwrr, SchedulerType.wrr, SchedulerType.ets)
 

@@ -1,4 +1,7 @@
-"""SYS: inputs that could not be read or fully understood. Reported, never a crash or a silent pass."""
+"""SYS: inputs that could not be read or fully understood. Reported, never a crash or a silent pass.
+
+SYS900 (a rule that crashed) is the engine's own: losslessd/lint/internal.py.
+"""
 
 from __future__ import annotations
 
@@ -141,34 +144,6 @@ class InputIncomplete(_IssueRule):
     code = "SYS004"
     name = "input-incomplete"
     severity = Severity.info
-
-
-@register
-class InternalError(_IssueRule):
-    """A rule or a parser failed because of a bug in losslessd.
-
-    ## What it checks
-    Nothing: the engine reports a rule that raised instead of returning findings, and the loader a
-    parser that raised instead of returning a device or an input error, so one bug never stops the
-    rest of the lint run. The command then exits 3 (internal error), never 1: a crash is not a finding.
-
-    ## Why it matters
-    The rule's conclusion for that device, or the whole device, is missing.
-
-    ## Failing example
-    `SYS900 rule ECN005 (ecn-before-pfc) failed: ZeroDivisionError ...`.
-
-    ## Passing example
-    No SYS900 finding.
-
-    ## Fix
-    Report it with the input file (the message says how); meanwhile `--ignore` the failing rule.
-    """
-
-    code = "SYS900"
-    name = "internal-error"
-    scope = "fabric"
-    severity = Severity.error
 
 
 class _CollectionRule(Rule):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..lint.finding import Severity
 from ..lint.registry import PortRule, register
-from .pfc import numbers
+from .common import numbers
 
 
 class _WdgRule(PortRule):

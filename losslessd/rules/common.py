@@ -1,0 +1,251 @@
+"""Helpers several rule families share, so that no family imports another.
+
+    message text    numbers, priorities, queues_text, TRUST_LABEL
+    the chain       first_break: where one lossless DSCP's DSCP -> priority -> PG -> queue chain breaks on a port
+                    (MAP001, PTH001); cnp_priority (MAP002, PTH002); trust_findings (MAP003, NIC002)
+    lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH)
+    paths           the fabric's losslessd.paths view, shared by the path (PTH) and deadlock (DLK) rules
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from ..lint.registry import Rule
+from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
+from ..paths import Paths, fabric_paths
+
+if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
+    from ..policy import Policy
+
+
+# ---- message text ----------------------------------------------------------------------------------------------
+def numbers(values: Iterable[int]) -> str:
+    """'3,4' for messages; 'none' for an empty list."""
+    values = sorted(values)
+    return ",".join(map(str, values)) if values else "none"
+
+
+def priorities(values: Iterable[int]) -> str:
+    """'priority 3' / 'priorities 3,4'."""
+    values = sorted(values)
+    return f"priorit{'y' if len(values) == 1 else 'ies'} {numbers(values)}"
+
+
+TRUST_LABEL = {"dscp": "DSCP", "pcp": "PCP (802.1p)", "none": "nothing (all traffic in the default class)"}
+
+
+def trust_findings(rule: Rule, policy_name: str, wanted: str, device: Device, port: Port, fix: str):
+    """One trust finding for a port (shared by MAP003 and NIC002): mismatch, or unverified when unknown."""
+    source = port.trust_source or port.source
+    if port.trust is None:
+        yield rule.unverified(f"trust mode is not in the input; the policy wants {TRUST_LABEL[wanted]}",
+                              device=device, port=port, source=source)
+    elif port.trust.value != wanted:
+        yield rule.finding(f"port trusts {TRUST_LABEL[port.trust.value]} but policy {policy_name} classifies lossless "
+                           f"traffic by {TRUST_LABEL[wanted]}; {fix}",
+                           device=device, port=port, source=source, key="trust", trust=port.trust.value,
+                           wanted=wanted)
+
+
+# ---- the lossless chain of one DSCP on one port -------------------------------------------------------------------
+class ChainBreak(NamedTuple):
+    """The first link of a DSCP's chain that breaks (unknown=False) or cannot be checked (unknown=True)."""
+
+    unknown: bool
+    why: str
+    fix: str = ""
+    source: Source | None = None
+    section: str = "maps"  # the profile section that mends this link (render.SECTIONS)
+
+
+def _broken(why: str, fix: str, source: Source | None, section: str = "maps") -> ChainBreak:
+    return ChainBreak(False, why, fix, source, section)
+
+
+def _unknown(why: str, source: Source | None) -> ChainBreak:
+    return ChainBreak(True, why, source=source)
+
+
+def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) -> ChainBreak | None:
+    """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, and (``egress``: traffic of this
+    class also leaves through the port) a pause for the priority stops the queue the class leaves from."""
+    host = device.kind == DeviceKind.host
+    lossless = ctx.lossless
+    maps = port.map_source or port.source
+
+    def to_lossless() -> str:  # the fix, worded only when the chain breaks here
+        fix = f"map DSCP {hop.dscp} to a lossless priority ({numbers(lossless)})"
+        if host:  # NVIDIA MLNX_OFED mlnx_qos: --dscp2prio set,<dscp>,<priority>
+            fix += f": `mlnx_qos -i {port.name} --dscp2prio set,{hop.dscp},{lossless[0]}`"
+        return fix
+
+    if host:
+        if port.dscp_to_priority is None:
+            return _unknown("the NIC's DSCP->priority map is not in the input", maps)
+        if hop.priority is None:
+            return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless(), maps)
+    else:
+        if port.dscp_to_tc is None:
+            return _unknown("the DSCP->TC map is not in the input", maps)
+        if hop.tc is None:
+            return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless(), maps)
+        if port.tc_to_priority is None:
+            return _unknown(f"the PFC priority of {hop.tc_label} is not in the input", maps)
+        if hop.priority is None:
+            return _broken(f"{hop.tc_label} has no PFC priority, so it is never paused (a lossy class)",
+                           f"map DSCP {hop.dscp} to a class with a lossless PFC priority ({numbers(lossless)})", maps)
+    if hop.priority not in lossless:
+        sent_as = (f"DSCP {hop.dscp} maps to priority {hop.priority}" if host
+                   else f"{hop.tc_label} has PFC priority {hop.priority}")
+        return _broken(f"{sent_as}, which is not lossless (lossless: {numbers(lossless)})", to_lossless(), maps)
+    if port.pfc_enabled is None:
+        return _unknown("the port's PFC state is not in the input", port.pfc_source or port.source)
+    if hop.priority not in port.pfc_enabled:
+        return _broken(f"PFC is off for priority {hop.priority} (enabled: {numbers(port.pfc_enabled)})",
+                       f"enable PFC on priority {hop.priority}", port.pfc_source or port.source, "pfc")
+    return _pg_break(device, port, hop, host) or (_queue_break(port, hop) if egress and not host else None)
+
+
+def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | None:
+    """The PG (NIC: receive buffer) must be lossless-capable: xoff headroom, runtime headroom or a NIC buffer."""
+    label, pg_map, frm = (("receive buffer", port.priority_to_pg, f"priority {hop.priority}") if host
+                          else ("PG", port.tc_to_pg, hop.tc_label))
+    maps = port.map_source or port.source
+    if pg_map is None:
+        return _unknown(f"the {'priority->receive buffer' if host else 'TC->PG'} map is not in the input", maps)
+    if hop.pg is None:
+        return _broken(f"{frm} has no {label} in the {'priority->buffer' if host else 'TC->PG'} map",
+                       f"map {frm} to a lossless {label}", maps)
+    pg = port.priority_groups.get(hop.pg)
+    if pg is None:
+        return _unknown(f"{label} {hop.pg} has no buffer settings in the input", maps)
+    if pg.runtime_profile:
+        return None
+    if pg.profile is not None:
+        profile = device.buffer_profiles.get(pg.profile)
+        if profile is None:
+            return _unknown(f"{label} {hop.pg} uses buffer profile {pg.profile}, which is not in the input", pg.source)
+        if profile.xoff_bytes or profile.headroom_computed_at_runtime:
+            return None
+        return _broken(f"{label} {hop.pg} uses buffer profile {pg.profile}, which has no xoff headroom "
+                       "(a lossy profile)", f"give {label} {hop.pg} a lossless profile with xoff headroom",
+                       pg.source or profile.source, "buffer")
+    if pg.size_bytes is not None:
+        if pg.size_bytes > 0:
+            return None
+        return _broken(f"{label} {hop.pg} has size 0 bytes", f"give {label} {hop.pg} a size (`mlnx_qos --buffer_size`)",
+                       pg.source, "buffer")
+    return _unknown(f"{label} {hop.pg} has no buffer profile in the input", pg.source or maps)
+
+
+def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:
+    """A pause the peer sends for this traffic's PFC priority must stop the queue the traffic leaves from."""
+    maps = port.map_source or port.source
+    if port.tc_to_queue is None:
+        return _unknown(f"the egress queue of {hop.tc_label} is not in the input", maps)
+    if hop.queue is None:
+        return _broken(f"{hop.tc_label} has no entry in the TC->queue map", f"map {hop.tc_label} to a queue", maps)
+    paused = port.paused_queues(hop.priority)
+    if paused is None:
+        return _unknown(f"which queue a received pause for priority {hop.priority} stops is not in the input",
+                        port.pfc_source or maps)
+    if hop.queue not in paused:
+        return _broken(f"a PFC pause for priority {hop.priority} stops {queues_text(paused)}, but this traffic leaves "
+                       f"from queue {hop.queue}", f"make a pause for PFC priority {hop.priority} stop queue {hop.queue}",
+                       maps)
+    return None
+
+
+def queues_text(queues: list[int]) -> str:
+    """'queue 4' / 'queues 3,4' / 'no queue' for messages."""
+    if not queues:
+        return "no queue"
+    return f"queue{'s' if len(queues) > 1 else ''} {numbers(queues)}"
+
+
+def cnp_priority(cnp, port: Port, hop: Hop) -> tuple[str | None, str | None]:
+    """(problem, unknown) of the CNP class's priority against the policy's `cnp.priority` on a switch port."""
+    if cnp.priority is None or hop.tc is None:
+        return None, None
+    if port.tc_to_priority is None:
+        return None, f"the priority of {hop.tc_label} is not in the input"
+    if hop.priority is None:
+        # Routed CNPs classified by DSCP leave untagged: a class without a PFC priority shows no 802.1p in the
+        # input, so the policy's CNP priority can be neither confirmed nor refuted.
+        return None, (f"{hop.tc_label} has no PFC priority and the input does not show which 802.1p priority it "
+                      f"is sent with (untagged routed traffic carries none)")
+    if hop.priority != cnp.priority:
+        return (f"{hop.tc_label} has priority {hop.priority}, not the policy's CNP priority {cnp.priority}; map "
+                f"DSCP {hop.dscp} to a class with priority {cnp.priority}"), None
+    return None, None
+
+
+# ---- lanes: where lossless traffic is buffered and queued on a switch port ---------------------------------------
+class Lane(NamedTuple):
+    """Where one lossless priority's traffic is buffered on ingress (PG) and queued on egress (None: not known).
+    A RoCE DSCP whose class is not lossless (MAP001's finding) still needs ECN on its queue: its lane has no
+    priority and names the DSCP."""
+
+    priority: int | None
+    pg: int | None
+    queue: int | None
+    dscp: int | None = None
+
+
+def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
+    """The (priority, PG, queue) triples lossless traffic uses on a switch port, without repeats."""
+    lossless = policy.lossless.priorities
+    lanes: list[Lane] = []
+    for dscp in policy.lossless.dscp:
+        hop = port.dscp_chain(dscp)
+        if hop.priority in lossless:
+            lanes.append(Lane(hop.priority, hop.pg, hop.queue))
+    reached = {lane.priority for lane in lanes}
+    for prio in lossless:
+        if prio in reached:
+            continue
+        if port.tc_to_priority is None:
+            lanes.append(Lane(prio, None, None))
+            continue
+        for tc in sorted(tc for tc, p in port.tc_to_priority.items() if p == prio):
+            lanes.append(Lane(prio, (port.tc_to_pg or {}).get(tc), (port.tc_to_queue or {}).get(tc)))
+    return list(dict.fromkeys(lanes))
+
+
+def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
+    """The port's lossless lanes, the first one per queue or per PG; worked out once per port and run,
+    as four ECN and three BUF rules ask for them."""
+    return ctx.memo(_lane_groups, port)[hop]
+
+
+def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
+    """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
+    of the family that reports them (``reports_unknown_lane``)."""
+    known = [lane for lane in lanes_by(ctx, port, hop) if getattr(lane, hop) is not None]
+    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+    if not unknown or not rule.reports_unknown_lane:
+        return known, []
+    what = "egress queue" if hop == "queue" else "ingress PG"
+    return known, [rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
+                                   f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                   device=device, port=port, source=port.map_source or port.source)]
+
+
+def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
+    groups: dict[str, dict[int | None, Lane]] = {"queue": {}, "pg": {}}
+    for lane in lossless_lanes(ctx.policy, port):
+        groups["queue"].setdefault(lane.queue, lane)
+        groups["pg"].setdefault(lane.pg, lane)
+    for dscp in ctx.policy.lossless.dscp:  # RoCE that lands on a lossy class still needs ECN on its queue
+        hop = port.dscp_chain(dscp)
+        if hop.queue is not None and hop.queue not in groups["queue"]:
+            groups["queue"][hop.queue] = Lane(None, None, hop.queue, dscp)
+    return {hop: list(first.values()) for hop, first in groups.items()}
+
+
+# ---- paths ----------------------------------------------------------------------------------------------------
+def paths_of(ctx, fabric: Fabric) -> Paths | None:
+    """The fabric's cabling under its routing (losslessd.paths), for ``ctx.memo``: PTH and DLK share one per run."""
+    return fabric_paths(fabric)
