@@ -207,3 +207,36 @@ def test_port_binding_no_map_while_maps_exist_classifies_nothing():
     device = parse([Input("leaf.json", json.dumps(doc))], "leaf")
     assert device.ports["Ethernet0"].trust == Trust.none
     assert device.ports["Ethernet4"].trust == Trust.dscp
+
+
+@pytest.mark.parametrize("order", ["forward", "backward"])
+def test_every_key_is_found_on_its_own_line_whichever_order_lines_are_asked(order):
+    """Doc finds a key's line by its text, never by a second parse: the first lookups under a table with
+    str.find, the rest by one scan of the table's keys. Every entry and field of a 100-port file is on the line
+    json.dumps wrote it on, in either order, though values repeat entry keys and hold `{`, `,` and `:`."""
+    from losslessd.parse.sonic.configdb import Doc
+
+    ports = [f"Ethernet{4 * i}" for i in range(100)]
+    data = {
+        "PORT": {p: {"description": f'uplink to "{ports[-1]}|3", {{"speed": 1}}', "speed": "100000"} for p in ports},
+        "QUEUE": {f"{p}|{q}": {"scheduler": f"{ports[0]}|{q}", "wred_profile": "AZURE_LOSSLESS"}
+                  for p in ports for q in range(8)},
+        "PORT_QOS_MAP": {p: {"pfc_enable": "3,4", "dscp_to_tc_map": "AZURE"} for p in ports},
+    }
+    text = json.dumps(data, indent=4)
+    truth: dict[tuple, int] = {}
+    table = entry = None
+    for n, line in enumerate(text.splitlines(), start=1):
+        indent, key = len(line) - len(line.lstrip()), line.strip().split('":', 1)[0].strip('"')
+        if not line.strip().startswith('"'):
+            continue
+        if indent == 4:
+            table, truth[(key,)] = key, n
+        elif indent == 8:
+            entry, truth[(table, key)] = key, n
+        elif indent == 12:
+            truth[(table, entry, key)] = n
+    wanted = list(truth) if order == "forward" else list(reversed(truth))
+    doc = Doc(Input("config_db.json", text))
+    found = {parts: doc.line(parts) if len(parts) < 3 else doc.line(parts[:2], parts[2]) for parts in wanted}
+    assert found == truth

@@ -105,7 +105,7 @@ class DocRef(Source):
 
     Parsers of large JSON inputs (SONiC CONFIG_DB) hand out one of these per fact: a reference, not a formatted
     record. Its pointer and line are worked out when someone reads them (a report shows a few of the hundreds of
-    thousands a fabric holds). ``doc`` has ``path``, ``pointer(parts)`` and ``line(parts)``."""
+    thousands a fabric holds). ``doc`` has ``path``, ``pointer(parts)`` and ``line(parts, field)``."""
 
     __slots__ = ("_line", "doc", "field", "parts")
     device = None  # type: ignore[assignment]
@@ -131,7 +131,7 @@ class DocRef(Source):
     @property  # type: ignore[override]
     def line(self) -> int | None:
         if self._line is _UNSET:
-            self._line = self.doc.line(self._path())
+            self._line = self.doc.line(self.parts, self.field)
         return self._line
 
     @line.setter

@@ -33,7 +33,16 @@ TABLES = frozenset({
 })
 # A known table name used as a key: `"PORT_QOS_MAP": {` (nested) or `"PORT_QOS_MAP|Ethernet0"` (flat).
 _TABLE_KEY = re.compile(r'"(?:' + "|".join(sorted(TABLES, key=len, reverse=True)) + r')(?:"\s*:|\|)')
-_KEY_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")\s*:')  # a JSON string followed by a colon: an object key
+# An object key: a JSON string after `{` or `,` and before a colon (the leading character lets the regular
+# expression engine skip to the candidates in C; the object's own `{` is left for its first key).
+_KEY_TOKEN = re.compile(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:')
+# ... whose value is an object: a namespace, a table or an entry (a file holds far fewer of these than keys)
+_OBJECT_KEY = re.compile(r'[{,]\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:(?=\s*\{)')
+# What follows a key of each kind (a key found by str.find is checked with these).
+_KEY_END = {_KEY_TOKEN: re.compile(r"\s*:"), _OBJECT_KEY: re.compile(r"\s*:(?=\s*\{)")}
+# Keys looked up under one parent by str.find (in C, from the parent's key) before its keys are scanned once: a
+# report shows a few keys of each table, a fabric of findings every key of some (a 16,384-port table: one scan).
+_FIND_FIRST = 16
 # Namespace keys of a multi-ASIC `show runningconfiguration all` (sonic-py-common multi_asic: "asic<N>").
 _NAMESPACE = re.compile(r"localhost|asic\d{1,3}")
 
@@ -49,7 +58,7 @@ class Doc:
     hundreds of thousands of sources and a report shows a few), with a newline index built once.
     """
 
-    __slots__ = ("_keys", "_newlines", "_pos", "path", "text")
+    __slots__ = ("_keys", "_newlines", "_objects", "_pos", "path", "text")
 
     def __init__(self, inp: Input):
         self.path = inp.path
@@ -57,8 +66,10 @@ class Doc:
         self._pos: dict[tuple, int] = {(): 0}
         self._newlines: list[tuple[int, int]] | None = None  # (position, its line) already counted
         # per parent: the keys met scanning forward from it (quoted text -> first position) and where the
-        # scan stopped; each parent's text is scanned at most once, however many keys are looked up
-        self._keys: dict[tuple, tuple[dict[str, int], list[int]]] = {}
+        # scan stopped; each parent's text is scanned at most once, however many keys are looked up. _objects
+        # holds the keys whose value is an object (what a namespace, table or entry is looked up among).
+        self._keys: dict[tuple, list] = {}  # parent -> [{quoted key: position}, where the scan stopped, finds]
+        self._objects: dict[tuple, list] = {}
 
     def ref(self, parts: tuple, field: str | None = None) -> DocRef:
         return DocRef(self, parts, field)
@@ -68,25 +79,34 @@ class Doc:
         joined = "/".join(parts)  # fast path: no key needs RFC 6901 escaping
         return "/" + joined if "~" not in joined and joined.count("/") == len(parts) - 1 else pointer(parts)
 
-    def line(self, parts: tuple) -> int | None:
-        """Line of the last key in ``parts``; None when it cannot be found (e.g. written with escapes)."""
-        pos = self._find(parts)
+    def line(self, parts: tuple, field: str | None = None) -> int | None:
+        """Line of the last key in ``parts`` (of ``field`` in that entry, if given); None when it cannot be found
+        (e.g. written with escapes)."""
+        pos = self._find(parts) if field is None else self._find((*parts, field), obj=False)
         if pos < 0:
             return None
-        # Newlines are counted from the nearest position already known: a report asks for a few lines of a large
-        # file, and counting (in C) is cheaper than indexing every line of it.
+        # Newlines are counted from the nearest position already known, before or after: a report asks for a few
+        # lines of a large file, and counting (in C) is cheaper than indexing every line of it. Counting from either
+        # side keeps lines asked for in any order (findings are sorted by port, tables by key) near linear.
         marks = self._newlines
         if marks is None:
             marks = self._newlines = [(0, 1)]
         i = bisect.bisect_right(marks, (pos, float("inf"))) - 1
         start, line = marks[i]
-        line += self.text.count("\n", start, pos)
+        if start == pos:
+            return line
+        if i + 1 < len(marks) and marks[i + 1][0] - pos < pos - start:
+            end, after = marks[i + 1]
+            line = after - self.text.count("\n", pos, end)
+        else:
+            line += self.text.count("\n", start, pos)
         marks.insert(i + 1, (pos, line))
         return line
 
-    def _find(self, parts: tuple) -> int:
+    def _find(self, parts: tuple, obj: bool = True) -> int:
         """Each key is the first key of that text after its parent's key (no second parse). That is right
-        for CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling."""
+        for CONFIG_DB's three levels, where a key does not reappear as a key inside an earlier sibling.
+        ``obj``: the key's value is an object (every key but an entry's field)."""
         pos = self._pos.get(parts)
         if pos is None:
             parent = parts[:-1]
@@ -94,24 +114,46 @@ class Doc:
             if pos >= 0:
                 key = parts[-1]
                 plain = key.isprintable() and '"' not in key and "\\" not in key
-                pos = self._key_after(parent, f'"{key}"' if plain else json.dumps(key, ensure_ascii=False), pos)
+                quoted = f'"{key}"' if plain else json.dumps(key, ensure_ascii=False)
+                found = self._key_after(self._objects, _OBJECT_KEY, parent, quoted, pos) if obj else -1
+                # a field, or a table or entry that is no object (reported as such): among all the keys
+                pos = found if found >= 0 else self._key_after(self._keys, _KEY_TOKEN, parent, quoted, pos)
             self._pos[parts] = pos
         return pos
 
-    def _key_after(self, parent: tuple, quoted: str, start: int) -> int:
-        """Position of the first key ``quoted`` after ``start`` (the parent's key). The keys met on the way
-        are remembered, so the lines of all ports of a 16,384-port table cost one scan, not one each."""
-        seen, cursor = self._keys.setdefault(parent, ({}, [start]))
+    def _key_after(self, memo: dict, tokens: re.Pattern, parent: tuple, quoted: str, start: int) -> int:
+        """Position of the first key ``quoted`` (of those ``tokens`` matches) after ``start`` (the parent's key).
+        The first few are found with str.find; then the keys met on the way are remembered, so the lines of all
+        ports of a 16,384-port table cost one scan, not one each. The scan for a namespace, table or entry meets
+        only keys whose value is an object (the regular expression skips the fields in C), and one for a field
+        stays within its entry."""
+        state = memo.get(parent)
+        if state is None:
+            state = memo[parent] = [{}, start, 0]
+        seen = state[0]
         hit = seen.get(quoted)
         if hit is not None:
             return hit
-        for m in _KEY_TOKEN.finditer(self.text, cursor[0]):
-            seen.setdefault(m.group(1), m.start())
-            if m.group(1) == quoted:
-                cursor[0] = m.end()
-                return m.start()
-        cursor[0] = len(self.text)
+        if state[2] < _FIND_FIRST:
+            state[2] += 1
+            seen[quoted] = found = self._find_key(quoted, start, _KEY_END[tokens])
+            return found
+        for m in tokens.finditer(self.text, state[1]):
+            key = m.group(1)
+            seen.setdefault(key, m.start(1))
+            if key == quoted:
+                state[1] = m.end()
+                return m.start(1)
+        state[1] = len(self.text)
         return -1
+
+    def _find_key(self, quoted: str, start: int, end: re.Pattern) -> int:
+        """The first ``quoted`` after ``start`` (the parent's own key) followed by ``end``: in JSON, a key."""
+        text = self.text
+        i = text.find(quoted, start + 1)
+        while i >= 0 and not end.match(text, i + len(quoted)):
+            i = text.find(quoted, i + 1)
+        return i
 
 
 class Entry(DocRef):
