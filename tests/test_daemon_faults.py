@@ -151,7 +151,8 @@ def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves
         return {s.labels["device"]: s.value for s in daemon.samples()
                 if s.name == "losslessd_polls_total" and s.labels.get("source") == "snmp"}
 
-    wait_for(lambda: scrape().get("spine1"), "spine1 polled")
+    # every device polled once (they are polled by different workers, which start in any order)
+    wait_for(lambda: all(scrape().get(d) for d in ("spine1", "leaf1", "leaf2")), "spine1, leaf1 and leaf2 polled")
     sim.set_slow("spine1", HANG_S)  # from its next poll on, spine1 answers only after HANG_S
     try:
         # While one poll of spine1 hangs, the others keep polling on their own slots: three more polls
