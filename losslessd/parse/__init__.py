@@ -17,14 +17,14 @@ from .. import capture, collect
 from ..errors import InputError, internal_error_message
 from ..limits import os_reason, read_text
 from ..model import Device, Fabric, ParseIssue, Source
-from ..platforms import PLATFORMS, no_parser_message, resolve_format
+from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
 Progress = Callable[[int, int], None]  # (done, total)
 
-# Order matters only for sniffing: cheap, specific formats first.
-_SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
+# Order matters only for sniffing: cheap, specific formats first (Platform.sniff).
+_SNIFF_ORDER = SNIFF_ORDER
 # SONiC device folder: these files together describe one switch.
 SONIC_FOLDER_FILES = ("config_db.json", "qos.json", "buffers.json")
 # OpenSM node folder (one subnet manager): opensm.conf first, it is what the format is told from.
