@@ -66,6 +66,10 @@ class Platform:
     # Capability (CAPABILITIES) -> why the platform does not have it.
     unsupported: dict[str, str] = field(default_factory=dict, hash=False)
 
+    def supports(self, capability: str) -> bool:
+        """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
+        return capability not in self.unsupported
+
     @property
     def config_read(self) -> Command:
         """The command that prints its running config as a snippet applies to it (tune, the simulator)."""
@@ -84,7 +88,7 @@ CAPABILITIES = {
 }
 _NO_PUSH = ("losslessd has no transactional push for it yet (no checkpoint and rollback path verified against the "
             "device): `tune` renders and lints its candidates, a person pushes them")
-_NOT_SIMULATED = "the simulator has no CLI shell for it yet: `pull` and `tune --apply` are tested against the others"
+_NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects from it over SSH"
 _IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
 _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
               "(its ECN marking happens in the switches)")
@@ -192,10 +196,10 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=30, fix="key_value",
                  unsupported={
                      "tune": _IB_TUNE, "push": _IB_TUNE,
-                     "counters": "a subnet manager has no ports of its own: its switches' counters come from "
-                                 "their own agents (losslessd does not poll InfiniBand counters yet)",
-                     "sim": "a subnet manager is configured by files, with no CLI to collect from: `pull` has no "
-                            "commands for it",
+                     "counters": "an inventory cannot hold a subnet manager (no login to collect it with), so the "
+                                 "daemon polls none; losslessd polls no InfiniBand counters yet",
+                     "sim": "a subnet manager is read from its files: `pull` has no commands to run on it, so there "
+                            "is no CLI to simulate",
                  }),
     )
 }
