@@ -16,13 +16,12 @@ from types import ModuleType
 
 import pytest
 
-from losslessd import render
+from losslessd import parse, render
 from losslessd.errors import InputError
 from losslessd.fix.apply import SHAPE_NAMES
 from losslessd.model import DeviceKind
 from losslessd.monitor import sources
 from losslessd.monitor.gnmi import PATH_SETS
-from losslessd import parse
 from losslessd.parse import read_input
 from losslessd.parse.base import Input
 from losslessd.platforms import CAPABILITIES, PLATFORMS, Platform
@@ -72,6 +71,8 @@ def _detect(p: Platform) -> list[str]:
     module = parser_module(p)
     if not (callable(getattr(module, "sniff", None)) and callable(getattr(module, "parse", None))):
         out.append(f"losslessd.parse.{p.parser} has no sniff() and parse()")
+    if getattr(module, "PLATFORM", None) != p.id:  # the id its sniff() reads capture headers by, its devices carry
+        out.append(f"losslessd.parse.{p.parser}.PLATFORM is {getattr(module, 'PLATFORM', None)!r}, not {p.id!r}")
     if not samples(p):
         out.append(f"no raw fixture in tests/fixtures/raw/{p.id}/ to detect")
     elif not own_samples(p):
