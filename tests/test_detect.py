@@ -116,6 +116,22 @@ def test_ecn_marks_from_before_the_pausing_began_are_not_used():
     assert det.open_events() == []
 
 
+def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
+    """Pauses from a peer that cannot drain (the queue sends nothing) open pfc_storm, never "PFC doing ECN's
+    job" (whose tuning proposal would lower Kmin to fix a stuck NIC); the same pauses with a draining queue
+    and no marks do open it."""
+    stuck = {Key("Ethernet0", PFC_RX, 3): 6000.0, Key("Ethernet0", TX_PACKETS, 3): 0.0,
+             Key("Ethernet0", TX_PACKETS, 0): 900.0, Key("Ethernet0", "ecn_marked", 3): 0.0}
+
+    def kinds(per_s: dict) -> list[str]:
+        det = Detectors(Thresholds(ecn_polls=1, storm_detection_polls=2), {3})
+        deltas = {key: value * 10 for key, value in per_s.items()}  # 10 s polls
+        return [e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0) for e in det.feed(Rates("leaf1", t, 10.0, deltas, per_s))]
+
+    assert sorted(kinds(stuck)) == ["pause_rate", "pfc_storm"]
+    assert sorted(kinds({**stuck, Key("Ethernet0", TX_PACKETS, 3): 5000.0})) == ["ecn_not_marking", "pause_rate"]
+
+
 def test_device_down_after_failures_and_back():
     det = Detectors(Thresholds(down_after_failures=3), {3})
     assert det.poll_failed("leaf1", 100.0, "timeout") == []

@@ -81,6 +81,7 @@ def main() -> None:
         # click answers a closed stdout (EPIPE) with exit 1 after wrapping stdout: 1 means findings here.
         if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
             sys.exit(EXIT_BROKEN_PIPE)
+        _flush_stdout()  # a report still buffered when the reader left ends as a broken pipe, not as findings
         raise
     except InputError as exc:
         typer.echo(f"losslessd: error: {exc}", err=True)
@@ -88,13 +89,24 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:  # `losslessd lint ... | head`: the reader left; nothing to report
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the interpreter's final flush is quiet
-        except OSError:
-            pass
-        sys.exit(EXIT_BROKEN_PIPE)
+        _reader_left()
     except Exception as exc:  # noqa: BLE001 - a bug: one line, its own exit code, never read as findings
         internal_error(exc)
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_left()
+
+
+def _reader_left() -> None:
+    try:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the interpreter's final flush is quiet
+    except OSError:
+        pass
+    sys.exit(EXIT_BROKEN_PIPE)
 
 
 def internal_error(exc: BaseException) -> None:

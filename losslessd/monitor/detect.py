@@ -255,6 +255,15 @@ class Detectors:
         pauses) say nothing about it. Until such marks exist the state machine holds."""
         if not pauses:
             return []
+        if self._storming(dev, port, prio):
+            # A storm's pauses come from a peer that cannot drain (a stuck NIC, a deadlock), not from
+            # congestion that ECN could relieve: they say nothing about the ECN thresholds, and a tuning
+            # proposal made from them would be wrong. The spell of pausing starts again after the storm.
+            dev.pausing.pop((port, prio), None)
+            state = dev.states.get((port, prio, "ecn_not_marking"))
+            if state is not None and state.event is None:
+                state.hits = 0
+            return []
         pause_per_s = sum(pauses.values())
         if pause_per_s < self.t.ecn_min_pause_per_s:
             dev.pausing.pop((port, prio), None)
@@ -273,6 +282,12 @@ class Detectors:
             if self.propose is not None and event.open and event.proposal is None:
                 event.proposal = self.propose(event)
         return out
+
+    @staticmethod
+    def _storming(dev: _Device, port: str, prio: int) -> bool:
+        """A storm of the queue is open, or its detector counts stuck intervals towards one."""
+        storm, onbox = dev.states.get((port, prio, "pfc_storm")), dev.states.get((port, prio, "onbox_storm"))
+        return bool((storm and (storm.event is not None or storm.hits)) or (onbox and onbox.event is not None))
 
     def _onbox(self, dev: _Device, r: Rates, port: str, prio: int) -> list[Event]:
         """The device's own watchdog: storms detected minus restored since the last poll tell
