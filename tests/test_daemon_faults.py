@@ -122,25 +122,28 @@ def test_a_locked_history_at_stop_still_gets_the_rows_waiting_for_it(sim, tmp_pa
     assert not [r for r in d.log_records() if "not written" in r["msg"]]
 
 
-def test_a_storm_without_ecn_marks_opens_ecn_not_marking_and_one_with_marks_does_not(daemon, sim):
+def test_congestion_without_ecn_marks_opens_ecn_not_marking_and_with_marks_or_in_a_storm_does_not(daemon, sim):
     wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 1 and
              daemon.value("losslessd_ecn_marked_packets_total", device="leaf1", port="Ethernet12", queue="3"),
              "leaf1's ECN marks read over SSH")
-    sim.storm("leaf1", "Ethernet12", 3)  # the simulator's default storm: ECN marks stay flat
-    sim.storm("leaf1", "Ethernet48", 3, ecn_healthy=True)  # marks climb with the pauses
+    sim.congest("leaf1", "Ethernet12", 3)  # pauses, the queue drains, ECN marks stay flat: PFC doing ECN's job
+    sim.congest("leaf1", "Ethernet48", 3, ecn_healthy=True)  # marks climb with the pauses
+    sim.storm("leaf1", "Ethernet4", 3)  # a storm: its pauses say nothing about ECN
     try:
         flat = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking")
         assert [(e["port"], e["priority"], e["end"]) for e in flat] == [("Ethernet12", 3, None)]
         assert flat[0]["numbers"]["marks_per_pause"] < 0.1 and flat[0]["numbers"]["pfc_rx_per_s"] > 1000
-        # the marking storm was seen (the inferred or the on-box watchdog's storm) and judged healthy
-        assert daemon.value("losslessd_pfc_storm", device="leaf1", port="Ethernet48", priority="3") == 1
+        wait_for(lambda: daemon.value("losslessd_pfc_storm", device="leaf1", port="Ethernet4", priority="3") == 1,
+                 "the storm on Ethernet4")
         polled = daemon.value("losslessd_polls_total", device="leaf1", source="ssh")
         wait_for(lambda: daemon.value("losslessd_polls_total", device="leaf1", source="ssh") >= polled + 2,
                  "two more polls of leaf1's ECN marks")
         assert [e["port"] for e in daemon.events(device="leaf1", kind="ecn_not_marking")] == ["Ethernet12"]
+        assert {e["port"] for e in daemon.events(device="leaf1", kind="pfc_storm")} == {"Ethernet4"}  # they drain
     finally:
-        sim.storm("leaf1", "Ethernet12", 3, on=False)
-        sim.storm("leaf1", "Ethernet48", 3, on=False)
+        sim.congest("leaf1", "Ethernet12", 3, on=False)
+        sim.congest("leaf1", "Ethernet48", 3, on=False)
+        sim.storm("leaf1", "Ethernet4", 3, on=False)
 
 
 def test_a_slow_device_delays_no_other_and_leaving_the_inventory_mid_poll_leaves_no_series(daemon, sim, tmp_path):

@@ -91,6 +91,29 @@ def test_ecn_healthy_storm_marks_with_the_pauses(sim):
     assert marks >= 0.5 * ECN_PER_PAUSE * STORM_PAUSE_PER_S * elapsed
 
 
+def test_congestion_pauses_while_the_queue_drains_and_no_watchdog_acts(sim, run, poller):
+    """Congestion: the pauses of a storm, but the queue keeps sending, so the on-box watchdog stays quiet and
+    the ECN marks stay flat ("PFC doing ECN's job")."""
+    before = commands(sim, "leaf1")
+    sim.congest("leaf1", "Ethernet4", 3)
+    try:
+        s1 = run(poller.poll(target(sim, "leaf1")))
+        first = commands(sim, "leaf1")
+        time.sleep(0.5)  # a measurement window (at least 0.5 s; longer on a loaded machine only adds to it)
+        s2 = run(poller.poll(target(sim, "leaf1")))
+        second = commands(sim, "leaf1")
+    finally:
+        sim.congest("leaf1", "Ethernet4", 3, on=False)
+    rate = (prio(s2, "Ethernet4", 3).pfc_indications - prio(s1, "Ethernet4", 3).pfc_indications) / (
+        s2.monotonic_s - s1.monotonic_s)
+    assert rate > STORM_PAUSE_PER_S / 2
+    queue = lambda sample: next(q for q in sample.queues if q.port == "Ethernet4" and q.queue == 3)  # noqa: E731
+    assert queue(s2).tx_packets > queue(s1).tx_packets  # it drains
+    storms = Key("Ethernet4", WD_STORMS, 3)
+    assert second.get(storms, 0) == before.get(storms, 0)  # no storm for the watchdog (the port's watchdog is on)
+    assert second[Key("Ethernet4", ECN_MARKED, 3)] == first[Key("Ethernet4", ECN_MARKED, 3)]
+
+
 def test_host_storm_in_ethtool_and_rdma_counters(sim):
     port = "enp65s0f0np0"
     before = commands(sim, "gpu01")

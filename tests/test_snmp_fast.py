@@ -145,18 +145,25 @@ class HostileAgent:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.requests = 0
+        self.closing = False
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
     def close(self) -> None:
-        self.sock.close()
+        """Wake the serving thread with a datagram (closing a socket does not end a recvfrom blocked on it)."""
+        self.closing = True
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as waker:
+            waker.sendto(b"", ("127.0.0.1", self.port))
         self.thread.join(timeout=5)
+        self.sock.close()
 
     def _serve(self) -> None:
         while True:
             try:
                 data, peer = self.sock.recvfrom(65535)
             except OSError:
+                return
+            if self.closing:
                 return
             self.requests += 1
             answers = [b"\x30\x03\x02\x01\x01" + bytes(40)] * 500 if self.mode == "flood" else [self._answer(data)]

@@ -126,7 +126,7 @@ def test_a_daemon_worker_attaches_the_proposal_and_it_reaches_the_history_and_th
         text = sim.devices["leaf1"].outputs[SONIC_RUNNING_CONFIG]
         expected = propose("sonic", "leaf1", text, "Ethernet12", settings.lint_policy)
         assert expected["snippet"] and expected["applied"] is False
-        sim.storm("leaf1", "Ethernet12", 3)  # the simulator's default storm: ECN marks stay flat
+        sim.congest("leaf1", "Ethernet12", 3)  # pauses while the queue drains, ECN marks flat: PFC doing ECN's job
         try:
             [event] = wait_for(lambda: daemon.events(device="leaf1", kind="ecn_not_marking"), "ecn_not_marking", 60)
             assert event["port"] == "Ethernet12" and event["proposal"] == expected
@@ -141,7 +141,7 @@ def test_a_daemon_worker_attaches_the_proposal_and_it_reaches_the_history_and_th
                                       if e["id"] != event["id"]], "ecn_not_marking from the new worker", 60)
             assert again[0]["proposal"] == expected
         finally:
-            sim.storm("leaf1", "Ethernet12", 3, on=False)
+            sim.congest("leaf1", "Ethernet12", 3, on=False)
     finally:
         assert daemon.stop() == 0
         sim.stop()

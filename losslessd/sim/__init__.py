@@ -338,17 +338,25 @@ class Simulator:
             output = recorded[: max(1, len(recorded) // 3)].rstrip("\n")
         device.garbled[cmd] = output
 
-    def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False) -> None:
+    def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False,
+              drains: bool = False) -> None:
         """Switch a PFC storm on ``port``/``priority`` on or off: pause frames count up fast (SNMP and
         the counter commands), the queue stops sending, the on-box watchdog counts it after its
-        detection time. ECN marks stay flat unless ``ecn_healthy`` (then they climb with the pauses)."""
+        detection time. ECN marks stay flat unless ``ecn_healthy`` (then they climb with the pauses).
+        ``drains``: congestion rather than a storm, see ``congest``."""
         device = self._device(name)
         try:
             key = storm_key(device.if_indexes, port, priority)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
-        device.traffic.storm(key, on, ecn_healthy)
+        device.traffic.storm(key, on, ecn_healthy, drains=drains)
         self._publish(name)
+
+    def congest(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False) -> None:
+        """Switch congestion on ``port``/``priority`` on or off: the pauses of a storm, but the queue keeps
+        sending (no storm, no watchdog action). ECN marks stay flat ("PFC doing ECN's job") unless
+        ``ecn_healthy``."""
+        self.storm(name, port, priority, on, ecn_healthy, drains=True)
 
     def refuse_commits(self, name: str, reason: str | None = "configuration validation failed") -> None:
         """Refuse every config commit (EOS session commit, SONiC apply-patch) with ``reason``; None accepts again."""

@@ -8,7 +8,9 @@ switched on shows in SNMP pause counters, in `show pfcwd stats` and in a host's 
 
 During a storm pauses climb at STORM_PAUSE_PER_S and the paused queue stops transmitting. ECN marks
 (and a NIC's CNPs) by default stay flat, which is what "PFC doing ECN's job" looks like; a storm
-switched on with ``ecn_healthy=True`` makes them climb with the pauses.
+switched on with ``ecn_healthy=True`` makes them climb with the pauses. Congestion (``drains=True``)
+brings the same pauses while the queue keeps sending: what "PFC doing ECN's job" looks like when ECN
+marks stay flat, and a healthy DCQCN fabric under load when they climb.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Traffic:
 
     t0: float = field(default_factory=time.time)  # when the counters last (re)started
     restarted: bool = False  # counted from zero since t0 (after reset), rather than from their bases
-    storms: dict[str, list[list]] = field(default_factory=dict)  # "<ifIndex>.<prio>" -> [start, end|None, ecn_healthy]
+    # "<ifIndex>.<prio>" -> [start, end|None, ecn_healthy, drains] (drains: congestion, the queue keeps sending)
+    storms: dict[str, list[list]] = field(default_factory=dict)
     down: bool = False  # read by an agent process shared with other devices (losslessd.sim.snmp)
     slow_s: float = 0.0  # delay before the SNMP sysUpTime answer (once a poll) and each SSH command's output
     garbage: bool = False  # SNMP counters answer strings, SSH counter commands print no numbers
@@ -56,16 +59,17 @@ class Traffic:
     credits: dict[str, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def storm(self, key: str, on: bool = True, ecn_healthy: bool = False, now: float | None = None) -> None:
+    def storm(self, key: str, on: bool = True, ecn_healthy: bool = False, now: float | None = None,
+              drains: bool = False) -> None:
         now = time.time() if now is None else now
         with self._lock:
             spans = self.storms.setdefault(key, [])
             storming = bool(spans) and spans[-1][1] is None
-            if on and storming and spans[-1][2] != ecn_healthy:  # another kind of storm: end this one
+            if on and storming and spans[-1][2:] != [ecn_healthy, drains]:  # another kind: end this one
                 spans[-1][1] = now
                 storming = False
             if on and not storming:
-                spans.append([now, None, ecn_healthy])
+                spans.append([now, None, ecn_healthy, drains])
             elif not on and storming:
                 spans[-1][1] = now
 

@@ -187,15 +187,17 @@ class SnmpAgents:
                     self.publish(agent.name)
         return {a.name: a.port for a in self._agents.values()}
 
-    def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False) -> None:
+    def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False,
+              drains: bool = False) -> None:
         """Switch a PFC storm on ``port``/``priority`` on or off: while on, that priority's pause
-        indications climb by STORM_PAUSE_PER_S and its egress queue stops transmitting."""
+        indications climb by STORM_PAUSE_PER_S and its egress queue stops transmitting (unless
+        ``drains``: congestion, the queue keeps sending)."""
         agent = self._agents[name]
         try:
             key = storm_key(agent.if_indexes, port, priority)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
-        agent.traffic.storm(key, on, ecn_healthy)
+        agent.traffic.storm(key, on, ecn_healthy, drains=drains)
         self.publish(name)
 
     def reset(self, name: str) -> None:

@@ -4,7 +4,9 @@ snmpsim executes this file itself (``--variation-modules-dir``); losslessd.sim.c
 pure functions (``counter``, ``on_seconds``, ``watchdog``) so that the SSH counter commands follow the
 same formulas. A record ``OID|70:lossless|b=<base>,r=<rate per s>[,up=<key>][,stop=<key>][,w=1]``
 serves ``base + rate * (now - t0)``; ``up`` adds the storm rate for every second a storm matching
-``key`` was on, ``stop`` freezes the counter while it is on, ``w`` marks a Counter32 that the wrap
+``key`` was on, ``stop`` freezes the counter while a storm that stops the queue is on (a congestion
+span, whose queue keeps draining, does not; ``stop_if`` narrows ``stop`` to storms of one ECN kind,
+congestion included), ``w`` marks a Counter32 that the wrap
 mode starts just below 2^32, ``c=<key>/<what>`` adds what a workload credited to it (Traffic.credits). A key is ``<ifIndex>.<priority>``; ``<ifIndex>`` alone matches every
 priority of that port.
 
@@ -41,15 +43,17 @@ def _state(data_file):
     return cached[1]
 
 
-def on_seconds(state, key, now, ecn_healthy=None):
+def on_seconds(state, key, now, ecn_healthy=None, stuck=None):
     """Seconds since the last (re)start, up to ``now``, that storms matching ``key`` were on (summed
-    over priorities); ``ecn_healthy`` True/False counts only storms of that kind."""
+    over priorities); ``ecn_healthy`` True/False counts only storms of that kind, ``stuck`` True only
+    those that stop the queue (a span's optional fourth item, ``drains``, marks congestion: pauses
+    arrive and the queue keeps sending)."""
     total = 0.0
     for storm_key, spans in state["storms"].items():
         if storm_key != key and not storm_key.startswith(key + "."):
             continue
-        for start, end, healthy in spans:
-            if ecn_healthy is None or healthy == ecn_healthy:
+        for start, end, healthy, *drains in spans:
+            if (ecn_healthy is None or healthy == ecn_healthy) and (stuck is None or stuck != any(drains)):
                 total += max(0.0, min(now, end if end is not None else now) - max(start, state["t0"]))
     return total
 
@@ -58,7 +62,8 @@ def counter(spec, state, now, modulus=2**64):
     """A counter's value at ``now`` (see the module docstring for the record's ``spec``)."""
     active = now - state["t0"]
     if "stop" in spec:  # subtract the seconds first: a frozen counter then reads the same every time
-        active -= on_seconds(state, spec["stop"], now, _healthy(spec.get("stop_if")))
+        healthy = _healthy(spec.get("stop_if"))
+        active -= on_seconds(state, spec["stop"], now, healthy, stuck=True if healthy is None else None)
     base = 0.0 if state["restarted"] else float(spec["b"])  # a restarted device counts from zero
     v = base + float(spec["r"]) * active
     if "up" in spec:
@@ -81,7 +86,9 @@ def watchdog(state, key, now, detection_s, restoration_s):
     detected = restored = 0
     stormed = False
     stormed_s = 0.0
-    for start, end, _ in state["storms"].get(key, []):
+    for start, end, _, *drains in state["storms"].get(key, []):
+        if any(drains):
+            continue  # congestion: the queue drains, the watchdog sees no storm
         start = max(start, state["t0"])
         if min(now, end if end is not None else now) - start < detection_s:
             continue
