@@ -1,13 +1,19 @@
-"""Platform registry: our platform ids, what kind of device each is, which parser reads it, and how
-`losslessd pull` collects it (netmiko device type, napalm driver, commands).
+"""Platform registry, the one home of a platform's facts: what kind of device it is, which parser reads it
+and in which order formats are told apart, how `losslessd pull` collects it (netmiko device type, napalm
+driver, commands), and which of losslessd's capabilities it has (CAPABILITIES), each named here and
+implemented where the capability lives; for a capability it lacks, the record says why (``unsupported``).
+tests/test_platforms_meta.py proves every platform has each capability or gives the reason.
 
 A platform without a parser (``parser=None``) is collection-only: `pull` saves its captures so a
 later losslessd can lint them; `lint` reports them as SYS001 "no parser for platform X yet".
+
+This module stays free of heavy imports (parsers, Jinja, netmiko): the record names implementations by
+string, and the modules that implement them look them up from it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import DeviceKind
 
@@ -37,8 +43,55 @@ class Platform:
     enable: bool = False  # enter privileged mode (netmiko enable()) before the commands
     # Text that, on an output line, means the device refused or could not run a command (SYS014).
     refusals: tuple[str, ...] = ()
+    # detect: `lint` asks the parsers' sniff() in this rank, lowest first (cheap, specific formats first).
+    sniff: int | None = None
+    # render (templates/<id>/profile.j2): what each port needs for a section, "speed", "cable" or "sonic" (its SKU's
+    # lossless PG profile), refused before the template runs when a port lacks it; ``ecn_in_scheduler``: the
+    # scheduler object holds the ECN thresholds (an NX-OS queuing policy, a Junos scheduler-map: one per port), so
+    # the scheduler section writes them too.
+    port_facts: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    ecn_in_scheduler: bool = False
+    fix: str | None = None  # fix: how its config takes a snippet, a shape of losslessd.fix.apply
+    # The running config in the form a snippet applies to, where that is not the first command `pull` runs.
+    config_command: str | None = None
+    tune: bool = False  # tune: `tune` renders and lints candidates of its `ecn` section (needs render and fix)
+    push: str | None = None  # push: `tune --apply` pushes with this transactional path of losslessd.tune.apply
+    # counters: the SSH commands the daemon polls (a switch's SNMP agent serves the rest; "{iface}" as in
+    # `commands`), and the gNMI path set of losslessd.monitor.gnmi it streams.
+    counter_commands: tuple[str, ...] = ()
+    gnmi: str | None = None
+    # sim: the simulator's shell (losslessd.sim.ssh) and the login a CLI of the platform is usually reached with.
+    shell: str | None = None
+    login: str | None = None
+    # Capability (CAPABILITIES) -> why the platform does not have it.
+    unsupported: dict[str, str] = field(default_factory=dict, hash=False)
+
+    def supports(self, capability: str) -> bool:
+        """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
+        return capability not in self.unsupported
+
+    @property
+    def config_read(self) -> Command:
+        """The command that prints its running config as a snippet applies to it (tune, the simulator)."""
+        return Command(self.config_command) if self.config_command else self.commands[0]
 
 
+# What each capability asks of a platform record (tests/test_platforms_meta.py checks each).
+CAPABILITIES = {
+    "detect": "a parser and a sniff rank: `lint` tells its files from the other platforms'",
+    "render": "a template, templates/<id>/profile.j2, and the facts its ports need (port_facts)",
+    "fix": "a fix shape: how its config takes a snippet (diff, and the lint of the fixed config)",
+    "tune": "`tune` renders and lints candidates of its ECN thresholds",
+    "push": "a transactional push with rollback for `tune --apply`",
+    "counters": "counters the daemon polls: SNMP (switches), gNMI paths or SSH counter commands",
+    "sim": "a simulator shell, login and netmiko type",
+}
+_NO_PUSH = ("losslessd has no transactional push for it yet (no checkpoint and rollback path verified against the "
+            "device): `tune` renders and lints its candidates, a person pushes them")
+_NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects from it over SSH"
+_IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
+_HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
+              "(its ECN marking happens in the switches)")
 _BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
 
 PLATFORMS: dict[str, Platform] = {
@@ -49,12 +102,21 @@ PLATFORMS: dict[str, Platform] = {
                  # Enterprise `sonic-cli` instead, so the generic `linux` type fits.
                  netmiko="linux", napalm=None,
                  # sonic-utilities show/main.py: `show runningconfiguration all` prints CONFIG_DB as JSON.
-                 commands=(Command("show runningconfiguration all", json=True),), refusals=_BASH_REFUSALS),
+                 commands=(Command("show runningconfiguration all", json=True),), refusals=_BASH_REFUSALS,
+                 # The ports section writes the CABLE_LENGTH that selects the SKU's lossless PG profile.
+                 sniff=10, port_facts={"ports": ("sonic",), "buffer": ("sonic",)}, fix="config_db", tune=True,
+                 push="sonic_patch",
+                 # sonic-utilities show/main.py: `show pfcwd stats` (watchdog storms and restores) and
+                 # `show queue wredcounters` (ECN-marked packets per queue), which SNMP does not serve.
+                 counter_commands=("show pfcwd stats", "show queue wredcounters"), gnmi="sonic",
+                 shell="bash", login="admin"),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config",
                  netmiko="arista_eos", napalm="eos",
                  commands=(Command("show running-config"), Command("show lldp neighbors", optional=True)),
                  enable=True, refusals=("% Invalid input", "% Incomplete command", "% Ambiguous command",
-                                        "% Unrecognized command", "% Authorization denied")),
+                                        "% Unrecognized command", "% Authorization denied"),
+                 sniff=50, fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
+                 login="admin"),
         Platform("linux_mlx5", DeviceKind.host, "mlx5",
                  "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos and sysfs)",
                  netmiko="linux", napalm=None,
@@ -80,7 +142,19 @@ PLATFORMS: dict[str, Platform] = {
                      Command("cat /sys/class/infiniband/{rdma}/tc/1/traffic_class", optional=True),
                      Command("cat /etc/nccl.conf", optional=True),
                  ),
-                 refusals=(*_BASH_REFUSALS, "Netlink error", "No such device")),
+                 refusals=(*_BASH_REFUSALS, "Netlink error", "No such device"),
+                 # The mlx5 driver sizes the lossless receive buffer from the cable length the script writes
+                 # with PFC (mlnx_qos --cable_len): a NIC port needs its cable length and nothing else.
+                 sniff=20, port_facts={"pfc": ("cable",), "buffer": ("cable",)}, fix="script",
+                 # The NIC's RDMA congestion counters are not in `ethtool -S`: the kernel serves them only in
+                 # sysfs under the RDMA device (NVIDIA MLNX_OFED docs, "RDMA Counters":
+                 # /sys/class/infiniband/<device>/ports/*/hw_counters; names from Linux commit e1f24a79
+                 # "IB/mlx5: Support congestion related counters"). Reached through the netdev's PCI device,
+                 # each line names the interface it belongs to.
+                 counter_commands=("ethtool -S {iface}",
+                                   "grep . /sys/class/net/{iface}/device/infiniband/*/ports/*/hw_counters/*"),
+                 shell="bash", login="root",
+                 unsupported={"tune": _HOST_TUNE, "push": _HOST_TUNE}),
         Platform("cisco_nxos", DeviceKind.switch, "nxos", "Cisco NX-OS running-config (Nexus 9000 QoS policies)",
                  netmiko="cisco_nxos", napalm="nxos_ssh",
                  # Nexus 9000 NX-OS QoS configuration guide: PFC, no-drop classes and queuing policies live in
@@ -90,28 +164,54 @@ PLATFORMS: dict[str, Platform] = {
                            Command("show lldp neighbors", optional=True),
                            # The model chooses the command family losslessd renders (Nexus 9000 or 3000).
                            Command("show version", optional=True)),
-                 refusals=("% Invalid command", "% Incomplete command", "% Permission denied")),
+                 refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
+                 # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
+                 sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
+                 fix="nxos_cli", tune=True, gnmi="openconfig",
+                 unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED}),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
                  # Cumulus Linux 5.x NVUE: `nv config show -o json` is the applied configuration; `nv show qos roce`
                  # the RoCE mode, PFC/ECN and buffer settings (docs.nvidia.com, Cumulus Linux 5.x "RDMA over Converged Ethernet - RoCE").
                  commands=(Command("nv config show -o json", json=True), Command("nv show qos roce", optional=True),
                            Command("lldpcli show neighbors -f keyvalue", optional=True)),
-                 refusals=_BASH_REFUSALS),
+                 refusals=_BASH_REFUSALS,
+                 # NVUE writes the cable length with PFC (the switch sizes headroom from it) and restates the speed.
+                 sniff=40, port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
+                 # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
+                 config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus"),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
                  # `show version` gives the model (QFX5000 or QFX10000/PTX), which chooses the buffer-size syntax.
                  commands=(Command("show configuration | display set"), Command("show version", optional=True)),
-                 refusals=("syntax error", "unknown command", "error: ")),
+                 refusals=("syntax error", "unknown command", "error: "),
+                 # An unknown cable length renders a PFC profile without `input cable-length`, the switch's
+                 # default 100 m, which is what a profile without one (the only way the parser leaves a port's
+                 # cable unknown) said before.
+                 sniff=70, port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="set_lines", tune=True,
+                 gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED}),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
-                 "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output"),
+                 "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
+                 sniff=30, fix="key_value",
+                 unsupported={
+                     "tune": _IB_TUNE, "push": _IB_TUNE,
+                     "counters": "an inventory cannot hold a subnet manager (no login to collect it with), so the "
+                                 "daemon polls none; losslessd polls no InfiniBand counters yet",
+                     "sim": "a subnet manager is read from its files: `pull` has no commands to run on it, so there "
+                            "is no CLI to simulate",
+                 }),
     )
 }
 
 # Short names accepted by --format.
 FORMAT_ALIASES = {"eos": "arista_eos", "mlx5": "linux_mlx5", "nic": "linux_mlx5", "config_db": "sonic",
                   "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos"}
+
+
+# The platforms `lint` detects, in the order their parsers' sniff() is asked.
+SNIFF_ORDER = tuple(p.id for p in sorted(PLATFORMS.values(), key=lambda p: p.sniff or 0)
+                    if p.parser and p.sniff is not None)
 
 
 def resolve_format(name: str) -> Platform | None:

@@ -33,7 +33,7 @@ from ..collect.snmp import SnmpError, SnmpSample, make_poller, target_for
 from ..collect.ssh import CollectError, Session
 from ..inventory import Host
 from ..monitor import Reading
-from ..monitor.sources import COUNTER_COMMANDS, reading_from_commands, reading_from_snmp
+from ..monitor.sources import reading_from_commands, reading_from_snmp
 from ..platforms import Command
 from .settings import Settings
 
@@ -142,7 +142,7 @@ class SnmpCounters(Poller):
 def counter_host(host: Host) -> Host | None:
     """``host`` with its platform's counter commands in place of its config commands (None: the
     platform serves no counters over its CLI), so collect.ssh.Session runs and checks them."""
-    lines = COUNTER_COMMANDS.get(host.platform.id)
+    lines = host.platform.counter_commands
     if not lines:
         return None
     return dataclasses.replace(host, platform=dataclasses.replace(

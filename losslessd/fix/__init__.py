@@ -28,9 +28,6 @@ from ..policy import Policy
 from ..render import opensm as render_opensm
 from .apply import SHAPES
 
-# Platforms whose capture is the device's state, which a printed script changes: the fix is checked by
-# parsing the capture and the script together (no diff: there is no config text to change).
-SCRIPT_OVER_CAPTURE = frozenset({"linux_mlx5"})
 HOST_STATE = "host state, not a text config: run this script on the host"
 
 
@@ -152,13 +149,16 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     except InputError as exc:  # changed since it was linted
         out.diff_note = f"no diff: {exc}"
         return
-    if device.platform in SCRIPT_OVER_CAPTURE and any(capture.is_capture(i.text) for i in inputs):
+    shape = SHAPES.get(device.platform)
+    # A capture is a host's state, which a printed script changes: the fix is checked by parsing the capture and
+    # the script together (no diff: there is no config text to change).
+    if shape is not None and shape.script and any(capture.is_capture(i.text) for i in inputs):
         out.diff_note = HOST_STATE
         _verify(out, device, policy, inputs, inputs + [Input(f"{device.name} fix {n}", p.snippet)
                                                        for n, p in enumerate(printed, 1)])
         return
     target = _config_file(device, inputs)
-    if device.platform not in SHAPES:
+    if shape is None:
         out.diff_note = f"no diff: losslessd does not know how a {device.platform} config takes a snippet"
         return
     if target is None:
@@ -167,7 +167,6 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     if capture.is_capture(target.text):
         out.diff_note = "no diff: the device's input is a capture of command outputs, not its config file"
         return
-    shape = SHAPES[device.platform]
     current = shape.normalize(target.text)
     fixed = current
     for part in printed:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
+from ..platforms import PLATFORMS
+
 
 def merge_json(current: str, snippet: str) -> str:
     """SONiC CONFIG_DB: table/key/field merge, as `config load` and `sonic-cfggen --write-to-db` write
@@ -317,18 +319,21 @@ class Shape:
     changes: Callable[[str, str], str]
     # The current config as ``apply`` writes it back, so a diff shows only the fix.
     normalize: Callable[[str], str] = str
+    # A script: the device's capture is its state, which the printed script changes (no config text to diff).
+    script: bool = False
 
 
 # EOS commands whose value is several words (thresholds, units, probability).
 EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
 
-SHAPES: dict[str, Shape] = {
+# By the name a platform record gives (losslessd.platforms, Platform.fix).
+SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
-    "sonic": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}")),
-    "arista_eos": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
-    "cisco_nxos": Shape(replay_cli, cli_changes),
-    "nvidia_cumulus": Shape(replace_set_lines, set_changes),
-    "juniper_junos": Shape(replace_set_lines, set_changes),
-    "opensm": Shape(replace_keys, key_changes),
-    "linux_mlx5": Shape(append, every_line),
+    "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}")),
+    "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
+    "nxos_cli": Shape(replay_cli, cli_changes),
+    "set_lines": Shape(replace_set_lines, set_changes),
+    "key_value": Shape(replace_keys, key_changes),
+    "script": Shape(append, every_line, script=True),
 }
+SHAPES: dict[str, Shape] = {p.id: SHAPE_NAMES[p.fix] for p in PLATFORMS.values() if p.fix}

@@ -32,6 +32,7 @@ from . import (
     WD_STORMS,
     Key,
 )
+from ..platforms import PLATFORMS
 from ..units import is_small_int
 
 Elem = tuple[str, tuple[tuple[str, str], ...]]  # (name, sorted (key, value) pairs)
@@ -125,15 +126,17 @@ _EOS_PFC = {"in-frames": PFC_RX, "out-frames": PFC_TX, "pfc-on-total-rx-time": P
 _EOS_WD = {"stuck-count": WD_STORMS, "recovery-count": WD_RESTORED}  # oc-yang:counter32
 _NS_PER_US = 1000  # pfc-on-total-rx-time counts nanoseconds (arista-pfc-history-counters-augment.yang)
 
-# Paths per platform id (losslessd.platforms). NX-OS and Junos serve the OpenConfig interface and
-# queue counters; their per-priority PFC counters come from SNMP (NX-OS CISCO-PFC-EXT-MIB) or the CLI,
-# since neither OpenConfig nor a vendor path this project could verify serves them over gNMI.
-PATHS: dict[str, tuple[GnmiPath, ...]] = {
+# Path sets by the name a platform record gives (losslessd.platforms, Platform.gnmi). NX-OS and Junos serve the
+# OpenConfig interface and queue counters; their per-priority PFC counters come from SNMP (NX-OS
+# CISCO-PFC-EXT-MIB) or the CLI, since neither OpenConfig nor a vendor path this project could verify serves
+# them over gNMI.
+PATH_SETS: dict[str, tuple[GnmiPath, ...]] = {
     "sonic": SONIC_PATHS,
-    "arista_eos": (OC_INTERFACES, OC_QUEUES, EOS_PFC, EOS_PFC_WATCHDOG),
-    "cisco_nxos": (OC_INTERFACES, OC_QUEUES),
-    "juniper_junos": (OC_INTERFACES, OC_QUEUES),
+    "openconfig_eos": (OC_INTERFACES, OC_QUEUES, EOS_PFC, EOS_PFC_WATCHDOG),
+    "openconfig": (OC_INTERFACES, OC_QUEUES),
 }
+# Paths per platform id.
+PATHS: dict[str, tuple[GnmiPath, ...]] = {p.id: PATH_SETS[p.gnmi] for p in PLATFORMS.values() if p.gnmi}
 
 
 # -- parsing ---------------------------------------------------------------------------------------
@@ -281,4 +284,4 @@ def _small_int(text: str | None, where) -> int:
 
 def parser(platform: str):
     """The update parser of a platform's path set."""
-    return parse_sonic if platform == "sonic" else parse_openconfig
+    return parse_sonic if PATHS.get(platform) is SONIC_PATHS else parse_openconfig

@@ -2,7 +2,7 @@
 
 SNMP (``reading_from_snmp``) gives pause frames per priority, queue TX and drops, octets and
 discards, and on Cisco NX-OS the on-box PFC watchdog's counts. What SNMP does not serve comes from
-SSH commands (``COUNTER_COMMANDS``, parsed by ``reading_from_commands``): SONiC's watchdog counts and
+SSH commands (``Platform.counter_commands``, parsed by ``reading_from_commands``): SONiC's watchdog counts and
 per-queue ECN marks, and a host NIC's pause counters, pause time and congestion (ECN/CNP) counters.
 
 Parsers are pure. Output that is not what the command prints raises ValueError naming the device and
@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..collect.snmp import SnmpSample
+from ..platforms import PLATFORMS
 from . import (
     CNP_HANDLED,
     CNP_SENT,
@@ -33,22 +34,6 @@ from . import (
     Key,
     Reading,
 )
-
-SONIC_PFCWD_STATS = "show pfcwd stats"
-SONIC_WRED_COUNTERS = "show queue wredcounters"
-ETHTOOL_STATS = "ethtool -S {iface}"
-# The NIC's RDMA congestion counters are not in `ethtool -S`: the kernel serves them only in sysfs
-# under the RDMA device (NVIDIA MLNX_OFED docs, "RDMA Counters": /sys/class/infiniband/<device>/
-# ports/*/hw_counters; names from Linux commit e1f24a79 "IB/mlx5: Support congestion related
-# counters"). Reached through the netdev's PCI device, each line names the interface it belongs to.
-RDMA_HW_COUNTERS = "grep . /sys/class/net/{iface}/device/infiniband/*/ports/*/hw_counters/*"
-
-# SSH commands per platform id (losslessd.platforms); "{iface}" is repeated for each of a host's RoCE
-# interfaces, as in `pull`.
-COUNTER_COMMANDS: dict[str, list[str]] = {
-    "sonic": [SONIC_PFCWD_STATS, SONIC_WRED_COUNTERS],
-    "linux_mlx5": [ETHTOOL_STATS, RDMA_HW_COUNTERS],
-}
 
 _SNMP_32BIT = (IN_DISCARDS, OUT_DISCARDS)  # IF-MIB ifTable Counter32 columns (RFC 2863)
 
@@ -82,10 +67,15 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
                    bits={k: 32 for k in values if k.name in _SNMP_32BIT})
 
 
+def _lines(platform: str) -> tuple[str, ...]:
+    """The platform's SSH counter commands (Platform.counter_commands; "{iface}" for each RoCE interface)."""
+    return PLATFORMS[platform].counter_commands if platform in PLATFORMS else ()
+
+
 def counter_commands(platform: str, interfaces: Sequence[str]) -> list[str]:
     """The platform's counter commands with {iface} expanded for each interface."""
     out: list[str] = []
-    for line in COUNTER_COMMANDS.get(platform, []):
+    for line in _lines(platform):
         out += [line.replace("{iface}", i) for i in interfaces] if "{iface}" in line else [line]
     return out
 
@@ -93,7 +83,7 @@ def counter_commands(platform: str, interfaces: Sequence[str]) -> list[str]:
 def reading_from_commands(device: str, platform: str, outputs: dict[str, str], monotonic_s: float,
                           time_unix_s: float) -> Reading:
     """Parse the outputs of ``counter_commands`` (command line -> output) into one reading."""
-    if platform not in COUNTER_COMMANDS:
+    if not _lines(platform):
         raise ValueError(f"{device}: no counter commands for platform {platform!r}")
     values: dict[Key, int] = {}
     for command, output in outputs.items():
@@ -245,10 +235,10 @@ def _hw_counters(command: str, output: str) -> dict[Key, int]:
 
 
 _PARSERS: list[tuple[re.Pattern, Callable[[str, str], dict[Key, int]]]] = [
-    (re.compile(re.escape(SONIC_PFCWD_STATS)), _pfcwd_stats),
-    (re.compile(re.escape(SONIC_WRED_COUNTERS)), _wred_counters),
+    (re.compile(r"show pfcwd stats"), _pfcwd_stats),
+    (re.compile(r"show queue wredcounters"), _wred_counters),
     (re.compile(r"ethtool -S \S+"), _ethtool_stats),
-    (re.compile(re.escape(RDMA_HW_COUNTERS).replace(re.escape("{iface}"), r"[^/\s]+")), _hw_counters),
+    (re.compile(r"grep \. /sys/class/net/[^/\s]+/device/infiniband/\*/ports/\*/hw_counters/\*"), _hw_counters),
 ]
 
 

@@ -17,12 +17,12 @@ from .. import capture
 from ..errors import InputError
 from ..limits import read_text
 from ..model import Device
-from ..platforms import PLATFORMS, no_parser_message, resolve_format
+from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
-# Order matters only for sniffing: cheap, specific formats first.
-_SNIFF_ORDER = ("sonic", "linux_mlx5", "opensm", "nvidia_cumulus", "arista_eos", "cisco_nxos", "juniper_junos")
+# Order matters only for sniffing: cheap, specific formats first (Platform.sniff).
+_SNIFF_ORDER = SNIFF_ORDER
 # The first platforms in _SNIFF_ORDER whose sniff reads a capture by the platform its header names, and only so.
 _BY_CAPTURE_HEADER = ("sonic", "linux_mlx5")
 # SONiC device folder: these files together describe one switch.

@@ -20,6 +20,7 @@ from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric, Source
+from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
 from ..units import bytes_to_us, is_small_int, length_m
@@ -35,13 +36,6 @@ SECTIONS = frozenset({"ports", "maps", "trust", "pfc", "scheduler", "ecn", "buff
 # packets are reclassified or lose their pauses while the change lands, and an SM that routes anew or
 # moves SLs to other VLs reprograms every switch (docs/fix.md); `fix` withholds them unless asked.
 DISRUPTIVE_SECTIONS = frozenset({"maps", "trust", "pfc", "routing", "sl2vl"})
-# Platforms whose scheduler object also holds the ECN thresholds (an NX-OS queuing policy, a Junos
-# scheduler-map: one per port), so their scheduler section writes the thresholds too.
-ECN_IN_SCHEDULER = frozenset({"cisco_nxos", "juniper_junos"})
-# Host NICs: the mlx5 driver sizes the lossless receive buffer itself from the cable length the script
-# writes with PFC (mlnx_qos --cable_len), and the script switches DCQCN on without thresholds, so a NIC
-# port needs its cable length for the pfc and buffer sections and nothing else of its facts.
-NIC_PLATFORMS = frozenset({"linux_mlx5"})
 DEFAULT_MTU_BYTES = 9100  # SONiC's default port MTU (sonic-buildimage, PORT table mtu 9100)
 # ECN at the reference speed: Kmin 150 KB, Kmax 1.5 MB, 100 % (NVIDIA Cumulus Linux user guide,
 # "RDMA over Converged Ethernet - RoCE", NVUE lossless defaults), in KiB/MiB as SONiC writes them.
@@ -545,19 +539,6 @@ def render(platform: str, prof) -> str:
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family)
 
 
-# What each port needs for a section, per platform: "speed", "cable", or "sonic" (its SKU's lossless PG profile).
-# SONiC writes the CABLE_LENGTH that selects the profile with the ports; NVUE and the host script write the cable
-# length with PFC (the switch/driver sizes headroom from it); Junos puts a cable above 100 m in the PFC profile;
-# NX-OS gives such a cable a pause buffer; NX-OS, Junos and NVUE restate the speed with the ports.
-_NEEDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "sonic": {"ports": ("sonic",), "buffer": ("sonic",)},
-    "nvidia_cumulus": {"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)},
-    "cisco_nxos": {"ports": ("speed",), "buffer": ("speed", "cable")},
-    # Junos: an unknown cable length renders a PFC profile without `input cable-length`, the switch's default 100 m,
-    # which is what a profile without one (the only way the parser leaves a port's cable unknown) said before.
-    "juniper_junos": {"ports": ("speed",)},
-    "linux_mlx5": {"pfc": ("cable",), "buffer": ("cable",)},
-}
 _MISSING = {
     "speed": "speed unknown",
     "cable": "cable length unknown, so its PFC headroom cannot be sized",
@@ -575,14 +556,16 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
             raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
                              "an unknown ASIC; give --sku")
-    ecn = prof.ecn and (prof.wants("ecn") or (platform in ECN_IN_SCHEDULER and prof.wants("scheduler")))
+    record = PLATFORMS[platform]
+    ecn = prof.ecn and (prof.wants("ecn") or (record.ecn_in_scheduler and prof.wants("scheduler")))
     if ecn and platform == "cisco_nxos" and family == "n3k":
         raise InputError("cisco_nxos n3k: losslessd has no verified Nexus 3000 command for ECN marking; render with "
                          "a policy that does not require ECN (ecn.required: false), or configure ECN by hand")
-    needs = _NEEDS.get(platform, {})
+    needs = record.port_facts  # per section: "speed", "cable" or "sonic" (the SKU's lossless PG profile)
     for port in prof.ports:
         facts = {"speed": port.speed_gbps, "cable": port.cable_length_m}
-        if ecn and platform not in NIC_PLATFORMS and port.speed_gbps is None:
+        # A host script switches DCQCN on without thresholds: a NIC port's ECN needs no speed.
+        if ecn and record.kind != DeviceKind.host and port.speed_gbps is None:
             raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
         for section, wanted in needs.items():
             if not prof.wants(section):

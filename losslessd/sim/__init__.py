@@ -32,11 +32,12 @@ from .. import capture, topology
 from ..errors import InputError
 from ..model import Device, DeviceKind
 from ..parse import device_groups, parse_group
+from ..platforms import PLATFORMS
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
 from .counters import Traffic, storm_key
 from .snmp import sonic_if_indexes
-from .ssh import HOST, SHELLS, SshServers, generate_host_key, known_hosts_line, normalize
+from .ssh import HOST, SshServers, generate_host_key, known_hosts_line, normalize
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +45,6 @@ PASSWORD_ENV = "LOSSLESSD_SIM_PASSWORD"
 SNMP_AUTH_ENV = "LOSSLESSD_SIM_SNMP_AUTH_KEY"
 SNMP_PRIV_ENV = "LOSSLESSD_SIM_SNMP_PRIV_KEY"
 SNMP_V3_USER = "losslessd"
-# The login a platform's CLI is usually reached with: SONiC's default admin user, EOS's admin, root on hosts.
-USERNAMES = {"sonic": "admin", "arista_eos": "admin", "linux_mlx5": "root", "nvidia_cumulus": "cumulus"}
-# netmiko device types that work against these shells (tests/test_sim.py connects with each):
-# SONiC's login is a bash shell, as is a host's; netmiko's `sonic`-named types do not fit (dell_sonic
-# enters Dell's sonic-cli, edgecore_sonic is the plain LinuxSSH class under another name).
-NETMIKO_TYPES = {"sonic": "linux", "arista_eos": "arista_eos", "linux_mlx5": "linux", "nvidia_cumulus": "cumulus_linux"}
 # Served by `show version` when a running-config does not name its model and release in its header.
 _EOS_DEFAULT_MODEL, _EOS_DEFAULT_VERSION = "vEOS-lab", "4.31.2F"
 # `! device: spine1 (DCS-7060DX5-64S, EOS-4.31.2F)`: the header EOS writes atop `show running-config`.
@@ -370,8 +365,7 @@ class Simulator:
     def running_config(self, name: str) -> str:
         """The config the device serves now (pushed changes included)."""
         device = self._device(name)
-        return device.outputs[{"sonic": SONIC_RUNNING_CONFIG, "nvidia_cumulus": NVUE_COMMANDS}.get(
-            device.platform, "show running-config")]
+        return device.outputs[PLATFORMS[device.platform].config_read.line]
 
     def reset_counters(self, name: str) -> None:
         """The device restarts: sysUpTime and every counter (SNMP and SSH) start again from zero."""
@@ -451,15 +445,16 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
         except InputError as exc:
             log.warning("simulator leaves out %s: %s", name, exc)
             continue
-        if model.platform not in SHELLS:
+        platform = PLATFORMS[model.platform]
+        if platform.shell is None:
             continue
         outputs = _outputs(model, files)
         if outputs is None:
             log.warning("simulator leaves out %s: %s has no recorded command outputs", model.name, files[0])
             continue
         devices[model.name] = SimDevice(
-            name=model.name, platform=model.platform, kind=model.kind, username=USERNAMES[model.platform],
-            password_env=PASSWORD_ENV, netmiko_device_type=NETMIKO_TYPES[model.platform],
+            name=model.name, platform=model.platform, kind=model.kind, username=platform.login,
+            password_env=PASSWORD_ENV, netmiko_device_type=platform.netmiko,
             files=[str(f) for f in files], ports=list(model.ports), outputs=outputs,
             rdma_devices=sorted({m.group(1) for cmd in outputs for m in _RDMA_DEVICE.finditer(cmd)}),
             if_indexes=sonic_if_indexes(list(model.ports)),

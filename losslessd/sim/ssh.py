@@ -17,6 +17,7 @@ from typing import NamedTuple, Protocol
 
 import asyncssh
 
+from ..platforms import PLATFORMS
 from .config import EOS_QUEUE, EOS_QUEUE_COMMANDS, EOS_TOP_MODES, ConfigState, EosSession
 
 HOST = "127.0.0.1"
@@ -204,8 +205,8 @@ class BashShell(Shell):
         return Reply(f"-bash: {program}: command not found", status=127)
 
 
-SHELLS: dict[str, type[Shell]] = {"arista_eos": EosShell, "sonic": BashShell, "linux_mlx5": BashShell,
-                                  "nvidia_cumulus": BashShell}
+# By the name a platform record gives (losslessd.platforms, Platform.shell).
+SHELLS: dict[str, type[Shell]] = {"eos": EosShell, "bash": BashShell}
 
 
 def _crlf(text: str) -> str:
@@ -312,7 +313,7 @@ class SshServers:
         acceptor = await asyncssh.listen(
             HOST, port, reuse_address=True, server_host_keys=[host_key],
             server_factory=lambda: _Server(device, conns),
-            process_factory=lambda process: _session(process, SHELLS[device.platform](device)),
+            process_factory=lambda process: _session(process, SHELLS[PLATFORMS[device.platform].shell](device)),
             line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False)
         self._listeners[device.name] = acceptor
         return acceptor.get_port()

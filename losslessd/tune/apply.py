@@ -33,8 +33,8 @@ from pathlib import Path
 from ..collect.ssh import connect_args
 from ..errors import InputError
 from ..inventory import Host
+from ..platforms import PLATFORMS
 
-TRANSACTIONAL = ("arista_eos", "sonic", "nvidia_cumulus")
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
 
@@ -57,8 +57,6 @@ Check = Callable[[str], "str | None"]
 
 
 class Pusher:
-    platform: str
-
     def __init__(self, host: Host, known_hosts: Path | None, timeout_s: float, tag: str):
         self.host, self.known_hosts, self.timeout_s, self.tag = host, known_hosts, timeout_s, tag
 
@@ -101,16 +99,14 @@ class Pusher:
 
 
 def pusher_for(host: Host, known_hosts: Path | None, timeout_s: float, tag: str) -> Pusher:
-    cls = {"arista_eos": EosPusher, "sonic": SonicPusher, "nvidia_cumulus": NvuePusher}.get(host.platform.id)
-    if cls is None:
+    if host.platform.push is None:
+        pushed = ", ".join(p.id for p in PLATFORMS.values() if p.push)
         raise InputError(f"{host.name}: no transactional push for platform {host.platform.id} "
-                         f"(--apply supports {', '.join(TRANSACTIONAL)}); tune it without --apply and push by hand")
-    return cls(host, known_hosts, timeout_s, tag)
+                         f"(--apply supports {pushed}); tune it without --apply and push by hand")
+    return PUSHERS[host.platform.push](host, known_hosts, timeout_s, tag)
 
 
 class EosPusher(Pusher):
-    platform = "arista_eos"
-
     def open(self) -> None:
         from napalm import get_network_driver  # slow import: only when pushing
 
@@ -203,8 +199,6 @@ def _block(lines: list[str], header: str, indent: int) -> list[str]:
 
 
 class SonicPusher(Pusher):
-    platform = "sonic"
-
     def open(self) -> None:
         from netmiko import ConnectHandler
 
@@ -223,7 +217,7 @@ class SonicPusher(Pusher):
         return self.conn.send_command(command, read_timeout=self.timeout_s)
 
     def running(self) -> str:
-        return self._run("show runningconfiguration all")
+        return self._run(self.host.platform.config_read.line)
 
     def _checkpoint(self, name: str) -> None:
         out = self._run(f"sudo config checkpoint {name}")
@@ -279,11 +273,6 @@ class SonicPusher(Pusher):
 
 class NvuePusher(SonicPusher):
     """Cumulus NVUE over SSH (the login and shell handling are SONiC's: a Linux shell, netmiko's LinuxSSH)."""
-
-    platform = "nvidia_cumulus"
-
-    def running(self) -> str:
-        return self._run("nv config show -o commands")
 
     def _apply(self, lines: list[str]) -> str | None:
         """Apply ``lines`` as one revision; None when NVUE applied it, else its answer."""
@@ -381,3 +370,7 @@ def json_patch_ops(current: dict, snippet: dict) -> list[dict]:
                 if have.get(name) != value:
                     ops.append({"op": "add", "path": _pointer(table, key, name), "value": value})
     return ops
+
+
+# By the name a platform record gives (losslessd.platforms, Platform.push).
+PUSHERS: dict[str, type[Pusher]] = {"eos_session": EosPusher, "sonic_patch": SonicPusher, "nvue": NvuePusher}

@@ -18,13 +18,14 @@ from ..lint.finding import Finding, Severity
 from ..model import Device
 from ..parse import parser_for
 from ..parse.base import Input
+from ..platforms import PLATFORMS
 from ..policy import Policy
 from ..render import PortFacts
 from .space import Candidate
 
-# Platforms a tuned setting can be rendered for: a template with an `ecn` section and a model of how the
-# config takes a snippet (losslessd.fix.apply), so the result can be linted before it is used.
-TUNABLE = ("sonic", "arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")
+# Platforms a tuned setting can be rendered for (Platform.tune): a template with an `ecn` section and a model of how
+# the config takes a snippet (losslessd.fix.apply), so the result can be linted before it is used.
+TUNABLE = tuple(p.id for p in PLATFORMS.values() if p.tune)
 
 
 @dataclass

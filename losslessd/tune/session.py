@@ -106,14 +106,9 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
-# The running config in the form a snippet applies to (losslessd/fix/apply.py), where `pull` reads another:
-# NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
-READ_COMMANDS = {"nvidia_cumulus": Command("nv config show -o commands")}
-
-
 def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> str:
-    """The device's running config: the platform's config command (the first `pull` runs) over SSH."""
-    first = READ_COMMANDS.get(host.platform.id, host.platform.commands[0])
+    """The device's running config over SSH, in the form a snippet applies to (Platform.config_read)."""
+    first = host.platform.config_read
     session = Session(_only(host, first), known_hosts=known_hosts, timeout=timeout_s)
     try:
         result = session.run()
