@@ -9,10 +9,14 @@ every failure is an InputError with the file and the line.
 from __future__ import annotations
 
 import json
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ValidationError, WrapValidator
+from pydantic_core import PydanticCustomError
 
 from .errors import InputError
 from .limits import (
@@ -242,6 +246,89 @@ def schema_error(doc: Document, err, count: int = 1) -> InputError:
         message = err.message if len(err.message) <= 300 else err.message[:300] + "..."
     more = f" (and {count - 1} more)" if count > 1 else ""
     return InputError(message + more, file=doc.file, line=doc.line_of(path) or 1, pointer=pointer(path) or "/")
+
+
+def must(phrase: str) -> WrapValidator:
+    """Annotated metadata: any failure of the value it marks reads "`path` must be ``phrase``" (for values
+    whose own wording says more than a type or a bound would)."""
+    def check(value: Any, handler: Any) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise PydanticCustomError("must", phrase) from None
+    return WrapValidator(check)
+
+
+_TYPES = {"int_type": "an integer", "float_type": "a number", "bool_type": "true or false", "string_type": "a string",
+          "list_type": "a list", "dict_type": "a mapping", "model_type": "a mapping", "none_required": "null",
+          "finite_number": "a finite number"}
+_BOUNDS = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+           "greater_than": ("above", "gt"), "less_than": ("below", "lt")}
+
+
+def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | None, base: tuple = (), *,
+                 label: str = "", noun: str = "key", echo: bool = True, file: str | None = None) -> list[InputError]:
+    """Each error of ``model``'s validation as an InputError at its file:line and JSON path, in the words of the
+    file, never pydantic's. ``base``: where the validated value sits in ``doc``; ``label`` starts each message
+    ("host leaf1"); ``echo``: quote the offending value (not for files that may hold secrets)."""
+    out = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        kind, ctx, value = err["type"], err.get("ctx") or {}, err.get("input")
+        name = "`" + ".".join(map(str, loc)) + "`" if loc else "the value"
+        got = f", not {_short(value)}" if echo and kind != "missing" else ""
+        if kind == "extra_forbidden":
+            known = _fields_at(model, loc[:-1])
+            message = f"unknown {noun} {name}" + (f" (known: {', '.join(known)})" if known else "")
+        elif kind == "missing":
+            message = f"{name} is required"
+        elif kind == "must":
+            message = f"{name} must be {err['msg']}"
+        elif kind in ("literal_error", "enum"):
+            choices = [c.strip().strip("'") for c in ctx.get("expected", "").replace(" or ", ", ").split(", ")]
+            message = f"{name} must be {_choice(choices)}{got}"
+        elif kind in _TYPES:
+            message = f"{name} must be {_TYPES[kind]}{got}"
+        elif kind in _BOUNDS:
+            word, key = _BOUNDS[kind]
+            message = f"{name} must be {word} {ctx.get(key)}{got}"
+        elif kind == "string_pattern_mismatch":
+            message = f"{name} must match {ctx.get('pattern')}{got}"
+        elif kind == "too_short":
+            message = f"{name} must have at least {ctx.get('min_length')} item(s)"
+        else:  # a model's own check (ValueError): its message is written for the operator
+            message = (f"{name}: " if loc else "") + err["msg"].removeprefix("Value error, ")
+        parts = (*base, *loc)
+        out.append(InputError(f"{label}: {message}" if label else message, file=doc.file if doc else file,
+                              line=doc.line_of(parts) if doc else None, pointer=pointer(parts) or "/"))
+    return out
+
+
+def _choice(choices: list[str]) -> str:
+    return " or ".join(choices) if len(choices) <= 2 else "one of " + ", ".join(choices)
+
+
+def _fields_at(model: Any, loc: tuple) -> list[str]:
+    """The field names of the model found at ``loc`` inside ``model`` (through lists, mappings, optionals)."""
+    for part in (*loc, None):
+        while True:
+            origin, args = typing.get_origin(model), typing.get_args(model)
+            if origin is typing.Annotated:
+                model = args[0]
+            elif origin in (typing.Union, types.UnionType):
+                model = next((a for a in args if a is not type(None)), None)
+            else:
+                break
+        if part is None:
+            break
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            field = model.model_fields.get(str(part))
+            model = field.annotation if field else None
+        elif origin in (list, dict):
+            model = args[-1]
+        else:
+            return []
+    return sorted(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
 
 
 def _short(value: Any) -> str:

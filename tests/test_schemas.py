@@ -1,0 +1,64 @@
+"""Issue 15 item 9: the committed JSON schemas are generated from the pydantic models that validate the
+files, and an editor checking a file against the schema agrees with the loader."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+import yaml
+
+from losslessd import schemas
+from losslessd.policy import PolicyFile, shipped
+
+
+@pytest.mark.parametrize("name", sorted(schemas.generated()))
+def test_committed_schema_is_the_generated_one(name):
+    committed = (schemas.ROOT / name).read_text(encoding="utf-8")
+    assert committed == schemas.text(schemas.generated()[name]()), f"{name} is stale: run `make schemas`"
+
+
+POLICIES = [  # (file text, whether it is a valid policy file)
+    ("name: a\nlossless: {priorities: [3, 4], dscp: [26]}\n", True),
+    ("name: a\nlossless: {priorities: [3, 8]}\n", False),
+    ("name: a\nlossless: {priorities: []}\n", False),
+    ("name: a\nlossless: {priorities: [3, 3]}\n", False),
+    ("name: a\nlossless: {priorities: ['3']}\n", False),
+    ("name: a\nlossless: {dscp: [64]}\n", False),
+    ("name: A_b\n", False),
+    ("name: a\nextends: roce-dscp26\necn: {required: false}\n", True),
+    ("name: a\ncnp: {priority: 6}\n", False),
+    ("name: a\ncnp: null\n", True),
+    ("name: a\necn: {requried: true}\n", False),
+    ("name: a\necn: {min_threshold_bytes: {min: -1}}\n", False),
+    ("name: a\necn: {speed_reference_gbps: 0}\n", False),
+    ("name: a\necn: {assume_congested_queues: 0}\n", False),
+    ("name: a\necn: {required: 'yes'}\n", False),
+    ("name: a\nwatchdog: {actions: [drop, alert]}\n", True),
+    ("name: a\nwatchdog: {actions: []}\n", False),
+    ("name: a\nwatchdog: {actions: [shout]}\n", False),
+    ("name: a\nnic: {trust: null, dcqcn: {rpg_time_reset: 300}}\n", True),
+    ("name: a\nnic: {dcqcn: {rpg_time_reset: fast}}\n", False),
+    ("name: a\nscheduler: {min_lossless_weight_pct: 101}\n", False),
+    ("name: a\ninfiniband: {partition_mtu_bytes: 4096, topology: torus}\n", True),
+    ("name: a\ninfiniband: {partition_mtu_bytes: 4000}\n", False),
+    ("name: a\nroce_ports: {select: some}\n", False),
+    ("name: a\nsource_file: x.yaml\n", False),
+]
+
+
+@pytest.mark.parametrize("text,valid", POLICIES)
+def test_schema_and_loader_agree_on_policy_files(text, valid):
+    data = yaml.safe_load(text)
+    by_schema = jsonschema.Draft202012Validator(schemas.generated()["policies/schema.json"]()).is_valid(data)
+    try:
+        PolicyFile.model_validate(data, strict=True)
+        by_model = True
+    except ValueError:
+        by_model = False
+    assert (by_schema, by_model) == (valid, valid)
+
+
+def test_shipped_policies_match_the_schema():
+    validator = jsonschema.Draft202012Validator(schemas.generated()["policies/schema.json"]())
+    for name, path in shipped().items():
+        assert not list(validator.iter_errors(yaml.safe_load(path.read_text()))), name
