@@ -9,13 +9,13 @@ every failure is an InputError with the file and the line.
 from __future__ import annotations
 
 import json
-import types
 import typing
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError, WrapValidator
+from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticCustomError
 
 from .errors import InputError
@@ -226,26 +226,14 @@ def load_yaml(path: str | Path, text: str | None = None) -> Document:
     return Document(data, lines, path, duplicates)
 
 
-def schema_error(doc: Document, err, count: int = 1) -> InputError:
-    """A jsonschema ValidationError as an InputError at its file:line and JSON path; an unexpected key is
-    pointed at where it is written. ``count``: how many errors were found (the rest are summarised)."""
-    path = list(err.absolute_path)
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = err.schema.get("properties", {})
-        extra = [k for k in err.instance if k not in allowed]
-        message = (f"unknown key {_short(extra[0]) if extra else '?'}; allowed keys: "
-                   f"{', '.join(sorted(allowed))}")
-        path += extra[:1]
-    elif err.validator == "enum":
-        message = f"expected one of {err.validator_value}, got {_short(err.instance)}"
-    elif err.validator == "type":
-        message = f"expected {err.validator_value}, got {_short(err.instance)}"
-    elif err.validator == "required":
-        message = err.message.replace("is a required property", "is required")
-    else:
-        message = err.message if len(err.message) <= 300 else err.message[:300] + "..."
-    more = f" (and {count - 1} more)" if count > 1 else ""
-    return InputError(message + more, file=doc.file, line=doc.line_of(path) or 1, pointer=pointer(path) or "/")
+class _Schema(GenerateJsonSchema):
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False  # "Kmin Min Mtus" says nothing the key does not
+
+
+def json_schema(model: type[BaseModel]) -> dict:
+    """The JSON schema of a file ``model`` validates, for editors (no titles made up from field names)."""
+    return model.model_json_schema(schema_generator=_Schema)
 
 
 def must(phrase: str) -> WrapValidator:
@@ -259,6 +247,11 @@ def must(phrase: str) -> WrapValidator:
     return WrapValidator(check)
 
 
+def problem(message: str) -> PydanticCustomError:
+    """Raise this from a validator for an error read as ``message`` alone (it names the value itself)."""
+    return PydanticCustomError("problem", "{message}", {"message": message})
+
+
 _TYPES = {"int_type": "an integer", "float_type": "a number", "bool_type": "true or false", "string_type": "a string",
           "list_type": "a list", "dict_type": "a mapping", "model_type": "a mapping", "none_required": "null",
           "finite_number": "a finite number"}
@@ -267,21 +260,25 @@ _BOUNDS = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at mos
 
 
 def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | None, base: tuple = (), *,
-                 label: str = "", noun: str = "key", echo: bool = True, file: str | None = None) -> list[InputError]:
+                 label: str = "", noun: str = "key", echo: bool = True, file: str | None = None,
+                 pointers: bool = True) -> list[InputError]:
     """Each error of ``model``'s validation as an InputError at its file:line and JSON path, in the words of the
     file, never pydantic's. ``base``: where the validated value sits in ``doc``; ``label`` starts each message
-    ("host leaf1"); ``echo``: quote the offending value (not for files that may hold secrets)."""
+    ("host leaf1"); ``echo``: quote the offending value (not for files that may hold secrets); ``pointers``:
+    give the JSON pointer too (for messages that do not name the path themselves)."""
     out = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
         kind, ctx, value = err["type"], err.get("ctx") or {}, err.get("input")
-        name = "`" + ".".join(map(str, loc)) + "`" if loc else "the value"
+        name = "`" + ".".join(map(str, loc)) + "`" if loc else "it"
         got = f", not {_short(value)}" if echo and kind != "missing" else ""
         if kind == "extra_forbidden":
             known = _fields_at(model, loc[:-1])
             message = f"unknown {noun} {name}" + (f" (known: {', '.join(known)})" if known else "")
         elif kind == "missing":
             message = f"{name} is required"
+        elif kind == "problem":
+            message = err["msg"]
         elif kind == "must":
             message = f"{name} must be {err['msg']}"
         elif kind in ("literal_error", "enum"):
@@ -291,7 +288,8 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
             message = f"{name} must be {_TYPES[kind]}{got}"
         elif kind in _BOUNDS:
             word, key = _BOUNDS[kind]
-            message = f"{name} must be {word} {ctx.get(key)}{got}"
+            bound = ctx.get(key)
+            message = f"{name} must be {word} {f'{bound:g}' if isinstance(bound, float) else bound}{got}"
         elif kind == "string_pattern_mismatch":
             message = f"{name} must match {ctx.get('pattern')}{got}"
         elif kind == "too_short":
@@ -300,8 +298,16 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
             message = (f"{name}: " if loc else "") + err["msg"].removeprefix("Value error, ")
         parts = (*base, *loc)
         out.append(InputError(f"{label}: {message}" if label else message, file=doc.file if doc else file,
-                              line=doc.line_of(parts) if doc else None, pointer=pointer(parts) or "/"))
+                              line=doc.line_of(parts) if doc else None,
+                              pointer=(pointer(parts) or "/") if pointers else None))
     return out
+
+
+def first_error(exc: ValidationError, model: type[BaseModel], doc: Document | None, file: str | None = None) -> InputError:
+    """The first of ``model_errors``, saying how many more there are (for files fixed one error at a time)."""
+    first = model_errors(exc, model, doc, file=file)[0]
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return InputError(first.message + more, file=first.file, line=first.line, pointer=first.pointer)
 
 
 def _choice(choices: list[str]) -> str:
@@ -309,26 +315,17 @@ def _choice(choices: list[str]) -> str:
 
 
 def _fields_at(model: Any, loc: tuple) -> list[str]:
-    """The field names of the model found at ``loc`` inside ``model`` (through lists, mappings, optionals)."""
-    for part in (*loc, None):
-        while True:
-            origin, args = typing.get_origin(model), typing.get_args(model)
-            if origin is typing.Annotated:
-                model = args[0]
-            elif origin in (typing.Union, types.UnionType):
-                model = next((a for a in args if a is not type(None)), None)
-            else:
-                break
-        if part is None:
-            break
-        if isinstance(model, type) and issubclass(model, BaseModel):
-            field = model.model_fields.get(str(part))
-            model = field.annotation if field else None
-        elif origin in (list, dict):
-            model = args[-1]
-        else:
-            return []
-    return sorted(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
+    """The field names of the model at ``loc`` inside ``model`` (the first model an annotation names)."""
+    def inner(t: Any) -> Any:
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            return t
+        return next((m for m in map(inner, typing.get_args(t)) if m is not None), None)
+
+    for part in loc:
+        field = model.model_fields.get(str(part)) if model else None
+        if field is not None:  # a list index or a mapping key is no field: the model stays
+            model = inner(field.annotation)
+    return sorted(model.model_fields) if model else []
 
 
 def _short(value: Any) -> str:

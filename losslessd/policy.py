@@ -11,11 +11,11 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .docpos import Document, load_yaml, model_errors, pointer
+from .docpos import Document, first_error, json_schema, load_yaml, pointer
 from .errors import InputError
 from .model import WATCHDOG_ACTIONS
 from .resources import data_dir
@@ -227,7 +227,7 @@ class PolicyFile(_Policy):
 @lru_cache(maxsize=1)
 def schema() -> dict:
     """The JSON schema of a policy file (policies/schema.json is this, written by `make schemas`)."""
-    return PolicyFile.model_json_schema()
+    return json_schema(PolicyFile)
 
 
 def shipped() -> dict[str, Path]:
@@ -235,18 +235,17 @@ def shipped() -> dict[str, Path]:
     return {p.stem: p for p in sorted(data_dir("policies").glob("*.yaml"))}
 
 
-def _validated(model: type[_Policy], data: dict, docs: list[Document], file: str) -> _Policy:
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _validated(model: type[_M], data: dict, docs: list[Document], file: str) -> _M:
     """``data`` as ``model`` (strict: a policy file says 3, not "3"); the first problem as an InputError at
     the line of the first of ``docs`` (a child before its parents) that writes the offending value."""
     try:
         return model.model_validate(data, strict=True)
     except ValidationError as exc:
-        errors = exc.errors()
-        loc = tuple(errors[0]["loc"])
-        doc = next((d for d in docs if d.lines.get(pointer(loc))), docs[0] if docs else None)
-        first = model_errors(exc, model, doc, file=file)[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise InputError(first.message + more, file=first.file, line=first.line, pointer=first.pointer) from None
+        loc = pointer(exc.errors()[0]["loc"])
+        raise first_error(exc, model, next((d for d in docs if loc in d.lines), docs[0]), file) from None
 
 
 def _merge(base: Any, child: Any) -> Any:

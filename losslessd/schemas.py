@@ -13,9 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def generated() -> dict[str, Callable[[], dict]]:
     """Committed file (relative to the repository root) -> the function that generates its schema."""
+    from .inventory import schema as inventory_schema
     from .policy import schema as policy_schema
 
-    return {"policies/schema.json": policy_schema}
+    return {"policies/schema.json": policy_schema, "docs/inventory.schema.json": inventory_schema}
 
 
 def text(schema: dict) -> str:

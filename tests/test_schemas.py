@@ -62,3 +62,42 @@ def test_shipped_policies_match_the_schema():
     validator = jsonschema.Draft202012Validator(schemas.generated()["policies/schema.json"]())
     for name, path in shipped().items():
         assert not list(validator.iter_errors(yaml.safe_load(path.read_text()))), name
+
+
+INVENTORIES = [  # (file text, whether its shape is valid: what the schema can say, before credentials are read)
+    ("hosts: {leaf1: {platform: sonic, port: 2222, groups: [sw]}}\ngroups: {sw: {username: admin}}\n", True),
+    ("hosts: {leaf1: null}\ndefaults: {platform: eos, data: {credentials: {password_env: PW}, site: dc1}}\n", True),
+    ("hosts: {s1: {data: {snmp: {version: 3, auth_protocol: SHA256, priv_protocol: aes256, port: 1161}}}}\n", True),
+    ("hosts: {s1: {data: {snmp: {version: v2c, community_file: /run/c}}}}\n", True),
+    ("hosts: {s1: {data: {gnmi: {port: 6030, tls: false}, interfaces: [ens1f0np0], rdma_devices: [mlx5_0]}}}\n", True),
+    ("hosts: {s1: {connection_options: {netmiko: {extras: {}}}}}\n", True),
+    ("hosts: {s1: {port: 0}}\n", False),
+    ("hosts: {s1: {platform: vyos}}\n", False),
+    ("hosts: {s1: {platform: opensm}}\n", False),
+    ("hosts: {s1: {port: '22'}}\n", False),
+    ("hosts: {s1: {hostnmae: x}}\n", False),
+    ("hosts: {s1: {password: hunter2}}\n", False),
+    ("hosts: {s1: {data: {credentials: {password: hunter2}}}}\n", False),
+    ("hosts: {s1: {data: {snmp: {version: 1}}}}\n", False),
+    ("hosts: {s1: {data: {snmp: {priv_protocol: des}}}}\n", False),
+    ("hosts: {s1: {data: {interfaces: [a/b]}}}\n", False),
+    ("hosts: {s1: {data: {gnmi: {tls: 'yes'}}}}\n", False),
+    ("hosts: {s1: {groups: [[null]]}}\n", False),
+    ("hosts: {s1: {hostname: ' '}}\n", False),
+    ("hosts: {s1: {}}\ndefaults: {groups: [a]}\n", False),
+    ("hosts: {s1: {}}\nextra: 1\n", False),
+]
+
+
+@pytest.mark.parametrize("text,valid", INVENTORIES)
+def test_schema_and_loader_agree_on_inventory_shapes(text, valid):
+    from losslessd.inventory import InventoryFile
+
+    data = yaml.safe_load(text)
+    by_schema = jsonschema.Draft202012Validator(schemas.generated()["docs/inventory.schema.json"]()).is_valid(data)
+    try:
+        InventoryFile.model_validate(data, strict=True)
+        by_model = True
+    except ValueError:
+        by_model = False
+    assert (by_schema, by_model) == (valid, valid)
