@@ -16,7 +16,6 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError, WrapValidator
 from pydantic.json_schema import GenerateJsonSchema
-from pydantic_core import PydanticCustomError
 
 from .errors import InputError
 from .limits import (
@@ -243,13 +242,8 @@ def must(phrase: str) -> WrapValidator:
         try:
             return handler(value)
         except ValidationError:
-            raise PydanticCustomError("must", phrase) from None
+            raise ValueError(f"must be {phrase}") from None
     return WrapValidator(check)
-
-
-def problem(message: str) -> PydanticCustomError:
-    """Raise this from a validator for an error read as ``message`` alone (it names the value itself)."""
-    return PydanticCustomError("problem", "{message}", {"message": message})
 
 
 _TYPES = {"int_type": "an integer", "float_type": "a number", "bool_type": "true or false", "string_type": "a string",
@@ -277,10 +271,6 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
             message = f"unknown {noun} {name}" + (f" (known: {', '.join(known)})" if known else "")
         elif kind == "missing":
             message = f"{name} is required"
-        elif kind == "problem":
-            message = err["msg"]
-        elif kind == "must":
-            message = f"{name} must be {err['msg']}"
         elif kind in ("literal_error", "enum"):
             choices = [c.strip().strip("'") for c in ctx.get("expected", "").replace(" or ", ", ").split(", ")]
             message = f"{name} must be {_choice(choices)}{got}"
@@ -294,8 +284,10 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
             message = f"{name} must match {ctx.get('pattern')}{got}"
         elif kind == "too_short":
             message = f"{name} must have at least {ctx.get('min_length')} item(s)"
-        else:  # a model's own check (ValueError): its message is written for the operator
-            message = (f"{name}: " if loc else "") + err["msg"].removeprefix("Value error, ")
+        else:  # a model's own check (ValueError), written for the operator: after the key it is about
+            text = err["msg"].removeprefix("Value error, ")
+            said = not loc or text.startswith(f"{loc[-1]} ")  # "platform 'vyos' is not ...": names it
+            message = text if said else f"{name} {text}" if text.startswith("must ") else f"{name}: {text}"
         parts = (*base, *loc)
         out.append(InputError(f"{label}: {message}" if label else message, file=doc.file if doc else file,
                               line=doc.line_of(parts) if doc else None,

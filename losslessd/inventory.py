@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .credentials import SECRET_KEYS, CredentialError, Secret, refuse_plaintext, resolve
-from .docpos import Document, json_schema, load_yaml, model_errors, must, problem
+from .docpos import Document, json_schema, load_yaml, model_errors, must
 from .errors import InputError
 from .platforms import FORMAT_ALIASES, PLATFORMS, Platform, resolve_format
 
@@ -59,7 +59,7 @@ def _pullable(name: str) -> str:
     platform = resolve_format(name)
     if platform is None or platform.netmiko is None:
         what = "cannot be pulled over SSH" if platform else "is not a platform losslessd knows"
-        raise problem(f"platform {name!r} {what} (pull knows: {_collectable()})")
+        raise ValueError(f"platform {name!r} {what} (pull knows: {_collectable()})")
     return name
 
 

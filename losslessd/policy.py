@@ -2,7 +2,7 @@
 
 A policy is data so that no rule hard-codes a vendor default (priority 3, DSCP 26). The models are the
 one source of what a policy file may say: policies/schema.json is generated from PolicyFile
-(`make schemas`; tests/test_policy.py fails when the committed file differs) for editors.
+(`make schemas`; tests/test_schemas.py fails when the committed file differs) for editors.
 """
 
 from __future__ import annotations
