@@ -225,6 +225,13 @@ def load_yaml(path: str | Path, text: str | None = None) -> Document:
     return Document(data, lines, path, duplicates)
 
 
+def merge(base: Any, over: Any) -> Any:
+    """Deep merge of YAML data (`extends`, inventory levels): mappings key by key; anything else replaces."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{key: merge(base[key], value) if key in base else value for key, value in over.items()}}
+    return over
+
+
 class _Schema(GenerateJsonSchema):
     def field_title_should_be_set(self, schema: Any) -> bool:
         return False  # "Kmin Min Mtus" says nothing the key does not

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .credentials import SECRET_KEYS, CredentialError, Secret, refuse_plaintext, resolve
-from .docpos import Document, json_schema, load_yaml, model_errors, must
+from .docpos import Document, json_schema, load_yaml, merge, model_errors, must
 from .errors import InputError
 from .platforms import FORMAT_ALIASES, PLATFORMS, Platform, resolve_format
 
@@ -547,7 +547,7 @@ class _Data:
                     stem, _, how = k.rpartition("_")
                     if how in ("env", "file") and stem in SECRET_KEYS:
                         self.value.pop(f"{stem}_{'file' if how == 'env' else 'env'}", None)
-                self.value = _merge(self.value, value)
+                self.value = merge(self.value, value)
                 for k in value:
                     self.origin[k] = level.at("data", key, k)
 
@@ -573,13 +573,6 @@ def file_name_problem(name: str) -> str | None:
 
 def _collectable() -> str:
     return ", ".join(p.id for p in PLATFORMS.values() if p.netmiko)
-
-
-def _merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, dict) else value
-    return out
 
 
 def _at(data: Any, parts: tuple) -> Any:

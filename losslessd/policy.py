@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .docpos import Document, first_error, json_schema, load_yaml, pointer
+from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
 from .model import WATCHDOG_ACTIONS
 from .resources import data_dir
@@ -248,16 +248,6 @@ def _validated(model: type[_M], data: dict, docs: list[Document], file: str) -> 
         raise first_error(exc, model, next((d for d in docs if loc in d.lines), docs[0]), file) from None
 
 
-def _merge(base: Any, child: Any) -> Any:
-    """Deep merge: mappings merge key by key; anything else (lists, scalars, null) replaces."""
-    if isinstance(base, dict) and isinstance(child, dict):
-        out = dict(base)
-        for key, value in child.items():
-            out[key] = _merge(base[key], value) if key in base else value
-        return out
-    return child
-
-
 def _resolve(ref: str, relative_to: Path) -> Path:
     candidate = (relative_to.parent / ref)
     if candidate.suffix in (".yaml", ".yml") and os.path.lexists(candidate):
@@ -297,7 +287,7 @@ def _load_raw(path: Path) -> tuple[dict, list[Document]]:
         path = _resolve(parent, path)
     merged: dict = {}
     for _, data in reversed(chain):
-        merged = _merge(merged, data)
+        merged = merge(merged, data)
     return merged, docs
 
 
