@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: demo test test-fast venv test-deps deb-deps golden bench clean
+.PHONY: demo test test-fast venv test-deps deb-deps golden bench schemas clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,10 @@ bench: test-deps deb-deps
 	$(PY) bench/poll_rate.py
 	$(PY) bench/daemon_scale.py
 	$(PY) bench/tune_eval.py
+
+# Regenerate the committed JSON schemas (policies/schema.json, docs/inventory.schema.json) from their models.
+schemas: venv
+	$(PY) -m losslessd.schemas
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -9,10 +9,13 @@ every failure is an InputError with the file and the line.
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ValidationError, WrapValidator
+from pydantic.json_schema import GenerateJsonSchema
 
 from .errors import InputError
 from .limits import (
@@ -222,26 +225,106 @@ def load_yaml(path: str | Path, text: str | None = None) -> Document:
     return Document(data, lines, path, duplicates)
 
 
-def schema_error(doc: Document, err, count: int = 1) -> InputError:
-    """A jsonschema ValidationError as an InputError at its file:line and JSON path; an unexpected key is
-    pointed at where it is written. ``count``: how many errors were found (the rest are summarised)."""
-    path = list(err.absolute_path)
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = err.schema.get("properties", {})
-        extra = [k for k in err.instance if k not in allowed]
-        message = (f"unknown key {_short(extra[0]) if extra else '?'}; allowed keys: "
-                   f"{', '.join(sorted(allowed))}")
-        path += extra[:1]
-    elif err.validator == "enum":
-        message = f"expected one of {err.validator_value}, got {_short(err.instance)}"
-    elif err.validator == "type":
-        message = f"expected {err.validator_value}, got {_short(err.instance)}"
-    elif err.validator == "required":
-        message = err.message.replace("is a required property", "is required")
-    else:
-        message = err.message if len(err.message) <= 300 else err.message[:300] + "..."
-    more = f" (and {count - 1} more)" if count > 1 else ""
-    return InputError(message + more, file=doc.file, line=doc.line_of(path) or 1, pointer=pointer(path) or "/")
+def merge(base: Any, over: Any) -> Any:
+    """Deep merge of YAML data (`extends`, inventory levels): mappings key by key; anything else replaces."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{key: merge(base[key], value) if key in base else value for key, value in over.items()}}
+    return over
+
+
+class _Schema(GenerateJsonSchema):
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False  # "Kmin Min Mtus" says nothing the key does not
+
+
+def json_schema(model: type[BaseModel]) -> dict:
+    """The JSON schema of a file ``model`` validates, for editors (no titles made up from field names)."""
+    return model.model_json_schema(schema_generator=_Schema)
+
+
+def must(phrase: str) -> WrapValidator:
+    """Annotated metadata: any failure of the value it marks reads "`path` must be ``phrase``" (for values
+    whose own wording says more than a type or a bound would)."""
+    def check(value: Any, handler: Any) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise ValueError(f"must be {phrase}") from None
+    return WrapValidator(check)
+
+
+_TYPES = {"int_type": "an integer", "float_type": "a number", "bool_type": "true or false", "string_type": "a string",
+          "list_type": "a list", "dict_type": "a mapping", "model_type": "a mapping", "none_required": "null",
+          "finite_number": "a finite number"}
+_BOUNDS = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+           "greater_than": ("above", "gt"), "less_than": ("below", "lt")}
+
+
+def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | None, base: tuple = (), *,
+                 label: str = "", noun: str = "key", echo: bool = True, file: str | None = None,
+                 pointers: bool = True) -> list[InputError]:
+    """Each error of ``model``'s validation as an InputError at its file:line and JSON path, in the words of the
+    file, never pydantic's. ``base``: where the validated value sits in ``doc``; ``label`` starts each message
+    ("host leaf1"); ``echo``: quote the offending value (not for files that may hold secrets); ``pointers``:
+    give the JSON pointer too (for messages that do not name the path themselves)."""
+    out = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        kind, ctx, value = err["type"], err.get("ctx") or {}, err.get("input")
+        name = "`" + ".".join(map(str, loc)) + "`" if loc else "it"
+        got = f", not {_short(value)}" if echo and kind != "missing" else ""
+        if kind == "extra_forbidden":
+            known = _fields_at(model, loc[:-1])
+            message = f"unknown {noun} {name}" + (f" (known: {', '.join(known)})" if known else "")
+        elif kind == "missing":
+            message = f"{name} is required"
+        elif kind in ("literal_error", "enum"):
+            choices = [c.strip().strip("'") for c in ctx.get("expected", "").replace(" or ", ", ").split(", ")]
+            message = f"{name} must be {_choice(choices)}{got}"
+        elif kind in _TYPES:
+            message = f"{name} must be {_TYPES[kind]}{got}"
+        elif kind in _BOUNDS:
+            word, key = _BOUNDS[kind]
+            bound = ctx.get(key)
+            message = f"{name} must be {word} {f'{bound:g}' if isinstance(bound, float) else bound}{got}"
+        elif kind == "string_pattern_mismatch":
+            message = f"{name} must match {ctx.get('pattern')}{got}"
+        elif kind == "too_short":
+            message = f"{name} must have at least {ctx.get('min_length')} item(s)"
+        else:  # a model's own check (ValueError), written for the operator: after the key it is about
+            text = err["msg"].removeprefix("Value error, ")
+            said = not loc or text.startswith(f"{loc[-1]} ")  # "platform 'vyos' is not ...": names it
+            message = text if said else f"{name} {text}" if text.startswith("must ") else f"{name}: {text}"
+        parts = (*base, *loc)
+        out.append(InputError(f"{label}: {message}" if label else message, file=doc.file if doc else file,
+                              line=doc.line_of(parts) if doc else None,
+                              pointer=(pointer(parts) or "/") if pointers else None))
+    return out
+
+
+def first_error(exc: ValidationError, model: type[BaseModel], doc: Document | None, file: str | None = None) -> InputError:
+    """The first of ``model_errors``, saying how many more there are (for files fixed one error at a time)."""
+    first = model_errors(exc, model, doc, file=file)[0]
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return InputError(first.message + more, file=first.file, line=first.line, pointer=first.pointer)
+
+
+def _choice(choices: list[str]) -> str:
+    return " or ".join(choices) if len(choices) <= 2 else "one of " + ", ".join(choices)
+
+
+def _fields_at(model: Any, loc: tuple) -> list[str]:
+    """The field names of the model at ``loc`` inside ``model`` (the first model an annotation names)."""
+    def inner(t: Any) -> Any:
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            return t
+        return next((m for m in map(inner, typing.get_args(t)) if m is not None), None)
+
+    for part in loc:
+        field = model.model_fields.get(str(part)) if model else None
+        if field is not None:  # a list index or a mapping key is no field: the model stays
+            model = inner(field.annotation)
+    return sorted(model.model_fields) if model else []
 
 
 def _short(value: Any) -> str:

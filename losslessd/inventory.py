@@ -17,26 +17,156 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .credentials import SECRET_KEYS, CredentialError, Secret, refuse_plaintext, resolve
-from .docpos import Document, load_yaml
+from .docpos import Document, json_schema, load_yaml, merge, model_errors, must
 from .errors import InputError
-from .platforms import PLATFORMS, Platform, resolve_format
+from .platforms import FORMAT_ALIASES, PLATFORMS, Platform, resolve_format
 
 FOLDER_FILES = ("hosts.yaml", "groups.yaml", "defaults.yaml")
-# Nornir's Host/Group fields; connection_options is accepted for reuse but pull does not read it.
-_FIELDS = {"hostname", "port", "platform", "username", "password", "groups", "data", "connection_options"}
-_CREDENTIAL_KEYS = {"username", "password_env", "password_file", "secret_env", "secret_file"}
-_SSH_KEYS = {"device_type"}
-_SNMP_KEYS = {"version", "port", "hostname", "community_env", "community_file", "user", "auth_key_env",
-              "auth_key_file", "priv_key_env", "priv_key_file", "auth_protocol", "priv_protocol", "context"}
-_GNMI_KEYS = {"port", "hostname", "username", "password_env", "password_file", "tls", "ca_file", "server_name"}
 # SNMPv3 authPriv protocols the poller offers (pysnmp usmHMACSHAAuthProtocol..., usmAesCfb128Protocol...).
 AUTH_PROTOCOLS = ("sha", "sha224", "sha256", "sha384", "sha512")
 PRIV_PROTOCOLS = ("aes", "aes192", "aes256")
-_IFACE = re.compile(r"[A-Za-z0-9_.:@-]{1,64}")  # a Linux interface or RDMA device name (collect-host-capture.sh)
+
+
+# -- the shape of one host, group or defaults entry: validated (strict) before anything is merged -----------
+class _I(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+def _snmp_version(value: Any) -> Any:
+    """`3`, `v3`, `2c` and `V2c` all say which SNMP version."""
+    return str(value).lower().removeprefix("v") if isinstance(value, (str, int)) and not isinstance(value, bool) \
+        else value
+
+
+def _protocol(names: tuple[str, ...]) -> Any:
+    """One of ``names``, in any case (SHA256 or sha256)."""
+    return Annotated[Literal[names], BeforeValidator(  # type: ignore[valid-type]
+        _lower, json_schema_input_type=Literal[(*names, *(n.upper() for n in names))])]
+
+
+def _pullable(name: str) -> str:
+    platform = resolve_format(name)
+    if platform is None or platform.netmiko is None:
+        what = "cannot be pulled over SSH" if platform else "is not a platform losslessd knows"
+        raise ValueError(f"platform {name!r} {what} (pull knows: {_collectable()})")
+    return name
+
+
+_PULLABLE = sorted(name for name in (*PLATFORMS, *FORMAT_ALIASES) if resolve_format(name).netmiko)  # type: ignore[union-attr]
+Port = Annotated[int, Field(ge=1, le=65535)]
+# A Linux interface or RDMA device name (collect-host-capture.sh).
+Names = Annotated[list[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:@-]{1,64}$")]],
+                  must("a list of names (letters, digits, _ . : @ -)")]
+Login = Annotated[str, Field(min_length=1), must("a user name")]
+_GNMI_PORT = "the device's gNMI TCP port (1-65535; e.g. EOS 6030, SONiC 50051)"
+_FILE = "mode 0600 or 0400: readable by its owner only"
+
+
+class Credentials(_I):
+    """The login; secrets by reference only, never in clear."""
+
+    username: str | None = None
+    password_env: str | None = Field(None, description="Environment variable holding the password.")
+    password_file: str | None = Field(None, description=f"File whose first line is the password ({_FILE}).")
+    secret_env: str | None = Field(None, description="Environment variable holding the enable secret.")
+    secret_file: str | None = Field(None, description=f"File holding the enable secret ({_FILE}).")
+
+
+class Ssh(_I):
+    device_type: Annotated[str, must("a netmiko device type name")] | None = Field(
+        None, description="A netmiko device type other than the platform's.")
+
+
+class Snmp(_I):
+    version: Annotated[Literal["2c", "3"], BeforeValidator(_snmp_version, json_schema_input_type=Literal[
+        "2c", "3", 3, "v2c", "v3"])] = "2c"
+    port: Annotated[Port, must("a UDP port 1-65535")] = 161
+    hostname: str | None = Field(None, description="Default: the host's.")
+    community_env: str | None = None
+    community_file: str | None = None
+    user: str | None = Field(None, description="SNMPv3 (authPriv) user.")
+    auth_key_env: str | None = None
+    auth_key_file: str | None = None
+    priv_key_env: str | None = None
+    priv_key_file: str | None = None
+    auth_protocol: _protocol(AUTH_PROTOCOLS) = "sha"  # type: ignore[valid-type]
+    priv_protocol: _protocol(PRIV_PROTOCOLS) = "aes"  # type: ignore[valid-type]
+    context: str = Field("", description="The SNMPv3 context name (snmpsim: the data file's name).")
+
+
+class Gnmi(_I):
+    """How the daemon subscribes to the device's counters over gNMI (docs/gnmi.md)."""
+
+    port: Annotated[Port, must(_GNMI_PORT)] | None = Field(None, description="Required.")
+    hostname: str | None = Field(None, description="Default: the host's.")
+    username: Login | None = Field(None, description="Default: the SSH login's.")
+    password_env: str | None = Field(None, description="Default: the SSH login's password.")
+    password_file: str | None = None
+    tls: bool = Field(True, description="false: plaintext gRPC (lab only; the password crosses the network in clear).")
+    ca_file: str | None = Field(None, description="The CA certificate (PEM), relative to the inventory.")
+    server_name: Annotated[str, Field(min_length=1), must("the name the device's certificate carries")] | None = None
+
+
+class Data(_I):
+    """Nornir's free-form data; these keys are losslessd's, any other is left alone."""
+
+    model_config = ConfigDict(extra="allow")
+
+    credentials: Credentials | None = None
+    ssh: Ssh | None = None
+    snmp: Snmp | None = None
+    gnmi: Gnmi | None = None
+    interfaces: Names | None = Field(None, description="The RoCE interfaces to collect (required by linux_mlx5).")
+    rdma_devices: Names | None = Field(None, description="Their RDMA devices (for the RoCE ToS).")
+
+
+class Defaults(_I):
+    """Nornir's defaults: what a host and none of its groups sets."""
+
+    hostname: Annotated[str, Field(pattern=r"\S"), must("a host name or address")] | None = Field(
+        None, description="Default: the host's name.")
+    port: Annotated[Port, must("a TCP port 1-65535")] | None = Field(None, description="SSH port; default 22.")
+    platform: Annotated[str, AfterValidator(_pullable), Field(json_schema_extra={"enum": _PULLABLE})] | None = Field(
+        None, description="A platform `pull` collects, or its alias.")
+    username: str | None = None
+    data: Data | None = None
+    connection_options: dict[str, Any] | None = Field(None, description="Nornir's; accepted and not read.")
+
+
+class Entry(Defaults):
+    """A host or a group."""
+
+    groups: Annotated[list[str], must("a list of group names")] | None = Field(
+        None, description="Groups, in lookup order (a group's own groups right after it).")
+
+
+class InventoryFile(_I):
+    """A losslessd (Nornir SimpleInventory) inventory file; a folder holds the three parts as hosts.yaml,
+    groups.yaml and defaults.yaml."""
+
+    model_config = ConfigDict(title="losslessd inventory", json_schema_extra={
+        "$schema": "https://json-schema.org/draft/2020-12/schema"})
+
+    hosts: dict[str, Entry | None]
+    groups: dict[str, Entry | None] | None = None
+    defaults: Defaults | None = None
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The JSON schema of an inventory file (docs/inventory.schema.json is this, written by `make schemas`)."""
+    return json_schema(InventoryFile)
 
 
 class InventoryError(InputError):
@@ -120,27 +250,29 @@ class _Loader:
         sections = self._sections()
         hosts: dict[str, Host] = {}
         if sections is not None:
-            hosts_doc, hosts_base = sections["hosts"]
-            groups_doc, groups_base = sections["groups"]
+            self.groups = self._entries(*sections["groups"], "group")
             defaults_doc, defaults_base = sections["defaults"]
-            self.groups = self._entries(groups_doc, groups_base, "group")
-            self.defaults = self._mapping(defaults_doc, defaults_base, "defaults") or {}
-            if defaults_doc is not None:
-                self._check_fields(self.defaults, defaults_doc, defaults_base, "defaults", group=False)
-            self.defaults_at = (defaults_doc, defaults_base)
-            for name, (entry, doc, parts) in self.groups.items():
-                self._check_fields(entry, doc, parts, f"group {name}", group=True)
-            for name, (entry, doc, parts) in self._entries(hosts_doc, hosts_base, "host").items():
+            defaults = self._mapping(defaults_doc, defaults_base, "defaults")
+            self.defaults = self._level(defaults or {}, defaults_doc, defaults_base, "defaults", Defaults)
+            levels = []
+            for name, level in self._entries(*sections["hosts"], "host").items():
                 problem = file_name_problem(name)
                 if problem:  # it names the host's capture, counters and session log files
-                    self.error(f"host {name[:80]!r}{'...' if len(name) > 80 else ''}: {problem}", doc, parts)
-                    continue
-                self._check_fields(entry, doc, parts, f"host {name}", group=True)
-                host = self._host(name, entry, doc, parts)
+                    self.error(f"host {name[:80]!r}{'...' if len(name) > 80 else ''}: {problem}", level.doc, level.parts)
+                else:
+                    levels.append((name, level))
+            for level in [*self.groups.values(), *(level for _, level in levels)]:
+                for i, g in enumerate(level.entry.get("groups") or ()):
+                    if g not in self.groups:
+                        known = ", ".join(sorted(self.groups)) or "none defined"
+                        self.error(f"{level.label}: unknown group {g!r} (groups: {known})", level.doc,
+                                   (*level.parts, "groups", i))
+            for name, level in levels:
+                host = self._host(name, level)
                 if host is not None:
                     hosts[name] = host
             if not hosts and not self.errors:
-                self.error("the inventory lists no hosts", hosts_doc, hosts_base)
+                self.error("the inventory lists no hosts", *sections["hosts"])
         if self.errors:
             unique = {(e.file, e.line, e.message): e for e in self.errors}  # a shared group/defaults error once
             raise InventoryError(sorted(unique.values(), key=lambda e: (e.file or "", e.line or 0)))
@@ -195,62 +327,46 @@ class _Loader:
             return None
         return value
 
-    def _entries(self, doc: Document | None, parts: tuple, what: str) -> dict[str, tuple[dict, Document, tuple]]:
+    def _entries(self, doc: Document | None, parts: tuple, what: str) -> dict[str, _Level]:
         out = {}
         for name, entry in (self._mapping(doc, parts, f"{what}s") or {}).items():
-            if entry is None:
-                entry = {}
-            if not isinstance(entry, dict):
+            if entry is not None and not isinstance(entry, dict):
                 self.error(f"{what} {name}: must be a mapping of fields, not a {_kind(entry)}", doc, (*parts, name))
                 continue
-            out[str(name)] = (entry, doc, (*parts, name))
+            out[str(name)] = self._level(entry or {}, doc, (*parts, name), f"{what} {name}", Entry)
         return out
 
-    # -- fields -----------------------------------------------------------------------------
-    def _check_fields(self, entry: dict, doc: Document, parts: tuple, where: str, group: bool) -> None:
-        """Shape checks that do not need inheritance: unknown fields, plaintext secrets, group names."""
-        for key in entry:
-            if key not in _FIELDS or (key == "groups" and not group):
-                self.error(f"{where}: unknown field `{key}` (known: {', '.join(sorted(_FIELDS))})", doc, (*parts, key))
-        for problem in refuse_plaintext(entry):
-            self.error(f"{where}: {problem}", doc, (*parts, problem.key))
-        data = entry.get("data")
-        if data is not None and not isinstance(data, dict):
-            self.error(f"{where}: `data` must be a mapping", doc, (*parts, "data"))
-            return
-        for key, allowed in (("credentials", _CREDENTIAL_KEYS), ("ssh", _SSH_KEYS), ("snmp", _SNMP_KEYS),
-                             ("gnmi", _GNMI_KEYS)):
-            sub = (data or {}).get(key)
-            if sub is None:
-                continue
-            at = (*parts, "data", key)
-            if not isinstance(sub, dict):
-                self.error(f"{where}: `data.{key}` must be a mapping", doc, at)
-                continue
-            for problem in refuse_plaintext(sub):
-                self.error(f"{where}: {problem}", doc, (*at, problem.key))
-            for k in sub:
-                if k not in allowed and k not in SECRET_KEYS:
-                    self.error(f"{where}: unknown field `data.{key}.{k}` (known: {', '.join(sorted(allowed))})",
-                               doc, (*at, k))
-        groups = entry.get("groups")
-        if groups is not None:
-            if not isinstance(groups, list) or not all(isinstance(g, str) for g in groups):
-                self.error(f"{where}: `groups` must be a list of group names", doc, (*parts, "groups"))
-                return
-            for i, g in enumerate(groups):
-                if g not in self.groups:
-                    known = ", ".join(sorted(self.groups)) or "none defined"
-                    self.error(f"{where}: unknown group {g!r} (groups: {known})", doc, (*parts, "groups", i))
+    def _level(self, raw: dict, doc: Document | None, parts: tuple, label: str, model: type[Defaults]) -> _Level:
+        """One entry checked against ``model`` where it is written. A field (or data section) found wrong is
+        reported, left out, and named in the level's ``broken``: nothing is said of its absence later."""
+        entry = {**raw, **({"data": dict(raw["data"])} if isinstance(raw.get("data"), dict) else {})}
+        broken: set[tuple] = set()
+        for at in ((), *(("data", k) for k in ("credentials", "ssh", "snmp", "gnmi"))):  # a secret in clear: refused
+            for exc in refuse_plaintext(_at(entry, at) if isinstance(_at(entry, at), dict) else {}):
+                self.error(f"{label}: {exc}", doc, (*parts, *at, exc.key))
+                broken.add(at or (exc.key,))
+        for attempt in range(3):  # at most: the entry as written, without its broken parts, empty
+            for unit in broken:
+                if len(unit) == 1 or (len(unit) == 2 and isinstance(entry.get("data"), dict)):
+                    (entry if len(unit) == 1 else entry["data"]).pop(unit[-1], None)
+            try:
+                value = model.model_validate(entry if attempt < 2 else {}, strict=True)
+                break
+            except ValidationError as exc:
+                if attempt == 0:
+                    self.errors.extend(model_errors(exc, model, doc, parts, label=label, noun="field", echo=False,
+                                                    pointers=False))
+                broken.update(loc[:2] if loc[:1] == ("data",) else loc[:1] for loc in (e["loc"] for e in exc.errors()))
+        return _Level(value.model_dump(exclude_unset=True), doc, parts, label, frozenset(broken))
 
-    def _chain(self, name: str, entry: dict, doc: Document, parts: tuple) -> list[_Level]:
+    def _chain(self, host: _Level) -> list[_Level]:
         """The host's entry, its groups depth-first (each once), then the defaults: Nornir's lookup order.
         Walked without recursion, so a chain of thousands of groups is no problem; a group that belongs to
         itself through others is reported (once per group)."""
-        out = [_Level(entry, doc, parts, f"host {name}")]
+        out = [host]
         seen: set[str] = set()
         path: list[str] = []  # the groups being visited, outermost first
-        stack: list[str | None] = list(reversed(_group_names(entry.get("groups"))))
+        stack: list[str | None] = list(reversed(host.entry.get("groups") or ()))
         while stack:
             g = stack.pop()
             if g is None:  # a group's own groups are done
@@ -258,58 +374,48 @@ class _Loader:
                 continue
             if g in path:
                 cycle = " -> ".join(path[path.index(g):] + [g])
-                self._group_cycle(g, cycle)
+                level = self.groups[g]
+                self.error(f"group {g}: its groups lead back to it ({cycle}): a group cannot belong to itself",
+                           level.doc, (*level.parts, "groups"))
                 continue
             if g not in self.groups or g in seen:
                 continue
             seen.add(g)
-            out.append(_Level(*self.groups[g], f"group {g}"))
+            out.append(self.groups[g])
             path.append(g)
             stack.append(None)
-            stack.extend(reversed(_group_names(self.groups[g][0].get("groups"))))
-        return [*out, _Level(self.defaults, *self.defaults_at, "defaults")]
+            stack.extend(reversed(self.groups[g].entry.get("groups") or ()))
+        return [*out, self.defaults]
 
-    def _group_cycle(self, group: str, cycle: str) -> None:
-        entry, doc, parts = self.groups[group]
-        self.error(f"group {group}: its groups lead back to it ({cycle}): a group cannot belong to itself", doc,
-                   (*parts, "groups"))
-
-    def _host(self, name: str, entry: dict, doc: Document, parts: tuple) -> Host | None:
-        chain = self._chain(name, entry, doc, parts)
-        where = f"host {name}"
+    def _host(self, name: str, level: _Level) -> Host | None:
+        chain = self._chain(level)
+        broken = frozenset().union(*(lvl.broken for lvl in chain))  # reported already: no more about them
+        where, doc, parts = f"host {name}", level.doc, level.parts
         before = len(self.errors)
 
         def field(key: str) -> tuple[Any, _Level]:
             """The value of ``key`` from the first level that sets it, and that level."""
-            for level in chain:
-                if level.entry.get(key) is not None:
-                    return level.entry[key], level.at(key)
+            for lvl in chain if (key,) not in broken else ():
+                if lvl.entry.get(key) is not None:
+                    return lvl.entry[key], lvl.at(key)
             return None, chain[0]
 
-        hostname, at = field("hostname")
-        if hostname is None:
-            hostname = name  # Nornir's default: the host's name is its address
-        elif not isinstance(hostname, str) or not hostname.strip():
-            self.error(f"{at.label}: `hostname` must be a host name or address", at.doc, at.parts)
-        port, at = field("port")
-        port = 22 if port is None else port
-        if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
-            self.error(f"{at.label}: `port` must be a TCP port 1-65535", at.doc, at.parts)
-        platform_name, at = field("platform")
-        platform = resolve_format(platform_name) if isinstance(platform_name, str) else None
-        if platform_name is None:
+        def data(key: str) -> _Data:
+            return _Data(chain if ("data", key) not in broken else [], key, level)
+
+        hostname = field("hostname")[0] or name  # Nornir's default: the host's name is its address
+        port = field("port")[0] or 22
+        platform_name = field("platform")[0]
+        platform = resolve_format(platform_name) if platform_name else None
+        if platform_name is None and ("platform",) not in broken:
             self.error(f"{where}: no `platform` (the host, a group or defaults must set one of: {_collectable()})",
                        doc, parts)
-        elif platform is None or platform.netmiko is None:
-            what = "cannot be pulled over SSH" if platform else "is not a platform losslessd knows"
-            self.error(f"{at.label}: platform {platform_name!r} {what} (pull knows: {_collectable()})", at.doc, at.parts)
-            platform = None
 
-        creds = _Data(chain, "credentials")
+        creds = data("credentials")
         username, at = field("username")
         if "username" in creds.value:
             username, at = creds.value["username"], creds.origin["username"]
-        if not isinstance(username, str) or not username:
+        if not username and not broken & {("username",), ("data", "credentials")}:
             self.error(f"{where}: no `username` (set it on the host, a group or defaults, or in data.credentials)",
                        at.doc, at.parts)
         password = secret = None
@@ -322,43 +428,25 @@ class _Loader:
                 continue
             if key == "password":
                 password = value
-                if value is None and platform is not None:
+                if value is None and platform is not None and ("data", "credentials") not in broken:
                     self.error(f"{where}: no password reference: set data.credentials.password_env (an environment "
                                "variable name) or data.credentials.password_file", doc, parts)
             else:
                 secret = value
 
-        ssh = _Data(chain, "ssh")
-        device_type = ssh.value.get("device_type")
-        if device_type is not None and not isinstance(device_type, str):
-            at = ssh.origin["device_type"]
-            self.error(f"{at.label}: `data.ssh.device_type` must be a netmiko device type name", at.doc, at.parts)
-
-        interfaces = self._names(_Data(chain, "interfaces"), "interfaces")
-        rdma = self._names(_Data(chain, "rdma_devices"), "rdma_devices")
-        if platform is not None and any("{iface}" in c.line for c in platform.commands) and not interfaces:
+        interfaces, rdma = tuple(data("interfaces").raw or ()), tuple(data("rdma_devices").raw or ())
+        if platform is not None and any("{iface}" in c.line for c in platform.commands) and not interfaces \
+                and ("data", "interfaces") not in broken:
             self.error(f"{where}: platform {platform.id} needs `data.interfaces`: the RoCE interfaces to collect "
                        "(e.g. [ens1f0np0])", doc, parts)
 
-        snmp = self._snmp(_Data(chain, "snmp"), hostname if isinstance(hostname, str) else name)
-        gnmi = self._gnmi(_Data(chain, "gnmi"), hostname if isinstance(hostname, str) else name, username, password,
-                          platform)
-        if len(self.errors) > before or platform is None or password is None:
+        snmp = self._snmp(data("snmp"), hostname)
+        gnmi = self._gnmi(data("gnmi"), hostname, username, password, platform)
+        if len(self.errors) > before or platform is None or password is None or broken:
             return None
         return Host(name=name, hostname=hostname.strip(), port=port, platform=platform, username=username,
-                    password=password, secret=secret, device_type=device_type or platform.netmiko,
+                    password=password, secret=secret, device_type=data("ssh").value.get("device_type") or platform.netmiko,
                     interfaces=interfaces, rdma_devices=rdma, snmp=snmp, gnmi=gnmi)
-
-    def _names(self, found: _Data, key: str) -> tuple[str, ...]:
-        value = found.raw
-        if value is None:
-            return ()
-        if not isinstance(value, list) or not all(isinstance(v, str) and _IFACE.fullmatch(v) for v in value):
-            at = found.level
-            self.error(f"{at.label}: `data.{key}` must be a list of names (letters, digits, _ . : @ -)", at.doc,
-                       (*at.parts, "data", key))
-            return ()
-        return tuple(value)
 
     def _data_error(self, spec: _Data, section: str):
         """err(message, key=None): an error at the level that set data.<section>.<key>, or at the section."""
@@ -370,50 +458,27 @@ class _Loader:
     def _snmp(self, spec: _Data, hostname: str) -> SnmpTarget | None:
         if spec.raw is None:
             return None
-        value = spec.value
-        bad = len(self.errors)
-
-        err = self._data_error(spec, "snmp")
-
-        if not isinstance(spec.raw, dict):
-            err("`data.snmp` must be a mapping")
-            return None
-        version = str(value.get("version", "2c")).lower().removeprefix("v")
-        port = value.get("port", 161)
-        if version not in ("2c", "3"):
-            err("`data.snmp.version` must be 2c or 3", "version")
-        if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
-            err("`data.snmp.port` must be a UDP port 1-65535", "port")
-        if any(key in value for key in SECRET_KEYS):
-            return None  # a plaintext secret: _check_fields has reported it
+        value, err, bad = Snmp.model_validate(spec.value), self._data_error(spec, "snmp"), len(self.errors)
         secrets: dict[str, Secret | None] = dict.fromkeys(("community", "auth_key", "priv_key"))
-        for key in ("community",) if version == "2c" else ("auth_key", "priv_key"):  # what the version uses
+        for key in ("community",) if value.version == "2c" else ("auth_key", "priv_key"):  # what the version uses
             try:
-                secrets[key] = resolve(value, key, self.env)
+                secrets[key] = resolve(spec.value, key, self.env)
             except CredentialError as exc:
                 err(str(exc), exc.key)
-        auth = str(value.get("auth_protocol", "sha")).lower()
-        priv = str(value.get("priv_protocol", "aes")).lower()
         if len(self.errors) > bad:
             return None
-        if version == "2c" and secrets["community"] is None:
+        if value.version == "2c" and secrets["community"] is None:
             err("SNMPv2c needs `data.snmp.community_env` or `community_file`")
-        if version == "3":
-            missing = [k for k, v in (("user", value.get("user")), ("auth_key_env or auth_key_file", secrets["auth_key"]),
-                                      ("priv_key_env or priv_key_file", secrets["priv_key"])) if not v]
-            if missing:
-                err(f"SNMPv3 (authPriv) needs data.snmp {', '.join(missing)}")
-            if auth not in AUTH_PROTOCOLS:
-                err(f"`data.snmp.auth_protocol` must be one of {', '.join(AUTH_PROTOCOLS)}", "auth_protocol")
-            if priv not in PRIV_PROTOCOLS:
-                err(f"`data.snmp.priv_protocol` must be one of {', '.join(PRIV_PROTOCOLS)}", "priv_protocol")
+        missing = [k for k, v in (("user", value.user), ("auth_key_env or auth_key_file", secrets["auth_key"]),
+                                  ("priv_key_env or priv_key_file", secrets["priv_key"])) if not v]
+        if value.version == "3" and missing:
+            err(f"SNMPv3 (authPriv) needs data.snmp {', '.join(missing)}")
         if len(self.errors) > bad:
             return None
-        return SnmpTarget(hostname=str(value.get("hostname") or hostname), port=port, version=version,
-                          community=secrets["community"], user=value.get("user"), auth_key=secrets["auth_key"],
-                          priv_key=secrets["priv_key"], auth_protocol=auth, priv_protocol=priv,
-                          context=str(value.get("context", "")))
-
+        return SnmpTarget(hostname=value.hostname or hostname, port=value.port, version=value.version,
+                          community=secrets["community"], user=value.user, auth_key=secrets["auth_key"],
+                          priv_key=secrets["priv_key"], auth_protocol=value.auth_protocol,
+                          priv_protocol=value.priv_protocol, context=value.context)
 
     def _gnmi(self, spec: _Data, hostname: str, username: Any, password: Secret | None,
               platform: Platform | None) -> GnmiSpec | None:
@@ -421,58 +486,44 @@ class _Loader:
         the SSH login's), tls (default true), ca_file (relative to the inventory), server_name."""
         if spec.raw is None:
             return None
-        bad = len(self.errors)
-        value = spec.value
-
-        err = self._data_error(spec, "gnmi")
-
-        if not isinstance(spec.raw, dict):
-            err("`data.gnmi` must be a mapping")
-            return None
+        value, err, bad = Gnmi.model_validate(spec.value), self._data_error(spec, "gnmi"), len(self.errors)
         from .monitor.gnmi import PATHS  # the platforms with gNMI counter paths
 
         if platform is not None and platform.id not in PATHS:
             err(f"platform {platform.id} has no gNMI counter paths (gNMI: {', '.join(PATHS)})")
-        port = value.get("port")
-        if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
-            err("`data.gnmi.port` must be the device's gNMI TCP port (1-65535; e.g. EOS 6030, SONiC 50051)",
-                "port" if "port" in value else None)
-        tls = value.get("tls", True)
-        if not isinstance(tls, bool):
-            err("`data.gnmi.tls` must be true or false", "tls")
-        user = value.get("username", username)
-        if not isinstance(user, str) or not user:
-            err("`data.gnmi.username` must be a user name", "username" if "username" in value else None)
+        if value.port is None:
+            err(f"`data.gnmi.port` must be {_GNMI_PORT}")
+        user = value.username or username
+        if not user:
+            err("`data.gnmi.username` must be a user name")
         try:
-            secret = resolve(value, "password", self.env) or password
+            secret = resolve(spec.value, "password", self.env) or password
         except CredentialError as exc:
             err(str(exc), exc.key)
             secret = None
         ca_file = None
-        if value.get("ca_file") is not None:
-            ca = value["ca_file"]
-            ca_file = (self.path.parent if self.path.is_file() else self.path) / Path(str(ca)).expanduser()
-            if not isinstance(ca, str) or not ca_file.is_file():
-                err(f"`data.gnmi.ca_file` {ca!r} is not a file (the CA certificate, PEM)", "ca_file")
-            elif tls is False:
+        if value.ca_file is not None:
+            ca_file = (self.path.parent if self.path.is_file() else self.path) / Path(value.ca_file).expanduser()
+            if not ca_file.is_file():
+                err(f"`data.gnmi.ca_file` {value.ca_file!r} is not a file (the CA certificate, PEM)", "ca_file")
+            elif value.tls is False:
                 err("`data.gnmi.ca_file` given with `tls: false`", "ca_file")
-        name = value.get("server_name")
-        if name is not None and (not isinstance(name, str) or not name):
-            err("`data.gnmi.server_name` must be the name the device's certificate carries", "server_name")
         if len(self.errors) > bad or secret is None:
             return None
-        return GnmiSpec(hostname=str(value.get("hostname") or hostname), port=port, username=user, password=secret,
-                        tls=tls, ca_file=ca_file, server_name=name)
+        return GnmiSpec(hostname=value.hostname or hostname, port=value.port, username=user, password=secret,
+                        tls=value.tls, ca_file=ca_file, server_name=value.server_name)
 
 
 @dataclass(frozen=True)
 class _Level:
-    """One level of a host's lookup chain: the host, one of its groups, or the defaults."""
+    """One level of a host's lookup chain: the host, one of its groups, or the defaults; ``entry`` holds what
+    it sets that checked out, ``broken`` the fields (and data sections) reported wrong."""
 
     entry: dict
     doc: Document | None
     parts: tuple
     label: str  # "host leaf1", "group spines", "defaults": errors name where to fix them
+    broken: frozenset = frozenset()
 
     def at(self, *keys: str) -> _Level:
         return _Level(self.entry, self.doc, (*self.parts, *keys), self.label)
@@ -481,13 +532,13 @@ class _Level:
 class _Data:
     """data.<key> merged over a host's chain (the host wins), remembering which level set each sub-key."""
 
-    def __init__(self, chain: list[_Level], key: str):
+    def __init__(self, chain: list[_Level], key: str, host: _Level):
         self.raw: Any = None  # the host-most value (not merged)
         self.value: dict = {}
         self.origin: dict[str, _Level] = {}
-        self.level = chain[0]
+        self.level = host
         for level in reversed(chain):
-            value = (level.entry.get("data") or {}).get(key) if isinstance(level.entry.get("data"), dict) else None
+            value = (level.entry.get("data") or {}).get(key)
             if value is None:
                 continue
             self.raw, self.level = value, level
@@ -496,14 +547,9 @@ class _Data:
                     stem, _, how = k.rpartition("_")
                     if how in ("env", "file") and stem in SECRET_KEYS:
                         self.value.pop(f"{stem}_{'file' if how == 'env' else 'env'}", None)
-                self.value = _merge(self.value, value)
+                self.value = merge(self.value, value)
                 for k in value:
                     self.origin[k] = level.at("data", key, k)
-
-
-def _group_names(groups: Any) -> list[str]:
-    """The group names of a `groups:` value; anything else there has been reported by _check_fields."""
-    return [g for g in groups if isinstance(g, str)] if isinstance(groups, list) else []
 
 
 # A host's name becomes file names in a snapshot (<name>.capture, counters/<name>.json, session logs):
@@ -527,13 +573,6 @@ def file_name_problem(name: str) -> str | None:
 
 def _collectable() -> str:
     return ", ".join(p.id for p in PLATFORMS.values() if p.netmiko)
-
-
-def _merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, dict) else value
-    return out
 
 
 def _at(data: Any, parts: tuple) -> Any:

@@ -1,22 +1,23 @@
-"""Policies: what lossless means for a fabric. YAML, validated by policies/schema.json, with extends.
+"""Policies: what lossless means for a fabric. YAML, validated by the models below, with extends.
 
-A policy is data so that no rule hard-codes a vendor default (priority 3, DSCP 26).
+A policy is data so that no rule hard-codes a vendor default (priority 3, DSCP 26). The models are the
+one source of what a policy file may say: policies/schema.json is generated from PolicyFile
+(`make schemas`; tests/test_schemas.py fails when the committed file differs) for editors.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .docpos import Document, load_yaml, pointer, schema_error
+from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
-from .model import WatchdogAction
+from .model import WATCHDOG_ACTIONS
 from .resources import data_dir
 
 # Policies a chain of `extends` may hold (site -> region -> shipped is three).
@@ -27,9 +28,24 @@ class _P(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _distinct(values: list) -> list:
+    twice = [v for i, v in enumerate(values) if v in values[:i]]
+    if twice:
+        raise ValueError(f"{twice[0]} is listed twice")
+    return values
+
+
+# 802.1p priorities 0-7 and DSCP code points 0-63 (IEEE 802.1Q; RFC 2474).
+Priority = Annotated[int, Field(ge=0, le=7)]
+Dscp = Annotated[int, Field(ge=0, le=63)]
+Priorities = Annotated[list[Priority], Field(json_schema_extra={"uniqueItems": True}), AfterValidator(_distinct)]
+NonNegative = Annotated[float, Field(ge=0)]
+Positive = Annotated[float, Field(gt=0)]
+
+
 class Range(_P):
-    min: float | None = None
-    max: float | None = None
+    min: NonNegative | None = None
+    max: NonNegative | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> Range:
@@ -52,7 +68,10 @@ def _num(value: float) -> str:
 
 
 class RocePorts(_P):
-    select: Literal["qos-configured", "all"] = "qos-configured"
+    """Which switch ports carry RoCE and must be lossless."""
+
+    select: Literal["qos-configured", "all"] = Field("qos-configured", description=(
+        "qos-configured: ports with any PFC/QoS map configuration (SONiC PORT_QOS_MAP entry, EOS PFC or trust lines)."))
     name_regex: str | None = None
     description_regex: str | None = None
 
@@ -67,30 +86,35 @@ class RocePorts(_P):
 
 
 class Lossless(_P):
-    priorities: list[int] = Field(default_factory=lambda: [3])
-    dscp: list[int] = Field(default_factory=lambda: [26])
-    tolerated_priorities: list[int] = Field(default_factory=list)
+    priorities: Priorities = Field(default_factory=lambda: [3], min_length=1)
+    dscp: Annotated[list[Dscp], Field(json_schema_extra={"uniqueItems": True}), AfterValidator(_distinct)] = Field(
+        default_factory=lambda: [26], min_length=1, description="DSCP values of RoCE data traffic.")
+    tolerated_priorities: Priorities = Field(default_factory=list, description=(
+        "Priorities that may also run PFC without being required (e.g. SONiC dual-ToR tunnel priorities 2 and 6)."))
     trust: Literal["dscp", "pcp"] | None = "dscp"
 
 
 class Cnp(_P):
-    dscp: int
-    priority: int | None = None
-    strict: bool = True
+    dscp: Dscp
+    priority: Priority | None = None
+    strict: bool = Field(True, description="CNPs must leave through a strict-priority queue.")
 
 
 class EcnPolicy(_P):
-    required: bool = True
+    required: bool = Field(True, description="false for PFC-only fabrics.")
     min_threshold_bytes: Range = Field(default_factory=Range)
     max_threshold_bytes: Range = Field(default_factory=Range)
     mark_probability_pct: Range = Field(default_factory=lambda: Range(min=0.0001, max=100))
-    kmin_min_mtus: float = 1
-    before_pfc: Literal["kmin", "kmax"] = "kmin"
-    # Lossless PGs congested at once that ECN004 assumes (n in alpha*F/(1 + n*alpha)); None: every lossless PG
-    # that shares the PG's pool. ``congested_lossless_queues`` is the earlier name, still read.
-    assume_congested_queues: int | None = None
-    congested_lossless_queues: int | None = None
-    speed_reference_gbps: float | None = None
+    kmin_min_mtus: NonNegative = 1
+    before_pfc: Literal["kmin", "kmax"] = Field("kmin", description="Which threshold must sit below the PFC trigger.")
+    # ``congested_lossless_queues`` is the earlier name, still read.
+    assume_congested_queues: Annotated[int, Field(ge=1)] | None = Field(None, description=(
+        "Lossless PGs congested at once ECN004 assumes (n in alpha*F/(1+n*alpha)); null: every lossless PG sharing "
+        "the pool."))
+    congested_lossless_queues: Annotated[int, Field(ge=1)] | None = Field(
+        None, description="Earlier name of assume_congested_queues.")
+    speed_reference_gbps: Positive | None = Field(None, description=(
+        "Speed the thresholds are written for; renderers scale them linearly to other speeds."))
 
     @property
     def assumed_congested(self) -> int | None:
@@ -98,67 +122,79 @@ class EcnPolicy(_P):
             else self.congested_lossless_queues
 
 
+def _actions(value: Any) -> Any:
+    """SONiC's `alert` (forward and raise an alarm) is the normalised `notify-only`."""
+    if isinstance(value, list):
+        return list(dict.fromkeys("notify-only" if a == "alert" else a for a in value))
+    return value
+
+
 class WatchdogPolicy(_P):
     required: bool = True
     detection_time_ms: Range = Field(default_factory=Range)
     restoration_time_ms: Range = Field(default_factory=Range)
     # Normalised watchdog actions (model.WatchdogAction) that mitigate a storm; None: any action.
-    actions: list[WatchdogAction] | None = None
-
-    @field_validator("actions", mode="before")
-    @classmethod
-    def _alias(cls, value):
-        """SONiC's `alert` (forward and raise an alarm) is the normalised `notify-only`."""
-        if isinstance(value, list):
-            return list(dict.fromkeys("notify-only" if a == "alert" else a for a in value))
-        return value
+    actions: Annotated[list[Literal[(*WATCHDOG_ACTIONS, "alert")]], Field(min_length=1),  # type: ignore[misc]
+                       AfterValidator(_actions)] | None = Field(None, description=(
+        "PFC watchdog actions that mitigate a storm, in the words every platform's actions are normalised to: drop "
+        "(discard the stormed queue's packets), forward (forward them, ignoring pauses), notify-only (log only), "
+        "errdisable (shut the port). SONiC's `alert` is accepted for notify-only."))
 
 
 class BufferPolicy(_P):
     headroom_formula: Literal["sonic", "mlx5"] = "sonic"
-    default_cable_length_m: float | None = None
-    peer_response_time_bytes: int | None = None
-    # Largest (summed xoff of the lossless PGs) / (shared headroom pool) BUF004 accepts; None: the device's own
-    # over_subscribe_ratio (SONiC DEFAULT_LOSSLESS_BUFFER_PARAMETER), else 1 (buffers_config.j2's value).
-    headroom_pool_oversubscription: float | None = None
+    default_cable_length_m: NonNegative | None = None
+    peer_response_time_bytes: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="Override of the formula's peer response (pause reaction) allowance.")
+    # None: the device's own over_subscribe_ratio (SONiC DEFAULT_LOSSLESS_BUFFER_PARAMETER), else 1
+    # (buffers_config.j2's value).
+    headroom_pool_oversubscription: Positive | None = Field(None, description=(
+        "Largest summed lossless xoff / shared headroom pool (BUF004); null: the device's over_subscribe_ratio, "
+        "else 1."))
 
 
 class NicPolicy(_P):
     trust: Literal["dscp", "pcp"] | None = "dscp"
-    ecn_np: bool = True
-    ecn_rp: bool = True
+    ecn_np: bool = Field(True, description="Notification point (CNP generation) enabled on lossless priorities.")
+    ecn_rp: bool = Field(True, description="Reaction point (rate reduction) enabled on lossless priorities.")
     check_roce_tos: bool = True
-    check_traffic_class: bool = True  # NIC006: NCCL_IB_TC and the RDMA device's traffic_class
-    # DCQCN parameters (sysfs ecn/roce_rp/<name>, ecn/roce_np/<name>) every host must have; NIC007 also
-    # checks that hosts agree where the policy names none.
-    dcqcn: dict[str, int] = Field(default_factory=dict)
+    check_traffic_class: bool = Field(
+        True, description="Check NCCL_IB_TC and the RDMA device's traffic_class (NIC006).")
+    # NIC007 also checks that hosts agree where the policy names none.
+    dcqcn: dict[str, int] = Field(default_factory=dict, description=(
+        "DCQCN parameters every host must have: sysfs ecn/roce_rp/<name> or ecn/roce_np/<name> -> value (NIC007)."))
 
 
 class SchedulerPolicy(_P):
     """What SCH001 accepts above and for the lossless class."""
 
-    # Traffic classes/queues allowed strict priority besides the lossless ones; None: the CNP class only.
-    strict_allowed: list[int] | None = None
-    min_lossless_weight_pct: float | None = None  # lowest share of weighted bandwidth; None: only 0 is refused
+    strict_allowed: list[Priority] | None = Field(None, description=(
+        "Traffic classes allowed strict priority besides the lossless ones (SCH001); null: the CNP class."))
+    min_lossless_weight_pct: Annotated[float, Field(ge=0, le=100)] | None = Field(None, description=(
+        "Lowest share of weighted bandwidth for the lossless class (SCH001); null: only 0 is refused."))
 
 
 class InfinibandPolicy(_P):
-    """What the IBS rules expect of an InfiniBand subnet manager (OpenSM)."""
+    """InfiniBand subnet manager (OpenSM) expectations, checked by the IBS rules."""
 
-    topology: Literal["fat-tree", "torus", "dragonfly", "mesh", "tree", "unknown"] = "unknown"
+    topology: Literal["fat-tree", "torus", "dragonfly", "mesh", "tree", "unknown"] = Field(
+        "unknown", description="Fabric topology: decides which routing engines are credit-loop free.")
     sweep_interval_s: Range = Field(default_factory=Range)
     transaction_timeout_ms: Range = Field(default_factory=Range)
-    require_standby_sm: bool = False
-    # What IPoIB/multicast partitions (partitions.conf mtu=, rate=) must use: IB MTU in bytes, rate in Gb/s;
-    # None: only values that are no IBA code are reported.
-    partition_mtu_bytes: int | None = None
-    partition_rate_gbps: float | None = None
+    require_standby_sm: bool = Field(False, description=(
+        "A standby SM with a lower sm_priority must be among the linted SM configs."))
+    # IB MTUs (IBA spec, PortInfo NeighborMTU codes 1-5); None: only values that are no IBA code are reported.
+    partition_mtu_bytes: Literal[256, 512, 1024, 2048, 4096] | None = Field(
+        None, description="IB MTU partitions must use (partitions.conf mtu=, IBS008).")
+    partition_rate_gbps: Positive | None = Field(
+        None, description="Rate partitions must use (partitions.conf rate=, IBS008), Gb/s.")
 
 
-class Policy(_P):
+class _Policy(_P):
+    """What a policy says, whether one file or a merged `extends` chain."""
+
     name: str
     description: str = ""
-    source_file: str | None = None
     roce_ports: RocePorts = Field(default_factory=RocePorts)
     lossless: Lossless = Field(default_factory=Lossless)
     cnp: Cnp | None = None
@@ -170,9 +206,28 @@ class Policy(_P):
     infiniband: InfinibandPolicy = Field(default_factory=InfinibandPolicy)
 
 
+class Policy(_Policy):
+    """A loaded policy: its `extends` chain merged, named after its file when it names itself not."""
+
+    source_file: str | None = None
+
+
+class PolicyFile(_Policy):
+    """What lossless means for one fabric. Profiles may extend another by name or relative path."""
+
+    model_config = ConfigDict(title="losslessd policy", json_schema_extra={
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://losslessd.invalid/policies/schema.json"})
+
+    # Neither may be null: a file names itself or not (then it is named after the file), extends or not.
+    name: str = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # type: ignore[assignment]
+    extends: str = Field(None, description="Name of a shipped policy or a path relative to this file.")  # type: ignore[assignment]
+
+
 @lru_cache(maxsize=1)
 def schema() -> dict:
-    return json.loads((data_dir("policies") / "schema.json").read_text(encoding="utf-8"))
+    """The JSON schema of a policy file (policies/schema.json is this, written by `make schemas`)."""
+    return json_schema(PolicyFile)
 
 
 def shipped() -> dict[str, Path]:
@@ -180,23 +235,17 @@ def shipped() -> dict[str, Path]:
     return {p.stem: p for p in sorted(data_dir("policies").glob("*.yaml"))}
 
 
-def _validate(doc: Document) -> None:
-    import jsonschema  # only for policies from outside the package (the shipped ones are checked by the tests)
-
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        raise schema_error(doc, errors[0], len(errors))
+_M = TypeVar("_M", bound=BaseModel)
 
 
-def _merge(base: Any, child: Any) -> Any:
-    """Deep merge: mappings merge key by key; anything else (lists, scalars, null) replaces."""
-    if isinstance(base, dict) and isinstance(child, dict):
-        out = dict(base)
-        for key, value in child.items():
-            out[key] = _merge(base[key], value) if key in base else value
-        return out
-    return child
+def _validated(model: type[_M], data: dict, docs: list[Document], file: str) -> _M:
+    """``data`` as ``model`` (strict: a policy file says 3, not "3"); the first problem as an InputError at
+    the line of the first of ``docs`` (a child before its parents) that writes the offending value."""
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        loc = pointer(exc.errors()[0]["loc"])
+        raise first_error(exc, model, next((d for d in docs if loc in d.lines), docs[0]), file) from None
 
 
 def _resolve(ref: str, relative_to: Path) -> Path:
@@ -209,12 +258,12 @@ def _resolve(ref: str, relative_to: Path) -> Path:
                      f"(shipped: {', '.join(shipped())})", file=str(relative_to))
 
 
-def _load_raw(path: Path) -> dict:
+def _load_raw(path: Path) -> tuple[dict, list[Document]]:
     """The policy at ``path`` merged over its `extends` chain (followed without recursion, at most
-    MAX_EXTENDS long, a loop refused), each file checked on its own first."""
+    MAX_EXTENDS long, a loop refused), each file checked on its own first; and the chain's documents."""
     chain: list[tuple[Path, dict]] = []
+    docs: list[Document] = []
     seen: dict[str, Path] = {}
-    shipped_dir = os.path.realpath(data_dir("policies"))
     while True:
         key = os.path.realpath(path)
         if key in seen:
@@ -228,9 +277,8 @@ def _load_raw(path: Path) -> dict:
         if not isinstance(doc.data, dict):
             raise InputError("a policy must be a YAML mapping", file=str(path), line=1)
         doc.refuse_duplicates()
-        if os.path.dirname(key) != shipped_dir:  # the shipped policies pass the schema (tests/test_policy.py)
-            _validate(doc)
-        _check_values(doc.data, doc)
+        _validated(PolicyFile, doc.data, [doc], doc.file)
+        docs.append(doc)
         data = dict(doc.data)
         parent = data.pop("extends", None)
         chain.append((path, data))
@@ -239,38 +287,8 @@ def _load_raw(path: Path) -> dict:
         path = _resolve(parent, path)
     merged: dict = {}
     for _, data in reversed(chain):
-        merged = _merge(merged, data)
-    return merged
-
-
-def _check_values(data: dict, doc: Document | None, file: str | None = None) -> None:
-    """What the schema cannot say: every range has min <= max, every regex compiles. ``doc`` gives lines;
-    without one (a merged policy) the error names ``file`` and the JSON path."""
-    def fail(message: str, parts: list) -> None:
-        raise InputError(message, file=doc.file if doc else file, line=doc.line_of(parts) if doc else None,
-                         pointer=pointer(parts) or "/")
-
-    for section, body in data.items():
-        if not isinstance(body, dict):
-            continue
-        for key, value in body.items():
-            if (isinstance(value, dict) and set(value) <= {"min", "max"} and _number(value.get("min"))
-                    and _number(value.get("max")) and value["min"] > value["max"]):
-                fail(f"{section}.{key}: min {_num(value['min'])} is above max {_num(value['max'])}",
-                     [section, key])
-    for key in _REGEX_KEYS:
-        value = (data.get("roce_ports") or {}).get(key) if isinstance(data.get("roce_ports"), dict) else None
-        if isinstance(value, str):
-            problem = regex_problem(value)
-            if problem:
-                fail(f"roce_ports.{key}: not a valid regular expression: {problem}", ["roce_ports", key])
-
-
-_REGEX_KEYS = ("name_regex", "description_regex")
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+        merged = merge(merged, data)
+    return merged, docs
 
 
 def regex_problem(pattern: str) -> str | None:
@@ -290,10 +308,7 @@ def load_policy(ref: str | Path) -> Policy:
             path = shipped()[str(ref)]
         else:
             raise InputError(f"no policy file or shipped policy named {str(ref)!r} (shipped: {', '.join(shipped())})")
-    data = _load_raw(path)
+    data, docs = _load_raw(path)
     data.setdefault("name", path.stem)
-    _check_values(data, None, str(path))  # a child's min over its parent's max
-    try:
-        return Policy(**data, source_file=str(path))
-    except Exception as exc:  # noqa: BLE001 - pydantic errors after a schema pass mean the two disagree
-        raise InputError(f"policy does not load: {exc}", file=str(path)) from None
+    data["source_file"] = str(path)
+    return _validated(Policy, data, docs, str(path))  # e.g. a child's min over its parent's max

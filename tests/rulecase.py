@@ -31,7 +31,8 @@ from losslessd.model import Device, Fabric
 from losslessd.parse import parser_for
 from losslessd.parse.base import Input
 from losslessd.platforms import resolve_format
-from losslessd.policy import Policy, _merge, load_policy
+from losslessd.docpos import merge
+from losslessd.policy import Policy, load_policy
 
 CASES_DIR = Path(__file__).resolve().parent / "rule_cases"
 
@@ -44,7 +45,7 @@ def policy_for(spec: dict) -> Policy:
     base = load_policy(spec.get("policy", "roce-dscp26"))
     if not spec.get("policy_overrides"):
         return base
-    data = _merge(base.model_dump(mode="json"), spec["policy_overrides"])
+    data = merge(base.model_dump(mode="json"), spec["policy_overrides"])
     return Policy(**data)
 
 

@@ -73,7 +73,7 @@ def test_webhook_header_comes_from_the_environment_as_a_secret(folder):
 
 @pytest.mark.parametrize("text, line, words", [
     ("inventory: inventory.yaml\npoll:\n  snmp_intervall_s: 5\n", 3, "snmp_intervall_s"),
-    ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "minimum of 0"),
+    ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "must be above 0, not 0"),
     ("inventory: inventory.yaml\nhttp:\n  port: 70000\n", 3, "65535"),
     ("inventory: inventory.yaml\nlog:\n  level: loud\n", 3, "loud"),
     ("inventory: inventory.yaml\npoll:\n  backoff_initial_s: 60\n  backoff_max_s: 5\n", 4, "backoff_max_s (5)"),

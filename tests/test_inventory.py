@@ -309,3 +309,22 @@ def test_cli_reports_all_problems_and_contacts_nothing(tmp_path):
     with pytest.raises(BlockingIOError):
         listener.accept()
     listener.close()
+
+
+def test_a_value_found_wrong_is_reported_once_in_the_files_words(tmp_path):
+    """Each entry is validated (pydantic, strict) where it is written; a field or data section found wrong is
+    left out of the merge, so its absence is not reported again further down (no "needs data.interfaces"
+    after "data.interfaces must be a list of names")."""
+    path = _write(tmp_path / "inv.yaml", """
+        defaults: {username: admin, data: {credentials: {password_env: FABRIC_PW}}}
+        hosts:
+          a: {platform: sonic, port: "22", data: {snmp: {version: 3, auth_protocol: md5}}}
+          b: {platform: linux_mlx5, data: {interfaces: [a/b]}}
+          c: {platform: sonic, username: [admin], data: {gnmi: {port: 6030, tls: 1}}}
+    """)
+    assert _errors(path) == [
+        (3, "host a: `port` must be a TCP port 1-65535"),
+        (3, "host a: `data.snmp.auth_protocol` must be one of sha, sha224, sha256, sha384, sha512"),
+        (4, "host b: `data.interfaces` must be a list of names (letters, digits, _ . : @ -)"),
+        (5, "host c: `username` must be a string"),
+        (5, "host c: `data.gnmi.tls` must be true or false")]

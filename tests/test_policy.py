@@ -84,10 +84,24 @@ def test_policy_check_cli(tmp_path):
     assert "Traceback" not in res.stderr
 
 
-def test_shipped_profiles_pass_the_schema():
-    """load_policy checks the shipped profiles with pydantic only (the schema pass is for files from outside)."""
-    from losslessd.docpos import load_yaml
-    from losslessd.policy import _validate
+def test_errors_are_in_the_files_words_with_line_and_path(tmp_path):
+    """Pydantic validates; each error reads as the file's path and value, never "Input should be"."""
+    cases = {"lossless:\n  dscp: [26, 64]\n": (2, "/lossless/dscp/1", "`lossless.dscp.1` must be at most 63, not 64"),
+             "ecn:\n  required: 'yes'\n": (2, "/ecn/required", "`ecn.required` must be true or false, not 'yes'"),
+             "cnp: {priority: 6}\n": (1, "/cnp/dscp", "`cnp.dscp` is required"),
+             "lossless: {priorities: [3, 4, 3]}\n": (1, "/lossless/priorities", "3 is listed twice"),
+             "watchdog:\n  actions: [drop, shout]\n": (2, "/watchdog/actions/1", "must be one of drop, forward")}
+    for text, (line, where, says) in cases.items():
+        (tmp_path / "p.yaml").write_text("name: p\n" + text)
+        with pytest.raises(InputError) as exc:
+            load_policy(tmp_path / "p.yaml")
+        assert (exc.value.line, exc.value.pointer) == (line + 1, where) and says in exc.value.message, exc.value
+        assert "Input should" not in exc.value.message
 
-    for path in shipped().values():
-        _validate(load_yaml(path))  # raises InputError naming file, line and pointer
+
+def test_a_child_min_above_its_parents_max_names_the_childs_line(tmp_path):
+    (tmp_path / "site.yaml").write_text("name: site\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: {min: 5000}\n")
+    with pytest.raises(InputError) as exc:
+        load_policy(tmp_path / "site.yaml")
+    assert (exc.value.file, exc.value.line) == (str(tmp_path / "site.yaml"), 4)
+    assert "min 5000 is above max 1000" in exc.value.message

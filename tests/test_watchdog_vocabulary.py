@@ -63,6 +63,6 @@ def test_policy_actions_are_normalised_and_checked(tmp_path):
     pol.write_text("extends: roce-dscp26\nwatchdog:\n  actions: [drop, alert]\n")
     assert load_policy(pol).watchdog.actions == ["drop", "notify-only"]  # SONiC's alert is notify-only
     pol.write_text("extends: roce-dscp26\nwatchdog:\n  actions: [shout]\n")
-    with pytest.raises(InputError, match="expected one of"):
+    with pytest.raises(InputError, match="must be one of drop, forward, notify-only, errdisable, alert, not 'shout'"):
         load_policy(pol)
     assert load_policy("roce-dscp26").watchdog.actions == ["drop", "forward", "errdisable"]

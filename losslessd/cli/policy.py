@@ -13,7 +13,7 @@ app = typer.Typer(no_args_is_help=True, help="Validate and inspect lossless poli
 
 @app.command("check")
 def check(files: list[str] = typer.Argument(..., help="Policy files (or shipped names) to validate.")):
-    """Validate policies against policies/schema.json, resolving `extends`."""
+    """Validate policies (as lint loads them: each file, then the merged `extends` chain)."""
     for ref in files:
         pol = load_policy(ref)  # raises InputError with file, line and JSON path
         typer.echo(f"{ref}: ok (policy {pol.name}: {pol.description or 'no description'})")

@@ -1,5 +1,5 @@
-"""The daemon's settings file (docs/daemon.md): YAML, checked against a JSON schema built from the
-pydantic models below, so that every error names file:line like a policy's do.
+"""The daemon's settings file (docs/daemon.md): YAML, validated by the pydantic models below (which also
+give its JSON schema), every error naming file:line like a policy's do.
 
 Everything the daemon needs is loaded and checked here, before it is used: the inventory (with its
 credentials), the lint policy, the known_hosts file and the webhook's header secrets. A reload calls
@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-import jsonschema
-from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from ..credentials import Secret
-from ..docpos import Document, load_yaml, pointer, schema_error
+from ..docpos import Document, first_error, json_schema, load_yaml
 from ..errors import InputError
 from ..inventory import Inventory
 from ..limits import file_limit_mb, set_max_file_mb
@@ -178,7 +176,7 @@ class Settings(_S):
 @lru_cache(maxsize=1)
 def schema() -> dict:
     """The settings' JSON schema (also for editors: `losslessd daemon --schema`)."""
-    return Settings.model_json_schema()
+    return json_schema(Settings)
 
 
 def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Settings:
@@ -227,19 +225,10 @@ def _read(path: Path) -> tuple[Settings, Document]:
         doc.data = {}
     if not isinstance(doc.data, dict):
         raise InputError("daemon settings must be a YAML mapping", file=doc.file, line=1)
-    _validate(doc)
     try:
-        settings = Settings.model_validate(doc.data)
-    except ValidationError as exc:  # what the schema cannot say (cross-field checks)
-        err = exc.errors()[0]
-        loc = [p for p in err["loc"] if p != "__root__"]
-        raise InputError(err["msg"].removeprefix("Value error, "), file=doc.file, line=doc.line_of(loc),
-                         pointer=pointer(loc) or "/") from None
+        settings = Settings.model_validate(doc.data, strict=True)
+    except ValidationError as exc:
+        raise first_error(exc, Settings, doc) from None
     settings._file = Path(os.path.realpath(path))
     return settings, doc
 
-
-def _validate(doc: Document) -> None:
-    errors = list(jsonschema.Draft202012Validator(schema()).iter_errors(doc.data))
-    if errors:  # best_match: into anyOf branches (an optional section), the error inside it
-        raise schema_error(doc, best_match(errors), len(errors))
