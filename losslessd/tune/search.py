@@ -20,12 +20,23 @@ import random
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ..errors import InputError
 from .score import DEFAULT_NOISE_PCT, compare, noise_pct
 from .space import Candidate, Space
 
-STRATEGIES = ("coordinate", "random", "grid", "bayes")
+
+class Strategy(str, Enum):
+    """The search strategies (`losslessd tune --strategy`); the module docstring says what each does."""
+
+    coordinate = "coordinate"
+    random = "random"
+    grid = "grid"
+    bayes = "bayes"
+
+
+STRATEGIES = tuple(s.value for s in Strategy)
 
 
 @dataclass(frozen=True)
