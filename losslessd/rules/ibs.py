@@ -9,8 +9,11 @@ families skip them, and these skip every other device.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
 
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, OpenSm, Source
 from .common import numbers
@@ -110,12 +113,12 @@ def chain(sm: OpenSm) -> str:
 class _SmRule(Rule):
     scope = "device"
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind != DeviceKind.subnet_manager or device.opensm is None:
             return
         yield from self.check_sm(ctx, device, device.opensm)
 
-    def check_sm(self, ctx, device, sm):  # pragma: no cover - interface
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -163,7 +166,7 @@ class RoutingNotCreditLoopFree(_SmRule):
     fix_sections = frozenset({"routing"})
     disruptive = True
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         topo = ctx.policy.infiniband.topology
         first = engines(sm)[0]
         src = where(device, sm, "routing_engine")
@@ -253,7 +256,7 @@ class RoutingUnsafeFallback(_SmRule):
     fix_sections = frozenset({"routing"})
     disruptive = True
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         topo = ctx.policy.infiniband.topology
         listed = engines(sm)
         src = where(device, sm, "routing_engine")
@@ -317,7 +320,7 @@ class SmPriority(Rule):
     scope = "fabric"
     severity = Severity.warning
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         subnets: dict[int | None, list[Device]] = defaultdict(list)
         for device in ctx.fabric.devices.values():
             if device.kind == DeviceKind.subnet_manager and device.opensm is not None:
@@ -402,7 +405,7 @@ class SmTimers(_SmRule):
     severity = Severity.warning
     fix_sections = frozenset({"timers"})
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         pol = ctx.policy.infiniband
         problems = []
         for key, value, rng, unit in (
@@ -458,7 +461,7 @@ class QosSl2Vl(_SmRule):
     name = "ib-qos-sl2vl"
     severity = Severity.error
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         if not sm.qos_enabled:
             configured = any(src is not None for _, src, _ in _tables(sm))
             if sm.qos_enabled is False and (configured or sm.sl_uses):
@@ -592,7 +595,7 @@ class VlsLmcForEngine(_SmRule):
     name = "ib-vls-lmc-for-engine"
     severity = Severity.error
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         listed = engines(sm)
         vls = data_vls(sm)
         if sm.max_op_vls is not None and vls is None:
@@ -664,7 +667,7 @@ class CreditLoopReported(_SmRule):
     name = "ib-credit-loop-reported"
     severity = Severity.error
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         loops = sm.credit_loops
         if loops is None:
             return
@@ -722,11 +725,11 @@ class PartitionGroupSettings(_SmRule):
     name = "ib-partition-group-settings"
     severity = Severity.warning
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         ib = ctx.policy.infiniband
         layered = engines(sm)[0] in SL_LAYERED
         for part in sm.partitions:
-            at = {"device": device, "source": part.source or device.source}
+            at: dict[str, Any] = {"device": device, "source": part.source or device.source}
             for key, code, table in (("mtu", part.mtu_code, IB_MTU_CODES), ("rate", part.rate_code, IB_RATE_CODES)):
                 if code is not None and code not in table:
                     yield self.finding(f"partition {part.name}: {key}={code} is not an IBA {key} code "
@@ -742,8 +745,8 @@ class PartitionGroupSettings(_SmRule):
                                        f"{ib.partition_mtu_bytes} B; write mtu={want}", key=f"{part.name}|mtu", **at)
                 if ib.partition_rate_gbps is not None and rate is not None and rate != ib.partition_rate_gbps:
                     how = f"rate={part.rate_code}" if part.rate_code is not None else "OpenSM's default rate=3"
-                    want = [c for c, v in IB_RATE_CODES.items() if v == ib.partition_rate_gbps]
-                    hint = f"; write rate={want[0]}" if want else ""
+                    codes = [c for c, v in IB_RATE_CODES.items() if v == ib.partition_rate_gbps]
+                    hint = f"; write rate={codes[0]}" if codes else ""
                     yield self.finding(f"partition {part.name}: its IPoIB group rate is {rate:g} Gb/s ({how}), the "
                                        f"policy asks {ib.partition_rate_gbps:g} Gb/s{hint}", key=f"{part.name}|rate",
                                        **at)

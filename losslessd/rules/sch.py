@@ -8,7 +8,10 @@ Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic cla
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
 from .common import lanes_by, numbers
@@ -82,7 +85,7 @@ class LosslessClassStarved(Rule):
     severity = Severity.error
     fix_sections = frozenset({"scheduler"})
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind not in (DeviceKind.switch, DeviceKind.host):
             return
         for port in ctx.roce_ports(device):
