@@ -46,7 +46,7 @@ from .notify import Notifier
 from .scheduler import Runner, Schedule
 from .settings import Settings, load_settings
 from .shard import Shard, split
-from .sinks import LogSink, Sinks, WebhookSink
+from .sinks import LogSink, Sink, Sinks, WebhookSink
 
 log = logging.getLogger("losslessd.daemon")
 
@@ -564,7 +564,7 @@ class Daemon:
                        flush_on_record=False)  # housekeeping commits, off the loop
 
     def _make_sinks(self, settings: Settings) -> Sinks:
-        sinks = [LogSink()] if settings.sinks.log else []
+        sinks: list[Sink] = [LogSink()] if settings.sinks.log else []
         if (hook := settings.sinks.webhook) is not None:
             sinks.append(WebhookSink(hook.url, hook.timeout_s, hook.retries, settings.webhook_headers))
         return Sinks(sinks, metrics=self.metrics)

@@ -10,6 +10,7 @@ docs/detection.md explains each detector and its defaults.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -108,8 +109,8 @@ _SEVERITY = {"pfc_storm": "error", "onbox_storm": "error", "device_down": "error
 class Detectors:
     """All detectors for devices that share one idea of lossless (the policy's lossless priorities)."""
 
-    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset(),
-                 propose: Callable[[Event], dict] | None = None):
+    def __init__(self, thresholds: Thresholds, lossless: AbstractSet[int],
+                 lossy_pause_ok: AbstractSet[int] = frozenset(), propose: Callable[[Event], dict] | None = None):
         self.t = thresholds
         self.propose = propose  # an opened ecn_not_marking event carries its proposal (losslessd.tune.propose)
         self.lossless = set(lossless)
