@@ -11,8 +11,8 @@ import typer
 from .. import api
 from ..fix import output
 from ..limits import set_max_file_mb
-from .choices import FORMAT_OPTION
 from .lint import exit_code
+from .options import FORMAT_OPTION, MAX_FILE_MB_OPTION
 
 
 def fix(
@@ -29,8 +29,7 @@ def fix(
                                                          help="Output format.")] = output.Format.text,
     topology: Annotated[Path | None, typer.Option("--topology", help="Topology file; default: topology.yaml in a "
                                                   "linted folder.")] = None,
-    max_file_mb: Annotated[float | None, typer.Option("--max-file-mb", help="Largest input file read, in MiB "
-                                                      "(default 32, or LOSSLESSD_MAX_FILE_MB).")] = None,
+    max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
     model: Annotated[str | None, typer.Option("--model", help="Hardware model of devices whose input names none "
                                               "(e.g. N9K-C93180YC-EX, qfx5120-48y): chooses the command family "
                                               "where the CLI differs.")] = None,

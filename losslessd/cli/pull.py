@@ -13,15 +13,10 @@ from ..collect import pull as collect
 from ..errors import InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
+from .options import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION
 from .term import ProgressLine
 
 log = logging.getLogger("losslessd")
-
-
-# Shared with `tune`, which reaches the same devices.
-DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
-KNOWN_HOSTS_OPTION = typer.Option("--known-hosts", help="known_hosts file the devices' SSH host keys are verified "
-                                  "against.")
 
 
 def pull(

@@ -15,7 +15,7 @@ from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
-from .choices import RENDER_PLATFORM_OPTION
+from .options import MAX_FILE_MB_OPTION, RENDER_PLATFORM_OPTION
 
 
 def render(
@@ -40,8 +40,7 @@ def render(
     family: Annotated[str | None, typer.Option("--family", help="Command family, when the model is not known: "
                                                "arista_eos sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos "
                                                "qfx5000|qfx10000-ptx.")] = None,
-    max_file_mb: Annotated[float | None, typer.Option("--max-file-mb", help="Largest input file read, in MiB "
-                                                      "(default 32, or LOSSLESSD_MAX_FILE_MB).")] = None,
+    max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
 ) -> None:
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
     set_max_file_mb(max_file_mb)

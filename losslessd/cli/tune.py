@@ -18,7 +18,8 @@ from ..tune.score import Weights
 from ..tune.search import Strategy
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
-from .pull import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION, preflight
+from .options import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION
+from .pull import preflight
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=False,
                   help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.")

@@ -1,5 +1,5 @@
-"""Command-line choices that come from a registry, not from a fixed list: platforms (losslessd.platforms,
-with their short names) and the platforms that have a render template.
+"""Options several commands share, and the choices that come from a registry rather than a fixed list:
+platforms (losslessd.platforms, with their short names) and the platforms that have a render template.
 
 Fixed choice lists are str-valued Enums beside the code that uses them (fix.output.Format,
 tune.search.Strategy, lint.finding.Severity). Platforms are not: an Enum would be one more table of
@@ -11,6 +11,7 @@ Enum's, and refused, as an Enum's would be, with a usage error (exit 2) before t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 import typer
 
@@ -38,3 +39,11 @@ FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
                                 help="Force the input platform instead of detecting it from content.")
 # `render --platform`: the platforms with a templates/<platform>/profile.j2.
 RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=render.platforms(), help="Target platform.")
+
+# `--max-file-mb` of fix and render (lint says more: an oversized file there is a SYS001 finding).
+MAX_FILE_MB_OPTION = typer.Option("--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                  "LOSSLESSD_MAX_FILE_MB).")
+# `--known-hosts` of pull and tune, which reach the same devices.
+DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
+KNOWN_HOSTS_OPTION = typer.Option("--known-hosts", help="known_hosts file the devices' SSH host keys are verified "
+                                  "against.")
