@@ -20,6 +20,8 @@ ALIASES: dict[str, str] = {}
 
 _REGISTRY: dict[str, type[Rule]] = {}
 
+Scope = Literal["device", "port", "link", "fabric"]
+
 
 class Rule:
     """Base class. Subclasses set code/name/scope/severity, write a docstring with DOC_HEADINGS
@@ -27,7 +29,7 @@ class Rule:
 
     code: ClassVar[str]
     name: ClassVar[str]
-    scope: ClassVar[Literal["device", "port", "link", "fabric"]] = "port"
+    scope: ClassVar[Scope] = "port"
     severity: ClassVar[Severity] = Severity.error
     # What `losslessd fix` renders to resolve a finding (render.SECTIONS), and whether applying it
     # changes classification or PFC on a live port (held back without --unsafe-fixes).

@@ -317,11 +317,11 @@ class EcnAfterPfc(_MarkingRule):
         pool = device.buffer_pools.get(profile.pool or "")
         load = congested_load(ctx, device, profile.pool)
         loaded = headroom.pfc_trigger(profile, pool, load.queues)
-        if loaded is None:
+        best = headroom.pfc_trigger(profile, pool, 1)  # known whenever the loaded one is: the same inputs
+        if loaded is None or best is None:
             yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
-        best = headroom.pfc_trigger(profile, pool, 1)
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
         if margin > 0:
             return

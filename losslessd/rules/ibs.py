@@ -321,48 +321,49 @@ class SmPriority(Rule):
     severity = Severity.warning
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        subnets: dict[int | None, list[Device]] = defaultdict(list)
+        subnets: dict[int | None, list[tuple[Device, OpenSm]]] = defaultdict(list)
         for device in ctx.fabric.devices.values():
             if device.kind == DeviceKind.subnet_manager and device.opensm is not None:
-                subnets[device.opensm.subnet_prefix].append(device)
+                subnets[device.opensm.subnet_prefix].append((device, device.opensm))
         for prefix, sms in subnets.items():
-            yield from self._subnet(ctx, prefix, sorted(sms, key=lambda d: d.name), len(subnets) > 1)
+            yield from self._subnet(ctx, prefix, sorted(sms, key=lambda s: s[0].name), len(subnets) > 1)
 
-    def _subnet(self, ctx, prefix, sms: list[Device], several: bool):
-        names = [d.name for d in sms]
+    def _subnet(self, ctx: Context, prefix: int | None, sms: list[tuple[Device, OpenSm]],
+                several: bool) -> Iterator[Finding]:
+        names = [d.name for d, _ in sms]
         subnet = f" (subnet prefix {prefix:#018x})" if several and prefix is not None else ""
-        priority = {d.name: _effective_priority(d.opensm) for d in sms}
-        for d in sms:
-            p = d.opensm.sm_priority
+        for d, sm in sms:
+            p = sm.sm_priority
             if p is not None and p > 15:
                 yield self.finding(f"sm_priority {p} is outside 0-15: OpenSM uses 0 instead, so this SM cannot win the "
-                                   "master election", device=d, source=where(d, d.opensm, "sm_priority"),
+                                   "master election", device=d, source=where(d, sm, "sm_priority"),
                                    key="range", devices=names)
-            if len(sms) > 1 and d.opensm.ignore_other_sm:
+            if len(sms) > 1 and sm.ignore_other_sm:
                 yield self.finding(f"ignore_other_sm TRUE with {len(sms) - 1} other SM(s){subnet}: this SM ignores "
                                    "them and runs as a second master; set ignore_other_sm FALSE", device=d,
-                                   source=where(d, d.opensm, "ignore_other_sm"), key="ignore_other_sm",
+                                   source=where(d, sm, "ignore_other_sm"), key="ignore_other_sm",
                                    severity=Severity.error, devices=names)
-        active = [d for d in sms if not d.opensm.sm_inactive]
+        active = [(d, sm) for d, sm in sms if not sm.sm_inactive]
         if len(active) < 2 and ctx.policy.infiniband.require_standby_sm:
-            only = active[0] if active else sms[0]
+            only, only_sm = active[0] if active else sms[0]
             state = (f"{only.name} is the only subnet manager" if len(sms) == 1 else
                      f"{only.name} is the only active subnet manager" if active else "every SM is sm_inactive")
             yield self.finding(f"no standby SM{subnet}: {state} among the linted configs; run a standby "
                                "OpenSM with a lower sm_priority on another node (and lint its opensm.conf together "
-                               "with this one)", device=only, source=where(only, only.opensm, "sm_priority"),
+                               "with this one)", device=only, source=where(only, only_sm, "sm_priority"),
                                key="standby", devices=names)
-        known = [d for d in active if priority[d.name] is not None]
+        known = [(d, sm, prio) for d, sm in active if (prio := _effective_priority(sm)) is not None]
         if len(known) >= 2:
-            top = max(priority[d.name] for d in known)
-            masters = [d for d in known if priority[d.name] == top]
+            top = max(prio for _, _, prio in known)
+            masters = [(d, sm) for d, sm, prio in known if prio == top]
             if len(masters) > 1:
-                tied = [d.name for d in masters]
+                tied = [d.name for d, _ in masters]
                 each = "both" if len(tied) == 2 else "all"
+                first, first_sm = masters[0]
                 yield self.finding(f"SMs {', '.join(tied[:-1])} and {tied[-1]} {each} have sm_priority {top}, the "
                                    f"highest{subnet}: the master is then chosen by port GUID, not by intent; give the "
-                                   "intended master a higher sm_priority than every standby", device=masters[0],
-                                   source=where(masters[0], masters[0].opensm, "sm_priority"), key="tie", devices=names,
+                                   "intended master a higher sm_priority than every standby", device=first,
+                                   source=where(first, first_sm, "sm_priority"), key="tie", devices=names,
                                    sm_priority=top)
 
 

@@ -6,15 +6,16 @@ SYS900 (a rule that crashed) is the engine's own: losslessd/lint/internal.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
-from ..lint.registry import Rule, register
+from ..lint.registry import Rule, Scope, register
 from ..model import Device
 
 
 class _IssueRule(Rule):
-    scope = "device"
+    scope: ClassVar[Scope] = "device"  # SYS001 reports on the fabric
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.issues:
