@@ -103,11 +103,11 @@ class BufferProfileTooSmall(_BufRule):
             return
         xon = profile.xon_bytes or 0
         pool = device.buffer_pools.get(profile.pool or "")
-        shared_headroom = bool(pool and pool.shared_headroom_bytes)
-        needed = xon if shared_headroom else xon + profile.xoff_bytes
+        shared = pool if pool is not None and pool.shared_headroom_bytes else None  # xoff from its headroom pool
+        needed = xon if shared else xon + profile.xoff_bytes
         if profile.size_bytes >= needed:
             return
-        what = (f"xon {xon} B (its xoff comes from the shared headroom pool {pool.name})" if shared_headroom
+        what = (f"xon {xon} B (its xoff comes from the shared headroom pool {shared.name})" if shared
                 else f"xon {xon} + xoff {profile.xoff_bytes} = {needed} B")
         msg = f"{_pg(lane)}: profile {profile.name} reserves {profile.size_bytes} B, less than {what}"
         includes = headroom.reservation_includes_headroom(device.hwsku, device.hardware)

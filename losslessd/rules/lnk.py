@@ -265,13 +265,14 @@ class NicSwitchMismatch(_LinkRule):
                 continue
             queue = s.queues.get(hop.queue) if hop.queue is not None else None
             marks = queue is not None and queue.ecn is not None and queue.ecn.ecn_enabled
-            np_on = n.nic_ecn.np_enabled.get(nic_prio) if n.nic_ecn else None
-            if marks and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
+            nic_ecn = n.nic_ecn
+            np_on = nic_ecn.np_enabled.get(nic_prio) if nic_ecn else None
+            if marks and nic_ecn is not None and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
                 yield self.on(link, nic, switch, f"ecn {dscp}",
                               f"{switch} marks ECN on queue {hop.queue} (DSCP {dscp}) but the NIC's DCQCN notification "
                               f"point is off for priority {nic_prio}: marked packets bring no CNP back; "
                               f"`echo 1 > /sys/class/net/{n.name}/ecn/roce_np/enable/{nic_prio}`",
-                              n.nic_ecn.np_source or n.source, dscp=dscp)
+                              nic_ecn.np_source or n.source, dscp=dscp)
 
 
 @register

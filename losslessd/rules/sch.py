@@ -178,6 +178,7 @@ def _share(queues: dict[int, Queue], q: int) -> float | None:
     """Queue q's percent of the weights of the weighted queues (None when a weight is unknown)."""
     weights = {i: qq.scheduler.weight for i, qq in queues.items()
                if qq.scheduler is not None and qq.scheduler.type in WEIGHTED}
-    if q not in weights or any(w is None for w in weights.values()) or not sum(weights.values()):
+    known = {i: w for i, w in weights.items() if w is not None}
+    if q not in known or len(known) < len(weights) or not sum(known.values()):
         return None
-    return 100 * weights[q] / sum(weights.values())
+    return 100 * known[q] / sum(known.values())
