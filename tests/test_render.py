@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from losslessd import headroom
 from losslessd import render as rnd
 from losslessd.api import lint
 from losslessd.errors import InputError
-from losslessd import headroom
 from losslessd.lint.finding import Severity
 from losslessd.parse import parse_group
 from losslessd.policy import load_policy
