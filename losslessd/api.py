@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .docpos import load_json
@@ -21,7 +21,7 @@ __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy
            "lint", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
 
 
-def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
+def lint(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
          baseline: set[str] | None = None, topology: str | Path | None = None,
          progress: Callable[[str, int, int, str], None] | None = None) -> LintResult:
@@ -47,7 +47,7 @@ def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *
     return result
 
 
-def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
+def fix(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
         model: str | None = None, **lint_options) -> FixResult:
     """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere.
     ``model``: the hardware model of devices whose input names none (chooses the command family)."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
-from ..model import DeviceKind, Port, SchedulerType, Source
+from ..model import Device, DeviceKind, Port, SchedulerType, Source
 from .common import cnp_priority, first_break, queues_text, trust_findings
 
 
@@ -49,7 +52,7 @@ class RoceDscpNotLossless(Rule):
     fix_sections = frozenset({"maps", "pfc", "buffer"})
     disruptive = True
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         host = device.kind == DeviceKind.host
         if (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) == "pcp":
             return  # PCP trust: DSCP maps do not classify traffic
@@ -112,7 +115,7 @@ class CnpNotStrict(Rule):
     # A switch's CNP queue is the scheduler's; a NIC's CNP marking is written with its DCQCN settings.
     fix_sections = frozenset({"scheduler", "ecn"})
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         cnp = ctx.policy.cnp
         if cnp is None:
             return
@@ -209,7 +212,7 @@ class TrustMismatch(PortRule):
     fix_sections = frozenset({"trust"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wanted = ctx.policy.lossless.trust
         if wanted is not None:
             yield from trust_findings(self, ctx.policy.name, wanted, device, port, f"set trust {wanted} on the port")
@@ -253,7 +256,7 @@ class PfcQueueMismatch(PortRule):
     disruptive = True
     depends_on_pfc = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         source = port.map_source or port.source
         known = [(port.tc_to_priority, "the PFC priority of each TC"), (port.tc_to_queue, "the TC->queue map"),
                  (port.pfc_priority_to_queue, "which queue a received pause stops")]

@@ -8,7 +8,10 @@ Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic cla
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
 from .common import lanes_by, numbers
@@ -82,7 +85,7 @@ class LosslessClassStarved(Rule):
     severity = Severity.error
     fix_sections = frozenset({"scheduler"})
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind not in (DeviceKind.switch, DeviceKind.host):
             return
         for port in ctx.roce_ports(device):
@@ -175,6 +178,7 @@ def _share(queues: dict[int, Queue], q: int) -> float | None:
     """Queue q's percent of the weights of the weighted queues (None when a weight is unknown)."""
     weights = {i: qq.scheduler.weight for i, qq in queues.items()
                if qq.scheduler is not None and qq.scheduler.type in WEIGHTED}
-    if q not in weights or any(w is None for w in weights.values()) or not sum(weights.values()):
+    known = {i: w for i, w in weights.items() if w is not None}
+    if q not in known or len(known) < len(weights) or not sum(known.values()):
         return None
-    return 100 * weights[q] / sum(weights.values())
+    return 100 * known[q] / sum(known.values())
