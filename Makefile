@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: demo test test-fast venv test-deps deb-deps golden bench schemas clean
+.PHONY: demo test test-fast lint lint-baseline venv test-deps deb-deps golden bench schemas clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 $(VENV)/.test-installed: $(VENV)/.installed pyproject.toml
-	$(PIP) install -e '.[test]'
+	$(PIP) install -e '.[test,dev]'
 	touch $@
 
 venv: $(VENV)/.installed
@@ -56,6 +56,15 @@ test: test-deps deb-deps
 test-fast: test-deps
 	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
 
+# The ruff and mypy gates (tests/test_gates.py runs them in `make test`): findings are compared with
+# tests/gates-baseline.json per file and rule; new ones are named, and the baseline only goes down.
+lint: test-deps
+	$(PY) -m tests.gates
+
+# After fixing findings: write the lower counts into tests/gates-baseline.json (refused if a total rises).
+lint-baseline: test-deps
+	$(PY) -m tests.gates --update
+
 # Regenerate the parser and render golden files after an intended parser or template change (review the diff!).
 golden: test-deps
 	$(PY) -m tests.golden
@@ -76,4 +85,4 @@ schemas: venv
 	$(PY) -m losslessd.schemas
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache

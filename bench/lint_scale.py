@@ -117,8 +117,8 @@ def measure(switches: int, repeat: int, jobs: int | None) -> None:
         files, nbytes = generate(clean, switches)
         noisy_switches = min(switches, NOISY_SWITCHES)
         generate(noisy, noisy_switches, findings=True)
-        print(f"N={switches}: {switches} switches x {PORTS} ports + {switches * HOSTS_PER_SWITCH} hosts = {files} files, "
-              f"{nbytes / 1e6:.1f} MB (both fabrics generated in {time.perf_counter() - t0:.1f} s)")
+        print(f"N={switches}: {switches} switches x {PORTS} ports + {switches * HOSTS_PER_SWITCH} hosts = "
+              f"{files} files, {nbytes / 1e6:.1f} MB (both fabrics generated in {time.perf_counter() - t0:.1f} s)")
         f_wall, f_cpu, _ = timed(lambda: floor(clean), repeat)
         l_wall, l_cpu, result = timed(lambda: lint([clean], "roce-dscp26", jobs=jobs), repeat)
         print(f"  floor (read + json.loads/splitlines): wall {f_wall:7.2f} s  CPU {f_cpu:7.2f} s")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ __all__ = ["Fabric", "Finding", "FixResult", "InputError", "LintResult", "Policy
            "lint", "lint_fabric", "load_baseline", "load_fabric", "load_policy", "lookup", "select"]
 
 
-def lint(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
+def lint(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26", *, fmt: str | None = None,
          select_codes: list[str] | None = None, ignore_codes: list[str] | None = None,
          baseline: set[str] | None = None, topology: str | Path | None = None, jobs: int | None = None,
          progress: Callable[[str, int, int, str], None] | None = None) -> LintResult:
@@ -58,7 +58,7 @@ def lint_fabric(fabric: Fabric | dict, policy: str | Path | Policy = "roce-dscp2
 
     if isinstance(fabric, dict):
         try:
-            fabric = Fabric.model_validate(fabric)
+            checked = Fabric.model_validate(fabric)
         except ValueError as exc:
             raise InputError(f"not a fabric: {exc}") from None
     else:
@@ -66,12 +66,13 @@ def lint_fabric(fabric: Fabric | dict, policy: str | Path | Policy = "roce-dscp2
             check(fabric, "fabric")
         except ModelTypeError as exc:
             raise InputError(f"not a valid fabric: {exc}") from None
+        checked = fabric
     pol = policy if isinstance(policy, Policy) else load_policy(policy)
     with gc_paused():
-        return run(fabric, pol, select(select_codes, ignore_codes), baseline)
+        return run(checked, pol, select(select_codes, ignore_codes), baseline)
 
 
-def fix(paths: list[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
+def fix(paths: Sequence[str | Path], policy: str | Path | Policy = "roce-dscp26", *, unsafe: bool = False,
         model: str | None = None, **lint_options) -> FixResult:
     """Lint ``paths`` (options as for ``lint``) and work out each device's fix snippets; nothing is sent anywhere.
     ``model``: the hardware model of devices whose input names none (chooses the command family)."""

@@ -230,7 +230,8 @@ def _marked_sections(text: str, start: int, n: int, file: str | None) -> list[Se
         output += "\n"
     if escaped:
         output = "".join(escaped) + output
-    sections.append(Section(command, output, body_line))
+    if command is not None:  # (always: the caller starts at a command's marker line)
+        sections.append(Section(command, output, body_line))
     return sections
 
 

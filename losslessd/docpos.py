@@ -302,7 +302,8 @@ def model_errors(exc: ValidationError, model: type[BaseModel], doc: Document | N
     return out
 
 
-def first_error(exc: ValidationError, model: type[BaseModel], doc: Document | None, file: str | None = None) -> InputError:
+def first_error(exc: ValidationError, model: type[BaseModel], doc: Document | None,
+                file: str | None = None) -> InputError:
     """The first of ``model_errors``, saying how many more there are (for files fixed one error at a time)."""
     first = model_errors(exc, model, doc, file=file)[0]
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""

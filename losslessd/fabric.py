@@ -172,6 +172,7 @@ class _Inputs:
         outcomes = iter(outcomes)
         done, total = 0, len(self.groups) if progress is not None else 0
         for step in self.steps:
+            outcome: Device | ParseIssue
             if isinstance(step, ParseIssue):
                 outcome = step
             else:
@@ -285,6 +286,10 @@ class LazyDevice(Device):
     of it is here; its ports, buffers and subnet manager record are parsed again from its files when asked for."""
 
     __slots__ = ("_fmt", "_group", "_paths", "_port_names")
+    _fmt: str | None
+    _group: str
+    _paths: list[Path]
+    _port_names: list[tuple[str, str | None]]
 
     def __getattr__(self, name: str) -> Any:  # only called for what is not set: defaults and the parts left behind
         if name not in _HEAVY:
@@ -295,8 +300,8 @@ class LazyDevice(Device):
             setattr(self, name, value)  # a default the worker did not send (a list of its own: topology extends some)
             return value
         fresh = parse_group(self._group, self._paths, self._fmt)
-        for field in _HEAVY:
-            setattr(self, field, getattr(fresh, field))
+        for part in _HEAVY:
+            setattr(self, part, getattr(fresh, part))
         return getattr(self, name)
 
     def port_aliases(self) -> dict[str, str | None]:
@@ -315,7 +320,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
-    if isinstance(value, (Neighbor, ParseIssue, Route)) and value.source is not None and type(value.source) is not Source:
+    if (isinstance(value, (Neighbor, ParseIssue, Route)) and value.source is not None
+            and type(value.source) is not Source):
         return dataclasses.replace(value, source=value.source.plain())
     return value
 
@@ -432,8 +438,8 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
         outcomes: list[Device | ParseIssue] = []
         if reading is not None:
             reading(0, len(groups))
-        for share, result in zip(shares, results):
-            for (name, files), sent in zip(share, result):
+        for share, result in zip(shares, results, strict=True):
+            for (name, files), sent in zip(share, result, strict=True):
                 if len(sent) == 1:
                     outcomes.append(sent[0])
                     continue
@@ -462,7 +468,8 @@ def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
     parsed = {file: device.name for device in fabric.devices.values() for file in device.files}
     issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
     for issue in issues:
-        issue.source.device = parsed.get(issue.source.file, issue.source.device)
+        if issue.source is not None and issue.source.file is not None:
+            issue.source.device = parsed.get(issue.source.file, issue.source.device)
     return issues
 
 

@@ -288,7 +288,8 @@ class History:
     def events(self, device: str | None = None, kind: str | None = None, since: float | None = None,
                until: float | None = None, open_only: bool = False) -> list[Event]:
         """Events that overlap [since, until] (an open event overlaps everything after its start), oldest first."""
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         for sql, value in (("device = ?", device), ("kind = ?", kind), ("start_unix_s <= ?", until),
                            ("(end_unix_s IS NULL OR end_unix_s >= ?)", since)):
             if value is not None:
@@ -347,7 +348,8 @@ class History:
     def findings(self, device: str | None = None, since: float | None = None,
                  latest: bool = False) -> list[StoredFinding]:
         """Findings of drift runs since ``since``; ``latest`` keeps each device's last run only."""
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         if device is not None:
             where.append("f.device = ?")
             args.append(device)

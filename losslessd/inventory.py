@@ -51,8 +51,8 @@ def _snmp_version(value: Any) -> Any:
 
 def _protocol(names: tuple[str, ...]) -> Any:
     """One of ``names``, in any case (SHA256 or sha256)."""
-    return Annotated[Literal[names], BeforeValidator(  # type: ignore[valid-type]
-        _lower, json_schema_input_type=Literal[(*names, *(n.upper() for n in names))])]
+    written = names + tuple(n.upper() for n in names)
+    return Annotated[Literal[names], BeforeValidator(_lower, json_schema_input_type=Literal[written])]
 
 
 def _pullable(name: str) -> str:

@@ -24,6 +24,9 @@ from .resources import data_dir
 MAX_EXTENDS = 32
 
 
+_ACTION_NAMES = (*WATCHDOG_ACTIONS, "alert")  # what a policy may list under watchdog.actions
+
+
 class _P(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -134,7 +137,7 @@ class WatchdogPolicy(_P):
     detection_time_ms: Range = Field(default_factory=Range)
     restoration_time_ms: Range = Field(default_factory=Range)
     # Normalised watchdog actions (model.WatchdogAction) that mitigate a storm; None: any action.
-    actions: Annotated[list[Literal[(*WATCHDOG_ACTIONS, "alert")]], Field(min_length=1),  # type: ignore[misc]
+    actions: Annotated[list[Literal[_ACTION_NAMES]], Field(min_length=1),  # type: ignore[valid-type]
                        AfterValidator(_actions)] | None = Field(None, description=(
         "PFC watchdog actions that mitigate a storm, in the words every platform's actions are normalised to: drop "
         "(discard the stormed queue's packets), forward (forward them, ignoring pauses), notify-only (log only), "

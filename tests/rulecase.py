@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from losslessd import topology
+from losslessd.docpos import merge
 from losslessd.lint.engine import run
 from losslessd.lint.finding import Finding
 from losslessd.lint.registry import lookup
@@ -31,7 +32,6 @@ from losslessd.model import Device, Fabric
 from losslessd.parse import parser_for
 from losslessd.parse.base import Input
 from losslessd.platforms import resolve_format
-from losslessd.docpos import merge
 from losslessd.policy import Policy, load_policy
 
 CASES_DIR = Path(__file__).resolve().parent / "rule_cases"

@@ -57,6 +57,7 @@ def test_libraries_we_call_are_bounded_below_their_next_major():
     for name, requirement in _declared("main", "sim", "plot", "gnmi", "fast", "bayes", "test").items():
         if name in FLOOR_ONLY or name == "hatchling":  # hatchling: the build backend, pinned by [build-system]
             continue
+        assert "==" not in requirement, f"{requirement}: exact pins belong to the dev extra's gate tools"
         assert "<" in requirement, f"{requirement}: give it an upper bound below the next major version"
         upper_major = int(re.search(r"<\s*(\d+)", requirement)[1])
         installed = importlib.metadata.version(name)
@@ -70,3 +71,13 @@ def test_cryptography_is_a_dependency_of_ours_for_snmpv3_privacy():
                    if "extra ==" not in r)
     from pysnmp.proto.secmod.rfc3826.priv import aes
     assert aes.PysnmpCryptoError is False  # the declared floor gives pysnmp the AES it looks for
+
+
+def test_the_dev_extra_pins_the_gate_tools_and_stubs_exactly():
+    """ruff, mypy and the stubs mypy reads: a new release changes the findings the committed baseline
+    (tests/gates-baseline.json) counts, so each is pinned to one version, and that version is installed."""
+    dev = _declared("dev")
+    assert {"ruff", "mypy"} <= set(dev)
+    for name, requirement in dev.items():
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][0-9A-Za-z.]*", requirement), f"{requirement}: pin it with =="
+        assert importlib.metadata.version(name) == requirement.split("==")[1], f"{name}: `make test-deps`"

@@ -126,7 +126,8 @@ def test_a_storm_is_not_read_as_ecn_thresholds_too_high():
     def kinds(per_s: dict) -> list[str]:
         det = Detectors(Thresholds(ecn_polls=1, storm_detection_polls=2), {3})
         deltas = {key: value * 10 for key, value in per_s.items()}  # 10 s polls
-        return [e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0) for e in det.feed(Rates("leaf1", t, 10.0, deltas, per_s))]
+        return [e.kind for t in (1010.0, 1020.0, 1030.0, 1040.0)
+                for e in det.feed(Rates("leaf1", t, 10.0, deltas, per_s))]
 
     assert sorted(kinds(stuck)) == ["pause_rate", "pfc_storm"]
     assert sorted(kinds({**stuck, Key("Ethernet0", TX_PACKETS, 3): 5000.0})) == ["ecn_not_marking", "pause_rate"]

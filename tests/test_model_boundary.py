@@ -51,8 +51,8 @@ def test_lint_fabric_checks_a_fabric_from_outside_then_lints_it():
         lint_fabric(fabric)
     with pytest.raises(InputError, match="not a fabric"):
         lint_fabric({"devices": {"s": {"name": "s", "kind": "router", "platform": "sonic"}}})
-    data = {"devices": {"s": {"name": "s", "kind": "switch", "platform": "sonic",
-                              "ports": {"Ethernet0": {"name": "Ethernet0", "qos_configured": True, "pfc_enabled": []}}}}}
+    port = {"name": "Ethernet0", "qos_configured": True, "pfc_enabled": []}
+    data = {"devices": {"s": {"name": "s", "kind": "switch", "platform": "sonic", "ports": {"Ethernet0": port}}}}
     codes = {f.code for f in lint_fabric(data).findings}
     assert "PFC001" in codes  # PFC off on the lossless priority of a RoCE-facing port
     assert isinstance(Fabric.model_validate(data).devices["s"], Device)

@@ -218,7 +218,8 @@ def test_a_parser_alone_is_not_a_platform():
     assert {p.split(":")[0] for p in found} == set(CAPABILITIES) - {"counters"}, found
     assert any("no reason in unsupported" in p for p in found if p.startswith("detect"))
 
-    explained = dataclasses.replace(bare, unsupported={c: "not yet: an example" for c in CAPABILITIES if c != "counters"})
+    explained = dataclasses.replace(bare, unsupported={c: "not yet: an example" for c in CAPABILITIES
+                                                      if c != "counters"})
     assert problems(explained) == []
     assert problems(dataclasses.replace(explained, unsupported={**explained.unsupported, "sim": " "})) == [
         f"sim: missing ({CAPABILITIES['sim']}), and no reason in unsupported"]

@@ -20,7 +20,8 @@ def test_shipped_profiles_load_and_differ():
 
 
 def test_extends_merges_mappings_and_replaces_scalars(tmp_path):
-    (tmp_path / "site.yaml").write_text("name: site\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: {min: 150}\n")
+    (tmp_path / "site.yaml").write_text(
+        "name: site\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: {min: 150}\n")
     pol = load_policy(tmp_path / "site.yaml")
     assert pol.watchdog.detection_time_ms.min == 150
     assert pol.watchdog.detection_time_ms.max == 1000  # mappings merge key by key: max is inherited
@@ -75,7 +76,8 @@ def _cli(*args):
 
 def test_policy_check_cli(tmp_path):
     ok = _cli("policy", "check", "pfc-only")
-    assert ok.returncode == 0 and "pfc-only: ok (policy pfc-only: DSCP 26 -> priority 3 lossless by PFC alone; ECN not required)" in ok.stdout
+    assert ok.returncode == 0
+    assert "pfc-only: ok (policy pfc-only: DSCP 26 -> priority 3 lossless by PFC alone; ECN not required)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: bad\nwatchdog:\n  detection_time_ms: {min: fast}\n")
     res = _cli("policy", "check", str(bad))
@@ -100,7 +102,8 @@ def test_errors_are_in_the_files_words_with_line_and_path(tmp_path):
 
 
 def test_a_child_min_above_its_parents_max_names_the_childs_line(tmp_path):
-    (tmp_path / "site.yaml").write_text("name: site\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: {min: 5000}\n")
+    (tmp_path / "site.yaml").write_text(
+        "name: site\nextends: roce-dscp26\nwatchdog:\n  detection_time_ms: {min: 5000}\n")
     with pytest.raises(InputError) as exc:
         load_policy(tmp_path / "site.yaml")
     assert (exc.value.file, exc.value.line) == (str(tmp_path / "site.yaml"), 4)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from losslessd import headroom
 from losslessd import render as rnd
 from losslessd.api import lint
 from losslessd.errors import InputError
-from losslessd import headroom
 from losslessd.lint.finding import Severity
 from losslessd.parse import parse_group
 from losslessd.policy import load_policy
@@ -218,7 +218,7 @@ def test_cli_device_config_renders_a_clean_profile(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--platform", "vyos", "--ports", "eth0:100G:5m", "--pool-size", "1000000"], "no render template"),
+    (["--platform", "vyos", "--ports", "eth0:100G:5m", "--pool-size", "1000000"], "'vyos' is not one of"),
     (["--platform", "sonic", "--ports", "Ethernet0:100G:5m"], "pool"),
     (["--platform", "sonic", "--ports", "Ethernet0:100G", "--pool-size", "1000000"], "NAME:SPEED:CABLE"),
     (["--platform", "sonic", "--device", "no/such/config_db.json"], "no/such/config_db.json: no such file or folder"),

@@ -62,3 +62,13 @@ def test_wheel_renders_from_packaged_templates(fresh_install, tmp_path):
                           "--policy", "roce-dscp26", *render_golden.cli_args("arista_eos")], cwd=tmp_path, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stdout == render_golden.golden_path("arista_eos", "roce-dscp26").read_text()
+
+
+@pytest.mark.slow
+def test_wheel_ships_the_py_typed_marker(fresh_install, tmp_path):
+    """PEP 561: code that imports losslessd (losslessd.api) gets its annotations checked by a type checker."""
+    py = fresh_install / "bin" / "python"
+    package = Path(subprocess.run([str(py), "-c", "import losslessd; print(losslessd.__file__)"], cwd=tmp_path,
+                                  check=True, capture_output=True, text=True).stdout.strip()).parent
+    assert str(fresh_install) in str(package), package
+    assert (package / "py.typed").is_file(), sorted(p.name for p in package.iterdir())

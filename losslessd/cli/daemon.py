@@ -6,22 +6,25 @@ import asyncio
 import json
 import logging
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from ..inventory import InventoryError
 
 
-def daemon(config: Path = typer.Option(None, "--config", "-c", help="Settings file (YAML; systemd/losslessd.yaml "
-                                       "is an example)."),
-           check: bool = typer.Option(False, "--check", help="Check the settings, the inventory, the policy and "
-                                      "the files they name, then exit: 0 when valid, 2 otherwise."),
-           schema: bool = typer.Option(False, "--schema", help="Print the settings' JSON schema and exit."),
-           shard: str = typer.Option("0/1", "--shard", metavar="I/N", help="Poll only the devices whose hashmod of "
-                                     "the name by N is I (Prometheus' hashmod), so N daemons split a fleet with no "
-                                     "coordination; shard 0 also runs drift."),
-           workers: int = typer.Option(None, "--workers", min=1, max=256, help="Worker processes (default: the "
-                                       "settings' `workers`, else one per CPU core).")):
+def daemon(
+    config: Annotated[Path | None, typer.Option("--config", "-c", help="Settings file (YAML; systemd/losslessd.yaml "
+                                                "is an example).")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Check the settings, the inventory, the policy and the files "
+                                        "they name, then exit: 0 when valid, 2 otherwise.")] = False,
+    schema: Annotated[bool, typer.Option("--schema", help="Print the settings' JSON schema and exit.")] = False,
+    shard: Annotated[str, typer.Option("--shard", metavar="I/N", help="Poll only the devices whose hashmod of the name "
+                                       "by N is I (Prometheus' hashmod), so N daemons split a fleet with no "
+                                       "coordination; shard 0 also runs drift.")] = "0/1",
+    workers: Annotated[int | None, typer.Option("--workers", min=1, max=256, help="Worker processes (default: the "
+                                                "settings' `workers`, else one per CPU core).")] = None,
+) -> None:
     """Poll switches and hosts for PFC/ECN counters, detect storms, lint configs for drift, and serve
     /metrics. SIGHUP (or POST /-/reload) re-reads the settings; SIGTERM stops."""
     from ..daemon.settings import load_settings  # pydantic models: only when asked

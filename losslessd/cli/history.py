@@ -15,7 +15,7 @@ import time
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import get_args
+from typing import Annotated
 
 import typer
 from pydantic import ValidationError
@@ -39,7 +39,6 @@ from ..monitor import (
 # ECN marks and drops are per egress queue.
 PRIORITY_NAMES = (PFC_RX, PFC_TX, PAUSE_DURATION_US, CNP_SENT, CNP_HANDLED)
 QUEUE_NAMES = (ECN_MARKED, DROPPED_PACKETS)
-KINDS = get_args(EventKind)
 _AGO_S = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
@@ -48,22 +47,23 @@ class Format(str, Enum):
     json = "json"
 
 
-_DB = typer.Option(None, "--db", help="History file (the daemon's history.path).")
-_CONFIG = typer.Option(None, "--config", help="Daemon settings file: its history.path is read (nothing else).")
 _SINCE_HELP = "Start: a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00; UTC unless it says otherwise)."
-_FORMAT = typer.Option(Format.text, "--format", "-f", help="Output format.")
+Db = Annotated[Path | None, typer.Option("--db", help="History file (the daemon's history.path).")]
+Config = Annotated[Path | None, typer.Option("--config", help="Daemon settings file: its history.path is read "
+                                             "(nothing else).")]
+Fmt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+Until = Annotated[str | None, typer.Option("--until", help="End, like --since.")]
 
 
-def events(db: Path = _DB, config: Path = _CONFIG,
-           device: str = typer.Option(None, "--device", help="Only this device."),
-           kind: str = typer.Option(None, "--kind", help=f"Only this kind ({', '.join(KINDS)})."),
-           since: str = typer.Option(None, "--since", help=_SINCE_HELP + " Events still open then are included."),
-           until: str = typer.Option(None, "--until", help="End, like --since."),
-           open_only: bool = typer.Option(False, "--open", help="Only events that have not ended."),
-           fmt: Format = _FORMAT):
+def events(db: Db = None, config: Config = None,
+           device: Annotated[str | None, typer.Option("--device", help="Only this device.")] = None,
+           kind: Annotated[EventKind | None, typer.Option("--kind", help="Only this kind.")] = None,
+           since: Annotated[str | None, typer.Option("--since", help=_SINCE_HELP + " Events still open then are "
+                                                     "included.")] = None,
+           until: Until = None,
+           open_only: Annotated[bool, typer.Option("--open", help="Only events that have not ended.")] = False,
+           fmt: Fmt = Format.text) -> None:
     """List the daemon's events (storms, pause and ECN trouble, devices down, drift), oldest first."""
-    if kind is not None and kind not in KINDS:
-        raise InputError(f"--kind {kind!r} is not an event kind; kinds: {', '.join(KINDS)}")
     now = time.time()
     found = _history(db, config).events(device=device, kind=kind, since=_when(since, now, "--since"),
                                         until=_when(until, now, "--until"), open_only=open_only)
@@ -71,7 +71,7 @@ def events(db: Path = _DB, config: Path = _CONFIG,
         typer.echo(json.dumps({"events": [_event_json(e) for e in found]}, indent=2))
         return
     for e in found:
-        end = "open" if e.open else f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
+        end = "open" if e.end_unix_s is None else f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
         where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}") if x)
         text = e.message if e.message.startswith(where) else f"{where}: {e.message}"  # detectors name the place
         typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {text}")
@@ -79,17 +79,18 @@ def events(db: Path = _DB, config: Path = _CONFIG,
         typer.echo("no events")
 
 
-def history(db: Path = _DB, config: Path = _CONFIG,
-            device: str = typer.Option(..., "--device", help="Device name as in the inventory."),
-            port: str = typer.Option(..., "--port", help="Port name as the device calls it (Ethernet8)."),
-            priority: int = typer.Option(None, "--priority", min=0, max=7,
-                                         help="One priority (default: each priority with samples, one after another)."),
-            queue: int = typer.Option(None, "--queue", min=0, help="Egress queue for ECN marks and drops "
-                                      "(default: the same number as the priority)."),
-            since: str = typer.Option("24h", "--since", help=_SINCE_HELP),
-            until: str = typer.Option(None, "--until", help="End, like --since."),
-            fmt: Format = _FORMAT,
-            plot: Path = typer.Option(None, "--plot", help="Also write a plot: out.png, or out.html (with a table).")):
+def history(db: Db = None, config: Config = None, *,
+            device: Annotated[str, typer.Option("--device", help="Device name as in the inventory.")],
+            port: Annotated[str, typer.Option("--port", help="Port name as the device calls it (Ethernet8).")],
+            priority: Annotated[int | None, typer.Option("--priority", min=0, max=7, help="One priority (default: "
+                                                         "each priority with samples, one after another).")] = None,
+            queue: Annotated[int | None, typer.Option("--queue", min=0, help="Egress queue for ECN marks and drops "
+                                                      "(default: the same number as the priority).")] = None,
+            since: Annotated[str, typer.Option("--since", help=_SINCE_HELP)] = "24h",
+            until: Until = None,
+            fmt: Fmt = Format.text,
+            plot: Annotated[Path | None, typer.Option("--plot", help="Also write a plot: out.png, or out.html (with a "
+                                                      "table).")] = None) -> None:
     """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket), per
     priority; the plot shades the port's events.
 
@@ -99,11 +100,11 @@ def history(db: Path = _DB, config: Path = _CONFIG,
         raise InputError("--plot must end in .png or .html", file=str(plot))
     now = time.time()
     store = _history(db, config)
-    span = {"since": _when(since, now, "--since"), "until": _when(until, now, "--until")}
+    span: dict[str, float | None] = {"since": _when(since, now, "--since"), "until": _when(until, now, "--until")}
     # Priorities are shown one by one: a sum over them has a mean (the sums add up) but no peak (the
     # store keeps each priority's highest one-poll rate, and those need not fall on the same poll).
-    chosen = [priority] if priority is not None else store.indexes(device, port, PRIORITY_NAMES + QUEUE_NAMES,
-                                                                  **span) or [None]
+    chosen: list[int | None] = [priority] if priority is not None else [
+        *store.indexes(device, port, PRIORITY_NAMES + QUEUE_NAMES, **span)] or [None]
     blocks = [(p, p if queue is None else queue, _rows(store, device, port, p, p if queue is None else queue, span))
               for p in chosen]
     blocks = [b for b in blocks if b[2]]
@@ -125,7 +126,8 @@ def history(db: Path = _DB, config: Path = _CONFIG,
     else:
         typer.echo("\n\n".join(_table(title, rows) for title, _, _, rows in titled))
     if plot is not None:
-        shown = [e for e in store.events(device=device, **span) if e.port == port and e.basis != "lint"
+        shown = [e for e in store.events(device=device, since=span["since"], until=span["until"])
+                 if e.port == port and e.basis != "lint"
                  and (priority is None or e.priority in (None, priority))]
         lines = [(f" p{p}" if priority is None and p is not None else "", rows) for _, p, _, rows in titled]
         title = titled[0][0] if len(titled) == 1 else f"{device} {port} priorities " + ", ".join(
@@ -152,23 +154,23 @@ def _title(device: str, port: str, priority: int | None, queue: int | None) -> s
 
 
 def _history(db: Path | None, config: Path | None) -> History:
-    if (db is None) == (config is None):
+    if db is not None and config is None:
+        return History(db, create=False)
+    if db is not None or config is None:
         raise InputError("give the history file with --db FILE or the daemon's settings with --config FILE (one)")
-    if db is None:
-        from ..daemon.settings import HistorySettings  # the daemon's own defaults, e.g. losslessd.db
+    from ..daemon.settings import HistorySettings  # the daemon's own defaults, e.g. losslessd.db
 
-        doc = load_yaml(config)
-        section = (doc.data.get("history") if isinstance(doc.data, dict) else None) or {}
-        if not isinstance(section, dict):
-            raise InputError("history must be a mapping", file=doc.file, line=doc.line_of(["history"]))
-        try:
-            relative = HistorySettings.model_validate(section).path
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InputError(f"history: {err['msg']}", file=doc.file, line=doc.line_of(["history", *err["loc"]]),
-                             pointer=pointer(["history", *err["loc"]])) from None
-        db = config.resolve().parent / Path(relative).expanduser()
-    return History(db, create=False)
+    doc = load_yaml(config)
+    section = (doc.data.get("history") if isinstance(doc.data, dict) else None) or {}
+    if not isinstance(section, dict):
+        raise InputError("history must be a mapping", file=doc.file, line=doc.line_of(["history"]))
+    try:
+        relative = HistorySettings.model_validate(section).path
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(f"history: {err['msg']}", file=doc.file, line=doc.line_of(["history", *err["loc"]]),
+                         pointer=pointer(["history", *err["loc"]])) from None
+    return History(config.resolve().parent / Path(relative).expanduser(), create=False)
 
 
 def _when(text: str | None, now: float, option: str) -> float | None:
@@ -199,7 +201,7 @@ def _duration(seconds: float) -> str:
 def _event_json(e: Event) -> dict:
     return {"id": e.id, "kind": e.kind, "device": e.device, "port": e.port, "priority": e.priority,
             "start": _iso(e.start_unix_s), "start_unix_s": e.start_unix_s,
-            "end": None if e.open else _iso(e.end_unix_s), "end_unix_s": e.end_unix_s,
+            "end": None if e.end_unix_s is None else _iso(e.end_unix_s), "end_unix_s": e.end_unix_s,
             "severity": e.severity, "basis": e.basis, "code": e.code, "message": e.message, "numbers": e.numbers,
             "proposal": e.proposal}
 

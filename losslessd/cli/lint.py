@@ -43,7 +43,8 @@ def lint(
     model: str = typer.Option(None, "--model", help="With --fix: the hardware model of devices whose input names "
                               "none (chooses the command family)."),
     jobs: int = typer.Option(None, "--jobs", "-j", help="Worker processes (1: none; default: as many as cores for "
-                             "400 devices or more; LOSSLESSD_JOBS sets the default). Findings are the same either way."),
+                             "400 devices or more; LOSSLESSD_JOBS sets the default). Findings are the same either "
+                             "way."),
 ):
     """Lint device configs (files or folders) against a lossless policy.
 

@@ -55,7 +55,7 @@ class _LazyGroup(TyperGroup):
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         name, command, rest = super().resolve_command(ctx, args)
-        if isinstance(command, _Listed):
+        if isinstance(command, _Listed) and name is not None:
             command = self.commands[name] = _load(name, *COMMANDS[name])
         return name, command, rest
 
@@ -81,6 +81,8 @@ def _load(name: str, module: str, function: str | None) -> Any:
 def _help(module: str, function: str | None) -> str | None:
     """The help text typer would show: the function's docstring, or the `help=` of the module's Typer(...)."""
     spec = importlib.util.find_spec(f"{__package__}.{module}")
+    if spec is None or spec.origin is None:
+        return None
     with open(spec.origin, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     for node in tree.body:
@@ -89,7 +91,7 @@ def _help(module: str, function: str | None) -> str | None:
         if function is None and isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and any(
                 isinstance(t, ast.Name) and t.id == "app" for t in node.targets):
             for kw in node.value.keywords:
-                if kw.arg == "help" and isinstance(kw.value, ast.Constant):
+                if kw.arg == "help" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                     return kw.value.value
     return None
 

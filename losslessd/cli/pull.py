@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -12,29 +13,30 @@ from ..collect import pull as collect
 from ..errors import InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
+from .options import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION
 from .term import ProgressLine
 
 log = logging.getLogger("losslessd")
 
 
 def pull(
-    inventory: Path = typer.Option(..., "--inventory", "-i", help="Inventory: one YAML file (hosts, groups, "
-                                   "defaults) or a folder with hosts.yaml, groups.yaml, defaults.yaml."),
-    out: Path = typer.Option(..., "--out", "-o", help="Snapshot folder to create (must be new or empty)."),
-    known_hosts: Path = typer.Option(Path("~/.ssh/known_hosts"), "--known-hosts",
-                                     help="known_hosts file the devices' SSH host keys are verified against."),
-    insecure: bool = typer.Option(False, "--insecure-no-host-key-check",
-                                  help="Accept any SSH host key (lab use only: anyone in the path can pose as a device)."),
-    concurrency: int = typer.Option(collect.DEFAULT_CONCURRENCY, "--concurrency", min=1,
-                                    help="Devices collected at the same time."),
-    timeout: float = typer.Option(collect.DEFAULT_TIMEOUT_S, "--timeout", min=0.1,
-                                  help="Seconds allowed for one attempt at one device (connect and all commands)."),
-    retries: int = typer.Option(collect.DEFAULT_RETRIES, "--retries", min=0,
-                                help="Extra attempts after a connection failure (not after a refused login or host key)."),
-    serial: bool = typer.Option(False, "--serial", help="Debug: one device at a time, in order, with retries and "
-                                "paramiko's own errors logged."),
-    session_log: Path = typer.Option(None, "--session-log", help="Folder for netmiko session logs (passwords masked)."),
-):
+    inventory: Annotated[Path, typer.Option("--inventory", "-i", help="Inventory: one YAML file (hosts, groups, "
+                                            "defaults) or a folder with hosts.yaml, groups.yaml, defaults.yaml.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Snapshot folder to create (must be new or empty).")],
+    known_hosts: Annotated[Path, KNOWN_HOSTS_OPTION] = DEFAULT_KNOWN_HOSTS,
+    insecure: Annotated[bool, typer.Option("--insecure-no-host-key-check", help="Accept any SSH host key (lab use "
+                                           "only: anyone in the path can pose as a device).")] = False,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Devices collected at the same "
+                                             "time.")] = collect.DEFAULT_CONCURRENCY,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds allowed for one attempt at one device "
+                                           "(connect and all commands).")] = collect.DEFAULT_TIMEOUT_S,
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Extra attempts after a connection failure (not "
+                                         "after a refused login or host key).")] = collect.DEFAULT_RETRIES,
+    serial: Annotated[bool, typer.Option("--serial", help="Debug: one device at a time, in order, with retries and "
+                                         "paramiko's own errors logged.")] = False,
+    session_log: Annotated[Path | None, typer.Option("--session-log", help="Folder for netmiko session logs "
+                                                     "(passwords masked).")] = None,
+) -> None:
     """Pull every inventory device's configuration into a snapshot folder that `losslessd lint` reads.
 
     Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
@@ -49,12 +51,15 @@ def pull(
         try:
             session_log.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise InputError(f"cannot create --session-log folder: {exc.strerror or exc}", file=str(session_log)) from None
+            raise InputError(f"cannot create --session-log folder: {exc.strerror or exc}",
+                             file=str(session_log)) from None
     collect.prepare(out)
     progress = ProgressLine.on_terminal()
     finished = {"ok": 0, "failed": 0}
 
     def show(device=None) -> None:
+        if progress is None:
+            return
         if device is not None:
             finished["ok" if device.status == "ok" else "failed"] += 1
         failed = finished["failed"]

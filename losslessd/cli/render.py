@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -14,27 +15,33 @@ from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
+from .options import MAX_FILE_MB_OPTION, RENDER_PLATFORM_OPTION
 
 
 def render(
-    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or a policy file."),
-    platform: str = typer.Option(..., "--platform", help=f"Target platform: {', '.join(rnd.platforms())}."),
-    device: Path = typer.Option(None, "--device", help="A device's config file or folder (as lint reads it) to take "
-                                "ports (speed, cable, MTU) and pool from."),
-    ports: list[str] = typer.Option(None, "--ports", help="NAME:SPEED:CABLE[:MTU], e.g. Ethernet0:100G:5m:9100 "
-                                    "(repeatable)."),
-    pool_size: int = typer.Option(None, "--pool-size", help="Ingress lossless pool in bytes (SONiC)."),
-    sm_priority: int = typer.Option(None, "--sm-priority", help="OpenSM sm_priority 0-15 (default 14, the master; "
-                                    "render a standby with a lower one)."),
-    sku: str = typer.Option(None, "--sku", help="SONiC hwsku (e.g. Arista-7060X6-64PE-O128S2, ACS-MSN4700): its "
-                            "headroom comes from its pg_profile_lookup.ini or, on Spectrum, buffer_headroom_mellanox.lua."),
-    model: str = typer.Option(None, "--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, N9K-C93180YC-EX, "
-                              "qfx5120-48y): chooses the command family where a platform's CLI differs."),
-    family: str = typer.Option(None, "--family", help="Command family, when the model is not known: arista_eos "
-                               "sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos qfx5000|qfx10000-ptx."),
-    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
-                                      "LOSSLESSD_MAX_FILE_MB)."),
-):
+    *,
+    policy: Annotated[str, typer.Option("--policy", "-p", help="Shipped policy name or a policy "
+                                        "file.")] = "roce-dscp26",
+    platform: Annotated[str, RENDER_PLATFORM_OPTION],
+    device: Annotated[Path | None, typer.Option("--device", help="A device's config file or folder (as lint reads "
+                                                "it) to take ports (speed, cable, MTU) and pool from.")] = None,
+    ports: Annotated[list[str] | None, typer.Option("--ports", help="NAME:SPEED:CABLE[:MTU], e.g. "
+                                                    "Ethernet0:100G:5m:9100 (repeatable).")] = None,
+    pool_size: Annotated[int | None, typer.Option("--pool-size", help="Ingress lossless pool in bytes "
+                                                  "(SONiC).")] = None,
+    sm_priority: Annotated[int | None, typer.Option("--sm-priority", help="OpenSM sm_priority 0-15 (default 14, the "
+                                                    "master; render a standby with a lower one).")] = None,
+    sku: Annotated[str | None, typer.Option("--sku", help="SONiC hwsku (e.g. Arista-7060X6-64PE-O128S2, "
+                                            "ACS-MSN4700): its headroom comes from its pg_profile_lookup.ini or, on "
+                                            "Spectrum, buffer_headroom_mellanox.lua.")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, "
+                                              "N9K-C93180YC-EX, qfx5120-48y): chooses the command family where a "
+                                              "platform's CLI differs.")] = None,
+    family: Annotated[str | None, typer.Option("--family", help="Command family, when the model is not known: "
+                                               "arista_eos sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos "
+                                               "qfx5000|qfx10000-ptx.")] = None,
+    max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
+) -> None:
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
     set_max_file_mb(max_file_mb)
     pol = load_policy(policy)

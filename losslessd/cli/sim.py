@@ -6,20 +6,23 @@ import shlex
 import signal
 import threading
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from ..errors import InputError
 
 
-def sim(fabric: Path = typer.Option(..., "--fabric", help="Folder of device files (e.g. examples/fabric)."),
-        out: Path = typer.Option(..., "--out", help="Folder for the inventory, known_hosts, host key and SNMP data."),
-        v3: bool = typer.Option(False, "--v3", help="SNMPv3 authPriv (SHA/AES) instead of SNMPv2c."),
-        snmp: bool = typer.Option(True, "--snmp/--no-snmp", help="Start SNMP agents for the switches."),
-        device: list[str] = typer.Option(None, "--device", help="Serve only this device (repeatable)."),
-        live_counters: bool = typer.Option(True, "--live-counters/--no-live-counters",
-                                           help="Answer the counter commands `losslessd daemon` polls over SSH "
-                                           "(SONiC `show pfcwd stats`, hosts' `ethtool -S`) from live counters.")):
+def sim(
+    fabric: Annotated[Path, typer.Option("--fabric", help="Folder of device files (e.g. examples/fabric).")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the inventory, known_hosts, host key and SNMP data.")],
+    v3: Annotated[bool, typer.Option("--v3", help="SNMPv3 authPriv (SHA/AES) instead of SNMPv2c.")] = False,
+    snmp: Annotated[bool, typer.Option("--snmp/--no-snmp", help="Start SNMP agents for the switches.")] = True,
+    device: Annotated[list[str] | None, typer.Option("--device", help="Serve only this device (repeatable).")] = None,
+    live_counters: Annotated[bool, typer.Option("--live-counters/--no-live-counters", help="Answer the counter "
+                                                "commands `losslessd daemon` polls over SSH (SONiC `show pfcwd "
+                                                "stats`, hosts' `ethtool -S`) from live counters.")] = True,
+) -> None:
     """Start the device simulator and write an inventory for it; `losslessd pull` can then collect from it."""
     try:  # asyncssh and snmpsim come with the `sim` extra; other commands must not need them
         from ..sim import Simulator

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -10,22 +11,28 @@ from ..errors import InputError
 
 
 def sim_bench(
-    inventory: Path = typer.Option(..., "--inventory", "-i", help="The simulator's inventory."),
-    device: str = typer.Option(..., "--device", help="The switch whose port is the bottleneck."),
-    port: str = typer.Option(..., "--port", help="The bottleneck port: its ECN, PFC trigger and headroom are used."),
-    incast: int = typer.Option(8, "--incast", min=1, help="Senders into the port."),
-    priority: int = typer.Option(3, "--priority", min=0, max=7, help="The lossless priority (and queue)."),
-    sizes: str = typer.Option("8M,64M,512M", "--sizes", help="Message sizes per rank."),
-    noise: float = typer.Option(0.5, "--noise-pct", min=0.0, help="Run-to-run busbw noise (standard deviation, %)."),
-    known_hosts: Path = typer.Option(None, "--known-hosts", help="The simulator's known_hosts (host keys checked)."),
-    slow_below_kmax: int = typer.Option(None, "--slow-below-kmax", help="Plant a regression: runs with the port's "
-                                        "Kmax below this many bytes are 30 % slower."),
-    storm_on_run: int = typer.Option(None, "--storm-on-run", help="Plant a PFC storm on the port during this run "
-                                     "(counted in --state)."),
-    state: Path = typer.Option(None, "--state", help="File that counts the runs (for --storm-on-run)."),
-    headroom: float = typer.Option(None, "--headroom-bytes", help="Override the PG's headroom (too little drops)."),
-    trigger: float = typer.Option(None, "--pfc-trigger-bytes", help="Override where the PG pauses (per port)."),
-):
+    inventory: Annotated[Path, typer.Option("--inventory", "-i", help="The simulator's inventory.")],
+    device: Annotated[str, typer.Option("--device", help="The switch whose port is the bottleneck.")],
+    port: Annotated[str, typer.Option("--port", help="The bottleneck port: its ECN, PFC trigger and headroom are "
+                                      "used.")],
+    incast: Annotated[int, typer.Option("--incast", min=1, help="Senders into the port.")] = 8,
+    priority: Annotated[int, typer.Option("--priority", min=0, max=7, help="The lossless priority (and queue).")] = 3,
+    sizes: Annotated[str, typer.Option("--sizes", help="Message sizes per rank.")] = "8M,64M,512M",
+    noise: Annotated[float, typer.Option("--noise-pct", min=0.0, help="Run-to-run busbw noise (standard deviation, "
+                                         "%).")] = 0.5,
+    known_hosts: Annotated[Path | None, typer.Option("--known-hosts", help="The simulator's known_hosts (host keys "
+                                                     "checked).")] = None,
+    slow_below_kmax: Annotated[int | None, typer.Option("--slow-below-kmax", help="Plant a regression: runs with the "
+                                                        "port's Kmax below this many bytes are 30 % slower.")] = None,
+    storm_on_run: Annotated[int | None, typer.Option("--storm-on-run", help="Plant a PFC storm on the port during "
+                                                     "this run (counted in --state).")] = None,
+    state: Annotated[Path | None, typer.Option("--state", help="File that counts the runs (for "
+                                               "--storm-on-run).")] = None,
+    headroom: Annotated[float | None, typer.Option("--headroom-bytes", help="Override the PG's headroom (too little "
+                                                   "drops).")] = None,
+    trigger: Annotated[float | None, typer.Option("--pfc-trigger-bytes", help="Override where the PG pauses (per "
+                                                  "port).")] = None,
+) -> None:
     """Run the DCQCN + PFC fluid model with a simulated switch port's settings; print nccl-tests output."""
     try:
         from ..sim.bench import run, sizes_arg

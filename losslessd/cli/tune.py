@@ -6,6 +6,7 @@ import logging
 import shlex
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -14,9 +15,10 @@ from ..policy import load_policy
 from ..tune import report as report_mod
 from ..tune.bench import parse_size
 from ..tune.score import Weights
-from ..tune.search import STRATEGIES
+from ..tune.search import Strategy
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
+from .options import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION
 from .pull import preflight
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=False,
@@ -26,39 +28,46 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_
 @app.callback(invoke_without_command=True)
 def tune(
     ctx: typer.Context,
-    benchmark: str = typer.Option(None, "--benchmark", "-b", help="The benchmark command a trial runs (split like a "
-                                  "shell line, run without a shell): anything printing nccl-tests or perftest output."),
-    inventory: Path = typer.Option(None, "--inventory", "-i", help="Inventory of the devices (as `pull` reads it)."),
-    devices: str = typer.Option("", "--devices", "-d", help="Devices to tune, comma-separated (default: every inventory "
-                                "device of a tunable platform); the first is the canary unless --canary says."),
-    ports: list[str] = typer.Option([], "--ports", help="DEVICE:PORT[,PORT...] to tune on a device (default: its "
-                                    "RoCE-facing ports, as lint picks them). Repeatable."),
-    sizes: str = typer.Option("", "--sizes", help="Message sizes to score, comma-separated (64M,1G): the busbw "
-                              "at each, never the average the benchmark prints. Default: every printed size."),
-    budget: int = typer.Option(30, "--budget", min=1, help="Benchmark runs the search may spend (settings-as-found "
-                               "runs not counted)."),
-    strategy: str = typer.Option("coordinate", "--strategy", help=f"Search: {', '.join(STRATEGIES)} (bayes needs "
-                                 "the `bayes` extra: optuna)."),
-    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Policy whose ECN ranges bound the search."),
-    apply: bool = typer.Option(False, "--apply", help="Push candidates to the devices and run the benchmark. Without "
-                               "it, print the snippets and the command only."),
-    yes: bool = typer.Option(False, "--yes", help="With --apply: do not ask for confirmation."),
-    canary: str = typer.Option(None, "--canary", help="The device pushed first in every trial."),
-    db: Path = typer.Option(Path("losslessd-tune.sqlite"), "--db", help="Trial database; the same command resumes "
-                            "a killed tune from it."),
-    timeout: float = typer.Option(3600.0, "--timeout", min=1.0, help="Seconds a benchmark run may take."),
-    regression: float = typer.Option(10.0, "--regression-pct", min=0.0, help="Back to the best-known settings after a "
-                                     "trial this much below the best score."),
-    noise_runs: int = typer.Option(3, "--noise-runs", min=2, help="Runs of the settings as found, to measure the noise."),
-    pause_weight: float = typer.Option(Weights.pause, "--pause-weight", min=0.0, help="Score penalty per unit of "
-                                       "time paused (1: a port paused all the time scores 0)."),
-    drop_weight: float = typer.Option(Weights.drop, "--drop-weight", min=0.0, max=1.0,
-                                      help="Score penalty share for any drop on a lossless queue."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the random and bayes strategies."),
-    known_hosts: Path = typer.Option(Path("~/.ssh/known_hosts"), "--known-hosts",
-                                     help="known_hosts file the devices' SSH host keys are verified against."),
-    insecure: bool = typer.Option(False, "--insecure-no-host-key-check", help="Accept any SSH host key (lab only)."),
-):
+    benchmark: Annotated[str | None, typer.Option("--benchmark", "-b", help="The benchmark command a trial runs (split "
+                                                  "like a shell line, run without a shell): anything printing "
+                                                  "nccl-tests or perftest output.")] = None,
+    inventory: Annotated[Path | None, typer.Option("--inventory", "-i", help="Inventory of the devices (as `pull` "
+                                                   "reads it).")] = None,
+    devices: Annotated[str, typer.Option("--devices", "-d", help="Devices to tune, comma-separated (default: every "
+                                         "inventory device of a tunable platform); the first is the canary unless "
+                                         "--canary says.")] = "",
+    ports: Annotated[list[str] | None, typer.Option("--ports", help="DEVICE:PORT[,PORT...] to tune on a device "
+                                                    "(default: its RoCE-facing ports, as lint picks them). "
+                                                    "Repeatable.")] = None,
+    sizes: Annotated[str, typer.Option("--sizes", help="Message sizes to score, comma-separated (64M,1G): the busbw "
+                                       "at each, never the average the benchmark prints. Default: every printed "
+                                       "size.")] = "",
+    budget: Annotated[int, typer.Option("--budget", min=1, help="Benchmark runs the search may spend "
+                                        "(settings-as-found runs not counted).")] = 30,
+    strategy: Annotated[Strategy, typer.Option("--strategy", help="Search strategy (bayes needs the `bayes` extra: "
+                                               "optuna).")] = Strategy.coordinate,
+    policy: Annotated[str, typer.Option("--policy", "-p", help="Policy whose ECN ranges bound the "
+                                        "search.")] = "roce-dscp26",
+    apply: Annotated[bool, typer.Option("--apply", help="Push candidates to the devices and run the benchmark. "
+                                        "Without it, print the snippets and the command only.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="With --apply: do not ask for confirmation.")] = False,
+    canary: Annotated[str | None, typer.Option("--canary", help="The device pushed first in every trial.")] = None,
+    db: Annotated[Path, typer.Option("--db", help="Trial database; the same command resumes a killed tune "
+                                     "from it.")] = Path("losslessd-tune.sqlite"),
+    timeout: Annotated[float, typer.Option("--timeout", min=1.0, help="Seconds a benchmark run may take.")] = 3600.0,
+    regression: Annotated[float, typer.Option("--regression-pct", min=0.0, help="Back to the best-known settings "
+                                              "after a trial this much below the best score.")] = 10.0,
+    noise_runs: Annotated[int, typer.Option("--noise-runs", min=2, help="Runs of the settings as found, to measure "
+                                            "the noise.")] = 3,
+    pause_weight: Annotated[float, typer.Option("--pause-weight", min=0.0, help="Score penalty per unit of time "
+                                                "paused (1: a port paused all the time scores 0).")] = Weights.pause,
+    drop_weight: Annotated[float, typer.Option("--drop-weight", min=0.0, max=1.0, help="Score penalty share for any "
+                                               "drop on a lossless queue.")] = Weights.drop,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random and bayes strategies.")] = 0,
+    known_hosts: Annotated[Path, KNOWN_HOSTS_OPTION] = DEFAULT_KNOWN_HOSTS,
+    insecure: Annotated[bool, typer.Option("--insecure-no-host-key-check", help="Accept any SSH host key (lab "
+                                           "only).")] = False,
+) -> None:
     """Tune ECN settings from a benchmark: every candidate inside the policy's bounds is rendered per device and
     linted before use; with --apply each trial pushes it through the platform's transactional path (canary
     first), runs the benchmark and scores it, and the fabric ends at the best-known settings.
@@ -78,13 +87,12 @@ def tune(
         size_list = [parse_size(s) for s in sizes.split(",") if s.strip()]
     except ValueError as exc:
         raise InputError(f"--sizes: {exc}") from None
-    if strategy not in STRATEGIES:
-        raise InputError(f"unknown --strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
     inv, keys = preflight(inventory, known_hosts, insecure)
-    opts = Options(benchmark=argv, sizes=size_list, budget=budget, strategy=strategy, seed=seed, timeout_s=timeout,
+    opts = Options(benchmark=argv, sizes=size_list, budget=budget, strategy=strategy.value, seed=seed,
+                   timeout_s=timeout,
                    weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,
                    noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,
-                   ports=_ports(ports))
+                   ports=_ports(ports or []))
     tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=typer.echo)
     tuner.load()
     if not apply:
@@ -110,10 +118,11 @@ def _ports(specs: list[str]) -> dict[str, list[str]]:
 
 @app.command("report")
 def report(
-    db: Path = typer.Option(Path("losslessd-tune.sqlite"), "--db", help="Trial database."),
-    tune_id: int = typer.Option(None, "--tune", help="Tune number (default: the latest)."),
-    out: Path = typer.Option(None, "--out", "-o", help="Folder for the PNG plots and the HTML page."),
-):
+    db: Annotated[Path, typer.Option("--db", help="Trial database.")] = Path("losslessd-tune.sqlite"),
+    tune_id: Annotated[int | None, typer.Option("--tune", help="Tune number (default: the latest).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for the PNG plots and the HTML "
+                                             "page.")] = None,
+) -> None:
     """Print a tune's trials; with --out also write plots (measure against each knob, score over trials, time
     paused) as PNG and an HTML page with all of it."""
     if not db.is_file():

@@ -219,7 +219,7 @@ class _Rounds:
 
 def channel(target: GnmiTarget) -> grpc.aio.Channel:
     address = f"[{target.host}]:{target.port}" if ":" in target.host else f"{target.host}:{target.port}"
-    options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    options: list[tuple[str, int | str]] = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                ("grpc.enable_retries", 0)]  # reconnecting is ours, with backoff
     if not target.tls:
         return grpc.aio.insecure_channel(address, options=options)

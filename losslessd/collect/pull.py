@@ -19,10 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__, capture
 from ..errors import InputError
-from ..inventory import Host, Inventory, file_name_problem
+from ..inventory import Host, Inventory, SnmpTarget, file_name_problem
 from . import (
     COMMAND_FAILED,
     COUNTERS,
@@ -36,6 +37,9 @@ from . import (
     write_atomic,
 )
 from .ssh import CollectError, Result, Session
+
+if TYPE_CHECKING:  # pysnmp is imported only when an inventory asks for counters
+    from .snmp import BasePoller
 
 log = logging.getLogger(__name__)
 
@@ -125,14 +129,15 @@ class _Pull:
         self.on_result = on_result
         self.sessions: set[Session] = set()
         self.results = {name: DeviceResult(name, host.platform.id) for name, host in inventory.hosts.items()}
-        self.manifest = {
+        self.manifest: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "collector": f"losslessd {__version__}",
             "started": _now(), "finished": None, "inventory": inventory_path,
             "host_key_check": options.known_hosts is not None,
             "devices": {name: {"status": "pending", "platform": host.platform.id, "hostname": host.hostname,
                                "port": host.port} for name, host in inventory.hosts.items()},
         }
-        self._snmp = None  # one SNMP poller for the run (make_poller: fast path or pysnmp), made on first use
+        # One SNMP poller for the run (make_poller: fast path or pysnmp), made on first use.
+        self._snmp: BasePoller | None = None
 
     async def run(self) -> PullResult:
         self._save_manifest()
@@ -192,7 +197,7 @@ class _Pull:
             self._save_capture(host, result, outcome, time.monotonic() - started)
             if host.snmp is not None:  # counters of a device whose config could not be read would go unchecked
                 self._record(result)
-                await self._poll_snmp(host, result)
+                await self._poll_snmp(host, host.snmp, result)
         self._record(result)
         if self.on_result:
             self.on_result(result)
@@ -232,10 +237,9 @@ class _Pull:
         result.record.update(status="ok", collected=collected, capture=name, sha256=sha256(data),
                              duration_s=round(duration, 3))
 
-    async def _poll_snmp(self, host: Host, result: DeviceResult) -> None:
+    async def _poll_snmp(self, host: Host, spec: SnmpTarget, result: DeviceResult) -> None:
         from . import snmp  # pysnmp: only when an inventory asks for counters
 
-        spec = host.snmp
         if spec.version == "2c":
             result.issues.append({"code": SNMP_V2C, "command": "snmp", "message": f"counters polled with SNMPv2c from {spec.hostname}:"
                                   f"{spec.port}: the community travels in clear text and requests are not "

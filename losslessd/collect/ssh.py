@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from ..inventory import Host
 from ..platforms import Command
@@ -153,7 +154,9 @@ class Session:
                 if remaining <= 0:
                     raise CollectError(TIMEOUT, f"no time left for `{cmd.line}` within the {self.timeout:g} s "
                                        "per-device timeout (--timeout)")
-                output = conn.send_command(cmd.line, read_timeout=remaining, strip_prompt=True, strip_command=True)
+                # Text: no TextFSM/TTP/Genie parsing is asked for, so netmiko returns the output as it came.
+                output = cast(str, conn.send_command(cmd.line, read_timeout=remaining, strip_prompt=True,
+                                                     strip_command=True))
                 why = refusal(host, cmd, output)
                 if why and not cmd.optional:
                     result.refused[len(result.sections)] = why
@@ -220,7 +223,7 @@ def open_private(path: Path):
     return os.fdopen(fd, "wb")
 
 
-def _causes(exc: BaseException) -> list[BaseException]:
+def _causes(exc: BaseException | None) -> list[BaseException]:
     out: list[BaseException] = []
     while exc is not None and exc not in out:
         out.append(exc)

@@ -145,6 +145,7 @@ class HttpFace:
     # -- connections --------------------------------------------------------------------------------------
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        assert task is not None  # asyncio.start_server runs each connection as a task
         self._tasks.add(task)
         conn = _Conn(writer)
         clean = False  # the exchange ended as HTTP says (answered, or the client closed): flush, then close
@@ -298,7 +299,7 @@ class HttpFace:
             shared.add_done_callback(lambda _: self._inflight.pop(key, None))
         body, content_type = await asyncio.shield(shared)  # a client that leaves does not cancel the others' scrape
         extra = []
-        if gzip_accepted(_text(headers.get(b"accept-encoding"))):
+        if gzip_accepted(_text(headers.get(b"accept-encoding")) or ""):
             # Level 1: level 9 costs ~10x the CPU for ~15 % less on /metrics.
             body = (gzip.compress(body, compresslevel=1) if len(body) < GZIP_INLINE_BYTES
                     else await asyncio.to_thread(gzip.compress, body, 1))

@@ -15,6 +15,7 @@ import io
 import pickle
 import socket
 import struct
+from typing import Any
 
 from ..credentials import Secret
 
@@ -60,7 +61,8 @@ class Link:
             except (ConnectionError, RuntimeError) as exc:  # RuntimeError: the transport was closed
                 raise LinkClosed(str(exc)) from None
 
-    async def recv(self) -> object:
+    async def recv(self) -> tuple[Any, ...]:
+        """The next message: a tuple whose first item names its kind (both ends are losslessd's)."""
         try:
             (size,) = _HEADER.unpack(await self._reader.readexactly(_HEADER.size))
             if size > MAX_MESSAGE_BYTES:

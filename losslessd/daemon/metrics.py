@@ -431,7 +431,7 @@ def _proc_usage(pid: int | None) -> tuple[float, int] | None:
 # --- rendering and merging -----------------------------------------------------------------------------
 
 # What prometheus_client's own handler answers for each format.
-CONTENT_TYPES: dict[str, str] = {"text": choose_encoder(None)[1],
+CONTENT_TYPES: dict[str, str] = {"text": choose_encoder("")[1],
                                  "openmetrics": choose_encoder("application/openmetrics-text")[1]}
 _HELP = "# HELP "
 _EOF = "# EOF\n"
@@ -439,7 +439,7 @@ _EOF = "# EOF\n"
 
 def negotiate(accept: str | None) -> Format:
     """The exposition format a scrape's Accept header asks for, as prometheus_client decides it."""
-    _, content_type = choose_encoder(accept)
+    _, content_type = choose_encoder(accept or "")
     return "openmetrics" if content_type.startswith("application/openmetrics-text") else "text"
 
 

@@ -46,7 +46,7 @@ from .notify import Notifier
 from .scheduler import Runner, Schedule
 from .settings import Settings, load_settings
 from .shard import Shard, split
-from .sinks import LogSink, Sinks, WebhookSink
+from .sinks import Change, LogSink, Sink, Sinks, WebhookSink
 
 log = logging.getLogger("losslessd.daemon")
 
@@ -111,13 +111,14 @@ class Daemon:
         self._beat = time.monotonic()
         self._ready = False
         self._stopping = False
-        self._stop: asyncio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._reload_lock: asyncio.Lock | None = None
-        self.history: History | None = None
-        self.sinks: Sinks | None = None
-        self.http: HttpFace | None = None
-        self.drift_runner: Runner | None = None
+        self._stop: asyncio.Event | None = None  # None until run(): a stop() before it has nothing to stop
+        # Made by run(), and used only by what run() starts:
+        self._loop: asyncio.AbstractEventLoop
+        self._reload_lock: asyncio.Lock
+        self.history: History
+        self.sinks: Sinks
+        self.http: HttpFace
+        self.drift_runner: Runner
 
     # -- life cycle ------------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -261,21 +262,23 @@ class Daemon:
     async def _start_worker(self, worker: _Worker) -> None:
         parent, child = socket.socketpair()
         try:
-            worker.proc = await asyncio.create_subprocess_exec(
+            proc = worker.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "losslessd.daemon.worker", "--fd", str(child.fileno()),
                 "--index", str(worker.index), pass_fds=(child.fileno(),), stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, limit=1 << 20)
         finally:
             child.close()
-        worker.link = await Link.open(parent)
+        link = worker.link = await Link.open(parent)
         worker.up = True
         worker.heard_s = time.monotonic()
         worker.configured = asyncio.Event()
-        await worker.link.send(("configure", self.settings, worker.devices))
+        await link.send(("configure", self.settings, worker.devices))
         await self._send_configs(worker)
-        worker.tasks = [asyncio.create_task(self._listen(worker), name=f"worker{worker.index}:link"),
-                        asyncio.create_task(self._forward_stderr(worker), name=f"worker{worker.index}:stderr"),
-                        asyncio.create_task(self._watch(worker), name=f"worker{worker.index}:exit")]
+        assert proc.stderr is not None  # stderr=PIPE
+        worker.tasks = [asyncio.create_task(self._listen(worker, link), name=f"worker{worker.index}:link"),
+                        asyncio.create_task(self._forward_stderr(worker, proc.stderr),
+                                            name=f"worker{worker.index}:stderr"),
+                        asyncio.create_task(self._watch(worker, proc, link), name=f"worker{worker.index}:exit")]
 
     async def _send_configs(self, worker: _Worker, devices: Iterable[str] | None = None) -> None:
         """The device configs drift read for ``devices`` (default: all) of ``worker``'s: its proposals
@@ -289,13 +292,12 @@ class Daemon:
 
     async def _await_configured(self) -> None:
         waits = [asyncio.wait_for(w.configured.wait(), WORKER_START_S) for w in self.workers]
-        for worker, result in zip(self.workers, await asyncio.gather(*waits, return_exceptions=True)):
+        for worker, result in zip(self.workers, await asyncio.gather(*waits, return_exceptions=True), strict=True):
             if isinstance(result, Exception):
                 log.error("worker %d did not start within %g s", worker.index, WORKER_START_S,
                           extra={"worker": worker.index})
 
-    async def _listen(self, worker: _Worker) -> None:
-        link = worker.link
+    async def _listen(self, worker: _Worker, link: Link) -> None:
         while True:
             try:
                 message = await link.recv()
@@ -327,10 +329,9 @@ class Daemon:
         if future is not None and not future.done():
             future.set_result(families)
 
-    async def _forward_stderr(self, worker: _Worker) -> None:
+    async def _forward_stderr(self, worker: _Worker, stream: asyncio.StreamReader) -> None:
         """The worker's stderr, line by line, into the daemon's log: its JSON lines as they are, any
         other line (an interpreter crash) wrapped in one, so the log stays one JSON object per line."""
-        stream = worker.proc.stderr
         while True:
             try:
                 line = await stream.readline()
@@ -340,12 +341,12 @@ class Daemon:
                 return
             logs.write_line(logs.as_json_line(line.decode("utf-8", "replace"), worker=worker.index))
 
-    async def _watch(self, worker: _Worker) -> None:
+    async def _watch(self, worker: _Worker, proc: asyncio.subprocess.Process, link: Link) -> None:
         """Wait for the worker to exit; unless the daemon is stopping, start it again."""
-        code = await worker.proc.wait()
+        code = await proc.wait()
         worker.up = False
         await asyncio.gather(*[t for t in worker.tasks if t is not asyncio.current_task()], return_exceptions=True)
-        worker.link.close()  # a scrape waiting for it goes on without it after SCRAPE_WAIT_S
+        link.close()  # a scrape waiting for it goes on without it after SCRAPE_WAIT_S
         if self._stopping:
             return
         worker.restarts += 1
@@ -418,6 +419,7 @@ class Daemon:
     # -- events ----------------------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:
         was_open = event.id in self._open
+        change: Change
         if event.open:
             self._open[event.id] = event
             change = "update" if was_open else "start"
@@ -539,7 +541,7 @@ class Daemon:
             self._configs.pop(device, None)
         parts = split(devices, len(self.workers))
         self._owner = {d: i for i, part in enumerate(parts) for d in part}
-        for worker, part in zip(self.workers, parts):
+        for worker, part in zip(self.workers, parts, strict=True):
             joined = set(part) - set(worker.devices)
             worker.devices = part
             if worker.up and worker.link is not None:
@@ -564,7 +566,7 @@ class Daemon:
                        flush_on_record=False)  # housekeeping commits, off the loop
 
     def _make_sinks(self, settings: Settings) -> Sinks:
-        sinks = [LogSink()] if settings.sinks.log else []
+        sinks: list[Sink] = [LogSink()] if settings.sinks.log else []
         if (hook := settings.sinks.webhook) is not None:
             sinks.append(WebhookSink(hook.url, hook.timeout_s, hook.retries, settings.webhook_headers))
         return Sinks(sinks, metrics=self.metrics)

@@ -41,7 +41,7 @@ from ..monitor.detect import Detectors
 from ..tune.propose import Proposer
 from . import logs
 from .ipc import Link, LinkClosed
-from .metrics import Metrics
+from .metrics import Format, Metrics
 from .pollers import POLLERS, Poller, PollFailed
 from .scheduler import Runner, Schedule
 from .settings import Settings
@@ -219,7 +219,7 @@ class ShardWorker:
         return {"devices": len(self.devices), "down": down,
                 "targets": {source: len(t) for source, t in self.targets.items()}}
 
-    async def scrape(self, fmt: str, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
+    async def scrape(self, fmt: Format, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
         """This worker's families, rendered in a thread so polls go on meanwhile."""
         return await asyncio.to_thread(self.metrics.render, fmt, names)
 

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+from enum import Enum
 
 from . import DeviceFix, FixResult, Part
 
-FORMATS = ("text", "json")
+
+class Format(str, Enum):
+    """`losslessd fix --output-format`."""
+
+    text = "text"
+    json = "json"
+
+
+FORMATS = tuple(f.value for f in Format)
 JSON_VERSION = 1
 
 

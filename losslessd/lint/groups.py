@@ -127,8 +127,10 @@ class Keys:
         if token is None:
             if isinstance(value, _PLAIN):
                 return value
+            content: tuple[Any, ...]
             if isinstance(value, Model):
-                content = (type(value), _content_function(type(value))(value, self._memo, self.token))
+                kind: Any = type(value)  # (a class is hashable; mypy says a model class is not)
+                content = (kind, _content_function(kind)(value, self._memo, self.token))
             elif isinstance(value, dict):
                 content = ("d", tuple(value.items()))
                 try:
@@ -164,5 +166,5 @@ class Keys:
     def device(self, device: Device, choices: list) -> tuple:
         """The device's settings, and per port (in order) its key and whether and by which rule it is selected."""
         port = self.port
-        ports = tuple((port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices))
+        ports = tuple((port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices, strict=True))
         return _content_function(Device)(device, self._memo, self.token), ports

@@ -8,7 +8,10 @@ rule family: it checks nothing itself. Its code stays in the SYS family, beside 
 
 from __future__ import annotations
 
-from .finding import Severity
+from collections.abc import Iterator
+
+from .engine import Context
+from .finding import Finding, Severity
 from .registry import Rule, register
 
 
@@ -39,7 +42,7 @@ class InternalError(Rule):
     scope = "fabric"
     severity = Severity.error
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         """The parsers that failed on a bug (the loader's SYS900 issues); crashing rules the engine adds."""
         for issue in ctx.fabric.issues:
             if issue.code == self.code:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..errors import InputError
-from ..model import DeviceKind, Source
+from ..model import Device, DeviceKind, Port, Source
 from .finding import Finding, Severity
+
+if TYPE_CHECKING:  # the engine imports the registry
+    from .engine import Context
 
 DOC_HEADINGS = ("What it checks", "Why it matters", "Failing example", "Passing example", "Fix")
 
@@ -17,6 +20,8 @@ ALIASES: dict[str, str] = {}
 
 _REGISTRY: dict[str, type[Rule]] = {}
 
+Scope = Literal["device", "port", "link", "fabric"]
+
 
 class Rule:
     """Base class. Subclasses set code/name/scope/severity, write a docstring with DOC_HEADINGS
@@ -24,7 +29,7 @@ class Rule:
 
     code: ClassVar[str]
     name: ClassVar[str]
-    scope: ClassVar[Literal["device", "port", "link", "fabric"]] = "port"
+    scope: ClassVar[Scope] = "port"
     severity: ClassVar[Severity] = Severity.error
     # What `losslessd fix` renders to resolve a finding (render.SECTIONS), and whether applying it
     # changes classification or PFC on a live port (held back without --unsafe-fixes).
@@ -41,21 +46,22 @@ class Rule:
     # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.
     kinds: ClassVar[frozenset[DeviceKind] | None] = None
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.fixable = bool(cls.fix_sections)
 
-    def check(self, ctx) -> Iterator[Finding]:
+    def check(self, ctx: Context) -> Iterator[Finding]:
         """Fabric-scope rules override this; others implement ``check_device``."""
         for device in ctx.fabric.devices.values():
             yield from self.check_device(ctx, device)
 
-    def check_device(self, ctx, device) -> Iterator[Finding]:  # pragma: no cover - interface
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def device_facts(self, ctx, device):
+    def device_facts(self, ctx: Context, device: Device) -> Any:
         """For a fabric rule: what it reads of one device, as plain data (worked out where the device was parsed,
         so a parallel lint need not hold every device); None by default."""
+        return None
 
     @classmethod
     def fix_sections_for(cls, finding: Finding) -> frozenset[str]:
@@ -71,8 +77,9 @@ class Rule:
         doc = (cls.__doc__ or "").strip()
         return doc.splitlines()[0] if doc else ""
 
-    def finding(self, message: str, *, device=None, port=None, source: Source | None = None, key: str = "",
-                severity: Severity | None = None, devices: list[str] | None = None, **data) -> Finding:
+    def finding(self, message: str, *, device: Device | str | None = None, port: Port | str | None = None,
+                source: Source | None = None, key: object = "", severity: Severity | None = None,
+                devices: list[str] | None = None, **data: Any) -> Finding:
         dev_name = getattr(device, "name", device)
         port_name = getattr(port, "name", port)
         if source is None:
@@ -81,7 +88,7 @@ class Rule:
                        device=dev_name, port=port_name, source=source, key=str(key),
                        devices=devices or ([dev_name] if dev_name else []), data=data)
 
-    def unverified(self, message: str, **kwargs) -> Finding:
+    def unverified(self, message: str, **kwargs: Any) -> Finding:
         """This rule could not check something for lack of data: an info finding, never an error."""
         f = self.finding(message, severity=Severity.info, **kwargs)
         f.unverified = True
@@ -102,28 +109,28 @@ class PortRule(Rule):
     # the input does not show (PFC001 says so), their findings cannot read as certain and become unverified.
     depends_on_pfc: ClassVar[bool] = False
 
-    def applies(self, ctx, device) -> bool:
+    def applies(self, ctx: Context, device: Device) -> bool:
         """Whether this rule checks the ports of ``device`` at all (its kind, the policy)."""
         if self.device_kind is None:
             return device.kind in (DeviceKind.switch, DeviceKind.host)
         return device.kind == self.device_kind
 
-    def check_device(self, ctx, device) -> Iterator[Finding]:
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if not self.applies(ctx, device):
             return
         for port in ctx.roce_ports(device):
             yield from self.port_findings(ctx, device, port)
 
-    def port_findings(self, ctx, device, port) -> Iterator[Finding]:
+    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         """What this rule finds on one RoCE-facing port of a device it applies to."""
         if self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
         else:
             yield from self.check_port(ctx, device, port)
 
-    def _doubtful_port(self, ctx, device, port) -> Iterator[Finding]:
+    def _doubtful_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         """The port's findings when its PFC state is unknown: infos as they are, the rest as one unverified info."""
-        doubts = []
+        doubts: list[Finding] = []
         for f in self.check_port(ctx, device, port):
             if f.severity == Severity.info:
                 yield f
@@ -134,7 +141,7 @@ class PortRule(Rule):
                                   f"unknown; if it must: {'; '.join(f.message for f in doubts)}", device=device,
                                   port=port, source=doubts[0].source)
 
-    def check_port(self, ctx, device, port) -> Iterator[Finding]:  # pragma: no cover - interface
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:  # pragma: no cover
         raise NotImplementedError
 
 

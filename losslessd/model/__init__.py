@@ -11,7 +11,7 @@ import dataclasses
 import json
 import math
 from enum import Enum
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, get_args
 
 MODEL_VERSION = 2
 
@@ -19,20 +19,30 @@ MODEL_VERSION = 2
 # per-object validation cost more than everything else in a fleet lint. Parser output is validated
 # in the tests (losslessd.model.validate.check, strict) and dicts coming from outside (rule case
 # files, the Python API) through pydantic (``Model.model_validate``).
-model_class = dataclasses.dataclass(slots=True, kw_only=True)
+if TYPE_CHECKING:  # for type checkers: a class keeps its annotated fields; Model says how it is built
+    _C = TypeVar("_C")
+
+    def model_class(cls: type[_C]) -> type[_C]: ...
+else:
+    model_class = dataclasses.dataclass(slots=True, kw_only=True)
 
 
 class Model:
     """What every model class shares: pydantic-like dump, copy and validation helpers."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # a dataclass, built from keywords (as the pydantic models were: the mypy plugin's default)
+        __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+        def __init__(self, **data: Any) -> None: ...
 
     @classmethod
     def model_validate(cls, data: Any):
         """Build (and type-check, coercing as pydantic does) an object of this class from plain data."""
         from .validate import adapter
 
-        return adapter(cls).validate_python(data)
+        kind: Any = cls  # (a class is hashable; mypy says a model class is not)
+        return adapter(kind).validate_python(data)
 
     def model_dump(self, *, mode: Literal["python", "json"] = "python", exclude_defaults: bool = False,
                    exclude: set[str] | None = None, include: set[str] | None = None) -> dict:
@@ -108,8 +118,8 @@ class DocRef(Source):
     thousands a fabric holds). ``doc`` has ``path``, ``pointer(parts)`` and ``line(parts, field)``."""
 
     __slots__ = ("_line", "doc", "field", "parts")
-    device = None  # type: ignore[assignment]
-    command = None  # type: ignore[assignment]
+    device = None
+    command = None
 
     def __init__(self, doc, parts: tuple, field: str | None = None):
         self.doc = doc
@@ -120,19 +130,20 @@ class DocRef(Source):
     def _path(self) -> tuple:
         return self.parts if self.field is None else (*self.parts, self.field)
 
-    @property  # type: ignore[override]
-    def file(self) -> str:
+    @property
+    def file(self) -> str:  # type: ignore[override]  # (read-only: the document's)
         return self.doc.path
 
-    @property  # type: ignore[override]
-    def pointer(self) -> str:
+    @property
+    def pointer(self) -> str:  # type: ignore[override]
         return self.doc.pointer(self._path())
 
-    @property  # type: ignore[override]
+    @property
     def line(self) -> int | None:
-        if self._line is _UNSET:
-            self._line = self.doc.line(self.parts, self.field)
-        return self._line
+        line = self._line
+        if line is _UNSET:
+            line = self._line = self.doc.line(self.parts, self.field)
+        return line  # type: ignore[return-value]  # (an int or None once looked up)
 
     @line.setter
     def line(self, value: int | None) -> None:
@@ -627,7 +638,7 @@ class Fabric(Model):
     topology_issues: list[TopologyIssue] = dataclasses.field(default_factory=list)
 
 
-# ---- plain data out: what pydantic's model_dump gave, for goldens, JSON reports and tests ------------------------------
+# ---- plain data out: what pydantic's model_dump gave, for goldens, JSON reports and tests ---------------------
 def _spec(cls: type) -> tuple[tuple[str, Any, Any], ...]:
     spec = _SPECS.get(cls)
     if spec is None:

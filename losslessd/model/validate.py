@@ -73,18 +73,18 @@ def _check(value: Any, tp: Any, path: str) -> None:
     if origin in (list, dict, tuple):
         if type(value) is not origin:
             raise ModelTypeError(f"{path}: {type(value).__name__} where a {origin.__name__} belongs")
-        args = get_args(tp)
+        params = get_args(tp)
         if origin is list:
             for n, item in enumerate(value):
-                _check(item, args[0], f"{path}[{n}]")
+                _check(item, params[0], f"{path}[{n}]")
         elif origin is dict:
             for key, item in value.items():
-                _check(key, args[0], f"{path} key {key!r}")
-                _check(item, args[1], f"{path}[{key!r}]")
+                _check(key, params[0], f"{path} key {key!r}")
+                _check(item, params[1], f"{path}[{key!r}]")
         else:
-            if len(value) != len(args):
-                raise ModelTypeError(f"{path}: {len(value)} items where {len(args)} belong")
-            for n, (item, arg) in enumerate(zip(value, args)):
+            if len(value) != len(params):
+                raise ModelTypeError(f"{path}: {len(value)} items where {len(params)} belong")
+            for n, (item, arg) in enumerate(zip(value, params, strict=True)):
                 _check(item, arg, f"{path}[{n}]")
         return
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):

@@ -10,7 +10,9 @@ docs/detection.md explains each detector and its defaults.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -102,14 +104,15 @@ class _Device:
 
 
 _PAUSE_LABELS = ((PFC_RX, f"{PFC_RX}_per_s"), (PFC_TX, f"{PFC_TX}_per_s"))
-_SEVERITY = {"pfc_storm": "error", "onbox_storm": "error", "device_down": "error"}
+_SEVERITY: dict[str, Literal["info", "warning", "error"]] = {"pfc_storm": "error", "onbox_storm": "error",
+                                                              "device_down": "error"}
 
 
 class Detectors:
     """All detectors for devices that share one idea of lossless (the policy's lossless priorities)."""
 
-    def __init__(self, thresholds: Thresholds, lossless: set[int], lossy_pause_ok: set[int] = frozenset(),
-                 propose: Callable[[Event], dict] | None = None):
+    def __init__(self, thresholds: Thresholds, lossless: AbstractSet[int],
+                 lossy_pause_ok: AbstractSet[int] = frozenset(), propose: Callable[[Event], dict] | None = None):
         self.t = thresholds
         self.propose = propose  # an opened ecn_not_marking event carries its proposal (losslessd.tune.propose)
         self.lossless = set(lossless)
@@ -345,8 +348,8 @@ class Detectors:
         marks = fresh(ECN_MARKED, prio)
         found = [marks if marks is not None else fresh(ECN_MARKED, None), fresh(CNP_SENT, None),
                  fresh(CNP_HANDLED, None)]
-        found = [v for v in found if v is not None]
-        return sum(found) if found else None
+        known = [v for v in found if v is not None]
+        return sum(known) if known else None
 
     def _step(self, dev: _Device, r: Rates, kind: EventKind, port: str, prio: int, hit: bool,
               numbers: dict[str, float], need_hits: int, need_misses: int, message: str) -> list[Event]:

@@ -53,9 +53,9 @@ def reading_from_snmp(sample: SnmpSample) -> Reading:
         for name, value in ((IN_OCTETS, p.in_octets), (OUT_OCTETS, p.out_octets), (IN_DISCARDS, p.in_discards),
                             (OUT_DISCARDS, p.out_discards)):
             put(p.port, name, None, value)
-    for p in sample.priorities:
-        put(p.port, PFC_TX, p.priority, p.pfc_requests)
-        put(p.port, PFC_RX, p.priority, p.pfc_indications)
+    for pr in sample.priorities:
+        put(pr.port, PFC_TX, pr.priority, pr.pfc_requests)
+        put(pr.port, PFC_RX, pr.priority, pr.pfc_indications)
     for q in sample.queues:
         put(q.port, TX_PACKETS, q.queue, q.tx_packets)
         put(q.port, DROPPED_PACKETS, q.queue, q.dropped_packets)
@@ -221,7 +221,7 @@ _HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/[^/]+
 def _hw_counters(command: str, output: str) -> dict[Key, int]:
     """`grep . .../hw_counters/*`: "PATH:VALUE" per file; grep's own complaints (a counter file this
     kernel does not have) leave that counter unknown. Per port: the RDMA device counts all priorities."""
-    out = {}
+    out: dict[Key, int] = {}
     for line in output.splitlines():
         if not line.strip() or line.startswith("grep: "):
             continue

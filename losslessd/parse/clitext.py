@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from ..errors import InputError
 from ..model import ParseIssue, Source
 from ..units import small_int
 from .base import Input
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
-class Val:
-    """One configured value and the line that set it."""
+class Val(Generic[T]):
+    """One configured value and the line that set it: ``Val[int]`` a number, ``Val[bool]`` a switch."""
 
-    value: object
+    value: T
     source: Source
 
 

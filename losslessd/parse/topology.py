@@ -9,6 +9,7 @@ losslessd.topology applies a Topology to a parsed Fabric.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ def find(paths: list[str | Path]) -> Path | None:
     return found[0] if found else None
 
 
-def read(path: str | Path, given: list[str | Path] = ()) -> Topology:
+def read(path: str | Path, given: Sequence[str | Path] = ()) -> Topology:
     """Read a topology file; InputError (file:line) when the YAML or its layout is unusable. The files it
     names (routes:, lldp:) must lie in its own folder or under one of the ``given`` paths (the command
     line's): a topology file is data, and must not make lint read /etc/shadow or /dev/zero."""

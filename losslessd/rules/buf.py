@@ -8,9 +8,11 @@ The lossless PGs of a port are those its lossless priorities use (see rules/ecn.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from .. import headroom
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
 from .common import Lane, split_lanes
@@ -20,19 +22,21 @@ class _BufRule(PortRule):
     depends_on_pfc = True
     reports_unknown_lane = False  # one rule of the family says when a lossless priority's PG is unknown
 
-    def check_port(self, ctx, device: Device, port: Port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         known, said = split_lanes(self, ctx, device, port, "pg")
         yield from said
         for lane in known:
             yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
-    def check_pg(self, ctx, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None):
+    def check_pg(self, ctx: Context, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None,
+                 ) -> Iterator[Finding]:
         """Default: check the PG's static profile; run-time and missing profiles are BUF003's."""
         profile = _static_profile(device, pg)
         if profile is not None:
             yield from self.check_profile(ctx, device, port, lane, profile)
 
-    def check_profile(self, ctx, device, port, lane, profile: BufferProfile):  # pragma: no cover - interface
+    def check_profile(self, ctx: Context, device: Device, port: Port, lane: Lane, profile: BufferProfile,
+                      ) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
     def _at(self, device, port, lane, profile: BufferProfile | None = None, pg: PriorityGroup | None = None) -> dict:
@@ -93,16 +97,17 @@ class BufferProfileTooSmall(_BufRule):
     severity = Severity.error
     fix_sections = frozenset({"buffer"})
 
-    def check_profile(self, ctx, device, port, lane, profile):
+    def check_profile(self, ctx: Context, device: Device, port: Port, lane: Lane, profile: BufferProfile,
+                      ) -> Iterator[Finding]:
         if profile.size_bytes is None or profile.xoff_bytes is None:
             return
         xon = profile.xon_bytes or 0
         pool = device.buffer_pools.get(profile.pool or "")
-        shared_headroom = bool(pool and pool.shared_headroom_bytes)
-        needed = xon if shared_headroom else xon + profile.xoff_bytes
+        shared = pool if pool is not None and pool.shared_headroom_bytes else None  # xoff from its headroom pool
+        needed = xon if shared else xon + profile.xoff_bytes
         if profile.size_bytes >= needed:
             return
-        what = (f"xon {xon} B (its xoff comes from the shared headroom pool {pool.name})" if shared_headroom
+        what = (f"xon {xon} B (its xoff comes from the shared headroom pool {shared.name})" if shared
                 else f"xon {xon} + xoff {profile.xoff_bytes} = {needed} B")
         msg = f"{_pg(lane)}: profile {profile.name} reserves {profile.size_bytes} B, less than {what}"
         includes = headroom.reservation_includes_headroom(device.hwsku, device.hardware)
@@ -161,7 +166,8 @@ class HeadroomInsufficient(_BufRule):
     severity = Severity.error
     fix_sections = frozenset({"buffer"})
 
-    def check_profile(self, ctx, device, port, lane, profile):
+    def check_profile(self, ctx: Context, device: Device, port: Port, lane: Lane, profile: BufferProfile,
+                      ) -> Iterator[Finding]:
         at = self._at(device, port, lane, profile)
         if profile.xoff_bytes is None:
             yield self.finding(f"{_pg(lane)}: profile {profile.name} has no xoff, so the PG has no headroom for data "
@@ -228,7 +234,8 @@ class LosslessPgUnverified(_BufRule):
     severity = Severity.warning
     reports_unknown_lane = True
 
-    def check_pg(self, ctx, device, port, lane, pg):
+    def check_pg(self, ctx: Context, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None,
+                 ) -> Iterator[Finding]:
         at = self._at(device, port, lane, pg=pg)
         if pg is None:
             yield self._missing(device, port, lane, at)
@@ -306,7 +313,7 @@ class SharedHeadroomPoolShort(Rule):
     group = "device"
     severity = Severity.warning
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind != DeviceKind.switch:
             return
         for pool in device.buffer_pools.values():

@@ -7,11 +7,14 @@ topology. The analysis is in losslessd.deadlock; docs/deadlock.md explains the m
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..deadlock.analysis import Analysis, analyse
 from ..deadlock.sweep import SweepResult, sweep
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, doubtful, register
-from ..model import DeviceKind
+from ..model import Device, DeviceKind
 from .common import paths_of, priorities
 
 
@@ -82,7 +85,7 @@ class CyclicBufferDependency(_FabricRule):
     name = "cyclic-buffer-dependency"
     severity = Severity.error
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.memo(_analysis, ctx.fabric)
         if a is None:
             if ctx.fabric.links:
@@ -141,7 +144,7 @@ class FailureCreatesCycle(_FabricRule):
     name = "failure-creates-cycle"
     severity = Severity.warning
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         result = ctx.memo(_sweep, ctx.fabric)
         if result is None:
             return
@@ -203,7 +206,7 @@ class LosslessOnL2Flooding(Rule):
     scope = "port"
     severity = Severity.warning
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind != DeviceKind.switch:
             return
         members: dict[int, set[str]] = {}
@@ -266,7 +269,7 @@ class RemapClosesLoop(_FabricRule):
     name = "remap-closes-loop"
     severity = Severity.error
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.memo(_analysis, ctx.fabric)
         for c in a.cycles if a else ():
             if not c.needs_remap:
@@ -310,7 +313,7 @@ class RouteToUnknownNextHop(_FabricRule):
     name = "route-to-unknown-next-hop"
     severity = Severity.warning
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.memo(_analysis, ctx.fabric)
         for b in a.bad_hops if a else ():
             hop = " ".join(x for x in (b.hop.address, b.hop.port) if x)

@@ -9,10 +9,12 @@ NIC DCQCN switches are checked by NIC003.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from .. import headroom, units
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, Ecn, Port
 from .common import Lane, lanes_by, split_lanes
@@ -80,13 +82,14 @@ class _EcnRule(PortRule):
     depends_on_pfc = True
     reports_unknown_lane = False  # one rule of the family says when a lossless priority's queue is unknown
 
-    def check_port(self, ctx, device: Device, port: Port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         known, said = split_lanes(self, ctx, device, port, "queue")
         yield from said
         for lane in known:
             yield from self.check_queue(ctx, device, port, lane)
 
-    def check_queue(self, ctx, device: Device, port: Port, lane: Lane):  # pragma: no cover - interface
+    def check_queue(self, ctx: Context, device: Device, port: Port, lane: Lane,
+                    ) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
     def _at(self, device, port, lane) -> dict:
@@ -96,12 +99,13 @@ class _EcnRule(PortRule):
 class _MarkingRule(_EcnRule):
     """A rule about ECN settings that exist: queues whose marking is off or absent are ECN001's."""
 
-    def check_queue(self, ctx, device: Device, port: Port, lane: Lane):
+    def check_queue(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
         ecn = _ecn(port, lane.queue)
         if ecn is not None:
             yield from self.check_marking(ctx, device, port, lane, ecn)
 
-    def check_marking(self, ctx, device: Device, port: Port, lane: Lane, ecn: Ecn):  # pragma: no cover - interface
+    def check_marking(self, ctx: Context, device: Device, port: Port, lane: Lane, ecn: Ecn,
+                      ) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -139,7 +143,7 @@ class EcnDisabledOnLossless(_EcnRule):
     fix_sections = frozenset({"ecn"})
     reports_unknown_lane = True
 
-    def check_queue(self, ctx, device, port, lane):
+    def check_queue(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
         if not ctx.policy.ecn.required:
             return
         q = port.queues.get(lane.queue)
@@ -185,7 +189,7 @@ class EcnThresholdsInvalid(_MarkingRule):
     severity = Severity.error
     fix_sections = frozenset({"ecn"})
 
-    def check_marking(self, ctx, device, port, lane, ecn):
+    def check_marking(self, ctx: Context, device: Device, port: Port, lane: Lane, ecn: Ecn) -> Iterator[Finding]:
         pol = ctx.policy.ecn
         kmin, kmax, pmax = ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct
         problems = []
@@ -236,7 +240,7 @@ class EcnThresholdOutOfRange(_MarkingRule):
     severity = Severity.warning
     fix_sections = frozenset({"ecn"})
 
-    def check_marking(self, ctx, device, port, lane, ecn):
+    def check_marking(self, ctx: Context, device: Device, port: Port, lane: Lane, ecn: Ecn) -> Iterator[Finding]:
         pol = ctx.policy.ecn
         problems = [f"{label} {value} B is outside {rng.describe('B')}"
                     for label, value, rng in (("Kmin", ecn.min_threshold_bytes, pol.min_threshold_bytes),
@@ -292,7 +296,7 @@ class EcnAfterPfc(_MarkingRule):
     severity = Severity.error
     fix_sections = frozenset({"ecn", "buffer"})
 
-    def check_marking(self, ctx, device, port, lane, ecn):
+    def check_marking(self, ctx: Context, device: Device, port: Port, lane: Lane, ecn: Ecn) -> Iterator[Finding]:
         pol = ctx.policy.ecn
         label = "Kmin" if pol.before_pfc == "kmin" else "Kmax"
         threshold = ecn.min_threshold_bytes if pol.before_pfc == "kmin" else ecn.max_threshold_bytes
@@ -313,11 +317,11 @@ class EcnAfterPfc(_MarkingRule):
         pool = device.buffer_pools.get(profile.pool or "")
         load = congested_load(ctx, device, profile.pool)
         loaded = headroom.pfc_trigger(profile, pool, load.queues)
-        if loaded is None:
+        best = headroom.pfc_trigger(profile, pool, 1)  # known whenever the loaded one is: the same inputs
+        if loaded is None or best is None:
             yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
-        best = headroom.pfc_trigger(profile, pool, 1)
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
         if margin > 0:
             return

@@ -9,8 +9,11 @@ families skip them, and these skip every other device.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
 
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, OpenSm, Source
 from .common import numbers
@@ -112,12 +115,12 @@ class _SmRule(Rule):
     needs_fabric = True  # the hosts' NCCL settings (nccl_fixed_sls) and subnet managers beside this one
     kinds = frozenset({DeviceKind.subnet_manager})
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind != DeviceKind.subnet_manager or device.opensm is None:
             return
         yield from self.check_sm(ctx, device, device.opensm)
 
-    def check_sm(self, ctx, device, sm):  # pragma: no cover - interface
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -165,7 +168,7 @@ class RoutingNotCreditLoopFree(_SmRule):
     fix_sections = frozenset({"routing"})
     disruptive = True
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         topo = ctx.policy.infiniband.topology
         first = engines(sm)[0]
         src = where(device, sm, "routing_engine")
@@ -255,7 +258,7 @@ class RoutingUnsafeFallback(_SmRule):
     fix_sections = frozenset({"routing"})
     disruptive = True
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         topo = ctx.policy.infiniband.topology
         listed = engines(sm)
         src = where(device, sm, "routing_engine")
@@ -319,49 +322,50 @@ class SmPriority(Rule):
     scope = "fabric"
     severity = Severity.warning
 
-    def check(self, ctx):
-        subnets: dict[int | None, list[Device]] = defaultdict(list)
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        subnets: dict[int | None, list[tuple[Device, OpenSm]]] = defaultdict(list)
         for device in ctx.fabric.devices.values():
             if device.kind == DeviceKind.subnet_manager and device.opensm is not None:
-                subnets[device.opensm.subnet_prefix].append(device)
+                subnets[device.opensm.subnet_prefix].append((device, device.opensm))
         for prefix, sms in subnets.items():
-            yield from self._subnet(ctx, prefix, sorted(sms, key=lambda d: d.name), len(subnets) > 1)
+            yield from self._subnet(ctx, prefix, sorted(sms, key=lambda s: s[0].name), len(subnets) > 1)
 
-    def _subnet(self, ctx, prefix, sms: list[Device], several: bool):
-        names = [d.name for d in sms]
+    def _subnet(self, ctx: Context, prefix: int | None, sms: list[tuple[Device, OpenSm]],
+                several: bool) -> Iterator[Finding]:
+        names = [d.name for d, _ in sms]
         subnet = f" (subnet prefix {prefix:#018x})" if several and prefix is not None else ""
-        priority = {d.name: _effective_priority(d.opensm) for d in sms}
-        for d in sms:
-            p = d.opensm.sm_priority
+        for d, sm in sms:
+            p = sm.sm_priority
             if p is not None and p > 15:
                 yield self.finding(f"sm_priority {p} is outside 0-15: OpenSM uses 0 instead, so this SM cannot win the "
-                                   "master election", device=d, source=where(d, d.opensm, "sm_priority"),
+                                   "master election", device=d, source=where(d, sm, "sm_priority"),
                                    key="range", devices=names)
-            if len(sms) > 1 and d.opensm.ignore_other_sm:
+            if len(sms) > 1 and sm.ignore_other_sm:
                 yield self.finding(f"ignore_other_sm TRUE with {len(sms) - 1} other SM(s){subnet}: this SM ignores "
                                    "them and runs as a second master; set ignore_other_sm FALSE", device=d,
-                                   source=where(d, d.opensm, "ignore_other_sm"), key="ignore_other_sm",
+                                   source=where(d, sm, "ignore_other_sm"), key="ignore_other_sm",
                                    severity=Severity.error, devices=names)
-        active = [d for d in sms if not d.opensm.sm_inactive]
+        active = [(d, sm) for d, sm in sms if not sm.sm_inactive]
         if len(active) < 2 and ctx.policy.infiniband.require_standby_sm:
-            only = active[0] if active else sms[0]
+            only, only_sm = active[0] if active else sms[0]
             state = (f"{only.name} is the only subnet manager" if len(sms) == 1 else
                      f"{only.name} is the only active subnet manager" if active else "every SM is sm_inactive")
             yield self.finding(f"no standby SM{subnet}: {state} among the linted configs; run a standby "
                                "OpenSM with a lower sm_priority on another node (and lint its opensm.conf together "
-                               "with this one)", device=only, source=where(only, only.opensm, "sm_priority"),
+                               "with this one)", device=only, source=where(only, only_sm, "sm_priority"),
                                key="standby", devices=names)
-        known = [d for d in active if priority[d.name] is not None]
+        known = [(d, sm, prio) for d, sm in active if (prio := _effective_priority(sm)) is not None]
         if len(known) >= 2:
-            top = max(priority[d.name] for d in known)
-            masters = [d for d in known if priority[d.name] == top]
+            top = max(prio for _, _, prio in known)
+            masters = [(d, sm) for d, sm, prio in known if prio == top]
             if len(masters) > 1:
-                tied = [d.name for d in masters]
+                tied = [d.name for d, _ in masters]
                 each = "both" if len(tied) == 2 else "all"
+                first, first_sm = masters[0]
                 yield self.finding(f"SMs {', '.join(tied[:-1])} and {tied[-1]} {each} have sm_priority {top}, the "
                                    f"highest{subnet}: the master is then chosen by port GUID, not by intent; give the "
-                                   "intended master a higher sm_priority than every standby", device=masters[0],
-                                   source=where(masters[0], masters[0].opensm, "sm_priority"), key="tie", devices=names,
+                                   "intended master a higher sm_priority than every standby", device=first,
+                                   source=where(first, first_sm, "sm_priority"), key="tie", devices=names,
                                    sm_priority=top)
 
 
@@ -404,7 +408,7 @@ class SmTimers(_SmRule):
     severity = Severity.warning
     fix_sections = frozenset({"timers"})
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         pol = ctx.policy.infiniband
         problems = []
         for key, value, rng, unit in (
@@ -460,7 +464,7 @@ class QosSl2Vl(_SmRule):
     name = "ib-qos-sl2vl"
     severity = Severity.error
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         if not sm.qos_enabled:
             configured = any(src is not None for _, src, _ in _tables(sm))
             if sm.qos_enabled is False and (configured or sm.sl_uses):
@@ -594,7 +598,7 @@ class VlsLmcForEngine(_SmRule):
     name = "ib-vls-lmc-for-engine"
     severity = Severity.error
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         listed = engines(sm)
         vls = data_vls(sm)
         if sm.max_op_vls is not None and vls is None:
@@ -666,7 +670,7 @@ class CreditLoopReported(_SmRule):
     name = "ib-credit-loop-reported"
     severity = Severity.error
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         loops = sm.credit_loops
         if loops is None:
             return
@@ -724,11 +728,11 @@ class PartitionGroupSettings(_SmRule):
     name = "ib-partition-group-settings"
     severity = Severity.warning
 
-    def check_sm(self, ctx, device, sm):
+    def check_sm(self, ctx: Context, device: Device, sm: OpenSm) -> Iterator[Finding]:
         ib = ctx.policy.infiniband
         layered = engines(sm)[0] in SL_LAYERED
         for part in sm.partitions:
-            at = {"device": device, "source": part.source or device.source}
+            at: dict[str, Any] = {"device": device, "source": part.source or device.source}
             for key, code, table in (("mtu", part.mtu_code, IB_MTU_CODES), ("rate", part.rate_code, IB_RATE_CODES)):
                 if code is not None and code not in table:
                     yield self.finding(f"partition {part.name}: {key}={code} is not an IBA {key} code "
@@ -744,8 +748,8 @@ class PartitionGroupSettings(_SmRule):
                                        f"{ib.partition_mtu_bytes} B; write mtu={want}", key=f"{part.name}|mtu", **at)
                 if ib.partition_rate_gbps is not None and rate is not None and rate != ib.partition_rate_gbps:
                     how = f"rate={part.rate_code}" if part.rate_code is not None else "OpenSM's default rate=3"
-                    want = [c for c, v in IB_RATE_CODES.items() if v == ib.partition_rate_gbps]
-                    hint = f"; write rate={want[0]}" if want else ""
+                    codes = [c for c, v in IB_RATE_CODES.items() if v == ib.partition_rate_gbps]
+                    hint = f"; write rate={codes[0]}" if codes else ""
                     yield self.finding(f"partition {part.name}: its IPoIB group rate is {rate:g} Gb/s ({how}), the "
                                        f"policy asks {ib.partition_rate_gbps:g} Gb/s{hint}", key=f"{part.name}|rate",
                                        **at)

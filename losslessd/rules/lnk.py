@@ -9,9 +9,10 @@ carries both devices.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Link, Port, Source
 from .common import TRUST_LABEL, numbers, priorities
@@ -50,7 +51,7 @@ class _LinkRule(Rule):
 
     scope = "link"
 
-    def check(self, ctx) -> Iterator:
+    def check(self, ctx: Context) -> Iterator[Finding]:
         for link in ctx.fabric.links:
             ends = link_ends(ctx, link)
             if ends is None:
@@ -58,14 +59,14 @@ class _LinkRule(Rule):
             if any(id(e.port) in ctx.memo(_roce_port_ids, e.device) for e in ends):
                 yield from self.check_link(ctx, link, *ends)
 
-    def check_link(self, ctx, link: Link, a: End, b: End) -> Iterator:  # pragma: no cover - interface
+    def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
 
     def on(self, link: Link, end: End, other: End, what: str, message: str, source: Source | None = None,
            unverified: bool = False, **data):
         """A finding on ``end`` (the one to change) that names both ends and where the link came from."""
         text = f"{end} <-> {other} (link from {_where(link)}): {message}"
-        kwargs = {"device": end.device, "port": end.port, "source": source or link.source,
+        kwargs: dict[str, Any] = {"device": end.device, "port": end.port, "source": source or link.source,
                   "key": "|".join(sorted((str(end), str(other)))) + f"|{what}",
                   "devices": [end.device.name] + ([other.device.name] if other.device is not end.device else [])}
         return self.unverified(text, **kwargs) if unverified else self.finding(text, **kwargs, **data)
@@ -102,7 +103,7 @@ class PfcMismatch(_LinkRule):
     name = "pfc-mismatch"
     severity = Severity.error
 
-    def check_link(self, ctx, link, a, b):
+    def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
         if a.port.pfc_enabled is None or b.port.pfc_enabled is None:
             unknown = [e for e in (a, b) if e.port.pfc_enabled is None]
             known = b if unknown[0] is a else a
@@ -152,7 +153,7 @@ class MtuMismatch(_LinkRule):
     name = "mtu-mismatch"
     severity = Severity.error
 
-    def check_link(self, ctx, link, a, b):
+    def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
         if a.port.mtu_bytes is None or b.port.mtu_bytes is None or a.port.mtu_bytes == b.port.mtu_bytes:
             return
         small, big = sorted((a, b), key=lambda e: (e.port.mtu_bytes, str(e)))
@@ -194,7 +195,7 @@ class SpeedMismatch(_LinkRule):
     name = "speed-mismatch"
     severity = Severity.error
 
-    def check_link(self, ctx, link, a, b):
+    def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
         if a.port.speed_gbps is None or b.port.speed_gbps is None or a.port.speed_gbps == b.port.speed_gbps:
             return
         slow, fast = sorted((a, b), key=lambda e: (e.port.speed_gbps, str(e)))
@@ -235,7 +236,7 @@ class NicSwitchMismatch(_LinkRule):
     name = "nic-switch-mismatch"
     severity = Severity.error
 
-    def check_link(self, ctx, link, a, b):
+    def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
         kinds = (a.device.kind, b.device.kind)
         if set(kinds) != {DeviceKind.host, DeviceKind.switch}:
             return
@@ -264,13 +265,14 @@ class NicSwitchMismatch(_LinkRule):
                 continue
             queue = s.queues.get(hop.queue) if hop.queue is not None else None
             marks = queue is not None and queue.ecn is not None and queue.ecn.ecn_enabled
-            np_on = n.nic_ecn.np_enabled.get(nic_prio) if n.nic_ecn else None
-            if marks and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
+            nic_ecn = n.nic_ecn
+            np_on = nic_ecn.np_enabled.get(nic_prio) if nic_ecn else None
+            if marks and nic_ecn is not None and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
                 yield self.on(link, nic, switch, f"ecn {dscp}",
                               f"{switch} marks ECN on queue {hop.queue} (DSCP {dscp}) but the NIC's DCQCN notification "
                               f"point is off for priority {nic_prio}: marked packets bring no CNP back; "
                               f"`echo 1 > /sys/class/net/{n.name}/ecn/roce_np/enable/{nic_prio}`",
-                              n.nic_ecn.np_source or n.source, dscp=dscp)
+                              nic_ecn.np_source or n.source, dscp=dscp)
 
 
 @register
@@ -302,7 +304,7 @@ class LosslessFacingPfcOff(_LinkRule):
     name = "lossless-facing-pfc-off"
     severity = Severity.error
 
-    def check_link(self, ctx, link, a, b):
+    def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
         for off, on in ((a, b), (b, a)):
             lossless = sorted(set(on.port.pfc_enabled or ()) & set(ctx.lossless))
             if off.port.pfc_enabled == [] and lossless:
@@ -316,7 +318,7 @@ class _TopologyIssueRule(Rule):
 
     scope = "fabric"
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.topology_issues:
             if issue.code == self.code:
                 yield self.finding(issue.message, device=issue.devices[0] if issue.devices else None, port=issue.port,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
-from ..lint.registry import PortRule, Rule, register
-from ..model import DeviceKind, Port, SchedulerType, Source
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
+from ..lint.registry import PortRule, register
+from ..model import Device, DeviceKind, Port, SchedulerType, Source
 from .common import cnp_priority, first_break, queues_text, trust_findings
 
 
@@ -49,11 +52,11 @@ class RoceDscpNotLossless(PortRule):
     fix_sections = frozenset({"maps", "pfc", "buffer"})
     disruptive = True
 
-    def applies(self, ctx, device):
+    def applies(self, ctx: Context, device: Device) -> bool:
         host = device.kind == DeviceKind.host
         return (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) != "pcp"  # PCP: DSCP maps classify nothing
 
-    def port_findings(self, ctx, device, port):
+    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         unknown: list[str] = []
         unknown_source = None
         for dscp in ctx.policy.lossless.dscp:
@@ -112,11 +115,13 @@ class CnpNotStrict(PortRule):
     # A switch's CNP queue is the scheduler's; a NIC's CNP marking is written with its DCQCN settings.
     fix_sections = frozenset({"scheduler", "ecn"})
 
-    def applies(self, ctx, device):
+    def applies(self, ctx: Context, device: Device) -> bool:
         return ctx.policy.cnp is not None
 
-    def port_findings(self, ctx, device, port):
+    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         cnp = ctx.policy.cnp
+        if cnp is None:  # (applies() said so)
+            return
         host = device.kind == DeviceKind.host
         problems, unknown, source = (self._host if host else self._switch)(cnp, port)
         if problems:
@@ -208,7 +213,7 @@ class TrustMismatch(PortRule):
     fix_sections = frozenset({"trust"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wanted = ctx.policy.lossless.trust
         if wanted is not None:
             yield from trust_findings(self, ctx.policy.name, wanted, device, port, f"set trust {wanted} on the port")
@@ -252,7 +257,7 @@ class PfcQueueMismatch(PortRule):
     disruptive = True
     depends_on_pfc = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         source = port.map_source or port.source
         known = [(port.tc_to_priority, "the PFC priority of each TC"), (port.tc_to_queue, "the TC->queue map"),
                  (port.pfc_priority_to_queue, "which queue a received pause stops")]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
-from ..model import DeviceKind
+from ..model import Device, DeviceKind, Port
 from ..units import is_small_int
 from .common import numbers, priorities, trust_findings
 
@@ -30,11 +33,11 @@ class _TosRule(Rule):
     fix_sections = frozenset({"tos"})
     policy_flag = ""
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind == DeviceKind.host and getattr(ctx.policy.nic, self.policy_flag):
             yield from self.check_host(ctx, device)
 
-    def check_host(self, ctx, device):
+    def check_host(self, ctx: Context, device: Device) -> Iterator[Finding]:
         raise NotImplementedError
 
 
@@ -69,7 +72,7 @@ class NicPfcMismatch(_NicRule):
     fix_sections = frozenset({"pfc"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         lossless = set(ctx.lossless)
         source = port.pfc_source or port.source
         if port.pfc_enabled is None:
@@ -119,7 +122,7 @@ class NicTrustMismatch(_NicRule):
     fix_sections = frozenset({"trust"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wanted = ctx.policy.nic.trust
         if wanted is not None:
             yield from trust_findings(self, ctx.policy.name, wanted, device, port,
@@ -158,7 +161,7 @@ class NicEcnDisabled(_NicRule):
     severity = Severity.error
     fix_sections = frozenset({"ecn"})
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         points = [(label, sysfs, kind) for want, label, sysfs, kind in (
             (ctx.policy.nic.ecn_np, "notification point (NP)", "roce_np", "np"),
             (ctx.policy.nic.ecn_rp, "reaction point (RP)", "roce_rp", "rp")) if want]
@@ -243,7 +246,7 @@ class NicRoceTos(_TosRule):
     severity = Severity.warning
     policy_flag = "check_roce_tos"
 
-    def check_host(self, ctx, device):
+    def check_host(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.rdma_traffic_class is not None:
             return  # overridden by the device's traffic class (NIC006)
         tos = device.roce_tos
@@ -292,7 +295,7 @@ class NicGlobalPause(_NicRule):
     fix_sections = frozenset({"pfc"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         if not port.pfc_enabled:
             return  # PFC off (NIC001's) or unknown: nothing to sit beside
         pause = port.link_pause
@@ -353,7 +356,7 @@ class RoceTrafficClass(_TosRule):
     severity = Severity.error
     policy_flag = "check_traffic_class"
 
-    def check_host(self, ctx, device):
+    def check_host(self, ctx: Context, device: Device) -> Iterator[Finding]:
         set_tc = "run `echo {0} > /sys/class/infiniband/<rdma device>/tc/1/traffic_class`"
         if device.rdma_traffic_class is not None:
             for key, message, data in tos_problems(ctx, device.rdma_traffic_class, "the RDMA device's traffic_class",
@@ -424,7 +427,7 @@ class DcqcnParamsInconsistent(Rule):
     scope = "fabric"
     severity = Severity.warning
 
-    def device_facts(self, ctx, device):
+    def device_facts(self, ctx: Context, device: Device) -> list[tuple] | None:
         """Per RoCE-facing NIC port of a host: (port, {parameter: value} with roce_rp/ and roce_np/ names, source)."""
         if device.kind != DeviceKind.host:
             return None
@@ -437,7 +440,7 @@ class DcqcnParamsInconsistent(Rule):
             out.append((port.name, params, (ecn.params_source if ecn else None) or port.source))
         return out
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         ports: list[tuple] = []  # (device, port name, source, parameters)
         counts: dict[str, dict[int, int]] = {}  # parameter -> value -> NIC ports with it (thousands of hosts: counted)
         reporting = 0

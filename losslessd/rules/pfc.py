@@ -5,8 +5,12 @@ NIC ports are checked by the NIC family (NIC001), so a host is never reported tw
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
+from ..model import Device, Port
 from .common import numbers, priorities
 
 
@@ -43,7 +47,7 @@ class PfcDisabledOnLossless(PortRule):
     fix_sections = frozenset({"pfc"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         lossless = ctx.lossless
         source = port.pfc_source or port.source
         if port.pfc_enabled is None:
@@ -92,7 +96,7 @@ class PfcEnabledOnLossy(PortRule):
     fix_sections = frozenset({"pfc"})
     disruptive = True
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         lossless = ctx.lossless
         tolerated = ctx.policy.lossless.tolerated_priorities
         for prio in port.pfc_enabled or ():

@@ -18,8 +18,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from ..lint.finding import Severity
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Fabric, Hop, Port, SchedulerType, Trust
 from ..paths import Toward
@@ -187,7 +189,7 @@ class _PathRule(Rule):
     def enabled(self, ctx) -> bool:
         return True
 
-    def check(self, ctx) -> Iterator:
+    def check(self, ctx: Context) -> Iterator[Finding]:
         fabric = ctx.fabric
         if fabric.routing is None or not self.enabled(ctx):
             return
@@ -221,7 +223,7 @@ class _PathRule(Rule):
                        f"{self.what} at {hit.device}:{hit.port} ({SIDES[hit.side]}): {hit.why}")
                     + f"; {pairs_hit} host pair{'s' if pairs_hit != 1 else ''} affected ({sampling})\n"
                     f"path: {path_text}")
-            kwargs = {"device": hit.device, "port": hit.port, "source": hit.source, "key": key,
+            kwargs: dict[str, Any] = {"device": hit.device, "port": hit.port, "source": hit.source, "key": key,
                       "devices": devices}
             if hit.unknown:
                 yield self.unverified(text, **kwargs)
@@ -416,7 +418,7 @@ class RocePathMtu(Rule):
     scope = "fabric"
     severity = Severity.error
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         fabric = ctx.fabric
         if fabric.routing is None:
             return

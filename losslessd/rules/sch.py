@@ -8,7 +8,10 @@ Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic cla
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, Queue, SchedulerType
 from .common import lanes_by, numbers
@@ -84,7 +87,7 @@ class LosslessClassStarved(PortRule):
 
     device_kind = None  # switches and hosts
 
-    def port_findings(self, ctx, device: Device, port: Port):
+    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)
@@ -171,6 +174,7 @@ def _share(queues: dict[int, Queue], q: int) -> float | None:
     """Queue q's percent of the weights of the weighted queues (None when a weight is unknown)."""
     weights = {i: qq.scheduler.weight for i, qq in queues.items()
                if qq.scheduler is not None and qq.scheduler.type in WEIGHTED}
-    if q not in weights or any(w is None for w in weights.values()) or not sum(weights.values()):
+    known = {i: w for i, w in weights.items() if w is not None}
+    if q not in known or len(known) < len(weights) or not sum(known.values()):
         return None
-    return 100 * weights[q] / sum(weights.values())
+    return 100 * known[q] / sum(known.values())

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ..lint.engine import describe_selection
-from ..lint.finding import Severity
+from collections.abc import Iterator
+
+from ..lint.engine import Context, describe_selection
+from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
-from ..model import DeviceKind
+from ..model import Device, DeviceKind
 
 
 @register
@@ -47,7 +49,7 @@ class NoRocePortSelected(Rule):
     # input cannot tell a misconfigured RoCE switch from one that carries no RoCE.
     severity = Severity.warning
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         if device.kind != DeviceKind.switch:
             return
         choices = ctx.selection(device)

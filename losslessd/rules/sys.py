@@ -5,20 +5,25 @@ SYS900 (a rule that crashed) is the engine's own: losslessd/lint/internal.py.
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
-from ..lint.registry import Rule, register
+from collections.abc import Iterator
+from typing import ClassVar
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
+from ..lint.registry import Rule, Scope, register
+from ..model import Device
 
 
 class _IssueRule(Rule):
-    scope = "device"
+    scope: ClassVar[Scope] = "device"  # SYS001 reports on the fabric
     needs_fabric = True  # a device's issues include those of the LLDP and routing files the topology names
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.issues:
             if issue.code == self.code:
                 yield self.finding(issue.message, source=issue.source, key=(issue.source.describe() if issue.source else ""))
 
-    def check_device(self, ctx, device):
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         for n, issue in enumerate(device.issues):
             if issue.code == self.code:
                 if issue.source is not None:
@@ -53,7 +58,7 @@ class InputUnreadable(_IssueRule):
     scope = "fabric"
     severity = Severity.error
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         yield from _IssueRule.check(self, ctx)
         for device in ctx.fabric.devices.values():
             yield from _IssueRule.check_device(self, ctx, device)
@@ -152,7 +157,7 @@ class _CollectionRule(Rule):
 
     scope = "fabric"
 
-    def check(self, ctx):
+    def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.issues:
             if issue.code == self.code:
                 source = issue.source

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from ..lint.finding import Severity
+from collections.abc import Iterator
+from typing import Any
+
+from ..lint.engine import Context
+from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
+from ..model import Device, Port
 from .common import numbers
 
 
@@ -45,7 +50,7 @@ class PfcWatchdogDisabled(_WdgRule):
     severity = Severity.error
     fix_sections = frozenset({"watchdog"})
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         if not ctx.policy.watchdog.required:
             return
         wd = port.watchdog
@@ -108,7 +113,7 @@ class PfcWatchdogTimers(_WdgRule):
     severity = Severity.warning
     fix_sections = frozenset({"watchdog"})
 
-    def check_port(self, ctx, device, port):
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wd = port.watchdog
         if wd is None or wd.enabled is False:
             return
@@ -118,7 +123,7 @@ class PfcWatchdogTimers(_WdgRule):
                                                   ("restoration time", wd.restoration_time_ms,
                                                    pol.restoration_time_ms))
                         if value is not None and not rng.contains(value)]
-        where = {"device": device, "port": port, "source": wd.source or port.source, "key": "watchdog"}
+        where: dict[str, Any] = {"device": device, "port": port, "source": wd.source or port.source, "key": "watchdog"}
         problems = []
         if out_of_range and wd.default_rule:
             yield self.finding(f"PFC watchdog: {'; '.join(out_of_range)}, but these are the {wd.default_rule}; "

@@ -446,8 +446,8 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
             log.warning("simulator leaves out %s: %s", name, exc)
             continue
         platform = PLATFORMS[model.platform]
-        if platform.shell is None:
-            continue
+        if platform.shell is None or platform.login is None or platform.netmiko is None:
+            continue  # a platform the simulator does not serve (its record says why)
         outputs = _outputs(model, files)
         if outputs is None:
             log.warning("simulator leaves out %s: %s has no recorded command outputs", model.name, files[0])

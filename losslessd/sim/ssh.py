@@ -313,7 +313,7 @@ class SshServers:
         acceptor = await asyncssh.listen(
             HOST, port, reuse_address=True, server_host_keys=[host_key],
             server_factory=lambda: _Server(device, conns),
-            process_factory=lambda process: _session(process, SHELLS[PLATFORMS[device.platform].shell](device)),
+            process_factory=lambda process: _session(process, SHELLS[PLATFORMS[device.platform].shell or ""](device)),
             line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False)
         self._listeners[device.name] = acceptor
         return acceptor.get_port()

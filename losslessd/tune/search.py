@@ -20,12 +20,23 @@ import random
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ..errors import InputError
 from .score import DEFAULT_NOISE_PCT, compare, noise_pct
 from .space import Candidate, Space
 
-STRATEGIES = ("coordinate", "random", "grid", "bayes")
+
+class Strategy(str, Enum):
+    """The search strategies (`losslessd tune --strategy`); the module docstring says what each does."""
+
+    coordinate = "coordinate"
+    random = "random"
+    grid = "grid"
+    bayes = "bayes"
+
+
+STRATEGIES = tuple(s.value for s in Strategy)
 
 
 @dataclass(frozen=True)
@@ -186,12 +197,12 @@ class Search:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=self.seed))
         names = [f"d{i}" for i in range(len(self.space.levels))]
-        study.enqueue_trial(dict(zip(names, origin)))
+        study.enqueue_trial(dict(zip(names, origin, strict=True)))
         if origin in self.samples:  # the start point's runs are known already
             pass
         while self.runs < self.budget:
             trial = study.ask()
-            idx = tuple(trial.suggest_int(n, 0, len(lv) - 1) for n, lv in zip(names, self.space.levels))
+            idx = tuple(trial.suggest_int(n, 0, len(lv) - 1) for n, lv in zip(names, self.space.levels, strict=True))
             if self.space.candidate(idx) is None:
                 study.tell(trial, state=optuna.trial.TrialState.PRUNED)
                 continue

@@ -249,6 +249,7 @@ class _Host:
                     port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
             elif kind in ("np", "rp"):
                 ecn = ports[op[1]].nic_ecn
+                assert ecn is not None  # (an "ecn" op comes first: _fact)
                 (ecn.np_enabled if kind == "np" else ecn.rp_enabled).update(op[2])
                 if kind == "np" and ecn.np_source is None:
                     ecn.np_source = Source(file=file, line=op[3])
@@ -256,6 +257,7 @@ class _Host:
                     ecn.rp_source = Source(file=file, line=op[3])
             elif kind == "params":
                 ecn = ports[op[1]].nic_ecn
+                assert ecn is not None  # (an "ecn" op comes first: _fact)
                 for proto, name, value in op[2]:
                     (ecn.rp_params if proto == "roce_rp" else ecn.np_params)[name] = value
                 if ecn.params_source is None:
@@ -273,15 +275,17 @@ class _Host:
             elif kind == "ethspeed":
                 self.ethtool_speed[op[1]] = op[2]
             elif kind == "pause":
-                ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4], source=Source(file=file, line=op[5]))
+                ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4],
+                                                    source=Source(file=file, line=op[5]))
             elif kind == "nccl":
                 device.nccl_env, device.nccl_env_source = dict(op[1]), Source(file=file, line=op[2])
             elif kind == "lldp":
-                device.neighbors.extend(Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
-                                                 origin=nb.origin, source=Source(file=file, line=nb.source.line))
-                                        for nb in op[1])
-                device.issues.extend(ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
-                                     for i in op[2])
+                device.neighbors.extend(
+                    Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
+                             origin=nb.origin, source=Source(file=file, line=nb.source.line)) for nb in op[1])
+                device.issues.extend(
+                    ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
+                    for i in op[2])
 
     def _set_traffic_class(self, value: int | None, source: Source) -> None:
         self.device.rdma_traffic_class, self.device.rdma_traffic_class_source = value, source
@@ -337,8 +341,8 @@ class _Host:
             dev, (device.roce_tos, device.roce_tos_source, _) = next(iter(self.tos.items()))
             others = {f"{d}={v}" for d, (v, _, _) in self.tos.items() if v != device.roce_tos}
             if others:
-                self._issue(f"cma_roce_tos differs between RDMA devices ({dev}={device.roce_tos}, {', '.join(sorted(others))});"
-                            f" only {dev}'s value is checked", file, device.roce_tos_source.line)
+                self._issue(f"cma_roce_tos differs between RDMA devices ({dev}={device.roce_tos}, "
+                            f"{', '.join(sorted(others))}); only {dev}'s value is checked", file, device.roce_tos_source.line)
         elif self.captured and not self.tos_attempted:
             self._issue(f"no `{_TOS_COMMAND}` section in the capture: cma_roce_tos unknown", file, None)
         if not device.ports:
@@ -513,9 +517,9 @@ def _fact(out: list, m: re.Match, value: str, sec: Section, n: int) -> bool:
         dscp = _int(value, 0, 63)
         out.append(("ecnset", iface, "cnp_dscp", dscp))
         return dscp is not None
-    prio = _int(value, 0, 7)
-    out.append(("ecnset", iface, "cnp_priority", prio))
-    return prio is not None
+    cnp_prio = _int(value, 0, 7)
+    out.append(("ecnset", iface, "cnp_priority", cnp_prio))
+    return cnp_prio is not None
 
 
 def _cma_roce_tos(out: list, sec: Section, dev: str) -> None:
@@ -534,6 +538,8 @@ def _ethtool(out: list, sec: Section, iface: str) -> None:
         return
     m = _ETHTOOL_SPEED.search(sec.output)
     try:
+        if m is None:
+            raise ValueError("no Speed line")
         out.append(("ethspeed", iface, units.speed_gbps(m.group(1))))  # "100000Mb/s"
     except (AttributeError, ValueError):
         _issue_op(out, f"`{sec.command}`: no speed ({m.group(1) if m else 'no Speed line'!r})", sec.line)

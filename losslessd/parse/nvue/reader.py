@@ -37,47 +37,47 @@ _QOS_UNREAD = ("link-pause", "remark")
 
 @dataclass
 class EcnConf:
-    ecn: Val | None = None  # True/False
-    kmin: Val | None = None  # bytes
-    kmax: Val | None = None
-    probability: Val | None = None
+    ecn: Val[bool] | None = None
+    kmin: Val[int] | None = None  # bytes
+    kmax: Val[int] | None = None
+    probability: Val[int] | None = None
 
 
 @dataclass
 class SchedConf:
-    mode: Val | None = None  # "strict" | "dwrr"
-    weight: Val | None = None  # bw-percent
+    mode: Val[str] | None = None  # "strict" | "dwrr"
+    weight: Val[int] | None = None  # bw-percent
 
 
 @dataclass
 class PortConf:
     source: Source
-    description: Val | None = None
-    mtu: Val | None = None
-    speed: Val | None = None
-    admin_up: Val | None = None
-    profiles: dict[str, Val] = field(default_factory=dict)  # mapping | pfc | congestion-control | egress-scheduler
-    watchdog: Val | None = None  # True/False
+    description: Val[str] | None = None
+    mtu: Val[int] | None = None
+    speed: Val[float] | None = None  # Gb/s
+    admin_up: Val[bool] | None = None
+    profiles: dict[str, Val[str]] = field(default_factory=dict)  # mapping | pfc | congestion-control | egress-scheduler
+    watchdog: Val[bool] | None = None
     qos: bool = False  # any `interface X qos ...` line
 
 
 @dataclass
 class Conf:
     expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
-    hostname: Val | None = None
-    roce: Val | None = None  # "lossless" | "lossy" | "off"
-    roce_cable: Val | None = None
-    trust: dict[str, Val] = field(default_factory=dict)  # mapping profile -> l2|l3|port|both
-    dscp: dict[str, dict[int, Val]] = field(default_factory=dict)  # mapping profile -> DSCP -> switch priority
-    pcp: dict[str, dict[int, Val]] = field(default_factory=dict)
+    hostname: Val[str] | None = None
+    roce: Val[str] | None = None  # "lossless" | "lossy" | "off"
+    roce_cable: Val[float] | None = None  # m
+    trust: dict[str, Val[str]] = field(default_factory=dict)  # mapping profile -> l2|l3|port|both
+    dscp: dict[str, dict[int, Val[int]]] = field(default_factory=dict)  # mapping profile -> DSCP -> switch priority
+    pcp: dict[str, dict[int, Val[int]]] = field(default_factory=dict)
     pfc: dict[str, dict[int, Source]] = field(default_factory=dict)  # pfc profile -> PFC switch priorities
     pfc_source: dict[str, Source] = field(default_factory=dict)
-    cable: dict[str, Val] = field(default_factory=dict)  # pfc profile -> cable length (m)
+    cable: dict[str, Val[float]] = field(default_factory=dict)  # pfc profile -> cable length (m)
     ecn: dict[str, dict[int, EcnConf]] = field(default_factory=dict)  # profile -> traffic class -> ECN
     sched: dict[str, dict[int, SchedConf]] = field(default_factory=dict)
-    sp_to_tc: dict[int, Val] = field(default_factory=dict)  # egress-queue-mapping default-global
-    wd_poll: Val | None = None
-    wd_robustness: Val | None = None
+    sp_to_tc: dict[int, Val[int]] = field(default_factory=dict)  # egress-queue-mapping default-global
+    wd_poll: Val[int] | None = None  # ms
+    wd_robustness: Val[int] | None = None
     ports: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 

@@ -239,7 +239,7 @@ class _Builder:
         self._maps: dict[tuple, dict] = {}
         self._schedulers: dict[str, Scheduler] = {}
         self._wred: dict[str, Ecn] = {}
-        self._global_dscp: tuple[str, dict] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
+        self._global_dscp: tuple[str, Source] | None = None  # PORT_QOS_MAP|global dscp_to_tc_map
         self._own_dscp: set[str] = set()  # ports that name their own dscp_to_tc_map
         self._wd_priorities: dict[str, tuple[int, ...] | None] = {}  # PORT_QOS_MAP pfcwd_sw_enable
         # With the PORT or PORT_QOS_MAP table in view, a port without pfc_enable has PFC off; a
@@ -580,7 +580,7 @@ class _Builder:
                 said = (len(self.db.issues), self._absent_refs)
                 recipe = self._qos_recipe(e, glob, has_maps)
                 if said == (len(self.db.issues), self._absent_refs) and all(type(v) is str for _, v in written):
-                    recipes[written] = recipe  # nothing said about this entry: the next ones written alike read the same
+                    recipes[written] = recipe  # nothing said about this entry: the next written alike read the same
             names = _port_names(key)
             if not names:
                 continue
@@ -656,7 +656,8 @@ class _Builder:
             except (KeyError, TypeError):  # not seen yet, or not strings
                 said = (len(self.db.issues), self._absent_refs)
                 scheduler, ecn = self._scheduler(e), self._ecn(e)
-                if said == (len(self.db.issues), self._absent_refs) and all(type(w) in (str, type(None)) for w in written):
+                if said == (len(self.db.issues), self._absent_refs) and all(type(w) in (str, type(None))
+                                                                          for w in written):
                     settings[written] = scheduler, ecn  # nothing said about this entry: the next ones read the same
             for name in split[0]:
                 queues = (ports.get(name) or self.port(name, e))["queues"]

@@ -1,0 +1,49 @@
+"""Options several commands share, and the choices that come from a registry rather than a fixed list:
+platforms (losslessd.platforms, with their short names) and the platforms that have a render template.
+
+Fixed choice lists are str-valued Enums beside the code that uses them (fix.output.Format,
+tune.search.Strategy, lint.finding.Severity). Platforms are not: an Enum would be one more table of
+platform facts to keep in step with the registry (and a type checker cannot see an Enum built from it),
+so these options take the registry's names as plain strings, listed in --help the way typer lists an
+Enum's, and refused, as an Enum's would be, with a usage error (exit 2) before the command runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import typer
+
+from .. import render
+from ..platforms import FORMAT_ALIASES, PLATFORMS
+
+
+def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.OptionInfo:
+    """An option naming one of the platforms ``ids``, or one of their short names (FORMAT_ALIASES: eos, mlx5...)."""
+    known = list(ids)
+    aliases = [alias for alias, target in FORMAT_ALIASES.items() if target in known]
+    names = known + aliases
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in names:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(repr(n) for n in names)}.")
+        return value
+
+    return typer.Option(*decls, metavar="[" + "|".join(known) + "]", callback=check,
+                        help=f"{help} Short names: {', '.join(aliases)}.")
+
+
+# `--format` of lint and fix.
+FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
+                                help="Force the input platform instead of detecting it from content.")
+# `render --platform`: the platforms with a templates/<platform>/profile.j2.
+RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=render.platforms(), help="Target platform.")
+
+# `--max-file-mb` of fix and render (lint says more: an oversized file there is a SYS001 finding).
+MAX_FILE_MB_OPTION = typer.Option("--max-file-mb", help="Largest input file read, in MiB (default 32, or "
+                                  "LOSSLESSD_MAX_FILE_MB).")
+# `--known-hosts` of pull and tune, which reach the same devices.
+DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
+KNOWN_HOSTS_OPTION = typer.Option("--known-hosts", help="known_hosts file the devices' SSH host keys are verified "
+                                  "against.")

@@ -1,0 +1,64 @@
+"""Options with a fixed set of values list them in --help and refuse any other value with a usage error
+(exit 2) before the command runs; the values on the command line are the ones the code uses."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import get_args
+
+import pytest
+
+from losslessd import render
+from losslessd.fix.output import FORMATS as FIX_FORMATS
+from losslessd.monitor import EventKind
+from losslessd.platforms import FORMAT_ALIASES, PLATFORMS
+from losslessd.tune.search import STRATEGIES
+from tests.clirun import losslessd
+
+
+def _help(*command: str) -> str:
+    res = losslessd(*command, "--help", env={"COLUMNS": "400"})  # one option per line, no wrapped choice list
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+def _option_line(text: str, option: str) -> str:
+    return next(line for line in text.splitlines() if re.search(rf"\s{re.escape(option)}\s", line))
+
+
+@pytest.mark.parametrize(("command", "option", "values"), [
+    (("tune",), "--strategy", STRATEGIES),
+    (("fix",), "--output-format", FIX_FORMATS),
+    (("fix",), "--format", tuple(PLATFORMS)),
+    (("render",), "--platform", render.platforms()),
+    (("events",), "--kind", get_args(EventKind)),
+    (("history",), "--format", ("text", "json")),
+])
+def test_help_lists_every_choice(command, option, values):
+    line = _option_line(_help(*command), option)
+    assert all(re.search(rf"[\[<|]{re.escape(v)}[\]>|]", line) for v in values), line
+
+
+@pytest.mark.parametrize(("args", "bad"), [
+    (["tune", "--benchmark", "x", "--inventory", "inv.yaml", "--strategy", "annealing"], "annealing"),
+    (["fix", "--output-format", "yaml", "examples/fabric"], "yaml"),
+    (["fix", "--format", "vyos", "examples/fabric"], "vyos"),
+    (["render", "--platform", "linux", "--ports", "eth0:100G:5m"], "linux"),
+    (["events", "--db", "none.db", "--kind", "storm"], "storm"),
+])
+def test_a_value_outside_the_choices_is_a_usage_error_before_anything_runs(args, bad, tmp_path):
+    res = losslessd(*args, cwd=tmp_path)  # nothing exists there: a command that ran would fail differently
+    assert res.returncode == 2 and res.stdout == "", res.stderr
+    assert f"'{bad}' is not one of" in " ".join(res.stderr.replace("│", " ").split()), res.stderr  # a boxed message
+
+
+def test_platform_options_take_the_short_names_lint_takes():
+    for alias, target in FORMAT_ALIASES.items():
+        assert target in PLATFORMS, alias
+    res = losslessd("fix", "--format", "eos", "--output-format", "json", "examples/fabric/spine1.cfg")
+    assert res.returncode in (0, 1), res.stderr
+    assert [d["platform"] for d in json.loads(res.stdout)["devices"]] == ["arista_eos"]
+    short = losslessd("render", "--platform", "eos", "--family", "sand", "--ports", "Ethernet1:100G:5m")
+    long = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--ports", "Ethernet1:100G:5m")
+    assert short.returncode == 0 and short.stdout == long.stdout and "Ethernet1" in short.stdout, short.stderr
