@@ -11,6 +11,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # each test starts a fresh interpreter: imports are the point
+
 NOT_FOR_THESE = ("losslessd.daemon", "losslessd.fix", "losslessd.render", "losslessd.sim", "losslessd.tune",
                  "losslessd.inventory", "losslessd.collect.pull", "losslessd.collect.ssh", "losslessd.collect.snmp",
                  "losslessd.history", "netmiko", "napalm", "pysnmp", "asyncssh", "jinja2", "jsonschema",
