@@ -85,7 +85,7 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "examples/fabric", "--ignore", "nonsense-rule"), "--ignore 'nonsense-rule' matches no rule"),
     (("lint", "no/such/folder"), "no such file or folder"),
     (("lint", "examples/fabric", "--policy", "no-such-policy"), "no policy file or shipped policy"),
-    (("lint", "examples/fabric", "-f", "xml"), "--output-format 'xml'"),
+    (("lint", "examples/fabric", "-f", "xml"), "'xml' is not one of"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
 ])
 def test_usage_and_input_errors_exit_2(args, needle):

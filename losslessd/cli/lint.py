@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -11,50 +12,55 @@ from .. import api
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
 from ..limits import set_max_file_mb
 from ..lint.finding import Severity
-from ..platforms import PLATFORMS
-from ..report import FORMATS, render
+from ..report import Format, render
 from ..report import text as text_report
+from .options import FORMAT_OPTION
 from .term import ProgressLine, color_wanted
 
 
 def lint(
-    paths: list[Path] = typer.Argument(..., help="Device files or fabric folders."),
-    policy: str = typer.Option("roce-dscp26", "--policy", "-p", help="Shipped policy name or policy file."),
-    fmt: str = typer.Option(None, "--format", help=f"Force the input platform ({', '.join(PLATFORMS)}) "
-                                                  "instead of detecting it from content."),
-    select: list[str] = typer.Option(None, "--select", help="Only these rules (code, prefix or name; comma list)."),
-    ignore: list[str] = typer.Option(None, "--ignore", help="Skip these rules (code, prefix or name)."),
-    fail_on: Severity = typer.Option(Severity.warning, "--fail-on", help="Exit 1 when a finding is at least this severe."),
-    output_format: str = typer.Option("text", "--output-format", "-f", help=f"One of: {', '.join(FORMATS)}."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
-    baseline: Path = typer.Option(None, "--baseline", help="JSON report whose findings are accepted (not reported)."),
-    source_root: Path = typer.Option(None, "--source-root", help="SARIF and GitHub paths are relative to this "
-                                     "folder (default: the git work tree holding the working directory, else it)."),
-    topology: Path = typer.Option(None, "--topology", help="Topology file (links, tiers, routing); default: "
-                                                           "topology.yaml in a linted folder."),
-    fix: bool = typer.Option(False, "--fix", help="After the report, print the snippets that resolve fixable findings "
-                                                  "(as `losslessd fix`; text output only)."),
-    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix: also print disruptive fixes."),
-    max_file_mb: float = typer.Option(None, "--max-file-mb", help="Largest input file read, in MiB (default 32, or "
-                                      "LOSSLESSD_MAX_FILE_MB); larger files are SYS001 findings."),
-    explain_selection: bool = typer.Option(False, "--explain-selection",
-                                           help="Before the report, list every port in or out of the RoCE-facing "
-                                                "set and the policy rule that decided (text output on stdout)."),
-    model: str = typer.Option(None, "--model", help="With --fix: the hardware model of devices whose input names "
-                              "none (chooses the command family)."),
-    jobs: int = typer.Option(None, "--jobs", "-j", help="Worker processes (1: none; default: as many as cores for "
-                             "400 devices or more; LOSSLESSD_JOBS sets the default). Findings are the same either "
-                             "way."),
-):
+    paths: Annotated[list[Path], typer.Argument(help="Device files or fabric folders.")],
+    policy: Annotated[str, typer.Option("--policy", "-p", help="Shipped policy name or policy file.")] = "roce-dscp26",
+    fmt: Annotated[str | None, FORMAT_OPTION] = None,
+    select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules (code, prefix or name; comma "
+                                                     "list).")] = None,
+    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules (code, prefix or "
+                                                     "name).")] = None,
+    fail_on: Annotated[Severity, typer.Option("--fail-on", help="Exit 1 when a finding is at least this "
+                                              "severe.")] = Severity.warning,
+    output_format: Annotated[Format, typer.Option("--output-format", "-f", help="Report format.")] = Format.text,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here instead of "
+                                                "stdout.")] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="JSON report whose findings are accepted (not "
+                                                  "reported).")] = None,
+    source_root: Annotated[Path | None, typer.Option("--source-root", help="SARIF and GitHub paths are relative to "
+                                                     "this folder (default: the git work tree holding the working "
+                                                     "directory, else it).")] = None,
+    topology: Annotated[Path | None, typer.Option("--topology", help="Topology file (links, tiers, routing); default: "
+                                                  "topology.yaml in a linted folder.")] = None,
+    fix: Annotated[bool, typer.Option("--fix", help="After the report, print the snippets that resolve fixable "
+                                      "findings (as `losslessd fix`; text output only).")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: also print disruptive "
+                                               "fixes.")] = False,
+    max_file_mb: Annotated[float | None, typer.Option("--max-file-mb", help="Largest input file read, in MiB "
+                                                      "(default 32, or LOSSLESSD_MAX_FILE_MB); larger files are "
+                                                      "SYS001 findings.")] = None,
+    explain_selection: Annotated[bool, typer.Option("--explain-selection", help="Before the report, list every port "
+                                                    "in or out of the RoCE-facing set and the policy rule that "
+                                                    "decided (text output on stdout).")] = False,
+    model: Annotated[str | None, typer.Option("--model", help="With --fix: the hardware model of devices whose "
+                                              "input names none (chooses the command family).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
+                                             "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default). "
+                                             "Findings are the same either way.")] = None,
+) -> None:
     """Lint device configs (files or folders) against a lossless policy.
 
     Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error, or nothing
     readable. 3: internal error (a bug in losslessd; the report is incomplete).
     """
     set_max_file_mb(max_file_mb)
-    if output_format not in FORMATS:
-        raise InputError(f"--output-format {output_format!r} is not one of: {', '.join(FORMATS)}")
-    if fix and (output_format != "text" or output):
+    if fix and (output_format != Format.text or output):
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
     progress = ProgressLine.on_terminal()
     try:
@@ -67,8 +73,8 @@ def lint(
             progress.close()
     if explain_selection:
         sys.stdout.write(text_report.explain_selection(result) + "\n")
-    color = output is None and output_format == "text" and color_wanted(sys.stdout)
-    text = render(output_format, result, color=color, srcroot=source_root)
+    color = output is None and output_format == Format.text and color_wanted(sys.stdout)
+    text = render(output_format.value, result, color=color, srcroot=source_root)
     if output:
         try:
             output.write_text(text, encoding="utf-8")

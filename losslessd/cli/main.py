@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -105,17 +105,17 @@ app = typer.Typer(cls=_LazyGroup, no_args_is_help=True, add_completion=False, pr
                   f"{ENV_MAX_FILE_MB} raise it).")
 
 
-def _version(value: bool):
+def _version(value: bool) -> None:
     if value:
         typer.echo(f"losslessd {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit."),
-          debug: bool = typer.Option(False, "--debug", help=f"Print the traceback of an internal error (as "
-                                     f"{DEBUG_ENV}=1 does).")):
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Print the version and exit.")] = False,
+          debug: Annotated[bool, typer.Option("--debug", help=f"Print the traceback of an internal error (as "
+                                              f"{DEBUG_ENV}=1 does).")] = False) -> None:
     if debug:
         os.environ[DEBUG_ENV] = "1"
 

@@ -1,5 +1,5 @@
 """Options several commands share, and the choices that come from a registry rather than a fixed list:
-platforms (losslessd.platforms, with their short names) and the platforms that have a render template.
+platforms (losslessd.platforms, with their short names). Import-light: lint uses it.
 
 Fixed choice lists are str-valued Enums beside the code that uses them (fix.output.Format,
 tune.search.Strategy, lint.finding.Severity). Platforms are not: an Enum would be one more table of
@@ -15,7 +15,6 @@ from pathlib import Path
 
 import typer
 
-from .. import render
 from ..platforms import FORMAT_ALIASES, PLATFORMS
 
 
@@ -37,8 +36,6 @@ def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.
 # `--format` of lint and fix.
 FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
                                 help="Force the input platform instead of detecting it from content.")
-# `render --platform`: the platforms with a templates/<platform>/profile.j2.
-RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=render.platforms(), help="Target platform.")
 
 # `--max-file-mb` of fix and render (lint says more: an oversized file there is a SYS001 finding).
 MAX_FILE_MB_OPTION = typer.Option("--max-file-mb", help="Largest input file read, in MiB (default 32, or "

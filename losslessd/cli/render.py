@@ -15,8 +15,10 @@ from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
-from .options import MAX_FILE_MB_OPTION, RENDER_PLATFORM_OPTION
+from .options import MAX_FILE_MB_OPTION, platform_choice
 
+# `render --platform`: the platforms with a templates/<platform>/profile.j2.
+RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.")
 
 def render(
     *,

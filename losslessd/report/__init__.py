@@ -5,9 +5,19 @@ formats that point into files (SARIF, GitHub annotations) give paths relative to
 from __future__ import annotations
 
 import importlib
+from enum import Enum
 from pathlib import Path
 
 FORMATS = {"text": "text", "json": "json_report", "sarif": "sarif", "github": "github"}
+
+
+class Format(str, Enum):
+    """`lint --output-format`: the names of FORMATS."""
+
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
 
 
 def render(fmt: str, result, *, color: bool = False, srcroot: Path | None = None) -> str:
