@@ -48,13 +48,16 @@ demo: venv
 	@LOSSLESSD=$(CURDIR)/$(VENV)/bin/losslessd sh examples/pull-demo.sh
 	@$(PY) examples/daemon-demo.py --losslessd $(CURDIR)/$(VENV)/bin/losslessd
 
+# Two workers (pytest-xdist), each taking whole test files: the simulator and daemon tests wait on
+# events, so they share the cores with the in-process tests; TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= 2
 test: test-deps deb-deps
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile
 
 # The inner loop: everything but the tests marked `slow` (they start the simulator, the daemon, the
 # program itself, or build a wheel). A test left in it that starts a process fails and says so.
 test-fast: test-deps
-	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow" -n $(TEST_WORKERS) --dist loadfile
 
 # The ruff and mypy gates (tests/test_gates.py runs them in `make test`): findings are compared with
 # tests/gates-baseline.json per file and rule; new ones are named, and the baseline only goes down.
