@@ -12,17 +12,15 @@ from .. import api
 from ..fix import output
 from ..limits import set_max_file_mb
 from .lint import exit_code
-from .options import FORMAT_OPTION, MAX_FILE_MB_OPTION
+from .options import FORMAT_OPTION, IGNORE_OPTION, MAX_FILE_MB_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION
 
 
 def fix(
-    paths: Annotated[list[Path], typer.Argument(help="Device files or fabric folders.")],
-    policy: Annotated[str, typer.Option("--policy", "-p", help="Shipped policy name or policy file.")] = "roce-dscp26",
+    paths: Annotated[list[Path], PATHS_ARGUMENT],
+    policy: Annotated[str, POLICY_OPTION] = "roce-dscp26",
     fmt: Annotated[str | None, FORMAT_OPTION] = None,
-    select: Annotated[list[str] | None, typer.Option("--select", help="Only fix these rules (code, prefix or "
-                                                     "name).")] = None,
-    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Do not fix these rules (code, prefix or "
-                                                     "name).")] = None,
+    select: Annotated[list[str] | None, SELECT_OPTION] = None,
+    ignore: Annotated[list[str] | None, IGNORE_OPTION] = None,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also print disruptive fixes (PFC priorities, "
                                                "trust, DSCP/queue maps on live ports).")] = False,
     output_format: Annotated[output.Format, typer.Option("--output-format", "-f",

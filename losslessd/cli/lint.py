@@ -14,18 +14,16 @@ from ..limits import set_max_file_mb
 from ..lint.finding import Severity
 from ..report import Format, render
 from ..report import text as text_report
-from .options import FORMAT_OPTION
+from .options import FORMAT_OPTION, IGNORE_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION
 from .term import ProgressLine, color_wanted
 
 
 def lint(
-    paths: Annotated[list[Path], typer.Argument(help="Device files or fabric folders.")],
-    policy: Annotated[str, typer.Option("--policy", "-p", help="Shipped policy name or policy file.")] = "roce-dscp26",
+    paths: Annotated[list[Path], PATHS_ARGUMENT],
+    policy: Annotated[str, POLICY_OPTION] = "roce-dscp26",
     fmt: Annotated[str | None, FORMAT_OPTION] = None,
-    select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules (code, prefix or name; comma "
-                                                     "list).")] = None,
-    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules (code, prefix or "
-                                                     "name).")] = None,
+    select: Annotated[list[str] | None, SELECT_OPTION] = None,
+    ignore: Annotated[list[str] | None, IGNORE_OPTION] = None,
     fail_on: Annotated[Severity, typer.Option("--fail-on", help="Exit 1 when a finding is at least this "
                                               "severe.")] = Severity.warning,
     output_format: Annotated[Format, typer.Option("--output-format", "-f", help="Report format.")] = Format.text,

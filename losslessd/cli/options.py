@@ -33,6 +33,12 @@ def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.
                         help=f"{help} Short names: {', '.join(aliases)}.")
 
 
+# What lint and fix read: the inputs, the policy, and the rules.
+PATHS_ARGUMENT = typer.Argument(help="Device files or fabric folders.")
+POLICY_OPTION = typer.Option("--policy", "-p", help="Shipped policy name or policy file.")
+SELECT_OPTION = typer.Option("--select", help="Only these rules (code, prefix or name; comma list).")
+IGNORE_OPTION = typer.Option("--ignore", help="Skip these rules (code, prefix or name; comma list).")
+
 # `--format` of lint and fix.
 FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
                                 help="Force the input platform instead of detecting it from content.")

@@ -27,7 +27,7 @@ def render(
     platform: Annotated[str, RENDER_PLATFORM_OPTION],
     device: Annotated[Path | None, typer.Option("--device", help="A device's config file or folder (as lint reads "
                                                 "it) to take ports (speed, cable, MTU) and pool from.")] = None,
-    ports: Annotated[list[str] | None, typer.Option("--ports", help="NAME:SPEED:CABLE[:MTU], e.g. "
+    ports: Annotated[list[str] | None, typer.Option("--ports", help="NAME:SPEED:CABLE[:MTU[:LANES]], e.g. "
                                                     "Ethernet0:100G:5m:9100 (repeatable).")] = None,
     pool_size: Annotated[int | None, typer.Option("--pool-size", help="Ingress lossless pool in bytes "
                                                   "(SONiC).")] = None,
