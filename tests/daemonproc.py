@@ -81,13 +81,15 @@ class DaemonProcess:
     def start(self, env: dict | None = None, args: tuple[str, ...] = (), nofile: int | None = None) -> DaemonProcess:
         """``args``: more command-line options (--shard, --workers); ``nofile``: an open-file limit."""
         def limit():
-            if nofile is not None:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
+        # Python code between fork and exec (preexec_fn) only when a limit asks for it: this process may run
+        # the simulator's gRPC servers, and a fork taken while their poller thread is in epoll_wait can leave
+        # the child unable to reach exec.
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([*CLI, "daemon", "--config", str(self.config), *args], stderr=log,
                                          stdout=subprocess.DEVNULL, env={**os.environ, **self.sim.env, **(env or {})},
-                                         preexec_fn=limit)
+                                         preexec_fn=limit if nofile is not None else None)
         # Workers are processes of their own: on a loaded machine their start can take a while.
         wait_for(lambda: self.get("/-/ready")[0] == 200 or self.proc.poll() is not None, "the daemon to be ready",
                  timeout_s=120)
