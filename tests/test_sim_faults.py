@@ -116,7 +116,6 @@ def test_congestion_pauses_while_the_queue_drains_and_no_watchdog_acts(sim, run,
 
 def test_host_storm_in_ethtool_and_rdma_counters(sim):
     port = "enp65s0f0np0"
-    before = commands(sim, "gpu01")
     sim.storm("gpu01", port, 3)
     try:
         during = commands(sim, "gpu01")
@@ -124,7 +123,8 @@ def test_host_storm_in_ethtool_and_rdma_counters(sim):
         later = commands(sim, "gpu01")
     finally:
         sim.storm("gpu01", port, 3, on=False)
-    assert during[Key(port, PFC_RX, 3)] - before[Key(port, PFC_RX, 3)] > STORM_PAUSE_PER_S * 0.25
+    # Over the window (at least 0.5 s of storm at STORM_PAUSE_PER_S), half the rate is a wide margin.
+    assert later[Key(port, PFC_RX, 3)] - during[Key(port, PFC_RX, 3)] > STORM_PAUSE_PER_S * 0.25
     assert later[Key(port, PAUSE_DURATION_US, 3)] - during[Key(port, PAUSE_DURATION_US, 3)] > 250_000
     assert later[Key(port, TX_PACKETS, 3)] == during[Key(port, TX_PACKETS, 3)]  # paused: sends nothing
     assert later[Key(port, ECN_MARKED)] == during[Key(port, ECN_MARKED)]  # no marks: PFC doing ECN's job
