@@ -69,7 +69,9 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
     if not path.is_dir():
         if not os.path.lexists(path):
             raise InputError("no such file or folder", file=str(path))
-        out = [(path.stem, [path])]
+        # A file named on the command line is read as a device unless a folder walk would skip it too:
+        # `lint fabric/*` must not read README.md (an EOS snippet in it sniffs as a config) or topology.yaml.
+        out = [] if not_a_device(path.name) else [(path.stem, [path])]
     else:
         out = _walk(path, snapshots)
     if not_devices:
@@ -113,9 +115,13 @@ def _walk(path: Path, snapshots: list[Path] | None) -> list[tuple[str, list[Path
             if snapshot and snapshots is not None:
                 snapshots.append(child)
             stack.append(iter([(child / name, _is(entry.is_dir)) for name, entry in sorted(entries.items()) if not (
-                name.startswith(".") or name in NOT_DEVICE_FILES or _split_name(name)[1] in NOT_DEVICE_SUFFIXES
-                or (snapshot and name in SNAPSHOT_FILES))]))
+                not_a_device(name) or (snapshot and name in SNAPSHOT_FILES))]))
     return out
+
+
+def not_a_device(name: str) -> bool:
+    """A hidden file, a file of ours (topology, settings, inventory, policy) or a document."""
+    return name.startswith(".") or name in NOT_DEVICE_FILES or _split_name(name)[1] in NOT_DEVICE_SUFFIXES
 
 
 _NAMESPACE_DB = re.compile(r"config_db\d{1,3}\.json")
@@ -155,7 +161,7 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
                                              source=Source(file=display_path(Path(raw)))))
                 continue
-            if not groups:
+            if not groups and Path(raw).is_dir():  # a named document (`lint fabric/*`) is left out quietly
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))

@@ -69,3 +69,16 @@ def test_lines_are_found_when_read():
     assert source.pointer == "/PORT_QOS_MAP/Ethernet8/pfc_enable" and '"pfc_enable"' in lines[source.line - 1]
     finding = next(f for f in lint(["examples/fabric/leaf1"], "roce-dscp26").findings if f.code == "PFC002")
     assert finding.source.line == fabric.devices["leaf1"].ports[finding.port].pfc_source.line
+
+
+def test_documents_named_on_the_command_line_are_not_devices(tmp_path):
+    """`losslessd lint fabric/*` names the folder's README and topology too: they are left out as a folder walk
+    leaves them out (a README with an EOS snippet in it would otherwise lint as a switch)."""
+    readme = tmp_path / "README.md"
+    readme.write_text((Path(__file__).parents[1] / "examples" / "fabric" / "spine1.cfg").read_text())
+    (tmp_path / "topology.yaml").write_text("links: []\n")
+    (tmp_path / "leaf1.json").write_text(_sonic("leaf1"))
+    fabric = load_fabric([tmp_path / "README.md", tmp_path / "topology.yaml", tmp_path / "leaf1.json"])
+    assert list(fabric.devices) == ["leaf1"] and fabric.issues == []
+    res = losslessd("lint", readme)
+    assert res.returncode == 2 and "nothing readable" in res.stderr
