@@ -38,6 +38,8 @@ PATHS_ARGUMENT = typer.Argument(help="Device files or fabric folders.")
 POLICY_OPTION = typer.Option("--policy", "-p", help="Shipped policy name or policy file.")
 SELECT_OPTION = typer.Option("--select", help="Only these rules (code, prefix or name; comma list).")
 IGNORE_OPTION = typer.Option("--ignore", help="Skip these rules (code, prefix or name; comma list).")
+TOPOLOGY_OPTION = typer.Option("--topology", help="Topology file (links, tiers, routing); default: topology.yaml in "
+                               "a linted folder.")
 
 # `--format` of lint and fix.
 FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
