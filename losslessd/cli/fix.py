@@ -12,8 +12,15 @@ from .. import api
 from ..fix import output
 from ..limits import set_max_file_mb
 from .lint import exit_code
-from .options import (FORMAT_OPTION, IGNORE_OPTION, MAX_FILE_MB_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION,
-                      TOPOLOGY_OPTION)
+from .options import (
+    FORMAT_OPTION,
+    IGNORE_OPTION,
+    MAX_FILE_MB_OPTION,
+    PATHS_ARGUMENT,
+    POLICY_OPTION,
+    SELECT_OPTION,
+    TOPOLOGY_OPTION,
+)
 
 
 def fix(
