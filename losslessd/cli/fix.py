@@ -12,7 +12,15 @@ from .. import api
 from ..fix import output
 from ..limits import set_max_file_mb
 from .lint import exit_code
-from .options import FORMAT_OPTION, IGNORE_OPTION, MAX_FILE_MB_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION
+from .options import (
+    FORMAT_OPTION,
+    IGNORE_OPTION,
+    MAX_FILE_MB_OPTION,
+    PATHS_ARGUMENT,
+    POLICY_OPTION,
+    SELECT_OPTION,
+    TOPOLOGY_OPTION,
+)
 
 
 def fix(
@@ -25,8 +33,7 @@ def fix(
                                                "trust, DSCP/queue maps on live ports).")] = False,
     output_format: Annotated[output.Format, typer.Option("--output-format", "-f",
                                                          help="Output format.")] = output.Format.text,
-    topology: Annotated[Path | None, typer.Option("--topology", help="Topology file; default: topology.yaml in a "
-                                                  "linted folder.")] = None,
+    topology: Annotated[Path | None, TOPOLOGY_OPTION] = None,
     max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
     model: Annotated[str | None, typer.Option("--model", help="Hardware model of devices whose input names none "
                                               "(e.g. N9K-C93180YC-EX, qfx5120-48y): chooses the command family "

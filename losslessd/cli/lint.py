@@ -14,7 +14,7 @@ from ..limits import set_max_file_mb
 from ..lint.finding import Severity
 from ..report import Format, render
 from ..report import text as text_report
-from .options import FORMAT_OPTION, IGNORE_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION
+from .options import FORMAT_OPTION, IGNORE_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION, TOPOLOGY_OPTION
 from .term import ProgressLine, color_wanted
 
 
@@ -34,8 +34,7 @@ def lint(
     source_root: Annotated[Path | None, typer.Option("--source-root", help="SARIF and GitHub paths are relative to "
                                                      "this folder (default: the git work tree holding the working "
                                                      "directory, else it).")] = None,
-    topology: Annotated[Path | None, typer.Option("--topology", help="Topology file (links, tiers, routing); default: "
-                                                  "topology.yaml in a linted folder.")] = None,
+    topology: Annotated[Path | None, TOPOLOGY_OPTION] = None,
     fix: Annotated[bool, typer.Option("--fix", help="After the report, print the snippets that resolve fixable "
                                       "findings (as `losslessd fix`; text output only).")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: also print disruptive "

@@ -38,6 +38,8 @@ PATHS_ARGUMENT = typer.Argument(help="Device files or fabric folders.")
 POLICY_OPTION = typer.Option("--policy", "-p", help="Shipped policy name or policy file.")
 SELECT_OPTION = typer.Option("--select", help="Only these rules (code, prefix or name; comma list).")
 IGNORE_OPTION = typer.Option("--ignore", help="Skip these rules (code, prefix or name; comma list).")
+TOPOLOGY_OPTION = typer.Option("--topology", help="Topology file (links, tiers, routing); default: topology.yaml in "
+                               "a linted folder.")
 
 # `--format` of lint and fix.
 FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
@@ -46,7 +48,9 @@ FORMAT_OPTION = platform_choice("--format", ids=PLATFORMS,
 # `--max-file-mb` of fix and render (lint says more: an oversized file there is a SYS001 finding).
 MAX_FILE_MB_OPTION = typer.Option("--max-file-mb", help="Largest input file read, in MiB (default 32, or "
                                   "LOSSLESSD_MAX_FILE_MB).")
-# `--known-hosts` of pull and tune, which reach the same devices.
+# `--known-hosts` and `--insecure-no-host-key-check` of pull and tune, which reach the same devices.
 DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
 KNOWN_HOSTS_OPTION = typer.Option("--known-hosts", help="known_hosts file the devices' SSH host keys are verified "
                                   "against.")
+INSECURE_OPTION = typer.Option("--insecure-no-host-key-check", help="Accept any SSH host key (lab use only: anyone "
+                               "in the path can pose as a device).")

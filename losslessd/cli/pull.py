@@ -13,7 +13,7 @@ from ..collect import pull as collect
 from ..errors import InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
-from .options import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION
+from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION
 from .term import ProgressLine
 
 log = logging.getLogger("losslessd")
@@ -24,8 +24,7 @@ def pull(
                                             "defaults) or a folder with hosts.yaml, groups.yaml, defaults.yaml.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Snapshot folder to create (must be new or empty).")],
     known_hosts: Annotated[Path, KNOWN_HOSTS_OPTION] = DEFAULT_KNOWN_HOSTS,
-    insecure: Annotated[bool, typer.Option("--insecure-no-host-key-check", help="Accept any SSH host key (lab use "
-                                           "only: anyone in the path can pose as a device).")] = False,
+    insecure: Annotated[bool, INSECURE_OPTION] = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Devices collected at the same "
                                              "time.")] = collect.DEFAULT_CONCURRENCY,
     timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds allowed for one attempt at one device "

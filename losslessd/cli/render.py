@@ -15,15 +15,14 @@ from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
-from .options import MAX_FILE_MB_OPTION, platform_choice
+from .options import MAX_FILE_MB_OPTION, POLICY_OPTION, platform_choice
 
 # `render --platform`: the platforms with a templates/<platform>/profile.j2.
 RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.")
 
 def render(
     *,
-    policy: Annotated[str, typer.Option("--policy", "-p", help="Shipped policy name or a policy "
-                                        "file.")] = "roce-dscp26",
+    policy: Annotated[str, POLICY_OPTION] = "roce-dscp26",
     platform: Annotated[str, RENDER_PLATFORM_OPTION],
     device: Annotated[Path | None, typer.Option("--device", help="A device's config file or folder (as lint reads "
                                                 "it) to take ports (speed, cable, MTU) and pool from.")] = None,

@@ -18,7 +18,7 @@ from ..tune.score import Weights
 from ..tune.search import Strategy
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
-from .options import DEFAULT_KNOWN_HOSTS, KNOWN_HOSTS_OPTION
+from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION
 from .pull import preflight
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=False,
@@ -65,8 +65,7 @@ def tune(
                                                "drop on a lossless queue.")] = Weights.drop,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random and bayes strategies.")] = 0,
     known_hosts: Annotated[Path, KNOWN_HOSTS_OPTION] = DEFAULT_KNOWN_HOSTS,
-    insecure: Annotated[bool, typer.Option("--insecure-no-host-key-check", help="Accept any SSH host key (lab "
-                                           "only).")] = False,
+    insecure: Annotated[bool, INSECURE_OPTION] = False,
 ) -> None:
     """Tune ECN settings from a benchmark: every candidate inside the policy's bounds is rendered per device and
     linted before use; with --apply each trial pushes it through the platform's transactional path (canary

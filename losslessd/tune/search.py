@@ -198,8 +198,6 @@ class Search:
         study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=self.seed))
         names = [f"d{i}" for i in range(len(self.space.levels))]
         study.enqueue_trial(dict(zip(names, origin, strict=True)))
-        if origin in self.samples:  # the start point's runs are known already
-            pass
         while self.runs < self.budget:
             trial = study.ask()
             idx = tuple(trial.suggest_int(n, 0, len(lv) - 1) for n, lv in zip(names, self.space.levels, strict=True))
