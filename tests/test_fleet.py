@@ -39,7 +39,6 @@ def test_shards_partition_a_fleet_and_workers_split_each_shard_evenly():
     for part in parts:
         per_worker = [len(w) for w in split(part, 4)]
         assert all(len(part) / 4 * 0.75 < n < len(part) / 4 * 1.25 for n in per_worker), per_worker
-    assert all(worker_of(n, 4) == worker_of(n, 4) for n in names[:10])
 
 
 @pytest.mark.parametrize("text", ["2/2", "1/0", "-1/2", "a/b", "1", ""])

@@ -51,6 +51,11 @@ def prio(sample: SnmpSample, port: str, p: int):
     return next(x for x in sample.priorities if x.port == port and x.priority == p)
 
 
+def pause_rate(s1: SnmpSample, s2: SnmpSample, port: str, p: int) -> float:
+    """PFC indications a second on ``port`` priority ``p`` between two polls."""
+    return (prio(s2, port, p).pfc_indications - prio(s1, port, p).pfc_indications) / (s2.monotonic_s - s1.monotonic_s)
+
+
 def test_storm_shows_in_snmp_pfcwd_and_flat_ecn_marks(sim, run, poller):
     before = commands(sim, "leaf1")
     sim.storm("leaf1", "Ethernet4", 3)
@@ -63,9 +68,7 @@ def test_storm_shows_in_snmp_pfcwd_and_flat_ecn_marks(sim, run, poller):
         later = commands(sim, "leaf1")
     finally:
         sim.storm("leaf1", "Ethernet4", 3, on=False)
-    rate = (prio(s2, "Ethernet4", 3).pfc_indications - prio(s1, "Ethernet4", 3).pfc_indications) / (
-        s2.monotonic_s - s1.monotonic_s)
-    assert rate > STORM_PAUSE_PER_S / 2
+    assert pause_rate(s1, s2, "Ethernet4", 3) > STORM_PAUSE_PER_S / 2
     assert during[Key("Ethernet4", WD_STORMS, 3)] == 1 and during[Key("Ethernet4", WD_RESTORED, 3)] == 0
     assert Key("Ethernet4", WD_STORMS, 3) not in before  # `show pfcwd stats` hides queues that counted nothing
     # PFC doing ECN's job: the stormed queue marks nothing, the others go on marking.
@@ -104,9 +107,7 @@ def test_congestion_pauses_while_the_queue_drains_and_no_watchdog_acts(sim, run,
         second = commands(sim, "leaf1")
     finally:
         sim.congest("leaf1", "Ethernet4", 3, on=False)
-    rate = (prio(s2, "Ethernet4", 3).pfc_indications - prio(s1, "Ethernet4", 3).pfc_indications) / (
-        s2.monotonic_s - s1.monotonic_s)
-    assert rate > STORM_PAUSE_PER_S / 2
+    assert pause_rate(s1, s2, "Ethernet4", 3) > STORM_PAUSE_PER_S / 2
     queue = lambda sample: next(q for q in sample.queues if q.port == "Ethernet4" and q.queue == 3)  # noqa: E731
     assert queue(s2).tx_packets > queue(s1).tx_packets  # it drains
     storms = Key("Ethernet4", WD_STORMS, 3)
@@ -220,9 +221,7 @@ def test_many_devices_share_one_agent_process(tmp_path, run, poller):
         again = run(poller.poll_many([target(sim, n) for n in names[:2]]))
 
     def rate(name):
-        a, b = results[name], again[name]
-        return (prio(b, "Ethernet4", 3).pfc_indications - prio(a, "Ethernet4", 3).pfc_indications) / (
-            b.monotonic_s - a.monotonic_s)
+        return pause_rate(results[name], again[name], "Ethernet4", 3)
 
     assert [p.port for p in again["sw002"].ports] == ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]
     assert rate("sw002") > STORM_PAUSE_PER_S / 2 > rate("sw001")  # each device has its own state

@@ -32,6 +32,18 @@ UNREACHABLE, AUTH_FAILED, HOST_KEY, TIMEOUT, COMMAND_FAILED, SNMP_V2C = (
 CODES = (UNREACHABLE, AUTH_FAILED, HOST_KEY, TIMEOUT, COMMAND_FAILED, SNMP_V2C)
 
 
+class DeviceError(Exception):
+    """A failed SNMP poll or gNMI subscription of one device; ``sys_code`` is the SYS finding it becomes
+    (a subclass per cause; SYS014, a bad answer, otherwise)."""
+
+    sys_code = COMMAND_FAILED
+
+    def __init__(self, device: str, message: str):
+        self.device = device
+        self.message = message
+        super().__init__(f"{device}: {message}")
+
+
 def capture_name(device: str) -> str:
     return f"{device}.capture"
 

@@ -39,6 +39,7 @@ from pygnmi.spec.v080.gnmi_pb2_grpc import gNMIStub  # noqa: E402
 from ..credentials import Secret  # noqa: E402
 from ..monitor import Key, Reading  # noqa: E402
 from ..monitor.gnmi import PATHS, Elem, GnmiPath, oc_container, parse_openconfig, parser  # noqa: E402
+from . import AUTH_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE, DeviceError  # noqa: E402
 from .pull import backoff  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -54,33 +55,26 @@ FLOOD_SHARE = 0.25
 FLOOD_UPDATES = 20  # a round with this many times the updates of the initial one: the device floods
 
 
-class GnmiError(Exception):
+class GnmiError(DeviceError):
     """A failed gNMI subscription; ``sys_code`` is the SYS finding it becomes (SYS014: bad answer)."""
-
-    sys_code = "SYS014"
-
-    def __init__(self, device: str, message: str):
-        self.device = device
-        self.message = message
-        super().__init__(f"{device}: {message}")
 
 
 class GnmiUnreachable(GnmiError):
-    sys_code = "SYS010"
+    sys_code = UNREACHABLE
 
 
 class GnmiAuthError(GnmiError):
-    sys_code = "SYS011"
+    sys_code = AUTH_FAILED
 
 
 class GnmiTlsError(GnmiError):
     """The device's certificate did not verify against the CA (the TLS analogue of a host key)."""
 
-    sys_code = "SYS012"
+    sys_code = HOST_KEY
 
 
 class GnmiTimeout(GnmiError):
-    sys_code = "SYS013"
+    sys_code = TIMEOUT
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from pysnmp.proto.rfc1902 import ObjectName
 from pysnmp.proto.rfc1905 import EndOfMibView, NoSuchInstance, NoSuchObject
 
 from losslessd import counters_oids as oids
+from losslessd.collect import AUTH_FAILED, TIMEOUT, UNREACHABLE, DeviceError
 
 DEFAULT_TIMEOUT_S = 2.0
 DEFAULT_RETRIES = 1
@@ -78,34 +79,27 @@ _AUTH_ERRORS = (
 _AUTH_STATUS = {"authorizationError", "noAccess"}
 
 
-class SnmpError(Exception):
+class SnmpError(DeviceError):
     """An SNMP poll that failed; ``sys_code`` is the SYS finding it becomes (SYS014: bad answer)."""
-
-    sys_code = "SYS014"
-
-    def __init__(self, device: str, message: str):
-        self.device = device
-        self.message = message
-        super().__init__(f"{device}: {message}")
 
 
 class SnmpUnreachable(SnmpError):
     """No way to send to the device (unresolvable name, no route)."""
 
-    sys_code = "SYS010"
+    sys_code = UNREACHABLE
 
 
 class SnmpAuthError(SnmpError):
     """The agent rejected our SNMPv3 user, key or security level."""
 
-    sys_code = "SYS011"
+    sys_code = AUTH_FAILED
 
 
 class SnmpTimeout(SnmpError):
     """No answer within timeout x (retries + 1). Under SNMPv2c a wrong community looks like this too:
     agents drop such requests silently."""
 
-    sys_code = "SYS013"
+    sys_code = TIMEOUT
 
 
 @dataclass(frozen=True)

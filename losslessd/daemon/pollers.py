@@ -29,6 +29,7 @@ from collections.abc import Collection
 from typing import Any, ClassVar
 
 from .. import counters_oids as oids
+from ..collect import COMMAND_FAILED, TIMEOUT
 from ..collect.snmp import SnmpError, SnmpSample, make_poller, target_for
 from ..collect.ssh import CollectError, Session
 from ..inventory import Host
@@ -174,12 +175,12 @@ class SshCounters(Poller):
             result = await asyncio.wait_for(asyncio.to_thread(session.run), timeout + _SSH_GRACE_S)
             if result.refused:
                 index, why = next(iter(result.refused.items()))
-                raise CollectError("SYS014", f"`{result.sections[index][0]}` failed: {why}")
+                raise CollectError(COMMAND_FAILED, f"`{result.sections[index][0]}` failed: {why}")
             return reading_from_commands(device, host.platform.id, dict(result.sections), time.monotonic(),
                                          time.time())
         except asyncio.TimeoutError:
             session.abort()
-            raise PollFailed(f"SYS013: no answer within {timeout:g} s") from None
+            raise PollFailed(f"{TIMEOUT}: no answer within {timeout:g} s") from None
         except asyncio.CancelledError:
             session.abort()
             raise
@@ -300,7 +301,7 @@ class _Stream:
             try:
                 await asyncio.wait_for(self.arrived.wait(), limit)
             except asyncio.TimeoutError:
-                raise PollFailed(f"SYS013: the gNMI stream of {t.host}:{t.port} delivered nothing "
+                raise PollFailed(f"{TIMEOUT}: the gNMI stream of {t.host}:{t.port} delivered nothing "
                                  f"for {limit:.0f} s") from None
         item = self.delivered.popleft()
         if isinstance(item, str):

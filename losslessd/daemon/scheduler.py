@@ -20,6 +20,11 @@ from ..collect.pull import backoff
 log = logging.getLogger(__name__)
 
 
+def timing(poll) -> dict:
+    """Schedule's keywords from the poll settings (the interval aside)."""
+    return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
+
+
 @dataclass
 class _Slot:
     due: float

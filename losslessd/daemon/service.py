@@ -43,7 +43,7 @@ from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
 from .notify import Notifier
-from .scheduler import Runner, Schedule
+from .scheduler import Runner, Schedule, timing
 from .settings import Settings, load_settings
 from .shard import Shard, split
 from .sinks import Change, LogSink, Sink, Sinks, WebhookSink
@@ -61,11 +61,6 @@ SCRAPE_WAIT_S = 20.0  # a scrape waits this long for a worker's families, then g
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a worker that keeps dying
 DRIFT = "drift"  # the one entry of the drift schedule: a drift run covers the whole fabric
 SOURCE_NAMES = {"snmp": "SNMP", "gnmi": "gNMI", "ssh": "SSH"}  # as the status line writes them
-
-
-def _timing(poll) -> dict:
-    """Schedule.configure's keywords from the poll settings (the interval aside)."""
-    return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
 
 
 def worker_count(settings: Settings, override: int | None, devices: int) -> int:
@@ -155,7 +150,7 @@ class Daemon:
         self._warn_fd_limit(settings)
         for worker in self.workers:
             await self._start_worker(worker)
-        backoff = _timing(settings.poll)
+        backoff = timing(settings.poll)
         self.drift_runner = Runner("drift", Schedule(settings.drift.interval_s, **backoff), self._drift_round, 1)
         self._set_drift(settings)
         tasks = [asyncio.create_task(self.drift_runner.run(self._stop), name="drift"),
@@ -550,7 +545,7 @@ class Daemon:
                 except LinkClosed:
                     pass  # it died: it is started again with the new settings and devices
                 await self._send_configs(worker, joined)  # a device that joined this worker brings its config
-        self.drift_runner.schedule.configure(new.drift.interval_s, **_timing(new.poll))
+        self.drift_runner.schedule.configure(new.drift.interval_s, **timing(new.poll))
         self._set_drift(new)
         self.drift_runner.wake()
 

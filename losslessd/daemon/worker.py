@@ -43,7 +43,7 @@ from . import logs
 from .ipc import Link, LinkClosed
 from .metrics import Format, Metrics
 from .pollers import POLLERS, Poller, PollFailed
-from .scheduler import Runner, Schedule
+from .scheduler import Runner, Schedule, timing
 from .settings import Settings
 
 log = logging.getLogger("losslessd.worker")
@@ -51,11 +51,6 @@ log = logging.getLogger("losslessd.worker")
 BEAT_S = 1.0  # status to the daemon; it restarts a worker silent for WorkerSet.silent_s
 FLUSH_S = 0.2  # events and history rows wait at most this long to be sent
 DAY_S = 86400.0
-
-
-def _timing(poll) -> dict:
-    """Schedule.configure's keywords from the poll settings (the interval aside)."""
-    return {"jitter": poll.jitter, "backoff_initial_s": poll.backoff_initial_s, "backoff_max_s": poll.backoff_max_s}
 
 
 def detectors_for(settings: Settings, propose: Proposer | None = None) -> Detectors:
@@ -96,7 +91,7 @@ class ShardWorker:
                 poller = self.pollers[cls.source] = cls(settings)
                 self.trackers[cls.source] = CounterTracker()
                 interval = cls.interval_s(settings) or DAY_S
-                self.runners[cls.source] = Runner(cls.source, Schedule(interval, **_timing(settings.poll)),
+                self.runners[cls.source] = Runner(cls.source, Schedule(interval, **timing(settings.poll)),
                                                   self._job(poller), settings.poll.concurrency)
         else:
             if (settings.detection != old.detection
@@ -111,7 +106,7 @@ class ShardWorker:
             for source, poller in self.pollers.items():
                 poller.reconfigure(settings)
                 runner = self.runners[source]
-                runner.schedule.configure(type(poller).interval_s(settings) or DAY_S, **_timing(settings.poll))
+                runner.schedule.configure(type(poller).interval_s(settings) or DAY_S, **timing(settings.poll))
         self.devices = list(devices)
         self.targets = {source: p.targets(settings, devices) for source, p in self.pollers.items()}
         gone: set[str] = set()
