@@ -1,6 +1,6 @@
 """SCH: the lossless class is scheduled so that it always drains: a weight above zero, no strict queue above it.
 
-Switch ports: the egress queue each lossless priority leaves by (the lanes of rules/ecn.py) and the other
+Switch ports: the egress queue each lossless priority leaves by (the lanes of rules/common.py) and the other
 queues' schedulers (SONiC SCHEDULER type/weight, EOS `priority strict`, NX-OS `priority level` / bandwidth,
 Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic class a lossless priority maps to
 (`mlnx_qos` prio_tc, tsa, tcbw) and the other TCs' TSA.
