@@ -87,7 +87,7 @@ class LosslessClassStarved(PortRule):
 
     device_kind = None  # switches and hosts
 
-    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)
