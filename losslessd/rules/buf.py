@@ -309,9 +309,9 @@ class SharedHeadroomPoolShort(Rule):
     group = "device"
     severity = Severity.warning
 
+    kinds = frozenset({DeviceKind.switch})
+
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind != DeviceKind.switch:
-            return
         for pool in device.buffer_pools.values():
             if pool.shared_headroom_bytes:
                 yield from self._pool(ctx, device, pool)

@@ -205,9 +205,9 @@ class LosslessOnL2Flooding(Rule):
     scope = "port"
     severity = Severity.warning
 
+    kinds = frozenset({DeviceKind.switch})
+
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind != DeviceKind.switch:
-            return
         members: dict[int, set[str]] = {}
         for port in device.ports.values():
             for vlan in port.vlans or ():
