@@ -115,11 +115,13 @@ class LosslessClassStarved(PortRule):
                                    f"scheduler.min_lossless_weight_pct {floor:g} %", device=device, port=port,
                                    source=src, key=f"{q}|share", severity=Severity.warning, share_pct=round(share, 2),
                                    **section)
+        if not lossless:
+            return
         allowed = _allowed_strict(ctx, device, port) | set(lossless)
-        used = _used_units(device, port)
-        outranks = _outranking(queues, lossless)
-        strict = sorted(idx for idx in outranks if idx not in allowed and (used is None or idx in used))
-        if not (strict and lossless):
+        strict = sorted(idx for idx in _outranking(queues, lossless) if idx not in allowed)
+        used = _used_units(device, port) if strict else None  # (follows all 64 DSCPs: only for strict queues)
+        strict = [idx for idx in strict if used is None or idx in used]
+        if not strict:
             return
         # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
         # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the
