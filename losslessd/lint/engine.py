@@ -181,8 +181,7 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         mark = len(ctx.crashes)
         if rule.scope in ("device", "port"):
             found = grouper.findings(rule) if grouper is not None and rule.group is not None else {
-                key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()
-                if rule.kinds is None or device.kind in rule.kinds}
+                key: device_findings(ctx, rule, device) for key, device in fabric.devices.items()}
             findings.extend(f for key in fabric.devices for f in found.get(key, ()))
         else:
             findings.extend(_guard(ctx, rule, lambda: list(rule.check(ctx))))
@@ -232,7 +231,10 @@ class LocalResults(Protocol):
 
 
 def device_findings(ctx: Context, rule: Rule, device: Device) -> list[Finding]:
-    """What a device- or port-scope rule finds on one device (a crash becomes a SYS900 finding)."""
+    """What a device- or port-scope rule finds on one device (a crash becomes a SYS900 finding); nothing on a
+    device of a kind the rule does not look at (``Rule.kinds``), on every path: plain, grouped and parallel."""
+    if rule.kinds is not None and device.kind not in rule.kinds:
+        return []
     try:
         return list(rule.check_device(ctx, device))
     except Exception as exc:  # noqa: BLE001 - deliberate: one rule/device must not stop a run

@@ -1,6 +1,6 @@
 """BUF: every lossless PG has a buffer profile whose headroom can absorb what is in flight after XOFF.
 
-The lossless PGs of a port are those its lossless priorities use (see rules/ecn.py
+The lossless PGs of a port are those its lossless priorities use (see rules/common.py
 ``lossless_lanes``). Switch ports only: a ConnectX NIC computes its receive-buffer xoff itself
 (mlx5 port_buffer.c). The maths lives in losslessd/headroom.py.
 """
@@ -13,20 +13,16 @@ from collections.abc import Iterator
 from .. import headroom
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
-from ..lint.registry import PortRule, Rule, register
+from ..lint.registry import Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .common import Lane, split_lanes
+from .common import Lane, LaneRule
 
 
-class _BufRule(PortRule):
-    depends_on_pfc = True
-    reports_unknown_lane = False  # one rule of the family says when a lossless priority's PG is unknown
+class _BufRule(LaneRule):
+    hop = "pg"  # BUF003 says when a lossless priority's PG is unknown
 
-    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
-        known, said = split_lanes(self, ctx, device, port, "pg")
-        yield from said
-        for lane in known:
-            yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
+    def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
+        yield from self.check_pg(ctx, device, port, lane, port.priority_groups.get(lane.pg))
 
     def check_pg(self, ctx: Context, device: Device, port: Port, lane: Lane, pg: PriorityGroup | None,
                  ) -> Iterator[Finding]:
@@ -313,9 +309,9 @@ class SharedHeadroomPoolShort(Rule):
     group = "device"
     severity = Severity.warning
 
+    kinds = frozenset({DeviceKind.switch})
+
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind != DeviceKind.switch:
-            return
         for pool in device.buffer_pools.values():
             if pool.shared_headroom_bytes:
                 yield from self._pool(ctx, device, pool)

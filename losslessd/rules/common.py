@@ -3,16 +3,18 @@
     message text    numbers, priorities, queues_text, TRUST_LABEL
     the chain       first_break: where one lossless DSCP's DSCP -> priority -> PG -> queue chain breaks on a port
                     (MAP001, PTH001); cnp_priority (MAP002, PTH002); trust_findings (MAP003, NIC002)
-    lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH)
+    lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH); LaneRule,
+                    the base of the ECN and BUF port rules
     paths           the fabric's losslessd.paths view, shared by the path (PTH) and deadlock (DLK) rules
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
-from ..lint.registry import Rule
+from ..lint.finding import Finding
+from ..lint.registry import PortRule, Rule
 from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
 from ..paths import Paths, fabric_paths
 
@@ -220,17 +222,33 @@ def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
     return ctx.memo(_lane_groups, port)[hop]
 
 
-def split_lanes(rule, ctx, device: Device, port: Port, hop: Literal["queue", "pg"]) -> tuple[list[Lane], list]:
-    """The port's lanes whose queue (or PG) is known, and for the others one unverified finding each, from the rule
-    of the family that reports them (``reports_unknown_lane``)."""
-    known = [lane for lane in lanes_by(ctx, port, hop) if getattr(lane, hop) is not None]
-    unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
-    if not unknown or not rule.reports_unknown_lane:
-        return known, []
-    what = "egress queue" if hop == "queue" else "ingress PG"
-    return known, [rule.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
-                                   f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
-                                   device=device, port=port, source=port.map_source or port.source)]
+class LaneRule(PortRule):
+    """A switch-port rule checked on each of the port's lossless lanes whose ``hop`` (queue: ECN, PG: BUF) is known,
+    the first lane per queue or PG; the family's one rule with ``reports_unknown_lane`` also says, in one
+    unverified finding, which lossless priorities' queue (or PG) the input does not show."""
+
+    hop: ClassVar[Literal["queue", "pg"]]
+    depends_on_pfc = True
+    reports_unknown_lane: ClassVar[bool] = False
+
+    def check_port(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
+        if self.reports_unknown_lane:  # only that rule works out the unknown lanes (rules run per port group)
+            yield from self._unknown_lanes(ctx, device, port)
+        for lane in lanes_by(ctx, port, self.hop):
+            if getattr(lane, self.hop) is not None:
+                yield from self.check_lane(ctx, device, port, lane)
+
+    def check_lane(self, ctx, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _unknown_lanes(self, ctx, device: Device, port: Port) -> Iterator[Finding]:
+        hop = self.hop
+        unknown = sorted({lane.priority for lane in lossless_lanes(ctx.policy, port) if getattr(lane, hop) is None})
+        if unknown:
+            what = "egress queue" if hop == "queue" else "ingress PG"
+            yield self.unverified(f"the {what} of lossless {priorities(unknown)} is not in the input, so its "
+                                  f"{'ECN marking' if hop == 'queue' else 'buffer'} could not be checked",
+                                  device=device, port=port, source=port.map_source or port.source)
 
 
 def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:

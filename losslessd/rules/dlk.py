@@ -45,8 +45,7 @@ class _FabricRule(Rule):
                 unknown.append(f"{dev}:{port}")
         if not unknown:
             return finding
-        shown = ", ".join(unknown[:4]) + (f" and {len(unknown) - 4} more" if len(unknown) > 4 else "")
-        return doubtful(finding, f"the PFC state of {shown} is not in the input; PFC is taken to be on there")
+        return doubtful(finding, f"the PFC state of {_few(unknown)} is not in the input; PFC is taken to be on there")
 
 
 @register
@@ -206,9 +205,9 @@ class LosslessOnL2Flooding(Rule):
     scope = "port"
     severity = Severity.warning
 
+    kinds = frozenset({DeviceKind.switch})
+
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind != DeviceKind.switch:
-            return
         members: dict[int, set[str]] = {}
         for port in device.ports.values():
             for vlan in port.vlans or ():
@@ -218,11 +217,15 @@ class LosslessOnL2Flooding(Rule):
             shared = [v for v in port.vlans or () if len(members[v]) > 1]
             if paused and shared:
                 others = [m for m in device.ports if m != port.name and any(m in members[v] for v in shared)]
-                shown = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
                 vlans = ranges(shared)
-                yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with {shown} in "
-                                   f"VLAN {vlans}: flooded lossless frames can deadlock", device=device, port=port,
-                                   key=vlans, vlans=vlans)
+                yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
+                                   f"{_few(others)} in VLAN {vlans}: flooded lossless frames can deadlock",
+                                   device=device, port=port, key=vlans, vlans=vlans)
+
+
+def _few(names: list[str]) -> str:
+    """The first four names, and how many more."""
+    return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
 
 
 def ranges(values: list[int]) -> str:

@@ -15,9 +15,9 @@ from typing import NamedTuple
 from .. import headroom, units
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
-from ..lint.registry import PortRule, register
+from ..lint.registry import register
 from ..model import Device, Ecn, Port
-from .common import Lane, lanes_by, split_lanes
+from .common import Lane, LaneRule, lanes_by
 
 
 def _ecn(port: Port, queue: int) -> Ecn | None:
@@ -78,19 +78,8 @@ def _where(lane: Lane) -> str:
     return f"queue {lane.queue} (lossless priority {lane.priority})"
 
 
-class _EcnRule(PortRule):
-    depends_on_pfc = True
-    reports_unknown_lane = False  # one rule of the family says when a lossless priority's queue is unknown
-
-    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
-        known, said = split_lanes(self, ctx, device, port, "queue")
-        yield from said
-        for lane in known:
-            yield from self.check_queue(ctx, device, port, lane)
-
-    def check_queue(self, ctx: Context, device: Device, port: Port, lane: Lane,
-                    ) -> Iterator[Finding]:  # pragma: no cover - interface
-        raise NotImplementedError
+class _EcnRule(LaneRule):
+    hop = "queue"  # ECN001 says when a lossless priority's queue is unknown
 
     def _at(self, device, port, lane) -> dict:
         return {"device": device, "port": port, "source": _source(port, lane.queue), "key": lane.queue}
@@ -99,7 +88,7 @@ class _EcnRule(PortRule):
 class _MarkingRule(_EcnRule):
     """A rule about ECN settings that exist: queues whose marking is off or absent are ECN001's."""
 
-    def check_queue(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
+    def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
         ecn = _ecn(port, lane.queue)
         if ecn is not None:
             yield from self.check_marking(ctx, device, port, lane, ecn)
@@ -143,7 +132,7 @@ class EcnDisabledOnLossless(_EcnRule):
     fix_sections = frozenset({"ecn"})
     reports_unknown_lane = True
 
-    def check_queue(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
+    def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
         if not ctx.policy.ecn.required:
             return
         q = port.queues.get(lane.queue)

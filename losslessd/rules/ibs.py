@@ -116,7 +116,7 @@ class _SmRule(Rule):
     kinds = frozenset({DeviceKind.subnet_manager})
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind != DeviceKind.subnet_manager or device.opensm is None:
+        if device.opensm is None:
             return
         yield from self.check_sm(ctx, device, device.opensm)
 

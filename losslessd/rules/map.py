@@ -56,7 +56,7 @@ class RoceDscpNotLossless(PortRule):
         host = device.kind == DeviceKind.host
         return (ctx.policy.nic.trust if host else ctx.policy.lossless.trust) != "pcp"  # PCP: DSCP maps classify nothing
 
-    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         unknown: list[str] = []
         unknown_source = None
         for dscp in ctx.policy.lossless.dscp:
@@ -118,7 +118,7 @@ class CnpNotStrict(PortRule):
     def applies(self, ctx: Context, device: Device) -> bool:
         return ctx.policy.cnp is not None
 
-    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         cnp = ctx.policy.cnp
         if cnp is None:  # (applies() said so)
             return

@@ -31,10 +31,11 @@ class _TosRule(Rule):
     scope = "device"
     group = "device"
     fix_sections = frozenset({"tos"})
+    kinds = frozenset({DeviceKind.host})
     policy_flag = ""
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind == DeviceKind.host and getattr(ctx.policy.nic, self.policy_flag):
+        if getattr(ctx.policy.nic, self.policy_flag):
             yield from self.check_host(ctx, device)
 
     def check_host(self, ctx: Context, device: Device) -> Iterator[Finding]:

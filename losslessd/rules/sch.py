@@ -1,6 +1,6 @@
 """SCH: the lossless class is scheduled so that it always drains: a weight above zero, no strict queue above it.
 
-Switch ports: the egress queue each lossless priority leaves by (the lanes of rules/ecn.py) and the other
+Switch ports: the egress queue each lossless priority leaves by (the lanes of rules/common.py) and the other
 queues' schedulers (SONiC SCHEDULER type/weight, EOS `priority strict`, NX-OS `priority level` / bandwidth,
 Junos scheduler priority, NVUE egress-scheduler). Host NICs: the ETS traffic class a lossless priority maps to
 (`mlnx_qos` prio_tc, tsa, tcbw) and the other TCs' TSA.
@@ -87,7 +87,7 @@ class LosslessClassStarved(PortRule):
 
     device_kind = None  # switches and hosts
 
-    def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         host = device.kind == DeviceKind.host
         unit = "TC" if host else "queue"
         lossless = _lossless_units(ctx, device, port)
@@ -115,11 +115,13 @@ class LosslessClassStarved(PortRule):
                                    f"scheduler.min_lossless_weight_pct {floor:g} %", device=device, port=port,
                                    source=src, key=f"{q}|share", severity=Severity.warning, share_pct=round(share, 2),
                                    **section)
+        if not lossless:
+            return
         allowed = _allowed_strict(ctx, device, port) | set(lossless)
-        used = _used_units(device, port)
-        outranks = _outranking(queues, lossless)
-        strict = sorted(idx for idx in outranks if idx not in allowed and (used is None or idx in used))
-        if not (strict and lossless):
+        strict = sorted(idx for idx in _outranking(queues, lossless) if idx not in allowed)
+        used = _used_units(device, port) if strict else None  # (follows all 64 DSCPs: only for strict queues)
+        strict = [idx for idx in strict if used is None or idx in used]
+        if not strict:
             return
         # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
         # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the

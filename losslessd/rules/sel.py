@@ -49,9 +49,9 @@ class NoRocePortSelected(Rule):
     # input cannot tell a misconfigured RoCE switch from one that carries no RoCE.
     severity = Severity.warning
 
+    kinds = frozenset({DeviceKind.switch})
+
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
-        if device.kind != DeviceKind.switch:
-            return
         choices = ctx.selection(device)
         if any(c.selected for c in choices):
             return
