@@ -402,8 +402,9 @@ class _Local:
         # id(LazyDevice) -> (findings of the local rules, selection, facts, [(rule code, crash message)])
         self.sent: dict[int, tuple] = {}
 
-    def findings(self, device: Device) -> list[Finding]:
-        return self.sent[id(device)][0]
+    def findings(self, devices: Iterable[Device]) -> list[Finding]:
+        sent = self.sent
+        return [f for device in devices for f in sent[id(device)][0]]
 
     def selection(self, device: Device):
         return self.sent[id(device)][1]
@@ -415,6 +416,10 @@ class _Local:
         if isinstance(value, DescribedError):
             raise value
         return value
+
+    def crashed(self, devices: Iterable[Device]) -> list[Device]:
+        sent = self.sent
+        return [device for device in devices if sent[id(device)][3]]
 
     def crashes(self, device: Device, code: str) -> list[str]:
         return [message for rule, message in self.sent[id(device)][3] if rule == code]

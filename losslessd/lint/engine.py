@@ -167,16 +167,18 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     # the grouped, plain and parallel runs all give them: the same lines on stderr whichever ran).
     crashes = [i.message for i in fabric.issues if i.code == INTERNAL_ERROR]
     grouper = _Grouper(ctx) if grouping and local is None else None
+    crashed: list[Device] = []
     if local is not None:
         # Device by device rather than rule by rule: the same list once sorted (findings of two rules never tie
         # on the sort key, and each rule's findings on a device keep their order).
-        findings.extend(f for device in fabric.devices.values() for f in local.findings(device))
+        findings.extend(local.findings(fabric.devices.values()))
+        crashed = local.crashed(fabric.devices.values())  # (few or none: asked rule by rule below)
     for n, rule_cls in enumerate(rules):
         if progress is not None:
             progress(n, len(rules), rule_cls.code)
         rule = rule_cls()
         if local is not None and rule.code in local.codes:
-            crashes.extend(m for device in fabric.devices.values() for m in local.crashes(device, rule.code))
+            crashes.extend(m for device in crashed for m in local.crashes(device, rule.code))
             continue
         mark = len(ctx.crashes)
         if rule.scope in ("device", "port"):
@@ -221,11 +223,15 @@ class LocalResults(Protocol):
 
     codes: set[str]
 
-    def findings(self, device: Device) -> list[Finding]: ...
+    def findings(self, devices: Iterable[Device]) -> list[Finding]:
+        """The local rules' findings on these devices, device after device."""
 
     def selection(self, device: Device) -> list[PortChoice]: ...
 
     def facts(self, code: str, device: Device) -> Any: ...
+
+    def crashed(self, devices: Iterable[Device]) -> list[Device]:
+        """Those of these devices on which a local rule raised, in order."""
 
     def crashes(self, device: Device, code: str) -> list[str]: ...
 
