@@ -21,7 +21,7 @@ import re
 from ...docpos import load_json, pointer
 from ...errors import InputError
 from ...limits import MAX_PORTS
-from ...model import _UNSET, DocRef, ParseIssue, Source
+from ...model import DocRef, ParseIssue, Source
 from ..base import Input, check_port_count
 
 # The CONFIG_DB tables this parser reads (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
@@ -159,19 +159,34 @@ class Doc:
 class Entry(DocRef):
     """One CONFIG_DB entry (``TABLE|key``): its fields, and where it and each field was written. An entry is the
     source of what it sets (a DocRef to itself); ``release`` drops the decoded fields once the device is built,
-    so the model keeps only the file's text."""
+    so the model keeps only the file's text.
 
-    __slots__ = ("fields", "key", "owners", "table")
+    A switch has about a thousand entries, a fleet millions: an entry sets only its own four attributes; it
+    points at the entry itself (``field`` None), its line is looked up when first read, and only an entry merged
+    from several files (_Merged) knows which file wrote each field."""
+
+    __slots__ = ("fields", "key", "table")
+    field = None  # (read-only: an entry's own place)
+    owners: dict[str, Entry] | None = None  # fields merged in from another file's entry (_Merged)
 
     def __init__(self, table: str, key: str, fields: dict, doc: Doc, parts: tuple):
         self.doc = doc
         self.parts = parts  # JSON pointer parts of the entry object in doc
-        self.field = None
-        self._line = _UNSET
         self.table = table
         self.key = key
         self.fields = fields
-        self.owners: dict[str, Entry] | None = None  # fields merged in from another file's entry
+
+    @property
+    def line(self) -> int | None:
+        try:
+            return self._line  # type: ignore[return-value]  # (an int or None once looked up)
+        except AttributeError:
+            line = self._line = self.doc.line(self.parts, None)
+            return line
+
+    @line.setter
+    def line(self, value: int | None) -> None:
+        self._line = value
 
     def source(self, field: str | None = None) -> DocRef:
         if field is None:
@@ -180,9 +195,15 @@ class Entry(DocRef):
         return DocRef(owner.doc, owner.parts, field)
 
     def merged(self, later: Entry) -> Entry:
-        out = Entry(self.table, self.key, {**self.fields, **later.fields}, later.doc, later.parts)
+        out = _Merged(self.table, self.key, {**self.fields, **later.fields}, later.doc, later.parts)
         out.owners = {f: (self.owners or {}).get(f, self) for f in self.fields if f not in later.fields}
         return out
+
+
+class _Merged(Entry):
+    """An entry whose fields come from several files (later files winning): where each earlier field came from."""
+
+    __slots__ = ("owners",)
 
 
 # Entries of the tables this parser reads, in one file (or ASIC namespace): a switch of MAX_PORTS ports with a
@@ -261,7 +282,9 @@ class ConfigDB:
         """Drop the decoded fields: entries stay the sources of what the device holds, the texts their lines."""
         for rows in self.tables.values():
             for entry in rows.values():
-                entry.fields = entry.owners = None  # type: ignore[assignment]
+                entry.fields = None  # type: ignore[assignment]
+                if entry.owners is not None:
+                    entry.owners = None
 
     def issue(self, message: str, source: Source | None, code: str = "SYS002") -> None:
         self.issues.append(ParseIssue(code=code, message=message, source=source))
@@ -285,8 +308,9 @@ class ConfigDB:
                 continue
             rows = None
             for key, fields in value.items():
-                if type(fields) is dict and fields.get("type") != "hash" and rows is not None and key not in rows:
-                    rows[key] = Entry(table, key, fields, doc, (*prefix, table, key))  # the usual entry, inline
+                if rows is not None and type(fields) is dict and key not in rows and fields.get("type") != "hash":
+                    # the usual entry, inline
+                    rows[key] = Entry(table, key, fields, doc, (*prefix, table, key) if prefix else (table, key))
                     continue
                 self._entry(doc, table, key, fields, (*prefix, table, key))
                 rows = self.tables.get(table)
