@@ -52,6 +52,8 @@ _ABSENT = object()
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = re.compile(r"\s*\{")
+# A key of at least three '|' (a VOQ system port's QUEUE|<host>|<asic>|<port>|<q>), in keys joined by newlines.
+_THREE_BARS = re.compile(r"\|[^|\n]*\|[^|\n]*\|")
 # /etc/sonic on a multi-ASIC device: config_db<N>.json is namespace asic<N> (sonic-py-common multi_asic).
 _NAMESPACE_FILE = re.compile(r"config_db(\d{1,3})\.json")
 
@@ -391,7 +393,11 @@ class _Builder:
         name a scheduler is this device's; when that cannot be told, no system-port key is read as local."""
         prefixes: dict[tuple[str, str], bool] = {}
         for table in ("QUEUE", "BUFFER_QUEUE", "BUFFER_PG"):
-            for key, e in self.db.table(table).items():
+            rows = self.db.table(table)
+            joined = "\n".join(rows)  # (searched in C: a switch has thousands of these keys)
+            if joined.count("\n") == len(rows) - 1 and not _THREE_BARS.search(joined):
+                continue  # no key of three '|' (and none of a newline)
+            for key, e in rows.items():
                 if key.count("|") != 3:
                     continue
                 parts = key.split("|")
@@ -518,14 +524,24 @@ class _Builder:
         return {k: v for k, v in facts.items() if v is not None}
 
     def _port_table(self) -> None:
+        read: dict[tuple, dict] = {}  # the fields that set more than a name, as written -> what they set
         for name, e in self.db.table("PORT").items():
-            self.port(name, e).update(
-                lanes=self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
-                speed_gbps=self.value(e, "speed", _speed, "a speed in Mb/s"),
-                # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
-                mtu_bytes=self.value(e, "mtu", _count, "an MTU in bytes"),
-                admin_up=self.choice(e, "admin_status", {"up": True, "down": False}),
-                description=self.text(e, "description"), alias=self.text(e, "alias"), _role=self.text(e, "role"))
+            fields = e.fields
+            written = (fields.get("lanes"), fields.get("speed"), fields.get("mtu"), fields.get("admin_status"),
+                       fields.get("role"))
+            try:
+                facts = read[written]
+            except (KeyError, TypeError):  # not seen yet, or values that are not strings
+                said = len(self.db.issues)
+                facts = {"lanes": self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
+                         "speed_gbps": self.value(e, "speed", _speed, "a speed in Mb/s"),
+                         # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
+                         "mtu_bytes": self.value(e, "mtu", _count, "an MTU in bytes"),
+                         "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
+                         "_role": self.text(e, "role")}
+                if said == len(self.db.issues) and all(type(w) in (str, type(None)) for w in written):
+                    read[written] = facts  # nothing said about this entry: the next ones written alike read the same
+            self.port(name, e).update(facts, description=self.text(e, "description"), alias=self.text(e, "alias"))
 
     def _vlans(self) -> None:
         """VLAN_MEMBER|Vlan<N>|<port or PortChannel>: L2 membership; a PORT-table port in no VLAN is routed ([]).
@@ -763,17 +779,26 @@ class _Builder:
         default_rule = self._start_default(poll)
         if poll is None:
             poll = float(WD_POLL_WITHOUT_GLOBAL_MS)
+        read: dict[tuple, tuple] = {}  # the fields as written -> what they set
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
-            detection = self.value(e, "detection_time", _ms, "a time in ms")
-            restoration = self.value(e, "restoration_time", _ms, "a time in ms")
-            word = self.text(e, "action") or _WD_DEFAULT_ACTION
-            action = _WD_ACTIONS.get(word)
-            if action is None:
-                self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
-                              "refuses it", e.source("action"))
-            rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
+            fields = e.fields
+            written = (fields.get("detection_time"), fields.get("restoration_time"), fields.get("action"))
+            try:
+                detection, restoration, word, action, rule = read[written]
+            except (KeyError, TypeError):  # not seen yet, or values that are not strings
+                said = len(self.db.issues)
+                detection = self.value(e, "detection_time", _ms, "a time in ms")
+                restoration = self.value(e, "restoration_time", _ms, "a time in ms")
+                word = self.text(e, "action") or _WD_DEFAULT_ACTION
+                action = _WD_ACTIONS.get(word)
+                if action is None:
+                    self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
+                                  "refuses it", e.source("action"))
+                rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
+                if said == len(self.db.issues) and all(type(w) in (str, type(None)) for w in written):
+                    read[written] = detection, restoration, word, action, rule
             for name in _port_names(key):
                 priorities = self._wd_priorities.get(name)
                 self.port(name, e)["watchdog"] = Watchdog(
