@@ -378,11 +378,19 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
             if findings:
                 found[key].extend(_plain_finding(f) for f in findings)
     out: list[tuple] = []
+    # Devices built alike select the same ports and name them alike: one list of each is sent (pickle sends an
+    # object it has sent once as a reference), and this process keeps one. Nothing changes them once made.
+    alike: dict[tuple, list] = {}
     for i, outcome in enumerate(outcomes):
         if not isinstance(outcome, Device):
             out.append((outcome,))
             continue
         key = str(i)
+        header = _header(outcome)
+        names = header["_port_names"]
+        header["_port_names"] = alike.setdefault(("names", *names), names)
+        selection = ctx.selection(outcome)
+        selection = alike.setdefault(("selection", *selection), selection)
         facts = {}
         for rule_cls in fact_rules:
             try:
@@ -390,7 +398,7 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
             except Exception as exc:  # noqa: BLE001 - raised again where the fabric rule asks (_Local.facts)
                 facts[rule_cls.code] = DescribedError(describe_exception(exc))
         crashes = [(code, message) for device, code, message in ctx.crashes if device is outcome]
-        out.append((_header(outcome), found[key], ctx.selection(outcome), facts, crashes))
+        out.append((header, found[key], selection, facts, crashes))
     return out
 
 
