@@ -68,8 +68,14 @@ def _is_plain_list(tp: Any) -> bool:
 
 
 def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True) -> str:
-    """Python for the content of the ``cls`` object named ``obj`` (see _content_function). Dicts of model objects
-    (queues, PGs: each port has its own) are keyed item by item, their items' content written out in place."""
+    """Python for the content of the ``cls`` object named ``obj`` (see _content_function)."""
+    return f"({', '.join(_content_parts(cls, obj, env, inline))},)"
+
+
+def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool) -> list[str]:
+    """The parts of _content_expression. Dicts of model objects (queues, PGs: each port has its own) are keyed item
+    by item, their items' content written out in place beside their keys; so are, in a port, the model objects
+    a port has of its own (watchdog, NIC DCQCN record, link pause: one per port, tokened once each in vain)."""
     hints = typing.get_type_hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     parts: list[str] = []
@@ -86,14 +92,17 @@ def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool =
             item = typing.get_args(inner)[1]
             var = f"x{len(env)}"
             if inline:
-                expr = _content_expression(item, var, env, inline=False)
+                expr = ", ".join(_content_parts(item, var, env, inline=False))
             else:
                 env[f"c_{var}"] = _content_function(item)
                 expr = f"c_{var}({var}, memo, token)"
             parts.append(f"_tuple([(k, {expr}) for k, {var} in {v}.items()])")
+        elif cls is Port and _is_model(inner):
+            env[f"c_{f.name}"] = _content_function(inner)
+            parts.append(f"(None if {v} is None else c_{f.name}({v}, memo, token))")
         else:
             parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
-    return f"({', '.join(parts)},)"
+    return parts
 
 
 @cache
@@ -166,5 +175,5 @@ class Keys:
     def device(self, device: Device, choices: list) -> tuple:
         """The device's settings, and per port (in order) its key and whether and by which rule it is selected."""
         port = self.port
-        ports = tuple((port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices, strict=True))
+        ports = tuple([(port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices, strict=True)])
         return _content_function(Device)(device, self._memo, self.token), ports
