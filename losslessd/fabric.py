@@ -402,6 +402,39 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
     return out
 
 
+# What a device costs to parse and lint besides its files' bytes, in bytes of them (bench/lint_scale.py: a 4 kB host
+# capture costs about as much as 6 kB of a switch's CONFIG_DB).
+DEVICE_BYTES = 2048
+# Files looked at for their size when sharing the devices out (one in every few of a larger fabric's).
+SIZED_FILES = 2048
+
+
+def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tuple[str, list[Path]]]]:
+    """Runs of the devices, a few per worker, so that none waits long for the last; of about the same cost (a
+    switch costs as much as 20 hosts, and a fabric lists its hosts apart from its switches: shares of as many
+    devices would leave one worker with all the switches); of SHARE_MAX_DEVICES at most, as a worker holds its
+    share's devices until it is done with them. A device's cost is its first file's size (one device in every
+    few is measured, the ones between costing as much as the last measured)."""
+    step = max(1, len(groups) // SIZED_FILES)
+    sizes: list[int] = []
+    for i in range(0, len(groups), step):
+        try:
+            size = os.stat(groups[i][1][0]).st_size
+        except OSError:
+            size = 0  # (the worker says what is wrong with it)
+        sizes.append(size + DEVICE_BYTES)
+    target = max(1, sum(sizes) * step // (workers * 4))
+    shares: list[list[tuple[str, list[Path]]]] = [[]]
+    cost = 0
+    for i, group in enumerate(groups):
+        if cost >= target or len(shares[-1]) >= SHARE_MAX_DEVICES:
+            shares.append([])
+            cost = 0
+        shares[-1].append(group)
+        cost += sizes[i // step]
+    return [share for share in shares if share]
+
+
 class _Local:
     """engine.LocalResults: what the workers sent, per device of the fabric."""
 
@@ -441,10 +474,7 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
 
     local_rules = [r for r in rules if is_local(r)]
     fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts]
-    # A few shares per worker, so none waits long for the last; not too large, as a worker holds its share's
-    # devices until it is done with them.
-    size = max(1, min(-(-len(groups) // (workers * 4)), SHARE_MAX_DEVICES))
-    shares = [groups[i:i + size] for i in range(0, len(groups), size)]
+    shares = _shares(groups, workers)
     try:
         limit: int | None = max_file_bytes()
     except InputError:
