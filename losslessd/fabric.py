@@ -414,7 +414,7 @@ def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tup
     switch costs as much as 20 hosts, and a fabric lists its hosts apart from its switches: shares of as many
     devices would leave one worker with all the switches); of SHARE_MAX_DEVICES at most, as a worker holds its
     share's devices until it is done with them. A device's cost is its first file's size (one device in every
-    few is measured, the ones between costing as much as the last measured)."""
+    few is measured, the ones between costing as much as the costlier of the two measured around them)."""
     step = max(1, len(groups) // SIZED_FILES)
     sizes: list[int] = []
     for i in range(0, len(groups), step):
@@ -424,6 +424,7 @@ def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tup
             size = 0  # (the worker says what is wrong with it)
         sizes.append(size + DEVICE_BYTES)
     target = max(1, sum(sizes) * step // (workers * 4))
+    last = len(sizes) - 1
     shares: list[list[tuple[str, list[Path]]]] = [[]]
     cost = 0
     for i, group in enumerate(groups):
@@ -431,7 +432,8 @@ def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tup
             shares.append([])
             cost = 0
         shares[-1].append(group)
-        cost += sizes[i // step]
+        at = i // step
+        cost += sizes[at] if i % step == 0 else max(sizes[at], sizes[min(at + 1, last)])
     return [share for share in shares if share]
 
 

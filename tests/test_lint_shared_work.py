@@ -117,6 +117,30 @@ def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
     assert fabric_mod.worker_count(None, 5) == 2
 
 
+@pytest.mark.parametrize("sized", [fabric_mod.SIZED_FILES, 16], ids=["every-file-sized", "one-in-21-sized"])
+def test_shares_are_runs_of_the_devices_of_about_the_same_cost(tmp_path, monkeypatch, sized):
+    """A fabric lists its hosts apart from its switches, and a switch's CONFIG_DB costs as much as 20 host
+    captures: shares cut by the files' size spread the switches over several shares (shares of as many devices
+    put all 40 here into two), and hold every device once, in order."""
+    monkeypatch.setattr(fabric_mod, "SIZED_FILES", sized)
+    groups = []
+    for i in range(300):
+        host = tmp_path / f"gpu{i:03d}.capture"
+        host.write_bytes(b"x" * 4_000)
+        groups.append((host.stem, [host]))
+    for i in range(40):
+        (tmp_path / f"leaf{i:02d}").mkdir()
+        switch = tmp_path / f"leaf{i:02d}" / "config_db.json"
+        switch.write_bytes(b"x" * 120_000)
+        groups.append((switch.parent.name, [switch]))
+    shares = fabric_mod._shares(groups, 2)
+    assert [group for share in shares for group in share] == groups
+    assert all(1 <= len(share) <= fabric_mod.SHARE_MAX_DEVICES for share in shares)
+    assert len([share for share in shares if any(name.startswith("leaf") for name, _ in share)]) >= 4
+    costs = [sum(files[0].stat().st_size + fabric_mod.DEVICE_BYTES for _, files in share) for share in shares]
+    assert max(costs) <= 2 * sum(costs) / (2 * 4)  # a few shares per worker, none more than twice its part
+
+
 # ---- one port set apart -------------------------------------------------------------------------------------
 PORTS = 16
 LEAF = ROOT / "examples" / "fabric" / "leaf1" / "config_db.json"
