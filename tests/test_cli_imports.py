@@ -19,8 +19,8 @@ NOT_FOR_THESE = ("losslessd.daemon", "losslessd.fix", "losslessd.render", "lossl
                  "losslessd.history", "netmiko", "napalm", "pysnmp", "asyncssh", "jinja2", "jsonschema",
                  "prometheus_client", "multiprocessing", "concurrent.futures", "rich")
 # `--help` lists the commands from their sources: it needs no rule, parser, model, policy or validator.
-NOT_FOR_HELP = ("losslessd.model", "losslessd.policy", "losslessd.rules", "losslessd.parse", "losslessd.api", "pydantic",
-                "yaml")
+NOT_FOR_HELP = ("losslessd.model", "losslessd.policy", "losslessd.rules", "losslessd.parse", "losslessd.api",
+                "pydantic", "yaml")
 
 _RUN = """
 import json, sys

@@ -74,7 +74,7 @@ class _Listed(TyperCommand):
     _text: str | None = None
     _read = False
 
-    @property  # type: ignore[override]
+    @property
     def help(self) -> str | None:
         if not self._read and self.name in COMMANDS:
             self._text, self._read = _help(*COMMANDS[self.name]), True
