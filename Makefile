@@ -15,9 +15,17 @@ $(VENV)/.test-installed: $(VENV)/.installed pyproject.toml
 	$(PIP) install -e '.[test,dev]'
 	touch $@
 
-venv: $(VENV)/.installed
+# The package byte-compiled, again whenever a source changes: where PYTHONDONTWRITEBYTECODE is set or the
+# source folder is read-only, Python would otherwise compile every module on every start (a lint of the
+# example fabric: 340 ms instead of 240 ms).
+SOURCES := $(shell find losslessd -name '*.py')
+$(VENV)/.bytecode: $(VENV)/.installed $(SOURCES)
+	$(PY) -m compileall -q losslessd
+	touch $@
 
-test-deps: $(VENV)/.test-installed
+venv: $(VENV)/.installed $(VENV)/.bytecode
+
+test-deps: $(VENV)/.test-installed $(VENV)/.bytecode
 
 # Debian tools some tests and benches use: promtool (Prometheus rules), snmpd and the net-snmp tools
 # (the fast SNMP path's SNMPv3 peer, bench/daemon_scale.py's agents and net-snmp reference).

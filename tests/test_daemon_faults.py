@@ -194,7 +194,9 @@ def test_garbage_answers_fail_the_poll_by_name_raise_nothing_and_recover(daemon,
     try:
         snmp = wait_for(lambda: failed("snmp"), "the failed SNMP poll logged")
         assert snmp[0]["level"] == "warning" and "leaf1" in snmp[0]["msg"] and "not numbers" in snmp[0]["msg"]
+        assert "SYS014: unusable answer" in snmp[0]["msg"]  # the code `pull` gives the same case
         ssh = wait_for(lambda: failed("ssh"), "the failed SSH counter poll logged")
+        assert "SYS014: unusable answer" in ssh[0]["msg"]
         assert "`show pfcwd stats`" in ssh[0]["msg"] or "`show queue wredcounters`" in ssh[0]["msg"]
         wait_for(lambda: daemon.value("losslessd_up", device="leaf1") == 0, "leaf1 marked down")
     finally:

@@ -16,6 +16,7 @@ from .options import (
     FORMAT_OPTION,
     IGNORE_OPTION,
     MAX_FILE_MB_OPTION,
+    MODEL_OPTION,
     PATHS_ARGUMENT,
     POLICY_OPTION,
     SELECT_OPTION,
@@ -35,9 +36,7 @@ def fix(
                                                          help="Output format.")] = output.Format.text,
     topology: Annotated[Path | None, TOPOLOGY_OPTION] = None,
     max_file_mb: Annotated[float | None, MAX_FILE_MB_OPTION] = None,
-    model: Annotated[str | None, typer.Option("--model", help="Hardware model of devices whose input names none "
-                                              "(e.g. N9K-C93180YC-EX, qfx5120-48y): chooses the command family "
-                                              "where the CLI differs.")] = None,
+    model: Annotated[str | None, MODEL_OPTION] = None,
 ) -> None:
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 

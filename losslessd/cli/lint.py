@@ -14,7 +14,15 @@ from ..limits import set_max_file_mb
 from ..lint.finding import Severity
 from ..report import Format, render
 from ..report import text as text_report
-from .options import FORMAT_OPTION, IGNORE_OPTION, PATHS_ARGUMENT, POLICY_OPTION, SELECT_OPTION, TOPOLOGY_OPTION
+from .options import (
+    FORMAT_OPTION,
+    IGNORE_OPTION,
+    MODEL_OPTION,
+    PATHS_ARGUMENT,
+    POLICY_OPTION,
+    SELECT_OPTION,
+    TOPOLOGY_OPTION,
+)
 from .term import ProgressLine, color_wanted
 
 
@@ -45,8 +53,7 @@ def lint(
     explain_selection: Annotated[bool, typer.Option("--explain-selection", help="Before the report, list every port "
                                                     "in or out of the RoCE-facing set and the policy rule that "
                                                     "decided (text output on stdout).")] = False,
-    model: Annotated[str | None, typer.Option("--model", help="With --fix: the hardware model of devices whose "
-                                              "input names none (chooses the command family).")] = None,
+    model: Annotated[str | None, MODEL_OPTION] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
                                              "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default). "
                                              "Findings are the same either way.")] = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
 from typing import Annotated, Any
@@ -39,19 +40,60 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
 }
 
 
+class CommandGroup(TyperGroup):
+    """A group whose --help lists each command with the whole first paragraph of its help (click cuts it
+    after some 60 characters with "...", in mid-phrase)."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.short_help or _first_paragraph(command.help)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _first_paragraph(text: str | None) -> str:
+    return " ".join(inspect.cleandoc(text).split("\n\n")[0].split()) if text else ""
+
+
+def new_app(cls: type[TyperGroup] = CommandGroup, **settings: Any) -> typer.Typer:
+    """A losslessd command or group. Help is plain text: one look on a terminal, in a pipe and in the docs,
+    and no rich import (`losslessd --help` starts in half the time). No shell-completion options, no rich
+    tracebacks (main() reports errors)."""
+    return typer.Typer(cls=cls, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                       **settings)
+
+
 class _Listed(TyperCommand):
-    """A subcommand as `losslessd --help` lists it (name and help text) before its module is imported."""
+    """A subcommand as `losslessd --help` lists it (name and help text) before its module is imported. The help
+    text is read from the module's source only when a listing shows it (running a command never needs it)."""
+
+    _text: str | None = None
+    _read = False
+
+    @property
+    def help(self) -> str | None:
+        if not self._read and self.name in COMMANDS:
+            self._text, self._read = _help(*COMMANDS[self.name]), True
+        return self._text
+
+    @help.setter
+    def help(self, value: str | None) -> None:  # click's __init__ sets it (None)
+        self._text = value
 
 
-class _LazyGroup(TyperGroup):
+class _LazyGroup(CommandGroup):
     """The top-level group: builds a subcommand from its module when it is run or its help is asked for, and
     ends an operator error (InputError) of every command the same way: one line on stderr, exit 2 (done here
     rather than around ``app()`` so that typer's CliRunner, in the tests, sees what a shell sees)."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
-        for name, (module, function) in COMMANDS.items():
-            self.commands.setdefault(name, _Listed(name=name, help=_help(module, function)))
+        for name in COMMANDS:
+            self.commands.setdefault(name, _Listed(name=name))
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         name, command, rest = super().resolve_command(ctx, args)
@@ -73,7 +115,7 @@ def _load(name: str, module: str, function: str | None) -> Any:
         group = typer.main.get_group(mod.app)
         group.name = name
         return group
-    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    one = new_app()
     one.command(name)(getattr(mod, function))
     return typer.main.get_command(one)
 
@@ -96,8 +138,8 @@ def _help(module: str, function: str | None) -> str | None:
     return None
 
 
-app = typer.Typer(cls=_LazyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
+app = new_app(_LazyGroup, no_args_is_help=True,
+              help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
                   "Exit codes (every command): 0 clean; 1 findings (lint, fix) or devices that failed (pull); "
                   "2 unusable input or usage error, nothing readable; 3 internal error (a bug in losslessd, "
                   f"never a finding; {DEBUG_ENV}=1 or --debug prints its traceback). Input files are read "
@@ -123,6 +165,9 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
 def main() -> None:
     """Run the CLI: every outcome is an exit code of the table above, never a bare traceback (a subcommand's
     module is imported inside ``app()``: an import that fails is an internal error too)."""
+    # The policy and settings models are losslessd's own: no pydantic plugin has business in them, and looking
+    # for one reads every installed package's entry points on each start (PYDANTIC_DISABLE_PLUGINS= undoes it).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         app()
     except SystemExit as exc:

@@ -36,6 +36,10 @@ def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.
 # What lint and fix read: the inputs, the policy, and the rules.
 PATHS_ARGUMENT = typer.Argument(help="Device files or fabric folders.")
 POLICY_OPTION = typer.Option("--policy", "-p", help="Shipped policy name or policy file.")
+# render, fix and lint --fix: where a platform's CLI differs by hardware (EOS Sand, NX-OS 3000, Junos QFX10k).
+MODEL_OPTION = typer.Option("--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, N9K-C93180YC-EX, qfx5120-48y): "
+                            "chooses the command family where a platform's CLI differs. fix and lint --fix use it for "
+                            "devices whose input names none.")
 SELECT_OPTION = typer.Option("--select", help="Only these rules (code, prefix or name; comma list).")
 IGNORE_OPTION = typer.Option("--ignore", help="Skip these rules (code, prefix or name; comma list).")
 TOPOLOGY_OPTION = typer.Option("--topology", help="Topology file (links, tiers, routing); default: topology.yaml in "

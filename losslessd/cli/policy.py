@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from ..policy import load_policy, shipped
+from .main import new_app
 
-app = typer.Typer(no_args_is_help=True, help="Validate and inspect lossless policies.")
+app = new_app(no_args_is_help=True, help="Validate and inspect lossless policies.")
 
 
 @app.command("check")

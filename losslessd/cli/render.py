@@ -15,7 +15,7 @@ from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
-from .options import MAX_FILE_MB_OPTION, POLICY_OPTION, platform_choice
+from .options import MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
 
 # `render --platform`: the platforms with a templates/<platform>/profile.j2.
 RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.")
@@ -35,9 +35,7 @@ def render(
     sku: Annotated[str | None, typer.Option("--sku", help="SONiC hwsku (e.g. Arista-7060X6-64PE-O128S2, "
                                             "ACS-MSN4700): its headroom comes from its pg_profile_lookup.ini or, on "
                                             "Spectrum, buffer_headroom_mellanox.lua.")] = None,
-    model: Annotated[str | None, typer.Option("--model", help="Hardware model (e.g. DCS-7280SR3-48YC8, "
-                                              "N9K-C93180YC-EX, qfx5120-48y): chooses the command family where a "
-                                              "platform's CLI differs.")] = None,
+    model: Annotated[str | None, MODEL_OPTION] = None,
     family: Annotated[str | None, typer.Option("--family", help="Command family, when the model is not known: "
                                                "arista_eos sand|trident-tomahawk; cisco_nxos n9k|n3k; juniper_junos "
                                                "qfx5000|qfx10000-ptx.")] = None,

@@ -18,11 +18,12 @@ from ..tune.score import Weights
 from ..tune.search import Strategy
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
+from .main import new_app
 from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION
 from .pull import preflight
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=False,
-                  help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.")
+app = new_app(no_args_is_help=False,
+              help="Tune ECN (Kmin, Kmax, Pmax) from benchmark results; `tune report` shows a tune's trials.")
 
 
 @app.callback(invoke_without_command=True)

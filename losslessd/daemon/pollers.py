@@ -122,7 +122,7 @@ class SnmpCounters(Poller):
             raise PollFailed(f"{exc.sys_code}: {exc.message}") from None
         reading = reading_from_snmp(sample)
         if not reading.values:  # an agent that answers, but not with counters
-            raise PollFailed(f"unusable answer: {_no_counters(sample)}")
+            raise PollFailed(f"{COMMAND_FAILED}: unusable answer: {_no_counters(sample)}")
         return reading
 
     def reconfigure(self, settings: Settings) -> None:
@@ -187,7 +187,7 @@ class SshCounters(Poller):
         except CollectError as exc:
             raise PollFailed(f"{exc.code}: {exc.message}") from None
         except ValueError as exc:
-            raise PollFailed(f"unusable answer: {exc}") from None
+            raise PollFailed(f"{COMMAND_FAILED}: unusable answer: {exc}") from None
 
 
 class GnmiCounters(Poller):
