@@ -7,6 +7,7 @@ layout only changes together with that schema (a new ``version`` for anything no
 from __future__ import annotations
 
 import json
+import math
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -66,16 +67,20 @@ def dumps(doc: dict, rows: tuple[str, ...]) -> str:
         return node
 
     text = json.dumps(mark(doc), indent=2, ensure_ascii=False)
-    encode = _ENCODER.encode
-    for token, items in lists.items():
-        quoted = json.dumps(token)
-        before, found, after = text.partition(quoted)
-        assert found
-        line = before[before.rfind("\n") + 1:]
+    parts, start = [], 0  # the report is tens of MB for a large fabric: joined once, not spliced per list
+    for token, items in sorted(lists.items(), key=lambda kv: text.index(json.dumps(kv[0]))):
+        at = text.index(json.dumps(token), start)
+        line = text[text.rfind("\n", 0, at) + 1:at]
         indent = " " * (len(line) - len(line.lstrip(" ")))  # the key's
-        inner = ",\n".join(f"{indent}  {encode(item)}" for item in items)
-        text = before + (f"[\n{inner}\n{indent}]" if items else "[]") + after
-    return text + "\n"
+        parts.append(text[start:at])
+        if items:
+            parts += ["[\n", indent, "  ", f",\n{indent}  ".join(map(_ENCODER.encode, items)), "\n", indent, "]"]
+        else:
+            parts.append("[]")
+        start = at + len(json.dumps(token))
+    parts.append(text[start:])
+    parts.append("\n")
+    return "".join(parts)
 
 
 def _token(key: str, lists: dict[str, list], items: list) -> str:
@@ -84,7 +89,8 @@ def _token(key: str, lists: dict[str, list], items: list) -> str:
     return token
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+# The rows are dicts and lists built for the report (no cycles): the check for them would cost a tenth of the dump.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False)
 
 
 def _device(device, choices) -> dict:
@@ -96,6 +102,9 @@ def _device(device, choices) -> dict:
     return out
 
 
+_SEVERITY = {s: s.value for s in Severity}
+
+
 def finding_dict(f: Finding) -> dict:
     src = f.source
     location = None
@@ -104,7 +113,7 @@ def finding_dict(f: Finding) -> dict:
     return {
         "code": f.code,
         "name": f.name,
-        "severity": f.severity.value,
+        "severity": _SEVERITY[f.severity],
         "message": f.message,
         "device": f.device,
         "port": f.port,
@@ -118,8 +127,15 @@ def finding_dict(f: Finding) -> dict:
 
 
 def jsonable_data(f: Finding) -> dict:
-    """The finding's numbers in JSON's types: tuples and sets become lists, enums their values, inf/nan null."""
-    return dump(f.data, mode="json")
+    """The finding's numbers in JSON's types: tuples and sets become lists, enums their values, inf/nan null.
+    Most findings carry a few plain numbers and words under string keys: those are returned as they are."""
+    data = f.data
+    for key, value in data.items():
+        kind = type(value)
+        if type(key) is not str or not (kind is str or kind is int or kind is bool or value is None
+                                        or (kind is float and math.isfinite(value))):
+            return dump(data, mode="json")
+    return data
 
 
 def _path(path: str | None) -> str | None:
