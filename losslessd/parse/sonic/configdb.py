@@ -306,7 +306,15 @@ class ConfigDB:
             if not isinstance(value, dict):
                 self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
-            rows = None
+            if value and table not in self.tables:  # the usual table: its first file, every entry an object of fields
+                rows = ({key: Entry(table, key, fields, doc, (*prefix, table, key)) for key, fields in value.items()
+                         if type(fields) is dict and fields.get("type") != "hash"} if prefix else
+                        {key: Entry(table, key, fields, doc, (table, key)) for key, fields in value.items()
+                         if type(fields) is dict and fields.get("type") != "hash"})
+                if len(rows) == len(value):
+                    self.tables[table] = rows
+                    continue
+            rows = None  # (entry by entry, when some are not plain objects: they are reported or unwrapped in order)
             for key, fields in value.items():
                 if rows is not None and type(fields) is dict and key not in rows and fields.get("type") != "hash":
                     # the usual entry, inline
