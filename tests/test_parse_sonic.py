@@ -240,3 +240,28 @@ def test_every_key_is_found_on_its_own_line_whichever_order_lines_are_asked(orde
     doc = Doc(Input("config_db.json", text))
     found = {parts: doc.line(parts) if len(parts) < 3 else doc.line(parts[:2], parts[2]) for parts in wanted}
     assert found == truth
+
+
+def test_positional_constructors_make_what_the_keyword_call_makes():
+    """The parser builds queues, PGs and watchdogs without the keyword call: every field is set, named ones to
+    the values given, the others to the class's own defaults (a field left unset would raise when a rule reads it)."""
+    import dataclasses
+
+    from losslessd.model import PriorityGroup, Queue, Scheduler, Source, Watchdog
+    from losslessd.parse.sonic import _pg, _positional, _queue, _watchdog
+
+    src, sched = Source(file="f", line=3), Scheduler(name="s")
+    made = [(_queue(2, sched, None, src), Queue(index=2, scheduler=sched, ecn=None, source=src)),
+            (_pg(3, "p", True, src), PriorityGroup(index=3, profile="p", runtime_profile=True, source=src)),
+            (_watchdog(True, [3], 200.0, 400.0, 100.0, "drop", "drop", None, src),
+             Watchdog(enabled=True, priorities=[3], detection_time_ms=200.0, restoration_time_ms=400.0,
+                      polling_interval_ms=100.0, action="drop", action_raw="drop", source=src))]
+    for fast, slow in made:
+        assert type(fast) is type(slow)
+        for f in dataclasses.fields(slow):
+            assert getattr(fast, f.name) == getattr(slow, f.name), f.name
+    assert _pg(1, None, False, None).size_bytes is None  # a field not named: its default
+    with pytest.raises(TypeError, match="no field"):
+        _positional(Queue, "index", "queue_name")
+    with pytest.raises(TypeError, match="no default"):
+        _positional(Queue, "ecn")

@@ -255,6 +255,8 @@ def _positional(cls: type, *names: str):
 
 _queue = _positional(Queue, "index", "scheduler", "ecn", "source")
 _pg = _positional(PriorityGroup, "index", "profile", "runtime_profile", "source")
+_watchdog = _positional(Watchdog, "enabled", "priorities", "detection_time_ms", "restoration_time_ms",
+                        "polling_interval_ms", "action", "action_raw", "default_rule", "source")
 
 
 class _Builder:
@@ -615,6 +617,7 @@ class _Builder:
         global_dscp = self.ref(glob, "dscp_to_tc_map", "DSCP_TO_TC_MAP") if glob else None
         has_maps = bool(self.db.table("DSCP_TO_TC_MAP") or self.db.table("DOT1P_TO_TC_MAP"))
         recipes: dict[tuple, tuple] = {}  # an entry's fields as written -> what they set (see _qos_recipe)
+        ports = self.ports
         for key, e in table.items():
             if key == "global" or not e.fields:
                 continue
@@ -630,18 +633,22 @@ class _Builder:
             if not names:
                 continue
             fixed, pfc, trust_field, wd, bound = recipe
-            source = e
-            fields = {**fixed, "map_source": source, "pfc_enabled": None if pfc is None else list(pfc),
-                      "pfc_source": e.source("pfc_enable") if "pfc_enable" in e.fields else source}
-            if trust_field is not None:
-                fields["trust_source"] = e.source(trust_field) if trust_field else source
+            fields = e.fields
+            pfc_written, pfcq_written, own_dscp = "pfc_enable" in fields, "pfc_to_queue_map" in fields, "dscp_to_tc_map" in fields
+            pfc_enabled = None if pfc is None else list(pfc)
+            pfc_source = e.source("pfc_enable") if pfc_written else e
+            trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
             for name in names:
-                self.port(name, e).update(fields, _pfc_written="pfc_enable" in e.fields,
-                                          _pfcq_written="pfc_to_queue_map" in e.fields)
+                port = ports.get(name) or self.port(name, e)
+                port.update(fixed)
+                port["map_source"], port["pfc_enabled"], port["pfc_source"] = e, pfc_enabled, pfc_source
+                if trust_field is not None:
+                    port["trust_source"] = trust_source
+                port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
                 self._wd_priorities[name] = wd
                 if bound:
                     self._tc_to_pg_names[name] = bound
-                if "dscp_to_tc_map" in e.fields:
+                if own_dscp:
                     self._own_dscp.add(name)  # a map we could not read leaves classification unknown
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
@@ -809,6 +816,7 @@ class _Builder:
         if poll is None:
             poll = float(WD_POLL_WITHOUT_GLOBAL_MS)
         read: dict[tuple, tuple] = {}  # the fields as written -> what they set
+        ports, wd_priorities = self.ports, self._wd_priorities
         for key, e in table.items():
             if key == "GLOBAL":
                 continue
@@ -828,12 +836,12 @@ class _Builder:
                 rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
                 if said == len(self.db.issues) and all(type(w) in (str, type(None)) for w in written):
                     read[written] = detection, restoration, word, action, rule
+            text = rule[1] if rule else None
             for name in _port_names(key):
-                priorities = self._wd_priorities.get(name)
-                self.port(name, e)["watchdog"] = Watchdog(
-                    enabled=True, priorities=None if priorities is None else list(priorities),
-                    detection_time_ms=detection, restoration_time_ms=restoration, polling_interval_ms=poll,
-                    action=action, action_raw=word, default_rule=rule[1] if rule else None, source=e.source())
+                priorities = wd_priorities.get(name)
+                (ports.get(name) or self.port(name, e))["watchdog"] = _watchdog(
+                    True, None if priorities is None else list(priorities), detection, restoration, poll, action, word,
+                    text, e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
             if "watchdog" not in port:
