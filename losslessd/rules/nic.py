@@ -442,16 +442,22 @@ class DcqcnParamsInconsistent(Rule):
         return out
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        ports: list[tuple] = []  # (device, port name, source, parameters)
-        counts: dict[str, dict[int, int]] = {}  # parameter -> value -> NIC ports with it (thousands of hosts: counted)
-        reporting = 0
+        ports: list[tuple] = []  # (device, port name, source, parameters as written)
+        # Thousands of hosts from a few images report a few distinct sets of parameters: each set is counted
+        # (and compared below) once, with the number of ports that report it.
+        alike: dict[tuple, int] = {}
         for device in ctx.fabric.devices.values():
             for port, params, source in ctx.device_facts(self, device) or ():
-                ports.append((device, port, source, params))
-                reporting += bool(params)
-                for name, value in params.items():
-                    seen = counts.setdefault(name, {})
-                    seen[value] = seen.get(value, 0) + 1
+                written = tuple(params.items())
+                ports.append((device, port, source, written))
+                alike[written] = alike.get(written, 0) + 1
+        counts: dict[str, dict[int, int]] = {}  # parameter -> value -> NIC ports with it
+        reporting = 0
+        for written, n in alike.items():
+            reporting += n if written else 0
+            for name, value in written:
+                seen = counts.setdefault(name, {})
+                seen[value] = seen.get(value, 0) + n
         pinned = {}
         for name, value in ctx.policy.nic.dcqcn.items():
             full = [k for k in counts if k == name or k.split("/", 1)[1] == name]
@@ -460,13 +466,14 @@ class DcqcnParamsInconsistent(Rule):
         if not counts:
             return
         expected = {name: pinned.get(name, _majority(seen)) for name, seen in counts.items()}
-        for device, port, source, params in ports:
-            if not params:
+        differ = {written: {name: value for name, value in written if value != expected[name]} for written in alike}
+        for device, port, source, written in ports:
+            if not written:
                 yield self.unverified(f"DCQCN parameters (/sys/class/net/{port}/ecn/roce_rp/*, roce_np/*) not in "
                                       f"the input, while {reporting} other NIC port(s) report them", device=device,
                                       port=port, source=source)
                 continue
-            wrong = {name: value for name, value in params.items() if value != expected[name]}
+            wrong = differ[written]
             if not wrong:
                 continue
             policy_side = [n for n in wrong if n in pinned]
