@@ -320,13 +320,24 @@ class SharedHeadroomPoolShort(Rule):
         xoffs: list[int] = []
         ports: set[str] = set()
         runtime = 0
+        # What a PG of each profile name counts as: sized at run time (None), its xoff in this pool, or nothing (0).
+        # Every port names the same few profiles: each is looked at once.
+        counts: dict[str | None, int | None] = {}
+        profiles = device.buffer_profiles
         for port in device.ports.values():
             for pg in port.priority_groups.values():
-                profile = device.buffer_profiles.get(pg.profile) if pg.profile else None
-                if pg.runtime_profile or (profile is not None and profile.headroom_computed_at_runtime):
+                name = pg.profile
+                try:
+                    xoff = counts[name]
+                except KeyError:
+                    profile = profiles.get(name) if name else None
+                    xoff = counts[name] = (None if profile is not None and profile.headroom_computed_at_runtime else
+                                           profile.xoff_bytes or 0 if profile is not None and profile.pool == pool.name
+                                           else 0)
+                if pg.runtime_profile or xoff is None:
                     runtime += 1
-                elif profile is not None and profile.pool == pool.name and profile.xoff_bytes:
-                    xoffs.append(profile.xoff_bytes)
+                elif xoff:
+                    xoffs.append(xoff)
                     ports.add(port.name)
         if not xoffs:
             return

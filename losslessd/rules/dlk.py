@@ -212,10 +212,14 @@ class LosslessOnL2Flooding(Rule):
         for port in device.ports.values():
             for vlan in port.vlans or ():
                 members.setdefault(vlan, set()).add(port.name)
+        if not members:  # routed ports only (a leaf of a routed fabric): nothing floods
+            return
         for port in device.ports.values():
-            paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
             shared = [v for v in port.vlans or () if len(members[v]) > 1]
-            if paused and shared:
+            if not shared:
+                continue
+            paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
+            if paused:
                 others = [m for m in device.ports if m != port.name and any(m in members[v] for v in shared)]
                 vlans = ranges(shared)
                 yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
