@@ -789,6 +789,7 @@ class _Builder:
 
     def _buffer_queues(self) -> None:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
+        ports = self.ports
         for e in self.db.table("BUFFER_QUEUE").values():
             split = _plain_key(e.key) or self.split_key(e)
             if split is None:
@@ -796,14 +797,16 @@ class _Builder:
             if self.text(e, "profile") != "NULL":
                 self.ref(e, "profile", "BUFFER_PROFILE")
             for name in split[0]:
-                self.port(name, e)
+                if name not in ports:
+                    self.port(name, e)
 
     def _cable_lengths(self) -> None:
+        ports = self.ports
         for e in self.db.table("CABLE_LENGTH").values():
             for name in e.fields:
                 length = self.value(e, name, length_m, "a cable length such as '5m'")
                 if length is not None:
-                    self.port(name, e, name)["cable_length_m"] = length
+                    (ports.get(name) or self.port(name, e, name))["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
         """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown."""
