@@ -55,6 +55,7 @@ class Context:
                else "every admin-up port is selected")
         self._selected_why = f"roce_ports.select is {rp.select}: {why}"  # one string for every port (and its trip)
         self._memo: dict[tuple, Any] = {}
+        self._alike: dict[Any, Any] = {}
         # rules that raised (SYS900): (device or None, rule code, message), in the order they raised
         self.crashes: list[tuple[Device | None, str, str]] = []
 
@@ -69,6 +70,12 @@ class Context:
         if key not in self._memo:
             self._memo[key] = fn(self, *objs)
         return self._memo[key]
+
+    def alike(self, value: T, key: Any) -> T:
+        """The first value given with this (hashable) key in this run, else ``value``: facts that thousands of
+        devices built alike share are one object, which a worker sends once (pickle refers back to what it has
+        sent) and a fabric rule can look at once."""
+        return self._alike.setdefault(key, value)
 
     def roce_ports(self, device: Device) -> list[Port]:
         """Ports that must be lossless: every NIC port; switch ports chosen by policy.roce_ports."""

@@ -438,24 +438,29 @@ class DcqcnParamsInconsistent(Rule):
             params = {f"{point}/{name}": value for point, table in (
                 ("roce_rp", ecn.rp_params if ecn else {}), ("roce_np", ecn.np_params if ecn else {}))
                 for name, value in table.items()}
+            # (hosts from one image report the same parameters: one dict for all of them, see check)
+            params = ctx.alike(params, (self.code, *params.items()))
             out.append((port.name, params, (ecn.params_source if ecn else None) or port.source))
         return out
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        ports: list[tuple] = []  # (device, port name, source, parameters as written)
-        # Thousands of hosts from a few images report a few distinct sets of parameters: each set is counted
-        # (and compared below) once, with the number of ports that report it.
-        alike: dict[tuple, int] = {}
+        ports: list[tuple] = []  # (device, port name, source, parameters)
+        # id(parameters) -> [parameters, NIC ports reporting them]: ports that share one dict (device_facts gives the
+        # hosts that report the same parameters one) are counted, and compared below, at once
+        shared: dict[int, list] = {}
         for device in ctx.fabric.devices.values():
             for port, params, source in ctx.device_facts(self, device) or ():
-                written = tuple(params.items())
-                ports.append((device, port, source, written))
-                alike[written] = alike.get(written, 0) + 1
-        counts: dict[str, dict[int, int]] = {}  # parameter -> value -> NIC ports with it
+                ports.append((device, port, source, params))
+                same = shared.get(id(params))
+                if same is None:
+                    shared[id(params)] = [params, 1]
+                else:
+                    same[1] += 1
+        counts: dict[str, dict[int, int]] = {}  # parameter -> value -> NIC ports with it (thousands of hosts: counted)
         reporting = 0
-        for written, n in alike.items():
-            reporting += n if written else 0
-            for name, value in written:
+        for params, n in shared.values():
+            reporting += n if params else 0
+            for name, value in params.items():
                 seen = counts.setdefault(name, {})
                 seen[value] = seen.get(value, 0) + n
         pinned = {}
@@ -466,14 +471,15 @@ class DcqcnParamsInconsistent(Rule):
         if not counts:
             return
         expected = {name: pinned.get(name, _majority(seen)) for name, seen in counts.items()}
-        differ = {written: {name: value for name, value in written if value != expected[name]} for written in alike}
-        for device, port, source, written in ports:
-            if not written:
+        differ = {ident: {name: value for name, value in params.items() if value != expected[name]}
+                  for ident, (params, _) in shared.items()}
+        for device, port, source, params in ports:
+            if not params:
                 yield self.unverified(f"DCQCN parameters (/sys/class/net/{port}/ecn/roce_rp/*, roce_np/*) not in "
                                       f"the input, while {reporting} other NIC port(s) report them", device=device,
                                       port=port, source=source)
                 continue
-            wrong = differ[written]
+            wrong = differ[id(params)]
             if not wrong:
                 continue
             policy_side = [n for n in wrong if n in pinned]
