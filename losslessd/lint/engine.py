@@ -87,11 +87,11 @@ class Context:
 
     def selection(self, device: Device) -> list[PortChoice]:
         """Every port of ``device``, in or out of the RoCE-facing set, with the rule that decided."""
+        if self.local is not None:  # (what the worker sent: kept there, asked for per device of a fleet)
+            return self.local.selection(device)
         return self.memo(Context._selection, device)
 
     def _selection(self, device: Device) -> list[PortChoice]:
-        if self.local is not None:
-            return self.local.selection(device)
         return [self._choose(device, port) for port in device.ports.values()]
 
     def device_facts(self, rule: Rule, device: Device) -> Any:
