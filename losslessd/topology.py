@@ -62,12 +62,18 @@ class _Names:
             for form in (name.lower(), name.split(".")[0].lower()):
                 self._devices.setdefault(form, name)
         self._ports: dict[str, list] = {}  # device -> [port -> alias, lower-case name or alias -> port]
+        self._named: dict[str, Device | None] = {}  # a name as written -> its device (a fleet names a few often)
 
     def device(self, name: str) -> Device | None:
-        if name in self.fabric.devices:
-            return self.fabric.devices[name]
-        found = self._devices.get(name.lower()) or self._devices.get(name.split(".")[0].lower())
-        return self.fabric.devices[found] if found else None
+        devices = self.fabric.devices
+        if name in devices:
+            return devices[name]
+        try:
+            return self._named[name]
+        except KeyError:
+            found = self._devices.get(name.lower()) or self._devices.get(name.split(".")[0].lower())
+            device = self._named[name] = devices[found] if found else None
+            return device
 
     def port(self, device: Device, name: str) -> str | None:
         known = self._ports.get(device.name)
