@@ -407,14 +407,20 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
 DEVICE_BYTES = 2048
 # Files looked at for their size when sharing the devices out (one in every few of a larger fabric's).
 SIZED_FILES = 2048
+# The last shares are cut smaller, down to this part of a worker's cost: a worker that takes the last one keeps the
+# others waiting for no longer than it takes (bench/lint_scale.py N=2,000: the last of 4 shares per worker kept
+# the other worker idle for up to a quarter of its time).
+LAST_SHARE_PART = 32
 
 
 def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tuple[str, list[Path]]]]:
-    """Runs of the devices, a few per worker, so that none waits long for the last; of about the same cost (a
-    switch costs as much as 20 hosts, and a fabric lists its hosts apart from its switches: shares of as many
-    devices would leave one worker with all the switches); of SHARE_MAX_DEVICES at most, as a worker holds its
-    share's devices until it is done with them. A device's cost is its first file's size (one device in every
-    few is measured, the ones between costing as much as the costlier of the two measured around them)."""
+    """Runs of the devices, a few per worker, so that none waits long for the last; sized by cost (a switch costs
+    as much as 20 hosts, and a fabric lists its hosts apart from its switches: shares of as many devices would
+    leave one worker with all the switches): a quarter of a worker's part at most, and once less than half of
+    the fabric is left, half a worker's part of what is left, down to 1/LAST_SHARE_PART of its part (the last
+    shares end close together); of SHARE_MAX_DEVICES at most, as a worker holds its share's devices until it
+    is done with them. A device's cost is its first file's size (one device in every few is measured, the ones
+    between costing as much as the costlier of the two measured around them)."""
     step = max(1, len(groups) // SIZED_FILES)
     sizes: list[int] = []
     for i in range(0, len(groups), step):
@@ -423,14 +429,18 @@ def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tup
         except OSError:
             size = 0  # (the worker says what is wrong with it)
         sizes.append(size + DEVICE_BYTES)
-    target = max(1, sum(sizes) * step // (workers * 4))
+    total = sum(sizes) * step
+    most, least = max(1, total // (workers * 4)), max(1, total // (workers * LAST_SHARE_PART))
+    target = most
     last = len(sizes) - 1
     shares: list[list[tuple[str, list[Path]]]] = [[]]
-    cost = 0
+    cost = done = 0
     for i, group in enumerate(groups):
         if cost >= target or len(shares[-1]) >= SHARE_MAX_DEVICES:
             shares.append([])
+            done += cost
             cost = 0
+            target = min(most, max(least, (total - done) // (workers * 2)))
         shares[-1].append(group)
         at = i // step
         cost += sizes[at] if i % step == 0 else max(sizes[at], sizes[min(at + 1, last)])

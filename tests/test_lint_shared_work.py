@@ -121,7 +121,7 @@ def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
 def test_shares_are_runs_of_the_devices_of_about_the_same_cost(tmp_path, monkeypatch, sized):
     """A fabric lists its hosts apart from its switches, and a switch's CONFIG_DB costs as much as 20 host
     captures: shares cut by the files' size spread the switches over several shares (shares of as many devices
-    put all 40 here into two), and hold every device once, in order."""
+    put all 40 here into two), hold every device once, in order, and get smaller towards the end."""
     monkeypatch.setattr(fabric_mod, "SIZED_FILES", sized)
     groups = []
     for i in range(300):
@@ -139,6 +139,13 @@ def test_shares_are_runs_of_the_devices_of_about_the_same_cost(tmp_path, monkeyp
     assert len([share for share in shares if any(name.startswith("leaf") for name, _ in share)]) >= 4
     costs = [sum(files[0].stat().st_size + fabric_mod.DEVICE_BYTES for _, files in share) for share in shares]
     assert max(costs) <= 2 * sum(costs) / (2 * 4)  # a few shares per worker, none more than twice its part
+    # Once half the fabric is shared out the shares shrink (by a switch at most between two), and the last is no
+    # more than 1/LAST_SHARE_PART of a worker's part or one switch: the workers finish close together.
+    switch = 120_000 + fabric_mod.DEVICE_BYTES
+    half = next(i for i in range(len(costs)) if sum(costs[:i + 1]) >= sum(costs) / 2)
+    tail = costs[half + 1:]
+    assert len(tail) >= 3 and all(later <= earlier + switch for earlier, later in zip(tail, tail[1:]))
+    assert costs[-1] <= max(sum(costs) / 2 / fabric_mod.LAST_SHARE_PART, switch) and costs[-1] < max(costs) / 4
 
 
 # ---- one port set apart -------------------------------------------------------------------------------------
