@@ -200,6 +200,16 @@ class Entry(DocRef):
         return out
 
 
+_object_new = object.__new__
+
+
+def _entry(table: str, key: str, fields: dict, doc: Doc, parts: tuple) -> Entry:
+    """``Entry(table, key, fields, doc, parts)`` without the call to the class (a switch has about a thousand)."""
+    e = _object_new(Entry)
+    e.doc, e.parts, e.table, e.key, e.fields = doc, parts, table, key, fields
+    return e
+
+
 class _Merged(Entry):
     """An entry whose fields come from several files (later files winning): where each earlier field came from."""
 
@@ -307,9 +317,9 @@ class ConfigDB:
                 self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
             if value and table not in self.tables:  # the usual table: its first file, every entry an object of fields
-                rows = ({key: Entry(table, key, fields, doc, (*prefix, table, key)) for key, fields in value.items()
+                rows = ({key: _entry(table, key, fields, doc, (*prefix, table, key)) for key, fields in value.items()
                          if type(fields) is dict and fields.get("type") != "hash"} if prefix else
-                        {key: Entry(table, key, fields, doc, (table, key)) for key, fields in value.items()
+                        {key: _entry(table, key, fields, doc, (table, key)) for key, fields in value.items()
                          if type(fields) is dict and fields.get("type") != "hash"})
                 if len(rows) == len(value):
                     self.tables[table] = rows
