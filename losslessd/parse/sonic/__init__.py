@@ -634,7 +634,8 @@ class _Builder:
                 continue
             fixed, pfc, trust_field, wd, bound = recipe
             fields = e.fields
-            pfc_written, pfcq_written, own_dscp = "pfc_enable" in fields, "pfc_to_queue_map" in fields, "dscp_to_tc_map" in fields
+            pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
+            own_dscp = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e

@@ -317,12 +317,12 @@ class ConfigDB:
                 self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
             if value and table not in self.tables:  # the usual table: its first file, every entry an object of fields
-                rows = ({key: _entry(table, key, fields, doc, (*prefix, table, key)) for key, fields in value.items()
+                made = ({key: _entry(table, key, fields, doc, (*prefix, table, key)) for key, fields in value.items()
                          if type(fields) is dict and fields.get("type") != "hash"} if prefix else
                         {key: _entry(table, key, fields, doc, (table, key)) for key, fields in value.items()
                          if type(fields) is dict and fields.get("type") != "hash"})
-                if len(rows) == len(value):
-                    self.tables[table] = rows
+                if len(made) == len(value):
+                    self.tables[table] = made
                     continue
             rows = None  # (entry by entry, when some are not plain objects: they are reported or unwrapped in order)
             for key, fields in value.items():
