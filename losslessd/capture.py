@@ -38,6 +38,11 @@ _KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 _START_RE = re.compile(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
 # Sniffing reads the header from this many characters after its first marker, not the whole file.
 _HEADER_CHARS = 65536
+# A header as write() writes it (no blank or odd lines): read in one match; any other is read line by line.
+_PLAIN_HEADER = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*){MARKER} command:")
+_PLAIN_FIELD = re.compile(rf"^{MARKER} ([a-z][a-z0-9_-]*):([^\n]*)$", re.M)
+_PLAIN_PLATFORM = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n(?:{MARKER} (?!command:|platform:)[a-z][a-z0-9_-]*:[^\n]*\n)"
+                             rf"{{0,48}}{MARKER} platform:([^\n]*)")
 
 
 class Section(NamedTuple):
@@ -76,6 +81,9 @@ def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str
 def sniff_platform(text: str) -> str | None:
     """The platform a capture's header names, without validating the rest (for format sniffing).
     Cheap on a large file: only the header's lines are cut out, one by one, within _HEADER_CHARS."""
+    plain = _PLAIN_PLATFORM.match(text)
+    if plain and plain.end(1) <= len(MARKER) + _HEADER_CHARS:
+        return plain.group(1).strip()
     marker = _START_RE.match(text)
     if marker is None:
         return None
@@ -109,6 +117,8 @@ def read(text: str, file: str | None = None) -> Capture:
     The header is read line by line; the outputs, which are most of a capture, are cut out between marker
     lines found by one regular expression, not split into lines (a fleet has thousands of captures)."""
     text = text.removeprefix("\ufeff")
+    if plain := _plain_header(text, file):
+        return plain
     header: dict[str, str] = {}
     n, pos, end = 0, 0, len(text)
     magic = False
@@ -157,6 +167,28 @@ def read(text: str, file: str | None = None) -> Capture:
         raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
                          file=file, line=n or 1)
     return Capture(header, [])
+
+
+def _plain_header(text: str, file: str | None) -> Capture | None:
+    """``read`` of a capture whose header is as write() writes it and valid; None for any other (read() then reads
+    it line by line, and says what is wrong)."""
+    m = _PLAIN_HEADER.match(text)
+    if m is None:
+        return None
+    header: dict[str, str] = {}
+    for key, value in _PLAIN_FIELD.findall(m.group(1)):
+        value = value.strip()
+        if not value or key in header:
+            return None
+        header[key] = value
+    if any(k not in header for k in REQUIRED):
+        return None
+    try:
+        _check_time(header["collected"])
+    except ValueError:
+        return None
+    start = m.end() - len(_COMMAND)
+    return Capture(header, _sections(text, start, m.group(1).count("\n") + 2, file))
 
 
 def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:
