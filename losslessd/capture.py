@@ -242,7 +242,7 @@ def _cut(tail: str, n: int, file: str | None) -> tuple[Section, ...]:
                 output += "\n"  # the newline before the next command line
             elif output and not output.endswith("\n"):
                 output += "\n"
-            sections.append(Section(value, output, line + 1))
+            sections.append(_section(Section, (value, output, line + 1)))
             line += piece.count("\n") + 1
         else:
             return tuple(sections)
@@ -255,6 +255,7 @@ def _cached_cut(tail: str, n: int) -> tuple[Section, ...]:
 
 
 _NEXT_COMMAND = f"\n{MARKER} command:"
+_section = tuple.__new__  # Section(command, output, line) without the generated __new__'s Python call
 _NEXT_MARKER = f"\n{MARKER}"
 
 

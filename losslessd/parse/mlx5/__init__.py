@@ -374,12 +374,13 @@ class _Host:
 @functools.lru_cache(maxsize=1024)
 def _capture_ops(sections: tuple[Section, ...]) -> tuple[tuple, ...]:
     """What a capture's sections do to a host, in order, each with the _Host method that applies it (_dispatch).
-    Hosts built alike print the same outputs: this is worked out once per distinct body and applied per host.
+    Hosts built alike print the same outputs: this is worked out once per distinct body and applied per host; a
+    body that differs (a MAC address, an LLDP neighbour) is put together from its sections' (_section_plan).
 
     Of a command given twice, the last output counts (the others get an issue). Within a capture, a port (or its
     DCQCN record) is made by the first operation that names it: the ones after are dropped; the fact groups the
     sections try to read are recorded in one operation (only finish() reads them)."""
-    names = [" ".join(s.command.split()) for s in sections]
+    names = [_command_name(s.command) for s in sections]
     last = {name: i for i, name in enumerate(names)}
     ops: list[tuple] = []
     attempted: dict[str, dict[str, None]] = {}
@@ -387,25 +388,53 @@ def _capture_ops(sections: tuple[Section, ...]) -> tuple[tuple, ...]:
     tos_attempted = False
     for i, sec in enumerate(sections):
         if last[names[i]] != i:
-            ops.append(("issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used",
-                        sec.line - 1))
+            ops.append((_Host._op_issue, ("issue", "SYS002", f"`{sec.command}` appears more than once; the last "
+                                          "output is used", sec.line - 1)))
             continue
-        for op in _section_ops(sec):
-            kind = op[0]
-            if kind == "attempt":
-                attempted.setdefault(op[1], {})[op[2]] = None
-            elif kind == "tos_attempted":
-                tos_attempted = True
-            elif kind not in ("port", "ecn"):
+        makes, rest, tried, tos = _section_plan(sec)
+        for key, op in makes:
+            if key not in made:
+                made.add(key)
                 ops.append(op)
-            elif (kind, op[1]) not in made:
-                made.add((kind, op[1]))
-                ops.append(op)
+        ops.extend(rest)
+        for iface, groups in tried:
+            attempted.setdefault(iface, {}).update(groups)
+        tos_attempted = tos_attempted or tos
     if attempted:
-        ops.insert(0, ("attempts", tuple((iface, tuple(groups)) for iface, groups in attempted.items())))
+        ops.insert(0, (_Host._op_attempts, ("attempts", tuple((iface, tuple(groups))
+                                                              for iface, groups in attempted.items()))))
     if tos_attempted:
-        ops.insert(0, ("tos_attempted",))
-    return _dispatch(ops)
+        ops.insert(0, (_Host._op_tos_attempted, ("tos_attempted",)))
+    return tuple(ops)
+
+
+@functools.lru_cache(maxsize=4096)
+def _command_name(command: str) -> str:
+    """A command with runs of spaces made one: how commands given twice are told."""
+    return " ".join(command.split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _section_plan(sec: Section) -> tuple[tuple, tuple, tuple, bool]:
+    """_section_ops of one section as _capture_ops puts them together: the operations that make ports and DCQCN
+    records, first (((kind, iface), dispatched operation)), the others (dispatched), the fact groups tried
+    ((iface, {group: None})) and whether cma_roce_tos was. Making a section's ports first changes nothing: the
+    others only use them, and a port is made before its DCQCN record."""
+    makes, rest, tried = [], [], {}
+    tos = False
+    for pair in _dispatch(_section_ops(sec)):
+        op = pair[1]
+        kind = op[0]
+        if kind in ("port", "ecn"):
+            makes.append(((kind, op[1]), pair))
+        elif kind == "attempt":
+            tried.setdefault(op[1], {})[op[2]] = None
+        elif kind == "tos_attempted":
+            tos = True
+        else:
+            rest.append(pair)
+    makes.sort(key=lambda item: item[0][0] != "port")  # ports, then DCQCN records, each in their order
+    return tuple(makes), tuple(rest), tuple(tried.items()), tos
 
 
 def _dispatch(ops) -> tuple[tuple, ...]:
