@@ -39,10 +39,13 @@ _START_RE = re.compile(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
 # Sniffing reads the header from this many characters after its first marker, not the whole file.
 _HEADER_CHARS = 65536
 # A header as write() writes it (no blank or odd lines): read in one match; any other is read line by line.
-_PLAIN_HEADER = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*){MARKER} command:")
+_PLAIN_HEADER = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*)"
+                           rf"{MARKER} command:")
 _PLAIN_FIELD = re.compile(rf"^{MARKER} ([a-z][a-z0-9_-]*):([^\n]*)$", re.M)
-_PLAIN_PLATFORM = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n(?:{MARKER} (?!command:|platform:)[a-z][a-z0-9_-]*:[^\n]*\n)"
-                             rf"{{0,48}}{MARKER} platform:([^\n]*)")
+# The platform line among the first 49 after the magic line, as sniff_platform reads it.
+_PLAIN_PLATFORM = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n"
+                             rf"(?:{MARKER} (?!command:|platform:)[a-z][a-z0-9_-]*:[^\n]*\n){{0,48}}"
+                             rf"{MARKER} platform:([^\n]*)")
 
 
 class Section(NamedTuple):

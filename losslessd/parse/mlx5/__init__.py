@@ -420,7 +420,9 @@ def _section_plan(sec: Section) -> tuple[tuple, tuple, tuple, bool]:
     records, first (((kind, iface), dispatched operation)), the others (dispatched), the fact groups tried
     ((iface, {group: None})) and whether cma_roce_tos was. Making a section's ports first changes nothing: the
     others only use them, and a port is made before its DCQCN record."""
-    makes, rest, tried = [], [], {}
+    makes: list[tuple] = []
+    rest: list[tuple] = []
+    tried: dict[str, dict[str, None]] = {}
     tos = False
     for pair in _dispatch(_section_ops(sec)):
         op = pair[1]
