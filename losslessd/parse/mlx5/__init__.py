@@ -250,18 +250,19 @@ class _Host:
             port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
 
     def _op_np(self, file: str, op: tuple) -> None:
+        """("np" or "rp", iface, {priority: on}, line): DCQCN notification or reaction point switches."""
         ecn = self.device.ports[op[1]].nic_ecn
         assert ecn is not None  # (an "ecn" op comes first: _fact)
-        ecn.np_enabled.update(op[2])
-        if ecn.np_source is None:
-            ecn.np_source = Source(file=file, line=op[3])
+        if op[0] == "np":
+            ecn.np_enabled.update(op[2])
+            if ecn.np_source is None:
+                ecn.np_source = Source(file=file, line=op[3])
+        else:
+            ecn.rp_enabled.update(op[2])
+            if ecn.rp_source is None:
+                ecn.rp_source = Source(file=file, line=op[3])
 
-    def _op_rp(self, file: str, op: tuple) -> None:
-        ecn = self.device.ports[op[1]].nic_ecn
-        assert ecn is not None  # (an "ecn" op comes first: _fact)
-        ecn.rp_enabled.update(op[2])
-        if ecn.rp_source is None:
-            ecn.rp_source = Source(file=file, line=op[3])
+    _op_rp = _op_np
 
     def _op_params(self, file: str, op: tuple) -> None:
         ecn = self.device.ports[op[1]].nic_ecn
