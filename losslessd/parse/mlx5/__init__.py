@@ -27,11 +27,15 @@ prints) is the host as it will be once the script has run on it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
 import re
 import shlex
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ... import capture, units
 from ...capture import Section
@@ -138,7 +142,9 @@ class _Host:
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
                              "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
-        self._apply(inp.path, _capture_ops(tuple(sections)))
+        body = tuple(sections)
+        plan = _capture_plan(body)
+        self._apply(inp.path, _capture_steps(body) if plan is None else plan)
 
     def _bare(self, inp: Input) -> Section:
         """A file holding only mlnx_qos output (maybe after the shell prompt line that ran it)."""
@@ -215,14 +221,14 @@ class _Host:
         """Store one sysfs value (a script's write); False when the value is not what that file holds."""
         ops: list[tuple] = []
         ok = _fact(ops, m, value, sec, n)
-        self._apply(file, _dispatch(_compact(ops)))
+        self._apply(file, _compact(ops))
         return ok
 
-    def _apply(self, file: str, ops: tuple[tuple, ...]) -> None:
-        """Apply operations (_dispatch: each with the method that applies it) to this host, with ``file`` in the
+    def _apply(self, file: str, ops: Iterable[tuple]) -> None:
+        """Apply operations (("port", iface, line), ... each by its _op_ method) to this host, with ``file`` in the
         sources."""
-        for apply, op in ops:
-            apply(self, file, op)
+        for op in ops:
+            _OPS[op[0]](self, file, op)
 
     def _op_port(self, file: str, op: tuple) -> None:
         ports = self.device.ports
@@ -371,78 +377,67 @@ class _Host:
         return device
 
 
-# -- what a capture says, worked out once per distinct capture body --------------------------------------------
-@functools.lru_cache(maxsize=1024)
-def _capture_ops(sections: tuple[Section, ...]) -> tuple[tuple, ...]:
-    """What a capture's sections do to a host, in order, each with the _Host method that applies it (_dispatch).
-    Hosts built alike print the same outputs: this is worked out once per distinct body and applied per host; a
-    body that differs (a MAC address, an LLDP neighbour) is put together from its sections' (_section_plan).
+_OPS = {name[len("_op_"):]: method for name, method in vars(_Host).items() if name.startswith("_op_")}
 
-    Of a command given twice, the last output counts (the others get an issue). Within a capture, a port (or its
-    DCQCN record) is made by the first operation that names it: the ones after are dropped; the fact groups the
-    sections try to read are recorded in one operation (only finish() reads them)."""
-    names = [_command_name(s.command) for s in sections]
+
+# -- what a capture says ------------------------------------------------------------------------------------
+def _capture_steps(sections: tuple[Section, ...]) -> Iterator[tuple]:
+    """The operations a capture's sections make on a host, in order. Of a command given twice, the last output
+    counts (the others get an issue)."""
+    names = [" ".join(s.command.split()) for s in sections]
     last = {name: i for i, name in enumerate(names)}
-    ops: list[tuple] = []
+    for i, sec in enumerate(sections):
+        if last[names[i]] != i:
+            yield "issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used", sec.line - 1
+        else:
+            yield from _section_ops(sec)
+
+
+def _capture_plan(sections: tuple[Section, ...]) -> tuple[tuple, ...] | None:
+    """_capture_steps of a capture body seen before, put together once into fewer operations (hosts built alike
+    print the same outputs: one plan for all of them); None the first time a body is seen (its steps are applied as
+    they come: a body that differs on every host, by a MAC address or an LLDP neighbour, is not put together)."""
+    plan = _PLANS.get(sections, _NEW)
+    if plan is _NEW:
+        _PLANS[sections] = None
+        if len(_PLANS) > _PLANS_KEPT:
+            with contextlib.suppress(KeyError):  # (another thread got there first)
+                _PLANS.popitem(last=False)
+        return None
+    if plan is None:
+        plan = _PLANS[sections] = _compact_steps(_capture_steps(sections))
+    return plan
+
+
+_PLANS: OrderedDict[tuple[Section, ...], tuple[tuple, ...] | None] = OrderedDict()  # the bodies seen last
+_PLANS_KEPT = 1024
+_NEW: Any = object()  # (a body not seen yet)
+
+
+def _compact_steps(steps: Iterable[tuple]) -> tuple[tuple, ...]:
+    """Fewer steps, the same effect: a port (or its DCQCN record) is made by the first step that names it (the
+    ones after would find it made); the fact groups tried, and whether cma_roce_tos was, are recorded in one step
+    each (only finish() reads them)."""
+    out: list[tuple] = []
     attempted: dict[str, dict[str, None]] = {}
     made: set[tuple[str, str]] = set()
     tos_attempted = False
-    for i, sec in enumerate(sections):
-        if last[names[i]] != i:
-            ops.append((_Host._op_issue, ("issue", "SYS002", f"`{sec.command}` appears more than once; the last "
-                                          "output is used", sec.line - 1)))
-            continue
-        makes, rest, tried, tos = _section_plan(sec)
-        for key, op in makes:
-            if key not in made:
-                made.add(key)
-                ops.append(op)
-        ops.extend(rest)
-        for iface, groups in tried:
-            attempted.setdefault(iface, {}).update(groups)
-        tos_attempted = tos_attempted or tos
-    if attempted:
-        ops.insert(0, (_Host._op_attempts, ("attempts", tuple((iface, tuple(groups))
-                                                              for iface, groups in attempted.items()))))
-    if tos_attempted:
-        ops.insert(0, (_Host._op_tos_attempted, ("tos_attempted",)))
-    return tuple(ops)
-
-
-@functools.lru_cache(maxsize=4096)
-def _command_name(command: str) -> str:
-    """A command with runs of spaces made one: how commands given twice are told."""
-    return " ".join(command.split())
-
-
-@functools.lru_cache(maxsize=4096)
-def _section_plan(sec: Section) -> tuple[tuple, tuple, tuple, bool]:
-    """_section_ops of one section as _capture_ops puts them together: the operations that make ports and DCQCN
-    records, first (((kind, iface), dispatched operation)), the others (dispatched), the fact groups tried
-    ((iface, {group: None})) and whether cma_roce_tos was. Making a section's ports first changes nothing: the
-    others only use them, and a port is made before its DCQCN record."""
-    makes: list[tuple] = []
-    rest: list[tuple] = []
-    tried: dict[str, dict[str, None]] = {}
-    tos = False
-    for pair in _dispatch(_section_ops(sec)):
-        op = pair[1]
+    for op in steps:
         kind = op[0]
-        if kind in ("port", "ecn"):
-            makes.append(((kind, op[1]), pair))
-        elif kind == "attempt":
-            tried.setdefault(op[1], {})[op[2]] = None
+        if kind == "attempt":
+            attempted.setdefault(op[1], {})[op[2]] = None
         elif kind == "tos_attempted":
-            tos = True
-        else:
-            rest.append(pair)
-    makes.sort(key=lambda item: item[0][0] != "port")  # ports, then DCQCN records, each in their order
-    return tuple(makes), tuple(rest), tuple(tried.items()), tos
-
-
-def _dispatch(ops) -> tuple[tuple, ...]:
-    """(the _Host method that applies an operation, the operation) per operation."""
-    return tuple((getattr(_Host, f"_op_{op[0]}"), op) for op in ops)
+            tos_attempted = True
+        elif kind not in ("port", "ecn"):
+            out.append(op)
+        elif (kind, op[1]) not in made:
+            made.add((kind, op[1]))
+            out.append(op)
+    if attempted:
+        out.append(("attempts", tuple((iface, tuple(groups)) for iface, groups in attempted.items())))
+    if tos_attempted:
+        out.append(("tos_attempted",))
+    return tuple(out)
 
 
 # -- what a section says, worked out once per distinct section ---------------------------------------------
