@@ -117,8 +117,9 @@ def sniff_platform(text: str) -> str | None:
 def read(text: str, file: str | None = None) -> Capture:
     """Capture text -> header fields and sections. Raises InputError (file and line) when malformed.
 
-    The header is read line by line; the outputs, which are most of a capture, are cut out between marker
-    lines found by one regular expression, not split into lines (a fleet has thousands of captures)."""
+    The header is read in one match when it is as write() writes it, else line by line; the outputs, which are
+    most of a capture, are cut out between marker lines, not split into lines (a fleet has thousands of captures),
+    and a body seen before is not cut again (_sections)."""
     text = text.removeprefix("\ufeff")
     if plain := _plain_header(text, file):
         return plain
