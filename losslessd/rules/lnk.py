@@ -167,7 +167,8 @@ class PfcMismatch(_LinkRule):
         yield self.on(link, end, other, "pfc",
                       f"PFC is on for {priorities(end.view.pfc_enabled or ())} here, for "
                       f"{priorities(other.view.pfc_enabled or ())} at {other}; a priority paused at one end only is "
-                      f"lossy on this cable; enable PFC on the same priorities at both ends (lossless: {numbers(wanted)})",
+                      "lossy on this cable; enable PFC on the same priorities at both ends "
+                      f"(lossless: {numbers(wanted)})",
                       end.port.pfc_source, here=list(end.view.pfc_enabled or ()),
                       there=list(other.view.pfc_enabled or ()))
 
