@@ -73,8 +73,10 @@ def host_capture(n: int, findings: bool = False) -> str:
         text = text.replace("\tenabled     0   0   0   1   0", "\tenabled     0   0   0   0   1")
     leaf, port = divmod(n, HOSTS_PER_SWITCH)
     for old, new in (("#% device: gpu01", f"#% device: gpu{n:05d}"),
-                     ("link/ether 0c:42:a1:5e:00:01", f"link/ether 0c:42:a1:{n >> 16 & 255:02x}:{n >> 8 & 255:02x}:{n & 255:02x}"),
-                     ("chassis.mac=1c:34:da:5e:c2:00", f"chassis.mac=1c:34:da:5e:{leaf >> 8 & 255:02x}:{leaf & 255:02x}"),
+                     ("link/ether 0c:42:a1:5e:00:01", f"link/ether 0c:42:a1:{n >> 16 & 255:02x}:{n >> 8 & 255:02x}:"
+                                                      f"{n & 255:02x}"),
+                     ("chassis.mac=1c:34:da:5e:c2:00", f"chassis.mac=1c:34:da:5e:{leaf >> 8 & 255:02x}:"
+                                                       f"{leaf & 255:02x}"),
                      ("chassis.name=leaf1", f"chassis.name=leaf{leaf:04d}"),
                      ("age=12 days, 03:41:07", f"age=12 days, 03:{n // 60 % 60:02d}:{n % 60:02d}"),
                      ("port.local=etp1", f"port.local=etp{port + 1}"),
