@@ -66,10 +66,24 @@ def switch_config(n: int, findings: bool = False) -> str:
 
 
 def host_capture(n: int, findings: bool = False) -> str:
+    """The example gpu01 capture as host n would print it: its own name, MAC address and LLDP neighbour
+    (port n % 8 of leaf n // 8, as cabled in a rack), so no two hosts' captures are the same text."""
     text = (EXAMPLE / "gpu01.capture").read_text()
     if findings:  # PFC on priority 4 instead of 3
         text = text.replace("\tenabled     0   0   0   1   0", "\tenabled     0   0   0   0   1")
-    return text.replace("#% device: gpu01", f"#% device: gpu{n:05d}")
+    leaf, port = divmod(n, HOSTS_PER_SWITCH)
+    for old, new in (("#% device: gpu01", f"#% device: gpu{n:05d}"),
+                     ("link/ether 0c:42:a1:5e:00:01", f"link/ether 0c:42:a1:{n >> 16 & 255:02x}:{n >> 8 & 255:02x}:"
+                                                      f"{n & 255:02x}"),
+                     ("chassis.mac=1c:34:da:5e:c2:00", f"chassis.mac=1c:34:da:5e:{leaf >> 8 & 255:02x}:"
+                                                       f"{leaf & 255:02x}"),
+                     ("chassis.name=leaf1", f"chassis.name=leaf{leaf:04d}"),
+                     ("age=12 days, 03:41:07", f"age=12 days, 03:{n // 60 % 60:02d}:{n % 60:02d}"),
+                     ("port.local=etp1", f"port.local=etp{port + 1}"),
+                     ("port.descr=gpu01:", f"port.descr=gpu{n:05d}:")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
 
 
 def generate(folder: Path, switches: int, findings: bool = False) -> tuple[int, int]:

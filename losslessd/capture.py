@@ -18,6 +18,7 @@ with the escape prefix ``#%|`` in front, which the reader removes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -37,6 +38,14 @@ _KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 _START_RE = re.compile(r"[\ufeff \t\r\n]*" + re.escape(MARKER))
 # Sniffing reads the header from this many characters after its first marker, not the whole file.
 _HEADER_CHARS = 65536
+# A header as write() writes it (no blank or odd lines): read in one match; any other is read line by line.
+_PLAIN_HEADER = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n((?:{MARKER} (?!command:)[a-z][a-z0-9_-]*:[^\n]*\n)*)"
+                           rf"{MARKER} command:")
+_PLAIN_FIELD = re.compile(rf"^{MARKER} ([a-z][a-z0-9_-]*):([^\n]*)$", re.M)
+# The platform line among the first 49 after the magic line, as sniff_platform reads it.
+_PLAIN_PLATFORM = re.compile(rf"{MARKER} {MAGIC} {VERSION}\n"
+                             rf"(?:{MARKER} (?!command:|platform:)[a-z][a-z0-9_-]*:[^\n]*\n){{0,48}}"
+                             rf"{MARKER} platform:([^\n]*)")
 
 
 class Section(NamedTuple):
@@ -74,15 +83,29 @@ def write(header: Mapping[str, str], sections: Iterable[tuple[str, str]]) -> str
 
 def sniff_platform(text: str) -> str | None:
     """The platform a capture's header names, without validating the rest (for format sniffing).
-    Cheap on a large file: only the header's part is split into lines."""
+    Cheap on a large file: only the header's lines are cut out, one by one, within _HEADER_CHARS."""
+    plain = _PLAIN_PLATFORM.match(text)
+    if plain and plain.end(1) <= len(MARKER) + _HEADER_CHARS:
+        return plain.group(1).strip()
     marker = _START_RE.match(text)
     if marker is None:
         return None
-    lines = _lines(text[:marker.end() + _HEADER_CHARS])
-    start = _first_content(lines)
-    if start is None or not _MAGIC_RE.match(lines[start].rstrip()):
-        return None
-    for line in lines[start + 1:start + 50]:
+    end = min(len(text), marker.end() + _HEADER_CHARS)
+    pos = 1 if text.startswith("\ufeff") else 0
+    find = text.find
+    fields = -1  # lines read after the magic line (-1: the magic line not reached yet)
+    while pos < end and fields < 49:
+        eol = find("\n", pos, end)
+        eol = end if eol < 0 else eol
+        line, pos = text[pos:eol], eol + 1
+        if fields < 0:
+            if not line.strip():
+                continue
+            if not _MAGIC_RE.match(line.rstrip()):
+                return None
+            fields = 0
+            continue
+        fields += 1
         m = _FIELD_RE.match(line.rstrip())
         if m and m.group(1) == "command":
             break
@@ -94,9 +117,12 @@ def sniff_platform(text: str) -> str | None:
 def read(text: str, file: str | None = None) -> Capture:
     """Capture text -> header fields and sections. Raises InputError (file and line) when malformed.
 
-    The header is read line by line; the outputs, which are most of a capture, are cut out between marker
-    lines found by one regular expression, not split into lines (a fleet has thousands of captures)."""
+    The header is read in one match when it is as write() writes it, else line by line; the outputs, which are
+    most of a capture, are cut out between marker lines, not split into lines (a fleet has thousands of captures),
+    and a body seen before is not cut again (_sections)."""
     text = text.removeprefix("\ufeff")
+    if plain := _plain_header(text, file):
+        return plain
     header: dict[str, str] = {}
     n, pos, end = 0, 0, len(text)
     magic = False
@@ -147,6 +173,28 @@ def read(text: str, file: str | None = None) -> Capture:
     return Capture(header, [])
 
 
+def _plain_header(text: str, file: str | None) -> Capture | None:
+    """``read`` of a capture whose header is as write() writes it and valid; None for any other (read() then reads
+    it line by line, and says what is wrong)."""
+    m = _PLAIN_HEADER.match(text)
+    if m is None:
+        return None
+    header: dict[str, str] = {}
+    for key, value in _PLAIN_FIELD.findall(m.group(1)):
+        value = value.strip()
+        if not value or key in header:
+            return None
+        header[key] = value
+    if any(k not in header for k in REQUIRED):
+        return None
+    try:
+        _check_time(header["collected"])
+    except ValueError:
+        return None
+    start = m.end() - len(_COMMAND)
+    return Capture(header, _sections(text, start, m.group(1).count("\n") + 2, file))
+
+
 def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:
     if raw.startswith(_COMMAND):  # most marker lines: what the regular expression below would make of them
         return "command", raw[len(_COMMAND):].strip()
@@ -162,8 +210,26 @@ _COMMAND = f"{MARKER} command:"
 
 
 def _sections(text: str, start: int, n: int, file: str | None) -> list[Section]:
-    """The sections from the first command line (at ``start``, file line ``n``) to the end."""
+    """The sections from the first command line (at ``start``, file line ``n``) to the end.
+
+    Hosts built alike print the same outputs: the sections of a body seen before (same text from the same line)
+    are the same Section objects, so what parsers cache per section is found without hashing each output again."""
     tail = text[start:]
+    if len(tail) > _CACHED_BODY_CHARS:
+        return list(_cut(tail, n, file))
+    try:
+        return list(_cached_cut(tail, n))
+    except InputError as exc:  # (not cached, and said without the file: say it again with it)
+        raise InputError(exc.message, file=file, line=exc.line, pointer=exc.pointer) from None
+
+
+# Bodies up to this size are cached (a host capture is a few KB per interface), the last _CACHED_BODIES of them.
+_CACHED_BODY_CHARS = 65536
+_CACHED_BODIES = 256
+
+
+def _cut(tail: str, n: int, file: str | None) -> tuple[Section, ...]:
+    """``_sections`` of ``tail``, a capture from its first command line (file line ``n``) on."""
     pieces = tail.split(_NEXT_COMMAND)
     # Marker lines that are all command lines (no escaped output, nothing malformed): cut the text at them.
     if tail.startswith(_COMMAND) and tail.count(_NEXT_MARKER) == len(pieces) - 1:
@@ -180,14 +246,20 @@ def _sections(text: str, start: int, n: int, file: str | None) -> list[Section]:
                 output += "\n"  # the newline before the next command line
             elif output and not output.endswith("\n"):
                 output += "\n"
-            sections.append(Section(value, output, line + 1))
+            sections.append(_section(Section, (value, output, line + 1)))
             line += piece.count("\n") + 1
         else:
-            return sections
-    return _marked_sections(text, start, n, file)
+            return tuple(sections)
+    return tuple(_marked_sections(tail, 0, n, file))
+
+
+@functools.lru_cache(maxsize=_CACHED_BODIES)
+def _cached_cut(tail: str, n: int) -> tuple[Section, ...]:
+    return _cut(tail, n, None)
 
 
 _NEXT_COMMAND = f"\n{MARKER} command:"
+_section = tuple.__new__  # Section(command, output, line) without the generated __new__'s Python call
 _NEXT_MARKER = f"\n{MARKER}"
 
 
@@ -250,18 +322,6 @@ def for_platform(text: str, file: str, platform: str) -> tuple[dict[str, str], l
 def section_text(section: Section) -> str:
     """A section's output preceded by blank lines, so a parser's line numbers are the capture file's."""
     return "\n" * (section.line - 1) + section.output
-
-
-def _lines(text: str) -> list[str]:
-    text = text.removeprefix("\ufeff")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-def _first_content(lines: list[str]) -> int | None:
-    return next((i for i, line in enumerate(lines) if line.strip()), None)
 
 
 def _join(body: list[str]) -> str:

@@ -108,6 +108,32 @@ def test_worker_processes_give_the_findings_of_one_process(folder):
     assert two.fabric.devices[name].model_dump(mode="json") == one.fabric.devices[name].model_dump(mode="json")
 
 
+@pytest.mark.slow
+def test_link_rules_in_workers_leave_the_ports_where_they_were_parsed(tmp_path):
+    """Every host of a fleet reports its LLDP neighbour, so every device is on a link: the link rules compare
+    what each worker sent of its ports (lnk.PortView), and the parent parses a device again only for the source
+    of a finding on it (it used to parse every linked device again, one after the other)."""
+    shutil.copytree(ROOT / "examples" / "fabric" / "leaf1", tmp_path / "leaf1")
+    for capture in (ROOT / "examples" / "fabric").glob("gpu0*.capture"):
+        shutil.copy(capture, tmp_path)
+    policy = load_policy("roce-dscp26")
+    one = fabric_mod.lint([tmp_path], policy, RULES, jobs=1)
+    two = fabric_mod.lint([tmp_path], policy, RULES, jobs=2)
+    assert _rows(two.findings) == _rows(one.findings)
+    linked = {end.device for link in two.fabric.links for end in (link.a, link.b)}
+    with_link_findings = {f.device for f in two.findings if f.code.startswith("LNK")}
+    assert len(linked) >= 4 and with_link_findings and with_link_findings < linked  # (the example's gpu03)
+
+    def parsed_again(device) -> bool:
+        try:
+            object.__getattribute__(device, "ports")
+        except AttributeError:
+            return False
+        return True
+
+    assert {name for name, d in two.fabric.devices.items() if parsed_again(d)} == with_link_findings
+
+
 def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
     monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
     assert fabric_mod.worker_count(1, 10_000) == 1

@@ -14,27 +14,79 @@ from typing import Any, NamedTuple
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
-from ..model import Device, DeviceKind, Link, Port, Source
+from ..model import Device, DeviceKind, Link, Port, Source, Trust
 from .common import TRUST_LABEL, numbers, priorities
 
 
+class PortView(NamedTuple):
+    """What the link rules compare of one port, as plain values. In a parallel lint the worker that parsed the
+    device sends these (Rule.device_facts), so the parent, which has every link, reads no device's ports:
+    only a finding's source does, for the devices with findings."""
+
+    roce: bool  # RoCE-facing per the policy (Context.roce_ports)
+    pfc_enabled: tuple[int, ...] | None  # None: the input does not say
+    mtu_bytes: int | None
+    speed_gbps: float | None
+    trust: Trust | None
+    tc_to_priority_known: bool
+    # Per lossless DSCP of the policy: (DSCP, its priority in the NIC's dscp2prio map, (TC, priority, queue, TC
+    # label) of the port's chain, whether the port marks ECN on that queue).
+    chains: tuple[tuple[int, int | None, tuple[int | None, int | None, int | None, str], bool], ...]
+    np_enabled: tuple[tuple[int, bool], ...] | None  # DCQCN notification point per priority; None: no record
+
+
+def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
+    """Every port's PortView (ports configured alike share one: a worker sends it once)."""
+    roce = {port.name for port in ctx.roce_ports(device)}
+    alike = ctx.memo(_alike_views)
+    out = {}
+    for port in device.ports.values():
+        chains = []
+        for dscp in ctx.policy.lossless.dscp:
+            hop = port.dscp_chain(dscp)
+            queue = port.queues.get(hop.queue) if hop.queue is not None else None
+            marks = bool(queue is not None and queue.ecn is not None and queue.ecn.ecn_enabled)
+            chains.append((dscp, (port.dscp_to_priority or {}).get(dscp),
+                           (hop.tc, hop.priority, hop.queue, hop.tc_label), marks))
+        ecn = port.nic_ecn
+        view = PortView(port.name in roce, None if port.pfc_enabled is None else tuple(port.pfc_enabled),
+                        port.mtu_bytes, port.speed_gbps, port.trust, port.tc_to_priority is not None, tuple(chains),
+                        None if ecn is None else tuple(ecn.np_enabled.items()))
+        out[port.name] = alike.setdefault(view, view)
+    return out
+
+
+def _alike_views(ctx: Context) -> dict[PortView, PortView]:
+    return {}
+
+
 class End(NamedTuple):
+    """One end of a link: its device, its port's name and PortView; ``port``, the model object, only for a
+    finding's source (in a parallel lint the parent parses the device again for it)."""
+
     device: Device
-    port: Port
+    name: str
+    view: PortView
+
+    @property
+    def port(self) -> Port:
+        return self.device.ports[self.name]
 
     def __str__(self) -> str:
-        return f"{self.device.name}:{self.port.name}"
+        return f"{self.device.name}:{self.name}"
 
 
-def link_ends(ctx, link: Link) -> tuple[End, End] | None:
-    """Both ends of a link as model objects (the loader only makes links between known ports)."""
+def link_ends(ctx: Context, rule: Rule, link: Link) -> tuple[End, End] | None:
+    """Both ends of a link (the loader only makes links between known ports)."""
     ends = []
     for ep in (link.a, link.b):
         device = ctx.fabric.devices.get(ep.device)
-        port = device.ports.get(ep.port) if device else None
-        if port is None:
+        if device is None:
             return None
-        ends.append(End(device, port))
+        view = (ctx.device_facts(rule, device) or {}).get(ep.port)
+        if view is None:
+            return None
+        ends.append(End(device, ep.port, view))
     return ends[0], ends[1]
 
 
@@ -42,21 +94,18 @@ def _where(link: Link) -> str:
     return link.source.describe() if link.source else link.origin
 
 
-def _roce_port_ids(ctx, device: Device) -> set[int]:
-    return {id(port) for port in ctx.roce_ports(device)}
-
-
 class _LinkRule(Rule):
     """A check of the two ends of each link where at least one end is RoCE-facing (per the policy)."""
 
     scope = "link"
 
+    def device_facts(self, ctx: Context, device: Device) -> dict[str, PortView]:
+        return ctx.memo(port_views, device)
+
     def check(self, ctx: Context) -> Iterator[Finding]:
         for link in ctx.fabric.links:
-            ends = link_ends(ctx, link)
-            if ends is None:
-                continue
-            if any(id(e.port) in ctx.memo(_roce_port_ids, e.device) for e in ends):
+            ends = link_ends(ctx, self, link)
+            if ends is not None and (ends[0].view.roce or ends[1].view.roce):
                 yield from self.check_link(ctx, link, *ends)
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:  # pragma: no cover - interface
@@ -66,7 +115,8 @@ class _LinkRule(Rule):
            unverified: bool = False, **data):
         """A finding on ``end`` (the one to change) that names both ends and where the link came from."""
         text = f"{end} <-> {other} (link from {_where(link)}): {message}"
-        kwargs: dict[str, Any] = {"device": end.device, "port": end.port, "source": source or link.source,
+        kwargs: dict[str, Any] = {"device": end.device, "port": end.name,
+                  "source": source or link.source or end.port.source,
                   "key": "|".join(sorted((str(end), str(other)))) + f"|{what}",
                   "devices": [end.device.name] + ([other.device.name] if other.device is not end.device else [])}
         return self.unverified(text, **kwargs) if unverified else self.finding(text, **kwargs, **data)
@@ -104,21 +154,23 @@ class PfcMismatch(_LinkRule):
     severity = Severity.error
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
-        if a.port.pfc_enabled is None or b.port.pfc_enabled is None:
-            unknown = [e for e in (a, b) if e.port.pfc_enabled is None]
+        if a.view.pfc_enabled is None or b.view.pfc_enabled is None:
+            unknown = [e for e in (a, b) if e.view.pfc_enabled is None]
             known = b if unknown[0] is a else a
             yield self.on(link, unknown[0], known, "pfc", "the PFC state of this end is not in the input, so the "
                           "two ends' PFC priorities cannot be compared", unknown[0].port.source, unverified=True)
             return
-        if not a.port.pfc_enabled or not b.port.pfc_enabled or set(a.port.pfc_enabled) == set(b.port.pfc_enabled):
+        if not a.view.pfc_enabled or not b.view.pfc_enabled or set(a.view.pfc_enabled) == set(b.view.pfc_enabled):
             return  # PFC off at one end is LNK005's
         wanted = set(ctx.lossless)
-        end, other = sorted((a, b), key=lambda e: (set(e.port.pfc_enabled) == wanted, str(e)))
+        end, other = sorted((a, b), key=lambda e: (set(e.view.pfc_enabled or ()) == wanted, str(e)))
         yield self.on(link, end, other, "pfc",
-                      f"PFC is on for {priorities(end.port.pfc_enabled)} here, for "
-                      f"{priorities(other.port.pfc_enabled)} at {other}; a priority paused at one end only is lossy "
-                      f"on this cable; enable PFC on the same priorities at both ends (lossless: {numbers(wanted)})",
-                      end.port.pfc_source, here=end.port.pfc_enabled, there=other.port.pfc_enabled)
+                      f"PFC is on for {priorities(end.view.pfc_enabled or ())} here, for "
+                      f"{priorities(other.view.pfc_enabled or ())} at {other}; a priority paused at one end only is "
+                      "lossy on this cable; enable PFC on the same priorities at both ends "
+                      f"(lossless: {numbers(wanted)})",
+                      end.port.pfc_source, here=list(end.view.pfc_enabled or ()),
+                      there=list(other.view.pfc_enabled or ()))
 
 
 @register
@@ -154,17 +206,17 @@ class MtuMismatch(_LinkRule):
     severity = Severity.error
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
-        if a.port.mtu_bytes is None or b.port.mtu_bytes is None or a.port.mtu_bytes == b.port.mtu_bytes:
+        if a.view.mtu_bytes is None or b.view.mtu_bytes is None or a.view.mtu_bytes == b.view.mtu_bytes:
             return
-        small, big = sorted((a, b), key=lambda e: (e.port.mtu_bytes, str(e)))
+        small, big = sorted((a, b), key=lambda e: (e.view.mtu_bytes, str(e)))
         nic_link = DeviceKind.host in (a.device.kind, b.device.kind)
         if nic_link and big.device.kind != DeviceKind.host:
             return  # the NIC's MTU is the smaller one: what it sends fits
         yield self.on(link, small, big, "mtu",
-                      f"MTU {small.port.mtu_bytes} here, {big.port.mtu_bytes} at {big}: frames above "
-                      f"{small.port.mtu_bytes} bytes from {big.device.name} are dropped; give both ends one MTU",
+                      f"MTU {small.view.mtu_bytes} here, {big.view.mtu_bytes} at {big}: frames above "
+                      f"{small.view.mtu_bytes} bytes from {big.device.name} are dropped; give both ends one MTU",
                       small.port.source, severity=None if nic_link else Severity.warning,
-                      here=small.port.mtu_bytes, there=big.port.mtu_bytes)
+                      here=small.view.mtu_bytes, there=big.view.mtu_bytes)
 
 
 @register
@@ -196,12 +248,12 @@ class SpeedMismatch(_LinkRule):
     severity = Severity.error
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
-        if a.port.speed_gbps is None or b.port.speed_gbps is None or a.port.speed_gbps == b.port.speed_gbps:
+        if a.view.speed_gbps is None or b.view.speed_gbps is None or a.view.speed_gbps == b.view.speed_gbps:
             return
-        slow, fast = sorted((a, b), key=lambda e: (e.port.speed_gbps, str(e)))
+        slow, fast = sorted((a, b), key=lambda e: (e.view.speed_gbps, str(e)))
         yield self.on(link, slow, fast, "speed",
-                      f"{slow.port.speed_gbps:g} Gb/s here, {fast.port.speed_gbps:g} Gb/s at {fast}; configure one "
-                      "speed at both ends", slow.port.source, here=slow.port.speed_gbps, there=fast.port.speed_gbps)
+                      f"{slow.view.speed_gbps:g} Gb/s here, {fast.view.speed_gbps:g} Gb/s at {fast}; configure one "
+                      "speed at both ends", slow.port.source, here=slow.view.speed_gbps, there=fast.view.speed_gbps)
 
 
 @register
@@ -241,38 +293,37 @@ class NicSwitchMismatch(_LinkRule):
         if set(kinds) != {DeviceKind.host, DeviceKind.switch}:
             return
         nic, switch = (a, b) if kinds[0] == DeviceKind.host else (b, a)
-        n, s = nic.port, switch.port
+        n, s = nic.view, switch.view
         if n.trust is not None and s.trust is not None and n.trust != s.trust:
             yield self.on(link, nic, switch, "trust", f"the NIC trusts {TRUST_LABEL[n.trust.value]}, {switch} trusts "
                           f"{TRUST_LABEL[s.trust.value]}: they classify RoCE into different priorities; "
-                          f"`mlnx_qos -i {n.name} --trust {s.trust.value}`", n.trust_source or n.source)
+                          f"`mlnx_qos -i {nic.name} --trust {s.trust.value}`", nic.port.trust_source or nic.port.source)
             return
-        for dscp in ctx.policy.lossless.dscp:
-            nic_prio, hop = (n.dscp_to_priority or {}).get(dscp), s.dscp_chain(dscp)
-            if nic_prio is not None and hop.tc is not None and s.tc_to_priority is None:
+        np_enabled = None if n.np_enabled is None else dict(n.np_enabled)
+        for (dscp, nic_prio, _, _), (_, _, (tc, priority, queue, tc_label), marks) in zip(n.chains, s.chains,
+                                                                                        strict=True):
+            if nic_prio is not None and tc is not None and not s.tc_to_priority_known:
                 yield self.on(link, nic, switch, f"dscp {dscp}", f"DSCP {dscp} is priority {nic_prio} on the NIC, "
-                              f"but the PFC priority of {hop.tc_label} on {switch} is not in the input, so the two "
-                              f"could not be compared", s.map_source or s.source, unverified=True)
+                              f"but the PFC priority of {tc_label} on {switch} is not in the input, so the two "
+                              f"could not be compared", switch.port.map_source or switch.port.source, unverified=True)
                 continue
-            if nic_prio is None or hop.priority is None:
+            if nic_prio is None or priority is None:
                 continue
-            if nic_prio != hop.priority:
+            if nic_prio != priority:
                 yield self.on(link, nic, switch, f"dscp {dscp}",
-                              f"DSCP {dscp} is priority {nic_prio} on the NIC but priority {hop.priority} on {switch}: "
+                              f"DSCP {dscp} is priority {nic_prio} on the NIC but priority {priority} on {switch}: "
                               f"pauses for one stop the other's queue, not this traffic; "
-                              f"`mlnx_qos -i {n.name} --dscp2prio set,{dscp},{hop.priority}`",
-                              n.map_source or n.source, dscp=dscp)
+                              f"`mlnx_qos -i {nic.name} --dscp2prio set,{dscp},{priority}`",
+                              nic.port.map_source or nic.port.source, dscp=dscp)
                 continue
-            queue = s.queues.get(hop.queue) if hop.queue is not None else None
-            marks = queue is not None and queue.ecn is not None and queue.ecn.ecn_enabled
-            nic_ecn = n.nic_ecn
-            np_on = nic_ecn.np_enabled.get(nic_prio) if nic_ecn else None
-            if marks and nic_ecn is not None and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
+            np_on = np_enabled.get(nic_prio) if np_enabled is not None else None
+            if marks and np_enabled is not None and np_on is False:  # MLNX_OFED sysfs ecn/roce_np/enable/<priority>
+                nic_ecn = nic.port.nic_ecn
                 yield self.on(link, nic, switch, f"ecn {dscp}",
-                              f"{switch} marks ECN on queue {hop.queue} (DSCP {dscp}) but the NIC's DCQCN notification "
+                              f"{switch} marks ECN on queue {queue} (DSCP {dscp}) but the NIC's DCQCN notification "
                               f"point is off for priority {nic_prio}: marked packets bring no CNP back; "
-                              f"`echo 1 > /sys/class/net/{n.name}/ecn/roce_np/enable/{nic_prio}`",
-                              nic_ecn.np_source or n.source, dscp=dscp)
+                              f"`echo 1 > /sys/class/net/{nic.name}/ecn/roce_np/enable/{nic_prio}`",
+                              (nic_ecn.np_source if nic_ecn else None) or nic.port.source, dscp=dscp)
 
 
 @register
@@ -306,8 +357,8 @@ class LosslessFacingPfcOff(_LinkRule):
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:
         for off, on in ((a, b), (b, a)):
-            lossless = sorted(set(on.port.pfc_enabled or ()) & set(ctx.lossless))
-            if off.port.pfc_enabled == [] and lossless:
+            lossless = sorted(set(on.view.pfc_enabled or ()) & set(ctx.lossless))
+            if off.view.pfc_enabled == () and lossless:
                 yield self.on(link, off, on, "pfc-off", f"PFC is off here, on for {priorities(lossless)} at {on}; "
                               f"RoCE crossing this cable is lossy; enable PFC on {priorities(lossless)} here",
                               off.port.pfc_source or off.port.source, lossless=lossless)

@@ -27,11 +27,15 @@ prints) is the host as it will be once the script has run on it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
 import re
 import shlex
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ... import capture, units
 from ...capture import Section
@@ -138,13 +142,9 @@ class _Host:
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
                              "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
-        names = [" ".join(s.command.split()) for s in sections]
-        last = {name: i for i, name in enumerate(names)}
-        for i, sec in enumerate(sections):
-            if last[names[i]] != i:
-                self._issue(f"`{sec.command}` appears more than once; the last output is used", inp.path, sec.line - 1)
-                continue
-            self._section(inp.path, sec)
+        body = tuple(sections)
+        plan = _capture_plan(body)
+        self._apply(inp.path, _capture_steps(body) if plan is None else plan)
 
     def _bare(self, inp: Input) -> Section:
         """A file holding only mlnx_qos output (maybe after the shell prompt line that ran it)."""
@@ -217,75 +217,101 @@ class _Host:
                 self._issue(f"skipped `{line[:80]}`: {exc}", inp.path, n)
 
     # -- sections ----------------------------------------------------------------------------
-    def _section(self, file: str, sec: Section) -> None:
-        """Apply what one section says (worked out once per distinct section: hosts built alike print the
-        same outputs) to this host, with ``file`` in the sources."""
-        self._apply(file, sec, _section_ops(sec))
-
     def _fact(self, m: re.Match, value: str, file: str, sec: Section, n: int) -> bool:
         """Store one sysfs value (a script's write); False when the value is not what that file holds."""
         ops: list[tuple] = []
         ok = _fact(ops, m, value, sec, n)
-        self._apply(file, sec, _compact(ops))
+        self._apply(file, _compact(ops))
         return ok
 
-    def _apply(self, file: str, sec: Section, ops: tuple[tuple, ...]) -> None:
-        ports, device = self.device.ports, self.device
+    def _apply(self, file: str, ops: Iterable[tuple]) -> None:
+        """Apply operations (("port", iface, line), ... each by its _op_ method) to this host, with ``file`` in the
+        sources."""
         for op in ops:
-            kind = op[0]
-            if kind == "port":
-                if op[1] not in ports:
-                    check_port_count(len(ports) + 1, file)  # as port_slot: while the ports are still few fields
-                    ports[op[1]] = Port(name=op[1], qos_configured=True, source=Source(file=file, line=op[2]))
-            elif kind == "attempt":
-                self.attempted.setdefault(op[1], set()).add(op[2])
-            elif kind == "issue":
-                self._issue(op[2], file, op[3], code=op[1])
-            elif kind == "set":
-                setattr(ports[op[1]], op[2], op[3])
-            elif kind == "ecn":
-                port = ports[op[1]]
-                if port.nic_ecn is None:
-                    port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
-            elif kind in ("np", "rp"):
-                ecn = ports[op[1]].nic_ecn
-                assert ecn is not None  # (an "ecn" op comes first: _fact)
-                (ecn.np_enabled if kind == "np" else ecn.rp_enabled).update(op[2])
-                if kind == "np" and ecn.np_source is None:
-                    ecn.np_source = Source(file=file, line=op[3])
-                elif kind == "rp" and ecn.rp_source is None:
-                    ecn.rp_source = Source(file=file, line=op[3])
-            elif kind == "params":
-                ecn = ports[op[1]].nic_ecn
-                assert ecn is not None  # (an "ecn" op comes first: _fact)
-                for proto, name, value in op[2]:
-                    (ecn.rp_params if proto == "roce_rp" else ecn.np_params)[name] = value
-                if ecn.params_source is None:
-                    ecn.params_source = Source(file=file, line=op[3])
-            elif kind == "ecnset":
-                setattr(ports[op[1]].nic_ecn, op[2], op[3])
-            elif kind == "qos":
-                device.issues.extend(mlnx_qos.apply(ports[op[1]], sec, file))
-            elif kind == "tos":
-                self._set_tos(op[1], op[2], Source(file=file, line=op[3]))
-            elif kind == "tclass":
-                self._set_traffic_class(op[1], Source(file=file, line=op[2]))
-            elif kind == "tos_attempted":
-                self.tos_attempted = True
-            elif kind == "ethspeed":
-                self.ethtool_speed[op[1]] = op[2]
-            elif kind == "pause":
-                ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4],
-                                                    source=Source(file=file, line=op[5]))
-            elif kind == "nccl":
-                device.nccl_env, device.nccl_env_source = dict(op[1]), Source(file=file, line=op[2])
-            elif kind == "lldp":
-                device.neighbors.extend(
-                    Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
-                             origin=nb.origin, source=Source(file=file, line=nb.source.line)) for nb in op[1])
-                device.issues.extend(
-                    ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
-                    for i in op[2])
+            _OPS[op[0]](self, file, op)
+
+    def _op_port(self, file: str, op: tuple) -> None:
+        ports = self.device.ports
+        if op[1] not in ports:
+            check_port_count(len(ports) + 1, file)  # as port_slot: while the ports are still few fields
+            ports[op[1]] = Port(name=op[1], qos_configured=True, source=Source(file=file, line=op[2]))
+
+    def _op_attempt(self, file: str, op: tuple) -> None:
+        self.attempted.setdefault(op[1], set()).add(op[2])
+
+    def _op_attempts(self, file: str, op: tuple) -> None:
+        attempted = self.attempted
+        for iface, groups in op[1]:
+            attempted.setdefault(iface, set()).update(groups)
+
+    def _op_issue(self, file: str, op: tuple) -> None:
+        self._issue(op[2], file, op[3], code=op[1])
+
+    def _op_set(self, file: str, op: tuple) -> None:
+        setattr(self.device.ports[op[1]], op[2], op[3])
+
+    def _op_ecn(self, file: str, op: tuple) -> None:
+        port = self.device.ports[op[1]]
+        if port.nic_ecn is None:
+            port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
+
+    def _op_np(self, file: str, op: tuple) -> None:
+        """("np" or "rp", iface, {priority: on}, line): DCQCN notification or reaction point switches."""
+        ecn = self.device.ports[op[1]].nic_ecn
+        assert ecn is not None  # (an "ecn" op comes first: _fact)
+        if op[0] == "np":
+            ecn.np_enabled.update(op[2])
+            if ecn.np_source is None:
+                ecn.np_source = Source(file=file, line=op[3])
+        else:
+            ecn.rp_enabled.update(op[2])
+            if ecn.rp_source is None:
+                ecn.rp_source = Source(file=file, line=op[3])
+
+    _op_rp = _op_np
+
+    def _op_params(self, file: str, op: tuple) -> None:
+        ecn = self.device.ports[op[1]].nic_ecn
+        assert ecn is not None  # (an "ecn" op comes first: _fact)
+        for proto, name, value in op[2]:
+            (ecn.rp_params if proto == "roce_rp" else ecn.np_params)[name] = value
+        if ecn.params_source is None:
+            ecn.params_source = Source(file=file, line=op[3])
+
+    def _op_ecnset(self, file: str, op: tuple) -> None:
+        setattr(self.device.ports[op[1]].nic_ecn, op[2], op[3])
+
+    def _op_qos(self, file: str, op: tuple) -> None:
+        self.device.issues.extend(mlnx_qos.apply(self.device.ports[op[1]], op[2], file))
+
+    def _op_tos(self, file: str, op: tuple) -> None:
+        self._set_tos(op[1], op[2], Source(file=file, line=op[3]))
+
+    def _op_tclass(self, file: str, op: tuple) -> None:
+        self._set_traffic_class(op[1], Source(file=file, line=op[2]))
+
+    def _op_tos_attempted(self, file: str, op: tuple) -> None:
+        self.tos_attempted = True
+
+    def _op_ethspeed(self, file: str, op: tuple) -> None:
+        self.ethtool_speed[op[1]] = op[2]
+
+    def _op_pause(self, file: str, op: tuple) -> None:
+        self.device.ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4],
+                                                        source=Source(file=file, line=op[5]))
+
+    def _op_nccl(self, file: str, op: tuple) -> None:
+        device = self.device
+        device.nccl_env, device.nccl_env_source = dict(op[1]), Source(file=file, line=op[2])
+
+    def _op_lldp(self, file: str, op: tuple) -> None:
+        device = self.device
+        device.neighbors.extend(
+            Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
+                     origin=nb.origin, source=Source(file=file, line=nb.source.line)) for nb in op[1])
+        device.issues.extend(
+            ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
+            for i in op[2])
 
     def _set_traffic_class(self, value: int | None, source: Source) -> None:
         self.device.rdma_traffic_class, self.device.rdma_traffic_class_source = value, source
@@ -351,12 +377,75 @@ class _Host:
         return device
 
 
+_OPS = {name[len("_op_"):]: method for name, method in vars(_Host).items() if name.startswith("_op_")}
+
+
+# -- what a capture says ------------------------------------------------------------------------------------
+def _capture_steps(sections: tuple[Section, ...]) -> Iterator[tuple]:
+    """The operations a capture's sections make on a host, in order. Of a command given twice, the last output
+    counts (the others get an issue)."""
+    names = [" ".join(s.command.split()) for s in sections]
+    last = {name: i for i, name in enumerate(names)}
+    for i, sec in enumerate(sections):
+        if last[names[i]] != i:
+            yield "issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used", sec.line - 1
+        else:
+            yield from _section_ops(sec)
+
+
+def _capture_plan(sections: tuple[Section, ...]) -> tuple[tuple, ...] | None:
+    """_capture_steps of a capture body seen before, put together once into fewer operations (hosts built alike
+    print the same outputs: one plan for all of them); None the first time a body is seen (its steps are applied as
+    they come: a body that differs on every host, by a MAC address or an LLDP neighbour, is not put together)."""
+    plan = _PLANS.get(sections, _NEW)
+    if plan is _NEW:
+        _PLANS[sections] = None
+        if len(_PLANS) > _PLANS_KEPT:
+            with contextlib.suppress(KeyError):  # (another thread got there first)
+                _PLANS.popitem(last=False)
+        return None
+    if plan is None:
+        plan = _PLANS[sections] = _compact_steps(_capture_steps(sections))
+    return plan
+
+
+_PLANS: OrderedDict[tuple[Section, ...], tuple[tuple, ...] | None] = OrderedDict()  # the bodies seen last
+_PLANS_KEPT = 1024
+_NEW: Any = object()  # (a body not seen yet)
+
+
+def _compact_steps(steps: Iterable[tuple]) -> tuple[tuple, ...]:
+    """Fewer steps, the same effect: a port (or its DCQCN record) is made by the first step that names it (the
+    ones after would find it made); the fact groups tried, and whether cma_roce_tos was, are recorded in one step
+    each (only finish() reads them)."""
+    out: list[tuple] = []
+    attempted: dict[str, dict[str, None]] = {}
+    made: set[tuple[str, str]] = set()
+    tos_attempted = False
+    for op in steps:
+        kind = op[0]
+        if kind == "attempt":
+            attempted.setdefault(op[1], {})[op[2]] = None
+        elif kind == "tos_attempted":
+            tos_attempted = True
+        elif kind not in ("port", "ecn"):
+            out.append(op)
+        elif (kind, op[1]) not in made:
+            made.add((kind, op[1]))
+            out.append(op)
+    if attempted:
+        out.append(("attempts", tuple((iface, tuple(groups)) for iface, groups in attempted.items())))
+    if tos_attempted:
+        out.append(("tos_attempted",))
+    return tuple(out)
+
+
 # -- what a section says, worked out once per distinct section ---------------------------------------------
 @functools.lru_cache(maxsize=4096)
 def _section_ops(sec: Section) -> tuple[tuple, ...]:
     """The changes one capture section makes to a host, without the file name (the host applies them with
     its own file): ("port", iface, line) makes a port unless there is one, ("issue", code, message, line),
-    ("set", iface, field, value) ... (see _Host._section)."""
+    ("set", iface, field, value) ... (see the _Host._op_* methods)."""
     out: list[tuple] = []
     try:
         tokens = _words(sec.command)
@@ -372,7 +461,7 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     if prog == "mlnx_qos":
         iface = _option(args, "-i", "--interface")
         if iface and _attempt(out, iface, "mlnx_qos", sec):
-            out.append(("qos", iface))
+            out.append(("qos", iface, sec))
     elif prog == "cat" and args and args[-1].endswith("nccl.conf"):
         _nccl(out, sec)
     elif prog in ("cat", "grep"):

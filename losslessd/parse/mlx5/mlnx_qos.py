@@ -56,8 +56,16 @@ class _Facts:
         self.dscp_conflicts: list[tuple[int, int, int, int]] = []  # (dscp, earlier priority, later priority, line)
         self.priority_to_pg: dict[int, int] | None = None
         self.priority_to_tc: dict[int, int] | None = None
+        # What apply sets and says, worked out once (finish).
+        self.trust_mode: Trust | None = None
+        self.pfc_enabled: list[int] | None = None
+        self.queues: list[tuple[int, tuple[SchedulerType | None, int | None, int]]] = []  # sorted by TC
+        self.map_line: int | None = None
+        self.before: list[tuple[str, int | None]] = []
+        self.after: list[tuple[str, int | None]] = []
+        self.dscp_unknown_line: int | None = None
 
-    def finish(self) -> None:
+    def finish(self, section: Section) -> None:
         mapping: dict[int, int] = {}
         for dscp, prio, line in self.dscp:
             if dscp in mapping and mapping[dscp] != prio:
@@ -67,50 +75,72 @@ class _Facts:
         if "buffer" in self.rows:
             self.priority_to_pg = dict(enumerate(self.rows["buffer"][0]))
         self.priority_to_tc = dict(sorted(self.prio_tc.items())) or None
+        self.trust_mode = _TRUSTS.get(self.trust[0]) if self.trust else None
+        self.pfc_enabled = [prio for prio, bit in enumerate(self.rows["enabled"][0]) if bit] \
+            if "enabled" in self.rows else None
+        self.queues = sorted(self.tcs.items())
+        self.map_line = self.dscp_map_line or min((line for _, _, line in self.tcs.values()), default=None)
+        self._issues(section)
+
+    def _issues(self, section: Section) -> None:
+        """What apply says about this output, worked out once: (message, line) before and after the one issue that
+        depends on the port (``dscp_unknown_line``: no DSCP map and no trust line, on a port an earlier input set
+        to trust dscp)."""
+        cmd = f"`{section.command}`"
+        before, after = self.before, self.after
+
+        def issue(out: list, message: str, line: int | None) -> None:
+            out.append((f"{cmd}: {message}", line))
+
+        if not self.understood:
+            if self.first is None:
+                issue(before, "printed nothing; trust, PFC, maps and schedulers unknown", section.line)
+            else:
+                issue(before, f"output not understood (first line {self.first[1][:80]!r}); trust, PFC, maps and "
+                      "schedulers unknown", self.first[0])
+            return
+        if self.bad:
+            n, text = self.bad[0]
+            issue(before, f"{len(self.bad)} line(s) not understood and skipped, first: {text[:80]!r}", n)
+        if self.trust is None:
+            issue(before, "no 'Priority trust state' line; trust mode unknown", section.line)
+        elif self.trust_mode is None:
+            value, line = self.trust
+            issue(before, f"trust state {value!r} (trust is not supported by this driver); trust mode unknown", line)
+        if self.dscp:
+            for dscp, first, prio, line in self.dscp_conflicts:
+                issue(before, f"DSCP {dscp} listed for priorities {first} and {prio}; the last one is kept", line)
+        elif self.trust is None:
+            self.dscp_unknown_line = section.line
+        elif self.trust_mode == Trust.dscp:
+            issue(before, _DSCP_UNKNOWN, self.trust[1])
+        if "enabled" not in self.rows:
+            issue(after, "no PFC 'enabled' row; PFC priorities unknown", self.pfc_line or section.line)
+        if not self.tcs:
+            issue(after, "no 'tc:' lines; priority to TC map and schedulers unknown", section.line)
+
+
+_DSCP_UNKNOWN = "trust is dscp but no dscp2prio mapping is printed; DSCP to priority map unknown"
 
 
 def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     """Fill ``port`` from one mlnx_qos output; return SYS002 issues for what could not be read."""
-    cmd = f"`{section.command}`"
     facts = _scan(section)
-    issues: list[ParseIssue] = []
-
-    def issue(message: str, line: int | None) -> None:
-        issues.append(ParseIssue(code="SYS002", message=f"{cmd}: {message}", source=Source(file=file, line=line)))
-
+    issues = [ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line))
+              for message, line in facts.before]
     if not facts.understood:
-        if facts.first is None:
-            issue("printed nothing; trust, PFC, maps and schedulers unknown", section.line)
-        else:
-            issue(f"output not understood (first line {facts.first[1][:80]!r}); trust, PFC, maps and "
-                  "schedulers unknown", facts.first[0])
         return issues
-    if facts.bad:
-        n, text = facts.bad[0]
-        issue(f"{len(facts.bad)} line(s) not understood and skipped, first: {text[:80]!r}", n)
-
-    if facts.trust is None:
-        issue("no 'Priority trust state' line; trust mode unknown", section.line)
-    else:
-        value, line = facts.trust
-        port.trust = _TRUSTS.get(value)
-        port.trust_source = Source(file=file, line=line)
-        if port.trust is None:
-            issue(f"trust state {value!r} (trust is not supported by this driver); trust mode unknown", line)
+    if facts.trust is not None:
+        port.trust = facts.trust_mode
+        port.trust_source = Source(file=file, line=facts.trust[1])
     if facts.dscp:
-        for dscp, first, prio, line in facts.dscp_conflicts:
-            issue(f"DSCP {dscp} listed for priorities {first} and {prio}; the last one is kept", line)
         port.dscp_to_priority = facts.dscp_to_priority  # one read-only dict for every host that printed it
-    elif port.trust == Trust.dscp:
-        issue("trust is dscp but no dscp2prio mapping is printed; DSCP to priority map unknown",
-              facts.trust[1] if facts.trust else section.line)
-
-    if "enabled" in facts.rows:
-        bits, line = facts.rows["enabled"]
-        port.pfc_enabled = [prio for prio, bit in enumerate(bits) if bit]
-        port.pfc_source = Source(file=file, line=line)
-    else:
-        issue("no PFC 'enabled' row; PFC priorities unknown", facts.pfc_line or section.line)
+    elif facts.dscp_unknown_line is not None and port.trust == Trust.dscp:  # the trust an earlier input set
+        issues.append(ParseIssue(code="SYS002", message=f"`{section.command}`: {_DSCP_UNKNOWN}",
+                                 source=Source(file=file, line=facts.dscp_unknown_line)))
+    if facts.pfc_enabled is not None:
+        port.pfc_enabled = list(facts.pfc_enabled)
+        port.pfc_source = Source(file=file, line=facts.rows["enabled"][1])
     if "buffer" in facts.rows:
         port.priority_to_pg = facts.priority_to_pg
     if facts.sizes is not None:
@@ -122,15 +152,14 @@ def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
 
     if facts.tcs:
         port.queues = {}
-        for tc, (tsa, bw, line) in sorted(facts.tcs.items()):
+        for tc, (tsa, bw, line) in facts.queues:
             source = Source(file=file, line=line)  # the `tc:` line sets both
             port.queues[tc] = Queue(index=tc, scheduler=Scheduler(type=tsa, weight=bw, source=source), source=source)
         port.priority_to_tc = facts.priority_to_tc
-    else:
-        issue("no 'tc:' lines; priority to TC map and schedulers unknown", section.line)
-    map_line = facts.dscp_map_line or min((line for _, _, line in facts.tcs.values()), default=None)
-    if map_line is not None:
-        port.map_source = Source(file=file, line=map_line)
+    if facts.map_line is not None:
+        port.map_source = Source(file=file, line=facts.map_line)
+    issues.extend(ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line))
+                  for message, line in facts.after)
     return issues
 
 
@@ -182,7 +211,7 @@ def _scan(section: Section) -> _Facts:
             facts.understood += 1
         else:
             facts.bad.append((n, line))
-    facts.finish()
+    facts.finish(section)
     return facts
 
 
