@@ -90,6 +90,11 @@ def link_ends(ctx: Context, rule: Rule, link: Link) -> tuple[End, End] | None:
     return ends[0], ends[1]
 
 
+def _ends_found(ctx: Context) -> dict[int, Any]:
+    """id(link) -> its ends (link_ends), for the run."""
+    return {}
+
+
 def _where(link: Link) -> str:
     return link.source.describe() if link.source else link.origin
 
@@ -103,8 +108,13 @@ class _LinkRule(Rule):
         return ctx.memo(port_views, device)
 
     def check(self, ctx: Context) -> Iterator[Finding]:
+        # The link rules read the same views (none has device_facts of its own): a link's ends are looked up once
+        # per run, not once per rule (a fleet has a link per host).
+        found = ctx.memo(_ends_found) if type(self).device_facts is _LinkRule.device_facts else {}
         for link in ctx.fabric.links:
-            ends = link_ends(ctx, self, link)
+            ends = found.get(id(link), found)
+            if ends is found:
+                ends = found[id(link)] = link_ends(ctx, self, link)
             if ends is not None and (ends[0].view.roce or ends[1].view.roce):
                 yield from self.check_link(ctx, link, *ends)
 
