@@ -63,6 +63,7 @@ class _Names:
                 self._devices.setdefault(form, name)
         self._ports: dict[str, list] = {}  # device -> [port -> alias, lower-case name or alias -> port]
         self._named: dict[str, Device | None] = {}  # a name as written -> its device (a fleet names a few often)
+        self._forms: dict[tuple, dict[str, str]] = {}  # (port, alias) pairs -> lower-case name or alias -> port
 
     def device(self, name: str) -> Device | None:
         devices = self.fabric.devices
@@ -81,12 +82,15 @@ class _Names:
             known = self._ports[device.name] = [device.port_aliases(), None]
         if name in known[0]:
             return name
-        if known[1] is None:  # the other forms, made when a name is not a port's own
-            index: dict[str, str] = {}
-            for port, alias in known[0].items():
-                for form in (port, alias):
-                    if form:
-                        index.setdefault(form.lower(), port)
+        if known[1] is None:  # the other forms, made when a name is not a port's own (once per port list: read only)
+            ports = tuple(known[0].items())
+            index = self._forms.get(ports)
+            if index is None:
+                index = self._forms[ports] = {}
+                for port, alias in ports:
+                    for form in (port, alias):
+                        if form:
+                            index.setdefault(form.lower(), port)
             known[1] = index
         return known[1].get(name.lower()) or known[1].get(lldp.eos_interface(name).lower())
 
