@@ -38,16 +38,25 @@ class PortView(NamedTuple):
 def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
     """Every port's PortView (ports configured alike share one: a worker sends it once)."""
     roce = {port.name for port in ctx.roce_ports(device)}
-    alike = ctx.memo(_alike_views)
+    alike, chains_of = ctx.memo(_alike_views), ctx.memo(_chains_by_maps)
+    dscps = ctx.policy.lossless.dscp
     out = {}
     for port in device.ports.values():
+        # What Port.dscp_chain reads: parsers share these maps between the ports that bind them.
+        maps = (port.dscp_to_priority, port.priority_to_tc, port.priority_to_pg, port.dscp_to_tc, port.tc_to_priority,
+                port.tc_to_pg, port.tc_to_queue, port.tc_names)
+        key = tuple(map(id, maps))
+        known = chains_of.get(key)
+        if known is None:  # (the maps are kept with their chains: no other object can take their ids meanwhile)
+            nic = port.dscp_to_priority or {}
+            hops = [(dscp, port.dscp_chain(dscp)) for dscp in dscps]
+            known = chains_of[key] = (maps, tuple((dscp, nic.get(dscp), (hop.tc, hop.priority, hop.queue, hop.tc_label))
+                                                  for dscp, hop in hops))
         chains = []
-        for dscp in ctx.policy.lossless.dscp:
-            hop = port.dscp_chain(dscp)
-            queue = port.queues.get(hop.queue) if hop.queue is not None else None
+        for dscp, nic_priority, hop in known[1]:
+            queue = port.queues.get(hop[2]) if hop[2] is not None else None
             marks = bool(queue is not None and queue.ecn is not None and queue.ecn.ecn_enabled)
-            chains.append((dscp, (port.dscp_to_priority or {}).get(dscp),
-                           (hop.tc, hop.priority, hop.queue, hop.tc_label), marks))
+            chains.append((dscp, nic_priority, hop, marks))
         ecn = port.nic_ecn
         view = PortView(port.name in roce, None if port.pfc_enabled is None else tuple(port.pfc_enabled),
                         port.mtu_bytes, port.speed_gbps, port.trust, port.tc_to_priority is not None, tuple(chains),
@@ -57,6 +66,10 @@ def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
 
 
 def _alike_views(ctx: Context) -> dict[PortView, PortView]:
+    return {}
+
+
+def _chains_by_maps(ctx: Context) -> dict[tuple[int, ...], tuple[tuple, tuple]]:
     return {}
 
 
