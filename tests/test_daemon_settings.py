@@ -17,6 +17,7 @@ from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings
 from losslessd.errors import InputError
 from losslessd.history import StoredFinding
+from losslessd.limits import DEFAULT_MAX_FILE_BYTES, ENV_MAX_FILE_MB, MIB, file_limit_mb, max_file_bytes
 from losslessd.lint.finding import Finding, Severity
 from tests.clirun import losslessd
 
@@ -69,6 +70,21 @@ def test_webhook_header_comes_from_the_environment_as_a_secret(folder):
         """), ENV)
     secret = s.webhook_headers["Authorization"]
     assert secret.reveal() == "Bearer s3cret" and "s3cret" not in repr(secret)
+
+
+def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_the_default(folder, monkeypatch):
+    monkeypatch.delenv(ENV_MAX_FILE_MB, raising=False)
+    with file_limit_mb(None):  # the process's limit as it was, whatever the test sets
+        with pytest.raises(InputError) as exc:  # the inventory (~250 bytes) is read under the settings' limit
+            load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\nmax_file_mb: 0.0001\n"),
+                          ENV)
+        assert exc.value.file == str(folder / "inventory.yaml"), exc.value
+        assert max_file_bytes() == DEFAULT_MAX_FILE_BYTES  # loading alone changes nothing
+        load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\nmax_file_mb: 64\n"),
+                      ENV).apply_limits()
+        assert max_file_bytes() == 64 * MIB
+        load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV).apply_limits()
+        assert max_file_bytes() == DEFAULT_MAX_FILE_BYTES  # the key removed: the default again, not the last 64
 
 
 @pytest.mark.parametrize("text, line, words", [

@@ -140,9 +140,9 @@ class Settings(_S):
     _headers: dict[str, Secret] = PrivateAttr(default_factory=dict)
 
     def apply_limits(self) -> None:
-        """Make ``max_file_mb`` this process's limit (the drift lint reads pulled captures with it)."""
-        if self.max_file_mb is not None:
-            set_max_file_mb(self.max_file_mb)
+        """Make ``max_file_mb`` this process's limit (the drift lint reads pulled captures with it); null is
+        the environment's or the default, also after a reload that removed the key."""
+        set_max_file_mb(self.max_file_mb)
 
     @property
     def file(self) -> Path:
