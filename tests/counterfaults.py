@@ -115,9 +115,9 @@ class Run:
     opened_at: list[float]  # poll time of each storm's opening
 
 
-def run(agent: Agent, thresholds: Thresholds | None = None, detectors: type[Detectors] = Detectors) -> Run:
+def run(agent: Agent, thresholds: Thresholds | None = None) -> Run:
     tracker = CounterTracker()
-    det = detectors(thresholds or Thresholds(), {3})
+    det = Detectors(thresholds or Thresholds(), {3})
     storms: dict[str, Event] = {}
     opened: list[float] = []
     polls = agent.poll_times()
