@@ -24,7 +24,7 @@ from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from losslessd.render import opensm
 from tests import render_golden
-from tests.clirun import Ran, losslessd
+from tests.clirun import losslessd
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = "roce-dscp26"  # lossless 3, CNP 48 strict on 6, ECN and watchdog required: every rule can fire
@@ -240,12 +240,8 @@ def test_disruptive_fix_is_withheld_without_unsafe_fixes():
     assert dev.verified and not dev.unresolved and not dev.introduced
 
 
-def _cli(*args: str) -> Ran:
-    return losslessd(*args)
-
-
 def test_cli_on_example_fabric_prints_snippets_and_a_diff():
-    res = _cli("fix", "examples/fabric")
+    res = losslessd("fix", "examples/fabric")
     assert res.returncode == 1, res.stderr
     out = res.stdout
     assert "SAFE fix (buffer, ecn) for BUF002 Ethernet48, Ethernet52" in out
@@ -257,15 +253,15 @@ def test_cli_on_example_fabric_prints_snippets_and_a_diff():
 
 
 def test_lint_fix_prints_the_report_then_the_fixes():
-    res = _cli("lint", "--fix", "--unsafe-fixes", "examples/fabric/spine1.cfg")
+    res = losslessd("lint", "--fix", "--unsafe-fixes", "examples/fabric/spine1.cfg")
     assert res.returncode == 1, res.stderr
     report, fixes = res.stdout.split("\nspine1  (arista_eos", 1)
     assert "PFC001 Ethernet2/1" in report and "DISRUPTIVE fix (pfc)" in fixes and "--- examples/fabric/spine1.cfg" in fixes
-    assert _cli("lint", "--fix", "-f", "json", "examples/fabric/spine1.cfg").returncode == 2
+    assert losslessd("lint", "--fix", "-f", "json", "examples/fabric/spine1.cfg").returncode == 2
 
 
 def test_json_output_validates():
-    res = _cli("fix", "-f", "json", "--unsafe-fixes", "examples/fabric")
+    res = losslessd("fix", "-f", "json", "--unsafe-fixes", "examples/fabric")
     assert res.returncode == 1, res.stderr
     data = json.loads(res.stdout)
     schema = json.loads((ROOT / "losslessd/fix/schema.json").read_text())
@@ -285,13 +281,13 @@ def test_device_without_facts_gets_a_message_and_the_others_their_fixes(tmp_path
     by_name = {d.device: d for d in result.devices}
     assert "speed unknown" in by_name["leafbad"].message and not by_name["leafbad"].parts
     assert by_name["leafgood"].parts and by_name["leafgood"].verified
-    res = _cli("fix", str(tmp_path))
+    res = losslessd("fix", str(tmp_path))
     assert res.returncode == 1 and "no fix: cannot work out a fix: port Ethernet0: speed unknown" in res.stdout
     assert "leafgood  (sonic" in res.stdout
 
 
 def test_clean_config_has_nothing_to_fix():
-    res = _cli("fix", "--policy", "roce-dscp26", str(render_golden.golden_path("sonic", "roce-dscp26")))
+    res = losslessd("fix", "--policy", "roce-dscp26", str(render_golden.golden_path("sonic", "roce-dscp26")))
     assert (res.returncode, res.stdout) == (0, "nothing to fix: no device has a finding a fix template resolves\n")
 
 
@@ -301,7 +297,7 @@ def test_rules_declare_sections_and_safety_consistently():
         assert bool(rule.fix_sections) == rule.fixable, code
         assert rule.fix_sections <= rnd.SECTIONS, code
         assert rule.disruptive == bool(rule.fix_sections & rnd.DISRUPTIVE_SECTIONS), code
-    out = _cli("rules", "MAP002").stdout
+    out = losslessd("rules", "MAP002").stdout
     assert out.startswith("MAP002 cnp-not-strict  [error, port scope, fixable, safe: `losslessd fix` renders ecn, "
                           "scheduler]")
 
@@ -381,7 +377,7 @@ def test_host_fix_is_a_script_that_clears_the_capture_it_runs_over(tmp_path):
     assert host.issues == [] and [f.code for f in _device_findings(host) if not f.unverified] == []
     port = host.ports["enp65s0f0np0"]
     assert (port.trust.value, port.pfc_enabled, port.mtu_bytes, port.speed_gbps) == ("dscp", [3], 9000, 100)
-    res = _cli("fix", "--unsafe-fixes", "examples/fabric/gpu03.capture")
+    res = losslessd("fix", "--unsafe-fixes", "examples/fabric/gpu03.capture")
     assert res.returncode == 1
     assert "host state, not a text config: run this script on the host (linted again" in res.stdout
 

@@ -70,17 +70,13 @@ def test_unknown_extends_names_shipped(tmp_path):
         load_policy(tmp_path / "p.yaml")
 
 
-def _cli(*args):
-    return losslessd(*args)
-
-
 def test_policy_check_cli(tmp_path):
-    ok = _cli("policy", "check", "pfc-only")
+    ok = losslessd("policy", "check", "pfc-only")
     assert ok.returncode == 0
     assert "pfc-only: ok (policy pfc-only: DSCP 26 -> priority 3 lossless by PFC alone; ECN not required)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: bad\nwatchdog:\n  detection_time_ms: {min: fast}\n")
-    res = _cli("policy", "check", str(bad))
+    res = losslessd("policy", "check", str(bad))
     assert res.returncode == 2
     assert f"{bad.resolve()}:3" in res.stderr and "/watchdog/detection_time_ms/min" in res.stderr
     assert "Traceback" not in res.stderr
