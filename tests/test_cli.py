@@ -86,6 +86,8 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "no/such/folder"), "no such file or folder"),
     (("lint", "examples/fabric", "--policy", "no-such-policy"), "no policy file or shipped policy"),
     (("lint", "examples/fabric", "-f", "xml"), "'xml' is not one of"),
+    (("lint", "examples/fabric", "--max-file-mb", "0"), "--max-file-mb must be a positive number of MiB, not 0"),
+    (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
 ])
 def test_usage_and_input_errors_exit_2(args, needle):
