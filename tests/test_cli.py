@@ -86,6 +86,7 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "no/such/folder"), "no such file or folder"),
     (("lint", "examples/fabric", "--policy", "no-such-policy"), "no policy file or shipped policy"),
     (("lint", "examples/fabric", "-f", "xml"), "'xml' is not one of"),
+    (("lint", "examples/fabric", "--explain-selection", "-f", "json"), "--explain-selection prints on stdout, where"),
     (("lint", "examples/fabric", "--max-file-mb", "0"), "--max-file-mb must be a positive number of MiB, not 0"),
     (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
