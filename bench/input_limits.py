@@ -22,7 +22,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MIB = 1024 * 1024
+sys.path.insert(0, str(ROOT))
+
+from losslessd.limits import MAX_PORTS, MIB  # noqa: E402
 
 
 def _fill(line, budget: int) -> str:
@@ -48,9 +50,9 @@ def sonic_compact(budget: int) -> tuple[str, str]:
 
 
 def sonic_max_ports(budget: int) -> tuple[str, str]:
-    """The example leaf's port, 16,384 times (the most ports a device may have), pretty-printed."""
+    """The example leaf's port, MAX_PORTS times (the most ports a device may have), pretty-printed."""
     base = json.loads((ROOT / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
-    n = 16384
+    n = MAX_PORTS
     port, qos = base["PORT"]["Ethernet0"], base["PORT_QOS_MAP"].get("Ethernet0", {})
     db = {k: v for k, v in base.items() if k not in ("PORT", "PORT_QOS_MAP", "BUFFER_PG", "QUEUE", "CABLE_LENGTH",
                                                         "DEVICE_NEIGHBOR")}
@@ -85,9 +87,9 @@ def yaml_nvue_tree(budget: int) -> tuple[str, str]:
         lambda i: f"      swp{i}: {{link: {{mtu: 9216}}}}\n", budget)
 
 
-CASES = {"sonic-compact-ports": sonic_compact, "sonic-16384-ports": sonic_max_ports, "eos-interfaces": eos_interfaces,
-         "eos-pfc-lines": eos_lines, "junos-set-lines": junos_set, "nvue-ranges": nvue_ranges,
-         "nvue-yaml-tree": yaml_nvue_tree}
+CASES = {"sonic-compact-ports": sonic_compact, f"sonic-{MAX_PORTS}-ports": sonic_max_ports,
+         "eos-interfaces": eos_interfaces, "eos-pfc-lines": eos_lines, "junos-set-lines": junos_set,
+         "nvue-ranges": nvue_ranges, "nvue-yaml-tree": yaml_nvue_tree}
 
 CHILD = """
 import resource, sys, time

@@ -273,7 +273,9 @@ def worker_count(jobs: int | None, devices: int) -> int:
     """How many worker processes lint ``devices`` devices (1: none)."""
     if jobs is None:
         env = os.environ.get(JOBS_ENV, "").strip()
-        jobs = int(env) if env.isdigit() else 0
+        if env and not env.isdigit():  # a typo must not quietly mean "as many as cores"
+            raise InputError(f"{JOBS_ENV}={env!r} is not a number of worker processes (0: as many as cores)")
+        jobs = int(env) if env else 0
     if jobs >= 1:
         return min(jobs, max(devices, 1))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

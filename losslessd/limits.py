@@ -55,7 +55,7 @@ _max_file_bytes: int | None = None
 def set_max_file_mb(mb: float | None) -> None:
     """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
     global _max_file_bytes
-    if mb is not None and not mb > 0:
+    if mb is not None and not 0 < mb < float("inf"):  # (inf: no limit is not a size; nan: not a number)
         raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g}")
     _max_file_bytes = None if mb is None else int(mb * MIB)
 

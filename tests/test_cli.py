@@ -86,6 +86,9 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "no/such/folder"), "no such file or folder"),
     (("lint", "examples/fabric", "--policy", "no-such-policy"), "no policy file or shipped policy"),
     (("lint", "examples/fabric", "-f", "xml"), "'xml' is not one of"),
+    (("lint", "examples/fabric", "--explain-selection", "-f", "json"), "--explain-selection prints on stdout, where"),
+    (("lint", "examples/fabric", "--max-file-mb", "0"), "--max-file-mb must be a positive number of MiB, not 0"),
+    (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
 ])
 def test_usage_and_input_errors_exit_2(args, needle):
@@ -189,13 +192,17 @@ def test_lint_colours_only_when_asked():
 
 def test_progress_line_draws_first_last_and_few_between():
     out = _Terminal()
-    line = ProgressLine(out, width=10)
+    ticks = iter(range(1001))
+    line = ProgressLine(out, width=10, clock=lambda: next(ticks) / 1000)  # the updates come 1 ms apart: 1 s in all
     for done in range(1001):
         line.show(done, 1000, "devices")
     line.close()
     *frames, blank, rest = out.getvalue().split("\r")[1:]
     assert frames[0] == "[..........] 0/1000 devices" and frames[-1] == "[##########] 1000/1000 devices"
-    assert len(frames) < 20  # ten a second at most: 1,001 updates are not 1,001 redraws
+    drawn = [int(frame.split("] ")[1].split("/")[0]) for frame in frames]
+    # ten a second at most: each frame (but the last, always drawn) 0.1 s, 100 updates, after the one before
+    assert all(b - a >= 100 for a, b in zip(drawn, drawn[1:-1], strict=False))
+    assert 10 <= len(frames) <= 12  # and about that many: the 1,001 updates of 1 s are not 1,001 redraws
     assert (blank, rest) == (" " * len(frames[-1]), "")  # blanked, and back at the line's start
 
 

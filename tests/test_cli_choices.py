@@ -13,6 +13,7 @@ from losslessd import render
 from losslessd.fix.output import FORMATS as FIX_FORMATS
 from losslessd.monitor import EventKind
 from losslessd.platforms import FORMAT_ALIASES, PLATFORMS
+from losslessd.report import FORMATS as REPORT_FORMATS
 from losslessd.tune.search import STRATEGIES
 from tests.clirun import losslessd
 
@@ -29,6 +30,8 @@ def _option_line(text: str, option: str) -> str:
 
 @pytest.mark.parametrize(("command", "option", "values"), [
     (("tune",), "--strategy", STRATEGIES),
+    (("lint",), "--output-format", tuple(REPORT_FORMATS)),  # (report.Format lists the formatters of FORMATS)
+    (("lint",), "--format", tuple(PLATFORMS)),
     (("fix",), "--output-format", FIX_FORMATS),
     (("fix",), "--format", tuple(PLATFORMS)),
     (("render",), "--platform", render.platforms()),

@@ -22,6 +22,7 @@ from losslessd.lint.registry import select
 from losslessd.model import Ecn, Fabric, Trust
 from losslessd.policy import load_policy
 from tests import rulecase
+from tests.clirun import losslessd
 from tests.conftest import CORPUS, FIXTURES, ROOT
 from tests.hostile import hostile_fleet
 from tests.realworld.test_realworld import CASES as REALWORLD
@@ -141,6 +142,15 @@ def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
     assert fabric_mod.worker_count(None, fabric_mod.PARALLEL_MIN_DEVICES - 1) == 1
     monkeypatch.setenv(fabric_mod.JOBS_ENV, "2")
     assert fabric_mod.worker_count(None, 5) == 2
+    assert fabric_mod.worker_count(1, 5) == 1  # --jobs wins
+
+
+@pytest.mark.parametrize("value", ["two", "-1", "1.5"])
+def test_an_unusable_jobs_setting_is_a_usage_error_not_the_default(monkeypatch, value):
+    monkeypatch.setenv(fabric_mod.JOBS_ENV, value)
+    res = losslessd("lint", "examples/fabric")
+    assert res.returncode == 2 and res.stdout == "", res.stderr
+    assert res.stderr.startswith(f"losslessd: error: {fabric_mod.JOBS_ENV}={value!r} is not a number"), res.stderr
 
 
 @pytest.mark.parametrize("sized", [fabric_mod.SIZED_FILES, 16], ids=["every-file-sized", "one-in-21-sized"])

@@ -66,6 +66,9 @@ def lint(
     set_max_file_mb(max_file_mb)
     if fix and (output_format != Format.text or output):
         raise InputError("--fix prints after the text report on stdout; for automation use `losslessd fix -f json`")
+    if explain_selection and output_format != Format.text and output is None:  # text before a JSON document is none
+        raise InputError(f"--explain-selection prints on stdout, where the {output_format.value} report goes: write "
+                         "the report with --output FILE (a JSON report lists the same under devices[].selection)")
     progress = ProgressLine.on_terminal()
     try:
         result = api.lint(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore,

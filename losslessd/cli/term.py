@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 _REDRAW_S = 0.1  # at most ten redraws a second: a fast loop over 10,000 devices must not spend its time drawing
@@ -31,9 +31,10 @@ class ProgressLine:
     """One self-rewriting line on ``stream``: ``[#####.....] 812/1800 devices`` and a note. Draws the
     first and the last state of each stage and at most ten states a second in between."""
 
-    def __init__(self, stream: TextIO | None = None, width: int = 30):
+    def __init__(self, stream: TextIO | None = None, width: int = 30, clock: Callable[[], float] = time.monotonic):
         self.stream = sys.stderr if stream is None else stream
         self.width = width
+        self.clock = clock  # (seconds; a test gives its own, so that what is drawn does not depend on its speed)
         self._drawn_at = -1.0
         self._shown = 0  # length of the line on screen, to blank it
 
@@ -43,7 +44,7 @@ class ProgressLine:
         return cls() if sys.stderr.isatty() else None
 
     def show(self, done: int, total: int, what: str, note: str = "") -> None:
-        now = time.monotonic()
+        now = self.clock()
         if 0 < done < total and now - self._drawn_at < _REDRAW_S:
             return
         self._drawn_at = now
