@@ -75,9 +75,8 @@ class Toward:
 class UpDown:
     def __init__(self, cabling: Cabling):
         self.cabling = cabling
-        self.untiered: list[str] = [s for s in cabling.switches if cabling.tier(s) is None]
-        self.gaps = {s: "its Clos tier is not known (topology `tiers:`)" for s in self.untiered
-                     if cabling.switch_ports(s)}
+        self.gaps = {s: "its Clos tier is not known (topology `tiers:`)" for s in cabling.switches
+                     if cabling.tier(s) is None and cabling.switch_ports(s)}
         self._up: dict[str, list[str]] = {}
         self._down: dict[str, list[str]] = {}
         self._sides: dict[str, list[tuple[str, str, str, str]]] = {}  # switch -> [(port, peer, its port, up/down)]
