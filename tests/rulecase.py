@@ -64,12 +64,16 @@ def device_for(case: dict, index: int, port_defaults: dict | None = None) -> lis
     return devices
 
 
-def findings_for(code: str, spec: dict, case: dict, index: int) -> list[Finding]:
+def fabric_for(spec: dict, case: dict, index: int) -> tuple[Fabric, Policy]:
+    """The case's devices, with its topology applied, and the policy it is linted against."""
     fabric = Fabric(devices={d.name: d for d in device_for(case, index, spec.get("switch_port_defaults"))})
     topo = {k: case[k] for k in ("links", "routing", "tiers") if k in case}
     topology.apply(fabric, topology.from_data(topo, file="case.yaml") if topo else None)
-    result = run(fabric, policy_for({**spec, **{k: case[k] for k in ("policy", "policy_overrides") if k in case}}),
-                 [lookup(code)])
+    return fabric, policy_for({**spec, **{k: case[k] for k in ("policy", "policy_overrides") if k in case}})
+
+
+def findings_for(code: str, spec: dict, case: dict, index: int) -> list[Finding]:
+    result = run(*fabric_for(spec, case, index), [lookup(code)])
     # The engine turns a rule that raises into a SYS900 finding; a passing case must not hide one.
     crashed = [f.message for f in result.findings if f.code == "SYS900"]
     assert not crashed, crashed

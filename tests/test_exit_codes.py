@@ -17,6 +17,7 @@ import textwrap
 import pytest
 
 from losslessd.errors import DEBUG_ENV, EXIT_INPUT, EXIT_INTERNAL
+from tests.clirun import losslessd
 from tests.hostile import FABRIC, ROOT, hostile_fleet
 
 PLANT = {
@@ -89,26 +90,22 @@ def test_a_parser_bug_names_its_file_checks_the_rest_and_exits_3():
     assert "leaf1" in res.stdout and "PFC002" in res.stdout  # the SONiC leaf was still linted
 
 
-@pytest.mark.slow  # starts a process
 @pytest.mark.parametrize("command", ["lint", "fix"])
 def test_nothing_readable_is_exit_2_and_says_why(tmp_path, command):
     (tmp_path / "README.md").write_text("not a device\n")
     os.mkfifo(tmp_path / "leaf1.cfg")
-    res = subprocess.run([sys.executable, "-m", "losslessd", command, str(tmp_path)], capture_output=True, text=True,
-                         timeout=120)
+    res = losslessd(command, tmp_path)
     assert res.returncode == EXIT_INPUT, res.stdout + res.stderr
     assert "nothing readable" in res.stderr and "leaf1.cfg" in res.stderr and "not a regular file (a FIFO)" in res.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    res = subprocess.run([sys.executable, "-m", "losslessd", command, str(empty)], capture_output=True, text=True,
-                         timeout=120)
+    res = losslessd(command, empty)
     assert res.returncode == EXIT_INPUT and "no device file in this folder" in res.stderr
 
 
-@pytest.mark.slow  # starts a process
 def test_help_documents_the_exit_codes():
-    res = subprocess.run([sys.executable, "-m", "losslessd", "--help"], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "COLUMNS": "200"})
+    res = losslessd("--help", env={"COLUMNS": "200"})
+    assert res.returncode == 0, res.stderr
     text = " ".join(res.stdout.split())
     assert "3 internal error" in text and "2 unusable input" in text and "1 findings" in text
 

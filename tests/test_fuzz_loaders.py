@@ -112,7 +112,10 @@ def test_any_nesting_is_read_or_refused_at_the_limit(depth):
     try:
         doc = load_yaml("n.yaml", text)
         assert depth <= MAX_NESTING - 1
-        assert doc.data["a"] is not None
+        read, inner = 0, doc.data["a"]
+        while inner:
+            read, inner = read + 1, inner[0]
+        assert inner == [] and read == depth - 1  # every level read, none dropped
     except InputError as exc:
         assert depth > MAX_NESTING - 1 and f"{MAX_NESTING} levels" in exc.message and exc.line == 1
 

@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from losslessd import fabric as fabric_mod
-from losslessd import topology
 from losslessd.lint.engine import run
 from losslessd.lint.finding import Severity
 from losslessd.lint.registry import select
@@ -84,12 +83,7 @@ def _rule_case_ids() -> list[tuple[str, int]]:
 @pytest.mark.parametrize("code,index", _rule_case_ids(), ids=[f"{c}-{i}" for c, i in _rule_case_ids()])
 def test_every_rule_case_gives_the_same_findings_with_grouping_on_and_off(code, index):
     spec = rulecase.load_cases(code)
-    case = spec["cases"][index]
-    fab = Fabric(devices={d.name: d for d in rulecase.device_for(case, index, spec.get("switch_port_defaults"))})
-    topo = {k: case[k] for k in ("links", "routing", "tiers") if k in case}
-    topology.apply(fab, topology.from_data(topo, file="case.yaml") if topo else None)
-    policy = rulecase.policy_for({**spec, **{k: case[k] for k in ("policy", "policy_overrides") if k in case}})
-    _same_either_way(fab, policy)
+    _same_either_way(*rulecase.fabric_for(spec, spec["cases"][index], index))
 
 
 @pytest.mark.slow

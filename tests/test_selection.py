@@ -7,7 +7,7 @@ from pathlib import Path
 
 from losslessd import api
 from losslessd.lint.finding import Severity
-from tests.clirun import Ran, losslessd
+from tests.clirun import losslessd
 
 
 def _config_db(tmp_path: Path, ports: int, qos: dict | None) -> Path:
@@ -23,10 +23,6 @@ def _config_db(tmp_path: Path, ports: int, qos: dict | None) -> Path:
     return folder
 
 
-def _run(*args) -> Ran:
-    return losslessd(*args)
-
-
 def test_98_admin_up_ports_without_port_qos_map_fail_the_run_not_a_clean_pass(tmp_path):
     for qos in (None, {}):  # no table, or an empty one
         folder = _config_db(tmp_path / ("none" if qos is None else "empty"), 98, qos)
@@ -35,7 +31,7 @@ def test_98_admin_up_ports_without_port_qos_map_fail_the_run_not_a_clean_pass(tm
         assert sel.severity == Severity.warning and sel.device == "tor1"
         assert "0 of 98 ports selected as RoCE-facing; out: 98 by roce_ports.select" in sel.message
         assert result.fails(Severity.warning)
-        res = _run("lint", folder, "--policy", "sonic-azure")  # default --fail-on warning
+        res = losslessd("lint", folder, "--policy", "sonic-azure")  # default --fail-on warning
         assert res.returncode == 1 and "SEL001" in res.stdout
 
 
@@ -45,13 +41,13 @@ def test_explain_selection_and_json_report_say_why_each_port_is_in_or_out(tmp_pa
     data = json.loads((folder / "config_db.json").read_text())
     data["PORT"]["Ethernet4"]["admin_status"] = "down"
     (folder / "config_db.json").write_text(json.dumps(data))
-    res = _run("lint", folder, "--policy", "sonic-azure", "--explain-selection")
+    res = losslessd("lint", folder, "--policy", "sonic-azure", "--explain-selection")
     assert "tor1: 1 of 3 ports selected as RoCE-facing (by roce_ports.select); out: 1 by admin-down, " \
            "1 by roce_ports.select" in res.stdout
     assert "  in  Ethernet0: roce_ports.select is qos-configured: the port has PFC, QoS-map or trust settings" in res.stdout
     assert "  out Ethernet4: the port is administratively down [admin-down]" in res.stdout
     assert "  out Ethernet8: roce_ports.select is qos-configured and the port has no PFC" in res.stdout
-    report = json.loads(_run("lint", folder, "--policy", "sonic-azure", "-f", "json").stdout)
+    report = json.loads(losslessd("lint", folder, "--policy", "sonic-azure", "-f", "json").stdout)
     (device,) = report["devices"]
     assert device["selection"]["selected"] == 1
     assert {p["port"]: (p["selected"], p["rule"]) for p in device["selection"]["ports"]} == {

@@ -25,7 +25,6 @@ class Net:
     the graph builders."""
 
     def __init__(self, fabric: Fabric, lossless: list[int], dscps: list[int], cabling: Cabling | None = None):
-        self.fabric = fabric
         self.default_lossless = tuple(sorted(lossless))
         self.cabling = cabling = cabling or Cabling(fabric)
         self.peer = cabling.peer
@@ -33,7 +32,6 @@ class Net:
         self.ports = cabling.ports
         self.is_switch = cabling.is_switch
         self.port = cabling.port
-        self.device = cabling.device
         self.switch_ports = cabling.switch_ports
         self.tier = cabling.tier
         devices = fabric.devices

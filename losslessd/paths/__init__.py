@@ -53,5 +53,5 @@ def fabric_paths(fabric: Fabric) -> Paths | None:
             shortest = ShortestPaths(cabling)
             turns = shortest.routing()
         else:
-            turns, bad, _ = route_tables(cabling)
+            turns, bad = route_tables(cabling)
         return Paths(fabric.routing, cabling, turns, turns.gaps, bad, shortest)

@@ -75,9 +75,8 @@ class Toward:
 class UpDown:
     def __init__(self, cabling: Cabling):
         self.cabling = cabling
-        self.untiered: list[str] = [s for s in cabling.switches if cabling.tier(s) is None]
-        self.gaps = {s: "its Clos tier is not known (topology `tiers:`)" for s in self.untiered
-                     if cabling.switch_ports(s)}
+        self.gaps = {s: "its Clos tier is not known (topology `tiers:`)" for s in cabling.switches
+                     if cabling.tier(s) is None and cabling.switch_ports(s)}
         self._up: dict[str, list[str]] = {}
         self._down: dict[str, list[str]] = {}
         self._sides: dict[str, list[tuple[str, str, str, str]]] = {}  # switch -> [(port, peer, its port, up/down)]
@@ -353,8 +352,9 @@ def delivered(cabling: Cabling, dev: str, hop: NextHop) -> list[str]:
     return []
 
 
-def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop], list[str]]:
-    """Routing-table captures -> turns. Returns (routing, bad next hops, switches without a capture).
+def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop]]:
+    """Routing-table captures -> turns. Returns (routing, bad next hops); the switches without a capture are
+    the routing's ``gaps``.
 
     Destinations are address classes: every prefix in any table, less the more specific prefixes
     inside it (all addresses of a class take the same longest-prefix match on every switch). A
@@ -404,8 +404,7 @@ def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop], list[str]
                         delivers[(dev, port)] = delivers.get((dev, port), 0) | 1 << t
                     break
         via[dev] = bits
-    missing = [s for s in switches if s not in tables]
-    gaps = dict.fromkeys(missing, NO_CAPTURE)
+    gaps = dict.fromkeys((s for s in switches if s not in tables), NO_CAPTURE)
 
     def destinations(target: End) -> tuple[int, str | None]:
         switch, port = cabling.peer[target]
@@ -416,7 +415,7 @@ def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop], list[str]
         return found, None if found else (f"no route of {switch}'s routing table is connected to {port}, so which "
                                           f"prefix {target[0]}:{target[1]} is in is not known")
 
-    return DestRouting(cabling, via, destinations, gaps), bad, missing
+    return DestRouting(cabling, via, destinations, gaps), bad
 
 
 def _network(prefix: str):

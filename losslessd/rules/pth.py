@@ -24,7 +24,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind, Fabric, Hop, Port, SchedulerType, Trust
-from ..paths import Toward
+from ..paths import Paths, Toward
 from ..paths.walk import SIDES, Flow, Problem, Walker, egress_dscp, egress_queue, shown
 from .common import TRUST_LABEL, cnp_priority, first_break, numbers, paths_of, queues_text
 
@@ -54,6 +54,15 @@ def _pairs(endpoints: list[Node]) -> tuple[list[tuple[Node, Node]], int, str]:
         pairs.extend((s, t) for s in senders[:per_destination])
     return pairs, total, (f"{len(pairs)} of {total:,} host-port pairs checked (a fixed-seed sample: "
                           f"{len(destinations)} receivers x up to {per_destination} senders)")
+
+
+def _host_pairs(ctx: Context) -> tuple[Paths, list[tuple[Node, Node]], int, str] | None:
+    """The fabric's paths and the (sender, receiver) pairs to walk (``_pairs``); None without a topology or
+    without two hosts on it."""
+    paths = ctx.memo(paths_of, ctx.fabric) if ctx.fabric.routing is not None else None
+    if paths is None or len({host for host, _ in paths.cabling.endpoints}) < 2:
+        return None
+    return (paths, *_pairs(paths.cabling.endpoints))
 
 
 def _trust_problem(device: Device, port: Port, dscp: int, side: str = "in") -> Problem | None:
@@ -190,13 +199,10 @@ class _PathRule(Rule):
         return True
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        fabric = ctx.fabric
-        if fabric.routing is None or not self.enabled(ctx):
+        walked = _host_pairs(ctx) if self.enabled(ctx) else None
+        if walked is None:
             return
-        paths = ctx.memo(paths_of, fabric)
-        if paths is None or len({host for host, _ in paths.cabling.endpoints}) < 2:
-            return
-        pairs, total, sampling = _pairs(paths.cabling.endpoints)
+        paths, pairs, total, sampling = walked
         flow = self.flow(ctx)
         hits: dict[str, tuple[Problem, list[tuple[Node, Node, int]]]] = {}
         by_target: dict[Node, list[Node]] = {}
@@ -419,13 +425,11 @@ class RocePathMtu(Rule):
     severity = Severity.error
 
     def check(self, ctx: Context) -> Iterator[Finding]:
+        walked = _host_pairs(ctx)
+        if walked is None:
+            return
         fabric = ctx.fabric
-        if fabric.routing is None:
-            return
-        paths = ctx.memo(paths_of, fabric)
-        if paths is None or len({host for host, _ in paths.cabling.endpoints}) < 2:
-            return
-        pairs, total, sampling = _pairs(paths.cabling.endpoints)
+        paths, pairs, total, sampling = walked
         hits: dict[tuple[str, str], list] = {}
         unknown: dict[tuple[str, str], list] = {}
         walkers: dict[Node, _MtuWalker] = {}
