@@ -38,7 +38,7 @@ class PortView(NamedTuple):
 def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
     """Every port's PortView (ports configured alike share one: a worker sends it once)."""
     roce = {port.name for port in ctx.roce_ports(device)}
-    alike, chains_of = ctx.memo(_alike_views), ctx.memo(_chains_by_maps)
+    chains_of = ctx.memo(_chains_by_maps)
     dscps = ctx.policy.lossless.dscp
     out = {}
     for port in device.ports.values():
@@ -61,12 +61,8 @@ def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
         view = PortView(port.name in roce, None if port.pfc_enabled is None else tuple(port.pfc_enabled),
                         port.mtu_bytes, port.speed_gbps, port.trust, port.tc_to_priority is not None, tuple(chains),
                         None if ecn is None else tuple(ecn.np_enabled.items()))
-        out[port.name] = alike.setdefault(view, view)
+        out[port.name] = ctx.alike(view, ("LNK", view))
     return out
-
-
-def _alike_views(ctx: Context) -> dict[PortView, PortView]:
-    return {}
 
 
 def _chains_by_maps(ctx: Context) -> dict[tuple[int, ...], tuple[tuple, tuple]]:
@@ -103,8 +99,8 @@ def link_ends(ctx: Context, rule: Rule, link: Link) -> tuple[End, End] | None:
     return ends[0], ends[1]
 
 
-def _ends_found(ctx: Context) -> dict[int, Any]:
-    """id(link) -> its ends (link_ends), for the run."""
+def _run_links(ctx: Context) -> dict[str, list[tuple[Link, End, End]]]:
+    """Per run: the links with a RoCE-facing end and their two ends, once the first link rule worked them out."""
     return {}
 
 
@@ -121,15 +117,14 @@ class _LinkRule(Rule):
         return ctx.memo(port_views, device)
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        # The link rules read the same views (none has device_facts of its own): a link's ends are looked up once
-        # per run, not once per rule (a fleet has a link per host).
-        found = ctx.memo(_ends_found) if type(self).device_facts is _LinkRule.device_facts else {}
-        for link in ctx.fabric.links:
-            ends = found.get(id(link), found)
-            if ends is found:
-                ends = found[id(link)] = link_ends(ctx, self, link)
-            if ends is not None and (ends[0].view.roce or ends[1].view.roce):
-                yield from self.check_link(ctx, link, *ends)
+        # The five rules read the same views: the links are looked up once per run (a fleet has a link per host).
+        # A rule that meets a bug while looking them up stores nothing: the next one meets it again and says so too.
+        found = ctx.memo(_run_links)
+        if "roce" not in found:
+            found["roce"] = [(link, *ends) for link in ctx.fabric.links if (ends := link_ends(ctx, self, link))
+                             and (ends[0].view.roce or ends[1].view.roce)]
+        for link, a, b in found["roce"]:
+            yield from self.check_link(ctx, link, a, b)
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:  # pragma: no cover - interface
         raise NotImplementedError
