@@ -324,10 +324,6 @@ def section_text(section: Section) -> str:
     return "\n" * (section.line - 1) + section.output
 
 
-def _join(body: list[str]) -> str:
-    return "".join(line + "\n" for line in body)
-
-
 def _one_line(value: str, what: str) -> str:
     if not isinstance(value, str) or not value or value != value.strip() or "\n" in value or "\r" in value:
         raise ValueError(f"capture {what} must be one line without surrounding spaces: {value!r}")
