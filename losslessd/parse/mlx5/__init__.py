@@ -31,7 +31,6 @@ import functools
 import itertools
 import os
 import re
-import shlex
 from collections.abc import Iterable, Iterator
 
 from ... import capture, units
@@ -39,7 +38,7 @@ from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input, check_port_count, port_slot
+from ..base import Input, check_port_count, port_slot, shell_words
 from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
@@ -72,9 +71,6 @@ _NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported
 _NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
 _IFACE = re.compile(r"[^/\s]{1,64}")
 _INT = re.compile(r"-?\d{1,12}")
-# shlex.split equals a split on shlex's whitespace unless the command quotes or escapes something.
-_QUOTING = re.compile(r"['\"\\]")
-_SHELL_SPACE = re.compile(r"[ \t\r\n]+")
 
 # What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
 _EXPECTED = {
@@ -391,7 +387,7 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     ("set", iface, field, value) ... (see the _Host._op_* methods)."""
     out: list[tuple] = []
     try:
-        tokens = _words(sec.command)
+        tokens = shell_words(sec.command)
     except ValueError:
         return ()  # not a command we read
     while tokens and tokens[0] == "sudo":
@@ -626,10 +622,3 @@ def _option(args: list[str], short: str, long: str | None) -> str | None:
 
 def _int(text: str, lo: int, hi: int) -> int | None:
     return int(text) if _INT.fullmatch(text) and lo <= int(text) <= hi else None
-
-
-def _words(command: str) -> list[str]:
-    """shlex.split, without its cost for the plain commands captures hold (it raises ValueError too)."""
-    if _QUOTING.search(command) is None:
-        return [w for w in _SHELL_SPACE.split(command) if w]
-    return shlex.split(command)
