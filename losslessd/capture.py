@@ -18,7 +18,6 @@ with the escape prefix ``#%|`` in front, which the reader removes.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -118,8 +117,7 @@ def read(text: str, file: str | None = None) -> Capture:
     """Capture text -> header fields and sections. Raises InputError (file and line) when malformed.
 
     The header is read in one match when it is as write() writes it, else line by line; the outputs, which are
-    most of a capture, are cut out between marker lines, not split into lines (a fleet has thousands of captures),
-    and a body seen before is not cut again (_sections)."""
+    most of a capture, are cut out between marker lines, not split into lines (a fleet has thousands of captures)."""
     text = text.removeprefix("\ufeff")
     if plain := _plain_header(text, file):
         return plain
@@ -154,7 +152,7 @@ def read(text: str, file: str | None = None) -> Capture:
             if missing := [k for k in REQUIRED if k not in header]:
                 raise InputError(f"capture header lacks {', '.join(f'{MARKER} {k}:' for k in missing)}",
                                  file=file, line=n)
-            return Capture(header, _sections(text, line_start, n, file))
+            return Capture(header, _cut(text[line_start:], n, file))
         if key in header:
             raise InputError(f"header field '{key}' given twice", file=file, line=n)
         if not value:
@@ -192,7 +190,7 @@ def _plain_header(text: str, file: str | None) -> Capture | None:
     except ValueError:
         return None
     start = m.end() - len(_COMMAND)
-    return Capture(header, _sections(text, start, m.group(1).count("\n") + 2, file))
+    return Capture(header, _cut(text[start:], m.group(1).count("\n") + 2, file))
 
 
 def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:
@@ -209,27 +207,8 @@ def _field(raw: str, file: str | None, n: int) -> tuple[str, str]:
 _COMMAND = f"{MARKER} command:"
 
 
-def _sections(text: str, start: int, n: int, file: str | None) -> list[Section]:
-    """The sections from the first command line (at ``start``, file line ``n``) to the end.
-
-    Hosts built alike print the same outputs: the sections of a body seen before (same text from the same line)
-    are the same Section objects, so what parsers cache per section is found without hashing each output again."""
-    tail = text[start:]
-    if len(tail) > _CACHED_BODY_CHARS:
-        return list(_cut(tail, n, file))
-    try:
-        return list(_cached_cut(tail, n))
-    except InputError as exc:  # (not cached, and said without the file: say it again with it)
-        raise InputError(exc.message, file=file, line=exc.line, pointer=exc.pointer) from None
-
-
-# Bodies up to this size are cached (a host capture is a few KB per interface), the last _CACHED_BODIES of them.
-_CACHED_BODY_CHARS = 65536
-_CACHED_BODIES = 256
-
-
-def _cut(tail: str, n: int, file: str | None) -> tuple[Section, ...]:
-    """``_sections`` of ``tail``, a capture from its first command line (file line ``n``) on."""
+def _cut(tail: str, n: int, file: str | None) -> list[Section]:
+    """The sections of ``tail``, a capture from its first command line (file line ``n``) to the end."""
     pieces = tail.split(_NEXT_COMMAND)
     # Marker lines that are all command lines (no escaped output, nothing malformed): cut the text at them.
     if tail.startswith(_COMMAND) and tail.count(_NEXT_MARKER) == len(pieces) - 1:
@@ -249,13 +228,8 @@ def _cut(tail: str, n: int, file: str | None) -> tuple[Section, ...]:
             sections.append(_section(Section, (value, output, line + 1)))
             line += piece.count("\n") + 1
         else:
-            return tuple(sections)
-    return tuple(_marked_sections(tail, 0, n, file))
-
-
-@functools.lru_cache(maxsize=_CACHED_BODIES)
-def _cached_cut(tail: str, n: int) -> tuple[Section, ...]:
-    return _cut(tail, n, None)
+            return sections
+    return _marked_sections(tail, 0, n, file)
 
 
 _NEXT_COMMAND = f"\n{MARKER} command:"
@@ -264,7 +238,7 @@ _NEXT_MARKER = f"\n{MARKER}"
 
 
 def _marked_sections(text: str, start: int, n: int, file: str | None) -> list[Section]:
-    """``_sections`` for captures with escaped output lines or malformed markers: marker line by marker line."""
+    """``_cut`` for captures with escaped output lines or malformed markers: marker line by marker line."""
     sections: list[Section] = []
     command, escaped, body_line = None, [], 0
     line, out_start, end = n, start, len(text)
@@ -322,10 +296,6 @@ def for_platform(text: str, file: str, platform: str) -> tuple[dict[str, str], l
 def section_text(section: Section) -> str:
     """A section's output preceded by blank lines, so a parser's line numbers are the capture file's."""
     return "\n" * (section.line - 1) + section.output
-
-
-def _join(body: list[str]) -> str:
-    return "".join(line + "\n" for line in body)
 
 
 def _one_line(value: str, what: str) -> str:

@@ -241,14 +241,14 @@ class _Merger:
                 if remote is None:
                     continue
                 if remote == local:
-                    self.issue("LNK008", f"{local} reports itself as its neighbour ({self.how(nb, local)}): a looped "
+                    self.issue("LNK008", f"{local} reports itself as its neighbour ({self.how(nb)}): a looped "
                                "cable or a copied report; not used", [local], "self", nb.source)
                     continue
                 first = claims.setdefault(local, (remote, nb))
                 if first[0] != remote and local not in ambiguous:
                     ambiguous.add(local)
-                    self.issue("LNK008", f"{local} reports two neighbours, {first[0]} ({self.how(first[1], local)}) "
-                               f"and {remote} ({self.how(nb, local)}); neither is used", [local, first[0], remote],
+                    self.issue("LNK008", f"{local} reports two neighbours, {first[0]} ({self.how(first[1])}) "
+                               f"and {remote} ({self.how(nb)}); neither is used", [local, first[0], remote],
                                "two-neighbours", nb.source)
         for local, (remote, nb) in sorted(claims.items(), key=lambda item: str(item[0])):
             if local in ambiguous or remote in ambiguous:
@@ -260,7 +260,7 @@ class _Merger:
                 continue
             back = claims.get(remote)
             if back is not None and back[0] != local:
-                self.disagree(local, remote, nb, f"{remote} reports {back[0]} ({self.how(back[1], remote)})", back[0])
+                self.disagree(local, remote, nb, f"{remote} reports {back[0]} ({self.how(back[1])})", back[0])
             elif remote in self.linked:
                 far, link = self.linked[remote]
                 self.disagree(local, remote, nb, f"{_origin(link)} says {remote} {ARROW} {far}", far)
@@ -291,14 +291,12 @@ class _Merger:
                  and self.names.port(me, n.remote_port) == local.port} - {None}
         return ports.pop() if len(ports) == 1 else None
 
-    def how(self, nb: Neighbor, owner: _End) -> str:
-        """How and where a device reported a neighbour, with the line (lint looks lines up lazily)."""
-        if nb.source is not None:
-            self.fabric.devices[owner.device].locate(nb.source)
+    def how(self, nb: Neighbor) -> str:
+        """How and where a device reported a neighbour, with the line (a DocRef looks its line up when read)."""
         return f"{_kind(nb)}, {_where(nb.source)}"
 
     def disagree(self, local: _End, remote: _End, nb: Neighbor, but: str, other: _End) -> None:
-        self.issue("LNK008", f"{local} reports neighbour {remote} ({self.how(nb, local)}), but {but}: the accounts "
+        self.issue("LNK008", f"{local} reports neighbour {remote} ({self.how(nb)}), but {but}: the accounts "
                    "of this cabling disagree, so it is not checked", [local, remote, other], "neighbours", nb.source)
 
 

@@ -1,4 +1,4 @@
-"""Hosts built alike: the mlx5 parser works out a capture body once and applies it per host. Each host must still
+"""Hosts built alike: the mlx5 parser works out each capture section once and applies it per host. Each host must still
 get its own objects, its own file in every source, and the findings an earlier input of its own makes it give."""
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_an_earlier_inputs_trust_still_decides_the_missing_dscp_map():
 
 
 def test_a_malformed_body_names_each_file_that_holds_it():
-    """Bodies are cached by their text; an error is not, and names the file it was found in."""
+    """The same malformed body in several files: each error names the file it was found in."""
     body = "#% command: mlnx_qos -i eth0\nPFC configuration:\n#% bogus\n"
     for name in ("a.capture", "b.capture", "a.capture"):
         text = f"#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n" \
@@ -112,10 +112,9 @@ def test_alike_bodies_are_read_the_same_after_a_different_header():
 
 @pytest.mark.parametrize("path", sorted((FIXTURES / "raw" / "linux_mlx5").iterdir()), ids=lambda p: p.name)
 def test_a_body_seen_again_reads_as_the_first_time(path):
-    """The first host of a body is read section by section; the hosts after it through the plan put together from
-    it (fewer operations): both must make the same model, duplicates, garbled sections and issues included."""
+    """The first host of a body works its sections out; the hosts after it find them worked out (each section's
+    operations are kept): all must make the same model, duplicates, garbled sections and issues included."""
     text = path.read_text()
-    mlx5._PLANS.clear()  # (the first parse below is then the first sighting of this body)
     dumps = []
     for n in range(3):
         device = mlx5.parse([Input(f"host{n}.capture", text)], f"host{n}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from losslessd import api
+from losslessd import api, limits
 from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, eos, nvue
@@ -121,6 +121,18 @@ def test_no_configuration_is_an_input_error(text):
     with pytest.raises(InputError) as err:
         parse(text)
     assert err.value.file == "leaf.cfg" and err.value.line >= 1
+
+
+def test_range_flood_is_refused_at_the_line_past_the_limit():
+    """`swp1-1024` on every line: the ports the ranges expand to are counted, and the line that passes
+    MAX_EXPANDED_PORTS is refused (the same limit the NX-OS and Junos readers keep: tests/hostile.py)."""
+    lines = limits.MAX_EXPANDED_PORTS // 1024 + 1  # the first line past the limit
+    head, flood = "nv set system hostname sw\n", "nv set interface swp1-1024 link mtu 9216\n"
+    with pytest.raises(InputError) as err:
+        parse(head + flood * (lines + 5))
+    assert (err.value.file, err.value.line) == ("leaf.cfg", 1 + lines)
+    assert f"more than {limits.MAX_EXPANDED_PORTS:,} ports in all" in err.value.message
+    assert len(parse(head + flood * (lines - 1)).ports) == 1024  # up to the limit: read
 
 
 def _errors(name: str) -> set[tuple[str, str]]:

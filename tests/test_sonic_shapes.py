@@ -60,7 +60,6 @@ def test_multi_asic_running_config_is_one_device_with_every_namespace():
     assert device.ports["Ethernet0"].priority_groups[3].profile == "pg_lossless"
     assert device.ports["Ethernet8"].priority_groups[3].profile == "pg_lossless@asic1"
     assert device.buffer_profiles["pg_lossless@asic1"].xoff_bytes == 2000
-    device.locate()
     assert device.ports["Ethernet8"].source.pointer == "/asic1/PORT/Ethernet8" and device.ports["Ethernet8"].source.line
 
 

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from .. import capture
 from ..errors import InputError
-from ..limits import MAX_PORTS
+from ..limits import MAX_EXPANDED_PORTS, MAX_PORTS
 from ..model import Source
 
 T = TypeVar("T")
@@ -41,6 +41,14 @@ def check_port_count(count: int, file: str) -> None:
     if count > MAX_PORTS:
         raise InputError(f"{count:,} ports in one device: more than the {MAX_PORTS:,} a switch can have (a generated "
                          "or concatenated file?); not read", file=file, line=1)
+
+
+def check_expanded(count: int, file: str | None, line: int | None) -> None:
+    """InputError when a config's interface ranges have named more than MAX_EXPANDED_PORTS ports in all
+    (``count``, kept by the reader as it expands them): each named port costs time and memory."""
+    if count > MAX_EXPANDED_PORTS:
+        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
+                         "file?); not read", file=file, line=line)
 
 
 _PLAIN = re.compile(r"[\x20-\x7e\t]*")  # printable ASCII and tabs

@@ -11,10 +11,9 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import InputError
-from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import Input, port_slot, shell_words
+from ..base import Input, check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -333,9 +332,7 @@ def _range_add(cfg: JunosConfig, rng: InterfaceRange, names: list[str], src: Sou
     """Count what a range line adds: every port is later matched against every member pattern (a pattern
     counts as MAX_RANGES names)."""
     cfg.range_names += len(names) + patterns * MAX_RANGES
-    if cfg.range_names > MAX_EXPANDED_PORTS:  # bounded time and memory: a member may spell out 4,097 ports
-        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
-                         "file?); not read", file=src.file, line=src.line)
+    check_expanded(cfg.range_names, src.file, src.line)  # bounded time and memory: a member may spell out 4,097 ports
     rng.names.extend(names)
 
 

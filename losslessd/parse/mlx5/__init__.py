@@ -27,22 +27,18 @@ prints) is the host as it will be once the script has run on it.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 import os
 import re
-import shlex
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input, check_port_count, port_slot
+from ..base import Input, check_port_count, port_slot, shell_words
 from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
@@ -75,9 +71,6 @@ _NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported
 _NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
 _IFACE = re.compile(r"[^/\s]{1,64}")
 _INT = re.compile(r"-?\d{1,12}")
-# shlex.split equals a split on shlex's whitespace unless the command quotes or escapes something.
-_QUOTING = re.compile(r"['\"\\]")
-_SHELL_SPACE = re.compile(r"[ \t\r\n]+")
 
 # What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
 _EXPECTED = {
@@ -142,9 +135,7 @@ class _Host:
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
                              "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
-        body = tuple(sections)
-        plan = _capture_plan(body)
-        self._apply(inp.path, _capture_steps(body) if plan is None else plan)
+        self._apply(inp.path, _capture_steps(sections))
 
     def _bare(self, inp: Input) -> Section:
         """A file holding only mlnx_qos output (maybe after the shell prompt line that ran it)."""
@@ -238,11 +229,6 @@ class _Host:
 
     def _op_attempt(self, file: str, op: tuple) -> None:
         self.attempted.setdefault(op[1], set()).add(op[2])
-
-    def _op_attempts(self, file: str, op: tuple) -> None:
-        attempted = self.attempted
-        for iface, groups in op[1]:
-            attempted.setdefault(iface, set()).update(groups)
 
     def _op_issue(self, file: str, op: tuple) -> None:
         self._issue(op[2], file, op[3], code=op[1])
@@ -381,7 +367,7 @@ _OPS = {name[len("_op_"):]: method for name, method in vars(_Host).items() if na
 
 
 # -- what a capture says ------------------------------------------------------------------------------------
-def _capture_steps(sections: tuple[Section, ...]) -> Iterator[tuple]:
+def _capture_steps(sections: list[Section]) -> Iterator[tuple]:
     """The operations a capture's sections make on a host, in order. Of a command given twice, the last output
     counts (the others get an issue)."""
     names = [" ".join(s.command.split()) for s in sections]
@@ -393,53 +379,6 @@ def _capture_steps(sections: tuple[Section, ...]) -> Iterator[tuple]:
             yield from _section_ops(sec)
 
 
-def _capture_plan(sections: tuple[Section, ...]) -> tuple[tuple, ...] | None:
-    """_capture_steps of a capture body seen before, put together once into fewer operations (hosts built alike
-    print the same outputs: one plan for all of them); None the first time a body is seen (its steps are applied as
-    they come: a body that differs on every host, by a MAC address or an LLDP neighbour, is not put together)."""
-    plan = _PLANS.get(sections, _NEW)
-    if plan is _NEW:
-        _PLANS[sections] = None
-        if len(_PLANS) > _PLANS_KEPT:
-            with contextlib.suppress(KeyError):  # (another thread got there first)
-                _PLANS.popitem(last=False)
-        return None
-    if plan is None:
-        plan = _PLANS[sections] = _compact_steps(_capture_steps(sections))
-    return plan
-
-
-_PLANS: OrderedDict[tuple[Section, ...], tuple[tuple, ...] | None] = OrderedDict()  # the bodies seen last
-_PLANS_KEPT = 1024
-_NEW: Any = object()  # (a body not seen yet)
-
-
-def _compact_steps(steps: Iterable[tuple]) -> tuple[tuple, ...]:
-    """Fewer steps, the same effect: a port (or its DCQCN record) is made by the first step that names it (the
-    ones after would find it made); the fact groups tried, and whether cma_roce_tos was, are recorded in one step
-    each (only finish() reads them)."""
-    out: list[tuple] = []
-    attempted: dict[str, dict[str, None]] = {}
-    made: set[tuple[str, str]] = set()
-    tos_attempted = False
-    for op in steps:
-        kind = op[0]
-        if kind == "attempt":
-            attempted.setdefault(op[1], {})[op[2]] = None
-        elif kind == "tos_attempted":
-            tos_attempted = True
-        elif kind not in ("port", "ecn"):
-            out.append(op)
-        elif (kind, op[1]) not in made:
-            made.add((kind, op[1]))
-            out.append(op)
-    if attempted:
-        out.append(("attempts", tuple((iface, tuple(groups)) for iface, groups in attempted.items())))
-    if tos_attempted:
-        out.append(("tos_attempted",))
-    return tuple(out)
-
-
 # -- what a section says, worked out once per distinct section ---------------------------------------------
 @functools.lru_cache(maxsize=4096)
 def _section_ops(sec: Section) -> tuple[tuple, ...]:
@@ -448,7 +387,7 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
     ("set", iface, field, value) ... (see the _Host._op_* methods)."""
     out: list[tuple] = []
     try:
-        tokens = _words(sec.command)
+        tokens = shell_words(sec.command)
     except ValueError:
         return ()  # not a command we read
     while tokens and tokens[0] == "sudo":
@@ -683,10 +622,3 @@ def _option(args: list[str], short: str, long: str | None) -> str | None:
 
 def _int(text: str, lo: int, hi: int) -> int | None:
     return int(text) if _INT.fullmatch(text) and lo <= int(text) <= hi else None
-
-
-def _words(command: str) -> list[str]:
-    """shlex.split, without its cost for the plain commands captures hold (it raises ValueError too)."""
-    if _QUOTING.search(command) is None:
-        return [w for w in _SHELL_SPACE.split(command) if w]
-    return shlex.split(command)

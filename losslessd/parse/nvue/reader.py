@@ -15,10 +15,8 @@ import yaml
 
 from ... import units
 from ...docpos import compose
-from ...errors import InputError
-from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
-from ..base import port_slot, shell_words
+from ..base import check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -226,9 +224,7 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     except ValueError as exc:
         raise Skip(str(exc)) from None
     conf.expanded += len(names)
-    if conf.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,024 ports
-        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
-                         "file?); not read", file=src.file, line=src.line)
+    check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
     for name in names:
         port = port_slot(conf.ports, name, lambda: PortConf(source=src), src)

@@ -10,10 +10,8 @@ import re
 from dataclasses import dataclass, field
 
 from ... import units
-from ...errors import InputError
-from ...limits import MAX_EXPANDED_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input, port_slot
+from ..base import Input, check_expanded, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
@@ -190,9 +188,7 @@ class _Reader(TreeReader):
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
             self.expanded += len(names) * (1 + len(node.children))  # each port reads the block's lines
-            if self.expanded > MAX_EXPANDED_PORTS:  # bounded time: each range line may name 1,025 ports
-                raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a "
-                                 "generated file?); not read", file=self.inp.path, line=node.line)
+            check_expanded(self.expanded, self.inp.path, node.line)  # bounded time: a range may name 1,025 ports
             for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
