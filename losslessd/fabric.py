@@ -17,6 +17,7 @@ run, in the same order.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -217,13 +218,11 @@ def parse_one(name: str, files: list[Path], fmt: str | None = None) -> Device | 
             source=Source(file=display_path(files[0])))
 
 
-def load_fabric(paths: list[str | Path], fmt: str | None = None, *, lines: bool = True,
-                topology: str | Path | None = None, progress: Progress | None = None) -> Fabric:
+def load_fabric(paths: list[str | Path], fmt: str | None = None, *, topology: str | Path | None = None,
+                progress: Progress | None = None) -> Fabric:
     """Every device under ``paths``, with the links of ``topology`` (else of a linted folder's topology.yaml)
     and those the devices report; ``progress(done, total)`` before each device and at the end. A topology
-    file that cannot be read raises InputError. (``lines`` is kept for earlier callers: a source's line is
-    looked up when it is read.)"""
-    del lines
+    file that cannot be read raises InputError."""
     inputs = _Inputs(paths, topology)
     return inputs.fabric((parse_one(name, files, fmt) for name, files in inputs.groups), progress)
 
@@ -263,8 +262,11 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
 
         try:
             return _lint_parallel(inputs, groups, policy, rules, fmt, baseline, workers, grouping, reading, checking)
-        except BrokenProcessPool:
-            pass  # a worker died (out of memory?): lint here, as for a small fabric
+        except BrokenProcessPool:  # a worker died (out of memory?): lint here, as for a small fabric, and say so
+            # (no handler configured, as under the CLI: Python writes a warning on stderr)
+            logging.getLogger(__name__).warning(
+                "losslessd: a lint worker process died (out of memory?); linting again in this one process "
+                "(--jobs 1 or %s=1 skips the workers)", JOBS_ENV)
     fabric = inputs.fabric((parse_one(name, files, fmt) for name, files in groups), reading)
     return run(fabric, policy, rules, baseline, grouping=grouping, progress=checking)
 

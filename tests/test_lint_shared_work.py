@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -295,6 +296,21 @@ def test_workers_read_within_the_limits_and_report_failures_as_one_process_does(
     for says in ("(a FIFO)", "1 MiB limit", "symbolic link loop", "(a folder)", "17,000 ports"):
         assert says in messages
     assert one[2] == [] and one[4] == 1 and "leaf1" in one[3]
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_leaves_the_lint_to_this_process_and_says_so(monkeypatch, caplog):
+    """A worker killed mid-share (the kernel's OOM killer) is not a lint that checked less: the fabric is linted
+    again in this process, with the findings of a run without workers, and a warning names the setting that
+    skips the workers."""
+    policy = load_policy("roce-dscp26")
+    folder = ROOT / "examples" / "fabric"
+    one = fabric_mod.lint([folder], policy, RULES, jobs=1)
+    monkeypatch.setattr(fabric_mod, "_share", lambda *args: os._exit(9))  # forked workers inherit the plant
+    with caplog.at_level("WARNING", logger="losslessd.fabric"):
+        two = fabric_mod.lint([folder], policy, RULES, jobs=2)
+    assert _rows(two.findings) == _rows(one.findings) and one.findings
+    assert any("worker process died" in r.getMessage() and "LOSSLESSD_JOBS" in r.getMessage() for r in caplog.records)
 
 
 @pytest.mark.slow

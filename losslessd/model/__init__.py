@@ -616,9 +616,6 @@ class Device(Model):
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
 
-    def locate(self, source: Source | None = None) -> None:
-        """Kept for callers of earlier versions: a source's line is looked up when it is read (DocRef)."""
-
     def port_aliases(self) -> dict[str, str | None]:
         """Port name -> alias (what a neighbour's LLDP may call the port)."""
         return {port.name: port.alias for port in self.ports.values()}

@@ -106,11 +106,9 @@ def read_input(path: Path) -> Input:
     return Input(shown, read_text(path, shown))
 
 
-def parse_group(name: str, files: list[Path], fmt: str | None = None, *, lines: bool = True) -> Device:
+def parse_group(name: str, files: list[Path], fmt: str | None = None) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
-
-    Sources find their line when it is read (model.DocRef); ``lines`` is kept for earlier callers."""
-    del lines
+    Sources find their line when it is read (model.DocRef)."""
     inputs = [read_input(f) for f in files]
     platform = None
     if fmt:

@@ -30,8 +30,6 @@ class _IssueRule(Rule):
     def _issues(self, ctx: Context, device: Device) -> Iterator[Finding]:
         for n, issue in enumerate(device.issues):
             if issue.code == self.code:
-                if issue.source is not None:
-                    device.locate(issue.source)  # its line is part of the key
                 yield self.finding(issue.message, device=device, source=issue.source or device.source,
                                    key=f"{issue.source.describe() if issue.source else ''}#{n}")
 

@@ -441,7 +441,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
     found = topology.find([fabric_dir])  # its routing tables and LLDP outputs are not devices
     for name, files in device_groups(fabric_dir, topology.read(found).files if found else frozenset()):
         try:
-            model = parse_group(name, files, lines=False)
+            model = parse_group(name, files)
         except InputError as exc:
             log.warning("simulator leaves out %s: %s", name, exc)
             continue
