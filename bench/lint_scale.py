@@ -12,8 +12,11 @@ then prints, measured in the same run:
     findings): its lint, and its text and JSON report rendering beside it.
 Targets: N=2,000 lint within 3x of the floor (wall), RSS under 2 GB; the many-findings report within 0.3x of
 its lint.
+With --topology, the fabric with a topology file too (`routing: updown`, the hosts' LLDP neighbours as links):
+the path and deadlock rules then read every device's ports, so the lint runs in one process unless --jobs says
+otherwise; it is timed as chosen and with 2 workers (whose parent parses every device again).
 
-    python bench/lint_scale.py [--switches 200 2000] [--repeat 3] [--jobs N]
+    python bench/lint_scale.py [--switches 200 2000] [--repeat 3] [--jobs N] [--topology]
 """
 
 from __future__ import annotations
@@ -122,7 +125,7 @@ def floor(folder: Path) -> None:
             path.read_text(encoding="utf-8").splitlines()
 
 
-def measure(switches: int, repeat: int, jobs: int | None) -> None:
+def measure(switches: int, repeat: int, jobs: int | None, topology: bool = False) -> None:
     with tempfile.TemporaryDirectory(prefix="losslessd-bench-") as tmp:
         clean, noisy = Path(tmp) / "clean", Path(tmp) / "findings"
         clean.mkdir()
@@ -143,6 +146,14 @@ def measure(switches: int, repeat: int, jobs: int | None) -> None:
         kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"  peak RSS: this process {me:.0f} MB, largest worker {kids:.0f} MB  (target < 2048 MB)")
         result = None
+        if topology:
+            (clean / "topology.yaml").write_text("routing: updown\n")
+            for label, n in (("as chosen (one process)", jobs), ("with 2 workers", 2)):
+                t_wall, t_cpu, result = timed(lambda n=n: lint([clean], "roce-dscp26", jobs=n), repeat)
+                print(f"  with a topology, {label:<24} wall {t_wall:7.2f} s  CPU {t_cpu:7.2f} s  "
+                      f"= {t_wall / f_wall:.2f}x the floor ({len(result.findings)} findings)")
+            (clean / "topology.yaml").unlink()
+            result = None
         n_wall, _, result = timed(lambda: lint([noisy], "roce-dscp26", jobs=jobs), repeat)
         print(f"  many findings ({noisy_switches} switches, {noisy_switches * HOSTS_PER_SWITCH} hosts): lint "
               f"{n_wall:6.2f} s, {len(result.findings)} findings")
@@ -157,9 +168,10 @@ def main() -> int:
                     help="fabric sizes in SONiC switches (hosts = 8x each)")
     ap.add_argument("--repeat", type=int, default=3, help="best of N for each measurement")
     ap.add_argument("--jobs", type=int, default=None, help="lint worker processes (default: as `losslessd lint`)")
+    ap.add_argument("--topology", action="store_true", help="also time the fabric with a topology file")
     args = ap.parse_args()
     for n in args.switches:
-        measure(n, args.repeat, args.jobs)
+        measure(n, args.repeat, args.jobs, args.topology)
     return 0
 
 

@@ -256,7 +256,7 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
             progress("rules", done, total, code)
     inputs = _Inputs(paths, topology)
     groups = inputs.groups
-    workers = worker_count(jobs, len(groups))
+    workers = worker_count(jobs, len(groups), inputs.spec is not None and any(r.reads_every_port for r in rules))
     if workers > 1:
         from concurrent.futures.process import BrokenProcessPool
 
@@ -271,8 +271,11 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
     return run(fabric, policy, rules, baseline, grouping=grouping, progress=checking)
 
 
-def worker_count(jobs: int | None, devices: int) -> int:
-    """How many worker processes lint ``devices`` devices (1: none)."""
+def worker_count(jobs: int | None, devices: int, walks_every_port: bool = False) -> int:
+    """How many worker processes lint ``devices`` devices (1: none). ``walks_every_port``: a fabric rule will read
+    the ports of every cabled device (Rule.reads_every_port, with a topology), which the parent would parse again
+    one after the other after the workers (bench/lint_scale.py --topology: slower than one process); the
+    automatic choice is then one process, a number given (--jobs, LOSSLESSD_JOBS) is kept."""
     if jobs is None:
         env = os.environ.get(JOBS_ENV, "").strip()
         if env and not env.isdigit():  # a typo must not quietly mean "as many as cores"
@@ -280,6 +283,8 @@ def worker_count(jobs: int | None, devices: int) -> int:
         jobs = int(env) if env else 0
     if jobs >= 1:
         return min(jobs, max(devices, 1))
+    if walks_every_port:
+        return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return min(cores, devices) if devices >= PARALLEL_MIN_DEVICES else 1
 

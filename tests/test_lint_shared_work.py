@@ -130,6 +130,29 @@ def test_link_rules_in_workers_leave_the_ports_where_they_were_parsed(tmp_path):
     assert {name for name, d in two.fabric.devices.items() if parsed_again(d)} == with_link_findings
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs 2 cores for the automatic choice to use workers")
+def test_a_topology_that_the_path_rules_walk_keeps_a_large_lint_in_one_process(tmp_path, monkeypatch):
+    """With a topology the path and deadlock rules read the ports of every cabled device, which the parent would
+    parse again after the workers, one after the other (slower than no workers at all): the automatic choice is
+    one process then; without those rules, or without a topology, the workers take the fabric."""
+    shutil.copytree(FIXTURES / "topology" / "clos", tmp_path / "clos")
+    monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
+    monkeypatch.setattr(fabric_mod, "PARALLEL_MIN_DEVICES", 2)
+    policy = load_policy("roce-dscp26")
+
+    def in_workers(rules, jobs=None) -> tuple[bool, str | None]:
+        result = fabric_mod.lint([tmp_path / "clos"], policy, rules, jobs=jobs)
+        lazy = {type(d) is fabric_mod.LazyDevice for d in result.fabric.devices.values()}
+        assert len(lazy) == 1  # all devices or none
+        return lazy.pop(), result.fabric.routing
+
+    assert in_workers(RULES) == (False, "updown")
+    assert in_workers([r for r in RULES if not r.reads_every_port]) == (True, "updown")  # e.g. --select LNK,PFC
+    assert in_workers(RULES, jobs=2) == (True, "updown")  # a number given is kept
+    (tmp_path / "clos" / "topology.yaml").unlink()
+    assert in_workers(RULES) == (True, None)
+
+
 def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):
     monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
     assert fabric_mod.worker_count(1, 10_000) == 1

@@ -43,6 +43,10 @@ class Rule:
     # A device- or port-scope rule that reads more than its device (other devices, what the topology adds to a
     # device): never checked by a worker process that holds only some devices (losslessd.fabric).
     needs_fabric: ClassVar[bool] = False
+    # A fabric rule that reads the ports of every cabled device (the path engine: cables, routes, the hop-by-hop
+    # walk). In a parallel lint the parent would parse each of them again, one after the other: with a topology
+    # (the only time these rules read anything) a lint that runs one is not shared out (losslessd.fabric).
+    reads_every_port: ClassVar[bool] = False
     # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.
     kinds: ClassVar[frozenset[DeviceKind] | None] = None
 

@@ -29,6 +29,7 @@ def _sweep(ctx, fabric) -> SweepResult | None:
 
 class _FabricRule(Rule):
     scope = "fabric"
+    reads_every_port = True
 
     def at(self, ctx, device: str, port: str | None = None) -> dict:
         """device/port arguments for a finding: the model objects, so the finding shows their source."""

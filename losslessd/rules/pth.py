@@ -192,6 +192,7 @@ class _CnpFlow(_PolicyFlow):
 
 class _PathRule(Rule):
     scope = "fabric"
+    reads_every_port = True
     flow: type[_PolicyFlow]
     what = ""
 
@@ -422,6 +423,7 @@ class RocePathMtu(Rule):
     code = "PTH003"
     name = "roce-path-mtu"
     scope = "fabric"
+    reads_every_port = True
     severity = Severity.error
 
     def check(self, ctx: Context) -> Iterator[Finding]:
