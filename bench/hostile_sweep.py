@@ -9,7 +9,8 @@ the file cut short, two files spliced, digit runs made 5,000 digits long, indent
 
 Every case runs in this process through losslessd.cli.main.main (tests/hostile.py run_case) under a
 3 GiB address-space limit, and the summary counts tracebacks, internal errors (exit 3), exits outside
-0-2, hangs (a 60 s alarm) and MemoryErrors, with the slowest case and the peak RSS.
+0-2, hangs (a 60 s alarm) and MemoryErrors, with the slowest case and the peak RSS. It exits 1 when a case
+did not go as documented (the seed printed repeats the set).
 
     python bench/hostile_sweep.py [--cases 700] [--seed N]
 """
@@ -107,7 +108,7 @@ def build_case(i: int, rnd: random.Random) -> Case:
     return Case(f"{i:04d}-{kind}", build, exits=(0, 1, 2), env={"HOSTILE_PW": "pw"})
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=700)
     ap.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "big"))
@@ -134,7 +135,8 @@ def main() -> None:
           f"out of memory {sum(o.memory_error for o in outcomes)}, not as documented {len(bad)}; slowest "
           f"{slowest.name} {slowest.seconds:.1f} s; peak RSS "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

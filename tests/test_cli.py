@@ -90,6 +90,9 @@ def test_select_and_ignore_by_code_prefix_and_name():
     (("lint", "examples/fabric", "--max-file-mb", "0"), "--max-file-mb must be a positive number of MiB, not 0"),
     (("fix", "examples/fabric", "--max-file-mb", "inf"), "--max-file-mb must be a positive number of MiB, not inf"),
     (("rules", "XYZ123"), "no rule 'XYZ123'"),
+    # A mistyped --source-root would make every SARIF path wrong without a word.
+    (("lint", "examples/fabric", "-f", "sarif", "--source-root", "no/such/repo"), "'no/such/repo' does not exist"),
+    (("lint", "examples/fabric", "-f", "sarif", "--source-root", "README.md"), "'README.md' is a file"),
 ])
 def test_usage_and_input_errors_exit_2(args, needle):
     res = run(*args)

@@ -39,7 +39,8 @@ def lint(
                                                 "stdout.")] = None,
     baseline: Annotated[Path | None, typer.Option("--baseline", help="JSON report whose findings are accepted (not "
                                                   "reported).")] = None,
-    source_root: Annotated[Path | None, typer.Option("--source-root", help="SARIF and GitHub paths are relative to "
+    source_root: Annotated[Path | None, typer.Option("--source-root", exists=True, file_okay=False,
+                                                     help="SARIF and GitHub paths are relative to "
                                                      "this folder (default: the git work tree holding the working "
                                                      "directory, else it).")] = None,
     topology: Annotated[Path | None, TOPOLOGY_OPTION] = None,

@@ -62,10 +62,16 @@ def display_path(path: Path | str) -> str:
 def display_file(file: str) -> str:
     """display_path of a file name, worked out once per name and working directory (reports name the same
     few files on thousands of findings)."""
-    return _display_file(_pinned_cwd or os.getcwd(), file)
+    return _display_file(working_directory(), file)
 
 
 _pinned_cwd: str | None = None
+
+
+def working_directory() -> str:
+    """os.getcwd(), asked once while a report is written (same_working_directory): a system call per finding
+    otherwise."""
+    return _pinned_cwd or os.getcwd()
 
 
 @contextlib.contextmanager

@@ -8,7 +8,6 @@ results that have one; repo-relative URIs and fingerprints that survive line mov
 from __future__ import annotations
 
 import inspect
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, all_rules
+from ..parse import working_directory
 from .json_report import dumps, jsonable_data
 
 # The $schema value GitHub's "SARIF support for code scanning" page uses in its examples.
@@ -129,7 +129,7 @@ def _artifact(file: str, root: Path) -> dict:
 def root_relative(file: str, root: Path) -> tuple[Path, str | None]:
     """``file`` (a report path: relative to the working directory, which may be below ``root``) without
     symlinks, and its path below ``root`` (POSIX form), or None when it is not below it."""
-    return _root_relative(file, root, os.getcwd())
+    return _root_relative(file, root, working_directory())
 
 
 @lru_cache(maxsize=65536)  # thousands of findings name the same few files
