@@ -12,9 +12,9 @@ then prints, measured in the same run:
     findings): its lint, and its text and JSON report rendering beside it.
 Targets: N=2,000 lint within 3x of the floor (wall), RSS under 2 GB; the many-findings report within 0.3x of
 its lint.
-With --topology, the fabric with a topology file too (`routing: updown`, the hosts' LLDP neighbours as links):
-the path and deadlock rules then read every device's ports, so the lint runs in one process unless --jobs says
-otherwise; it is timed as chosen and with 2 workers (whose parent parses every device again).
+With --topology, then the same fabric as a Clos: 4 spines of one port per leaf, a topology file (`routing: updown`)
+naming the uplinks, the hosts' links from their LLDP; the path and deadlock rules then read every device. It is
+timed in one process and with workers (whose parent reads what they sent of each device's ports).
 
     python bench/lint_scale.py [--switches 200 2000] [--repeat 3] [--jobs N] [--topology]
 """
@@ -39,18 +39,22 @@ PORTS = 64
 HOSTS_PER_SWITCH = 8
 # The fabric with many findings has this many switches at most (and 8 hosts each): about 43,000 findings.
 NOISY_SWITCHES = 200
+# --topology: spines, and the first leaf port cabled up to them.
+SPINES = 4
+UPLINK = 56
 EXAMPLE = ROOT / "examples" / "fabric"
 
 
-def switch_config(n: int, findings: bool = False) -> str:
+def switch_config(n: int, findings: bool = False, ports_n: int = PORTS, role: str = "leaf") -> str:
     """A 64-port leaf derived from the example leaf1 (same tables, more ports, renamed); with ``findings``,
-    every port pauses lossy priority 5 too, marks no ECN on its lossless queue and has a 5 s watchdog."""
+    every port pauses lossy priority 5 too, marks no ECN on its lossless queue and has a 5 s watchdog.
+    ``ports_n`` and ``role``: a spine of as many ports as there are leaves (--topology)."""
     base = json.loads((EXAMPLE / "leaf1" / "config_db.json").read_text())
-    ports = [f"Ethernet{4 * i}" for i in range(PORTS)]
+    ports = [f"Ethernet{4 * i}" for i in range(ports_n)]
     template_port = base["PORT"]["Ethernet0"]
     cfg = {k: v for k, v in base.items() if k not in ("PORT", "PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE",
                                                      "CABLE_LENGTH", "PFC_WD")}
-    cfg["DEVICE_METADATA"] = {"localhost": {**base["DEVICE_METADATA"]["localhost"], "hostname": f"leaf{n:04d}"}}
+    cfg["DEVICE_METADATA"] = {"localhost": {**base["DEVICE_METADATA"]["localhost"], "hostname": f"{role}{n:04d}"}}
     cfg["PORT"] = {p: {**template_port, "index": str(i), "alias": f"etp{i + 1}"} for i, p in enumerate(ports)}
     qos = dict(base["PORT_QOS_MAP"]["Ethernet0"])
     if findings:
@@ -87,6 +91,18 @@ def host_capture(n: int, findings: bool = False) -> str:
         assert old in text, old
         text = text.replace(old, new)
     return text
+
+
+def add_spines(folder: Path, leaves: int) -> None:
+    """A Clos over the generated leaves: SPINES spines of one port per leaf, each leaf's ports 56-59 up to them,
+    and a topology file (routing: updown) listing those cables; the hosts' links come from their LLDP."""
+    links = []
+    for s in range(SPINES):
+        d = folder / f"spine{s:04d}"
+        d.mkdir()
+        (d / "config_db.json").write_text(switch_config(s, ports_n=leaves, role="spine"))
+        links += [f"  - leaf{n:04d}:Ethernet{4 * (UPLINK + s)} <-> spine{s:04d}:Ethernet{4 * n}" for n in range(leaves)]
+    (folder / "topology.yaml").write_text("routing: updown\nlinks:\n" + "\n".join(links) + "\n")
 
 
 def generate(folder: Path, switches: int, findings: bool = False) -> tuple[int, int]:
@@ -147,12 +163,11 @@ def measure(switches: int, repeat: int, jobs: int | None, topology: bool = False
         print(f"  peak RSS: this process {me:.0f} MB, largest worker {kids:.0f} MB  (target < 2048 MB)")
         result = None
         if topology:
-            (clean / "topology.yaml").write_text("routing: updown\n")
-            for label, n in (("as chosen (one process)", jobs), ("with 2 workers", 2)):
+            add_spines(clean, switches)
+            for label, n in (("one process", 1), ("workers", jobs)):
                 t_wall, t_cpu, result = timed(lambda n=n: lint([clean], "roce-dscp26", jobs=n), repeat)
-                print(f"  with a topology, {label:<24} wall {t_wall:7.2f} s  CPU {t_cpu:7.2f} s  "
+                print(f"  with {SPINES} spines and a topology, {label:<12} wall {t_wall:7.2f} s  CPU {t_cpu:7.2f} s  "
                       f"= {t_wall / f_wall:.2f}x the floor ({len(result.findings)} findings)")
-            (clean / "topology.yaml").unlink()
             result = None
         n_wall, _, result = timed(lambda: lint([noisy], "roce-dscp26", jobs=jobs), repeat)
         print(f"  many findings ({noisy_switches} switches, {noisy_switches * HOSTS_PER_SWITCH} hosts): lint "

@@ -256,7 +256,7 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
             progress("rules", done, total, code)
     inputs = _Inputs(paths, topology)
     groups = inputs.groups
-    workers = worker_count(jobs, len(groups), inputs.spec is not None and any(r.reads_every_port for r in rules))
+    workers = worker_count(jobs, len(groups))
     if workers > 1:
         from concurrent.futures.process import BrokenProcessPool
 
@@ -271,11 +271,8 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
     return run(fabric, policy, rules, baseline, grouping=grouping, progress=checking)
 
 
-def worker_count(jobs: int | None, devices: int, walks_every_port: bool = False) -> int:
-    """How many worker processes lint ``devices`` devices (1: none). ``walks_every_port``: a fabric rule will read
-    the ports of every cabled device (Rule.reads_every_port, with a topology), which the parent would parse again
-    one after the other after the workers (bench/lint_scale.py --topology: slower than one process); the
-    automatic choice is then one process, a number given (--jobs, LOSSLESSD_JOBS) is kept."""
+def worker_count(jobs: int | None, devices: int) -> int:
+    """How many worker processes lint ``devices`` devices (1: none)."""
     if jobs is None:
         env = os.environ.get(JOBS_ENV, "").strip()
         if env and not env.isdigit():  # a typo must not quietly mean "as many as cores"
@@ -283,8 +280,6 @@ def worker_count(jobs: int | None, devices: int, walks_every_port: bool = False)
         jobs = int(env) if env else 0
     if jobs >= 1:
         return min(jobs, max(devices, 1))
-    if walks_every_port:
-        return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return min(cores, devices) if devices >= PARALLEL_MIN_DEVICES else 1
 
@@ -400,12 +395,15 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
         header["_port_names"] = alike.setdefault(("names", *names), names)
         selection = ctx.selection(outcome)
         selection = alike.setdefault(("selection", *selection), selection)
-        facts = {}
+        facts: dict[str, Any] = {}
         for rule_cls in fact_rules:
+            kind = rule_cls.facts_key or rule_cls.code
+            if kind in facts:  # (rules that read the same facts: the path rules)
+                continue
             try:
-                facts[rule_cls.code] = _plain(rule_cls().device_facts(ctx, outcome))
+                facts[kind] = _plain(rule_cls().device_facts(ctx, outcome))
             except Exception as exc:  # noqa: BLE001 - raised again where the fabric rule asks (_Local.facts)
-                facts[rule_cls.code] = DescribedError(describe_exception(exc))
+                facts[kind] = DescribedError(describe_exception(exc))
         crashes = [(code, message) for device, code, message in ctx.crashes if device is outcome]
         out.append((header, found[key], selection, facts, crashes))
     return out
@@ -471,7 +469,7 @@ class _Local:
     def selection(self, device: Device):
         return self.sent[id(device)][1]
 
-    def facts(self, code: str, device: Device) -> Any:
+    def facts(self, code: str, device: Device) -> Any:  # (code: Rule.facts_key, else the rule's code)
         """What the worker worked out; a bug it met there is raised here, in the fabric rule that asks, which
         reports it (SYS900) as a lint in one process does."""
         value = self.sent[id(device)][2].get(code)
@@ -494,7 +492,9 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
     from concurrent.futures import ProcessPoolExecutor
 
     local_rules = [r for r in rules if is_local(r)]
-    fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts]
+    # (the path rules read nothing without a topology: no routing, no paths to follow)
+    fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts
+                  and (inputs.spec is not None or not r.reads_every_port)]
     shares = _shares(groups, workers)
     try:
         limit: int | None = max_file_bytes()

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from losslessd import fabric as fabric_mod
-from losslessd.lint.engine import run
+from losslessd.lint.engine import Context, is_local, run
 from losslessd.lint.finding import Severity
-from losslessd.lint.registry import select
-from losslessd.model import Ecn, Fabric, Trust
+from losslessd.lint.registry import Rule, select
+from losslessd.model import Ecn, Fabric, Source, Trust
 from losslessd.policy import load_policy
 from tests import rulecase
 from tests.clirun import losslessd
@@ -130,27 +130,104 @@ def test_link_rules_in_workers_leave_the_ports_where_they_were_parsed(tmp_path):
     assert {name for name, d in two.fabric.devices.items() if parsed_again(d)} == with_link_findings
 
 
-@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs 2 cores for the automatic choice to use workers")
-def test_a_topology_that_the_path_rules_walk_keeps_a_large_lint_in_one_process(tmp_path, monkeypatch):
-    """With a topology the path and deadlock rules read the ports of every cabled device, which the parent would
-    parse again after the workers, one after the other (slower than no workers at all): the automatic choice is
-    one process then; without those rules, or without a topology, the workers take the fabric."""
-    shutil.copytree(FIXTURES / "topology" / "clos", tmp_path / "clos")
-    monkeypatch.delenv(fabric_mod.JOBS_ENV, raising=False)
-    monkeypatch.setattr(fabric_mod, "PARALLEL_MIN_DEVICES", 2)
+def test_path_rules_in_workers_leave_the_ports_where_they_were_parsed():
+    """With a topology the path and deadlock rules read the ports of every cabled device: in a parallel lint they
+    read what each worker sent of them (paths/view.py) and the parent parses a device again only for the source of
+    a finding on it (it used to parse every device again, one after the other: slower than no workers)."""
+    folder = ROOT / "examples" / "fabric"
     policy = load_policy("roce-dscp26")
+    one = fabric_mod.lint([folder], policy, RULES, jobs=1)
+    two = fabric_mod.lint([folder], policy, RULES, jobs=2)
+    assert two.fabric.routing is not None and _rows(two.findings) == _rows(one.findings)
+    on_paths = {f.device for f in two.findings if f.device and f.code[:3] in ("PTH", "DLK", "LNK")}
+    assert {"PTH001", "DLK001"} <= {f.code for f in two.findings}
+    assert {name for name, d in two.fabric.devices.items() if _parsed_again(d)} == on_paths
+    assert len(on_paths) < len(two.fabric.devices)
 
-    def in_workers(rules, jobs=None) -> tuple[bool, str | None]:
-        result = fabric_mod.lint([tmp_path / "clos"], policy, rules, jobs=jobs)
-        lazy = {type(d) is fabric_mod.LazyDevice for d in result.fabric.devices.values()}
-        assert len(lazy) == 1  # all devices or none
-        return lazy.pop(), result.fabric.routing
 
-    assert in_workers(RULES) == (False, "updown")
-    assert in_workers([r for r in RULES if not r.reads_every_port]) == (True, "updown")  # e.g. --select LNK,PFC
-    assert in_workers(RULES, jobs=2) == (True, "updown")  # a number given is kept
-    (tmp_path / "clos" / "topology.yaml").unlink()
-    assert in_workers(RULES) == (True, None)
+def _parsed_again(device) -> bool:
+    try:
+        object.__getattribute__(device, "ports")
+    except AttributeError:
+        return False
+    return True
+
+
+class _SentOver:
+    """engine.LocalResults as a parallel lint's parent has them, made in this process: what the device's worker
+    would send each fabric rule (Rule.device_facts, through pickle); no rule run by a worker."""
+
+    codes: frozenset[str] = frozenset()
+
+    def __init__(self, fabric: Fabric, policy):
+        import pickle
+
+        worker = Context(fabric, policy)
+        self._selection = {id(d): worker.selection(d) for d in fabric.devices.values()}
+        self._facts = {id(d): pickle.loads(pickle.dumps({(r.facts_key or r.code): r().device_facts(worker, d)
+                                                         for r in RULES if r.device_facts is not Rule.device_facts}))
+                       for d in fabric.devices.values()}
+
+    def findings(self, devices):
+        return []
+
+    def selection(self, device):
+        return self._selection[id(device)]
+
+    def facts(self, code, device):
+        return self._facts[id(device)].get(code)
+
+    def crashed(self, devices):
+        return []
+
+    def crashes(self, device, code):
+        return []
+
+
+_PATH_CASES = [(code, i) for code, i in _rule_case_ids() if code[:3] in ("PTH", "DLK", "LNK")]
+_FABRIC_RULES = [r for r in RULES if not is_local(r)]
+
+
+def _same_from_what_workers_send(fab: Fabric, policy) -> list[tuple]:
+    sent = _rows(run(fab, policy, _FABRIC_RULES, local=_SentOver(fab, policy)).findings)
+    assert sent == _rows(run(fab, policy, _FABRIC_RULES).findings)
+    return sent
+
+
+@pytest.mark.parametrize("code,index", _PATH_CASES, ids=[f"{c}-{i}" for c, i in _PATH_CASES])
+def test_every_path_rule_case_reads_the_same_from_what_workers_send(code, index):
+    """Each path, deadlock and link rule case, checked on the facts a worker would send (ports without their
+    sources, configured-alike ports sharing one template), gives the findings of the model."""
+    spec = rulecase.load_cases(code)
+    _same_from_what_workers_send(*rulecase.fabric_for(spec, spec["cases"][index], index))
+
+
+@pytest.mark.parametrize("folder", [ROOT / "examples" / "fabric", FIXTURES / "topology" / "clos"],
+                         ids=["example", "clos"])
+def test_path_findings_point_where_they_point_in_one_process(folder):
+    """The sources of path findings (Refs in what a worker sends, resolved on the device): the same, also where
+    ports configured alike differ in which sources they have (a trust written on one, the default on the other),
+    which then cannot share a template."""
+    fab = fabric_mod.load_fabric([folder])
+    policy = load_policy("roce-dscp26")
+    _same_from_what_workers_send(fab, policy)
+    leaf = next(fab.devices[dev] for dev, _ in sorted({end for end in _switch_ends(fab)}))
+    ports = [p for name, p in leaf.ports.items() if (leaf.name, name) in _switch_ends(fab)][:2]
+    assert len(ports) == 2
+    for port, written in zip(ports, (True, False), strict=True):
+        port.trust = Trust.pcp  # every path through these ports breaks here, on the trust
+        port.trust_source = Source(file="trust-written-here", line=7) if written else None
+    found = _same_from_what_workers_send(fab, policy)
+    sources = {f[3]: f[8] for f in found if f[0] == "PTH001" and f[2] == leaf.name and "trusts" in f[5]}
+    assert sources[ports[0].name][:2] == ("trust-written-here", 7)
+    assert sources[ports[1].name] == ports[1].source.as_tuple()
+
+
+def _switch_ends(fab: Fabric) -> set[tuple[str, str]]:
+    """(switch, port) of every cable from a host."""
+    kinds = {name: d.kind.value for name, d in fab.devices.items()}
+    return {(e.device, e.port) for link in fab.links for e, o in ((link.a, link.b), (link.b, link.a))
+            if kinds.get(e.device) == "switch" and kinds.get(o.device) == "host"}
 
 
 def test_worker_count_follows_the_setting_and_the_fabric_size(monkeypatch):

@@ -56,9 +56,8 @@ def lint(
                                                     "decided (text output on stdout).")] = False,
     model: Annotated[str | None, MODEL_OPTION] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (1: none; default: as many "
-                                             "as cores for 400 devices or more, but none when a topology file has "
-                                             "the path and deadlock rules read every device; LOSSLESSD_JOBS sets "
-                                             "the default). Findings are the same either way.")] = None,
+                                             "as cores for 400 devices or more; LOSSLESSD_JOBS sets the default). "
+                                             "Findings are the same either way.")] = None,
 ) -> None:
     """Lint device configs (files or folders) against a lossless policy.
 

@@ -34,7 +34,7 @@ class Net:
         self.port = cabling.port
         self.switch_ports = cabling.switch_ports
         self.tier = cabling.tier
-        devices = fabric.devices
+        devices = cabling.devices
         rewrites = {d for dev in devices.values() for p in dev.ports.values() for d in (p.tc_to_dscp_rewrite or {}).values()}
         self.dscps = tuple(sorted(set(dscps) | rewrites))
         self._lossless: dict[tuple[str, str], tuple[int, ...]] = {}

@@ -15,6 +15,7 @@ from .registry import Rule, select
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
     from ..policy import Policy
+    from .groups import Keys
 
 T = TypeVar("T")
 
@@ -56,6 +57,7 @@ class Context:
         self._selected_why = f"roce_ports.select is {rp.select}: {why}"  # one string for every port (and its trip)
         self._memo: dict[tuple, Any] = {}
         self._alike: dict[Any, Any] = {}
+        self._keys: Keys | None = None
         # rules that raised (SYS900): (device or None, rule code, message), in the order they raised
         self.crashes: list[tuple[Device | None, str, str]] = []
 
@@ -76,6 +78,19 @@ class Context:
         devices built alike share are one object, which a worker sends once (pickle refers back to what it has
         sent) and a fabric rule can look at once."""
         return self._alike.setdefault(key, value)
+
+    @property
+    def keys(self) -> Keys:
+        """The run's keys of ports and devices configured alike (lint/groups.py)."""
+        if self._keys is None:
+            from .groups import Keys
+
+            self._keys = Keys()
+        return self._keys
+
+    def port_key(self, port: Port) -> int:
+        """Equal for ports whose settings are equal (everything but names and sources): Keys.port."""
+        return self.keys.port(port)
 
     def roce_ports(self, device: Device) -> list[Port]:
         """Ports that must be lossless: every NIC port; switch ports chosen by policy.roce_ports."""
@@ -98,7 +113,7 @@ class Context:
         """``rule.device_facts(ctx, device)``: what a fabric rule reads of one device (in a parallel lint, worked out
         by the worker process that parsed the device)."""
         if self.local is not None:
-            return self.local.facts(rule.code, device)
+            return self.local.facts(rule.facts_key or rule.code, device)
         return rule.device_facts(self, device)
 
     def _choose(self, device: Device, port: Port) -> PortChoice:
@@ -266,10 +281,8 @@ class _Grouper:
     """Runs groupable rules once per device configuration and, inside a device, once per port configuration."""
 
     def __init__(self, ctx: Context):
-        from .groups import Keys
-
         self.ctx = ctx
-        self.keys = Keys()
+        self.keys = ctx.keys
         self._classes: list[list[str]] | None = None
 
     def classes(self) -> list[list[str]]:

@@ -47,6 +47,8 @@ class Rule:
     # walk). In a parallel lint the parent would parse each of them again, one after the other: with a topology
     # (the only time these rules read anything) a lint that runs one is not shared out (losslessd.fabric).
     reads_every_port: ClassVar[bool] = False
+    # Rules whose device_facts are the same facts (the path rules') name them alike: a worker works them out once.
+    facts_key: ClassVar[str | None] = None
     # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.
     kinds: ClassVar[frozenset[DeviceKind] | None] = None
 

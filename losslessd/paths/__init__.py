@@ -13,10 +13,11 @@ docs/topology.md and docs/deadlock.md describe what is followed and what is left
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..gcpause import gc_paused
-from ..model import Fabric
+from ..model import Device, Fabric
 from .cabling import Cabling, End
 from .routing import BadHop, DestRouting, ShortestPaths, Toward, UpDown, route_tables
 
@@ -39,12 +40,13 @@ class Paths:
         return self.turns.toward(target)
 
 
-def fabric_paths(fabric: Fabric) -> Paths | None:
-    """None when the fabric has no cables or no routing model (no topology): no paths to follow."""
+def fabric_paths(fabric: Fabric, devices: Mapping[str, Device] | None = None) -> Paths | None:
+    """None when the fabric has no cables or no routing model (no topology): no paths to follow. ``devices``: as
+    the path engine reads them (Cabling)."""
     if not fabric.links or fabric.routing is None:
         return None
     with gc_paused():
-        cabling = Cabling(fabric)
+        cabling = Cabling(fabric, devices)
         bad: list[BadHop] = []
         shortest = None
         if fabric.routing == "updown":

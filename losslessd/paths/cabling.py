@@ -16,6 +16,7 @@ when it came from an input):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 
 from ..model import Device, DeviceKind, Fabric, Port
@@ -24,11 +25,12 @@ End = tuple[str, str]  # (device, port)
 
 
 class Cabling:
-    """The cables of a fabric that carry traffic, indexed for the routing models and the walkers."""
+    """The cables of a fabric that carry traffic, indexed for the routing models and the walkers. ``devices``: the
+    fabric's devices as the path engine reads them (a parallel lint's views, paths/view.py; default: the model)."""
 
-    def __init__(self, fabric: Fabric):
+    def __init__(self, fabric: Fabric, devices: Mapping[str, Device] | None = None):
         self.fabric = fabric
-        devices = fabric.devices
+        self.devices = devices = fabric.devices if devices is None else devices
         self.peer: dict[End, End] = {}
         self.skipped: list[tuple[End, End, str]] = []  # cables left out, and why
         peer = self.peer
@@ -58,12 +60,12 @@ class Cabling:
     @cached_property
     def endpoints(self) -> list[End]:
         """NIC ports cabled to a switch: where traffic starts and ends."""
-        devices = self.fabric.devices
+        devices = self.devices
         return sorted(end for end in self.peer if devices[end[0]].kind == DeviceKind.host)
 
     def _why(self, a: End, b: End) -> str:
         """Why the cable a <-> b is left out."""
-        devices = self.fabric.devices
+        devices = self.devices
         why = _unusable(devices, a, b) or _unusable(devices, b, a)
         if why is None and DeviceKind.switch not in (devices[a[0]].kind, devices[b[0]].kind):
             why = "no switch on it: hosts do not forward"
@@ -74,13 +76,13 @@ class Cabling:
         return why
 
     def is_switch(self, name: str) -> bool:
-        return self.fabric.devices[name].kind == DeviceKind.switch
+        return self.devices[name].kind == DeviceKind.switch
 
     def device(self, name: str) -> Device:
-        return self.fabric.devices[name]
+        return self.devices[name]
 
     def port(self, dev: str, name: str) -> Port | None:
-        return self.fabric.devices[dev].ports.get(name)
+        return self.devices[dev].ports.get(name)
 
     def switch_ports(self, dev: str) -> list[str]:
         """Ports of a switch cabled to another switch."""
@@ -88,11 +90,11 @@ class Cabling:
 
     def tier(self, dev: str) -> int | None:
         """The device's Clos tier (Device.tier; a host is tier 0 when the topology does not say)."""
-        d = self.fabric.devices[dev]
+        d = self.devices[dev]
         return 0 if d.kind == DeviceKind.host and d.tier is None else d.tier
 
 
-def _unusable(devices: dict[str, Device], end: End, other: End) -> str | None:
+def _unusable(devices: Mapping[str, Device], end: End, other: End) -> str | None:
     device = devices.get(end[0])
     if device is None:
         return f"{end[0]} is not among the linted devices"

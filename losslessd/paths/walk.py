@@ -31,6 +31,7 @@ class Problem:
     dscp: int
     side: str  # "send": as the NIC sends it; "in": classified on arrival at port; "out": sent out of port
     why: str
+    # (from a parallel lint's views of the devices, a paths.view.Ref: rules resolve it with real_source)
     source: Source | None = field(default=None, compare=False, hash=False)
 
     @property
@@ -91,14 +92,14 @@ class Walker:
 
     def __init__(self, flow: Flow, paths: Paths, target: tuple[str, str]):
         self.flow = flow
-        self.fabric = paths.cabling.fabric
+        self.devices = paths.cabling.devices
         self.peer = paths.cabling.peer
         self.toward = paths.toward(target)
         self.routing = paths.routing
         self.memo: dict[tuple, frozenset[Problem]] = {}
 
     def port(self, node: tuple[str, str]) -> tuple[Device, Port]:
-        device = self.fabric.devices[node[0]]
+        device = self.devices[node[0]]
         return device, device.ports[node[1]]
 
     def first(self, sender: tuple[str, str]) -> tuple[str, str]:
@@ -196,7 +197,7 @@ class Walker:
                 if target.device == switch and target.port == out_name and target.side == "out":
                     return path + [f"{here}; out: {target.why}]", f"{nxt}:{nport_name}"]
                 path.append(here + (f" -> DSCP {new}]" if new != hop.dscp else "]"))
-                if self.fabric.devices[nxt].kind == DeviceKind.host:
+                if self.devices[nxt].kind == DeviceKind.host:
                     rdev, rport = self.port((nxt, nport_name))
                     _, rnote = self.flow.receiver(rdev, rport, new)
                     return path + [f"{nxt}:{nport_name} [{rnote}: {target.why}]"]

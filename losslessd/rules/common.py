@@ -5,7 +5,8 @@
                     (MAP001, PTH001); cnp_priority (MAP002, PTH002); trust_findings (MAP003, NIC002)
     lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH); LaneRule,
                     the base of the ECN and BUF port rules
-    paths           the fabric's losslessd.paths view, shared by the path (PTH) and deadlock (DLK) rules
+    paths           the fabric's losslessd.paths view, shared by the path (PTH) and deadlock (DLK) rules, and
+                    PathRule, their base: what a lint worker sends of each device for them (paths/view.py)
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..lint.finding import Finding
 from ..lint.registry import PortRule, Rule
 from ..model import Device, DeviceKind, Fabric, Hop, Port, Source
 from ..paths import Paths, fabric_paths
+from ..paths.view import PathFacts, Views, path_facts
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
     from ..policy import Policy
@@ -264,6 +266,31 @@ def _lane_groups(ctx, port: Port) -> dict[str, list[Lane]]:
 
 
 # ---- paths ----------------------------------------------------------------------------------------------------
+class PathRule(Rule):
+    """A rule that reads the fabric through losslessd.paths: the ports of every cabled device. In a parallel lint
+    each worker sends what the path engine reads of its devices (paths/view.py), once for all these rules."""
+
+    scope = "fabric"
+    reads_every_port = True
+    facts_key = "paths"
+
+    def device_facts(self, ctx, device: Device) -> PathFacts:
+        return ctx.memo(path_facts, device)
+
+
 def paths_of(ctx, fabric: Fabric) -> Paths | None:
-    """The fabric's cabling under its routing (losslessd.paths), for ``ctx.memo``: PTH and DLK share one per run."""
-    return fabric_paths(fabric)
+    """The fabric's cabling under its routing (losslessd.paths), for ``ctx.memo``: PTH and DLK share one per run.
+    In a parallel lint the path engine reads the workers' views of the devices, not the devices (whose ports stay
+    in the workers)."""
+    if fabric.routing is None or ctx.local is None:
+        return fabric_paths(fabric)
+    return fabric_paths(fabric, Views(fabric.devices, lambda device: ctx.device_facts(_PATH_FACTS, device)))
+
+
+def path_devices(ctx, fabric: Fabric):
+    """Devices by name as the path engine reads them (the views of paths_of, else the model)."""
+    paths = ctx.memo(paths_of, fabric)
+    return fabric.devices if paths is None else paths.cabling.devices
+
+
+_PATH_FACTS = PathRule()

@@ -15,7 +15,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, doubtful, register
 from ..model import Device, DeviceKind
-from .common import paths_of, priorities
+from .common import PathRule, path_devices, paths_of, priorities
 
 
 def _analysis(ctx, fabric) -> Analysis | None:
@@ -27,9 +27,7 @@ def _sweep(ctx, fabric) -> SweepResult | None:
     return None if a is None else sweep(a)
 
 
-class _FabricRule(Rule):
-    scope = "fabric"
-    reads_every_port = True
+class _FabricRule(PathRule):
 
     def at(self, ctx, device: str, port: str | None = None) -> dict:
         """device/port arguments for a finding: the model objects, so the finding shows their source."""
@@ -41,7 +39,7 @@ class _FabricRule(Rule):
         (the analysis then takes the policy's lossless priorities to be paused there)."""
         unknown = []
         for dev, port, _ in buffers:
-            p = ctx.fabric.devices[dev].ports.get(port)
+            p = path_devices(ctx, ctx.fabric)[dev].ports.get(port)
             if (p is None or p.pfc_enabled is None) and f"{dev}:{port}" not in unknown:
                 unknown.append(f"{dev}:{port}")
         if not unknown:

@@ -16,17 +16,18 @@ pairs of how many were checked. Nothing runs without a topology.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
-from ..lint.registry import Rule, register
-from ..model import Device, DeviceKind, Fabric, Hop, Port, SchedulerType, Trust
+from ..lint.registry import register
+from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Trust
 from ..paths import Paths, Toward
+from ..paths.view import real_source
 from ..paths.walk import SIDES, Flow, Problem, Walker, egress_dscp, egress_queue, shown
-from .common import TRUST_LABEL, cnp_priority, first_break, numbers, paths_of, queues_text
+from .common import TRUST_LABEL, PathRule, cnp_priority, first_break, numbers, paths_of, queues_text
 
 MAX_PAIRS = 2000
 MAX_DESTINATIONS = 50
@@ -190,9 +191,7 @@ class _CnpFlow(_PolicyFlow):
         return None
 
 
-class _PathRule(Rule):
-    scope = "fabric"
-    reads_every_port = True
+class _PathRule(PathRule):
     flow: type[_PolicyFlow]
     what = ""
 
@@ -230,7 +229,8 @@ class _PathRule(Rule):
                        f"{self.what} at {hit.device}:{hit.port} ({SIDES[hit.side]}): {hit.why}")
                     + f"; {pairs_hit} host pair{'s' if pairs_hit != 1 else ''} affected ({sampling})\n"
                     f"path: {path_text}")
-            kwargs: dict[str, Any] = {"device": hit.device, "port": hit.port, "source": hit.source, "key": key,
+            source = real_source(hit.source, ctx.fabric.devices[hit.device], hit.port)
+            kwargs: dict[str, Any] = {"device": hit.device, "port": hit.port, "source": source, "key": key,
                       "devices": devices}
             if hit.unknown:
                 yield self.unverified(text, **kwargs)
@@ -352,8 +352,8 @@ class _MtuWalker:
     """Over every equal-cost path to one receiver: the narrowest switch port with a known MTU (ingress or egress),
     and the first port whose MTU is unknown; memoised per state."""
 
-    def __init__(self, fabric: Fabric, toward: Toward):
-        self.fabric = fabric
+    def __init__(self, devices: Mapping[str, Device], toward: Toward):
+        self.devices = devices
         self.toward = toward
         self.memo: dict[tuple[str, str, object], tuple[_Narrow | None, _Narrow | None]] = {}
 
@@ -366,7 +366,7 @@ class _MtuWalker:
         return known, unknown
 
     def _hop(self, device: str, port: str) -> tuple[_Narrow | None, _Narrow | None, str]:
-        mtu = self.fabric.devices[device].ports[port].mtu_bytes
+        mtu = self.devices[device].ports[port].mtu_bytes
         label = f"{device}:{port} ({'?' if mtu is None else mtu})"
         hop = _Narrow(mtu, device, port, (label,))
         return (hop, None, label) if mtu is not None else (None, hop, label)
@@ -381,7 +381,7 @@ class _MtuWalker:
             oknown, ounknown, olabel = self._hop(switch, out)
             known = _lower(known, oknown.behind(label) if oknown else None)
             unknown = unknown or (ounknown.behind(label) if ounknown else None)
-            if self.fabric.devices[nxt].kind != DeviceKind.host:
+            if self.devices[nxt].kind != DeviceKind.host:
                 rknown, runknown = self.visit(nxt, nport, nphase)
                 known = _lower(known, rknown.behind(label, olabel) if rknown else None)
                 unknown = unknown or (runknown.behind(label, olabel) if runknown else None)
@@ -390,7 +390,7 @@ class _MtuWalker:
 
 
 @register
-class RocePathMtu(Rule):
+class RocePathMtu(PathRule):
     """A switch port on a host-to-host path has an MTU below the RoCE packets the two hosts exchange.
 
     ## What it checks
@@ -422,8 +422,6 @@ class RocePathMtu(Rule):
 
     code = "PTH003"
     name = "roce-path-mtu"
-    scope = "fabric"
-    reads_every_port = True
     severity = Severity.error
 
     def check(self, ctx: Context) -> Iterator[Finding]:
@@ -432,18 +430,19 @@ class RocePathMtu(Rule):
             return
         fabric = ctx.fabric
         paths, pairs, total, sampling = walked
+        views = paths.cabling.devices  # (a parallel lint's: the real devices are parsed again for findings only)
         hits: dict[tuple[str, str], list] = {}
         unknown: dict[tuple[str, str], list] = {}
         walkers: dict[Node, _MtuWalker] = {}
         for src, dst in pairs:
-            smtu = fabric.devices[src[0]].ports[src[1]].mtu_bytes
-            dmtu = fabric.devices[dst[0]].ports[dst[1]].mtu_bytes
+            smtu = views[src[0]].ports[src[1]].mtu_bytes
+            dmtu = views[dst[0]].ports[dst[1]].mtu_bytes
             if smtu is None or dmtu is None:
                 continue  # the NICs' own MTUs: LNK002 and the host captures' SYS notes say what is missing
             mtu = roce_mtu(min(smtu, dmtu))
             if mtu is None:
                 continue
-            walker = walkers.get(dst) or walkers.setdefault(dst, _MtuWalker(fabric, paths.toward(dst)))
+            walker = walkers.get(dst) or walkers.setdefault(dst, _MtuWalker(views, paths.toward(dst)))
             known, missing = walker.start(paths.cabling.peer[src])
             need = mtu + ROCE_HEADER_BYTES
             if known is not None and known.mtu < need:
