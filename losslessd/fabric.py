@@ -227,11 +227,17 @@ def load_fabric(paths: list[str | Path], fmt: str | None = None, *, topology: st
     return inputs.fabric((parse_one(name, files, fmt) for name, files in inputs.groups), progress)
 
 
+def folder_groups(path: Path) -> list[tuple[str, list[Path]]]:
+    """The device file groups under ``path`` (device_groups), without the files its topology file names (routing
+    tables and LLDP outputs are not devices)."""
+    found = topology_file.find([path])
+    return device_groups(path, topology_file.read(found, [path]).files if found else frozenset())
+
+
 def load_device(path: Path, fmt: str | None = None) -> Device:
     """The one device that a file, or a device folder lint reads as one device (SONiC, OpenSM), holds.
     Raises InputError when ``path`` holds no device or several."""
-    found = topology_file.find([path])
-    groups = device_groups(path, topology_file.read(found, [path]).files if found else frozenset())
+    groups = folder_groups(path)
     if len(groups) != 1:
         names = ", ".join(name for name, _ in groups[:5]) + (", ..." if len(groups) > 5 else "")
         raise InputError(f"holds {len(groups)} devices ({names}); give one device's file or folder" if groups

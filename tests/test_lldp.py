@@ -7,7 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from losslessd.parse import lldp, load_fabric
+from losslessd.fabric import load_fabric
+from losslessd.parse import lldp
 
 # `show lldp neighbors` on EOS 4.2x: table-change counters, the header, a dash rule, short local names.
 EOS_TABLE = """spine1#show lldp neighbors

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from losslessd.api import lint
-from losslessd.parse import load_fabric
+from losslessd.fabric import load_fabric
 from tests.clirun import losslessd
 
 

@@ -6,9 +6,10 @@ import pytest
 
 from losslessd import capture
 from losslessd.errors import InputError
+from losslessd.fabric import load_fabric
 from losslessd.lint.engine import run
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import detect, junos, load_fabric
+from losslessd.parse import detect, junos
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
 from tests.conftest import FIXTURES

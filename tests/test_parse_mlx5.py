@@ -11,8 +11,9 @@ import pytest
 
 from losslessd import capture
 from losslessd.errors import InputError
+from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import load_fabric, mlx5
+from losslessd.parse import mlx5
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES, ROOT
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
-from losslessd.parse import OPENSM_FOLDER_FILES, detect, load_fabric, opensm
+from losslessd.fabric import load_fabric
+from losslessd.parse import OPENSM_FOLDER_FILES, detect, opensm
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from losslessd.errors import InputError
+from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import load_fabric, parse_group
+from losslessd.parse import parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse, sniff
 

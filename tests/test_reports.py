@@ -15,9 +15,9 @@ from losslessd.lint.engine import LintResult, run
 from losslessd.lint.registry import Rule, all_rules
 from losslessd.model import Device, DeviceKind, Fabric, ParseIssue, Port, Source
 from losslessd.policy import load_policy
-from losslessd.report.text import SELECTION_HEADER
 from losslessd.report import json_report, render
 from losslessd.report.github import escape_data, escape_property
+from losslessd.report.text import SELECTION_HEADER
 from tests.conftest import FIXTURES, ROOT
 
 SONIC = "examples/fabric/leaf1/config_db.json"

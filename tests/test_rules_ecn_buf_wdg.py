@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 
 from losslessd import units
+from losslessd.fabric import load_fabric
 from losslessd.lint.engine import run
 from losslessd.lint.finding import Severity
 from losslessd.lint.registry import lookup, select
 from losslessd.model import Device, Fabric
-from losslessd.parse import load_fabric
 from losslessd.policy import Policy, load_policy
 from tests.rulecase import policy_for
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from losslessd.parse import load_fabric, parse_group
+from losslessd.fabric import load_fabric
+from losslessd.parse import parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from losslessd import topology
 from losslessd.api import lint
 from losslessd.errors import InputError
+from losslessd.fabric import load_fabric
 from losslessd.model import Device, DeviceKind, Fabric, Neighbor, Port
-from losslessd.parse import load_fabric
 from tests.clirun import losslessd
 from tests.conftest import FIXTURES
 

@@ -10,8 +10,8 @@ import typer
 from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
+from ..fabric import load_device
 from ..limits import set_max_file_mb
-from ..parse import load_device
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm

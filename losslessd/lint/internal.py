@@ -1,7 +1,7 @@
 """SYS900: the rule a crashing rule is reported under.
 
 The engine's crash guard (lint.engine) turns a rule that raises into a finding of this rule, and the
-loader (parse.load_fabric) a parser that raises into an issue of it, so one bug
+loader (fabric.load_fabric) a parser that raises into an issue of it, so one bug
 never stops the rest of a lint run and never reads as a clean result. It belongs to the engine, not to a
 rule family: it checks nothing itself. Its code stays in the SYS family, beside the input rules.
 """

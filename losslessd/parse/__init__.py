@@ -148,13 +148,3 @@ def _unparsed_capture(inp: Input) -> None:
     raise InputError(no_parser_message(platform) if platform else
                      f"this capture is for platform {named!r}, which losslessd does not know "
                      f"(known: {', '.join(PLATFORMS)})", file=inp.path, line=line)
-
-
-def __getattr__(name: str):
-    """What finds and loads devices (``load_fabric``, ``load_device``, ``device_groups``, ``_groups``) is in
-    losslessd.fabric (which imports this package); still found here."""
-    if name in ("load_fabric", "load_device", "device_groups", "_groups"):
-        from .. import fabric
-
-        return getattr(fabric, {"_groups": "device_groups"}.get(name, name))
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

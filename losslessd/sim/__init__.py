@@ -28,10 +28,11 @@ from pathlib import Path
 
 import yaml
 
-from .. import capture, topology
+from .. import capture
 from ..errors import InputError
+from ..fabric import folder_groups
 from ..model import Device, DeviceKind
-from ..parse import device_groups, parse_group
+from ..parse import parse_group
 from ..platforms import PLATFORMS
 from . import counters
 from .config import NVUE_COMMANDS, NVUE_JSON, ConfigState, nvue_tree
@@ -438,8 +439,7 @@ def load_devices(fabric_dir: Path, only: list[str] | None = None) -> dict[str, S
     A file of a platform without a CLI shell here (OpenSM) or that no parser reads is left out with a
     warning; ``only`` naming a device that is not there raises InputError."""
     devices: dict[str, SimDevice] = {}
-    found = topology.find([fabric_dir])  # its routing tables and LLDP outputs are not devices
-    for name, files in device_groups(fabric_dir, topology.read(found).files if found else frozenset()):
+    for name, files in folder_groups(fabric_dir):
         try:
             model = parse_group(name, files)
         except InputError as exc:
