@@ -22,7 +22,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from losslessd.cli.main import app
+from losslessd.cli.main import app, one_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +52,7 @@ def losslessd(*args, cwd: Path = ROOT, env: dict[str, str | None] | None = None,
         runner = CliRunner(mix_stderr=False)  # typer on click < 8.2 mixes stderr into stdout unless told
     except TypeError:
         runner = CliRunner()  # stderr is always its own stream
-    with _cwd(cwd):
+    with _cwd(cwd), one_command():
         res = runner.invoke(app, [str(a) for a in args], env=env, input=input, catch_exceptions=True)
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         raise res.exception  # what would have been a traceback on stderr

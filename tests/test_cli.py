@@ -247,3 +247,25 @@ def test_sarif_and_github_paths_are_relative_to_the_repository_root_from_a_subfo
     assert github and all(line.split(" ", 1)[1].startswith("file=network/fabric/spine1.cfg,") for line in github)
     (repo / ".git").rmdir()  # no work tree: the working directory is the root
     assert sarif()[1] == {"fabric/spine1.cfg"}
+
+
+def test_a_command_leaves_no_setting_behind_for_the_next_in_the_same_process(monkeypatch, capsys):
+    """--debug and --max-file-mb last for one command: a program that runs several in one process (the hostile
+    sweep, an operator's script calling main) must not lint the next input under the last one's 1 MiB limit."""
+    import os
+    import sys
+
+    from losslessd.cli.main import main
+    from losslessd.errors import DEBUG_ENV
+    from losslessd.limits import ENV_MAX_FILE_MB, max_file_bytes
+
+    monkeypatch.delenv(DEBUG_ENV, raising=False)
+    monkeypatch.delenv(ENV_MAX_FILE_MB, raising=False)
+    default = max_file_bytes()
+    monkeypatch.setattr(sys, "argv", ["losslessd", "--debug", "lint", str(FABRIC), "--max-file-mb", "1",
+                                      "-f", "json"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 1 and json.loads(capsys.readouterr().out)["findings"]
+    assert max_file_bytes() == default != 1024 * 1024
+    assert DEBUG_ENV not in os.environ

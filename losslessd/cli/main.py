@@ -13,6 +13,8 @@ import importlib.util
 import inspect
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
@@ -20,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
-from ..limits import ENV_MAX_FILE_MB
+from ..limits import ENV_MAX_FILE_MB, file_limit_mb
 
 # Subcommands in the order `--help` lists them: name -> (module under losslessd.cli, its function), or, for a
 # group of subcommands, name -> (module, None): the module's `app` (a typer.Typer) holds them.
@@ -162,12 +164,32 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
         os.environ[DEBUG_ENV] = "1"
 
 
+@contextmanager
+def one_command() -> Iterator[None]:
+    """What a command sets for the process (--debug, --max-file-mb) lasts until it ends: a program that runs
+    several commands in one process (the tests, bench/hostile_sweep.py) starts each one afresh."""
+    debug = os.environ.get(DEBUG_ENV)
+    try:
+        with file_limit_mb(None):
+            yield
+    finally:
+        if debug is None:
+            os.environ.pop(DEBUG_ENV, None)
+        else:
+            os.environ[DEBUG_ENV] = debug
+
+
 def main() -> None:
     """Run the CLI: every outcome is an exit code of the table above, never a bare traceback (a subcommand's
     module is imported inside ``app()``: an import that fails is an internal error too)."""
     # The policy and settings models are losslessd's own: no pydantic plugin has business in them, and looking
     # for one reads every installed package's entry points on each start (PYDANTIC_DISABLE_PLUGINS= undoes it).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    with one_command():
+        _run()
+
+
+def _run() -> None:
     try:
         app()
     except SystemExit as exc:
