@@ -29,7 +29,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from ..gcpause import gc_paused
-from ..paths.routing import UNREACHABLE, ShortestPaths, bits_of
+from ..paths.routing import UNREACHABLE, ShortestPaths, _or, bits_of
 from .analysis import Analysis
 from .net import Node, label, sort_key
 from .scc import cycle_through, is_cyclic, strongly_connected
@@ -98,6 +98,7 @@ class _Sweep:
             self.by_device.append(per)
             self.twice_device.append(_twice(per.values()))
         self.routed = {(v, p) for v, links in enumerate(sp.adj) for p, _, _ in links}
+        self._near: dict[int, list[int]] = {}
 
     def run(self) -> SweepResult:
         out = SweepResult()
@@ -131,14 +132,20 @@ class _Sweep:
         """The two-buffer loop: v's only route to t went over the failed cable, its next shortest one
         goes to a neighbour u whose old routes to t still go through v."""
         sp, net = self.sp, self.net
-        d = sp.dist(t)
-        dv = d[v]
-        links = [(p, u, up) for p, u, up in sp.adj[v] if (v, p) not in failed]
-        if any(d[u] == dv for _, u, _ in links):
+        exact = sp.exact
+        dv = next(k for k, level in enumerate(exact) if level[v] >> t & 1)  # (a seed: v has a route to t)
+        # A spine has a cable per leaf and the sweep a seed per cable: whether v has a cable to a neighbour as far
+        # from t as v is read from a bitset per distance, not cable by cable. (The failed cable is not one of them:
+        # it led to v's only next hop towards t, one hop nearer.)
+        if self._near_bits(v)[dv] >> t & 1:
             return None  # new next hops at the same distance: not a simple bounce
+        if dv + 1 == len(exact):
+            return None  # no switch is farther from t: none is upstream of v
+        upstream = exact[dv + 1]
         name = sp.names[v]
-        for p, u, up in links:
-            if d[u] != dv + 1 or (self.by_device[u].get(v, 0) & ~self.twice_device[u]) >> t & 1:
+        for p, u, up in sp.adj[v]:
+            if (v, p) in failed or not upstream[u] >> t & 1 or (
+                    self.by_device[u].get(v, 0) & ~self.twice_device[u]) >> t & 1:
                 continue  # u is not upstream of v, or u's distance grows too
             for prio in net.lossless(name, p):
                 for n1 in net.hop(name, p, prio, p):
@@ -148,6 +155,14 @@ class _Sweep:
                             f"them through {sp.names[u]} ({dv + 2} hops instead of {dv}), while {sp.names[u]}, until "
                             f"the withdrawal reaches it, still sends them to {name}")
         return None
+
+    def _near_bits(self, v: int) -> list[int]:
+        """Per distance k: the destinations k hops from a neighbour of v."""
+        found = self._near.get(v)
+        if found is None:
+            links = self.sp.adj[v]
+            found = self._near[v] = [_or(level[u] for _, u, _ in links) for level in self.sp.exact]
+        return found
 
     def _search(self, seeds, failed, stats: SweepStats) -> tuple[list[Node], str] | None:
         sp, net, a = self.sp, self.net, self.a
