@@ -38,7 +38,7 @@ from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input, check_port_count, port_slot, shell_words
+from ..base import Input, check_port_count, line_source, port_slot, positional, shell_words
 from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
@@ -82,6 +82,12 @@ _EXPECTED = {
     "ecn/roce_np/cnp": ("grep . /sys/class/net/{0}/ecn/roce_np/cnp_dscp /sys/class/net/{0}/ecn/roce_np/cnp_802p_prio",
                         "CNP DSCP and priority"),
 }
+# Port(name=, qos_configured=, source=) without the keyword call (parse.base.positional).
+_nic_port = positional(Port, "name", "qos_configured", "source")
+_nic_ecn = positional(NicEcn, "source")
+_link_pause = positional(LinkPause, "autoneg", "rx", "tx", "source")
+_neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
+_host = positional(Device, "name", "kind", "platform")
 _TOS_COMMAND = "cat /sys/kernel/config/rdma_cm/<mlx5 device>/ports/1/default_roce_tos"
 
 
@@ -108,7 +114,7 @@ class _Host:
     """Collects one host's facts from its sections, then checks that nothing expected is missing."""
 
     def __init__(self, name: str):
-        self.device = Device(name=name, kind=DeviceKind.host, platform=PLATFORM)
+        self.device = _host(name, DeviceKind.host, PLATFORM)
         self.named = False
         self.captured = False  # some input is a capture, so the sections it lacks are worth a word
         self.attempted: dict[str, set[str]] = {}  # iface -> fact groups some capture section tried to read
@@ -225,7 +231,7 @@ class _Host:
         ports = self.device.ports
         if op[1] not in ports:
             check_port_count(len(ports) + 1, file)  # as port_slot: while the ports are still few fields
-            ports[op[1]] = Port(name=op[1], qos_configured=True, source=Source(file=file, line=op[2]))
+            ports[op[1]] = _nic_port(op[1], True, line_source(file, op[2]))
 
     def _op_attempt(self, file: str, op: tuple) -> None:
         self.attempted.setdefault(op[1], set()).add(op[2])
@@ -239,7 +245,7 @@ class _Host:
     def _op_ecn(self, file: str, op: tuple) -> None:
         port = self.device.ports[op[1]]
         if port.nic_ecn is None:
-            port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
+            port.nic_ecn = _nic_ecn(line_source(file, op[2]))
 
     def _op_np(self, file: str, op: tuple) -> None:
         """("np" or "rp", iface, {priority: on}, line): DCQCN notification or reaction point switches."""
@@ -248,11 +254,11 @@ class _Host:
         if op[0] == "np":
             ecn.np_enabled.update(op[2])
             if ecn.np_source is None:
-                ecn.np_source = Source(file=file, line=op[3])
+                ecn.np_source = line_source(file, op[3])
         else:
             ecn.rp_enabled.update(op[2])
             if ecn.rp_source is None:
-                ecn.rp_source = Source(file=file, line=op[3])
+                ecn.rp_source = line_source(file, op[3])
 
     _op_rp = _op_np
 
@@ -262,7 +268,7 @@ class _Host:
         for proto, name, value in op[2]:
             (ecn.rp_params if proto == "roce_rp" else ecn.np_params)[name] = value
         if ecn.params_source is None:
-            ecn.params_source = Source(file=file, line=op[3])
+            ecn.params_source = line_source(file, op[3])
 
     def _op_ecnset(self, file: str, op: tuple) -> None:
         setattr(self.device.ports[op[1]].nic_ecn, op[2], op[3])
@@ -271,10 +277,10 @@ class _Host:
         self.device.issues.extend(mlnx_qos.apply(self.device.ports[op[1]], op[2], file))
 
     def _op_tos(self, file: str, op: tuple) -> None:
-        self._set_tos(op[1], op[2], Source(file=file, line=op[3]))
+        self._set_tos(op[1], op[2], line_source(file, op[3]))
 
     def _op_tclass(self, file: str, op: tuple) -> None:
-        self._set_traffic_class(op[1], Source(file=file, line=op[2]))
+        self._set_traffic_class(op[1], line_source(file, op[2]))
 
     def _op_tos_attempted(self, file: str, op: tuple) -> None:
         self.tos_attempted = True
@@ -283,20 +289,19 @@ class _Host:
         self.ethtool_speed[op[1]] = op[2]
 
     def _op_pause(self, file: str, op: tuple) -> None:
-        self.device.ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4],
-                                                        source=Source(file=file, line=op[5]))
+        self.device.ports[op[1]].link_pause = _link_pause(op[2], op[3], op[4], line_source(file, op[5]))
 
     def _op_nccl(self, file: str, op: tuple) -> None:
         device = self.device
-        device.nccl_env, device.nccl_env_source = dict(op[1]), Source(file=file, line=op[2])
+        device.nccl_env, device.nccl_env_source = dict(op[1]), line_source(file, op[2])
 
     def _op_lldp(self, file: str, op: tuple) -> None:
         device = self.device
         device.neighbors.extend(
-            Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
-                     origin=nb.origin, source=Source(file=file, line=nb.source.line)) for nb in op[1])
+            _neighbor(nb.port, nb.remote_device, nb.remote_port, nb.origin, line_source(file, nb.source.line))
+            for nb in op[1])
         device.issues.extend(
-            ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
+            ParseIssue(code=i.code, message=i.message, source=line_source(file, i.source.line))
             for i in op[2])
 
     def _set_traffic_class(self, value: int | None, source: Source) -> None:
