@@ -203,6 +203,17 @@ class Entry(DocRef):
 _new_entry = object.__new__
 
 
+class _Nested(Entry):
+    """An entry of a nested table of a single-ASIC file (almost every entry): its JSON pointer parts are (table, key),
+    worked out when read (a report's few) rather than kept as a tuple per entry (a switch has about a thousand)."""
+
+    __slots__ = ()
+
+    @property  # type: ignore[override]  # (read-only here)
+    def parts(self) -> tuple:
+        return self.table, self.key
+
+
 class _Merged(Entry):
     """An entry whose fields come from several files (later files winning): where each earlier field came from."""
 
@@ -316,9 +327,12 @@ class ConfigDB:
                 for key, fields in value.items():
                     if type(fields) is not dict or ("type" in fields and fields["type"] == "hash"):
                         break
-                    made[key] = e = _new_entry(Entry)
+                    if prefix:
+                        made[key] = e = _new_entry(Entry)
+                        e.parts = (*prefix, table, key)
+                    else:
+                        made[key] = e = _new_entry(_Nested)
                     e.doc = doc
-                    e.parts = (*prefix, table, key) if prefix else (table, key)
                     e.table = table
                     e.key = key
                     e.fields = fields
