@@ -31,7 +31,7 @@ import functools
 import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from ... import capture, units
 from ...capture import Section
@@ -372,16 +372,25 @@ _OPS = {name[len("_op_"):]: method for name, method in vars(_Host).items() if na
 
 
 # -- what a capture says ------------------------------------------------------------------------------------
-def _capture_steps(sections: list[Section]) -> Iterator[tuple]:
+def _capture_steps(sections: list[Section]) -> list[tuple]:
     """The operations a capture's sections make on a host, in order. Of a command given twice, the last output
     counts (the others get an issue)."""
-    names = [" ".join(s.command.split()) for s in sections]
+    names = [_command_name(s.command) for s in sections]
     last = {name: i for i, name in enumerate(names)}
+    steps: list[tuple] = []
     for i, sec in enumerate(sections):
         if last[names[i]] != i:
-            yield "issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used", sec.line - 1
+            steps.append(("issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used",
+                          sec.line - 1))
         else:
-            yield from _section_ops(sec)
+            steps.extend(_section_ops(sec))
+    return steps
+
+
+@functools.lru_cache(maxsize=4096)  # a fleet's captures run the same few commands
+def _command_name(command: str) -> str:
+    """A command with its words one space apart: two sections of the same command are told by this."""
+    return " ".join(command.split())
 
 
 # -- what a section says, worked out once per distinct section ---------------------------------------------
