@@ -192,7 +192,9 @@ class Entry(DocRef):
         if field is None:
             return self
         owner = self.owners.get(field, self) if self.owners else self
-        return DocRef(owner.doc, owner.parts, field)
+        ref = _new(_FieldRef)  # (a switch has a few per port: without DocRef's __init__ call)
+        ref.doc, ref.entry, ref.field = owner.doc, owner, field
+        return ref
 
     def merged(self, later: Entry) -> Entry:
         out = _Merged(self.table, self.key, {**self.fields, **later.fields}, later.doc, later.parts)
@@ -200,7 +202,7 @@ class Entry(DocRef):
         return out
 
 
-_new_entry = object.__new__
+_new = object.__new__
 
 
 class _Nested(Entry):
@@ -212,6 +214,28 @@ class _Nested(Entry):
     @property  # type: ignore[override]  # (read-only here)
     def parts(self) -> tuple:
         return self.table, self.key
+
+
+class _FieldRef(DocRef):
+    """One field of an entry (Entry.source): the entry's place and the field's name, its line looked up when read."""
+
+    __slots__ = ("entry",)
+
+    @property  # type: ignore[override]  # (read-only here)
+    def parts(self) -> tuple:
+        return self.entry.parts
+
+    @property
+    def line(self) -> int | None:
+        try:
+            return self._line  # type: ignore[return-value]  # (an int or None once looked up)
+        except AttributeError:
+            line = self._line = self.doc.line(self.entry.parts, self.field)
+            return line
+
+    @line.setter
+    def line(self, value: int | None) -> None:
+        self._line = value
 
 
 class _Merged(Entry):
@@ -328,10 +352,10 @@ class ConfigDB:
                     if type(fields) is not dict or ("type" in fields and fields["type"] == "hash"):
                         break
                     if prefix:
-                        made[key] = e = _new_entry(Entry)
+                        made[key] = e = _new(Entry)
                         e.parts = (*prefix, table, key)
                     else:
-                        made[key] = e = _new_entry(_Nested)
+                        made[key] = e = _new(_Nested)
                     e.doc = doc
                     e.table = table
                     e.key = key
