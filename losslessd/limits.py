@@ -117,8 +117,11 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         if info.st_size > limit:
             raise _too_big(display, info.st_size, limit, what)
         chunks, size = [], 0
-        while True:  # the file may grow while it is read: never read more than the limit
-            chunk = os.read(fd, min(limit + 1 - size, 4 * MIB))
+        # Each read asks for the bytes the file has and one more (to see its end), not 4 MiB: a read allocates what
+        # it asks for, and a worker's heap, full of a share's devices, made that cost more than the reading.
+        expected = info.st_size + 1
+        while True:  # the file may grow while it is read (then in chunks): never read more than the limit
+            chunk = os.read(fd, min(limit + 1 - size, expected - size if size < expected else 4 * MIB))
             if not chunk:
                 break
             chunks.append(chunk)
