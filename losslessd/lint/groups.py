@@ -135,6 +135,7 @@ class Keys:
         self._intern: dict[Any, int] = {}  # content -> token
         self._alive: list[Any] = []  # what _memo keys by identity stays alive as long as the memo
         self._ports: dict[int, int] = {}  # id(port) -> its key
+        self._last_port: tuple[Any, int] = (None, 0)  # the content and key of the port keyed last
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -175,9 +176,14 @@ class Keys:
         key = self._ports.get(id(port))
         if key is None:
             content = ("port", _content_function(Port)(port, self._memo, self.token))
-            key = self._intern.get(content)
-            if key is None:
-                key = self._intern[content] = len(self._intern) + 1
+            last, last_key = self._last_port
+            if content == last:  # the port before it, configured alike (as a switch's ports mostly are): no hashing
+                key = last_key
+            else:
+                key = self._intern.get(content)
+                if key is None:
+                    key = self._intern[content] = len(self._intern) + 1
+                self._last_port = content, key
             self._ports[id(port)] = key
             self._alive.append(port)
         return key
