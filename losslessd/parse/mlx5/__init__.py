@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
-from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
+from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input, check_port_count, line_source, port_slot, positional, shell_words
 from . import mlnx_qos, script
@@ -86,7 +86,6 @@ _EXPECTED = {
 _nic_port = positional(Port, "name", "qos_configured", "source")
 _nic_ecn = positional(NicEcn, "source")
 _link_pause = positional(LinkPause, "autoneg", "rx", "tx", "source")
-_neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
 _host = positional(Device, "name", "kind", "platform")
 _TOS_COMMAND = "cat /sys/kernel/config/rdma_cm/<mlx5 device>/ports/1/default_roce_tos"
 
@@ -298,7 +297,7 @@ class _Host:
     def _op_lldp(self, file: str, op: tuple) -> None:
         device = self.device
         device.neighbors.extend(
-            _neighbor(nb.port, nb.remote_device, nb.remote_port, nb.origin, line_source(file, nb.source.line))
+            lldp.neighbor(nb.port, nb.remote_device, nb.remote_port, nb.origin, line_source(file, nb.source.line))
             for nb in op[1])
         device.issues.extend(
             ParseIssue(code=i.code, message=i.message, source=line_source(file, i.source.line))
