@@ -59,7 +59,10 @@ _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
 _PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
-_MAXMTU = re.compile(r"\bmaxmtu (\d{2,7})\b")  # iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978"
+# iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978", a word of its own (_maxmtu_at: searched without a leading
+# \b, which made the expression engine try every character; each host prints its own MAC address there).
+_MAXMTU = re.compile(r"maxmtu (\d{2,7})\b")
+_WORD = re.compile(r"\w")
 _TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?(\d{1,3})$")
 # A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
 _SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
@@ -600,12 +603,20 @@ def _pause(out: list, sec: Section, iface: str) -> None:
 def _maxmtu(out: list, sec: Section, iface: str) -> None:
     if not _attempt(out, iface, "ip-link", sec):
         return
-    m = _MAXMTU.search(sec.output)
+    m = _maxmtu_at(sec.output)
     if m is None:
         if not _NO_DEVICE.search(sec.output):
             _issue_op(out, f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", sec.line)
         return
     out.append(("set", iface, "max_mtu_bytes", int(m.group(1))))
+
+
+def _maxmtu_at(text: str) -> re.Match | None:
+    """The first `maxmtu N` that starts a word (what ``\\bmaxmtu (\\d{2,7})\\b`` finds)."""
+    for m in _MAXMTU.finditer(text):
+        if m.start() == 0 or not _WORD.match(text, m.start() - 1):
+            return m
+    return None
 
 
 def _nccl(out: list, sec: Section) -> None:
