@@ -211,8 +211,8 @@ class _Nested(Entry):
 
     __slots__ = ()
 
-    @property  # type: ignore[override]  # (read-only here)
-    def parts(self) -> tuple:
+    @property
+    def parts(self) -> tuple:  # type: ignore[override]  # (read-only here)
         return self.table, self.key
 
 
@@ -220,9 +220,10 @@ class _FieldRef(DocRef):
     """One field of an entry (Entry.source): the entry's place and the field's name, its line looked up when read."""
 
     __slots__ = ("entry",)
+    entry: Entry
 
-    @property  # type: ignore[override]  # (read-only here)
-    def parts(self) -> tuple:
+    @property
+    def parts(self) -> tuple:  # type: ignore[override]  # (read-only here)
         return self.entry.parts
 
     @property
