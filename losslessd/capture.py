@@ -209,24 +209,20 @@ _COMMAND = f"{MARKER} command:"
 
 def _cut(tail: str, n: int, file: str | None) -> list[Section]:
     """The sections of ``tail``, a capture from its first command line (file line ``n``) to the end."""
-    pieces = tail.split(_NEXT_COMMAND)
+    # Cut without the file's last newline: then every output is what follows its command line, and a newline.
+    pieces = (tail[:-1] if tail.endswith("\n") else tail).split(_NEXT_COMMAND)
     # Marker lines that are all command lines (no escaped output, nothing malformed): cut the text at them.
     if tail.startswith(_COMMAND) and tail.count(_NEXT_MARKER) == len(pieces) - 1:
+        pieces[0] = pieces[0][len(_COMMAND):]  # what follows "#% command:"
         sections = []
-        line, last = n, len(pieces) - 1
-        for i, piece in enumerate(pieces):
-            head = piece[len(_COMMAND):] if i == 0 else piece  # what follows "#% command:"
-            eol = head.find("\n")
-            value = (head if eol < 0 else head[:eol]).strip()
+        line = n
+        for piece in pieces:
+            command, newline, output = piece.partition("\n")
+            value = command.strip()
             if not value:
                 break  # an empty command: the reader below says where
-            output = "" if eol < 0 else head[eol + 1:]
-            if i < last and eol >= 0:
-                output += "\n"  # the newline before the next command line
-            elif output and not output.endswith("\n"):
-                output += "\n"
-            sections.append(_section(Section, (value, output, line + 1)))
-            line += piece.count("\n") + 1
+            sections.append(_section(Section, (value, output + "\n" if newline else "", line + 1)))
+            line += output.count("\n") + (2 if newline else 1)
         else:
             return sections
     return _marked_sections(tail, 0, n, file)

@@ -98,16 +98,28 @@ def describe_mib(size: int) -> str:
     return f"{size / MIB:.1f} MiB" if size % MIB else f"{size // MIB} MiB"
 
 
+class LinkRefused(Exception):
+    """read_bytes(..., links=False) of a symbolic link: nothing was read."""
+
+
+# Where the system can refuse to open a symbolic link (read_bytes(..., links=False)).
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
 def read_bytes(path: str | Path, display: str | None = None, *, limit: int | None = None,
-               what: str = "file") -> bytes:
+               what: str = "file", links: bool = True) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (default ``max_file_bytes()``); InputError
     naming ``display`` (default the path) otherwise. Never blocks: a FIFO is opened non-blocking and
-    refused."""
+    refused. ``links=False`` (where NOFOLLOW): LinkRefused when ``path`` itself is a symbolic link (or a link
+    loop), for a caller that names a linked file otherwise."""
     display = display or str(path)
     limit = max_file_bytes() if limit is None else limit
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+                     | (0 if links else NOFOLLOW))
     except OSError as exc:
+        if not links and exc.errno == errno.ELOOP:
+            raise LinkRefused(display) from None
         raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
     try:
         info = os.fstat(fd)
@@ -117,8 +129,11 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         if info.st_size > limit:
             raise _too_big(display, info.st_size, limit, what)
         chunks, size = [], 0
-        while True:  # the file may grow while it is read: never read more than the limit
-            chunk = os.read(fd, min(limit + 1 - size, 4 * MIB))
+        # Each read asks for the bytes the file has and one more (to see its end), not 4 MiB: a read allocates what
+        # it asks for, and a worker's heap, full of a share's devices, made that cost more than the reading.
+        expected = info.st_size + 1
+        while True:  # the file may grow while it is read (then in chunks): never read more than the limit
+            chunk = os.read(fd, min(limit + 1 - size, expected - size if size < expected else 4 * MIB))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -132,10 +147,11 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         os.close(fd)
 
 
-def read_text(path: str | Path, display: str | None = None, *, limit: int | None = None, what: str = "file") -> str:
+def read_text(path: str | Path, display: str | None = None, *, limit: int | None = None, what: str = "file",
+              links: bool = True) -> str:
     """``read_bytes`` decoded as UTF-8 with universal newlines (as ``open()`` in text mode reads: "\\r\\n" and
     "\\r" become "\\n"); text that is not UTF-8 names the line of the first bad byte."""
-    data = read_bytes(path, display, limit=limit, what=what)
+    data = read_bytes(path, display, limit=limit, what=what, links=links)
     try:
         text = data.decode("utf-8")
         return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text

@@ -67,15 +67,22 @@ def _is_plain_list(tp: Any) -> bool:
     return typing.get_origin(inner) is list and _is_plain(typing.get_args(inner)[0])
 
 
-def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True) -> str:
+def _is_plain_dict(tp: Any) -> bool:
+    """dict[int, bool] and the like: a tuple of its items is hashable as it is."""
+    inner = _strip_none(tp)
+    return typing.get_origin(inner) is dict and all(map(_is_plain, typing.get_args(inner)))
+
+
+def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True, owned: bool = False) -> str:
     """Python for the content of the ``cls`` object named ``obj`` (see _content_function)."""
-    return f"({', '.join(_content_parts(cls, obj, env, inline))},)"
+    return f"({', '.join(_content_parts(cls, obj, env, inline, owned))},)"
 
 
-def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool) -> list[str]:
+def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned: bool = False) -> list[str]:
     """The parts of _content_expression. Dicts of model objects (queues, PGs: each port has its own) are keyed item
     by item, their items' content written out in place beside their keys; so are, in a port, the model objects
-    a port has of its own (watchdog, NIC DCQCN record, link pause: one per port, tokened once each in vain)."""
+    a port has of its own (watchdog, NIC DCQCN record, link pause: one per port, tokened once each in vain), and
+    (``owned``) their dicts of plain values (a NIC's DCQCN switches and parameters: a host's own, never shared)."""
     hints = typing.get_type_hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
     parts: list[str] = []
@@ -88,6 +95,8 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool) -> li
             parts.append(v)
         elif _is_plain_list(tp):
             parts.append(f"(None if {v} is None else _tuple({v}))")
+        elif owned and _is_plain_dict(tp):
+            parts.append(f"(None if {v} is None else _tuple({v}.items()))")
         elif typing.get_origin(inner) is dict and _is_model(typing.get_args(inner)[1]):
             item = typing.get_args(inner)[1]
             var = f"x{len(env)}"
@@ -98,7 +107,7 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool) -> li
                 expr = f"c_{var}({var}, memo, token)"
             parts.append(f"_tuple([(k, {expr}) for k, {var} in {v}.items()])")
         elif cls is Port and _is_model(inner):
-            env[f"c_{f.name}"] = _content_function(inner)
+            env[f"c_{f.name}"] = _content_function(inner, owned=True)
             parts.append(f"(None if {v} is None else c_{f.name}({v}, memo, token))")
         else:
             parts.append(f"(None if {v} is None else memo.get(_id({v})) or token({v}))")
@@ -106,13 +115,14 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool) -> li
 
 
 @cache
-def _content_function(cls: type):
+def _content_function(cls: type, owned: bool = False):
     """``f(obj, memo, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port,
     its names). Lists of plain values are taken as tuples; dicts of model objects item by item (queues, PGs:
     each port has its own); other containers and nested objects through ``memo`` (id -> token, hit when
-    parsers share them: the maps, profiles, schedulers) or, the first time, ``token``."""
+    parsers share them: the maps, profiles, schedulers) or, the first time, ``token``. ``owned``: an object a
+    port has of its own (see _content_parts)."""
     env: dict[str, Any] = {"_id": id, "_tuple": tuple}
-    code = f"def content(o, memo, token):\n    return {_content_expression(cls, 'o', env)}\n"
+    code = f"def content(o, memo, token):\n    return {_content_expression(cls, 'o', env, owned=owned)}\n"
     exec(compile(code, f"<key of {cls.__name__}>", "exec"), env)  # noqa: S102 - code built from field names only
     return env["content"]
 
@@ -125,6 +135,7 @@ class Keys:
         self._intern: dict[Any, int] = {}  # content -> token
         self._alive: list[Any] = []  # what _memo keys by identity stays alive as long as the memo
         self._ports: dict[int, int] = {}  # id(port) -> its key
+        self._last_port: tuple[Any, int] = (None, 0)  # the content and key of the port keyed last
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -165,9 +176,14 @@ class Keys:
         key = self._ports.get(id(port))
         if key is None:
             content = ("port", _content_function(Port)(port, self._memo, self.token))
-            key = self._intern.get(content)
-            if key is None:
-                key = self._intern[content] = len(self._intern) + 1
+            last, last_key = self._last_port
+            if content == last:  # the port before it, configured alike (as a switch's ports mostly are): no hashing
+                key = last_key
+            else:
+                key = self._intern.get(content)
+                if key is None:
+                    key = self._intern[content] = len(self._intern) + 1
+                self._last_port = content, key
             self._ports[id(port)] = key
             self._alive.append(port)
         return key

@@ -15,7 +15,7 @@ from types import ModuleType
 
 from .. import capture
 from ..errors import InputError
-from ..limits import read_text
+from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
 from .base import Input, check_port_count
@@ -43,11 +43,16 @@ def display_path(path: Path | str) -> str:
 
     Resolving a path costs a system call per part: a folder is resolved once per working directory, its
     files are only checked for being links (a fleet's folder holds thousands, a report names them again)."""
+    return _display_path(path, links=True)
+
+
+def _display_path(path: Path | str, links: bool) -> str:
+    """display_path; ``links=False``: of a file known not to be a symbolic link (not checked)."""
     text = os.fspath(path)
     try:
         cwd = os.getcwd()
         folder, name = os.path.split(text)
-        if name in ("", ".", "..") or os.path.islink(text):
+        if name in ("", ".", "..") or (links and os.path.islink(text)):
             resolved = os.path.realpath(text)
         else:
             resolved = os.path.join(_real_folder(cwd, folder), name)
@@ -107,7 +112,15 @@ def detect(inp: Input) -> str | None:
 
 
 def read_input(path: Path) -> Input:
-    """A device or topology input file, read within the limits (losslessd/limits.py)."""
+    """A device or topology input file, read within the limits (losslessd/limits.py), named as display_path names
+    it. A file is opened refusing a symbolic link first: what is not one is named without a system call of its
+    own to ask (a fleet's thousands of files); a link is named by the file it points at."""
+    if NOFOLLOW:
+        shown = _display_path(path, links=False)
+        try:
+            return Input(shown, read_text(path, shown, links=False))
+        except LinkRefused:
+            pass
     shown = display_path(path)
     return Input(shown, read_text(path, shown))
 

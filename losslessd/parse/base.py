@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections.abc import Callable
@@ -131,3 +132,31 @@ def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> s
             if _SHOW_VERSION.match(sec.command) and (m := pattern.search(sec.output)):
                 return m.group(1).strip()
     return None
+
+
+def positional(cls: type, *names: str):
+    """``make(*values)``: a ``cls`` object with ``names`` set to ``values`` and every other field its default, as
+    ``cls(**dict(zip(names, values)))`` makes it, without the keyword call to the class (a switch has hundreds of
+    queues and PGs: that call was half their cost)."""
+    env: dict = {"_new": object.__new__, "cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    o = _new(cls)"]
+    for f in dataclasses.fields(cls):
+        if f.name in names:
+            lines.append(f"    o.{f.name} = {f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            env[f"f_{f.name}"] = f.default_factory
+            lines.append(f"    o.{f.name} = f_{f.name}()")
+        elif f.default is not dataclasses.MISSING:
+            env[f"d_{f.name}"] = f.default
+            lines.append(f"    o.{f.name} = d_{f.name}")
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name} has no default: name it")
+    unknown = set(names) - {f.name for f in dataclasses.fields(cls)}
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+    exec(compile("\n".join(lines + ["    return o", ""]), f"<make {cls.__name__}>", "exec"), env)  # noqa: S102 - field names only
+    return env["make"]
+
+
+# Source(file=file, line=line), as positional(...) makes it: text parsers give each fact one (a host capture ~30).
+line_source = positional(Source, "file", "line")

@@ -16,17 +16,22 @@ import json
 import re
 from collections.abc import Iterator
 
-from ..model import Neighbor, ParseIssue, Source
+from ..model import Neighbor, ParseIssue
+from .base import line_source, positional
 
 # EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10).
+# neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
+neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
 _EOS_SHORT = {"Et": "Ethernet", "Ma": "Management", "Po": "Port-Channel"}
 _EOS_SHORT_RE = re.compile(r"^(Et|Ma|Po)(\d.*)$")
 _MAC = re.compile(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
 # lldpd port ID subtypes (lldpd src/lib/atoms/port.c): ifname, ifalias, local name a port; mac, ip do not.
 _NAMING_SUBTYPES = ("ifname", "ifalias", "local")
-_KEYVALUE = re.compile(r"^lldp\.(?P<iface>.+?)\.(?P<key>via|rid|chassis\.name"
-                       r"|port\.(?:ifname|ifalias|local|mac|ip|unhandled|descr)"
-                       r"|chassis\.(?:mac|ifname|local|ip|ifalias))=(?P<value>.*)$")
+# `lldp.<interface>.<key>=<value>` (the interface as short as it can be): the first of these keys after
+# "lldp." and at least one character of interface, searched for in C (a line-anchored expression with a lazy
+# interface tried every key at every character of every line).
+_KEYVALUE_KEY = re.compile(r"\.(via|rid|chassis\.name|port\.(?:ifname|ifalias|local|mac|ip|unhandled|descr)"
+                           r"|chassis\.(?:mac|ifname|local|ip|ifalias))=")
 _EOS_TABLE_HEADER = re.compile(r"^\s*Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$")
 _EOS_DETAIL_IFACE = re.compile(r"^Interface (\S+) detected \d+ LLDP neighbors?:")
 _LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+),")
@@ -67,7 +72,15 @@ def _is_json(text: str) -> bool:
 
 
 def _is_keyvalue(text: str) -> bool:
-    return any(_KEYVALUE.match(line.strip()) for line in text.split("\n")[:50])
+    return any(_keyvalue(line.strip()) for line in text.split("\n", 50)[:50])
+
+
+def _keyvalue(line: str) -> tuple[str, str, str] | None:
+    """(interface, key, value) of a `lldp.<interface>.<key>=<value>` line (stripped); None for any other."""
+    if not line.startswith("lldp."):
+        return None
+    m = _KEYVALUE_KEY.search(line, 6)
+    return None if m is None else (line[5:m.start()], m.group(1), line[m.end():])
 
 
 def _is_eos_table(text: str) -> bool:
@@ -104,14 +117,13 @@ class _Reader:
         self.issues: list[ParseIssue] = []
 
     def issue(self, line: int, message: str) -> None:
-        self.issues.append(ParseIssue(code="SYS002", message=message, source=Source(file=self.path, line=line)))
+        self.issues.append(ParseIssue(code="SYS002", message=message, source=line_source(self.path, line)))
 
     def add(self, port: str, device: str | None, remote_port: str | None, line: int) -> None:
         if not device:
             self.issue(line, f"LLDP neighbour on {port} has no system name or chassis ID; skipped")
             return
-        self.neighbors.append(Neighbor(port=port, remote_device=device, remote_port=remote_port, origin="lldp",
-                                       source=Source(file=self.path, line=line)))
+        self.neighbors.append(neighbor(port, device, remote_port, "lldp", line_source(self.path, line)))
 
     def numbered(self) -> Iterator[tuple[int, str]]:
         for n, line in enumerate(self.lines):
@@ -176,11 +188,12 @@ class _Reader:
         (lldpd src/client/kv_writer.c: the interface name and the ID subtype become key parts)."""
         entries: list[dict] = []
         last: dict[str, dict] = {}
-        for n, line in self.numbered():
-            m = _KEYVALUE.match(line.strip())
-            if not m:
+        for n, line in enumerate(self.lines, start=self.first):
+            found = _keyvalue(line.strip())
+            if found is None:
                 continue
-            iface, key, value = m.group("iface"), m.group("key"), m.group("value").strip()
+            iface, key, value = found
+            value = value.strip()
             entry = last.get(iface)
             if entry is None or key in entry:  # a key seen again on one interface: its next neighbour
                 entry = last[iface] = {"iface": iface, "line": n}

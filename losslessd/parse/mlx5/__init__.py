@@ -31,14 +31,14 @@ import functools
 import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from ... import capture, units
 from ...capture import Section
 from ...errors import InputError
-from ...model import Device, DeviceKind, LinkPause, Neighbor, NicEcn, ParseIssue, Port, Source
+from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input, check_port_count, port_slot, shell_words
+from ..base import Input, check_port_count, line_source, port_slot, positional, shell_words
 from . import mlnx_qos, script
 
 PLATFORM = "linux_mlx5"
@@ -59,7 +59,10 @@ _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
 _PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
-_MAXMTU = re.compile(r"\bmaxmtu (\d{2,7})\b")  # iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978"
+# iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978", a word of its own (_maxmtu_at: searched without a leading
+# \b, which made the expression engine try every character; each host prints its own MAC address there).
+_MAXMTU = re.compile(r"maxmtu (\d{2,7})\b")
+_WORD = re.compile(r"\w")
 _TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?(\d{1,3})$")
 # A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
 _SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
@@ -82,6 +85,11 @@ _EXPECTED = {
     "ecn/roce_np/cnp": ("grep . /sys/class/net/{0}/ecn/roce_np/cnp_dscp /sys/class/net/{0}/ecn/roce_np/cnp_802p_prio",
                         "CNP DSCP and priority"),
 }
+# Port(name=, qos_configured=, source=) without the keyword call (parse.base.positional).
+_nic_port = positional(Port, "name", "qos_configured", "source")
+_nic_ecn = positional(NicEcn, "source")
+_link_pause = positional(LinkPause, "autoneg", "rx", "tx", "source")
+_host = positional(Device, "name", "kind", "platform")
 _TOS_COMMAND = "cat /sys/kernel/config/rdma_cm/<mlx5 device>/ports/1/default_roce_tos"
 
 
@@ -108,7 +116,7 @@ class _Host:
     """Collects one host's facts from its sections, then checks that nothing expected is missing."""
 
     def __init__(self, name: str):
-        self.device = Device(name=name, kind=DeviceKind.host, platform=PLATFORM)
+        self.device = _host(name, DeviceKind.host, PLATFORM)
         self.named = False
         self.captured = False  # some input is a capture, so the sections it lacks are worth a word
         self.attempted: dict[str, set[str]] = {}  # iface -> fact groups some capture section tried to read
@@ -225,7 +233,7 @@ class _Host:
         ports = self.device.ports
         if op[1] not in ports:
             check_port_count(len(ports) + 1, file)  # as port_slot: while the ports are still few fields
-            ports[op[1]] = Port(name=op[1], qos_configured=True, source=Source(file=file, line=op[2]))
+            ports[op[1]] = _nic_port(op[1], True, line_source(file, op[2]))
 
     def _op_attempt(self, file: str, op: tuple) -> None:
         self.attempted.setdefault(op[1], set()).add(op[2])
@@ -239,7 +247,7 @@ class _Host:
     def _op_ecn(self, file: str, op: tuple) -> None:
         port = self.device.ports[op[1]]
         if port.nic_ecn is None:
-            port.nic_ecn = NicEcn(source=Source(file=file, line=op[2]))
+            port.nic_ecn = _nic_ecn(line_source(file, op[2]))
 
     def _op_np(self, file: str, op: tuple) -> None:
         """("np" or "rp", iface, {priority: on}, line): DCQCN notification or reaction point switches."""
@@ -248,11 +256,11 @@ class _Host:
         if op[0] == "np":
             ecn.np_enabled.update(op[2])
             if ecn.np_source is None:
-                ecn.np_source = Source(file=file, line=op[3])
+                ecn.np_source = line_source(file, op[3])
         else:
             ecn.rp_enabled.update(op[2])
             if ecn.rp_source is None:
-                ecn.rp_source = Source(file=file, line=op[3])
+                ecn.rp_source = line_source(file, op[3])
 
     _op_rp = _op_np
 
@@ -262,7 +270,7 @@ class _Host:
         for proto, name, value in op[2]:
             (ecn.rp_params if proto == "roce_rp" else ecn.np_params)[name] = value
         if ecn.params_source is None:
-            ecn.params_source = Source(file=file, line=op[3])
+            ecn.params_source = line_source(file, op[3])
 
     def _op_ecnset(self, file: str, op: tuple) -> None:
         setattr(self.device.ports[op[1]].nic_ecn, op[2], op[3])
@@ -271,10 +279,10 @@ class _Host:
         self.device.issues.extend(mlnx_qos.apply(self.device.ports[op[1]], op[2], file))
 
     def _op_tos(self, file: str, op: tuple) -> None:
-        self._set_tos(op[1], op[2], Source(file=file, line=op[3]))
+        self._set_tos(op[1], op[2], line_source(file, op[3]))
 
     def _op_tclass(self, file: str, op: tuple) -> None:
-        self._set_traffic_class(op[1], Source(file=file, line=op[2]))
+        self._set_traffic_class(op[1], line_source(file, op[2]))
 
     def _op_tos_attempted(self, file: str, op: tuple) -> None:
         self.tos_attempted = True
@@ -283,20 +291,19 @@ class _Host:
         self.ethtool_speed[op[1]] = op[2]
 
     def _op_pause(self, file: str, op: tuple) -> None:
-        self.device.ports[op[1]].link_pause = LinkPause(autoneg=op[2], rx=op[3], tx=op[4],
-                                                        source=Source(file=file, line=op[5]))
+        self.device.ports[op[1]].link_pause = _link_pause(op[2], op[3], op[4], line_source(file, op[5]))
 
     def _op_nccl(self, file: str, op: tuple) -> None:
         device = self.device
-        device.nccl_env, device.nccl_env_source = dict(op[1]), Source(file=file, line=op[2])
+        device.nccl_env, device.nccl_env_source = dict(op[1]), line_source(file, op[2])
 
     def _op_lldp(self, file: str, op: tuple) -> None:
         device = self.device
         device.neighbors.extend(
-            Neighbor(port=nb.port, remote_device=nb.remote_device, remote_port=nb.remote_port,
-                     origin=nb.origin, source=Source(file=file, line=nb.source.line)) for nb in op[1])
+            lldp.neighbor(nb.port, nb.remote_device, nb.remote_port, nb.origin, line_source(file, nb.source.line))
+            for nb in op[1])
         device.issues.extend(
-            ParseIssue(code=i.code, message=i.message, source=Source(file=file, line=i.source.line))
+            ParseIssue(code=i.code, message=i.message, source=line_source(file, i.source.line))
             for i in op[2])
 
     def _set_traffic_class(self, value: int | None, source: Source) -> None:
@@ -367,16 +374,25 @@ _OPS = {name[len("_op_"):]: method for name, method in vars(_Host).items() if na
 
 
 # -- what a capture says ------------------------------------------------------------------------------------
-def _capture_steps(sections: list[Section]) -> Iterator[tuple]:
+def _capture_steps(sections: list[Section]) -> list[tuple]:
     """The operations a capture's sections make on a host, in order. Of a command given twice, the last output
     counts (the others get an issue)."""
-    names = [" ".join(s.command.split()) for s in sections]
+    names = [_command_name(s.command) for s in sections]
     last = {name: i for i, name in enumerate(names)}
+    steps: list[tuple] = []
     for i, sec in enumerate(sections):
         if last[names[i]] != i:
-            yield "issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used", sec.line - 1
+            steps.append(("issue", "SYS002", f"`{sec.command}` appears more than once; the last output is used",
+                          sec.line - 1))
         else:
-            yield from _section_ops(sec)
+            steps.extend(_section_ops(sec))
+    return steps
+
+
+@functools.lru_cache(maxsize=4096)  # a fleet's captures run the same few commands
+def _command_name(command: str) -> str:
+    """A command with its words one space apart: two sections of the same command are told by this."""
+    return " ".join(command.split())
 
 
 # -- what a section says, worked out once per distinct section ---------------------------------------------
@@ -587,12 +603,20 @@ def _pause(out: list, sec: Section, iface: str) -> None:
 def _maxmtu(out: list, sec: Section, iface: str) -> None:
     if not _attempt(out, iface, "ip-link", sec):
         return
-    m = _MAXMTU.search(sec.output)
+    m = _maxmtu_at(sec.output)
     if m is None:
         if not _NO_DEVICE.search(sec.output):
             _issue_op(out, f"`{sec.command}`: no maxmtu (iproute2 prints it with -d)", sec.line)
         return
     out.append(("set", iface, "max_mtu_bytes", int(m.group(1))))
+
+
+def _maxmtu_at(text: str) -> re.Match | None:
+    """The first `maxmtu N` that starts a word (what ``\\bmaxmtu (\\d{2,7})\\b`` finds)."""
+    for m in _MAXMTU.finditer(text):
+        if m.start() == 0 or not _WORD.match(text, m.start() - 1):
+            return m
+    return None
 
 
 def _nccl(out: list, sec: Section) -> None:

@@ -17,8 +17,9 @@ import re
 from functools import lru_cache
 
 from ...capture import Section
-from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
+from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Trust
 from ...units import small_int
+from ..base import line_source, positional
 
 _TRUST = re.compile(r"^Priority trust (?:state|mode):\s*(\S*)$")
 _DSCP_MAP = re.compile(r"^dscp2prio mapping:$")
@@ -120,45 +121,49 @@ class _Facts:
             issue(after, "no 'tc:' lines; priority to TC map and schedulers unknown", section.line)
 
 
+# PriorityGroup(index=, size_bytes=, source=) and the like without the keyword calls (parse.base.positional).
+_pg = positional(PriorityGroup, "index", "size_bytes", "source")
+_queue = positional(Queue, "index", "scheduler", "source")
+_scheduler = positional(Scheduler, "type", "weight", "source")
 _DSCP_UNKNOWN = "trust is dscp but no dscp2prio mapping is printed; DSCP to priority map unknown"
 
 
 def apply(port: Port, section: Section, file: str) -> list[ParseIssue]:
     """Fill ``port`` from one mlnx_qos output; return SYS002 issues for what could not be read."""
     facts = _scan(section)
-    issues = [ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line))
+    issues = [ParseIssue(code="SYS002", message=message, source=line_source(file, line))
               for message, line in facts.before]
     if not facts.understood:
         return issues
     if facts.trust is not None:
         port.trust = facts.trust_mode
-        port.trust_source = Source(file=file, line=facts.trust[1])
+        port.trust_source = line_source(file, facts.trust[1])
     if facts.dscp:
         port.dscp_to_priority = facts.dscp_to_priority  # one read-only dict for every host that printed it
     elif facts.dscp_unknown_line is not None and port.trust == Trust.dscp:  # the trust an earlier input set
         issues.append(ParseIssue(code="SYS002", message=f"`{section.command}`: {_DSCP_UNKNOWN}",
-                                 source=Source(file=file, line=facts.dscp_unknown_line)))
+                                 source=line_source(file, facts.dscp_unknown_line)))
     if facts.pfc_enabled is not None:
         port.pfc_enabled = list(facts.pfc_enabled)
-        port.pfc_source = Source(file=file, line=facts.rows["enabled"][1])
+        port.pfc_source = line_source(file, facts.rows["enabled"][1])
     if "buffer" in facts.rows:
         port.priority_to_pg = facts.priority_to_pg
     if facts.sizes is not None:
         sizes, line = facts.sizes
-        source = Source(file=file, line=line)  # one line sets every buffer: one source for all
-        port.priority_groups = {i: PriorityGroup(index=i, size_bytes=size, source=source) for i, size in enumerate(sizes)}
+        source = line_source(file, line)  # one line sets every buffer: one source for all
+        port.priority_groups = {i: _pg(i, size, source) for i, size in enumerate(sizes)}
     if facts.cable is not None:
         port.cable_length_m = float(facts.cable[0])  # metres: MLX5E_DEFAULT_CABLE_LEN 7 /* 7 meters */ (kernel en/port_buffer.h)
 
     if facts.tcs:
         port.queues = {}
         for tc, (tsa, bw, line) in facts.queues:
-            source = Source(file=file, line=line)  # the `tc:` line sets both
-            port.queues[tc] = Queue(index=tc, scheduler=Scheduler(type=tsa, weight=bw, source=source), source=source)
+            source = line_source(file, line)  # the `tc:` line sets both
+            port.queues[tc] = _queue(tc, _scheduler(tsa, bw, source), source)
         port.priority_to_tc = facts.priority_to_tc
     if facts.map_line is not None:
-        port.map_source = Source(file=file, line=facts.map_line)
-    issues.extend(ParseIssue(code="SYS002", message=message, source=Source(file=file, line=line))
+        port.map_source = line_source(file, facts.map_line)
+    issues.extend(ParseIssue(code="SYS002", message=message, source=line_source(file, line))
                   for message, line in facts.after)
     return issues
 

@@ -9,7 +9,6 @@ daemons that consume them (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp, cfg
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from functools import lru_cache
@@ -37,6 +36,7 @@ from ...model import (
 from ...sorting import natural_key
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
 from ..base import Input, check_port_count
+from ..base import positional as _positional
 from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -227,30 +227,6 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
 
 # The same port names on every switch of a fleet (losslessd.sorting bounds the key of any name).
 _natural = lru_cache(maxsize=8192)(natural_key)
-
-
-def _positional(cls: type, *names: str):
-    """``make(*values)``: a ``cls`` object with ``names`` set to ``values`` and every other field its default, as
-    ``cls(**dict(zip(names, values)))`` makes it, without the keyword call to the class (a switch has hundreds of
-    queues and PGs: that call was half their cost)."""
-    env: dict = {"_new": object.__new__, "cls": cls}
-    lines = [f"def make({', '.join(names)}):", "    o = _new(cls)"]
-    for f in dataclasses.fields(cls):
-        if f.name in names:
-            lines.append(f"    o.{f.name} = {f.name}")
-        elif f.default_factory is not dataclasses.MISSING:
-            env[f"f_{f.name}"] = f.default_factory
-            lines.append(f"    o.{f.name} = f_{f.name}()")
-        elif f.default is not dataclasses.MISSING:
-            env[f"d_{f.name}"] = f.default
-            lines.append(f"    o.{f.name} = d_{f.name}")
-        else:
-            raise TypeError(f"{cls.__name__}.{f.name} has no default: name it")
-    unknown = set(names) - {f.name for f in dataclasses.fields(cls)}
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
-    exec(compile("\n".join(lines + ["    return o", ""]), f"<make {cls.__name__}>", "exec"), env)  # noqa: S102 - field names only
-    return env["make"]
 
 
 _queue = _positional(Queue, "index", "scheduler", "ecn", "source")

@@ -192,7 +192,9 @@ class Entry(DocRef):
         if field is None:
             return self
         owner = self.owners.get(field, self) if self.owners else self
-        return DocRef(owner.doc, owner.parts, field)
+        ref = _new(_FieldRef)  # (a switch has a few per port: without DocRef's __init__ call)
+        ref.doc, ref.entry, ref.field = owner.doc, owner, field
+        return ref
 
     def merged(self, later: Entry) -> Entry:
         out = _Merged(self.table, self.key, {**self.fields, **later.fields}, later.doc, later.parts)
@@ -200,14 +202,41 @@ class Entry(DocRef):
         return out
 
 
-_object_new = object.__new__
+_new = object.__new__
 
 
-def _entry(table: str, key: str, fields: dict, doc: Doc, parts: tuple) -> Entry:
-    """``Entry(table, key, fields, doc, parts)`` without the call to the class (a switch has about a thousand)."""
-    e = _object_new(Entry)
-    e.doc, e.parts, e.table, e.key, e.fields = doc, parts, table, key, fields
-    return e
+class _Nested(Entry):
+    """An entry of a nested table of a single-ASIC file (almost every entry): its JSON pointer parts are (table, key),
+    worked out when read (a report's few) rather than kept as a tuple per entry (a switch has about a thousand)."""
+
+    __slots__ = ()
+
+    @property
+    def parts(self) -> tuple:  # type: ignore[override]  # (read-only here)
+        return self.table, self.key
+
+
+class _FieldRef(DocRef):
+    """One field of an entry (Entry.source): the entry's place and the field's name, its line looked up when read."""
+
+    __slots__ = ("entry",)
+    entry: Entry
+
+    @property
+    def parts(self) -> tuple:  # type: ignore[override]  # (read-only here)
+        return self.entry.parts
+
+    @property
+    def line(self) -> int | None:
+        try:
+            return self._line  # type: ignore[return-value]  # (an int or None once looked up)
+        except AttributeError:
+            line = self._line = self.doc.line(self.entry.parts, self.field)
+            return line
+
+    @line.setter
+    def line(self, value: int | None) -> None:
+        self._line = value
 
 
 class _Merged(Entry):
@@ -317,11 +346,22 @@ class ConfigDB:
                 self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
             if value and table not in self.tables:  # the usual table: its first file, every entry an object of fields
-                made = ({key: _entry(table, key, fields, doc, (*prefix, table, key)) for key, fields in value.items()
-                         if type(fields) is dict and fields.get("type") != "hash"} if prefix else
-                        {key: _entry(table, key, fields, doc, (table, key)) for key, fields in value.items()
-                         if type(fields) is dict and fields.get("type") != "hash"})
-                if len(made) == len(value):
+                # Entry(table, key, fields, doc, parts) written out in the loop (a switch has about a thousand entries:
+                # the call was a fifth of their cost).
+                made: dict[str, Entry] = {}
+                for key, fields in value.items():
+                    if type(fields) is not dict or ("type" in fields and fields["type"] == "hash"):
+                        break
+                    if prefix:
+                        made[key] = e = _new(Entry)
+                        e.parts = (*prefix, table, key)
+                    else:
+                        made[key] = e = _new(_Nested)
+                    e.doc = doc
+                    e.table = table
+                    e.key = key
+                    e.fields = fields
+                else:
                     self.tables[table] = made
                     continue
             rows = None  # (entry by entry, when some are not plain objects: they are reported or unwrapped in order)
