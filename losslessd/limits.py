@@ -118,7 +118,7 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
                      | (0 if links else NOFOLLOW))
     except OSError as exc:
-        if not links and exc.errno == errno.ELOOP:
+        if not links and exc.errno in (errno.ELOOP, errno.EMLINK):  # (Linux; the BSDs and macOS say EMLINK)
             raise LinkRefused(display) from None
         raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
     try:
