@@ -36,12 +36,19 @@ class PortView(NamedTuple):
 
 
 def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
-    """Every port's PortView (ports configured alike share one: a worker sends it once)."""
+    """Every port's PortView (ports configured alike share one: a worker sends it once). A view is worked out once
+    per port configuration (Context.port_key: everything of a port but names and sources) and RoCE selection."""
     roce = {port.name for port in ctx.roce_ports(device)}
     chains_of = ctx.memo(_chains_by_maps)
+    by_key = ctx.memo(_views_by_key)
     dscps = ctx.policy.lossless.dscp
     out = {}
     for port in device.ports.values():
+        alike = (ctx.port_key(port), port.name in roce)
+        known_view = by_key.get(alike)
+        if known_view is not None:
+            out[port.name] = known_view
+            continue
         # What Port.dscp_chain reads: parsers share these maps between the ports that bind them.
         maps = (port.dscp_to_priority, port.priority_to_tc, port.priority_to_pg, port.dscp_to_tc, port.tc_to_priority,
                 port.tc_to_pg, port.tc_to_queue, port.tc_names)
@@ -61,11 +68,15 @@ def port_views(ctx: Context, device: Device) -> dict[str, PortView]:
         view = PortView(port.name in roce, None if port.pfc_enabled is None else tuple(port.pfc_enabled),
                         port.mtu_bytes, port.speed_gbps, port.trust, port.tc_to_priority is not None, tuple(chains),
                         None if ecn is None else tuple(ecn.np_enabled.items()))
-        out[port.name] = ctx.alike(view, ("LNK", view))
+        out[port.name] = by_key[alike] = ctx.alike(view, ("LNK", view))
     return out
 
 
 def _chains_by_maps(ctx: Context) -> dict[tuple[int, ...], tuple[tuple, tuple]]:
+    return {}
+
+
+def _views_by_key(ctx: Context) -> dict[tuple[int, bool], PortView]:
     return {}
 
 
