@@ -119,15 +119,7 @@ def test_link_rules_in_workers_leave_the_ports_where_they_were_parsed(tmp_path):
     linked = {end.device for link in two.fabric.links for end in (link.a, link.b)}
     with_link_findings = {f.device for f in two.findings if f.code.startswith("LNK")}
     assert len(linked) >= 4 and with_link_findings and with_link_findings < linked  # (the example's gpu03)
-
-    def parsed_again(device) -> bool:
-        try:
-            object.__getattribute__(device, "ports")
-        except AttributeError:
-            return False
-        return True
-
-    assert {name for name, d in two.fabric.devices.items() if parsed_again(d)} == with_link_findings
+    assert {name for name, d in two.fabric.devices.items() if _parsed_again(d)} == with_link_findings
 
 
 def test_path_rules_in_workers_leave_the_ports_where_they_were_parsed():
@@ -146,6 +138,7 @@ def test_path_rules_in_workers_leave_the_ports_where_they_were_parsed():
 
 
 def _parsed_again(device) -> bool:
+    """A device a worker sent whose ports were asked for in this process (LazyDevice parses it again for them)."""
     try:
         object.__getattribute__(device, "ports")
     except AttributeError:
