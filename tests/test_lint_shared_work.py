@@ -19,7 +19,8 @@ from losslessd import fabric as fabric_mod
 from losslessd.lint.engine import Context, is_local, run
 from losslessd.lint.finding import Severity
 from losslessd.lint.registry import Rule, select
-from losslessd.model import Ecn, Fabric, Source, Trust
+from losslessd.model import Device, DeviceKind, Ecn, Fabric, Model, Port, Queue, Scheduler, SchedulerType, Source, Trust
+from losslessd.paths.view import Ref, device_view, path_facts
 from losslessd.policy import load_policy
 from tests import rulecase
 from tests.clirun import losslessd
@@ -214,6 +215,45 @@ def test_path_findings_point_where_they_point_in_one_process(folder):
     sources = {f[3]: f[8] for f in found if f[0] == "PTH001" and f[2] == leaf.name and "trusts" in f[5]}
     assert sources[ports[0].name][:2] == ("trust-written-here", 7)
     assert sources[ports[1].name] == ports[1].source.as_tuple()
+
+
+def test_a_source_in_what_workers_send_is_the_one_at_its_place_on_the_port():
+    """Every Ref in the ports a worker sends resolves, on the real device, to the source at the same place of the
+    same port: also for an object two ports reach by different ways (SONiC shares a scheduler between every queue
+    that names it; here one port has scheduler.0 on queue 0, the other on queue 6), and on the example fabric."""
+    s0 = Scheduler(name="scheduler.0", type=SchedulerType.dwrr, weight=14, source=Source(file="db", line=10))
+    s1 = Scheduler(name="scheduler.1", type=SchedulerType.strict, source=Source(file="db", line=20))
+    crossed = Device(name="sw", kind=DeviceKind.switch, platform="sonic", ports={
+        "Ethernet0": Port(name="Ethernet0", speed_gbps=100, queues={0: Queue(index=0, scheduler=s0),
+                                                                    6: Queue(index=6, scheduler=s1)}),
+        "Ethernet4": Port(name="Ethernet4", speed_gbps=400, queues={0: Queue(index=0, scheduler=s1),
+                                                                    6: Queue(index=6, scheduler=s0)})})
+    example = fabric_mod.load_fabric([ROOT / "examples" / "fabric"])
+    policy = load_policy("roce-dscp26")
+    checked = 0
+    for fab in (Fabric(devices={"sw": crossed}), example):
+        ctx = Context(fab, policy)
+        for device in fab.devices.values():
+            view = device_view(device, path_facts(ctx, device))
+            for name, port in view.ports.items():
+                for ref, real in _refs(port, device.ports[name]):
+                    assert ref.resolve(device, name) is real, (device.name, name, ref)
+                    checked += 1
+    assert checked > 100
+
+
+def _refs(sent, real):
+    """(Ref, the source at its place in ``real``) for every source field below the model object ``sent``."""
+    for f in dataclasses.fields(sent):
+        value, there = getattr(sent, f.name), getattr(real, f.name)
+        if isinstance(value, Ref):
+            yield value, there
+        elif isinstance(value, Model):
+            yield from _refs(value, there)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(v, Model):
+                    yield from _refs(v, there[k])
 
 
 def _switch_ends(fab: Fabric) -> set[tuple[str, str]]:

@@ -77,13 +77,16 @@ def _holds_model(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, Model)
 
 
-def _stripped(obj: Model, base: str, steps: tuple, done: dict[int, Any]) -> Model:
-    """A copy of ``obj`` whose sources are Refs (objects it shares with others are copied once: ``done``)."""
-    known = done.get(id(obj))
+def _stripped(obj: Model, base: str, steps: tuple, done: dict[tuple, Any]) -> Model:
+    """A copy of ``obj`` whose sources are Refs. An object shared by ports that do not share a template (a SONiC
+    scheduler) is copied once per place it is reached at (``done``): its Refs are the way to it from the port,
+    and another port may reach it by another way (its queue 0, where the first has it as queue 6)."""
+    place = (id(obj), base, steps)
+    known = done.get(place)
     if known is not None:
         return known
     cls: Any = type(obj)  # (a class is hashable; mypy says a model class is not)
-    out = done[id(obj)] = _copier(cls)(obj)
+    out = done[place] = _copier(cls)(obj)
     for name, kind in _plan(cls):
         value = getattr(obj, name)
         if value is None:
@@ -109,7 +112,7 @@ def _presence(port: Port) -> tuple:
 def path_facts(ctx, device: Device) -> PathFacts:
     """What a worker sends of ``device`` for the path engine (see the module's docstring)."""
     templates = ctx.memo(_templates)
-    done: dict[int, Any] = {}
+    done: dict[tuple, Any] = {}
     ports = []
     for port in device.ports.values():
         key = (ctx.port_key(port), _presence(port))
