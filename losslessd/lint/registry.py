@@ -44,8 +44,8 @@ class Rule:
     # device): never checked by a worker process that holds only some devices (losslessd.fabric).
     needs_fabric: ClassVar[bool] = False
     # A fabric rule that reads the ports of every cabled device (the path engine: cables, routes, the hop-by-hop
-    # walk). In a parallel lint the parent would parse each of them again, one after the other: with a topology
-    # (the only time these rules read anything) a lint that runs one is not shared out (losslessd.fabric).
+    # walk): it reads anything only with a topology, so without one the workers send no facts for it
+    # (losslessd.fabric; with one they send what paths/view.py makes, not the ports).
     reads_every_port: ClassVar[bool] = False
     # Rules whose device_facts are the same facts (the path rules') name them alike: a worker works them out once.
     facts_key: ClassVar[str | None] = None
