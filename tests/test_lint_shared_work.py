@@ -123,18 +123,29 @@ def test_link_rules_in_workers_leave_the_ports_where_they_were_parsed(tmp_path):
     assert {name for name, d in two.fabric.devices.items() if _parsed_again(d)} == with_link_findings
 
 
-def test_path_rules_in_workers_leave_the_ports_where_they_were_parsed():
+def test_path_rules_in_workers_leave_the_ports_where_they_were_parsed(monkeypatch):
     """With a topology the path and deadlock rules read the ports of every cabled device: in a parallel lint they
     read what each worker sent of them (paths/view.py) and the parent parses a device again only for the source of
-    a finding on it (it used to parse every device again, one after the other: slower than no workers)."""
+    a finding on it (it used to parse every device again, one after the other: slower than no workers). Counted
+    where this process parses, so that a view asked for a part its worker did not send (which parses the device
+    again into the view, not into the device) counts too."""
     folder = ROOT / "examples" / "fabric"
     policy = load_policy("roce-dscp26")
     one = fabric_mod.lint([folder], policy, RULES, jobs=1)
+    parsed_here: list[str] = []
+    parse = fabric_mod.parse_group
+
+    def counted(name, *args):
+        parsed_here.append(name)
+        return parse(name, *args)
+
+    monkeypatch.setattr(fabric_mod, "parse_group", counted)  # (a worker's parses are in its own process)
     two = fabric_mod.lint([folder], policy, RULES, jobs=2)
     assert two.fabric.routing is not None and _rows(two.findings) == _rows(one.findings)
     on_paths = {f.device for f in two.findings if f.device and f.code[:3] in ("PTH", "DLK", "LNK")}
     assert {"PTH001", "DLK001"} <= {f.code for f in two.findings}
     assert {name for name, d in two.fabric.devices.items() if _parsed_again(d)} == on_paths
+    assert sorted(parsed_here) == sorted(on_paths)
     assert len(on_paths) < len(two.fabric.devices)
 
 
