@@ -82,3 +82,40 @@ def test_documents_named_on_the_command_line_are_not_devices(tmp_path):
     assert list(fabric.devices) == ["leaf1"] and fabric.issues == []
     res = losslessd("lint", readme)
     assert res.returncode == 2 and "nothing readable" in res.stderr
+
+
+def test_read_input_names_files_and_links(tmp_path, monkeypatch):
+    """read_input opens a file refusing a link, and falls back for one: either way a file is named as display_path
+    names it (relative to the working directory, its folder without links; a link by the file it points at), and
+    what is not a regular file, or a link loop, is an InputError naming it (a FIFO without blocking)."""
+    import os
+
+    import pytest
+
+    from losslessd.errors import InputError
+    from losslessd.parse import display_path, read_input
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.json").write_text("{}\n")
+    (tmp_path / "real" / "b.json").write_text("[]\n")
+    (tmp_path / "lnk").symlink_to("real")
+    (tmp_path / "alias.json").symlink_to("real/a.json")
+    (tmp_path / "loop").symlink_to("loop")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "fifo-link").symlink_to("fifo")
+    for given, named in [("real/a.json", "real/a.json"), ("lnk/a.json", "real/a.json"), ("alias.json", "real/a.json"),
+                         (str(tmp_path / "lnk" / "a.json"), "real/a.json"), ("lnk/../real/b.json", "real/b.json")]:
+        inp = read_input(Path(given))
+        assert (inp.path, inp.text) == (named, (tmp_path / named).read_text()) and display_path(given) == named, given
+    for given, named, says in [("loop", "loop", "loop"), ("fifo", "fifo", "FIFO"), ("fifo-link", "fifo", "FIFO"),
+                               ("lnk", "real", "folder"), ("missing", "missing", "No such file")]:
+        with pytest.raises(InputError, match=says) as err:
+            read_input(Path(given))
+        assert err.value.file == named, given
+    # a file replaced by a link between two reads: named by what it is when read
+    (tmp_path / "c.json").write_text("{}\n")
+    assert read_input(Path("c.json")).path == "c.json"
+    (tmp_path / "c.json").unlink()
+    (tmp_path / "c.json").symlink_to("real/b.json")
+    assert (read_input(Path("c.json")).path, read_input(Path("c.json")).text) == ("real/b.json", "[]\n")

@@ -118,6 +118,7 @@ class DocRef(Source):
     thousands a fabric holds). ``doc`` has ``path``, ``pointer(parts)`` and ``line(parts, field)``."""
 
     __slots__ = ("_line", "doc", "field", "parts")
+    _line: int | None  # (set when first looked up)
     device = None
     command = None
 
@@ -125,7 +126,6 @@ class DocRef(Source):
         self.doc = doc
         self.parts = parts
         self.field = field
-        self._line = _UNSET
 
     def _path(self) -> tuple:
         return self.parts if self.field is None else (*self.parts, self.field)
@@ -140,10 +140,11 @@ class DocRef(Source):
 
     @property
     def line(self) -> int | None:
-        line = self._line
-        if line is _UNSET:
+        try:
+            return self._line
+        except AttributeError:  # (not looked up yet: subclasses made without __init__ need not set it)
             line = self._line = self.doc.line(self.parts, self.field)
-        return line  # type: ignore[return-value]  # (an int or None once looked up)
+            return line
 
     @line.setter
     def line(self, value: int | None) -> None:
@@ -151,9 +152,6 @@ class DocRef(Source):
 
     def __repr__(self) -> str:
         return f"DocRef({self.file!r}, {self.pointer!r})"
-
-
-_UNSET = object()
 
 
 class DeviceKind(str, Enum):

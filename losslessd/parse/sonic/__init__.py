@@ -35,8 +35,7 @@ from ...model import (
 )
 from ...sorting import natural_key
 from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
-from ..base import Input, check_port_count
-from ..base import positional as _positional
+from ..base import Input, check_port_count, positional
 from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -229,10 +228,10 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
 _natural = lru_cache(maxsize=8192)(natural_key)
 
 
-_queue = _positional(Queue, "index", "scheduler", "ecn", "source")
-_pg = _positional(PriorityGroup, "index", "profile", "runtime_profile", "source")
-_watchdog = _positional(Watchdog, "enabled", "priorities", "detection_time_ms", "restoration_time_ms",
-                        "polling_interval_ms", "action", "action_raw", "default_rule", "source")
+_queue = positional(Queue, "index", "scheduler", "ecn", "source")
+_pg = positional(PriorityGroup, "index", "profile", "runtime_profile", "source")
+_watchdog = positional(Watchdog, "enabled", "priorities", "detection_time_ms", "restoration_time_ms",
+                       "polling_interval_ms", "action", "action_raw", "default_rule", "source")
 
 
 class _Builder:

@@ -176,18 +176,6 @@ class Entry(DocRef):
         self.key = key
         self.fields = fields
 
-    @property
-    def line(self) -> int | None:
-        try:
-            return self._line  # type: ignore[return-value]  # (an int or None once looked up)
-        except AttributeError:
-            line = self._line = self.doc.line(self.parts, None)
-            return line
-
-    @line.setter
-    def line(self, value: int | None) -> None:
-        self._line = value
-
     def source(self, field: str | None = None) -> DocRef:
         if field is None:
             return self
@@ -225,18 +213,6 @@ class _FieldRef(DocRef):
     @property
     def parts(self) -> tuple:  # type: ignore[override]  # (read-only here)
         return self.entry.parts
-
-    @property
-    def line(self) -> int | None:
-        try:
-            return self._line  # type: ignore[return-value]  # (an int or None once looked up)
-        except AttributeError:
-            line = self._line = self.doc.line(self.entry.parts, self.field)
-            return line
-
-    @line.setter
-    def line(self, value: int | None) -> None:
-        self._line = value
 
 
 class _Merged(Entry):
