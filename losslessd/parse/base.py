@@ -138,6 +138,8 @@ def positional(cls: type, *names: str):
     """``make(*values)``: a ``cls`` object with ``names`` set to ``values`` and every other field its default, as
     ``cls(**dict(zip(names, values)))`` makes it, without the keyword call to the class (a switch has hundreds of
     queues and PGs: that call was half their cost)."""
+    if hasattr(cls, "__post_init__"):  # (it would be skipped without a word)
+        raise TypeError(f"{cls.__name__} has a __post_init__: build it with its constructor")
     env: dict = {"_new": object.__new__, "cls": cls}
     lines = [f"def make({', '.join(names)}):", "    o = _new(cls)"]
     for f in dataclasses.fields(cls):
