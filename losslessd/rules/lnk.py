@@ -9,6 +9,7 @@ carries both devices.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..lint.engine import Context
@@ -80,17 +81,56 @@ def _views_by_key(ctx: Context) -> dict[tuple[int, bool], PortView]:
     return {}
 
 
+class _CitedEcn(NamedTuple):
+    np_source: Source | None
+
+
+class Cited(NamedTuple):
+    """The sources a link finding cites of one port (End.port), as the port has them, when every one is a plain
+    Source (a host capture's or a text config's line): a worker sends these beside the views, so that a finding on
+    the port needs not its device parsed again in the parent (a fleet whose hosts all disagree with their
+    switches has a finding per host). A reference into a document (SONiC CONFIG_DB) finds its line in the text,
+    which stays with the worker: such a port is not cited."""
+
+    source: Source | None
+    pfc_source: Source | None
+    trust_source: Source | None
+    map_source: Source | None
+    nic_ecn: _CitedEcn | None
+
+
+@dataclass
+class LinkFacts:
+    """What the link rules read of a device: each port's view, and the ports cited (Cited)."""
+
+    views: dict[str, PortView]
+    cited: dict[str, Cited]
+
+
+def link_facts(ctx: Context, device: Device) -> LinkFacts:
+    cited = {}
+    for port in device.ports.values():
+        ecn = port.nic_ecn
+        np_source = None if ecn is None else ecn.np_source
+        sources = (port.source, port.pfc_source, port.trust_source, port.map_source, np_source)
+        if all(s is None or type(s) is Source for s in sources):
+            cited[port.name] = Cited(port.source, port.pfc_source, port.trust_source, port.map_source,
+                                     None if ecn is None else _CitedEcn(np_source))
+    return LinkFacts(port_views(ctx, device), cited)
+
+
 class End(NamedTuple):
-    """One end of a link: its device, its port's name and PortView; ``port``, the model object, only for a
-    finding's source (in a parallel lint the parent parses the device again for it)."""
+    """One end of a link: its device, its port's name and PortView; ``port``, what a finding cites of it (the
+    model object, which in a parallel lint the parent parses again, unless its sources were sent: Cited)."""
 
     device: Device
     name: str
     view: PortView
+    cited: Cited | None = None
 
     @property
-    def port(self) -> Port:
-        return self.device.ports[self.name]
+    def port(self) -> Port | Cited:
+        return self.device.ports[self.name] if self.cited is None else self.cited
 
     def __str__(self) -> str:
         return f"{self.device.name}:{self.name}"
@@ -103,10 +143,11 @@ def link_ends(ctx: Context, rule: Rule, link: Link) -> tuple[End, End] | None:
         device = ctx.fabric.devices.get(ep.device)
         if device is None:
             return None
-        view = (ctx.device_facts(rule, device) or {}).get(ep.port)
+        facts = ctx.device_facts(rule, device)
+        view = facts.views.get(ep.port) if facts is not None else None
         if view is None:
             return None
-        ends.append(End(device, ep.port, view))
+        ends.append(End(device, ep.port, view, facts.cited.get(ep.port)))
     return ends[0], ends[1]
 
 
@@ -124,8 +165,8 @@ class _LinkRule(Rule):
 
     scope = "link"
 
-    def device_facts(self, ctx: Context, device: Device) -> dict[str, PortView]:
-        return ctx.memo(port_views, device)
+    def device_facts(self, ctx: Context, device: Device) -> LinkFacts:
+        return ctx.memo(link_facts, device)
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         # The five rules read the same views: the links are looked up once per run (a fleet has a link per host).
