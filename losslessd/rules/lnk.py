@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
-from ..model import Device, DeviceKind, Link, Port, Source, Trust
+from ..model import Device, DeviceKind, DocRef, Link, Port, Source, Trust
 from .common import TRUST_LABEL, numbers, priorities
 
 
@@ -81,22 +81,44 @@ def _views_by_key(ctx: Context) -> dict[tuple[int, bool], PortView]:
     return {}
 
 
+class Cited(NamedTuple):
+    """The sources a link finding cites of one port (End.port), when each is a line of one file (a host capture's,
+    a text config's): a worker sends these few numbers beside the views, so that a finding on the port needs not
+    its device parsed again in the parent (a fleet whose hosts all disagree with their switches has a finding per
+    host). A reference into a document (SONiC CONFIG_DB) finds its line in the text, which stays with the worker:
+    such a port is not cited."""
+
+    file: str
+    lines: tuple[int | None, ...]  # of source, pfc_source, trust_source, map_source, nic_ecn.np_source (None: none)
+    has_nic_ecn: bool
+
+    def _at(self, i: int) -> Source | None:
+        line = self.lines[i]
+        return None if line is None else Source(file=self.file, line=line)
+
+    @property
+    def source(self) -> Source | None:
+        return self._at(0)
+
+    @property
+    def pfc_source(self) -> Source | None:
+        return self._at(1)
+
+    @property
+    def trust_source(self) -> Source | None:
+        return self._at(2)
+
+    @property
+    def map_source(self) -> Source | None:
+        return self._at(3)
+
+    @property
+    def nic_ecn(self) -> _CitedEcn | None:
+        return _CitedEcn(self._at(4)) if self.has_nic_ecn else None
+
+
 class _CitedEcn(NamedTuple):
     np_source: Source | None
-
-
-class Cited(NamedTuple):
-    """The sources a link finding cites of one port (End.port), as the port has them, when every one is a plain
-    Source (a host capture's or a text config's line): a worker sends these beside the views, so that a finding on
-    the port needs not its device parsed again in the parent (a fleet whose hosts all disagree with their
-    switches has a finding per host). A reference into a document (SONiC CONFIG_DB) finds its line in the text,
-    which stays with the worker: such a port is not cited."""
-
-    source: Source | None
-    pfc_source: Source | None
-    trust_source: Source | None
-    map_source: Source | None
-    nic_ecn: _CitedEcn | None
 
 
 @dataclass
@@ -108,15 +130,28 @@ class LinkFacts:
 
 
 def link_facts(ctx: Context, device: Device) -> LinkFacts:
-    cited = {}
+    cited: dict[str, Cited] = {}
+    first = next(iter(device.ports.values()), None)
+    if first is None or isinstance(first.source, DocRef):  # (a CONFIG_DB: every port's sources are references)
+        return LinkFacts(port_views(ctx, device), cited)
     for port in device.ports.values():
+        file = _file_of_line(port.source)
+        if file is None:
+            continue  # (a switch's document references, or no source: every port of the device alike)
         ecn = port.nic_ecn
-        np_source = None if ecn is None else ecn.np_source
-        sources = (port.source, port.pfc_source, port.trust_source, port.map_source, np_source)
-        if all(s is None or type(s) is Source for s in sources):
-            cited[port.name] = Cited(port.source, port.pfc_source, port.trust_source, port.map_source,
-                                     None if ecn is None else _CitedEcn(np_source))
+        sources = (port.source, port.pfc_source, port.trust_source, port.map_source,
+                   None if ecn is None else ecn.np_source)
+        if all(s is None or _file_of_line(s) == file for s in sources):
+            cited[port.name] = Cited(file, tuple(None if s is None else s.line for s in sources), ecn is not None)
     return LinkFacts(port_views(ctx, device), cited)
+
+
+def _file_of_line(src: Source | None) -> str | None:
+    """The file of a source that is a line of it and nothing more; else None."""
+    if (type(src) is not Source or src.line is None or src.pointer is not None or src.device is not None
+            or src.command is not None):
+        return None
+    return src.file
 
 
 class End(NamedTuple):
