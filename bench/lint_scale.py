@@ -52,8 +52,9 @@ def switch_config(n: int, findings: bool = False, ports_n: int = PORTS, role: st
     base = json.loads((EXAMPLE / "leaf1" / "config_db.json").read_text())
     ports = [f"Ethernet{4 * i}" for i in range(ports_n)]
     template_port = base["PORT"]["Ethernet0"]
+    # (not the example's DEVICE_NEIGHBOR either: it names the example's devices; the hosts' LLDP gives the links)
     cfg = {k: v for k, v in base.items() if k not in ("PORT", "PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE",
-                                                     "CABLE_LENGTH", "PFC_WD")}
+                                                     "CABLE_LENGTH", "PFC_WD", "DEVICE_NEIGHBOR")}
     cfg["DEVICE_METADATA"] = {"localhost": {**base["DEVICE_METADATA"]["localhost"], "hostname": f"{role}{n:04d}"}}
     cfg["PORT"] = {p: {**template_port, "index": str(i), "alias": f"etp{i + 1}"} for i, p in enumerate(ports)}
     qos = dict(base["PORT_QOS_MAP"]["Ethernet0"])
