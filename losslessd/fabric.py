@@ -41,6 +41,7 @@ from .parse import (
     SONIC_FOLDER_FILES,
     display_path,
     parse_group,
+    same_working_directory,
 )
 from .parse import topology as topology_file
 
@@ -255,6 +256,13 @@ def lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], *, fm
     the fabric has at least PARALLEL_MIN_DEVICES devices; LOSSLESSD_JOBS sets the default). ``progress(stage,
     done, total, note)`` is told how far reading ("devices") and checking ("rules", the rule's code as note)
     have got."""
+    with same_working_directory():  # (each file is named relative to it: asked for once, not once per file)
+        return _lint(paths, policy, rules, fmt, topology, baseline, jobs, grouping, progress)
+
+
+def _lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], fmt: str | None,
+          topology: str | Path | None, baseline: set[str] | None, jobs: int | None, grouping: bool,
+          progress: LintProgress | None) -> LintResult:
     reading = checking = None
     if progress is not None:
         def reading(done: int, total: int) -> None:

@@ -269,3 +269,22 @@ def test_a_command_leaves_no_setting_behind_for_the_next_in_the_same_process(mon
     assert done.value.code == 1 and json.loads(capsys.readouterr().out)["findings"]
     assert max_file_bytes() == default != 1024 * 1024
     assert DEBUG_ENV not in os.environ
+
+
+def test_a_removed_working_directory_is_the_operators_to_change_not_a_bug(tmp_path, monkeypatch, capsys):
+    """Files are named relative to the working directory: one removed under the shell is exit 2 with what to do,
+    not an internal error (it was exit 3 from deep inside pathlib)."""
+    import sys
+
+    from losslessd.cli.main import main
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)  # (back where it was after the test)
+    gone.rmdir()
+    monkeypatch.setattr(sys, "argv", ["losslessd", "lint", str(FABRIC)])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "the working directory is gone" in err and "internal error" not in err

@@ -191,6 +191,7 @@ def main() -> None:
 
 def _run() -> None:
     try:
+        _working_directory_exists()
         app()
     except SystemExit as exc:
         # click answers a closed stdout (EPIPE) with exit 1 after wrapping stdout: 1 means findings here.
@@ -207,6 +208,16 @@ def _run() -> None:
         _reader_left()
     except Exception as exc:  # noqa: BLE001 - a bug: one line, its own exit code, never read as findings
         internal_error(exc)
+
+
+def _working_directory_exists() -> None:
+    """Every command names files relative to the working directory: one removed under the shell is the operator's
+    to change, not a bug (exit 2, not 3)."""
+    try:
+        os.getcwd()
+    except OSError as exc:
+        raise InputError(f"the working directory is gone ({exc.strerror}): cd to an existing folder and run the "
+                         "command again") from None
 
 
 def _flush_stdout() -> None:

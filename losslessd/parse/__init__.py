@@ -50,7 +50,7 @@ def _display_path(path: Path | str, links: bool) -> str:
     """display_path; ``links=False``: of a file known not to be a symbolic link (not checked)."""
     text = os.fspath(path)
     try:
-        cwd = os.getcwd()
+        cwd = working_directory()
         folder, name = os.path.split(text)
         if name in ("", ".", "..") or (links and os.path.islink(text)):
             resolved = os.path.realpath(text)
@@ -74,16 +74,19 @@ _pinned_cwd: str | None = None
 
 
 def working_directory() -> str:
-    """os.getcwd(), asked once while a report is written (same_working_directory): a system call per finding
-    otherwise."""
+    """os.getcwd(), asked once while a lint runs or a report is written (same_working_directory): a system call per
+    file or finding otherwise."""
     return _pinned_cwd or os.getcwd()
 
 
 @contextlib.contextmanager
 def same_working_directory() -> Iterator[None]:
-    """While a report is written the working directory stays where it is: display_file asks for it once."""
+    """While a lint runs or a report is written the working directory stays where it is: display_path and
+    display_file ask for it once (a working directory that was removed is not pinned: paths are named as given)."""
     global _pinned_cwd
-    outer, _pinned_cwd = _pinned_cwd, _pinned_cwd or os.getcwd()
+    outer = _pinned_cwd
+    with contextlib.suppress(OSError):
+        _pinned_cwd = outer or os.getcwd()
     try:
         yield
     finally:
