@@ -319,3 +319,26 @@ def test_text_colour_only_when_asked(result):
     assert ANSI.search(coloured)
     assert "\x1b[31m" in coloured and "\x1b[33m" in coloured  # errors red, warnings yellow
     assert ANSI.sub("", coloured) == plain
+
+
+def test_text_from_inputs_cannot_drive_the_terminal(tmp_path):
+    """A hostile config's names reach the text report and the error lines: an escape sequence (ESC [31m, an 8-bit
+    CSI) or a newline in a host name, a port name or a file name is written out, never sent to the terminal."""
+    from tests.clirun import losslessd
+
+    config = json.loads((ROOT / "examples" / "fabric" / "leaf1" / "config_db.json").read_text())
+    evil = "Eth\x1b[31mRED\x1b]0;title\x07\x9b2J"
+    for table in ("PORT", "PORT_QOS_MAP"):
+        config[table][evil] = config[table].pop("Ethernet0")
+    config["DEVICE_METADATA"]["localhost"]["hostname"] = "sw\x1b[2Jx"
+    folder = tmp_path / "le\naf\x1b[1m"
+    folder.mkdir()
+    (folder / "config_db.json").write_text(json.dumps(config))
+    for args in (["lint", tmp_path, "--policy", "roce-dscp26"], ["lint", tmp_path, "--explain-selection"]):
+        res = losslessd(*args)
+        assert res.returncode == 1 and "Eth\\x1b[31mRED\\x1b]0;title\\x07\\x9b2J" in res.stdout, res.stderr
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", res.stdout)  # (colour is off: not a terminal)
+    report = losslessd("lint", tmp_path).stdout
+    assert "sw\\x1b[2Jx" in report and "le\\naf\\x1b[1m/config_db.json" in report
+    res = losslessd("lint", tmp_path / "no\x1b[31msuch")
+    assert res.returncode == 2 and "no\\x1b[31msuch" in res.stderr and "\x1b" not in res.stderr

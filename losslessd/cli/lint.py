@@ -12,6 +12,7 @@ from .. import api
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
 from ..limits import set_max_file_mb
 from ..lint.finding import Severity
+from ..printable import printable
 from ..report import Format, render
 from ..report import text as text_report
 from .options import (
@@ -109,10 +110,12 @@ def exit_code(result: api.LintResult, failed: bool) -> int:
             typer.echo(f"losslessd: internal error: {message}", err=True)
         return EXIT_INTERNAL
     if not result.fabric.devices:
-        typer.echo(f"losslessd: error: nothing readable: no device could be read from {', '.join(result.inputs)}",
+        typer.echo(f"losslessd: error: nothing readable: no device could be read from "
+                   f"{printable(', '.join(result.inputs))}",
                    err=True)
         for issue in result.fabric.issues[:_SHOWN]:
-            typer.echo(f"losslessd: error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}",
+            typer.echo("losslessd: error: " + printable(f"{issue.source.describe() + ': ' if issue.source else ''}"
+                                                        f"{issue.message}"),
                        err=True)
         if len(result.fabric.issues) > _SHOWN:
             typer.echo(f"losslessd: ... and {len(result.fabric.issues) - _SHOWN} more", err=True)

@@ -23,6 +23,7 @@ from typer.core import TyperCommand, TyperGroup
 from .. import __version__
 from ..errors import DEBUG_ENV, EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, REPORT_HINT, InputError, describe_exception
 from ..limits import ENV_MAX_FILE_MB, file_limit_mb
+from ..printable import printable
 
 # Subcommands in the order `--help` lists them: name -> (module under losslessd.cli, its function), or, for a
 # group of subcommands, name -> (module, None): the module's `app` (a typer.Typer) holds them.
@@ -107,7 +108,7 @@ class _LazyGroup(CommandGroup):
         try:
             return super().invoke(ctx)
         except InputError as exc:
-            typer.echo(f"losslessd: error: {exc}", err=True)
+            typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
             raise typer.Exit(EXIT_INPUT) from None
 
 
@@ -200,7 +201,7 @@ def _run() -> None:
         _flush_stdout()  # a report still buffered when the reader left ends as a broken pipe, not as findings
         raise
     except InputError as exc:
-        typer.echo(f"losslessd: error: {exc}", err=True)
+        typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
         sys.exit(EXIT_INPUT)
     except KeyboardInterrupt:
         sys.exit(130)

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..lint.engine import PortChoice, describe_selection
 from ..lint.finding import Finding, Severity
 from ..parse import display_file
+from ..printable import printable
 
 _COLOURS = {Severity.error: "\033[31m", Severity.warning: "\033[33m", Severity.info: "\033[36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -23,17 +24,18 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     lines: list[str] = []
     for device, group in groupby(result.findings, key=lambda f: f.device or "(fabric)"):
         items: list[Finding] = list(group)
-        lines.append(paint(device, _BOLD))
+        lines.append(paint(printable(device), _BOLD))
         for f in items:
-            where = f.port or "(device)"
-            loc = f" {paint('[' + _where(f) + ']', _DIM)}" if f.source else ""
+            where = printable(f.port or "(device)")
+            loc = f" {paint('[' + printable(_where(f)) + ']', _DIM)}" if f.source else ""
             sev = paint(f"{f.severity.value:<7}", _COLOURS[f.severity])
-            message = _CONTINUATION.join(f.message.splitlines() or [""])
+            message = _CONTINUATION.join(printable(line) for line in f.message.splitlines() or [""])
             lines.append(f"  {sev} {f.code} {where}: {message}{loc}")
         lines.append("")
     if result.selection:
         lines.append(SELECTION_HEADER)
-        lines.extend(f"  {name}: {describe_selection(choices)}" for name, choices in result.selection.items())
+        lines.extend(f"  {printable(name)}: {describe_selection(choices)}"
+                     for name, choices in result.selection.items())
     n_dev = len(result.fabric.devices)
     counts = ", ".join(f"{result.count(s)} {s.value}{'s' if result.count(s) != 1 else ''}"
                        for s in (Severity.error, Severity.warning, Severity.info))
@@ -54,11 +56,11 @@ def explain_selection(result) -> str:
     """`lint --explain-selection`: every port of every device, in or out of the RoCE-facing set, and why."""
     lines: list[str] = []
     for name, choices in result.selection.items():
-        lines.append(f"{name}: {describe_selection(choices)}")
+        lines.append(f"{printable(name)}: {describe_selection(choices)}")
         lines.extend(_choice_line(c) for c in choices)
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 def _choice_line(c: PortChoice) -> str:
-    return f"  {'in ' if c.selected else 'out'} {c.port}: {c.reason} [{c.rule}]"
+    return f"  {'in ' if c.selected else 'out'} {printable(c.port)}: {printable(c.reason)} [{c.rule}]"
