@@ -438,3 +438,14 @@ def test_config_names_the_history_relative_to_the_settings_file(recorded, tmp_pa
     conf.write_text("inventory: inventory.yaml\nhistory:\n  path: ../losslessd.db\n  colour: red\n")
     res = invoke("events", "--config", conf)
     assert isinstance(res.exception, InputError) and str(res.exception).startswith(f"{conf}:4 (at /history/colour)")
+
+
+def test_an_event_on_a_name_a_device_reported_cannot_drive_the_terminal(tmp_path):
+    """A port name comes from the device (SNMP ifName): an escape sequence in it is written out by `events`."""
+    path = tmp_path / "losslessd.db"
+    h = History(path)
+    h.record_event(Event("device_down", "sw\x1b]0;owned\x07", "Eth\x1b[31m0", None, time.time() - 5, "no answer",
+                         basis="poll"))
+    h.close()
+    res = invoke("events", "--db", path)
+    assert res.exit_code == 0 and "sw\\x1b]0;owned\\x07 Eth\\x1b[31m0" in res.output and "\x1b" not in res.output

@@ -34,6 +34,7 @@ from ..monitor import (
     Event,
     EventKind,
 )
+from ..printable import printable
 
 # Counters shown for a port, in column order. PFC and NIC counters are per priority (or per port);
 # ECN marks and drops are per egress queue.
@@ -74,7 +75,7 @@ def events(db: Db = None, config: Config = None,
         end = "open" if e.end_unix_s is None else f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
         where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}") if x)
         text = e.message if e.message.startswith(where) else f"{where}: {e.message}"  # detectors name the place
-        typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {text}")
+        typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {printable(text)}")
     if not found:
         typer.echo("no events")
 
@@ -213,7 +214,7 @@ def _columns(rows: dict) -> list[str]:
 
 def _table(title: str, rows: dict) -> str:
     names = _columns(rows)
-    lines = [f"{title}: mean/peak per second", "time (UTC)           " + "".join(f"{n:>24}" for n in names)]
+    lines = [f"{printable(title)}: mean/peak per second", "time (UTC)           " + "".join(f"{n:>24}" for n in names)]
     for bucket in sorted(rows):
         cells = (rows[bucket].get(n, {}) for n in names)
         lines.append(_iso(bucket) + "  " + "".join(f"{_cell(c):>24}" for c in cells))
