@@ -134,6 +134,25 @@ def test_incomplete_facts_are_refused(ports, message):
         rnd.profile(load_policy("roce-dscp26"), ports, pool_bytes=1 << 24)
 
 
+@pytest.mark.parametrize("name", ["eth0$(reboot)", "Ethernet0\ninterface Ethernet1\n no priority-flow-control",
+                                  'Ethernet0"', "Eth\x1b[31m0", "-i", "et-0/0/0 ", "x" * 65])
+@pytest.mark.parametrize("platform", render_golden.ethernet_platforms())
+def test_a_port_name_no_snippet_can_hold_is_refused_before_any_template(name, platform):
+    """Port names come from the linted configs: written unquoted into a shell script, a CLI config or JSON, a
+    name with `$(...)`, a newline, a quote or a leading dash would run a command, add a config line or break the
+    snippet. Such a name is refused, naming it; a name of the platforms' own shapes is written."""
+    pol = load_policy("roce-dscp26")
+    with pytest.raises(InputError, match="cannot be written into a snippet safely"):
+        rnd.render(platform, rnd.profile(pol, [rnd.PortFacts(name, 100, 5, 9100)], pool_bytes=1 << 24))
+
+
+@pytest.mark.parametrize("name", ["Ethernet1/1", "et-0/0/0:1", "swp1s0", "enp65s0f0np0", "eth0.100", "Ethernet-BP0"])
+def test_port_names_of_the_platforms_own_shapes_are_written(name):
+    text = rnd.render("sonic", rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(name, 100, 5, 9100)],
+                                           "ACS-MSN2700", pool_bytes=1 << 24))
+    assert f'"{name}"' in text
+
+
 @settings(max_examples=200, deadline=None)
 @given(platform=st.sampled_from(render_golden.ethernet_platforms()), policy=st.sampled_from(render_golden.POLICIES),
        facts=st.sampled_from([(None, None), (100, None), (None, 5)]),

@@ -13,6 +13,7 @@ from ..collect import pull as collect
 from ..errors import InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
+from ..printable import printable
 from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION
 from .term import ProgressLine
 
@@ -77,7 +78,7 @@ def pull(
         for code, message in ([(device.code, device.message)] if device.status != "ok" else []) + [
                 (i["code"], i["message"]) for i in device.issues]:
             rule = lookup(code)
-            typer.echo(f"{device.name}: {code} {rule.name if rule else ''}: {message}")
+            typer.echo(f"{device.name}: {code} {rule.name if rule else ''}: {printable(message)}")  # (device output)
     failed = len(result.failed)
     typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
                + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
@@ -104,7 +105,7 @@ def preflight(inventory: Path, known_hosts: Path, insecure: bool) -> tuple:
                 "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))
     if problems:
         for problem in problems:
-            typer.echo(f"losslessd: error: {problem}", err=True)
+            typer.echo(f"losslessd: error: {printable(problem)}", err=True)
         typer.echo(f"losslessd: {len(problems)} problem(s) before starting; nothing was contacted", err=True)
         raise typer.Exit(2)
     if insecure:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 
+from ..printable import printable
 from . import DeviceFix, FixResult, Part
 
 
@@ -83,7 +84,8 @@ def text(result: FixResult) -> str:
     if none:
         summary += f", {none} without a fix"
     out.append(summary + ". Nothing was sent to any device.")
-    return "\n".join(out) + "\n"
+    # Line by line (snippets and diffs hold several): control characters from the inputs' names written out.
+    return "\n".join(printable(line) for item in out for line in item.split("\n")) + "\n"
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -533,6 +533,7 @@ def render(platform: str, prof) -> str:
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
     family = None
     if isinstance(prof, Profile):
+        _check_names(prof)
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections)
         _check_facts(platform, prof, family)
@@ -543,6 +544,20 @@ _MISSING = {
     "speed": "speed unknown",
     "cable": "cable length unknown, so its PFC headroom cannot be sized",
 }
+
+
+# A port name a snippet may hold: what SONiC, EOS, NX-OS, Junos, NVUE and Linux name ports with (Ethernet1/1,
+# et-0/0/0:1, swp1s0, enp65s0f0np0, eth0.100). A name from a config is written into JSON strings, CLI lines and a
+# shell script unquoted: a quote, a space, a newline or `$(...)` in it would break the snippet or run as a command.
+_WRITABLE_PORT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,63}")
+
+
+def _check_names(prof: Profile) -> None:
+    for port in prof.ports:
+        if not _WRITABLE_PORT.fullmatch(port.name):
+            raise InputError(f"port name {port.name!r} cannot be written into a snippet safely (losslessd writes "
+                             "names of letters, digits and _ . : / @ - only, up to 64 characters); rename the port "
+                             "or leave it out of the policy's roce_ports")
 
 
 def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
