@@ -90,6 +90,16 @@ def test_a_parser_bug_names_its_file_checks_the_rest_and_exits_3():
     assert "leaf1" in res.stdout and "PFC002" in res.stdout  # the SONiC leaf was still linted
 
 
+@pytest.mark.slow  # starts a process
+def test_an_internal_error_line_writes_out_the_control_characters_of_the_file_it_names(tmp_path):
+    """The internal-error lines name the input file, as the input-error lines do: an escape sequence in a file name
+    is written out there too, never sent to the operator's terminal."""
+    (tmp_path / "spi\x1b[31mne1.cfg").write_text((FABRIC / "spine1.cfg").read_text())
+    res = _run("parser", ["lint", str(tmp_path)])
+    assert res.returncode == EXIT_INTERNAL, res.stderr
+    assert "spi\\x1b[31mne1.cfg" in res.stderr and "KeyError" in res.stderr and "\x1b" not in res.stderr
+
+
 @pytest.mark.parametrize("command", ["lint", "fix"])
 def test_nothing_readable_is_exit_2_and_says_why(tmp_path, command):
     (tmp_path / "README.md").write_text("not a device\n")

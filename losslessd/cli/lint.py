@@ -107,7 +107,7 @@ def exit_code(result: api.LintResult, failed: bool) -> int:
     stderr for 2 and 3 (shared by lint and fix)."""
     if result.crashed:
         for message in result.internal_errors:
-            typer.echo(f"losslessd: internal error: {message}", err=True)
+            typer.echo(f"losslessd: internal error: {printable(message)}", err=True)  # (names a file)
         return EXIT_INTERNAL
     if not result.fabric.devices:
         typer.echo(f"losslessd: error: nothing readable: no device could be read from "

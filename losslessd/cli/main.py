@@ -242,6 +242,6 @@ def internal_error(exc: BaseException) -> None:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
-    typer.echo(f"losslessd: internal error: {describe_exception(exc)}", err=True)
+    typer.echo(f"losslessd: internal error: {printable(describe_exception(exc))}", err=True)
     typer.echo(f"losslessd: {REPORT_HINT}", err=True)
     sys.exit(EXIT_INTERNAL)
