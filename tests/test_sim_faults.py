@@ -86,8 +86,10 @@ def test_ecn_healthy_storm_marks_with_the_pauses(sim):
         first = commands(sim, "leaf1")
         t = time.monotonic()
         time.sleep(0.5)  # a measurement window (at least 0.5 s; longer on a loaded machine only adds to it)
-        second = commands(sim, "leaf1")
+        # timed before the second read starts: the counters were read within the calls, so the window between
+        # the two reads is at least this long (timing to the call's end counted its SSH round trips too)
         elapsed = time.monotonic() - t
+        second = commands(sim, "leaf1")
     finally:
         sim.storm("leaf1", "Ethernet8", 4, on=False)
     marks = second[Key("Ethernet8", ECN_MARKED, 4)] - first[Key("Ethernet8", ECN_MARKED, 4)]
