@@ -39,6 +39,26 @@ def test_sniff_platform_reads_only_the_header():
     assert capture.sniff_platform(body_only) is None
 
 
+
+def _fields_before_platform(count: int) -> str:
+    """A capture whose platform line comes after the device line and ``count`` more header fields."""
+    head, body = capture.write(HEADER, [("mlnx_qos -i eth0", "x\n")]).split("#% command:", 1)
+    extra = "".join(f"#% note{i}: v\n" for i in range(count))
+    return head.replace("#% platform:", extra + "#% platform:") + "#% command:" + body
+
+
+@pytest.mark.parametrize("lead", ["", "\n \n", "\ufeff"], ids=["as written", "blank lines first", "bom"])
+def test_sniff_platform_reads_the_platform_read_finds_within_its_lines(lead):
+    """A header as write() writes it is sniffed in one match, any other line by line: both name the platform
+    capture.read names, as far as the 49th line after the magic line, and neither looks further."""
+    within, beyond = lead + _fields_before_platform(47), lead + _fields_before_platform(48)
+    spaced = lead + capture.write(HEADER, [("true", "")]).replace("platform: linux_mlx5", "platform:  linux_mlx5 ")
+    for text in (within, beyond, spaced):
+        assert capture.read(text).header["platform"] == "linux_mlx5"
+    assert capture.sniff_platform(within) == capture.sniff_platform(spaced) == "linux_mlx5"
+    assert capture.sniff_platform(beyond) is None
+
+
 def test_crlf_and_bom_are_tolerated():
     text = "\ufeff" + capture.write(HEADER, [("cat /sys/class/net/eth0/mtu", "9000\n")]).replace("\n", "\r\n")
     header, [section] = capture.read(text)

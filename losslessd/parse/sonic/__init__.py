@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import PurePath
+from typing import TypeVar
 
 from ... import capture
 from ...errors import InputError
@@ -39,6 +41,7 @@ from ..base import Input, check_port_count, positional
 from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
+T = TypeVar("T")
 # sonic-utilities show/main.py: prints the running CONFIG_DB as JSON; what `pull` runs on SONiC.
 RUNNING_CONFIG = "show runningconfiguration all"
 
@@ -226,6 +229,13 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
 
 # The same port names on every switch of a fleet (losslessd.sorting bounds the key of any name).
 _natural = lru_cache(maxsize=8192)(natural_key)
+
+
+def _text_only(written: object) -> bool:
+    """Whether ``written`` (a field's value, or a tuple of values or of (field, value) pairs) is strings and nulls."""
+    if type(written) is tuple:
+        return all(map(_text_only, written))
+    return written is None or type(written) is str
 
 
 _queue = positional(Queue, "index", "scheduler", "ecn", "source")
@@ -468,6 +478,16 @@ class _Builder:
                                        "priority_groups": {}, "pfc_enabled": [] if self._pfc_known else None}
         return port
 
+    def _read_alike(self, memo: dict, written: tuple | str | None, read: Callable[..., T], *args: object) -> T:
+        """``read(*args)`` of an entry (the caller found ``written``, the fields it depends on, not in ``memo``): kept
+        for the next entries written alike when reading it said nothing (no issue, no reference into a table the
+        input lacks) and what was written is text (1, 1.0 and true are equal keys that read differently)."""
+        said = len(self.db.issues), self._absent_refs
+        out = read(*args)
+        if said == (len(self.db.issues), self._absent_refs) and _text_only(written):
+            memo[written] = out
+        return out
+
     def qos_map(self, table: str, name: str) -> dict[int, int]:
         """A {number: number} map table entry, parsed once per device."""
         out = self._maps.get((table, name))
@@ -538,15 +558,13 @@ class _Builder:
             try:
                 facts = read[written]
             except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                said = len(self.db.issues)
-                facts = {"lanes": self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
-                         "speed_gbps": self.value(e, "speed", _speed, "a speed in Mb/s"),
-                         # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
-                         "mtu_bytes": self.value(e, "mtu", _count, "an MTU in bytes"),
-                         "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
-                         "_role": self.text(e, "role")}
-                if said == len(self.db.issues) and all(type(w) in (str, type(None)) for w in written):
-                    read[written] = facts  # nothing said about this entry: the next ones written alike read the same
+                facts = self._read_alike(read, written, lambda e: {
+                    "lanes": self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
+                    "speed_gbps": self.value(e, "speed", _speed, "a speed in Mb/s"),
+                    # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
+                    "mtu_bytes": self.value(e, "mtu", _count, "an MTU in bytes"),
+                    "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
+                    "_role": self.text(e, "role")}, e)
             self.port(name, e).update(facts, description=self.text(e, "description"), alias=self.text(e, "alias"))
 
     def _vlans(self) -> None:
@@ -600,10 +618,7 @@ class _Builder:
             try:
                 recipe = recipes[written]
             except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                said = (len(self.db.issues), self._absent_refs)
-                recipe = self._qos_recipe(e, glob, has_maps)
-                if said == (len(self.db.issues), self._absent_refs) and all(type(v) is str for _, v in written):
-                    recipes[written] = recipe  # nothing said about this entry: the next written alike read the same
+                recipe = self._read_alike(recipes, written, self._qos_recipe, e, glob, has_maps)
             names = _port_names(key)
             if not names:
                 continue
@@ -682,11 +697,7 @@ class _Builder:
             try:
                 scheduler, ecn = settings[written]
             except (KeyError, TypeError):  # not seen yet, or not strings
-                said = (len(self.db.issues), self._absent_refs)
-                scheduler, ecn = self._scheduler(e), self._ecn(e)
-                if said == (len(self.db.issues), self._absent_refs) and all(type(w) in (str, type(None))
-                                                                          for w in written):
-                    settings[written] = scheduler, ecn  # nothing said about this entry: the next ones read the same
+                scheduler, ecn = self._read_alike(settings, written, lambda e: (self._scheduler(e), self._ecn(e)), e)
             for name in split[0]:
                 queues = (ports.get(name) or self.port(name, e))["queues"]
                 for index in split[1]:
@@ -754,10 +765,7 @@ class _Builder:
             try:
                 profile, runtime = profiles[written]
             except (KeyError, TypeError):
-                said = (len(self.db.issues), self._absent_refs)
-                profile, runtime = self._pg_profile(e)
-                if said == (len(self.db.issues), self._absent_refs) and type(written) in (str, type(None)):
-                    profiles[written] = profile, runtime
+                profile, runtime = self._read_alike(profiles, written, self._pg_profile, e)
             for name in split[0]:
                 pgs = (ports.get(name) or self.port(name, e))["priority_groups"]
                 for index in split[1]:
@@ -804,17 +812,8 @@ class _Builder:
             try:
                 detection, restoration, word, action, rule = read[written]
             except (KeyError, TypeError):  # not seen yet, or values that are not strings
-                said = len(self.db.issues)
-                detection = self.value(e, "detection_time", _ms, "a time in ms")
-                restoration = self.value(e, "restoration_time", _ms, "a time in ms")
-                word = self.text(e, "action") or _WD_DEFAULT_ACTION
-                action = _WD_ACTIONS.get(word)
-                if action is None:
-                    self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
-                                  "refuses it", e.source("action"))
-                rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
-                if said == len(self.db.issues) and all(type(w) in (str, type(None)) for w in written):
-                    read[written] = detection, restoration, word, action, rule
+                detection, restoration, word, action, rule = self._read_alike(
+                    read, written, self._watchdog_settings, key, e, default_rule)
             text = rule[1] if rule else None
             for name in _port_names(key):
                 priorities = wd_priorities.get(name)
@@ -825,6 +824,18 @@ class _Builder:
         for port in self.ports.values():
             if "watchdog" not in port:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
+
+    def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
+        """(detection ms, restoration ms, action word, action, `pfcwd start_default` rule or None) of PFC_WD|key."""
+        detection = self.value(e, "detection_time", _ms, "a time in ms")
+        restoration = self.value(e, "restoration_time", _ms, "a time in ms")
+        word = self.text(e, "action") or _WD_DEFAULT_ACTION
+        action = _WD_ACTIONS.get(word)
+        if action is None:
+            self.db.issue(f"PFC_WD|{key} action {word!r} is not one of {', '.join(_WD_ACTIONS)}; orchagent "
+                          "refuses it", e.source("action"))
+        rule = default_rule if default_rule and (detection, restoration, action) == default_rule[0] else None
+        return detection, restoration, word, action, rule
 
     def _start_default(self, poll: float | None) -> tuple[tuple, str] | None:
         """((detection, restoration, action), rule text) that `pfcwd start_default` writes for this PORT
