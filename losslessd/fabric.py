@@ -400,7 +400,6 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
     out: list[tuple] = []
     # Devices built alike select the same ports and name them alike: one list of each is sent (pickle sends an
     # object it has sent once as a reference), and this process keeps one. Nothing changes them once made.
-    alike: dict[tuple, list] = {}
     for i, outcome in enumerate(outcomes):
         if not isinstance(outcome, Device):
             out.append((outcome,))
@@ -408,9 +407,9 @@ def _share(groups: list, fmt: str | None, policy: Policy, local_rules: list[type
         key = str(i)
         header = _header(outcome)
         names = header["_port_names"]
-        header["_port_names"] = alike.setdefault(("names", *names), names)
+        header["_port_names"] = ctx.alike(names, ("names", *names))
         selection = ctx.selection(outcome)
-        selection = alike.setdefault(("selection", *selection), selection)
+        selection = ctx.alike(selection, ("selection", *selection))
         facts: dict[str, Any] = {}
         for rule_cls in fact_rules:
             kind = rule_cls.facts_key or rule_cls.code

@@ -29,7 +29,6 @@ class Cabling:
     fabric's devices as the path engine reads them (a parallel lint's views, paths/view.py; default: the model)."""
 
     def __init__(self, fabric: Fabric, devices: Mapping[str, Device] | None = None):
-        self.fabric = fabric
         self.devices = devices = fabric.devices if devices is None else devices
         self.peer: dict[End, End] = {}
         self.skipped: list[tuple[End, End, str]] = []  # cables left out, and why
