@@ -137,6 +137,49 @@ def test_json_non_finite_data_stays_valid_json(result):
     assert "Infinity" not in text
 
 
+def _expected_row(f) -> dict:
+    """A finding as report-v1 lays it out, built here from the Finding's fields (not by the report's code)."""
+    src = f.source
+    return {"code": f.code, "name": f.name, "severity": f.severity.value, "message": f.message, "device": f.device,
+            "port": f.port, "devices": list(f.devices), "key": f.key,
+            "location": None if src is None else {"file": src.file, "line": src.line, "pointer": src.pointer,
+                                                  "command": src.command},
+            "fingerprint": f.fingerprint, "unverified": f.unverified}
+
+
+@pytest.mark.parametrize("data, as_json", [
+    ({}, {}),
+    ({"priority": 3, "pgs": [3, 4], "chain": ("dscp", "tc"), "ok": True, "none": None, "ratio": 0.5},
+     {"priority": 3, "pgs": [3, 4], "chain": ["dscp", "tc"], "ok": True, "none": None, "ratio": 0.5}),
+    ({"margin": float("nan"), "limits": [1.5, float("inf")]}, {"margin": None, "limits": [1.5, None]}),
+    ({"limits": [1.5, float("inf")]}, {"limits": [1.5, None]}),  # each on its own: one odd value sends the
+    ({"set": {5, 4}}, {"set": [4, 5]}),                            # whole dict the slow way
+    ({"nested": [{"b": (2,)}]}, {"nested": [{"b": [2]}]}),
+    ({"nested": {"a": [1, {"b": 2}]}, "set": {5, 4}}, {"nested": {"a": [1, {"b": 2}]}, "set": [4, 5]}),
+])
+@pytest.mark.parametrize("text", ["plain", 'quote " back\\slash', "ctl \x1b[31m\n\t\x00 end", "ünï ≥ 🙂"])
+def test_json_rows_hold_every_finding_shape(result, data, as_json, text):
+    """The findings' rows are written field by field (finding_json): every kind of text and data must come out
+    as the schema's row, the same as the whole-dict way would write it."""
+    sonic = Source(file=SONIC, line=7, pointer=f"/PORT/{text}", command=None)
+    shapes = [dict(source=sonic, device=text, port=text, devices=[text, "b"], key=text, message=f"m {text}"),
+              dict(source=None, device=None, port=None, devices=[], key="", unverified=True),
+              dict(source=Source(device="h", command=f"mlnx_qos -i {text}"), name=text)]
+    findings = []
+    for shape in shapes:
+        finding = copy.copy(result.findings[0])
+        for attr, value in {**shape, "data": dict(data)}.items():
+            setattr(finding, attr, value)
+        findings.append(finding)
+    result.findings = findings
+    text_out = render("json", result)
+    rows = json.loads(text_out)["findings"]
+    assert rows == [{**_expected_row(f), "data": as_json} for f in findings]
+    assert all(line.startswith("    {") for line in text_out.split('"findings": [\n')[1].splitlines()[:3])
+    assert [json_report.finding_json(f) for f in findings] == \
+        [json_report.compact(json_report.finding_dict(f)) for f in findings]
+
+
 def test_json_baseline_round_trip(result, tmp_path):
     path = tmp_path / "baseline.json"
     path.write_text(render("json", result), encoding="utf-8")

@@ -17,7 +17,7 @@ from .. import __version__
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, all_rules
 from ..parse import working_directory
-from .json_report import dumps, jsonable_data
+from .json_report import compact, dumps, jsonable_data
 
 # The $schema value GitHub's "SARIF support for code scanning" page uses in its examples.
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -35,16 +35,17 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     root = (srcroot or Path.cwd()).resolve()  # %SRCROOT%: the repository root (report.source_root)
     rules = _rules(result)
     index = {rule.code: n for n, rule in enumerate(rules)}
+    artifacts: dict[str, dict] = {}  # file -> its artifactLocation, shared by the findings that name it
     run = {
         "tool": {"driver": {"name": "losslessd", "version": __version__, "semanticVersion": __version__,
                             "informationUri": INFORMATION_URI, "rules": [_descriptor(r) for r in rules]}},
         # SARIF 2.1.0 §3.14.14: a uriBaseId's URI ends with a slash (sarif-sdk checks it as SARIF1004)
         "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
-        "results": [_result(f, result, index, root) for f in result.findings],
+        "results": [_result(f, result, index, root, artifacts) for f in result.findings],
         "properties": {"policy": result.policy.name, "baselineSuppressed": result.baseline_suppressed},
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return dumps(log, ("results",))
+    return dumps(log, {"results": compact})
 
 
 def finding_file(f: Finding, result) -> str | None:
@@ -86,20 +87,20 @@ def _descriptor(rule: type[Rule]) -> dict:
     }
 
 
-def _result(f: Finding, result, index: dict[str, int], root: Path) -> dict:
+def _result(f: Finding, result, index: dict[str, int], root: Path, artifacts: dict[str, dict]) -> dict:
     return {
         "ruleId": f.code,
         "ruleIndex": index[f.code],
         "level": LEVELS[f.severity],
         "message": {"text": located_message(f)},
-        "locations": [_location(f, result, root)],
+        "locations": [_location(f, result, root, artifacts)],
         "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
         "properties": {"device": f.device, "port": f.port, "devices": f.devices, "key": f.key,
                        "unverified": f.unverified, "data": jsonable_data(f)},
     }
 
 
-def _location(f: Finding, result, root: Path) -> dict:
+def _location(f: Finding, result, root: Path, artifacts: dict[str, dict]) -> dict:
     src = f.source
     own_file = src is not None and bool(src.file)
     # A finding with no file of its own (a fabric-level issue, a live capture) still needs a
@@ -109,7 +110,8 @@ def _location(f: Finding, result, root: Path) -> dict:
     if file is not None:
         # GitHub requires region.startLine; a finding on a whole file points at its first line.
         line = src.line if own_file and src.line is not None else 1
-        location["physicalLocation"] = {"artifactLocation": _artifact(file, root), "region": {"startLine": line}}
+        artifact = artifacts.get(file) or artifacts.setdefault(file, _artifact(file, root))
+        location["physicalLocation"] = {"artifactLocation": artifact, "region": {"startLine": line}}
     location["logicalLocations"] = [_logical(f)]
     props = {key: value for key, value in (("jsonPointer", src.pointer if src else None),
                                           ("command", src.command if src else None)) if value}
