@@ -98,10 +98,20 @@ def _display_file(cwd: str, file: str) -> str:
     return display_path(file)
 
 
-@functools.lru_cache(maxsize=4096)
 def _real_folder(cwd: str, folder: str) -> str:
     """``folder`` (relative to ``cwd``) without symlinks, ``..`` or ``.``."""
-    return os.path.realpath(os.path.join(cwd, folder) if folder else cwd)
+    return _real_path(os.path.join(cwd, folder) if folder else cwd)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_path(path: str) -> str:
+    """os.path.realpath(path), from its parent's (resolved once for all its folders: a fleet keeps each switch in a
+    folder of its own, and realpath asks the system about every part of every one) when its last part is a name
+    that is no link."""
+    parent, name = os.path.split(path)
+    if name in ("", ".", "..") or not parent or parent == path or os.path.islink(path):
+        return os.path.realpath(path)
+    return os.path.join(_real_path(parent), name)
 
 
 def detect(inp: Input) -> str | None:
