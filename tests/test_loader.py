@@ -84,6 +84,30 @@ def test_documents_named_on_the_command_line_are_not_devices(tmp_path):
     assert res.returncode == 2 and "nothing readable" in res.stderr
 
 
+def test_display_path_resolves_folders_below_links_as_realpath(tmp_path, monkeypatch):
+    """A file's folder is resolved from its parent's resolution (cached per folder): folders below a linked folder,
+    links below a real one, links to links and `.`/`..` parts name each file as os.path.realpath does."""
+    import os
+
+    from losslessd.parse import display_path, read_input
+
+    monkeypatch.chdir(tmp_path)
+    for folder in ("real/sub/deep", "other/x"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "lnk").symlink_to("real")
+    (tmp_path / "real" / "up").symlink_to("../other")
+    (tmp_path / "real" / "sub" / "twice").symlink_to("../../lnk/sub")
+    for folder in ("real/sub", "real/sub/deep", "other/x", "other"):
+        (tmp_path / folder / "a.json").write_text("{}\n")
+    given = ["lnk/sub/a.json", "lnk/sub/deep/a.json", "real/up/x/a.json", "lnk/up/x/a.json", "lnk/sub/twice/a.json",
+             "lnk/sub/twice/deep/a.json", "lnk/sub/deep/../a.json", "real/./sub/deep/a.json", "lnk/up/a.json",
+             "lnk/sub/twice/../up/x/a.json", str(tmp_path / "lnk" / "sub" / "twice" / "deep" / "a.json")]
+    for name in given:
+        real = os.path.relpath(os.path.realpath(name), tmp_path)
+        assert not real.startswith("..") and real != os.path.normpath(name) or name.startswith("real/./")
+        assert display_path(name) == real and read_input(Path(name)).path == real, name
+
+
 def test_read_input_names_files_and_links(tmp_path, monkeypatch):
     """read_input opens a file refusing a link, and falls back for one: either way a file is named as display_path
     names it (relative to the working directory, its folder without links; a link by the file it points at), and

@@ -98,10 +98,34 @@ def _display_file(cwd: str, file: str) -> str:
     return display_path(file)
 
 
-@functools.lru_cache(maxsize=4096)
 def _real_folder(cwd: str, folder: str) -> str:
     """``folder`` (relative to ``cwd``) without symlinks, ``..`` or ``.``."""
-    return os.path.realpath(os.path.join(cwd, folder) if folder else cwd)
+    return _real_path(os.path.join(cwd, folder) if folder else cwd)
+
+
+_REAL_PATHS: dict[str, str] = {}  # path -> os.path.realpath(path), for _real_path
+_REAL_PATHS_KEPT = 8192
+
+
+def _real_path(path: str) -> str:
+    """os.path.realpath(path), from its parent's (resolved once for all its folders: a fleet keeps each switch in a
+    folder of its own, and realpath asks the system about every part of every one) while its last part is a name
+    that is no link. Walks up without recursion (a fabric folder may be nested deeper than the recursion limit)."""
+    known = _REAL_PATHS
+    below: list[tuple[str, str]] = []  # (path, its last part), from the path up
+    while (real := known.get(path)) is None:
+        parent, name = os.path.split(path)
+        if name in ("", ".", "..") or not parent or parent == path or os.path.islink(path):
+            real = os.path.realpath(path)
+            break
+        below.append((path, name))
+        path = parent
+    if len(known) > _REAL_PATHS_KEPT:
+        known.clear()
+    known[path] = real
+    for path, name in reversed(below):
+        known[path] = real = os.path.join(real, name)
+    return real
 
 
 def detect(inp: Input) -> str | None:

@@ -227,6 +227,18 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
         return None
 
 
+@lru_cache(maxsize=65536)
+def _pairs(key: str) -> tuple[tuple[str, int], ...] | None:
+    """'Ethernet0,Ethernet4|3-4' -> ((port, index), ...), ports first (the order of _plain_key's loops); None for a
+    key that is not the usual one."""
+    split = _plain_key(key)
+    return None if split is None else _split_pairs(split)
+
+
+def _split_pairs(split: tuple[tuple[str, ...], tuple[int, ...]]) -> tuple[tuple[str, int], ...]:
+    return tuple((name, index) for name in split[0] for index in split[1])
+
+
 # The same port names on every switch of a fleet (losslessd.sorting bounds the key of any name).
 _natural = lru_cache(maxsize=8192)(natural_key)
 
@@ -399,6 +411,11 @@ class _Builder:
         if host is not None and (host.lower(), asic.lower()) != self._voq_local:
             return (), indexes  # another line card's (or ASIC's) system port; see _voq_prefix
         return names, indexes
+
+    def split_pairs(self, entry: Entry) -> tuple[tuple[str, int], ...] | None:
+        """split_key as (port, index) pairs (_pairs)."""
+        split = self.split_key(entry)
+        return None if split is None else _split_pairs(split)
 
     def _voq_prefix(self, hostname: str | None, asic_name: str | None) -> tuple[str, str] | None:
         """(host, asic), lower case, of this device's own system ports in VOQ chassis keys.
@@ -688,27 +705,35 @@ class _Builder:
         Queues naming the same SCHEDULER or WRED_PROFILE share one (read-only) Scheduler or Ecn object.
         """
         settings: dict[tuple, tuple] = {}  # (scheduler, wred_profile) as written -> their objects
-        ports = self.ports
+        # What the entry before wrote, when it was found in settings (only text is kept there: what equals it reads
+        # as it does); the port of the entry before (a switch writes a port's queues one after another).
+        last_written: tuple | None = None
+        name: str | None = None
+        queues: dict[int, Queue] = {}
         for e in self.db.table("QUEUE").values():
-            split = _plain_key(e.key) or self.split_key(e)
-            if split is None:
+            pairs = _pairs(e.key) or self.split_pairs(e)
+            if pairs is None:
                 continue
-            written = (e.fields.get("scheduler"), e.fields.get("wred_profile"))
+            fields = e.fields
+            written = (fields.get("scheduler"), fields.get("wred_profile"))
             try:
-                scheduler, ecn = settings[written]
+                if written != last_written:
+                    scheduler, ecn = settings[written]
+                    last_written = written
             except (KeyError, TypeError):  # not seen yet, or not strings
+                last_written = None
                 scheduler, ecn = self._read_alike(settings, written, lambda e: (self._scheduler(e), self._ecn(e)), e)
-            for name in split[0]:
-                queues = (ports.get(name) or self.port(name, e))["queues"]
-                for index in split[1]:
-                    queue = queues.get(index)
-                    if queue is None:
-                        queues[index] = _queue(index, scheduler, ecn, e)
-                        continue
-                    if scheduler is not None:
-                        queue.scheduler = scheduler
-                    if ecn is not None:
-                        queue.ecn = ecn
+            for port, index in pairs:
+                if port is not name:
+                    name, queues = port, self.port(port, e)["queues"]
+                queue = queues.get(index)
+                if queue is None:
+                    queues[index] = _queue(index, scheduler, ecn, e)
+                    continue
+                if scheduler is not None:
+                    queue.scheduler = scheduler
+                if ecn is not None:
+                    queue.ecn = ecn
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
@@ -755,21 +780,26 @@ class _Builder:
         return name, bool(profile and profile.headroom_computed_at_runtime)
 
     def _priority_groups(self) -> None:
-        ports = self.ports
         profiles: dict = {}  # profile as written -> (name, computed at run time)
+        last_written: object = _ABSENT  # (as in _queues)
+        name: str | None = None
+        pgs: dict[int, PriorityGroup] = {}
         for e in self.db.table("BUFFER_PG").values():
-            split = _plain_key(e.key) or self.split_key(e)
-            if split is None:
+            pairs = _pairs(e.key) or self.split_pairs(e)
+            if pairs is None:
                 continue
             written = e.fields.get("profile")
             try:
-                profile, runtime = profiles[written]
+                if written != last_written:
+                    profile, runtime = profiles[written]
+                    last_written = written
             except (KeyError, TypeError):
+                last_written = _ABSENT
                 profile, runtime = self._read_alike(profiles, written, self._pg_profile, e)
-            for name in split[0]:
-                pgs = (ports.get(name) or self.port(name, e))["priority_groups"]
-                for index in split[1]:
-                    pgs[index] = _pg(index, profile, runtime, e)
+            for port, index in pairs:
+                if port is not name:
+                    name, pgs = port, self.port(port, e)["priority_groups"]
+                pgs[index] = _pg(index, profile, runtime, e)
 
     def _buffer_queues(self) -> None:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
