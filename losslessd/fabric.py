@@ -21,7 +21,8 @@ import logging
 import os
 import pickle
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,12 +71,17 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
     not a folder is a device file candidate: a FIFO, a device node or a broken link then fails to read with a
     SYS001 that says what it is, instead of disappearing from the run. A folder that cannot be listed raises
     OSError."""
+    return [(name, [Path(f) for f in files]) for name, files in _groups(path, not_devices, snapshots)]
+
+
+def _groups(path: Path, not_devices: set[str] | frozenset[str], snapshots: list[Path] | None) -> list[_Group]:
+    """device_groups, each file named by its path as text (str(Path) of it: what a lint reads and sends on)."""
     if not path.is_dir():
         if not os.path.lexists(path):
             raise InputError("no such file or folder", file=str(path))
         # A file named on the command line is read as a device unless a folder walk would skip it too:
         # `lint fabric/*` must not read README.md (an EOS snippet in it sniffs as a config) or topology.yaml.
-        out = [] if not_a_device(path.name) else [(path.stem, [path])]
+        out = [] if not_a_device(path.name) else [(path.stem, [str(path)])]
     else:
         out = _walk(path, snapshots)
     if not_devices:
@@ -83,23 +89,29 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
     return out
 
 
-def _walk(path: Path, snapshots: list[Path] | None) -> list[tuple[str, list[Path]]]:
+# (device name, its files' paths as text)
+_Group = tuple[str, list[str]]
+
+
+def _walk(path: Path, snapshots: list[Path] | None) -> list[_Group]:
     """The device groups of a folder. Folders are walked without recursion (a tree may nest thousands deep),
     each once (links back to a parent are not followed twice), each with one listing (a fleet's folder holds
-    thousands of files)."""
-    out: list[tuple[str, list[Path]]] = []
+    thousands of files). Paths are joined as text, as pathlib would write them (a fleet's folder holds thousands
+    of files: a Path each cost more than the listing)."""
+    out: list[_Group] = []
     seen: set[tuple[int, int]] = set()  # (device, inode) of each folder listed: one stat, whatever the depth
-    stack = [iter([(path, True)])]  # per folder being listed, its children still to visit (sorted): depth first
+    # per folder being listed, its children still to visit (sorted): (path, folder name or file stem, is a folder)
+    stack = [iter([(str(path), path.name, True)])]
     while stack:
-        child, is_dir = next(stack[-1], (None, False))
+        child, name, is_dir = next(stack[-1], (None, "", False))
         if child is None:
             stack.pop()
             continue
         if not is_dir:
-            out.append((_split_name(child.name)[0], [child]))
+            out.append((name, [child]))
             continue
         try:
-            info = child.stat()
+            info = os.stat(child)
         except OSError:
             continue  # it was a folder a moment ago
         if (info.st_dev, info.st_ino) in seen:
@@ -107,25 +119,44 @@ def _walk(path: Path, snapshots: list[Path] | None) -> list[tuple[str, list[Path
         seen.add((info.st_dev, info.st_ino))
         with os.scandir(child) as listing:
             entries = {e.name: e for e in listing}  # an entry of a name is os.path.lexists of it
-
-        sonic = [child / name for name in SONIC_FOLDER_FILES if name in entries]
+        prefix = "" if child == "." else child if child.endswith(os.sep) else child + os.sep  # (as Path joins)
+        sonic = [prefix + n for n in SONIC_FOLDER_FILES if n in entries]
         if sonic:  # a multi-ASIC /etc/sonic: config_db<N>.json per ASIC namespace beside the host's config_db.json
-            sonic += sorted((child / n for n in entries if _NAMESPACE_DB.fullmatch(n)), key=lambda p: int(p.name[9:-5]))
-            out.append((child.name, sonic))
+            sonic += [prefix + n for n in sorted((n for n in entries if _NAMESPACE_DB.fullmatch(n)),
+                                                 key=lambda n: int(n[9:-5]))]
+            out.append((name, sonic))
         elif OPENSM_FOLDER_FILES[0] in entries:
-            out.append((child.name, [child / name for name in OPENSM_FOLDER_FILES if name in entries]))
+            out.append((name, [prefix + n for n in OPENSM_FOLDER_FILES if n in entries]))
         else:
             snapshot = collect.MANIFEST in entries  # collect.is_snapshot, from the listing
             if snapshot and snapshots is not None:
-                snapshots.append(child)
-            stack.append(iter([(child / name, _is(entry.is_dir)) for name, entry in sorted(entries.items()) if not (
-                not_a_device(name) or (snapshot and name in SNAPSHOT_FILES))]))
+                snapshots.append(Path(child))
+            stack.append(iter(_children(prefix, entries, snapshot)))
+    return out
+
+
+def _children(prefix: str, entries: dict[str, os.DirEntry], snapshot: bool) -> list[tuple[str, str, bool]]:
+    """(path, name of a folder or stem of a file, is a folder) of a listing's entries that may be devices, sorted."""
+    out = []
+    for name in sorted(entries):
+        stem, suffix = _split_name(name)
+        if _not_device(name, suffix) or (snapshot and name in SNAPSHOT_FILES):
+            continue
+        try:
+            folder = entries[name].is_dir()
+        except OSError:  # (as Path.is_dir says)
+            folder = False
+        out.append((prefix + name, name if folder else stem, folder))
     return out
 
 
 def not_a_device(name: str) -> bool:
     """A hidden file, a file of ours (topology, settings, inventory, policy) or a document."""
-    return name.startswith(".") or name in NOT_DEVICE_FILES or _split_name(name)[1] in NOT_DEVICE_SUFFIXES
+    return _not_device(name, _split_name(name)[1])
+
+
+def _not_device(name: str, suffix: str) -> bool:
+    return name.startswith(".") or name in NOT_DEVICE_FILES or suffix in NOT_DEVICE_SUFFIXES
 
 
 _NAMESPACE_DB = re.compile(r"config_db\d{1,3}\.json")
@@ -137,14 +168,6 @@ def _split_name(name: str) -> tuple[str, str]:
     return (name, "") if dot <= 0 or dot == len(name) - 1 else (name[:dot], name[dot:])
 
 
-def _is(test) -> bool:
-    """A DirEntry test, False where it cannot tell (as Path.is_dir and is_file say)."""
-    try:
-        return test()
-    except OSError:
-        return False
-
-
 class _Inputs:
     """What the linted paths hold, in order: device file groups, and the paths that gave none (SYS001)."""
 
@@ -153,11 +176,11 @@ class _Inputs:
         found = Path(topology) if topology else topology_file.find(paths)
         self.spec = topology_file.read(found, paths) if found else None
         skip = self.spec.files if self.spec else set()
-        self.steps: list[ParseIssue | tuple[str, list[Path]]] = []
+        self.steps: list[ParseIssue | _Group] = []
         self.snapshots: list[Path] = []
         for raw in paths:
             try:
-                groups = device_groups(Path(raw), skip, self.snapshots)
+                groups = _groups(Path(raw), skip, self.snapshots)
             except InputError as exc:
                 self.steps.append(_issue(exc, str(raw)))
                 continue
@@ -172,7 +195,7 @@ class _Inputs:
             self.steps.extend(groups)
 
     @property
-    def groups(self) -> list[tuple[str, list[Path]]]:
+    def groups(self) -> list[_Group]:
         return [step for step in self.steps if isinstance(step, tuple)]
 
     def fabric(self, outcomes: Iterable[Device | ParseIssue], progress: Progress | None = None) -> Fabric:
@@ -208,7 +231,7 @@ class _Inputs:
         return fabric
 
 
-def parse_one(name: str, files: list[Path], fmt: str | None = None) -> Device | ParseIssue:
+def parse_one(name: str, files: list[Path] | list[str], fmt: str | None = None) -> Device | ParseIssue:
     """One device, or the issue saying why its files give none: SYS001 for unusable input, SYS900 for a parser
     bug (the lint then exits 3)."""
     try:
@@ -311,30 +334,42 @@ class LazyDevice(Device):
     """A device a worker process parsed and linted: what the fabric rules, the topology and the reports read
     of it is here; its ports, buffers and subnet manager record are parsed again from its files when asked for."""
 
-    __slots__ = ("_fmt", "_group", "_paths", "_port_names")
+    __slots__ = ("_fmt", "_group", "_paths", "_port_names", "_sent", "_sources")
     _fmt: str | None
     _group: str
-    _paths: list[Path]
-    _port_names: list[tuple[str, str | None]]
+    _paths: list[str]
+    _port_names: list[tuple[str, str | None]] | None  # (None once the ports are parsed here)
+    # The device's fields that are a Source, as Source.as_tuple: made a Source when read (a host has four and the
+    # parent reads none of them unless a finding cites it: 64,000 Sources of a fleet's hosts it would make for
+    # nothing); None: none.
+    _sources: dict[str, tuple] | None
+    # what the worker worked out: (findings of the local rules, selection, facts, [(rule code, crash message)])
+    _sent: tuple[list[Finding], list, dict[str, Any], list[tuple[str, str]]]
 
     def __getattr__(self, name: str) -> Any:  # only called for what is not set: defaults and the parts left behind
         if name not in _HEAVY:
             field = Device.__dataclass_fields__.get(name)
             if field is None or name.startswith("_"):
                 raise AttributeError(name)
-            value = field.default if field.default_factory is dataclasses.MISSING else field.default_factory()
-            setattr(self, name, value)  # a default the worker did not send (a list of its own: topology extends some)
+            sources = self._sources
+            value: Any
+            if sources is not None and name in sources:
+                file, line, pointer, device, command = sources[name]
+                value = Source(file=file, line=line, pointer=pointer, device=device, command=command)
+            else:  # a default the worker did not send (a list of its own: topology extends some)
+                value = field.default if field.default_factory is dataclasses.MISSING else field.default_factory()
+            setattr(self, name, value)
             return value
         fresh = parse_group(self._group, self._paths, self._fmt)
         for part in _HEAVY:
             setattr(self, part, getattr(fresh, part))
+        self._port_names = None
         return getattr(self, name)
 
     def port_aliases(self) -> dict[str, str | None]:
-        try:
-            object.__getattribute__(self, "ports")
-        except AttributeError:  # the ports are in the worker: their names came with the rest
-            return dict(self._port_names)
+        names = self._port_names
+        if names is not None:  # the ports are in the worker: their names came with the rest
+            return dict(names)
         return Device.port_aliases(self)
 
 
@@ -353,13 +388,19 @@ def _plain(value: Any) -> Any:
 
 
 def _header(device: Device) -> dict[str, Any]:
-    """The device's fields but its ports and buffers (those that differ from their default)."""
-    header = {}
+    """The device's fields but its ports and buffers (those that differ from their default), those that are a
+    Source as LazyDevice._sources."""
+    header: dict[str, Any] = {}
+    sources = {}
     for name, default, factory in _HEADER_SPEC:
         value = getattr(device, name)
         if value is not default and (factory is dataclasses.MISSING or value):
-            header[name] = _plain(value)
+            if isinstance(value, Source):
+                sources[name] = value.as_tuple()
+            else:
+                header[name] = _plain(value)
     header["_port_names"] = [(p.name, p.alias) for p in device.ports.values()]
+    header["_sources"] = sources or None
     return header
 
 
@@ -435,7 +476,7 @@ SIZED_FILES = 2048
 LAST_SHARE_PART = 32
 
 
-def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tuple[str, list[Path]]]]:
+def _shares(groups: list[_Group], workers: int) -> list[list[_Group]]:
     """Runs of the devices, a few per worker, so that none waits long for the last; sized by cost (a switch costs
     as much as 20 hosts, and a fabric lists its hosts apart from its switches: shares of as many devices would
     leave one worker with all the switches): a quarter of a worker's part at most, and once less than half of
@@ -455,7 +496,7 @@ def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tup
     most, least = max(1, total // (workers * 4)), max(1, total // (workers * LAST_SHARE_PART))
     target = most
     last = len(sizes) - 1
-    shares: list[list[tuple[str, list[Path]]]] = [[]]
+    shares: list[list[_Group]] = [[]]
     cost = done = 0
     for i, group in enumerate(groups):
         if cost >= target or len(shares[-1]) >= SHARE_MAX_DEVICES:
@@ -470,34 +511,34 @@ def _shares(groups: list[tuple[str, list[Path]]], workers: int) -> list[list[tup
 
 
 class _Local:
-    """engine.LocalResults: what the workers sent, per device of the fabric."""
+    """engine.LocalResults: what the workers sent, per device of the fabric (LazyDevice._sent: on the device, not
+    in a table of 18,000 beside it, where looking each up again cost more than the rest of the fabric rules)."""
 
     def __init__(self, codes: set[str]):
         self.codes = codes
-        # id(LazyDevice) -> (findings of the local rules, selection, facts, [(rule code, crash message)])
-        self.sent: dict[int, tuple] = {}
 
     def findings(self, devices: Iterable[Device]) -> list[Finding]:
-        sent = self.sent
-        return [f for device in devices for f in sent[id(device)][0]]
+        return [f for device in devices for f in _sent(device)[0]]
 
     def selection(self, device: Device):
-        return self.sent[id(device)][1]
+        return _sent(device)[1]
 
     def facts(self, code: str, device: Device) -> Any:  # (code: Rule.facts_key, else the rule's code)
         """What the worker worked out; a bug it met there is raised here, in the fabric rule that asks, which
         reports it (SYS900) as a lint in one process does."""
-        value = self.sent[id(device)][2].get(code)
+        value = _sent(device)[2].get(code)
         if isinstance(value, DescribedError):
             raise value
         return value
 
     def crashed(self, devices: Iterable[Device]) -> list[Device]:
-        sent = self.sent
-        return [device for device in devices if sent[id(device)][3]]
+        return [device for device in devices if _sent(device)[3]]
 
     def crashes(self, device: Device, code: str) -> list[str]:
-        return [message for rule, message in self.sent[id(device)][3] if rule == code]
+        return [message for rule, message in _sent(device)[3] if rule == code]
+
+
+_sent = attrgetter("_sent")  # of a LazyDevice (every device of a parallel lint's fabric is one)
 
 
 def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[type[Rule]], fmt: str | None,
@@ -506,9 +547,9 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    local_rules = [r for r in rules if is_local(r)]
+    local_rules = [r for r in rules if is_local(r, inputs.spec is not None)]
     # (the path rules read nothing without a topology: no routing, no paths to follow)
-    fact_rules = [r for r in rules if not is_local(r) and r.device_facts is not Rule.device_facts
+    fact_rules = [r for r in rules if r not in local_rules and r.device_facts is not Rule.device_facts
                   and (inputs.spec is not None or not r.reads_every_port)]
     shares = _shares(groups, workers)
     try:
@@ -519,28 +560,35 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
         results = pool.map(_lint_share, [(limit, share, fmt, policy, local_rules, fact_rules, grouping)
                                           for share in shares])
-        local = _Local({r.code for r in local_rules})
-        outcomes: list[Device | ParseIssue] = []
-        if reading is not None:
-            reading(0, len(groups))
-        for share, blob in zip(shares, results, strict=True):
-            with gc_paused():
-                result = pickle.loads(blob)  # noqa: S301 - what our own worker process pickled
-            for (name, files), sent in zip(share, result, strict=True):
-                if len(sent) == 1:
-                    outcomes.append(sent[0])
-                    continue
-                header, found, selection, facts, crashes = sent
-                device = LazyDevice.__new__(LazyDevice)
-                for field, value in header.items():
-                    setattr(device, field, value)
-                device._group, device._paths, device._fmt = name, files, fmt
-                local.sent[id(device)] = (found, selection, facts, crashes)
-                outcomes.append(device)
-            if reading is not None:  # a share's devices are read and checked when its result comes back
-                reading(len(outcomes), len(groups))
-    fabric = inputs.fabric(outcomes)
-    return run(fabric, policy, rules, baseline, grouping=grouping, local=local, progress=checking)
+        # The fabric is built as the shares come back (between them this process waits for the workers).
+        fabric = inputs.fabric(_arrivals(shares, results, fmt, reading))
+    return run(fabric, policy, rules, baseline, grouping=grouping, local=_Local({r.code for r in local_rules}),
+               progress=checking)
+
+
+def _arrivals(shares: list[list[_Group]], results: Iterable[bytes], fmt: str | None,
+              reading: Progress | None) -> Iterator[Device | ParseIssue]:
+    """Each group's device (or SYS001/SYS900 issue), share after share as the workers send them back."""
+    done, total = 0, sum(map(len, shares))
+    if reading is not None:
+        reading(0, total)
+    for share, blob in zip(shares, results, strict=True):
+        with gc_paused():
+            result = pickle.loads(blob)  # noqa: S301 - what our own worker process pickled
+        done += len(share)
+        if reading is not None:  # a share's devices are read and checked when its result comes back
+            reading(done, total)
+        for (name, files), sent in zip(share, result, strict=True):
+            if len(sent) == 1:
+                yield sent[0]
+                continue
+            header, found, selection, facts, crashes = sent
+            device = LazyDevice.__new__(LazyDevice)
+            for field, value in header.items():
+                setattr(device, field, value)
+            device._group, device._paths, device._fmt = name, files, fmt
+            device._sent = (found, selection, facts, crashes)
+            yield device
 
 
 # ---- snapshots and issues -----------------------------------------------------------------------------------

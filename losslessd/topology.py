@@ -207,6 +207,10 @@ class _Merger:
                  reporter: _End | None = None) -> _End | None:
         """The model's name for a device:port, or None after a LNK006 issue saying what is unknown."""
         device = self.names.device(device_name)
+        if device is not None:
+            port = self.names.port(device, port_name)
+            if port is not None:
+                return _End(device.name, port)
         ends = [reporter] if reporter else []
         said = (f"{reporter} reports neighbour {device_name}:{port_name} ({where}), but" if reporter
                 else f"link end {device_name}:{port_name} ({where}):")
@@ -216,14 +220,10 @@ class _Merger:
                 self.issue("LNK006", f"{said} no device {device_name} is among the linted inputs; the link is not "
                            "checked", ends, f"device {device_name}", src, severity="info" if reporter else severity)
             return None
-        port = self.names.port(device, port_name)
-        if port is None:
-            self.issue("LNK006", f"{said} {device.name} has no port {port_name} in its input "
-                       f"({', '.join(device.files) or 'no file'}); the link is not checked",
-                       [*ends, _End(device.name, port_name)], "port", src,
-                       severity="warning" if reporter else severity)
-            return None
-        return _End(device.name, port)
+        self.issue("LNK006", f"{said} {device.name} has no port {port_name} in its input "
+                   f"({', '.join(device.files) or 'no file'}); the link is not checked",
+                   [*ends, _End(device.name, port_name)], "port", src, severity="warning" if reporter else severity)
+        return None
 
     # -- what the devices report --------------------------------------------------------------
     def reported_links(self) -> None:

@@ -238,10 +238,12 @@ def _in_fabric_order(fabric: Fabric, crashes: list[tuple[Device | None, str, str
     return [m for _, _, m in sorted(crashes, key=lambda c: -1 if c[0] is None else order.get(c[0].name, len(order)))]
 
 
-def is_local(rule: type[Rule]) -> bool:
+def is_local(rule: type[Rule], topology: bool = True) -> bool:
     """A rule that reads one device at a time (a worker process can check it alone): device or port scope and
-    nothing of the fabric around the device (links, other devices, what the topology adds)."""
-    return rule.scope in ("device", "port") and not rule.needs_fabric
+    nothing of the fabric around the device (links, other devices, what the topology adds; ``topology``: the
+    lint has a topology file)."""
+    return rule.scope in ("device", "port") and (
+        not rule.needs_fabric or (rule.needs_fabric == "topology" and not topology))
 
 
 class LocalResults(Protocol):

@@ -41,8 +41,10 @@ class Rule:
     # on names, links or other devices; None: checked on every device as it is (names, links, the fabric).
     group: ClassVar[Literal["port", "device"] | None] = None
     # A device- or port-scope rule that reads more than its device (other devices, what the topology adds to a
-    # device): never checked by a worker process that holds only some devices (losslessd.fabric).
-    needs_fabric: ClassVar[bool] = False
+    # device): never checked by a worker process that holds only some devices (losslessd.fabric). "topology": it
+    # reads no more than what a topology file adds to the device (its LLDP and routing files' issues): a lint
+    # without a topology file has it checked by the workers.
+    needs_fabric: ClassVar[bool | Literal["topology"]] = False
     # A fabric rule that reads the ports of every cabled device (the path engine: cables, routes, the hop-by-hop
     # walk): it reads anything only with a topology, so without one the workers send no facts for it
     # (losslessd.fabric; with one they send what paths/view.py makes, not the ports).

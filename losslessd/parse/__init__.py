@@ -138,7 +138,7 @@ def detect(inp: Input) -> str | None:
     return None
 
 
-def read_input(path: Path) -> Input:
+def read_input(path: Path | str) -> Input:
     """A device or topology input file, read within the limits (losslessd/limits.py), named as display_path names
     it. A file is opened refusing a symbolic link first: what is not one is named without a system call of its
     own to ask (a fleet's thousands of files); a link is named by the file it points at."""
@@ -152,7 +152,7 @@ def read_input(path: Path) -> Input:
     return Input(shown, read_text(path, shown))
 
 
-def parse_group(name: str, files: list[Path], fmt: str | None = None) -> Device:
+def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None) -> Device:
     """Parse one device's files. Raises InputError when no device can be made of them.
     Sources find their line when it is read (model.DocRef)."""
     inputs = [read_input(f) for f in files]

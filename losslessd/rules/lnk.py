@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 from ..lint.engine import Context
@@ -171,23 +172,37 @@ class End(NamedTuple):
         return f"{self.device.name}:{self.name}"
 
 
-def link_ends(ctx: Context, rule: Rule, link: Link) -> tuple[End, End] | None:
-    """Both ends of a link (the loader only makes links between known ports)."""
-    ends = []
-    for ep in (link.a, link.b):
-        device = ctx.fabric.devices.get(ep.device)
-        if device is None:
-            return None
-        facts = ctx.device_facts(rule, device)
-        view = facts.views.get(ep.port) if facts is not None else None
-        if view is None:
-            return None
-        ends.append(End(device, ep.port, view, facts.cited.get(ep.port)))
-    return ends[0], ends[1]
+def roce_links(ctx: Context, rule: Rule) -> list[tuple[Link, End, End, tuple]]:
+    """The links with a RoCE-facing end, with both ends (the loader only makes links between known ports) and what
+    makes links alike to check_link: the two ends' views (shared by ports configured alike) and device kinds."""
+    devices = ctx.fabric.devices
+    known: dict[str, Any] = {}  # device name -> its facts (a switch has a link per host: looked up once)
+    out = []
+    for link in ctx.fabric.links:
+        ends = []
+        for ep in (link.a, link.b):
+            device = devices.get(ep.device)
+            if device is None:
+                break
+            facts = known.get(ep.device, known)
+            if facts is known:
+                facts = known[ep.device] = ctx.device_facts(rule, device)
+            view = facts.views.get(ep.port) if facts is not None else None
+            if view is None:
+                break
+            ends.append(_end((device, ep.port, view, facts.cited.get(ep.port))))
+        else:
+            a, b = ends
+            if a.view.roce or b.view.roce:
+                out.append((link, a, b, (id(a.view), id(b.view), a.device.kind, b.device.kind)))
+    return out
 
 
-def _run_links(ctx: Context) -> dict[str, list[tuple[Link, End, End]]]:
-    """Per run: the links with a RoCE-facing end and their two ends, once the first link rule worked them out."""
+_end = partial(tuple.__new__, End)  # End(...) without its __new__ in Python (two per link of a fleet)
+
+
+def _run_links(ctx: Context) -> dict[str, list[tuple[Link, End, End, tuple]]]:
+    """Per run: roce_links, once the first link rule worked them out."""
     return {}
 
 
@@ -208,12 +223,22 @@ class _LinkRule(Rule):
         # A rule that meets a bug while looking them up stores nothing: the next one meets it again and says so too.
         found = ctx.memo(_run_links)
         if "roce" not in found:
-            found["roce"] = [(link, *ends) for link in ctx.fabric.links if (ends := link_ends(ctx, self, link))
-                             and (ends[0].view.roce or ends[1].view.roce)]
-        for link, a, b in found["roce"]:
-            yield from self.check_link(ctx, link, a, b)
+            found["roce"] = roce_links(ctx, self)
+        # Links alike (the same views at both ends, between devices of the same kinds: views are shared by ports
+        # configured alike) are alike to check_link: once their first found nothing, the others are not checked.
+        clean: set[tuple] = set()
+        for link, a, b, alike in found["roce"]:
+            if alike in clean:
+                continue
+            findings = list(self.check_link(ctx, link, a, b))
+            if findings:
+                yield from findings
+            else:
+                clean.add(alike)
 
     def check_link(self, ctx: Context, link: Link, a: End, b: End) -> Iterator[Finding]:  # pragma: no cover - interface
+        """The findings on one link. Whether there are any depends only on the two ends' views and device kinds
+        (and the policy): check skips links alike to one that had none."""
         raise NotImplementedError
 
     def on(self, link: Link, end: End, other: End, what: str, message: str, source: Source | None = None,

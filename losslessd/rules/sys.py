@@ -16,7 +16,7 @@ from ..model import Device
 
 class _IssueRule(Rule):
     scope: ClassVar[Scope] = "device"  # SYS001 reports on the fabric
-    needs_fabric = True  # a device's issues include those of the LLDP and routing files the topology names
+    needs_fabric = "topology"  # a device's issues include those of the LLDP and routing files the topology names
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         for issue in ctx.fabric.issues:

@@ -1,0 +1,166 @@
+"""What the parent process of a parallel lint does itself: the folder walk, the devices the workers send back
+(LazyDevice), the link rules over thousands of links alike, and which rules a worker can check alone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.lint_scale import generate
+from losslessd import fabric as fabric_mod
+from losslessd.lint.engine import is_local, run
+from losslessd.lint.registry import select
+from losslessd.model import Source
+from losslessd.policy import load_policy
+from losslessd.rules import lnk
+from losslessd.rules import sys as sys_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOS = ROOT / "tests" / "fixtures" / "topology" / "clos"
+RULES = select()
+
+
+def _fabric_tree(top: Path) -> None:
+    """A folder of every kind of entry the walk meets."""
+    top.mkdir()
+    for name in ("a.cfg", "x.tar.cfg", ".hidden", "README.md", "notes.sarif"):
+        (top / name).write_text("hostname a\n")
+    (top / "topology.yaml").write_text("links: []\n")
+    (top / "b").mkdir()
+    (top / "b" / "c.json").write_text("{}")
+    (top / "b" / "up").symlink_to("..")  # a link back to a folder being walked: not listed twice
+    (top / "link-to-b").symlink_to("b")  # a second way into a folder listed already
+    os.mkfifo(top / "f.cfg")  # not a folder: a device file candidate (its read says what it is)
+    (top / "gone.cfg").symlink_to("nowhere")  # a broken link: the same
+    sonic = top / "sonic"  # multi-ASIC: config_db<N>.json by namespace number after the host's files
+    sonic.mkdir()
+    for name in ("config_db.json", "qos.json", "config_db10.json", "config_db2.json", "config_db0.json", "x.txt"):
+        (sonic / name).write_text("{}")
+    (top / "sm").mkdir()
+    for name in ("partitions.conf", "opensm.conf", "other.txt"):
+        (top / "sm" / name).write_text("")
+    snap = top / "snap"  # written by `losslessd pull`: its manifest and counters are not devices
+    snap.mkdir()
+    for name in ("manifest.json", "counters", "leaf9.cfg"):
+        (snap / name).write_text("{}")
+
+
+def test_the_walk_names_each_device_file_as_pathlib_would(tmp_path, monkeypatch):
+    top = tmp_path / "fab"
+    _fabric_tree(top)
+    snapshots: list[Path] = []
+    groups = fabric_mod.device_groups(top, snapshots=snapshots)
+    sonic = [top / "sonic" / n for n in ("config_db.json", "qos.json", "config_db0.json", "config_db2.json",
+                                         "config_db10.json")]
+    opensm = [top / "sm" / "opensm.conf", top / "sm" / "partitions.conf"]
+    assert groups == [("a", [top / "a.cfg"]), ("c", [top / "b" / "c.json"]), ("f", [top / "f.cfg"]),
+                      ("gone", [top / "gone.cfg"]), ("sm", opensm), ("leaf9", [top / "snap" / "leaf9.cfg"]),
+                      ("sonic", sonic), ("x.tar", [top / "x.tar.cfg"])]
+    assert snapshots == [top / "snap"]
+    # The lint's own walk names the files as text: exactly what str() of those Paths says, however the folder
+    # was written on the command line (a report names each file as it was reached).
+    monkeypatch.chdir(tmp_path)
+    for given in ("fab", "fab/", "./fab", "fab//", str(top)):
+        texts = fabric_mod._groups(Path(given), frozenset(), None)
+        assert texts == [(name, [str(p) for p in files]) for name, files in fabric_mod.device_groups(Path(given))]
+        assert texts[0][1] == [str(Path(given) / "a.cfg")]
+    monkeypatch.chdir(top)
+    assert fabric_mod._groups(Path("."), frozenset(), None)[0] == ("a", ["a.cfg"])  # (not "./a.cfg")
+    assert fabric_mod._groups(Path("sonic"), frozenset(), None) == [("sonic", [str(Path("sonic") / p.name)
+                                                                               for p in sonic])]
+    # the files a topology names (by real path) are left out, and a file named alone is its own device
+    skip = {os.path.realpath(top / "a.cfg")}
+    assert [n for n, _ in fabric_mod.device_groups(top, skip)] == ["c", "f", "gone", "sm", "leaf9", "sonic", "x.tar"]
+    assert fabric_mod.device_groups(top / "x.tar.cfg") == [("x.tar", [top / "x.tar.cfg"])]
+    assert fabric_mod.device_groups(top / "README.md") == []
+
+
+def test_a_lint_reads_the_fifo_and_the_broken_link_the_walk_found_and_says_what_they_are(tmp_path):
+    top = tmp_path / "fab"
+    _fabric_tree(top)
+    fabric = fabric_mod.load_fabric([top])
+    said = {i.source.file: i.message for i in fabric.issues if i.code == "SYS001"}
+    assert "FIFO" in said[str(top / "f.cfg")] and str(top / "gone.cfg") in said
+
+
+def _parallel_and_serial(paths, **kw):
+    policy = load_policy("roce-dscp26")
+    return (fabric_mod.lint(paths, policy, RULES, jobs=2, **kw), fabric_mod.lint(paths, policy, RULES, jobs=1, **kw))
+
+
+def _rows(findings):
+    return [(f.code, f.device, f.port, f.message, f.source) for f in findings]
+
+
+_HEAVY = set(fabric_mod._HEAVY)
+
+
+@pytest.mark.slow
+def test_what_workers_send_of_every_device_is_the_device_parsed_here(tmp_path):
+    """Every field of every device but its ports and buffers (the Sources a worker sends as plain values are made
+    when read: each equal to the one parsed in one process), the issues a topology's LLDP file adds included."""
+    shutil.copytree(CLOS, tmp_path / "clos")
+    with open(tmp_path / "clos" / "lldp" / "spine1.txt", "a") as f:
+        f.write("Et3   \n")  # a row LLDP cannot read: SYS002 on spine1, added by the topology (in this process)
+    two, one = _parallel_and_serial([tmp_path / "clos"])
+    assert _rows(two.findings) == _rows(one.findings)
+    assert any(f.code == "SYS002" and f.device == "spine1" and "Et3" in f.message for f in two.findings)
+    assert list(two.fabric.devices) == list(one.fabric.devices)
+    for name, device in two.fabric.devices.items():
+        assert isinstance(device, fabric_mod.LazyDevice)
+        assert device.model_dump(exclude=_HEAVY) == one.fabric.devices[name].model_dump(exclude=_HEAVY)
+    host = two.fabric.devices["h1"]
+    assert host._sources and type(host.source) is Source and host.source == one.fabric.devices["h1"].source
+    assert host.source is host.source  # (made once)
+
+
+def test_device_issue_rules_run_in_the_workers_unless_a_topology_adds_issues():
+    """SYS002-SYS004 read a device's own issues, to which only a topology file adds (its LLDP and routing files'):
+    a lint without one has the workers check them; the subnet manager rules read other devices, always here."""
+    without = {r.code for r in RULES if is_local(r, topology=False)}
+    with_topology = {r.code for r in RULES if is_local(r, topology=True)}
+    assert with_topology < without and without - with_topology == {"SYS002", "SYS003", "SYS004"}
+    assert all(issubclass(r, sys_rules._IssueRule) for r in RULES if r.code in without - with_topology)
+    assert not any(r.code.startswith("IBS") for r in RULES if r.code in without)
+
+
+@pytest.mark.slow
+def test_device_issues_found_in_the_workers_are_those_of_one_process(tmp_path):
+    for capture in (ROOT / "examples" / "fabric").glob("gpu0*.capture"):
+        text = capture.read_text().replace("enabled     0   0   0   1   0", "enabled     0   0   x   1   0", 1)
+        (tmp_path / capture.name).write_text(text)
+    two, one = _parallel_and_serial([tmp_path])
+    issues = [f for f in one.findings if f.code == "SYS002"]
+    assert issues and _rows(two.findings) == _rows(one.findings)
+
+
+class _Counted(lnk.MtuMismatch):
+    calls: list[tuple[str, str]] = []
+
+    def check_link(self, ctx, link, a, b):
+        self.calls.append((str(a), str(b)))
+        return super().check_link(ctx, link, a, b)
+
+
+@pytest.mark.parametrize("odd", [None, "gpu00003"])
+def test_links_alike_are_checked_once_and_their_findings_are_each_links(tmp_path, odd):
+    """A rack of hosts built alike on switch ports built alike: one check_link for all their links while it finds
+    nothing; a host whose MTU is above its switch port's is a link of its own kind, and found."""
+    generate(tmp_path, 1)  # leaf0000 and the 8 hosts on its ports, by LLDP
+    if odd is not None:
+        capture = tmp_path / f"{odd}.capture"
+        text = capture.read_text()
+        assert "/mtu\n9000\n" in text
+        capture.write_text(text.replace("/mtu\n9000\n", "/mtu\n9216\n"))
+    fabric = fabric_mod.load_fabric([tmp_path])
+    assert len(fabric.links) == 8
+    _Counted.calls = []
+    result = run(fabric, load_policy("roce-dscp26"), [_Counted])
+    found = [f.devices for f in result.findings if f.code == "LNK002"]  # (on the switch: its MTU is the smaller)
+    if odd is None:
+        assert found == [] and len(_Counted.calls) == 1
+    else:
+        assert found == [["leaf0000", odd]] and len(_Counted.calls) == 2 and odd in _Counted.calls[1][0]
