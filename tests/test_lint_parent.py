@@ -164,3 +164,40 @@ def test_links_alike_are_checked_once_and_their_findings_are_each_links(tmp_path
         assert found == [] and len(_Counted.calls) == 1
     else:
         assert found == [["leaf0000", odd]] and len(_Counted.calls) == 2 and odd in _Counted.calls[1][0]
+
+
+_ODD_HOSTS = [  # (what the generated capture says, what one host of each kind says instead): a finding of each rule
+    ("/mtu\n9000\n", "/mtu\n9216\n"),  # LNK002: the NIC's MTU above its switch port's
+    ("/speed\n100000\n", "/speed\n25000\n"),  # LNK003
+    ("enabled     0   0   0   1   0", "enabled     0   0   0   1   1"),  # LNK001: PFC on one more priority
+    ("enabled     0   0   0   1   0", "enabled     0   0   0   0   0"),  # LNK005: PFC off at the NIC
+    ("Priority trust state: dscp", "Priority trust state: pcp"),  # LNK004: trust
+    ("roce_np/enable/3:1", "roce_np/enable/3:0"),  # LNK004: notification point off where the switch marks ECN
+    (None, None),
+]
+
+
+@pytest.mark.slow
+def test_skipping_links_alike_finds_what_checking_every_link_finds(tmp_path, monkeypatch):
+    """check_link of all five link rules yields on a link or not by its two ends' views and device kinds alone:
+    checking each link (no link skipped) finds the same, in one process and with the views workers sent."""
+    generate(tmp_path, 2)  # two leaves, 16 hosts: each kind of odd host twice, between hosts built alike
+    for n, capture in enumerate(sorted(tmp_path.glob("*.capture"))):
+        was, now = _ODD_HOSTS[n % len(_ODD_HOSTS)]
+        if was is not None:
+            text = capture.read_text()
+            assert was in text
+            capture.write_text(text.replace(was, now, 1))
+    rules = [r for r in RULES if issubclass(r, lnk._LinkRule)]
+    assert len(rules) == 5
+    policy = load_policy("roce-dscp26")
+    skipping = [_rows(fabric_mod.lint([tmp_path], policy, rules, jobs=jobs).findings) for jobs in (1, 2)]
+
+    def every_link(self, ctx):
+        for link, a, b, _ in lnk.roce_links(ctx, self):
+            yield from self.check_link(ctx, link, a, b)
+
+    monkeypatch.setattr(lnk._LinkRule, "check", every_link)
+    every = _rows(fabric_mod.lint([tmp_path], policy, rules, jobs=1).findings)
+    assert {row[0] for row in every} == {r.code for r in rules}
+    assert skipping == [every, every]
