@@ -30,17 +30,6 @@ from .limits import (
 
 _MERGE = "tag:yaml.org,2002:merge"
 
-try:
-    import orjson
-except ImportError:  # (a platform without its wheel: json alone reads everything, a little slower)
-    orjson = None  # type: ignore[assignment]
-
-# orjson reads an integer beyond 64 bits as a float, json as the integer written: a text with a run of 19 digits
-# (2**63 has 19) goes to json, which reads it as written. Looked for in the text with its digits made "0" and all
-# else ".": a regular expression took five times as long as orjson's decoding.
-_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x2E for byte in range(256))
-_LONG_RUN = b"0" * 19
-
 
 class Document:
     """A parsed YAML/JSON document plus a map from JSON pointer to 1-based line.
@@ -344,25 +333,13 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def decode_json(text: str) -> Any:
-    """json.loads(text), by orjson where it reads the text the same (a SONiC CONFIG_DB in half the time): what
-    orjson refuses (NaN, Infinity, 1e400, lone surrogates, deep nesting, any JSON error) goes to json, which
-    reads it or says what is wrong in its own words, as before; so do texts holding long integers."""
-    if orjson is not None and _LONG_RUN not in text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO):
-        try:
-            return orjson.loads(text)
-        except ValueError:  # (orjson.JSONDecodeError)
-            pass
-    return json.loads(text)
-
-
 def load_json(path: str | Path, text: str | None = None) -> Any:
     """JSON with errors that name file, line and column."""
     path = str(path)
     if text is None:
         text = read_text(path)
     try:
-        return decode_json(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
     except RecursionError:
