@@ -550,7 +550,7 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
     local_rules = [r for r in rules if is_local(r, inputs.spec is not None)]
     # (the path rules read nothing without a topology: no routing, no paths to follow)
     fact_rules = [r for r in rules if r not in local_rules and r.device_facts is not Rule.device_facts
-                  and (inputs.spec is not None or not r.reads_every_port)]
+                  and (inputs.spec is not None or not r.topology_only)]
     shares = _shares(groups, workers)
     try:
         limit: int | None = max_file_bytes()

@@ -45,10 +45,10 @@ class Rule:
     # reads no more than what a topology file adds to the device (its LLDP and routing files' issues): a lint
     # without a topology file has it checked by the workers.
     needs_fabric: ClassVar[bool | Literal["topology"]] = False
-    # A fabric rule that reads the ports of every cabled device (the path engine: cables, routes, the hop-by-hop
-    # walk): it reads anything only with a topology, so without one the workers send no facts for it
+    # A fabric rule with nothing to check but under a topology file's routing (the path engine: cables, routes, the
+    # hop-by-hop walk over every cabled device's ports): without one the workers send no facts for it
     # (losslessd.fabric; with one they send what paths/view.py makes, not the ports).
-    reads_every_port: ClassVar[bool] = False
+    topology_only: ClassVar[bool] = False
     # Rules whose device_facts are the same facts (the path rules') name them alike: a worker works them out once.
     facts_key: ClassVar[str | None] = None
     # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.

@@ -271,7 +271,7 @@ class PathRule(Rule):
     each worker sends what the path engine reads of its devices (paths/view.py), once for all these rules."""
 
     scope = "fabric"
-    reads_every_port = True
+    topology_only = True
     facts_key = "paths"
 
     def device_facts(self, ctx, device: Device) -> PathFacts:
