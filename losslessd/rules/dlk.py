@@ -38,8 +38,9 @@ class _FabricRule(PathRule):
         """The finding, or an unverified one when a buffer of its cycle is on a port whose PFC state is unknown
         (the analysis then takes the policy's lossless priorities to be paused there)."""
         unknown = []
+        devices = path_devices(ctx, ctx.fabric)
         for dev, port, _ in buffers:
-            p = path_devices(ctx, ctx.fabric)[dev].ports.get(port)
+            p = devices[dev].ports.get(port)
             if (p is None or p.pfc_enabled is None) and f"{dev}:{port}" not in unknown:
                 unknown.append(f"{dev}:{port}")
         if not unknown:
