@@ -132,6 +132,15 @@ def test_lldpcli_keyvalue_with_dotted_interfaces_and_mac_port_ids():
                                 ("eth2", "ns-2.example.com", "eth1", 113)]
 
 
+def test_lldpcli_keyvalue_reads_only_lines_that_name_an_interface():
+    """A line is `lldp.<interface>.<key>=<value>` with an interface of at least one character: lines that do not
+    start with `lldp.`, or name no interface, are no neighbour (the parser searches for the key, then checks both)."""
+    others = "xlldp.eth3.chassis.name=ghost1\nlldp..chassis.name=ghost2\nlldp.chassis.name=ghost3\n"
+    neighbors, issues = lldp.parse(KEYVALUE + others, "kv.txt", first_line=100)
+    assert issues == []
+    assert [n.remote_device for n in neighbors] == ["leaf1", "leaf2", "ns-2.example.com"]
+
+
 def test_lldpcli_json_one_and_several_interfaces_and_json0():
     one = {"lldp": {"interface": {"eth0": {"via": "LLDP", "chassis": {"leaf1": {"id": {"type": "mac", "value": "x"}}},
                                            "port": {"id": {"type": "local", "value": "etp1"}, "descr": "d"}}}}}

@@ -143,3 +143,20 @@ def test_read_input_names_files_and_links(tmp_path, monkeypatch):
     (tmp_path / "c.json").unlink()
     (tmp_path / "c.json").symlink_to("real/b.json")
     assert (read_input(Path("c.json")).path, read_input(Path("c.json")).text) == ("real/b.json", "[]\n")
+
+
+def test_a_file_longer_than_its_stat_size_is_read_to_its_end_within_the_limit():
+    """read_bytes asks its first read for the size fstat gives and one more byte, then reads on in chunks: a file
+    that says it has 0 bytes (as /proc files do) or grew after fstat is read whole, and refused past the limit."""
+    import pytest
+
+    from losslessd.errors import InputError
+    from losslessd.limits import read_bytes
+
+    proc = Path("/proc/self/cmdline")  # a regular file of st_size 0 holding this process's arguments
+    if not proc.exists() or proc.stat().st_size:
+        pytest.skip("needs a Linux /proc file whose stat size is 0")
+    data = read_bytes(proc)
+    assert len(data) > 1 and data == proc.read_bytes()
+    with pytest.raises(InputError, match="larger than the"):
+        read_bytes(proc, limit=len(data) - 1)

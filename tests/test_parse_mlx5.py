@@ -183,6 +183,21 @@ def test_empty_capture_has_no_interface():
     assert any("cma_roce_tos unknown" in i.message for i in dev.issues)
 
 
+@pytest.mark.parametrize("output, mtu", [
+    ("2: eth0: <UP> mtu 9000\n    link/ether 0c:42:a1:00:00:01 promiscuity 0 minmtu 68 maxmtu 9978\n", 9978),
+    ("maxmtu 9978 addrgenmode eui64\n", 9978),  # at the very start of the output
+    ("alias lab_maxmtu 1500 minmtu 68 maxmtu 9978\n", 9978),  # inside another word: not iproute2's field
+    ("alias lab_maxmtu 1500\n", None),
+    ("minmtu 68 maxmtu 99781234\n", None),  # more digits than a size: no number at all
+])
+def test_maxmtu_is_the_first_that_starts_a_word(output, mtu):
+    """iproute2 `ip -d link show` prints "minmtu N maxmtu N": the first `maxmtu N` that is a word of its own (the
+    parser searches without a leading \\b and checks the word start after: what `\\bmaxmtu (\\d{2,7})\\b` finds)."""
+    dev = parse_sections([("ip -d link show dev eth0", output)])
+    assert dev.ports["eth0"].max_mtu_bytes == mtu
+    assert any("no maxmtu" in i.message for i in dev.issues) == (mtu is None)
+
+
 # -- examples/collect-host-capture.sh, run against a fake sysfs and a stand-in mlnx_qos -------------
 
 def _fake_sysfs(root: Path, iface: str, dev: str, ecn: bool, rp: list[int]) -> None:

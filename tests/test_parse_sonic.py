@@ -296,3 +296,27 @@ def test_entries_written_alike_each_say_what_is_wrong_with_them():
     partial = {"QUEUE": {f"{p}|3": {"scheduler": "s1"} for p in ports}}  # a qos.json without its SCHEDULER table
     [absent] = parse([Input("qos.json", json.dumps(partial))], "sw").issues
     assert absent.code == "SYS004" and absent.message.startswith("3 setting(s) name entries of table SCHEDULER")
+
+
+def test_queues_and_pgs_take_their_own_settings_when_entries_alternate():
+    """QUEUE and BUFFER_PG reuse the settings of the entry before when an entry is written as it was: an entry
+    written otherwise (a setting read for the first time, or one read before) is read for itself, and the entry
+    after it, written as the first, gets the first's settings again."""
+    ports = ["Ethernet0", "Ethernet4"]
+    sched = ["s1", "s1", "s2", "s1", "s2"]  # (s2 read for the first time after s1 was found: then s1 again)
+    prof = ["lossy", "lossy", "lossless", "lossy", "lossless"]
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {p: {"lanes": "0", "speed": "100000"} for p in ports},
+          "SCHEDULER": {"s1": {"type": "DWRR", "weight": "10"}, "s2": {"type": "STRICT"}},
+          "BUFFER_POOL": {"ingress": {"type": "ingress", "mode": "dynamic", "size": "1000000"}},
+          "BUFFER_PROFILE": {"lossy": {"pool": "ingress", "size": "0", "dynamic_th": "3"},
+                             "lossless": {"pool": "ingress", "size": "1518", "xon": "18432", "xoff": "40000",
+                                          "dynamic_th": "1"}},
+          "QUEUE": {f"{p}|{i}": {"scheduler": s} for p in ports for i, s in enumerate(sched)},
+          "BUFFER_PG": {f"{p}|{i}": {"profile": name} for p in ports for i, name in enumerate(prof)}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    assert not [i for i in device.issues if i.code == "SYS002"], device.issues
+    for p in ports:
+        port = device.ports[p]
+        assert [port.queues[i].scheduler.name for i in range(len(sched))] == sched, p
+        assert [port.priority_groups[i].profile for i in range(len(prof))] == prof, p

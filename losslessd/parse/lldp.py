@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from ..model import Neighbor, ParseIssue
 from .base import line_source, positional
 
-# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10).
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
+# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10).
 _EOS_SHORT = {"Et": "Ethernet", "Ma": "Management", "Po": "Port-Channel"}
 _EOS_SHORT_RE = re.compile(r"^(Et|Ma|Po)(\d.*)$")
 _MAC = re.compile(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
