@@ -25,3 +25,9 @@ def _escape(match: re.Match) -> str:
 def printable(text: str) -> str:
     """``text`` on one line, its control characters written out (a message of several lines: line by line)."""
     return text if text.isprintable() else _CONTROL.sub(_escape, text)  # (isprintable: the usual case, in C)
+
+
+def printable_lines(text: str) -> str:
+    """``text`` with its lines kept (snippets, diffs, reports of several lines), each line's control characters
+    written out."""
+    return "\n".join(printable(line) for line in text.split("\n"))

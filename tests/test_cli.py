@@ -288,3 +288,15 @@ def test_a_removed_working_directory_is_the_operators_to_change_not_a_bug(tmp_pa
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert "the working directory is gone" in err and "internal error" not in err
+
+
+def test_tune_lines_from_running_configs_cannot_drive_the_terminal(capsys):
+    """The tuner says snippets and the reasons a candidate lints with an error, both built from the devices'
+    running configs: their control characters are written out, their lines kept."""
+    from losslessd.cli.tune import say
+
+    say("== leaf1 (sonic) ports Ethernet0\x1b]52;c;cm0gLXJm\x07\n   lints with an error: queue \x1b[2Jx\r")
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    assert out == ("== leaf1 (sonic) ports Ethernet0\\x1b]52;c;cm0gLXJm\\x07\n"
+                   "   lints with an error: queue \\x1b[2Jx\\r\n")

@@ -12,6 +12,7 @@ import typer
 
 from ..errors import InputError
 from ..policy import load_policy
+from ..printable import printable_lines
 from ..tune import report as report_mod
 from ..tune.bench import parse_size
 from ..tune.score import Weights
@@ -93,17 +94,23 @@ def tune(
                    weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,
                    noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,
                    ports=_ports(ports or []))
-    tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=typer.echo)
+    tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=say)
     tuner.load()
     if not apply:
         raise typer.Exit(tuner.dry_run())
     for line in tuner.describe():
-        typer.echo(line)
+        say(line)
     if not yes:
         if not sys.stdin.isatty():
             raise InputError("--apply asks for confirmation on a terminal; give --yes to confirm non-interactively")
         typer.confirm(f"Push candidates to {', '.join(tuner.devices)} and run the benchmark?", abort=True)
     raise typer.Exit(tuner.run())
+
+
+def say(text: str) -> None:
+    """A line (or several: a snippet) of the tuner's, its control characters written out: snippets and the
+    reasons a candidate lints with an error carry names from the devices' running configs."""
+    typer.echo(printable_lines(text))
 
 
 def _ports(specs: list[str]) -> dict[str, list[str]]:
@@ -131,7 +138,7 @@ def report(
         tune = store.tune(tune_id)
         found = report_mod.rows(store, tune)
         text = report_mod.table(tune, found, store.events(tune.id))
-    typer.echo(text, nl=False)
+    typer.echo(printable_lines(text), nl=False)
     if out is not None:
         images = report_mod.plots(tune, found, out)
         page = report_mod.page(tune, text, images, out)

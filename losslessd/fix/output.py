@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 
-from ..printable import printable
+from ..printable import printable_lines
 from . import DeviceFix, FixResult, Part
 
 
@@ -85,7 +85,7 @@ def text(result: FixResult) -> str:
         summary += f", {none} without a fix"
     out.append(summary + ". Nothing was sent to any device.")
     # Line by line (snippets and diffs hold several): control characters from the inputs' names written out.
-    return "\n".join(printable(line) for item in out for line in item.split("\n")) + "\n"
+    return printable_lines("\n".join(out)) + "\n"
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:
