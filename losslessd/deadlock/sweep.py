@@ -29,7 +29,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from ..gcpause import gc_paused
-from ..paths.routing import UNREACHABLE, ShortestPaths, _or, bits_of
+from ..paths.routing import UNREACHABLE, ShortestPaths, bits_of, union
 from .analysis import Analysis
 from .net import Node, label, sort_key
 from .scc import cycle_through, is_cyclic, strongly_connected
@@ -161,7 +161,7 @@ class _Sweep:
         found = self._near.get(v)
         if found is None:
             links = self.sp.adj[v]
-            found = self._near[v] = [_or(level[u] for _, u, _ in links) for level in self.sp.exact]
+            found = self._near[v] = [union(level[u] for _, u, _ in links) for level in self.sp.exact]
         return found
 
     def _search(self, seeds, failed, stats: SweepStats) -> tuple[list[Node], str] | None:

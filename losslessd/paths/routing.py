@@ -249,7 +249,7 @@ class ShortestPaths:
             reach[self.index[name]] = 1 << t
         self.exact = [list(reach)]
         while True:
-            grown = [r | _or(reach[u] for _, u, _ in links) for r, links in zip(reach, self.adj)]
+            grown = [r | union(reach[u] for _, u, _ in links) for r, links in zip(reach, self.adj)]
             level = [g & ~r for g, r in zip(grown, reach)]
             if not any(level):
                 break
@@ -259,7 +259,7 @@ class ShortestPaths:
         exact = self.exact
         for v, links in enumerate(self.adj):
             levels = [(k, exact[k][v]) for k in range(1, len(exact)) if exact[k][v]]
-            self.nh.append({p: _or(bits & exact[k - 1][u] for k, bits in levels) for p, u, _ in links})
+            self.nh.append({p: union(bits & exact[k - 1][u] for k, bits in levels) for p, u, _ in links})
         self._dist: dict[int, bytearray] = {}
 
     def dist(self, t: int) -> bytearray:
@@ -286,7 +286,8 @@ class ShortestPaths:
 UNREACHABLE = 255
 
 
-def _or(values) -> int:
+def union(values) -> int:
+    """The bitwise OR of integer bit sets (node sets as bits)."""
     out = 0
     for v in values:
         out |= v
