@@ -7,6 +7,8 @@ queue of the same number; a pause received for that CoS stops that queue.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ...model import (
     BufferProfile,
     Device,
@@ -42,8 +44,29 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
     for port_name, iface in cfg.interfaces.items():
+        iface = channel_policies(cfg, port_name, iface, device.issues) if iface.channel_group else iface
         device.ports[port_name] = _port(cfg, device, port_name, iface, device.issues)
     return device
+
+
+# Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy Action": a QoS policy attached to a physical port takes
+# effect when the port is not a member of a port channel; one attached to a port channel takes effect even when its
+# members have policies of their own.
+_POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
+
+
+def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> InterfaceConf:
+    """A port-channel member as the switch runs it: the port-channel's QoS policies (else the system ones), not its
+    own. A port-channel the input lacks (a partial dump) leaves the member's own, with an info that says so."""
+    group = iface.channel_group
+    channel = cfg.port_channels.get(group.value)
+    if channel is None:
+        if any(getattr(iface, attr) is not None for attr in _POLICIES):
+            issues.append(ParseIssue(code="SYS004", source=group.source, message=(
+                f"{name} is a member of port-channel{group.value}, which is not in the input: its QoS policies "
+                "apply instead of the member's own, so the member's are used as a guess")))
+        return iface
+    return dataclasses.replace(iface, **{attr: getattr(channel, attr) for attr in _POLICIES})
 
 
 def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
@@ -58,6 +81,12 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
             "what it sets on the port is unknown")))
         return chosen.value, chosen.source, None
     return chosen.value, chosen.source, table[chosen.value]
+
+
+def _once(issues: list[ParseIssue], issue: ParseIssue) -> None:
+    """Add an issue about a policy's class once, not once for each port the policy applies to."""
+    if not any(old.source is issue.source and old.message == issue.message for old in issues):
+        issues.append(issue)
 
 
 def _group(cfg: NxosConfig, class_name: str, system, user: dict[str, Val]) -> int | None:
@@ -157,9 +186,9 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: lis
             continue
         group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
         if group is None:
-            issues.append(ParseIssue(code="SYS002", source=conf.source, message=(
-                f"{port.name}: network-qos class {class_name} matches no qos-group in this config, so which traffic "
-                "it makes no-drop is unknown")))
+            _once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+                f"network-qos class {class_name} matches no qos-group in this config (no `class-map type network-qos "
+                f"{class_name}` with `match qos-group N`), so which traffic it makes no-drop is unknown")))
             known = False
             continue
         no_drop[group] = _no_drop_priorities(conf, group, classes)
@@ -235,8 +264,9 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
     for class_name, conf in policy.items():
         group = _group(cfg, class_name, _QUEUE_CLASS, cfg.queuing_class_maps)
         if group is None:
-            issues.append(ParseIssue(code="SYS002", source=conf.source, message=(
-                f"{port.name}: queuing class {class_name} matches no qos-group in this config, so its queue is unknown")))
+            _once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+                f"queuing class {class_name} matches no qos-group in this config (no `class-map type queuing "
+                f"{class_name}` with `match qos-group N`), so its queue is unknown")))
             continue
         queues[QOS_GROUP_QUEUE[group]] = conf
     for index in sorted(set(QUEUES) | set(queues)):

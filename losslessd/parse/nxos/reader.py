@@ -17,6 +17,12 @@ from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_confi
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
 _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE)
+# A range may repeat the slot on its far end (`interface Ethernet 1/1-1/4`, as switch-config generators write it):
+# the ports of `Ethernet1/1-4`.
+_SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})")
+# An `interface` line that names an Ethernet port (in any spelling) whether or not its range can be read.
+_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d", re.IGNORECASE)
+_PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE)
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
                         r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
@@ -97,6 +103,7 @@ class InterfaceConf:
     qos_policy: Val | None = None  # `service-policy type qos input NAME`
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
+    channel_group: Val | None = None  # `channel-group N [mode ...]`: a member of port-channel N
 
 
 @dataclass
@@ -115,6 +122,8 @@ class NxosConfig:
     watchdog: Val | None = None  # global `priority-flow-control watch-dog-interval on|off`
     wd_timers: dict[str, Val] = field(default_factory=dict)  # interval | shutdown-multiplier | auto-restore-multiplier
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    # port-channel N -> its service-policy lines (the rest of a port-channel block is not read)
+    port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
 
@@ -132,6 +141,8 @@ def _ethernets(words: list[str]) -> list[str]:
     out: list[str] = []
     for part in " ".join(words).split(","):
         text = part.strip()
+        if slot := _SLOT_RANGE.fullmatch(text):
+            text = f"{slot[1]}{slot[2]}{slot[3]}-{slot[4]}"
         m = re.fullmatch(r"(.*/)(\d{1,5})-(\d{1,5})", text)
         first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
         name = first if ETHERNET.match(first) else None
@@ -192,6 +203,14 @@ class _Reader(TreeReader):
             for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
+        elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
+            raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
+                            "such as `Ethernet1/1-48`, or a comma list of them): the settings under it are not read")
+        elif w[0] == "interface" and (channel := _PORT_CHANNEL.match(" ".join(w[1:]))):
+            # Only its QoS policies are read: they apply to its member ports (build.channel_policies).
+            conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
+            self.each([c for c in node.children if c.words[0] == "service-policy"],
+                      lambda child: self.interface_line(child, conf))
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
         elif w[:2] == ["class-map", "type"] and len(w) >= 4 and w[2] in ("queuing", "network-qos"):
@@ -429,6 +448,8 @@ class _Reader(TreeReader):
                 conf.queuing_policy = Val(w[4], src)
             else:
                 conf.queuing_in_policy = Val(w[4], src)
+        elif w[0] == "channel-group" and len(w) >= 2:
+            conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[:2] == ["priority-flow-control", "watch-dog"]:
             pass  # per-interface watchdog timers: not part of the model (the global ones are)
         elif w[0] == "priority-flow-control":
