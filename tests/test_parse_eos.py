@@ -281,3 +281,37 @@ def test_sniff(text, expected):
 def test_fixtures_sniff_as_eos():
     for path in RAW.glob("*.cfg"):
         assert eos.sniff(Input(path.name, path.read_text(encoding="utf-8"))), path
+
+
+COMMENTED = """hostname leaf1
+banner motd
+Maintenance window: do not run
+qos map dscp 26 to traffic-class 1
+EOF
+!
+interface Ethernet1
+   no switchport
+   comment
+   Planned for the RoCE rollout:
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   EOF
+   qos trust dscp
+!
+"""
+
+
+def test_comment_and_banner_text_is_not_configuration():
+    # EOS keeps free text up to an `EOF` line (`comment` under a block, `banner login|motd`); text that reads like a
+    # command inside one once set PFC and DSCP maps the switch does not have.
+    device = parse(COMMENTED)
+    port = device.ports["Ethernet1"]
+    assert not device.issues and port.trust == Trust.dscp and port.pfc_enabled == []
+    assert port.dscp_to_tc[26] == 3  # EOS's default map: the banner's line is text
+    assert port.trust_source.line == line_of(COMMENTED, "qos trust dscp")
+
+
+def test_a_comment_without_its_eof_is_read_as_configuration():
+    # No closing `EOF` (a cut or hand-edited file): nothing is dropped on a guess.
+    text = COMMENTED.replace("   EOF\n", "")
+    assert parse(text).ports["Ethernet1"].pfc_enabled == [3]

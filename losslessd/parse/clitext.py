@@ -96,8 +96,12 @@ class TreeReader:
         raise NotImplementedError
 
     def read(self) -> None:
-        self.each(tree(self.inp.text), self.top)
+        self.each(tree(self.config_text()), self.top)
         self.check_truncated()
+
+    def config_text(self) -> str:
+        """The text the tree is built from (a vendor's reader may blank what is not configuration, keeping lines)."""
+        return self.inp.text
 
     def each(self, nodes: list[Node], handler) -> None:
         """``handler(node)`` for every node; one that cannot be read is reported and the rest still read."""

@@ -26,6 +26,9 @@ _EOS_LINE = re.compile(r"^(!|(hostname|interface|qos|priority-flow-control|end|i
                        r"policy-map|class-map|vrf|lldp)(\s|$))")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
+# Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
+# Manual, `comment` and `banner` commands; AVD's intended configs print them so). The text is not configuration.
+_FREE_TEXT = re.compile(r"^[ \t]*(comment|banner[ \t]+(login|motd))[ \t]*\r?$")
 # tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, shaping,
 # WRED that drops instead of marking (not ECN), the ECN counter switch.
 _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"),
@@ -126,6 +129,20 @@ def _check_is_eos(inp: Input) -> None:
     check_config_text(inp, "Arista EOS", _EOS_LINE, "`interface`, `hostname`, `qos` or `!`")
 
 
+def _blank_free_text(text: str) -> str:
+    """The config with the text of each `comment` / `banner` blanked up to its `EOF` line (line numbers kept). A
+    block whose `EOF` never comes (a cut file) is left as it is: nothing is dropped on a guess."""
+    lines = text.split("\n")
+    start = None
+    for number, line in enumerate(lines):
+        if start is None:
+            start = number + 1 if _FREE_TEXT.match(line) else None
+        elif line.strip() == "EOF":
+            lines[start:number + 1] = [""] * (number + 1 - start)
+            start = None
+    return "\n".join(lines)
+
+
 def _allowed_vlans(current: set[int] | None, words: list[str]) -> set[int]:
     """`switchport trunk allowed vlan 10-20,30 | all | none | add L | remove L | except L` (None = all)."""
     everything = set(range(1, 4095))
@@ -155,6 +172,10 @@ class _Reader(TreeReader):
         if header:
             self.cfg.header_name, self.cfg.hwsku = header.group(1), header.group(2)
         super().read()
+
+    def config_text(self) -> str:
+        text = self.inp.text
+        return _blank_free_text(text) if "EOF" in text else text
 
     def top(self, node: Node) -> None:
         w = node.words
