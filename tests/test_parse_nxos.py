@@ -390,3 +390,55 @@ interface Ethernet1/1-3
     assert sorted((i.code, i.source.line) for i in device.issues) == [
         ("SYS002", line_of(text, "class type network-qos RDMA-NQ")), ("SYS002", line_of(text, "class type queuing RDMA-Q"))]
     assert all(p.pfc_priority_to_queue is None for p in device.ports.values())
+
+
+PROFILES = BASE.replace("interface Ethernet1/1\n", """\
+port-profile type ethernet ROCE-BASE
+  priority-flow-control mode on
+  mtu 9216
+  state enabled
+port-profile type ethernet ROCE-HOST
+  inherit port-profile ROCE-BASE
+  service-policy type qos input IN
+  description from-profile
+  state enabled
+port-profile type ethernet DRAFT
+  priority-flow-control mode off
+interface Ethernet1/1
+  inherit port-profile ROCE-HOST
+interface Ethernet1/2
+  inherit port-profile ROCE-HOST
+  priority-flow-control mode off
+  description own
+interface Ethernet1/3
+  inherit port-profile DRAFT
+""")
+
+
+def test_port_profiles_apply_where_the_interface_sets_nothing_itself():
+    # Nexus interfaces guide, "Port Profiles": an interface runs the commands of the enabled port-profiles it inherits
+    # (and of those they inherit); its own commands win; a profile that is not `state enabled` applies nothing.
+    device = parse(PROFILES)
+    ports = device.ports
+    assert not device.issues
+    assert ports["Ethernet1/1"].pfc_enabled == [3] and ports["Ethernet1/1"].dscp_to_tc[26] == 3
+    assert ports["Ethernet1/1"].mtu_bytes == 9216 and ports["Ethernet1/1"].description == "from-profile"
+    assert ports["Ethernet1/1"].pfc_source.line == line_of(PROFILES, "priority-flow-control mode on")
+    assert ports["Ethernet1/2"].pfc_enabled == [] and ports["Ethernet1/2"].description == "own"
+    assert ports["Ethernet1/2"].dscp_to_tc[26] == 3
+    assert ports["Ethernet1/3"].pfc_enabled is None  # DRAFT is not enabled: PFC mode is the default (auto)
+
+
+def test_an_undefined_port_profile_is_reported():
+    text = PROFILES.replace("  inherit port-profile ROCE-HOST\n  priority", "  inherit port-profile GONE\n  priority")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, "inherit port-profile GONE"))]
+    assert device.ports["Ethernet1/2"].pfc_enabled == []
+
+
+def test_a_range_inheriting_an_undefined_profile_is_one_issue():
+    text = PROFILES.replace("interface Ethernet1/3\n  inherit port-profile DRAFT\n",
+                            "interface Ethernet1/3-9\n  inherit port-profile GONE\n")
+    device = parse(text)
+    assert len(device.ports) == 9
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, "inherit port-profile GONE"))]

@@ -44,9 +44,42 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
     for port_name, iface in cfg.interfaces.items():
+        iface = with_port_profiles(cfg, iface, device.issues) if iface.profiles else iface
         iface = channel_policies(cfg, port_name, iface, device.issues) if iface.channel_group else iface
         device.ports[port_name] = _port(cfg, device, port_name, iface, device.issues)
     return device
+
+
+# Nexus 5000/7000 interfaces guides, "Port Profiles": an interface runs the commands of the port-profiles it inherits
+# once they are `state enabled`, its own commands winning over a profile's and an earlier inherited profile over a
+# later one; a profile may inherit others, four levels deep.
+PROFILE_LEVELS = 4
+_INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf) if f.name not in ("source", "profiles"))
+
+
+def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: list[ParseIssue]) -> InterfaceConf:
+    """The interface with what its enabled port-profiles set where it sets nothing itself."""
+    layers: list[InterfaceConf] = []
+    _profile_layers(cfg, iface.profiles, layers, issues, PROFILE_LEVELS, set())
+    if not layers:
+        return iface
+    changes = {}
+    for attr in _INHERITED:
+        if getattr(iface, attr) is None:
+            changes[attr] = next((getattr(layer, attr) for layer in layers if getattr(layer, attr) is not None), None)
+    return dataclasses.replace(iface, **changes)
+
+
+def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf], issues: list[ParseIssue],
+                    levels: int, seen: set[str]) -> None:
+    for ref in refs:
+        profile = cfg.port_profiles.get(ref.value)
+        if profile is None:
+            _once(issues, ParseIssue(code="SYS002", source=ref.source, message=(
+                f"port-profile {ref.value} is not defined in this config: the settings it gives are unknown")))
+        elif profile.enabled and ref.value not in seen and levels > 0:
+            layers.append(profile.conf)
+            _profile_layers(cfg, profile.conf.profiles, layers, issues, levels - 1, seen | {ref.value})
 
 
 # Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy Action": a QoS policy attached to a physical port takes
@@ -66,6 +99,8 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: l
                 f"{name} is a member of port-channel{group.value}, which is not in the input: its QoS policies "
                 "apply instead of the member's own, so the member's are used as a guess")))
         return iface
+    if channel.profiles:
+        channel = with_port_profiles(cfg, channel, issues)
     return dataclasses.replace(iface, **{attr: getattr(channel, attr) for attr in _POLICIES})
 
 
@@ -84,8 +119,10 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
 
 
 def _once(issues: list[ParseIssue], issue: ParseIssue) -> None:
-    """Add an issue about a policy's class once, not once for each port the policy applies to."""
-    if not any(old.source is issue.source and old.message == issue.message for old in issues):
+    """Add an issue about a shared line (a policy's class, a range's inherit) once, not once for each port."""
+    at = (issue.source.file, issue.source.line) if issue.source else None
+    if not any(old.message == issue.message and old.source and (old.source.file, old.source.line) == at
+               for old in issues):
         issues.append(issue)
 
 

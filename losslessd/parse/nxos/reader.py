@@ -104,6 +104,15 @@ class InterfaceConf:
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
     channel_group: Val | None = None  # `channel-group N [mode ...]`: a member of port-channel N
+    profiles: list[Val] = field(default_factory=list)  # `inherit port-profile NAME`, in the order written
+
+
+@dataclass
+class PortProfile:
+    """`port-profile [type ethernet|port-channel] NAME`: interface commands ports inherit once `state enabled`."""
+
+    conf: InterfaceConf
+    enabled: bool = False
 
 
 @dataclass
@@ -124,6 +133,7 @@ class NxosConfig:
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
     # port-channel N -> its service-policy lines (the rest of a port-channel block is not read)
     port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
+    port_profiles: dict[str, PortProfile] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
 
@@ -209,8 +219,17 @@ class _Reader(TreeReader):
         elif w[0] == "interface" and (channel := _PORT_CHANNEL.match(" ".join(w[1:]))):
             # Only its QoS policies are read: they apply to its member ports (build.channel_policies).
             conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
-            self.each([c for c in node.children if c.words[0] == "service-policy"],
+            self.each([c for c in node.children if c.words[0] == "service-policy" or c.words[:1] == ["inherit"]],
                       lambda child: self.interface_line(child, conf))
+        elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
+            profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
+
+            def profile_line(child: Node) -> None:
+                if child.words in (["state", "enabled"], ["no", "state", "enabled"]):
+                    profile.enabled = child.words[0] == "state"
+                else:
+                    self.interface_line(child, profile.conf)
+            self.each(node.children, profile_line)
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
         elif w[:2] == ["class-map", "type"] and len(w) >= 4 and w[2] in ("queuing", "network-qos"):
@@ -448,6 +467,10 @@ class _Reader(TreeReader):
                 conf.queuing_policy = Val(w[4], src)
             else:
                 conf.queuing_in_policy = Val(w[4], src)
+        elif w[:2] == ["inherit", "port-profile"]:
+            if len(w) != 3:
+                raise LineError("expected `inherit port-profile NAME`")
+            conf.profiles.append(Val(w[2], src))
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[:2] == ["priority-flow-control", "watch-dog"]:
