@@ -62,6 +62,17 @@ def test_single_ingress_pool_mode_is_lossless():
     assert p.queues[3].ecn.ecn_enabled and p.queues[6].scheduler.type is SchedulerType.strict
 
 
+@pytest.mark.parametrize("new, old", [("state enabled", "enable on"), ("state disabled", "enable off")])
+def test_roce_state_is_the_cumulus_5_15_spelling_of_enable(new, old):
+    # Cumulus Linux 5.15 renamed `qos roce enable on|off` to `qos roce state enabled|disabled`: read alike.
+    def port(words: str):
+        dev = parse(f"nv set interface swp1 type swp\nnv set qos roce {words}\n")
+        assert not dev.issues
+        return dev.ports["swp1"]
+    assert (port(new).pfc_enabled, port(new).qos_configured) == (port(old).pfc_enabled, port(old).qos_configured)
+    assert port("state enabled").pfc_enabled == [3]
+
+
 def test_lossy_mode_has_no_pfc_and_explicit_values_win():
     dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\n"
                 "nv set qos congestion-control default-global traffic-class 3 min-threshold 300000\n")
