@@ -388,7 +388,8 @@ interface Ethernet1/1-3
     device = parse(text)
     assert len(device.ports) == 3
     assert sorted((i.code, i.source.line) for i in device.issues) == [
-        ("SYS002", line_of(text, "class type network-qos RDMA-NQ")), ("SYS002", line_of(text, "class type queuing RDMA-Q"))]
+        ("SYS002", line_of(text, "class type network-qos RDMA-NQ")),
+        ("SYS002", line_of(text, "class type queuing RDMA-Q"))]
     assert all(p.pfc_priority_to_queue is None for p in device.ports.values())
 
 

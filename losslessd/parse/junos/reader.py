@@ -207,7 +207,7 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
                             and PHYSICAL.match(w[2])},
              "class-of-service": {w[3] for _, w, _ in main if w is not None and len(w) > 3
                                   and w[1:3] == ["class-of-service", "interfaces"]}}
-    inherited = []
+    inherited: list[tuple[Source, list[str] | None, str]] = []
     for group in reversed(dict.fromkeys(applied)):  # the first group listed is read last: it wins
         for src, rest, line in groups.get(group, []):
             if rest[0] not in _GROUP_READ:

@@ -8,6 +8,7 @@ queue of the same number; a pause received for that CoS stops that queue.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from ...model import (
     BufferProfile,
@@ -63,7 +64,7 @@ def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: list[Parse
     _profile_layers(cfg, iface.profiles, layers, issues, PROFILE_LEVELS, set())
     if not layers:
         return iface
-    changes = {}
+    changes: dict[str, Any] = {}
     for attr in _INHERITED:
         if getattr(iface, attr) is None:
             changes[attr] = next((getattr(layer, attr) for layer in layers if getattr(layer, attr) is not None), None)
@@ -92,6 +93,8 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: l
     """A port-channel member as the switch runs it: the port-channel's QoS policies (else the system ones), not its
     own. A port-channel the input lacks (a partial dump) leaves the member's own, with an info that says so."""
     group = iface.channel_group
+    if group is None:
+        return iface
     channel = cfg.port_channels.get(group.value)
     if channel is None:
         if any(getattr(iface, attr) is not None for attr in _POLICIES):
