@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from .. import units
 from ..errors import InputError
 from ..model import ParseIssue, Source
 from ..units import small_int
@@ -82,6 +83,22 @@ def bounded_int(text: str, lo: int, hi: int, what: str) -> int:
     if value is None or not lo <= value <= hi:
         raise LineError(f"{what} must be a number {lo}-{hi}, not {text[:40]!r}")
     return value
+
+
+def dscp_values(words: list[str]) -> list[int]:
+    """`match dscp 26,46` / `24-26` / `af31 ef` (NX-OS and EOS class-maps) -> DSCP values; LineError when garbled."""
+    out: set[int] = set()
+    for word in " ".join(words).replace(",", " ").split():
+        if word.lower() in units.DSCP_NAMES:
+            out.add(units.DSCP_NAMES[word.lower()])
+            continue
+        try:
+            out.update(units.int_list(word))
+        except ValueError:
+            raise LineError(f"{word!r} is not a DSCP value (0-63 or a name like af31)") from None
+    if not out or max(out) > 63:
+        raise LineError("DSCP values must be 0-63")
+    return sorted(out)
 
 
 class TreeReader:

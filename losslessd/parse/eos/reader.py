@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
@@ -36,6 +36,8 @@ _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"),
                   ("no", "random-detect", "ecn", "count"), ("comment",))
 # qos profile sub-commands that exist but are not part of the model (default CoS/DSCP, shaping, policy-maps).
 _PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
+# EOS QoS guide, policy maps: `policy-map type quality-of-service NAME` (`qos` in older releases).
+_POLICY_TYPES = (["policy-map", "type", "quality-of-service"], ["policy-map", "type", "qos"])
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class QosConf:
     pfc: Val | None = None  # `priority-flow-control on|off`
     priorities: dict[int, Val] = field(default_factory=dict)  # True: no-drop
     watchdog: Val | None = None  # `[no] priority-flow-control pause watchdog`
+    service_policy: Val | None = None  # `service-policy type qos input NAME`: a policy-map that classifies
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
     queues: dict[int, QueueConf] = field(default_factory=dict)
@@ -100,6 +103,16 @@ class InterfaceConf(QosConf):
 
 
 @dataclass
+class QosClass:
+    """A `class-map type qos`: the DSCP values it matches; `other` when it matches on anything else (an ACL, CoS,
+    a VLAN), which losslessd does not evaluate."""
+
+    source: Source
+    dscp: set[int] = field(default_factory=set)
+    other: bool = False
+
+
+@dataclass
 class EosConfig:
     hostname: str | None = None
     header_name: str | None = None
@@ -113,6 +126,10 @@ class EosConfig:
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)
     profiles: dict[str, QosConf] = field(default_factory=dict)
+    class_maps: dict[str, QosClass] = field(default_factory=dict)  # `class-map type qos`
+    # policy-map -> its classes in order: (class name, `set traffic-class` Val or None, the `class` line)
+    qos_policies: dict[str, list[tuple[str, Val | None, Source]]] = field(default_factory=dict)
+    qos_policy_sources: dict[str, Source] = field(default_factory=dict)  # the `policy-map` line
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
@@ -195,6 +212,42 @@ class _Reader(TreeReader):
             self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
+        elif w[:3] == ["class-map", "type", "qos"] and len(w) in (4, 5):
+            self.class_map(node, w[-1])
+        elif w[:3] in _POLICY_TYPES and len(w) == 4:
+            self.qos_policy(node, w[3])
+
+    def class_map(self, node: Node, name: str) -> None:
+        conf = self.cfg.class_maps.setdefault(name, QosClass(source=self.src(node)))
+        for child in node.children:
+            cw = child.words
+            if cw[:2] == ["match", "dscp"] and len(cw) > 2:
+                try:
+                    conf.dscp.update(dscp_values(cw[2:]))
+                except LineError as exc:
+                    conf.other = True  # what it matches is unknown, so what it classifies is too
+                    self.garbled(child, str(exc))
+            elif cw[0] == "match":
+                conf.other = True
+
+    def qos_policy(self, node: Node, name: str) -> None:
+        """Classes in order with their `set traffic-class`; the other actions (set dscp|cos, police) are not
+        read: they do not choose the traffic class."""
+        classes = self.cfg.qos_policies.setdefault(name, [])
+        self.cfg.qos_policy_sources.setdefault(name, self.src(node))
+        for child in node.children:
+            cw = child.words
+            if cw[0] != "class" or len(cw) != 2:
+                continue
+            tc = None
+            for sub in child.children:
+                sw = sub.words
+                if sw[:2] == ["set", "traffic-class"]:
+                    try:
+                        tc = Val(bounded_int(sw[2] if len(sw) == 3 else "", 0, 7, "the traffic class"), self.src(sub))
+                    except LineError as exc:
+                        self.garbled(sub, str(exc))
+            classes.append((cw[1], tc, self.src(child)))
 
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
         """Sub-commands of an interface or qos profile; `other` reads what is not shared between them."""
@@ -217,6 +270,8 @@ class _Reader(TreeReader):
                 raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
         elif body[:1] == ["priority-flow-control"]:
             self.pfc(node, body[1:], neg, conf)
+        elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
+            conf.service_policy = Val(body[4], self.src(node))
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:
             if len(body) != 2:
                 raise LineError(f"expected `{body[0]} N`")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
@@ -20,8 +20,9 @@ _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.
 # A range may repeat the slot on its far end (`interface Ethernet 1/1-1/4`, as switch-config generators write it):
 # the ports of `Ethernet1/1-4`.
 _SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})")
-# An `interface` line that names an Ethernet port (in any spelling) whether or not its range can be read.
-_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d", re.IGNORECASE)
+# An `interface` line that names an NX-OS Ethernet port (slot/port, in any spelling) whether or not its range can be
+# read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
+_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE)
 _PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE)
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
@@ -184,22 +185,6 @@ def class_index(name: str, pattern: re.Pattern) -> int | None:
     return 0 if m.group(1) == "-default" else int(m.group(1))
 
 
-def _dscp_values(words: list[str]) -> list[int]:
-    """`match dscp 26,46` / `24-26` / `af31 ef` -> DSCP values."""
-    out: set[int] = set()
-    for word in " ".join(words).replace(",", " ").split():
-        if word.lower() in units.DSCP_NAMES:
-            out.add(units.DSCP_NAMES[word.lower()])
-            continue
-        try:
-            out.update(units.int_list(word))
-        except ValueError:
-            raise LineError(f"{word!r} is not a DSCP value (0-63 or a name like af31)") from None
-    if not out or max(out) > 63:
-        raise LineError("DSCP values must be 0-63")
-    return sorted(out)
-
-
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
 
@@ -255,7 +240,7 @@ class _Reader(TreeReader):
         def line(child: Node) -> None:
             cw = child.words
             if cw[:2] == ["match", "dscp"] and len(cw) > 2:
-                conf.dscp.update(_dscp_values(cw[2:]))
+                conf.dscp.update(dscp_values(cw[2:]))
             elif cw[:2] == ["match", "cos"] and len(cw) > 2:
                 try:
                     values = units.int_list(" ".join(cw[2:]).replace(",", " "))
