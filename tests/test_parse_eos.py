@@ -373,3 +373,26 @@ def test_an_undefined_qos_policy_map_is_reported():
     assert [(i.code, i.source.line) for i in device.issues] == [
         ("SYS002", line_of(text, "service-policy type qos input GONE"))]
     assert device.ports["Ethernet1"].dscp_to_tc[46] == 5  # the trust map: what the policy would change is unknown
+
+
+def test_a_port_channel_qos_policy_classifies_its_members_traffic():
+    # EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and port-channel interfaces, so the
+    # traffic a member receives for its port-channel is classified by the port-channel's policy.
+    text = POLICY_MAP + """interface Port-Channel10
+   no switchport
+   service-policy type qos input CLASSIFY
+!
+interface Ethernet3
+   channel-group 10 mode active
+   qos trust dscp
+!
+interface Ethernet4
+   channel-group 11 mode active
+   qos trust dscp
+!
+"""
+    device = parse(text)
+    member, other = device.ports["Ethernet3"], device.ports["Ethernet4"]
+    assert member.dscp_to_tc[46] == 1 and member.dscp_to_tc[26] == 3
+    assert other.dscp_to_tc[46] == 5  # Port-Channel11 is not in the input: its own trust map
+    assert "Port-Channel10" not in device.ports

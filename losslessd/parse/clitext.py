@@ -134,6 +134,16 @@ class TreeReader:
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
         self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
 
+    def set_value(self, node: Node, what: str) -> Val | None:
+        """A policy-map class's `set KIND N` (N 0-7: a qos-group, a traffic class) as a Val at its line; one that
+        cannot be read is a SYS002 and None."""
+        w = node.words
+        try:
+            return Val(bounded_int(w[2] if len(w) == 3 else "", 0, 7, what), self.src(node))
+        except LineError as exc:
+            self.garbled(node, str(exc))
+            return None
+
     def garbled(self, node: Node, why: str) -> None:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
 

@@ -117,6 +117,11 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
     policy map, takes the rest; `set traffic-class N` gives that traffic class N. A class on an ACL (or anything but
     DSCP) cannot be evaluated: one SYS002 for the policy, and the map shows what the other classes and trust give."""
     chosen = _last(layers, "service_policy")
+    iface = layers[-1]
+    channel = cfg.port_channels.get(iface.channel_group) if isinstance(iface, InterfaceConf) and \
+        iface.channel_group is not None else None
+    if chosen is None and channel is not None:
+        chosen = channel.service_policy  # the port-channel's policy classifies what its members receive
     if chosen is None:
         return
     classes = cfg.qos_policies.get(chosen.value)

@@ -17,6 +17,7 @@ from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
+_PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$")
 _NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
@@ -97,6 +98,7 @@ class InterfaceConf(QosConf):
     admin_up: Val | None = None
     routed: Val | None = None  # `no switchport`
     profile: Val | None = None  # `service-profile NAME`
+    channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
     access_vlan: int | None = None  # `switchport access vlan N`
     trunk_vlans: set[int] | None = None  # `switchport trunk allowed vlan ...`; None: all
@@ -127,6 +129,7 @@ class EosConfig:
     wd_timers: dict[str, Val] = field(default_factory=dict)
     profiles: dict[str, QosConf] = field(default_factory=dict)
     class_maps: dict[str, QosClass] = field(default_factory=dict)  # `class-map type qos`
+    port_channels: dict[int, QosConf] = field(default_factory=dict)  # Port-ChannelN -> its service-policy
     # policy-map -> its classes in order: (class name, `set traffic-class` Val or None, the `class` line)
     qos_policies: dict[str, list[tuple[str, Val | None, Source]]] = field(default_factory=dict)
     qos_policy_sources: dict[str, Source] = field(default_factory=dict)  # the `policy-map` line
@@ -201,6 +204,12 @@ class _Reader(TreeReader):
         elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
             conf = port_slot(self.cfg.interfaces, w[1], lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
+        elif w[0] == "interface" and len(w) == 2 and (channel := _PORT_CHANNEL.match(w[1])):
+            # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
+            # port-channel interfaces); its members take it (build).
+            conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
+            self.each([c for c in node.children if c.words[:2] == ["service-policy", "type"]],
+                      lambda child: self.qos_line(child, conf, None))
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
                 raise LineError("expected `qos profile NAME`")
@@ -241,12 +250,8 @@ class _Reader(TreeReader):
                 continue
             tc = None
             for sub in child.children:
-                sw = sub.words
-                if sw[:2] == ["set", "traffic-class"]:
-                    try:
-                        tc = Val(bounded_int(sw[2] if len(sw) == 3 else "", 0, 7, "the traffic class"), self.src(sub))
-                    except LineError as exc:
-                        self.garbled(sub, str(exc))
+                if sub.words[:2] == ["set", "traffic-class"]:
+                    tc = self.set_value(sub, "the traffic class") or tc
             classes.append((cw[1], tc, self.src(child)))
 
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
@@ -388,6 +393,8 @@ class _Reader(TreeReader):
             conf.trunk = w[2] == "trunk"
         elif w[:4] == ["switchport", "trunk", "allowed", "vlan"]:
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
+        elif w[0] == "channel-group" and len(w) >= 2:
+            conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")

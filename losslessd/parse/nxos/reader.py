@@ -281,10 +281,7 @@ class _Reader(TreeReader):
             for sub in child.children:
                 sw = sub.words
                 if sw[:2] == ["set", "qos-group"]:
-                    try:
-                        group = Val(bounded_int(sw[2] if len(sw) == 3 else "", 0, 7, "the qos-group"), self.src(sub))
-                    except LineError as exc:
-                        self.garbled(sub, str(exc))
+                    group = self.set_value(sub, "the qos-group") or group
                 elif sw[0] not in ("set", "police", "description", "no"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
             classes[cw[-1]] = group
