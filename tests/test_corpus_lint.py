@@ -12,12 +12,18 @@ SONIC = ["sonic/mellanox4600c-c64", "sonic/arista7260-t0", "sonic/mellanox2410",
 ALL = [*SONIC, "eos/avd-qos.cfg"]
 
 
+# What a corpus file itself leaves open, said as SYS002 at its line: the AVD syntax test binds a qos policy-map it
+# never defines (test_qos_policy_v1, line 5) and one whose classes match on ACLs (pmap_test1, class at line 259).
+KNOWN_SYS = {"eos/avd-qos.cfg": [("SYS002", 5), ("SYS002", 259)]}
+
+
 @pytest.mark.parametrize("rel", ALL)
 @pytest.mark.parametrize("policy", ["roce-dscp26", "sonic-azure", "pfc-only"])
 def test_corpus_parses_without_sys_findings(corpus, rel, policy):
     result = lint([corpus / rel], policy)
     assert len(result.fabric.devices) == 1
-    assert [f.message for f in result.findings if f.code.startswith("SYS")] == []
+    assert sorted((f.code, f.source.line) for f in result.findings if f.code.startswith("SYS")) == \
+        KNOWN_SYS.get(rel, [])
 
 
 @pytest.mark.parametrize("rel", SONIC)

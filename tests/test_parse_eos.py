@@ -43,7 +43,11 @@ def with_port(text: str, *lines: str, name: str = "Ethernet99") -> str:
 
 def test_avd_config_parses_without_issues(avd_text):
     device = parse(avd_text, "avd-qos", "avd-qos.cfg")
-    assert device.issues == []
+    # Two things the file itself leaves open: profile experiment's qos policy-map test_qos_policy_v1 is not defined,
+    # and pmap_test1 sets traffic classes for ACL classes, which are not evaluated.
+    assert sorted((i.code, i.source.line) for i in device.issues) == [
+        ("SYS002", line_of(avd_text, "service-policy type qos input test_qos_policy_v1")),
+        ("SYS002", line_of(avd_text, "class cmap_tc0_v4", after="policy-map type quality-of-service pmap_test1"))]
     assert eos.sniff(Input("avd-qos.cfg", avd_text))
     # Ethernet interfaces only: Port-Channel3, Management1 are not ports here.
     assert sorted(device.ports) == ["Ethernet1", "Ethernet3", "Ethernet4", "Ethernet6", "Ethernet7"]
@@ -104,8 +108,8 @@ def test_avd_global_watchdog_defaults(avd_text):
 
 
 def test_avd_maps_merge_over_eos_defaults(avd_text):
-    device = parse(avd_text)
-    routed = device.ports["Ethernet1"]
+    device = parse(with_port(avd_text, "no switchport", "qos trust dscp"))
+    routed = device.ports["Ethernet99"]
     assert routed.trust == Trust.dscp
     assert routed.dscp_to_tc[26] == 4 and routed.dscp_to_tc[46] == 5 and routed.dscp_to_tc[8] == 1  # configured
     assert routed.dscp_to_tc[0] == 1 and routed.dscp_to_tc[48] == 6 and routed.dscp_to_tc[56] == 7  # EOS defaults
@@ -113,6 +117,11 @@ def test_avd_maps_merge_over_eos_defaults(avd_text):
                                              "31 32 33 35 37 39 40 41 42 43 44 45 47 49 50 51 52 53 54 55 57 58 59 "
                                              "60 61 62 63 to traffic-class 1")
     assert routed.tc_to_queue == {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 2, 7: 7}
+    # Ethernet1 also takes qos policy-map pmap_test1, whose class-default sets traffic class 1 for all the traffic
+    # its ACL classes do not take: that wins over the DSCP map.
+    policed = device.ports["Ethernet1"]
+    assert set(policed.dscp_to_tc.values()) == {1} and policed.map_source.line == line_of(
+        avd_text, "policy-map type quality-of-service pmap_test1")
     switched = device.ports["Ethernet6"]  # qos trust cos
     assert switched.trust == Trust.pcp and switched.dscp_to_tc is None
     # `qos map cos 1 2 3 4 to traffic-class 2` then `qos map cos 3 to traffic-class 3`; CoS 0 -> TC 1 by default.
@@ -281,3 +290,109 @@ def test_sniff(text, expected):
 def test_fixtures_sniff_as_eos():
     for path in RAW.glob("*.cfg"):
         assert eos.sniff(Input(path.name, path.read_text(encoding="utf-8"))), path
+
+
+COMMENTED = """hostname leaf1
+banner motd
+Maintenance window: do not run
+qos map dscp 26 to traffic-class 1
+EOF
+!
+interface Ethernet1
+   no switchport
+   comment
+   Planned for the RoCE rollout:
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   EOF
+   qos trust dscp
+!
+"""
+
+
+def test_comment_and_banner_text_is_not_configuration():
+    # EOS keeps free text up to an `EOF` line (`comment` under a block, `banner login|motd`); text that reads like a
+    # command inside one once set PFC and DSCP maps the switch does not have.
+    device = parse(COMMENTED)
+    port = device.ports["Ethernet1"]
+    assert not device.issues and port.trust == Trust.dscp and port.pfc_enabled == []
+    assert port.dscp_to_tc[26] == 3  # EOS's default map: the banner's line is text
+    assert port.trust_source.line == line_of(COMMENTED, "qos trust dscp")
+
+
+def test_a_comment_without_its_eof_is_read_as_configuration():
+    # No closing `EOF` (a cut or hand-edited file): nothing is dropped on a guess.
+    text = COMMENTED.replace("   EOF\n", "")
+    assert parse(text).ports["Ethernet1"].pfc_enabled == [3]
+
+
+POLICY_MAP = """hostname leaf1
+class-map type qos match-any ROCE
+   match dscp 26
+!
+class-map type qos match-any BULK-ACL
+   match ip access-group bulk-v4
+!
+policy-map type quality-of-service CLASSIFY
+   class ROCE
+      set traffic-class 3
+   !
+   class BULK-ACL
+      set traffic-class 2
+   !
+   class class-default
+      set traffic-class 1
+!
+interface Ethernet1
+   no switchport
+   qos trust dscp
+   service-policy type qos input CLASSIFY
+!
+interface Ethernet2
+   no switchport
+   qos trust dscp
+!
+"""
+
+
+def test_a_qos_policy_map_classifies_over_the_dscp_map():
+    # EOS QoS guide, policy maps (type quality-of-service): `set traffic-class` in a class gives the traffic it matches
+    # that class, and class-default takes all the rest, whatever the trust map says; once skipped without a word.
+    device = parse(POLICY_MAP)
+    port, plain = device.ports["Ethernet1"], device.ports["Ethernet2"]
+    assert port.dscp_to_tc[26] == 3 and port.dscp_to_tc[46] == 1 and port.dscp_to_tc[0] == 1
+    assert plain.dscp_to_tc[46] == 5 and plain.dscp_to_tc[26] == 3  # EOS's default map: no policy on it
+    assert port.map_source.line == line_of(POLICY_MAP, "policy-map type quality-of-service CLASSIFY")
+    # The ACL class cannot be evaluated: said once for the policy, not guessed
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(POLICY_MAP, "class BULK-ACL"))]
+
+
+def test_an_undefined_qos_policy_map_is_reported():
+    text = POLICY_MAP.replace("service-policy type qos input CLASSIFY", "service-policy type qos input GONE")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [
+        ("SYS002", line_of(text, "service-policy type qos input GONE"))]
+    assert device.ports["Ethernet1"].dscp_to_tc[46] == 5  # the trust map: what the policy would change is unknown
+
+
+def test_a_port_channel_qos_policy_classifies_its_members_traffic():
+    # EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and port-channel interfaces, so the
+    # traffic a member receives for its port-channel is classified by the port-channel's policy.
+    text = POLICY_MAP + """interface Port-Channel10
+   no switchport
+   service-policy type qos input CLASSIFY
+!
+interface Ethernet3
+   channel-group 10 mode active
+   qos trust dscp
+!
+interface Ethernet4
+   channel-group 11 mode active
+   qos trust dscp
+!
+"""
+    device = parse(text)
+    member, other = device.ports["Ethernet3"], device.ports["Ethernet4"]
+    assert member.dscp_to_tc[46] == 1 and member.dscp_to_tc[26] == 3
+    assert other.dscp_to_tc[46] == 5  # Port-Channel11 is not in the input: its own trust map
+    assert "Port-Channel10" not in device.ports

@@ -407,3 +407,62 @@ def test_a_pasted_session_restarts_at_each_prompt():
     ])
     device = parse(text)
     assert [i.message for i in device.issues if i.code == "SYS002"] == []
+
+
+def _grouped(text: str) -> str:
+    """GOOD with its class-of-service moved into configuration group ROCE, applied with a group for MTUs."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("set class-of-service "):
+            line = "set groups ROCE " + line[len("set "):]
+        elif line == "set interfaces et-0/0/1 mtu 9216":
+            continue  # inherits the MTU group's value
+        out.append(line)
+    return "\n".join(out) + ("set groups MTU interfaces <et-*> mtu 1514\n"
+                             "set groups UNUSED class-of-service forwarding-classes class roce queue-num 5\n"
+                             "set apply-groups [ MTU ROCE ]\n")
+
+
+def test_applied_configuration_groups_are_inherited():
+    # Junos configuration groups (`set groups G ...` + `set apply-groups G`): the device runs the group's statements
+    # wherever the configuration does not set its own; once read as if the class-of-service did not exist (PFC off).
+    plain, grouped_text = parse(GOOD), _grouped(GOOD)
+    grouped = parse(grouped_text)
+    assert not grouped.issues
+    for name, port in plain.ports.items():
+        other = grouped.ports[name]
+        assert (other.pfc_enabled, other.dscp_to_tc, other.tc_to_queue, other.tc_to_priority) == \
+            (port.pfc_enabled, port.dscp_to_tc, port.tc_to_queue, port.tc_to_priority)
+        assert other.watchdog.detection_time_ms == port.watchdog.detection_time_ms
+        ecn, own = other.queues[3].ecn, port.queues[3].ecn
+        assert (ecn.ecn_enabled, ecn.unconverted) == (own.ecn_enabled, own.unconverted) and ecn.ecn_enabled
+    assert grouped.ports["et-0/0/0"].pfc_source.line == line_of(
+        grouped_text, "set groups ROCE class-of-service interfaces et-0/0/0 congestion-notification-profile roce-cnp")
+    # The port's own MTU wins over the group's; a port without one inherits it (media MTU 1514: IP MTU 1500).
+    assert grouped.ports["et-0/0/0"].mtu_bytes == plain.ports["et-0/0/0"].mtu_bytes
+    assert grouped.ports["et-0/0/1"].mtu_bytes == 1500
+
+
+def test_group_statements_losslessd_cannot_apply_are_reported():
+    text = GOOD + ("set groups G class-of-service schedulers <*> explicit-congestion-notification\n"
+                   "set class-of-service interfaces et-0/0/0 apply-groups G\n"
+                   "set apply-groups G\n")
+    device = parse(text)
+    assert sorted((i.code, i.source.line) for i in device.issues) == [
+        ("SYS002", line_of(text, "set groups G class-of-service schedulers <*> explicit-congestion-notification")),
+        ("SYS002", line_of(text, "set class-of-service interfaces et-0/0/0 apply-groups G"))]
+
+
+def test_group_wildcards_match_the_configuration_s_own_names():
+    # A group's `<pattern>` matches names the configuration itself has: class-of-service entries for the CNP, physical
+    # ports (with any unit) for the IP MTU; et-0/0/9 has no class-of-service entry, so it gets no CNP.
+    text = "\n".join(line for line in GOOD.split("\n") if "congestion-notification-profile roce-cnp" not in line
+                     or "class-of-service interfaces" not in line) + (
+        "set interfaces et-0/0/9 description spare\n"
+        "set groups CNP class-of-service interfaces <et-0/0/*> congestion-notification-profile roce-cnp\n"
+        "set groups CNP interfaces <*> unit <*> family inet mtu 4000\n"
+        "set apply-groups CNP\n")
+    device = parse(text)
+    assert not device.issues
+    assert all(device.ports[p].pfc_enabled == [3] for p in ("et-0/0/0", "et-0/0/1", "et-0/0/48"))
+    assert device.ports["et-0/0/9"].pfc_enabled == [] and device.ports["et-0/0/9"].mtu_bytes == 4000

@@ -53,6 +53,26 @@ def test_roce_mode_alone_fills_documented_defaults():
     assert p.watchdog.enabled is False  # NVUE enables the watchdog per interface only
 
 
+def test_single_ingress_pool_mode_is_lossless():
+    # Cumulus Linux 5.14 RoCE guide, "Single Shared Buffer Pool": lossless RoCE whose lossy and lossless traffic share
+    # one ingress buffer pool; it once read as an unknown setting and the switch as one with no QoS at all.
+    dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossless-single-ipool\n")
+    p = dev.ports["swp1"]
+    assert not dev.issues and p.qos_configured and p.pfc_enabled == [3] and p.pfc_source.line == 2
+    assert p.queues[3].ecn.ecn_enabled and p.queues[6].scheduler.type is SchedulerType.strict
+
+
+@pytest.mark.parametrize("new, old", [("state enabled", "enable on"), ("state disabled", "enable off")])
+def test_roce_state_is_the_cumulus_5_15_spelling_of_enable(new, old):
+    # Cumulus Linux 5.15 renamed `qos roce enable on|off` to `qos roce state enabled|disabled`: read alike.
+    def port(words: str):
+        dev = parse(f"nv set interface swp1 type swp\nnv set qos roce {words}\n")
+        assert not dev.issues
+        return dev.ports["swp1"]
+    assert (port(new).pfc_enabled, port(new).qos_configured) == (port(old).pfc_enabled, port(old).qos_configured)
+    assert port("state enabled").pfc_enabled == [3]
+
+
 def test_lossy_mode_has_no_pfc_and_explicit_values_win():
     dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\n"
                 "nv set qos congestion-control default-global traffic-class 3 min-threshold 300000\n")

@@ -313,3 +313,133 @@ system qos
     device = parse(text)
     assert any(i.code == "SYS002" and "random-detect" in i.message for i in device.issues)
     assert device.ports["Ethernet1/1"].queues[3].ecn.ecn_enabled is None
+
+
+def test_a_range_that_repeats_the_slot_configures_each_port():
+    # Configuration-mode ranges may name the slot on both ends (`interface Ethernet 1/1-1/4`), as switch-config
+    # generators write them; the whole block once read as no port at all.
+    text = BASE.replace("interface Ethernet1/1\n", "interface Ethernet 1/1-1/3, Ethernet1/1/5-1/1/6\n") + \
+        "  priority-flow-control mode on\n  service-policy type qos input IN\n"
+    device = parse(text)
+    assert sorted(device.ports) == ["Ethernet1/1", "Ethernet1/1/5", "Ethernet1/1/6", "Ethernet1/2", "Ethernet1/3"]
+    assert all(p.pfc_enabled == [3] and p.dscp_to_tc[26] == 3 for p in device.ports.values()) and not device.issues
+
+
+@pytest.mark.parametrize("name", ["Ethernet1/1-2/4", "Ethernet1/9-3", "ethernet 1/x"])
+def test_an_ethernet_interface_line_that_names_no_port_is_reported(name):
+    text = BASE.replace("interface Ethernet1/1\n", f"interface {name}\n  priority-flow-control mode on\n")
+    device = parse(text)
+    assert not device.ports
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, f"interface {name}"))]
+
+
+PORT_CHANNEL = BASE.replace("interface Ethernet1/1\n", """\
+class-map type qos match-all OTHER
+  match dscp 10
+policy-map type qos OTHER-IN
+  class OTHER
+    set qos-group 1
+interface port-channel50
+  no switchport
+  service-policy type qos input IN
+interface Ethernet1/1
+  priority-flow-control mode on
+  channel-group 50 mode active
+interface Ethernet1/2
+  priority-flow-control mode on
+  service-policy type qos input OTHER-IN
+  channel-group 50
+interface Ethernet1/3
+  priority-flow-control mode on
+  service-policy type qos input OTHER-IN
+""")
+
+
+def test_a_port_channel_policy_applies_to_its_members():
+    # Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy Action": a policy attached to a port channel
+    # takes effect on it even when its members have policies of their own; a member's own policy does not.
+    device = parse(PORT_CHANNEL)
+    ports = device.ports
+    assert sorted(ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"] and not device.issues
+    for member in ("Ethernet1/1", "Ethernet1/2"):
+        assert ports[member].dscp_to_tc[26] == 3 and ports[member].trust == Trust.dscp
+        assert ports[member].trust_source.line == line_of(PORT_CHANNEL, "service-policy type qos input IN")
+    assert ports["Ethernet1/3"].dscp_to_tc[26] == 0 and ports["Ethernet1/3"].dscp_to_tc[10] == 1
+
+
+def test_a_member_of_a_port_channel_not_in_the_config_keeps_its_own_policy():
+    # A partial dump: the port-channel's policies are not known, the member's own are kept with an info.
+    text = PORT_CHANNEL.replace("channel-group 50", "channel-group 60")
+    device = parse(text)
+    assert device.ports["Ethernet1/2"].dscp_to_tc[10] == 1 and device.ports["Ethernet1/1"].dscp_to_tc is None
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS004", line_of(text, "channel-group 60"))]
+
+
+def test_a_class_that_names_no_qos_group_is_reported_once_not_per_port():
+    # A generated config (Azure Local's) names network-qos and queuing classes whose class-maps it never defines.
+    text = BASE.replace("c-8q-nq3", "RDMA-NQ").replace("interface Ethernet1/1\n", """\
+policy-map type queuing OUT
+  class type queuing RDMA-Q
+    bandwidth percent 50
+system qos
+  service-policy type queuing output OUT
+interface Ethernet1/1-3
+""") + "  priority-flow-control mode on\n"
+    device = parse(text)
+    assert len(device.ports) == 3
+    assert sorted((i.code, i.source.line) for i in device.issues) == [
+        ("SYS002", line_of(text, "class type network-qos RDMA-NQ")),
+        ("SYS002", line_of(text, "class type queuing RDMA-Q"))]
+    assert all(p.pfc_priority_to_queue is None for p in device.ports.values())
+
+
+PROFILES = BASE.replace("interface Ethernet1/1\n", """\
+port-profile type ethernet ROCE-BASE
+  priority-flow-control mode on
+  mtu 9216
+  state enabled
+port-profile type ethernet ROCE-HOST
+  inherit port-profile ROCE-BASE
+  service-policy type qos input IN
+  description from-profile
+  state enabled
+port-profile type ethernet DRAFT
+  priority-flow-control mode off
+interface Ethernet1/1
+  inherit port-profile ROCE-HOST
+interface Ethernet1/2
+  inherit port-profile ROCE-HOST
+  priority-flow-control mode off
+  description own
+interface Ethernet1/3
+  inherit port-profile DRAFT
+""")
+
+
+def test_port_profiles_apply_where_the_interface_sets_nothing_itself():
+    # Nexus interfaces guide, "Port Profiles": an interface runs the commands of the enabled port-profiles it inherits
+    # (and of those they inherit); its own commands win; a profile that is not `state enabled` applies nothing.
+    device = parse(PROFILES)
+    ports = device.ports
+    assert not device.issues
+    assert ports["Ethernet1/1"].pfc_enabled == [3] and ports["Ethernet1/1"].dscp_to_tc[26] == 3
+    assert ports["Ethernet1/1"].mtu_bytes == 9216 and ports["Ethernet1/1"].description == "from-profile"
+    assert ports["Ethernet1/1"].pfc_source.line == line_of(PROFILES, "priority-flow-control mode on")
+    assert ports["Ethernet1/2"].pfc_enabled == [] and ports["Ethernet1/2"].description == "own"
+    assert ports["Ethernet1/2"].dscp_to_tc[26] == 3
+    assert ports["Ethernet1/3"].pfc_enabled is None  # DRAFT is not enabled: PFC mode is the default (auto)
+
+
+def test_an_undefined_port_profile_is_reported():
+    text = PROFILES.replace("  inherit port-profile ROCE-HOST\n  priority", "  inherit port-profile GONE\n  priority")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, "inherit port-profile GONE"))]
+    assert device.ports["Ethernet1/2"].pfc_enabled == []
+
+
+def test_a_range_inheriting_an_undefined_profile_is_one_issue():
+    text = PROFILES.replace("interface Ethernet1/3\n  inherit port-profile DRAFT\n",
+                            "interface Ethernet1/3-9\n  inherit port-profile GONE\n")
+    device = parse(text)
+    assert len(device.ports) == 9
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, "inherit port-profile GONE"))]

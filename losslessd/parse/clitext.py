@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from .. import units
 from ..errors import InputError
 from ..model import ParseIssue, Source
 from ..units import small_int
@@ -84,6 +85,22 @@ def bounded_int(text: str, lo: int, hi: int, what: str) -> int:
     return value
 
 
+def dscp_values(words: list[str]) -> list[int]:
+    """`match dscp 26,46` / `24-26` / `af31 ef` (NX-OS and EOS class-maps) -> DSCP values; LineError when garbled."""
+    out: set[int] = set()
+    for word in " ".join(words).replace(",", " ").split():
+        if word.lower() in units.DSCP_NAMES:
+            out.add(units.DSCP_NAMES[word.lower()])
+            continue
+        try:
+            out.update(units.int_list(word))
+        except ValueError:
+            raise LineError(f"{word!r} is not a DSCP value (0-63 or a name like af31)") from None
+    if not out or max(out) > 63:
+        raise LineError("DSCP values must be 0-63")
+    return sorted(out)
+
+
 class TreeReader:
     """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses read each top-level
     command in ``top(node)``. A LineError raised for a line becomes a SYS002 issue on it."""
@@ -96,8 +113,12 @@ class TreeReader:
         raise NotImplementedError
 
     def read(self) -> None:
-        self.each(tree(self.inp.text), self.top)
+        self.each(tree(self.config_text()), self.top)
         self.check_truncated()
+
+    def config_text(self) -> str:
+        """The text the tree is built from (a vendor's reader may blank what is not configuration, keeping lines)."""
+        return self.inp.text
 
     def each(self, nodes: list[Node], handler) -> None:
         """``handler(node)`` for every node; one that cannot be read is reported and the rest still read."""
@@ -112,6 +133,16 @@ class TreeReader:
 
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
         self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
+
+    def set_value(self, node: Node, what: str) -> Val | None:
+        """A policy-map class's `set KIND N` (N 0-7: a qos-group, a traffic class) as a Val at its line; one that
+        cannot be read is a SYS002 and None."""
+        w = node.words
+        try:
+            return Val(bounded_int(w[2] if len(w) == 3 else "", 0, 7, what), self.src(node))
+        except LineError as exc:
+            self.garbled(node, str(exc))
+            return None
 
     def garbled(self, node: Node, why: str) -> None:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")

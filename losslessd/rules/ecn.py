@@ -300,8 +300,10 @@ class EcnAfterPfc(_MarkingRule):
         profile = device.buffer_profiles.get(pg.profile) if pg and pg.profile else None
         if profile is None:
             why = "is computed at run time" if pg and pg.runtime_profile else "is not in the input"
-            yield self.unverified(f"{_where(lane)}: the buffer profile of PG {lane.pg} {why}, so the PFC trigger "
-                                  f"is unknown", **at)
+            # A platform whose input gives no TC -> PG map leaves the ingress PG itself unknown (lane.pg None).
+            what = f"the buffer profile of PG {lane.pg}" if lane.pg is not None else \
+                f"the ingress PG of priority {lane.priority}"
+            yield self.unverified(f"{_where(lane)}: {what} {why}, so the PFC trigger is unknown", **at)
             return
         pool = device.buffer_pools.get(profile.pool or "")
         load = congested_load(ctx, device, profile.pool)

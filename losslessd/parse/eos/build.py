@@ -70,6 +70,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
             port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
         return port
     _trust_and_maps(cfg, iface, layers, port, defaults=True)
+    _policy_map(cfg, name, layers, port, issues)
     _pfc(cfg, layers, port)
     _watchdog(cfg, layers, port)
     _queues(layers, port)
@@ -108,6 +109,58 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
     port.map_source = port.map_source or _first(cfg.tc_to_queue)
     port.tc_to_priority = TC_PRIORITY
     port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
+
+
+def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, issues: list[ParseIssue]) -> None:
+    """`service-policy type qos input NAME` over the trust map. EOS User Manual, Traffic Management (QoS policies):
+    a packet is handled by the first class of the policy map that matches it, and class-default, last in every
+    policy map, takes the rest; `set traffic-class N` gives that traffic class N. A class on an ACL (or anything but
+    DSCP) cannot be evaluated: one SYS002 for the policy, and the map shows what the other classes and trust give."""
+    chosen = _last(layers, "service_policy")
+    iface = layers[-1]
+    channel = cfg.port_channels.get(iface.channel_group) if isinstance(iface, InterfaceConf) and \
+        iface.channel_group is not None else None
+    if chosen is None and channel is not None:
+        chosen = channel.service_policy  # the port-channel's policy classifies what its members receive
+    if chosen is None:
+        return
+    classes = cfg.qos_policies.get(chosen.value)
+    if classes is None:
+        _once(issues, chosen.source, f"{name} uses qos policy-map {chosen.value}, which is not defined in this "
+              "config: the traffic classes it sets are unknown")
+        return
+    claimed: dict[int, int] = {}
+    unread: list[tuple[str, Source]] = []
+    default = None
+    for class_name, tc, src in classes:
+        if class_name == "class-default":
+            default = tc if tc is not None else default
+            continue
+        cmap = cfg.class_maps.get(class_name)
+        if tc is None:
+            continue
+        if cmap is None or cmap.other:
+            unread.append((class_name, src))
+            continue
+        for dscp in sorted(cmap.dscp - set(claimed)):
+            claimed[dscp] = tc.value
+    if unread:
+        _once(issues, unread[0][1], f"qos policy-map {chosen.value} sets a traffic class for class "
+              f"{', '.join(n for n, _ in unread)}, matched on an ACL (or not defined here): losslessd does not "
+              "evaluate it, so the DSCP map shown is what the policy's other classes and the trust map give")
+    if port.dscp_to_tc is not None and (claimed or default is not None):
+        base = {d: default.value for d in port.dscp_to_tc} if default is not None else port.dscp_to_tc
+        port.dscp_to_tc = {**base, **claimed}
+        port.dscp_defaulted = [] if default is not None else [d for d in port.dscp_defaulted or [] if d not in claimed]
+        port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
+    if port.pcp_to_tc is not None and default is not None:
+        port.pcp_to_tc = {c: default.value for c in port.pcp_to_tc}  # class-default takes tagged traffic too
+
+
+def _once(issues: list[ParseIssue], source: Source, message: str) -> None:
+    """One issue for a shared line (a policy-map class), not one for each port that uses it."""
+    if not any(i.message == message and i.source == source for i in issues):
+        issues.append(ParseIssue(code="SYS002", source=source, message=message))
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:

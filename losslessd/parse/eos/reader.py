@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
+_PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$")
 _NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
@@ -26,6 +27,9 @@ _EOS_LINE = re.compile(r"^(!|(hostname|interface|qos|priority-flow-control|end|i
                        r"policy-map|class-map|vrf|lldp)(\s|$))")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
+# Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
+# Manual, `comment` and `banner` commands; AVD's intended configs print them so). The text is not configuration.
+_FREE_TEXT = re.compile(r"^[ \t]*(comment|banner[ \t]+(login|motd))[ \t]*\r?$")
 # tx-queue sub-commands that exist but are not part of the model: minimum bandwidth, shaping,
 # WRED that drops instead of marking (not ECN), the ECN counter switch.
 _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"),
@@ -33,6 +37,8 @@ _QUEUE_IGNORED = (("bandwidth", "guaranteed"), ("no", "bandwidth"),
                   ("no", "random-detect", "ecn", "count"), ("comment",))
 # qos profile sub-commands that exist but are not part of the model (default CoS/DSCP, shaping, policy-maps).
 _PROFILE_IGNORED = ("qos", "shape", "service-policy", "mc-tx-queue")
+# EOS QoS guide, policy maps: `policy-map type quality-of-service NAME` (`qos` in older releases).
+_POLICY_TYPES = (["policy-map", "type", "quality-of-service"], ["policy-map", "type", "qos"])
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,7 @@ class QosConf:
     pfc: Val | None = None  # `priority-flow-control on|off`
     priorities: dict[int, Val] = field(default_factory=dict)  # True: no-drop
     watchdog: Val | None = None  # `[no] priority-flow-control pause watchdog`
+    service_policy: Val | None = None  # `service-policy type qos input NAME`: a policy-map that classifies
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
     queues: dict[int, QueueConf] = field(default_factory=dict)
@@ -91,9 +98,20 @@ class InterfaceConf(QosConf):
     admin_up: Val | None = None
     routed: Val | None = None  # `no switchport`
     profile: Val | None = None  # `service-profile NAME`
+    channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
     access_vlan: int | None = None  # `switchport access vlan N`
     trunk_vlans: set[int] | None = None  # `switchport trunk allowed vlan ...`; None: all
+
+
+@dataclass
+class QosClass:
+    """A `class-map type qos`: the DSCP values it matches; `other` when it matches on anything else (an ACL, CoS,
+    a VLAN), which losslessd does not evaluate."""
+
+    source: Source
+    dscp: set[int] = field(default_factory=set)
+    other: bool = False
 
 
 @dataclass
@@ -110,6 +128,11 @@ class EosConfig:
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)
     profiles: dict[str, QosConf] = field(default_factory=dict)
+    class_maps: dict[str, QosClass] = field(default_factory=dict)  # `class-map type qos`
+    port_channels: dict[int, QosConf] = field(default_factory=dict)  # Port-ChannelN -> its service-policy
+    # policy-map -> its classes in order: (class name, `set traffic-class` Val or None, the `class` line)
+    qos_policies: dict[str, list[tuple[str, Val | None, Source]]] = field(default_factory=dict)
+    qos_policy_sources: dict[str, Source] = field(default_factory=dict)  # the `policy-map` line
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
@@ -124,6 +147,20 @@ def read(inputs: list[Input]) -> EosConfig:
 
 def _check_is_eos(inp: Input) -> None:
     check_config_text(inp, "Arista EOS", _EOS_LINE, "`interface`, `hostname`, `qos` or `!`")
+
+
+def _blank_free_text(text: str) -> str:
+    """The config with the text of each `comment` / `banner` blanked up to its `EOF` line (line numbers kept). A
+    block whose `EOF` never comes (a cut file) is left as it is: nothing is dropped on a guess."""
+    lines = text.split("\n")
+    start = None
+    for number, line in enumerate(lines):
+        if start is None:
+            start = number + 1 if _FREE_TEXT.match(line) else None
+        elif line.strip() == "EOF":
+            lines[start:number + 1] = [""] * (number + 1 - start)
+            start = None
+    return "\n".join(lines)
 
 
 def _allowed_vlans(current: set[int] | None, words: list[str]) -> set[int]:
@@ -156,6 +193,10 @@ class _Reader(TreeReader):
             self.cfg.header_name, self.cfg.hwsku = header.group(1), header.group(2)
         super().read()
 
+    def config_text(self) -> str:
+        text = self.inp.text
+        return _blank_free_text(text) if "EOF" in text else text
+
     def top(self, node: Node) -> None:
         w = node.words
         if w[0] == "hostname" and len(w) == 2:
@@ -163,6 +204,12 @@ class _Reader(TreeReader):
         elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
             conf = port_slot(self.cfg.interfaces, w[1], lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
+        elif w[0] == "interface" and len(w) == 2 and (channel := _PORT_CHANNEL.match(w[1])):
+            # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
+            # port-channel interfaces); its members take it (build).
+            conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
+            self.each([c for c in node.children if c.words[:2] == ["service-policy", "type"]],
+                      lambda child: self.qos_line(child, conf, None))
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
                 raise LineError("expected `qos profile NAME`")
@@ -174,6 +221,38 @@ class _Reader(TreeReader):
             self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
+        elif w[:3] == ["class-map", "type", "qos"] and len(w) in (4, 5):
+            self.class_map(node, w[-1])
+        elif w[:3] in _POLICY_TYPES and len(w) == 4:
+            self.qos_policy(node, w[3])
+
+    def class_map(self, node: Node, name: str) -> None:
+        conf = self.cfg.class_maps.setdefault(name, QosClass(source=self.src(node)))
+        for child in node.children:
+            cw = child.words
+            if cw[:2] == ["match", "dscp"] and len(cw) > 2:
+                try:
+                    conf.dscp.update(dscp_values(cw[2:]))
+                except LineError as exc:
+                    conf.other = True  # what it matches is unknown, so what it classifies is too
+                    self.garbled(child, str(exc))
+            elif cw[0] == "match":
+                conf.other = True
+
+    def qos_policy(self, node: Node, name: str) -> None:
+        """Classes in order with their `set traffic-class`; the other actions (set dscp|cos, police) are not
+        read: they do not choose the traffic class."""
+        classes = self.cfg.qos_policies.setdefault(name, [])
+        self.cfg.qos_policy_sources.setdefault(name, self.src(node))
+        for child in node.children:
+            cw = child.words
+            if cw[0] != "class" or len(cw) != 2:
+                continue
+            tc = None
+            for sub in child.children:
+                if sub.words[:2] == ["set", "traffic-class"]:
+                    tc = self.set_value(sub, "the traffic class") or tc
+            classes.append((cw[1], tc, self.src(child)))
 
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
         """Sub-commands of an interface or qos profile; `other` reads what is not shared between them."""
@@ -196,6 +275,8 @@ class _Reader(TreeReader):
                 raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
         elif body[:1] == ["priority-flow-control"]:
             self.pfc(node, body[1:], neg, conf)
+        elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
+            conf.service_policy = Val(body[4], self.src(node))
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:
             if len(body) != 2:
                 raise LineError(f"expected `{body[0]} N`")
@@ -312,6 +393,8 @@ class _Reader(TreeReader):
             conf.trunk = w[2] == "trunk"
         elif w[:4] == ["switchport", "trunk", "allowed", "vlan"]:
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
+        elif w[0] == "channel-group" and len(w) >= 2:
+            conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")

@@ -7,6 +7,7 @@ class-of-service line that is not read (or cannot be) becomes a SYS002 issue.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass, field
 
@@ -158,6 +159,8 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
     cfg = JunosConfig()
     for inp in inputs:
         statements = list(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp))
+        if any(w is not None and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
+            statements = _with_groups(statements, issues)
         # `deactivate X` keeps X in the configuration but Junos does not apply it.
         inactive = [w[1:] for _, w, _ in statements if w and w[0] == "deactivate"]
         for src, words, line in statements:
@@ -172,6 +175,65 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
     return cfg
+
+
+# Hierarchies whose statements a configuration group can give the model (the rest of a group is not read).
+_GROUP_READ = ("interfaces", "class-of-service")
+
+
+def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
+    """The statements with those of the applied configuration groups put first (Junos user guide, "Configuration
+    Groups": `set apply-groups [ G1 G2 ]` makes the configuration inherit each group's statements where it does not
+    set its own; a group listed earlier wins over one listed later). A group statement is read at its own line.
+    A wildcard (`<et-*>`) matches the configuration's own interface names; a wildcard elsewhere in an interface or
+    class-of-service statement, and `apply-groups` below the top level, are reported (SYS002), not guessed."""
+    applied: list[str] = []
+    groups: dict[str, list] = {}
+    main = []
+    for src, w, line in statements:
+        if w is not None and w[1:2] == ["apply-groups"]:
+            applied.extend(n for n in w[2:] if n not in ("[", "]"))
+        elif w is not None and w[1:2] == ["groups"] and len(w) > 3:
+            groups.setdefault(w[2], []).append((src, w[3:], line))
+        else:
+            if w is not None and w[1:2] and w[1] in _GROUP_READ and ("apply-groups" in w or "apply-groups-except" in w):
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    f"line not read (losslessd applies configuration groups at the top level only): {line[:120]}")))
+                continue
+            main.append((src, w, line))
+    # What a group's wildcard can match: the names the configuration itself gives (Junos matches `<pattern>` against
+    # existing statements), physical ports under interfaces, any entry under class-of-service interfaces.
+    names = {"interfaces": {w[2] for _, w, _ in main if w is not None and w[1:2] == ["interfaces"] and len(w) > 2
+                            and PHYSICAL.match(w[2])},
+             "class-of-service": {w[3] for _, w, _ in main if w is not None and len(w) > 3
+                                  and w[1:3] == ["class-of-service", "interfaces"]}}
+    inherited: list[tuple[Source, list[str] | None, str]] = []
+    for group in reversed(dict.fromkeys(applied)):  # the first group listed is read last: it wins
+        for src, rest, line in groups.get(group, []):
+            if rest[0] not in _GROUP_READ:
+                continue
+            targets = _group_targets(rest, names)
+            if targets is None:
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    f"line not read (a wildcard losslessd does not apply from a configuration group): {line[:120]}")))
+                continue
+            inherited.extend((src, ["set", *words], line) for words in targets)
+    return inherited + main
+
+
+def _group_targets(rest: list[str], names: dict[str, set[str]]) -> list[list[str]] | None:
+    """A group statement as the configuration statements it gives: one per interface of the configuration that a
+    `<pattern>` in the interface name's place matches (a unit wildcard stays: the model reads no unit number); None
+    for a wildcard anywhere else."""
+    wild = [i for i, word in enumerate(rest) if word.startswith("<") and word.endswith(">") and len(word) > 2]
+    if not wild:
+        return [rest]
+    at = 1 if rest[0] == "interfaces" else 2 if rest[:2] == ["class-of-service", "interfaces"] else None
+    units = [i for i in wild if i == at + 2 and rest[at + 1] == "unit"] if at is not None else []
+    if at is None or [i for i in wild if i not in units] != [at]:
+        return None
+    pattern = rest[at][1:-1]
+    return [[*rest[:at], name, *rest[at + 1:]] for name in sorted(names[rest[0]]) if fnmatch.fnmatchcase(name, pattern)]
 
 
 def _unreadable(cfg: JunosConfig, words: list[str], src: Source) -> None:

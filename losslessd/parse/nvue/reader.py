@@ -305,7 +305,13 @@ def _roce(conf: Conf, w: list[str], src: Source) -> None:
         conf.roce = Val("lossless", src)
     elif w[0] == "mode" and len(w) == 2 and w[1] in ("lossless", "lossy"):
         conf.roce = Val(w[1], src)
-    elif w[0] == "enable" and len(w) == 2:
+    elif w == ["mode", "lossless-single-ipool"]:
+        # Cumulus Linux 5.14 RoCE guide, "Single Shared Buffer Pool": lossless, with lossy and lossless traffic in
+        # one ingress buffer pool (the RoCE defaults are those of lossless mode).
+        conf.roce = Val("lossless", src)
+    elif w[0] in ("enable", "state") and len(w) == 2:
+        # Cumulus Linux 5.15 "New and Changed NVUE Commands": `qos roce enable on|off` became `qos roce state
+        # enabled|disabled`; both spellings mean the same.
         if not _switch(w[1]):
             conf.roce = Val("off", src)
         elif conf.roce is None or conf.roce.value == "off":

@@ -7,6 +7,9 @@ queue of the same number; a pause received for that CoS stops that queue.
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from ...model import (
     BufferProfile,
     Device,
@@ -42,8 +45,66 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
     for port_name, iface in cfg.interfaces.items():
+        iface = with_port_profiles(cfg, iface, device.issues) if iface.profiles else iface
+        iface = channel_policies(cfg, port_name, iface, device.issues) if iface.channel_group else iface
         device.ports[port_name] = _port(cfg, device, port_name, iface, device.issues)
     return device
+
+
+# Nexus 5000/7000 interfaces guides, "Port Profiles": an interface runs the commands of the port-profiles it inherits
+# once they are `state enabled`, its own commands winning over a profile's and an earlier inherited profile over a
+# later one; a profile may inherit others, four levels deep.
+PROFILE_LEVELS = 4
+_INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf) if f.name not in ("source", "profiles"))
+
+
+def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: list[ParseIssue]) -> InterfaceConf:
+    """The interface with what its enabled port-profiles set where it sets nothing itself."""
+    layers: list[InterfaceConf] = []
+    _profile_layers(cfg, iface.profiles, layers, issues, PROFILE_LEVELS, set())
+    if not layers:
+        return iface
+    changes: dict[str, Any] = {}
+    for attr in _INHERITED:
+        if getattr(iface, attr) is None:
+            changes[attr] = next((getattr(layer, attr) for layer in layers if getattr(layer, attr) is not None), None)
+    return dataclasses.replace(iface, **changes)
+
+
+def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf], issues: list[ParseIssue],
+                    levels: int, seen: set[str]) -> None:
+    for ref in refs:
+        profile = cfg.port_profiles.get(ref.value)
+        if profile is None:
+            _once(issues, ParseIssue(code="SYS002", source=ref.source, message=(
+                f"port-profile {ref.value} is not defined in this config: the settings it gives are unknown")))
+        elif profile.enabled and ref.value not in seen and levels > 0:
+            layers.append(profile.conf)
+            _profile_layers(cfg, profile.conf.profiles, layers, issues, levels - 1, seen | {ref.value})
+
+
+# Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy Action": a QoS policy attached to a physical port takes
+# effect when the port is not a member of a port channel; one attached to a port channel takes effect even when its
+# members have policies of their own.
+_POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
+
+
+def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> InterfaceConf:
+    """A port-channel member as the switch runs it: the port-channel's QoS policies (else the system ones), not its
+    own. A port-channel the input lacks (a partial dump) leaves the member's own, with an info that says so."""
+    group = iface.channel_group
+    if group is None:
+        return iface
+    channel = cfg.port_channels.get(group.value)
+    if channel is None:
+        if any(getattr(iface, attr) is not None for attr in _POLICIES):
+            issues.append(ParseIssue(code="SYS004", source=group.source, message=(
+                f"{name} is a member of port-channel{group.value}, which is not in the input: its QoS policies "
+                "apply instead of the member's own, so the member's are used as a guess")))
+        return iface
+    if channel.profiles:
+        channel = with_port_profiles(cfg, channel, issues)
+    return dataclasses.replace(iface, **{attr: getattr(channel, attr) for attr in _POLICIES})
 
 
 def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
@@ -58,6 +119,14 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
             "what it sets on the port is unknown")))
         return chosen.value, chosen.source, None
     return chosen.value, chosen.source, table[chosen.value]
+
+
+def _once(issues: list[ParseIssue], issue: ParseIssue) -> None:
+    """Add an issue about a shared line (a policy's class, a range's inherit) once, not once for each port."""
+    at = (issue.source.file, issue.source.line) if issue.source else None
+    if not any(old.message == issue.message and old.source and (old.source.file, old.source.line) == at
+               for old in issues):
+        issues.append(issue)
 
 
 def _group(cfg: NxosConfig, class_name: str, system, user: dict[str, Val]) -> int | None:
@@ -157,9 +226,9 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: lis
             continue
         group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
         if group is None:
-            issues.append(ParseIssue(code="SYS002", source=conf.source, message=(
-                f"{port.name}: network-qos class {class_name} matches no qos-group in this config, so which traffic "
-                "it makes no-drop is unknown")))
+            _once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+                f"network-qos class {class_name} matches no qos-group in this config (no `class-map type network-qos "
+                f"{class_name}` with `match qos-group N`), so which traffic it makes no-drop is unknown")))
             known = False
             continue
         no_drop[group] = _no_drop_priorities(conf, group, classes)
@@ -235,8 +304,9 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
     for class_name, conf in policy.items():
         group = _group(cfg, class_name, _QUEUE_CLASS, cfg.queuing_class_maps)
         if group is None:
-            issues.append(ParseIssue(code="SYS002", source=conf.source, message=(
-                f"{port.name}: queuing class {class_name} matches no qos-group in this config, so its queue is unknown")))
+            _once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+                f"queuing class {class_name} matches no qos-group in this config (no `class-map type queuing "
+                f"{class_name}` with `match qos-group N`), so its queue is unknown")))
             continue
         queues[QOS_GROUP_QUEUE[group]] = conf
     for index in sorted(set(QUEUES) | set(queues)):

@@ -12,11 +12,18 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
 _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE)
+# A range may repeat the slot on its far end (`interface Ethernet 1/1-1/4`, as switch-config generators write it):
+# the ports of `Ethernet1/1-4`.
+_SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})")
+# An `interface` line that names an NX-OS Ethernet port (slot/port, in any spelling) whether or not its range can be
+# read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
+_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE)
+_PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE)
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
                         r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
@@ -97,6 +104,16 @@ class InterfaceConf:
     qos_policy: Val | None = None  # `service-policy type qos input NAME`
     queuing_policy: Val | None = None  # `service-policy type queuing output NAME`
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
+    channel_group: Val | None = None  # `channel-group N [mode ...]`: a member of port-channel N
+    profiles: list[Val] = field(default_factory=list)  # `inherit port-profile NAME`, in the order written
+
+
+@dataclass
+class PortProfile:
+    """`port-profile [type ethernet|port-channel] NAME`: interface commands ports inherit once `state enabled`."""
+
+    conf: InterfaceConf
+    enabled: bool = False
 
 
 @dataclass
@@ -115,6 +132,9 @@ class NxosConfig:
     watchdog: Val | None = None  # global `priority-flow-control watch-dog-interval on|off`
     wd_timers: dict[str, Val] = field(default_factory=dict)  # interval | shutdown-multiplier | auto-restore-multiplier
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    # port-channel N -> its service-policy lines (the rest of a port-channel block is not read)
+    port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
+    port_profiles: dict[str, PortProfile] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
 
@@ -132,6 +152,8 @@ def _ethernets(words: list[str]) -> list[str]:
     out: list[str] = []
     for part in " ".join(words).split(","):
         text = part.strip()
+        if slot := _SLOT_RANGE.fullmatch(text):
+            text = f"{slot[1]}{slot[2]}{slot[3]}-{slot[4]}"
         m = re.fullmatch(r"(.*/)(\d{1,5})-(\d{1,5})", text)
         first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
         name = first if ETHERNET.match(first) else None
@@ -163,22 +185,6 @@ def class_index(name: str, pattern: re.Pattern) -> int | None:
     return 0 if m.group(1) == "-default" else int(m.group(1))
 
 
-def _dscp_values(words: list[str]) -> list[int]:
-    """`match dscp 26,46` / `24-26` / `af31 ef` -> DSCP values."""
-    out: set[int] = set()
-    for word in " ".join(words).replace(",", " ").split():
-        if word.lower() in units.DSCP_NAMES:
-            out.add(units.DSCP_NAMES[word.lower()])
-            continue
-        try:
-            out.update(units.int_list(word))
-        except ValueError:
-            raise LineError(f"{word!r} is not a DSCP value (0-63 or a name like af31)") from None
-    if not out or max(out) > 63:
-        raise LineError("DSCP values must be 0-63")
-    return sorted(out)
-
-
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
 
@@ -192,6 +198,23 @@ class _Reader(TreeReader):
             for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
+        elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
+            raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
+                            "such as `Ethernet1/1-48`, or a comma list of them): the settings under it are not read")
+        elif w[0] == "interface" and (channel := _PORT_CHANNEL.match(" ".join(w[1:]))):
+            # Only its QoS policies are read: they apply to its member ports (build.channel_policies).
+            conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
+            self.each([c for c in node.children if c.words[0] == "service-policy" or c.words[:1] == ["inherit"]],
+                      lambda child: self.interface_line(child, conf))
+        elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
+            profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
+
+            def profile_line(child: Node) -> None:
+                if child.words in (["state", "enabled"], ["no", "state", "enabled"]):
+                    profile.enabled = child.words[0] == "state"
+                else:
+                    self.interface_line(child, profile.conf)
+            self.each(node.children, profile_line)
         elif w[:2] == ["class-map", "type"] and len(w) >= 3 and w[2] == "qos":
             self.class_map(node, w)
         elif w[:2] == ["class-map", "type"] and len(w) >= 4 and w[2] in ("queuing", "network-qos"):
@@ -217,7 +240,7 @@ class _Reader(TreeReader):
         def line(child: Node) -> None:
             cw = child.words
             if cw[:2] == ["match", "dscp"] and len(cw) > 2:
-                conf.dscp.update(_dscp_values(cw[2:]))
+                conf.dscp.update(dscp_values(cw[2:]))
             elif cw[:2] == ["match", "cos"] and len(cw) > 2:
                 try:
                     values = units.int_list(" ".join(cw[2:]).replace(",", " "))
@@ -258,10 +281,7 @@ class _Reader(TreeReader):
             for sub in child.children:
                 sw = sub.words
                 if sw[:2] == ["set", "qos-group"]:
-                    try:
-                        group = Val(bounded_int(sw[2] if len(sw) == 3 else "", 0, 7, "the qos-group"), self.src(sub))
-                    except LineError as exc:
-                        self.garbled(sub, str(exc))
+                    group = self.set_value(sub, "the qos-group") or group
                 elif sw[0] not in ("set", "police", "description", "no"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
             classes[cw[-1]] = group
@@ -429,6 +449,12 @@ class _Reader(TreeReader):
                 conf.queuing_policy = Val(w[4], src)
             else:
                 conf.queuing_in_policy = Val(w[4], src)
+        elif w[:2] == ["inherit", "port-profile"]:
+            if len(w) != 3:
+                raise LineError("expected `inherit port-profile NAME`")
+            conf.profiles.append(Val(w[2], src))
+        elif w[0] == "channel-group" and len(w) >= 2:
+            conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[:2] == ["priority-flow-control", "watch-dog"]:
             pass  # per-interface watchdog timers: not part of the model (the global ones are)
         elif w[0] == "priority-flow-control":
