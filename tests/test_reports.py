@@ -353,7 +353,9 @@ def test_text_groups_by_device_without_colour(result):
     assert spine[0] == "  warning SYS002 (device): truncated qos map: 50%, then"
     assert spine[1] == "          nothing [examples/fabric/spine1.cfg:42]"  # a message's 2nd line stays indented
     assert f"unit 'furlongs' unknown [{SONIC}:12]" in text  # absolute source path shown relative
-    assert lines[-1] == "3 devices checked against policy roce-dscp26: 3 errors, 5 warnings, 0 infos"
+    # what was checked (no port of these devices is RoCE-facing), and that a rule bug cut the run short
+    assert lines[-1] == ("3 devices read, 0 checked against policy roce-dscp26 (2 inputs unread): 3 errors, 5 warnings, "
+                         "0 infos; INCOMPLETE: 1 internal error (SYS900) cut checks short")
 
 
 def test_text_colour_only_when_asked(result):

@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from ..errors import internal_error_message
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port
 from ..parse import INTERNAL_ERROR
 from .finding import Finding, Severity
-from .registry import Rule, select
+from .registry import PortRule, Rule, select
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
     from ..policy import Policy
@@ -173,6 +173,120 @@ class LintResult:
 
     def fails(self, fail_on: Severity) -> bool:
         return any(f.severity.rank >= fail_on.rank for f in self.findings)
+
+    @property
+    def coverage(self) -> Coverage:
+        """What the run actually checked (worked out once, from the selection the run already made)."""
+        if self._coverage is None:
+            self._coverage = Coverage.of(self)
+        return self._coverage
+
+    _coverage: Coverage | None = field(default=None, init=False, repr=False, compare=False)
+
+    def outcome(self, failed: bool) -> Outcome:
+        """The run's verdict, the one place every command that lints decides it: 3 when a rule or parser crashed
+        (never 1: a crash is not a finding), 2 when no device could be read or nothing was checked on any device
+        read (never 0: nothing checked is not clean), else 1 on ``failed`` (findings at --fail-on, fixes) or 0."""
+        if self.crashed:
+            return Outcome(EXIT_INTERNAL, [f"internal error: {m}" for m in self.internal_errors])
+        if not self.fabric.devices:
+            lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}"]
+            lines += [f"error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}"
+                      for issue in self.fabric.issues[:_SHOWN]]
+            if len(self.fabric.issues) > _SHOWN:
+                lines.append(f"... and {len(self.fabric.issues) - _SHOWN} more")
+            return Outcome(EXIT_INPUT, lines)
+        cov = self.coverage
+        if not cov.checked:
+            return Outcome(EXIT_INPUT, [f"error: nothing checked: {cov.why_nothing(self)}"])
+        return Outcome(EXIT_FINDINGS if failed else EXIT_OK, [])
+
+
+_SHOWN = 5  # input errors repeated on stderr when nothing was readable
+# Rule families that say what was not read (SYS) or not selected (SEL): they check no lossless setting themselves.
+_META_FAMILIES = ("SEL", "SYS")
+
+
+class Outcome(NamedTuple):
+    """A lint run's exit code and the lines that say why on stderr (for 2 and 3), each an operator reads after
+    "losslessd: " (they name input files: a command writes out their control characters)."""
+
+    code: int
+    lines: list[str]
+
+
+def checks_kinds(rule: type[Rule]) -> frozenset[DeviceKind] | None:
+    """The kinds of devices whose lossless settings ``rule`` checks (None: any kind); empty for the SEL and SYS
+    rules, which say what was not selected or read rather than check a setting."""
+    if rule.code[:3] in _META_FAMILIES:
+        return frozenset()
+    if rule.kinds is not None:
+        return rule.kinds
+    if issubclass(rule, PortRule):
+        kind = rule.device_kind
+        return frozenset({kind}) if kind is not None else frozenset({DeviceKind.switch, DeviceKind.host})
+    return None
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What a lint run checked: a device is checked when a selected rule checks devices of its kind and, for a
+    switch or host, at least one of its ports is RoCE-facing (what the port rules check); a subnet manager's
+    settings are its opensm.conf's. Findings alone cannot tell "clean" from "nothing looked at"."""
+
+    devices: int  # devices read
+    checked: int  # devices with something checked
+    ports: int  # RoCE-facing ports of the checked switches and hosts
+    unchecked: tuple[str, ...]  # devices read with nothing checked, in fabric order
+    unread: int  # inputs that gave no device (SYS001: unreadable or unrecognized; a device a pull did not collect)
+    kinds: frozenset[DeviceKind] | None  # what the selected rules check (None: every kind)
+
+    @classmethod
+    def of(cls, result: LintResult) -> Coverage:
+        kinds: set[DeviceKind] | None = set()
+        for rule in result.rules:
+            looked = checks_kinds(rule)
+            if looked is None:
+                kinds = None
+                break
+            kinds |= looked
+        checked = ports = 0
+        unchecked: list[str] = []
+        names = set()
+        for device in result.fabric.devices.values():
+            names.add(device.name)
+            if kinds is not None and device.kind not in kinds:
+                unchecked.append(device.name)
+            elif device.kind == DeviceKind.subnet_manager:
+                checked += 1
+            else:
+                selected = sum(1 for c in result.selection.get(device.name, ()) if c.selected)
+                if selected:
+                    checked += 1
+                    ports += selected
+                else:
+                    unchecked.append(device.name)
+        unread = sum(1 for i in result.fabric.issues if i.code != INTERNAL_ERROR
+                     and (i.source is None or i.source.device is None or i.source.device not in names))
+        return cls(len(result.fabric.devices), checked, ports, tuple(unchecked), unread,
+                   None if kinds is None else frozenset(kinds))
+
+    def why_nothing(self, result: LintResult) -> str:
+        """Why no device of the run was checked (for the stderr line of exit 2)."""
+        n = self.devices
+        read = f"{n} device{'s' if n != 1 else ''} read ({', '.join(self.unchecked[:_SHOWN])}" + (
+            f" and {n - _SHOWN} more)" if n > _SHOWN else ")")
+        present = {d.kind for d in result.fabric.devices.values()}
+        codes = ", ".join(r.code for r in result.rules[:_SHOWN]) + (" ..." if len(result.rules) > _SHOWN else "")
+        if self.kinds is not None and not self.kinds:
+            return (f"{read}, and the selected rules ({codes}) check no setting (SEL and SYS rules say what was not "
+                    "selected or read); widen --select or --ignore")
+        if self.kinds is not None and not (self.kinds & present):
+            return (f"{read}, and the selected rules ({codes}) check no device of "
+                    f"{'this kind' if len(present) == 1 else 'these kinds'} "
+                    f"({', '.join(sorted(k.value for k in present))}); widen --select or --ignore")
+        return (f"{read}, and none has a RoCE-facing port to check (the SEL001 or SYS002 finding on each says why; "
+                "`--explain-selection` lists every port): a device with nothing checked is not clean")
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
