@@ -68,8 +68,14 @@ class FixResult:
 
     @property
     def exit_code(self) -> int:
-        """0: nothing to fix; 1: fixes printed, withheld or impossible."""
-        return 1 if self.devices else 0
+        """0: nothing to fix; 1: fixes printed, withheld or impossible, or a device or input the lint did not check
+        (nothing to fix there is unknown, never "nothing to fix")."""
+        return 1 if self.devices or self.not_checked else 0
+
+    @property
+    def not_checked(self) -> bool:
+        cov = self.lint.coverage
+        return bool(cov.unchecked or cov.unread)
 
 
 def fixable(finding: Finding) -> bool:

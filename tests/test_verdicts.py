@@ -1,0 +1,132 @@
+"""Verdicts that do not lie, through the real CLI: "nothing checked" never exits 0 (clean), a crash never 1
+(findings), and the text/JSON/SARIF reports say how much was checked and whether the run was complete.
+
+A device is checked when a selected rule checks devices of its kind and, for a switch or host, at least one of
+its ports is RoCE-facing (lint.engine.Coverage). A run in which no device was checked exits 2 (as a run in which
+no device could be read does); a device with nothing checked in a run that checked others is a SEL001 warning
+(switches) or SYS002 warning (hosts: the capture holds no interface).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK
+from tests.clirun import losslessd
+from tests.hostile import FABRIC
+
+CAPTURE_HEAD = "#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n#% collected: 2026-11-20T08:00:00Z\n"
+
+# A device of each platform whose input parses but shows no port: nothing on it can be checked.
+NO_PORT = {
+    "sonic": ("sw1.json", '{"DEVICE_METADATA": {"localhost": {"hostname": "sw1", "hwsku": "ACS-MSN2700"}}}\n'),
+    "arista_eos": ("sw1.cfg", "hostname sw1\n!\nend\n"),
+    "cisco_nxos": ("sw1.cfg", "hostname sw1\nfeature lldp\n"),
+    "juniper_junos": ("sw1.cfg", "set system host-name sw1\n"),
+    "nvidia_cumulus": ("sw1.cfg", "nv set system hostname sw1\n"),
+    "linux_mlx5": ("sw1.capture", CAPTURE_HEAD.format(name="sw1") + "#% command: cat /etc/nccl.conf\nNCCL_IB_TC=106\n"),
+}
+
+
+def _no_port(tmp_path, platform: str):
+    name, text = NO_PORT[platform]
+    path = tmp_path / platform / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("platform", sorted(NO_PORT))
+def test_a_device_that_shows_no_port_is_nothing_checked_not_clean(tmp_path, platform):
+    """Was exit 0 (SEL001 info) for every switch platform, and 1 for a host: "nothing checked" read as clean."""
+    path = _no_port(tmp_path, platform)
+    for fail_on in ("warning", "error"):  # the verdict does not hang on a finding's severity
+        res = losslessd("lint", path, "--format", platform, "--fail-on", fail_on)
+        assert res.returncode == EXIT_INPUT, (platform, res.stdout, res.stderr)
+        assert "losslessd: error: nothing checked: 1 device read (sw1)" in res.stderr
+        assert "1 device read, 0 checked against policy roce-dscp26" in res.stdout
+        assert "Traceback" not in res.stderr
+    report = json.loads(losslessd("lint", path, "--format", platform, "-f", "json").stdout)
+    assert report["summary"]["devices"] == 1 and report["summary"]["devices_checked"] == 0
+    assert report["summary"]["devices_unchecked"] == ["sw1"] and report["summary"]["ports_checked"] == 0
+    sarif = json.loads(losslessd("lint", path, "--format", platform, "-f", "sarif").stdout)
+    (invocation,) = sarif["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert "nothing checked" in invocation["toolExecutionNotifications"][0]["message"]["text"]
+    fix = losslessd("fix", path, "--format", platform)  # was "nothing to fix", exit 0
+    assert fix.returncode == EXIT_INPUT and "nothing checked" in fix.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_one_device_with_nothing_checked_among_checked_ones_fails_the_run_as_a_finding(tmp_path, jobs):
+    """A clean host plus a switch whose input shows no port: a SEL001 warning on the switch (it was an info, and
+    the run exited 0), the summary counts what was checked; the same through worker processes."""
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    (folder / "gpu01.capture").write_text((FABRIC / "gpu01.capture").read_text())
+    (folder / "sw1.json").write_text(NO_PORT["sonic"][1])
+    res = losslessd("lint", folder, "--jobs", jobs)
+    assert res.returncode == EXIT_FINDINGS, res.stdout + res.stderr
+    assert "warning SEL001 (device): the input shows no port of this switch" in res.stdout
+    assert res.stdout.splitlines()[-1] == ("2 devices read, 1 checked against policy roce-dscp26 (1 RoCE-facing port): "
+                                           "0 errors, 1 warning, 0 infos")
+    assert res.stderr == ""
+    report = json.loads(losslessd("lint", folder, "--jobs", jobs, "-f", "json").stdout)["summary"]
+    assert (report["devices_checked"], report["devices_unchecked"], report["ports_checked"]) == (1, ["sw1"], 1)
+    assert report["complete"] is True and report["internal_errors"] == []
+    fix = losslessd("fix", folder)  # was "nothing to fix", exit 0, with sw1 never looked at
+    assert fix.returncode == EXIT_FINDINGS
+    assert fix.stdout == ("nothing to fix on the 1 device checked; not checked, so not known to need no fix: sw1 "
+                          "(`losslessd lint` says why)\n")
+
+
+def test_fix_does_not_say_nothing_to_fix_about_a_file_it_could_not_read(tmp_path):
+    (tmp_path / "gpu01.capture").write_text((FABRIC / "gpu01.capture").read_text())
+    (tmp_path / "leaf9.cfg").write_text("this is no switch config\n")
+    res = losslessd("fix", tmp_path)
+    assert res.returncode == EXIT_FINDINGS and "1 input unread" in res.stdout and "nothing to fix:" not in res.stdout
+    doc = json.loads(losslessd("fix", tmp_path, "-f", "json").stdout)
+    assert doc["not_checked"] == {"devices": [], "inputs_unread": 1} and doc["devices"] == []
+
+
+@pytest.mark.parametrize("selection", [("--select", "PFC", "--ignore", "PFC"), ("--ignore", "ALL"),
+                                       ("--select", "PFC001,PFC002", "--ignore", "pfc-disabled-on-lossless,PFC002")])
+def test_a_rule_selection_that_leaves_no_rule_is_a_usage_error(selection):
+    """Was "8 devices checked ... 0 errors", exit 0: a run of no rule read as clean."""
+    res = losslessd("lint", FABRIC, *selection)
+    assert res.returncode == EXIT_INPUT and res.stdout == ""
+    assert "leaves no rule to run" in res.stderr and selection[1] in res.stderr
+
+
+@pytest.mark.parametrize("select,why", [("IBS", "check no device of these kinds (host, switch)"),
+                                        ("SEL", "check no setting")])
+def test_selected_rules_that_check_none_of_the_devices_read_are_nothing_checked(select, why):
+    """InfiniBand subnet-manager rules on an Ethernet fabric, or only the selection rule: exit 0 on main."""
+    res = losslessd("lint", FABRIC, "--select", select)
+    assert res.returncode == EXIT_INPUT, res.stdout + res.stderr
+    assert "nothing checked: 8 devices read" in res.stderr and why in res.stderr
+
+
+def test_selected_rules_for_some_kinds_check_those_devices():
+    """--select NIC checks the hosts only: the switches are not 'nothing checked' findings (the operator chose)."""
+    res = losslessd("lint", FABRIC, "--select", "NIC", "--fail-on", "error")
+    assert res.returncode in (EXIT_OK, EXIT_FINDINGS) and "nothing checked" not in res.stderr
+    assert res.stdout.splitlines()[-1].startswith("8 devices read, 5 checked against policy roce-dscp26 "
+                                                  "(5 RoCE-facing ports)")
+
+
+def test_a_baseline_accepts_findings_never_a_run_with_nothing_checked(tmp_path):
+    path = _no_port(tmp_path, "sonic")
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(losslessd("lint", path, "-f", "json").stdout)
+    res = losslessd("lint", path, "--baseline", baseline)
+    assert res.returncode == EXIT_INPUT and "nothing checked" in res.stderr
+    assert "(1 suppressed by baseline)" in res.stdout  # the SEL001 it accepted
+    # a baseline accepting every finding of a checked fabric: clean, and the summary says how much was checked
+    baseline.write_text(losslessd("lint", FABRIC, "-f", "json").stdout)
+    res = losslessd("lint", FABRIC, "--baseline", baseline)
+    assert res.returncode == EXIT_OK, res.stderr
+    assert res.stdout.splitlines()[-1].startswith("8 devices checked against policy roce-dscp26 (17 RoCE-facing ports): "
+                                                  "0 errors, 0 warnings, 0 infos")
