@@ -130,3 +130,53 @@ def test_a_baseline_accepts_findings_never_a_run_with_nothing_checked(tmp_path):
     assert res.returncode == EXIT_OK, res.stderr
     assert res.stdout.splitlines()[-1].startswith("8 devices checked against policy roce-dscp26 (17 RoCE-facing ports): "
                                                   "0 errors, 0 warnings, 0 infos")
+
+
+@pytest.mark.parametrize("fault", ["rule", "parser"])
+def test_drift_never_takes_a_device_the_lint_crashed_on_for_fixed(sim_fabric, monkeypatch, fault):
+    """The daemon's drift run pulls the simulated fabric and lints it. A rule that fails on a bug on leaf1 (or the
+    SONiC parser failing on leaf1's capture) left leaf1's findings of that rule out of the run, and drift raised
+    finding_cleared for each: a crash read as "fixed". Now leaf1 is a device not read this run, its findings
+    stand."""
+    from losslessd.daemon.drift import Drift, pull_and_lint
+    from losslessd.inventory import load
+    from losslessd.policy import load_policy
+
+    policy = load_policy("roce-dscp26")
+    hosts = load(sim_fabric.inventory_path, sim_fabric.env)
+    devices = list(hosts.hosts)
+
+    def pulled():
+        return pull_and_lint(hosts, policy, known_hosts=sim_fabric.known_hosts_path, concurrency=4, timeout_s=60)
+
+    first = pulled()
+    assert first.missing == {} and any(f.device == "leaf1" and f.code == "WDG001" for f in first.findings)
+    drift = Drift()
+    drift.compare(first.findings, devices, 1.0, first.missing)  # the baseline
+    if fault == "rule":
+        from losslessd.rules.wdg import PfcWatchdogDisabled as Rule
+
+        checked = Rule.check_port
+
+        def broken(self, ctx, device, port):
+            if device.name == "leaf1":
+                raise ValueError("planted bug on leaf1")
+            return checked(self, ctx, device, port)
+
+        monkeypatch.setattr(Rule, "check_port", broken)
+    else:
+        import losslessd.parse.sonic as sonic
+
+        parse = sonic.parse
+
+        def broken_parse(inputs, name):
+            if name == "leaf1":
+                raise KeyError("planted parser bug")
+            return parse(inputs, name)
+
+        monkeypatch.setattr(sonic, "parse", broken_parse)
+    second = pulled()
+    assert set(second.missing) == {"leaf1"} and "SYS900" in second.missing["leaf1"], second.missing
+    assert "planted" in second.missing["leaf1"]
+    events = drift.compare(second.findings, devices, 2.0, second.missing).events
+    assert [e for e in events if e.kind == "finding_cleared" and e.device == "leaf1"] == []
