@@ -180,3 +180,34 @@ def test_drift_never_takes_a_device_the_lint_crashed_on_for_fixed(sim_fabric, mo
     assert "planted" in second.missing["leaf1"]
     events = drift.compare(second.findings, devices, 2.0, second.missing).events
     assert [e for e in events if e.kind == "finding_cleared" and e.device == "leaf1"] == []
+
+
+def test_a_bug_met_on_one_device_never_stops_a_pull_and_exits_3(make_sim, tmp_path, monkeypatch):
+    """A bug while saving leaf1's capture escaped asyncio.gather: the whole pull stopped (the devices still running
+    recorded as interrupted) and ended as an internal error. Now leaf1 is failed with SYS900, spine1 is collected
+    and saved, the pull exits 3 (never 1: a bug is not a device that failed), and lint of the snapshot exits 3."""
+    from losslessd import capture
+
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    write = capture.write
+
+    def broken(header, sections):
+        if header["device"] == "leaf1":
+            raise TypeError("planted bug on leaf1")
+        return write(header, sections)
+
+    monkeypatch.setattr(capture, "write", broken)
+    out = tmp_path / "snap"
+    res = losslessd("pull", "-i", sim.inventory_path, "-o", out, "--known-hosts", sim.known_hosts_path,
+                    "--retries", "0", env=sim.env)
+    assert res.returncode == 3, res.stdout + res.stderr
+    assert "pulled 1 of 2 devices" in res.stdout and "leaf1: SYS900 internal-error: collecting leaf1 failed: " \
+        "TypeError: planted bug on leaf1" in res.stdout
+    assert "losslessd: internal error: collecting leaf1 failed: TypeError: planted bug on leaf1" in res.stderr
+    devices = json.loads((out / "manifest.json").read_text())["devices"]
+    assert (devices["spine1"]["status"], devices["leaf1"]["status"], devices["leaf1"]["code"]) == (
+        "ok", "failed", "SYS900")
+    assert (out / "spine1.capture").is_file()
+    monkeypatch.setattr(capture, "write", write)
+    lint = losslessd("lint", out)
+    assert lint.returncode == 3 and "SYS900" in lint.stdout and "planted bug on leaf1" in lint.stderr
