@@ -62,8 +62,9 @@ def lint(
 ) -> None:
     """Lint device configs (files or folders) against a lossless policy.
 
-    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error, or nothing
-    readable. 3: internal error (a bug in losslessd; the report is incomplete).
+    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error, nothing
+    readable, or nothing checked (no device had a RoCE-facing port the selected rules check). 3: internal
+    error (a bug in losslessd; the report is incomplete).
     """
     set_max_file_mb(max_file_mb)
     if fix and (output_format != Format.text or output):
