@@ -211,3 +211,12 @@ def test_a_bug_met_on_one_device_never_stops_a_pull_and_exits_3(make_sim, tmp_pa
     monkeypatch.setattr(capture, "write", write)
     lint = losslessd("lint", out)
     assert lint.returncode == 3 and "SYS900" in lint.stdout and "planted bug on leaf1" in lint.stderr
+
+
+def test_render_of_a_device_with_no_roce_port_names_the_device_not_the_option_given(tmp_path):
+    """render --device FILE of a switch with no RoCE-facing port said "give --device or --ports": the operator had
+    given --device. Exit 2 either way; now the message names the file and the device and what to do."""
+    path = _no_port(tmp_path, "sonic")
+    res = losslessd("render", "--platform", "sonic", "--device", path)
+    assert res.returncode == EXIT_INPUT and res.stdout == ""
+    assert f"{path}: device sw1 has no RoCE-facing port under policy roce-dscp26" in res.stderr
