@@ -14,7 +14,7 @@ import json
 import pytest
 
 from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK
-from tests.clirun import losslessd
+from tests.clirun import losslessd, program
 from tests.hostile import FABRIC
 
 CAPTURE_HEAD = "#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n#% collected: 2026-11-20T08:00:00Z\n"
@@ -220,3 +220,12 @@ def test_render_of_a_device_with_no_roce_port_names_the_device_not_the_option_gi
     res = losslessd("render", "--platform", "sonic", "--device", path)
     assert res.returncode == EXIT_INPUT and res.stdout == ""
     assert f"{path}: device sw1 has no RoCE-facing port under policy roce-dscp26" in res.stderr
+
+
+@pytest.mark.slow  # starts a process (on main it served nothing until killed: the timeout ends it there)
+def test_a_simulator_with_no_device_to_serve_refuses_to_start(tmp_path):
+    (tmp_path / "fabric").mkdir()
+    (tmp_path / "fabric" / "notes.cfg").write_text("not a device\n")
+    res = program("sim", "--fabric", tmp_path / "fabric", "--out", tmp_path / "out", "--no-snmp", timeout=60)
+    assert res.returncode == EXIT_INPUT and "Serving" not in res.stdout
+    assert "no device the simulator can serve in this folder" in res.stderr and not (tmp_path / "out").exists()
