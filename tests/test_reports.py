@@ -354,8 +354,8 @@ def test_text_groups_by_device_without_colour(result):
     assert spine[1] == "          nothing [examples/fabric/spine1.cfg:42]"  # a message's 2nd line stays indented
     assert f"unit 'furlongs' unknown [{SONIC}:12]" in text  # absolute source path shown relative
     # what was checked (no port of these devices is RoCE-facing), and that a rule bug cut the run short
-    assert lines[-1] == ("3 devices read, 0 checked against policy roce-dscp26 (2 inputs unread): 3 errors, 5 warnings, "
-                         "0 infos; INCOMPLETE: 1 internal error (SYS900) cut checks short")
+    assert lines[-1] == ("3 devices read, 0 checked against policy roce-dscp26 (2 inputs unread): 3 errors, "
+                         "5 warnings, 0 infos; INCOMPLETE: 1 internal error (SYS900) cut checks short")
 
 
 def test_text_colour_only_when_asked(result):

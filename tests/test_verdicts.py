@@ -17,7 +17,8 @@ from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK
 from tests.clirun import losslessd, program
 from tests.hostile import FABRIC
 
-CAPTURE_HEAD = "#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n#% collected: 2026-11-20T08:00:00Z\n"
+CAPTURE_HEAD = ("#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n"
+                "#% collected: 2026-11-20T08:00:00Z\n")
 
 # A device of each platform whose input parses but shows no port: nothing on it can be checked.
 NO_PORT = {
@@ -128,8 +129,8 @@ def test_a_baseline_accepts_findings_never_a_run_with_nothing_checked(tmp_path):
     baseline.write_text(losslessd("lint", FABRIC, "-f", "json").stdout)
     res = losslessd("lint", FABRIC, "--baseline", baseline)
     assert res.returncode == EXIT_OK, res.stderr
-    assert res.stdout.splitlines()[-1].startswith("8 devices checked against policy roce-dscp26 (17 RoCE-facing ports): "
-                                                  "0 errors, 0 warnings, 0 infos")
+    assert res.stdout.splitlines()[-1].startswith("8 devices checked against policy roce-dscp26 "
+                                                  "(17 RoCE-facing ports): 0 errors, 0 warnings, 0 infos")
 
 
 @pytest.mark.parametrize("fault", ["rule", "parser"])

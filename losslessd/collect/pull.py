@@ -26,9 +26,9 @@ from ..errors import InputError, internal_error_message
 from ..inventory import Host, Inventory, SnmpTarget, file_name_problem
 from . import (
     COMMAND_FAILED,
-    INTERNAL_ERROR,
     COUNTERS,
     FORMAT,
+    INTERNAL_ERROR,
     MANIFEST,
     SNMP_V2C,
     TIMEOUT,

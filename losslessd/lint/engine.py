@@ -243,13 +243,8 @@ class Coverage:
 
     @classmethod
     def of(cls, result: LintResult) -> Coverage:
-        kinds: set[DeviceKind] | None = set()
-        for rule in result.rules:
-            looked = checks_kinds(rule)
-            if looked is None:
-                kinds = None
-                break
-            kinds |= looked
+        looks = [checks_kinds(rule) for rule in result.rules]
+        kinds = None if any(k is None for k in looks) else frozenset().union(*(k for k in looks if k is not None))
         checked = ports = 0
         unchecked: list[str] = []
         names = set()
@@ -268,8 +263,7 @@ class Coverage:
                     unchecked.append(device.name)
         unread = sum(1 for i in result.fabric.issues if i.code != INTERNAL_ERROR
                      and (i.source is None or i.source.device is None or i.source.device not in names))
-        return cls(len(result.fabric.devices), checked, ports, tuple(unchecked), unread,
-                   None if kinds is None else frozenset(kinds))
+        return cls(len(result.fabric.devices), checked, ports, tuple(unchecked), unread, kinds)
 
     def why_nothing(self, result: LintResult) -> str:
         """Why no device of the run was checked (for the stderr line of exit 2)."""

@@ -62,7 +62,8 @@ def coverage_summary(result) -> dict:
     short, must not read as a complete clean one."""
     cov = result.coverage
     return {"devices_checked": cov.checked, "devices_unchecked": list(cov.unchecked), "ports_checked": cov.ports,
-            "inputs_unread": cov.unread, "complete": not result.crashed, "internal_errors": list(result.internal_errors)}
+            "inputs_unread": cov.unread, "complete": not result.crashed,
+            "internal_errors": list(result.internal_errors)}
 
 
 def dumps(doc: dict, rows: dict[str, Callable[[Any], str]]) -> str:

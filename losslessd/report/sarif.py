@@ -54,7 +54,8 @@ def _invocation(result) -> dict:
     """SARIF 2.1.0 §3.20: executionSuccessful is false when a rule or parser failed on a bug (the results miss its
     conclusions) or nothing was checked; each such problem is a toolExecutionNotification (§3.20.21), so a viewer
     never shows a cut-short or empty run as a clean one."""
-    notes = [{"level": "error", "message": {"text": line.removeprefix("error: ")}} for line in result.outcome(False).lines]
+    notes = [{"level": "error", "message": {"text": line.removeprefix("error: ")}}
+             for line in result.outcome(False).lines]
     return {"executionSuccessful": not notes, "toolExecutionNotifications": notes}
 
 
