@@ -83,6 +83,24 @@ def test_one_device_with_nothing_checked_among_checked_ones_fails_the_run_as_a_f
                           "(`losslessd lint` says why)\n")
 
 
+def test_ports_selected_by_select_all_that_show_nothing_to_verify_are_nothing_checked(tmp_path):
+    """Under `roce_ports.select: all` a buffers-only SONiC dump has its ports selected, and every check on them
+    was an unverified info: "1 device checked", exit 0. Now SEL001 says nothing could be verified, and the run
+    checked nothing (exit 2)."""
+    policy = tmp_path / "all.yaml"
+    policy.write_text("name: all-ports\nextends: roce-dscp26\nroce_ports:\n  select: all\n")
+    dump = tmp_path / "buffers.json"
+    dump.write_text(json.dumps({"BUFFER_PG": {"Ethernet0|3-4": {"profile": "pg_lossless_100000_5m_profile"}},
+                                "BUFFER_PROFILE": {"pg_lossless_100000_5m_profile": {
+                                    "xon": "18432", "xoff": "100000", "size": "118432", "dynamic_th": "-3",
+                                    "pool": "ingress_lossless_pool"}}}))
+    res = losslessd("lint", dump, "--format", "sonic", "--policy", policy)
+    assert res.returncode == EXIT_INPUT, res.stdout + res.stderr
+    assert "warning SEL001 (device): the input shows neither the PFC state nor a QoS setting" in res.stdout
+    assert res.stdout.splitlines()[-1].startswith("1 device read, 0 checked against policy all-ports:")
+    assert "nothing checked: 1 device read (buffers)" in res.stderr
+
+
 def test_fix_does_not_say_nothing_to_fix_about_a_file_it_could_not_read(tmp_path):
     (tmp_path / "gpu01.capture").write_text((FABRIC / "gpu01.capture").read_text())
     (tmp_path / "leaf9.cfg").write_text("this is no switch config\n")

@@ -162,6 +162,8 @@ class LintResult:
     internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), whatever was selected
     # device -> every port in or out of the RoCE-facing set, with why (lint --explain-selection, JSON report)
     selection: dict[str, list[PortChoice]] = field(default_factory=dict)
+    # devices whose RoCE-facing ports show nothing to verify (a SEL001 finding with ports selected)
+    unverified: set[str] = field(default_factory=set)
 
     @property
     def crashed(self) -> bool:
@@ -203,6 +205,7 @@ class LintResult:
 
 
 _SHOWN = 5  # input errors repeated on stderr when nothing was readable
+NOTHING_VERIFIED = "SEL001"  # rules/sel.py: a switch with no RoCE-facing port, or none that shows what to verify
 # Rule families that say what was not read (SYS) or not selected (SEL): they check no lossless setting themselves.
 _META_FAMILIES = ("SEL", "SYS")
 
@@ -231,8 +234,9 @@ def checks_kinds(rule: type[Rule]) -> frozenset[DeviceKind] | None:
 @dataclass(frozen=True)
 class Coverage:
     """What a lint run checked: a device is checked when a selected rule checks devices of its kind and, for a
-    switch or host, at least one of its ports is RoCE-facing (what the port rules check); a subnet manager's
-    settings are its opensm.conf's. Findings alone cannot tell "clean" from "nothing looked at"."""
+    switch or host, at least one of its ports is RoCE-facing (what the port rules check) and, for a switch, the
+    input shows the PFC state or a QoS setting of one (else SEL001 says nothing could be verified); a subnet
+    manager's settings are its opensm.conf's. Findings alone cannot tell "clean" from "nothing looked at"."""
 
     devices: int  # devices read
     checked: int  # devices with something checked
@@ -256,7 +260,7 @@ class Coverage:
                 checked += 1
             else:
                 selected = sum(1 for c in result.selection.get(device.name, ()) if c.selected)
-                if selected:
+                if selected and device.name not in result.unverified:
                     checked += 1
                     ports += selected
                 else:
@@ -279,8 +283,9 @@ class Coverage:
             return (f"{read}, and the selected rules ({codes}) check no device of "
                     f"{'this kind' if len(present) == 1 else 'these kinds'} "
                     f"({', '.join(sorted(k.value for k in present))}); widen --select or --ignore")
-        return (f"{read}, and none has a RoCE-facing port to check (the SEL001 or SYS002 finding on each says why; "
-                "`--explain-selection` lists every port): a device with nothing checked is not clean")
+        return (f"{read}, and none has a RoCE-facing port whose settings the input shows (the SEL001 or SYS002 "
+                "finding on each says why; `--explain-selection` lists every port): a device with nothing checked is "
+                "not clean")
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
@@ -325,6 +330,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             crashes.extend(_in_fabric_order(fabric, ctx.crashes[mark:]))
     if progress is not None:
         progress(len(rules), len(rules), "")
+    # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump): SEL001 says
+    # so on each; not checked, whatever a baseline accepts (Coverage)
+    unverified = {f.device for f in findings if f.code == NOTHING_VERIFIED and f.data.get("selected")}
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]
@@ -336,7 +344,7 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             f.source.line  # noqa: B018
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
-                      internal_errors=crashes, selection=selection)
+                      internal_errors=crashes, selection=selection, unverified=unverified)
 
 
 def _in_fabric_order(fabric: Fabric, crashes: list[tuple[Device | None, str, str]]) -> list[str]:

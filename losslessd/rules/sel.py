@@ -23,7 +23,9 @@ class NoRocePortSelected(Rule):
     out by which rule (`lint --explain-selection` lists each port). Always a warning, also when the
     input cannot show the ports' PFC state (a buffers-only SONiC file) or shows no port at all: nothing
     was checked on the switch, which is never clean (the run fails under the default `--fail-on
-    warning`, and a run in which no device was checked at all exits 2).
+    warning`, and a run in which no device was checked at all exits 2). Under `roce_ports.select: all`
+    the ports are selected whatever the input shows: a switch whose input shows neither the PFC state
+    nor a QoS setting of any of them is the same finding (nothing on it could be verified).
 
     ## Why it matters
     Every port rule checks only RoCE-facing ports. A switch with none passes every check without a
@@ -56,7 +58,13 @@ class NoRocePortSelected(Rule):
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         choices = ctx.selection(device)
-        if any(c.selected for c in choices):
+        chosen = [device.ports[c.port] for c in choices if c.selected and c.port in device.ports]
+        if chosen:
+            if all(p.pfc_enabled is None and not p.qos_configured for p in chosen):  # (roce_ports.select: all)
+                yield self.finding(f"the input shows neither the PFC state nor a QoS setting of any RoCE-facing port "
+                                   f"(a partial dump?), so no lossless setting of this switch could be verified: "
+                                   f"{describe_selection(choices)}", device=device, key="selection",
+                                   selected=len(chosen), ports=len(choices))
             return
         if not choices:
             yield self.finding("the input shows no port of this switch, so no port could be selected as "
