@@ -332,7 +332,7 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         progress(len(rules), len(rules), "")
     # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump): SEL001 says
     # so on each; not checked, whatever a baseline accepts (Coverage)
-    unverified = {f.device for f in findings if f.code == NOTHING_VERIFIED and f.data.get("selected")}
+    unverified = {f.device for f in findings if f.code == NOTHING_VERIFIED and f.device and f.data.get("selected")}
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]
