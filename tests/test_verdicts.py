@@ -248,3 +248,29 @@ def test_a_simulator_with_no_device_to_serve_refuses_to_start(tmp_path):
     res = program("sim", "--fabric", tmp_path / "fabric", "--out", tmp_path / "out", "--no-snmp", timeout=60)
     assert res.returncode == EXIT_INPUT and "Serving" not in res.stdout
     assert "no device the simulator can serve in this folder" in res.stderr and not (tmp_path / "out").exists()
+
+
+def test_tune_report_reads_and_never_writes_a_database_that_is_not_a_tune(tmp_path):
+    """`tune report --db` on another program's SQLite file (the daemon's history, say) created the tune tables in
+    it and said "no tune in this database"; on an empty file it made it a tune database. It writes nothing now and
+    says what the file is not."""
+    import sqlite3
+
+    from losslessd.history import History
+
+    history = tmp_path / "history.db"
+    History(history).close()
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (text)")
+    con.commit()
+    con.close()
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for db, why in ((history, "another program's SQLite file"), (other, "another program's SQLite file"),
+                    (empty, "empty")):
+        before = db.read_bytes()
+        res = losslessd("tune", "report", "--db", db)
+        assert res.returncode == EXIT_INPUT and f"{db}: not a losslessd tune database ({why})" in res.stderr
+        assert db.read_bytes() == before
+    assert losslessd("events", "--db", history).returncode == EXIT_OK  # the history is still the daemon's

@@ -134,7 +134,7 @@ def report(
     paused) as PNG and an HTML page with all of it."""
     if not db.is_file():
         raise InputError("no such tune database", file=str(db))
-    with Store(db) as store:
+    with Store(db, create=False) as store:  # a report writes nothing
         tune = store.tune(tune_id)
         found = report_mod.rows(store, tune)
         text = report_mod.table(tune, found, store.events(tune.id))
