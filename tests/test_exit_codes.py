@@ -196,3 +196,5 @@ def test_a_crash_on_one_device_of_many_is_exit_3_and_no_report_reads_as_complete
     assert invocation["executionSuccessful"] is False
     (note,) = invocation["toolExecutionNotifications"]
     assert note["level"] == "error" and "planted bug on leaf1" in note["message"]["text"]
+    fix = _run("one", ["fix", str(FABRIC), "-f", "json"])
+    assert fix.returncode == EXIT_INTERNAL and json.loads(fix.stdout)["complete"] is False

@@ -123,6 +123,7 @@ def as_json(result: FixResult) -> str:
         "policy": result.lint.policy.name,
         "unsafe_fixes": result.unsafe,
         "not_checked": {"devices": list(result.lint.coverage.unchecked), "inputs_unread": result.lint.coverage.unread},
+        "complete": not result.lint.crashed,
         "devices": [{
             "device": d.device, "platform": d.platform, "files": d.files,
             "findings": [_finding(f) for f in d.findings],
