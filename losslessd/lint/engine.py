@@ -164,6 +164,7 @@ class LintResult:
     selection: dict[str, list[PortChoice]] = field(default_factory=dict)
     # devices whose RoCE-facing ports show nothing to verify (a SEL001 finding with ports selected)
     unverified: set[str] = field(default_factory=set)
+    _coverage: Coverage | None = field(default=None, init=False, repr=False, compare=False)  # (the property's)
 
     @property
     def crashed(self) -> bool:
@@ -182,8 +183,6 @@ class LintResult:
         if self._coverage is None:
             self._coverage = Coverage.of(self)
         return self._coverage
-
-    _coverage: Coverage | None = field(default=None, init=False, repr=False, compare=False)
 
     def outcome(self, failed: bool) -> Outcome:
         """The run's verdict, the one place every command that lints decides it: 3 when a rule or parser crashed
