@@ -274,3 +274,18 @@ def test_tune_report_reads_and_never_writes_a_database_that_is_not_a_tune(tmp_pa
         assert res.returncode == EXIT_INPUT and f"{db}: not a losslessd tune database ({why})" in res.stderr
         assert db.read_bytes() == before
     assert losslessd("events", "--db", history).returncode == EXIT_OK  # the history is still the daemon's
+
+
+def test_policy_check_checks_every_file_it_is_given(tmp_path):
+    """`policy check a b c` stopped at the first broken policy: c was never checked, and nothing said so."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nextends: nosuch\n")
+    good = tmp_path / "good.yaml"
+    good.write_text("name: all-ports\nextends: roce-dscp26\nroce_ports:\n  select: all\n")
+    res = losslessd("policy", "check", "roce-dscp26", bad, good)
+    assert res.returncode == EXIT_INPUT
+    assert res.stdout.splitlines() == [
+        "roce-dscp26: ok (policy roce-dscp26: RoCE DSCP 26 -> priority 3 lossless, CNP DSCP 48 -> priority 6 strict, "
+        "ECN on)",
+        f"{good}: ok (policy all-ports: RoCE DSCP 26 -> priority 3 lossless, CNP DSCP 48 -> priority 6 strict, ECN on)"]
+    assert res.stderr.startswith(f"losslessd: error: {bad}: extends 'nosuch'") and len(res.stderr.splitlines()) == 1
