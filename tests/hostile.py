@@ -410,7 +410,8 @@ def cases() -> list[Case]:
         C("lint-switch-of-no-port", lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC)), says=("nothing checked",)),
         C("lint-ignore-every-rule", lambda t: _lint(_fabric(t), extra=["--ignore", "ALL"]),
           says=("leaves no rule",)),
-        C("fix-switch-of-no-port", _fix(lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC))), says=("nothing checked",)),
+        C("fix-switch-of-no-port", _fix(lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC))),
+          says=("nothing checked",)),
         # render --device and fix read device files the same way
         C("render-device-dev-zero", _render_device(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
         C("render-device-fifo", _render_device(lambda t: _fifo(t / "leaf1.json")), says=("leaf1.json", "regular file")),
