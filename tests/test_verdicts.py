@@ -289,3 +289,27 @@ def test_policy_check_checks_every_file_it_is_given(tmp_path):
         "ECN on)",
         f"{good}: ok (policy all-ports: RoCE DSCP 26 -> priority 3 lossless, CNP DSCP 48 -> priority 6 strict, ECN on)"]
     assert res.stderr.startswith(f"losslessd: error: {bad}: extends 'nosuch'") and len(res.stderr.splitlines()) == 1
+
+
+def test_a_bug_working_out_one_devices_fix_costs_no_other_device_its_fix(monkeypatch):
+    """fix: a bug while working out leaf1's fix escaped and no device's fix was printed (a traceback through the
+    CLI's catch-all: exit 3 with nothing). Now leaf1 says so, the others' fixes are printed, and it exits 3."""
+    import losslessd.fix as fix
+
+    planned = fix.device_fix
+
+    def broken(device, *args, **kwargs):
+        if device.name == "leaf1":
+            raise ZeroDivisionError("planted fix bug")
+        return planned(device, *args, **kwargs)
+
+    monkeypatch.setattr(fix, "device_fix", broken)
+    res = losslessd("fix", FABRIC)
+    assert res.returncode == 3, res.stdout + res.stderr
+    assert "leaf1  (sonic" in res.stdout and "no fix: working out the fix of leaf1 failed: ZeroDivisionError" \
+        in res.stdout
+    assert "spine1  (arista_eos" in res.stdout and "SAFE fix" in res.stdout  # the others' fixes are there
+    assert "losslessd: internal error: working out the fix of leaf1 failed: ZeroDivisionError: planted fix bug" \
+        in res.stderr
+    doc = json.loads(losslessd("fix", FABRIC, "-f", "json").stdout)
+    assert doc["complete"] is False and len(doc["devices"]) > 1

@@ -160,7 +160,7 @@ class LintResult:
     fabric: Fabric
     baseline_suppressed: int = 0
     inputs: list[str] = field(default_factory=list)
-    internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), whatever was selected
+    internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), and fix's
     # device -> every port in or out of the RoCE-facing set, with why (lint --explain-selection, JSON report)
     selection: dict[str, list[PortChoice]] = field(default_factory=dict)
     # devices whose RoCE-facing ports show nothing to verify (a SEL001 finding with ports selected)
