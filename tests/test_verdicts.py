@@ -15,7 +15,7 @@ import pytest
 
 from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK
 from tests.clirun import losslessd, program
-from tests.hostile import FABRIC
+from tests.hostile import FABRIC, ROOT
 
 CAPTURE_HEAD = ("#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n"
                 "#% collected: 2026-11-20T08:00:00Z\n")
@@ -313,3 +313,12 @@ def test_a_bug_working_out_one_devices_fix_costs_no_other_device_its_fix(monkeyp
         in res.stderr
     doc = json.loads(losslessd("fix", FABRIC, "-f", "json").stdout)
     assert doc["complete"] is False and len(doc["devices"]) > 1
+
+
+def test_ethernet_fabric_rules_do_not_count_as_checking_subnet_managers():
+    """--select DLK (PFC deadlock over Ethernet cables) on two OpenSM nodes checked nothing and exited 0."""
+    sms = [ROOT / "examples" / "infiniband" / name for name in ("sm01", "sm02")]
+    res = losslessd("lint", *sms, "--policy", "infiniband", "--select", "DLK")
+    assert res.returncode == EXIT_INPUT and "check no device of this kind (subnet_manager)" in res.stderr
+    res = losslessd("lint", *sms, "--policy", "infiniband", "--select", "IBS003")
+    assert res.returncode in (EXIT_OK, EXIT_FINDINGS) and "nothing checked" not in res.stderr

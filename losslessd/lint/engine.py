@@ -207,6 +207,7 @@ class LintResult:
 _SHOWN = 5  # input errors repeated on stderr when nothing was readable
 _SELECTED = itemgetter(1)  # PortChoice.selected, read fast: a large fabric has a choice per port
 NOTHING_VERIFIED = "SEL001"  # rules/sel.py: a switch with no RoCE-facing port, or none that shows what to verify
+_ETHERNET = frozenset({DeviceKind.switch, DeviceKind.host})
 # Rule families that say what was not read (SYS) or not selected (SEL): they check no lossless setting themselves.
 _META_FAMILIES = ("SEL", "SYS")
 
@@ -226,9 +227,10 @@ def checks_kinds(rule: type[Rule]) -> frozenset[DeviceKind] | None:
         return frozenset()
     if rule.kinds is not None:
         return rule.kinds
-    if issubclass(rule, PortRule):
-        kind = rule.device_kind
-        return frozenset({kind}) if kind is not None else frozenset({DeviceKind.switch, DeviceKind.host})
+    if issubclass(rule, PortRule) and rule.device_kind is not None:
+        return frozenset({rule.device_kind})
+    if issubclass(rule, PortRule) or rule.scope in ("link", "fabric"):  # an Ethernet fabric's cables, paths, PFC
+        return _ETHERNET  # (a fabric rule about subnet managers says so: IBS003's kinds)
     return None
 
 
