@@ -196,5 +196,8 @@ def test_a_crash_on_one_device_of_many_is_exit_3_and_no_report_reads_as_complete
     assert invocation["executionSuccessful"] is False
     (note,) = invocation["toolExecutionNotifications"]
     assert note["level"] == "error" and "planted bug on leaf1" in note["message"]["text"]
+    github = _run("one", ["lint", str(FABRIC), "--jobs", jobs, "-f", "github"])
+    assert github.returncode == EXIT_INTERNAL
+    assert "::error title=losslessd::internal error: leaf1: rule WDG001" in github.stdout
     fix = _run("one", ["fix", str(FABRIC), "-f", "json"])
     assert fix.returncode == EXIT_INTERNAL and json.loads(fix.stdout)["complete"] is False

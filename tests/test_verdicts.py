@@ -56,6 +56,8 @@ def test_a_device_that_shows_no_port_is_nothing_checked_not_clean(tmp_path, plat
     (invocation,) = sarif["runs"][0]["invocations"]
     assert invocation["executionSuccessful"] is False
     assert "nothing checked" in invocation["toolExecutionNotifications"][0]["message"]["text"]
+    github = losslessd("lint", path, "--format", platform, "-f", "github").stdout
+    assert "::error title=losslessd::nothing checked: 1 device read (sw1)" in github
     fix = losslessd("fix", path, "--format", platform)  # was "nothing to fix", exit 0
     assert fix.returncode == EXIT_INPUT and "nothing checked" in fix.stderr
 
