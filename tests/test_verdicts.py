@@ -324,3 +324,23 @@ def test_ethernet_fabric_rules_do_not_count_as_checking_subnet_managers():
     assert res.returncode == EXIT_INPUT and "check no device of this kind (subnet_manager)" in res.stderr
     res = losslessd("lint", *sms, "--policy", "infiniband", "--select", "IBS003")
     assert res.returncode in (EXIT_OK, EXIT_FINDINGS) and "nothing checked" not in res.stderr
+
+
+def test_a_pull_where_every_device_failed_says_nothing_was_pulled(tmp_path):
+    """Exit 1 (devices failed) either way; it said "pulled 0 of 2 devices into OUT; check them with: losslessd
+    lint OUT", a lint that can only exit 2 (nothing readable)."""
+    import socket
+
+    ports = []
+    for _ in range(2):  # ports nothing listens on: the connection is refused at once
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    inv = tmp_path / "inv.yaml"
+    inv.write_text("defaults:\n  username: admin\n  data:\n    credentials: {password_env: PULL_PW}\nhosts:\n"
+                   + "".join(f"  leaf{i}: {{hostname: 127.0.0.1, port: {p}, platform: sonic}}\n"
+                             for i, p in enumerate(ports)))
+    res = losslessd("pull", "-i", inv, "-o", tmp_path / "out", "--insecure-no-host-key-check", "--retries", "0",
+                    env={"PULL_PW": "pw"})
+    assert res.returncode == EXIT_FINDINGS, res.stdout + res.stderr
+    assert "pulled nothing: all 2 devices of the inventory failed" in res.stdout and "losslessd lint" not in res.stdout

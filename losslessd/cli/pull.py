@@ -81,8 +81,12 @@ def pull(
             rule = lookup(code)
             typer.echo(f"{device.name}: {code} {rule.name if rule else ''}: {printable(message)}")  # (device output)
     failed = len(result.failed)
-    typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
-               + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
+    if failed == len(inv.hosts):  # linting it would only repeat the failures
+        typer.echo(f"pulled nothing: all {len(inv.hosts)} devices of the inventory failed (see above; "
+                   f"{out}/manifest.json records why)")
+    else:
+        typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
+                   + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
     for device in result.crashed:  # a bug, not a device that failed: exit 3, never 1 (the rest is saved)
         typer.echo(f"losslessd: internal error: {printable(device.message or '')}", err=True)
     raise typer.Exit(EXIT_INTERNAL if result.crashed else EXIT_FINDINGS if failed else EXIT_OK)
