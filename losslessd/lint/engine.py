@@ -192,7 +192,8 @@ class LintResult:
         if self.crashed:
             return Outcome(EXIT_INTERNAL, [f"internal error: {m}" for m in self.internal_errors])
         if not self.fabric.devices:
-            lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}"]
+            lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}" if self.inputs
+                     else "error: nothing readable: the fabric given holds no device"]
             lines += [f"error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}"
                       for issue in self.fabric.issues[:_SHOWN]]
             if len(self.fabric.issues) > _SHOWN:
