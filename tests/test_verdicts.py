@@ -344,3 +344,24 @@ def test_a_pull_where_every_device_failed_says_nothing_was_pulled(tmp_path):
                     env={"PULL_PW": "pw"})
     assert res.returncode == EXIT_FINDINGS, res.stdout + res.stderr
     assert "pulled nothing: all 2 devices of the inventory failed" in res.stdout and "losslessd lint" not in res.stdout
+
+
+def test_drift_knows_a_device_by_its_capture_whatever_its_config_calls_it(tmp_path):
+    """A SONiC switch is named by its DEVICE_METADATA hostname, which need not be its inventory name: drift tells
+    which inventory device the lint read by its capture file, so a switch the lint read is not 'not read'."""
+    from losslessd import capture
+    from losslessd.daemon.drift import not_linted
+    from losslessd.sim import SONIC_RUNNING_CONFIG
+
+    config = json.loads((FABRIC / "leaf1" / "config_db.json").read_text())
+    config["DEVICE_METADATA"]["localhost"]["hostname"] = "sonic-leaf-09"
+    text = capture.write({"device": "leaf9", "platform": "sonic", "collected": "2026-11-20T08:00:00Z"},
+                         [(SONIC_RUNNING_CONFIG, json.dumps(config, indent=4))])
+    (tmp_path / "leaf9.capture").write_text(text)
+    (tmp_path / "leaf8.capture").write_text("not a capture\n")
+    from losslessd.api import lint
+
+    result = lint([tmp_path])
+    assert "sonic-leaf-09" in result.fabric.devices  # the config's name, not the inventory's
+    missing = not_linted(result, {"leaf9": "leaf9.capture", "leaf8": "leaf8.capture"})
+    assert set(missing) == {"leaf8"} and missing["leaf8"].startswith("SYS001: ")

@@ -92,21 +92,27 @@ def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
     not read (its SYS001/SYS900 issue), a rule or parser that failed on a bug there, or on the fabric (then every
     device: a fabric rule's conclusions about each are missing). Their findings of this run are incomplete, so
     drift must not take what is missing from them for fixed."""
-    read = {d.name for d in result.fabric.devices.values()}
+    # A device is named by its config (a SONiC hostname), which need not be its inventory name: its capture file
+    # (one per inventory device) tells which device it is.
+    by_capture = {capture: name for name, capture in pulled.items()}
+    inventory_name = {d.name: by_capture[Path(f).name] for d in result.fabric.devices.values() for f in d.files
+                      if Path(f).name in by_capture}
+    read = set(inventory_name.values())
     why: dict[str, str] = {}
     for f in result.findings:
         if f.code == INTERNAL_ERROR:
             if f.device is None and f.source is None:  # a fabric rule: no device's conclusions are whole
                 return {name: f"{INTERNAL_ERROR}: {f.message}" for name in pulled}
-            if f.device is not None:
+            if f.device in inventory_name:  # (its findings carry the config's name: both stand)
+                why.setdefault(inventory_name[f.device], f"{INTERNAL_ERROR}: {f.message}")
                 why.setdefault(f.device, f"{INTERNAL_ERROR}: {f.message}")
     issues = {Path(i.source.file).name: i for i in reversed(result.fabric.issues) if i.source and i.source.file}
     for name, capture in pulled.items():
         if name not in read:
             issue = issues.get(capture)
-            why.setdefault(name, f"{issue.code}: {issue.message}" if issue else "the lint read no device of this "
-                           "name from its capture")
-    return {name: why[name] for name in pulled if name in why}
+            why.setdefault(name, f"{issue.code}: {issue.message}" if issue else "the lint read no device from its "
+                           "capture")
+    return why
 
 
 class Drift:
