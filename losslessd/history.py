@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sqlite3
 import threading
 import time
@@ -374,8 +375,28 @@ def _where(clauses: list[str]) -> str:
     return ("WHERE " + " AND ".join(clauses)) if clauses else ""
 
 
-def _open(path: Path, create: bool) -> sqlite3.Connection:
-    """Open (creating or migrating when allowed) a history file; anything else is an InputError naming it."""
+def check_writable(path: Path) -> None:
+    """What `daemon --check` asks of the history file, without writing anything: a new file can be created in its
+    folder; an existing one is a losslessd history this version can write (or an empty file, which becomes one).
+    InputError naming the file otherwise: the daemon would fail at its start."""
+    if not path.exists():
+        folder = path.parent
+        if not folder.is_dir():
+            raise InputError(f"the history file's folder {folder} does not exist (the daemon creates the file, not "
+                             "the folder)", file=str(path))
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(f"the daemon cannot create the history file: its folder {folder} is not writable",
+                             file=str(path))
+        return
+    if path.is_file() and not os.access(path, os.R_OK | os.W_OK):
+        raise InputError("the daemon cannot write the history file (permissions)", file=str(path))
+    if not path.is_file() or path.stat().st_size:
+        _open(path, create=False, empty_ok=True).close()
+
+
+def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connection:
+    """Open (creating or migrating when allowed) a history file; anything else is an InputError naming it.
+    ``empty_ok``: a read-only look at a file the daemon would make a history of (daemon --check)."""
     if not create and not path.is_file():
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
@@ -393,7 +414,7 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
         if version > SCHEMA_VERSION:
             raise InputError(f"history schema {version} is newer than this losslessd understands ({SCHEMA_VERSION}); "
                              "upgrade losslessd", file=str(path))
-        if version == 0 and not create:
+        if version == 0 and not create and not empty_ok:
             raise InputError("not a losslessd history database (empty)", file=str(path))
         if create:
             for pragma in _PRAGMAS:

@@ -147,6 +147,9 @@ hosts:
 """
 
 
+_NO_PORT_SONIC = '{"DEVICE_METADATA": {"localhost": {"hostname": "sw1"}}}\n'
+
+
 def _lint(*paths: Path | str, policy: str | None = None, extra: list[str] = ()) -> list[str]:
     return ["lint", *map(str, paths), *(["--policy", policy] if policy else []), *extra]
 
@@ -403,6 +406,12 @@ def cases() -> list[Case]:
             t / "p.yaml", "name: x\nroce_ports: {name_regex: '(('}\n")), says=("p.yaml:2",)),
         C("daemon-duplicate-key", _settings_case(settings=SETTINGS.format(extra="policy: a\npolicy: b\n")),
           says=("losslessd.yaml:5", "duplicate")),
+        # nothing checked is never clean (exit 2, not 0): a switch whose input shows no port, a rule selection of none
+        C("lint-switch-of-no-port", lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC)), says=("nothing checked",)),
+        C("lint-ignore-every-rule", lambda t: _lint(_fabric(t), extra=["--ignore", "ALL"]),
+          says=("leaves no rule",)),
+        C("fix-switch-of-no-port", _fix(lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC))),
+          says=("nothing checked",)),
         # render --device and fix read device files the same way
         C("render-device-dev-zero", _render_device(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
         C("render-device-fifo", _render_device(lambda t: _fifo(t / "leaf1.json")), says=("leaf1.json", "regular file")),

@@ -56,7 +56,7 @@ def test_text_report_is_grouped_and_uncoloured_when_piped():
     assert "\x1b[" not in res.stdout
     lines = res.stdout.splitlines()
     assert "leaf1" in lines and "spine1" in lines
-    assert lines[-1].startswith("8 devices checked against policy roce-dscp26:")
+    assert lines[-1].startswith("8 devices checked against policy roce-dscp26 (17 RoCE-facing ports):")
 
 
 def test_clean_device_exits_zero():

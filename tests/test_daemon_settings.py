@@ -16,7 +16,7 @@ from losslessd.daemon.notify import Notifier
 from losslessd.daemon.scheduler import Runner, Schedule
 from losslessd.daemon.settings import DEFAULT_HTTP_HOST, load_settings, read_settings
 from losslessd.errors import InputError
-from losslessd.history import StoredFinding
+from losslessd.history import History, StoredFinding
 from losslessd.limits import DEFAULT_MAX_FILE_BYTES, ENV_MAX_FILE_MB, MIB, file_limit_mb, max_file_bytes
 from losslessd.lint.finding import Finding, Severity
 from tests.clirun import losslessd
@@ -140,6 +140,35 @@ def test_check_flag_exit_codes(folder):
     bad = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\npoll: {jitter: 2}\n")
     res = losslessd("daemon", "--config", bad, "--check", env=env)
     assert res.returncode == 2 and f"{bad}:3" in res.stderr
+
+
+def test_check_fails_on_a_history_file_the_daemon_could_not_open(folder):
+    """--check said "valid" (exit 0) for a history the daemon then could not open at its start: a folder that does
+    not exist, another program's SQLite file, a file that is no database. It checks the file now (writing nothing),
+    and an empty file (which the daemon makes a history of) or a history of its own still passes."""
+    import sqlite3
+
+    env = dict(os.environ, **ENV)
+    config = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\nhistory: {path: gone/history.db}\n")
+    res = losslessd("daemon", "--config", config, "--check", env=env)
+    assert res.returncode == 2 and "history.db: the history file's folder" in res.stderr
+    assert "does not exist" in res.stderr and not (folder / "gone").exists()
+    config = write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\nhistory: {path: h.db}\n")
+    other = sqlite3.connect(folder / "h.db")
+    other.execute("CREATE TABLE notes (text)")
+    other.commit()
+    other.close()
+    res = losslessd("daemon", "--config", config, "--check", env=env)
+    assert res.returncode == 2 and "not a losslessd history database (another program's SQLite file)" in res.stderr
+    (folder / "h.db").write_text("plain text\n")
+    res = losslessd("daemon", "--config", config, "--check", env=env)
+    assert res.returncode == 2 and "file is not a database" in res.stderr
+    (folder / "h.db").write_text("")
+    assert losslessd("daemon", "--config", config, "--check", env=env).returncode == 0
+    assert (folder / "h.db").read_bytes() == b""  # looked at, not written
+    (folder / "h.db").unlink()
+    History(folder / "h.db").close()
+    assert losslessd("daemon", "--config", config, "--check", env=env).returncode == 0
 
 
 # -- scheduler --------------------------------------------------------------------------------------

@@ -38,6 +38,13 @@ PLANT = {
     "facts": "from losslessd.rules.nic import DcqcnParamsInconsistent as R\n"
              "def broken(self, ctx, device): raise IndexError('planted facts bug')\n"
              "R.device_facts = broken\n",
+    # a rule that raises on one device of the fabric only (leaf1), while the others have findings
+    "one": "from losslessd.rules.wdg import PfcWatchdogDisabled as R\n"
+           "checked = R.check_port\n"
+           "def broken(self, ctx, device, port):\n"
+           "    if device.name == 'leaf1': raise ValueError('planted bug on leaf1')\n"
+           "    return checked(self, ctx, device, port)\n"
+           "R.check_port = broken\n",
     # the parallel lint's own code raises in a worker process, outside any rule or parser
     "worker": "import losslessd.fabric as fabric\n"
               "def broken(device): raise RuntimeError('planted worker bug')\n"
@@ -165,3 +172,32 @@ def test_a_bug_outside_the_rules_in_a_worker_is_exit_3_with_its_own_line(tmp_pat
     debug = _run("worker", ["--debug", "lint", str(FABRIC), "--jobs", "2"])
     assert debug.returncode == EXIT_INTERNAL and "RuntimeError: planted worker bug" in debug.stderr
     assert "Traceback (most recent call last)" in debug.stderr and "_header" in debug.stderr  # the worker's frames
+
+
+@pytest.mark.slow  # starts processes
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_crash_on_one_device_of_many_is_exit_3_and_no_report_reads_as_complete(jobs):
+    """A rule that raises on leaf1 only, while other devices have findings at --fail-on: exit 3 (never 1), serially
+    and through worker processes; the JSON report says it is incomplete and SARIF that the run did not succeed
+    (both read as a complete report before: only the SYS900 finding among the others told)."""
+    text = _run("one", ["lint", str(FABRIC), "--jobs", jobs])
+    assert text.returncode == EXIT_INTERNAL, text.stderr
+    assert "internal error: leaf1: rule WDG001 (pfc-watchdog-disabled) failed: ValueError: planted bug on leaf1" \
+        in text.stderr and "Traceback" not in text.stderr
+    assert "ECN" in text.stdout and "; INCOMPLETE: 1 internal error (SYS900) cut checks short" in text.stdout
+    report = _run("one", ["lint", str(FABRIC), "--jobs", jobs, "-f", "json"])
+    assert report.returncode == EXIT_INTERNAL
+    summary = json.loads(report.stdout)["summary"]
+    assert summary["complete"] is False and summary["error"] > 1
+    assert [m.split(":")[0] for m in summary["internal_errors"]] == ["leaf1"]
+    sarif = _run("one", ["lint", str(FABRIC), "--jobs", jobs, "-f", "sarif"])
+    assert sarif.returncode == EXIT_INTERNAL
+    (invocation,) = json.loads(sarif.stdout)["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (note,) = invocation["toolExecutionNotifications"]
+    assert note["level"] == "error" and "planted bug on leaf1" in note["message"]["text"]
+    github = _run("one", ["lint", str(FABRIC), "--jobs", jobs, "-f", "github"])
+    assert github.returncode == EXIT_INTERNAL
+    assert "::error title=losslessd::internal error: leaf1: rule WDG001" in github.stdout
+    fix = _run("one", ["fix", str(FABRIC), "-f", "json"])
+    assert fix.returncode == EXIT_INTERNAL and json.loads(fix.stdout)["complete"] is False

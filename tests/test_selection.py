@@ -31,8 +31,11 @@ def test_98_admin_up_ports_without_port_qos_map_fail_the_run_not_a_clean_pass(tm
         assert sel.severity == Severity.warning and sel.device == "tor1"
         assert "0 of 98 ports selected as RoCE-facing; out: 98 by roce_ports.select" in sel.message
         assert result.fails(Severity.warning)
-        res = losslessd("lint", folder, "--policy", "sonic-azure")  # default --fail-on warning
-        assert res.returncode == 1 and "SEL001" in res.stdout
+        # the one device of the run had nothing checked: not findings (1), and never clean (0)
+        res = losslessd("lint", folder, "--policy", "sonic-azure", "--fail-on", "error")
+        assert res.returncode == 2 and "SEL001" in res.stdout
+        assert "nothing checked: 1 device read (tor1)" in res.stderr
+        assert "1 device read, 0 checked against policy sonic-azure" in res.stdout
 
 
 def test_explain_selection_and_json_report_say_why_each_port_is_in_or_out(tmp_path):
@@ -84,10 +87,16 @@ def test_corpus_smart_switch_dpu_ports_are_out(corpus):
     assert not [f for f in result.findings if f.severity != Severity.info]
 
 
-def test_buffers_only_dump_says_selection_is_unverified(corpus):
-    result = api.lint([corpus / "sonic" / "mellanox2410"], "sonic-azure")
+def test_buffers_only_dump_is_not_clean(corpus):
+    """A buffers-only dump cannot show which ports carry RoCE, so nothing on it was checked: a warning (it was an
+    unverified info and the run exited 0, which read as clean), and exit 2 when it is the run's only device."""
+    folder = corpus / "sonic" / "mellanox2410"
+    result = api.lint([folder], "sonic-azure")
     (sel,) = [f for f in result.findings if f.code == "SEL001"]
-    assert sel.severity == Severity.info and sel.unverified
+    assert sel.severity == Severity.warning and "so no port of this switch was checked" in sel.message
+    assert (result.coverage.checked, result.coverage.unchecked) == (0, ("mellanox2410",))
+    res = losslessd("lint", folder, "--policy", "sonic-azure")
+    assert res.returncode == 2 and "nothing checked" in res.stderr
 
 
 def test_service_ports_without_pfc_and_pfc_to_queue_map_are_lossy_by_design(tmp_path):

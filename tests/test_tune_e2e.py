@@ -219,3 +219,22 @@ def test_bad_input_is_an_error_not_a_traceback(fabric, args, message):
     report = subprocess.run([sys.executable, "-m", "losslessd", "tune", "report", "--db", "/nonexistent.sqlite"],
                             capture_output=True, text=True)
     assert report.returncode == 2 and "no such tune database" in report.stderr
+
+
+def test_a_benchmark_whose_output_gives_no_score_stops_the_tune_before_any_push(fabric, tmp_path):
+    """A benchmark that prints nothing nccl-tests or perftest: every run of the settings as found is invalid. The
+    tune went on pushing its whole budget of candidates to the switch, each measured by nothing, and ended "no trial
+    was valid". Now it stops after the runs of the settings as found, with the switch untouched (exit 1, stopped)."""
+    sim = fabric
+    found = sim.running_config("leaf1")
+    db = tmp_path / "tune.sqlite"
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory",
+                          str(sim.inventory_path), "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark",
+                          f"{sys.executable} -c \"print('all done, no table')\"", "--budget", "3", "--noise-runs", "2",
+                          "--db", str(db), "--known-hosts", str(sim.known_hosts_path)],
+                         capture_output=True, text=True, env=os.environ.copy(), stdin=subprocess.DEVNULL)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "stopped: no run of the settings as found gave a result to score (nothing parseable" in res.stdout
+    assert "nothing was changed" in res.stdout and "Traceback" not in res.stderr
+    assert [candidate for _, candidate, _ in _trials(db)] == [AS_FOUND, AS_FOUND]
+    assert sim.running_config("leaf1") == found and sim.devices["leaf1"].config.commits == 0

@@ -49,6 +49,9 @@ def daemon(
         raise typer.Exit(2) from None
     settings.apply_limits()
     if check:
+        from ..history import check_writable
+
+        check_writable(settings.history_path)  # the daemon's first step: a history it cannot open stops it (exit 2)
         snmp = sum(1 for h in settings.hosts.hosts.values() if h.snmp is not None)
         mine = len(part.select(settings.hosts.hosts))
         typer.echo(f"{config}: valid; {len(settings.hosts.hosts)} devices ({snmp} with SNMP; {mine} in shard "

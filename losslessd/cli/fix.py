@@ -40,8 +40,9 @@ def fix(
 ) -> None:
     """Print, per device, the minimal snippet that resolves its fixable findings, with a diff.
 
-    Exit 0: nothing to fix. 1: fixes printed, withheld or impossible. 2: unusable input, or nothing
-    readable. 3: internal error (a bug in losslessd).
+    Exit 0: nothing to fix (every input read and checked). 1: fixes printed, withheld or impossible, or a
+    device or input not checked. 2: unusable input, nothing readable or nothing checked. 3: internal error
+    (a bug in losslessd).
     """
     set_max_file_mb(max_file_mb)
     result = api.fix(paths, policy, fmt=fmt, select_codes=select, ignore_codes=ignore, topology=topology,

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from .. import api
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
+from ..errors import InputError
 from ..limits import set_max_file_mb
 from ..lint.finding import Severity
 from ..printable import printable
@@ -62,8 +62,9 @@ def lint(
 ) -> None:
     """Lint device configs (files or folders) against a lossless policy.
 
-    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error, or nothing
-    readable. 3: internal error (a bug in losslessd; the report is incomplete).
+    Exit 0: clean. 1: findings at or above --fail-on. 2: unusable input or usage error, nothing
+    readable, or nothing checked (no device had a RoCE-facing port the selected rules check). 3: internal
+    error (a bug in losslessd; the report is incomplete).
     """
     set_max_file_mb(max_file_mb)
     if fix and (output_format != Format.text or output):
@@ -99,25 +100,10 @@ def lint(
     raise typer.Exit(exit_code(result, result.fails(fail_on)))
 
 
-_SHOWN = 5  # input errors repeated on stderr when nothing was readable
-
-
 def exit_code(result: api.LintResult, failed: bool) -> int:
-    """3 when a rule or parser crashed, 2 when no device could be read, else 1 on ``failed`` or 0; says why on
-    stderr for 2 and 3 (shared by lint and fix)."""
-    if result.crashed:
-        for message in result.internal_errors:
-            typer.echo(f"losslessd: internal error: {printable(message)}", err=True)  # (names a file)
-        return EXIT_INTERNAL
-    if not result.fabric.devices:
-        typer.echo(f"losslessd: error: nothing readable: no device could be read from "
-                   f"{printable(', '.join(result.inputs))}",
-                   err=True)
-        for issue in result.fabric.issues[:_SHOWN]:
-            typer.echo("losslessd: error: " + printable(f"{issue.source.describe() + ': ' if issue.source else ''}"
-                                                        f"{issue.message}"),
-                       err=True)
-        if len(result.fabric.issues) > _SHOWN:
-            typer.echo(f"losslessd: ... and {len(result.fabric.issues) - _SHOWN} more", err=True)
-        return EXIT_INPUT
-    return EXIT_FINDINGS if failed else EXIT_OK
+    """The run's verdict (LintResult.outcome: 3 crashed, 2 nothing readable or nothing checked, 1 on ``failed``,
+    else 0), with its reasons on stderr (shared by lint and fix)."""
+    outcome = result.outcome(failed)
+    for line in outcome.lines:
+        typer.echo(f"losslessd: {printable(line)}", err=True)  # (names input files)
+    return outcome.code

@@ -144,8 +144,8 @@ def _help(module: str, function: str | None) -> str | None:
 app = new_app(_LazyGroup, no_args_is_help=True,
               help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
                   "Exit codes (every command): 0 clean; 1 findings (lint, fix) or devices that failed (pull); "
-                  "2 unusable input or usage error, nothing readable; 3 internal error (a bug in losslessd, "
-                  f"never a finding; {DEBUG_ENV}=1 or --debug prints its traceback). Input files are read "
+                  "2 unusable input or usage error, nothing readable or nothing checked; 3 internal error (a bug in "
+                  f"losslessd, never a finding; {DEBUG_ENV}=1 or --debug prints its traceback). Input files are read "
                   f"only if they are regular files within the size limit (32 MiB; --max-file-mb or "
                   f"{ENV_MAX_FILE_MB} raise it).")
 

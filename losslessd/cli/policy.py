@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
+from ..errors import EXIT_INPUT, InputError
 from ..policy import load_policy, shipped
+from ..printable import printable
 from .main import new_app
 
 app = new_app(no_args_is_help=True, help="Validate and inspect lossless policies.")
@@ -15,10 +17,22 @@ app = new_app(no_args_is_help=True, help="Validate and inspect lossless policies
 
 @app.command("check")
 def check(files: Annotated[list[str], typer.Argument(help="Policy files (or shipped names) to validate.")]) -> None:
-    """Validate policies (as lint loads them: each file, then the merged `extends` chain)."""
+    """Validate policies (as lint loads them: each file, then the merged `extends` chain).
+
+    Exit 0: every policy is valid. 2: one or more are not (each is checked and reported).
+    """
+    failed = 0
     for ref in files:
-        pol = load_policy(ref)  # raises InputError with file, line and JSON path
-        typer.echo(f"{ref}: ok (policy {pol.name}: {pol.description or 'no description'})")
+        try:
+            pol = load_policy(ref)  # InputError with file, line and JSON path
+        except InputError as exc:  # one broken policy never hides what the others' checks say
+            typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
+            failed += 1
+            continue
+        about = printable(pol.description or "no description")
+        typer.echo(f"{printable(ref)}: ok (policy {printable(pol.name)}: {about})")
+    if failed:
+        raise typer.Exit(EXIT_INPUT)
 
 
 @app.command("list")

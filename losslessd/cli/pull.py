@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ..collect import pull as collect
-from ..errors import InputError
+from ..errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
 from ..printable import printable
@@ -40,7 +40,8 @@ def pull(
     """Pull every inventory device's configuration into a snapshot folder that `losslessd lint` reads.
 
     Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
-    failures as SYS findings). 2: inventory or usage error (nothing was contacted). 3: internal error.
+    failures as SYS findings). 2: inventory or usage error (nothing was contacted). 3: internal error (a bug
+    in losslessd, met on a device: the other devices are still collected and saved).
     """
     inv, keys = preflight(inventory, known_hosts, insecure)
     logging.basicConfig(stream=sys.stderr, format="losslessd: %(levelname)s: %(message)s",
@@ -80,9 +81,15 @@ def pull(
             rule = lookup(code)
             typer.echo(f"{device.name}: {code} {rule.name if rule else ''}: {printable(message)}")  # (device output)
     failed = len(result.failed)
-    typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
-               + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
-    raise typer.Exit(1 if failed else 0)
+    if failed == len(inv.hosts):  # linting it would only repeat the failures
+        typer.echo(f"pulled nothing: all {len(inv.hosts)} devices of the inventory failed (see above; "
+                   f"{out}/manifest.json records why)")
+    else:
+        typer.echo(f"pulled {len(inv.hosts) - failed} of {len(inv.hosts)} devices into {out}"
+                   + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
+    for device in result.crashed:  # a bug, not a device that failed: exit 3, never 1 (the rest is saved)
+        typer.echo(f"losslessd: internal error: {printable(device.message or '')}", err=True)
+    raise typer.Exit(EXIT_INTERNAL if result.crashed else EXIT_FINDINGS if failed else EXIT_OK)
 
 
 

@@ -57,6 +57,10 @@ def render(
     if device is not None:
         parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
+        if not facts and not ports:  # (render's own "give --device or --ports" would send the operator in a circle)
+            raise InputError(f"device {parsed.name} has no RoCE-facing port under policy {pol.name} to render a "
+                             "profile for (`losslessd lint --explain-selection` says why); name the ports with "
+                             "--ports NAME:SPEED:CABLE[:MTU]", file=str(device))
         pool = pool if pool is not None else device_pool
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware
         buffers = headroom.switch_buffers(parsed, hwsku=hwsku)

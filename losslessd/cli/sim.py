@@ -30,6 +30,10 @@ def sim(
         raise InputError(f"the simulator needs the `sim` extra ({exc.name} is not installed): "
                          "pip install 'losslessd[sim]'") from None
     simulator = Simulator(fabric, out, snmp=snmp, snmp_v3=v3, devices=device or None, live_counters=live_counters)
+    if not simulator.devices:  # serving nothing would read as a simulator up
+        raise InputError("no device the simulator can serve in this folder (it serves files lint reads of "
+                         "platforms with a simulated CLI; the warnings above say why each file was left out)",
+                         file=str(fabric))
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

@@ -73,8 +73,8 @@ def tune(
     linted before use; with --apply each trial pushes it through the platform's transactional path (canary
     first), runs the benchmark and scores it, and the fabric ends at the best-known settings.
 
-    Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm) or no trial
-    was valid. 2: input or usage error.
+    Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm, no run of the
+    settings as found to score) or no trial was valid. 2: input or usage error.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -134,7 +134,7 @@ def report(
     paused) as PNG and an HTML page with all of it."""
     if not db.is_file():
         raise InputError("no such tune database", file=str(db))
-    with Store(db) as store:
+    with Store(db, create=False) as store:  # a report writes nothing
         tune = store.tune(tune_id)
         found = report_mod.rows(store, tune)
         text = report_mod.table(tune, found, store.events(tune.id))

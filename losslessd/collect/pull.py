@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__, capture
-from ..errors import InputError
+from ..errors import InputError, internal_error_message
 from ..inventory import Host, Inventory, SnmpTarget, file_name_problem
 from . import (
     COMMAND_FAILED,
     COUNTERS,
     FORMAT,
+    INTERNAL_ERROR,
     MANIFEST,
     SNMP_V2C,
     TIMEOUT,
@@ -93,6 +94,11 @@ class PullResult:
     @property
     def failed(self) -> list[DeviceResult]:
         return [d for d in self.devices.values() if d.status != "ok"]
+
+    @property
+    def crashed(self) -> list[DeviceResult]:
+        """Devices whose collection met a bug in losslessd (SYS900): the pull exits 3, never 1."""
+        return [d for d in self.devices.values() if d.code == INTERNAL_ERROR]
 
 
 def prepare(out: Path) -> None:
@@ -171,6 +177,17 @@ class _Pull:
         return PullResult(self.out, self.results)
 
     async def _device(self, host: Host) -> None:
+        """Collect one device; a bug met there is its failure (SYS900), never the fleet's: the others go on and
+        what they collected is saved."""
+        try:
+            await self._collect(host)
+        except Exception as exc:  # noqa: BLE001 - deliberate: one device's bug must not stop a fleet run
+            self._fail(self.results[host.name], INTERNAL_ERROR,
+                       internal_error_message(f"collecting {host.name} failed", exc))
+        if self.on_result:
+            self.on_result(self.results[host.name])
+
+    async def _collect(self, host: Host) -> None:
         result = self.results[host.name]
         started = time.monotonic()
         outcome: Result | None = None
@@ -199,8 +216,6 @@ class _Pull:
                 self._record(result)
                 await self._poll_snmp(host, host.snmp, result)
         self._record(result)
-        if self.on_result:
-            self.on_result(result)
 
     async def _attempt(self, session: Session) -> Result:
         if self.options.serial:

@@ -6,7 +6,8 @@ baselines are. A finding_new event stays open while its finding stands and ends 
 the open finding_new events are the drift not yet dealt with. The first run after a start compares
 with the last run the history holds; with no history it only sets the baseline (no event flood).
 
-A device whose config was not read this run (down, login refused, a command failed) is not clean:
+A device whose config was not read this run (down, login refused, a command failed; pulled but not read by
+the lint: a file over the size limit, a parser that failed on a bug; a rule that failed on it) is not clean:
 its findings, those of other devices that involve it, and every fabric finding (any may depend on it:
 a missing switch can make a fabric-wide check no longer apply) stand as of their last run until it is
 read again. One not read in the baseline run is baselined when it is first read.
@@ -25,6 +26,7 @@ from ..collect import COMMAND_FAILED, pull
 from ..inventory import Inventory
 from ..lint.finding import Finding
 from ..monitor import Event
+from ..parse import INTERNAL_ERROR
 from ..tune.propose import configs_from_captures
 
 FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
@@ -79,7 +81,38 @@ def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurr
                 missing[d.name] = f"{COMMAND_FAILED}: {refused[0]}"
         configs = configs_from_captures(out / d.record["capture"] for d in result.devices.values()
                                         if d.status == "ok" and d.name not in missing)
-        return Pulled(lint([out], policy).findings, missing, configs)
+        linted = lint([out], policy)
+        missing.update(not_linted(linted, {d.name: d.record["capture"] for d in result.devices.values()
+                                           if d.status == "ok" and d.name not in missing}))
+        return Pulled(linted.findings, missing, configs)
+
+
+def not_linted(result, pulled: dict[str, str]) -> dict[str, str]:
+    """Devices pulled (name -> capture file) whose lint did not run to its end, and why: a capture the lint could
+    not read (its SYS001/SYS900 issue), a rule or parser that failed on a bug there, or on the fabric (then every
+    device: a fabric rule's conclusions about each are missing). Their findings of this run are incomplete, so
+    drift must not take what is missing from them for fixed."""
+    # A device is named by its config (a SONiC hostname), which need not be its inventory name: its capture file
+    # (one per inventory device) tells which device it is.
+    by_capture = {capture: name for name, capture in pulled.items()}
+    inventory_name = {d.name: by_capture[Path(f).name] for d in result.fabric.devices.values() for f in d.files
+                      if Path(f).name in by_capture}
+    read = set(inventory_name.values())
+    why: dict[str, str] = {}
+    for f in result.findings:
+        if f.code == INTERNAL_ERROR:
+            if f.device is None and f.source is None:  # a fabric rule: no device's conclusions are whole
+                return {name: f"{INTERNAL_ERROR}: {f.message}" for name in pulled}
+            if f.device in inventory_name:  # (its findings carry the config's name: both stand)
+                why.setdefault(inventory_name[f.device], f"{INTERNAL_ERROR}: {f.message}")
+                why.setdefault(f.device, f"{INTERNAL_ERROR}: {f.message}")
+    issues = {Path(i.source.file).name: i for i in reversed(result.fabric.issues) if i.source and i.source.file}
+    for name, capture in pulled.items():
+        if name not in read:
+            issue = issues.get(capture)
+            why.setdefault(name, f"{issue.code}: {issue.message}" if issue else "the lint read no device from its "
+                           "capture")
+    return why
 
 
 class Drift:

@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 
 from .. import capture, headroom, render
-from ..errors import InputError
+from ..errors import InputError, internal_error_message
 from ..limits import read_text
 from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
@@ -68,8 +68,14 @@ class FixResult:
 
     @property
     def exit_code(self) -> int:
-        """0: nothing to fix; 1: fixes printed, withheld or impossible."""
-        return 1 if self.devices else 0
+        """0: nothing to fix; 1: fixes printed, withheld or impossible, or a device or input the lint did not check
+        (nothing to fix there is unknown, never "nothing to fix")."""
+        return 1 if self.devices or self.not_checked else 0
+
+    @property
+    def not_checked(self) -> bool:
+        cov = self.lint.coverage
+        return bool(cov.unchecked or cov.unread)
 
 
 def fixable(finding: Finding) -> bool:
@@ -85,8 +91,16 @@ def plan(result: LintResult, unsafe: bool = False, model: str | None = None) -> 
     devices = []
     for name in sorted(result.fabric.devices):
         found = [f for f in result.findings if f.device == name and fixable(f)]
-        if found:
-            devices.append(device_fix(result.fabric.devices[name], found, result.policy, unsafe, model))
+        if not found:
+            continue
+        device = result.fabric.devices[name]
+        try:
+            devices.append(device_fix(device, found, result.policy, unsafe, model))
+        except Exception as exc:  # noqa: BLE001 - deliberate: a bug on one device must not cost the others' fixes
+            message = internal_error_message(f"working out the fix of {name} failed", exc)
+            result.internal_errors.append(message)  # the run's verdict: exit 3, the JSON says incomplete
+            devices.append(DeviceFix(device=name, platform=device.platform, files=list(device.files),
+                                     findings=found, message=message))
     return FixResult(lint=result, devices=devices, unsafe=unsafe)
 
 

@@ -69,7 +69,11 @@ def device_text(dev: DeviceFix) -> list[str]:
 
 
 def text(result: FixResult) -> str:
+    unchecked = _not_checked(result)
     if not result.devices:
+        if unchecked:
+            checked = result.lint.coverage.checked
+            return printable_lines(f"nothing to fix on the {_n(checked, 'device')} checked; {unchecked}") + "\n"
         return "nothing to fix: no device has a finding a fix template resolves\n"
     out: list[str] = []
     for dev in result.devices:
@@ -83,9 +87,25 @@ def text(result: FixResult) -> str:
         summary += f", {withheld} disruptive withheld (add --unsafe-fixes to print them)"
     if none:
         summary += f", {none} without a fix"
-    out.append(summary + ". Nothing was sent to any device.")
+    out.append(summary + ". Nothing was sent to any device." + (f" {unchecked[0].upper()}{unchecked[1:]}" if unchecked
+                                                                   else ""))
     # Line by line (snippets and diffs hold several): control characters from the inputs' names written out.
     return printable_lines("\n".join(out)) + "\n"
+
+
+def _not_checked(result: FixResult) -> str:
+    """'not checked, so not known to need no fix: sw9 (no RoCE-facing port), 2 inputs unread (`losslessd lint` says
+    why)', or ''."""
+    cov = result.lint.coverage
+    parts = []
+    if cov.unchecked:
+        shown = ", ".join(cov.unchecked[:5]) + (f" and {len(cov.unchecked) - 5} more" if len(cov.unchecked) > 5 else "")
+        parts.append(shown)
+    if cov.unread:
+        parts.append(f"{_n(cov.unread, 'input')} unread")
+    if not parts:
+        return ""
+    return f"not checked, so not known to need no fix: {'; '.join(parts)} (`losslessd lint` says why)"
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:
@@ -102,6 +122,8 @@ def as_json(result: FixResult) -> str:
         "version": JSON_VERSION,
         "policy": result.lint.policy.name,
         "unsafe_fixes": result.unsafe,
+        "not_checked": {"devices": list(result.lint.coverage.unchecked), "inputs_unread": result.lint.coverage.unread},
+        "complete": not result.lint.crashed,
         "devices": [{
             "device": d.device, "platform": d.platform, "files": d.files,
             "findings": [_finding(f) for f in d.findings],

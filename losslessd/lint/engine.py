@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from ..errors import internal_error_message
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, internal_error_message
 from ..model import Device, DeviceKind, Fabric, Port
 from ..parse import INTERNAL_ERROR
 from .finding import Finding, Severity
-from .registry import Rule, select
+from .registry import PortRule, Rule, select
 
 if TYPE_CHECKING:  # pydantic, for annotations only: `losslessd rules` does not need it
     from ..policy import Policy
@@ -159,9 +160,12 @@ class LintResult:
     fabric: Fabric
     baseline_suppressed: int = 0
     inputs: list[str] = field(default_factory=list)
-    internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), whatever was selected
+    internal_errors: list[str] = field(default_factory=list)  # rule and parser bugs (SYS900), and fix's
     # device -> every port in or out of the RoCE-facing set, with why (lint --explain-selection, JSON report)
     selection: dict[str, list[PortChoice]] = field(default_factory=dict)
+    # devices whose RoCE-facing ports show nothing to verify (a SEL001 finding with ports selected)
+    unverified: set[str] = field(default_factory=set)
+    _coverage: Coverage | None = field(default=None, init=False, repr=False, compare=False)  # (the property's)
 
     @property
     def crashed(self) -> bool:
@@ -173,6 +177,119 @@ class LintResult:
 
     def fails(self, fail_on: Severity) -> bool:
         return any(f.severity.rank >= fail_on.rank for f in self.findings)
+
+    @property
+    def coverage(self) -> Coverage:
+        """What the run actually checked (worked out once, from the selection the run already made)."""
+        if self._coverage is None:
+            self._coverage = Coverage.of(self)
+        return self._coverage
+
+    def outcome(self, failed: bool) -> Outcome:
+        """The run's verdict, the one place every command that lints decides it: 3 when a rule or parser crashed
+        (never 1: a crash is not a finding), 2 when no device could be read or nothing was checked on any device
+        read (never 0: nothing checked is not clean), else 1 on ``failed`` (findings at --fail-on, fixes) or 0."""
+        if self.crashed:
+            return Outcome(EXIT_INTERNAL, [f"internal error: {m}" for m in self.internal_errors])
+        if not self.fabric.devices:
+            lines = [f"error: nothing readable: no device could be read from {', '.join(self.inputs)}" if self.inputs
+                     else "error: nothing readable: the fabric given holds no device"]
+            lines += [f"error: {issue.source.describe() + ': ' if issue.source else ''}{issue.message}"
+                      for issue in self.fabric.issues[:_SHOWN]]
+            if len(self.fabric.issues) > _SHOWN:
+                lines.append(f"... and {len(self.fabric.issues) - _SHOWN} more")
+            return Outcome(EXIT_INPUT, lines)
+        cov = self.coverage
+        if not cov.checked:
+            return Outcome(EXIT_INPUT, [f"error: nothing checked: {cov.why_nothing(self)}"])
+        return Outcome(EXIT_FINDINGS if failed else EXIT_OK, [])
+
+
+_SHOWN = 5  # input errors repeated on stderr when nothing was readable
+_SELECTED = itemgetter(1)  # PortChoice.selected, read fast: a large fabric has a choice per port
+NOTHING_VERIFIED = "SEL001"  # rules/sel.py: a switch with no RoCE-facing port, or none that shows what to verify
+_ETHERNET = frozenset({DeviceKind.switch, DeviceKind.host})
+# Rule families that say what was not read (SYS) or not selected (SEL): they check no lossless setting themselves.
+_META_FAMILIES = ("SEL", "SYS")
+
+
+class Outcome(NamedTuple):
+    """A lint run's exit code and the lines that say why on stderr (for 2 and 3), each an operator reads after
+    "losslessd: " (they name input files: a command writes out their control characters)."""
+
+    code: int
+    lines: list[str]
+
+
+def checks_kinds(rule: type[Rule]) -> frozenset[DeviceKind] | None:
+    """The kinds of devices whose lossless settings ``rule`` checks (None: any kind); empty for the SEL and SYS
+    rules, which say what was not selected or read rather than check a setting."""
+    if rule.code[:3] in _META_FAMILIES:
+        return frozenset()
+    if rule.kinds is not None:
+        return rule.kinds
+    if issubclass(rule, PortRule) and rule.device_kind is not None:
+        return frozenset({rule.device_kind})
+    if issubclass(rule, PortRule) or rule.scope in ("link", "fabric"):  # an Ethernet fabric's cables, paths, PFC
+        return _ETHERNET  # (a fabric rule about subnet managers says so: IBS003's kinds)
+    return None
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What a lint run checked: a device is checked when a selected rule checks devices of its kind and, for a
+    switch or host, at least one of its ports is RoCE-facing (what the port rules check) and, for a switch, the
+    input shows the PFC state or a QoS setting of one (else SEL001 says nothing could be verified); a subnet
+    manager's settings are its opensm.conf's. Findings alone cannot tell "clean" from "nothing looked at"."""
+
+    devices: int  # devices read
+    checked: int  # devices with something checked
+    ports: int  # RoCE-facing ports of the checked switches and hosts
+    unchecked: tuple[str, ...]  # devices read with nothing checked, in fabric order
+    unread: int  # inputs that gave no device (SYS001: unreadable or unrecognized; a device a pull did not collect)
+    kinds: frozenset[DeviceKind] | None  # what the selected rules check (None: every kind)
+
+    @classmethod
+    def of(cls, result: LintResult) -> Coverage:
+        looks = [checks_kinds(rule) for rule in result.rules]
+        kinds = None if any(k is None for k in looks) else frozenset().union(*(k for k in looks if k is not None))
+        checked = ports = 0
+        unchecked: list[str] = []
+        names = set()
+        for device in result.fabric.devices.values():
+            names.add(device.name)
+            if kinds is not None and device.kind not in kinds:
+                unchecked.append(device.name)
+            elif device.kind == DeviceKind.subnet_manager:
+                checked += 1
+            else:
+                selected = sum(map(_SELECTED, result.selection.get(device.name, ())))  # (True counts 1)
+                if selected and device.name not in result.unverified:
+                    checked += 1
+                    ports += selected
+                else:
+                    unchecked.append(device.name)
+        unread = sum(1 for i in result.fabric.issues if i.code != INTERNAL_ERROR
+                     and (i.source is None or i.source.device is None or i.source.device not in names))
+        return cls(len(result.fabric.devices), checked, ports, tuple(unchecked), unread, kinds)
+
+    def why_nothing(self, result: LintResult) -> str:
+        """Why no device of the run was checked (for the stderr line of exit 2)."""
+        n = self.devices
+        read = f"{n} device{'s' if n != 1 else ''} read ({', '.join(self.unchecked[:_SHOWN])}" + (
+            f" and {n - _SHOWN} more)" if n > _SHOWN else ")")
+        present = {d.kind for d in result.fabric.devices.values()}
+        codes = ", ".join(r.code for r in result.rules[:_SHOWN]) + (" ..." if len(result.rules) > _SHOWN else "")
+        if self.kinds is not None and not self.kinds:
+            return (f"{read}, and the selected rules ({codes}) check no setting (SEL and SYS rules say what was not "
+                    "selected or read); widen --select or --ignore")
+        if self.kinds is not None and not (self.kinds & present):
+            return (f"{read}, and the selected rules ({codes}) check no device of "
+                    f"{'this kind' if len(present) == 1 else 'these kinds'} "
+                    f"({', '.join(sorted(k.value for k in present))}); widen --select or --ignore")
+        return (f"{read}, and none has a RoCE-facing port whose settings the input shows (the SEL001 or SYS002 "
+                "finding on each says why; `--explain-selection` lists every port): a device with nothing checked is "
+                "not clean")
 
 
 def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = None,
@@ -217,6 +334,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             crashes.extend(_in_fabric_order(fabric, ctx.crashes[mark:]))
     if progress is not None:
         progress(len(rules), len(rules), "")
+    # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump): SEL001 says
+    # so on each; not checked, whatever a baseline accepts (Coverage)
+    unverified = {f.device for f in findings if f.code == NOTHING_VERIFIED and f.device and f.data.get("selected")}
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]
@@ -228,7 +348,7 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             f.source.line  # noqa: B018
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
-                      internal_errors=crashes, selection=selection)
+                      internal_errors=crashes, selection=selection, unverified=unverified)
 
 
 def _in_fabric_order(fabric: Fabric, crashes: list[tuple[Device | None, str, str]]) -> list[str]:

@@ -52,6 +52,7 @@ class Rule:
     # Rules whose device_facts are the same facts (the path rules') name them alike: a worker works them out once.
     facts_key: ClassVar[str | None] = None
     # A device- or port-scope rule that looks only at devices of these kinds (None: any): the engine skips the rest.
+    # A fabric rule's: the kinds of devices it reads (what a run checked, engine.Coverage; the engine runs it once).
     kinds: ClassVar[frozenset[DeviceKind] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -218,7 +219,16 @@ def select(select: Iterable[str] | None = None, ignore: Iterable[str] | None = N
         chosen = set(rules)
     for token in _split(ignore):
         chosen -= _matches(token, rules)
+    if not chosen:  # a run of no rule would read as clean
+        raise InputError(f"the rule selection ({' '.join(_given(select, ignore))}) leaves no rule to run; run "
+                         "`losslessd rules` for the list")
     return [rules[c] for c in sorted(chosen)]
+
+
+def _given(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[str]:
+    """The selection as given: '--select PFC --ignore PFC'."""
+    return [f"{label} {','.join(_split(tokens))}" for label, tokens in (("--select", select), ("--ignore", ignore))
+            if list(_split(tokens))]
 
 
 def _split(tokens: Iterable[str] | None) -> Iterator[str]:

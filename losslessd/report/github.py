@@ -17,7 +17,11 @@ COMMANDS = {Severity.error: "error", Severity.warning: "warning", Severity.info:
 def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     del color  # the runner log renders annotations itself
     root = (srcroot or Path.cwd()).resolve()
-    return "".join(annotation(f, result, root) + "\n" for f in result.findings)
+    # A run a bug cut short, or that checked nothing, says so in the workflow too (one annotation per line the
+    # command's stderr gives), never only by findings that look like a whole report.
+    incomplete = [f"::error title=losslessd::{escape_data(line.removeprefix('error: '))}\n"
+                  for line in result.outcome(False).lines]
+    return "".join(annotation(f, result, root) + "\n" for f in result.findings) + "".join(incomplete)
 
 
 def annotation(f: Finding, result, root: Path | None = None) -> str:

@@ -47,6 +47,7 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
             "baseline_suppressed": result.baseline_suppressed,
             "devices": len(result.fabric.devices),
             "rules_run": [rule.code for rule in result.rules],
+            **coverage_summary(result),
         },
         "devices": [],
         "findings": [],
@@ -54,6 +55,15 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
     doc["devices"] = [_device(d, result.selection.get(d.name)) for d in result.fabric.devices.values()]
     doc["findings"] = result.findings
     return dumps(doc, {"devices": compact, "findings": finding_json})
+
+
+def coverage_summary(result) -> dict:
+    """What the run checked and whether it ran to its end: a report of nothing checked, or of a run a bug cut
+    short, must not read as a complete clean one."""
+    cov = result.coverage
+    return {"devices_checked": cov.checked, "devices_unchecked": list(cov.unchecked), "ports_checked": cov.ports,
+            "inputs_unread": cov.unread, "complete": not result.crashed,
+            "internal_errors": list(result.internal_errors)}
 
 
 def dumps(doc: dict, rows: dict[str, Callable[[Any], str]]) -> str:

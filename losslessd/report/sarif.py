@@ -17,7 +17,7 @@ from .. import __version__
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, all_rules
 from ..parse import working_directory
-from .json_report import compact, dumps, jsonable_data
+from .json_report import compact, coverage_summary, dumps, jsonable_data
 
 # The $schema value GitHub's "SARIF support for code scanning" page uses in its examples.
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -42,10 +42,26 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
         # SARIF 2.1.0 §3.14.14: a uriBaseId's URI ends with a slash (sarif-sdk checks it as SARIF1004)
         "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
         "results": [_result(f, result, index, root, artifacts) for f in result.findings],
-        "properties": {"policy": result.policy.name, "baselineSuppressed": result.baseline_suppressed},
+        "invocations": [_invocation(result)],
+        "properties": {"policy": result.policy.name, "baselineSuppressed": result.baseline_suppressed,
+                       **{_camel(k): v for k, v in coverage_summary(result).items()}},
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return dumps(log, {"results": compact})
+
+
+def _invocation(result) -> dict:
+    """SARIF 2.1.0 §3.20: executionSuccessful is false when a rule or parser failed on a bug (the results miss its
+    conclusions) or nothing was checked; each such problem is a toolExecutionNotification (§3.20.21), so a viewer
+    never shows a cut-short or empty run as a clean one."""
+    notes = [{"level": "error", "message": {"text": line.removeprefix("error: ")}}
+             for line in result.outcome(False).lines]
+    return {"executionSuccessful": not notes, "toolExecutionNotifications": notes}
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(word.title() for word in rest)
 
 
 def finding_file(f: Finding, result) -> str | None:

@@ -36,14 +36,32 @@ def render(result, *, color: bool = False, srcroot: Path | None = None) -> str:
         lines.append(SELECTION_HEADER)
         lines.extend(f"  {printable(name)}: {describe_selection(choices)}"
                      for name, choices in result.selection.items())
-    n_dev = len(result.fabric.devices)
     counts = ", ".join(f"{result.count(s)} {s.value}{'s' if result.count(s) != 1 else ''}"
                        for s in (Severity.error, Severity.warning, Severity.info))
-    summary = f"{n_dev} device{'s' if n_dev != 1 else ''} checked against policy {result.policy.name}: {counts}"
+    summary = f"{checked(result, result.policy.name)}: {counts}"
     if result.baseline_suppressed:
         summary += f" ({result.baseline_suppressed} suppressed by baseline)"
+    if result.crashed:
+        n = len(result.internal_errors)
+        summary += f"; INCOMPLETE: {n} internal error{'s' if n != 1 else ''} (SYS900) cut checks short"
     lines.append(summary)
     return "\n".join(lines) + "\n"
+
+
+def checked(result, policy: str) -> str:
+    """'8 devices checked against policy P (18 RoCE-facing ports)', or '3 devices read, 2 checked against policy P
+    (12 RoCE-facing ports, 1 input unread)': what the run looked at, never more than it did."""
+    cov = result.coverage
+    text = _n(cov.devices, "device") + (" read" if not cov.devices else " checked" if cov.checked == cov.devices
+                                        else f" read, {cov.checked} checked")
+    extra = [_n(cov.ports, "RoCE-facing port")] if cov.ports else []
+    if cov.unread:
+        extra.append(f"{_n(cov.unread, 'input')} unread")
+    return f"{text} against policy {policy}" + (f" ({', '.join(extra)})" if extra else "")
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"
 
 
 def _where(f: Finding) -> str:

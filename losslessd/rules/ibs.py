@@ -321,6 +321,7 @@ class SmPriority(Rule):
     name = "ib-sm-priority"
     scope = "fabric"
     severity = Severity.warning
+    kinds = frozenset({DeviceKind.subnet_manager})  # (a fabric rule: the devices it reads, for Coverage)
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         subnets: dict[int | None, list[tuple[Device, OpenSm]]] = defaultdict(list)

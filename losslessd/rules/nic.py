@@ -426,6 +426,7 @@ class DcqcnParamsInconsistent(Rule):
     code = "NIC007"
     name = "dcqcn-params-inconsistent"
     scope = "fabric"
+    kinds = frozenset({DeviceKind.host})  # (a fabric rule: the devices it reads, for Coverage)
     severity = Severity.warning
 
     def device_facts(self, ctx: Context, device: Device) -> list[tuple] | None:

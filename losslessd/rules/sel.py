@@ -20,8 +20,12 @@ class NoRocePortSelected(Rule):
     smart-switch DPU ports), when they are administratively down, when `roce_ports.select` is
     `qos-configured` and the port has no PFC, QoS-map or trust setting, or when they miss the
     policy's name or description pattern. One finding per switch, saying how many ports were left
-    out by which rule (`lint --explain-selection` lists each port). A warning when the input shows
-    the ports' PFC state (nothing was checked, so the run fails under the default `--fail-on warning`); info (unverified) when it cannot (a buffers-only SONiC file, no port at all).
+    out by which rule (`lint --explain-selection` lists each port). Always a warning, also when the
+    input cannot show the ports' PFC state (a buffers-only SONiC file) or shows no port at all: nothing
+    was checked on the switch, which is never clean (the run fails under the default `--fail-on
+    warning`, and a run in which no device was checked at all exits 2). Under `roce_ports.select: all`
+    the ports are selected whatever the input shows: a switch whose input shows neither the PFC state
+    nor a QoS setting of any of them is the same finding (nothing on it could be verified).
 
     ## Why it matters
     Every port rule checks only RoCE-facing ports. A switch with none passes every check without a
@@ -46,24 +50,33 @@ class NoRocePortSelected(Rule):
     name = "no-roce-port-selected"
     scope = "device"
     # A warning, not an error: nothing was checked, which fails a run (--fail-on warning), but the
-    # input cannot tell a misconfigured RoCE switch from one that carries no RoCE.
+    # input cannot tell a misconfigured RoCE switch from one that carries no RoCE. Never an info, also
+    # when the input cannot show which ports carry RoCE: a switch with nothing checked is not clean.
     severity = Severity.warning
 
     kinds = frozenset({DeviceKind.switch})
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         choices = ctx.selection(device)
-        if any(c.selected for c in choices):
+        chosen = [device.ports[c.port] for c in choices if c.selected and c.port in device.ports]
+        if chosen:
+            if all(p.pfc_enabled is None and not p.qos_configured for p in chosen):  # (roce_ports.select: all)
+                yield self.finding(f"the input shows neither the PFC state nor a QoS setting of any RoCE-facing port "
+                                   f"(a partial dump?), so no lossless setting of this switch could be verified: "
+                                   f"{describe_selection(choices)}", device=device, key="selection",
+                                   selected=len(chosen), ports=len(choices))
             return
         if not choices:
-            yield self.unverified("the input shows no port of this switch, so no port could be selected as "
-                                  "RoCE-facing and none was checked", device=device, key="selection")
+            yield self.finding("the input shows no port of this switch, so no port could be selected as "
+                               "RoCE-facing and nothing on it was checked (a partial dump, or the wrong file?)",
+                               device=device, key="selection", selected=0, ports=0)
             return
         summary = describe_selection(choices)
         ports = device.ports.values()
         if all(p.pfc_enabled is None and not p.qos_configured and not p.lossy_by_design for p in ports):
-            yield self.unverified(f"the input does not show which ports carry RoCE (no PFC or QoS-map setting "
-                                  f"on any port; a partial dump?): {summary}", device=device, key="selection")
+            yield self.finding(f"the input does not show which ports carry RoCE (no PFC or QoS-map setting on any "
+                               f"port; a partial dump?), so no port of this switch was checked: {summary}",
+                               device=device, key="selection", selected=0, ports=len(choices))
             return
         yield self.finding(f"no port is selected as RoCE-facing, so no port of this switch was checked: {summary}; "
                            f"configure PFC/QoS on the RoCE ports or adjust the policy's roce_ports "

@@ -221,6 +221,11 @@ class Tuner:
             self._origins(tune.origins)
             self.applied = AS_FOUND if not resumed else None  # unknown after a kill
             baseline = [self._as_found() for _ in range(self.opts.noise_runs)]
+            if all(s is None for s in baseline):  # nothing measured: no candidate is pushed to be measured by nothing
+                why = next((t.reason for t in reversed(store.trials(tune.id)) if t.candidate == AS_FOUND and t.reason),
+                           "no score")
+                raise StopTune(f"no run of the settings as found gave a result to score ({why}); nothing was "
+                               "changed: check --benchmark and --sizes")
             noise = noise_pct([s for s in baseline if s is not None])
             self.noise = noise if noise is not None else DEFAULT_NOISE_PCT
             store.set_noise(tune.id, self.noise)

@@ -80,15 +80,25 @@ def fingerprint(params: dict) -> str:
 
 
 class Store:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, create: bool = True):
+        """``create=False``: read an existing tune database only (`tune report`), writing nothing. Another
+        program's SQLite file (the daemon's history, say) is refused either way, never given tune tables."""
         self.path = Path(path)
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")  # a finished trial survives a power cut too
-            self.db.executescript(_SCHEMA)
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            version = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
+                                      isolation_level=None, timeout=30)
+            tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "meta" not in tables or not tables and not create:
+                why = "another program's SQLite file" if tables else "empty"
+                self.db.close()
+                raise InputError(f"not a losslessd tune database ({why})", file=str(self.path))
+            if create:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")  # a finished trial survives a power cut too
+                self.db.executescript(_SCHEMA)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            version = row[0] if row else None
         except sqlite3.DatabaseError as exc:
             raise InputError(f"not a losslessd tune database: {exc}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
