@@ -9,7 +9,6 @@ daemons that consume them (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp, cfg
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -36,7 +35,7 @@ from ...model import (
     Watchdog,
 )
 from ...sorting import natural_key
-from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
+from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count, positional
 from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
@@ -149,34 +148,55 @@ def _from_capture(inp: Input) -> tuple[Input, str | None]:
     return Input(inp.path, capture.section_text(section)), header["device"]
 
 
-# Value converters: raise ValueError for text that is not what the field holds.
+# Value converters: raise ValueError for text that is not what the field holds. Numbers are ASCII digits (int() and
+# float() would also take '+5', ' 5', '1_000', '1e3', 'nan', 'inf' and other scripts' digits) within the field's type:
+# a value no switch could hold is reported, never read as a plausible number. (Each text is converted once: the
+# builder memoizes per text.)
+# SAI saibuffer.h: buffer pool and profile sizes, xon/xoff and static thresholds are sai_uint64_t; sonic-buildimage
+# sonic-wred-profile.yang: WRED thresholds are uint64.
+_U64 = 2**64 - 1
+# sonic-buildimage sonic-pfcwd.yang: detection_time, restoration_time and POLL_INTERVAL are uint32 ms (its narrower
+# ranges are not enforced here: fleets run POLL_INTERVAL 10000 and the WDG rules judge the timers).
+_U32 = 2**32 - 1
+
+
 def _count(text: str) -> int:
-    """Non-negative integer: bytes, weights, MTU."""
-    n = int(text)
-    if n < 0:
-        raise ValueError(text)
-    return n
+    """Non-negative integer of 64 bits: bytes, thresholds, rates."""
+    return whole(text, 0, _U64)
 
 
-def _finite(text: str) -> float:
-    f = float(text)
-    if not math.isfinite(f):
+def _mtu(text: str) -> int:
+    return whole(text, 68, 9216)  # sonic-buildimage sonic-port.yang PORT mtu: "type uint16 { range 68..9216; }"
+
+
+def _weight(text: str) -> int:
+    return whole(text, 0, 255)  # SAI saischeduler.h SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT: sai_uint8_t
+
+
+def _dynamic_th(text: str) -> int:
+    """alpha = 2^dynamic_th; SAI saibuffer.h SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH is a sai_int8_t."""
+    negative = text.startswith("-")
+    value = whole(text[1:] if negative else text, 0, 128)
+    value = -value if negative else value
+    if not -128 <= value <= 127:
         raise ValueError(text)
-    return f
+    return value
+
+
+def _ratio(text: str) -> int:
+    # sonic-buildimage sonic-default-lossless-buffer-parameter.yang: over_subscribe_ratio is a uint16
+    return whole(text, 0, 65535)
 
 
 def _ms(text: str) -> float:
     ms = to_ms(text)  # PFC_WD times are milliseconds (sonic-utilities `pfcwd start --detection-time` in ms)
-    if not math.isfinite(ms):
+    if not ms <= _U32:
         raise ValueError(text)
     return ms
 
 
 def _percent(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 100:
-        raise ValueError(text)
-    return value
+    return decimal(text, 0, 100)  # sonic-wred-profile.yang green_drop_probability: uint64 range 0..100 (percent)
 
 
 def _lane_count(text: str) -> int:
@@ -188,7 +208,7 @@ def _lane_count(text: str) -> int:
 
 
 def _speed(text: str) -> float:
-    if not text.isdigit():  # PORT.speed is Mb/s as digits
+    if not (text.isascii() and text.isdigit()):  # PORT.speed is Mb/s as digits
         raise ValueError(text)
     return speed_gbps(text)
 
@@ -548,7 +568,7 @@ class _Builder:
             self.profiles[name] = BufferProfile(
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
-                dynamic_threshold=self.value(e, "dynamic_th", int, "an integer (alpha = 2^dynamic_th)"),
+                dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "an integer -128..127 (alpha = 2^dynamic_th)"),
                 headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
 
     def _headroom_facts(self, meta: Entry | None) -> dict:
@@ -563,7 +583,7 @@ class _Builder:
             facts["lossless_mtu_bytes"] = self.value(e, "mtu", _count, "an MTU in bytes")
             facts["small_packet_pct"] = self.value(e, "small_packet_percentage", _percent, "a percentage 0-100")
         for e in self.db.table("DEFAULT_LOSSLESS_BUFFER_PARAMETER").values():
-            facts["over_subscribe_ratio"] = self.value(e, "over_subscribe_ratio", float, "a number")
+            facts["over_subscribe_ratio"] = self.value(e, "over_subscribe_ratio", _ratio, "a whole number 0-65535")
         return {k: v for k, v in facts.items() if v is not None}
 
     def _port_table(self) -> None:
@@ -579,7 +599,7 @@ class _Builder:
                     "lanes": self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
                     "speed_gbps": self.value(e, "speed", _speed, "a speed in Mb/s"),
                     # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
-                    "mtu_bytes": self.value(e, "mtu", _count, "an MTU in bytes"),
+                    "mtu_bytes": self.value(e, "mtu", _mtu, "an MTU of 68-9216 bytes"),
                     "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
                     "_role": self.text(e, "role")}, e)
             self.port(name, e).update(facts, description=self.text(e, "description"), alias=self.text(e, "alias"))
@@ -745,7 +765,7 @@ class _Builder:
             s = self.db.table("SCHEDULER")[name]
             sched = self._schedulers[name] = Scheduler(
                 name=name, type=self.choice(s, "type", _SCHEDULER_TYPES),
-                weight=self.value(s, "weight", _count, "a whole-number weight"), source=s.source(),
+                weight=self.value(s, "weight", _weight, "a whole-number weight 0-255"), source=s.source(),
                 # SCHEDULER pir (peak information rate, bytes/s; qosorch.cpp SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE)
                 shaped=bool(self.value(s, "pir", _count, "a rate in bytes per second")))
         return sched
@@ -767,7 +787,7 @@ class _Builder:
                 profile=name, ecn_enabled=enabled,
                 min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
                 max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
-                mark_probability_pct=self.value(w, "green_drop_probability", _finite, "a percentage"),
+                mark_probability_pct=self.value(w, "green_drop_probability", _percent, "a percentage 0-100"),
                 source=w.source())
         return ecn
 
