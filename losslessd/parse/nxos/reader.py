@@ -144,7 +144,7 @@ def _ethernets(words: list[str]) -> list[str]:
             continue
         prefix, low = name.rsplit("/", 1)
         if len(low) > 5 or last < int(low) or last - int(low) > 1024:
-            return []
+            raise LineError(f"{text[:40]!r} is not a port range (its end is before its start, or 1,024 ports past it)")
         out.extend(f"{prefix}/{n}" for n in range(int(low), last + 1))
     return out
 
@@ -166,7 +166,11 @@ def class_index(name: str, pattern: re.Pattern) -> int | None:
 def _dscp_values(words: list[str]) -> list[int]:
     """`match dscp 26,46` / `24-26` / `af31 ef` -> DSCP values."""
     out: set[int] = set()
-    for word in " ".join(words).replace(",", " ").split():
+    try:
+        items = units.list_items(" ".join(words))
+    except ValueError as exc:
+        raise LineError(str(exc)) from None
+    for word in items:
         if word.lower() in units.DSCP_NAMES:
             out.add(units.DSCP_NAMES[word.lower()])
             continue
@@ -220,7 +224,7 @@ class _Reader(TreeReader):
                 conf.dscp.update(_dscp_values(cw[2:]))
             elif cw[:2] == ["match", "cos"] and len(cw) > 2:
                 try:
-                    values = units.int_list(" ".join(cw[2:]).replace(",", " "))
+                    values = units.int_list(" ".join(cw[2:]))
                 except ValueError:
                     values = []
                 if not values or max(values) > 7:
@@ -280,7 +284,11 @@ class _Reader(TreeReader):
         w = node.words
         src = self.src(node)
         # A class is served either by priority or by a bandwidth share: the later command replaces the other.
-        if w == ["priority"] or (w[:2] == ["priority", "level"] and len(w) == 3):
+        if w == ["priority"] or w[:2] == ["priority", "level"]:
+            if len(w) != 1:
+                # Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling": `priority
+                # [level value]`, the level 1-7.
+                bounded_int(w[2] if len(w) == 3 else "", 1, 7, "the priority level")
             queue.strict, queue.bandwidth = Val(True, src), None
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
             queue.bandwidth, queue.strict = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src), None
@@ -368,7 +376,7 @@ class _Reader(TreeReader):
         elif w[0] == "pause" and "pfc-cos" in w and w[1] in ("pfc-cos", "no-drop"):
             # `pause pfc-cos N` (Nexus 9000) and `pause no-drop pfc-cos N` (Nexus 3000/5000)
             try:
-                cos = units.int_list(" ".join(w[w.index("pfc-cos") + 1:]).replace(",", " "))
+                cos = units.int_list(" ".join(w[w.index("pfc-cos") + 1:]))
             except ValueError:
                 cos = []
             if not cos or max(cos) > 7:
@@ -405,7 +413,9 @@ class _Reader(TreeReader):
             conf.description = node.text[len("description"):].strip()
         elif w[0] == "mtu":
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
-        elif w[0] == "speed" and len(w) == 2 and w[1] != "auto":
+        elif w[0] == "speed" and w[1:] != ["auto"]:
+            if len(w) != 2:
+                raise LineError("expected `speed auto` or `speed MBPS`")
             conf.speed = Val(bounded_int(w[1], 1, 1_600_000, "the speed in Mb/s") / 1000, src)  # NX-OS speed is in Mb/s
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
@@ -449,6 +459,9 @@ class _Reader(TreeReader):
             # auto-restore multiplier N` (0-100 watchdog intervals).
             self.cfg.wd_timers["auto-restore-multiplier"] = Val(bounded_int(rest[2], 0, 100,
                                                                             "the auto-restore multiplier"), src)
+        elif rest[:1] == ["watch-dog"] and rest[1:2] in (["interval"], ["shutdown-multiplier"],
+                                                         ["auto-restore-multiplier"]):
+            raise LineError(f"expected one number after `priority-flow-control watch-dog {rest[1]}`")
         elif rest[:1] in (["auto-restore"], ["fixed-restore"], ["watch-dog"]):
             pass  # other watchdog knobs (fixed multipliers, internal-interface) are not part of the model
         else:
