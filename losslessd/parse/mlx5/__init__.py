@@ -73,7 +73,7 @@ _OPTIONAL_GLOB = re.compile(r"/ecn/roce_(?:np|rp)/\*$|/class/infiniband/\*/tc/\d
 _NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported", re.IGNORECASE)
 _NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
 _IFACE = re.compile(r"[^/\s]{1,64}")
-_INT = re.compile(r"-?\d{1,12}")
+_INT = re.compile(r"-?[0-9]{1,12}")  # (\\d would take other scripts' digits, which int() reads)
 
 # What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
 _EXPECTED = {
