@@ -42,8 +42,9 @@ def _distinct(values: list) -> list:
 Priority = Annotated[int, Field(ge=0, le=7)]
 Dscp = Annotated[int, Field(ge=0, le=63)]
 Priorities = Annotated[list[Priority], Field(json_schema_extra={"uniqueItems": True}), AfterValidator(_distinct)]
-NonNegative = Annotated[float, Field(ge=0)]
-Positive = Annotated[float, Field(gt=0)]
+# (.inf and .nan are YAML floats: a bound of infinity is written null, and a renderer must never pick one)
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 
 
 class Range(_P):
@@ -118,6 +119,13 @@ class EcnPolicy(_P):
         None, description="Earlier name of assume_congested_queues.")
     speed_reference_gbps: Positive | None = Field(None, description=(
         "Speed the thresholds are written for; renderers scale them linearly to other speeds."))
+
+    @field_validator("mark_probability_pct")
+    @classmethod
+    def _percent(cls, value: Range) -> Range:
+        if any(bound is not None and bound > 100 for bound in (value.min, value.max)):
+            raise ValueError("a marking probability is a percentage: at most 100")
+        return value
 
     @property
     def assumed_congested(self) -> int | None:
