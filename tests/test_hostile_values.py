@@ -49,3 +49,151 @@ def test_json_safe_is_the_same_document():
     assert json.loads(text) == doc
     assert not hv.TERMINAL_UNSAFE.search(text)
     assert "caf\u00e9" in text
+
+
+# ---- values that cannot be right: each reported, naming the file and line ---------------------------------------
+# (fixture under the repository root, the text to change (its first occurrence), what to write instead). Each case
+# was read silently before its fix: dropped so that the setting read as unset or clean, or read as another number.
+LEAF1 = "examples/fabric/leaf1/config_db.json"
+SPINE1 = "examples/fabric/spine1.cfg"
+GPU01 = "examples/fabric/gpu01.capture"
+JUNOS = "tests/fixtures/raw/juniper_junos/roce-leaf.cfg"
+NVUE = "tests/fixtures/raw/nvidia_cumulus/leaf-roce-good.cfg"
+NXOS = "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg"
+OPENSM = "tests/fixtures/raw/opensm/fat-tree-standby.conf"
+REPORTED = {
+    # SONiC: int()/float() took what no CONFIG_DB field holds; sizes and probabilities had no bound
+    "sonic-probability-negative": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "-1"'),
+    "sonic-probability-exponent": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "1e1"'),
+    "sonic-probability-nan": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "NaN"'),
+    "sonic-dynamic-th-2**63": (LEAF1, '"dynamic_th": "3"', f'"dynamic_th": "{2**63}"'),
+    "sonic-size-underscore": (LEAF1, '"xoff": "', '"xoff": "1_0'),
+    "sonic-size-plus": (LEAF1, '"xoff": "', '"xoff": "+'),
+    "sonic-size-2**64": (LEAF1, '"xoff": "', f'"xoff": "{2**64}'),
+    "sonic-mtu-zero": (LEAF1, '"mtu": "9100"', '"mtu": "0"'),
+    "sonic-mtu-2**63": (LEAF1, '"mtu": "9100"', f'"mtu": "{2**63}"'),
+    "sonic-mtu-arabic-digits": (LEAF1, '"mtu": "9100"', '"mtu": "\\u0669\\u0661\\u0660\\u0660"'),
+    "sonic-speed-zero": (LEAF1, '"speed": "100000"', '"speed": "0"'),
+    "sonic-weight-2**63": (LEAF1, '"weight": "14"', f'"weight": "{2**63}"'),
+    "sonic-watchdog-2**63": (LEAF1, '"detection_time": "200"', f'"detection_time": "{2**63}"'),
+    # lists with an empty item: sonic-swss stoi("") throws, the CLIs refuse the line
+    "sonic-pfc-empty-item": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "3,,4"'),
+    "sonic-pfc-leading-comma": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": ",3"'),
+    "eos-map-empty-item": (SPINE1, "qos map dscp 26 to", "qos map dscp 26,,27 to"),
+    "nxos-match-dscp-empty-item": (NXOS, "match dscp 26", "match dscp 26,,27"),
+    # speeds read by their first digits ('1e3' as 1 Mb/s, '0x10' as 0), or not at all
+    "nvue-speed-exponent": (NVUE, "link speed 400G", "link speed 1e3"),
+    "nvue-speed-hex": (NVUE, "link speed 400G", "link speed 0x10"),
+    "nvue-speed-2**63": (NVUE, "link speed 400G", f"link speed {2**63}G"),
+    "nvue-speed-zero": (NVUE, "link speed 400G", "link speed 0G"),
+    "eos-speed-exponent": (SPINE1, "speed 100g", "speed 1e3g"),
+    "eos-speed-garbled": (SPINE1, "speed 100g", "speed 100G,000"),
+    "eos-speed-zero": (SPINE1, "speed 100g", "speed 0g"),
+    # Junos: float() read '1e3' as 1000, '1_000', and cut '3.5' to 3
+    "junos-mtu-exponent": (JUNOS, "mtu 9216", "mtu 9.216e3"),
+    "junos-mtu-underscore": (JUNOS, "mtu 9216", "mtu 9_216"),
+    "junos-queue-fraction": (JUNOS, "queue-num 3 no-loss", "queue-num 3.5 no-loss"),
+    "junos-watchdog-exponent": (JUNOS, "poll-interval 100", "poll-interval 1e2"),
+    # NVUE: an MTU of 0 and a value left out
+    "nvue-mtu-zero": (NVUE, "link mtu 9216", "link mtu 0"),
+    "nvue-mtu-missing": (NVUE, "link mtu 9216", "link mtu"),
+    # NX-OS: a strict-priority level never checked, watchdog numbers left out, a range written backwards
+    "nxos-priority-level-negative": (NXOS, "priority level 1", "priority level -1"),
+    "nxos-priority-level-99": (NXOS, "priority level 1", "priority level 99"),
+    "nxos-watchdog-interval-missing": (NXOS, "watch-dog interval 100", "watch-dog interval"),
+    "nxos-range-reversed": (NXOS, "interface Ethernet1/1\n", "interface Ethernet1/5-3\n"),
+    # mlx5: \\d took other scripts' digits, which int() reads
+    "mlx5-mtu-arabic-digits": (GPU01, "/mtu\n9000", "/mtu\n\u0669\u0660\u0660\u0660"),
+    # OpenSM: a number C reads wrapped round (strtoul("-1") is 2^64 - 1, cut to the option's bits)
+    "opensm-priority-negative": (OPENSM, "sm_priority 10", "sm_priority -1"),
+    "opensm-sweep-wraps": (OPENSM, "sweep_interval 10", f"sweep_interval {2**32 + 10}"),
+}
+
+
+def _changed(path: str, old: str, new: str) -> tuple[hv.Variant, set[int]]:
+    """The fixture with ``old`` made ``new``, and the lines ``old`` spans (where the finding must point)."""
+    source = hv.ROOT / path
+    text = source.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    fmt = path.split("/")[3] if path.startswith("tests/fixtures/raw/") else None
+    first = text[:text.index(old)].count("\n") + 1
+    variant = hv.Variant(hv.Fixture(path, source, fmt), source, "", "", new, text.replace(old, new, 1))
+    return variant, set(range(first, first + old.count("\n") + 1))
+
+
+@pytest.mark.parametrize("name", sorted(REPORTED))
+def test_a_value_that_cannot_be_right_is_reported(name, tmp_path):
+    path, old, new = REPORTED[name]
+    variant, lines = _changed(path, old, new)
+    r = hv.run_variant(variant, tmp_path)
+    assert r.outcome.ok, (r.outcome.problems, r.outcome.output[-3000:])
+    found = [f for f in hv.findings(r.outcome) if f["code"] in ("SYS001", "SYS002", "SYS003")]
+    assert found, f"nothing reports {new!r}:\n{r.outcome.output[-3000:]}"
+    assert lines & {f["location"]["line"] for f in found}, (lines, found)
+
+
+@pytest.mark.parametrize("spelled", ["et1/1", "Et1/1", "eth1/1", "ethernet 1/1", "ETHERNET1/1"])
+def test_an_eos_port_spelled_another_way_is_the_same_port(spelled, tmp_path):
+    """EOS takes `interface et1/1` for Ethernet1/1: its lines are that port's (before: the block was skipped without
+    a word, so a port whose PFC was turned off there read as configured)."""
+    from losslessd.parse import eos
+    from losslessd.parse.base import Input
+
+    text = (hv.FABRIC / "spine1.cfg").read_text(encoding="utf-8") + f"interface {spelled}\n   mtu 1500\n!\n"
+    device = eos.parse([Input("spine1.cfg", text)], "spine1")
+    assert device.ports["Ethernet1/1"].mtu_bytes == 1500
+    assert set(device.ports) == {"Ethernet1/1", "Ethernet2/1", "Ethernet3/1"}
+
+
+@pytest.mark.parametrize("bound,says", [
+    ("watchdog: {detection_time_ms: {min: 100, max: .inf}}", "finite"),
+    ("ecn: {min_threshold_bytes: {min: .nan}}", "finite"),
+    ("ecn: {speed_reference_gbps: .inf}", "finite"),
+    ("ecn: {mark_probability_pct: {min: 1, max: 1000}}", "at most 100"),
+])
+def test_a_policy_bound_that_cannot_be_right_is_refused(bound, says, tmp_path):
+    """A policy range bound of .inf/.nan (YAML floats) or a marking probability above 100 % is an error naming the
+    line (before: read, and a renderer choosing a threshold inside the range could pick infinity)."""
+    path = tmp_path / "p.yaml"
+    path.write_text(f"name: x\nextends: roce-dscp26\n{bound}\n", encoding="utf-8")
+    o = run_cli(["policy", "check", str(path)], tmp_path)
+    assert o.exit == 2 and not o.traceback, o.output
+    assert "p.yaml:3" in o.output and says in o.output, o.output
+
+
+def run_cli(args: list[str], tmp_path):
+    from tests.hostile import Case, run_case
+
+    return run_case(Case(f"cli{next(hv._counter)}", lambda t: args), tmp_path)
+
+
+@pytest.mark.parametrize("text,items", [("3,4", [3, 4]), ("3 4", [3, 4]), ("3, 4", [3, 4]), ("0-2,5", [0, 1, 2, 5]),
+                                        ("3,3", [3]), ("3,4,", [3, 4]), ("", [])])
+def test_int_list_reads_lists(text, items):
+    from losslessd.units import int_list
+
+    assert int_list(text) == items
+
+
+@pytest.mark.parametrize("text", ["3,,4", ",3", ",", "5-3", "3-", "-", "-1", "+3", "1e3", "0x3", "\u0663", "3.5"])
+def test_int_list_refuses_what_no_list_is(text):
+    from losslessd.units import int_list
+
+    with pytest.raises(ValueError):
+        int_list(text)
+
+
+@pytest.mark.parametrize("text,gbps", [("100G", 100), ("400g-8", 400), ("25000", 25), ("10000full", 10),
+                                       ("100000Mb/s", 100), ("100gfull", 100), ("800Gbps", 800)])
+def test_speed_reads_what_platforms_write(text, gbps):
+    from losslessd.units import speed_gbps
+
+    assert speed_gbps(text) == gbps
+
+
+@pytest.mark.parametrize("text", ["1e3", "0x10", "0", "0G", f"{2**63}G", "100G,000", "1,000", "-100G", "NaN", ""])
+def test_speed_refuses_what_is_no_speed(text):
+    from losslessd.units import speed_gbps
+
+    with pytest.raises(ValueError):
+        speed_gbps(text)
