@@ -98,7 +98,8 @@ def bytes_to_us(nbytes: float, speed_gbps: float | None) -> float | None:
 # src/sonic-yang-models/yang-models/sonic-port.yang), 1.6 Tb/s being the fastest Ethernet (IEEE 802.3dj).
 MAX_SPEED_GBPS = 1600.0
 # '100G', '400g-8' (EOS: lanes), '100gfull', '25000' (Mb/s), '100000Mb/s' (ethtool), '100Gbps'
-_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|full)?(?:-[0-9]{1,2})?")
+_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|full)?"
+                    r"(?:-[0-9]{1,2})?")
 
 
 def speed_gbps(text: str) -> float:

@@ -148,7 +148,7 @@ def name_variants(fixture: Fixture, names: dict[str, str]) -> Iterator[Variant]:
                 if file.suffix in (".yaml", ".yml") and not re.fullmatch(r"[-\w.]+", value):
                     written = json.dumps(value)
                 yield Variant(fixture, file, f"{kind} {old}", label, value,
-                              token.sub(lambda _: written, text))
+                              token.sub(lambda _, written=written: written, text))
 
 
 def build(variant: Variant, tmp: Path, fmt: str = "json") -> list[str]:

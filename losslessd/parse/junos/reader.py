@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ... import units
 from ...errors import InputError
 from ...model import ParseIssue, Source
-from ... import units
 from ...units import DSCP_NAMES
 from ..base import Input, check_expanded, port_slot, shell_words
 from ..clitext import Val

@@ -165,8 +165,7 @@ class _Builder:
         bits, signed = kind
         value, clean = c_number(opt.value, bits, signed)
         if not clean:
-            what = ("is not a number" if not _C_NUMBER.fullmatch(opt.value.strip()) else
-                    f"does not fit OpenSM's {'signed' if signed else 'unsigned'} {bits}-bit option")
+            what = "is not a number" if not _C_NUMBER.fullmatch(opt.value.strip()) else "does not fit the option"
             self.issue(key, f"{key} {opt.value!r} {what}; OpenSM reads it as {value}")
         return value
 

@@ -568,7 +568,7 @@ class _Builder:
             self.profiles[name] = BufferProfile(
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
-                dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "an integer -128..127 (alpha = 2^dynamic_th)"),
+                dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "a whole number -128..127 (alpha = 2^it)"),
                 headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
 
     def _headroom_facts(self, meta: Entry | None) -> dict:
