@@ -81,6 +81,7 @@ REPORTED = {
     "sonic-pfc-leading-comma": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": ",3"'),
     "eos-map-empty-item": (SPINE1, "qos map dscp 26 to", "qos map dscp 26,,27 to"),
     "nxos-match-dscp-empty-item": (NXOS, "match dscp 26", "match dscp 26,,27"),
+    "nxos-match-dscp-missing": (NXOS, "match dscp 26", "match dscp"),
     # speeds read by their first digits ('1e3' as 1 Mb/s, '0x10' as 0), or not at all
     "nvue-speed-exponent": (NVUE, "link speed 400G", "link speed 1e3"),
     "nvue-speed-hex": (NVUE, "link speed 400G", "link speed 0x10"),

@@ -230,6 +230,8 @@ class _Reader(TreeReader):
                 if not values or max(values) > 7:
                     raise LineError("CoS values must be numbers 0-7")
                 conf.cos.update(values)
+            elif cw[:2] in (["match", "dscp"], ["match", "cos"]):
+                raise LineError(f"expected the values after `{child.text}`")
             elif cw[0] == "match":
                 conf.other = True  # ACL, precedence, protocol...: the class is not a DSCP/CoS map
             elif cw[0] != "description":
