@@ -98,6 +98,12 @@ REPORTED = {
     # NVUE: an MTU of 0 and a value left out
     "nvue-mtu-zero": (NVUE, "link mtu 9216", "link mtu 0"),
     "nvue-mtu-missing": (NVUE, "link mtu 9216", "link mtu"),
+    # references to profiles that do not exist (EOS, NX-OS, Junos and SONiC said so; NVUE read the port as unknown
+    # or fell back to the RoCE defaults without a word)
+    "nvue-undefined-pfc-profile": (NVUE, "nv set qos pfc default-global", "nv set interface swp1 qos pfc profile NOPE\n"
+                                   "nv set qos pfc default-global"),
+    "nvue-undefined-mapping-profile": (NVUE, "nv set qos pfc default-global", "nv set interface swp1 qos mapping "
+                                       "profile NOPE\nnv set qos pfc default-global"),
     # NX-OS: a strict-priority level never checked, watchdog numbers left out, a range written backwards
     "nxos-priority-level-negative": (NXOS, "priority level 1", "priority level -1"),
     "nxos-priority-level-99": (NXOS, "priority level 1", "priority level 99"),
