@@ -76,6 +76,13 @@ REPORTED = {
     "sonic-speed-zero": (LEAF1, '"speed": "100000"', '"speed": "0"'),
     "sonic-weight-2**63": (LEAF1, '"weight": "14"', f'"weight": "{2**63}"'),
     "sonic-watchdog-2**63": (LEAF1, '"detection_time": "200"', f'"detection_time": "{2**63}"'),
+    # map entries out of their table's range (all were bounded 0-63 alike): a PG 8, a TC 16, a queue 12
+    "sonic-tc-to-pg-8": (LEAF1, '"ROCE": {\n            "0": "0",\n            "1": "0",\n            "2": "0",\n'
+                         '            "3": "3"', '"ROCE": {\n            "0": "0",\n            "1": "0",\n'
+                         '            "2": "0",\n            "3": "8"'),
+    "sonic-dscp-to-tc-16": (LEAF1, '"26": "3"', '"26": "16"'),
+    "sonic-tc-to-queue-12": (LEAF1, '"3": "3",\n            "4": "4"', '"3": "12",\n            "4": "4"'),
+    "sonic-dynamic-th-8": (LEAF1, '"dynamic_th": "3"', '"dynamic_th": "8"'),
     # lists with an empty item: sonic-swss stoi("") throws, the CLIs refuse the line
     "sonic-pfc-empty-item": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "3,,4"'),
     "sonic-pfc-leading-comma": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": ",3"'),

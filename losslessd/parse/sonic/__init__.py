@@ -46,6 +46,11 @@ RUNNING_CONFIG = "show runningconfiguration all"
 
 # Sanity bound for queue, PG, TC and DSCP numbers (DSCP is 6 bits; ASICs have far fewer queues/PGs).
 _MAX_INDEX = 63
+# The largest key and value of each map table (sonic-buildimage yang-models: sonic-dscp-tc-map.yang DSCP 0-63 to
+# tc_type, which sonic-types.yang.j2 makes 0-15; sonic-tc-priority-group-map.yang PG "[0-7]"; sonic-tc-queue-map.yang
+# qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63).
+_MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
+               "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63)}
 _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, "WRR": SchedulerType.wrr}
 # WRED_PROFILE.ecn modes that mark green packets (qosorch.cpp ecn_map -> SAI_ECN_MARK_MODE_*).
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
@@ -174,11 +179,11 @@ def _weight(text: str) -> int:
 
 
 def _dynamic_th(text: str) -> int:
-    """alpha = 2^dynamic_th; SAI saibuffer.h SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH is a sai_int8_t."""
+    """alpha = 2^dynamic_th; sonic-buildimage sonic-buffer-profile.yang: dynamic_th is "int32 { range -8..7 }"."""
     negative = text.startswith("-")
-    value = whole(text[1:] if negative else text, 0, 128)
+    value = whole(text[1:] if negative else text, 0, 8)
     value = -value if negative else value
-    if not -128 <= value <= 127:
+    if value > 7:
         raise ValueError(text)
     return value
 
@@ -535,13 +540,12 @@ class _Builder:
                 value = self.text(entry, key)
                 if value is None:
                     continue
+                top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
                 try:
-                    k, v = int(key), int(value)
-                    if not (0 <= k <= _MAX_INDEX and 0 <= v <= _MAX_INDEX):
-                        raise ValueError(key)
+                    k, v = whole(key, 0, top_key), whole(value, 0, top_value)
                 except ValueError:
-                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{_MAX_INDEX}; ignored",
-                                  entry.source(key))
+                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{top_key} and 0-"
+                                  f"{top_value}; ignored", entry.source(key))
                     continue
                 out[k] = v
         return out
@@ -568,7 +572,7 @@ class _Builder:
             self.profiles[name] = BufferProfile(
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
-                dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "a whole number -128..127 (alpha = 2^it)"),
+                dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "a whole number -8..7 (alpha = 2^it)"),
                 headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
 
     def _headroom_facts(self, meta: Entry | None) -> dict:
