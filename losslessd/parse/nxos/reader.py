@@ -24,9 +24,9 @@ _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|cla
 # Nexus 9000 QoS configuration guide, queuing chapter: system-defined egress queuing classes
 # c-out-8q-q0..q7 / c-out-8q-q-default (8 queues) and c-out-q1..q3 / c-out-q-default (4 queues), and ingress
 # classes c-in-q1..q3 / c-in-8q-qN, match qos-group N -> queue N; the default class is queue 0.
-_QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q(\d|-default)$")
+_QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q([0-7]|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
-_NQ_CLASS = re.compile(r"^c-(?:8q-)?nq(\d|-default)$")
+_NQ_CLASS = re.compile(r"^c-(?:8q-)?nq([0-7]|-default)$")
 _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
 
 
