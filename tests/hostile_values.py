@@ -87,7 +87,7 @@ def places(text: str) -> Iterator[tuple[int, int, str]]:
     seen: set[tuple[str, int]] = set()
     offset = 0
     for line in text.split("\n"):
-        if not line.startswith("#%"):  # capture headers stay readable
+        if not line.lstrip().startswith(("#", "!")):  # capture headers stay readable; comments are read by no one
             shape = re.sub(r"\d+", "#", line.strip())
             for n, m in enumerate(_NUMBER.finditer(line)):
                 if (shape, n) not in seen:
@@ -119,12 +119,18 @@ class Variant:
     text: str
 
 
-def value_variants(fixture: Fixture, classes: dict[str, str]) -> Iterator[Variant]:
+def value_variants(fixture: Fixture, classes: dict[str, str], rotate: bool = False) -> Iterator[Variant]:
+    """Every place of the fixture with every value of ``classes``; with ``rotate``, each place with one value, the
+    next place with the next (every class still reaches every file, in a fraction of the runs)."""
+    turn = 0
+    items = list(classes.items())
     for file in files_of(fixture):
         text = file.read_text(encoding="utf-8")
         for start, end, shape in places(text):
             line = text.count("\n", 0, start) + 1
-            for label, value in classes.items():
+            chosen = [items[turn % len(items)]] if rotate else items
+            turn += 1
+            for label, value in chosen:
                 yield Variant(fixture, file, f"{line}:{shape}", label, value,
                               substitute(file, text, start, end, value))
 

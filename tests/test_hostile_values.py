@@ -31,6 +31,26 @@ def test_hostile_names_never_reach_the_terminal(fixture, tmp_path):
             assert not r.unsafe, (variant.where, fmt, [hex(ord(c)) for c in r.unsafe])
 
 
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.label for f in FIXTURES])
+def test_every_value_of_every_fixture_survives_hostile_values(fixture, tmp_path):
+    """Each number that is a value in the fixture (one per line shape), made one of the hostile values in turn
+    (out of range, negative, 2^63, a float, exponent, hex, unit or thousands separator, NaN/Infinity, -0, a boolean,
+    empty, blank, a reversed or open range, a list with an empty or repeated item): a documented exit, no traceback,
+    no internal error (exit 3, SYS900), and no character in the JSON report that drives a terminal."""
+    classes = {**hv.INVALID, **hv.ODD}
+    seen = set()
+    for variant in hv.value_variants(fixture, classes, rotate=True):
+        r = hv.run_variant(variant, tmp_path)
+        assert r.outcome.ok, (variant.where, variant.value, r.outcome.problems, r.outcome.output[-2000:])
+        assert "SYS900" not in r.codes and not r.unsafe, (variant.where, variant.value, r.codes, r.unsafe)
+        seen.add(variant.label)
+    assert len(seen) == len(classes) or fixture.label in _FEW_VALUES, sorted(set(classes) - seen)
+
+
+_FEW_VALUES = {f.label for f in FIXTURES if sum(1 for _ in hv.value_variants(f, {"x": "1"})) < len(hv.INVALID) +
+               len(hv.ODD)}
+
+
 def test_the_name_sweep_reaches_every_platform():
     named = {f.label.split("/")[0] for f in FIXTURES if next(hv.name_variants(f, {"x": "x"}), None)}
     assert named >= {"arista_eos", "cisco_nxos", "juniper_junos", "linux_mlx5", "nvidia_cumulus", "sonic", "fabric"}
@@ -118,6 +138,8 @@ REPORTED = {
     "nxos-range-reversed": (NXOS, "interface Ethernet1/1\n", "interface Ethernet1/5-3\n"),
     # mlx5: \\d took other scripts' digits, which int() reads
     "mlx5-mtu-arabic-digits": (GPU01, "/mtu\n9000", "/mtu\n\u0669\u0660\u0660\u0660"),
+    "mlx5-dscp-empty-item": (GPU01, "prio:0 dscp:07,06,", "prio:0 dscp:07,,06,"),
+    "mlx5-dscp-arabic-digits": (GPU01, "prio:3 dscp:31,30,", "prio:\u0663 dscp:31,30,"),
     # OpenSM: a number C reads wrapped round (strtoul("-1") is 2^64 - 1, cut to the option's bits)
     "opensm-priority-negative": (OPENSM, "sm_priority 10", "sm_priority -1"),
     "opensm-sweep-wraps": (OPENSM, "sweep_interval 10", f"sweep_interval {2**32 + 10}"),
