@@ -103,6 +103,9 @@ REPORTED = {
     "sonic-dscp-to-tc-16": (LEAF1, '"26": "3"', '"26": "16"'),
     "sonic-tc-to-queue-12": (LEAF1, '"3": "3",\n            "4": "4"', '"3": "12",\n            "4": "4"'),
     "sonic-dynamic-th-8": (LEAF1, '"dynamic_th": "3"', '"dynamic_th": "8"'),
+    # the same port named in another case: a port the PORT table lacks, the real one read as unconfigured
+    "sonic-port-named-in-another-case": (LEAF1, '"PORT_QOS_MAP": {\n        "Ethernet0"',
+                                         '"PORT_QOS_MAP": {\n        "ethernet0"'),
     # lists with an empty item: sonic-swss stoi("") throws, the CLIs refuse the line
     "sonic-pfc-empty-item": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "3,,4"'),
     "sonic-pfc-leading-comma": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": ",3"'),

@@ -906,6 +906,22 @@ class _Builder:
             f"SONiC `pfcwd start_default` default for {ports} ports: {WD_DEFAULT_MS} ms x ceil({ports}/"
             f"{WD_PORTS_PER_STEP}) = {timer:g} ms, polling {want_poll:g} ms")
 
+    def _unknown_ports(self) -> None:
+        """A QoS, buffer or watchdog entry naming a port the PORT table does not have (`ethernet0` for Ethernet0, a
+        port left from an earlier breakout): orchagent has no such port to apply it to, and the port meant reads as
+        unconfigured. Said once per name."""
+        if "PORT" not in self.db.tables:
+            return
+        known = self.db.table("PORT")
+        unknown = self.ports.keys() - known.keys()  # (one set difference in C: the usual answer is none)
+        if not unknown:
+            return
+        lower = {k.lower(): k for k in known}
+        for name in sorted(unknown, key=_natural):
+            meant = lower.get(name.lower())
+            self.db.issue(f"{name} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
+                          "the settings written for it", self.ports[name]["source"])
+
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
 
@@ -913,6 +929,7 @@ class _Builder:
         writes BUFFER_PG|<port>|<p> for every pfc_enable priority p, with a profile chosen from speed
         and cable length, so CONFIG_DB files written before boot lack those PGs.
         """
+        self._unknown_ports()
         for port in self.ports.values():
             port["tc_to_priority"] = _TC_PRIORITY
             if self._global_dscp and port["name"] not in self._own_dscp:
