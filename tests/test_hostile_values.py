@@ -109,6 +109,7 @@ REPORTED = {
     # lists with an empty item: sonic-swss stoi("") throws, the CLIs refuse the line
     "sonic-pfc-empty-item": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "3,,4"'),
     "sonic-pfc-leading-comma": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": ",3"'),
+    "sonic-pfc-blank": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "   "'),
     "eos-map-empty-item": (SPINE1, "qos map dscp 26 to", "qos map dscp 26,,27 to"),
     "nxos-match-dscp-empty-item": (NXOS, "match dscp 26", "match dscp 26,,27"),
     "nxos-match-dscp-missing": (NXOS, "match dscp 26", "match dscp"),

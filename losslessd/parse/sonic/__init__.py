@@ -228,7 +228,9 @@ def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
 
 
 def _priorities(text: str) -> tuple[int, ...]:
-    return () if not text.strip() else _indexes(text, 7)
+    """pfc_enable / pfcwd_sw_enable: "" turns PFC off (sonic-port-qos-map.yang: "Empty string is allowed"); blanks
+    are not a list (orchagent's stoi of them throws)."""
+    return () if not text else _indexes(text, 7)
 
 
 @lru_cache(maxsize=4096)  # each port's name starts ~15 keys (QUEUE, BUFFER_PG, ...) on every switch
