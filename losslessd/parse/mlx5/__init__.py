@@ -44,7 +44,8 @@ from . import mlnx_qos, script
 PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
 
-_PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)|ecn/(?P<proto>roce_np|roce_rp)/enable/(?P<prio>[0-9]{1,3})"
+_PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)"
+         r"|ecn/(?P<proto>roce_np|roce_rp)/enable/(?P<prio>[0-9]{1,3})"
          r"|ecn/roce_np/(?P<cnp>cnp_dscp|cnp_802p_prio)|ecn/(?P<pproto>roce_np|roce_rp)/(?P<param>[a-z][a-z0-9_]{0,40}))"
          r"|/rdma_cm/(?P<dev>[^/\s]+)/ports/\d{1,3}/default_roce_tos"
          r"|/class/infiniband/(?P<tcdev>[^/\s]+)/tc/\d{1,3}/traffic_class")
