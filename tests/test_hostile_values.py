@@ -126,6 +126,13 @@ REPORTED = {
     "junos-mtu-underscore": (JUNOS, "mtu 9216", "mtu 9_216"),
     "junos-queue-fraction": (JUNOS, "queue-num 3 no-loss", "queue-num 3.5 no-loss"),
     "junos-watchdog-exponent": (JUNOS, "poll-interval 100", "poll-interval 1e2"),
+    # Junos: a classifier importing itself or one never defined (the imported entries were dropped without a word)
+    "junos-classifier-imports-itself": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
+                                        "set class-of-service classifiers dscp roce-dscp import roce-dscp\n"
+                                        "set class-of-service classifiers dscp roce-dscp forwarding-class"),
+    "junos-classifier-imports-undefined": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
+                                           "set class-of-service classifiers dscp roce-dscp import NOPE\n"
+                                           "set class-of-service classifiers dscp roce-dscp forwarding-class"),
     # NVUE: an MTU of 0 and a value left out
     "nvue-mtu-zero": (NVUE, "link mtu 9216", "link mtu 0"),
     "nvue-mtu-missing": (NVUE, "link mtu 9216", "link mtu"),
