@@ -133,6 +133,9 @@ REPORTED = {
     "junos-classifier-imports-undefined": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
                                            "set class-of-service classifiers dscp roce-dscp import NOPE\n"
                                            "set class-of-service classifiers dscp roce-dscp forwarding-class"),
+    "junos-member-range-reversed": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
+                                    "set interfaces interface-range r1 member-range et-0/0/5 to et-0/0/3\n"
+                                    "set class-of-service classifiers dscp roce-dscp forwarding-class"),
     # NVUE: an MTU of 0 and a value left out
     "nvue-mtu-zero": (NVUE, "link mtu 9216", "link mtu 0"),
     "nvue-mtu-missing": (NVUE, "link mtu 9216", "link mtu"),

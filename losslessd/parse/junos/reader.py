@@ -363,8 +363,8 @@ def _member_names(text: str) -> list[str]:
 def _range_names(low: str, high: str) -> list[str]:
     """`member-range et-0/0/10 to et-0/0/11`: the ports of one slot between the two."""
     a, b = (re.fullmatch(r"([a-z]+-\d+/\d+/)(\d+)", n) for n in (low, high))
-    if a is None or b is None or a[1] != b[1] or int(b[2]) - int(a[2]) > 4096:
-        raise _Skip(f"member-range {low} to {high} is not one slot's ports")
+    if a is None or b is None or a[1] != b[1] or not 0 <= int(b[2]) - int(a[2]) <= 4096:
+        raise _Skip(f"member-range {low} to {high} is not one slot's ports, first to last")
     return [f"{a[1]}{n}" for n in range(int(a[2]), int(b[2]) + 1)]
 
 
