@@ -121,6 +121,8 @@ REPORTED = {
     "eos-speed-exponent": (SPINE1, "speed 100g", "speed 1e3g"),
     "eos-speed-garbled": (SPINE1, "speed 100g", "speed 100G,000"),
     "eos-speed-zero": (SPINE1, "speed 100g", "speed 0g"),
+    "eos-interface-range-reversed": (SPINE1, "interface Ethernet1/1\n", "interface Ethernet1/5-3\n"),
+    "eos-interface-range-open": (SPINE1, "interface Ethernet1/1\n", "interface Ethernet1/1-\n"),
     # Junos: float() read '1e3' as 1000, '1_000', and cut '3.5' to 3
     "junos-mtu-exponent": (JUNOS, "mtu 9216", "mtu 9.216e3"),
     "junos-mtu-underscore": (JUNOS, "mtu 9216", "mtu 9_216"),

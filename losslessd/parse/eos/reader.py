@@ -175,6 +175,11 @@ class _Reader(TreeReader):
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
             conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
+        elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(re.split(r"[-,]", w[1])[0]):
+            # `interface Ethernet1-4`, `Ethernet1/1,1/3`: EOS takes ranges and lists in configuration mode, but
+            # `show running-config` prints one block per port; the block's settings are not applied to any port.
+            raise LineError("not one Ethernet port: a range or list of ports (read `show running-config`, which "
+                            "prints a block per port); block skipped")
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
                 raise LineError("expected `qos profile NAME`")
