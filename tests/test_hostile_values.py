@@ -249,3 +249,22 @@ def test_speed_refuses_what_is_no_speed(text):
 
     with pytest.raises(ValueError):
         speed_gbps(text)
+
+
+@pytest.mark.parametrize("path,old,new", [
+    (LEAF1, '"hostname": "leaf1"', '"hostname": "   "'),
+    (LEAF1, '"hostname": "leaf1"', '"hostname": "leaf1\\u202e"'),
+    (LEAF1, '"hostname": "leaf1"', '"hostname": "a\\nb"'),
+    (SPINE1, "hostname spine1", "hostname spine1\u200b"),
+    (NVUE, "system hostname leaf01", "system hostname '\u2066leaf01'"),
+])
+def test_a_host_name_no_one_can_read_back_is_replaced_by_the_file_name(path, old, new, tmp_path):
+    """A host name of blanks, or holding control or invisible characters, named the device in every report and
+    baseline (before: as written); now the device takes its file's name and a SYS002 says why."""
+    variant, _ = _changed(path, old, new)
+    r = hv.run_variant(variant, tmp_path)
+    assert r.outcome.ok, (r.outcome.problems, r.outcome.output[-3000:])
+    found = hv.findings(r.outcome)
+    expected = hv.ROOT.joinpath(path).stem if not path.endswith("config_db.json") else "config_db"
+    assert {f["device"] for f in found if f["device"]} <= {expected, "leaf1"}, {f["device"] for f in found}
+    assert any(f["code"] == "SYS002" and "host name" in f["message"] for f in found), found
