@@ -228,7 +228,7 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
         if rest[:1] == ["description"] and len(rest) >= 2:
             port.description = Val(" ".join(rest[1:]), src)
         elif rest[:2] == ["link", "mtu"] and len(rest) == 3:
-            # Cumulus Linux user guide, "Interface Configuration and Management": the MTU is 552-9216 bytes.
+            # NVUE Command Reference, `nv set interface <interface-id> link mtu`: 552-9216 bytes.
             port.mtu = Val(_int(rest[2], 9216, 552), src)
         elif rest[:2] == ["link", "speed"] and len(rest) == 3:
             if rest[2] != "auto":
