@@ -13,7 +13,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
@@ -221,6 +230,17 @@ class Policy(_Policy):
     """A loaded policy: its `extends` chain merged, named after its file when it names itself not."""
 
     source_file: str | None = None
+
+    @field_validator("cnp")
+    @classmethod
+    def _cnp_apart(cls, cnp: Cnp | None, info: ValidationInfo) -> Cnp | None:
+        """CNPs and RoCE data cannot share a DSCP: the one must be strict and lossy, the other lossless (checked
+        once the `extends` chain is merged: a file may set one and inherit the other)."""
+        lossless = info.data.get("lossless")
+        if cnp is not None and lossless is not None and cnp.dscp in lossless.dscp:
+            raise ValueError(f"DSCP {cnp.dscp} is also a lossless RoCE DSCP (lossless.dscp): CNPs and RoCE data need "
+                             "code points of their own")
+        return cnp
 
 
 class PolicyFile(_Policy):

@@ -268,3 +268,13 @@ def test_a_host_name_no_one_can_read_back_is_replaced_by_the_file_name(path, old
     expected = hv.ROOT.joinpath(path).stem if not path.endswith("config_db.json") else "config_db"
     assert {f["device"] for f in found if f["device"]} <= {expected, "leaf1"}, {f["device"] for f in found}
     assert any(f["code"] == "SYS002" and "host name" in f["message"] for f in found), found
+
+
+def test_a_policy_whose_cnp_shares_a_lossless_dscp_is_refused(tmp_path):
+    """cnp.dscp among lossless.dscp (set in one file of an `extends` chain, the other inherited) is an error at the
+    cnp line (before: accepted, so one DSCP had to be both lossless and a strict lossy CNP class)."""
+    (tmp_path / "a.yaml").write_text("name: a\nextends: roce-dscp26\ncnp: {dscp: 24}\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("name: b\nextends: a.yaml\nlossless: {dscp: [24]}\n", encoding="utf-8")
+    o = run_cli(["policy", "check", str(tmp_path / "b.yaml")], tmp_path)
+    assert o.exit == 2 and not o.traceback, o.output
+    assert "a.yaml:3" in o.output and "DSCP 24" in o.output, o.output
