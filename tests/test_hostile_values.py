@@ -103,6 +103,9 @@ REPORTED = {
     "sonic-dscp-to-tc-16": (LEAF1, '"26": "3"', '"26": "16"'),
     "sonic-tc-to-queue-12": (LEAF1, '"3": "3",\n            "4": "4"', '"3": "12",\n            "4": "4"'),
     "sonic-dynamic-th-8": (LEAF1, '"dynamic_th": "3"', '"dynamic_th": "8"'),
+    "sonic-buffer-pg-8": (LEAF1, '"BUFFER_PG": {\n        "Ethernet0|0"', '"BUFFER_PG": {\n        "Ethernet0|8"'),
+    "sonic-buffer-queue-16": (LEAF1, '"BUFFER_QUEUE": {\n        "Ethernet0|3"',
+                              '"BUFFER_QUEUE": {\n        "Ethernet0|16"'),
     # the same port named in another case: a port the PORT table lacks, the real one read as unconfigured
     "sonic-port-named-in-another-case": (LEAF1, '"PORT_QOS_MAP": {\n        "Ethernet0"',
                                          '"PORT_QOS_MAP": {\n        "ethernet0"'),

@@ -49,6 +49,9 @@ _MAX_INDEX = 63
 # The largest key and value of each map table (sonic-buildimage yang-models: sonic-dscp-tc-map.yang DSCP 0-63 to
 # tc_type, which sonic-types.yang.j2 makes 0-15; sonic-tc-priority-group-map.yang PG "[0-7]"; sonic-tc-queue-map.yang
 # qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63).
+# BUFFER_PG and BUFFER_QUEUE keys: sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?", sonic-buffer-queue.yang qindex
+# "(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?" (QUEUE keys depend on the platform: the CPU port has 48; kept 0-63).
+_MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
 _MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
                "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63)}
 _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, "WRR": SchedulerType.wrr}
@@ -240,8 +243,8 @@ def _port_names(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)  # every switch of a fleet has the same 'Ethernet0|3' keys
-def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
-    """'Ethernet0|3-4' -> (ports, indexes), the usual key; None for anything else (see _Builder.split_key)."""
+def _plain_key(key: str, top: int = _MAX_INDEX) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """'Ethernet0|3-4' -> (ports, indexes 0-``top``), the usual key; None for anything else (see _Builder.split_key)."""
     ports, bar, index = key.rpartition("|")
     if not bar or "|" in ports:
         return None
@@ -249,16 +252,16 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
     if not names:
         return None
     try:
-        return names, _indexes(index)
+        return names, _indexes(index, top)
     except ValueError:
         return None
 
 
 @lru_cache(maxsize=65536)
-def _pairs(key: str) -> tuple[tuple[str, int], ...] | None:
+def _pairs(key: str, top: int = _MAX_INDEX) -> tuple[tuple[str, int], ...] | None:
     """'Ethernet0,Ethernet4|3-4' -> ((port, index), ...), ports first (the order of _plain_key's loops); None for a
     key that is not the usual one."""
-    split = _plain_key(key)
+    split = _plain_key(key, top)
     return None if split is None else _split_pairs(split)
 
 
@@ -414,11 +417,11 @@ class _Builder:
         """The name ``field`` gives when ``table`` is missing from a partial input (see ref); else None."""
         return self.bound_name(entry, field) if table in self._absent and field in entry.fields else None
 
-    def split_key(self, entry: Entry) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    def split_key(self, entry: Entry, top: int = _MAX_INDEX) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
         """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes). A VOQ chassis key
         '<host>|<asic>|Ethernet0|3' names a system port: this device's port when <host>|<asic> is this
         line card's ASIC, else a port of another ASIC (no port of this device: ports come back empty)."""
-        split = _plain_key(entry.key)
+        split = _plain_key(entry.key, top)
         if split is not None:
             return split
         ports, bar, index = entry.key.rpartition("|")
@@ -429,19 +432,19 @@ class _Builder:
         try:
             if not bar or not names or "|" in ports:
                 raise ValueError(entry.key)
-            indexes = _indexes(index)
+            indexes = _indexes(index, top)
         except ValueError:
             self.db.issue(f"{entry.table} key {entry.key!r} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
-                          f"with numbers 0-{_MAX_INDEX}; entry skipped",
+                          f"with numbers 0-{top}; entry skipped",
                           entry.source())
             return None
         if host is not None and (host.lower(), asic.lower()) != self._voq_local:
             return (), indexes  # another line card's (or ASIC's) system port; see _voq_prefix
         return names, indexes
 
-    def split_pairs(self, entry: Entry) -> tuple[tuple[str, int], ...] | None:
+    def split_pairs(self, entry: Entry, top: int = _MAX_INDEX) -> tuple[tuple[str, int], ...] | None:
         """split_key as (port, index) pairs (_pairs)."""
-        split = self.split_key(entry)
+        split = self.split_key(entry, top)
         return None if split is None else _split_pairs(split)
 
     def _voq_prefix(self, hostname: str | None, asic_name: str | None) -> tuple[str, str] | None:
@@ -811,7 +814,7 @@ class _Builder:
         name: str | None = None
         pgs: dict[int, PriorityGroup] = {}
         for e in self.db.table("BUFFER_PG").values():
-            pairs = _pairs(e.key) or self.split_pairs(e)
+            pairs = _pairs(e.key, _MAX_PG) or self.split_pairs(e, _MAX_PG)
             if pairs is None:
                 continue
             written = e.fields.get("profile")
@@ -831,7 +834,7 @@ class _Builder:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
         ports = self.ports
         for e in self.db.table("BUFFER_QUEUE").values():
-            split = _plain_key(e.key) or self.split_key(e)
+            split = _plain_key(e.key, _MAX_BUFFER_QUEUE) or self.split_key(e, _MAX_BUFFER_QUEUE)
             if split is None:
                 continue
             if self.text(e, "profile") != "NULL":
