@@ -13,7 +13,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
@@ -42,8 +51,9 @@ def _distinct(values: list) -> list:
 Priority = Annotated[int, Field(ge=0, le=7)]
 Dscp = Annotated[int, Field(ge=0, le=63)]
 Priorities = Annotated[list[Priority], Field(json_schema_extra={"uniqueItems": True}), AfterValidator(_distinct)]
-NonNegative = Annotated[float, Field(ge=0)]
-Positive = Annotated[float, Field(gt=0)]
+# (.inf and .nan are YAML floats: a bound of infinity is written null, and a renderer must never pick one)
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 
 
 class Range(_P):
@@ -118,6 +128,13 @@ class EcnPolicy(_P):
         None, description="Earlier name of assume_congested_queues.")
     speed_reference_gbps: Positive | None = Field(None, description=(
         "Speed the thresholds are written for; renderers scale them linearly to other speeds."))
+
+    @field_validator("mark_probability_pct")
+    @classmethod
+    def _percent(cls, value: Range) -> Range:
+        if any(bound is not None and bound > 100 for bound in (value.min, value.max)):
+            raise ValueError("a marking probability is a percentage: at most 100")
+        return value
 
     @property
     def assumed_congested(self) -> int | None:
@@ -213,6 +230,17 @@ class Policy(_Policy):
     """A loaded policy: its `extends` chain merged, named after its file when it names itself not."""
 
     source_file: str | None = None
+
+    @field_validator("cnp")
+    @classmethod
+    def _cnp_apart(cls, cnp: Cnp | None, info: ValidationInfo) -> Cnp | None:
+        """CNPs and RoCE data cannot share a DSCP: the one must be strict and lossy, the other lossless (checked
+        once the `extends` chain is merged: a file may set one and inherit the other)."""
+        lossless = info.data.get("lossless")
+        if cnp is not None and lossless is not None and cnp.dscp in lossless.dscp:
+            raise ValueError(f"DSCP {cnp.dscp} is also a lossless RoCE DSCP (lossless.dscp): CNPs and RoCE data need "
+                             "code points of their own")
+        return cnp
 
 
 class PolicyFile(_Policy):

@@ -1,9 +1,12 @@
 """Text from inputs as a terminal shows it: control characters written out, never sent.
 
 A device name, port name or file name comes from a config or capture someone else wrote. Printed raw, an
-escape sequence in it (ESC [ ... m, OSC 52 ...) recolours, retitles or rewrites the operator's terminal, and a
-newline forges a report line. The text report and the command line's error lines show such characters as
-``\\x1b`` / ``\\n`` escapes; JSON, SARIF and GitHub annotations escape them by their own rules.
+escape sequence in it (ESC [ ... m, OSC 52 ...) recolours, retitles or rewrites the operator's terminal, a
+newline forges a report line, and a bidi override (U+202E) shows a name reversed, or a message's words in
+another order than they are (the "Trojan Source" attack, CVE-2021-42574). The text report and the command
+line's error lines show such characters as ``\\x1b`` / ``\\n`` / ``\\u202e`` escapes; JSON and SARIF reports
+write them as JSON ``\\uXXXX`` escapes (json_safe: the same strings to a JSON reader, inert on a terminal);
+GitHub annotations escape them by their own rules.
 """
 
 from __future__ import annotations
@@ -11,8 +14,14 @@ from __future__ import annotations
 import re
 
 # C0 controls, DEL and C1 controls (ESC, CSI 0x9b, OSC 0x9d ... in 8-bit form) and the Unicode line breaks;
-# tabs are left as they are.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+# tabs are left as they are. Then the invisible characters that reorder or hide text (Unicode TR9 "Unicode
+# Bidirectional Algorithm" 2.1-2.6: the embeddings, overrides and isolates U+202A-202E, U+2066-2069 and the
+# marks U+200E, U+200F, U+061C; and the zero-width U+200B-200D, U+2060-2064, U+FEFF that make two names look
+# alike), each the CVE-2021-42574 paper ("Trojan Source", Boucher and Anderson 2021) lists or uses.
+_INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+_CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
+# What JSON's own escaping leaves raw (it escapes U+0000-001F only).
+_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
 
 
 def _escape(match: re.Match) -> str:
@@ -31,3 +40,12 @@ def printable_lines(text: str) -> str:
     """``text`` with its lines kept (snippets, diffs, reports of several lines), each line's control characters
     written out."""
     return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def json_safe(text: str) -> str:
+    """JSON text (json.dumps with ensure_ascii=False) with the characters JSON leaves raw that a terminal acts
+    on (DEL, C1 controls, line separators, bidi controls) written as ``\\uXXXX``: the same document to a JSON
+    reader, inert when someone runs ``cat`` on it. (isascii: the usual report, in C.)"""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

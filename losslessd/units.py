@@ -94,23 +94,33 @@ def bytes_to_us(nbytes: float, speed_gbps: float | None) -> float | None:
     return nbytes * 8 / (speed_gbps * 1e3)
 
 
+# Port speeds: SONiC PORT.speed is "type uint32 { range 1..1600000; }" Mb/s (sonic-buildimage
+# src/sonic-yang-models/yang-models/sonic-port.yang), 1.6 Tb/s being the fastest Ethernet (IEEE 802.3dj).
+MAX_SPEED_GBPS = 1600.0
+# '100G', '400g-8' (EOS: lanes), '100gfull', '25000' (Mb/s), '100000Mb/s' (ethtool), '100Gbps'
+_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|full)?"
+                    r"(?:-[0-9]{1,2})?")
+
+
 def speed_gbps(text: str) -> float:
-    """'100G', '400g', '25000' (SONiC Mb/s), '100Gbps', '100gfull' -> Gb/s."""
+    """'100G', '400g', '25000' (SONiC Mb/s), '100Gbps', '100gfull', '400g-8' -> Gb/s. ValueError for anything
+    else: a speed of 0, above MAX_SPEED_GBPS, or with more after it ('1e3' is not 1 Mb/s)."""
     t = str(text).strip().lower()
-    m = re.match(r"^([0-9]+(?:\.[0-9]+)?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mfull)?", t)
+    m = _SPEED.fullmatch(t)
     if not m:
         raise ValueError(f"not a port speed: {_short(text)}")
     value = float(m.group(1))
-    if not math.isfinite(value):
-        raise ValueError(f"not a port speed: {_short(text)} is too large")
     unit = m.group(2)
-    if unit is None:  # bare number: SONiC writes Mb/s
-        return value / 1000.0
-    return value if unit.startswith("g") else value / 1000.0
+    if unit is None or not unit.startswith("g"):  # bare number or full: Mb/s (SONiC, EOS `speed forced 10000full`)
+        value /= 1000.0
+    if not 0 < value <= MAX_SPEED_GBPS:
+        raise ValueError(f"not a port speed: {_short(text)} is outside 1 Mb/s-{MAX_SPEED_GBPS:g} Gb/s")
+    return value
 
 
 def length_m(text: str) -> float:
-    """'300m', '5', '40 m', '1km' -> metres."""
+    """'300m', '5', '40 m', '1km' -> metres (0 is kept: a SONiC port of cable "0m" has no lossless PG made,
+    tests/test_parse_sonic.py)."""
     value, unit = _split(str(text))
     factor = {"": 1.0, "m": 1.0, "km": 1000.0, "cm": 0.01}.get(unit)
     if factor is None:
@@ -118,21 +128,59 @@ def length_m(text: str) -> float:
     return value * factor
 
 
+# Items of a list: separated by commas (with or without spaces) or by spaces. An empty item between two commas is an
+# error: sonic-swss reads such lists with tokenize(value, ',') and stoi() of each item, and stoi("") throws
+# (orchagent/qosorch.cpp, pfc_enable); a trailing comma, as mlnx_qos prints its DSCP lists, is kept apart.
+_ITEM_SEPARATOR = re.compile(r"\s*,\s*|\s+")
+
+
+def list_items(text: str) -> list[str]:
+    """'3,4' / '3 4' / '3, 4' / '3,4,' -> ['3', '4']; ValueError for an empty item ('3,,4', ',3', ',')."""
+    items = _ITEM_SEPARATOR.split(str(text).strip())
+    if items and items[-1] == "" and len(items) > 1:
+        items.pop()  # one trailing comma
+    if "" in items and (items != [""] or "," in text):
+        raise ValueError(f"an empty item in the list {_short(text)}")
+    return [] if items == [""] else items
+
+
 def int_list(text: str) -> list[int]:
-    """'3,4' / '3-4' / '0-2,5' / '3 4' -> sorted unique ints. Raises ValueError when garbled."""
+    """'3,4' / '3-4' / '0-2,5' / '3 4' -> sorted unique ints. Raises ValueError when garbled: an item or a range end
+    that is not ASCII digits ('+3', '1e3', '0x3', '٣'), a range reversed or open ('5-3', '3-', '-'), an empty item."""
     out: set[int] = set()
-    for part in re.split(r"[,\s]+", str(text).strip()):
-        if not part:
-            continue
+    for part in list_items(text):
         if "-" in part:
             lo, hi = part.split("-", 1)
-            a, b = int(lo), int(hi)
+            a, b = small_int(lo, 6), small_int(hi, 6)
             if b < a or b - a > 4096:
                 raise ValueError(f"bad range {part!r}")
             out.update(range(a, b + 1))
         else:
-            out.add(int(part))
+            out.add(small_int(part, 6))
     return sorted(out)
+
+
+_DECIMAL = re.compile(r"[0-9]{1,18}(?:\.[0-9]{1,9})?")
+
+
+def decimal(text: str, lo: float, hi: float) -> float:
+    """A number as configs write one, ASCII digits with perhaps a decimal point ('50', '0.5'), from ``lo`` to ``hi``.
+    ValueError for anything float() would also take: '1e3', '1_000', 'nan', 'inf', '+5', ' 5', '٥'."""
+    if not _DECIMAL.fullmatch(text):
+        raise ValueError(f"not a plain number: {_short(text)}")
+    value = float(text)
+    if not lo <= value <= hi:
+        raise ValueError(f"{_short(text)} is outside {lo:g}-{hi:g}")
+    return value
+
+
+def whole(text: str, lo: int, hi: int) -> int:
+    """A whole number of ASCII digits from ``lo`` to ``hi`` (int() would also take '+5', ' 5', '1_000', '٥');
+    ValueError otherwise."""
+    value = small_int(text, max(len(str(hi)), 1))
+    if not lo <= value <= hi:
+        raise ValueError(f"{_short(text)} is outside {lo}-{hi}")
+    return value
 
 
 # Standard DSCP names (RFC 2474 class selectors csN = 8N, RFC 2597 assured forwarding afXY = 8X + 2Y, RFC 3246

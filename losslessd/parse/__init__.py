@@ -16,7 +16,7 @@ from types import ModuleType
 from .. import capture
 from ..errors import InputError
 from ..limits import NOFOLLOW, LinkRefused, read_text
-from ..model import Device
+from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
 from .base import Input, check_port_count
 
@@ -174,6 +174,13 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     device = parser_for(platform).parse(inputs, name)
     check_port_count(len(device.ports), inputs[0].path)
     device.files = [i.path for i in inputs]
+    if device.name != name and not (device.name and device.name.isprintable() and device.name.strip() == device.name):
+        # A host name of blanks, or with control or invisible characters (U+202E ...), would name the device in
+        # every report and baseline as something no one can read back or type: the file's name is used.
+        device.issues.append(ParseIssue(code="SYS002", source=device.source or Source(file=inputs[0].path), message=(
+            f"the host name {device.name!r} is blank or holds control or invisible characters: the device is "
+            f"named {name} after its file")))
+        device.name = name
     return device
 
 

@@ -88,7 +88,11 @@ def bounded_int(text: str, lo: int, hi: int, what: str) -> int:
 def dscp_values(words: list[str]) -> list[int]:
     """`match dscp 26,46` / `24-26` / `af31 ef` (NX-OS and EOS class-maps) -> DSCP values; LineError when garbled."""
     out: set[int] = set()
-    for word in " ".join(words).replace(",", " ").split():
+    try:
+        items = units.list_items(" ".join(words))
+    except ValueError as exc:  # `match dscp 3,,4`: an empty item is a typo, not the list 3,4
+        raise LineError(str(exc)) from None
+    for word in items:
         if word.lower() in units.DSCP_NAMES:
             out.add(units.DSCP_NAMES[word.lower()])
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..lint.finding import Finding, Severity
+from ..printable import printable
 from .sarif import finding_file, located_message, root_relative
 
 COMMANDS = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
@@ -44,7 +45,8 @@ def annotation(f: Finding, result, root: Path | None = None) -> str:
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # (then the other control and bidi characters written out: an ESC in a device name would colour the runner log)
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -20,6 +20,7 @@ from ..lint.engine import describe_selection
 from ..lint.finding import Finding, Severity
 from ..model import dump
 from ..parse import display_file
+from ..printable import json_safe
 
 SCHEMA_NAME = "losslessd-report"
 VERSION = 1
@@ -94,7 +95,7 @@ def dumps(doc: dict, rows: dict[str, Callable[[Any], str]]) -> str:
         start = at + len(json.dumps(token))
     parts.append(text[start:])
     parts.append("\n")
-    return "".join(parts)
+    return json_safe("".join(parts))
 
 
 def _token(key: str, lists: dict[str, tuple], rows: tuple) -> str:

@@ -17,7 +17,11 @@ from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
-_PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$")
+_PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
+# The names EOS takes for the same port in a config typed by hand (`interface et1/1`, `interface Eth1/1`,
+# `interface ethernet 1/1`; EOS prints Ethernet1/1 and abbreviates it Et1/1 in `show interfaces status`): each is
+# Ethernet1/1, never a second port whose settings would be read apart.
+_ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|et)\s*(\d+(?:/\d+)*)$", re.IGNORECASE)
 _NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
@@ -186,6 +190,14 @@ def _seconds_ms(text: str) -> float:
     return round(units.to_ms(text, default_unit="s"), 3)
 
 
+def _ethernet(words: list[str]) -> str | None:
+    """The port `interface Ethernet1/1` names (also `et1/1`, `Eth1/1`, `ethernet 1/1`); None for any other."""
+    if len(words) == 1 and ETHERNET.match(words[0]):
+        return words[0]
+    spelled = _ETHERNET_SPELLED.match(" ".join(words)) if 0 < len(words) <= 2 else None
+    return f"Ethernet{spelled[1]}" if spelled else None
+
+
 class _Reader(TreeReader):
     def read(self) -> None:
         header = _DEVICE_HEADER.search(self.inp.text)
@@ -201,8 +213,8 @@ class _Reader(TreeReader):
         w = node.words
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
-        elif w[0] == "interface" and len(w) == 2 and ETHERNET.match(w[1]):
-            conf = port_slot(self.cfg.interfaces, w[1], lambda: InterfaceConf(source=self.src(node)), self.src(node))
+        elif w[0] == "interface" and (name := _ethernet(w[1:])):
+            conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
         elif w[0] == "interface" and len(w) == 2 and (channel := _PORT_CHANNEL.match(w[1])):
             # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
@@ -210,6 +222,11 @@ class _Reader(TreeReader):
             conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
             self.each([c for c in node.children if c.words[:2] == ["service-policy", "type"]],
                       lambda child: self.qos_line(child, conf, None))
+        elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(re.split(r"[-,]", w[1])[0]):
+            # `interface Ethernet1-4`, `Ethernet1/1,1/3`: EOS takes ranges and lists in configuration mode, but
+            # `show running-config` prints one block per port; the block's settings are not applied to any port.
+            raise LineError("not one Ethernet port: a range or list of ports (read `show running-config`, which "
+                            "prints a block per port); block skipped")
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
                 raise LineError("expected `qos profile NAME`")
@@ -404,8 +421,14 @@ class _Reader(TreeReader):
     def speed(words: list[str], conf: InterfaceConf, src: Source) -> None:
         """`speed 100g`, `speed forced 100gfull`, `speed 400g-8`, `speed forced 10000full`; `auto` alone: unknown."""
         words = [w for w in words if w not in ("forced", "auto")]
-        if len(words) == 1 and re.match(r"^[0-9]{1,7}(g(full|-[0-9]{1,2})?|full)$", words[0]):
+        if not words or words[0].startswith("sfp-"):  # `speed sfp-1000baset auto`: the transceiver's mode
+            return
+        try:
+            if len(words) != 1 or not re.match(r"^[0-9]{1,7}(g(full|-[0-9]{1,2})?|full)$", words[0]):
+                raise ValueError(words)
             conf.speed = Val(units.speed_gbps(words[0]), src)
+        except ValueError:
+            raise LineError(f"{' '.join(words)[:40]!r} is not a speed such as 100g, 400g-8 or 100gfull") from None
 
     def profile_line(self, node: Node, conf: QosConf) -> None:
         w = node.words

@@ -62,6 +62,7 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
             f"{len(wildcards):,} wildcard `class-of-service interfaces` entries: only the first {MAX_WILDCARDS} "
             "are applied to the ports")))
         wildcards = wildcards[:MAX_WILDCARDS]
+    device.issues.extend(_import_problems(cfg))
     classes = _Classes(cfg)
     ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
     for port_name in sorted(names):
@@ -169,6 +170,30 @@ def _dscp_classifier(cfg: JunosConfig, conf: CosInterface) -> tuple[Val | None, 
     if conf.dscp_classifier is not None or conf.dscp6_classifier is None:
         return conf.dscp_classifier, cfg.dscp_classifiers, "dscp"
     return conf.dscp6_classifier, cfg.dscp6_classifiers, "dscp-ipv6"
+
+
+def _import_problems(cfg: JunosConfig) -> list[ParseIssue]:
+    """`classifiers TYPE NAME import OTHER` naming a classifier the configuration does not define, or a chain of
+    imports back to NAME (Junos refuses both at commit): the entries NAME starts from are unknown."""
+    tables = {"dscp": cfg.dscp_classifiers, "dscp-ipv6": cfg.dscp6_classifiers, "ieee-802.1": cfg.pcp_classifiers}
+    out = []
+    for (kind, name), ref in cfg.imports.items():
+        table = tables.get(kind)
+        if table is None:
+            continue  # rewrite rules: not followed
+        chain, target = [name], ref.value
+        while target != "default" and target not in chain and (kind, target) in cfg.imports:
+            chain.append(target)
+            target = cfg.imports[kind, target].value
+        if target in chain:
+            out.append(ParseIssue(code="SYS002", source=ref.source, message=(
+                f"classifier {name} imports itself ({' -> '.join([*chain, target])}): the entries it starts from "
+                "are unknown")))
+        elif target != "default" and target not in table:
+            out.append(ParseIssue(code="SYS002", source=ref.source, message=(
+                f"classifier {name} imports {target}, which is not defined in this configuration: the entries it "
+                "starts from are unknown")))
+    return out
 
 
 def _entries(cfg: JunosConfig, table: dict[str, dict[int, Val]], kind: str, name: str,

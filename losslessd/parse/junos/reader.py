@@ -11,6 +11,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
+from ... import units
 from ...errors import InputError
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
@@ -371,17 +372,17 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     if w[0] == "description":
         iface.description = w[1]
     elif w[0] == "mtu":
-        iface.mtu = Val(int(_number(w[1], 256, 65535)), src)
+        iface.mtu = Val(_whole(w[1], 256, 65535), src)
     elif w[0] == "speed":
         iface.speed_gbps = _speed(w[1])
     elif w[0] == "disable":
         iface.disabled = src
     elif w[0] in ("vlan-tagging", "flexible-vlan-tagging", "stacked-vlan-tagging"):
         iface.vlan_tagging = True
-    elif w[0] == "number-of-sub-ports" and int(_number(w[1], 1, 16)) > 1:
+    elif w[0] == "number-of-sub-ports" and _whole(w[1], 1, 16) > 1:
         iface.channelized = True
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
-        mtu = int(_number(w[5], 256, 65535))
+        mtu = _whole(w[5], 256, 65535)
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
             iface.inet_mtu = Val(mtu, src)
 
@@ -424,8 +425,8 @@ def _member_names(text: str) -> list[str]:
 def _range_names(low: str, high: str) -> list[str]:
     """`member-range et-0/0/10 to et-0/0/11`: the ports of one slot between the two."""
     a, b = (re.fullmatch(r"([a-z]+-\d+/\d+/)(\d+)", n) for n in (low, high))
-    if a is None or b is None or a[1] != b[1] or int(b[2]) - int(a[2]) > 4096:
-        raise _Skip(f"member-range {low} to {high} is not one slot's ports")
+    if a is None or b is None or a[1] != b[1] or not 0 <= int(b[2]) - int(a[2]) <= 4096:
+        raise _Skip(f"member-range {low} to {high} is not one slot's ports, first to last")
     return [f"{a[1]}{n}" for n in range(int(a[2]), int(b[2]) + 1)]
 
 
@@ -460,10 +461,20 @@ def _pcp(text: str) -> int:
 
 
 def _number(text: str, low: float, high: float) -> float:
-    value = float(text)
-    if not low <= value <= high:
-        raise _Skip(f"{text} is outside {low:g}..{high:g}")
-    return value
+    """A number written plainly (digits, perhaps a decimal point) from ``low`` to ``high``: float() would also read
+    '1e3', '1_000', 'nan' and other scripts' digits, which no Junos statement takes."""
+    try:
+        return units.decimal(text, low, high)
+    except ValueError:
+        raise _Skip(f"{text[:40]!r} is not a number {low:g}..{high:g}") from None
+
+
+def _whole(text: str, low: int, high: int) -> int:
+    """A whole number (queue, priority, MTU, percent): '3.5' is refused, not cut to 3."""
+    try:
+        return units.whole(text, low, high)
+    except ValueError:
+        raise _Skip(f"{text[:40]!r} is not a whole number {low}..{high}") from None
 
 
 def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
@@ -477,7 +488,7 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
         fc = cfg.classes.get(w[2])
         rest = w[3:]
         if "queue-num" in rest:
-            queue = int(_number(rest[rest.index("queue-num") + 1], 0, 15))
+            queue = _whole(rest[rest.index("queue-num") + 1], 0, 15)
             fc = cfg.classes[w[2]] = ForwardingClass(int(queue), src, no_loss=fc.no_loss if fc else False,
                                                      pfc_priority=fc.pfc_priority if fc else None)
         if fc is None:
@@ -486,10 +497,10 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
         if "no-loss" in rest:
             fc.no_loss = True
         if "pfc-priority" in rest:
-            fc.pfc_priority = Val(int(_number(rest[rest.index("pfc-priority") + 1], 0, 7)), src)
+            fc.pfc_priority = Val(_whole(rest[rest.index("pfc-priority") + 1], 0, 7), src)
     elif kind == "forwarding-classes" and w[1] == "queue":
         # forwarding-classes queue N FC [priority high|low]: the older one-class-per-queue form
-        cfg.classes[w[3]] = ForwardingClass(int(_number(w[2], 0, 15)), src)
+        cfg.classes[w[3]] = ForwardingClass(_whole(w[2], 0, 15), src)
     elif kind == "congestion-notification-profile":
         _cnp(cfg.cnps.setdefault(w[1], Cnp(source=src)), w[2:], src)
     elif kind == "drop-profiles":
@@ -560,7 +571,7 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
         cnp.pcp[_pcp(w[3])] = src
     elif w[:3] == ["output", "ieee-802.1", "code-point"] and w[4] == "flow-control-queue":
         queues = cnp.flow_control_queue.setdefault(_pcp(w[3]), [])
-        queues.extend(q for q in (int(_number(v, 0, 11)) for v in _values(w, 5)) if q not in queues)
+        queues.extend(q for q in (_whole(v, 0, 11) for v in _values(w, 5)) if q not in queues)
     elif w[0] == "pfc-watchdog":
         cnp.watchdog = cnp.watchdog or src
         if len(w) > 1:
@@ -599,7 +610,7 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         sched.priority = Val(w[1], src)
     elif w[0] == "transmit-rate":
         # transmit-rate (percent N | RATE | remainder) [exact | rate-limit]: only a percent is a share to show
-        sched.rate_pct = int(_number(w[2], 0, 100)) if w[1] == "percent" else None
+        sched.rate_pct = _whole(w[2], 0, 100) if w[1] == "percent" else None
         if w[-1] in ("exact", "rate-limit"):  # Junos CoS guide, "transmit-rate": exact / rate-limit cap the queue
             sched.shaped = src
     elif w[0] == "shaping-rate":

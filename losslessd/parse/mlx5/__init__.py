@@ -44,7 +44,8 @@ from . import mlnx_qos, script
 PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
 
-_PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)|ecn/(?P<proto>roce_np|roce_rp)/enable/(?P<prio>\d{1,3})"
+_PATH = (r"/class/net/(?P<iface>[^/\s]+)/(?:(?P<attr>mtu|speed)"
+         r"|ecn/(?P<proto>roce_np|roce_rp)/enable/(?P<prio>[0-9]{1,3})"
          r"|ecn/roce_np/(?P<cnp>cnp_dscp|cnp_802p_prio)|ecn/(?P<pproto>roce_np|roce_rp)/(?P<param>[a-z][a-z0-9_]{0,40}))"
          r"|/rdma_cm/(?P<dev>[^/\s]+)/ports/\d{1,3}/default_roce_tos"
          r"|/class/infiniband/(?P<tcdev>[^/\s]+)/tc/\d{1,3}/traffic_class")
@@ -61,9 +62,9 @@ _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 _PAUSE_LINE = re.compile(r"^\s*(Autonegotiate|RX|TX):\s*(on|off)\s*$", re.M)
 # iproute2 `ip -d link show`: "minmtu 68 maxmtu 9978", a word of its own (_maxmtu_at: searched without a leading
 # \b, which made the expression engine try every character; each host prints its own MAC address there).
-_MAXMTU = re.compile(r"maxmtu (\d{2,7})\b")
+_MAXMTU = re.compile(r"maxmtu ([0-9]{2,7})\b")
 _WORD = re.compile(r"\w")
-_TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?(\d{1,3})$")
+_TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?([0-9]{1,3})$")
 # A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
 _SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
                             r"/traffic_class$")
@@ -73,7 +74,7 @@ _OPTIONAL_GLOB = re.compile(r"/ecn/roce_(?:np|rp)/\*$|/class/infiniband/\*/tc/\d
 _NO_DEVICE = re.compile(r"No such device|does not exist|Cannot get|not supported", re.IGNORECASE)
 _NCCL_LINE = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(\S*)\s*$")
 _IFACE = re.compile(r"[^/\s]{1,64}")
-_INT = re.compile(r"-?\d{1,12}")
+_INT = re.compile(r"-?[0-9]{1,12}")  # (\\d would take other scripts' digits, which int() reads)
 
 # What a capture must hold per interface: group -> (command that reads it, what is unknown without it).
 _EXPECTED = {

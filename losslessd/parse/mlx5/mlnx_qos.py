@@ -18,20 +18,21 @@ from functools import lru_cache
 
 from ...capture import Section
 from ...model import ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType, Trust
-from ...units import small_int
+from ...units import list_items, small_int
 from ..base import line_source, positional
 
+# (re.ASCII: \d is 0-9, not other scripts' digits, which int() would read)
 _TRUST = re.compile(r"^Priority trust (?:state|mode):\s*(\S*)$")
 _DSCP_MAP = re.compile(r"^dscp2prio mapping:$")
-_PRIO_DSCP = re.compile(r"^prio:\s*(\d{1,3})\s+dscp:\s*([\d,\s]*)$")
+_PRIO_DSCP = re.compile(r"^prio:\s*(\d{1,3})\s+dscp:\s*([\d,\s]*)$", re.ASCII)
 _DEFAULT_PRIO = re.compile(r"^default priority:$")
-_PRIO_ONLY = re.compile(r"^prio:\s*\d{1,3}$")
+_PRIO_ONLY = re.compile(r"^prio:\s*\d{1,3}$", re.ASCII)
 _BUFFER_SIZES = re.compile(r"^Receive buffer size \(bytes\):\s*(.*)$")
-_CABLE = re.compile(r"^Cable len:\s*(\d{1,9})$")
+_CABLE = re.compile(r"^Cable len:\s*(\d{1,9})$", re.ASCII)
 _PFC = re.compile(r"^PFC configuration:$")
-_ROW = re.compile(r"^(priority|enabled|buffer):?((?:\s+\d{1,3}){8})$")
-_TC = re.compile(r"^tc:\s*(\d{1,3})\s+ratelimit:\s*[^,]*,\s*tsa:\s*(\w*)(?:,\s*bw:\s*(\d{1,3})\s*%)?$")
-_TC_PRIORITY = re.compile(r"^priority:\s*(\d{1,3})$")
+_ROW = re.compile(r"^(priority|enabled|buffer):?((?:\s+\d{1,3}){8})$", re.ASCII)
+_TC = re.compile(r"^tc:\s*(\d{1,3})\s+ratelimit:\s*[^,]*,\s*tsa:\s*(\w*)(?:,\s*bw:\s*(\d{1,3})\s*%)?$", re.ASCII)
+_TC_PRIORITY = re.compile(r"^priority:\s*(\d{1,3})$", re.ASCII)
 # Status lines mlnx_qos prints besides the configuration.
 _NOISE = re.compile(r"^(?:DCBX mode:.*|\*+ WARNING:.*|.*not supported on your system!?)$")
 _TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor, "unknown": None}
@@ -222,7 +223,7 @@ def _scan(section: Section) -> _Facts:
 
 def _dscp_entries(facts: _Facts, prio: int, values: str, n: int) -> bool:
     try:
-        dscps = [small_int(v, 3) for v in re.split(r"[,\s]+", values) if v]
+        dscps = [small_int(v, 3) for v in list_items(values)]  # (mlnx_qos ends each list with a comma)
     except ValueError:
         return False
     if prio > 7 or not dscps or any(d > 63 for d in dscps):
@@ -235,9 +236,9 @@ def _buffer_sizes(facts: _Facts, values: str, n: int) -> bool:
     """`a,b,c,d,e,f,g,h,` optionally followed by total_size=N or max_buffer_size=N."""
     sizes = []
     for item in (v.strip() for v in values.split(",")):
-        if re.fullmatch(r"\d{1,12}", item):
+        if re.fullmatch(r"[0-9]{1,12}", item):
             sizes.append(int(item))
-        elif item and not re.fullmatch(r"(?:total_size|max_buffer_size)=\d{1,12}", item):
+        elif item and not re.fullmatch(r"(?:total_size|max_buffer_size)=[0-9]{1,12}", item):
             return False
     if len(sizes) != 8:
         return False

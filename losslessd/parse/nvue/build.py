@@ -8,7 +8,7 @@ own number) and the NVUE traffic class is the queue (tc_to_queue).
 
 from __future__ import annotations
 
-from ...model import Device, DeviceKind, Ecn, Port, Queue, Scheduler, SchedulerType, Source, Trust, Watchdog
+from ...model import Device, DeviceKind, Ecn, ParseIssue, Port, Queue, Scheduler, SchedulerType, Source, Trust, Watchdog
 from .reader import Conf, EcnConf, PortConf, SchedConf, Val
 
 GLOBAL = "default-global"
@@ -39,8 +39,24 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
                     platform=platform, source=conf.hostname.source if conf.hostname else Source(file=path))
     for pname, pc in conf.ports.items():
         device.ports[pname] = _port(conf, pname, pc)
-    device.issues = conf.issues
+    device.issues = conf.issues + _undefined_profiles(conf)
     return device
+
+
+def _undefined_profiles(conf: Conf) -> list[ParseIssue]:
+    """A port's `qos KIND profile NAME` naming a profile the configuration never defines (nor default-global): what
+    it sets on the port is unknown, said once per profile, at the first port naming it."""
+    defined = {"mapping": {*conf.trust, *conf.dscp, *conf.pcp}, "pfc": {*conf.pfc, *conf.cable},
+               "congestion-control": set(conf.ecn), "egress-scheduler": set(conf.sched)}
+    said: dict[tuple[str, str], ParseIssue] = {}
+    for pname, pc in conf.ports.items():
+        for kind, val in pc.profiles.items():
+            profile = str(val.value)
+            if profile != GLOBAL and profile not in defined.get(kind, {profile}) and (kind, profile) not in said:
+                said[kind, profile] = ParseIssue(code="SYS002", source=val.source, message=(
+                    f"{pname} uses qos {kind} profile {profile}, which is not defined in this configuration: what it "
+                    "sets on the port is unknown"))
+    return list(said.values())
 
 
 def _profile(pc: PortConf, kind: str) -> str:

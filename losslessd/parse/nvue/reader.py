@@ -21,7 +21,7 @@ from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
 SWP = re.compile(r"^swp\d+(s\d+)?$")
-_RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$")
+_RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
 _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
 # Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
 _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
@@ -191,14 +191,11 @@ def _ints(text: str, hi: int) -> list[int]:
     return out
 
 
-def _int(text: str, hi: int) -> int:
+def _int(text: str, hi: int, lo: int = 0) -> int:
     try:
-        value = units.small_int(text)
+        return units.whole(text, lo, hi)
     except ValueError:
-        value = None
-    if value is None or value > hi:
-        raise Skip(f"{text[:40]!r} is not a number from 0 to {hi}")
-    return value
+        raise Skip(f"{text[:40]!r} is not a number from {lo} to {hi}") from None
 
 
 def _switch(text: str) -> bool:
@@ -231,7 +228,8 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
         if rest[:1] == ["description"] and len(rest) >= 2:
             port.description = Val(" ".join(rest[1:]), src)
         elif rest[:2] == ["link", "mtu"] and len(rest) == 3:
-            port.mtu = Val(_int(rest[2], 65535), src)
+            # NVUE Command Reference, `nv set interface <interface-id> link mtu`: 552-9216 bytes.
+            port.mtu = Val(_int(rest[2], 9216, 552), src)
         elif rest[:2] == ["link", "speed"] and len(rest) == 3:
             if rest[2] != "auto":
                 try:
@@ -240,6 +238,8 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
                     raise Skip(f"{rest[2]!r} is not a port speed") from None
         elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
             port.admin_up = Val(rest[2] == "up", src)
+        elif rest[:2] in (["link", "mtu"], ["link", "speed"]):
+            raise Skip(f"expected one value after `link {rest[1]}`")
         elif rest[:1] == ["qos"]:
             port.qos = True
             _port_qos(port, rest[1:], src)

@@ -19,11 +19,11 @@ ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
 _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE)
 # A range may repeat the slot on its far end (`interface Ethernet 1/1-1/4`, as switch-config generators write it):
 # the ports of `Ethernet1/1-4`.
-_SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})")
+_SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})", re.ASCII)
 # An `interface` line that names an NX-OS Ethernet port (slot/port, in any spelling) whether or not its range can be
 # read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
-_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE)
-_PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE)
+_ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE | re.ASCII)
+_PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE | re.ASCII)
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
                         r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
@@ -31,9 +31,9 @@ _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|cla
 # Nexus 9000 QoS configuration guide, queuing chapter: system-defined egress queuing classes
 # c-out-8q-q0..q7 / c-out-8q-q-default (8 queues) and c-out-q1..q3 / c-out-q-default (4 queues), and ingress
 # classes c-in-q1..q3 / c-in-8q-qN, match qos-group N -> queue N; the default class is queue 0.
-_QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q(\d|-default)$")
+_QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q([0-7]|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
-_NQ_CLASS = re.compile(r"^c-(?:8q-)?nq(\d|-default)$")
+_NQ_CLASS = re.compile(r"^c-(?:8q-)?nq([0-7]|-default)$")
 _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
 
 
@@ -166,7 +166,7 @@ def _ethernets(words: list[str]) -> list[str]:
             continue
         prefix, low = name.rsplit("/", 1)
         if len(low) > 5 or last < int(low) or last - int(low) > 1024:
-            return []
+            raise LineError(f"{text[:40]!r} is not a port range (its end is before its start, or 1,024 ports past it)")
         out.extend(f"{prefix}/{n}" for n in range(int(low), last + 1))
     return out
 
@@ -243,12 +243,14 @@ class _Reader(TreeReader):
                 conf.dscp.update(dscp_values(cw[2:]))
             elif cw[:2] == ["match", "cos"] and len(cw) > 2:
                 try:
-                    values = units.int_list(" ".join(cw[2:]).replace(",", " "))
+                    values = units.int_list(" ".join(cw[2:]))
                 except ValueError:
                     values = []
                 if not values or max(values) > 7:
                     raise LineError("CoS values must be numbers 0-7")
                 conf.cos.update(values)
+            elif cw[:2] in (["match", "dscp"], ["match", "cos"]):
+                raise LineError(f"expected the values after `{child.text}`")
             elif cw[0] == "match":
                 conf.other = True  # ACL, precedence, protocol...: the class is not a DSCP/CoS map
             elif cw[0] != "description":
@@ -300,7 +302,11 @@ class _Reader(TreeReader):
         w = node.words
         src = self.src(node)
         # A class is served either by priority or by a bandwidth share: the later command replaces the other.
-        if w == ["priority"] or (w[:2] == ["priority", "level"] and len(w) == 3):
+        if w == ["priority"] or w[:2] == ["priority", "level"]:
+            if len(w) != 1:
+                # Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Queuing and Scheduling": `priority
+                # [level value]`, the level 1-7.
+                bounded_int(w[2] if len(w) == 3 else "", 1, 7, "the priority level")
             queue.strict, queue.bandwidth = Val(True, src), None
         elif w[0] == "bandwidth" and len(w) in (3, 4) and w[-2] == "percent" and w[1] in ("percent", "remaining"):
             queue.bandwidth, queue.strict = Val(bounded_int(w[-1], 0, 100, "the bandwidth percent"), src), None
@@ -388,7 +394,7 @@ class _Reader(TreeReader):
         elif w[0] == "pause" and "pfc-cos" in w and w[1] in ("pfc-cos", "no-drop"):
             # `pause pfc-cos N` (Nexus 9000) and `pause no-drop pfc-cos N` (Nexus 3000/5000)
             try:
-                cos = units.int_list(" ".join(w[w.index("pfc-cos") + 1:]).replace(",", " "))
+                cos = units.int_list(" ".join(w[w.index("pfc-cos") + 1:]))
             except ValueError:
                 cos = []
             if not cos or max(cos) > 7:
@@ -425,7 +431,9 @@ class _Reader(TreeReader):
             conf.description = node.text[len("description"):].strip()
         elif w[0] == "mtu":
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
-        elif w[0] == "speed" and len(w) == 2 and w[1] != "auto":
+        elif w[0] == "speed" and w[1:] != ["auto"]:
+            if len(w) != 2:
+                raise LineError("expected `speed auto` or `speed MBPS`")
             conf.speed = Val(bounded_int(w[1], 1, 1_600_000, "the speed in Mb/s") / 1000, src)  # NX-OS speed is in Mb/s
         elif w in (["shutdown"], ["no", "shutdown"]):
             conf.admin_up = Val(w[0] == "no", src)
@@ -475,6 +483,9 @@ class _Reader(TreeReader):
             # auto-restore multiplier N` (0-100 watchdog intervals).
             self.cfg.wd_timers["auto-restore-multiplier"] = Val(bounded_int(rest[2], 0, 100,
                                                                             "the auto-restore multiplier"), src)
+        elif rest[:1] == ["watch-dog"] and rest[1:2] in (["interval"], ["shutdown-multiplier"],
+                                                         ["auto-restore-multiplier"]):
+            raise LineError(f"expected one number after `priority-flow-control watch-dog {rest[1]}`")
         elif rest[:1] in (["auto-restore"], ["fixed-restore"], ["watch-dog"]):
             pass  # other watchdog knobs (fixed multipliers, internal-interface) are not part of the model
         else:

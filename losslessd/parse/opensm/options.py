@@ -88,7 +88,8 @@ def is_known(key: str) -> bool:
 def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
     """(value, clean): what strtoul/strtol(text, NULL, 0) gives, cut to a C integer of ``bits``.
 
-    ``clean`` is False when the text is not just a number (C reads the leading digits, or 0)."""
+    ``clean`` is False when the text is not just a number (C reads the leading digits, or 0), and when the number
+    does not fit (a negative one for an unsigned option, one of more bits): C reads it wrapped round, as another."""
     m = _C_NUMBER.match(text)
     if m is None:
         return 0, False
@@ -102,10 +103,11 @@ def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
     value = min(value, 2**64 - 1)
     if m.group(1) == "-":
         value = -value
+    written = value
     value &= (1 << bits) - 1
     if signed and value >= 1 << (bits - 1):
         value -= 1 << bits
-    return value, m.end() == len(text.rstrip())
+    return value, m.end() == len(text.rstrip()) and value == written
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,8 @@ class _Builder:
         bits, signed = kind
         value, clean = c_number(opt.value, bits, signed)
         if not clean:
-            self.issue(key, f"{key} {opt.value!r} is not a number; OpenSM reads it as {value}")
+            what = "is not a number" if not _C_NUMBER.fullmatch(opt.value.strip()) else "does not fit the option"
+            self.issue(key, f"{key} {opt.value!r} {what}; OpenSM reads it as {value}")
         return value
 
 

@@ -9,7 +9,6 @@ daemons that consume them (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp, cfg
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -36,7 +35,7 @@ from ...model import (
     Watchdog,
 )
 from ...sorting import natural_key
-from ...units import UnknownUnit, int_list, length_m, speed_gbps, to_ms
+from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count, positional
 from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
 
@@ -47,6 +46,14 @@ RUNNING_CONFIG = "show runningconfiguration all"
 
 # Sanity bound for queue, PG, TC and DSCP numbers (DSCP is 6 bits; ASICs have far fewer queues/PGs).
 _MAX_INDEX = 63
+# The largest key and value of each map table (sonic-buildimage yang-models: sonic-dscp-tc-map.yang DSCP 0-63 to
+# tc_type, which sonic-types.yang.j2 makes 0-15; sonic-tc-priority-group-map.yang PG "[0-7]"; sonic-tc-queue-map.yang
+# qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63).
+# BUFFER_PG and BUFFER_QUEUE keys: sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?", sonic-buffer-queue.yang qindex
+# "(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?" (QUEUE keys depend on the platform: the CPU port has 48; kept 0-63).
+_MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
+_MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
+               "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63)}
 _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, "WRR": SchedulerType.wrr}
 # WRED_PROFILE.ecn modes that mark green packets (qosorch.cpp ecn_map -> SAI_ECN_MARK_MODE_*).
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
@@ -149,34 +156,55 @@ def _from_capture(inp: Input) -> tuple[Input, str | None]:
     return Input(inp.path, capture.section_text(section)), header["device"]
 
 
-# Value converters: raise ValueError for text that is not what the field holds.
+# Value converters: raise ValueError for text that is not what the field holds. Numbers are ASCII digits (int() and
+# float() would also take '+5', ' 5', '1_000', '1e3', 'nan', 'inf' and other scripts' digits) within the field's type:
+# a value no switch could hold is reported, never read as a plausible number. (Each text is converted once: the
+# builder memoizes per text.)
+# SAI saibuffer.h: buffer pool and profile sizes, xon/xoff and static thresholds are sai_uint64_t; sonic-buildimage
+# sonic-wred-profile.yang: WRED thresholds are uint64.
+_U64 = 2**64 - 1
+# sonic-buildimage sonic-pfcwd.yang: detection_time, restoration_time and POLL_INTERVAL are uint32 ms (its narrower
+# ranges are not enforced here: fleets run POLL_INTERVAL 10000 and the WDG rules judge the timers).
+_U32 = 2**32 - 1
+
+
 def _count(text: str) -> int:
-    """Non-negative integer: bytes, weights, MTU."""
-    n = int(text)
-    if n < 0:
-        raise ValueError(text)
-    return n
+    """Non-negative integer of 64 bits: bytes, thresholds, rates."""
+    return whole(text, 0, _U64)
 
 
-def _finite(text: str) -> float:
-    f = float(text)
-    if not math.isfinite(f):
+def _mtu(text: str) -> int:
+    return whole(text, 68, 9216)  # sonic-buildimage sonic-port.yang PORT mtu: "type uint16 { range 68..9216; }"
+
+
+def _weight(text: str) -> int:
+    return whole(text, 0, 255)  # SAI saischeduler.h SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT: sai_uint8_t
+
+
+def _dynamic_th(text: str) -> int:
+    """alpha = 2^dynamic_th; sonic-buildimage sonic-buffer-profile.yang: dynamic_th is "int32 { range -8..7 }"."""
+    negative = text.startswith("-")
+    value = whole(text[1:] if negative else text, 0, 8)
+    value = -value if negative else value
+    if value > 7:
         raise ValueError(text)
-    return f
+    return value
+
+
+def _ratio(text: str) -> int:
+    # sonic-buildimage sonic-default-lossless-buffer-parameter.yang: over_subscribe_ratio is a uint16
+    return whole(text, 0, 65535)
 
 
 def _ms(text: str) -> float:
     ms = to_ms(text)  # PFC_WD times are milliseconds (sonic-utilities `pfcwd start --detection-time` in ms)
-    if not math.isfinite(ms):
+    if not ms <= _U32:
         raise ValueError(text)
     return ms
 
 
 def _percent(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 100:
-        raise ValueError(text)
-    return value
+    return decimal(text, 0, 100)  # sonic-wred-profile.yang green_drop_probability: uint64 range 0..100 (percent)
 
 
 def _lane_count(text: str) -> int:
@@ -188,7 +216,7 @@ def _lane_count(text: str) -> int:
 
 
 def _speed(text: str) -> float:
-    if not text.isdigit():  # PORT.speed is Mb/s as digits
+    if not (text.isascii() and text.isdigit()):  # PORT.speed is Mb/s as digits
         raise ValueError(text)
     return speed_gbps(text)
 
@@ -203,7 +231,9 @@ def _indexes(text: str, top: int = _MAX_INDEX) -> tuple[int, ...]:
 
 
 def _priorities(text: str) -> tuple[int, ...]:
-    return () if not text.strip() else _indexes(text, 7)
+    """pfc_enable / pfcwd_sw_enable: "" turns PFC off (sonic-port-qos-map.yang: "Empty string is allowed"); blanks
+    are not a list (orchagent's stoi of them throws)."""
+    return () if not text else _indexes(text, 7)
 
 
 @lru_cache(maxsize=4096)  # each port's name starts ~15 keys (QUEUE, BUFFER_PG, ...) on every switch
@@ -213,8 +243,8 @@ def _port_names(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)  # every switch of a fleet has the same 'Ethernet0|3' keys
-def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
-    """'Ethernet0|3-4' -> (ports, indexes), the usual key; None for anything else (see _Builder.split_key)."""
+def _plain_key(key: str, top: int = _MAX_INDEX) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """'Ethernet0|3-4' -> (ports, indexes 0-``top``), the usual key; None for anything else (see _Builder.split_key)."""
     ports, bar, index = key.rpartition("|")
     if not bar or "|" in ports:
         return None
@@ -222,16 +252,16 @@ def _plain_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
     if not names:
         return None
     try:
-        return names, _indexes(index)
+        return names, _indexes(index, top)
     except ValueError:
         return None
 
 
 @lru_cache(maxsize=65536)
-def _pairs(key: str) -> tuple[tuple[str, int], ...] | None:
+def _pairs(key: str, top: int = _MAX_INDEX) -> tuple[tuple[str, int], ...] | None:
     """'Ethernet0,Ethernet4|3-4' -> ((port, index), ...), ports first (the order of _plain_key's loops); None for a
     key that is not the usual one."""
-    split = _plain_key(key)
+    split = _plain_key(key, top)
     return None if split is None else _split_pairs(split)
 
 
@@ -387,11 +417,11 @@ class _Builder:
         """The name ``field`` gives when ``table`` is missing from a partial input (see ref); else None."""
         return self.bound_name(entry, field) if table in self._absent and field in entry.fields else None
 
-    def split_key(self, entry: Entry) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    def split_key(self, entry: Entry, top: int = _MAX_INDEX) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
         """'Ethernet0|3-4' or 'Ethernet0,Ethernet4|3' -> (ports, indexes). A VOQ chassis key
         '<host>|<asic>|Ethernet0|3' names a system port: this device's port when <host>|<asic> is this
         line card's ASIC, else a port of another ASIC (no port of this device: ports come back empty)."""
-        split = _plain_key(entry.key)
+        split = _plain_key(entry.key, top)
         if split is not None:
             return split
         ports, bar, index = entry.key.rpartition("|")
@@ -402,19 +432,19 @@ class _Builder:
         try:
             if not bar or not names or "|" in ports:
                 raise ValueError(entry.key)
-            indexes = _indexes(index)
+            indexes = _indexes(index, top)
         except ValueError:
             self.db.issue(f"{entry.table} key {entry.key!r} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
-                          f"with numbers 0-{_MAX_INDEX}; entry skipped",
+                          f"with numbers 0-{top}; entry skipped",
                           entry.source())
             return None
         if host is not None and (host.lower(), asic.lower()) != self._voq_local:
             return (), indexes  # another line card's (or ASIC's) system port; see _voq_prefix
         return names, indexes
 
-    def split_pairs(self, entry: Entry) -> tuple[tuple[str, int], ...] | None:
+    def split_pairs(self, entry: Entry, top: int = _MAX_INDEX) -> tuple[tuple[str, int], ...] | None:
         """split_key as (port, index) pairs (_pairs)."""
-        split = self.split_key(entry)
+        split = self.split_key(entry, top)
         return None if split is None else _split_pairs(split)
 
     def _voq_prefix(self, hostname: str | None, asic_name: str | None) -> tuple[str, str] | None:
@@ -515,13 +545,12 @@ class _Builder:
                 value = self.text(entry, key)
                 if value is None:
                     continue
+                top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
                 try:
-                    k, v = int(key), int(value)
-                    if not (0 <= k <= _MAX_INDEX and 0 <= v <= _MAX_INDEX):
-                        raise ValueError(key)
+                    k, v = whole(key, 0, top_key), whole(value, 0, top_value)
                 except ValueError:
-                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{_MAX_INDEX}; ignored",
-                                  entry.source(key))
+                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{top_key} and 0-"
+                                  f"{top_value}; ignored", entry.source(key))
                     continue
                 out[k] = v
         return out
@@ -548,7 +577,7 @@ class _Builder:
             self.profiles[name] = BufferProfile(
                 name=name, pool=self.ref(e, "pool", "BUFFER_POOL"), size_bytes=size["size"], xon_bytes=size["xon"],
                 xoff_bytes=size["xoff"], xon_offset_bytes=size["xon_offset"], static_threshold_bytes=size["static_th"],
-                dynamic_threshold=self.value(e, "dynamic_th", int, "an integer (alpha = 2^dynamic_th)"),
+                dynamic_threshold=self.value(e, "dynamic_th", _dynamic_th, "a whole number -8..7 (alpha = 2^it)"),
                 headroom_computed_at_runtime=self.text(e, "headroom_type") == "dynamic", source=e.source())
 
     def _headroom_facts(self, meta: Entry | None) -> dict:
@@ -563,7 +592,7 @@ class _Builder:
             facts["lossless_mtu_bytes"] = self.value(e, "mtu", _count, "an MTU in bytes")
             facts["small_packet_pct"] = self.value(e, "small_packet_percentage", _percent, "a percentage 0-100")
         for e in self.db.table("DEFAULT_LOSSLESS_BUFFER_PARAMETER").values():
-            facts["over_subscribe_ratio"] = self.value(e, "over_subscribe_ratio", float, "a number")
+            facts["over_subscribe_ratio"] = self.value(e, "over_subscribe_ratio", _ratio, "a whole number 0-65535")
         return {k: v for k, v in facts.items() if v is not None}
 
     def _port_table(self) -> None:
@@ -579,7 +608,7 @@ class _Builder:
                     "lanes": self.value(e, "lanes", _lane_count, "a comma list of lane numbers"),
                     "speed_gbps": self.value(e, "speed", _speed, "a speed in Mb/s"),
                     # PORT.mtu is the IP MTU: orchagent/portsorch.cpp setPortMtu adds 14 + 4 + 4 for the frame.
-                    "mtu_bytes": self.value(e, "mtu", _count, "an MTU in bytes"),
+                    "mtu_bytes": self.value(e, "mtu", _mtu, "an MTU of 68-9216 bytes"),
                     "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
                     "_role": self.text(e, "role")}, e)
             self.port(name, e).update(facts, description=self.text(e, "description"), alias=self.text(e, "alias"))
@@ -745,7 +774,7 @@ class _Builder:
             s = self.db.table("SCHEDULER")[name]
             sched = self._schedulers[name] = Scheduler(
                 name=name, type=self.choice(s, "type", _SCHEDULER_TYPES),
-                weight=self.value(s, "weight", _count, "a whole-number weight"), source=s.source(),
+                weight=self.value(s, "weight", _weight, "a whole-number weight 0-255"), source=s.source(),
                 # SCHEDULER pir (peak information rate, bytes/s; qosorch.cpp SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE)
                 shaped=bool(self.value(s, "pir", _count, "a rate in bytes per second")))
         return sched
@@ -767,7 +796,7 @@ class _Builder:
                 profile=name, ecn_enabled=enabled,
                 min_threshold_bytes=self.value(w, "green_min_threshold", _count, "a threshold in bytes"),
                 max_threshold_bytes=self.value(w, "green_max_threshold", _count, "a threshold in bytes"),
-                mark_probability_pct=self.value(w, "green_drop_probability", _finite, "a percentage"),
+                mark_probability_pct=self.value(w, "green_drop_probability", _percent, "a percentage 0-100"),
                 source=w.source())
         return ecn
 
@@ -785,7 +814,7 @@ class _Builder:
         name: str | None = None
         pgs: dict[int, PriorityGroup] = {}
         for e in self.db.table("BUFFER_PG").values():
-            pairs = _pairs(e.key) or self.split_pairs(e)
+            pairs = _pairs(e.key, _MAX_PG) or self.split_pairs(e, _MAX_PG)
             if pairs is None:
                 continue
             written = e.fields.get("profile")
@@ -805,7 +834,7 @@ class _Builder:
         """Egress queue profiles are not in the model; read them for their ports and to check references."""
         ports = self.ports
         for e in self.db.table("BUFFER_QUEUE").values():
-            split = _plain_key(e.key) or self.split_key(e)
+            split = _plain_key(e.key, _MAX_BUFFER_QUEUE) or self.split_key(e, _MAX_BUFFER_QUEUE)
             if split is None:
                 continue
             if self.text(e, "profile") != "NULL":
@@ -882,6 +911,22 @@ class _Builder:
             f"SONiC `pfcwd start_default` default for {ports} ports: {WD_DEFAULT_MS} ms x ceil({ports}/"
             f"{WD_PORTS_PER_STEP}) = {timer:g} ms, polling {want_poll:g} ms")
 
+    def _unknown_ports(self) -> None:
+        """A QoS, buffer or watchdog entry naming a port the PORT table does not have (`ethernet0` for Ethernet0, a
+        port left from an earlier breakout): orchagent has no such port to apply it to, and the port meant reads as
+        unconfigured. Said once per name."""
+        if "PORT" not in self.db.tables:
+            return
+        known = self.db.table("PORT")
+        unknown = self.ports.keys() - known.keys()  # (one set difference in C: the usual answer is none)
+        if not unknown:
+            return
+        lower = {k.lower(): k for k in known}
+        for name in sorted(unknown, key=_natural):
+            meant = lower.get(name.lower())
+            self.db.issue(f"{name} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
+                          "the settings written for it", self.ports[name]["source"])
+
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
 
@@ -889,6 +934,7 @@ class _Builder:
         writes BUFFER_PG|<port>|<p> for every pfc_enable priority p, with a profile chosen from speed
         and cable length, so CONFIG_DB files written before boot lack those PGs.
         """
+        self._unknown_ports()
         for port in self.ports.values():
             port["tc_to_priority"] = _TC_PRIORITY
             if self._global_dscp and port["name"] not in self._own_dscp:

@@ -1,0 +1,283 @@
+"""Semantic hostile values (tests/hostile_values.py): every platform's fixture with values that parse but cannot
+be right, run through the real CLI entry. Each case ends in a documented exit (0/1/2: never 3, never a
+traceback); a value that cannot be right is reported (a SYS001/2/3 finding naming the file, or an input error
+naming it) rather than read as a plausible number or dropped so that the port reads clean; and no report format
+carries a character that drives a terminal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from losslessd.printable import json_safe, printable
+from tests import hostile_values as hv
+
+FIXTURES = hv.fixtures()
+# One name holding every kind of terminal-driving character at once: ANSI colour and OSC title, C1 CSI, DEL,
+# a line separator, a bidi override and isolate, a zero-width space.
+HOSTILE_NAME = "sw\x1b[31mRED\x1b]0;t\x07\x9b\x7f\u2028\u202eevil\u202c\u2066x\u2069\u200b"
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.label for f in FIXTURES])
+def test_hostile_names_never_reach_the_terminal(fixture, tmp_path):
+    """The device's host name and a port name, made HOSTILE_NAME everywhere they occur: every report format
+    (text, JSON, SARIF, GitHub) holds them escaped (before: bidi overrides raw in all four; DEL, C1 CSI and
+    U+2028 raw in JSON and SARIF; ESC raw in GitHub annotations)."""
+    for variant in hv.name_variants(fixture, {"hostile": HOSTILE_NAME}):
+        for fmt in ("text", "json", "sarif", "github"):
+            r = hv.run_variant(variant, tmp_path, fmt)
+            assert r.outcome.ok, (variant.where, fmt, r.outcome.problems, r.outcome.output[-2000:])
+            assert not r.unsafe, (variant.where, fmt, [hex(ord(c)) for c in r.unsafe])
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.label for f in FIXTURES])
+def test_every_value_of_every_fixture_survives_hostile_values(fixture, tmp_path):
+    """Each number that is a value in the fixture (one per line shape), made one of the hostile values in turn
+    (out of range, negative, 2^63, a float, exponent, hex, unit or thousands separator, NaN/Infinity, -0, a boolean,
+    empty, blank, a reversed or open range, a list with an empty or repeated item): a documented exit, no traceback,
+    no internal error (exit 3, SYS900), and no character in the JSON report that drives a terminal."""
+    classes = {**hv.INVALID, **hv.ODD}
+    seen = set()
+    for variant in hv.value_variants(fixture, classes, rotate=True):
+        r = hv.run_variant(variant, tmp_path)
+        assert r.outcome.ok, (variant.where, variant.value, r.outcome.problems, r.outcome.output[-2000:])
+        assert "SYS900" not in r.codes and not r.unsafe, (variant.where, variant.value, r.codes, r.unsafe)
+        seen.add(variant.label)
+    assert len(seen) == len(classes) or fixture.label in _FEW_VALUES, sorted(set(classes) - seen)
+
+
+_FEW_VALUES = {f.label for f in FIXTURES if sum(1 for _ in hv.value_variants(f, {"x": "1"})) < len(hv.INVALID) +
+               len(hv.ODD)}
+
+
+def test_the_name_sweep_reaches_every_platform():
+    named = {f.label.split("/")[0] for f in FIXTURES if next(hv.name_variants(f, {"x": "x"}), None)}
+    assert named >= {"arista_eos", "cisco_nxos", "juniper_junos", "linux_mlx5", "nvidia_cumulus", "sonic", "fabric"}
+
+
+def test_printable_escapes_bidi_and_zero_width():
+    # Unicode TR9 explicit formatting characters and marks; CVE-2021-42574's examples use U+202E and U+2066-2069.
+    assert printable("a\u202eb\u2066c\u2069d\u200fe\u200bf") == "a\\u202eb\\u2066c\\u2069d\\u200fe\\u200bf"
+    assert printable("leaf1 Ethernet0\tx") == "leaf1 Ethernet0\tx"  # (tab and plain text kept)
+    assert printable("\u00e9t\u00e9 \u4e2d") == "\u00e9t\u00e9 \u4e2d"  # (letters of any script kept)
+
+
+def test_json_safe_is_the_same_document():
+    doc = {"name": "sw\x7f\x9b\u2028\u202e\u2066x", "plain": "caf\u00e9"}
+    text = json_safe(json.dumps(doc, ensure_ascii=False))
+    assert json.loads(text) == doc
+    assert not hv.TERMINAL_UNSAFE.search(text)
+    assert "caf\u00e9" in text
+
+
+# ---- values that cannot be right: each reported, naming the file and line ---------------------------------------
+# (fixture under the repository root, the text to change (its first occurrence), what to write instead). Each case
+# was read silently before its fix: dropped so that the setting read as unset or clean, or read as another number.
+LEAF1 = "examples/fabric/leaf1/config_db.json"
+SPINE1 = "examples/fabric/spine1.cfg"
+GPU01 = "examples/fabric/gpu01.capture"
+JUNOS = "tests/fixtures/raw/juniper_junos/roce-leaf.cfg"
+NVUE = "tests/fixtures/raw/nvidia_cumulus/leaf-roce-good.cfg"
+NXOS = "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg"
+OPENSM = "tests/fixtures/raw/opensm/fat-tree-standby.conf"
+REPORTED = {
+    # SONiC: int()/float() took what no CONFIG_DB field holds; sizes and probabilities had no bound
+    "sonic-probability-negative": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "-1"'),
+    "sonic-probability-exponent": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "1e1"'),
+    "sonic-probability-nan": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "NaN"'),
+    "sonic-dynamic-th-2**63": (LEAF1, '"dynamic_th": "3"', f'"dynamic_th": "{2**63}"'),
+    "sonic-size-underscore": (LEAF1, '"xoff": "', '"xoff": "1_0'),
+    "sonic-size-plus": (LEAF1, '"xoff": "', '"xoff": "+'),
+    "sonic-size-2**64": (LEAF1, '"xoff": "', f'"xoff": "{2**64}'),
+    "sonic-mtu-zero": (LEAF1, '"mtu": "9100"', '"mtu": "0"'),
+    "sonic-mtu-2**63": (LEAF1, '"mtu": "9100"', f'"mtu": "{2**63}"'),
+    "sonic-mtu-arabic-digits": (LEAF1, '"mtu": "9100"', '"mtu": "\\u0669\\u0661\\u0660\\u0660"'),
+    "sonic-speed-zero": (LEAF1, '"speed": "100000"', '"speed": "0"'),
+    "sonic-weight-2**63": (LEAF1, '"weight": "14"', f'"weight": "{2**63}"'),
+    "sonic-watchdog-2**63": (LEAF1, '"detection_time": "200"', f'"detection_time": "{2**63}"'),
+    # map entries out of their table's range (all were bounded 0-63 alike): a PG 8, a TC 16, a queue 12
+    "sonic-tc-to-pg-8": (LEAF1, '"ROCE": {\n            "0": "0",\n            "1": "0",\n            "2": "0",\n'
+                         '            "3": "3"', '"ROCE": {\n            "0": "0",\n            "1": "0",\n'
+                         '            "2": "0",\n            "3": "8"'),
+    "sonic-dscp-to-tc-16": (LEAF1, '"26": "3"', '"26": "16"'),
+    "sonic-tc-to-queue-12": (LEAF1, '"3": "3",\n            "4": "4"', '"3": "12",\n            "4": "4"'),
+    "sonic-dynamic-th-8": (LEAF1, '"dynamic_th": "3"', '"dynamic_th": "8"'),
+    "sonic-buffer-pg-8": (LEAF1, '"BUFFER_PG": {\n        "Ethernet0|0"', '"BUFFER_PG": {\n        "Ethernet0|8"'),
+    "sonic-buffer-queue-16": (LEAF1, '"BUFFER_QUEUE": {\n        "Ethernet0|3"',
+                              '"BUFFER_QUEUE": {\n        "Ethernet0|16"'),
+    # the same port named in another case: a port the PORT table lacks, the real one read as unconfigured
+    "sonic-port-named-in-another-case": (LEAF1, '"PORT_QOS_MAP": {\n        "Ethernet0"',
+                                         '"PORT_QOS_MAP": {\n        "ethernet0"'),
+    # lists with an empty item: sonic-swss stoi("") throws, the CLIs refuse the line
+    "sonic-pfc-empty-item": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "3,,4"'),
+    "sonic-pfc-leading-comma": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": ",3"'),
+    "sonic-pfc-blank": (LEAF1, '"pfc_enable": "3"', '"pfc_enable": "   "'),
+    "eos-map-empty-item": (SPINE1, "qos map dscp 26 to", "qos map dscp 26,,27 to"),
+    "nxos-match-dscp-empty-item": (NXOS, "match dscp 26", "match dscp 26,,27"),
+    "nxos-match-dscp-missing": (NXOS, "match dscp 26", "match dscp"),
+    # speeds read by their first digits ('1e3' as 1 Mb/s, '0x10' as 0), or not at all
+    "nvue-speed-exponent": (NVUE, "link speed 400G", "link speed 1e3"),
+    "nvue-speed-hex": (NVUE, "link speed 400G", "link speed 0x10"),
+    "nvue-speed-2**63": (NVUE, "link speed 400G", f"link speed {2**63}G"),
+    "nvue-speed-zero": (NVUE, "link speed 400G", "link speed 0G"),
+    "eos-speed-exponent": (SPINE1, "speed 100g", "speed 1e3g"),
+    "eos-speed-garbled": (SPINE1, "speed 100g", "speed 100G,000"),
+    "eos-speed-zero": (SPINE1, "speed 100g", "speed 0g"),
+    "eos-interface-range-reversed": (SPINE1, "interface Ethernet1/1\n", "interface Ethernet1/5-3\n"),
+    "eos-interface-range-open": (SPINE1, "interface Ethernet1/1\n", "interface Ethernet1/1-\n"),
+    # Junos: float() read '1e3' as 1000, '1_000', and cut '3.5' to 3
+    "junos-mtu-exponent": (JUNOS, "mtu 9216", "mtu 9.216e3"),
+    "junos-mtu-underscore": (JUNOS, "mtu 9216", "mtu 9_216"),
+    "junos-queue-fraction": (JUNOS, "queue-num 3 no-loss", "queue-num 3.5 no-loss"),
+    "junos-watchdog-exponent": (JUNOS, "poll-interval 100", "poll-interval 1e2"),
+    # Junos: a classifier importing itself or one never defined (the imported entries were dropped without a word)
+    "junos-classifier-imports-itself": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
+                                        "set class-of-service classifiers dscp roce-dscp import roce-dscp\n"
+                                        "set class-of-service classifiers dscp roce-dscp forwarding-class"),
+    "junos-classifier-imports-undefined": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
+                                           "set class-of-service classifiers dscp roce-dscp import NOPE\n"
+                                           "set class-of-service classifiers dscp roce-dscp forwarding-class"),
+    "junos-member-range-reversed": (JUNOS, "set class-of-service classifiers dscp roce-dscp forwarding-class",
+                                    "set interfaces interface-range r1 member-range et-0/0/5 to et-0/0/3\n"
+                                    "set class-of-service classifiers dscp roce-dscp forwarding-class"),
+    # NVUE: an MTU of 0 and a value left out
+    "nvue-mtu-zero": (NVUE, "link mtu 9216", "link mtu 0"),
+    "nvue-mtu-missing": (NVUE, "link mtu 9216", "link mtu"),
+    # references to profiles that do not exist (EOS, NX-OS, Junos and SONiC said so; NVUE read the port as unknown
+    # or fell back to the RoCE defaults without a word)
+    "nvue-undefined-pfc-profile": (NVUE, "nv set qos pfc default-global", "nv set interface swp1 qos pfc profile NOPE\n"
+                                   "nv set qos pfc default-global"),
+    "nvue-undefined-mapping-profile": (NVUE, "nv set qos pfc default-global", "nv set interface swp1 qos mapping "
+                                       "profile NOPE\nnv set qos pfc default-global"),
+    # NX-OS: a strict-priority level never checked, watchdog numbers left out, a range written backwards
+    "nxos-priority-level-negative": (NXOS, "priority level 1", "priority level -1"),
+    "nxos-priority-level-99": (NXOS, "priority level 1", "priority level 99"),
+    "nxos-watchdog-interval-missing": (NXOS, "watch-dog interval 100", "watch-dog interval"),
+    "nxos-range-reversed": (NXOS, "interface Ethernet1/1\n", "interface Ethernet1/5-3\n"),
+    # mlx5: \\d took other scripts' digits, which int() reads
+    "mlx5-mtu-arabic-digits": (GPU01, "/mtu\n9000", "/mtu\n\u0669\u0660\u0660\u0660"),
+    "mlx5-dscp-empty-item": (GPU01, "prio:0 dscp:07,06,", "prio:0 dscp:07,,06,"),
+    "mlx5-dscp-arabic-digits": (GPU01, "prio:3 dscp:31,30,", "prio:\u0663 dscp:31,30,"),
+    # OpenSM: a number C reads wrapped round (strtoul("-1") is 2^64 - 1, cut to the option's bits)
+    "opensm-priority-negative": (OPENSM, "sm_priority 10", "sm_priority -1"),
+    "opensm-sweep-wraps": (OPENSM, "sweep_interval 10", f"sweep_interval {2**32 + 10}"),
+}
+
+
+def _changed(path: str, old: str, new: str) -> tuple[hv.Variant, set[int]]:
+    """The fixture with ``old`` made ``new``, and the lines ``old`` spans (where the finding must point)."""
+    source = hv.ROOT / path
+    text = source.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    fmt = path.split("/")[3] if path.startswith("tests/fixtures/raw/") else None
+    first = text[:text.index(old)].count("\n") + 1
+    variant = hv.Variant(hv.Fixture(path, source, fmt), source, "", "", new, text.replace(old, new, 1))
+    return variant, set(range(first, first + old.count("\n") + 1))
+
+
+@pytest.mark.parametrize("name", sorted(REPORTED))
+def test_a_value_that_cannot_be_right_is_reported(name, tmp_path):
+    path, old, new = REPORTED[name]
+    variant, lines = _changed(path, old, new)
+    r = hv.run_variant(variant, tmp_path)
+    assert r.outcome.ok, (r.outcome.problems, r.outcome.output[-3000:])
+    found = [f for f in hv.findings(r.outcome) if f["code"] in ("SYS001", "SYS002", "SYS003")]
+    assert found, f"nothing reports {new!r}:\n{r.outcome.output[-3000:]}"
+    assert lines & {f["location"]["line"] for f in found}, (lines, found)
+
+
+@pytest.mark.parametrize("spelled", ["et1/1", "Et1/1", "eth1/1", "ethernet 1/1", "ETHERNET1/1"])
+def test_an_eos_port_spelled_another_way_is_the_same_port(spelled, tmp_path):
+    """EOS takes `interface et1/1` for Ethernet1/1: its lines are that port's (before: the block was skipped without
+    a word, so a port whose PFC was turned off there read as configured)."""
+    from losslessd.parse import eos
+    from losslessd.parse.base import Input
+
+    text = (hv.FABRIC / "spine1.cfg").read_text(encoding="utf-8") + f"interface {spelled}\n   mtu 1500\n!\n"
+    device = eos.parse([Input("spine1.cfg", text)], "spine1")
+    assert device.ports["Ethernet1/1"].mtu_bytes == 1500
+    assert set(device.ports) == {"Ethernet1/1", "Ethernet2/1", "Ethernet3/1"}
+
+
+@pytest.mark.parametrize("bound,says", [
+    ("watchdog: {detection_time_ms: {min: 100, max: .inf}}", "finite"),
+    ("ecn: {min_threshold_bytes: {min: .nan}}", "finite"),
+    ("ecn: {speed_reference_gbps: .inf}", "finite"),
+    ("ecn: {mark_probability_pct: {min: 1, max: 1000}}", "at most 100"),
+])
+def test_a_policy_bound_that_cannot_be_right_is_refused(bound, says, tmp_path):
+    """A policy range bound of .inf/.nan (YAML floats) or a marking probability above 100 % is an error naming the
+    line (before: read, and a renderer choosing a threshold inside the range could pick infinity)."""
+    path = tmp_path / "p.yaml"
+    path.write_text(f"name: x\nextends: roce-dscp26\n{bound}\n", encoding="utf-8")
+    o = run_cli(["policy", "check", str(path)], tmp_path)
+    assert o.exit == 2 and not o.traceback, o.output
+    assert "p.yaml:3" in o.output and says in o.output, o.output
+
+
+def run_cli(args: list[str], tmp_path):
+    from tests.hostile import Case, run_case
+
+    return run_case(Case(f"cli{next(hv._counter)}", lambda t: args), tmp_path)
+
+
+@pytest.mark.parametrize("text,items", [("3,4", [3, 4]), ("3 4", [3, 4]), ("3, 4", [3, 4]), ("0-2,5", [0, 1, 2, 5]),
+                                        ("3,3", [3]), ("3,4,", [3, 4]), ("", [])])
+def test_int_list_reads_lists(text, items):
+    from losslessd.units import int_list
+
+    assert int_list(text) == items
+
+
+@pytest.mark.parametrize("text", ["3,,4", ",3", ",", "5-3", "3-", "-", "-1", "+3", "1e3", "0x3", "\u0663", "3.5"])
+def test_int_list_refuses_what_no_list_is(text):
+    from losslessd.units import int_list
+
+    with pytest.raises(ValueError):
+        int_list(text)
+
+
+@pytest.mark.parametrize("text,gbps", [("100G", 100), ("400g-8", 400), ("25000", 25), ("10000full", 10),
+                                       ("100000Mb/s", 100), ("100gfull", 100), ("800Gbps", 800)])
+def test_speed_reads_what_platforms_write(text, gbps):
+    from losslessd.units import speed_gbps
+
+    assert speed_gbps(text) == gbps
+
+
+@pytest.mark.parametrize("text", ["1e3", "0x10", "0", "0G", f"{2**63}G", "100G,000", "1,000", "-100G", "NaN", ""])
+def test_speed_refuses_what_is_no_speed(text):
+    from losslessd.units import speed_gbps
+
+    with pytest.raises(ValueError):
+        speed_gbps(text)
+
+
+@pytest.mark.parametrize("path,old,new", [
+    (LEAF1, '"hostname": "leaf1"', '"hostname": "   "'),
+    (LEAF1, '"hostname": "leaf1"', '"hostname": "leaf1\\u202e"'),
+    (LEAF1, '"hostname": "leaf1"', '"hostname": "a\\nb"'),
+    (SPINE1, "hostname spine1", "hostname spine1\u200b"),
+    (NVUE, "system hostname leaf01", "system hostname '\u2066leaf01'"),
+])
+def test_a_host_name_no_one_can_read_back_is_replaced_by_the_file_name(path, old, new, tmp_path):
+    """A host name of blanks, or holding control or invisible characters, named the device in every report and
+    baseline (before: as written); now the device takes its file's name and a SYS002 says why."""
+    variant, _ = _changed(path, old, new)
+    r = hv.run_variant(variant, tmp_path)
+    assert r.outcome.ok, (r.outcome.problems, r.outcome.output[-3000:])
+    found = hv.findings(r.outcome)
+    expected = hv.ROOT.joinpath(path).stem if not path.endswith("config_db.json") else "config_db"
+    assert {f["device"] for f in found if f["device"]} <= {expected, "leaf1"}, {f["device"] for f in found}
+    assert any(f["code"] == "SYS002" and "host name" in f["message"] for f in found), found
+
+
+def test_a_policy_whose_cnp_shares_a_lossless_dscp_is_refused(tmp_path):
+    """cnp.dscp among lossless.dscp (set in one file of an `extends` chain, the other inherited) is an error at the
+    cnp line (before: accepted, so one DSCP had to be both lossless and a strict lossy CNP class)."""
+    (tmp_path / "a.yaml").write_text("name: a\nextends: roce-dscp26\ncnp: {dscp: 24}\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("name: b\nextends: a.yaml\nlossless: {dscp: [24]}\n", encoding="utf-8")
+    o = run_cli(["policy", "check", str(tmp_path / "b.yaml")], tmp_path)
+    assert o.exit == 2 and not o.traceback, o.output
+    assert "a.yaml:3" in o.output and "DSCP 24" in o.output, o.output
