@@ -207,6 +207,18 @@ def _percent(text: str) -> float:
     return decimal(text, 0, 100)  # sonic-wred-profile.yang green_drop_probability: uint64 range 0..100 (percent)
 
 
+# The numbers map tables write, as they write them ('0'..'63'): a map's 64 entries are read on every switch.
+_MAP_NUMBERS = {str(n): n for n in range(_MAX_INDEX + 1)}
+
+
+def _map_number(text: str, top: int) -> int:
+    """A map table's key or value, 0-``top`` (whole(); the usual texts looked up)."""
+    n = _MAP_NUMBERS.get(text)
+    if n is None or n > top:
+        return whole(text, 0, top)  # (raises ValueError for n > top, saying so)
+    return n
+
+
 def _lane_count(text: str) -> int:
     """PORT lanes "0,1,2,3" -> 4 (sonic-swss buffermgrdyn.cpp counts the commas the same way)."""
     lanes = [part.strip() for part in text.split(",")]
@@ -547,7 +559,7 @@ class _Builder:
                     continue
                 top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
                 try:
-                    k, v = whole(key, 0, top_key), whole(value, 0, top_value)
+                    k, v = _map_number(key, top_key), _map_number(value, top_value)
                 except ValueError:
                     self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{top_key} and 0-"
                                   f"{top_value}; ignored", entry.source(key))
