@@ -601,10 +601,17 @@ def _snapshot_issues(folder: Path, fabric: Fabric) -> list[ParseIssue]:
     except InputError as exc:
         return [_issue(exc, display)]
     parsed = {file: device.name for device in fabric.devices.values() for file in device.files}
+    # A collected device's issues name the device parsed from its capture, those at a line of it and those without
+    # (an SNMPv2c warning): its config may name it otherwise than the inventory does (a SONiC hostname), and an
+    # issue naming no device of the fabric reads as an input that gave none (Coverage.unread).
+    captures = {name: display_path(folder / rec["capture"]) for name, rec in data["devices"].items()
+                if isinstance(rec, dict) and isinstance(rec.get("capture"), str)}
     issues = collect.manifest_issues(data, display, lambda name: display_path(folder / name))
     for issue in issues:
-        if issue.source is not None and issue.source.file is not None:
-            issue.source.device = parsed.get(issue.source.file, issue.source.device)
+        source = issue.source
+        if source is not None:
+            file = source.file if source.line is not None else captures.get(source.device or "")
+            source.device = parsed.get(file or "", source.device)
     return issues
 
 

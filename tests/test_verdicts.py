@@ -365,3 +365,24 @@ def test_drift_knows_a_device_by_its_capture_whatever_its_config_calls_it(tmp_pa
     assert "sonic-leaf-09" in result.fabric.devices  # the config's name, not the inventory's
     missing = not_linted(result, {"leaf9": "leaf9.capture", "leaf8": "leaf8.capture"})
     assert set(missing) == {"leaf8"} and missing["leaf8"].startswith("SYS001: ")
+
+
+def test_a_collected_device_named_otherwise_by_its_config_is_read_not_unread(tmp_path):
+    """A snapshot device whose config names it otherwise than the inventory does (a hostname), with a manifest issue
+    at no line of its capture (the SNMPv2c warning): the issue names the device parsed from the capture, and the
+    summary counts no unread input (it said "1 input unread", and `fix` then exited 1 with nothing to fix)."""
+    import shutil
+
+    from losslessd.collect import FORMAT, MANIFEST, SNMP_V2C, VERSION
+
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    shutil.copy(FABRIC / "spine1.cfg", snap / "core-sw-7.cfg")  # its config says `hostname spine1`
+    (snap / MANIFEST).write_text(json.dumps({"format": FORMAT, "version": VERSION, "devices": {"core-sw-7": {
+        "status": "ok", "platform": "arista_eos", "capture": "core-sw-7.cfg",
+        "issues": [{"code": SNMP_V2C, "message": "counters polled over SNMPv2c: community in clear text"}]}}}))
+    report = json.loads(losslessd("lint", snap, "-f", "json").stdout)
+    issue = [f for f in report["findings"] if f["code"] == SNMP_V2C]
+    assert [f["device"] for f in issue] == ["spine1"]
+    assert report["summary"]["inputs_unread"] == 0
+    assert "unread" not in losslessd("lint", snap).stdout.splitlines()[-1]
