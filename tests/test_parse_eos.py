@@ -396,3 +396,15 @@ interface Ethernet4
     assert member.dscp_to_tc[46] == 1 and member.dscp_to_tc[26] == 3
     assert other.dscp_to_tc[46] == 5  # Port-Channel11 is not in the input: its own trust map
     assert "Port-Channel10" not in device.ports
+
+
+def test_a_policy_class_without_set_traffic_class_keeps_its_traffic_from_class_default():
+    # EOS QoS guide, policy maps: a packet takes the first class that matches it; class-default takes only the rest.
+    # A class that matches DSCP 26 and only rewrites it (no `set traffic-class`) leaves that traffic the trust map's
+    # traffic class, not class-default's, and a later class matching DSCP 26 never sees it.
+    text = POLICY_MAP.replace("   class ROCE\n      set traffic-class 3\n",
+                              "   class MARK\n      set dscp 26\n   !\n   class ROCE\n      set traffic-class 4\n")
+    text = text.replace("policy-map type", "class-map type qos match-any MARK\n   match dscp 26\n!\npolicy-map type", 1)
+    port = parse(text).ports["Ethernet1"]
+    assert port.dscp_to_tc[26] == 3  # EOS's default map (DSCP 24-31 -> TC 3), as on a port without the policy
+    assert port.dscp_to_tc[46] == 1 and port.dscp_to_tc[0] == 1  # class-default still takes the rest
