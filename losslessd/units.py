@@ -97,13 +97,14 @@ def bytes_to_us(nbytes: float, speed_gbps: float | None) -> float | None:
 # Port speeds: SONiC PORT.speed is "type uint32 { range 1..1600000; }" Mb/s (sonic-buildimage
 # src/sonic-yang-models/yang-models/sonic-port.yang), 1.6 Tb/s being the fastest Ethernet (IEEE 802.3dj).
 MAX_SPEED_GBPS = 1600.0
-# '100G', '400g-8' (EOS: lanes), '100gfull', '25000' (Mb/s), '100000Mb/s' (ethtool), '100Gbps'
-_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|full)?"
+# '100G', '400g-8' (EOS: lanes), '100gfull', '25000' (Mb/s), '100000Mb/s' (ethtool), '100Gbps'; EOS also writes
+# '1.6t-8', '2.5gfull', '100mhalf' and '1000half' (Mb/s) (AVD's eos_cli_config_gen schema, ethernet_interfaces speed).
+_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(g|gb|gbps|gbit|gfull|m|mb|mbps|mb/s|mfull|mhalf|full|half|t)?"
                     r"(?:-[0-9]{1,2})?")
 
 
 def speed_gbps(text: str) -> float:
-    """'100G', '400g', '25000' (SONiC Mb/s), '100Gbps', '100gfull', '400g-8' -> Gb/s. ValueError for anything
+    """'100G', '400g', '25000' (SONiC Mb/s), '100Gbps', '100gfull', '400g-8', '1.6t-8' -> Gb/s. ValueError for anything
     else: a speed of 0, above MAX_SPEED_GBPS, or with more after it ('1e3' is not 1 Mb/s)."""
     t = str(text).strip().lower()
     m = _SPEED.fullmatch(t)
@@ -111,7 +112,9 @@ def speed_gbps(text: str) -> float:
         raise ValueError(f"not a port speed: {_short(text)}")
     value = float(m.group(1))
     unit = m.group(2)
-    if unit is None or not unit.startswith("g"):  # bare number or full: Mb/s (SONiC, EOS `speed forced 10000full`)
+    if unit == "t":  # Tb/s (EOS `speed 1.6t-8`)
+        value *= 1000.0
+    elif unit is None or not unit.startswith("g"):  # bare number, full or half: Mb/s (SONiC, EOS `speed 10000full`)
         value /= 1000.0
     if not 0 < value <= MAX_SPEED_GBPS:
         raise ValueError(f"not a port speed: {_short(text)} is outside 1 Mb/s-{MAX_SPEED_GBPS:g} Gb/s")

@@ -239,14 +239,16 @@ def test_int_list_refuses_what_no_list_is(text):
 
 
 @pytest.mark.parametrize("text,gbps", [("100G", 100), ("400g-8", 400), ("25000", 25), ("10000full", 10),
-                                       ("100000Mb/s", 100), ("100gfull", 100), ("800Gbps", 800)])
+                                       ("100000Mb/s", 100), ("100gfull", 100), ("800Gbps", 800),
+                                       ("1.6t-8", 1600), ("1000half", 1), ("2.5gfull", 2.5)])
 def test_speed_reads_what_platforms_write(text, gbps):
     from losslessd.units import speed_gbps
 
     assert speed_gbps(text) == gbps
 
 
-@pytest.mark.parametrize("text", ["1e3", "0x10", "0", "0G", f"{2**63}G", "100G,000", "1,000", "-100G", "NaN", ""])
+@pytest.mark.parametrize("text", ["1e3", "0x10", "0", "0G", f"{2**63}G", "100G,000", "1,000", "-100G", "NaN", "",
+                                  "2t"])
 def test_speed_refuses_what_is_no_speed(text):
     from losslessd.units import speed_gbps
 

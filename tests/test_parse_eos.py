@@ -396,3 +396,31 @@ interface Ethernet4
     assert member.dscp_to_tc[46] == 1 and member.dscp_to_tc[26] == 3
     assert other.dscp_to_tc[46] == 5  # Port-Channel11 is not in the input: its own trust map
     assert "Port-Channel10" not in device.ports
+
+
+def test_a_policy_class_without_set_traffic_class_keeps_its_traffic_from_class_default():
+    # EOS QoS guide, policy maps: a packet takes the first class that matches it; class-default takes only the rest.
+    # A class that matches DSCP 26 and only rewrites it (no `set traffic-class`) leaves that traffic the trust map's
+    # traffic class, not class-default's, and a later class matching DSCP 26 never sees it.
+    text = POLICY_MAP.replace("   class ROCE\n      set traffic-class 3\n",
+                              "   class MARK\n      set dscp 26\n   !\n   class ROCE\n      set traffic-class 4\n")
+    text = text.replace("policy-map type", "class-map type qos match-any MARK\n   match dscp 26\n!\npolicy-map type", 1)
+    port = parse(text).ports["Ethernet1"]
+    assert port.dscp_to_tc[26] == 3  # EOS's default map (DSCP 24-31 -> TC 3), as on a port without the policy
+    assert port.dscp_to_tc[46] == 1 and port.dscp_to_tc[0] == 1  # class-default still takes the rest
+
+
+@pytest.mark.parametrize("written, gbps", [
+    ("speed 1.6t-8", 1600), ("speed auto 2.5gfull", 2.5), ("speed 2.5g", 2.5), ("speed forced 1000half", 1),
+    ("speed 100mfull", 0.1), ("speed 10mhalf", 0.01), ("speed forced 100half", 0.1), ("speed 800g-8", 800),
+    ("speed forced 10000full", 10)])
+def test_every_speed_eos_takes_is_read(written, gbps):
+    # AVD's eos_cli_config_gen schema lists the speeds EOS takes (ethernet_interfaces speed): each reads as its
+    # rate, none as a garbled line.
+    device = parse(f"interface Ethernet1\n   {written}\n!\n")
+    assert not device.issues and device.ports["Ethernet1"].speed_gbps == pytest.approx(gbps)
+
+
+def test_a_speed_eos_does_not_take_is_reported():
+    device = parse("interface Ethernet1\n   speed 1.6x-8\n!\n")
+    assert device.ports["Ethernet1"].speed_gbps is None and [i.code for i in device.issues] == ["SYS002"]

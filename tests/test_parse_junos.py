@@ -466,3 +466,16 @@ def test_group_wildcards_match_the_configuration_s_own_names():
     assert not device.issues
     assert all(device.ports[p].pfc_enabled == [3] for p in ("et-0/0/0", "et-0/0/1", "et-0/0/48"))
     assert device.ports["et-0/0/9"].pfc_enabled == [] and device.ports["et-0/0/9"].mtu_bytes == 4000
+
+
+def test_other_scripts_digits_are_not_read_as_numbers():
+    # int() and float() read Arabic-Indic digits ('\u0664\u0660\u0660' is 400): a speed or a member range written
+    # with them once configured ports as if written in ASCII. Each line is reported and configures nothing.
+    text = GOOD.replace("set interfaces et-0/0/0 speed 100g", "set interfaces et-0/0/0 speed \u0664\u0660\u0660g")
+    text += ("set interfaces interface-range odd member et-0/0/[\u0660-\u0661]\n"
+             "set interfaces interface-range odd disable\n")
+    device = parse(text)
+    assert device.ports["et-0/0/0"].speed_gbps is None
+    assert device.ports["et-0/0/1"].admin_up is True  # the range names no port: its `disable` is on none
+    assert line_of(text, "set interfaces et-0/0/0 speed \u0664\u0660\u0660g") in {
+        i.source.line for i in device.issues if i.code == "SYS002"}

@@ -257,3 +257,13 @@ def test_collect_script_refuses_odd_interface_names(tmp_path):
     res = subprocess.run(["sh", str(script), "eth0;reboot"], capture_output=True, text=True,
                          env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
     assert res.returncode == 2 and "bad interface name" in res.stderr and not res.stdout
+
+
+@pytest.mark.parametrize("mbps", ["1600001", "2000000", "9999999"])
+def test_a_sysfs_speed_faster_than_any_ethernet_is_reported_not_a_crash(mbps):
+    # units.speed_gbps refuses more than 1.6 Tb/s (SONiC sonic-port.yang speed range 1..1600000 Mb/s); sysfs speeds
+    # past it once raised out of the parser (a traceback) instead of being the capture's issue.
+    dev = parse_sections([("cat /sys/class/net/eth0/speed", f"{mbps}\n"), ("cat /sys/class/net/eth0/mtu", "9000\n")])
+    assert dev.ports["eth0"].speed_gbps is None and dev.ports["eth0"].mtu_bytes == 9000
+    assert f"`cat /sys/class/net/eth0/speed`: no value read ('{mbps}')" in [i.message for i in dev.issues]
+    assert parse_sections([("cat /sys/class/net/eth0/speed", "1600000\n")]).ports["eth0"].speed_gbps == 1600.0

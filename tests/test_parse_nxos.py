@@ -325,7 +325,9 @@ def test_a_range_that_repeats_the_slot_configures_each_port():
     assert all(p.pfc_enabled == [3] and p.dscp_to_tc[26] == 3 for p in device.ports.values()) and not device.issues
 
 
-@pytest.mark.parametrize("name", ["Ethernet1/1-2/4", "Ethernet1/9-3", "ethernet 1/x"])
+# (`\u0661-\u0664`: Arabic-Indic 1-4, which int() reads as 1-4: once four ports Ethernet1/1-4 the switch does not name)
+@pytest.mark.parametrize("name", ["Ethernet1/1-2/4", "Ethernet1/9-3", "ethernet 1/x", "Ethernet1/\u0661-\u0664",
+                                  "Ethernet1/1-\u0664"])
 def test_an_ethernet_interface_line_that_names_no_port_is_reported(name):
     text = BASE.replace("interface Ethernet1/1\n", f"interface {name}\n  priority-flow-control mode on\n")
     device = parse(text)

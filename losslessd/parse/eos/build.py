@@ -129,7 +129,7 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         _once(issues, chosen.source, f"{name} uses qos policy-map {chosen.value}, which is not defined in this "
               "config: the traffic classes it sets are unknown")
         return
-    claimed: dict[int, int] = {}
+    claimed: dict[int, int | None] = {}  # None: matched by a class that sets no traffic class (the trust map's)
     unread: list[tuple[str, Source]] = []
     default = None
     for class_name, tc, src in classes:
@@ -137,21 +137,23 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
             default = tc if tc is not None else default
             continue
         cmap = cfg.class_maps.get(class_name)
-        if tc is None:
-            continue
         if cmap is None or cmap.other:
-            unread.append((class_name, src))
+            if tc is not None:
+                unread.append((class_name, src))
             continue
         for dscp in sorted(cmap.dscp - set(claimed)):
-            claimed[dscp] = tc.value
+            claimed[dscp] = None if tc is None else tc.value
     if unread:
         _once(issues, unread[0][1], f"qos policy-map {chosen.value} sets a traffic class for class "
               f"{', '.join(n for n, _ in unread)}, matched on an ACL (or not defined here): losslessd does not "
               "evaluate it, so the DSCP map shown is what the policy's other classes and the trust map give")
-    if port.dscp_to_tc is not None and (claimed or default is not None):
-        base = {d: default.value for d in port.dscp_to_tc} if default is not None else port.dscp_to_tc
-        port.dscp_to_tc = {**base, **claimed}
-        port.dscp_defaulted = [] if default is not None else [d for d in port.dscp_defaulted or [] if d not in claimed]
+    if port.dscp_to_tc is not None and (any(tc is not None for tc in claimed.values()) or default is not None):
+        trust = port.dscp_to_tc
+        base = {d: default.value for d in trust} if default is not None else trust
+        port.dscp_to_tc = {**base, **{d: trust[d] if tc is None else tc for d, tc in claimed.items()
+                                       if tc is not None or d in trust}}
+        port.dscp_defaulted = [d for d in port.dscp_defaulted or []
+                               if (d not in claimed and default is None) or (d in claimed and claimed[d] is None)]
         port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
     if port.pcp_to_tc is not None and default is not None:
         port.pcp_to_tc = {c: default.value for c in port.pcp_to_tc}  # class-default takes tagged traffic too

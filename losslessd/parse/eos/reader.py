@@ -23,6 +23,9 @@ _PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
 # Ethernet1/1, never a second port whose settings would be read apart.
 _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|et)\s*(\d+(?:/\d+)*)$", re.IGNORECASE)
 _NUMBER = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,9})?$")  # a threshold: 15 digits are a petabyte
+# `speed [forced|auto] S`: 100g, 400g-8, 1.6t-8, 2.5g, 100gfull, 2.5gfull, 10000full, 1000half, 100mfull, 10mhalf
+# (AVD's eos_cli_config_gen schema lists the speeds EOS takes).
+_EOS_SPEED = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,3})?(?:g(?:full|-[0-9]{1,2})?|t-[0-9]{1,2}|m?(?:full|half))")
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
 # Top-level words of an EOS config; a file with none of them is not one.
@@ -419,12 +422,13 @@ class _Reader(TreeReader):
 
     @staticmethod
     def speed(words: list[str], conf: InterfaceConf, src: Source) -> None:
-        """`speed 100g`, `speed forced 100gfull`, `speed 400g-8`, `speed forced 10000full`; `auto` alone: unknown."""
+        """`speed 100g`, `speed forced 100gfull`, `speed 400g-8`, `speed 1.6t-8`, `speed forced 1000half` (_EOS_SPEED);
+        `auto` alone: unknown."""
         words = [w for w in words if w not in ("forced", "auto")]
         if not words or words[0].startswith("sfp-"):  # `speed sfp-1000baset auto`: the transceiver's mode
             return
         try:
-            if len(words) != 1 or not re.match(r"^[0-9]{1,7}(g(full|-[0-9]{1,2})?|full)$", words[0]):
+            if len(words) != 1 or not _EOS_SPEED.fullmatch(words[0]):
                 raise ValueError(words)
             conf.speed = Val(units.speed_gbps(words[0]), src)
         except ValueError:

@@ -408,7 +408,7 @@ def _member_pattern(text: str) -> str:
         if high < low or high - low > 4096:
             raise _Skip(f"bad member range [{m[1]}-{m[2]}]")
         return "(?:" + "|".join(str(n) for n in range(low, high + 1)) + ")"
-    return re.sub(r"\\\[(\d+)\\-(\d+)\\\]", numbers, out)
+    return re.sub(r"\\\[([0-9]{1,5})\\-([0-9]{1,5})\\\]", numbers, out)
 
 
 def _member_names(text: str) -> list[str]:
@@ -416,7 +416,7 @@ def _member_names(text: str) -> list[str]:
     defined elsewhere)."""
     if "*" in text:
         return []
-    m = re.fullmatch(r"(.*)\[(\d+)-(\d+)\](.*)", text)
+    m = re.fullmatch(r"(.*)\[([0-9]{1,5})-([0-9]{1,5})\](.*)", text)  # (\d: other scripts' digits too)
     if m is None:
         return [text]
     return [f"{m[1]}{n}{m[4]}" for n in range(int(m[2]), min(int(m[3]), int(m[2]) + 4096) + 1)]
@@ -424,7 +424,7 @@ def _member_names(text: str) -> list[str]:
 
 def _range_names(low: str, high: str) -> list[str]:
     """`member-range et-0/0/10 to et-0/0/11`: the ports of one slot between the two."""
-    a, b = (re.fullmatch(r"([a-z]+-\d+/\d+/)(\d+)", n) for n in (low, high))
+    a, b = (re.fullmatch(r"([a-z]+-[0-9]+/[0-9]+/)([0-9]{1,5})", n) for n in (low, high))
     if a is None or b is None or a[1] != b[1] or not 0 <= int(b[2]) - int(a[2]) <= 4096:
         raise _Skip(f"member-range {low} to {high} is not one slot's ports, first to last")
     return [f"{a[1]}{n}" for n in range(int(a[2]), int(b[2]) + 1)]
@@ -432,7 +432,7 @@ def _range_names(low: str, high: str) -> list[str]:
 
 def _speed(text: str) -> float:
     """`speed 100g`, `25g`, `10m`: Gb/s."""
-    m = re.fullmatch(r"(\d{1,7}(?:\.\d{1,3})?)([gm])", text.lower())  # 400 digits would be float('inf')
+    m = re.fullmatch(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)([gm])", text.lower())  # 400 digits would be float('inf')
     if not m:
         raise _Skip(f"unknown speed {text!r}")
     return float(m[1]) / (1000 if m[2] == "m" else 1)

@@ -542,7 +542,7 @@ def _fact(out: list, m: re.Match, value: str, sec: Section, n: int) -> bool:
         if value == "-1":  # the kernel's SPEED_UNKNOWN: link down or not negotiated
             _issue_op(out, f"{iface}: speed is -1 (link down?); port speed unknown", n)
             return True
-        mbps = _int(value, 1, 10**7)
+        mbps = _int(value, 1, int(units.MAX_SPEED_GBPS * 1000))  # (speed_gbps refuses a faster one)
         out.append(("set", iface, "speed_gbps", units.speed_gbps(str(mbps)) if mbps else None))  # sysfs speed is Mb/s
         return mbps is not None
     out.append(("ecn", iface, n))

@@ -14,9 +14,9 @@ from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
-ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$")
+ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$", re.ASCII)  # (\d: ASCII digits, which int() reads alone)
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
-_ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE)
+_ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE | re.ASCII)
 # A range may repeat the slot on its far end (`interface Ethernet 1/1-1/4`, as switch-config generators write it):
 # the ports of `Ethernet1/1-4`.
 _SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})", re.ASCII)
@@ -154,7 +154,7 @@ def _ethernets(words: list[str]) -> list[str]:
         text = part.strip()
         if slot := _SLOT_RANGE.fullmatch(text):
             text = f"{slot[1]}{slot[2]}{slot[3]}-{slot[4]}"
-        m = re.fullmatch(r"(.*/)(\d{1,5})-(\d{1,5})", text)
+        m = re.fullmatch(r"(.*/)([0-9]{1,5})-([0-9]{1,5})", text)
         first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
         name = first if ETHERNET.match(first) else None
         if name is None and (spelled := _ETHERNET_SPELLED.match(first)):

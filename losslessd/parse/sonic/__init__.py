@@ -553,11 +553,11 @@ class _Builder:
         if out is None:
             entry = self.db.table(table)[name]
             out = self._maps[(table, name)] = {}
+            top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
             for key in entry.fields:
                 value = self.text(entry, key)
                 if value is None:
                     continue
-                top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
                 try:
                     k, v = _map_number(key, top_key), _map_number(value, top_value)
                 except ValueError:
