@@ -105,6 +105,15 @@ def dscp_values(words: list[str]) -> list[int]:
     return sorted(out)
 
 
+def add_once(issues: list[ParseIssue], issue: ParseIssue) -> None:
+    """Add an issue about a shared line (a policy's class, a range's inherit) once, not once for each port that
+    uses it: the same message at the same file and line is said already."""
+    at = (issue.source.file, issue.source.line) if issue.source else None
+    if not any(old.message == issue.message and old.source and (old.source.file, old.source.line) == at
+               for old in issues):
+        issues.append(issue)
+
+
 class TreeReader:
     """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses read each top-level
     command in ``top(node)``. A LineError raised for a line becomes a SYS002 issue on it."""

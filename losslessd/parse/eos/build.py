@@ -5,6 +5,7 @@ from __future__ import annotations
 from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
+from ..clitext import add_once
 from .reader import EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
@@ -126,8 +127,9 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         return
     classes = cfg.qos_policies.get(chosen.value)
     if classes is None:
-        _once(issues, chosen.source, f"{name} uses qos policy-map {chosen.value}, which is not defined in this "
-              "config: the traffic classes it sets are unknown")
+        add_once(issues, ParseIssue(code="SYS002", source=chosen.source, message=(
+            f"{name} uses qos policy-map {chosen.value}, which is not defined in this config: the traffic classes "
+            "it sets are unknown")))
         return
     claimed: dict[int, int | None] = {}  # None: matched by a class that sets no traffic class (the trust map's)
     unread: list[tuple[str, Source]] = []
@@ -144,9 +146,10 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         for dscp in sorted(cmap.dscp - set(claimed)):
             claimed[dscp] = None if tc is None else tc.value
     if unread:
-        _once(issues, unread[0][1], f"qos policy-map {chosen.value} sets a traffic class for class "
-              f"{', '.join(n for n, _ in unread)}, matched on an ACL (or not defined here): losslessd does not "
-              "evaluate it, so the DSCP map shown is what the policy's other classes and the trust map give")
+        add_once(issues, ParseIssue(code="SYS002", source=unread[0][1], message=(
+            f"qos policy-map {chosen.value} sets a traffic class for class {', '.join(n for n, _ in unread)}, matched "
+            "on an ACL (or not defined here): losslessd does not evaluate it, so the DSCP map shown is what the "
+            "policy's other classes and the trust map give")))
     if port.dscp_to_tc is not None and (any(tc is not None for tc in claimed.values()) or default is not None):
         trust = port.dscp_to_tc
         base = {d: default.value for d in trust} if default is not None else trust
@@ -158,11 +161,6 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
     if port.pcp_to_tc is not None and default is not None:
         port.pcp_to_tc = {c: default.value for c in port.pcp_to_tc}  # class-default takes tagged traffic too
 
-
-def _once(issues: list[ParseIssue], source: Source, message: str) -> None:
-    """One issue for a shared line (a policy-map class), not one for each port that uses it."""
-    if not any(i.message == message and i.source == source for i in issues):
-        issues.append(ParseIssue(code="SYS002", source=source, message=message))
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:

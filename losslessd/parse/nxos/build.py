@@ -25,7 +25,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
-from ..clitext import Val
+from ..clitext import Val, add_once
 from .reader import _NQ_CLASS, _QUEUE_CLASS, InterfaceConf, NqClass, NxosConfig, QosClass, QueueConf, class_index
 
 QUEUES = range(8)
@@ -76,7 +76,7 @@ def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf
     for ref in refs:
         profile = cfg.port_profiles.get(ref.value)
         if profile is None:
-            _once(issues, ParseIssue(code="SYS002", source=ref.source, message=(
+            add_once(issues, ParseIssue(code="SYS002", source=ref.source, message=(
                 f"port-profile {ref.value} is not defined in this config: the settings it gives are unknown")))
         elif profile.enabled and ref.value not in seen and levels > 0:
             layers.append(profile.conf)
@@ -120,13 +120,6 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
         return chosen.value, chosen.source, None
     return chosen.value, chosen.source, table[chosen.value]
 
-
-def _once(issues: list[ParseIssue], issue: ParseIssue) -> None:
-    """Add an issue about a shared line (a policy's class, a range's inherit) once, not once for each port."""
-    at = (issue.source.file, issue.source.line) if issue.source else None
-    if not any(old.message == issue.message and old.source and (old.source.file, old.source.line) == at
-               for old in issues):
-        issues.append(issue)
 
 
 def _group(cfg: NxosConfig, class_name: str, system, user: dict[str, Val]) -> int | None:
@@ -226,7 +219,7 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: lis
             continue
         group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
         if group is None:
-            _once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+            add_once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
                 f"network-qos class {class_name} matches no qos-group in this config (no `class-map type network-qos "
                 f"{class_name}` with `match qos-group N`), so which traffic it makes no-drop is unknown")))
             known = False
@@ -304,7 +297,7 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
     for class_name, conf in policy.items():
         group = _group(cfg, class_name, _QUEUE_CLASS, cfg.queuing_class_maps)
         if group is None:
-            _once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+            add_once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
                 f"queuing class {class_name} matches no qos-group in this config (no `class-map type queuing "
                 f"{class_name}` with `match qos-group N`), so its queue is unknown")))
             continue
