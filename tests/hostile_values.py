@@ -35,6 +35,7 @@ INVALID = {
     "negative": "-1", "2**63": str(2**63), "exponent": "1e3", "hex": "0x10", "thousands": "1,000",
     "nan": "NaN", "infinity": "Infinity", "true": "true", "empty": "", "blank": "   ",
     "reversed-range": "5-3", "open-range": "3-", "dash": "-", "empty-item": "3,,4",
+    "other-digits": "\u0663",  # ARABIC-INDIC DIGIT THREE: int() reads it as 3, no config writes it
 }
 # Values that are numbers but out of range for some fields (a priority, TC, queue, PG or DSCP), and the odd
 # but readable: each must still end in a documented exit, without a traceback.
