@@ -320,3 +320,17 @@ def test_queues_and_pgs_take_their_own_settings_when_entries_alternate():
         port = device.ports[p]
         assert [port.queues[i].scheduler.name for i in range(len(sched))] == sched, p
         assert [port.priority_groups[i].profile for i in range(len(prof))] == prof, p
+
+
+
+def test_a_port_the_port_table_lacks_is_reported_and_is_no_port():
+    """QoS entries left for a port the PORT table no longer has (an earlier breakout's sub-port) go to no port:
+    reported once, and not built as a port that rules would judge (as unguarded by the watchdog, say)."""
+    db = {"PORT": {"Ethernet0": {"lanes": "0,1", "speed": "100000"}},
+          "PORT_QOS_MAP": {p: {"pfc_enable": "3,4"} for p in ("Ethernet0", "Ethernet2")},
+          "PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "200", "restoration_time": "200"}}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    assert list(device.ports) == ["Ethernet0"] and device.ports["Ethernet0"].pfc_enabled == [3, 4]
+    [issue] = device.issues
+    assert issue.code == "SYS002" and issue.message.startswith("Ethernet2 is not in the PORT table")
+    assert issue.source.pointer == "/PORT_QOS_MAP/Ethernet2"

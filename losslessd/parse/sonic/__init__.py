@@ -926,7 +926,8 @@ class _Builder:
     def _unknown_ports(self) -> None:
         """A QoS, buffer or watchdog entry naming a port the PORT table does not have (`ethernet0` for Ethernet0, a
         port left from an earlier breakout): orchagent has no such port to apply it to, and the port meant reads as
-        unconfigured. Said once per name."""
+        unconfigured. Said once per name, and the name is no port of the device: the rules judged it as one (a
+        watchdog 'off' on a port that does not exist)."""
         if "PORT" not in self.db.tables:
             return
         known = self.db.table("PORT")
@@ -937,7 +938,7 @@ class _Builder:
         for name in sorted(unknown, key=_natural):
             meant = lower.get(name.lower())
             self.db.issue(f"{name} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
-                          "the settings written for it", self.ports[name]["source"])
+                          "the settings written for it", self.ports.pop(name)["source"])
 
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
