@@ -322,6 +322,32 @@ def test_queues_and_pgs_take_their_own_settings_when_entries_alternate():
         assert [port.priority_groups[i].profile for i in range(len(prof))] == prof, p
 
 
+@pytest.mark.parametrize(("written", "read"), [("enable", True), ("disable", False), (None, None)])
+def test_big_red_switch_is_read_from_pfc_wd_global(written, read):
+    """PFC_WD|GLOBAL BIG_RED_SWITCH (sonic-utilities `pfcwd big_red_switch`): only 'enable' and 'disable' mean
+    something to orchagent (pfcwdsworch.cpp setBigRedSwitchMode); another word is reported, not guessed."""
+    glob = {"POLL_INTERVAL": "200", **({"BIG_RED_SWITCH": written} if written else {})}
+    db = {"PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}}, "PFC_WD": {"GLOBAL": glob}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    assert device.big_red_switch is read and not device.issues
+    assert (device.big_red_switch_source is None) == (written is None)
+    if written:
+        assert device.big_red_switch_source.line == 11  # the BIG_RED_SWITCH line of the indented JSON
+    db["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "on"
+    [issue] = parse([Input("c.json", json.dumps(db, indent=1))], "sw").issues
+    assert issue.code == "SYS002" and "'on' is not one of enable, disable" in issue.message
+
+
+def test_big_red_switch_of_one_asic_is_the_switch_s():
+    """A multi-ASIC `show runningconfiguration all`: the namespace that enables it makes the switch drop."""
+    def ns(n, brs):
+        return {"PORT": {f"Ethernet{n}": {"lanes": str(n), "speed": "100000"}},
+                "PFC_WD": {"GLOBAL": {"BIG_RED_SWITCH": brs}}}
+    running = {"localhost": {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}},
+               "asic0": ns(0, "disable"), "asic1": ns(4, "enable")}
+    device = parse([Input("running.json", json.dumps(running, indent=1))], "sw")
+    assert device.big_red_switch is True and device.big_red_switch_source.pointer == "/asic1/PFC_WD/GLOBAL/BIG_RED_SWITCH"
+
 
 def test_a_port_the_port_table_lacks_is_reported_and_is_no_port():
     """QoS entries left for a port the PORT table no longer has (an earlier breakout's sub-port) go to no port:
