@@ -360,3 +360,16 @@ def test_a_port_the_port_table_lacks_is_reported_and_is_no_port():
     [issue] = device.issues
     assert issue.code == "SYS002" and issue.message.startswith("Ethernet2 is not in the PORT table")
     assert issue.source.pointer == "/PORT_QOS_MAP/Ethernet2"
+
+
+@pytest.mark.parametrize(("status", "enabled"), [("disable", False), ("enable", None), (None, None)])
+def test_no_pfc_wd_table_is_off_only_where_default_pfcwd_status_says_disable(status, enabled):
+    """Without a PFC_WD table the watchdog is unknown (a partial dump may leave the table out), but
+    `default_pfcwd_status: disable` means start_default wrote none: off (sonic-utilities pfcwd/main.py)."""
+    meta = {"hostname": "sw", **({"default_pfcwd_status": status} if status else {})}
+    db = {"DEVICE_METADATA": {"localhost": meta}, "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}
+    wd = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].watchdog
+    assert (wd.enabled if wd else None) is enabled
+    if enabled is False:
+        assert wd.source.pointer == "/DEVICE_METADATA/localhost/default_pfcwd_status"

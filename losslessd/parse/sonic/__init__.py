@@ -873,8 +873,15 @@ class _Builder:
                     (ports.get(name) or self.port(name, e, name))["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
-        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown."""
+        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown, but off
+        when the device's DEVICE_METADATA says `default_pfcwd_status: disable`: sonic-utilities pfcwd/main.py
+        start_default (what `config load_minigraph` runs) then writes no PFC_WD entry, so no watchdog runs."""
         if "PFC_WD" not in self.db.tables:
+            meta = self.db.table("DEVICE_METADATA").get("localhost")
+            if meta is not None and (self.text(meta, "default_pfcwd_status") or "").lower() == "disable":
+                off = Watchdog(enabled=False, source=meta.source("default_pfcwd_status"))
+                for port in self.ports.values():
+                    port["watchdog"] = off
             return
         table = self.db.table("PFC_WD")
         glob = table.get("GLOBAL")
