@@ -249,12 +249,15 @@ class LosslessPgUnverified(_BufRule):
         if port.pfc_enabled is not None and lane.priority not in port.pfc_enabled:
             return self.finding(f"{_pg(lane)} has no lossless buffer configuration: PFC is off for priority "
                                 f"{lane.priority}, so the switch keeps no headroom for it (see PFC001)", **at)
-        if device.platform == "sonic":  # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority
-            return self.unverified(f"{_pg(lane)} has no BUFFER_PG entry: SONiC's buffer manager creates it at run "
-                                   f"time from the port's cable length and speed; cannot be verified offline", **at)
-        if not port.priority_groups and not device.buffer_profiles:
+        if not port.priority_groups and not device.buffer_profiles:  # e.g. a SONiC qos.json without buffers.json
             return self.unverified(f"{_pg(lane)}: the input carries no ingress buffer configuration, so the PG's "
                                    f"headroom cannot be verified offline", **at)
+        if device.platform == "sonic":
+            # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority of a port with a cable length
+            # (the parser models those PGs as computed at run time); this port's length is not in the input.
+            return self.unverified(f"{_pg(lane)} has no BUFFER_PG entry and the input gives no cable length for the "
+                                   f"port: SONiC's buffer manager creates the PG at run time only from a cable length "
+                                   f"and speed; cannot be verified offline", **at)
         return self.finding(f"{_pg(lane)} has no buffer configuration; give it a lossless buffer profile", **at)
 
 
