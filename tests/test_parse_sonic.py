@@ -346,7 +346,8 @@ def test_big_red_switch_of_one_asic_is_the_switch_s():
     running = {"localhost": {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}},
                "asic0": ns(0, "disable"), "asic1": ns(4, "enable")}
     device = parse([Input("running.json", json.dumps(running, indent=1))], "sw")
-    assert device.big_red_switch is True and device.big_red_switch_source.pointer == "/asic1/PFC_WD/GLOBAL/BIG_RED_SWITCH"
+    assert device.big_red_switch is True
+    assert device.big_red_switch_source.pointer == "/asic1/PFC_WD/GLOBAL/BIG_RED_SWITCH"
 
 
 def test_a_port_the_port_table_lacks_is_reported_and_is_no_port():

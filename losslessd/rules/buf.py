@@ -275,7 +275,8 @@ def _oversubscription(ctx, device: Device) -> tuple[float | None, str]:
     if device.over_subscribe_ratio:
         return device.over_subscribe_ratio, "the switch's DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio"
     return None, ("neither the policy (buffer.headroom_pool_oversubscription) nor the switch "
-                  "(DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) says how far the pool may be over-subscribed")
+                  "(DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) says how far the pool may be "
+                  "over-subscribed")
 
 
 @register

@@ -116,7 +116,8 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
     device = Device(name=next((d.name for _, d in parts if d.name != name), name), kind=DeviceKind.switch,
                     platform=PLATFORM, hwsku=next((d.hwsku for _, d in parts if d.hwsku), None),
                     source=parts[0][1].source)
-    # `pfcwd big_red_switch` writes every namespace's PFC_WD|GLOBAL: one that enables it drops that ASIC's lossless queues
+    # `pfcwd big_red_switch` writes every namespace's PFC_WD|GLOBAL: one that enables it drops that ASIC's
+    # lossless queues
     said = [d for _, d in parts if d.big_red_switch is not None]
     if said:
         brs = next((d for d in said if d.big_red_switch), said[0])
