@@ -166,11 +166,11 @@ class BufferPolicy(_P):
     default_cable_length_m: NonNegative | None = None
     peer_response_time_bytes: Annotated[int, Field(ge=0)] | None = Field(
         None, description="Override of the formula's peer response (pause reaction) allowance.")
-    # None: the device's own over_subscribe_ratio (SONiC DEFAULT_LOSSLESS_BUFFER_PARAMETER), else 1
-    # (buffers_config.j2's value).
+    # None: the device's own over_subscribe_ratio (SONiC DEFAULT_LOSSLESS_BUFFER_PARAMETER), else not judged (a
+    # configured pool xoff is the SKU's chosen size: sonic-swss buffer_pool_mellanox.lua uses it as it is).
     headroom_pool_oversubscription: Positive | None = Field(None, description=(
         "Largest summed lossless xoff / shared headroom pool (BUF004); null: the device's over_subscribe_ratio, "
-        "else 1."))
+        "else not judged (reported as unverified)."))
 
 
 class NicPolicy(_P):

@@ -320,3 +320,57 @@ def test_queues_and_pgs_take_their_own_settings_when_entries_alternate():
         port = device.ports[p]
         assert [port.queues[i].scheduler.name for i in range(len(sched))] == sched, p
         assert [port.priority_groups[i].profile for i in range(len(prof))] == prof, p
+
+
+@pytest.mark.parametrize(("written", "read"), [("enable", True), ("disable", False), (None, None)])
+def test_big_red_switch_is_read_from_pfc_wd_global(written, read):
+    """PFC_WD|GLOBAL BIG_RED_SWITCH (sonic-utilities `pfcwd big_red_switch`): only 'enable' and 'disable' mean
+    something to orchagent (pfcwdsworch.cpp setBigRedSwitchMode); another word is reported, not guessed."""
+    glob = {"POLL_INTERVAL": "200", **({"BIG_RED_SWITCH": written} if written else {})}
+    db = {"PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}}, "PFC_WD": {"GLOBAL": glob}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    assert device.big_red_switch is read and not device.issues
+    assert (device.big_red_switch_source is None) == (written is None)
+    if written:
+        assert device.big_red_switch_source.line == 11  # the BIG_RED_SWITCH line of the indented JSON
+    db["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "on"
+    [issue] = parse([Input("c.json", json.dumps(db, indent=1))], "sw").issues
+    assert issue.code == "SYS002" and "'on' is not one of enable, disable" in issue.message
+
+
+def test_big_red_switch_of_one_asic_is_the_switch_s():
+    """A multi-ASIC `show runningconfiguration all`: the namespace that enables it makes the switch drop."""
+    def ns(n, brs):
+        return {"PORT": {f"Ethernet{n}": {"lanes": str(n), "speed": "100000"}},
+                "PFC_WD": {"GLOBAL": {"BIG_RED_SWITCH": brs}}}
+    running = {"localhost": {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}},
+               "asic0": ns(0, "disable"), "asic1": ns(4, "enable")}
+    device = parse([Input("running.json", json.dumps(running, indent=1))], "sw")
+    assert device.big_red_switch is True
+    assert device.big_red_switch_source.pointer == "/asic1/PFC_WD/GLOBAL/BIG_RED_SWITCH"
+
+
+def test_a_port_the_port_table_lacks_is_reported_and_is_no_port():
+    """QoS entries left for a port the PORT table no longer has (an earlier breakout's sub-port) go to no port:
+    reported once, and not built as a port that rules would judge (as unguarded by the watchdog, say)."""
+    db = {"PORT": {"Ethernet0": {"lanes": "0,1", "speed": "100000"}},
+          "PORT_QOS_MAP": {p: {"pfc_enable": "3,4"} for p in ("Ethernet0", "Ethernet2")},
+          "PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "200", "restoration_time": "200"}}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    assert list(device.ports) == ["Ethernet0"] and device.ports["Ethernet0"].pfc_enabled == [3, 4]
+    [issue] = device.issues
+    assert issue.code == "SYS002" and issue.message.startswith("Ethernet2 is not in the PORT table")
+    assert issue.source.pointer == "/PORT_QOS_MAP/Ethernet2"
+
+
+@pytest.mark.parametrize(("status", "enabled"), [("disable", False), ("enable", None), (None, None)])
+def test_no_pfc_wd_table_is_off_only_where_default_pfcwd_status_says_disable(status, enabled):
+    """Without a PFC_WD table the watchdog is unknown (a partial dump may leave the table out), but
+    `default_pfcwd_status: disable` means start_default wrote none: off (sonic-utilities pfcwd/main.py)."""
+    meta = {"hostname": "sw", **({"default_pfcwd_status": status} if status else {})}
+    db = {"DEVICE_METADATA": {"localhost": meta}, "PORT": {"Ethernet0": {"lanes": "0", "speed": "100000"}},
+          "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}}
+    wd = parse([Input("c.json", json.dumps(db, indent=1))], "sw").ports["Ethernet0"].watchdog
+    assert (wd.enabled if wd else None) is enabled
+    if enabled is False:
+        assert wd.source.pointer == "/DEVICE_METADATA/localhost/default_pfcwd_status"

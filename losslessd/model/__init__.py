@@ -598,6 +598,11 @@ class Device(Model):
     lossless_mtu_bytes: int | None = None
     small_packet_pct: float | None = None
     over_subscribe_ratio: float | None = None
+    # SONiC PFC_WD|GLOBAL BIG_RED_SWITCH (`pfcwd big_red_switch enable`): True puts every PFC-enabled queue of
+    # every port in the watchdog's drop state, storm or not (sonic-swss orchagent/pfcwdsworch.cpp
+    # enableBigRedSwitchMode). None: not in the input.
+    big_red_switch: bool | None = None
+    big_red_switch_source: Source | None = None
     ports: dict[str, Port] = dataclasses.field(default_factory=dict)
     buffer_pools: dict[str, BufferPool] = dataclasses.field(default_factory=dict)
     buffer_profiles: dict[str, BufferProfile] = dataclasses.field(default_factory=dict)

@@ -249,25 +249,34 @@ class LosslessPgUnverified(_BufRule):
         if port.pfc_enabled is not None and lane.priority not in port.pfc_enabled:
             return self.finding(f"{_pg(lane)} has no lossless buffer configuration: PFC is off for priority "
                                 f"{lane.priority}, so the switch keeps no headroom for it (see PFC001)", **at)
-        if device.platform == "sonic":  # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority
-            return self.unverified(f"{_pg(lane)} has no BUFFER_PG entry: SONiC's buffer manager creates it at run "
-                                   f"time from the port's cable length and speed; cannot be verified offline", **at)
-        if not port.priority_groups and not device.buffer_profiles:
+        if not port.priority_groups and not device.buffer_profiles:  # e.g. a SONiC qos.json without buffers.json
             return self.unverified(f"{_pg(lane)}: the input carries no ingress buffer configuration, so the PG's "
                                    f"headroom cannot be verified offline", **at)
+        if device.platform == "sonic":
+            # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority of a port with a cable length
+            # (the parser models those PGs as computed at run time); this port's length is not in the input.
+            return self.unverified(f"{_pg(lane)} has no BUFFER_PG entry and the input gives no cable length for the "
+                                   f"port: SONiC's buffer manager creates the PG at run time only from a cable length "
+                                   f"and speed; cannot be verified offline", **at)
         return self.finding(f"{_pg(lane)} has no buffer configuration; give it a lossless buffer profile", **at)
 
 
-def _oversubscription(ctx, device: Device) -> tuple[float, str]:
-    """The largest summed-xoff / shared-headroom-pool ratio allowed, and who says so."""
+def _oversubscription(ctx, device: Device) -> tuple[float | None, str]:
+    """The largest summed-xoff / shared-headroom-pool ratio allowed, and who says so; None when nobody does.
+
+    A pool xoff written in the config is the operator's or the SKU's chosen size: sonic-swss
+    buffer_pool_mellanox.lua sizes the pool at accumulative xoff / over_subscribe_ratio only when no xoff is
+    configured, and uses a configured one as it is; the SKU templates (sonic-buildimage device/mellanox/*/
+    buffers_defaults_t*.j2 ingress_lossless_pool_xoff) over-subscribe it on purpose. So without the policy's
+    or the switch's ratio the intended over-subscription is unknown, not 1."""
     allowed = ctx.policy.buffer.headroom_pool_oversubscription
     if allowed is not None:
         return allowed, "buffer.headroom_pool_oversubscription"
     if device.over_subscribe_ratio:
         return device.over_subscribe_ratio, "the switch's DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio"
-    # sonic-swss buffer_pool_mellanox.lua sizes the pool at accumulative xoff / over_subscribe_ratio, and
-    # sonic-buildimage buffers_config.j2 sets over_subscribe_ratio to 1.
-    return 1.0, "SONiC's default over_subscribe_ratio 1"
+    return None, ("neither the policy (buffer.headroom_pool_oversubscription) nor the switch "
+                  "(DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) says how far the pool may be "
+                  "over-subscribed")
 
 
 @register
@@ -279,10 +288,12 @@ class SharedHeadroomPoolShort(Rule):
     xoff of every lossless PG that takes its headroom from the pool (static profiles of that pool with an
     xoff, on any port) is summed. The sum divided by the pool may not exceed the over-subscription the
     policy allows (`buffer.headroom_pool_oversubscription`), else the switch's own `over_subscribe_ratio`
-    (DEFAULT_LOSSLESS_BUFFER_PARAMETER), else 1: SONiC sizes the pool itself at summed xoff /
-    over_subscribe_ratio (sonic-swss buffer_pool_mellanox.lua) with a ratio of 1 (sonic-buildimage
-    buffers_config.j2). A pool smaller than one PG's xoff is an error. The message says how many PGs the
-    pool covers pausing at once. PGs sized at run time are named as not counted.
+    (DEFAULT_LOSSLESS_BUFFER_PARAMETER). When neither says, a pool over-subscribed past 1 is reported as
+    unverified (info): a configured pool xoff is the SKU's or operator's chosen size (sonic-swss
+    buffer_pool_mellanox.lua computes summed xoff / over_subscribe_ratio only when none is configured, and
+    SONiC's Mellanox SKU templates over-subscribe the pool on purpose). A pool smaller than one PG's xoff is
+    an error whatever the ratio. The message says how many PGs the pool covers pausing at once. PGs sized
+    at run time are named as not counted.
 
     ## Why it matters
     With a shared headroom pool, a PG's xoff is not set aside for it: every PG that pauses draws its
@@ -290,9 +301,10 @@ class SharedHeadroomPoolShort(Rule):
     many ports, a PFC storm), the bytes still arriving after XOFF are dropped on a lossless class.
 
     ## Failing example
-    128 PGs with xoff 612140 B (78.4 MB in all) and `BUFFER_POOL|ingress_lossless_pool` `xoff: 29423360`:
-    `the 128 lossless PGs of pool ingress_lossless_pool need 78353920 B of xoff together, 2.66 x the
-    shared headroom pool's 29423360 B (allowed: 1 x ...); the pool covers 48 of them pausing at once`.
+    128 PGs with xoff 612140 B (78.4 MB in all), `BUFFER_POOL|ingress_lossless_pool` `xoff: 29423360` and
+    `over_subscribe_ratio: 2`: `the 128 lossless PGs of pool ingress_lossless_pool need 78353920 B of xoff
+    together, 2.66 x the shared headroom pool's 29423360 B (allowed: 2 x ...); the pool covers 48 of them
+    pausing at once`.
 
     ## Passing example
     The same PGs with `over_subscribe_ratio: 3` in DEFAULT_LOSSLESS_BUFFER_PARAMETER, or a pool `xoff` of
@@ -359,6 +371,11 @@ class SharedHeadroomPoolShort(Rule):
             yield self.finding(f"{what}; the shared headroom pool's {shp} B cannot hold even the largest PG's "
                                f"xoff ({max(xoffs)} B): one pause overflows it{skipped}; grow the pool's xoff",
                                severity=Severity.error, **at)
+        elif allowed is None:
+            if ratio > 1 + 1e-9:
+                yield self.unverified(f"{what}, {ratio:.2f} x the shared headroom pool's {shp} B: {who}, so this "
+                                      f"over-subscription was not judged; the pool covers {covered} of them pausing at "
+                                      f"once{skipped}", **at)
         elif ratio > allowed + 1e-9:
             yield self.finding(f"{what}, {ratio:.2f} x the shared headroom pool's {shp} B (allowed: {allowed:g} x, "
                                f"{who}); the pool covers {covered} of them pausing at once{skipped}; grow the pool's "

@@ -7,8 +7,8 @@ from typing import Any
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
-from ..lint.registry import PortRule, register
-from ..model import Device, Port
+from ..lint.registry import PortRule, Rule, register
+from ..model import Device, DeviceKind, Port
 from .common import numbers
 
 
@@ -146,3 +146,52 @@ class PfcWatchdogTimers(_WdgRule):
             yield self.finding(f"PFC watchdog: {'; '.join(problems)}", **where,
                                detection_time_ms=wd.detection_time_ms, restoration_time_ms=wd.restoration_time_ms,
                                action=wd.action)
+
+
+@register
+class BigRedSwitch(Rule):
+    """The PFC watchdog's big red switch is on: every lossless queue of the switch drops its traffic.
+
+    ## What it checks
+    A switch whose config turns on SONiC's big red switch (`PFC_WD|GLOBAL` `BIG_RED_SWITCH: enable`, written
+    by `pfcwd big_red_switch enable`) while ports run PFC on a lossless priority of the policy. One finding per
+    switch. `BIG_RED_SWITCH: disable`, or no such field, passes.
+
+    ## Why it matters
+    With the big red switch on, orchagent puts every PFC-enabled queue of every port in the watchdog's drop
+    state, whether or not a storm is going on, and stops the storm detection (sonic-swss
+    orchagent/pfcwdsworch.cpp enableBigRedSwitchMode). It is an emergency lever for a fabric-wide PFC storm:
+    left on, every RoCE packet of the lossless classes is dropped, and the per-port watchdog settings read as
+    if they guarded it.
+
+    ## Failing example
+    `"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "200", "BIG_RED_SWITCH": "enable"}}` with `pfc_enable: "3,4"`:
+    `the PFC watchdog's big red switch is on (PFC_WD|GLOBAL BIG_RED_SWITCH enable): every PFC-enabled queue
+    drops its traffic ...`.
+
+    ## Passing example
+    `"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "200"}}`, or `BIG_RED_SWITCH: disable`.
+
+    ## Fix
+    Once the storm that called for it is over, turn it off: `pfcwd big_red_switch disable` (and `config save`).
+    """
+
+    code = "WDG003"
+    name = "pfc-watchdog-big-red-switch"
+    scope = "device"
+    group = "device"
+    severity = Severity.error
+    kinds = frozenset({DeviceKind.switch})
+
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
+        if not device.big_red_switch:
+            return
+        lossless = set(ctx.lossless)
+        ports = [p.name for p in ctx.roce_ports(device) if lossless.intersection(p.pfc_enabled or ())]
+        if not ports:
+            return
+        yield self.finding(f"the PFC watchdog's big red switch is on (PFC_WD|GLOBAL BIG_RED_SWITCH enable): every "
+                           f"PFC-enabled queue drops its traffic, storm or not, on {len(ports)} RoCE-facing port(s) "
+                           f"with PFC on lossless priorities {numbers(sorted(lossless))}, and storm detection is "
+                           "stopped; turn it off with `pfcwd big_red_switch disable`", device=device,
+                           source=device.big_red_switch_source or device.source, key="big_red_switch")

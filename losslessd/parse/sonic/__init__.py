@@ -116,6 +116,12 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
     device = Device(name=next((d.name for _, d in parts if d.name != name), name), kind=DeviceKind.switch,
                     platform=PLATFORM, hwsku=next((d.hwsku for _, d in parts if d.hwsku), None),
                     source=parts[0][1].source)
+    # `pfcwd big_red_switch` writes every namespace's PFC_WD|GLOBAL: one that enables it drops that ASIC's
+    # lossless queues
+    said = [d for _, d in parts if d.big_red_switch is not None]
+    if said:
+        brs = next((d for d in said if d.big_red_switch), said[0])
+        device.big_red_switch, device.big_red_switch_source = brs.big_red_switch, brs.big_red_switch_source
     for ns, part in parts:
         renamed = {}
         for table, own in (("buffer_pools", part.buffer_pools), ("buffer_profiles", part.buffer_profiles)):
@@ -324,6 +330,8 @@ class _Builder:
         self._tc_to_pg_names: dict[str, str] = {}  # port -> the TC_TO_PRIORITY_GROUP_MAP it binds
         self._converted: dict[tuple, object] = {}  # (converter, text) -> value
         self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
+        self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
+        self._big_red_switch_source: Source | None = None
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
         hwsku = self.text(meta, "hwsku") if meta else None
@@ -343,7 +351,9 @@ class _Builder:
         self._absent_tables()
         check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
-                             **device_facts, ports={n: Port(**self.ports[n]) for n in sorted(self.ports, key=_natural)},
+                             **device_facts, big_red_switch=self._big_red_switch,
+                             big_red_switch_source=self._big_red_switch_source,
+                             ports={n: Port(**self.ports[n]) for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
         db.release()
@@ -864,12 +874,23 @@ class _Builder:
                     (ports.get(name) or self.port(name, e, name))["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
-        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown."""
+        """PFC_WD|<port>: watchdog on; a port missing from a present PFC_WD table: off; no table: unknown, but off
+        when the device's DEVICE_METADATA says `default_pfcwd_status: disable`: sonic-utilities pfcwd/main.py
+        start_default (what `config load_minigraph` runs) then writes no PFC_WD entry, so no watchdog runs."""
         if "PFC_WD" not in self.db.tables:
+            meta = self.db.table("DEVICE_METADATA").get("localhost")
+            if meta is not None and (self.text(meta, "default_pfcwd_status") or "").lower() == "disable":
+                off = Watchdog(enabled=False, source=meta.source("default_pfcwd_status"))
+                for port in self.ports.values():
+                    port["watchdog"] = off
             return
         table = self.db.table("PFC_WD")
         glob = table.get("GLOBAL")
         poll = self.value(glob, "POLL_INTERVAL", _ms, "a time in ms") if glob else None
+        if glob and "BIG_RED_SWITCH" in glob.fields:
+            # pfcwdsworch.cpp setBigRedSwitchMode: "enable" or "disable"; any other word is logged and ignored
+            self._big_red_switch = self.choice(glob, "BIG_RED_SWITCH", {"enable": True, "disable": False})
+            self._big_red_switch_source = glob.source("BIG_RED_SWITCH")
         default_rule = self._start_default(poll)
         if poll is None:
             poll = float(WD_POLL_WITHOUT_GLOBAL_MS)
@@ -926,7 +947,8 @@ class _Builder:
     def _unknown_ports(self) -> None:
         """A QoS, buffer or watchdog entry naming a port the PORT table does not have (`ethernet0` for Ethernet0, a
         port left from an earlier breakout): orchagent has no such port to apply it to, and the port meant reads as
-        unconfigured. Said once per name."""
+        unconfigured. Said once per name, and the name is no port of the device: the rules judged it as one (a
+        watchdog 'off' on a port that does not exist)."""
         if "PORT" not in self.db.tables:
             return
         known = self.db.table("PORT")
@@ -937,7 +959,7 @@ class _Builder:
         for name in sorted(unknown, key=_natural):
             meant = lower.get(name.lower())
             self.db.issue(f"{name} is not in the PORT table{f' (it has {meant})' if meant else ''}: no port takes "
-                          "the settings written for it", self.ports[name]["source"])
+                          "the settings written for it", self.ports.pop(name)["source"])
 
     def _finish(self) -> None:
         """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
