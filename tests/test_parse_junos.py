@@ -479,3 +479,42 @@ def test_other_scripts_digits_are_not_read_as_numbers():
     assert device.ports["et-0/0/1"].admin_up is True  # the range names no port: its `disable` is on none
     assert line_of(text, "set interfaces et-0/0/0 speed \u0664\u0660\u0660g") in {
         i.source.line for i in device.issues if i.code == "SYS002"}
+
+
+@pytest.mark.parametrize("profile", [
+    ["interpolate fill-level [ 10 50 ] drop-probability [ 0 100 ]"],  # both lists on one `set` line
+    ["interpolate fill-level 10 fill-level 50 drop-probability 0 drop-probability 100"],  # a value at a time
+    ["interpolate fill-level 10", "interpolate fill-level 50", "interpolate drop-probability [ 0 100 ]"],
+])
+def test_every_drop_profile_interpolate_form_gives_the_same_points(profile):
+    text = "\n".join([*(f"set class-of-service drop-profiles d {line}" for line in profile),
+                      "set class-of-service schedulers s explicit-congestion-notification",
+                      "set class-of-service schedulers s drop-profile-map loss-priority any protocol any drop-profile d",
+                      "set class-of-service scheduler-maps m forwarding-class fcoe scheduler s",
+                      "set class-of-service interfaces xe-0/0/1 scheduler-map m"])
+    device = parse(text)
+    assert "10% to 50%" in device.ports["xe-0/0/1"].queues[3].ecn.unconverted and not device.issues
+
+
+def test_every_forwarding_class_set_of_an_ets_port_schedules_its_classes():
+    """QFX hierarchical port scheduling: one traffic-control-profile per forwarding-class-set; the last set's
+    profile must not hide the others' queues."""
+    text = "\n".join([
+        "set class-of-service schedulers ls explicit-congestion-notification",
+        "set class-of-service schedulers ls drop-profile-map loss-priority any protocol any drop-profile d",
+        "set class-of-service drop-profiles d interpolate fill-level [ 5 20 ] drop-probability [ 0 100 ]",
+        "set class-of-service schedulers sp priority strict-high",
+        "set class-of-service schedulers be transmit-rate percent 40",
+        "set class-of-service scheduler-maps m-ls forwarding-class fcoe scheduler ls",
+        "set class-of-service scheduler-maps m-nc forwarding-class network-control scheduler sp",
+        "set class-of-service scheduler-maps m-be forwarding-class best-effort scheduler be",
+        "set class-of-service traffic-control-profiles t-ls scheduler-map m-ls",
+        "set class-of-service traffic-control-profiles t-nc scheduler-map m-nc",
+        "set class-of-service traffic-control-profiles t-be scheduler-map m-be",
+        "set class-of-service interfaces xe-0/0/* forwarding-class-set ls output-traffic-control-profile t-ls",
+        "set class-of-service interfaces xe-0/0/* forwarding-class-set nc output-traffic-control-profile t-nc",
+        "set class-of-service interfaces xe-0/0/2 forwarding-class-set be output-traffic-control-profile t-be",
+    ])
+    queues = parse(text).ports["xe-0/0/2"].queues
+    assert queues[3].ecn.ecn_enabled and queues[7].scheduler.type == SchedulerType.strict
+    assert queues[0].scheduler.weight == 40

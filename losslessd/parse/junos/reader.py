@@ -100,7 +100,9 @@ class CosInterface:
     source: Source
     cnp: Val | None = None
     scheduler_map: Val | None = None
-    traffic_control_profile: Val | None = None
+    # ETS (hierarchical port scheduling): forwarding-class-set -> its output traffic-control-profile, one per set
+    # ("" for an `output-traffic-control-profile` of the port itself); each profile's scheduler-map serves its set.
+    traffic_control_profiles: dict[str, Val] = field(default_factory=dict)
     dscp_classifier: Val | None = None
     dscp6_classifier: Val | None = None  # `classifiers dscp-ipv6`: used when the port has no IPv4 DSCP classifier
     pcp_classifier: Val | None = None
@@ -592,10 +594,17 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
 
 def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
     """`interpolate fill-level [ .. ]` and `interpolate drop-probability [ .. ]` (one line each in the set form,
-    paired in order when built), or segmented `fill-level F drop-probability P` points."""
-    if w[0] == "interpolate" and w[1] in ("fill-level", "drop-probability"):
-        target = profile.fills if w[1] == "fill-level" else profile.probs
-        target.extend(_number(v, 0, 100) for v in _values(w, 2))
+    paired in order when built), or segmented `fill-level F drop-probability P` points. One `set` line may give
+    both lists, and a list one value at a time (QFX CoS guide, "Configuring Drop Profiles": `interpolate fill-level
+    25 fill-level 50 drop-probability 0 drop-probability 80`)."""
+    if w[0] == "interpolate" and w[1:2] and w[1] in ("fill-level", "drop-probability"):
+        i = 1
+        while i < len(w):
+            if w[i] not in ("fill-level", "drop-probability") or i + 1 >= len(w):
+                raise _Skip(f"expected fill-level or drop-probability and its values, not {w[i]!r}")
+            values = _values(w, i + 1)
+            (profile.fills if w[i] == "fill-level" else profile.probs).extend(_number(v, 0, 100) for v in values)
+            i += 1 + (len(values) + 2 if w[i + 1] == "[" else 1)
     elif w[0] == "fill-level" and w[2] == "drop-probability":
         profile.points.append((_number(w[1], 0, 100), _number(w[3], 0, 100)))
     else:
@@ -641,9 +650,11 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     elif w[0] == "scheduler-map":
         conf.scheduler_map = Val(w[1], src)
     elif w[0] == "forwarding-class-set" and "output-traffic-control-profile" in w:
-        conf.traffic_control_profile = Val(w[w.index("output-traffic-control-profile") + 1], src)
+        # Junos CoS guide, "Hierarchical Port Scheduling (ETS)": a port takes several forwarding-class-sets (priority
+        # groups), each with its own output traffic-control-profile; every one of them schedules its classes.
+        conf.traffic_control_profiles[w[1]] = Val(w[w.index("output-traffic-control-profile") + 1], src)
     elif w[0] == "output-traffic-control-profile":
-        conf.traffic_control_profile = Val(w[1], src)
+        conf.traffic_control_profiles[""] = Val(w[1], src)
     elif w[0] == "classifiers" and w[1] in _CODE_TYPES:
         attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}.get(w[1])
         if attr is not None:
