@@ -518,3 +518,22 @@ def test_every_forwarding_class_set_of_an_ets_port_schedules_its_classes():
     queues = parse(text).ports["xe-0/0/2"].queues
     assert queues[3].ecn.ecn_enabled and queues[7].scheduler.type == SchedulerType.strict
     assert queues[0].scheduler.weight == 40
+
+
+def test_code_point_aliases_read_wherever_they_are_defined():
+    """A user alias may be defined after the classifier that uses it; the IEEE 802.1p defaults (be ... nc2) and a
+    k/m/g multiplier on a temporal buffer are read."""
+    text = "\n".join([
+        "set class-of-service classifiers dscp c forwarding-class fcoe loss-priority low code-points ROCE",
+        "set class-of-service classifiers ieee-802.1 p forwarding-class fcoe loss-priority low code-points ef1",
+        "set class-of-service code-point-aliases dscp ROCE 011010",
+        "set class-of-service schedulers s buffer-size temporal 4k",
+        "set class-of-service scheduler-maps m forwarding-class fcoe scheduler s",
+        "set class-of-service interfaces xe-0/0/1 scheduler-map m",
+        "set class-of-service interfaces xe-0/0/1 unit 0 classifiers dscp c",
+    ])
+    device = parse(text)
+    assert not device.issues and 26 in device.ports["xe-0/0/1"].dscp_to_tc
+    cfg = junos.reader.read([Input("sw.cfg", text)], [])
+    assert cfg.pcp_classifiers["p"][3].value == "fcoe" and cfg.schedulers["s"].buffer_us.value == 4000
+    assert device.ports["xe-0/0/1"].tc_names[device.ports["xe-0/0/1"].dscp_to_tc[26]] == "forwarding class fcoe"

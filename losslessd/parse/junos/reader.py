@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ... import units
@@ -135,6 +136,9 @@ class InterfaceRange:
 @dataclass
 class JunosConfig:
     hostname: str | None = None
+    # `code-point-aliases TYPE NAME BITS` (dscp, dscp-ipv6, ieee-802.1, exp, inet-precedence): a name classifiers
+    # and rewrite rules may use for the bits
+    aliases: dict[str, dict[str, str]] = field(default_factory=dict)
     interfaces: dict[str, Interface] = field(default_factory=dict)
     cos_interfaces: dict[str, CosInterface] = field(default_factory=dict)  # name or wildcard pattern
     classes: dict[str, ForwardingClass] = field(
@@ -166,6 +170,10 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
             statements = _with_groups(statements, issues)
         # `deactivate X` keeps X in the configuration but Junos does not apply it.
         inactive = [w[1:] for _, w, _ in statements if w and w[0] == "deactivate"]
+        for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
+            if words and words[1:3] == ["class-of-service", "code-point-aliases"] and len(words) == 6 and \
+                    not any(words[1:len(p) + 1] == p for p in inactive):
+                cfg.aliases.setdefault(words[3], {})[words[4]] = words[5]
         for src, words, line in statements:
             try:
                 if words is None:
@@ -448,7 +456,12 @@ def _values(w: list[str], i: int) -> list[str]:
     return [w[i]]
 
 
-def _dscp(text: str) -> int:
+# Junos CoS guide, "Default CoS Values and Aliases": the IEEE 802.1p aliases.
+PCP_ALIASES = {"be": 0, "be1": 1, "ef": 2, "ef1": 3, "af11": 4, "af12": 5, "nc1": 6, "nc2": 7}
+
+
+def _dscp(text: str, aliases: dict[str, str] | None = None) -> int:
+    text = (aliases or {}).get(text, text)
     if _CODE6.match(text):
         return int(text, 2)
     if text in DSCP_ALIASES:
@@ -456,10 +469,20 @@ def _dscp(text: str) -> int:
     raise _Skip(f"unknown DSCP code point {text!r}")
 
 
-def _pcp(text: str) -> int:
+def _pcp(text: str, aliases: dict[str, str] | None = None) -> int:
+    text = (aliases or {}).get(text, text)
     if _CODE3.match(text):
         return int(text, 2)
+    if text in PCP_ALIASES:
+        return PCP_ALIASES[text]
     raise _Skip(f"unknown IEEE 802.1p code point {text!r}")
+
+
+def _decoder(cfg: JunosConfig, kind: str) -> Callable[[str], int]:
+    """The code point reader of a classifier or rewrite rule TYPE, with the configuration's aliases of that type."""
+    aliases = cfg.aliases.get(kind, {})
+    read = {"dscp": _dscp, "dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code)
+    return lambda text: read(aliases.get(text, text))
 
 
 def _number(text: str, low: float, high: float) -> float:
@@ -469,6 +492,12 @@ def _number(text: str, low: float, high: float) -> float:
         return units.decimal(text, low, high)
     except ValueError:
         raise _Skip(f"{text[:40]!r} is not a number {low:g}..{high:g}") from None
+
+
+def _scaled(text: str, low: float, high: float) -> float:
+    """A number with the k / m / g multiplier Junos numbers take (`buffer-size temporal 4m`: 4,000,000 us)."""
+    scale = {"k": 1e3, "m": 1e6, "g": 1e9}.get(text[-1:], 1)
+    return _number(text[:-1] if scale != 1 else text, low / scale, high / scale) * scale
 
 
 def _whole(text: str, low: int, high: int) -> int:
@@ -530,7 +559,7 @@ def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
     if w[3] != "forwarding-class" or "code-points" not in w:
         raise _Skip("unknown classifier statement")
     table = {"dscp": cfg.dscp_classifiers, "dscp-ipv6": cfg.dscp6_classifiers, "ieee-802.1": cfg.pcp_classifiers}.get(kind)
-    decode = {"dscp": _dscp, "dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code)
+    decode = _decoder(cfg, kind)
     codes = [decode(code) for code in _values(w, w.index("code-points") + 1)]
     if table is not None:
         table.setdefault(w[2], {}).update({code: Val(w[4], src) for code in codes})
@@ -549,19 +578,16 @@ def _rewrite_rule(cfg: JunosConfig, w: list[str], src: Source) -> None:
         raise _Skip("unknown rewrite-rule statement")
     code = w[w.index("code-point") + 1]
     loss = w[w.index("loss-priority") + 1] if "loss-priority" in w else "low"
-    if kind == "dscp":
-        value = _dscp(code)
-        if loss == "low":
-            cfg.dscp_rewrites.setdefault(w[2], {})[w[4]] = Val(value, src)
-    else:
-        ({"dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code))(code)
+    value = _decoder(cfg, kind)(code)
+    if kind == "dscp" and loss == "low":
+        cfg.dscp_rewrites.setdefault(w[2], {})[w[4]] = Val(value, src)
 
 
 def _any_code(text: str) -> int:
     """An MPLS EXP or IP precedence code point: 3 bits, or a Junos alias (read and left out)."""
     if _CODE3.match(text):
         return int(text, 2)
-    if re.fullmatch(r"[a-z][a-z0-9-]*", text):
+    if re.fullmatch(r"[a-z][a-z0-9-]*", text, re.IGNORECASE):
         return -1
     raise _Skip(f"unknown code point {text!r}")
 
@@ -633,7 +659,7 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
     elif w[0] == "buffer-size":
         # buffer-size (percent N | remainder | temporal MICROSECONDS | exact): one choice, the later line wins. Only
         # the temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
-        sched.buffer_us = Val(_number(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
+        sched.buffer_us = Val(_scaled(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
