@@ -181,3 +181,12 @@ def test_rest_api_root_with_header_beside_the_objects_and_printed_defaults():
     off, on = parse(root.replace("ROCE", "off"), "api.yaml"), parse(root.replace("ROCE", "on"), "api.yaml")
     assert not off.issues and not off.ports["swp1"].qos_configured and off.ports["swp1"].admin_up
     assert on.ports["swp1"].qos_configured and on.ports["swp1"].pfc_enabled == [3]
+
+
+def test_a_saved_ansible_api_result_is_read_as_its_message_tree():
+    """`{"changed": false, "failed": false, "message": {<the tree>}}`: what the nvidia.nvue `api` module returns
+    and playbooks save as a pre-change backup."""
+    text = ('{"changed": false, "failed": false, "message": {"header": {"model": "msn3700c"}, '
+            '"interface": {"swp1": {"type": "swp", "link": {"mtu": 9216}}}, "qos": {"roce": {"enable": "on"}}}}')
+    device = parse(text, "backup.json")
+    assert device.ports["swp1"].mtu_bytes == 9216 and device.ports["swp1"].pfc_enabled == [3]

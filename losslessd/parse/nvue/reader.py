@@ -135,6 +135,8 @@ def _set_trees(root: yaml.Node | None) -> list[yaml.Node]:
         keys = {k.value: v for k, v in root.value if isinstance(k, yaml.ScalarNode)}
         if "set" in keys:
             return [keys["set"]]
+        if "message" in keys and not _NVUE_ROOT & set(keys):  # the nvidia.nvue `api` module's result, saved whole
+            return _set_trees(keys["message"])
         return [root] if _NVUE_ROOT & set(keys) else []
     return []
 
