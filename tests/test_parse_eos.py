@@ -433,7 +433,8 @@ def test_show_running_config_all_defaults_are_read_and_do_not_make_a_port_roce_f
                 *(f"   no priority-flow-control priority {p}" for p in range(8)),
                 "   no priority-flow-control pause watchdog port action",
                 "   no priority-flow-control pause watchdog port timer",
-                "   tx-queue 3", "      no random-detect ecn minimum-threshold", "   tx-queue 7", "      priority strict"]
+                "   tx-queue 3", "      no random-detect ecn minimum-threshold",
+                "   tx-queue 7", "      priority strict"]
     text = "\n".join(["hostname sw1", "interface Ethernet1", *defaults, "interface Ethernet2",
                       "   priority-flow-control on", "   priority-flow-control priority 3 no-drop",
                       *(line for line in defaults[2:] if line != "   no priority-flow-control priority 3"), ""])

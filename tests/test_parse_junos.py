@@ -489,7 +489,8 @@ def test_other_scripts_digits_are_not_read_as_numbers():
 def test_every_drop_profile_interpolate_form_gives_the_same_points(profile):
     text = "\n".join([*(f"set class-of-service drop-profiles d {line}" for line in profile),
                       "set class-of-service schedulers s explicit-congestion-notification",
-                      "set class-of-service schedulers s drop-profile-map loss-priority any protocol any drop-profile d",
+                      "set class-of-service schedulers s drop-profile-map loss-priority any protocol any "
+                      "drop-profile d",
                       "set class-of-service scheduler-maps m forwarding-class fcoe scheduler s",
                       "set class-of-service interfaces xe-0/0/1 scheduler-map m"])
     device = parse(text)
