@@ -280,12 +280,14 @@ def test_script_shell_syntax_variables_tee_and_sh_c_are_read_as_the_shell_would(
         "#!/bin/bash", "NIC=ens1f0np0", "DEV=$1", "case \"$IFACE\" in", "  ens1f0np0)",
         "    mlnx_qos -i $NIC --trust dscp --pfc 0,0,0,1,0,0,0,0",
         "    echo 1 | sudo tee /sys/class/net/${NIC}/ecn/roce_np/enable/3 > /dev/null",
+        "    echo 1 >> /sys/class/net/$NIC/ecn/roce_rp/enable/3",
         "    sudo sh -c 'echo 48 > /sys/class/net/$NIC/ecn/roce_np/cnp_dscp'",
         "    echo \"configuring $NIC\"", "    cma_roce_tos -d $DEV -t 106", "    sysctl -w net.ipv4.tcp_ecn=1",
         "    ;;", "esac"]))
     port = host.ports["ens1f0np0"]
     assert list(host.ports) == ["ens1f0np0"] and port.pfc_enabled == [3] and port.trust == Trust.dscp
-    assert port.nic_ecn.np_enabled == {3: True} and port.nic_ecn.cnp_dscp == 48 and host.roce_tos == 106
+    assert port.nic_ecn.np_enabled == port.nic_ecn.rp_enabled == {3: True} and port.nic_ecn.cnp_dscp == 48
+    assert host.roce_tos == 106
     assert [i.code for i in host.issues] == ["SYS004"]  # the case block: its commands read as if each ran
 
 

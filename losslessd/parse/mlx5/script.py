@@ -118,7 +118,7 @@ def redirect(words: list[str]) -> tuple[str, str]:
         raise Skip(f"`{words[0][:40]}` is not a command losslessd reads (mlnx_qos, ip link ... mtu, ethtool -A, "
                    "cma_roce_tos, `echo VALUE > FILE`)")
     rest = [w for w in words[1:] if w != "-n"]  # echo -n: the same value without the newline
-    if len(rest) == 3 and rest[1] == ">":
+    if len(rest) == 3 and rest[1] in (">", ">>"):  # (appending to a sysfs file writes it too)
         return rest[0], rest[2]
     if len(rest) == 2 and rest[1].startswith(">") and len(rest[1]) > 1:
         return rest[0], rest[1][1:]
