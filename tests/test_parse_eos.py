@@ -424,3 +424,22 @@ def test_every_speed_eos_takes_is_read(written, gbps):
 def test_a_speed_eos_does_not_take_is_reported():
     device = parse("interface Ethernet1\n   speed 1.6x-8\n!\n")
     assert device.ports["Ethernet1"].speed_gbps is None and [i.code for i in device.issues] == ["SYS002"]
+
+
+def test_show_running_config_all_defaults_are_read_and_do_not_make_a_port_roce_facing():
+    """`show running-config all` prints every port's defaults: they are read (no SYS002) and set nothing, so a port
+    that shows only them is not QoS-configured; a configured port keeps its settings."""
+    defaults = ["   no priority-flow-control", "   priority-flow-control pause watchdog",
+                *(f"   no priority-flow-control priority {p}" for p in range(8)),
+                "   no priority-flow-control pause watchdog port action",
+                "   no priority-flow-control pause watchdog port timer",
+                "   tx-queue 3", "      no random-detect ecn minimum-threshold",
+                "   tx-queue 7", "      priority strict"]
+    text = "\n".join(["hostname sw1", "interface Ethernet1", *defaults, "interface Ethernet2",
+                      "   priority-flow-control on", "   priority-flow-control priority 3 no-drop",
+                      *(line for line in defaults[2:] if line != "   no priority-flow-control priority 3"), ""])
+    device = parse(text)
+    idle, roce = device.ports["Ethernet1"], device.ports["Ethernet2"]
+    assert not device.issues and not idle.qos_configured and idle.pfc_enabled == []
+    assert roce.qos_configured and roce.pfc_enabled == [3] and not roce.queues[3].ecn.ecn_enabled
+    assert roce.queues[7].scheduler.type == SchedulerType.strict and roce.queues[7].scheduler.default

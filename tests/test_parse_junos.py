@@ -479,3 +479,62 @@ def test_other_scripts_digits_are_not_read_as_numbers():
     assert device.ports["et-0/0/1"].admin_up is True  # the range names no port: its `disable` is on none
     assert line_of(text, "set interfaces et-0/0/0 speed \u0664\u0660\u0660g") in {
         i.source.line for i in device.issues if i.code == "SYS002"}
+
+
+@pytest.mark.parametrize("profile", [
+    ["interpolate fill-level [ 10 50 ] drop-probability [ 0 100 ]"],  # both lists on one `set` line
+    ["interpolate fill-level 10 fill-level 50 drop-probability 0 drop-probability 100"],  # a value at a time
+    ["interpolate fill-level 10", "interpolate fill-level 50", "interpolate drop-probability [ 0 100 ]"],
+])
+def test_every_drop_profile_interpolate_form_gives_the_same_points(profile):
+    text = "\n".join([*(f"set class-of-service drop-profiles d {line}" for line in profile),
+                      "set class-of-service schedulers s explicit-congestion-notification",
+                      "set class-of-service schedulers s drop-profile-map loss-priority any protocol any "
+                      "drop-profile d",
+                      "set class-of-service scheduler-maps m forwarding-class fcoe scheduler s",
+                      "set class-of-service interfaces xe-0/0/1 scheduler-map m"])
+    device = parse(text)
+    assert "10% to 50%" in device.ports["xe-0/0/1"].queues[3].ecn.unconverted and not device.issues
+
+
+def test_every_forwarding_class_set_of_an_ets_port_schedules_its_classes():
+    """QFX hierarchical port scheduling: one traffic-control-profile per forwarding-class-set; the last set's
+    profile must not hide the others' queues."""
+    text = "\n".join([
+        "set class-of-service schedulers ls explicit-congestion-notification",
+        "set class-of-service schedulers ls drop-profile-map loss-priority any protocol any drop-profile d",
+        "set class-of-service drop-profiles d interpolate fill-level [ 5 20 ] drop-probability [ 0 100 ]",
+        "set class-of-service schedulers sp priority strict-high",
+        "set class-of-service schedulers be transmit-rate percent 40",
+        "set class-of-service scheduler-maps m-ls forwarding-class fcoe scheduler ls",
+        "set class-of-service scheduler-maps m-nc forwarding-class network-control scheduler sp",
+        "set class-of-service scheduler-maps m-be forwarding-class best-effort scheduler be",
+        "set class-of-service traffic-control-profiles t-ls scheduler-map m-ls",
+        "set class-of-service traffic-control-profiles t-nc scheduler-map m-nc",
+        "set class-of-service traffic-control-profiles t-be scheduler-map m-be",
+        "set class-of-service interfaces xe-0/0/* forwarding-class-set ls output-traffic-control-profile t-ls",
+        "set class-of-service interfaces xe-0/0/* forwarding-class-set nc output-traffic-control-profile t-nc",
+        "set class-of-service interfaces xe-0/0/2 forwarding-class-set be output-traffic-control-profile t-be",
+    ])
+    queues = parse(text).ports["xe-0/0/2"].queues
+    assert queues[3].ecn.ecn_enabled and queues[7].scheduler.type == SchedulerType.strict
+    assert queues[0].scheduler.weight == 40
+
+
+def test_code_point_aliases_read_wherever_they_are_defined():
+    """A user alias may be defined after the classifier that uses it; the IEEE 802.1p defaults (be ... nc2) and a
+    k/m/g multiplier on a temporal buffer are read."""
+    text = "\n".join([
+        "set class-of-service classifiers dscp c forwarding-class fcoe loss-priority low code-points ROCE",
+        "set class-of-service classifiers ieee-802.1 p forwarding-class fcoe loss-priority low code-points ef1",
+        "set class-of-service code-point-aliases dscp ROCE 011010",
+        "set class-of-service schedulers s buffer-size temporal 4k",
+        "set class-of-service scheduler-maps m forwarding-class fcoe scheduler s",
+        "set class-of-service interfaces xe-0/0/1 scheduler-map m",
+        "set class-of-service interfaces xe-0/0/1 unit 0 classifiers dscp c",
+    ])
+    device = parse(text)
+    assert not device.issues and 26 in device.ports["xe-0/0/1"].dscp_to_tc
+    cfg = junos.reader.read([Input("sw.cfg", text)], [])
+    assert cfg.pcp_classifiers["p"][3].value == "fcoe" and cfg.schedulers["s"].buffer_us.value == 4000
+    assert device.ports["xe-0/0/1"].tc_names[device.ports["xe-0/0/1"].dscp_to_tc[26]] == "forwarding class fcoe"

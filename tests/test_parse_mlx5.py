@@ -267,3 +267,38 @@ def test_a_sysfs_speed_faster_than_any_ethernet_is_reported_not_a_crash(mbps):
     assert dev.ports["eth0"].speed_gbps is None and dev.ports["eth0"].mtu_bytes == 9000
     assert f"`cat /sys/class/net/eth0/speed`: no value read ('{mbps}')" in [i.message for i in dev.issues]
     assert parse_sections([("cat /sys/class/net/eth0/speed", "1600000\n")]).ports["eth0"].speed_gbps == 1600.0
+
+
+def parse_text(name: str, text: str):
+    return mlx5.parse([Input(name, text)], "h")
+
+
+def test_script_shell_syntax_variables_tee_and_sh_c_are_read_as_the_shell_would():
+    """A dispatcher hook (case block, NAME=value, `echo V | sudo tee PATH`, `sudo sh -c '...'`) sets what it says;
+    an interface named by a variable set at run time keeps its written name, on one port."""
+    host = parse_text("hook.sh", "\n".join([
+        "#!/bin/bash", "NIC=ens1f0np0", "DEV=$1", "case \"$IFACE\" in", "  ens1f0np0)",
+        "    mlnx_qos -i $NIC --trust dscp --pfc 0,0,0,1,0,0,0,0",
+        "    echo 1 | sudo tee /sys/class/net/${NIC}/ecn/roce_np/enable/3 > /dev/null",
+        "    echo 1 >> /sys/class/net/$NIC/ecn/roce_rp/enable/3",
+        "    sudo sh -c 'echo 48 > /sys/class/net/$NIC/ecn/roce_np/cnp_dscp'",
+        "    echo \"configuring $NIC\"", "    cma_roce_tos -d $DEV -t 106", "    sysctl -w net.ipv4.tcp_ecn=1",
+        "    ;;", "esac"]))
+    port = host.ports["ens1f0np0"]
+    assert list(host.ports) == ["ens1f0np0"] and port.pfc_enabled == [3] and port.trust == Trust.dscp
+    assert port.nic_ecn.np_enabled == port.nic_ecn.rp_enabled == {3: True} and port.nic_ecn.cnp_dscp == 48
+    assert host.roce_tos == 106
+    assert [i.code for i in host.issues] == ["SYS004"]  # the case block: its commands read as if each ran
+
+
+def test_a_set_x_trace_reads_the_output_and_the_traced_writes():
+    trace = "\n".join([
+        "+ mlnx_qos -i eth4 --pfc 0,0,0,1,0,0,0,0", "DCBX mode: OS controlled", "Priority trust state: pcp",
+        "PFC configuration:", "        priority    0   1   2   3   4   5   6   7",
+        "        enabled     0   0   0   1   0   0   0   0", "tc: 3 ratelimit: unlimited, tsa: vendor",
+        "         priority:  3",
+        "+ sudo sh -c ' echo 106 > /sys/class/infiniband/mlx5_2/tc/1/traffic_class'",
+        "+ sudo cma_roce_tos -d mlx5_2 -t 106", "106", "+ sudo sysctl -w net.ipv4.tcp_ecn=1", "net.ipv4.tcp_ecn = 1"])
+    host = parse_text("trace.txt", trace)
+    assert host.ports["eth4"].pfc_enabled == [3] and (host.roce_tos, host.rdma_traffic_class) == (106, 106)
+    assert [i.code for i in host.issues] == ["SYS004"]  # bare output: what it does not show is unknown

@@ -169,3 +169,24 @@ def test_lint_mistakes_are_found():
     assert {("PFC001", "swp1"), ("PFC002", "swp1"), ("MAP002", "swp1"), ("ECN002", "swp1"), ("WDG002", "swp1"),
             ("WDG001", "swp2")} <= found
     assert ("WDG001", "swp1") not in found
+
+
+def test_rest_api_root_with_header_beside_the_objects_and_printed_defaults():
+    """The REST API root (`header` beside `interface`, `qos`...) is a tree; empty defaults (`pfc: {}`,
+    `remark: {default-global: {}}`) set nothing and are no SYS002; default PCP trust alone is no QoS."""
+    root = "\n".join(["header:", "  model: VX", "  version: Cumulus Linux 5.5.1", "interface:", "  swp1:",
+                      "    link:", "      state:", "        up: {}", "    type: swp", "qos:", "  link-pause: {}",
+                      "  pfc: {}", "  remark:", "    default-global: {}", "  mapping:", "    default-global:",
+                      "      trust: l2", "  roce:", "    enable: 'ROCE'", ""])
+    off, on = parse(root.replace("ROCE", "off"), "api.yaml"), parse(root.replace("ROCE", "on"), "api.yaml")
+    assert not off.issues and not off.ports["swp1"].qos_configured and off.ports["swp1"].admin_up
+    assert on.ports["swp1"].qos_configured and on.ports["swp1"].pfc_enabled == [3]
+
+
+def test_a_saved_ansible_api_result_is_read_as_its_message_tree():
+    """`{"changed": false, "failed": false, "message": {<the tree>}}`: what the nvidia.nvue `api` module returns
+    and playbooks save as a pre-change backup."""
+    text = ('{"changed": false, "failed": false, "message": {"header": {"model": "msn3700c"}, '
+            '"interface": {"swp1": {"type": "swp", "link": {"mtu": 9216}}}, "qos": {"roce": {"enable": "on"}}}}')
+    device = parse(text, "backup.json")
+    assert device.ports["swp1"].mtu_bytes == 9216 and device.ports["swp1"].pfc_enabled == [3]

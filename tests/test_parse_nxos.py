@@ -10,6 +10,7 @@ from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, nxos
 from losslessd.parse.base import Input
+from losslessd.parse.nxos import reader
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "cisco_nxos"
@@ -445,3 +446,26 @@ def test_a_range_inheriting_an_undefined_profile_is_one_issue():
     device = parse(text)
     assert len(device.ports) == 9
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, "inherit port-profile GONE"))]
+
+
+def test_a_pasted_config_mode_session_nests_unindented_interface_commands():
+    """`interface X` followed by unindented sub-commands (a config-mode paste) reads them as the interface's, up
+    to `exit` or a global command; a global watch-dog timer after them stays global."""
+    text = "\n".join(["configure terminal", "interface Ethernet1/1-2", "priority-flow-control mode on",
+                      "priority-flow-control watch-dog-interval on", "mtu 9216", "exit",
+                      "priority-flow-control watch-dog-interval off", "interface Ethernet1/3", "mtu 1500",
+                      "priority-flow-control watch-dog interval 200", "end", ""])
+    device = parse(text)
+    assert not device.issues
+    assert [device.ports[p].mtu_bytes for p in ("Ethernet1/1", "Ethernet1/2", "Ethernet1/3")] == [9216, 9216, 1500]
+    assert device.ports["Ethernet1/1"].watchdog.enabled and device.ports["Ethernet1/1"].qos_configured
+    # after `exit`, `watch-dog-interval off` is global (Ethernet1/3 has no watchdog); the timer after Ethernet1/3's
+    # mtu is global too, so Ethernet1/1's watchdog polls at 200 ms
+    assert not device.ports["Ethernet1/3"].watchdog.enabled
+    assert device.ports["Ethernet1/1"].watchdog.polling_interval_ms == 200
+
+
+def test_a_running_config_s_bare_interface_line_does_not_take_the_global_lines_after_it():
+    text = "\n".join(["interface Ethernet1/1", "  mtu 9216", "", "interface Ethernet1/2", "",
+                      "priority-flow-control watch-dog-interval on", ""])
+    assert reader.indent_flat_interfaces(text) == text

@@ -39,13 +39,14 @@ class Node:
 
 
 def tree(text: str) -> list[Node]:
-    """Top-level commands with their indented sub-commands; `!` lines dropped."""
+    """Top-level commands with their indented sub-commands; `!` lines dropped, and `exit` (a pasted config-mode
+    session's way out of a sub-mode, which the indentation already shows)."""
     root = Node("", 0)
     stack: list[tuple[int, Node]] = [(-1, root)]
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.expandtabs(8).rstrip()
         body = line.lstrip(" ")
-        if not body or body.startswith("!"):
+        if not body or body.startswith("!") or body == "exit":
             continue
         indent = len(line) - len(body)
         while stack[-1][0] >= indent:

@@ -231,7 +231,8 @@ def _queues(layers: list[QosConf], port: Port) -> None:
             scheduler = Scheduler(type=SchedulerType.wrr, weight=weight,
                                   source=(own if own and not own.value else merged[top_rr].strict).source)
         else:
-            scheduler = Scheduler(type=SchedulerType.strict, default=own is None, source=own.source if own else None,
+            # Strict is the default here; a `priority strict` line only restates it (`show running-config all`).
+            scheduler = Scheduler(type=SchedulerType.strict, default=True, source=own.source if own else None,
                                   shaped=bool(conf and conf.shaped and conf.shaped.value))
         port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source if conf else None,
                                    ecn=_ecn(conf.ecn if conf else None, port.speed_gbps))

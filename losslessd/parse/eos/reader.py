@@ -88,13 +88,15 @@ class QosConf:
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
     queues: dict[int, QueueConf] = field(default_factory=dict)
+    # A PFC, trust or watchdog line that sets something, not one that restates the default (as `show
+    # running-config all` prints every port's: `no priority-flow-control`, `no priority-flow-control priority N`,
+    # the default-on `priority-flow-control pause watchdog`, `no ... watchdog port action|timer`).
+    explicit: bool = False
 
     @property
     def qos_lines(self) -> bool:
-        """PFC, trust or tx-queue ECN lines: what makes a port RoCE-facing by default."""
-        return (self.trust is not None or self.pfc is not None or bool(self.priorities) or self.watchdog is not None
-                or self.wd_action is not None or bool(self.wd_timers)
-                or any(q.ecn is not None for q in self.queues.values()))
+        """PFC, trust or tx-queue ECN settings: what makes a port RoCE-facing by default."""
+        return self.explicit or any(q.ecn is not None and q.ecn.value is not None for q in self.queues.values())
 
 
 @dataclass
@@ -150,6 +152,14 @@ def read(inputs: list[Input]) -> EosConfig:
         _check_is_eos(inp)
         _Reader(cfg, inp).read()
     return cfg
+
+
+def _default_form(neg: bool, rest: list[str]) -> bool:
+    """Whether `[no] priority-flow-control REST` (or `[no] qos trust REST`) only restates the default: what `show
+    running-config all` prints for a port nobody configured (EOS QoS guide: PFC off, every priority drop, the
+    watchdog on with the global action and timers)."""
+    return (neg and (rest == [] or rest[:1] == ["priority"] or rest[:3] in (["pause", "watchdog", "port"],))) or \
+        (not neg and rest == ["pause", "watchdog"])
 
 
 def _check_is_eos(inp: Input) -> None:
@@ -286,6 +296,8 @@ class _Reader(TreeReader):
         w = node.words
         neg = w[0] == "no"
         body = w[1:] if neg else w
+        if body[:1] == ["priority-flow-control"] or body[:2] == ["qos", "trust"]:
+            conf.explicit = conf.explicit or not _default_form(neg, body[1:])
         if body[:2] == ["qos", "trust"]:
             if neg and len(body) == 2:
                 conf.trust = Val(Trust.none, self.src(node))
@@ -315,6 +327,8 @@ class _Reader(TreeReader):
             conf.pfc = Val(False, src)
         elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] in ("no-drop", "drop"):
             conf.priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(rest[2] == "no-drop" and not neg, src)
+        elif rest[:1] == ["priority"] and len(rest) == 2 and neg:  # `no priority-flow-control priority N`: drop
+            conf.priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(False, src)
         elif rest == ["pause", "watchdog"]:
             conf.watchdog = Val(not neg, src)
         elif rest[:4] == ["pause", "watchdog", "port", "action"] and len(rest) == 5 and not neg:
@@ -323,6 +337,12 @@ class _Reader(TreeReader):
             conf.wd_action = Val(rest[4], src)
         elif rest[:4] == ["pause", "watchdog", "port", "timer"] and not neg:
             conf.wd_timers.update(self.port_timers(rest[4:], src))
+        elif rest[:4] in (["pause", "watchdog", "port", "action"], ["pause", "watchdog", "port", "timer"]) and neg:
+            # back to the global (or default) action / timers
+            if rest[3] == "action":
+                conf.wd_action = None
+            else:
+                conf.wd_timers.clear()
         else:
             raise LineError("not a priority-flow-control command losslessd knows")
 
@@ -348,8 +368,8 @@ class _Reader(TreeReader):
             queue.strict = Val(False, src)
         elif w[:2] == ["bandwidth", "percent"] and len(w) == 3:
             queue.bandwidth = Val(bounded_int(w[2], 0, 100, "the bandwidth percent"), src)
-        elif w == ["no", "random-detect", "ecn"]:
-            queue.ecn = Val(None, src)
+        elif w == ["no", "random-detect", "ecn"] or w == ["no", "random-detect", "ecn", "minimum-threshold"]:
+            queue.ecn = Val(None, src)  # (the second: how `show running-config all` prints a queue without ECN)
         elif w[:2] == ["shape", "rate"]:  # EOS QoS guide: `shape rate R` caps the tx-queue's rate
             queue.shaped = Val(True, src)
         elif w[:2] == ["no", "shape"]:

@@ -98,10 +98,10 @@ def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterfa
         return None
     merged = CosInterface(source=layers[-1].source)
     for layer in layers:
-        for attr in ("cnp", "scheduler_map", "traffic_control_profile", "dscp_classifier", "dscp6_classifier",
-                     "pcp_classifier", "dscp_rewrite"):
+        for attr in ("cnp", "scheduler_map", "dscp_classifier", "dscp6_classifier", "pcp_classifier", "dscp_rewrite"):
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
+        merged.traffic_control_profiles.update(layer.traffic_control_profiles)  # per forwarding-class-set
     return merged
 
 
@@ -152,8 +152,8 @@ def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssu
     port.pfc_enabled, port.watchdog = [], Watchdog(enabled=False)
     if conf is None:
         return port
-    port.qos_configured = any(v is not None for v in (conf.cnp, conf.scheduler_map, conf.traffic_control_profile,
-                                                      conf.dscp_classifier, conf.pcp_classifier))
+    port.qos_configured = bool(conf.traffic_control_profiles) or any(
+        v is not None for v in (conf.cnp, conf.scheduler_map, conf.dscp_classifier, conf.pcp_classifier))
     _classify(cfg, classes, conf, port, issues)
     _pfc(cfg, classes, conf, port, issues)
     _queues(cfg, conf, port, issues)
@@ -321,19 +321,25 @@ def _watchdog(cnp: Cnp) -> Watchdog:
 
 
 def _queues(cfg: JunosConfig, conf: CosInterface, port: Port, issues: list[ParseIssue]) -> None:
-    ref = conf.scheduler_map
-    if conf.traffic_control_profile is not None:  # ETS: forwarding-class-set -> traffic-control-profile -> map
-        ref = cfg.traffic_control_profiles.get(conf.traffic_control_profile.value)
+    refs = [conf.scheduler_map] if conf.scheduler_map is not None and not conf.traffic_control_profiles else []
+    # ETS: each forwarding-class-set -> its traffic-control-profile -> that profile's scheduler-map.
+    for tcp in conf.traffic_control_profiles.values():
+        ref = cfg.traffic_control_profiles.get(tcp.value)
         if ref is None:
-            _unknown_queues(issues, port, "traffic-control-profile", conf.traffic_control_profile)
+            _unknown_queues(issues, port, "traffic-control-profile", tcp)
             return
-    if ref is None:
-        return
-    smap = cfg.scheduler_maps.get(ref.value)
-    if smap is None:
-        _unknown_queues(issues, port, "scheduler-map", ref)
-        return
-    for fc_name, sched_ref in smap.items():
+        refs.append(ref)
+    for ref in refs:
+        if ref.value not in cfg.scheduler_maps:
+            _unknown_queues(issues, port, "scheduler-map", ref)
+            return
+    for ref in refs:
+        _scheduler_map(cfg, ref, port, issues)
+
+
+def _scheduler_map(cfg: JunosConfig, ref: Val, port: Port, issues: list[ParseIssue]) -> None:
+    """Each forwarding class of the map onto its queue: strict or weighted, with the scheduler's ECN."""
+    for fc_name, sched_ref in cfg.scheduler_maps[ref.value].items():
         fc = cfg.classes.get(fc_name)
         sched = cfg.schedulers.get(sched_ref.value)
         if fc is None or sched is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ... import units
@@ -100,7 +101,9 @@ class CosInterface:
     source: Source
     cnp: Val | None = None
     scheduler_map: Val | None = None
-    traffic_control_profile: Val | None = None
+    # ETS (hierarchical port scheduling): forwarding-class-set -> its output traffic-control-profile, one per set
+    # ("" for an `output-traffic-control-profile` of the port itself); each profile's scheduler-map serves its set.
+    traffic_control_profiles: dict[str, Val] = field(default_factory=dict)
     dscp_classifier: Val | None = None
     dscp6_classifier: Val | None = None  # `classifiers dscp-ipv6`: used when the port has no IPv4 DSCP classifier
     pcp_classifier: Val | None = None
@@ -133,6 +136,9 @@ class InterfaceRange:
 @dataclass
 class JunosConfig:
     hostname: str | None = None
+    # `code-point-aliases TYPE NAME BITS` (dscp, dscp-ipv6, ieee-802.1, exp, inet-precedence): a name classifiers
+    # and rewrite rules may use for the bits
+    aliases: dict[str, dict[str, str]] = field(default_factory=dict)
     interfaces: dict[str, Interface] = field(default_factory=dict)
     cos_interfaces: dict[str, CosInterface] = field(default_factory=dict)  # name or wildcard pattern
     classes: dict[str, ForwardingClass] = field(
@@ -164,6 +170,10 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
             statements = _with_groups(statements, issues)
         # `deactivate X` keeps X in the configuration but Junos does not apply it.
         inactive = [w[1:] for _, w, _ in statements if w and w[0] == "deactivate"]
+        for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
+            if words and words[1:3] == ["class-of-service", "code-point-aliases"] and len(words) == 6 and \
+                    not any(words[1:len(p) + 1] == p for p in inactive):
+                cfg.aliases.setdefault(words[3], {})[words[4]] = words[5]
         for src, words, line in statements:
             try:
                 if words is None:
@@ -446,7 +456,12 @@ def _values(w: list[str], i: int) -> list[str]:
     return [w[i]]
 
 
-def _dscp(text: str) -> int:
+# Junos CoS guide, "Default CoS Values and Aliases": the IEEE 802.1p aliases.
+PCP_ALIASES = {"be": 0, "be1": 1, "ef": 2, "ef1": 3, "af11": 4, "af12": 5, "nc1": 6, "nc2": 7}
+
+
+def _dscp(text: str, aliases: dict[str, str] | None = None) -> int:
+    text = (aliases or {}).get(text, text)
     if _CODE6.match(text):
         return int(text, 2)
     if text in DSCP_ALIASES:
@@ -454,10 +469,20 @@ def _dscp(text: str) -> int:
     raise _Skip(f"unknown DSCP code point {text!r}")
 
 
-def _pcp(text: str) -> int:
+def _pcp(text: str, aliases: dict[str, str] | None = None) -> int:
+    text = (aliases or {}).get(text, text)
     if _CODE3.match(text):
         return int(text, 2)
+    if text in PCP_ALIASES:
+        return PCP_ALIASES[text]
     raise _Skip(f"unknown IEEE 802.1p code point {text!r}")
+
+
+def _decoder(cfg: JunosConfig, kind: str) -> Callable[[str], int]:
+    """The code point reader of a classifier or rewrite rule TYPE, with the configuration's aliases of that type."""
+    aliases = cfg.aliases.get(kind, {})
+    read = {"dscp": _dscp, "dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code)
+    return lambda text: read(aliases.get(text, text))
 
 
 def _number(text: str, low: float, high: float) -> float:
@@ -467,6 +492,12 @@ def _number(text: str, low: float, high: float) -> float:
         return units.decimal(text, low, high)
     except ValueError:
         raise _Skip(f"{text[:40]!r} is not a number {low:g}..{high:g}") from None
+
+
+def _scaled(text: str, low: float, high: float) -> float:
+    """A number with the k / m / g multiplier Junos numbers take (`buffer-size temporal 4m`: 4,000,000 us)."""
+    scale = {"k": 1e3, "m": 1e6, "g": 1e9}.get(text[-1:], 1)
+    return _number(text[:-1] if scale != 1 else text, low / scale, high / scale) * scale
 
 
 def _whole(text: str, low: int, high: int) -> int:
@@ -528,7 +559,7 @@ def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
     if w[3] != "forwarding-class" or "code-points" not in w:
         raise _Skip("unknown classifier statement")
     table = {"dscp": cfg.dscp_classifiers, "dscp-ipv6": cfg.dscp6_classifiers, "ieee-802.1": cfg.pcp_classifiers}.get(kind)
-    decode = {"dscp": _dscp, "dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code)
+    decode = _decoder(cfg, kind)
     codes = [decode(code) for code in _values(w, w.index("code-points") + 1)]
     if table is not None:
         table.setdefault(w[2], {}).update({code: Val(w[4], src) for code in codes})
@@ -547,19 +578,16 @@ def _rewrite_rule(cfg: JunosConfig, w: list[str], src: Source) -> None:
         raise _Skip("unknown rewrite-rule statement")
     code = w[w.index("code-point") + 1]
     loss = w[w.index("loss-priority") + 1] if "loss-priority" in w else "low"
-    if kind == "dscp":
-        value = _dscp(code)
-        if loss == "low":
-            cfg.dscp_rewrites.setdefault(w[2], {})[w[4]] = Val(value, src)
-    else:
-        ({"dscp-ipv6": _dscp, "ieee-802.1": _pcp, "ieee-802.1ad": _pcp}.get(kind, _any_code))(code)
+    value = _decoder(cfg, kind)(code)
+    if kind == "dscp" and loss == "low":
+        cfg.dscp_rewrites.setdefault(w[2], {})[w[4]] = Val(value, src)
 
 
 def _any_code(text: str) -> int:
     """An MPLS EXP or IP precedence code point: 3 bits, or a Junos alias (read and left out)."""
     if _CODE3.match(text):
         return int(text, 2)
-    if re.fullmatch(r"[a-z][a-z0-9-]*", text):
+    if re.fullmatch(r"[a-z][a-z0-9-]*", text, re.IGNORECASE):
         return -1
     raise _Skip(f"unknown code point {text!r}")
 
@@ -592,10 +620,17 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
 
 def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:
     """`interpolate fill-level [ .. ]` and `interpolate drop-probability [ .. ]` (one line each in the set form,
-    paired in order when built), or segmented `fill-level F drop-probability P` points."""
-    if w[0] == "interpolate" and w[1] in ("fill-level", "drop-probability"):
-        target = profile.fills if w[1] == "fill-level" else profile.probs
-        target.extend(_number(v, 0, 100) for v in _values(w, 2))
+    paired in order when built), or segmented `fill-level F drop-probability P` points. One `set` line may give
+    both lists, and a list one value at a time (QFX CoS guide, "Configuring Drop Profiles": `interpolate fill-level
+    25 fill-level 50 drop-probability 0 drop-probability 80`)."""
+    if w[0] == "interpolate" and w[1:2] and w[1] in ("fill-level", "drop-probability"):
+        i = 1
+        while i < len(w):
+            if w[i] not in ("fill-level", "drop-probability") or i + 1 >= len(w):
+                raise _Skip(f"expected fill-level or drop-probability and its values, not {w[i]!r}")
+            values = _values(w, i + 1)
+            (profile.fills if w[i] == "fill-level" else profile.probs).extend(_number(v, 0, 100) for v in values)
+            i += 1 + (len(values) + 2 if w[i + 1] == "[" else 1)
     elif w[0] == "fill-level" and w[2] == "drop-probability":
         profile.points.append((_number(w[1], 0, 100), _number(w[3], 0, 100)))
     else:
@@ -624,7 +659,7 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
     elif w[0] == "buffer-size":
         # buffer-size (percent N | remainder | temporal MICROSECONDS | exact): one choice, the later line wins. Only
         # the temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
-        sched.buffer_us = Val(_number(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
+        sched.buffer_us = Val(_scaled(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
@@ -641,9 +676,11 @@ def _cos_interface(conf: CosInterface, w: list[str], src: Source) -> None:
     elif w[0] == "scheduler-map":
         conf.scheduler_map = Val(w[1], src)
     elif w[0] == "forwarding-class-set" and "output-traffic-control-profile" in w:
-        conf.traffic_control_profile = Val(w[w.index("output-traffic-control-profile") + 1], src)
+        # Junos CoS guide, "Hierarchical Port Scheduling (ETS)": a port takes several forwarding-class-sets (priority
+        # groups), each with its own output traffic-control-profile; every one of them schedules its classes.
+        conf.traffic_control_profiles[w[1]] = Val(w[w.index("output-traffic-control-profile") + 1], src)
     elif w[0] == "output-traffic-control-profile":
-        conf.traffic_control_profile = Val(w[1], src)
+        conf.traffic_control_profiles[""] = Val(w[1], src)
     elif w[0] == "classifiers" and w[1] in _CODE_TYPES:
         attr = {"dscp": "dscp_classifier", "dscp-ipv6": "dscp6_classifier", "ieee-802.1": "pcp_classifier"}.get(w[1])
         if attr is not None:

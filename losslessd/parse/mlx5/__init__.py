@@ -56,6 +56,8 @@ _GROUP_RE = re.compile(r"/class/net/([^/\s*?\[]+)/(mtu|speed|ecn/roce_np/enable|
                        r"|ecn/roce_(?:np|rp)/(?:\*|[a-z]\w*))")
 _BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 _BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
+# A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
+_PROMPT_LINE = re.compile(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
@@ -137,7 +139,7 @@ class _Host:
             if not self.named:
                 self.device.name, self.named = header["device"], True
         elif _is_bare_mlnx_qos(inp.text):
-            sections = [self._bare(inp)]
+            sections = self._bare(inp)
         elif script.is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
             self._script(inp)
             return
@@ -146,75 +148,96 @@ class _Host:
                              "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
         self._apply(inp.path, _capture_steps(sections))
 
-    def _bare(self, inp: Input) -> Section:
-        """A file holding only mlnx_qos output (maybe after the shell prompt line that ran it)."""
+    def _bare(self, inp: Input) -> list[Section]:
+        """A file of mlnx_qos output, maybe a terminal transcript: each prompt line (`$ cmd`, `# cmd`, `user@host:~$
+        cmd`, or `+ cmd` as `set -x` traces it) starts a command whose output runs to the next one. Reads (mlnx_qos,
+        cat of sysfs, cma_roce_tos -d, ethtool) are read as a capture's sections; writes (`echo V > /sys/...`,
+        `cma_roce_tos -t`, `ip link set ... mtu`, `ethtool -A`) as a setup script's commands."""
         lines = inp.text.split("\n")
-        for i, line in enumerate(lines):
-            if m := _BARE_CMD.search(line):
-                iface, start = m.group(1), i + 1
-                how = f"named from the `{line.strip()[:80]}` line"
-                break
+        prompts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _PROMPT_LINE.match(line))]
+        first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
+        if first is None:  # no prompt names mlnx_qos's interface: the whole file is the output of one run
+            m = next((m for line in lines if (m := _BARE_CMD.search(line))), None)
+            iface = m.group(1) if m else PLACEHOLDER_PORT
+            start = next(i + 1 for i, line in enumerate(lines) if _BARE_CMD.search(line)) if m else 0
+            how = f"named from the `{lines[start - 1].strip()[:80]}` line" if m else \
+                f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+            prompts, sections = [], [Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)]
         else:
-            iface, start, how = PLACEHOLDER_PORT, 0, f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
+            how, sections = f"named from the `{lines[first[0]].strip()[:80]}` line", []
+            prompts = [p for p in prompts if p[0] >= first[0]]
         # Everything in the file is read; what a bare output cannot hold is unknown (SYS004 info, not SYS002).
-        self._issue(f"bare mlnx_qos output, not a losslessd capture: interface {how}; MTU, speed, DCQCN "
-                    "NP/RP switches and cma_roce_tos were not captured (collect with "
-                    "examples/collect-host-capture.sh)", inp.path, start or 1, code="SYS004")
-        return Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)
+        self._issue(f"bare mlnx_qos output, not a losslessd capture: interface {how}; what it does not show (MTU, "
+                    "speed, DCQCN NP/RP switches, cma_roce_tos) is unknown (collect with "
+                    "examples/collect-host-capture.sh)", inp.path, (first[0] + 1) if first else 1, code="SYS004")
+        ends = [i for i, _ in prompts[1:]] + [len(lines)] * bool(prompts)
+        for (i, command), end in zip(prompts, ends, strict=True):
+            words = next(script.commands(command), (0, None, ""))[1]
+            if words and script.is_write(words):
+                self._script_command(i + 1, words, command, inp.path)
+            elif words:
+                sections.append(Section(" ".join(words), "\n".join(lines[i + 1:end]), i + 2))
+        return sections
 
     def _script(self, inp: Input) -> None:
         """Apply a setup script's commands in order, over what earlier inputs set, the last write of each
         setting winning."""
+        if script.branches(inp.text):
+            self._issue("the script has if/case/loop blocks: each command in them is read as if it ran once, in order "
+                        "(what runs on the host depends on its conditions)", inp.path, None, code="SYS004")
         for n, words, line in script.commands(inp.text):
-            src, sec = Source(file=inp.path, line=n), Section(line, "", n + 1)
-            try:
-                if words is None:
-                    raise script.Skip("the shell cannot split it")
-                prog = os.path.basename(words[0])
-                if prog == "mlnx_qos":
-                    options = script.mlnx_qos_options(words[1:])
-                    iface = dict(options).get("--interface")
-                    if not iface or not self._attempt(iface, None, inp.path, sec):
-                        raise script.Skip("no interface (-i IF)")
-                    script.apply_mlnx_qos(self.device.ports[iface], [o for o in options if o[0] != "--interface"],
-                                          src)
-                elif prog == "ip":
-                    iface, mtu = script.ip_link_mtu(words)
-                    if not self._attempt(iface, None, inp.path, sec):
-                        raise script.Skip(f"{iface!r} is not an interface name")
-                    self.device.ports[iface].mtu_bytes = mtu
-                elif prog == "ethtool" and len(words) >= 3 and words[1] in ("-A", "--pause"):
-                    iface, settings = words[2], words[3:]
-                    if len(settings) % 2 or not self._attempt(iface, None, inp.path, sec):
-                        raise script.Skip("only `ethtool -A IF [autoneg on|off] [rx on|off] [tx on|off]` is read")
-                    pairs = dict(zip(settings[::2], settings[1::2]))
-                    if not set(pairs) <= {"autoneg", "rx", "tx"} or not set(pairs.values()) <= {"on", "off"}:
-                        raise script.Skip("only autoneg, rx and tx on|off are read")
-                    port = self.device.ports[iface]
-                    old = port.link_pause or LinkPause()
-                    port.link_pause = LinkPause(**{k: (pairs[k] == "on") if k in pairs else getattr(old, k)
-                                                   for k in ("autoneg", "rx", "tx")}, source=src)
-                elif prog == "cma_roce_tos":
-                    dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
-                    if dev is None or tos is None:
-                        raise script.Skip("only `cma_roce_tos -d DEV -t TOS` (TOS 0-255) is read")
-                    name, iface = script.rdma_device(dev)
-                    if iface is not None:
-                        self.tos_of[name] = iface
-                    self._set_tos(name, tos, src)
-                else:
-                    value, path = script.redirect(words)
-                    if _SCRIPT_TCLASS.match(path):
-                        number = _int(value, 0, 255)
-                        if number is None:
-                            raise script.Skip(f"`{value}` is not a traffic class 0-255")
-                        self._set_traffic_class(number, src)
-                        continue
-                    m = _PATH_RE.search(path)
-                    if not (m and not m.group("dev") and self._fact(m, value, inp.path, sec, n)):
-                        raise script.Skip(f"`{value}` is not a value losslessd reads for {path}")
-            except script.Skip as exc:
-                self._issue(f"skipped `{line[:80]}`: {exc}", inp.path, n)
+            self._script_command(n, words, line, inp.path)
+
+    def _script_command(self, n: int, words: list[str] | None, line: str, path: str) -> None:
+        """One command of a setup script (or a write in a terminal transcript), as it would set the host."""
+        src, sec = Source(file=path, line=n), Section(line, "", n + 1)
+        try:
+            if words is None:
+                raise script.Skip("the shell cannot split it")
+            prog = os.path.basename(words[0])
+            if prog == "mlnx_qos":
+                options = script.mlnx_qos_options(words[1:])
+                iface = dict(options).get("--interface")
+                if not iface or not self._attempt(iface, None, path, sec):
+                    raise script.Skip("no interface (-i IF)")
+                script.apply_mlnx_qos(self.device.ports[iface], [o for o in options if o[0] != "--interface"], src)
+            elif prog == "ip":
+                iface, mtu = script.ip_link_mtu(words)
+                if not self._attempt(iface, None, path, sec):
+                    raise script.Skip(f"{iface!r} is not an interface name")
+                self.device.ports[iface].mtu_bytes = mtu
+            elif prog == "ethtool" and len(words) >= 3 and words[1] in ("-A", "--pause"):
+                iface, settings = words[2], words[3:]
+                if len(settings) % 2 or not self._attempt(iface, None, path, sec):
+                    raise script.Skip("only `ethtool -A IF [autoneg on|off] [rx on|off] [tx on|off]` is read")
+                pairs = dict(zip(settings[::2], settings[1::2], strict=True))
+                if not set(pairs) <= {"autoneg", "rx", "tx"} or not set(pairs.values()) <= {"on", "off"}:
+                    raise script.Skip("only autoneg, rx and tx on|off are read")
+                port = self.device.ports[iface]
+                old = port.link_pause or LinkPause()
+                port.link_pause = LinkPause(**{k: (pairs[k] == "on") if k in pairs else getattr(old, k)
+                                               for k in ("autoneg", "rx", "tx")}, source=src)
+            elif prog == "cma_roce_tos":
+                dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
+                if dev is None or tos is None:
+                    raise script.Skip("only `cma_roce_tos -d DEV -t TOS` (TOS 0-255) is read")
+                name, iface = script.rdma_device(dev)
+                if iface is not None:
+                    self.tos_of[name] = iface
+                self._set_tos(name, tos, src)
+            else:
+                value, path_ = script.redirect(words)
+                if _SCRIPT_TCLASS.match(path_):
+                    number = _int(value, 0, 255)
+                    if number is None:
+                        raise script.Skip(f"`{value}` is not a traffic class 0-255")
+                    self._set_traffic_class(number, src)
+                    return
+                m = _PATH_RE.search(path_)
+                if not (m and not m.group("dev") and self._fact(m, value, path, sec, n)):
+                    raise script.Skip(f"`{value}` is not a value losslessd reads for {path_}")
+        except script.Skip as exc:
+            self._issue(f"skipped `{line[:80]}`: {exc}", path, n)
 
     # -- sections ----------------------------------------------------------------------------
     def _fact(self, m: re.Match, value: str, file: str, sec: Section, n: int) -> bool:

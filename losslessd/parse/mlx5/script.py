@@ -3,12 +3,16 @@
 The script is not run: each line is read as the command it is, in order, so a later command overrides an
 earlier one as it would on the host. Read are `mlnx_qos -i IF ...` (options as mlnx-tools python/mlnx_qos
 defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` and
-`cma_roce_tos -d DEV -t TOS`; `set`, comments and blank lines are skipped, anything else is reported.
+`cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
+The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal, `exit`) changes
+nothing on the NIC and is skipped: a block's commands are read as if each ran once, in order, and a variable
+given a literal value is replaced by it. Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Iterator
@@ -37,21 +41,67 @@ def is_script(text: str) -> bool:
     return is_shell(text) and bool(_MLNX_QOS.search(text[:262144]))
 
 
+# bash(1) SHELL GRAMMAR: the words that open, continue or close a compound command, and builtins that change nothing
+# on the NIC (`set -eu` shell options, `exit`, `echo` to the terminal).
+_BLOCK_WORDS = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
+                          "done", "function", "{", "}", ";;"})
+# sysctl sets the kernel's own network stack (net.ipv4.tcp_ecn is TCP's ECN), which RoCE traffic bypasses.
+_NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "true", ":", "wait", "read", "logger",
+                        "unset"})
+_BRANCHING = re.compile(r"^\s*(?:if|case|for|select|while|until)\b", re.M)
+_ASSIGNMENT = re.compile(r"^(?:(?:export|local|readonly|declare)\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
+_FUNCTION = re.compile(r"^(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?$")
+
+
+def branches(text: str) -> bool:
+    """Whether the script has if/case/loop blocks, whose commands are read as if each ran once, in order."""
+    return bool(_BRANCHING.search(text))
+
+
 def commands(text: str) -> Iterator[tuple[int, list[str] | None, str]]:
-    """(line number, words, line) per command line; words None when the shell could not split it."""
+    """(line number, words, line) per command line; words None when the shell could not split it. The shell's own
+    syntax is skipped, `$NAME` of a variable assigned a literal value earlier is replaced by that value, and `sudo`
+    and `sh -c '...'` are unwrapped to the command they run."""
+    values: dict[str, str] = {}
     for n, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if not line or line.startswith("#") or _CASE_PATTERN.match(line) or _FUNCTION.match(line):
+            continue
+        if m := _ASSIGNMENT.match(line):
+            value = m.group(2).strip("\"'")
+            if "$" in value or "`" in value:
+                values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
+            else:
+                values[m.group(1)] = value
             continue
         try:
             words = shlex.split(line, comments=True)
         except ValueError:
             yield n, None, line
             continue
+        words = [_VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), w) for w in words]
         while words and words[0] == "sudo":
             words = words[1:]
-        if words and words[0] != "set":  # `set -eu`: shell options, nothing to the NIC
-            yield n, words, line
+        if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
+            try:
+                words = shlex.split(words[2], comments=True)
+            except ValueError:
+                yield n, None, line
+                continue
+        if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
+            continue
+        if words[0] in ("echo", "printf") and not any(w.startswith(">") or w == "|" for w in words):
+            continue  # prints to the terminal
+        yield n, words, line
+
+
+def is_write(words: list[str]) -> bool:
+    """A command that sets the host rather than shows it (a transcript's writes are read as a script's)."""
+    prog = os.path.basename(words[0])
+    return (prog == "echo" or (prog == "cma_roce_tos" and "-t" in words) or words[:3] == ["ip", "link", "set"]
+            or (prog == "ethtool" and words[1:2] in (["-A"], ["--pause"])))
 
 
 def rdma_device(arg: str) -> tuple[str, str | None]:
@@ -62,14 +112,19 @@ def rdma_device(arg: str) -> tuple[str, str | None]:
 
 
 def redirect(words: list[str]) -> tuple[str, str]:
-    """`echo V > PATH` (or `>PATH`) -> (V, PATH)."""
+    """`echo V > PATH` (or `>PATH`), or `echo V | [sudo] tee [-a] PATH` (how a non-root shell writes sysfs) ->
+    (V, PATH)."""
     if words[0] != "echo":
-        raise Skip("not an `echo VALUE > FILE` line")
-    rest = words[1:]
-    if len(rest) == 3 and rest[1] == ">":
+        raise Skip(f"`{words[0][:40]}` is not a command losslessd reads (mlnx_qos, ip link ... mtu, ethtool -A, "
+                   "cma_roce_tos, `echo VALUE > FILE`)")
+    rest = [w for w in words[1:] if w != "-n"]  # echo -n: the same value without the newline
+    if len(rest) == 3 and rest[1] in (">", ">>"):  # (appending to a sysfs file writes it too)
         return rest[0], rest[2]
     if len(rest) == 2 and rest[1].startswith(">") and len(rest[1]) > 1:
         return rest[0], rest[1][1:]
+    tee = [w for w in rest[2:] if w not in ("sudo", "-a", ">", "/dev/null")]
+    if len(rest) >= 4 and rest[1] == "|" and tee[:1] == ["tee"] and len(tee) == 2:
+        return rest[0], tee[1]
     raise Skip("not an `echo VALUE > FILE` line")
 
 

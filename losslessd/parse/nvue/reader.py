@@ -81,9 +81,11 @@ class Conf:
 
     @property
     def global_qos(self) -> bool:
-        """Whether the switch-wide (default-global) QoS carries lossless settings: then every port has them."""
+        """Whether the switch-wide (default-global) QoS carries lossless settings: then every port has them. Trusting
+        PCP is NVUE's default (`nv config show --all` prints `trust: l2` on a switch without QoS), not a setting."""
+        trust = self.trust.get("default-global")
         return bool(self.roce and self.roce.value != "off") or bool(self.pfc.get("default-global")) or \
-            "default-global" in self.trust
+            (trust is not None and trust.value != "l2")
 
 
 class Skip(ValueError):
@@ -124,13 +126,17 @@ def tree_paths(text: str, path: str) -> list[tuple[list[str], Source]]:
 
 
 def _set_trees(root: yaml.Node | None) -> list[yaml.Node]:
-    """startup.yaml is a list of {header: ..., set: {...}}; `nv config show -o json` may be the tree itself."""
+    """startup.yaml is a list of {header: ..., set: {...}}; `nv config show -o json` and the NVUE REST API's root
+    (`GET /nvue_v1/`, which the nvidia.nvue Ansible `api` module prints) are the tree itself, the latter with its
+    `header` beside the objects."""
     if isinstance(root, yaml.SequenceNode):
         return [t for item in root.value for t in _set_trees(item) if isinstance(item, yaml.MappingNode)]
     if isinstance(root, yaml.MappingNode):
         keys = {k.value: v for k, v in root.value if isinstance(k, yaml.ScalarNode)}
-        if "set" in keys or "header" in keys:
-            return [keys["set"]] if "set" in keys else []
+        if "set" in keys:
+            return [keys["set"]]
+        if "message" in keys and not _NVUE_ROOT & set(keys):  # the nvidia.nvue `api` module's result, saved whole
+            return _set_trees(keys["message"])
         return [root] if _NVUE_ROOT & set(keys) else []
     return []
 
@@ -259,8 +265,16 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
         raise Skip(f"`qos {w[0]}` on a port is not read by losslessd yet")
 
 
+# qos objects made of named profiles: the object or a profile alone (`pfc: {}`, `remark: {default-global: {}}`, as
+# the full tree of `nv config show --all` or the REST API prints defaults) sets nothing.
+_QOS_PROFILES = frozenset({"mapping", "pfc", "congestion-control", "egress-scheduler", "egress-queue-mapping",
+                           "pfc-watchdog", *_QOS_SKIPPED, *_QOS_UNREAD})
+
+
 def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
     kind, rest = w[0], w[1:]
+    if kind in _QOS_PROFILES and len(rest) <= 1:
+        return
     if kind == "roce":
         _roce(conf, rest, src)
     elif kind == "pfc-watchdog" and len(rest) == 2 and rest[0] in ("polling-interval", "robustness"):

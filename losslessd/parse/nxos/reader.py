@@ -185,11 +185,53 @@ def class_index(name: str, pattern: re.Pattern) -> int | None:
     return 0 if m.group(1) == "-default" else int(m.group(1))
 
 
+# Words that start a global command or another mode: in a pasted config-mode session they end an interface's
+# unindented sub-commands (NX-OS leaves interface mode for a global command).
+_GLOBAL_WORDS = frozenset({"interface", "class-map", "policy-map", "system", "hostname", "switchname", "feature",
+                           "vlan", "vrf", "router", "line", "port-profile", "hardware", "version", "boot", "username",
+                           "snmp-server", "ntp", "logging", "spanning-tree", "end", "exit", "conf", "configure",
+                           "copy", "lldp", "qos"})
+# Global-only priority-flow-control commands (the watch-dog timers, restore multipliers); `mode` and
+# `watch-dog-interval` are interface commands there.
+_GLOBAL_PFC = ("watch-dog", "auto-restore", "fixed-restore")
+
+
+def indent_flat_interfaces(text: str) -> str:
+    """A config-mode paste writes an interface's sub-commands unindented under `interface X` (and may close it with
+    `exit`): indent them as a running-config does, up to `exit` or a global command, keeping every line's number."""
+    lines = text.split("\n")
+    heads = [i for i, line in enumerate(lines) if line.startswith("interface ")]
+    if any(lines[i + 1:i + 2] and lines[i + 1][:1] in (" ", "\t") for i in heads):
+        return text  # a running-config (indented interfaces): a bare `interface X` line there has no settings
+    inside = False
+    for i, line in enumerate(lines):
+        words = line.split()
+        if not words or line[:1] in (" ", "\t") or words[0].startswith("!"):
+            inside = inside and (not words or words[0].startswith("!") or line[:1] in (" ", "\t"))
+            continue
+        if inside and words[0] not in _GLOBAL_WORDS and not (
+                words[0] == "priority-flow-control" and words[1:2] and words[1] in _GLOBAL_PFC):
+            lines[i] = "  " + line
+            continue
+        nxt = next((other for other in lines[i + 1:] if other.strip()), "")
+        inside = words[0] == "interface" and nxt[:1] not in (" ", "\t") and nxt.split()[:1] != ["interface"]
+    return "\n".join(lines)
+
+
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
 
+    def config_text(self) -> str:
+        return indent_flat_interfaces(self.inp.text)
+
     def top(self, node: Node) -> None:
         w = node.words
+        # Nexus 9000 QoS guide, "Configuring Classification": `class-map [type qos] [match-any|match-all] NAME` and
+        # `policy-map [type qos] [match-first] NAME`: without a type, a class-map or policy-map is of type qos.
+        if w[0] in ("class-map", "policy-map") and w[1:2] != ["type"]:
+            w = [w[0], "type", "qos", *w[1:]]
+        if w[:4] == ["policy-map", "type", "qos", "match-first"]:
+            w = w[:3] + w[4:]
         if w[0] in ("hostname", "switchname") and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (names := _ethernets(w[1:])):
@@ -276,6 +318,8 @@ class _Reader(TreeReader):
         classes = self.cfg.qos_policies.setdefault(name, {})
         for child in node.children:
             cw = child.words
+            if cw[0] == "description":
+                continue
             if cw[0] != "class" or len(cw) not in (2, 4) or (len(cw) == 4 and cw[1:3] != ["type", "qos"]):
                 self.garbled(child, "expected `class NAME` in a qos policy-map")
                 continue
@@ -292,6 +336,8 @@ class _Reader(TreeReader):
         queues = self.cfg.queuing_policies.setdefault(name, {})  # re-entered: merged, as for qos policies
         for child in node.children:
             cw = child.words
+            if cw[0] == "description":
+                continue
             if cw[0] != "class" or len(cw) not in (2, 4) or (len(cw) == 4 and cw[1:3] != ["type", "queuing"]):
                 self.garbled(child, "expected `class type queuing NAME`")
                 continue
@@ -380,6 +426,8 @@ class _Reader(TreeReader):
         classes = self.cfg.nq_policies.setdefault(name, {})  # re-entered: merged, as for qos policies
         for child in node.children:
             cw = child.words
+            if cw[0] == "description":
+                continue
             if cw[0] != "class" or len(cw) not in (2, 4) or (len(cw) == 4 and cw[1:3] != ["type", "network-qos"]):
                 self.garbled(child, "expected `class type network-qos NAME`")
                 continue
@@ -447,9 +495,10 @@ class _Reader(TreeReader):
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
         elif w[:3] == ["service-policy", "type", "qos"]:
-            if len(w) != 5 or w[3] != "input":
-                raise LineError("expected `service-policy type qos input NAME`")
-            conf.qos_policy = Val(w[4], src)
+            if len(w) != 5 or w[3] not in ("input", "output"):
+                raise LineError("expected `service-policy type qos input|output NAME`")
+            if w[3] == "input":  # an output qos policy marks what leaves: it classifies nothing coming in
+                conf.qos_policy = Val(w[4], src)
         elif w[:3] == ["service-policy", "type", "queuing"]:
             if len(w) != 5 or w[3] not in ("input", "output"):
                 raise LineError("expected `service-policy type queuing output NAME`")
