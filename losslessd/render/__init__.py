@@ -203,6 +203,8 @@ class Profile(Sectioned):
     wd_restoration_ms: int
     wd_poll_ms: int
     ports: list[PortProfile]
+    # The policy's shortest detection time: a platform that counts polls must not detect sooner (render._fit_limits).
+    wd_detection_min_ms: int = 0
     sections: frozenset[str] = SECTIONS
     # Priorities with PFC on and whether the PFC watchdog is on. A full profile sets exactly the
     # lossless priorities and the watchdog; tests render other values to build broken configs.
@@ -509,6 +511,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         wd_action="drop" if "drop" in actions else actions[0],
         wd_detection_ms=detection,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
+        wd_detection_min_ms=int(wd.detection_time_ms.min or 0),
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
@@ -537,6 +540,7 @@ def render(platform: str, prof) -> str:
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections)
         _check_facts(platform, prof, family)
+        prof = _fit_limits(platform, prof)
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family)
 
 
@@ -593,6 +597,48 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
                                      "pg_profile_lookup.ini, or from buffer_headroom_mellanox.lua on Spectrum)")
                 if fact in facts and facts[fact] is None:
                     raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section)")
+
+
+def _outside(value: int, bounds: tuple[int, int] | None) -> bool:
+    return bounds is not None and not bounds[0] <= value <= bounds[1]
+
+
+def _fit_limits(platform: str, prof: Profile) -> Profile:
+    """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
+    refused, the watchdog's polling interval moved into its range and, where the platform counts polls, made long
+    enough for the detection time in the most polls it takes (detection then in whole polls), and timers or counts that still do not fit refused, naming the policy's watchdog ranges."""
+    limits = PLATFORMS[platform].limits
+    for port in prof.ports:
+        if _outside(port.mtu_bytes, limits.mtu_bytes):
+            low, high = limits.mtu_bytes  # type: ignore[misc]
+            raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
+                             f"({low}-{high} B of IP MTU); give the port an MTU in that range")
+    if not (prof.wants("watchdog") and prof.watchdog):
+        return prof
+    poll = prof.wd_poll_ms
+    if limits.wd_detection_polls is not None:  # long enough for the detection time in as many polls as it takes
+        poll = max(poll, math.ceil(prof.wd_detection_ms / limits.wd_detection_polls[1]))
+    if limits.wd_poll_ms is not None:
+        poll = min(max(poll, limits.wd_poll_ms[0]), limits.wd_poll_ms[1])
+    detection = prof.wd_detection_ms
+    if limits.wd_detection_polls is not None:
+        detection = detection // poll * poll
+    why = None
+    if detection < max(poll, prof.wd_detection_min_ms, 1):
+        why = (f"a detection time of {prof.wd_detection_ms} ms is not a whole number of its {poll} ms polling "
+               f"intervals at or above the policy's {prof.wd_detection_min_ms} ms")
+    elif _outside(detection, limits.wd_detection_ms) or _outside(prof.wd_restoration_ms, limits.wd_restoration_ms):
+        why = (f"detection {detection} ms and restoration {prof.wd_restoration_ms} ms must lie in "
+               f"{limits.wd_detection_ms} and {limits.wd_restoration_ms} ms")
+    elif (_outside(detection // poll, limits.wd_detection_polls)
+          or _outside(prof.wd_restoration_ms // poll, limits.wd_restoration_polls)):
+        why = (f"detection {detection} ms and restoration {prof.wd_restoration_ms} ms are "
+               f"{detection // poll} and {prof.wd_restoration_ms // poll} polls of {poll} ms, outside "
+               f"{limits.wd_detection_polls} and {limits.wd_restoration_polls}")
+    if why:
+        raise InputError(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
+                         "restoration_time_ms range")
+    return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection)
 
 
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:

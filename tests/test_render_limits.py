@@ -1,0 +1,83 @@
+"""Rendered values stay inside what each platform's CLI or schema accepts (platforms.RenderLimits).
+
+The accepted-forms test checks a line's shape (`mtu {N}`); these check the number: a snippet whose MTU or
+watchdog timer the switch rejects would stop a paste half-way, with PFC on and the rest missing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from losslessd import render as rnd
+from losslessd.errors import InputError
+from losslessd.policy import load_policy
+from tests import render_golden
+from tests.clirun import losslessd
+
+
+@pytest.mark.parametrize(("platform", "mtu", "largest"), [
+    ("arista_eos", 9216, 9214),  # EOS routed port mtu 68-9214
+    ("juniper_junos", 9216, 9202),  # QFX media MTU 256-9216 = IP MTU + 14
+    ("cisco_nxos", 9300, 9216),
+    ("nvidia_cumulus", 9300, 9216),
+    ("sonic", 9300, 9216),
+])
+def test_an_mtu_the_platform_rejects_is_refused(platform, mtu, largest):
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    args = render_golden.variants(platform)[0][1]
+    ran = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
+                    "--ports", f"{name}:100G:3m:{mtu}")
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert f"MTU {mtu} B is outside what {platform} accepts" in ran.stderr and f"-{largest} B" in ran.stderr
+    ok = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
+                   "--ports", f"{name}:100G:3m:{largest}")
+    assert ok.returncode == 0, ok.stderr
+
+
+def _render(platform: str, detection: tuple[int, int]) -> str:
+    pol = load_policy("roce-dscp26")
+    pol = pol.model_copy(update={"watchdog": pol.watchdog.model_copy(update={
+        "detection_time_ms": pol.watchdog.detection_time_ms.model_copy(update=dict(zip(("min", "max"), detection)))})})
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    prof = rnd.profile(pol, [rnd.PortFacts(name, 100, 3, 9100)], pool_bytes=render_golden.POOL_BYTES,
+                       **render_golden.options(platform))
+    return rnd.render(platform, prof)
+
+
+# (platform, the poll interval line, the poll-count line or None): both read as numbers.
+WATCHDOG_LINES = {
+    "cisco_nxos": (r"priority-flow-control watch-dog interval (\d+)", r"watch-dog shutdown-multiplier (\d+)"),
+    "nvidia_cumulus": (r"nv set qos pfc-watchdog polling-interval (\d+)", r"pfc-watchdog robustness (\d+)"),
+    "sonic": (r'"POLL_INTERVAL": "(\d+)"', None),
+}
+
+
+@pytest.mark.parametrize("platform", sorted(WATCHDOG_LINES))
+def test_a_short_detection_time_polls_no_faster_than_the_platform_allows(platform):
+    """A policy that wants detection within 150 ms halves it to a 75 ms poll: below the 100 ms NX-OS, NVUE and
+    SONiC take. The poll becomes 100 ms, and detection one poll where the platform counts polls."""
+    text = _render(platform, (100, 150))
+    poll_line, polls_line = WATCHDOG_LINES[platform]
+    assert int(re.search(poll_line, text)[1]) == 100
+    if polls_line:
+        assert int(re.search(polls_line, text)[1]) == 1
+
+
+def test_a_long_detection_time_fits_the_nxos_multiplier():
+    """NX-OS counts detection in 1-10 polls: 2 s at a 100 ms poll (as `fix` renders a config broken past the
+    policy's detection range) is ten polls of 200 ms, not twenty of 100 ms, which the switch rejects."""
+    name = render_golden.PORT_NAMES["cisco_nxos"][0]
+    prof = rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(name, 100, 3, 9100)],
+                       **render_golden.options("cisco_nxos"))
+    text = rnd.render("cisco_nxos", replace(prof, wd_detection_ms=2000, wd_poll_ms=100))
+    assert "priority-flow-control watch-dog interval 200\n" in text
+    assert "priority-flow-control watch-dog shutdown-multiplier 10\n" in text
+
+
+@pytest.mark.parametrize("platform", sorted(WATCHDOG_LINES))
+def test_a_detection_time_below_the_shortest_poll_is_refused(platform):
+    with pytest.raises(InputError, match="PFC watchdog: a detection time of 50 ms"):
+        _render(platform, (20, 50))
