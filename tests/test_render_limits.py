@@ -81,3 +81,16 @@ def test_a_long_detection_time_fits_the_nxos_multiplier():
 def test_a_detection_time_below_the_shortest_poll_is_refused(platform):
     with pytest.raises(InputError, match="PFC watchdog: a detection time of 50 ms"):
         _render(platform, (20, 50))
+
+
+@pytest.mark.parametrize("family", ["n9k", "n3k"])
+def test_every_nxos_network_qos_class_carries_jumbo_frames(family):
+    """A network-qos class starts at a 1500-byte MTU, which the Nexus sizes no-drop headroom for (and the 3000
+    enforces): each class states 9216, even when the snippet is a `pfc` fix for one 1500-byte port (a class is
+    switch-wide; the ports' own largest MTU would shrink it under every other port's jumbo frames)."""
+    prof = rnd.profile(load_policy("sonic-azure"), [rnd.PortFacts("Ethernet1/1", 100, 3, 1500)], family=family)
+    text = rnd.render("cisco_nxos", rnd.restrict(prof, {"pfc"}))
+    block = text[text.index("policy-map type network-qos"):text.index("system qos")]
+    classes = re.split(r"\n  class type network-qos ", block)[1:]
+    assert len(classes) == 3  # the two no-drop classes and the default
+    assert all("\n    mtu 9216" in body for body in classes), block

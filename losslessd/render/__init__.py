@@ -271,11 +271,6 @@ class Profile(Sectioned):
     qfx5000_fill: tuple[int, int] = QFX5000_ECN_FILL_PCT
 
     @property
-    def max_mtu(self) -> int:
-        """The largest port MTU: system-wide class MTUs (NX-OS 3000 network-qos) must carry every port's frames."""
-        return max((port.mtu_bytes for port in self.ports), default=DEFAULT_MTU_BYTES)
-
-    @property
     def threshold_field(self) -> str:
         """buffermgr.cpp: a lossless profile's threshold field is the pool's mode + "_th"."""
         return f"{self.pool_mode}_th"
