@@ -41,9 +41,14 @@ class RenderLimits:
     wd_poll_ms: tuple[int, int] | None = None
     wd_detection_ms: tuple[int, int] | None = None
     wd_restoration_ms: tuple[int, int] | None = None
-    # Where detection and restoration are written as counts of polling intervals.
+    # Detection written as a count of polling intervals (NX-OS shutdown-multiplier, NVUE robustness, Junos detection),
+    # within wd_detection_polls where known; restoration likewise where wd_restoration_polls is given.
+    wd_counts_polls: bool = False
     wd_detection_polls: tuple[int, int] | None = None
     wd_restoration_polls: tuple[int, int] | None = None
+    # The granularity (ms) of timers written as times.
+    wd_detection_step_ms: int = 1
+    wd_restoration_step_ms: int = 1
 
 
 @dataclass(frozen=True)
@@ -139,8 +144,12 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=50, fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
                  login="admin",
                  # Arista EOS User Manual, "mtu (Interface)": routed port MTU 68-9214 bytes (AVD eos_designs'
-                 # p2p_uplinks_mtu defaults to that largest value, 9214).
-                 limits=RenderLimits(mtu_bytes=(68, 9214))),
+                 # p2p_uplinks_mtu defaults to that largest value, 9214). AVD priority_flow_control.schema.yml
+                 # watchdog: timeout and recovery-time in seconds with up to 2 decimals (0.01-60), polling-interval
+                 # with up to 3 (0.005-60).
+                 limits=RenderLimits(mtu_bytes=(68, 9214), wd_poll_ms=(5, 60000), wd_detection_ms=(10, 60000),
+                                     wd_restoration_ms=(10, 60000), wd_detection_step_ms=10,
+                                     wd_restoration_step_ms=10)),
         Platform("linux_mlx5", DeviceKind.host, "mlx5",
                  "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos and sysfs)",
                  netmiko="linux", napalm=None,
@@ -196,8 +205,8 @@ PLATFORMS: dict[str, Platform] = {
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,
                  # `auto-restore multiplier` 0-100.
-                 limits=RenderLimits(mtu_bytes=(576, 9216), wd_poll_ms=(100, 1000), wd_detection_polls=(1, 10),
-                                     wd_restoration_polls=(0, 100))),
+                 limits=RenderLimits(mtu_bytes=(576, 9216), wd_poll_ms=(100, 1000), wd_counts_polls=True,
+                                     wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100))),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
                  # Cumulus Linux 5.x NVUE: `nv config show -o json` is the applied configuration; `nv show qos roce`
@@ -211,7 +220,8 @@ PLATFORMS: dict[str, Platform] = {
                  config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
                  # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc-watchdog polling-interval`
                  # 100-5000 ms and `robustness` 1-1000 polling intervals.
-                 limits=RenderLimits(mtu_bytes=(552, 9216), wd_poll_ms=(100, 5000), wd_detection_polls=(1, 1000))),
+                 limits=RenderLimits(mtu_bytes=(552, 9216), wd_poll_ms=(100, 5000), wd_counts_polls=True,
+                                     wd_detection_polls=(1, 1000))),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
@@ -224,8 +234,9 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=70, port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="set_lines", tune=True,
                  gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
                  # QFX5000/QFX10000 `interfaces <if> mtu` (media MTU) 256-9216 bytes, so an IP MTU of 242-9202
-                 # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest).
-                 limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14))),
+                 # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
+                 # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
+                 limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), wd_counts_polls=True)),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",

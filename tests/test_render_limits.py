@@ -94,3 +94,21 @@ def test_every_nxos_network_qos_class_carries_jumbo_frames(family):
     classes = re.split(r"\n  class type network-qos ", block)[1:]
     assert len(classes) == 3  # the two no-drop classes and the default
     assert all("\n    mtu 9216" in body for body in classes), block
+
+
+def test_eos_watchdog_timers_are_whole_hundredths_of_a_second():
+    """EOS takes timeout and recovery-time with at most 2 decimals (AVD's schema): a policy capping detection at
+    155 ms and asking restoration of at least 333 ms gets 0.15 s and 0.34 s, inside both ranges, not 0.155 and
+    0.333, which EOS rejects."""
+    pol = load_policy("roce-dscp26")
+    wd = pol.watchdog.model_copy(update={
+        "detection_time_ms": pol.watchdog.detection_time_ms.model_copy(update={"min": 100, "max": 155}),
+        "restoration_time_ms": pol.watchdog.restoration_time_ms.model_copy(update={"min": 333, "max": 5000})})
+    prof = rnd.profile(pol.model_copy(update={"watchdog": wd}), [rnd.PortFacts("Ethernet1", 100, 3, 9100)],
+                       family="sand")
+    text = rnd.render("arista_eos", prof)
+    assert "priority-flow-control pause watchdog default timeout 0.15\n" in text
+    assert "priority-flow-control pause watchdog default recovery-time 0.34\n" in text
+    assert "priority-flow-control pause watchdog default polling-interval 0.075\n" in text  # twice per 0.15 s
+    for value in re.findall(r"watchdog default (?:timeout|recovery-time) (\S+)", text):
+        assert len(value.partition(".")[2]) <= 2, value

@@ -203,8 +203,10 @@ class Profile(Sectioned):
     wd_restoration_ms: int
     wd_poll_ms: int
     ports: list[PortProfile]
-    # The policy's shortest detection time: a platform that counts polls must not detect sooner (render._fit_limits).
-    wd_detection_min_ms: int = 0
+    # The policy's detection and restoration ranges (ms), within which render._fit_limits may move the timers to a
+    # platform's granularity (whole polls, EOS's 10 ms).
+    wd_detection_range: tuple[float, float] = (0, math.inf)
+    wd_restoration_range: tuple[float, float] = (0, math.inf)
     sections: frozenset[str] = SECTIONS
     # Priorities with PFC on and whether the PFC watchdog is on. A full profile sets exactly the
     # lossless priorities and the watchdog; tests render other values to build broken configs.
@@ -506,7 +508,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         wd_action="drop" if "drop" in actions else actions[0],
         wd_detection_ms=detection,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
-        wd_detection_min_ms=int(wd.detection_time_ms.min or 0),
+        wd_detection_range=_bounds(wd.detection_time_ms), wd_restoration_range=_bounds(wd.restoration_time_ms),
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
@@ -598,10 +600,21 @@ def _outside(value: int, bounds: tuple[int, int] | None) -> bool:
     return bounds is not None and not bounds[0] <= value <= bounds[1]
 
 
+def _bounds(rng: Range) -> tuple[float, float]:
+    return (rng.min or 0, rng.max if rng.max is not None else math.inf)
+
+
+def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
+    """``value`` as a whole number of ``step``: rounded down, else up, whichever stays in ``allowed`` (and above 0)."""
+    down, up = value // step * step, -(-value // step) * step
+    return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
+
+
 def _fit_limits(platform: str, prof: Profile) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
-    refused, the watchdog's polling interval moved into its range and, where the platform counts polls, made long
-    enough for the detection time in the most polls it takes (detection then in whole polls), and timers or counts that still do not fit refused, naming the policy's watchdog ranges."""
+    refused; the watchdog's polling interval is moved into its range and, where the platform counts polls, made long
+    enough for the detection time in the most polls it takes; detection and restoration become whole polls (or the
+    platform's step) inside the policy's ranges. Timers that still do not fit are refused."""
     limits = PLATFORMS[platform].limits
     for port in prof.ports:
         if _outside(port.mtu_bytes, limits.mtu_bytes):
@@ -615,25 +628,36 @@ def _fit_limits(platform: str, prof: Profile) -> Profile:
         poll = max(poll, math.ceil(prof.wd_detection_ms / limits.wd_detection_polls[1]))
     if limits.wd_poll_ms is not None:
         poll = min(max(poll, limits.wd_poll_ms[0]), limits.wd_poll_ms[1])
-    detection = prof.wd_detection_ms
-    if limits.wd_detection_polls is not None:
-        detection = detection // poll * poll
+    counts = limits.wd_counts_polls
+    detection = _step(prof.wd_detection_ms, poll if counts else limits.wd_detection_step_ms, prof.wd_detection_range)
+    restoration = _step(prof.wd_restoration_ms, poll if limits.wd_restoration_polls else limits.wd_restoration_step_ms,
+                        prof.wd_restoration_range)
+    if detection is not None and not counts and poll > detection // 2 and limits.wd_poll_ms is not None:
+        poll = max(detection // 2, limits.wd_poll_ms[0])  # still twice per (rounded) detection time
     why = None
-    if detection < max(poll, prof.wd_detection_min_ms, 1):
-        why = (f"a detection time of {prof.wd_detection_ms} ms is not a whole number of its {poll} ms polling "
-               f"intervals at or above the policy's {prof.wd_detection_min_ms} ms")
-    elif _outside(detection, limits.wd_detection_ms) or _outside(prof.wd_restoration_ms, limits.wd_restoration_ms):
-        why = (f"detection {detection} ms and restoration {prof.wd_restoration_ms} ms must lie in "
+    if detection is None or detection < poll:
+        step = poll if counts else limits.wd_detection_step_ms
+        why = (f"a detection time of {prof.wd_detection_ms} ms is no whole number of {step} ms steps at or above its "
+               f"{poll} ms polling interval within the policy's {_range_ms(prof.wd_detection_range)}")
+    elif restoration is None:
+        why = (f"a restoration time of {prof.wd_restoration_ms} ms is no whole number of "
+               f"{limits.wd_restoration_step_ms} ms within the policy's {_range_ms(prof.wd_restoration_range)}")
+    elif _outside(detection, limits.wd_detection_ms) or _outside(restoration, limits.wd_restoration_ms):
+        why = (f"detection {detection} ms and restoration {restoration} ms must lie in "
                f"{limits.wd_detection_ms} and {limits.wd_restoration_ms} ms")
-    elif (_outside(detection // poll, limits.wd_detection_polls)
-          or _outside(prof.wd_restoration_ms // poll, limits.wd_restoration_polls)):
-        why = (f"detection {detection} ms and restoration {prof.wd_restoration_ms} ms are "
-               f"{detection // poll} and {prof.wd_restoration_ms // poll} polls of {poll} ms, outside "
-               f"{limits.wd_detection_polls} and {limits.wd_restoration_polls}")
+    elif _outside(detection // poll, limits.wd_detection_polls) or _outside(restoration // poll,
+                                                                            limits.wd_restoration_polls):
+        why = (f"detection {detection} ms and restoration {restoration} ms are {detection // poll} and "
+               f"{restoration // poll} polls of {poll} ms, outside {limits.wd_detection_polls} and "
+               f"{limits.wd_restoration_polls}")
     if why:
         raise InputError(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
                          "restoration_time_ms range")
-    return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection)
+    return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection, wd_restoration_ms=restoration)
+
+
+def _range_ms(rng: tuple[float, float]) -> str:
+    return f"{rng[0]:g}-{rng[1]:g} ms"
 
 
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
