@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import jinja2
 
@@ -19,7 +19,7 @@ from .. import headroom as hr
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric, Source
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
@@ -83,6 +83,9 @@ class PortFacts:
     nic_buffer_total_bytes: int | None = None
     max_mtu_bytes: int | None = None
     source: Source | None = None  # where the port is defined (a --device config), for messages
+    # SONiC: the device's own key of a PG or queue where it is not "<port>|<index>" (a range such as "Ethernet0|3-4",
+    # as buffermgr.cpp writes BUFFER_PG), table -> index -> (key, whether the key's PGs are lossless now).
+    keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ class PortProfile:
     nic_buffer_sizes: tuple[int, ...] | None = None
     nic_buffer_note: str | None = None
     lanes: int | None = None
+    keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)  # PortFacts.keys
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -276,6 +280,29 @@ class Profile(Sectioned):
     def threshold_field(self) -> str:
         """buffermgr.cpp: a lossless profile's threshold field is the pool's mode + "_th"."""
         return f"{self.pool_mode}_th"
+
+    def sonic_entries(self, port: PortProfile, table: str, fields: list[tuple[int, str]]) -> list[tuple[str, str]]:
+        """(key, fields) of ``table`` (BUFFER_PG, QUEUE) for the port's (index, fields): under the device's own key
+        where it keys an index with a range, once per key, since a "<port>|3" beside the device's "<port>|3-4"
+        would leave two entries for one PG, which SONiC applies in no defined order. InputError where that key
+        also names other ports, or covers indexes that would get other fields (a lossy PG made lossless)."""
+        own = port.keys.get(table, {})
+        written = dict(fields)
+        out: dict[str, str] = {}
+        for index, value in fields:
+            key, lossless_now = own.get(index, (f"{port.name}|{index}", True))
+            names, _, span = key.rpartition("|")
+            low, _, high = span.partition("-")
+            covered = set(range(int(low), int(high or low) + 1)) if (low + high).isdigit() else {index}
+            others = {i for i in covered if written.get(i) != value}
+            if names != port.name or others - (set() if table != "BUFFER_PG" or not lossless_now else
+                                               covered - set(written)):
+                raise InputError(f"port {port.name}: {table} entry {key!r} also sets "
+                                 f"{'other ports' if names != port.name else f'index(es) {sorted(others)}'}, which "
+                                 f"this profile does not give {value}; a CONFIG_DB patch cannot split a key: split "
+                                 f"it into one key per port and index first")
+            out.setdefault(key, value)
+        return list(out.items())
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -485,7 +512,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
             kmin_bytes=kmin, kmax_bytes=kmax, sonic=sonic, sonic_note=note,
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu) if known else None,
-            nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes))
+            nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
+            keys=port.keys))
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
     wd = pol.watchdog
@@ -660,6 +688,22 @@ def _range_ms(rng: tuple[float, float]) -> str:
     return f"{rng[0]:g}-{rng[1]:g} ms"
 
 
+def _sonic_keys(device: Device, port) -> dict[str, dict[int, tuple[str, bool]]]:
+    """PortFacts.keys: the CONFIG_DB key each PG and queue of the port came from, where it is not "<port>|<index>",
+    and whether that PG is lossless now (headroom computed at run time, or a profile with an xoff)."""
+    out: dict[str, dict[int, tuple[str, bool]]] = {}
+    for table, items in (("BUFFER_PG", port.priority_groups), ("QUEUE", port.queues)):
+        for index, item in items.items():
+            src = item.source
+            if isinstance(src, DocRef) and len(src.parts) > 1 and src.parts[0] == table \
+                    and src.parts[1] != f"{port.name}|{index}":
+                profile = device.buffer_profiles.get(getattr(item, "profile", None) or "")
+                lossless = bool(getattr(item, "runtime_profile", False)
+                                or (profile is not None and profile.xoff_bytes is not None))
+                out.setdefault(table, {})[index] = (src.parts[1], lossless)
+    return out
+
+
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
     """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), with a host
     NIC's receive buffer total, and the config's ingress lossless pool size when it has one."""
@@ -670,5 +714,6 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
-                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source))
+                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
+                               keys=_sonic_keys(device, p)))
     return facts, pool.size_bytes if pool is not None else None
