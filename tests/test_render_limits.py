@@ -112,3 +112,20 @@ def test_eos_watchdog_timers_are_whole_hundredths_of_a_second():
     assert "priority-flow-control pause watchdog default polling-interval 0.075\n" in text  # twice per 0.15 s
     for value in re.findall(r"watchdog default (?:timeout|recovery-time) (\S+)", text):
         assert len(value.partition(".")[2]) <= 2, value
+
+
+def test_a_strict_cnp_queue_on_a_lossless_priority_is_refused(tmp_path):
+    """cnp.priority 3 with RoCE lossless on 3 rendered EOS `tx-queue 3` both `no priority` (weighted, lossless) and
+    `priority strict`: RoCE data strict over every other queue. The policy is refused where it says so."""
+    (tmp_path / "p.yaml").write_text("name: p\nextends: roce-dscp26\ncnp: {dscp: 48, priority: 3}\n")
+    with pytest.raises(InputError, match="priority 3 is also a lossless priority") as exc:
+        load_policy(tmp_path / "p.yaml")
+    assert exc.value.line == 3
+    (tmp_path / "d.yaml").write_text("name: d\nextends: roce-dscp26\nlossless: {priorities: [3, 6], dscp: [26, 46]}\n"
+                                     "cnp: {dscp: 48, priority: null}\n")  # CNPs default to 6
+    with pytest.raises(InputError, match="CNPs default to priority 6, a lossless priority"):
+        rnd.profile(load_policy(tmp_path / "d.yaml"), [rnd.PortFacts("Ethernet1", 100, 3, 9100)])
+    (tmp_path / "w.yaml").write_text("name: w\nextends: roce-dscp26\ncnp: {dscp: 48, priority: 3, strict: false}\n")
+    text = rnd.render("arista_eos", rnd.profile(load_policy(tmp_path / "w.yaml"),
+                                               [rnd.PortFacts("Ethernet1", 100, 3, 9100)], family="sand"))
+    assert "priority strict" not in text  # CNPs weighted with the RoCE data they share a queue with

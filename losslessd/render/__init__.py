@@ -476,6 +476,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     cnp_tc = None
     if pol.cnp is not None:
         cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else CNP_DEFAULT_TC
+        if pol.cnp.strict and cnp_tc in lossless:  # (an explicit cnp.priority the policy itself refuses)
+            raise InputError(f"policy {pol.name}: CNPs default to priority {CNP_DEFAULT_TC}, a lossless priority here: "
+                             "give cnp.priority a priority of its own")
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
         strict = [cnp_tc] if pol.cnp.strict else []
     tc_to_pg = {tc: (tc if tc in lossless else 0) for tc in range(8)}
