@@ -129,3 +129,13 @@ def test_a_strict_cnp_queue_on_a_lossless_priority_is_refused(tmp_path):
     text = rnd.render("arista_eos", rnd.profile(load_policy(tmp_path / "w.yaml"),
                                                [rnd.PortFacts("Ethernet1", 100, 3, 9100)], family="sand"))
     assert "priority strict" not in text  # CNPs weighted with the RoCE data they share a queue with
+
+
+def test_priority_0_lossless_is_refused(tmp_path):
+    """Every DSCP a policy does not name goes to traffic class 0: with priority 0 lossless, NVUE paused all traffic
+    (`dscp 0,1,...,63 switch-priority 0` beside `pfc ... switch-priority 0`), and a host script did the same."""
+    (tmp_path / "p.yaml").write_text("name: p\nextends: pfc-only\nlossless: {priorities: [0, 3], dscp: [26]}\n")
+    for platform in ("nvidia_cumulus", "linux_mlx5"):
+        ran = losslessd("render", "--platform", platform, "--policy", str(tmp_path / "p.yaml"),
+                        "--ports", "swp1:100G:3m")
+        assert ran.returncode == 2 and ran.stdout == "" and "priority 0 is lossless" in ran.stderr, ran.stderr

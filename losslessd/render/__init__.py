@@ -51,6 +51,9 @@ ECN_KMAX_FILL_PCT = 50
 # drop-profiles dp1 interpolate fill-level [ 55 90 ] drop-probability [ 0 100 ]) marks from 55 % to 90 %.
 QFX5000_ECN_FILL_PCT = (55, 90)
 ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
+# Traffic class (and PG, queue) of every DSCP the policy does not name: best effort, priority 0 (IEEE 802.1Q Annex I,
+# "Best Effort", the default priority).
+BEST_EFFORT_TC = 0
 CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
 POOL = "ingress_lossless_pool"  # SONiC's lossless ingress pool name (sonic-buildimage buffers_config.j2)
 # SONiC's dynamic buffer model gives Spectrum lossless profiles DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th
@@ -469,7 +472,11 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
     lossless = sorted(pol.lossless.priorities)
-    dscp_to_tc = {d: 0 for d in range(64)}
+    if BEST_EFFORT_TC in lossless:
+        raise InputError(f"policy {pol.name}: priority {BEST_EFFORT_TC} is lossless, and every DSCP the policy does not "
+                         f"name goes to traffic class {BEST_EFFORT_TC} (and its PG and queue): all traffic would be "
+                         "paused, none dropped; make other priorities lossless")
+    dscp_to_tc = {d: BEST_EFFORT_TC for d in range(64)}
     for dscp in pol.lossless.dscp:
         dscp_to_tc[dscp] = dscp if dscp in lossless else lossless[0]
     strict = []
