@@ -650,11 +650,11 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
 
 def _fit_limits(platform: str, prof: Profile) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
-    refused; the watchdog's polling interval is moved into its range and, where the platform counts polls, made long
+    refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the platform counts polls, made long
     enough for the detection time in the most polls it takes; detection and restoration become whole polls (or the
     platform's step) inside the policy's ranges. Timers that still do not fit are refused."""
     limits = PLATFORMS[platform].limits
-    for port in prof.ports:
+    for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
