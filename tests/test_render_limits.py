@@ -39,8 +39,9 @@ def test_an_mtu_the_platform_rejects_is_refused(platform, mtu, largest):
 
 def _render(platform: str, detection: tuple[int, int]) -> str:
     pol = load_policy("roce-dscp26")
-    pol = pol.model_copy(update={"watchdog": pol.watchdog.model_copy(update={
-        "detection_time_ms": pol.watchdog.detection_time_ms.model_copy(update=dict(zip(("min", "max"), detection)))})})
+    low, high = detection
+    rng = pol.watchdog.detection_time_ms.model_copy(update={"min": low, "max": high})
+    pol = pol.model_copy(update={"watchdog": pol.watchdog.model_copy(update={"detection_time_ms": rng})})
     name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
     prof = rnd.profile(pol, [rnd.PortFacts(name, 100, 3, 9100)], pool_bytes=render_golden.POOL_BYTES,
                        **render_golden.options(platform))

@@ -473,9 +473,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
     lossless = sorted(pol.lossless.priorities)
     if BEST_EFFORT_TC in lossless:
-        raise InputError(f"policy {pol.name}: priority {BEST_EFFORT_TC} is lossless, and every DSCP the policy does not "
-                         f"name goes to traffic class {BEST_EFFORT_TC} (and its PG and queue): all traffic would be "
-                         "paused, none dropped; make other priorities lossless")
+        raise InputError(f"policy {pol.name}: priority {BEST_EFFORT_TC} is lossless, and every DSCP the policy does "
+                         f"not name goes to traffic class {BEST_EFFORT_TC} (and its PG and queue): all traffic would "
+                         "be paused, none dropped; make other priorities lossless")
     dscp_to_tc = {d: BEST_EFFORT_TC for d in range(64)}
     for dscp in pol.lossless.dscp:
         dscp_to_tc[dscp] = dscp if dscp in lossless else lossless[0]
@@ -650,9 +650,10 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
 
 def _fit_limits(platform: str, prof: Profile) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
-    refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the platform counts polls, made long
-    enough for the detection time in the most polls it takes; detection and restoration become whole polls (or the
-    platform's step) inside the policy's ranges. Timers that still do not fit are refused."""
+    refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
+    platform counts polls, made long enough for the detection time in the most polls it takes; detection and
+    restoration become whole polls (or the platform's step) inside the policy's ranges. Timers that still do not
+    fit are refused."""
     limits = PLATFORMS[platform].limits
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
@@ -688,7 +689,7 @@ def _fit_limits(platform: str, prof: Profile) -> Profile:
         why = (f"detection {detection} ms and restoration {restoration} ms are {detection // poll} and "
                f"{restoration // poll} polls of {poll} ms, outside {limits.wd_detection_polls} and "
                f"{limits.wd_restoration_polls}")
-    if why:
+    if why or detection is None or restoration is None:
         raise InputError(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
                          "restoration_time_ms range")
     return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection, wd_restoration_ms=restoration)
