@@ -38,6 +38,8 @@ class RenderLimits:
     polling interval into ``wd_poll_ms``, refusing timers or poll counts outside the rest."""
 
     mtu_bytes: tuple[int, int] | None = None  # the IP MTU (Junos writes it + 14 as its media MTU)
+    # The port speeds (Gb/s) its `speed` takes, where the snippet writes one.
+    speeds_gbps: frozenset[float] | None = None
     wd_poll_ms: tuple[int, int] | None = None
     wd_detection_ms: tuple[int, int] | None = None
     wd_restoration_ms: tuple[int, int] | None = None
@@ -113,6 +115,9 @@ _NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects
 _IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
 _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
               "(its ECN marking happens in the switches)")
+# IEEE 802.3 Ethernet rates from 1 Gb/s to 800 Gb/s (802.3z ... 802.3df): every switch `speed` losslessd writes
+# takes one of these (NX-OS in Mb/s, Junos `Ng`, NVUE `NG`, SONiC PORT speed in Mb/s); 37G or 100.5G is a typo.
+ETHERNET_RATES_GBPS = frozenset({1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400, 800})
 _BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
 
 PLATFORMS: dict[str, Platform] = {
@@ -134,8 +139,8 @@ PLATFORMS: dict[str, Platform] = {
                  # sonic-yang-models sonic-port.yang PORT mtu `range 68..9216`; sonic-utilities pfcwd/main.py:
                  # `interval` IntRange(100, MAX_POLL_INTERVAL_TIME 1000), detection-time IntRange(100, 5000),
                  # --restoration-time IntRange(100, 60000).
-                 limits=RenderLimits(mtu_bytes=(68, 9216), wd_poll_ms=(100, 1000), wd_detection_ms=(100, 5000),
-                                     wd_restoration_ms=(100, 60000))),
+                 limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
+                                     wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000))),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config",
                  netmiko="arista_eos", napalm="eos",
                  commands=(Command("show running-config"), Command("show lldp neighbors", optional=True)),
@@ -205,7 +210,8 @@ PLATFORMS: dict[str, Platform] = {
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,
                  # `auto-restore multiplier` 0-100.
-                 limits=RenderLimits(mtu_bytes=(576, 9216), wd_poll_ms=(100, 1000), wd_counts_polls=True,
+                 limits=RenderLimits(mtu_bytes=(576, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
+                                     wd_counts_polls=True,
                                      wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100))),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
@@ -220,7 +226,8 @@ PLATFORMS: dict[str, Platform] = {
                  config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
                  # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc-watchdog polling-interval`
                  # 100-5000 ms and `robustness` 1-1000 polling intervals.
-                 limits=RenderLimits(mtu_bytes=(552, 9216), wd_poll_ms=(100, 5000), wd_counts_polls=True,
+                 limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
+                                     wd_counts_polls=True,
                                      wd_detection_polls=(1, 1000))),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
@@ -236,7 +243,8 @@ PLATFORMS: dict[str, Platform] = {
                  # QFX5000/QFX10000 `interfaces <if> mtu` (media MTU) 256-9216 bytes, so an IP MTU of 242-9202
                  # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
                  # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
-                 limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), wd_counts_polls=True)),
+                 limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), speeds_gbps=ETHERNET_RATES_GBPS,
+                                     wd_counts_polls=True)),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",

@@ -140,3 +140,13 @@ def test_priority_0_lossless_is_refused(tmp_path):
         ran = losslessd("render", "--platform", platform, "--policy", str(tmp_path / "p.yaml"),
                         "--ports", "swp1:100G:3m")
         assert ran.returncode == 2 and ran.stdout == "" and "priority 0 is lossless" in ran.stderr, ran.stderr
+
+
+@pytest.mark.parametrize("platform", ["cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic"])
+def test_a_speed_no_ethernet_port_runs_at_is_refused(platform):
+    """`--ports Ethernet1/1:37G:3m` rendered NX-OS `speed 37000`, Junos `speed 37g`, NVUE `link speed 37G`."""
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    args = render_golden.variants(platform)[0][1]
+    ran = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
+                    "--ports", f"{name}:37G:3m")
+    assert ran.returncode == 2 and ran.stdout == "" and "37 Gb/s is no port speed" in ran.stderr, ran.stderr

@@ -655,11 +655,14 @@ def _fit_limits(platform: str, prof: Profile) -> Profile:
     restoration become whole polls (or the platform's step) inside the policy's ranges. Timers that still do not
     fit are refused."""
     limits = PLATFORMS[platform].limits
-    for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU)
+    for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
                              f"({low}-{high} B of IP MTU); give the port an MTU in that range")
+        if limits.speeds_gbps and port.speed_gbps is not None and port.speed_gbps not in limits.speeds_gbps:
+            raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {platform} takes "
+                             f"({', '.join(f'{s:g}G' for s in sorted(limits.speeds_gbps))})")
     if not (prof.wants("watchdog") and prof.watchdog):
         return prof
     poll = prof.wd_poll_ms
