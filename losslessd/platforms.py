@@ -32,6 +32,28 @@ class Command:
 
 
 @dataclass(frozen=True)
+class RenderLimits:
+    """Values a platform's CLI or schema accepts where a rendered snippet writes them, (min, max) inclusive;
+    None: not bounded by losslessd. render refuses a port MTU outside ``mtu_bytes`` and fits the PFC watchdog's
+    polling interval into ``wd_poll_ms``, refusing timers or poll counts outside the rest."""
+
+    mtu_bytes: tuple[int, int] | None = None  # the IP MTU (Junos writes it + 14 as its media MTU)
+    # The port speeds (Gb/s) its `speed` takes, where the snippet writes one.
+    speeds_gbps: frozenset[float] | None = None
+    wd_poll_ms: tuple[int, int] | None = None
+    wd_detection_ms: tuple[int, int] | None = None
+    wd_restoration_ms: tuple[int, int] | None = None
+    # Detection written as a count of polling intervals (NX-OS shutdown-multiplier, NVUE robustness, Junos detection),
+    # within wd_detection_polls where known; restoration likewise where wd_restoration_polls is given.
+    wd_counts_polls: bool = False
+    wd_detection_polls: tuple[int, int] | None = None
+    wd_restoration_polls: tuple[int, int] | None = None
+    # The granularity (ms) of timers written as times.
+    wd_detection_step_ms: int = 1
+    wd_restoration_step_ms: int = 1
+
+
+@dataclass(frozen=True)
 class Platform:
     id: str
     kind: DeviceKind
@@ -65,6 +87,7 @@ class Platform:
     login: str | None = None
     # Capability (CAPABILITIES) -> why the platform does not have it.
     unsupported: dict[str, str] = field(default_factory=dict, hash=False)
+    limits: RenderLimits = RenderLimits()
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -92,6 +115,9 @@ _NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects
 _IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
 _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
               "(its ECN marking happens in the switches)")
+# IEEE 802.3 Ethernet rates from 1 Gb/s to 800 Gb/s (802.3z ... 802.3df): every switch `speed` losslessd writes
+# takes one of these (NX-OS in Mb/s, Junos `Ng`, NVUE `NG`, SONiC PORT speed in Mb/s); 37G or 100.5G is a typo.
+ETHERNET_RATES_GBPS = frozenset({1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400, 800})
 _BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
 
 PLATFORMS: dict[str, Platform] = {
@@ -109,14 +135,26 @@ PLATFORMS: dict[str, Platform] = {
                  # sonic-utilities show/main.py: `show pfcwd stats` (watchdog storms and restores) and
                  # `show queue wredcounters` (ECN-marked packets per queue), which SNMP does not serve.
                  counter_commands=("show pfcwd stats", "show queue wredcounters"), gnmi="sonic",
-                 shell="bash", login="admin"),
+                 shell="bash", login="admin",
+                 # sonic-yang-models sonic-port.yang PORT mtu `range 68..9216`; sonic-utilities pfcwd/main.py:
+                 # `interval` IntRange(100, MAX_POLL_INTERVAL_TIME 1000), detection-time IntRange(100, 5000),
+                 # --restoration-time IntRange(100, 60000).
+                 limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
+                                     wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000))),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config",
                  netmiko="arista_eos", napalm="eos",
                  commands=(Command("show running-config"), Command("show lldp neighbors", optional=True)),
                  enable=True, refusals=("% Invalid input", "% Incomplete command", "% Ambiguous command",
                                         "% Unrecognized command", "% Authorization denied"),
                  sniff=50, fix="eos_cli", tune=True, push="eos_session", gnmi="openconfig_eos", shell="eos",
-                 login="admin"),
+                 login="admin",
+                 # Arista EOS User Manual, "mtu (Interface)": routed port MTU 68-9214 bytes (AVD eos_designs'
+                 # p2p_uplinks_mtu defaults to that largest value, 9214). AVD priority_flow_control.schema.yml
+                 # watchdog: timeout and recovery-time in seconds with up to 2 decimals (0.01-60), polling-interval
+                 # with up to 3 (0.005-60).
+                 limits=RenderLimits(mtu_bytes=(68, 9214), wd_poll_ms=(5, 60000), wd_detection_ms=(10, 60000),
+                                     wd_restoration_ms=(10, 60000), wd_detection_step_ms=10,
+                                     wd_restoration_step_ms=10)),
         Platform("linux_mlx5", DeviceKind.host, "mlx5",
                  "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos and sysfs)",
                  netmiko="linux", napalm=None,
@@ -168,7 +206,13 @@ PLATFORMS: dict[str, Platform] = {
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
                  sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
                  fix="nxos_cli", tune=True, gnmi="openconfig",
-                 unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED}),
+                 unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
+                 # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
+                 # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,
+                 # `auto-restore multiplier` 0-100.
+                 limits=RenderLimits(mtu_bytes=(576, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
+                                     wd_counts_polls=True,
+                                     wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100))),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
                  # Cumulus Linux 5.x NVUE: `nv config show -o json` is the applied configuration; `nv show qos roce`
@@ -179,7 +223,12 @@ PLATFORMS: dict[str, Platform] = {
                  # NVUE writes the cable length with PFC (the switch sizes headroom from it) and restates the speed.
                  sniff=40, port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
                  # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
-                 config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus"),
+                 config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
+                 # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc-watchdog polling-interval`
+                 # 100-5000 ms and `robustness` 1-1000 polling intervals.
+                 limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
+                                     wd_counts_polls=True,
+                                     wd_detection_polls=(1, 1000))),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
@@ -190,7 +239,12 @@ PLATFORMS: dict[str, Platform] = {
                  # default 100 m, which is what a profile without one (the only way the parser leaves a port's
                  # cable unknown) said before.
                  sniff=70, port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="set_lines", tune=True,
-                 gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED}),
+                 gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
+                 # QFX5000/QFX10000 `interfaces <if> mtu` (media MTU) 256-9216 bytes, so an IP MTU of 242-9202
+                 # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
+                 # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
+                 limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), speeds_gbps=ETHERNET_RATES_GBPS,
+                                     wd_counts_polls=True)),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",

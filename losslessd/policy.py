@@ -240,6 +240,11 @@ class Policy(_Policy):
         if cnp is not None and lossless is not None and cnp.dscp in lossless.dscp:
             raise ValueError(f"DSCP {cnp.dscp} is also a lossless RoCE DSCP (lossless.dscp): CNPs and RoCE data need "
                              "code points of their own")
+        # A strict CNP queue that is also a lossless one makes RoCE data strict priority too (it starves every other
+        # queue) and asks for `priority strict` and a weighted lossless queue on one queue.
+        if cnp is not None and lossless is not None and cnp.strict and cnp.priority in lossless.priorities:
+            raise ValueError(f"priority {cnp.priority} is also a lossless priority (lossless.priorities): a strict CNP "
+                             "queue needs a priority of its own (or cnp.strict: false)")
         return cnp
 
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
 from losslessd import render as rnd
 from losslessd.errors import InputError
+from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from tests import render_golden
 
@@ -67,13 +69,15 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("  class {NAME}", f"{NXOS_9K}, Configuring Classification"),
         ("    set qos-group {N}", f"{NXOS_9K}, Configuring Classification (set qos-group)"),
         ("policy-map type network-qos {NAME}", f"{NXOS_9K}, Configuring Priority Flow Control"),
-        ("  class type network-qos c-8q-nq{N}", f"{NXOS_9K}, PFC: system-defined network-qos classes", {"n9k"}),
+        ("  class type network-qos c-8q-nq({N}|-default)", f"{NXOS_9K}, PFC: system-defined network-qos classes",
+         {"n9k"}),
         ("    pause pfc-cos {N}", f"{NXOS_9K}, PFC: pause pfc-cos", {"n9k"}),
         ("class-map type network-qos {NAME}", f"{NXOS_3K}: user network-qos classes", {"n3k"}),
         ("  match qos-group {N}", f"{NXOS_3K}: match qos-group", {"n3k"}),
         ("  class type network-qos {NAME}", f"{NXOS_3K}: network-qos classes", {"n3k"}),
         ("    pause no-drop", f"{NXOS_3K}: pause no-drop", {"n3k"}),
-        ("    mtu {N}", f"{NXOS_3K}: network-qos class mtu (system classes default to 1500)", {"n3k"}),
+        ("    mtu 9216", f"{NXOS_3K} and {NXOS_9K}: network-qos class mtu (classes start at 1500; Cisco's AI/ML "
+         "blueprint writes 9216 on c-8q-nq3 and c-8q-nq-default)"),
         ("system qos", f"{NXOS_9K}, system qos"),
         ("  service-policy type network-qos {NAME}", f"{NXOS_9K}, system qos service-policy"),
         ("  service-policy type queuing output {NAME}", f"{NXOS_3K}: system qos queuing policy", {"n3k"}),
@@ -265,6 +269,9 @@ def _renders(platform: str):
     names = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES) + ("Ethernet12", "Ethernet16")
     for (variant, _), policy, ports in itertools.product(render_golden.variants(platform), POLICIES, PORT_SETS):
         facts = [rnd.parse_port_spec(f"{name}:{spec}") for name, spec in zip(names, ports)]
+        # Each platform's largest MTU stands for 9216 where it takes less (EOS 9214, Junos 9202 + 14).
+        top = (PLATFORMS[platform].limits.mtu_bytes or (0, 9216))[1]
+        facts = [replace(f, mtu_bytes=min(f.mtu_bytes, top)) if f.mtu_bytes else f for f in facts]
         opts = render_golden.options(platform, variant)
         try:
             prof = rnd.profile(_policy(policy), facts, pool_bytes=render_golden.POOL_BYTES, **opts)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import jinja2
 
@@ -19,7 +19,7 @@ from .. import headroom as hr
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, DeviceKind, Fabric, Source
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
@@ -51,6 +51,9 @@ ECN_KMAX_FILL_PCT = 50
 # drop-profiles dp1 interpolate fill-level [ 55 90 ] drop-probability [ 0 100 ]) marks from 55 % to 90 %.
 QFX5000_ECN_FILL_PCT = (55, 90)
 ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168 section 5)
+# Traffic class (and PG, queue) of every DSCP the policy does not name: best effort, priority 0 (IEEE 802.1Q Annex I,
+# "Best Effort", the default priority).
+BEST_EFFORT_TC = 0
 CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
 POOL = "ingress_lossless_pool"  # SONiC's lossless ingress pool name (sonic-buildimage buffers_config.j2)
 # SONiC's dynamic buffer model gives Spectrum lossless profiles DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th
@@ -83,6 +86,9 @@ class PortFacts:
     nic_buffer_total_bytes: int | None = None
     max_mtu_bytes: int | None = None
     source: Source | None = None  # where the port is defined (a --device config), for messages
+    # SONiC: the device's own key of a PG or queue where it is not "<port>|<index>" (a range such as "Ethernet0|3-4",
+    # as buffermgr.cpp writes BUFFER_PG), table -> index -> (key, whether the key's PGs are lossless now).
+    keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,7 @@ class PortProfile:
     nic_buffer_sizes: tuple[int, ...] | None = None
     nic_buffer_note: str | None = None
     lanes: int | None = None
+    keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)  # PortFacts.keys
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -203,6 +210,10 @@ class Profile(Sectioned):
     wd_restoration_ms: int
     wd_poll_ms: int
     ports: list[PortProfile]
+    # The policy's detection and restoration ranges (ms), within which render._fit_limits may move the timers to a
+    # platform's granularity (whole polls, EOS's 10 ms).
+    wd_detection_range: tuple[float, float] = (0, math.inf)
+    wd_restoration_range: tuple[float, float] = (0, math.inf)
     sections: frozenset[str] = SECTIONS
     # Priorities with PFC on and whether the PFC watchdog is on. A full profile sets exactly the
     # lossless priorities and the watchdog; tests render other values to build broken configs.
@@ -269,14 +280,32 @@ class Profile(Sectioned):
     qfx5000_fill: tuple[int, int] = QFX5000_ECN_FILL_PCT
 
     @property
-    def max_mtu(self) -> int:
-        """The largest port MTU: system-wide class MTUs (NX-OS 3000 network-qos) must carry every port's frames."""
-        return max((port.mtu_bytes for port in self.ports), default=DEFAULT_MTU_BYTES)
-
-    @property
     def threshold_field(self) -> str:
         """buffermgr.cpp: a lossless profile's threshold field is the pool's mode + "_th"."""
         return f"{self.pool_mode}_th"
+
+    def sonic_entries(self, port: PortProfile, table: str, fields: list[tuple[int, str]]) -> list[tuple[str, str]]:
+        """(key, fields) of ``table`` (BUFFER_PG, QUEUE) for the port's (index, fields): under the device's own key
+        where it keys an index with a range, once per key, since a "<port>|3" beside the device's "<port>|3-4"
+        would leave two entries for one PG, which SONiC applies in no defined order. InputError where that key
+        also names other ports, or covers indexes that would get other fields (a lossy PG made lossless)."""
+        own = port.keys.get(table, {})
+        written = dict(fields)
+        out: dict[str, str] = {}
+        for index, value in fields:
+            key, lossless_now = own.get(index, (f"{port.name}|{index}", True))
+            names, _, span = key.rpartition("|")
+            low, _, high = span.partition("-")
+            covered = set(range(int(low), int(high or low) + 1)) if (low + high).isdigit() else {index}
+            others = {i for i in covered if written.get(i) != value}
+            if names != port.name or others - (set() if table != "BUFFER_PG" or not lossless_now else
+                                               covered - set(written)):
+                raise InputError(f"port {port.name}: {table} entry {key!r} also sets "
+                                 f"{'other ports' if names != port.name else f'index(es) {sorted(others)}'}, which "
+                                 f"this profile does not give {value}; a CONFIG_DB patch cannot split a key: split "
+                                 f"it into one key per port and index first")
+            out.setdefault(key, value)
+        return list(out.items())
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -443,13 +472,20 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
     lossless = sorted(pol.lossless.priorities)
-    dscp_to_tc = {d: 0 for d in range(64)}
+    if BEST_EFFORT_TC in lossless:
+        raise InputError(f"policy {pol.name}: priority {BEST_EFFORT_TC} is lossless, and every DSCP the policy does "
+                         f"not name goes to traffic class {BEST_EFFORT_TC} (and its PG and queue): all traffic would "
+                         "be paused, none dropped; make other priorities lossless")
+    dscp_to_tc = {d: BEST_EFFORT_TC for d in range(64)}
     for dscp in pol.lossless.dscp:
         dscp_to_tc[dscp] = dscp if dscp in lossless else lossless[0]
     strict = []
     cnp_tc = None
     if pol.cnp is not None:
         cnp_tc = pol.cnp.priority if pol.cnp.priority is not None else CNP_DEFAULT_TC
+        if pol.cnp.strict and cnp_tc in lossless:  # (an explicit cnp.priority the policy itself refuses)
+            raise InputError(f"policy {pol.name}: CNPs default to priority {CNP_DEFAULT_TC}, a lossless priority here: "
+                             "give cnp.priority a priority of its own")
         dscp_to_tc[pol.cnp.dscp] = cnp_tc
         strict = [cnp_tc] if pol.cnp.strict else []
     tc_to_pg = {tc: (tc if tc in lossless else 0) for tc in range(8)}
@@ -486,7 +522,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
             kmin_bytes=kmin, kmax_bytes=kmax, sonic=sonic, sonic_note=note,
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu) if known else None,
-            nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes))
+            nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
+            keys=port.keys))
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
     wd = pol.watchdog
@@ -509,6 +546,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         wd_action="drop" if "drop" in actions else actions[0],
         wd_detection_ms=detection,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
+        wd_detection_range=_bounds(wd.detection_time_ms), wd_restoration_range=_bounds(wd.restoration_time_ms),
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
@@ -537,6 +575,7 @@ def render(platform: str, prof) -> str:
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections)
         _check_facts(platform, prof, family)
+        prof = _fit_limits(platform, prof)
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family)
 
 
@@ -595,6 +634,90 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
                     raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section)")
 
 
+def _outside(value: int, bounds: tuple[int, int] | None) -> bool:
+    return bounds is not None and not bounds[0] <= value <= bounds[1]
+
+
+def _bounds(rng: Range) -> tuple[float, float]:
+    return (rng.min or 0, rng.max if rng.max is not None else math.inf)
+
+
+def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
+    """``value`` as a whole number of ``step``: rounded down, else up, whichever stays in ``allowed`` (and above 0)."""
+    down, up = value // step * step, -(-value // step) * step
+    return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
+
+
+def _fit_limits(platform: str, prof: Profile) -> Profile:
+    """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
+    refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
+    platform counts polls, made long enough for the detection time in the most polls it takes; detection and
+    restoration become whole polls (or the platform's step) inside the policy's ranges. Timers that still do not
+    fit are refused."""
+    limits = PLATFORMS[platform].limits
+    for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
+        if _outside(port.mtu_bytes, limits.mtu_bytes):
+            low, high = limits.mtu_bytes  # type: ignore[misc]
+            raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
+                             f"({low}-{high} B of IP MTU); give the port an MTU in that range")
+        if limits.speeds_gbps and port.speed_gbps is not None and port.speed_gbps not in limits.speeds_gbps:
+            raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {platform} takes "
+                             f"({', '.join(f'{s:g}G' for s in sorted(limits.speeds_gbps))})")
+    if not (prof.wants("watchdog") and prof.watchdog):
+        return prof
+    poll = prof.wd_poll_ms
+    if limits.wd_detection_polls is not None:  # long enough for the detection time in as many polls as it takes
+        poll = max(poll, math.ceil(prof.wd_detection_ms / limits.wd_detection_polls[1]))
+    if limits.wd_poll_ms is not None:
+        poll = min(max(poll, limits.wd_poll_ms[0]), limits.wd_poll_ms[1])
+    counts = limits.wd_counts_polls
+    detection = _step(prof.wd_detection_ms, poll if counts else limits.wd_detection_step_ms, prof.wd_detection_range)
+    restoration = _step(prof.wd_restoration_ms, poll if limits.wd_restoration_polls else limits.wd_restoration_step_ms,
+                        prof.wd_restoration_range)
+    if detection is not None and not counts and poll > detection // 2 and limits.wd_poll_ms is not None:
+        poll = max(detection // 2, limits.wd_poll_ms[0])  # still twice per (rounded) detection time
+    why = None
+    if detection is None or detection < poll:
+        step = poll if counts else limits.wd_detection_step_ms
+        why = (f"a detection time of {prof.wd_detection_ms} ms is no whole number of {step} ms steps at or above its "
+               f"{poll} ms polling interval within the policy's {_range_ms(prof.wd_detection_range)}")
+    elif restoration is None:
+        why = (f"a restoration time of {prof.wd_restoration_ms} ms is no whole number of "
+               f"{limits.wd_restoration_step_ms} ms within the policy's {_range_ms(prof.wd_restoration_range)}")
+    elif _outside(detection, limits.wd_detection_ms) or _outside(restoration, limits.wd_restoration_ms):
+        why = (f"detection {detection} ms and restoration {restoration} ms must lie in "
+               f"{limits.wd_detection_ms} and {limits.wd_restoration_ms} ms")
+    elif _outside(detection // poll, limits.wd_detection_polls) or _outside(restoration // poll,
+                                                                            limits.wd_restoration_polls):
+        why = (f"detection {detection} ms and restoration {restoration} ms are {detection // poll} and "
+               f"{restoration // poll} polls of {poll} ms, outside {limits.wd_detection_polls} and "
+               f"{limits.wd_restoration_polls}")
+    if why or detection is None or restoration is None:
+        raise InputError(f"{platform} PFC watchdog: {why}; widen the policy's watchdog.detection_time_ms or "
+                         "restoration_time_ms range")
+    return replace(prof, wd_poll_ms=poll, wd_detection_ms=detection, wd_restoration_ms=restoration)
+
+
+def _range_ms(rng: tuple[float, float]) -> str:
+    return f"{rng[0]:g}-{rng[1]:g} ms"
+
+
+def _sonic_keys(device: Device, port) -> dict[str, dict[int, tuple[str, bool]]]:
+    """PortFacts.keys: the CONFIG_DB key each PG and queue of the port came from, where it is not "<port>|<index>",
+    and whether that PG is lossless now (headroom computed at run time, or a profile with an xoff)."""
+    out: dict[str, dict[int, tuple[str, bool]]] = {}
+    for table, items in (("BUFFER_PG", port.priority_groups), ("QUEUE", port.queues)):
+        for index, item in items.items():
+            src = item.source
+            if isinstance(src, DocRef) and len(src.parts) > 1 and src.parts[0] == table \
+                    and src.parts[1] != f"{port.name}|{index}":
+                profile = device.buffer_profiles.get(getattr(item, "profile", None) or "")
+                lossless = bool(getattr(item, "runtime_profile", False)
+                                or (profile is not None and profile.xoff_bytes is not None))
+                out.setdefault(table, {})[index] = (src.parts[1], lossless)
+    return out
+
+
 def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int | None]:
     """Port facts of a parsed config's RoCE-facing ports (the policy's choice, as lint makes it), with a host
     NIC's receive buffer total, and the config's ingress lossless pool size when it has one."""
@@ -605,5 +728,6 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
-                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source))
+                               nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
+                               keys=_sonic_keys(device, p)))
     return facts, pool.size_bytes if pool is not None else None

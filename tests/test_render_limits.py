@@ -1,0 +1,152 @@
+"""Rendered values stay inside what each platform's CLI or schema accepts (platforms.RenderLimits).
+
+The accepted-forms test checks a line's shape (`mtu {N}`); these check the number: a snippet whose MTU or
+watchdog timer the switch rejects would stop a paste half-way, with PFC on and the rest missing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from losslessd import render as rnd
+from losslessd.errors import InputError
+from losslessd.policy import load_policy
+from tests import render_golden
+from tests.clirun import losslessd
+
+
+@pytest.mark.parametrize(("platform", "mtu", "largest"), [
+    ("arista_eos", 9216, 9214),  # EOS routed port mtu 68-9214
+    ("juniper_junos", 9216, 9202),  # QFX media MTU 256-9216 = IP MTU + 14
+    ("cisco_nxos", 9300, 9216),
+    ("nvidia_cumulus", 9300, 9216),
+    ("sonic", 9300, 9216),
+])
+def test_an_mtu_the_platform_rejects_is_refused(platform, mtu, largest):
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    args = render_golden.variants(platform)[0][1]
+    ran = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
+                    "--ports", f"{name}:100G:3m:{mtu}")
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert f"MTU {mtu} B is outside what {platform} accepts" in ran.stderr and f"-{largest} B" in ran.stderr
+    ok = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
+                   "--ports", f"{name}:100G:3m:{largest}")
+    assert ok.returncode == 0, ok.stderr
+
+
+def _render(platform: str, detection: tuple[int, int]) -> str:
+    pol = load_policy("roce-dscp26")
+    low, high = detection
+    rng = pol.watchdog.detection_time_ms.model_copy(update={"min": low, "max": high})
+    pol = pol.model_copy(update={"watchdog": pol.watchdog.model_copy(update={"detection_time_ms": rng})})
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    prof = rnd.profile(pol, [rnd.PortFacts(name, 100, 3, 9100)], pool_bytes=render_golden.POOL_BYTES,
+                       **render_golden.options(platform))
+    return rnd.render(platform, prof)
+
+
+# (platform, the poll interval line, the poll-count line or None): both read as numbers.
+WATCHDOG_LINES = {
+    "cisco_nxos": (r"priority-flow-control watch-dog interval (\d+)", r"watch-dog shutdown-multiplier (\d+)"),
+    "nvidia_cumulus": (r"nv set qos pfc-watchdog polling-interval (\d+)", r"pfc-watchdog robustness (\d+)"),
+    "sonic": (r'"POLL_INTERVAL": "(\d+)"', None),
+}
+
+
+@pytest.mark.parametrize("platform", sorted(WATCHDOG_LINES))
+def test_a_short_detection_time_polls_no_faster_than_the_platform_allows(platform):
+    """A policy that wants detection within 150 ms halves it to a 75 ms poll: below the 100 ms NX-OS, NVUE and
+    SONiC take. The poll becomes 100 ms, and detection one poll where the platform counts polls."""
+    text = _render(platform, (100, 150))
+    poll_line, polls_line = WATCHDOG_LINES[platform]
+    assert int(re.search(poll_line, text)[1]) == 100
+    if polls_line:
+        assert int(re.search(polls_line, text)[1]) == 1
+
+
+def test_a_long_detection_time_fits_the_nxos_multiplier():
+    """NX-OS counts detection in 1-10 polls: 2 s at a 100 ms poll (as `fix` renders a config broken past the
+    policy's detection range) is ten polls of 200 ms, not twenty of 100 ms, which the switch rejects."""
+    name = render_golden.PORT_NAMES["cisco_nxos"][0]
+    prof = rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(name, 100, 3, 9100)],
+                       **render_golden.options("cisco_nxos"))
+    text = rnd.render("cisco_nxos", replace(prof, wd_detection_ms=2000, wd_poll_ms=100))
+    assert "priority-flow-control watch-dog interval 200\n" in text
+    assert "priority-flow-control watch-dog shutdown-multiplier 10\n" in text
+
+
+@pytest.mark.parametrize("platform", sorted(WATCHDOG_LINES))
+def test_a_detection_time_below_the_shortest_poll_is_refused(platform):
+    with pytest.raises(InputError, match="PFC watchdog: a detection time of 50 ms"):
+        _render(platform, (20, 50))
+
+
+@pytest.mark.parametrize("family", ["n9k", "n3k"])
+def test_every_nxos_network_qos_class_carries_jumbo_frames(family):
+    """A network-qos class starts at a 1500-byte MTU, which the Nexus sizes no-drop headroom for (and the 3000
+    enforces): each class states 9216, even when the snippet is a `pfc` fix for one 1500-byte port (a class is
+    switch-wide; the ports' own largest MTU would shrink it under every other port's jumbo frames)."""
+    prof = rnd.profile(load_policy("sonic-azure"), [rnd.PortFacts("Ethernet1/1", 100, 3, 1500)], family=family)
+    text = rnd.render("cisco_nxos", rnd.restrict(prof, {"pfc"}))
+    block = text[text.index("policy-map type network-qos"):text.index("system qos")]
+    classes = re.split(r"\n  class type network-qos ", block)[1:]
+    assert len(classes) == 3  # the two no-drop classes and the default
+    assert all("\n    mtu 9216" in body for body in classes), block
+
+
+def test_eos_watchdog_timers_are_whole_hundredths_of_a_second():
+    """EOS takes timeout and recovery-time with at most 2 decimals (AVD's schema): a policy capping detection at
+    155 ms and asking restoration of at least 333 ms gets 0.15 s and 0.34 s, inside both ranges, not 0.155 and
+    0.333, which EOS rejects."""
+    pol = load_policy("roce-dscp26")
+    wd = pol.watchdog.model_copy(update={
+        "detection_time_ms": pol.watchdog.detection_time_ms.model_copy(update={"min": 100, "max": 155}),
+        "restoration_time_ms": pol.watchdog.restoration_time_ms.model_copy(update={"min": 333, "max": 5000})})
+    prof = rnd.profile(pol.model_copy(update={"watchdog": wd}), [rnd.PortFacts("Ethernet1", 100, 3, 9100)],
+                       family="sand")
+    text = rnd.render("arista_eos", prof)
+    assert "priority-flow-control pause watchdog default timeout 0.15\n" in text
+    assert "priority-flow-control pause watchdog default recovery-time 0.34\n" in text
+    assert "priority-flow-control pause watchdog default polling-interval 0.075\n" in text  # twice per 0.15 s
+    for value in re.findall(r"watchdog default (?:timeout|recovery-time) (\S+)", text):
+        assert len(value.partition(".")[2]) <= 2, value
+
+
+def test_a_strict_cnp_queue_on_a_lossless_priority_is_refused(tmp_path):
+    """cnp.priority 3 with RoCE lossless on 3 rendered EOS `tx-queue 3` both `no priority` (weighted, lossless) and
+    `priority strict`: RoCE data strict over every other queue. The policy is refused where it says so."""
+    (tmp_path / "p.yaml").write_text("name: p\nextends: roce-dscp26\ncnp: {dscp: 48, priority: 3}\n")
+    with pytest.raises(InputError, match="priority 3 is also a lossless priority") as exc:
+        load_policy(tmp_path / "p.yaml")
+    assert exc.value.line == 3
+    (tmp_path / "d.yaml").write_text("name: d\nextends: roce-dscp26\nlossless: {priorities: [3, 6], dscp: [26, 46]}\n"
+                                     "cnp: {dscp: 48, priority: null}\n")  # CNPs default to 6
+    with pytest.raises(InputError, match="CNPs default to priority 6, a lossless priority"):
+        rnd.profile(load_policy(tmp_path / "d.yaml"), [rnd.PortFacts("Ethernet1", 100, 3, 9100)])
+    (tmp_path / "w.yaml").write_text("name: w\nextends: roce-dscp26\ncnp: {dscp: 48, priority: 3, strict: false}\n")
+    text = rnd.render("arista_eos", rnd.profile(load_policy(tmp_path / "w.yaml"),
+                                               [rnd.PortFacts("Ethernet1", 100, 3, 9100)], family="sand"))
+    assert "priority strict" not in text  # CNPs weighted with the RoCE data they share a queue with
+
+
+def test_priority_0_lossless_is_refused(tmp_path):
+    """Every DSCP a policy does not name goes to traffic class 0: with priority 0 lossless, NVUE paused all traffic
+    (`dscp 0,1,...,63 switch-priority 0` beside `pfc ... switch-priority 0`), and a host script did the same."""
+    (tmp_path / "p.yaml").write_text("name: p\nextends: pfc-only\nlossless: {priorities: [0, 3], dscp: [26]}\n")
+    for platform in ("nvidia_cumulus", "linux_mlx5"):
+        ran = losslessd("render", "--platform", platform, "--policy", str(tmp_path / "p.yaml"),
+                        "--ports", "swp1:100G:3m")
+        assert ran.returncode == 2 and ran.stdout == "" and "priority 0 is lossless" in ran.stderr, ran.stderr
+
+
+@pytest.mark.parametrize("platform", ["cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic"])
+def test_a_speed_no_ethernet_port_runs_at_is_refused(platform):
+    """`--ports Ethernet1/1:37G:3m` rendered NX-OS `speed 37000`, Junos `speed 37g`, NVUE `link speed 37G`."""
+    name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
+    args = render_golden.variants(platform)[0][1]
+    ran = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
+                    "--ports", f"{name}:37G:3m")
+    assert ran.returncode == 2 and ran.stdout == "" and "37 Gb/s is no port speed" in ran.stderr, ran.stderr
