@@ -374,3 +374,53 @@ def test_no_pfc_wd_table_is_off_only_where_default_pfcwd_status_says_disable(sta
     assert (wd.enabled if wd else None) is enabled
     if enabled is False:
         assert wd.source.pointer == "/DEVICE_METADATA/localhost/default_pfcwd_status"
+
+
+# ---- PFC priority -> PG (pfc_to_pg_map) -----------------------------------------------------------------------
+def _pfc_to_pg_doc(**maps) -> dict:
+    """A Mellanox-shaped CONFIG_DB (qos_config.j2 binds pfc_to_pg_map on pfc_to_pg_map_supported_asics)."""
+    return {"PORT": {p: {"lanes": "0", "speed": "100000"} for p in ("Ethernet0", "Ethernet4", "Ethernet8")},
+            "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3", "4": "4"}},
+            "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3", "4": "4"}, **maps},
+            "PORT_QOS_MAP": {"Ethernet0": {"tc_to_pg_map": "AZURE", "pfc_to_pg_map": "AZURE", "pfc_enable": "3,4"},
+                             "Ethernet4": {"pfc_to_pg_map": "[PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|AZURE]"},
+                             "Ethernet8": {"tc_to_pg_map": "AZURE", "pfc_enable": "3,4"}}}
+
+
+def test_pfc_to_pg_map_is_read_per_port():
+    device = parse([Input("leaf.json", json.dumps(_pfc_to_pg_doc()))], "leaf")
+    e0, e4, e8 = (device.ports[n] for n in ("Ethernet0", "Ethernet4", "Ethernet8"))
+    assert e0.pfc_priority_to_pg == e4.pfc_priority_to_pg == {3: 3, 4: 4}  # plain name and [TABLE|name] reference
+    assert e8.pfc_priority_to_pg is None  # binds none (a Broadcom port): the ASIC pairs them itself
+    assert not device.issues
+
+
+@pytest.mark.parametrize("entry, bad", [({"3": "8", "4": "4"}, "'3' to '8'"), ({"8": "3", "4": "4"}, "'8' to '3'"),
+                                        ({"3": "", "4": "4"}, "'3' to ''"), ({"3": "٣", "4": "4"}, "'3' to '٣'")])
+def test_pfc_to_pg_entry_outside_0_7_is_reported_and_the_rest_kept(entry, bad):
+    """sonic-pfc-priority-priority-group-map.yang: pfc_priority and pg are "[0-7]?"; orchagent's stoi takes no other."""
+    doc = _pfc_to_pg_doc(AZURE=entry)
+    device = parse([Input("leaf.json", json.dumps(doc))], "leaf")
+    [issue] = device.issues
+    assert issue.code == "SYS002" and bad in issue.message and "0-7 and 0-7" in issue.message
+    assert issue.source.pointer.startswith("/PFC_PRIORITY_TO_PRIORITY_GROUP_MAP/AZURE/")
+    assert device.ports["Ethernet0"].pfc_priority_to_pg == {4: 4}
+
+
+def test_pfc_to_pg_map_naming_an_undefined_map_is_reported_like_the_other_maps():
+    doc = _pfc_to_pg_doc()
+    doc["PORT_QOS_MAP"]["Ethernet0"]["pfc_to_pg_map"] = "AZURE_DUALTOR"
+    device = parse([Input("leaf.json", json.dumps(doc))], "leaf")
+    [issue] = device.issues
+    assert issue.code == "SYS002" and issue.source.pointer == "/PORT_QOS_MAP/Ethernet0/pfc_to_pg_map"
+    assert "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|AZURE_DUALTOR, which the config does not define" in issue.message
+    assert device.ports["Ethernet0"].pfc_priority_to_pg is None and device.ports["Ethernet0"].tc_to_pg == {3: 3, 4: 4}
+
+
+def test_qos_json_without_the_pfc_to_pg_table_leaves_it_unknown():
+    """A rendered qos.json part that binds the map while the map table comes in another file: SYS004, not an error."""
+    doc = {"PORT_QOS_MAP": {"Ethernet0": {"pfc_to_pg_map": "AZURE", "pfc_enable": "3,4"}}}
+    device = parse([Input("qos.json", json.dumps(doc))], "leaf")
+    [issue] = device.issues
+    assert issue.code == "SYS004" and "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" in issue.message
+    assert device.ports["Ethernet0"].pfc_priority_to_pg is None

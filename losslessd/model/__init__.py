@@ -344,6 +344,10 @@ class Port(Model):
     tc_to_queue: dict[int, int] | None = None  # egress queue of each TC
     # The egress queues a received pause for priority P stops; a priority missing from the map stops none.
     pfc_priority_to_queue: dict[int, list[int]] | None = None
+    # The ingress PG whose XOFF sends the pauses of PFC priority P (SONiC PORT_QOS_MAP pfc_to_pg_map ->
+    # SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); None: no map bound or not known (the ASIC's own
+    # pairing applies); a priority missing from a bound map has no PG.
+    pfc_priority_to_pg: dict[int, int] | None = None
     # Egress DSCP rewrite by TC (EOS `qos rewrite dscp` + `qos map traffic-class T to dscp D`, SONiC
     # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
     # missing from the map: rewritten to a value the input does not show.

@@ -122,26 +122,32 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | 
     if hop.pg is None:
         return _broken(f"{frm} has no {label} in the {'priority->buffer' if host else 'TC->PG'} map",
                        f"map {frm} to a lossless {label}", maps)
-    pg = port.priority_groups.get(hop.pg)
+    return pg_buffer_break(device, port, hop.pg, label)
+
+
+def pg_buffer_break(device: Device, port: Port, index: int, label: str = "PG") -> ChainBreak | None:
+    """Whether PG (NIC: receive buffer) ``index`` is lossless-capable: xoff headroom, runtime headroom, a NIC buffer."""
+    maps = port.map_source or port.source
+    pg = port.priority_groups.get(index)
     if pg is None:
-        return _unknown(f"{label} {hop.pg} has no buffer settings in the input", maps)
+        return _unknown(f"{label} {index} has no buffer settings in the input", maps)
     if pg.runtime_profile:
         return None
     if pg.profile is not None:
         profile = device.buffer_profiles.get(pg.profile)
         if profile is None:
-            return _unknown(f"{label} {hop.pg} uses buffer profile {pg.profile}, which is not in the input", pg.source)
+            return _unknown(f"{label} {index} uses buffer profile {pg.profile}, which is not in the input", pg.source)
         if profile.xoff_bytes or profile.headroom_computed_at_runtime:
             return None
-        return _broken(f"{label} {hop.pg} uses buffer profile {pg.profile}, which has no xoff headroom "
-                       "(a lossy profile)", f"give {label} {hop.pg} a lossless profile with xoff headroom",
+        return _broken(f"{label} {index} uses buffer profile {pg.profile}, which has no xoff headroom "
+                       "(a lossy profile)", f"give {label} {index} a lossless profile with xoff headroom",
                        pg.source or profile.source, "buffer")
     if pg.size_bytes is not None:
         if pg.size_bytes > 0:
             return None
-        return _broken(f"{label} {hop.pg} has size 0 bytes", f"give {label} {hop.pg} a size (`mlnx_qos --buffer_size`)",
+        return _broken(f"{label} {index} has size 0 bytes", f"give {label} {index} a size (`mlnx_qos --buffer_size`)",
                        pg.source, "buffer")
-    return _unknown(f"{label} {hop.pg} has no buffer profile in the input", pg.source or maps)
+    return _unknown(f"{label} {index} has no buffer profile in the input", pg.source or maps)
 
 
 def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:

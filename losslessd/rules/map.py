@@ -8,7 +8,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, SchedulerType, Source
-from .common import cnp_priority, first_break, queues_text, trust_findings
+from .common import cnp_priority, first_break, numbers, pg_buffer_break, queues_text, trust_findings
 
 
 @register
@@ -291,3 +291,74 @@ class PfcQueueMismatch(PortRule):
         if unknown:
             yield self.unverified("could not check the PFC priority->queue map: " + "; ".join(unknown),
                                   device=device, port=port, source=source)
+
+
+@register
+class PfcPgMismatch(PortRule):
+    """A lossless priority's pauses are sent for a PG other than the one its traffic is buffered in.
+
+    ## What it checks
+    On switch ports that bind a PFC priority->PG map (SONiC `PORT_QOS_MAP` `pfc_to_pg_map` ->
+    `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`, which `qos_config.j2` writes on Mellanox and Barefoot
+    ASICs), for every lossless priority of the policy: the map has an entry for the priority, and
+    the PG it names is the PG the TC->PG map puts that priority's traffic in (every traffic class
+    with that PFC priority). The message says whether the PG the map names has a lossless buffer
+    (xoff headroom) where the input shows it. A lossy buffer on the right PG is MAP001's and the
+    BUF rules' finding, not this one's. Ports whose TC maps the input does not show are reported
+    as unverified; ports that bind no such map are not checked (the ASIC pairs them itself).
+
+    ## Why it matters
+    The switch sends a pause for a priority when the PG the map names crosses XOFF. If the lossless
+    traffic fills another PG, that PG never pauses the sender: it overflows and drops (the class
+    runs lossy), while the named PG pauses the priority on someone else's congestion.
+
+    ## Failing example
+    `TC_TO_PRIORITY_GROUP_MAP` `"3": "3"` but `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP` `"3": "0"`:
+    `lossless priority 3's traffic is buffered in PG 3 (TC 3), but the PFC priority->PG map sends its
+    pauses when PG 0 fills (PG 0 uses buffer profile ingress_lossy_profile, which has no xoff
+    headroom (a lossy profile)); map PFC priority 3 to PG 3`.
+
+    ## Passing example
+    `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|AZURE` `{"3": "3", "4": "4"}` with `TC_TO_PRIORITY_GROUP_MAP`
+    `"3": "3"` and `"4": "4"`, as `qos_config.j2` writes them.
+
+    ## Fix
+    Make the PFC priority->PG map send each lossless priority to the PG its TCs use (SONiC: the
+    `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP` entry the port's `pfc_to_pg_map` names).
+    """
+
+    code = "MAP005"
+    name = "pfc-pg-mismatch"
+    scope = "port"
+    severity = Severity.error
+
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+        pfc_pg = port.pfc_priority_to_pg
+        if pfc_pg is None:
+            return
+        source = port.map_source or port.source
+        tc_priority, tc_pg = port.tc_to_priority, port.tc_to_pg
+        if tc_priority is None or tc_pg is None:
+            missing = [what for table, what in ((tc_priority, "the PFC priority of each TC"),
+                                                (tc_pg, "the TC->PG map")) if table is None]
+            yield self.unverified(f"could not check the PFC priority->PG map: {' and '.join(missing)} "
+                                  f"{'is' if len(missing) == 1 else 'are'} not in the input",
+                                  device=device, port=port, source=source)
+            return
+        for prio in ctx.lossless:
+            # The PG of each class with this PFC priority; a class without a PG is MAP001's finding.
+            pgs = {tc: pg for tc, p in sorted(tc_priority.items()) if p == prio and (pg := tc_pg.get(tc)) is not None}
+            mapped = pfc_pg.get(prio)
+            wrong = {tc: pg for tc, pg in pgs.items() if pg != mapped}
+            if not wrong:
+                continue
+            held = ", ".join(f"PG {pg} ({port.tc_label(tc)})" for tc, pg in wrong.items())
+            if mapped is None:
+                sends = "the PFC priority->PG map has no entry for it, so no PG sends its pauses"
+            else:
+                broken = pg_buffer_break(device, port, mapped)
+                state = f" ({broken.why})" if broken is not None and not broken.unknown else ""
+                sends = f"the PFC priority->PG map sends its pauses when PG {mapped} fills{state}"
+            yield self.finding(f"lossless priority {prio}'s traffic is buffered in {held}, but {sends}; map PFC "
+                               f"priority {prio} to PG {numbers(set(pgs.values()))}", device=device, port=port,
+                               source=source, key=prio, pfc_pg=mapped, traffic_pgs=sorted(set(pgs.values())))

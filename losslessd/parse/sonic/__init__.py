@@ -48,12 +48,14 @@ RUNNING_CONFIG = "show runningconfiguration all"
 _MAX_INDEX = 63
 # The largest key and value of each map table (sonic-buildimage yang-models: sonic-dscp-tc-map.yang DSCP 0-63 to
 # tc_type, which sonic-types.yang.j2 makes 0-15; sonic-tc-priority-group-map.yang PG "[0-7]"; sonic-tc-queue-map.yang
-# qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63).
+# qindex "[0-9]"; sonic-pfc-priority-queue-map.yang priority and qindex "[0-7]"; sonic-tc-dscp-map.yang DSCP 0-63;
+# sonic-pfc-priority-priority-group-map.yang pfc_priority and pg "[0-7]?").
 # BUFFER_PG and BUFFER_QUEUE keys: sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?", sonic-buffer-queue.yang qindex
 # "(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?" (QUEUE keys depend on the platform: the CPU port has 48; kept 0-63).
 _MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
 _MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
-               "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63)}
+               "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63),
+               "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": (7, 7)}
 _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, "WRR": SchedulerType.wrr}
 # WRED_PROFILE.ecn modes that mark green packets (qosorch.cpp ecn_map -> SAI_ECN_MARK_MODE_*).
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
@@ -743,6 +745,10 @@ class _Builder:
             fields["tc_to_queue"] = self.qos_map("TC_TO_QUEUE_MAP", tc_to_queue)
         if pfc_to_queue:
             fields["pfc_priority_to_queue"] = self.queue_lists("MAP_PFC_PRIORITY_TO_QUEUE", pfc_to_queue)
+        # Which PG's XOFF pauses which priority (qosorch.cpp PfcPrioToPgHandler ->
+        # SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); qos_config.j2 binds it on Mellanox and Barefoot only.
+        if pfc_to_pg := self.ref(e, "pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"):
+            fields["pfc_priority_to_pg"] = self.qos_map("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", pfc_to_pg)
         # Without a bound TC_TO_QUEUE_MAP or MAP_PFC_PRIORITY_TO_QUEUE the SAI default applies (saiport.h:
         # no map), which the running switch, not the config, decides: both stay unknown.
         # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
