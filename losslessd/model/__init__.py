@@ -597,7 +597,7 @@ class Device(Model):
     buffer_model: Literal["traditional", "dynamic"] | None = None
     lossless_mtu_bytes: int | None = None
     small_packet_pct: float | None = None
-    over_subscribe_ratio: float | None = None
+    over_subscribe_ratio: int | None = None  # a uint16 (sonic-default-lossless-buffer-parameter.yang)
     ports: dict[str, Port] = dataclasses.field(default_factory=dict)
     buffer_pools: dict[str, BufferPool] = dataclasses.field(default_factory=dict)
     buffer_profiles: dict[str, BufferProfile] = dataclasses.field(default_factory=dict)
