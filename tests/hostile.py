@@ -314,6 +314,12 @@ def cases() -> list[Case]:
         C("lint-symlink-loop", lambda t: _lint(_symlink_loop(t)), says=("loop",)),
         C("lint-symlink-loop-in-folder", lambda t: (_symlink_loop(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("loop",)),
+        # a name longer than the system takes (ENAMETOOLONG): Path.is_dir() raised it in Python 3.11 (exit 3)
+        C("lint-name-too-long", lambda t: _lint(t / ("n" * 300)), says=("file name too long",)),
+        C("lint-path-too-long", lambda t: _lint(t / ("d/" * 3000 + "x")), says=("file name too long",)),
+        C("fix-name-too-long", _fix(lambda t: _lint(t / ("n" * 300))), says=("file name too long",)),
+        C("render-device-name-too-long", _render_device(lambda t: t / ("n" * 300)), says=("file name too long",)),
+        C("pull-name-too-long", _pull_from(lambda t: t / ("n" * 300)), says=("file name too long",)),
         C("lint-deep-folders", lambda t: _lint(_deep_folders(t / "deep", 1200)), exits=(0, 1), says=("leaf1",)),
         C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("1 device checked",)),
