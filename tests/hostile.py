@@ -354,6 +354,8 @@ def cases() -> list[Case]:
         C("lint-baseline-deep", lambda t: _lint(_fabric(t), extra=["--baseline", str(_w(t / "b.json",
                                                                                          _deep_flow(100_000)))]),
           says=("b.json",)),
+        C("lint-baseline-huge-int", lambda t: _lint(_fabric(t), extra=["--baseline", str(_w(
+            t / "b.json", '{"findings":\n [' + BIG_DIGITS + "]}"))]), says=("b.json:2", "5000 digits")),
         C("lint-baseline-dev-zero", lambda t: _lint(_fabric(t), extra=["--baseline", "/dev/zero"]), says=("/dev/zero",)),
         C("lint-baseline-fifo", lambda t: _lint(_fabric(t), extra=["--baseline", str(_fifo(t / "b.json"))]),
           says=("b.json",)),

@@ -165,10 +165,13 @@ def test_perftest_latency():
 @pytest.mark.parametrize("output", [
     "", "bash: all_reduce_perf: command not found\n",
     "NCCL WARN NET/IB : Got completion with error 12\n", "{\"not\": \"nccl\"}", "12 apples\n",
+    # JSON nested past the parser's recursion limit (a RecursionError escaped), an integer past CPython's 4,300 digits
+    '{"results": ' + "[" * 100_000, '{"results": [' + "9" * 5000 + "]}",
 ])
 def test_nothing_parseable_is_invalid_not_a_crash(output):
     result = read_benchmark(output)
     assert not result.valid and result.sizes == {}
+    assert parse_nccl_tests_json(output).errors or not output.startswith("{")
 
 
 def test_sizes_as_operators_write_them():

@@ -24,10 +24,11 @@ release 24.07, commit 1d202bb; the same 2^20-byte unit) and Gb/sec are converted
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
+
+from ..docpos import json_value
 
 # Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
 # write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
@@ -341,7 +342,7 @@ def parse_nccl_tests_json(text: str) -> NcclRun:
     """The `-J file.json` report (util.cu, JSON_FILE_VERSION 3): results, out_of_bounds, average_bus_bandwidth.
     Its `env` list (the environment of the run, secrets included) is never read."""
     try:
-        doc = json.loads(text)
+        doc = json_value(text)
     except ValueError as exc:
         return NcclRun(errors=[f"not JSON: {exc}"])
     run = NcclRun()
@@ -497,7 +498,7 @@ def read_benchmark(text: str) -> BenchResult:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
-            doc = json.loads(stripped)
+            doc = json_value(stripped)
         except ValueError:
             doc = None
         if isinstance(doc, dict) and "results" in doc:
