@@ -300,6 +300,14 @@ def cases() -> list[Case]:
         C("topology-link-to-outside", _topology_case(lambda f: ((f / "lldp.txt").symlink_to("/etc/shadow"),
                                                                 "lldp: {leaf1: lldp.txt}\n")[1]),
           exits=(1, 2), says=("topology.yaml:1", "outside")),
+        # many entries, each line number counted from the file's start (quadratic: 100 s and 4 minutes before)
+        C("topology-lldp-json-20000", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(20_000)),
+                                                                "lldp: {leaf1: lldp.json}\n")[1]), exits=(0, 1),
+          says=("lldp.json:359987",)),
+        C("lint-opensm-100000-partitions", lambda t: _lint(_w(t / "sm" / "partitions.conf", "".join(
+            f"p{i}=0x{i % 0x7fff:x}, ipoib, sl=0 : ALL=full;\n" for i in range(100_000)) + "p=0x1 : ALL").parent,
+            "--policy", "infiniband") if _w(t / "sm" / "opensm.conf", "sm_priority 14\n") else [], exits=(0, 1),
+          says=("partitions.conf:100001",)),
         C("topology-duplicate-key", _topology_case("routing: updown\nrouting: routes\n"),
           says=("topology.yaml:2", "duplicate")),
         # device inputs and folders
@@ -476,6 +484,13 @@ def _deep_indent() -> str:
     """spine1's config with 3,000 lines each indented one space more than the last, inside an interface."""
     text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
     return text + "interface Ethernet9/1\n" + "".join(f"{' ' * (i + 1)}description d{i}\n" for i in range(3000))
+
+
+def _lldp_json(n: int) -> str:
+    """`lldpcli -f json` of ``n`` neighbours, 18 lines each, Ethernet0 last (its name on line 18n - 13)."""
+    return json.dumps({"lldp": {"interface": [{f"Ethernet{i}": {"chassis": {"sw": {"id": {"type": "mac", "value": "0"}}},
+                                                                "port": {"id": {"type": "ifname", "value": "Ethernet0"}}}}
+                                              for i in reversed(range(n))]}}, indent=2)
 
 
 def _eos_ports() -> str:
