@@ -488,9 +488,8 @@ def _deep_indent() -> str:
 
 def _lldp_json(n: int) -> str:
     """`lldpcli -f json` of ``n`` neighbours, 18 lines each, Ethernet0 last (its name on line 18n - 13)."""
-    return json.dumps({"lldp": {"interface": [{f"Ethernet{i}": {"chassis": {"sw": {"id": {"type": "mac", "value": "0"}}},
-                                                                "port": {"id": {"type": "ifname", "value": "Ethernet0"}}}}
-                                              for i in reversed(range(n))]}}, indent=2)
+    entry = {"chassis": {"sw": {"id": {"type": "mac", "value": "0"}}}, "port": {"id": {"type": "ifname", "value": "E"}}}
+    return json.dumps({"lldp": {"interface": [{f"Ethernet{i}": entry} for i in reversed(range(n))]}}, indent=2)
 
 
 def _eos_ports() -> str:

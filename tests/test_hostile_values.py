@@ -285,7 +285,8 @@ def test_a_policy_whose_cnp_shares_a_lossless_dscp_is_refused(tmp_path):
     assert "a.yaml:3" in o.output and "DSCP 24" in o.output, o.output
 
 
-ENCODINGS = {"bom": lambda t: "\ufeff" + t, "crlf": lambda t: t.replace("\n", "\r\n"), "cr": lambda t: t.replace("\n", "\r")}
+ENCODINGS = {"bom": lambda t: "\ufeff" + t, "crlf": lambda t: t.replace("\n", "\r\n"),
+             "cr": lambda t: t.replace("\n", "\r")}
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=[f.label for f in FIXTURES])
