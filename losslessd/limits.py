@@ -159,6 +159,9 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
             text = text[1:]
         return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     except UnicodeDecodeError as exc:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # the UTF-16 byte order marks (Windows' "Unicode" text)
+            raise InputError("UTF-16 text: losslessd reads UTF-8 (save the file as UTF-8)", file=display or str(path),
+                             line=1) from None
         raise InputError(f"not UTF-8 text (is this a binary file?): bad byte at offset {exc.start}",
                          file=display or str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
 

@@ -280,6 +280,7 @@ def cases() -> list[Case]:
         C("policy-folder", lambda t: ["policy", "check", str(_w(t / "p.yaml" / "x", "").parent)], says=("p.yaml",)),
         C("policy-symlink-loop", lambda t: ["policy", "check", str(_symlink_loop(t))], says=("loop",)),
         C("policy-not-utf8", _policy_case(b"name: x\ndescription: \xff\xfe\n"), says=("p.yaml:2", "UTF-8")),
+        C("policy-utf16", _policy_case("name: x\n".encode("utf-16")), says=("p.yaml:1", "UTF-16")),
         C("policy-nul", _policy_case(b"name: x\x00\n"), says=("p.yaml:1",)),
         C("policy-huge-file", lambda t: ["policy", "check", str(_over_limit("p.yaml")(t))], says=("p.yaml", "limit")),
         # topology.yaml
