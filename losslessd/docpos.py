@@ -351,11 +351,13 @@ def load_json(path: str | Path, text: str | None = None) -> Any:
 _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
 
 
-def json_value(text: str) -> Any:
+def json_value(text: str | bytes) -> Any:
     """``json.loads(text)``, every failure a ValueError that says what is wrong (never a RecursionError): a
     JSONDecodeError (line and column) for bad syntax and for an integer beyond CPython's conversion limit (4,300
     digits: its own message tells the reader to call sys.set_int_max_str_digits), a ValueError for nesting deeper
-    than the parser reads."""
+    than the parser reads. Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError too)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
     try:
         return json.loads(text)
     except RecursionError:
