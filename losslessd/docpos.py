@@ -9,6 +9,8 @@ every failure is an InputError with the file and the line.
 from __future__ import annotations
 
 import json
+import re
+import sys
 import typing
 from pathlib import Path
 from typing import Any
@@ -339,11 +341,30 @@ def load_json(path: str | Path, text: str | None = None) -> Any:
     if text is None:
         text = read_text(path)
     try:
-        return json.loads(text)
+        return json_value(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested deeper than Python's JSON parser reads (about 1,000 levels)",
-                         file=path) from None
-    except ValueError as exc:  # an integer beyond CPython's 4,300-digit conversion limit
+    except ValueError as exc:
         raise InputError(f"invalid JSON: {exc}", file=path) from None
+
+
+_LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+
+
+def json_value(text: str | bytes) -> Any:
+    """``json.loads(text)``, every failure a ValueError that says what is wrong (never a RecursionError): a
+    JSONDecodeError (line and column) for bad syntax and for an integer beyond CPython's conversion limit (4,300
+    digits: its own message tells the reader to call sys.set_int_max_str_digits), a ValueError for nesting deeper
+    than the parser reads. Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError too)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested deeper than Python's JSON parser reads (about 1,000 levels)") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the integer conversion limit
+        m = _LONG_DIGITS.search(text)
+        raise json.JSONDecodeError(f"an integer of {len(m.group()) if m else 'too many'} digits (at most "
+                                   f"{sys.get_int_max_str_digits()} are read)", text, m.start() if m else 0) from None

@@ -17,6 +17,7 @@ run, in the same order.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import logging
 import os
 import pickle
@@ -76,9 +77,12 @@ def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset
 
 def _groups(path: Path, not_devices: set[str] | frozenset[str], snapshots: list[Path] | None) -> list[_Group]:
     """device_groups, each file named by its path as text (str(Path) of it: what a lint reads and sends on)."""
-    if not path.is_dir():
-        if not os.path.lexists(path):
-            raise InputError("no such file or folder", file=str(path))
+    if not os.path.isdir(path):  # (Path.is_dir raises on a name too long; os.path's answers False)
+        try:
+            os.lstat(path)
+        except OSError as exc:
+            reason = "no such file or folder" if exc.errno == errno.ENOENT else f"cannot read: {os_reason(exc)}"
+            raise InputError(reason, file=str(path)) from None
         # A file named on the command line is read as a device unless a folder walk would skip it too:
         # `lint fabric/*` must not read README.md (an EOS snippet in it sniffs as a config) or topology.yaml.
         out = [] if not_a_device(path.name) else [(path.stem, [str(path)])]
@@ -188,7 +192,7 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
                                              source=Source(file=display_path(Path(raw)))))
                 continue
-            if not groups and Path(raw).is_dir():  # a named document (`lint fabric/*`) is left out quietly
+            if not groups and os.path.isdir(raw):  # a named document (`lint fabric/*`) is left out quietly
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))

@@ -379,25 +379,25 @@ def check_writable(path: Path) -> None:
     """What `daemon --check` asks of the history file, without writing anything: a new file can be created in its
     folder; an existing one is a losslessd history this version can write (or an empty file, which becomes one).
     InputError naming the file otherwise: the daemon would fail at its start."""
-    if not path.exists():
+    if not os.path.exists(path):
         folder = path.parent
-        if not folder.is_dir():
+        if not os.path.isdir(folder):
             raise InputError(f"the history file's folder {folder} does not exist (the daemon creates the file, not "
                              "the folder)", file=str(path))
         if not os.access(folder, os.W_OK | os.X_OK):
             raise InputError(f"the daemon cannot create the history file: its folder {folder} is not writable",
                              file=str(path))
         return
-    if path.is_file() and not os.access(path, os.R_OK | os.W_OK):
+    if os.path.isfile(path) and not os.access(path, os.R_OK | os.W_OK):
         raise InputError("the daemon cannot write the history file (permissions)", file=str(path))
-    if not path.is_file() or path.stat().st_size:
+    if not os.path.isfile(path) or path.stat().st_size:
         _open(path, create=False, empty_ok=True).close()
 
 
 def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connection:
     """Open (creating or migrating when allowed) a history file; anything else is an InputError naming it.
     ``empty_ok``: a read-only look at a file the daemon would make a history of (daemon --check)."""
-    if not create and not path.is_file():
+    if not create and not os.path.isfile(path):
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
     try:

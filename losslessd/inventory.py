@@ -280,7 +280,7 @@ class _Loader:
 
     def _sections(self) -> dict[str, tuple[Document | None, tuple]] | None:
         """(document, pointer parts) of the hosts, groups and defaults mappings."""
-        if self.path.is_dir():
+        if os.path.isdir(self.path):
             out = {}
             for key, file in zip(("hosts", "groups", "defaults"), FOLDER_FILES):
                 f = self.path / file
@@ -503,8 +503,8 @@ class _Loader:
             secret = None
         ca_file = None
         if value.ca_file is not None:
-            ca_file = (self.path.parent if self.path.is_file() else self.path) / Path(value.ca_file).expanduser()
-            if not ca_file.is_file():
+            ca_file = (self.path.parent if os.path.isfile(self.path) else self.path) / Path(value.ca_file).expanduser()
+            if not os.path.isfile(ca_file):
                 err(f"`data.gnmi.ca_file` {value.ca_file!r} is not a file (the CA certificate, PEM)", "ca_file")
             elif value.tls is False:
                 err("`data.gnmi.ca_file` given with `tls: false`", "ca_file")

@@ -150,12 +150,18 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
 def read_text(path: str | Path, display: str | None = None, *, limit: int | None = None, what: str = "file",
               links: bool = True) -> str:
     """``read_bytes`` decoded as UTF-8 with universal newlines (as ``open()`` in text mode reads: "\\r\\n" and
-    "\\r" become "\\n"); text that is not UTF-8 names the line of the first bad byte."""
+    "\\r" become "\\n") and without a leading byte order mark (a Windows editor's; JSON readers refuse it and
+    it glued itself to the first word of a config); text that is not UTF-8 names the line of the first bad byte."""
     data = read_bytes(path, display, limit=limit, what=what, links=links)
     try:
         text = data.decode("utf-8")
+        if text.startswith("\ufeff"):
+            text = text[1:]
         return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     except UnicodeDecodeError as exc:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # the UTF-16 byte order marks (Windows' "Unicode" text)
+            raise InputError("UTF-16 text: losslessd reads UTF-8 (save the file as UTF-8)", file=display or str(path),
+                             line=1) from None
         raise InputError(f"not UTF-8 text (is this a binary file?): bad byte at offset {exc.start}",
                          file=display or str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
 

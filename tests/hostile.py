@@ -280,6 +280,7 @@ def cases() -> list[Case]:
         C("policy-folder", lambda t: ["policy", "check", str(_w(t / "p.yaml" / "x", "").parent)], says=("p.yaml",)),
         C("policy-symlink-loop", lambda t: ["policy", "check", str(_symlink_loop(t))], says=("loop",)),
         C("policy-not-utf8", _policy_case(b"name: x\ndescription: \xff\xfe\n"), says=("p.yaml:2", "UTF-8")),
+        C("policy-utf16", _policy_case("name: x\n".encode("utf-16")), says=("p.yaml:1", "UTF-16")),
         C("policy-nul", _policy_case(b"name: x\x00\n"), says=("p.yaml:1",)),
         C("policy-huge-file", lambda t: ["policy", "check", str(_over_limit("p.yaml")(t))], says=("p.yaml", "limit")),
         # topology.yaml
@@ -300,6 +301,14 @@ def cases() -> list[Case]:
         C("topology-link-to-outside", _topology_case(lambda f: ((f / "lldp.txt").symlink_to("/etc/shadow"),
                                                                 "lldp: {leaf1: lldp.txt}\n")[1]),
           exits=(1, 2), says=("topology.yaml:1", "outside")),
+        # many entries, each line number counted from the file's start (quadratic: 100 s and 4 minutes before)
+        C("topology-lldp-json-20000", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(20_000)),
+                                                                "lldp: {leaf1: lldp.json}\n")[1]), exits=(0, 1),
+          says=("lldp.json:359987",)),
+        C("lint-opensm-100000-partitions", lambda t: _lint(_w(t / "sm" / "partitions.conf", "".join(
+            f"p{i}=0x{i % 0x7fff:x}, ipoib, sl=0 : ALL=full;\n" for i in range(100_000)) + "p=0x1 : ALL").parent,
+            "--policy", "infiniband") if _w(t / "sm" / "opensm.conf", "sm_priority 14\n") else [], exits=(0, 1),
+          says=("partitions.conf:100001",)),
         C("topology-duplicate-key", _topology_case("routing: updown\nrouting: routes\n"),
           says=("topology.yaml:2", "duplicate")),
         # device inputs and folders
@@ -314,6 +323,12 @@ def cases() -> list[Case]:
         C("lint-symlink-loop", lambda t: _lint(_symlink_loop(t)), says=("loop",)),
         C("lint-symlink-loop-in-folder", lambda t: (_symlink_loop(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("loop",)),
+        # a name longer than the system takes (ENAMETOOLONG): Path.is_dir() raised it in Python 3.11 (exit 3)
+        C("lint-name-too-long", lambda t: _lint(t / ("n" * 300)), says=("file name too long",)),
+        C("lint-path-too-long", lambda t: _lint(t / ("d/" * 3000 + "x")), says=("file name too long",)),
+        C("fix-name-too-long", _fix(lambda t: _lint(t / ("n" * 300))), says=("file name too long",)),
+        C("render-device-name-too-long", _render_device(lambda t: t / ("n" * 300)), says=("file name too long",)),
+        C("pull-name-too-long", _pull_from(lambda t: t / ("n" * 300)), says=("file name too long",)),
         C("lint-deep-folders", lambda t: _lint(_deep_folders(t / "deep", 1200)), exits=(0, 1), says=("leaf1",)),
         C("lint-folder-link-loops", lambda t: (_link_loops(_fabric(t)), _lint(t / "fabric"))[1], exits=(1,),
           says=("1 device checked",)),
@@ -348,6 +363,8 @@ def cases() -> list[Case]:
         C("lint-baseline-deep", lambda t: _lint(_fabric(t), extra=["--baseline", str(_w(t / "b.json",
                                                                                          _deep_flow(100_000)))]),
           says=("b.json",)),
+        C("lint-baseline-huge-int", lambda t: _lint(_fabric(t), extra=["--baseline", str(_w(
+            t / "b.json", '{"findings":\n [' + BIG_DIGITS + "]}"))]), says=("b.json:2", "5000 digits")),
         C("lint-baseline-dev-zero", lambda t: _lint(_fabric(t), extra=["--baseline", "/dev/zero"]), says=("/dev/zero",)),
         C("lint-baseline-fifo", lambda t: _lint(_fabric(t), extra=["--baseline", str(_fifo(t / "b.json"))]),
           says=("b.json",)),
@@ -468,6 +485,12 @@ def _deep_indent() -> str:
     """spine1's config with 3,000 lines each indented one space more than the last, inside an interface."""
     text = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
     return text + "interface Ethernet9/1\n" + "".join(f"{' ' * (i + 1)}description d{i}\n" for i in range(3000))
+
+
+def _lldp_json(n: int) -> str:
+    """`lldpcli -f json` of ``n`` neighbours, 18 lines each, Ethernet0 last (its name on line 18n - 13)."""
+    entry = {"chassis": {"sw": {"id": {"type": "mac", "value": "0"}}}, "port": {"id": {"type": "ifname", "value": "E"}}}
+    return json.dumps({"lldp": {"interface": [{f"Ethernet{i}": entry} for i in reversed(range(n))]}}, indent=2)
 
 
 def _eos_ports() -> str:

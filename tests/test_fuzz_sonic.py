@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from losslessd.errors import InputError
@@ -22,7 +22,7 @@ FIELDS = ["speed", "mtu", "admin_status", "hostname", "pfc_enable", "pfcwd_sw_en
           "tc_to_pg_map", "tc_to_queue_map", "pfc_to_queue_map", "dot1p_to_tc_map", "scheduler", "wred_profile",
           "type", "weight", "ecn", "green_min_threshold", "green_max_threshold", "green_drop_probability", "profile",
           "pool", "size", "xon", "xoff", "dynamic_th", "static_th", "headroom_type", "mode", "detection_time",
-          "restoration_time", "action", "POLL_INTERVAL", "Ethernet0", "3", "value"]
+          "restoration_time", "action", "POLL_INTERVAL", "over_subscribe_ratio", "Ethernet0", "3", "value"]
 KEYS = ["localhost", "global", "GLOBAL", "AZURE", "Ethernet0", "Ethernet4", "Ethernet0|3", "Ethernet0|3-4",
         "Ethernet0,Ethernet4|0-2", "Ethernet0|", "|3", "Ethernet0|4-3", "Ethernet0|1|2", "scheduler.1", "p", "3"]
 TEXTS = ["3,4", "3-4", "", "NULL", "AZURE", "[SCHEDULER|scheduler.1]", "[BUFFER_PROFILE|p]", "[X|", "ecn_all",
@@ -54,6 +54,7 @@ def _check(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(nested, flat))
+@example({"DEFAULT_LOSSLESS_BUFFER_PARAMETER": {"AZURE": {"over_subscribe_ratio": "2"}}})  # an int in a float field
 def test_random_config_db_shaped_documents(doc):
     _check(json.dumps(doc))
 

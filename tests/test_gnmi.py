@@ -19,6 +19,7 @@ from losslessd.collect.gnmi import (
     GnmiTarget,
     GnmiTimeout,
     GnmiTlsError,
+    decode,
     follow,
     stream,
 )
@@ -90,6 +91,16 @@ def test_sonic_port_queue_and_watchdog_objects():
 def test_sonic_garbage_names_the_path(path, value, needle):
     with pytest.raises(ValueError, match=needle):
         parse_sonic(parse_path(path), value)
+
+
+@pytest.mark.parametrize("text", [b"[" * 100_000, b"[" + b"9" * 5000 + b"]", b"{"])
+def test_a_json_value_no_parser_reads_is_a_value_error(text):
+    """JSON nested past the recursion limit (a RecursionError escaped the stream's ValueError handling), an integer
+    past CPython's 4,300 digits, a cut document: each a ValueError, which the stream reports as the device's."""
+    from pygnmi.spec.v080 import gnmi_pb2
+
+    with pytest.raises(ValueError):
+        decode(gnmi_pb2.TypedValue(json_ietf_val=text))
 
 
 def test_openconfig_leaves_and_arista_augments():

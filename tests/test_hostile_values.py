@@ -283,3 +283,30 @@ def test_a_policy_whose_cnp_shares_a_lossless_dscp_is_refused(tmp_path):
     o = run_cli(["policy", "check", str(tmp_path / "b.yaml")], tmp_path)
     assert o.exit == 2 and not o.traceback, o.output
     assert "a.yaml:3" in o.output and "DSCP 24" in o.output, o.output
+
+
+ENCODINGS = {"bom": lambda t: "\ufeff" + t, "crlf": lambda t: t.replace("\n", "\r\n"),
+             "cr": lambda t: t.replace("\n", "\r")}
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.label for f in FIXTURES])
+def test_a_byte_order_mark_and_crlf_or_cr_line_ends_read_as_the_plain_file(fixture, tmp_path, monkeypatch):
+    """Every file of the fixture written by a Windows editor (a UTF-8 byte order mark first) or with CRLF or CR-only
+    line ends gives the same device as the plain file. Before: a BOM made a SONiC config_db.json and an NVUE YAML
+    "cannot tell which platform" (exit 2), a baseline "invalid JSON", and the first Junos line a SYS002."""
+    from losslessd.fabric import load_device
+
+    def device(kind: str, change) -> dict:
+        folder = tmp_path / kind
+        folder.mkdir()
+        target = folder / fixture.path.name
+        for file in hv.files_of(fixture):
+            out = target / file.relative_to(fixture.path) if fixture.path.is_dir() else target
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(change(file.read_text(encoding="utf-8")).encode("utf-8"))
+        monkeypatch.chdir(folder)  # (files are named relative to the working directory: the same in every variant)
+        return load_device(fixture.path.relative_to(fixture.path.parent), fixture.fmt).model_dump(mode="json")
+
+    plain = device("plain", lambda t: t)
+    for kind, change in ENCODINGS.items():
+        assert device(kind, change) == plain, kind

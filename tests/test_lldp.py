@@ -158,8 +158,14 @@ def test_lldpcli_json_one_and_several_interfaces_and_json0():
         ("eth0", "leaf1", "Ethernet0"), ("eth1", "44:4c:a8:91:0e:5f", "Ethernet4")]
     assert [(n.port, n.remote_device, n.remote_port) for n in lldp.parse(json.dumps(json0), "c.json")[0]] == [
         ("eth0", "ns-2", "eth1")]
-    neighbors, issues = lldp.parse('{"lldp": ', "broken.json", first_line=7)
-    assert neighbors == [] and issues[0].source.line == 7 and "not valid JSON" in issues[0].message
+    # Each interface at its own line, not at the entry before whose port id has the same name (json and json0).
+    text = ('{"lldp": {"interface": [\n{"eth1": {"chassis": {"a": {}}, "port": {"id": {"type": "ifname", "value": '
+            '"eth0"}}}},\n{"eth0": {"chassis": {"b": {}}, "port": {"id": {"type": "ifname", "value": "x"}}}}\n]}}')
+    assert [(n.port, n.source.line) for n in lldp.parse(text, "b.json")[0]] == [("eth1", 2), ("eth0", 3)]
+    text = ('{"lldp": [{"interface": [\n{"name": "eth1", "chassis": [{"name": [{"value": "a"}]}], "port": [{"id": '
+            '[{"type": "ifname", "value": "eth0"}]}]},\n{"name": "eth0", "chassis": [{"name": [{"value": "b"}]}], '
+            '"port": [{"id": [{"type": "ifname", "value": "x"}]}]}\n]}]}')
+    assert [(n.port, n.source.line) for n in lldp.parse(text, "c.json")[0]] == [("eth1", 2), ("eth0", 3)]
 
 
 def test_lldpctl_default_text():

@@ -165,8 +165,30 @@ def test_perftest_latency():
 @pytest.mark.parametrize("output", [
     "", "bash: all_reduce_perf: command not found\n",
     "NCCL WARN NET/IB : Got completion with error 12\n", "{\"not\": \"nccl\"}", "12 apples\n",
+    # JSON nested past the parser's recursion limit (a RecursionError escaped), an integer past CPython's 4,300 digits
+    '{"results": ' + "[" * 100_000, '{"results": [' + "9" * 5000 + "]}",
 ])
 def test_nothing_parseable_is_invalid_not_a_crash(output):
+    result = read_benchmark(output)
+    assert not result.valid and result.sizes == {}
+    assert parse_nccl_tests_json(output).errors or not output.startswith("{")
+
+
+PERF_HEAD = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+
+
+@pytest.mark.parametrize("output", [
+    # JSON: a result that is no object (AttributeError), a size or root of 1e999 (OverflowError), an out_of_bounds
+    # count that is text or an object (ValueError, TypeError), a bandwidth of 1e999 (read as an infinite busbw)
+    '{"results": [1]}', '{"results": [{"size": 1e999, "count": 1}]}', '{"results": [{"size": 8, "count": 1, '
+    '"root": 1e999}]}', '{"results": [], "out_of_bounds": {"count": "x"}}', '{"results": [], "out_of_bounds": '
+    '{"count": {}}}', '{"results": [{"size": 8, "count": 1, "type": "float", "out_of_place": {"bus_bw": 1e999}}]}',
+    # perftest: an iteration count of inf or nan (OverflowError, ValueError), a bandwidth of 400 digits (inf), 2.5
+    PERF_HEAD + " 8 inf 0.00 0.48 0.1\n", PERF_HEAD + " 8 nan 0.00 0.48 0.1\n",
+    PERF_HEAD + " 8 1000 0.00 " + "9" * 400 + " 0.1\n", PERF_HEAD + " 8 2.5 0.00 0.48 0.1\n",
+])
+def test_numbers_no_benchmark_prints_are_skipped_never_a_crash(output):
+    """Found by fuzzing read_benchmark (coverage-guided): each raised out of it (the tune stopped with a traceback)."""
     result = read_benchmark(output)
     assert not result.valid and result.sizes == {}
 

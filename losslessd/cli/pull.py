@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -106,7 +107,7 @@ def preflight(inventory: Path, known_hosts: Path, insecure: bool) -> tuple:
     keys = None
     if not insecure:
         keys = known_hosts.expanduser()
-        if not keys.is_file():
+        if not os.path.isfile(keys):
             problems.append(str(InputError(
                 "known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
                 "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -132,7 +133,7 @@ def report(
 ) -> None:
     """Print a tune's trials; with --out also write plots (measure against each knob, score over trials, time
     paused) as PNG and an HTML page with all of it."""
-    if not db.is_file():
+    if not os.path.isfile(db):
         raise InputError("no such tune database", file=str(db))
     with Store(db, create=False) as store:  # a report writes nothing
         tune = store.tune(tune_id)

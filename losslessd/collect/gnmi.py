@@ -19,7 +19,6 @@ contain the password.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import random
@@ -37,6 +36,7 @@ from pygnmi.spec.v080 import gnmi_pb2  # noqa: E402
 from pygnmi.spec.v080.gnmi_pb2_grpc import gNMIStub  # noqa: E402
 
 from ..credentials import Secret  # noqa: E402
+from ..docpos import json_value  # noqa: E402
 from ..monitor import Key, Reading  # noqa: E402
 from ..monitor.gnmi import PATHS, Elem, GnmiPath, oc_container, parse_openconfig, parser  # noqa: E402
 from . import AUTH_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE, DeviceError  # noqa: E402
@@ -128,7 +128,7 @@ def decode(value: gnmi_pb2.TypedValue) -> object:
     """A TypedValue as Python: JSON decoded, numbers as int, text as str."""
     kind = value.WhichOneof("value")
     if kind in ("json_ietf_val", "json_val"):
-        return json.loads(getattr(value, kind))
+        return json_value(getattr(value, kind))  # (a ValueError, never a RecursionError, for a device's deep JSON)
     if kind in ("uint_val", "int_val", "string_val", "ascii_val", "bool_val"):
         return getattr(value, kind)
     raise ValueError(f"a {kind or 'empty'} value where a counter was expected")

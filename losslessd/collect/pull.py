@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import time
 from collections.abc import Callable
@@ -103,8 +104,8 @@ class PullResult:
 
 def prepare(out: Path) -> None:
     """The snapshot folder: new or empty, so no capture of an earlier run can pass for this one's."""
-    if out.exists():
-        if not out.is_dir():
+    if os.path.exists(out):
+        if not os.path.isdir(out):
             raise InputError("--out exists and is not a folder", file=str(out))
         if any(out.iterdir()):
             raise InputError("--out is not empty; pull into a new folder (snapshots are never merged)", file=str(out))

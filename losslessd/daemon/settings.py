@@ -200,7 +200,7 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
                 raise
             raise InputError(f"policy: {exc.message}", file=doc.file, line=doc.line_of(["policy"]) or 1) from None
     keys = settings.known_hosts_path
-    if keys is not None and not keys.is_file():
+    if keys is not None and not os.path.isfile(keys):
         raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
                          "on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
                          line=doc.line_of(["known_hosts"]) or 1)

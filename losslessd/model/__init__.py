@@ -601,7 +601,7 @@ class Device(Model):
     buffer_model: Literal["traditional", "dynamic"] | None = None
     lossless_mtu_bytes: int | None = None
     small_packet_pct: float | None = None
-    over_subscribe_ratio: float | None = None
+    over_subscribe_ratio: int | None = None  # a uint16 (sonic-default-lossless-buffer-parameter.yang)
     # SONiC PFC_WD|GLOBAL BIG_RED_SWITCH (`pfcwd big_red_switch enable`): True puts every PFC-enabled queue of
     # every port in the watchdog's drop state, storm or not (sonic-swss orchagent/pfcwdsworch.cpp
     # enableBigRedSwitchMode). None: not in the input.

@@ -52,6 +52,23 @@ def check_expanded(count: int, file: str | None, line: int | None) -> None:
                          "file?); not read", file=file, line=line)
 
 
+class LineAt:
+    """``line_at(offset)``: the line of an offset into ``text`` (the first line numbered ``first``), counting only the
+    newlines since the offset asked before. Offsets come in increasing order as a parser walks; counting from the
+    start for each made a parse quadratic (20,000 LLDP JSON entries took 100 s, 100,000 partitions 4 minutes)."""
+
+    def __init__(self, text: str, first: int = 1):
+        self.text, self.first = text, first
+        self.pos, self.line = 0, first
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.pos:  # (back: count again from the start)
+            self.pos, self.line = 0, self.first
+        self.line += self.text.count("\n", self.pos, offset)
+        self.pos = offset
+        return self.line
+
+
 _PLAIN = re.compile(r"[\x20-\x7e\t]*")  # printable ASCII and tabs
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from ..model import Neighbor, ParseIssue
-from .base import line_source, positional
+from .base import LineAt, line_source, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
@@ -222,11 +222,15 @@ class _Reader:
         interfaces = lldp.get("interface") or []
         items = interfaces if isinstance(interfaces, list) else [interfaces]
         search_from = 0
+        line_at = LineAt(self.text, self.first)
         for item in items:
             for iface, body in _json_interfaces(item):
-                pos = self.text.find(json.dumps(iface), search_from)
+                # The name as a key, or json0's "name" value (a port id of the entry before may be the same name).
+                quoted = re.escape(json.dumps(iface))
+                key = re.compile(rf'{quoted}\s*:|"name"\s*:\s*{quoted}').search(self.text, search_from)
+                pos = key.start() if key else -1
                 search_from = max(search_from, pos + 1)
-                line = self.first + (self.text.count("\n", 0, pos) if pos >= 0 else 0)
+                line = line_at(pos) if pos >= 0 else self.first
                 if not isinstance(body, dict):
                     self.issue(line, f"LLDP JSON entry for {iface} is not an object; skipped")
                     continue

@@ -49,7 +49,7 @@ class Topology:
 
 def find(paths: list[str | Path]) -> Path | None:
     """The topology file of the linted folders (topology.yaml beside the device files), if any."""
-    found = [Path(p) / name for p in paths if Path(p).is_dir() for name in TOPOLOGY_FILES
+    found = [Path(p) / name for p in paths if os.path.isdir(p) for name in TOPOLOGY_FILES
              if os.path.lexists(Path(p) / name)]  # a FIFO or a folder of that name is refused when read
     if len(found) > 1:
         raise InputError(f"several topology files ({', '.join(map(str, found))}); pass one with --topology")

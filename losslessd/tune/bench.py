@@ -24,10 +24,11 @@ release 24.07, commit 1d202bb; the same 2^20-byte unit) and Gb/sec are converted
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
+
+from ..docpos import json_value
 
 # Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
 # write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
@@ -153,6 +154,15 @@ def _number(token: str) -> float | None:
     if math.isnan(value):
         return None
     return value
+
+
+def _whole(value) -> int:
+    """A size or count as nccl-tests and perftest print it (%lu): a whole number; ValueError for anything else (inf,
+    nan, 1e999, 2.5, text), which int(float(...)) let through or raised OverflowError on."""
+    number = float(str(value).strip())
+    if not number.is_integer():
+        raise ValueError(f"{str(value)[:40]!r} is not a whole number")
+    return int(number)
 
 
 def _is_header(words: list[str]) -> bool:
@@ -341,7 +351,7 @@ def parse_nccl_tests_json(text: str) -> NcclRun:
     """The `-J file.json` report (util.cu, JSON_FILE_VERSION 3): results, out_of_bounds, average_bus_bandwidth.
     Its `env` list (the environment of the run, secrets included) is never read."""
     try:
-        doc = json.loads(text)
+        doc = json_value(text)
     except ValueError as exc:
         return NcclRun(errors=[f"not JSON: {exc}"])
     run = NcclRun()
@@ -355,10 +365,13 @@ def parse_nccl_tests_json(text: str) -> NcclRun:
     if args and isinstance(args[0], str):
         run.collective = args[0].rsplit("/", 1)[-1]
     for i, item in enumerate(doc["results"], 1):
+        if not isinstance(item, dict):
+            run.notes.append(f"results[{i - 1}] is not an object")
+            continue
         try:
             root = _json_num(item.get("root"))
-            row = NcclRow(size_bytes=int(item["size"]), count=int(item["count"]), type=str(item.get("type")),
-                          redop=item.get("redop"), root=int(root) if root is not None else None,
+            row = NcclRow(size_bytes=_whole(item["size"]), count=_whole(item["count"]), type=str(item.get("type")),
+                          redop=item.get("redop"), root=_whole(root) if root is not None else None,
                           out_of_place=_json_half(item.get("out_of_place")),
                           in_place=_json_half(item.get("in_place")), line=i)
         except (KeyError, TypeError, ValueError) as exc:
@@ -367,7 +380,10 @@ def parse_nccl_tests_json(text: str) -> NcclRun:
         run.rows.append(row)
     oob = doc.get("out_of_bounds")
     if isinstance(oob, dict):
-        run.oob_values = int(oob.get("count", 0))
+        try:
+            run.oob_values = _whole(oob.get("count", 0))
+        except ValueError as exc:
+            run.errors.append(f"out_of_bounds count not understood: {exc}")
         run.oob_ok = str(oob.get("okay")).lower() == "true"  # util.cu writes booleans as strings
     avg = doc.get("average_bus_bandwidth")
     if isinstance(avg, dict):
@@ -386,7 +402,7 @@ def _json_num(value) -> float | None:
         number = float(str(value).strip())
     except ValueError:
         return None
-    return None if math.isnan(number) else number
+    return number if math.isfinite(number) else None
 
 
 def _json_half(obj) -> Half | None:
@@ -444,8 +460,13 @@ def parse_perftest(text: str) -> PerftestRun:
         if len(values) < len(names):
             run.notes.append(f"line {lineno}: {len(values)} values for {len(names)} columns: skipped")
             continue
-        row = dict(zip(names, values))
-        run.rows.append(_perf_row(row, run.unit, lineno))
+        if not all(map(math.isfinite, values)):  # (float() reads inf, nan and 1e999)
+            run.notes.append(f"line {lineno}: a value that is not a finite number: skipped")
+            continue
+        try:
+            run.rows.append(_perf_row(dict(zip(names, values)), run.unit, lineno))
+        except ValueError as exc:
+            run.notes.append(f"line {lineno}: {exc}: skipped")
     return run
 
 
@@ -462,7 +483,7 @@ def _perf_row(row: dict[str, float], unit: str | None, lineno: int) -> PerftestR
         elif name.startswith(("t_", "99")) or name == "tps average":
             key = name.split("[")[0].replace("%", "pct").replace(" ", "_").replace(".", "_")
             lat[key] = value
-    return PerftestRow(size_bytes=int(row["#bytes"]), iterations=int(row.get("#iterations", 0)), line=lineno,
+    return PerftestRow(size_bytes=_whole(row["#bytes"]), iterations=_whole(row.get("#iterations", 0)), line=lineno,
                        bw_peak_gbps=peak, bw_avg_gbps=avg, msg_rate_mpps=rate, latency_us=lat)
 
 
@@ -497,7 +518,7 @@ def read_benchmark(text: str) -> BenchResult:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
-            doc = json.loads(stripped)
+            doc = json_value(stripped)
         except ValueError:
             doc = None
         if isinstance(doc, dict) and "results" in doc:

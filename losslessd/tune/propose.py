@@ -14,6 +14,7 @@ import threading
 
 from .. import capture
 from ..errors import InputError
+from ..limits import read_text
 from ..monitor import Event
 from ..policy import Policy
 from . import candidate as cand_mod
@@ -90,8 +91,8 @@ def configs_from_captures(paths) -> dict[str, tuple[str, str]]:
     out = {}
     for path in paths:
         try:
-            cap = capture.read(path.read_text(encoding="utf-8"), str(path))
-        except (OSError, InputError):
+            cap = capture.read(read_text(path), str(path))  # (bounded; InputError for bytes that are not UTF-8)
+        except InputError:
             continue
         device, platform = cap.header.get("device"), cap.header.get("platform")
         if device and platform in cand_mod.TUNABLE and cap.sections:

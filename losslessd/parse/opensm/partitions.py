@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ...model import IbPartition, ParseIssue, Source
+from ..base import LineAt
 from .options import c_number
 
 # Port specifiers (man opensm: PortGUID[=full|limited], or the keywords ALL, ALL_CAS, ALL_SWITCHES,
@@ -24,12 +25,13 @@ def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     issues: list[ParseIssue] = []
     body = "\n".join(line.split("#", 1)[0] for line in text.split("\n"))
     start = 0
+    line_at = LineAt(body)
     for m in re.finditer(r";", body + ";"):
         stmt, offset = body[start:m.start()], start
         start = m.end()
         if not stmt.strip():
             continue
-        line = body.count("\n", 0, offset + len(stmt) - len(stmt.lstrip())) + 1
+        line = line_at(offset + len(stmt) - len(stmt.lstrip()))
         src = Source(file=path, line=line)
         definition, sep, props = stmt.partition(":")
         if not sep:
