@@ -167,17 +167,19 @@ def _pfcwd_stats(command: str, output: str) -> dict[Key, int]:
 
 
 def _wred_counters(command: str, output: str) -> dict[Key, int]:
-    """SONiC `show queue wredcounters` (format: the SONiC "WRED and ECN queue statistics" HLD and
-    sonic-utilities tests/queue_counter_test.py): Port, TxQ (UC<n> unicast, MC<n> multicast), WRED
-    drops and EcnMarked/pkts; a platform without ECN counters prints N/A. Unicast queues only."""
+    """SONiC `show queue wredcounters` (format: sonic-utilities scripts/wredstat and
+    tests/wred_queue_counter_test.py): Port, TxQ, WRED drops and EcnMarked/pkts; a platform without ECN
+    counters prints N/A. TxQ is the queue type and index: UC<n> unicast, MC<n> multicast, ALL<n> a queue
+    of SAI_QUEUE_TYPE_ALL (unicast and multicast alike, wredstat QUEUE_TYPE_ALL). Multicast queues are
+    left out: RoCE is unicast."""
     out = {}
     for header, rows in _tables(output):
         port, txq, marked = _column(header, "Port"), _column(header, "TxQ"), _column(header, "EcnMarked/pkts")
         for row in rows:
-            m = re.fullmatch(r"(UC|MC)(\d+)", row[txq])
+            m = re.fullmatch(r"(UC|MC|ALL)(\d+)", row[txq])
             if not m:
-                raise ValueError(f"queue {row[txq]!r} is not UC<n> or MC<n>")
-            if m[1] == "UC" and (v := _number(row[marked])) is not None:
+                raise ValueError(f"queue {row[txq]!r} is not UC<n>, MC<n> or ALL<n>")
+            if m[1] != "MC" and (v := _number(row[marked])) is not None:
                 out[Key(row[port], ECN_MARKED, int(m[2]))] = v
     return out
 
@@ -235,7 +237,7 @@ def _hw_counters(command: str, output: str) -> dict[Key, int]:
 
 
 _PARSERS: list[tuple[re.Pattern, Callable[[str, str], dict[Key, int]]]] = [
-    (re.compile(r"show pfcwd stats"), _pfcwd_stats),
+    (re.compile(r"show pfcwd stats(?: -e| --empty)?"), _pfcwd_stats),
     (re.compile(r"show queue wredcounters"), _wred_counters),
     (re.compile(r"ethtool -S \S+"), _ethtool_stats),
     (re.compile(r"grep \. /sys/class/net/[^/\s]+/device/infiniband/\*/ports/\*/hw_counters/\*"), _hw_counters),

@@ -1,0 +1,60 @@
+"""Counter command outputs in the shapes real devices print them (tests/fixtures/monitor/outputs, our
+own numbers; tests/realworld/SOURCES.md names the tool source each shape follows), read through the
+parsers, the counter maths and the detectors as the daemon chains them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from losslessd.monitor import ECN_MARKED, WD_RESTORED, WD_STORMS, Key
+from losslessd.monitor.counters import CounterTracker
+from losslessd.monitor.detect import Detectors, Thresholds
+from losslessd.monitor.sources import counter_commands, reading_from_commands
+
+OUTPUTS = Path(__file__).parent / "fixtures" / "monitor" / "outputs"
+PFCWD = "show pfcwd stats -e"
+
+
+def text(name: str) -> str:
+    return (OUTPUTS / name).read_text()
+
+
+def sonic(outputs: dict[str, str], t: float = 0.0):
+    return reading_from_commands("leaf1", "sonic", outputs, monotonic_s=t, time_unix_s=1_700_000_000.0 + t)
+
+
+def test_the_watchdog_command_asks_for_the_queues_that_counted_nothing():
+    """`show pfcwd stats` leaves out every queue whose counters are all 0/0 unless given -e
+    (sonic-utilities pfcwd/main.py collect_stats): without it a queue's first storm is the first
+    reading of its counter, which has no delta, and the storm is never reported."""
+    assert counter_commands("sonic", ["Ethernet8"])[0] == PFCWD
+
+
+def test_first_storm_of_a_quiet_queue_opens_an_onbox_event():
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3, 4})
+    quiet = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-quiet.txt")}, 0.0)
+    assert quiet.values[Key("Ethernet120", WD_STORMS, 4)] == 0 and Key("Ethernet8", WD_STORMS, 0) in quiet.values
+    assert tracker.update(quiet) is None
+    stormed = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt")}, 30.0)
+    events = det.feed(tracker.update(stormed))
+    assert [(e.kind, e.port, e.priority, e.open) for e in events] == [("onbox_storm", "Ethernet8", 3, True)]
+    assert stormed.values[Key("Ethernet8", WD_RESTORED, 3)] == 0
+
+
+def test_the_plain_watchdog_command_still_reads():
+    """A saved capture of the command without -e (older daemons' captures) parses alike."""
+    r = sonic({"show pfcwd stats": text("sonic/show-pfcwd-stats-e-stormed.txt")})
+    assert r.values[Key("Ethernet8", WD_STORMS, 3)] == 1
+
+
+def test_wredcounters_of_all_type_queues_after_a_clear():
+    """Platforms whose queues are SAI_QUEUE_TYPE_ALL print them as ALL<n> (sonic-utilities
+    scripts/wredstat QUEUE_TYPE_ALL); after `sonic-clear queue wredcounters` each port's table follows
+    a "Last cached time" line and the numbers are comma-grouped differences (utilities_common/netstat.py
+    ns_diff). Each ALL queue carries the unicast traffic of its index: its marks are the queue's."""
+    r = sonic({"show queue wredcounters": text("sonic/show-queue-wredcounters-all-queues-cleared.txt")})
+    assert r.values == {
+        Key("Ethernet8", ECN_MARKED, 0): 0, Key("Ethernet8", ECN_MARKED, 3): 18_004,
+        Key("Ethernet8", ECN_MARKED, 4): 912, Key("Ethernet12", ECN_MARKED, 3): 1_002_377,
+        # ALL8 prints N/A: unknown, not 0
+    }
