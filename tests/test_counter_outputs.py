@@ -58,3 +58,20 @@ def test_wredcounters_of_all_type_queues_after_a_clear():
         Key("Ethernet8", ECN_MARKED, 4): 912, Key("Ethernet12", ECN_MARKED, 3): 1_002_377,
         # ALL8 prints N/A: unknown, not 0
     }
+
+
+def test_a_cleared_table_does_not_hide_a_storm_counted_in_the_same_interval():
+    """`sonic-clear queue wredcounters` between two polls: the ECN marks go back, the watchdog's counts
+    do not. Only the cleared counters lose this interval's delta; the storm the watchdog counted opens,
+    and the marks are measured again from the cleared values at the next poll."""
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3, 4})
+    wred = "show queue wredcounters"
+    tracker.update(sonic({PFCWD: text("sonic/show-pfcwd-stats-e-quiet.txt"),
+                          wred: text("sonic/show-queue-wredcounters-all-queues.txt")}, 0.0))
+    rates = tracker.update(sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt"),
+                                  wred: text("sonic/show-queue-wredcounters-all-queues-cleared.txt")}, 60.0))
+    assert not rates.reset and rates.deltas[Key("Ethernet8", WD_STORMS, 3)] == 1
+    assert rates.cleared == {Key("Ethernet8", ECN_MARKED, 3), Key("Ethernet8", ECN_MARKED, 4),
+                             Key("Ethernet12", ECN_MARKED, 3)}
+    assert Key("Ethernet8", ECN_MARKED, 3) not in rates.deltas and rates.deltas[Key("Ethernet8", ECN_MARKED, 0)] == 0
+    assert [(e.kind, e.port, e.priority) for e in det.feed(rates)] == [("onbox_storm", "Ethernet8", 3)]

@@ -194,6 +194,9 @@ class ShardWorker:
             log.info("counters of %s went back (restart or reset): this poll's rates are dropped", device,
                      extra={"device": device, "source": source})
             return
+        if rates.cleared:
+            log.info("%d counters of %s went back (cleared): their rates of this poll are dropped", len(rates.cleared),
+                     device, extra={"device": device, "source": source})
         rows = rate_rows(rates, self.settings.history.resolution_s)
         if rows is not None:
             self._rows.append(rows)

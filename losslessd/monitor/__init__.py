@@ -68,14 +68,16 @@ class Reading:
 
 @dataclass(frozen=True)
 class Rates:
-    """What changed between two readings of one device; empty after a reset (the sample is dropped)."""
+    """What changed between two readings of one device; empty after a reset (the sample is dropped),
+    without the counters someone cleared in between."""
 
     device: str
     time_unix_s: float
     interval_s: float
     deltas: dict[Key, int]
     per_s: dict[Key, float]
-    reset: bool = False  # the device restarted or a counter went back: no rates this time
+    reset: bool = False  # the device restarted: no rates this time
+    cleared: frozenset[Key] = frozenset()  # counters that went back (cleared): no delta for them this time
 
 
 @dataclass
