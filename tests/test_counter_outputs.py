@@ -75,3 +75,26 @@ def test_a_cleared_table_does_not_hide_a_storm_counted_in_the_same_interval():
                              Key("Ethernet12", ECN_MARKED, 3)}
     assert Key("Ethernet8", ECN_MARKED, 3) not in rates.deltas and rates.deltas[Key("Ethernet8", ECN_MARKED, 0)] == 0
     assert [(e.kind, e.port, e.priority) for e in det.feed(rates)] == [("onbox_storm", "Ethernet8", 3)]
+
+
+def test_a_sonic_without_wredcounters_still_gives_its_watchdog_counts():
+    """`show queue wredcounters` came with sonic-utilities in 2025 (scripts/wredstat); an older SONiC's
+    click answers "No such command". Its ECN marks are unknown and said so; the watchdog's counts of the
+    same poll are still read."""
+    click_error = ('Usage: show queue [OPTIONS] COMMAND [ARGS]...\nTry "show queue -h" for help.\n\n'
+                   'Error: No such command "wredcounters".\n')
+    r = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt"), "show queue wredcounters": click_error})
+    assert r.values[Key("Ethernet8", WD_STORMS, 3)] == 1
+    assert not any(k.name == ECN_MARKED for k in r.values)
+    assert r.unread == ("`show queue wredcounters`: this device's CLI has no 'wredcounters' command: "
+                        "its counters are unknown",)
+
+
+def test_a_host_without_rdma_counter_files_says_so():
+    """A kernel or NIC without hw_counters: grep only complains. No counter is read, and the reading
+    says so rather than looking like a host whose counters are all quiet."""
+    cmd = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
+    r = reading_from_commands("gpu01", "linux_mlx5", {cmd: (
+        "grep: /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*: No such file or directory\n")},
+        0.0, 0.0)
+    assert r.values == {} and r.unread == (f"`{cmd}`: no counter in its output: its counters are unknown",)

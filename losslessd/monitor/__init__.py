@@ -64,6 +64,7 @@ class Reading:
     uptime_ticks: int | None  # sysUpTime (hundredths of a second) when the source gives it
     values: dict[Key, int]
     bits: dict[Key, int] = field(default_factory=dict)  # counter width, 32 or 64; absent = 64
+    unread: tuple[str, ...] = ()  # what the source could not read and why (its counters stay unknown)
 
 
 @dataclass(frozen=True)

@@ -86,16 +86,29 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
     if not _lines(platform):
         raise ValueError(f"{device}: no counter commands for platform {platform!r}")
     values: dict[Key, int] = {}
+    unread = []
     for command, output in outputs.items():
         parse = _parser(command)
         if parse is None:
             raise ValueError(f"{device}: `{command}` is not a counter command of {platform}")
+        if m := _NO_SUCH_COMMAND.search(output):
+            unread.append(f"`{command}`: this device's CLI has no {m['name']!r} command: its counters are unknown")
+            continue
         try:
-            values.update(parse(command, output))
+            got = parse(command, output)
         except ValueError as e:
             raise ValueError(f"{device}: `{command}`: {e}") from None
+        if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
+            unread.append(f"`{command}`: no counter in its output: its counters are unknown")
+        values.update(got)
     return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
-                   values=values)
+                   values=values, unread=tuple(unread))
+
+
+# Click's answer to a subcommand this release lacks (SONiC's `show` is a click app): `show queue
+# wredcounters` came with sonic-utilities 8f69d5a (2025-02, "WRED stats feature"), and older releases
+# print `Error: No such command "wredcounters".` (click 7 quotes with ", click 8 with ').
+_NO_SUCH_COMMAND = re.compile(r"^Error: No such command [\"'](?P<name>[^\"']+)[\"']\.?\s*$", re.MULTILINE)
 
 
 # -- SONiC: python-tabulate "simple" tables (header, dashes, rows) --------------------------------
