@@ -24,6 +24,12 @@ CPFC_IF_INDICATIONS = "1.3.6.1.4.1.9.9.813.1.1.1.2"  # cpfcIfIndications.<ifInde
 CPFC_PRIO_REQUESTS = "1.3.6.1.4.1.9.9.813.1.2.1.2"  # cpfcIfPriorityRequests.<ifIndex>.<priority 0-7>
 CPFC_PRIO_INDICATIONS = "1.3.6.1.4.1.9.9.813.1.2.1.3"  # cpfcIfPriorityIndications.<ifIndex>.<priority 0-7>
 
+# ARISTA-PFC-MIB aristaPfcPriorityTable (revision 2017-01-17; pysmi build in lextudio/mibs.pysnmp.com
+# ARISTA-PFC-MIB.py), what Arista EOS serves in place of the Cisco table above: Counter64, the same
+# IEEE 802.1Qbb sense (requests sent, indications received). Index: <ifIndex>.<priority 0-7>.
+ARISTA_PFC_PRIO_REQUESTS = "1.3.6.1.4.1.30065.3.11.1.1.1.3"  # aristaPfcPriorityRequests
+ARISTA_PFC_PRIO_INDICATIONS = "1.3.6.1.4.1.30065.3.11.1.1.1.4"  # aristaPfcPriorityIndications
+
 # CISCO-SWITCH-QOS-MIB csqIfQosGroupStatsValue (Counter64) as SONiC serves it (sonic-snmpagent
 # .../vendor/cisco/ciscoSwitchQosMIB.py). Index: <ifIndex>.<direction>.<queue, 1-based>.<stat type>;
 # SONiC serves egress (2) only, stat types from its CounterMap below.

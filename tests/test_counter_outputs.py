@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from losslessd.monitor import ECN_MARKED, WD_RESTORED, WD_STORMS, Key
+from losslessd import counters_oids as oids
+from losslessd.collect.snmp import COLUMNS, SnmpTarget, _sample
+from losslessd.monitor import ECN_MARKED, PFC_RX, PFC_TX, WD_RESTORED, WD_STORMS, Key
 from losslessd.monitor.counters import CounterTracker
 from losslessd.monitor.detect import Detectors, Thresholds
-from losslessd.monitor.sources import counter_commands, reading_from_commands
+from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
 
 OUTPUTS = Path(__file__).parent / "fixtures" / "monitor" / "outputs"
 PFCWD = "show pfcwd stats -e"
@@ -98,3 +100,16 @@ def test_a_host_without_rdma_counter_files_says_so():
         "grep: /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*: No such file or directory\n")},
         0.0, 0.0)
     assert r.values == {} and r.unread == (f"`{cmd}`: no counter in its output: its counters are unknown",)
+
+
+def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():
+    """Arista EOS serves ARISTA-PFC-MIB aristaPfcPriorityTable (ifIndex.priority, Counter64 requests =
+    PFC frames sent, indications = received), not CISCO-PFC-EXT-MIB: with the Cisco columns alone an
+    EOS switch gave no pause counters, and no storm could be seen on it over SNMP."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1000003": "Ethernet3/1",
+           f"{oids.ARISTA_PFC_PRIO_REQUESTS}.1000003.3": 812, f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.3": 66_019,
+           f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.4": 0}
+    r = reading_from_snmp(_sample(SnmpTarget(device="spine1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    assert r.values == {Key("Ethernet3/1", PFC_TX, 3): 812, Key("Ethernet3/1", PFC_RX, 3): 66_019,
+                        Key("Ethernet3/1", PFC_RX, 4): 0}
+    assert oids.ARISTA_PFC_PRIO_INDICATIONS in COLUMNS  # the pollers walk it

@@ -196,8 +196,8 @@ class PriorityCounters:
     port: str
     if_index: int
     priority: int
-    pfc_requests: int | None = None  # cpfcIfPriorityRequests: PFC frames sent
-    pfc_indications: int | None = None  # cpfcIfPriorityIndications: PFC frames received
+    pfc_requests: int | None = None  # cpfcIfPriorityRequests or aristaPfcPriorityRequests: PFC frames sent
+    pfc_indications: int | None = None  # cpfcIfPriorityIndications or aristaPfcPriorityIndications: received
 
 
 @dataclass(slots=True)
@@ -239,7 +239,9 @@ _PORT_COLUMNS = {
     oids.IF_IN_DISCARDS: "in_discards", oids.IF_OUT_DISCARDS: "out_discards",
     oids.CPFC_IF_REQUESTS: "pfc_requests", oids.CPFC_IF_INDICATIONS: "pfc_indications",
 }
-_PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications"}
+# One row per (ifIndex, priority) whichever vendor's table serves it.
+_PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications",
+                     oids.ARISTA_PFC_PRIO_REQUESTS: "pfc_requests", oids.ARISTA_PFC_PRIO_INDICATIONS: "pfc_indications"}
 _QUEUE_STATS = {oids.CSQ_UCAST_PACKETS: "tx_packets", oids.CSQ_UCAST_DROPPED_PACKETS: "dropped_packets"}
 _WATCHDOG_COLUMNS = {oids.CPFC_WD_QUEUE_SHUTDOWNS: "storms", oids.CPFC_WD_QUEUE_RESTORES: "restores"}
 COLUMNS = [oids.IF_NAME, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS, *_WATCHDOG_COLUMNS]
