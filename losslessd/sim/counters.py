@@ -248,7 +248,8 @@ def hw_counters(device: CounterDevice, interface: str, now: float) -> str | None
 # Counter commands per platform: a whole command line -> its live output (None: not this device's).
 COMMANDS = {
     "sonic": [
-        (re.compile(r"show pfcwd stats(?P<empty> -e| --empty)?"), lambda d, m, now: pfcwd_stats(d, now, bool(m["empty"]))),
+        (re.compile(r"show pfcwd stats(?P<empty> -e| --empty)?"),
+         lambda d, m, now: pfcwd_stats(d, now, bool(m["empty"]))),
         (re.compile(r"show queue wredcounters"), lambda d, m, now: wred_counters(d, now)),
     ],
     "linux_mlx5": [
