@@ -113,3 +113,16 @@ def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():
     assert r.values == {Key("Ethernet3/1", PFC_TX, 3): 812, Key("Ethernet3/1", PFC_RX, 3): 66_019,
                         Key("Ethernet3/1", PFC_RX, 4): 0}
     assert oids.ARISTA_PFC_PRIO_INDICATIONS in COLUMNS  # the pollers walk it
+
+
+def test_a_link_aggregate_is_not_read_as_a_port_with_pauses_of_its_own():
+    """SONiC's agent serves PortChannel rows in cpfcIfPriorityTable, the sum of the members' counters, and
+    IF-MIB ifType ieee8023adLag(161) for them (sonic-snmpagent ciscoPfcExtMIB.py, rfc1213.py). Four members
+    at 400 pauses/s each would make a 1,600/s "port" above the 1,000/s pause_rate threshold."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1": "Ethernet0", f"{oids.IF_NAME}.1001": "PortChannel101",
+           f"{oids.IF_TYPE}.1": 6, f"{oids.IF_TYPE}.1001": oids.IF_TYPE_LAG,
+           f"{oids.IF_HC_IN_OCTETS}.1001": 77, f"{oids.CPFC_PRIO_INDICATIONS}.1.3": 400,
+           f"{oids.CPFC_PRIO_INDICATIONS}.1001.3": 1600}
+    r = reading_from_snmp(_sample(SnmpTarget(device="leaf1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    assert {k for k in r.values if k.name == PFC_RX} == {Key("Ethernet0", PFC_RX, 3)}
+    assert r.values[Key("PortChannel101", "in_octets")] == 77  # its own interface counters stay
