@@ -50,7 +50,9 @@ def test_metrics_scraped_over_http_hold_the_expected_series(daemon):
     assert {"losslessd_build_info", "losslessd_poll_duration_seconds", "losslessd_pfc_rx_frames_total",
             "losslessd_queue_tx_packets_total"} <= names
     # raw counters carry the device's place: device, port, priority
-    assert daemon.value("losslessd_pfc_rx_frames_total", device="leaf1", port="Ethernet0", priority="3") > 0
+    # (waited for: leaf1 is up after its first poll of any source, and its SSH poll may come before SNMP's)
+    wait_for(lambda: (daemon.value("losslessd_pfc_rx_frames_total", device="leaf1", port="Ethernet0", priority="3")
+                      or 0) > 0, "leaf1's pause counters over SNMP")
     # the CLI-only counters arrive over SSH: a host's pause counters from ethtool -S
     assert daemon.value("losslessd_poll_duration_seconds", device="gpu01", source="ssh") is not None
     assert daemon.get("/-/healthy")[0] == 200 and daemon.get("/-/ready")[0] == 200
