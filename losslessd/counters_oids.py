@@ -12,6 +12,9 @@ SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
 IF_NAME = "1.3.6.1.2.1.31.1.1.1.1"  # ifXTable ifName, DisplayString
 IF_HC_IN_OCTETS = "1.3.6.1.2.1.31.1.1.1.6"  # Counter64
 IF_HC_OUT_OCTETS = "1.3.6.1.2.1.31.1.1.1.10"  # Counter64
+IF_TYPE = "1.3.6.1.2.1.2.2.1.3"  # ifTable ifType, IANAifType
+# IANAifType-MIB ieee8023adLag: a link aggregate (sonic-snmpagent rfc1213.py serves it for PortChannels).
+IF_TYPE_LAG = 161
 IF_IN_DISCARDS = "1.3.6.1.2.1.2.2.1.13"  # ifTable, Counter32
 IF_OUT_DISCARDS = "1.3.6.1.2.1.2.2.1.19"  # ifTable, Counter32
 
@@ -23,6 +26,12 @@ CPFC_IF_REQUESTS = "1.3.6.1.4.1.9.9.813.1.1.1.1"  # cpfcIfRequests.<ifIndex>
 CPFC_IF_INDICATIONS = "1.3.6.1.4.1.9.9.813.1.1.1.2"  # cpfcIfIndications.<ifIndex>
 CPFC_PRIO_REQUESTS = "1.3.6.1.4.1.9.9.813.1.2.1.2"  # cpfcIfPriorityRequests.<ifIndex>.<priority 0-7>
 CPFC_PRIO_INDICATIONS = "1.3.6.1.4.1.9.9.813.1.2.1.3"  # cpfcIfPriorityIndications.<ifIndex>.<priority 0-7>
+
+# ARISTA-PFC-MIB aristaPfcPriorityTable (revision 2017-01-17; pysmi build in lextudio/mibs.pysnmp.com
+# ARISTA-PFC-MIB.py), what Arista EOS serves in place of the Cisco table above: Counter64, the same
+# IEEE 802.1Qbb sense (requests sent, indications received). Index: <ifIndex>.<priority 0-7>.
+ARISTA_PFC_PRIO_REQUESTS = "1.3.6.1.4.1.30065.3.11.1.1.1.3"  # aristaPfcPriorityRequests
+ARISTA_PFC_PRIO_INDICATIONS = "1.3.6.1.4.1.30065.3.11.1.1.1.4"  # aristaPfcPriorityIndications
 
 # CISCO-SWITCH-QOS-MIB csqIfQosGroupStatsValue (Counter64) as SONiC serves it (sonic-snmpagent
 # .../vendor/cisco/ciscoSwitchQosMIB.py). Index: <ifIndex>.<direction>.<queue, 1-based>.<stat type>;

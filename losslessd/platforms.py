@@ -133,8 +133,10 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=10, port_facts={"ports": ("sonic",), "buffer": ("sonic",)}, fix="config_db", tune=True,
                  push="sonic_patch",
                  # sonic-utilities show/main.py: `show pfcwd stats` (watchdog storms and restores) and
-                 # `show queue wredcounters` (ECN-marked packets per queue), which SNMP does not serve.
-                 counter_commands=("show pfcwd stats", "show queue wredcounters"), gnmi="sonic",
+                 # `show queue wredcounters` (ECN-marked packets per queue), which SNMP does not serve. -e: the
+                 # command hides all-0/0 queues without it (pfcwd/main.py collect_stats), and a queue's first
+                 # storm would then be the first reading of its counter, which has no delta.
+                 counter_commands=("show pfcwd stats -e", "show queue wredcounters"), gnmi="sonic",
                  shell="bash", login="admin",
                  # sonic-yang-models sonic-port.yang PORT mtu `range 68..9216`; sonic-utilities pfcwd/main.py:
                  # `interval` IntRange(100, MAX_POLL_INTERVAL_TIME 1000), detection-time IntRange(100, 5000),

@@ -31,20 +31,29 @@ def test_counter32_wrap_is_a_delta():
     assert not r.reset and r.deltas[D32] == 150
 
 
-def test_counter32_going_back_implausibly_far_is_a_reset():
-    """A wrapped delta above the max rate for the interval cannot be a wrap."""
+def test_counter32_going_back_implausibly_far_is_cleared():
+    """A wrapped delta above the max rate for the interval cannot be a wrap: that counter was cleared."""
     tr = CounterTracker(max_rate_per_s=1000.0)
     tr.update(reading(0.0, 1000, 3_000_000, 5))
     r = tr.update(reading(10.0, 2000, 10, 7))
-    assert r.reset and r.deltas == {} and r.per_s == {}
+    assert not r.reset and r.cleared == {D32} and r.deltas == {P64: 2} and r.per_s == {P64: 0.2}
 
 
-def test_counter64_going_back_is_a_reset_and_the_next_reading_is_measured_from_it():
+def test_counter64_going_back_is_cleared_alone_and_the_next_reading_is_measured_from_it():
+    """A clear is per counter table: the others' deltas of the interval stay (sysUpTime kept counting)."""
     tr = CounterTracker()
     tr.update(reading(0.0, 1000, 10, 900))
-    assert tr.update(reading(10.0, 2000, 12, 3)).reset  # cleared: sysUpTime kept counting
+    r = tr.update(reading(10.0, 2000, 12, 3))
+    assert not r.reset and r.cleared == {P64} and r.deltas == {D32: 2}
     r = tr.update(reading(20.0, 3000, 14, 23))
-    assert not r.reset and r.deltas == {D32: 2, P64: 20}
+    assert not r.reset and not r.cleared and r.deltas == {D32: 2, P64: 20}
+
+
+def test_every_counter_going_back_is_a_reset():
+    tr = CounterTracker(max_rate_per_s=1000.0)  # the Counter32 going back cannot be a wrap
+    tr.update(reading(0.0, 1000, 10, 900))
+    r = tr.update(reading(10.0, 2000, 2, 3))
+    assert r.reset and r.deltas == {} and r.cleared == {D32, P64}
 
 
 def test_uptime_back_is_a_reset_even_when_counters_look_fine():
@@ -79,7 +88,9 @@ def test_sources_without_uptime_rely_on_counters():
     tr = CounterTracker()
     tr.update(reading(0.0, None, 10, 100))
     assert not tr.update(reading(10.0, None, 20, 200)).reset
-    assert tr.update(reading(20.0, None, 30, 50)).reset
+    assert tr.update(reading(20.0, None, 30, 50)).cleared == {P64}
+    tr.max_rate_per_s = 1000.0  # the Counter32 going back below cannot be a wrap
+    assert tr.update(reading(30.0, None, 5, 20)).reset  # every counter went back: a restart
 
 
 def test_keys_present_in_one_reading_only_are_left_out():

@@ -43,7 +43,7 @@ def text(name: str) -> str:
 # -- SSH counter commands -------------------------------------------------------------------------
 
 def test_counter_commands_exist_for_known_platforms_and_expand_interfaces():
-    assert counter_commands("sonic", ["Ethernet0"]) == ["show pfcwd stats", "show queue wredcounters"]
+    assert counter_commands("sonic", ["Ethernet0"]) == ["show pfcwd stats -e", "show queue wredcounters"]
     assert counter_commands("linux_mlx5", ["ens1f0np0", "ens2f0np0"]) == [
         "ethtool -S ens1f0np0", "ethtool -S ens2f0np0",
         "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*",

@@ -196,8 +196,8 @@ class PriorityCounters:
     port: str
     if_index: int
     priority: int
-    pfc_requests: int | None = None  # cpfcIfPriorityRequests: PFC frames sent
-    pfc_indications: int | None = None  # cpfcIfPriorityIndications: PFC frames received
+    pfc_requests: int | None = None  # cpfcIfPriorityRequests or aristaPfcPriorityRequests: PFC frames sent
+    pfc_indications: int | None = None  # cpfcIfPriorityIndications or aristaPfcPriorityIndications: received
 
 
 @dataclass(slots=True)
@@ -239,10 +239,12 @@ _PORT_COLUMNS = {
     oids.IF_IN_DISCARDS: "in_discards", oids.IF_OUT_DISCARDS: "out_discards",
     oids.CPFC_IF_REQUESTS: "pfc_requests", oids.CPFC_IF_INDICATIONS: "pfc_indications",
 }
-_PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications"}
+# One row per (ifIndex, priority) whichever vendor's table serves it.
+_PRIORITY_COLUMNS = {oids.CPFC_PRIO_REQUESTS: "pfc_requests", oids.CPFC_PRIO_INDICATIONS: "pfc_indications",
+                     oids.ARISTA_PFC_PRIO_REQUESTS: "pfc_requests", oids.ARISTA_PFC_PRIO_INDICATIONS: "pfc_indications"}
 _QUEUE_STATS = {oids.CSQ_UCAST_PACKETS: "tx_packets", oids.CSQ_UCAST_DROPPED_PACKETS: "dropped_packets"}
 _WATCHDOG_COLUMNS = {oids.CPFC_WD_QUEUE_SHUTDOWNS: "storms", oids.CPFC_WD_QUEUE_RESTORES: "restores"}
-COLUMNS = [oids.IF_NAME, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS, *_WATCHDOG_COLUMNS]
+COLUMNS = [oids.IF_NAME, oids.IF_TYPE, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS, *_WATCHDOG_COLUMNS]
 
 
 def _oid(text: str) -> tuple[int, ...]:
@@ -547,13 +549,18 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
         return {i: v for i, v in by_column.get(col, empty).items() if len(i) == index_len and type(v) is int}
 
     names = {idx[0]: str(v) for idx, v in by_column.get(oids.IF_NAME, empty).items() if len(idx) == 1}
+    # SONiC's agent serves its PortChannels in the per-priority PFC table too, each row the sum of its
+    # members' (sonic-snmpagent ciscoPfcExtMIB.py lag_name_if_name_map): read as a port, a LAG repeats
+    # the members' pauses and its sum crosses per-port thresholds no member crosses. Per-port counters stay.
+    lags = {idx[0] for idx, v in by_column.get(oids.IF_TYPE, empty).items() if len(idx) == 1 and v == oids.IF_TYPE_LAG}
     per_port = {f: counters(c, 1) for c, f in _PORT_COLUMNS.items()}
     ports = [PortCounters(name, i, **{f: values.get((i,)) for f, values in per_port.items()})
              for i, name in sorted(names.items())]
     prios: dict[tuple[int, ...], dict] = {}
     for col, fname in _PRIORITY_COLUMNS.items():
         for (i, p), v in counters(col, 2).items():
-            prios.setdefault((i, p), {})[fname] = v
+            if i not in lags:
+                prios.setdefault((i, p), {})[fname] = v
     queues: dict[tuple[int, ...], dict] = {}
     for (i, direction, q, stat), v in counters(oids.CSQ_QOS_GROUP_STATS, 4).items():
         if direction == oids.CSQ_EGRESS and stat in _QUEUE_STATS:

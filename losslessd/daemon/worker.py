@@ -78,6 +78,7 @@ class ShardWorker:
         self._rows: list = []
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
+        self._unread: set[tuple[str, str]] = set()  # (device, what it could not read), logged once each
 
     # -- settings ---------------------------------------------------------------------------------------
     def configure(self, settings: Settings, devices: list[str]) -> None:
@@ -185,6 +186,10 @@ class ShardWorker:
         device = reading.device
         self.metrics.poll_done(device, True, time.monotonic() - started, source)
         self.metrics.counters(reading, source)
+        for why in reading.unread:
+            if (device, why) not in self._unread:
+                self._unread.add((device, why))
+                log.warning("%s poll of %s: %s", source, device, why, extra={"device": device, "source": source})
         if self._primary(device) == source:
             self._emit(self.detectors.poll_ok(device, reading.time_unix_s))
         rates = self.trackers[source].update(reading)
@@ -194,6 +199,9 @@ class ShardWorker:
             log.info("counters of %s went back (restart or reset): this poll's rates are dropped", device,
                      extra={"device": device, "source": source})
             return
+        if rates.cleared:
+            log.info("%d counters of %s went back (cleared): their rates of this poll are dropped", len(rates.cleared),
+                     device, extra={"device": device, "source": source})
         rows = rate_rows(rates, self.settings.history.resolution_s)
         if rows is not None:
             self._rows.append(rows)

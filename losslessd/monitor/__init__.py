@@ -64,18 +64,21 @@ class Reading:
     uptime_ticks: int | None  # sysUpTime (hundredths of a second) when the source gives it
     values: dict[Key, int]
     bits: dict[Key, int] = field(default_factory=dict)  # counter width, 32 or 64; absent = 64
+    unread: tuple[str, ...] = ()  # what the source could not read and why (its counters stay unknown)
 
 
 @dataclass(frozen=True)
 class Rates:
-    """What changed between two readings of one device; empty after a reset (the sample is dropped)."""
+    """What changed between two readings of one device; empty after a reset (the sample is dropped),
+    without the counters someone cleared in between."""
 
     device: str
     time_unix_s: float
     interval_s: float
     deltas: dict[Key, int]
     per_s: dict[Key, float]
-    reset: bool = False  # the device restarted or a counter went back: no rates this time
+    reset: bool = False  # the device restarted: no rates this time
+    cleared: frozenset[Key] = frozenset()  # counters that went back (cleared): no delta for them this time
 
 
 @dataclass

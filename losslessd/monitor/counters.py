@@ -7,13 +7,18 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    RFC 2578 section 7.1.8) advanced less than the monotonic time between the polls, or went back by
    more than its own wrap explains: the agent restarted, so every counter may have restarted. Reset.
 2. A 64-bit counter went back: 2^64 does not wrap in a device's life (a 400 Gb/s port needs ~11
-   years of octets), so someone cleared it or the device restarted. Reset.
+   years of octets), so someone cleared it. Clears are per counter table (SONiC's
+   `sonic-clear queue wredcounters` rebases only what `show queue wredcounters` prints, sonic-utilities
+   scripts/wredstat), so only that counter's delta is dropped (``Rates.cleared``): dropping the whole
+   reading would also drop, say, the on-box watchdog's count of a storm that began in the same
+   interval, and its next delta is 0, so that storm would never be reported.
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when the wrapped delta
-   is plausible for the interval (at most ``max_rate_per_s``), else a reset.
+   is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2.
 
-On a reset the whole reading is dropped (``Rates(reset=True)`` with no deltas, so the caller can log
-it) and becomes the new baseline: the next reading gives rates again. A device's first reading, and
-a reading no later than the last one, give None.
+On a reset (rule 1, or every counter the two readings share went back: a restart of a source that
+gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no deltas, so the caller
+can log it). A reading always becomes the new baseline: the next one gives rates again. A device's
+first reading, and a reading no later than the last one, give None.
 
 Keep one tracker per source (SNMP, SSH counter commands): a reading is compared with the previous
 reading of the same device *in this tracker*, and two sources poll different counters at different
@@ -22,7 +27,7 @@ times.
 
 from __future__ import annotations
 
-from . import Rates, Reading
+from . import Key, Rates, Reading
 
 UPTIME_MODULUS = 2**32  # TimeTicks is 32-bit (RFC 2578 section 7.1.8)
 COUNTER32_MODULUS = 2**32  # Counter32 (RFC 2578 section 7.1.6)
@@ -52,31 +57,32 @@ class CounterTracker:
         if prev is None:
             return None
         interval = reading.monotonic_s - prev.monotonic_s
-        deltas = None if _restarted(prev, reading, interval) else self._deltas(prev, reading, interval)
-        if deltas is None:
+        if _restarted(prev, reading, interval):
             return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True)
+        deltas, cleared = self._deltas(prev, reading, interval)
+        if cleared and not deltas:
+            return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
         return Rates(reading.device, reading.time_unix_s, interval, deltas,
-                     {k: d / interval for k, d in deltas.items()})
+                     {k: d / interval for k, d in deltas.items()}, cleared=cleared)
 
     def forget(self, device: str) -> None:
         self._last.pop(device, None)
 
-    def _deltas(self, prev: Reading, cur: Reading, interval: float) -> dict | None:
-        """Per-key deltas of the keys both readings have; None when a counter says "reset"."""
-        out = {}
+    def _deltas(self, prev: Reading, cur: Reading, interval: float) -> tuple[dict[Key, int], frozenset[Key]]:
+        """Per-key deltas of the keys both readings have, and the keys that were cleared (no delta)."""
+        out, cleared = {}, []
         for key, value in cur.values.items():
             before = prev.values.get(key)
             if before is None:
                 continue
             delta = value - before
             if delta < 0:
-                if cur.bits.get(key, 64) != 32:
-                    return None
                 delta += COUNTER32_MODULUS
-                if delta > self.max_rate_per_s * interval:
-                    return None
+                if cur.bits.get(key, 64) != 32 or delta > self.max_rate_per_s * interval:
+                    cleared.append(key)
+                    continue
             out[key] = delta
-        return out
+        return out, frozenset(cleared)
 
 
 def _restarted(prev: Reading, cur: Reading, interval: float) -> bool:

@@ -86,16 +86,29 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
     if not _lines(platform):
         raise ValueError(f"{device}: no counter commands for platform {platform!r}")
     values: dict[Key, int] = {}
+    unread = []
     for command, output in outputs.items():
         parse = _parser(command)
         if parse is None:
             raise ValueError(f"{device}: `{command}` is not a counter command of {platform}")
+        if m := _NO_SUCH_COMMAND.search(output):
+            unread.append(f"`{command}`: this device's CLI has no {m['name']!r} command: its counters are unknown")
+            continue
         try:
-            values.update(parse(command, output))
+            got = parse(command, output)
         except ValueError as e:
             raise ValueError(f"{device}: `{command}`: {e}") from None
+        if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
+            unread.append(f"`{command}`: no counter in its output: its counters are unknown")
+        values.update(got)
     return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
-                   values=values)
+                   values=values, unread=tuple(unread))
+
+
+# Click's answer to a subcommand this release lacks (SONiC's `show` is a click app): `show queue
+# wredcounters` came with sonic-utilities 8f69d5a (2025-02, "WRED stats feature"), and older releases
+# print `Error: No such command "wredcounters".` (click 7 quotes with ", click 8 with ').
+_NO_SUCH_COMMAND = re.compile(r"^Error: No such command [\"'](?P<name>[^\"']+)[\"']\.?\s*$", re.MULTILINE)
 
 
 # -- SONiC: python-tabulate "simple" tables (header, dashes, rows) --------------------------------
@@ -167,17 +180,19 @@ def _pfcwd_stats(command: str, output: str) -> dict[Key, int]:
 
 
 def _wred_counters(command: str, output: str) -> dict[Key, int]:
-    """SONiC `show queue wredcounters` (format: the SONiC "WRED and ECN queue statistics" HLD and
-    sonic-utilities tests/queue_counter_test.py): Port, TxQ (UC<n> unicast, MC<n> multicast), WRED
-    drops and EcnMarked/pkts; a platform without ECN counters prints N/A. Unicast queues only."""
+    """SONiC `show queue wredcounters` (format: sonic-utilities scripts/wredstat and
+    tests/wred_queue_counter_test.py): Port, TxQ, WRED drops and EcnMarked/pkts; a platform without ECN
+    counters prints N/A. TxQ is the queue type and index: UC<n> unicast, MC<n> multicast, ALL<n> a queue
+    of SAI_QUEUE_TYPE_ALL (unicast and multicast alike, wredstat QUEUE_TYPE_ALL). Multicast queues are
+    left out: RoCE is unicast."""
     out = {}
     for header, rows in _tables(output):
         port, txq, marked = _column(header, "Port"), _column(header, "TxQ"), _column(header, "EcnMarked/pkts")
         for row in rows:
-            m = re.fullmatch(r"(UC|MC)(\d+)", row[txq])
+            m = re.fullmatch(r"(UC|MC|ALL)(\d+)", row[txq])
             if not m:
-                raise ValueError(f"queue {row[txq]!r} is not UC<n> or MC<n>")
-            if m[1] == "UC" and (v := _number(row[marked])) is not None:
+                raise ValueError(f"queue {row[txq]!r} is not UC<n>, MC<n> or ALL<n>")
+            if m[1] != "MC" and (v := _number(row[marked])) is not None:
                 out[Key(row[port], ECN_MARKED, int(m[2]))] = v
     return out
 
@@ -235,7 +250,7 @@ def _hw_counters(command: str, output: str) -> dict[Key, int]:
 
 
 _PARSERS: list[tuple[re.Pattern, Callable[[str, str], dict[Key, int]]]] = [
-    (re.compile(r"show pfcwd stats"), _pfcwd_stats),
+    (re.compile(r"show pfcwd stats(?: -e| --empty)?"), _pfcwd_stats),
     (re.compile(r"show queue wredcounters"), _wred_counters),
     (re.compile(r"ethtool -S \S+"), _ethtool_stats),
     (re.compile(r"grep \. /sys/class/net/[^/\s]+/device/infiniband/\*/ports/\*/hw_counters/\*"), _hw_counters),

@@ -144,19 +144,25 @@ def _table(headers: list[str], rows: list[list], indent: str = "") -> str:
     return "\n".join(indent + "  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in lines) + "\n"
 
 
-def pfcwd_stats(device: CounterDevice, now: float) -> str:
-    """SONiC `show pfcwd stats`: one row per watched queue that has counted anything (the command hides
-    all-zero rows). Columns from sonic-utilities pfcwd/main.py STATS_DESCRIPTION; STATUS is the
-    COUNTERS_DB PFC_WD_STATUS, `stormed` or `operational`. The watchdog's drop action drops what the
-    queue would have sent while stormed."""
+def pfcwd_stats(device: CounterDevice, now: float, empty: bool = False) -> str:
+    """SONiC `show pfcwd stats`: one row per watched queue that has counted anything; with ``empty``
+    (`-e`) every queue of every port, an unwatched one with STATUS N/A and 0/0 counts (sonic-utilities
+    pfcwd/main.py collect_stats: rows whose counts are all 0/0 are shown only with -e, a missing count
+    prints 0, a missing PFC_WD_STATUS N/A). STATUS is `stormed` or `operational`. The watchdog's drop
+    action drops what the queue would have sent while stormed."""
     state = device.traffic.snapshot()
     rows = []
-    for port, (detect_s, restore_s) in device.watchdog.items():
-        for prio in device.lossless.get(port, []):
+    for port in device.ports:
+        watched = device.lossless.get(port, []) if port in device.watchdog else []
+        for prio in range(8) if empty else watched:
+            if prio not in watched:
+                rows.append([f"{port}:{prio}", "N/A", "0/0", "0/0", "0/0", "0/0", "0/0"])
+                continue
+            detect_s, restore_s = device.watchdog[port]
             detected, restored, stormed, stormed_s = watchdog(state, f"{device.if_indexes[port]}.{prio}", now,
                                                               detect_s, restore_s)
             dropped = int(stormed_s * QUEUE_PPS)
-            if detected or dropped:
+            if detected or dropped or empty:
                 rows.append([f"{port}:{prio}", "stormed" if stormed else "operational", f"{detected}/{restored}",
                              f"0/{dropped}", "0/0", f"0/{dropped}", "0/0"])
     return _table(["QUEUE", "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP", "TX LAST OK/DROP",
@@ -242,7 +248,8 @@ def hw_counters(device: CounterDevice, interface: str, now: float) -> str | None
 # Counter commands per platform: a whole command line -> its live output (None: not this device's).
 COMMANDS = {
     "sonic": [
-        (re.compile(r"show pfcwd stats"), lambda d, m, now: pfcwd_stats(d, now)),
+        (re.compile(r"show pfcwd stats(?P<empty> -e| --empty)?"),
+         lambda d, m, now: pfcwd_stats(d, now, bool(m["empty"]))),
         (re.compile(r"show queue wredcounters"), lambda d, m, now: wred_counters(d, now)),
     ],
     "linux_mlx5": [

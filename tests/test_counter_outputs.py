@@ -1,0 +1,128 @@
+"""Counter command outputs in the shapes real devices print them (tests/fixtures/monitor/outputs, our
+own numbers; tests/realworld/SOURCES.md names the tool source each shape follows), read through the
+parsers, the counter maths and the detectors as the daemon chains them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from losslessd import counters_oids as oids
+from losslessd.collect.snmp import COLUMNS, SnmpTarget, _sample
+from losslessd.monitor import ECN_MARKED, PFC_RX, PFC_TX, WD_RESTORED, WD_STORMS, Key
+from losslessd.monitor.counters import CounterTracker
+from losslessd.monitor.detect import Detectors, Thresholds
+from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
+
+OUTPUTS = Path(__file__).parent / "fixtures" / "monitor" / "outputs"
+PFCWD = "show pfcwd stats -e"
+
+
+def text(name: str) -> str:
+    return (OUTPUTS / name).read_text()
+
+
+def sonic(outputs: dict[str, str], t: float = 0.0):
+    return reading_from_commands("leaf1", "sonic", outputs, monotonic_s=t, time_unix_s=1_700_000_000.0 + t)
+
+
+def test_the_watchdog_command_asks_for_the_queues_that_counted_nothing():
+    """`show pfcwd stats` leaves out every queue whose counters are all 0/0 unless given -e
+    (sonic-utilities pfcwd/main.py collect_stats): without it a queue's first storm is the first
+    reading of its counter, which has no delta, and the storm is never reported."""
+    assert counter_commands("sonic", ["Ethernet8"])[0] == PFCWD
+
+
+def test_first_storm_of_a_quiet_queue_opens_an_onbox_event():
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3, 4})
+    quiet = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-quiet.txt")}, 0.0)
+    assert quiet.values[Key("Ethernet120", WD_STORMS, 4)] == 0 and Key("Ethernet8", WD_STORMS, 0) in quiet.values
+    assert tracker.update(quiet) is None
+    stormed = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt")}, 30.0)
+    events = det.feed(tracker.update(stormed))
+    assert [(e.kind, e.port, e.priority, e.open) for e in events] == [("onbox_storm", "Ethernet8", 3, True)]
+    assert stormed.values[Key("Ethernet8", WD_RESTORED, 3)] == 0
+
+
+def test_the_plain_watchdog_command_still_reads():
+    """A saved capture of the command without -e (older daemons' captures) parses alike."""
+    r = sonic({"show pfcwd stats": text("sonic/show-pfcwd-stats-e-stormed.txt")})
+    assert r.values[Key("Ethernet8", WD_STORMS, 3)] == 1
+
+
+def test_wredcounters_of_all_type_queues_after_a_clear():
+    """Platforms whose queues are SAI_QUEUE_TYPE_ALL print them as ALL<n> (sonic-utilities
+    scripts/wredstat QUEUE_TYPE_ALL); after `sonic-clear queue wredcounters` each port's table follows
+    a "Last cached time" line and the numbers are comma-grouped differences (utilities_common/netstat.py
+    ns_diff). Each ALL queue carries the unicast traffic of its index: its marks are the queue's."""
+    r = sonic({"show queue wredcounters": text("sonic/show-queue-wredcounters-all-queues-cleared.txt")})
+    assert r.values == {
+        Key("Ethernet8", ECN_MARKED, 0): 0, Key("Ethernet8", ECN_MARKED, 3): 18_004,
+        Key("Ethernet8", ECN_MARKED, 4): 912, Key("Ethernet12", ECN_MARKED, 3): 1_002_377,
+        # ALL8 prints N/A: unknown, not 0
+    }
+
+
+def test_a_cleared_table_does_not_hide_a_storm_counted_in_the_same_interval():
+    """`sonic-clear queue wredcounters` between two polls: the ECN marks go back, the watchdog's counts
+    do not. Only the cleared counters lose this interval's delta; the storm the watchdog counted opens,
+    and the marks are measured again from the cleared values at the next poll."""
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3, 4})
+    wred = "show queue wredcounters"
+    tracker.update(sonic({PFCWD: text("sonic/show-pfcwd-stats-e-quiet.txt"),
+                          wred: text("sonic/show-queue-wredcounters-all-queues.txt")}, 0.0))
+    rates = tracker.update(sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt"),
+                                  wred: text("sonic/show-queue-wredcounters-all-queues-cleared.txt")}, 60.0))
+    assert not rates.reset and rates.deltas[Key("Ethernet8", WD_STORMS, 3)] == 1
+    assert rates.cleared == {Key("Ethernet8", ECN_MARKED, 3), Key("Ethernet8", ECN_MARKED, 4),
+                             Key("Ethernet12", ECN_MARKED, 3)}
+    assert Key("Ethernet8", ECN_MARKED, 3) not in rates.deltas and rates.deltas[Key("Ethernet8", ECN_MARKED, 0)] == 0
+    assert [(e.kind, e.port, e.priority) for e in det.feed(rates)] == [("onbox_storm", "Ethernet8", 3)]
+
+
+def test_a_sonic_without_wredcounters_still_gives_its_watchdog_counts():
+    """`show queue wredcounters` came with sonic-utilities in 2025 (scripts/wredstat); an older SONiC's
+    click answers "No such command". Its ECN marks are unknown and said so; the watchdog's counts of the
+    same poll are still read."""
+    click_error = ('Usage: show queue [OPTIONS] COMMAND [ARGS]...\nTry "show queue -h" for help.\n\n'
+                   'Error: No such command "wredcounters".\n')
+    r = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt"), "show queue wredcounters": click_error})
+    assert r.values[Key("Ethernet8", WD_STORMS, 3)] == 1
+    assert not any(k.name == ECN_MARKED for k in r.values)
+    assert r.unread == ("`show queue wredcounters`: this device's CLI has no 'wredcounters' command: "
+                        "its counters are unknown",)
+
+
+def test_a_host_without_rdma_counter_files_says_so():
+    """A kernel or NIC without hw_counters: grep only complains. No counter is read, and the reading
+    says so rather than looking like a host whose counters are all quiet."""
+    cmd = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
+    r = reading_from_commands("gpu01", "linux_mlx5", {cmd: (
+        "grep: /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*: No such file or directory\n")},
+        0.0, 0.0)
+    assert r.values == {} and r.unread == (f"`{cmd}`: no counter in its output: its counters are unknown",)
+
+
+def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():
+    """Arista EOS serves ARISTA-PFC-MIB aristaPfcPriorityTable (ifIndex.priority, Counter64 requests =
+    PFC frames sent, indications = received), not CISCO-PFC-EXT-MIB: with the Cisco columns alone an
+    EOS switch gave no pause counters, and no storm could be seen on it over SNMP."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1000003": "Ethernet3/1",
+           f"{oids.ARISTA_PFC_PRIO_REQUESTS}.1000003.3": 812, f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.3": 66_019,
+           f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.4": 0}
+    r = reading_from_snmp(_sample(SnmpTarget(device="spine1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    assert r.values == {Key("Ethernet3/1", PFC_TX, 3): 812, Key("Ethernet3/1", PFC_RX, 3): 66_019,
+                        Key("Ethernet3/1", PFC_RX, 4): 0}
+    assert oids.ARISTA_PFC_PRIO_INDICATIONS in COLUMNS  # the pollers walk it
+
+
+def test_a_link_aggregate_is_not_read_as_a_port_with_pauses_of_its_own():
+    """SONiC's agent serves PortChannel rows in cpfcIfPriorityTable, the sum of the members' counters, and
+    IF-MIB ifType ieee8023adLag(161) for them (sonic-snmpagent ciscoPfcExtMIB.py, rfc1213.py). Four members
+    at 400 pauses/s each would make a 1,600/s "port" above the 1,000/s pause_rate threshold."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1": "Ethernet0", f"{oids.IF_NAME}.1001": "PortChannel101",
+           f"{oids.IF_TYPE}.1": 6, f"{oids.IF_TYPE}.1001": oids.IF_TYPE_LAG,
+           f"{oids.IF_HC_IN_OCTETS}.1001": 77, f"{oids.CPFC_PRIO_INDICATIONS}.1.3": 400,
+           f"{oids.CPFC_PRIO_INDICATIONS}.1001.3": 1600}
+    r = reading_from_snmp(_sample(SnmpTarget(device="leaf1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    assert {k for k in r.values if k.name == PFC_RX} == {Key("Ethernet0", PFC_RX, 3)}
+    assert r.values[Key("PortChannel101", "in_octets")] == 77  # its own interface counters stay
