@@ -497,7 +497,10 @@ def _number(text: str, low: float, high: float) -> float:
 def _scaled(text: str, low: float, high: float) -> float:
     """A number with the k / m / g multiplier Junos numbers take (`buffer-size temporal 4m`: 4,000,000 us)."""
     scale = {"k": 1e3, "m": 1e6, "g": 1e9}.get(text[-1:], 1)
-    return _number(text[:-1] if scale != 1 else text, low / scale, high / scale) * scale
+    try:
+        return _number(text[:-1] if scale != 1 else text, low / scale, high / scale) * scale
+    except _Skip:  # said in the statement's own unit, not the multiplier's
+        raise _Skip(f"{text[:40]!r} is not a number {low:g}..{high:g} (k, m and g multiply it)") from None
 
 
 def _whole(text: str, low: int, high: int) -> int:
