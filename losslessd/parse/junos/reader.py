@@ -460,8 +460,7 @@ def _values(w: list[str], i: int) -> list[str]:
 PCP_ALIASES = {"be": 0, "be1": 1, "ef": 2, "ef1": 3, "af11": 4, "af12": 5, "nc1": 6, "nc2": 7}
 
 
-def _dscp(text: str, aliases: dict[str, str] | None = None) -> int:
-    text = (aliases or {}).get(text, text)
+def _dscp(text: str) -> int:
     if _CODE6.match(text):
         return int(text, 2)
     if text in DSCP_ALIASES:
@@ -469,8 +468,7 @@ def _dscp(text: str, aliases: dict[str, str] | None = None) -> int:
     raise _Skip(f"unknown DSCP code point {text!r}")
 
 
-def _pcp(text: str, aliases: dict[str, str] | None = None) -> int:
-    text = (aliases or {}).get(text, text)
+def _pcp(text: str) -> int:
     if _CODE3.match(text):
         return int(text, 2)
     if text in PCP_ALIASES:
