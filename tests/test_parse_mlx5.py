@@ -308,7 +308,7 @@ def test_commands_on_a_case_pattern_or_after_then_do_and_semicolons_are_read():
     """bash runs `eth0) CMD ;;`, `if C; then CMD; fi`, `for ...; do CMD; done` and `C && CMD`: each CMD is read (the
     line was split on whitespace only: `eth0)` read as the program, `then ...` skipped whole, `F;` as the file)."""
     host = parse_text("hook.sh", "\n".join([
-        "#!/bin/bash", "IF=ens1f0", "case \"$IF\" in",
+        "#!/bin/bash", "set -e; IF=ens1f0", "case \"$IF\" in",
         "  ens1f0) mlnx_qos -i ens1f0 --trust dscp ;;", "  *) echo unknown ;;", "esac",
         "if [ -d /sys/class/net/$IF ]; then echo 1 > /sys/class/net/$IF/ecn/roce_np/enable/3; fi",
         "for p in 3; do echo 1 >/sys/class/net/ens1f0/ecn/roce_rp/enable/3; done",

@@ -69,20 +69,20 @@ def commands(text: str) -> Iterator[tuple[int, list[str] | None, str]]:
         line = raw.strip()
         if not line or line.startswith("#") or _CASE_PATTERN.match(line) or _FUNCTION.match(line):
             continue
-        if m := _ASSIGNMENT.match(line):
-            value = m.group(2).strip("\"'")
-            if "$" in value or "`" in value:
-                values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
-            else:
-                values[m.group(1)] = value
-            continue
         try:
             lists = _split(line)
         except ValueError:
             yield n, None, line
             continue
         while lists:
-            words = [_VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), w) for w in lists.pop(0)]
+            written = lists.pop(0)
+            if m := _ASSIGNMENT.match(" ".join(written)):  # (quotes already removed by the split)
+                if "$" in m.group(2) or "`" in m.group(2):
+                    values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
+                else:
+                    values[m.group(1)] = m.group(2)
+                continue
+            words = [_VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), w) for w in written]
             while words and words[0] == "sudo":
                 words = words[1:]
             if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
