@@ -538,3 +538,11 @@ def test_code_point_aliases_read_wherever_they_are_defined():
     cfg = junos.reader.read([Input("sw.cfg", text)], [])
     assert cfg.pcp_classifiers["p"][3].value == "fcoe" and cfg.schedulers["s"].buffer_us.value == 4000
     assert device.ports["xe-0/0/1"].tc_names[device.ports["xe-0/0/1"].dscp_to_tc[26]] == "forwarding class fcoe"
+
+
+@pytest.mark.parametrize("size", ["99999999g", "m", "1e3k"])
+def test_a_temporal_buffer_out_of_range_is_said_in_microseconds(size):
+    """The refusal names the value as written and the range in microseconds (it said '1e-09..0.01' for a `g` size)."""
+    device = parse(f"set class-of-service schedulers s buffer-size temporal {size}")
+    (issue,) = device.issues
+    assert f"'{size}' is not a number 1..1e+07" in issue.message, issue.message

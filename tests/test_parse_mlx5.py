@@ -302,3 +302,19 @@ def test_a_set_x_trace_reads_the_output_and_the_traced_writes():
     host = parse_text("trace.txt", trace)
     assert host.ports["eth4"].pfc_enabled == [3] and (host.roce_tos, host.rdma_traffic_class) == (106, 106)
     assert [i.code for i in host.issues] == ["SYS004"]  # bare output: what it does not show is unknown
+
+
+def test_commands_on_a_case_pattern_or_after_then_do_and_semicolons_are_read():
+    """bash runs `eth0) CMD ;;`, `if C; then CMD; fi`, `for ...; do CMD; done` and `C && CMD`: each CMD is read (the
+    line was split on whitespace only: `eth0)` read as the program, `then ...` skipped whole, `F;` as the file)."""
+    host = parse_text("hook.sh", "\n".join([
+        "#!/bin/bash", "set -e; IF=ens1f0", "case \"$IF\" in",
+        "  ens1f0) mlnx_qos -i ens1f0 --trust dscp ;;", "  *) echo unknown ;;", "esac",
+        "if [ -d /sys/class/net/$IF ]; then echo 1 > /sys/class/net/$IF/ecn/roce_np/enable/3; fi",
+        "for p in 3; do echo 1 >/sys/class/net/ens1f0/ecn/roce_rp/enable/3; done",
+        "[ -e /sys/class/net/$IF ] && mlnx_qos -i $IF --pfc 0,0,0,1,0,0,0,0 || exit 1",
+        "sh -c 'echo 48 > /sys/class/net/ens1f0/ecn/roce_np/cnp_dscp; true'"]))
+    port = host.ports["ens1f0"]
+    assert port.trust == Trust.dscp and port.pfc_enabled == [3] and port.nic_ecn.cnp_dscp == 48
+    assert port.nic_ecn.np_enabled == port.nic_ecn.rp_enabled == {3: True}
+    assert [i.code for i in host.issues] == ["SYS004"]  # the blocks, and no line left unread

@@ -469,3 +469,13 @@ def test_a_running_config_s_bare_interface_line_does_not_take_the_global_lines_a
     text = "\n".join(["interface Ethernet1/1", "  mtu 9216", "", "interface Ethernet1/2", "",
                       "priority-flow-control watch-dog-interval on", ""])
     assert reader.indent_flat_interfaces(text) == text
+
+
+def test_a_config_mode_paste_keeps_interface_commands_that_share_a_global_word():
+    """`vrf member`, `spanning-tree port type edge` and `lldp transmit` are interface commands in interface mode: the
+    paste's later `priority-flow-control mode on` stays the interface's (it was read as a global line, not read)."""
+    text = "\n".join(["hostname leaf1", "interface Ethernet1/1", "vrf member tenant1", "spanning-tree port type edge",
+                      "lldp transmit", "priority-flow-control mode on", "exit", "vrf context tenant1"])
+    assert nxos.reader.indent_flat_interfaces(text).split("\n")[2:7] == [
+        "  vrf member tenant1", "  spanning-tree port type edge", "  lldp transmit", "  priority-flow-control mode on",
+        "exit"]

@@ -85,3 +85,13 @@ def test_untouched_device_keys_render_as_before(tmp_path):
     ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(tmp_path / "leaf1"))
     assert ran.returncode == 0, ran.stderr
     assert all(key.endswith("|3") for key in json.loads(ran.stdout)["BUFFER_PG"])
+
+
+def test_a_voq_line_cards_own_system_port_keys_are_one_port():
+    """A VOQ line card keys its QUEUE entries by its own system ports ('lc-a-2|asic0|Ethernet0|3'): the patch writes
+    under them (it was refused: 'also sets other ports')."""
+    folder = ROOT / "tests" / "realworld" / "sonic" / "voq-linecard"
+    ran = losslessd("render", "--platform", "sonic", "--policy", "sonic-azure", "--device", str(folder))
+    assert ran.returncode == 0, ran.stderr
+    queues = json.loads(ran.stdout)["QUEUE"]
+    assert "lc-a-2|asic0|Ethernet0|0" in queues and "Ethernet0|0" not in queues, list(queues)[:8]

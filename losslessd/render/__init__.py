@@ -298,6 +298,9 @@ class Profile(Sectioned):
             low, _, high = span.partition("-")
             covered = set(range(int(low), int(high or low) + 1)) if (low + high).isdigit() else {index}
             others = {i for i in covered if written.get(i) != value}
+            # A VOQ chassis keys this line card's own system port "<host>|<asic>|<port>|<n>" (the parser gave the
+            # port only its own ones): one port; "<port>,<port>|<n>" names several.
+            names = names.rsplit("|", 1)[-1]
             if names != port.name or others - (set() if table != "BUFFER_PG" or not lossless_now else
                                                covered - set(written)):
                 raise InputError(f"port {port.name}: {table} entry {key!r} also sets "

@@ -460,8 +460,7 @@ def _values(w: list[str], i: int) -> list[str]:
 PCP_ALIASES = {"be": 0, "be1": 1, "ef": 2, "ef1": 3, "af11": 4, "af12": 5, "nc1": 6, "nc2": 7}
 
 
-def _dscp(text: str, aliases: dict[str, str] | None = None) -> int:
-    text = (aliases or {}).get(text, text)
+def _dscp(text: str) -> int:
     if _CODE6.match(text):
         return int(text, 2)
     if text in DSCP_ALIASES:
@@ -469,8 +468,7 @@ def _dscp(text: str, aliases: dict[str, str] | None = None) -> int:
     raise _Skip(f"unknown DSCP code point {text!r}")
 
 
-def _pcp(text: str, aliases: dict[str, str] | None = None) -> int:
-    text = (aliases or {}).get(text, text)
+def _pcp(text: str) -> int:
     if _CODE3.match(text):
         return int(text, 2)
     if text in PCP_ALIASES:
@@ -497,7 +495,10 @@ def _number(text: str, low: float, high: float) -> float:
 def _scaled(text: str, low: float, high: float) -> float:
     """A number with the k / m / g multiplier Junos numbers take (`buffer-size temporal 4m`: 4,000,000 us)."""
     scale = {"k": 1e3, "m": 1e6, "g": 1e9}.get(text[-1:], 1)
-    return _number(text[:-1] if scale != 1 else text, low / scale, high / scale) * scale
+    try:
+        return _number(text[:-1] if scale != 1 else text, low / scale, high / scale) * scale
+    except _Skip:  # said in the statement's own unit, not the multiplier's
+        raise _Skip(f"{text[:40]!r} is not a number {low:g}..{high:g} (k, m and g multiply it)") from None
 
 
 def _whole(text: str, low: int, high: int) -> int:

@@ -47,7 +47,7 @@ _BLOCK_WORDS = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "f
                           "done", "function", "{", "}", ";;"})
 # sysctl sets the kernel's own network stack (net.ipv4.tcp_ecn is TCP's ECN), which RoCE traffic bypasses.
 _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "true", ":", "wait", "read", "logger",
-                        "unset"})
+                        "unset", "[", "[[", "test"})  # (test / [ ]: an if or && condition)
 _BRANCHING = re.compile(r"^\s*(?:if|case|for|select|while|until)\b", re.M)
 _ASSIGNMENT = re.compile(r"^(?:(?:export|local|readonly|declare)\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -69,32 +69,51 @@ def commands(text: str) -> Iterator[tuple[int, list[str] | None, str]]:
         line = raw.strip()
         if not line or line.startswith("#") or _CASE_PATTERN.match(line) or _FUNCTION.match(line):
             continue
-        if m := _ASSIGNMENT.match(line):
-            value = m.group(2).strip("\"'")
-            if "$" in value or "`" in value:
-                values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
-            else:
-                values[m.group(1)] = value
-            continue
         try:
-            words = shlex.split(line, comments=True)
+            lists = _split(line)
         except ValueError:
             yield n, None, line
             continue
-        words = [_VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), w) for w in words]
-        while words and words[0] == "sudo":
-            words = words[1:]
-        if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
-            try:
-                words = shlex.split(words[2], comments=True)
-            except ValueError:
-                yield n, None, line
+        while lists:
+            written = lists.pop(0)
+            if m := _ASSIGNMENT.match(" ".join(written)):  # (quotes already removed by the split)
+                if "$" in m.group(2) or "`" in m.group(2):
+                    values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
+                else:
+                    values[m.group(1)] = m.group(2)
                 continue
-        if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
-            continue
-        if words[0] in ("echo", "printf") and not any(w.startswith(">") or w == "|" for w in words):
-            continue  # prints to the terminal
-        yield n, words, line
+            words = [_VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), w) for w in written]
+            while words and words[0] == "sudo":
+                words = words[1:]
+            if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
+                try:
+                    lists[:0] = _split(words[2])  # the commands it runs, in their place
+                except ValueError:
+                    yield n, None, line
+                continue
+            if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
+                continue
+            if words[0] in ("echo", "printf") and not any(w.startswith(">") or w == "|" for w in words):
+                continue  # prints to the terminal
+            yield n, words, line
+
+
+def _split(line: str) -> list[list[str]]:
+    """The commands of one line, as bash(1) separates a list (`;`, `;;`, `&&`, `||`, `&`), each without the compound
+    command's keyword or case pattern before it: `if [ -d X ]; then echo 1 > F; fi` runs `echo 1 > F`, and
+    `eth0) mlnx_qos -i eth0 ... ;;` runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the
+    program). ValueError where the shell could not split it (an open quote)."""
+    lex = shlex.shlex(line, posix=True, punctuation_chars=";&|<>")
+    lex.whitespace_split = True
+    out: list[list[str]] = [[]]
+    for token in lex:
+        if token in (";", ";;", "&&", "||", "&"):
+            out.append([])
+        elif not out[-1] and (token in ("then", "do", "else", "{", "!") or _CASE_PATTERN.match(token)):
+            continue  # the command after it is what runs
+        else:
+            out[-1].append(token)
+    return [words for words in out if words]
 
 
 def is_write(words: list[str]) -> bool:

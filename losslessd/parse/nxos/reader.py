@@ -191,9 +191,22 @@ _GLOBAL_WORDS = frozenset({"interface", "class-map", "policy-map", "system", "ho
                            "vlan", "vrf", "router", "line", "port-profile", "hardware", "version", "boot", "username",
                            "snmp-server", "ntp", "logging", "spanning-tree", "end", "exit", "conf", "configure",
                            "copy", "lldp", "qos"})
+# Interface commands that start with one of those words (NX-OS runs a command the interface mode takes there): `vrf
+# member` (routed ports), `spanning-tree port type edge` / `bpduguard` / ..., `lldp transmit|receive`, `logging event
+# port` (Nexus 9000 interfaces, Layer 2 switching and system management guides).
+_INTERFACE_FORMS = {"vrf": {"member"}, "lldp": {"transmit", "receive"}, "logging": {"event"},
+                    "spanning-tree": {"port", "bpduguard", "bpdufilter", "guard", "link-type", "cost", "port-priority"}}
 # Global-only priority-flow-control commands (the watch-dog timers, restore multipliers); `mode` and
 # `watch-dog-interval` are interface commands there.
 _GLOBAL_PFC = ("watch-dog", "auto-restore", "fixed-restore")
+
+
+def _interface_command(words: list[str]) -> bool:
+    """Whether an unindented line after `interface X` in a config-mode paste is one of its sub-commands."""
+    second = words[1] if len(words) > 1 else None
+    if words[0] in _GLOBAL_WORDS:
+        return second in _INTERFACE_FORMS.get(words[0], ())
+    return not (words[0] == "priority-flow-control" and second in _GLOBAL_PFC)
 
 
 def indent_flat_interfaces(text: str) -> str:
@@ -209,8 +222,7 @@ def indent_flat_interfaces(text: str) -> str:
         if not words or line[:1] in (" ", "\t") or words[0].startswith("!"):
             inside = inside and (not words or words[0].startswith("!") or line[:1] in (" ", "\t"))
             continue
-        if inside and words[0] not in _GLOBAL_WORDS and not (
-                words[0] == "priority-flow-control" and words[1:2] and words[1] in _GLOBAL_PFC):
+        if inside and _interface_command(words):
             lines[i] = "  " + line
             continue
         nxt = next((other for other in lines[i + 1:] if other.strip()), "")
