@@ -384,3 +384,51 @@ def ieee_xoff_bytes(speed_mbps: int, cable_m: float, mtu: int) -> int:
     peer = quanta * 512 / 8 if quanta is not None else SPECTRUM[1].peer_response_time_kb * 1024
     cable = 2 * cable_m * speed_mbps * 1000000000 / SPEED_OF_LIGHT_M_PER_S / (8 * 1000)
     return _round_kib(2 * mtu + cable + peer)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Egress: whether a queue's buffer profile lets it hold what PFC leaves it
+
+
+def egress_lossless(device: Device, name: str | None, lossy: dict[str, list[int]]) -> tuple[bool | None, str]:
+    """Whether egress buffer profile ``name`` (a SONiC BUFFER_QUEUE profile) never drops a lossless queue:
+    (True/False, or None when the input cannot tell; why). ``lossy``: the profiles of the port's lossy queues ->
+    those queues. PFC holds lossless traffic at ingress; at egress only the queue's shared-buffer limit
+    (sonic-swss bufferorch.cpp: static_th -> SAI_BUFFER_PROFILE_ATTR_SHARED_STATIC_TH, dynamic_th -> ..._DYNAMIC_TH)
+    decides whether a full queue drops."""
+    profile = device.buffer_profiles.get(name) if name else None
+    if profile is None:
+        return None, f"its egress buffer profile {name or '(none)'} is not in the input"
+    pool = device.buffer_pools.get(profile.pool) if profile.pool else None
+    static = profile.static_threshold_bytes
+    # Broadcom SKUs (sonic-buildimage buffers_defaults_t*.j2, e.g. Force10-S6100): egress_lossless_profile
+    # static_th = the egress_lossless_pool size, so the queue may take the whole pool.
+    if static is not None and pool is not None and pool.size_bytes is not None and static >= pool.size_bytes:
+        return True, f"profile {name} may take all of pool {pool.name} (static_th {static} B)"
+    if name in lossy:
+        return False, f"profile {name} is also the profile of lossy queue(s) {_numbers(lossy[name])} of the port"
+    if pool is None:
+        return None, f"the pool of egress buffer profile {name} ({profile.pool or 'none'}) is not in the input"
+    if pool.direction != "egress":
+        # A VOQ chassis (e.g. Nokia IXR7250E buffers_defaults) keeps egress profiles in one pool of type "both".
+        return None, (f"profile {name} takes from pool {pool.name} of type {pool.direction or 'unknown'}, not an "
+                      f"egress pool: whether a full queue drops is the ASIC's to decide")
+    if static is not None:
+        if pool.size_bytes is None:
+            return None, f"the size of pool {pool.name} (profile {name}'s static_th {static} B) is not in the input"
+        return False, (f"profile {name} caps the queue at static_th {static} B, below pool {pool.name}'s "
+                       f"{pool.size_bytes} B")
+    if profile.dynamic_threshold is not None:
+        shared = sorted({q for other, queues in lossy.items() for q in queues
+                         if (p := device.buffer_profiles.get(other)) is not None and p.pool == pool.name})
+        if shared:
+            return False, (f"profile {name} has a dynamic threshold in pool {pool.name}, which lossy queue(s) "
+                           f"{_numbers(shared)} of the port fill too")
+        # NVIDIA Spectrum SKUs (sonic-buildimage device/mellanox/*/buffers_defaults_objects.j2): egress_lossless_profile
+        # dynamic_th 7 in egress_lossless_pool, a pool no lossy queue (q_lossy_profile, egress_lossy_pool) uses.
+        return True, f"profile {name} is in egress pool {pool.name}, which no lossy queue of the port uses"
+    return None, f"profile {name} has neither static_th nor dynamic_th"
+
+
+def _numbers(values: list[int]) -> str:
+    return ",".join(map(str, sorted(values)))

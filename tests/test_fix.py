@@ -73,6 +73,7 @@ BREAK = {
     "NIC003": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
     "NIC004": lambda prof, pol: replace(prof, ecn=False),  # the TOS loses its ECT bits
     "NIC005": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
+    "BUF005": lambda prof, pol: prof,  # the patch is edited after rendering (EDIT)
     "NIC006": lambda prof, pol: replace(prof, ecn=False),  # the device's traffic class loses its ECT bits
     # A strict queue above the lossless one that traffic reaches (the CNP class's queue stays strict).
     "SCH001": lambda prof, pol: replace(prof, strict_queues=[*prof.strict_queues, 0]),
@@ -90,7 +91,21 @@ EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         # 802.3x pause back on; RDMA-CM's own default is what NIC004 checks, so the device-wide traffic class
         # (which overrides it) is left out of that host's script.
         "NIC005": lambda text: text.replace("rx off tx off", "rx on tx on"),
-        "NIC004": lambda text: "".join(line for line in text.splitlines(keepends=True) if "/traffic_class" not in line)}
+        "NIC004": lambda text: "".join(line for line in text.splitlines(keepends=True) if "/traffic_class" not in line),
+        "BUF005": lambda text: _lossy_egress(text)}
+
+
+def _lossy_egress(text: str) -> str:
+    """SONiC stock egress buffers (buffers_config.j2: egress_lossless_profile static_th = its pool, sample
+    buffers-dell6100.json numbers) with each port's lossless queue left on egress_lossy_profile."""
+    db = json.loads(text)
+    db["BUFFER_POOL"].update({"egress_lossless_pool": {"type": "egress", "mode": "static", "size": "15982720"},
+                              "egress_lossy_pool": {"type": "egress", "mode": "dynamic", "size": "9243812"}})
+    db["BUFFER_PROFILE"].update({
+        "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "1518", "static_th": "15982720"},
+        "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "3"}})
+    db["BUFFER_QUEUE"] = {f"{port}|{q}": {"profile": "egress_lossy_profile"} for port in db["PORT"] for q in range(8)}
+    return json.dumps(db, indent=2) + "\n"
 # Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
 KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
          "NIC004": {DeviceKind.host}, "NIC006": {DeviceKind.host}, "SCH001": {DeviceKind.switch, DeviceKind.host},
@@ -114,6 +129,8 @@ CANNOT = {
                                  "renders lines its parser cannot read",
     ("SCH001", "linux_mlx5"): "the host script writes no ETS scheduler: SCH001's NIC findings need a human",
     ("SCH001", "nvidia_cumulus"): "the NVUE model reads no queue weights or strictness back",
+    **{("BUF005", platform): "only SONiC writes an egress buffer profile per queue (BUFFER_QUEUE)"
+       for platform in ("arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")},
     ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
                               "made strict alone",
 }

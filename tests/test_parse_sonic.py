@@ -424,3 +424,42 @@ def test_qos_json_without_the_pfc_to_pg_table_leaves_it_unknown():
     [issue] = device.issues
     assert issue.code == "SYS004" and "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" in issue.message
     assert device.ports["Ethernet0"].pfc_priority_to_pg is None
+
+
+def test_buffer_queue_profiles_are_read_per_queue():
+    """BUFFER_QUEUE|<ports>|<range> gives each queue of the range its egress buffer profile and the entry as its
+    source; a queue no QUEUE entry wrote gets one without a scheduler or source of its own; entries written alike
+    (the stock "|0-2" and "|5-6") read as the first; "NULL", an undefined profile and a partial dump say so."""
+    ports = ["Ethernet0", "Ethernet4"]
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}},
+          "PORT": {p: {"lanes": "0", "speed": "100000"} for p in ports},
+          "SCHEDULER": {"s1": {"type": "DWRR", "weight": "15"}},
+          "QUEUE": {f"{p}|3": {"scheduler": "s1"} for p in ports},
+          "BUFFER_POOL": {"egress_lossless_pool": {"type": "egress", "mode": "static", "size": "32599040"},
+                          "egress_lossy_pool": {"type": "egress", "mode": "dynamic", "size": "24686592"}},
+          "BUFFER_PROFILE": {"egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
+                                                         "static_th": "32599040"},
+                             "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "3"}},
+          "BUFFER_QUEUE": {"Ethernet0,Ethernet4|0-2": {"profile": "egress_lossy_profile"},
+                           "Ethernet0|3-4": {"profile": "[BUFFER_PROFILE|egress_lossless_profile]"},
+                           "Ethernet0|5-6": {"profile": "egress_lossy_profile"},
+                           "Ethernet4|3": {"profile": "NULL"},
+                           "Ethernet4|4": {"profile": "nope"}}}
+    device = parse([Input("c.json", json.dumps(db, indent=1))], "sw")
+    e0, e4 = device.ports["Ethernet0"], device.ports["Ethernet4"]
+    assert {i: q.buffer_profile for i, q in e0.queues.items()} == {
+        0: "egress_lossy_profile", 1: "egress_lossy_profile", 2: "egress_lossy_profile", 3: "egress_lossless_profile",
+        4: "egress_lossless_profile", 5: "egress_lossy_profile", 6: "egress_lossy_profile"}
+    assert e0.queues[3].scheduler.name == "s1" and e0.queues[3].source.pointer == "/QUEUE/Ethernet0|3"
+    assert e0.queues[4].buffer_source.pointer == "/BUFFER_QUEUE/Ethernet0|3-4"
+    assert e0.queues[4].scheduler is None and e0.queues[4].source is None  # known only from BUFFER_QUEUE
+    assert e4.queues[1].buffer_source.pointer == "/BUFFER_QUEUE/Ethernet0,Ethernet4|0-2"
+    assert e4.queues[3].buffer_profile is None and e4.queues[3].buffer_source.pointer == "/BUFFER_QUEUE/Ethernet4|3"
+    assert e4.queues[4].buffer_profile is None
+    [undefined] = [i for i in device.issues if i.code == "SYS002"]
+    assert undefined.source.pointer == "/BUFFER_QUEUE/Ethernet4|4/profile"
+    partial = {"BUFFER_QUEUE": {f"{p}|3-4": {"profile": "egress_lossless_profile"} for p in ports}}  # no BUFFER_PROFILE
+    part = parse([Input("buffers.json", json.dumps(partial))], "sw")
+    assert part.ports["Ethernet4"].queues[4].buffer_profile == "egress_lossless_profile"
+    [absent] = part.issues
+    assert absent.code == "SYS004" and absent.message.startswith("2 setting(s) name entries of table BUFFER_PROFILE")

@@ -53,7 +53,7 @@ def render(
         typer.echo(rnd.render(platform, opensm.profile(pol, sm_priority)), nl=False)
         return
     facts: list[rnd.PortFacts] = []
-    pool, hwsku, hardware, buffers = pool_size, sku, None, None
+    pool, hwsku, hardware, buffers, egress = pool_size, sku, None, None, None
     if device is not None:
         parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
@@ -64,7 +64,8 @@ def render(
         pool = pool if pool is not None else device_pool
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware
         buffers = headroom.switch_buffers(parsed, hwsku=hwsku)
+        egress = rnd.sonic_egress(parsed, pol)
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
-                       buffers=buffers)
+                       buffers=buffers, egress=egress)
     typer.echo(rnd.render(platform, prof), nl=False)

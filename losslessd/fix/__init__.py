@@ -139,7 +139,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         wanted = {port for _, port in by_port}
         prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
                               all_facts=False, hardware=device.hardware, buffers=headroom.switch_buffers(device),
-                              model=device.hardware or device.hwsku or model)
+                              model=device.hardware or device.hwsku or model,
+                              egress=render.sonic_egress(device, policy))
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     parts = []

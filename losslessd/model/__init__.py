@@ -210,7 +210,11 @@ class Queue(Model):
     index: int
     scheduler: Scheduler | None = None
     ecn: Ecn | None = None
-    source: Source | None = None
+    source: Source | None = None  # the queue's scheduler/ECN entry (SONiC QUEUE); None: only its buffer is known
+    # The egress buffer profile (name in Device.buffer_profiles) that bounds what the queue may hold before it drops
+    # (SONiC BUFFER_QUEUE profile -> bufferorch.cpp SAI_QUEUE_ATTR_BUFFER_PROFILE_ID); None: not in the input.
+    buffer_profile: str | None = None
+    buffer_source: Source | None = None
 
 
 @model_class

@@ -8,6 +8,7 @@ facts raise InputError before any template runs, so the output is whole or absen
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable
@@ -22,6 +23,7 @@ from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
+from ..rules.common import lossless_queues
 from ..resources import data_dir
 from ..units import bytes_to_us, is_small_int, length_m
 from .. import skutables
@@ -71,6 +73,10 @@ JUNOS_MEDIA_OVERHEAD = 14
 # watchdog polls twice per detection time, so a storm is seen within one detection window.
 WD_DETECTION_MS = 200
 WD_RESTORATION_MS = 200
+# The egress queues SONiC's stock buffers put on egress_lossless_profile (sonic-buildimage
+# files/build_templates/buffers_config.j2 BUFFER_QUEUE "<port>|3-4"; the others on egress_lossy_profile).
+STOCK_LOSSLESS_QUEUES = frozenset({3, 4})
+STOCK_EGRESS_PROFILE = "egress_lossless_profile"
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,58 @@ class SonicPg:
     threshold: int
     xon_offset_bytes: int | None
     basis: str
+
+
+@dataclass(frozen=True)
+class SonicEgress:
+    """A device's lossless egress buffer profile and its pool, restated as the device writes them (a patch that
+    binds a queue to the profile then carries the profile's whole definition)."""
+
+    profile: str
+    pool: str
+    profile_json: str
+    pool_json: str
+
+
+def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
+    """The egress profile the device's RoCE-facing ports bind their lossless queues to where it is lossless
+    (headroom.egress_lossless), the most used one; else SONiC's stock egress_lossless_profile where the device
+    defines it lossless (its lossy queues aside); None when neither."""
+    used: dict[str, int] = {}
+    stock = None
+    for port in Context(Fabric(), policy).roce_ports(device):
+        lossless = lossless_queues(policy, port)
+        lossy = _lossy_profiles(port, lossless)
+        for index in lossless:
+            queue = port.queues.get(index)
+            if queue is not None and queue.buffer_profile and hr.egress_lossless(device, queue.buffer_profile,
+                                                                                   lossy)[0]:
+                used[queue.buffer_profile] = used.get(queue.buffer_profile, 0) + 1
+        lossy.pop(STOCK_EGRESS_PROFILE, None)
+        stock = stock or hr.egress_lossless(device, STOCK_EGRESS_PROFILE, lossy)[0]
+    if not used and not stock:
+        return None
+    used = used or {STOCK_EGRESS_PROFILE: 1}
+    name = max(sorted(used), key=used.__getitem__)
+    profile_, pool = device.buffer_profiles[name], device.buffer_pools[device.buffer_profiles[name].pool or ""]
+    fields = {"pool": pool.name, "size": profile_.size_bytes, "static_th": profile_.static_threshold_bytes,
+              "dynamic_th": profile_.dynamic_threshold}
+    pool_fields = {"type": pool.direction, "mode": pool.mode, "size": pool.size_bytes}
+    return SonicEgress(name, pool.name, _json_fields(fields), _json_fields(pool_fields))
+
+
+def _lossy_profiles(port, lossless: set[int]) -> dict[str, list[int]]:
+    """The egress profiles of the port's queues outside ``lossless`` -> those queues (headroom.egress_lossless)."""
+    out: dict[str, list[int]] = {}
+    for index, queue in port.queues.items():
+        if index not in lossless and queue.buffer_profile is not None:
+            out.setdefault(queue.buffer_profile, []).append(index)
+    return out
+
+
+def _json_fields(fields: dict) -> str:
+    """CONFIG_DB fields (every value a string) of the known ones, as one JSON object."""
+    return json.dumps({k: str(v) for k, v in fields.items() if v is not None})
 
 
 @dataclass(frozen=True)
@@ -244,12 +302,21 @@ class Profile(Sectioned):
     pfc_to_pg_map: bool | None = None
     # ECN004's load: lossless PGs congested at once that the ECN-before-PFC check assumed, and why.
     assumed_congested: int = 1
+    # SONiC: the device's lossless egress buffer profile the lossless queues are bound to (BUFFER_QUEUE); None: the
+    # device's is not known, and the stock one (STOCK_LOSSLESS_QUEUES) is left as it is.
+    egress: SonicEgress | None = None
 
     def __post_init__(self):
         if self.pfc is None:
             object.__setattr__(self, "pfc", list(self.lossless))
         if self.pfc_to_queue is None:
             object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
+
+    @property
+    def lossless_queues(self) -> list[int]:
+        """The egress queues the lossless priorities' pauses stop (the queue each leaves by: the rendered maps)."""
+        pfc_to_queue = self.pfc_to_queue or {}  # (set in __post_init__)
+        return sorted({pfc_to_queue.get(prio, prio) for prio in self.lossless})
 
     @property
     def roce_tos(self) -> int | None:
@@ -301,7 +368,7 @@ class Profile(Sectioned):
             # A VOQ chassis keys this line card's own system port "<host>|<asic>|<port>|<n>" (the parser gave the
             # port only its own ones): one port; "<port>,<port>|<n>" names several.
             names = names.rsplit("|", 1)[-1]
-            if names != port.name or others - (set() if table != "BUFFER_PG" or not lossless_now else
+            if names != port.name or others - (set() if table not in _LOSSLESS_KEYED or not lossless_now else
                                                covered - set(written)):
                 raise InputError(f"port {port.name}: {table} entry {key!r} also sets "
                                  f"{'other ports' if names != port.name else f'index(es) {sorted(others)}'}, which "
@@ -335,6 +402,8 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
     return replace(prof, sections=sections, ports=[p for p in prof.ports if p.name in set(ports)])
 
 
+# Tables whose range key may be written whole when its other indexes are lossless now (they stay lossless).
+_LOSSLESS_KEYED = frozenset({"BUFFER_PG", "BUFFER_QUEUE"})
 _SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
 
 
@@ -462,7 +531,7 @@ def _nic_buffers(port: PortFacts, lossless: list[int], tc_to_pg: dict[int, int],
 def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pool_bytes: int | None = None, all_facts: bool = True, *, hardware: str | None = None,
             model: str | None = None, family: str | None = None,
-            buffers: hr.SwitchBuffers | None = None) -> Profile:
+            buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -553,7 +622,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
-        pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested)
+        pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress)
 
 
 def environment() -> jinja2.Environment:
@@ -609,6 +678,12 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         if prof.wants("buffer") and prof.pool_bytes is None:
             raise InputError("SONiC lossless PG profiles share the ingress lossless pool: give its size "
                              "(--pool-size BYTES, or a --device config that has BUFFER_POOL|ingress_lossless_pool)")
+        outside = sorted(set(prof.lossless_queues) - STOCK_LOSSLESS_QUEUES)
+        if prof.wants("buffer") and prof.egress is None and outside:
+            raise InputError(f"SONiC's stock buffers (buffers_config.j2) keep queue(s) {','.join(map(str, outside))} "
+                             "on egress_lossy_profile, which drops when it fills: give a --device config whose "
+                             "BUFFER_QUEUE binds lossless queues to a lossless egress profile, so the patch can bind "
+                             "these queues to it too")
         if prof.wants("maps") and prof.pfc_to_pg_map is None:
             raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
@@ -705,18 +780,25 @@ def _range_ms(rng: tuple[float, float]) -> str:
     return f"{rng[0]:g}-{rng[1]:g} ms"
 
 
-def _sonic_keys(device: Device, port) -> dict[str, dict[int, tuple[str, bool]]]:
+def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tuple[str, bool]]]:
     """PortFacts.keys: the CONFIG_DB key each PG and queue of the port came from, where it is not "<port>|<index>",
-    and whether that PG is lossless now (headroom computed at run time, or a profile with an xoff)."""
+    and whether that PG (or queue's egress buffer) is lossless now (headroom computed at run time, or a profile with
+    an xoff; an egress profile headroom.egress_lossless accepts)."""
     out: dict[str, dict[int, tuple[str, bool]]] = {}
-    for table, items in (("BUFFER_PG", port.priority_groups), ("QUEUE", port.queues)):
+    lossy = None
+    for table, items, field_ in (("BUFFER_PG", port.priority_groups, "source"), ("QUEUE", port.queues, "source"),
+                                 ("BUFFER_QUEUE", port.queues, "buffer_source")):
         for index, item in items.items():
-            src = item.source
+            src = getattr(item, field_)
             if isinstance(src, DocRef) and len(src.parts) > 1 and src.parts[0] == table \
                     and src.parts[1] != f"{port.name}|{index}":
-                profile = device.buffer_profiles.get(getattr(item, "profile", None) or "")
-                lossless = bool(getattr(item, "runtime_profile", False)
-                                or (profile is not None and profile.xoff_bytes is not None))
+                if table == "BUFFER_QUEUE":
+                    lossy = lossy if lossy is not None else _lossy_profiles(port, lossless_queues(policy, port))
+                    lossless = hr.egress_lossless(device, item.buffer_profile, lossy)[0] is True
+                else:
+                    profile = device.buffer_profiles.get(getattr(item, "profile", None) or "")
+                    lossless = bool(getattr(item, "runtime_profile", False)
+                                    or (profile is not None and profile.xoff_bytes is not None))
                 out.setdefault(table, {})[index] = (src.parts[1], lossless)
     return out
 
@@ -732,5 +814,5 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
-                               keys=_sonic_keys(device, p)))
+                               keys=_sonic_keys(device, p, policy)))
     return facts, pool.size_bytes if pool is not None else None

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from .. import headroom
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .common import Lane, LaneRule
+from .common import Lane, LaneRule, lossless_queues
 
 
 class _BufRule(LaneRule):
@@ -259,6 +260,78 @@ class LosslessPgUnverified(_BufRule):
                                    f"port: SONiC's buffer manager creates the PG at run time only from a cable length "
                                    f"and speed; cannot be verified offline", **at)
         return self.finding(f"{_pg(lane)} has no buffer configuration; give it a lossless buffer profile", **at)
+
+
+@register
+class LosslessQueueLossyEgressBuffer(LaneRule):
+    """A lossless priority's egress queue has a buffer profile that drops when it fills.
+
+    ## What it checks
+    On switch ports whose egress queues have buffer profiles in the input (SONiC `BUFFER_QUEUE`), the queue
+    each lossless priority leaves by (its traffic class's queue, through the port's maps) must be on a
+    lossless egress profile: one whose `static_th` covers its whole pool (SONiC's Broadcom SKUs), or one in an
+    egress pool no lossy queue of the port uses (SONiC's Spectrum SKUs: `egress_lossless_pool`). A queue on
+    the profile of the port's lossy queues (those no PFC-enabled or lossless priority reaches), with a
+    `static_th` below its pool, or with a dynamic threshold in a pool lossy queues fill too, is an error.
+    A lossless queue without a `BUFFER_QUEUE` entry among entries for the port's other queues, an undefined
+    profile or pool, or a pool not of type egress (a VOQ chassis) is unverified (info). Ports without any
+    `BUFFER_QUEUE` entry are not checked. One finding per port and queue.
+
+    ## Why it matters
+    PFC stops the sender when the ingress PG fills; nothing stops the egress queue from filling: many ingress
+    ports may send into one egress queue, and its profile's limit decides whether it drops. SONiC's stock
+    buffers bind queues 3-4 to `egress_lossless_profile` and the others to `egress_lossy_profile`, so a
+    lossless priority on another queue (`pfc_enable: "3,4,6"`) is lossless in name only: dropped at egress
+    under congestion.
+
+    ## Failing example
+    `pfc_enable: "3,4,6"` with `BUFFER_QUEUE|Ethernet0|5-6: {profile: egress_lossy_profile}`:
+    `queue 6 (lossless priority 6) is on egress buffer profile egress_lossy_profile: profile egress_lossy_profile
+    is also the profile of lossy queue(s) 0,1,2,5 of the port`.
+
+    ## Passing example
+    `BUFFER_QUEUE|Ethernet0|6: {profile: egress_lossless_profile}`, the profile `static_th` equal to its
+    `egress_lossless_pool` size, and `BUFFER_QUEUE|Ethernet0|5: {profile: egress_lossy_profile}`.
+
+    ## Fix
+    Bind the queue to the lossless egress profile (split a range key such as `Ethernet0|5-6` into one key per
+    queue first); `losslessd fix` writes the `BUFFER_QUEUE` entry.
+    """
+
+    code = "BUF005"
+    name = "lossless-queue-lossy-egress-buffer"
+    severity = Severity.error
+    hop = "queue"
+    fix_sections = frozenset({"buffer"})
+
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+        if any(q.buffer_source is not None for q in port.queues.values()):  # no BUFFER_QUEUE: nothing to check
+            yield from super().check_port(ctx, device, port)
+
+    def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
+        if lane.priority is None:  # a RoCE DSCP on a lossy class (MAP001's)
+            return
+        index = lane.queue if lane.queue is not None else -1  # (LaneRule passes only lanes whose queue is known)
+        queue = port.queues.get(index)
+        where = f"queue {index} (lossless priority {lane.priority})"
+        at: dict[str, Any] = {"device": device, "port": port, "key": str(index),
+                              "source": (queue.buffer_source if queue else None) or port.source}
+        if queue is None or queue.buffer_source is None:
+            yield self.unverified(f"{where} has no BUFFER_QUEUE entry beside the port's other queues: the switch's "
+                                  "default egress buffer applies, which the input does not show", **at)
+            return
+        lossless = lossless_queues(ctx.policy, port)
+        lossy: dict[str, list[int]] = {}
+        for index, q in port.queues.items():
+            if index not in lossless and q.buffer_profile is not None:
+                lossy.setdefault(q.buffer_profile, []).append(index)
+        verdict, why = headroom.egress_lossless(device, queue.buffer_profile, lossy)
+        if verdict is None:
+            yield self.unverified(f"{where}: {why}, so whether it drops at egress could not be checked", **at)
+        elif not verdict:
+            yield self.finding(f"{where} is on egress buffer profile {queue.buffer_profile}: {why}; it drops when "
+                               "it fills, so this class is lossless in name only; bind the queue to the lossless "
+                               "egress profile", profile=queue.buffer_profile, **at)
 
 
 def _oversubscription(ctx, device: Device) -> tuple[float | None, str]:

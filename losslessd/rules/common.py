@@ -224,6 +224,20 @@ def lossless_lanes(policy: Policy, port: Port) -> list[Lane]:
     return list(dict.fromkeys(lanes))
 
 
+def lossless_queues(policy: Policy, port: Port) -> set[int]:
+    """The egress queues lossless traffic leaves by on a switch port: the policy's lossless lanes' queues, and those
+    of every traffic class whose priority has PFC on (and the queues its pauses stop): the rest are lossy."""
+    out = {lane.queue for lane in lossless_lanes(policy, port) if lane.queue is not None}
+    pfc = set(port.pfc_enabled or ())
+    tc_to_queue = port.tc_to_queue or {}
+    for tc, prio in (port.tc_to_priority or {}).items():
+        if prio in pfc and tc_to_queue.get(tc) is not None:
+            out.add(tc_to_queue[tc])
+    for prio in pfc:
+        out.update((port.pfc_priority_to_queue or {}).get(prio, ()))
+    return out
+
+
 def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
     """The port's lossless lanes, the first one per queue or per PG; worked out once per port and run,
     as four ECN and three BUF rules ask for them."""

@@ -859,17 +859,38 @@ class _Builder:
                 pgs[index] = _pg(index, profile, runtime, e)
 
     def _buffer_queues(self) -> None:
-        """Egress queue profiles are not in the model; read them for their ports and to check references."""
-        ports = self.ports
+        """BUFFER_QUEUE|<ports>|<range>: each queue's egress buffer profile (sonic-swss bufferorch.cpp processQueue
+        sets SAI_QUEUE_ATTR_BUFFER_PROFILE_ID on every queue of the range). A queue no QUEUE entry wrote is made
+        here without a source of its own (its scheduler and ECN stay unknown)."""
+        names: dict = {}  # profile as written -> the BUFFER_PROFILE name (as in _priority_groups)
+        last_written: object = _ABSENT
+        name: str | None = None
+        queues: dict[int, Queue] = {}
         for e in self.db.table("BUFFER_QUEUE").values():
-            split = _plain_key(e.key, _MAX_BUFFER_QUEUE) or self.split_key(e, _MAX_BUFFER_QUEUE)
-            if split is None:
+            pairs = _pairs(e.key, _MAX_BUFFER_QUEUE) or self.split_pairs(e, _MAX_BUFFER_QUEUE)
+            if pairs is None:
                 continue
-            if self.text(e, "profile") != "NULL":
-                self.ref(e, "profile", "BUFFER_PROFILE")
-            for name in split[0]:
-                if name not in ports:
-                    self.port(name, e)
+            written = e.fields.get("profile")
+            try:
+                if written != last_written:
+                    profile = names[written]
+                    last_written = written
+            except (KeyError, TypeError):
+                last_written = _ABSENT
+                profile = self._read_alike(names, written, self._queue_profile, e)
+            for port, index in pairs:
+                if port is not name:
+                    name, queues = port, self.port(port, e)["queues"]
+                queue = queues.get(index)
+                if queue is None:
+                    queue = queues[index] = _queue(index, None, None, None)
+                queue.buffer_profile, queue.buffer_source = profile, e
+
+    def _queue_profile(self, e: Entry) -> str | None:
+        """The BUFFER_PROFILE a BUFFER_QUEUE entry names, also one of a table the partial input leaves out."""
+        if self.text(e, "profile") == "NULL":
+            return None
+        return self.ref(e, "profile", "BUFFER_PROFILE") or self.absent(e, "profile", "BUFFER_PROFILE")
 
     def _cable_lengths(self) -> None:
         ports = self.ports
