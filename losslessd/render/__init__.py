@@ -17,16 +17,16 @@ from dataclasses import dataclass, field, replace
 import jinja2
 
 from .. import headroom as hr
+from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
-from ..rules.common import lossless_queues
 from ..resources import data_dir
+from ..rules.common import lossless_queues
 from ..units import bytes_to_us, is_small_int, length_m
-from .. import skutables
 from . import families
 
 # Parts of a profile a template can lay out on its own; a fix renders only the ones its findings need.
