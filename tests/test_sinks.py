@@ -263,9 +263,13 @@ def test_configure_twice_keeps_one_handler_and_sets_the_level(json_log):
         logs.configure("loud")
 
 
-def test_libraries_speak_at_info_only_when_they_warn_and_everything_shows_at_debug(json_log):
+def test_libraries_speak_at_info_only_when_they_warn_and_everything_shows_at_debug(json_log, monkeypatch):
     """paramiko logs every SSH transport step at info: 132 of a daemon's 137 info lines in 40 s."""
     chatty, ours = logging.getLogger("paramiko.transport"), logging.getLogger("losslessd.daemon.service")
+    # `pull` and `tune` silence paramiko for their own process; run in this one before, they left it silenced.
+    paramiko = logging.getLogger("paramiko")
+    monkeypatch.setattr(paramiko, "level", paramiko.level)  # restored after the test
+    paramiko.setLevel(logging.NOTSET)  # (setLevel also clears the loggers' cached effective levels)
     logs.configure("info", stream=json_log)
     chatty.info("Connected (version 2.0, client OpenSSH_9.2)")
     chatty.warning("Oops, unhandled type 3")
