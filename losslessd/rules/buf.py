@@ -273,7 +273,8 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     egress pool no lossy queue of the port uses (SONiC's Spectrum SKUs: `egress_lossless_pool`). A queue on
     the profile of the port's lossy queues (those no PFC-enabled or lossless priority reaches), with a
     `static_th` below its pool, or with a dynamic threshold in a pool lossy queues fill too, is an error.
-    A lossless queue without a `BUFFER_QUEUE` entry among entries for the port's other queues, an undefined
+    A lossy queue bound by the same entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not
+    count as telling which profile is the lossy queues'. A lossless queue without a `BUFFER_QUEUE` entry among entries for the port's other queues, an undefined
     profile or pool, or a pool not of type egress (a VOQ chassis) is unverified (info). Ports without any
     `BUFFER_QUEUE` entry are not checked. One finding per port and queue.
 
@@ -287,7 +288,7 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     ## Failing example
     `pfc_enable: "3,4,6"` with `BUFFER_QUEUE|Ethernet0|5-6: {profile: egress_lossy_profile}`:
     `queue 6 (lossless priority 6) is on egress buffer profile egress_lossy_profile: profile egress_lossy_profile
-    is also the profile of lossy queue(s) 0,1,2,5 of the port`.
+    is also the profile of lossy queue(s) 0,1,2 of the port`.
 
     ## Passing example
     `BUFFER_QUEUE|Ethernet0|6: {profile: egress_lossless_profile}`, the profile `static_th` equal to its
@@ -321,9 +322,14 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
                                   "default egress buffer applies, which the input does not show", **at)
             return
         lossless = lossless_queues(ctx.policy, port)
+        # A lossy queue bound by the same BUFFER_QUEUE entry as a lossless one (the stock "|3-4" with PFC on 3 alone)
+        # does not tell which profile is the lossy queues': that entry was written for the lossless queues.
+        lossless_entries = {(q.buffer_source.file, q.buffer_source.pointer) for i, q in port.queues.items()
+                            if i in lossless and q.buffer_source is not None}
         lossy: dict[str, list[int]] = {}
         for index, q in port.queues.items():
-            if index not in lossless and q.buffer_profile is not None:
+            if index not in lossless and q.buffer_profile is not None and (
+                    q.buffer_source is None or (q.buffer_source.file, q.buffer_source.pointer) not in lossless_entries):
                 lossy.setdefault(q.buffer_profile, []).append(index)
         verdict, why = headroom.egress_lossless(device, queue.buffer_profile, lossy)
         if verdict is None:
