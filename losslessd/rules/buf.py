@@ -274,9 +274,10 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     the profile of the port's lossy queues (those no PFC-enabled or lossless priority reaches), with a
     `static_th` below its pool, or with a dynamic threshold in a pool lossy queues fill too, is an error.
     A lossy queue bound by the same entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not
-    count as telling which profile is the lossy queues'. A lossless queue without a `BUFFER_QUEUE` entry among entries for the port's other queues, an undefined
-    profile or pool, or a pool not of type egress (a VOQ chassis) is unverified (info). Ports without any
-    `BUFFER_QUEUE` entry are not checked. One finding per port and queue.
+    count as telling which profile is the lossy queues'. A lossless queue without a `BUFFER_QUEUE` entry
+    among entries for the port's other queues, an undefined profile or pool, or a pool not of type egress (a
+    VOQ chassis) is unverified (info). Ports without any `BUFFER_QUEUE` entry are not checked. One finding
+    per port and queue.
 
     ## Why it matters
     PFC stops the sender when the ingress PG fills; nothing stops the egress queue from filling: many ingress
