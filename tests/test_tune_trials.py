@@ -140,3 +140,23 @@ def test_store_refuses_a_file_that_is_not_a_tune_database(tmp_path):
     con.close()
     with pytest.raises(InputError, match="schema 99"):
         Store(other)
+
+
+def test_a_counter_cleared_during_a_trial_is_a_note_not_a_silent_zero():
+    """A clear drops only that counter's delta (monitor/counters.py): a trial must say its drop count lacks it,
+    as it said when a clear dropped the whole reading, or a drop on a lossless queue passes unseen."""
+    from losslessd.monitor import DROPPED_PACKETS, PFC_RX, Key, Reading
+    from losslessd.tune.counters import CounterReader, Snapshot
+
+    def snap(t: float, dropped: int, pauses: int) -> Snapshot:
+        values = {Key("Ethernet0", DROPPED_PACKETS, 3): dropped, Key("Ethernet0", PFC_RX, 3): pauses}
+        return Snapshot(readings={("sw1", "ssh"): Reading("sw1", t, 1000.0 + t, None, values)})
+
+    reader = CounterReader({}, {"sw1": {"Ethernet0": 100.0}}, [3], known_hosts=None)
+    try:
+        counters, problems = reader.delta(snap(0.0, 500, 10), snap(10.0, 2, 30), 10.0)
+    finally:
+        reader.close()
+    assert counters.pause_frames == 20
+    assert counters.dropped is None
+    assert any("cleared during the trial" in p and "Ethernet0 dropped_packets 3" in p for p in problems), problems
