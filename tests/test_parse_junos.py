@@ -481,6 +481,16 @@ def test_other_scripts_digits_are_not_read_as_numbers():
         i.source.line for i in device.issues if i.code == "SYS002"}
 
 
+@pytest.mark.parametrize("speed", ["0g", "9999g", "1.2.3g"])
+def test_a_speed_no_port_runs_at_is_reported_not_read(speed):
+    # units.speed_gbps's range (1 Mb/s to 1.6 Tb/s, SONiC sonic-port.yang): Junos's own reader took 0g and 9999g
+    text = GOOD.replace("set interfaces et-0/0/0 speed 100g", f"set interfaces et-0/0/0 speed {speed}")
+    device = parse(text)
+    assert device.ports["et-0/0/0"].speed_gbps is None
+    assert line_of(text, f"set interfaces et-0/0/0 speed {speed}") in {
+        i.source.line for i in device.issues if i.code == "SYS002"}
+
+
 @pytest.mark.parametrize("profile", [
     ["interpolate fill-level [ 10 50 ] drop-probability [ 0 100 ]"],  # both lists on one `set` line
     ["interpolate fill-level 10 fill-level 50 drop-probability 0 drop-probability 100"],  # a value at a time

@@ -158,7 +158,7 @@ def _default_form(neg: bool, rest: list[str]) -> bool:
     """Whether `[no] priority-flow-control REST` (or `[no] qos trust REST`) only restates the default: what `show
     running-config all` prints for a port nobody configured (EOS QoS guide: PFC off, every priority drop, the
     watchdog on with the global action and timers)."""
-    return (neg and (rest == [] or rest[:1] == ["priority"] or rest[:3] in (["pause", "watchdog", "port"],))) or \
+    return (neg and (rest == [] or rest[:1] == ["priority"] or rest[:3] == ["pause", "watchdog", "port"])) or \
         (not neg and rest == ["pause", "watchdog"])
 
 

@@ -157,9 +157,8 @@ class _Host:
         prompts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _PROMPT_LINE.match(line))]
         first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
         if first is None:  # no prompt names mlnx_qos's interface: the whole file is the output of one run
-            m = next((m for line in lines if (m := _BARE_CMD.search(line))), None)
+            start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := _BARE_CMD.search(line))), (0, None))
             iface = m.group(1) if m else PLACEHOLDER_PORT
-            start = next(i + 1 for i, line in enumerate(lines) if _BARE_CMD.search(line)) if m else 0
             how = f"named from the `{lines[start - 1].strip()[:80]}` line" if m else \
                 f"not in the file: the port is called {PLACEHOLDER_PORT!r}"
             prompts, sections = [], [Section(f"mlnx_qos -i {iface}", "\n".join(lines[start:]), start + 1)]

@@ -148,7 +148,8 @@ def read(inputs: list[Input]) -> NxosConfig:
 
 def _ethernets(words: list[str]) -> list[str]:
     """The ports of `interface Ethernet1/1` (also `ethernet 1/1`, `Eth1/1`) and of the ranges configuration mode
-    takes (`Ethernet1/1-48`, `Ethernet1/1-2, Ethernet1/5`); [] when it names no Ethernet port."""
+    takes (`Ethernet1/1-48`, `Ethernet1/1-2, Ethernet1/5`); [] when it names no Ethernet port, LineError for a
+    range that ends before its start or 1,024 ports past it."""
     out: list[str] = []
     for part in " ".join(words).split(","):
         text = part.strip()
