@@ -25,7 +25,7 @@ from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabri
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
-from ..rules.common import lossless_queues, lossy_egress_profiles
+from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
 from ..units import bytes_to_us, is_small_int, length_m
 from . import families
 
@@ -786,10 +786,8 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
                 if table == "BUFFER_QUEUE":
                     lossy = lossy if lossy is not None else lossy_egress_profiles(port, lossless_queues(policy, port))
                     lossless = hr.egress_lossless(device, item.buffer_profile, lossy)[0] is True
-                else:
-                    profile = device.buffer_profiles.get(getattr(item, "profile", None) or "")
-                    lossless = bool(getattr(item, "runtime_profile", False)
-                                    or (profile is not None and profile.xoff_bytes is not None))
+                else:  # a PG with xoff headroom (or computed at run time); QUEUE's entries hold no buffer
+                    lossless = table == "BUFFER_PG" and pg_buffer_break(device, port, index) is None
                 out.setdefault(table, {})[index] = (src.parts[1], lossless)
     return out
 
