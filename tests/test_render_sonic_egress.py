@@ -91,3 +91,24 @@ def test_without_a_device_a_queue_outside_the_stock_lossless_ones_is_refused():
                     "--pool-size", "32599040", *SKU)
     assert ran.returncode == 2 and ran.stdout == ""
     assert "keep queue(s) 6 on egress_lossy_profile" in ran.stderr, ran.stderr
+
+
+def test_spectrum_stock_range_key_with_pfc_on_its_first_queue_alone_renders(tmp_path):
+    """Spectrum stock buffers (egress_lossless_profile dynamic_th in egress_lossless_pool, sonic-buildimage
+    device/mellanox buffers_defaults_objects.j2) with PFC on 3 alone: queue 4, lossy, shares the "|3-4" entry
+    written for queue 3, so it does not make that profile the lossy queues'. Lint said so (BUF005 clean) while
+    render took the profile for a lossy one and refused the "|3-4" key; both now read the port alike."""
+    db = json.loads((ROOT / "tests" / "realworld" / "sonic" / "mellanox-pfc-to-pg-shared-pg" / "config_db.json")
+                    .read_text())
+    db["BUFFER_PROFILE"]["egress_lossless_profile"] = {"pool": "egress_lossless_pool", "size": "0", "dynamic_th": "7"}
+    for entry in db["PORT_QOS_MAP"].values():
+        if "pfc_enable" in entry:
+            entry["pfc_enable"] = "3"
+    folder = tmp_path / "t1"
+    folder.mkdir()
+    (folder / "config_db.json").write_text(json.dumps(db, indent=1) + "\n")
+    assert "BUF005" not in [f.code for f in api.lint([folder], "roce-dscp26").findings]
+    ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", folder)
+    assert ran.returncode == 0, ran.stderr
+    assert all(value == {"profile": "egress_lossless_profile"} and key.endswith("|3-4")
+               for key, value in json.loads(ran.stdout).get("BUFFER_QUEUE", {}).items())

@@ -80,6 +80,18 @@ def test_a_key_the_patch_cannot_take_whole_is_refused(tmp_path, rekey, says):
     assert "BUFFER_PG entry" in ran.stderr and says in ran.stderr, ran.stderr
 
 
+def test_a_range_key_on_a_profile_with_xoff_0_is_no_lossless_key(tmp_path):
+    """A profile with `xoff: "0"` keeps no headroom (lint's PG check, rules.common.pg_buffer_break): PG 4 under
+    "|3-4" is lossy now, and writing the key whole would make it lossless; render took xoff 0 for headroom."""
+    folder = _leaf(tmp_path, lambda port: f"{port}|3-4")
+    db = json.loads((folder / "config_db.json").read_text())
+    db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "0"
+    (folder / "config_db.json").write_text(json.dumps(db, indent=1) + "\n")
+    ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(folder))
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert "BUFFER_PG entry 'Ethernet0|3-4' also sets index(es) [4]" in ran.stderr, ran.stderr
+
+
 def test_untouched_device_keys_render_as_before(tmp_path):
     shutil.copytree(LEAF.parent, tmp_path / "leaf1")
     ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(tmp_path / "leaf1"))

@@ -25,7 +25,7 @@ from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabri
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
-from ..rules.common import lossless_queues
+from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
 from ..units import bytes_to_us, is_small_int, length_m
 from . import families
 
@@ -130,7 +130,7 @@ def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
     stock = None
     for port in Context(Fabric(), policy).roce_ports(device):
         lossless = lossless_queues(policy, port)
-        lossy = _lossy_profiles(port, lossless)
+        lossy = lossy_egress_profiles(port, lossless)
         for index in lossless:
             queue = port.queues.get(index)
             if queue is not None and queue.buffer_profile and hr.egress_lossless(device, queue.buffer_profile,
@@ -147,15 +147,6 @@ def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
               "dynamic_th": profile_.dynamic_threshold}
     pool_fields = {"type": pool.direction, "mode": pool.mode, "size": pool.size_bytes}
     return SonicEgress(name, pool.name, _json_fields(fields), _json_fields(pool_fields))
-
-
-def _lossy_profiles(port, lossless: set[int]) -> dict[str, list[int]]:
-    """The egress profiles of the port's queues outside ``lossless`` -> those queues (headroom.egress_lossless)."""
-    out: dict[str, list[int]] = {}
-    for index, queue in port.queues.items():
-        if index not in lossless and queue.buffer_profile is not None:
-            out.setdefault(queue.buffer_profile, []).append(index)
-    return out
 
 
 def _json_fields(fields: dict) -> str:
@@ -793,12 +784,10 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
             if isinstance(src, DocRef) and len(src.parts) > 1 and src.parts[0] == table \
                     and src.parts[1] != f"{port.name}|{index}":
                 if table == "BUFFER_QUEUE":
-                    lossy = lossy if lossy is not None else _lossy_profiles(port, lossless_queues(policy, port))
+                    lossy = lossy if lossy is not None else lossy_egress_profiles(port, lossless_queues(policy, port))
                     lossless = hr.egress_lossless(device, item.buffer_profile, lossy)[0] is True
-                else:
-                    profile = device.buffer_profiles.get(getattr(item, "profile", None) or "")
-                    lossless = bool(getattr(item, "runtime_profile", False)
-                                    or (profile is not None and profile.xoff_bytes is not None))
+                else:  # a PG with xoff headroom (or computed at run time); QUEUE's entries hold no buffer
+                    lossless = table == "BUFFER_PG" and pg_buffer_break(device, port, index) is None
                 out.setdefault(table, {})[index] = (src.parts[1], lossless)
     return out
 

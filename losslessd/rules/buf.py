@@ -16,7 +16,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .common import Lane, LaneRule, lossless_queues
+from .common import Lane, LaneRule, lossless_queues, lossy_egress_profiles
 
 
 class _BufRule(LaneRule):
@@ -322,16 +322,7 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
             yield self.unverified(f"{where} has no BUFFER_QUEUE entry beside the port's other queues: the switch's "
                                   "default egress buffer applies, which the input does not show", **at)
             return
-        lossless = lossless_queues(ctx.policy, port)
-        # A lossy queue bound by the same BUFFER_QUEUE entry as a lossless one (the stock "|3-4" with PFC on 3 alone)
-        # does not tell which profile is the lossy queues': that entry was written for the lossless queues.
-        lossless_entries = {(q.buffer_source.file, q.buffer_source.pointer) for i, q in port.queues.items()
-                            if i in lossless and q.buffer_source is not None}
-        lossy: dict[str, list[int]] = {}
-        for index, q in port.queues.items():
-            if index not in lossless and q.buffer_profile is not None and (
-                    q.buffer_source is None or (q.buffer_source.file, q.buffer_source.pointer) not in lossless_entries):
-                lossy.setdefault(q.buffer_profile, []).append(index)
+        lossy = ctx.memo(_lossy_egress, port)
         verdict, why = headroom.egress_lossless(device, queue.buffer_profile, lossy)
         if verdict is None:
             yield self.unverified(f"{where}: {why}, so whether it drops at egress could not be checked", **at)
@@ -339,6 +330,11 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
             yield self.finding(f"{where} is on egress buffer profile {queue.buffer_profile}: {why}; it drops when "
                                "it fills, so this class is lossless in name only; bind the queue to the lossless "
                                "egress profile", profile=queue.buffer_profile, **at)
+
+
+def _lossy_egress(ctx: Context, port: Port) -> dict[str, list[int]]:
+    """The port's lossy queues' egress profiles, worked out once per port (BUF005 checks each lossless queue)."""
+    return lossy_egress_profiles(port, lossless_queues(ctx.policy, port))
 
 
 def _oversubscription(ctx, device: Device) -> tuple[float | None, str]:

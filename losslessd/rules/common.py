@@ -238,6 +238,21 @@ def lossless_queues(policy: Policy, port: Port) -> set[int]:
     return out
 
 
+def lossy_egress_profiles(port: Port, lossless: set[int]) -> dict[str, list[int]]:
+    """The egress buffer profiles of the port's queues outside ``lossless`` -> those queues (headroom.egress_lossless).
+    A lossy queue bound by the same BUFFER_QUEUE entry as a lossless one (the stock "|3-4" with PFC on 3 alone) does
+    not tell which profile is the lossy queues': that entry was written for the lossless queues."""
+    def entry(queue) -> tuple[str | None, str | None] | None:
+        return (queue.buffer_source.file, queue.buffer_source.pointer) if queue.buffer_source is not None else None
+
+    lossless_entries = {entry(q) for i, q in port.queues.items() if i in lossless} - {None}
+    out: dict[str, list[int]] = {}
+    for index, queue in port.queues.items():
+        if index not in lossless and queue.buffer_profile is not None and entry(queue) not in lossless_entries:
+            out.setdefault(queue.buffer_profile, []).append(index)
+    return out
+
+
 def lanes_by(ctx, port: Port, hop: Literal["queue", "pg"]) -> list[Lane]:
     """The port's lossless lanes, the first one per queue or per PG; worked out once per port and run,
     as four ECN and three BUF rules ask for them."""

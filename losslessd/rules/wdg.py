@@ -187,11 +187,12 @@ class BigRedSwitch(Rule):
         if not device.big_red_switch:
             return
         lossless = set(ctx.lossless)
-        ports = [p.name for p in ctx.roce_ports(device) if lossless.intersection(p.pfc_enabled or ())]
+        on = [lossless.intersection(p.pfc_enabled or ()) for p in ctx.roce_ports(device)]
+        ports, paused = sum(map(bool, on)), {prio for prios in on for prio in prios}  # (the priorities PFC is on for)
         if not ports:
             return
         yield self.finding(f"the PFC watchdog's big red switch is on (PFC_WD|GLOBAL BIG_RED_SWITCH enable): every "
-                           f"PFC-enabled queue drops its traffic, storm or not, on {len(ports)} RoCE-facing port(s) "
-                           f"with PFC on lossless priorities {numbers(sorted(lossless))}, and storm detection is "
+                           f"PFC-enabled queue drops its traffic, storm or not, on {ports} RoCE-facing port(s) "
+                           f"with PFC on lossless priorities {numbers(sorted(paused))}, and storm detection is "
                            "stopped; turn it off with `pfcwd big_red_switch disable`", device=device,
                            source=device.big_red_switch_source or device.source, key="big_red_switch")
