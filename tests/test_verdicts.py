@@ -101,6 +101,11 @@ def test_ports_selected_by_select_all_that_show_nothing_to_verify_are_nothing_ch
     assert "warning SEL001 (device): the input shows neither the PFC state nor a QoS setting" in res.stdout
     assert res.stdout.splitlines()[-1].startswith("1 device read, 0 checked against policy all-ports:")
     assert "nothing checked: 1 device read (buffers)" in res.stderr
+    # The coverage is the selection's, not SEL001's finding: a run that leaves SEL001 out checked nothing too (it
+    # exited 0, "1 device checked").
+    res = losslessd("lint", dump, "--format", "sonic", "--policy", policy, "--ignore", "SEL001")
+    assert res.returncode == EXIT_INPUT, res.stdout + res.stderr
+    assert "SEL001" not in res.stdout and "nothing checked: 1 device read (buffers)" in res.stderr
 
 
 def test_fix_does_not_say_nothing_to_fix_about_a_file_it_could_not_read(tmp_path):

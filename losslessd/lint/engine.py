@@ -29,6 +29,9 @@ class PortChoice(NamedTuple):
     selected: bool
     rule: str  # what decided: host-nic, lossy-by-design, admin-down, roce_ports.select, roce_ports.name_regex, ...
     reason: str
+    # False: a selected switch port whose input shows neither its PFC state nor a QoS setting (roce_ports.select: all
+    # on a partial dump): nothing of it can be verified. Kept here so the run's coverage needs no rule to say so.
+    shown: bool = True
 
     def as_dict(self) -> dict:
         return {"port": self.port, "selected": self.selected, "rule": self.rule, "reason": self.reason}
@@ -133,7 +136,14 @@ class Context:
         if self._desc_re and not self._desc_re.search(port.description or ""):
             return PortChoice(port.name, False, "roce_ports.description_regex",
                               f"the description {port.description or ''!r} does not match {rp.description_regex!r}")
-        return PortChoice(port.name, True, "roce_ports.select", self._selected_why)
+        return PortChoice(port.name, True, "roce_ports.select", self._selected_why,
+                          port.pfc_enabled is not None or port.qos_configured)
+
+
+def nothing_shown(choices: list[PortChoice]) -> bool:
+    """Ports are selected as RoCE-facing, and none of them shows anything to verify (PortChoice.shown)."""
+    selected = [c for c in choices if c.selected]
+    return bool(selected) and not any(c.shown for c in selected)
 
 
 def describe_selection(choices: list[PortChoice]) -> str:
@@ -207,7 +217,6 @@ class LintResult:
 
 _SHOWN = 5  # input errors repeated on stderr when nothing was readable
 _SELECTED = itemgetter(1)  # PortChoice.selected, read fast: a large fabric has a choice per port
-NOTHING_VERIFIED = "SEL001"  # rules/sel.py: a switch with no RoCE-facing port, or none that shows what to verify
 _ETHERNET = frozenset({DeviceKind.switch, DeviceKind.host})
 # Rule families that say what was not read (SYS) or not selected (SEL): they check no lossless setting themselves.
 _META_FAMILIES = ("SEL", "SYS")
@@ -334,9 +343,6 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
             crashes.extend(_in_fabric_order(fabric, ctx.crashes[mark:]))
     if progress is not None:
         progress(len(rules), len(rules), "")
-    # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump): SEL001 says
-    # so on each; not checked, whatever a baseline accepts (Coverage)
-    unverified = {f.device for f in findings if f.code == NOTHING_VERIFIED and f.device and f.data.get("selected")}
     suppressed = 0
     if baseline:
         kept = [f for f in findings if f.fingerprint not in baseline]
@@ -347,6 +353,9 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
         if f.source is not None:
             f.source.line  # noqa: B018
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
+    # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump; SEL001 says so
+    # on each when it runs): not checked, whether SEL001 was selected or not, whatever a baseline accepts (Coverage)
+    unverified = {name for name, choices in selection.items() if nothing_shown(choices)}
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
                       internal_errors=crashes, selection=selection, unverified=unverified)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..lint.engine import Context, describe_selection
+from ..lint.engine import Context, describe_selection, nothing_shown
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind
@@ -58,9 +58,9 @@ class NoRocePortSelected(Rule):
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         choices = ctx.selection(device)
-        chosen = [device.ports[c.port] for c in choices if c.selected and c.port in device.ports]
+        chosen = [c for c in choices if c.selected]
         if chosen:
-            if all(p.pfc_enabled is None and not p.qos_configured for p in chosen):  # (roce_ports.select: all)
+            if nothing_shown(choices):  # (roce_ports.select: all on a partial dump)
                 yield self.finding(f"the input shows neither the PFC state nor a QoS setting of any RoCE-facing port "
                                    f"(a partial dump?), so no lossless setting of this switch could be verified: "
                                    f"{describe_selection(choices)}", device=device, key="selection",
