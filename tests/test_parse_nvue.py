@@ -294,3 +294,14 @@ def test_breakout_in_the_yaml_tree_and_a_disabled_neighbour():
 def test_an_unknown_breakout_mode_is_said_not_guessed():
     dev = parse("nv set qos roce\nnv set interface swp1 link breakout 3x7\nnv set interface swp1 link mtu 9216\n")
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)] and list(dev.ports) == ["swp1"]
+
+
+def test_a_quoted_value_over_several_lines_is_one_command():
+    # `nv config show -o commands` prints a login banner as one quoted value over its lines (an NVIDIA-generated
+    # switch configuration does so for `system message pre-login`); each line read alone was SYS002 "No closing
+    # quotation", a warning that failed the run, and the banner's `#` lines were skipped as comments.
+    banner = "nv set system message pre-login '######\n#  authorized use only\n######'\n"
+    dev = parse("nv set qos roce\n" + banner + "nv set interface swp1 link mtu 9216\n" + banner.replace("pre", "post"))
+    assert not dev.issues and dev.ports["swp1"].mtu_bytes == 9216 and dev.ports["swp1"].source.line == 5
+    unclosed = parse("nv set qos roce\nnv set interface swp1 description 'open\nnv set interface swp2 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in unclosed.issues] == [("SYS002", 2)] and list(unclosed.ports) == ["swp2"]

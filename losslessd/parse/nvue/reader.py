@@ -122,19 +122,44 @@ class Skip(ValueError):
     """A line this reader cannot use; the message says why."""
 
 
+# A quoted value may span lines (`nv set system message pre-login '###...` over three lines, as `nv config show -o
+# commands` prints a banner); its lines are joined as a shell joins them, up to this many.
+MAX_QUOTED_LINES = 256
+
+
+def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
+    """The words of a command whose line ``first`` opens a quote that one of the next lines ``rest`` closes, with the
+    number of those lines it takes; None when none of them closes it."""
+    block = [first]
+    for taken, line in enumerate(rest, start=1):
+        block.append(line)
+        if "'" in line or '"' in line:  # a line without a quote cannot close one: no need to parse again
+            try:
+                return shell_words("\n".join(block)), taken
+            except ValueError:
+                continue
+    return None
+
+
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
     out, issues = [], []
-    for n, raw in enumerate(text.split("\n"), start=1):
-        line = _PROMPT.sub("", raw.strip().lstrip("\ufeff"))
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines):
+        line = _PROMPT.sub("", lines[n].strip().lstrip("\ufeff"))
+        n += 1
         if not line or line.startswith("#"):
             continue
         src = Source(file=path, line=n)
         try:
             words = shell_words(line)
         except ValueError as exc:
-            issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
-            continue
+            joined = _quoted(line, lines[n:n + MAX_QUOTED_LINES]) if "closing quotation" in str(exc) else None
+            if joined is None:
+                issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
+                continue
+            words, n = joined[0], n + joined[1]
         if words[:2] == ["nv", "set"] and len(words) > 2:
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
