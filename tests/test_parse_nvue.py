@@ -305,3 +305,14 @@ def test_a_quoted_value_over_several_lines_is_one_command():
     assert not dev.issues and dev.ports["swp1"].mtu_bytes == 9216 and dev.ports["swp1"].source.line == 5
     unclosed = parse("nv set qos roce\nnv set interface swp1 description 'open\nnv set interface swp2 link mtu 9216\n")
     assert [(i.code, i.source.line) for i in unclosed.issues] == [("SYS002", 2)] and list(unclosed.ports) == ["swp2"]
+
+
+def test_an_interface_qos_setting_nvue_does_not_have_is_said_not_dropped():
+    # `nv set interface swp1-4 qos roce` (lab notes write it; NVUE sets RoCE switch-wide only) was dropped without a
+    # word and only swp1 of the range was made; interface buffer settings (`headroom`, `shared-headroom-pool`,
+    # NVUE reference 5.16/5.17) and shaping are knowingly skipped.
+    dev = parse("nv set qos roce\nnv set interface swp1-4 qos roce\nnv set interface swp5 qos headroom lossy "
+                "extra-threshold 50000\nnv set interface swp5 qos shared-headroom-pool enabled\n"
+                "nv set interface swp5 qos egress-shaper profile s1\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert sorted(dev.ports) == ["swp1", "swp2", "swp3", "swp4", "swp5"]

@@ -31,6 +31,9 @@ _QOS_SKIPPED = ("egress-shaper", "traffic-pool", "advance-buffer-config", "buffe
 # Profiles a port binds with `nv set interface X qos KIND profile NAME` (NVUE reference, "nv set interface
 # <interface-id> qos ... profile <profile-name>").
 PORT_PROFILES = ("mapping", "pfc", "congestion-control", "egress-scheduler", "link-pause", "remark")
+# Interface qos settings the lossless checks do not use (NVUE reference, QoS): shaping, lossy PG headroom (5.16),
+# the shared headroom pool (5.17).
+_PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool")
 
 
 @dataclass
@@ -283,8 +286,8 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
-    for name in names:
-        port = port_slot(conf.ports, name, lambda: PortConf(source=src), src)
+    # every port the line names exists, even when its setting cannot be read (a Skip leaves the rest unset)
+    for port in [port_slot(conf.ports, name, lambda: PortConf(source=src), src) for name in names]:
         if rest[:1] == ["description"] and len(rest) >= 2:
             port.description = Val(" ".join(rest[1:]), src)
         elif rest[:2] == ["link", "mtu"] and len(rest) == 3:
@@ -340,6 +343,8 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
         port.watchdog = Val(_switch(w[2]), src)
     elif w and w[0] in (*PORT_PROFILES, "pfc-watchdog") and w[1:]:
         raise Skip("not a QoS setting losslessd knows")
+    elif w and w[0] not in (*PORT_PROFILES, "pfc-watchdog", *_PORT_SKIPPED):
+        raise Skip(f"`qos {w[0]}` is not an interface QoS setting losslessd knows")
 
 
 # qos objects made of named profiles: the object or a profile alone (`pfc: {}`, `remark: {default-global: {}}`, as
