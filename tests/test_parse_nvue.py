@@ -6,7 +6,7 @@ import pytest
 
 from losslessd import api, limits
 from losslessd.errors import InputError
-from losslessd.model import SchedulerType, Trust
+from losslessd.model import Fabric, PriorityGroup, SchedulerType, Trust
 from losslessd.parse import detect, eos, nvue
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES
@@ -190,3 +190,129 @@ def test_a_saved_ansible_api_result_is_read_as_its_message_tree():
             '"interface": {"swp1": {"type": "swp", "link": {"mtu": 9216}}}, "qos": {"roce": {"enable": "on"}}}}')
     device = parse(text, "backup.json")
     assert device.ports["swp1"].mtu_bytes == 9216 and device.ports["swp1"].pfc_enabled == [3]
+
+
+def test_link_pause_profile_is_the_ports_802_3x_pause():
+    # Cumulus Linux QoS guide, "Link Pause": a profile per port group, rx and tx "The default value is `true`"; it once
+    # read as SYS002 "not read yet" and the port as one without pause, so PFC003 could not see it.
+    dev = parse("nv set qos roce\nnv set qos link-pause my_pause_ports tx enable\n"
+                "nv set qos link-pause my_pause_ports cable-length 50\nnv set qos link-pause quiet rx disable\n"
+                "nv set qos link-pause quiet tx disable\nnv set interface swp1-3 link mtu 9216\n"
+                "nv set interface swp1 qos link-pause profile my_pause_ports\n"
+                "nv set interface swp2 qos link-pause profile quiet\n")
+    assert not dev.issues
+    pause = dev.ports["swp1"].link_pause
+    assert (pause.rx, pause.tx, pause.source.line) == (True, True, 7)
+    assert (dev.ports["swp2"].link_pause.rx, dev.ports["swp2"].link_pause.tx) == (False, False)
+    assert dev.ports["swp3"].link_pause is None  # NVUE configures link pause per interface only
+    found = api.lint_fabric(Fabric(devices={dev.name: dev}), select_codes=["PFC003"]).findings
+    assert [(f.port, f.severity.value, f.source.line) for f in found] == [("swp1", "error", 7)]
+
+
+def test_a_link_pause_profile_never_defined_is_unknown_not_off():
+    dev = parse("nv set qos roce\nnv set interface swp1 qos link-pause profile typo\n")
+    pause = dev.ports["swp1"].link_pause
+    assert (pause.rx, pause.tx) == (None, None)
+    assert [i.code for i in dev.issues] == ["SYS002"] and "link-pause profile typo" in dev.issues[0].message
+
+
+def test_remark_rewrites_dscp_per_egress_port_for_traffic_of_rewriting_ingress_ports():
+    # Cumulus Linux QoS guide, "Remarking": the rewrite flag is read on the ingress port, the map on the egress port;
+    # a switch priority the map leaves out keeps qos_features.conf's shipped default (DSCP 8 x priority).
+    glob = parse("nv set qos roce\nnv set interface swp1-2 link mtu 9216\nnv set qos remark default-global rewrite l3\n"
+                 "nv set qos remark default-global switch-priority 3 dscp 24\n"
+                 "nv set qos remark default-global switch-priority 1 pcp 3\n")
+    assert not glob.issues
+    p = glob.ports["swp1"]
+    assert p.tc_to_dscp_rewrite == {0: 0, 1: 8, 2: 16, 3: 24, 4: 32, 5: 40, 6: 48, 7: 56} and p.ingress_rewrite
+    per_port = parse("nv set qos roce\nnv set qos remark remark_port_group1 rewrite l3\n"
+                     "nv set interface swp1 qos remark profile remark_port_group1\n"
+                     "nv set qos remark remark_port_group2 switch-priority 0 dscp 37\n"
+                     "nv set qos remark remark_port_group2 switch-priority 1 dscp 37\n"
+                     "nv set interface swp2 qos remark profile remark_port_group2\n")
+    sw1, sw2 = per_port.ports["swp1"], per_port.ports["swp2"]
+    assert (sw1.ingress_rewrite, sw2.ingress_rewrite) == (True, False)
+    assert sw2.tc_to_dscp_rewrite[0] == sw2.tc_to_dscp_rewrite[1] == 37 and sw2.tc_to_dscp_rewrite[3] == 24
+    for text in ("nv set qos roce\nnv set interface swp1 link mtu 9216\n",
+                 "nv set qos roce\nnv set interface swp1 link mtu 9216\nnv set qos remark default-global rewrite l2\n"
+                 "nv set qos remark default-global switch-priority 3 dscp 24\n"):
+        assert parse(text).ports["swp1"].tc_to_dscp_rewrite is None  # DSCP kept: no port rewrites L3
+
+
+def test_a_remark_is_followed_to_the_next_hop_by_the_path_rules():
+    """An NVUE leaf that rewrites switch priority 3 to DSCP 24 sends RoCE to a host whose NIC maps only DSCP 26 to its
+    lossless priority: PTH001 shows the rewrite on the path; traffic from a port that does not rewrite stays clean."""
+    from tests.test_rules_lnk_pth import device, fabric_of
+    from tests.test_rules_lnk_pth import findings as path_findings
+
+    def leaf(ingress_profile: str):
+        dev = parse("nv set system hostname leaf1\nnv set qos roce\nnv set interface swp1-2 link mtu 9216\n"
+                    "nv set qos remark rw rewrite l3\nnv set qos remark keep rewrite l2\n"
+                    "nv set qos remark default-global switch-priority 3 dscp 24\n"
+                    f"nv set interface swp1 qos remark profile {ingress_profile}\n"
+                    "nv set interface swp2 qos remark profile keep\n")
+        assert not dev.issues
+        for port in dev.ports.values():  # NVUE does not show the PG map: the switch's own, given so the walk goes on
+            port.tc_to_pg, port.priority_groups = {3: 3}, {3: PriorityGroup(index=3, runtime_profile=True)}
+        return dev
+
+    def found(ingress_profile: str):
+        hosts = [device(h, {"eth0": {"mtu_bytes": 9000}}, "host") for h in ("h1", "h2")]
+        fab = fabric_of([leaf(ingress_profile), *hosts], ["h1:eth0 <-> leaf1:swp1", "h2:eth0 <-> leaf1:swp2"])
+        return [(f.key, f.unverified, f.message) for f in path_findings(fab, "PTH001")]
+
+    [(key, unverified, message)] = found("rw")  # h1 -> h2: remarked to 24 leaving swp2, which h2 does not map
+    assert (key, unverified) == ("h2:eth0|DSCP 24|in", False)
+    assert "leaf1:swp1>swp2 [DSCP 26 switch-priority 3 PG 3 q 3 -> DSCP 24] -> h2:eth0" in message
+    assert found("keep") == []
+
+
+@pytest.mark.parametrize("mode, children, speed", [("4x", 4, None), ("2x", 2, None), ("4x25G", 4, 25.0),
+                                                   ("8x lanes-per-port 1", 8, None)])
+def test_a_broken_out_port_is_its_split_ports(mode, children, speed):
+    # NVUE reference, `nv set interface <interface-id> link breakout`: swp1 split 4x is swp1s0-3, and swp1 itself
+    # carries no traffic; it once read as one port (and the split ports as more, each alone).
+    dev = parse(f"nv set qos roce\nnv set interface swp1 link breakout {mode}\nnv set interface swp1s0 link speed 10G\n"
+                "nv set interface swp2 link breakout 1x\nnv set interface swp2 link mtu 9216\n")
+    assert not dev.issues
+    assert sorted(dev.ports) == sorted([f"swp1s{i}" for i in range(children)] + ["swp2"])
+    assert dev.ports["swp1s0"].speed_gbps == 10.0 and dev.ports[f"swp1s{children - 1}"].speed_gbps == speed
+    assert dev.ports["swp1s1"].pfc_enabled == [3] and dev.ports["swp1s1"].source.line == 2
+
+
+def test_breakout_in_the_yaml_tree_and_a_disabled_neighbour():
+    tree = "\n".join(["- header:", "    model: SN4700", "    nvue-api-version: nvue_v1", "- set:", "    interface:",
+                      "      swp1:", "        link:", "          breakout:", "            4x:",
+                      "              lanes-per-port: 2", "      swp2:", "        link:", "          breakout:",
+                      "            disabled: {}", "    qos:", "      roce: {}", ""])
+    dev = parse(tree, "startup.yaml")
+    assert not dev.issues
+    assert sorted(dev.ports) == ["swp1s0", "swp1s1", "swp1s2", "swp1s3", "swp2"]
+    assert dev.ports["swp2"].admin_up is False and dev.ports["swp1s0"].source.line == 10
+
+
+def test_an_unknown_breakout_mode_is_said_not_guessed():
+    dev = parse("nv set qos roce\nnv set interface swp1 link breakout 3x7\nnv set interface swp1 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)] and list(dev.ports) == ["swp1"]
+
+
+def test_a_quoted_value_over_several_lines_is_one_command():
+    # `nv config show -o commands` prints a login banner as one quoted value over its lines (an NVIDIA-generated
+    # switch configuration does so for `system message pre-login`); each line read alone was SYS002 "No closing
+    # quotation", a warning that failed the run, and the banner's `#` lines were skipped as comments.
+    banner = "nv set system message pre-login '######\n#  authorized use only\n######'\n"
+    dev = parse("nv set qos roce\n" + banner + "nv set interface swp1 link mtu 9216\n" + banner.replace("pre", "post"))
+    assert not dev.issues and dev.ports["swp1"].mtu_bytes == 9216 and dev.ports["swp1"].source.line == 5
+    unclosed = parse("nv set qos roce\nnv set interface swp1 description 'open\nnv set interface swp2 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in unclosed.issues] == [("SYS002", 2)] and list(unclosed.ports) == ["swp2"]
+
+
+def test_an_interface_qos_setting_nvue_does_not_have_is_said_not_dropped():
+    # `nv set interface swp1-4 qos roce` (lab notes write it; NVUE sets RoCE switch-wide only) was dropped without a
+    # word and only swp1 of the range was made; interface buffer settings (`headroom`, `shared-headroom-pool`,
+    # NVUE reference 5.16/5.17) and shaping are knowingly skipped.
+    dev = parse("nv set qos roce\nnv set interface swp1-4 qos roce\nnv set interface swp5 qos headroom lossy "
+                "extra-threshold 50000\nnv set interface swp5 qos shared-headroom-pool enabled\n"
+                "nv set interface swp5 qos egress-shaper profile s1\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert sorted(dev.ports) == ["swp1", "swp2", "swp3", "swp4", "swp5"]

@@ -356,6 +356,10 @@ class Port(Model):
     # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
     # missing from the map: rewritten to a value the input does not show.
     tc_to_dscp_rewrite: dict[int, int] | None = None
+    # Whether traffic that arrives on this port is rewritten by the egress port's tc_to_dscp_rewrite (NVUE: the
+    # ingress port's `qos remark` profile enables the rewrite, the egress port's gives the map). None: the egress
+    # port's map alone decides (every other platform).
+    ingress_rewrite: bool | None = None
     # DSCPs whose TC comes from the platform's default map, not a written line (EOS); None: all written or unknown.
     dscp_defaulted: list[int] | None = None
     map_source: Source | None = None

@@ -45,11 +45,12 @@ class Problem:
         return cls(unknown, device.name, port.name, dscp, side, why, source or port.source)
 
 
-def egress_dscp(out: Port, tc: int | None, dscp: int | None) -> int | None:
-    """The DSCP a packet of traffic class ``tc`` that arrived with ``dscp`` leaves a switch port with:
-    rewritten by the port's tc_to_dscp_rewrite, else unchanged. None: remarked to a value the input
-    does not show (a class the rewrite map leaves out, or a class that is not known)."""
-    if out.tc_to_dscp_rewrite is None:
+def egress_dscp(out: Port, tc: int | None, dscp: int | None, ingress: Port | None = None) -> int | None:
+    """The DSCP a packet of traffic class ``tc`` that arrived with ``dscp`` (on ``ingress``, when known) leaves a
+    switch port with: rewritten by the port's tc_to_dscp_rewrite unless the ingress port turns the rewrite off,
+    else unchanged. None: remarked to a value the input does not show (a class the rewrite map leaves out, or a
+    class that is not known)."""
+    if out.tc_to_dscp_rewrite is None or (ingress is not None and ingress.ingress_rewrite is False):
         return dscp
     return out.tc_to_dscp_rewrite.get(tc) if tc is not None else None
 
@@ -155,7 +156,7 @@ class Walker:
     def step(self, device: Device, out_name: str, hop: Hop, nxt: str, nport_name: str, nstate) -> frozenset[Problem]:
         out = device.ports[out_name]
         ndev, nport = self.port((nxt, nport_name))
-        new = egress_dscp(out, hop.tc, hop.dscp)
+        new = egress_dscp(out, hop.tc, hop.dscp, device.ports.get(hop.port))
         if new is None:
             return frozenset([Problem.at(True, device, out, hop.dscp, "out", f"the port remarks {hop.tc_label} to a "
                                       "DSCP the input does not show", out.map_source)])
@@ -193,7 +194,7 @@ class Walker:
                     continue
                 out = device.ports[out_name]
                 here = f"{switch}:{ingress}>{out_name} [{note} q {shown(egress_queue(out, hop))}"
-                new = egress_dscp(out, hop.tc, hop.dscp)
+                new = egress_dscp(out, hop.tc, hop.dscp, device.ports.get(hop.port))
                 if target.device == switch and target.port == out_name and target.side == "out":
                     return path + [f"{here}; out: {target.why}]", f"{nxt}:{nport_name}"]
                 path.append(here + (f" -> DSCP {new}]" if new != hop.dscp else "]"))

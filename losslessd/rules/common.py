@@ -1,6 +1,6 @@
 """Helpers several rule families share, so that no family imports another.
 
-    message text    numbers, priorities, queues_text, TRUST_LABEL
+    message text    numbers, priorities, queues_text, pause_on, TRUST_LABEL
     the chain       first_break: where one lossless DSCP's DSCP -> priority -> PG -> queue chain breaks on a port
                     (MAP001, PTH001); cnp_priority (MAP002, PTH002); trust_findings (MAP003, NIC002)
     lanes           the (priority, PG, queue) each lossless class uses on a switch port (ECN, BUF, SCH); LaneRule,
@@ -35,6 +35,13 @@ def priorities(values: Iterable[int]) -> str:
     """'priority 3' / 'priorities 3,4'."""
     values = sorted(values)
     return f"priorit{'y' if len(values) == 1 else 'ies'} {numbers(values)}"
+
+
+def pause_on(pause) -> str | None:
+    """'RX on, TX off' when a port's link-level (802.3x) pause is on in some direction; None when off or not known."""
+    if pause is None or not (pause.rx or pause.tx):
+        return None
+    return ", ".join(f"{k} {'on' if v else 'off'}" for k, v in (("RX", pause.rx), ("TX", pause.tx)) if v is not None)
 
 
 TRUST_LABEL = {"dscp": "DSCP", "pcp": "PCP (802.1p)", "none": "nothing (all traffic in the default class)"}

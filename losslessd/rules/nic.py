@@ -9,7 +9,7 @@ from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port
 from ..units import is_small_int
-from .common import numbers, priorities, trust_findings
+from .common import numbers, pause_on, priorities, trust_findings
 
 # RFC 3168 section 5: the ECN field is the low two bits of the TOS byte; 01 = ECT(1), 10 = ECT(0).
 ECT_CODEPOINTS = {1: "ECT(1)", 2: "ECT(0)"}
@@ -304,9 +304,9 @@ class NicGlobalPause(_NicRule):
             yield self.unverified(f"the port's link-level (802.3x) pause state is not in the input (`ethtool -a "
                                   f"{port.name}`)", device=device, port=port)
             return
-        if not (pause.rx or pause.tx):
+        state = pause_on(pause)
+        if state is None:
             return
-        state = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in (("RX", pause.rx), ("TX", pause.tx)) if v is not None)
         yield self.finding(f"link-level (802.3x) pause is on ({state}) beside PFC on priority "
                            f"{numbers(port.pfc_enabled)}: it pauses every priority at once, and the mlx5 driver then "
                            f"treats every receive buffer as lossless; run `ethtool -A {port.name} autoneg off rx off "

@@ -1,4 +1,5 @@
-"""PFC: priority flow control is on exactly for the policy's lossless priorities on switch ports.
+"""PFC: priority flow control is on exactly for the policy's lossless priorities on switch ports, without
+link-level (802.3x) pause beside it.
 
 NIC ports are checked by the NIC family (NIC001), so a host is never reported twice.
 """
@@ -11,7 +12,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, Port
-from .common import numbers, priorities
+from .common import numbers, pause_on, priorities
 
 
 @register
@@ -106,3 +107,55 @@ class PfcEnabledOnLossy(PortRule):
                                    f"or add it to lossless.priorities",
                                    device=device, port=port, source=port.pfc_source or port.source, key=prio,
                                    priority=prio)
+
+
+@register
+class LinkPauseOnRocePort(PortRule):
+    """Link-level (IEEE 802.3x) pause is on on a RoCE-facing switch port.
+
+    ## What it checks
+    On every RoCE-facing switch port whose link-level pause the input shows (NVUE: a `qos link-pause`
+    profile bound to the port), pause is off in both directions. One finding per port; a port bound to a
+    link-pause profile the input does not define is reported as unverified.
+
+    ## Why it matters
+    802.3x pause stops every priority of the link at once, lossy traffic and CNPs included, so one
+    congested class stalls the others, and IEEE 802.1Qbb makes PFC and link-level pause exclusive on a
+    link (Cumulus Linux: "You can not configure link pause and PFC on the same port"). The policy's
+    lossless priorities need PFC, which pauses them alone.
+
+    ## Failing example
+    `nv set qos link-pause my_pause_ports tx enable` and `nv set interface swp1 qos link-pause profile
+    my_pause_ports` beside `nv set qos roce`: `link-level (802.3x) pause is on (RX on, TX on) beside PFC
+    on priority 3 ...`.
+
+    ## Passing example
+    No link-pause profile on the port, PFC on the lossless priorities (`nv set qos roce`).
+
+    ## Fix
+    Remove the port's link-level pause (NVUE: `nv unset interface swp1 qos link-pause`) and enable PFC on
+    the policy's lossless priorities.
+    """
+
+    code = "PFC003"
+    name = "link-pause-on-roce-port"
+    scope = "port"
+    severity = Severity.error
+
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+        pause = port.link_pause
+        if pause is None:
+            return  # not in the input: parsers that read it say so with an empty LinkPause
+        if pause.rx is None and pause.tx is None:
+            yield self.unverified("the port's link-level (802.3x) pause settings are not in the input",
+                                  device=device, port=port, source=pause.source or port.source)
+            return
+        state = pause_on(pause)
+        if state is None:
+            return
+        beside = (f"beside PFC on {priorities(port.pfc_enabled)}" if port.pfc_enabled
+                  else f"instead of PFC on lossless {priorities(ctx.lossless)}")
+        yield self.finding(f"link-level (802.3x) pause is on ({state}) {beside}: it pauses every priority of the "
+                           f"link at once, CNPs included, and cannot run beside PFC on one port; remove the port's "
+                           f"link pause and use PFC on {priorities(ctx.lossless)}",
+                           device=device, port=port, source=pause.source or port.source, rx=pause.rx, tx=pause.tx)

@@ -112,7 +112,8 @@ class _RoceFlow(_PolicyFlow):
     def egress(self, device, out, hop, unit, nxt, nport):
         """The next hop pauses the priority it classifies this traffic into: ``out`` must stop the queue
         (switch) or priority (NIC) the traffic leaves from when it gets that pause."""
-        dscp = egress_dscp(out, hop.tc, hop.dscp) if device.kind == DeviceKind.switch else hop.dscp
+        dscp = (egress_dscp(out, hop.tc, hop.dscp, device.ports.get(hop.port)) if device.kind == DeviceKind.switch
+                else hop.dscp)
         if dscp is None:
             return None  # the walker reports the unknown remark
         paused = nport.dscp_chain(dscp).priority

@@ -8,7 +8,20 @@ own number) and the NVUE traffic class is the queue (tc_to_queue).
 
 from __future__ import annotations
 
-from ...model import Device, DeviceKind, Ecn, ParseIssue, Port, Queue, Scheduler, SchedulerType, Source, Trust, Watchdog
+from ...model import (
+    Device,
+    DeviceKind,
+    Ecn,
+    LinkPause,
+    ParseIssue,
+    Port,
+    Queue,
+    Scheduler,
+    SchedulerType,
+    Source,
+    Trust,
+    Watchdog,
+)
 from .reader import Conf, EcnConf, PortConf, SchedConf, Val
 
 GLOBAL = "default-global"
@@ -29,6 +42,9 @@ ROCE_PFC = [3]
 # a storm makes the switch discard packets for the queue, and PFC comes back after a polling interval
 # without pause frames.
 WD_POLL_MS, WD_ROBUSTNESS, WD_ACTION = 100, 3, "drop"
+# Cumulus Linux qos_features.conf as shipped, remark section: `traffic.cos_N.priority_remark.dscp = [8N]`
+# (cos_0 -> 0, cos_1 -> 8, ... cos_7 -> 56): the egress DSCP of a switch priority no remark profile maps.
+DEFAULT_REMARK_DSCP = {sp: sp * 8 for sp in range(8)}
 SP_PRIORITY = {sp: sp for sp in range(8)}
 SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
 _TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.none}
@@ -37,17 +53,42 @@ _TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.n
 def build(conf: Conf, platform: str, name: str, path: str) -> Device:
     device = Device(name=conf.hostname.value if conf.hostname else name, kind=DeviceKind.switch,
                     platform=platform, source=conf.hostname.source if conf.hostname else Source(file=path))
-    for pname, pc in conf.ports.items():
-        device.ports[pname] = _port(conf, pname, pc)
+    ports = _broken_out(conf.ports)
+    rewrite = _ingress_rewrite(conf, ports)
+    for pname, pc in ports.items():
+        device.ports[pname] = port = _port(conf, pname, pc)
+        if rewrite:
+            _remark(conf, pc, port, rewrite[pname])
     device.issues = conf.issues + _undefined_profiles(conf)
     return device
+
+
+def _broken_out(ports: dict[str, PortConf]) -> dict[str, PortConf]:
+    """The traffic ports: a port split by `link breakout Nx` is its N ports swpXs0..s(N-1) (NVUE reference, `nv set
+    interface <interface-id> link breakout`: "1x, 2x, 4x, 8x"), not itself; `breakout disabled` leaves it down."""
+    out = {}
+    for name, pc in ports.items():
+        brk = pc.breakout
+        if brk is None or brk.ports == 1:
+            out[name] = pc
+        elif brk.ports == 0:
+            pc.admin_up = Val(False, brk.source)
+            out[name] = pc
+        else:
+            for i in range(brk.ports):
+                child = ports.get(f"{name}s{i}") or PortConf(source=brk.source)
+                if child.speed is None and brk.speed is not None:
+                    child.speed = Val(brk.speed, brk.source)  # `4x25G`: each port runs at 25G
+                out[f"{name}s{i}"] = child
+    return out
 
 
 def _undefined_profiles(conf: Conf) -> list[ParseIssue]:
     """A port's `qos KIND profile NAME` naming a profile the configuration never defines (nor default-global): what
     it sets on the port is unknown, said once per profile, at the first port naming it."""
     defined = {"mapping": {*conf.trust, *conf.dscp, *conf.pcp}, "pfc": {*conf.pfc, *conf.cable},
-               "congestion-control": set(conf.ecn), "egress-scheduler": set(conf.sched)}
+               "congestion-control": set(conf.ecn), "egress-scheduler": set(conf.sched), "link-pause": set(conf.pause),
+               "remark": set(conf.remark)}
     said: dict[tuple[str, str], ParseIssue] = {}
     for pname, pc in conf.ports.items():
         for kind, val in pc.profiles.items():
@@ -80,7 +121,41 @@ def _port(conf: Conf, name: str, pc: PortConf) -> Port:
     _pfc(conf, pc, port, roce)
     _queues(conf, pc, port, roce)
     port.watchdog = _watchdog(conf, pc)
+    port.link_pause = _link_pause(conf, pc)
     return port
+
+
+def _link_pause(conf: Conf, pc: PortConf) -> LinkPause | None:
+    """The port's 802.3x pause: set by a `qos link-pause` profile bound to it, else off (NVUE configures link pause
+    per interface only: Cumulus Linux QoS guide, "Link Pause"). A profile leaves a direction it does not name on:
+    rx_enable/tx_enable "The default value is `true`" (the guide's link pause options)."""
+    val = pc.profiles.get("link-pause")
+    if val is None:
+        return None
+    prof = conf.pause.get(str(val.value))
+    if prof is None:  # a profile the configuration never defines (said by _undefined_profiles)
+        return LinkPause(source=val.source)
+    return LinkPause(rx=prof.rx.value if prof.rx else True, tx=prof.tx.value if prof.tx else True, source=val.source)
+
+
+def _ingress_rewrite(conf: Conf, ports: dict[str, PortConf]) -> dict[str, bool]:
+    """Per port, whether traffic arriving there is remarked on egress (its `qos remark` profile, else default-global,
+    says `rewrite l3` or `both`); {} when no port remarks DSCP."""
+    found = {}
+    for name, pc in ports.items():
+        remark = conf.remark.get(_profile(pc, "remark"))
+        found[name] = bool(remark and remark.rewrite and remark.rewrite.value in ("l3", "both"))
+    return found if any(found.values()) else {}
+
+
+def _remark(conf: Conf, pc: PortConf, port: Port, rewrite: bool) -> None:
+    """Cumulus Linux QoS guide, "Remarking": "the switch ASIC reads the enable or disable rewrite flag on the ingress
+    port and refers to the mapping configuration on the egress port": the egress DSCP of each switch priority is
+    the port's remark profile's (else default-global's), over the shipped default."""
+    remark = conf.remark.get(_profile(pc, "remark"))
+    written = {sp: v.value for sp, v in remark.dscp.items()} if remark else {}
+    port.tc_to_dscp_rewrite = {**DEFAULT_REMARK_DSCP, **written}
+    port.ingress_rewrite = rewrite
 
 
 def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:

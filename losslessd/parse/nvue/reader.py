@@ -28,9 +28,12 @@ _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (pool percentages, advanced buffer config; headroom comes from `pfc` cable length).
 _QOS_SKIPPED = ("egress-shaper", "traffic-pool", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
-# qos subtrees that matter to a lossless class but are not read yet: link pause (802.3x, exclusive with PFC on a
-# port) and egress remarking. One SYS002 each, so the gap is seen.
-_QOS_UNREAD = ("link-pause", "remark")
+# Profiles a port binds with `nv set interface X qos KIND profile NAME` (NVUE reference, "nv set interface
+# <interface-id> qos ... profile <profile-name>").
+PORT_PROFILES = ("mapping", "pfc", "congestion-control", "egress-scheduler", "link-pause", "remark")
+# Interface qos settings the lossless checks do not use (NVUE reference, QoS): shaping, lossy PG headroom (5.16),
+# the shared headroom pool (5.17).
+_PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool")
 
 
 @dataclass
@@ -48,13 +51,41 @@ class SchedConf:
 
 
 @dataclass
+class PauseConf:
+    """A `qos link-pause` profile (802.3x pause): what it sets, each direction None where it says nothing."""
+
+    source: Source
+    rx: Val[bool] | None = None
+    tx: Val[bool] | None = None
+
+
+@dataclass
+class RemarkConf:
+    """A `qos remark` profile: the rewrite it enables on its ingress ports, the egress SP -> DSCP map of its egress
+    ports (the switch reads the first on the port a packet arrives on, the second where it leaves)."""
+
+    rewrite: Val[str] | None = None  # l2 | l3 | both
+    dscp: dict[int, Val[int]] = field(default_factory=dict)  # switch priority -> egress DSCP
+
+
+@dataclass
+class Breakout:
+    """`link breakout`: the port split into ``ports`` ports of ``speed`` Gb/s each (0 ports: disabled)."""
+
+    ports: int
+    speed: float | None
+    source: Source
+
+
+@dataclass
 class PortConf:
     source: Source
     description: Val[str] | None = None
     mtu: Val[int] | None = None
     speed: Val[float] | None = None  # Gb/s
     admin_up: Val[bool] | None = None
-    profiles: dict[str, Val[str]] = field(default_factory=dict)  # mapping | pfc | congestion-control | egress-scheduler
+    breakout: Breakout | None = None
+    profiles: dict[str, Val[str]] = field(default_factory=dict)  # PORT_PROFILES kind -> profile name
     watchdog: Val[bool] | None = None
     qos: bool = False  # any `interface X qos ...` line
 
@@ -74,6 +105,8 @@ class Conf:
     ecn: dict[str, dict[int, EcnConf]] = field(default_factory=dict)  # profile -> traffic class -> ECN
     sched: dict[str, dict[int, SchedConf]] = field(default_factory=dict)
     sp_to_tc: dict[int, Val[int]] = field(default_factory=dict)  # egress-queue-mapping default-global
+    pause: dict[str, PauseConf] = field(default_factory=dict)  # link-pause profile -> its settings
+    remark: dict[str, RemarkConf] = field(default_factory=dict)  # remark profile -> its settings
     wd_poll: Val[int] | None = None  # ms
     wd_robustness: Val[int] | None = None
     ports: dict[str, PortConf] = field(default_factory=dict)
@@ -92,19 +125,44 @@ class Skip(ValueError):
     """A line this reader cannot use; the message says why."""
 
 
+# A quoted value may span lines (`nv set system message pre-login '###...` over three lines, as `nv config show -o
+# commands` prints a banner); its lines are joined as a shell joins them, up to this many.
+MAX_QUOTED_LINES = 256
+
+
+def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
+    """The words of a command whose line ``first`` opens a quote that one of the next lines ``rest`` closes, with the
+    number of those lines it takes; None when none of them closes it."""
+    block = [first]
+    for taken, line in enumerate(rest, start=1):
+        block.append(line)
+        if "'" in line or '"' in line:  # a line without a quote cannot close one: no need to parse again
+            try:
+                return shell_words("\n".join(block)), taken
+            except ValueError:
+                continue
+    return None
+
+
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
     out, issues = [], []
-    for n, raw in enumerate(text.split("\n"), start=1):
-        line = _PROMPT.sub("", raw.strip().lstrip("\ufeff"))
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines):
+        line = _PROMPT.sub("", lines[n].strip().lstrip("\ufeff"))
+        n += 1
         if not line or line.startswith("#"):
             continue
         src = Source(file=path, line=n)
         try:
             words = shell_words(line)
         except ValueError as exc:
-            issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
-            continue
+            joined = _quoted(line, lines[n:n + MAX_QUOTED_LINES]) if "closing quotation" in str(exc) else None
+            if joined is None:
+                issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
+                continue
+            words, n = joined[0], n + joined[1]
         if words[:2] == ["nv", "set"] and len(words) > 2:
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
@@ -175,10 +233,9 @@ def expand(names: str) -> list[str]:
 
 def read(paths: list[tuple[list[str], Source]], issues: list[ParseIssue]) -> Conf:
     conf = Conf(issues=issues)
-    unread: set[str] = set()
     for words, src in paths:
         try:
-            _line(conf, words, src, unread)
+            _line(conf, words, src)
         except Skip as exc:
             conf.issues.append(ParseIssue(code="SYS002", message=f"skipped `nv set {' '.join(words)}`: {exc}",
                                           source=src))
@@ -212,13 +269,13 @@ def _switch(text: str) -> bool:
     raise Skip(f"{text!r} is neither enable nor disable")
 
 
-def _line(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
+def _line(conf: Conf, w: list[str], src: Source) -> None:
     if w[:2] == ["system", "hostname"] and len(w) == 3:
         conf.hostname = Val(w[2], src)
     elif w[0] == "interface" and len(w) >= 2:
         _interface(conf, w, src)
     elif w[0] == "qos" and len(w) >= 2:
-        _qos(conf, w[1:], src, unread)
+        _qos(conf, w[1:], src)
 
 
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
@@ -229,8 +286,8 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
-    for name in names:
-        port = port_slot(conf.ports, name, lambda: PortConf(source=src), src)
+    # every port the line names exists, even when its setting cannot be read (a Skip leaves the rest unset)
+    for port in [port_slot(conf.ports, name, lambda: PortConf(source=src), src) for name in names]:
         if rest[:1] == ["description"] and len(rest) >= 2:
             port.description = Val(" ".join(rest[1:]), src)
         elif rest[:2] == ["link", "mtu"] and len(rest) == 3:
@@ -244,6 +301,8 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
                     raise Skip(f"{rest[2]!r} is not a port speed") from None
         elif rest[:2] == ["link", "state"] and len(rest) == 3 and rest[2] in ("up", "down"):
             port.admin_up = Val(rest[2] == "up", src)
+        elif rest[:2] == ["link", "breakout"] and len(rest) >= 3:
+            port.breakout = _breakout(rest[2:], src)
         elif rest[:2] in (["link", "mtu"], ["link", "speed"]):
             raise Skip(f"expected one value after `link {rest[1]}`")
         elif rest[:1] == ["qos"]:
@@ -251,27 +310,49 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
             _port_qos(port, rest[1:], src)
 
 
+# `link breakout` modes (NVUE reference, `nv set interface <interface-id> link breakout`): 1x, 2x, 4x, 8x from
+# Cumulus Linux 5.4 (optionally `lanes-per-port N`); 2x50G, 4x25G, ... (ports x speed) before; disabled (the
+# port beside a 4x/8x breakout on some switches); loopback.
+_BREAKOUT = re.compile(r"^([1-8])x(\d+g)?$", re.IGNORECASE)
+
+
+def _breakout(w: list[str], src: Source) -> Breakout | None:
+    """`link breakout MODE [lanes-per-port N]` -> the ports it makes (None: loopback, the port stays one)."""
+    mode = w[0]
+    if mode == "disabled" and len(w) == 1:
+        return Breakout(0, None, src)
+    if mode == "loopback" and len(w) == 1:
+        return None
+    m = _BREAKOUT.match(mode)
+    if m is None or (w[1:] and (len(w) != 3 or w[1] != "lanes-per-port")):
+        raise Skip(f"{mode!r} is not a breakout mode losslessd knows")
+    try:
+        speed = units.speed_gbps(m.group(2)) if m.group(2) else None
+    except ValueError:
+        raise Skip(f"{mode!r} is not a breakout mode losslessd knows") from None
+    return Breakout(int(m.group(1)), speed, src)
+
+
 def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
-    if len(w) == 3 and w[0] in ("mapping", "pfc", "congestion-control", "egress-scheduler") and w[1] == "profile":
+    if len(w) == 3 and w[0] in PORT_PROFILES and w[1] == "profile":
         port.profiles[w[0]] = Val(w[2], src)
     elif w == ["pfc-watchdog"]:
         # Cumulus Linux 5.x QoS guide, "PFC Watchdog": `nv set interface swp1 qos pfc-watchdog` enables it.
         port.watchdog = Val(True, src)
     elif w[:2] == ["pfc-watchdog", "state"] and len(w) == 3:
         port.watchdog = Val(_switch(w[2]), src)
-    elif w and w[0] in ("mapping", "pfc", "congestion-control", "egress-scheduler", "pfc-watchdog"):
+    elif w and w[0] in (*PORT_PROFILES, "pfc-watchdog") and w[1:]:
         raise Skip("not a QoS setting losslessd knows")
-    elif w and w[0] in ("link-pause", "remark") and w[1:2] == ["profile"]:
-        raise Skip(f"`qos {w[0]}` on a port is not read by losslessd yet")
+    elif w and w[0] not in (*PORT_PROFILES, "pfc-watchdog", *_PORT_SKIPPED):
+        raise Skip(f"`qos {w[0]}` is not an interface QoS setting losslessd knows")
 
 
 # qos objects made of named profiles: the object or a profile alone (`pfc: {}`, `remark: {default-global: {}}`, as
 # the full tree of `nv config show --all` or the REST API prints defaults) sets nothing.
-_QOS_PROFILES = frozenset({"mapping", "pfc", "congestion-control", "egress-scheduler", "egress-queue-mapping",
-                           "pfc-watchdog", *_QOS_SKIPPED, *_QOS_UNREAD})
+_QOS_PROFILES = frozenset({*PORT_PROFILES, "egress-queue-mapping", "pfc-watchdog", *_QOS_SKIPPED})
 
 
-def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
+def _qos(conf: Conf, w: list[str], src: Source) -> None:
     kind, rest = w[0], w[1:]
     if kind in _QOS_PROFILES and len(rest) <= 1:
         return
@@ -303,12 +384,12 @@ def _qos(conf: Conf, w: list[str], src: Source, unread: set[str]) -> None:
         tc = _int(rest[4], 7)
         for sp in _ints(rest[2], 7):
             conf.sp_to_tc[sp] = Val(tc, src)
+    elif kind == "link-pause" and len(rest) == 3:
+        _link_pause(conf, rest[0], rest[1:], src)
+    elif kind == "remark" and len(rest) >= 3:
+        _remark(conf, rest[0], rest[1:], src)
     elif kind in _QOS_SKIPPED:
         pass
-    elif kind in _QOS_UNREAD:
-        if kind not in unread:
-            unread.add(kind)
-            raise Skip(f"`qos {kind}` settings are not read by losslessd yet")
     else:
         raise Skip("not a QoS setting losslessd knows")
 
@@ -357,6 +438,33 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
         conf.cable[profile] = Val(units.length_m(w[1]), src)
     elif w[0] not in ("rx", "tx", "xoff-threshold", "xon-threshold", "port-buffer"):
         raise Skip("not a PFC setting losslessd knows")
+
+
+def _link_pause(conf: Conf, profile: str, w: list[str], src: Source) -> None:
+    """Cumulus Linux QoS guide, "Link Pause": `nv set qos link-pause PROFILE rx|tx enable|disable`; cable-length,
+    port-buffer, xoff-threshold and xon-threshold size its buffer (accepted, not used)."""
+    what, text = w
+    if what in ("rx", "tx"):
+        value = Val(_switch(text), src)  # may raise Skip: before the profile is made, or it would lack a source
+        setattr(conf.pause.setdefault(profile, PauseConf(source=src)), what, value)
+    elif what in ("cable-length", "port-buffer", "xoff-threshold", "xon-threshold"):
+        conf.pause.setdefault(profile, PauseConf(source=src))
+    else:
+        raise Skip("not a link-pause setting losslessd knows")
+
+
+def _remark(conf: Conf, profile: str, w: list[str], src: Source) -> None:
+    """Cumulus Linux QoS guide, "Remarking": `rewrite l2|l3|both` (on the ingress port), `switch-priority N dscp D`
+    (0-63) and `switch-priority N pcp P` (0-7, 802.1p: read, not modelled) on the egress port."""
+    if w[0] == "rewrite" and len(w) == 2 and w[1] in ("l2", "l3", "both"):
+        conf.remark.setdefault(profile, RemarkConf()).rewrite = Val(w[1], src)
+    elif w[0] == "switch-priority" and len(w) == 4 and w[2] in ("dscp", "pcp"):
+        sps, value = _ints(w[1], 7), _int(w[3], 63 if w[2] == "dscp" else 7)
+        remark = conf.remark.setdefault(profile, RemarkConf())
+        if w[2] == "dscp":
+            remark.dscp.update({sp: Val(value, src) for sp in sps})
+    else:
+        raise Skip("not a remark setting losslessd knows")
 
 
 def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Source) -> None:
