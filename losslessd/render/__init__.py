@@ -468,6 +468,10 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
     req = hr.required_headroom(bufs, speed_gbps, cable, mtu, lanes=lanes,
                                peer_response_bytes=pol.buffer.peer_response_time_bytes)
     speed_mbps = int(round(speed_gbps * 1000))
+    if bufs.asic is not None and speed_mbps > hr.FASTEST_QUANTA_MBPS:
+        return None, (f"buffer_headroom_mellanox.lua lists no IEEE 802.3 pause response for {speed_mbps} Mb/s (its "
+                      f"fastest is {hr.FASTEST_QUANTA_MBPS}) and falls back to ASIC_TABLE's, which gives less xoff "
+                      "than a slower port gets")
     if bufs.asic is not None and req.headroom is not None:
         script = req.headroom
         if req.xoff_bytes > script.xoff_bytes and not bufs.shared_headroom_pool:
@@ -495,6 +499,8 @@ def _pause_buffer(speed_gbps: float, cable: float, mtu: int) -> PauseBuffer | No
     port_buffer.c: xon = xoff threshold - max MTU)."""
     if cable <= EXPLICIT_HEADROOM_ABOVE_M:
         return None
+    if speed_gbps * 1000 > hr.FASTEST_QUANTA_MBPS:
+        return None  # no pause response listed for the speed: not sized (_check_facts refuses the buffer section)
     xoff = hr.ieee_xoff_bytes(int(round(speed_gbps * 1000)), cable, mtu)
     return PauseBuffer(size_bytes=2 * xoff, pause_bytes=xoff, resume_bytes=xoff - mtu)
 
@@ -638,8 +644,9 @@ def render(platform: str, prof) -> str:
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections)
         _check_facts(platform, prof, family)
-        prof = _fit_limits(platform, prof)
-    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family)
+        prof = _fit_limits(platform, prof, family)
+    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family,
+                                                                       limits=PLATFORMS[platform].limits)
 
 
 _MISSING = {
@@ -690,6 +697,11 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         # A host script switches DCQCN on without thresholds: a NIC port's ECN needs no speed.
         if ecn and record.kind != DeviceKind.host and port.speed_gbps is None:
             raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
+        if (record.id == "cisco_nxos" and prof.wants("buffer") and port.long_cable_m and port.pause_buffer is None
+                and port.speed_gbps):
+            raise InputError(f"port {port.name}: no IEEE 802.3 pause response is listed for {port.speed_gbps:g} Gb/s "
+                             f"(headroom.PAUSE_QUANTA stops at {hr.FASTEST_QUANTA_MBPS // 1000}G), so the pause buffer "
+                             f"its {port.long_cable_m} m cable needs cannot be sized")
         for section, wanted in needs.items():
             if not prof.wants(section):
                 continue
@@ -717,7 +729,21 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
     return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
 
 
-def _fit_limits(platform: str, prof: Profile) -> Profile:
+def _speeds(platform: str, family: str | None, speed: float) -> frozenset[float] | None:
+    """The speeds ``platform`` takes where ``speed`` is written: its family's; InputError when the family is not known
+    and ``speed`` is one some of the platform's families do not take (the platform cannot know which it is)."""
+    limits = PLATFORMS[platform].limits
+    if family is not None:
+        return limits.family_speeds_gbps.get(family, limits.speeds_gbps)
+    short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
+    if short:
+        raise InputError(f"{speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and the family is "
+                         f"not known: give --model (the hardware model, e.g. from `show version`) or "
+                         f"--family {'|'.join(families.names(platform))}")
+    return limits.speeds_gbps
+
+
+def _fit_limits(platform: str, prof: Profile, family: str | None = None) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
     refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
     platform counts polls, made long enough for the detection time in the most polls it takes; detection and
@@ -729,9 +755,11 @@ def _fit_limits(platform: str, prof: Profile) -> Profile:
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
                              f"({low}-{high} B of IP MTU); give the port an MTU in that range")
-        if limits.speeds_gbps and port.speed_gbps is not None and port.speed_gbps not in limits.speeds_gbps:
-            raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {platform} takes "
-                             f"({', '.join(f'{s:g}G' for s in sorted(limits.speeds_gbps))})")
+        speeds = _speeds(platform, family, port.speed_gbps) if port.speed_gbps is not None else None
+        if speeds and port.speed_gbps not in speeds:
+            which = f"{platform} {family}" if family in limits.family_speeds_gbps else platform
+            raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {which} takes "
+                             f"({', '.join(f'{s:g}G' for s in sorted(speeds))})")
     if not (prof.wants("watchdog") and prof.watchdog):
         return prof
     poll = prof.wd_poll_ms
