@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -373,6 +374,13 @@ class Profile(Sectioned):
         for dscp, tc in self.dscp_to_tc.items():
             out.setdefault(tc, []).append(dscp)
         return out
+
+    def map_tag(self, tc: int | None = None) -> str:
+        """8 hex digits that change with the DSCP map (or with traffic class ``tc``'s DSCPs): a classifier named by
+        them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
+        one would keep its old matches beside the new ones."""
+        by_tc = self.dscps_by_tc()
+        return f"{zlib.crc32(json.dumps(by_tc if tc is None else sorted(by_tc[tc]), sort_keys=True).encode()):08X}"
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
