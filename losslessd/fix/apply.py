@@ -19,14 +19,17 @@ from ..platforms import PLATFORMS
 
 def merge_json(current: str, snippet: str) -> str:
     """SONiC CONFIG_DB: table/key/field merge, as `config load` and `sonic-cfggen --write-to-db` write
-    (a field is set, the key's other fields stay). Indentation is taken from the current file."""
+    (a field is set, the key's other fields stay; a key whose value is null is deleted, ConfigDBConnector.mod_entry).
+    Indentation is taken from the current file."""
     db, patch = json.loads(current), json.loads(snippet)
     for table, entries in patch.items():
         into = db.get(table)
         if not isinstance(into, dict):  # absent, or not a table (the parser skipped it): the patch's replaces it
             into = db[table] = {}
         for key, fields in entries.items():
-            if isinstance(fields, dict) and isinstance(into.get(key), dict):
+            if fields is None:
+                into.pop(key, None)
+            elif isinstance(fields, dict) and isinstance(into.get(key), dict):
                 into[key].update(fields)
             else:
                 into[key] = fields
@@ -46,7 +49,7 @@ def json_changes(current: str, snippet: str) -> str:
                 fields = {name: value for name, value in fields.items() if old.get(name) != value}
                 if fields:
                     out.setdefault(table, {})[key] = fields
-            elif fields != old:
+            elif fields != old and not (fields is None and key not in have):  # (deleting what is not there)
                 out.setdefault(table, {})[key] = fields
     if out == patch:
         return snippet

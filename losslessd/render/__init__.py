@@ -8,6 +8,7 @@ facts raise InputError before any template runs, so the output is whole or absen
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -78,6 +79,9 @@ WD_RESTORATION_MS = 200
 # files/build_templates/buffers_config.j2 BUFFER_QUEUE "<port>|3-4"; the others on egress_lossy_profile).
 STOCK_LOSSLESS_QUEUES = frozenset({3, 4})
 STOCK_EGRESS_PROFILE = "egress_lossless_profile"
+# Its BUFFER_QUEUE keys, "<port>|0-2", "<port>|3-4", "<port>|5-6", and the profile of its lossy ones.
+STOCK_QUEUE_RANGES = ((0, 2), (3, 4), (5, 6))
+STOCK_LOSSY_PROFILE = "egress_lossy_profile"
 
 
 @dataclass(frozen=True)
@@ -114,13 +118,34 @@ class SonicPg:
 
 @dataclass(frozen=True)
 class SonicEgress:
-    """A device's lossless egress buffer profile and its pool, restated as the device writes them (a patch that
-    binds a queue to the profile then carries the profile's whole definition)."""
+    """A lossless egress buffer profile (``profile``) and the profiles and pools a patch binding queues restates,
+    name -> CONFIG_DB fields as JSON: the device's own, or the SKU's stock ones (``stock``: the device's BUFFER_QUEUE
+    is taken to be buffers_config.j2's, STOCK_QUEUE_RANGES, with lossy queues on egress_lossy_profile)."""
 
     profile: str
-    pool: str
-    profile_json: str
-    pool_json: str
+    profiles: dict[str, str] = field(hash=False)
+    pools: dict[str, str] = field(hash=False)
+    stock: bool = False
+
+
+def sku_egress(sku: skutables.SkuTable | None) -> SonicEgress | None:
+    """The SKU's stock egress profiles and pools (buffers_defaults), where it writes them literally and its
+    egress_lossless_profile is lossless beside queue 0 on egress_lossy_profile (headroom.egress_lossless, BUF005's
+    test: some SKUs cap it at a static_th below its pool)."""
+    if sku is None or sku.egress is None:
+        return None
+    profiles = {name: BufferProfile(name=name, pool=f.get("pool"), size_bytes=_int(f.get("size")),
+                                    static_threshold_bytes=_int(f.get("static_th")),
+                                    dynamic_threshold=_int(f.get("dynamic_th")))
+                for name, f in sku.egress["profiles"].items()}
+    pools = {name: BufferPool(name=name, direction=f.get("type"), mode=f.get("mode"), size_bytes=_int(f.get("size")))
+             for name, f in sku.egress["pools"].items()}
+    device = Device(name=sku.sku, kind=DeviceKind.switch, platform="sonic", buffer_profiles=profiles,
+                    buffer_pools=pools)
+    if hr.egress_lossless(device, STOCK_EGRESS_PROFILE, {STOCK_LOSSY_PROFILE: [BEST_EFFORT_TC]})[0] is not True:
+        return None
+    return SonicEgress(STOCK_EGRESS_PROFILE, {n: json.dumps(f) for n, f in sku.egress["profiles"].items()},
+                       {n: json.dumps(f) for n, f in sku.egress["pools"].items()}, stock=True)
 
 
 def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
@@ -147,7 +172,11 @@ def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
     fields = {"pool": pool.name, "size": profile_.size_bytes, "static_th": profile_.static_threshold_bytes,
               "dynamic_th": profile_.dynamic_threshold}
     pool_fields = {"type": pool.direction, "mode": pool.mode, "size": pool.size_bytes}
-    return SonicEgress(name, pool.name, _json_fields(fields), _json_fields(pool_fields))
+    return SonicEgress(name, {name: _json_fields(fields)}, {pool.name: _json_fields(pool_fields)})
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and text.lstrip("-").isdigit() else None
 
 
 def _json_fields(fields: dict) -> str:
@@ -368,6 +397,24 @@ class Profile(Sectioned):
                                  f"it into one key per port and index first")
             out.setdefault(key, value)
         return list(out.items())
+
+    def stock_egress_entries(self, port: PortProfile) -> list[tuple[str, str]]:
+        """BUFFER_QUEUE (key, JSON value) putting each lossless queue outside 3-4 on the stock egress_lossless_profile,
+        when the device's BUFFER_QUEUE is the stock one: the stock key covering it ("<port>|0-2") is deleted (null,
+        as `config load` deletes) and its queues written again in runs, the lossy ones on egress_lossy_profile as
+        before. A "<port>|2" beside "<port>|0-2" would leave two entries for queue 2, applied in no defined order."""
+        lossless = set(self.lossless_queues)
+        out = []
+        for low, high in STOCK_QUEUE_RANGES:
+            span = range(low, high + 1)
+            if not lossless.intersection(span) - STOCK_LOSSLESS_QUEUES:
+                continue
+            out.append((f"{port.name}|{low}-{high}", "null"))
+            for kept, run in itertools.groupby(span, key=lambda q: q in lossless):
+                first, *rest = run
+                key = f"{port.name}|{first}" + (f"-{rest[-1]}" if rest else "")
+                out.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
+        return out
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -688,8 +735,9 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         if prof.wants("buffer") and prof.egress is None and outside:
             raise InputError(f"SONiC's stock buffers (buffers_config.j2) keep queue(s) {','.join(map(str, outside))} "
                              "on egress_lossy_profile, which drops when it fills: give a --device config whose "
-                             "BUFFER_QUEUE binds lossless queues to a lossless egress profile, so the patch can bind "
-                             "these queues to it too")
+                             "BUFFER_QUEUE binds lossless queues to a lossless egress profile, or a --sku whose "
+                             "stock egress_lossless_profile losslessd ships and takes for lossless (BUF005), so the "
+                             "patch can bind these queues to it too")
         if prof.wants("maps") and prof.pfc_to_pg_map is None:
             raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
