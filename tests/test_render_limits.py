@@ -179,7 +179,7 @@ def test_a_nexus_3000_port_faster_than_100g_is_refused(speed):
 def test_an_nxos_speed_one_family_refuses_needs_the_family():
     """Without a model, 400G may be a Nexus 9000 port or no port at all (Nexus 3000): render asks which."""
     prof = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 400, 3, 9100)])
-    with pytest.raises(InputError, match=r"400 Gb/s is no port speed of cisco_nxos family n3k.*--model"):
+    with pytest.raises(InputError, match=r"Ethernet1/1: 400 Gb/s is no port speed of cisco_nxos family n3k.*--model"):
         rnd.render("cisco_nxos", rnd.restrict(prof, {"ports"}))
     fine = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 100, 3, 9100)])
     assert "speed 100000" in rnd.render("cisco_nxos", rnd.restrict(fine, {"ports"}))

@@ -785,7 +785,7 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
     return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
 
 
-def _speeds(platform: str, family: str | None, speed: float) -> frozenset[float] | None:
+def _speeds(platform: str, family: str | None, port: str, speed: float) -> frozenset[float] | None:
     """The speeds ``platform`` takes where ``speed`` is written: its family's; InputError when the family is not known
     and ``speed`` is one some of the platform's families do not take (the platform cannot know which it is)."""
     limits = PLATFORMS[platform].limits
@@ -793,7 +793,8 @@ def _speeds(platform: str, family: str | None, speed: float) -> frozenset[float]
         return limits.family_speeds_gbps.get(family, limits.speeds_gbps)
     short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
     if short:
-        raise InputError(f"{speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and the family is "
+        raise InputError(f"port {port}: {speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and "
+                         f"the family is "
                          f"not known: give --model (the hardware model, e.g. from `show version`) or "
                          f"--family {'|'.join(families.names(platform))}")
     return limits.speeds_gbps
@@ -811,7 +812,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None = None) -> Prof
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
                              f"({low}-{high} B of IP MTU); give the port an MTU in that range")
-        speeds = _speeds(platform, family, port.speed_gbps) if port.speed_gbps is not None else None
+        speeds = _speeds(platform, family, port.name, port.speed_gbps) if port.speed_gbps is not None else None
         if speeds and port.speed_gbps not in speeds:
             which = f"{platform} {family}" if family in limits.family_speeds_gbps else platform
             raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {which} takes "
