@@ -62,6 +62,9 @@ _SPECTRUM_BY_KEY = {asic.key: asic for asic in SPECTRUM.values()}
 # bit times; speeds not listed fall back to ASIC_TABLE peer_response_time.
 PAUSE_QUANTA = {800000: 905, 400000: 905, 200000: 453, 100000: 394, 50000: 147, 40000: 118, 25000: 80,
                 10000: 67, 1000: 2, 100: 1}
+# Faster ports (1.6T, IEEE 802.3dj) have no listed response: the script's fallback, ASIC_TABLE's 3.8 KB, is below
+# what an 800G port gets (905 quanta, 57,920 B), so headroom sized with it would drop under load.
+FASTEST_QUANTA_MBPS = max(PAUSE_QUANTA)
 SPEED_OF_LIGHT_M_PER_S = 198000000  # buffer_headroom_mellanox.lua speed_of_light (in fibre)
 MINIMAL_PACKET_BYTES = 64  # buffer_headroom_mellanox.lua minimal_packet_size
 COMPENSATION_BYTES = 2 * 1024  # buffer_headroom_mellanox.lua headroom_compensation (b20a59691)

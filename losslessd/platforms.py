@@ -38,8 +38,10 @@ class RenderLimits:
     polling interval into ``wd_poll_ms``, refusing timers or poll counts outside the rest."""
 
     mtu_bytes: tuple[int, int] | None = None  # the IP MTU (Junos writes it + 14 as its media MTU)
-    # The port speeds (Gb/s) its `speed` takes, where the snippet writes one.
+    # The port speeds (Gb/s) its `speed` takes, where the snippet writes one; per command family (render.families)
+    # where a family takes fewer, for the renders that know the family.
     speeds_gbps: frozenset[float] | None = None
+    family_speeds_gbps: dict[str, frozenset[float]] = field(default_factory=dict, hash=False)
     wd_poll_ms: tuple[int, int] | None = None
     wd_detection_ms: tuple[int, int] | None = None
     wd_restoration_ms: tuple[int, int] | None = None
@@ -118,6 +120,12 @@ _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has
 # IEEE 802.3 Ethernet rates from 1 Gb/s to 800 Gb/s (802.3z ... 802.3df): every switch `speed` losslessd writes
 # takes one of these (NX-OS in Mb/s, Junos `Ng`, NVUE `NG`, SONiC PORT speed in Mb/s); 37G or 100.5G is a typo.
 ETHERNET_RATES_GBPS = frozenset({1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400, 800})
+# 1.6 Tb/s (IEEE 802.3dj), only where the platform's document takes it: sonic-yang-models sonic-port.yang PORT
+# speed `range 1..1600000` (Mb/s), as sonic-buildimage device/nexthop/x86_64-nexthop_4220-r0 (breakout 1x1600G) runs.
+SONIC_RATES_GBPS = ETHERNET_RATES_GBPS | {1600}
+# Nexus 3000-3200 (render family n3k) ports run at 1-100 Gb/s (Nexus 3000 Series NX-OS Interfaces Configuration
+# Guide, "Interface Speed"; 3100/3200 data sheets: 1/10/25/40/50/100G); 400G comes with the 3400-S and 3600.
+NEXUS3000_RATES_GBPS = frozenset({1, 10, 25, 40, 50, 100})
 _BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
 
 PLATFORMS: dict[str, Platform] = {
@@ -141,7 +149,7 @@ PLATFORMS: dict[str, Platform] = {
                  # sonic-yang-models sonic-port.yang PORT mtu `range 68..9216`; sonic-utilities pfcwd/main.py:
                  # `interval` IntRange(100, MAX_POLL_INTERVAL_TIME 1000), detection-time IntRange(100, 5000),
                  # --restoration-time IntRange(100, 60000).
-                 limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
+                 limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=SONIC_RATES_GBPS, wd_poll_ms=(100, 1000),
                                      wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000))),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config",
                  netmiko="arista_eos", napalm="eos",
@@ -213,7 +221,7 @@ PLATFORMS: dict[str, Platform] = {
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,
                  # `auto-restore multiplier` 0-100.
                  limits=RenderLimits(mtu_bytes=(576, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
-                                     wd_counts_polls=True,
+                                     family_speeds_gbps={"n3k": NEXUS3000_RATES_GBPS}, wd_counts_polls=True,
                                      wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100))),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,

@@ -13,7 +13,7 @@ platform's ASIC type (device/<vendor>/<platform>/platform_asic), the ASIC_TABLE 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -57,6 +57,9 @@ class SkuTable:
     pool_size_bytes: int | None = None  # BUFFER_POOL|ingress_lossless_pool size, mode and xoff, when written
     pool_mode: str | None = None
     pool_xoff_bytes: int | None = None
+    # Its stock egress_lossless_profile / egress_lossy_profile and their pools, CONFIG_DB fields as written (None:
+    # not written literally by its buffers_defaults): {"profiles": {name: fields}, "pools": {name: fields}}.
+    egress: dict[str, dict[str, dict[str, str]]] | None = field(default=None, hash=False, compare=False)
 
     @property
     def source(self) -> str:
@@ -104,7 +107,8 @@ def _tables() -> dict[str, tuple[SkuTable, ...]]:
             tables.append(SkuTable(sku=sku, vendor=e["vendor"], platform=e["platform"], asic=e.get("asic"),
                                    path=e["path"], rows=rows[e["table"]], variant=e.get("variant"),
                                    asic_table=e.get("asic_table"), pool_size_bytes=pool.get("size"),
-                                   pool_mode=pool.get("mode"), pool_xoff_bytes=pool.get("xoff")))
+                                   pool_mode=pool.get("mode"), pool_xoff_bytes=pool.get("xoff"),
+                                   egress=e.get("egress")))
         out[sku] = tuple(tables)
     return out
 

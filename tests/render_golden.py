@@ -46,6 +46,8 @@ RUNTIME_INFOS: dict[str, set[str]] = {
 # A 100G and a 400G port on short and long cables, and a 25G port with a standard MTU; port names
 # in each platform's own spelling.
 PORT_FACTS = ("100G:5m:9100", "400G:300m:9100", "25G:3m:1500")
+# Variants whose ports run slower: a Nexus 3000-3200 port tops out at 100G (platforms.NEXUS3000_RATES_GBPS).
+VARIANT_PORT_FACTS = {("cisco_nxos", "n3k"): ("100G:5m:9100", "40G:300m:9100", "25G:3m:1500")}
 PORT_NAMES: dict[str, tuple[str, ...]] = {
     "nvidia_cumulus": ("swp1", "swp2", "swp3"), "linux_mlx5": ("ens1f0np0", "ens1f1np1", "ens2f0np0"),
     "opensm": (),  # a subnet manager has no Ethernet ports
@@ -61,7 +63,7 @@ POOL_BYTES = 47218432  # ingress_lossless_pool of the example fabric's leaf1 (ex
 VARIANTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "sonic": (("spectrum3", ("--sku", "ACS-MSN4700")), ("broadcom", ("--sku", "DellEMC-Z9664f-O64"))),
     "arista_eos": (("trident-tomahawk", ("--model", "DCS-7060DX5-64S")), ("sand", ("--model", "DCS-7280CR3-32P4"))),
-    "cisco_nxos": (("n9k", ("--model", "N9K-C9364C-GX")), ("n3k", ("--model", "N3K-C3132Q-40GX"))),
+    "cisco_nxos": (("n9k", ("--model", "N9K-C9364C-GX")), ("n3k", ("--model", "N3K-C3232C"))),
     "juniper_junos": (("qfx10000-ptx", ("--model", "qfx10002-36q")), ("qfx5000", ("--model", "qfx5120-48y-8c"))),
 }
 # Unverified infos a variant may leave besides its platform's: QFX5000 ECN fill levels are percent of a queue buffer
@@ -80,15 +82,15 @@ def variants(platform: str) -> list[tuple[str | None, tuple[str, ...]]]:
     return list(VARIANTS.get(platform, ((None, ()),)))
 
 
-def port_specs(platform: str) -> list[str]:
+def port_specs(platform: str, variant: str | None = None) -> list[str]:
     names = PORT_NAMES.get(platform, DEFAULT_PORT_NAMES)
-    return [f"{name}:{facts}" for name, facts in zip(names, PORT_FACTS)]
+    return [f"{name}:{facts}" for name, facts in zip(names, VARIANT_PORT_FACTS.get((platform, variant), PORT_FACTS))]
 
 
 def cli_args(platform: str, variant: str | None = None) -> list[str]:
     chosen = dict(variants(platform)).get(variant if variant is not None else variants(platform)[0][0], ())
     pool = [] if variant in SKU_POOL else ["--pool-size", str(POOL_BYTES)]
-    return [arg for spec in port_specs(platform) for arg in ("--ports", spec)] + pool + list(chosen)
+    return [arg for spec in port_specs(platform, variant) for arg in ("--ports", spec)] + pool + list(chosen)
 
 
 def ethernet_platforms() -> list[str]:
@@ -121,7 +123,7 @@ def golden_path(platform: str, policy: str, variant: str | None = None) -> Path:
 def rendered(platform: str, policy: str, variant: str | None = None) -> str:
     if platform == "opensm":  # parameters from the policy alone (losslessd.render.opensm), no ports
         return render(platform, opensm.profile(load_policy(policy)))
-    ports = [parse_port_spec(spec) for spec in port_specs(platform)]
+    ports = [parse_port_spec(spec) for spec in port_specs(platform, variant)]
     args = dict(zip(*[iter(cli_args(platform, variant))] * 2))
     pool = int(args["--pool-size"]) if "--pool-size" in args else None
     return render(platform, profile(load_policy(policy), ports, args.get("--sku"), pool_bytes=pool,

@@ -4,8 +4,8 @@ SONiC's traditional buffer manager (sonic-swss cfgmgr/buffermgr.cpp) sizes a los
 device/<vendor>/<platform>/<SKU>/pg_profile_lookup.ini: one row per (speed, cable length) with size, xon,
 xoff, threshold and an optional xon_offset. This script copies those numbers (with the platform's ASIC
 type from device/<vendor>/<platform>/platform_asic, the Spectrum generation of Mellanox platforms from
-platform/mellanox/asic_table.j2, and the SKU's ingress lossless pool from buffers_defaults_t1.j2, else _t0,
-when the file writes it literally) into one data file, with the
+platform/mellanox/asic_table.j2, and the SKU's ingress lossless pool and stock egress profiles and pools from
+buffers_defaults_t1.j2, else _t0, when the file writes them literally) into one data file, with the
 repository, commit and path of every table, so losslessd can render and check the SKU's own values.
 
     python -m tests.sku_tables /work/.mirror/sonic-net+sonic-buildimage/repo [REV]
@@ -26,6 +26,11 @@ OUT = Path(__file__).resolve().parent.parent / "losslessd" / "data" / "sonic_pg_
 REPO = "sonic-net/sonic-buildimage"
 _POOL = re.compile(r'"ingress_lossless_pool"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 _FIELD = re.compile(r'"(size|mode|xoff)"\s*:\s*"([^"]*)"')
+# The stock egress objects buffers_config.j2 binds BUFFER_QUEUE to ("<port>|3-4" lossless, the rest lossy), and
+# their pools, where the SKU's buffers_defaults writes them literally (no Jinja inside).
+_EGRESS_NAMES = ("egress_lossless_profile", "egress_lossy_profile", "egress_lossless_pool", "egress_lossy_pool")
+_OBJECT = re.compile(r'"(?P<name>' + "|".join(_EGRESS_NAMES) + r')"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
+_EGRESS_FIELD = re.compile(r'"(pool|size|type|mode|static_th|dynamic_th)"\s*:\s*"([^"]*)"')
 
 
 def git(gitdir: str, *args: str) -> str:
@@ -56,6 +61,28 @@ def pool(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
         fields = dict(_FIELD.findall(m.group("body")))
         got = {k: (int(v) if k != "mode" else v) for k, v in fields.items() if k == "mode" or v.isdigit()}
         return got or None
+    return None
+
+
+def egress(gitdir: str, rev: str, files: set[str], folder: str) -> dict | None:
+    """{"profiles": {name: fields}, "pools": {name: fields}} of the stock egress profiles and the pools they take
+    from, as the SKU's buffers_defaults_t1.j2 (else _t0) writes them; None unless every one is written literally."""
+    for name in ("buffers_defaults_t1.j2", "buffers_defaults_t0.j2"):
+        path = f"{folder}/{name}"
+        if path not in files:
+            continue
+        text = resolve_text(gitdir, rev, files, path) or ""
+        found = {m["name"]: dict(_EGRESS_FIELD.findall(m["body"])) for m in _OBJECT.finditer(text)
+                 if "{" not in m["body"] and "%" not in m["body"]}
+        profiles = {n: f for n, f in found.items() if n.endswith("_profile")}
+        if set(profiles) != {"egress_lossless_profile", "egress_lossy_profile"}:
+            return None
+        for fields in profiles.values():
+            fields["pool"] = fields.get("pool", "").strip("[]").rpartition("|")[2]
+        pools = {f["pool"]: found.get(f["pool"]) for f in profiles.values()}
+        if any(v is None or not v.get("size", "").isdigit() for v in pools.values()):
+            return None
+        return {"profiles": profiles, "pools": pools}
     return None
 
 
@@ -109,10 +136,14 @@ def main(gitdir: str, rev: str = "HEAD") -> None:
         pool_facts = pool(gitdir, commit, files, posixpath.dirname(path))
         if pool_facts:
             entry["ingress_lossless_pool"] = pool_facts
+        egress_facts = egress(gitdir, commit, files, posixpath.dirname(path))
+        if egress_facts:
+            entry["egress"] = egress_facts
         skus.setdefault(sku, []).append(entry)
     doc = {
         "about": "SONiC per-SKU lossless PG headroom (pg_profile_lookup.ini rows: speed Mb/s, cable, size, xon, xoff, "
-                 "threshold, xon_offset) and the SKU's ingress_lossless_pool, copied by tests/sku_tables.py",
+                 "threshold, xon_offset), the SKU's ingress_lossless_pool and its stock egress profiles and pools, "
+                 "copied by tests/sku_tables.py",
         "source": {"repo": REPO, "commit": commit},
         "columns": ["speed_mbps", "cable", "size", "xon", "xoff", "threshold", "xon_offset"],
         "tables": tables,

@@ -13,6 +13,7 @@ import pytest
 
 from losslessd import render as rnd
 from losslessd.errors import InputError
+from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from tests import render_golden
 from tests.clirun import losslessd
@@ -150,3 +151,55 @@ def test_a_speed_no_ethernet_port_runs_at_is_refused(platform):
     ran = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--pool-size", "47218432",
                     "--ports", f"{name}:37G:3m")
     assert ran.returncode == 2 and ran.stdout == "" and "37 Gb/s is no port speed" in ran.stderr, ran.stderr
+
+
+def test_nxos_class_mtu_is_the_platforms_largest_mtu(monkeypatch):
+    """The network-qos class MTU comes from the one home of NX-OS's MTU range (RenderLimits.mtu_bytes); the template
+    wrote its own 9216, which a change of the range would have left behind."""
+    limits = PLATFORMS["cisco_nxos"].limits
+    monkeypatch.setitem(PLATFORMS, "cisco_nxos", replace(PLATFORMS["cisco_nxos"],
+                                                         limits=replace(limits, mtu_bytes=(576, 9000))))
+    prof = rnd.profile(load_policy("sonic-azure"), [rnd.PortFacts("Ethernet1/1", 100, 3, 1500)], family="n9k")
+    text = rnd.render("cisco_nxos", rnd.restrict(prof, {"pfc"}))
+    assert "\n    mtu 9000\n" in text and "9216" not in text, text
+
+
+@pytest.mark.parametrize("speed", ["400G", "800G"])
+def test_a_nexus_3000_port_faster_than_100g_is_refused(speed):
+    """A Nexus 3000-3200 (render family n3k) has 10-100G ports: `speed 400000` on an N3K-C3232C stops the paste."""
+    ran = losslessd("render", "--platform", "cisco_nxos", "--policy", "pfc-only", "--model", "N3K-C3232C",
+                    "--ports", f"Ethernet1/1:{speed}:3m")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
+    assert f"{speed[:-1]} Gb/s is no port speed cisco_nxos n3k takes" in ran.stderr, ran.stderr
+    ok = losslessd("render", "--platform", "cisco_nxos", "--policy", "pfc-only", "--model", "N9K-C9364D-GX2A",
+                   "--ports", f"Ethernet1/1:{speed}:3m")
+    assert ok.returncode == 0 and f"speed {int(speed[:-1]) * 1000}\n" in ok.stdout, ok.stderr
+
+
+def test_an_nxos_speed_one_family_refuses_needs_the_family():
+    """Without a model, 400G may be a Nexus 9000 port or no port at all (Nexus 3000): render asks which."""
+    prof = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 400, 3, 9100)])
+    with pytest.raises(InputError, match=r"Ethernet1/1: 400 Gb/s is no port speed of cisco_nxos family n3k.*--model"):
+        rnd.render("cisco_nxos", rnd.restrict(prof, {"ports"}))
+    fine = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 100, 3, 9100)])
+    assert "speed 100000" in rnd.render("cisco_nxos", rnd.restrict(fine, {"ports"}))
+
+
+def test_a_1_6t_port_is_a_sonic_speed_whose_headroom_is_not_guessed():
+    """1.6 Tb/s (IEEE 802.3dj) is a PORT speed SONiC's schema takes (sonic-port.yang 1..1600000 Mb/s); NX-OS, Junos
+    and NVUE document no 1.6T `speed` losslessd could cite, so they refuse it. No source lists a 1.6T pause response:
+    buffer_headroom_mellanox.lua falls back to ASIC_TABLE's 3.8 KB, which sized a 1.6T port's xoff at a third of an
+    800G port's; render refuses that rather than write a profile that drops under load."""
+    assert 1600 in PLATFORMS["sonic"].limits.speeds_gbps
+    ran = losslessd("render", "--platform", "sonic", "--policy", "pfc-only", "--sku", "ACS-SN6600",
+                    "--pool-size", "47218432", "--ports", "Ethernet0:1600G:3m:9100:8")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
+    assert "no IEEE 802.3 pause response for 1600000 Mb/s" in ran.stderr, ran.stderr
+    for platform, name in (("cisco_nxos", "Ethernet1/1"), ("juniper_junos", "et-0/0/0"), ("nvidia_cumulus", "swp1")):
+        args = render_golden.variants(platform)[0][1]
+        no = losslessd("render", "--platform", platform, "--policy", "pfc-only", *args, "--ports", f"{name}:1600G:3m")
+        assert no.returncode == 2 and "1600 Gb/s is no port speed" in no.stderr, (platform, no.stderr)
+    # A fix of the NX-OS buffer section alone checks no speed: the pause buffer a long cable needs is refused too.
+    prof = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 1600, 300, 9100)], family="n9k")
+    with pytest.raises(InputError, match="pause buffer its 300 m cable needs cannot be sized"):
+        rnd.render("cisco_nxos", rnd.restrict(prof, {"buffer"}))

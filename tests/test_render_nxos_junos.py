@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from losslessd import render as rnd
 from losslessd.api import lint
+from losslessd.fix import apply
 from losslessd.lint.finding import Severity
 from losslessd.model import SchedulerType
-from losslessd.parse import junos, nxos
+from losslessd.parse import eos, junos, nxos
 from losslessd.parse.base import Input
 from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
@@ -226,3 +227,29 @@ def test_nxos_no_lines_undo_queue_settings():
     port = _parse("cisco_nxos", text).ports["Ethernet1/1"]
     assert port.queues[3].ecn.ecn_enabled is False and port.queues[3].scheduler.weight == 60  # merged, not replaced
     assert port.queues[6].scheduler.type == SchedulerType.dwrr and port.queues[6].scheduler.weight == 10
+
+
+@pytest.mark.parametrize("platform", ["cisco_nxos", "juniper_junos", "arista_eos"])
+def test_a_render_over_an_older_one_leaves_no_stale_classification(platform):
+    """Render sonic-azure (DSCP 3, 4 -> TC 3, 4), then roce-dscp26 (DSCP 26 -> TC 3) over it, merged as `fix` merges:
+    every port classifies as the second policy says. NX-OS `match` lines add to a class-map and Junos `code-points`
+    to a classifier, so re-entering ROCE_TC3 / roce-dscp kept DSCP 3 in TC 3 (and ROCE_TC4 kept DSCP 4)."""
+    older = rnd.render(platform, _profile(platform, "sonic-azure"))
+    newer = rnd.render(platform, _profile(platform, "roce-dscp26"))
+    merged = apply.SHAPES[platform].apply(older, newer)
+    device = {**PARSERS, "arista_eos": eos}[platform].parse([Input("sw.cfg", merged)], "sw")
+    for port in device.ports.values():
+        assert port.dscp_to_tc is not None, port.name
+        # (Junos numbers a port's classes by forwarding class, not queue: compare with best effort's, DSCP 0's)
+        best_effort = port.dscp_to_tc[0]
+        assert [port.dscp_to_tc[d] == best_effort for d in (3, 4, 26)] == [True, True, False], (port.name, merged)
+
+
+def test_nxos_match_lines_add_to_a_class_map():
+    """What the switch does with a pasted `match`: it adds to the class-map (and `no match` takes one away); the
+    merge `fix` lints replaced the old match instead, so a render that left stale matches linted clean."""
+    current = "class-map type qos match-any C\n  match dscp 26\n"
+    merged = apply.SHAPES["cisco_nxos"].apply(current, "class-map type qos match-any C\n  match dscp 24\n")
+    assert merged == "class-map type qos match-any C\n  match dscp 26\n  match dscp 24\n"
+    assert apply.SHAPES["cisco_nxos"].apply(merged, "class-map type qos match-any C\n  no match dscp 26\n") == (
+        "class-map type qos match-any C\n  match dscp 24\n")

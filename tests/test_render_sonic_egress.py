@@ -11,8 +11,13 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from losslessd import api
+from losslessd import render as rnd
+from losslessd.errors import InputError
 from losslessd.fix import apply
+from losslessd.policy import load_policy
 from tests.clirun import losslessd
 from tests.conftest import ROOT
 
@@ -86,11 +91,13 @@ def test_a_range_key_mixing_lossy_and_lossless_queues_is_refused():
     assert "BUFFER_QUEUE entry 'Ethernet0|5-6'" in ran.stderr and "index(es) [5]" in ran.stderr, ran.stderr
 
 
-def test_without_a_device_a_queue_outside_the_stock_lossless_ones_is_refused():
-    ran = losslessd("render", "--platform", "sonic", "--policy", POLICY, "--ports", "Ethernet0:100G:5m",
-                    "--pool-size", "32599040", *SKU)
-    assert ran.returncode == 2 and ran.stdout == ""
-    assert "keep queue(s) 6 on egress_lossy_profile" in ran.stderr, ran.stderr
+def test_a_device_without_a_lossless_egress_profile_keeps_a_queue_outside_3_4_refused():
+    """With a device config (a fix), its buffers are its own, not the stock ones: no lossless egress profile there
+    leaves nothing to bind queue 6 to."""
+    prof = rnd.profile(load_policy(str(POLICY)), [rnd.PortFacts("Ethernet0", 100, 5, 9100)], SKU[1],
+                       pool_bytes=32599040)
+    with pytest.raises(InputError, match=r"keep queue\(s\) 6 on egress_lossy_profile"):
+        rnd.render("sonic", prof)
 
 
 def test_spectrum_stock_range_key_with_pfc_on_its_first_queue_alone_renders(tmp_path):
@@ -112,3 +119,55 @@ def test_spectrum_stock_range_key_with_pfc_on_its_first_queue_alone_renders(tmp_
     assert ran.returncode == 0, ran.stderr
     assert all(value == {"profile": "egress_lossless_profile"} and key.endswith("|3-4")
                for key, value in json.loads(ran.stdout).get("BUFFER_QUEUE", {}).items())
+
+
+PORT_NAMES = ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12")
+STOCK_PORTS = [a for p in PORT_NAMES for a in ("--ports", f"{p}:100G:40m:9100")]
+
+
+def _policy_2_3(tmp_path):
+    path = tmp_path / "lossless-2-3.yaml"
+    path.write_text("name: lossless-2-3\nextends: sonic-azure\nlossless:\n  priorities: [2, 3]\n  dscp: [2, 3]\n"
+                    "  trust: dscp\n  tolerated_priorities: []\n")
+    return path
+
+
+def _errors(paths, policy):
+    return sorted(f.code for f in api.lint(paths, str(policy)).findings if f.severity.value != "info")
+
+
+def test_without_a_device_a_lossless_queue_outside_3_4_splits_the_stock_key(tmp_path):
+    """Without --device, a policy whose lossless priorities leave by queue 2 (or 6) was refused: the stock buffers
+    keep it on egress_lossy_profile, under "<port>|0-2", and a "<port>|2" beside that key would leave two entries
+    for queue 2. The patch now deletes the stock key (null, as `config load` deletes) and writes its queues again,
+    the lossless one on the stock egress_lossless_profile; applied to a stock config it lints clean of BUF005."""
+    for policy, split in ((_policy_2_3(tmp_path), {"0-2": None, "0-1": "egress_lossy_profile",
+                                                   "2": "egress_lossless_profile"}),
+                          (POLICY, {"5-6": None, "5": "egress_lossy_profile", "6": "egress_lossless_profile"})):
+        ran = losslessd("render", "--platform", "sonic", "--policy", policy, *STOCK_PORTS, *SKU)
+        assert ran.returncode == 0, ran.stderr
+        patch = json.loads(ran.stdout)
+        assert list(patch["BUFFER_QUEUE"].items()) == [
+            (f"{p}|{q}", None if profile is None else {"profile": profile})
+            for p in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12") for q, profile in split.items()]
+        alone = tmp_path / policy.stem / "config_db.json"
+        alone.parent.mkdir()
+        alone.write_text(ran.stdout)
+        assert _errors([alone.parent], policy) == []  # the snippet on its own
+        folder = tmp_path / f"{policy.stem}-device"
+        shutil.copytree(FIXTURE, folder)
+        db_path = folder / "config_db.json"
+        db_path.write_text(apply.SHAPES["sonic"].apply(db_path.read_text(), ran.stdout))
+        queues = json.loads(db_path.read_text())["BUFFER_QUEUE"]
+        assert set(queues) == {f"{p}|{q}" for p in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12")
+                               for q in ["3-4", "0-2", "5-6", *split] if split.get(q, q) is not None}
+        assert "BUF005" not in _errors([folder], policy)
+
+
+def test_without_a_device_a_sku_whose_stock_egress_profile_is_capped_is_refused(tmp_path):
+    """Arista-7060X6-64PE-B-O128's buffers_defaults caps egress_lossless_profile at a static_th of half its pool
+    (BUF005 takes that for lossy): binding queue 2 to it would not make queue 2 lossless, so render refuses."""
+    ran = losslessd("render", "--platform", "sonic", "--policy", _policy_2_3(tmp_path), "--sku",
+                    "Arista-7060X6-64PE-B-O128", "--ports", "Ethernet0:400G:5m:9100")
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
+    assert "keep queue(s) 2 on egress_lossy_profile" in ran.stderr and "BUF005" in ran.stderr, ran.stderr

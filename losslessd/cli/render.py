@@ -65,6 +65,8 @@ def render(
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware
         buffers = headroom.switch_buffers(parsed, hwsku=hwsku)
         egress = rnd.sonic_egress(parsed, pol)
+    else:  # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
+        egress = rnd.sku_egress(headroom.switch_buffers(hwsku=hwsku).sku)
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress)

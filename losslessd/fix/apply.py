@@ -19,14 +19,17 @@ from ..platforms import PLATFORMS
 
 def merge_json(current: str, snippet: str) -> str:
     """SONiC CONFIG_DB: table/key/field merge, as `config load` and `sonic-cfggen --write-to-db` write
-    (a field is set, the key's other fields stay). Indentation is taken from the current file."""
+    (a field is set, the key's other fields stay; a key whose value is null is deleted, ConfigDBConnector.mod_entry).
+    Indentation is taken from the current file."""
     db, patch = json.loads(current), json.loads(snippet)
     for table, entries in patch.items():
         into = db.get(table)
         if not isinstance(into, dict):  # absent, or not a table (the parser skipped it): the patch's replaces it
             into = db[table] = {}
         for key, fields in entries.items():
-            if isinstance(fields, dict) and isinstance(into.get(key), dict):
+            if fields is None:
+                into.pop(key, None)
+            elif isinstance(fields, dict) and isinstance(into.get(key), dict):
                 into[key].update(fields)
             else:
                 into[key] = fields
@@ -46,7 +49,7 @@ def json_changes(current: str, snippet: str) -> str:
                 fields = {name: value for name, value in fields.items() if old.get(name) != value}
                 if fields:
                     out.setdefault(table, {})[key] = fields
-            elif fields != old:
+            elif fields != old and not (fields is None and key not in have):  # (deleting what is not there)
                 out.setdefault(table, {})[key] = fields
     if out == patch:
         return snippet
@@ -108,25 +111,40 @@ def _tree(text: str) -> _Node:
     return root
 
 
-def _setting(text: str, prefixes: tuple[str, ...]) -> str:
+# NX-OS class-map `match` lines add to the class (`match dscp 24` beside `match dscp 26` matches both; only `no match
+# dscp 26` takes one away: Nexus 9000 QoS guide, "Configuring Classification"): each line is its own setting.
+NXOS_LISTS = ("match",)
+
+
+def _listed(words: list[str], lists: tuple[str, ...]) -> bool:
+    joined = " ".join(words[1:] if words[:1] == ["no"] else words)
+    return any(joined == prefix or joined.startswith(prefix + " ") for prefix in lists)
+
+
+def _setting(text: str, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) -> str:
     """What a line sets: a known command prefix, else the line without its last word (the value);
-    `no X` sets the same thing as `X`."""
+    `no X` sets the same thing as `X`; a line of a list command (``lists``) sets itself."""
     words = text.split()
     if words[0] == "no":
         words = words[1:] or words
     joined = " ".join(words)
+    if _listed(words, lists):
+        return joined
     for prefix in prefixes:
         if joined == prefix or joined.startswith(prefix + " "):
             return prefix
     return " ".join(words[:-1]) if len(words) > 1 else joined
 
 
-def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = ()) -> str:
+def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists: tuple[str, ...] = ()) -> str:
     """Hierarchical CLI (EOS, NX-OS) pasted in config mode: re-entering a block merges into it, a line
     replaces a sibling that sets the same thing (``prefixes`` name multi-value commands), `no X`
-    replaces X, anything new goes at the end of its block (before a final `end`)."""
+    replaces X, anything new goes at the end of its block (before a final `end`). A line of a list command
+    (``lists``) adds to its block, and its `no` form removes that one line."""
     root = _tree(current.rstrip("\n"))
-    _merge(root, _tree(snippet), prefixes)
+    # (without its final newline, which _tree would hang under the last line as a filler child, making that line
+    # a block that is added, never replacing the line it sets)
+    _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists)
     return "\n".join(root.lines()) + "\n"
 
 
@@ -135,14 +153,14 @@ def _block(into: _Node | None, node: _Node) -> _Node | None:
     return next((c for c in into.children if c.text == node.text and not c.filler), None) if into else None
 
 
-def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...]) -> list[int]:
+def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) -> list[int]:
     """Where ``into`` has lines (not blocks) that set what ``node`` sets."""
-    key = _setting(node.text, prefixes)
+    key = _setting(node.text, prefixes, lists)
     return [i for i, c in enumerate(into.children)
-            if not c.filler and not c.children and _setting(c.text, prefixes) == key] if into else []
+            if not c.filler and not c.children and _setting(c.text, prefixes, lists) == key] if into else []
 
 
-def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...]) -> None:
+def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) -> None:
     for node in patch.children:
         if node.filler:
             continue
@@ -151,10 +169,13 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...]) -> None:
             if block is None:
                 block = _Node(node.raw)
                 _insert(into, block)
-            _merge(block, node, prefixes)
+            _merge(block, node, prefixes, lists)
             continue
-        same = _same_setting(into, node, prefixes)
-        if same:
+        same = _same_setting(into, node, prefixes, lists)
+        if node.text.split()[0] == "no" and _listed(node.text.split(), lists):
+            for i in reversed(same):  # the running config shows the list without the line, not the `no`
+                del into.children[i]
+        elif same:
             into.children[same[0]] = _Node(node.raw)
             for i in reversed(same[1:]):
                 del into.children[i]
@@ -331,7 +352,7 @@ SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}")),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
-    "nxos_cli": Shape(replay_cli, cli_changes),
+    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS), cli_changes),
     "set_lines": Shape(replace_set_lines, set_changes),
     "key_value": Shape(replace_keys, key_changes),
     "script": Shape(append, every_line, script=True),

@@ -8,9 +8,11 @@ facts raise InputError before any template runs, so the output is whole or absen
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -77,6 +79,9 @@ WD_RESTORATION_MS = 200
 # files/build_templates/buffers_config.j2 BUFFER_QUEUE "<port>|3-4"; the others on egress_lossy_profile).
 STOCK_LOSSLESS_QUEUES = frozenset({3, 4})
 STOCK_EGRESS_PROFILE = "egress_lossless_profile"
+# Its BUFFER_QUEUE keys, "<port>|0-2", "<port>|3-4", "<port>|5-6", and the profile of its lossy ones.
+STOCK_QUEUE_RANGES = ((0, 2), (3, 4), (5, 6))
+STOCK_LOSSY_PROFILE = "egress_lossy_profile"
 
 
 @dataclass(frozen=True)
@@ -113,13 +118,34 @@ class SonicPg:
 
 @dataclass(frozen=True)
 class SonicEgress:
-    """A device's lossless egress buffer profile and its pool, restated as the device writes them (a patch that
-    binds a queue to the profile then carries the profile's whole definition)."""
+    """A lossless egress buffer profile (``profile``) and the profiles and pools a patch binding queues restates,
+    name -> CONFIG_DB fields as JSON: the device's own, or the SKU's stock ones (``stock``: the device's BUFFER_QUEUE
+    is taken to be buffers_config.j2's, STOCK_QUEUE_RANGES, with lossy queues on egress_lossy_profile)."""
 
     profile: str
-    pool: str
-    profile_json: str
-    pool_json: str
+    profiles: dict[str, str] = field(hash=False)
+    pools: dict[str, str] = field(hash=False)
+    stock: bool = False
+
+
+def sku_egress(sku: skutables.SkuTable | None) -> SonicEgress | None:
+    """The SKU's stock egress profiles and pools (buffers_defaults), where it writes them literally and its
+    egress_lossless_profile is lossless beside queue 0 on egress_lossy_profile (headroom.egress_lossless, BUF005's
+    test: some SKUs cap it at a static_th below its pool)."""
+    if sku is None or sku.egress is None:
+        return None
+    profiles = {name: BufferProfile(name=name, pool=f.get("pool"), size_bytes=_int(f.get("size")),
+                                    static_threshold_bytes=_int(f.get("static_th")),
+                                    dynamic_threshold=_int(f.get("dynamic_th")))
+                for name, f in sku.egress["profiles"].items()}
+    pools = {name: BufferPool(name=name, direction=f.get("type"), mode=f.get("mode"), size_bytes=_int(f.get("size")))
+             for name, f in sku.egress["pools"].items()}
+    device = Device(name=sku.sku, kind=DeviceKind.switch, platform="sonic", buffer_profiles=profiles,
+                    buffer_pools=pools)
+    if hr.egress_lossless(device, STOCK_EGRESS_PROFILE, {STOCK_LOSSY_PROFILE: [BEST_EFFORT_TC]})[0] is not True:
+        return None
+    return SonicEgress(STOCK_EGRESS_PROFILE, {n: json.dumps(f) for n, f in sku.egress["profiles"].items()},
+                       {n: json.dumps(f) for n, f in sku.egress["pools"].items()}, stock=True)
 
 
 def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
@@ -146,7 +172,11 @@ def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
     fields = {"pool": pool.name, "size": profile_.size_bytes, "static_th": profile_.static_threshold_bytes,
               "dynamic_th": profile_.dynamic_threshold}
     pool_fields = {"type": pool.direction, "mode": pool.mode, "size": pool.size_bytes}
-    return SonicEgress(name, pool.name, _json_fields(fields), _json_fields(pool_fields))
+    return SonicEgress(name, {name: _json_fields(fields)}, {pool.name: _json_fields(pool_fields)})
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and text.lstrip("-").isdigit() else None
 
 
 def _json_fields(fields: dict) -> str:
@@ -368,11 +398,36 @@ class Profile(Sectioned):
             out.setdefault(key, value)
         return list(out.items())
 
+    def stock_egress_entries(self, port: PortProfile) -> list[tuple[str, str]]:
+        """BUFFER_QUEUE (key, JSON value) putting each lossless queue outside 3-4 on the stock egress_lossless_profile,
+        when the device's BUFFER_QUEUE is the stock one: the stock key covering it ("<port>|0-2") is deleted (null,
+        as `config load` deletes) and its queues written again in runs, the lossy ones on egress_lossy_profile as
+        before. A "<port>|2" beside "<port>|0-2" would leave two entries for queue 2, applied in no defined order."""
+        lossless = set(self.lossless_queues)
+        out = []
+        for low, high in STOCK_QUEUE_RANGES:
+            span = range(low, high + 1)
+            if not lossless.intersection(span) - STOCK_LOSSLESS_QUEUES:
+                continue
+            out.append((f"{port.name}|{low}-{high}", "null"))
+            for kept, run in itertools.groupby(span, key=lambda q: q in lossless):
+                first, *rest = run
+                key = f"{port.name}|{first}" + (f"-{rest[-1]}" if rest else "")
+                out.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
+        return out
+
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         for dscp, tc in self.dscp_to_tc.items():
             out.setdefault(tc, []).append(dscp)
         return out
+
+    def map_tag(self, tc: int | None = None) -> str:
+        """8 hex digits that change with the DSCP map (or with traffic class ``tc``'s DSCPs): a classifier named by
+        them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
+        one would keep its old matches beside the new ones."""
+        by_tc = self.dscps_by_tc()
+        return f"{zlib.crc32(json.dumps(by_tc if tc is None else sorted(by_tc[tc]), sort_keys=True).encode()):08X}"
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
@@ -468,6 +523,10 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
     req = hr.required_headroom(bufs, speed_gbps, cable, mtu, lanes=lanes,
                                peer_response_bytes=pol.buffer.peer_response_time_bytes)
     speed_mbps = int(round(speed_gbps * 1000))
+    if bufs.asic is not None and speed_mbps > hr.FASTEST_QUANTA_MBPS:
+        return None, (f"buffer_headroom_mellanox.lua lists no IEEE 802.3 pause response for {speed_mbps} Mb/s (its "
+                      f"fastest is {hr.FASTEST_QUANTA_MBPS}) and falls back to ASIC_TABLE's, which gives less xoff "
+                      "than a slower port gets")
     if bufs.asic is not None and req.headroom is not None:
         script = req.headroom
         if req.xoff_bytes > script.xoff_bytes and not bufs.shared_headroom_pool:
@@ -495,6 +554,8 @@ def _pause_buffer(speed_gbps: float, cable: float, mtu: int) -> PauseBuffer | No
     port_buffer.c: xon = xoff threshold - max MTU)."""
     if cable <= EXPLICIT_HEADROOM_ABOVE_M:
         return None
+    if speed_gbps * 1000 > hr.FASTEST_QUANTA_MBPS:
+        return None  # no pause response listed for the speed: not sized (_check_facts refuses the buffer section)
     xoff = hr.ieee_xoff_bytes(int(round(speed_gbps * 1000)), cable, mtu)
     return PauseBuffer(size_bytes=2 * xoff, pause_bytes=xoff, resume_bytes=xoff - mtu)
 
@@ -638,8 +699,9 @@ def render(platform: str, prof) -> str:
         family = families.resolve(platform, prof.model, prof.family)
         families.require(platform, family, prof.model, prof.sections)
         _check_facts(platform, prof, family)
-        prof = _fit_limits(platform, prof)
-    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family)
+        prof = _fit_limits(platform, prof, family)
+    return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family,
+                                                                       limits=PLATFORMS[platform].limits)
 
 
 _MISSING = {
@@ -673,8 +735,9 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         if prof.wants("buffer") and prof.egress is None and outside:
             raise InputError(f"SONiC's stock buffers (buffers_config.j2) keep queue(s) {','.join(map(str, outside))} "
                              "on egress_lossy_profile, which drops when it fills: give a --device config whose "
-                             "BUFFER_QUEUE binds lossless queues to a lossless egress profile, so the patch can bind "
-                             "these queues to it too")
+                             "BUFFER_QUEUE binds lossless queues to a lossless egress profile, or a --sku whose "
+                             "stock egress_lossless_profile losslessd ships and takes for lossless (BUF005), so the "
+                             "patch can bind these queues to it too")
         if prof.wants("maps") and prof.pfc_to_pg_map is None:
             raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
@@ -690,6 +753,11 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         # A host script switches DCQCN on without thresholds: a NIC port's ECN needs no speed.
         if ecn and record.kind != DeviceKind.host and port.speed_gbps is None:
             raise InputError(f"port {port.name}: speed unknown, so its ECN thresholds cannot be worked out")
+        if (record.id == "cisco_nxos" and prof.wants("buffer") and port.long_cable_m and port.pause_buffer is None
+                and port.speed_gbps):
+            raise InputError(f"port {port.name}: no IEEE 802.3 pause response is listed for {port.speed_gbps:g} Gb/s "
+                             f"(headroom.PAUSE_QUANTA stops at {hr.FASTEST_QUANTA_MBPS // 1000}G), so the pause buffer "
+                             f"its {port.long_cable_m} m cable needs cannot be sized")
         for section, wanted in needs.items():
             if not prof.wants(section):
                 continue
@@ -717,7 +785,22 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
     return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
 
 
-def _fit_limits(platform: str, prof: Profile) -> Profile:
+def _speeds(platform: str, family: str | None, port: str, speed: float) -> frozenset[float] | None:
+    """The speeds ``platform`` takes where ``speed`` is written: its family's; InputError when the family is not known
+    and ``speed`` is one some of the platform's families do not take (the platform cannot know which it is)."""
+    limits = PLATFORMS[platform].limits
+    if family is not None:
+        return limits.family_speeds_gbps.get(family, limits.speeds_gbps)
+    short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
+    if short:
+        raise InputError(f"port {port}: {speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and "
+                         f"the family is "
+                         f"not known: give --model (the hardware model, e.g. from `show version`) or "
+                         f"--family {'|'.join(families.names(platform))}")
+    return limits.speeds_gbps
+
+
+def _fit_limits(platform: str, prof: Profile, family: str | None = None) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
     refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
     platform counts polls, made long enough for the detection time in the most polls it takes; detection and
@@ -729,9 +812,11 @@ def _fit_limits(platform: str, prof: Profile) -> Profile:
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
                              f"({low}-{high} B of IP MTU); give the port an MTU in that range")
-        if limits.speeds_gbps and port.speed_gbps is not None and port.speed_gbps not in limits.speeds_gbps:
-            raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {platform} takes "
-                             f"({', '.join(f'{s:g}G' for s in sorted(limits.speeds_gbps))})")
+        speeds = _speeds(platform, family, port.name, port.speed_gbps) if port.speed_gbps is not None else None
+        if speeds and port.speed_gbps not in speeds:
+            which = f"{platform} {family}" if family in limits.family_speeds_gbps else platform
+            raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {which} takes "
+                             f"({', '.join(f'{s:g}G' for s in sorted(speeds))})")
     if not (prof.wants("watchdog") and prof.watchdog):
         return prof
     poll = prof.wd_poll_ms

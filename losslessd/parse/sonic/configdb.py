@@ -354,6 +354,11 @@ class ConfigDB:
         return seen
 
     def _entry(self, doc: Doc, table: str, key: str, fields, parts: tuple) -> None:
+        if fields is None:
+            # A patch's deletion: `config load` (sonic-cfggen --write-to-db, ConfigDBConnector.mod_entry) deletes a
+            # key whose value is null.
+            self.tables.get(table, {}).pop(key, None)
+            return
         if type(fields) is not dict or fields.get("type") == "hash":
             if isinstance(fields, dict) and fields.get("type") == "hash" and isinstance(fields.get("value"), dict):
                 fields, parts = fields["value"], (*parts, "value")  # redis-dump wrapper with expireat/ttl
