@@ -749,6 +749,7 @@ class _Builder:
         # SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); qos_config.j2 binds it on Mellanox and Barefoot only.
         if pfc_to_pg := self.ref(e, "pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"):
             fields["pfc_priority_to_pg"] = self.qos_map("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", pfc_to_pg)
+            fields["pfc_priority_to_pg_source"] = self.db.table("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP")[pfc_to_pg]
         # Without a bound TC_TO_QUEUE_MAP or MAP_PFC_PRIORITY_TO_QUEUE the SAI default applies (saiport.h:
         # no map), which the running switch, not the config, decides: both stay unknown.
         # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
