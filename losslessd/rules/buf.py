@@ -300,8 +300,9 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     `egress_lossless_pool` size, and `BUFFER_QUEUE|Ethernet0|5: {profile: egress_lossy_profile}`.
 
     ## Fix
-    Bind the queue to the lossless egress profile (split a range key such as `Ethernet0|5-6` into one key per
-    queue first); `losslessd fix` writes the `BUFFER_QUEUE` entry.
+    Bind the queue to the lossless egress profile (or the lossy queues bound to it to the lossy queues' profile);
+    `losslessd fix` writes the `BUFFER_QUEUE` entry, as a `config apply-patch` patch that splits a range key such
+    as `Ethernet0|5-6` into one key per queue where the key also covers a lossy queue.
     """
 
     code = "BUF005"
