@@ -82,3 +82,35 @@ def test_a_key_the_patch_cannot_take_whole_is_split(tmp_path, rekey, split):
     assert {"op": "remove", "path": f"/BUFFER_PG/{split}"} in patch
     pgs = apply.SHAPES["sonic"].apply(json.dumps(db), ran.stdout)
     assert json.loads(pgs)["BUFFER_PG"]["Ethernet0|0"] == {"profile": "ingress_lossy_profile"}
+
+
+def test_a_range_key_on_a_profile_with_xoff_0_is_no_lossless_key(tmp_path):
+    """A profile with `xoff: "0"` keeps no headroom (lint's PG check, rules.common.pg_buffer_break): PG 4 under
+    "|3-4" is lossy now, and writing the key whole would make it lossless; render took xoff 0 for headroom. The key
+    is split: PG 3 gets the rendered lossless profile, PG 4 keeps its entry."""
+    folder = _leaf(tmp_path, lambda port: f"{port}|3-4")
+    db = json.loads((folder / "config_db.json").read_text())
+    db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "0"
+    (folder / "config_db.json").write_text(json.dumps(db, indent=1) + "\n")
+    ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(folder))
+    assert ran.returncode == 0, ran.stderr
+    assert {"op": "remove", "path": "/BUFFER_PG/Ethernet0|3-4"} in json.loads(ran.stdout)
+    pgs = json.loads(apply.SHAPES["sonic"].apply(json.dumps(db), ran.stdout))["BUFFER_PG"]
+    assert pgs["Ethernet0|4"] == db["BUFFER_PG"]["Ethernet0|3-4"] and "Ethernet0|3-4" not in pgs
+
+
+def test_untouched_device_keys_render_as_before(tmp_path):
+    shutil.copytree(LEAF.parent, tmp_path / "leaf1")
+    ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(tmp_path / "leaf1"))
+    assert ran.returncode == 0, ran.stderr
+    assert all(key.endswith("|3") for key in json.loads(ran.stdout)["BUFFER_PG"])
+
+
+def test_a_voq_line_cards_own_system_port_keys_are_one_port():
+    """A VOQ line card keys its QUEUE entries by its own system ports ('lc-a-2|asic0|Ethernet0|3'): the patch writes
+    under them (it was refused: 'also sets other ports')."""
+    folder = ROOT / "tests" / "realworld" / "sonic" / "voq-linecard"
+    ran = losslessd("render", "--platform", "sonic", "--policy", "sonic-azure", "--device", str(folder))
+    assert ran.returncode == 0, ran.stderr
+    queues = json.loads(ran.stdout)["QUEUE"]
+    assert "lc-a-2|asic0|Ethernet0|0" in queues and "Ethernet0|0" not in queues, list(queues)[:8]

@@ -50,9 +50,9 @@ def split_patch(current: dict, fragment: dict) -> list[dict] | None:
         if not isinstance(have, dict) or not isinstance(wanted, dict):
             continue
         cover = {cell: key for key in have for cell in _cells(key) or ()}
-        olds = {cover[cell] for key in wanted if key not in have for cell in _cells(key) or () if cell in cover}
-        if olds:
-            split[table] = sorted(olds)
+        inside = {cover[cell] for key in wanted if key not in have for cell in _cells(key) or () if cell in cover}
+        if inside:
+            split[table] = sorted(inside)
     if not split:
         return None
     ops: list[dict] = []
