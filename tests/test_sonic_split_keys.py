@@ -123,3 +123,17 @@ def test_split_patch_keeps_each_cell_once_with_its_old_fields(key):
     assert others and all(v == {"scheduler": "s1", "wred_profile": "W"} for v in others.values())
     assert db["PORT_QOS_MAP"]["Ethernet0"] == {"a": "1", "pfc_enable": "3"}  # merged as `config load` merges
     assert apply.split_patch(current, {"QUEUE": {key: {"wred_profile": "R"}}}) is None  # the key itself: a merge
+
+
+def test_cutting_a_fragment_that_lands_inside_a_key_gives_the_patch():
+    """What `fix` prints and `tune` pushes is the snippet cut against the config (Shape.changes): a fragment that
+    lands inside a device key becomes the splitting patch there too, never a second key beside the old one."""
+    shape = apply.SHAPES["sonic"]
+    current = shape.normalize((FIXTURE / "config_db.json").read_text())
+    fragment = json.dumps({"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|ROCE]"}}})
+    cut = shape.changes(current, fragment)
+    assert apply.is_patch(cut) and shape.applied_with(cut) == apply.APPLY_PATCH
+    db = json.loads(shape.apply(current, cut))
+    _one_key_per_cell(db)
+    assert db["QUEUE"]["Ethernet8|3"] == {"scheduler": "scheduler.1", "wred_profile": "AZURE_LOSSLESS"}
+    assert db == jsonpatch.JsonPatch(json.loads(cut)).apply(json.loads(current))

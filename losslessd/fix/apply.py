@@ -80,6 +80,11 @@ def sonic_snippet(current: dict, snippet: str, namespaced: bool = False) -> str:
         removed = ", ".join(op["path"] for op in patch if op["op"] == "remove")
         raise InputError(f"a multi-ASIC switch: the patch must split {removed}, and losslessd writes no per-namespace "
                          "patch; split those keys into one key per port and index first")
+    return _patch_text(patch)
+
+
+def _patch_text(patch: list[dict]) -> str:
+    """A JSON patch, one operation a line."""
     return "[\n" + ",\n".join(f"  {json.dumps(op)}" for op in patch) + "\n]\n"
 
 
@@ -120,10 +125,14 @@ def merge_db(db: dict, snippet: str) -> dict:
 def json_changes(current: str, snippet: str) -> str:
     """The CONFIG_DB patch without the fields the current config already has (keys and tables left
     empty go too), in the layout templates/sonic writes: a table per block, a key per line. An RFC 6902 patch
-    (sonic_snippet) was made against the config it applies to and changes only what differs: it stays whole."""
+    (sonic_snippet) was made against the config it applies to and changes only what differs: it stays whole; a
+    fragment that must split a key of the config becomes one (split_patch)."""
     if is_patch(snippet):
         return snippet
     db, patch = json.loads(current), json.loads(snippet)
+    split = split_patch(db, patch)
+    if split is not None:
+        return _patch_text(split)
     out: dict[str, dict] = {}
     for table, entries in patch.items():
         have = db.get(table) if isinstance(db.get(table), dict) else {}

@@ -33,6 +33,7 @@ from pathlib import Path
 from .. import rfc6902
 from ..collect.ssh import connect_args
 from ..errors import InputError
+from ..fix.apply import split_patch
 from ..inventory import Host
 from ..platforms import PLATFORMS
 
@@ -231,7 +232,12 @@ class SonicPusher(Pusher):
 
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()
-        patch = rfc6902.merge_ops(json.loads(running), json.loads(snippet))
+        # A fragment merges as `config load` would; a patch (a key split, fix.apply.json_changes) goes as it is.
+        current, wanted = json.loads(running), json.loads(snippet)
+        if isinstance(wanted, list):
+            patch = wanted
+        else:
+            patch = split_patch(current, wanted) or rfc6902.merge_ops(current, wanted)
         if not patch:
             problem = check(running)
             if problem is not None:
