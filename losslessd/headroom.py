@@ -404,12 +404,16 @@ def egress_lossless(device: Device, name: str | None, lossy: dict[str, list[int]
         return None, f"its egress buffer profile {name or '(none)'} is not in the input"
     pool = device.buffer_pools.get(profile.pool) if profile.pool else None
     static = profile.static_threshold_bytes
+    zero = _no_buffer(profile)
+    if zero:
+        return False, f"profile {name} gives the queue no buffer ({zero})"
+    # (before the static_th test: a lossy queue on a profile that may take the whole pool may fill it all too)
+    if name in lossy:
+        return False, f"profile {name} is also the profile of lossy queue(s) {_numbers(lossy[name])} of the port"
     # Broadcom SKUs (sonic-buildimage buffers_defaults_t*.j2, e.g. Force10-S6100): egress_lossless_profile
     # static_th = the egress_lossless_pool size, so the queue may take the whole pool.
     if static is not None and pool is not None and pool.size_bytes is not None and static >= pool.size_bytes:
         return True, f"profile {name} may take all of pool {pool.name} (static_th {static} B)"
-    if name in lossy:
-        return False, f"profile {name} is also the profile of lossy queue(s) {_numbers(lossy[name])} of the port"
     if pool is None:
         return None, f"the pool of egress buffer profile {name} ({profile.pool or 'none'}) is not in the input"
     if pool.direction != "egress":
@@ -431,6 +435,25 @@ def egress_lossless(device: Device, name: str | None, lossy: dict[str, list[int]
         # dynamic_th 7 in egress_lossless_pool, a pool no lossy queue (q_lossy_profile, egress_lossy_pool) uses.
         return True, f"profile {name} is in egress pool {pool.name}, which no lossy queue of the port uses"
     return None, f"profile {name} has neither static_th nor dynamic_th"
+
+
+# SONiC's zero profiles, what a port that is down gets (sonic-buildimage platform/mellanox/zero_profiles.j2, and
+# device/mellanox/*/buffers_defaults_objects.j2 for port_names_inactive: egress_lossless_zero_profile size 0,
+# dynamic_th -8; ingress_lossy_pg_zero_profile size 0, static_th 0): nothing reserved and the smallest share of the
+# pool SAI takes (alpha 2^-8, the bottom of sonic-buffer-profile.yang's dynamic_th range -8..7) or none. Stock
+# lossless egress profiles reserve nothing either (size 0) but share with dynamic_th -1..7 or a static_th.
+ZERO_DYNAMIC_TH = -8
+
+
+def _no_buffer(profile: BufferProfile) -> str | None:
+    """Why ``profile`` holds no packet at all (nothing reserved, no share of its pool), or None."""
+    if profile.size_bytes != 0:  # (None: what it reserves is not known)
+        return None
+    if profile.static_threshold_bytes == 0:
+        return "size 0 and static_th 0"
+    if profile.static_threshold_bytes is None and profile.dynamic_threshold == ZERO_DYNAMIC_TH:
+        return f"size 0 and dynamic_th {ZERO_DYNAMIC_TH}, SONiC's zero profile for ports that are down"
+    return None
 
 
 def _numbers(values: list[int]) -> str:

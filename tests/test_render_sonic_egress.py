@@ -84,11 +84,14 @@ def test_fix_binds_the_queue(tmp_path):
     assert json.loads(applied)["BUFFER_QUEUE"]["Ethernet8|6"] == {"profile": "egress_lossless_profile"}
 
 
-def test_a_range_key_mixing_lossy_and_lossless_queues_is_refused():
-    """The stock "|5-6" key: queue 5 would turn lossless with queue 6, so the patch cannot take it whole."""
+def test_a_range_key_mixing_lossy_and_lossless_queues_is_split():
+    """The stock "|5-6" key: queue 5 would turn lossless with queue 6, so the patch splits it (it was refused)."""
     ran = losslessd("render", "--platform", "sonic", "--policy", POLICY, "--device", FIXTURE, *SKU)
-    assert ran.returncode == 2 and ran.stdout == ""
-    assert "BUFFER_QUEUE entry 'Ethernet0|5-6'" in ran.stderr and "index(es) [5]" in ran.stderr, ran.stderr
+    assert ran.returncode == 0, ran.stderr
+    db = json.loads(apply.SHAPES["sonic"].apply((FIXTURE / "config_db.json").read_text(), ran.stdout))
+    assert "Ethernet0|5-6" not in db["BUFFER_QUEUE"]
+    assert db["BUFFER_QUEUE"]["Ethernet0|5"] == {"profile": "egress_lossy_profile"}
+    assert db["BUFFER_QUEUE"]["Ethernet0|6"] == {"profile": "egress_lossless_profile"}
 
 
 def test_a_device_without_a_lossless_egress_profile_keeps_a_queue_outside_3_4_refused():

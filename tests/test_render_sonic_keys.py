@@ -63,33 +63,40 @@ def test_a_fix_leaves_one_entry_per_pg(tmp_path):
         assert not (f"{port}|3" in pg_keys and f"{port}|3-4" in pg_keys), port
 
 
-@pytest.mark.parametrize(("rekey", "says"), [
-    (lambda port: f"{port}|0-3", "index(es) [0, 1, 2]"),  # PG 3 inside the lossy PGs' key: they would turn lossless
-    (lambda port: "Ethernet0,Ethernet4|3" if port in ("Ethernet0", "Ethernet4") else None, "other ports"),
+@pytest.mark.parametrize(("rekey", "split"), [
+    (lambda port: f"{port}|0-3", "Ethernet0|0-3"),  # PG 3 inside the lossy PGs' key: they must not turn lossless
+    (lambda port: "Ethernet0,Ethernet4|3" if port in ("Ethernet0", "Ethernet4") else None, "Ethernet0,Ethernet4|3"),
 ])
-def test_a_key_the_patch_cannot_take_whole_is_refused(tmp_path, rekey, says):
+def test_a_key_the_patch_cannot_take_whole_is_split(tmp_path, rekey, split):
+    """Such a key was refused; the render is now a JSON patch that splits it (tests/test_sonic_split_keys.py)."""
     folder = _leaf(tmp_path, rekey)
     db = json.loads((folder / "config_db.json").read_text())
-    if says.startswith("index"):  # the range carries the lossy profile, as PG 0's entry did
+    if split.endswith("0-3"):  # the range carries the lossy profile, as PG 0's entry did
         for key in [k for k in db["BUFFER_PG"] if k.endswith("|0-3")]:
             db["BUFFER_PG"][key] = {"profile": "ingress_lossy_profile"}
             db["BUFFER_PG"].pop(key.replace("|0-3", "|0"), None)
         (folder / "config_db.json").write_text(json.dumps(db, indent=1) + "\n")
     ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(folder))
-    assert ran.returncode == 2 and ran.stdout == ""
-    assert "BUFFER_PG entry" in ran.stderr and says in ran.stderr, ran.stderr
+    assert ran.returncode == 0, ran.stderr
+    patch = json.loads(ran.stdout)
+    assert {"op": "remove", "path": f"/BUFFER_PG/{split}"} in patch
+    pgs = apply.SHAPES["sonic"].apply(json.dumps(db), ran.stdout)
+    assert json.loads(pgs)["BUFFER_PG"]["Ethernet0|0"] == {"profile": "ingress_lossy_profile"}
 
 
 def test_a_range_key_on_a_profile_with_xoff_0_is_no_lossless_key(tmp_path):
     """A profile with `xoff: "0"` keeps no headroom (lint's PG check, rules.common.pg_buffer_break): PG 4 under
-    "|3-4" is lossy now, and writing the key whole would make it lossless; render took xoff 0 for headroom."""
+    "|3-4" is lossy now, and writing the key whole would make it lossless; render took xoff 0 for headroom. The key
+    is split: PG 3 gets the rendered lossless profile, PG 4 keeps its entry."""
     folder = _leaf(tmp_path, lambda port: f"{port}|3-4")
     db = json.loads((folder / "config_db.json").read_text())
     db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"] = "0"
     (folder / "config_db.json").write_text(json.dumps(db, indent=1) + "\n")
     ran = losslessd("render", "--platform", "sonic", "--policy", "roce-dscp26", "--device", str(folder))
-    assert ran.returncode == 2 and ran.stdout == ""
-    assert "BUFFER_PG entry 'Ethernet0|3-4' also sets index(es) [4]" in ran.stderr, ran.stderr
+    assert ran.returncode == 0, ran.stderr
+    assert {"op": "remove", "path": "/BUFFER_PG/Ethernet0|3-4"} in json.loads(ran.stdout)
+    pgs = json.loads(apply.SHAPES["sonic"].apply(json.dumps(db), ran.stdout))["BUFFER_PG"]
+    assert pgs["Ethernet0|4"] == db["BUFFER_PG"]["Ethernet0|3-4"] and "Ethernet0|3-4" not in pgs
 
 
 def test_untouched_device_keys_render_as_before(tmp_path):

@@ -12,8 +12,9 @@ from netmiko import ConnectHandler
 
 from losslessd.inventory import load
 from losslessd.policy import load_policy
+from losslessd.rfc6902 import merge_ops as json_patch_ops
 from losslessd.tune import candidate
-from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher, json_patch_ops
+from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher
 from losslessd.tune.space import Candidate
 from tests.peers import ssh_params
 

@@ -11,7 +11,10 @@ from .. import headroom
 from .. import render as rnd
 from ..errors import InputError
 from ..fabric import load_device
-from ..limits import set_max_file_mb
+from ..fix.apply import APPLY_PATCH, is_patch, sonic_snippet
+from ..limits import read_text, set_max_file_mb
+from ..parse import sonic
+from ..parse.base import Input
 from ..platforms import resolve_format
 from ..policy import load_policy
 from ..render import opensm
@@ -53,7 +56,7 @@ def render(
         typer.echo(rnd.render(platform, opensm.profile(pol, sm_priority)), nl=False)
         return
     facts: list[rnd.PortFacts] = []
-    pool, hwsku, hardware, buffers, egress = pool_size, sku, None, None, None
+    pool, hwsku, hardware, buffers, egress, parsed = pool_size, sku, None, None, None, None
     if device is not None:
         parsed = load_device(device)  # a file or a device folder, as lint reads it
         facts, device_pool = rnd.device_facts(parsed, pol)
@@ -70,4 +73,12 @@ def render(
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress)
-    typer.echo(rnd.render(platform, prof), nl=False)
+    out = rnd.render(platform, prof)
+    if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
+        db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])
+        out = sonic_snippet(db, out, namespaced)
+        if is_patch(out):
+            typer.echo(f"losslessd render: keys of {parsed.name} are split (each removed and added back per port "
+                       f"and index): an RFC 6902 JSON Patch of its CONFIG_DB; apply with `{APPLY_PATCH}`, not "
+                       "`config load`", err=True)
+    typer.echo(out, nl=False)

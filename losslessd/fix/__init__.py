@@ -22,11 +22,11 @@ from ..lint.engine import LintResult, run
 from ..lint.finding import Finding, Severity
 from ..lint.registry import all_rules
 from ..model import Device, Fabric
-from ..parse import parser_for
+from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..policy import Policy
 from ..render import opensm as render_opensm
-from .apply import SHAPES
+from .apply import SHAPES, merge_db, sonic_snippet
 
 HOST_STATE = "host state, not a text config: run this script on the host"
 
@@ -39,6 +39,7 @@ class Part:
     sections: list[str]
     findings: list[Finding]
     snippet: str | None  # None: withheld (disruptive, without --unsafe-fixes)
+    apply_with: str | None = None  # the command that applies the snippet (SONiC: `config load` or `apply-patch`)
 
     @property
     def withheld(self) -> bool:
@@ -143,6 +144,11 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                               egress=render.sonic_egress(device, policy))
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
+    # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
+    # the next to split again).
+    db = sonic.config_db([Input(path, read_text(path)) for path in device.files]) if device.platform == "sonic" \
+        else None
+    shape = SHAPES.get(device.platform)
     parts = []
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f in findings if rules[f.code].disruptive == disruptive
@@ -150,7 +156,11 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         snippet = None
         if unsafe or not disruptive:
             snippet = render.render(device.platform, render.restrict(prof, sections, ports))
-        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet))
+            if db is not None:
+                snippet = sonic_snippet(db[0], snippet, db[1])
+                db = (merge_db(db[0], snippet), db[1])
+        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet,
+                          shape.applied_with(snippet) if shape is not None and snippet is not None else None))
     return parts
 
 

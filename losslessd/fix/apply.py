@@ -14,15 +14,104 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
+from .. import rfc6902
+from ..errors import InputError
 from ..platforms import PLATFORMS
+from ..units import int_list
+
+# CONFIG_DB tables keyed "<ports>|<indexes>" (a VOQ chassis: "<host>|<asic>|<port>|<indexes>"), where one key may
+# cover several ports ("Ethernet0,Ethernet4|3", bufferorch/qosorch split on ',') or indexes ("Ethernet0|3-4").
+RANGE_KEYED = ("QUEUE", "BUFFER_PG", "BUFFER_QUEUE")
+APPLY_PATCH = "sudo config apply-patch FILE"  # sonic-utilities config/main.py `apply-patch`: an RFC 6902 JSON Patch
+LOAD = "sudo config load FILE"  # `sonic-cfggen -j FILE --write-to-db`: a table/key/field merge
+
+
+def _cells(key: str) -> list[tuple[str, str, int]] | None:
+    """The (prefix, port, index) a range key covers: "Ethernet0,Ethernet4|3-4" -> 4 cells; None for other keys."""
+    head, bar, span = key.rpartition("|")
+    prefix, _, ports = head.rpartition("|")
+    try:
+        indexes = int_list(span) if bar else []
+    except ValueError:
+        return None
+    names = [p.strip() for p in ports.split(",") if p.strip()]
+    return [(prefix, name, i) for name in names for i in indexes] or None
+
+
+def split_patch(current: dict, fragment: dict) -> list[dict] | None:
+    """The fragment as an RFC 6902 patch of ``current`` where some of its keys fall inside another key of the device
+    ("Ethernet0|3" inside "Ethernet0|3-4"): each such device key is removed and added back as one key per port and
+    index, with its fields and the fragment's over them, so no two keys cover one PG or queue (SONiC would apply
+    them in no defined order); the rest merges as `config load` would. None when no key needs splitting (the
+    fragment merges as it is)."""
+    split: dict[str, list[str]] = {}
+    for table in RANGE_KEYED:
+        have, wanted = current.get(table), fragment.get(table)
+        if not isinstance(have, dict) or not isinstance(wanted, dict):
+            continue
+        cover = {cell: key for key in have for cell in _cells(key) or ()}
+        inside = {cover[cell] for key in wanted if key not in have for cell in _cells(key) or () if cell in cover}
+        if inside:
+            split[table] = sorted(inside)
+    if not split:
+        return None
+    ops: list[dict] = []
+    rest = {table: dict(entries) for table, entries in fragment.items()}
+    after = {table: dict(entries) for table, entries in current.items()}
+    for table, olds in split.items():
+        for old in olds:
+            ops.append({"op": "remove", "path": rfc6902.pointer(table, old)})
+            fields = after[table].pop(old)
+            for prefix, port, index in _cells(old) or ():
+                key = f"{prefix}|{port}|{index}" if prefix else f"{port}|{index}"
+                after[table][key] = {**fields, **rest[table].pop(key, {})}
+                ops.append({"op": "add", "path": rfc6902.pointer(table, key), "value": after[table][key]})
+    return ops + rfc6902.merge_ops(after, {table: entries for table, entries in rest.items() if entries})
+
+
+def sonic_snippet(current: dict, snippet: str, namespaced: bool = False) -> str:
+    """A rendered CONFIG_DB fragment as the device takes it: itself (`config load`), or an RFC 6902 patch
+    (`config apply-patch`) where it must split a key of ``current``, the device's CONFIG_DB (parse.sonic.config_db).
+    InputError where a multi-ASIC device's key needs splitting: its patch paths would need the namespace."""
+    patch = split_patch(current, json.loads(snippet))
+    if patch is None:
+        return snippet
+    if namespaced:
+        removed = ", ".join(op["path"] for op in patch if op["op"] == "remove")
+        raise InputError(f"a multi-ASIC switch: the patch must split {removed}, and losslessd writes no per-namespace "
+                         "patch; split those keys into one key per port and index first")
+    return _patch_text(patch)
+
+
+def _patch_text(patch: list[dict]) -> str:
+    """A JSON patch, one operation a line."""
+    return "[\n" + ",\n".join(f"  {json.dumps(op)}" for op in patch) + "\n]\n"
+
+
+def is_patch(snippet: str) -> bool:
+    """A JSON Patch (a list of operations) rather than a CONFIG_DB fragment (an object of tables)."""
+    return snippet.lstrip().startswith("[")
+
+
+def applied_with(snippet: str) -> str:
+    """The command that applies a SONiC snippet on the switch."""
+    return APPLY_PATCH if is_patch(snippet) else LOAD
 
 
 def merge_json(current: str, snippet: str) -> str:
     """SONiC CONFIG_DB: table/key/field merge, as `config load` and `sonic-cfggen --write-to-db` write
-    (a field is set, the key's other fields stay; a key whose value is null is deleted, ConfigDBConnector.mod_entry).
+    (a field is set, the key's other fields stay; a key whose value is null is deleted, ConfigDBConnector.mod_entry);
+    an RFC 6902 patch as `config apply-patch` applies it.
     Indentation is taken from the current file."""
-    db, patch = json.loads(current), json.loads(snippet)
-    for table, entries in patch.items():
+    db = merge_db(json.loads(current), snippet)
+    return json.dumps(db, indent=_indent(current)) + ("\n" if current.endswith("\n") else "")
+
+
+def merge_db(db: dict, snippet: str) -> dict:
+    """``db`` (changed in place for a fragment, copied for a patch) with a SONiC snippet applied (merge_json)."""
+    if is_patch(snippet):
+        return rfc6902.apply(db, json.loads(snippet))
+    for table, entries in json.loads(snippet).items():
         into = db.get(table)
         if not isinstance(into, dict):  # absent, or not a table (the parser skipped it): the patch's replaces it
             into = db[table] = {}
@@ -33,13 +122,20 @@ def merge_json(current: str, snippet: str) -> str:
                 into[key].update(fields)
             else:
                 into[key] = fields
-    return json.dumps(db, indent=_indent(current)) + ("\n" if current.endswith("\n") else "")
+    return db
 
 
 def json_changes(current: str, snippet: str) -> str:
     """The CONFIG_DB patch without the fields the current config already has (keys and tables left
-    empty go too), in the layout templates/sonic writes: a table per block, a key per line."""
+    empty go too), in the layout templates/sonic writes: a table per block, a key per line. An RFC 6902 patch
+    (sonic_snippet) was made against the config it applies to and changes only what differs: it stays whole; a
+    fragment that must split a key of the config becomes one (split_patch)."""
+    if is_patch(snippet):
+        return snippet
     db, patch = json.loads(current), json.loads(snippet)
+    split = split_patch(db, patch)
+    if split is not None:
+        return _patch_text(split)
     out: dict[str, dict] = {}
     for table, entries in patch.items():
         have = db.get(table) if isinstance(db.get(table), dict) else {}
@@ -342,6 +438,8 @@ class Shape:
     normalize: Callable[[str], str] = str
     # A script: the device's capture is its state, which the printed script changes (no config text to diff).
     script: bool = False
+    # The command that applies a snippet on the device, where the platform has one for files (SONiC).
+    applied_with: Callable[[str], str | None] = lambda snippet: None
 
 
 # EOS commands whose value is several words (thresholds, units, probability).
@@ -350,7 +448,7 @@ EOS_SETTINGS = ("random-detect ecn minimum-threshold",)
 # By the name a platform record gives (losslessd.platforms, Platform.fix).
 SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
-    "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}")),
+    "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS), cli_changes),
     "set_lines": Shape(replace_set_lines, set_changes),

@@ -38,7 +38,8 @@ def _part(part: Part) -> list[str]:
     head = f"  {part.label.upper()} fix ({', '.join(part.sections)}) for {_findings(part.findings)}"
     if part.withheld:
         return [f"{head}: withheld, needs --unsafe-fixes"]
-    return [f"{head}:", part.snippet.rstrip("\n")]
+    how = f" (apply with `{part.apply_with}`)" if part.apply_with else ""
+    return [f"{head}{how}:", part.snippet.rstrip("\n")]
 
 
 def _verdict(dev: DeviceFix) -> str:
@@ -129,7 +130,8 @@ def as_json(result: FixResult) -> str:
             "findings": [_finding(f) for f in d.findings],
             "message": d.message,
             "fixes": [{"label": p.label, "sections": p.sections, "withheld": p.withheld, "snippet": p.snippet,
-                       "findings": [f.fingerprint for f in p.findings]} for p in d.parts],
+                       "apply_with": p.apply_with, "findings": [f.fingerprint for f in p.findings]}
+                      for p in d.parts],
             "diff": d.diff, "diff_note": d.diff_note, "verified": d.verified,
             "unresolved": [f.fingerprint for f in d.unresolved],
             "introduced": [_finding(f) for f in d.introduced],

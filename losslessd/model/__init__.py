@@ -352,6 +352,7 @@ class Port(Model):
     # SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); None: no map bound or not known (the ASIC's own
     # pairing applies); a priority missing from a bound map has no PG.
     pfc_priority_to_pg: dict[int, int] | None = None
+    pfc_priority_to_pg_source: Source | None = None  # the map itself (SONiC PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|<name>)
     # Egress DSCP rewrite by TC (EOS `qos rewrite dscp` + `qos map traffic-class T to dscp D`, SONiC
     # PORT_QOS_MAP tc_to_dscp_map): the DSCP the next hop classifies. None: DSCP kept; a TC
     # missing from the map: rewritten to a value the input does not show.

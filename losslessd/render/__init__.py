@@ -373,10 +373,13 @@ class Profile(Sectioned):
         return f"{self.pool_mode}_th"
 
     def sonic_entries(self, port: PortProfile, table: str, fields: list[tuple[int, str]]) -> list[tuple[str, str]]:
-        """(key, fields) of ``table`` (BUFFER_PG, QUEUE) for the port's (index, fields): under the device's own key
-        where it keys an index with a range, once per key, since a "<port>|3" beside the device's "<port>|3-4"
-        would leave two entries for one PG, which SONiC applies in no defined order. InputError where that key
-        also names other ports, or covers indexes that would get other fields (a lossy PG made lossless)."""
+        """(key, fields) of ``table`` (BUFFER_PG, QUEUE, BUFFER_QUEUE) for the port's (index, fields): under the
+        device's own key where it keys an index with a range and the whole key takes these fields (once per key: a
+        "<port>|3" beside the device's "<port>|3-4" would leave two entries for one PG, which SONiC applies in no
+        defined order); else under "<port>|<index>", and the caller (fix.apply.sonic_snippet) turns the snippet
+        into a patch that splits the device's key first. A range key may be written whole where its other indexes
+        are lossless now (they stay lossless), but never where it would make a lossy PG or queue lossless or names
+        other ports."""
         own = port.keys.get(table, {})
         written = dict(fields)
         out: dict[str, str] = {}
@@ -388,13 +391,10 @@ class Profile(Sectioned):
             others = {i for i in covered if written.get(i) != value}
             # A VOQ chassis keys this line card's own system port "<host>|<asic>|<port>|<n>" (the parser gave the
             # port only its own ones): one port; "<port>,<port>|<n>" names several.
-            names = names.rsplit("|", 1)[-1]
+            prefix, _, names = names.rpartition("|")
             if names != port.name or others - (set() if table not in _LOSSLESS_KEYED or not lossless_now else
                                                covered - set(written)):
-                raise InputError(f"port {port.name}: {table} entry {key!r} also sets "
-                                 f"{'other ports' if names != port.name else f'index(es) {sorted(others)}'}, which "
-                                 f"this profile does not give {value}; a CONFIG_DB patch cannot split a key: split "
-                                 f"it into one key per port and index first")
+                key = f"{prefix}|{port.name}|{index}" if prefix else f"{port.name}|{index}"
             out.setdefault(key, value)
         return list(out.items())
 

@@ -16,7 +16,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import BufferProfile, Device, DeviceKind, Port, PriorityGroup
-from .common import Lane, LaneRule, lossless_queues, lossy_egress_profiles
+from .common import Lane, LaneRule, lossless_queues, lossy_egress_profiles, numbers
 
 
 class _BufRule(LaneRule):
@@ -271,10 +271,14 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     each lossless priority leaves by (its traffic class's queue, through the port's maps) must be on a
     lossless egress profile: one whose `static_th` covers its whole pool (SONiC's Broadcom SKUs), or one in an
     egress pool no lossy queue of the port uses (SONiC's Spectrum SKUs: `egress_lossless_pool`). A queue on
-    the profile of the port's lossy queues (those no PFC-enabled or lossless priority reaches), with a
-    `static_th` below its pool, or with a dynamic threshold in a pool lossy queues fill too, is an error.
-    A lossy queue bound by the same entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not
-    count as telling which profile is the lossy queues'. A lossless queue without a `BUFFER_QUEUE` entry
+    a profile a lossy queue of the port (one no PFC-enabled or lossless priority reaches) is bound to as well,
+    with a `static_th` below its pool, with a dynamic threshold in a pool lossy queues fill too, or on a profile
+    that holds nothing (size 0 with `static_th` 0 or `dynamic_th` -8: SONiC's zero profiles for ports that are
+    down) is an error. Size 0 with a `dynamic_th` of -1 to 7, or with a `static_th`, is the stock lossless
+    profile of most SKUs. The message says which side to move: the lossless queue when its profile is the one
+    most of the port's lossy queues use, else the lossy queues bound to it. A lossy queue bound by the same
+    entry as a lossless one (the stock `|3-4` with PFC on 3 alone) does not count: that entry was written for
+    the lossless queue. A lossless queue without a `BUFFER_QUEUE` entry
     among entries for the port's other queues, an undefined profile or pool, or a pool not of type egress (a
     VOQ chassis) is unverified (info). Ports without any `BUFFER_QUEUE` entry are not checked. One finding
     per port and queue.
@@ -296,8 +300,9 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
     `egress_lossless_pool` size, and `BUFFER_QUEUE|Ethernet0|5: {profile: egress_lossy_profile}`.
 
     ## Fix
-    Bind the queue to the lossless egress profile (split a range key such as `Ethernet0|5-6` into one key per
-    queue first); `losslessd fix` writes the `BUFFER_QUEUE` entry.
+    Bind the queue to the lossless egress profile (or the lossy queues bound to it to the lossy queues' profile);
+    `losslessd fix` writes the `BUFFER_QUEUE` entry, as a `config apply-patch` patch that splits a range key such
+    as `Ethernet0|5-6` into one key per queue where the key also covers a lossy queue.
     """
 
     code = "BUF005"
@@ -327,6 +332,16 @@ class LosslessQueueLossyEgressBuffer(LaneRule):
         if verdict is None:
             yield self.unverified(f"{where}: {why}, so whether it drops at egress could not be checked", **at)
         elif not verdict:
+            strays = lossy.get(queue.buffer_profile or "", [])
+            home = max(sorted(set(lossy) - {queue.buffer_profile}), key=lambda name: len(lossy[name]), default=None)
+            if strays and home is not None and len(lossy[home]) > len(strays):
+                # Most lossy queues are on another profile: the lossy queues bound to this one are what is wrong.
+                yield self.finding(f"{where} is on egress buffer profile {queue.buffer_profile}, which lossy "
+                                   f"queue(s) {numbers(strays)} of the port are bound to as well: their traffic fills "
+                                   "the buffer this queue holds paused traffic in, so it drops when that fills; bind "
+                                   f"queue(s) {numbers(strays)} to the lossy queues' egress profile {home}",
+                                   profile=queue.buffer_profile, lossy_queues=strays, **at)
+                return
             yield self.finding(f"{where} is on egress buffer profile {queue.buffer_profile}: {why}; it drops when "
                                "it fills, so this class is lossless in name only; bind the queue to the lossless "
                                "egress profile", profile=queue.buffer_profile, **at)

@@ -336,7 +336,8 @@ class PfcPgMismatch(PortRule):
         pfc_pg = port.pfc_priority_to_pg
         if pfc_pg is None:
             return
-        source = port.map_source or port.source
+        # The map the finding asks to change (SONiC PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|<name>), not the binding.
+        source = port.pfc_priority_to_pg_source or port.map_source or port.source
         tc_priority, tc_pg = port.tc_to_priority, port.tc_to_pg
         if tc_priority is None or tc_pg is None:
             missing = [what for table, what in ((tc_priority, "the PFC priority of each TC"),

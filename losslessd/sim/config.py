@@ -32,6 +32,7 @@ import shlex
 import time
 from dataclasses import dataclass, field
 
+from .. import rfc6902
 from ..fix.apply import EOS_SETTINGS, replace_set_lines, replay_cli, set_changes
 
 EOS_RUNNING = "show running-config"
@@ -281,7 +282,7 @@ class ConfigState:
             return _click_fail_patch(f"[Errno 2] No such file or directory: '{path}'"), 2
         try:
             patch = json.loads(self.files[path])
-            db = json_patch(self.sonic_running(), patch)
+            db = rfc6902.apply(self.sonic_running(), patch)
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             return _click_fail_patch(f"invalid patch: {exc}"), 2
         if self.refuse:
@@ -344,27 +345,3 @@ def eos_tree(lines: list[str]) -> str:
         else:
             out.append("   " * depth + line)
     return "\n".join(out) + "\n"
-
-
-def json_patch(doc, patch: list[dict]):
-    """RFC 6902 add, replace and remove on ``doc`` (a copy is changed); JSON pointers per RFC 6901."""
-    doc = json.loads(json.dumps(doc))
-    if not isinstance(patch, list):
-        raise ValueError("a JSON patch is a list of operations")
-    for op in patch:
-        parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
-        if not parts:
-            raise ValueError("the whole document cannot be patched")
-        parent = doc
-        for p in parts[:-1]:
-            parent = parent[p] if isinstance(parent, dict) else parent[int(p)]
-        last = parts[-1]
-        if op["op"] in ("add", "replace"):
-            if op["op"] == "replace" and last not in parent:
-                raise KeyError(f"replace: no {op['path']}")
-            parent[last] = op["value"]
-        elif op["op"] == "remove":
-            del parent[last]
-        else:
-            raise ValueError(f"operation {op['op']!r} is not supported")
-    return doc

@@ -30,8 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import rfc6902
 from ..collect.ssh import connect_args
 from ..errors import InputError
+from ..fix.apply import split_patch
 from ..inventory import Host
 from ..platforms import PLATFORMS
 
@@ -230,7 +232,12 @@ class SonicPusher(Pusher):
 
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()
-        patch = json_patch_ops(json.loads(running), json.loads(snippet))
+        # A fragment merges as `config load` would; a patch (a key split, fix.apply.json_changes) goes as it is.
+        current, wanted = json.loads(running), json.loads(snippet)
+        if isinstance(wanted, list):
+            patch = wanted
+        else:
+            patch = split_patch(current, wanted) or rfc6902.merge_ops(current, wanted)
         if not patch:
             problem = check(running)
             if problem is not None:
@@ -345,31 +352,6 @@ def _previous(running: str, lines: list[str]) -> list[str]:
 
 def _first(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "no output")[:200]
-
-
-def _pointer(*parts: str) -> str:
-    """An RFC 6901 JSON pointer."""
-    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
-
-
-def json_patch_ops(current: dict, snippet: dict) -> list[dict]:
-    """The RFC 6902 `add` operations that merge a CONFIG_DB fragment into ``current`` the way `config load`
-    would (a field is set, the key's other fields stay): a missing table or key is added whole."""
-    ops = []
-    for table, entries in snippet.items():
-        if table not in current:
-            ops.append({"op": "add", "path": _pointer(table), "value": entries})
-            continue
-        for key, fields in entries.items():
-            have = current[table].get(key)
-            if not isinstance(have, dict) or not isinstance(fields, dict):
-                if have != fields:
-                    ops.append({"op": "add", "path": _pointer(table, key), "value": fields})
-                continue
-            for name, value in fields.items():
-                if have.get(name) != value:
-                    ops.append({"op": "add", "path": _pointer(table, key, name), "value": value})
-    return ops
 
 
 # By the name a platform record gives (losslessd.platforms, Platform.push).

@@ -111,6 +111,23 @@ def parse(inputs: list[Input], name: str) -> Device:
     return _merge_namespaces(built, name)
 
 
+def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
+    """The device's CONFIG_DB as the switch holds it (`sonic-cfggen -d --print-data`: nested tables, the files merged
+    field by field as `sonic-cfggen -j a -j b` merges them), of the tables this parser reads: what the paths of a
+    `config apply-patch` JSON patch point into; and whether it is a multi-ASIC device's, whose namespaces are merged
+    here while a patch's paths must name one."""
+    plain = [_from_capture(inp)[0] for inp in inputs]
+    namespace_of = {inp.path: f"asic{m.group(1)}" for inp in plain
+                    if (m := _NAMESPACE_FILE.fullmatch(PurePath(inp.path).name))}
+    out: dict[str, dict[str, dict]] = {}
+    parts = split_namespaces(plain, namespace_of)
+    for ns, loaded in parts.items():
+        db = ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
+        for table, rows in db.tables.items():
+            out.setdefault(table, {}).update((key, dict(e.fields)) for key, e in rows.items())
+    return out, list(parts) != [None]
+
+
 def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
     """One Device of a multi-ASIC switch: every namespace's ports (front-panel and backplane), its buffer
     pools and profiles. Same-named pools or profiles that differ between ASICs are kept apart as
@@ -749,6 +766,7 @@ class _Builder:
         # SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); qos_config.j2 binds it on Mellanox and Barefoot only.
         if pfc_to_pg := self.ref(e, "pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"):
             fields["pfc_priority_to_pg"] = self.qos_map("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", pfc_to_pg)
+            fields["pfc_priority_to_pg_source"] = self.db.table("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP")[pfc_to_pg]
         # Without a bound TC_TO_QUEUE_MAP or MAP_PFC_PRIORITY_TO_QUEUE the SAI default applies (saiport.h:
         # no map), which the running switch, not the config, decides: both stay unknown.
         # Egress DSCP remark by TC (qosorch.cpp tc_to_dscp_map -> SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP).
