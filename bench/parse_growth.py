@@ -19,14 +19,14 @@ and the ratio 16x / 1x are printed (16 is linear; well above it, something scans
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.child import run, timed  # noqa: E402
 
 
 def eos(n: int) -> dict[str, str]:
@@ -73,8 +73,9 @@ def junos(n: int) -> dict[str, str]:
                    f"set groups G{j} interfaces <et-*> mtu 9216\nset apply-groups G{j}\n")
     out.append("set class-of-service congestion-notification-profile cnp input dscp code-point 011010 pfc\n")
     for i in range(ports):
-        out.append(f"set interfaces et-0/{i % 4}/{i // 4} unit 0 family inet address 10.{i // 256 % 256}.{i % 256}.1/31\n"
-                   f"set class-of-service interfaces et-0/{i % 4}/{i // 4} classifiers dscp missing\n")
+        name = f"et-0/{i % 4}/{i // 4}"
+        out.append(f"set interfaces {name} unit 0 family inet address 10.{i // 256 % 256}.{i % 256}.1/31\n"
+                   f"set class-of-service interfaces {name} classifiers dscp missing\n")
     return {"sw.cfg": "".join(out)}
 
 
@@ -128,16 +129,9 @@ SHAPES = {"eos": eos, "nxos": nxos, "junos": junos, "sonic": sonic, "nvue": nvue
 def _child(folder: str) -> str:
     """Runs in the child: lint ``folder`` (a device file, or a fabric folder) and say what came of it."""
     from losslessd import api
-    from losslessd.errors import InputError
     files = sorted(Path(folder).iterdir())
     target = [str(folder)] if len(files) > 1 else [str(files[0])]
-    start = time.process_time()
-    try:
-        report = api.lint(target)
-        what = f"{len(report.findings)} findings"
-    except InputError as exc:
-        what = f"refused: {str(exc)[:70]}"
-    return f"{time.process_time() - start:.3f} {what}"
+    return timed(lambda: f"{len(api.lint(target).findings)} findings")
 
 
 def main() -> int:
@@ -162,10 +156,8 @@ def main() -> int:
                 for fname, text in make(k * args.base).items():
                     (folder / fname).write_text(text)
                     size += len(text)
-                out = subprocess.run([sys.executable, __file__, "--child", str(folder)], capture_output=True,
-                                     text=True, check=True).stdout.strip().splitlines()[-1]
-                seconds, what = out.split(" ", 1)
-                figures.append((k, size, float(seconds), what))
+                seconds, what = run(__file__, str(folder))
+                figures.append((k, size, seconds, what))
             ratio = figures[-1][2] / max(figures[0][2], 1e-3)
             worst = max(worst, ratio)
             print(f"{name:14} " + "  ".join(f"{k:2}x {size / 1e6:6.2f} MB {s:6.2f} s" for k, size, s, _ in figures)

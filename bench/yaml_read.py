@@ -16,17 +16,15 @@ child process of its own, so one reader's heap does not slow the other's; the fi
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.child import run, timed  # noqa: E402
 from losslessd import docpos  # noqa: E402
-from losslessd.errors import InputError  # noqa: E402
 from losslessd.limits import MIB  # noqa: E402
 
 
@@ -59,20 +57,7 @@ def _read(path: str, pure: bool) -> str:
     """Runs in the child: read ``path`` and say what came of it."""
     if pure:
         docpos._Composing = docpos._Loader  # the fallback, as where PyYAML has no libyaml
-    start = time.process_time()  # CPU seconds: the machine may be busy with others
-    try:
-        doc = docpos.load_yaml(path)
-        what = f"read, {len(doc.lines):,} paths"
-    except InputError as exc:
-        what = f"refused: {exc.message[:60]}"
-    return f"{time.process_time() - start:.3f} {what}"
-
-
-def _child(path: Path, pure: bool) -> tuple[float, str]:
-    out = subprocess.run([sys.executable, __file__, "--child", str(path)] + (["--pure"] if pure else []),
-                         capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
-    seconds, what = out.split(" ", 1)
-    return float(seconds), what
+    return timed(lambda: f"read, {len(docpos.load_yaml(path).lines):,} paths")
 
 
 def main() -> int:
@@ -96,10 +81,10 @@ def main() -> int:
             path = Path(tmp) / f"{name}.yaml"
             path.write_text(make(budget))
             size = path.stat().st_size / MIB
-            fast, what = _child(path, pure=False)
+            fast, what = run(__file__, str(path))
             line = f"{name:9} {size:.2f} MiB  libyaml {fast:7.2f} s ({size / fast:.2f} MiB/s)"
             if not args.no_pure:
-                slow, slow_what = _child(path, pure=True)
+                slow, slow_what = run(__file__, str(path), "--pure")
                 line += f"  pure Python {slow:7.2f} s  ratio {slow / fast:5.1f}x"
                 if slow_what != what:
                     line += f"  DIFFERENT: {slow_what}"

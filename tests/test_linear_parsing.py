@@ -56,7 +56,8 @@ class _Counting(list):
 
 EOS = ["hostname sw\n", "class-map type qos match-any ACLCLASS\n   match ip access-group A\n!\n",
        "class-map type qos match-any RDMA\n   match dscp 26\n!\n",
-       "policy-map type qos P\n   class ACLCLASS\n      set traffic-class 5\n   class RDMA\n      set traffic-class 3\n!\n"]
+       "policy-map type qos P\n   class ACLCLASS\n      set traffic-class 5\n",
+       "   class RDMA\n      set traffic-class 3\n!\n"]
 
 
 def test_eos_policy_map_resolved_once_for_all_its_ports(tmp_path, monkeypatch):
