@@ -14,7 +14,7 @@ import re
 import sys
 import typing
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +36,8 @@ from .limits import (
 _MERGE = "tag:yaml.org,2002:merge"
 
 CParser: Any = None  # libyaml's parser, when PyYAML was built with it (yaml.__with_libyaml__)
-try:
+with suppress(ImportError):  # (PyPI's wheels for our platforms have it)
     from yaml._yaml import CParser
-except ImportError:  # pragma: no cover (PyPI's wheels for our platforms have it)
-    pass
 
 
 class Document:
@@ -158,7 +156,8 @@ class _Loader(_Composer, yaml.SafeLoader):
                                                     node.start_mark) from None
 
     def construct_yaml_int(self, node):
-        digits = sum(ch.isalnum() for ch in str(node.value))
+        text = str(node.value)
+        digits = sum(ch.isalnum() for ch in text) if len(text) > MAX_INT_DIGITS else 0  # (short: no count needed)
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(None, None, f"an integer of {digits} digits (at most "
                                                     f"{MAX_INT_DIGITS} are read)", node.start_mark)

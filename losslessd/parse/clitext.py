@@ -114,7 +114,7 @@ class Issues:
 
     def __init__(self, items: list[ParseIssue]):
         self.items = items
-        self._said: set[tuple[str, str, int | None]] = set()
+        self._said: set[tuple[str, str | None, int | None]] = set()
         self._indexed = 0
 
     def append(self, issue: ParseIssue) -> None:
