@@ -208,6 +208,9 @@ def compose(text: str, path: str, composer: type | None = None) -> yaml.Node | N
     except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
         if composer is None and _Composing is not _Loader and len(text) <= REREAD_CHARS:
             return compose(text, path, _Loader)  # PyYAML's verdict, as before libyaml (it reads `{a:, b}`)
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own bound (1,000 levels), far beyond ours
+            raise InputError(f"invalid YAML: nested deeper than {MAX_NESTING} levels", file=path,
+                             line=exc.problem_mark.line + 1 if exc.problem_mark else None) from None
         raise _yaml_error(exc, path) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, path) from None

@@ -117,6 +117,7 @@ def test_a_large_document_errs_in_libyamls_words_without_a_reread():
     ("---\na: 1\n---\nb: 2\n", 3, "but found another document"),
     ("a: 1\x07\n", 1, "special characters are not allowed"),
     ("a: " + "[" * 70 + "]" * 70 + "\n", 1, "nested deeper than"),
+    ("a: " + "[" * 100_000 + "\n", 1, "nested deeper than 64 levels"),  # (libyaml stops at 1,000 by itself)
 ])
 def test_errors_name_file_and_line_on_either_parser(text, line, words):
     for composer in (docpos._CComposer, docpos._Loader):
