@@ -90,6 +90,8 @@ bench: test-deps deb-deps
 	$(PY) bench/poll_rate.py
 	$(PY) bench/daemon_scale.py
 	$(PY) bench/tune_eval.py
+	$(PY) bench/parse_growth.py
+	$(PY) bench/yaml_read.py
 
 # Regenerate the committed JSON schemas (policies/schema.json, docs/inventory.schema.json) from their models.
 schemas: venv

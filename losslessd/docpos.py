@@ -8,10 +8,13 @@ every failure is an InputError with the file and the line.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import sys
 import typing
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,10 @@ from .limits import (
 )
 
 _MERGE = "tag:yaml.org,2002:merge"
+
+CParser: Any = None  # libyaml's parser, when PyYAML was built with it (yaml.__with_libyaml__)
+with suppress(ImportError):  # (PyPI's wheels for our platforms have it)
+    from yaml._yaml import CParser
 
 
 class Document:
@@ -68,28 +75,78 @@ def pointer(parts: list | tuple) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader whose composer stops at MAX_NESTING levels (PyYAML composes recursively: a 3,000-deep
-    document is a RecursionError) and whose integers are at most MAX_INT_DIGITS digits long."""
+class _Composer(yaml.composer.Composer):
+    """PyYAML's composer made iterative, so that depth costs no recursion (PyYAML's recursive one made a
+    3,000-deep document a RecursionError) and a node costs a few steps, not PyYAML's ten calls: the same nodes
+    (tests/test_yaml_readers.py compares them on every YAML the repository holds). It stops at MAX_NESTING levels
+    and MAX_YAML_NODES nodes, and counts aliases, as only they make the nodes a graph. SafeLoader's resolver has
+    no path resolvers, so a node's tag depends on its own event alone."""
 
-    def __init__(self, stream):
-        super().__init__(stream)
-        self._depth = 0
-        self._nodes = 0
+    aliases = 0
+    get_event: Callable[[], Any]  # (the parser's)
+    resolve: Callable[..., str]  # (the resolver's)
 
     def compose_node(self, parent, index):
-        self._depth += 1
-        self._nodes += 1  # aliases too (they cost an event each); their expansion is _check_graph's
-        try:
-            if self._depth > MAX_NESTING:
-                raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_NESTING} levels",
-                                                  self.peek_event().start_mark)
-            if self._nodes > MAX_YAML_NODES:
-                raise yaml.composer.ComposerError(None, None, f"more than {MAX_YAML_NODES:,} nodes",
-                                                  self.peek_event().start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
+        get_event, resolve, anchors = self.get_event, self.resolve, self.anchors
+        nodes = 0
+        opened: list[list] = []  # collections being filled, outermost first: [node, key waiting for its value]
+        while True:
+            event = get_event()
+            kind = type(event)
+            if kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                node = opened.pop()[0]
+                node.end_mark = event.end_mark
+            else:
+                nodes += 1  # aliases too (they cost an event each); their expansion is _check_graph's
+                if len(opened) >= MAX_NESTING:
+                    raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_NESTING} levels",
+                                                      event.start_mark)
+                if nodes > MAX_YAML_NODES:
+                    raise yaml.composer.ComposerError(None, None, f"more than {MAX_YAML_NODES:,} nodes",
+                                                      event.start_mark)
+                anchor = event.anchor
+                if kind is yaml.AliasEvent:
+                    if anchor not in anchors:
+                        raise yaml.composer.ComposerError(None, None, f"found undefined alias {anchor!r}",
+                                                          event.start_mark)
+                    self.aliases += 1
+                    node = anchors[anchor]
+                else:
+                    if anchor is not None and anchor in anchors:
+                        raise yaml.composer.ComposerError(
+                            f"found duplicate anchor {anchor!r}; first occurrence", anchors[anchor].start_mark,
+                            "second occurrence", event.start_mark)
+                    tag = event.tag
+                    if kind is yaml.ScalarEvent:
+                        if tag is None or tag == "!":  # ('!' reads as plain: libyaml says otherwise when empty)
+                            tag = resolve(yaml.ScalarNode, event.value, (True, False) if tag else event.implicit)
+                        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,
+                                               style=event.style or None)  # (libyaml's plain style is '')
+                    else:
+                        node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
+                        if tag is None or tag == "!":
+                            tag = resolve(node_kind, None, event.implicit)
+                        node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                    if anchor is not None:
+                        anchors[anchor] = node
+                    if kind is not yaml.ScalarEvent:
+                        opened.append([node, None])
+                        continue
+            if not opened:
+                return node
+            top = opened[-1]
+            if type(top[0]) is yaml.SequenceNode:
+                top[0].value.append(node)
+            elif top[1] is None:
+                top[1] = node
+            else:
+                top[0].value.append((top[1], node))
+                top[1] = None
+
+
+class _Loader(_Composer, yaml.SafeLoader):
+    """The pure-Python loader (PyYAML's reader, scanner and parser: 20-60 KB/s on dense YAML), whose integers are
+    at most MAX_INT_DIGITS digits long; it constructs every document."""
 
     def construct_object(self, node, deep=False):
         try:
@@ -99,7 +156,8 @@ class _Loader(yaml.SafeLoader):
                                                     node.start_mark) from None
 
     def construct_yaml_int(self, node):
-        digits = sum(ch.isalnum() for ch in str(node.value))
+        text = str(node.value)
+        digits = sum(ch.isalnum() for ch in text) if len(text) > MAX_INT_DIGITS else 0  # (short: no count needed)
         if digits > MAX_INT_DIGITS:
             raise yaml.constructor.ConstructorError(None, None, f"an integer of {digits} digits (at most "
                                                     f"{MAX_INT_DIGITS} are read)", node.start_mark)
@@ -108,6 +166,22 @@ class _Loader(yaml.SafeLoader):
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
+# A document libyaml refuses is read again by PyYAML, for its verdict and its words, up to this size: PyYAML reads
+# 20-60 KB/s of dense YAML (bench/yaml_read.py), so a hand-written file errs as it always did within a second or
+# two, and a large one errs in libyaml's words without minutes of re-reading.
+REREAD_CHARS = 64 * 1024
+_Composing: type = _Loader
+if CParser is not None:
+    class _CComposer(_Composer, CParser, yaml.resolver.Resolver):
+        """The same composer on libyaml's parser (events with the same marks, about 5 times as fast)."""
+
+        def __init__(self, stream: str):
+            CParser.__init__(self, stream)
+            yaml.resolver.Resolver.__init__(self)
+            yaml.composer.Composer.__init__(self)
+
+    _Composing = _CComposer
+
 
 def _yaml_error(exc: yaml.YAMLError, path: str) -> InputError:
     mark = getattr(exc, "problem_mark", None)
@@ -115,27 +189,49 @@ def _yaml_error(exc: yaml.YAMLError, path: str) -> InputError:
     return InputError(f"invalid YAML: {problem}", file=path, line=mark.line + 1 if mark else None)
 
 
-def compose(text: str, path: str) -> yaml.Node | None:
-    """The node graph of a YAML document, checked against the limits (InputError with file:line)."""
+def compose(text: str, path: str, composer: type | None = None) -> yaml.Node | None:
+    """The node graph of a YAML document, checked against the limits (InputError with file:line). ``composer``:
+    the loader class that composes (default: on libyaml's parser where PyYAML has it, else pure Python)."""
     limit = max_yaml_bytes()
     if len(text) > limit:  # characters: at most the bytes
-        raise InputError(f"a YAML document is read up to {describe_mib(limit)} (an eighth of the file limit; PyYAML "
-                         f"reads about 0.3 MB/s); raise the file limit with --max-file-mb or {ENV_MAX_FILE_MB} if "
-                         "it is real", file=path)
+        raise InputError(f"a YAML document is read up to {describe_mib(limit)} (an eighth of the file limit); "
+                         f"raise the file limit with --max-file-mb or {ENV_MAX_FILE_MB} if it is real", file=path)
     try:
-        loader = _Loader(text)
+        yaml.reader.Reader(text)  # PyYAML's check of the characters, for either parser (the same error)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, other controls)
         raise InputError(f"invalid YAML: {exc.reason} (character #x{exc.character:04x})", file=path,
                          line=text.count("\n", 0, exc.position) + 1) from None
+    loader = (composer or _Composing)(text)
     try:
-        node = loader.get_single_node()
+        with _gc_paused():
+            node = loader.get_single_node()
+    except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
+        if composer is None and _Composing is not _Loader and len(text) <= REREAD_CHARS:
+            return compose(text, path, _Loader)  # PyYAML's verdict, as before libyaml (it reads `{a:, b}`)
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own bound (1,000 levels), far beyond ours
+            raise InputError(f"invalid YAML: nested deeper than {MAX_NESTING} levels", file=path,
+                             line=exc.problem_mark.line + 1 if exc.problem_mark else None) from None
+        raise _yaml_error(exc, path) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, path) from None
     finally:
         loader.dispose()
-    if node is not None:
+    if node is not None and loader.aliases:  # else a tree, whose nodes and depth the composer counted
         _check_graph(node, path)
     return node
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cycle collector off while a document's nodes are built: it walks the young objects again and
+    again, half the time of composing a large document; node trees hold no cycles, and anything else waits."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _check_graph(root: yaml.Node, path: str) -> None:
@@ -186,10 +282,10 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
     lines: dict[str, int] = {}
     duplicates: list[tuple[int, tuple, str, int]] = []
     seen: set[int] = set()
-    stack: list[tuple[yaml.Node, tuple]] = [(root, ())]
+    stack: list[tuple[yaml.Node, tuple, str]] = [(root, (), "")]  # (node, its path, the path's pointer)
     while stack:
-        node, parts = stack.pop()
-        lines.setdefault(pointer(parts), node.start_mark.line + 1)  # a mapping value keeps its key's line
+        node, parts, at = stack.pop()
+        lines.setdefault(at, node.start_mark.line + 1)  # a mapping value keeps its key's line
         if id(node) in seen:
             continue
         seen.add(id(node))
@@ -203,10 +299,11 @@ def _positions(root: yaml.Node) -> tuple[dict[str, int], list[tuple[int, tuple, 
                     duplicates.append((line, parts, key, first[key]))
                 else:
                     first[key] = line
-                lines[pointer((*parts, key))] = line
-                stack.append((value_node, (*parts, key)))
+                child = at + pointer((key,))  # the parent's pointer and one part: each node's costs its own key
+                lines[child] = line
+                stack.append((value_node, (*parts, key), child))
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend((child, (*parts, str(i))) for i, child in enumerate(node.value))
+            stack.extend((item, (*parts, str(i)), f"{at}/{i}") for i, item in enumerate(node.value))
     duplicates.sort()
     return lines, duplicates
 
@@ -216,14 +313,15 @@ def load_yaml(path: str | Path, text: str | None = None) -> Document:
     path = str(path)
     if text is None:
         text = read_text(path)
-    node = compose(text, path)
-    if node is None:
-        return Document(None, {}, path)
-    lines, duplicates = _positions(node)  # before construction: merge keys rewrite the mappings
-    try:
-        data = _Loader("").construct_document(node)
-    except yaml.YAMLError as exc:
-        raise _yaml_error(exc, path) from None
+    with _gc_paused():
+        node = compose(text, path)
+        if node is None:
+            return Document(None, {}, path)
+        lines, duplicates = _positions(node)  # before construction: merge keys rewrite the mappings
+        try:
+            data = _Loader("").construct_document(node)
+        except yaml.YAMLError as exc:
+            raise _yaml_error(exc, path) from None
     return Document(data, lines, path, duplicates)
 
 

@@ -8,7 +8,7 @@ read is bounded before it starts (README "Limits"):
 - at most ``max_file_bytes()`` per file (default 32 MiB: the largest real SONiC config_db.json files
   are a few MB; 2.6 million ports in 200 MB took 7.9 GB to lint), raised with `--max-file-mb` or
   the environment variable LOSSLESSD_MAX_FILE_MB;
-- YAML documents (docpos.load_yaml) are at most an eighth of that (PyYAML reads them in pure Python),
+- YAML documents (docpos.load_yaml) are at most an eighth of that (each node is a Python object or three),
   nest at most MAX_NESTING levels, hold at most MAX_YAML_NODES nodes once their aliases are expanded,
   and integers of at most MAX_INT_DIGITS digits;
 - JSON documents nest no deeper than Python's parser allows (about 1,000 levels);
@@ -31,9 +31,10 @@ DEFAULT_MAX_FILE_BYTES = 32 * MIB
 ENV_MAX_FILE_MB = "LOSSLESSD_MAX_FILE_MB"
 # Small files read whole for one value (a password file): a secret is one line.
 SECRET_FILE_BYTES = 64 * 1024
-# YAML is read by PyYAML's pure-Python reader (the C one composes recursively): about 0.1-0.5 MB/s and
-# ~1 KB per node, so a YAML document may hold an eighth of the file limit (4 MiB by default: a
-# 10,000-host inventory is ~1.5 MB, an NVUE startup.yaml a few hundred KB).
+# YAML is parsed by libyaml (PyYAML's pure-Python reader where PyYAML lacks it) and composed, checked and
+# constructed in Python: about 0.3-1 MB/s (0.1 MB/s in pure Python: bench/yaml_read.py) and ~1 KB per node,
+# so a YAML document may hold an eighth of the file limit (4 MiB by default: a 10,000-host inventory is
+# ~1.5 MB, an NVUE startup.yaml a few hundred KB).
 YAML_SHARE = 8
 # Deeper than any policy, inventory, settings or NVUE tree (NVUE's deepest paths are ~10 levels), and
 # shallow enough that PyYAML's recursive composer and our walkers stay far from Python's recursion limit.

@@ -45,11 +45,12 @@ def check_port_count(count: int, file: str) -> None:
 
 
 def check_expanded(count: int, file: str | None, line: int | None) -> None:
-    """InputError when a config's interface ranges have named more than MAX_EXPANDED_PORTS ports in all
-    (``count``, kept by the reader as it expands them): each named port costs time and memory."""
+    """InputError when a config's interface ranges (or Junos group wildcards) have named more than
+    MAX_EXPANDED_PORTS ports in all (``count``, kept by the reader as it expands them): each named port costs time
+    and memory."""
     if count > MAX_EXPANDED_PORTS:
-        raise InputError(f"its interface ranges name more than {MAX_EXPANDED_PORTS:,} ports in all (a generated "
-                         "file?); not read", file=file, line=line)
+        raise InputError(f"its interface ranges or wildcards name more than {MAX_EXPANDED_PORTS:,} ports in all (a "
+                         "generated file?); not read", file=file, line=line)
 
 
 class LineAt:

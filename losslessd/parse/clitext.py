@@ -106,13 +106,30 @@ def dscp_values(words: list[str]) -> list[int]:
     return sorted(out)
 
 
-def add_once(issues: list[ParseIssue], issue: ParseIssue) -> None:
-    """Add an issue about a shared line (a policy's class, a range's inherit) once, not once for each port that
-    uses it: the same message at the same file and line is said already."""
-    at = (issue.source.file, issue.source.line) if issue.source else None
-    if not any(old.message == issue.message and old.source and (old.source.file, old.source.line) == at
-               for old in issues):
-        issues.append(issue)
+class Issues:
+    """A device's issue list as its builder adds to it. ``add_once`` says an issue about a shared line (a policy's
+    class, a range's inherit) once, not once for each port that uses it: the same message at the same file and
+    line is said already. One set lookup each (a scan of the list made a config full of broken shared lines
+    quadratic: ports x issues); issues appended to the list by others are indexed when next asked."""
+
+    def __init__(self, items: list[ParseIssue]):
+        self.items = items
+        self._said: set[tuple[str, str | None, int | None]] = set()
+        self._indexed = 0
+
+    def append(self, issue: ParseIssue) -> None:
+        self.items.append(issue)
+
+    def add_once(self, issue: ParseIssue) -> None:
+        for old in self.items[self._indexed:]:
+            if old.source:
+                self._said.add((old.message, old.source.file, old.source.line))
+        self._indexed = len(self.items)
+        if issue.source:  # (an issue that points nowhere is never the same as another)
+            key = (issue.message, issue.source.file, issue.source.line)
+            if key in self._said:
+                return
+        self.items.append(issue)
 
 
 class TreeReader:

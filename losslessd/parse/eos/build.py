@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
-from ..clitext import add_once
+from ..clitext import Issues
 from .reader import EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
@@ -27,13 +27,17 @@ DEFAULT_WATCHDOG_ACTION = "errdisable"
 # forwarding its packets (AVD priority_flow_control.watchdog.action: "drop" | "no-drop"); `notify-only`
 # logs without acting on the queue (AVD qos_profiles watchdog.action); errdisable shuts the port.
 WATCHDOG_ACTION_WORDS = {"drop": "drop", "no-drop": "forward", "notify-only": "notify-only", "errdisable": "errdisable"}
+# A policy-map resolved: DSCP -> the traffic class its first matching class sets (None: matched by a class that sets
+# none, so the trust map's), class-default's `set traffic-class`, and the SYS002 for classes it cannot evaluate.
+_Classes = tuple[dict[int, int | None], Val | None, ParseIssue | None]
 
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or cfg.header_name or name, kind=DeviceKind.switch, platform=platform,
                     hwsku=cfg.hwsku, issues=list(cfg.issues), source=Source(file=path))
+    issues, resolved = Issues(device.issues), dict[str, _Classes]()
     for port_name, iface in cfg.interfaces.items():
-        device.ports[port_name] = _port(cfg, port_name, iface, device.issues)
+        device.ports[port_name] = _port(cfg, port_name, iface, issues, resolved)
     return device
 
 
@@ -45,7 +49,8 @@ def _last(layers: list[QosConf], attr: str) -> Val | None:
     return found
 
 
-def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> Port:
+def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
+          resolved: dict[str, _Classes]) -> Port:
     layers: list[QosConf] = [iface]
     profile = cfg.profiles.get(iface.profile.value) if iface.profile else None
     if profile is not None:
@@ -71,7 +76,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: list[ParseIss
             port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
         return port
     _trust_and_maps(cfg, iface, layers, port, defaults=True)
-    _policy_map(cfg, name, layers, port, issues)
+    _policy_map(cfg, name, layers, port, issues, resolved)
     _pfc(cfg, layers, port)
     _watchdog(cfg, layers, port)
     _queues(layers, port)
@@ -112,7 +117,8 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
     port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
 
 
-def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, issues: list[ParseIssue]) -> None:
+def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, issues: Issues,
+                resolved: dict[str, _Classes]) -> None:
     """`service-policy type qos input NAME` over the trust map. EOS User Manual, Traffic Management (QoS policies):
     a packet is handled by the first class of the policy map that matches it, and class-default, last in every
     policy map, takes the rest; `set traffic-class N` gives that traffic class N. A class on an ACL (or anything but
@@ -125,31 +131,16 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         chosen = channel.service_policy  # the port-channel's policy classifies what its members receive
     if chosen is None:
         return
-    classes = cfg.qos_policies.get(chosen.value)
-    if classes is None:
-        add_once(issues, ParseIssue(code="SYS002", source=chosen.source, message=(
+    if chosen.value not in cfg.qos_policies:
+        issues.add_once(ParseIssue(code="SYS002", source=chosen.source, message=(
             f"{name} uses qos policy-map {chosen.value}, which is not defined in this config: the traffic classes "
             "it sets are unknown")))
         return
-    claimed: dict[int, int | None] = {}  # None: matched by a class that sets no traffic class (the trust map's)
-    unread: list[tuple[str, Source]] = []
-    default = None
-    for class_name, tc, src in classes:
-        if class_name == "class-default":
-            default = tc if tc is not None else default
-            continue
-        cmap = cfg.class_maps.get(class_name)
-        if cmap is None or cmap.other:
-            if tc is not None:
-                unread.append((class_name, src))
-            continue
-        for dscp in sorted(cmap.dscp - set(claimed)):
-            claimed[dscp] = None if tc is None else tc.value
+    if chosen.value not in resolved:
+        resolved[chosen.value] = _classes(cfg, chosen.value)
+    claimed, default, unread = resolved[chosen.value]
     if unread:
-        add_once(issues, ParseIssue(code="SYS002", source=unread[0][1], message=(
-            f"qos policy-map {chosen.value} sets a traffic class for class {', '.join(n for n, _ in unread)}, matched "
-            "on an ACL (or not defined here): losslessd does not evaluate it, so the DSCP map shown is what the "
-            "policy's other classes and the trust map give")))
+        issues.add_once(unread)
     if port.dscp_to_tc is not None and (any(tc is not None for tc in claimed.values()) or default is not None):
         trust = port.dscp_to_tc
         base = {d: default.value for d in trust} if default is not None else trust
@@ -161,6 +152,28 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
     if port.pcp_to_tc is not None and default is not None:
         port.pcp_to_tc = {c: default.value for c in port.pcp_to_tc}  # class-default takes tagged traffic too
 
+
+def _classes(cfg: EosConfig, policy: str) -> _Classes:
+    """A policy-map's classes resolved once for every port that uses it (not again per port: ports x classes)."""
+    claimed: dict[int, int | None] = {}
+    unread: list[tuple[str, Source]] = []
+    default = None
+    for class_name, tc, src in cfg.qos_policies[policy]:
+        if class_name == "class-default":
+            default = tc if tc is not None else default
+            continue
+        cmap = cfg.class_maps.get(class_name)
+        if cmap is None or cmap.other:
+            if tc is not None:
+                unread.append((class_name, src))
+            continue
+        for dscp in sorted(cmap.dscp - set(claimed)):
+            claimed[dscp] = None if tc is None else tc.value
+    issue = ParseIssue(code="SYS002", source=unread[0][1], message=(
+        f"qos policy-map {policy} sets a traffic class for class {', '.join(n for n, _ in unread)}, matched "
+        "on an ACL (or not defined here): losslessd does not evaluate it, so the DSCP map shown is what the "
+        "policy's other classes and the trust map give")) if unread else None
+    return claimed, default, issue
 
 
 def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:

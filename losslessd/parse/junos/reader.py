@@ -214,16 +214,19 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
             main.append((src, w, line))
     # What a group's wildcard can match: the names the configuration itself gives (Junos matches `<pattern>` against
     # existing statements), physical ports under interfaces, any entry under class-of-service interfaces.
-    names = {"interfaces": {w[2] for _, w, _ in main if w is not None and w[1:2] == ["interfaces"] and len(w) > 2
-                            and PHYSICAL.match(w[2])},
-             "class-of-service": {w[3] for _, w, _ in main if w is not None and len(w) > 3
-                                  and w[1:3] == ["class-of-service", "interfaces"]}}
+    names = {"interfaces": sorted({w[2] for _, w, _ in main if w is not None and w[1:2] == ["interfaces"]
+                                   and len(w) > 2 and PHYSICAL.match(w[2])}),
+             "class-of-service": sorted({w[3] for _, w, _ in main if w is not None and len(w) > 3
+                                         and w[1:3] == ["class-of-service", "interfaces"]})}
     inherited: list[tuple[Source, list[str] | None, str]] = []
+    examined = 0  # names the wildcards were matched against: bounded like ranges (each costs time)
     for group in reversed(dict.fromkeys(applied)):  # the first group listed is read last: it wins
         for src, rest, line in groups.get(group, []):
             if rest[0] not in _GROUP_READ:
                 continue
-            targets = _group_targets(rest, names)
+            targets, tried = _group_targets(rest, names)
+            examined += tried
+            check_expanded(examined, src.file, src.line)
             if targets is None:
                 issues.append(ParseIssue(code="SYS002", source=src, message=(
                     f"line not read (a wildcard losslessd does not apply from a configuration group): {line[:120]}")))
@@ -232,19 +235,21 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
     return inherited + main
 
 
-def _group_targets(rest: list[str], names: dict[str, set[str]]) -> list[list[str]] | None:
+def _group_targets(rest: list[str], names: dict[str, list[str]]) -> tuple[list[list[str]] | None, int]:
     """A group statement as the configuration statements it gives: one per interface of the configuration that a
     `<pattern>` in the interface name's place matches (a unit wildcard stays: the model reads no unit number); None
-    for a wildcard anywhere else."""
+    for a wildcard anywhere else. With the count of names the pattern was tried on: wildcards x interfaces, which
+    a generated file can make billions."""
     wild = [i for i, word in enumerate(rest) if word.startswith("<") and word.endswith(">") and len(word) > 2]
     if not wild:
-        return [rest]
+        return [rest], 0
     at = 1 if rest[0] == "interfaces" else 2 if rest[:2] == ["class-of-service", "interfaces"] else None
     units = [i for i in wild if i == at + 2 and rest[at + 1] == "unit"] if at is not None else []
     if at is None or [i for i in wild if i not in units] != [at]:
-        return None
+        return None, 0
     pattern = rest[at][1:-1]
-    return [[*rest[:at], name, *rest[at + 1:]] for name in sorted(names[rest[0]]) if fnmatch.fnmatchcase(name, pattern)]
+    return [[*rest[:at], name, *rest[at + 1:]] for name in names[rest[0]]
+            if fnmatch.fnmatchcase(name, pattern)], len(names[rest[0]])
 
 
 def _unreadable(cfg: JunosConfig, words: list[str], src: Source) -> None:

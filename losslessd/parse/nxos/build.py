@@ -25,7 +25,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
-from ..clitext import Val, add_once
+from ..clitext import Issues, Val
 from .reader import _NQ_CLASS, _QUEUE_CLASS, InterfaceConf, NqClass, NxosConfig, QosClass, QueueConf, class_index
 
 QUEUES = range(8)
@@ -44,10 +44,11 @@ WATCHDOG_ACTION = "drop"
 def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
                     issues=list(cfg.issues), source=Source(file=path))
+    issues, resolved = Issues(device.issues), dict[str, _Classes]()
     for port_name, iface in cfg.interfaces.items():
-        iface = with_port_profiles(cfg, iface, device.issues) if iface.profiles else iface
-        iface = channel_policies(cfg, port_name, iface, device.issues) if iface.channel_group else iface
-        device.ports[port_name] = _port(cfg, device, port_name, iface, device.issues)
+        iface = with_port_profiles(cfg, iface, issues) if iface.profiles else iface
+        iface = channel_policies(cfg, port_name, iface, issues) if iface.channel_group else iface
+        device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
     return device
 
 
@@ -58,7 +59,7 @@ PROFILE_LEVELS = 4
 _INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf) if f.name not in ("source", "profiles"))
 
 
-def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: list[ParseIssue]) -> InterfaceConf:
+def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
     """The interface with what its enabled port-profiles set where it sets nothing itself."""
     layers: list[InterfaceConf] = []
     _profile_layers(cfg, iface.profiles, layers, issues, PROFILE_LEVELS, set())
@@ -71,12 +72,12 @@ def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: list[Parse
     return dataclasses.replace(iface, **changes)
 
 
-def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf], issues: list[ParseIssue],
+def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf], issues: Issues,
                     levels: int, seen: set[str]) -> None:
     for ref in refs:
         profile = cfg.port_profiles.get(ref.value)
         if profile is None:
-            add_once(issues, ParseIssue(code="SYS002", source=ref.source, message=(
+            issues.add_once(ParseIssue(code="SYS002", source=ref.source, message=(
                 f"port-profile {ref.value} is not defined in this config: the settings it gives are unknown")))
         elif profile.enabled and ref.value not in seen and levels > 0:
             layers.append(profile.conf)
@@ -89,7 +90,7 @@ def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf
 _POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
 
 
-def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> InterfaceConf:
+def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
     """A port-channel member as the switch runs it: the port-channel's QoS policies (else the system ones), not its
     own. A port-channel the input lacks (a partial dump) leaves the member's own, with an info that says so."""
     group = iface.channel_group
@@ -108,7 +109,7 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: l
 
 
 def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
-            issues: list[ParseIssue]) -> tuple[str | None, Source | None, object]:
+            issues: Issues) -> tuple[str | None, Source | None, object]:
     """The policy the port uses (its own service-policy, else the `system qos` one): name, line, contents."""
     chosen = own or cfg.system.get(kind)
     if chosen is None:
@@ -132,7 +133,8 @@ def _group(cfg: NxosConfig, class_name: str, system, user: dict[str, Val]) -> in
     return val.value if val is not None else None
 
 
-def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issues: list[ParseIssue]) -> Port:
+def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issues: Issues,
+          resolved: dict[str, _Classes]) -> Port:
     own = (iface.pfc_mode, iface.watchdog, iface.qos_policy, iface.queuing_policy, iface.queuing_in_policy)
     port = Port(name=name, description=iface.description, source=iface.source,
                 speed_gbps=iface.speed.value if iface.speed else None,
@@ -140,7 +142,7 @@ def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issu
                 admin_up=iface.admin_up.value if iface.admin_up else None,
                 qos_configured=any(v is not None for v in own))
     port.tc_to_queue, port.tc_names = QOS_GROUP_QUEUE, QOS_GROUP_NAMES
-    classes = _classification(cfg, iface, port, issues)
+    classes = _classification(cfg, iface, port, issues, resolved)
     _pfc(cfg, iface, port, classes, issues)
     _ingress_buffers(cfg, device, iface, port, issues)
     _watchdog(cfg, iface, port)
@@ -148,50 +150,72 @@ def _port(cfg: NxosConfig, device: Device, name: str, iface: InterfaceConf, issu
     return port
 
 
-def _classification(cfg: NxosConfig, iface: InterfaceConf,
-                    port: Port, issues: list[ParseIssue]) -> list[tuple[QosClass | None, int]] | None:
-    """DSCP -> qos-group and CoS -> qos-group from the qos policy's classes in order (the first class that matches
-    wins; class-default always comes last, wherever a merged-in snippet added classes). Returns the classes (None for
-    class-default) with their qos-group, or None when the port's classification is not known."""
-    _, src, policy = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
-    if policy is None:
+def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues,
+                    resolved: dict[str, _Classes]) -> list[tuple[QosClass | None, int]] | None:
+    """DSCP -> qos-group and CoS -> qos-group from the qos policy's classes (_classes), on the port. Returns the
+    classes (None for class-default) with their qos-group, or None when the port's classification is not known."""
+    name, src, policy = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
+    if policy is None or name is None:
         return None
+    if name not in resolved:
+        resolved[name] = _classes(cfg, policy)
+    missing, ordered, first, dscp_to_tc, pcp_to_tc, trust = resolved[name]
+    if missing is not None:
+        class_name, group = missing
+        issues.append(ParseIssue(code="SYS002", source=group.source if group else src, message=(
+            f"{port.name}: qos class {class_name} is not defined, so the DSCP -> qos-group map of this port is "
+            "unknown")))
+        return None
+    port.map_source = first or src
+    if dscp_to_tc is not None:
+        port.dscp_to_tc = dict(dscp_to_tc)
+    if pcp_to_tc is not None:
+        port.pcp_to_tc = dict(pcp_to_tc)
+    port.trust, port.trust_source = trust, src
+    return ordered
+
+
+# A qos policy resolved: the class it names but no class-map defines (then nothing else is known), its classes in
+# order with their qos-groups, the first `set qos-group` line, DSCP -> qos-group, CoS -> qos-group (None: not known),
+# and the trust it implies.
+_Classes = tuple[tuple[str, Val | None] | None, list[tuple[QosClass | None, int]], Source | None,
+                 dict[int, int] | None, dict[int, int] | None, Trust]
+
+
+def _classes(cfg: NxosConfig, policy: Any) -> _Classes:
+    """A qos policy's classes in order (the first class that matches wins; class-default always comes last, wherever
+    a merged-in snippet added classes), resolved once for all the ports that use it (per port: ports x classes)."""
     ordered: list[tuple[QosClass | None, int]] = []
     first: Source | None = None
     for class_name, group in sorted(policy.items(), key=lambda item: item[0] == "class-default"):
         cmap = None if class_name == "class-default" else cfg.class_maps.get(class_name)
         if class_name != "class-default" and cmap is None:
-            issues.append(ParseIssue(code="SYS002", source=group.source if group else src, message=(
-                f"{port.name}: qos class {class_name} is not defined, so the DSCP -> qos-group map of this port is "
-                "unknown")))
-            return None
+            return (class_name, group), [], None, None, None, Trust.dscp
         ordered.append((cmap, group.value if group else DEFAULT_QOS_GROUP))
         if group is not None:
             first = first or group.source
     if "class-default" not in policy:
         ordered.append((None, DEFAULT_QOS_GROUP))  # NX-OS's implicit class-default catches the rest
-    port.map_source = first or src
     dscp_known = not any(c is not None and (c.other or (c.match_all and c.dscp and c.cos)) for c, _ in ordered)
     by_cos = any(c is not None and c.cos for c, _ in ordered)
     by_dscp = any(c is not None and c.dscp for c, _ in ordered)
+    dscp_to_tc: dict[int, int] | None = None
     if dscp_known:
         # An untagged routed packet matches only DSCP classes (a class that also needs a CoS never matches it).
-        dscp_to_tc: dict[int, int] = {}
-        for cmap, group in ordered:
+        dscp_to_tc = {}
+        for cmap, into in ordered:
             matched = set(range(64)) if cmap is None else (cmap.dscp if not (cmap.match_all and cmap.cos) else set())
             for dscp in sorted(matched - set(dscp_to_tc)):
-                dscp_to_tc[dscp] = group
-        port.dscp_to_tc = dscp_to_tc
+                dscp_to_tc[dscp] = into
+    pcp_to_tc: dict[int, int] | None = None
     if by_cos and not any(c is not None and c.other for c, _ in ordered):
-        pcp_to_tc: dict[int, int] = {}
-        for cmap, group in ordered:  # a tagged packet whose DSCP no DSCP class matches
+        pcp_to_tc = {}
+        for cmap, into in ordered:  # a tagged packet whose DSCP no DSCP class matches
             matched = set(range(8)) if cmap is None else (cmap.cos if not (cmap.match_all and cmap.dscp) else set())
             for cos in sorted(matched - set(pcp_to_tc)):
-                pcp_to_tc[cos] = group
-        port.pcp_to_tc = pcp_to_tc
+                pcp_to_tc[cos] = into
     # A policy that classifies on CoS only acts on 802.1p; one that reads DSCP (or only class-default) on DSCP.
-    port.trust, port.trust_source = (Trust.pcp if by_cos and not by_dscp else Trust.dscp), src
-    return ordered
+    return None, ordered, first, dscp_to_tc, pcp_to_tc, Trust.pcp if by_cos and not by_dscp else Trust.dscp
 
 
 def _no_drop_priorities(nq: NqClass, group: int, classes) -> list[int] | None:
@@ -208,9 +232,9 @@ def _no_drop_priorities(nq: NqClass, group: int, classes) -> list[int] | None:
     return sorted({cos for c in into for cos in c.cos})
 
 
-def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: list[ParseIssue]) -> None:
+def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: Issues) -> None:
     """No-drop classes come from the system network-qos policy; the interface's mode switches PFC on."""
-    _, _, nq = _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, [])
+    _, _, nq = _policy(cfg, None, "network-qos", cfg.nq_policies, port.name, Issues([]))
     known = nq is not None or not cfg.system.get("network-qos")
     no_drop: dict[int, list[int] | None] = {}  # qos-group -> the CoS values it pauses (None: not known)
     sources: dict[int, Source] = {}
@@ -219,7 +243,7 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: lis
             continue
         group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
         if group is None:
-            add_once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+            issues.add_once(ParseIssue(code="SYS002", source=conf.source, message=(
                 f"network-qos class {class_name} matches no qos-group in this config (no `class-map type network-qos "
                 f"{class_name}` with `match qos-group N`), so which traffic it makes no-drop is unknown")))
             known = False
@@ -253,7 +277,7 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: lis
 
 
 def _ingress_buffers(cfg: NxosConfig, device: Device, iface: InterfaceConf, port: Port,
-                     issues: list[ParseIssue]) -> None:
+                     issues: Issues) -> None:
     """An ingress queuing policy's `pause buffer-size B pause-threshold X resume-threshold Y` fixes the no-drop
     class's buffer: B reserved, XOFF sent at X (so B - X absorbs what is in flight), XON at Y."""
     name, _, policy = _policy(cfg, iface.queuing_in_policy, "queuing-in", cfg.queuing_policies, port.name, issues)
@@ -289,7 +313,7 @@ def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
                              action=WATCHDOG_ACTION, action_raw=WATCHDOG_ACTION, source=enabled.source)
 
 
-def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[ParseIssue]) -> None:
+def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -> None:
     _, src, policy = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
     if policy is None:
         return
@@ -297,7 +321,7 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: list[Pars
     for class_name, conf in policy.items():
         group = _group(cfg, class_name, _QUEUE_CLASS, cfg.queuing_class_maps)
         if group is None:
-            add_once(issues, ParseIssue(code="SYS002", source=conf.source, message=(
+            issues.add_once(ParseIssue(code="SYS002", source=conf.source, message=(
                 f"queuing class {class_name} matches no qos-group in this config (no `class-map type queuing "
                 f"{class_name}` with `match qos-group N`), so its queue is unknown")))
             continue

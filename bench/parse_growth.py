@@ -1,0 +1,170 @@
+"""Does any parser grow faster than its input? Each platform's input is generated at 1x, 4x and 16x in the construct
+most likely to be super-linear, and linted (parse, then every rule) in a child process of its own; the CPU seconds
+and the ratio 16x / 1x are printed (16 is linear; well above it, something scans what it has already seen).
+
+- eos: ports on one service-policy whose classes grow with them (a policy's classes resolved per port was ports x
+  classes), each port with an unreadable PFC line, and the policy's ACL class a shared broken line;
+- nxos: `interface Ethernet1/1-54` ranges repeated, port-profile inherits four deep, a qos policy whose classes
+  grow, unreadable shared network-qos lines said once (a scan of the issue list per port was ports x issues);
+- junos: interfaces, and groups with wildcards (`<et-*>`) applied to all of them;
+- sonic: config_db.json ports with their QoS maps, PGs and queues;
+- nvue: `nv set interface swp1-64 ...` ranges repeated, each port on a broken line;
+- mlx5: a host capture with many mlnx_qos sections;
+- opensm: an opensm.conf with many options and a qos-policy of many entries;
+- yaml-topology: a topology.yaml with many links (docpos, then the link walk).
+
+    python bench/parse_growth.py [--base 1] [--only NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.child import run, timed  # noqa: E402
+
+
+def eos(n: int) -> dict[str, str]:
+    ports, classes = 400 * n, 40 * n
+    out = ["hostname sw\n"]
+    for j in range(classes):
+        out.append(f"class-map type qos match-any C{j}\n   match ip access-group ACL{j}\n!\n" if j % 2 else
+                   f"class-map type qos match-any C{j}\n   match dscp {j % 64}\n!\n")
+    out.append("policy-map type qos P\n" + "".join(f"   class C{j}\n      set traffic-class {j % 8}\n"
+                                                    for j in range(classes)) + "!\n")
+    for i in range(ports):
+        out.append(f"interface Ethernet{i // 64 + 1}/{i % 64 + 1}\n   no switchport\n   mtu 9214\n"
+                   f"   service-policy type qos input P\n   priority-flow-control on\n"
+                   f"   priority-flow-control priority 3 no-drop\n   priority-flow-control priority 9 no-drop\n!\n")
+    return {"sw.cfg": "".join(out)}
+
+
+def nxos(n: int) -> dict[str, str]:
+    out = ["hostname sw\n"]
+    classes = 20 * n
+    for j in range(classes):
+        out.append(f"class-map type qos match-any C{j}\n  match dscp {j % 64}\n")
+    out.append("policy-map type qos P\n" + "".join(f"  class C{j}\n    set qos-group {j % 8}\n"
+                                                    for j in range(classes)))
+    out.append("class-map type network-qos NQ3\n  match qos-group 3\n"
+               "policy-map type network-qos NQP\n  class type network-qos NQ3\n    pause pfc-cos 3\n    mtu 9216\n"
+               "    congestion-control random-detect ecn bogus\n"
+               "system qos\n  service-policy type network-qos NQP\n")
+    for level in range(4):
+        out.append(f"port-profile type ethernet PP{level}\n"
+                   + (f"  inherit port-profile PP{level - 1}\n" if level else "")
+                   + "  mtu 9216\n  service-policy type qos input P\n  state enabled\n")
+    for slot in range(1, 8 * n + 1):
+        out.append(f"interface Ethernet{slot}/1-54\n  inherit port-profile PP3\n  priority-flow-control mode on\n"
+                   "  no shutdown\n")
+    return {"sw.cfg": "".join(out)}
+
+
+def junos(n: int) -> dict[str, str]:
+    ports, groups = 256 * n, 8  # groups x ports is the statements they give: bounded (MAX_EXPANDED_PORTS)
+    out = ["set system host-name sw\n"]
+    for j in range(groups):
+        out.append(f"set groups G{j} class-of-service interfaces <et-0/{j % 4}/*> congestion-notification-profile cnp\n"
+                   f"set groups G{j} interfaces <et-*> mtu 9216\nset apply-groups G{j}\n")
+    out.append("set class-of-service congestion-notification-profile cnp input dscp code-point 011010 pfc\n")
+    for i in range(ports):
+        name = f"et-0/{i % 4}/{i // 4}"
+        out.append(f"set interfaces {name} unit 0 family inet address 10.{i // 256 % 256}.{i % 256}.1/31\n"
+                   f"set class-of-service interfaces {name} classifiers dscp missing\n")
+    return {"sw.cfg": "".join(out)}
+
+
+def sonic(n: int) -> dict[str, str]:
+    import json
+    ports = 256 * n
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw", "hwsku": "Mellanox-SN4600C-C64"}},
+          "PORT": {f"Ethernet{i}": {"speed": "100000", "mtu": "9100", "admin_status": "up"} for i in range(ports)},
+          "PORT_QOS_MAP": {f"Ethernet{i}": {"dscp_to_tc_map": "AZURE", "tc_to_pg_map": "AZURE", "pfc_enable": "3,4",
+                                            "tc_to_queue_map": "AZURE"} for i in range(ports)},
+          "DSCP_TO_TC_MAP": {"AZURE": {str(d): "3" if d == 26 else "0" for d in range(64)}},
+          "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {str(t): str(t) for t in range(8)}},
+          "TC_TO_QUEUE_MAP": {"AZURE": {str(t): str(t) for t in range(8)}},
+          "BUFFER_PG": {f"Ethernet{i}|3-4": {"profile": "missing_profile"} for i in range(ports)},
+          "QUEUE": {f"Ethernet{i}|3": {"scheduler": "nowhere", "wred_profile": "AZURE_LOSSLESS"} for i in range(ports)}}
+    return {"config_db.json": json.dumps(db, indent=1)}
+
+
+def nvue(n: int) -> dict[str, str]:
+    out = ["nv set system hostname sw\n"]
+    for r in range(16 * n):
+        lo = 64 * r + 1
+        out.append(f"nv set interface swp{lo}-{lo + 63} link mtu 9216\n"
+                   f"nv set interface swp{lo}-{lo + 63} qos pfc profile missing\n"
+                   f"nv set interface swp{lo}-{lo + 63} qos bogus thing\n")
+    out.append("nv set qos pfc default-global switch-priority 3\n")
+    return {"sw.cfg": "".join(out)}
+
+
+def mlx5(n: int) -> dict[str, str]:
+    base = (ROOT / "tests" / "fixtures" / "raw" / "linux_mlx5" / "gpu01-good.txt").read_text()
+    return {"host.txt": base * (4 * n)}
+
+
+def opensm(n: int) -> dict[str, str]:
+    conf = "".join(f"# comment {i}\nsm_priority {i % 15}\nqos_max_vls 8\n" for i in range(200 * n))
+    return {"opensm.conf": "routing_engine ftree\nqos TRUE\n" + conf}
+
+
+def topology(n: int) -> dict[str, str]:
+    devices = {"leaf.cfg": "hostname leaf\n" + "".join(
+        f"interface Ethernet{i + 1}\n   no switchport\n   mtu 9214\n!\n" for i in range(64 * n))}
+    links = "".join(f"  - [leaf:Ethernet{i + 1}, host{i}:eth0]\n" for i in range(64 * n))
+    return {**devices, "topology.yaml": "links:\n" + links}
+
+
+SHAPES = {"eos": eos, "nxos": nxos, "junos": junos, "sonic": sonic, "nvue": nvue, "mlx5": mlx5, "opensm": opensm,
+          "yaml-topology": topology}
+
+
+def _child(folder: str) -> str:
+    """Runs in the child: lint ``folder`` (a device file, or a fabric folder) and say what came of it."""
+    from losslessd import api
+    files = sorted(Path(folder).iterdir())
+    target = [str(folder)] if len(files) > 1 else [str(files[0])]
+    return timed(lambda: f"{len(api.lint(target).findings)} findings")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", type=int, default=1, help="multiply every size (default 1)")
+    ap.add_argument("--only", choices=sorted(SHAPES))
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(_child(args.child))
+        return 0
+    worst = 0.0
+    with tempfile.TemporaryDirectory(prefix="losslessd-growth-") as tmp:
+        for name, make in SHAPES.items():
+            if args.only and name != args.only:
+                continue
+            figures = []
+            for k in (1, 4, 16):
+                folder = Path(tmp) / f"{name}-{k}"
+                folder.mkdir()
+                size = 0
+                for fname, text in make(k * args.base).items():
+                    (folder / fname).write_text(text)
+                    size += len(text)
+                seconds, what = run(__file__, str(folder))
+                figures.append((k, size, seconds, what))
+            ratio = figures[-1][2] / max(figures[0][2], 1e-3)
+            worst = max(worst, ratio)
+            print(f"{name:14} " + "  ".join(f"{k:2}x {size / 1e6:6.2f} MB {s:6.2f} s" for k, size, s, _ in figures)
+                  + f"  16x/1x {ratio:5.1f}{'  SUPER-LINEAR' if ratio > 32 else ''}  [{figures[-1][3]}]", flush=True)
+    print(f"worst ratio {worst:.1f} (16 = linear)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""No input makes a parser slow beyond linear (bench/parse_growth.py prints the figures): what a shared line says is
+found in a set, not by a scan of every issue said before; a policy-map's classes are resolved once, not once per
+port; a Junos group wildcard is tried on at most MAX_EXPANDED_PORTS names in all."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.limits import MAX_EXPANDED_PORTS
+from losslessd.model import ParseIssue, Source
+from losslessd.parse import clitext, parse_group
+from losslessd.parse.eos import build as eos_build
+from losslessd.parse.nxos import build as nxos_build
+
+
+def _issue(message: str, line: int | None = 1) -> ParseIssue:
+    return ParseIssue(code="SYS002", message=message, source=Source(file="sw.cfg", line=line))
+
+
+def test_issues_said_once_in_order_whoever_appended_them():
+    items = [_issue("a")]
+    issues = clitext.Issues(items)
+    issues.add_once(_issue("a"))  # said already (appended before the index existed)
+    issues.add_once(_issue("b"))
+    items.append(_issue("c", 2))  # appended to the list by someone else
+    issues.add_once(_issue("c", 2))
+    issues.add_once(_issue("b", 3))  # the same words at another line: another issue
+    issues.add_once(ParseIssue(code="SYS002", message="b"))  # pointing nowhere: never the same as another
+    issues.add_once(_issue("b"))
+    assert [(i.message, i.source.line if i.source else None) for i in items] == [
+        ("a", 1), ("b", 1), ("c", 2), ("b", 3), ("b", None)]
+
+
+def test_a_shared_issue_list_is_indexed_once_not_scanned_per_port():
+    """Each issue is looked at once by the index, whatever the number of add_once calls (a scan per call was ports x
+    issues on a config full of broken shared lines)."""
+    items = _Counting(_issue(f"m{i}", i) for i in range(200))
+    issues = clitext.Issues(items)
+    for _ in range(200):
+        issues.add_once(_issue("shared", 1000))
+    assert len(items) == 201 and items.read <= 201
+
+
+class _Counting(list):
+    """A list that counts the items its slices hand out."""
+
+    read = 0
+
+    def __getitem__(self, key):
+        got = super().__getitem__(key)
+        if isinstance(key, slice):
+            self.read += len(got)
+        return got
+
+
+EOS = ["hostname sw\n", "class-map type qos match-any ACLCLASS\n   match ip access-group A\n!\n",
+       "class-map type qos match-any RDMA\n   match dscp 26\n!\n",
+       "policy-map type qos P\n   class ACLCLASS\n      set traffic-class 5\n",
+       "   class RDMA\n      set traffic-class 3\n!\n"]
+
+
+def test_eos_policy_map_resolved_once_for_all_its_ports(tmp_path, monkeypatch):
+    calls = []
+    real = eos_build._classes
+    monkeypatch.setattr(eos_build, "_classes", lambda cfg, policy: calls.append(policy) or real(cfg, policy))
+    ports = "".join(f"interface Ethernet{i}\n   no switchport\n   service-policy type qos input P\n!\n"
+                    for i in range(1, 101))
+    (tmp_path / "sw.cfg").write_text("".join(EOS) + ports)
+    device = parse_group("sw", [tmp_path / "sw.cfg"], "arista_eos")
+    assert calls == ["P"]
+    assert [i.source.line for i in device.issues if "ACLCLASS" in i.message] == [2 + 3 + 3 + 1]  # said once
+    assert all(p.dscp_to_tc[26] == 3 for p in device.ports.values())
+    assert len({id(p.dscp_to_tc) for p in device.ports.values()}) == 100  # each port its own map
+
+
+def test_nxos_qos_policy_resolved_once_for_all_its_ports(tmp_path, monkeypatch):
+    calls = []
+    real = nxos_build._classes
+    monkeypatch.setattr(nxos_build, "_classes", lambda cfg, policy: calls.append(1) or real(cfg, policy))
+    text = ("hostname sw\nclass-map type qos match-any RDMA\n  match dscp 26\n"
+            "policy-map type qos P\n  class RDMA\n    set qos-group 3\n"
+            "interface Ethernet1/1-54\n  service-policy type qos input P\n")
+    (tmp_path / "sw.cfg").write_text(text)
+    device = parse_group("sw", [tmp_path / "sw.cfg"], "cisco_nxos")
+    assert calls == [1] and len(device.ports) == 54
+    assert all(p.dscp_to_tc[26] == 3 for p in device.ports.values())
+    assert len({id(p.dscp_to_tc) for p in device.ports.values()}) == 54
+
+
+def test_junos_group_wildcards_are_bounded(tmp_path):
+    """Each wildcard is tried on every interface name: a file of many wildcard groups and many interfaces (billions of
+    tries within the size limit) is refused at the limit, at the line that crossed it."""
+    ports = 4096
+    groups = MAX_EXPANDED_PORTS // ports + 2
+    text = "".join(f"set interfaces et-0/0/{i} mtu 9216\n" for i in range(ports)) + "".join(
+        f"set groups G{j} interfaces <xe-{j}*> mtu 9216\nset apply-groups G{j}\n" for j in range(groups))
+    (tmp_path / "sw.cfg").write_text(text)
+    with pytest.raises(InputError, match="ranges or wildcards name more than") as exc:
+        parse_group("sw", [tmp_path / "sw.cfg"], "juniper_junos")
+    assert exc.value.line is not None and exc.value.line > ports

@@ -1,0 +1,149 @@
+"""docpos composes YAML on libyaml's parser where PyYAML has it (5-10 times as fast as PyYAML's pure-Python
+reader: bench/yaml_read.py): the same nodes, at the same lines, as PyYAML's own SafeLoader gives, on every YAML
+the repository and the shared corpus hold and on edits of them; and errors still name the file and a line.
+
+Compared per node: kind, tag, value and scalar style, and the line and column where it starts (the only mark
+losslessd reads). Not compared: flow_style (libyaml says False where PyYAML says None for an indentless block
+sequence) and end marks; nor, in edited documents, the marks of empty plain scalars, which libyaml puts at the
+next token where PyYAML puts them after the `:` (`{a:` then `}` on the next line; `?` at the end of a file)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from losslessd import docpos
+from losslessd.errors import InputError
+from tests.conftest import CORPUS, ROOT
+
+pytestmark = pytest.mark.skipif(docpos.CParser is None, reason="this PyYAML was built without libyaml")
+
+# Every YAML in the repository, the JSON trees NVUE's reader composes as YAML, and the corpus's YAML and NVUE files.
+FILES = sorted(
+    {ROOT / name for name in subprocess.run(["git", "ls-files", "*.yaml", "*.yml"], cwd=ROOT, capture_output=True,
+                                            text=True, check=True).stdout.split()}
+    | set((ROOT / "tests").glob("**/nvidia_cumulus/**/*.json"))
+    | {p for pattern in ("**/*.yaml", "**/*.yml", "**/nvidia_cumulus/**/*.json") for p in CORPUS.glob(pattern)})
+EDITS = ["&a ", "*a", "[", "]", "{", "}", ": ", ", ", "- ", "? ", "\n", "  ", "\t", "!!str ", "! ", "<<: ", "'",
+         '"', "|\n", ">-\n", "%YAML 1.1\n", "---\n", "...\n", "# c", "null", "~", "\u2028", "\x85", "#"]
+
+
+def _nodes(node: yaml.Node | None, *, empty_marks: bool = True) -> list[tuple]:
+    """The node graph in document order, one tuple per node."""
+    out: list[tuple] = []
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        marked = empty_marks or not (isinstance(n, yaml.ScalarNode) and n.value == "" and n.style is None)
+        mark = (n.start_mark.line, n.start_mark.column) if marked else None
+        if isinstance(n, yaml.ScalarNode):
+            out.append(("scalar", n.tag, n.value, n.style, mark))
+            continue
+        kids = [c for pair in n.value for c in pair] if isinstance(n, yaml.MappingNode) else list(n.value)
+        out.append((type(n).__name__, n.tag, len(kids), mark))
+        stack.extend(reversed(kids))
+    return out
+
+
+def _pyyaml(text: str) -> yaml.Node | None:
+    loader = yaml.SafeLoader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT.parent)))
+def test_libyaml_composes_the_nodes_pyyaml_does(path):
+    text = path.read_text(encoding="utf-8")
+    expected = _nodes(_pyyaml(text))
+    assert _nodes(docpos.compose(text, str(path))) == expected  # libyaml's parser (the default here)
+    assert _nodes(docpos.compose(text, str(path), docpos._Loader)) == expected  # the pure-Python fallback
+
+
+def test_edited_documents_read_alike():
+    """Random edits of the small files read as PyYAML reads them: the same nodes, or the same error (a small
+    document libyaml refuses is read again by PyYAML: it reads `{a:, b}`, which libyaml refuses). The one
+    difference left, rare: libyaml reads some documents PyYAML refuses (a tab as a separator, which YAML 1.2
+    allows; a comment right after `>-`; `?` in a flow mapping)."""
+    rnd = random.Random(23)
+    small = [p.read_text(encoding="utf-8") for p in FILES if p.stat().st_size < 8000]
+    outcomes = {"read": 0, "refused": 0, "libyaml only": 0}
+    for _ in range(400):
+        lines = rnd.choice(small).split("\n")
+        for _ in range(rnd.randint(1, 4)):
+            i = rnd.randrange(len(lines))
+            cut = rnd.randint(0, len(lines[i]))
+            lines[i] = lines[i][:cut] + rnd.choice(EDITS) + lines[i][cut:]
+        text = "\n".join(lines)
+        try:
+            expected: object = _nodes(docpos.compose(text, "e.yaml", docpos._Loader), empty_marks=False)
+        except InputError as exc:
+            expected = str(exc)
+        try:
+            got: object = _nodes(docpos.compose(text, "e.yaml"), empty_marks=False)
+        except InputError as exc:
+            got = str(exc)
+        if isinstance(expected, str) and not isinstance(got, str):
+            outcomes["libyaml only"] += 1
+            continue
+        assert got == expected, text
+        outcomes["refused" if isinstance(got, str) else "read"] += 1
+    assert outcomes["read"] > 100 and outcomes["refused"] > 100, outcomes  # the edits exercised both sides
+    assert outcomes["libyaml only"] < 20, outcomes
+
+
+def test_a_large_document_errs_in_libyamls_words_without_a_reread():
+    """Above REREAD_CHARS, libyaml's error stands (PyYAML would take up to a minute a MiB to say it its way)."""
+    body = "".join(f"key{i}: value\n" for i in range(docpos.REREAD_CHARS // 10))
+    small, large = "a: b: c\n", body + "a: b: c\n"
+    with pytest.raises(InputError, match="mapping values are not allowed here") as exc:
+        docpos.compose(small, "s.yaml")
+    assert exc.value.line == 1
+    with pytest.raises(InputError, match="mapping values are not allowed in this context") as exc:
+        docpos.compose(large, "l.yaml")
+    assert exc.value.file == "l.yaml" and exc.value.line == large.count("\n")
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("a: [1,\n  2\n", 3, "invalid YAML"),
+    ("a: 1\n b: 2\n", 2, "invalid YAML"),
+    ("a: *nowhere\n", 1, "undefined alias"),
+    ("a: &x 1\nb: &x 2\n", 2, "second occurrence"),  # (of the anchor: the words PyYAML gives)
+    ("---\na: 1\n---\nb: 2\n", 3, "but found another document"),
+    ("a: 1\x07\n", 1, "special characters are not allowed"),
+    ("a: " + "[" * 70 + "]" * 70 + "\n", 1, "nested deeper than"),
+    ("a: " + "[" * 100_000 + "\n", 1, "nested deeper than 64 levels"),  # (libyaml stops at 1,000 by itself)
+])
+def test_errors_name_file_and_line_on_either_parser(text, line, words):
+    for composer in (docpos._CComposer, docpos._Loader):
+        with pytest.raises(InputError) as exc:
+            docpos.compose(text, "p.yaml", composer)
+        assert exc.value.file == "p.yaml" and exc.value.line == line and words in exc.value.message, composer
+
+
+def test_deep_nesting_is_no_recursion():
+    """The composer walks with a list, not the stack: nesting up to the limit reads with a small recursion limit."""
+    depth = docpos.MAX_NESTING - 1
+    text = "a: " + "[" * depth + "]" * depth + "\n"
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # PyYAML's recursive composer needs ~4 frames a level (2 for the walk here)
+    try:
+        node = docpos.compose(text, "n.yaml")
+    finally:
+        sys.setrecursionlimit(saved)
+    assert len(_nodes(node)) == 2 + depth
+
+
+def test_a_tree_skips_the_alias_walk_and_a_graph_does_not(monkeypatch):
+    """_check_graph (alias expansion) runs only when the document has aliases: a tree's size and depth are the
+    composer's own counts."""
+    walked = []
+    monkeypatch.setattr(docpos, "_check_graph", lambda node, path: walked.append(path))
+    docpos.compose("a: [1, 2]\nb: {c: d}\n", "tree.yaml")
+    docpos.compose("a: &x [1, 2]\nb: *x\n", "graph.yaml")
+    assert walked == ["graph.yaml"]
