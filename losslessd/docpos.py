@@ -205,14 +205,15 @@ def compose(text: str, path: str, composer: type | None = None) -> yaml.Node | N
     try:
         with _gc_paused():
             node = loader.get_single_node()
-    except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
+    except yaml.YAMLError as exc:
+        # Any error, the composer's too: libyaml reads some text PyYAML refuses (a tab as a separator) and may then
+        # stop later, at another document, for another reason.
         if composer is None and _Composing is not _Loader and len(text) <= REREAD_CHARS:
             return compose(text, path, _Loader)  # PyYAML's verdict, as before libyaml (it reads `{a:, b}`)
-        if "maximum nesting depth" in str(exc.problem):  # libyaml's own bound (1,000 levels), far beyond ours
+        if isinstance(exc, yaml.MarkedYAMLError) and "maximum nesting depth" in str(exc.problem):
+            # libyaml's own bound (1,000 levels), far beyond ours
             raise InputError(f"invalid YAML: nested deeper than {MAX_NESTING} levels", file=path,
                              line=exc.problem_mark.line + 1 if exc.problem_mark else None) from None
-        raise _yaml_error(exc, path) from None
-    except yaml.YAMLError as exc:
         raise _yaml_error(exc, path) from None
     finally:
         loader.dispose()
