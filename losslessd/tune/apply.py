@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..collect.ssh import connect_args
+from ..docpos import json_value
 from ..errors import InputError
 from ..inventory import Host
 from ..platforms import PLATFORMS
@@ -230,7 +231,12 @@ class SonicPusher(Pusher):
 
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()
-        patch = json_patch_ops(json.loads(running), json.loads(snippet))
+        try:
+            current = json_value(running)
+        except ValueError as exc:  # a session cut mid-output, a CONFIG_DB not up: nothing to patch against
+            raise PushError(self.name, f"`{self.host.platform.config_read.line}` did not answer JSON ({exc}): "
+                                       f"{_first(running)!r}; nothing pushed", False) from None
+        patch = json_patch_ops(current, json.loads(snippet))
         if not patch:
             problem = check(running)
             if problem is not None:
