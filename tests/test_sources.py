@@ -141,8 +141,22 @@ def test_a_snmp_sample_with_garbage_counters_gives_no_keys_for_them():
            f"{oids.IF_IN_DISCARDS}.1": 7, f"{oids.CPFC_PRIO_INDICATIONS}.1.3": "x",
            f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.1.4": 2}
     r = reading_from_snmp(_sample(SnmpTarget(device="d", host="h", community="c"), raw, 1.0, 2.0, 0.1))
-    assert r.values == {Key("Ethernet0", IN_DISCARDS): 7, Key("Ethernet0", WD_STORMS, 3): 2}
+    assert r.values == {Key("Ethernet0", IN_DISCARDS): 7, Key("Ethernet0", WD_STORMS, 4): 2}
     assert r.bits == {Key("Ethernet0", IN_DISCARDS): 32} and r.uptime_ticks == 5
+
+
+def test_nxos_watchdog_rows_are_numbered_by_qos_group_from_0():
+    """Cisco NX-OS serves cpfcWatchdogIfQueueInfoTable by the watchdog's qos-group, 0-7 (Nexus 9000 NX-OS Show
+    Commands 9.3(x), Q chapter: `show queuing pfc-queue interface snmp watchdogIfQueueTable ifIndex N` keys its
+    rows by eq-qosgrp, the qosgrp_0..qosgrp_7 of `show queuing pfc-queue`). RoCE on qos-group 3 (c-out-8q-q3,
+    `pause pfc-cos 3`) storms on queue 3; the 1-based reading put it on queue 2, a queue PFC is off for, and
+    qos-group 0's storms nowhere."""
+    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.436207616": "Ethernet1/1",
+           f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.3": 2, f"{oids.CPFC_WD_QUEUE_RESTORES}.436207616.3": 1,
+           f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.0": 0}
+    r = reading_from_snmp(_sample(SnmpTarget(device="nx1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    assert r.values == {Key("Ethernet1/1", WD_STORMS, 3): 2, Key("Ethernet1/1", WD_RESTORED, 3): 1,
+                        Key("Ethernet1/1", WD_STORMS, 0): 0}
 
 
 # -- SNMP against real agents ---------------------------------------------------------------------
@@ -182,8 +196,8 @@ def test_reading_from_a_real_snmp_poll(tmp_path):
     prio3 = next(p for p in sample.priorities if p.port == "Ethernet1/1" and p.priority == 3)
     assert r.values[Key("Ethernet1/1", PFC_TX, 3)] == prio3.pfc_requests
     assert r.values[Key("Ethernet1/1", PFC_RX, 3)] == prio3.pfc_indications
-    # The watchdog row of queue number 4 is 0-based queue 3 of ifIndex 2.
-    assert r.values[Key("Ethernet1/2", WD_STORMS, 3)] == 7 and r.values[Key("Ethernet1/2", WD_RESTORED, 3)] == 6
+    # NX-OS numbers the watchdog rows by qos-group, 0-7: row 4 of ifIndex 2 is queue 4 (test_nxos_watchdog_...).
+    assert r.values[Key("Ethernet1/2", WD_STORMS, 4)] == 7 and r.values[Key("Ethernet1/2", WD_RESTORED, 4)] == 6
     assert {k for k, b in r.bits.items() if b == 32} == {k for k in r.values if k.name in ("in_discards",
                                                                                             "out_discards")}
 
