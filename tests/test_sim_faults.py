@@ -147,8 +147,8 @@ def test_reset_sends_uptime_and_counters_back(sim, run, poller):
     finally:
         sim.storm("leaf2", "Ethernet1", 3, on=False)
     assert s2.sys_uptime_ticks < 500 < s1.sys_uptime_ticks  # restarted within the last few seconds
-    assert all(b.in_octets < a.in_octets for a, b in zip(s1.ports, s2.ports))
-    assert all(b.pfc_indications < a.pfc_indications for a, b in zip(s1.priorities, s2.priorities))
+    assert all(b.in_octets < a.in_octets for a, b in zip(s1.ports, s2.ports, strict=True))
+    assert all(b.pfc_indications < a.pfc_indications for a, b in zip(s1.priorities, s2.priorities, strict=True))
     assert all(ssh2[k] < v for k, v in ssh1.items() if v > 1000)  # the host's counters too
     # The storm goes on after the restart and is counted again from it.
     assert prio(s2, "Ethernet1", 3).pfc_indications > 0

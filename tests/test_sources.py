@@ -145,20 +145,6 @@ def test_a_snmp_sample_with_garbage_counters_gives_no_keys_for_them():
     assert r.bits == {Key("Ethernet0", IN_DISCARDS): 32} and r.uptime_ticks == 5
 
 
-def test_nxos_watchdog_rows_are_numbered_by_qos_group_from_0():
-    """Cisco NX-OS serves cpfcWatchdogIfQueueInfoTable by the watchdog's qos-group, 0-7 (Nexus 9000 NX-OS Show
-    Commands 9.3(x), Q chapter: `show queuing pfc-queue interface snmp watchdogIfQueueTable ifIndex N` keys its
-    rows by eq-qosgrp, the qosgrp_0..qosgrp_7 of `show queuing pfc-queue`). RoCE on qos-group 3 (c-out-8q-q3,
-    `pause pfc-cos 3`) storms on queue 3; the 1-based reading put it on queue 2, a queue PFC is off for, and
-    qos-group 0's storms nowhere."""
-    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.436207616": "Ethernet1/1",
-           f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.3": 2, f"{oids.CPFC_WD_QUEUE_RESTORES}.436207616.3": 1,
-           f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.0": 0}
-    r = reading_from_snmp(_sample(SnmpTarget(device="nx1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
-    assert r.values == {Key("Ethernet1/1", WD_STORMS, 3): 2, Key("Ethernet1/1", WD_RESTORED, 3): 1,
-                        Key("Ethernet1/1", WD_STORMS, 0): 0}
-
-
 # -- SNMP against real agents ---------------------------------------------------------------------
 
 def _with_watchdog_table(data_file: Path, if_index: int, queue: int, storms: int, restores: int) -> None:
