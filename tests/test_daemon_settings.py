@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import threading
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
