@@ -43,8 +43,12 @@ CSQ_UCAST_DROPPED_PACKETS = 5  # SAI_QUEUE_STAT_DROPPED_PACKETS of the unicast q
 
 # CISCO-PFC-EXT-MIB cpfcWatchdogIfQueueInfoTable (revision 2016-04-28; pysmi build of the MIB in
 # lextudio/mibs.pysnmp.com pysnmp/CISCO-PFC-EXT-MIB.py): the on-box PFC watchdog per no-drop queue,
-# Counter64. Index: <ifIndex>.<cpfcWatchdogIfQueueNumber> (CISCO-QOS-TC-MIB QosQueueNumber, read as
-# 1-based like csqIfQosGroupStats' queues). Cisco NX-OS serves it; SONiC's agent does not (its
+# Counter64. Index: <ifIndex>.<cpfcWatchdogIfQueueNumber> (CISCO-QOS-TC-MIB QosQueueNumber, an Unsigned32
+# with no range). Cisco NX-OS serves it from the watchdog's qos-group rows, 0-based: Nexus 9000 NX-OS Show
+# Commands 9.3(x), "Q Show Commands": `show queuing pfc-queue interface snmp watchdogIfQueueTable ifIndex N`
+# keys TABLE_qosgrp_stats by eq-qosgrp with its shutdowns and restores, the same eq-qosgrp that
+# `show queuing pfc-queue` numbers qosgrp_0 to qosgrp_7 (qos-group n is egress queue n, c-out-8q-qn), so
+# unlike csqIfQosGroupStats' 1-based queues it is read as is. SONiC's agent does not serve it (its
 # ciscoPfcExtMIB.py has the If and IfPriority tables only), so SONiC's counts come from
 # `show pfcwd stats` over SSH (losslessd.monitor.sources).
 CPFC_WD_QUEUE_SHUTDOWNS = "1.3.6.1.4.1.9.9.813.1.3.1.3"  # cpfcWatchdogIfQueueShutdowns: storms detected

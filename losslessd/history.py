@@ -87,6 +87,14 @@ _MIGRATIONS = [
     """,
     # The tuner's proposal an ecn_not_marking event carries (losslessd.tune.propose), as JSON; NULL: none.
     "ALTER TABLE events ADD COLUMN proposal TEXT;",
+    """
+    -- Per-port exceptions to a device's coverage: seconds of the bucket's polls during which this port's
+    -- counter was unknown (cleared, or missing from one of the two readings). Rare, so kept apart.
+    CREATE TABLE gaps (
+        device TEXT NOT NULL, port TEXT NOT NULL, bucket_s REAL NOT NULL, name TEXT NOT NULL, seconds REAL NOT NULL,
+        PRIMARY KEY (device, port, bucket_s, name)) WITHOUT ROWID;
+    CREATE INDEX gaps_bucket ON gaps (bucket_s);
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -94,35 +102,41 @@ _SAMPLE_UPSERT = ("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT 
                   "total = total + excluded.total, peak = max(peak, excluded.peak)")
 _COVERAGE_UPSERT = ("INSERT INTO coverage VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
                     "seconds = seconds + excluded.seconds")
+_GAP_UPSERT = "INSERT INTO gaps VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET seconds = seconds + excluded.seconds"
 _EVENT_UPSERT = "INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _EVENT_COLUMNS = ("kind, device, port, priority, start_unix_s, message, severity, numbers, end_unix_s, basis, code, "
                   "proposal")
 
 # One record_* call: the statements that write it, applied together so a dropped batch leaves no half.
 _Batch = list[tuple[str, list[tuple]]]
-# One poll's rates as history rows: (samples rows, coverage rows, (device, port) pairs).
-RateRows = tuple[list[tuple], list[tuple], list[tuple[str, str]]]
+# One poll's rates as history rows: (samples rows, coverage rows, gaps rows, (device, port) pairs).
+RateRows = tuple[list[tuple], list[tuple], list[tuple], list[tuple[str, str]]]
 
 
 def rate_rows(rates: Rates, resolution_s: float) -> RateRows | None:
     """One poll's rates as the rows ``History.record_rate_rows`` writes (None: nothing to record).
     Pure, so a process other than the history's writer can make them: only the counters the history
-    keeps (RECORDED_NAMES), a samples row only for a counter that moved, a coverage row per name."""
+    keeps (RECORDED_NAMES), a samples row only for a counter that moved, a coverage row per name, and a
+    gaps row per port and name with a counter of unknown delta (cleared or absent): that port's interval
+    is unknown for that name, so none of its priorities' samples of this poll are kept either (a sum
+    over them would be part of one)."""
     if rates.reset or rates.interval_s <= 0:
         return None
     bucket = math.floor(rates.time_unix_s / resolution_s) * resolution_s
-    samples, names, ports = [], set(), set()
+    lost = {(k.port, k.name) for k in rates.cleared | rates.absent if k.name in RECORDED_NAMES}
+    samples, names, ports = [], {name for _, name in lost}, {(rates.device, port) for port, _ in lost}
     for key, per_s in rates.per_s.items():
         if key.name not in RECORDED_NAMES:
             continue
         names.add(key.name)
         ports.add((rates.device, key.port))
-        if per_s:
+        if per_s and (key.port, key.name) not in lost:
             idx = -1 if key.index is None else key.index
             samples.append((rates.device, key.port, bucket, key.name, idx, per_s * rates.interval_s, per_s))
     if not names:
         return None
-    return samples, [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)], sorted(ports)
+    return (samples, [(rates.device, bucket, name, rates.interval_s) for name in sorted(names)],
+            [(rates.device, port, bucket, name, rates.interval_s) for port, name in sorted(lost)], sorted(ports))
 
 
 @dataclass(frozen=True)
@@ -167,6 +181,8 @@ class History:
         self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
             row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
         self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
+        # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
+        self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
         if max_bytes is not None:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
             self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
@@ -186,10 +202,10 @@ class History:
         """What ``rate_rows`` made of one poll's rates (the daemon's workers make them, it writes them)."""
         if rows is None:
             return
-        samples, coverage, ports = rows
+        samples, coverage, gaps, ports = rows
         new_ports = sorted(set(ports) - self._ports)
         self._ports.update(new_ports)
-        self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage),
+        self._record([(_SAMPLE_UPSERT, samples), (_COVERAGE_UPSERT, coverage), (_GAP_UPSERT, gaps),
                       ("INSERT OR IGNORE INTO ports VALUES (?, ?)", new_ports)])
 
     def record_event(self, event: Event) -> None:
@@ -223,6 +239,7 @@ class History:
                 deleted = sum(self._db.execute(sql, (cutoff,)).rowcount for sql in (
                     "DELETE FROM samples WHERE bucket_s < ?",
                     "DELETE FROM coverage WHERE bucket_s < ?",
+                    "DELETE FROM gaps WHERE bucket_s < ?",
                     "DELETE FROM events WHERE end_unix_s < ?",
                     "DELETE FROM findings WHERE time_unix_s < ?",
                     "DELETE FROM drift_runs WHERE time_unix_s < ?"))
@@ -311,7 +328,8 @@ class History:
         ``mean`` is the bucket's increase over the seconds polled in it; ``max`` the highest one-poll
         rate. ``index`` picks a priority (PFC) or queue; None sums them. Counters a device only counts
         per port (a NIC's CNPs) are given for any index. A bucket polled without a row for the counter is
-        0; a port never recorded gives [].
+        0; the polls during which the port's counter was unknown (its gaps) count neither as polled nor
+        as 0, and a bucket with no other poll is left out; a port never recorded gives [].
         """
         names = sorted(set(names))
         if not names or not self._query("SELECT 1 FROM ports WHERE device = ? AND port = ?", [device, port]):
@@ -321,6 +339,9 @@ class History:
         seconds = {(b, n): s for b, n, s in self._query(
             f"SELECT bucket_s, name, seconds FROM coverage WHERE device = ? AND name IN ({marks}) "
             "AND bucket_s BETWEEN ? AND ?", [device, *names, *span])}
+        unknown = {(b, n): s for b, n, s in self._query(
+            f"SELECT bucket_s, name, seconds FROM gaps WHERE device = ? AND port = ? AND name IN ({marks}) "
+            "AND bucket_s BETWEEN ? AND ?", [device, port, *names, *span])} if self._gaps else {}
         chosen = "idx >= 0" if index is None else "idx = ?"
         picked = "SUM" if stat == "mean" else "MAX"
         column = "total" if stat == "mean" else "peak"
@@ -331,7 +352,10 @@ class History:
             ([] if index is None else [index]) + [device, port, *names, *span])
         found = {(b, n): (indexed if count else per_port) or 0.0 for b, n, indexed, per_port, count in rows}
         out = []
-        for (bucket, name), secs in sorted(seconds.items()):
+        for (bucket, name), polled in sorted(seconds.items()):
+            secs = polled - unknown.get((bucket, name), 0.0)
+            if secs <= polled * 1e-9:  # every poll of the bucket was a gap for this port (float sums: not == 0)
+                continue
             value = found.get((bucket, name), 0.0)
             out.append((bucket, name, value / secs if stat == "mean" else value))
         return out

@@ -106,13 +106,18 @@ def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():
     """Arista EOS serves ARISTA-PFC-MIB aristaPfcPriorityTable (ifIndex.priority, Counter64 requests =
     PFC frames sent, indications = received), not CISCO-PFC-EXT-MIB: with the Cisco columns alone an
     EOS switch gave no pause counters, and no storm could be seen on it over SNMP."""
-    raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1000003": "Ethernet3/1",
-           f"{oids.ARISTA_PFC_PRIO_REQUESTS}.1000003.3": 812, f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.3": 66_019,
-           f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.4": 0}
-    r = reading_from_snmp(_sample(SnmpTarget(device="spine1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
+    r = _snmp_reading("spine1", {
+        f"{oids.IF_NAME}.1000003": "Ethernet3/1", f"{oids.ARISTA_PFC_PRIO_REQUESTS}.1000003.3": 812,
+        f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.3": 66_019, f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.1000003.4": 0})
     assert r.values == {Key("Ethernet3/1", PFC_TX, 3): 812, Key("Ethernet3/1", PFC_RX, 3): 66_019,
                         Key("Ethernet3/1", PFC_RX, 4): 0}
     assert oids.ARISTA_PFC_PRIO_INDICATIONS in COLUMNS  # the pollers walk it
+
+
+def _snmp_reading(device: str, raw: dict):
+    """One agent's answer (OID -> value, sysUpTime added) read as the pollers read it."""
+    return reading_from_snmp(_sample(SnmpTarget(device=device, host="h", community="c"),
+                                     {oids.SYS_UPTIME: 5, **raw}, 1.0, 2.0, 0.1))
 
 
 def test_a_link_aggregate_is_not_read_as_a_port_with_pauses_of_its_own():
@@ -126,3 +131,16 @@ def test_a_link_aggregate_is_not_read_as_a_port_with_pauses_of_its_own():
     r = reading_from_snmp(_sample(SnmpTarget(device="leaf1", host="h", community="c"), raw, 1.0, 2.0, 0.1))
     assert {k for k in r.values if k.name == PFC_RX} == {Key("Ethernet0", PFC_RX, 3)}
     assert r.values[Key("PortChannel101", "in_octets")] == 77  # its own interface counters stay
+
+
+def test_nxos_watchdog_rows_are_numbered_by_qos_group_from_0():
+    """Cisco NX-OS serves cpfcWatchdogIfQueueInfoTable by the watchdog's qos-group, 0-7 (Nexus 9000 NX-OS Show
+    Commands 9.3(x), Q chapter: `show queuing pfc-queue interface snmp watchdogIfQueueTable ifIndex N` keys its
+    rows by eq-qosgrp, the qosgrp_0..qosgrp_7 of `show queuing pfc-queue`). RoCE on qos-group 3 (c-out-8q-q3,
+    `pause pfc-cos 3`) storms on queue 3; the 1-based reading put it on queue 2, a queue PFC is off for, and
+    qos-group 0's storms nowhere."""
+    r = _snmp_reading("nx1", {  # 436207616: NX-OS's ifIndex of Ethernet1/1
+        f"{oids.IF_NAME}.436207616": "Ethernet1/1", f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.3": 2,
+        f"{oids.CPFC_WD_QUEUE_RESTORES}.436207616.3": 1, f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.0": 0})
+    assert r.values == {Key("Ethernet1/1", WD_STORMS, 3): 2, Key("Ethernet1/1", WD_RESTORED, 3): 1,
+                        Key("Ethernet1/1", WD_STORMS, 0): 0}

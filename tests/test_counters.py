@@ -133,3 +133,17 @@ def test_any_counting_below_the_max_rate_reads_back_exactly(start32, start64, st
         assert not r.reset
         assert r.deltas == {D32: add32, P64: add64}
         assert abs(r.per_s[P64] * r.interval_s - add64) <= 1e-6 * max(1, add64)
+
+
+def test_a_counter_only_one_reading_has_is_absent_not_zero():
+    """A port the source did not serve this poll (a walk cut short, a value printed N/A) has no delta, and
+    neither has the interval after it comes back: both are named in Rates.absent, so history can leave them
+    unknown rather than quiet."""
+    tr = CounterTracker()
+    other = Key("Ethernet4", PFC_RX, 3)
+    tr.update(Reading("leaf1", 0.0, 0.0, 1000, {P64: 10, other: 5}))
+    r = tr.update(Reading("leaf1", 10.0, 10.0, 2000, {P64: 30}))
+    assert r.deltas == {P64: 20} and r.absent == {other} and not r.cleared
+    r = tr.update(Reading("leaf1", 20.0, 20.0, 3000, {P64: 50, other: 9_000}))
+    assert r.deltas == {P64: 20} and r.absent == {other}
+    assert not tr.update(Reading("leaf1", 30.0, 30.0, 4000, {P64: 70, other: 9_010})).absent

@@ -7,6 +7,7 @@ import asyncio
 import os
 import socket
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -303,6 +304,23 @@ def test_notify_reaches_an_abstract_socket_and_computes_the_watchdog_half_period
         assert listener.recv(4096).decode().split("\n") == ["READY=1", "STATUS=polling 3 devices"]
         assert n.watchdog() and listener.recv(4096) == b"WATCHDOG=1"
         assert n.stopping() and listener.recv(4096).startswith(b"STOPPING=1")
+
+
+def test_notify_never_waits_for_a_manager_that_does_not_read():
+    """A listener that reads nothing fills its datagram queue (net.unix.max_dgram_qlen): the sends after that
+    fail (logged once) instead of blocking. They blocked the daemon's event loop, so a daemon whose start took
+    longer than ten watchdog pings never became ready while test_sd_notify's listener waited for ready."""
+    name = f"losslessd-test-notify-full-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind("\0" + name)
+        n = Notifier({"NOTIFY_SOCKET": "@" + name})
+        sent: list[bool] = []
+        sender = threading.Thread(target=lambda: sent.extend(n.watchdog() for _ in range(1000)), daemon=True)
+        sender.start()
+        sender.join(60)  # a bound for a send that blocks, not a measure of speed
+        assert not sender.is_alive() and len(sent) == 1000
+        assert sent[0] and not sent[-1]  # the first went out; once the queue was full, the rest were refused
+        assert listener.recv(4096) == b"WATCHDOG=1"
 
 
 def test_notify_is_silent_outside_systemd_and_for_another_pid():

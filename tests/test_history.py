@@ -3,6 +3,7 @@ database, kill -9 of a writer, and the `events` / `history` commands with their 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -80,6 +81,38 @@ def test_per_port_counters_show_under_any_priority(tmp_path):
     h.record_rates(Rates("gpu01", 20, 10, {}, {}, reset=True))
     assert h.series("gpu01", nic, [CNP_SENT, PFC_TX], index=3) == [(0.0, CNP_SENT, 40.0), (0.0, PFC_TX, 2.0)]
     assert h.series("gpu01", nic, [PFC_TX], index=4) == [(0.0, PFC_TX, 0.0)]
+
+
+def test_a_storm_across_a_clear_is_unknown_for_that_port_not_quiet(tmp_path):
+    """Someone cleared Ethernet8's PFC counters mid-storm: that poll's interval is unknown for Ethernet8's
+    pfc_rx (every priority of it), while Ethernet12, polled at the same time, was really quiet. Coverage was
+    per device and name, so the bucket read as 0 pauses/s on Ethernet8: a storm across a clear read as quiet."""
+    h = History(tmp_path / "h.db", resolution_s=60)
+    e8, e12 = "Ethernet8", "Ethernet12"
+    storming = {Key(e8, PFC_RX, 3): 6000.0, Key(e8, PFC_RX, 4): 2.0, Key(e12, PFC_RX, 3): 0.0}
+    h.record_rates(rates(10, 10, storming))
+    h.record_rates(rates(20, 10, storming))
+    cleared = Rates("leaf1", 70, 10, {Key(e12, PFC_RX, 3): 0, Key(e8, PFC_RX, 4): 20},
+                    {Key(e12, PFC_RX, 3): 0.0, Key(e8, PFC_RX, 4): 2.0}, cleared=frozenset({Key(e8, PFC_RX, 3)}))
+    h.record_rates(cleared)  # bucket 60: the clear's poll alone
+    h.record_rates(rates(130, 10, storming))
+    h.record_rates(dataclasses.replace(cleared, time_unix_s=140.0))  # bucket 120: a storm poll, then a clear
+    for index in (3, 4, None):
+        assert h.series("leaf1", e8, [PFC_RX], index=index) == [
+            (0.0, PFC_RX, {3: 6000.0, 4: 2.0, None: 6002.0}[index]),
+            (120.0, PFC_RX, {3: 6000.0, 4: 2.0, None: 6002.0}[index])]  # the clear's poll counts neither way
+    assert h.series("leaf1", e8, [PFC_RX], index=3, stat="max") == [(0.0, PFC_RX, 6000.0), (120.0, PFC_RX, 6000.0)]
+    assert h.series("leaf1", e12, [PFC_RX], index=3) == [(0.0, PFC_RX, 0.0), (60.0, PFC_RX, 0.0), (120.0, PFC_RX, 0.0)]
+
+
+def test_a_port_missing_from_a_poll_is_unknown_there(tmp_path):
+    """A poll that served Ethernet12 but not Ethernet8 (Rates.absent) covers Ethernet12 alone."""
+    h = History(tmp_path / "h.db", resolution_s=60)
+    h.record_rates(rates(10, 10, {Key("Ethernet8", PFC_RX, 3): 50.0, Key("Ethernet12", PFC_RX, 3): 1.0}))
+    h.record_rates(Rates("leaf1", 70, 10, {Key("Ethernet12", PFC_RX, 3): 10}, {Key("Ethernet12", PFC_RX, 3): 1.0},
+                         absent=frozenset({Key("Ethernet8", PFC_RX, 3)})))
+    assert h.series("leaf1", "Ethernet8", [PFC_RX], index=3) == [(0.0, PFC_RX, 50.0)]
+    assert h.series("leaf1", "Ethernet12", [PFC_RX], index=3) == [(0.0, PFC_RX, 1.0), (60.0, PFC_RX, 1.0)]
 
 
 @pytest.fixture(scope="module")
@@ -305,9 +338,12 @@ def test_a_first_schema_file_is_migrated_and_keeps_its_events_and_a_proposal_is_
     old.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (e.id, e.kind, e.device, e.port, e.priority, e.start_unix_s, None, e.severity, e.basis, None,
                  e.message, json.dumps(e.numbers)))
+    old.execute("INSERT INTO ports VALUES ('leaf1', 'Ethernet8')")
+    old.execute("INSERT INTO coverage VALUES ('leaf1', 60.0, 'pfc_rx', 10.0)")
     old.close()
     reader = History(path, create=False)  # `losslessd events` reads it as it is, without migrating it
     assert reader.events() == [e]
+    assert reader.series("leaf1", "Ethernet8", [PFC_RX]) == [(60.0, PFC_RX, 0.0)]  # no gaps table yet: none
     reader.close()
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (1,)
     h = History(path)
@@ -320,6 +356,7 @@ def test_a_first_schema_file_is_migrated_and_keeps_its_events_and_a_proposal_is_
     h.close()
     again = History(path, create=False)
     assert again.events(kind="ecn_not_marking") == [ecn] and again.events(kind="pfc_storm")[0].proposal is None
+    assert again.series("leaf1", "Ethernet8", [PFC_RX]) == [(60.0, PFC_RX, 0.0)]  # migrated: an empty gaps table
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 

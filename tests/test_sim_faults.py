@@ -10,9 +10,10 @@ import time
 import pytest
 from netmiko import ConnectHandler
 
+from losslessd import counters_oids as oids
 from losslessd.collect.snmp import SnmpSample, SnmpTarget, SnmpTimeout
 from losslessd.monitor import ECN_MARKED, PAUSE_DURATION_US, PFC_RX, TX_PACKETS, WD_RESTORED, WD_STORMS, Key
-from losslessd.monitor.sources import counter_commands, reading_from_commands
+from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
 from losslessd.sim import Simulator, load_devices
 from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic
 from losslessd.sim.fleet import write_fleet
@@ -146,11 +147,33 @@ def test_reset_sends_uptime_and_counters_back(sim, run, poller):
     finally:
         sim.storm("leaf2", "Ethernet1", 3, on=False)
     assert s2.sys_uptime_ticks < 500 < s1.sys_uptime_ticks  # restarted within the last few seconds
-    for a, b in zip(s1.ports, s2.ports):
-        assert b.in_octets < a.in_octets and b.pfc_indications < a.pfc_indications
+    assert all(b.in_octets < a.in_octets for a, b in zip(s1.ports, s2.ports, strict=True))
+    assert all(b.pfc_indications < a.pfc_indications for a, b in zip(s1.priorities, s2.priorities, strict=True))
     assert all(ssh2[k] < v for k, v in ssh1.items() if v > 1000)  # the host's counters too
     # The storm goes on after the restart and is counted again from it.
     assert prio(s2, "Ethernet1", 3).pfc_indications > 0
+
+
+def test_an_eos_agent_serves_aristas_pfc_table_and_a_storm_shows_in_it(sim, run, poller):
+    """Arista EOS serves ARISTA-PFC-MIB aristaPfcPriorityTable (ifIndex.priority, requests sent and indications
+    received), not CISCO-PFC-EXT-MIB or CISCO-SWITCH-QOS-MIB: the simulator served the Cisco tables for every
+    switch, so the poller's reading of EOS's own table was never exercised against an agent."""
+    s1 = run(poller.poll(target(sim, "leaf2")))
+    assert not any(oid.startswith("1.3.6.1.4.1.9.9.") for oid in s1.raw)  # ciscoMgmt: none of Cisco's MIBs
+    ports = sim.devices["leaf2"].ports
+    assert {(p.port, p.priority) for p in s1.priorities} == {(port, q) for port in ports for q in range(8)}
+    assert all(p.pfc_requests is not None and p.pfc_indications is not None for p in s1.priorities)
+    index = sim.devices["leaf2"].if_indexes["Ethernet1"]
+    assert s1.raw[f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.{index}.3"] == prio(s1, "Ethernet1", 3).pfc_indications
+    sim.storm("leaf2", "Ethernet1", 3)
+    try:
+        s2 = wait_for(lambda: (s := run(poller.poll(target(sim, "leaf2")))).monotonic_s > s1.monotonic_s + 0.5 and s,
+                      "a poll half a second after the storm began")
+    finally:
+        sim.storm("leaf2", "Ethernet1", 3, on=False)
+    r1, r2 = reading_from_snmp(s1), reading_from_snmp(s2)
+    assert r2.values[Key("Ethernet1", PFC_RX, 3)] - r1.values[Key("Ethernet1", PFC_RX, 3)] > STORM_PAUSE_PER_S * 0.25
+    assert Key("Ethernet1", TX_PACKETS, 3) not in r2.values  # EOS's queue counters come over gNMI
 
 
 def test_counter32_wraps_when_told(tmp_path, run, poller):

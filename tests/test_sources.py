@@ -141,7 +141,7 @@ def test_a_snmp_sample_with_garbage_counters_gives_no_keys_for_them():
            f"{oids.IF_IN_DISCARDS}.1": 7, f"{oids.CPFC_PRIO_INDICATIONS}.1.3": "x",
            f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.1.4": 2}
     r = reading_from_snmp(_sample(SnmpTarget(device="d", host="h", community="c"), raw, 1.0, 2.0, 0.1))
-    assert r.values == {Key("Ethernet0", IN_DISCARDS): 7, Key("Ethernet0", WD_STORMS, 3): 2}
+    assert r.values == {Key("Ethernet0", IN_DISCARDS): 7, Key("Ethernet0", WD_STORMS, 4): 2}
     assert r.bits == {Key("Ethernet0", IN_DISCARDS): 32} and r.uptime_ticks == 5
 
 
@@ -182,8 +182,8 @@ def test_reading_from_a_real_snmp_poll(tmp_path):
     prio3 = next(p for p in sample.priorities if p.port == "Ethernet1/1" and p.priority == 3)
     assert r.values[Key("Ethernet1/1", PFC_TX, 3)] == prio3.pfc_requests
     assert r.values[Key("Ethernet1/1", PFC_RX, 3)] == prio3.pfc_indications
-    # The watchdog row of queue number 4 is 0-based queue 3 of ifIndex 2.
-    assert r.values[Key("Ethernet1/2", WD_STORMS, 3)] == 7 and r.values[Key("Ethernet1/2", WD_RESTORED, 3)] == 6
+    # NX-OS numbers the watchdog rows by qos-group, 0-7: row 4 of ifIndex 2 is queue 4 (test_nxos_watchdog_...).
+    assert r.values[Key("Ethernet1/2", WD_STORMS, 4)] == 7 and r.values[Key("Ethernet1/2", WD_RESTORED, 4)] == 6
     assert {k for k, b in r.bits.items() if b == 32} == {k for k in r.values if k.name in ("in_discards",
                                                                                             "out_discards")}
 

@@ -130,6 +130,28 @@ def test_a_refused_commit_is_rolled_back(make_sim, name, port, cls, said):
         pusher.close()
 
 
+@pytest.mark.parametrize("answer", [
+    None,  # the simulator's garbled answer: the first third of the JSON, cut mid-line as a dropped session leaves it
+    "Error: Unable to connect to the CONFIG_DB: redis is not running\n",
+])
+def test_sonic_running_config_that_is_not_json_is_a_push_error(make_sim, answer):
+    """The pusher re-reads `show runningconfiguration all` over SSH before patching: an answer that is not JSON is
+    a PushError naming the device and the command, with nothing pushed (it was a JSONDecodeError traceback)."""
+    sim = make_sim(["leaf1"], snmp=False)
+    cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
+    before = sim.running_config("leaf1")
+    sim.garble("leaf1", "show runningconfiguration all", answer)
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+        assert err.value.device == "leaf1" and not err.value.rolled_back
+        assert "`show runningconfiguration all` did not answer JSON" in err.value.message
+        assert "nothing pushed" in str(err.value) and str(err.value).startswith("leaf1: ")
+        assert sim.running_config("leaf1") == before and sim.devices["leaf1"].config.checkpoints == {}
+    finally:
+        pusher.close()
+
+
 def test_json_patch_ops_merge_like_config_load():
     current = {"QUEUE": {"Ethernet0|3": {"scheduler": "[SCHEDULER|s]", "wred_profile": "[WRED_PROFILE|A]"}}}
     snippet = {"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|B]"}, "Ethernet4|3": {"wred_profile": "x"}},

@@ -160,3 +160,13 @@ def test_a_counter_cleared_during_a_trial_is_a_note_not_a_silent_zero():
     assert counters.pause_frames == 20
     assert counters.dropped is None
     assert any("cleared during the trial" in p and "Ethernet0 dropped_packets 3" in p for p in problems), problems
+    # A counter the second snapshot did not read (a command that failed, a value printed N/A) is unknown too.
+    later = snap(10.0, 600, 30)
+    del later.readings[("sw1", "ssh")].values[Key("Ethernet0", DROPPED_PACKETS, 3)]
+    reader = CounterReader({}, {"sw1": {"Ethernet0": 100.0}}, [3], known_hosts=None)
+    try:
+        counters, problems = reader.delta(snap(0.0, 500, 10), later, 10.0)
+    finally:
+        reader.close()
+    assert counters.dropped is None and any("read in only one of the trial's two snapshots" in p
+                                            and "Ethernet0 dropped_packets 3" in p for p in problems), problems

@@ -213,7 +213,7 @@ class QueueCounters:
 class WatchdogCounters:
     port: str
     if_index: int
-    queue: int  # 0-based queue (the MIB's queue number minus one)
+    queue: int  # the qos-group NX-OS numbers the row by, 0-7: the 0-based egress queue it uses
     storms: int | None = None  # cpfcWatchdogIfQueueShutdowns: storms the on-box watchdog detected
     restores: int | None = None  # cpfcWatchdogIfQueueRestores: storms it restored
 
@@ -567,8 +567,8 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
             queues.setdefault((i, q - 1), {})[_QUEUE_STATS[stat]] = v
     watchdog: dict[tuple[int, ...], dict] = {}
     for col, fname in _WATCHDOG_COLUMNS.items():
-        for (i, q), v in counters(col, 2).items():
-            watchdog.setdefault((i, q - 1), {})[fname] = v
+        for (i, q), v in counters(col, 2).items():  # q: the qos-group, 0-based (counters_oids.CPFC_WD_*)
+            watchdog.setdefault((i, q), {})[fname] = v
     # model_construct: every value was typed above, so pydantic's checks would only repeat them.
     return SnmpSample.model_construct(
         device=target.device, version=target.version, sys_uptime_ticks=uptime,

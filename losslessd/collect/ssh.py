@@ -12,7 +12,6 @@ hide a refused command (SYS014); its get_config runs the same `show running-conf
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import socket
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from ..docpos import json_value
 from ..inventory import Host
 from ..platforms import Command
 from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE
@@ -64,9 +64,9 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
     """Why ``output`` shows the command failed (SYS014), or None when it looks like an answer."""
     if cmd.json:
         try:
-            json.loads(output)
+            json_value(output)
             return None
-        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json reads
+        except ValueError as exc:
             return f"output is not JSON ({exc}): {_first_line(output)!r}"
     for line in output.splitlines():
         if any(r in line for r in host.platform.refusals):

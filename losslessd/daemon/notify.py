@@ -41,7 +41,9 @@ class Notifier:
         message = "\n".join(fields).encode()
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-                sock.sendto(message, self.address)
+                # MSG_DONTWAIT: a manager that does not read fills its queue (net.unix.max_dgram_qlen, 10 by
+                # default), and a blocking send would then stall the event loop that polls (EAGAIN instead).
+                sock.sendto(message, socket.MSG_DONTWAIT, self.address)
             return True
         except OSError as exc:
             if not self._failed:

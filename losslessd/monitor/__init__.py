@@ -79,6 +79,8 @@ class Rates:
     per_s: dict[Key, float]
     reset: bool = False  # the device restarted: no rates this time
     cleared: frozenset[Key] = frozenset()  # counters that went back (cleared): no delta for them this time
+    # Counters only one of the two readings has (not served this poll, or served again): no delta either.
+    absent: frozenset[Key] = frozenset()
 
 
 @dataclass

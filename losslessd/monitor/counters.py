@@ -14,6 +14,8 @@ a real (large) delta, a reset is no information at all. The rules, in order:
    interval, and its next delta is 0, so that storm would never be reported.
 3. A 32-bit counter (Counter32, e.g. IF-MIB ifInDiscards) went back: a wrap when the wrapped delta
    is plausible for the interval (at most ``max_rate_per_s``), else cleared as in 2.
+4. A counter only one of the two readings has (a port the source did not serve this poll, a value
+   printed N/A) has no delta either (``Rates.absent``): its interval is unknown, not 0.
 
 On a reset (rule 1, or every counter the two readings share went back: a restart of a source that
 gives no uptime) the whole reading is dropped (``Rates(reset=True)`` with no deltas, so the caller
@@ -64,7 +66,8 @@ class CounterTracker:
         if cleared and not deltas:
             return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
         return Rates(reading.device, reading.time_unix_s, interval, deltas,
-                     {k: d / interval for k, d in deltas.items()}, cleared=cleared)
+                     {k: d / interval for k, d in deltas.items()}, cleared=cleared,
+                     absent=frozenset(prev.values.keys() ^ reading.values.keys()))
 
     def forget(self, device: str) -> None:
         self._last.pop(device, None)

@@ -135,15 +135,16 @@ class Detectors:
             elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
                 dev.evidence[(key.port, name, key.index)] = (start, rates.time_unix_s, value)
         out: list[Event] = []
+        unknown = rates.cleared | rates.absent  # no delta this interval: unknown, not 0
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
             out += self._onbox(dev, rates, port, prio)
             if prio in self.lossless:
-                pauses = self._pauses(rates, port, prio)  # read once for both detectors
+                pauses = self._pauses(rates, port, prio, unknown)  # read once for both detectors
                 out += self._storm(dev, rates, port, prio)
                 out += self._pause_rate(dev, rates, port, prio, pauses)
                 out += self._ecn(dev, rates, port, prio, pauses)
             elif prio in self.lossy:
-                out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio))
+                out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio, unknown))
         return out
 
     def poll_failed(self, device: str, now: float, reason: str) -> list[Event]:
@@ -332,9 +333,14 @@ class Detectors:
         return [ended]
 
     @staticmethod
-    def _pauses(r: Rates, port: str, prio: int) -> dict[str, float]:
-        """Pause frames per second each way, named as in the events' numbers."""
-        return {label: r.per_s[k] for name, label in _PAUSE_LABELS if (k := Key(port, name, prio)) in r.per_s}
+    def _pauses(r: Rates, port: str, prio: int, unknown: frozenset[Key]) -> dict[str, float]:
+        """Pause frames per second each way, named as in the events' numbers; none when either way is unknown
+        this interval (cleared, or not served): the other way alone would read a storm's pauses as few, and the
+        pause detectors take no step on an interval without information."""
+        keys = [(Key(port, name, prio), label) for name, label in _PAUSE_LABELS]
+        if unknown and any(k in unknown for k, _ in keys):
+            return {}
+        return {label: r.per_s[k] for k, label in keys if k in r.per_s}
 
     def _evidence(self, dev: _Device, now: float, port: str, prio: int, since: float) -> float | None:
         """ECN marks (of the queue, else of the port) plus CNPs per second, from the freshest rates of

@@ -249,7 +249,8 @@ class Simulator:
                                   wrap32_after_s=self.wrap32_after_s)
         switches = [d for d in self.devices.values() if d.kind == DeviceKind.switch]
         for device in switches:
-            name = self._agents.add(device.name, ports=device.ports, priorities=range(8), traffic=device.traffic)
+            name = self._agents.add(device.name, ports=device.ports, priorities=range(8), traffic=device.traffic,
+                                    platform=device.platform)
             if self.snmp_v3:
                 device.snmp_context = name
             else:

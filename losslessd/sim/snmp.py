@@ -1,5 +1,6 @@
 """Simulated SNMP agents: snmpsim processes on 127.0.0.1 serving the OIDs a SONiC switch serves
-(losslessd.counters_oids) with counters that move, PFC storms and agent faults on demand.
+(losslessd.counters_oids), or an Arista EOS switch's own PFC table, with counters that move, PFC storms
+and agent faults on demand.
 
 Each device gets ``<home>/data/<community>.snmprec`` (the SNMPv2c community and the SNMPv3
 contextName are that file's name) and its counter state (losslessd.sim.counters.Traffic) as a JSON
@@ -34,6 +35,10 @@ VARIATION_DIR = Path(__file__).parent / "snmpsim_variation"
 START_TIMEOUT_S = 30.0
 
 _SONIC_PORT = re.compile(r"^Ethernet(\d+)$")
+# Platforms whose agent serves ARISTA-PFC-MIB's aristaPfcPriorityTable (losslessd.counters_oids) and none of
+# the Cisco tables SONiC's sonic-snmpagent serves (CISCO-PFC-EXT-MIB, CISCO-SWITCH-QOS-MIB): Arista EOS, whose
+# per-queue counters come over gNMI (losslessd.monitor.gnmi, openconfig_eos).
+_ARISTA_PFC = frozenset({"arista_eos"})
 
 
 def sonic_if_indexes(ports: list[str]) -> dict[str, int]:
@@ -70,13 +75,17 @@ def _oid_key(line: str) -> tuple[int, ...]:
     return tuple(int(x) for x in line.split("|", 1)[0].split("."))
 
 
-def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int]) -> str:
-    """The .snmprec text for one device: numerically sorted ``OID|TYPE|VALUE`` lines.
+def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int], platform: str = "sonic") -> str:
+    """The .snmprec text for one device: numerically sorted ``OID|TYPE|VALUE`` lines, the tables its
+    platform's agent serves (``_ARISTA_PFC``: EOS serves ARISTA-PFC-MIB, not Cisco's tables).
 
     Counters are ``lossless`` variation records (base, rate per second, storm keys); the bases and
     traffic rates are drawn from a generator seeded with the device name, so a fabric is the same
     on every run.
     """
+    arista = platform in _ARISTA_PFC
+    requests, indications = ((oids.ARISTA_PFC_PRIO_REQUESTS, oids.ARISTA_PFC_PRIO_INDICATIONS) if arista
+                             else (oids.CPFC_PRIO_REQUESTS, oids.CPFC_PRIO_INDICATIONS))
     rng = random.Random(name)
     prios = list(priorities)
     c64 = "70:lossless"
@@ -93,19 +102,22 @@ def snmprec(name: str, if_indexes: dict[str, int], priorities: Iterable[int]) ->
             # Counter32: `w` lets the wrap mode start them just below 2^32.
             f"{oids.IF_IN_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
             f"{oids.IF_OUT_DISCARDS}.{idx}|65:lossless|b={rng.randrange(10**4)},r=0.5,w=1",
-            # Per port: the sum over priorities, as the MIB describes it.
-            f"{oids.CPFC_IF_REQUESTS}.{idx}|{c64}|b={sum(sent.values())},r={all_prios}",
-            f"{oids.CPFC_IF_INDICATIONS}.{idx}|{c64}|b={sum(received.values())},r={all_prios},up={idx}",
         ]
+        if not arista:  # per port: the sum over priorities, as CISCO-PFC-EXT-MIB describes it
+            lines += [f"{oids.CPFC_IF_REQUESTS}.{idx}|{c64}|b={sum(sent.values())},r={all_prios}",
+                      f"{oids.CPFC_IF_INDICATIONS}.{idx}|{c64}|b={sum(received.values())},r={all_prios},up={idx}"]
         for p in prios:
             key = f"{idx}.{p}"
             csq = f"{oids.CSQ_QOS_GROUP_STATS}.{idx}.{oids.CSQ_EGRESS}.{p + 1}"
-            lines += [
-                f"{oids.CPFC_PRIO_REQUESTS}.{key}|{c64}|b={sent[p]},r={NORMAL_PAUSE_PER_S},c={key}/pfc_tx",
-                f"{oids.CPFC_PRIO_INDICATIONS}.{key}|{c64}|b={received[p]},r={NORMAL_PAUSE_PER_S},up={key}",
+            queue = [
                 # The paused queue stops transmitting: what SONiC's PFC watchdog looks for.
                 f"{csq}.{oids.CSQ_UCAST_PACKETS}|{c64}|b={rng.randrange(10**12)},r={queue_pps:.0f},stop={key}",
                 f"{csq}.{oids.CSQ_UCAST_DROPPED_PACKETS}|{c64}|b={rng.randrange(10**3)},r=0,c={key}/drop",
+            ]
+            lines += [
+                f"{requests}.{key}|{c64}|b={sent[p]},r={NORMAL_PAUSE_PER_S},c={key}/pfc_tx",
+                f"{indications}.{key}|{c64}|b={received[p]},r={NORMAL_PAUSE_PER_S},up={key}",
+                *([] if arista else queue),
             ]
     return "\n".join(sorted(lines, key=_oid_key)) + "\n"
 
@@ -147,16 +159,17 @@ class SnmpAgents:
         self._agents: dict[str, _Agent] = {}
 
     def add(self, name: str, ports: list[str], priorities: Iterable[int] = range(8),
-            traffic: Traffic | None = None) -> str:
+            traffic: Traffic | None = None, platform: str = "sonic") -> str:
         """Generate the device's data file; returns its community (also its SNMPv3 contextName).
-        ``traffic`` is the device's counter state when the caller shares it (the SSH side does)."""
+        ``traffic`` is the device's counter state when the caller shares it (the SSH side does);
+        ``platform`` chooses the tables its agent serves (snmprec)."""
         community = re.sub(r"[^A-Za-z0-9_-]", "_", name)
         if name in self._agents or any(a.community == community for a in self._agents.values()):
             raise ValueError(f"SNMP agent for {name!r} added twice")
         home = self.workdir / ("shared" if self.shared else community)
         agent = _Agent(name, community, home, sonic_if_indexes(list(ports)), traffic or Traffic())
         agent.data_file.parent.mkdir(parents=True, exist_ok=True)
-        agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities))
+        agent.data_file.write_text(snmprec(name, agent.if_indexes, priorities, platform))
         self.publish(name, agent)
         self._agents[name] = agent
         return community

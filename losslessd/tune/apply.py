@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .. import rfc6902
 from ..collect.ssh import connect_args
+from ..docpos import json_value
 from ..errors import InputError
 from ..fix.apply import split_patch
 from ..inventory import Host
@@ -233,7 +234,12 @@ class SonicPusher(Pusher):
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()
         # A fragment merges as `config load` would; a patch (a key split, fix.apply.json_changes) goes as it is.
-        current, wanted = json.loads(running), json.loads(snippet)
+        try:
+            current = json_value(running)
+        except ValueError as exc:  # a session cut mid-output, a CONFIG_DB not up: nothing to patch against
+            raise PushError(self.name, f"`{self.host.platform.config_read.line}` did not answer JSON ({exc}): "
+                                       f"{_first(running)!r}; nothing pushed", False) from None
+        wanted = json.loads(snippet)
         if isinstance(wanted, list):
             patch = wanted
         else:

@@ -100,10 +100,12 @@ class CounterReader:
             if rates is None or rates.reset:
                 problems.append(f"{key[0]} ({key[1]}): counters went back during the trial (a restart?)")
                 continue
-            if rates.cleared:  # their deltas are unknown: the trial's sums (drops too) leave them out
-                problems.append(f"{key[0]} ({key[1]}): {len(rates.cleared)} counter(s) cleared during the trial, left "
-                                "out of its sums: " + ", ".join(sorted(f"{k.port} {k.name} {k.index}"
-                                                                       for k in rates.cleared)))
+            # Their deltas are unknown: the trial's sums (drops too) leave them out, and say so.
+            for keys, why in ((rates.cleared, "cleared during the trial"),
+                              (rates.absent, "read in only one of the trial's two snapshots")):
+                if keys:
+                    problems.append(f"{key[0]} ({key[1]}): {len(keys)} counter(s) {why}, left out of its sums: "
+                                    + ", ".join(sorted(f"{k.port} {k.name} {k.index}" for k in keys)))
             out.append(rates)
         return out
 
