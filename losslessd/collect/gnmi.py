@@ -205,7 +205,10 @@ class _Rounds:
         else:
             self.quick = 0
         reading = Reading(device=self.target.device, monotonic_s=self.started, time_unix_s=self.started_wall,
-                          uptime_ticks=None, values=dict(self.values), bits=dict(self.bits))
+                          uptime_ticks=None, values=self.values, bits=self.bits)
+        # SAMPLE resends every path each round: a counter a round lacks is unknown for it (Rates.absent), never its
+        # value of a round before, which would read as no change (a storm as quiet).
+        self.values, self.bits = {}, {}
         self.counts.clear()
         self.started, self.last_emit = None, now
         return reading
