@@ -245,10 +245,7 @@ def _is_namespaced(data: object) -> bool:
 
 
 def _load(doc: Doc) -> dict:
-    try:
-        data = load_json(doc.path, doc.text)
-    except (ValueError, RecursionError) as exc:  # json raises these for huge integers and deep nesting
-        raise InputError(f"invalid JSON: {exc}", file=doc.path) from None
+    data = load_json(doc.path, doc.text)  # (an InputError for huge integers and deep nesting too: docpos.json_value)
     if not isinstance(data, dict):
         raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                          "not an object of tables", file=doc.path, line=1)
