@@ -166,8 +166,9 @@ def test_an_eos_agent_serves_aristas_pfc_table_and_a_storm_shows_in_it(sim, run,
     index = sim.devices["leaf2"].if_indexes["Ethernet1"]
     assert s1.raw[f"{oids.ARISTA_PFC_PRIO_INDICATIONS}.{index}.3"] == prio(s1, "Ethernet1", 3).pfc_indications
     sim.storm("leaf2", "Ethernet1", 3)
+    began = time.monotonic()  # no earlier than the storm's start: s1's stamp is, by however long storm() took
     try:
-        s2 = wait_for(lambda: (s := run(poller.poll(target(sim, "leaf2")))).monotonic_s > s1.monotonic_s + 0.5 and s,
+        s2 = wait_for(lambda: (s := run(poller.poll(target(sim, "leaf2")))).monotonic_s > began + 0.5 and s,
                       "a poll half a second after the storm began")
     finally:
         sim.storm("leaf2", "Ethernet1", 3, on=False)
@@ -186,7 +187,8 @@ def test_counter32_wraps_when_told(tmp_path, run, poller):
             assert s2.time_unix_s < wrap_at + 60, "no poll after the wrap"
             s2 = run(poller.poll(target(sim, "spine1")))
     assert s1.time_unix_s < wrap_at < s2.time_unix_s
-    for a, b in zip(s1.ports, s2.ports):
+    assert s1.ports  # (a poll without ports would check nothing below)
+    for a, b in zip(s1.ports, s2.ports, strict=True):
         assert a.in_discards > 2**32 - 2000 and b.in_discards < 100  # went back by almost 2^32 ...
         assert 0 <= (b.in_discards - a.in_discards) % 2**32 < 2000  # ... by a few discards modulo 2^32
         assert b.in_octets > a.in_octets  # Counter64 columns go on

@@ -39,10 +39,11 @@ _SNMP_32BIT = (IN_DISCARDS, OUT_DISCARDS)  # IF-MIB ifTable Counter32 columns (R
 
 
 def reading_from_snmp(sample: SnmpSample) -> Reading:
-    """The sample's counters as keys. Per-priority CISCO-PFC-EXT-MIB columns only: requests are PFC
-    frames the port sent (PFC_TX), indications frames it received (PFC_RX), as SONiC's agent fills
-    them (sonic-snmpagent ciscoPfcExtMIB.py, SAI_PORT_STAT_PFC_<p>_TX/RX_PKTS); its per-port columns
-    are priority 3 only, so they are left out."""
+    """The sample's counters as keys. Per-priority PFC columns only (CISCO-PFC-EXT-MIB, or EOS's
+    ARISTA-PFC-MIB: collect.snmp reads both into one row): requests are PFC frames the port sent
+    (PFC_TX), indications frames it received (PFC_RX), as SONiC's agent fills them (sonic-snmpagent
+    ciscoPfcExtMIB.py, SAI_PORT_STAT_PFC_<p>_TX/RX_PKTS); its per-port columns are priority 3 only, so
+    they are left out."""
     values: dict[Key, int] = {}
 
     def put(port: str, name: str, index: int | None, value: int | None) -> None:
