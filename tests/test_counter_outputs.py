@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import COLUMNS, SnmpTarget, _sample
 from losslessd.monitor import ECN_MARKED, PFC_RX, PFC_TX, WD_RESTORED, WD_STORMS, Key
@@ -93,13 +95,18 @@ def test_a_sonic_without_wredcounters_still_gives_its_watchdog_counts():
 
 
 def test_a_host_without_rdma_counter_files_says_so():
-    """A kernel or NIC without hw_counters: grep only complains. No counter is read, and the reading
-    says so rather than looking like a host whose counters are all quiet."""
+    """A kernel or NIC without hw_counters: grep only complains. No counter is read, and the poll fails saying
+    why (the device reads as down, with the reason) rather than looking like a host whose counters are all quiet;
+    beside a command that did give counters, the reading names the one that did not."""
     cmd = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
-    r = reading_from_commands("gpu01", "linux_mlx5", {cmd: (
-        "grep: /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*: No such file or directory\n")},
-        0.0, 0.0)
-    assert r.values == {} and r.unread == (f"`{cmd}`: no counter in its output: its counters are unknown",)
+    missing = "grep: /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*: No such file or directory\n"
+    with pytest.raises(ValueError, match="gpu01: no counter in any answer: `grep .*`: no counter in its output"):
+        reading_from_commands("gpu01", "linux_mlx5", {cmd: missing}, 0.0, 0.0)
+    click_error = 'Error: No such command "wredcounters".\n'
+    r = sonic({PFCWD: text("sonic/show-pfcwd-stats-e-stormed.txt"), "show queue wredcounters": click_error})
+    assert r.values and len(r.unread) == 1
+    with pytest.raises(ValueError, match="leaf1: no counter in any answer: `show queue wredcounters`: this device"):
+        sonic({"show queue wredcounters": click_error})
 
 
 def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():

@@ -102,6 +102,8 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
         if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
             unread.append(f"`{command}`: no counter in its output: its counters are unknown")
         values.update(got)
+    if not values:  # every command unread: a poll that read nothing fails (the device reads as down), never as quiet
+        raise ValueError(f"{device}: no counter in any answer: {'; '.join(unread) or 'no counter command ran'}")
     return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
                    values=values, unread=tuple(unread))
 
