@@ -118,6 +118,10 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
         out.message = f"cannot work out a fix: {exc}"
         return out
     _apply_and_verify(out, device, policy)
+    # (once the snippets are final: cutting one against the config, Shape.changes, may turn it into a patch)
+    shape = SHAPES.get(device.platform)
+    for part in out.parts if shape is not None else ():
+        part.apply_with = shape.applied_with(part.snippet) if part.snippet is not None else None
     return out
 
 
@@ -148,7 +152,6 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
     # the next to split again).
     db = sonic.config_db([Input(path, read_text(path)) for path in device.files]) if device.platform == "sonic" \
         else None
-    shape = SHAPES.get(device.platform)
     parts = []
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f in findings if rules[f.code].disruptive == disruptive
@@ -159,8 +162,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             if db is not None:
                 snippet = sonic_snippet(db[0], snippet, db[1])
                 db = (merge_db(db[0], snippet), db[1])
-        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet,
-                          shape.applied_with(snippet) if shape is not None and snippet is not None else None))
+        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet))
     return parts
 
 
