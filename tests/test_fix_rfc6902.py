@@ -28,9 +28,16 @@ def test_apply_leaves_what_jsonpatch_leaves(patch):
     assert CURRENT["QUEUE"]["Ethernet0|3-4"] == {"scheduler": "s1"}  # the input is not changed
 
 
-def test_merge_ops_leave_out_what_is_already_there():
-    ops = rfc6902.merge_ops(CURRENT, {"PORT": {"Ethernet0": {"mtu": "9100", "speed": "100000"}}})
-    assert ops == [{"op": "add", "path": "/PORT/Ethernet0/speed", "value": "100000"}]
+def test_merge_ops_merge_like_config_load():
+    current = {"QUEUE": {"Ethernet0|3": {"scheduler": "[SCHEDULER|s]", "wred_profile": "[WRED_PROFILE|A]"}}}
+    snippet = {"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|B]"}, "Ethernet4|3": {"wred_profile": "x"}},
+               "WRED_PROFILE": {"B": {"ecn": "ecn_all"}}}
+    assert rfc6902.merge_ops(current, snippet) == [
+        {"op": "add", "path": "/QUEUE/Ethernet0|3/wred_profile", "value": "[WRED_PROFILE|B]"},
+        {"op": "add", "path": "/QUEUE/Ethernet4|3", "value": {"wred_profile": "x"}},
+        {"op": "add", "path": "/WRED_PROFILE", "value": {"B": {"ecn": "ecn_all"}}}]
+    assert rfc6902.merge_ops(current, {"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|A]"}}}) == []
+    assert rfc6902.merge_ops({"T": {"a/b": {}}}, {"T": {"a/b": {"f": "1"}}})[0]["path"] == "/T/a~1b/f"
 
 
 @pytest.mark.parametrize(("patch", "error"), [
