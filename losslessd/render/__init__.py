@@ -787,13 +787,12 @@ def _speeds(platform: str, family: str | None, port: str, speed: float) -> froze
     short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
     if short:
         raise InputError(f"port {port}: {speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and "
-                         f"the family is "
-                         f"not known: give --model (the hardware model, e.g. from `show version`) or "
+                         f"the family is not known: give --model (the hardware model, e.g. from `show version`) or "
                          f"--family {'|'.join(families.names(platform))}")
     return limits.speeds_gbps
 
 
-def _fit_limits(platform: str, prof: Profile, family: str | None = None) -> Profile:
+def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
     refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
     platform counts polls, made long enough for the detection time in the most polls it takes; detection and
