@@ -67,9 +67,11 @@ def render(
         pool = pool if pool is not None else device_pool
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware
         buffers = headroom.switch_buffers(parsed, hwsku=hwsku)
-        egress = rnd.sonic_egress(parsed, pol)
-    else:  # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
-        egress = rnd.sku_egress(headroom.switch_buffers(hwsku=hwsku).sku)
+        egress = rnd.sonic_egress(parsed, pol) if platform == "sonic" else None  # (only SONiC binds BUFFER_QUEUE)
+    else:
+        buffers = headroom.switch_buffers(hwsku=hwsku)  # (the lookup profile() makes without them)
+        # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
+        egress = rnd.sku_egress(buffers.sku) if platform == "sonic" else None
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress)
