@@ -78,7 +78,10 @@ def render(
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])
-        out = sonic_snippet(db, out, namespaced)
+        try:
+            out = sonic_snippet(db, out, namespaced)
+        except InputError as exc:  # (a multi-ASIC device's key to split: name the device it read)
+            raise InputError(exc.message, file=str(device)) from None
         if is_patch(out):
             typer.echo(f"losslessd render: keys of {parsed.name} are split (each removed and added back per port "
                        f"and index): an RFC 6902 JSON Patch of its CONFIG_DB; apply with `{APPLY_PATCH}`, not "
