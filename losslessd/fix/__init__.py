@@ -120,8 +120,9 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
     _apply_and_verify(out, device, policy)
     # (once the snippets are final: cutting one against the config, Shape.changes, may turn it into a patch)
     shape = SHAPES.get(device.platform)
-    for part in out.parts if shape is not None else ():
-        part.apply_with = shape.applied_with(part.snippet) if part.snippet is not None else None
+    if shape is not None:
+        for part in out.parts:
+            part.apply_with = shape.applied_with(part.snippet) if part.snippet is not None else None
     return out
 
 
