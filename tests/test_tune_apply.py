@@ -12,7 +12,6 @@ from netmiko import ConnectHandler
 
 from losslessd.inventory import load
 from losslessd.policy import load_policy
-from losslessd.rfc6902 import merge_ops as json_patch_ops
 from losslessd.tune import candidate
 from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher
 from losslessd.tune.space import Candidate
@@ -150,18 +149,6 @@ def test_sonic_running_config_that_is_not_json_is_a_push_error(make_sim, answer)
         assert sim.running_config("leaf1") == before and sim.devices["leaf1"].config.checkpoints == {}
     finally:
         pusher.close()
-
-
-def test_json_patch_ops_merge_like_config_load():
-    current = {"QUEUE": {"Ethernet0|3": {"scheduler": "[SCHEDULER|s]", "wred_profile": "[WRED_PROFILE|A]"}}}
-    snippet = {"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|B]"}, "Ethernet4|3": {"wred_profile": "x"}},
-               "WRED_PROFILE": {"B": {"ecn": "ecn_all"}}}
-    assert json_patch_ops(current, snippet) == [
-        {"op": "add", "path": "/QUEUE/Ethernet0|3/wred_profile", "value": "[WRED_PROFILE|B]"},
-        {"op": "add", "path": "/QUEUE/Ethernet4|3", "value": {"wred_profile": "x"}},
-        {"op": "add", "path": "/WRED_PROFILE", "value": {"B": {"ecn": "ecn_all"}}}]
-    assert json_patch_ops(current, {"QUEUE": {"Ethernet0|3": {"wred_profile": "[WRED_PROFILE|A]"}}}) == []
-    assert json_patch_ops({"T": {"a/b": {}}}, {"T": {"a/b": {"f": "1"}}})[0]["path"] == "/T/a~1b/f"
 
 
 def test_nvue_apply_revert_and_restore(make_sim, tmp_path):

@@ -67,16 +67,21 @@ def render(
         pool = pool if pool is not None else device_pool
         hwsku, hardware = sku or parsed.hwsku, parsed.hardware
         buffers = headroom.switch_buffers(parsed, hwsku=hwsku)
-        egress = rnd.sonic_egress(parsed, pol)
-    else:  # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
-        egress = rnd.sku_egress(headroom.switch_buffers(hwsku=hwsku).sku)
+        egress = rnd.sonic_egress(parsed, pol) if platform == "sonic" else None  # (only SONiC binds BUFFER_QUEUE)
+    else:
+        buffers = headroom.switch_buffers(hwsku=hwsku)  # (the lookup profile() makes without them)
+        # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
+        egress = rnd.sku_egress(buffers.sku) if platform == "sonic" else None
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])
-        out = sonic_snippet(db, out, namespaced)
+        try:
+            out = sonic_snippet(db, out, namespaced)
+        except InputError as exc:  # (a multi-ASIC device's key to split: name the device it read)
+            raise InputError(exc.message, file=str(device)) from None
         if is_patch(out):
             typer.echo(f"losslessd render: keys of {parsed.name} are split (each removed and added back per port "
                        f"and index): an RFC 6902 JSON Patch of its CONFIG_DB; apply with `{APPLY_PATCH}`, not "

@@ -118,6 +118,11 @@ def device_fix(device: Device, findings: list[Finding], policy: Policy, unsafe: 
         out.message = f"cannot work out a fix: {exc}"
         return out
     _apply_and_verify(out, device, policy)
+    # (once the snippets are final: cutting one against the config, Shape.changes, may turn it into a patch)
+    shape = SHAPES.get(device.platform)
+    if shape is not None:
+        for part in out.parts:
+            part.apply_with = shape.applied_with(part.snippet) if part.snippet is not None else None
     return out
 
 
@@ -141,14 +146,13 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         prof = render.profile(policy, [f for f in facts if f.name in wanted], device.hwsku, pool_bytes=pool,
                               all_facts=False, hardware=device.hardware, buffers=headroom.switch_buffers(device),
                               model=device.hardware or device.hwsku or model,
-                              egress=render.sonic_egress(device, policy))
+                              egress=render.sonic_egress(device, policy) if device.platform == "sonic" else None)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
     # the next to split again).
     db = sonic.config_db([Input(path, read_text(path)) for path in device.files]) if device.platform == "sonic" \
         else None
-    shape = SHAPES.get(device.platform)
     parts = []
     for (disruptive, sections), ports in sorted(groups.items(), key=lambda g: (g[0][0], sorted(g[0][1]))):
         group = [f for f in findings if rules[f.code].disruptive == disruptive
@@ -159,8 +163,7 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
             if db is not None:
                 snippet = sonic_snippet(db[0], snippet, db[1])
                 db = (merge_db(db[0], snippet), db[1])
-        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet,
-                          shape.applied_with(snippet) if shape is not None and snippet is not None else None))
+        parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet))
     return parts
 
 

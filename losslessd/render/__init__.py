@@ -24,6 +24,8 @@ from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
+from ..parse import sonic
+from ..parse.base import Input
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
@@ -134,14 +136,9 @@ def sku_egress(sku: skutables.SkuTable | None) -> SonicEgress | None:
     test: some SKUs cap it at a static_th below its pool)."""
     if sku is None or sku.egress is None:
         return None
-    profiles = {name: BufferProfile(name=name, pool=f.get("pool"), size_bytes=_int(f.get("size")),
-                                    static_threshold_bytes=_int(f.get("static_th")),
-                                    dynamic_threshold=_int(f.get("dynamic_th")))
-                for name, f in sku.egress["profiles"].items()}
-    pools = {name: BufferPool(name=name, direction=f.get("type"), mode=f.get("mode"), size_bytes=_int(f.get("size")))
-             for name, f in sku.egress["pools"].items()}
-    device = Device(name=sku.sku, kind=DeviceKind.switch, platform="sonic", buffer_profiles=profiles,
-                    buffer_pools=pools)
+    # (its fields read as the device's own CONFIG_DB is read: the same units, the same refusals)
+    doc = json.dumps({"BUFFER_POOL": sku.egress["pools"], "BUFFER_PROFILE": sku.egress["profiles"]})
+    device = sonic.parse([Input(f"{sku.source} {sku.sku}", doc)], sku.sku)
     if hr.egress_lossless(device, STOCK_EGRESS_PROFILE, {STOCK_LOSSY_PROFILE: [BEST_EFFORT_TC]})[0] is not True:
         return None
     return SonicEgress(STOCK_EGRESS_PROFILE, {n: json.dumps(f) for n, f in sku.egress["profiles"].items()},
@@ -173,10 +170,6 @@ def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
               "dynamic_th": profile_.dynamic_threshold}
     pool_fields = {"type": pool.direction, "mode": pool.mode, "size": pool.size_bytes}
     return SonicEgress(name, {name: _json_fields(fields)}, {pool.name: _json_fields(pool_fields)})
-
-
-def _int(text: str | None) -> int | None:
-    return int(text) if text is not None and text.lstrip("-").isdigit() else None
 
 
 def _json_fields(fields: dict) -> str:
@@ -794,13 +787,12 @@ def _speeds(platform: str, family: str | None, port: str, speed: float) -> froze
     short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
     if short:
         raise InputError(f"port {port}: {speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and "
-                         f"the family is "
-                         f"not known: give --model (the hardware model, e.g. from `show version`) or "
+                         f"the family is not known: give --model (the hardware model, e.g. from `show version`) or "
                          f"--family {'|'.join(families.names(platform))}")
     return limits.speeds_gbps
 
 
-def _fit_limits(platform: str, prof: Profile, family: str | None = None) -> Profile:
+def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     """``prof`` with the values the platform accepts (platforms.RenderLimits): a port MTU outside its range is
     refused where the snippet writes it; the watchdog's polling interval is moved into its range and, where the
     platform counts polls, made long enough for the detection time in the most polls it takes; detection and
