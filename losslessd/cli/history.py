@@ -95,7 +95,8 @@ def history(db: Db = None, config: Config = None, *,
     """Show a port's pause and ECN rates over time (per second; mean and peak per stored bucket), per
     priority; the plot shades the port's events.
 
-    Exit 0 with rows, 1 when the history holds no samples of that port in that time.
+    Exit 0 with rows, 2 when the history holds no samples of that port in that time (nothing to show is not
+    a finding: a mistyped --port must not read as quiet, nor as a port in trouble).
     """
     if plot is not None and plot.suffix.lower() not in (".png", ".html", ".htm"):
         raise InputError("--plot must end in .png or .html", file=str(plot))
@@ -110,9 +111,8 @@ def history(db: Db = None, config: Config = None, *,
               for p in chosen]
     blocks = [b for b in blocks if b[2]]
     if not blocks:
-        typer.echo(f"no samples of {device} {port} in that time (check --device/--port as the daemon names them)",
-                   err=True)
-        raise typer.Exit(1)
+        raise InputError(f"no samples of {device} {port} in that time: check --device/--port (as the daemon names "
+                         "them) and --since")
     titled = [(_title(device, port, p, q), p, q, rows) for p, q, rows in blocks]
     if fmt is Format.json:
         def rows_json(rows: dict) -> list[dict]:
