@@ -388,3 +388,35 @@ def test_drift_keeps_the_findings_of_a_device_it_could_not_read():
     assert late.compare([finding("PFC001")], devices, now=1.0, missing=["leaf3"]).events == []
     assert late.compare([finding("PFC001"), finding("BUF003", "leaf3"), fabric], devices, now=2.0).events == []
     assert [e.code for e in late.compare([finding("PFC001")], devices, now=3.0).events] == ["BUF003", "DLK001"]
+
+
+def test_what_a_poll_could_not_read_is_logged_when_it_starts_and_again_after_it_was_read(folder, caplog):
+    """A counter table a device does not serve is logged once while it stays unread (not every poll), again when
+    it goes missing after a poll that read it; the worker keeps only what is unread now (a reason naming a
+    changing value cannot grow it poll after poll) and forgets a device that leaves."""
+    import asyncio
+    import logging
+
+    from losslessd.daemon.worker import ShardWorker
+    from losslessd.monitor import Reading
+
+    async def polls() -> list[str]:
+        worker = ShardWorker(0, send=lambda message: None)
+        worker.configure(load_settings(write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"), ENV),
+                         ["leaf1"])
+        source = next(iter(worker.pollers))
+        logged = []
+        for n, unread in enumerate([("no PFC table",), ("no PFC table",), (), ("no PFC table",),
+                                    *[(f"queue table cut at row {i}",) for i in range(5)]]):
+            caplog.clear()
+            worker._read(Reading("leaf1", float(n), 1e9 + n, None, {}, unread=unread), source, 0.0)
+            logged += [r.getMessage() for r in caplog.records if "poll of leaf1: " in r.getMessage()]
+            assert len(worker._unread) == (1 if unread else 0)
+        worker.configure(worker.settings, [])
+        assert worker._unread == {}
+        return logged
+
+    caplog.set_level(logging.WARNING, logger="losslessd")
+    logged = asyncio.run(polls())
+    assert [m.split(": ", 1)[1] for m in logged] == [
+        "no PFC table", "no PFC table", *[f"queue table cut at row {i}" for i in range(5)]]

@@ -78,7 +78,9 @@ class ShardWorker:
         self._rows: list = []
         self._tasks: list[asyncio.Task] = []
         self._stop = asyncio.Event()
-        self._unread: set[tuple[str, str]] = set()  # (device, what it could not read), logged once each
+        # per (device, source), what its last poll could not read: each logged when it starts, again only after a
+        # poll that read it (bounded by what the devices leave unread now, not by all they ever did)
+        self._unread: dict[tuple[str, str], set[str]] = {}
 
     # -- settings ---------------------------------------------------------------------------------------
     def configure(self, settings: Settings, devices: list[str]) -> None:
@@ -144,6 +146,8 @@ class ShardWorker:
             tracker.forget(device)
         for poller in self.pollers.values():
             poller.forget(device)
+        for source in self.pollers:
+            self._unread.pop((device, source), None)
         self.metrics.forget(device)
 
     # -- polls --------------------------------------------------------------------------------------------
@@ -186,10 +190,13 @@ class ShardWorker:
         device = reading.device
         self.metrics.poll_done(device, True, time.monotonic() - started, source)
         self.metrics.counters(reading, source)
-        for why in reading.unread:
-            if (device, why) not in self._unread:
-                self._unread.add((device, why))
-                log.warning("%s poll of %s: %s", source, device, why, extra={"device": device, "source": source})
+        unread, before = set(reading.unread), self._unread.get((device, source), set())
+        for why in sorted(unread - before):
+            log.warning("%s poll of %s: %s", source, device, why, extra={"device": device, "source": source})
+        if unread:
+            self._unread[device, source] = unread
+        else:
+            self._unread.pop((device, source), None)
         if self._primary(device) == source:
             self._emit(self.detectors.poll_ok(device, reading.time_unix_s))
         rates = self.trackers[source].update(reading)
