@@ -208,3 +208,14 @@ def test_junos_set_replaces_an_older_classifier_scheduler_map_and_pfc_profile():
     assert "delete class-of-service interfaces" not in text
     found = fix.lint_device(device, pol, [Input("leaf.conf", fixed)])
     assert found is not None and [f.code for f in found if f.severity != Severity.info] == []
+
+
+def test_a_detach_of_what_is_no_longer_attached_is_cut():
+    """A second part attaching at the same point (Nexus 3000 `system qos` queuing, written with the scheduler and with
+    the ECN part) finds the older policy detached by the first: its `no` line would detach nothing, and goes."""
+    current = "system qos\n  service-policy type queuing output OLD\n"
+    part = "system qos\n  no service-policy type queuing output OLD\n  service-policy type queuing output NEW\n"
+    assert NXOS.changes(current, part) == part
+    after = NXOS.apply(current, part)
+    assert after == "system qos\n  service-policy type queuing output NEW\n"
+    assert NXOS.changes(after, part) == "\n"  # (nothing left to change: the header goes with its last line)

@@ -296,27 +296,32 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
             _insert(into, _Node(node.raw))
 
 
-def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = ()) -> str:
+def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = ()) -> str:
     """The snippet without the lines its block already has (a line that is the block's only one setting
-    that thing, word for word); a block header stays while a line under it changes, and goes with the
-    last of them. Comments and `!` separators stay, runs of them fold into one."""
+    that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block does not have
+    (a detach of what is not attached, which the switch may refuse); a block header stays while a line under it
+    changes, and goes with the last of them. Comments and `!` separators stay, runs of them fold into one."""
     patch = _tree(snippet.rstrip("\n"))
-    _keep_changes(_tree(current.rstrip("\n")), patch, prefixes)
+    _keep_changes(_tree(current.rstrip("\n")), patch, prefixes, detached)
     lines = patch.lines()
     folded = [line for i, line in enumerate(lines) if not (i and line.strip() == lines[i - 1].strip() == "!")]
     return "\n".join(folded) + "\n"
 
 
-def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...]) -> None:
+def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], detached: tuple[str, ...] = ()) -> None:
     kept = []
     for node in patch.children:
+        words = node.text.split()
         if node.children:
             block = _block(into, node)
-            _keep_changes(block, node, prefixes)
+            _keep_changes(block, node, prefixes, detached)
             if block is None or not all(c.filler for c in node.children):
                 kept.append(node)
         elif node.filler:
             kept.append(node)
+        elif words[0] == "no" and _listed(words, detached):
+            if into is not None and any(c.line and c.text.split() == words[1:] for c in into.children):
+                kept.append(node)
         else:
             same = _same_setting(into, node, prefixes)
             if not (len(same) == 1 and into.children[same[0]].text.split() == node.text.split()):
@@ -467,7 +472,8 @@ SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
-    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED), cli_changes),
+    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
+                      partial(cli_changes, detached=NXOS_DETACHED)),
     "set_lines": Shape(replace_set_lines, set_changes),
     "key_value": Shape(replace_keys, key_changes),
     "script": Shape(append, every_line, script=True),
