@@ -219,3 +219,25 @@ def test_a_detach_of_what_is_no_longer_attached_is_cut():
     after = NXOS.apply(current, part)
     assert after == "system qos\n  service-policy type queuing output NEW\n"
     assert NXOS.changes(after, part) == "\n"  # (nothing left to change: the header goes with its last line)
+
+
+def test_a_long_cable_port_detaches_its_older_pause_buffer_policy():
+    """Above 100 m the snippet attaches an ingress queuing policy with the pause buffer (Nexus 9000 PFC chapter): an
+    older one attached there is detached first."""
+    older = N9K.read_text().replace("  service-policy type queuing output OLD_EGRESS\n",
+                                    "  service-policy type queuing output OLD_EGRESS\n"
+                                    "  service-policy type queuing input OLD_PAUSE\n", 1)
+    device = _parse(older)
+    assert device.ports["Ethernet1/1"].service_policies["queuing input"] == "OLD_PAUSE"
+    pol = load_policy("roce-dscp26")
+    facts = [replace(f, cable_length_m=150.0) for f in rnd.device_facts(device, pol)[0]]
+    prof = rnd.profile(pol, facts, family="n9k", attached=device.service_policies)
+    text = rnd.render("cisco_nxos", prof)
+    (first,), (second,) = _block(text, "interface Ethernet1/1"), _block(text, "interface Ethernet1/2")
+    pb = prof.ports[0].pause_buffer
+    new = f"ROCE_PAUSE_{pb.size_bytes}_{pb.pause_bytes}_{pb.resume_bytes}"
+    assert [line for line in first if "queuing input" in line] == [
+        "  no service-policy type queuing input OLD_PAUSE", f"  service-policy type queuing input {new}"]
+    assert [line for line in second if "queuing input" in line] == [f"  service-policy type queuing input {new}"]
+    fixed = _parse(NXOS.apply(older, NXOS.changes(older, text)))
+    assert {p.service_policies["queuing input"] for p in fixed.ports.values()} == {new}
