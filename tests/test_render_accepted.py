@@ -107,6 +107,8 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("  priority-flow-control watch-dog-interval (on|off)", f"{NXOS_9K}, PFC watchdog per interface"),
         ("  service-policy type qos input {NAME}", f"{NXOS_9K}, service-policy type qos input"),
         ("  service-policy type queuing (input|output) {NAME}", f"{NXOS_9K}, service-policy type queuing"),
+        ("  no service-policy type (qos input|queuing input|queuing output|network-qos) {NAME}",
+         f"{NXOS_9K}, Attaching and Detaching a QoS Policy Action (the no form detaches)"),
     ],
     "juniper_junos": [
         (r"# losslessd render: .*", "Junos: `#` starts a comment in load set input"),

@@ -180,6 +180,12 @@ class _Node:
         """`!` separators, comments and blank lines: kept in place, never matched."""
         return not self.text or self.text.startswith(("!", "#"))
 
+    @property
+    def line(self) -> bool:
+        """A setting, not a block: nothing but fillers under it (a blank line after the last line of a block hangs
+        under that line)."""
+        return not self.filler and all(c.filler for c in self.children)
+
     def lines(self) -> list[str]:
         """Every line of the block in order; without recursion (a config may indent thousands of levels)."""
         out: list[str] = []
@@ -210,6 +216,9 @@ def _tree(text: str) -> _Node:
 # NX-OS class-map `match` lines add to the class (`match dscp 24` beside `match dscp 26` matches both; only `no match
 # dscp 26` takes one away: Nexus 9000 QoS guide, "Configuring Classification"): each line is its own setting.
 NXOS_LISTS = ("match",)
+# NX-OS `no service-policy type KIND [DIRECTION] NAME` detaches NAME (Nexus 9000 QoS guide, "Attaching and Detaching a
+# QoS Policy Action"): the running config shows no line for it, and the system-defined default policy applies again.
+NXOS_DETACHED = ("service-policy",)
 
 
 def _listed(words: list[str], lists: tuple[str, ...]) -> bool:
@@ -232,15 +241,17 @@ def _setting(text: str, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) 
     return " ".join(words[:-1]) if len(words) > 1 else joined
 
 
-def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists: tuple[str, ...] = ()) -> str:
+def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists: tuple[str, ...] = (),
+               detached: tuple[str, ...] = ()) -> str:
     """Hierarchical CLI (EOS, NX-OS) pasted in config mode: re-entering a block merges into it, a line
     replaces a sibling that sets the same thing (``prefixes`` name multi-value commands), `no X`
     replaces X, anything new goes at the end of its block (before a final `end`). A line of a list command
-    (``lists``) adds to its block, and its `no` form removes that one line."""
+    (``lists``) adds to its block, and its `no` form removes that one line; so does the `no` form of a command
+    in ``detached`` (the running config then shows neither)."""
     root = _tree(current.rstrip("\n"))
     # (without its final newline, which _tree would hang under the last line as a filler child, making that line
     # a block that is added, never replacing the line it sets)
-    _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists)
+    _merge(root, _tree(snippet.rstrip("\n")), prefixes, lists, detached)
     return "\n".join(root.lines()) + "\n"
 
 
@@ -253,10 +264,11 @@ def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...], li
     """Where ``into`` has lines (not blocks) that set what ``node`` sets."""
     key = _setting(node.text, prefixes, lists)
     return [i for i, c in enumerate(into.children)
-            if not c.filler and not c.children and _setting(c.text, prefixes, lists) == key] if into else []
+            if c.line and _setting(c.text, prefixes, lists) == key] if into else []
 
 
-def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) -> None:
+def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = (),
+           detached: tuple[str, ...] = ()) -> None:
     for node in patch.children:
         if node.filler:
             continue
@@ -265,41 +277,51 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
             if block is None:
                 block = _Node(node.raw)
                 _insert(into, block)
-            _merge(block, node, prefixes, lists)
+            _merge(block, node, prefixes, lists, detached)
+            continue
+        words = node.text.split()
+        if words[0] == "no" and _listed(words, detached):  # detaches that one line; one naming another does nothing
+            into.children = [kept for c in into.children
+                             for kept in ([c] if not c.line or c.text.split() != words[1:] else c.children)]
             continue
         same = _same_setting(into, node, prefixes, lists)
         if node.text.split()[0] == "no" and _listed(node.text.split(), lists):
             for i in reversed(same):  # the running config shows the list without the line, not the `no`
                 del into.children[i]
         elif same:
-            into.children[same[0]] = _Node(node.raw)
+            into.children[same[0]] = _Node(node.raw, into.children[same[0]].children)  # (its blank lines stay)
             for i in reversed(same[1:]):
                 del into.children[i]
         else:
             _insert(into, _Node(node.raw))
 
 
-def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = ()) -> str:
+def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = ()) -> str:
     """The snippet without the lines its block already has (a line that is the block's only one setting
-    that thing, word for word); a block header stays while a line under it changes, and goes with the
-    last of them. Comments and `!` separators stay, runs of them fold into one."""
+    that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block does not have
+    (a detach of what is not attached, which the switch may refuse); a block header stays while a line under it
+    changes, and goes with the last of them. Comments and `!` separators stay, runs of them fold into one."""
     patch = _tree(snippet.rstrip("\n"))
-    _keep_changes(_tree(current.rstrip("\n")), patch, prefixes)
+    _keep_changes(_tree(current.rstrip("\n")), patch, prefixes, detached)
     lines = patch.lines()
     folded = [line for i, line in enumerate(lines) if not (i and line.strip() == lines[i - 1].strip() == "!")]
     return "\n".join(folded) + "\n"
 
 
-def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...]) -> None:
+def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], detached: tuple[str, ...] = ()) -> None:
     kept = []
     for node in patch.children:
+        words = node.text.split()
         if node.children:
             block = _block(into, node)
-            _keep_changes(block, node, prefixes)
+            _keep_changes(block, node, prefixes, detached)
             if block is None or not all(c.filler for c in node.children):
                 kept.append(node)
         elif node.filler:
             kept.append(node)
+        elif words[0] == "no" and _listed(words, detached):
+            if into is not None and any(c.line and c.text.split() == words[1:] for c in into.children):
+                kept.append(node)
         else:
             same = _same_setting(into, node, prefixes)
             if not (len(same) == 1 and into.children[same[0]].text.split() == node.text.split()):
@@ -450,7 +472,8 @@ SHAPE_NAMES: dict[str, Shape] = {
     # json.dumps re-indents a CONFIG_DB file whole: compare it with itself written back the same way.
     "config_db": Shape(merge_json, json_changes, lambda current: merge_json(current, "{}"), applied_with=applied_with),
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
-    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS), cli_changes),
+    "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
+                      partial(cli_changes, detached=NXOS_DETACHED)),
     "set_lines": Shape(replace_set_lines, set_changes),
     "key_value": Shape(replace_keys, key_changes),
     "script": Shape(append, every_line, script=True),

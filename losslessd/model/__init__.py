@@ -379,6 +379,10 @@ class Port(Model):
     # Why the config itself makes this port lossy on purpose (SONiC smart-switch DPU ports: a tc_to_pg_map
     # with no lossless PG and no pfc_enable): such a port is never selected as RoCE-facing.
     lossy_by_design: str | None = None
+    # Policies attached by name on the port itself, by attachment point in the platform's words (NX-OS "qos input",
+    # "queuing output", "queuing input" -> policy-map name): what a rendered snippet must detach before it attaches its
+    # own there. None: the platform attaches none by name, or the port attaches none.
+    service_policies: dict[str, str] | None = None
     source: Source | None = None
 
     def tc_label(self, tc: int | None) -> str:
@@ -634,6 +638,9 @@ class Device(Model):
     neighbors: list[Neighbor] = dataclasses.field(default_factory=list)  # LLDP / DEVICE_NEIGHBOR, as the device reports
     routes: list[Route] = dataclasses.field(default_factory=list)  # routing-table capture, when given
     tier: int | None = None  # Clos tier from the topology (0 hosts, 1 leaves, 2 spines, 3 super-spines)
+    # Policies attached switch-wide (NX-OS `system qos`: "network-qos", "queuing output", "queuing input", "qos input"
+    # -> policy-map name), as Port.service_policies; None: none named.
+    service_policies: dict[str, str] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

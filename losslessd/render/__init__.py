@@ -84,6 +84,11 @@ STOCK_EGRESS_PROFILE = "egress_lossless_profile"
 # Its BUFFER_QUEUE keys, "<port>|0-2", "<port>|3-4", "<port>|5-6", and the profile of its lossy ones.
 STOCK_QUEUE_RANGES = ((0, 2), (3, 4), (5, 6))
 STOCK_LOSSY_PROFILE = "egress_lossy_profile"
+# NX-OS system-defined policy-maps (default-in-policy, default-out-policy, default-8q-out-policy, default-nq-policy,
+# default-8q-nq-policy...) are attached until another is: "The system-defined type queuing policy maps are attached to
+# each interface unless you specifically attach a different policy map" (Nexus 9000 QoS guide, "Attaching and
+# Detaching a QoS Policy Action"), and the guides attach their examples over them without a `no` line.
+NXOS_SYSTEM_POLICY = "default-"
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,8 @@ class PortFacts:
     # SONiC: the device's own key of a PG or queue where it is not "<port>|<index>" (a range such as "Ethernet0|3-4",
     # as buffermgr.cpp writes BUFFER_PG), table -> index -> (key, whether the key's PGs are lossless now).
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
+    # The policies attached on the port itself now, by attachment point (model Port.service_policies).
+    attached: dict[str, str] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -209,6 +216,7 @@ class PortProfile:
     nic_buffer_note: str | None = None
     lanes: int | None = None
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)  # PortFacts.keys
+    attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.attached
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -319,6 +327,8 @@ class Profile(Sectioned):
     # SONiC: the device's lossless egress buffer profile the lossless queues are bound to (BUFFER_QUEUE); None: the
     # device's is not known, and the stock one (STOCK_LOSSLESS_QUEUES) is left as it is.
     egress: SonicEgress | None = None
+    # The policies the device attaches switch-wide now (model Device.service_policies: NX-OS `system qos`).
+    attached: dict[str, str] | None = None
 
     def __post_init__(self):
         if self.pfc is None:
@@ -408,6 +418,13 @@ class Profile(Sectioned):
                 key = f"{port.name}|{first}" + (f"-{rest[-1]}" if rest else "")
                 out.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
         return out
+
+    def detach(self, point: str, new: str, port: PortProfile | None = None) -> str | None:
+        """The policy to detach at ``point`` ("qos input", "network-qos"...; of ``port``, else switch-wide) before
+        ``new`` is attached there: the one attached now, where it is another; None where nothing is, or where the
+        attached one is system-defined (NXOS_SYSTEM_POLICY), which a new attachment replaces."""
+        old = (port.attached if port is not None else self.attached or {}).get(point)
+        return old if old is not None and old != new and not old.startswith(NXOS_SYSTEM_POLICY) else None
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -576,15 +593,18 @@ def _nic_buffers(port: PortFacts, lossless: list[int], tc_to_pg: dict[int, int],
 def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pool_bytes: int | None = None, all_facts: bool = True, *, hardware: str | None = None,
             model: str | None = None, family: str | None = None,
-            buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None) -> Profile:
+            buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
+            attached: dict[str, str] | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
     parsed device gave it, also carries its traffic pattern and shared headroom pool); ``model``/``family``
     decide the command family where platforms differ (render.families). ``pool_bytes`` is the ingress lossless
     pool, needed where the PG's PFC trigger depends on it (SONiC dynamic thresholds); a SKU the shipped tables
-    list gives it when not given. ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset
-    (None) instead of refusing the port; render() refuses them where a section needs them.
+    list gives it when not given. ``attached``: the policies the device attaches switch-wide now (a --device's
+    Device.service_policies), which the snippet detaches before attaching its own. ``all_facts=False`` (a fix)
+    leaves the numbers a missing fact decides unset (None) instead of refusing the port; render() refuses them where a
+    section needs them.
     """
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
@@ -640,7 +660,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             kmin_bytes=kmin, kmax_bytes=kmax, sonic=sonic, sonic_note=note,
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu) if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
-            keys=port.keys))
+            keys=port.keys, attached=port.attached))
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
     wd = pol.watchdog
@@ -667,7 +687,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
-        pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress)
+        pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
+        attached=attached)
 
 
 def environment() -> jinja2.Environment:
@@ -880,5 +901,5 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
-                               keys=_sonic_keys(device, p, policy)))
+                               keys=_sonic_keys(device, p, policy), attached=p.service_policies or {}))
     return facts, pool.size_bytes if pool is not None else None

@@ -46,10 +46,21 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
                     issues=list(cfg.issues), source=Source(file=path))
     issues, resolved = Issues(device.issues), dict[str, _Classes]()
     for port_name, iface in cfg.interfaces.items():
+        own = {point: val.value for point, attr in ATTACHED.items() if (val := getattr(iface, attr)) is not None}
         iface = with_port_profiles(cfg, iface, issues) if iface.profiles else iface
         iface = channel_policies(cfg, port_name, iface, issues) if iface.channel_group else iface
-        device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
+        port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
+        port.service_policies = own or None
+    device.service_policies = {SYSTEM_ATTACHED[key]: val.value for key, val in cfg.system.items()} or None
     return device
+
+
+# Where a policy is attached, in the words of `service-policy type ...` (model Port/Device.service_policies): the
+# interface's own lines (not a port-profile's or port-channel's, which a line on the interface overrides, nor the
+# system's) and `system qos`.
+ATTACHED = {"qos input": "qos_policy", "queuing output": "queuing_policy", "queuing input": "queuing_in_policy"}
+SYSTEM_ATTACHED = {"qos": "qos input", "queuing": "queuing output", "queuing-in": "queuing input",
+                   "network-qos": "network-qos"}
 
 
 # Nexus 5000/7000 interfaces guides, "Port Profiles": an interface runs the commands of the port-profiles it inherits

@@ -34,6 +34,9 @@ _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|cla
 _QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:8q-)?q([0-7]|-default)$")
 # Network-qos classes c-8q-nq0..7 / c-nq1..3 (and their -default) match qos-group N.
 _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq([0-7]|-default)$")
+# `no service-policy type KIND DIRECTION [NAME]` on an interface: the InterfaceConf attribute it detaches.
+_DETACHED = {("qos", "input"): "qos_policy", ("queuing", "output"): "queuing_policy",
+             ("queuing", "input"): "queuing_in_policy", ("qos", "output"): ""}
 _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
 
 
@@ -472,6 +475,23 @@ class _Reader(TreeReader):
     def system_line(self, node: Node) -> None:
         """`service-policy type qos input NAME`, `type queuing output NAME`, `type network-qos NAME`."""
         w = node.words
+        if w[:3] == ["no", "service-policy", "type"]:
+            # Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy Action": the `no` form detaches, and the
+            # system-defined default policy of that type applies again.
+            rest = w[3:]
+            if rest[:1] == ["network-qos"] and len(rest) in (1, 2):
+                key, name = "network-qos", rest[1:]
+            elif rest[:2] == ["qos", "input"] and len(rest) in (2, 3):
+                key, name = "qos", rest[2:]
+            elif rest[:1] == ["queuing"] and rest[1:2] in (["input"], ["output"]) and len(rest) in (2, 3):
+                key, name = ("queuing" if rest[1] == "output" else "queuing-in"), rest[2:]
+            else:
+                raise LineError("expected `no service-policy type qos input|queuing input|queuing output|network-qos "
+                                "[NAME]`")
+            attached = self.cfg.system.get(key)
+            if attached is not None and name in ([], [attached.value]):
+                del self.cfg.system[key]
+            return
         if w[:2] != ["service-policy", "type"] or len(w) < 4:
             raise LineError("expected `service-policy type qos|queuing|network-qos ...`")
         kind = w[2]
@@ -507,6 +527,13 @@ class _Reader(TreeReader):
             if len(w) != 3 or w[2] not in ("on", "off"):
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
+        elif w[:3] == ["no", "service-policy", "type"]:
+            attr = _DETACHED.get((w[3], w[4]) if len(w) in (5, 6) else ("", ""))
+            if attr is None:
+                raise LineError("expected `no service-policy type qos|queuing input|output [NAME]`")
+            attached = getattr(conf, attr) if attr else None  # (an output qos policy is not read: nothing to detach)
+            if attached is not None and w[5:] in ([], [attached.value]):
+                setattr(conf, attr, None)  # (the switch refuses a name that is not the attached one: nothing changes)
         elif w[:3] == ["service-policy", "type", "qos"]:
             if len(w) != 5 or w[3] not in ("input", "output"):
                 raise LineError("expected `service-policy type qos input|output NAME`")
