@@ -156,9 +156,9 @@ PLATFORMS: dict[str, Platform] = {
                  # --restoration-time IntRange(100, 60000).
                  limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=SONIC_RATES_GBPS, wd_poll_ms=(100, 1000),
                                      wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000)),
-                 # sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb: for each priority i of the port's PFC mask
-                 # it watches queueId = port.m_queue_ids[i]; pfc_detect_<asic>.lua pairs that queue's counters with
-                 # SAI_PORT_STAT_PFC_<i>_RX_PKTS.
+                 # sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb: for each priority i of the port's watchdog
+                 # mask (PORT_QOS_MAP pfcwd_sw_enable) it watches queueId = port.m_queue_ids[i];
+                 # pfc_detect_<asic>.lua pairs that queue's counters with SAI_PORT_STAT_PFC_<i>_RX_PKTS.
                  wd_watches="priority-index"),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config",
                  netmiko="arista_eos", napalm="eos",

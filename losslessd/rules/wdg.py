@@ -206,14 +206,15 @@ class PfcWatchdogQueue(_WdgRule):
 
     ## What it checks
     On platforms whose watchdog watches, for PFC priority P, the egress queue numbered P whatever the port's maps
-    say (SONiC: orchagent registers `port.m_queue_ids[i]` for each priority i of the port's PFC mask, sonic-swss
-    orchagent/pfcwdsworch.cpp registerInWdDb), every queue each lossless priority uses on a RoCE-facing switch
-    port is that queue: the queue its traffic leaves from (each traffic class with that PFC priority, through the
-    TC->queue map) and the queues a received pause for it stops (the PFC priority->queue map). Checked where the
-    watchdog is on, or off while the policy requires it (turning it on would not guard the class). One finding
-    per port and priority naming the queue the priority lands in and the one watched. Silent where neither map
-    is in the input (MAP004 says so) and on platforms whose watchdog watches the paused queues themselves
-    (NX-OS no-drop queues, Junos `flow-control-queue`) or whose documentation does not say (EOS, Cumulus NVUE).
+    say (SONiC: orchagent registers `port.m_queue_ids[i]` for each priority i of the port's watchdog mask,
+    `pfcwd_sw_enable`, sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb), every queue each lossless priority uses
+    on a RoCE-facing switch port is that queue: the queue its traffic leaves from (each traffic class with that PFC
+    priority, through the TC->queue map) and the queues a received pause for it stops (the PFC priority->queue map).
+    Checked where the watchdog is on, or off while the policy requires it (turning it on would not guard the class).
+    One finding per port and priority naming the queue the priority lands in and the one watched. Silent where
+    neither map is in the input (MAP004 says so) and on platforms whose watchdog watches the paused queues
+    themselves (NX-OS no-drop queues, Junos `flow-control-queue`) or whose documentation does not say (EOS, Cumulus
+    NVUE).
 
     ## Why it matters
     The watchdog breaks a PFC storm or deadlock by detecting a queue that holds packets, sends none and is
