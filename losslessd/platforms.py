@@ -14,6 +14,7 @@ string, and the modules that implement them look them up from it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .model import DeviceKind
 
@@ -90,6 +91,10 @@ class Platform:
     # Capability (CAPABILITIES) -> why the platform does not have it.
     unsupported: dict[str, str] = field(default_factory=dict, hash=False)
     limits: RenderLimits = RenderLimits()
+    # Which egress queue the PFC watchdog watches for a PFC priority P (WDG004): "priority-index", the queue numbered
+    # P whatever the port's maps say; "paused-queues", the queues a pause for P stops (the no-drop queues); None:
+    # the platform's documentation does not say.
+    wd_watches: Literal["priority-index", "paused-queues"] | None = None
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -150,7 +155,11 @@ PLATFORMS: dict[str, Platform] = {
                  # `interval` IntRange(100, MAX_POLL_INTERVAL_TIME 1000), detection-time IntRange(100, 5000),
                  # --restoration-time IntRange(100, 60000).
                  limits=RenderLimits(mtu_bytes=(68, 9216), speeds_gbps=SONIC_RATES_GBPS, wd_poll_ms=(100, 1000),
-                                     wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000))),
+                                     wd_detection_ms=(100, 5000), wd_restoration_ms=(100, 60000)),
+                 # sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb: for each priority i of the port's watchdog
+                 # mask (PORT_QOS_MAP pfcwd_sw_enable) it watches queueId = port.m_queue_ids[i];
+                 # pfc_detect_<asic>.lua pairs that queue's counters with SAI_PORT_STAT_PFC_<i>_RX_PKTS.
+                 wd_watches="priority-index"),
         Platform("arista_eos", DeviceKind.switch, "eos", "Arista EOS running-config",
                  netmiko="arista_eos", napalm="eos",
                  commands=(Command("show running-config"), Command("show lldp neighbors", optional=True)),
@@ -222,7 +231,10 @@ PLATFORMS: dict[str, Platform] = {
                  # `auto-restore multiplier` 0-100.
                  limits=RenderLimits(mtu_bytes=(576, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 1000),
                                      family_speeds_gbps={"n3k": NEXUS3000_RATES_GBPS}, wd_counts_polls=True,
-                                     wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100))),
+                                     wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100)),
+                 # Nexus 9000 QoS guide, "About Priority Flow Control Watchdog": it monitors the PFC-enabled
+                 # (no-drop) queues, the ones received pauses stop.
+                 wd_watches="paused-queues"),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
                  # Cumulus Linux 5.x NVUE: `nv config show -o json` is the applied configuration; `nv show qos roce`
@@ -254,7 +266,10 @@ PLATFORMS: dict[str, Platform] = {
                  # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts
                  # poll-intervals (Junos CoS guide, "PFC Watchdog"; ranges not verified).
                  limits=RenderLimits(mtu_bytes=(256 - 14, 9216 - 14), speeds_gbps=ETHERNET_RATES_GBPS,
-                                     wd_counts_polls=True)),
+                                     wd_counts_polls=True),
+                 # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
+                 # names for a code point (the queues its pauses stop).
+                 wd_watches="paused-queues"),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",

@@ -68,6 +68,7 @@ BREAK = {
     "BUF002": lambda prof, pol: _with_pgs(prof, lambda pg: {"xoff_bytes": 1024, "size_bytes": pg.xon_bytes + 1024}),
     "WDG001": lambda prof, pol: replace(prof, watchdog=False),
     "WDG002": lambda prof, pol: replace(prof, wd_detection_ms=int(pol.watchdog.detection_time_ms.max) + 1000),
+    "WDG004": lambda prof, pol: prof,  # the maps are edited after rendering (EDIT)
     "NIC001": lambda prof, pol: replace(prof, pfc=[*prof.lossless, _lossy(pol)]),
     "NIC002": lambda prof, pol: replace(prof, nic_trust="pcp"),
     "NIC003": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
@@ -92,7 +93,8 @@ EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         # (which overrides it) is left out of that host's script.
         "NIC005": lambda text: text.replace("rx off tx off", "rx on tx on"),
         "NIC004": lambda text: "".join(line for line in text.splitlines(keepends=True) if "/traffic_class" not in line),
-        "BUF005": lambda text: _lossy_egress(text)}
+        "BUF005": lambda text: _lossy_egress(text),
+        "WDG004": lambda text: _queued_one_up(text)}
 
 
 def _lossy_egress(text: str) -> str:
@@ -106,6 +108,16 @@ def _lossy_egress(text: str) -> str:
         "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "3"}})
     db["BUFFER_QUEUE"] = {f"{port}|{q}": {"profile": "egress_lossy_profile"} for port in db["PORT"] for q in range(8)}
     return json.dumps(db, indent=2) + "\n"
+def _queued_one_up(text: str) -> str:
+    """SONiC maps with every class and its PFC pause in the next queue up (TC 3 and a pause for 3 -> queue 4): the
+    maps agree with each other, but the watchdog still watches queue 3 for priority 3."""
+    db = json.loads(text)
+    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
+        for entries in db[table].values():
+            entries.update({k: str((int(v) + 1) % 8) for k, v in entries.items()})
+    return json.dumps(db, indent=2) + "\n"
+
+
 # Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
 KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
          "NIC004": {DeviceKind.host}, "NIC006": {DeviceKind.host}, "SCH001": {DeviceKind.switch, DeviceKind.host},
@@ -130,6 +142,9 @@ CANNOT = {
     ("SCH001", "linux_mlx5"): "the host script writes no ETS scheduler: SCH001's NIC findings need a human",
     ("SCH001", "nvidia_cumulus"): "the NVUE model reads no queue weights or strictness back",
     **{("BUF005", platform): "only SONiC writes an egress buffer profile per queue (BUFFER_QUEUE)"
+       for platform in ("arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")},
+    **{("WDG004", platform): "WDG004 reads only platforms whose watchdog watches the queue numbered as the priority "
+                             "(SONiC); this one's watches the paused queues, or its documentation does not say"
        for platform in ("arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")},
     ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
                               "made strict alone",
@@ -241,6 +256,37 @@ def test_two_lossless_priorities_get_pfc_back(tmp_path):
     assert {f.code for f in dev.parts[1].findings} == {"PFC001", "MAP001"}
     assert json.loads(dev.parts[1].snippet) == {"PORT_QOS_MAP": {p.name: {"pfc_enable": "3,4"} for p in ports}}
     assert dev.verified and not dev.unresolved and not dev.introduced
+
+
+def test_turning_the_watchdog_on_does_not_leave_it_watching_the_wrong_queue(tmp_path):
+    """SONiC watches queue 3 for priority 3: a port with its lossless class and pause in queue 4 and the watchdog off
+    needs the maps as well as the watchdog. WDG004 fires before the fix (the policy requires a watchdog), so the
+    watchdog fix alone never hands back a config that WDG004 flags as new; with --unsafe-fixes both clear."""
+    db = json.loads(_broken_config("WDG004", "sonic"))
+    db["PFC_WD"] = SONIC_WATCHDOG_TABLE  # a table without the ports: their watchdog is off
+    path = tmp_path / "leaf.json"
+    path.write_text(json.dumps(db, indent=2) + "\n")
+    before = _lint(path, "sonic")
+    assert {f.code for f in before.findings if not f.unverified} >= {"WDG001", "WDG004"}
+    wdg004 = [f for f in before.findings if f.code == "WDG004"]
+    assert all("the PFC watchdog the policy requires (off now) would watch queue 3" in f.message for f in wdg004)
+
+    safe = fix.plan(before, unsafe=False)
+    (dev,) = safe.devices
+    safe_part, maps_part = dev.parts  # (the safe part also marks and schedules the queue the class sits in now)
+    assert (safe_part.label, "watchdog" in safe_part.sections, safe_part.withheld) == ("safe", True, False)
+    assert (maps_part.label, maps_part.sections, maps_part.withheld) == ("disruptive", ["maps"], True)
+    assert "WDG004" in {f.code for f in maps_part.findings}
+    assert dev.verified and not dev.introduced, dev.introduced
+
+    unsafe = fix.plan(before, unsafe=True)
+    (dev,) = unsafe.devices
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    fixed = path.read_text()
+    for part in dev.parts:
+        fixed = apply.SHAPES["sonic"].apply(fixed, part.snippet)
+    path.write_text(fixed)
+    assert not [f for f in _lint(path, "sonic").findings if f.code.startswith("WDG")]
 
 
 def test_disruptive_fix_is_withheld_without_unsafe_fixes():

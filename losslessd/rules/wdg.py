@@ -1,4 +1,5 @@
-"""WDG: the PFC watchdog guards every lossless priority of RoCE-facing switch ports, with sane timers."""
+"""WDG: the PFC watchdog guards every lossless priority of RoCE-facing switch ports, in the queue it uses, with sane
+timers."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, Rule, register
 from ..model import Device, DeviceKind, Port
-from .common import numbers
+from ..platforms import PLATFORMS
+from .common import numbers, queues_text
 
 
 class _WdgRule(PortRule):
@@ -196,3 +198,84 @@ class BigRedSwitch(Rule):
                            f"with PFC on lossless priorities {numbers(sorted(paused))}, and storm detection is "
                            "stopped; turn it off with `pfcwd big_red_switch disable`", device=device,
                            source=device.big_red_switch_source or device.source, key="big_red_switch")
+
+
+@register
+class PfcWatchdogQueue(_WdgRule):
+    """The PFC watchdog watches a queue that the lossless priority's traffic is not in.
+
+    ## What it checks
+    On platforms whose watchdog watches, for PFC priority P, the egress queue numbered P whatever the port's maps
+    say (SONiC: orchagent registers `port.m_queue_ids[i]` for each priority i of the port's watchdog mask,
+    `pfcwd_sw_enable`, sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb), every queue each lossless priority uses
+    on a RoCE-facing switch port is that queue: the queue its traffic leaves from (each traffic class with that PFC
+    priority, through the TC->queue map) and the queues a received pause for it stops (the PFC priority->queue map).
+    Checked where the watchdog is on, or off while the policy requires it (turning it on would not guard the class).
+    One finding per port and priority naming the queue the priority lands in and the one watched. Silent where
+    neither map is in the input (MAP004 says so) and on platforms whose watchdog watches the paused queues
+    themselves (NX-OS no-drop queues, Junos `flow-control-queue`) or whose documentation does not say (EOS, Cumulus
+    NVUE).
+
+    ## Why it matters
+    The watchdog breaks a PFC storm or deadlock by detecting a queue that holds packets, sends none and is
+    paused. Watching queue 3 while priority 3's traffic sits in queue 5, it sees an empty queue and never fires:
+    the queue the pauses actually stop stays stuck, and the storm spreads upstream as if no watchdog ran.
+
+    ## Failing example
+    SONiC `TC_TO_QUEUE_MAP` `"3": "5"` and `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "5"` with `PFC_WD|Ethernet0` on:
+    `lossless priority 3 lands in queue 5 (TC 3 leaves from it; a pause for priority 3 stops it), but the PFC
+    watchdog watches queue 3 for priority 3 ...`.
+
+    ## Passing example
+    SONiC's Azure layout: `TC_TO_QUEUE_MAP` and `MAP_PFC_PRIORITY_TO_QUEUE` map 3 -> 3 and 4 -> 4.
+
+    ## Fix
+    Map each lossless priority's traffic class and its PFC pause to the queue numbered as the priority
+    (`TC_TO_QUEUE_MAP` `"3": "3"`, `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "3"`), or carry the class on the PFC
+    priority that matches its queue (DSCP -> TC 5, `pfc_enable` 5, and priority 5 lossless in the policy).
+    """
+
+    code = "WDG004"
+    name = "pfc-watchdog-queue-mismatch"
+    severity = Severity.error
+    fix_sections = frozenset({"maps"})
+    disruptive = True
+
+    def applies(self, ctx: Context, device: Device) -> bool:
+        found = PLATFORMS.get(device.platform)
+        return super().applies(ctx, device) and found is not None and found.wd_watches == "priority-index"
+
+    def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+        wd = port.watchdog
+        on = wd is not None and wd.enabled is True
+        if not on and not (ctx.policy.watchdog.required and (wd is None or wd.enabled is False)):
+            return  # (state unknown under a policy that requires it: WDG001 says so; not required and off: fine)
+        tc_to_queue, tc_to_priority = port.tc_to_queue, port.tc_to_priority
+        if tc_to_queue is None and port.pfc_priority_to_queue is None:
+            return
+        who = "the PFC watchdog" if on else "the PFC watchdog the policy requires (off now)"
+        verb = "watches" if on else "would watch"
+        for prio in ctx.lossless:
+            lands: dict[int, list[str]] = {}  # queue other than prio -> how the priority gets there
+            moved: list[str] = []  # what to map to queue prio: its traffic classes, its pause
+            if tc_to_queue is not None and tc_to_priority is not None:
+                for tc, p in sorted(tc_to_priority.items()):
+                    queue = tc_to_queue.get(tc) if p == prio else None
+                    if queue is not None and queue != prio:
+                        lands.setdefault(queue, []).append(f"{port.tc_label(tc)} leaves from it")
+                        moved.append(port.tc_label(tc))
+            paused = [queue for queue in port.paused_queues(prio) or () if queue != prio]
+            for queue in paused:
+                lands.setdefault(queue, []).append(f"a pause for priority {prio} stops it")
+            if not lands:
+                continue
+            if paused:
+                moved.append(f"the pause for PFC priority {prio}")
+            where = "; ".join(f"queue {q} ({', '.join(how)})" for q, how in sorted(lands.items()))
+            yield self.finding(
+                f"lossless priority {prio} lands in {where}, but {who} {verb} queue {prio} for priority {prio} (the "
+                f"queue numbered as the priority, whatever the maps say): a PFC storm that stops "
+                f"{queues_text(sorted(lands))} is never broken; map {' and '.join(moved)} to queue {prio}, or carry "
+                f"the class on the PFC priority numbered as its queue", device=device, port=port,
+                source=port.map_source or port.source, key=prio, priority=prio, queues=sorted(lands),
+                watched_queue=prio)
