@@ -86,7 +86,17 @@ BREAK = {
 BREAK_ON = {
     # A NIC's CNP check reads the priority it marks CNPs with (cnp_802p_prio), the profile's cnp_priority.
     ("MAP002", "linux_mlx5"): lambda prof, pol: replace(prof, cnp_priority=5),
+    # NX-OS sends XOFF at a long cable's explicit pause-threshold, rendered a frame above the port's Kmin: a Kmin
+    # broken past it would also trip ECN004, whose fix must size that buffer from a cable length the config does
+    # not state. The broken port's pause buffer is sized for its broken Kmin, so only the rule under test fires.
+    ("ECN002", "cisco_nxos"): lambda prof, pol: _pause_above_kmin(BREAK["ECN002"](prof, pol)),
+    ("ECN003", "cisco_nxos"): lambda prof, pol: _pause_above_kmin(BREAK["ECN003"](prof, pol)),
 }
+
+
+def _pause_above_kmin(prof):
+    return _with_ports(prof, lambda p: {"pause_buffer": p.pause_buffer and rnd._pause_buffer(
+        p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.kmin_bytes)})
 # Rendered text edited into a broken one: the host template only ever switches DCQCN on.
 EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         # 802.3x pause back on; RDMA-CM's own default is what NIC004 checks, so the device-wide traffic class

@@ -71,6 +71,18 @@ def test_nxos_numbers_land_on_each_port():
         assert (wd.enabled, wd.polling_interval_ms, wd.detection_time_ms, wd.restoration_time_ms) == (True, 100, 200, 200)
 
 
+def test_nxos_long_cable_pauses_above_the_ecn_threshold():
+    """NX-OS sends XOFF at the pause-threshold whatever the load (QoS guide, PFC chapter): the long-cable port's
+    threshold sits a frame above its Kmin, rounded up to 1 KiB, and the headroom H lies above it."""
+    device = _golden("cisco_nxos", "roce-dscp26")
+    port = device.ports["Ethernet1/2"]  # 400 Gb/s on a cable above 100 m: the one with a pause buffer
+    kmin = port.queues[3].ecn.min_threshold_bytes
+    profile = device.buffer_profiles[port.priority_groups[3].profile]
+    assert profile.xoff_threshold_bytes == -(-(kmin + port.mtu_bytes) // 1024) * 1024 > kmin
+    assert profile.size_bytes - profile.xoff_threshold_bytes == profile.xoff_bytes  # H, as without ECN
+    assert profile.xon_bytes == profile.xoff_threshold_bytes - port.mtu_bytes
+
+
 def test_junos_ecn_fill_levels_read_back_in_bytes():
     """The temporal queue buffer turns fill levels into bytes: Kmin just above and Kmax just below the
     profile's (within one percent of the buffer and one microsecond at line rate), 400G 4x 100G."""

@@ -239,6 +239,9 @@ class BufferProfile(Model):
     xon_offset_bytes: int | None = None
     static_threshold_bytes: int | None = None  # static_th: shared-buffer cap for this PG
     dynamic_threshold: int | None = None  # dynamic_th: alpha = 2**dynamic_threshold
+    # The fill level at which the PG sends XOFF where the config states it (NX-OS `pause-threshold`); None: the
+    # reservation and the shared-buffer threshold decide it.
+    xoff_threshold_bytes: int | None = None
     headroom_computed_at_runtime: bool = False  # SONiC dynamic headroom
     source: Source | None = None
 

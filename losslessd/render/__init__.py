@@ -558,16 +558,19 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
     return None, None
 
 
-def _pause_buffer(speed_gbps: float, cable: float, mtu: int) -> PauseBuffer | None:
+def _pause_buffer(speed_gbps: float, cable: float, mtu: int, mark_bytes: int | None) -> PauseBuffer | None:
     """An explicit pause buffer for a cable above EXPLICIT_HEADROOM_ABOVE_M: headroom H (headroom.ieee_xoff_bytes)
     above a pause threshold of H, and a resume threshold one MTU below it (the one-frame hysteresis of mlx5
-    port_buffer.c: xon = xoff threshold - max MTU)."""
+    port_buffer.c: xon = xoff threshold - max MTU). Where the queue marks ECN, the pause threshold sits a frame
+    above ``mark_bytes`` (the threshold the policy wants reached before PFC): NX-OS sends XOFF at that fill level
+    whatever the load, so a lower one would pause before DCQCN marks (ECN004)."""
     if cable <= EXPLICIT_HEADROOM_ABOVE_M:
         return None
     if speed_gbps * 1000 > hr.FASTEST_QUANTA_MBPS:
         return None  # no pause response listed for the speed: not sized (_check_facts refuses the buffer section)
     xoff = hr.ieee_xoff_bytes(int(round(speed_gbps * 1000)), cable, mtu)
-    return PauseBuffer(size_bytes=2 * xoff, pause_bytes=xoff, resume_bytes=xoff - mtu)
+    pause = xoff if mark_bytes is None else max(xoff, -(-(mark_bytes + mtu) // 1024) * 1024)
+    return PauseBuffer(size_bytes=pause + xoff, pause_bytes=pause, resume_bytes=pause - mtu)
 
 
 def _nic_buffers(port: PortFacts, lossless: list[int], tc_to_pg: dict[int, int], speed_gbps: float | None,
@@ -658,7 +661,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             cable_length_m=cable, mtu_bytes=mtu,
             wred_profile=f"ROCE_LOSSLESS_{kmin}_{kmax}" if kmin is not None else None,
             kmin_bytes=kmin, kmax_bytes=kmax, sonic=sonic, sonic_note=note,
-            pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu) if known else None,
+            pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu, kmin if pol.ecn.before_pfc == "kmin" else kmax)
+            if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached))
         if kmin is not None and pool_bytes is not None and sonic is not None:

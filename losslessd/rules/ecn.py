@@ -248,7 +248,8 @@ class EcnAfterPfc(_MarkingRule):
     For every lossless queue that marks ECN, the policy's chosen threshold (`ecn.before_pfc`: Kmin, or
     Kmax) is compared with the PFC trigger of the ingress PG the same priority uses: reservation +
     static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a dynamic one (alpha =
-    2**dynamic_th, F = the PG's pool size; Choudhury & Hahne dynamic thresholds). n is the number of
+    2**dynamic_th, F = the PG's pool size; Choudhury & Hahne dynamic thresholds), or the fill level the
+    config states for XOFF (NX-OS ingress queuing `pause ... pause-threshold X`: X, at any load). n is the number of
     lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
     the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
     assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
@@ -277,7 +278,8 @@ class EcnAfterPfc(_MarkingRule):
 
     ## Fix
     Lower Kmin (or Kmax), give the lossless PGs a larger shared-buffer limit (higher dynamic_th /
-    static_th) or pool, or state a smaller load the fabric is built for in `ecn.assume_congested_queues`.
+    static_th, or NX-OS pause-threshold) or pool, or state a smaller load the fabric is built for in
+    `ecn.assume_congested_queues`.
     """
 
     code = "ECN004"
@@ -326,7 +328,10 @@ class EcnAfterPfc(_MarkingRule):
         margin_us, margin_txt = us(margin)
         best_us, best_txt = us(best_margin)
         any_load = headroom.pfc_trigger(profile, pool, 2).at_bytes == best.at_bytes  # a static threshold
-        if any_load:
+        stated = profile.xoff_threshold_bytes is not None  # the config states the XOFF fill level itself
+        if stated:
+            where = f" ({loaded.basis}, the same at any load): margin {margin} B{margin_txt}"
+        elif any_load:
             where = f" ({loaded.basis} = {loaded.at_bytes} B, the same at any load): margin {margin} B{margin_txt}"
         else:
             several = load.queues != 1
@@ -336,7 +341,8 @@ class EcnAfterPfc(_MarkingRule):
             if several:
                 where += f"; best case, one congested PG: {best.at_bytes} B, margin {best_margin} B{best_txt}"
         yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg}{where}; "
-                           f"PFC pauses before ECN marks, lower {label} or raise the PG's shared-buffer limit", **at,
+                           f"PFC pauses before ECN marks, lower {label} or raise the PG's "
+                           f"{'pause threshold' if stated else 'shared-buffer limit'}", **at,
                            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
                            trigger_bytes=loaded.at_bytes, pg=lane.pg, assumed_congested=load.queues,
                            assumption=load.assumption, best_trigger_bytes=best.at_bytes,

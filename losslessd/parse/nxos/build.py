@@ -303,7 +303,7 @@ def _ingress_buffers(cfg: NxosConfig, device: Device, iface: InterfaceConf, port
         profile = f"{name}/{class_name}"
         device.buffer_profiles.setdefault(profile, BufferProfile(
             name=profile, size_bytes=raw.buffer_bytes, xoff_bytes=raw.buffer_bytes - raw.pause_bytes,
-            xon_bytes=raw.resume_bytes, source=conf.pause.source))
+            xon_bytes=raw.resume_bytes, xoff_threshold_bytes=raw.pause_bytes, source=conf.pause.source))
         port.priority_groups[pg] = PriorityGroup(index=pg, profile=profile, source=conf.pause.source)
 
 
