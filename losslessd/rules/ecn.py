@@ -310,8 +310,8 @@ class EcnAfterPfc(_MarkingRule):
         loaded = headroom.pfc_trigger(profile, pool, load.queues)
         best = headroom.pfc_trigger(profile, pool, 1)  # known whenever the loaded one is: the same inputs
         if loaded is None or best is None:
-            pg = port.pg_label(lane.pg)
-            yield self.unverified(f"{_where(lane)}: the PFC trigger of {pg} (profile {profile.name}) is "
+            named = port.pg_label(lane.pg)
+            yield self.unverified(f"{_where(lane)}: the PFC trigger of {named} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold

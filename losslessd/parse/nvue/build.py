@@ -26,7 +26,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
-from .reader import Conf, EcnConf, PoolConf, PortConf, SchedConf, Val
+from .reader import Conf, EcnConf, PortConf, SchedConf, Val
 
 GLOBAL = "default-global"
 # Cumulus Linux 5.x QoS guide, "Trust DSCP": DSCP 0-7 -> SP 0, 8-15 -> SP 1, ... 56-63 -> SP 7.
@@ -138,16 +138,9 @@ def _priority_groups(layout: Layout, port: Port, device: Device, shared: dict[tu
         return
     key = tuple(sorted(pfc))
     if key not in shared:
-        tc_to_pg: dict[int, int] | None = {}
-        for sp in range(8):
-            if sp in pfc:
-                tc_to_pg[sp] = LOSSLESS_PG
-            elif layout.lossy.get(sp) in LOSSY_PG:
-                tc_to_pg[sp] = LOSSY_PG[layout.lossy[sp]][0]
-            else:
-                tc_to_pg = None  # roce-lossy: no documented PG
-                break
-        shared[key] = tc_to_pg
+        pgs = {sp: LOSSLESS_PG if sp in pfc else LOSSY_PG[pool][0] for sp in range(8)
+               if sp in pfc or (pool := layout.lossy.get(sp, "")) in LOSSY_PG}
+        shared[key] = pgs if len(pgs) == 8 else None  # roce-lossy: no documented PG
     tc_to_pg = shared[key]
     if tc_to_pg is None:
         return
