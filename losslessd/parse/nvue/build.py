@@ -51,8 +51,9 @@ WD_POLL_MS, WD_ROBUSTNESS, WD_ACTION = 100, 3, "drop"
 DEFAULT_REMARK_DSCP = {sp: sp * 8 for sp in range(8)}
 # Traffic pools -> ingress priority groups. Cumulus Linux QoS guide, "Advanced Buffer Tuning" (the table of default
 # traffic pools and advanced buffer properties): default-lossy's switch priorities are those of lossy PG `bulk`,
-# mc-lossy's those of lossy PG `service2`; the shipped qos_infra.conf gives their IDs (`priority_group.bulk.id = 0`,
-# `#priority_group.service2.id = 2`), as `nv show qos advance-buffer-config -o json` shows `bulk: id 0`.
+# mc-lossy's those of lossy PG `service2`. Their IDs: the shipped qos_infra.conf `priority_group.bulk.id = 0` (and
+# `nv show qos advance-buffer-config -o json`: `bulk: id 0`); the guide's "Traffic Pools" example for mc-lossy, Linux
+# commands: `priority_group.service2.id = 2`.
 LOSSY_PG = {"default-lossy": (0, "bulk"), "mc-lossy": (2, "service2")}
 # Cumulus Linux keeps one lossless PG per port, internal to its implementation, for the switch priorities with PFC
 # on the port (CumulusNetworks/docs, Cumulus Linux 5.0 "Buffer and Queue Management": "only ONE LOSSLESS PG
