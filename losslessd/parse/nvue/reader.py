@@ -276,6 +276,16 @@ def _int(text: str, hi: int, lo: int = 0) -> int:
         raise Skip(f"{text[:40]!r} is not a number from {lo} to {hi}") from None
 
 
+def _length(text: str) -> float:
+    """A cable length in metres; an unknown unit stays SYS003, anything else that is no length a SYS002."""
+    try:
+        return units.length_m(text)
+    except units.UnknownUnit:
+        raise
+    except ValueError:
+        raise Skip(f"{text[:40]!r} is not a cable length") from None
+
+
 def _switch(text: str) -> bool:
     if text in ("enable", "enabled", "on", "true"):
         return True
@@ -433,7 +443,7 @@ def _roce(conf: Conf, w: list[str], src: Source) -> None:
         elif conf.roce is None or conf.roce.value == "off":
             conf.roce = Val("lossless", src)
     elif w[0] == "cable-length" and len(w) == 2:
-        conf.roce_cable = Val(units.length_m(w[1]), src)
+        conf.roce_cable = Val(_length(w[1]), src)
     else:
         raise Skip("not a RoCE setting losslessd knows")
 
@@ -456,7 +466,7 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
         conf.pfc.setdefault(profile, {}).update({p: src for p in priorities})
         conf.pfc_source[profile] = src
     elif w[0] == "cable-length" and len(w) == 2:
-        conf.cable[profile] = Val(units.length_m(w[1]), src)
+        conf.cable[profile] = Val(_length(w[1]), src)
     elif w[0] not in ("rx", "tx", "xoff-threshold", "xon-threshold", "port-buffer"):
         raise Skip("not a PFC setting losslessd knows")
 
