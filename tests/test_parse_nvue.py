@@ -398,3 +398,10 @@ def test_a_priority_in_two_pools_or_in_none_is_sys002_and_its_pg_unknown():
     none = parse("nv set qos traffic-pool default-lossy switch-priority 0-6\nnv set interface swp1 link mtu 9216\n")
     assert [(i.code, i.source.line) for i in none.issues] == [("SYS002", 1)]
     assert "switch priority 7 is in no traffic pool" in none.issues[0].message and none.ports["swp1"].tc_to_pg is None
+
+
+def test_a_cable_length_that_is_no_length_is_sys002_not_a_crash():
+    dev = parse("nv set qos pfc default-global switch-priority 3\nnv set qos pfc default-global cable-length 0x10\n"
+                "nv set qos roce cable-length 5furlong\nnv set interface swp1 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS003", 3)]
+    assert dev.ports["swp1"].pfc_enabled == [3] and dev.ports["swp1"].cable_length_m is None
