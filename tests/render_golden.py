@@ -34,10 +34,9 @@ RUNTIME_INFOS: dict[str, set[str]] = {
     # SONiC: a rendered patch names no hwsku (it must not change the device's), so BUF001 cannot tell what a
     # profile's size means and says so; BUF002 then checks against the lower bound for unknown ASICs.
     "sonic": {"BUF001"},
-    # Cumulus sizes PFC headroom from the PFC profile's cable length on Spectrum and derives each switch
-    # priority's ingress priority group from its traffic pools (NVUE writes neither), so BUF003, ECN004 and
-    # MAP001's TC->PG step cannot be checked offline.
-    "nvidia_cumulus": {"BUF003", "ECN004", "MAP001"},
+    # Cumulus sizes the lossless PG's PFC headroom from the PFC profile's cable length on Spectrum (NVUE writes no
+    # xoff), so BUF003 and ECN004 cannot be checked offline; the switch priority -> PG map is read (traffic pools).
+    "nvidia_cumulus": {"BUF003", "ECN004"},
     # The mlx5 driver sizes the lossless receive buffer from --cable_len and the MTU itself (auto buffer
     # mode), so MAP001 cannot see the buffer's settings offline; the script leaves the NIC's ETS scheduler as it
     # is (SCH001).

@@ -316,3 +316,92 @@ def test_an_interface_qos_setting_nvue_does_not_have_is_said_not_dropped():
                 "nv set interface swp5 qos egress-shaper profile s1\n")
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
     assert sorted(dev.ports) == ["swp1", "swp2", "swp3", "swp4", "swp5"]
+
+
+# ---- traffic pools -> priority groups (Cumulus Linux QoS guide, "Traffic Pools", "Advanced Buffer Tuning",
+# "Flow Control Buffers"; RoCE guide, "Default RoCE Mode Configuration") -------------------------------------------
+def test_roce_mode_puts_the_pfc_priority_in_the_lossless_pg_and_the_rest_in_bulk():
+    """RoCE lossless mode: PFC on switch priority 3, which the port's one lossless PG holds; every other priority is
+    in default-lossy, whose PG is bulk (ID 0). The lossless PG's headroom is sized by the switch at run time."""
+    dev = parse("nv set qos roce\nnv set interface swp1 link mtu 9216\n")
+    p = dev.ports["swp1"]
+    lossless = p.tc_to_pg[3]
+    assert {sp: pg for sp, pg in p.tc_to_pg.items() if sp != 3} == {sp: 0 for sp in (0, 1, 2, 4, 5, 6, 7)}
+    assert lossless != 0 and p.pg_label(lossless) == "lossless PG" and p.pg_label(0) == "PG 0 (bulk)"
+    assert p.priority_groups[lossless].runtime_profile and p.priority_groups[lossless].source.line == 1
+    assert p.priority_groups[0].profile == "bulk" and dev.buffer_profiles["bulk"].xoff_bytes is None
+    assert p.pfc_priority_to_pg is None  # NVUE binds no such map: Cumulus pairs them itself (MAP005 checks none)
+    assert p.dscp_chain(26).describe() == "DSCP 26 -> switch-priority 3 -> priority 3 -> lossless PG -> queue 3"
+    assert not dev.issues
+
+
+def test_traffic_pools_from_the_guide_tree_form():
+    """The QoS guide's mc-lossy example (switch priority 2, lossy PG service2, ID 2) beside default-lossless."""
+    dev = fixture("traffic-pools.yaml")
+    p = dev.ports["swp2"]
+    assert p.tc_to_pg[2] == 2 and p.pg_label(2) == "PG 2 (service2)"
+    assert p.priority_groups[2].profile == "service2" and p.priority_groups[2].source.line == 38
+    assert [sp for sp, pg in sorted(p.tc_to_pg.items()) if pg == 0] == [0, 1, 4, 5, 6, 7]
+    assert p.priority_groups[p.tc_to_pg[3]].runtime_profile and p.pfc_enabled == [3]
+    assert not dev.issues
+
+
+def test_the_same_pools_as_commands_read_alike():
+    dev = parse("nv set interface swp1 link mtu 9216\n"
+                "nv set qos pfc default-global switch-priority 3\n"
+                "nv set qos traffic-pool default-lossy switch-priority 0,1,3,4,5,6,7\n"
+                "nv set qos traffic-pool default-lossy memory-percent 70\n"
+                "nv set qos traffic-pool mc-lossy switch-priority 2\n"
+                "nv set qos traffic-pool mc-lossy memory-percent 30\n")
+    tree = fixture("traffic-pools.yaml").ports["swp1"]
+    assert dev.ports["swp1"].tc_to_pg == tree.tc_to_pg and dev.ports["swp1"].priority_groups[2].source.line == 5
+
+
+def test_pg_is_unknown_where_the_documentation_does_not_say():
+    """Never guessed: a roce-lossy pool (no documented PG), a roce-lossless list other than the PFC priorities, an
+    advance-buffer-config that moves priorities between lossy PGs, or a port whose PFC state is unknown."""
+    for extra in ("nv set qos traffic-pool roce-lossy switch-priority 4\n"
+                  "nv set qos traffic-pool default-lossy switch-priority 0-3,5-7\n",
+                  "nv set qos traffic-pool roce-lossless switch-priority 4\n"
+                  "nv set qos traffic-pool default-lossy switch-priority 0-3,5-7\n",
+                  "nv set qos advance-buffer-config default-global ingress-lossy-buffer priority-group service2 "
+                  "switch-priority 2\n",
+                  "nv set interface swp1 qos pfc profile NOT_DEFINED\n"):
+        dev = parse("nv set qos roce\nnv set interface swp1 link mtu 9216\n" + extra)
+        p = dev.ports["swp1"]
+        assert p.tc_to_pg is None and not p.priority_groups, extra
+    listed = parse("nv set qos roce\nnv set qos traffic-pool roce-lossless switch-priority 3\n"
+                   "nv set interface swp1 link mtu 9216\n")
+    assert listed.ports["swp1"].tc_to_pg[3] == 8 and not listed.issues  # the list agrees with PFC
+
+
+def test_bad_traffic_pool_lines_are_sys002_with_their_line():
+    dev = parse("nv set qos roce\n"
+                "nv set qos traffic-pool gold-lossless switch-priority 3\n"
+                "nv set qos traffic-pool mc-lossy switch-priority 9\n"
+                "nv set qos traffic-pool mc-lossy memory-percent 150\n"
+                "nv set qos traffic-pool mc-lossy mode dynamic\n"
+                "nv set interface swp1 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS002", 3), ("SYS002", 4),
+                                                             ("SYS002", 5)]
+    assert "not a traffic pool losslessd knows" in dev.issues[0].message
+    assert dev.ports["swp1"].tc_to_pg[3] == 8  # what could be read still places the priorities
+
+
+def test_a_priority_in_two_pools_or_in_none_is_sys002_and_its_pg_unknown():
+    two = parse("nv set qos traffic-pool mc-lossy switch-priority 2\n"
+                "nv set qos traffic-pool default-lossy switch-priority 0-7\n"
+                "nv set interface swp1 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in two.issues] == [("SYS002", 2)]
+    assert "switch priority 2 is in traffic pools mc-lossy and default-lossy" in two.issues[0].message
+    assert two.ports["swp1"].tc_to_pg is None
+    none = parse("nv set qos traffic-pool default-lossy switch-priority 0-6\nnv set interface swp1 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in none.issues] == [("SYS002", 1)]
+    assert "switch priority 7 is in no traffic pool" in none.issues[0].message and none.ports["swp1"].tc_to_pg is None
+
+
+def test_a_cable_length_that_is_no_length_is_sys002_not_a_crash():
+    dev = parse("nv set qos pfc default-global switch-priority 3\nnv set qos pfc default-global cable-length 0x10\n"
+                "nv set qos roce cable-length 5furlong\nnv set interface swp1 link mtu 9216\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS003", 3)]
+    assert dev.ports["swp1"].pfc_enabled == [3] and dev.ports["swp1"].cable_length_m is None

@@ -155,6 +155,8 @@ ACCEPTED: dict[str, list[tuple]] = {
         ("nv set qos mapping default-global dscp {LIST} switch-priority {N}", f"{NVUE}: qos mapping dscp"),
         ("nv set qos egress-queue-mapping default-global switch-priority {N} traffic-class {N}",
          f"{NVUE}: egress-queue-mapping"),
+        ("nv set qos traffic-pool (default-lossless|default-lossy) memory-percent {N}",
+         f"{NVUE}: qos traffic-pool memory-percent (QoS guide, Flow Control Buffers)"),
         ("nv set qos pfc {NAME} switch-priority {LIST}", f"{NVUE}: qos pfc switch-priority"),
         ("nv set qos pfc {NAME} cable-length {N}", f"{NVUE}: qos pfc cable-length"),
         ("nv set interface {IF} qos pfc profile {NAME}", f"{NVUE}: interface qos pfc profile"),

@@ -348,6 +348,9 @@ class Port(Model):
     tc_to_priority: dict[int, int] | None = None
     tc_to_pg: dict[int, int] | None = None
     priority_to_pg: dict[int, int] | None = None
+    # What operators call PG n where the platform names its PGs ("PG 0 (bulk)"), or where its index is internal to
+    # the platform and the key is losslessd's own (NVUE: the port's one lossless PG): messages show the name.
+    pg_names: dict[int, str] | None = None
     tc_to_queue: dict[int, int] | None = None  # egress queue of each TC
     # The egress queues a received pause for priority P stops; a priority missing from the map stops none.
     pfc_priority_to_queue: dict[int, list[int]] | None = None
@@ -395,6 +398,13 @@ class Port(Model):
         names = self.tc_names
         return names[tc] if names is not None and tc in names else f"TC {tc}"
 
+    def pg_label(self, pg: int | None) -> str:
+        """'PG 3', or the platform's name for the PG where it has one (Port.pg_names); 'PG ?' when unknown."""
+        if pg is None:
+            return "PG ?"
+        names = self.pg_names
+        return names[pg] if names is not None and pg in names else f"PG {pg}"
+
     def dscp_chain(self, dscp: int) -> Hop:
         """Follow one DSCP through this port's maps; a link of the chain that is not known stays None."""
         tc = priority = pg = None
@@ -414,7 +424,9 @@ class Port(Model):
         pg = self.tc_to_pg.get(tc) if self.tc_to_pg is not None else None
         queue = self.tc_to_queue.get(tc) if self.tc_to_queue is not None else None
         name = self.tc_names.get(tc) if self.tc_names is not None else None
-        return Hop(port=self.name, dscp=dscp, tc=tc, tc_name=name, priority=priority, pg=pg, queue=queue)
+        pg_name = self.pg_names.get(pg) if self.pg_names is not None and pg is not None else None
+        return Hop(port=self.name, dscp=dscp, tc=tc, tc_name=name, priority=priority, pg=pg, pg_name=pg_name,
+                   queue=queue)
 
     def paused_queues(self, priority: int | None) -> list[int] | None:
         """The egress queues a received pause for ``priority`` stops ([] none; None when the input does not say)."""
@@ -433,16 +445,21 @@ class Hop(Model):
     tc_name: str | None = None  # the platform's name for the TC (Port.tc_names)
     priority: int | None = None
     pg: int | None = None
+    pg_name: str | None = None  # the platform's name for the PG (Port.pg_names)
     queue: int | None = None
 
     @property
     def tc_label(self) -> str:
         return self.tc_name or f"TC {'?' if self.tc is None else self.tc}"
 
+    @property
+    def pg_label(self) -> str:
+        return self.pg_name or f"PG {'?' if self.pg is None else self.pg}"
+
     def describe(self) -> str:
         parts = [f"DSCP {self.dscp}", self.tc_label]
         for label, value in (("priority", self.priority), ("PG", self.pg), ("queue", self.queue)):
-            parts.append(f"{label} {'?' if value is None else value}")
+            parts.append(self.pg_label if label == "PG" else f"{label} {'?' if value is None else value}")
         return " -> ".join(parts)
 
 

@@ -55,8 +55,8 @@ def _buffers(ctx, device: Device) -> headroom.SwitchBuffers:
     return headroom.switch_buffers(device)
 
 
-def _pg(lane: Lane) -> str:
-    return f"PG {lane.pg} (lossless priority {lane.priority})"
+def _pg(port: Port, lane: Lane) -> str:
+    return f"{port.pg_label(lane.pg)} (lossless priority {lane.priority})"
 
 
 @register
@@ -106,7 +106,7 @@ class BufferProfileTooSmall(_BufRule):
             return
         what = (f"xon {xon} B (its xoff comes from the shared headroom pool {shared.name})" if shared
                 else f"xon {xon} + xoff {profile.xoff_bytes} = {needed} B")
-        msg = f"{_pg(lane)}: profile {profile.name} reserves {profile.size_bytes} B, less than {what}"
+        msg = f"{_pg(port, lane)}: profile {profile.name} reserves {profile.size_bytes} B, less than {what}"
         includes = headroom.reservation_includes_headroom(device.hwsku, device.hardware)
         at = self._at(device, port, lane, profile)
         if includes:
@@ -167,8 +167,8 @@ class HeadroomInsufficient(_BufRule):
                       ) -> Iterator[Finding]:
         at = self._at(device, port, lane, profile)
         if profile.xoff_bytes is None:
-            yield self.finding(f"{_pg(lane)}: profile {profile.name} has no xoff, so the PG has no headroom for data "
-                               f"in flight after it sends XOFF; use a lossless profile with xoff headroom", **at)
+            yield self.finding(f"{_pg(port, lane)}: profile {profile.name} has no xoff, so the PG has no headroom for "
+                               f"data in flight after it sends XOFF; use a lossless profile with xoff headroom", **at)
             return
         buf = ctx.policy.buffer
         cable = port.cable_length_m if port.cable_length_m is not None else buf.default_cable_length_m
@@ -176,7 +176,7 @@ class HeadroomInsufficient(_BufRule):
                                             ("MTU", port.mtu_bytes)) if value is None]
         if missing:
             hint = " (or set buffer.default_cable_length_m in the policy)" if cable is None else ""
-            yield self.unverified(f"{_pg(lane)}: {' and '.join(missing)} not in the input{hint}, so xoff "
+            yield self.unverified(f"{_pg(port, lane)}: {' and '.join(missing)} not in the input{hint}, so xoff "
                                   f"{profile.xoff_bytes} B was not compared with the required headroom", **at)
             return
         req = headroom.required_headroom(ctx.memo(_buffers, device), port.speed_gbps, cable, port.mtu_bytes,
@@ -186,7 +186,7 @@ class HeadroomInsufficient(_BufRule):
             return
         what = f"the {req.xoff_bytes} B" if req.exact else f"even the {req.xoff_bytes} B lower bound that"
         note = f"; {req.note}" if req.note else ""
-        yield self.finding(f"{_pg(lane)}: xoff {profile.xoff_bytes} B is below {what} a {port.speed_gbps:g} Gb/s "
+        yield self.finding(f"{_pg(port, lane)}: xoff {profile.xoff_bytes} B is below {what} a {port.speed_gbps:g} Gb/s "
                            f"port with {cable:g} m of cable and MTU {port.mtu_bytes} needs ({req.basis}{note}); raise "
                            f"xoff by {req.xoff_bytes - profile.xoff_bytes} B", **at,
                            xoff_bytes=profile.xoff_bytes, required_xoff_bytes=req.xoff_bytes,
@@ -239,27 +239,27 @@ class LosslessPgUnverified(_BufRule):
             return
         profile = device.buffer_profiles.get(pg.profile) if pg.profile else None
         if pg.runtime_profile or (profile is not None and profile.headroom_computed_at_runtime):
-            yield self.unverified(f"{_pg(lane)}: headroom computed at run time by the switch from cable length and "
-                                  f"speed; cannot be verified offline", **at)
+            yield self.unverified(f"{_pg(port, lane)}: headroom computed at run time by the switch from cable length "
+                                  f"and speed; cannot be verified offline", **at)
         elif pg.profile is None and pg.size_bytes is None:
-            yield self.finding(f"{_pg(lane)} has no buffer profile; give it a lossless buffer profile", **at)
+            yield self.finding(f"{_pg(port, lane)} has no buffer profile; give it a lossless buffer profile", **at)
         elif pg.profile is not None and profile is None:
-            yield self.finding(f"{_pg(lane)} uses buffer profile {pg.profile}, which is not defined", **at)
+            yield self.finding(f"{_pg(port, lane)} uses buffer profile {pg.profile}, which is not defined", **at)
 
     def _missing(self, device, port, lane, at):
         if port.pfc_enabled is not None and lane.priority not in port.pfc_enabled:
-            return self.finding(f"{_pg(lane)} has no lossless buffer configuration: PFC is off for priority "
+            return self.finding(f"{_pg(port, lane)} has no lossless buffer configuration: PFC is off for priority "
                                 f"{lane.priority}, so the switch keeps no headroom for it (see PFC001)", **at)
         if not port.priority_groups and not device.buffer_profiles:  # e.g. a SONiC qos.json without buffers.json
-            return self.unverified(f"{_pg(lane)}: the input carries no ingress buffer configuration, so the PG's "
+            return self.unverified(f"{_pg(port, lane)}: the input carries no ingress buffer configuration, so the PG's "
                                    f"headroom cannot be verified offline", **at)
         if device.platform == "sonic":
             # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority of a port with a cable length
             # (the parser models those PGs as computed at run time); this port's length is not in the input.
-            return self.unverified(f"{_pg(lane)} has no BUFFER_PG entry and the input gives no cable length for the "
-                                   f"port: SONiC's buffer manager creates the PG at run time only from a cable length "
-                                   f"and speed; cannot be verified offline", **at)
-        return self.finding(f"{_pg(lane)} has no buffer configuration; give it a lossless buffer profile", **at)
+            return self.unverified(f"{_pg(port, lane)} has no BUFFER_PG entry and the input gives no cable length "
+                                   f"for the port: SONiC's buffer manager creates the PG at run time only from a "
+                                   f"cable length and speed; cannot be verified offline", **at)
+        return self.finding(f"{_pg(port, lane)} has no buffer configuration; give it a lossless buffer profile", **at)
 
 
 @register

@@ -135,26 +135,28 @@ def _pg_break(device: Device, port: Port, hop: Hop, host: bool) -> ChainBreak | 
 def pg_buffer_break(device: Device, port: Port, index: int, label: str = "PG") -> ChainBreak | None:
     """Whether PG (NIC: receive buffer) ``index`` is lossless-capable: xoff headroom, runtime headroom, a NIC buffer."""
     maps = port.map_source or port.source
+    # the PG by the platform's name where it has one ("PG 0 (bulk)", NVUE's lossless PG)
+    name = port.pg_label(index) if label == "PG" else f"{label} {index}"
     pg = port.priority_groups.get(index)
     if pg is None:
-        return _unknown(f"{label} {index} has no buffer settings in the input", maps)
+        return _unknown(f"{name} has no buffer settings in the input", maps)
     if pg.runtime_profile:
         return None
     if pg.profile is not None:
         profile = device.buffer_profiles.get(pg.profile)
         if profile is None:
-            return _unknown(f"{label} {index} uses buffer profile {pg.profile}, which is not in the input", pg.source)
+            return _unknown(f"{name} uses buffer profile {pg.profile}, which is not in the input", pg.source)
         if profile.xoff_bytes or profile.headroom_computed_at_runtime:
             return None
-        return _broken(f"{label} {index} uses buffer profile {pg.profile}, which has no xoff headroom "
-                       "(a lossy profile)", f"give {label} {index} a lossless profile with xoff headroom",
+        return _broken(f"{name} uses buffer profile {pg.profile}, which has no xoff headroom "
+                       "(a lossy profile)", f"give {name} a lossless profile with xoff headroom",
                        pg.source or profile.source, "buffer")
     if pg.size_bytes is not None:
         if pg.size_bytes > 0:
             return None
-        return _broken(f"{label} {index} has size 0 bytes", f"give {label} {index} a size (`mlnx_qos --buffer_size`)",
+        return _broken(f"{name} has size 0 bytes", f"give {name} a size (`mlnx_qos --buffer_size`)",
                        pg.source, "buffer")
-    return _unknown(f"{label} {index} has no buffer profile in the input", pg.source or maps)
+    return _unknown(f"{name} has no buffer profile in the input", pg.source or maps)
 
 
 def _queue_break(port: Port, hop: Hop) -> ChainBreak | None:

@@ -303,7 +303,7 @@ class EcnAfterPfc(_MarkingRule):
         if profile is None:
             why = "is computed at run time" if pg and pg.runtime_profile else "is not in the input"
             # A platform whose input gives no TC -> PG map leaves the ingress PG itself unknown (lane.pg None).
-            what = f"the buffer profile of PG {lane.pg}" if lane.pg is not None else \
+            what = f"the buffer profile of {port.pg_label(lane.pg)}" if lane.pg is not None else \
                 f"the ingress PG of priority {lane.priority}"
             yield self.unverified(f"{_where(lane)}: {what} {why}, so the PFC trigger is unknown", **at)
             return
@@ -312,7 +312,8 @@ class EcnAfterPfc(_MarkingRule):
         loaded = headroom.pfc_trigger(profile, pool, load.queues)
         best = headroom.pfc_trigger(profile, pool, 1)  # known whenever the loaded one is: the same inputs
         if loaded is None or best is None:
-            yield self.unverified(f"{_where(lane)}: the PFC trigger of PG {lane.pg} (profile {profile.name}) is "
+            named = port.pg_label(lane.pg)
+            yield self.unverified(f"{_where(lane)}: the PFC trigger of {named} (profile {profile.name}) is "
                                   f"unknown: no static threshold, and no pool size for its dynamic threshold", **at)
             return
         margin, best_margin = loaded.at_bytes - threshold, best.at_bytes - threshold
@@ -340,9 +341,9 @@ class EcnAfterPfc(_MarkingRule):
                      f"{margin} B{margin_txt}")
             if several:
                 where += f"; best case, one congested PG: {best.at_bytes} B, margin {best_margin} B{best_txt}"
-        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of PG {lane.pg}{where}; "
-                           f"PFC pauses before ECN marks, lower {label} or raise the PG's "
-                           f"{'pause threshold' if stated else 'shared-buffer limit'}", **at,
+        yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of "
+                           f"{port.pg_label(lane.pg)}{where}; PFC pauses before ECN marks, lower {label} or raise the "
+                           f"PG's {'pause threshold' if stated else 'shared-buffer limit'}", **at,
                            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
                            trigger_bytes=loaded.at_bytes, pg=lane.pg, assumed_congested=load.queues,
                            assumption=load.assumption, best_trigger_bytes=best.at_bytes,

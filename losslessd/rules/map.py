@@ -353,13 +353,20 @@ class PfcPgMismatch(PortRule):
             wrong = {tc: pg for tc, pg in pgs.items() if pg != mapped}
             if not wrong:
                 continue
-            held = ", ".join(f"PG {pg} ({port.tc_label(tc)})" for tc, pg in wrong.items())
+            held = ", ".join(f"{port.pg_label(pg)} ({port.tc_label(tc)})" for tc, pg in wrong.items())
             if mapped is None:
                 sends = "the PFC priority->PG map has no entry for it, so no PG sends its pauses"
             else:
                 broken = pg_buffer_break(device, port, mapped)
                 state = f" ({broken.why})" if broken is not None and not broken.unknown else ""
-                sends = f"the PFC priority->PG map sends its pauses when PG {mapped} fills{state}"
+                sends = f"the PFC priority->PG map sends its pauses when {port.pg_label(mapped)} fills{state}"
             yield self.finding(f"lossless priority {prio}'s traffic is buffered in {held}, but {sends}; map PFC "
-                               f"priority {prio} to PG {numbers(set(pgs.values()))}", device=device, port=port,
+                               f"priority {prio} to {_pgs(port, set(pgs.values()))}", device=device, port=port,
                                source=source, key=prio, pfc_pg=mapped, traffic_pgs=sorted(set(pgs.values())))
+
+
+def _pgs(port: Port, pgs: set[int]) -> str:
+    """'PG 3' / 'PG 3,4', or the PGs by the platform's names ("the lossless PG") where it has them."""
+    if port.pg_names and any(pg in port.pg_names for pg in pgs):
+        return ", ".join(port.pg_label(pg) for pg in sorted(pgs))
+    return f"PG {numbers(pgs)}"

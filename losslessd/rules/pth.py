@@ -103,7 +103,7 @@ class _RoceFlow(_PolicyFlow):
 
     def ingress(self, device, port, dscp):
         problem, hop = self._port(device, port, dscp)
-        return problem, f"DSCP {dscp} {hop.tc_label} PG {shown(hop.pg)}", hop
+        return problem, f"DSCP {dscp} {hop.tc_label} {hop.pg_label}", hop
 
     def receiver(self, device, port, dscp):
         problem, hop = self._port(device, port, dscp)

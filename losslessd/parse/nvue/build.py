@@ -8,13 +8,17 @@ own number) and the NVUE traffic class is the queue (tc_to_queue).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...model import (
+    BufferProfile,
     Device,
     DeviceKind,
     Ecn,
     LinkPause,
     ParseIssue,
     Port,
+    PriorityGroup,
     Queue,
     Scheduler,
     SchedulerType,
@@ -45,6 +49,21 @@ WD_POLL_MS, WD_ROBUSTNESS, WD_ACTION = 100, 3, "drop"
 # Cumulus Linux qos_features.conf as shipped, remark section: `traffic.cos_N.priority_remark.dscp = [8N]`
 # (cos_0 -> 0, cos_1 -> 8, ... cos_7 -> 56): the egress DSCP of a switch priority no remark profile maps.
 DEFAULT_REMARK_DSCP = {sp: sp * 8 for sp in range(8)}
+# Traffic pools -> ingress priority groups. Cumulus Linux QoS guide, "Advanced Buffer Tuning" (the table of default
+# traffic pools and advanced buffer properties): default-lossy's switch priorities are those of lossy PG `bulk`,
+# mc-lossy's those of lossy PG `service2`. Their IDs: the shipped qos_infra.conf `priority_group.bulk.id = 0` (and
+# `nv show qos advance-buffer-config -o json`: `bulk: id 0`); the guide's "Traffic Pools" example for mc-lossy, Linux
+# commands: `priority_group.service2.id = 2`.
+LOSSY_PG = {"default-lossy": (0, "bulk"), "mc-lossy": (2, "service2")}
+# Cumulus Linux keeps one lossless PG per port, internal to its implementation, for the switch priorities with PFC
+# on the port (CumulusNetworks/docs, Cumulus Linux 5.0 "Buffer and Queue Management": "only ONE LOSSLESS PG
+# configured per port ... with PFC/LinkPause enabled on the port"); no guide gives its index, so this key is
+# losslessd's own and never shown: messages name the PG (Port.pg_names).
+LOSSLESS_PG = 8
+PG_NAMES = {0: "PG 0 (bulk)", 2: "PG 2 (service2)", LOSSLESS_PG: "lossless PG"}
+# The traffic pools for lossless traffic (QoS guide, "Traffic Pools" table): a `switch-priority` list there names the
+# priorities with flow control.
+LOSSLESS_POOLS = ("roce-lossless", "default-lossless")
 SP_PRIORITY = {sp: sp for sp in range(8)}
 SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
 _TRUST = {"l3": Trust.dscp, "both": Trust.dscp, "l2": Trust.pcp, "port": Trust.none}
@@ -55,12 +74,90 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
                     platform=platform, source=conf.hostname.source if conf.hostname else Source(file=path))
     ports = _broken_out(conf.ports)
     rewrite = _ingress_rewrite(conf, ports)
+    layout, pool_issues = _layout(conf)
+    shared: dict[tuple, dict[int, int] | None] = {}
     for pname, pc in ports.items():
         device.ports[pname] = port = _port(conf, pname, pc)
         if rewrite:
             _remark(conf, pc, port, rewrite[pname])
-    device.issues = conf.issues + _undefined_profiles(conf)
+        if layout is not None:
+            _priority_groups(layout, port, device, shared)
+    device.issues = conf.issues + _undefined_profiles(conf) + pool_issues
     return device
+
+
+@dataclass
+class Layout:
+    """The switch's traffic pools as they place switch priorities: each priority's lossy pool, and the priorities a
+    lossless pool lists (None: it lists none)."""
+
+    lossy: dict[int, str]
+    lossless_sps: set[int] | None
+    sources: dict[str, Source]  # pool -> the line that configured it
+
+
+def _layout(conf: Conf) -> tuple[Layout | None, list[ParseIssue]]:
+    """Where the traffic pools put each switch priority; None (with why, when the configuration is at fault) when the
+    input does not say which PG a priority uses."""
+    if conf.pg_override is not None:
+        return None, []  # advance-buffer-config moves priorities between lossy PGs: not read
+    pools = conf.pools
+    listed = {name: pool.sps for name, pool in pools.items() if pool.sps is not None}
+    lossless_sps: set[int] | None = None
+    for name in LOSSLESS_POOLS:
+        if name in listed:
+            lossless_sps = (lossless_sps or set()) | set(listed[name])
+    lossy: dict[int, str] = {}
+    for sp in range(8):
+        holders = [name for name, sps in listed.items() if sp in sps]
+        if len(holders) > 1:
+            return None, [ParseIssue(code="SYS002", source=listed[holders[1]][sp], message=(
+                f"switch priority {sp} is in traffic pools {' and '.join(holders)}; a switch priority belongs to one "
+                "pool (qos_infra.conf: each cos value is assigned exactly once), so its PG is unknown"))]
+        if holders and holders[0] not in LOSSLESS_POOLS:
+            lossy[sp] = holders[0]
+        elif "default-lossy" not in listed:
+            lossy[sp] = "default-lossy"  # QoS guide: "The default traffic pool for all switch priorities"
+        elif not holders:
+            return None, [ParseIssue(code="SYS002", source=pools["default-lossy"].source, message=(
+                f"switch priority {sp} is in no traffic pool; NVUE maps every switch priority to a priority group "
+                "(Cumulus Linux QoS guide, Advanced Buffer Tuning), so its PG is unknown"))]
+    return Layout(lossy, lossless_sps, {name: pool.source for name, pool in pools.items()}), []
+
+
+def _priority_groups(layout: Layout, port: Port, device: Device, shared: dict[tuple, dict[int, int] | None]) -> None:
+    """The port's switch priority -> PG map. A priority with PFC on the port uses the port's lossless PG, whatever the
+    traffic pools' memory (the pools share out buffer memory; the PG and its headroom come with PFC), its headroom
+    sized by Cumulus from the cable length at run time (QoS guide, Priority Flow Control: "let Cumulus Linux configure
+    the settings dynamically"); every other priority uses its lossy pool's PG, which has no headroom. Unknown (left
+    None) when the port's PFC state is, when a priority's pool has no documented PG (roce-lossy), or when a lossless
+    pool's `switch-priority` list and the port's PFC priorities differ (what the switch then does is not documented)."""
+    if port.pfc_enabled is None:
+        return
+    pfc = set(port.pfc_enabled)
+    if layout.lossless_sps is not None and layout.lossless_sps != pfc:
+        return
+    key = tuple(sorted(pfc))
+    if key not in shared:
+        pgs = {sp: LOSSLESS_PG if sp in pfc else LOSSY_PG[pool][0] for sp in range(8)
+               if sp in pfc or (pool := layout.lossy.get(sp, "")) in LOSSY_PG}
+        shared[key] = pgs if len(pgs) == 8 else None  # roce-lossy: no documented PG
+    tc_to_pg = shared[key]
+    if tc_to_pg is None:
+        return
+    # NVUE binds no PFC priority -> PG map (pfc_priority_to_pg stays None): Cumulus pairs each PFC priority with the
+    # port's lossless PG itself, so MAP005 has no configured map to compare.
+    port.tc_to_pg, port.pg_names = tc_to_pg, PG_NAMES
+    fallback = port.pfc_source or port.map_source or port.source
+    for pool, (index, name) in LOSSY_PG.items():
+        if index in tc_to_pg.values():
+            src = layout.sources.get(pool)
+            port.priority_groups[index] = PriorityGroup(index=index, profile=name, source=src or fallback)
+            # a lossy PG: no xoff headroom (QoS guide, "Advanced Buffer Tuning": the ingress-lossy-buffer region)
+            device.buffer_profiles.setdefault(name, BufferProfile(name=name, pool=pool, source=src))
+    if pfc:
+        port.priority_groups[LOSSLESS_PG] = PriorityGroup(index=LOSSLESS_PG, runtime_profile=True,
+                                                          source=port.pfc_source or fallback)
 
 
 def _broken_out(ports: dict[str, PortConf]) -> dict[str, PortConf]:

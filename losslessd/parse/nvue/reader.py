@@ -26,8 +26,11 @@ _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted 
 # Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
 _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
-# switch's own buffer carving (pool percentages, advanced buffer config; headroom comes from `pfc` cable length).
-_QOS_SKIPPED = ("egress-shaper", "traffic-pool", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
+# switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
+_QOS_SKIPPED = ("egress-shaper", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
+# The traffic pools NVUE configures (Cumulus Linux 5.x QoS guide, "Traffic Pools" table): `nv set qos traffic-pool
+# <pool> switch-priority <list>` and `memory-percent <0-100>`.
+TRAFFIC_POOLS = ("default-lossy", "default-lossless", "mc-lossy", "roce-lossy", "roce-lossless")
 # Profiles a port binds with `nv set interface X qos KIND profile NAME` (NVUE reference, "nv set interface
 # <interface-id> qos ... profile <profile-name>").
 PORT_PROFILES = ("mapping", "pfc", "congestion-control", "egress-scheduler", "link-pause", "remark")
@@ -78,6 +81,16 @@ class Breakout:
 
 
 @dataclass
+class PoolConf:
+    """A `qos traffic-pool`: the switch priorities its lines list (None: it lists none, the pool keeps its default
+    ones) and its share of the buffer memory."""
+
+    source: Source
+    sps: dict[int, Source] | None = None
+    memory_pct: Val[int] | None = None
+
+
+@dataclass
 class PortConf:
     source: Source
     description: Val[str] | None = None
@@ -107,6 +120,8 @@ class Conf:
     sp_to_tc: dict[int, Val[int]] = field(default_factory=dict)  # egress-queue-mapping default-global
     pause: dict[str, PauseConf] = field(default_factory=dict)  # link-pause profile -> its settings
     remark: dict[str, RemarkConf] = field(default_factory=dict)  # remark profile -> its settings
+    pools: dict[str, PoolConf] = field(default_factory=dict)  # traffic pool -> its settings
+    pg_override: Source | None = None  # an advance-buffer-config line that moves switch priorities between lossy PGs
     wd_poll: Val[int] | None = None  # ms
     wd_robustness: Val[int] | None = None
     ports: dict[str, PortConf] = field(default_factory=dict)
@@ -261,6 +276,16 @@ def _int(text: str, hi: int, lo: int = 0) -> int:
         raise Skip(f"{text[:40]!r} is not a number from {lo} to {hi}") from None
 
 
+def _length(text: str) -> float:
+    """A cable length in metres; an unknown unit stays SYS003, anything else that is no length a SYS002."""
+    try:
+        return units.length_m(text)
+    except units.UnknownUnit:
+        raise
+    except ValueError:
+        raise Skip(f"{text[:40]!r} is not a cable length") from None
+
+
 def _switch(text: str) -> bool:
     if text in ("enable", "enabled", "on", "true"):
         return True
@@ -349,7 +374,7 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
 
 # qos objects made of named profiles: the object or a profile alone (`pfc: {}`, `remark: {default-global: {}}`, as
 # the full tree of `nv config show --all` or the REST API prints defaults) sets nothing.
-_QOS_PROFILES = frozenset({*PORT_PROFILES, "egress-queue-mapping", "pfc-watchdog", *_QOS_SKIPPED})
+_QOS_PROFILES = frozenset({*PORT_PROFILES, "egress-queue-mapping", "pfc-watchdog", "traffic-pool", *_QOS_SKIPPED})
 
 
 def _qos(conf: Conf, w: list[str], src: Source) -> None:
@@ -388,6 +413,12 @@ def _qos(conf: Conf, w: list[str], src: Source) -> None:
         _link_pause(conf, rest[0], rest[1:], src)
     elif kind == "remark" and len(rest) >= 3:
         _remark(conf, rest[0], rest[1:], src)
+    elif kind == "traffic-pool":
+        _traffic_pool(conf, rest[0], rest[1:], src)
+    elif kind == "advance-buffer-config" and "ingress-lossy-buffer" in rest and "switch-priority" in rest:
+        # QoS guide, "Advanced Buffer Tuning": `ingress-lossy-buffer priority-group <pg> switch-priority <sp>` overrides
+        # the traffic pools' switch priorities; which PG a priority then uses is not read (cannot verify).
+        conf.pg_override = conf.pg_override or src
     elif kind in _QOS_SKIPPED:
         pass
     else:
@@ -412,7 +443,7 @@ def _roce(conf: Conf, w: list[str], src: Source) -> None:
         elif conf.roce is None or conf.roce.value == "off":
             conf.roce = Val("lossless", src)
     elif w[0] == "cable-length" and len(w) == 2:
-        conf.roce_cable = Val(units.length_m(w[1]), src)
+        conf.roce_cable = Val(_length(w[1]), src)
     else:
         raise Skip("not a RoCE setting losslessd knows")
 
@@ -435,7 +466,7 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
         conf.pfc.setdefault(profile, {}).update({p: src for p in priorities})
         conf.pfc_source[profile] = src
     elif w[0] == "cable-length" and len(w) == 2:
-        conf.cable[profile] = Val(units.length_m(w[1]), src)
+        conf.cable[profile] = Val(_length(w[1]), src)
     elif w[0] not in ("rx", "tx", "xoff-threshold", "xon-threshold", "port-buffer"):
         raise Skip("not a PFC setting losslessd knows")
 
@@ -465,6 +496,24 @@ def _remark(conf: Conf, profile: str, w: list[str], src: Source) -> None:
             remark.dscp.update({sp: Val(value, src) for sp in sps})
     else:
         raise Skip("not a remark setting losslessd knows")
+
+
+def _traffic_pool(conf: Conf, name: str, w: list[str], src: Source) -> None:
+    """Cumulus Linux QoS guide, "Traffic Pools": a pool by its name (the guide's table) takes `switch-priority <list>`
+    (0-7) and `memory-percent` (0-100 percent of the buffer memory)."""
+    if name not in TRAFFIC_POOLS:
+        raise Skip(f"{name!r} is not a traffic pool losslessd knows ({', '.join(TRAFFIC_POOLS)})")
+    if w == ["switch-priority"] or w == ["memory-percent"]:
+        return  # `switch-priority: {}` of a full tree (`nv config show --all`): lists nothing
+    if w[:1] == ["switch-priority"] and len(w) == 2:
+        sps = _ints(w[1], 7)  # may raise Skip: before the pool is made, or it would lack a source
+        pool = conf.pools.setdefault(name, PoolConf(source=src))
+        pool.sps = {**(pool.sps or {}), **{sp: src for sp in sps}}
+    elif w[:1] == ["memory-percent"] and len(w) == 2:
+        value = Val(_int(w[1], 100), src)
+        conf.pools.setdefault(name, PoolConf(source=src)).memory_pct = value
+    else:
+        raise Skip("not a traffic-pool setting losslessd knows (switch-priority, memory-percent)")
 
 
 def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Source) -> None:
