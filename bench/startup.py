@@ -6,15 +6,22 @@ Each command runs --repeat times in a fresh interpreter; the best wall time coun
 by other processes). The package is byte-compiled first, as an installed one is (pip and `make venv` do it):
 with PYTHONDONTWRITEBYTECODE set, every start would otherwise compile losslessd's modules again.
 Targets: --help and the example lint within 2x of the reference. A bare typer app's own figures are printed
-too: a command of one that does nothing is what no typer program starts faster than.
+too: a command of one that does nothing is what no typer program starts faster than (typer 0.29 builds a
+pydantic TypeAdapter per parameter, so a command with options imports pydantic: `import typer, pydantic` is
+the floor of any typer command that takes one).
 
-    python bench/startup.py [--repeat 10]
+With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
+executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
+
+    python bench/startup.py [--repeat 10] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -46,15 +53,31 @@ def best(cmd: list[str], repeat: int) -> float:
     return min(times)
 
 
+def instructions(cmd: list[str], repeat: int) -> float:
+    """Instructions the command executes (callgrind's "Collected"), in millions; ``repeat`` is not used."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], cwd=ROOT, env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False).stderr
+    found = re.search(r"Collected\s*:\s*(\d+)", out)
+    if found is None:
+        raise SystemExit(f"valgrind gave no instruction count for {cmd}: {out[-500:]}")
+    return int(found.group(1)) / 1e6
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=10, help="runs of each command; the best counts")
+    ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
     args = ap.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        ap.error("--instructions needs valgrind (Debian package valgrind)")
+    measure, unit = (instructions, "M instr") if args.instructions else (lambda c, r: best(c, r) * 1000, "ms")
     py = sys.executable
     subprocess.run([py, "-m", "compileall", "-q", str(ROOT / "losslessd")], check=True)
     cli = [py, "-m", "losslessd"]
     runs = [
         ('python -c "import typer, rich"', [py, "-c", "import typer, rich"]),
+        ('python -c "import typer, pydantic"', [py, "-c", "import typer, pydantic"]),
         ("losslessd --help", [*cli, "--help"]),
         ("losslessd rules", [*cli, "rules"]),
         ("losslessd lint examples/fabric", [*cli, "lint", "examples/fabric", "--policy", "roce-dscp26"]),
@@ -63,10 +86,10 @@ def main() -> int:
         ("a bare typer app: --help", [py, "-c", _BARE_APP, "--help"]),
         ("a bare typer app: one command", [py, "-c", _BARE_APP, "hello"]),
     ]
-    walls = {label: best(cmd, args.repeat) for label, cmd in runs}
+    walls = {label: measure(cmd, args.repeat) for label, cmd in runs}
     reference, floor = walls[runs[0][0]], walls["a bare typer app: one command"]
     for label, wall in walls.items():
-        print(f"{label:<40} {wall * 1000:7.0f} ms   {wall / reference:5.2f}x the reference   "
+        print(f"{label:<40} {wall:7.0f} {unit}   {wall / reference:5.2f}x the reference   "
               f"{wall / floor:5.2f}x a bare typer command")
     print("targets: --help and the example lint within 2x of `import typer, rich`")
     return 0
