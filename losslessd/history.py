@@ -37,6 +37,7 @@ from .monitor import (
     EventKind,
     Rates,
 )
+from .units import LAST_UNIX_S
 
 # PRAGMA application_id marks the file as ours ("LLSD"), so `losslessd events --db` refuses other databases.
 APPLICATION_ID = 0x4C4C5344
@@ -343,8 +344,8 @@ class History:
                     raise ValueError(f"{what} {value!r} is not one losslessd writes")
             if not (_text(r[1]) and all(v is None or isinstance(v, str) for v in (r[2], r[10]))):
                 raise ValueError("its device, port or code is not text")
-            if not (r[3] is None or type(r[3]) is int) or not _number(r[4]) or not (r[8] is None or _number(r[8])):
-                raise ValueError("its priority, start or end is not a number")
+            if not (r[3] is None or type(r[3]) is int) or not _time(r[4]) or not (r[8] is None or _time(r[8])):
+                raise ValueError("its priority, start or end is not a number (or no time a report can print)")
             _text(r[5])
         except (ValueError, TypeError) as exc:
             raise InputError(f"an events row is damaged ({_short(r[1])}, start {r[4]!r}): {exc}",
@@ -386,7 +387,7 @@ class History:
         for table, values in (("coverage", seconds.items()), ("gaps", unknown.items()),
                               ("samples", (((b, n), (i, p)) for b, n, i, p, _ in rows))):
             for (bucket, _name), value in values:
-                if not (_number(bucket) and all(v is None or _number(v) for v in (
+                if not (_time(bucket) and all(v is None or _number(v) for v in (
                         value if isinstance(value, tuple) else (value,)))):
                     raise InputError(f"a {table} row of {_short(device)} is damaged: a time or number that is "
                                      f"{_short(bucket)} / {_short(value)}", file=str(self.path))
@@ -456,6 +457,11 @@ def _number(value: object) -> bool:
 
 def _short(value: object) -> str:
     return repr(value)[:80]
+
+
+def _time(value: object) -> bool:
+    """A Unix time a report can print (LAST_UNIX_S: datetime's last year, 9999)."""
+    return _number(value) and 0 <= value < LAST_UNIX_S  # type: ignore[operator]
 
 
 def _where(clauses: list[str]) -> str:

@@ -511,6 +511,7 @@ def _edited(recorded: Path, tmp_path: Path, sql: str) -> Path:
     ("UPDATE events SET severity = 'meh';", "severity 'meh'"),
     ("UPDATE events SET message = x'fffe00';", "bytes where text belongs"),
     ("UPDATE events SET priority = 'three';", "priority, start or end is not a number"),
+    ("UPDATE events SET start_unix_s = 1e300;", "no time a report can print"),
 ])
 def test_an_edited_events_table_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
     """Rows no Event was written as (text for a number, a kind losslessd has not, JSON that does not parse) and

@@ -50,6 +50,8 @@ def _edited(src: Path, tmp_path: Path, sql: str) -> Path:
     ("UPDATE tunes SET params = '[1, 2]';", "a row of the tunes table is damaged: params"),
     ("UPDATE tunes SET started_unix_s = 'yesterday';", "started_unix_s is 'yesterday'"),
     ("UPDATE tunes SET origins = 'null';", "origins"),
+    ("UPDATE tunes SET started_unix_s = 1e999;", "started_unix_s is inf"),
+    ("UPDATE trials SET ended_unix_s = 1e300;", "ended_unix_s is 1e+300"),
     ("UPDATE events SET unix_s = 'now';", "a row of the events table is damaged: unix_s"),
     ("DROP TABLE trials;", "no such table: trials"),
 ])

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from ..units import LAST_UNIX_S
 
 SCHEMA_VERSION = 1
 OUTPUT_LIMIT = 64 * 1024
@@ -208,13 +210,13 @@ def _why(exc: Exception) -> str:
 
 _BAD = object()
 _TUNE_COLUMNS = (("id", "int"), ("fingerprint", "str"), ("params", "dict"), ("status", "str"),
-                 ("started_unix_s", "num"), ("ended_unix_s", "num?"), ("noise_pct", "num?"), ("best", "str?"),
+                 ("started_unix_s", "time"), ("ended_unix_s", "time?"), ("noise_pct", "num?"), ("best", "str?"),
                  ("best_score", "num?"), ("stopped", "str?"), ("origins", "dict"), ("start", "str?"))
 _TRIAL_COLUMNS = (("seq", "int"), ("candidate", "str"), ("status", "str"), ("ran", "int"), ("reason", "str?"),
                   ("score", "num?"), ("measure", "num?"), ("paused_share", "num?"), ("dropped", "num?"),
                   ("per_size", "sizes"), ("counters", "dict"), ("notes", "list"), ("output", "str"),
-                  ("started_unix_s", "num"), ("ended_unix_s", "num"))
-_EVENT_COLUMNS = (("unix_s", "num"), ("kind", "str"), ("device", "str?"), ("message", "str"))
+                  ("started_unix_s", "time"), ("ended_unix_s", "time"))
+_EVENT_COLUMNS = (("unix_s", "time"), ("kind", "str"), ("device", "str?"), ("message", "str"))
 
 
 def _parse(value: object, kind: str) -> object:
@@ -224,7 +226,9 @@ def _parse(value: object, kind: str) -> object:
     if kind == "int":
         return value if type(value) is int else _BAD
     if kind == "num":
-        return value if type(value) in (int, float) else _BAD
+        return value if type(value) in (int, float) and math.isfinite(value) else _BAD  # type: ignore[arg-type]
+    if kind == "time":  # a Unix time the report can print (datetime's range ends with year 9999)
+        return value if type(value) in (int, float) and 0 <= value < LAST_UNIX_S else _BAD  # type: ignore[operator]
     if kind == "str":
         return value if isinstance(value, str) else _BAD
     if not isinstance(value, str):
