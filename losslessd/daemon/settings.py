@@ -8,7 +8,9 @@ credentials), the lint policy, the known_hosts file and the webhook's header sec
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -70,6 +72,11 @@ class Drift(_S):
     interval_s: float = Field(3600.0, gt=0, description="Seconds between two pulls and lints of every config.")
 
 
+# A host name (RFC 1123 2.1, RFC 952): dot-separated labels of letters, digits and hyphens, 1-63 characters, not
+# starting or ending with a hyphen; at most 253 characters in all (RFC 1035 2.3.4, 255 octets on the wire).
+_HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
 class Http(_S):
     host: str = Field(DEFAULT_HTTP_HOST, min_length=1, description="Address /metrics listens on.")
     port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
@@ -77,6 +84,18 @@ class Http(_S):
         "Connections served at once; past it, the one that has waited longest for a request is dropped."))
     header_timeout_s: float = Field(10.0, gt=0, le=300, description=(
         "Seconds a client has to send a whole request head (and an idle keep-alive connection lives)."))
+
+    @field_validator("host")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        """An IP address or a host name: anything else (a blank, a control character) passed --check and failed
+        only when the daemon started to serve."""
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            if not _HOST_NAME.fullmatch(value):
+                raise ValueError("not an IP address or a host name") from None
+        return value
 
 
 class HistorySettings(_S):
