@@ -8,9 +8,7 @@ credentials), the lint policy, the known_hosts file and the webhook's header sec
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -22,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ..credentials import Secret
 from ..docpos import Document, first_error, json_schema, load_yaml
 from ..errors import InputError
-from ..inventory import Inventory
-from ..limits import file_limit_mb, set_max_file_mb
+from ..inventory import Inventory, is_address
 from ..inventory import load as load_inventory
+from ..limits import file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -72,11 +70,6 @@ class Drift(_S):
     interval_s: float = Field(3600.0, gt=0, description="Seconds between two pulls and lints of every config.")
 
 
-# A host name (RFC 1123 2.1, RFC 952): dot-separated labels of letters, digits and hyphens, 1-63 characters, not
-# starting or ending with a hyphen; at most 253 characters in all (RFC 1035 2.3.4, 255 octets on the wire).
-_HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
-
-
 class Http(_S):
     host: str = Field(DEFAULT_HTTP_HOST, min_length=1, description="Address /metrics listens on.")
     port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
@@ -90,11 +83,8 @@ class Http(_S):
     def _an_address(cls, value: str) -> str:
         """An IP address or a host name: anything else (a blank, a control character) passed --check and failed
         only when the daemon started to serve."""
-        try:
-            ipaddress.ip_address(value)
-        except ValueError:
-            if not _HOST_NAME.fullmatch(value):
-                raise ValueError("not an IP address or a host name") from None
+        if not is_address(value):
+            raise ValueError("not an IP address or a host name")
         return value
 
 
