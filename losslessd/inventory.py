@@ -354,10 +354,13 @@ class _Loader:
     def _entries(self, doc: Document | None, parts: tuple, what: str) -> dict[str, _Level]:
         out = {}
         for name, entry in (self._mapping(doc, parts, f"{what}s") or {}).items():
+            if not isinstance(name, str):  # YAML read `~:` as null, `yes:` as true, `010:` as 8: quoted, it is the name
+                self.error(f"{what} {name!r}: a name must be text, not a {_kind(name)} (quote it)", doc, (*parts, name))
+                continue
             if entry is not None and not isinstance(entry, dict):
                 self.error(f"{what} {name}: must be a mapping of fields, not a {_kind(entry)}", doc, (*parts, name))
                 continue
-            out[str(name)] = self._level(entry or {}, doc, (*parts, name), f"{what} {name}", Entry)
+            out[name] = self._level(entry or {}, doc, (*parts, name), f"{what} {name}", Entry)
         return out
 
     def _level(self, raw: dict, doc: Document | None, parts: tuple, label: str, model: type[Defaults]) -> _Level:
@@ -606,4 +609,5 @@ def _at(data: Any, parts: tuple) -> Any:
 
 
 def _kind(value: Any) -> str:
-    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), "value")
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean",
+            type(None): "null"}.get(type(value), "value")

@@ -354,3 +354,21 @@ def test_an_address_no_socket_takes_is_refused_with_its_line(tmp_path):
     """)
     assert [h.hostname for h in inventory.load(ok, env=ENV).hosts.values()] == [
         "192.0.2.1", "fe80::1%eth0", "leaf-1.dc1.example.net.", "192.0.2.4"]
+
+
+def test_a_host_or_group_name_yaml_reads_as_no_text_is_refused(tmp_path):
+    """`~:` became a host named "None", `010:` one named "8" (YAML 1.1 octal), `yes:` one named "True"."""
+    path = _write(tmp_path / "inv.yaml", """
+        defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
+        groups:
+          yes: {port: 22}
+        hosts:
+          ~: {hostname: 192.0.2.1}
+          010: {hostname: 192.0.2.2}
+          '012': {hostname: 192.0.2.3}
+    """)
+    messages = [m for _, m in _errors(path)]
+    assert "group True: a name must be text, not a boolean (quote it)" in messages
+    assert "host None: a name must be text, not a null (quote it)" in messages
+    assert "host 8: a name must be text, not a number (quote it)" in messages
+    assert len(messages) == 3, messages
