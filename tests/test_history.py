@@ -561,7 +561,7 @@ def test_a_history_file_damaged_on_disk_is_an_input_error(recorded, tmp_path):
         path.write_bytes(bytes(data))
         for args in (("events",), ("history", "--device", "leaf1", "--port", "Ethernet8", "--since", "2h")):
             res = invoke(*args, "--db", path)
-            assert res.exception is None or isinstance(res.exception, (SystemExit, InputError)), (seed, args, res.exception)
+            assert res.exception is None or isinstance(res.exception, (SystemExit, InputError)), (seed, res.exception)
             if isinstance(res.exception, InputError):
                 assert str(path) in str(res.exception)
                 kinds.add("not UTF-8" if "not UTF-8" in str(res.exception) else "refused")
