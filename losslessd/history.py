@@ -334,7 +334,8 @@ class History:
         severity losslessd has not, a number that is text, JSON that does not parse) is an InputError naming it."""
         try:
             numbers, proposal = json.loads(_text(r[7])), None if r[11] is None else json.loads(_text(r[11]))
-            if not (isinstance(numbers, dict) and all(_number(v) for v in numbers.values())):
+            # (any float: json.dumps writes a non-finite one a detector or a drift finding gave as NaN or Infinity)
+            if not (isinstance(numbers, dict) and all(type(v) in (int, float) for v in numbers.values())):
                 raise ValueError("its numbers are not a JSON object of numbers")
             if not (proposal is None or isinstance(proposal, dict)):
                 raise ValueError("its proposal is not a JSON object")

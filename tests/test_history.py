@@ -566,3 +566,14 @@ def test_a_history_file_damaged_on_disk_is_an_input_error(recorded, tmp_path):
                 assert str(path) in str(res.exception)
                 kinds.add("not UTF-8" if "not UTF-8" in str(res.exception) else "refused")
     assert kinds == {"not UTF-8", "refused"}
+
+
+def test_an_event_with_a_non_finite_number_reads_back(tmp_path):
+    """The row checks refuse nothing losslessd writes: a drift finding's data may carry inf or nan (JSON
+    Infinity/NaN)."""
+    path = tmp_path / "h.db"
+    h = History(path)
+    h.record_event(dataclasses.replace(storm(), numbers={"ratio": math.inf, "nan": math.nan}))
+    h.close()
+    (event,) = History(path, create=False).events()
+    assert event.numbers["ratio"] == math.inf and math.isnan(event.numbers["nan"])

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -226,7 +225,7 @@ def _parse(value: object, kind: str) -> object:
     if kind == "int":
         return value if type(value) is int else _BAD
     if kind == "num":
-        return value if type(value) in (int, float) and math.isfinite(value) else _BAD  # type: ignore[arg-type]
+        return value if type(value) in (int, float) else _BAD  # (a score of inf a past tune stored reads back)
     if kind == "time":  # a Unix time the report can print (datetime's range ends with year 9999)
         return value if type(value) in (int, float) and 0 <= value < LAST_UNIX_S else _BAD  # type: ignore[operator]
     if kind == "str":
