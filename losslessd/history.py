@@ -491,6 +491,8 @@ def check_writable(path: Path) -> None:
 def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connection:
     """Open (creating or migrating when allowed) a history file; anything else is an InputError naming it.
     ``empty_ok``: a read-only look at a file the daemon would make a history of (daemon --check)."""
+    if not create and os.path.isdir(path):
+        raise InputError("a folder, not a history database file (history.path names the file)", file=str(path))
     if not create and not os.path.isfile(path):
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file

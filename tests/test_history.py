@@ -298,6 +298,8 @@ def test_kill_9_mid_writing_keeps_every_committed_event(tmp_path):
 def test_files_that_are_not_our_history_are_input_errors(tmp_path):
     with pytest.raises(InputError, match="no history database"):
         History(tmp_path / "missing.db", create=False)
+    with pytest.raises(InputError, match="a folder, not a history database file"):  # it said "no history here"
+        History(tmp_path, create=False)
     text = tmp_path / "notes.db"
     text.write_text("hello, not SQLite\n" * 100)
     with pytest.raises(InputError, match="not a database"):
