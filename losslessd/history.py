@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args, get_type_hints
 
 from .errors import InputError
 from .lint.finding import Finding
@@ -34,8 +34,10 @@ from .monitor import (
     WD_RESTORED,
     WD_STORMS,
     Event,
+    EventKind,
     Rates,
 )
+from .units import LAST_UNIX_S
 
 # PRAGMA application_id marks the file as ours ("LLSD"), so `losslessd events --db` refuses other databases.
 APPLICATION_ID = 0x4C4C5344
@@ -97,6 +99,8 @@ _MIGRATIONS = [
     """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
+# The tables each step of _MIGRATIONS creates (a file of user_version n has those of the first n steps).
+_TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",)]
 
 _SAMPLE_UPSERT = ("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
                   "total = total + excluded.total, peak = max(peak, excluded.peak)")
@@ -104,6 +108,9 @@ _COVERAGE_UPSERT = ("INSERT INTO coverage VALUES (?, ?, ?, ?) ON CONFLICT DO UPD
                     "seconds = seconds + excluded.seconds")
 _GAP_UPSERT = "INSERT INTO gaps VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET seconds = seconds + excluded.seconds"
 _EVENT_UPSERT = "INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_EVENT_KINDS = frozenset(get_args(EventKind))
+_SEVERITIES = frozenset(get_args(get_type_hints(Event)["severity"]))
+_BASES = frozenset(get_args(get_type_hints(Event)["basis"]))
 _EVENT_COLUMNS = ("kind, device, port, priority, start_unix_s, message, severity, numbers, end_unix_s, basis, code, "
                   "proposal")
 
@@ -177,15 +184,19 @@ class History:
         self._lock = threading.Lock()  # the connection
         self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
         self._db = _open(self.path, create)
-        # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
-        self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
-            row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
-        self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
-        # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
-        self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
-        if max_bytes is not None:
-            page = self._db.execute("PRAGMA page_size").fetchone()[0]
-            self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
+        try:
+            # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
+            self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
+                row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
+            self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
+            # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
+            self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
+            if max_bytes is not None:
+                page = self._db.execute("PRAGMA page_size").fetchone()[0]
+                self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            self._db.close()
+            raise InputError(f"cannot read the history: {_reason(exc)}", file=str(self.path)) from None
 
     # -- writing -------------------------------------------------------------------------------------
 
@@ -316,9 +327,33 @@ class History:
         if open_only:
             where.append("end_unix_s IS NULL")
         rows = self._query(f"SELECT {self._event_columns} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
-        return [Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=r[4], message=r[5], severity=r[6],
-                      numbers=json.loads(r[7]), end_unix_s=r[8], basis=r[9], code=r[10],
-                      proposal=None if r[11] is None else json.loads(r[11])) for r in rows]
+        return [self._event(r) for r in rows]
+
+    def _event(self, r: tuple) -> Event:
+        """An events row as the Event it was written from; a row no Event makes (damaged or edited: a kind or
+        severity losslessd has not, a number that is text, JSON that does not parse) is an InputError naming it."""
+        try:
+            numbers, proposal = json.loads(_text(r[7])), None if r[11] is None else json.loads(_text(r[11]))
+            # (any float: json.dumps writes a non-finite one a detector or a drift finding gave as NaN or Infinity)
+            if not (isinstance(numbers, dict) and all(type(v) in (int, float) for v in numbers.values())):
+                raise ValueError("its numbers are not a JSON object of numbers")
+            if not (proposal is None or isinstance(proposal, dict)):
+                raise ValueError("its proposal is not a JSON object")
+            for value, allowed, what in ((r[0], _EVENT_KINDS, "kind"), (r[6], _SEVERITIES, "severity"),
+                                         (r[9], _BASES, "basis")):
+                if value not in allowed:
+                    raise ValueError(f"{what} {value!r} is not one losslessd writes")
+            if not (_text(r[1]) and all(v is None or isinstance(v, str) for v in (r[2], r[10]))):
+                raise ValueError("its device, port or code is not text")
+            if not (r[3] is None or type(r[3]) is int) or not _time(r[4]) or not (r[8] is None or _time(r[8])):
+                raise ValueError("its priority, start or end is not a number (or no time a report can print)")
+            _text(r[5])
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"an events row is damaged ({_short(r[1])}, start {r[4]!r}): {exc}",
+                             file=str(self.path)) from None
+        return Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=float(r[4]), message=r[5],
+                     severity=r[6], numbers=numbers, end_unix_s=None if r[8] is None else float(r[8]), basis=r[9],
+                     code=r[10], proposal=proposal)
 
     def series(self, device: str, port: str, names: Iterable[str], index: int | None = None,
                since: float | None = None, until: float | None = None,
@@ -350,6 +385,13 @@ class History:
             f"{picked}(CASE WHEN idx < 0 THEN {column} END), COUNT(CASE WHEN idx >= 0 THEN 1 END) FROM samples "
             f"WHERE device = ? AND port = ? AND name IN ({marks}) AND bucket_s BETWEEN ? AND ? GROUP BY bucket_s, name",
             ([] if index is None else [index]) + [device, port, *names, *span])
+        for table, values in (("coverage", seconds.items()), ("gaps", unknown.items()),
+                              ("samples", (((b, n), (i, p)) for b, n, i, p, _ in rows))):
+            for (bucket, _name), value in values:
+                if not (_time(bucket) and all(v is None or _number(v) for v in (
+                        value if isinstance(value, tuple) else (value,)))):
+                    raise InputError(f"a {table} row of {_short(device)} is damaged: a time or number that is "
+                                     f"{_short(bucket)} / {_short(value)}", file=str(self.path))
         found = {(b, n): (indexed if count else per_port) or 0.0 for b, n, indexed, per_port, count in rows}
         out = []
         for (bucket, name), polled in sorted(seconds.items()):
@@ -368,6 +410,9 @@ class History:
         rows = self._query(f"SELECT DISTINCT idx FROM samples WHERE device = ? AND port = ? AND idx >= 0 AND name IN "
                            f"({','.join('?' * len(names))}) AND bucket_s BETWEEN ? AND ? ORDER BY idx",
                            [device, port, *names, *span])
+        if bad := [idx for (idx,) in rows if type(idx) is not int]:
+            raise InputError(f"a samples row of {_short(device)} is damaged: priority or queue {_short(bad[0])}",
+                             file=str(self.path))
         return [idx for (idx,) in rows]
 
     def findings(self, device: str | None = None, since: float | None = None,
@@ -385,14 +430,39 @@ class History:
             where.append("f.time_unix_s = (SELECT MAX(time_unix_s) FROM drift_runs r WHERE r.device = f.device)")
         rows = self._query("SELECT time_unix_s, device, code, severity, port, message, fingerprint FROM findings f "
                            f"{_where(where)} ORDER BY time_unix_s, device, code, port", args)
+        for r in rows:
+            if not (_number(r[0]) and all(isinstance(v, str) for v in (r[1], r[2], r[3], r[5], r[6]))
+                    and (r[4] is None or isinstance(r[4], str))):
+                raise InputError(f"a findings row is damaged ({_short(r[1])}, time {_short(r[0])}): a value of the "
+                                 "wrong type", file=str(self.path))
         return [StoredFinding(*r) for r in rows]
 
     def _query(self, sql: str, args: list) -> list[tuple]:
         with self._lock:
             try:
                 return self._db.execute(sql, args).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise InputError(f"cannot read the history: {exc}", file=str(self.path)) from None
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                raise InputError(f"cannot read the history: {_reason(exc)}", file=str(self.path)) from None
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{type(value).__name__} where text belongs")
+    return value
+
+
+def _number(value: object) -> bool:
+    """A finite number as losslessd writes them (SQLite gives REAL or INTEGER; text or a blob is damage)."""
+    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
+
+
+def _short(value: object) -> str:
+    return repr(value)[:80]
+
+
+def _time(value: object) -> bool:
+    """A Unix time a report can print (LAST_UNIX_S: datetime's last year, 9999)."""
+    return _number(value) and 0 <= value < LAST_UNIX_S  # type: ignore[operator]
 
 
 def _where(clauses: list[str]) -> str:
@@ -421,6 +491,8 @@ def check_writable(path: Path) -> None:
 def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connection:
     """Open (creating or migrating when allowed) a history file; anything else is an InputError naming it.
     ``empty_ok``: a read-only look at a file the daemon would make a history of (daemon --check)."""
+    if not create and os.path.isdir(path):
+        raise InputError("a folder, not a history database file (history.path names the file)", file=str(path))
     if not create and not os.path.isfile(path):
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
@@ -450,12 +522,30 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
             steps = "".join(_MIGRATIONS[version:])
             db.executescript(f"BEGIN IMMEDIATE;{steps}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        _check_tables(db, path)
     except InputError:
         db.close()
         raise
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # UnicodeDecodeError: the text of a damaged page
         if db.in_transaction:
             db.execute("ROLLBACK")
         db.close()
-        raise InputError(f"cannot use the history database: {exc}", file=str(path)) from None
+        raise InputError(f"cannot use the history database: {_reason(exc)}", file=str(path)) from None
     return db
+
+
+def _check_tables(db: sqlite3.Connection, path: Path) -> None:
+    """A file of our application id that lacks a table of its schema version was damaged or edited: refused when
+    it is opened, not as an SQL error in the middle of a report."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version < 0:
+        raise InputError(f"history schema {version} is not one losslessd writes (the file was edited or damaged)",
+                         file=str(path))
+    have = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if missing := [t for step in _TABLES[:version] for t in step if t not in have]:
+        raise InputError(f"the history database lacks its {', '.join(missing)} table (damaged, or edited by another "
+                         "program)", file=str(path))
+
+
+def _reason(exc: BaseException) -> str:
+    return "the file is damaged (text that is not UTF-8)" if isinstance(exc, UnicodeDecodeError) else str(exc)

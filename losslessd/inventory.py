@@ -13,6 +13,7 @@ twice), and credentials (docs/collection.md).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -65,6 +66,28 @@ def _pullable(name: str) -> str:
 
 _PULLABLE = sorted(name for name in (*PLATFORMS, *FORMAT_ALIASES) if resolve_format(name).netmiko)  # type: ignore[union-attr]
 Port = Annotated[int, Field(ge=1, le=65535)]
+# A host name (RFC 1123 2.1, RFC 952): dot-separated labels of letters, digits and hyphens, 1-63 characters, not
+# starting or ending with a hyphen; at most 253 characters in all (RFC 1035 2.3.4, 255 octets on the wire).
+_HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def is_address(text: str) -> bool:
+    """An IP address (a v6 one with its zone) or a host name: what a socket can be pointed at. A blank, a control
+    character or a leading ``-`` is none (it passed `--check` and failed at the first connection)."""
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return bool(_HOST_NAME.fullmatch(text))
+
+
+def _address(value: str) -> str:
+    if not is_address(value.strip()):
+        raise ValueError("not an IP address or a host name")
+    return value
+
+
+Address = Annotated[str, AfterValidator(_address), must("a host name or address")]
 # A Linux interface or RDMA device name (collect-host-capture.sh).
 Names = Annotated[list[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:@-]{1,64}$")]],
                   must("a list of names (letters, digits, _ . : @ -)")]
@@ -92,7 +115,7 @@ class Snmp(_I):
     version: Annotated[Literal["2c", "3"], BeforeValidator(_snmp_version, json_schema_input_type=Literal[
         "2c", "3", 3, "v2c", "v3"])] = "2c"
     port: Annotated[Port, must("a UDP port 1-65535")] = 161
-    hostname: str | None = Field(None, description="Default: the host's.")
+    hostname: Address | None = Field(None, description="Default: the host's.")
     community_env: str | None = None
     community_file: str | None = None
     user: str | None = Field(None, description="SNMPv3 (authPriv) user.")
@@ -109,7 +132,7 @@ class Gnmi(_I):
     """How the daemon subscribes to the device's counters over gNMI (docs/gnmi.md)."""
 
     port: Annotated[Port, must(_GNMI_PORT)] | None = Field(None, description="Required.")
-    hostname: str | None = Field(None, description="Default: the host's.")
+    hostname: Address | None = Field(None, description="Default: the host's.")
     username: Login | None = Field(None, description="Default: the SSH login's.")
     password_env: str | None = Field(None, description="Default: the SSH login's password.")
     password_file: str | None = None
@@ -134,7 +157,8 @@ class Data(_I):
 class Defaults(_I):
     """Nornir's defaults: what a host and none of its groups sets."""
 
-    hostname: Annotated[str, Field(pattern=r"\S"), must("a host name or address")] | None = Field(
+    hostname: Annotated[str, Field(pattern=r"\S"), AfterValidator(_address),
+                        must("a host name or address")] | None = Field(
         None, description="Default: the host's name.")
     port: Annotated[Port, must("a TCP port 1-65535")] | None = Field(None, description="SSH port; default 22.")
     platform: Annotated[str, AfterValidator(_pullable), Field(json_schema_extra={"enum": _PULLABLE})] | None = Field(
@@ -330,10 +354,13 @@ class _Loader:
     def _entries(self, doc: Document | None, parts: tuple, what: str) -> dict[str, _Level]:
         out = {}
         for name, entry in (self._mapping(doc, parts, f"{what}s") or {}).items():
+            if not isinstance(name, str):  # YAML read `~:` as null, `yes:` as true, `010:` as 8: quoted, it is the name
+                self.error(f"{what} {name!r}: a name must be text, not a {_kind(name)} (quote it)", doc, (*parts, name))
+                continue
             if entry is not None and not isinstance(entry, dict):
                 self.error(f"{what} {name}: must be a mapping of fields, not a {_kind(entry)}", doc, (*parts, name))
                 continue
-            out[str(name)] = self._level(entry or {}, doc, (*parts, name), f"{what} {name}", Entry)
+            out[name] = self._level(entry or {}, doc, (*parts, name), f"{what} {name}", Entry)
         return out
 
     def _level(self, raw: dict, doc: Document | None, parts: tuple, label: str, model: type[Defaults]) -> _Level:
@@ -582,4 +609,5 @@ def _at(data: Any, parts: tuple) -> Any:
 
 
 def _kind(value: Any) -> str:
-    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), "value")
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean",
+            type(None): "null"}.get(type(value), "value")

@@ -19,6 +19,9 @@ _BYTE_UNITS = {
 }
 _TIME_UNITS_MS = {"ns": 1e-6, "nanoseconds": 1e-6, "us": 1e-3, "microseconds": 1e-3, "usec": 1e-3,
                   "ms": 1.0, "milliseconds": 1.0, "msec": 1.0, "s": 1000.0, "sec": 1000.0, "seconds": 1000.0}
+# 10000-01-01T00:00Z: the first Unix time past datetime.MAXYEAR (9999, Python docs "datetime"), which no report can
+# print (time.localtime and datetime raise OverflowError or ValueError): a stored time at or past it is damage.
+LAST_UNIX_S = 253_402_300_800
 _QTY = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
 
 

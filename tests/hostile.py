@@ -397,6 +397,16 @@ def cases() -> list[Case]:
         C("pull-password-file-dev-zero", _inventory_case(
             "defaults:\n  username: admin\n  data: {credentials: {password_file: /dev/zero}}\n"
             "hosts:\n  leaf1: {hostname: 127.0.0.1, platform: sonic}\n"), says=("/dev/zero",)),
+        # numbers on the command line no timer or score takes: inf (or 1e400) reached a worker thread's timer
+        # (OverflowError traceback, then every device "failed"); nan and inf never amount to anything
+        *[C(f"pull-timeout-{v}", lambda t, v=v: [*_inventory_case(INVENTORY.format(name="leaf1"))(t), "--timeout", v],
+            says=("--timeout", why)) for v, why in (("inf", "finite"), ("1e400", "finite"), ("nan", "--timeout"),
+                                                    ("1e300", "longer than any wait"))],
+        *[C(f"{cmd[0]}-{opt[2:]}-{v}", lambda t, cmd=cmd, opt=opt, v=v: [*cmd, opt, v], says=(opt, "finite"))
+          for cmd, opt in ((["tune", "-b", "true"], "--pause-weight"), (["tune", "-b", "true"], "--regression-pct"),
+                           (["tune", "-b", "true"], "--timeout"), (["sim-bench"], "--noise-pct"),
+                           (["sim-bench"], "--headroom-bytes")) for v in ("inf", "-inf")
+          if not (v == "-inf" and opt != "--headroom-bytes")],
         C("pull-duplicate-host", _inventory_case(INVENTORY.format(name="leaf1") + "  leaf1:\n    platform: sonic\n"),
           says=("inv.yaml:8", "duplicate")),
         # hostile host names: refused before anything touches the file system (exit 2)

@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import math
+import random
 import sqlite3
 import subprocess
 import sys
@@ -297,6 +298,8 @@ def test_kill_9_mid_writing_keeps_every_committed_event(tmp_path):
 def test_files_that_are_not_our_history_are_input_errors(tmp_path):
     with pytest.raises(InputError, match="no history database"):
         History(tmp_path / "missing.db", create=False)
+    with pytest.raises(InputError, match="a folder, not a history database file"):  # it said "no history here"
+        History(tmp_path, create=False)
     text = tmp_path / "notes.db"
     text.write_text("hello, not SQLite\n" * 100)
     with pytest.raises(InputError, match="not a database"):
@@ -486,3 +489,93 @@ def test_an_event_on_a_name_a_device_reported_cannot_drive_the_terminal(tmp_path
     h.close()
     res = invoke("events", "--db", path)
     assert res.exit_code == 0 and "sw\\x1b]0;owned\\x07 Eth\\x1b[31m0" in res.output and "\x1b" not in res.output
+
+
+# -- a damaged or edited history file -------------------------------------------------------------------
+
+def _edited(recorded: Path, tmp_path: Path, sql: str) -> Path:
+    path = tmp_path / "edited.db"
+    path.write_bytes(recorded.read_bytes())
+    db = sqlite3.connect(path)
+    db.executescript(sql)
+    db.close()
+    return path
+
+
+@pytest.mark.parametrize(("sql", "says"), [
+    ("DROP TABLE ports;", "lacks its ports table"),
+    ("DROP TABLE events;", "lacks its events table"),
+    ("PRAGMA user_version = -1;", "schema -1 is not one losslessd writes"),
+    ("UPDATE events SET start_unix_s = 'abc';", "start 'abc'"),
+    ("UPDATE events SET numbers = '{bad';", "an events row is damaged"),
+    ("UPDATE events SET numbers = '[1, 2]';", "numbers are not a JSON object"),
+    ("UPDATE events SET kind = 'alien';", "kind 'alien' is not one losslessd writes"),
+    ("UPDATE events SET severity = 'meh';", "severity 'meh'"),
+    ("UPDATE events SET message = x'fffe00';", "bytes where text belongs"),
+    ("UPDATE events SET priority = 'three';", "priority, start or end is not a number"),
+    ("UPDATE events SET start_unix_s = 1e300;", "no time a report can print"),
+])
+def test_an_edited_events_table_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
+    """Rows no Event was written as (text for a number, a kind losslessd has not, JSON that does not parse) and
+    a missing table were internal errors (exit 3) or printed as if read (exit 0): now exit 2, naming the file."""
+    path = _edited(recorded, tmp_path, sql)
+    for args in (("events",), ("events", "--open", "-f", "json")):
+        res = invoke(*args, "--db", path)
+        assert isinstance(res.exception, InputError), res.output
+        assert says in str(res.exception) and str(path) in str(res.exception)
+
+
+@pytest.mark.parametrize(("sql", "says"), [
+    ("UPDATE coverage SET seconds = 'abc';", "a coverage row of 'leaf1' is damaged"),
+    ("UPDATE samples SET peak = 'abc';", "a samples row of 'leaf1' is damaged"),
+    ("UPDATE samples SET idx = 'three' WHERE idx = 3;", "priority or queue 'three'"),
+])
+def test_an_edited_samples_table_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
+    path = _edited(recorded, tmp_path, sql)
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "--since", "2h")
+    assert isinstance(res.exception, InputError) and says in str(res.exception), res.output
+
+
+def test_an_edited_findings_table_is_an_input_error(tmp_path):
+    path = tmp_path / "h.db"
+    h = History(path)
+    h.record_findings("leaf1", 100.0, [])
+    h.close()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO findings VALUES ('leaf1', 100.0, 'PFC001', 'error', NULL, x'00', 'f')")
+    db.commit()
+    db.close()
+    with pytest.raises(InputError, match="a findings row is damaged"):
+        History(path).findings(latest=True)
+
+
+def test_a_history_file_damaged_on_disk_is_an_input_error(recorded, tmp_path):
+    """Bytes flipped in the file's pages: SQLite either refuses it (malformed) or hands back text that is not
+    UTF-8 (a UnicodeDecodeError, exit 3 before); both are the file's fault. Seeds picked to reach each kind."""
+    good = recorded.read_bytes()
+    kinds = set()
+    for seed in range(12):
+        rnd = random.Random(seed)
+        data = bytearray(good)
+        for _ in range(rnd.randint(1, 40)):
+            data[rnd.randrange(100 if seed % 3 == 0 else 0, len(data))] = rnd.randrange(256)
+        path = tmp_path / f"flip{seed}.db"
+        path.write_bytes(bytes(data))
+        for args in (("events",), ("history", "--device", "leaf1", "--port", "Ethernet8", "--since", "2h")):
+            res = invoke(*args, "--db", path)
+            assert res.exception is None or isinstance(res.exception, (SystemExit, InputError)), (seed, res.exception)
+            if isinstance(res.exception, InputError):
+                assert str(path) in str(res.exception)
+                kinds.add("not UTF-8" if "not UTF-8" in str(res.exception) else "refused")
+    assert kinds == {"not UTF-8", "refused"}
+
+
+def test_an_event_with_a_non_finite_number_reads_back(tmp_path):
+    """The row checks refuse nothing losslessd writes: a drift finding's data may carry inf or nan (JSON
+    Infinity/NaN)."""
+    path = tmp_path / "h.db"
+    h = History(path)
+    h.record_event(dataclasses.replace(storm(), numbers={"ratio": math.inf, "nan": math.nan}))
+    h.close()
+    (event,) = History(path, create=False).events()
+    assert event.numbers["ratio"] == math.inf and math.isnan(event.numbers["nan"])

@@ -328,3 +328,47 @@ def test_a_value_found_wrong_is_reported_once_in_the_files_words(tmp_path):
         (4, "host b: `data.interfaces` must be a list of names (letters, digits, _ . : @ -)"),
         (5, "host c: `username` must be a string"),
         (5, "host c: `data.gnmi.tls` must be true or false")]
+
+
+def test_an_address_no_socket_takes_is_refused_with_its_line(tmp_path):
+    """A blank inside, a control character or a leading `-` passed `daemon --check` (exit 0) and failed only at the
+    first connection; IP addresses (v6 with a zone) and host names stay accepted."""
+    path = _write(tmp_path / "inv.yaml", r"""
+        defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
+        hosts:
+          a: {hostname: 'not a host'}
+          b: {hostname: "sw\e]0;owned\a"}
+          c: {hostname: -oProxyCommand=x}
+          d: {hostname: 192.0.2.1, data: {snmp: {hostname: 'x y', community_env: SNMP_COMM}}}
+          e: {hostname: 192.0.2.1, data: {gnmi: {port: 9339, hostname: ''}}}
+    """)
+    errors = _errors(path)
+    assert [line for line, m in errors if "must be a host name or address" in m] == [3, 4, 5, 6, 7], errors
+    ok = _write(tmp_path / "ok.yaml", """
+        defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
+        hosts:
+          a: {hostname: 192.0.2.1}
+          b: {hostname: 'fe80::1%eth0'}
+          c: {hostname: leaf-1.dc1.example.net.}
+          d: {hostname: ' 192.0.2.4 '}
+    """)
+    assert [h.hostname for h in inventory.load(ok, env=ENV).hosts.values()] == [
+        "192.0.2.1", "fe80::1%eth0", "leaf-1.dc1.example.net.", "192.0.2.4"]
+
+
+def test_a_host_or_group_name_yaml_reads_as_no_text_is_refused(tmp_path):
+    """`~:` became a host named "None", `010:` one named "8" (YAML 1.1 octal), `yes:` one named "True"."""
+    path = _write(tmp_path / "inv.yaml", """
+        defaults: {username: admin, platform: sonic, data: {credentials: {password_env: FABRIC_PW}}}
+        groups:
+          yes: {port: 22}
+        hosts:
+          ~: {hostname: 192.0.2.1}
+          010: {hostname: 192.0.2.2}
+          '012': {hostname: 192.0.2.3}
+    """)
+    messages = [m for _, m in _errors(path)]
+    assert "group True: a name must be text, not a boolean (quote it)" in messages
+    assert "host None: a name must be text, not a null (quote it)" in messages
+    assert "host 8: a name must be text, not a number (quote it)" in messages
+    assert len(messages) == 3, messages

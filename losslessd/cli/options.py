@@ -10,6 +10,8 @@ Enum's, and refused, as an Enum's would be, with a usage error (exit 2) before t
 
 from __future__ import annotations
 
+import math
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -31,6 +33,22 @@ def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.
 
     return typer.Option(*decls, metavar="[" + "|".join(known) + "]", callback=check,
                         help=f"{help} Short names: {', '.join(aliases)}.")
+
+
+def finite(value: float | None) -> float | None:
+    """Callback of a number option: ``inf`` and ``nan`` (and 1e400, read as inf) are no amount of anything, and
+    were passed on to timers and scores (an OverflowError traceback from a worker thread)."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value!r} is not a finite number.")
+    return value
+
+
+def seconds(value: float | None) -> float | None:
+    """Callback of a duration option: finite, and at most the longest wait Python's timers take
+    (threading.TIMEOUT_MAX, Python docs "threading": about 292 years on Linux; above it a wait raises)."""
+    if finite(value) is not None and value > threading.TIMEOUT_MAX:  # type: ignore[operator]
+        raise typer.BadParameter(f"{value:g} s is longer than any wait can be ({threading.TIMEOUT_MAX:g} s).")
+    return value
 
 
 # What lint and fix read: the inputs, the policy, and the rules.

@@ -15,7 +15,7 @@ from ..errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
 from ..printable import printable
-from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION
+from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, seconds
 from .term import ProgressLine
 
 log = logging.getLogger("losslessd")
@@ -29,7 +29,8 @@ def pull(
     insecure: Annotated[bool, INSECURE_OPTION] = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Devices collected at the same "
                                              "time.")] = collect.DEFAULT_CONCURRENCY,
-    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds allowed for one attempt at one device "
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1,
+                                           callback=seconds, help="Seconds allowed for one attempt at one device "
                                            "(connect and all commands).")] = collect.DEFAULT_TIMEOUT_S,
     retries: Annotated[int, typer.Option("--retries", min=0, help="Extra attempts after a connection failure (not "
                                          "after a refused login or host key).")] = collect.DEFAULT_RETRIES,

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
+from .options import finite
 
 
 def sim_bench(
@@ -18,7 +19,8 @@ def sim_bench(
     incast: Annotated[int, typer.Option("--incast", min=1, help="Senders into the port.")] = 8,
     priority: Annotated[int, typer.Option("--priority", min=0, max=7, help="The lossless priority (and queue).")] = 3,
     sizes: Annotated[str, typer.Option("--sizes", help="Message sizes per rank.")] = "8M,64M,512M",
-    noise: Annotated[float, typer.Option("--noise-pct", min=0.0, help="Run-to-run busbw noise (standard deviation, "
+    noise: Annotated[float, typer.Option("--noise-pct", min=0.0,
+                                         callback=finite, help="Run-to-run busbw noise (standard deviation, "
                                          "%).")] = 0.5,
     known_hosts: Annotated[Path | None, typer.Option("--known-hosts", help="The simulator's known_hosts (host keys "
                                                      "checked).")] = None,
@@ -28,9 +30,11 @@ def sim_bench(
                                                      "this run (counted in --state).")] = None,
     state: Annotated[Path | None, typer.Option("--state", help="File that counts the runs (for "
                                                "--storm-on-run).")] = None,
-    headroom: Annotated[float | None, typer.Option("--headroom-bytes", help="Override the PG's headroom (too little "
+    headroom: Annotated[float | None, typer.Option("--headroom-bytes",
+                                                   callback=finite, help="Override the PG's headroom (too little "
                                                    "drops).")] = None,
-    trigger: Annotated[float | None, typer.Option("--pfc-trigger-bytes", help="Override where the PG pauses (per "
+    trigger: Annotated[float | None, typer.Option("--pfc-trigger-bytes",
+                                                  callback=finite, help="Override where the PG pauses (per "
                                                   "port).")] = None,
 ) -> None:
     """Run the DCQCN + PFC fluid model with a simulated switch port's settings; print nccl-tests output."""

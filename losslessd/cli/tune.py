@@ -21,7 +21,7 @@ from ..tune.search import Strategy
 from ..tune.session import Options, Tuner
 from ..tune.store import Store
 from .main import new_app
-from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION
+from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, finite, seconds
 from .pull import preflight
 
 app = new_app(no_args_is_help=False,
@@ -57,12 +57,15 @@ def tune(
     canary: Annotated[str | None, typer.Option("--canary", help="The device pushed first in every trial.")] = None,
     db: Annotated[Path, typer.Option("--db", help="Trial database; the same command resumes a killed tune "
                                      "from it.")] = Path("losslessd-tune.sqlite"),
-    timeout: Annotated[float, typer.Option("--timeout", min=1.0, help="Seconds a benchmark run may take.")] = 3600.0,
-    regression: Annotated[float, typer.Option("--regression-pct", min=0.0, help="Back to the best-known settings "
+    timeout: Annotated[float, typer.Option("--timeout", min=1.0,
+                                           callback=seconds, help="Seconds a benchmark run may take.")] = 3600.0,
+    regression: Annotated[float, typer.Option("--regression-pct", min=0.0,
+                                              callback=finite, help="Back to the best-known settings "
                                               "after a trial this much below the best score.")] = 10.0,
     noise_runs: Annotated[int, typer.Option("--noise-runs", min=2, help="Runs of the settings as found, to measure "
                                             "the noise.")] = 3,
-    pause_weight: Annotated[float, typer.Option("--pause-weight", min=0.0, help="Score penalty per unit of time "
+    pause_weight: Annotated[float, typer.Option("--pause-weight", min=0.0,
+                                                callback=finite, help="Score penalty per unit of time "
                                                 "paused (1: a port paused all the time scores 0).")] = Weights.pause,
     drop_weight: Annotated[float, typer.Option("--drop-weight", min=0.0, max=1.0, help="Score penalty share for any "
                                                "drop on a lossless queue.")] = Weights.drop,

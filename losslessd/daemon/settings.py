@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ..credentials import Secret
 from ..docpos import Document, first_error, json_schema, load_yaml
 from ..errors import InputError
-from ..inventory import Inventory
-from ..limits import file_limit_mb, set_max_file_mb
+from ..inventory import Inventory, is_address
 from ..inventory import load as load_inventory
+from ..limits import file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -77,6 +77,15 @@ class Http(_S):
         "Connections served at once; past it, the one that has waited longest for a request is dropped."))
     header_timeout_s: float = Field(10.0, gt=0, le=300, description=(
         "Seconds a client has to send a whole request head (and an idle keep-alive connection lives)."))
+
+    @field_validator("host")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        """An IP address or a host name: anything else (a blank, a control character) passed --check and failed
+        only when the daemon started to serve."""
+        if not is_address(value):
+            raise ValueError("not an IP address or a host name")
+        return value
 
 
 class HistorySettings(_S):

@@ -36,12 +36,14 @@ _MPI_TAG = re.compile(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?")
 _VERSION = re.compile(r"nccl-tests version\s+(\S+)")
 _STARTING = re.compile(r"Collective test starting:\s*(\S+)")
 _NTHREAD = re.compile(r"^nThread\s+\d+")
-_RANK = re.compile(r"^Rank\s+(\d+)\b")
-_OOB = re.compile(r"^Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?", re.IGNORECASE)
+_RANK = re.compile(r"^Rank\s+(\d{1,19})\b")
+_OOB = re.compile(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE)
 _AVG = re.compile(r"^Avg bus bandwidth\s*:\s*(\S+)")
 _ERROR = re.compile(r"^error:\s*(.+)")
 _TIMESTAMP = re.compile(r"\s+(\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2})\s*$")
-_INT = re.compile(r"^-?\d+$")
+# A whole number as nccl-tests and perftest print them: %li / %lu / %d, at most 19 digits (a 64-bit long on
+# LP64 Linux, 9223372036854775807). More digits are no printed number (and int() refuses above 4,300: ValueError).
+_INT = re.compile(r"^-?\d{1,19}$")
 
 # busbw = algbw x factor(n ranks), per collective (nccl-tests doc/PERFORMANCE.md and src/*.cu GetBw).
 BUSBW_FACTOR = {
@@ -147,11 +149,11 @@ def _clean(line: str) -> str:
 
 
 def _number(token: str) -> float | None:
-    """A printed number (%.2f, %.1f, %.0f, %.1e, %g); None for N/A."""
+    """A printed number (%.2f, %.1f, %.0f, %.1e, %g); None for N/A and for what is not finite."""
     if token.upper() == "N/A":
         return None
     value = float(token)
-    if math.isnan(value):
+    if not math.isfinite(value):  # nan, inf, 1e999: no measurement (a busbw of inf would win every comparison)
         return None
     return value
 
@@ -414,7 +416,10 @@ def _json_half(obj) -> Half | None:
 
 # -- perftest -----------------------------------------------------------------------------------------
 _PERF_HEADER = re.compile(r"^\s*#bytes\b")
-_PERF_COLUMN = re.compile(r"#\w+|tps average|[\w.%]+(?: [\w.%]+)*\[[^\]]+\]")
+# A column name: #bytes, "tps average", or words and a unit ("BW peak[MB/sec]"). A run of words is taken whole,
+# unit or not, and those without one dropped after: a pattern that backtracks to find a unit after each word
+# took seconds on a few KB of words in a header line (quadratic), minutes on a long one.
+_PERF_COLUMN = re.compile(r"#\w+|tps average|(?<![\w.%])[\w.%]++(?: [\w.%]++)*+(?:\[[^\]]+\])?")
 _PERF_TITLE = re.compile(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
 _BW_UNIT = re.compile(r"BW average\[([^\]]+)\]")
 
@@ -438,7 +443,8 @@ def parse_perftest(text: str) -> PerftestRun:
         if not names and (m := _PERF_TITLE.match(line)) and "#" not in line:
             run.test = " ".join(m.group(1).split())
         if _PERF_HEADER.match(line):
-            names = _PERF_COLUMN.findall(line)
+            names = [n for n in _PERF_COLUMN.findall(line) if n.startswith("#") or n.endswith("]")
+                     or n == "tps average"]
             run.columns = names
             run.kind = "lat" if any(n.startswith(("t_", "tps")) for n in names) else "bw"
             if (m := _BW_UNIT.search(line)) is not None:
@@ -483,6 +489,8 @@ def _perf_row(row: dict[str, float], unit: str | None, lineno: int) -> PerftestR
         elif name.startswith(("t_", "99")) or name == "tps average":
             key = name.split("[")[0].replace("%", "pct").replace(" ", "_").replace(".", "_")
             lat[key] = value
+    if not all(v is None or math.isfinite(v) for v in (peak, avg)):  # 1e308 MB/sec: inf once in GB/s
+        raise ValueError("a bandwidth too large to be one")
     return PerftestRow(size_bytes=_whole(row["#bytes"]), iterations=_whole(row.get("#iterations", 0)), line=lineno,
                        bw_peak_gbps=peak, bw_avg_gbps=avg, msg_rate_mpps=rate, latency_us=lat)
 

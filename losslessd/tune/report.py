@@ -74,14 +74,16 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     fig = Figure(figsize=(12, 3.8), layout="constrained")
     axes = fig.subplots(1, len(KNOBS), sharey=True)
     for ax, (attr, label, log) in zip(axes, KNOBS):
-        tried = [r for r in ok if r.candidate is not None]
-        ax.scatter([getattr(r.candidate, attr) for r in tried], [r.trial.measure for r in tried], s=18, alpha=0.7,
-                   label="trials")
+        # (a trial scored has a measure, and a knob is positive, as the tuner writes them; an edited database may
+        # hold neither: such a point is left out rather than failing the whole plot)
+        tried = [r for r in ok if r.candidate is not None and r.trial.measure is not None]
+        xs = [getattr(r.candidate, attr) for r in tried]
+        ax.scatter(xs, [r.trial.measure for r in tried], s=18, alpha=0.7, label="trials")
         best = max(ok, key=lambda r: r.trial.score, default=None)
-        if best is not None and best.candidate is not None:
+        if best is not None and best.candidate is not None and best.trial.measure is not None:
             ax.scatter([getattr(best.candidate, attr)], [best.trial.measure], s=80, marker="*", color="tab:red",
                        label="best score")
-        if log:
+        if log and all(x > 0 for x in xs):
             ax.set_xscale("log")
             ax.xaxis.set_minor_formatter(NullFormatter())  # decades only: minor labels overlap
         ax.set_xlabel(label)

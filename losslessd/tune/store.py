@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from ..units import LAST_UNIX_S
 
 SCHEMA_VERSION = 1
 OUTPUT_LIMIT = 64 * 1024
@@ -99,8 +100,8 @@ class Store:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             version = row[0] if row else None
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"not a losslessd tune database: {exc}", file=str(self.path)) from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
+            raise InputError(f"not a losslessd tune database: {_why(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
 
@@ -129,17 +130,18 @@ class Store:
         """A tune by id, or the latest."""
         sql = "SELECT id, fingerprint, params, status, started_unix_s, ended_unix_s, noise_pct, best, best_score, " \
               "stopped, origins, start FROM tunes "
-        row = self.db.execute(sql + ("WHERE id = ?" if tune_id is not None else "ORDER BY id DESC LIMIT 1"),
-                              (tune_id,) if tune_id is not None else ()).fetchone()
-        if row is None:
+        rows = self._read(sql + ("WHERE id = ?" if tune_id is not None else "ORDER BY id DESC LIMIT 1"),
+                          (tune_id,) if tune_id is not None else ())
+        if not rows:
             raise InputError(f"no tune {tune_id} in this database" if tune_id is not None else "no tune in this database",
                              file=str(self.path))
-        return Tune(id=row[0], fingerprint=row[1], params=json.loads(row[2]), status=row[3], started_unix_s=row[4],
+        row = self._checked("tunes", rows[0], _TUNE_COLUMNS)
+        return Tune(id=row[0], fingerprint=row[1], params=row[2], status=row[3], started_unix_s=row[4],
                     ended_unix_s=row[5], noise_pct=row[6], best=row[7], best_score=row[8], stopped=row[9],
-                    origins=json.loads(row[10]), start=row[11])
+                    origins=row[10], start=row[11])
 
     def tunes(self) -> list[Tune]:
-        return [self.tune(r[0]) for r in self.db.execute("SELECT id FROM tunes ORDER BY id")]
+        return [self.tune(r[0]) for r in self._read("SELECT id FROM tunes ORDER BY id")]
 
     def set_origins(self, tune_id: int, origins: dict) -> None:
         self.db.execute("UPDATE tunes SET origins = ? WHERE id = ?", (json.dumps(origins, sort_keys=True), tune_id))
@@ -165,18 +167,78 @@ class Store:
              trial.started_unix_s, trial.ended_unix_s))
 
     def trials(self, tune_id: int) -> list[Trial]:
-        rows = self.db.execute("SELECT seq, candidate, status, ran, reason, score, measure, paused_share, dropped, "
-                               "per_size, counters, notes, output, started_unix_s, ended_unix_s FROM trials "
-                               "WHERE tune_id = ? ORDER BY seq", (tune_id,)).fetchall()
+        rows = [self._checked("trials", r, _TRIAL_COLUMNS) for r in self._read(
+            "SELECT seq, candidate, status, ran, reason, score, measure, paused_share, dropped, per_size, counters, "
+            "notes, output, started_unix_s, ended_unix_s FROM trials WHERE tune_id = ? ORDER BY seq", (tune_id,))]
         return [Trial(seq=r[0], candidate=r[1], status=r[2], ran=bool(r[3]), reason=r[4], score=r[5], measure=r[6],
-                      paused_share=r[7], dropped=r[8], per_size={int(k): v for k, v in json.loads(r[9]).items()},
-                      counters=json.loads(r[10]), notes=json.loads(r[11]), output=r[12], started_unix_s=r[13],
-                      ended_unix_s=r[14]) for r in rows]
+                      paused_share=r[7], dropped=r[8], per_size=r[9], counters=r[10], notes=r[11], output=r[12],
+                      started_unix_s=r[13], ended_unix_s=r[14]) for r in rows]
 
     # -- events --------------------------------------------------------------------------------------
     def event(self, tune_id: int, kind: str, message: str, device: str | None = None) -> None:
         self.db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (tune_id, time.time(), kind, device, message))
 
     def events(self, tune_id: int) -> list[tuple[float, str, str | None, str]]:
-        return [tuple(r) for r in self.db.execute(
+        return [tuple(self._checked("events", r, _EVENT_COLUMNS)) for r in self._read(
             "SELECT unix_s, kind, device, message FROM events WHERE tune_id = ? ORDER BY rowid", (tune_id,))]
+
+    # -- reading a file someone else may have edited or damaged ---------------------------------------
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
+            raise InputError(f"cannot read the tune database: {_why(exc)}", file=str(self.path)) from None
+
+    def _checked(self, table: str, row: tuple, columns: tuple[tuple[str, str], ...]) -> list:
+        """``row`` with its JSON columns parsed, when every value is of the kind this module writes there; a
+        value of another kind (text for a number, JSON that does not parse) is an InputError naming the file, not
+        an exception in the middle of a report."""
+        out = []
+        for value, (name, kind) in zip(row, columns, strict=True):
+            parsed = _parse(value, kind)
+            if parsed is _BAD:
+                raise InputError(f"a row of the {table} table is damaged: {name} is {repr(value)[:60]}",
+                                 file=str(self.path))
+            out.append(parsed)
+        return out
+
+
+def _why(exc: Exception) -> str:
+    return "the file is damaged (text that is not UTF-8)" if isinstance(exc, UnicodeDecodeError) else str(exc)
+
+
+_BAD = object()
+_TUNE_COLUMNS = (("id", "int"), ("fingerprint", "str"), ("params", "dict"), ("status", "str"),
+                 ("started_unix_s", "time"), ("ended_unix_s", "time?"), ("noise_pct", "num?"), ("best", "str?"),
+                 ("best_score", "num?"), ("stopped", "str?"), ("origins", "dict"), ("start", "str?"))
+_TRIAL_COLUMNS = (("seq", "int"), ("candidate", "str"), ("status", "str"), ("ran", "int"), ("reason", "str?"),
+                  ("score", "num?"), ("measure", "num?"), ("paused_share", "num?"), ("dropped", "num?"),
+                  ("per_size", "sizes"), ("counters", "dict"), ("notes", "list"), ("output", "str"),
+                  ("started_unix_s", "time"), ("ended_unix_s", "time"))
+_EVENT_COLUMNS = (("unix_s", "time"), ("kind", "str"), ("device", "str?"), ("message", "str"))
+
+
+def _parse(value: object, kind: str) -> object:
+    """``value`` as a column of ``kind`` holds it (JSON columns parsed), or _BAD."""
+    if kind.endswith("?"):
+        return None if value is None else _parse(value, kind[:-1])
+    if kind == "int":
+        return value if type(value) is int else _BAD
+    if kind == "num":
+        return value if type(value) in (int, float) else _BAD  # (a score of inf a past tune stored reads back)
+    if kind == "time":  # a Unix time the report can print (datetime's range ends with year 9999)
+        return value if type(value) in (int, float) and 0 <= value < LAST_UNIX_S else _BAD  # type: ignore[operator]
+    if kind == "str":
+        return value if isinstance(value, str) else _BAD
+    if not isinstance(value, str):
+        return _BAD
+    try:
+        doc = json.loads(value)
+    except ValueError:
+        return _BAD
+    if kind == "sizes":  # message size (bytes, as text: a JSON key) -> busbw
+        if not isinstance(doc, dict) or not all(k.isdigit() and (v is None or type(v) in (int, float))
+                                                for k, v in doc.items()):
+            return _BAD
+        return {int(k): v for k, v in doc.items()}
+    return doc if isinstance(doc, dict if kind == "dict" else list) else _BAD

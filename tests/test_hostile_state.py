@@ -1,0 +1,100 @@
+"""State files losslessd reads back, damaged or edited: the tune database (`tune report`). A row of another kind
+than losslessd writes, a missing table or a page of flipped bytes is the file's fault: exit 2 naming the file,
+never an internal error (exit 3) in the middle of a report. (The history file: tests/test_history.py.)"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from losslessd.errors import EXIT_INPUT, EXIT_OK
+from losslessd.tune.space import Candidate
+from losslessd.tune.store import AS_FOUND, Store, Trial
+
+from .clirun import losslessd
+
+
+@pytest.fixture()
+def tune_db(tmp_path) -> Path:
+    """A tune of three trials as the tuner writes them: the settings as found, a candidate, a refused one."""
+    path = tmp_path / "tune.sqlite"
+    with Store(path) as store:
+        tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
+        store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0, measure=10.0, per_size={2**20: 10.0},
+                                       output="x"))
+        store.add_trial(tune.id, Trial(1, Candidate(150_000, 1_500_000, 5.0).key, "ok", True, score=12.0,
+                                       measure=12.0, per_size={2**20: 12.0}, paused_share=0.01, output="y"))
+        store.add_trial(tune.id, Trial(2, Candidate(1, 2, 3.0).key, "refused", False, reason="lints with an error"))
+        store.event(tune.id, "push", "pushed", device="leaf1")
+    return path
+
+
+def _edited(src: Path, tmp_path: Path, sql: str) -> Path:
+    path = tmp_path / "edited.sqlite"
+    path.write_bytes(src.read_bytes())
+    con = sqlite3.connect(path)
+    con.executescript(sql)
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize(("sql", "says"), [
+    ("UPDATE trials SET per_size = '{bad';", "a row of the trials table is damaged: per_size is '{bad'"),
+    ("UPDATE trials SET per_size = '{\"x\": 1}';", "per_size"),
+    ("UPDATE trials SET score = 'abc';", "score is 'abc'"),
+    ("UPDATE trials SET notes = x'ff00';", "notes is b'\\xff\\x00'"),
+    ("UPDATE trials SET seq = 'first' WHERE seq = 2;", "seq is 'first'"),
+    ("UPDATE tunes SET params = '[1, 2]';", "a row of the tunes table is damaged: params"),
+    ("UPDATE tunes SET started_unix_s = 'yesterday';", "started_unix_s is 'yesterday'"),
+    ("UPDATE tunes SET origins = 'null';", "origins"),
+    ("UPDATE tunes SET started_unix_s = 1e999;", "started_unix_s is inf"),
+    ("UPDATE trials SET ended_unix_s = 1e300;", "ended_unix_s is 1e+300"),
+    ("UPDATE events SET unix_s = 'now';", "a row of the events table is damaged: unix_s"),
+    ("DROP TABLE trials;", "no such table: trials"),
+])
+def test_an_edited_tune_database_is_an_input_error_naming_it(tune_db, tmp_path, sql, says):
+    path = _edited(tune_db, tmp_path, sql)
+    res = losslessd("tune", "report", "--db", path)
+    assert res.returncode == EXIT_INPUT, res.stderr
+    assert f"{path}: " in res.stderr and says in res.stderr, res.stderr
+
+
+def test_the_tune_database_as_written_reads_back(tune_db):
+    """The checks refuse nothing the tuner writes."""
+    res = losslessd("tune", "report", "--db", tune_db)
+    assert res.returncode == EXIT_OK and "lints with an error" in res.stdout, res.stderr
+    with Store(tune_db, create=False) as store:
+        trials = store.trials(store.tune().id)
+    assert [t.per_size for t in trials] == [{2**20: 10.0}, {2**20: 12.0}, {}]
+
+
+def test_a_tune_database_damaged_on_disk_is_an_input_error(tune_db, tmp_path):
+    """Bytes flipped in the file: SQLite refuses the file, or hands back text that is not UTF-8 (a
+    UnicodeDecodeError, an internal error before). Seeds chosen so that both happen."""
+    good = tune_db.read_bytes()
+    said = set()
+    for seed in range(8):
+        rnd = random.Random(seed)
+        data = bytearray(good)
+        for _ in range(rnd.randint(1, 40)):
+            data[rnd.randrange(len(data))] = rnd.randrange(256)
+        path = tmp_path / f"flip{seed}.sqlite"
+        path.write_bytes(bytes(data))
+        res = losslessd("tune", "report", "--db", path)
+        assert res.returncode in (EXIT_OK, EXIT_INPUT), (seed, res.stderr)
+        if res.returncode == EXIT_INPUT:
+            assert f"{path}: " in res.stderr
+            said.add("not UTF-8" if "not UTF-8" in res.stderr else "refused")
+    assert said == {"not UTF-8", "refused"}
+
+
+def test_plots_of_an_edited_trial_leave_out_what_cannot_be_drawn(tune_db, tmp_path):
+    """A scored trial without its measure (the tuner writes both) failed the knob plot's log axis (exit 3)."""
+    pytest.importorskip("matplotlib")
+    path = _edited(tune_db, tmp_path, "UPDATE trials SET measure = NULL WHERE seq = 1;")
+    res = losslessd("tune", "report", "--db", path, "--out", tmp_path / "plots")
+    assert res.returncode == EXIT_OK, res.stderr
+    assert (tmp_path / "plots" / "tune-1-knobs.png").stat().st_size > 0
