@@ -68,7 +68,9 @@ _PULLABLE = sorted(name for name in (*PLATFORMS, *FORMAT_ALIASES) if resolve_for
 Port = Annotated[int, Field(ge=1, le=65535)]
 # A host name (RFC 1123 2.1, RFC 952): dot-separated labels of letters, digits and hyphens, 1-63 characters, not
 # starting or ending with a hyphen; at most 253 characters in all (RFC 1035 2.3.4, 255 octets on the wire).
-_HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+# Underscores too: DNS takes any label (RFC 2181 11), resolvers look such names up, and fleets' /etc/hosts and
+# DNS zones carry them (leaf_01): refusing one would refuse a device the SSH client reaches.
+_HOST_NAME = re.compile(r"(?=.{1,253}\.?$)(?!-)[A-Za-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9_-]{1,63}(?<!-))*\.?")
 
 
 def is_address(text: str) -> bool:
