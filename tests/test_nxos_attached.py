@@ -241,3 +241,20 @@ def test_a_long_cable_port_detaches_its_older_pause_buffer_policy():
     assert [line for line in second if "queuing input" in line] == [f"  service-policy type queuing input {new}"]
     fixed = _parse(NXOS.apply(older, NXOS.changes(older, text)))
     assert {p.service_policies["queuing input"] for p in fixed.ports.values()} == {new}
+
+
+def test_fix_detaches_a_policy_attached_through_an_interface_range_or_short_name():
+    """A real config attaches its classifier under `interface eth1/41-42` and `interface eth1/43` (config-mode
+    range and short names, tests/realworld/cisco_nxos/n9k-pause-threshold-below-kmin.cfg): the snippet enters
+    `interface Ethernet1/41`, which the config does not spell, and must still detach RDMA-MARK there before
+    attaching its own (an interface takes one qos input policy: Nexus 9000 QoS guide, "Attaching and Detaching a QoS
+    Policy Action")."""
+    path = ROOT / "tests/realworld/cisco_nxos/n9k-pause-threshold-below-kmin.cfg"
+    (device,) = api.fix([path], "roce-dscp26", unsafe=True, model="N9K-C93180YC-EX").devices
+    assert device.message is None and device.verified, device.message
+    snippet = "".join(part.snippet or "" for part in device.parts)
+    for name in ("Ethernet1/41", "Ethernet1/42", "Ethernet1/43"):
+        (block,) = [b for b in _block(snippet, f"interface {name}") if any("type qos input" in line for line in b)]
+        lines = [line for line in block if "service-policy type qos input" in line]
+        assert lines[0] == "  no service-policy type qos input RDMA-MARK", (name, block)
+        assert lines[1].startswith("  service-policy type qos input ROCE_DSCP_"), (name, block)

@@ -146,3 +146,18 @@ def test_sonic_corpus_has_no_buffer_ecn_or_watchdog_errors(corpus):
     assert all(f.unverified for f in findings)
     # sonic-utilities' mock config_db: watchdog on, 600 ms detection/restoration, drop -> nothing to say.
     assert not [f for f in findings if f.device == "sonic-switch" and f.code.startswith("WDG")]
+
+
+def test_nxos_pause_threshold_below_kmin_is_a_warning_naming_the_incast_that_marks_first():
+    """NX-OS counts `pause-threshold` per ingress port and class, WRED per egress queue (Nexus 9000 QoS guide: input
+    vs output queuing policy): a threshold below Kmin pauses first only where one ingress port feeds the queue, so
+    Cisco-style configs that pause at tens of KB under a 100s-of-KB Kmin are a warning, not an error."""
+    here = "tests/realworld/cisco_nxos/"
+    fabric = load_fabric([here + "n9k-pause-threshold-below-kmin.cfg"])
+    findings = run(fabric, load_policy(here + "policy-dscp26-prio5.yaml"), [lookup("ECN004")]).findings
+    assert sorted(f.port for f in findings) == ["Ethernet1/41", "Ethernet1/42"]  # eth1/43 pauses at 360000 B
+    for f in findings:
+        assert f.severity == Severity.warning
+        # Kmin 300 KB = 307200 B over 120000 B per ingress port: 3 ports (360000 B) reach Kmin first, 2 (240000 B) not.
+        assert f.data["ingress_ports_to_mark_first"] == 3
+        assert "per ingress port" in f.message and "incast of 3 or more ports" in f.message

@@ -298,9 +298,10 @@ def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[st
 
 def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), detached: tuple[str, ...] = ()) -> str:
     """The snippet without the lines its block already has (a line that is the block's only one setting
-    that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block does not have
-    (a detach of what is not attached, which the switch may refuse); a block header stays while a line under it
-    changes, and goes with the last of them. Comments and `!` separators stay, runs of them fold into one."""
+    that thing, word for word), nor the `no` lines of ``detached`` commands whose line the block, where the config
+    has it, does not have (a detach of what is not attached, which the switch may refuse); a block header stays
+    while a line under it changes, and goes with the last of them. Comments and `!` separators stay, runs of them
+    fold into one."""
     patch = _tree(snippet.rstrip("\n"))
     _keep_changes(_tree(current.rstrip("\n")), patch, prefixes, detached)
     lines = patch.lines()
@@ -320,7 +321,10 @@ def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], d
         elif node.filler:
             kept.append(node)
         elif words[0] == "no" and _listed(words, detached):
-            if into is not None and any(c.line and c.text.split() == words[1:] for c in into.children):
+            # Cut only where the block is in the config without the line (an earlier part detached it). A block not
+            # found by its text may be the same port written another way (`interface eth1/41-42`, `eth1/43`): the
+            # render detaches only what the parser read as attached there, so the line stays.
+            if into is None or any(c.line and c.text.split() == words[1:] for c in into.children):
                 kept.append(node)
         else:
             same = _same_setting(into, node, prefixes)

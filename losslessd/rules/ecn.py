@@ -249,7 +249,8 @@ class EcnAfterPfc(_MarkingRule):
     Kmax) is compared with the PFC trigger of the ingress PG the same priority uses: reservation +
     static_th for a static threshold, or reservation + alpha*F/(1 + n*alpha) for a dynamic one (alpha =
     2**dynamic_th, F = the PG's pool size; Choudhury & Hahne dynamic thresholds), or the fill level the
-    config states for XOFF (NX-OS ingress queuing `pause ... pause-threshold X`: X, at any load). n is the number of
+    config states for XOFF (NX-OS ingress queuing `pause ... pause-threshold X`: X, at any load, counted per
+    ingress port; a warning, see below). n is the number of
     lossless PGs congested at once: the policy's `ecn.assume_congested_queues`, else every lossless PG of
     the switch's RoCE-facing ports that shares the pool. The message and the finding's data say which
     assumption was used, and give the best case (one congested PG, the highest possible trigger) beside
@@ -265,7 +266,11 @@ class EcnAfterPfc(_MarkingRule):
     Liebeherr, IEEE Networking Letters 2024, give the exact condition). A dynamic threshold shrinks as more
     PGs take from the pool: a margin that holds with one congested PG (the whole pool free) turns negative
     when many ports are congested at once (all-to-all collectives, incast on several ports), which is
-    when it matters.
+    when it matters. NX-OS sets `pause-threshold` in the input queuing policy of the ingress port and WRED in
+    the output one of the egress queue (Nexus 9000 QoS guide): X counts one ingress port's bytes, so an incast of
+    more than threshold/X ports brings the queue to the threshold before any of them pauses, and published
+    Nexus RoCE configs pause at tens of KB under a Kmin of hundreds. There the finding is a warning that names
+    that port count (`ingress_ports_to_mark_first`): 1:1 paths pause before they mark.
 
     ## Failing example
     WRED Kmin 1048576 B on queue 3; PG 3 profile `{size: 50176, xon: 19456, xoff: 30720, dynamic_th: 0}`
@@ -331,8 +336,23 @@ class EcnAfterPfc(_MarkingRule):
         any_load = headroom.pfc_trigger(profile, pool, 2).at_bytes == best.at_bytes  # a static threshold
         stated = profile.xoff_threshold_bytes is not None  # the config states the XOFF fill level itself
         if stated:
-            where = f" ({loaded.basis}, the same at any load): margin {margin} B{margin_txt}"
-        elif any_load:
+            # Nexus 9000 QoS guide: the pause buffer is set in the input queuing policy an interface attaches (PFC
+            # chapter), WRED ECN on the egress queue in the output one (Queuing and Scheduling chapter). So X counts
+            # what one ingress port holds in the class, Kmin the queue every ingress port sending to it fills: an
+            # incast of more than threshold/X ports, each below X, still brings the queue to the threshold first.
+            fan_in = threshold // max(loaded.at_bytes, 1) + 1
+            yield self.finding(
+                f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of {port.pg_label(lane.pg)} "
+                f"({loaded.basis} per ingress port, the same at any load): margin {margin} B{margin_txt}; where one "
+                f"ingress port feeds the queue (a 1:1 path, or its egress paused from downstream) PFC pauses before "
+                f"ECN marks, while an incast of {fan_in} or more ports reaches {label} first; raise the pause "
+                f"threshold above {label} where ECN must come first on 1:1 paths too", **at, severity=Severity.warning,
+                margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold, trigger_bytes=loaded.at_bytes,
+                pg=lane.pg, assumed_congested=load.queues, assumption=load.assumption,
+                best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us,
+                ingress_ports_to_mark_first=fan_in)
+            return
+        if any_load:
             where = f" ({loaded.basis} = {loaded.at_bytes} B, the same at any load): margin {margin} B{margin_txt}"
         else:
             several = load.queues != 1
@@ -343,7 +363,7 @@ class EcnAfterPfc(_MarkingRule):
                 where += f"; best case, one congested PG: {best.at_bytes} B, margin {best_margin} B{best_txt}"
         yield self.finding(f"{_where(lane)}: {label} {threshold} B is not below the PFC trigger of "
                            f"{port.pg_label(lane.pg)}{where}; PFC pauses before ECN marks, lower {label} or raise the "
-                           f"PG's {'pause threshold' if stated else 'shared-buffer limit'}", **at,
+                           f"PG's shared-buffer limit", **at,
                            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
                            trigger_bytes=loaded.at_bytes, pg=lane.pg, assumed_congested=load.queues,
                            assumption=load.assumption, best_trigger_bytes=best.at_bytes,
