@@ -168,6 +168,11 @@ def test_nvue_two_lossless_pools_or_more_than_100_percent_are_sys002(tmp_path):
     assert "take 130 % of the buffer memory" in device.issues[1].message
     zero, _ = _parse(tmp_path, "zero.cfg", "nv set qos roce\n" + _PORT +
                      "nv set qos traffic-pool default-lossless memory-percent 0\n", "nvidia_cumulus")
+    # RoCE with its own pool resized, as an NVIDIA-generated leaf config in the code index does: no issue
+    sized, _ = _parse(tmp_path, "sized.cfg", "nv set qos roce state enabled\nnv set qos roce mode lossless\n" + _PORT +
+                      "nv set qos traffic-pool default-lossy memory-percent 10\n"
+                      "nv set qos traffic-pool roce-lossless memory-percent 90\n", "nvidia_cumulus")
+    assert not sized.issues and sized.traffic_pools == {"default-lossy": 10, "roce-lossless": 90}
     # NVUE reference: `memory-percent 1-100`; a 0 is not read as a pool
     assert [(i.code, i.source.line) for i in zero.issues] == [("SYS002", 6)]
     assert "is not a number from 1 to 100" in zero.issues[0].message and zero.traffic_pools == {"roce-lossless": None}
