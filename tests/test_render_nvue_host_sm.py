@@ -90,13 +90,92 @@ def test_nvue_snippet_appended_to_a_real_leaf_config(tmp_path):
     PFC 3,4 with DSCP 3 and 4 on their own switch priorities, and leaves the other ports as they were."""
     base = (RAW / "nvidia_cumulus" / "leaf-roce-good.cfg").read_text()
     ports = [rnd.PortFacts("swp1", 400, 5, 9216)]
-    snippet = rnd.render("nvidia_cumulus", rnd.profile(load_policy("sonic-azure"), ports))
+    pools = _parse(tmp_path, "base.cfg", base, "nvidia_cumulus")[0].traffic_pools  # as render --device reads them
+    snippet = rnd.render("nvidia_cumulus", rnd.profile(load_policy("sonic-azure"), ports, traffic_pools=pools))
     device, _ = _parse(tmp_path, "leaf01.cfg", base + snippet, "nvidia_cumulus")
     swp1, swp2 = device.ports["swp1"], device.ports["swp2"]
     assert (swp1.pfc_enabled, swp2.pfc_enabled) == ([3, 4], [3])
     assert [swp1.dscp_chain(d).queue for d in (3, 4)] == [3, 4]
     assert swp1.queues[4].ecn.min_threshold_bytes == 4 * rnd.ECN_KMIN_BYTES and swp2.queues[3].ecn.min_threshold_bytes == 150000
     assert not device.issues
+
+
+
+def _render_device(tmp_path: Path, text: str) -> Ran:
+    device = tmp_path / "leaf.cfg"
+    device.write_text(text)
+    return losslessd("render", "--platform", "nvue", "--device", device)
+
+
+_PORT = "nv set interface swp1 link speed 100G\nnv set interface swp1 link mtu 9216\n" \
+        "nv set qos pfc default-global switch-priority 3\nnv set qos pfc default-global cable-length 10\n"
+
+
+def _pool_lines(snippet: str) -> list[str]:
+    return [line for line in snippet.splitlines() if line.startswith("nv set qos traffic-pool")]
+
+
+def test_nvue_render_keeps_the_roce_lossless_pool_of_a_switch_in_roce_mode(tmp_path):
+    """QoS guide, Traffic Pools: one lossless pool per switch, roce-lossless when RoCE runs. A --device in RoCE
+    lossless mode gets no default-lossless pool; the snippet appended to it leaves one lossless pool."""
+    base = "nv set qos roce mode lossless\n" + _PORT
+    res = _render_device(tmp_path, base)
+    assert res.returncode == 0, res.stderr
+    assert not _pool_lines(res.stdout)
+    assert "# traffic pools left as they are: the switch's lossless pool is roce-lossless" in res.stdout
+    device, _ = _parse(tmp_path, "after.cfg", base + res.stdout, "nvidia_cumulus")
+    assert device.traffic_pools == {"roce-lossless": None} and not device.issues
+    assert device.ports["swp1"].pfc_enabled == [3]
+
+
+def test_nvue_fix_on_a_roce_switch_adds_no_second_lossless_pool(tmp_path):
+    """fix renders from the device as render --device does: PFC moved to switch priority 3, pools kept."""
+    device = tmp_path / "leaf.cfg"
+    device.write_text("nv set qos roce mode lossless\nnv set interface swp1 link speed 100G\n"
+                      "nv set interface swp1 link mtu 9216\nnv set qos pfc default-global switch-priority 4\n"
+                      "nv set qos pfc default-global cable-length 10\n")
+    res = losslessd("fix", "--unsafe-fixes", device)
+    assert res.returncode == 1 and "nv set qos pfc pfc_p3_10m switch-priority 3" in res.stdout, res.stderr
+    assert not _pool_lines(res.stdout) and "the switch's lossless pool is roce-lossless" in res.stdout
+
+
+def test_nvue_render_keeps_pools_that_leave_no_room_for_its_own(tmp_path):
+    """QoS guide, Traffic Pools example: mc-lossy takes 30 %; 50 % + 50 % more would pass the 100 % total."""
+    base = _PORT + ("nv set qos traffic-pool default-lossy switch-priority 0,1,3,4,5,6,7\n"
+                    "nv set qos traffic-pool default-lossy memory-percent 70\n"
+                    "nv set qos traffic-pool mc-lossy switch-priority 2\n"
+                    "nv set qos traffic-pool mc-lossy memory-percent 30\n")
+    res = _render_device(tmp_path, base)
+    assert res.returncode == 0, res.stderr
+    assert not _pool_lines(res.stdout) and "mc-lossy 30 % already taken" in res.stdout
+    kept = _render_device(tmp_path, base + "nv set qos traffic-pool default-lossless memory-percent 20\n"
+                          "nv set qos traffic-pool default-lossy memory-percent 50\n")
+    assert not _pool_lines(kept.stdout) and "lossless pool is default-lossless" in kept.stdout
+    fresh = _render_device(tmp_path, _PORT)  # no pools of its own: the Flow Control Buffers example
+    assert "nv set qos traffic-pool default-lossless memory-percent 50\n" \
+           "nv set qos traffic-pool default-lossy memory-percent 50\n" in fresh.stdout
+
+
+def test_nvue_two_lossless_pools_or_more_than_100_percent_are_sys002(tmp_path):
+    """The guide's rules the render keeps are read too: its own earlier output on a RoCE switch (default-lossless
+    beside RoCE mode's roce-lossless), and pools whose shares pass 100 %."""
+    device, _ = _parse(tmp_path, "two.cfg", "nv set qos roce\n" + _PORT +
+                       "nv set qos traffic-pool default-lossless memory-percent 50\n"
+                       "nv set qos traffic-pool default-lossy memory-percent 50\n"
+                       "nv set qos traffic-pool mc-lossy memory-percent 30\n", "nvidia_cumulus")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6), ("SYS002", 8)]
+    assert "default-lossless beside roce-lossless (made by RoCE lossless mode" in device.issues[0].message
+    assert "take 130 % of the buffer memory" in device.issues[1].message
+    zero, _ = _parse(tmp_path, "zero.cfg", "nv set qos roce\n" + _PORT +
+                     "nv set qos traffic-pool default-lossless memory-percent 0\n", "nvidia_cumulus")
+    # RoCE with its own pool resized, as an NVIDIA-generated leaf config in the code index does: no issue
+    sized, _ = _parse(tmp_path, "sized.cfg", "nv set qos roce state enabled\nnv set qos roce mode lossless\n" + _PORT +
+                      "nv set qos traffic-pool default-lossy memory-percent 10\n"
+                      "nv set qos traffic-pool roce-lossless memory-percent 90\n", "nvidia_cumulus")
+    assert not sized.issues and sized.traffic_pools == {"default-lossy": 10, "roce-lossless": 90}
+    # NVUE reference: `memory-percent 1-100`; a 0 is not read as a pool
+    assert [(i.code, i.source.line) for i in zero.issues] == [("SYS002", 6)]
+    assert "is not a number from 1 to 100" in zero.issues[0].message and zero.traffic_pools == {"roce-lossless": None}
 
 
 # -- ConnectX host script -----------------------------------------------------------------------------------

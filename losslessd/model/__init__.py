@@ -661,6 +661,9 @@ class Device(Model):
     # Policies attached switch-wide (NX-OS `system qos`: "network-qos", "queuing output", "queuing input", "qos input"
     # -> policy-map name), as Port.service_policies; None: none named.
     service_policies: dict[str, str] | None = None
+    # NVIDIA Cumulus traffic pools beyond the default one (pool -> the memory-percent the config gives it; None: not
+    # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
+    traffic_pools: dict[str, int | None] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

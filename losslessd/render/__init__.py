@@ -62,6 +62,8 @@ ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168
 BEST_EFFORT_TC = 0
 CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
 POOL = "ingress_lossless_pool"  # SONiC's lossless ingress pool name (sonic-buildimage buffers_config.j2)
+# NVUE's lossless traffic pools (Cumulus Linux QoS guide, "Traffic Pools" table).
+NVUE_LOSSLESS_POOLS = ("roce-lossless", "default-lossless")
 # SONiC's dynamic buffer model gives Spectrum lossless profiles DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th
 # "0" (sonic-buildimage files/build_templates/buffers_config.j2); SKU tables carry their own threshold.
 DYNAMIC_TH = 0
@@ -329,12 +331,33 @@ class Profile(Sectioned):
     egress: SonicEgress | None = None
     # The policies the device attaches switch-wide now (model Device.service_policies: NX-OS `system qos`).
     attached: dict[str, str] | None = None
+    # NVUE: the device's traffic pools (model Device.traffic_pools), which decide whether the snippet may add its own.
+    traffic_pools: dict[str, int | None] | None = None
 
     def __post_init__(self):
         if self.pfc is None:
             object.__setattr__(self, "pfc", list(self.lossless))
         if self.pfc_to_queue is None:
             object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
+
+    def pools_kept(self) -> str | None:
+        """NVUE: why the snippet leaves the switch's traffic pools as they are, instead of giving default-lossless
+        and default-lossy 50 % each (QoS guide, "Flow Control Buffers"); None: it writes them."""
+        pools = self.traffic_pools or {}
+        # QoS guide, "Traffic Pools": "You can only have a single lossless pool configured on the switch at a time".
+        lossless = next((name for name in NVUE_LOSSLESS_POOLS if name in pools), None)
+        if lossless is not None:
+            why = " (nv set qos roce makes it)" if lossless == "roce-lossless" else ""
+            return (f"traffic pools left as they are: the switch's lossless pool is {lossless}{why}, and a switch "
+                    "has one lossless pool")
+        # QoS guide, "Flow Control Buffers": "The total memory allocation across pools must not exceed 100%".
+        held = {name: pct for name, pct in pools.items() if name != "default-lossy" and pct}
+        if held:
+            shares = ", ".join(f"{name} {pct} %" for name, pct in sorted(held.items()))
+            return (f"traffic pools left as they are: {shares} already taken, so default-lossless 50 % and "
+                    "default-lossy 50 % would pass 100 %; give default-lossless a share that keeps the pools' sum "
+                    "at most 100 % (nv set qos traffic-pool default-lossless memory-percent N)")
+        return None
 
     @property
     def lossless_queues(self) -> list[int]:
@@ -597,7 +620,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pool_bytes: int | None = None, all_facts: bool = True, *, hardware: str | None = None,
             model: str | None = None, family: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
-            attached: dict[str, str] | None = None) -> Profile:
+            attached: dict[str, str] | None = None,
+            traffic_pools: dict[str, int | None] | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -605,9 +629,10 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     decide the command family where platforms differ (render.families). ``pool_bytes`` is the ingress lossless
     pool, needed where the PG's PFC trigger depends on it (SONiC dynamic thresholds); a SKU the shipped tables
     list gives it when not given. ``attached``: the policies the device attaches switch-wide now (a --device's
-    Device.service_policies), which the snippet detaches before attaching its own. ``all_facts=False`` (a fix)
-    leaves the numbers a missing fact decides unset (None) instead of refusing the port; render() refuses them where a
-    section needs them.
+    Device.service_policies), which the snippet detaches before attaching its own; ``traffic_pools`` a --device's
+    NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own.
+    ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
+    render() refuses them where a section needs them.
     """
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
@@ -692,7 +717,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
-        attached=attached)
+        attached=attached, traffic_pools=traffic_pools)
 
 
 def environment() -> jinja2.Environment:

@@ -82,8 +82,37 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
             _remark(conf, pc, port, rewrite[pname])
         if layout is not None:
             _priority_groups(layout, port, device, shared)
-    device.issues = conf.issues + _undefined_profiles(conf) + pool_issues
+    device.traffic_pools, more = _traffic_pools(conf)
+    device.issues = conf.issues + _undefined_profiles(conf) + pool_issues + more
     return device
+
+
+def _traffic_pools(conf: Conf) -> tuple[dict[str, int | None], list[ParseIssue]]:
+    """The pools the switch has beyond default-lossy's 100 % (what render must keep), and SYS002 where they break
+    the QoS guide's rules (Traffic Pools: "You can only have a single lossless pool configured on the switch at a
+    time"; Flow Control Buffers: "The total memory allocation across pools must not exceed 100%")."""
+    pools = {name: pool.memory_pct.value if pool.memory_pct else None for name, pool in conf.pools.items()}
+    sources = {name: pool.source for name, pool in conf.pools.items()}
+    if _roce(conf) == "lossless" and conf.roce is not None:
+        # RoCE guide, `nv show qos roce` in lossless mode: RoCE mode makes its own lossless pool (roce-reserved, the
+        # QoS guide's roce-lossless) beside lossy-default, 50 % each.
+        pools.setdefault("roce-lossless", None)
+        sources.setdefault("roce-lossless", conf.roce.source)
+    issues = []
+    if all(name in pools for name in LOSSLESS_POOLS):
+        why = " (made by RoCE lossless mode, nv set qos roce)" if "roce-lossless" not in conf.pools else ""
+        issues.append(ParseIssue(code="SYS002", source=sources["default-lossless"], message=(
+            f"traffic pool default-lossless beside roce-lossless{why}: a switch has a single lossless pool (Cumulus "
+            "Linux QoS guide, Traffic Pools: roce-lossless when RoCE runs, else default-lossless); unset one")))
+    shares = {name: pct.value for name, pool in conf.pools.items() if (pct := pool.memory_pct) is not None}
+    if sum(shares.values()) > 100:
+        last = max((pool.memory_pct.source for pool in conf.pools.values() if pool.memory_pct is not None),
+                   key=lambda src: src.line or 0)
+        listed = ", ".join(f"{name} {pct} %" for name, pct in sorted(shares.items()))
+        issues.append(ParseIssue(code="SYS002", source=last, message=(
+            f"traffic pools take {sum(shares.values())} % of the buffer memory ({listed}); the total must not "
+            "exceed 100 % (Cumulus Linux QoS guide, Flow Control Buffers)")))
+    return pools, issues
 
 
 @dataclass

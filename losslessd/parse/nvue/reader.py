@@ -29,7 +29,7 @@ _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
 _QOS_SKIPPED = ("egress-shaper", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
 # The traffic pools NVUE configures (Cumulus Linux 5.x QoS guide, "Traffic Pools" table): `nv set qos traffic-pool
-# <pool> switch-priority <list>` and `memory-percent <0-100>`.
+# <pool> switch-priority <list>` and `memory-percent <1-100>`.
 TRAFFIC_POOLS = ("default-lossy", "default-lossless", "mc-lossy", "roce-lossy", "roce-lossless")
 # Profiles a port binds with `nv set interface X qos KIND profile NAME` (NVUE reference, "nv set interface
 # <interface-id> qos ... profile <profile-name>").
@@ -500,7 +500,7 @@ def _remark(conf: Conf, profile: str, w: list[str], src: Source) -> None:
 
 def _traffic_pool(conf: Conf, name: str, w: list[str], src: Source) -> None:
     """Cumulus Linux QoS guide, "Traffic Pools": a pool by its name (the guide's table) takes `switch-priority <list>`
-    (0-7) and `memory-percent` (0-100 percent of the buffer memory)."""
+    (0-7) and `memory-percent` (1-100 percent of the buffer memory)."""
     if name not in TRAFFIC_POOLS:
         raise Skip(f"{name!r} is not a traffic pool losslessd knows ({', '.join(TRAFFIC_POOLS)})")
     if w == ["switch-priority"] or w == ["memory-percent"]:
@@ -510,7 +510,7 @@ def _traffic_pool(conf: Conf, name: str, w: list[str], src: Source) -> None:
         pool = conf.pools.setdefault(name, PoolConf(source=src))
         pool.sps = {**(pool.sps or {}), **{sp: src for sp in sps}}
     elif w[:1] == ["memory-percent"] and len(w) == 2:
-        value = Val(_int(w[1], 100), src)
+        value = Val(_int(w[1], 100, 1), src)  # NVUE reference: `traffic-pool <id> memory-percent 1-100`
         conf.pools.setdefault(name, PoolConf(source=src)).memory_pct = value
     else:
         raise Skip("not a traffic-pool setting losslessd knows (switch-priority, memory-percent)")
