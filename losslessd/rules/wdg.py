@@ -210,7 +210,8 @@ class PfcWatchdogQueue(_WdgRule):
     `pfcwd_sw_enable`, sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb), every queue each lossless priority uses
     on a RoCE-facing switch port is that queue: the queue its traffic leaves from (each traffic class with that PFC
     priority, through the TC->queue map) and the queues a received pause for it stops (the PFC priority->queue map).
-    Checked where the watchdog is on, or off while the policy requires it (turning it on would not guard the class).
+    Checked where the watchdog is on for the priority, or off, not on for it (left out of `pfcwd_sw_enable`) or of
+    a state the input does not give while the policy requires it (turning it on would not guard the class).
     One finding per port and priority naming the queue the priority lands in and the one watched. Silent where
     neither map is in the input (MAP004 says so) and on platforms whose watchdog watches the paused queues
     themselves (NX-OS no-drop queues, Junos `flow-control-queue`) or whose documentation does not say (EOS, Cumulus
@@ -248,14 +249,26 @@ class PfcWatchdogQueue(_WdgRule):
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wd = port.watchdog
         on = wd is not None and wd.enabled is True
-        if not on and not (ctx.policy.watchdog.required and (wd is None or wd.enabled is False)):
-            return  # (state unknown under a policy that requires it: WDG001 says so; not required and off: fine)
+        required = ctx.policy.watchdog.required
+        if not on and not required:
+            return  # off or unknown, and the policy asks for no watchdog: nothing watches, nothing to compare
         tc_to_queue, tc_to_priority = port.tc_to_queue, port.tc_to_priority
         if tc_to_queue is None and port.pfc_priority_to_queue is None:
             return
-        who = "the PFC watchdog" if on else "the PFC watchdog the policy requires (off now)"
-        verb = "watches" if on else "would watch"
         for prio in ctx.lossless:
+            # What watches the priority now: the watchdog, on for it; otherwise the one the policy requires would,
+            # once on (a state the input does not give is not "off": SONiC files written before boot hold no PFC_WD,
+            # start_default writes it at boot; WDG001 says so).
+            if on and (wd.priorities is None or prio in wd.priorities):  # type: ignore[union-attr]
+                who, verb = "the PFC watchdog", "watches"
+            elif not required:
+                continue  # the operator left this priority out of the watchdog's mask (pfcwd_sw_enable)
+            elif on:
+                who, verb = f"the PFC watchdog the policy requires (not on for priority {prio} now)", "would watch"
+            elif wd is not None and wd.enabled is False:
+                who, verb = "the PFC watchdog the policy requires (off now)", "would watch"
+            else:
+                who, verb = "the PFC watchdog the policy requires (its state is not in the input)", "would watch"
             lands: dict[int, list[str]] = {}  # queue other than prio -> how the priority gets there
             moved: list[str] = []  # what to map to queue prio: its traffic classes, its pause
             if tc_to_queue is not None and tc_to_priority is not None:
