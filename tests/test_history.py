@@ -363,6 +363,43 @@ def test_a_first_schema_file_is_migrated_and_keeps_its_events_and_a_proposal_is_
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
+def test_a_second_schema_file_with_what_older_writers_stored_reads_and_migrates(tmp_path):
+    """The row checks refuse nothing an older losslessd wrote: a schema 2 file (no gaps table), rows as the
+    writers of that schema inserted them (a drift event's Infinity/NaN numbers, a device_down with none, a clean
+    drift run, a peak rate) reads with the CLI as it is, and the daemon's writer migrates it."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(f"BEGIN;{''.join(_MIGRATIONS[:2])}PRAGMA user_version = 2;COMMIT;")
+    now = time.time()
+    drift = Event("finding_new", "leaf_01", None, None, now - 90, "WDG001 appeared", numbers={
+        "margin": math.inf, "ratio": math.nan}, basis="lint", code="WDG001")
+    down = Event("device_down", "spine-1.example.net", None, None, now - 30, "no answer", "error", basis="poll")
+    for e in (storm(start=now - 600), drift, down):
+        old.execute("INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (e.id, e.kind, e.device, e.port, e.priority, e.start_unix_s, e.end_unix_s, e.severity, e.basis,
+                     e.code, e.message, json.dumps(e.numbers), None))
+    bucket = float(int(now - 120) // 60 * 60)
+    old.execute("INSERT INTO samples VALUES ('leaf1', 'Ethernet8', ?, 'pfc_rx', 3, 600.0, 25.0)", (bucket,))
+    old.execute("INSERT INTO coverage VALUES ('leaf1', ?, 'pfc_rx', 60.0)", (bucket,))
+    old.execute("INSERT INTO ports VALUES ('leaf1', 'Ethernet8')")
+    old.execute("INSERT INTO drift_runs VALUES ('leaf_01', ?, 1)", (now - 90,))
+    old.execute("INSERT INTO findings VALUES ('leaf_01', ?, 'WDG001', 'warning', 'Ethernet0', 'no watchdog', 'f1')",
+                (now - 90,))
+    old.execute("INSERT INTO drift_runs VALUES ('leaf_01', ?, 0)", (now - 60,))
+    old.close()
+    res = invoke("events", "--db", path, "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert [e["kind"] for e in json.loads(res.output)["events"]] == ["pfc_storm", "finding_new", "device_down"]
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "--since", "1h")
+    assert res.exit_code == 0, res.output
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (2,)  # read as it is
+    h = History(path)
+    assert h.events(kind="finding_new")[0].numbers["margin"] == math.inf
+    assert [f.code for f in h.findings()] == ["WDG001"]
+    h.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
 # -- the commands -------------------------------------------------------------------------------------
 
 cli = typer.Typer()

@@ -8,6 +8,7 @@ from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, SchedulerType, Source
+from ..platforms import PLATFORMS
 from .common import cnp_priority, first_break, numbers, pg_buffer_break, queues_text, trust_findings
 
 
@@ -246,7 +247,8 @@ class PfcQueueMismatch(PortRule):
     `flow-control-queue 4` for code point 011 with `NO-LOSS queue-num 4 ... pfc-priority 3`.
 
     ## Fix
-    Make the PFC priority->queue map send each lossless priority to the queue its TCs use.
+    Make the PFC priority->queue map send each lossless priority to the queue its TCs use; where the PFC
+    watchdog watches the queue numbered as the priority (SONiC), queue the TCs there instead (WDG004).
     """
 
     code = "MAP004"
@@ -285,6 +287,14 @@ class PfcQueueMismatch(PortRule):
             stops = f"stops {queues_text(paused)}" if paused else "stops no queue (no map entry)"
             targets = sorted(set(queues.values()))
             fix = f"make a pause for PFC priority {prio} stop {queues_text(targets)}"
+            found = PLATFORMS.get(device.platform)
+            if found is not None and found.wd_watches == "priority-index" and targets != [prio]:
+                # (SONiC: the watchdog watches queue P for priority P whatever the maps say, platforms.py): a pause
+                # moved to the class's queue would stop a queue no watchdog watches; the class belongs in queue P.
+                moved = ", ".join(port.tc_label(tc) for tc, q in wrong.items() if q != prio)
+                elsewhere = [q for q in targets if q is not None and q != prio]
+                fix = (f"queue {moved} in queue {prio}, the one the PFC watchdog watches for priority {prio} (a pause "
+                       f"moved to {queues_text(elsewhere)} would stop a queue no watchdog watches: WDG004)")
             yield self.finding(f"a PFC pause for lossless priority {prio} {stops}, but its traffic leaves from "
                                f"{used}; {fix}", device=device, port=port, source=source, key=prio,
                                paused_queues=paused)

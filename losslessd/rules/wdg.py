@@ -202,24 +202,26 @@ class BigRedSwitch(Rule):
 
 @register
 class PfcWatchdogQueue(_WdgRule):
-    """The PFC watchdog watches a queue that the lossless priority's traffic is not in.
+    """The PFC watchdog watches a queue other than the one a pause for the lossless priority stops.
 
     ## What it checks
     On platforms whose watchdog watches, for PFC priority P, the egress queue numbered P whatever the port's maps
     say (SONiC: orchagent registers `port.m_queue_ids[i]` for each priority i of the port's watchdog mask,
-    `pfcwd_sw_enable`, sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb), every queue each lossless priority uses
-    on a RoCE-facing switch port is that queue: the queue its traffic leaves from (each traffic class with that PFC
-    priority, through the TC->queue map) and the queues a received pause for it stops (the PFC priority->queue map).
-    Checked where the watchdog is on, or off while the policy requires it (turning it on would not guard the class).
-    One finding per port and priority naming the queue the priority lands in and the one watched. Silent where
-    neither map is in the input (MAP004 says so) and on platforms whose watchdog watches the paused queues
-    themselves (NX-OS no-drop queues, Junos `flow-control-queue`) or whose documentation does not say (EOS, Cumulus
-    NVUE).
+    `pfcwd_sw_enable`, sonic-swss orchagent/pfcwdsworch.cpp registerInWdDb, and pfc_detect_<asic>.lua calls a storm
+    on it when that queue is paused and PFC_i_RX grows), a received pause for each lossless priority on a
+    RoCE-facing switch port stops that queue and no other (the PFC priority->queue map). Checked where the watchdog
+    is on for the priority, or off, not on for it (left out of `pfcwd_sw_enable`) or of a state the input does not
+    give while the policy requires it (turning it on would not guard the class). One finding per port and priority
+    naming the queue the pause stops (and the traffic classes that leave from it) and the one watched. Silent where
+    the PFC priority->queue map is not in the input, and where only the traffic is queued apart from what its pause
+    stops (the class is then lossy, not unwatched: MAP004 says so for both); silent on platforms whose watchdog
+    watches the paused queues themselves (NX-OS no-drop queues, Junos `flow-control-queue`) or whose documentation
+    does not say (EOS, Cumulus NVUE).
 
     ## Why it matters
     The watchdog breaks a PFC storm or deadlock by detecting a queue that holds packets, sends none and is
-    paused. Watching queue 3 while priority 3's traffic sits in queue 5, it sees an empty queue and never fires:
-    the queue the pauses actually stop stays stuck, and the storm spreads upstream as if no watchdog ran.
+    paused. Watching queue 3 while a pause for priority 3 stops queue 5, it sees a queue no pause stops and never
+    fires: the queue the pauses actually stop stays stuck, and the storm spreads upstream as if no watchdog ran.
 
     ## Failing example
     SONiC `TC_TO_QUEUE_MAP` `"3": "5"` and `MAP_PFC_PRIORITY_TO_QUEUE` `"3": "5"` with `PFC_WD|Ethernet0` on:
@@ -248,29 +250,44 @@ class PfcWatchdogQueue(_WdgRule):
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         wd = port.watchdog
         on = wd is not None and wd.enabled is True
-        if not on and not (ctx.policy.watchdog.required and (wd is None or wd.enabled is False)):
-            return  # (state unknown under a policy that requires it: WDG001 says so; not required and off: fine)
+        required = ctx.policy.watchdog.required
+        if not on and not required:
+            return  # off or unknown, and the policy asks for no watchdog: nothing watches, nothing to compare
         tc_to_queue, tc_to_priority = port.tc_to_queue, port.tc_to_priority
-        if tc_to_queue is None and port.pfc_priority_to_queue is None:
-            return
-        who = "the PFC watchdog" if on else "the PFC watchdog the policy requires (off now)"
-        verb = "watches" if on else "would watch"
+        if port.pfc_priority_to_queue is None:
+            return  # which queue a storm stops is not in the input (MAP004 says so)
         for prio in ctx.lossless:
-            lands: dict[int, list[str]] = {}  # queue other than prio -> how the priority gets there
+            # What watches the priority now: the watchdog, on for it; otherwise the one the policy requires would,
+            # once on (a state the input does not give is not "off": SONiC files written before boot hold no PFC_WD,
+            # start_default writes it at boot; WDG001 says so).
+            if on and (wd.priorities is None or prio in wd.priorities):  # type: ignore[union-attr]
+                who, verb = "the PFC watchdog", "watches"
+            elif not required:
+                continue  # the operator left this priority out of the watchdog's mask (pfcwd_sw_enable)
+            elif on:
+                who, verb = f"the PFC watchdog the policy requires (not on for priority {prio} now)", "would watch"
+            elif wd is not None and wd.enabled is False:
+                who, verb = "the PFC watchdog the policy requires (off now)", "would watch"
+            else:
+                who, verb = "the PFC watchdog the policy requires (its state is not in the input)", "would watch"
+            # pfc_detect_<asic>.lua calls a storm on the watched queue P when it is paused and PFC_P_RX grows: a
+            # storm for P is seen where its pause stops queue P, and missed on any other queue it stops. A class
+            # queued apart from what its pause stops is lossy, not unwatched (MAP004 says so).
+            paused = [queue for queue in port.paused_queues(prio) or () if queue != prio]
+            if not paused:
+                continue
+            lands: dict[int, list[str]] = {queue: [] for queue in paused}  # queue a storm for prio stops -> how
             moved: list[str] = []  # what to map to queue prio: its traffic classes, its pause
             if tc_to_queue is not None and tc_to_priority is not None:
                 for tc, p in sorted(tc_to_priority.items()):
                     queue = tc_to_queue.get(tc) if p == prio else None
                     if queue is not None and queue != prio:
-                        lands.setdefault(queue, []).append(f"{port.tc_label(tc)} leaves from it")
+                        if queue in lands:
+                            lands[queue].append(f"{port.tc_label(tc)} leaves from it")
                         moved.append(port.tc_label(tc))
-            paused = [queue for queue in port.paused_queues(prio) or () if queue != prio]
             for queue in paused:
-                lands.setdefault(queue, []).append(f"a pause for priority {prio} stops it")
-            if not lands:
-                continue
-            if paused:
-                moved.append(f"the pause for PFC priority {prio}")
+                lands[queue].append(f"a pause for priority {prio} stops it")
+            moved.append(f"the pause for PFC priority {prio}")
             where = "; ".join(f"queue {q} ({', '.join(how)})" for q, how in sorted(lands.items()))
             yield self.finding(
                 f"lossless priority {prio} lands in {where}, but {who} {verb} queue {prio} for priority {prio} (the "

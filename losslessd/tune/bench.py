@@ -418,8 +418,10 @@ def _json_half(obj) -> Half | None:
 _PERF_HEADER = re.compile(r"^\s*#bytes\b")
 # A column name: #bytes, "tps average", or words and a unit ("BW peak[MB/sec]"). A run of words is taken whole,
 # unit or not, and those without one dropped after: a pattern that backtracks to find a unit after each word
-# took seconds on a few KB of words in a header line (quadratic), minutes on a long one.
-_PERF_COLUMN = re.compile(r"#\w+|tps average|(?<![\w.%])[\w.%]++(?: [\w.%]++)*+(?:\[[^\]]+\])?")
+# took seconds on a few KB of words in a header line (quadratic), minutes on a long one. The unit is optional, so
+# the greedy run matches at its first try (nothing to backtrack for), and the lookbehind starts runs at a word's
+# start only; no possessive quantifiers, which Python 3.10 (requires-python) refuses ("multiple repeat").
+_PERF_COLUMN = re.compile(r"#\w+|tps average|(?<![\w.%])[\w.%]+(?: [\w.%]+)*(?:\[[^\]]+\])?")
 _PERF_TITLE = re.compile(r"^\s*(.+?(?:BW|Lat(?:ency)?) Test)\s*$", re.IGNORECASE)
 _BW_UNIT = re.compile(r"BW average\[([^\]]+)\]")
 
