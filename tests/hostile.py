@@ -22,6 +22,7 @@ import os
 import resource
 import shutil
 import signal
+import sqlite3
 import sys
 import tempfile
 import time
@@ -631,3 +632,13 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def edited_db(src: Path, tmp_path: Path, sql: str) -> Path:
+    """A copy of the SQLite file ``src`` with ``sql`` run on it: a state file someone edited or damaged."""
+    path = tmp_path / f"edited-{src.name}"
+    path.write_bytes(src.read_bytes())
+    con = sqlite3.connect(path)
+    con.executescript(sql)
+    con.close()
+    return path

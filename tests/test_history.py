@@ -27,6 +27,7 @@ from losslessd.errors import InputError
 from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
+from tests.hostile import edited_db
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -530,15 +531,6 @@ def test_an_event_on_a_name_a_device_reported_cannot_drive_the_terminal(tmp_path
 
 # -- a damaged or edited history file -------------------------------------------------------------------
 
-def _edited(recorded: Path, tmp_path: Path, sql: str) -> Path:
-    path = tmp_path / "edited.db"
-    path.write_bytes(recorded.read_bytes())
-    db = sqlite3.connect(path)
-    db.executescript(sql)
-    db.close()
-    return path
-
-
 @pytest.mark.parametrize(("sql", "says"), [
     ("DROP TABLE ports;", "lacks its ports table"),
     ("DROP TABLE events;", "lacks its events table"),
@@ -555,7 +547,7 @@ def _edited(recorded: Path, tmp_path: Path, sql: str) -> Path:
 def test_an_edited_events_table_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
     """Rows no Event was written as (text for a number, a kind losslessd has not, JSON that does not parse) and
     a missing table were internal errors (exit 3) or printed as if read (exit 0): now exit 2, naming the file."""
-    path = _edited(recorded, tmp_path, sql)
+    path = edited_db(recorded, tmp_path, sql)
     for args in (("events",), ("events", "--open", "-f", "json")):
         res = invoke(*args, "--db", path)
         assert isinstance(res.exception, InputError), res.output
@@ -568,7 +560,7 @@ def test_an_edited_events_table_is_an_input_error_naming_the_file(recorded, tmp_
     ("UPDATE samples SET idx = 'three' WHERE idx = 3;", "priority or queue 'three'"),
 ])
 def test_an_edited_samples_table_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
-    path = _edited(recorded, tmp_path, sql)
+    path = edited_db(recorded, tmp_path, sql)
     res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "--since", "2h")
     assert isinstance(res.exception, InputError) and says in str(res.exception), res.output
 

@@ -5,7 +5,6 @@ never an internal error (exit 3) in the middle of a report. (The history file: t
 from __future__ import annotations
 
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from losslessd.errors import EXIT_INPUT, EXIT_OK
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store, Trial
+from tests.hostile import edited_db
 
 from .clirun import losslessd
 
@@ -32,15 +32,6 @@ def tune_db(tmp_path) -> Path:
     return path
 
 
-def _edited(src: Path, tmp_path: Path, sql: str) -> Path:
-    path = tmp_path / "edited.sqlite"
-    path.write_bytes(src.read_bytes())
-    con = sqlite3.connect(path)
-    con.executescript(sql)
-    con.close()
-    return path
-
-
 @pytest.mark.parametrize(("sql", "says"), [
     ("UPDATE trials SET per_size = '{bad';", "a row of the trials table is damaged: per_size is '{bad'"),
     ("UPDATE trials SET per_size = '{\"x\": 1}';", "per_size"),
@@ -56,7 +47,7 @@ def _edited(src: Path, tmp_path: Path, sql: str) -> Path:
     ("DROP TABLE trials;", "no such table: trials"),
 ])
 def test_an_edited_tune_database_is_an_input_error_naming_it(tune_db, tmp_path, sql, says):
-    path = _edited(tune_db, tmp_path, sql)
+    path = edited_db(tune_db, tmp_path, sql)
     res = losslessd("tune", "report", "--db", path)
     assert res.returncode == EXIT_INPUT, res.stderr
     assert f"{path}: " in res.stderr and says in res.stderr, res.stderr
@@ -94,7 +85,7 @@ def test_a_tune_database_damaged_on_disk_is_an_input_error(tune_db, tmp_path):
 def test_plots_of_an_edited_trial_leave_out_what_cannot_be_drawn(tune_db, tmp_path):
     """A scored trial without its measure (the tuner writes both) failed the knob plot's log axis (exit 3)."""
     pytest.importorskip("matplotlib")
-    path = _edited(tune_db, tmp_path, "UPDATE trials SET measure = NULL WHERE seq = 1;")
+    path = edited_db(tune_db, tmp_path, "UPDATE trials SET measure = NULL WHERE seq = 1;")
     res = losslessd("tune", "report", "--db", path, "--out", tmp_path / "plots")
     assert res.returncode == EXIT_OK, res.stderr
     assert (tmp_path / "plots" / "tune-1-knobs.png").stat().st_size > 0
