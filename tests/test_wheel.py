@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import sysconfig
@@ -13,6 +14,8 @@ import pytest
 from tests import render_golden
 
 ROOT = Path(__file__).resolve().parent.parent
+# The installed wheel's commands, without a PYTHONPATH that would put a source checkout before the wheel.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +42,7 @@ def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
     py = fresh_install / "bin" / "python"
     where = subprocess.run([str(py), "-c", "import losslessd, losslessd.resources as r; "
                             "print(losslessd.__file__); print(r.data_dir('policies')); print(r.data_dir('templates'))"],
-                           cwd=tmp_path, check=True, capture_output=True, text=True).stdout.split()
+                           cwd=tmp_path, check=True, capture_output=True, text=True, env=ENV).stdout.split()
     assert all(str(fresh_install) in w for w in where), where
     config = {
         "PORT": {"Ethernet0": {"speed": "100000", "mtu": "9100"}},
@@ -48,7 +51,7 @@ def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
     }
     (tmp_path / "leaf1.json").write_text(json.dumps(config))
     res = subprocess.run([str(fresh_install / "bin" / "losslessd"), "lint", "leaf1.json", "--policy", "sonic-azure",
-                          "--select", "PFC001", "-f", "json"], cwd=tmp_path, capture_output=True, text=True)
+                          "--select", "PFC001", "-f", "json"], cwd=tmp_path, capture_output=True, text=True, env=ENV)
     assert res.returncode == 1, res.stderr
     report = json.loads(res.stdout)
     assert [(f["code"], f["port"], f["device"]) for f in report["findings"]] == [("PFC001", "Ethernet0", "leaf1")]
@@ -59,7 +62,8 @@ def test_wheel_ships_data_and_lints(fresh_install, tmp_path):
 def test_wheel_renders_from_packaged_templates(fresh_install, tmp_path):
     """`losslessd render` finds its templates inside the installed wheel and prints the golden profile."""
     res = subprocess.run([str(fresh_install / "bin" / "losslessd"), "render", "--platform", "arista_eos",
-                          "--policy", "roce-dscp26", *render_golden.cli_args("arista_eos")], cwd=tmp_path, capture_output=True, text=True)
+                          "--policy", "roce-dscp26", *render_golden.cli_args("arista_eos")], cwd=tmp_path, capture_output=True, text=True,
+                         env=ENV)
     assert res.returncode == 0, res.stderr
     assert res.stdout == render_golden.golden_path("arista_eos", "roce-dscp26").read_text()
 
@@ -69,6 +73,6 @@ def test_wheel_ships_the_py_typed_marker(fresh_install, tmp_path):
     """PEP 561: code that imports losslessd (losslessd.api) gets its annotations checked by a type checker."""
     py = fresh_install / "bin" / "python"
     package = Path(subprocess.run([str(py), "-c", "import losslessd; print(losslessd.__file__)"], cwd=tmp_path,
-                                  check=True, capture_output=True, text=True).stdout.strip()).parent
+                                  check=True, capture_output=True, text=True, env=ENV).stdout.strip()).parent
     assert str(fresh_install) in str(package), package
     assert (package / "py.typed").is_file(), sorted(p.name for p in package.iterdir())
