@@ -170,3 +170,25 @@ def test_a_counter_cleared_during_a_trial_is_a_note_not_a_silent_zero():
         reader.close()
     assert counters.dropped is None and any("read in only one of the trial's two snapshots" in p
                                             and "Ethernet0 dropped_packets 3" in p for p in problems), problems
+
+
+
+def test_a_counter_table_a_snapshot_could_not_read_is_a_note_of_the_trial():
+    """A source that read its pause counters but not its queue table (Reading.unread) leaves the trial without
+    drop counts: the trial says so, once, instead of reading as one that dropped nothing."""
+    from losslessd.monitor import PFC_RX, Key, Reading
+    from losslessd.tune.counters import CounterReader, Snapshot
+
+    why = "show queue counters: no counter table in the answer"
+
+    def snap(t: float, pauses: int) -> Snapshot:
+        return Snapshot(readings={("sw1", "ssh"): Reading("sw1", t, 1000.0 + t, None,
+                                                          {Key("Ethernet0", PFC_RX, 3): pauses}, unread=(why,))})
+
+    reader = CounterReader({}, {"sw1": {"Ethernet0": 100.0}}, [3], known_hosts=None)
+    try:
+        counters, problems = reader.delta(snap(0.0, 10), snap(10.0, 30), 10.0)
+    finally:
+        reader.close()
+    assert counters.pause_frames == 20 and counters.dropped is None
+    assert problems == [f"sw1 (ssh): {why}"]

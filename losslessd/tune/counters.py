@@ -113,6 +113,10 @@ class CounterReader:
         """What the tuned ports did between two snapshots, and the sources that could not say."""
         out = Counters(elapsed_s=elapsed_s)
         problems = [f"{d} ({src}): {why}" for (d, src), why in {**before.errors, **after.errors}.items()]
+        # What a source read in part (a counter table it could not read, in either snapshot): its counters are in
+        # neither sum, and a trial without them must say so rather than read as one without pauses or drops.
+        problems += dict.fromkeys(f"{d} ({src}): {why}" for snap in (before, after)
+                                  for (d, src), reading in snap.readings.items() for why in reading.unread)
         paused: dict[str, float] = {}
         for rates in self._rates(before, after, problems):
             key = (rates.device,)
