@@ -196,6 +196,27 @@ def test_up_is_zero_while_any_source_fails(served):
     assert value(samples, "losslessd_poll_failures_total", device="leaf1", source="ssh") == 1
 
 
+def test_a_poll_that_read_part_of_the_device_says_how_much_it_missed(served):
+    """losslessd_up says the device answered; losslessd_poll_unread_parts says whether all of it was read (a
+    counter command whose table was missing), per source, back to 0 once a poll reads everything."""
+    metrics, _, server = served
+    partial = Reading(device="leaf1", monotonic_s=0.0, time_unix_s=T0, uptime_ticks=None,
+                      values={Key("Ethernet0", monitor.PFC_RX, 3): 10},
+                      unread=("show queue counters: no table", "show pfcwd stats: no table"))
+    metrics.counters(partial, "ssh")
+    metrics.poll_done("leaf1", True, 0.5, source="ssh")
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 10}))
+    metrics.poll_done("leaf1", True, 0.1)
+    samples = scrape(server)
+    assert value(samples, "losslessd_up", device="leaf1") == 1
+    assert value(samples, "losslessd_poll_unread_parts", device="leaf1", source="ssh") == 2
+    assert value(samples, "losslessd_poll_unread_parts", device="leaf1", source="snmp") == 0
+    metrics.counters(reading("leaf1", {Key("Ethernet0", monitor.PFC_RX, 3): 12}, T0 + 10), "ssh")
+    assert value(scrape(server), "losslessd_poll_unread_parts", device="leaf1", source="ssh") == 0
+    metrics.forget("leaf1")
+    assert value(scrape(server), "losslessd_poll_unread_parts", device="leaf1", source="ssh") is None
+
+
 def test_storm_gauge_follows_the_event_and_counts_it_once(served):
     metrics, _, server = served
     event = storm()

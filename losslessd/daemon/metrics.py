@@ -109,6 +109,7 @@ class Metrics(Collector):
         self._lock = threading.Lock()  # between the polling loop and the HTTP thread's scrapes
         self._values: dict[str, dict[str, dict]] = {}  # device -> source -> {Key: raw value} of its last reading
         self._polls: dict[tuple[str, str], tuple[bool, float]] = {}  # (device, source) -> last (ok, seconds)
+        self._unread: dict[tuple[str, str], int] = {}  # (device, source) -> what its last reading could not read
         self._poll_counts: Counter[tuple[str, str, bool]] = Counter()
         self._active: dict[tuple, bool] = {}  # event place -> open
         self._open_ids: dict[str, str] = {}  # id of each open event -> device
@@ -142,6 +143,7 @@ class Metrics(Collector):
             sources = self._values.setdefault(reading.device, {})
             sources.pop(source, None)  # re-inserted last: merged last at a scrape
             sources[source] = reading.values
+            self._unread[(reading.device, source)] = len(reading.unread)
 
     def event(self, event: Event) -> None:
         """An event started, changed or ended (the same Event object or a copy: keyed by its id)."""
@@ -192,7 +194,7 @@ class Metrics(Collector):
         """The device left the inventory: drop every series about it."""
         with self._lock:
             self._values.pop(device, None)
-            for table in (self._polls, self._poll_counts):
+            for table in (self._polls, self._poll_counts, self._unread):
                 for key in [k for k in table if k[0] == device]:
                     del table[key]
             for place in [p for p in self._active if p[1] == device]:
@@ -209,6 +211,7 @@ class Metrics(Collector):
         with self._lock:
             polls = dict(self._polls)
             poll_counts = dict(self._poll_counts)
+            unread = dict(self._unread)
             active = dict(self._active)
             events_total = dict(self._events_total)
             findings = {d: dict(c) for d, c in self._findings.items()}
@@ -218,7 +221,7 @@ class Metrics(Collector):
             http = dict(self._http)
             values = [(device, list(sources.values())) for device, sources in self._values.items()] if counters else []
         if self.part != "fleet":
-            yield from self._poll_families(polls, poll_counts)
+            yield from self._poll_families(polls, poll_counts, unread)
             if counters:
                 yield from self._counter_families(values)
         if self.part == "devices":
@@ -330,7 +333,7 @@ class Metrics(Collector):
             refused.add_metric([reason], n)
         yield refused
 
-    def _poll_families(self, polls: dict, poll_counts: dict) -> Iterator[Metric]:
+    def _poll_families(self, polls: dict, poll_counts: dict, unread: dict) -> Iterator[Metric]:
         up = GaugeMetricFamily(PREFIX + "up", "1 when the device's last poll by every source succeeded.",
                                labels=["device"])
         duration = GaugeMetricFamily(PREFIX + "poll_duration_seconds", "How long the device's last poll took.",
@@ -348,7 +351,13 @@ class Metrics(Collector):
             ok_n, bad_n = poll_counts.get((device, source, True), 0), poll_counts.get((device, source, False), 0)
             total.add_metric([device, source], ok_n + bad_n)
             failed.add_metric([device, source], bad_n)
-        yield from (up, duration, total, failed)
+        # A poll that succeeded may still have read only part of what the device serves (a command's table
+        # missing, an SNMP table absent): up says the device answered, this says whether all of it was read.
+        partial = GaugeMetricFamily(PREFIX + "poll_unread_parts", "What the device's last reading by a source "
+                                    "could not read (tables, commands; 0: all of it).", labels=["device", "source"])
+        for (device, source), n in sorted(unread.items()):
+            partial.add_metric([device, source], n)
+        yield from (up, duration, total, failed, partial)
 
     def _counter_families(self, values: list[tuple[str, list[dict]]]) -> Iterator[Metric]:
         """One counter family per metric name; samples appended directly (add_metric's per-sample label
