@@ -84,7 +84,9 @@ def is_address(text: str) -> bool:
 
 
 def _address(value: str) -> str:
-    if not is_address(value.strip()):
+    """The address without the blanks around it (YAML keeps them inside quotes; a socket would not resolve them)."""
+    value = value.strip()
+    if not is_address(value):
         raise ValueError("not an IP address or a host name")
     return value
 

@@ -352,9 +352,12 @@ def test_an_address_no_socket_takes_is_refused_with_its_line(tmp_path):
           c: {hostname: leaf-1.dc1.example.net.}
           d: {hostname: ' 192.0.2.4 '}
           e: {hostname: leaf_01.pod_2}
+          f: {hostname: 192.0.2.6, data: {snmp: {hostname: ' 10.0.0.9 ', community_env: SNMP_COMM}}}
     """)
-    assert [h.hostname for h in inventory.load(ok, env=ENV).hosts.values()] == [
-        "192.0.2.1", "fe80::1%eth0", "leaf-1.dc1.example.net.", "192.0.2.4", "leaf_01.pod_2"]
+    hosts = inventory.load(ok, env=ENV).hosts
+    assert [h.hostname for h in hosts.values()] == [
+        "192.0.2.1", "fe80::1%eth0", "leaf-1.dc1.example.net.", "192.0.2.4", "leaf_01.pod_2", "192.0.2.6"]
+    assert hosts["f"].snmp.hostname == "10.0.0.9"  # the address the poller connects to: no blanks around it
 
 
 def test_a_host_or_group_name_yaml_reads_as_no_text_is_refused(tmp_path):
