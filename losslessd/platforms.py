@@ -43,6 +43,9 @@ class RenderLimits:
     # where a family takes fewer, for the renders that know the family.
     speeds_gbps: frozenset[float] | None = None
     family_speeds_gbps: dict[str, frozenset[float]] = field(default_factory=dict, hash=False)
+    # The cable lengths (m, whole metres as the snippet writes them) the platform applies where the snippet sizes
+    # headroom from one.
+    cable_m: tuple[int, int] | None = None
     wd_poll_ms: tuple[int, int] | None = None
     wd_detection_ms: tuple[int, int] | None = None
     wd_restoration_ms: tuple[int, int] | None = None
@@ -211,7 +214,11 @@ PLATFORMS: dict[str, Platform] = {
                  counter_commands=("ethtool -S {iface}",
                                    "grep . /sys/class/net/{iface}/device/infiniband/*/ports/*/hw_counters/*"),
                  shell="bash", login="root",
-                 unsupported={"tune": _HOST_TUNE, "push": _HOST_TUNE}),
+                 unsupported={"tune": _HOST_TUNE, "push": _HOST_TUNE},
+                 # Linux mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc: the cable length (mlnx_qos --cable_len, ieee_pfc
+                 # delay) is taken only if non-zero and below MLX5E_MAX_CABLE_LENGTH 1000; else it is ignored
+                 # without an error and the buffer stays sized for the cable before.
+                 limits=RenderLimits(cable_m=(1, 999))),
         Platform("cisco_nxos", DeviceKind.switch, "nxos", "Cisco NX-OS running-config (Nexus 9000 QoS policies)",
                  netmiko="cisco_nxos", napalm="nxos_ssh",
                  # Nexus 9000 NX-OS QoS configuration guide: PFC, no-drop classes and queuing policies live in

@@ -143,6 +143,17 @@ def test_priority_0_lossless_is_refused(tmp_path):
         assert ran.returncode == 2 and ran.stdout == "" and "priority 0 is lossless" in ran.stderr, ran.stderr
 
 
+def test_a_cable_the_mlx5_driver_ignores_is_refused():
+    """mlx5e_dcbnl_ieee_setpfc takes a cable length only below MLX5E_MAX_CABLE_LENGTH (1000 m, Linux en_dcbnl.c) and
+    ignores a longer one without an error: `--cable_len 5000` left the NIC's lossless buffer sized for 7 m."""
+    for cable in ("1000m", "5km", "999.5m"):
+        ran = losslessd("render", "--platform", "linux_mlx5", "--policy", "pfc-only", "--ports", f"eth0:100G:{cable}")
+        assert ran.returncode == 2 and ran.stdout == "", (cable, ran.stderr)
+        assert "m cable is outside what linux_mlx5 applies (1-999 m)" in ran.stderr, ran.stderr
+    ok = losslessd("render", "--platform", "linux_mlx5", "--policy", "pfc-only", "--ports", "eth0:100G:999m")
+    assert ok.returncode == 0 and "--cable_len 999" in ok.stdout, ok.stderr
+
+
 @pytest.mark.parametrize("platform", ["cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic"])
 def test_a_speed_no_ethernet_port_runs_at_is_refused(platform):
     """`--ports Ethernet1/1:37G:3m` rendered NX-OS `speed 37000`, Junos `speed 37g`, NVUE `link speed 37G`."""

@@ -849,6 +849,13 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
     restoration become whole polls (or the platform's step) inside the policy's ranges. Timers that still do not
     fit are refused."""
     limits = PLATFORMS[platform].limits
+    for port in prof.ports if limits.cable_m is not None else ():
+        cable = port.cable_length_ceil_m
+        if cable is not None and _outside(cable, limits.cable_m):
+            low, high = limits.cable_m  # type: ignore[misc]
+            raise InputError(f"port {port.name}: a {cable} m cable is outside what {platform} applies ({low}-{high} "
+                             f"m): the driver would keep the buffer sized for the cable before, without an error; "
+                             f"size this port's lossless buffer by hand")
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
