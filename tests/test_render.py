@@ -116,7 +116,8 @@ def test_any_port_round_trips_without_errors(tmp_path_factory, speed, cable, mtu
     # nothing passed this test (its SEL001 was an info) for them.
     name = render_golden.PORT_NAMES.get(platform, render_golden.DEFAULT_PORT_NAMES)[0]
     top = (PLATFORMS[platform].limits.mtu_bytes or (0, 9216))[1]  # the platform's largest MTU (EOS 9214)
-    ports = [rnd.PortFacts(name, speed, cable, min(mtu, top))]
+    longest = (PLATFORMS[platform].limits.cable_m or (1, 2000))[1]  # (the mlx5 driver: 999 m, test_render_limits)
+    ports = [rnd.PortFacts(name, speed, min(cable, longest), min(mtu, top))]
     variant, args = render_golden.variants(platform)[0]
     opts = dict(zip(args[::2], args[1::2]))
     try:
