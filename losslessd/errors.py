@@ -63,3 +63,9 @@ def describe_exception(exc: BaseException) -> str:
 def internal_error_message(what: str, exc: BaseException) -> str:
     """One line for an exception that is a bug: what failed, the exception, where it was raised, the hint."""
     return f"{what}: {describe_exception(exc)}; {REPORT_HINT}"
+
+
+def state_file_reason(exc: BaseException) -> str:
+    """Why an SQLite state file (history, tune store) could not be read: a damaged page's text that is not UTF-8
+    comes back from sqlite3 as a UnicodeDecodeError, whose own message says nothing an operator can use."""
+    return "the file is damaged (text that is not UTF-8)" if isinstance(exc, UnicodeDecodeError) else str(exc)

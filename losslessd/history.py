@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
-from .errors import InputError
+from .errors import InputError, state_file_reason
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -37,7 +37,7 @@ from .monitor import (
     EventKind,
     Rates,
 )
-from .units import LAST_UNIX_S
+from .units import is_printable_time
 
 # PRAGMA application_id marks the file as ours ("LLSD"), so `losslessd events --db` refuses other databases.
 APPLICATION_ID = 0x4C4C5344
@@ -196,7 +196,7 @@ class History:
                 self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._db.close()
-            raise InputError(f"cannot read the history: {_reason(exc)}", file=str(self.path)) from None
+            raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
 
     # -- writing -------------------------------------------------------------------------------------
 
@@ -442,7 +442,7 @@ class History:
             try:
                 return self._db.execute(sql, args).fetchall()
             except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-                raise InputError(f"cannot read the history: {_reason(exc)}", file=str(self.path)) from None
+                raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
 
 
 def _text(value: object) -> str:
@@ -461,8 +461,7 @@ def _short(value: object) -> str:
 
 
 def _time(value: object) -> bool:
-    """A Unix time a report can print (LAST_UNIX_S: datetime's last year, 9999)."""
-    return _number(value) and 0 <= value < LAST_UNIX_S  # type: ignore[operator]
+    return _number(value) and is_printable_time(value)
 
 
 def _where(clauses: list[str]) -> str:
@@ -530,7 +529,7 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
         if db.in_transaction:
             db.execute("ROLLBACK")
         db.close()
-        raise InputError(f"cannot use the history database: {_reason(exc)}", file=str(path)) from None
+        raise InputError(f"cannot use the history database: {state_file_reason(exc)}", file=str(path)) from None
     return db
 
 
@@ -545,7 +544,3 @@ def _check_tables(db: sqlite3.Connection, path: Path) -> None:
     if missing := [t for step in _TABLES[:version] for t in step if t not in have]:
         raise InputError(f"the history database lacks its {', '.join(missing)} table (damaged, or edited by another "
                          "program)", file=str(path))
-
-
-def _reason(exc: BaseException) -> str:
-    return "the file is damaged (text that is not UTF-8)" if isinstance(exc, UnicodeDecodeError) else str(exc)

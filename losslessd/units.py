@@ -22,6 +22,11 @@ _TIME_UNITS_MS = {"ns": 1e-6, "nanoseconds": 1e-6, "us": 1e-3, "microseconds": 1
 # 10000-01-01T00:00Z: the first Unix time past datetime.MAXYEAR (9999, Python docs "datetime"), which no report can
 # print (time.localtime and datetime raise OverflowError or ValueError): a stored time at or past it is damage.
 LAST_UNIX_S = 253_402_300_800
+
+
+def is_printable_time(value: object) -> bool:
+    """A Unix time (int or float, as SQLite gives them back) that a report can print: 0 up to LAST_UNIX_S."""
+    return type(value) in (int, float) and 0 <= value < LAST_UNIX_S  # type: ignore[operator]
 _QTY = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
 
 

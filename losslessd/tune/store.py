@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
-from ..units import LAST_UNIX_S
+from ..errors import InputError, state_file_reason
+from ..units import is_printable_time
 
 SCHEMA_VERSION = 1
 OUTPUT_LIMIT = 64 * 1024
@@ -101,7 +101,7 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             version = row[0] if row else None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
-            raise InputError(f"not a losslessd tune database: {_why(exc)}", file=str(self.path)) from None
+            raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
 
@@ -187,7 +187,7 @@ class Store:
         try:
             return self.db.execute(sql, args).fetchall()
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
-            raise InputError(f"cannot read the tune database: {_why(exc)}", file=str(self.path)) from None
+            raise InputError(f"cannot read the tune database: {state_file_reason(exc)}", file=str(self.path)) from None
 
     def _checked(self, table: str, row: tuple, columns: tuple[tuple[str, str], ...]) -> list:
         """``row`` with its JSON columns parsed, when every value is of the kind this module writes there; a
@@ -202,9 +202,6 @@ class Store:
             out.append(parsed)
         return out
 
-
-def _why(exc: Exception) -> str:
-    return "the file is damaged (text that is not UTF-8)" if isinstance(exc, UnicodeDecodeError) else str(exc)
 
 
 _BAD = object()
@@ -227,7 +224,7 @@ def _parse(value: object, kind: str) -> object:
     if kind == "num":
         return value if type(value) in (int, float) else _BAD  # (a score of inf a past tune stored reads back)
     if kind == "time":  # a Unix time the report can print (datetime's range ends with year 9999)
-        return value if type(value) in (int, float) and 0 <= value < LAST_UNIX_S else _BAD  # type: ignore[operator]
+        return value if is_printable_time(value) else _BAD
     if kind == "str":
         return value if isinstance(value, str) else _BAD
     if not isinstance(value, str):
