@@ -93,8 +93,8 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
     ("inventory: inventory.yaml\npoll:\n  snmp_interval_s: 0\n", 3, "must be above 0, not 0"),
     ("inventory: inventory.yaml\nhttp:\n  port: 70000\n", 3, "65535"),
     # a host no socket binds: --check said 0, the daemon then exited at start
-    ("inventory: inventory.yaml\nhttp:\n  host: 'not a host!'\n", 3, "not an IP address or a host name"),
-    ("inventory: inventory.yaml\nhttp:\n  host: \"\\e]0;x\\a\"\n", 3, "not an IP address or a host name"),
+    ("inventory: inventory.yaml\nhttp:\n  host: 'not a host!'\n", 3, "`http.host` must be a host name or address"),
+    ("inventory: inventory.yaml\nhttp:\n  host: \"\\e]0;x\\a\"\n", 3, "`http.host` must be a host name or address"),
     ("inventory: inventory.yaml\nlog:\n  level: loud\n", 3, "loud"),
     ("inventory: inventory.yaml\npoll:\n  backoff_initial_s: 60\n  backoff_max_s: 5\n", 4, "backoff_max_s (5)"),
     ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: ftp://x\n", 4, "ftp://x"),

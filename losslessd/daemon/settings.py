@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ..credentials import Secret
 from ..docpos import Document, first_error, json_schema, load_yaml
 from ..errors import InputError
-from ..inventory import Inventory, is_address
+from ..inventory import Address, Inventory
 from ..inventory import load as load_inventory
 from ..limits import file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
@@ -71,21 +71,13 @@ class Drift(_S):
 
 
 class Http(_S):
-    host: str = Field(DEFAULT_HTTP_HOST, min_length=1, description="Address /metrics listens on.")
+    # (an IP address or a host name: a blank or a control character passed --check and failed when serving)
+    host: Address = Field(DEFAULT_HTTP_HOST, description="Address /metrics listens on.")
     port: int = Field(DEFAULT_HTTP_PORT, ge=0, le=65535, description="0 picks a free port (logged at start).")
     max_connections: int = Field(64, ge=2, le=10000, description=(
         "Connections served at once; past it, the one that has waited longest for a request is dropped."))
     header_timeout_s: float = Field(10.0, gt=0, le=300, description=(
         "Seconds a client has to send a whole request head (and an idle keep-alive connection lives)."))
-
-    @field_validator("host")
-    @classmethod
-    def _an_address(cls, value: str) -> str:
-        """An IP address or a host name: anything else (a blank, a control character) passed --check and failed
-        only when the daemon started to serve."""
-        if not is_address(value):
-            raise ValueError("not an IP address or a host name")
-        return value
 
 
 class HistorySettings(_S):
