@@ -26,6 +26,7 @@ from ..lint.engine import Context
 from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
 from ..parse import sonic
 from ..parse.base import Input
+from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
 from ..resources import data_dir
@@ -62,8 +63,6 @@ ECT0 = 0b10  # the ECN bits of a TOS byte that say ECN-capable, ECT(0) (RFC 3168
 BEST_EFFORT_TC = 0
 CNP_DEFAULT_TC = 6  # CNP traffic class when the policy names none (NVIDIA RoCE convention: CNP on priority 6)
 POOL = "ingress_lossless_pool"  # SONiC's lossless ingress pool name (sonic-buildimage buffers_config.j2)
-# NVUE's lossless traffic pools (Cumulus Linux QoS guide, "Traffic Pools" table).
-NVUE_LOSSLESS_POOLS = ("roce-lossless", "default-lossless")
 # SONiC's dynamic buffer model gives Spectrum lossless profiles DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th
 # "0" (sonic-buildimage files/build_templates/buffers_config.j2); SKU tables carry their own threshold.
 DYNAMIC_TH = 0
