@@ -19,6 +19,7 @@ import contextlib
 import io
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -641,4 +642,16 @@ def edited_db(src: Path, tmp_path: Path, sql: str) -> Path:
     con = sqlite3.connect(path)
     con.executescript(sql)
     con.close()
+    return path
+
+
+def flipped_db(src: Path, tmp_path: Path, seed: int, first: int = 0) -> Path:
+    """A copy of ``src`` with 1-40 bytes at or after offset ``first`` overwritten (random.Random(seed)): a state
+    file damaged on disk."""
+    rnd = random.Random(seed)
+    data = bytearray(src.read_bytes())
+    for _ in range(rnd.randint(1, 40)):
+        data[rnd.randrange(first, len(data))] = rnd.randrange(256)
+    path = tmp_path / f"flip{seed}-{src.name}"
+    path.write_bytes(bytes(data))
     return path

@@ -7,7 +7,6 @@ import dataclasses
 import itertools
 import json
 import math
-import random
 import sqlite3
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from losslessd.errors import InputError
 from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
-from tests.hostile import edited_db
+from tests.hostile import edited_db, flipped_db
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -581,15 +580,9 @@ def test_an_edited_findings_table_is_an_input_error(tmp_path):
 def test_a_history_file_damaged_on_disk_is_an_input_error(recorded, tmp_path):
     """Bytes flipped in the file's pages: SQLite either refuses it (malformed) or hands back text that is not
     UTF-8 (a UnicodeDecodeError, exit 3 before); both are the file's fault. Seeds picked to reach each kind."""
-    good = recorded.read_bytes()
     kinds = set()
     for seed in range(12):
-        rnd = random.Random(seed)
-        data = bytearray(good)
-        for _ in range(rnd.randint(1, 40)):
-            data[rnd.randrange(100 if seed % 3 == 0 else 0, len(data))] = rnd.randrange(256)
-        path = tmp_path / f"flip{seed}.db"
-        path.write_bytes(bytes(data))
+        path = flipped_db(recorded, tmp_path, seed, first=100 if seed % 3 == 0 else 0)
         for args in (("events",), ("history", "--device", "leaf1", "--port", "Ethernet8", "--since", "2h")):
             res = invoke(*args, "--db", path)
             assert res.exception is None or isinstance(res.exception, (SystemExit, InputError)), (seed, res.exception)

@@ -4,7 +4,6 @@ never an internal error (exit 3) in the middle of a report. (The history file: t
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from losslessd.errors import EXIT_INPUT, EXIT_OK
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store, Trial
-from tests.hostile import edited_db
+from tests.hostile import edited_db, flipped_db
 
 from .clirun import losslessd
 
@@ -65,15 +64,9 @@ def test_the_tune_database_as_written_reads_back(tune_db):
 def test_a_tune_database_damaged_on_disk_is_an_input_error(tune_db, tmp_path):
     """Bytes flipped in the file: SQLite refuses the file, or hands back text that is not UTF-8 (a
     UnicodeDecodeError, an internal error before). Seeds chosen so that both happen."""
-    good = tune_db.read_bytes()
     said = set()
     for seed in range(8):
-        rnd = random.Random(seed)
-        data = bytearray(good)
-        for _ in range(rnd.randint(1, 40)):
-            data[rnd.randrange(len(data))] = rnd.randrange(256)
-        path = tmp_path / f"flip{seed}.sqlite"
-        path.write_bytes(bytes(data))
+        path = flipped_db(tune_db, tmp_path, seed)
         res = losslessd("tune", "report", "--db", path)
         assert res.returncode in (EXIT_OK, EXIT_INPUT), (seed, res.stderr)
         if res.returncode == EXIT_INPUT:
