@@ -46,6 +46,7 @@ class RenderLimits:
     # The cable lengths (m, whole metres as the snippet writes them) the platform applies where the snippet sizes
     # headroom from one.
     cable_m: tuple[int, int] | None = None
+    cable_refused: str = "the platform refuses it"  # what the platform does with a cable length outside cable_m
     wd_poll_ms: tuple[int, int] | None = None
     wd_detection_ms: tuple[int, int] | None = None
     wd_restoration_ms: tuple[int, int] | None = None
@@ -218,7 +219,8 @@ PLATFORMS: dict[str, Platform] = {
                  # Linux mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc: the cable length (mlnx_qos --cable_len, ieee_pfc
                  # delay) is taken only if non-zero and below MLX5E_MAX_CABLE_LENGTH 1000; else it is ignored
                  # without an error and the buffer stays sized for the cable before.
-                 limits=RenderLimits(cable_m=(1, 999))),
+                 limits=RenderLimits(cable_m=(1, 999), cable_refused="the driver would keep the buffer sized for "
+                                     "the cable before, without an error")),
         Platform("cisco_nxos", DeviceKind.switch, "nxos", "Cisco NX-OS running-config (Nexus 9000 QoS policies)",
                  netmiko="cisco_nxos", napalm="nxos_ssh",
                  # Nexus 9000 NX-OS QoS configuration guide: PFC, no-drop classes and queuing policies live in
@@ -253,9 +255,11 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=40, port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
                  # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
                  config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
-                 # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc-watchdog polling-interval`
-                 # 100-5000 ms and `robustness` 1-1000 polling intervals.
+                 # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc <profile-id> cable-length`
+                 # 1-100000 (m: parse.nvue.reader.CABLE_M); `qos pfc-watchdog polling-interval` 100-5000 ms and
+                 # `robustness` 1-1000 polling intervals.
                  limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
+                                     cable_m=(1, 100000), cable_refused="NVUE refuses the PFC profile's cable-length",
                                      wd_counts_polls=True,
                                      wd_detection_polls=(1, 1000))),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.

@@ -75,7 +75,8 @@ def render(
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress, attached=parsed.service_policies if parsed else None,
-                       traffic_pools=parsed.traffic_pools if parsed else None)
+                       traffic_pools=parsed.traffic_pools if parsed else None,
+                       lossy_mode=parsed.lossy_mode if parsed else None)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])

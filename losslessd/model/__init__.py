@@ -385,6 +385,9 @@ class Port(Model):
     # Why the config itself makes this port lossy on purpose (SONiC smart-switch DPU ports: a tc_to_pg_map
     # with no lossless PG and no pfc_enable): such a port is never selected as RoCE-facing.
     lossy_by_design: str | None = None
+    # True where the port's PFC state is what the device's lossy mode (Device.lossy_mode) gives it, no setting of
+    # its own: its lossless needs (PFC, buffers, watchdog) are reported once for the device (PFC004), not per port.
+    lossy_mode: bool = False
     # Policies attached by name on the port itself, by attachment point in the platform's words (NX-OS "qos input",
     # "queuing output", "queuing input" -> policy-map name): what a rendered snippet must detach before it attaches its
     # own there. None: the platform attaches none by name, or the port attaches none.
@@ -404,6 +407,12 @@ class Port(Model):
             return "PG ?"
         names = self.pg_names
         return names[pg] if names is not None and pg in names else f"PG {pg}"
+
+    def pg_key(self, pg: int | None) -> int | str | None:
+        """The PG as findings name it in their key and data: the platform's name where it has one (Port.pg_names:
+        NVUE's lossless PG, whose index is losslessd's own and never shown), else its index."""
+        names = self.pg_names
+        return names[pg] if names is not None and pg in names else pg
 
     def dscp_chain(self, dscp: int) -> Hop:
         """Follow one DSCP through this port's maps; a link of the chain that is not known stays None."""
@@ -664,6 +673,10 @@ class Device(Model):
     # NVIDIA Cumulus traffic pools beyond the default one (pool -> the memory-percent the config gives it; None: not
     # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
     traffic_pools: dict[str, int | None] | None = None
+    # The switch-wide mode that makes the switch lossy whatever its ports say, in the vendor's words (NVUE `nv set
+    # qos roce mode lossy`: ECN only, PFC on no priority); None: no such mode (or not known).
+    lossy_mode: str | None = None
+    lossy_mode_source: Source | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

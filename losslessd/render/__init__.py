@@ -332,6 +332,9 @@ class Profile(Sectioned):
     attached: dict[str, str] | None = None
     # NVUE: the device's traffic pools (model Device.traffic_pools), which decide whether the snippet may add its own.
     traffic_pools: dict[str, int | None] | None = None
+    # The device's switch-wide lossy mode (model Device.lossy_mode: NVUE `nv set qos roce mode lossy`), which a
+    # snippet enabling PFC changes to lossless.
+    lossy_mode: str | None = None
 
     def __post_init__(self):
         if self.pfc is None:
@@ -342,6 +345,11 @@ class Profile(Sectioned):
     def pools_kept(self) -> str | None:
         """NVUE: why the snippet leaves the switch's traffic pools as they are, instead of giving default-lossless
         and default-lossy 50 % each (QoS guide, "Flow Control Buffers"); None: it writes them."""
+        if self.lossy_mode is not None and self.pfc:
+            # RoCE guide, default RoCE configuration: lossless mode allocates switch priority 3 to its own RoCE lossless
+            # pool (roce-lossless), the switch's one lossless pool.
+            return ("traffic pools left as they are: the RoCE mode changes to lossless, which makes its own lossless "
+                    "pool (roce-lossless), and a switch has one lossless pool")
         pools = self.traffic_pools or {}
         # QoS guide, "Traffic Pools": "You can only have a single lossless pool configured on the switch at a time".
         lossless = next((name for name in NVUE_LOSSLESS_POOLS if name in pools), None)
@@ -620,7 +628,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             model: str | None = None, family: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
             attached: dict[str, str] | None = None,
-            traffic_pools: dict[str, int | None] | None = None) -> Profile:
+            traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -629,7 +637,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     pool, needed where the PG's PFC trigger depends on it (SONiC dynamic thresholds); a SKU the shipped tables
     list gives it when not given. ``attached``: the policies the device attaches switch-wide now (a --device's
     Device.service_policies), which the snippet detaches before attaching its own; ``traffic_pools`` a --device's
-    NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own.
+    NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own, and ``lossy_mode``
+    its switch-wide lossy mode (Device.lossy_mode), which a snippet that enables PFC changes to lossless.
     ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
     render() refuses them where a section needs them.
     """
@@ -716,7 +725,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
-        attached=attached, traffic_pools=traffic_pools)
+        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode)
 
 
 def environment() -> jinja2.Environment:
@@ -853,8 +862,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
         if cable is not None and _outside(cable, limits.cable_m):
             low, high = limits.cable_m  # type: ignore[misc]
             raise InputError(f"port {port.name}: a {cable} m cable is outside what {platform} applies ({low}-{high} "
-                             f"m): the driver would keep the buffer sized for the cable before, without an error; "
-                             f"size this port's lossless buffer by hand")
+                             f"m): {limits.cable_refused}; size this port's lossless buffer by hand")
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
