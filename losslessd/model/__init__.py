@@ -392,6 +392,9 @@ class Port(Model):
     # "queuing output", "queuing input" -> policy-map name): what a rendered snippet must detach before it attaches its
     # own there. None: the platform attaches none by name, or the port attaches none.
     service_policies: dict[str, str] | None = None
+    # The link aggregate the port is a member of (NX-OS `channel-group 12`: "port-channel12"), whose QoS policies it
+    # runs instead of its own: a snippet attaches policies there. None: none, or the platform's reader does not say.
+    bundle: str | None = None
     source: Source | None = None
 
     def tc_label(self, tc: int | None) -> str:
@@ -670,6 +673,9 @@ class Device(Model):
     # Policies attached switch-wide (NX-OS `system qos`: "network-qos", "queuing output", "queuing input", "qos input"
     # -> policy-map name), as Port.service_policies; None: none named.
     service_policies: dict[str, str] | None = None
+    # The policies attached on each link aggregate its ports are members of (Port.bundle), by attachment point as
+    # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one.
+    bundle_policies: dict[str, dict[str, str]] | None = None
     # NVIDIA Cumulus traffic pools beyond the default one (pool -> the memory-percent the config gives it; None: not
     # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
     traffic_pools: dict[str, int | None] | None = None
