@@ -24,7 +24,7 @@ PLATFORM = "dell_os10"
 _HEADER = re.compile(r"^! Version 10\.[0-9.]+[ \t]*\r?\n! Last configuration change at ", re.MULTILINE)
 # OS10 names front-panel ports ethernet<node>/<slot>/<port>[:<sub-port>] (lower case, three numbers); NX-OS, EOS and
 # SONiC write Ethernet with a capital or two numbers.
-_ETHERNET = re.compile(r"^interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
+_ETHERNET = re.compile(r"^[ \t]*interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
                        re.MULTILINE)
 # QoS lines only OS10 writes: its trust and qos-group maps, and `service-policy input|output type ...` (NX-OS writes
 # `service-policy type ... input|output`).

@@ -17,7 +17,7 @@ from ..base import Input, check_expanded, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
 
 # Top-level words of an OS10 running-configuration; a file with none of them is not one.
-_OS10_LINE = re.compile(r"^(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
+_OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
                         r"ipv6|router|vlt-domain|username|system-user|spanning-tree|ntp|snmp-server|logging|aaa|"
                         r"management|iscsi|end)(\s|$))")
 # `ethernet1/1/1`, `ethernet1/1/1:2` (a breakout sub-port), as the running-configuration names them; `ethernet
@@ -178,6 +178,49 @@ def _list(words: list[str], hi: int, what: str) -> list[int]:
     return values
 
 
+# Words that start a global command or another mode: in a pasted configuration-mode session (Dell's and Microsoft's
+# guides print interface sub-commands unindented under `interface X`) they end the interface's sub-commands.
+_GLOBAL_WORDS = frozenset({"interface", "class-map", "policy-map", "trust", "wred", "system", "hostname", "router",
+                           "vlt-domain", "end", "exit", "dcbx", "username", "system-user", "ntp", "snmp-server",
+                           "logging", "aaa", "management", "iscsi", "clock", "write", "clear", "conf", "configure",
+                           "copy", "do", "lldp", "spanning-tree", "ip", "ipv6", "vlan", "qos-map"})
+# Interface commands that start with one of those words (OS10 User Guide, interface mode): `ip address`, `ipv6
+# address`, `lldp receive|transmit`, `spanning-tree port type edge` / `bpduguard` / `guard root`, and `qos-map
+# traffic-class NAME` as a binding (a definition has indented `queue` lines under it).
+_INTERFACE_FORMS = {"ip": {"address", "vrf", "helper-address", "mtu"}, "ipv6": {"address", "nd"},
+                    "lldp": {"receive", "transmit", "tlv-select", "med", "port-description-tlv"},
+                    "spanning-tree": {"port", "bpduguard", "bpdufilter", "guard", "link-type", "cost", "priority",
+                                      "disable", "rstp", "vlan"},
+                    "qos-map": {"traffic-class"}}
+
+
+def flat_interfaces(text: str) -> str:
+    """A pasted configuration-mode session as the running-configuration prints it, keeping every line's number: the
+    indentation every line shares removed, and the sub-commands written unindented under `interface X` indented up
+    to `exit`, `!` or a global command."""
+    lines = text.split("\n")
+    shared = min((len(line) - len(line.lstrip(" ")) for line in lines if line.strip()), default=0)
+    if shared:
+        lines = [line[shared:] if line[:shared].strip() == "" else line.lstrip(" ") for line in lines]
+    heads = [i for i, line in enumerate(lines) if line.startswith("interface ")]
+    if any(lines[i + 1:i + 2] and lines[i + 1][:1] in (" ", "\t") for i in heads):
+        return "\n".join(lines)  # a running-configuration: its interfaces are indented blocks
+    inside = False
+    for i, line in enumerate(lines):
+        words = line.split()
+        if not words or line[:1] in (" ", "\t"):
+            continue
+        if inside and not words[0].startswith("!"):
+            form = _INTERFACE_FORMS.get(words[0])
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if words[0] not in _GLOBAL_WORDS or (form and words[1:2] and words[1] in form
+                                                 and not (words[0] == "qos-map" and nxt[:1] == " ")):
+                lines[i] = " " + line
+                continue
+        inside = words[0] == "interface" and words[1:2] != ["breakout"]
+    return "\n".join(lines)
+
+
 def _class_name(w: list[str]) -> bool:
     """`class-map type KIND NAME`, or with `match-any` / `match-all` before the name."""
     return len(w) == 4 or (len(w) == 5 and w[3] in ("match-any", "match-all"))
@@ -185,6 +228,9 @@ def _class_name(w: list[str]) -> bool:
 
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface range` lines expanded to, against MAX_EXPANDED_PORTS
+
+    def config_text(self) -> str:
+        return flat_interfaces(self.inp.text)
 
     def top(self, node: Node) -> None:
         w = node.words
