@@ -314,3 +314,11 @@ def test_a_pasted_configuration_mode_session_is_read_as_the_running_configuratio
     assert (port.description, port.mtu_bytes, port.pfc_enabled) == ("CL01 Nodes NIC", 9184, [])
     assert port.pcp_to_tc[3] == 3 and port.tc_to_queue == {3: 5}  # the map kept its queue line
     assert port.trust_source.line == 12 and detect(Input("x.cfg", text)) == "dell_os10"
+
+
+def test_a_match_any_class_map_matches_every_qos_group_it_names():
+    text = HEADER + ("class-map type network-qos match-any nq\n match qos-group 3\n match qos-group 4\n"
+                     "policy-map type network-qos pfc\n class type network-qos nq\n  pause\n  pfc-cos 3\n"
+                     "interface ethernet1/1/1\n priority-flow-control mode on\n service-policy input type network-qos pfc\n")
+    port = parse(text).ports["ethernet1/1/1"]
+    assert port.tc_to_priority == {3: 3, 4: 3} and port.pfc_priority_to_queue == {3: [3, 4]}

@@ -280,6 +280,7 @@ class _Reader(TreeReader):
     def class_map(self, node: Node, table: dict[str, Val], kind: str, name: str) -> None:
         """`class-map type network-qos NAME` / `match qos-group N` (OS10 User Guide, "PFC configuration"), `class-map
         type queuing NAME` / `match queue N` ("Egress traffic classification")."""
+        seen: set[int] = set()  # lines of this block already read
         for child in node.children:
             cw = child.words
             if cw[0] == "description":
@@ -289,8 +290,12 @@ class _Reader(TreeReader):
                     raise LineError(f"expected `match {kind} N`")
                 if kind == "queue":
                     table[name] = Val(bounded_int(cw[2] if len(cw) == 3 else "", 0, 7, "the queue"), self.src(child))
-                else:
-                    table[name] = Val(_list(cw[2:], 7, "the qos-groups"), self.src(child))
+                else:  # a match-any class may match several qos-groups, on one line or several
+                    groups = _list(cw[2:], 7, "the qos-groups")
+                    if name in table and table[name].source.line in seen:
+                        groups = sorted(set(groups) | set(table[name].value))
+                    table[name] = Val(groups, self.src(child))
+                    seen.add(child.line)
             except LineError as exc:
                 self.garbled(child, str(exc))
 
@@ -364,10 +369,10 @@ class _Reader(TreeReader):
             cw = child.words
             if cw[0] == "description":
                 continue
-            if cw[0] != "class" or len(cw) != 2:
+            if cw[0] != "class" or not (len(cw) == 2 or (len(cw) == 4 and cw[1] == "type")):
                 self.garbled(child, "expected `class NAME`")
                 continue
-            conf = classes.setdefault(cw[1], make(self.src(child)))
+            conf = classes.setdefault(cw[-1], make(self.src(child)))
             self.each(child.children, lambda sub, conf=conf: line(sub, conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
