@@ -289,7 +289,7 @@ def test_render_is_refused_with_the_records_reason():
         res = losslessd("render", "--platform", name, "--policy", "roce-dscp26", "--ports", "ethernet1/1/1:100G:5m")
         assert res.returncode == 2
         said = " ".join(res.stderr.split())
-        assert "dell_os10 has no render" in said and "does not write OS10 commands yet" in said
+        assert "dell_os10 has no render" in said and "does not write their commands yet" in said
     assert not PLATFORMS["dell_os10"].supports("render")
 
 
@@ -319,6 +319,7 @@ def test_a_pasted_configuration_mode_session_is_read_as_the_running_configuratio
 def test_a_match_any_class_map_matches_every_qos_group_it_names():
     text = HEADER + ("class-map type network-qos match-any nq\n match qos-group 3\n match qos-group 4\n"
                      "policy-map type network-qos pfc\n class type network-qos nq\n  pause\n  pfc-cos 3\n"
-                     "interface ethernet1/1/1\n priority-flow-control mode on\n service-policy input type network-qos pfc\n")
+                     "interface ethernet1/1/1\n priority-flow-control mode on\n"
+                     " service-policy input type network-qos pfc\n")
     port = parse(text).ports["ethernet1/1/1"]
     assert port.tc_to_priority == {3: 3, 4: 3} and port.pfc_priority_to_queue == {3: [3, 4]}
