@@ -323,3 +323,11 @@ def test_a_match_any_class_map_matches_every_qos_group_it_names():
                      " service-policy input type network-qos pfc\n")
     port = parse(text).ports["ethernet1/1/1"]
     assert port.tc_to_priority == {3: 3, 4: 3} and port.pfc_priority_to_queue == {3: [3, 4]}
+
+
+def test_an_ecn_profile_without_green_thresholds_marks_at_unknown_thresholds():
+    text = HEADER + ("class-map type queuing q3\n match queue 3\nwred w\n random-detect ecn\n"
+                     "policy-map type queuing ets\n class q3\n  random-detect w\n"
+                     "interface ethernet1/1/1\n service-policy output type queuing ets\n")
+    ecn = parse(text).ports["ethernet1/1/1"].queues[3].ecn
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.unconverted, ecn.source.line) == (True, None, None, 7)

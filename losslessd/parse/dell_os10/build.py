@@ -285,9 +285,8 @@ def _ecn(cfg: Os10Config, conf: QueueConf, issues: Issues) -> Ecn:
     if wred.ecn is None:  # WRED that drops instead of marking
         return Ecn(profile=conf.wred.value, ecn_enabled=False, source=wred.source)
     green = wred.colors.get(GREEN)
-    if green is None:
-        return Ecn(profile=conf.wred.value, ecn_enabled=True, source=wred.ecn.source,
-                   unconverted="`random-detect ecn` without green thresholds")
+    if green is None:  # marks, at thresholds the profile does not state for green traffic
+        return Ecn(profile=conf.wred.value, ecn_enabled=True, source=wred.ecn.source)
     kmin, kmax, probability = green.value
     return Ecn(profile=conf.wred.value, ecn_enabled=True, min_threshold_bytes=threshold_bytes(kmin),
                max_threshold_bytes=threshold_bytes(kmax), mark_probability_pct=float(probability), source=green.source)
