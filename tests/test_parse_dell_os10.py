@@ -331,3 +331,9 @@ def test_an_ecn_profile_without_green_thresholds_marks_at_unknown_thresholds():
                      "interface ethernet1/1/1\n service-policy output type queuing ets\n")
     ecn = parse(text).ports["ethernet1/1/1"].queues[3].ecn
     assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.unconverted, ecn.source.line) == (True, None, None, 7)
+
+
+def test_system_qos_lines_that_size_lossless_buffers_are_reported_and_application_policies_skipped():
+    text = HEADER + ("system qos\n service-policy input type application policy-iscsi\n pfc-shared-buffer-size 10240\n"
+                     "interface ethernet1/1/1\n mtu 9216\n")
+    assert [(i.code, i.source.line) for i in parse(text).issues] == [("SYS002", 6)]

@@ -449,6 +449,8 @@ class _Reader(TreeReader):
             rest = w[1:] if off else w
             kinds = {("input", "network-qos"): "nq_policy", ("output", "queuing"): "queuing_policy",
                      ("input", "qos"): "qos_policy"}
+            if len(rest) in (4, 5) and rest[1:4] == ["input", "type", "application"]:
+                return True  # iSCSI application policies (OS10 User Guide, "iSCSI optimization"): not QoS classes
             attr = kinds.get((rest[1], rest[3])) if len(rest) >= 4 and rest[2] == "type" else None
             if attr is None or (len(rest) != 5 and not (off and len(rest) == 4)):
                 raise LineError("expected `service-policy input type network-qos|qos NAME` or `service-policy output "
