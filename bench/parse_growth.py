@@ -147,7 +147,8 @@ def topology(n: int) -> dict[str, str]:
     return {**devices, "topology.yaml": "links:\n" + links}
 
 
-SHAPES = {"eos": eos, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic, "nvue": nvue, "mlx5": mlx5, "opensm": opensm,
+SHAPES = {"eos": eos, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic, "nvue": nvue,
+          "mlx5": mlx5, "opensm": opensm,
           "yaml-topology": topology}
 
 
