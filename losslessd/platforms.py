@@ -135,6 +135,8 @@ SONIC_RATES_GBPS = ETHERNET_RATES_GBPS | {1600}
 # Nexus 3000-3200 (render family n3k) ports run at 1-100 Gb/s (Nexus 3000 Series NX-OS Interfaces Configuration
 # Guide, "Interface Speed"; 3100/3200 data sheets: 1/10/25/40/50/100G); 400G comes with the 3400-S and 3600.
 NEXUS3000_RATES_GBPS = frozenset({1, 10, 25, 40, 50, 100})
+_DELL_RENDER = ("losslessd reads Dell OS10 and OS9 but does not write their commands yet (no snippet whose every "
+                "line is checked against Dell's documentation)")
 _BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
 
 PLATFORMS: dict[str, Platform] = {
@@ -281,6 +283,31 @@ PLATFORMS: dict[str, Platform] = {
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
                  wd_watches="paused-queues"),
+        Platform("dell_os10", DeviceKind.switch, "dell_os10",
+                 "Dell SmartFabric OS10 `show running-configuration` (PowerSwitch S5248F-ON, S5232F-ON ...)",
+                 # netmiko's dell_os10 type; OS10 User Guide: `show running-configuration` prints the whole
+                 # configuration, QoS maps, policies and interfaces included.
+                 netmiko="dell_os10", napalm=None, commands=(Command("show running-configuration"),),
+                 # OS10 CLI: a command it cannot run prints `% Error: ...`.
+                 refusals=("% Error",),
+                 sniff=55,
+                 unsupported={
+                     "render": _DELL_RENDER, "fix": _DELL_RENDER, "tune": _DELL_RENDER, "push": _NO_PUSH,
+                     "sim": _NOT_SIMULATED,
+                 },
+                 # The OS10 guides searched document no PFC watchdog: which queue one would watch is not known.
+                 wd_watches=None),
+        Platform("dell_os9", DeviceKind.switch, "dell_os9",
+                 "Dell Networking OS9 / FTOS `show running-config` (DCB maps: S4810, S4820T, S6000, S4048-ON ...)",
+                 # netmiko's dell_force10 type; OS9 prints its configuration with `show running-config`.
+                 netmiko="dell_force10", napalm=None, commands=(Command("show running-config"),),
+                 # OS9 CLI: a command it cannot run is answered `% Error: ...`.
+                 refusals=("% Error",),
+                 sniff=57,
+                 unsupported={
+                     "render": _DELL_RENDER, "fix": _DELL_RENDER, "tune": _DELL_RENDER, "push": _NO_PUSH,
+                     "sim": _NOT_SIMULATED,
+                 }),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",
@@ -296,7 +323,8 @@ PLATFORMS: dict[str, Platform] = {
 
 # Short names accepted by --format.
 FORMAT_ALIASES = {"eos": "arista_eos", "mlx5": "linux_mlx5", "nic": "linux_mlx5", "config_db": "sonic",
-                  "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos"}
+                  "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos",
+                  "os10": "dell_os10", "os9": "dell_os9", "ftos": "dell_os9"}
 
 
 # The platforms `lint` detects, in the order their parsers' sniff() is asked.

@@ -53,7 +53,8 @@ _FEW_VALUES = {f.label for f in FIXTURES if sum(1 for _ in hv.value_variants(f, 
 
 def test_the_name_sweep_reaches_every_platform():
     named = {f.label.split("/")[0] for f in FIXTURES if next(hv.name_variants(f, {"x": "x"}), None)}
-    assert named >= {"arista_eos", "cisco_nxos", "juniper_junos", "linux_mlx5", "nvidia_cumulus", "sonic", "fabric"}
+    assert named >= {"arista_eos", "cisco_nxos", "juniper_junos", "linux_mlx5", "nvidia_cumulus", "sonic", "fabric",
+                     "dell_os10", "dell_os9"}
 
 
 def test_printable_escapes_bidi_and_zero_width():
