@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+from losslessd.api import lint
 from losslessd.fabric import load_fabric
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
+from losslessd.paths.cabling import Cabling
 
 
 def _device(tables: dict, name: str = "dut"):
@@ -74,6 +76,64 @@ def test_multi_asic_etc_sonic_folder(tmp_path):
     assert fabric.issues == [] and list(fabric.devices) == ["t2"]
     assert list(fabric.devices["t2"].ports) == ["Ethernet0", "Ethernet8"]
     assert fabric.devices["t2"].ports["Ethernet8"].pfc_enabled == [3]
+
+
+def _backplane_asic(n: int, ports: dict[str, tuple[str, str, str]], pfc: dict[str, str]) -> dict:
+    """One ASIC namespace's CONFIG_DB as sonic-cfggen writes it from a multi-NPU minigraph (sonic-config-engine
+    tests/test_multinpu_cfggen.py): PORT with role and asic_port_name, DEVICE_NEIGHBOR of a backplane port naming
+    the sibling ASIC ("ASIC<N>") and that ASIC's asic_port_name. ``ports``: port -> (asic_port_name, role, far)."""
+    neighbors = {}
+    for port, (_, _, far) in ports.items():
+        device, _, far_port = far.partition(":")
+        neighbors[port] = {"name": device, "port": far_port}
+    return {"DEVICE_METADATA": {"localhost": {"hostname": "t2", "asic_name": f"asic{n}"}},
+            "PORT": {p: {"admin_status": "up", "asic_port_name": a, "role": r, "speed": "100000", "mtu": "9100"}
+                     for p, (a, r, _) in ports.items()},
+            "DEVICE_NEIGHBOR": neighbors,
+            "DEVICE_NEIGHBOR_METADATA": {"ASIC0": {"type": "Asic"}, "ASIC1": {"type": "Asic"},
+                                         "01T1": {"type": "LeafRouter"}},
+            "PORT_QOS_MAP": {p: {"pfc_enable": pfc.get(p, "3,4"), "pfc_to_queue_map": "AZURE"} for p in ports}}
+
+
+def _backplane_folder(root, topology: bool = False):
+    (root / "config_db.json").write_text(json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "t2"}}}))
+    (root / "config_db0.json").write_text(json.dumps(_backplane_asic(0, {
+        "Ethernet0": ("Eth0-ASIC0", "Ext", "01T1:Ethernet1"),
+        "Ethernet-BP0": ("Eth4-ASIC0", "Int", "ASIC1:Eth0-ASIC1")}, {})))
+    (root / "config_db1.json").write_text(json.dumps(_backplane_asic(1, {
+        "Ethernet-BP256": ("Eth0-ASIC1", "Int", "ASIC0:Eth4-ASIC0")}, {"Ethernet-BP256": "3"})))
+    if topology:
+        (root.parent / "topology.yaml").write_text("links: []\nrouting: shortest-path\n")
+
+
+def test_multi_asic_backplane_hop_is_a_link_inside_the_device(tmp_path):
+    """A backplane port's DEVICE_NEIGHBOR names the sibling ASIC (ASIC1 / Eth0-ASIC1): the far end is this device's
+    port whose asic_port_name that is, so the hop is a link the LNK rules check; it was a neighbour 'ASIC1' that
+    no linted device is (silently dropped, or LNK006 under a topology file) and the hop went unchecked."""
+    _backplane_folder(tmp_path)
+    fabric = load_fabric([tmp_path])
+    device = fabric.devices["t2"]
+    hops = {(n.port, n.remote_device, n.remote_port) for n in device.neighbors}
+    assert ("Ethernet-BP0", "t2", "Ethernet-BP256") in hops and ("Ethernet-BP256", "t2", "Ethernet-BP0") in hops
+    assert ("Ethernet0", "01T1", "Ethernet1") in hops  # a neighbour outside the switch is kept as written
+    assert [(lk.a.device, lk.a.port, lk.b.device, lk.b.port) for lk in fabric.links] == [
+        ("t2", "Ethernet-BP0", "t2", "Ethernet-BP256")]
+    result = lint([tmp_path], "sonic-azure", select_codes=["LNK"])
+    assert [(f.code, f.port) for f in result.findings if f.severity.value != "info"] == [("LNK001", "Ethernet-BP256")]
+
+
+def test_multi_asic_backplane_hop_under_a_topology_stays_out_of_the_path_analysis(tmp_path):
+    """Under a topology file the hop names no missing device (LNK006), and the path and deadlock analyses, which
+    take a switch as one node, leave the hop inside it out of the cables they route over."""
+    sonic = tmp_path / "t2"
+    sonic.mkdir()
+    _backplane_folder(sonic, topology=True)
+    fabric = load_fabric([tmp_path])
+    assert [i.message for i in fabric.topology_issues if "ASIC" in i.message] == []
+    cabling = Cabling(fabric)
+    assert cabling.peer == {}
+    assert [why for *_, why in cabling.skipped] == [
+        "it joins two ports of t2 (a hop inside one switch, which the analyses take as one node)"]
 
 
 def test_partial_qos_json_names_tables_it_lacks_as_unknown(corpus):
