@@ -120,6 +120,13 @@ def test_multi_asic_backplane_hop_is_a_link_inside_the_device(tmp_path):
         ("t2", "Ethernet-BP0", "t2", "Ethernet-BP256")]
     result = lint([tmp_path], "sonic-azure", select_codes=["LNK"])
     assert [(f.code, f.port) for f in result.findings if f.severity.value != "info"] == [("LNK001", "Ethernet-BP256")]
+    # the same switch as `show runningconfiguration all` prints it (with the bgpraw text each namespace carries)
+    running = {"localhost": json.loads((tmp_path / "config_db.json").read_text())}
+    for n in (0, 1):
+        running[f"asic{n}"] = {**json.loads((tmp_path / f"config_db{n}.json").read_text()), "bgpraw": "!\n"}
+    dump = tmp_path.parent / "running.json"
+    dump.write_text(json.dumps(running, indent=2))
+    assert [(lk.a.port, lk.b.port) for lk in load_fabric([dump]).links] == [("Ethernet-BP0", "Ethernet-BP256")]
 
 
 def test_multi_asic_backplane_hop_under_a_topology_stays_out_of_the_path_analysis(tmp_path):
