@@ -11,6 +11,7 @@ from losslessd.parse import parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
 from losslessd.paths.cabling import Cabling
+from tests.clirun import losslessd
 
 
 def _device(tables: dict, name: str = "dut"):
@@ -187,3 +188,25 @@ def test_watchdog_poll_and_action_defaults():
     assert (wd.polling_interval_ms, wd.action, wd.action_raw) == (100, "notify-only", "alert")
     bad = _device(_wd_switch(8, 300, None, "shout"))
     assert bad.ports["Ethernet0"].watchdog.action is None and [i.code for i in bad.issues] == ["SYS002"]
+
+
+def test_other_sonic_databases_are_named_not_unknown(tmp_path):
+    """A JSON dump of COUNTERS_DB, ASIC_DB or APPL_DB (keys as sonic-swss doc/swss-schema.md and syncd write them) is
+    refused naming the database and the line of its first key (exit 2), not as a file of an unknown platform; a
+    CONFIG_DB that names a table this parser reads is not taken for one."""
+    dumps = {
+        "counters_db.json": ({"COUNTERS_PORT_NAME_MAP": {"Ethernet0": "oid:0x1000000000002"},
+                              "COUNTERS:oid:0x1000000000002": {"SAI_PORT_STAT_PFC_3_RX_PKTS": "7"}}, "COUNTERS_DB"),
+        "asic_db.json": ({"ASIC_STATE:SAI_OBJECT_TYPE_PORT:oid:0x1000000000002": {"SAI_PORT_ATTR_MTU": "9122"}},
+                         "ASIC_DB"),
+        "appl_db.json": ({"PORT_TABLE:Ethernet0": {"mtu": "9100"}}, "APPL_DB"),
+    }
+    for name, (data, db) in dumps.items():
+        path = tmp_path / name
+        path.write_text(json.dumps(data, indent=1))
+        ran = losslessd("lint", "--policy", "sonic-azure", path)
+        assert ran.returncode == 2 and f"a SONiC {db} dump" in ran.stderr and f"{path}:2:" in ran.stderr, ran.stderr
+    config = tmp_path / "config_db.json"
+    config.write_text(json.dumps({"PORT_TABLE:Ethernet0": {"mtu": "9100"}, "PORT": {"Ethernet0": {"mtu": "9100"}}}))
+    ran = losslessd("lint", "--policy", "sonic-azure", config)
+    assert "APPL_DB" not in ran.stderr and "Traceback" not in ran.stderr

@@ -93,6 +93,29 @@ def sniff(inp: Input) -> bool:
     return _OPEN_BRACE.match(inp.text) is not None and mentions_table(inp.text)
 
 
+# The other SONiC redis databases, as `redis-dump` or sonic-utilities' mock tables write them, told by their keys
+# (sonic-swss doc/swss-schema.md: APPL_DB keys "PORT_TABLE:ifname"; syncd's COUNTERS_DB "COUNTERS:oid:0x..." with
+# COUNTERS_PORT_NAME_MAP, and ASIC_DB "ASIC_STATE:SAI_OBJECT_TYPE_..."): the first key of its kind names the database.
+_OTHER_DBS = (
+    ("COUNTERS_DB", "counters, which the daemon polls itself",
+     re.compile(r'"(?:COUNTERS:oid:[^"]*|COUNTERS_(?:PORT|QUEUE|PG)_NAME_MAP)"\s*:\s*\{')),
+    ("ASIC_DB", "the SAI objects syncd created", re.compile(r'"ASIC_STATE:SAI_OBJECT_TYPE_[^"]*"\s*:\s*\{')),
+    ("APPL_DB", "what orchagent was told", re.compile(r'"[A-Z][A-Z0-9_]*_TABLE:[^"]*"\s*:\s*\{')),
+)
+
+
+def other_database(inp: Input) -> None:
+    """A JSON dump of another SONiC database than CONFIG_DB (no table of it this parser reads): raise InputError saying
+    which, rather than "cannot tell which platform"."""
+    if not _OPEN_BRACE.match(inp.text) or mentions_table(inp.text):
+        return
+    for db, holds, pattern in _OTHER_DBS:
+        if (m := pattern.search(inp.text)) is not None:
+            raise InputError(f"a SONiC {db} dump ({holds}), not its CONFIG_DB: lint reads the switch's configuration "
+                             f"(config_db.json, `{RUNNING_CONFIG}`)",
+                             file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
+
+
 def parse(inputs: list[Input], name: str) -> Device:
     converted = [_from_capture(inp) for inp in inputs]
     name = next((device for _, device in converted if device), name)  # a capture's header names the device
