@@ -20,14 +20,19 @@ import typer
 from ..platforms import FORMAT_ALIASES, PLATFORMS
 
 
-def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.OptionInfo:
-    """An option naming one of the platforms ``ids``, or one of their short names (FORMAT_ALIASES: eos, mlx5...)."""
+def platform_choice(*decls: str, ids: Iterable[str], help: str,
+                    capability: str | None = None) -> typer.models.OptionInfo:
+    """An option naming one of the platforms ``ids``, or one of their short names (FORMAT_ALIASES: eos, mlx5...).
+    ``capability``: a platform the registry knows but that lacks it is refused with the record's reason."""
     known = list(ids)
     aliases = [alias for alias, target in FORMAT_ALIASES.items() if target in known]
     names = known + aliases
 
     def check(value: str | None) -> str | None:
         if value is not None and value not in names:
+            record = PLATFORMS.get(FORMAT_ALIASES.get(value, value))
+            if capability and record is not None and not record.supports(capability):
+                raise typer.BadParameter(f"{record.id} has no {capability}: {record.unsupported[capability]}.")
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(repr(n) for n in names)}.")
         return value
 

@@ -21,7 +21,8 @@ from ..render import opensm
 from .options import MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
 
 # `render --platform`: the platforms with a templates/<platform>/profile.j2.
-RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.")
+RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.",
+                                        capability="render")
 
 def render(
     *,

@@ -1,0 +1,143 @@
+"""Turn what the reader found into ports with the QoS facts an Onyx running-config states.
+
+Onyx classifies a packet to a switch priority (SP) by its trust level; PFC is enabled per priority and pauses
+switch priorities; ECN and ETS are set per traffic class, the egress queue. In the model the SP is the TC (its PFC
+priority is its own number) and Onyx's traffic class is the queue. Defaults the Onyx manual pages read here do not
+state (the DSCP and PCP maps, SP -> traffic class, what RoCE mode applies) are left unknown, so the rules say what
+they could not verify instead of guessing.
+"""
+
+from __future__ import annotations
+
+from ... import units
+from ...model import (
+    Device,
+    DeviceKind,
+    Ecn,
+    LinkPause,
+    ParseIssue,
+    Port,
+    Queue,
+    Scheduler,
+    SchedulerType,
+    Source,
+    Trust,
+)
+from ..clitext import Issues, Val
+from .reader import EcnConf, OnyxConfig, PortConf
+
+# Onyx User Manual, Quality of Service: trust port (the port's default priority), L2 (PCP, DEI), L3 (DSCP for IP
+# packets), both (DSCP for IP packets, else PCP): RoCEv2 is IP, so both classifies it by DSCP.
+TRUST = {"port": Trust.none, "L2": Trust.pcp, "L3": Trust.dscp, "both": Trust.dscp}
+# Onyx User Manual, QoS Commands, `qos trust`: "Default: L2".
+DEFAULT_TRUST = "L2"
+# Onyx User Manual, PFC ("Provides per-priority enabling or disabling of flow control"; `dcb priority-flow-control
+# priority <N> enable`) and `show roce` ("PFC: enabled, switch-priority 3: enabled"): PFC is set per switch priority,
+# so SP n pauses as priority n.
+SP_PRIORITY = {sp: sp for sp in range(8)}
+SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
+# Onyx User Manual, RoCE Commands: lossy mode is "Congestion control based on ECN marking only. No PFC support."
+NO_PFC_ROCE = "lossy"
+
+
+def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
+    host = cfg.hostname.value if cfg.hostname else cfg.header_name
+    device = Device(name=host or name, kind=DeviceKind.switch, platform=platform, issues=list(cfg.issues),
+                    source=cfg.hostname.source if cfg.hostname else Source(file=path))
+    issues = Issues(device.issues)
+    roce = cfg.roce if cfg.roce is not None and cfg.roce.value is not None else None
+    if roce is not None:
+        issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
+            f"RoCE mode {roce.value} (`roce`) applies trust, PFC, ECN and buffer settings the running-config does not "
+            "print, and the Onyx manual does not state them: where no line of this config sets them, they are "
+            "unknown")))
+    for pname, pc in cfg.ports.items():
+        device.ports[pname] = _port(cfg, pname, pc, roce, issues)
+    return device
+
+
+def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, issues: Issues) -> Port:
+    port = Port(name=name, description=pc.description, source=pc.source, qos_configured=pc.qos or roce is not None,
+                admin_up=pc.admin_up.value if pc.admin_up else None,
+                speed_gbps=pc.speed.value if pc.speed else None)
+    _trust(pc, port, roce)
+    port.tc_names, port.tc_to_priority = SP_NAMES, SP_PRIORITY
+    if pc.rewrite_dscp is not None and pc.rewrite_dscp.value:
+        # `qos rewrite dscp` remarks the DSCP from the switch priority with a map the running-config does not show
+        # (model: a TC missing from the map is rewritten to a value the input does not show).
+        port.tc_to_dscp_rewrite = {}
+    _pfc(cfg, pc, port, roce, issues)
+    _queues(pc, port)
+    if pc.pause_rx is not None or pc.pause_tx is not None:
+        first = min((v.source for v in (pc.pause_rx, pc.pause_tx) if v is not None), key=lambda s: s.line or 0)
+        port.link_pause = LinkPause(rx=pc.pause_rx.value if pc.pause_rx else None,
+                                    tx=pc.pause_tx.value if pc.pause_tx else None, source=first)
+    return port
+
+
+def _trust(pc: PortConf, port: Port, roce: Val | None) -> None:
+    if pc.trust is not None and pc.trust.value is not None:
+        port.trust, port.trust_source = TRUST[pc.trust.value], pc.trust.source
+    elif roce is None:  # (RoCE mode sets its own trust, which the manual does not state: unknown)
+        port.trust = TRUST[DEFAULT_TRUST]
+        port.trust_source = pc.trust.source if pc.trust is not None else pc.source
+
+
+def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, issues: Issues) -> None:
+    """Onyx User Manual, PFC: flow control is disabled for all priorities on all ports by default; it takes the
+    global `dcb priority-flow-control enable`, the priorities enabled globally, and the port's `dcb
+    priority-flow-control mode on`."""
+    mode = pc.pfc_mode
+    if roce is not None and roce.value == NO_PFC_ROCE:
+        port.pfc_enabled, port.pfc_source = [], roce.source
+        return
+    if mode is not None and mode.value == "auto":
+        issues.add_once(ParseIssue(code="SYS002", source=mode.source, message=(
+            "PFC mode auto: the port takes its PFC priorities from its DCBX peer at run time, which the "
+            "running-config does not show, so whether PFC is on is unknown")))
+        port.pfc_source = mode.source
+        return
+    on = cfg.pfc_global is not None and cfg.pfc_global.value
+    listed = sorted(p for p, val in cfg.pfc_priorities.items() if val.value)
+    if mode is not None and mode.value == "off":
+        port.pfc_enabled, port.pfc_source = [], mode.source
+    elif roce is not None and (mode is None or cfg.pfc_global is None):
+        port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
+    elif cfg.pfc_global is not None and not on:
+        port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
+    elif mode is None:
+        # PFC on the switch, the port's own mode not written: the port's default mode is not stated in the pages
+        # read, so unknown (or off when no priority is enabled, or PFC was never enabled)
+        if not on or not listed:
+            port.pfc_enabled = []
+            port.pfc_source = cfg.pfc_global.source if cfg.pfc_global is not None else None
+        else:
+            port.pfc_source = cfg.pfc_global.source if cfg.pfc_global is not None else None
+    elif not on:  # `mode on` without the global enable: PFC is off on the switch
+        port.pfc_enabled, port.pfc_source = [], mode.source
+    else:
+        port.pfc_enabled, port.pfc_source = listed, mode.source
+
+
+def _queues(pc: PortConf, port: Port) -> None:
+    for tc in sorted(set(pc.ecn) | set(pc.ets)):
+        ecn_val, ets_val = pc.ecn.get(tc), pc.ets.get(tc)
+        ecn = _ecn(ecn_val) if ecn_val is not None else None
+        sched = None
+        if ets_val is not None:
+            kind, weight = ets_val.value
+            sched = Scheduler(type=SchedulerType.strict if kind == "strict" else SchedulerType.wrr, weight=weight,
+                              source=ets_val.source)
+        first = min((v.source for v in (ecn_val, ets_val) if v is not None), key=lambda s: s.line or 0)
+        port.queues[tc] = Queue(index=tc, ecn=ecn, scheduler=sched, source=first)
+
+
+def _ecn(val: Val) -> Ecn:
+    conf: EcnConf | None = val.value
+    if conf is None or conf.kind == "red":  # `no ... congestion-control`, or RED: drops, never marks
+        return Ecn(ecn_enabled=False, source=val.source)
+    if conf.relative:
+        return Ecn(ecn_enabled=True, source=val.source, unconverted=(
+            f"minimum-relative {conf.kmin} maximum-relative {conf.kmax} (percent of the queue's buffer, unverified)"))
+    return Ecn(ecn_enabled=True, min_threshold_bytes=units.to_bytes(f"{conf.kmin} KB"),
+               max_threshold_bytes=units.to_bytes(f"{conf.kmax} KB"), source=val.source)

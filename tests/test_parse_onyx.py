@@ -1,0 +1,200 @@
+"""NVIDIA Onyx running-config parser: configs written from NVIDIA's documented examples (the community RoCE guides'
+steps, the Onyx manual's command pages), a losslessd capture, targeted snippets, detection against the other
+platforms' files, and lint results under roce-dscp26."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import detect, onyx
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES
+
+RAW = FIXTURES / "raw" / "nvidia_onyx"
+HEAD = "##\n## Running database \"initial\"\n## Hostname: sw1\n##\nno cli default prefix-modes enable\n"
+PFC = "   dcb priority-flow-control enable force\n   dcb priority-flow-control priority 3 enable\n"
+
+
+def parse(text: str, name: str = "sw1", path: str = "sw1.cfg"):
+    return onyx.parse([Input(path, text)], name)
+
+
+def fixture_text(name: str) -> str:
+    return (RAW / name).read_text(encoding="utf-8")
+
+
+def line_of(text: str, wanted: str) -> int:
+    return [line.strip() for line in text.split("\n")].index(wanted) + 1
+
+
+def issues(device) -> set[tuple[str, int]]:
+    return {(i.code, i.source.line) for i in device.issues}
+
+
+def test_roce_leaf_reads_every_port_of_each_range():
+    """The community guide's DSCP-based lossless steps: trust L3, PFC on priority 3 globally and per port, ECN on
+    traffic class 3 at 150/1500 KB, CNP class strict."""
+    text = fixture_text("roce-leaf.cfg")
+    device = parse(text, "x", "roce-leaf.cfg")
+    assert device.name == "onyx-leaf1" and device.issues == []
+    assert set(device.ports) == {"Eth1/1", "Eth1/2", "Eth1/3", "Eth1/4", "Eth1/30", "Eth1/31", "Eth1/32"}
+    port = device.ports["Eth1/3"]
+    assert port.trust == Trust.dscp and port.speed_gbps == 100
+    assert port.pfc_enabled == [3]
+    assert port.pfc_source.line == line_of(text, "interface ethernet 1/1-1/4 dcb priority-flow-control mode on force")
+    ecn = port.queues[3].ecn
+    # `minimum-absolute 150 maximum-absolute 1500`: KB (mellanox.onyx onyx_traffic_class "in KBs"), 1 KB = 1,024 B
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (True, 150 * 1024, 1500 * 1024)
+    assert port.queues[6].scheduler.type == SchedulerType.strict and port.queues[6].ecn is None
+    assert port.tc_to_priority == {sp: sp for sp in range(8)} and port.tc_label(3) == "switch-priority 3"
+    # what the running-config does not state stays unknown
+    assert port.dscp_to_tc is None and port.tc_to_queue is None and port.watchdog is None and port.mtu_bytes is None
+    assert device.ports["Eth1/1"].description == "gpu01-mlx5_0"
+    assert device.ports["Eth1/30"].admin_up is False and device.ports["Eth1/30"].trust == Trust.pcp  # default L2
+    assert device.ports["Eth1/32"].speed_gbps == 400
+
+
+def test_capture_keeps_file_lines_and_reads_both_and_wrr():
+    text = fixture_text("roce-capture.txt")
+    device = parse(text, "x", "roce-capture.txt")
+    assert device.name == "onyx-leaf3" and device.issues == []
+    port = device.ports["Eth1/2"]
+    assert port.trust == Trust.dscp  # `both`: DSCP for IP packets
+    assert port.queues[3].ecn.min_threshold_bytes == 200 * 1024
+    ecn_line = "interface ethernet 1/1-1/2 traffic-class 3 congestion-control both minimum-absolute 200 " \
+               "maximum-absolute 2000"
+    assert port.queues[3].ecn.source.line == line_of(text, ecn_line)
+    assert (port.queues[0].scheduler.type, port.queues[0].scheduler.weight) == (SchedulerType.wrr, 50)
+    assert (port.link_pause.rx, port.link_pause.tx) == (False, False)
+    assert detect(Input("x.txt", text)) == "nvidia_onyx"
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    (PFC + "   interface ethernet 1/1 dcb priority-flow-control mode on force\n", [3]),
+    ("   dcb priority-flow-control priority 3 enable\n   interface ethernet 1/1 dcb priority-flow-control mode on\n",
+     []),  # never enabled on the switch: off everywhere (Onyx User Manual, PFC)
+    (PFC + "no dcb priority-flow-control enable force\n   interface ethernet 1/1 dcb priority-flow-control mode on\n",
+     []),
+    (PFC + "   interface ethernet 1/1 dcb priority-flow-control mode off\n", []),
+    (PFC + "no interface ethernet 1/1 dcb priority-flow-control mode force\n", []),
+    (PFC + "   interface ethernet 1/1 qos trust L3\n", None),  # the port's default mode is not stated
+    ("   interface ethernet 1/1 qos trust L3\n", []),  # PFC never enabled
+    (PFC + "   roce lossy\n   interface ethernet 1/1 dcb priority-flow-control mode on force\n", []),
+    ("   roce\n   interface ethernet 1/1 qos trust L3\n", None),
+])
+def test_port_pfc(lines, expected):
+    assert parse(HEAD + lines).ports["Eth1/1"].pfc_enabled == expected
+
+
+def test_roce_mode_leaves_what_it_applies_unknown_and_says_so():
+    text = HEAD + "   interface ethernet 1/1-1/2 speed 100G force\n   roce\n"
+    device = parse(text)
+    assert ("SYS004", line_of(text, "roce")) in issues(device)
+    port = device.ports["Eth1/2"]
+    assert port.trust is None and port.pfc_enabled is None and port.qos_configured
+    assert "lossless" in device.issues[0].message
+
+
+def test_pfc_mode_auto_is_reported_and_unknown():
+    text = HEAD + PFC + "   interface ethernet 1/1-1/2 dcb priority-flow-control mode auto\n"
+    device = parse(text)
+    auto = "interface ethernet 1/1-1/2 dcb priority-flow-control mode auto"
+    assert issues(device) == {("SYS002", line_of(text, auto))}
+    assert device.ports["Eth1/1"].pfc_enabled is None and device.ports["Eth1/2"].pfc_enabled is None
+
+
+def test_ecn_forms():
+    tc = "   interface ethernet 1/1 traffic-class"
+    backwards = f"{tc} 2 congestion-control ecn minimum-absolute 1500 maximum-absolute 150"
+    text = HEAD + (f"{tc} 3 congestion-control red minimum-absolute 150 maximum-absolute 1500\n"
+                   f"{tc} 4 congestion-control ecn minimum-relative 10 maximum-relative 80\n"
+                   f"{tc} 5 congestion-control ecn minimum-absolute 150 maximum-absolute 1500\n"
+                   "no interface ethernet 1/1 traffic-class 5 congestion-control\n"
+                   f"{backwards}\n")
+    device = parse(text)
+    queues = device.ports["Eth1/1"].queues
+    assert queues[3].ecn.ecn_enabled is False  # RED drops, never marks
+    assert queues[4].ecn.ecn_enabled and queues[4].ecn.min_threshold_bytes is None
+    assert "minimum-relative 10 maximum-relative 80" in queues[4].ecn.unconverted
+    assert queues[5].ecn.ecn_enabled is False
+    assert 2 not in queues
+    assert issues(device) == {("SYS002", text.split("\n").index(backwards) + 1)}
+
+
+@pytest.mark.parametrize("line", [
+    "   interface ethernet 1/5-1/3 qos trust L3",  # backwards
+    "   interface ethernet 1/1-2/4 qos trust L3",  # across slots
+    "   interface ethernet 1/1,1/3 qos trust L3",
+    "   interface ethernet 1/1 qos trust dscp",  # EOS's word
+    "   interface ethernet 1/1 speed 0G force",
+    "   interface ethernet 1/1 speed 1e3G force",
+    "   interface ethernet 1/1 traffic-class 8 dcb ets strict",
+    "   interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 0x10 maximum-absolute 1500",
+    "   interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-relative 10 maximum-relative 101",
+    "   dcb priority-flow-control priority 9 enable",
+    "   roce lossier",
+    "   traffic pool roce type lossfree",
+    "   traffic pool roce map switch-priority 3 8",
+    "   traffic pool roce memory percent 1e2",
+    "   interface port-channel 1 dcb priority-flow-control mode on force",
+    "   interface mlag-port-channel 7 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 15",
+    "   qos map dscp 26 switch-priority 3",
+    "   interface ethernet 1/1 pfc-wd",
+    "   interface ethernet 1/1 ingress-buffer iPort.pg3 map pool iPool1 type lossless reserved 67538 xoff 18432",
+    "   advanced buffer management force",
+    "   traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500",  # typed in prefix mode
+])
+def test_a_line_that_cannot_be_read_is_a_sys002_on_it(line):
+    text = HEAD + PFC + "   interface ethernet 1/2 qos trust L3\n" + line + "\n"
+    device = parse(text)
+    assert issues(device) == {("SYS002", text.split("\n").index(line) + 1)}
+    assert device.ports["Eth1/2"].trust == Trust.dscp  # the rest is still read
+
+
+def test_split_ports_and_a_cut_file():
+    text = HEAD + "   interface ethernet 1/9/1-1/9/4 speed 25G force\n   interface ethernet 1/9/1 qos trust L3"
+    device = parse(text)
+    assert [n for n in device.ports] == ["Eth1/9/1", "Eth1/9/2", "Eth1/9/3", "Eth1/9/4"]
+    assert ("SYS002", text.count("\n") + 1) in issues(device)  # no line end: truncated
+
+
+@pytest.mark.parametrize("text", ["", "{\"a\": 1}\n", "set interfaces et-0/0/0 mtu 9216\n"])
+def test_not_an_onyx_config_is_an_input_error(text):
+    with pytest.raises(InputError) as err:
+        parse(text)
+    assert err.value.file == "sw1.cfg" and err.value.line == 1
+
+
+@pytest.mark.parametrize(("text", "onyx_file"), [
+    (HEAD, True),
+    ("   interface ethernet 1/1 dcb priority-flow-control mode on force\n", True),
+    ("   interface ethernet 1/1-1/4 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute "
+     "1500\n", True),
+    ("interface ethernet 1/1 qos trust L3\n", True),
+    # EOS and NX-OS typed by hand: the port on its own line, its commands indented below it
+    ("hostname leaf1\ninterface ethernet 1/1\n   qos trust dscp\n   priority-flow-control on\n", False),
+    ("feature lldp\ninterface ethernet1/1\n  priority-flow-control mode on\n", False),
+    ("interface ethernet 1/1\n  priority-flow-control mode on\n  qos trust L3\n", False),
+    ("nv set interface swp1 qos pfc profile default-global\n", False),
+])
+def test_detection(text, onyx_file):
+    assert onyx.sniff(Input("x.cfg", text)) is onyx_file
+    assert (detect(Input("x.cfg", text)) == "nvidia_onyx") is onyx_file
+
+
+def test_lint_under_a_lossless_policy():
+    result = lint([RAW / "roce-leaf.cfg"], policy="roce-dscp26")
+    bad = [f for f in result.findings if f.severity.value in ("error", "warning")]
+    assert bad == []
+    infos = {f.code for f in result.findings if f.device == "onyx-leaf1"}
+    assert {"MAP001", "ECN001", "WDG001"} <= infos  # what the running-config does not state: unverified
+
+
+def test_lint_of_lossy_roce_mode_under_a_lossless_policy(tmp_path):
+    path = tmp_path / "leaf.cfg"
+    path.write_text(HEAD + "   interface ethernet 1/1 qos trust L3\n   roce lossy\n")
+    result = lint([path], policy="roce-dscp26")
+    assert [f.code for f in result.findings if f.severity.value == "error"] == ["PFC001"]
