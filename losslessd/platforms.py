@@ -261,9 +261,11 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_counts_polls=True,
                                      wd_detection_polls=(1, 1000))),
         # NVIDIA Onyx (MLNX-OS) on Spectrum switches: `show running-config` prints the configuration one command a
-        # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it).
+        # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it). `show roce` (Onyx 3.8.2000+,
+        # RoCE Commands) prints what RoCE mode applies, which the running-config does not: kept for a later reader.
         Platform("nvidia_onyx", DeviceKind.switch, "onyx", "NVIDIA Onyx (MLNX-OS) `show running-config`",
-                 netmiko="mellanox_mlnxos", napalm=None, commands=(Command("show running-config"),), enable=True,
+                 netmiko="mellanox_mlnxos", napalm=None, enable=True,
+                 commands=(Command("show running-config"), Command("show roce", optional=True)),
                  refusals=("% Unrecognized command", "% Incomplete command"),
                  sniff=45, unsupported={
                      "render": _ONYX_RENDER, "fix": _ONYX_RENDER, "tune": _ONYX_RENDER, "push": _ONYX_RENDER,

@@ -48,9 +48,9 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
     roce = cfg.roce if cfg.roce is not None and cfg.roce.value is not None else None
     if roce is not None:
         issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
-            f"RoCE mode {roce.value} (`roce`) applies trust, PFC, ECN and buffer settings the running-config does not "
-            "print, and the Onyx manual does not state them: where no line of this config sets them, they are "
-            "unknown")))
+            f"RoCE mode {roce.value} (`roce`): the switch applies trust, PFC, ECN and buffer settings that the "
+            "running-config does not print and the Onyx manual does not list (a capture's `show roce` shows them); where "
+            "no line of this config sets them, they are unknown")))
     for pname, pc in cfg.ports.items():
         device.ports[pname] = _port(cfg, pname, pc, roce, issues)
     return device
