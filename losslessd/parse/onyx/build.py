@@ -49,8 +49,8 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
     if roce is not None:
         issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
             f"RoCE mode {roce.value} (`roce`): the switch applies trust, PFC, ECN and buffer settings that the "
-            "running-config does not print and the Onyx manual does not list (a capture's `show roce` shows them); where "
-            "no line of this config sets them, they are unknown")))
+            "running-config does not print and the Onyx manual does not list (a capture's `show roce` shows them); "
+            "where no line of this config sets them, they are unknown")))
     for pname, pc in cfg.ports.items():
         device.ports[pname] = _port(cfg, pname, pc, roce, issues)
     return device
