@@ -146,6 +146,7 @@ def test_ecn_forms():
     "   interface ethernet 1/1 ingress-buffer iPort.pg3 map pool iPool1 type lossless reserved 67538 xoff 18432",
     "   advanced buffer management force",
     "   traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500",  # typed in prefix mode
+    "   dcb priority-flow-control mode on force",
 ])
 def test_a_line_that_cannot_be_read_is_a_sys002_on_it(line):
     text = HEAD + PFC + "   interface ethernet 1/2 qos trust L3\n" + line + "\n"

@@ -106,13 +106,11 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, issues: Is
     elif cfg.pfc_global is not None and not on:
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
     elif mode is None:
-        # PFC on the switch, the port's own mode not written: the port's default mode is not stated in the pages
-        # read, so unknown (or off when no priority is enabled, or PFC was never enabled)
+        # The port's own mode not written: off when PFC was never enabled on the switch or no priority is; else
+        # unknown, the port's default mode not being stated in the pages read.
+        port.pfc_source = cfg.pfc_global.source if cfg.pfc_global is not None else None
         if not on or not listed:
             port.pfc_enabled = []
-            port.pfc_source = cfg.pfc_global.source if cfg.pfc_global is not None else None
-        else:
-            port.pfc_source = cfg.pfc_global.source if cfg.pfc_global is not None else None
     elif not on:  # `mode on` without the global enable: PFC is off on the switch
         port.pfc_enabled, port.pfc_source = [], mode.source
     else:

@@ -33,6 +33,8 @@ POOL_TYPES = ("lossless", "lossy", "lossy-mc")
 # starting one of _QOS_WORDS is a QoS command losslessd does not read: a SYS002 on its line.
 _QOS_WORDS = ("dcb", "qos", "traffic-class", "ingress-buffer", "egress-buffer", "pfc-wd", "buffer", "ecn")
 _PORT_CHANNEL = re.compile(r"^interface (port-channel|mlag-port-channel) \S+ (.*)$")
+_OUTSIDE = ("an interface command outside an `interface ethernet` line (a config typed in prefix mode?); give the "
+            "running-config as `show running-config` prints it")
 # A speed as Onyx writes it (`speed 100G force`, `speed 25G`, `speed 1G`).
 _SPEED = re.compile(r"^([0-9]{1,4}(?:\.[0-9])?)G$", re.ASCII)
 # ECN thresholds: absolute ones in KB (mellanox.onyx collection, onyx_traffic_class: "minimum-threshold value (in
@@ -170,9 +172,8 @@ class _Reader:
             # the DSCP and PCP maps (their syntax and defaults are not in the manual pages read), the watchdog,
             # advanced buffer pools: each decides what a lossless class gets
             self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
-        elif w[0] in ("mtu", "speed", "traffic-class") or w[:3] == ["dcb", "priority-flow-control", "mode"]:
-            raise LineError("an interface command outside an `interface ethernet` line (a config typed in prefix "
-                            "mode?); give the running-config as `show running-config` prints it")
+        elif w[0] in ("mtu", "speed", "traffic-class"):
+            raise LineError(_OUTSIDE)
 
     def ports(self, text: str, number: int) -> list[PortConf]:
         names = port_names(text)
@@ -190,6 +191,8 @@ class _Reader:
             self.cfg.pfc_global = Val(not neg, src)
         elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] == "enable":
             self.cfg.pfc_priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(not neg, src)
+        elif rest[:1] == ["mode"]:
+            raise LineError(_OUTSIDE)
         else:
             self.not_read(text, number, "a PFC command losslessd does not read; what it sets is unknown")
 
@@ -236,6 +239,8 @@ class _Reader:
         val: Val | None = None
         if body[:1] == ["description"] and not neg:
             desc = text.split(" description", 1)[1].strip()
+            if len(desc) > 1 and desc[0] == desc[-1] == '"':  # Onyx prints it quoted
+                desc = desc[1:-1]
             for port in ports:
                 port.description = desc
             return
