@@ -262,7 +262,7 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_detection_polls=(1, 1000))),
         # NVIDIA Onyx (MLNX-OS) on Spectrum switches: `show running-config` prints the configuration one command a
         # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it). `show roce` (Onyx 3.8.2000+,
-        # RoCE Commands) prints what RoCE mode applies, which the running-config does not: kept for a later reader.
+        # RoCE Commands) prints what RoCE mode applies, which the running-config does not.
         Platform("nvidia_onyx", DeviceKind.switch, "onyx", "NVIDIA Onyx (MLNX-OS) `show running-config`",
                  netmiko="mellanox_mlnxos", napalm=None, enable=True,
                  commands=(Command("show running-config"), Command("show roce", optional=True)),

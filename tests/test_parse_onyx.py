@@ -199,3 +199,27 @@ def test_lint_of_lossy_roce_mode_under_a_lossless_policy(tmp_path):
     path.write_text(HEAD + "   interface ethernet 1/1 qos trust L3\n   roce lossy\n")
     result = lint([path], policy="roce-dscp26")
     assert [f.code for f in result.findings if f.severity.value == "error"] == ["PFC001"]
+
+
+def test_show_roce_in_a_capture_says_what_roce_mode_applies():
+    """The manual's `show roce` (RoCE Commands): trust L3, PFC on switch priority 3, RoCE WRR 50 % and CNP strict."""
+    text = fixture_text("roce-mode-capture.txt")
+    device = parse(text, "x", "roce-mode-capture.txt")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS004", line_of(text, "roce"))]
+    port = device.ports["Eth1/2"]
+    assert port.trust == Trust.dscp and port.trust_source.line == line_of(text, "Port trust mode: L3")
+    assert port.pfc_enabled == [3] and port.pfc_source.line == line_of(text, "PFC : enabled")
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 50)
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert port.queues[3].ecn is None  # which traffic class its congestion control marks is not stated
+
+
+def test_show_roce_of_another_mode_or_refused_is_not_used():
+    text = fixture_text("roce-mode-capture.txt")
+    other = parse(text.replace("RoCE mode      : lossless", "RoCE mode      : lossy"))
+    assert ("SYS002", line_of(text, "RoCE mode      : lossless")) in issues(other)
+    assert other.ports["Eth1/1"].trust is None and other.ports["Eth1/1"].pfc_enabled is None
+    refused = text[:text.index("#% command: show roce")] + "#% command: show roce\n% Unrecognized command \"roce\".\n"
+    device = parse(refused)
+    assert device.ports["Eth1/1"].trust is None and device.ports["Eth1/1"].pfc_enabled is None
+    assert "does not print" in device.issues[0].message

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
+from ... import capture
 from ...errors import InputError
 from ...model import Device
-from ..base import Input, config_inputs, sniff_text
+from ..base import Input, config_inputs, last_sections, sniff_text
 
 PLATFORM = "nvidia_onyx"
 
@@ -28,6 +29,7 @@ _FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?
                        r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
                        r"qos trust (L2|L3|both)\b)", re.M)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
+_SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
 
 
 def sniff(inp: Input) -> bool:
@@ -37,9 +39,15 @@ def sniff(inp: Input) -> bool:
 
 def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
-    from .reader import read
+    from .reader import read, read_show_roce
 
     configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
     if not configs:
         raise InputError("no Onyx running-config in the input", file=inputs[0].path, line=1)
-    return build(read(configs), PLATFORM, captured or name, inputs[0].path)
+    cfg = read(configs)
+    for inp in inputs:  # (config_inputs has checked every capture)
+        if capture.is_capture(inp.text):
+            found = last_sections(capture.for_platform(inp.text, inp.path, PLATFORM)[1], {"roce": _SHOW_ROCE})
+            if "roce" in found:
+                cfg.shown = read_show_roce(found["roce"].output, inp.path, found["roce"].line) or cfg.shown
+    return build(cfg, PLATFORM, captured or name, inputs[0].path)

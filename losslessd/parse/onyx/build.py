@@ -24,7 +24,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import EcnConf, OnyxConfig, PortConf
+from .reader import EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Quality of Service: trust port (the port's default priority), L2 (PCP, DEI), L3 (DSCP for IP
 # packets), both (DSCP for IP packets, else PCP): RoCEv2 is IP, so both classifies it by DSCP.
@@ -46,28 +46,48 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
                     source=cfg.hostname.source if cfg.hostname else Source(file=path))
     issues = Issues(device.issues)
     roce = cfg.roce if cfg.roce is not None and cfg.roce.value is not None else None
-    if roce is not None:
+    shown = _shown(cfg, roce, issues)
+    if roce is not None and shown is None:
         issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
             f"RoCE mode {roce.value} (`roce`): the switch applies trust, PFC, ECN and buffer settings that the "
             "running-config does not print and the Onyx manual does not list (a capture's `show roce` shows them); "
             "where no line of this config sets them, they are unknown")))
+    elif roce is not None:
+        issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
+            f"RoCE mode {roce.value} (`roce`): its trust, PFC and scheduling are read from the capture's `show roce`; "
+            "its ECN and buffer settings are not, and are unknown where no line of this config sets them")))
     for pname, pc in cfg.ports.items():
-        device.ports[pname] = _port(cfg, pname, pc, roce, issues)
+        device.ports[pname] = _port(cfg, pname, pc, roce, shown, issues)
     return device
 
 
-def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, issues: Issues) -> Port:
+def _shown(cfg: OnyxConfig, roce: Val | None, issues: Issues) -> RoceShown | None:
+    """A capture's `show roce`, used where RoCE mode leaves the running-config silent; only when it names the mode
+    the running-config's `roce` line sets (the device states what the mode applies)."""
+    shown = cfg.shown
+    if shown is None or shown.mode is None or roce is None:
+        return None
+    if shown.mode.value != roce.value:
+        issues.append(ParseIssue(code="SYS002", source=shown.mode.source, message=(
+            f"`show roce` says RoCE mode {shown.mode.value}, the running-config's `roce` line {roce.value} (line "
+            f"{roce.source.line}): the two were not taken together, so `show roce` is not used")))
+        return None
+    return shown
+
+
+def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: RoceShown | None,
+          issues: Issues) -> Port:
     port = Port(name=name, description=pc.description, source=pc.source, qos_configured=pc.qos or roce is not None,
                 admin_up=pc.admin_up.value if pc.admin_up else None,
                 speed_gbps=pc.speed.value if pc.speed else None)
-    _trust(pc, port, roce)
+    _trust(pc, port, roce, shown)
     port.tc_names, port.tc_to_priority = SP_NAMES, SP_PRIORITY
     if pc.rewrite_dscp is not None and pc.rewrite_dscp.value:
         # `qos rewrite dscp` remarks the DSCP from the switch priority with a map the running-config does not show
         # (model: a TC missing from the map is rewritten to a value the input does not show).
         port.tc_to_dscp_rewrite = {}
-    _pfc(cfg, pc, port, roce, issues)
-    _queues(pc, port)
+    _pfc(cfg, pc, port, roce, shown, issues)
+    _queues(pc, port, shown)
     if pc.pause_rx is not None or pc.pause_tx is not None:
         first = min((v.source for v in (pc.pause_rx, pc.pause_tx) if v is not None), key=lambda s: s.line or 0)
         port.link_pause = LinkPause(rx=pc.pause_rx.value if pc.pause_rx else None,
@@ -75,15 +95,19 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, issues: Is
     return port
 
 
-def _trust(pc: PortConf, port: Port, roce: Val | None) -> None:
+def _trust(pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) -> None:
     if pc.trust is not None and pc.trust.value is not None:
         port.trust, port.trust_source = TRUST[pc.trust.value], pc.trust.source
-    elif roce is None:  # (RoCE mode sets its own trust, which the manual does not state: unknown)
+    elif roce is None:
         port.trust = TRUST[DEFAULT_TRUST]
         port.trust_source = pc.trust.source if pc.trust is not None else pc.source
+    elif shown is not None and shown.trust is not None:  # RoCE mode's own trust, as `show roce` prints it
+        port.trust, port.trust_source = TRUST[shown.trust.value], shown.trust.source
+    # (else RoCE mode sets a trust the manual does not state: unknown)
 
 
-def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, issues: Issues) -> None:
+def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None,
+         issues: Issues) -> None:
     """Onyx User Manual, PFC: flow control is disabled for all priorities on all ports by default; it takes the
     global `dcb priority-flow-control enable`, the priorities enabled globally, and the port's `dcb
     priority-flow-control mode on`."""
@@ -102,7 +126,11 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, issues: Is
     if mode is not None and mode.value == "off":
         port.pfc_enabled, port.pfc_source = [], mode.source
     elif roce is not None and (mode is None or cfg.pfc_global is None):
-        port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
+        if shown is not None and shown.pfc is not None:  # what RoCE mode enables, as `show roce` prints it
+            port.pfc_enabled = sorted(sp for sp, val in shown.sps.items() if val.value) if shown.pfc.value else []
+            port.pfc_source = shown.pfc.source
+        else:
+            port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
     elif cfg.pfc_global is not None and not on:
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
     elif mode is None:
@@ -117,9 +145,11 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, issues: Is
         port.pfc_enabled, port.pfc_source = listed, mode.source
 
 
-def _queues(pc: PortConf, port: Port) -> None:
-    for tc in sorted(set(pc.ecn) | set(pc.ets)):
-        ecn_val, ets_val = pc.ecn.get(tc), pc.ets.get(tc)
+def _queues(pc: PortConf, port: Port, shown: RoceShown | None) -> None:
+    """ECN and ETS per traffic class: the port's lines, else (ETS) what RoCE mode applies as `show roce` prints it."""
+    ets = {**(shown.ets if shown is not None else {}), **pc.ets}
+    for tc in sorted(set(pc.ecn) | set(ets)):
+        ecn_val, ets_val = pc.ecn.get(tc), ets.get(tc)
         ecn = _ecn(ecn_val) if ecn_val is not None else None
         sched = None
         if ets_val is not None:

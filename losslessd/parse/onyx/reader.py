@@ -78,12 +78,26 @@ class Pool:
 
 
 @dataclass
+class RoceShown:
+    """What a capture's `show roce` says RoCE mode applies (Onyx User Manual, RoCE Commands, `show roce`: "RoCE
+    mode", "Port trust mode", "PFC" with a "switch-priority N: enabled" line per priority, and the "RoCE used TCs"
+    table of switch priority, traffic class, application and ETS), each with its line."""
+
+    mode: Val | None = None
+    trust: Val | None = None  # TRUST_WORDS
+    pfc: Val | None = None  # True: "PFC : enabled"
+    sps: dict[int, Val] = field(default_factory=dict)  # switch priority -> enabled
+    ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", percent)
+
+
+@dataclass
 class OnyxConfig:
     hostname: Val | None = None
     header_name: str | None = None
     pfc_global: Val | None = None  # `[no] dcb priority-flow-control enable [force]`
     pfc_priorities: dict[int, Val] = field(default_factory=dict)  # `[no] dcb priority-flow-control priority N enable`
     roce: Val | None = None  # ROCE_MODES; Val(None): `no roce`
+    shown: RoceShown | None = None  # a capture's `show roce`
     pools: dict[str, Pool] = field(default_factory=dict)
     ports: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
@@ -96,6 +110,38 @@ def read(inputs: list[Input]) -> OnyxConfig:
         check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, "`##`, `interface ethernet`, `dcb` or `hostname`")
         _Reader(cfg, inp).read()
     return cfg
+
+
+_SHOWN_MODE = re.compile(r"^[ \t]*RoCE mode[ \t]*:[ \t]*(\S+)", re.M)
+_SHOWN_TRUST = re.compile(r"^[ \t]*Port trust mode[ \t]*:[ \t]*(\S+)", re.M)
+_SHOWN_PFC = re.compile(r"^[ \t]*PFC[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
+_SHOWN_SP = re.compile(r"^[ \t]*switch-priority ([0-7])[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
+# A "RoCE used TCs" row: switch priority, traffic class, application, ETS (`3 3 RoCE WRR 50%`, `6 6 CNP Strict`).
+_SHOWN_TC = re.compile(r"^[ \t]*([0-7])[ \t]+([0-7])[ \t]+\S+[ \t]+(?:WRR[ \t]+([0-9]{1,3})%|(Strict))[ \t]*$",
+                       re.M | re.I)
+
+
+def read_show_roce(text: str, path: str, first: int) -> RoceShown | None:
+    """The facts of a `show roce` output (``first``: the file line of its first line); None when it names no RoCE
+    mode Onyx has (a refused command, `RoCE mode: N/A`)."""
+    def src(match: re.Match) -> Source:
+        return Source(file=path, line=first + text.count("\n", 0, match.start()))
+
+    mode = _SHOWN_MODE.search(text)
+    if mode is None or mode[1] not in ROCE_MODES:
+        return None
+    shown = RoceShown(mode=Val(mode[1], src(mode)))
+    if (trust := _SHOWN_TRUST.search(text)) and trust[1] in TRUST_WORDS:
+        shown.trust = Val(trust[1], src(trust))
+    if pfc := _SHOWN_PFC.search(text):
+        shown.pfc = Val(pfc[1] == "enabled", src(pfc))
+    for sp in _SHOWN_SP.finditer(text):
+        shown.sps[int(sp[1])] = Val(sp[2] == "enabled", src(sp))
+    for row in _SHOWN_TC.finditer(text):
+        weight = int(row[3]) if row[3] is not None else None
+        if weight is None or weight <= 100:
+            shown.ets[int(row[2])] = Val(("strict", None) if weight is None else ("wrr", weight), src(row))
+    return shown
 
 
 def port_names(text: str) -> list[str]:
