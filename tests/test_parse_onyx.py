@@ -223,3 +223,63 @@ def test_show_roce_of_another_mode_or_refused_is_not_used():
     device = parse(refused)
     assert device.ports["Eth1/1"].trust is None and device.ports["Eth1/1"].pfc_enabled is None
     assert "does not print" in device.issues[0].message
+
+
+def test_bind_switch_priority_lines_that_bind_every_switch_priority_give_the_egress_queues():
+    """intel/mfd-switchmanagement (c79b9e18d9a7, test_mellanox.py): its NDK PFC setup binds switch priorities
+    0 1 2 4 5 6 7 to traffic class 0 and 3 to traffic class 1 (`interface ethernet 1/1 traffic-class 1 bind
+    switch-priority 3`); its userspace setup binds all eight to traffic class 0. Onyx's traffic class is the model's
+    queue of each switch priority."""
+    text = HEAD + PFC + ("   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 6 7\n"
+                         "   interface ethernet 1/1 traffic-class 1 bind switch-priority 3\n"
+                         "   interface ethernet 1/2 traffic-class 0 bind switch-priority 0 1 2 3 4 5 6 7\n")
+    device = parse(text)
+    assert device.issues == []
+    assert device.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0}
+    assert device.ports["Eth1/2"].tc_to_queue == {sp: 0 for sp in range(8)}
+    assert device.ports["Eth1/1"].dscp_chain(26).queue is None  # the DSCP map is still not known
+    # a later line moves a switch priority to another traffic class
+    moved = parse(text + "   interface ethernet 1/2 traffic-class 3 bind switch-priority 3\n")
+    assert moved.ports["Eth1/2"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}
+
+
+def test_bind_switch_priority_of_only_some_switch_priorities_leaves_the_map_unknown():
+    """The traffic class of a switch priority no line binds is Onyx's default, which the pages read do not state."""
+    line = "interface ethernet 1/1-1/2 traffic-class 3 bind switch-priority 3"
+    text = HEAD + PFC + f"   {line}\n   interface ethernet 1/1-1/2 traffic-class 6 bind switch-priority 6\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS004", line_of(text, line))]  # once for the range
+    assert device.ports["Eth1/1"].tc_to_queue is None and device.ports["Eth1/2"].tc_to_queue is None
+
+
+@pytest.mark.parametrize("bad", [
+    "interface ethernet 1/1 traffic-class 3 bind switch-priority 8",
+    "interface ethernet 1/1 traffic-class 3 bind switch-priority",
+    "interface ethernet 1/1 traffic-class 8 bind switch-priority 3",
+    "interface ethernet 1/1 traffic-class 3 bind switch-priority 0-7",
+])
+def test_a_bind_line_that_cannot_be_read_is_a_sys002_and_the_map_stays_unknown(bad):
+    full = "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 6 7\n"
+    text = HEAD + full + f"   {bad}\n"
+    device = parse(text)
+    assert issues(device) == {("SYS002", line_of(text, bad)), ("SYS004", line_of(text, full.strip()))}
+    assert device.ports["Eth1/1"].tc_to_queue is None
+
+
+def test_the_no_form_of_bind_makes_those_switch_priorities_unknown():
+    full = "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 3 4 5 6 7\n"
+    undo = "no interface ethernet 1/1 traffic-class 0 bind switch-priority 3"
+    text = HEAD + full + f"{undo}\n"
+    device = parse(text)
+    assert ("SYS002", line_of(text, undo)) in issues(device)
+    assert device.ports["Eth1/1"].tc_to_queue is None
+
+
+def test_lint_with_every_switch_priority_bound():
+    """With the egress queues known, the ECN thresholds of queue 3 are checked (150/1500 KB: within roce-dscp26);
+    the strict CNP queue 6 cannot be confirmed as the CNP class's without the DSCP map: unverified, not a warning."""
+    result = lint([RAW / "roce-leaf-bound.cfg"], policy="roce-dscp26")
+    assert [f for f in result.findings if f.severity.value in ("error", "warning")] == []
+    eth1 = {f.code for f in result.findings if f.port == "Eth1/1"}
+    assert "ECN001" not in eth1 and {"MAP001", "SCH001", "WDG001"} <= eth1
+    assert "ECN001" in {f.code for f in result.findings if f.port == "Eth1/31"}  # only switch priority 3 bound there

@@ -4,7 +4,8 @@ Onyx classifies a packet to a switch priority (SP) by its trust level; PFC is en
 switch priorities; ECN and ETS are set per traffic class, the egress queue. In the model the SP is the TC (its PFC
 priority is its own number) and Onyx's traffic class is the queue. Defaults the Onyx manual pages read here do not
 state (the DSCP and PCP maps, SP -> traffic class, what RoCE mode applies) are left unknown, so the rules say what
-they could not verify instead of guessing.
+they could not verify instead of guessing; a port whose `bind switch-priority` lines bind every SP has a known
+SP -> traffic class map.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
                 speed_gbps=pc.speed.value if pc.speed else None)
     _trust(pc, port, roce, shown)
     port.tc_names, port.tc_to_priority = SP_NAMES, SP_PRIORITY
+    _bound(pc, port, issues)
     if pc.rewrite_dscp is not None and pc.rewrite_dscp.value:
         # `qos rewrite dscp` remarks the DSCP from the switch priority with a map the running-config does not show
         # (model: a TC missing from the map is rewritten to a value the input does not show).
@@ -104,6 +106,22 @@ def _trust(pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) 
     elif shown is not None and shown.trust is not None:  # RoCE mode's own trust, as `show roce` prints it
         port.trust, port.trust_source = TRUST[shown.trust.value], shown.trust.source
     # (else RoCE mode sets a trust the manual does not state: unknown)
+
+
+def _bound(pc: PortConf, port: Port, issues: Issues) -> None:
+    """The switch priority -> traffic class (egress queue) map, from the port's `traffic-class N bind switch-priority`
+    lines. Known only when they bind all eight switch priorities: one left out keeps Onyx's default traffic class,
+    which the Onyx manual pages read do not state (a map the model holds is complete: a missing key has no entry)."""
+    if not pc.sp_tc:
+        return
+    if len(pc.sp_tc) == len(SP_PRIORITY):
+        port.tc_to_queue = {sp: val.value for sp, val in sorted(pc.sp_tc.items())}
+        return
+    first = min((val.source for val in pc.sp_tc.values()), key=lambda s: s.line or 0)
+    issues.add_once(ParseIssue(code="SYS004", source=first, message=(
+        "`traffic-class N bind switch-priority` lines bind only some switch priorities of the port: the others keep "
+        "Onyx's default traffic class, which the Onyx manual pages read do not state, so the port's switch-priority "
+        "-> traffic-class map (its egress queues) is unknown")))
 
 
 def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None,

@@ -65,6 +65,7 @@ class PortConf:
     rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
     ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, or None for `no ...`
     ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", weight)
+    sp_tc: dict[int, Val] = field(default_factory=dict)  # switch priority -> traffic class (`bind switch-priority`)
     pause_rx: Val | None = None  # `flowcontrol receive on|off`
     pause_tx: Val | None = None  # `flowcontrol send on|off`
     qos: bool = False  # a QoS line names the port (trust, PFC mode, ECN, ETS, rewrite)
@@ -350,6 +351,26 @@ class _Reader:
                 val = Val(self.ets(body[4:]), src)
                 for port in ports:
                     port.ets[tc] = val
+            elif body[2:4] == ["bind", "switch-priority"] and neg:
+                # what the `no` form restores is not stated: the switch priorities it names (all bound to this
+                # traffic class when it names none) lose their known traffic class
+                named = {bounded_int(x, 0, 7, "the switch priority") for x in body[4:]}
+                for port in ports:
+                    for sp in [sp for sp, val in port.sp_tc.items() if sp in named or (not named and val.value == tc)]:
+                        del port.sp_tc[sp]
+                self.not_read(text, number, "what the `no` form of `bind switch-priority` restores is not stated; the "
+                                            "traffic class of those switch priorities is unknown")
+            elif body[2:4] == ["bind", "switch-priority"]:
+                # intel/mfd-switchmanagement c79b9e18d9a7, tests/unit/.../test_mellanox/test_mellanox.py: `interface
+                # ethernet 1/1 traffic-class 3 bind switch-priority 0 1 2` (switch priorities 0-7, space separated);
+                # the last line binding a switch priority decides its traffic class, as for every other line
+                sps = [bounded_int(x, 0, 7, "the switch priority") for x in body[4:]]
+                if not sps:
+                    raise LineError("expected `traffic-class N bind switch-priority P [P ...]`")
+                val = Val(tc, src)
+                for port in ports:
+                    for sp in sps:
+                        port.sp_tc[sp] = val
             else:
                 self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
         else:
