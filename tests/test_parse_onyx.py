@@ -50,10 +50,20 @@ def test_roce_leaf_reads_every_port_of_each_range():
     assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (True, 150 * 1024, 1500 * 1024)
     assert port.queues[6].scheduler.type == SchedulerType.strict and port.queues[6].ecn is None
     assert port.tc_to_priority == {sp: sp for sp in range(8)} and port.tc_label(3) == "switch-priority 3"
+    # the default maps as a switch's `show qos interface ethernet 1/1` prints them (mellanox.onyx collection fixture):
+    # "0(0) 0(1)": switch-priority 0, DSCP "0 1 2 3 4 5 6 7"; "3(0) 3(1)": 3, "24 ... 31"; "6(0) 6(1)": 6, "48 ... 55";
+    # switch-priority n -> TC n
+    assert [port.dscp_to_tc[d] for d in (0, 7, 8, 24, 26, 31, 48, 55, 56, 63)] == [0, 0, 1, 3, 3, 3, 6, 6, 7, 7]
+    assert port.tc_to_queue == {sp: sp for sp in range(8)} and port.pcp_to_tc is None  # trust L3: DSCP only
+    hop = port.dscp_chain(26)
+    assert (hop.tc, hop.priority, hop.queue) == (3, 3, 3) and port.dscp_chain(48).queue == 6
     # what the running-config does not state stays unknown
-    assert port.dscp_to_tc is None and port.tc_to_queue is None and port.watchdog is None and port.mtu_bytes is None
+    assert port.watchdog is None and port.mtu_bytes is None and port.pfc_priority_to_queue is None
     assert device.ports["Eth1/1"].description == "gpu01-mlx5_0"
     assert device.ports["Eth1/30"].admin_up is False and device.ports["Eth1/30"].trust == Trust.pcp  # default L2
+    # "0(0) 0(1)" ... "7(0) 7(1)": PCP n with either DEI -> switch-priority n
+    eth30 = device.ports["Eth1/30"]
+    assert eth30.pcp_to_tc == {pcp: pcp for pcp in range(8)} and eth30.dscp_to_tc is None
     assert device.ports["Eth1/32"].speed_gbps == 400
 
 
@@ -191,7 +201,9 @@ def test_lint_under_a_lossless_policy():
     bad = [f for f in result.findings if f.severity.value in ("error", "warning")]
     assert bad == []
     infos = {f.code for f in result.findings if f.device == "onyx-leaf1"}
-    assert {"MAP001", "ECN001", "WDG001"} <= infos  # what the running-config does not state: unverified
+    assert {"MAP001", "BUF003", "WDG001"} <= infos  # what the running-config does not state: unverified
+    eth1 = {f.code for f in result.findings if f.port == "Eth1/1"}
+    assert "ECN001" not in eth1 and "MAP002" not in eth1  # queue 3 marks at 150/1500 KB, CNP queue 6 is strict
 
 
 def test_lint_of_lossy_roce_mode_under_a_lossless_policy(tmp_path):
@@ -243,13 +255,42 @@ def test_bind_switch_priority_lines_that_bind_every_switch_priority_give_the_egr
     assert moved.ports["Eth1/2"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}
 
 
-def test_bind_switch_priority_of_only_some_switch_priorities_leaves_the_map_unknown():
-    """The traffic class of a switch priority no line binds is Onyx's default, which the pages read do not state."""
-    line = "interface ethernet 1/1-1/2 traffic-class 3 bind switch-priority 3"
-    text = HEAD + PFC + f"   {line}\n   interface ethernet 1/1-1/2 traffic-class 6 bind switch-priority 6\n"
+def test_bind_switch_priority_of_some_switch_priorities_keeps_the_default_for_the_others():
+    text = HEAD + PFC + "   interface ethernet 1/1 traffic-class 0 bind switch-priority 3\n"
     device = parse(text)
-    assert [(i.code, i.source.line) for i in device.issues] == [("SYS004", line_of(text, line))]  # once for the range
-    assert device.ports["Eth1/1"].tc_to_queue is None and device.ports["Eth1/2"].tc_to_queue is None
+    assert device.issues == []
+    assert device.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 1, 2: 2, 3: 0, 4: 4, 5: 5, 6: 6, 7: 7}
+
+
+def test_in_roce_mode_only_a_complete_binding_is_known():
+    """What RoCE mode sets is not stated: neither the default maps nor a partial binding are taken."""
+    line = "interface ethernet 1/1-1/2 traffic-class 3 bind switch-priority 3"
+    text = HEAD + "   roce\n" + f"   {line}\n   interface ethernet 1/1-1/2 traffic-class 6 bind switch-priority 6\n"
+    device = parse(text)
+    assert ("SYS004", line_of(text, line)) in issues(device)  # once for the range
+    port = device.ports["Eth1/1"]
+    assert port.tc_to_queue is None and port.dscp_to_tc is None and port.pcp_to_tc is None
+    full = parse(text + "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 7\n")
+    assert full.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 6, 7: 0}
+
+
+def test_a_qos_line_losslessd_does_not_read_makes_the_maps_unknown():
+    """A `qos map ...` line (its syntax is not in a source read) may change the map: the default is not assumed."""
+    port_line = "interface ethernet 1/1 qos map dscp 26 to switch-priority 4"
+    text = HEAD + "   interface ethernet 1/1-1/2 qos trust L3\n" + f"   {port_line}\n"
+    device = parse(text)
+    assert ("SYS002", line_of(text, port_line)) in issues(device)
+    assert device.ports["Eth1/1"].dscp_to_tc is None
+    assert device.ports["Eth1/2"].dscp_to_tc == {d: d // 8 for d in range(64)}
+    assert device.ports["Eth1/1"].tc_to_queue == {sp: sp for sp in range(8)}  # not a traffic-class map
+    glob = parse(text.replace(port_line, "qos map dscp 26 to switch-priority 4"))
+    assert glob.ports["Eth1/1"].dscp_to_tc is None and glob.ports["Eth1/2"].dscp_to_tc is None
+
+
+def test_mtu_is_the_ip_mtu():
+    """mellanox.onyx onyx_interface: `mtu 1500` reads back as "1500 bytes(Maximum packet size 1522 bytes)"."""
+    device = parse(HEAD + "   interface ethernet 1/1 mtu 1500 force\n   interface ethernet 1/2 mtu 9216\n")
+    assert device.ports["Eth1/1"].mtu_bytes == 1500 and device.ports["Eth1/2"].mtu_bytes == 9216
 
 
 @pytest.mark.parametrize("bad", [
@@ -262,8 +303,8 @@ def test_a_bind_line_that_cannot_be_read_is_a_sys002_and_the_map_stays_unknown(b
     full = "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 6 7\n"
     text = HEAD + full + f"   {bad}\n"
     device = parse(text)
-    assert issues(device) == {("SYS002", line_of(text, bad)), ("SYS004", line_of(text, full.strip()))}
-    assert device.ports["Eth1/1"].tc_to_queue is None
+    assert issues(device) == {("SYS002", line_of(text, bad))}
+    assert device.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}  # the line skipped
 
 
 def test_the_no_form_of_bind_makes_those_switch_priorities_unknown():
@@ -275,11 +316,31 @@ def test_the_no_form_of_bind_makes_those_switch_priorities_unknown():
     assert device.ports["Eth1/1"].tc_to_queue is None
 
 
-def test_lint_with_every_switch_priority_bound():
-    """With the egress queues known, the ECN thresholds of queue 3 are checked (150/1500 KB: within roce-dscp26);
-    the strict CNP queue 6 cannot be confirmed as the CNP class's without the DSCP map: unverified, not a warning."""
+def test_lint_with_switch_priorities_bound_to_other_traffic_classes():
+    """Bulk switch priorities moved to traffic class 0 beside the default ones: RoCE still leaves by queue 3 and CNP
+    by the strict queue 6."""
     result = lint([RAW / "roce-leaf-bound.cfg"], policy="roce-dscp26")
     assert [f for f in result.findings if f.severity.value in ("error", "warning")] == []
     eth1 = {f.code for f in result.findings if f.port == "Eth1/1"}
-    assert "ECN001" not in eth1 and {"MAP001", "SCH001", "WDG001"} <= eth1
-    assert "ECN001" in {f.code for f in result.findings if f.port == "Eth1/31"}  # only switch priority 3 bound there
+    assert "ECN001" not in eth1 and "MAP002" not in eth1 and "WDG001" in eth1
+
+
+def test_lint_with_a_bind_moving_the_roce_priority_off_its_ecn_queue(tmp_path):
+    """Switch priority 3 bound to traffic class 0, whose queue marks no ECN: ECN001 names the queue it leaves by."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text(fixture_text("roce-leaf.cfg").replace(
+        "   interface ethernet 1/1-1/4 traffic-class 6 dcb ets strict\n",
+        "   interface ethernet 1/1-1/4 traffic-class 6 dcb ets strict\n"
+        "   interface ethernet 1/1-1/4 traffic-class 0 bind switch-priority 3\n"))
+    result = lint([path], policy="roce-dscp26")
+    ecn = [f for f in result.findings if f.code == "ECN001" and f.port == "Eth1/1"]
+    assert ecn and ecn[0].severity.value in ("error", "warning") and "queue 0" in ecn[0].message
+
+
+def test_qos_rewrite_dscp_uses_the_default_rewrite_map():
+    """`show qos interface ethernet 1/1` (mellanox.onyx fixture) rewrite table: switch-priority 3 -> DSCP 24,
+    6 -> 48, 0 -> 0. Where the maps are not known (RoCE mode), the rewritten values are not either."""
+    text = HEAD + "   interface ethernet 1/1 qos trust L3\n   interface ethernet 1/1 qos rewrite dscp\n"
+    rewrite = parse(text).ports["Eth1/1"].tc_to_dscp_rewrite
+    assert (rewrite[3], rewrite[6], rewrite[0], len(rewrite)) == (24, 48, 0, 8)
+    assert parse(text + "   roce\n").ports["Eth1/1"].tc_to_dscp_rewrite == {}

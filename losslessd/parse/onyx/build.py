@@ -2,10 +2,10 @@
 
 Onyx classifies a packet to a switch priority (SP) by its trust level; PFC is enabled per priority and pauses
 switch priorities; ECN and ETS are set per traffic class, the egress queue. In the model the SP is the TC (its PFC
-priority is its own number) and Onyx's traffic class is the queue. Defaults the Onyx manual pages read here do not
-state (the DSCP and PCP maps, SP -> traffic class, what RoCE mode applies) are left unknown, so the rules say what
-they could not verify instead of guessing; a port whose `bind switch-priority` lines bind every SP has a known
-SP -> traffic class map.
+priority is its own number) and Onyx's traffic class is the queue. The default DSCP/PCP -> SP and SP -> traffic
+class maps come from a switch's own `show qos interface` (see DEFAULT_DSCP_SP); what RoCE mode applies, which queue a
+received pause stops, the watchdog and the buffers are left unknown, so the rules say what they could not verify
+instead of guessing.
 """
 
 from __future__ import annotations
@@ -39,6 +39,17 @@ SP_PRIORITY = {sp: sp for sp in range(8)}
 SP_NAMES = {sp: f"switch-priority {sp}" for sp in range(8)}
 # Onyx User Manual, RoCE Commands: lossy mode is "Congestion control based on ECN marking only. No PFC support."
 NO_PFC_ROCE = "lossy"
+# mellanox.onyx collection 895d3a20969f, tests/unit/modules/fixtures/show_qos_interface_ethernet.cfg (`show qos
+# interface ethernet 1/1` of a switch whose maps the collection has no command to set): "PCP(DEI); DSCP to
+# switch-priority mapping" DSCP 8n..8n+7 and PCP n (DEI 0 and 1) -> switch-priority n, and "switch-priority to
+# PCP(DEI); DSCP; traffic-class" TC n; NVIDIA's community guide "Lossless RoCE Configuration for MLNX-OS Switches in
+# DSCP-Based QoS Mode" (as att/netarbiter 0b51420a8df5 nvmf/RoCE_Deployment.md quotes it) agrees: DSCP 26 -> switch
+# priority 3 and traffic class 3, DSCP 48 -> switch priority 6 "by default".
+DEFAULT_DSCP_SP = {dscp: dscp // 8 for dscp in range(64)}
+DEFAULT_PCP_SP = {pcp: pcp for pcp in range(8)}
+DEFAULT_SP_TC = {sp: sp for sp in range(8)}
+# the same output's "switch-priority to PCP(DEI); DSCP; traffic-class" rewrite table: switch-priority n -> DSCP 8n
+DEFAULT_SP_DSCP = {sp: 8 * sp for sp in range(8)}
 
 
 def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
@@ -50,13 +61,14 @@ def build(cfg: OnyxConfig, platform: str, name: str, path: str) -> Device:
     shown = _shown(cfg, roce, issues)
     if roce is not None and shown is None:
         issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
-            f"RoCE mode {roce.value} (`roce`): the switch applies trust, PFC, ECN and buffer settings that the "
-            "running-config does not print and the Onyx manual does not list (a capture's `show roce` shows them); "
-            "where no line of this config sets them, they are unknown")))
+            f"RoCE mode {roce.value} (`roce`): the switch applies trust, PFC, ECN, buffer and classification map "
+            "settings that the running-config does not print and the Onyx manual does not list (a capture's `show "
+            "roce` shows some); where no line of this config sets them, they are unknown")))
     elif roce is not None:
         issues.append(ParseIssue(code="SYS004", source=roce.source, message=(
             f"RoCE mode {roce.value} (`roce`): its trust, PFC and scheduling are read from the capture's `show roce`; "
-            "its ECN and buffer settings are not, and are unknown where no line of this config sets them")))
+            "its ECN, buffer and classification map settings are not, and are unknown where no line of this config "
+            "sets them")))
     for pname, pc in cfg.ports.items():
         device.ports[pname] = _port(cfg, pname, pc, roce, shown, issues)
     return device
@@ -81,13 +93,18 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
     port = Port(name=name, description=pc.description, source=pc.source, qos_configured=pc.qos or roce is not None,
                 admin_up=pc.admin_up.value if pc.admin_up else None,
                 speed_gbps=pc.speed.value if pc.speed else None)
+    # mellanox.onyx 895d3a20969f onyx_interface: `mtu N` reads back as "MTU": "N bytes(Maximum packet size N+22 bytes)"
+    # (its fixtures: 1500 and 1522), so N is the IP MTU; the frame adds the Ethernet header, a VLAN tag and the FCS.
+    port.mtu_bytes = pc.mtu.value if pc.mtu else None
     _trust(pc, port, roce, shown)
     port.tc_names, port.tc_to_priority = SP_NAMES, SP_PRIORITY
-    _bound(pc, port, issues)
+    _maps(cfg, pc, port, roce)
+    _bound(pc, port, roce, issues)
     if pc.rewrite_dscp is not None and pc.rewrite_dscp.value:
-        # `qos rewrite dscp` remarks the DSCP from the switch priority with a map the running-config does not show
-        # (model: a TC missing from the map is rewritten to a value the input does not show).
-        port.tc_to_dscp_rewrite = {}
+        # `qos rewrite dscp` remarks the DSCP from the switch priority: by the default map where the maps are the
+        # defaults, else by a map the input does not show (model: every TC rewritten to a value not shown).
+        known = roce is None and not pc.maps_unread and not cfg.qos_unread
+        port.tc_to_dscp_rewrite = dict(DEFAULT_SP_DSCP) if known else {}
     _pfc(cfg, pc, port, roce, shown, issues)
     _queues(pc, port, shown)
     if pc.pause_rx is not None or pc.pause_tx is not None:
@@ -108,20 +125,33 @@ def _trust(pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) 
     # (else RoCE mode sets a trust the manual does not state: unknown)
 
 
-def _bound(pc: PortConf, port: Port, issues: Issues) -> None:
-    """The switch priority -> traffic class (egress queue) map, from the port's `traffic-class N bind switch-priority`
-    lines. Known only when they bind all eight switch priorities: one left out keeps Onyx's default traffic class,
-    which the Onyx manual pages read do not state (a map the model holds is complete: a missing key has no entry)."""
-    if not pc.sp_tc:
+def _maps(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None) -> None:
+    """The default DSCP (trust L3, both) or PCP (trust L2) -> switch priority map. Unknown in RoCE mode (what it sets
+    is not stated) and where a `qos` line losslessd does not read (a map command?) may have changed it."""
+    if roce is not None or pc.maps_unread or cfg.qos_unread:
         return
-    if len(pc.sp_tc) == len(SP_PRIORITY):
-        port.tc_to_queue = {sp: val.value for sp, val in sorted(pc.sp_tc.items())}
-        return
-    first = min((val.source for val in pc.sp_tc.values()), key=lambda s: s.line or 0)
-    issues.add_once(ParseIssue(code="SYS004", source=first, message=(
-        "`traffic-class N bind switch-priority` lines bind only some switch priorities of the port: the others keep "
-        "Onyx's default traffic class, which the Onyx manual pages read do not state, so the port's switch-priority "
-        "-> traffic-class map (its egress queues) is unknown")))
+    if port.trust == Trust.dscp:
+        port.dscp_to_tc, port.dscp_defaulted = dict(DEFAULT_DSCP_SP), sorted(DEFAULT_DSCP_SP)
+    elif port.trust == Trust.pcp:
+        port.pcp_to_tc = dict(DEFAULT_PCP_SP)
+
+
+def _bound(pc: PortConf, port: Port, roce: Val | None, issues: Issues) -> None:
+    """The switch priority -> traffic class (egress queue) map: the default, with the port's `traffic-class N bind
+    switch-priority` lines on top. In RoCE mode (whose map is not stated) only where the lines bind all eight switch
+    priorities (a map the model holds is complete: a missing key has no entry); a `no` form makes it unknown."""
+    bound = {sp: val.value for sp, val in pc.sp_tc.items()}
+    merged = {**(DEFAULT_SP_TC if roce is None else {}), **bound}
+    if len(merged) == len(SP_PRIORITY) and None not in merged.values():
+        port.tc_to_queue = {sp: tc for sp, tc in sorted(merged.items()) if tc is not None}
+        if pc.sp_tc:
+            port.map_source = port.map_source or min((v.source for v in pc.sp_tc.values()), key=lambda s: s.line or 0)
+    elif pc.sp_tc and None not in bound.values():
+        first = min((val.source for val in pc.sp_tc.values()), key=lambda s: s.line or 0)
+        issues.add_once(ParseIssue(code="SYS004", source=first, message=(
+            "`traffic-class N bind switch-priority` lines bind only some switch priorities of a port in RoCE mode: "
+            "the traffic class RoCE mode gives the others is not stated, so the port's switch-priority -> "
+            "traffic-class map (its egress queues) is unknown")))
 
 
 def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None,

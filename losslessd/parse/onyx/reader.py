@@ -58,14 +58,16 @@ class PortConf:
     source: Source
     description: str | None = None
     speed: Val | None = None  # Gb/s; Val(None): `speed auto`
-    mtu: Val | None = None  # as written (frame or IP MTU: not stated, so not read into the model)
+    mtu: Val | None = None  # the IP MTU (see build.py)
     admin_up: Val | None = None
     trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default)
     pfc_mode: Val | None = None  # on | off | auto
     rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
     ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, or None for `no ...`
     ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", weight)
-    sp_tc: dict[int, Val] = field(default_factory=dict)  # switch priority -> traffic class (`bind switch-priority`)
+    sp_tc: dict[int, Val] = field(default_factory=dict)  # switch priority -> traffic class (`bind switch-priority`);
+    # Val(None): a `no ... bind switch-priority` line, after which its traffic class is not known
+    maps_unread: bool = False  # a `qos ...` line losslessd does not read (a `qos map`?) may change the port's maps
     pause_rx: Val | None = None  # `flowcontrol receive on|off`
     pause_tx: Val | None = None  # `flowcontrol send on|off`
     qos: bool = False  # a QoS line names the port (trust, PFC mode, ECN, ETS, rewrite)
@@ -99,6 +101,7 @@ class OnyxConfig:
     pfc_priorities: dict[int, Val] = field(default_factory=dict)  # `[no] dcb priority-flow-control priority N enable`
     roce: Val | None = None  # ROCE_MODES; Val(None): `no roce`
     shown: RoceShown | None = None  # a capture's `show roce`
+    qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
     pools: dict[str, Pool] = field(default_factory=dict)
     ports: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
@@ -216,8 +219,10 @@ class _Reader:
             self.pool(w[2], w[3:], src)
         elif w[0] in ("dcb", "pool", "qos") or w[:3] == ["advanced", "buffer", "management"] or \
                 (w[0] == "no" and len(w) > 1 and w[1] in ("dcb", "qos")):
-            # the DSCP and PCP maps (their syntax and defaults are not in the manual pages read), the watchdog,
-            # advanced buffer pools: each decides what a lossless class gets
+            # the DSCP and PCP maps (their syntax is not in a source read), the watchdog, advanced buffer pools:
+            # each decides what a lossless class gets
+            if "qos" in w[:2]:
+                self.cfg.qos_unread = True
             self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
         elif w[0] in ("mtu", "speed", "traffic-class"):
             raise LineError(_OUTSIDE)
@@ -352,12 +357,12 @@ class _Reader:
                 for port in ports:
                     port.ets[tc] = val
             elif body[2:4] == ["bind", "switch-priority"] and neg:
-                # what the `no` form restores is not stated: the switch priorities it names (all bound to this
-                # traffic class when it names none) lose their known traffic class
+                # what the `no` form restores is not stated: the switch priorities it names (when it names none, the
+                # ones bound to this traffic class by a line or by default) lose their known traffic class
                 named = {bounded_int(x, 0, 7, "the switch priority") for x in body[4:]}
                 for port in ports:
-                    for sp in [sp for sp, val in port.sp_tc.items() if sp in named or (not named and val.value == tc)]:
-                        del port.sp_tc[sp]
+                    for sp in named or {tc} | {sp for sp, val in port.sp_tc.items() if val.value == tc}:
+                        port.sp_tc[sp] = Val(None, src)
                 self.not_read(text, number, "what the `no` form of `bind switch-priority` restores is not stated; the "
                                             "traffic class of those switch priorities is unknown")
             elif body[2:4] == ["bind", "switch-priority"]:
@@ -374,6 +379,9 @@ class _Reader:
             else:
                 self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
         else:
+            if body[:1] == ["qos"]:
+                for port in ports:
+                    port.maps_unread = True
             self.not_read(text, number, "a QoS command losslessd does not read; what it sets on the port is unknown")
 
     @staticmethod
