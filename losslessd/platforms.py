@@ -123,6 +123,8 @@ CAPABILITIES = {
 _NO_PUSH = ("losslessd has no transactional push for it yet (no checkpoint and rollback path verified against the "
             "device): `tune` renders and lints its candidates, a person pushes them")
 _NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects from it over SSH"
+_ONYX_RENDER = ("losslessd reads Onyx but writes none of it yet: a snippet needs every line's syntax cited from the "
+                "Onyx manual (the DSCP map and the switch-priority to traffic-class map are not)")
 _IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
 _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
               "(its ECN marking happens in the switches)")
@@ -264,6 +266,16 @@ PLATFORMS: dict[str, Platform] = {
                                      cable_m=(1, 100000), cable_refused="NVUE refuses the PFC profile's cable-length",
                                      wd_counts_polls=True,
                                      wd_detection_polls=(1, 1000))),
+        # NVIDIA Onyx (MLNX-OS) on Spectrum switches: `show running-config` prints the configuration one command a
+        # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it). `show roce` (Onyx 3.8.2000+,
+        # RoCE Commands) prints what RoCE mode applies, which the running-config does not.
+        Platform("nvidia_onyx", DeviceKind.switch, "onyx", "NVIDIA Onyx (MLNX-OS) `show running-config`",
+                 netmiko="mellanox_mlnxos", napalm=None, enable=True,
+                 commands=(Command("show running-config"), Command("show roce", optional=True)),
+                 refusals=("% Unrecognized command", "% Incomplete command"),
+                 sniff=45, unsupported={
+                     "render": _ONYX_RENDER, "fix": _ONYX_RENDER, "tune": _ONYX_RENDER, "push": _ONYX_RENDER,
+                     "sim": _NOT_SIMULATED}),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
@@ -324,7 +336,8 @@ PLATFORMS: dict[str, Platform] = {
 # Short names accepted by --format.
 FORMAT_ALIASES = {"eos": "arista_eos", "mlx5": "linux_mlx5", "nic": "linux_mlx5", "config_db": "sonic",
                   "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos",
-                  "os10": "dell_os10", "os9": "dell_os9", "ftos": "dell_os9"}
+                  "os10": "dell_os10", "os9": "dell_os9", "ftos": "dell_os9",
+                  "onyx": "nvidia_onyx"}
 
 
 # The platforms `lint` detects, in the order their parsers' sniff() is asked.

@@ -323,7 +323,7 @@ class Port(Model):
     admin_up: bool | None = None
     speed_gbps: float | None = None
     # IP MTU: the largest IP packet the port sends/receives, without Ethernet header, VLAN tags or FCS
-    # (Linux/SONiC/EOS/NVUE `mtu`). Parsers of platforms whose `mtu` is the media/frame MTU (Junos:
+    # (Linux/SONiC/EOS/NVUE/Onyx `mtu`). Parsers of platforms whose `mtu` is the media/frame MTU (Junos:
     # IP MTU + 14) convert, so that LNK002 compares like with like.
     mtu_bytes: int | None = None
     cable_length_m: float | None = None
