@@ -197,7 +197,9 @@ class EcnThresholdsInvalid(_MarkingRule):
             yield self.unverified(f"{_where(lane)}: ECN thresholds {ecn.unconverted!r} could not be converted to "
                                   f"bytes, so they were not checked", **at)
         elif kmin is None and kmax is None:
-            yield self.unverified(f"{_where(lane)} marks ECN but its thresholds are not in the input", **at)
+            # (marking itself may be unknown too: ECN001 says so; the thresholds are this rule's part)
+            marks = "marks ECN" if ecn.ecn_enabled else "may mark ECN"
+            yield self.unverified(f"{_where(lane)} {marks} but its thresholds are not in the input", **at)
 
 
 @register
