@@ -161,6 +161,7 @@ def test_nxos_pause_threshold_below_kmin_is_a_warning_naming_the_incast_that_mar
         # Kmin 300 KB = 307200 B over 120000 B per ingress port: 3 ports (360000 B) reach Kmin first, 2 (240000 B) not.
         assert f.data["ingress_ports_to_mark_first"] == 3
         assert "per ingress port" in f.message and "incast of 3 or more ports" in f.message
+        assert "stated XOFF threshold 120000 B per ingress port" in f.message
 
 
 def test_nvue_lossless_pg_is_keyed_by_its_name_not_losslessd_internal_index():
