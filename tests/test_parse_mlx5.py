@@ -318,3 +318,49 @@ def test_commands_on_a_case_pattern_or_after_then_do_and_semicolons_are_read():
     assert port.trust == Trust.dscp and port.pfc_enabled == [3] and port.nic_ecn.cnp_dscp == 48
     assert port.nic_ecn.np_enabled == port.nic_ecn.rp_enabled == {3: True}
     assert [i.code for i in host.issues] == ["SYS004"]  # the blocks, and no line left unread
+
+
+def test_a_command_whose_output_is_redirected_still_runs():
+    """`>/dev/null`, `1>/dev/null`, `&>/dev/null`, `2>&1`, `2>>LOG` leave what a command sets as it is (bash(1)
+    REDIRECTION); `echo V > FILE` still writes FILE. Before, each such mlnx_qos call was skipped, and a lone
+    `--cable_len` call (one DCB PFC set) left PFC off: a false NIC001 error."""
+    host = parse_text("quiet.sh", "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth2 --cable_len 30",
+        "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0 >/dev/null 2>&1",
+        "mlnx_qos -i eth2 --trust dscp 1>/dev/null", "mlnx_qos -i eth2 --prio_tc 0,1,2,3,4,5,6,7 2>>/var/log/qos.err",
+        "cma_roce_tos -d mlx5_0 -t 106 &> /dev/null || true",
+        "echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp 2>/dev/null",
+        "mlnx_qos -i eth2>/dev/null"]))  # (`eth2>`: the word is eth2, not a descriptor)
+    port = host.ports["eth2"]
+    assert (port.pfc_enabled, port.trust, port.cable_length_m) == ([3], Trust.dscp, 30.0)
+    assert port.priority_to_tc == dict(enumerate(range(8))) and port.nic_ecn.cnp_dscp == 48 and host.roce_tos == 106
+    assert list(host.ports) == ["eth2"] and host.issues == []
+
+
+def test_a_for_loop_over_listed_words_or_an_array_runs_its_body_once_per_word():
+    """`for p in "${PORTS[@]}"` over `PORTS=(a b)`, `for d in mlx5_0 mlx5_1`, nested loops, one-line loops: each
+    port gets what the body sets (before, the body was read once with `$p` and `${p}` as two ports named so)."""
+    host = parse_text("loop.sh", "\n".join([
+        "#!/bin/bash", "PORTS=(ens1f0np0 'ens1f1np1')", "PRIO=3",
+        "for p in \"${PORTS[@]}\"; do", "  mlnx_qos -i \"$p\" --trust dscp",
+        "  for x in np rp", "  do", "    echo 1 > /sys/class/net/${p}/ecn/roce_$x/enable/$PRIO", "  done",
+        "done", "for p in ens1f1np1; do mlnx_qos -i $p --pfc 0,0,0,1,0,0,0,0; done"]))
+    assert list(host.ports) == ["ens1f0np0", "ens1f1np1"] and host.issues == []
+    first, second = host.ports.values()
+    assert first.trust == second.trust == Trust.dscp and (first.pfc_enabled, second.pfc_enabled) == (None, [3])
+    assert first.nic_ecn.np_enabled == first.nic_ecn.rp_enabled == second.nic_ecn.rp_enabled == {3: True}
+
+
+def test_a_loop_over_words_known_at_run_time_is_read_once_and_said_so():
+    host = parse_text("glob.sh", "\n".join([
+        "#!/bin/bash", "for p in $(ls /sys/class/net | grep ens1); do", "  mlnx_qos -i ens1f0 --trust dscp", "done"]))
+    assert host.ports["ens1f0"].trust == Trust.dscp and [i.code for i in host.issues] == ["SYS004"]
+
+
+def test_loops_that_would_run_millions_of_commands_are_refused_with_the_line():
+    words = " ".join(["w"] * 400)  # 400 x 400 runs of the body: more than MAX_SCRIPT_COMMANDS
+    text = "\n".join(["#!/bin/bash", f"for a in {words}; do", f"for b in {words}; do", "true", "done", "done",
+                      "mlnx_qos -i eth0 --trust dscp"])
+    with pytest.raises(InputError) as err:
+        parse_text("bomb.sh", text)
+    assert err.value.line in (3, 4, 5) and "loops run more than 100,000 commands" in err.value.message
