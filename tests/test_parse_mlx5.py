@@ -351,9 +351,18 @@ def test_a_for_loop_over_listed_words_or_an_array_runs_its_body_once_per_word():
     assert first.nic_ecn.np_enabled == first.nic_ecn.rp_enabled == second.nic_ecn.rp_enabled == {3: True}
 
 
-def test_a_loop_over_words_known_at_run_time_is_read_once_and_said_so():
-    host = parse_text("glob.sh", "\n".join([
-        "#!/bin/bash", "for p in $(ls /sys/class/net | grep ens1); do", "  mlnx_qos -i ens1f0 --trust dscp", "done"]))
+def test_a_variable_holding_several_words_gives_a_for_loop_each_word():
+    host = parse_text("words.sh", "\n".join([
+        "#!/bin/bash", "export IFACES=\"ens1f0 ens1f1\" TOS=106", "for i in $IFACES; do",
+        "  mlnx_qos -i $i --trust dscp", "done", "cma_roce_tos -d mlx5_0 -t $TOS"]))
+    assert [p.trust for p in host.ports.values()] == [Trust.dscp, Trust.dscp] and list(host.ports) == [
+        "ens1f0", "ens1f1"]
+    assert host.roce_tos == 106 and host.issues == []
+
+
+@pytest.mark.parametrize("loop", ["for p in $(ls /sys/class/net | grep ens1); do", "for ((i = 0; i < 2; i++)); do"])
+def test_a_loop_over_words_known_at_run_time_is_read_once_and_said_so(loop):
+    host = parse_text("glob.sh", "\n".join(["#!/bin/bash", loop, "  mlnx_qos -i ens1f0 --trust dscp", "done"]))
     assert host.ports["ens1f0"].trust == Trust.dscp and [i.code for i in host.issues] == ["SYS004"]
 
 

@@ -50,12 +50,12 @@ _BLOCK_WORDS = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "f
 # sysctl sets the kernel's own network stack (net.ipv4.tcp_ecn is TCP's ECN), which RoCE traffic bypasses.
 _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "true", ":", "wait", "read", "logger",
                         "unset", "[", "[[", "test"})  # (test / [ ]: an if or && condition)
-_BRANCHING = re.compile(r"^\s*(?:if|case|select|while|until)\b", re.M)
+_BRANCHING = re.compile(r"^\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((...))`)
 _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
 # expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
 _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
-_ASSIGNMENT = re.compile(r"^(?:(?:export|local|readonly|declare)\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)  # one word: `NAME=value` (quotes removed)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
 _FUNCTION = re.compile(r"^(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?$")
@@ -84,10 +84,14 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
                 flat.append((n, None, line))
             continue
         try:
-            flat.extend((n, words, line) for words in _split(line))
+            flat.extend((n, words, line) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line)))
         except ValueError:
             flat.append((n, None, line))
     yield from _run(flat, {}, {}, [0], path)
+
+
+# bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once).
+_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*\(\(.*?\)\)")
 
 
 # bash(1) Arrays: `NAME=(word ...)`; `"${NAME[@]}"` (or `[*]`) in a for list expands to its words.
@@ -115,11 +119,15 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
         if written[0] == _ARRAY_MARK:
             arrays[written[1]] = [_substitute(w, values) for w in written[2:]]
             continue
-        if m := _ASSIGNMENT.match(" ".join(written)):  # (quotes already removed by the split)
-            if "$" in m.group(2) or "`" in m.group(2):
-                values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
-            else:
-                values[m.group(1)] = m.group(2)
+        if written[0] in ("export", "local", "readonly", "declare") and len(written) > 1:
+            written = written[1:]
+        assigned = [m for w in written if (m := _ASSIGNMENT.match(w))]
+        if assigned and len(assigned) == len(written):  # `A=1`, `A="x y" B=2` (quotes already removed by the split)
+            for m in assigned:
+                if "$" in m.group(2) or "`" in m.group(2):
+                    values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
+                else:
+                    values[m.group(1)] = m.group(2)
             continue
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
             end = _loop_end(flat, i)
@@ -180,7 +188,7 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
         word = _substitute(word, values)
         if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
             return None
-        out.append(word)
+        out.extend(word.split())  # a variable holding `eth0 eth1` gives two words (bash word splitting)
     return out
 
 
