@@ -477,6 +477,22 @@ def test_groups_applied_below_the_top_level_give_only_their_statements_under_tha
     assert ports["et-0/0/0"].pfc_enabled == [3]
 
 
+def test_nested_groups_in_display_set_form_keep_the_first_listed_group_and_the_nearest_level_winning():
+    """`display set` prints a nested `apply-groups [ A B ]` as one line per group: A still wins over B; a group
+    applied at `interfaces et-0/0/1` wins over one applied at `interfaces`."""
+    text = "\n".join(line for line in GOOD.split("\n") if not line.startswith("set interfaces et-0/0/1 desc")) + (
+        "set groups A interfaces <*> description from-A\n"
+        "set groups B interfaces <*> description from-B\n"
+        "set groups C interfaces <*> description from-C\n"
+        "set interfaces apply-groups C\n"
+        "set interfaces et-0/0/1 apply-groups A\n"
+        "set interfaces et-0/0/1 apply-groups B\n")
+    device = parse(text)
+    assert not device.issues
+    ports = device.ports
+    assert (ports["et-0/0/1"].description, ports["et-0/0/48"].description) == ("from-A", "uplink spine1")
+
+
 def test_group_wildcards_match_the_configuration_s_own_names():
     # A group's `<pattern>` matches names the configuration itself has: class-of-service entries for the CNP, physical
     # ports (with any unit) for the IP MTU; et-0/0/9 has no class-of-service entry, so it gets no CNP.

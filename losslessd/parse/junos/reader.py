@@ -227,7 +227,13 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
                                          and w[1:3] == ["class-of-service", "interfaces"]})}
     inherited: list[tuple[Source, list[str] | None, str]] = []
     examined = [0]  # names the wildcards were matched against: bounded like ranges (each costs time)
-    for level, listed in [([], applied), *nested]:  # the top level's first: a nested group wins over it
+    levels: dict[tuple[str, ...], list[str]] = {(): applied}
+    for level, listed in nested:  # (`display set` prints `apply-groups` once per group, in the order listed)
+        levels.setdefault(tuple(level), []).extend(listed)
+    # Read first, overridden first: the top level's groups, then deeper levels' (a group applied nearer the statement
+    # wins over one applied above it).
+    for level_key, listed in sorted(levels.items(), key=lambda item: len(item[0])):
+        level = list(level_key)
         for group in reversed(dict.fromkeys(listed)):  # the first group listed is read last: it wins
             for src, rest, line in groups.get(group, []):
                 if rest[0] not in _GROUP_READ or not _under(rest, level):
