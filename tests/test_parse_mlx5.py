@@ -373,3 +373,18 @@ def test_loops_that_would_run_millions_of_commands_are_refused_with_the_line():
     with pytest.raises(InputError) as err:
         parse_text("bomb.sh", text)
     assert err.value.line in (3, 4, 5) and "loops run more than 100,000 commands" in err.value.message
+
+
+def test_env_shebang_backslash_continuations_and_the_scripts_own_functions():
+    """`#!/usr/bin/env bash` is a shell script (before: SYS001, not read); a command continued over lines ending in
+    `\\` is one command (bash(1) QUOTING; before: cut into an unsplittable line and stray options); a call of a function
+    the script defines is not a command to read (its body is read where it is written)."""
+    text = "\n".join([
+        "#!/usr/bin/env bash", "say() { echo \"$*\"; }", "function die {", "  say \"$*\"; exit 1", "}",
+        "say start", "mlnx_qos -i eth3 \\", "    --trust dscp \\", "    --pfc 0,0,0,1,0,0,0,0", "die_not_called=1",
+        "echo 'a\\\\' > /dev/null", "cma_roce_tos -d mlx5_3 \\", "  -t 106 || die \"no tos\""])
+    assert mlx5.sniff(Input("s.sh", text))
+    host = parse_text("s.sh", text)
+    port = host.ports["eth3"]
+    assert (port.trust, port.pfc_enabled, port.pfc_source.line) == (Trust.dscp, [3], 7)
+    assert host.roce_tos == 106 and host.issues == []

@@ -22,7 +22,8 @@ from ...limits import MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 
-_SHEBANG = re.compile(r"\A\s*#!\S*\b(?:ba|z|da|k)?sh\b")
+# `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
+_SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 _MLNX_QOS = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -58,7 +59,8 @@ _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)  # one word: `NAME=value` (quotes removed)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
-_FUNCTION = re.compile(r"^(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?$")
+# bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`
+_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|$))")
 
 
 def branches(text: str) -> bool:
@@ -73,9 +75,13 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     and `sh -c '...'` are unwrapped to the command they run, and a `for NAME in WORDS` loop over literal words (or
     an array's `"${ARRAY[@]}"`) runs its body once per word, NAME set to it."""
     flat: list[tuple[int, list[str] | None, str]] = []
-    for n, raw in enumerate(text.split("\n"), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#") or _CASE_PATTERN.match(line) or _FUNCTION.match(line):
+    functions: set[str] = set()
+    for n, line in _logical_lines(text):
+        if m := _FUNCTION.match(line):
+            functions.add(m.group(1) or m.group(2))
+            line = line[m.end():].strip()
+            line = line[1:] if line.startswith("{") else line  # `name() { body; }` on one line: the body is read
+        if not line or line.startswith("#") or _CASE_PATTERN.match(line):
             continue
         if m := _ARRAY.match(line):  # `NAME=(a b c)`: bash(1) Arrays (shlex would split it at its spaces)
             try:
@@ -87,11 +93,30 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             flat.extend((n, words, line) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line)))
         except ValueError:
             flat.append((n, None, line))
+    # A call of the script's own function: its body's commands are read where it is defined.
+    flat = [item for item in flat if not (item[1] and item[1][0] in functions)]
     yield from _run(flat, {}, {}, [0], path)
 
 
 # bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once).
 _ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*\(\(.*?\)\)")
+
+
+def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(number of its first line, text) of each line as the shell reads it: a line ending in an unquoted `\\` goes
+    on with the next (bash(1) QUOTING: a backslash-newline is removed), as long commands are written over lines."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        first, line = i + 1, lines[i].strip()
+        while _CONTINUED.search(line) and i + 1 < len(lines) and not line.startswith("#"):
+            i += 1
+            line = line[:-1].rstrip() + " " + lines[i].strip()
+        i += 1
+        yield first, line
+
+
+_CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
 
 
 # bash(1) Arrays: `NAME=(word ...)`; `"${NAME[@]}"` (or `[*]`) in a for list expands to its words.
