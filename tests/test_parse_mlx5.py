@@ -388,3 +388,16 @@ def test_env_shebang_backslash_continuations_and_the_scripts_own_functions():
     port = host.ports["eth3"]
     assert (port.trust, port.pfc_enabled, port.pfc_source.line) == (Trust.dscp, [3], 7)
     assert host.roce_tos == 106 and host.issues == []
+
+
+def test_arrays_over_lines_command_v_arithmetic_and_lookups_are_shell_not_nic_commands():
+    """`NAME=(` with its words on the lines below, `command -v X`, `(( ... ))` and programs that only print what
+    they read (awk, grep, ibdev2netdev) change nothing on the NIC: before, each was a "not a command" warning, and
+    the array's words (`ip`, `mlnx_qos`) were read as commands."""
+    host = parse_text("lookups.sh", "\n".join([
+        "#!/bin/bash", "PORTS=(", "    ens4f0  # storage A", "    ens4f1", ")", "required=(", "  ip", "  mlnx_qos", ")",
+        "command -v mlnx_qos >/dev/null 2>&1 || exit 1", "(( ${#PORTS[@]} > 0 )) || exit 1",
+        "dev=$(ibdev2netdev | awk '$5 == \"ens4f0\" {print $1}')", "ibdev2netdev | grep ens4",
+        "for p in \"${PORTS[@]}\"; do command mlnx_qos -i $p --trust dscp; done"]))
+    assert list(host.ports) == ["ens4f0", "ens4f1"] and all(p.trust == Trust.dscp for p in host.ports.values())
+    assert host.issues == []

@@ -51,6 +51,10 @@ _BLOCK_WORDS = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "f
 # sysctl sets the kernel's own network stack (net.ipv4.tcp_ecn is TCP's ECN), which RoCE traffic bypasses.
 _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "true", ":", "wait", "read", "logger",
                         "unset", "[", "[[", "test"})  # (test / [ ]: an if or && condition)
+# Programs that print what they read and set nothing on the NIC (arithmetic `(( ))` neither): in a script they
+# look things up or log; a line not read would only be noise.
+_READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "sort", "uniq", "wc", "tr", "date",
+                         "ls", "ibdev2netdev", "ibstat", "ibv_devinfo", "ibv_devices", "show_gids", "lspci", "lsmod"})
 _BRANCHING = re.compile(r"^\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((...))`)
 _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
@@ -108,15 +112,28 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
     lines = text.split("\n")
     i = 0
     while i < len(lines):
-        first, line = i + 1, lines[i].strip()
-        while _CONTINUED.search(line) and i + 1 < len(lines) and not line.startswith("#"):
+        first, part = i + 1, lines[i].strip()
+        parts = [part]
+        while not parts[0].startswith("#") and _CONTINUED.search(part) and i + 1 < len(lines):
+            parts[-1] = part[:-1].rstrip()
             i += 1
-            line = line[:-1].rstrip() + " " + lines[i].strip()
+            part = lines[i].strip()
+            parts.append(part)
+        line = " ".join(parts)
+        if _ARRAY_OPEN.match(line):  # `NAME=(` with its words on the lines below, up to the `)`
+            words = []
+            while i + 1 < len(lines) and not (words and ")" in words[-1]):
+                i += 1
+                word = lines[i].strip()  # (a `# comment` after a word ends at its line)
+                words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
+            line = " ".join([line, *words])
         i += 1
         yield first, line
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
+_LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
+_ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-a|local|readonly)\s+)?[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
 
 
 # bash(1) Arrays: `NAME=(word ...)`; `"${NAME[@]}"` (or `[*]`) in a for list expands to its words.
@@ -166,8 +183,10 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
                 yield from _run(body, values, arrays, count, path)
             continue
         words = [_substitute(w, values) for w in written]
-        while words and words[0] == "sudo":
-            words = words[1:]
+        while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
+            words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
+        if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
+            continue
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
                 inner = [(n, w, line) for w in _split(words[2])]  # the commands it runs, in their place
@@ -234,13 +253,43 @@ def _without_redirections(line: str) -> str:
     return "".join(part if k % 2 else _REDIRECTION.sub(" ", part) for k, part in enumerate(parts))
 
 
+def _substitutions_folded(line: str) -> str:
+    """The line with each unquoted command substitution (`$(...)`, nested ones and backticks too) as the one word
+    `$(...)`: its output is known only at run time, and its `|`, `;` and spaces are not the line's (bash(1) Command
+    Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device)."""
+    if "$(" not in line and "`" not in line:
+        return line
+    out, i, quote = [], 0, False
+    while i < len(line):
+        c = line[i]
+        if c == "'" and not quote:
+            end = line.find("'", i + 1)
+            end = len(line) - 1 if end < 0 else end
+            out.append(line[i:end + 1])
+            i = end + 1
+            continue
+        if c == '"':
+            quote = not quote
+        if not quote and (line.startswith("$(", i) or c == "`"):  # (in double quotes the split keeps it whole)
+            depth, j = (1, i + 2) if c == "$" else (0, line.find("`", i + 1))
+            while c == "$" and j < len(line) and depth:
+                depth += {"(": 1, ")": -1}.get(line[j], 0)
+                j += 1
+            out.append("$(...)")
+            i = (j if c == "$" else (len(line) if j < 0 else j + 1))
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def _split(line: str) -> list[list[str]]:
     """The commands of one line, as bash(1) separates a list (`;`, `;;`, `&&`, `||`, `&`), each without the compound
     command's keyword or case pattern before it: `if [ -d X ]; then echo 1 > F; fi` runs `echo 1 > F`, and
     `eth0) mlnx_qos -i eth0 ... ;;` runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the
     program). Redirections that change nothing the command does are dropped first. ValueError where the shell
     could not split it (an open quote)."""
-    lex = shlex.shlex(_without_redirections(line), posix=True, punctuation_chars=";&|<>")
+    lex = shlex.shlex(_without_redirections(_substitutions_folded(line)), posix=True, punctuation_chars=";&|<>")
     lex.whitespace_split = True
     out: list[list[str]] = [[]]
     for token in lex:
