@@ -121,7 +121,7 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             parts.append(part)
         line = " ".join(parts)
         if _ARRAY_OPEN.match(line):  # `NAME=(` with its words on the lines below, up to the `)`
-            words = []
+            words: list[str] = []
             while i + 1 < len(lines) and not (words and ")" in words[-1]):
                 i += 1
                 word = lines[i].strip()  # (a `# comment` after a word ends at its line)
