@@ -9,6 +9,9 @@ and the ratio 16x / 1x are printed (16 is linear; well above it, something scans
 - junos: interfaces, and groups with wildcards (`<et-*>`) applied to all of them;
 - sonic: config_db.json ports with their QoS maps, PGs and queues;
 - nvue: `nv set interface swp1-64 ...` ranges repeated, each port on a broken line;
+- os10: `interface range ethernetN/1/1-N/1/54` blocks repeated with a trust map and qos-map that grow with them, every
+  port on a network-qos policy that is not defined (a shared broken line said once);
+- os9: OS9 ports each applying a DCB map, and many DCB maps;
 - mlx5: a host capture with many mlnx_qos sections;
 - opensm: an opensm.conf with many options and a qos-policy of many entries;
 - yaml-topology: a topology.yaml with many links (docpos, then the link walk).
@@ -62,6 +65,28 @@ def nxos(n: int) -> dict[str, str]:
     for slot in range(1, 8 * n + 1):
         out.append(f"interface Ethernet{slot}/1-54\n  inherit port-profile PP3\n  priority-flow-control mode on\n"
                    "  no shutdown\n")
+    return {"sw.cfg": "".join(out)}
+
+
+def os10(n: int) -> dict[str, str]:
+    out = ["! Version 10.5.4.5\n! Last configuration change at Nov  29 10:00:03 2026\nhostname sw\n"]
+    out.append("trust dscp-map T\n" + "".join(f" qos-group {j % 8} dscp {j % 64}\n" for j in range(40 * n)))
+    out.append("qos-map traffic-class Q\n" + "".join(f" queue {j % 8} qos-group {j % 8}\n" for j in range(40 * n)))
+    out.append("system qos\n trust-map dscp T\n qos-map traffic-class Q\n service-policy input type network-qos NOPE\n")
+    for node in range(1, 8 * n + 1):
+        out.append(f"interface range ethernet{node}/1/1-{node}/1/54\n mtu 9216\n priority-flow-control mode on\n"
+                   " ets mode on\n no shutdown\n")
+    return {"sw.cfg": "".join(out)}
+
+
+def os9(n: int) -> dict[str, str]:
+    out = ["! Version 9.14(2.4)\n! Startup-config last updated at Sun Nov 29 10:00:03 2026 by admin\nhostname sw\n"]
+    for j in range(20 * n):
+        out.append(f"dcb-map M{j}\n priority-group 0 bandwidth 50 pfc off\n priority-group 1 bandwidth 50 pfc on\n"
+                   " priority-pgid 0 0 0 1 0 0 0 0\n")
+    for i in range(400 * n):
+        out.append(f"interface TenGigabitEthernet {i // 64}/{i % 64}\n ip mtu 9216\n dcb-map M{i % (20 * n)}\n"
+                   " flowcontrol rx maybe\n no shutdown\n")
     return {"sw.cfg": "".join(out)}
 
 
@@ -122,7 +147,8 @@ def topology(n: int) -> dict[str, str]:
     return {**devices, "topology.yaml": "links:\n" + links}
 
 
-SHAPES = {"eos": eos, "nxos": nxos, "junos": junos, "sonic": sonic, "nvue": nvue, "mlx5": mlx5, "opensm": opensm,
+SHAPES = {"eos": eos, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic, "nvue": nvue,
+          "mlx5": mlx5, "opensm": opensm,
           "yaml-topology": topology}
 
 

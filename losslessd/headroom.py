@@ -357,7 +357,7 @@ class PfcTrigger:
 def pfc_trigger(profile: BufferProfile, pool: BufferPool | None, congested: int) -> PfcTrigger | None:
     """Where a lossless PG triggers PFC: its reservation plus its shared-buffer limit.
 
-    A fill level the config states (NX-OS pause-threshold): that level. Static threshold: reservation +
+    A fill level the config states (NX-OS and Dell OS10 pause-threshold, NVUE xoff-threshold): that level. Static threshold: reservation +
     static_th. Dynamic threshold (SONiC dynamic_th: alpha = 2**dynamic_th, SAI "2^n of available buffer
     of the pool"): reservation + alpha*F/(1 + n*alpha)
     with F approximated by the pool size and n the lossless PGs congested at once; the reservations of
@@ -366,8 +366,8 @@ def pfc_trigger(profile: BufferProfile, pool: BufferPool | None, congested: int)
     """
     if profile.xoff_threshold_bytes is not None:
         # Cisco Nexus 9000 QoS guide, PFC chapter: `pause ... pause-threshold X` sends XOFF when the no-drop class's
-        # ingress buffer holds X bytes, whatever the load.
-        return PfcTrigger(profile.xoff_threshold_bytes, f"pause-threshold {profile.xoff_threshold_bytes} B")
+        # ingress buffer holds X bytes, whatever the load (Cumulus QoS guide: NVUE `xoff-threshold` likewise).
+        return PfcTrigger(profile.xoff_threshold_bytes, f"stated XOFF threshold {profile.xoff_threshold_bytes} B")
     reserved = reserved_before_xoff(profile)
     mode = pool.mode if pool is not None else None
     use_static = profile.static_threshold_bytes is not None and (mode == "static" or profile.alpha is None)

@@ -46,6 +46,7 @@ class RenderLimits:
     # The cable lengths (m, whole metres as the snippet writes them) the platform applies where the snippet sizes
     # headroom from one.
     cable_m: tuple[int, int] | None = None
+    cable_refused: str = "the platform refuses it"  # what the platform does with a cable length outside cable_m
     wd_poll_ms: tuple[int, int] | None = None
     wd_detection_ms: tuple[int, int] | None = None
     wd_restoration_ms: tuple[int, int] | None = None
@@ -122,6 +123,8 @@ CAPABILITIES = {
 _NO_PUSH = ("losslessd has no transactional push for it yet (no checkpoint and rollback path verified against the "
             "device): `tune` renders and lints its candidates, a person pushes them")
 _NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects from it over SSH"
+_ONYX_RENDER = ("losslessd reads Onyx but writes none of it yet: a snippet needs every line's syntax cited from the "
+                "Onyx manual (the DSCP map and the switch-priority to traffic-class map are not)")
 _IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
 _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
               "(its ECN marking happens in the switches)")
@@ -134,6 +137,8 @@ SONIC_RATES_GBPS = ETHERNET_RATES_GBPS | {1600}
 # Nexus 3000-3200 (render family n3k) ports run at 1-100 Gb/s (Nexus 3000 Series NX-OS Interfaces Configuration
 # Guide, "Interface Speed"; 3100/3200 data sheets: 1/10/25/40/50/100G); 400G comes with the 3400-S and 3600.
 NEXUS3000_RATES_GBPS = frozenset({1, 10, 25, 40, 50, 100})
+_DELL_RENDER = ("losslessd reads Dell OS10 and OS9 but does not write their commands yet (no snippet whose every "
+                "line is checked against Dell's documentation)")
 _BASH_REFUSALS = ("command not found", "No such file or directory", "Permission denied")
 
 PLATFORMS: dict[str, Platform] = {
@@ -218,7 +223,8 @@ PLATFORMS: dict[str, Platform] = {
                  # Linux mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc: the cable length (mlnx_qos --cable_len, ieee_pfc
                  # delay) is taken only if non-zero and below MLX5E_MAX_CABLE_LENGTH 1000; else it is ignored
                  # without an error and the buffer stays sized for the cable before.
-                 limits=RenderLimits(cable_m=(1, 999))),
+                 limits=RenderLimits(cable_m=(1, 999), cable_refused="the driver would keep the buffer sized for "
+                                     "the cable before, without an error")),
         Platform("cisco_nxos", DeviceKind.switch, "nxos", "Cisco NX-OS running-config (Nexus 9000 QoS policies)",
                  netmiko="cisco_nxos", napalm="nxos_ssh",
                  # Nexus 9000 NX-OS QoS configuration guide: PFC, no-drop classes and queuing policies live in
@@ -253,11 +259,23 @@ PLATFORMS: dict[str, Platform] = {
                  sniff=40, port_facts={"ports": ("speed",), "pfc": ("cable",), "buffer": ("cable",)}, fix="set_lines",
                  # NVUE's applied config as `nv set` lines (NVIDIA NVUE command reference: nv config show -o commands).
                  config_command="nv config show -o commands", tune=True, push="nvue", shell="bash", login="cumulus",
-                 # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc-watchdog polling-interval`
-                 # 100-5000 ms and `robustness` 1-1000 polling intervals.
+                 # NVUE command reference: `interface <id> link mtu` 552-9216; `qos pfc <profile-id> cable-length`
+                 # 1-100000 (m: parse.nvue.reader.CABLE_M); `qos pfc-watchdog polling-interval` 100-5000 ms and
+                 # `robustness` 1-1000 polling intervals.
                  limits=RenderLimits(mtu_bytes=(552, 9216), speeds_gbps=ETHERNET_RATES_GBPS, wd_poll_ms=(100, 5000),
+                                     cable_m=(1, 100000), cable_refused="NVUE refuses the PFC profile's cable-length",
                                      wd_counts_polls=True,
                                      wd_detection_polls=(1, 1000))),
+        # NVIDIA Onyx (MLNX-OS) on Spectrum switches: `show running-config` prints the configuration one command a
+        # line (Onyx User Manual; netmiko's mellanox_mlnxos enters enable mode before it). `show roce` (Onyx 3.8.2000+,
+        # RoCE Commands) prints what RoCE mode applies, which the running-config does not.
+        Platform("nvidia_onyx", DeviceKind.switch, "onyx", "NVIDIA Onyx (MLNX-OS) `show running-config`",
+                 netmiko="mellanox_mlnxos", napalm=None, enable=True,
+                 commands=(Command("show running-config"), Command("show roce", optional=True)),
+                 refusals=("% Unrecognized command", "% Incomplete command"),
+                 sniff=45, unsupported={
+                     "render": _ONYX_RENDER, "fix": _ONYX_RENDER, "tune": _ONYX_RENDER, "push": _ONYX_RENDER,
+                     "sim": _NOT_SIMULATED}),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
@@ -277,6 +295,31 @@ PLATFORMS: dict[str, Platform] = {
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
                  wd_watches="paused-queues"),
+        Platform("dell_os10", DeviceKind.switch, "dell_os10",
+                 "Dell SmartFabric OS10 `show running-configuration` (PowerSwitch S5248F-ON, S5232F-ON ...)",
+                 # netmiko's dell_os10 type; OS10 User Guide: `show running-configuration` prints the whole
+                 # configuration, QoS maps, policies and interfaces included.
+                 netmiko="dell_os10", napalm=None, commands=(Command("show running-configuration"),),
+                 # OS10 CLI: a command it cannot run prints `% Error: ...`.
+                 refusals=("% Error",),
+                 sniff=55,
+                 unsupported={
+                     "render": _DELL_RENDER, "fix": _DELL_RENDER, "tune": _DELL_RENDER, "push": _NO_PUSH,
+                     "sim": _NOT_SIMULATED,
+                 },
+                 # The OS10 guides searched document no PFC watchdog: which queue one would watch is not known.
+                 wd_watches=None),
+        Platform("dell_os9", DeviceKind.switch, "dell_os9",
+                 "Dell Networking OS9 / FTOS `show running-config` (DCB maps: S4810, S4820T, S6000, S4048-ON ...)",
+                 # netmiko's dell_force10 type; OS9 prints its configuration with `show running-config`.
+                 netmiko="dell_force10", napalm=None, commands=(Command("show running-config"),),
+                 # OS9 CLI: a command it cannot run is answered `% Error: ...`.
+                 refusals=("% Error",),
+                 sniff=57,
+                 unsupported={
+                     "render": _DELL_RENDER, "fix": _DELL_RENDER, "tune": _DELL_RENDER, "push": _NO_PUSH,
+                     "sim": _NOT_SIMULATED,
+                 }),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",
@@ -292,7 +335,9 @@ PLATFORMS: dict[str, Platform] = {
 
 # Short names accepted by --format.
 FORMAT_ALIASES = {"eos": "arista_eos", "mlx5": "linux_mlx5", "nic": "linux_mlx5", "config_db": "sonic",
-                  "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos"}
+                  "nxos": "cisco_nxos", "cumulus": "nvidia_cumulus", "nvue": "nvidia_cumulus", "junos": "juniper_junos",
+                  "os10": "dell_os10", "os9": "dell_os9", "ftos": "dell_os9",
+                  "onyx": "nvidia_onyx"}
 
 
 # The platforms `lint` detects, in the order their parsers' sniff() is asked.

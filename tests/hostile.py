@@ -340,6 +340,15 @@ def cases() -> list[Case]:
             f"interface Ethernet{i}\n   mtu 9214\n" for i in range(17_000)))), says=("16,385 ports",)),
         C("lint-nxos-range-flood", lambda t: _lint(_w(t / "sw.cfg", "hostname sw\nsystem qos\n" + "".join(
             f"interface Ethernet1/1-1024\n  mtu 9216\n" for _ in range(1100)))), says=("sw.cfg:", "ports in all")),
+        C("lint-os10-range-flood", lambda t: _lint(_w(t / "sw.cfg", "! Version 10.5.1.0\n! Last configuration change "
+                                                                   "at Nov  29 10:00:03 2026\nhostname sw\n" + "".join(
+            "interface range ethernet1/1/1-1/1/999\n mtu 9216\n" for _ in range(1100)))),
+          says=("sw.cfg:", "ports in all")),
+        C("lint-onyx-range-flood", lambda t: _lint(_w(t / "sw.cfg", "no cli default prefix-modes enable\n" + "".join(
+            "   interface ethernet 1/1-1/999 qos trust L3\n" for _ in range(1100)))), says=("sw.cfg:", "ports in all")),
+        C("lint-onyx-too-many-ports", lambda t: _lint(_w(t / "sw.cfg", "no cli default prefix-modes enable\n" + "".join(
+            f"   interface ethernet {s}/{p} qos trust L3\n" for s in range(1, 20) for p in range(1, 1000)))),
+          says=("16,385 ports",)),
         C("lint-junos-range-flood", lambda t: _lint(_w(t / "sw.cfg", "set system host-name sw\n" + "".join(
             f"set interfaces interface-range r{i} member et-0/0/[0-4000]\n" for i in range(300)))),
           says=("sw.cfg:", "ports in all")),

@@ -137,7 +137,8 @@ def value_variants(fixture: Fixture, classes: dict[str, str], rotate: bool = Fal
 
 
 _HOST = re.compile(r"(?:hostname|host-name|device):?\s+\"?([\w.-]+)")
-_PORT = re.compile(r"\b(?:Ethernet\d+(?:/\d+)*|swp\d+|et-\d+/\d+/\d+|enp\w+|Et\d+(?:/\d+)?)\b")
+_PORT = re.compile(r"\b(?:Ethernet\d+(?:/\d+)*|swp\d+|et-\d+/\d+/\d+|enp\w+|Et\d+(?:/\d+)?|"
+                   r"ethernet\d+/\d+/\d+(?::\d+)?)\b")
 
 
 def name_variants(fixture: Fixture, names: dict[str, str]) -> Iterator[Variant]:

@@ -65,3 +65,13 @@ def test_platform_options_take_the_short_names_lint_takes():
     short = losslessd("render", "--platform", "eos", "--family", "sand", "--ports", "Ethernet1:100G:5m")
     long = losslessd("render", "--platform", "arista_eos", "--family", "sand", "--ports", "Ethernet1:100G:5m")
     assert short.returncode == 0 and short.stdout == long.stdout and "Ethernet1" in short.stdout, short.stderr
+
+
+@pytest.mark.parametrize("name", ["onyx", "nvidia_onyx"])
+def test_a_platform_losslessd_reads_but_does_not_render_says_why(name, tmp_path):
+    """`render --platform onyx`: a usage error (exit 2) naming the platform and its record's reason, not the bare list
+    of renderable platforms that makes it look unknown."""
+    res = losslessd("render", "--platform", name, "--ports", "Eth1/1:100G:5m", cwd=tmp_path)
+    message = " ".join(res.stderr.replace("│", " ").split())
+    assert res.returncode == 2 and res.stdout == "", res.stderr
+    assert f"nvidia_onyx has no render: {' '.join(PLATFORMS['nvidia_onyx'].unsupported['render'].split())}" in message

@@ -75,6 +75,7 @@ BREAK = {
     "NIC004": lambda prof, pol: replace(prof, ecn=False),  # the TOS loses its ECT bits
     "NIC005": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
     "BUF005": lambda prof, pol: prof,  # the patch is edited after rendering (EDIT)
+    "PFC004": lambda prof, pol: prof,  # the config is edited after rendering (EDIT)
     "NIC006": lambda prof, pol: replace(prof, ecn=False),  # the device's traffic class loses its ECT bits
     # A strict queue above the lossless one that traffic reaches (the CNP class's queue stays strict).
     "SCH001": lambda prof, pol: replace(prof, strict_queues=[*prof.strict_queues, 0]),
@@ -104,7 +105,15 @@ EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         "NIC005": lambda text: text.replace("rx off tx off", "rx on tx on"),
         "NIC004": lambda text: "".join(line for line in text.splitlines(keepends=True) if "/traffic_class" not in line),
         "BUF005": lambda text: _lossy_egress(text),
-        "WDG004": lambda text: _queued_one_up(text)}
+        "WDG004": lambda text: _queued_one_up(text),
+        "PFC004": lambda text: _roce_lossy_mode(text)}
+
+
+def _roce_lossy_mode(text: str) -> str:
+    """NVUE RoCE lossy mode (Cumulus Linux RoCE guide, `nv set qos roce mode lossy`) deciding PFC, with its cable
+    length, instead of the rendered PFC profiles and traffic pools."""
+    kept = [line for line in text.splitlines(keepends=True) if " qos pfc " not in line and "traffic-pool" not in line]
+    return "".join(kept) + "nv set qos roce mode lossy\nnv set qos roce cable-length 5\n"
 
 
 def _lossy_egress(text: str) -> str:
@@ -131,7 +140,7 @@ def _queued_one_up(text: str) -> str:
 # Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
 KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
          "NIC004": {DeviceKind.host}, "NIC006": {DeviceKind.host}, "SCH001": {DeviceKind.switch, DeviceKind.host},
-         "IBS001": {DeviceKind.subnet_manager},
+         "PFC004": {DeviceKind.switch}, "IBS001": {DeviceKind.subnet_manager},
          "IBS002": {DeviceKind.subnet_manager}, "IBS004": {DeviceKind.subnet_manager}}
 # (rule, platform) pairs a platform cannot express, and why.
 CANNOT = {
@@ -156,6 +165,8 @@ CANNOT = {
     **{("WDG004", platform): "WDG004 reads only platforms whose watchdog watches the queue numbered as the priority "
                              "(SONiC); this one's watches the paused queues, or its documentation does not say"
        for platform in ("arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus")},
+    **{("PFC004", platform): "only NVUE has a switch-wide lossy mode (nv set qos roce mode lossy)"
+       for platform in ("sonic", "arista_eos", "cisco_nxos", "juniper_junos")},
     ("SCH001", "arista_eos"): "EOS queues above the last `no priority` queue are strict by default: queue 0 cannot be "
                               "made strict alone",
 }

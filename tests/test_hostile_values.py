@@ -53,7 +53,8 @@ _FEW_VALUES = {f.label for f in FIXTURES if sum(1 for _ in hv.value_variants(f, 
 
 def test_the_name_sweep_reaches_every_platform():
     named = {f.label.split("/")[0] for f in FIXTURES if next(hv.name_variants(f, {"x": "x"}), None)}
-    assert named >= {"arista_eos", "cisco_nxos", "juniper_junos", "linux_mlx5", "nvidia_cumulus", "sonic", "fabric"}
+    assert named >= {"arista_eos", "cisco_nxos", "juniper_junos", "linux_mlx5", "nvidia_cumulus", "sonic", "fabric",
+                     "dell_os10", "dell_os9"}
 
 
 def test_printable_escapes_bidi_and_zero_width():
@@ -81,6 +82,7 @@ JUNOS = "tests/fixtures/raw/juniper_junos/roce-leaf.cfg"
 NVUE = "tests/fixtures/raw/nvidia_cumulus/leaf-roce-good.cfg"
 NXOS = "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg"
 OPENSM = "tests/fixtures/raw/opensm/fat-tree-standby.conf"
+ONYX = "tests/fixtures/raw/nvidia_onyx/roce-capture.txt"
 REPORTED = {
     # SONiC: int()/float() took what no CONFIG_DB field holds; sizes and probabilities had no bound
     "sonic-probability-negative": (LEAF1, '"green_drop_probability": "100"', '"green_drop_probability": "-1"'),
@@ -155,6 +157,11 @@ REPORTED = {
     "nxos-priority-level-99": (NXOS, "priority level 1", "priority level 99"),
     "nxos-watchdog-interval-missing": (NXOS, "watch-dog interval 100", "watch-dog interval"),
     "nxos-range-reversed": (NXOS, "interface Ethernet1/1\n", "interface Ethernet1/5-3\n"),
+    # Onyx: a number no switch holds, a range written backwards
+    "onyx-ecn-hex": (ONYX, "minimum-absolute 200", "minimum-absolute 0xc8"),
+    "onyx-speed-zero": (ONYX, "interface ethernet 1/1-1/2 speed 100G", "interface ethernet 1/1-1/2 speed 0G"),
+    "onyx-range-reversed": (ONYX, "interface ethernet 1/1-1/2 qos trust", "interface ethernet 1/2-1/1 qos trust"),
+    "onyx-pfc-priority-8": (ONYX, "priority-flow-control priority 3 enable", "priority-flow-control priority 8 enable"),
     # mlx5: \\d took other scripts' digits, which int() reads
     "mlx5-mtu-arabic-digits": (GPU01, "/mtu\n9000", "/mtu\n\u0669\u0660\u0660\u0660"),
     "mlx5-dscp-empty-item": (GPU01, "prio:0 dscp:07,06,", "prio:0 dscp:07,,06,"),

@@ -12,6 +12,7 @@ import pytest
 
 from losslessd import api, fix
 from losslessd import render as rnd
+from losslessd.errors import InputError
 from losslessd.fix import apply
 from losslessd.lint.finding import Severity
 from losslessd.model import Device
@@ -258,3 +259,63 @@ def test_fix_detaches_a_policy_attached_through_an_interface_range_or_short_name
         lines = [line for line in block if "service-policy type qos input" in line]
         assert lines[0] == "  no service-policy type qos input RDMA-MARK", (name, block)
         assert lines[1].startswith("  service-policy type qos input ROCE_DSCP_"), (name, block)
+
+
+def _bundled() -> str:
+    """N9K with Ethernet1/1-2 as members of port-channel10, which holds their older policies (Nexus 9000 QoS guide,
+    "Attaching and Detaching a QoS Policy Action": a policy attached to a port channel takes effect for its members, one
+    attached to a member only when the port is not in a port channel)."""
+    older = "  service-policy type qos input OLD_CLASSIFY\n  service-policy type queuing output OLD_EGRESS\n"
+    text = N9K.read_text().replace(older, "  channel-group 10 mode active\n")
+    return text + ("\ninterface port-channel10\n  no switchport\n  service-policy type qos input OLD_CLASSIFY\n"
+                   "  service-policy type queuing output OLD_EGRESS\n")
+
+
+def test_port_channel_members_get_their_policies_on_the_port_channel(tmp_path):
+    current = _bundled()
+    device = _parse(current)
+    assert {n: (p.bundle, p.service_policies) for n, p in device.ports.items()} == {
+        "Ethernet1/1": ("port-channel10", None), "Ethernet1/2": ("port-channel10", None)}
+    assert device.bundle_policies == {"port-channel10": {"qos input": "OLD_CLASSIFY", "queuing output": "OLD_EGRESS"}}
+    assert _lint_problems(current, "roce-dscp26")  # the members run OLD_EGRESS, which drops instead of marking
+    path = tmp_path / "leaf.cfg"
+    path.write_text(current)
+    prof, text = _render(path, "roce-dscp26", "n9k")
+    for name in ("Ethernet1/1", "Ethernet1/2"):
+        (lines,) = _block(text, f"interface {name}")
+        assert not [line for line in lines if "service-policy" in line or "switchport" in line], lines
+    assert _block(text, "interface port-channel10") == [[
+        "  no service-policy type qos input OLD_CLASSIFY",
+        f"  service-policy type qos input ROCE_DSCP_{prof.map_tag()}",
+        "  no service-policy type queuing output OLD_EGRESS",
+        f"  service-policy type queuing output {prof.ports[0].wred_profile}"]]
+    fixed = NXOS.apply(current, NXOS.changes(current, text))
+    assert _parse(fixed).bundle_policies == {"port-channel10": {
+        "qos input": f"ROCE_DSCP_{prof.map_tag()}", "queuing output": prof.ports[0].wred_profile}}
+    assert _lint_problems(fixed, "roce-dscp26") == []
+    result = api.fix([path], "roce-dscp26", unsafe=True, model="N9K-C93180YC-EX")
+    (dev,) = result.devices
+    assert dev.message is None and dev.verified and not dev.introduced and not dev.unresolved, dev.message
+    assert "+  service-policy type queuing output ROCE_LOSSLESS_" in dev.diff
+    assert "interface port-channel10" in "".join(part.snippet or "" for part in dev.parts)
+
+
+def test_port_channel_members_share_the_largest_pause_buffer_and_one_set_of_ecn_thresholds():
+    """A port-channel takes one input queuing policy: members on a 300 m and a 150 m cable both get the 300 m one's
+    pause buffer (more headroom, never less); members whose speeds ask for different ECN thresholds are refused."""
+    pol = load_policy("roce-dscp26")
+    ports = [rnd.PortFacts("Ethernet1/1", 100, 300, 9216, bundle="port-channel10"),
+             rnd.PortFacts("Ethernet1/2", 100, 150, 9216, bundle="port-channel10"),
+             rnd.PortFacts("Ethernet1/3", 100, 150, 9216)]
+    prof = rnd.profile(pol, ports, family="n9k")
+    long_cable = rnd._pause_buffer(100, 300, 9216, prof.ports[0].kmin_bytes)
+    assert [p.pause_buffer for p in prof.ports[:2]] == [long_cable, long_cable]
+    assert prof.ports[2].pause_buffer == rnd._pause_buffer(100, 150, 9216, prof.ports[2].kmin_bytes) != long_cable
+    text = rnd.render("cisco_nxos", prof)
+    name = f"ROCE_PAUSE_{long_cable.size_bytes}_{long_cable.pause_bytes}_{long_cable.resume_bytes}"
+    assert [line for lines in _block(text, "interface port-channel10") for line in lines if "queuing input" in line] \
+        == [f"  service-policy type queuing input {name}"]
+    mixed = [rnd.PortFacts("Ethernet1/1", 100, 3, 9216, bundle="port-channel10"),
+             rnd.PortFacts("Ethernet1/2", 400, 3, 9216, bundle="port-channel10")]
+    with pytest.raises(InputError, match="port-channel10: its members Ethernet1/1, Ethernet1/2 need different ECN"):
+        rnd.profile(pol, mixed, family="n9k")

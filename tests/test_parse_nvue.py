@@ -81,6 +81,34 @@ def test_lossy_mode_has_no_pfc_and_explicit_values_win():
     assert (p.queues[3].ecn.min_threshold_bytes, p.queues[3].ecn.max_threshold_bytes) == (300000, 1500000)
 
 
+def test_lossy_modes_name_the_device_and_mark_ports_whose_pfc_they_decide():
+    """RoCE guide: lossy mode enables PFC on no priority; a port bound to its own PFC profile keeps it."""
+    dev = parse("nv set interface swp1-2 type swp\nnv set qos roce mode lossy\n"
+                "nv set qos pfc MINE switch-priority 3\nnv set interface swp2 qos pfc profile MINE\n")
+    assert dev.lossy_mode == "RoCE lossy mode (nv set qos roce mode lossy)" and dev.lossy_mode_source.line == 2
+    assert (dev.ports["swp1"].lossy_mode, dev.ports["swp1"].pfc_enabled) == (True, [])
+    assert (dev.ports["swp2"].lossy_mode, dev.ports["swp2"].pfc_enabled) == (False, [3])
+    assert "roce-lossless" not in dev.traffic_pools
+    lossless = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\nnv set qos roce mode lossless\n")
+    assert lossless.lossy_mode is None and not lossless.ports["swp1"].lossy_mode
+
+
+def test_lossy_multi_tc_mode_reads_the_guides_defaults():
+    """Cumulus Linux 5.14+ RoCE guide, `nv show qos roce` of the lossy multi TC profile: no PFC, trust pcp,dscp, SP n ->
+    TC n with DWRR 4/8/18/22/22/22/4/0 %, ECN on TCs 1-3 from 163.00 KB to 234.00 KB at probability 5, DSCP 5,6 -> SP 3
+    and 11-40 -> SP 4."""
+    dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy-multi-tc\n")
+    assert not dev.issues  # no longer an unknown RoCE setting (SYS002)
+    p = dev.ports["swp1"]
+    assert dev.lossy_mode.startswith("RoCE lossy-multi-tc mode") and p.lossy_mode and p.pfc_enabled == []
+    assert p.trust is Trust.dscp and p.tc_to_queue == {sp: sp for sp in range(8)}
+    assert (p.dscp_to_tc[5], p.dscp_to_tc[6], p.dscp_to_tc[26], p.dscp_to_tc[40], p.dscp_to_tc[48]) == (3, 3, 4, 4, 0)
+    assert [p.queues[tc].scheduler.weight for tc in range(8)] == [4, 8, 18, 22, 22, 22, 4, 0]
+    marking = {tc: (q.ecn.min_threshold_bytes, q.ecn.max_threshold_bytes, q.ecn.mark_probability_pct)
+               for tc, q in p.queues.items() if q.ecn is not None}
+    assert marking == {tc: (166912, 239616, 5.0) for tc in (1, 2, 3)}
+
+
 def test_port_profiles_override_default_global():
     dev = parse("nv set interface swp1-2 type swp\n"
                 "nv set qos pfc default-global switch-priority 3\n"
@@ -405,3 +433,46 @@ def test_a_cable_length_that_is_no_length_is_sys002_not_a_crash():
                 "nv set qos roce cable-length 5furlong\nnv set interface swp1 link mtu 9216\n")
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2), ("SYS003", 3)]
     assert dev.ports["swp1"].pfc_enabled == [3] and dev.ports["swp1"].cable_length_m is None
+
+
+def test_pfc_buffer_settings_make_the_lossless_pg_a_static_profile():
+    """Cumulus Linux QoS guide, "Priority Flow Control" example: `port-buffer 2000`, `xoff-threshold 1500`,
+    `xon-threshold 1000` (qos_features.conf port_buffer_bytes 2000, xoff_size 1500, xon_delta 500): reserved 2000 B,
+    XOFF at 1500 B (so 500 B absorb what is in flight), XON at 1000 B. A profile that sets only some is sized by
+    Cumulus."""
+    dev = parse("nv set interface swp1-2 type swp\n"
+                "nv set qos pfc default-global switch-priority 3\n"
+                "nv set qos pfc default-global xoff-threshold 1500\n"
+                "nv set qos pfc default-global xon-threshold 1000\n"
+                "nv set qos pfc default-global port-buffer 2000\n"
+                "nv set qos pfc default-global cable-length 50\n"
+                "nv set qos pfc PART switch-priority 3\nnv set qos pfc PART xoff-threshold 9000\n"
+                "nv set interface swp2 qos pfc profile PART\n")
+    assert not dev.issues
+    pg = dev.ports["swp1"].priority_groups[8]
+    assert not pg.runtime_profile and pg.source.line == 3
+    prof = dev.buffer_profiles[pg.profile]
+    assert (prof.size_bytes, prof.xoff_threshold_bytes, prof.xon_bytes, prof.xoff_bytes) == (2000, 1500, 1000, 500)
+    assert not prof.headroom_computed_at_runtime
+    part = dev.buffer_profiles[dev.ports["swp2"].priority_groups[8].profile]
+    assert (part.xoff_threshold_bytes, part.xoff_bytes, part.headroom_computed_at_runtime) == (9000, None, True)
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ("nv set qos pfc P xon-threshold 6000\nnv set qos pfc P xoff-threshold 5000\n",
+     "xon-threshold 6000 B is above xoff-threshold 5000 B"),
+    ("nv set qos pfc P xoff-threshold 5000\nnv set qos pfc P port-buffer 4000\n",
+     "xoff-threshold 5000 B is above port-buffer 4000 B"),
+    ("nv set qos pfc P cable-length 0\n", "cable length '0' is outside 1-100000 m"),
+    ("nv set qos pfc P cable-length 100001\n", "cable length '100001' is outside 1-100000 m"),
+    ("nv set qos roce cable-length 200km\n", "cable length '200km' is outside 1-100000 m"),
+    ("nv set qos pfc P port-buffer -5\n", "'-5' is not a byte count"),
+])
+def test_pfc_buffer_and_cable_values_nvue_refuses_are_sys002(lines, message):
+    """NVUE command reference: cable-length 1-100000 (pfc and roce); thresholds the guide's xon_delta and reserved
+    buffer cannot hold. The PG then keeps the switch's run-time headroom."""
+    dev = parse("nv set interface swp1 type swp\nnv set qos pfc P switch-priority 3\n"
+                "nv set interface swp1 qos pfc profile P\n" + lines)
+    assert [i.code for i in dev.issues] == ["SYS002"] and message in dev.issues[0].message
+    assert dev.ports["swp1"].priority_groups[8].runtime_profile
+    assert dev.ports["swp1"].cable_length_m is None

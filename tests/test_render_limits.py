@@ -6,6 +6,7 @@ watchdog timer the switch rejects would stop a paste half-way, with PFC on and t
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 
@@ -152,6 +153,21 @@ def test_a_cable_the_mlx5_driver_ignores_is_refused():
         assert "m cable is outside what linux_mlx5 applies (1-999 m)" in ran.stderr, ran.stderr
     ok = losslessd("render", "--platform", "linux_mlx5", "--policy", "pfc-only", "--ports", "eth0:100G:999m")
     assert ok.returncode == 0 and "--cable_len 999" in ok.stdout, ok.stderr
+
+
+def test_nvue_cable_length_is_the_command_references_range():
+    """NVUE command reference: `qos pfc <profile-id> cable-length` 1-100000 (m), the one home being the platform's
+    RenderLimits (the NVUE reader refuses the same range). A fraction is rounded up, so 100000.5 m is 100001 m."""
+    assert PLATFORMS["nvidia_cumulus"].limits.cable_m == (1, 100000)
+    pol = load_policy("roce-dscp26")
+    for cable, refused in ((100000.5, True), (100000, False), (0.2, False)):
+        prof = rnd.profile(pol, [rnd.PortFacts("swp1", 100, cable, 9216)])
+        if refused:
+            with pytest.raises(InputError, match=r"100001 m cable is outside what nvidia_cumulus applies "
+                                                 r"\(1-100000 m\): NVUE refuses"):
+                rnd.render("nvidia_cumulus", prof)
+        else:
+            assert f"cable-length {math.ceil(cable)}\n" in rnd.render("nvidia_cumulus", prof)
 
 
 @pytest.mark.parametrize("platform", ["cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic"])

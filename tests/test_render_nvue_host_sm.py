@@ -139,6 +139,24 @@ def test_nvue_fix_on_a_roce_switch_adds_no_second_lossless_pool(tmp_path):
     assert not _pool_lines(res.stdout) and "the switch's lossless pool is roce-lossless" in res.stdout
 
 
+@pytest.mark.parametrize("mode", ["lossy", "lossy-multi-tc"])
+def test_nvue_render_on_a_lossy_mode_switch_changes_the_mode_and_writes_no_pools(tmp_path, mode):
+    """RoCE guide: lossy mode (and the 5.14 lossy multi TC profile) has no PFC and no lossless pool. PFC for the
+    policy's lossless priority needs lossless mode, which makes roce-lossless: the snippet says the mode changes, sets
+    it, and writes no default-lossless pool beside it; appended to the config it leaves a lossless switch with one
+    lossless pool, and lint finds no PFC004 left."""
+    base = f"nv set qos roce mode {mode}\n" + _PORT
+    res = _render_device(tmp_path, base)
+    assert res.returncode == 0, res.stderr
+    assert f"# the switch runs RoCE {mode} mode (nv set qos roce mode {mode}): the RoCE mode changes to lossless " \
+           "for PFC on 3\nnv set qos roce mode lossless\n" in res.stdout
+    assert not _pool_lines(res.stdout) and "makes its own lossless pool (roce-lossless)" in res.stdout
+    device, _ = _parse(tmp_path, "after.cfg", base + res.stdout, "nvidia_cumulus")
+    assert device.lossy_mode is None and device.traffic_pools == {"roce-lossless": None} and not device.issues
+    assert device.ports["swp1"].pfc_enabled == [3]
+    assert not [f for f in lint([tmp_path / "after.cfg"], policy="roce-dscp26").findings if f.code == "PFC004"]
+
+
 def test_nvue_render_keeps_pools_that_leave_no_room_for_its_own(tmp_path):
     """QoS guide, Traffic Pools example: mc-lossy takes 30 %; 50 % + 50 % more would pass the 100 % total."""
     base = _PORT + ("nv set qos traffic-pool default-lossy switch-priority 0,1,3,4,5,6,7\n"

@@ -161,3 +161,26 @@ def test_nxos_pause_threshold_below_kmin_is_a_warning_naming_the_incast_that_mar
         # Kmin 300 KB = 307200 B over 120000 B per ingress port: 3 ports (360000 B) reach Kmin first, 2 (240000 B) not.
         assert f.data["ingress_ports_to_mark_first"] == 3
         assert "per ingress port" in f.message and "incast of 3 or more ports" in f.message
+        assert "stated XOFF threshold 120000 B per ingress port" in f.message
+
+
+def test_nvue_lossless_pg_is_keyed_by_its_name_not_losslessd_internal_index():
+    """NVUE's lossless PG has no documented index (build.LOSSLESS_PG is losslessd's own 8): JSON findings name it as
+    messages do, in their key and data; a PG a platform numbers itself keeps its number (SONiC: "3")."""
+    import json
+
+    from losslessd.parse import nvue
+    from losslessd.parse.base import Input
+    from losslessd.report import json_report
+
+    device = nvue.parse([Input("leaf.cfg", "nv set interface swp1 type swp\nnv set qos roce\n"
+                               "nv set qos traffic-pool default-lossless memory-percent 50\n")], "leaf")
+    result = run(Fabric(devices={"leaf": device}), load_policy("roce-dscp26"), select(["BUF003"]))
+    (found,) = result.findings
+    assert found.key == "lossless PG"
+    doc = json.loads(json_report.render(result))
+    assert [f["key"] for f in doc["findings"]] == ["lossless PG"]
+    device = copy.deepcopy(PRIO5_SWITCH)
+    device["buffer_profiles"]["pg_lossless_100000_5m_profile"]["xoff_bytes"] = 1024
+    (short,) = _lint(_policy(lossless={"priorities": [5], "dscp": [40]}), device, codes=["BUF002"])
+    assert short.key == "5"

@@ -106,3 +106,20 @@ def test_unverified_and_error_findings_never_share_a_fingerprint():
                 seen[f.unverified] += 1
     assert seen[True] and seen[False]
     assert {p.stem for p in CASES_DIR.glob("*.yaml")} >= set(CODES)
+
+
+
+@pytest.mark.parametrize("grouping", [True, False])
+def test_lossy_mode_switch_is_said_once_and_what_it_sets_itself_still_checked(grouping):
+    """`nv set qos roce mode lossy` under a lossless policy: one PFC004 for the switch, none of the per-port findings
+    that follow from it (PFC001, MAP001's PFC break, BUF002 of the lossy PG, WDG001, ECN004), while an ECN threshold
+    the configuration writes itself (Kmin above Kmax) is still reported on each port."""
+    from losslessd.parse import nvue
+    from losslessd.parse.base import Input
+
+    text = ("nv set interface swp1-3 type swp\nnv set qos roce mode lossy\n"
+            "nv set qos congestion-control default-global traffic-class 3 min-threshold 2000000\n")
+    device = nvue.parse([Input("leaf.cfg", text)], "leaf")
+    result = run(Fabric(devices={"leaf": device}), load_policy("roce-dscp26"), grouping=grouping)
+    assert Counter(f.code for f in result.findings) == {"PFC004": 1, "ECN002": 3}
+    assert all(f.source.line == 3 for f in result.findings if f.code == "ECN002")

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 
+from losslessd.api import lint
 from losslessd.fabric import load_fabric
 from losslessd.parse import parse_group
 from losslessd.parse.base import Input
 from losslessd.parse.sonic import parse
+from losslessd.paths.cabling import Cabling
+from tests.clirun import losslessd
 
 
 def _device(tables: dict, name: str = "dut"):
@@ -76,6 +79,71 @@ def test_multi_asic_etc_sonic_folder(tmp_path):
     assert fabric.devices["t2"].ports["Ethernet8"].pfc_enabled == [3]
 
 
+def _backplane_asic(n: int, ports: dict[str, tuple[str, str, str]], pfc: dict[str, str]) -> dict:
+    """One ASIC namespace's CONFIG_DB as sonic-cfggen writes it from a multi-NPU minigraph (sonic-config-engine
+    tests/test_multinpu_cfggen.py): PORT with role and asic_port_name, DEVICE_NEIGHBOR of a backplane port naming
+    the sibling ASIC ("ASIC<N>") and that ASIC's asic_port_name. ``ports``: port -> (asic_port_name, role, far)."""
+    neighbors = {}
+    for port, (_, _, far) in ports.items():
+        device, _, far_port = far.partition(":")
+        neighbors[port] = {"name": device, "port": far_port}
+    return {"DEVICE_METADATA": {"localhost": {"hostname": "t2", "asic_name": f"asic{n}"}},
+            "PORT": {p: {"admin_status": "up", "asic_port_name": a, "role": r, "speed": "100000", "mtu": "9100"}
+                     for p, (a, r, _) in ports.items()},
+            "DEVICE_NEIGHBOR": neighbors,
+            "DEVICE_NEIGHBOR_METADATA": {"ASIC0": {"type": "Asic"}, "ASIC1": {"type": "Asic"},
+                                         "01T1": {"type": "LeafRouter"}},
+            "PORT_QOS_MAP": {p: {"pfc_enable": pfc.get(p, "3,4"), "pfc_to_queue_map": "AZURE"} for p in ports}}
+
+
+def _backplane_folder(root, topology: bool = False):
+    (root / "config_db.json").write_text(json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "t2"}}}))
+    (root / "config_db0.json").write_text(json.dumps(_backplane_asic(0, {
+        "Ethernet0": ("Eth0-ASIC0", "Ext", "01T1:Ethernet1"),
+        "Ethernet-BP0": ("Eth4-ASIC0", "Int", "ASIC1:Eth0-ASIC1")}, {})))
+    (root / "config_db1.json").write_text(json.dumps(_backplane_asic(1, {
+        "Ethernet-BP256": ("Eth0-ASIC1", "Int", "ASIC0:Eth4-ASIC0")}, {"Ethernet-BP256": "3"})))
+    if topology:
+        (root.parent / "topology.yaml").write_text("links: []\nrouting: shortest-path\n")
+
+
+def test_multi_asic_backplane_hop_is_a_link_inside_the_device(tmp_path):
+    """A backplane port's DEVICE_NEIGHBOR names the sibling ASIC (ASIC1 / Eth0-ASIC1): the far end is this device's
+    port whose asic_port_name that is, so the hop is a link the LNK rules check; it was a neighbour 'ASIC1' that
+    no linted device is (silently dropped, or LNK006 under a topology file) and the hop went unchecked."""
+    _backplane_folder(tmp_path)
+    fabric = load_fabric([tmp_path])
+    device = fabric.devices["t2"]
+    hops = {(n.port, n.remote_device, n.remote_port) for n in device.neighbors}
+    assert ("Ethernet-BP0", "t2", "Ethernet-BP256") in hops and ("Ethernet-BP256", "t2", "Ethernet-BP0") in hops
+    assert ("Ethernet0", "01T1", "Ethernet1") in hops  # a neighbour outside the switch is kept as written
+    assert [(lk.a.device, lk.a.port, lk.b.device, lk.b.port) for lk in fabric.links] == [
+        ("t2", "Ethernet-BP0", "t2", "Ethernet-BP256")]
+    result = lint([tmp_path], "sonic-azure", select_codes=["LNK"])
+    assert [(f.code, f.port) for f in result.findings if f.severity.value != "info"] == [("LNK001", "Ethernet-BP256")]
+    # the same switch as `show runningconfiguration all` prints it (with the bgpraw text each namespace carries)
+    running = {"localhost": json.loads((tmp_path / "config_db.json").read_text())}
+    for n in (0, 1):
+        running[f"asic{n}"] = {**json.loads((tmp_path / f"config_db{n}.json").read_text()), "bgpraw": "!\n"}
+    dump = tmp_path.parent / "running.json"
+    dump.write_text(json.dumps(running, indent=2))
+    assert [(lk.a.port, lk.b.port) for lk in load_fabric([dump]).links] == [("Ethernet-BP0", "Ethernet-BP256")]
+
+
+def test_multi_asic_backplane_hop_under_a_topology_stays_out_of_the_path_analysis(tmp_path):
+    """Under a topology file the hop names no missing device (LNK006), and the path and deadlock analyses, which
+    take a switch as one node, leave the hop inside it out of the cables they route over."""
+    sonic = tmp_path / "t2"
+    sonic.mkdir()
+    _backplane_folder(sonic, topology=True)
+    fabric = load_fabric([tmp_path])
+    assert [i.message for i in fabric.topology_issues if "ASIC" in i.message] == []
+    cabling = Cabling(fabric)
+    assert cabling.peer == {}
+    assert [why for *_, why in cabling.skipped] == [
+        "it joins two ports of t2 (a hop inside one switch, which the analyses take as one node)"]
+
+
 def test_partial_qos_json_names_tables_it_lacks_as_unknown(corpus):
     """The smart-switch sample qos.json binds maps, schedulers and WRED profiles it does not define."""
     device = parse_group("ss", [corpus / "sonic" / "mellanox4700-smartswitch" / "qos.json"])
@@ -120,3 +188,25 @@ def test_watchdog_poll_and_action_defaults():
     assert (wd.polling_interval_ms, wd.action, wd.action_raw) == (100, "notify-only", "alert")
     bad = _device(_wd_switch(8, 300, None, "shout"))
     assert bad.ports["Ethernet0"].watchdog.action is None and [i.code for i in bad.issues] == ["SYS002"]
+
+
+def test_other_sonic_databases_are_named_not_unknown(tmp_path):
+    """A JSON dump of COUNTERS_DB, ASIC_DB or APPL_DB (keys as sonic-swss doc/swss-schema.md and syncd write them) is
+    refused naming the database and the line of its first key (exit 2), not as a file of an unknown platform; a
+    CONFIG_DB that names a table this parser reads is not taken for one."""
+    dumps = {
+        "counters_db.json": ({"COUNTERS_PORT_NAME_MAP": {"Ethernet0": "oid:0x1000000000002"},
+                              "COUNTERS:oid:0x1000000000002": {"SAI_PORT_STAT_PFC_3_RX_PKTS": "7"}}, "COUNTERS_DB"),
+        "asic_db.json": ({"ASIC_STATE:SAI_OBJECT_TYPE_PORT:oid:0x1000000000002": {"SAI_PORT_ATTR_MTU": "9122"}},
+                         "ASIC_DB"),
+        "appl_db.json": ({"PORT_TABLE:Ethernet0": {"mtu": "9100"}}, "APPL_DB"),
+    }
+    for name, (data, db) in dumps.items():
+        path = tmp_path / name
+        path.write_text(json.dumps(data, indent=1))
+        ran = losslessd("lint", "--policy", "sonic-azure", path)
+        assert ran.returncode == 2 and f"a SONiC {db} dump" in ran.stderr and f"{path}:2:" in ran.stderr, ran.stderr
+    config = tmp_path / "config_db.json"
+    config.write_text(json.dumps({"PORT_TABLE:Ethernet0": {"mtu": "9100"}, "PORT": {"Ethernet0": {"mtu": "9100"}}}))
+    ran = losslessd("lint", "--policy", "sonic-azure", config)
+    assert "APPL_DB" not in ran.stderr and "Traceback" not in ran.stderr

@@ -17,16 +17,21 @@ from pathlib import Path
 
 import typer
 
-from ..platforms import FORMAT_ALIASES, PLATFORMS
+from ..platforms import FORMAT_ALIASES, PLATFORMS, resolve_format
 
 
-def platform_choice(*decls: str, ids: Iterable[str], help: str) -> typer.models.OptionInfo:
-    """An option naming one of the platforms ``ids``, or one of their short names (FORMAT_ALIASES: eos, mlx5...)."""
+def platform_choice(*decls: str, ids: Iterable[str], help: str,
+                    capability: str | None = None) -> typer.models.OptionInfo:
+    """An option naming one of the platforms ``ids``, or one of their short names (FORMAT_ALIASES: eos, mlx5...).
+    ``capability`` (platforms.CAPABILITIES): a known platform that lacks it is refused with its record's reason."""
     known = list(ids)
     aliases = [alias for alias, target in FORMAT_ALIASES.items() if target in known]
     names = known + aliases
 
     def check(value: str | None) -> str | None:
+        lacking = resolve_format(value) if capability and value is not None and value not in names else None
+        if lacking is not None and not lacking.supports(capability or ""):
+            raise typer.BadParameter(f"{lacking.id} has no {capability}: {lacking.unsupported[capability or '']}")
         if value is not None and value not in names:
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(repr(n) for n in names)}.")
         return value

@@ -20,8 +20,9 @@ from ..policy import load_policy
 from ..render import opensm
 from .options import MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
 
-# `render --platform`: the platforms with a templates/<platform>/profile.j2.
-RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.")
+# `render --platform`: the platforms with a templates/<platform>/profile.j2 (one without: its record's reason).
+RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.",
+                                         capability="render")
 
 def render(
     *,
@@ -75,7 +76,8 @@ def render(
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress, attached=parsed.service_policies if parsed else None,
-                       traffic_pools=parsed.traffic_pools if parsed else None)
+                       traffic_pools=parsed.traffic_pools if parsed else None,
+                       lossy_mode=parsed.lossy_mode if parsed else None)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])

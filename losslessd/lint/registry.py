@@ -117,6 +117,10 @@ class PortRule(Rule):
     # True for rules about what a lossless port needs (ECN, buffers, watchdog): on a port whose PFC state
     # the input does not show (PFC001 says so), their findings cannot read as certain and become unverified.
     depends_on_pfc: ClassVar[bool] = False
+    # True for rules about what only a port with PFC on its lossless priorities needs (PFC itself, PG headroom, the
+    # watchdog, where pauses land): on a port whose PFC state is its device's lossy mode (Port.lossy_mode) they stay
+    # silent, and PFC004 says once for the device that it is not lossless. None: as depends_on_pfc.
+    needs_pfc: ClassVar[bool | None] = None
 
     def applies(self, ctx: Context, device: Device) -> bool:
         """Whether this rule checks the ports of ``device`` at all (its kind, the policy)."""
@@ -132,10 +136,23 @@ class PortRule(Rule):
 
     def port_findings(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         """What this rule finds on one RoCE-facing port of a device it applies to."""
-        if self.depends_on_pfc and port.pfc_enabled is None:
+        if port.lossy_mode:
+            yield from self._lossy_mode_port(ctx, device, port)
+        elif self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
         else:
             yield from self.check_port(ctx, device, port)
+
+    def _lossy_mode_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
+        """A port whose PFC state is its device's lossy mode's: nothing from a rule about what only PFC needs, and
+        no finding that rests on the mode's own line (its default maps, ECN, scheduling, which lossless mode
+        replaces): PFC004 says once for the device that it is not lossless."""
+        if self.depends_on_pfc if self.needs_pfc is None else self.needs_pfc:
+            return
+        mode = device.lossy_mode_source
+        for f in self.check_port(ctx, device, port):
+            if mode is None or f.source != mode:
+                yield f
 
     def _doubtful_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         """The port's findings when its PFC state is unknown: infos as they are, the rest as one unverified info."""

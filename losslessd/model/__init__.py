@@ -323,7 +323,7 @@ class Port(Model):
     admin_up: bool | None = None
     speed_gbps: float | None = None
     # IP MTU: the largest IP packet the port sends/receives, without Ethernet header, VLAN tags or FCS
-    # (Linux/SONiC/EOS/NVUE `mtu`). Parsers of platforms whose `mtu` is the media/frame MTU (Junos:
+    # (Linux/SONiC/EOS/NVUE/Onyx `mtu`). Parsers of platforms whose `mtu` is the media/frame MTU (Junos:
     # IP MTU + 14) convert, so that LNK002 compares like with like.
     mtu_bytes: int | None = None
     cable_length_m: float | None = None
@@ -385,10 +385,16 @@ class Port(Model):
     # Why the config itself makes this port lossy on purpose (SONiC smart-switch DPU ports: a tc_to_pg_map
     # with no lossless PG and no pfc_enable): such a port is never selected as RoCE-facing.
     lossy_by_design: str | None = None
+    # True where the port's PFC state is what the device's lossy mode (Device.lossy_mode) gives it, no setting of
+    # its own: its lossless needs (PFC, buffers, watchdog) are reported once for the device (PFC004), not per port.
+    lossy_mode: bool = False
     # Policies attached by name on the port itself, by attachment point in the platform's words (NX-OS "qos input",
     # "queuing output", "queuing input" -> policy-map name): what a rendered snippet must detach before it attaches its
     # own there. None: the platform attaches none by name, or the port attaches none.
     service_policies: dict[str, str] | None = None
+    # The link aggregate the port is a member of (NX-OS `channel-group 12`: "port-channel12"), whose QoS policies it
+    # runs instead of its own: a snippet attaches policies there. None: none, or the platform's reader does not say.
+    bundle: str | None = None
     source: Source | None = None
 
     def tc_label(self, tc: int | None) -> str:
@@ -404,6 +410,12 @@ class Port(Model):
             return "PG ?"
         names = self.pg_names
         return names[pg] if names is not None and pg in names else f"PG {pg}"
+
+    def pg_key(self, pg: int | None) -> int | str | None:
+        """The PG as findings name it in their key and data: the platform's name where it has one (Port.pg_names:
+        NVUE's lossless PG, whose index is losslessd's own and never shown), else its index."""
+        names = self.pg_names
+        return names[pg] if names is not None and pg in names else pg
 
     def dscp_chain(self, dscp: int) -> Hop:
         """Follow one DSCP through this port's maps; a link of the chain that is not known stays None."""
@@ -661,9 +673,16 @@ class Device(Model):
     # Policies attached switch-wide (NX-OS `system qos`: "network-qos", "queuing output", "queuing input", "qos input"
     # -> policy-map name), as Port.service_policies; None: none named.
     service_policies: dict[str, str] | None = None
+    # The policies attached on each link aggregate its ports are members of (Port.bundle), by attachment point as
+    # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one.
+    bundle_policies: dict[str, dict[str, str]] | None = None
     # NVIDIA Cumulus traffic pools beyond the default one (pool -> the memory-percent the config gives it; None: not
     # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
     traffic_pools: dict[str, int | None] | None = None
+    # The switch-wide mode that makes the switch lossy whatever its ports say, in the vendor's words (NVUE `nv set
+    # qos roce mode lossy`: ECN only, PFC on no priority); None: no such mode (or not known).
+    lossy_mode: str | None = None
+    lossy_mode_source: Source | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

@@ -6,7 +6,8 @@ PTH and DLK alike; every cable below is left out (the LNK rules, or the topology
 when it came from an input):
 
 - an end naming a device that is not in the fabric, or a port its device's input does not hold;
-- a cable joining a port to itself;
+- a cable joining a port to itself, or two ports of one device (a multi-ASIC switch's backplane hop between
+  its ASICs: the analyses take a switch as one node; the LNK rules check both ends of the hop);
 - a cable with an administratively down end (`shutdown`, `admin_status: down`): nothing crosses it,
   and routing goes around it;
 - a cable with no switch on it (host to host), or with an end that is neither a switch nor a host
@@ -40,7 +41,7 @@ class Cabling:
             pa = da.ports.get(a[1]) if da is not None else None
             pb = db.ports.get(b[1]) if db is not None else None
             ka, kb = da.kind if da is not None else None, db.kind if db is not None else None
-            if (pa is None or pb is None or a == b or pa.admin_up is False or pb.admin_up is False
+            if (pa is None or pb is None or a[0] == b[0] or pa.admin_up is False or pb.admin_up is False
                     or not ((ka is switch and (kb is switch or kb is host)) or (ka is host and kb is switch))
                     or a in peer or b in peer):
                 self.skipped.append((a, b, self._why(a, b)))
@@ -102,6 +103,8 @@ def _unusable(devices: Mapping[str, Device], end: End, other: End) -> str | None
         return f"{end[0]} has no port {end[1]} in its input"
     if end == other:
         return "it joins a port to itself"
+    if end[0] == other[0]:
+        return f"it joins two ports of {end[0]} (a hop inside one switch, which the analyses take as one node)"
     if port.admin_up is False:
         return f"{end[0]}:{end[1]} is administratively down"
     if device.kind not in (DeviceKind.switch, DeviceKind.host):

@@ -110,6 +110,10 @@ class PortFacts:
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
     # The policies attached on the port itself now, by attachment point (model Port.service_policies).
     attached: dict[str, str] = field(default_factory=dict, hash=False)
+    # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel), whose policies it runs, and
+    # the policies attached on that aggregate now (Device.bundle_policies).
+    bundle: str | None = None
+    bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,8 @@ class PortProfile:
     lanes: int | None = None
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)  # PortFacts.keys
     attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.attached
+    bundle: str | None = None  # PortFacts.bundle
+    bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -332,6 +338,9 @@ class Profile(Sectioned):
     attached: dict[str, str] | None = None
     # NVUE: the device's traffic pools (model Device.traffic_pools), which decide whether the snippet may add its own.
     traffic_pools: dict[str, int | None] | None = None
+    # The device's switch-wide lossy mode (model Device.lossy_mode: NVUE `nv set qos roce mode lossy`), which a
+    # snippet enabling PFC changes to lossless.
+    lossy_mode: str | None = None
 
     def __post_init__(self):
         if self.pfc is None:
@@ -342,6 +351,11 @@ class Profile(Sectioned):
     def pools_kept(self) -> str | None:
         """NVUE: why the snippet leaves the switch's traffic pools as they are, instead of giving default-lossless
         and default-lossy 50 % each (QoS guide, "Flow Control Buffers"); None: it writes them."""
+        if self.lossy_mode is not None and self.pfc:
+            # RoCE guide, default RoCE configuration: lossless mode allocates switch priority 3 to its own RoCE lossless
+            # pool (roce-lossless), the switch's one lossless pool.
+            return ("traffic pools left as they are: the RoCE mode changes to lossless, which makes its own lossless "
+                    "pool (roce-lossless), and a switch has one lossless pool")
         pools = self.traffic_pools or {}
         # QoS guide, "Traffic Pools": "You can only have a single lossless pool configured on the switch at a time".
         lossless = next((name for name in NVUE_LOSSLESS_POOLS if name in pools), None)
@@ -441,12 +455,24 @@ class Profile(Sectioned):
                 out.append((key, json.dumps({"profile": STOCK_EGRESS_PROFILE if kept else STOCK_LOSSY_PROFILE})))
         return out
 
-    def detach(self, point: str, new: str, port: PortProfile | None = None) -> str | None:
-        """The policy to detach at ``point`` ("qos input", "network-qos"...; of ``port``, else switch-wide) before
-        ``new`` is attached there: the one attached now, where it is another; None where nothing is, or where the
-        attached one is system-defined (NXOS_SYSTEM_POLICY), which a new attachment replaces."""
-        old = (port.attached if port is not None else self.attached or {}).get(point)
+    def detach(self, point: str, new: str, port: PortProfile | None = None, bundle: bool = False) -> str | None:
+        """The policy to detach at ``point`` ("qos input", "network-qos"...; of ``port``, or with ``bundle`` of the
+        port-channel it is a member of, else switch-wide) before ``new`` is attached there: the one attached now,
+        where it is another; None where nothing is, or where the attached one is system-defined
+        (NXOS_SYSTEM_POLICY), which a new attachment replaces."""
+        attached = (port.bundle_attached if bundle else port.attached) if port is not None else self.attached
+        old = (attached or {}).get(point)
         return old if old is not None and old != new and not old.startswith(NXOS_SYSTEM_POLICY) else None
+
+    def bundles(self) -> list[PortProfile]:
+        """One member of each port-channel the ports are members of (PortProfile.bundle), in port order: a policy is
+        attached on the port-channel, where it takes effect for every member (render.profile made the members' numbers
+        the same)."""
+        seen: dict[str, PortProfile] = {}
+        for port in self.ports:
+            if port.bundle is not None:
+                seen.setdefault(port.bundle, port)
+        return list(seen.values())
 
     def dscps_by_tc(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -595,6 +621,29 @@ def _pause_buffer(speed_gbps: float, cable: float, mtu: int, mark_bytes: int | N
     return PauseBuffer(size_bytes=pause + xoff, pause_bytes=pause, resume_bytes=pause - mtu)
 
 
+def _one_policy_per_bundle(ports: list[PortProfile]) -> list[PortProfile]:
+    """Members of one port-channel run its policies (Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy
+    Action": one attached to a port channel takes effect even when its members have their own), so they get one: the
+    largest pause buffer of any member (more headroom, never less: a longer cable's), and one set of ECN thresholds,
+    refused where members' speeds ask for different ones (NX-OS port-channel compatibility checks hold members to one
+    speed: Nexus 5000/9000 interfaces guides, "Compatibility Requirements")."""
+    members: dict[str, list[PortProfile]] = {}
+    for port in ports:
+        if port.bundle is not None:
+            members.setdefault(port.bundle, []).append(port)
+    chosen: dict[str, PauseBuffer | None] = {}
+    for bundle, group in members.items():
+        ecn = {(p.kmin_bytes, p.kmax_bytes) for p in group}
+        if len(ecn) > 1:
+            raise InputError(f"{bundle}: its members {', '.join(p.name for p in group)} need different ECN thresholds "
+                             f"({', '.join(f'{lo}-{hi} B' for lo, hi in sorted(ecn, key=str))}: their speeds differ), "
+                             "but a port-channel takes one queuing policy for all of them")
+        buffers = [p.pause_buffer for p in group if p.pause_buffer is not None]
+        chosen[bundle] = max(buffers, key=lambda b: (b.size_bytes, b.pause_bytes)) if buffers else None
+    return [replace(p, pause_buffer=chosen[p.bundle]) if p.bundle is not None and chosen[p.bundle] is not None else p
+            for p in ports]
+
+
 def _nic_buffers(port: PortFacts, lossless: list[int], tc_to_pg: dict[int, int], speed_gbps: float | None,
                  cable: float | None, mtu: int) -> tuple[int | None, tuple[int, ...] | None, str | None]:
     """The mlx5 driver's xoff and 8 receive buffer sizes: each lossless buffer xoff + max MTU + one cell (the
@@ -620,7 +669,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             model: str | None = None, family: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
             attached: dict[str, str] | None = None,
-            traffic_pools: dict[str, int | None] | None = None) -> Profile:
+            traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -629,7 +678,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     pool, needed where the PG's PFC trigger depends on it (SONiC dynamic thresholds); a SKU the shipped tables
     list gives it when not given. ``attached``: the policies the device attaches switch-wide now (a --device's
     Device.service_policies), which the snippet detaches before attaching its own; ``traffic_pools`` a --device's
-    NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own.
+    NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own, and ``lossy_mode``
+    its switch-wide lossy mode (Device.lossy_mode), which a snippet that enables PFC changes to lossless.
     ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
     render() refuses them where a section needs them.
     """
@@ -688,9 +738,10 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu, kmin if pol.ecn.before_pfc == "kmin" else kmax)
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
-            keys=port.keys, attached=port.attached))
+            keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached))
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
+    rendered = _one_policy_per_bundle(rendered)
     wd = pol.watchdog
     detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
     actions = wd.actions or ["drop"]
@@ -716,7 +767,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note=sku_note, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
-        attached=attached, traffic_pools=traffic_pools)
+        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode)
 
 
 def environment() -> jinja2.Environment:
@@ -853,8 +904,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
         if cable is not None and _outside(cable, limits.cable_m):
             low, high = limits.cable_m  # type: ignore[misc]
             raise InputError(f"port {port.name}: a {cable} m cable is outside what {platform} applies ({low}-{high} "
-                             f"m): the driver would keep the buffer sized for the cable before, without an error; "
-                             f"size this port's lossless buffer by hand")
+                             f"m): {limits.cable_refused}; size this port's lossless buffer by hand")
     for port in prof.ports if prof.wants("ports") else ():  # (the section that writes the MTU and speed)
         if _outside(port.mtu_bytes, limits.mtu_bytes):
             low, high = limits.mtu_bytes  # type: ignore[misc]
@@ -936,5 +986,6 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         total = sum(sizes) if device.kind == DeviceKind.host and sizes else None
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
-                               keys=_sonic_keys(device, p, policy), attached=p.service_policies or {}))
+                               keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
+                               bundle=p.bundle, bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {})))
     return facts, pool.size_bytes if pool is not None else None

@@ -38,7 +38,7 @@ class _BufRule(LaneRule):
 
     def _at(self, device, port, lane, profile: BufferProfile | None = None, pg: PriorityGroup | None = None) -> dict:
         source = (profile.source if profile else None) or (pg.source if pg else None) or port.source
-        return {"device": device, "port": port, "source": source, "key": lane.pg}
+        return {"device": device, "port": port, "source": source, "key": port.pg_key(lane.pg)}
 
 
 def _static_profile(device: Device, pg: PriorityGroup | None) -> BufferProfile | None:

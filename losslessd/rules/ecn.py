@@ -80,6 +80,7 @@ def _where(lane: Lane) -> str:
 
 class _EcnRule(LaneRule):
     hop = "queue"  # ECN001 says when a lossless priority's queue is unknown
+    needs_pfc = False  # ECN marks on a lossy-mode switch too (its only congestion control there)
 
     def _at(self, device, port, lane) -> dict:
         return {"device": device, "port": port, "source": _source(port, lane.queue), "key": lane.queue}
@@ -196,7 +197,9 @@ class EcnThresholdsInvalid(_MarkingRule):
             yield self.unverified(f"{_where(lane)}: ECN thresholds {ecn.unconverted!r} could not be converted to "
                                   f"bytes, so they were not checked", **at)
         elif kmin is None and kmax is None:
-            yield self.unverified(f"{_where(lane)} marks ECN but its thresholds are not in the input", **at)
+            # (marking itself may be unknown too: ECN001 says so; the thresholds are this rule's part)
+            marks = "marks ECN" if ecn.ecn_enabled else "may mark ECN"
+            yield self.unverified(f"{_where(lane)} {marks} but its thresholds are not in the input", **at)
 
 
 @register
@@ -288,6 +291,7 @@ class EcnAfterPfc(_MarkingRule):
     """
 
     code = "ECN004"
+    needs_pfc = True  # no PFC (a lossy-mode switch): nothing to mark before
     name = "ecn-after-pfc"
     severity = Severity.error
     fix_sections = frozenset({"ecn", "buffer"})
@@ -348,7 +352,7 @@ class EcnAfterPfc(_MarkingRule):
                 f"ECN marks, while an incast of {fan_in} or more ports reaches {label} first; raise the pause "
                 f"threshold above {label} where ECN must come first on 1:1 paths too", **at, severity=Severity.warning,
                 margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold, trigger_bytes=loaded.at_bytes,
-                pg=lane.pg, assumed_congested=load.queues, assumption=load.assumption,
+                pg=port.pg_key(lane.pg), assumed_congested=load.queues, assumption=load.assumption,
                 best_trigger_bytes=best.at_bytes, best_margin_bytes=best_margin, best_margin_us=best_us,
                 ingress_ports_to_mark_first=fan_in)
             return
@@ -365,6 +369,6 @@ class EcnAfterPfc(_MarkingRule):
                            f"{port.pg_label(lane.pg)}{where}; PFC pauses before ECN marks, lower {label} or raise the "
                            f"PG's shared-buffer limit", **at,
                            margin_bytes=margin, margin_us=margin_us, threshold_bytes=threshold,
-                           trigger_bytes=loaded.at_bytes, pg=lane.pg, assumed_congested=load.queues,
+                           trigger_bytes=loaded.at_bytes, pg=port.pg_key(lane.pg), assumed_congested=load.queues,
                            assumption=load.assumption, best_trigger_bytes=best.at_bytes,
                            best_margin_bytes=best_margin, best_margin_us=best_us)

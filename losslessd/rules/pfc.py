@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 from ..lint.engine import Context
 from ..lint.finding import Finding, Severity
-from ..lint.registry import PortRule, register
-from ..model import Device, Port
+from ..lint.registry import PortRule, Rule, register
+from ..model import Device, DeviceKind, Port
 from .common import numbers, pause_on, priorities
 
 
@@ -47,6 +47,7 @@ class PfcDisabledOnLossless(PortRule):
     severity = Severity.error
     fix_sections = frozenset({"pfc"})
     disruptive = True
+    needs_pfc = True  # a port of a lossy-mode switch: PFC004 says it once for the device
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         lossless = ctx.lossless
@@ -159,3 +160,66 @@ class LinkPauseOnRocePort(PortRule):
                            f"link at once, CNPs included, and cannot run beside PFC on one port; remove the port's "
                            f"link pause and use PFC on {priorities(ctx.lossless)}",
                            device=device, port=port, source=pause.source or port.source, rx=pause.rx, tx=pause.tx)
+
+
+# Port names a PFC004 message lists before "and N more".
+_LISTED = 4
+
+
+@register
+class SwitchInLossyMode(Rule):
+    """A switch runs a switch-wide lossy mode, so none of its priorities is lossless.
+
+    ## What it checks
+    A switch whose configuration puts it in a lossy mode for RoCE (NVIDIA Cumulus Linux NVUE `nv set qos roce mode
+    lossy`, or from 5.14 `nv set qos roce mode lossy-multi-tc`) while the policy calls priorities lossless. One
+    finding per switch, naming its RoCE-facing ports whose PFC state the mode decides. On those ports the rules
+    about what only PFC needs (PFC001, BUF001-003, BUF005, ECN004, MAP004, WDG001, WDG002, WDG004) stay silent, and
+    so does every finding that rests on the mode's own line (its default maps, ECN and scheduling, which lossless mode
+    replaces): they would repeat this one on every port. What the configuration sets itself (ECN thresholds, maps,
+    schedulers) is still checked, and a port bound to a PFC profile of its own is checked as usual.
+
+    ## Why it matters
+    Cumulus Linux's RoCE guide lists what lossy mode leaves out of lossless mode: PFC on switch priority 3 and the
+    RoCE lossless traffic pool. RoCE then relies on ECN alone, and its packets are dropped when a buffer fills; the
+    lossy multi TC profile also enables PFC on no priority and keeps one lossy pool (it trims packets instead).
+    A fabric whose policy says lossless loses packets at this switch whatever each port's settings say.
+
+    ## Failing example
+    Policy lossless priority 3, NVUE `nv set qos roce mode lossy` on swp1-4: `the switch runs RoCE lossy mode (nv set
+    qos roce mode lossy): PFC is on no priority and RoCE has no lossless pool, so lossless priority 3 is lossy on its
+    4 RoCE-facing ports (swp1, swp2, swp3, swp4) ...`.
+
+    ## Passing example
+    `nv set qos roce mode lossless` (or `nv set qos roce`, lossless by default).
+
+    ## Fix
+    Set the RoCE mode to lossless (`nv set qos roce mode lossless`; RoCE lossless mode then makes its own lossless
+    pool and enables PFC on switch priority 3), or lint the switch with a policy for a lossy fabric if it is meant to
+    be lossy. `losslessd fix --unsafe-fixes` writes the mode change with the PFC and watchdog sections.
+    """
+
+    code = "PFC004"
+    name = "switch-lossy-mode"
+    scope = "device"
+    severity = Severity.error
+    kinds = frozenset({DeviceKind.switch})
+    # The mode change comes with PFC; the watchdog, which a lossy port needs not, comes with it (WDG001 otherwise).
+    fix_sections = frozenset({"pfc", "watchdog"})
+    disruptive = True
+
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
+        if device.lossy_mode is None or device.kind != DeviceKind.switch:
+            return
+        ports = [port.name for port in ctx.roce_ports(device) if port.lossy_mode]
+        if not ports:
+            return
+        listed = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+        lossless = ctx.lossless
+        yield self.finding(f"the switch runs {device.lossy_mode}: PFC is on no priority and RoCE has no lossless "
+                           f"pool, so lossless {priorities(lossless)} is lossy on its {len(ports)} RoCE-facing "
+                           f"port{'s' if len(ports) != 1 else ''} ({listed}), and what follows from the mode there "
+                           f"(PFC, buffers, watchdog, the mode's own maps) is not reported port by port; set the RoCE "
+                           f"mode to lossless (NVUE: nv set qos roce mode lossless)", device=device,
+                           source=device.lossy_mode_source or device.source, key="lossy-mode", ports=ports,
+                           priorities=lossless)

@@ -56,7 +56,9 @@ class LosslessClassStarved(PortRule):
       the whole link; a strict queue under a shaper (`shaping-rate`, `shape`, SONiC `pir`) is capped and not
       counted). A queue that is strict only by the platform's default (EOS tx-queues above the last
       `no priority` one) and that only the default DSCP map reaches is reported as unverified: nearly every
-      EOS config has such queues.
+      EOS config has such queues. Where the DSCP map is not in the input (so neither which queues traffic
+      reaches nor which one is the CNP class's is known), a single strict queue is reported as unverified: it
+      may be the CNP queue the policy allows.
     A lossless queue whose scheduler the input does not show is reported as unverified. One finding per port
     and problem.
 
@@ -122,6 +124,18 @@ class LosslessClassStarved(PortRule):
         used = _used_units(device, port) if strict else None  # (follows all 64 DSCPs: only for strict queues)
         strict = [idx for idx in strict if used is None or idx in used]
         if not strict:
+            return
+        pol = ctx.policy
+        cnp = pol.cnp
+        if (used is None and len(strict) == 1 and not host and pol.scheduler.strict_allowed is None
+                and cnp is not None and cnp.priority is not None and port.dscp_chain(cnp.dscp).queue is None):
+            # The DSCP map is not in the input: the one strict queue may be the CNP class's, which the policy allows.
+            first = queues[strict[0]]
+            at = (first.scheduler.source if first.scheduler else None) or first.source or port.source
+            yield self.unverified(f"{unit} {strict[0]} is strict priority above the lossless {unit} "
+                                  f"{numbers(lossless)}; the DSCP->TC map is not in the input, so whether it is the "
+                                  f"CNP class's queue (the one strict queue the policy allows) could not be checked",
+                                  device=device, port=port, source=at, key="strict", strict=strict)
             return
         # Strictness or traffic the config writes (a scheduler line, a DSCP map line) is a choice to check; a queue
         # strict by the vendor's default (EOS: every tx-queue above the last `no priority` one) reached only by the

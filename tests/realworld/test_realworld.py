@@ -91,9 +91,9 @@ def test_findings_are_exactly_the_expected_ones(case_id, exp, corpus):
 
 
 def test_there_are_fixtures_for_every_platform():
-    """At least 40 fixtures of our own across the six switch/NIC platforms plus OpenSM."""
+    """At least 40 fixtures of our own across the seven switch/NIC platforms plus OpenSM."""
     own = [c for c in CASES if c[2] is None]
     platforms = {c[0].split("/", 1)[0] for c in own}
     assert len(own) >= 40, f"only {len(own)} real-world fixtures"
     assert {"sonic", "arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus", "linux_mlx5",
-            "opensm"} <= platforms, f"platforms with fixtures: {sorted(platforms)}"
+            "opensm", "dell_os10"} <= platforms, f"platforms with fixtures: {sorted(platforms)}"

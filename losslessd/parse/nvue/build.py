@@ -42,6 +42,21 @@ DEFAULT_SCHED = {tc: ("dwrr", 12 if tc % 2 == 0 else 13) for tc in range(8)}
 DEFAULT_ECN = (150000, 1500000, 100)
 # Cumulus Linux RoCE guide: lossless mode enables PFC on switch priority 3; lossy mode does not.
 ROCE_PFC = [3]
+# RoCE modes that enable PFC on no priority and make no lossless pool: `lossy` (RoCE guide, default RoCE configuration
+# table: "Enable PFC on switch priority 3" and "Switch priority 3 allocated to RoCE lossless traffic pool" NO in lossy
+# mode) and `lossy-multi-tc` (5.14+, "Lossy Multi TC Profile": `nv show qos roce` shows `pfc-priority -` and the one
+# pool lossy-default-ingress, 100 %). The switch is not lossless in either, whatever the ports say.
+LOSSY_MODES = ("lossy", "lossy-multi-tc")
+# The lossy multi TC profile's defaults (Cumulus Linux 5.14/5.15 RoCE guide, `nv show qos roce` in lossy-multi-tc
+# mode): trust pcp,dscp; switch priority n -> traffic class n, DWRR 4, 8, 18, 22, 22, 22, 4 and 0 %; ECN on traffic
+# classes 1, 2 and 3 from 163.00 KB to 234.00 KB (KiB: the lossless example's 146.48 KB is its 150000 B) at
+# probability 5; DSCP 1,2 -> SP 1, 3,4 -> SP 2, 5,6 -> SP 3, 11-40 -> SP 4, every other DSCP -> SP 0 (the guide's
+# table; the 5.15 release notes say DSCP 41-50 moved to traffic class 5, which its table does not show yet).
+MULTI_TC = "lossy-multi-tc"
+MULTI_TC_DSCP_TO_SP = {d: 1 if d in (1, 2) else 2 if d in (3, 4) else 3 if d in (5, 6) else 4 if 11 <= d <= 40 else 0
+                       for d in range(64)}
+MULTI_TC_SCHED = {tc: ("dwrr", pct) for tc, pct in enumerate((4, 8, 18, 22, 22, 22, 4, 0))}
+MULTI_TC_ECN, MULTI_TC_ECN_TCS = (163 * 1024, 234 * 1024, 5), (1, 2, 3)
 # Cumulus Linux 5.6+ QoS guide, "PFC Watchdog": polling interval 100 ms, robustness 3 intervals by default;
 # a storm makes the switch discard packets for the queue, and PFC comes back after a polling interval
 # without pause frames.
@@ -75,15 +90,20 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
     ports = _broken_out(conf.ports)
     rewrite = _ingress_rewrite(conf, ports)
     layout, pool_issues = _layout(conf)
+    buffers, buffer_issues = _pfc_buffers(conf)
     shared: dict[tuple, dict[int, int] | None] = {}
     for pname, pc in ports.items():
         device.ports[pname] = port = _port(conf, pname, pc)
         if rewrite:
             _remark(conf, pc, port, rewrite[pname])
         if layout is not None:
-            _priority_groups(layout, port, device, shared)
+            _priority_groups(layout, port, device, shared, buffers.get(_profile(pc, "pfc")))
     device.traffic_pools, more = _traffic_pools(conf)
-    device.issues = conf.issues + _undefined_profiles(conf) + pool_issues + more
+    mode = _roce(conf)
+    if mode in LOSSY_MODES and conf.roce is not None:
+        device.lossy_mode = f"RoCE {mode} mode (nv set qos roce mode {mode})"
+        device.lossy_mode_source = conf.roce.source
+    device.issues = conf.issues + _undefined_profiles(conf) + pool_issues + buffer_issues + more
     return device
 
 
@@ -154,7 +174,37 @@ def _layout(conf: Conf) -> tuple[Layout | None, list[ParseIssue]]:
     return Layout(lossy, lossless_sps, {name: pool.source for name, pool in pools.items()}), []
 
 
-def _priority_groups(layout: Layout, port: Port, device: Device, shared: dict[tuple, dict[int, int] | None]) -> None:
+def _pfc_buffers(conf: Conf) -> tuple[dict[str, BufferProfile], list[ParseIssue]]:
+    """The buffer profile of each `qos pfc` profile that sets `port-buffer`, `xoff-threshold` or `xon-threshold`
+    (Cumulus Linux QoS guide, "Priority Flow Control": the reserved buffer, the fill level that sends XOFF and the one
+    that sends XON; its Linux tab writes them as port_buffer_bytes, xoff_size and xon_delta = xoff - xon). With both
+    the reservation and the XOFF level, what lies between them absorbs the data in flight after XOFF (xoff_bytes); what
+    the profile leaves out, Cumulus sizes itself (the guide: "let Cumulus Linux configure the settings dynamically").
+    Refused (SYS002, the headroom left to the switch) where XON lies above XOFF (a negative xon_delta) or XOFF above
+    the reserved buffer."""
+    out, issues = {}, []
+    for name, buf in conf.pfc_buffer.items():
+        size, xoff, xon = (v.value if v is not None else None for v in (buf.port_buffer, buf.xoff, buf.xon))
+        src = min((v.source for v in (buf.port_buffer, buf.xoff, buf.xon) if v is not None), key=lambda s: s.line or 0)
+        if xon is not None and xoff is not None and xon > xoff:
+            issues.append(ParseIssue(code="SYS002", source=buf.xon.source if buf.xon else src, message=(
+                f"qos pfc {name}: xon-threshold {xon} B is above xoff-threshold {xoff} B, so XON would come before "
+                "XOFF (the guide's xon_delta = xoff - xon must not be negative); its buffer settings are not used")))
+            continue
+        if size is not None and xoff is not None and xoff > size:
+            issues.append(ParseIssue(code="SYS002", source=buf.xoff.source if buf.xoff else src, message=(
+                f"qos pfc {name}: xoff-threshold {xoff} B is above port-buffer {size} B, so no reserved buffer is left "
+                "for the data in flight after XOFF; its buffer settings are not used")))
+            continue
+        known = size is not None and xoff is not None
+        out[name] = BufferProfile(name=f"qos pfc {name}", size_bytes=size, xon_bytes=xon, xoff_threshold_bytes=xoff,
+                                  xoff_bytes=size - xoff if known else None,  # type: ignore[operator]
+                                  headroom_computed_at_runtime=not known, source=src)
+    return out, issues
+
+
+def _priority_groups(layout: Layout, port: Port, device: Device, shared: dict[tuple, dict[int, int] | None],
+                     buffer: BufferProfile | None = None) -> None:
     """The port's switch priority -> PG map. A priority with PFC on the port uses the port's lossless PG, whatever the
     traffic pools' memory (the pools share out buffer memory; the PG and its headroom come with PFC), its headroom
     sized by Cumulus from the cable length at run time (QoS guide, Priority Flow Control: "let Cumulus Linux configure
@@ -184,7 +234,11 @@ def _priority_groups(layout: Layout, port: Port, device: Device, shared: dict[tu
             port.priority_groups[index] = PriorityGroup(index=index, profile=name, source=src or fallback)
             # a lossy PG: no xoff headroom (QoS guide, "Advanced Buffer Tuning": the ingress-lossy-buffer region)
             device.buffer_profiles.setdefault(name, BufferProfile(name=name, pool=pool, source=src))
-    if pfc:
+    if pfc and buffer is not None:  # the port's PFC profile sets its buffer (_pfc_buffers)
+        device.buffer_profiles.setdefault(buffer.name, buffer)
+        port.priority_groups[LOSSLESS_PG] = PriorityGroup(index=LOSSLESS_PG, profile=buffer.name,
+                                                          source=buffer.source or port.pfc_source or fallback)
+    elif pfc:
         port.priority_groups[LOSSLESS_PG] = PriorityGroup(index=LOSSLESS_PG, runtime_profile=True,
                                                           source=port.pfc_source or fallback)
 
@@ -295,10 +349,10 @@ def _trust_and_maps(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> N
     dscp = {d: v.value for d, v in conf.dscp.get(prof, {}).items()}
     pcp = {p: v.value for p, v in conf.pcp.get(prof, {}).items()}
     if port.trust is Trust.dscp:
-        port.dscp_to_tc = {**DEFAULT_DSCP_TO_SP, **dscp}
+        port.dscp_to_tc = {**(MULTI_TC_DSCP_TO_SP if roce == MULTI_TC else DEFAULT_DSCP_TO_SP), **dscp}
     elif port.trust is Trust.pcp:
         port.pcp_to_tc = {**{p: p for p in range(8)}, **pcp}  # QoS guide: PCP n -> SP n by default
-    sp_to_tc = {**(ROCE_SP_TO_TC if roce else {sp: sp for sp in range(8)}),
+    sp_to_tc = {**(ROCE_SP_TO_TC if roce and roce != MULTI_TC else {sp: sp for sp in range(8)}),
                 **{sp: v.value for sp, v in conf.sp_to_tc.items()}}
     port.tc_to_queue, port.tc_names = sp_to_tc, SP_NAMES  # NVUE's own "traffic class" is the queue
     # Cumulus Linux QoS guide, "Priority Flow Control": PFC is set per switch priority, so SP n pauses as
@@ -318,6 +372,7 @@ def _pfc(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
         port.pfc_enabled, port.pfc_source = None, pc.profiles["pfc"].source
     elif roce:
         port.pfc_enabled, port.pfc_source = (ROCE_PFC if roce == "lossless" else []), conf.roce.source
+        port.lossy_mode = roce in LOSSY_MODES
     else:
         port.pfc_enabled = []  # the whole configuration is shown: no PFC line, no PFC
     cable = conf.cable.get(prof) or (conf.roce_cable if roce else None)
@@ -330,21 +385,25 @@ def _queues(conf: Conf, pc: PortConf, port: Port, roce: str | None) -> None:
     ecns = conf.ecn.get(ecn_prof, {})
     scheds = conf.sched.get(sched_prof, {})
     default_src = conf.roce.source if roce else None
+    ecn_tcs, ecn_default = (MULTI_TC_ECN_TCS, MULTI_TC_ECN) if roce == MULTI_TC else ((0, 3) if roce else (0,),
+                                                                                    DEFAULT_ECN)
+    sched_default = MULTI_TC_SCHED if roce == MULTI_TC else ROCE_SCHED if roce else DEFAULT_SCHED
     for tc in range(8):
-        ecn = _ecn(ecns.get(tc), ecn_prof == GLOBAL and tc in ((0, 3) if roce else (0,)), default_src)
-        sched = _sched(scheds.get(tc), (ROCE_SCHED.get(tc) if roce else DEFAULT_SCHED[tc]) if sched_prof == GLOBAL
-                       else None, default_src)
+        ecn = _ecn(ecns.get(tc), ecn_prof == GLOBAL and tc in ecn_tcs, default_src, ecn_default)
+        sched = _sched(scheds.get(tc), sched_default.get(tc) if sched_prof == GLOBAL else None, default_src)
         if ecn or sched:
             port.queues[tc] = Queue(index=tc, ecn=ecn, scheduler=sched,
                                     source=(ecn and ecn.source) or (sched and sched.source) or port.source)
 
 
-def _ecn(conf: EcnConf | None, default_on: bool, default_src: Source | None) -> Ecn | None:
-    """The queue's ECN: its own settings over the default profile's (default_on: the default marks here)."""
+def _ecn(conf: EcnConf | None, default_on: bool, default_src: Source | None,
+         default: tuple[int, int, int] = DEFAULT_ECN) -> Ecn | None:
+    """The queue's ECN: its own settings over the default profile's (default_on: the default marks here, with
+    ``default``'s Kmin, Kmax and probability)."""
     if conf is None and not default_on:
         return None
     conf = conf or EcnConf()
-    kmin, kmax, prob = DEFAULT_ECN if default_on else (None, None, None)
+    kmin, kmax, prob = default if default_on else (None, None, None)
     vals = [v for v in (conf.ecn, conf.kmin, conf.kmax, conf.probability) if v is not None]
     return Ecn(ecn_enabled=conf.ecn.value if conf.ecn else (True if default_on or vals else None),
                min_threshold_bytes=conf.kmin.value if conf.kmin else kmin,

@@ -91,6 +91,17 @@ class PoolConf:
 
 
 @dataclass
+class PfcBufferConf:
+    """A `qos pfc` profile's buffer (Cumulus Linux QoS guide, "Priority Flow Control"): `port-buffer` the reserved
+    buffer space, `xoff-threshold` the fill level at which the switch sends XOFF, `xon-threshold` where it sends XON
+    (bytes); what it does not set, Cumulus sizes itself."""
+
+    port_buffer: Val[int] | None = None
+    xoff: Val[int] | None = None
+    xon: Val[int] | None = None
+
+
+@dataclass
 class PortConf:
     source: Source
     description: Val[str] | None = None
@@ -107,7 +118,7 @@ class PortConf:
 class Conf:
     expanded: int = 0  # port names the `swp1-64` ranges of this input expanded to, against MAX_EXPANDED_PORTS
     hostname: Val[str] | None = None
-    roce: Val[str] | None = None  # "lossless" | "lossy" | "off"
+    roce: Val[str] | None = None  # "lossless" | "lossy" | "lossy-multi-tc" | "off"
     roce_cable: Val[float] | None = None  # m
     trust: dict[str, Val[str]] = field(default_factory=dict)  # mapping profile -> l2|l3|port|both
     dscp: dict[str, dict[int, Val[int]]] = field(default_factory=dict)  # mapping profile -> DSCP -> switch priority
@@ -115,6 +126,7 @@ class Conf:
     pfc: dict[str, dict[int, Source]] = field(default_factory=dict)  # pfc profile -> PFC switch priorities
     pfc_source: dict[str, Source] = field(default_factory=dict)
     cable: dict[str, Val[float]] = field(default_factory=dict)  # pfc profile -> cable length (m)
+    pfc_buffer: dict[str, PfcBufferConf] = field(default_factory=dict)  # pfc profile -> its buffer settings
     ecn: dict[str, dict[int, EcnConf]] = field(default_factory=dict)  # profile -> traffic class -> ECN
     sched: dict[str, dict[int, SchedConf]] = field(default_factory=dict)
     sp_to_tc: dict[int, Val[int]] = field(default_factory=dict)  # egress-queue-mapping default-global
@@ -276,14 +288,36 @@ def _int(text: str, hi: int, lo: int = 0) -> int:
         raise Skip(f"{text[:40]!r} is not a number from {lo} to {hi}") from None
 
 
+# NVUE command reference: `qos pfc <profile-id> cable-length`, `qos link-pause <profile-id> cable-length` and `qos roce
+# cable-length` take 1-100000 (metres).
+CABLE_M = (1, 100000)
+
+
 def _length(text: str) -> float:
-    """A cable length in metres; an unknown unit stays SYS003, anything else that is no length a SYS002."""
+    """A cable length in metres within CABLE_M; an unknown unit stays SYS003, anything else that is no length, or one
+    NVUE refuses, a SYS002."""
     try:
-        return units.length_m(text)
+        metres = units.length_m(text)
     except units.UnknownUnit:
         raise
     except ValueError:
         raise Skip(f"{text[:40]!r} is not a cable length") from None
+    if not CABLE_M[0] <= metres <= CABLE_M[1]:
+        raise Skip(f"cable length {text[:40]!r} is outside {CABLE_M[0]}-{CABLE_M[1]} m (NVUE command reference)")
+    return metres
+
+
+def _byte_count(text: str) -> int:
+    """A buffer size or threshold in bytes (the QoS guide's `nv show qos pfc` prints them as "1500 B")."""
+    try:
+        count = units.to_bytes(text, "bytes")
+    except units.UnknownUnit:
+        raise  # SYS003, not SYS002
+    except ValueError:
+        raise Skip(f"{text[:40]!r} is not a byte count") from None
+    if count < 0:
+        raise Skip(f"{text[:40]!r} is not a byte count")
+    return count
 
 
 def _switch(text: str) -> bool:
@@ -429,7 +463,9 @@ def _roce(conf: Conf, w: list[str], src: Source) -> None:
     # Cumulus Linux RoCE guide: `nv set qos roce` and `nv set qos roce mode lossless` are equivalent.
     if not w:
         conf.roce = Val("lossless", src)
-    elif w[0] == "mode" and len(w) == 2 and w[1] in ("lossless", "lossy"):
+    elif w[0] == "mode" and len(w) == 2 and w[1] in ("lossless", "lossy", "lossy-multi-tc"):
+        # Cumulus Linux 5.14+ RoCE guide, "Lossy Multi TC Profile": `mode lossy-multi-tc`, lossy RoCE over several
+        # traffic classes with packet trimming (no PFC, no lossless pool: build.LOSSY_MODES).
         conf.roce = Val(w[1], src)
     elif w == ["mode", "lossless-single-ipool"]:
         # Cumulus Linux 5.14 RoCE guide, "Single Shared Buffer Pool": lossless, with lossy and lossless traffic in
@@ -467,8 +503,15 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
         conf.pfc_source[profile] = src
     elif w[0] == "cable-length" and len(w) == 2:
         conf.cable[profile] = Val(_length(w[1]), src)
-    elif w[0] not in ("rx", "tx", "xoff-threshold", "xon-threshold", "port-buffer"):
+    elif w[0] in _PFC_BUFFER and len(w) >= 2:
+        value = Val(_byte_count(" ".join(w[1:])), src)  # may raise: before the profile is made
+        setattr(conf.pfc_buffer.setdefault(profile, PfcBufferConf()), _PFC_BUFFER[w[0]], value)
+    elif w[0] not in ("rx", "tx"):
         raise Skip("not a PFC setting losslessd knows")
+
+
+# `qos pfc <profile> port-buffer|xoff-threshold|xon-threshold <bytes>` -> PfcBufferConf field.
+_PFC_BUFFER = {"port-buffer": "port_buffer", "xoff-threshold": "xoff", "xon-threshold": "xon"}
 
 
 def _link_pause(conf: Conf, profile: str, w: list[str], src: Source) -> None:

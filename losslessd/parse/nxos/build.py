@@ -51,6 +51,12 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
         iface = channel_policies(cfg, port_name, iface, issues) if iface.channel_group else iface
         port = device.ports[port_name] = _port(cfg, device, port_name, iface, issues, resolved)
         port.service_policies = own or None
+        if iface.channel_group is not None:
+            port.bundle = f"port-channel{iface.channel_group.value}"
+            channel = cfg.port_channels.get(iface.channel_group.value)
+            attached = {point: val.value for point, attr in ATTACHED.items()
+                        if channel is not None and (val := getattr(channel, attr)) is not None}
+            device.bundle_policies = {**(device.bundle_policies or {}), port.bundle: attached}
     device.service_policies = {SYSTEM_ATTACHED[key]: val.value for key, val in cfg.system.items()} or None
     return device
 

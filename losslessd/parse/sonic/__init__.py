@@ -93,6 +93,29 @@ def sniff(inp: Input) -> bool:
     return _OPEN_BRACE.match(inp.text) is not None and mentions_table(inp.text)
 
 
+# The other SONiC redis databases, as `redis-dump` or sonic-utilities' mock tables write them, told by their keys
+# (sonic-swss doc/swss-schema.md: APPL_DB keys "PORT_TABLE:ifname"; syncd's COUNTERS_DB "COUNTERS:oid:0x..." with
+# COUNTERS_PORT_NAME_MAP, and ASIC_DB "ASIC_STATE:SAI_OBJECT_TYPE_..."): the first key of its kind names the database.
+_OTHER_DBS = (
+    ("COUNTERS_DB", "counters, which the daemon polls itself",
+     re.compile(r'"(?:COUNTERS:oid:[^"]*|COUNTERS_(?:PORT|QUEUE|PG)_NAME_MAP)"\s*:\s*\{')),
+    ("ASIC_DB", "the SAI objects syncd created", re.compile(r'"ASIC_STATE:SAI_OBJECT_TYPE_[^"]*"\s*:\s*\{')),
+    ("APPL_DB", "what orchagent was told", re.compile(r'"[A-Z][A-Z0-9_]*_TABLE:[^"]*"\s*:\s*\{')),
+)
+
+
+def other_database(inp: Input) -> None:
+    """A JSON dump of another SONiC database than CONFIG_DB (no table of it this parser reads): raise InputError saying
+    which, rather than "cannot tell which platform"."""
+    if not _OPEN_BRACE.match(inp.text) or mentions_table(inp.text):
+        return
+    for db, holds, pattern in _OTHER_DBS:
+        if (m := pattern.search(inp.text)) is not None:
+            raise InputError(f"a SONiC {db} dump ({holds}), not its CONFIG_DB: lint reads the switch's configuration "
+                             f"(config_db.json, `{RUNNING_CONFIG}`)",
+                             file=inp.path, line=inp.text.count("\n", 0, m.start()) + 1)
+
+
 def parse(inputs: list[Input], name: str) -> Device:
     converted = [_from_capture(inp) for inp in inputs]
     name = next((device for _, device in converted if device), name)  # a capture's header names the device
@@ -107,8 +130,20 @@ def parse(inputs: list[Input], name: str) -> Device:
     if all(db.empty for db in dbs.values()):
         raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
                          file=inputs[0].path, line=1)
+    asic_ports = {ns: _asic_port_names(db) for ns, db in dbs.items() if ns}  # (read before a build releases fields)
     built = [(ns, _Builder(db, name, inputs[0].path).device) for ns, db in dbs.items() if not db.empty]
-    return _merge_namespaces(built, name)
+    return _merge_namespaces(built, name, asic_ports)
+
+
+def _asic_port_names(db: ConfigDB) -> dict[str, str]:
+    """PORT `asic_port_name` -> port name, in one ASIC namespace: how a sibling ASIC's DEVICE_NEIGHBOR names the
+    far end of a backplane port (sonic-config-engine minigraph.py: `{"name": "ASIC2", "port": "Eth0-ASIC2"}`)."""
+    out = {}
+    for port, e in db.table("PORT").items():
+        asic_name = e.fields.get("asic_port_name") if isinstance(e.fields, dict) else None
+        if isinstance(asic_name, str) and asic_name:
+            out[asic_name] = port
+    return out
 
 
 def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
@@ -128,10 +163,13 @@ def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
     return out, list(parts) != [None]
 
 
-def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
+def _merge_namespaces(parts: list[tuple[str, Device]], name: str,
+                      asic_ports: dict[str, dict[str, str]] | None = None) -> Device:
     """One Device of a multi-ASIC switch: every namespace's ports (front-panel and backplane), its buffer
     pools and profiles. Same-named pools or profiles that differ between ASICs are kept apart as
-    ``<name>@<namespace>``, and that namespace's PGs and profiles point at the renamed one."""
+    ``<name>@<namespace>``, and that namespace's PGs and profiles point at the renamed one. A backplane port's
+    DEVICE_NEIGHBOR naming a sibling ASIC (``ASIC<N>`` and that ASIC's `asic_port_name`) is a hop inside this
+    device: it becomes a neighbour on the device's own port, so the link rules check both ends of the hop."""
     device = Device(name=next((d.name for _, d in parts if d.name != name), name), kind=DeviceKind.switch,
                     platform=PLATFORM, hwsku=next((d.hwsku for _, d in parts if d.hwsku), None),
                     source=parts[0][1].source)
@@ -162,10 +200,20 @@ def _merge_namespaces(parts: list[tuple[str, Device]], name: str) -> Device:
                     f"port {port_name} of namespace {ns} is also in an earlier namespace; this one is skipped")))
                 continue
             device.ports[port_name] = port
-        device.neighbors.extend(part.neighbors)
+        device.neighbors.extend(_internal_hop(nb, asic_ports or {}, device.name) for nb in part.neighbors)
         device.issues.extend(part.issues)
     device.ports = {n: device.ports[n] for n in sorted(device.ports, key=_natural)}
     return device
+
+
+def _internal_hop(nb: Neighbor, asic_ports: dict[str, dict[str, str]], device: str) -> Neighbor:
+    """The neighbour as one device sees it: a sibling ASIC ``ASIC<N>`` (sonic-config-engine writes the minigraph's
+    ASIC device name, whose namespace is ``asic<N>``: sonic-py-common multi_asic) and its `asic_port_name` become
+    this device's own port; any other neighbour is kept as written."""
+    far = asic_ports.get(nb.remote_device.lower(), {}).get(nb.remote_port or "")
+    if far is None:
+        return nb
+    return Neighbor(port=nb.port, remote_device=device, remote_port=far, origin=nb.origin, source=nb.source)
 
 
 def _from_capture(inp: Input) -> tuple[Input, str | None]:

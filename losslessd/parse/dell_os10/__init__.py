@@ -1,0 +1,51 @@
+"""Dell SmartFabric OS10 (PowerSwitch S5248F-ON, S5232F-ON, Z9264F-ON ...) `show running-configuration`: trust maps
+(802.1p / DSCP -> qos-group), the qos-group -> queue map, no-drop network-qos classes and PFC, queuing policies and
+WRED/ECN profiles.
+
+OS10 spreads RoCE settings over named maps and policies bound on the interface or under `system qos` (the interface's
+binding wins): `trust dot1p-map` / `trust dscp-map` classify into qos-groups, `qos-map traffic-class` puts qos-groups
+on queues, a `policy-map type network-qos` class with `pause` and `pfc-cos` makes its qos-group no-drop, and a
+`policy-map type queuing` class gives its queue a bandwidth share and a `wred` profile (Dell SmartFabric OS10 User
+Guide, "Quality of service"). The config may also come inside a losslessd capture (docs/capture-format.md) holding
+`show running-configuration`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import capture
+from ...model import Device
+from ..base import SNIFF_CHARS, Input, config_inputs
+
+PLATFORM = "dell_os10"
+
+# The header `show running-configuration` prints: `! Version 10.5.1.0` then `! Last configuration change at ...`.
+_HEADER = re.compile(r"^! Version 10\.[0-9.]+[ \t]*\r?\n! Last configuration change at ", re.MULTILINE)
+# OS10 names front-panel ports ethernet<node>/<slot>/<port>[:<sub-port>] (lower case, three numbers); NX-OS, EOS and
+# SONiC write Ethernet with a capital or two numbers.
+_ETHERNET = re.compile(r"^[ \t]*interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
+                       re.MULTILINE)
+# QoS lines only OS10 writes: its trust and qos-group maps, and `service-policy input|output type ...` (NX-OS writes
+# `service-policy type ... input|output`).
+_OS10_QOS = re.compile(r"^[ \t]*(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
+                       r"service-policy (?:input|output) type (?:network-qos|queuing|qos) \S)", re.MULTILINE)
+_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config(?:uration)?)?(?:\s+\S+)*\s*$")
+
+
+def sniff(inp: Input) -> bool:
+    """An OS10 capture, the OS10 running-configuration header, or `interface ethernet1/1/1` beside a QoS line only
+    OS10 writes (both are needed: either alone is no proof)."""
+    named = capture.sniff_platform(inp.text)
+    if named is not None:
+        return named == PLATFORM
+    head = inp.text[:SNIFF_CHARS]
+    return bool(_HEADER.search(head) or (_ETHERNET.search(head) and _OS10_QOS.search(head)))
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
+    from .reader import read
+
+    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-configuration")
+    return build(read(configs), PLATFORM, captured or name, inputs[0].path)

@@ -1,0 +1,292 @@
+"""Turn what the reader found into the model: the maps and policies each port uses, its own binding first, then
+`system qos`'s (OS10 User Guide, "Quality of service": an interface-level map or policy takes precedence over the
+system-level one, which takes precedence over the default).
+
+The traffic class is the qos-group. Its egress queue comes from the bound `qos-map traffic-class` (else the default
+map, qos-group N -> queue N); its PFC priority is the `pfc-cos` of the no-drop network-qos class that matches it; a
+pause received for that priority stops the class's queue.
+"""
+
+from __future__ import annotations
+
+from ...model import (
+    BufferProfile,
+    Device,
+    DeviceKind,
+    Ecn,
+    LinkPause,
+    ParseIssue,
+    Port,
+    PriorityGroup,
+    Queue,
+    Scheduler,
+    SchedulerType,
+    Source,
+    Trust,
+)
+from ..clitext import Issues, Val
+from .reader import InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
+
+QUEUES = range(8)
+QOS_GROUP_NAMES = {group: f"qos-group {group}" for group in QUEUES}  # what OS10 calls its traffic classes
+# OS10 User Guide, "Egress traffic classification", table "Default mapping of traffic class ID to queue": traffic
+# class (qos-group) N -> queue N, 0-7.
+DEFAULT_QUEUE_MAP = {group: group for group in QUEUES}
+# OS10 User Guide, "Ingress traffic classification": by default OS10 does not classify data traffic and assigns it
+# traffic class ID 0.
+DEFAULT_TC = 0
+# OS10 User Guide, "Trust based classification", table "Default 802.1p CoS trust map" (`trust-map dot1p default`):
+# CoS 0 -> traffic class 1, CoS 1 -> 0, CoS 2-7 -> 2-7.
+DEFAULT_DOT1P_MAP = {0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+# OS10 User Guide, "Trust based classification": in a user-defined trust map, every value the map does not name maps
+# to the default traffic class ID 0.
+UNNAMED_TC = 0
+# OS10 User Guide, `mtu`: "the IP MTU must be at least 32 bytes smaller than the L2 MTU" (the default link MTU is 1532
+# for the 1500-byte IP MTU): the model's mtu_bytes is the IP MTU.
+LINK_MTU_OVERHEAD = 32
+# WRED colour the trust maps give classified traffic (OS10 User Guide, default trust maps: colour G).
+GREEN = "green"
+
+
+def build(cfg: Os10Config, platform: str, name: str, path: str) -> Device:
+    device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
+                    issues=list(cfg.issues), source=Source(file=path))
+    issues = Issues(device.issues)
+    for channel in cfg.port_channels.values():
+        _port_channel_qos(channel, issues)
+    for port_name, iface in cfg.interfaces.items():
+        device.ports[port_name] = _port(cfg, device, port_name, iface, issues)
+    return device
+
+
+def _port_channel_qos(channel: InterfaceConf, issues: Issues) -> None:
+    """QoS bound on a port-channel: the OS10 guides searched do not say how it combines with its members' own, so
+    the members are read with their own bindings (and `system qos`'s), and the line says so."""
+    bind = channel.bind
+    for val in (bind.trust_dot1p, bind.trust_dscp, bind.qos_map, bind.nq_policy, bind.queuing_policy, bind.qos_policy,
+                channel.pfc_mode):
+        if val is not None:
+            issues.add_once(ParseIssue(code="SYS002", source=val.source, message=(
+                "QoS bound on a port-channel is not read: its members are checked with their own interface "
+                "bindings and `system qos`'s")))
+
+
+def _bound(iface: InterfaceConf, cfg: Os10Config, attr: str) -> Val | None:
+    own: Val | None = getattr(iface.bind, attr)
+    return own if own is not None else getattr(cfg.system, attr)
+
+
+def _port(cfg: Os10Config, device: Device, name: str, iface: InterfaceConf, issues: Issues) -> Port:
+    bind = iface.bind
+    own = (bind.trust_dot1p, bind.trust_dscp, bind.qos_map, bind.nq_policy, bind.queuing_policy, bind.qos_policy,
+           bind.ets, iface.pfc_mode)
+    port = Port(name=name, description=iface.description, source=iface.source,
+                speed_gbps=iface.speed.value if iface.speed else _breakout_speed(cfg, name),
+                mtu_bytes=iface.mtu.value - LINK_MTU_OVERHEAD if iface.mtu else None,
+                admin_up=iface.admin_up.value if iface.admin_up else None,
+                qos_configured=any(v is not None for v in own))
+    port.tc_names = QOS_GROUP_NAMES
+    _classification(cfg, iface, port, issues)
+    _queue_map(cfg, iface, port, issues)
+    _pfc(cfg, device, iface, port, issues)
+    _queues(cfg, iface, port, issues)
+    if iface.flow_rx is not None or iface.flow_tx is not None:
+        port.link_pause = LinkPause(rx=iface.flow_rx.value if iface.flow_rx else None,
+                                    tx=iface.flow_tx.value if iface.flow_tx else None,
+                                    source=(iface.flow_rx or iface.flow_tx).source)  # type: ignore[union-attr]
+    return port
+
+
+def _breakout_speed(cfg: Os10Config, name: str) -> float | None:
+    """The speed an `interface breakout N/N/N map <S>g-<C>x` gives the port: ethernetN/N/N:k when C > 1, else the
+    port itself."""
+    front, _, sub = name[len("ethernet"):].partition(":")
+    mode = cfg.breakouts.get(front)
+    if mode is None:
+        return None
+    speed, count = mode.value
+    return speed if (count > 1) == bool(sub) else None
+
+
+def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
+    """802.1p / DSCP -> qos-group from the bound trust maps; none bound: everything in qos-group 0."""
+    qos = _bound(iface, cfg, "qos_policy")
+    if qos is not None:
+        issues.add_once(ParseIssue(code="SYS002", source=qos.source, message=(
+            f"classification by `policy-map type qos {qos.value}` (class-maps and `set qos-group`) is not read: the "
+            "DSCP -> qos-group map of the ports it is bound to is unknown")))
+        return
+    dot1p, dscp = _bound(iface, cfg, "trust_dot1p"), _bound(iface, cfg, "trust_dscp")
+    if dot1p is None and dscp is None:
+        port.trust = Trust.none
+        port.dscp_to_tc = dict.fromkeys(range(64), DEFAULT_TC)
+        port.pcp_to_tc = dict.fromkeys(range(8), DEFAULT_TC)
+        return
+    if dot1p is not None:
+        port.pcp_to_tc = _trust_map(cfg.dot1p_maps, dot1p, 8, DEFAULT_DOT1P_MAP, issues)
+    if dscp is not None:
+        # (no default DSCP trust map is carried: losslessd has no cited copy of OS10's table)
+        port.dscp_to_tc = _trust_map(cfg.dscp_maps, dscp, 64, None, issues)
+    else:
+        port.dscp_to_tc = None  # a port trusting 802.1p only: DSCP picks no class
+    port.trust = Trust.dscp if dscp is not None else Trust.pcp
+    port.trust_source = port.map_source = (dscp or dot1p).source  # type: ignore[union-attr]
+
+
+def _trust_map(maps: dict[str, Val], bound: Val, size: int, default: dict[int, int] | None,
+               issues: Issues) -> dict[int, int] | None:
+    if bound.value == "default":
+        if default is None:
+            issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
+                "the default DSCP trust map is not carried by losslessd: the DSCP -> qos-group map of the ports it is "
+                "bound to is unknown (bind a `trust dscp-map` of your own)")))
+            return None
+        return dict(default)
+    found = maps.get(bound.value)
+    if found is None:
+        issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
+            f"trust map {bound.value} is not defined in this config: the qos-group its values map to is unknown")))
+        return None
+    return {value: found.value.get(value, UNNAMED_TC) for value in range(size)}
+
+
+def _queue_map(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
+    bound = _bound(iface, cfg, "qos_map")
+    if bound is None:
+        port.tc_to_queue = DEFAULT_QUEUE_MAP
+        return
+    found = cfg.qos_maps.get(bound.value)
+    if found is None:
+        issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
+            f"qos-map traffic-class {bound.value} is not defined in this config: the queue of each qos-group is "
+            "unknown")))
+        return
+    port.tc_to_queue = dict(sorted(found.value.items()))  # a qos-group the map does not name has no known queue
+
+
+def _policy(cfg: Os10Config, iface: InterfaceConf, attr: str, table: dict, what: str, issues: Issues):
+    """The policy bound to the port (its own, else `system qos`'s): its binding and contents (None: not defined)."""
+    bound = _bound(iface, cfg, attr)
+    if bound is None:
+        return None, None
+    policy = table.get(bound.value)
+    if policy is None:
+        issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
+            f"policy-map type {what} {bound.value} is not defined in this config: what it sets on the ports it is "
+            "bound to is unknown")))
+    return bound, policy
+
+
+def _no_drop(cfg: Os10Config, policy: dict[str, NqClass], issues: Issues) -> dict[str, tuple[list[int], list[int],
+                                                                                            NqClass]] | None:
+    """The policy's no-drop classes: class name -> (qos-groups, 802.1p priorities it pauses, class); None when one of
+    them cannot be resolved (a SYS002 on its line says why)."""
+    out = {}
+    known = True
+    for class_name, conf in policy.items():
+        if conf.pause is None:
+            continue
+        groups = cfg.nq_class_maps.get(class_name)
+        if groups is None:
+            issues.add_once(ParseIssue(code="SYS002", source=conf.source, message=(
+                f"network-qos class {class_name} matches no qos-group in this config (no `class-map type network-qos "
+                f"{class_name}` with `match qos-group N`): which traffic it makes no-drop is unknown")))
+            known = False
+            continue
+        if conf.pfc_cos is None:
+            issues.add_once(ParseIssue(code="SYS002", source=conf.pause.source, message=(
+                f"network-qos class {class_name} pauses without `pfc-cos`: the 802.1p priorities it pauses are not "
+                "in this config")))
+            known = False
+            continue
+        out[class_name] = (list(groups.value), list(conf.pfc_cos.value), conf)
+    return out if known else None
+
+
+def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issues: Issues) -> None:
+    """PFC runs where the interface says `priority-flow-control mode on`, on the priorities of the bound network-qos
+    policy's no-drop classes. OS10 User Guide, "PFC configuration notes": PFC is disabled by default on an
+    interface."""
+    bound, policy = _policy(cfg, iface, "nq_policy", cfg.nq_policies, "network-qos", issues)
+    no_drop = _no_drop(cfg, policy, issues) if policy is not None else ({} if bound is None else None)
+    if no_drop is not None:
+        port.tc_to_priority = {g: cos[0] for groups, cos, _ in no_drop.values() for g in groups}
+        if port.tc_to_queue is not None:
+            paused: dict[int, set[int]] = {}
+            for groups, cos, _ in no_drop.values():
+                queues = {port.tc_to_queue[g] for g in groups if g in port.tc_to_queue}
+                for c in cos:
+                    paused.setdefault(c, set()).update(queues)
+            port.pfc_priority_to_queue = {c: sorted(q) for c, q in sorted(paused.items())}
+    mode = iface.pfc_mode
+    if mode is None or not mode.value:
+        port.pfc_enabled, port.pfc_source = [], (mode.source if mode else iface.source)
+        return
+    if no_drop is None:
+        return  # the no-drop classes, or the priorities they pause, are not in this config
+    port.pfc_enabled = sorted({c for _, cos, _ in no_drop.values() for c in cos})
+    port.pfc_source = mode.source
+    # OS10 User Guide, "Configure ingress buffer": a network-qos policy creates a priority group for its no-drop
+    # classes, buffered from the lossless pool (the rest stay in default PG 7); the model names it by the class's
+    # priority. Without `pause buffer-size ...` the platform's defaults apply (sized for MTU 9216 and 100 m of cable).
+    port.tc_to_pg = {g: cos[0] for groups, cos, _ in no_drop.values() for g in groups}
+    for class_name, (_, cos, conf) in no_drop.items():
+        pause = conf.pause
+        raw = pause.value if pause is not None else None
+        if raw is None:
+            port.priority_groups[cos[0]] = PriorityGroup(index=cos[0], runtime_profile=True, source=conf.source)
+            continue
+        profile = f"{bound.value}/{class_name}" if bound else class_name
+        device.buffer_profiles.setdefault(profile, BufferProfile(
+            name=profile, size_bytes=threshold_bytes(raw.buffer_kb),
+            xoff_bytes=threshold_bytes(raw.buffer_kb - raw.pause_kb), xon_bytes=threshold_bytes(raw.resume_kb),
+            xoff_threshold_bytes=threshold_bytes(raw.pause_kb), source=pause.source))  # type: ignore[union-attr]
+        port.priority_groups[cos[0]] = PriorityGroup(index=cos[0], profile=profile,
+                                                     source=pause.source)  # type: ignore[union-attr]
+
+
+def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
+    bound, policy = _policy(cfg, iface, "queuing_policy", cfg.queuing_policies, "queuing", issues)
+    if policy is None:
+        return
+    queues: dict[int, QueueConf] = {}
+    for class_name, conf in policy.items():
+        queue = cfg.queuing_class_maps.get(class_name)
+        if queue is None:
+            issues.add_once(ParseIssue(code="SYS002", source=conf.source, message=(
+                f"queuing class {class_name} matches no queue in this config (no `class-map type queuing {class_name}` "
+                "with `match queue N`): its settings are not placed")))
+            continue
+        queues[queue.value] = conf
+    src = bound.source if bound else None
+    for index in QUEUES:
+        conf = queues.get(index)
+        if conf is None:  # not in the policy: no WRED/ECN, no scheduling settings shown
+            port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=False, source=src), source=src)
+            continue
+        if conf.strict is not None:
+            scheduler = Scheduler(type=SchedulerType.strict, shaped=conf.shaped is not None, source=conf.strict.source)
+        else:  # OS10 User Guide, "ETS": queues share the bandwidth by weighted deficit round robin (WDRR)
+            scheduler = Scheduler(type=SchedulerType.dwrr, weight=conf.bandwidth.value if conf.bandwidth else None,
+                                  shaped=conf.shaped is not None,
+                                  source=conf.bandwidth.source if conf.bandwidth else conf.source)
+        port.queues[index] = Queue(index=index, scheduler=scheduler, source=conf.source, ecn=_ecn(cfg, conf, issues))
+
+
+def _ecn(cfg: Os10Config, conf: QueueConf, issues: Issues) -> Ecn:
+    if conf.wred is None:
+        return Ecn(ecn_enabled=False, source=conf.source)
+    wred = cfg.wreds.get(conf.wred.value)
+    if wred is None:
+        issues.add_once(ParseIssue(code="SYS002", source=conf.wred.source, message=(
+            f"the queue uses WRED profile {conf.wred.value}, which is not defined in this config (`wred "
+            f"{conf.wred.value}`): whether and where it marks ECN is unknown")))
+        return Ecn(profile=conf.wred.value, ecn_enabled=None, source=conf.wred.source)
+    if wred.ecn is None:  # WRED that drops instead of marking
+        return Ecn(profile=conf.wred.value, ecn_enabled=False, source=wred.source)
+    green = wred.colors.get(GREEN)
+    if green is None:  # marks, at thresholds the profile does not state for green traffic
+        return Ecn(profile=conf.wred.value, ecn_enabled=True, source=wred.ecn.source)
+    kmin, kmax, probability = green.value
+    return Ecn(profile=conf.wred.value, ecn_enabled=True, min_threshold_bytes=threshold_bytes(kmin),
+               max_threshold_bytes=threshold_bytes(kmax), mark_probability_pct=float(probability), source=green.source)

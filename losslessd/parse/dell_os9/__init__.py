@@ -1,0 +1,46 @@
+"""Dell Networking OS9 (FTOS: S4810, S4820T, S6000, S4048-ON ...) `show running-config`: DCB maps (`dcb-map` with
+`priority-group N bandwidth P pfc on|off` and `priority-pgid`), the interfaces they are applied to, 802.1p trust and
+802.3x flow control.
+
+OS9 runs PFC per 802.1p priority from a DCB map applied to the interface (Dell Networking OS9 Configuration Guide,
+"Data Center Bridging (DCB)": a priority whose priority group has `pfc on` is lossless); without a DCB map no PFC
+or ETS setting applies to an Ethernet interface. The config may also come inside a losslessd capture
+(docs/capture-format.md) of `show running-config`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import capture
+from ...model import Device
+from ..base import SNIFF_CHARS, Input, config_inputs
+
+PLATFORM = "dell_os9"
+
+# The header OS9 prints: `! Version 9.9(0.0)` (a release number with its build in parentheses), then `! Startup-config
+# last updated at ...` or `! Last configuration change at ...`.
+_HEADER = re.compile(r"^! Version 9\.[0-9]{1,2}\([0-9.]+\)[ \t]*\r?\n"
+                     r"! (?:Startup-config last updated|Last configuration change) at ", re.MULTILINE)
+# OS9 names ports by type, a blank and unit/port (`TenGigabitEthernet 0/1`, `fortyGigE 0/48`); beside a `dcb-map`
+# line (Cisco IOS writes `TenGigabitEthernet1/0/1`, without the blank).
+_PORT = re.compile(r"^interface (?:TenGigabitEthernet|fortyGigE|hundredGigE|twentyFiveGigE|GigabitEthernet) "
+                   r"[0-9]{1,2}/[0-9]{1,3}[ \t]*\r?$", re.MULTILINE)
+_DCB_MAP = re.compile(r"^[ \t]*dcb-map \S", re.MULTILINE)
+_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
+
+
+def sniff(inp: Input) -> bool:
+    """An OS9 capture, the OS9 running-config header, or an OS9 port name beside a `dcb-map` line."""
+    named = capture.sniff_platform(inp.text)
+    if named is not None:
+        return named == PLATFORM
+    head = inp.text[:SNIFF_CHARS]
+    return bool(_HEADER.search(head) or (_PORT.search(head) and _DCB_MAP.search(head)))
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    from .reader import build, read  # when parsing, not when sniffing other platforms' files
+
+    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
+    return build(read(configs), PLATFORM, captured or name, inputs[0].path)

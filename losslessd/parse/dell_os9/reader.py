@@ -1,0 +1,184 @@
+"""Read an OS9 running-config's DCB parts (DCB maps, 802.1p trust, interfaces) and build the model from them.
+
+Command syntax and meaning: Dell Networking OS9 Configuration Guide (9.x), "Data Center Bridging (DCB)" and
+"Quality of Service", and the OS9 Command Line Reference ("flowcontrol", "ip mtu"), cited per command below.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
+from ..base import Input, port_slot
+from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
+
+_OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
+                       r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
+# Front-panel port types OS9 names (OS9 Configuration Guide, "Interfaces"); management, loopback, VLAN and
+# port-channel interfaces carry no DCB map.
+_PORT_TYPES = ("TenGigabitEthernet", "fortyGigE", "hundredGigE", "twentyFiveGigE", "GigabitEthernet")
+_UNIT_PORT = re.compile(r"^[0-9]{1,2}/[0-9]{1,3}(?:/[0-9]{1,2})?$", re.ASCII)
+PRIORITIES = range(8)
+
+
+@dataclass
+class DcbMap:
+    """`dcb-map NAME`: per priority group `pfc on|off` with a bandwidth share or strict priority, and `priority-pgid`,
+    the priority group of each 802.1p priority 0-7."""
+
+    source: Source
+    groups: dict[int, Val] = field(default_factory=dict)  # PG -> value (pfc on?, strict?, bandwidth % or None)
+    pgid: Val | None = None  # value list[int], the PG of dot1p 0..7
+
+
+@dataclass
+class InterfaceConf:
+    source: Source
+    description: str | None = None
+    admin_up: Val | None = None
+    ip_mtu: Val | None = None
+    dcb_map: Val | None = None
+    trust_dot1p: Val | None = None  # `service-class dynamic dot1p` on the interface
+    rx: Val | None = None  # `flowcontrol rx on|off tx on|off`
+    tx: Val | None = None
+
+
+@dataclass
+class Os9Config:
+    hostname: str | None = None
+    dcb_maps: dict[str, DcbMap] = field(default_factory=dict)
+    trust_dot1p: Val | None = None  # global `service-class dynamic dot1p`
+    interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    issues: list[ParseIssue] = field(default_factory=list)
+
+
+def read(inputs: list[Input]) -> Os9Config:
+    cfg = Os9Config()
+    for inp in inputs:
+        check_config_text(inp, "Dell OS9", _OS9_LINE, "`interface`, `hostname`, `dcb-map` or `!`")
+        _Reader(cfg, inp).read()
+    return cfg
+
+
+class _Reader(TreeReader):
+    def top(self, node: Node) -> None:
+        w = node.words
+        cfg = self.cfg
+        if w[0] == "hostname" and len(w) == 2:
+            cfg.hostname = w[1]
+        elif w[:2] == ["interface", "range"] and any(t in w for t in _PORT_TYPES):
+            raise LineError("interface ranges are not read (a running-config lists each port)")
+        elif w[0] == "interface" and len(w) == 3 and w[1] in _PORT_TYPES and _UNIT_PORT.match(w[2]):
+            name = f"{w[1]} {w[2]}"  # as OS9 names it, in its own output and LLDP
+            conf = port_slot(cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
+            self.each(node.children, lambda child: self.interface_line(child, conf))
+        elif w[0] == "dcb-map":
+            if len(w) != 2:
+                raise LineError("expected `dcb-map NAME`")
+            dcb = cfg.dcb_maps.setdefault(w[1], DcbMap(source=self.src(node)))
+            self.each(node.children, lambda child: self.dcb_line(child, dcb))
+        elif w == ["service-class", "dynamic", "dot1p"]:
+            cfg.trust_dot1p = Val(True, self.src(node))
+
+    def dcb_line(self, node: Node, dcb: DcbMap) -> None:
+        """OS9 Configuration Guide, "DCB Map: Configuration Procedure": `priority-group N {bandwidth P |
+        strict-priority} pfc {on | off}` (PG 0-7, bandwidth 1-100 %) and `priority-pgid` with the PG of each dot1p
+        priority 0-7."""
+        w = node.words
+        if w[0] == "priority-group":
+            if not (len(w) in (5, 6) and w[-2] == "pfc" and w[-1] in ("on", "off")
+                    and (w[2:4] == ["strict-priority", "pfc"] if len(w) == 5 else w[2] == "bandwidth")):
+                raise LineError("expected `priority-group N bandwidth P pfc on|off` or `priority-group N "
+                                "strict-priority pfc on|off`")
+            group = bounded_int(w[1], 0, 7, "the priority group")
+            bandwidth = bounded_int(w[3], 1, 100, "the bandwidth percent") if len(w) == 6 else None
+            dcb.groups[group] = Val((w[-1] == "on", len(w) == 5, bandwidth), self.src(node))
+        elif w[0] == "priority-pgid":
+            if len(w) != 9:
+                raise LineError("expected `priority-pgid` and the priority group of each 802.1p priority 0-7")
+            dcb.pgid = Val([bounded_int(v, 0, 7, "a priority group") for v in w[1:]], self.src(node))
+        elif w[:2] == ["no", "priority-pgid"]:
+            dcb.pgid = None
+        else:
+            raise LineError("not a dcb-map command losslessd knows")
+
+    def interface_line(self, node: Node, conf: InterfaceConf) -> None:
+        w = node.words
+        src = self.src(node)
+        if w[0] == "description":
+            conf.description = node.text[len("description"):].strip()
+        elif w in (["shutdown"], ["no", "shutdown"]):
+            conf.admin_up = Val(w[0] == "no", src)
+        elif w[:2] == ["ip", "mtu"]:
+            # OS9 Command Line Reference, `ip mtu`: the IP MTU, 576-9234 bytes.
+            conf.ip_mtu = Val(bounded_int(w[2] if len(w) == 3 else "", 576, 9234, "the IP MTU"), src)
+        elif w[0] == "dcb-map":
+            if len(w) != 2:
+                raise LineError("expected `dcb-map NAME`")
+            conf.dcb_map = Val(w[1], src)
+        elif w[:2] == ["no", "dcb-map"]:
+            conf.dcb_map = None
+        elif w == ["service-class", "dynamic", "dot1p"]:
+            conf.trust_dot1p = Val(True, src)
+        elif w[0] == "flowcontrol":
+            # OS9 Command Line Reference, `flowcontrol rx {off | on} tx {off | on} [pause-threshold ...]`.
+            if len(w) < 5 or w[1] != "rx" or w[3] != "tx" or w[2] not in ("on", "off") or w[4] not in ("on", "off"):
+                raise LineError("expected `flowcontrol rx on|off tx on|off`")
+            conf.rx, conf.tx = Val(w[2] == "on", src), Val(w[4] == "on", src)
+        elif w[0] in ("pfc", "dcb-policy", "dcb-input", "dcb-output", "priority-flow-control"):
+            raise LineError("PFC outside a DCB map (`pfc priority`, DCB input/output policies) is not read: the "
+                            "port's PFC priorities are unknown")
+
+
+def build(cfg: Os9Config, platform: str, name: str, path: str) -> Device:
+    device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform,
+                    issues=list(cfg.issues), source=Source(file=path))
+    issues = Issues(device.issues)
+    for port_name, iface in cfg.interfaces.items():
+        device.ports[port_name] = _port(cfg, port_name, iface, issues)
+    return device
+
+
+def _port(cfg: Os9Config, name: str, iface: InterfaceConf, issues: Issues) -> Port:
+    port = Port(name=name, description=iface.description, source=iface.source,
+                admin_up=iface.admin_up.value if iface.admin_up else None,
+                mtu_bytes=iface.ip_mtu.value if iface.ip_mtu else None,
+                qos_configured=iface.dcb_map is not None)
+    # The traffic class is the 802.1p priority itself: OS9's DCB runs PFC per dot1p priority, and the platform's
+    # dot1p -> queue table differs by model (OS9 Configuration Guide, "Data Center Bridging: Default Configuration",
+    # `show qos dot1p-queue-mapping`), so the queue is not known from the config.
+    port.tc_names = {p: f"dot1p {p}" for p in PRIORITIES}
+    trust = iface.trust_dot1p or cfg.trust_dot1p
+    if trust is not None:  # OS9 Configuration Guide, "Honor dot1p": `service-class dynamic dot1p`
+        port.trust, port.trust_source = Trust.pcp, trust.source
+        port.pcp_to_tc = {p: p for p in PRIORITIES}
+        port.map_source = trust.source
+    if iface.rx is not None:
+        port.link_pause = LinkPause(rx=iface.rx.value, tx=iface.tx.value if iface.tx else None, source=iface.rx.source)
+    bound = iface.dcb_map
+    if bound is None:
+        # OS9 Configuration Guide, DCB default configuration: no default PFC and ETS settings are applied to Ethernet
+        # interfaces; PFC is not applied on any 802.1p priority.
+        port.pfc_enabled, port.pfc_source = [], iface.source
+        return port
+    dcb = cfg.dcb_maps.get(bound.value)
+    if dcb is None:
+        issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
+            f"dcb-map {bound.value} is not defined in this config: the PFC priorities of the ports it is applied to "
+            "are unknown")))
+        return port
+    if dcb.pgid is None:
+        # OS9 Configuration Guide, "Important Points to Remember": without the priority-to-priority-group mapping the
+        # PFC and ETS parameters revert to their defaults (PFC on no 802.1p priority).
+        port.pfc_enabled, port.pfc_source = [], dcb.source
+        return port
+    pfc_on = [p for p in PRIORITIES if (g := dcb.groups.get(dcb.pgid.value[p])) is not None and g.value[0]]
+    port.pfc_enabled, port.pfc_source = pfc_on, bound.source
+    port.tc_to_priority = {p: p for p in pfc_on}
+    # The switch sizes the lossless buffer of each PFC priority itself (OS9 Configuration Guide, "Configuring
+    # Lossless Queues" / `dcb enable pfc-queues`); the model names that PG by its priority.
+    port.tc_to_pg = {p: p for p in pfc_on}
+    for p in pfc_on:
+        port.priority_groups[p] = PriorityGroup(index=p, runtime_profile=True, source=dcb.pgid.source)
+    return port

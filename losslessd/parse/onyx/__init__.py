@@ -1,0 +1,53 @@
+"""NVIDIA Onyx (MLNX-OS) `show running-config`: RoCE mode, global and per-port PFC, trust, ECN and ETS per
+traffic class, traffic pools.
+
+Onyx prints its running-config flat, one command a line, under `##` section comments
+(`interface ethernet 1/1 qos trust L3`), after a header naming the database, the host and the release.
+The configuration may also come inside a losslessd capture (docs/capture-format.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import capture
+from ...errors import InputError
+from ...model import Device
+from ..base import Input, config_inputs, last_sections, sniff_text
+
+PLATFORM = "nvidia_onyx"
+
+# The header `show running-config` prints (`## Running database "initial"`, `## Active saved database ...`) and the
+# line every Onyx running-config replays first (`no cli default prefix-modes enable`: the commands below are
+# flat, not in prefix modes).
+_HEADER = re.compile(r'^## (Running|Active saved) database "', re.M)
+_PREFIX_MODES = re.compile(r"^no cli default prefix-modes enable[ \t]*\r?$", re.M)
+# An Ethernet port and an Onyx-only QoS command on one line (Onyx User Manual: `interface ethernet <slot>/<port>`
+# with the command after it in flat form; EOS and NX-OS put sub-commands on their own indented lines, and neither
+# has `dcb priority-flow-control mode`, `traffic-class N congestion-control` or `qos trust L2|L3|both`).
+_FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)? "
+                       r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
+                       r"qos trust (L2|L3|both)\b)", re.M)
+_RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
+_SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
+
+
+def sniff(inp: Input) -> bool:
+    """An Onyx capture, the running-config header, or a flat `interface ethernet 1/1 <QoS command>` line."""
+    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS)
+
+
+def parse(inputs: list[Input], name: str) -> Device:
+    from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
+    from .reader import read, read_show_roce
+
+    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
+    if not configs:
+        raise InputError("no Onyx running-config in the input", file=inputs[0].path, line=1)
+    cfg = read(configs)
+    for inp in inputs:  # (config_inputs has checked every capture)
+        if capture.is_capture(inp.text):
+            found = last_sections(capture.for_platform(inp.text, inp.path, PLATFORM)[1], {"roce": _SHOW_ROCE})
+            if "roce" in found:
+                cfg.shown = read_show_roce(found["roce"].output, inp.path, found["roce"].line) or cfg.shown
+    return build(cfg, PLATFORM, captured or name, inputs[0].path)

@@ -1,0 +1,420 @@
+"""Read an Onyx running-config into its QoS settings, each with its line.
+
+Onyx prints one command a line: configuration lines indented by three spaces, `no ...` lines at the margin, `##`
+comment lines between sections, and an interface's settings as `interface ethernet 1/1 <command>` (a range
+`1/1-1/4` names every port in it). Lines that are not about QoS are skipped without a word; a QoS line that cannot be
+read becomes a SYS002 issue and everything else is still read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ... import units
+from ...model import ParseIssue, Source
+from ..base import Input, check_expanded, port_slot
+from ..clitext import Issues, LineError, Val, bounded_int, check_config_text
+
+# `## Hostname: leaf1`: the header `show running-config` prints.
+_HOST_HEADER = re.compile(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
+# Onyx User Manual, Ethernet Interface Commands: `interface ethernet <slot>/<port>[/<subport>][-<slot>/<port>
+# [/<subport>]]` (a subport where the port is split); the range form since 3.2.1100.
+_PORT = re.compile(r"^(\d{1,2})/(\d{1,3})(?:/(\d{1,2}))?$", re.ASCII)
+# Lines of an Onyx running-config; a file with none of them is not one.
+_ONYX_LINE = re.compile(r"^[ \t]*(##|no cli default prefix-modes|interface ethernet \d|dcb priority-flow-control|"
+                        r"roce\b|traffic pool |hostname )")
+ROCE_MODES = ("lossless", "lossy", "semi-lossless")
+# Onyx User Manual, QoS Commands, `qos trust [port | L2 | L3 | both]`.
+TRUST_WORDS = ("port", "L2", "L3", "both")
+# Onyx User Manual, Shared Buffer Commands: `traffic pool <name> type lossless | lossy | lossy-mc`.
+POOL_TYPES = ("lossless", "lossy", "lossy-mc")
+# Interface words that are not QoS (addresses, VLANs, LAGs, LLDP, FEC, ...): skipped without a word. Any other word
+# starting one of _QOS_WORDS is a QoS command losslessd does not read: a SYS002 on its line.
+_QOS_WORDS = ("dcb", "qos", "traffic-class", "ingress-buffer", "egress-buffer", "pfc-wd", "buffer", "ecn")
+_PORT_CHANNEL = re.compile(r"^interface (port-channel|mlag-port-channel) \S+ (.*)$")
+_OUTSIDE = ("an interface command outside an `interface ethernet` line (a config typed in prefix mode?); give the "
+            "running-config as `show running-config` prints it")
+# A speed as Onyx writes it (`speed 100G force`, `speed 25G`, `speed 1G`).
+_SPEED = re.compile(r"^([0-9]{1,4}(?:\.[0-9])?)G$", re.ASCII)
+# ECN thresholds: absolute ones in KB (mellanox.onyx collection, onyx_traffic_class: "minimum-threshold value (in
+# KBs)"; the Onyx manual's `show roce` prints the RoCE mode's as Min 150, Max 1500), at most 9 digits (a terabyte);
+# relative ones in percent of the queue's buffer (the collection's threshold_mode `relative`; unverified).
+_KB_DIGITS = 9
+
+
+@dataclass(frozen=True)
+class EcnConf:
+    """`traffic-class N congestion-control ecn|red|both minimum-absolute X maximum-absolute Y` (or -relative)."""
+
+    kind: str  # ecn | red | both
+    relative: bool
+    kmin: int
+    kmax: int
+
+
+@dataclass
+class PortConf:
+    source: Source
+    description: str | None = None
+    speed: Val | None = None  # Gb/s; Val(None): `speed auto`
+    mtu: Val | None = None  # the IP MTU (see build.py)
+    admin_up: Val | None = None
+    trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default)
+    pfc_mode: Val | None = None  # on | off | auto
+    rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
+    ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, or None for `no ...`
+    ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", weight)
+    sp_tc: dict[int, Val] = field(default_factory=dict)  # switch priority -> traffic class (`bind switch-priority`);
+    # Val(None): a `no ... bind switch-priority` line, after which its traffic class is not known
+    maps_unread: bool = False  # a `qos ...` line losslessd does not read (a `qos map`?) may change the port's maps
+    pause_rx: Val | None = None  # `flowcontrol receive on|off`
+    pause_tx: Val | None = None  # `flowcontrol send on|off`
+    qos: bool = False  # a QoS line names the port (trust, PFC mode, ECN, ETS, rewrite)
+
+
+@dataclass
+class Pool:
+    source: Source
+    type: Val | None = None
+    sps: dict[int, Source] = field(default_factory=dict)  # switch priority -> the `map switch-priority` line
+
+
+@dataclass
+class RoceShown:
+    """What a capture's `show roce` says RoCE mode applies (Onyx User Manual, RoCE Commands, `show roce`: "RoCE
+    mode", "Port trust mode", "PFC" with a "switch-priority N: enabled" line per priority, and the "RoCE used TCs"
+    table of switch priority, traffic class, application and ETS), each with its line."""
+
+    mode: Val | None = None
+    trust: Val | None = None  # TRUST_WORDS
+    pfc: Val | None = None  # True: "PFC : enabled"
+    sps: dict[int, Val] = field(default_factory=dict)  # switch priority -> enabled
+    ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", percent)
+
+
+@dataclass
+class OnyxConfig:
+    hostname: Val | None = None
+    header_name: str | None = None
+    pfc_global: Val | None = None  # `[no] dcb priority-flow-control enable [force]`
+    pfc_priorities: dict[int, Val] = field(default_factory=dict)  # `[no] dcb priority-flow-control priority N enable`
+    roce: Val | None = None  # ROCE_MODES; Val(None): `no roce`
+    shown: RoceShown | None = None  # a capture's `show roce`
+    qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
+    pools: dict[str, Pool] = field(default_factory=dict)
+    ports: dict[str, PortConf] = field(default_factory=dict)
+    issues: list[ParseIssue] = field(default_factory=list)
+    expanded: int = 0  # ports named by ranges so far (limits.MAX_EXPANDED_PORTS)
+
+
+def read(inputs: list[Input]) -> OnyxConfig:
+    cfg = OnyxConfig()
+    for inp in inputs:
+        check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, "`##`, `interface ethernet`, `dcb` or `hostname`")
+        _Reader(cfg, inp).read()
+    return cfg
+
+
+_SHOWN_MODE = re.compile(r"^[ \t]*RoCE mode[ \t]*:[ \t]*(\S+)", re.M)
+_SHOWN_TRUST = re.compile(r"^[ \t]*Port trust mode[ \t]*:[ \t]*(\S+)", re.M)
+_SHOWN_PFC = re.compile(r"^[ \t]*PFC[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
+_SHOWN_SP = re.compile(r"^[ \t]*switch-priority ([0-7])[ \t]*:[ \t]*(enabled|disabled)[ \t]*$", re.M)
+# A "RoCE used TCs" row: switch priority, traffic class, application, ETS (`3 3 RoCE WRR 50%`, `6 6 CNP Strict`).
+_SHOWN_TC = re.compile(r"^[ \t]*([0-7])[ \t]+([0-7])[ \t]+\S+[ \t]+(?:WRR[ \t]+([0-9]{1,3})%|(Strict))[ \t]*$",
+                       re.M | re.I)
+
+
+def read_show_roce(text: str, path: str, first: int) -> RoceShown | None:
+    """The facts of a `show roce` output (``first``: the file line of its first line); None when it names no RoCE
+    mode Onyx has (a refused command, `RoCE mode: N/A`)."""
+    def src(match: re.Match) -> Source:
+        return Source(file=path, line=first + text.count("\n", 0, match.start()))
+
+    mode = _SHOWN_MODE.search(text)
+    if mode is None or mode[1] not in ROCE_MODES:
+        return None
+    shown = RoceShown(mode=Val(mode[1], src(mode)))
+    if (trust := _SHOWN_TRUST.search(text)) and trust[1] in TRUST_WORDS:
+        shown.trust = Val(trust[1], src(trust))
+    if pfc := _SHOWN_PFC.search(text):
+        shown.pfc = Val(pfc[1] == "enabled", src(pfc))
+    for sp in _SHOWN_SP.finditer(text):
+        shown.sps[int(sp[1])] = Val(sp[2] == "enabled", src(sp))
+    for row in _SHOWN_TC.finditer(text):
+        weight = int(row[3]) if row[3] is not None else None
+        if weight is None or weight <= 100:
+            shown.ets[int(row[2])] = Val(("strict", None) if weight is None else ("wrr", weight), src(row))
+    return shown
+
+
+def port_names(text: str) -> list[str]:
+    """`1/1` -> [Eth1/1]; `1/1-1/4` -> Eth1/1 .. Eth1/4; `1/9/1-1/9/4` the subports of a split port. Onyx names a port
+    `Eth1/1` in its show commands and LLDP. LineError for a range across slots or split ports, or written backwards."""
+    first, _, last = text.partition("-")
+    a, b = _PORT.match(first), _PORT.match(last or first)
+    if a is None or b is None:
+        raise LineError(f"{text[:40]!r} is not a port or range such as 1/1 or 1/1-1/4")
+    if a[1] != b[1] or (a[3] is None) != (b[3] is None) or (a[3] is not None and a[2] != b[2]):
+        raise LineError(f"range {text[:40]!r} spans slots or split ports: write one range per slot")
+    lo, hi = (int(a[2]), int(b[2])) if a[3] is None else (int(a[3]), int(b[3]))
+    if hi < lo:
+        raise LineError(f"range {text[:40]!r} is written backwards")
+    if a[3] is None:
+        return [f"Eth{a[1]}/{n}" for n in range(lo, hi + 1)]
+    return [f"Eth{a[1]}/{a[2]}/{n}" for n in range(lo, hi + 1)]
+
+
+class _Reader:
+    def __init__(self, cfg: OnyxConfig, inp: Input):
+        self.cfg, self.inp = cfg, inp
+        self.issues = Issues(cfg.issues)
+
+    def src(self, line: int) -> Source:
+        return Source(file=self.inp.path, line=line)
+
+    def read(self) -> None:
+        header = _HOST_HEADER.search(self.inp.text)
+        if header:
+            self.cfg.header_name = header.group(1)
+        lines = self.inp.text.split("\n")
+        for number, raw in enumerate(lines, 1):
+            text = raw.strip()
+            if not text or text.startswith("#") or text == "exit":
+                continue
+            try:
+                self.line(text.split(), text, number)
+            except LineError as exc:
+                self.issues.append(ParseIssue(code="SYS002", source=self.src(number),
+                                              message=f"cannot read `{text[:200]}`: {exc}; line skipped"))
+        last = lines[-1]
+        if last.strip() and len(lines) > 1:  # each line ends with a newline: a file that stops mid-line was cut
+            self.issues.append(ParseIssue(code="SYS002", source=self.src(len(lines)), message=(
+                f"the file ends in the middle of a line (`{last.strip()[:80]}` has no line end): it looks truncated, "
+                "so settings after this point are missing")))
+
+    def not_read(self, text: str, number: int, why: str) -> None:
+        self.issues.append(ParseIssue(code="SYS002", source=self.src(number), message=f"`{text[:200]}`: {why}"))
+
+    def line(self, w: list[str], text: str, number: int) -> None:
+        src = self.src(number)
+        if w[0] == "hostname" and len(w) == 2:
+            self.cfg.hostname = Val(w[1], src)
+        elif w[:2] == ["interface", "ethernet"] and len(w) >= 3:
+            ports = self.ports(w[2], number)
+            if len(w) > 3:
+                self.interface(w[3:], text, number, ports)
+        elif w[:3] == ["no", "interface", "ethernet"] and len(w) >= 5:  # `no interface ethernet 1/1 shutdown`
+            self.interface(["no", *w[4:]], text, number, self.ports(w[3], number))
+        elif (channel := _PORT_CHANNEL.match(text)) and channel[2].split()[0] in _QOS_WORDS:
+            self.not_read(text, number, f"QoS on a {channel[1]} applies to its member ports, which losslessd does not "
+                                        "resolve: not read, so what it sets on them is unknown")
+        elif w[:2] == ["dcb", "priority-flow-control"]:
+            self.global_pfc(w[2:], False, text, number)
+        elif w[:3] == ["no", "dcb", "priority-flow-control"]:
+            self.global_pfc(w[3:], True, text, number)
+        elif w[0] == "roce" or w == ["no", "roce"]:
+            self.roce(w, src)
+        elif w[:2] == ["traffic", "pool"] and len(w) >= 3:
+            self.pool(w[2], w[3:], src)
+        elif w[0] in ("dcb", "pool", "qos") or w[:3] == ["advanced", "buffer", "management"] or \
+                (w[0] == "no" and len(w) > 1 and w[1] in ("dcb", "qos")):
+            # the DSCP and PCP maps (their syntax is not in a source read), the watchdog, advanced buffer pools:
+            # each decides what a lossless class gets
+            if "qos" in w[:2]:
+                self.cfg.qos_unread = True
+            self.not_read(text, number, "a QoS command losslessd does not read; what it sets is unknown")
+        elif w[0] in ("mtu", "speed", "traffic-class"):
+            raise LineError(_OUTSIDE)
+
+    def ports(self, text: str, number: int) -> list[PortConf]:
+        names = port_names(text)
+        if len(names) > 1:
+            self.cfg.expanded += len(names)
+            check_expanded(self.cfg.expanded, self.inp.path, number)
+        src = self.src(number)
+        return [port_slot(self.cfg.ports, n, lambda: PortConf(source=src), src) for n in names]
+
+    def global_pfc(self, rest: list[str], neg: bool, text: str, number: int) -> None:
+        src = self.src(number)
+        # Onyx User Manual, PFC: `[no] dcb priority-flow-control enable [force]`, `[no] dcb priority-flow-control
+        # priority <0-7> enable`.
+        if rest in (["enable"], ["enable", "force"]):
+            self.cfg.pfc_global = Val(not neg, src)
+        elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] == "enable":
+            self.cfg.pfc_priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(not neg, src)
+        elif rest[:1] == ["mode"]:
+            raise LineError(_OUTSIDE)
+        else:
+            self.not_read(text, number, "a PFC command losslessd does not read; what it sets is unknown")
+
+    def roce(self, w: list[str], src: Source) -> None:
+        """Onyx User Manual, RoCE Commands: `roce [lossy | semi-lossless | lossless]`, lossless when no mode is
+        given; `no roce` turns RoCE mode off."""
+        if w == ["no", "roce"]:
+            self.cfg.roce = Val(None, src)
+        elif len(w) == 1:
+            self.cfg.roce = Val("lossless", src)
+        elif len(w) == 2 and w[1] in ROCE_MODES:
+            self.cfg.roce = Val(w[1], src)
+        else:
+            raise LineError(f"expected `roce` or `roce {' | '.join(ROCE_MODES)}`")
+
+    def pool(self, name: str, rest: list[str], src: Source) -> None:
+        """Onyx User Manual, Shared Buffer Commands: `traffic pool <name> type <type>`, `traffic pool <name> map
+        switch-priority <list>` (priorities 0-7, space separated), `traffic pool <name> memory percent <P>`."""
+        if len(name) > 20:  # "String up to 20 characters"
+            raise LineError("a traffic pool name has at most 20 characters")
+        pool = self.cfg.pools.setdefault(name, Pool(source=src))
+        if rest in ([], ["force"]):
+            return  # creates the pool
+        if rest[:2] == ["memory", "percent"]:  # its share of the buffer memory: checked, not part of the model
+            try:
+                units.decimal(rest[2] if len(rest) == 3 else "", 0, 100)
+            except ValueError as exc:
+                raise LineError(f"the memory percent must be a number 0-100 ({exc})") from None
+            return
+        if rest[:1] == ["type"] and len(rest) == 2:
+            if rest[1] not in POOL_TYPES:
+                raise LineError(f"a traffic pool type is {', '.join(POOL_TYPES)}")
+            pool.type = Val(rest[1], src)
+        elif rest[:2] == ["map", "switch-priority"] and len(rest) > 2:
+            for word in rest[2:]:
+                pool.sps[bounded_int(word, 0, 7, "a switch priority")] = src
+        else:
+            raise LineError("expected `traffic pool NAME type T`, `map switch-priority LIST` or `memory percent P`")
+
+    def interface(self, w: list[str], text: str, number: int, ports: list[PortConf]) -> None:
+        src = self.src(number)
+        neg = w[0] == "no"
+        body = w[1:] if neg else w
+        val: Val | None = None
+        if body[:1] == ["description"] and not neg:
+            desc = text.split(" description", 1)[1].strip()
+            if len(desc) > 1 and desc[0] == desc[-1] == '"':  # Onyx prints it quoted
+                desc = desc[1:-1]
+            for port in ports:
+                port.description = desc
+            return
+        if body == ["shutdown"]:
+            for port in ports:
+                port.admin_up = Val(neg, src)
+            return
+        if body[:1] == ["speed"] and not neg:
+            val = Val(self.speed(body[1:]), src)
+            for port in ports:
+                port.speed = val
+            return
+        if body[:1] == ["mtu"] and not neg:
+            val = Val(bounded_int(body[1] if len(body) in (2, 3) else "", 1, 65535, "the MTU"), src)
+            for port in ports:
+                port.mtu = val
+            return
+        if body[:1] == ["flowcontrol"] and len(body) >= 3 and body[1] in ("send", "receive"):
+            # `flowcontrol send|receive on|off [force]`: 802.3x link pause
+            if body[2] not in ("on", "off"):
+                raise LineError("expected `flowcontrol send|receive on|off [force]`")
+            val = Val(body[2] == "on" and not neg, src)
+            for port in ports:
+                setattr(port, "pause_tx" if body[1] == "send" else "pause_rx", val)
+            return
+        if not body or body[0] not in _QOS_WORDS:
+            return  # not QoS: switchport, addresses, channel-group, lldp, fec-override, ...
+        for port in ports:
+            port.qos = True
+        if body[:2] == ["qos", "trust"]:
+            if neg and len(body) == 2:
+                val = Val(None, src)
+            elif not neg and len(body) == 3 and body[2] in TRUST_WORDS:
+                val = Val(body[2], src)
+            else:
+                raise LineError("expected `qos trust port|L2|L3|both` or `no qos trust`")
+            for port in ports:
+                port.trust = val
+        elif body[:3] == ["qos", "rewrite", "dscp"] and len(body) == 3:
+            for port in ports:
+                port.rewrite_dscp = Val(not neg, src)
+        elif body[:3] == ["qos", "rewrite", "pcp"] and len(body) == 3:
+            pass  # the egress PCP: not part of the model
+        elif body[:3] == ["dcb", "priority-flow-control", "mode"]:
+            words = [x for x in body[3:] if x != "force"]
+            if neg and not words:
+                mode = "off"
+            elif not neg and words in (["on"], ["off"], ["auto"]):
+                mode = words[0]
+            else:
+                raise LineError("expected `dcb priority-flow-control mode on|off|auto [force]`")
+            for port in ports:
+                port.pfc_mode = Val(mode, src)
+        elif body[:1] == ["traffic-class"] and len(body) >= 3:
+            tc = bounded_int(body[1], 0, 7, "the traffic class")
+            if body[2] == "congestion-control":
+                val = Val(None if neg else self.ecn(body[3:]), src)
+                for port in ports:
+                    port.ecn[tc] = val
+            elif body[2:4] == ["dcb", "ets"] and not neg:
+                val = Val(self.ets(body[4:]), src)
+                for port in ports:
+                    port.ets[tc] = val
+            elif body[2:4] == ["bind", "switch-priority"] and neg:
+                # what the `no` form restores is not stated: the switch priorities it names (when it names none, the
+                # ones bound to this traffic class by a line or by default) lose their known traffic class
+                named = {bounded_int(x, 0, 7, "the switch priority") for x in body[4:]}
+                for port in ports:
+                    for sp in named or {tc} | {sp for sp, val in port.sp_tc.items() if val.value == tc}:
+                        port.sp_tc[sp] = Val(None, src)
+                self.not_read(text, number, "what the `no` form of `bind switch-priority` restores is not stated; the "
+                                            "traffic class of those switch priorities is unknown")
+            elif body[2:4] == ["bind", "switch-priority"]:
+                # intel/mfd-switchmanagement c79b9e18d9a7, tests/unit/.../test_mellanox/test_mellanox.py: `interface
+                # ethernet 1/1 traffic-class 3 bind switch-priority 0 1 2` (switch priorities 0-7, space separated);
+                # the last line binding a switch priority decides its traffic class, as for every other line
+                sps = [bounded_int(x, 0, 7, "the switch priority") for x in body[4:]]
+                if not sps:
+                    raise LineError("expected `traffic-class N bind switch-priority P [P ...]`")
+                val = Val(tc, src)
+                for port in ports:
+                    for sp in sps:
+                        port.sp_tc[sp] = val
+            else:
+                self.not_read(text, number, "a traffic-class command losslessd does not read; what it sets is unknown")
+        else:
+            if body[:1] == ["qos"]:
+                for port in ports:
+                    port.maps_unread = True
+            self.not_read(text, number, "a QoS command losslessd does not read; what it sets on the port is unknown")
+
+    @staticmethod
+    def speed(words: list[str]) -> float | None:
+        words = [x for x in words if x != "force"]
+        if words and words[0].startswith("auto"):
+            return None
+        m = _SPEED.match(words[0]) if len(words) == 1 else None
+        gbps = float(m[1]) if m else 0.0
+        if not gbps:
+            raise LineError(f"{' '.join(words)[:40]!r} is not a speed such as 100G")
+        return gbps
+
+    @staticmethod
+    def ecn(words: list[str]) -> EcnConf:
+        """`ecn|red|both minimum-absolute X maximum-absolute Y` or `minimum-relative X maximum-relative Y`."""
+        if len(words) != 5 or words[0] not in ("ecn", "red", "both"):
+            raise LineError("expected `congestion-control ecn|red|both minimum-absolute X maximum-absolute Y`")
+        relative = words[1] == "minimum-relative"
+        if words[1:4:2] not in (["minimum-absolute", "maximum-absolute"], ["minimum-relative", "maximum-relative"]):
+            raise LineError("expected minimum-absolute X maximum-absolute Y, or minimum-relative and maximum-relative")
+        top, what = (100, "a percent") if relative else (10**_KB_DIGITS - 1, "a size in KB")
+        kmin, kmax = (bounded_int(words[i], 0, top, f"the threshold ({what})") for i in (2, 4))
+        if kmin > kmax:
+            raise LineError(f"the minimum threshold {kmin} is above the maximum {kmax}")
+        return EcnConf(words[0], relative, kmin, kmax)
+
+    @staticmethod
+    def ets(words: list[str]) -> tuple[str, int | None]:
+        """`dcb ets strict` or `dcb ets wrr <weight>` (mellanox.onyx onyx_traffic_class: weight for wrr only)."""
+        if words == ["strict"]:
+            return "strict", None
+        if words[:1] == ["wrr"] and len(words) == 2:
+            return "wrr", bounded_int(words[1], 0, 100, "the WRR weight")
+        raise LineError("expected `dcb ets strict` or `dcb ets wrr W`")
+

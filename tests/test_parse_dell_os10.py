@@ -1,0 +1,339 @@
+"""Dell SmartFabric OS10 running-configuration parser: hand-written RoCE leaf configs after Dell's documented examples
+(good, with planted mistakes, truncated, a losslessd capture), targeted snippets, detection against every other
+reader's fixtures, and lint results under roce-dscp26."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import dell_os10, detect, read_input
+from losslessd.parse.base import Input
+from losslessd.platforms import PLATFORMS
+from tests.clirun import losslessd
+from tests.conftest import FIXTURES, ROOT
+
+RAW = FIXTURES / "raw" / "dell_os10"
+HEADER = "! Version 10.5.4.5\n! Last configuration change at Nov  29 10:00:03 2026\n!\n"
+
+
+def parse(text: str, name: str = "sw1", path: str = "sw1.cfg"):
+    return dell_os10.parse([Input(path, text)], name)
+
+
+def fixture_text(name: str) -> str:
+    return (RAW / name).read_text(encoding="utf-8")
+
+
+def fixture(name: str):
+    return dell_os10.parse([Input(f"tests/fixtures/raw/dell_os10/{name}", fixture_text(name))], name)
+
+
+def line_of(text: str, wanted: str, after: str | None = None) -> int:
+    """1-based number of the first line that reads `wanted` (stripped), after the line that reads `after`."""
+    lines = [line.strip() for line in text.split("\n")]
+    start = lines.index(after) if after else 0
+    return lines.index(wanted, start) + 1
+
+
+def issues_at(device) -> set[tuple[str, int]]:
+    return {(i.code, i.source.line) for i in device.issues}
+
+
+def test_roce_leaf_chain():
+    text = fixture_text("roce-leaf.cfg")
+    device = fixture("roce-leaf.cfg")
+    assert device.name == "os10-leaf1" and device.platform == "dell_os10" and device.issues == []
+    # not mgmt1/1/1; the breakout sub-ports by their own names
+    assert sorted(device.ports) == ["ethernet1/1/1:1", "ethernet1/1/1:2", "ethernet1/1/49", "ethernet1/1/50"]
+    port = device.ports["ethernet1/1/1:2"]
+    assert (port.description, port.admin_up) == ("gpu02 eth0", True)
+    # `mtu 9216` is the link MTU: OS10's IP MTU is 32 bytes less
+    assert port.mtu_bytes == 9216 - 32
+    # `interface breakout 1/1/1 map 25g-4x` and `1/1/49 map 100g-1x`; no breakout line: speed unknown
+    assert (port.speed_gbps, device.ports["ethernet1/1/49"].speed_gbps) == (25, 100)
+    assert device.ports["ethernet1/1/50"].speed_gbps is None
+    # the system's `trust-map dscp`: DSCP 26 -> qos-group 3, 48 -> 6; values the map does not name -> qos-group 0
+    assert port.trust == Trust.dscp
+    assert port.trust_source.line == line_of(text, "trust-map dscp tm-dscp-roce")
+    assert (port.dscp_to_tc[26], port.dscp_to_tc[48], port.dscp_to_tc[0], port.dscp_to_tc[46]) == (3, 6, 0, 0)
+    hop = port.dscp_chain(26)
+    assert (hop.tc, hop.priority, hop.pg, hop.queue, hop.tc_name) == (3, 3, 3, 3, "qos-group 3")
+    assert port.pfc_enabled == [3] and port.pfc_priority_to_queue == {3: [3]} and port.tc_to_priority == {3: 3}
+    assert port.pfc_source.line == line_of(text, "priority-flow-control mode on", after="interface ethernet1/1/1:2")
+    assert port.priority_groups[3].runtime_profile  # plain `pause`: the switch's own buffer defaults
+    assert port.qos_configured and not device.ports["ethernet1/1/50"].qos_configured
+    assert (port.link_pause.rx, port.link_pause.tx) == (False, False)
+    assert device.ports["ethernet1/1/49"].link_pause is None  # no flowcontrol line: not in the input
+
+
+def test_roce_leaf_queues_and_ecn():
+    text = fixture_text("roce-leaf.cfg")
+    port = fixture("roce-leaf.cfg").ports["ethernet1/1/49"]
+    assert port.tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 6, 7: 0}  # qos-map qm-roce
+    ecn = port.queues[3].ecn
+    # `random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 10`: KB of 1024 bytes
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct) == \
+        (True, 150 * 1024, 1500 * 1024, 10)
+    green = "random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 10"
+    assert ecn.profile == "wred-roce" and ecn.source.line == line_of(text, green)
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.dwrr, 60)
+    assert port.queues[6].scheduler.type == SchedulerType.strict and port.queues[6].ecn.ecn_enabled is False
+    assert port.queues[1].scheduler is None and port.queues[1].ecn.ecn_enabled is False  # not in the policy
+
+
+def test_pfc_is_off_without_priority_flow_control_mode_on():
+    """OS10 User Guide, PFC configuration notes: PFC is disabled by default on an interface."""
+    text = fixture_text("roce-leaf.cfg")
+    port = fixture("roce-leaf.cfg").ports["ethernet1/1/50"]
+    assert port.pfc_enabled == [] and port.pfc_source.line == line_of(text, "interface ethernet1/1/50")
+
+
+def test_capture_sections_keep_file_lines_and_name_the_device():
+    text = fixture_text("roce-capture.txt")
+    device = fixture("roce-capture.txt")
+    assert device.name == "os10-leaf3" and device.issues == []
+    port = device.ports["ethernet1/1/2"]
+    assert port.source.line == line_of(text, "interface ethernet1/1/2")
+    # Azure Local style: 802.1p trust under system qos, the queue map on the interface
+    assert port.trust == Trust.pcp and port.dscp_to_tc is None
+    assert port.pcp_to_tc == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 5, 6: 0, 7: 0}
+    assert port.tc_to_queue[5] == 5 and port.pfc_enabled == [3]
+    assert port.queues[5].scheduler.weight == 2
+    assert detect(Input("x.txt", text)) == "dell_os10"
+
+
+def test_planted_mistakes_are_read_as_written():
+    text = fixture_text("roce-mistakes.cfg")
+    device = fixture("roce-mistakes.cfg")
+    assert issues_at(device) == {
+        ("SYS002", line_of(text, "priority-flow-control mode maybe")),
+        ("SYS002", line_of(text, "priority-flow-control mode on", after="interface port-channel10")),
+        # `random-detect ecn` in a queuing class names a WRED profile called ecn (OS10: `random-detect PROFILE`)
+        ("SYS002", line_of(text, "random-detect ecn")),
+        ("SYS002", line_of(text, "pause", after="policy-map type network-qos pm-pfc-nocos")),
+        ("SYS002", line_of(text, "service-policy input type network-qos pm-pfc-missing")),
+    }
+    ports = device.ports
+    assert sorted(ports)[:2] == ["ethernet1/1/1", "ethernet1/1/2"]  # `interface range ethernet1/1/1-1/1/2`
+    assert ports["ethernet1/1/1"].dscp_chain(26).tc == 0  # the trust map puts DSCP 24 in qos-group 3, not 26
+    assert ports["ethernet1/1/2"].queues[3].ecn.ecn_enabled is None  # its WRED profile is not defined
+    # pause buffer-size 600 pause-threshold 350 resume-threshold 300 (KB)
+    profile = device.buffer_profiles["pm-pfc-roce/cm-nq-roce"]
+    assert (profile.size_bytes, profile.xoff_bytes, profile.xon_bytes, profile.xoff_threshold_bytes) == \
+        (600 * 1024, 250 * 1024, 300 * 1024, 350 * 1024)
+    assert ports["ethernet1/1/1"].priority_groups[3].profile == "pm-pfc-roce/cm-nq-roce"
+    assert ports["ethernet1/1/3"].pfc_enabled == [] and ports["ethernet1/1/3"].link_pause.rx is True
+    assert ports["ethernet1/1/4"].pfc_enabled is None  # pause without pfc-cos: which priorities is unknown
+    assert ports["ethernet1/1/4"].queues[3].ecn.ecn_enabled is False  # wred-drop has no `random-detect ecn`
+    assert ports["ethernet1/1/5"].trust == Trust.dscp  # the system's dscp map; the port adds its 802.1p one
+    assert ports["ethernet1/1/5"].pcp_to_tc[3] == 3 and ports["ethernet1/1/5"].pfc_enabled is None
+    assert ports["ethernet1/1/6"].pfc_enabled == []  # its mode line could not be read: PFC stays off
+
+
+def test_planted_mistakes_lint():
+    result = lint([RAW / "roce-mistakes.cfg"], "roce-dscp26")
+    errors = {(f.code, f.port) for f in result.findings if f.severity.value == "error"}
+    assert ("MAP001", "ethernet1/1/1") in errors  # DSCP 26 lands in lossy qos-group 0
+    assert {("PFC001", "ethernet1/1/3"), ("PFC003", "ethernet1/1/3")} <= errors  # PFC off, 802.3x pause on
+    assert ("PFC001", "ethernet1/1/6") in errors
+    assert not any(port == "ethernet1/1/4" and code.startswith("PFC") for code, port in errors)  # unknown, not off
+
+
+def test_roce_leaf_lints_with_infos_only():
+    result = lint([RAW / "roce-leaf.cfg"], "roce-dscp26")
+    assert [f for f in result.findings if f.severity.value != "info"] == []
+    # OS10's guides document no PFC watchdog: not in the input, never "off"
+    assert {f.code for f in result.findings} >= {"WDG001"}
+
+
+def test_truncated_config_reports_the_cut_line():
+    text = fixture_text("truncated.cfg")
+    device = fixture("truncated.cfg")
+    last = text.count("\n") + 1
+    assert issues_at(device) == {("SYS002", last)} and len(device.issues) == 2  # unreadable, and cut mid-line
+    assert "truncated" in device.issues[-1].message
+
+
+SNIPPET = HEADER + """hostname s1
+trust dscp-map tm
+ qos-group 3 dscp 24-26,af31
+qos-map traffic-class qm
+ queue 4 qos-group 3
+class-map type network-qos nq3
+ match qos-group 3
+policy-map type network-qos pfc
+ class nq3
+  pause
+  pfc-cos 5
+system qos
+ trust-map dscp tm
+ service-policy input type network-qos pfc
+interface ethernet1/1/1
+ priority-flow-control mode on
+ qos-map traffic-class qm
+interface ethernet1/1/2
+ priority-flow-control mode on
+ trust-map dot1p default
+"""
+
+
+def test_class_priority_and_queue_are_kept_apart():
+    """qos-group 3 pauses as priority 5 and leaves from queue 4: three facts, joined by the maps."""
+    port = parse(SNIPPET).ports["ethernet1/1/1"]
+    hop = port.dscp_chain(26)
+    assert (hop.tc, hop.priority, hop.queue) == (3, 5, 4)
+    assert port.dscp_to_tc[26] == port.dscp_to_tc[24] == port.dscp_to_tc[26] == 3 and port.dscp_to_tc[27] == 0
+    assert port.pfc_enabled == [5] and port.pfc_priority_to_queue == {5: [4]}
+    assert port.tc_to_queue == {3: 4}  # a qos-group the bound map does not name has no known queue
+
+
+def test_interface_binding_wins_and_default_dot1p_map():
+    """OS10 User Guide: interface-level maps take precedence over system-qos ones; the default 802.1p trust map sends
+    CoS 0 to traffic class 1, CoS 1 to 0 and CoS 2-7 to themselves."""
+    port = parse(SNIPPET).ports["ethernet1/1/2"]
+    assert port.pcp_to_tc == {0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+    assert port.trust == Trust.dscp and port.dscp_to_tc[26] == 3  # the system's DSCP map still applies
+    assert port.tc_to_queue == dict(zip(range(8), range(8), strict=True))  # default qos-group N -> queue N
+
+
+def test_no_trust_map_classifies_nothing():
+    """OS10 User Guide, ingress traffic classification: by default all data traffic is traffic class 0."""
+    port = parse(HEADER + "interface ethernet1/1/1\n priority-flow-control mode on\n").ports["ethernet1/1/1"]
+    assert port.trust == Trust.none and set(port.dscp_to_tc.values()) == {0} and len(port.dscp_to_tc) == 64
+    assert port.pfc_enabled == []  # PFC on, but no network-qos class pauses
+
+
+@pytest.mark.parametrize("binding, says", [
+    ("trust-map dscp nowhere", "trust map nowhere is not defined"),
+    ("trust-map dscp default", "default DSCP trust map is not carried"),
+    ("qos-map traffic-class nowhere", "qos-map traffic-class nowhere is not defined"),
+    ("service-policy output type queuing nowhere", "policy-map type queuing nowhere is not defined"),
+    ("service-policy input type qos classify", "classification by `policy-map type qos classify`"),
+])
+def test_what_cannot_be_known_is_a_sys002_on_the_binding(binding, says):
+    text = HEADER + f"interface ethernet1/1/1\n {binding}\n priority-flow-control mode on\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
+    assert says in device.issues[0].message
+
+
+@pytest.mark.parametrize("line", ["priority-flow-control mode", "mtu 99999999", "speed 25G", "flowcontrol rx on",
+                                  "service-policy input type network-qos", "trust-map dot1p", "ets mode maybe"])
+def test_garbled_interface_lines_are_sys002(line):
+    device = parse(HEADER + f"interface ethernet1/1/1\n {line}\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
+
+
+@pytest.mark.parametrize("block", [
+    "trust dscp-map m\n qos-group 3 dscp 64", "trust dot1p-map m\n qos-group 9 dot1p 3",
+    "qos-map traffic-class m\n queue 8 qos-group 3", "wred w\n random-detect color green minimum-threshold 500 "
+    "maximum-threshold 100 drop-probability 10", "wred w\n random-detect color green minimum-threshold 1e3 "
+    "maximum-threshold 2000 drop-probability 10", "policy-map type network-qos p\n class c\n  pfc-cos 3,,4",
+    "policy-map type network-qos p\n class c\n  pause buffer-size 100 pause-threshold 200 resume-threshold 10",
+    "class-map type queuing q\n match queue x", "interface range ethernet1/1/5-1/1/2",
+    "interface range ethernet1/1/1-1/2/4", "interface breakout 1/1/1 map fast"])
+def test_garbled_qos_lines_are_sys002(block):
+    device = parse(HEADER + block + "\n")
+    assert [i.code for i in device.issues] == ["SYS002"] and device.issues[0].source.line in (4, 5, 6)
+
+
+def test_ranges_and_sub_ports():
+    text = HEADER + ("interface range ethernet1/1/1-1/1/3,ethernet1/1/10\n mtu 9216\n"
+                     "interface range ethernet 1/1/20:1-1/1/20:4\n mtu 9216\n")
+    assert sorted(parse(text).ports) == ["ethernet1/1/1", "ethernet1/1/10", "ethernet1/1/2", "ethernet1/1/20:1",
+                                         "ethernet1/1/20:2", "ethernet1/1/20:3", "ethernet1/1/20:4", "ethernet1/1/3"]
+
+
+@pytest.mark.parametrize("text, line", [("", 1), ("\n\n{\n", 3), ("just words\nmore words\n", 1)])
+def test_not_os10_raises_input_error_with_file_and_line(text, line):
+    with pytest.raises(InputError) as err:
+        parse(text)
+    assert err.value.file == "sw1.cfg" and err.value.line == line
+
+
+def test_os10_fixtures_are_detected_and_no_other_platform_takes_them():
+    for path in RAW.iterdir():
+        assert detect(read_input(path)) == "dell_os10", path.name
+
+
+def test_no_other_platforms_file_is_taken_for_os10():
+    others = [p for p in (FIXTURES / "raw").rglob("*") if p.is_file() and "dell_os10" not in p.parts]
+    others += [p for p in (ROOT / "examples").rglob("*") if p.is_file() and p.stat().st_size < 4_000_000]
+    assert len(others) > 30
+    taken = [str(p) for p in others if dell_os10.sniff(Input(p.name, p.read_text(encoding="utf-8", errors="replace")))]
+    assert taken == []
+
+
+@pytest.mark.parametrize("text, platform", [
+    # the running-configuration header alone
+    (HEADER + "hostname s1\n", "dell_os10"),
+    # no header: an OS10 port name beside a QoS line only OS10 writes
+    ("interface ethernet1/1/1\n trust-map dscp tm\n", "dell_os10"),
+    ("interface ethernet1/1/1\n service-policy input type network-qos pfc\n", "dell_os10"),
+    # either sign alone is no proof
+    ("interface ethernet1/1/1\n mtu 9216\n", None),
+    ("hostname s1\ntrust dscp-map tm\n qos-group 3 dscp 26\n", None),
+    ("! Version 10.2\nhostname s1\n", None),
+    # NX-OS writes `service-policy type queuing output`, and its own policy-maps stay its own
+    ("interface Ethernet1/1\n  service-policy type queuing output Q\npolicy-map type network-qos NQ\n", "cisco_nxos"),
+])
+def test_detection_needs_an_unambiguous_os10_sign(text, platform):
+    assert detect(Input("x.cfg", text)) == platform
+
+
+def test_render_is_refused_with_the_records_reason():
+    for name in ("dell_os10", "os10"):
+        res = losslessd("render", "--platform", name, "--policy", "roce-dscp26", "--ports", "ethernet1/1/1:100G:5m")
+        assert res.returncode == 2
+        said = " ".join(res.stderr.split())
+        assert "dell_os10 has no render" in said and "does not write their commands yet" in said
+    assert not PLATFORMS["dell_os10"].supports("render")
+
+
+def test_lint_cli_exit_codes():
+    assert losslessd("lint", str(RAW / "roce-leaf.cfg"), "--policy", "roce-dscp26").returncode == 0
+    assert losslessd("lint", str(RAW / "roce-mistakes.cfg"), "--policy", "roce-dscp26").returncode == 1
+    assert losslessd("lint", str(RAW / "truncated.cfg"), "--policy", "roce-dscp26").returncode == 2  # nothing checked
+    res = losslessd("lint", str(RAW / "roce-leaf.cfg"), "--format", "os10", "--policy", "roce-dscp26")
+    assert res.returncode == 0
+
+
+def test_a_pasted_configuration_mode_session_is_read_as_the_running_configuration():
+    """Dell's and Microsoft's guides print sessions with the interface sub-commands unindented (and every line
+    indented alike): they are the interface's up to `exit`, and `qos-map traffic-class NAME` there is a binding."""
+    text = ("    conf t\n    trust dot1p-map tm\n      qos-group 3 dot1p 3\n    qos-map traffic-class qm\n"
+            "      queue 5 qos-group 3\n    interface range ethernet 1/1/5-1/1/6\n    description CL01 Nodes NIC\n"
+            "    ...\n    mtu 9216\n    priority-flow-control mode on\n    qos-map traffic-class qm\n"
+            "    trust-map dot1p tm\n    spanning-tree port type edge\n    exit\n    lldp enable\n")
+    device = parse(text)
+    assert device.issues == [] and sorted(device.ports) == ["ethernet1/1/5", "ethernet1/1/6"]
+    port = device.ports["ethernet1/1/6"]
+    assert (port.description, port.mtu_bytes, port.pfc_enabled) == ("CL01 Nodes NIC", 9184, [])
+    assert port.pcp_to_tc[3] == 3 and port.tc_to_queue == {3: 5}  # the map kept its queue line
+    assert port.trust_source.line == 12 and detect(Input("x.cfg", text)) == "dell_os10"
+
+
+def test_a_match_any_class_map_matches_every_qos_group_it_names():
+    text = HEADER + ("class-map type network-qos match-any nq\n match qos-group 3\n match qos-group 4\n"
+                     "policy-map type network-qos pfc\n class type network-qos nq\n  pause\n  pfc-cos 3\n"
+                     "interface ethernet1/1/1\n priority-flow-control mode on\n"
+                     " service-policy input type network-qos pfc\n")
+    port = parse(text).ports["ethernet1/1/1"]
+    assert port.tc_to_priority == {3: 3, 4: 3} and port.pfc_priority_to_queue == {3: [3, 4]}
+
+
+def test_an_ecn_profile_without_green_thresholds_marks_at_unknown_thresholds():
+    text = HEADER + ("class-map type queuing q3\n match queue 3\nwred w\n random-detect ecn\n"
+                     "policy-map type queuing ets\n class q3\n  random-detect w\n"
+                     "interface ethernet1/1/1\n service-policy output type queuing ets\n")
+    ecn = parse(text).ports["ethernet1/1/1"].queues[3].ecn
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.unconverted, ecn.source.line) == (True, None, None, 7)
+
+
+def test_system_qos_lines_that_size_lossless_buffers_are_reported_and_application_policies_skipped():
+    text = HEADER + ("system qos\n service-policy input type application policy-iscsi\n pfc-shared-buffer-size 10240\n"
+                     "interface ethernet1/1/1\n mtu 9216\n")
+    assert [(i.code, i.source.line) for i in parse(text).issues] == [("SYS002", 6)]

@@ -1,0 +1,127 @@
+"""Dell Networking OS9 (FTOS) running-config parser: a hand-written DCB ToR after Dell's documented DCB map example,
+targeted snippets, and detection against every other reader's fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.model import Trust
+from losslessd.parse import dell_os9, detect, read_input
+from losslessd.parse.base import Input
+from tests.clirun import losslessd
+from tests.conftest import FIXTURES, ROOT
+
+RAW = FIXTURES / "raw" / "dell_os9"
+HEADER = "! Version 9.14(2.4)\n! Startup-config last updated at Sun Nov 29 10:00:03 2026 by admin\n"
+
+
+def parse(text: str):
+    return dell_os9.parse([Input("sw1.cfg", text)], "sw1")
+
+
+def fixture():
+    return dell_os9.parse([Input("roce-tor.cfg", (RAW / "roce-tor.cfg").read_text(encoding="utf-8"))], "roce-tor")
+
+
+def line_of(text: str, wanted: str, after: str | None = None) -> int:
+    lines = [line.strip() for line in text.split("\n")]
+    start = lines.index(after) if after else 0
+    return lines.index(wanted, start) + 1
+
+
+def test_dcb_map_gives_pfc_on_the_priorities_of_its_pfc_groups():
+    """OS9 Configuration Guide, DCB maps: `priority-pgid 0 0 0 1 0 0 0 0` puts dot1p 3 alone in priority group 1,
+    whose `pfc on` makes priority 3 lossless."""
+    text = (RAW / "roce-tor.cfg").read_text(encoding="utf-8")
+    device = fixture()
+    assert device.name == "os9-tor1" and device.platform == "dell_os9"
+    # front-panel ports by OS9's own names; not the management port or the VLAN
+    assert sorted(device.ports) == ["TenGigabitEthernet 1/1", "TenGigabitEthernet 1/2", "TenGigabitEthernet 1/3",
+                                    "TenGigabitEthernet 1/4", "fortyGigE 1/49"]
+    port = device.ports["TenGigabitEthernet 1/1"]
+    assert port.pfc_enabled == [3] and port.tc_to_priority == {3: 3} and port.qos_configured
+    assert port.pfc_source.line == line_of(text, "dcb-map ROCE-MAP", after="interface TenGigabitEthernet 1/1")
+    assert port.trust == Trust.pcp and port.dscp_chain(26).tc is None  # DCB is by 802.1p; DSCP maps are not read
+    assert port.pcp_to_tc[3] == 3 and port.tc_to_queue is None  # the dot1p -> queue table is the model's own
+    assert (port.mtu_bytes, port.admin_up, port.description) == (9216, True, "host1 storage")
+    assert port.priority_groups[3].runtime_profile
+    assert device.ports["fortyGigE 1/49"].admin_up is False
+
+
+def test_no_dcb_map_means_no_pfc_and_an_undefined_map_is_unknown():
+    """OS9 Configuration Guide: no default PFC and ETS settings are applied to Ethernet interfaces."""
+    text = (RAW / "roce-tor.cfg").read_text(encoding="utf-8")
+    device = fixture()
+    assert device.ports["TenGigabitEthernet 1/3"].pfc_enabled == []
+    assert device.ports["TenGigabitEthernet 1/4"].pfc_enabled is None
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", line_of(text, "dcb-map NO-SUCH-MAP"))]
+
+
+def test_link_pause_beside_pfc_is_pfc003():
+    result = lint([RAW / "roce-tor.cfg"], ROOT / "tests" / "realworld" / "cisco_nxos" / "policy-storage-cos3.yaml")
+    errors = {(f.code, f.port) for f in result.findings if f.severity.value == "error"}
+    assert errors == {("PFC003", "TenGigabitEthernet 1/2")}
+    port = result.fabric.devices["os9-tor1"].ports["TenGigabitEthernet 1/2"]
+    assert (port.link_pause.rx, port.link_pause.tx) == (True, False)
+
+
+def test_a_map_without_priority_pgid_reverts_to_no_pfc():
+    """OS9 Configuration Guide: without the dot1p-to-priority-group mapping PFC and ETS revert to their defaults."""
+    text = HEADER + ("dcb-map M\n priority-group 0 bandwidth 100 pfc on\ninterface TenGigabitEthernet 0/1\n"
+                     " dcb-map M\n")
+    assert parse(text).ports["TenGigabitEthernet 0/1"].pfc_enabled == []
+
+
+def test_two_lossless_priorities_in_strict_and_weighted_groups():
+    text = HEADER + ("dcb-map M\n priority-group 0 bandwidth 60 pfc off\n priority-group 1 bandwidth 40 pfc on\n"
+                     " priority-group 2 strict-priority pfc on\n priority-pgid 0 0 0 1 2 0 0 0\n"
+                     "interface fortyGigE 0/48\n dcb-map M\n")
+    assert parse(text).ports["fortyGigE 0/48"].pfc_enabled == [3, 4]
+
+
+@pytest.mark.parametrize("line", ["priority-group 8 bandwidth 50 pfc on", "priority-group 1 bandwidth 0 pfc on",
+                                  "priority-group 1 bandwidth 50 pfc maybe", "priority-pgid 0 0 0 1",
+                                  "priority-pgid 0 0 0 9 0 0 0 0", "bandwidth 50"])
+def test_garbled_dcb_map_lines_are_sys002(line):
+    device = parse(HEADER + f"dcb-map M\n {line}\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+
+
+@pytest.mark.parametrize("line", ["pfc priority 3", "dcb-policy input pfc", "flowcontrol rx on", "ip mtu 99999",
+                                  "dcb-map"])
+def test_what_cannot_be_read_on_a_port_is_sys002(line):
+    device = parse(HEADER + f"interface TenGigabitEthernet 0/1\n {line}\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+
+
+@pytest.mark.parametrize("text, line", [("", 1), ("\n{\n", 2), ("just words\n", 1)])
+def test_not_os9_raises_input_error_with_file_and_line(text, line):
+    with pytest.raises(InputError) as err:
+        parse(text)
+    assert err.value.file == "sw1.cfg" and err.value.line == line
+
+
+@pytest.mark.parametrize("text, platform", [
+    (HEADER + "hostname s1\n", "dell_os9"),
+    ("interface TenGigabitEthernet 0/1\n dcb-map M\n!\ndcb-map M\n priority-pgid 0 0 0 1 0 0 0 0\n", "dell_os9"),
+    ("interface TenGigabitEthernet 0/1\n no shutdown\n", None),  # an OS9 port name alone is no proof
+    ("interface TenGigabitEthernet1/0/1\n dcb-map M\n", None),  # Cisco IOS spells the port without the blank
+    ("! Version 10.5.1.0\n! Last configuration change at Nov  29 10:00:03 2026\n", "dell_os10"),
+])
+def test_detection(text, platform):
+    assert detect(Input("x.cfg", text)) == platform
+
+
+def test_no_other_platforms_file_is_taken_for_os9():
+    others = [p for p in (FIXTURES / "raw").rglob("*") if p.is_file() and "dell_os9" not in p.parts]
+    others += [p for p in (ROOT / "examples").rglob("*") if p.is_file() and p.stat().st_size < 4_000_000]
+    assert [str(p) for p in others if dell_os9.sniff(Input(p.name, p.read_text(encoding="utf-8", errors="replace")))] \
+        == []
+    assert detect(read_input(RAW / "roce-tor.cfg")) == "dell_os9"
+
+
+def test_render_is_refused():
+    res = losslessd("render", "--platform", "dell_os9", "--policy", "roce-dscp26", "--ports", "x:100G:5m")
+    assert res.returncode == 2 and "dell_os9 has no render" in " ".join(res.stderr.split())

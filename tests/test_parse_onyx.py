@@ -1,0 +1,346 @@
+"""NVIDIA Onyx running-config parser: configs written from NVIDIA's documented examples (the community RoCE guides'
+steps, the Onyx manual's command pages), a losslessd capture, targeted snippets, detection against the other
+platforms' files, and lint results under roce-dscp26."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.api import lint
+from losslessd.errors import InputError
+from losslessd.model import SchedulerType, Trust
+from losslessd.parse import detect, onyx
+from losslessd.parse.base import Input
+from tests.conftest import FIXTURES
+
+RAW = FIXTURES / "raw" / "nvidia_onyx"
+HEAD = "##\n## Running database \"initial\"\n## Hostname: sw1\n##\nno cli default prefix-modes enable\n"
+PFC = "   dcb priority-flow-control enable force\n   dcb priority-flow-control priority 3 enable\n"
+
+
+def parse(text: str, name: str = "sw1", path: str = "sw1.cfg"):
+    return onyx.parse([Input(path, text)], name)
+
+
+def fixture_text(name: str) -> str:
+    return (RAW / name).read_text(encoding="utf-8")
+
+
+def line_of(text: str, wanted: str) -> int:
+    return [line.strip() for line in text.split("\n")].index(wanted) + 1
+
+
+def issues(device) -> set[tuple[str, int]]:
+    return {(i.code, i.source.line) for i in device.issues}
+
+
+def test_roce_leaf_reads_every_port_of_each_range():
+    """The community guide's DSCP-based lossless steps: trust L3, PFC on priority 3 globally and per port, ECN on
+    traffic class 3 at 150/1500 KB, CNP class strict."""
+    text = fixture_text("roce-leaf.cfg")
+    device = parse(text, "x", "roce-leaf.cfg")
+    assert device.name == "onyx-leaf1" and device.issues == []
+    assert set(device.ports) == {"Eth1/1", "Eth1/2", "Eth1/3", "Eth1/4", "Eth1/30", "Eth1/31", "Eth1/32"}
+    port = device.ports["Eth1/3"]
+    assert port.trust == Trust.dscp and port.speed_gbps == 100
+    assert port.pfc_enabled == [3]
+    assert port.pfc_source.line == line_of(text, "interface ethernet 1/1-1/4 dcb priority-flow-control mode on force")
+    ecn = port.queues[3].ecn
+    # `minimum-absolute 150 maximum-absolute 1500`: KB (mellanox.onyx onyx_traffic_class "in KBs"), 1 KB = 1,024 B
+    assert (ecn.ecn_enabled, ecn.min_threshold_bytes, ecn.max_threshold_bytes) == (True, 150 * 1024, 1500 * 1024)
+    assert port.queues[6].scheduler.type == SchedulerType.strict and port.queues[6].ecn is None
+    assert port.tc_to_priority == {sp: sp for sp in range(8)} and port.tc_label(3) == "switch-priority 3"
+    # the default maps as a switch's `show qos interface ethernet 1/1` prints them (mellanox.onyx collection fixture):
+    # "0(0) 0(1)": switch-priority 0, DSCP "0 1 2 3 4 5 6 7"; "3(0) 3(1)": 3, "24 ... 31"; "6(0) 6(1)": 6, "48 ... 55";
+    # switch-priority n -> TC n
+    assert [port.dscp_to_tc[d] for d in (0, 7, 8, 24, 26, 31, 48, 55, 56, 63)] == [0, 0, 1, 3, 3, 3, 6, 6, 7, 7]
+    assert port.tc_to_queue == {sp: sp for sp in range(8)} and port.pcp_to_tc is None  # trust L3: DSCP only
+    hop = port.dscp_chain(26)
+    assert (hop.tc, hop.priority, hop.queue) == (3, 3, 3) and port.dscp_chain(48).queue == 6
+    # what the running-config does not state stays unknown
+    assert port.watchdog is None and port.mtu_bytes is None and port.pfc_priority_to_queue is None
+    assert device.ports["Eth1/1"].description == "gpu01-mlx5_0"
+    assert device.ports["Eth1/30"].admin_up is False and device.ports["Eth1/30"].trust == Trust.pcp  # default L2
+    # "0(0) 0(1)" ... "7(0) 7(1)": PCP n with either DEI -> switch-priority n
+    eth30 = device.ports["Eth1/30"]
+    assert eth30.pcp_to_tc == {pcp: pcp for pcp in range(8)} and eth30.dscp_to_tc is None
+    assert device.ports["Eth1/32"].speed_gbps == 400
+
+
+def test_capture_keeps_file_lines_and_reads_both_and_wrr():
+    text = fixture_text("roce-capture.txt")
+    device = parse(text, "x", "roce-capture.txt")
+    assert device.name == "onyx-leaf3" and device.issues == []
+    port = device.ports["Eth1/2"]
+    assert port.trust == Trust.dscp  # `both`: DSCP for IP packets
+    assert port.queues[3].ecn.min_threshold_bytes == 200 * 1024
+    ecn_line = "interface ethernet 1/1-1/2 traffic-class 3 congestion-control both minimum-absolute 200 " \
+               "maximum-absolute 2000"
+    assert port.queues[3].ecn.source.line == line_of(text, ecn_line)
+    assert (port.queues[0].scheduler.type, port.queues[0].scheduler.weight) == (SchedulerType.wrr, 50)
+    assert (port.link_pause.rx, port.link_pause.tx) == (False, False)
+    assert detect(Input("x.txt", text)) == "nvidia_onyx"
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    (PFC + "   interface ethernet 1/1 dcb priority-flow-control mode on force\n", [3]),
+    ("   dcb priority-flow-control priority 3 enable\n   interface ethernet 1/1 dcb priority-flow-control mode on\n",
+     []),  # never enabled on the switch: off everywhere (Onyx User Manual, PFC)
+    (PFC + "no dcb priority-flow-control enable force\n   interface ethernet 1/1 dcb priority-flow-control mode on\n",
+     []),
+    (PFC + "   interface ethernet 1/1 dcb priority-flow-control mode off\n", []),
+    (PFC + "no interface ethernet 1/1 dcb priority-flow-control mode force\n", []),
+    (PFC + "   interface ethernet 1/1 qos trust L3\n", None),  # the port's default mode is not stated
+    ("   interface ethernet 1/1 qos trust L3\n", []),  # PFC never enabled
+    (PFC + "   roce lossy\n   interface ethernet 1/1 dcb priority-flow-control mode on force\n", []),
+    ("   roce\n   interface ethernet 1/1 qos trust L3\n", None),
+])
+def test_port_pfc(lines, expected):
+    assert parse(HEAD + lines).ports["Eth1/1"].pfc_enabled == expected
+
+
+def test_roce_mode_leaves_what_it_applies_unknown_and_says_so():
+    text = HEAD + "   interface ethernet 1/1-1/2 speed 100G force\n   roce\n"
+    device = parse(text)
+    assert ("SYS004", line_of(text, "roce")) in issues(device)
+    port = device.ports["Eth1/2"]
+    assert port.trust is None and port.pfc_enabled is None and port.qos_configured
+    assert "lossless" in device.issues[0].message
+
+
+def test_pfc_mode_auto_is_reported_and_unknown():
+    text = HEAD + PFC + "   interface ethernet 1/1-1/2 dcb priority-flow-control mode auto\n"
+    device = parse(text)
+    auto = "interface ethernet 1/1-1/2 dcb priority-flow-control mode auto"
+    assert issues(device) == {("SYS002", line_of(text, auto))}
+    assert device.ports["Eth1/1"].pfc_enabled is None and device.ports["Eth1/2"].pfc_enabled is None
+
+
+def test_ecn_forms():
+    tc = "   interface ethernet 1/1 traffic-class"
+    backwards = f"{tc} 2 congestion-control ecn minimum-absolute 1500 maximum-absolute 150"
+    text = HEAD + (f"{tc} 3 congestion-control red minimum-absolute 150 maximum-absolute 1500\n"
+                   f"{tc} 4 congestion-control ecn minimum-relative 10 maximum-relative 80\n"
+                   f"{tc} 5 congestion-control ecn minimum-absolute 150 maximum-absolute 1500\n"
+                   "no interface ethernet 1/1 traffic-class 5 congestion-control\n"
+                   f"{backwards}\n")
+    device = parse(text)
+    queues = device.ports["Eth1/1"].queues
+    assert queues[3].ecn.ecn_enabled is False  # RED drops, never marks
+    assert queues[4].ecn.ecn_enabled and queues[4].ecn.min_threshold_bytes is None
+    assert "minimum-relative 10 maximum-relative 80" in queues[4].ecn.unconverted
+    assert queues[5].ecn.ecn_enabled is False
+    assert 2 not in queues
+    assert issues(device) == {("SYS002", text.split("\n").index(backwards) + 1)}
+
+
+@pytest.mark.parametrize("line", [
+    "   interface ethernet 1/5-1/3 qos trust L3",  # backwards
+    "   interface ethernet 1/1-2/4 qos trust L3",  # across slots
+    "   interface ethernet 1/1,1/3 qos trust L3",
+    "   interface ethernet 1/1 qos trust dscp",  # EOS's word
+    "   interface ethernet 1/1 speed 0G force",
+    "   interface ethernet 1/1 speed 1e3G force",
+    "   interface ethernet 1/1 traffic-class 8 dcb ets strict",
+    "   interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 0x10 maximum-absolute 1500",
+    "   interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-relative 10 maximum-relative 101",
+    "   dcb priority-flow-control priority 9 enable",
+    "   roce lossier",
+    "   traffic pool roce type lossfree",
+    "   traffic pool roce map switch-priority 3 8",
+    "   traffic pool roce memory percent 1e2",
+    "   interface port-channel 1 dcb priority-flow-control mode on force",
+    "   interface mlag-port-channel 7 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 15",
+    "   qos map dscp 26 switch-priority 3",
+    "   interface ethernet 1/1 pfc-wd",
+    "   interface ethernet 1/1 ingress-buffer iPort.pg3 map pool iPool1 type lossless reserved 67538 xoff 18432",
+    "   advanced buffer management force",
+    "   traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500",  # typed in prefix mode
+    "   dcb priority-flow-control mode on force",
+])
+def test_a_line_that_cannot_be_read_is_a_sys002_on_it(line):
+    text = HEAD + PFC + "   interface ethernet 1/2 qos trust L3\n" + line + "\n"
+    device = parse(text)
+    assert issues(device) == {("SYS002", text.split("\n").index(line) + 1)}
+    assert device.ports["Eth1/2"].trust == Trust.dscp  # the rest is still read
+
+
+def test_split_ports_and_a_cut_file():
+    text = HEAD + "   interface ethernet 1/9/1-1/9/4 speed 25G force\n   interface ethernet 1/9/1 qos trust L3"
+    device = parse(text)
+    assert [n for n in device.ports] == ["Eth1/9/1", "Eth1/9/2", "Eth1/9/3", "Eth1/9/4"]
+    assert ("SYS002", text.count("\n") + 1) in issues(device)  # no line end: truncated
+
+
+@pytest.mark.parametrize("text", ["", "{\"a\": 1}\n", "set interfaces et-0/0/0 mtu 9216\n"])
+def test_not_an_onyx_config_is_an_input_error(text):
+    with pytest.raises(InputError) as err:
+        parse(text)
+    assert err.value.file == "sw1.cfg" and err.value.line == 1
+
+
+@pytest.mark.parametrize(("text", "onyx_file"), [
+    (HEAD, True),
+    ("   interface ethernet 1/1 dcb priority-flow-control mode on force\n", True),
+    ("   interface ethernet 1/1-1/4 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute "
+     "1500\n", True),
+    ("interface ethernet 1/1 qos trust L3\n", True),
+    # EOS and NX-OS typed by hand: the port on its own line, its commands indented below it
+    ("hostname leaf1\ninterface ethernet 1/1\n   qos trust dscp\n   priority-flow-control on\n", False),
+    ("feature lldp\ninterface ethernet1/1\n  priority-flow-control mode on\n", False),
+    ("interface ethernet 1/1\n  priority-flow-control mode on\n  qos trust L3\n", False),
+    ("nv set interface swp1 qos pfc profile default-global\n", False),
+])
+def test_detection(text, onyx_file):
+    assert onyx.sniff(Input("x.cfg", text)) is onyx_file
+    assert (detect(Input("x.cfg", text)) == "nvidia_onyx") is onyx_file
+
+
+def test_lint_under_a_lossless_policy():
+    result = lint([RAW / "roce-leaf.cfg"], policy="roce-dscp26")
+    bad = [f for f in result.findings if f.severity.value in ("error", "warning")]
+    assert bad == []
+    infos = {f.code for f in result.findings if f.device == "onyx-leaf1"}
+    assert {"MAP001", "BUF003", "WDG001"} <= infos  # what the running-config does not state: unverified
+    eth1 = {f.code for f in result.findings if f.port == "Eth1/1"}
+    assert "ECN001" not in eth1 and "MAP002" not in eth1  # queue 3 marks at 150/1500 KB, CNP queue 6 is strict
+
+
+def test_lint_of_lossy_roce_mode_under_a_lossless_policy(tmp_path):
+    path = tmp_path / "leaf.cfg"
+    path.write_text(HEAD + "   interface ethernet 1/1 qos trust L3\n   roce lossy\n")
+    result = lint([path], policy="roce-dscp26")
+    assert [f.code for f in result.findings if f.severity.value == "error"] == ["PFC001"]
+
+
+def test_show_roce_in_a_capture_says_what_roce_mode_applies():
+    """The manual's `show roce` (RoCE Commands): trust L3, PFC on switch priority 3, RoCE WRR 50 % and CNP strict."""
+    text = fixture_text("roce-mode-capture.txt")
+    device = parse(text, "x", "roce-mode-capture.txt")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS004", line_of(text, "roce"))]
+    port = device.ports["Eth1/2"]
+    assert port.trust == Trust.dscp and port.trust_source.line == line_of(text, "Port trust mode: L3")
+    assert port.pfc_enabled == [3] and port.pfc_source.line == line_of(text, "PFC : enabled")
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 50)
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert port.queues[3].ecn is None  # which traffic class its congestion control marks is not stated
+
+
+def test_show_roce_of_another_mode_or_refused_is_not_used():
+    text = fixture_text("roce-mode-capture.txt")
+    other = parse(text.replace("RoCE mode      : lossless", "RoCE mode      : lossy"))
+    assert ("SYS002", line_of(text, "RoCE mode      : lossless")) in issues(other)
+    assert other.ports["Eth1/1"].trust is None and other.ports["Eth1/1"].pfc_enabled is None
+    refused = text[:text.index("#% command: show roce")] + "#% command: show roce\n% Unrecognized command \"roce\".\n"
+    device = parse(refused)
+    assert device.ports["Eth1/1"].trust is None and device.ports["Eth1/1"].pfc_enabled is None
+    assert "does not print" in device.issues[0].message
+
+
+def test_bind_switch_priority_lines_that_bind_every_switch_priority_give_the_egress_queues():
+    """intel/mfd-switchmanagement (c79b9e18d9a7, test_mellanox.py): its NDK PFC setup binds switch priorities
+    0 1 2 4 5 6 7 to traffic class 0 and 3 to traffic class 1 (`interface ethernet 1/1 traffic-class 1 bind
+    switch-priority 3`); its userspace setup binds all eight to traffic class 0. Onyx's traffic class is the model's
+    queue of each switch priority."""
+    text = HEAD + PFC + ("   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 6 7\n"
+                         "   interface ethernet 1/1 traffic-class 1 bind switch-priority 3\n"
+                         "   interface ethernet 1/2 traffic-class 0 bind switch-priority 0 1 2 3 4 5 6 7\n")
+    device = parse(text)
+    assert device.issues == []
+    assert device.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0}
+    assert device.ports["Eth1/2"].tc_to_queue == {sp: 0 for sp in range(8)}
+    assert device.ports["Eth1/1"].dscp_chain(26).queue is None  # the DSCP map is still not known
+    # a later line moves a switch priority to another traffic class
+    moved = parse(text + "   interface ethernet 1/2 traffic-class 3 bind switch-priority 3\n")
+    assert moved.ports["Eth1/2"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}
+
+
+def test_bind_switch_priority_of_some_switch_priorities_keeps_the_default_for_the_others():
+    text = HEAD + PFC + "   interface ethernet 1/1 traffic-class 0 bind switch-priority 3\n"
+    device = parse(text)
+    assert device.issues == []
+    assert device.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 1, 2: 2, 3: 0, 4: 4, 5: 5, 6: 6, 7: 7}
+
+
+def test_in_roce_mode_only_a_complete_binding_is_known():
+    """What RoCE mode sets is not stated: neither the default maps nor a partial binding are taken."""
+    line = "interface ethernet 1/1-1/2 traffic-class 3 bind switch-priority 3"
+    text = HEAD + "   roce\n" + f"   {line}\n   interface ethernet 1/1-1/2 traffic-class 6 bind switch-priority 6\n"
+    device = parse(text)
+    assert ("SYS004", line_of(text, line)) in issues(device)  # once for the range
+    port = device.ports["Eth1/1"]
+    assert port.tc_to_queue is None and port.dscp_to_tc is None and port.pcp_to_tc is None
+    full = parse(text + "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 7\n")
+    assert full.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 6, 7: 0}
+
+
+def test_a_qos_line_losslessd_does_not_read_makes_the_maps_unknown():
+    """A `qos map ...` line (its syntax is not in a source read) may change the map: the default is not assumed."""
+    port_line = "interface ethernet 1/1 qos map dscp 26 to switch-priority 4"
+    text = HEAD + "   interface ethernet 1/1-1/2 qos trust L3\n" + f"   {port_line}\n"
+    device = parse(text)
+    assert ("SYS002", line_of(text, port_line)) in issues(device)
+    assert device.ports["Eth1/1"].dscp_to_tc is None
+    assert device.ports["Eth1/2"].dscp_to_tc == {d: d // 8 for d in range(64)}
+    assert device.ports["Eth1/1"].tc_to_queue == {sp: sp for sp in range(8)}  # not a traffic-class map
+    glob = parse(text.replace(port_line, "qos map dscp 26 to switch-priority 4"))
+    assert glob.ports["Eth1/1"].dscp_to_tc is None and glob.ports["Eth1/2"].dscp_to_tc is None
+
+
+def test_mtu_is_the_ip_mtu():
+    """mellanox.onyx onyx_interface: `mtu 1500` reads back as "1500 bytes(Maximum packet size 1522 bytes)"."""
+    device = parse(HEAD + "   interface ethernet 1/1 mtu 1500 force\n   interface ethernet 1/2 mtu 9216\n")
+    assert device.ports["Eth1/1"].mtu_bytes == 1500 and device.ports["Eth1/2"].mtu_bytes == 9216
+
+
+@pytest.mark.parametrize("bad", [
+    "interface ethernet 1/1 traffic-class 3 bind switch-priority 8",
+    "interface ethernet 1/1 traffic-class 3 bind switch-priority",
+    "interface ethernet 1/1 traffic-class 8 bind switch-priority 3",
+    "interface ethernet 1/1 traffic-class 3 bind switch-priority 0-7",
+])
+def test_a_bind_line_that_cannot_be_read_is_a_sys002_and_the_map_stays_unknown(bad):
+    full = "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 4 5 6 7\n"
+    text = HEAD + full + f"   {bad}\n"
+    device = parse(text)
+    assert issues(device) == {("SYS002", line_of(text, bad))}
+    assert device.ports["Eth1/1"].tc_to_queue == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}  # the line skipped
+
+
+def test_the_no_form_of_bind_makes_those_switch_priorities_unknown():
+    full = "   interface ethernet 1/1 traffic-class 0 bind switch-priority 0 1 2 3 4 5 6 7\n"
+    undo = "no interface ethernet 1/1 traffic-class 0 bind switch-priority 3"
+    text = HEAD + full + f"{undo}\n"
+    device = parse(text)
+    assert ("SYS002", line_of(text, undo)) in issues(device)
+    assert device.ports["Eth1/1"].tc_to_queue is None
+
+
+def test_lint_with_switch_priorities_bound_to_other_traffic_classes():
+    """Bulk switch priorities moved to traffic class 0 beside the default ones: RoCE still leaves by queue 3 and CNP
+    by the strict queue 6."""
+    result = lint([RAW / "roce-leaf-bound.cfg"], policy="roce-dscp26")
+    assert [f for f in result.findings if f.severity.value in ("error", "warning")] == []
+    eth1 = {f.code for f in result.findings if f.port == "Eth1/1"}
+    assert "ECN001" not in eth1 and "MAP002" not in eth1 and "WDG001" in eth1
+
+
+def test_lint_with_a_bind_moving_the_roce_priority_off_its_ecn_queue(tmp_path):
+    """Switch priority 3 bound to traffic class 0, whose queue marks no ECN: ECN001 names the queue it leaves by."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text(fixture_text("roce-leaf.cfg").replace(
+        "   interface ethernet 1/1-1/4 traffic-class 6 dcb ets strict\n",
+        "   interface ethernet 1/1-1/4 traffic-class 6 dcb ets strict\n"
+        "   interface ethernet 1/1-1/4 traffic-class 0 bind switch-priority 3\n"))
+    result = lint([path], policy="roce-dscp26")
+    ecn = [f for f in result.findings if f.code == "ECN001" and f.port == "Eth1/1"]
+    assert ecn and ecn[0].severity.value in ("error", "warning") and "queue 0" in ecn[0].message
+
+
+def test_qos_rewrite_dscp_uses_the_default_rewrite_map():
+    """`show qos interface ethernet 1/1` (mellanox.onyx fixture) rewrite table: switch-priority 3 -> DSCP 24,
+    6 -> 48, 0 -> 0. Where the maps are not known (RoCE mode), the rewritten values are not either."""
+    text = HEAD + "   interface ethernet 1/1 qos trust L3\n   interface ethernet 1/1 qos rewrite dscp\n"
+    rewrite = parse(text).ports["Eth1/1"].tc_to_dscp_rewrite
+    assert (rewrite[3], rewrite[6], rewrite[0], len(rewrite)) == (24, 48, 0, 8)
+    assert parse(text + "   roce\n").ports["Eth1/1"].tc_to_dscp_rewrite == {}
