@@ -49,6 +49,9 @@ MAX_PORTS = 16_384
 # Port names the interface ranges of one input may expand to (`swp1-1024`, `interface Ethernet1/1-48`), each
 # expansion applying a block of settings: 64 settings lines for every port of the largest switch.
 MAX_EXPANDED_PORTS = 64 * MAX_PORTS
+# Commands a host setup script may run once its `for` loops are unrolled: one NIC port's full setup is ~20, a
+# host has at most a few dozen ports; nested loops over long lists multiply (a generated file, or a hostile one).
+MAX_SCRIPT_COMMANDS = 100_000
 
 _max_file_bytes: int | None = None
 

@@ -443,3 +443,17 @@ def test_show_running_config_all_defaults_are_read_and_do_not_make_a_port_roce_f
     assert not device.issues and not idle.qos_configured and idle.pfc_enabled == []
     assert roce.qos_configured and roce.pfc_enabled == [3] and not roce.queues[3].ecn.ecn_enabled
     assert roce.queues[7].scheduler.type == SchedulerType.strict and roce.queues[7].scheduler.default
+
+
+def test_a_port_with_an_ip_address_is_routed_even_without_its_no_switchport_line():
+    """EOS assigns addresses only to routed ports, so an excerpt that prints `ip address` (or `ipv6 address`) without
+    `no switchport` shows a routed port: no VLAN, DSCP trust by default (before: a switchport in VLAN 1 trusting
+    CoS, two such ports flooding to each other, DLK003). An explicit `switchport` stays a switchport."""
+    text = ("hostname sw1\n!\ninterface Ethernet1\n   mtu 9214\n   ip address 10.0.0.1/31\n!\n"
+            "interface Ethernet2\n   ipv6 address fd00::2/127\n!\ninterface Ethernet3\n   switchport\n"
+            "   ip address 10.0.0.5/31\n!\ninterface Ethernet4\n   description spare\n!\n")
+    ports = parse(text).ports
+    assert [(ports[p].vlans, ports[p].trust) for p in ("Ethernet1", "Ethernet2")] == [([], Trust.dscp)] * 2
+    assert ports["Ethernet1"].trust_source.line == line_of(text, "ip address 10.0.0.1/31")
+    assert (ports["Ethernet3"].vlans, ports["Ethernet3"].trust) == ([1], Trust.pcp)
+    assert (ports["Ethernet4"].vlans, ports["Ethernet4"].trust) == ([1], Trust.pcp)

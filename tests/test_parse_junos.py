@@ -445,12 +445,52 @@ def test_applied_configuration_groups_are_inherited():
 
 def test_group_statements_losslessd_cannot_apply_are_reported():
     text = GOOD + ("set groups G class-of-service schedulers <*> explicit-congestion-notification\n"
-                   "set class-of-service interfaces et-0/0/0 apply-groups G\n"
+                   "set class-of-service interfaces et-0/0/0 apply-groups-except G\n"
                    "set apply-groups G\n")
     device = parse(text)
     assert sorted((i.code, i.source.line) for i in device.issues) == [
         ("SYS002", line_of(text, "set groups G class-of-service schedulers <*> explicit-congestion-notification")),
-        ("SYS002", line_of(text, "set class-of-service interfaces et-0/0/0 apply-groups G"))]
+        ("SYS002", line_of(text, "set class-of-service interfaces et-0/0/0 apply-groups-except G"))]
+
+
+def test_groups_applied_below_the_top_level_give_only_their_statements_under_that_level():
+    """Junos "Configuration Groups": `apply-groups` at a hierarchy level inherits the group's statements under that
+    level only; the port's own statement wins, then the nested group, then the top level's (before, each nested
+    `apply-groups` line was SYS002 and nothing of the group applied)."""
+    dropped = ("set interfaces et-0/0/1 mtu", "set interfaces et-0/0/1 desc", "set interfaces et-0/0/48 mtu",
+               "set interfaces et-0/0/48 desc")
+    text = "\n".join(line for line in GOOD.split("\n") if not line.startswith(dropped)) + (
+        "set groups TOP interfaces <et-*> description top\n"
+        "set groups TOP interfaces <et-*> mtu 1514\n"
+        "set groups PORT interfaces <et-0/0/[01]> description port\n"
+        "set groups PORT interfaces <*> mtu 9000\n"
+        "set groups PORT class-of-service interfaces <*> congestion-notification-profile other\n"
+        "set apply-groups TOP\n"
+        "set interfaces et-0/0/0 apply-groups PORT\n"
+        "set interfaces et-0/0/1 apply-groups [ PORT TOP ]\n")
+    device = parse(text)
+    assert not device.issues
+    ports = device.ports
+    assert [(ports[p].description, ports[p].mtu_bytes) for p in ("et-0/0/0", "et-0/0/1", "et-0/0/48")] == [
+        ("gpu-node01 mlx5_0", 9202), ("port", 8986), ("top", 1500)]  # own, nested group, top-level group
+    # PORT's class-of-service statement lies under `class-of-service`, not under `interfaces et-0/0/0`: not applied.
+    assert ports["et-0/0/0"].pfc_enabled == [3]
+
+
+def test_nested_groups_in_display_set_form_keep_the_first_listed_group_and_the_nearest_level_winning():
+    """`display set` prints a nested `apply-groups [ A B ]` as one line per group: A still wins over B; a group
+    applied at `interfaces et-0/0/1` wins over one applied at `interfaces`."""
+    text = "\n".join(line for line in GOOD.split("\n") if not line.startswith("set interfaces et-0/0/1 desc")) + (
+        "set groups A interfaces <*> description from-A\n"
+        "set groups B interfaces <*> description from-B\n"
+        "set groups C interfaces <*> description from-C\n"
+        "set interfaces apply-groups C\n"
+        "set interfaces et-0/0/1 apply-groups A\n"
+        "set interfaces et-0/0/1 apply-groups B\n")
+    device = parse(text)
+    assert not device.issues
+    ports = device.ports
+    assert (ports["et-0/0/1"].description, ports["et-0/0/48"].description) == ("from-A", "uplink spine1")
 
 
 def test_group_wildcards_match_the_configuration_s_own_names():

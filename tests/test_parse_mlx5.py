@@ -318,3 +318,86 @@ def test_commands_on_a_case_pattern_or_after_then_do_and_semicolons_are_read():
     assert port.trust == Trust.dscp and port.pfc_enabled == [3] and port.nic_ecn.cnp_dscp == 48
     assert port.nic_ecn.np_enabled == port.nic_ecn.rp_enabled == {3: True}
     assert [i.code for i in host.issues] == ["SYS004"]  # the blocks, and no line left unread
+
+
+def test_a_command_whose_output_is_redirected_still_runs():
+    """`>/dev/null`, `1>/dev/null`, `&>/dev/null`, `2>&1`, `2>>LOG` leave what a command sets as it is (bash(1)
+    REDIRECTION); `echo V > FILE` still writes FILE. Before, each such mlnx_qos call was skipped, and a lone
+    `--cable_len` call (one DCB PFC set) left PFC off: a false NIC001 error."""
+    host = parse_text("quiet.sh", "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth2 --cable_len 30",
+        "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0 >/dev/null 2>&1",
+        "mlnx_qos -i eth2 --trust dscp 1>/dev/null", "mlnx_qos -i eth2 --prio_tc 0,1,2,3,4,5,6,7 2>>/var/log/qos.err",
+        "cma_roce_tos -d mlx5_0 -t 106 &> /dev/null || true",
+        "echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp 2>/dev/null",
+        "mlnx_qos -i eth2>/dev/null"]))  # (`eth2>`: the word is eth2, not a descriptor)
+    port = host.ports["eth2"]
+    assert (port.pfc_enabled, port.trust, port.cable_length_m) == ([3], Trust.dscp, 30.0)
+    assert port.priority_to_tc == dict(enumerate(range(8))) and port.nic_ecn.cnp_dscp == 48 and host.roce_tos == 106
+    assert list(host.ports) == ["eth2"] and host.issues == []
+
+
+def test_a_for_loop_over_listed_words_or_an_array_runs_its_body_once_per_word():
+    """`for p in "${PORTS[@]}"` over `PORTS=(a b)`, `for d in mlx5_0 mlx5_1`, nested loops, one-line loops: each
+    port gets what the body sets (before, the body was read once with `$p` and `${p}` as two ports named so)."""
+    host = parse_text("loop.sh", "\n".join([
+        "#!/bin/bash", "PORTS=(ens1f0np0 'ens1f1np1')", "PRIO=3",
+        "for p in \"${PORTS[@]}\"; do", "  mlnx_qos -i \"$p\" --trust dscp",
+        "  for x in np rp", "  do", "    echo 1 > /sys/class/net/${p}/ecn/roce_$x/enable/$PRIO", "  done",
+        "done", "for p in ens1f1np1; do mlnx_qos -i $p --pfc 0,0,0,1,0,0,0,0; done"]))
+    assert list(host.ports) == ["ens1f0np0", "ens1f1np1"] and host.issues == []
+    first, second = host.ports.values()
+    assert first.trust == second.trust == Trust.dscp and (first.pfc_enabled, second.pfc_enabled) == (None, [3])
+    assert first.nic_ecn.np_enabled == first.nic_ecn.rp_enabled == second.nic_ecn.rp_enabled == {3: True}
+
+
+def test_a_variable_holding_several_words_gives_a_for_loop_each_word():
+    host = parse_text("words.sh", "\n".join([
+        "#!/bin/bash", "export IFACES=\"ens1f0 ens1f1\" TOS=106", "for i in $IFACES; do",
+        "  mlnx_qos -i $i --trust dscp", "done", "cma_roce_tos -d mlx5_0 -t $TOS"]))
+    assert [p.trust for p in host.ports.values()] == [Trust.dscp, Trust.dscp] and list(host.ports) == [
+        "ens1f0", "ens1f1"]
+    assert host.roce_tos == 106 and host.issues == []
+
+
+@pytest.mark.parametrize("loop", ["for p in $(ls /sys/class/net | grep ens1); do", "for ((i = 0; i < 2; i++)); do"])
+def test_a_loop_over_words_known_at_run_time_is_read_once_and_said_so(loop):
+    host = parse_text("glob.sh", "\n".join(["#!/bin/bash", loop, "  mlnx_qos -i ens1f0 --trust dscp", "done"]))
+    assert host.ports["ens1f0"].trust == Trust.dscp and [i.code for i in host.issues] == ["SYS004"]
+
+
+def test_loops_that_would_run_millions_of_commands_are_refused_with_the_line():
+    words = " ".join(["w"] * 400)  # 400 x 400 runs of the body: more than MAX_SCRIPT_COMMANDS
+    text = "\n".join(["#!/bin/bash", f"for a in {words}; do", f"for b in {words}; do", "true", "done", "done",
+                      "mlnx_qos -i eth0 --trust dscp"])
+    with pytest.raises(InputError) as err:
+        parse_text("bomb.sh", text)
+    assert err.value.line in (3, 4, 5) and "loops run more than 100,000 commands" in err.value.message
+
+
+def test_env_shebang_backslash_continuations_and_the_scripts_own_functions():
+    """`#!/usr/bin/env bash` is a shell script (before: SYS001, not read); a command continued over lines ending in
+    `\\` is one command (bash(1) QUOTING; before: cut into an unsplittable line and stray options); a call of a function
+    the script defines is not a command to read (its body is read where it is written)."""
+    text = "\n".join([
+        "#!/usr/bin/env bash", "say() { echo \"$*\"; }", "function die {", "  say \"$*\"; exit 1", "}",
+        "say start", "mlnx_qos -i eth3 \\", "    --trust dscp \\", "    --pfc 0,0,0,1,0,0,0,0", "die_not_called=1",
+        "echo 'a\\\\' > /dev/null", "cma_roce_tos -d mlx5_3 \\", "  -t 106 || die \"no tos\""])
+    assert mlx5.sniff(Input("s.sh", text))
+    host = parse_text("s.sh", text)
+    port = host.ports["eth3"]
+    assert (port.trust, port.pfc_enabled, port.pfc_source.line) == (Trust.dscp, [3], 7)
+    assert host.roce_tos == 106 and host.issues == []
+
+
+def test_arrays_over_lines_command_v_arithmetic_and_lookups_are_shell_not_nic_commands():
+    """`NAME=(` with its words on the lines below, `command -v X`, `(( ... ))` and programs that only print what
+    they read (awk, grep, ibdev2netdev) change nothing on the NIC: before, each was a "not a command" warning, and
+    the array's words (`ip`, `mlnx_qos`) were read as commands."""
+    host = parse_text("lookups.sh", "\n".join([
+        "#!/bin/bash", "PORTS=(", "    ens4f0  # storage A", "    ens4f1", ")", "required=(", "  ip", "  mlnx_qos", ")",
+        "command -v mlnx_qos >/dev/null 2>&1 || exit 1", "(( ${#PORTS[@]} > 0 )) || exit 1",
+        "dev=$(ibdev2netdev | awk '$5 == \"ens4f0\" {print $1}')", "ibdev2netdev | grep ens4",
+        "for p in \"${PORTS[@]}\"; do command mlnx_qos -i $p --trust dscp; done"]))
+    assert list(host.ports) == ["ens4f0", "ens4f1"] and all(p.trust == Trust.dscp for p in host.ports.values())
+    assert host.issues == []

@@ -83,11 +83,21 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
     return port
 
 
+def _routed(iface: InterfaceConf) -> Val | None:
+    """`[no] switchport`; else, for a port with an IP address, routed: EOS assigns addresses only to routed ports
+    (EOS User Manual, Layer 3 configuration: routed ports take `ip address` after `no switchport`), so a config
+    excerpt showing the address without its `no switchport` line is a routed port's."""
+    if iface.routed is not None or iface.l3_address is None:
+        return iface.routed
+    return Val(True, iface.l3_address)
+
+
 def _vlans(iface: InterfaceConf) -> list[int]:
     """`no switchport`: routed ([]); else an access port (VLAN 1 unless `switchport access vlan N`) or a
     trunk carrying its allowed VLANs (all by default): `switchport` is the default mode (EOS User Manual,
     Layer 2 configuration: switchport modes)."""
-    if iface.routed is not None and iface.routed.value:
+    routed = _routed(iface)
+    if routed is not None and routed.value:
         return []
     if iface.trunk:
         return sorted(iface.trunk_vlans) if iface.trunk_vlans is not None else list(range(1, 4095))
@@ -101,8 +111,9 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
     elif defaults:  # without them (missing service-profile) trust stays unknown
         # EOS default trust: DSCP on routed ports, CoS on switched ports (EOS User Manual, QoS, port trust
         # settings); `switchport` is the default mode.
-        routed = iface.routed is not None and iface.routed.value
-        port.trust, port.trust_source = (Trust.dscp, iface.routed.source) if routed else (Trust.pcp, iface.source)
+        routed = _routed(iface)
+        port.trust, port.trust_source = (Trust.dscp, routed.source) if routed and routed.value else \
+            (Trust.pcp, iface.source)
     if port.trust == Trust.dscp:
         port.dscp_to_tc = _effective(DEFAULT_DSCP_TO_TC, cfg.dscp_to_tc)
         port.dscp_defaulted = sorted(set(DEFAULT_DSCP_TO_TC) - set(cfg.dscp_to_tc))

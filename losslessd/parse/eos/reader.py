@@ -106,6 +106,7 @@ class InterfaceConf(QosConf):
     speed: Val | None = None  # Gb/s
     admin_up: Val | None = None
     routed: Val | None = None  # `no switchport`
+    l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
     profile: Val | None = None  # `service-profile NAME`
     channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
@@ -427,6 +428,8 @@ class _Reader(TreeReader):
             conf.admin_up = Val(w[0] == "no", src)
         elif w in (["switchport"], ["no", "switchport"]):
             conf.routed = Val(w[0] == "no", src)
+        elif w[:2] in (["ip", "address"], ["ipv6", "address"]) and len(w) >= 3:
+            conf.l3_address = conf.l3_address or src
         elif w[:3] == ["switchport", "access", "vlan"] and len(w) == 4:
             conf.access_vlan = bounded_int(w[3], 1, 4094, "the access VLAN")
         elif w[:2] == ["switchport", "mode"] and len(w) == 3:

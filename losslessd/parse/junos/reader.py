@@ -196,9 +196,12 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
     """The statements with those of the applied configuration groups put first (Junos user guide, "Configuration
     Groups": `set apply-groups [ G1 G2 ]` makes the configuration inherit each group's statements where it does not
     set its own; a group listed earlier wins over one listed later). A group statement is read at its own line.
+    `apply-groups` below the top level (`set interfaces et-0/0/1 apply-groups G`, `interfaces { apply-groups G; }`)
+    inherits only the group's statements under that same hierarchy level, and wins over the top level's groups.
     A wildcard (`<et-*>`) matches the configuration's own interface names; a wildcard elsewhere in an interface or
-    class-of-service statement, and `apply-groups` below the top level, are reported (SYS002), not guessed."""
+    class-of-service statement, and `apply-groups-except`, are reported (SYS002), not guessed."""
     applied: list[str] = []
+    nested: list[tuple[list[str], list[str]]] = []  # (hierarchy level, groups applied there)
     groups: dict[str, list] = {}
     main = []
     for src, w, line in statements:
@@ -207,9 +210,13 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
         elif w is not None and w[1:2] == ["groups"] and len(w) > 3:
             groups.setdefault(w[2], []).append((src, w[3:], line))
         else:
-            if w is not None and w[1:2] and w[1] in _GROUP_READ and ("apply-groups" in w or "apply-groups-except" in w):
+            if w is not None and w[1:2] and w[1] in _GROUP_READ and "apply-groups-except" in w:
                 issues.append(ParseIssue(code="SYS002", source=src, message=(
-                    f"line not read (losslessd applies configuration groups at the top level only): {line[:120]}")))
+                    f"line not read (losslessd does not apply `apply-groups-except`): {line[:120]}")))
+                continue
+            if w is not None and w[1:2] and w[1] in _GROUP_READ and "apply-groups" in w:
+                at = w.index("apply-groups")
+                nested.append((w[1:at], [n for n in w[at + 1:] if n not in ("[", "]")]))
                 continue
             main.append((src, w, line))
     # What a group's wildcard can match: the names the configuration itself gives (Junos matches `<pattern>` against
@@ -219,20 +226,36 @@ def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
              "class-of-service": sorted({w[3] for _, w, _ in main if w is not None and len(w) > 3
                                          and w[1:3] == ["class-of-service", "interfaces"]})}
     inherited: list[tuple[Source, list[str] | None, str]] = []
-    examined = 0  # names the wildcards were matched against: bounded like ranges (each costs time)
-    for group in reversed(dict.fromkeys(applied)):  # the first group listed is read last: it wins
-        for src, rest, line in groups.get(group, []):
-            if rest[0] not in _GROUP_READ:
-                continue
-            targets, tried = _group_targets(rest, names)
-            examined += tried
-            check_expanded(examined, src.file, src.line)
-            if targets is None:
-                issues.append(ParseIssue(code="SYS002", source=src, message=(
-                    f"line not read (a wildcard losslessd does not apply from a configuration group): {line[:120]}")))
-                continue
-            inherited.extend((src, ["set", *words], line) for words in targets)
+    examined = [0]  # names the wildcards were matched against: bounded like ranges (each costs time)
+    levels: dict[tuple[str, ...], list[str]] = {(): applied}
+    for level, listed in nested:  # (`display set` prints `apply-groups` once per group, in the order listed)
+        levels.setdefault(tuple(level), []).extend(listed)
+    # Read first, overridden first: the top level's groups, then deeper levels' (a group applied nearer the statement
+    # wins over one applied above it).
+    for level_key, listed in sorted(levels.items(), key=lambda item: len(item[0])):
+        level = list(level_key)
+        for group in reversed(dict.fromkeys(listed)):  # the first group listed is read last: it wins
+            for src, rest, line in groups.get(group, []):
+                if rest[0] not in _GROUP_READ or not _under(rest, level):
+                    continue
+                targets, tried = _group_targets([*level, *rest[len(level):]], names)
+                examined[0] += tried + 1
+                check_expanded(examined[0], src.file, src.line)
+                if targets is None:
+                    issues.append(ParseIssue(code="SYS002", source=src, message=(
+                        "line not read (a wildcard losslessd does not apply from a configuration group): "
+                        f"{line[:120]}")))
+                    continue
+                inherited.extend((src, ["set", *words], line) for words in targets)
     return inherited + main
+
+
+def _under(rest: list[str], level: list[str]) -> bool:
+    """Whether a group statement lies under the hierarchy level a nested `apply-groups` names (a `<pattern>` in the
+    group matching the level's name there)."""
+    return len(rest) > len(level) and all(
+        word == name or (word.startswith("<") and word.endswith(">") and fnmatch.fnmatchcase(name, word[1:-1]))
+        for word, name in zip(rest, level, strict=False))
 
 
 def _group_targets(rest: list[str], names: dict[str, list[str]]) -> tuple[list[list[str]] | None, int]:
@@ -245,8 +268,11 @@ def _group_targets(rest: list[str], names: dict[str, list[str]]) -> tuple[list[l
         return [rest], 0
     at = 1 if rest[0] == "interfaces" else 2 if rest[:2] == ["class-of-service", "interfaces"] else None
     units = [i for i in wild if i == at + 2 and rest[at + 1] == "unit"] if at is not None else []
-    if at is None or [i for i in wild if i not in units] != [at]:
+    others = [i for i in wild if i not in units]
+    if at is None or others not in ([at], []):
         return None, 0
+    if not others:  # only the unit is a wildcard (the interface named by the level it was applied at)
+        return [rest], 0
     pattern = rest[at][1:-1]
     return [[*rest[:at], name, *rest[at + 1:]] for name in names[rest[0]]
             if fnmatch.fnmatchcase(name, pattern)], len(names[rest[0]])

@@ -182,9 +182,10 @@ class _Host:
         """Apply a setup script's commands in order, over what earlier inputs set, the last write of each
         setting winning."""
         if script.branches(inp.text):
-            self._issue("the script has if/case/loop blocks: each command in them is read as if it ran once, in order "
+            self._issue("the script has if/case/while blocks (or a loop over words known at run time): each command "
+                        "in them is read as if it ran once, in order "
                         "(what runs on the host depends on its conditions)", inp.path, None, code="SYS004")
-        for n, words, line in script.commands(inp.text):
+        for n, words, line in script.commands(inp.text, inp.path):
             self._script_command(n, words, line, inp.path)
 
     def _script_command(self, n: int, words: list[str] | None, line: str, path: str) -> None:

@@ -17,10 +17,13 @@ import re
 import shlex
 from collections.abc import Iterator
 
+from ...errors import InputError
+from ...limits import MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 
-_SHEBANG = re.compile(r"\A\s*#!\S*\b(?:ba|z|da|k)?sh\b")
+# `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
+_SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 _MLNX_QOS = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -48,62 +51,245 @@ _BLOCK_WORDS = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "f
 # sysctl sets the kernel's own network stack (net.ipv4.tcp_ecn is TCP's ECN), which RoCE traffic bypasses.
 _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "true", ":", "wait", "read", "logger",
                         "unset", "[", "[[", "test"})  # (test / [ ]: an if or && condition)
-_BRANCHING = re.compile(r"^\s*(?:if|case|for|select|while|until)\b", re.M)
-_ASSIGNMENT = re.compile(r"^(?:(?:export|local|readonly|declare)\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+# Programs that print what they read and set nothing on the NIC (arithmetic `(( ))` neither): in a script they
+# look things up or log; a line not read would only be noise.
+_READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "sort", "uniq", "wc", "tr", "date",
+                         "ls", "ibdev2netdev", "ibstat", "ibv_devinfo", "ibv_devices", "show_gids", "lspci", "lsmod"})
+_BRANCHING = re.compile(r"^\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((...))`)
+_FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
+# What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
+# expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
+_RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)  # one word: `NAME=value` (quotes removed)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
-_FUNCTION = re.compile(r"^(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?$")
+# bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`
+_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|$))")
 
 
 def branches(text: str) -> bool:
-    """Whether the script has if/case/loop blocks, whose commands are read as if each ran once, in order."""
-    return bool(_BRANCHING.search(text))
+    """Whether the script has if/case/while blocks, or a for loop over words known only at run time, whose commands
+    are read as if each ran once, in order (a for loop over listed words runs once per word: see commands)."""
+    return bool(_BRANCHING.search(text)) or any(_RUNTIME_WORDS.search(m.group(1)) for m in _FOR_LIST.finditer(text))
 
 
-def commands(text: str) -> Iterator[tuple[int, list[str] | None, str]]:
+def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str] | None, str]]:
     """(line number, words, line) per command line; words None when the shell could not split it. The shell's own
-    syntax is skipped, `$NAME` of a variable assigned a literal value earlier is replaced by that value, and `sudo`
-    and `sh -c '...'` are unwrapped to the command they run."""
-    values: dict[str, str] = {}
-    for n, raw in enumerate(text.split("\n"), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#") or _CASE_PATTERN.match(line) or _FUNCTION.match(line):
+    syntax is skipped, `$NAME` of a variable assigned a literal value earlier is replaced by that value, `sudo`
+    and `sh -c '...'` are unwrapped to the command they run, and a `for NAME in WORDS` loop over literal words (or
+    an array's `"${ARRAY[@]}"`) runs its body once per word, NAME set to it."""
+    flat: list[tuple[int, list[str] | None, str]] = []
+    functions: set[str] = set()
+    for n, line in _logical_lines(text):
+        if m := _FUNCTION.match(line):
+            functions.add(m.group(1) or m.group(2))
+            line = line[m.end():].strip()
+            line = line[1:] if line.startswith("{") else line  # `name() { body; }` on one line: the body is read
+        if not line or line.startswith("#") or _CASE_PATTERN.match(line):
+            continue
+        if m := _ARRAY.match(line):  # `NAME=(a b c)`: bash(1) Arrays (shlex would split it at its spaces)
+            try:
+                flat.append((n, [_ARRAY_MARK, m.group(1), *shlex.split(m.group(2))], line))
+            except ValueError:
+                flat.append((n, None, line))
             continue
         try:
-            lists = _split(line)
+            flat.extend((n, words, line) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line)))
         except ValueError:
+            flat.append((n, None, line))
+    # A call of the script's own function: its body's commands are read where it is defined.
+    flat = [item for item in flat if not (item[1] and item[1][0] in functions)]
+    yield from _run(flat, {}, {}, [0], path)
+
+
+# bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once).
+_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*\(\(.*?\)\)")
+
+
+def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(number of its first line, text) of each line as the shell reads it: a line ending in an unquoted `\\` goes
+    on with the next (bash(1) QUOTING: a backslash-newline is removed), as long commands are written over lines."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        first, part = i + 1, lines[i].strip()
+        parts = [part]
+        while not parts[0].startswith("#") and _CONTINUED.search(part) and i + 1 < len(lines):
+            parts[-1] = part[:-1].rstrip()
+            i += 1
+            part = lines[i].strip()
+            parts.append(part)
+        line = " ".join(parts)
+        if _ARRAY_OPEN.match(line):  # `NAME=(` with its words on the lines below, up to the `)`
+            words: list[str] = []
+            while i + 1 < len(lines) and not (words and ")" in words[-1]):
+                i += 1
+                word = lines[i].strip()  # (a `# comment` after a word ends at its line)
+                words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
+            line = " ".join([line, *words])
+        i += 1
+        yield first, line
+
+
+_CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
+_LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
+_ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-a|local|readonly)\s+)?[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
+
+
+# bash(1) Arrays: `NAME=(word ...)`; `"${NAME[@]}"` (or `[*]`) in a for list expands to its words.
+_ARRAY = re.compile(r"^(?:(?:declare\s+-a|local|readonly)\s+)?([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$")
+_ARRAY_ALL = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
+_ARRAY_MARK = "\0array"  # (a word no split gives: the array assignment's place among the commands)
+_LOOP_OPEN = frozenset({"for", "while", "until", "select"})  # the compound commands a `done` closes
+
+
+def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
+         path: str | None) -> Iterator[tuple[int, list[str] | None, str]]:
+    """The commands of ``flat`` as the shell would run them, variables substituted, a loop's body once per word.
+    ``count`` holds the commands given so far, bounded: nested loops multiply them."""
+    i = 0
+    while i < len(flat):
+        n, written, line = flat[i]
+        i += 1
+        count[0] += 1
+        if count[0] > MAX_SCRIPT_COMMANDS:
+            raise InputError(f"its loops run more than {MAX_SCRIPT_COMMANDS:,} commands in all (a generated file?); "
+                             "not read", file=path, line=n)
+        if written is None:
             yield n, None, line
             continue
-        while lists:
-            written = lists.pop(0)
-            if m := _ASSIGNMENT.match(" ".join(written)):  # (quotes already removed by the split)
+        if written[0] == _ARRAY_MARK:
+            arrays[written[1]] = [_substitute(w, values) for w in written[2:]]
+            continue
+        if written[0] in ("export", "local", "readonly", "declare") and len(written) > 1:
+            written = written[1:]
+        assigned = [m for w in written if (m := _ASSIGNMENT.match(w))]
+        if assigned and len(assigned) == len(written):  # `A=1`, `A="x y" B=2` (quotes already removed by the split)
+            for m in assigned:
                 if "$" in m.group(2) or "`" in m.group(2):
                     values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
                 else:
                     values[m.group(1)] = m.group(2)
+            continue
+        if written[0] == "for" and len(written) >= 3 and written[2] == "in":
+            end = _loop_end(flat, i)
+            body, i = flat[i:end], end + 1
+            items = _loop_words(written[3:], values, arrays)
+            if items is None:  # a list known only at run time (`$(ls ...)`, `"$@"`): the body once, as written
+                values.pop(written[1], None)
+                yield from _run(body, values, arrays, count, path)
+            for item in items or []:
+                values[written[1]] = item
+                yield from _run(body, values, arrays, count, path)
+            continue
+        words = [_substitute(w, values) for w in written]
+        while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
+            words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
+        if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
+            continue
+        if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
+            try:
+                inner = [(n, w, line) for w in _split(words[2])]  # the commands it runs, in their place
+            except ValueError:
+                yield n, None, line
                 continue
-            words = [_VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), w) for w in written]
-            while words and words[0] == "sudo":
-                words = words[1:]
-            if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
-                try:
-                    lists[:0] = _split(words[2])  # the commands it runs, in their place
-                except ValueError:
-                    yield n, None, line
-                continue
-            if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
-                continue
-            if words[0] in ("echo", "printf") and not any(w.startswith(">") or w == "|" for w in words):
-                continue  # prints to the terminal
-            yield n, words, line
+            yield from _run(inner, values, arrays, count, path)
+            continue
+        if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
+            continue
+        if words[0] in ("echo", "printf") and not any(w.startswith(">") or w == "|" for w in words):
+            continue  # prints to the terminal
+        yield n, words, line
+
+
+def _substitute(word: str, values: dict[str, str]) -> str:
+    return _VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), word)
+
+
+def _loop_end(flat: list, start: int) -> int:
+    """The index of the `done` closing the loop whose body starts at ``start`` (len(flat) when none does)."""
+    depth = 0
+    for j in range(start, len(flat)):
+        words = flat[j][1] or []
+        if words[:1] and words[0] in _LOOP_OPEN:
+            depth += 1
+        elif words == ["done"]:
+            if depth == 0:
+                return j
+            depth -= 1
+    return len(flat)
+
+
+def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> list[str] | None:
+    """The words a `for` loop runs over; None when the shell only knows them at run time."""
+    out: list[str] = []
+    for word in words:
+        if m := _ARRAY_ALL.match(word):
+            if m.group(1) not in arrays:
+                return None
+            out.extend(arrays[m.group(1)])
+            continue
+        word = _substitute(word, values)
+        if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
+            return None
+        out.extend(word.split())  # a variable holding `eth0 eth1` gives two words (bash word splitting)
+    return out
+
+
+# bash(1) REDIRECTION that leaves what a command does as it is: its output thrown away (`>/dev/null`,
+# `&>/dev/null`, `1>/dev/null`), stderr sent anywhere (`2>FILE`), a descriptor duplicated (`2>&1`). `echo V > FILE`
+# writes the file and stays. A number is a descriptor only as a word of its own glued to the operator (`eth2>x`
+# redirects the output of a command whose argument is `eth2`).
+_REDIRECTION = re.compile(r"(?:(?<![^\s;&|])[0-9]+|&)?>>?\|?(?:&[0-9-]+|\s*/dev/null(?![^\s;&|<>]))"
+                          r"|(?<![^\s;&|])2>>?\s*[^\s;&|<>]+")
+_QUOTED = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|'[^']*')")
+
+
+def _without_redirections(line: str) -> str:
+    """The line without the redirections that leave what its commands do unchanged (quoted text kept)."""
+    if ">" not in line:
+        return line
+    parts = _QUOTED.split(line)  # quoted parts at odd indexes stay as they are
+    return "".join(part if k % 2 else _REDIRECTION.sub(" ", part) for k, part in enumerate(parts))
+
+
+def _substitutions_folded(line: str) -> str:
+    """The line with each unquoted command substitution (`$(...)`, nested ones and backticks too) as the one word
+    `$(...)`: its output is known only at run time, and its `|`, `;` and spaces are not the line's (bash(1) Command
+    Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device)."""
+    if "$(" not in line and "`" not in line:
+        return line
+    out, i, quote = [], 0, False
+    while i < len(line):
+        c = line[i]
+        if c == "'" and not quote:
+            end = line.find("'", i + 1)
+            end = len(line) - 1 if end < 0 else end
+            out.append(line[i:end + 1])
+            i = end + 1
+            continue
+        if c == '"':
+            quote = not quote
+        if not quote and (line.startswith("$(", i) or c == "`"):  # (in double quotes the split keeps it whole)
+            depth, j = (1, i + 2) if c == "$" else (0, line.find("`", i + 1))
+            while c == "$" and j < len(line) and depth:
+                depth += {"(": 1, ")": -1}.get(line[j], 0)
+                j += 1
+            out.append("$(...)")
+            i = (j if c == "$" else (len(line) if j < 0 else j + 1))
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _split(line: str) -> list[list[str]]:
     """The commands of one line, as bash(1) separates a list (`;`, `;;`, `&&`, `||`, `&`), each without the compound
     command's keyword or case pattern before it: `if [ -d X ]; then echo 1 > F; fi` runs `echo 1 > F`, and
     `eth0) mlnx_qos -i eth0 ... ;;` runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the
-    program). ValueError where the shell could not split it (an open quote)."""
-    lex = shlex.shlex(line, posix=True, punctuation_chars=";&|<>")
+    program). Redirections that change nothing the command does are dropped first. ValueError where the shell
+    could not split it (an open quote)."""
+    lex = shlex.shlex(_without_redirections(_substitutions_folded(line)), posix=True, punctuation_chars=";&|<>")
     lex.whitespace_split = True
     out: list[list[str]] = [[]]
     for token in lex:
