@@ -112,10 +112,11 @@ class _Composer(yaml.composer.Composer):
                     self.aliases += 1
                     node = anchors[anchor]
                 else:
-                    if anchor is not None and anchor in anchors:
+                    if anchor is not None and anchor in anchors:  # (YAML 1.2 would rebind it; PyYAML refuses)
                         raise yaml.composer.ComposerError(
-                            f"found duplicate anchor {anchor!r}; first occurrence", anchors[anchor].start_mark,
-                            "second occurrence", event.start_mark)
+                            None, None, f"the anchor &{anchor} is defined twice (first at line "
+                            f"{anchors[anchor].start_mark.line + 1}): rename this one, and the aliases *{anchor} "
+                            "after it that mean this value", event.start_mark)
                     tag = event.tag
                     if kind is yaml.ScalarEvent:
                         if tag is None or tag == "!":  # ('!' reads as plain: libyaml says otherwise when empty)
