@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import InputError, state_file_reason
+from .limits import not_a_file
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -538,6 +539,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
     ``empty_ok``: a read-only look at a file the daemon would make a history of (daemon --check)."""
     if not create and os.path.isdir(path):
         raise InputError("a folder, not a history database file (history.path names the file)", file=str(path))
+    if not create and (kind := not_a_file(path)):  # (a FIFO is "there": said so, not "no history here")
+        raise InputError(f"{kind}: a history database is a file", file=str(path))
     if not create and not os.path.isfile(path):
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file
