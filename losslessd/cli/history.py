@@ -77,8 +77,10 @@ def events(db: Db = None, config: Config = None,
                                "damaged": [str(exc) for exc in damaged]}, indent=2))
     else:
         for e in found:
-            end = "open" if e.end_unix_s is None else f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
-            where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}") if x)
+            end = "open" if e.end_unix_s is None else \
+                f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
+            where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}")
+                             if x)
             text = e.message if e.message.startswith(where) else f"{where}: {e.message}"  # detectors name the place
             typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {printable(text)}")
         if not found and not damaged:
