@@ -4,6 +4,7 @@ and the ratio 16x / 1x are printed (16 is linear; well above it, something scans
 
 - eos: ports on one service-policy whose classes grow with them (a policy's classes resolved per port was ports x
   classes), each port with an unreadable PFC line, and the policy's ACL class a shared broken line;
+- eos-l2: switch ports in their default VLAN with PFC on (DLK003's flooding ports);
 - nxos: `interface Ethernet1/1-54` ranges repeated, port-profile inherits four deep, a qos policy whose classes
   grow, unreadable shared network-qos lines said once (a scan of the issue list per port was ports x issues);
 - junos: interfaces, and groups with wildcards (`<et-*>`) applied to all of them;
@@ -45,6 +46,15 @@ def eos(n: int) -> dict[str, str]:
                    f"   service-policy type qos input P\n   priority-flow-control on\n"
                    f"   priority-flow-control priority 3 no-drop\n   priority-flow-control priority 9 no-drop\n!\n")
     return {"sw.cfg": "".join(out)}
+
+
+def eos_l2(n: int) -> dict[str, str]:
+    """Switch ports left in their default VLAN with PFC on: DLK003 names the ports each floods with (listed again
+    per port, that was ports x ports)."""
+    return {"sw.cfg": "hostname sw\n" + "".join(f"interface Ethernet{i + 1}/1\n   mtu 9214\n"
+                                                "   priority-flow-control on\n"
+                                                "   priority-flow-control priority 3 no-drop\n!\n"
+                                                for i in range(250 * n))}
 
 
 def nxos(n: int) -> dict[str, str]:
@@ -147,9 +157,8 @@ def topology(n: int) -> dict[str, str]:
     return {**devices, "topology.yaml": "links:\n" + links}
 
 
-SHAPES = {"eos": eos, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic, "nvue": nvue,
-          "mlx5": mlx5, "opensm": opensm,
-          "yaml-topology": topology}
+SHAPES = {"eos": eos, "eos-l2": eos_l2, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic,
+          "nvue": nvue, "mlx5": mlx5, "opensm": opensm, "yaml-topology": topology}
 
 
 def _child(folder: str) -> str:

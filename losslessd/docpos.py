@@ -112,10 +112,11 @@ class _Composer(yaml.composer.Composer):
                     self.aliases += 1
                     node = anchors[anchor]
                 else:
-                    if anchor is not None and anchor in anchors:
+                    if anchor is not None and anchor in anchors:  # (YAML 1.2 would rebind it; PyYAML refuses)
                         raise yaml.composer.ComposerError(
-                            f"found duplicate anchor {anchor!r}; first occurrence", anchors[anchor].start_mark,
-                            "second occurrence", event.start_mark)
+                            None, None, f"the anchor &{anchor} is defined twice (first at line "
+                            f"{anchors[anchor].start_mark.line + 1}): rename this one, and the aliases *{anchor} "
+                            "after it that mean this value", event.start_mark)
                     tag = event.tag
                     if kind is yaml.ScalarEvent:
                         if tag is None or tag == "!":  # ('!' reads as plain: libyaml says otherwise when empty)
@@ -186,6 +187,12 @@ if CParser is not None:
 def _yaml_error(exc: yaml.YAMLError, path: str) -> InputError:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
+    # PyYAML's words for two constructions it refuses, made to say what to change
+    if problem == "found unhashable key":
+        problem = "a key that is a list or a mapping (`? [a, b]` or `{a: 1}: x`): write each key as a plain name"
+    elif m := re.fullmatch(r"could not determine a constructor for the tag '(.*)'", problem):
+        tag = m[1].replace("tag:yaml.org,2002:", "!!")
+        problem = f"the tag {tag} is not read: losslessd reads plain YAML data (remove the tag)"
     return InputError(f"invalid YAML: {problem}", file=path, line=mark.line + 1 if mark else None)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shlex
 import sqlite3
 import threading
 import time
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
 from .errors import InputError, state_file_reason
+from .limits import not_a_file
 from .lint.finding import Finding
 from .monitor import (
     CNP_HANDLED,
@@ -315,8 +317,13 @@ class History:
     # -- reading (committed rows only) ---------------------------------------------------------------
 
     def events(self, device: str | None = None, kind: str | None = None, since: float | None = None,
-               until: float | None = None, open_only: bool = False) -> list[Event]:
-        """Events that overlap [since, until] (an open event overlaps everything after its start), oldest first."""
+               until: float | None = None, open_only: bool = False,
+               damaged: list[InputError] | None = None) -> list[Event]:
+        """Events that overlap [since, until] (an open event overlaps everything after its start), oldest first.
+
+        A row no Event was written as (damaged or edited) is an InputError naming the file and the row; with
+        ``damaged`` given, each such row is added there instead and the other rows are still read (one bad row
+        must not hide every event), as is a page SQLite refuses part way (the rows before it are kept)."""
         where: list[str] = []
         args: list[object] = []
         for sql, value in (("device = ?", device), ("kind = ?", kind), ("start_unix_s <= ?", until),
@@ -326,12 +333,43 @@ class History:
                 args.append(value)
         if open_only:
             where.append("end_unix_s IS NULL")
-        rows = self._query(f"SELECT {self._event_columns} FROM events {_where(where)} ORDER BY start_unix_s, id", args)
-        return [self._event(r) for r in rows]
+        sql = f"SELECT rowid, {self._event_columns} FROM events {_where(where)} ORDER BY start_unix_s, id"
+        out: list[Event] = []
+        for row in self._lenient_rows(sql, args, damaged):
+            try:
+                out.append(self._event(row))
+            except InputError as exc:
+                if damaged is None:
+                    raise
+                damaged.append(exc)
+        return out
+
+    def _lenient_rows(self, sql: str, args: list, damaged: list[InputError] | None) -> list[tuple]:
+        """The rows of ``sql`` with text that is not UTF-8 given as bytes (for the row check to name), so that a
+        damaged value fails its row, not the query; a page SQLite refuses part way ends the rows there (an
+        InputError, or one more entry of ``damaged`` when given)."""
+        rows: list[tuple] = []
+        with self._lock:
+            self._db.text_factory = _text_or_bytes
+            try:
+                cursor = self._db.execute(sql, args)
+                while batch := cursor.fetchmany(256):
+                    rows += batch
+            except sqlite3.DatabaseError as exc:
+                error = InputError(f"cannot read the history{' past ' + str(len(rows)) + ' rows' if rows else ''}: "
+                                   f"{state_file_reason(exc)}", file=str(self.path))
+                if damaged is None:
+                    raise error from None
+                damaged.append(error)
+            finally:
+                self._db.text_factory = str
+        return rows
 
     def _event(self, r: tuple) -> Event:
-        """An events row as the Event it was written from; a row no Event makes (damaged or edited: a kind or
-        severity losslessd has not, a number that is text, JSON that does not parse) is an InputError naming it."""
+        """An events row (its rowid first) as the Event it was written from; a row no Event makes (damaged or
+        edited: a kind or severity losslessd has not, a number that is text, JSON that does not parse) is an
+        InputError naming the file and the row, and saying how to remove it."""
+        rowid, r = r[0], r[1:]
         try:
             numbers, proposal = json.loads(_text(r[7])), None if r[11] is None else json.loads(_text(r[11]))
             # (any float: json.dumps writes a non-finite one a detector or a drift finding gave as NaN or Infinity)
@@ -342,15 +380,16 @@ class History:
             for value, allowed, what in ((r[0], _EVENT_KINDS, "kind"), (r[6], _SEVERITIES, "severity"),
                                          (r[9], _BASES, "basis")):
                 if value not in allowed:
-                    raise ValueError(f"{what} {value!r} is not one losslessd writes")
+                    raise ValueError(f"{what} {_short(value)} is not one losslessd writes")
             if not (_text(r[1]) and all(v is None or isinstance(v, str) for v in (r[2], r[10]))):
                 raise ValueError("its device, port or code is not text")
             if not (r[3] is None or type(r[3]) is int) or not _time(r[4]) or not (r[8] is None or _time(r[8])):
                 raise ValueError("its priority, start or end is not a number (or no time a report can print)")
             _text(r[5])
         except (ValueError, TypeError) as exc:
-            raise InputError(f"an events row is damaged ({_short(r[1])}, start {r[4]!r}): {exc}",
-                             file=str(self.path)) from None
+            raise InputError(f"events row {rowid} is damaged (device {_short(r[1])}, start {_short(r[4])}): {exc} (to "
+                             f"remove it, stop the daemon and run: sqlite3 {shlex.quote(str(self.path))} "
+                             f"'DELETE FROM events WHERE rowid = {rowid}')", file=str(self.path)) from None
         return Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=float(r[4]), message=r[5],
                      severity=r[6], numbers=numbers, end_unix_s=None if r[8] is None else float(r[8]), basis=r[9],
                      code=r[10], proposal=proposal)
@@ -445,6 +484,14 @@ class History:
                 raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
 
 
+def _text_or_bytes(data: bytes) -> str | bytes:
+    """SQLite text as str, or its bytes when they are not UTF-8 (a damaged page): the row check names them."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
 def _text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{type(value).__name__} where text belongs")
@@ -492,6 +539,8 @@ def _open(path: Path, create: bool, empty_ok: bool = False) -> sqlite3.Connectio
     ``empty_ok``: a read-only look at a file the daemon would make a history of (daemon --check)."""
     if not create and os.path.isdir(path):
         raise InputError("a folder, not a history database file (history.path names the file)", file=str(path))
+    if not create and (kind := not_a_file(path)):  # (a FIFO is "there": said so, not "no history here")
+        raise InputError(f"{kind}: a history database is a file", file=str(path))
     if not create and not os.path.isfile(path):
         raise InputError("no history database here (the daemon creates it on its first write)", file=str(path))
     mode = "rwc" if create else "ro"  # readers (the CLI) need no write access to the daemon's file

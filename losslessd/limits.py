@@ -124,7 +124,7 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
     except OSError as exc:
         if not links and exc.errno in (errno.ELOOP, errno.EMLINK):  # (Linux; the BSDs and macOS say EMLINK)
             raise LinkRefused(display) from None
-        raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
+        raise InputError(f"cannot read {what}: {os_reason(exc)}{_dangling(path)}", file=display) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -170,6 +170,14 @@ def read_text(path: str | Path, display: str | None = None, *, limit: int | None
                          file=display or str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
 
 
+def _dangling(path: str | Path) -> str:
+    """What a link names that is not there (the display name of a link is its target: the link's own name is said)."""
+    try:
+        return f" ({os.fspath(path)} is a symbolic link to {os.readlink(path)}, which is not there)"
+    except (OSError, ValueError):
+        return ""
+
+
 def _too_big(display: str, size: int, limit: int, what: str) -> InputError:
     return InputError(f"{what} is larger than the {describe_mib(limit)} limit ({describe_mib(size)} or more); if it "
                       f"is real, raise the limit with --max-file-mb or {ENV_MAX_FILE_MB}", file=display)
@@ -183,6 +191,16 @@ def os_reason(exc: OSError) -> str:
     if exc.errno == errno.ENAMETOOLONG:
         return "file name too long"
     return exc.strerror or str(exc)
+
+
+def not_a_file(path: str | Path) -> str | None:
+    """Why something at ``path`` is no regular file to open ("not a regular file (a FIFO)"); None when it is one or
+    nothing is there. (A database file is opened by SQLite, not read_bytes: this is its check of the kind.)"""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else f"not a regular file ({file_kind(mode)})"
 
 
 def file_kind(mode: int) -> str:

@@ -94,11 +94,13 @@ def _fabric(tmp: Path) -> Path:
 
 def hostile_fleet(tmp: Path) -> Path:
     """The example fabric beside what the limits refuse (losslessd/limits.py): a FIFO, a file above a 1 MiB
-    limit, a symbolic link loop, a config_db.json that is a folder, a switch of more ports than any has, and
-    a folder with nothing readable in it (for a lint in worker processes against one in this process)."""
+    limit, a symbolic link loop, a link to a file deleted after it was listed, a config_db.json that is a folder, a
+    switch of more ports than any has, and a folder with nothing readable in it (for a lint in worker processes
+    against one in this process)."""
     folder = tmp / "fleet"
     shutil.copytree(FABRIC, folder)
     _fifo(folder / "fifo.cfg")
+    (folder / "deleted.cfg").symlink_to("deleted-meanwhile.cfg")
     _sparse(folder / "big.cfg", 2 * 1024 * 1024)
     _symlink_loop(folder)  # folder/loop
     (folder / "odd" / "config_db.json").mkdir(parents=True)
@@ -462,8 +464,54 @@ def cases() -> list[Case]:
         C("fix-policy-bad-regex", _fix(_lint_policy_case("name: x\nroce_ports:\n  description_regex: '[z-a]'\n")),
           says=("p.yaml:3",)),
         C("fix-topology-bomb", _fix(_topology_case(_laughs())), says=("topology.yaml:", "alias")),
+        # round 2 (tests/hostile_readers.py has the per-reader mutations)
+        # leaf1's routes upside down: ECMP continuation lines under the wrong prefix make a routing loop whose hops
+        # also reach the break, and the example path of a PTH finding went round it for ever (hung)
+        C("lint-routes-loop-ecmp", lambda t: (_reversed_routes(_w(t / "x", "").parent / "fab"), _lint(t / "fab"))[1],
+          exits=(1,), says=("PTH001",)),
+        C("topology-dangling-link", lambda t: ((_fabric(t) / "topology.yaml").symlink_to("../gone.yaml"),
+                                               _lint(t / "fabric"))[1],
+          says=("topology.yaml is a symbolic link to ../gone.yaml, which is not there",)),
+        C("render-device-dangling-link", _render_device(lambda t: ((t / "leaf1.json").symlink_to("gone"),
+                                                                   t / "leaf1.json")[1]),
+          says=("leaf1.json is a symbolic link to gone",)),
+        C("lint-ibdiagnet-5000-digits", lambda t: _lint(_ibdiagnet(t, f"-I- Analyzing Fabric for Credit Loops "
+                                                                      f"{BIG_DIGITS} SLs, 2 VLs used\n"),
+                                                    "--policy", "infiniband"), exits=(0, 1)),
+        # state files SQLite opens: a FIFO or a folder was "no history database here" / "no such tune database"
+        C("events-db-fifo", lambda t: ["events", "--db", str(_fifo(t / "h.db"))], says=("h.db", "a FIFO")),
+        C("history-db-char-device", lambda t: ["history", "--db", "/dev/zero", "--device", "a", "--port", "b"],
+          says=("/dev/zero", "a character device")),
+        C("tune-report-db-fifo", lambda t: ["tune", "report", "--db", str(_fifo(t / "t.db"))], says=("t.db", "a FIFO")),
+        C("tune-report-db-folder", lambda t: ["tune", "report", "--db", str(_w(t / "t.db" / "x", "").parent)],
+          says=("t.db", "a folder")),
+        C("daemon-history-fifo", _settings_case(special=lambda t: _fifo(t / "h.db")), says=("h.db", "a FIFO")),
+        # a 24 MiB line (under the 32 MiB limit): Junos' trailing-comment regex kept a backtracking entry per character
+        # (130 bytes each: out of memory here, 6.7 GB for 50 MB)
+        C("lint-junos-24mib-line", lambda t: _lint(_w(t / "sw.cfg", "set system host-name sw\nset interfaces et-0/0/0 "
+                                                      "description " + "y" * (24 * 1024 * 1024) + "\n"),
+                                                   "--format", "juniper_junos"), exits=(2,),
+          says=("sw.cfg", "nothing checked")),
+        C("policy-list-key", _policy_case("name: x\n? [a, b]\n: c\n"), says=("p.yaml:2", "plain name")),
+        C("policy-python-tag", _policy_case("name: x\ndescription: !!python/object:os.system [ls]\n"),
+          says=("p.yaml:2", "!!python/object:os.system is not read", "remove the tag")),
+        C("policy-duplicate-anchor", _policy_case("name: x\ndescription: &a d\nroce_ports: &a {select: all}\n"),
+          says=("p.yaml:3", "the anchor &a is defined twice (first at line 2): rename this one")),
     ]
     return out
+
+
+def _reversed_routes(folder: Path) -> None:
+    shutil.copytree(FABRIC, folder, dirs_exist_ok=True)
+    routes = folder / "routes" / "leaf1.txt"
+    routes.write_text("\n".join(reversed(routes.read_text(encoding="utf-8").split("\n"))), encoding="utf-8")
+
+
+def _ibdiagnet(tmp: Path, text: str) -> Path:
+    folder = tmp / "sm"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "raw" / "opensm" / "credit-loop", folder)
+    _w(folder / "ibdiagnet.log", text)
+    return folder
 
 
 def _extends_chain(tmp: Path, n: int) -> Path:

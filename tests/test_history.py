@@ -534,23 +534,67 @@ def test_an_event_on_a_name_a_device_reported_cannot_drive_the_terminal(tmp_path
     ("DROP TABLE ports;", "lacks its ports table"),
     ("DROP TABLE events;", "lacks its events table"),
     ("PRAGMA user_version = -1;", "schema -1 is not one losslessd writes"),
-    ("UPDATE events SET start_unix_s = 'abc';", "start 'abc'"),
-    ("UPDATE events SET numbers = '{bad';", "an events row is damaged"),
-    ("UPDATE events SET numbers = '[1, 2]';", "numbers are not a JSON object"),
-    ("UPDATE events SET kind = 'alien';", "kind 'alien' is not one losslessd writes"),
-    ("UPDATE events SET severity = 'meh';", "severity 'meh'"),
-    ("UPDATE events SET message = x'fffe00';", "bytes where text belongs"),
-    ("UPDATE events SET priority = 'three';", "priority, start or end is not a number"),
-    ("UPDATE events SET start_unix_s = 1e300;", "no time a report can print"),
 ])
-def test_an_edited_events_table_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
-    """Rows no Event was written as (text for a number, a kind losslessd has not, JSON that does not parse) and
-    a missing table were internal errors (exit 3) or printed as if read (exit 0): now exit 2, naming the file."""
+def test_a_history_without_its_tables_is_an_input_error_naming_the_file(recorded, tmp_path, sql, says):
     path = edited_db(recorded, tmp_path, sql)
     for args in (("events",), ("events", "--open", "-f", "json")):
         res = invoke(*args, "--db", path)
         assert isinstance(res.exception, InputError), res.output
         assert says in str(res.exception) and str(path) in str(res.exception)
+
+
+# Each edit damages leaf1's storm (rowid 1) and leaves spine1's device_down (rowid 2) as written.
+@pytest.mark.parametrize(("sql", "says"), [
+    ("UPDATE events SET start_unix_s = 'abc'", "start 'abc'"),
+    ("UPDATE events SET numbers = '{bad'", "Expecting property name"),
+    ("UPDATE events SET numbers = '[1, 2]'", "numbers are not a JSON object"),
+    ("UPDATE events SET kind = 'alien'", "kind 'alien' is not one losslessd writes"),
+    ("UPDATE events SET severity = 'meh'", "severity 'meh'"),
+    ("UPDATE events SET message = x'fffe00'", "bytes where text belongs"),
+    ("UPDATE events SET message = CAST(x'66ff6f' AS TEXT)", "bytes where text belongs"),  # a page's text not UTF-8
+    ("UPDATE events SET device = CAST(x'ff' AS TEXT)", "device b'\\xff'"),
+    ("UPDATE events SET priority = 'three'", "priority, start or end is not a number"),
+    ("UPDATE events SET start_unix_s = 1e300", "no time a report can print"),
+])
+def test_a_damaged_events_row_is_named_and_the_other_rows_still_read(recorded, tmp_path, sql, says):
+    """One row no Event was written as (text for a number, a kind losslessd has not, JSON that does not parse,
+    text that is not UTF-8) failed `events` as a whole: now the other rows are printed, the damaged one is named by
+    file and rowid with the command that removes it, and the exit is 2 (input that does not check out), never 0."""
+    path = edited_db(recorded, tmp_path, f"{sql} WHERE kind = 'pfc_storm';")
+    res = invoke("events", "--db", path)
+    assert res.exit_code == 2, res.output
+    assert "device_down" in res.output and "spine1: no answer" in res.output
+    assert f"{path}: events row 1 is damaged" in res.output and says in res.output, res.output
+    assert "'DELETE FROM events WHERE rowid = 1'" in res.output
+    res = invoke("events", "--db", path, "-f", "json")
+    assert res.exit_code == 2
+    doc = json.loads(res.output[:res.output.rindex("}") + 1])
+    assert [e["kind"] for e in doc["events"]] == ["device_down"]
+    assert len(doc["damaged"]) == 1 and "events row 1 is damaged" in doc["damaged"][0]
+    damaged: list[InputError] = []
+    assert [e.kind for e in History(path, create=False).events(damaged=damaged)] == ["device_down"]
+    assert len(damaged) == 1 and damaged[0].file == str(path)
+    with pytest.raises(InputError, match="events row 1 is damaged"):  # a caller that gives no list gets the error
+        History(path, create=False).events()
+
+
+def test_every_events_row_damaged_prints_no_events_line(recorded, tmp_path):
+    """Nothing readable never reads as quiet: no "no events" line, exit 2."""
+    path = edited_db(recorded, tmp_path, "UPDATE events SET kind = 'alien';")
+    res = invoke("events", "--db", path)
+    assert res.exit_code == 2 and "no events" not in res.output
+    assert "events row 1 is damaged" in res.output and "events row 2 is damaged" in res.output
+
+
+def test_history_plot_shades_the_readable_events_and_names_a_damaged_one(recorded, tmp_path):
+    pytest.importorskip("matplotlib")
+    path = edited_db(recorded, tmp_path, "INSERT INTO events SELECT 'x' || id, 'alien', device, port, priority, "
+                     "start_unix_s, end_unix_s, severity, basis, code, message, numbers, proposal FROM events "
+                     "WHERE kind = 'pfc_storm';")
+    res = invoke("history", "--db", path, "--device", "leaf1", "--port", "Ethernet8", "--since", "2h",
+                 "--plot", tmp_path / "p.png")
+    assert res.exit_code == 2 and "kind 'alien'" in res.output and "events row 3 is damaged" in res.output
+    assert (tmp_path / "p.png").stat().st_size > 0
 
 
 @pytest.mark.parametrize(("sql", "says"), [

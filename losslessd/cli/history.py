@@ -21,7 +21,7 @@ import typer
 from pydantic import ValidationError
 
 from ..docpos import load_yaml, pointer
-from ..errors import InputError
+from ..errors import EXIT_INPUT, InputError
 from ..history import History
 from ..monitor import (
     CNP_HANDLED,
@@ -64,20 +64,36 @@ def events(db: Db = None, config: Config = None,
            until: Until = None,
            open_only: Annotated[bool, typer.Option("--open", help="Only events that have not ended.")] = False,
            fmt: Fmt = Format.text) -> None:
-    """List the daemon's events (storms, pause and ECN trouble, devices down, drift), oldest first."""
+    """List the daemon's events (storms, pause and ECN trouble, devices down, drift), oldest first.
+
+    A damaged row is named (file and rowid) after the rows that read, and the exit is 2: the rest of the
+    history is still shown, and a damaged file never reads as quiet."""
     now = time.time()
+    damaged: list[InputError] = []
     found = _history(db, config).events(device=device, kind=kind, since=_when(since, now, "--since"),
-                                        until=_when(until, now, "--until"), open_only=open_only)
+                                        until=_when(until, now, "--until"), open_only=open_only, damaged=damaged)
     if fmt is Format.json:
-        typer.echo(json.dumps({"events": [_event_json(e) for e in found]}, indent=2))
-        return
-    for e in found:
-        end = "open" if e.end_unix_s is None else f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
-        where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}") if x)
-        text = e.message if e.message.startswith(where) else f"{where}: {e.message}"  # detectors name the place
-        typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {printable(text)}")
-    if not found:
-        typer.echo("no events")
+        typer.echo(json.dumps({"events": [_event_json(e) for e in found],
+                               "damaged": [str(exc) for exc in damaged]}, indent=2))
+    else:
+        for e in found:
+            end = "open" if e.end_unix_s is None else \
+                f"{_iso(e.end_unix_s)} ({_duration(e.end_unix_s - e.start_unix_s)})"
+            where = " ".join(x for x in (e.device, e.port, None if e.priority is None else f"priority {e.priority}")
+                             if x)
+            text = e.message if e.message.startswith(where) else f"{where}: {e.message}"  # detectors name the place
+            typer.echo(f"{_iso(e.start_unix_s)} -> {end}  {e.severity:<7} {e.kind:<15} {printable(text)}")
+        if not found and not damaged:
+            typer.echo("no events")
+    _refuse_damaged(damaged)
+
+
+def _refuse_damaged(damaged: list[InputError]) -> None:
+    """Each damaged row on stderr, then exit 2 (README "Exit codes": input that does not check out)."""
+    for exc in damaged:
+        typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
+    if damaged:
+        raise typer.Exit(EXIT_INPUT)
 
 
 def history(db: Db = None, config: Config = None, *,
@@ -127,7 +143,8 @@ def history(db: Db = None, config: Config = None, *,
     else:
         typer.echo("\n\n".join(_table(title, rows) for title, _, _, rows in titled))
     if plot is not None:
-        shown = [e for e in store.events(device=device, since=span["since"], until=span["until"])
+        damaged: list[InputError] = []
+        shown = [e for e in store.events(device=device, since=span["since"], until=span["until"], damaged=damaged)
                  if e.port == port and e.basis != "lint"
                  and (priority is None or e.priority in (None, priority))]
         lines = [(f" p{p}" if priority is None and p is not None else "", rows) for _, p, _, rows in titled]
@@ -135,6 +152,7 @@ def history(db: Db = None, config: Config = None, *,
             str(p) for _, p, _, _ in titled)
         _write_plot(plot, title, lines, shown)
         typer.echo(f"plot written to {plot}", err=True)
+        _refuse_damaged(damaged)
 
 
 def _rows(store: History, device: str, port: str, priority: int | None, queue: int | None,

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
+from ..limits import not_a_file
 from ..policy import load_policy
 from ..printable import printable_lines
 from ..tune import report as report_mod
@@ -136,6 +137,8 @@ def report(
 ) -> None:
     """Print a tune's trials; with --out also write plots (measure against each knob, score over trials, time
     paused) as PNG and an HTML page with all of it."""
+    if kind := not_a_file(db):
+        raise InputError(f"{kind}: a tune database is a file", file=str(db))
     if not os.path.isfile(db):
         raise InputError("no such tune database", file=str(db))
     with Store(db, create=False) as store:  # a report writes nothing

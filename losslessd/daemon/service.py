@@ -434,11 +434,15 @@ class Daemon:
         """Events a previous run left open (it was killed): their detectors' state is gone, so end them
         now; a storm still going on opens a new event within the detection time."""
         now = time.time()
+        damaged: list[InputError] = []
         try:
-            stale = [e for e in self.history.events(open_only=True) if e.kind != "finding_new"]
+            stale = [e for e in self.history.events(open_only=True, damaged=damaged) if e.kind != "finding_new"]
         except InputError as exc:
             log.warning("open events of an earlier run not closed: %s", exc)
             return
+        finally:
+            for row in damaged:  # the readable ones are still closed
+                log.warning("an open event of an earlier run not closed: %s", row)
         for event in stale:
             event.end_unix_s = now
             event.message += " (ended at a restart of losslessd: its state was lost)"
@@ -454,8 +458,11 @@ class Daemon:
 
     def _restore_drift(self) -> None:
         try:
+            damaged: list[InputError] = []
             self.drift.restore(self.history.findings(latest=True),
-                               self.history.events(kind="finding_new", open_only=True))
+                               self.history.events(kind="finding_new", open_only=True, damaged=damaged))
+            for row in damaged:
+                log.warning("an open drift event not restored: %s", row)
         except InputError as exc:  # an unreadable history: start with a fresh baseline
             log.warning("drift baseline not restored: %s", exc)
 

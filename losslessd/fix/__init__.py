@@ -12,7 +12,6 @@ reported rather than assumed. Nothing is ever sent to a device.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, replace
 
 from .. import capture, headroom, render
@@ -27,6 +26,7 @@ from ..parse.base import Input
 from ..policy import Policy
 from ..render import opensm as render_opensm
 from .apply import SHAPES, merge_db, sonic_snippet
+from .diff import unified
 
 HOST_STATE = "host state, not a text config: run this script on the host"
 
@@ -202,8 +202,8 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     for part in printed:
         part.snippet = shape.changes(fixed, part.snippet)
         fixed = shape.apply(fixed, part.snippet)
-    out.diff = "".join(difflib.unified_diff(current.splitlines(keepends=True), fixed.splitlines(keepends=True),
-                                            fromfile=target.path, tofile=f"{target.path} (fixed)"))
+    out.diff = unified(current.splitlines(keepends=True), fixed.splitlines(keepends=True), target.path,
+                       f"{target.path} (fixed)")
     _verify(out, device, policy, [Input(i.path, current) if i is target else i for i in inputs],
             [Input(i.path, fixed) if i is target else i for i in inputs])
 

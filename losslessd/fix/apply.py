@@ -255,9 +255,15 @@ def replay_cli(current: str, snippet: str, prefixes: tuple[str, ...] = (), lists
     return "\n".join(root.lines()) + "\n"
 
 
-def _block(into: _Node | None, node: _Node) -> _Node | None:
-    """The block of ``into`` that a pasted block header re-enters (the first with the same line)."""
-    return next((c for c in into.children if c.text == node.text and not c.filler), None) if into else None
+def _blocks(into: _Node | None) -> dict[str, _Node]:
+    """The block of ``into`` that a pasted block header re-enters, by the header's text (the first with the same
+    line). Made once per level, not searched per header: 4,000 pasted `interface` blocks over as many in the config
+    took 16 s, 16,000 five minutes."""
+    index: dict[str, _Node] = {}
+    for c in into.children if into else ():
+        if not c.filler:
+            index.setdefault(c.text, c)
+    return index
 
 
 def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = ()) -> list[int]:
@@ -269,16 +275,21 @@ def _same_setting(into: _Node | None, node: _Node, prefixes: tuple[str, ...], li
 
 def _merge(into: _Node, patch: _Node, prefixes: tuple[str, ...], lists: tuple[str, ...] = (),
            detached: tuple[str, ...] = ()) -> None:
+    blocks: dict[str, _Node] | None = None  # (made again after a line below changed into's children)
     for node in patch.children:
         if node.filler:
             continue
         if node.children:
-            block = _block(into, node)
+            if blocks is None:
+                blocks = _blocks(into)
+            block = blocks.get(node.text)
             if block is None:
                 block = _Node(node.raw)
                 _insert(into, block)
+                blocks[block.text] = block
             _merge(block, node, prefixes, lists, detached)
             continue
+        blocks = None
         words = node.text.split()
         if words[0] == "no" and _listed(words, detached):  # detaches that one line; one naming another does nothing
             into.children = [kept for c in into.children
@@ -311,10 +322,11 @@ def cli_changes(current: str, snippet: str, prefixes: tuple[str, ...] = (), deta
 
 def _keep_changes(into: _Node | None, patch: _Node, prefixes: tuple[str, ...], detached: tuple[str, ...] = ()) -> None:
     kept = []
+    blocks = _blocks(into)  # (the config is not changed here: the patch is)
     for node in patch.children:
         words = node.text.split()
         if node.children:
-            block = _block(into, node)
+            block = blocks.get(node.text)
             _keep_changes(block, node, prefixes, detached)
             if block is None or not all(c.filler for c in node.children):
                 kept.append(node)

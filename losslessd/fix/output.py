@@ -26,11 +26,11 @@ def render(fmt: str, result: FixResult) -> str:
 
 def _findings(findings) -> str:
     """'BUF002 Ethernet48, Ethernet52; WDG001 Ethernet12' (device-wide findings show no port)."""
-    ports: dict[str, list[str]] = {}
+    ports: dict[str, dict[str, None]] = {}  # code -> its ports, in order (a dict: a list's `in` was quadratic)
     for f in findings:
-        ports.setdefault(f.code, [])
-        if f.port and f.port not in ports[f.code]:
-            ports[f.code].append(f.port)
+        named = ports.setdefault(f.code, {})
+        if f.port:
+            named[f.port] = None
     return "; ".join(f"{code} {', '.join(names)}".rstrip() for code, names in ports.items())
 
 

@@ -9,6 +9,7 @@ import contextlib
 import functools
 import importlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -175,6 +176,8 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     device = parser_for(platform).parse(inputs, name)
     check_port_count(len(device.ports), inputs[0].path)
     device.files = [i.path for i in inputs]
+    for inp in inputs:
+        _control_characters(device, inp)
     if device.name != name and not (device.name and device.name.isprintable() and device.name.strip() == device.name):
         # A host name of blanks, or with control or invisible characters (U+202E ...), would name the device in
         # every report and baseline as something no one can read back or type: the file's name is used.
@@ -183,6 +186,25 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             f"named {name} after its file")))
         device.name = name
     return device
+
+
+# C0 controls but tab and line ends, and DEL: no device prints them in a config or a command's output (a capture's
+# carriage returns are line ends by then, limits.read_text); a NUL or an escape in a word made the port or the line
+# that held it vanish without a word (`interface Ethernet1/5<NUL>` is no Ethernet port).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _control_characters(device: Device, inp: Input) -> None:
+    """A SYS002 issue at the first line of ``inp`` holding a control character (a binary or damaged copy)."""
+    first = _CONTROL.search(inp.text)
+    if first is None:
+        return
+    count = sum(1 for _ in _CONTROL.finditer(inp.text))
+    device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=inp.text.count(
+        "\n", 0, first.start()) + 1), message=(
+        f"a control character ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
+        "configuration: a damaged or binary copy; the lines holding one may be misread or skipped (fetch the file "
+        "again)")))
 
 
 def _unparsed_capture(inp: Input) -> None:

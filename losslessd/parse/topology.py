@@ -16,6 +16,7 @@ from typing import Any
 
 from ..docpos import Document, load_yaml
 from ..errors import InputError
+from ..limits import read_text
 from ..model import Source, TopologyIssue
 from . import display_path
 
@@ -61,7 +62,8 @@ def read(path: str | Path, given: Sequence[str | Path] = ()) -> Topology:
     names (routes:, lldp:) must lie in its own folder or under one of the ``given`` paths (the command
     line's): a topology file is data, and must not make lint read /etc/shadow or /dev/zero."""
     path = Path(path)
-    doc = load_yaml(display_path(path))
+    shown = display_path(path)
+    doc = load_yaml(shown, read_text(path, shown))  # (read by its own name: a link that leads nowhere is said)
     doc.refuse_duplicates()
     return _build(doc, path.parent, [path.parent, *map(Path, given)])
 

@@ -183,18 +183,25 @@ class Walker:
             _, note, _ = self.flow.ingress(*self.port(first), dscp)
             return path + [f"{first[0]}:{first[1]} [{note}: {target.why}]"]
         state = (first[0], first[1], states[0], dscp)
+        # The hops already on the path: with a routing loop and ECMP, a hop inside the loop also reaches the target
+        # (by its other branch), and always taking the first such hop went round the loop for ever.
+        seen = {state}
         while True:
             switch, ingress, phase, d = state
             device, port = self.port((switch, ingress))
             found, note, hop = self.flow.ingress(device, port, d)
             if found is not None:
                 return path + [f"{switch}:{ingress} [{note}: {found.why}]"]
+            looped = None
             for out_name, nxt, nport_name, nphase in self.toward.next_hops(switch, phase):
                 if target not in self.step(device, out_name, hop, nxt, nport_name, nphase):
                     continue
                 out = device.ports[out_name]
                 here = f"{switch}:{ingress}>{out_name} [{note} q {shown(egress_queue(out, hop))}"
                 new = egress_dscp(out, hop.tc, hop.dscp, device.ports.get(hop.port))
+                if (nxt, nport_name, nphase, new) in seen:
+                    looped = looped or f"{here}; the routes loop back to {nxt}:{nport_name}]"
+                    continue
                 if target.device == switch and target.port == out_name and target.side == "out":
                     return path + [f"{here}; out: {target.why}]", f"{nxt}:{nport_name}"]
                 path.append(here + (f" -> DSCP {new}]" if new != hop.dscp else "]"))
@@ -203,6 +210,9 @@ class Walker:
                     _, rnote = self.flow.receiver(rdev, rport, new)
                     return path + [f"{nxt}:{nport_name} [{rnote}: {target.why}]"]
                 state = (nxt, nport_name, nphase, new)
+                seen.add(state)
                 break
-            else:  # the target is that this switch has no next hop
-                return path + [f"{switch}:{ingress} [{note}: {target.why}]"]
+            else:
+                if looped:  # every hop that reaches the target goes back along the path
+                    return path + [looped]
+                return path + [f"{switch}:{ingress} [{note}: {target.why}]"]  # the target: no next hop here

@@ -503,7 +503,8 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
         raise InputError(f"unknown or no profile sections: {sorted(sections - SECTIONS) or 'none'}")
     if ports is None or not isinstance(prof, Profile):
         return replace(prof, sections=sections)
-    return replace(prof, sections=sections, ports=[p for p in prof.ports if p.name in set(ports)])
+    wanted = set(ports)  # (once: a set per port was quadratic, 5 s of a 16,000-port fix)
+    return replace(prof, sections=sections, ports=[p for p in prof.ports if p.name in wanted])
 
 
 # Tables whose range key may be written whole when its other indexes are lossless now (they stay lossless).

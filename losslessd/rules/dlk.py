@@ -215,22 +215,30 @@ class LosslessOnL2Flooding(Rule):
                 members.setdefault(vlan, set()).add(port.name)
         if not members:  # routed ports only (a leaf of a routed fabric): nothing floods
             return
+        # The ports of each set of shared VLANs, in the device's order, made once per set: every port of a switch in
+        # its default VLAN shares the same one, and listing them again per port was quadratic (10,000 ports, minutes).
+        flooded: dict[tuple[int, ...], list[str]] = {}
         for port in device.ports.values():
             shared = [v for v in port.vlans or () if len(members[v]) > 1]
             if not shared:
                 continue
             paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
             if paused:
-                others = [m for m in device.ports if m != port.name and any(m in members[v] for v in shared)]
+                key = tuple(shared)
+                if key not in flooded:
+                    flooded[key] = [m for m in device.ports if any(m in members[v] for v in shared)]
+                together = flooded[key]  # (the port itself is one of them)
+                others = [m for m in together[:5] if m != port.name][:4]
                 vlans = ranges(shared)
                 yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
-                                   f"{_few(others)} in VLAN {vlans}: flooded lossless frames can deadlock",
-                                   device=device, port=port, key=vlans, vlans=vlans)
+                                   f"{_few(others, len(together) - 1)} in VLAN {vlans}: flooded lossless frames can "
+                                   "deadlock", device=device, port=port, key=vlans, vlans=vlans)
 
 
-def _few(names: list[str]) -> str:
-    """The first four names, and how many more."""
-    return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+def _few(names: list[str], total: int | None = None) -> str:
+    """The first four names, and how many more (of ``total``, default len(names))."""
+    total = len(names) if total is None else total
+    return ", ".join(names[:4]) + (f" and {total - 4} more" if total > 4 else "")
 
 
 def ranges(values: list[int]) -> str:
