@@ -59,6 +59,11 @@ READERS = [
     Reader("opensm-qos", "opensm", RAW / "opensm" / "fat-tree-master", "qos-policy.conf", "infiniband"),
     Reader("opensm-partitions", "opensm", RAW / "opensm" / "fat-tree-master", "partitions.conf", "infiniband"),
     Reader("ibdiagnet", "opensm", RAW / "opensm" / "credit-loop", "ibdiagnet.log", "infiniband"),
+    Reader("os10", "dell_os10", RAW / "dell_os10" / "roce-leaf.cfg"),
+    Reader("os10-capture", "dell_os10", RAW / "dell_os10" / "roce-capture.txt"),
+    Reader("os9", "dell_os9", RAW / "dell_os9" / "roce-tor.cfg"),
+    Reader("onyx", "nvidia_onyx", RAW / "nvidia_onyx" / "roce-leaf.cfg"),
+    Reader("onyx-capture", "nvidia_onyx", RAW / "nvidia_onyx" / "roce-mode-capture.txt"),
 ]
 
 # What a file becomes on its way: name -> text -> bytes. Each is deterministic.
