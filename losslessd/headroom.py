@@ -358,8 +358,8 @@ def pfc_trigger(profile: BufferProfile, pool: BufferPool | None, congested: int)
     """Where a lossless PG triggers PFC: its reservation plus its shared-buffer limit.
 
     A fill level the config states (NX-OS and Dell OS10 pause-threshold, NVUE xoff-threshold): that level.
-    Static threshold: reservation + static_th. Dynamic threshold (SONiC dynamic_th: alpha = 2**dynamic_th, SAI "2^n of available buffer
-    of the pool"): reservation + alpha*F/(1 + n*alpha)
+    Static threshold: reservation + static_th. Dynamic threshold (SONiC dynamic_th: alpha = 2**dynamic_th, SAI
+    "2^n of available buffer of the pool"): reservation + alpha*F/(1 + n*alpha)
     with F approximated by the pool size and n the lossless PGs congested at once; the reservations of
     other PGs are not known offline, and SONiC Mellanox pool sizes already exclude them. None when the
     input cannot tell.
