@@ -192,10 +192,15 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # carriage returns are line ends by then, limits.read_text); a NUL or an escape in a word made the port or the line
 # that held it vanish without a word (`interface Ethernet1/5<NUL>` is no Ethernet port).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# The same characters, deleted by str.translate: a file without any is told 3.5x faster than by the search (the
+# search scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU; bench/lint_scale.py).
+_CONTROL_DELETED = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
 def _control_characters(device: Device, inp: Input) -> None:
     """A SYS002 issue at the first line of ``inp`` holding a control character (a binary or damaged copy)."""
+    if len(inp.text.translate(_CONTROL_DELETED)) == len(inp.text):
+        return
     first = _CONTROL.search(inp.text)
     if first is None:
         return
