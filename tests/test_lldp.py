@@ -206,3 +206,13 @@ def test_any_text_gives_neighbours_or_issues(lines):
     neighbors, issues = lldp.parse("\n".join(lines), "fuzz.txt", first_line=3)
     assert all(n.source.line >= 3 for n in neighbors)
     assert all(i.code == "SYS002" for i in issues)
+
+
+def test_lldpcli_json_nested_past_the_parser_is_said_in_words_not_pythons():
+    """JSON nested deeper than Python's parser reads is an issue that says so (docpos.json_value's words), never
+    "maximum recursion depth exceeded"."""
+    deep = '{"lldp": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    neighbors, issues = lldp.parse(deep, "gpu01.lldp.json")
+    assert neighbors == [] and len(issues) == 1
+    assert "nested deeper than Python's JSON parser reads" in issues[0].message
+    assert "recursion" not in issues[0].message

@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterator
 
+from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
 from .base import LineAt, line_source, positional
 
@@ -209,8 +210,8 @@ class _Reader:
         """`lldpcli -f json` ({"lldp": {"interface": {IF: {...}}}}, a list of such objects when there
         are several) and `-f json0` (lists everywhere, names in "name" fields)."""
         try:
-            data = json.loads(self.text)
-        except (ValueError, RecursionError) as exc:
+            data = json_value(self.text)  # (its words for nesting too deep and for huge integers)
+        except ValueError as exc:
             self.issue(self.first, f"LLDP output is not valid JSON ({exc}); skipped")
             return
         lldp = data.get("lldp") if isinstance(data, dict) else None
