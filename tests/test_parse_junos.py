@@ -596,22 +596,3 @@ def test_a_temporal_buffer_out_of_range_is_said_in_microseconds(size):
     device = parse(f"set class-of-service schedulers s buffer-size temporal {size}")
     (issue,) = device.issues
     assert f"'{size}' is not a number 1..1e+07" in issue.message, issue.message
-
-
-def test_a_code_point_in_two_classes_of_one_classifier_is_sys002_naming_both_lines():
-    """A classifier maps each code point to one class: a second class for it is a mistake in one of the two lines;
-    the later is read (as a later `set` is), and the finding names both lines and the class read."""
-    twice = "set class-of-service classifiers dscp roce-dscp forwarding-class best-effort loss-priority low " \
-            "code-points [ 000000 011010 ]"
-    text = GOOD.replace(
-        "set class-of-service classifiers dscp roce-dscp forwarding-class best-effort loss-priority low code-points "
-        "[ 000000 001010 ]", twice)
-    device = parse(text)
-    said = [i for i in device.issues if "classifies into one class" in i.message]
-    assert len(said) == 1 and said[0].code == "SYS002" and said[0].source.line == line_of(text, twice)
-    assert "code point 26 of classifier roce-dscp is also in forwarding class roce (line 18)" in said[0].message
-    assert "read here: best-effort" in said[0].message
-    # the same code point listed again for the same class (another loss priority) says nothing
-    again = GOOD + "set class-of-service classifiers dscp roce-dscp forwarding-class roce loss-priority high " \
-                   "code-points 011010\n"
-    assert not [i for i in parse(again).issues if "classifies into one class" in i.message]

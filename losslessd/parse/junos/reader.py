@@ -156,7 +156,6 @@ class JunosConfig:
     schedulers: dict[str, SchedulerConf] = field(default_factory=dict)
     scheduler_maps: dict[str, dict[str, Val]] = field(default_factory=dict)  # forwarding class -> scheduler
     traffic_control_profiles: dict[str, Val] = field(default_factory=dict)  # name -> scheduler-map
-    issues: list[ParseIssue] = field(default_factory=list)  # what a line says about another (read() passes them on)
 
 
 class _Skip(Exception):
@@ -186,7 +185,6 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
-    issues.extend(cfg.issues)
     return cfg
 
 
@@ -607,17 +605,7 @@ def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
     decode = _decoder(cfg, kind)
     codes = [decode(code) for code in _values(w, w.index("code-points") + 1)]
     if table is not None:
-        entries = table.setdefault(w[2], {})
-        for code in codes:
-            before = entries.get(code)
-            if before is not None and before.value != w[4]:
-                # One code point, two classes of one classifier: the classifier is a map, so one of the two lines is
-                # a mistake whichever the switch keeps; the later one is read (as Junos reads a later `set` of a value).
-                cfg.issues.append(ParseIssue(code="SYS002", source=src, message=(
-                    f"{kind} code point {code} of classifier {w[2]} is also in forwarding class {before.value} "
-                    f"(line {before.source.line}): a code point classifies into one class; remove it from one of "
-                    f"them (read here: {w[4]})")))
-            entries[code] = Val(w[4], src)
+        table.setdefault(w[2], {}).update({code: Val(w[4], src) for code in codes})
 
 
 def _rewrite_rule(cfg: JunosConfig, w: list[str], src: Source) -> None:
