@@ -125,6 +125,13 @@ _NO_PUSH = ("losslessd has no transactional push for it yet (no checkpoint and r
 _NOT_SIMULATED = "the simulator has no CLI shell for it yet, so no test collects from it over SSH"
 _ONYX_RENDER = ("losslessd reads Onyx but writes none of it yet: a snippet needs every line's syntax cited from the "
                 "Onyx manual (the DSCP map and the switch-priority to traffic-class map are not)")
+
+
+def _read_only(why: str) -> dict[str, str]:
+    """What a platform losslessd reads but writes nothing for lacks: every capability that writes (render, fix,
+    tune, push: nothing to push without a snippet), for the one reason, and the simulator's shell."""
+    return {"render": why, "fix": why, "tune": why, "push": why, "sim": _NOT_SIMULATED}
+
 _IB_TUNE = "an InfiniBand subnet has no ECN thresholds to tune"
 _HOST_TUNE = ("the host script switches DCQCN on without thresholds: the NIC has no ECN section to tune "
               "(its ECN marking happens in the switches)")
@@ -273,9 +280,7 @@ PLATFORMS: dict[str, Platform] = {
                  netmiko="mellanox_mlnxos", napalm=None, enable=True,
                  commands=(Command("show running-config"), Command("show roce", optional=True)),
                  refusals=("% Unrecognized command", "% Incomplete command"),
-                 sniff=45, unsupported={
-                     "render": _ONYX_RENDER, "fix": _ONYX_RENDER, "tune": _ONYX_RENDER, "push": _ONYX_RENDER,
-                     "sim": _NOT_SIMULATED}),
+                 sniff=45, unsupported=_read_only(_ONYX_RENDER)),
         # Junos CLI: `| display set` prints the configuration as set commands, the form losslessd reads.
         Platform("juniper_junos", DeviceKind.switch, "junos", "Juniper Junos (QFX) `show configuration | display set`",
                  netmiko="juniper_junos", napalm="junos",
@@ -303,10 +308,7 @@ PLATFORMS: dict[str, Platform] = {
                  # OS10 CLI: a command it cannot run prints `% Error: ...`.
                  refusals=("% Error",),
                  sniff=55,
-                 unsupported={
-                     "render": _DELL_RENDER, "fix": _DELL_RENDER, "tune": _DELL_RENDER, "push": _NO_PUSH,
-                     "sim": _NOT_SIMULATED,
-                 },
+                 unsupported=_read_only(_DELL_RENDER),
                  # The OS10 guides searched document no PFC watchdog: which queue one would watch is not known.
                  wd_watches=None),
         Platform("dell_os9", DeviceKind.switch, "dell_os9",
@@ -316,10 +318,7 @@ PLATFORMS: dict[str, Platform] = {
                  # OS9 CLI: a command it cannot run is answered `% Error: ...`.
                  refusals=("% Error",),
                  sniff=57,
-                 unsupported={
-                     "render": _DELL_RENDER, "fix": _DELL_RENDER, "tune": _DELL_RENDER, "push": _NO_PUSH,
-                     "sim": _NOT_SIMULATED,
-                 }),
+                 unsupported=_read_only(_DELL_RENDER)),
         Platform("opensm", DeviceKind.subnet_manager, "opensm",
                  "InfiniBand subnet manager: opensm.conf, with qos-policy.conf, partitions.conf and ibdiagnet output",
                  sniff=30, fix="key_value",
