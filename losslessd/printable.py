@@ -20,6 +20,9 @@ import re
 # alike), each the CVE-2021-42574 paper ("Trojan Source", Boucher and Anderson 2021) lists or uses.
 _INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
 _CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
+# C0 controls but tab and line ends, and DEL: no device writes them in a config or a command's output, so one in a
+# file or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
+DEVICE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # What JSON's own escaping leaves raw (it escapes U+0000-001F only).
 _JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
 

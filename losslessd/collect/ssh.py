@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import socket
 import threading
 import time
@@ -24,10 +23,8 @@ from typing import cast
 from ..docpos import json_value
 from ..inventory import Host
 from ..platforms import Command
+from ..printable import DEVICE_CONTROL
 from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE
-
-# Characters no command output holds, except from a broken or misconfigured terminal session.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class CollectError(Exception):
@@ -71,7 +68,7 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
     for line in output.splitlines():
         if any(r in line for r in host.platform.refusals):
             return f"the device answered {line.strip()[:120]!r}"
-    if m := _CONTROL.search(output):  # a session that broke off mid-output, or a terminal that was not set up
+    if m := DEVICE_CONTROL.search(output):  # a session that broke off mid-output, or a terminal that was not set up
         return f"garbled output: control character {m.group()!r} at line {output.count(chr(10), 0, m.start()) + 1}"
     if not output.strip() and not cmd.optional:
         return "no output"

@@ -9,7 +9,6 @@ import contextlib
 import functools
 import importlib
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +18,7 @@ from ..errors import InputError
 from ..limits import NOFOLLOW, LinkRefused, read_text
 from ..model import Device, ParseIssue, Source
 from ..platforms import PLATFORMS, SNIFF_ORDER, no_parser_message, resolve_format
+from ..printable import DEVICE_CONTROL
 from .base import Input, check_port_count
 
 INTERNAL_ERROR = "SYS900"  # a bug in losslessd (rules/sys.py InternalError): the CLI exits 3
@@ -188,12 +188,10 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
     return device
 
 
-# C0 controls but tab and line ends, and DEL: no device prints them in a config or a command's output (a capture's
-# carriage returns are line ends by then, limits.read_text); a NUL or an escape in a word made the port or the line
-# that held it vanish without a word (`interface Ethernet1/5<NUL>` is no Ethernet port).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# The same characters, deleted by str.translate: a file without any is told 3.5x faster than by the search (the
-# search scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU; bench/lint_scale.py).
+# printable.DEVICE_CONTROL in a device file (a capture's carriage returns are line ends by then, limits.read_text):
+# a NUL or an escape in a word made the port or the line that held it vanish without a word
+# (`interface Ethernet1/5<NUL>` is no Ethernet port). The same characters, deleted by str.translate: a file without
+# any is told 3.5x faster than by the search (which scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
 _CONTROL_DELETED = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
@@ -201,10 +199,10 @@ def _control_characters(device: Device, inp: Input) -> None:
     """A SYS002 issue at the first line of ``inp`` holding a control character (a binary or damaged copy)."""
     if len(inp.text.translate(_CONTROL_DELETED)) == len(inp.text):
         return
-    first = _CONTROL.search(inp.text)
+    first = DEVICE_CONTROL.search(inp.text)
     if first is None:
         return
-    count = sum(1 for _ in _CONTROL.finditer(inp.text))
+    count = sum(1 for _ in DEVICE_CONTROL.finditer(inp.text))
     device.issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=inp.text.count(
         "\n", 0, first.start()) + 1), message=(
         f"a control character ({first.group()!r}{f', {count} in all' if count > 1 else ''}) no device writes in its "
