@@ -263,6 +263,32 @@ def test_fix_clears_the_rule_without_adding_problems(tmp_path, code, platform):
         assert {k: m for k, m in after.items() if k not in known} == {}, f"{how}: the fix adds problems"
 
 
+def test_junos_fix_takes_the_code_point_out_of_its_old_class(tmp_path):
+    """The broken Junos config lists DSCP 26 (011010) under best-effort in roce-dscp; the fix lists it under the
+    lossless class. Pasted after the config, its `delete` of the classifier comes before its set lines, so the switch
+    keeps one entry for 26, and losslessd reads config + snippet the same way: 26 in the lossless class only, no
+    MAP001 and no SYS002 for a code point in two classes (read without the `delete`, 26 sat in both)."""
+    path = tmp_path / "broken.cfg"
+    path.write_text(_broken_config("MAP001", "juniper_junos"))
+    listed = [line for line in path.read_text().split("\n") if " code-points " in line and "011010" in line]
+    assert len(listed) == 1 and "forwarding-class best-effort" in listed[0]
+    before = _lint(path, "juniper_junos")
+    result = fix.plan(before, unsafe=True, model=render_golden.options("juniper_junos").get("model"))
+    (dev,) = result.devices
+    snippet = "".join(p.snippet for p in dev.parts)
+    lines = snippet.split("\n")
+    new = next(i for i, line in enumerate(lines) if " code-points " in line and "011010" in line)
+    assert "delete class-of-service classifiers dscp roce-dscp" in lines[:new]
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(path.read_text() + snippet)
+    after = _lint(pasted, "juniper_junos")
+    assert not [f for f in after.findings if f.code in ("MAP001", "SYS002")], [f.message for f in after.findings]
+    (device,) = after.fabric.devices.values()
+    port = next(iter(device.ports.values()))
+    assert port.tc_label(port.dscp_to_tc[26]) == "forwarding class tc3"
+
+
 def test_two_lossless_priorities_get_pfc_back(tmp_path):
     """sonic-azure pauses 3 and 4: a port with PFC on 4 only is fixed on both, and nothing else changes."""
     pol = load_policy("sonic-azure")

@@ -596,3 +596,34 @@ def test_a_temporal_buffer_out_of_range_is_said_in_microseconds(size):
     device = parse(f"set class-of-service schedulers s buffer-size temporal {size}")
     (issue,) = device.issues
     assert f"'{size}' is not a number 1..1e+07" in issue.message, issue.message
+
+
+SNIPPET_CLASSIFIER = """\
+delete class-of-service classifiers dscp roce-dscp
+set class-of-service forwarding-classes class tc3 queue-num 3
+set class-of-service classifiers dscp roce-dscp forwarding-class best-effort loss-priority low code-points [ 000000 ]
+set class-of-service classifiers dscp roce-dscp forwarding-class tc3 loss-priority low code-points [ 011010 ]
+"""
+
+
+def test_a_delete_takes_away_what_the_lines_before_it_set_and_not_what_comes_after():
+    """Junos CLI `delete PATH` removes the statement at PATH and all below it, and `load set` runs lines in order: a
+    snippet that deletes a classifier and writes it again, pasted after the configuration, leaves only its own
+    entries (they were read beside the old ones, so DSCP 26 sat in two classes)."""
+    device = parse(GOOD + SNIPPET_CLASSIFIER)
+    assert device.issues == []
+    port = device.ports["et-0/0/0"]
+    assert classes(port)[26] == "forwarding class tc3" and 48 not in port.dscp_to_tc  # cnp's entry went
+    # before the set lines it deletes nothing of them
+    assert classes(parse(SNIPPET_CLASSIFIER + GOOD).ports["et-0/0/0"])[26] == "forwarding class roce"
+    # one value of a leaf-list, one way or the other; the rest of the list stays
+    for value in ("001010", "[ 001010 ]"):
+        cut = parse(GOOD + "delete class-of-service classifiers dscp roce-dscp forwarding-class best-effort "
+                           f"loss-priority low code-points {value}\n").ports["et-0/0/0"]
+        assert 10 not in cut.dscp_to_tc and classes(cut)[0] == "forwarding class best-effort"
+    # a whole port's class-of-service: its classifier binding goes, the other ports keep theirs
+    ports = parse(GOOD + "delete class-of-service interfaces et-0/0/1\n").ports
+    assert ports["et-0/0/0"].dscp_to_tc and not ports["et-0/0/1"].dscp_to_tc
+    # a delete of nothing (Junos only warns) changes nothing
+    assert parse(GOOD + "delete class-of-service classifiers dscp other\n").ports["et-0/0/0"].dscp_to_tc == \
+        parse(GOOD).ports["et-0/0/0"].dscp_to_tc

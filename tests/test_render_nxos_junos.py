@@ -217,6 +217,23 @@ def test_junos_snippet_appended_to_a_real_config():
     assert (new.watchdog.restoration_time_ms, old.watchdog.restoration_time_ms) == (200, 400)
 
 
+def test_junos_maps_snippet_pasted_over_a_classifier_that_lists_the_dscp_elsewhere():
+    """The QFX leaf's roce-dscp lists 011010 under its own class roce; the rendered maps and PFC for et-0/0/0 put it
+    under tc3. The snippet deletes roce-dscp before writing it whole, so pasted after the config the classifier holds
+    one entry for 26 (read without the `delete`, 26 sat in roce and tc3 and the old 001010 / 110000 entries stayed)."""
+    base = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
+    prof = _profile("juniper_junos")
+    snippet = rnd.render("juniper_junos", _only(replace(prof, ports=prof.ports[:1]), {"maps", "pfc"}))
+    device = _parse("juniper_junos", base + "\n" + snippet)
+    assert device.issues == []
+    for name in ("et-0/0/0", "et-0/0/1"):  # the other port is bound to the same, rebuilt classifier
+        port = device.ports[name]
+        assert (port.tc_label(port.dscp_to_tc[26]), port.tc_label(port.dscp_to_tc[48])) == (
+            "forwarding class tc3", "forwarding class tc6"), name
+    new = device.ports["et-0/0/0"]
+    assert new.dscp_chain(26).priority == 3 and new.pfc_enabled == [3]
+
+
 def test_junos_later_priority_replaces_strict():
     """`priority` is one leaf: `low` after `strict-high` leaves the queue weighted."""
     text = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()

@@ -165,7 +165,7 @@ class _Skip(Exception):
 def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
     cfg = JunosConfig()
     for inp in inputs:
-        statements = list(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp))
+        statements = _deleted(list(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp)))
         if any(w is not None and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
             statements = _with_groups(statements, issues)
         # `deactivate X` keeps X in the configuration but Junos does not apply it.
@@ -186,6 +186,51 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
     return cfg
+
+
+def _deleted(statements: list) -> list:
+    """The statements with what a later `delete PATH` removes taken out (Junos CLI: `delete` removes the statement
+    at PATH and every statement below it; `load set` runs the lines in order, so a `set` after the `delete` stays).
+    A PATH ending in a value of a leaf-list (`... code-points 011010`, or `[ 011010 000000 ]`) removes those values
+    from an earlier `[ ... ]` list at the rest of the path. So a snippet that deletes and rebuilds a classifier,
+    pasted after the configuration, reads as the switch applies it. Linear: the deletes' paths are a trie that each
+    statement is walked through once."""
+    if not any(w and w[0] == "delete" for _, w, _ in statements):
+        return statements
+    end = None  # a trie node's key for the index of the last delete of exactly this path (no word is None)
+    trie: dict = {}
+    for at, (_, w, _) in enumerate(statements):
+        if not w or w[0] != "delete":
+            continue
+        path = w[1:]
+        opens = len(path) - 1 - path[::-1].index("[") if path[-1:] == ["]"] and "[" in path else None
+        for one in ([path[:opens] + [v] for v in path[opens + 1:-1]] if opens is not None else [path]):
+            node = trie
+            for word in one:
+                node = node.setdefault(word, {})
+            node[end] = at
+    out = []
+    for at, (src, w, line) in enumerate(statements):
+        if not w or w[0] not in ("set", "deactivate", "activate"):
+            out.append((src, w, line))
+            continue
+        at_node: dict | None = trie
+        gone, i = False, 1
+        # where a trailing `[ ... ]` list opens (its values are deleted one by one), else past the end
+        listed = len(w) - 1 - w[::-1].index("[") if w[-1] == "]" and "[" in w else len(w)
+        while at_node is not None and not gone:
+            gone = at_node.get(end, -1) > at
+            if i == listed:
+                kept = [v for v in w[i + 1:-1] if at_node.get(v, {}).get(end, -1) <= at]
+                if len(kept) < len(w) - i - 2:
+                    gone = not kept
+                    w = [*w[:i + 1], *kept, "]"]
+                break
+            at_node = at_node.get(w[i]) if i < len(w) else None
+            i += 1
+        if not gone:
+            out.append((src, w, line))
+    return out
 
 
 # Hierarchies whose statements a configuration group can give the model (the rest of a group is not read).
