@@ -598,6 +598,30 @@ def test_a_temporal_buffer_out_of_range_is_said_in_microseconds(size):
     assert f"'{size}' is not a number 1..1e+07" in issue.message, issue.message
 
 
+def test_a_code_point_under_two_entries_of_one_classifier_is_sys002_naming_both_lines():
+    """A classifier gives each code point one forwarding class and loss priority: a second entry for it (another
+    class, or the same class at another loss priority) is a mistake in one of the two lines. The later is read, as a
+    later `set` is; the finding names both lines and the `delete` that keeps the one read. A repeat that a `delete`
+    takes away before the configuration ends says nothing."""
+    text = text_of("code-point-twice")
+    device = parse(text, "twice.cfg")
+    said = {i.source.line: i.message for i in device.issues}
+    assert sorted(said) == [15, 18] and {i.code for i in device.issues} == {"SYS002"}
+    assert said[15].startswith("dscp code point 011010 of classifier roce-dscp is also listed under forwarding class "
+                               "roce loss-priority low (line 11)")
+    assert "losslessd reads this one (best-effort loss-priority low)" in said[15]
+    assert ("`delete class-of-service classifiers dscp roce-dscp forwarding-class roce loss-priority low code-points "
+            "011010`") in said[15]
+    assert said[18].startswith("ieee-802.1 code point 011 of classifier roce-pcp is also listed under forwarding class "
+                               "roce loss-priority low (line 17)")
+    port = device.ports["et-0/0/0"]
+    assert (classes(port)[26], classes(port)[48]) == ("forwarding class best-effort", "forwarding class cnp")
+    # the same entry twice (one class, one loss priority) is no contradiction
+    again = GOOD + "set class-of-service classifiers dscp roce-dscp forwarding-class roce loss-priority low " \
+                   "code-points [ 011010 ]\n"
+    assert parse(again).issues == []
+
+
 SNIPPET_CLASSIFIER = """\
 delete class-of-service classifiers dscp roce-dscp
 set class-of-service forwarding-classes class tc3 queue-num 3

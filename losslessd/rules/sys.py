@@ -72,7 +72,9 @@ class PartialParse(_IssueRule):
 
     ## What it checks
     Lines, tables or values a parser recognised as QoS-relevant but could not read (a truncated
-    block, a malformed map entry, a number that is not a number).
+    block, a malformed map entry, a number that is not a number), and lines that contradict each
+    other where the vendor does not say which one applies (a Junos classifier listing one code
+    point under two forwarding classes: the later is read, the finding names both).
 
     ## Why it matters
     The rest of the device is still checked, but conclusions about the skipped part are missing.

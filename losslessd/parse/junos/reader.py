@@ -156,6 +156,10 @@ class JunosConfig:
     schedulers: dict[str, SchedulerConf] = field(default_factory=dict)
     scheduler_maps: dict[str, dict[str, Val]] = field(default_factory=dict)  # forwarding class -> scheduler
     traffic_control_profiles: dict[str, Val] = field(default_factory=dict)  # name -> scheduler-map
+    # (classifier type, name, code point) -> (forwarding class, loss priority, line, the code point as written) of its
+    # entry, for the SYS002 on a code point listed twice
+    entries: dict[tuple[str, str, int], tuple[str, str | None, Source, str]] = field(default_factory=dict)
+    issues: list[ParseIssue] = field(default_factory=list)  # what a line says about another (read() passes them on)
 
 
 class _Skip(Exception):
@@ -185,6 +189,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
+    issues.extend(cfg.issues)
     return cfg
 
 
@@ -649,8 +654,33 @@ def _classifier(cfg: JunosConfig, w: list[str], src: Source) -> None:
     table = {"dscp": cfg.dscp_classifiers, "dscp-ipv6": cfg.dscp6_classifiers, "ieee-802.1": cfg.pcp_classifiers}.get(kind)
     decode = _decoder(cfg, kind)
     codes = [decode(code) for code in _values(w, w.index("code-points") + 1)]
-    if table is not None:
-        table.setdefault(w[2], {}).update({code: Val(w[4], src) for code in codes})
+    if table is None:
+        return
+    entries = table.setdefault(w[2], {})
+    loss = w[w.index("loss-priority") + 1] if "loss-priority" in w else None
+    for text, code in zip(_values(w, w.index("code-points") + 1), codes, strict=True):
+        before = cfg.entries.get((kind, w[2], code))
+        if before is not None and before[:2] != (w[4], loss):
+            _two_entries(cfg, kind, w[2], before, (w[4], loss, src, text))
+        cfg.entries[(kind, w[2], code)] = (w[4], loss, src, text)
+        entries[code] = Val(w[4], src)
+
+
+def _two_entries(cfg: JunosConfig, kind: str, name: str, before: tuple[str, str | None, Source, str],
+                 now: tuple[str, str | None, Source, str]) -> None:
+    """SYS002 on the later of two entries of one code point in one classifier. A classifier gives each code point one
+    forwarding class and loss priority, so one of the lines is a mistake, whichever the switch would keep; no Juniper
+    document found says whether a commit refuses the pair or which entry classifies. The later one is read (as a
+    later `set` of one value is); the message names both and the `delete` that leaves the read one alone."""
+    (old_fc, old_lp, old_src, old_text), (fc, lp, src, text) = before, now
+    where = f"line {old_src.line}" if old_src.file == src.file else f"{old_src.file} line {old_src.line}"
+    what = f"forwarding class {old_fc}" + (f" loss-priority {old_lp}" if old_lp else "")
+    delete = f"delete class-of-service classifiers {kind} {name} forwarding-class {old_fc}" + (
+        f" loss-priority {old_lp}" if old_lp else "") + f" code-points {old_text}"
+    cfg.issues.append(ParseIssue(code="SYS002", source=src, message=(
+        f"{kind} code point {text} of classifier {name} is also listed under {what} ({where}): a classifier gives a "
+        f"code point one forwarding class and loss priority, so one entry is a mistake; losslessd reads this one ({fc}"
+        f"{f' loss-priority {lp}' if lp else ''}); remove the wrong one (to keep this one: `{delete}`)")))
 
 
 def _rewrite_rule(cfg: JunosConfig, w: list[str], src: Source) -> None:
