@@ -125,7 +125,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     parts = split_namespaces(plain, namespace_of)
     if list(parts) == [None]:
         return _Builder(ConfigDB(plain, parts[None]), name, inputs[0].path).device
-    dbs = {ns: ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
+    dbs = {ns: ConfigDB(list({inp.path: inp for inp, *_ in loaded}.values()), loaded, namespace=ns)
            for ns, loaded in sorted(parts.items(), key=lambda kv: _natural(kv[0] or ""))}
     if all(db.empty for db in dbs.values()):
         raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
@@ -175,7 +175,7 @@ def _databases(inputs: list[Input]) -> dict[str | None, ConfigDB]:
     plain = [_from_capture(inp)[0] for inp in inputs]
     namespace_of = {inp.path: f"asic{m.group(1)}" for inp in plain
                     if (m := _NAMESPACE_FILE.fullmatch(PurePath(inp.path).name))}
-    return {ns: ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
+    return {ns: ConfigDB(list({inp.path: inp for inp, *_ in loaded}.values()), loaded, namespace=ns)
             for ns, loaded in split_namespaces(plain, namespace_of).items()}
 
 
