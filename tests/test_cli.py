@@ -168,6 +168,17 @@ def test_the_program_itself_exits_0_1_2_with_reports_on_stdout_and_errors_on_std
     assert broken.stderr.startswith("losslessd: error: no policy file or shipped policy named 'no-such-policy'")
 
 
+def test_the_error_line_has_one_home(capsys):
+    """Every command writes an operator error through cli.main.echo_error: the form is spelled in one place."""
+    spelled = [path.relative_to(ROOT).as_posix() for path in (ROOT / "losslessd").rglob("*.py")
+               if "losslessd: error:" in path.read_text(encoding="utf-8")]
+    assert spelled == ["losslessd/cli/main.py"]
+    from losslessd.cli.main import echo_error
+
+    echo_error("inventory.yaml:4: host a: bad")
+    assert capsys.readouterr() == ("", "losslessd: error: inventory.yaml:4: host a: bad\n")
+
+
 # -- terminal: colour and progress ---------------------------------------------------------------------
 
 class _Terminal(io.StringIO):

@@ -146,6 +146,18 @@ def test_check_flag_exit_codes(folder):
     assert res.returncode == 2 and f"{bad}:3" in res.stderr
 
 
+def test_check_lists_every_inventory_problem_as_an_error_line(folder):
+    """The daemon writes each inventory problem in the one error form every command uses, then exits 2."""
+    (folder / "inventory.yaml").write_text("hosts:\n  a: {hostname: 192.0.2.1, platform: bogus}\n"
+                                           "  b: {hostname: 192.0.2.2, platform: sonic}\n")
+    res = losslessd("daemon", "--config", write(folder, "inventory: inventory.yaml\nknown_hosts: known_hosts\n"),
+                    "--check", env=dict(os.environ, **ENV))
+    lines = res.stderr.splitlines()
+    assert res.returncode == 2 and len(lines) >= 2, res.stderr
+    assert all(line.startswith(f"losslessd: error: {folder / 'inventory.yaml'}:") for line in lines)
+    assert "host a: platform 'bogus'" in res.stderr and "host b: no `username`" in res.stderr
+
+
 def test_check_fails_on_a_history_file_the_daemon_could_not_open(folder):
     """--check said "valid" (exit 0) for a history the daemon then could not open at its start: a folder that does
     not exist, another program's SQLite file, a file that is no database. It checks the file now (writing nothing),

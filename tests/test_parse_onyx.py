@@ -226,6 +226,25 @@ def test_show_roce_in_a_capture_says_what_roce_mode_applies():
     assert port.queues[3].ecn is None  # which traffic class its congestion control marks is not stated
 
 
+def test_a_capture_is_split_into_sections_once(monkeypatch):
+    """The running-config and `show roce` come from one reading of the capture (it was read twice). Counted by
+    wrapping the capture reader, which still does all the work."""
+    from losslessd import capture
+
+    real, calls = capture.for_platform, []
+
+    def counted(text, path, platform):
+        calls.append(path)
+        return real(text, path, platform)
+
+    monkeypatch.setattr(capture, "for_platform", counted)
+    text = fixture_text("roce-mode-capture.txt")
+    device = parse(text, "x", "roce-mode-capture.txt")
+    assert calls == ["roce-mode-capture.txt"]
+    assert device.ports["Eth1/2"].pfc_enabled == [3]  # (what `show roce` says: the section was still read)
+    assert device.ports["Eth1/2"].pfc_source.line == line_of(text, "PFC : enabled")
+
+
 def test_show_roce_of_another_mode_or_refused_is_not_used():
     text = fixture_text("roce-mode-capture.txt")
     other = parse(text.replace("RoCE mode      : lossless", "RoCE mode      : lossy"))

@@ -162,6 +162,52 @@ def test_broken_value_is_sys002_and_other_ports_still_parse():
     assert good.queues[3].ecn.max_threshold_bytes == 2_097_152 and good.queues[3].ecn.min_threshold_bytes is None
 
 
+# A config_db.json edited by hand: pfc_enable written twice in one entry, a second PORT_QOS_MAP block pasted below
+# the first, a repeated key with the same value, and one in a table losslessd does not read.
+REPEATED = """{
+    "PORT": {
+        "Ethernet0": {"speed": "100000", "mtu": "9100"},
+        "Ethernet4": {"speed": "100000", "mtu": "9100"}
+    },
+    "PORT_QOS_MAP": {
+        "Ethernet0": {"pfc_enable": "3", "dscp_to_tc_map": "AZURE", "pfc_enable": "4"}
+    },
+    "DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "26": "3"}},
+    "BGP_NEIGHBOR": {"10.0.0.1": {"asn": "65001"}, "10.0.0.1": {"asn": "65002"}},
+    "PORT_QOS_MAP": {
+        "Ethernet0": {
+            "pfc_enable": "3",
+            "dscp_to_tc_map": "AZURE",
+            "pfc_enable": "3,4"
+        },
+        "Ethernet4": {"pfc_enable": "3,4"}
+    }
+}
+"""
+
+
+def test_a_key_written_twice_keeps_the_last_value_as_sonic_does_and_names_both_lines():
+    """SONiC keeps the last value of a repeated key (sonic-cfggen reads config_db.json with Python's json.load):
+    the model does too, each repeated key of a table losslessd reads whose values differ is a SYS002 naming every
+    line, and a finding about the value points at the line the switch runs. Same values, or a table losslessd does
+    not read, say nothing."""
+    lines = REPEATED.splitlines()
+    tables = [n for n, text in enumerate(lines, 1) if '"PORT_QOS_MAP": {' in text]
+    first, last = (lines.index(f'            "pfc_enable": {value}') + 1 for value in ('"3",', '"3,4"'))
+    device = parse([Input("config_db.json", REPEATED)], "sw")
+    assert device.ports["Ethernet0"].pfc_enabled == [3, 4]  # the second block's last value
+    assert device.ports["Ethernet0"].pfc_source.line == last  # (the line the switch runs, not the first block's)
+    assert device.ports["Ethernet4"].pfc_enabled == [3, 4]
+    said = {i.source.line: i.message for i in device.issues if i.code == "SYS002"}
+    assert set(said) == {tables[0], first}, said
+    assert said[tables[0]].startswith(f"/PORT_QOS_MAP is written twice in one object (lines {tables[0]} and "
+                                      f"{tables[1]}): SONiC keeps the last, an object of 2 keys")
+    assert said[tables[0]].endswith("so an object of 1 key is not what the switch runs; delete the one not meant")
+    assert said[first].startswith(f"/PORT_QOS_MAP/Ethernet0/pfc_enable is written twice in one object (lines "
+                                  f"{first} and {last}): SONiC keeps the last, \"3,4\"")
+    assert '"3" is not what the switch runs' in said[first]
+
+
 def test_files_of_one_device_merge_with_per_field_sources():
     base = Input("config_db.json", json.dumps({
         "PORT": {"Ethernet0": {"speed": "100000"}},

@@ -236,6 +236,24 @@ def test_cli_port_without_a_speed_names_the_file_and_line(tmp_path):
     assert res.stderr.startswith(f"losslessd: error: {device}:{line}") and "port Ethernet0: speed unknown" in res.stderr
 
 
+def test_cli_device_with_an_unknown_hwsku_names_the_file_line_and_what_to_change(tmp_path):
+    """The SKU comes from the device's DEVICE_METADATA: the error points at that line and says to correct it or give
+    --sku (with --sku itself, there is no line of the device's to change)."""
+    config = json.loads((ROOT / "examples/fabric/leaf1/config_db.json").read_text())
+    config["DEVICE_METADATA"]["localhost"].update(hwsku="Acme-Unknown-32X", platform="x86_64-acme_unknown-r0")
+    device = tmp_path / "config_db.json"
+    device.write_text(json.dumps(config, indent=4))
+    line = next(n for n, text in enumerate(device.read_text().splitlines(), 1) if '"hwsku"' in text)
+    res = _cli("--platform", "sonic", "--device", device)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.startswith(f"losslessd: error: {device}:{line}: SKU Acme-Unknown-32X (DEVICE_METADATA|localhost "
+                                 "hwsku) is neither"), res.stderr
+    assert "correct DEVICE_METADATA|localhost hwsku if it is misspelt, or give --sku" in res.stderr
+    given = _cli("--platform", "sonic", "--device", device, "--sku", "Acme-Other-64X")
+    assert given.returncode == 2 and given.stderr.startswith("losslessd: error: SKU Acme-Other-64X is neither")
+    assert given.stderr.rstrip().endswith("give --sku") and str(device) not in given.stderr
+
+
 def test_cli_device_config_renders_a_clean_profile(tmp_path):
     """Ports, cable lengths, SKU and pool come from a real config; the result lints clean under the policy."""
     res = _cli("--platform", "sonic", "--policy", "roce-dscp26", "--device", "examples/fabric/leaf1/config_db.json")

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from ..inventory import InventoryError
+from .main import echo_error
 
 
 def daemon(
@@ -45,7 +46,7 @@ def daemon(
         settings = load_settings(config)
     except InventoryError as exc:  # every inventory problem at once, as `pull` shows them
         for err in exc.errors:
-            typer.echo(f"losslessd: error: {err}", err=True)
+            echo_error(str(err))
         raise typer.Exit(2) from None
     settings.apply_limits()
     if check:
@@ -66,7 +67,7 @@ def daemon(
 
     if settings.poll.snmp_backend != "pysnmp" and (why := fast_available()):
         if settings.poll.snmp_backend == "fast":
-            typer.echo(f"losslessd: error: poll.snmp_backend is fast, but {why}; install losslessd[fast]", err=True)
+            echo_error(f"poll.snmp_backend is fast, but {why}; install losslessd[fast]")
             raise typer.Exit(2)
         logging.getLogger("losslessd.daemon").warning(
             "SNMP polls use pysnmp: %s (install losslessd[fast] for about 100x less CPU per poll)", why)

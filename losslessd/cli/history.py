@@ -35,6 +35,7 @@ from ..monitor import (
     EventKind,
 )
 from ..printable import printable
+from .main import echo_error
 
 # Counters shown for a port, in column order. PFC and NIC counters are per priority (or per port);
 # ECN marks and drops are per egress queue.
@@ -91,7 +92,7 @@ def events(db: Db = None, config: Config = None,
 def _refuse_damaged(damaged: list[InputError]) -> None:
     """Each damaged row on stderr, then exit 2 (README "Exit codes": input that does not check out)."""
     for exc in damaged:
-        typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
+        echo_error(str(exc))
     if damaged:
         raise typer.Exit(EXIT_INPUT)
 

@@ -58,6 +58,12 @@ class CommandGroup(TyperGroup):
                 formatter.write_dl(rows)
 
 
+def echo_error(message: str) -> None:
+    """The one form of an operator error on stderr, whichever command writes it: ``losslessd: error: ...``, its
+    text made printable (a file name or device answer may hold control characters that would drive the terminal)."""
+    typer.echo(f"losslessd: error: {printable(message)}", err=True)
+
+
 def _first_paragraph(text: str | None) -> str:
     return " ".join(inspect.cleandoc(text).split("\n\n")[0].split()) if text else ""
 
@@ -108,7 +114,7 @@ class _LazyGroup(CommandGroup):
         try:
             return super().invoke(ctx)
         except InputError as exc:
-            typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
+            echo_error(str(exc))
             raise typer.Exit(EXIT_INPUT) from None
 
 
@@ -201,7 +207,7 @@ def _run() -> None:
         _flush_stdout()  # a report still buffered when the reader left ends as a broken pipe, not as findings
         raise
     except InputError as exc:
-        typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
+        echo_error(str(exc))
         sys.exit(EXIT_INPUT)
     except KeyboardInterrupt:
         sys.exit(130)

@@ -10,7 +10,7 @@ import typer
 from ..errors import EXIT_INPUT, InputError
 from ..policy import load_policy, shipped
 from ..printable import printable
-from .main import new_app
+from .main import echo_error, new_app
 
 app = new_app(no_args_is_help=True, help="Validate and inspect lossless policies.")
 
@@ -26,7 +26,7 @@ def check(files: Annotated[list[str], typer.Argument(help="Policy files (or ship
         try:
             pol = load_policy(ref)  # InputError with file, line and JSON path
         except InputError as exc:  # one broken policy never hides what the others' checks say
-            typer.echo(f"losslessd: error: {printable(str(exc))}", err=True)
+            echo_error(str(exc))
             failed += 1
             continue
         about = printable(pol.description or "no description")

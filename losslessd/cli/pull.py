@@ -15,6 +15,7 @@ from ..errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
 from ..printable import printable
+from .main import echo_error
 from .options import DEFAULT_KNOWN_HOSTS, INSECURE_OPTION, KNOWN_HOSTS_OPTION, seconds
 from .term import ProgressLine
 
@@ -114,7 +115,7 @@ def preflight(inventory: Path, known_hosts: Path, insecure: bool) -> tuple:
                 "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))
     if problems:
         for problem in problems:
-            typer.echo(f"losslessd: error: {printable(problem)}", err=True)
+            echo_error(problem)
         typer.echo(f"losslessd: {len(problems)} problem(s) before starting; nothing was contacted", err=True)
         raise typer.Exit(2)
     if insecure:

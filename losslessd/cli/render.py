@@ -74,10 +74,14 @@ def render(
         # the SKU's stock egress profiles, for lossless queues outside the stock 3-4 (Profile.stock_egress_entries)
         egress = rnd.sku_egress(buffers.sku) if platform == "sonic" else None
     facts += [rnd.parse_port_spec(spec) for spec in ports or []]
+    # The SKU the device's DEVICE_METADATA names (not --sku): an error about it names the file and line to change.
+    sku_source = sonic.metadata_source([Input(path, read_text(path)) for path in parsed.files], "hwsku") \
+        if parsed is not None and sku is None and parsed.hwsku and parsed.platform == "sonic" \
+        and not (buffers and buffers.known) else None
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress, attached=parsed.service_policies if parsed else None,
                        traffic_pools=parsed.traffic_pools if parsed else None,
-                       lossy_mode=parsed.lossy_mode if parsed else None)
+                       lossy_mode=parsed.lossy_mode if parsed else None, sku_source=sku_source)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])

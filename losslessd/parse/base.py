@@ -121,8 +121,20 @@ def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missi
     """Plain config files as they are; losslessd captures reduced to the sections whose command matches
     ``command`` (every one, in order, keeping the capture file's line numbers). Also the device name a
     capture header gives. ``missing`` names the command in the error for a capture without one."""
+    configs, name, _ = capture_inputs(inputs, platform, command, missing, {})
+    return configs, name
+
+
+_Sections = list[tuple[str, dict[str, capture.Section]]]  # per capture (its path): kind -> its last section
+
+
+def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str,
+                   others: dict[str, re.Pattern]) -> tuple[list[Input], str | None, _Sections]:
+    """config_inputs, and of each capture (its path) the last section of each kind of ``others`` (last_sections):
+    each capture is split into its sections once, however many commands the platform reads from it."""
     configs: list[Input] = []
     name = None
+    extra: _Sections = []
     for inp in inputs:
         if not capture.is_capture(inp.text):
             configs.append(inp)
@@ -133,7 +145,9 @@ def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missi
         if not found:
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
-    return configs, name
+        if others:
+            extra.append((inp.path, last_sections(sections, others)))
+    return configs, name, extra
 
 
 _SHOW_VERSION = re.compile(r"^\s*show\s+version\b")

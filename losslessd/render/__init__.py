@@ -326,6 +326,8 @@ class Profile(Sectioned):
     # PG map (None: the ASIC is not known).
     sku: str | None = None
     sku_note: str | None = None
+    # Where the SKU was read (a --device's DEVICE_METADATA|localhost hwsku): an error about it names that line.
+    sku_source: Source | None = field(default=None, compare=False)
     pool_mode: str = "dynamic"
     pool_xoff_bytes: int | None = None
     pfc_to_pg_map: bool | None = None
@@ -670,7 +672,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             model: str | None = None, family: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
             attached: dict[str, str] | None = None,
-            traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None) -> Profile:
+            traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
+            sku_source: Source | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -749,8 +752,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     if bufs.known:
         sku_note = None
     elif hwsku:
-        sku_note = (f"SKU {hwsku} is neither an NVIDIA Spectrum SKU nor one whose pg_profile_lookup.ini losslessd "
-                    f"ships ({len(skutables.skus())} SKUs of sonic-buildimage)")
+        read = " (DEVICE_METADATA|localhost hwsku)" if sku_source is not None else ""
+        sku_note = (f"SKU {hwsku}{read} is neither an NVIDIA Spectrum SKU nor one whose pg_profile_lookup.ini "
+                    f"losslessd ships ({len(skutables.skus())} SKUs of sonic-buildimage)")
     else:
         sku_note = "the switch SKU is not known (DEVICE_METADATA hwsku, or --sku)"
     return Profile(
@@ -765,7 +769,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         wd_restoration_ms=_clamp(WD_RESTORATION_MS, wd.restoration_time_ms), wd_poll_ms=detection // 2,
         wd_detection_range=_bounds(wd.detection_time_ms), wd_restoration_range=_bounds(wd.restoration_time_ms),
         ports=rendered, model=model or hardware or hwsku, family=family, sku=sku.sku if sku else hwsku,
-        sku_note=sku_note, pool_mode=pool_mode,
+        sku_note=sku_note, sku_source=sku_source if hwsku and not bufs.known else None, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
         attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode)
@@ -835,7 +839,7 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
         if prof.wants("maps") and prof.pfc_to_pg_map is None:
             raise InputError(f"{prof.sku_note}: SONiC binds a PFC priority -> PG map (pfc_to_pg_map) on Mellanox and "
                              "Barefoot ASICs only (sonic-buildimage qos_config.j2), so the maps cannot be written for "
-                             "an unknown ASIC; give --sku")
+                             f"an unknown ASIC; {_sku_fix(prof)}", **_sku_where(prof))
     record = PLATFORMS[platform]
     ecn = prof.ecn and (prof.wants("ecn") or (record.ecn_in_scheduler and prof.wants("scheduler")))
     if ecn and platform == "cisco_nxos" and family == "n3k":
@@ -858,11 +862,26 @@ def _check_facts(platform: str, prof: Profile, family: str | None) -> None:
             for fact in wanted:
                 if fact == "sonic" and port.sonic is None:
                     why = port.sonic_note or prof.sku_note or "speed or cable length unknown"
+                    fix = f"; {_sku_fix(prof)}" if port.sonic_note is None and prof.sku_source is not None else ""
                     raise InputError(f"port {port.name}: {why}; SONiC's lossless headroom for it is not known, so "
                                      "losslessd writes no buffer profile (SONiC takes it from the SKU's "
-                                     "pg_profile_lookup.ini, or from buffer_headroom_mellanox.lua on Spectrum)")
+                                     f"pg_profile_lookup.ini, or from buffer_headroom_mellanox.lua on Spectrum){fix}",
+                                     **(_sku_where(prof) if fix else {}))
                 if fact in facts and facts[fact] is None:
                     raise InputError(f"port {port.name}: {_MISSING[fact]} ({section} section)")
+
+
+def _sku_fix(prof: Profile) -> str:
+    """What to change when the SKU is not one losslessd knows: the device's hwsku line, or --sku."""
+    if prof.sku_source is None:
+        return "give --sku"
+    return ("correct DEVICE_METADATA|localhost hwsku if it is misspelt, or give --sku with a SKU losslessd ships "
+            "whose buffers the switch has")
+
+
+def _sku_where(prof: Profile) -> dict:
+    src = prof.sku_source
+    return {"file": src.file, "line": src.line} if src is not None and src.file else {}
 
 
 def _outside(value: int, bounds: tuple[int, int] | None) -> bool:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ... import capture
 from ...errors import InputError
 from ...model import Device
-from ..base import Input, config_inputs, last_sections, sniff_text
+from ..base import Input, capture_inputs, sniff_text
 
 PLATFORM = "nvidia_onyx"
 
@@ -41,13 +40,12 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read, read_show_roce
 
-    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
+    configs, captured, extra = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config",
+                                              {"roce": _SHOW_ROCE})
     if not configs:
         raise InputError("no Onyx running-config in the input", file=inputs[0].path, line=1)
     cfg = read(configs)
-    for inp in inputs:  # (config_inputs has checked every capture)
-        if capture.is_capture(inp.text):
-            found = last_sections(capture.for_platform(inp.text, inp.path, PLATFORM)[1], {"roce": _SHOW_ROCE})
-            if "roce" in found:
-                cfg.shown = read_show_roce(found["roce"].output, inp.path, found["roce"].line) or cfg.shown
+    for path, found in extra:  # (each capture's last `show roce`; a later capture's wins)
+        if "roce" in found:
+            cfg.shown = read_show_roce(found["roce"].output, path, found["roce"].line) or cfg.shown
     return build(cfg, PLATFORM, captured or name, inputs[0].path)

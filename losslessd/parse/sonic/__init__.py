@@ -125,7 +125,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     parts = split_namespaces(plain, namespace_of)
     if list(parts) == [None]:
         return _Builder(ConfigDB(plain, parts[None]), name, inputs[0].path).device
-    dbs = {ns: ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
+    dbs = {ns: ConfigDB(list({inp.path: inp for inp, *_ in loaded}.values()), loaded, namespace=ns)
            for ns, loaded in sorted(parts.items(), key=lambda kv: _natural(kv[0] or ""))}
     if all(db.empty for db in dbs.values()):
         raise InputError("no SONiC CONFIG_DB table losslessd reads in any namespace (e.g. PORT, PORT_QOS_MAP)",
@@ -151,16 +151,32 @@ def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
     field by field as `sonic-cfggen -j a -j b` merges them), of the tables this parser reads: what the paths of a
     `config apply-patch` JSON patch point into; and whether it is a multi-ASIC device's, whose namespaces are merged
     here while a patch's paths must name one."""
+    out: dict[str, dict[str, dict]] = {}
+    dbs = _databases(inputs)
+    for db in dbs.values():
+        for table, rows in db.tables.items():
+            out.setdefault(table, {}).update((key, dict(e.fields)) for key, e in rows.items())
+    return out, list(dbs) != [None]
+
+
+def metadata_source(inputs: list[Input], field: str) -> Source | None:
+    """Where DEVICE_METADATA|localhost ``field`` is written (file and line; of the first namespace that writes it):
+    what an error about that value (an hwsku render does not know) names, so the operator knows what to change."""
+    for db in _databases(inputs).values():
+        entry = db.table("DEVICE_METADATA").get("localhost")
+        if entry is not None and field in entry.fields:
+            ref = entry.source(field)
+            return Source(file=ref.file, line=ref.line)
+    return None
+
+
+def _databases(inputs: list[Input]) -> dict[str | None, ConfigDB]:
+    """The device's files read as CONFIG_DBs, one per namespace (None: a single-ASIC device)."""
     plain = [_from_capture(inp)[0] for inp in inputs]
     namespace_of = {inp.path: f"asic{m.group(1)}" for inp in plain
                     if (m := _NAMESPACE_FILE.fullmatch(PurePath(inp.path).name))}
-    out: dict[str, dict[str, dict]] = {}
-    parts = split_namespaces(plain, namespace_of)
-    for ns, loaded in parts.items():
-        db = ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
-        for table, rows in db.tables.items():
-            out.setdefault(table, {}).update((key, dict(e.fields)) for key, e in rows.items())
-    return out, list(parts) != [None]
+    return {ns: ConfigDB(list({inp.path: inp for inp, *_ in loaded}.values()), loaded, namespace=ns)
+            for ns, loaded in split_namespaces(plain, namespace_of).items()}
 
 
 def _merge_namespaces(parts: list[tuple[str, Device]], name: str,

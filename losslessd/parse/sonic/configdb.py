@@ -86,6 +86,26 @@ class Doc:
         pos = self._find(parts) if field is None else self._find((*parts, field), obj=False)
         if pos < 0:
             return None
+        return self._line_at(pos)
+
+    def repeated(self, parts: tuple, count: int) -> list[int]:
+        """Lines of the ``count`` keys ``parts[-1]`` written in one object (after the parent's key; [] or fewer when
+        not found, e.g. written with escapes). Every later look-up of ``parts`` finds the last of them: the one
+        json keeps, so a finding about the value points at the line the switch runs."""
+        start = self._find(parts[:-1])
+        key = parts[-1]
+        plain = key.isprintable() and '"' not in key and "\\" not in key
+        quoted = f'"{key}"' if plain else json.dumps(key, ensure_ascii=False)
+        found: list[int] = []
+        while start >= 0 and len(found) < count:
+            start = self._find_key(quoted, start, _KEY_END[_KEY_TOKEN])
+            if start >= 0:
+                found.append(start)
+        if len(found) == count:
+            self._pos[parts] = found[-1]
+        return [self._line_at(pos) for pos in found]
+
+    def _line_at(self, pos: int) -> int:
         # Newlines are counted from the nearest position already known, before or after: a report asks for a few
         # lines of a large file, and counting (in C) is cheaper than indexing every line of it. Counting from either
         # side keeps lines asked for in any order (findings are sorted by port, tables by key) near linear.
@@ -228,6 +248,14 @@ class _Merged(Entry):
 MAX_ENTRIES = MAX_PORTS * 24
 
 
+def _shown(value: object) -> str:
+    """A repeated key's value in a message: a string or number as written, an object by its size."""
+    if isinstance(value, dict):
+        return f"an object of {len(value)} key{'s' if len(value) != 1 else ''}"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _check_size(data: dict, file: str) -> None:
     """Refuse a CONFIG_DB of more ports (or entries) than a switch has, before anything is built of it."""
     ports = data.get("PORT")
@@ -244,25 +272,57 @@ def _is_namespaced(data: object) -> bool:
             and all(_NAMESPACE.fullmatch(k) and isinstance(v, dict) for k, v in data.items()))
 
 
-def _load(doc: Doc) -> dict:
-    data = load_json(doc.path, doc.text)  # (an InputError for huge integers and deep nesting too: docpos.json_value)
+# A key written twice in one object: its path (the key last) and its values in the order written. SONiC keeps the
+# last: sonic-cfggen reads config_db.json with Python's json.load (sonic-buildimage sonic-cfggen, _process_json),
+# which keeps the last value of a repeated key; so does docpos.json_value.
+Repeated = tuple[tuple, list]
+
+
+def _load(doc: Doc) -> tuple[dict, list[Repeated]]:
+    """The file's tables, and the keys it repeats with another value (what the last one hides)."""
+    found: list = []
+    data = load_json(doc.path, doc.text, found)  # (an InputError for huge integers and deep nesting too)
     if not isinstance(data, dict):
         raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                          "not an object of tables", file=doc.path, line=1)
-    return data
+    return data, _repeated(data, found) if found else []
 
 
-def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[str | None, list[tuple[Input, dict, tuple]]]:
-    """Inputs per namespace (None: a single-ASIC device): (input, its tables, JSON-pointer prefix).
-    ``namespace_of`` names the namespace of whole files (config_db0.json -> asic0)."""
-    out: dict[str | None, list[tuple[Input, dict, tuple]]] = {}
+def _repeated(data: dict, found: list) -> list[Repeated]:
+    """The repeated keys of ``found`` (json_value's objects) whose earlier values differ from the last, with their
+    paths, shortest first. The paths come from walking the objects kept (namespace, table, entry): an object
+    inside a value a later one replaced is gone with it, and hidden by that one."""
+    pairs = {id(made): items for made, items in found}
+    out: list[Repeated] = []
+    stack: list[tuple[tuple, dict]] = [((), data)]
+    while stack:
+        parts, obj = stack.pop()
+        items = pairs.get(id(obj))
+        if items is not None:
+            values: dict[str, list] = {}
+            for key, value in items:
+                values.setdefault(key, []).append(value)
+            out += [((*parts, key), vals) for key, vals in values.items()
+                    if len(vals) > 1 and any(v != vals[-1] for v in vals[:-1])]
+        if len(parts) < 3:
+            stack.extend(((*parts, key), value) for key, value in obj.items() if type(value) is dict)
+    return sorted(out, key=lambda r: len(r[0]))
+
+
+Loaded = tuple[Input, dict, tuple, list[Repeated]]
+
+
+def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[str | None, list[Loaded]]:
+    """Inputs per namespace (None: a single-ASIC device): (input, its tables, JSON-pointer prefix, the keys it
+    repeats there). ``namespace_of`` names the namespace of whole files (config_db0.json -> asic0)."""
+    out: dict[str | None, list[Loaded]] = {}
     for inp in inputs:
-        data = _load(Doc(inp))
+        data, repeated = _load(Doc(inp))
         if _is_namespaced(data):
             for ns, tables in data.items():
-                out.setdefault(ns, []).append((inp, tables, (ns,)))
+                out.setdefault(ns, []).append((inp, tables, (ns,), [r for r in repeated if r[0][0] == ns]))
         else:
-            out.setdefault(namespace_of.get(inp.path), []).append((inp, data, ()))
+            out.setdefault(namespace_of.get(inp.path), []).append((inp, data, (), repeated))
     if len(out) > 1 and None in out:  # host-namespace files of a multi-ASIC device
         out.setdefault("localhost", []).extend(out.pop(None))
     return out
@@ -271,8 +331,7 @@ def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[
 class ConfigDB:
     """The merged tables of one device (or one ASIC namespace), plus the issues found while reading them."""
 
-    def __init__(self, inputs: list[Input], loaded: list[tuple[Input, dict, tuple]] | None = None,
-                 namespace: str | None = None):
+    def __init__(self, inputs: list[Input], loaded: list[Loaded] | None = None, namespace: str | None = None):
         self.tables: dict[str, dict[str, Entry]] = {}
         self.table_source: dict[str, Source] = {}
         self.issues: list[ParseIssue] = []
@@ -280,9 +339,14 @@ class ConfigDB:
         self.docs = [Doc(inp) for inp in inputs]
         by_path = {doc.path: doc for doc in self.docs}
         seen = False
-        for inp, data, prefix in loaded if loaded is not None else [(inp, None, ()) for inp in inputs]:
+        items: list[tuple[Input, dict | None, tuple, list[Repeated]]] = \
+            list(loaded) if loaded is not None else [(inp, None, (), []) for inp in inputs]
+        for inp, given, prefix, repeated in items:
             doc = by_path[inp.path]
-            seen = self._add(doc, _load(doc) if data is None else data, prefix) or seen
+            data, repeated = _load(doc) if given is None else (given, repeated)
+            if repeated:
+                self._hidden(doc, repeated, prefix)
+            seen = self._add(doc, data, prefix) or seen
         if not seen and namespace is None:
             raise InputError("no SONiC CONFIG_DB table losslessd reads (e.g. PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG)",
                              file=inputs[0].path if inputs else None, line=1)
@@ -301,6 +365,22 @@ class ConfigDB:
 
     def issue(self, message: str, source: Source | None, code: str = "SYS002") -> None:
         self.issues.append(ParseIssue(code=code, message=message, source=source))
+
+    def _hidden(self, doc: Doc, repeated: list[Repeated], prefix: tuple) -> None:
+        """A SYS002 for each key of a table this parser reads that the file writes twice with different values: the
+        switch runs the last (Repeated), and the earlier one may be the value the operator meant."""
+        for parts, values in repeated:
+            inner = parts[len(prefix):]
+            if inner and inner[0].partition("|")[0] not in TABLES:
+                continue
+            lines = doc.repeated(parts, len(values))
+            where = f" (lines {', '.join(map(str, lines[:-1]))} and {lines[-1]})" if len(lines) == len(values) else ""
+            hidden = ", ".join(_shown(v) for v in values[:-1])
+            times = "twice" if len(values) == 2 else f"{len(values)} times"
+            self.issue(f"{pointer(parts)} is written {times} in one object{where}: SONiC keeps the last, "
+                       f"{_shown(values[-1])} (sonic-cfggen reads the file with Python's json.load), so {hidden} "
+                       f"{'is' if len(values) == 2 else 'are'} not what the switch runs; delete the one not meant",
+                       Source(file=doc.path, line=lines[0]) if lines else DocRef(doc, parts[:-1]))
 
     def _add(self, doc: Doc, data: dict, prefix: tuple = ()) -> bool:
         """Add one file's (or one namespace's) tables; False when it has none this parser reads."""
