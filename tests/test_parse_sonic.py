@@ -208,6 +208,30 @@ def test_a_key_written_twice_keeps_the_last_value_as_sonic_does_and_names_both_l
     assert '"3" is not what the switch runs' in said[first]
 
 
+@pytest.mark.parametrize("layout", ["a field a level down", "spaced colons", "escaped quote-colon", "namespaced"])
+def test_a_repeated_key_is_found_whatever_the_file_looks_like(layout):
+    """The reader parses once and looks for repeated keys only when the file's `":` count differs from the keys
+    it holds: a repeat hidden among `"key" :` separators, a string holding `\\":`, or a multi-ASIC file's extra
+    level must still be found."""
+    tables = {"PORT": '{"Ethernet0": {"speed": "100000"}}',
+              "PORT_QOS_MAP": '{"Ethernet0": {"pfc_enable": "3", "pfc_enable": "4"}}'}
+    if layout == "a field a level down":
+        tables["PORT_QOS_MAP"] = ('{"Ethernet0": {"pfc_enable": "4"}, '
+                                  '"Ethernet0": {"pfc_enable": "3", "pfc_enable": "4"}}')
+    body = ", ".join(f'"{name}": {value}' for name, value in tables.items())
+    if layout == "escaped quote-colon":
+        body += ', "DEVICE_METADATA": {"localhost": {"description": "say \\": here"}}'
+    text = "{" + body + "}"
+    if layout == "spaced colons":
+        text = text.replace('":', '" :')
+    if layout == "namespaced":
+        text = '{"localhost": {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}}, "asic0": ' + text + "}"
+    device = parse([Input("config_db.json", text)], "sw")
+    assert device.ports["Ethernet0"].pfc_enabled == [4]
+    said = [i.message for i in device.issues if i.code == "SYS002"]
+    assert any("pfc_enable is written twice in one object" in m for m in said), said
+
+
 def test_files_of_one_device_merge_with_per_field_sources():
     base = Input("config_db.json", json.dumps({
         "PORT": {"Ethernet0": {"speed": "100000"}},

@@ -280,12 +280,27 @@ Repeated = tuple[tuple, list]
 
 def _load(doc: Doc) -> tuple[dict, list[Repeated]]:
     """The file's tables, and the keys it repeats with another value (what the last one hides)."""
-    found: list = []
-    data = load_json(doc.path, doc.text, found)  # (an InputError for huge integers and deep nesting too)
+    data = load_json(doc.path, doc.text)  # (an InputError for huge integers and deep nesting too)
     if not isinstance(data, dict):
         raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                          "not an object of tables", file=doc.path, line=1)
+    if doc.text.count('":') == _keys(data):
+        return data, []  # no key written twice (below): no second parse, which costs as much as the first
+    found: list = []
+    data = load_json(doc.path, doc.text, found)
     return data, _repeated(data, found) if found else []
+
+
+def _keys(data: dict) -> int:
+    """Keys of the objects four levels deep (namespace, table, entry, field). A file that writes every key as
+    `"key":` holds at least as many `":` as keys, and as many only when none is written twice and no object
+    lies deeper: then there is nothing to look for. (A file writing some keys `"key" :` can balance a repeated
+    key against them and go unwarned; the value read is the last either way, as SONiC reads it.)"""
+    count, level = 0, [data]
+    for _ in range(4):
+        count += sum(len(obj) for obj in level)
+        level = [value for obj in level for value in obj.values() if type(value) is dict]
+    return count
 
 
 def _repeated(data: dict, found: list) -> list[Repeated]:
