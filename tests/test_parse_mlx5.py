@@ -416,9 +416,11 @@ def test_here_documents_are_input_not_commands_unless_a_shell_reads_them():
         "cat <<-UNIT >> /etc/x.service", "\t[Unit]", "\tUNIT",
         "grep -q dscp <<< \"$(mlnx_qos -i eth2)\"", "echo \"see << below\" > /dev/null",
         "while read -r l; do echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/3; done",
-        "declare -A P=(", "  [roce]=3", ")", "for p in \"${P[@]}\"; do [ -n \"$p\" ] || continue; done"]))
+        "declare -A P=(", "  [roce]=3", ")", "for p in \"${P[@]}\"; do [ -n \"$p\" ] || continue; done",
+        "TC=$((26 << 2))", "(( TC <<= 0 ))", "echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp"]))
     port = host.ports["eth2"]
     assert (port.trust, port.pfc_enabled, host.roce_tos) == (Trust.dscp, [3], 106)
+    assert port.nic_ecn.cnp_dscp == 48  # read after the arithmetic shifts (`<<` there opens no here-document)
     warned = [i for i in host.issues if i.code == "SYS002"]
     assert [(i.source.line, i.message.split(":")[0]) for i in warned] == [
         (9, "skipped `cat > /root/off.sh <<\"OFF\"`"), (12, "skipped `cat <<-UNIT >> /etc/x.service`")]

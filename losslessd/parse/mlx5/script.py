@@ -160,9 +160,13 @@ def _heredoc_ends(line: str) -> list[tuple[str, bool]]:
     """(delimiter, tabs stripped) of each here-document the line opens, outside quotes."""
     if "<<" not in line:
         return []
-    quoted = [m.span() for m in _QUOTED.finditer(line)]  # (`echo "a << b"` opens none)
+    # (`echo "a << b"` opens none, nor a shift in arithmetic: `$((tos << 2))`, `(( x <<= 1 ))`)
+    spans = [m.span() for pattern in (_QUOTED, _ARITHMETIC) for m in pattern.finditer(line)]
     return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in _HEREDOC.finditer(line)
-            if not any(a <= m.start() < b for a, b in quoted)]
+            if not any(a <= m.start() < b for a, b in spans)]
+
+
+_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
 
 
 def _heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
