@@ -60,7 +60,8 @@ _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
 # expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
 _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)  # one word: `NAME=value` (quotes removed)
+# One word: `NAME=value` (quotes removed), or an array element's `NAME[SUBSCRIPT]=value` (bash(1) Arrays).
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
 # bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`
@@ -211,10 +212,12 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
         assigned = [m for w in written if (m := _ASSIGNMENT.match(w))]
         if assigned and len(assigned) == len(written):  # `A=1`, `A="x y" B=2` (quotes already removed by the split)
             for m in assigned:
-                if "$" in m.group(2) or "`" in m.group(2):
+                if m.group(2):  # an element: the array's words are no longer the ones it was given
+                    arrays.pop(m.group(1), None)
+                elif "$" in m.group(3) or "`" in m.group(3):
                     values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
                 else:
-                    values[m.group(1)] = m.group(2)
+                    values[m.group(1)] = m.group(3)
             continue
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
             end = _loop_end(flat, i)
@@ -422,6 +425,36 @@ def _eight(value: str, hi: int, what: str) -> list[int]:
     if len(items) != 8 or not all(is_small_int(v, 3) and int(v) <= hi for v in items):
         raise Skip(f"{what} {value!r} is not 8 comma separated values 0-{hi}")
     return [int(v) for v in items]
+
+
+def known_at_run_time(options: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The options whose values the script states, and the names of those it computes at run time
+    (`--pfc ${pfc_queue}`, `--trust=$MODE`): what those set is unknown, what the others set is read."""
+    later = [name for name, value in options if "$" in value or "`" in value]
+    return [(name, value) for name, value in options if name not in later], later
+
+
+def forget(port, names: list[str], src: Source) -> None:
+    """What each option of ``names`` sets on ``port``, made unknown: the script sets it to a value known only at
+    run time (after what an earlier line set)."""
+    for name in names:
+        if name == "--pfc":
+            port.pfc_enabled, port.pfc_source = None, src
+        elif name == "--cable_len":
+            port.cable_length_m = None
+        elif name == "--trust":
+            port.trust, port.trust_source = None, src
+        elif name == "--dscp2prio":
+            port.dscp_to_priority, port.map_source = None, src
+        elif name == "--prio_tc":
+            port.priority_to_tc, port.map_source = None, src
+        elif name == "--prio2buffer":
+            port.priority_to_pg = None
+        elif name == "--buffer_size":
+            port.priority_groups = {}
+        elif name in ("--tsa", "--tcbw"):
+            for queue in port.queues.values():
+                queue.scheduler = None
 
 
 def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
