@@ -182,6 +182,7 @@ class _Inputs:
         skip = self.spec.files if self.spec else set()
         self.steps: list[ParseIssue | _Group] = []
         self.snapshots: list[Path] = []
+        left_out: list[str | Path] = []  # files named on the command line that are no device (README.md, ...)
         for raw in paths:
             try:
                 groups = _groups(Path(raw), skip, self.snapshots)
@@ -196,7 +197,14 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))
+            elif not groups and os.path.isfile(raw):
+                left_out.append(raw)
             self.steps.extend(groups)
+        if left_out and not self.groups:  # ... unless nothing else was given: then say why it was not read
+            self.steps.extend(ParseIssue(code="SYS001", message=(
+                "not read: a document (.md, .rst, .html), a hidden file or losslessd's own file (topology.yaml, "
+                "policy.yaml, ...) is not taken for a device config; give the config in a file of its own"),
+                source=Source(file=display_path(Path(raw)))) for raw in left_out)
 
     @property
     def groups(self) -> list[_Group]:

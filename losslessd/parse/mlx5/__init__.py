@@ -200,7 +200,12 @@ class _Host:
                 iface = dict(options).get("--interface")
                 if not iface or not self._attempt(iface, None, path, sec):
                     raise script.Skip("no interface (-i IF)")
-                script.apply_mlnx_qos(self.device.ports[iface], [o for o in options if o[0] != "--interface"], src)
+                known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
+                script.apply_mlnx_qos(self.device.ports[iface], known, src)
+                if later:  # the rest of the call is read; what these set is unknown from here on
+                    script.forget(self.device.ports[iface], later, src)
+                    self._issue(f"`{line[:80]}`: {', '.join(later)} given a value known only at run time; what "
+                                f"{'it sets' if len(later) == 1 else 'they set'} is unknown", path, n)
             elif prog == "ip":
                 iface, mtu = script.ip_link_mtu(words)
                 if not self._attempt(iface, None, path, sec):
