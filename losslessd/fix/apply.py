@@ -16,6 +16,7 @@ from functools import partial
 
 from .. import rfc6902
 from ..errors import InputError
+from ..parse.junos.reader import display_set
 from ..platforms import PLATFORMS
 from ..units import int_list
 
@@ -478,6 +479,8 @@ class Shape:
     script: bool = False
     # The command that applies a snippet on the device, where the platform has one for files (SONiC).
     applied_with: Callable[[str], str | None] = lambda snippet: None
+    # What the diff labels a config that ``normalize`` turned into another form (Junos curly braces -> set lines).
+    normal_form: str | None = None
 
 
 # EOS commands whose value is several words (thresholds, units, probability).
@@ -491,6 +494,10 @@ SHAPE_NAMES: dict[str, Shape] = {
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
                       partial(cli_changes, detached=NXOS_DETACHED)),
     "set_lines": Shape(replace_set_lines, set_changes),
+    # Junos: a set snippet goes into the `display set` form of a curly-brace configuration (Junos loads a file in one
+    # form or the other), so the diff and the lint of the result show the set lines the switch would hold.
+    "junos_set": Shape(replace_set_lines, set_changes, normalize=display_set,
+                       normal_form="as `show configuration | display set` prints it"),
     "key_value": Shape(replace_keys, key_changes),
     "script": Shape(append, every_line, script=True),
 }

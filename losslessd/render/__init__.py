@@ -23,7 +23,7 @@ from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
 from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
@@ -190,6 +190,56 @@ def _json_fields(fields: dict) -> str:
 
 
 @dataclass(frozen=True)
+class ClassUse:
+    """A traffic class as a snippet names it where the device names its classes (Profile.class_use)."""
+
+    name: str
+    queue: int
+    new: bool  # not in the config: the snippet writes its queue
+    needs_lossless: bool  # a lossless priority's class, not lossless yet: the snippet writes no-loss, pfc-priority
+
+
+def pick_class(classes: Iterable[ForwardingClass], tc: int, lossless: Iterable[int]) -> ForwardingClass | None:
+    """The device's class a snippet names for traffic class ``tc`` (``lossless``: the priorities the snippet makes
+    lossless, each the TC of its own number), so the classifier sends RoCE to the class the config already pauses:
+    for a lossless ``tc``, the first no-loss class with `pfc-priority tc` (one on queue ``tc`` first, else on the queue
+    it has); else, or for another TC, the class the config puts on queue ``tc`` (the first lossy one for a lossy TC).
+    None: the config has no class there, and the snippet makes one on queue ``tc``. InputError where any class a
+    snippet could name there would leave one queue with lossless and lossy classes: Junos refuses a queue whose
+    classes differ in their packet drop attribute (Junos CoS reference for the QFX Series, `queue-num`: "all of the
+    forwarding classes mapped to a queue must be lossless", or all lossy)."""
+    classes, lossless = list(classes), set(lossless)
+    if tc in lossless:
+        own = [c for c in classes if c.no_loss and c.pfc_priority == tc]
+        if own:
+            return min(own, key=lambda c: c.queue != tc)  # (min keeps the first defined among equals)
+    on_queue = [c for c in classes if c.queue == tc]
+    if not on_queue:
+        return None
+    names = ", ".join(c.name for c in on_queue)
+    if tc not in lossless:
+        lossy = [c for c in on_queue if not c.no_loss]
+        if len(lossy) == len(on_queue):
+            return lossy[0]
+        raise InputError(f"the config puts lossless forwarding class(es) on queue {tc} ({names}), where the policy "
+                         f"wants traffic class {tc} lossy, and Junos takes no lossy class beside a lossless one on a "
+                         f"queue: map those classes to another queue, or the policy's DSCPs by hand",
+                         **_class_where(on_queue[0]))
+    taken = [c for c in on_queue if c.no_loss and c.pfc_priority is not None and c.pfc_priority in lossless]
+    if len(on_queue) > 1 or taken:
+        raise InputError(f"no no-loss forwarding class has pfc-priority {tc}, and queue {tc} carries {names}"
+                         + (f" (lossless for priority {taken[0].pfc_priority})" if taken else "") +
+                         f": the snippet cannot make one class on queue {tc} lossless for priority {tc} without "
+                         "leaving the queue's classes with different drop attributes (Junos refuses that); give one "
+                         f"class `no-loss` and `pfc-priority {tc}` by hand", **_class_where(on_queue[0]))
+    return on_queue[0]
+
+
+def _class_where(fc: ForwardingClass) -> dict:
+    return {"file": fc.source.file, "line": fc.source.line} if fc.source is not None and fc.source.file else {}
+
+
+@dataclass(frozen=True)
 class PauseBuffer:
     """An explicit per-class pause buffer (NX-OS `pause buffer-size B pause-threshold X resume-threshold Y`)."""
 
@@ -343,12 +393,24 @@ class Profile(Sectioned):
     # The device's switch-wide lossy mode (model Device.lossy_mode: NVUE `nv set qos roce mode lossy`), which a
     # snippet enabling PFC changes to lossless.
     lossy_mode: str | None = None
+    # The traffic classes the device's config names (model Device.forwarding_classes: Junos forwarding classes), which
+    # the snippet names where one fits (class_use) instead of making its own beside them.
+    classes: tuple[ForwardingClass, ...] = ()
 
     def __post_init__(self):
         if self.pfc is None:
             object.__setattr__(self, "pfc", list(self.lossless))
         if self.pfc_to_queue is None:
             object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
+
+    def class_use(self, tc: int) -> ClassUse:
+        """How the snippet names traffic class ``tc`` (Junos): the device's own class where one fits (pick_class),
+        else one of its own on queue ``tc`` (best-effort for TC 0, the QFX default class of queue 0; else tcN)."""
+        found = pick_class(self.classes, tc, self.pfc or ())
+        if found is None:
+            return ClassUse("best-effort" if tc == BEST_EFFORT_TC else f"tc{tc}", tc, True, tc in (self.pfc or ()))
+        lossless = tc in (self.pfc or ()) and not (found.no_loss and found.pfc_priority == tc)
+        return ClassUse(found.name, found.queue, False, lossless)
 
     def pools_kept(self) -> str | None:
         """NVUE: why the snippet leaves the switch's traffic pools as they are, instead of giving default-lossless
@@ -673,7 +735,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
             attached: dict[str, str] | None = None,
             traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
-            sku_source: Source | None = None) -> Profile:
+            sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -684,6 +746,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     Device.service_policies), which the snippet detaches before attaching its own; ``traffic_pools`` a --device's
     NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own, and ``lossy_mode``
     its switch-wide lossy mode (Device.lossy_mode), which a snippet that enables PFC changes to lossless.
+    ``classes``: a --device's named traffic classes (Device.forwarding_classes), which the snippet names where one
+    fits (pick_class); a lossless priority whose class is on another queue has its pauses stop that queue.
     ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
     render() refuses them where a section needs them.
     """
@@ -746,6 +810,16 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
     rendered = _one_policy_per_bundle(rendered)
+    named = tuple(classes or ())
+    # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).
+    queues = {}
+    for prio in lossless:
+        try:
+            fc = pick_class(named, prio, lossless)
+        except InputError:  # (refused by render() where a section names the class; the others render)
+            fc = None
+        if fc is not None:
+            queues[prio] = fc.queue
     wd = pol.watchdog
     detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
     actions = wd.actions or ["drop"]
@@ -772,7 +846,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note=sku_note, sku_source=sku_source if hwsku and not bufs.known else None, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
-        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode)
+        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named,
+        pfc_to_queue={q: q for q in range(8)} | queues)
 
 
 def environment() -> jinja2.Environment:
