@@ -653,6 +653,8 @@ class Device(Model):
     # The vendor's name of the hardware platform: SONiC DEVICE_METADATA platform (x86_64-mlnx_msn4700-r0), the
     # model `show version` prints (NX-OS N9K-C93180YC-EX, Junos qfx5120-48y-8c); EOS writes its model as hwsku.
     hardware: str | None = None
+    # Where the model was read (the EOS running-config header's line), so an error about the model names it.
+    hardware_source: Source | None = None
     # SONiC buffer facts (CONFIG_DB DEVICE_METADATA buffer_model, LOSSLESS_TRAFFIC_PATTERN mtu and
     # small_packet_percentage, DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) that size headroom.
     buffer_model: Literal["traditional", "dynamic"] | None = None

@@ -372,6 +372,8 @@ class Profile(Sectioned):
     # renderer resolves the family (render.families) when the sections differ between families.
     model: str | None = None
     family: str | None = None
+    # Where the model was read (a --device's Device.hardware_source): an error about the model names that line.
+    model_source: Source | None = field(default=None, compare=False)
     # SONiC: the SKU, its buffer pool (mode, shared headroom pool) and whether its ASIC takes a PFC priority ->
     # PG map (None: the ASIC is not known).
     sku: str | None = None
@@ -735,7 +737,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
             attached: dict[str, str] | None = None,
             traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
-            sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None) -> Profile:
+            sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None,
+            model_source: Source | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -746,6 +749,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     Device.service_policies), which the snippet detaches before attaching its own; ``traffic_pools`` a --device's
     NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own, and ``lossy_mode``
     its switch-wide lossy mode (Device.lossy_mode), which a snippet that enables PFC changes to lossless.
+    ``model_source``: where the model the profile takes (``model``, else ``hardware``, else ``hwsku``) was read, when
+    a --device file gave it.
     ``classes``: a --device's named traffic classes (Device.forwarding_classes), which the snippet names where one
     fits (pick_class); a lossless priority whose class is on another queue has its pauses stop that queue.
     ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
@@ -847,6 +852,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
         attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named,
+        model_source=model_source,
         pfc_to_queue={q: q for q in range(8)} | queues)
 
 
@@ -870,7 +876,7 @@ def render(platform: str, prof) -> str:
     if isinstance(prof, Profile):
         _check_names(prof)
         family = families.resolve(platform, prof.model, prof.family)
-        families.require(platform, family, prof.model, prof.sections)
+        families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
         prof = _fit_limits(platform, prof, family)
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family,
@@ -973,7 +979,8 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
     return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
 
 
-def _speeds(platform: str, family: str | None, port: str, speed: float) -> frozenset[float] | None:
+def _speeds(platform: str, family: str | None, port: str, speed: float,
+            prof: Profile | None = None) -> frozenset[float] | None:
     """The speeds ``platform`` takes where ``speed`` is written: its family's; InputError when the family is not known
     and ``speed`` is one some of the platform's families do not take (the platform cannot know which it is)."""
     limits = PLATFORMS[platform].limits
@@ -981,9 +988,12 @@ def _speeds(platform: str, family: str | None, port: str, speed: float) -> froze
         return limits.family_speeds_gbps.get(family, limits.speeds_gbps)
     short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
     if short:
+        model, src = (prof.model, prof.model_source) if prof is not None else (None, None)
+        seen = f" from model {model!r}{families.model_note(model, src)}" if model else ""
         raise InputError(f"port {port}: {speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and "
-                         f"the family is not known: give --model (the hardware model, e.g. from `show version`) or "
-                         f"--family {'|'.join(families.names(platform))}")
+                         f"the family is not known{seen}: {families.fix_model(model, src)} or "
+                         f"--family {'|'.join(families.names(platform))}",
+                         **families.where(src if model else None))
     return limits.speeds_gbps
 
 
@@ -1005,7 +1015,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
                              f"({low}-{high} B of IP MTU); give the port an MTU in that range")
-        speeds = _speeds(platform, family, port.name, port.speed_gbps) if port.speed_gbps is not None else None
+        speeds = _speeds(platform, family, port.name, port.speed_gbps, prof) if port.speed_gbps is not None else None
         if speeds and port.speed_gbps not in speeds:
             which = f"{platform} {family}" if family in limits.family_speeds_gbps else platform
             raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {which} takes "
