@@ -663,6 +663,27 @@ def test_junos_class_a_snippet_cannot_name_is_refused_with_the_line():
     assert rnd.pick_class([*two, lossless], 5, [5]).name == "RDMA"  # its own no-loss class, on whatever queue
 
 
+def test_junos_curly_config_is_fixed_in_its_display_set_form(tmp_path):
+    """roce-leaf-braces.cfg (curly braces) with DSCP 26 under cnp: the diff is of the config as `display set` prints
+    it, with the fix's set lines in it (appended to the braces they were lines not read, SYS002, and the fix showed
+    as unresolved), and the fixed config lints without MAP001."""
+    text = (ROOT / "tests/fixtures/raw/juniper_junos/roce-leaf-braces.cfg").read_text()
+    broken = text.replace("forwarding-class roce {\n                loss-priority low code-points 011010;",
+                          "forwarding-class roce {\n                loss-priority low code-points 011011;")
+    broken = broken.replace("loss-priority low code-points 110000;", "loss-priority low code-points [ 110000 011010 ];")
+    assert broken.count("011011") == 1 and "[ 110000 011010 ]" in broken
+    path = tmp_path / "leaf.cfg"
+    path.write_text(broken)
+    (dev,) = fix.plan(api.lint([path], POLICY, select_codes=["MAP001"]), unsafe=True).devices
+    assert dev.message is None and dev.verified and not dev.unresolved and not dev.introduced, \
+        (dev.message, dev.unresolved, dev.introduced)
+    first, second = dev.diff.split("\n")[:2]
+    assert first == f"--- {path} (as `show configuration | display set` prints it)" and "(fixed, as" in second
+    assert "+set class-of-service classifiers dscp roce-dscp forwarding-class roce loss-priority low code-points " \
+        "[ 011010 ]" in dev.diff.split("\n")
+    assert not [line for line in dev.diff.split("\n") if line.startswith("+") and "{" in line]
+
+
 def _jvd_broken(tmp_path) -> Path:
     """Juniper's JVD QFX5240 leaf (curly braces; NO-LOSS queue 4 pfc-priority 3, CNP queue 3) with DSCP 26 moved to
     the lossy CNP class."""

@@ -16,7 +16,6 @@ from functools import partial
 
 from .. import rfc6902
 from ..errors import InputError
-from ..parse.junos.reader import display_set
 from ..platforms import PLATFORMS
 from ..units import int_list
 
@@ -409,6 +408,14 @@ def _set_path(line: str, drop_value: bool = False) -> str:
     return " ".join(path[:-1] if drop_value else path)
 
 
+def junos_set_form(text: str) -> str:
+    """A Junos config in `display set` form (parse.junos.reader.display_set; the reader is imported when a Junos fix
+    needs it, not with this module)."""
+    from ..parse.junos.reader import display_set
+
+    return display_set(text)
+
+
 def replace_keys(current: str, snippet: str) -> str:
     """Key-value files (opensm.conf): a `key value` line takes the place of the key's lines (OpenSM reads
     the last, so none may stay after it), else is appended."""
@@ -496,7 +503,7 @@ SHAPE_NAMES: dict[str, Shape] = {
     "set_lines": Shape(replace_set_lines, set_changes),
     # Junos: a set snippet goes into the `display set` form of a curly-brace configuration (Junos loads a file in one
     # form or the other), so the diff and the lint of the result show the set lines the switch would hold.
-    "junos_set": Shape(replace_set_lines, set_changes, normalize=display_set,
+    "junos_set": Shape(replace_set_lines, set_changes, normalize=junos_set_form,
                        normal_form="as `show configuration | display set` prints it"),
     "key_value": Shape(replace_keys, key_changes),
     "script": Shape(append, every_line, script=True),
