@@ -311,3 +311,15 @@ def test_nxos_match_lines_add_to_a_class_map():
     assert merged == "class-map type qos match-any C\n  match dscp 26\n  match dscp 24\n"
     assert apply.SHAPES["cisco_nxos"].apply(merged, "class-map type qos match-any C\n  no match dscp 26\n") == (
         "class-map type qos match-any C\n  match dscp 24\n")
+
+
+def test_junos_class_of_its_own_never_takes_a_config_class_name():
+    """A class the snippet makes (nothing of the config's on its queue) is tcN, or roce-tcN where the config already
+    has a tcN on another queue: a `queue-num` line for that name would move the config's class."""
+    prof = replace(_profile("juniper_junos"), classes=(ForwardingClass(name="tc6", queue=2),
+                                                       ForwardingClass(name="roce", queue=3, no_loss=True,
+                                                                       pfc_priority=3)))
+    assert [(prof.class_use(tc).name, prof.class_use(tc).new) for tc in (0, 3, 6)] == [
+        ("best-effort", True), ("roce", False), ("roce-tc6", True)]
+    snippet = rnd.render("juniper_junos", _only(prof, {"maps"}))
+    assert "class roce-tc6 queue-num 6" in snippet and "class tc6 " not in snippet

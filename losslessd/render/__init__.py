@@ -407,10 +407,13 @@ class Profile(Sectioned):
 
     def class_use(self, tc: int) -> ClassUse:
         """How the snippet names traffic class ``tc`` (Junos): the device's own class where one fits (pick_class),
-        else one of its own on queue ``tc`` (best-effort for TC 0, the QFX default class of queue 0; else tcN)."""
+        else one of its own on queue ``tc`` (best-effort for TC 0, the QFX default class of queue 0; else tcN; roce-tcN
+        where the config has a class of that name on another queue, which a `queue-num` line would move)."""
         found = pick_class(self.classes, tc, self.pfc or ())
         if found is None:
-            return ClassUse("best-effort" if tc == BEST_EFFORT_TC else f"tc{tc}", tc, True, tc in (self.pfc or ()))
+            name = "best-effort" if tc == BEST_EFFORT_TC else f"tc{tc}"
+            name = f"roce-tc{tc}" if any(c.name == name for c in self.classes) else name
+            return ClassUse(name, tc, True, tc in (self.pfc or ()))
         lossless = tc in (self.pfc or ()) and not (found.no_loss and found.pfc_priority == tc)
         return ClassUse(found.name, found.queue, False, lossless)
 
