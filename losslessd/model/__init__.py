@@ -583,6 +583,18 @@ class Endpoint(Model):
 
 
 @model_class
+class ForwardingClass(Model):
+    """A traffic class a config defines by name (Junos forwarding class), which the device's classifiers,
+    scheduler-maps and PFC profile name: a snippet names the same class rather than making another on its queue."""
+
+    name: str
+    queue: int
+    no_loss: bool = False  # Junos `no-loss`: the class is lossless (sends pauses with its pfc_priority)
+    pfc_priority: int | None = None  # the 802.1p priority its pauses carry; None: not written
+    source: Source | None = None
+
+
+@model_class
 class Neighbor(Model):
     """What a device itself reports about the far end of one of its ports (LLDP or config)."""
 
@@ -641,6 +653,8 @@ class Device(Model):
     # The vendor's name of the hardware platform: SONiC DEVICE_METADATA platform (x86_64-mlnx_msn4700-r0), the
     # model `show version` prints (NX-OS N9K-C93180YC-EX, Junos qfx5120-48y-8c); EOS writes its model as hwsku.
     hardware: str | None = None
+    # Where the model was read (the EOS running-config header's line), so an error about the model names it.
+    hardware_source: Source | None = None
     # SONiC buffer facts (CONFIG_DB DEVICE_METADATA buffer_model, LOSSLESS_TRAFFIC_PATTERN mtu and
     # small_packet_percentage, DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) that size headroom.
     buffer_model: Literal["traditional", "dynamic"] | None = None
@@ -683,6 +697,9 @@ class Device(Model):
     # qos roce mode lossy`: ECN only, PFC on no priority); None: no such mode (or not known).
     lossy_mode: str | None = None
     lossy_mode_source: Source | None = None
+    # The traffic classes the config defines by name (Junos `forwarding-classes class`; not the default classes it
+    # leaves as they are). None: the platform numbers its classes, or the config names none.
+    forwarding_classes: list[ForwardingClass] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None

@@ -129,6 +129,7 @@ class EosConfig:
     hostname: str | None = None
     header_name: str | None = None
     hwsku: str | None = None
+    hwsku_source: Source | None = None  # the header line that names it
     dscp_to_tc: dict[int, Val] = field(default_factory=dict)
     cos_to_tc: dict[int, Val] = field(default_factory=dict)
     tc_to_queue: dict[int, Val] = field(default_factory=dict)
@@ -217,6 +218,7 @@ class _Reader(TreeReader):
         header = _DEVICE_HEADER.search(self.inp.text)
         if header:
             self.cfg.header_name, self.cfg.hwsku = header.group(1), header.group(2)
+            self.cfg.hwsku_source = Source(file=self.inp.path, line=self.inp.text.count("\n", 0, header.start()) + 1)
         super().read()
 
     def config_text(self) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ...model import Device
-from ..base import Input, config_inputs, hardware_model, sniff_text
+from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
 from ..dell_os10 import OS10_QOS
 
 PLATFORM = "cisco_nxos"
@@ -41,7 +41,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
 
-    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
+    configs, captured, found = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config", VERSION)
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
-    device.hardware = hardware_model(inputs, PLATFORM, _MODEL)
+    device.hardware = captured_model(inputs, PLATFORM, _MODEL, found)
     return device
