@@ -727,3 +727,71 @@ def test_jvd_curly_config_whole_fix_refuses_with_a_reason(tmp_path):
     result = fix.plan(api.lint([path], POLICY), unsafe=True, model="qfx5240-64od")
     (dev,) = result.devices
     assert dev.message and "speed unknown" in dev.message and not dev.parts
+
+
+NXOS_LEAF = ROOT / "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg"  # no-drop c-8q-nq3 (pause pfc-cos 3), ECN on q3
+NXOS_MODEL = "N9K-C93180YC-EX"  # a Nexus 9000: c-8q-nqN network-qos classes
+
+
+def _nxos_nq4(text: str) -> str:
+    """roce-leaf.cfg with its no-drop class on qos-group 4 (`class type network-qos c-8q-nq4` / `pause pfc-cos 3`:
+    the Nexus 9000 QoS guide's system-defined network-qos class c-8q-nqN stands for qos-group N), its ECN and
+    bandwidth on queue 4 (qos-group N leaves by queue N), and its RoCE class matching DSCP 24, so DSCP 26 falls to
+    class-default, qos-group 0: a MAP001 whose fix must use qos-group 4, not 3."""
+    q4, q3 = "  class type queuing c-out-8q-q4\n", "  class type queuing c-out-8q-q3\n"
+    lossy = "    bandwidth remaining percent 0\n"
+    lossless = ("    bandwidth remaining percent 60\n    random-detect minimum-threshold 150 kbytes maximum-threshold "
+                "3000 kbytes drop-probability 7 weight 0 ecn\n")
+    assert q4 + lossy + q3 + lossless in text
+    moved = (text.replace(q4 + lossy + q3 + lossless, q4 + lossless + q3 + lossy)
+             .replace("match dscp 26", "match dscp 24").replace("set qos-group 3", "set qos-group 4")
+             .replace("c-8q-nq3", "c-8q-nq4"))
+    assert "c-8q-nq4\n    mtu 9216\n    pause pfc-cos 3" in moved and "set qos-group 3" not in moved
+    return moved
+
+
+def _nxos_fix(tmp_path, text: str, select: list[str] | None):
+    """The fix of an NX-OS config and the lint of config + snippet read back together (as pasted: later lines win)."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text(text)
+    result = fix.plan(api.lint([path], POLICY, select_codes=select), unsafe=True, model=NXOS_MODEL)
+    (dev,) = result.devices
+    assert dev.message is None, dev.message
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(apply.SHAPES["cisco_nxos"].apply(text, snippet))
+    return dev, snippet, api.lint([path], POLICY), api.lint([pasted], POLICY)
+
+
+def test_nxos_maps_fix_classifies_roce_into_the_configs_no_drop_group(tmp_path):
+    """The config makes qos-group 4 no-drop for CoS 3: the MAP001 fix sends DSCP 26 to qos-group 4 (it sent it to 3,
+    which no class pauses: unresolved), and config + snippet read back have no MAP001 and nothing new."""
+    dev, snippet, before, after = _nxos_fix(tmp_path, _nxos_nq4(NXOS_LEAF.read_text()), ["MAP001"])
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert "    set qos-group 4\n" in snippet and "set qos-group 3" not in snippet
+    assert "network-qos" not in snippet  # the config's no-drop class stays as it is
+    assert [f.message for f in after.findings if f.code in ("MAP001", "SYS002")] == []
+    known = {f.fingerprint for f in before.findings}
+    assert [f"{f.code} {f.message}" for f in after.findings if f.fingerprint not in known] == []
+    port = after.fabric.devices["nx-leaf1"].ports["Ethernet1/1"]
+    assert port.dscp_to_tc[26] == 4 and port.dscp_chain(26).priority == 3
+
+
+def test_nxos_whole_fix_keeps_the_queuing_on_the_no_drop_group(tmp_path):
+    """With the ECN finding the RoCE DSCP's lossy queue 0 gives, the whole fix's queuing policy marks ECN on queue 4
+    (the no-drop group's) and gives it the lossless share: the same group as the maps, so nothing is left or added."""
+    dev, snippet, _, after = _nxos_fix(tmp_path, _nxos_nq4(NXOS_LEAF.read_text()), None)
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert ("  class type queuing c-out-8q-q4\n    bandwidth remaining percent 50\n    random-detect" in snippet)
+    assert "  class type queuing c-out-8q-q3\n    bandwidth remaining percent 0\n  class" in snippet
+    assert [f"{f.code} {f.message}" for f in after.findings if f.severity != Severity.info] == []
+
+
+def test_nxos_maps_fix_without_such_a_class_is_as_before(tmp_path):
+    """No no-drop class for CoS 3 elsewhere (roce-leaf.cfg's is c-8q-nq3, the group of its own number): the fix's
+    classification is the one it always wrote, qos-group 3, named as before."""
+    text = NXOS_LEAF.read_text().replace("match dscp 26", "match dscp 24")
+    dev, snippet, _, after = _nxos_fix(tmp_path, text, ["MAP001"])
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert "    set qos-group 3\n" in snippet and "policy-map type qos ROCE_DSCP_A060D638\n" in snippet

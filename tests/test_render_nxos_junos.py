@@ -323,3 +323,53 @@ def test_junos_class_of_its_own_never_takes_a_config_class_name():
         ("best-effort", True), ("roce", False), ("roce-tc6", True)]
     snippet = rnd.render("juniper_junos", _only(prof, {"maps"}))
     assert "class roce-tc6 queue-num 6" in snippet and "class tc6 " not in snippet
+
+
+def _nxos_with(classes, platform_variant: str = "n9k", policy: str = "roce-dscp26") -> rnd.Profile:
+    ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs("cisco_nxos", platform_variant)]
+    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES, classes=classes,
+                       **render_golden.options("cisco_nxos", platform_variant))
+
+
+def test_nxos_snippet_uses_the_configs_no_drop_group():
+    """A --device config whose no-drop class is c-8q-nq4 with `pause pfc-cos 3` (qos-group 4: the Nexus 9000 QoS
+    guide's system-defined network-qos classes) gets a snippet that classifies DSCP 26 into qos-group 4 and keeps every
+    other part on that group: the network-qos class pausing CoS 3, ECN and the lossless share on queue 4, the long
+    cable's pause buffer on c-in-q4. Read back, DSCP 26 is lossless on priority 3 through queue 4."""
+    base = (RAW / "cisco_nxos" / "roce-leaf.cfg").read_text().replace("c-8q-nq3", "c-8q-nq4")
+    classes = _parse("cisco_nxos", base).forwarding_classes
+    assert [(c.name, c.queue, c.no_loss, c.pfc_priority) for c in classes] == [("c-8q-nq4", 4, True, 3)]
+    prof = _nxos_with(classes)
+    assert (prof.queue_of(3), prof.queue_of(6), prof.lossless_queues) == (4, 6, [4])
+    out = rnd.render("cisco_nxos", prof)
+    assert "    set qos-group 4\n" in out and "set qos-group 3" not in out
+    assert "policy-map type network-qos ROCE_PFC_3g4\n  class type network-qos c-8q-nq4\n    pause pfc-cos 3\n" in out
+    assert "class type queuing c-in-q4\n    pause buffer-size" in out and "c-in-q3" not in out
+    device = _parse("cisco_nxos", out)
+    assert device.issues == []
+    for port in device.ports.values():
+        hop = port.dscp_chain(26)
+        assert (port.dscp_to_tc[26], hop.priority, port.pfc_priority_to_queue) == (4, 3, {3: [4]}), port.name
+        assert port.queues[4].ecn.ecn_enabled and not port.queues[3].ecn.ecn_enabled
+        assert port.queues[4].scheduler.weight == 50 and port.queues[3].scheduler.weight == 0
+    assert device.ports["Ethernet1/2"].priority_groups[3].profile  # the long cable's pause buffer, read on group 4
+    # Without the config's classes: the snippet of the priority's own number, named as ever.
+    plain = rnd.render("cisco_nxos", _nxos_with(None))
+    assert "    set qos-group 3\n" in plain and "ROCE_PFC_3\n" in plain and "c-8q-nq4" not in plain
+
+
+def test_nxos_n3k_snippet_names_the_no_drop_group():
+    """Nexus 3000: the user network-qos and queuing classes match the config's no-drop group (4), named by it."""
+    prof = _nxos_with([ForwardingClass(name="NQ-ROCE", queue=4, no_loss=True, pfc_priority=3)], "n3k", "pfc-only")
+    out = rnd.render("cisco_nxos", _only(prof, {"maps", "pfc", "scheduler"}))
+    assert "class-map type network-qos ROCE_NQ4\n  match qos-group 4\n" in out
+    assert "class-map type queuing ROCE_Q4\n  match qos-group 4\n" in out and "ROCE_Q3" not in out
+    assert "    set qos-group 4\n" in out and "ROCE_NQ3" not in out
+
+
+def test_nxos_no_drop_group_another_class_uses_is_not_taken():
+    """A no-drop class for CoS 3 on qos-group 6, which the policy's strict CNPs use, is not where the snippet puts
+    RoCE (lossless and strict CNP traffic on one queue): the priority keeps qos-group 3, as without the classes."""
+    prof = _nxos_with([ForwardingClass(name="c-8q-nq6", queue=6, no_loss=True, pfc_priority=3)])
+    assert (prof.queue_of(3), prof.lossless_queues) == (3, [3])
+    assert "    set qos-group 3\n" in rnd.render("cisco_nxos", _only(prof, {"maps"}))

@@ -584,8 +584,9 @@ class Endpoint(Model):
 
 @model_class
 class ForwardingClass(Model):
-    """A traffic class a config defines by name (Junos forwarding class), which the device's classifiers,
-    scheduler-maps and PFC profile name: a snippet names the same class rather than making another on its queue."""
+    """A traffic class a config defines by name (Junos forwarding class; NX-OS no-drop network-qos class, queue = its
+    qos-group), which the device's classifiers, scheduler-maps and PFC profile name: a snippet names the same class
+    rather than making another on its queue."""
 
     name: str
     queue: int
@@ -698,7 +699,8 @@ class Device(Model):
     lossy_mode: str | None = None
     lossy_mode_source: Source | None = None
     # The traffic classes the config defines by name (Junos `forwarding-classes class`; not the default classes it
-    # leaves as they are). None: the platform numbers its classes, or the config names none.
+    # leaves as they are), or, NX-OS, its system network-qos policy's no-drop classes (queue: the qos-group). None: the
+    # config names none (NX-OS: makes no class no-drop), or the platform numbers its classes.
     forwarding_classes: list[ForwardingClass] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)

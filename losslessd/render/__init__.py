@@ -452,17 +452,28 @@ class Profile(Sectioned):
         """The TOS byte of roce_dscp: DSCP << 2, with ECT(0) when ECN is on."""
         return None if self.roce_dscp is None else self.roce_dscp << 2 | (ECT0 if self.ecn else 0)
 
+    def queue_of(self, tc: int) -> int:
+        """The queue traffic class ``tc`` leaves by: a lossless priority's is the queue of the device's class that
+        pauses it (pfc_to_queue), else ``tc``'s own. NX-OS: also the qos-group the snippet classifies ``tc`` into (a
+        qos-group leaves by the queue of its number), so RoCE goes to the group the config's network-qos makes
+        no-drop."""
+        return (self.pfc_to_queue or {}).get(tc, tc) if tc in self.lossless else tc
+
     @property
     def bandwidth_pct(self) -> dict[int, int]:
         """Each weighted (not strict) queue's share, in percent, of the bandwidth strict queues leave: half to
         the lossless queues, split evenly, half to queue 0 (best effort), none to the others."""
-        shared = [q for q in self.lossless if q not in self.strict_queues]
+        shared = [q for q in self.lossless_queues if q not in self.strict_queues]
         return {q: 50 // len(shared) if q in shared else 50 if q == 0 else 0
                 for q in range(8) if q not in self.strict_queues}
 
     def traffic_classes(self) -> list[int]:
         """The TCs the profile uses: those some DSCP maps to, the strict and the lossless ones."""
         return sorted({*self.dscp_to_tc.values(), *self.strict_queues, *self.lossless})
+
+    def queues_used(self) -> list[int]:
+        """The queues the profile's traffic classes leave by (queue_of)."""
+        return sorted({self.queue_of(tc) for tc in self.traffic_classes()})
 
     @property
     def wd_detection_polls(self) -> int:
@@ -554,7 +565,11 @@ class Profile(Sectioned):
         them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
         one would keep its old matches beside the new ones."""
         by_tc = self.dscps_by_tc()
-        return f"{zlib.crc32(json.dumps(by_tc if tc is None else sorted(by_tc[tc]), sort_keys=True).encode()):08X}"
+        if tc is not None:
+            return f"{zlib.crc32(json.dumps(sorted(by_tc[tc])).encode()):08X}"
+        # (a TC classified into another qos-group, queue_of, changes the name; the names of the others stay)
+        moved = {t: self.queue_of(t) for t in sorted(by_tc) if self.queue_of(t) != t}
+        return f"{zlib.crc32(json.dumps([by_tc, moved] if moved else by_tc, sort_keys=True).encode()):08X}"
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
@@ -826,7 +841,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             fc = pick_class(named, prio, lossless)
         except InputError:  # (refused by render() where a section names the class; the others render)
             fc = None
-        if fc is not None:
+        # (not where another traffic class of the snippet leaves by that queue: the two would share it, one lossless and
+        # one not; there the priority keeps the queue of its own number, as without the device's classes)
+        if fc is not None and (fc.queue == prio or fc.queue not in {*dscp_to_tc.values(), *strict, *lossless}):
             queues[prio] = fc.queue
     wd = pol.watchdog
     detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
