@@ -15,7 +15,7 @@ executes: the same count whatever else the machine is doing (wall times on a loa
 
 Last counted (session 26, typer 0.29, pydantic 2.14): `import typer, rich` 266 M, `import typer, pydantic` 381 M,
 a bare typer command 661 M; `losslessd --help` 397 M (1.49x), `losslessd rules` 690 M (2.59x; 954 M before it
-printed the rule index instead of importing the rules), the example lint 1,434 M (5.39x; 1,483 M before). What the
+printed the rule index instead of importing the rules), the example lint 1,429 M (5.37x; 1,483 M before). What the
 rest is, and why 2x of `import typer, rich` is out of reach of a typer 0.29 command with pydantic policy models and
 YAML inputs (`import typer, pydantic` and PyYAML alone are 473 M of its 532 M): docs/lint-at-scale.md.
 
