@@ -62,6 +62,8 @@ class RenderLimits:
 
 @dataclass(frozen=True)
 class Platform:
+    """Everything losslessd knows about one platform, from detection to the simulator's shell."""
+
     id: str
     kind: DeviceKind
     parser: str | None  # module under losslessd.parse; None: collection only, no parser yet

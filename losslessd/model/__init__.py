@@ -197,6 +197,8 @@ class Ecn(Model):
 
 @model_class
 class Scheduler(Model):
+    """How an egress queue is scheduled: strict priority or a weight."""
+
     name: str | None = None
     type: SchedulerType | None = None
     weight: int | None = None
@@ -207,6 +209,8 @@ class Scheduler(Model):
 
 @model_class
 class Queue(Model):
+    """An egress queue of a port: its scheduling and ECN marking."""
+
     index: int
     scheduler: Scheduler | None = None
     ecn: Ecn | None = None
@@ -219,6 +223,8 @@ class Queue(Model):
 
 @model_class
 class BufferPool(Model):
+    """A shared buffer pool that buffer profiles draw from."""
+
     name: str
     direction: Literal["ingress", "egress", "both"] | None = None  # SONiC BUFFER_POOL type (sonic-buffer-pool.yang)
     mode: Literal["static", "dynamic"] | None = None
@@ -317,6 +323,8 @@ class LinkPause(Model):
 
 @model_class
 class Port(Model):
+    """A switch port or host NIC port with the QoS facts the rules read."""
+
     name: str
     alias: str | None = None  # SONiC PORT alias: what the switch's LLDP sends as its port ID
     description: str | None = None
@@ -618,6 +626,8 @@ class Link(Model):
 
 @model_class
 class NextHop(Model):
+    """Where a route sends traffic: an egress interface and/or a next-hop address."""
+
     port: str | None = None  # egress interface
     address: str | None = None  # next-hop IP as printed
 
@@ -647,6 +657,8 @@ class TopologyIssue(Model):
 
 @model_class
 class Device(Model):
+    """One switch, host or subnet manager as its parser read it."""
+
     name: str
     kind: DeviceKind
     platform: str  # id from losslessd.platforms
@@ -713,6 +725,8 @@ class Device(Model):
 
 @model_class
 class Fabric(Model):
+    """Every device that was read, the links between them and the inputs that gave no device."""
+
     version: int = MODEL_VERSION
     devices: dict[str, Device] = dataclasses.field(default_factory=dict)
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)  # inputs that gave no device at all

@@ -50,6 +50,8 @@ _POLICY_TYPES = (["policy-map", "type", "quality-of-service"], ["policy-map", "t
 
 @dataclass(frozen=True)
 class Threshold:
+    """An ECN threshold as EOS writes it: the number, its unit and what kind of unit that is."""
+
     text: str  # the number as written
     unit: str
     kind: str  # bytes | time | segments | unknown
@@ -68,6 +70,8 @@ class RawEcn:
 
 @dataclass
 class QueueConf:
+    """What a `tx-queue` block says: strict priority, bandwidth share, ECN."""
+
     source: Source
     strict: Val | None = None  # True: `priority strict`; False: `no priority`
     bandwidth: Val | None = None  # `bandwidth percent N`
@@ -101,6 +105,8 @@ class QosConf:
 
 @dataclass
 class InterfaceConf(QosConf):
+    """An interface's own lines, over the QoS settings a `qos profile` would give it."""
+
     description: str | None = None
     mtu: Val | None = None
     speed: Val | None = None  # Gb/s
@@ -126,6 +132,8 @@ class QosClass:
 
 @dataclass
 class EosConfig:
+    """Everything the reader took from one switch's running-config, before defaults are filled in."""
+
     hostname: str | None = None
     header_name: str | None = None
     hwsku: str | None = None

@@ -22,9 +22,6 @@ from ...limits import MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 
-# `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
-_SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
-_MLNX_QOS = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
 _TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor}
@@ -32,16 +29,6 @@ _TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": Sche
 
 class Skip(ValueError):
     """A command (or option) that cannot be read; the message says why."""
-
-
-def is_shell(text: str) -> bool:
-    """A shell script (#! line)."""
-    return bool(_SHEBANG.match(text))
-
-
-def is_script(text: str) -> bool:
-    """A shell script that runs `mlnx_qos -i IF`: what sniffing takes for a host setup script."""
-    return is_shell(text) and bool(_MLNX_QOS.search(text[:262144]))
 
 
 # bash(1) SHELL GRAMMAR: the words that open, continue or close a compound command, and builtins that change nothing
