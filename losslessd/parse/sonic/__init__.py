@@ -885,9 +885,10 @@ class _Builder:
         """
         # (scheduler, wred_profile) as written -> their objects, and the event (_event) of each queue index it sets
         settings: dict[tuple, tuple] = {}
-        # What the entry before wrote, when it was found in settings (only text is kept there: what equals it reads
-        # as it does); the port of the entry before (a switch writes a port's queues one after another).
-        last_written: tuple | None = None
+        # The fields of the entry before, when what it wrote was found in settings (only text is kept there: what
+        # equals it reads as it does, and a dict of them equals only one of the same texts); the port of the entry
+        # before (a switch writes a port's queues one after another, most of them alike).
+        last_fields: dict | None = None
         name: str | None = None
         events: list[int] = []
         entries: list[Entry] = []
@@ -896,19 +897,19 @@ class _Builder:
             if pairs is None:
                 continue
             fields = e.fields
-            written = (fields.get("scheduler"), fields.get("wred_profile"))
-            try:
-                if written != last_written:
+            if fields != last_fields:  # (one comparison in C where the entry is written as the one before)
+                written = (fields.get("scheduler"), fields.get("wred_profile"))
+                try:
                     scheduler, ecn, numbers = settings[written]
-                    last_written = written
-            except (KeyError, TypeError):  # not seen yet, or not strings
-                last_written = None
-                scheduler, ecn, numbers = self._read_alike(
-                    settings, written, lambda e: (self._scheduler(e), self._ecn(e), {}), e)
+                    last_fields = fields
+                except (KeyError, TypeError):  # not seen yet, or not strings
+                    last_fields = None
+                    scheduler, ecn, numbers = self._read_alike(
+                        settings, written, lambda e: (self._scheduler(e), self._ecn(e), {}), e)
             for port, index in pairs:
                 if port is not name:
-                    fields = self.port(port, e)
-                    name, events, entries = port, fields["_events"], fields["_entries"]
+                    held = self.port(port, e)
+                    name, events, entries = port, held["_events"], held["_entries"]
                 number = numbers.get(index)
                 if number is None:
                     number = numbers[index] = self._event("queue", index, scheduler, ecn)
@@ -980,8 +981,8 @@ class _Builder:
                     profiles, written, lambda e: (*self._pg_profile(e), {}), e)
             for port, index in pairs:
                 if port is not name:
-                    fields = self.port(port, e)
-                    name, events, entries = port, fields["_events"], fields["_entries"]
+                    held = self.port(port, e)
+                    name, events, entries = port, held["_events"], held["_entries"]
                 number = numbers.get(index)
                 if number is None:
                     number = numbers[index] = self._event("pg", index, profile, runtime)
@@ -1011,8 +1012,8 @@ class _Builder:
                 profile, numbers = self._read_alike(names, written, lambda e: (self._queue_profile(e), {}), e)
             for port, index in pairs:
                 if port is not name:
-                    fields = self.port(port, e)
-                    name, events, entries = port, fields["_events"], fields["_entries"]
+                    held = self.port(port, e)
+                    name, events, entries = port, held["_events"], held["_entries"]
                 number = numbers.get(index)
                 if number is None:
                     number = numbers[index] = self._event("buffer", index, profile)
