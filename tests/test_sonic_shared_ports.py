@@ -104,3 +104,28 @@ def test_a_shared_port_pickles_copies_and_compares_as_the_port_it_stands_for():
     # written after it is made, a shared port keeps what it was given
     port.priority_groups = {}
     assert port.priority_groups == {} and port.pg_profiles() == {}
+
+
+def test_rows_read_without_their_entries_still_cite_them():
+    """QUEUE, BUFFER_QUEUE and BUFFER_PG rows are read as decoded; an entry is made where it is cited: an issue, a
+    port only they name, a queue's source, and a later file's entry merged field by field (sonic-cfggen -j a -j b)."""
+    first = {"PORT": {"Ethernet0": {"mtu": "9100"}}, "SCHEDULER": {"A": {"type": "DWRR", "weight": "10"}},
+             "WRED_PROFILE": {"W": {"ecn": "ecn_all"}},
+             "QUEUE": {"Ethernet0|3": {"scheduler": "A"}, "Ethernet0|x": {"scheduler": "A"},
+                       "Ethernet9|1": {"scheduler": "A"}}}
+    later = {"QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}
+    text = json.dumps(first, indent=1)
+    device = parse([Input("a.json", text), Input("b.json", json.dumps(later, indent=1))], "dut")
+    queue = device.ports["Ethernet0"].queues[3]
+    assert (queue.scheduler.name, queue.ecn.profile, queue.source.file, queue.source.pointer) == (
+        "A", "W", "b.json", "/QUEUE/Ethernet0|3")
+
+    def line_of(key: str) -> int:
+        return next(n for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(f'"{key}"'))
+
+    bad_key = next(i for i in device.issues if "'Ethernet0|x'" in i.message)
+    assert (bad_key.source.file, bad_key.source.pointer, bad_key.source.line) == (
+        "a.json", "/QUEUE/Ethernet0|x", line_of("Ethernet0|x"))
+    unknown = next(i for i in device.issues if i.message.startswith("Ethernet9 is not in the PORT table"))
+    assert (unknown.source.pointer, unknown.source.line) == ("/QUEUE/Ethernet9|1", line_of("Ethernet9|1"))
+    assert "Ethernet9" not in device.ports

@@ -463,18 +463,22 @@ class SharedPort(Port):
     configuration (lint/groups.py keys the shared part once). Read, written, dumped, copied and compared, it is the
     Port it stands for; pickled or copied, it is that plain Port.
 
-    ``_shared``: ((queues, PGs), (queue sources, PG sources), pg_profiles()): the queues as (index, scheduler, ecn,
-    buffer_profile) and the PGs as (index, profile, runtime_profile), in their dicts' order (the part lint/groups.py
-    keys); per queue the positions of its source and buffer_source in ``_sources`` (-1: None), per PG its source's.
-    None once the dicts are made. ``_sources``: the port's own entries, in the order the parser met them."""
+    ``_shared``: ((queues, PGs), (queue sources, PG sources), pg_profiles(), makers): the queues as (index,
+    scheduler, ecn, buffer_profile) and the PGs as (index, profile, runtime_profile), in their dicts' order (the part
+    lint/groups.py keys); per queue the positions of its source and buffer_source in ``_sources`` (-1: None), per PG
+    its source's; ``makers``: None, or per place in ``_sources`` None (a source there) or what makes the source of the
+    key there (an entry the parser did not make while reading). None once the dicts are made. ``_sources``: the
+    port's own entries (or their keys), in the order the parser met them."""
 
     __slots__ = ("_shared", "_sources")
     _shared: tuple | None
     _sources: list
 
     def _materialize(self) -> None:
-        (queues, pgs), (queue_at, pg_at), _ = self._shared  # type: ignore[misc]
+        (queues, pgs), (queue_at, pg_at), _, makers = self._shared  # type: ignore[misc]
         sources = self._sources
+        if makers is not None:  # (keys of entries made only now: see the parser's deferred tables)
+            sources = [source if make is None else make(source) for source, make in zip(sources, makers, strict=True)]
         made_queues = {}
         for (index, scheduler, ecn, profile), (at, buffer_at) in zip(queues, queue_at, strict=True):
             made_queues[index] = _queue(index, scheduler, ecn, None if at < 0 else sources[at], profile,

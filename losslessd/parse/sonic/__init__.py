@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import repeat
+from operator import attrgetter
 from pathlib import PurePath
 from typing import TypeVar
 
@@ -36,7 +38,7 @@ from ...model import (
 from ...sorting import natural_key
 from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count, positional
-from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
+from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
 T = TypeVar("T")
@@ -157,8 +159,8 @@ def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
     parts = split_namespaces(plain, namespace_of)
     for ns, loaded in parts.items():
         db = ConfigDB(list({inp.path: inp for inp, _, _ in loaded}.values()), loaded, namespace=ns)
-        for table, rows in db.tables.items():
-            out.setdefault(table, {}).update((key, dict(e.fields)) for key, e in rows.items())
+        for table in db.tables:
+            out.setdefault(table, {}).update((key, dict(fields)) for key, fields in db.fields(table).items())
     return out, list(parts) != [None]
 
 
@@ -357,6 +359,9 @@ def _split_pairs(split: tuple[tuple[str, ...], tuple[int, ...]]) -> tuple[tuple[
 _natural = lru_cache(maxsize=8192)(natural_key)
 
 
+_KEY, _FIELDS = attrgetter("key"), attrgetter("fields")
+
+
 def _text_only(written: object) -> bool:
     """Whether ``written`` (a field's value, or a tuple of values or of (field, value) pairs) is strings and nulls."""
     if type(written) is tuple:
@@ -400,6 +405,7 @@ class _Builder:
         self._events: list[tuple] = []
         self._shared: dict[tuple[int, ...], tuple] = {}  # a port's events -> its queues and PGs (see _shared)
         self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
+        self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
@@ -426,6 +432,8 @@ class _Builder:
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
         db.release()
+        for e in self._cited:
+            e.fields = None  # type: ignore[assignment]
 
     # ---- reading fields -------------------------------------------------------------------------
     def text(self, entry: Entry, field: str) -> str | None:
@@ -547,17 +555,17 @@ class _Builder:
         name a scheduler is this device's; when that cannot be told, no system-port key is read as local."""
         prefixes: dict[tuple[str, str], bool] = {}
         for table in ("QUEUE", "BUFFER_QUEUE", "BUFFER_PG"):
-            rows = self.db.table(table)
+            rows = self.db.fields(table)
             joined = "\n".join(rows)  # (searched in C: a switch has thousands of these keys)
             if joined.count("\n") == len(rows) - 1 and not _THREE_BARS.search(joined):
                 continue  # no key of three '|' (and none of a newline)
-            for key, e in rows.items():
+            for key, fields in rows.items():
                 if key.count("|") != 3:
                     continue
                 parts = key.split("|")
                 if len(parts) == 4:
                     pre = (parts[0].lower(), parts[1].lower())
-                    prefixes[pre] = prefixes.get(pre, False) or (table == "QUEUE" and "scheduler" in e.fields)
+                    prefixes[pre] = prefixes.get(pre, False) or (table == "QUEUE" and "scheduler" in fields)
         if not prefixes:
             return None
         if hostname and asic_name:
@@ -616,11 +624,30 @@ class _Builder:
                                        "pfc_enabled": [] if self._pfc_known else None}
         return port
 
-    def _event(self, kind: str, index: int, what: object = None, more: object = None) -> int:
+    def _event(self, kind: str, index: int, what: object = None, more: object = None, make: object = None) -> int:
         """The number of a new event (see _shared): ("queue", index, scheduler, ecn), ("buffer", index, egress
-        profile), ("pg", index, profile, computed at run time) or ("runtime", index) for a PG buffermgrd makes."""
-        self._events.append((kind, index, what, more))
+        profile), ("pg", index, profile, computed at run time) or ("runtime", index) for a PG buffermgrd makes;
+        ``make``: the maker of the entries of a deferred table (a port keeps their keys: see _rows)."""
+        self._events.append((kind, index, what, more, make))
         return len(self._events) - 1
+
+    def _rows(self, table: str) -> tuple:
+        """(rows, make): the table's rows as (key, fields, entry or None) and, for a table whose entries are not made
+        (configdb.DEFERRED), the maker of its entries as sources: a row's entry is made only when a queue or PG
+        cites it (SharedPort), or when the row is read or reported here (_cite)."""
+        deferred = self.db.deferred(table)
+        if deferred is None:
+            rows = self.db.table(table).values()
+            return zip(map(_KEY, rows), map(_FIELDS, rows), rows, strict=True), None
+        doc, raw = deferred
+        return zip(raw, raw.values(), repeat(None), strict=False), entry_maker(doc, table)
+
+    def _cite(self, make: Callable[[str], Entry], key: str, fields: dict) -> Entry:
+        """The entry of a deferred table's row, with its fields (released with the others once the device is built)."""
+        e = make(key)
+        e.fields = fields
+        self._cited.append(e)
+        return e
 
     def _shared_part(self, events: list[int]) -> tuple:
         """(SharedPort._shared, the PG indexes) of a port that met ``events`` (numbers from _event, in table order):
@@ -636,7 +663,7 @@ class _Builder:
             pgs: dict[int, tuple] = {}  # index -> (profile, computed at run time, source at)
             table = self._events
             for at, number in enumerate(key):
-                kind, index, what, more = table[number]
+                kind, index, what, more, _ = table[number]
                 if kind == "queue":
                     queue = queues.get(index)
                     if queue is None:
@@ -659,7 +686,8 @@ class _Builder:
             shared = ((tuple((i, q[0], q[1], q[2]) for i, q in queues.items()),
                        tuple((i, pg[0], pg[1]) for i, pg in pgs.items())),
                       (tuple((q[3], q[4]) for q in queues.values()), tuple(pg[2] for pg in pgs.values())),
-                      {i: (pg[0], pg[1]) for i, pg in pgs.items()})
+                      {i: (pg[0], pg[1]) for i, pg in pgs.items()},
+                      tuple(table[number][4] for number in key) if any(table[n][4] for n in key) else None)
             known = self._shared[key] = (shared, frozenset(pgs))
         return known
 
@@ -891,12 +919,14 @@ class _Builder:
         last_fields: dict | None = None
         name: str | None = None
         events: list[int] = []
-        entries: list[Entry] = []
-        for e in self.db.table("QUEUE").values():
-            pairs = _pairs(e.key) or self.split_pairs(e)
+        entries: list[Entry | str] = []
+        rows, make = self._rows("QUEUE")
+        for key, fields, e in rows:
+            pairs = _pairs(key)
             if pairs is None:
-                continue
-            fields = e.fields
+                pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields))
+                if pairs is None:
+                    continue
             if fields != last_fields:  # (one comparison in C where the entry is written as the one before)
                 written = (fields.get("scheduler"), fields.get("wred_profile"))
                 try:
@@ -905,16 +935,17 @@ class _Builder:
                 except (KeyError, TypeError):  # not seen yet, or not strings
                     last_fields = None
                     scheduler, ecn, numbers = self._read_alike(
-                        settings, written, lambda e: (self._scheduler(e), self._ecn(e), {}), e)
+                        settings, written, lambda e: (self._scheduler(e), self._ecn(e), {}),
+                        e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
-                    held = self.port(port, e)
+                    held = self.ports.get(port) or self.port(port, self._cite(make, key, fields) if e is None else e)
                     name, events, entries = port, held["_events"], held["_entries"]
                 number = numbers.get(index)
                 if number is None:
-                    number = numbers[index] = self._event("queue", index, scheduler, ecn)
+                    number = numbers[index] = self._event("queue", index, scheduler, ecn, make)
                 events.append(number)
-                entries.append(e)
+                entries.append(key if make else e)
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
@@ -965,12 +996,15 @@ class _Builder:
         last_written: object = _ABSENT  # (as in _queues)
         name: str | None = None
         events: list[int] = []
-        entries: list[Entry] = []
-        for e in self.db.table("BUFFER_PG").values():
-            pairs = _pairs(e.key, _MAX_PG) or self.split_pairs(e, _MAX_PG)
+        entries: list[Entry | str] = []
+        rows, make = self._rows("BUFFER_PG")
+        for key, fields, e in rows:
+            pairs = _pairs(key, _MAX_PG)
             if pairs is None:
-                continue
-            written = e.fields.get("profile")
+                pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_PG)
+                if pairs is None:
+                    continue
+            written = fields.get("profile")
             try:
                 if written != last_written:
                     profile, runtime, numbers = profiles[written]
@@ -978,16 +1012,17 @@ class _Builder:
             except (KeyError, TypeError):
                 last_written = _ABSENT
                 profile, runtime, numbers = self._read_alike(
-                    profiles, written, lambda e: (*self._pg_profile(e), {}), e)
+                    profiles, written, lambda e: (*self._pg_profile(e), {}),
+                    e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
-                    held = self.port(port, e)
+                    held = self.ports.get(port) or self.port(port, self._cite(make, key, fields) if e is None else e)
                     name, events, entries = port, held["_events"], held["_entries"]
                 number = numbers.get(index)
                 if number is None:
-                    number = numbers[index] = self._event("pg", index, profile, runtime)
+                    number = numbers[index] = self._event("pg", index, profile, runtime, make)
                 events.append(number)
-                entries.append(e)
+                entries.append(key if make else e)
 
     def _buffer_queues(self) -> None:
         """BUFFER_QUEUE|<ports>|<range>: each queue's egress buffer profile (sonic-swss bufferorch.cpp processQueue
@@ -997,28 +1032,32 @@ class _Builder:
         last_written: object = _ABSENT
         name: str | None = None
         events: list[int] = []
-        entries: list[Entry] = []
-        for e in self.db.table("BUFFER_QUEUE").values():
-            pairs = _pairs(e.key, _MAX_BUFFER_QUEUE) or self.split_pairs(e, _MAX_BUFFER_QUEUE)
+        entries: list[Entry | str] = []
+        rows, make = self._rows("BUFFER_QUEUE")
+        for key, fields, e in rows:
+            pairs = _pairs(key, _MAX_BUFFER_QUEUE)
             if pairs is None:
-                continue
-            written = e.fields.get("profile")
+                pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_BUFFER_QUEUE)
+                if pairs is None:
+                    continue
+            written = fields.get("profile")
             try:
                 if written != last_written:
                     profile, numbers = names[written]
                     last_written = written
             except (KeyError, TypeError):
                 last_written = _ABSENT
-                profile, numbers = self._read_alike(names, written, lambda e: (self._queue_profile(e), {}), e)
+                profile, numbers = self._read_alike(names, written, lambda e: (self._queue_profile(e), {}),
+                                                    e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
-                    held = self.port(port, e)
+                    held = self.ports.get(port) or self.port(port, self._cite(make, key, fields) if e is None else e)
                     name, events, entries = port, held["_events"], held["_entries"]
                 number = numbers.get(index)
                 if number is None:
-                    number = numbers[index] = self._event("buffer", index, profile)
+                    number = numbers[index] = self._event("buffer", index, profile, None, make)
                 events.append(number)
-                entries.append(e)
+                entries.append(key if make else e)
 
     def _queue_profile(self, e: Entry) -> str | None:
         """The BUFFER_PROFILE a BUFFER_QUEUE entry names, also one of a table the partial input leaves out."""
