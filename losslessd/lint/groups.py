@@ -24,7 +24,7 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
-from ..model import Device, Model, Port, Source
+from ..model import Device, Model, Port, SharedPort, Source
 
 # Not read by port rules but to name things in messages (the engine checks members on their own
 # wherever a finding is made) or to say where a fact came from.
@@ -33,6 +33,8 @@ _PORT_NAMES = frozenset({"name", "alias", "description"})
 # that are never grouped read (issues, files), and its ports (keyed one by one, with their selection).
 _DEVICE_SKIP = frozenset({"name", "ports", "neighbors", "routes", "tier", "issues", "files"})
 _PLAIN = (str, int, float, bool, Enum, type(None))
+# What a SharedPort's key takes from its shared part instead (the content of every queue and PG but their sources).
+_SHARED = frozenset({"queues", "priority_groups"})
 
 
 def _mentions(tp: Any, cls: type) -> bool:
@@ -73,18 +75,22 @@ def _is_plain_dict(tp: Any) -> bool:
     return typing.get_origin(inner) is dict and all(map(_is_plain, typing.get_args(inner)))
 
 
-def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True, owned: bool = False) -> str:
+def _content_expression(cls: type, obj: str, env: dict[str, Any], inline: bool = True, owned: bool = False,
+                        shared: bool = False) -> str:
     """Python for the content of the ``cls`` object named ``obj`` (see _content_function)."""
-    return f"({', '.join(_content_parts(cls, obj, env, inline, owned))},)"
+    return f"({', '.join(_content_parts(cls, obj, env, inline, owned, shared))},)"
 
 
-def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned: bool = False) -> list[str]:
+def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned: bool = False,
+                   shared: bool = False) -> list[str]:
     """The parts of _content_expression. Dicts of model objects (queues, PGs: each port has its own) are keyed item
     by item, their items' content written out in place beside their keys; so are, in a port, the model objects
     a port has of its own (watchdog, NIC DCQCN record, link pause: one per port, tokened once each in vain), and
     (``owned``) their dicts of plain values (a NIC's DCQCN switches and parameters: a host's own, never shared)."""
     hints = typing.get_type_hints(cls)
     skip = _PORT_NAMES if cls is Port else _DEVICE_SKIP if cls is Device else frozenset()
+    if shared:
+        skip = skip | _SHARED
     parts: list[str] = []
     for f in dataclasses.fields(cls):
         tp, v = hints[f.name], f"{obj}.{f.name}"
@@ -115,14 +121,16 @@ def _content_parts(cls: type, obj: str, env: dict[str, Any], inline: bool, owned
 
 
 @cache
-def _content_function(cls: type, owned: bool = False):
+def _content_function(cls: type, owned: bool = False, shared: bool = False):
     """``f(obj, memo, token) -> tuple``: the content of a ``cls`` object without its sources (and, for a port,
     its names). Lists of plain values are taken as tuples; dicts of model objects item by item (queues, PGs:
     each port has its own); other containers and nested objects through ``memo`` (id -> token, hit when
     parsers share them: the maps, profiles, schedulers) or, the first time, ``token``. ``owned``: an object a
-    port has of its own (see _content_parts)."""
+    port has of its own (see _content_parts). ``shared``: a SharedPort's content but its queues and PGs, which
+    Keys.port takes from the part it shares."""
     env: dict[str, Any] = {"_id": id, "_tuple": tuple}
-    code = f"def content(o, memo, token):\n    return {_content_expression(cls, 'o', env, owned=owned)}\n"
+    body = _content_expression(cls, "o", env, owned=owned, shared=shared)
+    code = f"def content(o, memo, token):\n    return {body}\n"
     exec(compile(code, f"<key of {cls.__name__}>", "exec"), env)  # noqa: S102 - code built from field names only
     return env["content"]
 
@@ -175,7 +183,13 @@ class Keys:
     def port(self, port: Port) -> int:
         key = self._ports.get(id(port))
         if key is None:
-            content = ("port", _content_function(Port)(port, self._memo, self.token))
+            shared = getattr(port, "_shared", None) if type(port) is SharedPort else None
+            if shared is None:
+                content: tuple = ("port", _content_function(Port)(port, self._memo, self.token))
+            else:  # queues and PGs as the ports configured alike share them (one token), the rest as any port's
+                parts = shared[0]  # (not where the port's own sources are in its list: shared[1])
+                content = ("shared port", _content_function(Port, shared=True)(port, self._memo, self.token),
+                           self._memo.get(id(parts)) or self.token(parts))
             last, last_key = self._last_port
             if content == last:  # the port before it, configured alike (as a switch's ports mostly are): no hashing
                 key = last_key

@@ -448,11 +448,164 @@ class Port(Model):
         return Hop(port=self.name, dscp=dscp, tc=tc, tc_name=name, priority=priority, pg=pg, pg_name=pg_name,
                    queue=queue)
 
+    def pg_profiles(self) -> dict[int, tuple[str | None, bool]]:
+        """PG index -> (profile, runtime_profile), in the PGs' order (read-only): what a rule that counts the PGs of
+        every port of a device reads (a SharedPort answers from what it shares, without making its PG objects)."""
+        return {index: (pg.profile, pg.runtime_profile) for index, pg in self.priority_groups.items()}
+
     def paused_queues(self, priority: int | None) -> list[int] | None:
         """The egress queues a received pause for ``priority`` stops ([] none; None when the input does not say)."""
         if priority is None or self.pfc_priority_to_queue is None:
             return None
         return self.pfc_priority_to_queue.get(priority, [])
+
+
+# The slots that hold a Port's queues and PGs (a SharedPort fills them when they are first read).
+_QUEUES_SLOT: Any = Port.__dict__["queues"]
+_PGS_SLOT: Any = Port.__dict__["priority_groups"]
+
+
+class SharedPort(Port):
+    """A Port whose queues and PGs are made when first read, from what the ports of a device configured alike share
+    and the port's own sources: a 64-port switch has 512 queues and 128 PGs, and the rules read those of one port per
+    configuration (lint/groups.py keys the shared part once). Read, written, dumped, copied and compared, it is the
+    Port it stands for; pickled or copied, it is that plain Port.
+
+    ``_shared``: ((queues, PGs), (queue sources, PG sources), pg_profiles(), makers): the queues as (index,
+    scheduler, ecn, buffer_profile) and the PGs as (index, profile, runtime_profile), in their dicts' order (the part
+    lint/groups.py keys); per queue the positions of its source and buffer_source in ``_sources`` (-1: None), per PG
+    its source's; ``makers``: None, or per place in ``_sources`` None (a source there) or what makes the source of the
+    key there (an entry the parser did not make while reading). None once the dicts are made. ``_sources``: the
+    port's own entries (or their keys), in the order the parser met them."""
+
+    __slots__ = ("_shared", "_sources")
+    _shared: tuple | None
+    _sources: list
+
+    def _materialize(self) -> None:
+        (queues, pgs), (queue_at, pg_at), _, makers = self._shared  # type: ignore[misc]
+        sources = self._sources
+        if makers is not None:  # (keys of entries made only now: see the parser's deferred tables)
+            sources = [source if make is None else make(source) for source, make in zip(sources, makers, strict=True)]
+        made_queues = {}
+        for (index, scheduler, ecn, profile), (at, buffer_at) in zip(queues, queue_at, strict=True):
+            made_queues[index] = _queue(index, scheduler, ecn, None if at < 0 else sources[at], profile,
+                                        None if buffer_at < 0 else sources[buffer_at])
+        made_pgs = {index: _priority_group(index, profile, runtime, sources[at])
+                    for (index, profile, runtime), at in zip(pgs, pg_at, strict=True)}
+        _QUEUES_SLOT.__set__(self, made_queues)
+        _PGS_SLOT.__set__(self, made_pgs)
+        self._shared = None
+        self._sources = []
+
+    @property
+    def queues(self) -> dict[int, Queue]:
+        if getattr(self, "_shared", None) is not None:
+            self._materialize()
+        return _QUEUES_SLOT.__get__(self, Port)
+
+    @queues.setter
+    def queues(self, value: dict[int, Queue]) -> None:
+        if getattr(self, "_shared", None) is not None:
+            self._materialize()
+        _QUEUES_SLOT.__set__(self, value)
+
+    @property
+    def priority_groups(self) -> dict[int, PriorityGroup]:
+        if getattr(self, "_shared", None) is not None:
+            self._materialize()
+        return _PGS_SLOT.__get__(self, Port)
+
+    @priority_groups.setter
+    def priority_groups(self, value: dict[int, PriorityGroup]) -> None:
+        if getattr(self, "_shared", None) is not None:
+            self._materialize()
+        _PGS_SLOT.__set__(self, value)
+
+    def pg_profiles(self) -> dict[int, tuple[str | None, bool]]:
+        shared = getattr(self, "_shared", None)
+        return Port.pg_profiles(self) if shared is None else shared[2]
+
+    def plain(self) -> Port:
+        """This port as a plain Port (its queues and PGs made)."""
+        return Port(**self._fields())
+
+    def _fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(Port)}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Port):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(Port))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.plain())
+
+    def __reduce_ex__(self, protocol):
+        return _port_of, (self._fields(),)
+
+    def __copy__(self) -> Port:
+        return dataclasses.replace(self.plain())
+
+    def __deepcopy__(self, memo: dict) -> Port:
+        return copy.deepcopy(self.plain(), memo)
+
+
+def _port_of(fields: dict[str, Any]) -> Port:
+    """A SharedPort unpickled: the plain Port it stands for."""
+    return Port(**fields)
+
+
+def _queue(index, scheduler, ecn, source, buffer_profile, buffer_source) -> Queue:
+    queue = _new(Queue)  # (slot by slot: a Queue of each of a port's indexes when the rules first read them)
+    queue.index, queue.scheduler, queue.ecn, queue.source = index, scheduler, ecn, source
+    queue.buffer_profile, queue.buffer_source = buffer_profile, buffer_source
+    return queue
+
+
+def _priority_group(index, profile, runtime_profile, source) -> PriorityGroup:
+    pg = _new(PriorityGroup)
+    pg.index, pg.profile, pg.runtime_profile, pg.size_bytes, pg.source = index, profile, runtime_profile, None, source
+    return pg
+
+
+if ([f.name for f in dataclasses.fields(Queue)] != ["index", "scheduler", "ecn", "source", "buffer_profile",
+                                                    "buffer_source"]
+        or [f.name for f in dataclasses.fields(PriorityGroup)] != ["index", "profile", "runtime_profile", "size_bytes",
+                                                                   "source"]):
+    raise TypeError("Queue or PriorityGroup has a field _queue or _priority_group does not set")
+
+
+def _shared_port_maker():
+    """``make(shared, sources, **fields)``: a SharedPort set slot by slot (Port.__init__ would set its queue and PG
+    dicts through the properties, only for them to be dropped again)."""
+    env: dict = {"_new": _new, "cls": SharedPort}
+    params, lines = [], []
+    for f in dataclasses.fields(Port):
+        if f.name in ("queues", "priority_groups"):
+            continue
+        if f.default_factory is not dataclasses.MISSING:  # (none but the two above)
+            raise TypeError(f"Port.{f.name} has a default factory: make it in shared_port")
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            env[f"d_{f.name}"] = f.default
+            params.append(f"{f.name}=d_{f.name}")
+        lines.append(f"    o.{f.name} = {f.name}")
+    code = "\n".join([f"def make(shared, sources, *, {', '.join(params)}):", "    o = _new(cls)", *lines,
+                      "    o._shared, o._sources = shared, sources", "    return o", ""])
+    exec(compile(code, "<make SharedPort>", "exec"), env)  # noqa: S102 - field names only
+    return env["make"]
+
+
+_make_shared_port = _shared_port_maker()
+
+
+def shared_port(fields: dict, shared: tuple, sources: list) -> SharedPort:
+    """A SharedPort of ``fields`` (Port's keywords but queues and priority_groups) and its shared part (see there)."""
+    return _make_shared_port(shared, sources, **fields)
 
 
 @model_class

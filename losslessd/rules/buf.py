@@ -428,8 +428,7 @@ class SharedHeadroomPoolShort(Rule):
         counts: dict[str | None, int | None] = {}
         profiles = device.buffer_profiles
         for port in device.ports.values():
-            for pg in port.priority_groups.values():
-                name = pg.profile
+            for name, runtime_profile in port.pg_profiles().values():
                 try:
                     xoff = counts[name]
                 except KeyError:
@@ -437,7 +436,7 @@ class SharedHeadroomPoolShort(Rule):
                     xoff = counts[name] = (None if profile is not None and profile.headroom_computed_at_runtime else
                                            profile.xoff_bytes or 0 if profile is not None and profile.pool == pool.name
                                            else 0)
-                if pg.runtime_profile or xoff is None:
+                if runtime_profile or xoff is None:
                     runtime += 1
                 elif xoff:
                     xoffs.append(xoff)

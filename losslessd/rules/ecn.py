@@ -50,8 +50,8 @@ def _pool_load(ctx, device: Device) -> dict[str, Load]:
     ports: dict[str, set[str]] = {}
     for port in ctx.roce_ports(device):
         for lane in lanes_by(ctx, port, "pg"):
-            pg = port.priority_groups.get(lane.pg)
-            profile = device.buffer_profiles.get(pg.profile) if pg and pg.profile else None
+            name = port.pg_profiles().get(lane.pg, (None, False))[0]  # (read without making a SharedPort's PGs)
+            profile = device.buffer_profiles.get(name) if name else None
             pool = (profile.pool if profile is not None else None) or ""
             pgs[pool] = pgs.get(pool, 0) + 1
             ports.setdefault(pool, set()).add(port.name)

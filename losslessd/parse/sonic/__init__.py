@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import repeat
+from operator import attrgetter
 from pathlib import PurePath
 from typing import TypeVar
 
@@ -26,18 +28,17 @@ from ...model import (
     Neighbor,
     ParseIssue,
     Port,
-    PriorityGroup,
-    Queue,
     Scheduler,
     SchedulerType,
     Source,
     Trust,
     Watchdog,
+    shared_port,
 )
 from ...sorting import natural_key
 from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count, positional
-from .configdb import ConfigDB, Entry, mentions_table, split_namespaces
+from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
 T = TypeVar("T")
@@ -154,8 +155,8 @@ def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
     out: dict[str, dict[str, dict]] = {}
     dbs = _databases(inputs)
     for db in dbs.values():
-        for table, rows in db.tables.items():
-            out.setdefault(table, {}).update((key, dict(e.fields)) for key, e in rows.items())
+        for table in db.tables:
+            out.setdefault(table, {}).update((key, dict(fields)) for key, fields in db.fields(table).items())
     return out, list(dbs) != [None]
 
 
@@ -374,6 +375,9 @@ def _split_pairs(split: tuple[tuple[str, ...], tuple[int, ...]]) -> tuple[tuple[
 _natural = lru_cache(maxsize=8192)(natural_key)
 
 
+_KEY, _FIELDS = attrgetter("key"), attrgetter("fields")
+
+
 def _text_only(written: object) -> bool:
     """Whether ``written`` (a field's value, or a tuple of values or of (field, value) pairs) is strings and nulls."""
     if type(written) is tuple:
@@ -381,8 +385,6 @@ def _text_only(written: object) -> bool:
     return written is None or type(written) is str
 
 
-_queue = positional(Queue, "index", "scheduler", "ecn", "source")
-_pg = positional(PriorityGroup, "index", "profile", "runtime_profile", "source")
 _watchdog = positional(Watchdog, "enabled", "priorities", "detection_time_ms", "restoration_time_ms",
                        "polling_interval_ms", "action", "action_raw", "default_rule", "source")
 
@@ -414,6 +416,12 @@ class _Builder:
         self._converted: dict[tuple, object] = {}  # (converter, text) -> value
         self._absent_refs = 0  # references into tables the input lacks, counted (see ref)
         self._big_red_switch: bool | None = None  # PFC_WD|GLOBAL BIG_RED_SWITCH (see _watchdogs)
+        # What the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set on a queue or PG, each setting once: (kind, index,
+        # what it sets); a port keeps the numbers of those it met, in order, and their entries (see _shared).
+        self._events: list[tuple] = []
+        self._shared: dict[tuple[int, ...], tuple] = {}  # a port's events -> its queues and PGs (see _shared)
+        self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
+        self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
@@ -436,10 +444,12 @@ class _Builder:
         self.device = Device(name=hostname or name, kind=DeviceKind.switch, platform=PLATFORM, hwsku=hwsku,
                              **device_facts, big_red_switch=self._big_red_switch,
                              big_red_switch_source=self._big_red_switch_source,
-                             ports={n: Port(**self.ports[n]) for n in sorted(self.ports, key=_natural)},
+                             ports={n: self._port_model(self.ports[n]) for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
                              issues=db.issues, source=Source(file=file))
         db.release()
+        for e in self._cited:
+            e.fields = None  # type: ignore[assignment]
 
     # ---- reading fields -------------------------------------------------------------------------
     def text(self, entry: Entry, field: str) -> str | None:
@@ -561,17 +571,17 @@ class _Builder:
         name a scheduler is this device's; when that cannot be told, no system-port key is read as local."""
         prefixes: dict[tuple[str, str], bool] = {}
         for table in ("QUEUE", "BUFFER_QUEUE", "BUFFER_PG"):
-            rows = self.db.table(table)
+            rows = self.db.fields(table)
             joined = "\n".join(rows)  # (searched in C: a switch has thousands of these keys)
             if joined.count("\n") == len(rows) - 1 and not _THREE_BARS.search(joined):
                 continue  # no key of three '|' (and none of a newline)
-            for key, e in rows.items():
+            for key, fields in rows.items():
                 if key.count("|") != 3:
                     continue
                 parts = key.split("|")
                 if len(parts) == 4:
                     pre = (parts[0].lower(), parts[1].lower())
-                    prefixes[pre] = prefixes.get(pre, False) or (table == "QUEUE" and "scheduler" in e.fields)
+                    prefixes[pre] = prefixes.get(pre, False) or (table == "QUEUE" and "scheduler" in fields)
         if not prefixes:
             return None
         if hostname and asic_name:
@@ -626,9 +636,83 @@ class _Builder:
         """The fields of port ``name``, started from the first entry that mentions it."""
         port = self.ports.get(name)
         if port is None:
-            port = self.ports[name] = {"name": name, "source": entry.source(field), "queues": {},
-                                       "priority_groups": {}, "pfc_enabled": [] if self._pfc_known else None}
+            port = self.ports[name] = {"name": name, "source": entry.source(field), "_events": [], "_entries": [],
+                                       "pfc_enabled": [] if self._pfc_known else None}
         return port
+
+    def _event(self, kind: str, index: int, what: object = None, more: object = None, make: object = None) -> int:
+        """The number of a new event (see _shared): ("queue", index, scheduler, ecn), ("buffer", index, egress
+        profile), ("pg", index, profile, computed at run time) or ("runtime", index) for a PG buffermgrd makes;
+        ``make``: the maker of the entries of a deferred table (a port keeps their keys: see _rows)."""
+        self._events.append((kind, index, what, more, make))
+        return len(self._events) - 1
+
+    def _rows(self, table: str) -> tuple:
+        """(rows, make): the table's rows as (key, fields, entry or None) and, for a table whose entries are not made
+        (configdb.DEFERRED), the maker of its entries as sources: a row's entry is made only when a queue or PG
+        cites it (SharedPort), or when the row is read or reported here (_cite)."""
+        deferred = self.db.deferred(table)
+        if deferred is None:
+            rows = self.db.table(table).values()
+            return zip(map(_KEY, rows), map(_FIELDS, rows), rows, strict=True), None
+        doc, raw = deferred
+        return zip(raw, raw.values(), repeat(None), strict=False), entry_maker(doc, table)
+
+    def _cite(self, make: Callable[[str], Entry], key: str, fields: dict) -> Entry:
+        """The entry of a deferred table's row, with its fields (released with the others once the device is built)."""
+        e = make(key)
+        e.fields = fields
+        self._cited.append(e)
+        return e
+
+    def _shared_part(self, events: list[int]) -> tuple:
+        """(SharedPort._shared, the PG indexes) of a port that met ``events`` (numbers from _event, in table order):
+        worked out once per sequence, which the ports of a switch configured alike share. The same steps as one
+        Queue and PG object per port took: a QUEUE entry makes the queue (its entry the queue's source) or sets the
+        scheduler and ECN it names on the one made before; a BUFFER_QUEUE entry sets the egress profile (its entry the
+        buffer_source), making the queue if no QUEUE entry did; a BUFFER_PG entry (a later one of the same PG too)
+        makes the PG, and so does buffermgrd's run-time PG (see _finish)."""
+        key = tuple(events)
+        known = self._shared.get(key)
+        if known is None:
+            queues: dict[int, list] = {}  # index -> [scheduler, ecn, buffer profile, source at, buffer source at]
+            pgs: dict[int, tuple] = {}  # index -> (profile, computed at run time, source at)
+            table = self._events
+            for at, number in enumerate(key):
+                kind, index, what, more, _ = table[number]
+                if kind == "queue":
+                    queue = queues.get(index)
+                    if queue is None:
+                        queues[index] = [what, more, None, at, -1]
+                        continue
+                    if what is not None:
+                        queue[0] = what
+                    if more is not None:
+                        queue[1] = more
+                elif kind == "buffer":
+                    queue = queues.get(index)
+                    if queue is None:
+                        queues[index] = [None, None, what, -1, at]
+                    else:
+                        queue[2], queue[4] = what, at
+                elif kind == "pg":
+                    pgs[index] = (what, more, at)
+                else:  # "runtime"
+                    pgs[index] = (None, True, at)
+            shared = ((tuple((i, q[0], q[1], q[2]) for i, q in queues.items()),
+                       tuple((i, pg[0], pg[1]) for i, pg in pgs.items())),
+                      (tuple((q[3], q[4]) for q in queues.values()), tuple(pg[2] for pg in pgs.values())),
+                      {i: (pg[0], pg[1]) for i, pg in pgs.items()},
+                      tuple(table[number][4] for number in key) if any(table[n][4] for n in key) else None)
+            known = self._shared[key] = (shared, frozenset(pgs))
+        return known
+
+    def _port_model(self, fields: dict) -> Port:
+        """The Port of ``fields``: a SharedPort where entries made queues or PGs (see _shared_part)."""
+        events, entries, known = fields.pop("_events"), fields.pop("_entries"), fields.pop("_shared", None)
+        if not events:
+            return Port(**fields)
+        return shared_port(fields, (known or self._shared_part(events))[0], entries)
 
     def _read_alike(self, memo: dict, written: tuple | str | None, read: Callable[..., T], *args: object) -> T:
         """``read(*args)`` of an entry (the caller found ``written``, the fields it depends on, not in ``memo``): kept
@@ -850,36 +934,41 @@ class _Builder:
 
         Queues naming the same SCHEDULER or WRED_PROFILE share one (read-only) Scheduler or Ecn object.
         """
-        settings: dict[tuple, tuple] = {}  # (scheduler, wred_profile) as written -> their objects
-        # What the entry before wrote, when it was found in settings (only text is kept there: what equals it reads
-        # as it does); the port of the entry before (a switch writes a port's queues one after another).
-        last_written: tuple | None = None
+        # (scheduler, wred_profile) as written -> their objects, and the event (_event) of each queue index it sets
+        settings: dict[tuple, tuple] = {}
+        # The fields of the entry before, when what it wrote was found in settings (only text is kept there: what
+        # equals it reads as it does, and a dict of them equals only one of the same texts); the port of the entry
+        # before (a switch writes a port's queues one after another, most of them alike).
+        last_fields: dict | None = None
         name: str | None = None
-        queues: dict[int, Queue] = {}
-        for e in self.db.table("QUEUE").values():
-            pairs = _pairs(e.key) or self.split_pairs(e)
+        events: list[int] = []
+        entries: list[Entry | str] = []
+        rows, make = self._rows("QUEUE")
+        for key, fields, e in rows:
+            pairs = _pairs(key)
             if pairs is None:
-                continue
-            fields = e.fields
-            written = (fields.get("scheduler"), fields.get("wred_profile"))
-            try:
-                if written != last_written:
-                    scheduler, ecn = settings[written]
-                    last_written = written
-            except (KeyError, TypeError):  # not seen yet, or not strings
-                last_written = None
-                scheduler, ecn = self._read_alike(settings, written, lambda e: (self._scheduler(e), self._ecn(e)), e)
+                pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields))
+                if pairs is None:
+                    continue
+            if fields != last_fields:  # (one comparison in C where the entry is written as the one before)
+                written = (fields.get("scheduler"), fields.get("wred_profile"))
+                try:
+                    scheduler, ecn, numbers = settings[written]
+                    last_fields = fields
+                except (KeyError, TypeError):  # not seen yet, or not strings
+                    last_fields = None
+                    scheduler, ecn, numbers = self._read_alike(
+                        settings, written, lambda e: (self._scheduler(e), self._ecn(e), {}),
+                        e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
-                    name, queues = port, self.port(port, e)["queues"]
-                queue = queues.get(index)
-                if queue is None:
-                    queues[index] = _queue(index, scheduler, ecn, e)
-                    continue
-                if scheduler is not None:
-                    queue.scheduler = scheduler
-                if ecn is not None:
-                    queue.ecn = ecn
+                    held = self.ports.get(port) or self.port(port, self._cite(make, key, fields) if e is None else e)
+                    name, events, entries = port, held["_events"], held["_entries"]
+                number = numbers.get(index)
+                if number is None:
+                    number = numbers[index] = self._event("queue", index, scheduler, ecn, make)
+                events.append(number)
+                entries.append(key if make else e)
 
     def _scheduler(self, e: Entry) -> Scheduler | None:
         name = self.ref(e, "scheduler", "SCHEDULER")
@@ -926,54 +1015,72 @@ class _Builder:
         return name, bool(profile and profile.headroom_computed_at_runtime)
 
     def _priority_groups(self) -> None:
-        profiles: dict = {}  # profile as written -> (name, computed at run time)
+        profiles: dict = {}  # profile as written -> (name, computed at run time, {PG index: its event})
         last_written: object = _ABSENT  # (as in _queues)
         name: str | None = None
-        pgs: dict[int, PriorityGroup] = {}
-        for e in self.db.table("BUFFER_PG").values():
-            pairs = _pairs(e.key, _MAX_PG) or self.split_pairs(e, _MAX_PG)
+        events: list[int] = []
+        entries: list[Entry | str] = []
+        rows, make = self._rows("BUFFER_PG")
+        for key, fields, e in rows:
+            pairs = _pairs(key, _MAX_PG)
             if pairs is None:
-                continue
-            written = e.fields.get("profile")
+                pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_PG)
+                if pairs is None:
+                    continue
+            written = fields.get("profile")
             try:
                 if written != last_written:
-                    profile, runtime = profiles[written]
+                    profile, runtime, numbers = profiles[written]
                     last_written = written
             except (KeyError, TypeError):
                 last_written = _ABSENT
-                profile, runtime = self._read_alike(profiles, written, self._pg_profile, e)
+                profile, runtime, numbers = self._read_alike(
+                    profiles, written, lambda e: (*self._pg_profile(e), {}),
+                    e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
-                    name, pgs = port, self.port(port, e)["priority_groups"]
-                pgs[index] = _pg(index, profile, runtime, e)
+                    held = self.ports.get(port) or self.port(port, self._cite(make, key, fields) if e is None else e)
+                    name, events, entries = port, held["_events"], held["_entries"]
+                number = numbers.get(index)
+                if number is None:
+                    number = numbers[index] = self._event("pg", index, profile, runtime, make)
+                events.append(number)
+                entries.append(key if make else e)
 
     def _buffer_queues(self) -> None:
         """BUFFER_QUEUE|<ports>|<range>: each queue's egress buffer profile (sonic-swss bufferorch.cpp processQueue
         sets SAI_QUEUE_ATTR_BUFFER_PROFILE_ID on every queue of the range). A queue no QUEUE entry wrote is made
         here without a source of its own (its scheduler and ECN stay unknown)."""
-        names: dict = {}  # profile as written -> the BUFFER_PROFILE name (as in _priority_groups)
+        names: dict = {}  # profile as written -> (the BUFFER_PROFILE name, {queue index: its event})
         last_written: object = _ABSENT
         name: str | None = None
-        queues: dict[int, Queue] = {}
-        for e in self.db.table("BUFFER_QUEUE").values():
-            pairs = _pairs(e.key, _MAX_BUFFER_QUEUE) or self.split_pairs(e, _MAX_BUFFER_QUEUE)
+        events: list[int] = []
+        entries: list[Entry | str] = []
+        rows, make = self._rows("BUFFER_QUEUE")
+        for key, fields, e in rows:
+            pairs = _pairs(key, _MAX_BUFFER_QUEUE)
             if pairs is None:
-                continue
-            written = e.fields.get("profile")
+                pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_BUFFER_QUEUE)
+                if pairs is None:
+                    continue
+            written = fields.get("profile")
             try:
                 if written != last_written:
-                    profile = names[written]
+                    profile, numbers = names[written]
                     last_written = written
             except (KeyError, TypeError):
                 last_written = _ABSENT
-                profile = self._read_alike(names, written, self._queue_profile, e)
+                profile, numbers = self._read_alike(names, written, lambda e: (self._queue_profile(e), {}),
+                                                    e if e is not None else self._cite(make, key, fields))
             for port, index in pairs:
                 if port is not name:
-                    name, queues = port, self.port(port, e)["queues"]
-                queue = queues.get(index)
-                if queue is None:
-                    queue = queues[index] = _queue(index, None, None, None)
-                queue.buffer_profile, queue.buffer_source = profile, e
+                    held = self.ports.get(port) or self.port(port, self._cite(make, key, fields) if e is None else e)
+                    name, events, entries = port, held["_events"], held["_entries"]
+                number = numbers.get(index)
+                if number is None:
+                    number = numbers[index] = self._event("buffer", index, profile, None, make)
+                events.append(number)
+                entries.append(key if make else e)
 
     def _queue_profile(self, e: Entry) -> str | None:
         """The BUFFER_PROFILE a BUFFER_QUEUE entry names, also one of a table the partial input leaves out."""
@@ -1091,7 +1198,15 @@ class _Builder:
                 port.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0]), trust=Trust.dscp,
                             trust_source=self._global_dscp[1])
             if port["pfc_enabled"] and port.get("cable_length_m"):
-                pgs = port["priority_groups"]
+                known = self._shared_part(port["_events"])
+                pgs = known[1]
                 for p in port["pfc_enabled"]:
                     if p not in pgs:
-                        pgs[p] = PriorityGroup(index=p, runtime_profile=True, source=port["pfc_source"])
+                        pgs = pgs | {p}
+                        number = self._runtime.get(p)
+                        if number is None:
+                            number = self._runtime[p] = self._event("runtime", p)
+                        port["_events"].append(number)
+                        port["_entries"].append(port["pfc_source"])
+                if pgs is known[1]:  # (no PG added: what the port shares is known)
+                    port["_shared"] = known

@@ -242,6 +242,20 @@ class _Merged(Entry):
     __slots__ = ("owners",)
 
 
+# Tables of a port's queues and PGs (a switch has hundreds of entries in them): kept as decoded, their entries made when
+# cited (ConfigDB.deferred, entry_maker).
+DEFERRED = frozenset({"QUEUE", "BUFFER_PG", "BUFFER_QUEUE"})
+
+
+def entry_maker(doc: Doc, table: str):
+    """``make(key)``: the entry ``key`` of a deferred ``table`` of ``doc`` as a source (its fields released)."""
+    def make(key: str) -> Entry:
+        e = _new(_Nested)
+        e.doc, e.table, e.key, e.fields = doc, table, key, None  # type: ignore[assignment]
+        return e
+    return make
+
+
 # Entries of the tables this parser reads, in one file (or ASIC namespace): a switch of MAX_PORTS ports with a
 # PG and a queue entry per priority and one per map is far below; a generated file is not (900,000 ports in
 # 20 MB took 1.4 GB before the port count was checked).
@@ -348,6 +362,9 @@ class ConfigDB:
 
     def __init__(self, inputs: list[Input], loaded: list[Loaded] | None = None, namespace: str | None = None):
         self.tables: dict[str, dict[str, Entry]] = {}
+        # Deferred tables (DEFERRED) of one file and no namespace, each entry an object of fields: their rows in
+        # ``tables`` are the decoded fields until table() makes their entries; the builder reads them as they are.
+        self._deferred: dict[str, Doc] = {}
         self.table_source: dict[str, Source] = {}
         self.issues: list[ParseIssue] = []
         self.namespace = namespace
@@ -368,11 +385,36 @@ class ConfigDB:
         self.empty = not seen
 
     def table(self, name: str) -> dict[str, Entry]:
+        if name in self._deferred:
+            self._undefer(name)
         return self.tables.get(name, {})
+
+    def deferred(self, name: str) -> tuple[Doc, dict[str, dict]] | None:
+        """(file, {key: fields}) of a table whose entries are not made yet (see DEFERRED); None: read table()."""
+        doc = self._deferred.get(name)
+        return None if doc is None else (doc, self.tables[name])  # type: ignore[return-value]
+
+    def fields(self, name: str) -> dict[str, dict]:
+        """{key: fields} of a table, deferred or not."""
+        if name in self._deferred:
+            return self.tables[name]  # type: ignore[return-value]
+        return {key: e.fields for key, e in self.tables.get(name, {}).items()}
+
+    def _undefer(self, name: str) -> None:
+        doc = self._deferred.pop(name)
+        made: dict[str, Entry] = {}
+        for key, fields in self.tables[name].items():
+            made[key] = e = _new(_Nested)
+            e.doc, e.table, e.key, e.fields = doc, name, key, fields  # type: ignore[assignment]
+        self.tables[name] = made
 
     def release(self) -> None:
         """Drop the decoded fields: entries stay the sources of what the device holds, the texts their lines."""
-        for rows in self.tables.values():
+        for name in self._deferred:  # (their entries, made when cited, have no fields)
+            self.tables[name] = {}
+        for name, rows in self.tables.items():
+            if name in self._deferred:
+                continue
             for entry in rows.values():
                 entry.fields = None  # type: ignore[assignment]
                 if entry.owners is not None:
@@ -414,6 +456,14 @@ class ConfigDB:
             if not isinstance(value, dict):
                 self.issue(f"table {table} is not a JSON object of entries; skipped", DocRef(doc, (*prefix, table)))
                 continue
+            if value and table not in self.tables and not prefix and table in DEFERRED:
+                for fields in value.values():  # (the usual table's test below, without its entries)
+                    if type(fields) is not dict or ("type" in fields and fields["type"] == "hash"):
+                        break
+                else:
+                    self.tables[table] = value
+                    self._deferred[table] = doc
+                    continue
             if value and table not in self.tables:  # the usual table: its first file, every entry an object of fields
                 # Entry(table, key, fields, doc, parts) written out in the loop (a switch has about a thousand entries:
                 # the call was a fifth of their cost).
@@ -433,6 +483,8 @@ class ConfigDB:
                 else:
                     self.tables[table] = made
                     continue
+            if table in self._deferred:  # a later file's entries merge with the earlier file's entries
+                self._undefer(table)
             rows = None  # (entry by entry, when some are not plain objects: they are reported or unwrapped in order)
             for key, fields in value.items():
                 if rows is not None and type(fields) is dict and key not in rows and fields.get("type") != "hash":
@@ -446,6 +498,8 @@ class ConfigDB:
         return seen
 
     def _entry(self, doc: Doc, table: str, key: str, fields, parts: tuple) -> None:
+        if table in self._deferred:
+            self._undefer(table)
         if fields is None:
             # A patch's deletion: `config load` (sonic-cfggen --write-to-db, ConfigDBConnector.mod_entry) deletes a
             # key whose value is null.

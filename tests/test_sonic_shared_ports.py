@@ -1,0 +1,131 @@
+"""SONiC ports configured alike share their queues and PGs (model.SharedPort): each port's queues and PGs, made when a
+rule first reads them, are what the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set (sonic-swss qosorch.cpp and
+bufferorch.cpp apply an entry to every queue or PG of its key's range, a later entry of the same PG replacing the
+earlier), each citing its own entry; buffermgrd's run-time PG cites the port's pfc_enable (cfgmgr/buffermgr.cpp)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+from losslessd.lint.groups import Keys
+from losslessd.model import Port, SharedPort
+from losslessd.parse.base import Input
+from losslessd.parse.sonic import parse
+
+_QOS = {"dscp_to_tc_map": "R", "tc_to_pg_map": "R", "pfc_enable": "3,6"}
+TABLES = {
+    "PORT": {name: {"speed": "100000", "mtu": "9100", "admin_status": "up"}
+             for name in ("Ethernet0", "Ethernet4", "Ethernet8")},
+    "DSCP_TO_TC_MAP": {"R": {"26": "3"}},
+    "TC_TO_PRIORITY_GROUP_MAP": {"R": {"3": "3"}},
+    "PORT_QOS_MAP": {name: dict(_QOS) for name in ("Ethernet0", "Ethernet4", "Ethernet8")},
+    "SCHEDULER": {"A": {"type": "DWRR", "weight": "10"}},
+    "WRED_PROFILE": {"W": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1000",
+                           "green_max_threshold": "2000", "green_drop_probability": "5"}},
+    "BUFFER_POOL": {"ingress": {"type": "ingress", "mode": "dynamic", "size": "1000000"},
+                    "egress": {"type": "egress", "mode": "dynamic", "size": "1000000"}},
+    "BUFFER_PROFILE": {"lossless": {"pool": "ingress", "xon": "100", "xoff": "200", "size": "300", "dynamic_th": "0"},
+                       "lossy": {"pool": "ingress", "size": "0", "dynamic_th": "3"},
+                       "eg": {"pool": "egress", "size": "0", "dynamic_th": "7"}},
+    "QUEUE": {"Ethernet0|0-2": {"scheduler": "A"}, "Ethernet0|1": {"wred_profile": "W"},
+              "Ethernet4|0-2": {"scheduler": "A"}, "Ethernet4|1": {"wred_profile": "W"},
+              "Ethernet8|0-2": {"scheduler": "A"}},
+    "BUFFER_QUEUE": {"Ethernet0|3": {"profile": "eg"}, "Ethernet0|1": {"profile": "eg"},
+                     "Ethernet4|3": {"profile": "eg"}, "Ethernet4|1": {"profile": "eg"}},
+    "BUFFER_PG": {"Ethernet0|3-4": {"profile": "lossy"}, "Ethernet0|3": {"profile": "lossless"},
+                  "Ethernet4|3-4": {"profile": "lossy"}, "Ethernet4|3": {"profile": "lossless"},
+                  "Ethernet8|3-4": {"profile": "lossy"}, "Ethernet8|3": {"profile": "lossless"}},
+    "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m", "Ethernet4": "5m", "Ethernet8": "5m"}},
+}
+
+
+def _device():
+    return parse([Input("config_db.json", json.dumps(TABLES, indent=1))], "dut")
+
+
+def _queues(port: Port) -> list[tuple]:
+    return [(i, q.scheduler and q.scheduler.name, q.ecn and q.ecn.profile, q.source and q.source.pointer,
+             q.buffer_profile, q.buffer_source and q.buffer_source.pointer) for i, q in port.queues.items()]
+
+
+def _pgs(port: Port) -> list[tuple]:
+    return [(i, pg.profile, pg.runtime_profile, pg.source.pointer) for i, pg in port.priority_groups.items()]
+
+
+def test_each_port_cites_its_own_entries():
+    ports = _device().ports
+    assert all(type(p) is SharedPort for p in ports.values())
+    assert _queues(ports["Ethernet4"]) == [
+        (0, "A", None, "/QUEUE/Ethernet4|0-2", None, None),
+        (1, "A", "W", "/QUEUE/Ethernet4|0-2", "eg", "/BUFFER_QUEUE/Ethernet4|1"),  # the range entry made it
+        (2, "A", None, "/QUEUE/Ethernet4|0-2", None, None),
+        (3, None, None, None, "eg", "/BUFFER_QUEUE/Ethernet4|3"),  # no QUEUE entry: no source of its own
+    ]
+    assert _pgs(ports["Ethernet4"]) == [
+        (3, "lossless", False, "/BUFFER_PG/Ethernet4|3"),  # the later entry of PG 3
+        (4, "lossy", False, "/BUFFER_PG/Ethernet4|3-4"),
+        (6, None, True, "/PORT_QOS_MAP/Ethernet4/pfc_enable"),  # buffermgrd's, for pfc_enable 6
+    ]
+    # Ethernet0 shares Ethernet4's part, and cites its own entries, at their own lines
+    assert [q[:3] for q in _queues(ports["Ethernet0"])] == [q[:3] for q in _queues(ports["Ethernet4"])]
+    assert [q[3] for q in _queues(ports["Ethernet0"])][:1] == ["/QUEUE/Ethernet0|0-2"]
+    text = json.dumps(TABLES, indent=1).splitlines()
+    source = ports["Ethernet0"].queues[1].buffer_source
+    assert text[source.line - 1].strip().startswith('"Ethernet0|1"') and source.line != ports[
+        "Ethernet4"].queues[1].buffer_source.line
+
+
+def test_reading_pg_profiles_and_keying_make_no_queue():
+    ports = _device().ports
+    e0, e4, e8 = ports["Ethernet0"], ports["Ethernet4"], ports["Ethernet8"]
+    assert e0.pg_profiles() == {3: ("lossless", False), 4: ("lossy", False), 6: (None, True)}
+    keys = Keys()
+    assert keys.port(e0) == keys.port(e4) != keys.port(e8)  # Ethernet8 has no WRED profile on queue 1, no BUFFER_QUEUE
+    assert all(p._shared is not None for p in (e0, e4, e8))  # nothing made yet
+    assert e0.pg_profiles() == {i: (pg.profile, pg.runtime_profile) for i, pg in e0.priority_groups.items()}
+    assert e0._shared is None  # made once read
+
+
+def test_a_shared_port_pickles_copies_and_compares_as_the_port_it_stands_for():
+    ports = _device().ports
+    port = ports["Ethernet0"]
+    for other in (pickle.loads(pickle.dumps(ports["Ethernet0"])), copy.deepcopy(ports["Ethernet4"]),
+                  copy.copy(ports["Ethernet8"])):
+        assert type(other) is Port
+    plain = pickle.loads(pickle.dumps(port))
+    assert plain == port and port == plain and repr(port) == repr(port.plain()) and repr(port).startswith("Port(")
+    assert [q.source and (q.source.pointer, q.source.line) for q in plain.queues.values()] == [
+        q.source and (q.source.pointer, q.source.line) for q in port.queues.values()]
+    assert port != ports["Ethernet4"]  # (its name)
+    plain.queues[1].ecn = None
+    assert plain != port
+    # written after it is made, a shared port keeps what it was given
+    port.priority_groups = {}
+    assert port.priority_groups == {} and port.pg_profiles() == {}
+
+
+def test_rows_read_without_their_entries_still_cite_them():
+    """QUEUE, BUFFER_QUEUE and BUFFER_PG rows are read as decoded; an entry is made where it is cited: an issue, a
+    port only they name, a queue's source, and a later file's entry merged field by field (sonic-cfggen -j a -j b)."""
+    first = {"PORT": {"Ethernet0": {"mtu": "9100"}}, "SCHEDULER": {"A": {"type": "DWRR", "weight": "10"}},
+             "WRED_PROFILE": {"W": {"ecn": "ecn_all"}},
+             "QUEUE": {"Ethernet0|3": {"scheduler": "A"}, "Ethernet0|x": {"scheduler": "A"},
+                       "Ethernet9|1": {"scheduler": "A"}}}
+    later = {"QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}
+    text = json.dumps(first, indent=1)
+    device = parse([Input("a.json", text), Input("b.json", json.dumps(later, indent=1))], "dut")
+    queue = device.ports["Ethernet0"].queues[3]
+    assert (queue.scheduler.name, queue.ecn.profile, queue.source.file, queue.source.pointer) == (
+        "A", "W", "b.json", "/QUEUE/Ethernet0|3")
+
+    def line_of(key: str) -> int:
+        return next(n for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith(f'"{key}"'))
+
+    bad_key = next(i for i in device.issues if "'Ethernet0|x'" in i.message)
+    assert (bad_key.source.file, bad_key.source.pointer, bad_key.source.line) == (
+        "a.json", "/QUEUE/Ethernet0|x", line_of("Ethernet0|x"))
+    unknown = next(i for i in device.issues if i.message.startswith("Ethernet9 is not in the PORT table"))
+    assert (unknown.source.pointer, unknown.source.line) == ("/QUEUE/Ethernet9|1", line_of("Ethernet9|1"))
+    assert "Ethernet9" not in device.ports
