@@ -518,6 +518,12 @@ def cases() -> list[Case]:
         C("lint-onyx-show-roce-100000-rows", lambda t: _lint(_w(t / "onyx.txt", _ONYX_CAPTURE.read_text()
                                                                 + "3    3    RoCE    WRR 50%\n" * 100_000),
                                                              "--format", "nvidia_onyx"), exits=(0, 1)),
+        # 20,000 nested Junos blocks: whether a block is inactive was asked of every block around it, per line (3.7 s,
+        # quadratic: 8 million levels fit the file limit)
+        C("lint-junos-20000-nested-blocks", lambda t: _lint(_w(t / "sw.cfg", "system { host-name sw; }\n"
+                                                            + "interfaces {\n" * 20_000 + "}\n" * 20_000),
+                                                         "--format", "juniper_junos"),
+          says=("sw.cfg:66", "nested deeper than 64 levels")),
     ]
     return out
 
