@@ -451,7 +451,7 @@ def cases() -> list[Case]:
         C("lint-ignore-every-rule", lambda t: _lint(_fabric(t), extra=["--ignore", "ALL"]),
           says=("leaves no rule",)),
         C("fix-switch-of-no-port", _fix(lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC))),
-          says=("nothing checked",)),
+          says=("nothing checked: 1 device read (sw1) from ", "sw1.json")),  # (fix prints no finding naming it)
         # render --device and fix read device files the same way
         C("render-device-dev-zero", _render_device(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
         C("render-device-fifo", _render_device(lambda t: _fifo(t / "leaf1.json")), says=("leaf1.json", "regular file")),
@@ -524,6 +524,11 @@ def cases() -> list[Case]:
                                                             + "interfaces {\n" * 20_000 + "}\n" * 20_000),
                                                          "--format", "juniper_junos"),
           says=("sw.cfg:66", "nested deeper than 64 levels")),
+        # a capture's time of 5,000-digit numbers was echoed whole, twice (40 KB of error)
+        C("lint-capture-huge-time", lambda t: _lint(_w(t / "gpu.txt", "#% losslessd capture 1\n#% device: gpu\n"
+                                                       f"#% platform: linux_mlx5\n#% collected: 2024-{BIG_DIGITS}Z\n"
+                                                       "#% command: mlnx_qos -i eth0\nx\n")),
+          says=("gpu.txt:4", "(5,006 characters) is not an ISO 8601 date")),
     ]
     return out
 
