@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Iterator
 
 from ...errors import InputError
 from ...limits import MAX_NESTING, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
+from ..base import split_shell
 
 # `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
 _SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
@@ -89,7 +89,7 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             continue
         if m := _ARRAY.match(line):  # `NAME=(a b c)`: bash(1) Arrays (shlex would split it at its spaces)
             try:
-                flat.append((n, [_ARRAY_MARK, m.group(1), *shlex.split(m.group(2))], line))
+                flat.append((n, [_ARRAY_MARK, m.group(1), *split_shell(m.group(2))], line))
             except ValueError:
                 flat.append((n, None, line))
             continue
@@ -330,10 +330,9 @@ def _split(line: str) -> list[list[str]]:
     `eth0) mlnx_qos -i eth0 ... ;;` runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the
     program). Redirections that change nothing the command does are dropped first. ValueError where the shell
     could not split it (an open quote)."""
-    lex = shlex.shlex(_without_redirections(_substitutions_folded(line)), posix=True, punctuation_chars=";&|<>")
-    lex.whitespace_split = True
     out: list[list[str]] = [[]]
-    for token in lex:
+    # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
+    for token in split_shell(_without_redirections(_substitutions_folded(line)), ";&|<>", comments=True):
         if token in (";", ";;", "&&", "||", "&"):
             out.append([])
         elif not out[-1] and (token in ("then", "do", "else", "{", "!") or _CASE_PATTERN.match(token)):
