@@ -6,7 +6,8 @@ defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...
 `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
 The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal, `exit`) changes
 nothing on the NIC and is skipped: a block's commands are read as if each ran once, in order, and a variable
-given a literal value is replaced by it. Anything else is reported.
+given a literal value is replaced by it. A loop no `done` closes ends the reading at its header (bash runs none of
+it). Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
@@ -149,7 +150,23 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
     ``count`` holds the commands given so far and the words loops went round, bounded: nested loops multiply
     them (a loop over no words runs nothing, yet its header is counted). Each loop's `done` is found once, so a
     body is never scanned again per round; loops nest at most MAX_NESTING deep."""
-    yield from _block(flat, 0, len(flat), _loop_ends(flat, path), values, arrays, count, path, 0)
+    yield from _whole(flat, values, arrays, count, path, 0)
+
+
+# bash(1) reads a compound command whole before it runs it: a loop no `done` closes is a syntax error at the end of
+# the file, and neither the loop nor anything after it runs (the commands before it have run).
+UNCLOSED = "\0unclosed"  # (a word no split gives: the header of a loop never closed, in the place of its commands)
+
+
+def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
+           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+    """The commands of a whole script (or `sh -c` string) up to the first loop no `done` closes, then that loop's
+    header as [UNCLOSED] (a script cut short in a loop must not read as if the loop had run)."""
+    ends = _loop_ends(flat, path)
+    unclosed = min((j for j, end in ends.items() if end == len(flat)), default=None)
+    yield from _block(flat, 0, len(flat) if unclosed is None else unclosed, ends, values, arrays, count, path, depth)
+    if unclosed is not None:
+        yield flat[unclosed][0], [UNCLOSED], flat[unclosed][2]
 
 
 def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
@@ -201,7 +218,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if depth >= MAX_NESTING:
                 raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
-            yield from _block(inner, 0, len(inner), _loop_ends(inner, path), values, arrays, count, path, depth + 1)
+            yield from _whole(inner, values, arrays, count, path, depth + 1)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
