@@ -93,9 +93,11 @@ bench: test-deps deb-deps
 	$(PY) bench/parse_growth.py
 	$(PY) bench/yaml_read.py
 
-# Regenerate the committed JSON schemas (policies/schema.json, docs/inventory.schema.json) from their models.
+# Regenerate the committed JSON schemas (policies/schema.json, docs/inventory.schema.json) from their models, and
+# the rule list `losslessd rules` prints (losslessd/data/rules.txt) from the rules.
 schemas: venv
 	$(PY) -m losslessd.schemas
+	$(PY) -m losslessd.lint.index
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache

@@ -13,6 +13,12 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
+Last counted (session 26, typer 0.29, pydantic 2.14): `import typer, rich` 266 M, `import typer, pydantic` 381 M,
+a bare typer command 661 M; `losslessd --help` 397 M (1.49x), `losslessd rules` 690 M (2.59x; 954 M before it
+printed the rule index instead of importing the rules), the example lint 1,429 M (5.37x; 1,483 M before). What the
+rest is, and why 2x of `import typer, rich` is out of reach of a typer 0.29 command with pydantic policy models and
+YAML inputs (`import typer, pydantic` and PyYAML alone are 473 M of its 532 M): docs/lint-at-scale.md.
+
     python bench/startup.py [--repeat 10] [--instructions]
 """
 
@@ -54,8 +60,9 @@ def best(cmd: list[str], repeat: int) -> float:
 
 
 def instructions(cmd: list[str], repeat: int) -> float:
-    """Instructions the command executes (callgrind's "Collected"), in millions; ``repeat`` is not used."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    """Instructions the command executes (callgrind's "Collected"), in millions; ``repeat`` is not used. The hash
+    seed is fixed: set and dict orders (and so a few million instructions) otherwise change from run to run."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False).stderr
     found = re.search(r"Collected\s*:\s*(\d+)", out)

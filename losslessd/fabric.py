@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
-import logging
 import os
-import pickle
 import re
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
@@ -182,6 +180,7 @@ class _Inputs:
         skip = self.spec.files if self.spec else set()
         self.steps: list[ParseIssue | _Group] = []
         self.snapshots: list[Path] = []
+        left_out: list[str | Path] = []  # files named on the command line that are no device (README.md, ...)
         for raw in paths:
             try:
                 groups = _groups(Path(raw), skip, self.snapshots)
@@ -196,7 +195,14 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))
+            elif not groups and os.path.isfile(raw):
+                left_out.append(raw)
             self.steps.extend(groups)
+        if left_out and not self.groups:  # ... unless nothing else was given: then say why it was not read
+            self.steps.extend(ParseIssue(code="SYS001", message=(
+                "not read: a document (.md, .rst, .html), a hidden file or losslessd's own file (topology.yaml, "
+                "policy.yaml, ...) is not taken for a device config; give the config in a file of its own"),
+                source=Source(file=display_path(Path(raw)))) for raw in left_out)
 
     @property
     def groups(self) -> list[_Group]:
@@ -306,6 +312,8 @@ def _lint(paths: list[str | Path], policy: Policy, rules: list[type[Rule]], fmt:
         try:
             return _lint_parallel(inputs, groups, policy, rules, fmt, baseline, workers, grouping, reading, checking)
         except BrokenProcessPool:  # a worker died (out of memory?): lint here, as for a small fabric, and say so
+            import logging  # (only here: importing it costs a small lint 1 % of its start)
+
             # (no handler configured, as under the CLI: Python writes a warning on stderr)
             logging.getLogger(__name__).warning(
                 "losslessd: a lint worker process died (out of memory?); linting again in this one process "
@@ -418,6 +426,8 @@ def _lint_share(task: tuple) -> bytes:
     """A worker's share: parse these groups, run the local rules (grouped as in a serial run), and return per
     group its SYS001 or SYS900 issue, or (header, findings, selection, facts per fabric rule code, rule crashes),
     pickled. The worker reads within the limits this process reads with (a spawned worker does not inherit them)."""
+    import pickle  # (pickle and the pool: a parallel lint's only, not a small one's start)
+
     limit, *args = task
     try:
         with file_limit_mb(None if limit is None else limit / MIB), gc_paused():
@@ -573,6 +583,8 @@ def _lint_parallel(inputs: _Inputs, groups: list, policy: Policy, rules: list[ty
 def _arrivals(shares: list[list[_Group]], results: Iterable[bytes], fmt: str | None,
               reading: Progress | None) -> Iterator[Device | ParseIssue]:
     """Each group's device (or SYS001/SYS900 issue), share after share as the workers send them back."""
+    import pickle
+
     done, total = 0, sum(map(len, shares))
     if reading is not None:
         reading(0, total)

@@ -62,6 +62,8 @@ class RenderLimits:
 
 @dataclass(frozen=True)
 class Platform:
+    """Everything losslessd knows about one platform, from detection to the simulator's shell."""
+
     id: str
     kind: DeviceKind
     parser: str | None  # module under losslessd.parse; None: collection only, no parser yet
@@ -290,7 +292,7 @@ PLATFORMS: dict[str, Platform] = {
                  # An unknown cable length renders a PFC profile without `input cable-length`, the switch's
                  # default 100 m, which is what a profile without one (the only way the parser leaves a port's
                  # cable unknown) said before.
-                 sniff=70, port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="set_lines", tune=True,
+                 sniff=70, port_facts={"ports": ("speed",)}, ecn_in_scheduler=True, fix="junos_set", tune=True,
                  gnmi="openconfig", unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
                  # QFX5000/QFX10000 `interfaces <if> mtu` (media MTU) 256-9216 bytes, so an IP MTU of 242-9202
                  # (JVD AI/ML QFX5240 leaves write `mtu 9216`, the largest); pfc-watchdog `detection` counts

@@ -1,6 +1,7 @@
 """The command line imports what a command needs: `--help`, `rules` and a lint of the example fabric load neither
 the daemon, the renderer and fixer, the simulator, the tuner, the collectors nor the libraries they bring (nor
-rich: help is plain text), and `--help` loads no rule, parser, policy or validator at all."""
+rich: help is plain text, nor logging and pickle: a parallel lint's), `--help` loads no rule, parser, policy or
+validator at all, and the rule list (losslessd/data/rules.txt) no rule."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ pytestmark = pytest.mark.slow  # each test starts a fresh interpreter: imports a
 NOT_FOR_THESE = ("losslessd.daemon", "losslessd.fix", "losslessd.render", "losslessd.sim", "losslessd.tune",
                  "losslessd.inventory", "losslessd.collect.pull", "losslessd.collect.ssh", "losslessd.collect.snmp",
                  "losslessd.history", "netmiko", "napalm", "pysnmp", "asyncssh", "jinja2", "jsonschema",
-                 "prometheus_client", "multiprocessing", "concurrent.futures", "rich")
+                 "prometheus_client", "multiprocessing", "concurrent.futures", "rich", "logging", "pickle")
 # `--help` lists the commands from their sources: it needs no rule, parser, model, policy or validator.
 NOT_FOR_HELP = ("losslessd.model", "losslessd.policy", "losslessd.rules", "losslessd.parse", "losslessd.api",
                 "pydantic", "yaml")
+# `rules` prints the rule index: no rule family, nor the model, parsers and policy they use.
+NOT_FOR_LIST = ("losslessd.rules", "losslessd.lint.registry", "losslessd.model", "losslessd.parse", "losslessd.policy",
+                "yaml")
 
 _RUN = """
 import json, sys
@@ -45,7 +49,7 @@ def test_a_command_imports_only_what_it_needs(args, code):
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == code, proc.stderr  # a lint of the example has findings: 1 (0 would be nothing checked)
     assert proc.stdout.strip()  # the command did its work (help, a rule list, a report)
-    unwanted = NOT_FOR_THESE + (NOT_FOR_HELP if args == ["--help"] else ())
+    unwanted = NOT_FOR_THESE + {"--help": NOT_FOR_HELP, "rules": NOT_FOR_LIST}.get(" ".join(args), ())
     loaded = [m for m in report["modules"] if any(m == p or m.startswith(p + ".") for p in unwanted)]
     assert loaded == []
 

@@ -18,13 +18,14 @@ from losslessd.fix import apply
 from losslessd.lint.engine import run
 from losslessd.lint.finding import Severity
 from losslessd.lint.registry import all_rules
-from losslessd.model import DeviceKind, Fabric
+from losslessd.model import DeviceKind, Fabric, ForwardingClass, Source
 from losslessd.parse import parse_group
 from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from losslessd.render import opensm
 from tests import render_golden
 from tests.clirun import losslessd
+from tests.conftest import CORPUS
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = "roce-dscp26"  # lossless 3, CNP 48 strict on 6, ECN and watchdog required: every rule can fire
@@ -598,3 +599,199 @@ def test_readme_fix_example_is_real_output():
     res = losslessd("fix", "--unsafe-fixes", "examples/fabric/spine1.cfg")
     assert res.returncode == 1, res.stderr
     assert res.stdout == shown
+
+
+JUNOS_LEAF = ROOT / "tests/fixtures/raw/juniper_junos/roce-leaf.cfg"  # lossless class `roce`: queue 3, pfc-priority 3
+ROCE_LINE = "forwarding-class roce loss-priority low code-points 011010"
+
+
+def _junos_maps_fix(tmp_path, text: str):
+    """The MAP001 fix of a Junos config (the maps alone), and the lint of config + snippet read back together."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text(text)
+    result = fix.plan(api.lint([path], POLICY, select_codes=["MAP001"]), unsafe=True)
+    (dev,) = result.devices
+    assert dev.message is None, dev.message
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(text + snippet)
+    return dev, snippet, api.lint([pasted], POLICY)
+
+
+def test_junos_maps_fix_sends_roce_to_the_configs_own_lossless_class(tmp_path):
+    """roce-leaf.cfg's lossless class is `roce` (no-loss, pfc-priority 3), its CNP class `cnp` (queue 6): with DSCP 26
+    moved to best-effort, the fix's classifier sends 26 back to `roce` and 48 to `cnp`, and makes no class of its own
+    (a lossy tc3 beside the no-loss roce on queue 3 is what the fix wrote before: useless, and Junos refuses a queue
+    whose classes differ in drop attribute)."""
+    text = JUNOS_LEAF.read_text().replace(ROCE_LINE, ROCE_LINE.replace("roce", "best-effort"))
+    dev, snippet, after = _junos_maps_fix(tmp_path, text)
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert "forwarding-class roce loss-priority low code-points [ 011010 ]" in snippet
+    assert "forwarding-class cnp loss-priority low code-points [ 110000 ]" in snippet
+    assert " tc3" not in snippet and " tc6" not in snippet and "forwarding-classes class" not in snippet
+    problems = [f"{f.code} {f.message}" for f in after.findings if f.code in ("MAP001", "SYS002")]
+    assert problems == []
+    port = after.fabric.devices["qfx-leaf1"].ports["et-0/0/0"]
+    assert port.tc_label(port.dscp_to_tc[26]) == "forwarding class roce"
+
+
+def test_junos_maps_fix_makes_the_configs_class_lossless_where_none_is(tmp_path):
+    """With no no-loss class at all (roce lost `no-loss` and its pfc-priority), the fix keeps roce, the class on the
+    lossless priority's queue, and writes what it lacks beside the maps: no-loss and pfc-priority 3."""
+    text = (JUNOS_LEAF.read_text().replace("class roce queue-num 3 no-loss", "class roce queue-num 3")
+            .replace("set class-of-service forwarding-classes class roce pfc-priority 3\n", ""))
+    dev, snippet, after = _junos_maps_fix(tmp_path, text)
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert "set class-of-service forwarding-classes class roce no-loss" in snippet
+    assert "set class-of-service forwarding-classes class roce pfc-priority 3" in snippet
+    assert "queue-num" not in snippet
+    assert not [f.message for f in after.findings if f.code in ("MAP001", "SYS002")]
+
+
+def test_junos_class_a_snippet_cannot_name_is_refused_with_the_line():
+    """Classes of both drop attributes on one queue are what Junos refuses: the snippet makes none, and says where."""
+    src = Source(file="leaf.cfg", line=7)
+    lossless = ForwardingClass(name="RDMA", queue=6, no_loss=True, pfc_priority=5, source=src)
+    with pytest.raises(api.InputError, match="queue 6 .*RDMA") as err:
+        rnd.pick_class([lossless], 6, [3])  # the policy's CNP class (lossy) on queue 6
+    assert (err.value.file, err.value.line) == ("leaf.cfg", 7)
+    two = [ForwardingClass(name="A", queue=3, source=src), ForwardingClass(name="B", queue=3, source=src)]
+    with pytest.raises(api.InputError, match="queue 3 carries A, B"):
+        rnd.pick_class(two, 3, [3])
+    assert rnd.pick_class(two, 0, [3]) is None  # nothing on queue 0: the snippet's own best-effort
+    assert rnd.pick_class([*two, lossless], 5, [5]).name == "RDMA"  # its own no-loss class, on whatever queue
+
+
+def test_junos_curly_config_is_fixed_in_its_display_set_form(tmp_path):
+    """roce-leaf-braces.cfg (curly braces) with DSCP 26 under cnp: the diff is of the config as `display set` prints
+    it, with the fix's set lines in it (appended to the braces they were lines not read, SYS002, and the fix showed
+    as unresolved), and the fixed config lints without MAP001."""
+    text = (ROOT / "tests/fixtures/raw/juniper_junos/roce-leaf-braces.cfg").read_text()
+    broken = text.replace("forwarding-class roce {\n                loss-priority low code-points 011010;",
+                          "forwarding-class roce {\n                loss-priority low code-points 011011;")
+    broken = broken.replace("loss-priority low code-points 110000;", "loss-priority low code-points [ 110000 011010 ];")
+    assert broken.count("011011") == 1 and "[ 110000 011010 ]" in broken
+    path = tmp_path / "leaf.cfg"
+    path.write_text(broken)
+    (dev,) = fix.plan(api.lint([path], POLICY, select_codes=["MAP001"]), unsafe=True).devices
+    assert dev.message is None and dev.verified and not dev.unresolved and not dev.introduced, \
+        (dev.message, dev.unresolved, dev.introduced)
+    first, second = dev.diff.split("\n")[:2]
+    assert first == f"--- {path} (as `show configuration | display set` prints it)" and "(fixed, as" in second
+    assert "+set class-of-service classifiers dscp roce-dscp forwarding-class roce loss-priority low code-points " \
+        "[ 011010 ]" in dev.diff.split("\n")
+    assert not [line for line in dev.diff.split("\n") if line.startswith("+") and "{" in line]
+
+
+def _jvd_broken(tmp_path) -> Path:
+    """Juniper's JVD QFX5240 leaf (curly braces; NO-LOSS queue 4 pfc-priority 3, CNP queue 3) with DSCP 26 moved to
+    the lossy CNP class."""
+    jvd = CORPUS / "junos" / "jvd-aiml-mtb-leaf1.conf"
+    if not jvd.is_file():
+        pytest.skip(f"{jvd} is absent")
+    text = jvd.read_text()
+    broken = (text.replace("loss-priority low code-points 110000;", "loss-priority low code-points [ 110000 011010 ];")
+              .replace("loss-priority low code-points 011010;", "loss-priority low code-points 011011;"))
+    assert broken.count("011010") == text.count("011010") and broken != text
+    path = tmp_path / "leaf1.conf"
+    path.write_text(broken)
+    return path
+
+
+def test_jvd_curly_config_maps_fix_resolves_on_its_own_class(tmp_path):
+    """The fix of the curly JVD config names its NO-LOSS class (queue 4, pfc-priority 3), is shown against the config
+    as `display set` prints it (Junos loads one form per file) and, applied there, lints clean."""
+    path = _jvd_broken(tmp_path)
+    before = api.lint([path], POLICY)
+    assert any(f.code == "MAP001" for f in before.findings)
+    result = fix.plan(api.lint([path], POLICY, select_codes=["MAP001"]), unsafe=True)
+    (dev,) = result.devices
+    assert dev.message is None, dev.message
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    snippet = "".join(p.snippet for p in dev.parts)
+    assert "forwarding-class NO-LOSS loss-priority low code-points [ 011010 ]" in snippet
+    assert "class tc3" not in snippet
+    assert "display set" in dev.diff.split("\n", 1)[0]
+    shape = apply.SHAPES["juniper_junos"]
+    fixed = tmp_path / "fixed" / path.name
+    fixed.parent.mkdir()
+    fixed.write_text(shape.apply(shape.normalize(path.read_text()), snippet))
+    assert [f.code for f in api.lint([fixed], POLICY).findings if f.severity != Severity.info] == []
+
+
+def test_jvd_curly_config_whole_fix_refuses_with_a_reason(tmp_path):
+    """Every fixable finding at once needs ECN thresholds, hence port speeds the JVD config does not write: refused,
+    saying which fact is missing, rather than a snippet that does not resolve."""
+    path = _jvd_broken(tmp_path)
+    result = fix.plan(api.lint([path], POLICY), unsafe=True, model="qfx5240-64od")
+    (dev,) = result.devices
+    assert dev.message and "speed unknown" in dev.message and not dev.parts
+
+
+NXOS_LEAF = ROOT / "tests/fixtures/raw/cisco_nxos/roce-leaf.cfg"  # no-drop c-8q-nq3 (pause pfc-cos 3), ECN on q3
+NXOS_MODEL = "N9K-C93180YC-EX"  # a Nexus 9000: c-8q-nqN network-qos classes
+
+
+def _nxos_nq4(text: str) -> str:
+    """roce-leaf.cfg with its no-drop class on qos-group 4 (`class type network-qos c-8q-nq4` / `pause pfc-cos 3`:
+    the Nexus 9000 QoS guide's system-defined network-qos class c-8q-nqN stands for qos-group N), its ECN and
+    bandwidth on queue 4 (qos-group N leaves by queue N), and its RoCE class matching DSCP 24, so DSCP 26 falls to
+    class-default, qos-group 0: a MAP001 whose fix must use qos-group 4, not 3."""
+    q4, q3 = "  class type queuing c-out-8q-q4\n", "  class type queuing c-out-8q-q3\n"
+    lossy = "    bandwidth remaining percent 0\n"
+    lossless = ("    bandwidth remaining percent 60\n    random-detect minimum-threshold 150 kbytes maximum-threshold "
+                "3000 kbytes drop-probability 7 weight 0 ecn\n")
+    assert q4 + lossy + q3 + lossless in text
+    moved = (text.replace(q4 + lossy + q3 + lossless, q4 + lossless + q3 + lossy)
+             .replace("match dscp 26", "match dscp 24").replace("set qos-group 3", "set qos-group 4")
+             .replace("c-8q-nq3", "c-8q-nq4"))
+    assert "c-8q-nq4\n    mtu 9216\n    pause pfc-cos 3" in moved and "set qos-group 3" not in moved
+    return moved
+
+
+def _nxos_fix(tmp_path, text: str, select: list[str] | None):
+    """The fix of an NX-OS config and the lint of config + snippet read back together (as pasted: later lines win)."""
+    path = tmp_path / "leaf.cfg"
+    path.write_text(text)
+    result = fix.plan(api.lint([path], POLICY, select_codes=select), unsafe=True, model=NXOS_MODEL)
+    (dev,) = result.devices
+    assert dev.message is None, dev.message
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(apply.SHAPES["cisco_nxos"].apply(text, snippet))
+    return dev, snippet, api.lint([path], POLICY), api.lint([pasted], POLICY)
+
+
+def test_nxos_maps_fix_classifies_roce_into_the_configs_no_drop_group(tmp_path):
+    """The config makes qos-group 4 no-drop for CoS 3: the MAP001 fix sends DSCP 26 to qos-group 4 (it sent it to 3,
+    which no class pauses: unresolved), and config + snippet read back have no MAP001 and nothing new."""
+    dev, snippet, before, after = _nxos_fix(tmp_path, _nxos_nq4(NXOS_LEAF.read_text()), ["MAP001"])
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert "    set qos-group 4\n" in snippet and "set qos-group 3" not in snippet
+    assert "network-qos" not in snippet  # the config's no-drop class stays as it is
+    assert [f.message for f in after.findings if f.code in ("MAP001", "SYS002")] == []
+    known = {f.fingerprint for f in before.findings}
+    assert [f"{f.code} {f.message}" for f in after.findings if f.fingerprint not in known] == []
+    port = after.fabric.devices["nx-leaf1"].ports["Ethernet1/1"]
+    assert port.dscp_to_tc[26] == 4 and port.dscp_chain(26).priority == 3
+
+
+def test_nxos_whole_fix_keeps_the_queuing_on_the_no_drop_group(tmp_path):
+    """With the ECN finding the RoCE DSCP's lossy queue 0 gives, the whole fix's queuing policy marks ECN on queue 4
+    (the no-drop group's) and gives it the lossless share: the same group as the maps, so nothing is left or added."""
+    dev, snippet, _, after = _nxos_fix(tmp_path, _nxos_nq4(NXOS_LEAF.read_text()), None)
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert ("  class type queuing c-out-8q-q4\n    bandwidth remaining percent 50\n    random-detect" in snippet)
+    assert "  class type queuing c-out-8q-q3\n    bandwidth remaining percent 0\n  class" in snippet
+    assert [f"{f.code} {f.message}" for f in after.findings if f.severity != Severity.info] == []
+
+
+def test_nxos_maps_fix_without_such_a_class_is_as_before(tmp_path):
+    """No no-drop class for CoS 3 elsewhere (roce-leaf.cfg's is c-8q-nq3, the group of its own number): the fix's
+    classification is the one it always wrote, qos-group 3, named as before."""
+    text = NXOS_LEAF.read_text().replace("match dscp 26", "match dscp 24")
+    dev, snippet, _, after = _nxos_fix(tmp_path, text, ["MAP001"])
+    assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
+    assert "    set qos-group 3\n" in snippet and "policy-map type qos ROCE_DSCP_A060D638\n" in snippet

@@ -83,3 +83,26 @@ def test_show_version_gives_the_model():
           "#% command: show configuration | display set\nset interfaces et-0/0/0 mtu 9216\n"
           "#% command: show version\nHostname: qfx1\nModel: qfx5120-48y-8c\nJunos: 23.4R1\n")
     assert junos.parse([Input("qfx1.txt", jn)], "qfx1").hardware == "qfx5120-48y-8c"
+
+
+def test_the_model_comes_from_the_one_split_of_a_capture_as_before():
+    """NX-OS and Junos read `show version` from the sections parse.base.capture_inputs keeps (each capture split once):
+    the model is the one hardware_model, which splits the captures again, finds; where the last `show version` names
+    none, an earlier one still does, and a capture without the command gives the next capture's."""
+    from losslessd.parse.base import hardware_model
+
+    head = "#% losslessd capture 1\n#% device: {0}\n#% platform: {1}\n#% collected: 2026-11-20T08:00:00Z\n"
+    cases = {
+        nxos: (nxos._MODEL, "cisco_nxos", "#% command: show running-config ipqos all\nhostname sw1\n",
+               "  cisco Nexus9000 C93180YC-EX Chassis\n", "Nexus9000 C93180YC-EX"),
+        junos: (junos._MODEL, "juniper_junos", "#% command: show configuration | display set\n"
+                "set interfaces et-0/0/0 mtu 9216\n", "Model: qfx5120-48y-8c\n", "qfx5120-48y-8c"),
+    }
+    for parser, (pattern, platform, config, model_line, model) in cases.items():
+        named = head.format("sw1", platform) + config + "#% command: show version\n" + model_line
+        later_blank = named + "#% command: show version\nsomething else\n"
+        bare = head.format("sw1", platform) + config
+        for inputs, want in (([Input("a.txt", named)], model), ([Input("a.txt", later_blank)], model),
+                             ([Input("a.txt", bare), Input("b.txt", named)], model), ([Input("a.txt", bare)], None)):
+            assert hardware_model(inputs, platform, pattern) == want
+            assert parser.parse(inputs, "sw1").hardware == want, (platform, [i.text for i in inputs])

@@ -82,6 +82,11 @@ def test_documents_named_on_the_command_line_are_not_devices(tmp_path):
     assert list(fabric.devices) == ["leaf1"] and fabric.issues == []
     res = losslessd("lint", readme)
     assert res.returncode == 2 and "nothing readable" in res.stderr
+    # named alone, it says why it was not read (audit round 3: a published `mlnx_qos` transcript kept as a .md file
+    # gave "nothing readable" and no reason)
+    assert "README.md: not read: a document (.md, .rst, .html)" in res.stderr
+    res = losslessd("lint", readme, tmp_path / "topology.yaml")
+    assert res.returncode == 2 and res.stderr.count(": not read: a document") == 2
 
 
 def test_display_path_resolves_folders_below_links_as_realpath(tmp_path, monkeypatch):

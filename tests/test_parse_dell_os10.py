@@ -279,6 +279,12 @@ def test_no_other_platforms_file_is_taken_for_os10():
     ("! Version 10.2\nhostname s1\n", None),
     # NX-OS writes `service-policy type queuing output`, and its own policy-maps stay its own
     ("interface Ethernet1/1\n  service-policy type queuing output Q\npolicy-map type network-qos NQ\n", "cisco_nxos"),
+    # OS10's `system qos` / `policy-map type network-qos` beside its own trust and qos-group maps are not NX-OS's,
+    # even where ports are not written the way OS10 prints them (a config generator's `interface Ethernet 1/1/1`);
+    # before audit round 3 NX-OS took it and called OS10's `pause` / `pfc-cos 3` unknown network-qos commands
+    ("trust dot1p-map T\n qos-group 3 dot1p 3\nqos-map traffic-class M\n queue 3 qos-group 3\n"
+     "policy-map type network-qos P\n class C3\n  pause\n  pfc-cos 3\nsystem qos\n trust-map dot1p T\n"
+     "interface range Ethernet 1/1/1-1/1/18\n", None),
 ])
 def test_detection_needs_an_unambiguous_os10_sign(text, platform):
     assert detect(Input("x.cfg", text)) == platform

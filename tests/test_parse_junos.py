@@ -651,3 +651,39 @@ def test_a_delete_takes_away_what_the_lines_before_it_set_and_not_what_comes_aft
     # a delete of nothing (Junos only warns) changes nothing
     assert parse(GOOD + "delete class-of-service classifiers dscp other\n").ports["et-0/0/0"].dscp_to_tc == \
         parse(GOOD).ports["et-0/0/0"].dscp_to_tc
+
+
+def test_set_lines_after_a_curly_config_say_how_to_load_them():
+    """Junos loads a file in one form (`load merge` curly braces, `load set` set commands): a set snippet appended to
+    a curly config is not read, and its SYS002 says how to combine the two (`display set` first, or `load set`)."""
+    braces = text_of("roce-leaf-braces")
+    device = parse(braces + "set class-of-service forwarding-classes class roce pfc-priority 3\n")
+    (issue,) = [i for i in device.issues if "set class-of-service forwarding-classes" in i.message]
+    assert issue.code == "SYS002" and issue.source.line == len(braces.split("\n"))
+    assert "`show configuration | display set`" in issue.message and "`load set terminal`" in issue.message
+    plain = parse(braces + "    mtu 9216\n")  # not a set command: the plain message
+    assert any(i.message.startswith("line not read (a statement ends with `;`") for i in plain.issues)
+
+
+def test_display_set_form_of_a_curly_config_reads_the_same():
+    """reader.display_set, the form `fix` shows a curly config's diff in: its set lines read into the same ports,
+    descriptions with spaces quoted back, inactive statements left out; a set config comes back as it is."""
+    from losslessd.parse.junos.reader import display_set
+
+    braces = text_of("roce-leaf-braces")
+    flat = display_set(braces)
+    assert 'set interfaces et-0/0/0 description "gpu-node07 mlx5_0"' in flat.split("\n")
+    assert "{" not in flat and "1500" not in flat  # (et-0/0/1's inactive mtu 1500)
+    curly, lines = parse(braces), parse(flat)
+    assert lines.issues == [] and curly.issues == []
+    assert _without_lines(curly.ports) == _without_lines(lines.ports)
+    assert display_set(GOOD) == GOOD
+
+
+def _without_lines(ports) -> dict:
+    """The ports' facts without where each was read (the two forms put statements on other lines)."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "line"}
+        return [strip(v) for v in value] if isinstance(value, list) else value
+    return {name: strip(port.model_dump(mode="json")) for name, port in ports.items()}

@@ -419,3 +419,32 @@ def test_arrays_over_lines_command_v_arithmetic_and_lookups_are_shell_not_nic_co
         "for p in \"${PORTS[@]}\"; do command mlnx_qos -i $p --trust dscp; done"]))
     assert list(host.ports) == ["ens4f0", "ens4f1"] and all(p.trust == Trust.dscp for p in host.ports.values())
     assert host.issues == []
+
+
+def test_here_documents_are_input_not_commands_unless_a_shell_reads_them():
+    """bash(1) Here Documents: the body up to the delimiter line is the input of its command. A usage text under
+    `: <<'EOF'` and a script written with `cat > FILE <<EOF` are not commands of this script (before: each body line
+    was read, so a written rollback script's `--pfc 0,...` turned PFC off); `bash <<EOF` runs its body, which is read
+    in its place; `<<-` strips the tabs before the delimiter; `<<<` (a here-string) and a quoted `<<` open none."""
+    host = parse_text("h.sh", "\n".join([
+        "#!/bin/bash", ": <<'USAGE'", "  mlnx_qos -i eth2 --trust pcp", "USAGE",
+        "mlnx_qos -i eth2 --trust dscp --pfc 0,0,0,1,0,0,0,0",
+        "sudo bash <<EOF", "cma_roce_tos -d mlx5_2 -t 106", "EOF",
+        "cat > /root/off.sh <<\"OFF\"", "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0", "OFF",
+        "cat <<-UNIT >> /etc/x.service", "\t[Unit]", "\tUNIT",
+        "grep -q dscp <<< \"$(mlnx_qos -i eth2)\"", "echo \"see << below\" > /dev/null",
+        "while read -r l; do echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/3; done",
+        "declare -A P=(", "  [roce]=3", ")", "for p in \"${P[@]}\"; do [ -n \"$p\" ] || continue; done",
+        "TC=$((26 << 2))", "(( TC <<= 0 ))", "echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp"]))
+    port = host.ports["eth2"]
+    assert (port.trust, port.pfc_enabled, host.roce_tos) == (Trust.dscp, [3], 106)
+    assert port.nic_ecn.cnp_dscp == 48  # read after the arithmetic shifts (`<<` there opens no here-document)
+    warned = [i for i in host.issues if i.code == "SYS002"]
+    assert [(i.source.line, i.message.split(":")[0]) for i in warned] == [
+        (9, "skipped `cat > /root/off.sh <<\"OFF\"`"), (12, "skipped `cat <<-UNIT >> /etc/x.service`")]
+    assert "writes the here-document below it to /root/off.sh" in warned[0].message
+    assert [i.code for i in host.issues if i.code != "SYS002"] == ["SYS004"]  # the while loop
+    # an unterminated here-document runs to the end of the file (bash warns and takes it all)
+    host = parse_text("u.sh", "#!/bin/bash\nmlnx_qos -i eth2 --trust dscp\ncat <<EOF > /tmp/x\n"
+                              "mlnx_qos -i eth2 --trust pcp")
+    assert host.ports["eth2"].trust == Trust.dscp and len(host.issues) == 1

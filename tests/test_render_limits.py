@@ -14,10 +14,12 @@ import pytest
 
 from losslessd import render as rnd
 from losslessd.errors import InputError
+from losslessd.model import Source
 from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from tests import render_golden
 from tests.clirun import losslessd
+from tests.conftest import FIXTURES
 
 
 @pytest.mark.parametrize(("platform", "mtu", "largest"), [
@@ -208,8 +210,36 @@ def test_an_nxos_speed_one_family_refuses_needs_the_family():
     prof = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 400, 3, 9100)])
     with pytest.raises(InputError, match=r"Ethernet1/1: 400 Gb/s is no port speed of cisco_nxos family n3k.*--model"):
         rnd.render("cisco_nxos", rnd.restrict(prof, {"ports"}))
+    read = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 400, 3, 9100)], hardware="N7K-C7010",
+                       model_source=Source(file="sw.txt", line=12))  # a model no NX-OS family covers, from a file
+    with pytest.raises(InputError, match=r"from model 'N7K-C7010' \(read from sw.txt line 12\): correct the model") \
+            as err:
+        rnd.render("cisco_nxos", rnd.restrict(read, {"ports"}))
+    assert (err.value.file, err.value.line) == ("sw.txt", 12)
     fine = rnd.profile(load_policy("pfc-only"), [rnd.PortFacts("Ethernet1/1", 100, 3, 9100)])
     assert "speed 100000" in rnd.render("cisco_nxos", rnd.restrict(fine, {"ports"}))
+
+
+def test_an_eos_model_from_the_device_file_names_its_line_when_no_family_fits(tmp_path):
+    """A --device config whose header names a model no EOS family covers: the family error names the file and the
+    header line the model came from, and says to correct it there or give --model / --family; a model given with
+    --model names no file (the operator typed it), and --family renders."""
+    text = (FIXTURES / "raw" / "arista_eos" / "roce-leaf.cfg").read_text()
+    assert "! device: roce-leaf1 (DCS-7060X6-64PE, EOS-" in text.split("\n")[1]
+    path = tmp_path / "leaf.cfg"
+    path.write_text(text.replace("(DCS-7060X6-64PE,", "(DCS-7010TX-48,", 1))
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("extends: roce-dscp26\nname: cable5\nbuffer:\n  default_cable_length_m: 5\n")
+    ran = losslessd("render", "--platform", "eos", "--policy", str(policy), "--device", str(path))
+    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
+    assert f"{path}:2: arista_eos: the ecn, scheduler commands differ" in ran.stderr, ran.stderr
+    assert f"model 'DCS-7010TX-48' (read from {path} line 2) matches none of them: correct the model there" \
+        in ran.stderr, ran.stderr
+    typed = losslessd("render", "--platform", "eos", "--policy", str(policy), "--device", str(path),
+                      "--model", "DCS-7010TX-48")
+    assert typed.returncode == 2 and str(path) not in typed.stderr and "give --model" in typed.stderr, typed.stderr
+    assert losslessd("render", "--platform", "eos", "--policy", str(policy), "--device", str(path),
+                     "--family", "sand").returncode == 0
 
 
 def test_a_1_6t_port_is_a_sonic_speed_whose_headroom_is_not_guessed():

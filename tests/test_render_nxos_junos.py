@@ -15,7 +15,7 @@ from losslessd import render as rnd
 from losslessd.api import lint
 from losslessd.fix import apply
 from losslessd.lint.finding import Severity
-from losslessd.model import SchedulerType
+from losslessd.model import ForwardingClass, SchedulerType
 from losslessd.parse import eos, junos, nxos
 from losslessd.parse.base import Input
 from losslessd.platforms import PLATFORMS
@@ -234,6 +234,35 @@ def test_junos_maps_snippet_pasted_over_a_classifier_that_lists_the_dscp_elsewhe
     assert new.dscp_chain(26).priority == 3 and new.pfc_enabled == [3]
 
 
+def test_junos_snippet_names_the_devices_classes_and_their_queues():
+    """With the device's forwarding classes (a --device or a fix), the snippet names them: roce-leaf.cfg's `roce`
+    (no-loss, pfc-priority 3) and `cnp` (queue 6), restating neither's queue; a no-loss class on another queue (the
+    JVD leaf's NO-LOSS, queue 4 for priority 3) is what the PFC profile's pauses stop. Pasted after the config, the
+    snippet reads back lossless on the config's own classes, with nothing unread."""
+    base = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
+    classes = _parse("juniper_junos", base).forwarding_classes
+    assert sorted((c.name, c.queue, c.no_loss, c.pfc_priority) for c in classes) == [
+        ("best-effort", 0, False, None), ("cnp", 6, False, None), ("roce", 3, True, 3)]
+    prof = _profile("juniper_junos")
+    own = rnd.profile(load_policy("roce-dscp26"), [rnd.parse_port_spec(s) for s in
+                                                   render_golden.port_specs("juniper_junos")],
+                      pool_bytes=render_golden.POOL_BYTES, classes=classes, **render_golden.options("juniper_junos"))
+    snippet = rnd.render("juniper_junos", _only(replace(own, ports=own.ports[:1]), {"maps", "pfc"}))
+    assert "forwarding-classes class" not in snippet and " tc3" not in snippet and " tc6" not in snippet
+    assert "forwarding-class roce loss-priority low code-points [ 011010 ]" in snippet
+    device = _parse("juniper_junos", base + "\n" + snippet)
+    assert device.issues == []
+    port = device.ports["et-0/0/0"]
+    assert port.tc_label(port.dscp_to_tc[26]) == "forwarding class roce" and port.dscp_chain(26).priority == 3
+    elsewhere = rnd.profile(load_policy("roce-dscp26"), [rnd.parse_port_spec(s) for s in
+                                                         render_golden.port_specs("juniper_junos")],
+                            pool_bytes=render_golden.POOL_BYTES, **render_golden.options("juniper_junos"),
+                            classes=[ForwardingClass(name="NO-LOSS", queue=4, no_loss=True, pfc_priority=3)])
+    snippet = rnd.render("juniper_junos", _only(elsewhere, {"pfc"}))
+    assert "output ieee-802.1 code-point 011 flow-control-queue 4" in snippet.replace("roce-pfc-3 ", "")
+    assert elsewhere.lossless_queues == [4] and prof.lossless_queues == [3]
+
+
 def test_junos_later_priority_replaces_strict():
     """`priority` is one leaf: `low` after `strict-high` leaves the queue weighted."""
     text = (RAW / "juniper_junos" / "roce-leaf.cfg").read_text()
@@ -282,3 +311,65 @@ def test_nxos_match_lines_add_to_a_class_map():
     assert merged == "class-map type qos match-any C\n  match dscp 26\n  match dscp 24\n"
     assert apply.SHAPES["cisco_nxos"].apply(merged, "class-map type qos match-any C\n  no match dscp 26\n") == (
         "class-map type qos match-any C\n  match dscp 24\n")
+
+
+def test_junos_class_of_its_own_never_takes_a_config_class_name():
+    """A class the snippet makes (nothing of the config's on its queue) is tcN, or roce-tcN where the config already
+    has a tcN on another queue: a `queue-num` line for that name would move the config's class."""
+    prof = replace(_profile("juniper_junos"), classes=(ForwardingClass(name="tc6", queue=2),
+                                                       ForwardingClass(name="roce", queue=3, no_loss=True,
+                                                                       pfc_priority=3)))
+    assert [(prof.class_use(tc).name, prof.class_use(tc).new) for tc in (0, 3, 6)] == [
+        ("best-effort", True), ("roce", False), ("roce-tc6", True)]
+    snippet = rnd.render("juniper_junos", _only(prof, {"maps"}))
+    assert "class roce-tc6 queue-num 6" in snippet and "class tc6 " not in snippet
+
+
+def _nxos_with(classes, platform_variant: str = "n9k", policy: str = "roce-dscp26") -> rnd.Profile:
+    ports = [rnd.parse_port_spec(spec) for spec in render_golden.port_specs("cisco_nxos", platform_variant)]
+    return rnd.profile(load_policy(policy), ports, pool_bytes=render_golden.POOL_BYTES, classes=classes,
+                       **render_golden.options("cisco_nxos", platform_variant))
+
+
+def test_nxos_snippet_uses_the_configs_no_drop_group():
+    """A --device config whose no-drop class is c-8q-nq4 with `pause pfc-cos 3` (qos-group 4: the Nexus 9000 QoS
+    guide's system-defined network-qos classes) gets a snippet that classifies DSCP 26 into qos-group 4 and keeps every
+    other part on that group: the network-qos class pausing CoS 3, ECN and the lossless share on queue 4, the long
+    cable's pause buffer on c-in-q4. Read back, DSCP 26 is lossless on priority 3 through queue 4."""
+    base = (RAW / "cisco_nxos" / "roce-leaf.cfg").read_text().replace("c-8q-nq3", "c-8q-nq4")
+    classes = _parse("cisco_nxos", base).forwarding_classes
+    assert [(c.name, c.queue, c.no_loss, c.pfc_priority) for c in classes] == [("c-8q-nq4", 4, True, 3)]
+    prof = _nxos_with(classes)
+    assert (prof.queue_of(3), prof.queue_of(6), prof.lossless_queues) == (4, 6, [4])
+    out = rnd.render("cisco_nxos", prof)
+    assert "    set qos-group 4\n" in out and "set qos-group 3" not in out
+    assert "policy-map type network-qos ROCE_PFC_3g4\n  class type network-qos c-8q-nq4\n    pause pfc-cos 3\n" in out
+    assert "class type queuing c-in-q4\n    pause buffer-size" in out and "c-in-q3" not in out
+    device = _parse("cisco_nxos", out)
+    assert device.issues == []
+    for port in device.ports.values():
+        hop = port.dscp_chain(26)
+        assert (port.dscp_to_tc[26], hop.priority, port.pfc_priority_to_queue) == (4, 3, {3: [4]}), port.name
+        assert port.queues[4].ecn.ecn_enabled and not port.queues[3].ecn.ecn_enabled
+        assert port.queues[4].scheduler.weight == 50 and port.queues[3].scheduler.weight == 0
+    assert device.ports["Ethernet1/2"].priority_groups[3].profile  # the long cable's pause buffer, read on group 4
+    # Without the config's classes: the snippet of the priority's own number, named as ever.
+    plain = rnd.render("cisco_nxos", _nxos_with(None))
+    assert "    set qos-group 3\n" in plain and "ROCE_PFC_3\n" in plain and "c-8q-nq4" not in plain
+
+
+def test_nxos_n3k_snippet_names_the_no_drop_group():
+    """Nexus 3000: the user network-qos and queuing classes match the config's no-drop group (4), named by it."""
+    prof = _nxos_with([ForwardingClass(name="NQ-ROCE", queue=4, no_loss=True, pfc_priority=3)], "n3k", "pfc-only")
+    out = rnd.render("cisco_nxos", _only(prof, {"maps", "pfc", "scheduler"}))
+    assert "class-map type network-qos ROCE_NQ4\n  match qos-group 4\n" in out
+    assert "class-map type queuing ROCE_Q4\n  match qos-group 4\n" in out and "ROCE_Q3" not in out
+    assert "    set qos-group 4\n" in out and "ROCE_NQ3" not in out
+
+
+def test_nxos_no_drop_group_another_class_uses_is_not_taken():
+    """A no-drop class for CoS 3 on qos-group 6, which the policy's strict CNPs use, is not where the snippet puts
+    RoCE (lossless and strict CNP traffic on one queue): the priority keeps qos-group 3, as without the classes."""
+    prof = _nxos_with([ForwardingClass(name="c-8q-nq6", queue=6, no_loss=True, pfc_priority=3)])
+    assert (prof.queue_of(3), prof.lossless_queues) == (3, [3])
+    assert "    set qos-group 3\n" in rnd.render("cisco_nxos", _only(prof, {"maps"}))

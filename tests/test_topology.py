@@ -267,15 +267,18 @@ def test_parsers_fill_neighbours_vlans_and_egress_remarks():
         "PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet8": {}},
         "TC_TO_DSCP_MAP": {"TUNNEL": {"3": "2", "4": "6"}},
         "PORT_QOS_MAP": {"Ethernet0": {"tc_to_dscp_map": "TUNNEL"}},
-        "DEVICE_NEIGHBOR": {"Ethernet0": {"name": "ARISTA01T1", "port": "Ethernet1"}, "Ethernet4": {"port": "x"}},
+        "DEVICE_NEIGHBOR": {"Ethernet0": {"name": "ARISTA01T1", "port": "Ethernet1"}, "Ethernet4": {"port": "x"},
+                            # the neighbour-keyed shape (sonic-yang-models doc/Configuration.md, "L2 Neighbors")
+                            "ARISTA04T1": {"local_port": "Ethernet8", "port": "Ethernet1", "type": "LeafRouter"}},
     }
     sonic = parser_for("sonic").parse([Input("config_db.json", json.dumps(config_db, indent=1))], "t0")
     assert {n: p.vlans for n, p in sonic.ports.items()} == {"Ethernet0": [], "Ethernet4": [1000], "Ethernet8": [20]}
     assert sonic.ports["Ethernet0"].alias == "etp0" and sonic.ports["Ethernet0"].tc_to_dscp_rewrite == {3: 2, 4: 6}
     assert [(n.port, n.remote_device, n.remote_port, n.origin) for n in sonic.neighbors] == [
-        ("Ethernet0", "ARISTA01T1", "Ethernet1", "config")]
+        ("Ethernet0", "ARISTA01T1", "Ethernet1", "config"), ("Ethernet8", "ARISTA04T1", "Ethernet1", "config")]
     assert sorted(i.message.split(";")[0] for i in sonic.issues) == [
-        "DEVICE_NEIGHBOR|Ethernet4 has no name", "VLAN_MEMBER key 'Vlan7000|Ethernet0' is not Vlan<1-4094>|<port>"]
+        "DEVICE_NEIGHBOR|Ethernet4 has neither a name nor a local_port",
+        "VLAN_MEMBER key 'Vlan7000|Ethernet0' is not Vlan<1-4094>|<port>"]
 
     eos = parser_for("arista_eos").parse([Input("leaf.cfg", "\n".join([
         "hostname leaf", "qos rewrite dscp", "qos map traffic-class 3 to dscp 2",

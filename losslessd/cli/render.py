@@ -81,7 +81,11 @@ def render(
     prof = rnd.profile(pol, facts, hwsku, pool_bytes=pool, hardware=hardware, model=model, family=family,
                        buffers=buffers, egress=egress, attached=parsed.service_policies if parsed else None,
                        traffic_pools=parsed.traffic_pools if parsed else None,
-                       lossy_mode=parsed.lossy_mode if parsed else None, sku_source=sku_source)
+                       lossy_mode=parsed.lossy_mode if parsed else None, sku_source=sku_source,
+                       classes=parsed.forwarding_classes if parsed else None,
+                       # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
+                       model_source=parsed.hardware_source if parsed and not model and not (sku and not hardware)
+                       else None)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])

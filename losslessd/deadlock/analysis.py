@@ -24,6 +24,8 @@ class Remap:
 
 @dataclass
 class Cycle:
+    """A cyclic buffer dependency: a witness cycle of buffers and the component it lies in."""
+
     buffers: list[Node]  # a witness cycle, from its first buffer round to (not repeating) it
     size: int  # buffers in the strongly connected component
     key: str  # stable id of the component: hash of its sorted buffers
@@ -48,6 +50,8 @@ class Note:
 
 @dataclass
 class Analysis:
+    """The buffer dependency graph of one routing of a network, with the turns it allows."""
+
     routing: str
     net: Net
     turns: UpDown | DestRouting

@@ -29,6 +29,8 @@ CHAIN_FROM = 3  # groups lacking one port each, from which chains cost fewer edg
 
 @dataclass
 class DepGraph:
+    """Buffers as numbered nodes and the waits between them as successor lists."""
+
     nodes: list[Node | None] = field(default_factory=list)  # id -> buffer; None for a hub
     ids: dict[Node, int] = field(default_factory=dict)
     succ: list[list[int]] = field(default_factory=list)

@@ -39,6 +39,8 @@ End = tuple[str, str]  # (device, port)
 
 @dataclass
 class FailureCycle:
+    """A dependency cycle that one cable's failure creates, and how the re-routing makes it."""
+
     cable: tuple[End, End]
     buffers: list[Node]  # witness cycle, from its first buffer round to (not repeating) it
     why: str  # how the failure re-routes traffic into it
@@ -49,6 +51,8 @@ class FailureCycle:
 
 @dataclass
 class SweepStats:
+    """How many cables the single-failure sweep considered, and why it could skip some."""
+
     cables: int = 0  # cables considered
     host_cables: int = 0  # to a host: a failure only withdraws that NIC port's routes
     unrouted: int = 0  # carry no routed traffic (same-tier cables under updown)
@@ -60,6 +64,8 @@ class SweepStats:
 
 @dataclass
 class SweepResult:
+    """What the single-cable failure sweep found (or why none was run)."""
+
     failures: list[FailureCycle] = field(default_factory=list)
     stats: SweepStats = field(default_factory=SweepStats)
     skipped: str | None = None  # why no sweep was run

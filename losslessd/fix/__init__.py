@@ -148,7 +148,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                               model=device.hardware or device.hwsku or model,
                               egress=render.sonic_egress(device, policy) if device.platform == "sonic" else None,
                               attached=device.service_policies, traffic_pools=device.traffic_pools,
-                              lossy_mode=device.lossy_mode)
+                              lossy_mode=device.lossy_mode, classes=device.forwarding_classes,
+                              model_source=device.hardware_source if device.hardware or device.hwsku else None)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for
@@ -202,8 +203,10 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     for part in printed:
         part.snippet = shape.changes(fixed, part.snippet)
         fixed = shape.apply(fixed, part.snippet)
-    out.diff = unified(current.splitlines(keepends=True), fixed.splitlines(keepends=True), target.path,
-                       f"{target.path} (fixed)")
+    form = shape.normal_form if shape.normal_form and current != target.text else None
+    out.diff = unified(current.splitlines(keepends=True), fixed.splitlines(keepends=True),
+                       f"{target.path} ({form})" if form else target.path,
+                       f"{target.path} (fixed, {form})" if form else f"{target.path} (fixed)")
     _verify(out, device, policy, [Input(i.path, current) if i is target else i for i in inputs],
             [Input(i.path, fixed) if i is target else i for i in inputs])
 

@@ -408,6 +408,14 @@ def _set_path(line: str, drop_value: bool = False) -> str:
     return " ".join(path[:-1] if drop_value else path)
 
 
+def junos_set_form(text: str) -> str:
+    """A Junos config in `display set` form (parse.junos.reader.display_set; the reader is imported when a Junos fix
+    needs it, not with this module)."""
+    from ..parse.junos.reader import display_set
+
+    return display_set(text)
+
+
 def replace_keys(current: str, snippet: str) -> str:
     """Key-value files (opensm.conf): a `key value` line takes the place of the key's lines (OpenSM reads
     the last, so none may stay after it), else is appended."""
@@ -478,6 +486,8 @@ class Shape:
     script: bool = False
     # The command that applies a snippet on the device, where the platform has one for files (SONiC).
     applied_with: Callable[[str], str | None] = lambda snippet: None
+    # What the diff labels a config that ``normalize`` turned into another form (Junos curly braces -> set lines).
+    normal_form: str | None = None
 
 
 # EOS commands whose value is several words (thresholds, units, probability).
@@ -491,6 +501,10 @@ SHAPE_NAMES: dict[str, Shape] = {
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
                       partial(cli_changes, detached=NXOS_DETACHED)),
     "set_lines": Shape(replace_set_lines, set_changes),
+    # Junos: a set snippet goes into the `display set` form of a curly-brace configuration (Junos loads a file in one
+    # form or the other), so the diff and the lint of the result show the set lines the switch would hold.
+    "junos_set": Shape(replace_set_lines, set_changes, normalize=junos_set_form,
+                       normal_form="as `show configuration | display set` prints it"),
     "key_value": Shape(replace_keys, key_changes),
     "script": Shape(append, every_line, script=True),
 }

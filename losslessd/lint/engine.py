@@ -164,6 +164,8 @@ def describe_selection(choices: list[PortChoice]) -> str:
 
 @dataclass
 class LintResult:
+    """One lint run: its findings, the rules and policy it ran and the fabric it read."""
+
     findings: list[Finding]
     rules: list[type[Rule]]
     policy: Policy

@@ -26,6 +26,8 @@ class Severity(str, Enum):
 
 @model_class
 class Finding(Model):
+    """One problem a rule found: where (device, port, source) and what to do about it."""
+
     code: str
     name: str
     severity: Severity

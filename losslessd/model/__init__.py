@@ -197,6 +197,8 @@ class Ecn(Model):
 
 @model_class
 class Scheduler(Model):
+    """How an egress queue is scheduled: strict priority or a weight."""
+
     name: str | None = None
     type: SchedulerType | None = None
     weight: int | None = None
@@ -207,6 +209,8 @@ class Scheduler(Model):
 
 @model_class
 class Queue(Model):
+    """An egress queue of a port: its scheduling and ECN marking."""
+
     index: int
     scheduler: Scheduler | None = None
     ecn: Ecn | None = None
@@ -219,6 +223,8 @@ class Queue(Model):
 
 @model_class
 class BufferPool(Model):
+    """A shared buffer pool that buffer profiles draw from."""
+
     name: str
     direction: Literal["ingress", "egress", "both"] | None = None  # SONiC BUFFER_POOL type (sonic-buffer-pool.yang)
     mode: Literal["static", "dynamic"] | None = None
@@ -317,6 +323,8 @@ class LinkPause(Model):
 
 @model_class
 class Port(Model):
+    """A switch port or host NIC port with the QoS facts the rules read."""
+
     name: str
     alias: str | None = None  # SONiC PORT alias: what the switch's LLDP sends as its port ID
     description: str | None = None
@@ -583,6 +591,19 @@ class Endpoint(Model):
 
 
 @model_class
+class ForwardingClass(Model):
+    """A traffic class a config defines by name (Junos forwarding class; NX-OS no-drop network-qos class, queue = its
+    qos-group), which the device's classifiers, scheduler-maps and PFC profile name: a snippet names the same class
+    rather than making another on its queue."""
+
+    name: str
+    queue: int
+    no_loss: bool = False  # Junos `no-loss`: the class is lossless (sends pauses with its pfc_priority)
+    pfc_priority: int | None = None  # the 802.1p priority its pauses carry; None: not written
+    source: Source | None = None
+
+
+@model_class
 class Neighbor(Model):
     """What a device itself reports about the far end of one of its ports (LLDP or config)."""
 
@@ -605,6 +626,8 @@ class Link(Model):
 
 @model_class
 class NextHop(Model):
+    """Where a route sends traffic: an egress interface and/or a next-hop address."""
+
     port: str | None = None  # egress interface
     address: str | None = None  # next-hop IP as printed
 
@@ -634,6 +657,8 @@ class TopologyIssue(Model):
 
 @model_class
 class Device(Model):
+    """One switch, host or subnet manager as its parser read it."""
+
     name: str
     kind: DeviceKind
     platform: str  # id from losslessd.platforms
@@ -641,6 +666,8 @@ class Device(Model):
     # The vendor's name of the hardware platform: SONiC DEVICE_METADATA platform (x86_64-mlnx_msn4700-r0), the
     # model `show version` prints (NX-OS N9K-C93180YC-EX, Junos qfx5120-48y-8c); EOS writes its model as hwsku.
     hardware: str | None = None
+    # Where the model was read (the EOS running-config header's line), so an error about the model names it.
+    hardware_source: Source | None = None
     # SONiC buffer facts (CONFIG_DB DEVICE_METADATA buffer_model, LOSSLESS_TRAFFIC_PATTERN mtu and
     # small_packet_percentage, DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) that size headroom.
     buffer_model: Literal["traditional", "dynamic"] | None = None
@@ -683,6 +710,10 @@ class Device(Model):
     # qos roce mode lossy`: ECN only, PFC on no priority); None: no such mode (or not known).
     lossy_mode: str | None = None
     lossy_mode_source: Source | None = None
+    # The traffic classes the config defines by name (Junos `forwarding-classes class`; not the default classes it
+    # leaves as they are), or, NX-OS, its system network-qos policy's no-drop classes (queue: the qos-group). None: the
+    # config names none (NX-OS: makes no class no-drop), or the platform numbers its classes.
+    forwarding_classes: list[ForwardingClass] | None = None
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     source: Source | None = None
@@ -694,6 +725,8 @@ class Device(Model):
 
 @model_class
 class Fabric(Model):
+    """Every device that was read, the links between them and the inputs that gave no device."""
+
     version: int = MODEL_VERSION
     devices: dict[str, Device] = dataclasses.field(default_factory=dict)
     issues: list[ParseIssue] = dataclasses.field(default_factory=list)  # inputs that gave no device at all

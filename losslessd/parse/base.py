@@ -239,6 +239,25 @@ def hardware_model(inputs: list[Input], platform: str, pattern: re.Pattern) -> s
     return None
 
 
+# capture_inputs' ``others`` for captured_model: each capture's last `show version`.
+VERSION = {"version": _SHOW_VERSION}
+
+
+def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern, found: _Sections) -> str | None:
+    """hardware_model from the sections capture_inputs kept (``found``, with VERSION among its others), so a capture
+    is not split again for its model. Where a capture's last `show version` names none, hardware_model reads the
+    captures again (it also looks at the earlier `show version` sections): the same model either way."""
+    for _, last in found:
+        sec = last.get("version")
+        if sec is None:
+            continue
+        m = pattern.search(sec.output)
+        if m is None:
+            return hardware_model(inputs, platform, pattern)
+        return m.group(1).strip()
+    return None
+
+
 def positional(cls: type, *names: str):
     """``make(*values)``: a ``cls`` object with ``names`` set to ``values`` and every other field its default, as
     ``cls(**dict(zip(names, values)))`` makes it, without the keyword call to the class (a switch has hundreds of

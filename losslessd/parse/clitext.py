@@ -29,6 +29,8 @@ class Val(Generic[T]):
 
 @dataclass
 class Node:
+    """A config line and the lines indented below it."""
+
     text: str
     line: int
     children: list[Node] = field(default_factory=list)

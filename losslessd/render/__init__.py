@@ -23,7 +23,7 @@ from .. import skutables
 from ..errors import InputError
 from ..headroom import pfc_trigger
 from ..lint.engine import Context
-from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, Source
+from ..model import BufferPool, BufferProfile, Device, DeviceKind, DocRef, Fabric, ForwardingClass, Source
 from ..parse import sonic
 from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
@@ -190,6 +190,56 @@ def _json_fields(fields: dict) -> str:
 
 
 @dataclass(frozen=True)
+class ClassUse:
+    """A traffic class as a snippet names it where the device names its classes (Profile.class_use)."""
+
+    name: str
+    queue: int
+    new: bool  # not in the config: the snippet writes its queue
+    needs_lossless: bool  # a lossless priority's class, not lossless yet: the snippet writes no-loss, pfc-priority
+
+
+def pick_class(classes: Iterable[ForwardingClass], tc: int, lossless: Iterable[int]) -> ForwardingClass | None:
+    """The device's class a snippet names for traffic class ``tc`` (``lossless``: the priorities the snippet makes
+    lossless, each the TC of its own number), so the classifier sends RoCE to the class the config already pauses:
+    for a lossless ``tc``, the first no-loss class with `pfc-priority tc` (one on queue ``tc`` first, else on the queue
+    it has); else, or for another TC, the class the config puts on queue ``tc`` (the first lossy one for a lossy TC).
+    None: the config has no class there, and the snippet makes one on queue ``tc``. InputError where any class a
+    snippet could name there would leave one queue with lossless and lossy classes: Junos refuses a queue whose
+    classes differ in their packet drop attribute (Junos CoS reference for the QFX Series, `queue-num`: "all of the
+    forwarding classes mapped to a queue must be lossless", or all lossy)."""
+    classes, lossless = list(classes), set(lossless)
+    if tc in lossless:
+        own = [c for c in classes if c.no_loss and c.pfc_priority == tc]
+        if own:
+            return min(own, key=lambda c: c.queue != tc)  # (min keeps the first defined among equals)
+    on_queue = [c for c in classes if c.queue == tc]
+    if not on_queue:
+        return None
+    names = ", ".join(c.name for c in on_queue)
+    if tc not in lossless:
+        lossy = [c for c in on_queue if not c.no_loss]
+        if len(lossy) == len(on_queue):
+            return lossy[0]
+        raise InputError(f"the config puts lossless forwarding class(es) on queue {tc} ({names}), where the policy "
+                         f"wants traffic class {tc} lossy, and Junos takes no lossy class beside a lossless one on a "
+                         f"queue: map those classes to another queue, or the policy's DSCPs by hand",
+                         **_class_where(on_queue[0]))
+    taken = [c for c in on_queue if c.no_loss and c.pfc_priority is not None and c.pfc_priority in lossless]
+    if len(on_queue) > 1 or taken:
+        raise InputError(f"no no-loss forwarding class has pfc-priority {tc}, and queue {tc} carries {names}"
+                         + (f" (lossless for priority {taken[0].pfc_priority})" if taken else "") +
+                         f": the snippet cannot make one class on queue {tc} lossless for priority {tc} without "
+                         "leaving the queue's classes with different drop attributes (Junos refuses that); give one "
+                         f"class `no-loss` and `pfc-priority {tc}` by hand", **_class_where(on_queue[0]))
+    return on_queue[0]
+
+
+def _class_where(fc: ForwardingClass) -> dict:
+    return {"file": fc.source.file, "line": fc.source.line} if fc.source is not None and fc.source.file else {}
+
+
+@dataclass(frozen=True)
 class PauseBuffer:
     """An explicit per-class pause buffer (NX-OS `pause buffer-size B pause-threshold X resume-threshold Y`)."""
 
@@ -322,6 +372,8 @@ class Profile(Sectioned):
     # renderer resolves the family (render.families) when the sections differ between families.
     model: str | None = None
     family: str | None = None
+    # Where the model was read (a --device's Device.hardware_source): an error about the model names that line.
+    model_source: Source | None = field(default=None, compare=False)
     # SONiC: the SKU, its buffer pool (mode, shared headroom pool) and whether its ASIC takes a PFC priority ->
     # PG map (None: the ASIC is not known).
     sku: str | None = None
@@ -343,12 +395,27 @@ class Profile(Sectioned):
     # The device's switch-wide lossy mode (model Device.lossy_mode: NVUE `nv set qos roce mode lossy`), which a
     # snippet enabling PFC changes to lossless.
     lossy_mode: str | None = None
+    # The traffic classes the device's config names (model Device.forwarding_classes: Junos forwarding classes), which
+    # the snippet names where one fits (class_use) instead of making its own beside them.
+    classes: tuple[ForwardingClass, ...] = ()
 
     def __post_init__(self):
         if self.pfc is None:
             object.__setattr__(self, "pfc", list(self.lossless))
         if self.pfc_to_queue is None:
             object.__setattr__(self, "pfc_to_queue", {q: q for q in range(8)})
+
+    def class_use(self, tc: int) -> ClassUse:
+        """How the snippet names traffic class ``tc`` (Junos): the device's own class where one fits (pick_class),
+        else one of its own on queue ``tc`` (best-effort for TC 0, the QFX default class of queue 0; else tcN; roce-tcN
+        where the config has a class of that name on another queue, which a `queue-num` line would move)."""
+        found = pick_class(self.classes, tc, self.pfc or ())
+        if found is None:
+            name = "best-effort" if tc == BEST_EFFORT_TC else f"tc{tc}"
+            name = f"roce-tc{tc}" if any(c.name == name for c in self.classes) else name
+            return ClassUse(name, tc, True, tc in (self.pfc or ()))
+        lossless = tc in (self.pfc or ()) and not (found.no_loss and found.pfc_priority == tc)
+        return ClassUse(found.name, found.queue, False, lossless)
 
     def pools_kept(self) -> str | None:
         """NVUE: why the snippet leaves the switch's traffic pools as they are, instead of giving default-lossless
@@ -385,17 +452,28 @@ class Profile(Sectioned):
         """The TOS byte of roce_dscp: DSCP << 2, with ECT(0) when ECN is on."""
         return None if self.roce_dscp is None else self.roce_dscp << 2 | (ECT0 if self.ecn else 0)
 
+    def queue_of(self, tc: int) -> int:
+        """The queue traffic class ``tc`` leaves by: a lossless priority's is the queue of the device's class that
+        pauses it (pfc_to_queue), else ``tc``'s own. NX-OS: also the qos-group the snippet classifies ``tc`` into (a
+        qos-group leaves by the queue of its number), so RoCE goes to the group the config's network-qos makes
+        no-drop."""
+        return (self.pfc_to_queue or {}).get(tc, tc) if tc in self.lossless else tc
+
     @property
     def bandwidth_pct(self) -> dict[int, int]:
         """Each weighted (not strict) queue's share, in percent, of the bandwidth strict queues leave: half to
         the lossless queues, split evenly, half to queue 0 (best effort), none to the others."""
-        shared = [q for q in self.lossless if q not in self.strict_queues]
+        shared = [q for q in self.lossless_queues if q not in self.strict_queues]
         return {q: 50 // len(shared) if q in shared else 50 if q == 0 else 0
                 for q in range(8) if q not in self.strict_queues}
 
     def traffic_classes(self) -> list[int]:
         """The TCs the profile uses: those some DSCP maps to, the strict and the lossless ones."""
         return sorted({*self.dscp_to_tc.values(), *self.strict_queues, *self.lossless})
+
+    def queues_used(self) -> list[int]:
+        """The queues the profile's traffic classes leave by (queue_of)."""
+        return sorted({self.queue_of(tc) for tc in self.traffic_classes()})
 
     @property
     def wd_detection_polls(self) -> int:
@@ -487,7 +565,11 @@ class Profile(Sectioned):
         them is new when what it matches changes. NX-OS `match` lines add to a class-map, so re-entering an old
         one would keep its old matches beside the new ones."""
         by_tc = self.dscps_by_tc()
-        return f"{zlib.crc32(json.dumps(by_tc if tc is None else sorted(by_tc[tc]), sort_keys=True).encode()):08X}"
+        if tc is not None:
+            return f"{zlib.crc32(json.dumps(sorted(by_tc[tc])).encode()):08X}"
+        # (a TC classified into another qos-group, queue_of, changes the name; the names of the others stay)
+        moved = {t: self.queue_of(t) for t in sorted(by_tc) if self.queue_of(t) != t}
+        return f"{zlib.crc32(json.dumps([by_tc, moved] if moved else by_tc, sort_keys=True).encode()):08X}"
 
     def ports_by_ecn(self) -> dict[str, list[PortProfile]]:
         """Ports that share ECN thresholds (one EOS qos profile each), keyed by a profile name."""
@@ -673,7 +755,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             buffers: hr.SwitchBuffers | None = None, egress: SonicEgress | None = None,
             attached: dict[str, str] | None = None,
             traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
-            sku_source: Source | None = None) -> Profile:
+            sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None,
+            model_source: Source | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -684,6 +767,10 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     Device.service_policies), which the snippet detaches before attaching its own; ``traffic_pools`` a --device's
     NVUE traffic pools (Device.traffic_pools), which the snippet keeps where it cannot add its own, and ``lossy_mode``
     its switch-wide lossy mode (Device.lossy_mode), which a snippet that enables PFC changes to lossless.
+    ``model_source``: where the model the profile takes (``model``, else ``hardware``, else ``hwsku``) was read, when
+    a --device file gave it.
+    ``classes``: a --device's named traffic classes (Device.forwarding_classes), which the snippet names where one
+    fits (pick_class); a lossless priority whose class is on another queue has its pauses stop that queue.
     ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
     render() refuses them where a section needs them.
     """
@@ -746,6 +833,18 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
     rendered = _one_policy_per_bundle(rendered)
+    named = tuple(classes or ())
+    # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).
+    queues = {}
+    for prio in lossless:
+        try:
+            fc = pick_class(named, prio, lossless)
+        except InputError:  # (refused by render() where a section names the class; the others render)
+            fc = None
+        # (not where another traffic class of the snippet leaves by that queue: the two would share it, one lossless and
+        # one not; there the priority keeps the queue of its own number, as without the device's classes)
+        if fc is not None and (fc.queue == prio or fc.queue not in {*dscp_to_tc.values(), *strict, *lossless}):
+            queues[prio] = fc.queue
     wd = pol.watchdog
     detection = _clamp(WD_DETECTION_MS, wd.detection_time_ms)
     actions = wd.actions or ["drop"]
@@ -772,7 +871,9 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         sku_note=sku_note, sku_source=sku_source if hwsku and not bufs.known else None, pool_mode=pool_mode,
         pool_xoff_bytes=(sku.pool_xoff_bytes if sku and bufs.asic is None else None),
         pfc_to_pg_map=(asic in PFC_TO_PG_ASICS) if asic else None, assumed_congested=congested, egress=egress,
-        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode)
+        attached=attached, traffic_pools=traffic_pools, lossy_mode=lossy_mode, classes=named,
+        model_source=model_source,
+        pfc_to_queue={q: q for q in range(8)} | queues)
 
 
 def environment() -> jinja2.Environment:
@@ -795,7 +896,7 @@ def render(platform: str, prof) -> str:
     if isinstance(prof, Profile):
         _check_names(prof)
         family = families.resolve(platform, prof.model, prof.family)
-        families.require(platform, family, prof.model, prof.sections)
+        families.require(platform, family, prof.model, prof.sections, prof.model_source)
         _check_facts(platform, prof, family)
         prof = _fit_limits(platform, prof, family)
     return environment().get_template(f"{platform}/profile.j2").render(p=prof, pool=POOL, family=family,
@@ -898,7 +999,8 @@ def _step(value: int, step: int, allowed: tuple[float, float]) -> int | None:
     return down if down > 0 and down >= allowed[0] else up if up <= allowed[1] else None
 
 
-def _speeds(platform: str, family: str | None, port: str, speed: float) -> frozenset[float] | None:
+def _speeds(platform: str, family: str | None, port: str, speed: float,
+            prof: Profile | None = None) -> frozenset[float] | None:
     """The speeds ``platform`` takes where ``speed`` is written: its family's; InputError when the family is not known
     and ``speed`` is one some of the platform's families do not take (the platform cannot know which it is)."""
     limits = PLATFORMS[platform].limits
@@ -906,9 +1008,12 @@ def _speeds(platform: str, family: str | None, port: str, speed: float) -> froze
         return limits.family_speeds_gbps.get(family, limits.speeds_gbps)
     short = sorted(name for name, speeds in limits.family_speeds_gbps.items() if speed not in speeds)
     if short:
+        model, src = (prof.model, prof.model_source) if prof is not None else (None, None)
+        seen = f" from model {model!r}{families.model_note(model, src)}" if model else ""
         raise InputError(f"port {port}: {speed:g} Gb/s is no port speed of {platform} family {', '.join(short)}, and "
-                         f"the family is not known: give --model (the hardware model, e.g. from `show version`) or "
-                         f"--family {'|'.join(families.names(platform))}")
+                         f"the family is not known{seen}: {families.fix_model(model, src)} or "
+                         f"--family {'|'.join(families.names(platform))}",
+                         **families.where(src if model else None))
     return limits.speeds_gbps
 
 
@@ -930,7 +1035,7 @@ def _fit_limits(platform: str, prof: Profile, family: str | None) -> Profile:
             low, high = limits.mtu_bytes  # type: ignore[misc]
             raise InputError(f"port {port.name}: MTU {port.mtu_bytes} B is outside what {platform} accepts "
                              f"({low}-{high} B of IP MTU); give the port an MTU in that range")
-        speeds = _speeds(platform, family, port.name, port.speed_gbps) if port.speed_gbps is not None else None
+        speeds = _speeds(platform, family, port.name, port.speed_gbps, prof) if port.speed_gbps is not None else None
         if speeds and port.speed_gbps not in speeds:
             which = f"{platform} {family}" if family in limits.family_speeds_gbps else platform
             raise InputError(f"port {port.name}: {port.speed_gbps:g} Gb/s is no port speed {which} takes "

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..model import Source
 
 
 @dataclass(frozen=True)
@@ -79,13 +80,36 @@ def resolve(platform: str, model: str | None, family: str | None = None) -> str 
     return family_of(platform, model)
 
 
-def require(platform: str, family: str | None, model: str | None, sections: frozenset[str]) -> None:
-    """Refuse when the sections wanted differ between the platform's families and the family is unknown."""
+FIX_MODEL = "give --model (the hardware model, e.g. from `show version`)"
+
+
+def model_note(model: str | None, source: Source | None) -> str:
+    """Where a model the family could not be told from was read ('' when not from a file: --model, --sku, or the
+    device names none)."""
+    if not model or source is None or not source.file:
+        return ""
+    return f" (read from {source.file}" + (f" line {source.line})" if source.line else ")")
+
+
+def fix_model(model: str | None, source: Source | None) -> str:
+    """What to change: the model where it was read, else --model."""
+    there = "correct the model there if it is not the switch's, or " if model_note(model, source) else ""
+    return there + FIX_MODEL
+
+
+def where(source: Source | None) -> dict:
+    return {"file": source.file, "line": source.line} if source is not None and source.file else {}
+
+
+def require(platform: str, family: str | None, model: str | None, sections: frozenset[str],
+            source: Source | None = None) -> None:
+    """Refuse when the sections wanted differ between the platform's families and the family is unknown; a model read
+    from a --device file (``source``) names that file and line."""
     needs = FAMILY_SECTIONS.get(platform, frozenset()) & sections
     if family is not None or not needs:
         return
-    seen = f"model {model!r} matches none of them" if model else "the model is not known"
+    seen = f"model {model!r}{model_note(model, source)} matches none of them" if model else "the model is not known"
     listed = "; ".join(f.description for f in FAMILIES[platform])
     raise InputError(f"{platform}: the {', '.join(sorted(needs))} commands differ between families ({listed}), and "
-                     f"{seen}: give --model (the hardware model, e.g. from `show version`) or --family "
-                     f"{'|'.join(names(platform))}")
+                     f"{seen}: {fix_model(model, source)} or --family {'|'.join(names(platform))}",
+                     **(where(source) if model else {}))

@@ -83,7 +83,8 @@ def scale(policy: Policy, speed_gbps: float) -> float:
 def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
     """The platform's `ecn` section for the tuned ports with ``cand``'s thresholds (scaled to each port's
     speed) and mark probability."""
-    prof = render.profile(policy, cfg.ports, cfg.device.hwsku, all_facts=False)
+    prof = render.profile(policy, cfg.ports, cfg.device.hwsku, all_facts=False,
+                          classes=cfg.device.forwarding_classes)  # (Junos: scheduler-maps name the config's classes)
     ports = []
     for port in prof.ports:
         kmin, kmax = cand.scaled(scale(policy, port.speed_gbps))

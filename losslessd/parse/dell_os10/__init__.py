@@ -27,8 +27,8 @@ _HEADER = re.compile(r"^! Version 10\.[0-9.]+[ \t]*\r?\n! Last configuration cha
 _ETHERNET = re.compile(r"^[ \t]*interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
                        re.MULTILINE)
 # QoS lines only OS10 writes: its trust and qos-group maps, and `service-policy input|output type ...` (NX-OS writes
-# `service-policy type ... input|output`).
-_OS10_QOS = re.compile(r"^[ \t]*(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
+# `service-policy type ... input|output`). The NX-OS sniffer leaves a file holding one of them alone.
+OS10_QOS = re.compile(r"^[ \t]*(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
                        r"service-policy (?:input|output) type (?:network-qos|queuing|qos) \S)", re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config(?:uration)?)?(?:\s+\S+)*\s*$")
 
@@ -40,7 +40,7 @@ def sniff(inp: Input) -> bool:
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or (_ETHERNET.search(head) and _OS10_QOS.search(head)))
+    return bool(_HEADER.search(head) or (_ETHERNET.search(head) and OS10_QOS.search(head)))
 
 
 def parse(inputs: list[Input], name: str) -> Device:

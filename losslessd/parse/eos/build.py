@@ -34,7 +34,8 @@ _Classes = tuple[dict[int, int | None], Val | None, ParseIssue | None]
 
 def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
     device = Device(name=cfg.hostname or cfg.header_name or name, kind=DeviceKind.switch, platform=platform,
-                    hwsku=cfg.hwsku, issues=list(cfg.issues), source=Source(file=path))
+                    hwsku=cfg.hwsku, hardware_source=cfg.hwsku_source, issues=list(cfg.issues),
+                    source=Source(file=path))
     issues, resolved = Issues(device.issues), dict[str, _Classes]()
     for port_name, iface in cfg.interfaces.items():
         device.ports[port_name] = _port(cfg, port_name, iface, issues, resolved)

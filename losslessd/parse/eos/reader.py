@@ -50,6 +50,8 @@ _POLICY_TYPES = (["policy-map", "type", "quality-of-service"], ["policy-map", "t
 
 @dataclass(frozen=True)
 class Threshold:
+    """An ECN threshold as EOS writes it: the number, its unit and what kind of unit that is."""
+
     text: str  # the number as written
     unit: str
     kind: str  # bytes | time | segments | unknown
@@ -68,6 +70,8 @@ class RawEcn:
 
 @dataclass
 class QueueConf:
+    """What a `tx-queue` block says: strict priority, bandwidth share, ECN."""
+
     source: Source
     strict: Val | None = None  # True: `priority strict`; False: `no priority`
     bandwidth: Val | None = None  # `bandwidth percent N`
@@ -101,6 +105,8 @@ class QosConf:
 
 @dataclass
 class InterfaceConf(QosConf):
+    """An interface's own lines, over the QoS settings a `qos profile` would give it."""
+
     description: str | None = None
     mtu: Val | None = None
     speed: Val | None = None  # Gb/s
@@ -126,9 +132,12 @@ class QosClass:
 
 @dataclass
 class EosConfig:
+    """Everything the reader took from one switch's running-config, before defaults are filled in."""
+
     hostname: str | None = None
     header_name: str | None = None
     hwsku: str | None = None
+    hwsku_source: Source | None = None  # the header line that names it
     dscp_to_tc: dict[int, Val] = field(default_factory=dict)
     cos_to_tc: dict[int, Val] = field(default_factory=dict)
     tc_to_queue: dict[int, Val] = field(default_factory=dict)
@@ -217,6 +226,7 @@ class _Reader(TreeReader):
         header = _DEVICE_HEADER.search(self.inp.text)
         if header:
             self.cfg.header_name, self.cfg.hwsku = header.group(1), header.group(2)
+            self.cfg.hwsku_source = Source(file=self.inp.path, line=self.inp.text.count("\n", 0, header.start()) + 1)
         super().read()
 
     def config_text(self) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...model import Device, ParseIssue
-from ..base import Input, config_inputs, hardware_model, sniff_text
+from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
 
 PLATFORM = "juniper_junos"
 
@@ -39,12 +39,13 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .reader import read
 
     # Several sections (whole configuration, or class-of-service and interfaces apart) are read together.
-    configs, captured = config_inputs(inputs, PLATFORM, _CONFIG_COMMAND, "show configuration | display set")
+    configs, captured, found = capture_inputs(inputs, PLATFORM, _CONFIG_COMMAND, "show configuration | display set",
+                                              VERSION)
     name = captured or name
     issues: list[ParseIssue] = []
     cfg = read(configs, issues)
     device = build(cfg, PLATFORM, name, inputs[0].path, issues)
-    device.hardware = hardware_model(inputs, PLATFORM, _MODEL)
+    device.hardware = captured_model(inputs, PLATFORM, _MODEL, found)
     return device
 
 

@@ -19,6 +19,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
+from ...model import ForwardingClass as NamedClass
 from ...units import time_to_bytes
 from ..base import check_port_count
 from .reader import (
@@ -63,6 +64,11 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
             "are applied to the ports")))
         wildcards = wildcards[:MAX_WILDCARDS]
     device.issues.extend(_import_problems(cfg))
+    # (Junos's default classes, which no line of the config writes, are left out: a snippet does not take them over)
+    device.forwarding_classes = [
+        NamedClass(name=name, queue=fc.queue, no_loss=fc.no_loss, source=fc.source,
+                        pfc_priority=fc.pfc_priority.value if fc.pfc_priority else None)
+        for name, fc in cfg.classes.items() if fc.source is not None] or None
     classes = _Classes(cfg)
     ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
     for port_name in sorted(names):

@@ -396,6 +396,15 @@ def _set_lines(inp: Input):
         yield Source(file=inp.path, line=number), _split(line), line
 
 
+# A `set`-form command (`load set` input) where the curly-brace form is read: Junos loads a file in one form
+# (`load merge FILE` curly braces, `load set FILE` set commands: Junos CLI guide, "Loading a Configuration from a
+# File"), so a file holding both is no configuration the switch would take as it is.
+_SET_VERB = re.compile(r"^(set|delete|deactivate|activate)\s")
+_SET_AMONG_BRACES = ("line not read: a `set`-form command in a curly-brace configuration ({line}); Junos loads a file "
+                     "in one form, so read the configuration as `show configuration | display set` and add the set "
+                     "lines after it, or load the set lines on their own (`load set terminal`)")
+
+
 def _braces(inp: Input, issues: list[ParseIssue]):
     """The curly-brace form flattened into the `set` statements `| display set` would print, each at the line of
     its `;`. Statements under `inactive:` are not applied by Junos and are left out."""
@@ -415,6 +424,7 @@ def _braces(inp: Input, issues: list[ParseIssue]):
         body = line[:-1].strip() if line[-1] in "{;" else None
         if body is None:
             issues.append(ParseIssue(code="SYS002", source=src, message=(
+                _SET_AMONG_BRACES.format(line=line[:120]) if not stack and _SET_VERB.match(line) else
                 f"line not read (a statement ends with `;`, a block opens with `{{`): {line[:120]}")))
             continue
         words = _split(body)
@@ -433,6 +443,28 @@ def _braces(inp: Input, issues: list[ParseIssue]):
     if stack:
         issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=max(number, 1)), message=(
             f"the configuration ends inside {len(stack)} open block(s): it looks cut short")))
+
+
+def display_set(text: str) -> str:
+    """A curly-brace configuration as `show configuration | display set` prints it, one `set` line per statement in
+    order (inactive statements and comments left out); a configuration of `set` lines as it is. `fix` shows and checks
+    its `set` snippet against this form: Junos loads a file in one form or the other, never both."""
+    if not _BRACE_TOP.search(text):
+        return text
+    out = []
+    for _, words, line in _braces(Input("", text), []):
+        out.append(line if words is None else " ".join(_quoted(w) for w in words))
+    return "\n".join(out) + "\n"
+
+
+_BARE_WORD = re.compile(r"[^\s\"'\\;{}]+")
+
+
+def _quoted(word: str) -> str:
+    """A word as Junos prints it: bare, or in double quotes when it holds a space or a quote."""
+    if _BARE_WORD.fullmatch(word):
+        return word
+    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:

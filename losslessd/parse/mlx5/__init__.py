@@ -39,7 +39,7 @@ from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input, check_port_count, line_source, port_slot, positional, shell_words
-from . import mlnx_qos, script
+from . import mlnx_qos
 
 PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
@@ -100,7 +100,7 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text) or script.is_script(inp.text)
+    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -108,6 +108,23 @@ def parse(inputs: list[Input], name: str) -> Device:
     for inp in inputs:
         host.add(inp)
     return host.finish()
+
+
+# What sniffing reads of a setup script lives here; the script reader (script.py, a shell grammar's worth of regular
+# expressions) is imported when a script or a terminal transcript is read, not for every file sniffed.
+# `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
+_SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
+_MLNX_QOS_COMMAND = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
+
+
+def is_shell(text: str) -> bool:
+    """A shell script (#! line)."""
+    return bool(_SHEBANG.match(text))
+
+
+def is_script(text: str) -> bool:
+    """A shell script that runs `mlnx_qos -i IF`: what sniffing takes for a host setup script."""
+    return is_shell(text) and bool(_MLNX_QOS_COMMAND.search(text[:262144]))
 
 
 def _is_bare_mlnx_qos(text: str) -> bool:
@@ -140,7 +157,7 @@ class _Host:
                 self.device.name, self.named = header["device"], True
         elif _is_bare_mlnx_qos(inp.text):
             sections = self._bare(inp)
-        elif script.is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
+        elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
             self._script(inp)
             return
         else:
@@ -153,6 +170,8 @@ class _Host:
         cmd`, or `+ cmd` as `set -x` traces it) starts a command whose output runs to the next one. Reads (mlnx_qos,
         cat of sysfs, cma_roce_tos -d, ethtool) are read as a capture's sections; writes (`echo V > /sys/...`,
         `cma_roce_tos -t`, `ip link set ... mtu`, `ethtool -A`) as a setup script's commands."""
+        from . import script
+
         lines = inp.text.split("\n")
         prompts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _PROMPT_LINE.match(line))]
         first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
@@ -181,6 +200,8 @@ class _Host:
     def _script(self, inp: Input) -> None:
         """Apply a setup script's commands in order, over what earlier inputs set, the last write of each
         setting winning."""
+        from . import script
+
         if script.branches(inp.text):
             self._issue("the script has if/case/while blocks (or a loop over words known at run time): each command "
                         "in them is read as if it ran once, in order "
@@ -190,6 +211,8 @@ class _Host:
 
     def _script_command(self, n: int, words: list[str] | None, line: str, path: str) -> None:
         """One command of a setup script (or a write in a terminal transcript), as it would set the host."""
+        from . import script
+
         src, sec = Source(file=path, line=n), Section(line, "", n + 1)
         try:
             if words is None:
@@ -203,7 +226,12 @@ class _Host:
                 iface = dict(options).get("--interface")
                 if not iface or not self._attempt(iface, None, path, sec):
                     raise script.Skip("no interface (-i IF)")
-                script.apply_mlnx_qos(self.device.ports[iface], [o for o in options if o[0] != "--interface"], src)
+                known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
+                script.apply_mlnx_qos(self.device.ports[iface], known, src)
+                if later:  # the rest of the call is read; what these set is unknown from here on
+                    script.forget(self.device.ports[iface], later, src)
+                    self._issue(f"`{line[:80]}`: {', '.join(later)} given a value known only at run time; what "
+                                f"{'it sets' if len(later) == 1 else 'they set'} is unknown", path, n)
             elif prog == "ip":
                 iface, mtu = script.ip_link_mtu(words)
                 if not self._attempt(iface, None, path, sec):

@@ -23,9 +23,6 @@ from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Tru
 from ...units import is_small_int
 from ..base import split_shell
 
-# `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
-_SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
-_MLNX_QOS = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
 _TSA = {"ets": SchedulerType.ets, "strict": SchedulerType.strict, "vendor": SchedulerType.vendor}
@@ -35,23 +32,13 @@ class Skip(ValueError):
     """A command (or option) that cannot be read; the message says why."""
 
 
-def is_shell(text: str) -> bool:
-    """A shell script (#! line)."""
-    return bool(_SHEBANG.match(text))
-
-
-def is_script(text: str) -> bool:
-    """A shell script that runs `mlnx_qos -i IF`: what sniffing takes for a host setup script."""
-    return is_shell(text) and bool(_MLNX_QOS.search(text[:262144]))
-
-
 # bash(1) SHELL GRAMMAR: the words that open, continue or close a compound command, and builtins that change nothing
 # on the NIC (`set -eu` shell options, `exit`, `echo` to the terminal).
 _BLOCK_WORDS = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
                           "done", "function", "{", "}", ";;"})
 # sysctl sets the kernel's own network stack (net.ipv4.tcp_ecn is TCP's ECN), which RoCE traffic bypasses.
 _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "true", ":", "wait", "read", "logger",
-                        "unset", "[", "[[", "test"})  # (test / [ ]: an if or && condition)
+                        "unset", "[", "[[", "test", "continue", "break"})  # (test / [ ]: an if or && condition)
 # Programs that print what they read and set nothing on the NIC (arithmetic `(( ))` neither): in a script they
 # look things up or log; a line not read would only be noise.
 _READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "sort", "uniq", "wc", "tr", "date",
@@ -61,7 +48,8 @@ _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
 # expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
 _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)  # one word: `NAME=value` (quotes removed)
+# One word: `NAME=value` (quotes removed), or an array element's `NAME[SUBSCRIPT]=value` (bash(1) Arrays).
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
 # bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`
@@ -71,6 +59,7 @@ _FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_]
 def branches(text: str) -> bool:
     """Whether the script has if/case/while blocks, or a for loop over words known only at run time, whose commands
     are read as if each ran once, in order (a for loop over listed words runs once per word: see commands)."""
+    text = "\n".join(line for _, line in _logical_lines(text))  # (a here-document's body is no block of this script)
     return bool(_BRANCHING.search(text)) or any(_RUNTIME_WORDS.search(m.group(1)) for m in _FOR_LIST.finditer(text))
 
 
@@ -109,10 +98,16 @@ _ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*\(\(.*?\)\)")
 
 def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
     """(number of its first line, text) of each line as the shell reads it: a line ending in an unquoted `\\` goes
-    on with the next (bash(1) QUOTING: a backslash-newline is removed), as long commands are written over lines."""
+    on with the next (bash(1) QUOTING: a backslash-newline is removed), as long commands are written over lines.
+    A here-document's body is the input of its command, not commands of this script: it is skipped (a usage text
+    under `: <<EOF`, a file written by `cat <<EOF > FILE`), unless that command is a shell reading its commands
+    from it (`sudo bash <<'EOF'`), whose body lines are then read in its place."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
+        if lines[i].strip().startswith("#"):
+            i += 1
+            continue
         first, part = i + 1, lines[i].strip()
         parts = [part]
         while not parts[0].startswith("#") and _CONTINUED.search(part) and i + 1 < len(lines):
@@ -129,16 +124,53 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
             line = " ".join([line, *words])
         i += 1
+        ends = _heredoc_ends(line)
+        if ends and _SHELL_ON_STDIN.match(line):  # the body is read as the script's own lines, its end line blanked
+            stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
+            if stop < len(lines):
+                lines[stop] = ""
+            continue
         yield first, line
+        for delimiter, tabs in ends:  # bodies follow one another, in the order of their operators
+            while i < len(lines) and not _heredoc_closes(lines[i], delimiter, tabs):
+                i += 1
+            i += 1
+
+
+# bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
+# `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
+_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)")
+# A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
+# from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
+_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:ba)?sh(?:\s+-[a-bd-zA-Z]+)*\s*<<")
+
+
+def _heredoc_ends(line: str) -> list[tuple[str, bool]]:
+    """(delimiter, tabs stripped) of each here-document the line opens, outside quotes."""
+    if "<<" not in line:
+        return []
+    # (`echo "a << b"` opens none, nor a shift in arithmetic: `$((tos << 2))`, `(( x <<= 1 ))`)
+    spans = [m.span() for pattern in (_QUOTED, _ARITHMETIC) for m in pattern.finditer(line)]
+    return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in _HEREDOC.finditer(line)
+            if not any(a <= m.start() < b for a, b in spans)]
+
+
+_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
+
+
+def _heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
+    return (line.lstrip("\t") if tabs else line).rstrip("\r") == delimiter
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
 _LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
-_ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-a|local|readonly)\s+)?[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
+_ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
 
 
-# bash(1) Arrays: `NAME=(word ...)`; `"${NAME[@]}"` (or `[*]`) in a for list expands to its words.
-_ARRAY = re.compile(r"^(?:(?:declare\s+-a|local|readonly)\s+)?([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$")
+# bash(1) Arrays: `NAME=(word ...)`, `declare -A NAME=([key]=value ...)`; `"${NAME[@]}"` (or `[*]`) in a for list
+# expands to its values.
+_ARRAY = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$")
+_ARRAY_KEYED = re.compile(r"^\[[^]]*\]=(.*)$", re.S)  # `[key]=value`: an element given with its key
 _ARRAY_ALL = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 _ARRAY_MARK = "\0array"  # (a word no split gives: the array assignment's place among the commands)
 _LOOP_OPEN = frozenset({"for", "while", "until", "select"})  # the compound commands a `done` closes
@@ -181,17 +213,20 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             yield n, None, line
             continue
         if written[0] == _ARRAY_MARK:
-            arrays[written[1]] = [_substitute(w, values, path, n) for w in written[2:]]
+            arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
+                                  for w in written[2:]]
             continue
         if written[0] in ("export", "local", "readonly", "declare") and len(written) > 1:
             written = written[1:]
         assigned = [m for w in written if (m := _ASSIGNMENT.match(w))]
         if assigned and len(assigned) == len(written):  # `A=1`, `A="x y" B=2` (quotes already removed by the split)
             for m in assigned:
-                if "$" in m.group(2) or "`" in m.group(2):
+                if m.group(2):  # an element: the array's words are no longer the ones it was given
+                    arrays.pop(m.group(1), None)
+                elif "$" in m.group(3) or "`" in m.group(3):
                     values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
                 else:
-                    values[m.group(1)] = m.group(2)
+                    values[m.group(1)] = m.group(3)
             continue
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
             end = min(ends[i - 1], stop)
@@ -224,6 +259,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if words[0] in ("echo", "printf") and not any(w.startswith(">") or w == "|" for w in words):
             continue  # prints to the terminal
+        if words[0] in ("echo", "printf") and not any(">" in w or os.path.basename(w) == "tee" for w in words) and \
+                all(words[k + 1:k + 2] and words[k + 1] in _READS_ONLY for k, w in enumerate(words) if w == "|"):
+            continue  # `echo "$OUT" | grep X`: filtered to the terminal
         yield n, words, line
 
 
@@ -377,6 +415,12 @@ def redirect(words: list[str]) -> tuple[str, str]:
     """`echo V > PATH` (or `>PATH`), or `echo V | [sudo] tee [-a] PATH` (how a non-root shell writes sysfs) ->
     (V, PATH)."""
     if words[0] != "echo":
+        heredoc = any(w.startswith("<<") and not w.startswith("<<<") for w in words)
+        target = next((w.lstrip(">") or nxt for w, nxt in zip(words, [*words[1:], ""], strict=True)
+                       if w.startswith(">")), "")
+        if heredoc and target:  # (its body was not read as commands: see _logical_lines)
+            raise Skip(f"`{words[0][:40]}` writes the here-document below it to {target[:80]}: a file the script "
+                       "writes is not followed, so the commands in it are not read (lint that file on its own)")
         raise Skip(f"`{words[0][:40]}` is not a command losslessd reads (mlnx_qos, ip link ... mtu, ethtool -A, "
                    "cma_roce_tos, `echo VALUE > FILE`)")
     rest = [w for w in words[1:] if w != "-n"]  # echo -n: the same value without the newline
@@ -425,6 +469,36 @@ def _eight(value: str, hi: int, what: str) -> list[int]:
     if len(items) != 8 or not all(is_small_int(v, 3) and int(v) <= hi for v in items):
         raise Skip(f"{what} {value!r} is not 8 comma separated values 0-{hi}")
     return [int(v) for v in items]
+
+
+def known_at_run_time(options: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The options whose values the script states, and the names of those it computes at run time
+    (`--pfc ${pfc_queue}`, `--trust=$MODE`): what those set is unknown, what the others set is read."""
+    later = [name for name, value in options if "$" in value or "`" in value]
+    return [(name, value) for name, value in options if name not in later], later
+
+
+def forget(port, names: list[str], src: Source) -> None:
+    """What each option of ``names`` sets on ``port``, made unknown: the script sets it to a value known only at
+    run time (after what an earlier line set)."""
+    for name in names:
+        if name == "--pfc":
+            port.pfc_enabled, port.pfc_source = None, src
+        elif name == "--cable_len":
+            port.cable_length_m = None
+        elif name == "--trust":
+            port.trust, port.trust_source = None, src
+        elif name == "--dscp2prio":
+            port.dscp_to_priority, port.map_source = None, src
+        elif name == "--prio_tc":
+            port.priority_to_tc, port.map_source = None, src
+        elif name == "--prio2buffer":
+            port.priority_to_pg = None
+        elif name == "--buffer_size":
+            port.priority_groups = {}
+        elif name in ("--tsa", "--tcbw"):
+            for queue in port.queues.values():
+                queue.scheduler = None
 
 
 def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from ...model import Device
-from ..base import Input, config_inputs, hardware_model, sniff_text
+from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
+from ..dell_os10 import OS10_QOS
 
 PLATFORM = "cisco_nxos"
 
@@ -26,8 +27,10 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*
 
 
 def sniff(inp: Input) -> bool:
-    """An NX-OS capture, or an NX-OS header or QoS block in the first part of the file."""
-    return sniff_text(inp, PLATFORM, _NXOS)
+    """An NX-OS capture, or an NX-OS header or QoS block in the first part of the file, unless it also holds a QoS
+    line only Dell OS10 writes (`trust dot1p-map`, `qos-map traffic-class`, `service-policy input type ...`): OS10's
+    `system qos` and `policy-map type network-qos` look like NX-OS's, their class commands do not."""
+    return sniff_text(inp, PLATFORM, _NXOS, foreign=OS10_QOS)
 
 
 # `show version`: "cisco Nexus9000 C93180YC-EX Chassis" / "cisco Nexus3000 C3132Q-40GX Chassis".
@@ -38,7 +41,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
 
-    configs, captured = config_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config")
+    configs, captured, found = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config", VERSION)
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
-    device.hardware = hardware_model(inputs, PLATFORM, _MODEL)
+    device.hardware = captured_model(inputs, PLATFORM, _MODEL, found)
     return device

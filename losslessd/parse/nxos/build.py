@@ -15,6 +15,7 @@ from ...model import (
     Device,
     DeviceKind,
     Ecn,
+    ForwardingClass,
     ParseIssue,
     Port,
     PriorityGroup,
@@ -58,7 +59,34 @@ def build(cfg: NxosConfig, platform: str, name: str, path: str) -> Device:
                         if channel is not None and (val := getattr(channel, attr)) is not None}
             device.bundle_policies = {**(device.bundle_policies or {}), port.bundle: attached}
     device.service_policies = {SYSTEM_ATTACHED[key]: val.value for key, val in cfg.system.items()} or None
+    device.forwarding_classes = no_drop_classes(cfg, device)
     return device
+
+
+def no_drop_classes(cfg: NxosConfig, device: Device) -> list[ForwardingClass] | None:
+    """The system network-qos policy's no-drop classes, each with its qos-group (its queue: QOS_GROUP_QUEUE) and the
+    CoS it pauses: a snippet classifies a lossless priority's DSCPs into the qos-group the config already makes no-drop
+    for it (render.pick_class) rather than into the group of the priority's own number. Nexus 9000 QoS guide, "Using
+    Modular QoS CLI" (system-defined network-qos class-maps c-8q-nqN match qos-group N) and "Configuring Priority Flow
+    Control" (`pause pfc-cos N` in such a class makes its qos-group no-drop for CoS N). A `pause no-drop` class
+    pauses the CoS values classified into its group (build's _no_drop_priorities, per port): the ports' shared
+    qos-group -> priority (the network-qos policy is system-wide) where known. None: no no-drop class."""
+    chosen = cfg.system.get("network-qos")
+    policy = cfg.nq_policies.get(chosen.value) if chosen is not None else None
+    out = []
+    for class_name, conf in (policy or {}).items():
+        if conf.pfc_cos is None and conf.no_drop is None:
+            continue
+        group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
+        if group is None or group not in QOS_GROUP_QUEUE:
+            continue  # (a SYS002 from _pfc says so)
+        cos = conf.pfc_cos.value[0] if conf.pfc_cos is not None and conf.pfc_cos.value else next(
+            (prio for port in device.ports.values() if (prio := (port.tc_to_priority or {}).get(group)) is not None),
+            None)
+        line = conf.pfc_cos or conf.no_drop
+        out.append(ForwardingClass(name=class_name, queue=QOS_GROUP_QUEUE[group], no_loss=True, pfc_priority=cos,
+                                   source=line.source if line is not None else conf.source))
+    return out or None
 
 
 # Where a policy is attached, in the words of `service-policy type ...` (model Port/Device.service_policies): the

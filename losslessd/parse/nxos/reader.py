@@ -179,6 +179,15 @@ def _check_is_nxos(inp: Input) -> None:
     check_config_text(inp, "Cisco NX-OS", _NXOS_LINE, "`interface`, `hostname`, `policy-map` or `!`")
 
 
+def _without_no_stats(words: list[str]) -> list[str]:
+    """An interface's qos policy attachment without its trailing `no-stats` (the policy's statistics off: what it
+    classifies is the same). The switch prints it so (`show run interface`: `service-policy type qos input
+    AZS_SERVICES no-stats`, Azure/AzureLocal-Supportability TOR troubleshooting guides); NX-API models it as the
+    attached policy instance's `stats` false (Nexus 3000/9000 NX-API REST SDK guide 9.3x, "Disabling Statistics for
+    a Policy")."""
+    return words[:-1] if len(words) == 6 and words[2] == "qos" and words[-1] == "no-stats" else words
+
+
 def class_index(name: str, pattern: re.Pattern) -> int | None:
     """The qos-group a system-defined class name stands for (class-default: qos-group 0), else None."""
     if name == "class-default":
@@ -535,6 +544,7 @@ class _Reader(TreeReader):
             if attached is not None and w[5:] in ([], [attached.value]):
                 setattr(conf, attr, None)  # (the switch refuses a name that is not the attached one: nothing changes)
         elif w[:3] == ["service-policy", "type", "qos"]:
+            w = _without_no_stats(w)
             if len(w) != 5 or w[3] not in ("input", "output"):
                 raise LineError("expected `service-policy type qos input|output NAME`")
             if w[3] == "input":  # an output qos policy marks what leaves: it classifies nothing coming in

@@ -8,18 +8,27 @@ else by content. See docs/infiniband.md.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
 from ...errors import InputError
 from ...model import Device, DeviceKind, ParseIssue, Source
 from ..base import Input
-from . import ibdiagnet, options, partitions, qos_policy
+from . import options
 
 PLATFORM = "opensm"
 
-_QOS_SECTION = re.compile(rf"^\s*({'|'.join(qos_policy.SECTIONS)})\s*(#.*)?$", re.M)
+# (The companions' readers are imported when an SM's files are parsed: sniffing, which every file of other platforms
+# sniffed after OpenSM's goes through, needs only the option names.)
 _PARTITION = re.compile(r"^\s*[\w.\-]*\s*=\s*0[xX][0-9a-fA-F]+[^:;\n]*:", re.M)
+
+
+@functools.cache
+def _qos_section() -> re.Pattern[str]:
+    from . import qos_policy
+
+    return re.compile(rf"^\s*({'|'.join(qos_policy.SECTIONS)})\s*(#.*)?$", re.M)
 
 
 def sniff(inp: Input) -> bool:
@@ -33,6 +42,8 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
+    from . import ibdiagnet, partitions, qos_policy
+
     roles = [(inp, _role(inp)) for inp in inputs]
     confs = [inp for inp, role in roles if role == "options"]
     if not confs:
@@ -72,8 +83,10 @@ def _role(inp: Input) -> str:
         return "qos_policy"
     if base.endswith(".conf") and "opensm" in base or sniff(inp):
         return "options"
-    if _QOS_SECTION.search(inp.text):
+    if _qos_section().search(inp.text):
         return "qos_policy"
+    from . import ibdiagnet
+
     if ibdiagnet.is_ibdiagnet(inp.text):
         return "ibdiagnet"
     if _PARTITION.search(inp.text):

@@ -112,6 +112,8 @@ def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
 
 @dataclass(frozen=True)
 class Option:
+    """One opensm.conf option line: its value as written and where."""
+
     value: str
     source: Source
 

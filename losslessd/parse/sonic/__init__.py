@@ -741,12 +741,19 @@ class _Builder:
                 port["vlans"] = sorted(set(port["vlans"]))
 
     def _neighbors(self) -> list[Neighbor]:
-        """DEVICE_NEIGHBOR|<port>: the device and port the config says is cabled there (name, port)."""
+        """DEVICE_NEIGHBOR: the device and port the config says is cabled to each of this switch's ports.
+
+        Two key shapes are written: `DEVICE_NEIGHBOR|<port>` with the neighbour in `name` (sonic-cfggen's), and
+        `DEVICE_NEIGHBOR|<neighbour>` with this switch's port in `local_port` (sonic-buildimage
+        src/sonic-yang-models/doc/Configuration.md, "L2 Neighbors": "neighbor name acting as object key and remote
+        port / local port information in attributes")."""
         out = []
-        for port, e in self.db.table("DEVICE_NEIGHBOR").items():
-            name = self.text(e, "name")
+        for key, e in self.db.table("DEVICE_NEIGHBOR").items():
+            port, name = key, self.text(e, "name")
+            if not name and (local := self.text(e, "local_port")):
+                port, name = local, key
             if not name:
-                self.db.issue(f"DEVICE_NEIGHBOR|{port} has no name; entry skipped", e.source())
+                self.db.issue(f"DEVICE_NEIGHBOR|{key} has neither a name nor a local_port; entry skipped", e.source())
                 continue
             out.append(Neighbor(port=port, remote_device=name, remote_port=self.text(e, "port") or None,
                                 origin="config", source=e.source()))
