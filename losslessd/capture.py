@@ -305,5 +305,6 @@ def _check_time(value: str) -> None:
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
     except ValueError:
-        raise ValueError(f"collected time {value!r} is not an ISO 8601 date and time "
+        shown = repr(value) if len(value) <= 64 else f"{value[:64]!r}... ({len(value):,} characters)"  # (not 20 KB)
+        raise ValueError(f"collected time {shown} is not an ISO 8601 date and time "
                          "(e.g. 2024-05-01T12:00:00Z)") from None

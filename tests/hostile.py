@@ -451,7 +451,7 @@ def cases() -> list[Case]:
         C("lint-ignore-every-rule", lambda t: _lint(_fabric(t), extra=["--ignore", "ALL"]),
           says=("leaves no rule",)),
         C("fix-switch-of-no-port", _fix(lambda t: _lint(_w(t / "sw1.json", _NO_PORT_SONIC))),
-          says=("nothing checked",)),
+          says=("nothing checked: 1 device read (sw1) from ", "sw1.json")),  # (fix prints no finding naming it)
         # render --device and fix read device files the same way
         C("render-device-dev-zero", _render_device(lambda t: Path("/dev/zero")), says=("/dev/zero",)),
         C("render-device-fifo", _render_device(lambda t: _fifo(t / "leaf1.json")), says=("leaf1.json", "regular file")),
@@ -497,8 +497,52 @@ def cases() -> list[Case]:
           says=("p.yaml:2", "!!python/object:os.system is not read", "remove the tag")),
         C("policy-duplicate-anchor", _policy_case("name: x\ndescription: &a d\nroce_ports: &a {select: all}\n"),
           says=("p.yaml:3", "the anchor &a is defined twice (first at line 2): rename this one")),
+        # round 3 (the code of sessions 24-26)
+        # 5,000 nested `for` loops in a host script: Python's stack ran out (RecursionError, exit 3)
+        C("lint-script-5000-nested-loops", _script("for a in x; do\n" * 5000 + _QOS + "done\n" * 5000),
+          says=("setup.sh:66", "nest more than 64 deep")),
+        C("lint-script-unclosed-loops", _script("for a in x; do\n" * 5000 + _QOS), says=("setup.sh:66",)),
+        # a loop over 20,000 words whose body is a loop over them with nothing in it: 400 million empty rounds that no
+        # command counted (80 s); each word a loop goes round now counts against the 100,000 commands
+        C("lint-script-empty-loops-multiply", _script(f"A=({_WORDS})\nfor a in \"${{A[@]}}\"; do\n"
+                                                      f"for b in \"${{A[@]}}\"; do\ndone\ndone\n" + _QOS),
+          says=("setup.sh:4", "more than 100,000 commands")),
+        # $A of 100,000 words listed 2,000 times: 200 million words in memory (MemoryError, exit 3); now the words are
+        # counted as they are listed, and `$A$A...` in one word is refused past what a program can be given
+        C("lint-script-variable-bomb", _script(f'A="{_WORDS}"\nfor a in ' + "$A " * 2000 + "; do\n" + _QOS + "done\n"),
+          says=("setup.sh:3", "more than 100,000 commands")),
+        C("fix-script-word-bomb", _fix(_script("A=" + "x" * 5000 + "\nmlnx_qos -i eth0 --trust " + "$A" * 1000 + "\n")),
+          says=("setup.sh:3", "MAX_ARG_STRLEN")),
+        # 100,000 rows of an Onyx capture's `show roce` table: each row's line counted from the start (72 s);
+        # the alarm of the harness is the net, the figure is in the report
+        C("lint-onyx-show-roce-100000-rows", lambda t: _lint(_w(t / "onyx.txt", _ONYX_CAPTURE.read_text()
+                                                                + "3    3    RoCE    WRR 50%\n" * 100_000),
+                                                             "--format", "nvidia_onyx"), exits=(0, 1)),
+        # 20,000 nested Junos blocks: whether a block is inactive was asked of every block around it, per line (3.7 s,
+        # quadratic: 8 million levels fit the file limit)
+        C("lint-junos-20000-nested-blocks", lambda t: _lint(_w(t / "sw.cfg", "system { host-name sw; }\n"
+                                                            + "interfaces {\n" * 20_000 + "}\n" * 20_000),
+                                                         "--format", "juniper_junos"),
+          says=("sw.cfg:66", "nested deeper than 64 levels")),
+        # a capture's time of 5,000-digit numbers was echoed whole, twice (40 KB of error)
+        C("lint-capture-huge-time", lambda t: _lint(_w(t / "gpu.txt", "#% losslessd capture 1\n#% device: gpu\n"
+                                                       f"#% platform: linux_mlx5\n#% collected: 2024-{BIG_DIGITS}Z\n"
+                                                       "#% command: mlnx_qos -i eth0\nx\n")),
+          says=("gpu.txt:4", "(5,006 characters) is not an ISO 8601 date")),
     ]
     return out
+
+
+_QOS = "mlnx_qos -i eth0 --trust dscp\n"
+_ONYX_CAPTURE = ROOT / "tests" / "fixtures" / "raw" / "nvidia_onyx" / "roce-mode-capture.txt"
+_WORDS = " ".join(f"w{i}" for i in range(20_000))
+
+
+def _script(body: str) -> Callable[[Path], list[str]]:
+    """A host setup script (linux_mlx5) of ``body`` to lint."""
+    def build(tmp: Path) -> list[str]:
+        return _lint(_w(tmp / "setup.sh", "#!/bin/bash\n" + body), "--format", "linux_mlx5")
+    return build
 
 
 def _reversed_routes(folder: Path) -> None:

@@ -372,8 +372,26 @@ def test_loops_that_would_run_millions_of_commands_are_refused_with_the_line():
                       "mlnx_qos -i eth0 --trust dscp"])
     with pytest.raises(InputError) as err:
         parse_text("bomb.sh", text)
-    assert err.value.line in (3, 4, 5) and "loops run more than 100,000 commands" in err.value.message
+    assert err.value.line in (3, 4, 5)
+    assert "runs more than 100,000 commands once its for loops are unrolled" in err.value.message
 
+
+
+def test_a_loop_no_done_closes_runs_nothing_from_its_header_on():
+    """bash(1) reads a compound command whole before running it: a script cut short inside a loop stops with a
+    syntax error at its end, so the loop and the commands after it never run (they were read as run: a script cut
+    in its loop could read clean). The commands before the loop ran; the loop's header is a SYS002."""
+    text = "\n".join(["#!/bin/bash", "mlnx_qos -i eth0 --trust dscp", "for i in eth0 eth1; do",
+                      "  mlnx_qos -i $i --pfc 0,0,0,1,0,0,0,0", "  for j in a; do", "  done",
+                      "mlnx_qos -i eth1 --trust dscp"])
+    host = parse_text("cut.sh", text)
+    assert host.ports["eth0"].trust == Trust.dscp and host.ports["eth0"].pfc_enabled is None
+    assert "eth1" not in host.ports
+    (issue,) = [i for i in host.issues if "no `done` closes this loop" in i.message]
+    assert issue.code == "SYS002" and issue.source.line == 3
+    # closed, the same loop is read (once per word)
+    host = parse_text("whole.sh", text + "\ndone")
+    assert host.ports["eth1"].pfc_enabled == [3] and host.ports["eth1"].trust == Trust.dscp
 
 def test_env_shebang_backslash_continuations_and_the_scripts_own_functions():
     """`#!/usr/bin/env bash` is a shell script (before: SYS001, not read); a command continued over lines ending in

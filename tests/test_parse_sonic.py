@@ -232,6 +232,20 @@ def test_a_repeated_key_is_found_whatever_the_file_looks_like(layout):
     assert any("pfc_enable is written twice in one object" in m for m in said), said
 
 
+
+def test_a_key_written_100000_times_is_one_short_sys002():
+    """Every line and earlier value of a repeat was listed: a key written 100,000 times made a SYS002 of about a
+    megabyte. The first eight of each are named, then how many more."""
+    fields = "".join(f'"pfc_enable": "{3 + i % 2}", ' for i in range(100_000))
+    text = '{"PORT": {"Ethernet0": {"speed": "100000"}}, "PORT_QOS_MAP": {"Ethernet0": {' + fields + '"x": "1"}}}'
+    device = parse([Input("config_db.json", text)], "sw")
+    assert device.ports["Ethernet0"].pfc_enabled == [4]
+    (said,) = [i.message for i in device.issues if "pfc_enable is written" in i.message]
+    assert said.startswith("/PORT_QOS_MAP/Ethernet0/pfc_enable is written 100000 times in one object (lines 1, 1, 1, "
+                           "1, 1, 1, 1, 1, ... (99,991 more) and 1): SONiC keeps the last, \"4\"")
+    assert '"3", "4", "3", "4", "3", "4", "3", "4", ... (99,991 more) are not what the switch runs' in said
+    assert len(said) < 500
+
 def test_files_of_one_device_merge_with_per_field_sources():
     base = Input("config_db.json", json.dumps({
         "PORT": {"Ethernet0": {"speed": "100000"}},

@@ -289,6 +289,11 @@ class Coverage:
         n = self.devices
         read = f"{n} device{'s' if n != 1 else ''} read ({', '.join(self.unchecked[:_SHOWN])}" + (
             f" and {n - _SHOWN} more)" if n > _SHOWN else ")")
+        # the files too: `fix` prints no finding, so its stderr line is all that says where to look
+        files = list(dict.fromkeys(d.source.file for name in self.unchecked[:_SHOWN]
+                                   if (d := result.fabric.devices.get(name)) is not None and d.source is not None
+                                   and d.source.file))
+        read += f" from {', '.join(files)}" if files else ""
         present = {d.kind for d in result.fabric.devices.values()}
         codes = ", ".join(r.code for r in result.rules[:_SHOWN]) + (" ..." if len(result.rules) > _SHOWN else "")
         if self.kinds is not None and not self.kinds:

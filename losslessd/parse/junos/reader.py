@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...errors import InputError
+from ...limits import MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
 from ..base import Input, check_expanded, port_slot, shell_words
@@ -433,8 +434,11 @@ def _braces(inp: Input, issues: list[ParseIssue]):
         inactive = bool(words) and words[0] == "inactive:"
         words = [w for w in words if w not in ("inactive:", "protect:")]
         if line.endswith("{"):
-            stack.append((words, inactive or any(i for _, i in stack)))
-        elif not inactive and not any(i for _, i in stack):
+            if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)
+                raise InputError(f"blocks nested deeper than {MAX_NESTING} levels (Junos hierarchies are about ten "
+                                 "deep); not read", file=inp.path, line=number)
+            stack.append((words, inactive or bool(stack and stack[-1][1])))  # (inactive: this block or one outside)
+        elif not inactive and not (stack and stack[-1][1]):
             yield src, ["set", *(w for block, _ in stack for w in block), *words], line
     if stack:
         issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=max(number, 1)), message=(

@@ -6,7 +6,8 @@ defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...
 `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
 The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal, `exit`) changes
 nothing on the NIC and is skipped: a block's commands are read as if each ran once, in order, and a variable
-given a literal value is replaced by it. Anything else is reported.
+given a literal value is replaced by it. A loop no `done` closes ends the reading at its header (bash runs none of
+it). Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Iterator
 
 from ...errors import InputError
-from ...limits import MAX_SCRIPT_COMMANDS
+from ...limits import MAX_NESTING, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
+from ..base import split_shell
 
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -78,7 +79,7 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             continue
         if m := _ARRAY.match(line):  # `NAME=(a b c)`: bash(1) Arrays (shlex would split it at its spaces)
             try:
-                flat.append((n, [_ARRAY_MARK, m.group(1), *shlex.split(m.group(2))], line))
+                flat.append((n, [_ARRAY_MARK, m.group(1), *split_shell(m.group(2))], line))
             except ValueError:
                 flat.append((n, None, line))
             continue
@@ -178,20 +179,41 @@ _LOOP_OPEN = frozenset({"for", "while", "until", "select"})  # the compound comm
 def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
          path: str | None) -> Iterator[tuple[int, list[str] | None, str]]:
     """The commands of ``flat`` as the shell would run them, variables substituted, a loop's body once per word.
-    ``count`` holds the commands given so far, bounded: nested loops multiply them."""
-    i = 0
-    while i < len(flat):
+    ``count`` holds the commands given so far and the words loops went round, bounded: nested loops multiply
+    them (a loop over no words runs nothing, yet its header is counted). Each loop's `done` is found once, so a
+    body is never scanned again per round; loops nest at most MAX_NESTING deep."""
+    yield from _whole(flat, values, arrays, count, path, 0)
+
+
+# bash(1) reads a compound command whole before it runs it: a loop no `done` closes is a syntax error at the end of
+# the file, and neither the loop nor anything after it runs (the commands before it have run).
+UNCLOSED = "\0unclosed"  # (a word no split gives: the header of a loop never closed, in the place of its commands)
+
+
+def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
+           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+    """The commands of a whole script (or `sh -c` string) up to the first loop no `done` closes, then that loop's
+    header as [UNCLOSED] (a script cut short in a loop must not read as if the loop had run)."""
+    ends = _loop_ends(flat, path)
+    unclosed = min((j for j, end in ends.items() if end == len(flat)), default=None)
+    yield from _block(flat, 0, len(flat) if unclosed is None else unclosed, ends, values, arrays, count, path, depth)
+    if unclosed is not None:
+        yield flat[unclosed][0], [UNCLOSED], flat[unclosed][2]
+
+
+def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
+           arrays: dict[str, list[str]], count: list[int], path: str | None,
+           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+    i = start
+    while i < stop:
         n, written, line = flat[i]
         i += 1
-        count[0] += 1
-        if count[0] > MAX_SCRIPT_COMMANDS:
-            raise InputError(f"its loops run more than {MAX_SCRIPT_COMMANDS:,} commands in all (a generated file?); "
-                             "not read", file=path, line=n)
+        _counted(count, 1, path, n)
         if written is None:
             yield n, None, line
             continue
         if written[0] == _ARRAY_MARK:
-            arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values)
+            arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
                                   for w in written[2:]]
             continue
         if written[0] in ("export", "local", "readonly", "declare") and len(written) > 1:
@@ -207,17 +229,17 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
                     values[m.group(1)] = m.group(3)
             continue
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
-            end = _loop_end(flat, i)
-            body, i = flat[i:end], end + 1
-            items = _loop_words(written[3:], values, arrays)
+            end = min(ends[i - 1], stop)
+            items = _loop_words(written[3:], values, arrays, count, path, n)
             if items is None:  # a list known only at run time (`$(ls ...)`, `"$@"`): the body once, as written
                 values.pop(written[1], None)
-                yield from _run(body, values, arrays, count, path)
+                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1)
             for item in items or []:
                 values[written[1]] = item
-                yield from _run(body, values, arrays, count, path)
+                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1)
+            i = end + 1
             continue
-        words = [_substitute(w, values) for w in written]
+        words = [_substitute(w, values, path, n) for w in written]
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
             words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
         if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
@@ -228,7 +250,10 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
             except ValueError:
                 yield n, None, line
                 continue
-            yield from _run(inner, values, arrays, count, path)
+            if depth >= MAX_NESTING:
+                raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
+                                 file=path, line=n)
+            yield from _whole(inner, values, arrays, count, path, depth + 1)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
@@ -240,37 +265,70 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
         yield n, words, line
 
 
-def _substitute(word: str, values: dict[str, str]) -> str:
-    return _VARIABLE.sub(lambda v: values.get(v.group(1) or v.group(2), v.group(0)), word)
+def _counted(count: list[int], more: int, path: str | None, n: int) -> None:
+    count[0] += more
+    if count[0] > MAX_SCRIPT_COMMANDS:
+        raise InputError(f"it runs more than {MAX_SCRIPT_COMMANDS:,} commands once its for loops are unrolled "
+                         "(a generated file?); not read", file=path, line=n)
 
 
-def _loop_end(flat: list, start: int) -> int:
-    """The index of the `done` closing the loop whose body starts at ``start`` (len(flat) when none does)."""
-    depth = 0
-    for j in range(start, len(flat)):
-        words = flat[j][1] or []
-        if words[:1] and words[0] in _LOOP_OPEN:
-            depth += 1
-        elif words == ["done"]:
-            if depth == 0:
-                return j
-            depth -= 1
-    return len(flat)
+# Linux include/uapi/linux/binfmts.h MAX_ARG_STRLEN (32 pages of 4 KiB): the longest word execve passes to a program,
+# so no command of a script is longer once its variables are substituted.
+MAX_WORD_CHARS = 32 * 4096
 
 
-def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> list[str] | None:
-    """The words a `for` loop runs over; None when the shell only knows them at run time."""
+def _substitute(word: str, values: dict[str, str], path: str | None = None, n: int = 0) -> str:
+    """``word`` with each `$NAME` of a known literal value replaced by it; an InputError when that makes it longer
+    than a program can be given (`$A$A$A...` of a long A doubles per reference: memory, not a command)."""
+    if "$" not in word:
+        return word
+    size = [len(word)]
+
+    def value(v: re.Match) -> str:
+        got = values.get(v.group(1) or v.group(2), v.group(0))
+        size[0] += len(got)
+        if size[0] > MAX_WORD_CHARS:
+            raise InputError(f"a word is longer than {MAX_WORD_CHARS:,} characters once its variables are substituted "
+                             "(Linux MAX_ARG_STRLEN); not read", file=path, line=n)
+        return got
+    return _VARIABLE.sub(value, word)
+
+
+def _loop_ends(flat: list, path: str | None) -> dict[int, int]:
+    """For each loop header's index (for/while/until/select), the index of the `done` closing it (len(flat) when
+    none does), found in one pass; InputError when loops nest deeper than MAX_NESTING (each level is a frame of the
+    reading: bash has no such limit, no setup script comes near it)."""
+    ends: dict[int, int] = {}
+    open_: list[int] = []
+    for j, (n, words, _) in enumerate(flat):
+        if words and words[0] in _LOOP_OPEN:
+            open_.append(j)
+            if len(open_) > MAX_NESTING:
+                raise InputError(f"its loops nest more than {MAX_NESTING} deep; not read", file=path, line=n)
+        elif words == ["done"] and open_:
+            ends[open_.pop()] = j
+    for j in open_:
+        ends[j] = len(flat)
+    return ends
+
+
+def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
+                path: str | None, n: int) -> list[str] | None:
+    """The words a `for` loop runs over (each counted against MAX_SCRIPT_COMMANDS as it is listed); None when the
+    shell only knows them at run time."""
     out: list[str] = []
     for word in words:
         if m := _ARRAY_ALL.match(word):
             if m.group(1) not in arrays:
                 return None
-            out.extend(arrays[m.group(1)])
-            continue
-        word = _substitute(word, values)
-        if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
-            return None
-        out.extend(word.split())  # a variable holding `eth0 eth1` gives two words (bash word splitting)
+            listed = arrays[m.group(1)]
+        else:
+            word = _substitute(word, values, path, n)
+            if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
+                return None
+            listed = word.split()  # a variable holding `eth0 eth1` gives two words (bash word splitting)
+        _counted(count, len(listed), path, n)
+        out.extend(listed)
     return out
 
 
@@ -327,10 +385,9 @@ def _split(line: str) -> list[list[str]]:
     `eth0) mlnx_qos -i eth0 ... ;;` runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the
     program). Redirections that change nothing the command does are dropped first. ValueError where the shell
     could not split it (an open quote)."""
-    lex = shlex.shlex(_without_redirections(_substitutions_folded(line)), posix=True, punctuation_chars=";&|<>")
-    lex.whitespace_split = True
     out: list[list[str]] = [[]]
-    for token in lex:
+    # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
+    for token in split_shell(_without_redirections(_substitutions_folded(line)), ";&|<>", comments=True):
         if token in (";", ";;", "&&", "||", "&"):
             out.append([])
         elif not out[-1] and (token in ("then", "do", "else", "{", "!") or _CASE_PATTERN.match(token)):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, check_expanded, port_slot
+from ..base import Input, LineAt, check_expanded, port_slot
 from ..clitext import Issues, LineError, Val, bounded_int, check_config_text
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
@@ -128,8 +128,10 @@ _SHOWN_TC = re.compile(r"^[ \t]*([0-7])[ \t]+([0-7])[ \t]+\S+[ \t]+(?:WRR[ \t]+(
 def read_show_roce(text: str, path: str, first: int) -> RoceShown | None:
     """The facts of a `show roce` output (``first``: the file line of its first line); None when it names no RoCE
     mode Onyx has (a refused command, `RoCE mode: N/A`)."""
+    line_at = LineAt(text, first)  # (each row counted from the start made 100,000 table rows take 72 s)
+
     def src(match: re.Match) -> Source:
-        return Source(file=path, line=first + text.count("\n", 0, match.start()))
+        return Source(file=path, line=line_at(match.start()))
 
     mode = _SHOWN_MODE.search(text)
     if mode is None or mode[1] not in ROCE_MODES:

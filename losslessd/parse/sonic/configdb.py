@@ -363,6 +363,17 @@ def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[
     return out
 
 
+
+# Repeats named in full up to here; a key written 100,000 times made a SYS002 of a megabyte.
+_LISTED = 8
+
+
+def _listed(items: list) -> str:
+    """``items`` joined with commas, the first _LISTED of them and how many more when there are more."""
+    shown = ", ".join(map(str, items[:_LISTED]))
+    return shown if len(items) <= _LISTED else f"{shown}, ... ({len(items) - _LISTED:,} more)"
+
+
 class ConfigDB:
     """The merged tables of one device (or one ASIC namespace), plus the issues found while reading them."""
 
@@ -437,8 +448,8 @@ class ConfigDB:
             if inner and inner[0].partition("|")[0] not in TABLES:
                 continue
             lines = doc.repeated(parts, len(values))
-            where = f" (lines {', '.join(map(str, lines[:-1]))} and {lines[-1]})" if len(lines) == len(values) else ""
-            hidden = ", ".join(_shown(v) for v in values[:-1])
+            where = f" (lines {_listed(lines[:-1])} and {lines[-1]})" if len(lines) == len(values) else ""
+            hidden = _listed([_shown(v) for v in values[:-1]])
             times = "twice" if len(values) == 2 else f"{len(values)} times"
             self.issue(f"{pointer(parts)} is written {times} in one object{where}: SONiC keeps the last, "
                        f"{_shown(values[-1])} (sonic-cfggen reads the file with Python's json.load), so {hidden} "
