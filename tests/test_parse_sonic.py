@@ -558,3 +558,24 @@ def test_buffer_queue_profiles_are_read_per_queue():
     assert part.ports["Ethernet4"].queues[4].buffer_profile == "egress_lossless_profile"
     [absent] = part.issues
     assert absent.code == "SYS004" and absent.message.startswith("2 setting(s) name entries of table BUFFER_PROFILE")
+
+
+def test_a_dump_of_asic_namespaces_without_localhost_is_read_as_a_multi_asic_switch():
+    """No CONFIG_DB table is named `asicN`: a file of ASIC namespaces alone is a multi-ASIC dump, not a file of
+    unknown tables (it said "no CONFIG_DB table")."""
+    text = json.dumps({"asic0": {"PORT": {"Ethernet0": {"speed": "100000"}},
+                                 "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}},
+                       "asic1": {"PORT": {"Ethernet8": {"speed": "100000"}}}})
+    device = parse([Input("config_db.json", text)], "sw")
+    assert device.ports["Ethernet0"].pfc_enabled == [3]
+    assert "Ethernet8" in device.ports
+
+
+def test_no_table_read_names_the_top_level_keys_and_hints_at_namespaces():
+    with pytest.raises(InputError) as err:
+        parse([Input("config_db.json", json.dumps({"asic-1": {"PORT": {}}, "VLANX": {}}))], "sw")
+    assert "the top-level keys are asic-1, VLANX" in str(err.value)
+    assert "names its namespaces `localhost`, `asic0`" in str(err.value)
+    with pytest.raises(InputError) as err:
+        parse([Input("config_db.json", json.dumps({"VLAN": {"Vlan10": {"vlanid": "10"}}}))], "sw")
+    assert "the top-level keys are VLAN" in str(err.value) and "namespaces" not in str(err.value)

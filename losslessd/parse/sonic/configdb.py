@@ -22,6 +22,7 @@ from ...docpos import load_json, pointer
 from ...errors import InputError
 from ...limits import MAX_PORTS
 from ...model import DocRef, ParseIssue, Source
+from ...printable import printable
 from ..base import Input, check_port_count
 
 # The CONFIG_DB tables this parser reads (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
@@ -281,8 +282,10 @@ def _check_size(data: dict, file: str) -> None:
 
 
 def _is_namespaced(data: object) -> bool:
-    """A multi-ASIC dump: every top-level key a namespace holding an object of tables."""
-    return (isinstance(data, dict) and bool(data) and "localhost" in data
+    """A multi-ASIC dump: every top-level key a namespace holding an object of tables (`localhost` and `asicN`, as
+    `show runningconfiguration all` writes them; a dump of the ASIC namespaces alone, without `localhost`, too: no
+    CONFIG_DB table is named so)."""
+    return (isinstance(data, dict) and bool(data)
             and all(_NAMESPACE.fullmatch(k) and isinstance(v, dict) for k, v in data.items()))
 
 
@@ -388,6 +391,7 @@ class ConfigDB:
         self.docs = [Doc(inp) for inp in inputs]
         by_path = {doc.path: doc for doc in self.docs}
         seen = False
+        top: list[str] = []  # the top-level keys of the files (what the error names when none is a table)
         items: list[tuple[Input, dict | None, tuple, list[Repeated]]] = \
             list(loaded) if loaded is not None else [(inp, None, (), []) for inp in inputs]
         for inp, given, prefix, repeated in items:
@@ -396,8 +400,13 @@ class ConfigDB:
             if repeated:
                 self._hidden(doc, repeated, prefix)
             seen = self._add(doc, data, prefix) or seen
+            if not seen and len(top) <= _LISTED:
+                top += [printable(str(key)[:40]) for key in list(data)[:_LISTED + 1]]
         if not seen and namespace is None:
-            raise InputError("no SONiC CONFIG_DB table losslessd reads (e.g. PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG)",
+            raise InputError("no SONiC CONFIG_DB table losslessd reads (e.g. PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG)"
+                             + (f"; the top-level keys are {_listed(top)}" if top else "; the file holds no key")
+                             + (" (a multi-ASIC dump names its namespaces `localhost`, `asic0`, `asic1`, ...)"
+                                if any("asic" in key.lower() for key in top) else ""),
                              file=inputs[0].path if inputs else None, line=1)
         self.empty = not seen
 
