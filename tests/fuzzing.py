@@ -4,6 +4,26 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from tests.conftest import FIXTURES
+
+
+def raw_texts(platform: str, pattern: str = "*") -> dict[str, str]:
+    """The hand-written fixtures of ``platform`` (tests/fixtures/raw/<platform>), by file name: what
+    mutated_lines edits."""
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / platform).glob(pattern))}
+
+
+def spliced(words: list[str]) -> list[str]:
+    """``words`` as tokens mutated_lines appends to a line (after one space or two)."""
+    return [" " + w for w in words] + ["  " + w for w in words]
+
+
+def config_line(words: list[str], indents: list[str]):
+    """A line of a CLI config: one of ``indents``, then up to 10 of ``words`` or short random text."""
+    return st.tuples(st.sampled_from(indents),
+                     st.lists(st.one_of(st.sampled_from(words), st.text(max_size=6)), max_size=10)).map(
+        lambda t: t[0] + " ".join(t[1]))
+
 
 @st.composite
 def mutated_lines(draw, texts: dict[str, str], tokens: list[str]) -> str:

@@ -7,11 +7,10 @@ from hypothesis import strategies as st
 
 from losslessd.parse import dell_os10
 from losslessd.parse.base import Input
-from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config, mutated_lines
+from tests.fuzzing import check_text_config, config_line, mutated_lines, raw_texts, spliced
 
 SETTINGS = settings(max_examples=200, deadline=None)
-REAL = {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "dell_os10").iterdir())}
+REAL = raw_texts("dell_os10")
 
 WORDS = ["interface", "range", "ethernet1/1/1", "ethernet1/1/1:1", "ethernet1/1/1-1/1/4", "ethernet", "1/1/1",
          "breakout", "map", "25g-4x", "port-channel10", "class-map", "policy-map", "type", "network-qos", "queuing",
@@ -22,10 +21,8 @@ WORDS = ["interface", "range", "ethernet1/1/1", "ethernet1/1/1:1", "ethernet1/1/
          "output", "priority-flow-control", "mode", "on", "off", "ets", "flowcontrol", "receive", "transmit", "mtu",
          "9216", "speed", "25000", "channel-group", "no", "shutdown", "hostname", "3", "0-2,4", "26", "!", " ",
          "  ", "-1", "99999999999", "nan", "{", "²", "٣", "! Version 10.5.1.0"]
-TOKENS = [" " + w for w in WORDS] + ["  " + w for w in WORDS]
-LINE = st.tuples(st.sampled_from(["", " ", "  ", "\t", "   "]),
-                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=10)).map(
-    lambda t: t[0] + " ".join(t[1]))
+TOKENS = spliced(WORDS)
+LINE = config_line(WORDS, ["", " ", "  ", "\t", "   "])
 
 
 def check(text: str) -> None:

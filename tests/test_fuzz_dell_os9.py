@@ -7,21 +7,18 @@ from hypothesis import strategies as st
 
 from losslessd.parse import dell_os9
 from losslessd.parse.base import Input
-from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config, mutated_lines
+from tests.fuzzing import check_text_config, config_line, mutated_lines, raw_texts, spliced
 
 SETTINGS = settings(max_examples=200, deadline=None)
-REAL = {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "dell_os9").iterdir())}
+REAL = raw_texts("dell_os9")
 
 WORDS = ["interface", "TenGigabitEthernet", "fortyGigE", "0/1", "1/49", "range", "-", "dcb-map", "M",
          "priority-group", "bandwidth", "strict-priority", "pfc", "on", "off", "priority-pgid", "0", "1", "3", "7", "8",
          "service-class", "dynamic", "dot1p", "flowcontrol", "rx", "tx", "ip", "mtu", "9216", "no", "shutdown",
          "description", "hostname", "dcb", "enable", "!", " ", "  ", "-1", "99999999999", "nan", "{", "²", "٣",
          "! Version 9.9(0.0)"]
-TOKENS = [" " + w for w in WORDS] + ["  " + w for w in WORDS]
-LINE = st.tuples(st.sampled_from(["", " ", "  ", "\t", "   "]),
-                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=10)).map(
-    lambda t: t[0] + " ".join(t[1]))
+TOKENS = spliced(WORDS)
+LINE = config_line(WORDS, ["", " ", "  ", "\t", "   "])
 
 
 def check(text: str) -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from losslessd.parse import eos
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config
+from tests.fuzzing import check_text_config, config_line
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 REAL = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "arista_eos").glob("*.cfg"))]
@@ -20,9 +20,7 @@ WORDS = ["interface", "Ethernet1", "Ethernet2/1", "qos", "profile", "P", "trust"
          "segments", "milliseconds", "microseconds", "mbytes", "bytes", "max-mark-probability", "weight",
          "service-profile", "speed", "forced", "100gfull", "mtu", "strict", "bandwidth", "percent", "hostname",
          "!", "!!", "switchport", "shutdown", "3", "0.05", "-1", "99999999999", "1e9", "nan", "x", "{", "²", "٣"]
-LINE = st.tuples(st.sampled_from(["", "   ", "      ", "\t", " "]),
-                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=10)).map(
-    lambda t: t[0] + " ".join(t[1]))
+LINE = config_line(WORDS, ["", "   ", "      ", "\t", " "])
 
 
 def check(text: str) -> None:

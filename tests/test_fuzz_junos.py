@@ -7,11 +7,10 @@ from hypothesis import strategies as st
 
 from losslessd.parse import junos
 from losslessd.parse.base import Input
-from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config, mutated_lines
+from tests.fuzzing import check_text_config, mutated_lines, raw_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
-REAL = {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "juniper_junos").glob("*.cfg"))}
+REAL = raw_texts("juniper_junos", "*.cfg")
 TOKENS = ["set", "class-of-service", "interfaces", "et-0/0/0", "xe-0/0/*", "unit", "0", "classifiers", "dscp",
           "ieee-802.1", "forwarding-class", "loss-priority", "low", "code-points", "[", "]", "011010", "af31", "011",
           "forwarding-classes", "class", "queue-num", "no-loss", "pfc-priority", "congestion-notification-profile",

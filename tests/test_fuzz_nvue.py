@@ -7,11 +7,10 @@ from hypothesis import strategies as st
 
 from losslessd.parse import nvue
 from losslessd.parse.base import Input
-from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config, mutated_lines
+from tests.fuzzing import check_text_config, mutated_lines, raw_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
-REAL = {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "nvidia_cumulus").iterdir())}
+REAL = raw_texts("nvidia_cumulus")
 TOKENS = [" swp1-999999", " swp3-1", " 9999999999", " -1", " ²", " ٣", " 'x", ' "', " {", " [", " : ", " &a", " *a",
           " profile", " traffic-class 0-9", " switch-priority 3,8", " mode strict", " mode wfq", " 2 MB", " 5 furlongs",
           " enable", " disable", " lossy", " auto", " 1e9", " nan", "\t", "nv set qos roce", "nv unset qos roce",

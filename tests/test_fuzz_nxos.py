@@ -7,11 +7,10 @@ from hypothesis import strategies as st
 
 from losslessd.parse import nxos
 from losslessd.parse.base import Input
-from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config, mutated_lines
+from tests.fuzzing import check_text_config, config_line, mutated_lines, raw_texts, spliced
 
 SETTINGS = settings(max_examples=200, deadline=None)
-REAL = {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "cisco_nxos").iterdir())}
+REAL = raw_texts("cisco_nxos")
 
 WORDS = ["interface", "Ethernet1/1", "class-map", "policy-map", "type", "qos", "queuing", "network-qos", "match-all",
          "match", "dscp", "cos", "26", "0-63", "class", "class-default", "c-out-8q-q3", "c-8q-nq3", "set", "qos-group",
@@ -20,10 +19,8 @@ WORDS = ["interface", "Ethernet1/1", "class-map", "policy-map", "type", "qos", "
          "mtu", "9216", "system", "service-policy", "input", "output", "priority-flow-control", "mode", "on", "off",
          "auto", "watch-dog-interval", "watch-dog", "interval", "shutdown-multiplier", "auto-restore-multiplier",
          "speed", "100000", "hostname", "!", "  ", "    ", "-1", "99999999999", "nan", "{", "²", "٣"]
-TOKENS = [" " + w for w in WORDS] + ["  " + w for w in WORDS]
-LINE = st.tuples(st.sampled_from(["", "  ", "    ", "\t", " "]),
-                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=10)).map(
-    lambda t: t[0] + " ".join(t[1]))
+TOKENS = spliced(WORDS)
+LINE = config_line(WORDS, ["", "  ", "    ", "\t", " "])
 
 
 def check(text: str) -> None:

@@ -7,11 +7,10 @@ from hypothesis import strategies as st
 
 from losslessd.parse import onyx
 from losslessd.parse.base import Input
-from tests.conftest import FIXTURES
-from tests.fuzzing import check_text_config, mutated_lines
+from tests.fuzzing import check_text_config, mutated_lines, raw_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
-REAL = {p.name: p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "raw" / "nvidia_onyx").iterdir())}
+REAL = raw_texts("nvidia_onyx")
 TOKENS = [" 1/1-1/999999", " 1/5-1/3", " 1/1/1-1/2/4", " 9999999999", " -1", " ²", " ٣", " 'x", ' "', " {",
           " force", " auto", " on", " off", " L3", " both", " strict", " wrr 50", " lossless", " lossy", " 1e9",
           " nan", "\t", " minimum-absolute", " maximum-relative", " 100G", " 0G", "roce", "roce lossy", "no roce",
