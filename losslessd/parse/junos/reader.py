@@ -193,22 +193,36 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
     return cfg
 
 
-def _inactive(statements: list) -> set[tuple[str, ...]]:
-    """The paths a `deactivate PATH` leaves inactive: Junos keeps the statement at PATH and everything below it in
-    the configuration but does not apply it, until an `activate PATH` later on (Junos CLI guide, "deactivate" and
-    "activate": they add and remove the inactive: tag of the statement at PATH, not of the ones below it)."""
-    inactive: set[tuple[str, ...]] = set()
+def _inactive(statements: list) -> dict:
+    """The paths a `deactivate PATH` leaves inactive, as a trie of words (None marks a path's end): Junos keeps the
+    statement at PATH and everything below it in the configuration but does not apply it, until an `activate PATH`
+    later on (Junos CLI guide, "deactivate" and "activate": they add and remove the inactive: tag of the statement at
+    PATH, not of the ones below it)."""
+    paths: set[tuple[str, ...]] = set()
     for _, w, _ in statements:
         if w and w[0] == "deactivate" and len(w) > 1:
-            inactive.add(tuple(w[1:]))
+            paths.add(tuple(w[1:]))
         elif w and w[0] == "activate":
-            inactive.discard(tuple(w[1:]))
-    return inactive
+            paths.discard(tuple(w[1:]))
+    trie: dict = {}
+    for path in paths:
+        node = trie
+        for word in path:
+            node = node.setdefault(word, {})
+        node[None] = True
+    return trie
 
 
-def _deactivated(words: list[str], inactive: set[tuple[str, ...]]) -> bool:
-    """Whether a `set` line's path is at or below an inactive one (one set look-up per prefix: linear)."""
-    return bool(inactive) and any(tuple(words[1:end]) in inactive for end in range(2, len(words) + 1))
+def _deactivated(words: list[str], inactive: dict) -> bool:
+    """Whether a `set` line's path is at or below an inactive one (a walk down the trie: linear in the line)."""
+    node: dict | None = inactive
+    for word in words[1:]:
+        node = node.get(word) if node is not None else None
+        if node is None:
+            return False
+        if None in node:
+            return True
+    return False
 
 
 def _deleted(statements: list) -> list:
