@@ -460,7 +460,7 @@ def replace_set_lines(current: str, snippet: str) -> str:
         verb, path = _verb_path(raw)
         if verb in ("unset", "delete"):
             gone = " ".join(path) + " "
-            lines = [(t, new) for t, new in lines if new or not (_set_path(t) + " ").startswith(gone)]
+            lines = [(t, new) for t, new in lines if new or not (_tagged_path(t) + " ").startswith(gone)]
         elif verb == "set" and path:
             target = " ".join(path[:-1])
             same = [i for i, (t, new) in enumerate(lines) if not new and _set_path(t, drop_value=True) == target]
@@ -470,6 +470,14 @@ def replace_set_lines(current: str, snippet: str) -> str:
             else:
                 lines.append((raw, True))
     return "\n".join(t for t, _ in lines) + "\n"
+
+
+def _tagged_path(line: str) -> str:
+    """The path a `set` line sets, or a Junos `deactivate`/`activate` line tags: `delete PATH` removes the statement
+    with its inactive: tag (Junos CLI guide, "delete"), so a `deactivate` left behind would tag what the snippet
+    sets there next."""
+    verb, path = _verb_path(line)
+    return " ".join(path) if verb in ("deactivate", "activate") else _set_path(line)
 
 
 def set_changes(current: str, snippet: str) -> str:
