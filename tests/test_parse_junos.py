@@ -687,3 +687,20 @@ def _without_lines(ports) -> dict:
             return {k: strip(v) for k, v in value.items() if k != "line"}
         return [strip(v) for v in value] if isinstance(value, list) else value
     return {name: strip(port.model_dump(mode="json")) for name, port in ports.items()}
+
+
+def test_statements_sharing_a_line_and_comments_after_them_are_read():
+    # A configuration written by hand for `load merge` puts short blocks on one line and `/* */` comments after
+    # statements (a public lab's source configurations, loaded on vJunos, do both); each such line was SYS002 and
+    # its settings lost. The `/*` of a wildcard name (`et-*`, `xe-0/0/*`) opens no comment.
+    flat = parse("system { host-name leaf7; }\n"
+                 "interfaces { et-0/0/1 { mtu 9216; unit 0 { family inet { mtu 9000; } } } /* gpu */ }\n"
+                 "class-of-service {\n"
+                 "    forwarding-classes { class NO-LOSS queue-num 4 no-loss pfc-priority 3; /* roce */ }\n"
+                 "    interfaces { xe-0/0/* { scheduler-map sm; } }\n"
+                 "    scheduler-maps { sm { forwarding-class NO-LOSS scheduler s; } } /* one\n"
+                 "    line more */ schedulers { s { priority low; } }\n"
+                 "}\n")
+    assert flat.name == "leaf7" and flat.issues == [] and flat.ports["et-0/0/1"].mtu_bytes == 9000
+    assert junos.reader.display_set('interfaces {\n    et-0/0/1 { description "a { b"; }  /* x */\n}\n') == (
+        'set interfaces et-0/0/1 description "a { b"\n')
