@@ -488,3 +488,11 @@ def test_a_configuration_session_with_prompts_is_read_as_the_config_it_makes():
     assert clitext.config_session("interface Ethernet1\n   mtu 9214\n", "   ") is None  # a running-config as it is
     banner = "hostname s1\nbanner motd\nS1(config-if-Et1)# is a prompt\nEOF\ninterface Ethernet1\n   mtu 9214\n"
     assert clitext.config_session(banner, "   ") is None  # a running-config whose banner quotes a prompt
+
+
+def test_a_session_nested_past_the_limit_is_refused_with_its_line():
+    # Each line of a session is written indented by its depth: modes nested without end would cost depth x lines.
+    deep = "\n".join(f"s(config{'-q' * depth})# " for depth in range(1, 100)) + "\ns(config-if-Et1)# mtu 9214\n"
+    with pytest.raises(InputError) as err:
+        eos.parse([Input("deep.txt", deep)], "s")
+    assert err.value.file == "deep.txt" and err.value.line == 64

@@ -159,7 +159,7 @@ class EosConfig:
 def read(inputs: list[Input]) -> EosConfig:
     cfg = EosConfig()
     for inp in inputs:
-        session = config_session(inp.text, "   ")  # EOS indents a sub-mode's commands by three spaces
+        session = config_session(inp.text, "   ", inp.path)  # EOS indents a sub-mode's commands by three spaces
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_eos(inp)

@@ -393,7 +393,7 @@ _PIECE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{};]|[^"{};]+')
 
 def _statements(line: str) -> list[str]:
     """A line's statements, each ending in `{` or `;`, or a lone `}`; the line itself when it holds one."""
-    if sum(line.count(c) for c in "{};") <= 1:
+    if line.count("{") + line.count("}") + line.count(";") <= 1:
         return [line]
     out, cur = [], ""
     for m in _PIECE.finditer(line):
