@@ -715,3 +715,20 @@ def test_inactive_statements_in_both_forms_are_not_applied_and_activate_undoes_d
     # activating the interface does not activate the profile deactivated below it
     above = off + "activate class-of-service interfaces et-0/0/1\n"
     assert parse(above).ports["et-0/0/1"].pfc_enabled == []
+
+
+def test_statements_sharing_a_line_and_comments_after_them_are_read():
+    # A configuration written by hand for `load merge` puts short blocks on one line and `/* */` comments after
+    # statements (a public lab's source configurations, loaded on vJunos, do both); each such line was SYS002 and
+    # its settings lost. The `/*` of a wildcard name (`et-*`, `xe-0/0/*`) opens no comment.
+    flat = parse("system { host-name leaf7; }\n"
+                 "interfaces { et-0/0/1 { mtu 9216; unit 0 { family inet { mtu 9000; } } } /* gpu */ }\n"
+                 "class-of-service {\n"
+                 "    forwarding-classes { class NO-LOSS queue-num 4 no-loss pfc-priority 3; /* roce */ }\n"
+                 "    interfaces { xe-0/0/* { scheduler-map sm; } }\n"
+                 "    scheduler-maps { sm { forwarding-class NO-LOSS scheduler s; } } /* one\n"
+                 "    line more */ schedulers { s { priority low; } }\n"
+                 "}\n")
+    assert flat.name == "leaf7" and flat.issues == [] and flat.ports["et-0/0/1"].mtu_bytes == 9000
+    assert junos.reader.display_set('interfaces {\n    et-0/0/1 { description "a { b"; }  /* x */\n}\n') == (
+        'set interfaces et-0/0/1 description "a { b"\n')

@@ -399,6 +399,51 @@ def _strip_comment(line: str) -> str:
     return line
 
 
+# A `/* ... */` comment after a statement (`route 10.50.1.0/24 discard;  /* term 1 */`), outside quotes: it opens where
+# a word may start, so the `/*` of a wildcard name (`xe-0/0/*`, `<et-*>`) is no comment.
+_TAIL_COMMENT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(?<![^\s;{}])/\*.*?(?:\*/|$)')
+
+
+def _tail_comments(line: str) -> tuple[str, bool]:
+    """The line without the `/* ... */` comments that follow its statements (Junos CLI guide, `annotate`: comments
+    sit in `/* */` delimiters), and whether one is left open to close on a later line."""
+    out, pos, still_open = [], 0, False
+    for m in _TAIL_COMMENT.finditer(line):
+        if m.group().startswith("/*"):
+            out.append(line[pos:m.start()])
+            pos, still_open = m.end(), not m.group().endswith("*/") or len(m.group()) < 4
+    out.append(line[pos:])
+    return "".join(out).strip(), still_open
+
+
+# Statements that share a line in a configuration written by hand for `load merge` (`community C { members 65001:1;
+# }`): Junos reads the curly-brace form by its `{`, `;` and `}`, not by its line ends (its `annotate` reference shows a
+# hierarchy written so: `isis {interface ge-0/0/0.0 {level 1 metric 10;}}`). Quoted text keeps its braces.
+_PIECE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{};]|[^"{};]+')
+
+
+def _statements(line: str) -> list[str]:
+    """A line's statements, each ending in `{` or `;`, or a lone `}`; the line itself when it holds one."""
+    if line.count("{") + line.count("}") + line.count(";") <= 1:
+        return [line]
+    out, cur = [], ""
+    for m in _PIECE.finditer(line):
+        tok = m.group()
+        if tok in ("{", ";"):
+            out.append((cur + tok).strip())
+            cur = ""
+        elif tok == "}":
+            if cur.strip():
+                out.append(cur.strip())
+            out.append("}")
+            cur = ""
+        else:
+            cur += tok
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
 def _lines(inp: Input):
     """(number, text) of each line that is not a comment: `#` lines, `## ...` tails and `/* ... */` blocks (one line
     or several) are dropped, as Junos prints them around statements."""
@@ -415,6 +460,8 @@ def _lines(inp: Input):
                 in_block, line = True, ""
                 break
             line = line[line.index("*/") + 2:].strip()
+        if "/*" in line:
+            line, in_block = _tail_comments(line)
         if line and not line.startswith("#"):
             line = _strip_comment(line)
             if line:
@@ -443,42 +490,43 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
     ends (Junos CLI guide, "deactivate": the statement keeps its place in the configuration with the inactive: tag)."""
     stack: list[tuple[list[str], bool, bool]] = []  # (block words, inactive here or outside, inactive: on this block)
     number = 0
-    for number, line in _lines(inp):
+    for number, whole in _lines(inp):
         src = Source(file=inp.path, line=number)
-        if _PROMPT.match(line):
+        if _PROMPT.match(whole):
             stack = []  # a pasted session: the next command's output starts at the top level again
             continue
-        if line == "}":
-            if not stack:
-                issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
-            else:
-                if keep_inactive and stack[-1][2]:
-                    yield src, ["deactivate", *(w for block, _, _ in stack for w in block)], line
-                stack.pop()
-            continue
-        body = line[:-1].strip() if line[-1] in "{;" else None
-        if body is None:
-            issues.append(ParseIssue(code="SYS002", source=src, message=(
-                _SET_AMONG_BRACES.format(line=line[:120]) if not stack and _SET_VERB.match(line) else
-                f"line not read (a statement ends with `;`, a block opens with `{{`): {line[:120]}")))
-            continue
-        words = _split(body)
-        if words is None:
-            yield src, None, line
-            continue
-        inactive = bool(words) and words[0] == "inactive:"
-        words = [w for w in words if w not in ("inactive:", "protect:")]
-        outside = bool(stack and stack[-1][1])
-        if line.endswith("{"):
-            if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)
-                raise InputError(f"blocks nested deeper than {MAX_NESTING} levels (Junos hierarchies are about ten "
-                                 "deep); not read", file=inp.path, line=number)
-            stack.append((words, inactive or outside, inactive))  # (inactive: this block or one outside)
-        elif keep_inactive or not (inactive or outside):
-            path = [w for block, _, _ in stack for w in block]
-            yield src, ["set", *path, *words], line
-            if inactive and words:
-                yield src, ["deactivate", *path, *_leaf_name(words)], line
+        for line in _statements(whole):
+            if line == "}":
+                if not stack:
+                    issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
+                else:
+                    if keep_inactive and stack[-1][2]:
+                        yield src, ["deactivate", *(w for block, _, _ in stack for w in block)], line
+                    stack.pop()
+                continue
+            body = line[:-1].strip() if line[-1] in "{;" else None
+            if body is None:
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    _SET_AMONG_BRACES.format(line=line[:120]) if not stack and _SET_VERB.match(line) else
+                    f"line not read (a statement ends with `;`, a block opens with `{{`): {line[:120]}")))
+                continue
+            words = _split(body)
+            if words is None:
+                yield src, None, line
+                continue
+            inactive = bool(words) and words[0] == "inactive:"
+            words = [w for w in words if w not in ("inactive:", "protect:")]
+            outside = bool(stack and stack[-1][1])
+            if line.endswith("{"):
+                if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)
+                    raise InputError(f"blocks nested deeper than {MAX_NESTING} levels (Junos hierarchies are about ten "
+                                     "deep); not read", file=inp.path, line=number)
+                stack.append((words, inactive or outside, inactive))  # (inactive: this block or one outside)
+            elif keep_inactive or not (inactive or outside):
+                path = [w for block, _, _ in stack for w in block]
+                yield src, ["set", *path, *words], line
+                if inactive and words:
+                    yield src, ["deactivate", *path, *_leaf_name(words)], line
     if stack:
         issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=max(number, 1)), message=(
             f"the configuration ends inside {len(stack)} open block(s): it looks cut short")))
