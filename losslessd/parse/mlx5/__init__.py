@@ -217,9 +217,9 @@ class _Host:
         try:
             if words is None:
                 raise script.Skip("the shell cannot split it")
-            if words == [script.UNCLOSED]:
-                raise script.Skip("no `done` closes this loop: bash stops with a syntax error at the end of the file "
-                                  "and runs neither the loop nor anything after it, so none of it is read")
+            if words[0] == script.UNCLOSED:
+                raise script.Skip(f"{words[1]}, and runs neither this command nor anything after it, so none of it "
+                                  "is read")
             prog = os.path.basename(words[0])
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])

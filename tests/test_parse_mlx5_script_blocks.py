@@ -1,0 +1,117 @@
+"""Host setup scripts cut short in an if, case, { } group or ( ) subshell: bash(1) reads a compound command whole
+before it runs it, so one never closed (or closed by the wrong word) is a syntax error and nothing from it on runs.
+The fixtures are written from the bash manual (Compound Commands, Reserved Words, Pipelines, QUOTING, COMMENTS);
+bash itself (`bash -n`) says of each whether it is a whole script."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.model import Trust
+from losslessd.parse import mlx5
+from losslessd.parse.base import Input
+
+BEFORE = "mlnx_qos -i eth0 --trust dscp"  # runs: it comes before the broken block
+INSIDE = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
+AFTER = "mlnx_qos -i eth1 --trust dscp"
+BASH = shutil.which("bash")
+
+
+def parse_text(name: str, text: str):
+    return mlx5.parse([Input(name, text)], "h")
+
+
+def bash_reads_whole(text: str) -> bool:
+    """What bash says of the script: True when it parses whole (`bash -n`), False on a syntax error."""
+    assert BASH is not None
+    return subprocess.run([BASH, "-n"], input=text, capture_output=True, text=True, check=False).returncode == 0
+
+
+# (the lines between BEFORE and AFTER; the line, counted from 1 with the #! line, where nothing runs from; what the
+# SYS002 says)
+CUT = {
+    "if-without-fi": (["if [ -d /sys/class/net/eth1 ]; then", f"  {INSIDE}"], 3, "no `fi` closes this `if`"),
+    "else-without-fi": (["if [ -e /x ]; then", "  :", "else", f"  {INSIDE}"], 3, "no `fi` closes this `if`"),
+    "case-without-esac": (["case \"$HOSTNAME\" in", "  gpu*)", f"    {INSIDE}", "    ;;"], 3,
+                          "no `esac` closes this `case`"),
+    "brace-without-close": (["{", f"  {INSIDE}"], 3, "no `}` closes this `{` group"),
+    "brace-closed-as-an-argument": ([f"{{ {INSIDE} }}"], 3, "no `}` closes this `{` group"),  # (`}` is a word)
+    "subshell-without-close": (["(", f"  {INSIDE}"], 3, "no `)` closes this `(` subshell"),
+    "if-in-a-loop-closed-by-done": (["for i in eth1; do", "  if true; then", f"    {INSIDE}", "done"], 3,
+                                    "`done` on line 6 where the `if` of line 4 wants `fi`"),
+    "loop-in-an-if-closed-by-fi": (["if true; then", "  for i in eth1; do", f"    {INSIDE}", "fi"], 3,
+                                   "`fi` on line 6 where the `for` of line 4 wants `done`"),
+    "unclosed-if-inside-a-closed-case": (["case x in", "  x) if true; then", f"    {INSIDE}", "  ;;", "esac"], 3,
+                                         "`esac` on line 7 where the `if` of line 4 wants `fi`"),
+    "stray-fi": ([":", "fi"], 4, "`fi` on line 4 where nothing is open"),
+    "stray-done-after-a-closed-loop": (["for i in eth1; do :; done", "done"], 4, "`done` on line 4 where nothing"),
+}
+
+
+@pytest.mark.parametrize("name", list(CUT))
+def test_a_block_bash_cannot_read_whole_runs_nothing_from_its_first_line(name):
+    """The commands before the block are read, none from its first line on, and a SYS002 there says why (before:
+    read as if the block had run, so a script cut in an if could lint clean)."""
+    lines, stop, why = CUT[name]
+    text = "\n".join(["#!/bin/bash", BEFORE, *lines, AFTER])
+    if BASH:
+        assert not bash_reads_whole(text)
+    host = parse_text("cut.sh", text)
+    assert host.ports["eth0"].trust == Trust.dscp and "eth1" not in host.ports
+    (issue,) = [i for i in host.issues if i.code == "SYS002"]
+    assert issue.source.line == stop and why in issue.message
+    assert "runs neither this command nor anything after it" in issue.message
+
+
+# Whole scripts whose closing words bash matches otherwise than by a line's first word: each is read in full.
+WHOLE = {
+    "closing-words-as-arguments": ["echo fi done esac }", "printf '%s\\n' then", INSIDE],
+    "quoted-esac-is-a-pattern": ["case \"$1\" in", "  \"esac\") echo odd ;;", f"  *) {INSIDE} ;;", "esac"],
+    "one-line-case-and-if": [f"case x in x) if true; then {INSIDE}; fi ;; esac"],
+    "elif-else-and-fall-through": ["if [ -e /a ]; then", "  :", "elif [ -e /b ]; then", "  :", "else",
+                                   f"  case y in y) {INSIDE} ;& *) : ;; esac", "fi"],
+    "loop-fed-and-feeding-pipes": ["ibdev2netdev | while read -r dev port n rest; do", "  :", "done | sort",
+                                   "while read -r l; do :; done < /etc/hosts", f"for i in eth1; do {INSIDE}; done"],
+    "compound-conditions": ["if { [ -e /a ] || [ -e /b ]; }; then :; fi",
+                            "while case \"$#\" in 0) break ;; esac; do shift; done", INSIDE],
+    "subshells": [f"(cd /tmp && {INSIDE})", "( true", "  true ) | cat", "(for i in 1; do :; done)"],
+    "groups-and-functions": ["die() { echo \"$*\" >&2; exit 1; }", "setup() {", f"  {INSIDE}", "}",
+                             "[ -n \"$x\" ] || { echo no; }", "test $# -eq 0 && { echo args; }"],
+    "quoted-program-over-lines": ["awk '", "  /x/ { if (n) { n++ } }", "  END { while (0) { } }", "' /etc/hosts",
+                                  ": \"", "  for (1) { done() }", "\" || true", INSIDE],
+    "comment-with-a-quote": ["# don't: a comment's quote opens nothing", f"{INSIDE}  # it's read"],
+}
+
+
+@pytest.mark.parametrize("name", list(WHOLE))
+def test_a_whole_script_is_read_to_its_end(name):
+    text = "\n".join(["#!/bin/bash", BEFORE, *WHOLE[name], AFTER])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("whole.sh", text)
+    assert host.ports["eth1"].pfc_enabled == [3] and host.ports["eth1"].trust == Trust.dscp
+    assert not [i for i in host.issues if i.code == "SYS002"], host.issues
+
+
+def test_blocks_nest_at_most_64_deep_and_the_reading_is_linear():
+    """Each open block is a frame of the reading (as loops were): 5,000 nested ifs are refused at the 65th, with
+    its line; 5,000 closed ones in a row read in one pass."""
+    with pytest.raises(InputError) as err:
+        parse_text("deep.sh", "#!/bin/bash\n" + "if true; then\n" * 5000 + INSIDE + "\n" + "fi\n" * 5000)
+    assert err.value.line == 66 and "nest more than 64 deep" in err.value.message
+    host = parse_text("flat.sh", "#!/bin/bash\n" + "if true; then { ( : ); }; fi\n" * 5000 + INSIDE)
+    assert host.ports["eth1"].pfc_enabled == [3]
+
+
+def test_an_unclosed_quote_runs_nothing_after_it():
+    """bash(1) QUOTING: a quote goes on over lines; one never closed is a syntax error at the end of the file, so the
+    commands after it (inside it, to bash) are not read."""
+    text = "\n".join(["#!/bin/bash", BEFORE, "echo 'it", INSIDE])
+    if BASH:
+        assert not bash_reads_whole(text)
+    host = parse_text("quote.sh", text)
+    assert "eth1" not in host.ports and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 3)]
