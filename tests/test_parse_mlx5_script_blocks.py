@@ -115,3 +115,55 @@ def test_an_unclosed_quote_runs_nothing_after_it():
         assert not bash_reads_whole(text)
     host = parse_text("quote.sh", text)
     assert "eth1" not in host.ports and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 3)]
+
+
+# -- writes whose value or file the script only knows at run time ------------------------------------------------
+# Files from the NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification (ECN)":
+# `echo 1 > /sys/class/net/<interface>/ecn/<protocol>/enable/X` (protocol roce_np or roce_rp, X a priority), the
+# notification point's cnp_dscp and cnp_802p_prio beside them; /sys/class/infiniband/DEV/tc/1/traffic_class.
+KNOWN = ["echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3", "echo 1 > /sys/class/net/eth0/ecn/roce_rp/enable/3",
+         "echo 48 > /sys/class/net/eth0/ecn/roce_np/cnp_dscp", "echo 6 > /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio",
+         "echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class", "ip link set dev eth0 mtu 4200",
+         "cma_roce_tos -d mlx5_0 -t 106"]
+
+
+def test_a_write_known_only_at_run_time_makes_that_setting_unknown():
+    """`echo $V > FILE`, or a FILE with a part known at run time (`.../enable/$PRIO`): what the write may set is
+    unknown from that line on, and a SYS002 says which earlier value no longer stands (before: the write was
+    skipped, and the earlier value read as the one the NIC keeps). What it cannot reach stays."""
+    text = "\n".join(["#!/bin/bash", "V=$1", "PRIO=$2", *KNOWN,
+                      "echo $V > /sys/class/net/eth0/ecn/roce_np/enable/3",
+                      "echo 1 | tee /sys/class/net/eth0/ecn/roce_rp/enable/$PRIO",
+                      "echo \"$(cat /etc/cnp)\" > /sys/class/net/eth0/ecn/roce_np/cnp_dscp",
+                      "echo $V > /sys/class/infiniband/mlx5_0/tc/1/traffic_class",
+                      "ip link set dev eth0 mtu $MTU", "cma_roce_tos -d mlx5_0 -t $TOS"])
+    host = parse_text("later.sh", text)
+    ecn = host.ports["eth0"].nic_ecn
+    assert (ecn.np_enabled, ecn.rp_enabled, ecn.cnp_dscp, ecn.cnp_priority) == ({}, {}, None, 6)
+    assert (host.rdma_traffic_class, host.ports["eth0"].mtu_bytes, host.roce_tos) == (None, None, None)
+    warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
+    assert [line for line, _ in warned] == list(range(11, 17))
+    assert "value known only at run time" in warned[0][1] and "was known: eth0/ecn/roce_np/enable/3" in warned[0][1]
+    assert "path known only at run time" in warned[1][1] and "was known: eth0/ecn/roce_rp/enable/3" in warned[1][1]
+    # each setting, written again with a literal value, is read again
+    host = parse_text("again.sh", text + "\n" + "\n".join(KNOWN))
+    ecn = host.ports["eth0"].nic_ecn
+    assert (ecn.np_enabled, ecn.rp_enabled, ecn.cnp_dscp) == ({3: True}, {3: True}, 48)
+    assert (host.rdma_traffic_class, host.ports["eth0"].mtu_bytes, host.roce_tos) == (106, 4200, 106)
+
+
+def test_a_run_time_path_reaches_the_files_it_may_name_and_no_others():
+    """`$NIC_DIR/ecn/...` reaches that file of every port written so far; `> $FILE` names no file losslessd reads
+    (skipped, as before); an interface written as a variable set at run time (`/sys/class/net/$IF/...`) keeps its
+    written name, as `mlnx_qos -i $IF` does."""
+    host = parse_text("ports.sh", "\n".join([
+        "#!/bin/bash", "echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3",
+        "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/3", "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/5",
+        "for d in /sys/class/net/*; do echo 0 > $d/ecn/roce_np/enable/3; done",
+        "echo 1 > $FILE", "echo 1 > /sys/class/net/$IF/ecn/roce_rp/enable/3"]))
+    assert host.ports["eth0"].nic_ecn.np_enabled == {} and host.ports["eth1"].nic_ecn.np_enabled == {5: True}
+    assert host.ports["$IF"].nic_ecn.rp_enabled == {3: True}
+    warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
+    assert [line for line, _ in warned] == [5, 6]
+    assert "eth0/ecn/roce_np/enable/3, eth1/ecn/roce_np/enable/3" in warned[0][1]
+    assert "`$FILE` is known only at run time" in warned[1][1]

@@ -604,13 +604,35 @@ def redirect(words: list[str]) -> tuple[str, str]:
     raise Skip("not an `echo VALUE > FILE` line")
 
 
-def ip_link_mtu(words: list[str]) -> tuple[str, int]:
-    """`ip link set [dev] IF mtu N` -> (IF, N) (iproute2 ip-link(8))."""
+# What a word holds that the shell only knows at run time: `$NAME`, `${...}`, `$(...)` (a command substitution
+# folded to one word), a backtick's output, `$1`, `$@`.
+_RUN_TIME_PART = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)+|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`]*`?")
+
+
+def at_run_time(word: str) -> bool:
+    """Whether the word holds a part the shell only knows at run time (a variable not given a literal value)."""
+    return "$" in word or "`" in word
+
+
+def run_time_pattern(path: str) -> re.Pattern:
+    """The files ``path`` may name once its run-time parts are known: each part any text (a variable may hold
+    `eth0` or `/sys/class/net/eth0`)."""
+    parts = _RUN_TIME_PART.split(path)
+    return re.compile(".*".join(re.escape(part) for part in parts), re.S)
+
+
+def run_time_sample(path: str) -> str:
+    """``path`` with each run-time part a `1` (what a device or port number there may be)."""
+    return _RUN_TIME_PART.sub("1", path)
+
+
+def ip_link_mtu(words: list[str]) -> tuple[str, int | None]:
+    """`ip link set [dev] IF mtu N` -> (IF, N) (iproute2 ip-link(8)); N None when known only at run time (`$MTU`)."""
     rest = words[3:] if words[:3] == ["ip", "link", "set"] else []
     if rest[:1] == ["dev"]:
         rest = rest[1:]
-    if len(rest) == 3 and rest[1] == "mtu" and is_small_int(rest[2], 6):
-        return rest[0], int(rest[2])
+    if len(rest) == 3 and rest[1] == "mtu" and (is_small_int(rest[2], 6) or at_run_time(rest[2])):
+        return rest[0], None if at_run_time(rest[2]) else int(rest[2])
     raise Skip("only `ip link set dev IF mtu N` is read")
 
 
