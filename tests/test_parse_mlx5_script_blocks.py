@@ -105,6 +105,9 @@ def test_blocks_nest_at_most_64_deep_and_the_reading_is_linear():
     assert err.value.line == 66 and "nest more than 64 deep" in err.value.message
     host = parse_text("flat.sh", "#!/bin/bash\n" + "if true; then { ( : ); }; fi\n" * 5000 + INSIDE)
     assert host.ports["eth1"].pfc_enabled == [3]
+    # a million `)` past the one subshell open close it once (no million closing words are made)
+    host = parse_text("parens.sh", f"#!/bin/bash\n( {INSIDE} " + ")" * 1_000_000 + f"\n{AFTER}")
+    assert host.ports["eth1"].pfc_enabled == [3] and host.ports["eth1"].trust == Trust.dscp
 
 
 def test_an_unclosed_quote_runs_nothing_after_it():

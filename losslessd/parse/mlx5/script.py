@@ -475,6 +475,8 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
         if out[-1]:
             out.append([])
         for word in words:
+            if word == ")" and grammar.open[-1:] != ["("]:
+                break  # (`))))` past the subshells open: no closing words of their own)
             out[-1].append(word)
             grammar.command(word)
             out.append([])
