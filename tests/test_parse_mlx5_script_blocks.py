@@ -170,3 +170,26 @@ def test_a_run_time_path_reaches_the_files_it_may_name_and_no_others():
     assert [line for line, _ in warned] == [5, 6]
     assert "eth0/ecn/roce_np/enable/3, eth1/ecn/roce_np/enable/3" in warned[0][1]
     assert "`$FILE` is known only at run time" in warned[1][1]
+
+
+def test_the_command_an_if_or_while_tests_runs_and_is_read_when_it_sets_the_nic():
+    """bash(1) Compound Commands: `if LIST; then` runs LIST, whatever it returns. Scripts set the NIC in the test
+    itself (`if ! mlnx_qos -i IF --trust dscp ...; then echo FAIL; exit 1; fi`, `until cma_roce_tos ...; do sleep
+    1; done`); those calls were skipped with the `if` (trust, PFC, the map and the ToS unknown). A test that only
+    looks (`[ -e F ]`, `ip link show`, `ethtool -i | grep -q`) sets nothing and is not reported."""
+    text = "\n".join([
+        "#!/bin/bash", "for nd in eth1; do",
+        "  if ! mlnx_qos -i \"$nd\" --pfc 0,0,0,1,0,0,0,0 >/dev/null 2>&1 \\",
+        "     || ! mlnx_qos -i \"$nd\" --dscp2prio set,26,3 >/dev/null 2>&1; then",
+        "    echo \"FAIL $nd\" >&2; exit 1", "  fi", "done",
+        "if ip link show dev eth1 > /dev/null 2>&1 && [ -e /sys/class/net/eth1 ]; then :; fi",
+        "if ethtool -i eth1 | grep -q mlx5_core; then echo mlx5; fi",
+        "until cma_roce_tos -d mlx5_0 -t 106; do sleep 1; done",
+        "if", f"  {AFTER}", "then :; elif mlnx_qos -i eth1 --prio_tc 0,1,2,3,4,5,6,7; then :; fi"])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("test.sh", text)
+    port = host.ports["eth1"]
+    assert (port.pfc_enabled, port.dscp_to_priority, port.trust, host.roce_tos) == ([3], {26: 3}, Trust.dscp, 106)
+    assert port.priority_to_tc == dict(enumerate(range(8)))
+    assert [i.code for i in host.issues] == ["SYS004"]  # (the blocks: each command read as if it ran once)

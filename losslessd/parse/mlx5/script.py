@@ -212,6 +212,7 @@ _ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?[A-Za-z_][
 _ARRAY = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$")
 _ARRAY_KEYED = re.compile(r"^\[[^]]*\]=(.*)$", re.S)  # `[key]=value`: an element given with its key
 _ARRAY_ALL = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
+_CONDITION = "\0condition"  # (a word no split gives: before the words of a command an if or while tests)
 _ARRAY_MARK = "\0array"  # (a word no split gives: the array assignment's place among the commands)
 # bash(1) Compound Commands: the reserved word (or operator) that opens each, and the one that closes it.
 _OPENERS = {"for": "done", "while": "done", "until": "done", "select": "done", "if": "fi", "case": "esac", "{": "}",
@@ -258,6 +259,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written is None:
             yield n, None, line
             continue
+        tested = written[0] == _CONDITION
+        if tested:
+            written = written[1:]
         if written[0] == _ARRAY_MARK:
             arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
                                   for w in written[2:]]
@@ -290,6 +294,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
         if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
             continue
+        if tested and words and not (os.path.basename(words[0]) in ("mlnx_qos", "cma_roce_tos", "sh", "bash")
+                                     or is_write(words)):
+            continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
                 inner = [(n, w, line) for w in _split(words[2])]  # the commands it runs, in their place
@@ -445,11 +452,12 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern")
+    __slots__ = ("open", "pattern", "condition")
 
     def __init__(self) -> None:
         self.open: list[str] = []
         self.pattern = False
+        self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
 
     def command(self, first: str) -> None:
         """A command starting with ``first`` was read: an opening word opens, the closing word due closes."""
@@ -506,12 +514,13 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             cur.pop()  # `cmd | while read x; do`: the loop is a command of its own (cmd's output goes to it)
             out.append([])
             cur = out[-1]
-        if cur in (["if"], ["elif"], ["while"], ["until"]) and (token in _OPENERS or token == "!" or
-                                                                 (token.startswith("(") and token[:2] != "((")):
-            out.append([])  # `if { ...; }; then`, `while case ... esac`: the condition is a compound command
+        if cur in (["if"], ["elif"], ["while"], ["until"]):  # the condition: commands of their own, which run
+            out.append([])  # (`if ! mlnx_qos -i IF --trust dscp; then`, `if { ...; }; then`, `while case ... esac`)
             cur = out[-1]
+            grammar.condition = True
         if not cur:
             if token in ("then", "do", "else", "{"):  # the command after it is what runs
+                grammar.condition = grammar.condition and token not in ("then", "do")
                 start(token)
                 continue
             if token == "!":
@@ -528,6 +537,8 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
                 if not token:
                     continue
             grammar.command(token)
+            if grammar.condition and token not in _OPENERS and token not in _BLOCK_WORDS:
+                out[-1].append(_CONDITION)  # (a test: read only when it is a command that sets the NIC)
         # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`)
         shut = min(token.count(")") - token.count("("), len(token) - len(token.rstrip(")"))) \
             if grammar.open and grammar.open[-1] == "(" and token.endswith(")") else 0
