@@ -193,3 +193,13 @@ def test_the_command_an_if_or_while_tests_runs_and_is_read_when_it_sets_the_nic(
     assert (port.pfc_enabled, port.dscp_to_priority, port.trust, host.roce_tos) == ([3], {26: 3}, Trust.dscp, 106)
     assert port.priority_to_tc == dict(enumerate(range(8)))
     assert [i.code for i in host.issues] == ["SYS004"]  # (the blocks: each command read as if it ran once)
+
+
+def test_an_ansi_c_quoted_word_ends_at_its_own_quote():
+    """bash(1) QUOTING: in `$'...'` a `\\'` does not end the word, so no quote is left open after it and the next
+    line is a command of its own (the line itself is one the split cannot read: a SYS002 there)."""
+    text = "\n".join(["#!/bin/bash", "printf $'it\\'s\\n'", INSIDE])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("ansi.sh", text)
+    assert host.ports["eth1"].pfc_enabled == [3] and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 2)]

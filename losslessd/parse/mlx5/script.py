@@ -174,7 +174,9 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
 
 
 _IN_DOUBLE_QUOTES = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
-_UNQUOTED = re.compile(r"""(?:[^'"\\#]+|\\.|'[^']*'|"[^"\\]*(?:\\.[^"\\]*)*"|(?<=[^\s;&|(])#|#.*)*""")
+# (`$'...'`: bash(1) ANSI-C quoting, where `\'` does not end the word)
+_UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\""
+                       r"|(?<=[^\s;&|(])#|#.*)*")
 
 
 # bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
