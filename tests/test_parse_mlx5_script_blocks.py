@@ -118,6 +118,7 @@ def test_an_unclosed_quote_runs_nothing_after_it():
         assert not bash_reads_whole(text)
     host = parse_text("quote.sh", text)
     assert "eth1" not in host.ports and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 3)]
+    assert "a quote opened on this line is never closed" in host.issues[0].message
 
 
 # -- writes whose value or file the script only knows at run time ------------------------------------------------

@@ -267,7 +267,8 @@ class _Host:
                 self._set_tos(name, tos, src)
             else:
                 value, path_ = script.redirect(words)
-                if script.at_run_time(value) or (script.at_run_time(path_) and not _PATH_RE.search(path_)):
+                if script.at_run_time(value) or (script.at_run_time(path_) and not _PATH_RE.search(path_)
+                                                 and not _SCRIPT_TCLASS.match(path_)):
                     self._write_at_run_time(value, path_, line, path, n)
                     return
                 if _SCRIPT_TCLASS.match(path_):

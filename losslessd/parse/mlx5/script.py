@@ -89,10 +89,15 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             except ValueError:
                 flat.append((n, None, line))
             continue
+        shown = line.split("\n", 1)[0] + " ..." if "\n" in line else line  # (a quoted word over lines: its first)
         try:
-            flat.extend((n, words, line) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line), grammar))
+            flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line), grammar))
         except ValueError:
-            flat.append((n, None, line))
+            if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
+                flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
+                                           "error at the end of the file"], shown))
+            else:
+                flat.append((n, None, shown))
     # A call of the script's own function: its body's commands are read where it is defined.
     flat = [item for item in flat if not (item[1] and item[1][0] in functions)]
     yield from _run(flat, {}, {}, [0], path)
@@ -258,8 +263,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         n, written, line = flat[i]
         i += 1
         _counted(count, 1, path, n)
-        if written is None:
-            yield n, None, line
+        if written is None or written[0] == UNCLOSED:
+            yield n, written, line
             continue
         tested = written[0] == _CONDITION
         if tested:
