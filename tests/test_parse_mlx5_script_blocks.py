@@ -48,6 +48,8 @@ CUT = {
     "unclosed-if-inside-a-closed-case": (["case x in", "  x) if true; then", f"    {INSIDE}", "  ;;", "esac"], 3,
                                          "`esac` on line 7 where the `if` of line 4 wants `fi`"),
     "stray-fi": ([":", "fi"], 4, "`fi` on line 4 where nothing is open"),
+    "quote-in-a-loop-swallows-its-done": (["for i in eth1; do", "  echo 'it", f"  {INSIDE}", "done"], 3,
+                                          "no `done` closes this loop (a quote opened on line 4 is never closed)"),
     "stray-done-after-a-closed-loop": (["for i in eth1; do :; done", "done"], 4, "`done` on line 4 where nothing"),
 }
 

@@ -381,6 +381,8 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
     if open_:
         closer = _OPENERS[flat[open_[0]][1][0]]
         inner = f" (nor the `{flat[open_[-1]][1][0]}` of line {flat[open_[-1]][0]} in it)" if len(open_) > 1 else ""
+        if flat[-1][1] and flat[-1][1][0] == UNCLOSED:  # (its closing word read into a quote never closed)
+            inner += f" (a quote opened on line {flat[-1][0]} is never closed)"
         return ends, (open_[0], f"no `{closer}` closes this {_KINDS[closer]}{inner}: bash stops with a syntax error at "
                       "the end of the file")
     return ends, None
