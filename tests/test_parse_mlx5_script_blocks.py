@@ -48,6 +48,10 @@ CUT = {
     "unclosed-if-inside-a-closed-case": (["case x in", "  x) if true; then", f"    {INSIDE}", "  ;;", "esac"], 3,
                                          "`esac` on line 7 where the `if` of line 4 wants `fi`"),
     "stray-fi": ([":", "fi"], 4, "`fi` on line 4 where nothing is open"),
+    "loop-body-all-commented-out": (["for i in eth1; do", f"  # {INSIDE}", "done"], 3,
+                                    "`done` on line 5 ends an empty `do` body"),
+    "empty-group": (["{", "}"], 3, "`}` on line 4 ends an empty `{` body"),
+    "empty-condition": (["if", "then :", "fi"], 3, "`then` on line 4 ends an empty `if` condition"),
     "quote-in-a-loop-swallows-its-done": (["for i in eth1; do", "  echo 'it", f"  {INSIDE}", "done"], 3,
                                           "no `done` closes this loop (a quote opened on line 4 is never closed)"),
     "stray-done-after-a-closed-loop": (["for i in eth1; do :; done", "done"], 4, "`done` on line 4 where nothing"),
@@ -85,6 +89,8 @@ WHOLE = {
                              "[ -n \"$x\" ] || { echo no; }", "test $# -eq 0 && { echo args; }"],
     "quoted-program-over-lines": ["awk '", "  /x/ { if (n) { n++ } }", "  END { while (0) { } }", "' /etc/hosts",
                                   ": \"", "  for (1) { done() }", "\" || true", INSIDE],
+    "a-body-of-function-calls": ["say() { echo \"$*\"; }", "for i in a; do", "  say $i", "done", INSIDE],
+    "pod-block-after-a-colon": [": <<=cut", "=head1 NAME", "It's the host's setup", "=cut", INSIDE],
     "comment-with-a-quote": ["# don't: a comment's quote opens nothing", f"{INSIDE}  # it's read"],
 }
 

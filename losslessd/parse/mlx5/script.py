@@ -7,8 +7,8 @@ defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...
 The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal, `exit`) changes
 nothing on the NIC and is skipped: a block's commands are read as if each ran once, in order, and a variable
 given a literal value is replaced by it. A block bash cannot read whole (a loop no `done` closes, an `if` no `fi`, a
-`case` no `esac`, `{` or `(` left open, a closing word where another is due) ends the reading at its first line (bash
-stops with a syntax error and runs none of it). Anything else is reported.
+`case` no `esac`, `{` or `(` left open, a closing word where another is due, an empty body) ends the reading at
+its first line (bash stops with a syntax error and runs none of it). Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
@@ -98,8 +98,9 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
                                            "error at the end of the file"], shown))
             else:
                 flat.append((n, None, shown))
-    # A call of the script's own function: its body's commands are read where it is defined.
-    flat = [item for item in flat if not (item[1] and item[1][0] in functions)]
+    # A call of the script's own function: its body's commands are read where it is defined (the call keeps its place
+    # as a command that does nothing, so a body of calls is no empty one).
+    flat = [(item[0], [":"], item[2]) if item[1] and item[1][0] in functions else item for item in flat]
     yield from _run(flat, {}, {}, [0], path)
 
 
@@ -186,7 +187,8 @@ _UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*
 
 # bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
 # `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
-_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)")
+# (`: <<=cut`: a Perl POD block after a script's `exit`)
+_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
 _SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:ba)?sh(?:\s+-[a-bd-zA-Z]+)*\s*<<")
@@ -225,6 +227,9 @@ _ARRAY_MARK = "\0array"  # (a word no split gives: the array assignment's place 
 _OPENERS = {"for": "done", "while": "done", "until": "done", "select": "done", "if": "fi", "case": "esac", "{": "}",
             "(": ")"}
 _CLOSERS = frozenset(_OPENERS.values())
+# The words that may not come right after another (an empty body or condition: `do` then `done`, `{` then `}`).
+_EMPTY_AFTER = {**dict.fromkeys(("do", "then", "else", "{", "("), ("done", "fi", "else", "elif", "}", ")")),
+                **dict.fromkeys(("if", "elif", "while", "until"), ("then", "do"))}
 _KINDS = {"done": "loop", "fi": "`if`", "esac": "`case`", "}": "`{` group", ")": "`(` subshell"}
 
 
@@ -362,8 +367,14 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
     near it)."""
     ends: dict[int, int] = {}
     open_: list[int] = []
+    before = ""
     for j, (n, words, _) in enumerate(flat):
         first = words[0] if words else None
+        if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
+            what = "condition" if before in ("if", "elif", "while", "until") else "body"
+            return ends, (open_[0] if open_ else j, f"`{first}` on line {n} ends an empty `{before}` {what}: bash stops "
+                          "with a syntax error there (a `:` keeps a block whose commands are all commented out)")
+        before = first or ""
         if first in _OPENERS:
             open_.append(j)
             if len(open_) > MAX_NESTING:
