@@ -227,6 +227,7 @@ _ARRAY_MARK = "\0array"  # (a word no split gives: the array assignment's place 
 _OPENERS = {"for": "done", "while": "done", "until": "done", "select": "done", "if": "fi", "case": "esac", "{": "}",
             "(": ")"}
 _CLOSERS = frozenset(_OPENERS.values())
+_HEADED = frozenset({"if", "for", "while", "until", "select"})  # (a `then` or `do` comes before their bodies)
 # The words that may not come right after another (an empty body or condition: `do` then `done`, `{` then `}`).
 _EMPTY_AFTER = {**dict.fromkeys(("do", "then", "else", "{", "("), ("done", "fi", "else", "elif", "}", ")")),
                 **dict.fromkeys(("if", "elif", "while", "until"), ("then", "do"))}
@@ -367,28 +368,42 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
     near it)."""
     ends: dict[int, int] = {}
     open_: list[int] = []
+    body: list[int] = []  # per open command: 0 before its `then` or `do`, 1 after (a case, { }, ( ): 1), 2 past `else`
     before = ""
     for j, (n, words, _) in enumerate(flat):
         first = words[0] if words else None
         if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
             what = "condition" if before in ("if", "elif", "while", "until") else "body"
-            return ends, (open_[0] if open_ else j, f"`{first}` on line {n} ends an empty `{before}` {what}: bash stops "
-                          "with a syntax error there (a `:` keeps a block whose commands are all commented out)")
+            return ends, (open_[0] if open_ else j, f"`{first}` on line {n} ends an empty `{before}` {what}: bash "
+                          "stops with a syntax error there (a `:` keeps a block whose commands are all commented out)")
         before = first or ""
+        top = flat[open_[-1]][1][0] if open_ else None
         if first in _OPENERS:
             open_.append(j)
+            body.append(0 if first in _HEADED else 1)
             if len(open_) > MAX_NESTING:
                 raise InputError(f"its loops, if, case and {{ }} blocks nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
-        elif first in _CLOSERS:
-            due = _OPENERS[flat[open_[-1]][1][0]] if open_ else None
-            if first == due:
-                ends[open_.pop()] = j
-            elif first != ")":  # (a `)` ends a word as often as a subshell: one closing nothing is let be)
-                where = f"the `{flat[open_[-1]][1][0]}` of line {flat[open_[-1]][0]} wants `{due}`" if open_ \
-                    else "nothing is open"
-                return ends, (open_[0] if open_ else j, f"`{first}` on line {n} where {where}: bash stops with a "
-                              "syntax error there")
+            continue
+        if first in ("then", "do", "elif", "else"):  # bash(1): `if LIST; then LIST; [elif LIST; then LIST;]... [else
+            # LIST;] fi`, `for NAME [in WORDS]; do LIST; done`, `while LIST; do LIST; done`
+            if (first == "then" and top == "if" and body[-1] == 0) or \
+                    (first == "do" and top in _HEADED and top != "if" and body[-1] == 0):
+                body[-1] = 1
+                continue
+            if first in ("elif", "else") and top == "if" and body[-1] == 1:
+                body[-1] = 2 if first == "else" else 0
+                continue
+        elif first not in _CLOSERS or first == ")" and top != "(":  # (a `)` ends a word as often as a subshell)
+            continue
+        elif top is not None and first == _OPENERS[top] and body[-1]:
+            ends[open_.pop()] = j
+            body.pop()
+            continue
+        due = "" if top is None else _OPENERS[top] if body[-1] else "then" if top == "if" else "do"
+        where = f"the `{top}` of line {flat[open_[-1]][0]} wants `{due}`" if open_ else "nothing is open"
+        return ends, (open_[0] if open_ else j, f"`{first}` on line {n} where {where}: bash stops with a syntax error "
+                      "there")
     if open_:
         closer = _OPENERS[flat[open_[0]][1][0]]
         inner = f" (nor the `{flat[open_[-1]][1][0]}` of line {flat[open_[-1]][0]} in it)" if len(open_) > 1 else ""
@@ -534,6 +549,9 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             cur.pop()  # `cmd | while read x; do`: the loop is a command of its own (cmd's output goes to it)
             out.append([])
             cur = out[-1]
+        if token == "do" and cur[:1] in (["for"], ["select"]) and len(cur) == 2:  # `for NAME do`, `for ((...)) do`
+            start("do")
+            continue
         if cur in (["if"], ["elif"], ["while"], ["until"]):  # the condition: commands of their own, which run
             out.append([])  # (`if ! mlnx_qos -i IF --trust dscp; then`, `if { ...; }; then`, `while case ... esac`)
             cur = out[-1]
