@@ -14,6 +14,7 @@ from losslessd.errors import InputError
 from losslessd.model import Trust
 from losslessd.parse import mlx5
 from losslessd.parse.base import Input
+from losslessd.parse.mlx5 import script
 
 BEFORE = "mlnx_qos -i eth0 --trust dscp"  # runs: it comes before the broken block
 INSIDE = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
@@ -219,3 +220,38 @@ def test_an_ansi_c_quoted_word_ends_at_its_own_quote():
         assert bash_reads_whole(text)
     host = parse_text("ansi.sh", text)
     assert host.ports["eth1"].pfc_enabled == [3] and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 2)]
+
+
+# Pieces of host scripts, put together at random (seeded) into nested blocks, then cut short at a random line as a
+# copy interrupted would be: bash -n says whether each is whole, and the reader must say the same.
+_PIECES = ["echo a", INSIDE, ": ok", "x=1", "echo \"$#\" 'q'", "test $# -eq 0 && echo none", "echo fi done esac",
+           "awk '\n  /x/ { if (n) { n++ } }\n' /etc/hosts", "grep -q x /etc/hosts # it's", "echo \"a\n b\"",
+           "cat <<EOF\nif then\nEOF", "printf '%s\\n' \"}\"", "ls | sort", "[ -e /x ] || exit 0"]
+
+
+def _blocks(rng, depth: int) -> list[str]:
+    if depth > 3 or rng.random() < 0.35:
+        return [rng.choice(_PIECES)]
+    body = [line for _ in range(rng.randint(1, 2)) for line in _blocks(rng, depth + 1)]
+    return rng.choice([
+        ["if [ -e /a ]; then", *body, "elif false; then", ":", "else", ":", "fi"],
+        ["case \"$1\" in", "  a|b)", *body, "  ;;", "  \"esac\") : ;;", "  *) :;;", "esac"],
+        ["for i in a b; do", *body, "done"], ["ls | while read -r l; do", *body, "done | sort"],
+        ["{", *body, "} > /dev/null"], ["(", *body, ")"], ["f() {", *body, "}"],
+        ["while read -r l; do", *body, "done < /etc/hosts"], ["if", "  true", "then", *body, "fi"]])
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+def test_scripts_cut_short_at_random_are_refused_exactly_when_bash_refuses_them():
+    import random
+
+    rng = random.Random(27)
+    disagree, verdicts = [], set()
+    for _ in range(150):
+        lines = "\n".join(line for _ in range(3) for line in _blocks(rng, 0)).split("\n")
+        text = "#!/bin/bash\n" + "\n".join(lines[:rng.randrange(len(lines) + 1)]) + "\n"
+        refused = any(words and words[0] == script.UNCLOSED for _, words, _ in script.commands(text, "cut.sh"))
+        verdicts.add(refused)
+        if refused == bash_reads_whole(text):
+            disagree.append(text)
+    assert disagree == [] and verdicts == {True, False}  # (both kinds were made)
