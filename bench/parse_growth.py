@@ -14,6 +14,8 @@ and the ratio 16x / 1x are printed (16 is linear; well above it, something scans
   port on a network-qos policy that is not defined (a shared broken line said once);
 - os9: OS9 ports each applying a DCB map, and many DCB maps;
 - mlx5: a host capture with many mlnx_qos sections;
+- mlx5-script: a host setup script of if/case/{ }/( ) blocks one in another, awk programs over lines and long quoted
+  words (the block matching and the quote scanning);
 - opensm: an opensm.conf with many options and a qos-policy of many entries;
 - yaml-topology: a topology.yaml with many links (docpos, then the link walk).
 
@@ -145,6 +147,14 @@ def mlx5(n: int) -> dict[str, str]:
     return {"host.txt": base * (4 * n)}
 
 
+def mlx5_script(n: int) -> dict[str, str]:
+    unit = ("if [ -e /sys/class/net/eth0 ]; then\n  case \"$1\" in\n"
+            "    up) { ( mlnx_qos -i eth0 --trust dscp ) ; } ;;\n  esac\nfi\n"
+            "ibdev2netdev | while read -r dev port n rest; do\n  awk '\n    /x/ { if (n) { n++ } }\n  ' /etc/hosts\n"
+            "done\necho \"" + "quoted text " * 40 + "\" > /dev/null\n")
+    return {"setup.sh": "#!/bin/bash\nmlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0\n" + unit * (300 * n)}
+
+
 def opensm(n: int) -> dict[str, str]:
     conf = "".join(f"# comment {i}\nsm_priority {i % 15}\nqos_max_vls 8\n" for i in range(200 * n))
     return {"opensm.conf": "routing_engine ftree\nqos TRUE\n" + conf}
@@ -158,7 +168,7 @@ def topology(n: int) -> dict[str, str]:
 
 
 SHAPES = {"eos": eos, "eos-l2": eos_l2, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic,
-          "nvue": nvue, "mlx5": mlx5, "opensm": opensm, "yaml-topology": topology}
+          "nvue": nvue, "mlx5": mlx5, "mlx5-script": mlx5_script, "opensm": opensm, "yaml-topology": topology}
 
 
 def _child(folder: str) -> str:

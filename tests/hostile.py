@@ -503,9 +503,10 @@ def cases() -> list[Case]:
           says=("setup.sh:66", "nest more than 64 deep")),
         C("lint-script-unclosed-loops", _script("for a in x; do\n" * 5000 + _QOS), says=("setup.sh:66",)),
         # a loop over 20,000 words whose body is a loop over them with nothing in it: 400 million empty rounds that no
-        # command counted (80 s); each word a loop goes round now counts against the 100,000 commands
+        # command counted (80 s); each word a loop goes round now counts against the 100,000 commands (the inner body
+        # a `:`: bash refuses an empty one)
         C("lint-script-empty-loops-multiply", _script(f"A=({_WORDS})\nfor a in \"${{A[@]}}\"; do\n"
-                                                      f"for b in \"${{A[@]}}\"; do\ndone\ndone\n" + _QOS),
+                                                      f"for b in \"${{A[@]}}\"; do :\ndone\ndone\n" + _QOS),
           says=("setup.sh:4", "more than 100,000 commands")),
         # $A of 100,000 words listed 2,000 times: 200 million words in memory (MemoryError, exit 3); now the words are
         # counted as they are listed, and `$A$A...` in one word is refused past what a program can be given

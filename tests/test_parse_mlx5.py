@@ -382,7 +382,7 @@ def test_a_loop_no_done_closes_runs_nothing_from_its_header_on():
     syntax error at its end, so the loop and the commands after it never run (they were read as run: a script cut
     in its loop could read clean). The commands before the loop ran; the loop's header is a SYS002."""
     text = "\n".join(["#!/bin/bash", "mlnx_qos -i eth0 --trust dscp", "for i in eth0 eth1; do",
-                      "  mlnx_qos -i $i --pfc 0,0,0,1,0,0,0,0", "  for j in a; do", "  done",
+                      "  mlnx_qos -i $i --pfc 0,0,0,1,0,0,0,0", "  for j in a; do :", "  done",  # (a body: bash)
                       "mlnx_qos -i eth1 --trust dscp"])
     host = parse_text("cut.sh", text)
     assert host.ports["eth0"].trust == Trust.dscp and host.ports["eth0"].pfc_enabled is None

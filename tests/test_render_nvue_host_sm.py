@@ -247,11 +247,13 @@ def test_host_script_later_commands_win_as_on_the_host(tmp_path):
 
 
 def test_host_script_lines_it_cannot_read_are_issues_not_crashes(tmp_path):
+    # (the quote opened on line 8 is never closed: bash reads line 9 as part of it and stops with a syntax error)
     text = ("#!/bin/bash\nset -eu\nmlnx_qos -i eth2 --trust dscp --dscp2prio set,26,3\nmlnx_qos -i eth2 --pfc 0,0,1\n"
-            "echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/9\nsystemctl restart openibd\nmlnx_qos -i 'eth2\n"
-            "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0\n")
+            "echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/9\nsystemctl restart openibd\n"
+            "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0\nmlnx_qos -i 'eth2\nmlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0\n")
     device, _ = _parse(tmp_path, "h.sh", text, "linux_mlx5")
-    assert [i.source.line for i in device.issues] == [3, 4, 5, 6, 7]
+    assert [i.source.line for i in device.issues] == [3, 4, 5, 6, 8]
+    assert "a quote opened on this line is never closed" in device.issues[-1].message
     assert all(i.code == "SYS002" for i in device.issues) and "refuses --trust and --dscp2prio" in device.issues[0].message
     port = device.ports["eth2"]
     assert port.pfc_enabled == [3] and port.trust is None and port.dscp_to_priority is None

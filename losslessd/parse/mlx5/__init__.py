@@ -68,6 +68,7 @@ _MAXMTU = re.compile(r"maxmtu ([0-9]{2,7})\b")
 _WORD = re.compile(r"\w")
 _TCLASS = re.compile(r"^(?:Global\s+)?(?:tclass=)?([0-9]{1,3})$")
 # A script names an RDMA device's traffic_class through its interface, as it does for cma_roce_tos.
+_ECN_OR_MTU = re.compile(r"/ecn/|/mtu$")  # (the files a script's write to a run-time path may be: `$BASE/mtu`)
 _SCRIPT_TCLASS = re.compile(r"^/sys/class/infiniband/\$\(ls /sys/class/net/([^/\s]+)/device/infiniband\)/tc/\d{1,3}"
                             r"/traffic_class$")
 # Optional reads whose empty output means "not there": the DCQCN parameter globs.
@@ -217,9 +218,9 @@ class _Host:
         try:
             if words is None:
                 raise script.Skip("the shell cannot split it")
-            if words == [script.UNCLOSED]:
-                raise script.Skip("no `done` closes this loop: bash stops with a syntax error at the end of the file "
-                                  "and runs neither the loop nor anything after it, so none of it is read")
+            if words[0] == script.UNCLOSED:
+                raise script.Skip(f"{words[1]}, and runs neither this command nor anything after it, so none of it "
+                                  "is read")
             prog = os.path.basename(words[0])
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])
@@ -237,6 +238,9 @@ class _Host:
                 if not self._attempt(iface, None, path, sec):
                     raise script.Skip(f"{iface!r} is not an interface name")
                 self.device.ports[iface].mtu_bytes = mtu
+                if mtu is None:
+                    self._issue(f"`{line[:80]}`: the MTU is given a value known only at run time; it is unknown",
+                                path, n)
             elif prog == "ethtool" and len(words) >= 3 and words[1] in ("-A", "--pause"):
                 iface, settings = words[2], words[3:]
                 if len(settings) % 2 or not self._attempt(iface, None, path, sec):
@@ -250,6 +254,11 @@ class _Host:
                                                for k in ("autoneg", "rx", "tx")}, source=src)
             elif prog == "cma_roce_tos":
                 dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
+                if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
+                    self.tos.pop(script.rdma_device(dev)[0], None)  # (no earlier value stands for it)
+                    self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
+                                path, n)
+                    return
                 if dev is None or tos is None:
                     raise script.Skip("only `cma_roce_tos -d DEV -t TOS` (TOS 0-255) is read")
                 name, iface = script.rdma_device(dev)
@@ -258,6 +267,10 @@ class _Host:
                 self._set_tos(name, tos, src)
             else:
                 value, path_ = script.redirect(words)
+                if script.at_run_time(value) or (script.at_run_time(path_) and not _PATH_RE.search(path_)
+                                                 and not _SCRIPT_TCLASS.match(path_)):
+                    self._write_at_run_time(value, path_, line, path, n)
+                    return
                 if _SCRIPT_TCLASS.match(path_):
                     number = _int(value, 0, 255)
                     if number is None:
@@ -269,6 +282,71 @@ class _Host:
                     raise script.Skip(f"`{value}` is not a value losslessd reads for {path_}")
         except script.Skip as exc:
             self._issue(f"skipped `{line[:80]}`: {exc}", path, n)
+
+    def _write_at_run_time(self, value: str, target: str, line: str, file: str, n: int) -> None:
+        """`echo $V > PATH`, or a PATH with a part known only at run time (`.../enable/$P`): what the write may set is
+        unknown from here on, rather than an earlier line's value standing for it. (Paths: NVIDIA MLNX_OFED user
+        manual, "Explicit Congestion Notification": /sys/class/net/IF/ecn/roce_np|roce_rp/enable/PRIO, roce_np/
+        cnp_dscp and cnp_802p_prio, and the DCQCN parameters beside them; /sys/class/infiniband/DEV/tc/PORT/
+        traffic_class.)"""
+        from . import script
+
+        src, sec = Source(file=file, line=n), Section(line, "", n + 1)
+        what = "a value known only at run time" if script.at_run_time(value) else "a value"
+        named = bool(_PATH_RE.search(target) or _SCRIPT_TCLASS.match(target))  # (an interface `$IF` is a name)
+        if not named:
+            what += " to a path known only at run time"
+        m = _PATH_RE.search(target if named else script.run_time_sample(target))
+        if _SCRIPT_TCLASS.match(target) or (m and m.group("tcdev")):  # one traffic class for the whole host
+            self._set_traffic_class(None, src)
+            return self._issue(f"`{line[:80]}`: writes {what} to the traffic class; it is unknown", file, n)
+        if named:
+            if m is None or m.group("dev") or m.group("attr") == "speed":
+                raise script.Skip(f"`{value}` is not a value losslessd reads for {target}")
+            self._port(m.group("iface"), file, sec)
+            forgotten = self._forget(m)
+        else:  # each file of the ports known so far that the path's run-time parts may name
+            if m is None and not _ECN_OR_MTU.search(target):  # (`> $FILE`: any file at all)
+                raise script.Skip(f"`{target[:80]}` is known only at run time: which file it writes is not known")
+            pattern = script.run_time_pattern(target)
+            forgotten = [f for iface in list(self.device.ports) for candidate in self._sysfs_files(iface)
+                         if pattern.fullmatch(candidate) and (m := _PATH_RE.search(candidate))
+                         for f in self._forget(m)]
+        self._issue(f"`{line[:80]}`: writes {what}; what it sets is unknown"
+                    + (f" (was known: {', '.join(forgotten[:8])}{', ...' if len(forgotten) > 8 else ''})"
+                       if forgotten else ""), file, n)
+
+    def _sysfs_files(self, iface: str) -> list[str]:
+        """The sysfs files of an interface a script's write sets (see _PATH), with the DCQCN parameters known of it."""
+        base, port = f"/sys/class/net/{iface}", self.device.ports[iface]
+        ecn = port.nic_ecn
+        params = [("roce_np", k) for k in ecn.np_params] + [("roce_rp", k) for k in ecn.rp_params] if ecn else []
+        return [f"{base}/mtu", f"{base}/ecn/roce_np/cnp_dscp", f"{base}/ecn/roce_np/cnp_802p_prio",
+                *(f"{base}/ecn/{proto}/enable/{prio}" for proto in ("roce_np", "roce_rp") for prio in range(8)),
+                *(f"{base}/ecn/{proto}/{name}" for proto, name in params)]
+
+    def _forget(self, m: re.Match) -> list[str]:
+        """The fact the sysfs file ``m`` names made unknown on its port; what was known there (file names)."""
+        port = self.device.ports.get(m.group("iface"))
+        ecn = port.nic_ecn if port else None
+        name = m.group(0).split("/class/net/", 1)[-1]
+        if port is None:
+            return []
+        if m.group("attr") == "mtu":
+            known, port.mtu_bytes = port.mtu_bytes is not None, None
+        elif ecn is None:
+            known = False
+        elif m.group("proto"):
+            enabled = ecn.np_enabled if m.group("proto") == "roce_np" else ecn.rp_enabled
+            known = enabled.pop(int(m.group("prio")), None) is not None
+        elif m.group("cnp"):
+            field = "cnp_dscp" if m.group("cnp") == "cnp_dscp" else "cnp_priority"
+            known = getattr(ecn, field) is not None
+            setattr(ecn, field, None)
+        else:
+            params = ecn.np_params if m.group("pproto") == "roce_np" else ecn.rp_params
+            known = params.pop(m.group("param"), None) is not None
+        return [name] if known else []
 
     # -- sections ----------------------------------------------------------------------------
     def _fact(self, m: re.Match, value: str, file: str, sec: Section, n: int) -> bool:

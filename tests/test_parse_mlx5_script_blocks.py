@@ -1,0 +1,257 @@
+"""Host setup scripts cut short in an if, case, { } group or ( ) subshell: bash(1) reads a compound command whole
+before it runs it, so one never closed (or closed by the wrong word) is a syntax error and nothing from it on runs.
+The fixtures are written from the bash manual (Compound Commands, Reserved Words, Pipelines, QUOTING, COMMENTS);
+bash itself (`bash -n`) says of each whether it is a whole script."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from losslessd.errors import InputError
+from losslessd.model import Trust
+from losslessd.parse import mlx5
+from losslessd.parse.base import Input
+from losslessd.parse.mlx5 import script
+
+BEFORE = "mlnx_qos -i eth0 --trust dscp"  # runs: it comes before the broken block
+INSIDE = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
+AFTER = "mlnx_qos -i eth1 --trust dscp"
+BASH = shutil.which("bash")
+
+
+def parse_text(name: str, text: str):
+    return mlx5.parse([Input(name, text)], "h")
+
+
+def bash_reads_whole(text: str) -> bool:
+    """What bash says of the script: True when it parses whole (`bash -n`), False on a syntax error."""
+    assert BASH is not None
+    return subprocess.run([BASH, "-n"], input=text, capture_output=True, text=True, check=False).returncode == 0
+
+
+# (the lines between BEFORE and AFTER; the line, counted from 1 with the #! line, where nothing runs from; what the
+# SYS002 says)
+CUT = {
+    "if-without-fi": (["if [ -d /sys/class/net/eth1 ]; then", f"  {INSIDE}"], 3, "no `fi` closes this `if`"),
+    "else-without-fi": (["if [ -e /x ]; then", "  :", "else", f"  {INSIDE}"], 3, "no `fi` closes this `if`"),
+    "case-without-esac": (["case \"$HOSTNAME\" in", "  gpu*)", f"    {INSIDE}", "    ;;"], 3,
+                          "no `esac` closes this `case`"),
+    "brace-without-close": (["{", f"  {INSIDE}"], 3, "no `}` closes this `{` group"),
+    "brace-closed-as-an-argument": ([f"{{ {INSIDE} }}"], 3, "no `}` closes this `{` group"),  # (`}` is a word)
+    "subshell-without-close": (["(", f"  {INSIDE}"], 3, "no `)` closes this `(` subshell"),
+    "if-in-a-loop-closed-by-done": (["for i in eth1; do", "  if true; then", f"    {INSIDE}", "done"], 3,
+                                    "`done` on line 6 where the `if` of line 4 wants `fi`"),
+    "loop-in-an-if-closed-by-fi": (["if true; then", "  for i in eth1; do", f"    {INSIDE}", "fi"], 3,
+                                   "`fi` on line 6 where the `for` of line 4 wants `done`"),
+    "unclosed-if-inside-a-closed-case": (["case x in", "  x) if true; then", f"    {INSIDE}", "  ;;", "esac"], 3,
+                                         "`esac` on line 7 where the `if` of line 4 wants `fi`"),
+    "stray-fi": ([":", "fi"], 4, "`fi` on line 4 where nothing is open"),
+    "loop-body-all-commented-out": (["for i in eth1; do", f"  # {INSIDE}", "done"], 3,
+                                    "`done` on line 5 ends an empty `do` body"),
+    "empty-group": (["{", "}"], 3, "`}` on line 4 ends an empty `{` body"),
+    "empty-condition": (["if", "then :", "fi"], 3, "`then` on line 4 ends an empty `if` condition"),
+    "if-without-then": (["if [ -e /sys/class/net/eth1 ]", f"  {INSIDE}", "fi"], 3,
+                        "`fi` on line 5 where the `if` of line 3 wants `then`"),
+    "loop-without-do": (["for i in eth1", f"  {INSIDE}", "done"], 3,
+                        "`done` on line 5 where the `for` of line 3 wants `do`"),
+    "elif-after-else": (["if true; then :", "else :", "elif true; then :", "fi"], 3,
+                        "`elif` on line 5 where the `if` of line 3 wants `fi`"),
+    "quote-in-a-loop-swallows-its-done": (["for i in eth1; do", "  echo 'it", f"  {INSIDE}", "done"], 3,
+                                          "no `done` closes this loop (a quote opened on line 4 is never closed)"),
+    "stray-done-after-a-closed-loop": (["for i in eth1; do :; done", "done"], 4, "`done` on line 4 where nothing"),
+}
+
+
+@pytest.mark.parametrize("name", list(CUT))
+def test_a_block_bash_cannot_read_whole_runs_nothing_from_its_first_line(name):
+    """The commands before the block are read, none from its first line on, and a SYS002 there says why (before:
+    read as if the block had run, so a script cut in an if could lint clean)."""
+    lines, stop, why = CUT[name]
+    text = "\n".join(["#!/bin/bash", BEFORE, *lines, AFTER])
+    if BASH:
+        assert not bash_reads_whole(text)
+    host = parse_text("cut.sh", text)
+    assert host.ports["eth0"].trust == Trust.dscp and "eth1" not in host.ports
+    (issue,) = [i for i in host.issues if i.code == "SYS002"]
+    assert issue.source.line == stop and why in issue.message
+    assert "runs neither this command nor anything after it" in issue.message
+
+
+# Whole scripts whose closing words bash matches otherwise than by a line's first word: each is read in full.
+WHOLE = {
+    "closing-words-as-arguments": ["echo fi done esac }", "printf '%s\\n' then", INSIDE],
+    "quoted-esac-is-a-pattern": ["case \"$1\" in", "  \"esac\") echo odd ;;", f"  *) {INSIDE} ;;", "esac"],
+    "one-line-case-and-if": [f"case x in x) if true; then {INSIDE}; fi ;; esac"],
+    "elif-else-and-fall-through": ["if [ -e /a ]; then", "  :", "elif [ -e /b ]; then", "  :", "else",
+                                   f"  case y in y) {INSIDE} ;& *) : ;; esac", "fi"],
+    "loop-fed-and-feeding-pipes": ["ibdev2netdev | while read -r dev port n rest; do", "  :", "done | sort",
+                                   "while read -r l; do :; done < /etc/hosts", f"for i in eth1; do {INSIDE}; done"],
+    "compound-conditions": ["if { [ -e /a ] || [ -e /b ]; }; then :; fi",
+                            "while case \"$#\" in 0) break ;; esac; do shift; done", INSIDE],
+    "subshells": [f"(cd /tmp && {INSIDE})", "( true", "  true ) | cat", "(for i in 1; do :; done)"],
+    "groups-and-functions": ["die() { echo \"$*\" >&2; exit 1; }", "setup() {", f"  {INSIDE}", "}",
+                             "[ -n \"$x\" ] || { echo no; }", "test $# -eq 0 && { echo args; }"],
+    "quoted-program-over-lines": ["awk '", "  /x/ { if (n) { n++ } }", "  END { while (0) { } }", "' /etc/hosts",
+                                  ": \"", "  for (1) { done() }", "\" || true", INSIDE],
+    "for-without-in": ["set -- eth1", f"for i do {INSIDE}; done", f"for ((k = 0; k < 1; k++)) do {INSIDE}; done"],
+    "a-body-of-function-calls": ["say() { echo \"$*\"; }", "for i in a; do", "  say $i", "done", INSIDE],
+    "pod-block-after-a-colon": [": <<=cut", "=head1 NAME", "It's the host's setup", "=cut", INSIDE],
+    "comment-with-a-quote": ["# don't: a comment's quote opens nothing", f"{INSIDE}  # it's read"],
+}
+
+
+@pytest.mark.parametrize("name", list(WHOLE))
+def test_a_whole_script_is_read_to_its_end(name):
+    text = "\n".join(["#!/bin/bash", BEFORE, *WHOLE[name], AFTER])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("whole.sh", text)
+    assert host.ports["eth1"].pfc_enabled == [3] and host.ports["eth1"].trust == Trust.dscp
+    assert not [i for i in host.issues if i.code == "SYS002"], host.issues
+
+
+def test_blocks_nest_at_most_64_deep_and_the_reading_is_linear():
+    """Each open block is a frame of the reading (as loops were): 5,000 nested ifs are refused at the 65th, with
+    its line; 5,000 closed ones in a row read in one pass."""
+    with pytest.raises(InputError) as err:
+        parse_text("deep.sh", "#!/bin/bash\n" + "if true; then\n" * 5000 + INSIDE + "\n" + "fi\n" * 5000)
+    assert err.value.line == 66 and "nest more than 64 deep" in err.value.message
+    host = parse_text("flat.sh", "#!/bin/bash\n" + "if true; then { ( : ); }; fi\n" * 5000 + INSIDE)
+    assert host.ports["eth1"].pfc_enabled == [3]
+    # a million `)` past the one subshell open close it once (no million closing words are made)
+    host = parse_text("parens.sh", f"#!/bin/bash\n( {INSIDE} " + ")" * 1_000_000 + f"\n{AFTER}")
+    assert host.ports["eth1"].pfc_enabled == [3] and host.ports["eth1"].trust == Trust.dscp
+
+
+def test_an_unclosed_quote_runs_nothing_after_it():
+    """bash(1) QUOTING: a quote goes on over lines; one never closed is a syntax error at the end of the file, so the
+    commands after it (inside it, to bash) are not read."""
+    text = "\n".join(["#!/bin/bash", BEFORE, "echo 'it", INSIDE])
+    if BASH:
+        assert not bash_reads_whole(text)
+    host = parse_text("quote.sh", text)
+    assert "eth1" not in host.ports and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 3)]
+    assert "a quote opened on this line is never closed" in host.issues[0].message
+
+
+# -- writes whose value or file the script only knows at run time ------------------------------------------------
+# Files from the NVIDIA MLNX_OFED user manual, "Explicit Congestion Notification (ECN)":
+# `echo 1 > /sys/class/net/<interface>/ecn/<protocol>/enable/X` (protocol roce_np or roce_rp, X a priority), the
+# notification point's cnp_dscp and cnp_802p_prio beside them; /sys/class/infiniband/DEV/tc/1/traffic_class.
+KNOWN = ["echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3", "echo 1 > /sys/class/net/eth0/ecn/roce_rp/enable/3",
+         "echo 48 > /sys/class/net/eth0/ecn/roce_np/cnp_dscp", "echo 6 > /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio",
+         "echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class", "ip link set dev eth0 mtu 4200",
+         "cma_roce_tos -d mlx5_0 -t 106"]
+
+
+def test_a_write_known_only_at_run_time_makes_that_setting_unknown():
+    """`echo $V > FILE`, or a FILE with a part known at run time (`.../enable/$PRIO`): what the write may set is
+    unknown from that line on, and a SYS002 says which earlier value no longer stands (before: the write was
+    skipped, and the earlier value read as the one the NIC keeps). What it cannot reach stays."""
+    text = "\n".join(["#!/bin/bash", "V=$1", "PRIO=$2", *KNOWN,
+                      "echo $V > /sys/class/net/eth0/ecn/roce_np/enable/3",
+                      "echo 1 | tee /sys/class/net/eth0/ecn/roce_rp/enable/$PRIO",
+                      "echo \"$(cat /etc/cnp)\" > /sys/class/net/eth0/ecn/roce_np/cnp_dscp",
+                      "echo $V > /sys/class/infiniband/mlx5_0/tc/1/traffic_class",
+                      "ip link set dev eth0 mtu $MTU", "cma_roce_tos -d mlx5_0 -t $TOS"])
+    host = parse_text("later.sh", text)
+    ecn = host.ports["eth0"].nic_ecn
+    assert (ecn.np_enabled, ecn.rp_enabled, ecn.cnp_dscp, ecn.cnp_priority) == ({}, {}, None, 6)
+    assert (host.rdma_traffic_class, host.ports["eth0"].mtu_bytes, host.roce_tos) == (None, None, None)
+    warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
+    assert [line for line, _ in warned] == list(range(11, 17))
+    assert "value known only at run time" in warned[0][1] and "was known: eth0/ecn/roce_np/enable/3" in warned[0][1]
+    assert "path known only at run time" in warned[1][1] and "was known: eth0/ecn/roce_rp/enable/3" in warned[1][1]
+    # each setting, written again with a literal value, is read again
+    host = parse_text("again.sh", text + "\n" + "\n".join(KNOWN))
+    ecn = host.ports["eth0"].nic_ecn
+    assert (ecn.np_enabled, ecn.rp_enabled, ecn.cnp_dscp) == ({3: True}, {3: True}, 48)
+    assert (host.rdma_traffic_class, host.ports["eth0"].mtu_bytes, host.roce_tos) == (106, 4200, 106)
+
+
+def test_a_run_time_path_reaches_the_files_it_may_name_and_no_others():
+    """`$NIC_DIR/ecn/...` reaches that file of every port written so far; `> $FILE` names no file losslessd reads
+    (skipped, as before); an interface written as a variable set at run time (`/sys/class/net/$IF/...`) keeps its
+    written name, as `mlnx_qos -i $IF` does."""
+    host = parse_text("ports.sh", "\n".join([
+        "#!/bin/bash", "echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3",
+        "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/3", "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/5",
+        "for d in /sys/class/net/*; do echo 0 > $d/ecn/roce_np/enable/3; done",
+        "echo 1 > $FILE", "echo 1 > /sys/class/net/$IF/ecn/roce_rp/enable/3"]))
+    assert host.ports["eth0"].nic_ecn.np_enabled == {} and host.ports["eth1"].nic_ecn.np_enabled == {5: True}
+    assert host.ports["$IF"].nic_ecn.rp_enabled == {3: True}
+    warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
+    assert [line for line, _ in warned] == [5, 6]
+    assert "eth0/ecn/roce_np/enable/3, eth1/ecn/roce_np/enable/3" in warned[0][1]
+    assert "`$FILE` is known only at run time" in warned[1][1]
+
+
+def test_the_command_an_if_or_while_tests_runs_and_is_read_when_it_sets_the_nic():
+    """bash(1) Compound Commands: `if LIST; then` runs LIST, whatever it returns. Scripts set the NIC in the test
+    itself (`if ! mlnx_qos -i IF --trust dscp ...; then echo FAIL; exit 1; fi`, `until cma_roce_tos ...; do sleep
+    1; done`); those calls were skipped with the `if` (trust, PFC, the map and the ToS unknown). A test that only
+    looks (`[ -e F ]`, `ip link show`, `ethtool -i | grep -q`) sets nothing and is not reported."""
+    text = "\n".join([
+        "#!/bin/bash", "for nd in eth1; do",
+        "  if ! mlnx_qos -i \"$nd\" --pfc 0,0,0,1,0,0,0,0 >/dev/null 2>&1 \\",
+        "     || ! mlnx_qos -i \"$nd\" --dscp2prio set,26,3 >/dev/null 2>&1; then",
+        "    echo \"FAIL $nd\" >&2; exit 1", "  fi", "done",
+        "if ip link show dev eth1 > /dev/null 2>&1 && [ -e /sys/class/net/eth1 ]; then :; fi",
+        "if ethtool -i eth1 | grep -q mlx5_core; then echo mlx5; fi",
+        "until cma_roce_tos -d mlx5_0 -t 106; do sleep 1; done",
+        "if", f"  {AFTER}", "then :; elif mlnx_qos -i eth1 --prio_tc 0,1,2,3,4,5,6,7; then :; fi"])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("test.sh", text)
+    port = host.ports["eth1"]
+    assert (port.pfc_enabled, port.dscp_to_priority, port.trust, host.roce_tos) == ([3], {26: 3}, Trust.dscp, 106)
+    assert port.priority_to_tc == dict(enumerate(range(8)))
+    assert [i.code for i in host.issues] == ["SYS004"]  # (the blocks: each command read as if it ran once)
+
+
+def test_an_ansi_c_quoted_word_ends_at_its_own_quote():
+    """bash(1) QUOTING: in `$'...'` a `\\'` does not end the word, so no quote is left open after it and the next
+    line is a command of its own (the line itself is one the split cannot read: a SYS002 there)."""
+    text = "\n".join(["#!/bin/bash", "printf $'it\\'s\\n'", INSIDE])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("ansi.sh", text)
+    assert host.ports["eth1"].pfc_enabled == [3] and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 2)]
+
+
+# Pieces of host scripts, put together at random (seeded) into nested blocks, then cut short at a random line as a
+# copy interrupted would be: bash -n says whether each is whole, and the reader must say the same.
+_PIECES = ["echo a", INSIDE, ": ok", "x=1", "echo \"$#\" 'q'", "test $# -eq 0 && echo none", "echo fi done esac",
+           "awk '\n  /x/ { if (n) { n++ } }\n' /etc/hosts", "grep -q x /etc/hosts # it's", "echo \"a\n b\"",
+           "cat <<EOF\nif then\nEOF", "printf '%s\\n' \"}\"", "ls | sort", "[ -e /x ] || exit 0"]
+
+
+def _blocks(rng, depth: int) -> list[str]:
+    if depth > 3 or rng.random() < 0.35:
+        return [rng.choice(_PIECES)]
+    body = [line for _ in range(rng.randint(1, 2)) for line in _blocks(rng, depth + 1)]
+    return rng.choice([
+        ["if [ -e /a ]; then", *body, "elif false; then", ":", "else", ":", "fi"],
+        ["case \"$1\" in", "  a|b)", *body, "  ;;", "  \"esac\") : ;;", "  *) :;;", "esac"],
+        ["for i in a b; do", *body, "done"], ["ls | while read -r l; do", *body, "done | sort"],
+        ["{", *body, "} > /dev/null"], ["(", *body, ")"], ["f() {", *body, "}"],
+        ["while read -r l; do", *body, "done < /etc/hosts"], ["if", "  true", "then", *body, "fi"]])
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+def test_scripts_cut_short_at_random_are_refused_exactly_when_bash_refuses_them():
+    import random
+
+    rng = random.Random(27)
+    disagree, verdicts = [], set()
+    for _ in range(150):
+        lines = "\n".join(line for _ in range(3) for line in _blocks(rng, 0)).split("\n")
+        text = "#!/bin/bash\n" + "\n".join(lines[:rng.randrange(len(lines) + 1)]) + "\n"
+        refused = any(words and words[0] == script.UNCLOSED for _, words, _ in script.commands(text, "cut.sh"))
+        verdicts.add(refused)
+        if refused == bash_reads_whole(text):
+            disagree.append(text)
+    assert disagree == [] and verdicts == {True, False}  # (both kinds were made)
