@@ -529,8 +529,28 @@ def cases() -> list[Case]:
                                                        f"#% platform: linux_mlx5\n#% collected: 2024-{BIG_DIGITS}Z\n"
                                                        "#% command: mlnx_qos -i eth0\nx\n")),
           says=("gpu.txt:4", "(5,006 characters) is not an ISO 8601 date")),
+        # round 4 (session 27)
+        # 9 BUFFER_PG keys naming 16,000 ports each with PGs 0-7 (1.8 MB): 1.15 million (port, PG) pairs; at the 32 MiB
+        # limit such keys named 19 million and took 2 GB and 11 s before the port count was checked
+        C("lint-sonic-multiport-key-bomb", _config_db(_multiport_keys(16_000, 9, "0-7")), exits=(1,),
+          says=("config_db.json:", "more than 1,048,576 queues and PGs of ports in all")),
+        # a key of 20,000 ports with PG 0-63 (no PG is above 7): its SYS002 quoted the 270 KB key whole (and the text
+        # report its JSON pointer too), 40 such keys a report of 21 MB
+        C("lint-sonic-long-key-quoted-cut", _config_db(_multiport_keys(20_000, 1, "0-63")), exits=(1,),
+          says=("(268,894 characters) is not [<host>|<asic>|]<port>", "(268,905 characters)]")),
+        # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
+
+
+def _multiport_keys(ports: int, keys: int, pgs: str) -> str:
+    """A CONFIG_DB whose BUFFER_PG keys each name every one of ``ports`` ports (rotated: the keys differ)."""
+    names = [f"Ethernet{i}" for i in range(ports)]
+    return json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "leaf9"}},
+                       "BUFFER_POOL": {"q": {"size": "1000", "type": "ingress", "mode": "dynamic"}},
+                       "BUFFER_PROFILE": {"p": {"pool": "q", "size": "0", "dynamic_th": "3"}},
+                       "BUFFER_PG": {",".join(names[k:] + names[:k]) + "|" + pgs: {"profile": "p"}
+                                     for k in range(keys)}})
 
 
 _QOS = "mlnx_qos -i eth0 --trust dscp\n"

@@ -34,7 +34,7 @@ LIMIT_SAYS = {
     "lint-nxos-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}", "lint-junos-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-os10-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-onyx-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
-    "lint-onyx-too-many-ports": PORTS,
+    "lint-onyx-too-many-ports": PORTS, "lint-sonic-multiport-key-bomb": f"{limits.MAX_EXPANDED_PORTS:,}",
     **{name: FIFO for name in ("policy-fifo", "topology-fifo", "topology-lldp-fifo", "lint-config-db-fifo",
                                "lint-folder-only-fifo", "lint-fifo-path", "lint-manifest-fifo", "lint-baseline-fifo",
                                "pull-fifo", "pull-hosts-file-fifo", "pull-password-file-fifo", "daemon-fifo",
