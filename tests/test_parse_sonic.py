@@ -575,7 +575,30 @@ def test_no_table_read_names_the_top_level_keys_and_hints_at_namespaces():
     with pytest.raises(InputError) as err:
         parse([Input("config_db.json", json.dumps({"asic-1": {"PORT": {}}, "VLANX": {}}))], "sw")
     assert "the top-level keys are asic-1, VLANX" in str(err.value)
-    assert "names its namespaces `localhost`, `asic0`" in str(err.value)
+    assert "not a multi-ASIC dump: asic-1 is not a namespace name (a multi-ASIC dump names them `localhost`, `asic0`" \
+        in str(err.value)
     with pytest.raises(InputError) as err:
         parse([Input("config_db.json", json.dumps({"VLAN": {"Vlan10": {"vlanid": "10"}}}))], "sw")
     assert "the top-level keys are VLAN" in str(err.value) and "namespaces" not in str(err.value)
+
+
+@pytest.mark.parametrize(("value", "said"), [('"x"', "holds a string"), ("[1]", "holds an array"),
+                                             ("null", "holds null"), ("3", "holds a number")])
+def test_a_namespace_that_holds_no_tables_is_named_with_its_line(value, said):
+    """`"asic1": "x"` beside namespaces of tables: the file is no multi-ASIC dump, and the error said only how
+    namespaces are named (which these are); it names the namespace, what it holds and its line."""
+    text = ('{\n  "localhost": {\n    "DEVICE_METADATA": {"localhost": {"hostname": "sw"}}\n  },\n'
+            f'  "asic0": {{"PORT": {{"Ethernet0": {{"speed": "100000"}}}}}},\n  "asic1": {value}\n}}\n')
+    with pytest.raises(InputError) as err:
+        parse([Input("config_db.json", text)], "sw")
+    assert f"not a multi-ASIC dump: namespace asic1 {said}, not an object of tables" in str(err.value)
+    assert err.value.line == 6
+
+
+def test_the_keys_not_listed_are_counted():
+    """2,000 `asicN` keys (asic1000 is no namespace name): "... (1 more)" counted the nine keys kept for the message,
+    not the file's."""
+    text = json.dumps({"localhost": {"DEVICE_METADATA": {}}, **{f"asic{i}": {"PORT": {}} for i in range(2000)}})
+    with pytest.raises(InputError) as err:
+        parse([Input("config_db.json", text)], "sw")
+    assert "asic5, asic6, ... (1,993 more); not a multi-ASIC dump: asic1000 is not a namespace name" in str(err.value)
