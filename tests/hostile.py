@@ -538,6 +538,11 @@ def cases() -> list[Case]:
         # report its JSON pointer too), 40 such keys a report of 21 MB
         C("lint-sonic-long-key-quoted-cut", _config_db(_multiport_keys(20_000, 1, "0-63")), exits=(1,),
           says=("(268,894 characters) is not [<host>|<asic>|]<port>", "(268,905 characters)]")),
+        # a DSCP list of 30,000 items: the check that none is listed twice sliced the list before each item (100,000:
+        # 5 s; quadratic, and 4 MiB of YAML holds a million)
+        C("policy-30000-dscps", _policy_case("name: x\nlossless:\n  priorities: [3]\n  dscp: ["
+                                             + ", ".join(str(i % 64) for i in range(30_000)) + "]\n"),
+          says=("p.yaml:4", "`lossless.dscp`: 0 is listed twice")),
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
