@@ -543,6 +543,13 @@ def cases() -> list[Case]:
         C("policy-30000-dscps", _policy_case("name: x\nlossless:\n  priorities: [3]\n  dscp: ["
                                              + ", ".join(str(i % 64) for i in range(30_000)) + "]\n"),
           says=("p.yaml:4", "`lossless.dscp`: 0 is listed twice")),
+        # render from a device file whose ECN would mark only after PFC pauses (here: 1,000 PGs assumed congested):
+        # the refusal named the port, not the file it came from
+        C("render-device-ecn-after-pfc", lambda t: ["render", "--platform", "sonic", "--device",
+                                                    str(FABRIC / "leaf1" / "config_db.json"), "--policy",
+                                                    str(_w(t / "p.yaml", POLICY_OK + "ecn:\n  assume_congested_queues: "
+                                                           "1000\n"))],
+          says=("config_db.json:12: port Ethernet0: ECN threshold",)),
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
