@@ -550,6 +550,16 @@ def cases() -> list[Case]:
                                                     str(_w(t / "p.yaml", POLICY_OK + "ecn:\n  assume_congested_queues: "
                                                            "1000\n"))],
           says=("config_db.json:12: port Ethernet0: ECN threshold",)),
+        # a path with a NUL in it (YAML "\0"): os.open, os.stat and os.path.realpath raise ValueError on it; daemon
+        # --check said the settings were valid and the daemon, `events --config`, a lint of the topology's folder and
+        # a pull of the inventory stopped with an internal error (exit 3)
+        C("daemon-history-nul", _settings_case(settings=_NUL_HISTORY), says=("losslessd.yaml:3", "NUL character")),
+        C("events-config-history-nul", lambda t: ["events", "--config", _settings_case(settings=_NUL_HISTORY)(t)[2]],
+          says=("losslessd.yaml:3", "NUL character")),
+        C("topology-routes-nul", _topology_case('routes: {leaf1: "r\\0.txt"}\n'), exits=(1,),
+          says=("topology.yaml:1", "holds a NUL character")),
+        C("pull-password-file-nul", _inventory_case(INVENTORY.format(name="leaf1").replace(
+            "password_env: HOSTILE_PW", 'password_file: "p\\0w"')), says=("password_file", "NUL character")),
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
@@ -566,6 +576,7 @@ def _multiport_keys(ports: int, keys: int, pgs: str) -> str:
 
 
 _QOS = "mlnx_qos -i eth0 --trust dscp\n"
+_NUL_HISTORY = 'inventory: inventory.yaml\nknown_hosts: known_hosts\nhistory: {path: "h\\0.db"}\n'
 _ONYX_CAPTURE = ROOT / "tests" / "fixtures" / "raw" / "nvidia_onyx" / "roce-mode-capture.txt"
 _WORDS = " ".join(f"w{i}" for i in range(20_000))
 
