@@ -534,6 +534,10 @@ def cases() -> list[Case]:
         # limit such keys named 19 million and took 2 GB and 11 s before the port count was checked
         C("lint-sonic-multiport-key-bomb", _config_db(_multiport_keys(16_000, 9, "0-7")), exits=(1,),
           says=("config_db.json:", "more than 1,048,576 queues and PGs of ports in all")),
+        # PORT_QOS_MAP keys naming 10,000 ports each (no PORT table): every port was made before the count at the end
+        # (20 keys of 100,000 in 18 MB: 1.5 GB and 13 s); the count is checked as ports are made
+        C("lint-sonic-ports-named-by-keys", _config_db(_qos_map_keys(2, 10_000)), exits=(1,),
+          says=("config_db.json:1", "16,385 ports in one device")),
         # a key of 20,000 ports with PG 0-63 (no PG is above 7): its SYS002 quoted the 270 KB key whole (and the text
         # report its JSON pointer too), 40 such keys a report of 21 MB
         C("lint-sonic-long-key-quoted-cut", _config_db(_multiport_keys(20_000, 1, "0-63")), exits=(1,),
@@ -563,6 +567,13 @@ def cases() -> list[Case]:
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
+
+
+def _qos_map_keys(keys: int, ports: int) -> str:
+    """A CONFIG_DB of no PORT table whose PORT_QOS_MAP keys each name ``ports`` ports of their own."""
+    return json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "x"}},
+                       "PORT_QOS_MAP": {",".join(f"E{k}x{i}" for i in range(ports)): {"pfc_enable": "3"}
+                                        for k in range(keys)}})
 
 
 def _multiport_keys(ports: int, keys: int, pgs: str) -> str:

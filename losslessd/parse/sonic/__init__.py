@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from ... import capture
 from ...errors import InputError
-from ...limits import MAX_EXPANDED_PORTS
+from ...limits import MAX_EXPANDED_PORTS, MAX_PORTS
 from ...model import (
     BufferPool,
     BufferProfile,
@@ -414,6 +414,7 @@ class _Builder:
 
     def __init__(self, db: ConfigDB, name: str, file: str):
         self.db = db
+        self._file = file
         self.ports: dict[str, dict] = {}  # port name -> Port fields
         self.pools: dict[str, BufferPool] = {}
         self.profiles: dict[str, BufferProfile] = {}
@@ -656,6 +657,8 @@ class _Builder:
         """The fields of port ``name``, started from the first entry that mentions it."""
         port = self.ports.get(name)
         if port is None:
+            if len(self.ports) >= MAX_PORTS:  # (keys of many ports each: 20 PORT_QOS_MAP keys named 2 million in 18 MB,
+                check_port_count(len(self.ports) + 1, self._file)  # 1.5 GB and 13 s before the count at the end)
             port = self.ports[name] = {"name": name, "source": entry.source(field), "_events": [], "_entries": [],
                                        "pfc_enabled": [] if self._pfc_known else None}
         return port
