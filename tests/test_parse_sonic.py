@@ -602,3 +602,17 @@ def test_the_keys_not_listed_are_counted():
     with pytest.raises(InputError) as err:
         parse([Input("config_db.json", text)], "sw")
     assert "asic5, asic6, ... (1,993 more); not a multi-ASIC dump: asic1000 is not a namespace name" in str(err.value)
+
+
+def test_a_map_of_many_unreadable_entries_is_said_in_a_few_findings():
+    """A DSCP_TO_TC_MAP of 10,000 keys that are no DSCP: one finding each (100,000 made a report of 16 MB); the
+    first eight are named with their lines, the rest (a 5,000-character key among them) counted."""
+    maps = {"ROCE": {"26": "3", **{f"x{i}": "0" for i in range(10_000)}, "y" * 5000: "0"}}
+    text = json.dumps({"PORT": {"Ethernet0": {"speed": "100000"}}, "DSCP_TO_TC_MAP": maps,
+                       "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "ROCE", "pfc_enable": "3"}}}, indent=1)
+    device = parse([Input("config_db.json", text)], "sw")
+    said = [i.message for i in device.issues if "DSCP_TO_TC_MAP|ROCE" in i.message]
+    assert len(said) == 9 and said[0] == "DSCP_TO_TC_MAP|ROCE maps 'x0' to '0': not two numbers 0-63 and 0-15; ignored"
+    assert said[-1] == ("DSCP_TO_TC_MAP|ROCE has 9,993 more entries that are not two numbers 0-63 and 0-15 (a map has "
+                        "at most 64); ignored")
+    assert device.ports["Ethernet0"].dscp_to_tc == {26: 3}

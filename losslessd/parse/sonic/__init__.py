@@ -58,6 +58,8 @@ _MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
 # A key or value shown in a message up to here: `Ethernet0,...,Ethernet19999|0-7` is one key of 240 KB, and each
 # message that quoted it whole made a report of a megabyte.
 _SHOWN = 80
+# A map entry's unreadable keys said one by one up to here, then counted: 100,000 of them made 100,000 findings (16 MB).
+_MAP_ISSUES = 8
 _MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
                "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63),
                "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": (7, 7)}
@@ -764,6 +766,7 @@ class _Builder:
             entry = self.db.table(table)[name]
             out = self._maps[(table, name)] = {}
             top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
+            bad = 0
             for key in entry.fields:
                 value = self.text(entry, key)
                 if value is None:
@@ -771,10 +774,16 @@ class _Builder:
                 try:
                     k, v = _map_number(key, top_key), _map_number(value, top_value)
                 except ValueError:
-                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{top_key} and 0-"
-                                  f"{top_value}; ignored", entry.source(key))
+                    bad += 1
+                    if bad <= _MAP_ISSUES:
+                        self.db.issue(f"{table}|{name} maps {_quoted(key)} to {_quoted(value)}: not two numbers "
+                                      f"0-{top_key} and 0-{top_value}; ignored", entry.source(key))
                     continue
                 out[k] = v
+            if bad > _MAP_ISSUES:
+                self.db.issue(f"{table}|{name} has {bad - _MAP_ISSUES:,} more entries that are not two numbers "
+                              f"0-{top_key} and 0-{top_value} (a map has at most {top_key + 1}); ignored",
+                              entry.source())
         return out
 
     def queue_lists(self, table: str, name: str) -> dict[int, list[int]]:
