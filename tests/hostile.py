@@ -564,6 +564,10 @@ def cases() -> list[Case]:
           says=("topology.yaml:1", "holds a NUL character")),
         C("pull-password-file-nul", _inventory_case(INVENTORY.format(name="leaf1").replace(
             "password_env: HOSTILE_PW", 'password_file: "p\\0w"')), says=("password_file", "NUL character")),
+        # an existing history file in a folder no file can be made in (SQLite's journal goes beside it): --check said
+        # valid, the daemon stopped at its start
+        C("daemon-history-in-proc", _settings_case(settings=_NUL_HISTORY.replace('"h\\0.db"', "/proc/self/status")),
+          says=("/proc/self/status", "its folder /proc/self is not writable")),
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
