@@ -671,6 +671,7 @@ class _Builder:
         under the 32 MiB limit named 19 million and took 2 GB and 11 s; a switch of MAX_PORTS ports with 8 queues,
         8 buffer queues and 8 PGs names 393,216."""
         source = entry.source()
+        _pairs.cache_clear()  # (the keys' pairs are cached for the next switch: not these, in a worker that lints on)
         raise InputError(f"its QUEUE, BUFFER_QUEUE and BUFFER_PG keys name more than {MAX_EXPANDED_PORTS:,} queues and "
                          "PGs of ports in all (`Ethernet0,Ethernet4|0-7` names 16; a generated file?); not read",
                          file=source.file, line=source.line)
