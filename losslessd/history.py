@@ -99,10 +99,23 @@ _MIGRATIONS = [
         PRIMARY KEY (device, port, bucket_s, name)) WITHOUT ROWID;
     CREATE INDEX gaps_bucket ON gaps (bucket_s);
     """,
+    """
+    -- Open events rows no Event could be read from (damaged or edited), moved here by the daemon at its start with
+    -- why, rather than warned about at every start or deleted: the columns after reason are the events row's
+    -- values as they were (declared without a type, so SQLite stores each as it came, bytes that are not UTF-8
+    -- included). The row's rowid in events is kept as events_rowid.
+    CREATE TABLE quarantined_events (
+        events_rowid INTEGER NOT NULL, quarantined_unix_s REAL NOT NULL, reason TEXT NOT NULL,
+        id, kind, device, port, priority, start_unix_s, end_unix_s, severity, basis, code, message, numbers,
+        proposal);
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 # The tables each step of _MIGRATIONS creates (a file of user_version n has those of the first n steps).
-_TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",)]
+_TABLES = [("samples", "coverage", "ports", "events", "drift_runs", "findings"), (), ("gaps",), ("quarantined_events",)]
+# The events columns in the order of the table (schema 2 on), as quarantined_events copies them.
+_EVENTS_TABLE_COLUMNS = ("id, kind, device, port, priority, start_unix_s, end_unix_s, severity, basis, code, message, "
+                         "numbers, proposal")
 
 _SAMPLE_UPSERT = ("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
                   "total = total + excluded.total, peak = max(peak, excluded.peak)")
@@ -159,6 +172,15 @@ class StoredFinding:
     port: str | None
     message: str
     fingerprint: str
+
+
+class DamagedEvent(InputError):
+    """An events row no Event can be read from: the InputError a reader prints, with the row and why (for
+    History.quarantine_open_events)."""
+
+    def __init__(self, message: str, *, file: str, rowid: int, reason: str):
+        super().__init__(message, file=file)
+        self.rowid, self.reason = rowid, reason
 
 
 class History:
@@ -255,7 +277,8 @@ class History:
                     "DELETE FROM gaps WHERE bucket_s < ?",
                     "DELETE FROM events WHERE end_unix_s < ?",
                     "DELETE FROM findings WHERE time_unix_s < ?",
-                    "DELETE FROM drift_runs WHERE time_unix_s < ?"))
+                    "DELETE FROM drift_runs WHERE time_unix_s < ?",
+                    "DELETE FROM quarantined_events WHERE quarantined_unix_s < ?"))
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 self._failed(exc)
@@ -344,6 +367,37 @@ class History:
                 damaged.append(exc)
         return out
 
+    def quarantine_open_events(self, now: float) -> list[DamagedEvent]:
+        """Move each open events row no Event can be read from into quarantined_events, with why and when, in one
+        transaction (the daemon, at its start). Such a row was warned about at every start until someone deleted
+        it by hand; moved, it is kept as it was (nothing of the history is lost) and warned about once. Returns the
+        rows moved; a write that fails is an InputError naming the file (the rows stay where they were). Rows SQLite
+        cannot read at all are not moved: events(damaged=...) names them."""
+        sql = f"SELECT rowid, {self._event_columns} FROM events WHERE end_unix_s IS NULL"
+        bad: list[DamagedEvent] = []
+        for row in self._lenient_rows(sql, [], []):
+            try:
+                self._event(row)
+            except DamagedEvent as exc:
+                bad.append(exc)
+        if not bad:
+            return []
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                for damaged in bad:
+                    self._db.execute(f"INSERT INTO quarantined_events SELECT rowid, ?, ?, {_EVENTS_TABLE_COLUMNS} "
+                                     "FROM events WHERE rowid = ? AND end_unix_s IS NULL",
+                                     (now, damaged.reason, damaged.rowid))
+                    self._db.execute("DELETE FROM events WHERE rowid = ? AND end_unix_s IS NULL", (damaged.rowid,))
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise InputError(f"damaged open events rows not moved to quarantined_events: "
+                                 f"{state_file_reason(exc)}", file=str(self.path)) from None
+        return bad
+
     def _lenient_rows(self, sql: str, args: list, damaged: list[InputError] | None) -> list[tuple]:
         """The rows of ``sql`` with text that is not UTF-8 given as bytes (for the row check to name), so that a
         damaged value fails its row, not the query; a page SQLite refuses part way ends the rows there (an
@@ -387,9 +441,10 @@ class History:
                 raise ValueError("its priority, start or end is not a number (or no time a report can print)")
             _text(r[5])
         except (ValueError, TypeError) as exc:
-            raise InputError(f"events row {rowid} is damaged (device {_short(r[1])}, start {_short(r[4])}): {exc} (to "
-                             f"remove it, stop the daemon and run: sqlite3 {shlex.quote(str(self.path))} "
-                             f"'DELETE FROM events WHERE rowid = {rowid}')", file=str(self.path)) from None
+            reason = f"events row {rowid} is damaged (device {_short(r[1])}, start {_short(r[4])}): {exc}"
+            raise DamagedEvent(f"{reason} (to remove it, stop the daemon and run: sqlite3 "
+                               f"{shlex.quote(str(self.path))} 'DELETE FROM events WHERE rowid = {rowid}')",
+                               file=str(self.path), rowid=rowid, reason=reason) from None
         return Event(kind=r[0], device=r[1], port=r[2], priority=r[3], start_unix_s=float(r[4]), message=r[5],
                      severity=r[6], numbers=numbers, end_unix_s=None if r[8] is None else float(r[8]), basis=r[9],
                      code=r[10], proposal=proposal)

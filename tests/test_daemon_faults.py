@@ -122,11 +122,12 @@ def test_a_locked_history_at_stop_still_gets_the_rows_waiting_for_it(sim, tmp_pa
     assert not [r for r in d.log_records() if "not written" in r["msg"]]
 
 
-def test_a_damaged_open_event_at_start_is_named_and_the_daemon_runs_on(sim, tmp_path):
-    """A history whose events table has a damaged open row when the daemon starts: the row is a warning naming the
-    file, the row and how to delete it; the readable open event of the earlier run is still ended; the daemon
-    serves and polls (one bad row of its own history must not stop storm detection; a history it cannot open at all
-    stops it with exit 2, tested with --check) and stops with 0. The damaged row is left as it was."""
+def test_a_damaged_open_event_at_start_is_quarantined_once_and_the_daemon_runs_on(sim, tmp_path):
+    """A history whose events table has a damaged open row when the daemon starts: the row is moved, with its values
+    as they were, why and when, to quarantined_events, in a warning naming the file and the row; the readable open
+    event of the earlier run is still ended; the daemon serves and polls (one bad row of its own history must not
+    stop storm detection) and stops with 0. At the next start nothing is warned about: the row was warned about at
+    every start until someone deleted it by hand."""
     from losslessd.history import History
     from losslessd.monitor import Event
 
@@ -139,14 +140,14 @@ def test_a_damaged_open_event_at_start_is_named_and_the_daemon_runs_on(sim, tmp_
     with sqlite3.connect(tmp_path / "history.db") as db:
         bad = db.execute("SELECT rowid FROM events WHERE port = 'Ethernet4'").fetchone()[0]
         db.execute("UPDATE events SET numbers = 'not json' WHERE rowid = ?", (bad,))
+        before = db.execute("SELECT * FROM events WHERE rowid = ?", (bad,)).fetchone()
     d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
     try:
-        warned = wait_for(lambda: [r for r in d.log_records() if r["msg"].startswith("an open event of an earlier "
-                                                                                     "run not closed")], "the warning")
+        warned = wait_for(lambda: [r for r in d.log_records() if "quarantined_events" in r["msg"]], "the warning")
         assert len(warned) == 1 and warned[0]["level"] == "warning", warned
         text = warned[0]["msg"]
-        assert f"{tmp_path / 'history.db'}: events row {bad} is damaged (device 'leaf1'" in text
-        assert f"'DELETE FROM events WHERE rowid = {bad}'" in text
+        assert text.startswith(f"{tmp_path / 'history.db'}: events row {bad} is damaged (device 'leaf1'"), text
+        assert not [r for r in d.log_records() if r["msg"].startswith("an open event of an earlier run not closed")]
         wait_for(lambda: d.value("losslessd_polls_total", device="leaf1", source="snmp"), "leaf1 polled")
         assert d.proc.poll() is None and d.get("/-/ready")[0] == 200
     finally:
@@ -154,9 +155,20 @@ def test_a_damaged_open_event_at_start_is_named_and_the_daemon_runs_on(sim, tmp_
     with sqlite3.connect(tmp_path / "history.db") as db:
         rows = dict(db.execute("SELECT port, end_unix_s FROM events WHERE kind = 'pfc_storm'").fetchall())
         ended = db.execute("SELECT message FROM events WHERE port = 'Ethernet0'").fetchone()[0]
-        numbers = db.execute("SELECT numbers FROM events WHERE rowid = ?", (bad,)).fetchone()[0]
+        moved = db.execute("SELECT * FROM quarantined_events").fetchall()
     assert rows["Ethernet0"] is not None and ended.endswith("(ended at a restart of losslessd: its state was lost)")
-    assert rows["Ethernet4"] is None and numbers == "not json"
+    assert "Ethernet4" not in rows
+    ((rowid, when, reason, *values),) = moved
+    assert rowid == bad and tuple(values) == before and reason.startswith(f"events row {bad} is damaged")
+    assert reason.endswith("Expecting value: line 1 column 1 (char 0)")
+    assert abs(when - time.time()) < 600
+    again = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    try:
+        wait_for(lambda: again.value("losslessd_polls_total", device="leaf1", source="snmp"), "leaf1 polled again")
+        # (the log file is the first run's, appended to: its one warning and nothing since)
+        assert [r["msg"] for r in again.log_records() if "damaged" in r["msg"]] == [text]
+    finally:
+        assert again.stop() == 0
 
 
 def test_congestion_without_ecn_marks_opens_ecn_not_marking_and_with_marks_or_in_a_storm_does_not(daemon, sim):

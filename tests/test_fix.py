@@ -795,3 +795,17 @@ def test_nxos_maps_fix_without_such_a_class_is_as_before(tmp_path):
     dev, snippet, _, after = _nxos_fix(tmp_path, text, ["MAP001"])
     assert dev.verified and not dev.unresolved and not dev.introduced, (dev.unresolved, dev.introduced)
     assert "    set qos-group 3\n" in snippet and "policy-map type qos ROCE_DSCP_A060D638\n" in snippet
+
+
+def test_junos_inactive_statement_survives_a_fix_and_a_delete_takes_its_tag():
+    """A curly config's `inactive:` statement is kept in the fixed file as `display set` prints it (set lines, then
+    `deactivate`), not dropped; a snippet's `delete PATH` removes the `deactivate` at or below PATH with the
+    statement (Junos CLI guide, "delete"), so the snippet's own `set PATH ...` after it applies, not left inactive."""
+    shape = apply.SHAPES["juniper_junos"]
+    text = (ROOT / "tests/fixtures/raw/juniper_junos/roce-leaf-braces.cfg").read_text()
+    flat = shape.normalize(text)
+    kept = shape.apply(flat, "set class-of-service interfaces et-0/0/0 congestion-notification-profile roce-cnp\n")
+    assert "set interfaces et-0/0/1 mtu 1500\ndeactivate interfaces et-0/0/1\n" in kept
+    gone = shape.apply(flat, "delete interfaces et-0/0/1\nset interfaces et-0/0/1 mtu 9216\n")
+    assert "deactivate interfaces et-0/0/1" not in gone and "mtu 1500" not in gone
+    assert gone.rstrip("\n").endswith("set interfaces et-0/0/1 mtu 9216")

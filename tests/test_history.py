@@ -578,6 +578,44 @@ def test_a_damaged_events_row_is_named_and_the_other_rows_still_read(recorded, t
         History(path, create=False).events()
 
 
+def test_damaged_open_events_rows_are_quarantined_as_they_were_and_only_they(recorded, tmp_path):
+    """The daemon's start: an open events row no Event reads from (here text that is not UTF-8) moves to
+    quarantined_events with its rowid, why and when, every value as SQLite held it (the bytes too); a damaged row
+    that is closed, and a readable open one, stay in events; a second call finds nothing; the quarantine is pruned
+    with the retention; a write that cannot take the lock is an InputError naming the file, and moves nothing."""
+    path = edited_db(recorded, tmp_path, (
+        "INSERT INTO events SELECT 'ok' || id, kind, 'leaf9', port, priority, start_unix_s, end_unix_s, severity, "
+        "basis, code, message, numbers, proposal FROM events WHERE kind = 'device_down';"
+        "UPDATE events SET message = x'fffe00' WHERE device = 'spine1';"
+        "UPDATE events SET kind = 'alien' WHERE kind = 'pfc_storm';"))
+    raw = sqlite3.connect(path)
+    before = raw.execute("SELECT rowid, * FROM events WHERE device = 'spine1'").fetchone()
+    assert isinstance(before[11], bytes)  # (message, stored as a blob)
+    lock = sqlite3.connect(path, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")  # another writer holds the file
+    h = History(path, retention_s=3600)
+    try:
+        with pytest.raises(InputError, match="not moved to quarantined_events") as err:
+            h.quarantine_open_events(1000.0)
+        assert err.value.file == str(path)
+    finally:
+        lock.execute("ROLLBACK")
+    assert raw.execute("SELECT count(*) FROM events WHERE device = 'spine1'").fetchone() == (1,)
+    (moved,) = h.quarantine_open_events(1000.0)
+    assert moved.rowid == before[0] and "bytes where text belongs" in moved.reason
+    assert moved.reason.startswith(f"events row {before[0]} is damaged") and "DELETE" not in moved.reason
+    ((rowid, when, reason, *values),) = raw.execute("SELECT * FROM quarantined_events").fetchall()
+    assert (rowid, when, reason, *values) == (before[0], 1000.0, moved.reason, *before[1:])
+    assert sorted(raw.execute("SELECT device, kind FROM events").fetchall()) == [("leaf1", "alien"),
+                                                                                 ("leaf9", "device_down")]
+    assert h.quarantine_open_events(1001.0) == []
+    h.prune(1000.0 + 3599)
+    assert raw.execute("SELECT count(*) FROM quarantined_events").fetchone() == (1,)
+    h.prune(1000.0 + 3601)
+    assert raw.execute("SELECT count(*) FROM quarantined_events").fetchone() == (0,)
+    h.close()
+
+
 def test_every_events_row_damaged_prints_no_events_line(recorded, tmp_path):
     """Nothing readable never reads as quiet: no "no events" line, exit 2."""
     path = edited_db(recorded, tmp_path, "UPDATE events SET kind = 'alien';")
@@ -623,9 +661,10 @@ def test_an_edited_findings_table_is_an_input_error(tmp_path):
 
 def test_a_history_file_damaged_on_disk_is_an_input_error(recorded, tmp_path):
     """Bytes flipped in the file's pages: SQLite either refuses it (malformed) or hands back text that is not
-    UTF-8 (a UnicodeDecodeError, exit 3 before); both are the file's fault. Seeds picked to reach each kind."""
+    UTF-8 (a UnicodeDecodeError, exit 3 before); both are the file's fault. Seeds picked to reach each kind (seed 16
+    flips text since schema 4 added a table)."""
     kinds = set()
-    for seed in range(12):
+    for seed in range(18):
         path = flipped_db(recorded, tmp_path, seed, first=100 if seed % 3 == 0 else 0)
         for args in (("events",), ("history", "--device", "leaf1", "--port", "Ethernet8", "--since", "2h")):
             res = invoke(*args, "--db", path)

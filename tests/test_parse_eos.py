@@ -6,7 +6,7 @@ import pytest
 
 from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import eos
+from losslessd.parse import clitext, eos
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES
 
@@ -457,3 +457,42 @@ def test_a_port_with_an_ip_address_is_routed_even_without_its_no_switchport_line
     assert ports["Ethernet1"].trust_source.line == line_of(text, "ip address 10.0.0.1/31")
     assert (ports["Ethernet3"].vlans, ports["Ethernet3"].trust) == ([1], Trust.pcp)
     assert (ports["Ethernet4"].vlans, ports["Ethernet4"].trust) == ([1], Trust.pcp)
+
+
+def test_a_configuration_session_with_prompts_is_read_as_the_config_it_makes():
+    # EOS guides print configuration as a session (`Spine-1(config-qos-profile-P-txq-3)# ...`); it was refused as no
+    # running-config. Each prompt names its mode and a sub-mode's name extends its parent's, so the next prompt tells
+    # which command opened a mode: `tx-queue 3` typed in the txq-1 sub-mode is the profile's own line.
+    session = ("S1(config)# qos profile P\n"
+               "S1(config-qos-profile-P)# priority-flow-control on\n"
+               "S1(config-qos-profile-P)# priority-flow-control priority 3 no-drop\n"
+               "S1(config-qos-profile-P)# tx-queue 1\n"
+               "S1(config-qos-profile-P-txq-1)# bandwidth percent 5\n"
+               "S1(config-qos-profile-P-txq-1)# tx-queue 3\n"
+               "S1(config-qos-profile-P-txq-3)# random-detect ecn minimum-threshold 512 kbytes maximum-threshold "
+               "768 kbytes\n"
+               "S1(config-qos-profile-P-txq-3)# interface Ethernet1\n"
+               "S1(config-if-Et1)# service-profile P\n"
+               "S1(config-if-Et1)# end\n"
+               "S1# show priority-flow-control\n"
+               "Ethernet1  Yes      3           Yes\n")
+    assert clitext.config_session(session, "   ").split("\n")[:10] == [
+        "qos profile P", "   priority-flow-control on", "   priority-flow-control priority 3 no-drop", "   tx-queue 1",
+        "      bandwidth percent 5",
+        "   tx-queue 3", "      random-detect ecn minimum-threshold 512 kbytes maximum-threshold 768 kbytes",
+        "interface Ethernet1", "   service-profile P", ""]
+    assert eos.sniff(Input("s.txt", session))
+    dev = eos.parse([Input("s.txt", session)], "s1")
+    port = dev.ports["Ethernet1"]
+    assert dev.issues == [] and set(port.pfc_enabled) == {3} and port.source.line == 8
+    assert clitext.config_session("interface Ethernet1\n   mtu 9214\n", "   ") is None  # a running-config as it is
+    banner = "hostname s1\nbanner motd\nS1(config-if-Et1)# is a prompt\nEOF\ninterface Ethernet1\n   mtu 9214\n"
+    assert clitext.config_session(banner, "   ") is None  # a running-config whose banner quotes a prompt
+
+
+def test_a_session_nested_past_the_limit_is_refused_with_its_line():
+    # Each line of a session is written indented by its depth: modes nested without end would cost depth x lines.
+    deep = "\n".join(f"s(config{'-q' * depth})# " for depth in range(1, 100)) + "\ns(config-if-Et1)# mtu 9214\n"
+    with pytest.raises(InputError) as err:
+        eos.parse([Input("deep.txt", deep)], "s")
+    assert err.value.file == "deep.txt" and err.value.line == 64

@@ -667,13 +667,16 @@ def test_set_lines_after_a_curly_config_say_how_to_load_them():
 
 def test_display_set_form_of_a_curly_config_reads_the_same():
     """reader.display_set, the form `fix` shows a curly config's diff in: its set lines read into the same ports,
-    descriptions with spaces quoted back, inactive statements left out; a set config comes back as it is."""
+    descriptions with spaces quoted back, an inactive statement kept as `display set` prints it (its set lines, then
+    `deactivate`), so a fixed file keeps it and still does not apply it; a set config comes back as it is."""
     from losslessd.parse.junos.reader import display_set
 
     braces = text_of("roce-leaf-braces")
     flat = display_set(braces)
-    assert 'set interfaces et-0/0/0 description "gpu-node07 mlx5_0"' in flat.split("\n")
-    assert "{" not in flat and "1500" not in flat  # (et-0/0/1's inactive mtu 1500)
+    lines = flat.split("\n")
+    assert 'set interfaces et-0/0/0 description "gpu-node07 mlx5_0"' in lines and "{" not in flat
+    at = lines.index("set interfaces et-0/0/1 mtu 1500")  # (et-0/0/1 is `inactive:`)
+    assert lines[at + 1] == "deactivate interfaces et-0/0/1"
     curly, lines = parse(braces), parse(flat)
     assert lines.issues == [] and curly.issues == []
     assert _without_lines(curly.ports) == _without_lines(lines.ports)
@@ -687,3 +690,45 @@ def _without_lines(ports) -> dict:
             return {k: strip(v) for k, v in value.items() if k != "line"}
         return [strip(v) for v in value] if isinstance(value, list) else value
     return {name: strip(port.model_dump(mode="json")) for name, port in ports.items()}
+
+
+def test_inactive_statements_in_both_forms_are_not_applied_and_activate_undoes_deactivate():
+    """Junos CLI guide, "deactivate"/"activate": an inactive statement stays in the configuration, not applied,
+    with everything below it; `activate PATH` removes the tag of PATH only. A leaf marked `inactive:` prints as its
+    set line and `deactivate PATH` without its value."""
+    from losslessd.parse.junos.reader import display_set
+
+    braces = text_of("roce-leaf-braces")
+    leaf = braces.replace("        mtu 9216;", "        inactive: mtu 9216;", 1)
+    assert leaf != braces
+    flat = display_set(leaf).split("\n")
+    at = flat.index("set interfaces et-0/0/0 mtu 9216")
+    assert flat[at + 1] == "deactivate interfaces et-0/0/0 mtu"
+    for text in (leaf, "\n".join(flat)):
+        port = parse(text).ports["et-0/0/0"]
+        assert port.mtu_bytes is None, port.mtu_bytes  # read as set, it would be 9202 (media MTU 9216 - 14)
+    # set form: deactivate then activate the same path: applied again
+    off = GOOD + "deactivate class-of-service interfaces et-0/0/1 congestion-notification-profile\n"
+    assert parse(off).ports["et-0/0/1"].pfc_enabled == []
+    back = off + "activate class-of-service interfaces et-0/0/1 congestion-notification-profile\n"
+    assert parse(back).ports["et-0/0/1"].pfc_enabled == parse(GOOD).ports["et-0/0/1"].pfc_enabled != []
+    # activating the interface does not activate the profile deactivated below it
+    above = off + "activate class-of-service interfaces et-0/0/1\n"
+    assert parse(above).ports["et-0/0/1"].pfc_enabled == []
+
+
+def test_statements_sharing_a_line_and_comments_after_them_are_read():
+    # A configuration written by hand for `load merge` puts short blocks on one line and `/* */` comments after
+    # statements (a public lab's source configurations, loaded on vJunos, do both); each such line was SYS002 and
+    # its settings lost. The `/*` of a wildcard name (`et-*`, `xe-0/0/*`) opens no comment.
+    flat = parse("system { host-name leaf7; }\n"
+                 "interfaces { et-0/0/1 { mtu 9216; unit 0 { family inet { mtu 9000; } } } /* gpu */ }\n"
+                 "class-of-service {\n"
+                 "    forwarding-classes { class NO-LOSS queue-num 4 no-loss pfc-priority 3; /* roce */ }\n"
+                 "    interfaces { xe-0/0/* { scheduler-map sm; } }\n"
+                 "    scheduler-maps { sm { forwarding-class NO-LOSS scheduler s; } } /* one\n"
+                 "    line more */ schedulers { s { priority low; } }\n"
+                 "}\n")
+    assert flat.name == "leaf7" and flat.issues == [] and flat.ports["et-0/0/1"].mtu_bytes == 9000
+    assert junos.reader.display_set('interfaces {\n    et-0/0/1 { description "a { b"; }  /* x */\n}\n') == (
+        'set interfaces et-0/0/1 description "a { b"\n')

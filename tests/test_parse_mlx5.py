@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from losslessd import capture
+from losslessd import api, capture
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
@@ -448,3 +448,17 @@ def test_here_documents_are_input_not_commands_unless_a_shell_reads_them():
     host = parse_text("u.sh", "#!/bin/bash\nmlnx_qos -i eth2 --trust dscp\ncat <<EOF > /tmp/x\n"
                               "mlnx_qos -i eth2 --trust pcp")
     assert host.ports["eth2"].trust == Trust.dscp and len(host.issues) == 1
+
+
+def test_one_dscp2prio_entry_set_by_a_script_leaves_the_rest_of_the_map_unknown(tmp_path):
+    # mlnx_qos --dscp2prio set,D,P changes one DSCP's priority; the others keep what the NIC had, which a script
+    # does not show. The one entry was read as the whole map: DSCP 26 "had no entry", a false MAP001 error.
+    text = ("#!/bin/bash\nmlnx_qos -i eth2 --trust dscp\nmlnx_qos -i eth2 --dscp2prio set,48,6\n"
+            "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0\n")
+    port = mlx5.parse([Input("setup.sh", text)], "h1").ports["eth2"]
+    assert port.dscp_to_priority == {48: 6} and port.dscp_to_priority_partial
+    (tmp_path / "setup.sh").write_text(text)
+    found = [f for f in api.lint([tmp_path / "setup.sh"], "roce-dscp26").findings if f.code == "MAP001"]
+    assert [(f.severity.value, "not in the input" in f.message) for f in found] == [("info", True)]
+    shown = mlx5.parse([Input("q.txt", text.replace("set,48,6", "set,26,3"))], "h1").ports["eth2"]
+    assert shown.dscp_to_priority == {26: 3} and shown.dscp_to_priority_partial  # the policy DSCP itself is read

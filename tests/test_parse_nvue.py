@@ -476,3 +476,16 @@ def test_pfc_buffer_and_cable_values_nvue_refuses_are_sys002(lines, message):
     assert [i.code for i in dev.issues] == ["SYS002"] and message in dev.issues[0].message
     assert dev.ports["swp1"].priority_groups[8].runtime_profile
     assert dev.ports["swp1"].cable_length_m is None
+
+
+def test_a_bare_number_after_a_comma_names_more_ports_of_the_name_before_it():
+    # Cumulus Linux user guide, "Interface Configuration and Management", Port Ranges: `nv set interface
+    # swp1-4,6,10-12` is swp1-4, swp6 and swp10-12. Generated lists print `swp1,4-11,28-53` / `swp2-3,12-27`.
+    # Before, `6` and `10-12` named no swp port: their PFC profile was lost and they read as PFC-off.
+    assert nvue.reader.expand("swp1-4,6,10-12") == ["swp1", "swp2", "swp3", "swp4", "swp6", "swp10", "swp11", "swp12"]
+    assert nvue.reader.expand("swp1s0,1,swp2s0-1,3") == ["swp1s0", "swp1s1", "swp2s0", "swp2s1", "swp2s3"]
+    dev = parse("nv set qos pfc P switch-priority 3\nnv set interface swp1-6 link mtu 9216\n"
+                "nv set interface swp1,3-4,6 qos pfc profile P\nnv set interface swp2,5 link state down\n")
+    assert not dev.issues
+    assert {n for n, p in dev.ports.items() if 3 in p.pfc_enabled} == {"swp1", "swp3", "swp4", "swp6"}
+    assert {n for n, p in dev.ports.items() if p.admin_up is False} == {"swp2", "swp5"}

@@ -295,6 +295,30 @@ system qos
     assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "burst-optimized" in ecn.unconverted
 
 
+def test_pause_buffer_values_are_read_as_written_and_only_their_order_checked():
+    """No Cisco document found states the `pause buffer-size` ranges per platform: a value past the old uncited
+    1 GiB cap reads (it was a SYS002), a value that is not a number of at most 15 digits is a SYS002, and so is a
+    resume threshold above the pause threshold or a pause threshold above the buffer (their meaning)."""
+    text = BASE + "  priority-flow-control mode on\n  service-policy type qos input IN\n" + """\
+policy-map type queuing IN-Q
+  class type queuing c-in-q3
+    pause buffer-size 2147483648 pause-threshold 1073741824 resume-threshold 1073731584
+system qos
+  service-policy type queuing input IN-Q
+"""
+    device = parse(text)
+    assert not [i for i in device.issues if i.code == "SYS002"], device.issues
+    port = device.ports["Ethernet1/1"]
+    assert device.buffer_profiles[port.priority_groups[3].profile].xoff_bytes == 2147483648 - 1073741824
+    line = "pause buffer-size 2147483648 pause-threshold 1073741824 resume-threshold 1073731584"
+    for bad, says in (("pause buffer-size 1e9 pause-threshold 10 resume-threshold 5", "buffer-size '1e9' is not"),
+                      ("pause buffer-size 1234567890123456 pause-threshold 10 resume-threshold 5", "at most 15 digits"),
+                      ("pause buffer-size 100 pause-threshold 50 resume-threshold 60", "resume threshold must not"),
+                      ("pause buffer-size 100 pause-threshold 150 resume-threshold 60", "resume threshold must not")):
+        issues = [i for i in parse(text.replace(line, bad)).issues if i.code == "SYS002"]
+        assert len(issues) == 1 and says in issues[0].message, (bad, issues)
+
+
 def test_interface_ranges_of_a_template_configure_each_port():
     text = BASE.replace("interface Ethernet1/1\n", "interface Ethernet1/1-3, Ethernet1/7\n") + \
         "  priority-flow-control mode on\n  service-policy type qos input IN\n"

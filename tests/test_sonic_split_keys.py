@@ -137,19 +137,3 @@ def test_cutting_a_fragment_that_lands_inside_a_key_gives_the_patch():
     _one_key_per_cell(db)
     assert db["QUEUE"]["Ethernet8|3"] == {"scheduler": "scheduler.1", "wred_profile": "AZURE_LOSSLESS"}
     assert db == jsonpatch.JsonPatch(json.loads(cut)).apply(json.loads(current))
-
-
-def test_a_multi_asic_key_to_split_is_refused_naming_the_device(tmp_path):
-    """A patch's paths would need the namespace (`config apply-patch` on a multi-ASIC switch): render refuses with
-    exit 2 naming the device folder, fix says it cannot work one out, and neither prints a merge that leaves two
-    keys over one queue."""
-    folder = tmp_path / "t2"
-    folder.mkdir()
-    (folder / "config_db.json").write_text(json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "t2"}}}))
-    shutil.copy(FIXTURE / "config_db.json", folder / "config_db0.json")  # namespace asic0
-    ran = losslessd("render", "--platform", "sonic", "--policy", POLICY_3, "--device", folder)
-    assert ran.returncode == 2 and ran.stdout == "", ran.stdout
-    assert str(folder) in ran.stderr and "multi-ASIC switch: the patch must split /QUEUE/" in ran.stderr, ran.stderr
-    assert "Traceback" not in ran.stderr
-    (dev,) = api.fix([folder], str(POLICY_3_4_6), unsafe=True).devices  # (its findings' fix splits keys too)
-    assert dev.parts == [] and "multi-ASIC switch: the patch must split" in dev.message, dev.message

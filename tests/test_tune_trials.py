@@ -208,3 +208,34 @@ def test_a_counter_table_a_snapshot_could_not_read_is_a_note_of_the_trial():
         reader.close()
     assert counters.pause_frames == 20 and counters.dropped is None
     assert problems == [f"sw1 (ssh): {why}"]
+
+
+JUNOS_LEAF = ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg"
+# `show version` as Junos prints it on a QFX (a `Model:` line under the hostname; the Junos CLI's show version).
+JUNOS_VERSION = "Hostname: qfx-leaf1\nModel: {}\nJunos: 23.4R2.13\n"
+
+
+def test_junos_tune_takes_the_model_from_show_version_or_model_and_names_the_device_without_one():
+    """Junos ECN commands differ by family (QFX10000/PTX `buffer-size temporal`, QFX5000 percent only), and a Junos
+    configuration never names its model: tune reads it from the `show version` it runs beside the configuration
+    (or --model DEVICE:MODEL); without it the refusal names the device and the option, before any trial. A QFX5000
+    writes ECN as fixed fill levels, so there is nothing for tune to move there."""
+    text = JUNOS_LEAF.read_text()
+    with pytest.raises(InputError, match=r"^leaf1: .*its model is not known: give --model leaf1:MODEL"):
+        candidate.load("leaf1", "juniper_junos", text, POLICY, ["et-0/0/1"])
+    refused = "error: syntax error, expecting <command>: version\n"  # (an optional command the switch refused)
+    with pytest.raises(InputError, match=r"its `show version` printed no model: give --model leaf1:MODEL"):
+        candidate.load("leaf1", "juniper_junos", text, POLICY, ["et-0/0/1"], version=refused)
+    with pytest.raises(InputError, match=r"model 'ex4300-48t' \(read from leaf1 \(show version\) line 2\) matches "
+                       "none of them"):
+        candidate.load("leaf1", "juniper_junos", text, POLICY, ["et-0/0/1"], version=JUNOS_VERSION.format("ex4300-48t"))
+    with pytest.raises(InputError, match=r"^leaf1: a qfx5120-48y-8c \(Juniper QFX5000\) writes ECN as fixed fill"):
+        candidate.load("leaf1", "juniper_junos", text, POLICY, ["et-0/0/1"],
+                       version=JUNOS_VERSION.format("qfx5120-48y-8c"))
+    for cfg in (candidate.load("leaf1", "juniper_junos", text, POLICY, ["et-0/0/1"],
+                               version=JUNOS_VERSION.format("qfx10002-36q")),
+                candidate.load("leaf1", "juniper_junos", text, POLICY, ["et-0/0/1"], version=refused,
+                               model="qfx10002-36q")):
+        assert cfg.device.hardware == "qfx10002-36q"
+        checked = candidate.check(cfg, POLICY, Candidate(300_000, 3_000_000, 20.0))
+        assert "buffer-size temporal" in checked.snippet and not checked.refused, checked.reasons()

@@ -88,13 +88,15 @@ def render(
                        else None)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
-        db, namespaced = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])
+        db = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])
         try:
-            out = sonic_snippet(db, out, namespaced)
-        except InputError as exc:  # (a multi-ASIC device's key to split: name the device it read)
+            out = sonic_snippet(db, out)
+        except InputError as exc:  # (a multi-ASIC device's port or pool it cannot place: name the device it read)
             raise InputError(exc.message, file=str(device)) from None
         if is_patch(out):
-            typer.echo(f"losslessd render: keys of {parsed.name} are split (each removed and added back per port "
-                       f"and index): an RFC 6902 JSON Patch of its CONFIG_DB; apply with `{APPLY_PATCH}`, not "
-                       "`config load`", err=True)
+            why = (f"{parsed.name} is a multi-ASIC switch: an RFC 6902 JSON Patch whose paths name each ASIC's "
+                   "namespace (/asic0/...)" if None not in db else
+                   f"keys of {parsed.name} are split (each removed and added back per port and index): an RFC 6902 "
+                   "JSON Patch of its CONFIG_DB")
+            typer.echo(f"losslessd render: {why}; apply with `{APPLY_PATCH}`, not `config load`", err=True)
     typer.echo(out, nl=False)

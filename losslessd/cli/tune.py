@@ -43,6 +43,10 @@ def tune(
     ports: Annotated[list[str] | None, typer.Option("--ports", help="DEVICE:PORT[,PORT...] to tune on a device "
                                                     "(default: its RoCE-facing ports, as lint picks them). "
                                                     "Repeatable.")] = None,
+    models: Annotated[list[str] | None, typer.Option("--model", help="DEVICE:MODEL, the hardware model of a device "
+                                                     "whose ECN commands differ by model (Junos, NX-OS) when its "
+                                                     "`show version` does not print it (e.g. leaf1:qfx10002-36q). "
+                                                     "Repeatable.")] = None,
     sizes: Annotated[str, typer.Option("--sizes", help="Message sizes to score, comma-separated (64M,1G): the busbw "
                                        "at each, never the average the benchmark prints. Default: every printed "
                                        "size.")] = "",
@@ -98,7 +102,7 @@ def tune(
                    timeout_s=timeout,
                    weights=Weights(pause=pause_weight, drop=drop_weight), regression_pct=regression,
                    noise_runs=noise_runs, apply=apply, canary=canary, known_hosts=keys, db=db,
-                   ports=_ports(ports or []))
+                   ports=_ports(ports or []), models=_models(models or []))
     tuner = Tuner(inv, [d for d in devices.split(",") if d.strip()], load_policy(policy), opts, say=say)
     tuner.load()
     if not apply:
@@ -125,6 +129,16 @@ def _ports(specs: list[str]) -> dict[str, list[str]]:
         if not device or not names:
             raise InputError(f"--ports {spec!r}: expected DEVICE:PORT[,PORT...]")
         out.setdefault(device, []).extend(n for n in names.split(",") if n)
+    return out
+
+
+def _models(specs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for spec in specs:
+        device, _, model = spec.partition(":")
+        if not device.strip() or not model.strip():
+            raise InputError(f"--model {spec!r}: expected DEVICE:MODEL")
+        out[device.strip()] = model.strip()
     return out
 
 

@@ -434,6 +434,12 @@ class Daemon:
         """Events a previous run left open (it was killed): their detectors' state is gone, so end them
         now; a storm still going on opens a new event within the detection time."""
         now = time.time()
+        try:  # a damaged open row is moved aside with why (kept, and warned about once, not at every start)
+            for moved in self.history.quarantine_open_events(now):
+                log.warning("%s: %s; moved as it was, with why, to the history's quarantined_events table",
+                            moved.file, moved.reason)
+        except InputError as exc:
+            log.warning("%s", exc)
         damaged: list[InputError] = []
         try:
             stale = [e for e in self.history.events(open_only=True, damaged=damaged) if e.kind != "finding_new"]

@@ -25,7 +25,7 @@ from ..parse import parser_for, sonic
 from ..parse.base import Input
 from ..policy import Policy
 from ..render import opensm as render_opensm
-from .apply import SHAPES, merge_db, sonic_snippet
+from .apply import SHAPES, sonic_applied, sonic_snippet
 from .diff import unified
 
 HOST_STATE = "host state, not a text config: run this script on the host"
@@ -164,8 +164,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
         if unsafe or not disruptive:
             snippet = render.render(device.platform, render.restrict(prof, sections, ports))
             if db is not None:
-                snippet = sonic_snippet(db[0], snippet, db[1])
-                db = (merge_db(db[0], snippet), db[1])
+                snippet = sonic_snippet(db, snippet)
+                db = sonic_applied(db, snippet)
         parts.append(Part("disruptive" if disruptive else "safe", sorted(sections), group, snippet))
     return parts
 

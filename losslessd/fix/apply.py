@@ -16,7 +16,9 @@ from functools import partial
 
 from .. import rfc6902
 from ..errors import InputError
+from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
+from ..sorting import natural_key
 from ..units import int_list
 
 # CONFIG_DB tables keyed "<ports>|<indexes>" (a VOQ chassis: "<host>|<asic>|<port>|<indexes>"), where one key may
@@ -69,18 +71,113 @@ def split_patch(current: dict, fragment: dict) -> list[dict] | None:
     return ops + rfc6902.merge_ops(after, {table: entries for table, entries in rest.items() if entries})
 
 
-def sonic_snippet(current: dict, snippet: str, namespaced: bool = False) -> str:
-    """A rendered CONFIG_DB fragment as the device takes it: itself (`config load`), or an RFC 6902 patch
-    (`config apply-patch`) where it must split a key of ``current``, the device's CONFIG_DB (parse.sonic.config_db).
-    InputError where a multi-ASIC device's key needs splitting: its patch paths would need the namespace."""
-    patch = split_patch(current, json.loads(snippet))
-    if patch is None:
-        return snippet
-    if namespaced:
-        removed = ", ".join(op["path"] for op in patch if op["op"] == "remove")
-        raise InputError(f"a multi-ASIC switch: the patch must split {removed}, and losslessd writes no per-namespace "
-                         "patch; split those keys into one key per port and index first")
-    return _patch_text(patch)
+def sonic_snippet(current: dict[str | None, dict], snippet: str) -> str:
+    """A rendered CONFIG_DB fragment as the device takes it, ``current`` being its CONFIG_DB per namespace
+    (parse.sonic.config_db): itself (`config load`), or an RFC 6902 patch (`config apply-patch`) where it must split a
+    key of the device; on a multi-ASIC device always a patch whose paths name each namespace (namespaced_patch)."""
+    fragment = json.loads(snippet)
+    if None in current:
+        patch = split_patch(current[None], fragment)
+        return snippet if patch is None else _patch_text(patch)
+    return _patch_text(namespaced_patch(current, fragment))
+
+
+# Multi-ASIC: `config load` takes one file per namespace (sonic-utilities config/main.py `load`: a single file is
+# refused), while `config apply-patch` takes one patch whose paths begin with the namespace, `/asic0/...` or
+# `/localhost/...` (sonic-utilities generic_config_updater/generic_updater.py extract_scope; a path without one is
+# refused: "Multi ASIC must have namespace prefix in path").
+# Tables keyed by port (or "<ports>|<indexes>"): an entry goes to the namespace whose PORT holds its port; their
+# GLOBAL/global keys and every other table (maps, profiles, pools, schedulers) go to each ASIC namespace, as each
+# ASIC's own CONFIG_DB must hold what its ports refer to (sonic-buildimage qos_config.j2 and buffers_config.j2 are
+# rendered per ASIC namespace).
+PORT_KEYED = ("PORT", "PORT_QOS_MAP", "PFC_WD", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST",
+              *RANGE_KEYED)
+# Tables whose entries' fields are ports: Configuration.md "Cable length", CABLE_LENGTH|AZURE {"Ethernet0": "5m"}.
+PORT_FIELDS = ("CABLE_LENGTH",)
+_DEVICE_WIDE = ("GLOBAL", "global")
+# Tables whose values render may take from the device (the pool size, the egress profiles it restates): on a
+# multi-ASIC switch, from the first ASIC's; written to every ASIC only where they all hold the same.
+RESTATED = ("BUFFER_POOL", "BUFFER_PROFILE")
+
+
+def namespaced_patch(current: dict[str | None, dict], fragment: dict) -> list[dict]:
+    """A fragment rendered for a whole multi-ASIC switch as one RFC 6902 patch of its namespaces: each entry put in
+    the namespace(s) it belongs to (PORT_KEYED, PORT_FIELDS), then merged there as `config load` would, keys to split
+    split as on a single ASIC (split_patch). InputError for a port no namespace's PORT holds, and for a pool or
+    buffer profile whose ASICs disagree on a value the fragment writes (losslessd took it from one ASIC's)."""
+    namespaces = sorted((ns for ns in current if ns is not None), key=natural_key)
+    home: dict[str, str] = {}  # port -> namespace (a port in two keeps the first, as the parser does)
+    for ns in namespaces:
+        for port in current[ns].get("PORT", {}):
+            home.setdefault(port, ns)
+    asics = sorted(set(home.values()), key=natural_key) or [ns for ns in namespaces if ns != "localhost"]
+    parts: dict[str, dict[str, dict]] = {}
+    for table, entries in fragment.items():
+        for key, value in entries.items():
+            for ns, at, fields in _placed(table, key, value, home, asics, current):
+                parts.setdefault(ns, {}).setdefault(table, {})[at] = fields
+    ops: list[dict] = []
+    for ns in sorted(parts, key=natural_key):
+        have = current.get(ns, {})
+        for op in split_patch(have, parts[ns]) or rfc6902.merge_ops(have, parts[ns]):
+            ops.append({**op, "path": rfc6902.pointer(ns) + op["path"]})
+    return ops
+
+
+def _placed(table: str, key: str, value, home: dict[str, str], asics: list[str],
+            current: dict[str | None, dict]) -> list[tuple[str, str, object]]:
+    """(namespace, key, value) for one entry of a fragment (namespaced_patch)."""
+    if table in PORT_FIELDS and isinstance(value, dict):
+        split: dict[str, dict] = {}
+        for port, field in value.items():
+            split.setdefault(_home_of(port, table, home), {})[port] = field
+        return [(ns, key, fields) for ns, fields in split.items()]
+    if table in PORT_KEYED and key not in _DEVICE_WIDE:
+        head, bar, index = key.rpartition("|") if table in RANGE_KEYED else ("", "", "")
+        prefix, _, names = head.rpartition("|") if bar else ("", "", key)
+        by_ns: dict[str, list[str]] = {}
+        for name in (n.strip() for n in names.split(",") if n.strip()):
+            by_ns.setdefault(_home_of(name, table, home), []).append(name)
+        return [(ns, "|".join(p for p in (prefix, ",".join(ports), index) if p) if bar else ",".join(ports), value)
+                for ns, ports in by_ns.items()]
+    if "@" in key and key.rpartition("@")[2] in current:  # (parse.sonic: ASICs' same-named pools that differ)
+        raise InputError(f"a multi-ASIC switch whose ASICs' {table}|{key.rpartition('@')[0]} differ: losslessd renders "
+                         "one for the whole switch and writes no per-ASIC one; make them alike first")
+    if table in RESTATED and isinstance(value, dict):  # one value for every ASIC: theirs must not differ
+        held = {ns: current.get(ns, {}).get(table, {}).get(key) for ns in asics}
+        for name in value:
+            seen = {ns: have.get(name) for ns, have in held.items() if isinstance(have, dict) and name in have}
+            if len(set(map(str, seen.values()))) > 1:
+                shown = "; ".join(f"{ns}: {v}" for ns, v in seen.items())
+                raise InputError(f"a multi-ASIC switch whose ASICs differ on {table}|{key} {name} ({shown}): losslessd "
+                                 "renders one value for the whole switch and writes no per-ASIC one; make the "
+                                 "ASICs' values alike first")
+    return [(ns, key, value) for ns in asics]
+
+
+def _home_of(port: str, table: str, home: dict[str, str]) -> str:
+    ns = home.get(port)
+    if ns is None:
+        raise InputError(f"{table} names port {port}, which no namespace's PORT table of this multi-ASIC switch holds: "
+                         "losslessd cannot tell which ASIC's CONFIG_DB it belongs to; name the switch's own ports")
+    return ns
+
+
+def sonic_patch(running: dict, fragment: dict) -> list[dict]:
+    """The RFC 6902 patch that writes a CONFIG_DB fragment into a switch's running CONFIG_DB as `show
+    runningconfiguration all` prints it (on a multi-ASIC switch, an object of namespaces): what `tune --apply`
+    pushes."""
+    if is_namespaced(running):
+        return namespaced_patch(running, fragment)
+    return split_patch(running, fragment) or rfc6902.merge_ops(running, fragment)
+
+
+def sonic_applied(current: dict[str | None, dict], snippet: str) -> dict[str | None, dict]:
+    """``current`` (parse.sonic.config_db) after a snippet sonic_snippet made for it: what the next part is made
+    against."""
+    if None in current:
+        return {None: merge_db(current[None], snippet)}
+    return rfc6902.apply(current, json.loads(snippet))
 
 
 def _patch_text(patch: list[dict]) -> str:
@@ -363,7 +460,7 @@ def replace_set_lines(current: str, snippet: str) -> str:
         verb, path = _verb_path(raw)
         if verb in ("unset", "delete"):
             gone = " ".join(path) + " "
-            lines = [(t, new) for t, new in lines if new or not (_set_path(t) + " ").startswith(gone)]
+            lines = [(t, new) for t, new in lines if new or not (_tagged_path(t) + " ").startswith(gone)]
         elif verb == "set" and path:
             target = " ".join(path[:-1])
             same = [i for i, (t, new) in enumerate(lines) if not new and _set_path(t, drop_value=True) == target]
@@ -373,6 +470,14 @@ def replace_set_lines(current: str, snippet: str) -> str:
             else:
                 lines.append((raw, True))
     return "\n".join(t for t, _ in lines) + "\n"
+
+
+def _tagged_path(line: str) -> str:
+    """The path a `set` line sets, or a Junos `deactivate`/`activate` line tags: `delete PATH` removes the statement
+    with its inactive: tag (Junos CLI guide, "delete"), so a `deactivate` left behind would tag what the snippet
+    sets there next."""
+    verb, path = _verb_path(line)
+    return " ".join(path) if verb in ("deactivate", "activate") else _set_path(line)
 
 
 def set_changes(current: str, snippet: str) -> str:

@@ -351,6 +351,9 @@ class Port(Model):
     # What operators call TC n where the platform names its classes (Junos: "forwarding class NO-LOSS").
     tc_names: dict[int, str] | None = None
     dscp_to_priority: dict[int, int] | None = None
+    # True: the NIC map holds only the DSCPs the input sets (a script's `mlnx_qos --dscp2prio set,D,P` changes one
+    # entry of a map the input does not show), so a DSCP missing from it is not known, not without an entry.
+    dscp_to_priority_partial: bool = False
     priority_to_tc: dict[int, int] | None = None
     # The PFC priority of each TC: the priority of the pauses this port sends when the TC's ingress buffer
     # fills. A TC missing from the map has no PFC priority: it is never paused.

@@ -12,6 +12,7 @@ from typing import Generic, TypeVar
 
 from .. import units
 from ..errors import InputError
+from ..limits import MAX_NESTING
 from ..model import ParseIssue, Source
 from ..units import small_int
 from .base import Input
@@ -57,6 +58,71 @@ def tree(text: str) -> list[Node]:
         stack[-1][1].children.append(node)
         stack.append((indent, node))
     return root.children
+
+
+# A configuration-mode prompt in a pasted session: `Leaf-1(config)#`, `switch(config-if-Et5)# ` (Arista EOS User
+# Manual, "Command Modes": each mode's prompt names it, a sub-mode's name extends its parent's: config-if-Et5,
+# config-if-Et5-txq-3, config-qos-profile-P, config-qos-profile-P-txq-3).
+# (Bounded: a host name of up to 128 characters, a mode name of up to 256, so a long line costs one pass.)
+_CONFIG_PROMPT = re.compile(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?)\)#\s?(.*)$")
+# A line only a running-config has at its margin (a session types it after a prompt).
+_RUNNING_CONFIG_LINE = re.compile(r"^(interface \S|hostname \S|end\s*$)", re.M)
+# Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
+_SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
+                           r"write( memory)?)$")
+
+
+def config_session(text: str, indent: str, path: str = "") -> str | None:
+    """A configuration-mode session with its prompts (`Spine-1(config-if-Et1)# mtu 9214`) as the running-config it
+    makes, line numbers kept: each command indented under the one that opened the mode it was typed in, the rest of
+    the session (output, exec-mode commands, commands the switch refused) blanked. None when the text has no
+    configuration-mode prompt or is a running-config.
+
+    Which command opened a mode is told by the next prompt: a mode whose name extends a mode already open is that
+    mode's child (`tx-queue 3` typed in config-qos-profile-P-txq-1 opens config-qos-profile-P-txq-3, a sub-mode of the
+    profile, so it is the profile's line); a prompt of a mode already open shows the command was that mode's."""
+    if _RUNNING_CONFIG_LINE.search(text):
+        return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
+    lines = text.split("\n")
+    typed = [(i, m.group(1), m.group(2).strip()) for i, line in enumerate(lines)
+             if (m := _CONFIG_PROMPT.match(line.strip()))]
+    if not typed:
+        return None
+    out = [""] * len(lines)
+    stack: list[str] = ["config"]  # the open modes; a command typed in stack[k] is written at depth k
+    for n, (i, mode, command) in enumerate(typed):
+        if mode in stack:
+            del stack[stack.index(mode) + 1:]
+        else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
+            _open(stack, mode, path, i + 1)
+        upto = typed[n + 1][0] if n + 1 < len(typed) else None
+        if not command or _SESSION_ONLY.match(command) or _refused(lines, i, upto):
+            continue
+        depth = len(stack) - 1
+        nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
+        if nxt not in stack:  # the command opened a mode: it belongs to the mode that mode extends
+            depth = _open(stack, nxt, path, i + 1) - 1
+        elif nxt != mode:  # a command of an outer mode typed in a sub-mode: the switch runs it there and stays
+            depth = stack.index(nxt)
+        out[i] = indent * depth + command
+    return "\n".join(out)
+
+
+def _refused(lines: list[str], i: int, upto: int | None) -> bool:
+    """Whether the switch refused the command at line ``i``: it answers a command it does not take with a `% ` line
+    before the next prompt (`% Invalid input`, `% The hardware does not support priority flow control`)."""
+    return any(line.lstrip().startswith("% ") for line in lines[i + 1:upto])
+
+
+def _open(stack: list[str], mode: str, path: str, line: int) -> int:
+    """Open ``mode`` under the deepest open mode its name extends (else under the innermost one); its depth."""
+    parent = next((k for k in range(len(stack) - 1, -1, -1) if mode.startswith(stack[k] + "-")), len(stack) - 1)
+    if parent + 1 >= MAX_NESTING:  # (each line is written indented by its depth: depth x lines characters)
+        raise InputError(f"configuration modes nested deeper than {MAX_NESTING} (a switch's are a few deep); not read",
+                         file=path, line=line)
+    del stack[parent + 1:]
+    stack.append(mode)
+    return len(stack) - 1
 
 
 def check_config_text(inp: Input, vendor: str, line_re: re.Pattern, expected: str) -> None:

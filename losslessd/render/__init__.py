@@ -1090,14 +1090,16 @@ def _sonic_keys(device: Device, port, policy: Policy) -> dict[str, dict[int, tup
                                  ("BUFFER_QUEUE", port.queues, "buffer_source")):
         for index, item in items.items():
             src = getattr(item, field_)
-            if isinstance(src, DocRef) and len(src.parts) > 1 and src.parts[0] == table \
-                    and src.parts[1] != f"{port.name}|{index}":
+            parts = src.parts if isinstance(src, DocRef) else ()
+            if parts[:1] != (table,):  # a multi-ASIC dump's namespace first ("asic0", "BUFFER_QUEUE", key)
+                parts = parts[1:]
+            if parts[:1] == (table,) and len(parts) > 1 and parts[1] != f"{port.name}|{index}":
                 if table == "BUFFER_QUEUE":
                     lossy = lossy if lossy is not None else lossy_egress_profiles(port, lossless_queues(policy, port))
                     lossless = hr.egress_lossless(device, item.buffer_profile, lossy)[0] is True
                 else:  # a PG with xoff headroom (or computed at run time); QUEUE's entries hold no buffer
                     lossless = table == "BUFFER_PG" and pg_buffer_break(device, port, index) is None
-                out.setdefault(table, {})[index] = (src.parts[1], lossless)
+                out.setdefault(table, {})[index] = (parts[1], lossless)
     return out
 
 

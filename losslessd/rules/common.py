@@ -95,6 +95,9 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
     if host:
         if port.dscp_to_priority is None:
             return _unknown("the NIC's DSCP->priority map is not in the input", maps)
+        if hop.priority is None and port.dscp_to_priority_partial:
+            return _unknown(f"DSCP {hop.dscp}'s priority on the NIC is not in the input (it sets the priority of "
+                            f"DSCP {numbers(sorted(port.dscp_to_priority))} only)", maps)
         if hop.priority is None:
             return _broken(f"DSCP {hop.dscp} has no entry in the NIC's DSCP->priority map", to_lossless(), maps)
     else:

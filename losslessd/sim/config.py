@@ -12,7 +12,8 @@ abort` (also reverts a commit still on its timer), `show configuration sessions 
 SONiC (sonic-utilities config/main.py): `config checkpoint NAME`, `config apply-patch FILE` (an RFC 6902 JSON
 patch of CONFIG_DB), `config rollback NAME`, `config delete-checkpoint NAME`, `config list-checkpoints`, with
 or without sudo; the patch file is written with `: > FILE` and `printf '%s' 'PART' >> FILE` (a terminal line
-holds at most 4095 characters, so a long patch goes in parts) and removed with `rm -f FILE`.
+holds at most 4095 characters, so a long patch goes in parts) and removed with `rm -f FILE`. On a multi-ASIC
+dump (`localhost`, `asicN`) a patch path without its namespace is refused, as the generic config updater refuses it.
 
 Cumulus NVUE (NVIDIA's NVUE command reference, "Config Commands"): `nv set` and `nv unset` build a pending
 revision, `nv config diff` shows it, `nv config apply -y` applies it (`applied [rev_id: N]`), `nv config detach`
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 
 from .. import rfc6902
 from ..fix.apply import EOS_SETTINGS, replace_set_lines, replay_cli, set_changes
+from ..parse.sonic.configdb import is_namespaced
 
 EOS_RUNNING = "show running-config"
 EOS_STARTUP = "show startup-config"
@@ -282,7 +284,11 @@ class ConfigState:
             return _click_fail_patch(f"[Errno 2] No such file or directory: '{path}'"), 2
         try:
             patch = json.loads(self.files[path])
-            db = rfc6902.apply(self.sonic_running(), patch)
+            running = self.sonic_running()
+            if is_namespaced(running) and (bare := next((op["path"] for op in patch if not _SCOPE.match(op["path"])),
+                                                        None)) is not None:
+                return _click_fail_patch(f"Multi ASIC must have namespace prefix in path: '{bare}'."), 2
+            db = rfc6902.apply(running, patch)
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             return _click_fail_patch(f"invalid patch: {exc}"), 2
         if self.refuse:
@@ -316,6 +322,10 @@ def _indent(line: str) -> int:
 def _click_fail(message: str, error: str) -> str:
     """What a click command prints when it calls ctx.fail (sonic-utilities config/main.py)."""
     return f"{message}\nUsage: config [OPTIONS] COMMAND [ARGS]...\nTry \"config -h\" for help.\n\nError: {error}"
+
+
+# A multi-ASIC switch's patch paths begin with the namespace (sonic-utilities generic_updater.py extract_scope).
+_SCOPE = re.compile(r"/(asic\d+|localhost)/")
 
 
 def _click_fail_patch(error: str) -> str:

@@ -30,11 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import rfc6902
 from ..collect.ssh import connect_args
 from ..docpos import json_value
 from ..errors import InputError
-from ..fix.apply import split_patch
+from ..fix.apply import sonic_patch
 from ..inventory import Host
 from ..platforms import PLATFORMS
 
@@ -240,10 +239,10 @@ class SonicPusher(Pusher):
             raise PushError(self.name, f"`{self.host.platform.config_read.line}` did not answer JSON ({exc}): "
                                        f"{_first(running)!r}; nothing pushed", False) from None
         wanted = json.loads(snippet)
-        if isinstance(wanted, list):
-            patch = wanted
-        else:
-            patch = split_patch(current, wanted) or rfc6902.merge_ops(current, wanted)
+        try:
+            patch = wanted if isinstance(wanted, list) else sonic_patch(current, wanted)
+        except InputError as exc:  # (a multi-ASIC switch: a port or pool losslessd cannot place in a namespace)
+            raise PushError(self.name, f"{exc.message}; nothing pushed", False) from None
         if not patch:
             problem = check(running)
             if problem is not None:

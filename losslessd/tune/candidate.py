@@ -8,6 +8,7 @@ Refused: an error finding the config as found did not have, or any error of the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from .. import render
@@ -15,12 +16,12 @@ from ..errors import InputError
 from ..fix import lint_device
 from ..fix.apply import SHAPES
 from ..lint.finding import Finding, Severity
-from ..model import Device
+from ..model import Device, Source
 from ..parse import parser_for
 from ..parse.base import Input
 from ..platforms import PLATFORMS
 from ..policy import Policy
-from ..render import PortFacts
+from ..render import PortFacts, families
 from .space import Candidate
 
 # Platforms a tuned setting can be rendered for (Platform.tune): a template with an `ecn` section and a model of how
@@ -48,15 +49,26 @@ def config_input(name: str, text: str) -> Input:
     return Input(f"{name} (running config)", text)
 
 
-def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] | None = None) -> DeviceConfig:
+def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] | None = None, *,
+         version: str | None = None, model: str | None = None) -> DeviceConfig:
     """Parse ``text`` (the device's running config) and pick the ports to tune: ``ports``, or the policy's
-    RoCE-facing ports (as lint and render pick them). InputError when nothing can be tuned."""
+    RoCE-facing ports (as lint and render pick them). The hardware model, where the platform's ECN commands differ
+    by family (render.families): ``model`` (--model), else the config's own, else the one ``version`` (its `show
+    version` output) prints. InputError when nothing can be tuned."""
     if platform not in TUNABLE:
         raise InputError(f"{name}: platform {platform} has no ECN template to tune (tunable: {', '.join(TUNABLE)})")
+    parser = parser_for(platform)
     try:
-        device = parser_for(platform).parse([config_input(name, text)], name)
+        device = parser.parse([config_input(name, text)], name)
     except InputError as exc:
         raise InputError(f"{name}: its running config does not parse: {exc}") from None
+    if model:
+        device.hardware, device.hardware_source = model, None
+    elif not (device.hardware or device.hwsku) and version and (m := getattr(parser, "MODEL", re.compile("^$"))
+                                                                .search(version)) and m.group(1).strip():
+        device.hardware = m.group(1).strip()
+        device.hardware_source = Source(file=f"{name} (show version)", line=version.count("\n", 0, m.start()) + 1)
+    _check_family(name, platform, device, version is not None)
     facts, _ = render.device_facts(device, policy)
     if ports:
         by_name = {f.name: f for f in facts}
@@ -75,6 +87,26 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
     return cfg
 
 
+def _check_family(name: str, platform: str, device: Device, asked: bool) -> None:
+    """Refuse before any trial when the `ecn` commands cannot be rendered (the family is not known, or its ECN is not
+    a threshold tune can move), naming the device and what to give."""
+    model = device.hardware or device.hwsku
+    family = families.resolve(platform, model)
+    if family == "qfx5000":
+        # render: QFX5000 schedulers take no temporal buffer, so the snippet writes the fixed fill levels of
+        # Juniper's validated design (QFX5000_ECN_FILL_PCT) whatever the candidate's bytes: nothing to search.
+        raise InputError(f"{name}: a {model} (Juniper QFX5000) writes ECN as fixed fill levels of a queue buffer "
+                         "given in percent, not as byte thresholds, so tune has no Kmin/Kmax to move on it; leave it "
+                         "out of --devices")
+    if family is not None or "ecn" not in families.FAMILY_SECTIONS.get(platform, frozenset()):
+        return
+    listed = "; ".join(f.description for f in families.FAMILIES[platform])
+    seen = (f"its model {model!r}{families.model_note(model, device.hardware_source)} matches none of them" if model
+            else "its `show version` printed no model" if asked else "its model is not known")
+    raise InputError(f"{name}: the {platform} ECN commands differ between families ({listed}), and {seen}: give "
+                     f"--model {name}:MODEL (the hardware model `show version` prints)")
+
+
 def scale(policy: Policy, speed_gbps: float) -> float:
     ref = policy.ecn.speed_reference_gbps
     return speed_gbps / ref if ref else 1.0
@@ -83,8 +115,10 @@ def scale(policy: Policy, speed_gbps: float) -> float:
 def snippet(cfg: DeviceConfig, policy: Policy, cand: Candidate) -> str:
     """The platform's `ecn` section for the tuned ports with ``cand``'s thresholds (scaled to each port's
     speed) and mark probability."""
-    prof = render.profile(policy, cfg.ports, cfg.device.hwsku, all_facts=False,
-                          classes=cfg.device.forwarding_classes)  # (Junos: scheduler-maps name the config's classes)
+    dev = cfg.device
+    prof = render.profile(policy, cfg.ports, dev.hwsku, all_facts=False,
+                          model=dev.hardware or dev.hwsku, model_source=dev.hardware_source,
+                          classes=dev.forwarding_classes)  # (Junos: scheduler-maps name the config's classes)
     ports = []
     for port in prof.ports:
         kmin, kmax = cand.scaled(scale(policy, port.speed_gbps))

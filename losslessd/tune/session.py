@@ -29,6 +29,7 @@ from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes
 from ..inventory import Host, Inventory
 from ..platforms import Command
 from ..policy import Policy
+from ..render.families import FAMILY_SECTIONS
 from . import candidate as cand_mod
 from .apply import PushError, Pusher, pusher_for
 from .bench import BenchResult, format_size, read_benchmark
@@ -59,6 +60,7 @@ class Options:
     ssh_timeout_s: float = 60.0
     db: Path = Path("losslessd-tune.sqlite")
     ports: dict[str, list[str]] = field(default_factory=dict)
+    models: dict[str, str] = field(default_factory=dict)  # --model DEVICE:MODEL, over what `show version` prints
 
 
 @dataclass
@@ -159,21 +161,28 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
-def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> str:
-    """The device's running config over SSH, in the form a snippet applies to (Platform.config_read)."""
+def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> tuple[str, str | None]:
+    """The device's running config over SSH, in the form a snippet applies to (Platform.config_read), and its `show
+    version` output where the platform's ECN commands differ by model (render.families) and its config does not
+    name it (Junos, NX-OS: the platform record lists `show version` among its commands); None otherwise, or when the
+    switch refused it (it is optional, as in `pull`)."""
     first = host.platform.config_read
-    session = Session(_only(host, first), known_hosts=known_hosts, timeout=timeout_s)
+    version = next((c for c in host.platform.commands if c.line == "show version"), None)
+    wanted = (first, version) if version is not None and "ecn" in FAMILY_SECTIONS.get(host.platform.id, ()) \
+        else (first,)
+    session = Session(_only(host, *wanted), known_hosts=known_hosts, timeout=timeout_s)
     try:
         result = session.run()
     except CollectError as exc:
         raise InputError(f"{host.name}: cannot read its running config: {exc.code}: {exc.message}") from None
-    if result.refused:
-        raise InputError(f"{host.name}: `{first.line}` failed: {next(iter(result.refused.values()))}")
-    return result.sections[0][1]
+    if 0 in result.refused:
+        raise InputError(f"{host.name}: `{first.line}` failed: {result.refused[0]}")
+    printed = result.sections[1][1] if len(result.sections) > 1 and 1 not in result.refused else None
+    return result.sections[0][1], printed
 
 
-def _only(host: Host, command: Command) -> Host:
-    return replace(host, platform=replace(host.platform, commands=(command,)))
+def _only(host: Host, *commands: Command) -> Host:
+    return replace(host, platform=replace(host.platform, commands=commands))
 
 
 class Tuner:
@@ -191,6 +200,9 @@ class Tuner:
                                  f"({', '.join(cand_mod.TUNABLE)})")
         if opts.canary is not None and opts.canary not in devices:
             raise InputError(f"--canary {opts.canary} is not one of the tuned devices ({', '.join(devices)})")
+        stray = [d for d in opts.models if d not in devices]
+        if stray:
+            raise InputError(f"--model for {', '.join(stray)}, which is not tuned (tuned: {', '.join(devices)})")
         canary = opts.canary or devices[0]
         self.devices = [canary] + [d for d in devices if d != canary]
         self.hosts = {d: inventory.hosts[d] for d in self.devices}
@@ -201,8 +213,9 @@ class Tuner:
     def load(self) -> None:
         for name in self.devices:
             host = self.hosts[name]
-            text = read_config(host, self.opts.known_hosts, self.opts.ssh_timeout_s)
-            self.configs[name] = cand_mod.load(name, host.platform.id, text, self.policy, self.opts.ports.get(name))
+            text, version = read_config(host, self.opts.known_hosts, self.opts.ssh_timeout_s)
+            self.configs[name] = cand_mod.load(name, host.platform.id, text, self.policy, self.opts.ports.get(name),
+                                               version=version, model=self.opts.models.get(name))
         ports = [p for c in self.configs.values() for p in c.ports]
         self.space: Space = from_policy(self.policy, [p.speed_gbps for p in ports],
                                         max(p.mtu_bytes or render.DEFAULT_MTU_BYTES for p in ports))

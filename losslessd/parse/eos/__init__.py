@@ -33,9 +33,15 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
 
 
+# A configuration-mode session with EOS's own prompts (EOS User Manual, "Command Modes"): an interface mode named by
+# the port (`switch(config-if-Et5)#`; NX-OS prints `config-if`), a qos profile's mode.
+_EOS_SESSION = re.compile(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
+
+
 def sniff(inp: Input) -> bool:
-    """An EOS capture, an EOS running-config header, or an interface/qos profile block indented the EOS way."""
-    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, foreign=_FOREIGN)
+    """An EOS capture, an EOS running-config header, an interface/qos profile block indented the EOS way, or a
+    configuration-mode session with EOS's prompts."""
+    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, foreign=_FOREIGN)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

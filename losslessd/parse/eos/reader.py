@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
@@ -159,6 +159,9 @@ class EosConfig:
 def read(inputs: list[Input]) -> EosConfig:
     cfg = EosConfig()
     for inp in inputs:
+        session = config_session(inp.text, "   ", inp.path)  # EOS indents a sub-mode's commands by three spaces
+        if session is not None:
+            inp = Input(inp.path, session)
         _check_is_eos(inp)
         _Reader(cfg, inp).read()
     return cfg

@@ -45,9 +45,10 @@ def parse(inputs: list[Input], name: str) -> Device:
     issues: list[ParseIssue] = []
     cfg = read(configs, issues)
     device = build(cfg, PLATFORM, name, inputs[0].path, issues)
-    device.hardware = captured_model(inputs, PLATFORM, _MODEL, found)
+    device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
     return device
 
 
 # `show version`: "Model: qfx5120-48y-8c".
-_MODEL = re.compile(r"^Model:\s*(\S+)", re.MULTILINE)
+# (`tune` reads the model with it from the `show version` it runs beside the configuration.)
+MODEL = re.compile(r"^Model:\s*(\S+)", re.MULTILINE)

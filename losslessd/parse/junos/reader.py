@@ -173,17 +173,16 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
         statements = _deleted(list(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp)))
         if any(w is not None and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
             statements = _with_groups(statements, issues)
-        # `deactivate X` keeps X in the configuration but Junos does not apply it.
-        inactive = [w[1:] for _, w, _ in statements if w and w[0] == "deactivate"]
+        inactive = _inactive(statements)
         for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
             if words and words[1:3] == ["class-of-service", "code-point-aliases"] and len(words) == 6 and \
-                    not any(words[1:len(p) + 1] == p for p in inactive):
+                    not _deactivated(words, inactive):
                 cfg.aliases.setdefault(words[3], {})[words[4]] = words[5]
         for src, words, line in statements:
             try:
                 if words is None:
                     raise _Skip("unbalanced quotes")
-                if words[0] == "set" and any(words[1:len(p) + 1] == p for p in inactive):
+                if words[0] == "set" and _deactivated(words, inactive):
                     continue
                 _line(cfg, words, src)
             except (_Skip, IndexError, ValueError) as exc:
@@ -192,6 +191,38 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 _unreadable(cfg, words or [], src)
     issues.extend(cfg.issues)
     return cfg
+
+
+def _inactive(statements: list) -> dict:
+    """The paths a `deactivate PATH` leaves inactive, as a trie of words (None marks a path's end): Junos keeps the
+    statement at PATH and everything below it in the configuration but does not apply it, until an `activate PATH`
+    later on (Junos CLI guide, "deactivate" and "activate": they add and remove the inactive: tag of the statement at
+    PATH, not of the ones below it)."""
+    paths: set[tuple[str, ...]] = set()
+    for _, w, _ in statements:
+        if w and w[0] == "deactivate" and len(w) > 1:
+            paths.add(tuple(w[1:]))
+        elif w and w[0] == "activate":
+            paths.discard(tuple(w[1:]))
+    trie: dict = {}
+    for path in paths:
+        node = trie
+        for word in path:
+            node = node.setdefault(word, {})
+        node[None] = True
+    return trie
+
+
+def _deactivated(words: list[str], inactive: dict) -> bool:
+    """Whether a `set` line's path is at or below an inactive one (a walk down the trie: linear in the line)."""
+    node: dict | None = inactive
+    for word in words[1:]:
+        node = node.get(word) if node is not None else None
+        if node is None:
+            return False
+        if None in node:
+            return True
+    return False
 
 
 def _deleted(statements: list) -> list:
@@ -368,6 +399,51 @@ def _strip_comment(line: str) -> str:
     return line
 
 
+# A `/* ... */` comment after a statement (`route 10.50.1.0/24 discard;  /* term 1 */`), outside quotes: it opens where
+# a word may start, so the `/*` of a wildcard name (`xe-0/0/*`, `<et-*>`) is no comment.
+_TAIL_COMMENT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(?<![^\s;{}])/\*.*?(?:\*/|$)')
+
+
+def _tail_comments(line: str) -> tuple[str, bool]:
+    """The line without the `/* ... */` comments that follow its statements (Junos CLI guide, `annotate`: comments
+    sit in `/* */` delimiters), and whether one is left open to close on a later line."""
+    out, pos, still_open = [], 0, False
+    for m in _TAIL_COMMENT.finditer(line):
+        if m.group().startswith("/*"):
+            out.append(line[pos:m.start()])
+            pos, still_open = m.end(), not m.group().endswith("*/") or len(m.group()) < 4
+    out.append(line[pos:])
+    return "".join(out).strip(), still_open
+
+
+# Statements that share a line in a configuration written by hand for `load merge` (`community C { members 65001:1;
+# }`): Junos reads the curly-brace form by its `{`, `;` and `}`, not by its line ends (its `annotate` reference shows a
+# hierarchy written so: `isis {interface ge-0/0/0.0 {level 1 metric 10;}}`). Quoted text keeps its braces.
+_PIECE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{};]|[^"{};]+')
+
+
+def _statements(line: str) -> list[str]:
+    """A line's statements, each ending in `{` or `;`, or a lone `}`; the line itself when it holds one."""
+    if line.count("{") + line.count("}") + line.count(";") <= 1:
+        return [line]
+    out, cur = [], ""
+    for m in _PIECE.finditer(line):
+        tok = m.group()
+        if tok in ("{", ";"):
+            out.append((cur + tok).strip())
+            cur = ""
+        elif tok == "}":
+            if cur.strip():
+                out.append(cur.strip())
+            out.append("}")
+            cur = ""
+        else:
+            cur += tok
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
 def _lines(inp: Input):
     """(number, text) of each line that is not a comment: `#` lines, `## ...` tails and `/* ... */` blocks (one line
     or several) are dropped, as Junos prints them around statements."""
@@ -384,6 +460,8 @@ def _lines(inp: Input):
                 in_block, line = True, ""
                 break
             line = line[line.index("*/") + 2:].strip()
+        if "/*" in line:
+            line, in_block = _tail_comments(line)
         if line and not line.startswith("#"):
             line = _strip_comment(line)
             if line:
@@ -405,54 +483,73 @@ _SET_AMONG_BRACES = ("line not read: a `set`-form command in a curly-brace confi
                      "lines after it, or load the set lines on their own (`load set terminal`)")
 
 
-def _braces(inp: Input, issues: list[ParseIssue]):
+def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
     """The curly-brace form flattened into the `set` statements `| display set` would print, each at the line of
-    its `;`. Statements under `inactive:` are not applied by Junos and are left out."""
-    stack: list[tuple[list[str], bool]] = []
+    its `;`. Statements under `inactive:` are not applied by Junos and are left out; with keep_inactive they are
+    kept as `display set` prints them: their `set` lines, then a `deactivate PATH` line where the inactive statement
+    ends (Junos CLI guide, "deactivate": the statement keeps its place in the configuration with the inactive: tag)."""
+    stack: list[tuple[list[str], bool, bool]] = []  # (block words, inactive here or outside, inactive: on this block)
     number = 0
-    for number, line in _lines(inp):
+    for number, whole in _lines(inp):
         src = Source(file=inp.path, line=number)
-        if _PROMPT.match(line):
+        if _PROMPT.match(whole):
             stack = []  # a pasted session: the next command's output starts at the top level again
             continue
-        if line == "}":
-            if not stack:
-                issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
-            else:
-                stack.pop()
-            continue
-        body = line[:-1].strip() if line[-1] in "{;" else None
-        if body is None:
-            issues.append(ParseIssue(code="SYS002", source=src, message=(
-                _SET_AMONG_BRACES.format(line=line[:120]) if not stack and _SET_VERB.match(line) else
-                f"line not read (a statement ends with `;`, a block opens with `{{`): {line[:120]}")))
-            continue
-        words = _split(body)
-        if words is None:
-            yield src, None, line
-            continue
-        inactive = bool(words) and words[0] == "inactive:"
-        words = [w for w in words if w not in ("inactive:", "protect:")]
-        if line.endswith("{"):
-            if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)
-                raise InputError(f"blocks nested deeper than {MAX_NESTING} levels (Junos hierarchies are about ten "
-                                 "deep); not read", file=inp.path, line=number)
-            stack.append((words, inactive or bool(stack and stack[-1][1])))  # (inactive: this block or one outside)
-        elif not inactive and not (stack and stack[-1][1]):
-            yield src, ["set", *(w for block, _ in stack for w in block), *words], line
+        for line in _statements(whole):
+            if line == "}":
+                if not stack:
+                    issues.append(ParseIssue(code="SYS002", source=src, message="`}` closes no block"))
+                else:
+                    if keep_inactive and stack[-1][2]:
+                        yield src, ["deactivate", *(w for block, _, _ in stack for w in block)], line
+                    stack.pop()
+                continue
+            body = line[:-1].strip() if line[-1] in "{;" else None
+            if body is None:
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    _SET_AMONG_BRACES.format(line=line[:120]) if not stack and _SET_VERB.match(line) else
+                    f"line not read (a statement ends with `;`, a block opens with `{{`): {line[:120]}")))
+                continue
+            words = _split(body)
+            if words is None:
+                yield src, None, line
+                continue
+            inactive = bool(words) and words[0] == "inactive:"
+            words = [w for w in words if w not in ("inactive:", "protect:")]
+            outside = bool(stack and stack[-1][1])
+            if line.endswith("{"):
+                if len(stack) >= MAX_NESTING:  # (each statement spells out its blocks: depth x statements words)
+                    raise InputError(f"blocks nested deeper than {MAX_NESTING} levels (Junos hierarchies are about ten "
+                                     "deep); not read", file=inp.path, line=number)
+                stack.append((words, inactive or outside, inactive))  # (inactive: this block or one outside)
+            elif keep_inactive or not (inactive or outside):
+                path = [w for block, _, _ in stack for w in block]
+                yield src, ["set", *path, *words], line
+                if inactive and words:
+                    yield src, ["deactivate", *path, *_leaf_name(words)], line
     if stack:
         issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=max(number, 1)), message=(
             f"the configuration ends inside {len(stack)} open block(s): it looks cut short")))
 
 
+def _leaf_name(words: list[str]) -> list[str]:
+    """A leaf statement's words without its value, as `deactivate` names it (`mtu 1500` -> `mtu`, `code-points
+    [ 011010 000000 ]` -> `code-points`); a flag (`disable`) is its own name."""
+    if words[-1] == "]" and "[" in words:
+        return words[:words.index("[")]
+    return words[:-1] if len(words) > 1 else words
+
+
 def display_set(text: str) -> str:
     """A curly-brace configuration as `show configuration | display set` prints it, one `set` line per statement in
-    order (inactive statements and comments left out); a configuration of `set` lines as it is. `fix` shows and checks
-    its `set` snippet against this form: Junos loads a file in one form or the other, never both."""
+    order, an inactive statement's `set` lines followed by its `deactivate` line (so a fixed file keeps it, still not
+    applied); a configuration of `set` lines as it is. Comments have no place in the set form and are left out.
+    `fix` shows and checks its `set` snippet against this form: Junos loads a file in one form or the other, never
+    both."""
     if not _BRACE_TOP.search(text):
         return text
     out = []
-    for _, words, line in _braces(Input("", text), []):
+    for _, words, line in _braces(Input("", text), [], keep_inactive=True):
         out.append(line if words is None else " ".join(_quoted(w) for w in words))
     return "\n".join(out) + "\n"
 

@@ -534,6 +534,10 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
     if "--trust" in opts:
         port.trust, port.trust_source = Trust(opts["--trust"]), src
     for action, dscp, prio in dscp2prio:
+        if port.dscp_to_priority is None:
+            # NVIDIA MLNX_OFED user manual, mlnx_qos `--dscp2prio set,<dscp>,<prio>`: one DSCP's priority is set, the
+            # others keep theirs, which this input does not show.
+            port.dscp_to_priority_partial = True
         mapping = dict(port.dscp_to_priority or {})
         if action == "set":
             mapping[dscp] = prio

@@ -22,6 +22,8 @@ from ..clitext import Val
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
 SWP = re.compile(r"^swp\d+(s\d+)?$")
 _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only, what int() reads alike)
+_ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
+_BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
 _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
 # Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
 _NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
@@ -242,17 +244,27 @@ def _flatten(node: yaml.Node, words: list[str], out: list, path: str) -> None:
 
 
 def expand(names: str) -> list[str]:
-    """`swp1-4,swp10` / `swp1s0-3` -> the port names. Raises ValueError when garbled."""
-    out = []
+    """`swp1-4,swp10` / `swp1s0-3` / `swp1-4,6,10-12` -> the port names. Raises ValueError when garbled.
+
+    A bare number or range after a comma names ports of the name before it: Cumulus Linux user guide, "Interface
+    Configuration and Management", Port Ranges: `nv set interface swp1-4,6,10-12` is swp1-4, swp6 and swp10-12
+    (generated lists print `swp1,4-11,28-53`). It takes that name's stem (`swp`, or `swp1s` after a split port)."""
+    out: list[str] = []
+    stem = ""
     for part in names.split(","):
+        if stem and _BARE.match(part):
+            part = stem + part
         m = _RANGE.match(part)
         if m:
             lo, hi = units.small_int(m.group(2)), units.small_int(m.group(3))
             if hi < lo or hi - lo > 1024:
                 raise ValueError(f"bad range {part!r}")
             out.extend(f"{m.group(1)}{i}" for i in range(lo, hi + 1))
+            stem = m.group(1)
         elif part:
             out.append(part)
+            one = _ONE.match(part)
+            stem = one.group(1) if one else ""
         else:
             raise ValueError(f"empty name in {names!r}")
     return out

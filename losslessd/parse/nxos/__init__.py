@@ -34,7 +34,8 @@ def sniff(inp: Input) -> bool:
 
 
 # `show version`: "cisco Nexus9000 C93180YC-EX Chassis" / "cisco Nexus3000 C3132Q-40GX Chassis".
-_MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
+# (`tune` reads the model with it from the `show version` it runs beside the configuration.)
+MODEL = re.compile(r"^\s*cisco (Nexus.*?)\s+[Cc]hassis", re.MULTILINE)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -43,5 +44,5 @@ def parse(inputs: list[Input], name: str) -> Device:
 
     configs, captured, found = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config", VERSION)
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
-    device.hardware = captured_model(inputs, PLATFORM, _MODEL, found)
+    device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
     return device

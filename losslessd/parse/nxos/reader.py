@@ -408,11 +408,16 @@ class _Reader(TreeReader):
 
     def pause(self, w: list[str]) -> RawPause:
         """`pause buffer-size B pause-threshold X resume-threshold Y` in bytes (Nexus 3000/9000 QoS guides, ingress
-        queuing: the no-drop class's buffer and its XOFF / XON fill levels)."""
+        queuing: the no-drop class's buffer and its XOFF / XON fill levels). losslessd found no Cisco document that
+        states the values each platform accepts, so they are not checked against ranges (docs/platforms.md): each is
+        read as written (at most 15 digits, as the WRED thresholds), and only their order is checked, which their
+        meaning sets (XON below XOFF, both fill levels of the buffer)."""
         if len(w) != 7 or w[3] != "pause-threshold" or w[5] != "resume-threshold":
             raise LineError("expected `pause buffer-size B pause-threshold X resume-threshold Y`")
-        size, xoff_at, xon_at = (bounded_int(w[i], 0, 1 << 30, what) for i, what in
-                                 ((2, "buffer-size"), (4, "pause-threshold"), (6, "resume-threshold")))
+        for i, what in ((2, "buffer-size"), (4, "pause-threshold"), (6, "resume-threshold")):
+            if not _NUMBER.match(w[i]):
+                raise LineError(f"the {what} {w[i][:40]!r} is not a number of bytes (at most 15 digits)")
+        size, xoff_at, xon_at = int(w[2]), int(w[4]), int(w[6])
         if not xon_at <= xoff_at <= size:
             raise LineError("the resume threshold must not exceed the pause threshold, nor that the buffer size")
         return RawPause(size, xoff_at, xon_at)

@@ -190,7 +190,11 @@ class _Reader:
                 self.issues.append(ParseIssue(code="SYS002", source=self.src(number),
                                               message=f"cannot read `{text[:200]}`: {exc}; line skipped"))
         last = lines[-1]
-        if last.strip() and len(lines) > 1:  # each line ends with a newline: a file that stops mid-line was cut
+        # Each line ends with a newline: a file that stops mid-line was cut, unless that line is the one every
+        # running-config closes with (its `## Persistent prefix mode setting` section, restoring the prefix mode the
+        # first section turned off: the Onyx running-configs the mellanox.onyx collection's unit tests and Cray-HPE's
+        # CSM docs print end so), which a capture saved without its final line end still holds whole.
+        if last.strip() and len(lines) > 1 and last.strip() != "cli default prefix-modes enable":
             self.issues.append(ParseIssue(code="SYS002", source=self.src(len(lines)), message=(
                 f"the file ends in the middle of a line (`{last.strip()[:80]}` has no line end): it looks truncated, "
                 "so settings after this point are missing")))

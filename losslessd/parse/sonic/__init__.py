@@ -153,17 +153,17 @@ def _asic_port_names(db: ConfigDB) -> dict[str, str]:
     return out
 
 
-def config_db(inputs: list[Input]) -> tuple[dict[str, dict[str, dict]], bool]:
+def config_db(inputs: list[Input]) -> dict[str | None, dict[str, dict[str, dict]]]:
     """The device's CONFIG_DB as the switch holds it (`sonic-cfggen -d --print-data`: nested tables, the files merged
-    field by field as `sonic-cfggen -j a -j b` merges them), of the tables this parser reads: what the paths of a
-    `config apply-patch` JSON patch point into; and whether it is a multi-ASIC device's, whose namespaces are merged
-    here while a patch's paths must name one."""
-    out: dict[str, dict[str, dict]] = {}
-    dbs = _databases(inputs)
-    for db in dbs.values():
+    field by field as `sonic-cfggen -j a -j b` merges them), of the tables this parser reads, per namespace: what the
+    paths of a `config apply-patch` JSON patch point into. One namespace None on a single-ASIC device; `asicN` (and
+    `localhost`) on a multi-ASIC one, whose patch paths name the namespace first."""
+    out: dict[str | None, dict[str, dict[str, dict]]] = {}
+    for ns, db in _databases(inputs).items():
+        tables = out.setdefault(ns, {})
         for table in db.tables:
-            out.setdefault(table, {}).update((key, dict(fields)) for key, fields in db.fields(table).items())
-    return out, list(dbs) != [None]
+            tables.setdefault(table, {}).update((key, dict(fields)) for key, fields in db.fields(table).items())
+    return out
 
 
 def metadata_source(inputs: list[Input], field: str) -> Source | None:

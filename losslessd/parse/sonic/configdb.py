@@ -283,7 +283,7 @@ def _check_size(data: dict, file: str) -> None:
                          "switch losslessd reads (a generated or concatenated file?); not read", file=file, line=1)
 
 
-def _is_namespaced(data: object) -> bool:
+def is_namespaced(data: object) -> bool:
     """A multi-ASIC dump: every top-level key a namespace holding an object of tables (`localhost` and `asicN`, as
     `show runningconfiguration all` writes them; a dump of the ASIC namespaces alone, without `localhost`, too: no
     CONFIG_DB table is named so)."""
@@ -318,7 +318,7 @@ def _keys(data: dict) -> int:
     only when none is written twice and no object lies deeper: then there is nothing to look for. (A key written with a
     newline or two blanks before its colon can still balance a repeated key; the value read is the last either way, as
     SONiC reads it.) Loops, not a walk: 0.03 ms for a bench CONFIG_DB of 2,900 keys."""
-    if _is_namespaced(data):
+    if is_namespaced(data):
         return len(data) + sum(_keys(tables) for tables in data.values())
     count = len(data)
     for table in data.values():
@@ -376,7 +376,7 @@ def split_namespaces(inputs: list[Input], namespace_of: dict[str, str]) -> dict[
     out: dict[str | None, list[Loaded]] = {}
     for inp in inputs:
         data, repeated = _load(Doc(inp))
-        if _is_namespaced(data):
+        if is_namespaced(data):
             for ns, tables in data.items():
                 out.setdefault(ns, []).append((inp, tables, (ns,), [r for r in repeated if r[0][0] == ns]))
         else:
