@@ -9,6 +9,7 @@ and the ratio 16x / 1x are printed (16 is linear; well above it, something scans
   grow, unreadable shared network-qos lines said once (a scan of the issue list per port was ports x issues);
 - junos: interfaces, and groups with wildcards (`<et-*>`) applied to all of them;
 - sonic: config_db.json ports with their QoS maps, PGs and queues;
+- sonic-shared: ports alike but one, their PGs and queues written by 64-port keys with overlapping ranges;
 - nvue: `nv set interface swp1-64 ...` ranges repeated, each port on a broken line;
 - os10: `interface range ethernetN/1/1-N/1/54` blocks repeated with a trust map and qos-map that grow with them, every
   port on a network-qos policy that is not defined (a shared broken line said once);
@@ -131,6 +132,28 @@ def sonic(n: int) -> dict[str, str]:
     return {"config_db.json": json.dumps(db, indent=1)}
 
 
+def sonic_shared(n: int) -> dict[str, str]:
+    """Ports configured alike but for one (its lossless PG lossy), their queues and PGs written by keys of 64 ports
+    with ranges that overlap (`Ethernet0,...|0-7`, then `|3-4`), as a generated file may: the shared-port path."""
+    import json
+    ports = [f"Ethernet{i}" for i in range(256 * n)]
+    groups = [",".join(ports[i:i + 64]) for i in range(0, len(ports), 64)]
+    db = {"DEVICE_METADATA": {"localhost": {"hostname": "sw", "hwsku": "Mellanox-SN4600C-C64"}},
+          "PORT": {p: {"speed": "100000", "mtu": "9100", "admin_status": "up"} for p in ports},
+          "PORT_QOS_MAP": {p: {"pfc_enable": "3,4"} for p in ports},
+          "CABLE_LENGTH": {"AZURE": {p: "5m" for p in ports}},
+          "BUFFER_POOL": {"ingress_lossless_pool": {"size": "47218432", "type": "ingress", "mode": "dynamic"}},
+          "BUFFER_PROFILE": {"lossy": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "3"},
+                             "lossless": {"pool": "ingress_lossless_pool", "size": "19456", "xon": "19456",
+                                          "xoff": "59392", "dynamic_th": "-2"}},
+          "BUFFER_PG": {**{f"{g}|0-7": {"profile": "lossy"} for g in groups},
+                        **{f"{g}|3-4": {"profile": "lossless"} for g in groups},
+                        f"{ports[len(ports) // 2]}|3": {"profile": "lossy"}},
+          "QUEUE": {**{f"{g}|0-7": {"scheduler": "nowhere"} for g in groups},
+                    **{f"{g}|3-4": {"wred_profile": "AZURE_LOSSLESS"} for g in groups}}}
+    return {"config_db.json": json.dumps(db, indent=1)}
+
+
 def nvue(n: int) -> dict[str, str]:
     out = ["nv set system hostname sw\n"]
     for r in range(16 * n):
@@ -168,7 +191,8 @@ def topology(n: int) -> dict[str, str]:
 
 
 SHAPES = {"eos": eos, "eos-l2": eos_l2, "nxos": nxos, "os10": os10, "os9": os9, "junos": junos, "sonic": sonic,
-          "nvue": nvue, "mlx5": mlx5, "mlx5-script": mlx5_script, "opensm": opensm, "yaml-topology": topology}
+          "sonic-shared": sonic_shared, "nvue": nvue, "mlx5": mlx5, "mlx5-script": mlx5_script, "opensm": opensm,
+          "yaml-topology": topology}
 
 
 def _child(folder: str) -> str:

@@ -86,6 +86,8 @@ def resolve(spec: Mapping, key: str, env: Mapping[str, str]) -> Secret | None:
 
 def read_secret_file(path: Path, key: str) -> str:
     """The first line of a file that only its owner may read (like ssh's check of a private key)."""
+    if "\0" in str(path):  # (YAML "\0": os.stat raised ValueError, an internal error)
+        raise CredentialError(f"`{key}` {str(path)!r}: a file name cannot hold a NUL character", key)
     try:
         st = os.stat(path)
     except OSError as exc:

@@ -585,6 +585,11 @@ def check_writable(path: Path) -> None:
         return
     if os.path.isfile(path) and not os.access(path, os.R_OK | os.W_OK):
         raise InputError("the daemon cannot write the history file (permissions)", file=str(path))
+    if os.path.isfile(path) and not os.access(path.parent, os.W_OK | os.X_OK):
+        # SQLite writes its rollback journal (or WAL) beside the file: history /proc/self/status was said valid, and
+        # the daemon stopped at its start ("unable to open database file")
+        raise InputError(f"the daemon cannot write the history file: its folder {path.parent} is not writable (SQLite "
+                         "writes its journal beside the file)", file=str(path))
     if not os.path.isfile(path) or path.stat().st_size:
         _open(path, create=False, empty_ok=True).close()
 

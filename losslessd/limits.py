@@ -118,6 +118,9 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
     loop), for a caller that names a linked file otherwise."""
     display = display or str(path)
     limit = max_file_bytes() if limit is None else limit
+    if "\0" in str(path):  # (os.open raises ValueError: a YAML "\0" in a path the settings or a topology give)
+        raise InputError(f"cannot read {what}: its name holds a NUL character (\\0), which no file name can",
+                         file=display.replace("\0", "\\0"))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
                      | (0 if links else NOFOLLOW))

@@ -41,9 +41,13 @@ class _P(BaseModel):
 
 
 def _distinct(values: list) -> list:
-    twice = [v for i, v in enumerate(values) if v in values[:i]]
-    if twice:
-        raise ValueError(f"{twice[0]} is listed twice")
+    """``values`` when none is listed twice. One pass: a slice of the items before each made a policy's 100,000-item
+    DSCP list take 5 s (quadratic)."""
+    seen = set()
+    for v in values:
+        if v in seen:
+            raise ValueError(f"{v} is listed twice")
+        seen.add(v)
     return values
 
 

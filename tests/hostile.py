@@ -530,11 +530,69 @@ def cases() -> list[Case]:
                                                        f"#% platform: linux_mlx5\n#% collected: 2024-{BIG_DIGITS}Z\n"
                                                        "#% command: mlnx_qos -i eth0\nx\n")),
           says=("gpu.txt:4", "(5,006 characters) is not an ISO 8601 date")),
+        # round 4 (session 27)
+        # 9 BUFFER_PG keys naming 16,000 ports each with PGs 0-7 (1.8 MB): 1.15 million (port, PG) pairs; at the 32 MiB
+        # limit such keys named 19 million and took 2 GB and 11 s before the port count was checked
+        C("lint-sonic-multiport-key-bomb", _config_db(_multiport_keys(16_000, 9, "0-7")), exits=(1,),
+          says=("config_db.json:", "more than 1,048,576 queues and PGs of ports in all")),
+        # PORT_QOS_MAP keys naming 10,000 ports each (no PORT table): every port was made before the count at the end
+        # (20 keys of 100,000 in 18 MB: 1.5 GB and 13 s); the count is checked as ports are made
+        C("lint-sonic-ports-named-by-keys", _config_db(_qos_map_keys(2, 10_000)), exits=(1,),
+          says=("config_db.json:1", "16,385 ports in one device")),
+        # a key of 20,000 ports with PG 0-63 (no PG is above 7): its SYS002 quoted the 270 KB key whole (and the text
+        # report its JSON pointer too), 40 such keys a report of 21 MB
+        C("lint-sonic-long-key-quoted-cut", _config_db(_multiport_keys(20_000, 1, "0-63")), exits=(1,),
+          says=("(268,894 characters) is not [<host>|<asic>|]<port>", "(268,905 characters)]")),
+        # a DSCP list of 30,000 items: the check that none is listed twice sliced the list before each item (100,000:
+        # 5 s; quadratic, and 4 MiB of YAML holds a million)
+        C("policy-30000-dscps", _policy_case("name: x\nlossless:\n  priorities: [3]\n  dscp: ["
+                                             + ", ".join(str(i % 64) for i in range(30_000)) + "]\n"),
+          says=("p.yaml:4", "`lossless.dscp`: 0 is listed twice")),
+        # render from a device file whose ECN would mark only after PFC pauses (here: 1,000 PGs assumed congested):
+        # the refusal named the port, not the file it came from
+        C("render-device-ecn-after-pfc", lambda t: ["render", "--platform", "sonic", "--device",
+                                                    str(FABRIC / "leaf1" / "config_db.json"), "--policy",
+                                                    str(_w(t / "p.yaml", POLICY_OK + "ecn:\n  assume_congested_queues: "
+                                                           "1000\n"))],
+          says=("config_db.json:12: port Ethernet0: ECN threshold",)),
+        # a path with a NUL in it (YAML "\0"): os.open, os.stat and os.path.realpath raise ValueError on it; daemon
+        # --check said the settings were valid and the daemon, `events --config`, a lint of the topology's folder and
+        # a pull of the inventory stopped with an internal error (exit 3)
+        C("daemon-history-nul", _settings_case(settings=_NUL_HISTORY), says=("losslessd.yaml:3", "NUL character")),
+        C("events-config-history-nul", lambda t: ["events", "--config", _settings_case(settings=_NUL_HISTORY)(t)[2]],
+          says=("losslessd.yaml:3", "NUL character")),
+        C("topology-routes-nul", _topology_case('routes: {leaf1: "r\\0.txt"}\n'), exits=(1,),
+          says=("topology.yaml:1", "holds a NUL character")),
+        C("pull-password-file-nul", _inventory_case(INVENTORY.format(name="leaf1").replace(
+            "password_env: HOSTILE_PW", 'password_file: "p\\0w"')), says=("password_file", "NUL character")),
+        # an existing history file in a folder no file can be made in (SQLite's journal goes beside it): --check said
+        # valid, the daemon stopped at its start
+        C("daemon-history-in-proc", _settings_case(settings=_NUL_HISTORY.replace('"h\\0.db"', "/proc/self/status")),
+          says=("/proc/self/status", "its folder /proc/self is not writable")),
+        # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
     ]
     return out
 
 
+def _qos_map_keys(keys: int, ports: int) -> str:
+    """A CONFIG_DB of no PORT table whose PORT_QOS_MAP keys each name ``ports`` ports of their own."""
+    return json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "x"}},
+                       "PORT_QOS_MAP": {",".join(f"E{k}x{i}" for i in range(ports)): {"pfc_enable": "3"}
+                                        for k in range(keys)}})
+
+
+def _multiport_keys(ports: int, keys: int, pgs: str) -> str:
+    """A CONFIG_DB whose BUFFER_PG keys each name every one of ``ports`` ports (rotated: the keys differ)."""
+    names = [f"Ethernet{i}" for i in range(ports)]
+    return json.dumps({"DEVICE_METADATA": {"localhost": {"hostname": "leaf9"}},
+                       "BUFFER_POOL": {"q": {"size": "1000", "type": "ingress", "mode": "dynamic"}},
+                       "BUFFER_PROFILE": {"p": {"pool": "q", "size": "0", "dynamic_th": "3"}},
+                       "BUFFER_PG": {",".join(names[k:] + names[:k]) + "|" + pgs: {"profile": "p"}
+                                     for k in range(keys)}})
+
+
 _QOS = "mlnx_qos -i eth0 --trust dscp\n"
+_NUL_HISTORY = 'inventory: inventory.yaml\nknown_hosts: known_hosts\nhistory: {path: "h\\0.db"}\n'
 _ONYX_CAPTURE = ROOT / "tests" / "fixtures" / "raw" / "nvidia_onyx" / "roce-mode-capture.txt"
 _WORDS = " ".join(f"w{i}" for i in range(20_000))
 

@@ -208,7 +208,8 @@ def test_a_key_written_twice_keeps_the_last_value_as_sonic_does_and_names_both_l
     assert '"3" is not what the switch runs' in said[first]
 
 
-@pytest.mark.parametrize("layout", ["a field a level down", "spaced colons", "escaped quote-colon", "namespaced"])
+@pytest.mark.parametrize("layout", ["a field a level down", "spaced colons", "escaped quote-colon", "namespaced",
+                                    "one spaced colon"])
 def test_a_repeated_key_is_found_whatever_the_file_looks_like(layout):
     """The reader parses once and looks for repeated keys only when the file's `":` count differs from the keys
     it holds: a repeat hidden among `"key" :` separators, a string holding `\\":`, or a multi-ASIC file's extra
@@ -224,6 +225,8 @@ def test_a_repeated_key_is_found_whatever_the_file_looks_like(layout):
     text = "{" + body + "}"
     if layout == "spaced colons":
         text = text.replace('":', '" :')
+    if layout == "one spaced colon":  # (it balanced the repeat: the file held as many `":` as keys, and went unwarned)
+        text = text.replace('"speed":', '"speed" :')
     if layout == "namespaced":
         text = '{"localhost": {"DEVICE_METADATA": {"localhost": {"hostname": "sw"}}}, "asic0": ' + text + "}"
     device = parse([Input("config_db.json", text)], "sw")
@@ -575,7 +578,44 @@ def test_no_table_read_names_the_top_level_keys_and_hints_at_namespaces():
     with pytest.raises(InputError) as err:
         parse([Input("config_db.json", json.dumps({"asic-1": {"PORT": {}}, "VLANX": {}}))], "sw")
     assert "the top-level keys are asic-1, VLANX" in str(err.value)
-    assert "names its namespaces `localhost`, `asic0`" in str(err.value)
+    assert "not a multi-ASIC dump: asic-1 is not a namespace name (a multi-ASIC dump names them `localhost`, `asic0`" \
+        in str(err.value)
     with pytest.raises(InputError) as err:
         parse([Input("config_db.json", json.dumps({"VLAN": {"Vlan10": {"vlanid": "10"}}}))], "sw")
     assert "the top-level keys are VLAN" in str(err.value) and "namespaces" not in str(err.value)
+
+
+@pytest.mark.parametrize(("value", "said"), [('"x"', "holds a string"), ("[1]", "holds an array"),
+                                             ("null", "holds null"), ("3", "holds a number")])
+def test_a_namespace_that_holds_no_tables_is_named_with_its_line(value, said):
+    """`"asic1": "x"` beside namespaces of tables: the file is no multi-ASIC dump, and the error said only how
+    namespaces are named (which these are); it names the namespace, what it holds and its line."""
+    text = ('{\n  "localhost": {\n    "DEVICE_METADATA": {"localhost": {"hostname": "sw"}}\n  },\n'
+            f'  "asic0": {{"PORT": {{"Ethernet0": {{"speed": "100000"}}}}}},\n  "asic1": {value}\n}}\n')
+    with pytest.raises(InputError) as err:
+        parse([Input("config_db.json", text)], "sw")
+    assert f"not a multi-ASIC dump: namespace asic1 {said}, not an object of tables" in str(err.value)
+    assert err.value.line == 6
+
+
+def test_the_keys_not_listed_are_counted():
+    """2,000 `asicN` keys (asic1000 is no namespace name): "... (1 more)" counted the nine keys kept for the message,
+    not the file's."""
+    text = json.dumps({"localhost": {"DEVICE_METADATA": {}}, **{f"asic{i}": {"PORT": {}} for i in range(2000)}})
+    with pytest.raises(InputError) as err:
+        parse([Input("config_db.json", text)], "sw")
+    assert "asic5, asic6, ... (1,993 more); not a multi-ASIC dump: asic1000 is not a namespace name" in str(err.value)
+
+
+def test_a_map_of_many_unreadable_entries_is_said_in_a_few_findings():
+    """A DSCP_TO_TC_MAP of 10,000 keys that are no DSCP: one finding each (100,000 made a report of 16 MB); the
+    first eight are named with their lines, the rest (a 5,000-character key among them) counted."""
+    maps = {"ROCE": {"26": "3", **{f"x{i}": "0" for i in range(10_000)}, "y" * 5000: "0"}}
+    text = json.dumps({"PORT": {"Ethernet0": {"speed": "100000"}}, "DSCP_TO_TC_MAP": maps,
+                       "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "ROCE", "pfc_enable": "3"}}}, indent=1)
+    device = parse([Input("config_db.json", text)], "sw")
+    said = [i.message for i in device.issues if "DSCP_TO_TC_MAP|ROCE" in i.message]
+    assert len(said) == 9 and said[0] == "DSCP_TO_TC_MAP|ROCE maps 'x0' to '0': not two numbers 0-63 and 0-15; ignored"
+    assert said[-1] == ("DSCP_TO_TC_MAP|ROCE has 9,993 more entries that are not two numbers 0-63 and 0-15 (a map has "
+                        "at most 64); ignored")
+    assert device.ports["Ethernet0"].dscp_to_tc == {26: 3}

@@ -3,6 +3,10 @@ rules say (`make schemas` rewrites it), and a file made from other sources is ne
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from losslessd.lint import index
 from losslessd.lint.registry import all_rules
 
@@ -27,7 +31,7 @@ def test_an_index_made_from_other_sources_is_not_printed(tmp_path):
                      encoding="utf-8")
     assert index.listing(stale) == index.lines()
     current = tmp_path / "current.txt"
-    current.write_text(index.text().replace("PFC001  ", "PFC001x "), encoding="utf-8")
+    current.write_text(index.text([line.replace("PFC001  ", "PFC001x ") for line in index.lines()]), encoding="utf-8")
     assert any(line.startswith("PFC001x ") for line in index.listing(current))  # (the file is read when current)
 
 
@@ -35,3 +39,32 @@ def test_a_missing_or_empty_index_lists_from_the_rules(tmp_path):
     assert index.listing(tmp_path / "absent.txt") == index.lines()
     (tmp_path / "empty.txt").write_text("", encoding="utf-8")
     assert index.listing(tmp_path / "empty.txt") == index.lines()
+
+
+def test_a_damaged_index_lists_from_the_rules(tmp_path):
+    """The sources' digest intact, the list below it cut at a line's end or mid-line, or overwritten with bytes: the
+    list is the rules' (a cut file printed a short list, a control character reached the terminal), exit 0."""
+    whole = index.text()
+    cut = tmp_path / "cut.txt"
+    for damaged in (whole[:whole.index("PFC001")], whole[:whole.index("PFC001") + 9],
+                    whole.replace("PFC001  ", "\x1b[2J\x00  ", 1)):
+        cut.write_text(damaged, encoding="utf-8")
+        assert index.listing(cut) == index.lines()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "char-device", "folder", "too-big", "link-loop"])
+def test_an_index_that_is_no_file_to_read_lists_from_the_rules(kind, tmp_path):
+    """A FIFO in the index's place hung `losslessd rules` (read_text blocked), a link to /dev/zero filled the memory;
+    each is read as input is (limits.read_text), refused, and the rules themselves give the list."""
+    path = tmp_path / "rules.txt"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "char-device":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "too-big":
+        path.write_text(index.text() + "#" * (64 * 1024), encoding="utf-8")
+    else:
+        path.symlink_to(path)
+    assert index.listing(path) == index.lines()

@@ -199,6 +199,10 @@ NCCL_HEAD = ("#       size         count      type   redop    root     time   al
     NCCL_HEAD + "# Out of bounds values : " + "9" * 5000 + " OK\n",
     NCCL_HEAD + "8 2 float sum -1 10.0 inf inf 0 10.0 inf inf 0\n",
     NCCL_HEAD + "8 2 float sum -1 10.0 1e999 1e999 0 10.0 1e999 1e999 0\n",
+    # a negative bandwidth (round 4): kept as the size's busbw, and as the lower of two runs it beat the real one
+    NCCL_HEAD + "8 2 float sum -1 10.0 -1.00 -2.00 0 10.0 -1.00 -2.00 0\n",
+    '{"results": [{"size": 8, "count": 1, "type": "float", "out_of_place": {"bus_bw": -3}}]}',
+    PERF_HEAD + " 8 1000 0.00 -0.48 0.1\n",
 ])
 def test_numbers_no_benchmark_prints_are_skipped_never_a_crash(output):
     """Found by fuzzing read_benchmark (coverage-guided): each raised out of it (the tune stopped with a traceback)."""
@@ -219,3 +223,6 @@ def test_sizes_as_operators_write_them():
     assert [format_size(s) for s in (2**30, 64 * 2**20, 8192, 1000)] == ["1G", "64M", "8K", "1000"]
     with pytest.raises(ValueError):
         parse_size("lots")
+    for size in ("9" * 5000 + "G", "9" * 20, str(2**63), "9999999T"):  # (int() said "Exceeds the limit (4300 digits)")
+        with pytest.raises(ValueError, match="not a message size"):
+            parse_size(size)

@@ -104,6 +104,22 @@ def test_a_benchmark_that_hangs_is_stopped():
     assert "# nThread 1" in hung.output
 
 
+@pytest.mark.slow  # starts processes
+def test_a_benchmark_that_prints_without_end_is_stopped_at_the_input_limit():
+    """`yes` as the benchmark (or one stuck in a print loop): communicate() kept every byte until --timeout, gigabytes
+    a second. Output past the limit stops the process group; what came before it is kept, decoded as before."""
+    endless = run_benchmark(_python("import sys\nsys.stdout.write('# nThread 1\\r\\n')\nwhile True:\n"
+                                    "    sys.stdout.write('y' * 65536)"), 60, limit=1024 * 1024)
+    assert endless.result.invalid == ["the benchmark printed more than 1 MiB, the limit of any input "
+                                      "(LOSSLESSD_MAX_FILE_MB); it was stopped"]
+    assert endless.output.startswith("# nThread 1\ny") and len(endless.output) <= 1024 * 1024
+    both = run_benchmark(_python("import sys\nfor _ in range(40):\n    sys.stderr.write('e' * 65536)\n"
+                                 "    sys.stdout.write('o' * 65536)"), 60, limit=4 * 1024 * 1024)
+    assert "printed more than 4 MiB" in both.result.invalid[0]  # (stdout and stderr counted together)
+    closed = run_benchmark(_python("import os, time\nos.close(1)\nos.close(2)\ntime.sleep(600)"), 1.0)
+    assert closed.result.invalid == ["the benchmark did not finish within 1 s (--timeout); it was stopped"]
+
+
 def test_store_keeps_finished_trials_and_resumes_the_unfinished_tune(tmp_path):
     db = tmp_path / "tune.sqlite"
     params = {"benchmark": ["x"], "budget": 3}

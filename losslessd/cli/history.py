@@ -188,7 +188,9 @@ def _history(db: Path | None, config: Path | None) -> History:
         relative = HistorySettings.model_validate(section).path
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(f"history: {err['msg']}", file=doc.file, line=doc.line_of(["history", *err["loc"]]),
+        where = ".".join(map(str, ("history", *err["loc"])))
+        raise InputError(f"`{where}`: {err['msg'].removeprefix('Value error, ')}", file=doc.file,
+                         line=doc.line_of(["history", *err["loc"]]),
                          pointer=pointer(["history", *err["loc"]])) from None
     return History(config.resolve().parent / Path(relative).expanduser(), create=False)
 

@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from ..credentials import Secret
 from ..docpos import Document, first_error, json_schema, load_yaml
@@ -30,6 +39,17 @@ from ..policy import Policy, load_policy
 DEFAULT_HTTP_HOST = "127.0.0.1"
 DEFAULT_HTTP_PORT = 9469
 EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+
+
+def _no_nul(value: str) -> str:
+    """A path the daemon opens: a NUL (YAML "\\0") is in no file name; os.open raises ValueError on it, so the daemon
+    and `events --config` stopped with an internal error (exit 3) where --check had said the settings were valid."""
+    if "\0" in value:
+        raise ValueError("a path cannot hold a NUL character (\\0)")
+    return value
+
+
+PathText = Annotated[str, AfterValidator(_no_nul)]
 
 
 class _S(BaseModel):
@@ -81,7 +101,7 @@ class Http(_S):
 
 
 class HistorySettings(_S):
-    path: str = Field("losslessd.db", min_length=1, description="SQLite file, relative to the settings file.")
+    path: PathText = Field("losslessd.db", min_length=1, description="SQLite file, relative to the settings file.")
     resolution_s: float = Field(60.0, gt=0, description="Samples are kept as one mean and max per this many seconds.")
     retention_days: float = Field(30.0, gt=0)
 
@@ -117,9 +137,11 @@ class Log(_S):
 
 
 class Settings(_S):
-    inventory: str = Field(description="Inventory file or folder (as for `losslessd pull`), relative to this file.")
-    policy: str = Field("roce-dscp26", description="Policy file (relative to this file) or shipped policy name.")
-    known_hosts: str = Field("~/.ssh/known_hosts", description="known_hosts the devices' SSH keys are checked against.")
+    inventory: PathText = Field(description="Inventory file or folder (as for `losslessd pull`), relative to this "
+                                "file.")
+    policy: PathText = Field("roce-dscp26", description="Policy file (relative to this file) or shipped policy name.")
+    known_hosts: PathText = Field("~/.ssh/known_hosts",
+                                  description="known_hosts the devices' SSH keys are checked against.")
     insecure_no_host_key_check: bool = Field(False, description="Accept any SSH host key (lab networks only).")
     workers: int | None = Field(None, ge=1, le=256, description=(
         "Worker processes polling the devices (each its own share); null: one per CPU core."))

@@ -2,8 +2,9 @@
 
 Importing the rule families (and the model, parsers and analyses they use) is most of what `losslessd rules` did
 beyond starting typer. The file's first line holds a digest of the sources the list is made from (the rule
-families, the registry, the engine's crash rule, the severities): when it is not theirs (a rule edited, the file
-not regenerated), the list is made from the rules themselves, so a stale file is never printed.
+families, the registry, the engine's crash rule, the severities) and of the list below it: when either is not
+theirs (a rule edited, the file not regenerated, or the installed file cut short or damaged), the list is made from
+the rules themselves, so a stale or damaged file is never printed.
 `make schemas` (python -m losslessd.lint.index) rewrites it; tests/test_rule_index.py fails when it differs.
 """
 
@@ -15,6 +16,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent
 INDEX = PACKAGE / "data" / "rules.txt"
 _HEADER = "# losslessd rules, made from sources with sha256 "
+# The file is 68 lines of ~130 characters: more than this is no index losslessd wrote (and is not read whole).
+_MAX_INDEX_BYTES = 64 * 1024
 
 
 def sources() -> list[Path]:
@@ -48,18 +51,30 @@ def fix_label(rule) -> str:
     return f"fixable, {'disruptive' if rule.disruptive else 'safe'}"
 
 
-def text() -> str:
-    """The index file: the digest line, then the list."""
-    return "".join(f"{line}\n" for line in (_HEADER + digest(), *lines()))
+def _list_digest(listed: list[str]) -> str:
+    return hashlib.sha256("".join(f"{line}\n" for line in listed).encode()).hexdigest()
+
+
+def text(listed: list[str] | None = None) -> str:
+    """The index file: the digest line (the sources', then the list's), then the list (default: the rules')."""
+    listed = lines() if listed is None else listed
+    return "".join(f"{line}\n" for line in (f"{_HEADER}{digest()} list {_list_digest(listed)}", *listed))
 
 
 def listing(index: Path = INDEX) -> list[str]:
-    """The rule list: from ``index`` when it was made from the sources as they are, else from the rules."""
+    """The rule list: from ``index`` when it was made from the sources as they are and its list is whole, else from
+    the rules. The file is read as input is (limits.read_text): a FIFO or a device put in its place, or a file of
+    gigabytes, hung or filled the memory of `losslessd rules`."""
+    from ..errors import InputError
+    from ..limits import read_text
+
     try:
-        head, *rest = index.read_text(encoding="utf-8").splitlines()
-        if head == _HEADER + digest():
+        head, *rest = read_text(index, limit=_MAX_INDEX_BYTES, what="rule index").split("\n")
+        if rest and rest[-1] == "":
+            rest.pop()
+        if head == f"{_HEADER}{digest()} list {_list_digest(rest)}":
             return rest
-    except (OSError, UnicodeDecodeError, ValueError):  # missing, unreadable, empty: the rules themselves say it
+    except (InputError, ValueError):  # missing, unreadable, not a file, too big, empty: the rules themselves say it
         pass
     return lines()
 

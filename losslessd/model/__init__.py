@@ -78,8 +78,9 @@ class Source(Model):
         line = self.line
         if line is not None:
             where += f":{line}"
-        if self.pointer:
-            where += f" {self.pointer}"
+        pointer = self.pointer
+        if pointer:  # (a key naming 20,000 ports is a pointer of 240 KB: shown cut, as messages show such keys)
+            where += f" {pointer}" if len(pointer) <= 160 else f" {pointer[:160]}... ({len(pointer):,} characters)"
         return where
 
     def as_tuple(self) -> tuple:

@@ -111,6 +111,10 @@ def _build(doc: Document, base: Path, roots: list[Path]) -> Topology:
     topo.routing = routing
 
     def outside(what: str, rel: str, line: int | None) -> bool:
+        if "\0" in rel:  # (YAML "\0": os.path.realpath raised ValueError, an internal error)
+            topo.issues.append(entry_issue(topo, f"{what}: {rel!r} holds a NUL character, which no file name can; "
+                                           "not read", line))
+            return True
         if _inside(base / rel, roots):
             return False
         topo.issues.append(entry_issue(topo, f"{what}: {rel!r} is outside the fabric folder "

@@ -643,8 +643,9 @@ def _clamp(value: float, rng: Range, floor: float = 0) -> int:
 
 
 def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, pool_mode: str,
-                          congested: int) -> None:
-    """Refuse thresholds that would mark only after the PG pauses, at the load ECN004 assumes (same maths)."""
+                          congested: int, where: dict) -> None:
+    """Refuse thresholds that would mark only after the PG pauses, at the load ECN004 assumes (same maths); ``where``:
+    the file and line of the port (a --device file's), which the refusal names."""
     pg = port.sonic
     threshold = {"dynamic_threshold": pg.threshold} if pool_mode == "dynamic" else {"static_threshold_bytes":
                                                                                     pg.threshold}
@@ -655,7 +656,7 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, po
     if trigger is not None and mark >= trigger.at_bytes:
         raise InputError(f"port {port.name}: ECN threshold {mark} B would not mark before PFC pauses at "
                          f"{trigger.at_bytes} B ({trigger.basis}, {congested} lossless PG(s) congested at once); a "
-                         "larger ingress lossless pool, or a smaller ecn.assume_congested_queues, is needed")
+                         "larger ingress lossless pool, or a smaller ecn.assume_congested_queues, is needed", **where)
 
 
 def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: float, mtu: int,
@@ -831,7 +832,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached))
         if kmin is not None and pool_bytes is not None and sonic is not None:
-            _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested)
+            _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested, where)
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).

@@ -149,11 +149,13 @@ def _clean(line: str) -> str:
 
 
 def _number(token: str) -> float | None:
-    """A printed number (%.2f, %.1f, %.0f, %.1e, %g); None for N/A and for what is not finite."""
+    """A printed number (%.2f, %.1f, %.0f, %.1e, %g); None for N/A and for what is not finite or is negative."""
     if token.upper() == "N/A":
         return None
     value = float(token)
-    if not math.isfinite(value):  # nan, inf, 1e999: no measurement (a busbw of inf would win every comparison)
+    # nan, inf, 1e999: no measurement (a busbw of inf would win every comparison); nor is a negative time, bandwidth
+    # or count (getFloatStr prints elapsed time and bytes over it): a busbw of -1 was kept as the size's (lower) one
+    if not math.isfinite(value) or value < 0:
         return None
     return value
 
@@ -410,8 +412,14 @@ def _json_num(value) -> float | None:
 def _json_half(obj) -> Half | None:
     if not isinstance(obj, dict):
         return None
-    return Half(time_us=_json_num(obj.get("time", obj.get("cpu_time"))), algbw_gbps=_json_num(obj.get("alg_bw")),
-                busbw_gbps=_json_num(obj.get("bus_bw")), wrong=_json_num(obj.get("nwrong")))
+    return Half(time_us=_measured(obj.get("time", obj.get("cpu_time"))), algbw_gbps=_measured(obj.get("alg_bw")),
+                busbw_gbps=_measured(obj.get("bus_bw")), wrong=_measured(obj.get("nwrong")))
+
+
+def _measured(value) -> float | None:
+    """A time, bandwidth or count of a result: finite and not negative (as _number reads them in text)."""
+    number = _json_num(value)
+    return None if number is None or number < 0 else number
 
 
 # -- perftest -----------------------------------------------------------------------------------------
@@ -468,8 +476,8 @@ def parse_perftest(text: str) -> PerftestRun:
         if len(values) < len(names):
             run.notes.append(f"line {lineno}: {len(values)} values for {len(names)} columns: skipped")
             continue
-        if not all(map(math.isfinite, values)):  # (float() reads inf, nan and 1e999)
-            run.notes.append(f"line {lineno}: a value that is not a finite number: skipped")
+        if not all(math.isfinite(v) and v >= 0 for v in values):  # (float() reads inf, nan, 1e999 and -1)
+            run.notes.append(f"line {lineno}: a value that is not a finite, non-negative number: skipped")
             continue
         try:
             run.rows.append(_perf_row(dict(zip(names, values)), run.unit, lineno))
@@ -578,10 +586,11 @@ def _from_perftest(run: PerftestRun) -> BenchResult:
 
 def parse_size(text: str) -> int:
     """An nccl-tests size as operators write it (`-b 8 -e 8G`): 8, 64K, 1M, 8G (powers of 1024), or bytes."""
-    m = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
-    if not m:
-        raise ValueError(f"not a message size: {text!r} (e.g. 64M, 1G, 8192)")
-    return int(m.group(1)) * 1024 ** ("KMGT".find(m.group(2).upper()) + 1) if m.group(2) else int(m.group(1))
+    m = re.fullmatch(r"\s*(\d{1,19})\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    size = int(m.group(1)) * 1024 ** ("KMGT".find(m.group(2).upper()) + 1 if m.group(2) else 0) if m else -1
+    if not 0 <= size < 2**63:  # a size nccl-tests prints (%li: a 64-bit long, see _INT); 5,000 digits: int()'s error
+        raise ValueError(f"not a message size: {text[:40]!r}{'...' if len(text) > 40 else ''} (e.g. 64M, 1G, 8192)")
+    return size
 
 
 def format_size(size: int) -> str:

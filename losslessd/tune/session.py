@@ -12,6 +12,7 @@ detector fires, or a device refuses a commit (and the tune stops). It ends at th
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import statistics
 import subprocess
@@ -24,6 +25,7 @@ from pathlib import Path
 from .. import render
 from ..collect.ssh import CollectError, Session
 from ..errors import InputError
+from ..limits import ENV_MAX_FILE_MB, describe_mib, max_file_bytes
 from ..inventory import Host, Inventory
 from ..platforms import Command
 from ..policy import Policy
@@ -70,20 +72,22 @@ class Ran:
     elapsed_s: float
 
 
-def run_benchmark(argv: list[str], timeout_s: float) -> Ran:
-    """Run the benchmark command (no shell) in its own process group; a failure, a timeout or output with
-    nothing to read is an invalid result with its reason, never an exception."""
+def run_benchmark(argv: list[str], timeout_s: float, limit: int | None = None) -> Ran:
+    """Run the benchmark command (no shell) in its own process group; a failure, a timeout, output beyond ``limit``
+    bytes (default: the input file limit) or output with nothing to read is an invalid result with its reason,
+    never an exception."""
     started = time.monotonic()
+    limit = max_file_bytes() if limit is None else limit
     try:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                                start_new_session=True)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
         return Ran(BenchResult("unknown", invalid=[f"cannot run {argv[0]!r}: {exc.strerror or exc}"]), "", 0.0)
-    try:
-        out, err = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        _stop(proc)
-        out, err = proc.communicate()
+    out, err, stopped = _read_output(proc, started + timeout_s, limit)
+    if stopped == "limit":
+        return Ran(BenchResult("unknown", invalid=[f"the benchmark printed more than {describe_mib(limit)}, the "
+                                                    f"limit of any input ({ENV_MAX_FILE_MB}); it was stopped"]),
+                   out, time.monotonic() - started)
+    if stopped == "timeout":
         return Ran(BenchResult("unknown", invalid=[f"the benchmark did not finish within {timeout_s:g} s (--timeout); "
                                                     "it was stopped"]), out, time.monotonic() - started)
     elapsed = time.monotonic() - started
@@ -92,6 +96,55 @@ def run_benchmark(argv: list[str], timeout_s: float) -> Ran:
         return Ran(BenchResult("unknown", invalid=[f"the benchmark exited with status {proc.returncode}: {tail[:200]}"]),
                    out, elapsed)
     return Ran(read_benchmark(out), out, elapsed)
+
+
+def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[str, str, str | None]:
+    """(stdout, stderr, why it was stopped: "timeout", "limit" or None) of ``proc``, read as it prints until it exits;
+    at ``deadline`` (monotonic), or past ``limit`` bytes in all, its process group is stopped and what it printed up
+    to the limit kept. Decoded as text mode did (UTF-8, bad bytes replaced, universal newlines). communicate() kept
+    everything: a benchmark printing without end (`yes`) filled the memory until --timeout."""
+    assert proc.stdout is not None and proc.stderr is not None
+    fds = (proc.stdout.fileno(), proc.stderr.fileno())
+    chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
+    size, stopped = 0, None
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        while sel.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if stopped:
+                    break  # stopped, and the pipes still open after the grace (a process outside its group)
+                stopped = "timeout"
+                _stop(proc)
+                deadline = time.monotonic() + KILL_GRACE_S
+                continue
+            for key, _ in sel.select(remaining):
+                data = os.read(key.fd, 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    continue
+                if size < limit:
+                    chunks[key.fd].append(data[:limit - size])
+                size += len(data)
+                if size > limit and not stopped:
+                    stopped = "limit"
+                    _stop(proc)
+                    deadline = time.monotonic() + KILL_GRACE_S
+    proc.stdout.close()
+    proc.stderr.close()
+    if not stopped:
+        try:  # (its pipes are closed: it is exiting, or closed them and runs on)
+            proc.wait(max(deadline - time.monotonic(), 0))
+        except subprocess.TimeoutExpired:
+            stopped = "timeout"
+            _stop(proc)
+
+    def text(fd: int) -> str:
+        decoded = b"".join(chunks[fd]).decode("utf-8", errors="replace")
+        return decoded.replace("\r\n", "\n").replace("\r", "\n") if "\r" in decoded else decoded
+
+    return text(fds[0]), text(fds[1]), stopped
 
 
 def _stop(proc: subprocess.Popen) -> None:

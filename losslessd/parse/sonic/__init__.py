@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from ... import capture
 from ...errors import InputError
+from ...limits import MAX_EXPANDED_PORTS, MAX_PORTS
 from ...model import (
     BufferPool,
     BufferProfile,
@@ -54,6 +55,11 @@ _MAX_INDEX = 63
 # BUFFER_PG and BUFFER_QUEUE keys: sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?", sonic-buffer-queue.yang qindex
 # "(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?" (QUEUE keys depend on the platform: the CPU port has 48; kept 0-63).
 _MAX_PG, _MAX_BUFFER_QUEUE = 7, 15
+# A key or value shown in a message up to here: `Ethernet0,...,Ethernet19999|0-7` is one key of 240 KB, and each
+# message that quoted it whole made a report of a megabyte.
+_SHOWN = 80
+# A map entry's unreadable keys said one by one up to here, then counted: 100,000 of them made 100,000 findings (16 MB).
+_MAP_ISSUES = 8
 _MAP_BOUNDS = {"DSCP_TO_TC_MAP": (63, 15), "TC_TO_PRIORITY_GROUP_MAP": (15, 7), "TC_TO_QUEUE_MAP": (15, 9),
                "MAP_PFC_PRIORITY_TO_QUEUE": (7, 7), "TC_TO_DSCP_MAP": (15, 63),
                "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": (7, 7)}
@@ -301,6 +307,21 @@ def _percent(text: str) -> float:
 _MAP_NUMBERS = {str(n): n for n in range(_MAX_INDEX + 1)}
 
 
+def _clip(text: str) -> str:
+    """``text`` as a message shows it: whole up to _SHOWN characters, else its start and its length."""
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text):,} characters)"
+
+
+def _at(entry: Entry) -> str:
+    """`TABLE|key` of an entry in a message (the key cut as _clip cuts it)."""
+    return f"{entry.table}|{_clip(entry.key)}"
+
+
+def _quoted(text: str) -> str:
+    """``text`` quoted (repr) as a message shows it, cut as _clip cuts it."""
+    return repr(text) if len(text) <= _SHOWN else f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
+
+
 def _map_number(text: str, top: int) -> int:
     """A map table's key or value, 0-``top`` (whole(); the usual texts looked up)."""
     n = _MAP_NUMBERS.get(text)
@@ -395,6 +416,7 @@ class _Builder:
 
     def __init__(self, db: ConfigDB, name: str, file: str):
         self.db = db
+        self._file = file
         self.ports: dict[str, dict] = {}  # port name -> Port fields
         self.pools: dict[str, BufferPool] = {}
         self.profiles: dict[str, BufferProfile] = {}
@@ -423,6 +445,7 @@ class _Builder:
         self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
         self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
+        self._named = 0  # (port, queue or PG) pairs the QUEUE, BUFFER_QUEUE and BUFFER_PG keys named (see _too_many)
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
         hwsku = self.text(meta, "hwsku") if meta else None
@@ -462,7 +485,7 @@ class _Builder:
             return value
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
-        self.db.issue(f"{entry.table}|{entry.key} {field} is a JSON {type(value).__name__}, not a string; ignored",
+        self.db.issue(f"{_at(entry)} {field} is a JSON {type(value).__name__}, not a string; ignored",
                       entry.source(field))
         return None
 
@@ -477,9 +500,9 @@ class _Builder:
             done = self._converted[(convert, raw)] = convert(raw)
             return done
         except UnknownUnit as exc:
-            self.db.issue(f"{entry.table}|{entry.key} {field}: {exc}", entry.source(field), code="SYS003")
+            self.db.issue(f"{_at(entry)} {field}: {exc}", entry.source(field), code="SYS003")
         except (ValueError, OverflowError):
-            self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not {expected}; ignored", entry.source(field))
+            self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not {expected}; ignored", entry.source(field))
         return None
 
     def choice(self, entry: Entry, field: str, allowed: dict):
@@ -488,7 +511,7 @@ class _Builder:
             return None
         if raw in allowed:
             return allowed[raw]
-        self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not one of {', '.join(allowed)}; ignored",
+        self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not one of {', '.join(allowed)}; ignored",
                       entry.source(field))
         return None
 
@@ -506,16 +529,16 @@ class _Builder:
         if raw.startswith("[") and raw.endswith("]"):
             ref_table, bar, name = raw[1:-1].partition("|")
             if not bar or ref_table != table:
-                self.db.issue(f"{entry.table}|{entry.key} {field} {raw!r} is not a reference to {table}; ignored",
+                self.db.issue(f"{_at(entry)} {field} {_quoted(raw)} is not a reference to {table}; ignored",
                               entry.source(field))
                 return None
         if table not in self.db.tables and not self._whole:  # qos.json without its map tables: unknown, not wrong
-            note = self._absent.setdefault(table, [0, entry.source(field), f"{entry.table}|{entry.key} {field} -> {name}"])
+            note = self._absent.setdefault(table, [0, entry.source(field), f"{_at(entry)} {field} -> {name}"])
             note[0] += 1
             self._absent_refs += 1
             return None
         if name not in self.db.table(table):
-            self.db.issue(f"{entry.table}|{entry.key} {field} names {table}|{name}, which the config does not "
+            self.db.issue(f"{_at(entry)} {field} names {table}|{name}, which the config does not "
                           "define; ignored", entry.source(field))
             return None
         self._refs[(table, raw)] = name
@@ -549,7 +572,7 @@ class _Builder:
                 raise ValueError(entry.key)
             indexes = _indexes(index, top)
         except ValueError:
-            self.db.issue(f"{entry.table} key {entry.key!r} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
+            self.db.issue(f"{entry.table} key {_quoted(entry.key)} is not [<host>|<asic>|]<port>[,<port>...]|<n>[-<m>] "
                           f"with numbers 0-{top}; entry skipped",
                           entry.source())
             return None
@@ -636,9 +659,22 @@ class _Builder:
         """The fields of port ``name``, started from the first entry that mentions it."""
         port = self.ports.get(name)
         if port is None:
+            if len(self.ports) >= MAX_PORTS:  # (keys of many ports each: 20 PORT_QOS_MAP keys named 2 million in 18 MB,
+                check_port_count(len(self.ports) + 1, self._file)  # 1.5 GB and 13 s before the count at the end)
             port = self.ports[name] = {"name": name, "source": entry.source(field), "_events": [], "_entries": [],
                                        "pfc_enabled": [] if self._pfc_known else None}
         return port
+
+    def _too_many(self, entry: Entry) -> None:
+        """InputError at ``entry``: the keys read so far name more queues and PGs of ports than MAX_EXPANDED_PORTS. Each
+        named pair costs memory before the port count is known: 150 keys `Ethernet0,...,Ethernet15999|0-7` in a file
+        under the 32 MiB limit named 19 million and took 2 GB and 11 s; a switch of MAX_PORTS ports with 8 queues,
+        8 buffer queues and 8 PGs names 393,216."""
+        source = entry.source()
+        _pairs.cache_clear()  # (the keys' pairs are cached for the next switch: not these, in a worker that lints on)
+        raise InputError(f"its QUEUE, BUFFER_QUEUE and BUFFER_PG keys name more than {MAX_EXPANDED_PORTS:,} queues and "
+                         "PGs of ports in all (`Ethernet0,Ethernet4|0-7` names 16; a generated file?); not read",
+                         file=source.file, line=source.line)
 
     def _event(self, kind: str, index: int, what: object = None, more: object = None, make: object = None) -> int:
         """The number of a new event (see _shared): ("queue", index, scheduler, ecn), ("buffer", index, egress
@@ -731,6 +767,7 @@ class _Builder:
             entry = self.db.table(table)[name]
             out = self._maps[(table, name)] = {}
             top_key, top_value = _MAP_BOUNDS.get(table, (_MAX_INDEX, _MAX_INDEX))
+            bad = 0
             for key in entry.fields:
                 value = self.text(entry, key)
                 if value is None:
@@ -738,10 +775,16 @@ class _Builder:
                 try:
                     k, v = _map_number(key, top_key), _map_number(value, top_value)
                 except ValueError:
-                    self.db.issue(f"{table}|{name} maps {key!r} to {value!r}: not two numbers 0-{top_key} and 0-"
-                                  f"{top_value}; ignored", entry.source(key))
+                    bad += 1
+                    if bad <= _MAP_ISSUES:
+                        self.db.issue(f"{table}|{name} maps {_quoted(key)} to {_quoted(value)}: not two numbers "
+                                      f"0-{top_key} and 0-{top_value}; ignored", entry.source(key))
                     continue
                 out[k] = v
+            if bad > _MAP_ISSUES:
+                self.db.issue(f"{table}|{name} has {bad - _MAP_ISSUES:,} more entries that are not two numbers "
+                              f"0-{top_key} and 0-{top_value} (a map has at most {top_key + 1}); ignored",
+                              entry.source())
         return out
 
     def queue_lists(self, table: str, name: str) -> dict[int, list[int]]:
@@ -950,6 +993,9 @@ class _Builder:
                 pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields))
                 if pairs is None:
                     continue
+            self._named += len(pairs)
+            if self._named > MAX_EXPANDED_PORTS:
+                self._too_many(e if e is not None else self._cite(make, key, fields))
             if fields != last_fields:  # (one comparison in C where the entry is written as the one before)
                 written = (fields.get("scheduler"), fields.get("wred_profile"))
                 try:
@@ -1027,6 +1073,9 @@ class _Builder:
                 pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_PG)
                 if pairs is None:
                     continue
+            self._named += len(pairs)
+            if self._named > MAX_EXPANDED_PORTS:
+                self._too_many(e if e is not None else self._cite(make, key, fields))
             written = fields.get("profile")
             try:
                 if written != last_written:
@@ -1063,6 +1112,9 @@ class _Builder:
                 pairs = self.split_pairs(e if e is not None else self._cite(make, key, fields), _MAX_BUFFER_QUEUE)
                 if pairs is None:
                     continue
+            self._named += len(pairs)
+            if self._named > MAX_EXPANDED_PORTS:
+                self._too_many(e if e is not None else self._cite(make, key, fields))
             written = fields.get("profile")
             try:
                 if written != last_written:

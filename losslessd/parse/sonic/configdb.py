@@ -47,6 +47,8 @@ _KEY_END = {_KEY_TOKEN: re.compile(r"\s*:"), _OBJECT_KEY: re.compile(r"\s*:(?=\s
 _FIND_FIRST = 16
 # Namespace keys of a multi-ASIC `show runningconfiguration all` (sonic-py-common multi_asic: "asic<N>").
 _NAMESPACE = re.compile(r"localhost|asic\d{1,3}")
+_JSON_TYPES = {str: "a string", list: "an array", type(None): "null", bool: "a boolean", int: "a number",
+               float: "a number"}
 
 
 def mentions_table(text: str) -> bool:
@@ -301,7 +303,9 @@ def _load(doc: Doc) -> tuple[dict, list[Repeated]]:
     if not isinstance(data, dict):
         raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                          "not an object of tables", file=doc.path, line=1)
-    if doc.text.count('":') == _keys(data):
+    text = doc.text
+    # (`"key" :` and `"key"\t:` counted too: one such key balanced a repeated key elsewhere, which went unwarned)
+    if text.count('":') + text.count('" :') + text.count('"\t:') == _keys(data):
         return data, []  # no key written twice (below): no second parse, which costs as much as the first
     found: list = []
     data = load_json(doc.path, doc.text, found)
@@ -310,10 +314,10 @@ def _load(doc: Doc) -> tuple[dict, list[Repeated]]:
 
 def _keys(data: dict) -> int:
     """Keys of the objects three levels deep (table, entry, field; four in a multi-ASIC file's namespaces). A file
-    that writes every key as `"key":` holds at least as many `":` as keys, and as many only when none is written
-    twice and no object lies deeper: then there is nothing to look for. (A file writing some keys `"key" :` can
-    balance a repeated key against them and go unwarned; the value read is the last either way, as SONiC reads
-    it.) Loops, not a walk: 0.03 ms for a bench CONFIG_DB of 2,900 keys."""
+    that writes every key as `"key":` (or `"key" :`, `"key"\t:`) holds at least as many of these as keys, and as many
+    only when none is written twice and no object lies deeper: then there is nothing to look for. (A key written with a
+    newline or two blanks before its colon can still balance a repeated key; the value read is the last either way, as
+    SONiC reads it.) Loops, not a walk: 0.03 ms for a bench CONFIG_DB of 2,900 keys."""
     if is_namespaced(data):
         return len(data) + sum(_keys(tables) for tables in data.values())
     count = len(data)
@@ -345,6 +349,22 @@ def _repeated(data: dict, found: list) -> list[Repeated]:
         if len(parts) < 3:
             stack.extend(((*parts, key), value) for key, value in obj.items() if type(value) is dict)
     return sorted(out, key=lambda r: len(r[0]))
+
+
+def _namespace_fault(doc: Doc, data: dict) -> tuple[str, int | None] | None:
+    """(why, line) a top level whose keys look like a multi-ASIC dump's namespaces is not read as one: the first key
+    that is not a namespace name (asic1000, asic-1) or whose value is no object of tables ("asic0": "x"); None when
+    no key is `localhost` or starts with `asic`. The message said only how namespaces are named, and named them."""
+    if not any(key == "localhost" or key.lower().startswith("asic") for key in data):
+        return None
+    for key, value in data.items():
+        if not _NAMESPACE.fullmatch(key):
+            return (f"{printable(key[:40])}{'...' if len(key) > 40 else ''} is not a namespace name (a multi-ASIC "
+                    "dump names them `localhost`, `asic0`, `asic1`, ... up to `asic999`)"), doc.line((key,), None)
+        if type(value) is not dict:
+            return (f"namespace {key} holds {_JSON_TYPES.get(type(value), 'no object')}, not an object of tables"
+                    ), doc.line((key,), None)
+    return None
 
 
 Loaded = tuple[Input, dict, tuple, list[Repeated]]
@@ -392,6 +412,8 @@ class ConfigDB:
         by_path = {doc.path: doc for doc in self.docs}
         seen = False
         top: list[str] = []  # the top-level keys of the files (what the error names when none is a table)
+        keys = 0  # how many there are
+        fault: tuple[str, int | None] | None = None  # why the first file that looks namespaced is not (see below)
         items: list[tuple[Input, dict | None, tuple, list[Repeated]]] = \
             list(loaded) if loaded is not None else [(inp, None, (), []) for inp in inputs]
         for inp, given, prefix, repeated in items:
@@ -400,14 +422,18 @@ class ConfigDB:
             if repeated:
                 self._hidden(doc, repeated, prefix)
             seen = self._add(doc, data, prefix) or seen
-            if not seen and len(top) <= _LISTED:
-                top += [printable(str(key)[:40]) for key in list(data)[:_LISTED + 1]]
+            if not seen:
+                keys += len(data)
+                if len(top) <= _LISTED:
+                    top += [printable(str(key)[:40]) for key in list(data)[:_LISTED + 1]]
+                if fault is None and namespace is None:
+                    fault = _namespace_fault(doc, data)
         if not seen and namespace is None:
+            shown = ", ".join(top[:_LISTED]) + (f", ... ({keys - _LISTED:,} more)" if keys > _LISTED else "")
             raise InputError("no SONiC CONFIG_DB table losslessd reads (e.g. PORT, PORT_QOS_MAP, QUEUE, BUFFER_PG)"
-                             + (f"; the top-level keys are {_listed(top)}" if top else "; the file holds no key")
-                             + (" (a multi-ASIC dump names its namespaces `localhost`, `asic0`, `asic1`, ...)"
-                                if any("asic" in key.lower() for key in top) else ""),
-                             file=inputs[0].path if inputs else None, line=1)
+                             + (f"; the top-level keys are {shown}" if top else "; the file holds no key")
+                             + (f"; not a multi-ASIC dump: {fault[0]}" if fault else ""),
+                             file=inputs[0].path if inputs else None, line=(fault[1] or 1) if fault else 1)
         self.empty = not seen
 
     def table(self, name: str) -> dict[str, Entry]:
