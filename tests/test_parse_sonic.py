@@ -345,16 +345,16 @@ def test_positional_constructors_make_what_the_keyword_call_makes():
         Watchdog,
         _priority_group,
         _queue,
+        watchdog_of,
     )
     from losslessd.parse.base import line_source, positional
     from losslessd.parse.mlx5 import _host
-    from losslessd.parse.sonic import _watchdog
 
     src, sched = Source(file="f", line=3), Scheduler(name="s")
     made = [(_queue(2, sched, None, src, "egress", src),
              Queue(index=2, scheduler=sched, ecn=None, source=src, buffer_profile="egress", buffer_source=src)),
             (_priority_group(3, "p", True, src), PriorityGroup(index=3, profile="p", runtime_profile=True, source=src)),
-            (_watchdog(True, [3], 200.0, 400.0, 100.0, "drop", "drop", None, src),
+            (watchdog_of((True, (3,), 200.0, 400.0, 100.0, "drop", "drop", None), src),
              Watchdog(enabled=True, priorities=[3], detection_time_ms=200.0, restoration_time_ms=400.0,
                       polling_interval_ms=100.0, action="drop", action_raw="drop", source=src)),
             (line_source("f", 3), src),  # (the text parsers' sources, the mlx5 host parser's objects: the same maker)
@@ -365,6 +365,7 @@ def test_positional_constructors_make_what_the_keyword_call_makes():
         for f in dataclasses.fields(slow):
             assert getattr(fast, f.name) == getattr(slow, f.name), f.name
     assert _priority_group(1, None, False, None).size_bytes is None  # a field not named: its default
+    assert type(made[2][0].priorities) is list  # (a SharedPort's watchdog: its settings keep them as a tuple)
     assert _host("a", DeviceKind.host, "x").ports is not _host("b", DeviceKind.host, "x").ports  # a fresh default each
     with pytest.raises(TypeError, match="no field"):
         positional(Queue, "index", "queue_name")

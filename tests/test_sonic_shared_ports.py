@@ -6,6 +6,7 @@ earlier), each citing its own entry; buffermgrd's run-time PG cites the port's p
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
 
@@ -129,3 +130,52 @@ def test_rows_read_without_their_entries_still_cite_them():
     unknown = next(i for i in device.issues if i.message.startswith("Ethernet9 is not in the PORT table"))
     assert (unknown.source.pointer, unknown.source.line) == ("/QUEUE/Ethernet9|1", line_of("Ethernet9|1"))
     assert "Ethernet9" not in device.ports
+
+
+_WD = {"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "200"},
+                  **{name: {"action": "drop", "detection_time": "200", "restoration_time": "400"}
+                     for name in ("Ethernet0", "Ethernet4", "Ethernet8")}},
+       "PORT_QOS_MAP": {name: {**_QOS, "pfcwd_sw_enable": "3"} for name in ("Ethernet0", "Ethernet4", "Ethernet8")}}
+
+
+def test_a_shared_ports_watchdog_is_made_when_read_citing_its_own_entry():
+    """PFC_WD|<port> (sonic-swss pfcwdorch.cpp reads detection_time, restoration_time and action per port): a
+    SharedPort's watchdog is made when first read, citing the port's own entry; keyed before or after it is made,
+    ports written alike have one key."""
+    text = json.dumps({**TABLES, **_WD}, indent=1)
+    ports = parse([Input("config_db.json", text)], "dut").ports
+    e0, e4 = ports["Ethernet0"], ports["Ethernet4"]
+    assert e0._wd is not None and e4._wd is not None and e0._wd[0] == e4._wd[0]  # nothing made yet
+    before = Keys().port(e0)
+    wd = e4.watchdog  # made now
+    assert e4._wd is None and e0._wd is not None
+    assert (wd.enabled, wd.priorities, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms,
+            wd.action_raw, wd.source.pointer) == (True, [3], 200.0, 400.0, 200.0, "drop", "/PFC_WD/Ethernet4")
+    assert text.splitlines()[wd.source.line - 1].strip().startswith('"Ethernet4"')
+    keys = Keys()
+    assert keys.port(e0) == keys.port(e4)  # one not made, the other made: alike
+    assert before == Keys().port(e0)
+    assert e0.watchdog == wd.__class__(**{**vars_of(wd), "source": e0.watchdog.source}) and e0.watchdog is not wd
+    assert e0.watchdog.priorities is not wd.priorities  # a list of each port's own
+    plain = pickle.loads(pickle.dumps(ports["Ethernet8"]))
+    assert type(plain) is Port and plain.watchdog == ports["Ethernet8"].watchdog
+    e8 = ports["Ethernet8"]
+    e8.watchdog = None  # written before it is made: what it was given
+    assert e8.watchdog is None and e8._wd is None
+
+
+def vars_of(obj) -> dict:
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+
+
+def test_path_views_of_shared_ports_make_no_queue():
+    """A topology run asks every port which sources its path template may fall back from (paths/view._presence): a
+    SharedPort answers from its shared part and its own sources, as the port with its queues and PGs made does."""
+    from losslessd.paths.view import _presence
+
+    ports = _device().ports
+    for port in ports.values():
+        shared = _presence(port)
+        assert port._shared is not None  # nothing made
+        assert shared == _presence(port.plain())  # (plain() makes them)
+    assert _presence(ports["Ethernet4"])[4:] == ((False, False, False), (False, False, False, True))

@@ -24,7 +24,7 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
-from ..model import Device, Model, Port, SharedPort, Source
+from ..model import Device, Model, Port, SharedPort, Source, Watchdog
 
 # Not read by port rules but to name things in messages (the engine checks members on their own
 # wherever a finding is made) or to say where a fact came from.
@@ -33,8 +33,9 @@ _PORT_NAMES = frozenset({"name", "alias", "description"})
 # that are never grouped read (issues, files), and its ports (keyed one by one, with their selection).
 _DEVICE_SKIP = frozenset({"name", "ports", "neighbors", "routes", "tier", "issues", "files"})
 _PLAIN = (str, int, float, bool, Enum, type(None))
-# What a SharedPort's key takes from its shared part instead (the content of every queue and PG but their sources).
-_SHARED = frozenset({"queues", "priority_groups"})
+# What a SharedPort's key takes from its shared part instead (the content of every queue and PG but their sources),
+# and its watchdog, from the settings it is made of while it is not made (Keys.port).
+_SHARED = frozenset({"queues", "priority_groups", "watchdog"})
 
 
 def _mentions(tp: Any, cls: type) -> bool:
@@ -188,8 +189,17 @@ class Keys:
                 content: tuple = ("port", _content_function(Port)(port, self._memo, self.token))
             else:  # queues and PGs as the ports configured alike share them (one token), the rest as any port's
                 parts = shared[0]  # (not where the port's own sources are in its list: shared[1])
+                # The watchdog's content: the settings it is made of (its fields but the source, in order, as the
+                # watchdog's own content function gives them), or, once made, its content.
+                wd = getattr(port, "_wd", None)
+                if wd is not None:
+                    watchdog = wd[0]
+                else:
+                    made = port.watchdog
+                    watchdog = None if made is None else _content_function(Watchdog, owned=True)(
+                        made, self._memo, self.token)
                 content = ("shared port", _content_function(Port, shared=True)(port, self._memo, self.token),
-                           self._memo.get(id(parts)) or self.token(parts))
+                           watchdog, self._memo.get(id(parts)) or self.token(parts))
             last, last_key = self._last_port
             if content == last:  # the port before it, configured alike (as a switch's ports mostly are): no hashing
                 key = last_key

@@ -464,9 +464,10 @@ class Port(Model):
         return self.pfc_priority_to_queue.get(priority, [])
 
 
-# The slots that hold a Port's queues and PGs (a SharedPort fills them when they are first read).
+# The slots that hold a Port's queues, PGs and watchdog (a SharedPort fills them when they are first read).
 _QUEUES_SLOT: Any = Port.__dict__["queues"]
 _PGS_SLOT: Any = Port.__dict__["priority_groups"]
+_WATCHDOG_SLOT: Any = Port.__dict__["watchdog"]
 
 
 class SharedPort(Port):
@@ -480,11 +481,16 @@ class SharedPort(Port):
     lint/groups.py keys); per queue the positions of its source and buffer_source in ``_sources`` (-1: None), per PG
     its source's; ``makers``: None, or per place in ``_sources`` None (a source there) or what makes the source of the
     key there (an entry the parser did not make while reading). None once the dicts are made. ``_sources``: the
-    port's own entries (or their keys), in the order the parser met them."""
+    port's own entries (or their keys), in the order the parser met them.
 
-    __slots__ = ("_shared", "_sources")
+    ``_wd``: None, or the watchdog as (settings, source), made when first read: ``settings`` are its fields but its
+    source, in their order, its priorities a tuple (what lint/groups.py keys of a watchdog; the rules read the
+    watchdog of one port per configuration)."""
+
+    __slots__ = ("_shared", "_sources", "_wd")
     _shared: tuple | None
     _sources: list
+    _wd: tuple | None
 
     def _materialize(self) -> None:
         (queues, pgs), (queue_at, pg_at), _, makers = self._shared  # type: ignore[misc]
@@ -525,6 +531,19 @@ class SharedPort(Port):
         if getattr(self, "_shared", None) is not None:
             self._materialize()
         _PGS_SLOT.__set__(self, value)
+
+    @property
+    def watchdog(self) -> Watchdog | None:
+        wd = getattr(self, "_wd", None)
+        if wd is not None:
+            self._wd = None
+            _WATCHDOG_SLOT.__set__(self, watchdog_of(*wd))
+        return _WATCHDOG_SLOT.__get__(self, Port)
+
+    @watchdog.setter
+    def watchdog(self, value: Watchdog | None) -> None:
+        self._wd = None
+        _WATCHDOG_SLOT.__set__(self, value)
 
     def pg_profiles(self) -> dict[int, tuple[str | None, bool]]:
         shared = getattr(self, "_shared", None)
@@ -575,17 +594,29 @@ def _priority_group(index, profile, runtime_profile, source) -> PriorityGroup:
     return pg
 
 
+def watchdog_of(settings: tuple, source: Source | None) -> Watchdog:
+    """A SharedPort's watchdog, made when first read (see SharedPort._wd): its priorities a list of its own."""
+    wd = _new(Watchdog)
+    (wd.enabled, priorities, wd.detection_time_ms, wd.restoration_time_ms, wd.polling_interval_ms, wd.action,
+     wd.action_raw, wd.default_rule) = settings
+    wd.priorities, wd.source = None if priorities is None else list(priorities), source
+    return wd
+
+
 if ([f.name for f in dataclasses.fields(Queue)] != ["index", "scheduler", "ecn", "source", "buffer_profile",
                                                     "buffer_source"]
         or [f.name for f in dataclasses.fields(PriorityGroup)] != ["index", "profile", "runtime_profile", "size_bytes",
-                                                                   "source"]):
-    raise TypeError("Queue or PriorityGroup has a field _queue or _priority_group does not set")
+                                                                   "source"]
+        or [f.name for f in dataclasses.fields(Watchdog)] != ["enabled", "priorities", "detection_time_ms",
+                                                              "restoration_time_ms", "polling_interval_ms", "action",
+                                                              "action_raw", "default_rule", "source"]):
+    raise TypeError("Queue, PriorityGroup or Watchdog has a field _queue, _priority_group or watchdog_of does not set")
 
 
 def _shared_port_maker():
-    """``make(shared, sources, **fields)``: a SharedPort set slot by slot (Port.__init__ would set its queue and PG
-    dicts through the properties, only for them to be dropped again)."""
-    env: dict = {"_new": _new, "cls": SharedPort}
+    """``make(shared, sources, wd, **fields)``: a SharedPort set slot by slot (Port.__init__ would set its queue and
+    PG dicts through the properties, only for them to be dropped again)."""
+    env: dict = {"_new": _new, "cls": SharedPort, "set_watchdog": _WATCHDOG_SLOT.__set__}
     params, lines = [], []
     for f in dataclasses.fields(Port):
         if f.name in ("queues", "priority_groups"):
@@ -597,9 +628,10 @@ def _shared_port_maker():
         else:
             env[f"d_{f.name}"] = f.default
             params.append(f"{f.name}=d_{f.name}")
-        lines.append(f"    o.{f.name} = {f.name}")
-    code = "\n".join([f"def make(shared, sources, *, {', '.join(params)}):", "    o = _new(cls)", *lines,
-                      "    o._shared, o._sources = shared, sources", "    return o", ""])
+        # (the watchdog's slot set as it is: through the property, each port would pay a call)
+        lines.append("    set_watchdog(o, watchdog)" if f.name == "watchdog" else f"    o.{f.name} = {f.name}")
+    code = "\n".join([f"def make(shared, sources, wd, *, {', '.join(params)}):", "    o = _new(cls)", *lines,
+                      "    o._shared, o._sources, o._wd = shared, sources, wd", "    return o", ""])
     exec(compile(code, "<make SharedPort>", "exec"), env)  # noqa: S102 - field names only
     return env["make"]
 
@@ -607,9 +639,10 @@ def _shared_port_maker():
 _make_shared_port = _shared_port_maker()
 
 
-def shared_port(fields: dict, shared: tuple, sources: list) -> SharedPort:
-    """A SharedPort of ``fields`` (Port's keywords but queues and priority_groups) and its shared part (see there)."""
-    return _make_shared_port(shared, sources, **fields)
+def shared_port(fields: dict, shared: tuple, sources: list, wd: tuple | None = None) -> SharedPort:
+    """A SharedPort of ``fields`` (Port's keywords but queues and priority_groups), its shared part and its watchdog's
+    (settings, source) or None (see there)."""
+    return _make_shared_port(shared, sources, wd, **fields)
 
 
 @model_class

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, NamedTuple
 
-from ..model import Device, Model, Port, Source
+from ..model import Device, Model, Port, SharedPort, Source
 
 Step = str | tuple  # an attribute name, or (key,) for an item of a dict
 
@@ -103,10 +103,19 @@ def _stripped(obj: Model, base: str, steps: tuple, done: dict[tuple, Any]) -> Mo
 def _presence(port: Port) -> tuple:
     """Which of the sources the path code falls back from a port has (rules/common.py first_break, rules/pth.py
     flows: map, PFC and trust sources, a PG's and a queue scheduler's): ports alike share a template only when
-    these match, so that a Ref resolves to the source the same code would have picked on the port itself."""
+    these match, so that a Ref resolves to the source the same code would have picked on the port itself. A
+    SharedPort answers from its shared part and its own sources, without making its queues and PGs (every port of a
+    topology run is asked: making them all cost a worker's share of a topology run 13 % of its instructions)."""
+    shared = getattr(port, "_shared", None) if isinstance(port, SharedPort) else None
+    if shared is None or not isinstance(port, SharedPort):  # (the second for mypy)
+        return (port.map_source is None, port.pfc_source is None, port.trust_source is None, port.source is None,
+                tuple(pg.source is None for pg in port.priority_groups.values()),
+                tuple(q.scheduler is None or q.scheduler.source is None for q in port.queues.values()))
+    (queues, _), (_, pg_at), _, makers = shared
+    sources = port._sources  # (a place with a maker holds a key, whose entry is made: never None)
     return (port.map_source is None, port.pfc_source is None, port.trust_source is None, port.source is None,
-            tuple(pg.source is None for pg in port.priority_groups.values()),
-            tuple(q.scheduler is None or q.scheduler.source is None for q in port.queues.values()))
+            tuple(sources[at] is None and (makers is None or makers[at] is None) for at in pg_at),
+            tuple(scheduler is None or scheduler.source is None for _, scheduler, _, _ in queues))
 
 
 def path_facts(ctx, device: Device) -> PathFacts:

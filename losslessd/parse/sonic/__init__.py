@@ -35,10 +35,11 @@ from ...model import (
     Trust,
     Watchdog,
     shared_port,
+    watchdog_of,
 )
 from ...sorting import natural_key
 from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
-from ..base import Input, check_port_count, positional
+from ..base import Input, check_port_count
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -406,10 +407,6 @@ def _text_only(written: object) -> bool:
     return written is None or type(written) is str
 
 
-_watchdog = positional(Watchdog, "enabled", "priorities", "detection_time_ms", "restoration_time_ms",
-                       "polling_interval_ms", "action", "action_raw", "default_rule", "source")
-
-
 class _Builder:
     """Walks the merged tables once, collecting each port's fields as plain values; the Device is
     built at the end in one validated pass (assigning model fields one by one costs more)."""
@@ -744,11 +741,15 @@ class _Builder:
         return known
 
     def _port_model(self, fields: dict) -> Port:
-        """The Port of ``fields``: a SharedPort where entries made queues or PGs (see _shared_part)."""
+        """The Port of ``fields``: a SharedPort where entries made queues or PGs (see _shared_part), whose watchdog too
+        is made when first read."""
         events, entries, known = fields.pop("_events"), fields.pop("_entries"), fields.pop("_shared", None)
+        wd = fields.pop("_wd", None)
         if not events:
+            if wd is not None:
+                fields["watchdog"] = watchdog_of(*wd)
             return Port(**fields)
-        return shared_port(fields, (known or self._shared_part(events))[0], entries)
+        return shared_port(fields, (known or self._shared_part(events))[0], entries, wd)
 
     def _read_alike(self, memo: dict, written: tuple | str | None, read: Callable[..., T], *args: object) -> T:
         """``read(*args)`` of an entry (the caller found ``written``, the fields it depends on, not in ``memo``): kept
@@ -1183,13 +1184,13 @@ class _Builder:
                     read, written, self._watchdog_settings, key, e, default_rule)
             text = rule[1] if rule else None
             for name in _port_names(key):
-                priorities = wd_priorities.get(name)
-                (ports.get(name) or self.port(name, e))["watchdog"] = _watchdog(
-                    True, None if priorities is None else list(priorities), detection, restoration, poll, action, word,
-                    text, e)
+                # The watchdog's settings (its fields but the source, in order: what lint/groups.py keys of it) and
+                # its source: a SharedPort makes it when it is first read (see _port_model).
+                (ports.get(name) or self.port(name, e))["_wd"] = (
+                    (True, wd_priorities.get(name), detection, restoration, poll, action, word, text), e)
         source = self.db.table_source["PFC_WD"]
         for port in self.ports.values():
-            if "watchdog" not in port:
+            if "watchdog" not in port and "_wd" not in port:
                 port["watchdog"] = Watchdog(enabled=False, source=source)
 
     def _watchdog_settings(self, key: str, e: Entry, default_rule: tuple[tuple, str] | None) -> tuple:
