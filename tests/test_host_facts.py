@@ -93,9 +93,9 @@ def test_the_model_comes_from_the_one_split_of_a_capture_as_before():
 
     head = "#% losslessd capture 1\n#% device: {0}\n#% platform: {1}\n#% collected: 2026-11-20T08:00:00Z\n"
     cases = {
-        nxos: (nxos._MODEL, "cisco_nxos", "#% command: show running-config ipqos all\nhostname sw1\n",
+        nxos: (nxos.MODEL, "cisco_nxos", "#% command: show running-config ipqos all\nhostname sw1\n",
                "  cisco Nexus9000 C93180YC-EX Chassis\n", "Nexus9000 C93180YC-EX"),
-        junos: (junos._MODEL, "juniper_junos", "#% command: show configuration | display set\n"
+        junos: (junos.MODEL, "juniper_junos", "#% command: show configuration | display set\n"
                 "set interfaces et-0/0/0 mtu 9216\n", "Model: qfx5120-48y-8c\n", "qfx5120-48y-8c"),
     }
     for parser, (pattern, platform, config, model_line, model) in cases.items():
