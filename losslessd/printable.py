@@ -19,18 +19,24 @@ import re
 # marks U+200E, U+200F, U+061C; and the zero-width U+200B-200D, U+2060-2064, U+FEFF that make two names look
 # alike), each the CVE-2021-42574 paper ("Trojan Source", Boucher and Anderson 2021) lists or uses.
 _INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
-_CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
+# Lone surrogates (U+D800-DFFF) are no characters at all (Unicode 15.0 §3.9 D76): Python makes U+DC80-DCFF of a
+# file name's bytes that are not UTF-8 (PEP 383 surrogateescape), and json.loads makes any of them from a \udXXX
+# escape; written out they fail a UTF-8 encoder, or put bytes that are not UTF-8 into a JSON report.
+_SURROGATE = "\ud800-\udfff"
+_CONTROL = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}{_SURROGATE}]")
 # C0 controls but tab and line ends, and DEL: no device writes them in a config or a command's output, so one in a
 # file or a session's output is a damaged copy or a broken terminal (parse.parse_group, collect.ssh).
 DEVICE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # What JSON's own escaping leaves raw (it escapes U+0000-001F only).
-_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
+_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{_INVISIBLE}{_SURROGATE}]")
 
 
 def _escape(match: re.Match) -> str:
     char = match.group()
     if char in "\n\r":
         return "\\n" if char == "\n" else "\\r"
+    if 0xDC80 <= ord(char) <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): the byte, as `ls -b` shows it
+        return f"\\x{ord(char) - 0xDC00:02x}"
     return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
 
 
@@ -51,4 +57,14 @@ def json_safe(text: str) -> str:
     reader, inert when someone runs ``cat`` on it. (isascii: the usual report, in C.)"""
     if text.isascii() and "\x7f" not in text:
         return text
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_UNSAFE.sub(_json_escape, text)
+
+
+def _json_escape(match: re.Match) -> str:
+    """A ``\\uXXXX`` escape; a lone surrogate as the text ``\\xNN`` / ``\\udXXX`` instead (RFC 8259 §8.2: a
+    string with one is unpredictable to readers; serde_json refuses it, jq makes it U+FFFD): a report stays UTF-8
+    and valid JSON to every reader, naming the byte the way the text report does."""
+    char = match.group()
+    if "\ud800" <= char <= "\udfff":
+        return "\\" + _escape(match)
+    return f"\\u{ord(char):04x}"

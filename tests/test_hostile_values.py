@@ -7,6 +7,7 @@ carries a character that drives a terminal."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -70,6 +71,58 @@ def test_json_safe_is_the_same_document():
     assert json.loads(text) == doc
     assert not hv.TERMINAL_UNSAFE.search(text)
     assert "caf\u00e9" in text
+
+
+def _strict_json_strings(node):
+    """Every string of a parsed JSON document, for a check that none holds a lone surrogate."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield k
+            yield from _strict_json_strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strict_json_strings(v)
+    elif isinstance(node, str):
+        yield node
+
+
+def test_a_file_name_or_key_that_is_not_utf8_makes_utf8_reports(tmp_path):
+    """A file name of bytes that are not UTF-8 (Python holds them as lone surrogates) and a CONFIG_DB port and host
+    name written as lone \\u escapes: SARIF stopped with an internal error (exit 3, urllib's quote), the JSON report
+    and GitHub annotations carried the raw byte 0xff (not UTF-8: json.load refused the report). Every format is UTF-8
+    now, JSON and SARIF parse with no lone surrogate in any string, and the byte reads as ``\\xff``, as `ls -b`
+    writes it."""
+    from losslessd.errors import EXIT_FINDINGS
+
+    from .clirun import losslessd
+    folder = tmp_path / "fab"
+    folder.mkdir()
+    spine = (hv.ROOT / SPINE1).read_text(encoding="utf-8")
+    (folder / "sp\udcffine.cfg").write_text(spine, encoding="utf-8")  # the file name's bytes: sp 0xff ine.cfg
+    leaf = (hv.ROOT / LEAF1).read_text(encoding="utf-8")
+    (folder / "leaf9").mkdir()
+    (folder / "leaf9" / "config_db.json").write_text(leaf.replace("Ethernet0", "Ethernet0\\ud800").replace(
+        '"hostname": "', '"hostname": "\\udcff'), encoding="utf-8")
+    assert b"sp\xffine.cfg" in [os.fsencode(p.name) for p in folder.iterdir()]
+    for fmt in ("text", "json", "sarif", "github"):
+        out = tmp_path / f"report.{fmt}"
+        res = losslessd("lint", folder, "-f", fmt, "-o", out)
+        assert res.returncode == EXIT_FINDINGS, (fmt, res.stderr)
+        text = out.read_bytes().decode("utf-8")  # raises on a byte that is not UTF-8
+        if fmt in ("json", "sarif"):
+            strings = list(_strict_json_strings(json.loads(text)))
+            assert not [s for s in strings if any("\ud800" <= c <= "\udfff" for c in s)], fmt
+            assert fmt == "sarif" or any("Ethernet0\\ud800" in s for s in strings)  # (no SARIF finding names it)
+            text = "\n".join(strings)
+        assert "sp\\xffine.cfg" in text or "sp%FFine.cfg" in text, fmt
+    sarif = json.loads((tmp_path / "report.sarif").read_text(encoding="utf-8"))
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert any(u.endswith("sp%FFine.cfg") for u in uris), uris  # RFC 3986 §2.1: the byte percent-encoded
+
+
+def test_printable_and_json_safe_write_lone_surrogates_as_text():
+    assert printable("a\udcffb\ud800c") == "a\\xffb\\ud800c"
+    assert json.loads(json_safe(json.dumps({"k\udcff": "v\ud800"}, ensure_ascii=False))) == {"k\\xff": "v\\ud800"}
 
 
 # ---- values that cannot be right: each reported, naming the file and line ---------------------------------------

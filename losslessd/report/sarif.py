@@ -141,7 +141,8 @@ def _artifact(file: str, root: Path) -> dict:
     absolute, relative = root_relative(file, root)
     if relative is None:
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative), "uriBaseId": SRCROOT}
+    # a byte that is not UTF-8 (a lone surrogate in Python) percent-encoded as itself (RFC 3986 §2.1)
+    return {"uri": quote(relative, errors="surrogateescape"), "uriBaseId": SRCROOT}
 
 
 def root_relative(file: str, root: Path) -> tuple[Path, str | None]:
