@@ -87,6 +87,13 @@ def test_sonic_port_queue_and_watchdog_objects():
     ("COUNTERS/Ethernet*/Queues", {"Ethernet0": {"SAI_QUEUE_STAT_PACKETS": "1"}}, "is not PORT:QUEUE"),
     ("COUNTERS/Ethernet*/Pfcwd", {"Ethernet0:3": {"PFC_WD_STATUS": "exploded"}}, "is not operational or stormed"),
     ("COUNTERS/Ethernet*/Buffers", {}, "no counters known"),
+    # port names no agent serves (a JSON key may be anything): a lone surrogate stopped every /metrics scrape
+    # (UnicodeEncodeError for the whole exposition, every device's series), a newline or ESC reached the history
+    ("COUNTERS/Ethernet*", {"Ethernet0\ud800": {"SAI_PORT_STAT_IF_IN_OCTETS": "1"}},
+     r"'Ethernet0\\ud800' is not a port name \(1-255 printable"),
+    ("COUNTERS/Ethernet*/Queues", {"Ether\x1b[2Jnet0:3": {"SAI_QUEUE_STAT_PACKETS": "1"}}, r"'Ether\\x1b\[2Jnet0'"),
+    ("COUNTERS/Ethernet*", {"E" * 100_000: {}}, r"EEE\.\.\. \(100,000 characters\)' is not a port name"),
+    ("COUNTERS/Ethernet*", {"": {}}, "'' is not a port name"),
 ])
 def test_sonic_garbage_names_the_path(path, value, needle):
     with pytest.raises(ValueError, match=needle):
@@ -154,6 +161,8 @@ def test_a_counter_a_round_lacks_is_absent_from_its_reading_not_repeated():
     ("/interfaces/interface[name=Ethernet1]/state/counters/in-octets", "lots", "'lots' is not a counter"),
     ("/interfaces/interface[name=Ethernet1]/state/counters/in-octets", True, "is not a counter"),
     ("/system/state/hostname", "leaf1", "not a counter path"),
+    ("/interfaces/interface[name=Ethernet1\n]/state/counters/in-octets", 1,
+     r"interface\[name=Ethernet1\\n\].*'Ethernet1\\n' is not a port name"),
 ])
 def test_openconfig_garbage_names_the_path(path, value, needle):
     with pytest.raises(ValueError, match=needle):

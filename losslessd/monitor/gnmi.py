@@ -33,6 +33,7 @@ from . import (
     Key,
 )
 from ..platforms import PLATFORMS
+from ..printable import printable
 from ..units import is_small_int
 
 Elem = tuple[str, tuple[tuple[str, str], ...]]  # (name, sorted (key, value) pairs)
@@ -190,11 +191,12 @@ def parse_sonic(elems: tuple[Elem, ...], value: object) -> Parsed:
             raise ValueError(f"{where}: {name!r} holds no counter fields")
         here = f"{where} {name}"
         if kind == "Ports":
-            _sonic_port(str(name), fields, here, values)
+            _sonic_port(port_name(name, where), fields, here, values)
             continue
         port, sep, q = str(name).rpartition(":")
         if not sep or not port or not q.isdigit():
             raise ValueError(f"{where}: {name!r} is not PORT:QUEUE")
+        port_name(port, where)
         table = _SONIC_QUEUE if kind == "Queues" else _SONIC_WD
         for field, counter_name in table.items():
             if field in fields:
@@ -252,6 +254,7 @@ def oc_container(container: tuple[Elem, ...], leaves: dict[str, object]) -> Pars
         raise ValueError(f"{where} is not a counter path losslessd reads")
     if not port or port == "*":
         raise ValueError(f"{where}: no interface name in the path")
+    port_name(port, where)
     for leaf, raw in leaves.items():
         name = table.get(leaf)
         if name is None:
@@ -262,6 +265,21 @@ def oc_container(container: tuple[Elem, ...], leaves: dict[str, object]) -> Pars
         if table is _EOS_WD:
             bits[key] = 32
     return Parsed(kind, values, bits, len(leaves))
+
+
+# IF-MIB's ifName is a DisplayString (RFC 2863, RFC 2579: printable, at most 255 octets): the longest port name
+# any agent is held to.
+MAX_PORT_NAME = 255
+
+
+def port_name(name: str, where) -> str:
+    """``name`` when it can name a port: a device's JSON may hold any key, and a control character or a lone
+    surrogate (a "\\ud800" escape) in one stopped every scrape of /metrics (UTF-8 encoding of the exposition) and
+    every history write, for every device; a key of megabytes went into every series."""
+    if 0 < len(name) <= MAX_PORT_NAME and name.isprintable():
+        return name
+    shown = printable(name[:80]) + (f"... ({len(name):,} characters)" if len(name) > 80 else "")
+    raise ValueError(f"{printable(str(where))}: '{shown}' is not a port name (1-{MAX_PORT_NAME} printable characters)")
 
 
 class _Where:
