@@ -92,9 +92,26 @@ def _address(value: str) -> str:
 
 
 Address = Annotated[str, AfterValidator(_address), must("a host name or address")]
-# A Linux interface or RDMA device name (collect-host-capture.sh).
-Names = Annotated[list[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:@-]{1,64}$")]],
-                  must("a list of names (letters, digits, _ . : @ -)")]
+# Names that go into the host's commands (collect-host-capture.sh: `mlnx_qos -i IF`, `cat /sys/class/net/IF/mtu`,
+# `cat /sys/kernel/config/rdma_cm/DEV/ports/1/default_roce_tos`): shell-safe characters only, never `.` or `..` (a
+# path out of /sys/class/net: `..` read /sys/class/mtu) and never a leading `-` (an option to mlnx_qos/ethtool).
+# An interface name is at most 15 bytes without '/', ':' or blanks, never . or .. (Linux net/core/dev.c
+# dev_valid_name, IFNAMSIZ 16); an RDMA device name at most 63 (IB_DEVICE_NAME_MAX 64, include/rdma/ib_verbs.h).
+_IFNAME, _RDMA_NAME = r"^[A-Za-z0-9_.@-]{1,15}$", r"^[A-Za-z0-9_.:@-]{1,63}$"
+
+
+def _no_path_step(value: str) -> str:
+    if value in (".", "..") or value.startswith("-"):
+        raise ValueError("a path step or an option")
+    return value
+
+
+Interfaces = Annotated[list[Annotated[str, Field(pattern=_IFNAME), AfterValidator(_no_path_step)]],
+                       must("a list of Linux interface names (1-15 letters, digits, _ . @ -; not . or .., "
+                            "no leading -)")]
+RdmaNames = Annotated[list[Annotated[str, Field(pattern=_RDMA_NAME), AfterValidator(_no_path_step)]],
+                      must("a list of RDMA device names (1-63 letters, digits, _ . : @ -; not . or .., "
+                           "no leading -)")]
 Login = Annotated[str, Field(min_length=1), must("a user name")]
 _GNMI_PORT = "the device's gNMI TCP port (1-65535; e.g. EOS 6030, SONiC 50051)"
 _FILE = "mode 0600 or 0400: readable by its owner only"
@@ -154,8 +171,8 @@ class Data(_I):
     ssh: Ssh | None = None
     snmp: Snmp | None = None
     gnmi: Gnmi | None = None
-    interfaces: Names | None = Field(None, description="The RoCE interfaces to collect (required by linux_mlx5).")
-    rdma_devices: Names | None = Field(None, description="Their RDMA devices (for the RoCE ToS).")
+    interfaces: Interfaces | None = Field(None, description="The RoCE interfaces to collect (required by linux_mlx5).")
+    rdma_devices: RdmaNames | None = Field(None, description="Their RDMA devices (for the RoCE ToS).")
 
 
 class Defaults(_I):

@@ -570,6 +570,15 @@ def cases() -> list[Case]:
         C("daemon-history-in-proc", _settings_case(settings=_NUL_HISTORY.replace('"h\\0.db"', "/proc/self/status")),
           says=("/proc/self/status", "its folder /proc/self is not writable")),
         # `losslessd rules` with its index replaced: tests/test_rule_index.py (the package's file is not touched here)
+        # round 5 (session 28)
+        # a host's interface or RDMA device name is written into its commands: `..` made `cat /sys/class/net/../mtu`
+        # (a path out of /sys/class/net), `-h` an option to mlnx_qos and ethtool; refused before any connection
+        *[C(f"pull-host-{field}-{label}", _inventory_case(_host_inventory(field, name)),
+            says=("inv.yaml:6", f"`data.{field}` must be a list of", "not . or ..")) for field in ("interfaces",
+                                                                                               "rdma_devices")
+          for label, name in (("dotdot", "'..'"), ("dot", "'.'"), ("option", "-h"), ("slash", "a/b"))],
+        C("pull-host-interfaces-16-chars", _inventory_case(_host_inventory("interfaces", "e" * 16)),
+          says=("inv.yaml:6", "1-15 letters")),
     ]
     return out
 
@@ -589,6 +598,15 @@ def _multiport_keys(ports: int, keys: int, pgs: str) -> str:
                        "BUFFER_PROFILE": {"p": {"pool": "q", "size": "0", "dynamic_th": "3"}},
                        "BUFFER_PG": {",".join(names[k:] + names[:k]) + "|" + pgs: {"profile": "p"}
                                      for k in range(keys)}})
+
+
+
+
+def _host_inventory(field: str, name: str) -> str:
+    """A linux_mlx5 host whose ``field`` (interfaces or rdma_devices) lists ``name``, on line 6."""
+    data = f"{field}: [{name}]" if field == "interfaces" else f"interfaces: [ens1f0np0], {field}: [{name}]"
+    return ("defaults:\n  username: admin\n  data: {credentials: {password_env: HOSTILE_PW}}\nhosts:\n"
+            f"  gpu1: {{hostname: 127.0.0.1, platform: linux_mlx5,\n          data: {{{data}}}}}\n")
 
 
 _QOS = "mlnx_qos -i eth0 --trust dscp\n"

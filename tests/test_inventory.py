@@ -325,7 +325,8 @@ def test_a_value_found_wrong_is_reported_once_in_the_files_words(tmp_path):
     assert _errors(path) == [
         (3, "host a: `port` must be a TCP port 1-65535"),
         (3, "host a: `data.snmp.auth_protocol` must be one of sha, sha224, sha256, sha384, sha512"),
-        (4, "host b: `data.interfaces` must be a list of names (letters, digits, _ . : @ -)"),
+        (4, "host b: `data.interfaces` must be a list of Linux interface names (1-15 letters, digits, _ . @ -; "
+            "not . or .., no leading -)"),
         (5, "host c: `username` must be a string"),
         (5, "host c: `data.gnmi.tls` must be true or false")]
 
