@@ -46,6 +46,8 @@ MAX_YAML_NODES = 1_000_000
 MAX_INT_DIGITS = 32
 # Ports of one switch: the largest chassis (36 line cards of 36 ports broken out in four) has ~5,200.
 MAX_PORTS = 16_384
+# Lossless PGs of one switch that can be congested at once: each of its ports has 8 priorities (IEEE 802.1Qbb).
+MAX_LOSSLESS_PGS = 8 * MAX_PORTS
 # Port names the interface ranges of one input may expand to (`swp1-1024`, `interface Ethernet1/1-48`), each
 # expansion applying a block of settings: 64 settings lines for every port of the largest switch.
 MAX_EXPANDED_PORTS = 64 * MAX_PORTS

@@ -24,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from . import limits
 from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
 from .model import WATCHDOG_ACTIONS
@@ -127,10 +128,12 @@ class EcnPolicy(_P):
     kmin_min_mtus: NonNegative = 1
     before_pfc: Literal["kmin", "kmax"] = Field("kmin", description="Which threshold must sit below the PFC trigger.")
     # ``congested_lossless_queues`` is the earlier name, still read.
-    assume_congested_queues: Annotated[int, Field(ge=1)] | None = Field(None, description=(
+    # At most every PG of the largest switch (limits.MAX_LOSSLESS_PGS): 10^29 was taken and ECN004 and render
+    # printed it as a load (a 30-digit count of PGs, a trigger of the reserved size alone).
+    assume_congested_queues: Annotated[int, Field(ge=1, le=limits.MAX_LOSSLESS_PGS)] | None = Field(None, description=(
         "Lossless PGs congested at once ECN004 assumes (n in alpha*F/(1+n*alpha)); null: every lossless PG sharing "
         "the pool."))
-    congested_lossless_queues: Annotated[int, Field(ge=1)] | None = Field(
+    congested_lossless_queues: Annotated[int, Field(ge=1, le=limits.MAX_LOSSLESS_PGS)] | None = Field(
         None, description="Earlier name of assume_congested_queues.")
     speed_reference_gbps: Positive | None = Field(None, description=(
         "Speed the thresholds are written for; renderers scale them linearly to other speeds."))

@@ -577,6 +577,11 @@ def cases() -> list[Case]:
             says=("inv.yaml:6", f"`data.{field}` must be a list of", "not . or ..")) for field in ("interfaces",
                                                                                                "rdma_devices")
           for label, name in (("dotdot", "'..'"), ("dot", "'.'"), ("option", "-h"), ("slash", "a/b"))],
+        # a count of congested PGs no switch has (10^29) was taken, and ECN004 and render printed it as the load
+        C("policy-congested-pgs-10e29", _policy_case(POLICY_OK + "ecn:\n  assume_congested_queues: 1" + "0" * 29 + "\n"),
+          says=("p.yaml:4", "`ecn.assume_congested_queues` must be at most 131072")),
+        C("policy-congested-pgs-old-name", _policy_case(POLICY_OK + "ecn:\n  congested_lossless_queues: 131073\n"),
+          says=("p.yaml:4", "at most 131072")),
         C("pull-host-interfaces-16-chars", _inventory_case(_host_inventory("interfaces", "e" * 16)),
           says=("inv.yaml:6", "1-15 letters")),
     ]
