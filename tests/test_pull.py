@@ -22,7 +22,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from losslessd import capture, inventory
+from losslessd import capture, inventory, limits
 from losslessd.api import lint
 from losslessd.collect import MANIFEST
 from losslessd.collect import pull as collect
@@ -372,6 +372,45 @@ def test_refused_and_garbled_outputs_are_kept_and_reported(make_sim, tmp_path):
     assert "% Invalid input (privileged mode required)" in (out / "spine1.capture").read_text()
     assert any(f.code == "SYS001" and f.source.file.endswith("leaf1.capture") for f in findings)  # and lint says why
     assert "answered '% Invalid input (privileged mode required)'" in refused["spine1"].message
+
+
+def test_a_device_whose_output_never_ends_is_cut_at_the_session_budget(make_sim, tmp_path):
+    """A command answered by lines without end (Simulator.flood): netmiko kept every byte until --timeout (959 MiB
+    in the default 60 s for one device, 16 at once by default). The session is cut once it has received the file
+    limit and 1 MiB (here 1 + 1 MiB), named as such; the other device is saved."""
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    sim.flood("leaf1", "show runningconfiguration all")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    with limits.file_limit_mb(1):
+        result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                              collect.Options(known_hosts=sim.known_hosts_path, retries=0))
+    leaf = result.devices["leaf1"]
+    assert (leaf.status, leaf.code) == ("failed", "SYS014"), leaf
+    assert "sent more than 2 MiB in one session while `show runningconfiguration all` ran" in leaf.message
+    assert result.devices["spine1"].status == "ok" and (out / "spine1.capture").exists()
+    assert not (out / "leaf1.capture").exists()
+    assert json.loads((out / MANIFEST).read_text())["devices"]["leaf1"]["code"] == "SYS014"
+
+
+def test_a_login_secret_in_an_output_never_reaches_the_capture(make_sim, tmp_path, caplog):
+    """A device that echoes the password (or a config holding it in clear, or the enable secret): it was written
+    into the capture as it came. It is written as ******** now, with a warning naming the device and the command."""
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    secrets = {name: sim.env[sim.devices[name].password_env] for name in ("leaf1", "spine1")}
+    sim.garble("spine1", "show running-config", f"username admin secret 0 {secrets['spine1']}\n"
+               f"banner motd {secrets['spine1']}{secrets['spine1']}\n")
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0))
+    assert {n: d.status for n, d in result.devices.items()} == {"leaf1": "ok", "spine1": "ok"}
+    text = (out / "spine1.capture").read_text()
+    assert secrets["spine1"] not in text and "username admin secret 0 ********\nbanner motd ****************\n" in text
+    assert not [r for r in caplog.records if secrets["spine1"] in r.getMessage()]
+    (warning,) = [r.getMessage() for r in caplog.records if "login password" in r.getMessage()]
+    assert warning.startswith("spine1: the output of `show running-config` held the login password or enable secret "
+                              "3 time(s)")
 
 
 def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):

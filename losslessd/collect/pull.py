@@ -38,7 +38,7 @@ from . import (
     sha256,
     write_atomic,
 )
-from .ssh import CollectError, Result, Session
+from .ssh import MASK, CollectError, Result, Session
 
 if TYPE_CHECKING:  # pysnmp is imported only when an inventory asks for counters
     from .snmp import BasePoller
@@ -245,6 +245,10 @@ class _Pull:
         name = capture_name(host.name)
         data = write_atomic(self.out / name, text)
         lines = [s.line for s in capture.read(text).sections]
+        for index, count in sorted(outcome.masked.items()):
+            log.warning("%s: the output of `%s` held the login password or enable secret %d time(s) (a device echoing "
+                        "it, or a config holding it in clear): written as %s in the capture", host.name,
+                        outcome.sections[index][0], count, MASK)
         for index, why in sorted(outcome.refused.items()):
             command = outcome.sections[index][0]
             result.issues.append({"code": COMMAND_FAILED, "command": command, "line": lines[index] - 1,

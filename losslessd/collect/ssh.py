@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from .. import limits
 from ..docpos import json_value
 from ..inventory import Host
 from ..platforms import Command
@@ -39,6 +40,18 @@ class CollectError(Exception):
 class Result:
     sections: list[tuple[str, str]] = field(default_factory=list)  # (command, output) in the order run
     refused: dict[int, str] = field(default_factory=dict)  # section index -> why it counts as failed (SYS014)
+    masked: dict[int, int] = field(default_factory=dict)  # section index -> times its output held a login secret
+
+
+MASK = "********"  # what a login secret found in an output is written as (netmiko's session log writes the same)
+
+
+def session_budget() -> int:
+    """Bytes one session may receive: the file limit a capture is read back under (limits.max_file_bytes, 32 MiB
+    unless raised), and 1 MiB for the echo, prompts and SSH framing. A device that sends more is cut there: an
+    output without end held every byte until --timeout (the simulator's flood: 959 MiB in the default 60 s, one
+    device; cut at the budget, 187 MiB in 3.4 s)."""
+    return limits.max_file_bytes() + limits.MIB
 
 
 def commands(host: Host) -> list[Command]:
@@ -89,7 +102,8 @@ def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
 
 
 class Session:
-    """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013."""
+    """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013 (SYS014
+    when the device sent more than the session budget)."""
 
     def __init__(self, host: Host, *, known_hosts: Path | None, timeout: float, session_log: Path | None = None):
         self.host = host
@@ -99,6 +113,10 @@ class Session:
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
         self.aborted = False
+        self.budget = session_budget()
+        self.flooded = False  # the device sent more than the budget: cut
+        self.command = ""  # the command running, for the message of a cut session
+        self._secrets = [s for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s]
 
     def abort(self) -> None:
         with self._lock:
@@ -116,10 +134,12 @@ class Session:
         timer.start()
         try:
             return self._run(deadline)
-        except CollectError:
-            raise
+        except CollectError as exc:
+            raise self.flood_error() if self.flooded else exc from None
         except Exception as exc:  # noqa: BLE001 - every failure of one device is a finding, not a crash
-            raise self._classify(exc) from None
+            error = self._classify(exc)
+            error.message = self.mask(error.message)[0]  # netmiko's messages may quote what the device sent
+            raise error from None
         finally:
             timer.cancel()
             if self._sock is not None:
@@ -138,6 +158,14 @@ class Session:
                               # netmiko masks the password and secret in its session log (SessionLog no_log); the
                               # file is ours, created 0600 like the captures.
                               session_log=log_file)
+        read = conn.read_channel
+
+        def read_channel() -> str:  # netmiko polls a closed channel until read_timeout: a cut session ends here
+            if self.aborted:
+                raise EOFError("the session was cut")
+            return read()
+
+        conn.read_channel = read_channel  # type: ignore[method-assign]
         try:
             if host.platform.enable and not conn.check_enable_mode():
                 try:
@@ -151,9 +179,13 @@ class Session:
                 if remaining <= 0:
                     raise CollectError(TIMEOUT, f"no time left for `{cmd.line}` within the {self.timeout:g} s "
                                        "per-device timeout (--timeout)")
+                self.command = cmd.line
                 # Text: no TextFSM/TTP/Genie parsing is asked for, so netmiko returns the output as it came.
                 output = cast(str, conn.send_command(cmd.line, read_timeout=remaining, strip_prompt=True,
                                                      strip_command=True))
+                output, masked = self.mask(output)
+                if masked:  # a device echoing the password, or a config holding it in clear: never in the capture
+                    result.masked[len(result.sections)] = masked
                 why = refusal(host, cmd, output)
                 if why and not cmd.optional:
                     result.refused[len(result.sections)] = why
@@ -164,6 +196,27 @@ class Session:
                 conn.disconnect()
             except Exception:  # noqa: BLE001 - the outputs are in hand; a failing logout changes nothing
                 pass
+
+    def flood_error(self) -> CollectError:
+        host = self.host
+        during = f" while `{self.command}` ran" if self.command else ""
+        return CollectError(COMMAND_FAILED, f"{host.hostname}:{host.port} sent more than {self.budget / limits.MIB:g} "
+                            f"MiB in one session{during} (the file limit a capture is read back under, and 1 MiB): cut "
+                            f"there; an output without end is a command stuck or a device that means harm (raise "
+                            f"{limits.ENV_MAX_FILE_MB} if such outputs are real)")
+
+    def mask(self, text: str) -> tuple[str, int]:
+        """``text`` with the login password and enable secret written as MASK, and how many were."""
+        found = 0
+        for secret in self._secrets:
+            if secret in text:
+                found += text.count(secret)
+                text = text.replace(secret, MASK)
+        return text, found
+
+    def _over_budget(self) -> None:
+        self.flooded = True
+        self.abort()
 
     def _connect(self) -> socket.socket:
         """The TCP connection, made here so that unreachable is told apart and abort() can cut it."""
@@ -182,7 +235,7 @@ class Session:
                 sock.close()
                 raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
             self._sock = sock
-        return sock
+        return cast(socket.socket, _Metered(sock, self.budget, self._over_budget))
 
     def _classify(self, exc: Exception) -> CollectError:
         import paramiko
@@ -191,6 +244,8 @@ class Session:
         host = self.host
         where = f"{host.hostname}:{host.port}"
         chain = _causes(exc)
+        if self.flooded:
+            return self.flood_error()
         if self.aborted:
             return CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
         for e in chain:
@@ -210,6 +265,27 @@ class Session:
             return CollectError(UNREACHABLE, f"the SSH session with {where} failed: {_first_line(str(exc))}", retry=True)
         return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "
                             f"expects: {type(exc).__name__}: {_first_line(str(exc))}")
+
+
+class _Metered:
+    """The device's socket as paramiko reads it, counting the bytes received: past ``budget`` the session is cut
+    (``over`` is called, then the read fails as a closed connection does)."""
+
+    def __init__(self, sock: socket.socket, budget: int, over):
+        self._sock = sock
+        self._left = budget
+        self._over = over
+
+    def recv(self, size: int, *flags: int) -> bytes:
+        data = self._sock.recv(size, *flags)
+        self._left -= len(data)
+        if self._left < 0:
+            self._over()
+            raise EOFError("the device sent more than the session may receive")
+        return data
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
 
 
 def open_private(path: Path):

@@ -91,6 +91,7 @@ class SimDevice:
     down: bool = False
     password: str = field(default="", repr=False)  # what the SSH server accepts now
     garbled: dict[str, str] = field(default_factory=dict, repr=False)
+    flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
     watchdog: dict[str, tuple[float, float]] = field(default_factory=dict)  # port -> on-box PFC watchdog
@@ -339,6 +340,16 @@ class Simulator:
             recorded = device.outputs.get(cmd, "")
             output = recorded[: max(1, len(recorded) // 3)].rstrip("\n")
         device.garbled[cmd] = output
+
+    def flood(self, name: str, command: str, on: bool = True) -> None:
+        """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a
+        device that means harm) until the client closes the session; ``on=False`` restores the recorded answer."""
+        cmd = normalize(command)
+        flooded = self._device(name).flooded
+        if on:
+            flooded.add(cmd)
+        else:
+            flooded.discard(cmd)
 
     def storm(self, name: str, port: str, priority: int, on: bool = True, ecn_healthy: bool = False,
               drains: bool = False) -> None:

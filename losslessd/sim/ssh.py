@@ -34,6 +34,7 @@ class CliDevice(Protocol):
     password: str
     outputs: dict[str, str]  # normalised command line -> output
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
+    flooded: set[str]  # normalised command lines answered by output that never ends
     delay_s: float  # a slow device waits this long before each command's output
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
 
@@ -48,6 +49,7 @@ class Reply(NamedTuple):
     text: str
     status: int = 0  # exit status of an exec request (`ssh host command`)
     close: bool = False
+    flood: bool = False  # lines after ``text`` until the client goes (Simulator.flood)
 
 
 def normalize(line: str) -> str:
@@ -71,6 +73,8 @@ class Shell:
             return Reply("")
         if cmd in ("exit", "logout", "quit"):
             return Reply("", close=True)
+        if cmd in self.device.flooded:
+            return Reply("", flood=True)
         if cmd in self.device.garbled:
             return Reply(self.device.garbled[cmd])
         if (live := self.device.live_output(cmd)) is not None:
@@ -246,6 +250,10 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
                 if reply.close:
                     done = True
                     break
+                if reply.flood:
+                    process.stdout.write("".join(out))
+                    await _flood(process)
+                    return
                 text = reply.text + ("\n" if reply.text and not reply.text.endswith("\n") else "")
                 out.append(_crlf(text + shell.prompt))
             elif ch in "\x7f\b":
@@ -264,6 +272,20 @@ async def _session(process: asyncssh.SSHServerProcess, shell: Shell) -> None:
         process.stdout.write("".join(out))
         await process.stdout.drain()
     process.exit(0)
+
+
+# One write of a flood: 64 lines of 1 KiB, as a `show` printing a long table.
+_FLOOD = ("x" * 1022 + "\r\n") * 64
+
+
+async def _flood(process: asyncssh.SSHServerProcess) -> None:
+    """Output without end, as fast as the client reads it, until the session closes."""
+    try:
+        while not process.is_closing():
+            process.stdout.write(_FLOOD)
+            await process.stdout.drain()
+    except (OSError, asyncssh.Error):  # the client cut the session
+        pass
 
 
 class _Server(asyncssh.SSHServer):
