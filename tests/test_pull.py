@@ -26,7 +26,7 @@ from losslessd import capture, inventory, limits
 from losslessd.api import lint
 from losslessd.collect import MANIFEST
 from losslessd.collect import pull as collect
-from losslessd.collect.ssh import commands, refusal
+from losslessd.collect.ssh import commands, prompt_line, refusal
 from losslessd.errors import InputError
 from losslessd.platforms import Command
 from tests.clirun import program_on_a_terminal
@@ -95,6 +95,19 @@ def test_refused_and_garbled_outputs(tmp_path):
     assert "nested deeper than" in refusal(leaf, json_cmd, "[" * 100_000)
     assert "an integer of 5000 digits" in refusal(leaf, json_cmd, '{"PORT": ' + "9" * 5000 + "}")
     assert "command not found" in refusal(gpu, Command("mlnx_qos -i ens1"), "-bash: mlnx_qos: command not found")
+    # The session's prompt inside an output: netmiko stops at the first one it sees, so the output is cut there or
+    # holds the next command's; a running-config with `spine1#` in an interface block read clean (the lines after
+    # it taken for a pasted session's output), exit 0.
+    eos_prompt, bash_prompt = prompt_line("spine1"), prompt_line("root@gpu:~")
+    config = "hostname spine1\ninterface Ethernet1/1\n   description spine1#x\n   mtu 9100\n!\nend\n"
+    assert refusal(eos, run, config, eos_prompt) is None
+    for inside, line in (("spine1#", 3), ("spine1(config-if-Et1/1)#show run", 3), ("  spine1>", 3)):
+        lines = config.split("\n")
+        why = refusal(eos, run, "\n".join(lines[:2] + [inside] + lines[2:]), eos_prompt)
+        assert why.startswith(f"the session's prompt {inside.split('show')[0].strip()!r} is inside the output at line "
+                              f"{line}"), why
+    assert "prompt 'root@gpu:~#' is inside the output at line 2" in refusal(
+        gpu, Command("mlnx_qos -i ens1"), "DCBX mode: OS controlled\nroot@gpu:~# cat /etc/shadow\n", bash_prompt)
 
 
 # -- failures against real sockets, no simulator ----------------------------------------------------

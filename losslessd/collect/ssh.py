@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import threading
 import time
@@ -70,8 +71,16 @@ def commands(host: Host) -> list[Command]:
     return out
 
 
-def refusal(host: Host, cmd: Command, output: str) -> str | None:
-    """Why ``output`` shows the command failed (SYS014), or None when it looks like an answer."""
+def prompt_line(base_prompt: str) -> re.Pattern[str]:
+    """A line that starts with the session's prompt (netmiko's base prompt, a config mode in brackets, then the
+    terminator CLIs end a prompt with: `spine1#`, `spine1(config)#`, `admin@leaf1:~$`)."""
+    return re.compile(rf"^[ \t]*{re.escape(base_prompt)}(?:\([^)\n]{{0,64}}\))?[#>$%]", re.M)
+
+
+def refusal(host: Host, cmd: Command, output: str, prompt: re.Pattern[str] | None = None) -> str | None:
+    """Why ``output`` shows the command failed (SYS014), or None when it looks like an answer. ``prompt``: the
+    session's prompt line (prompt_line), which no output holds: netmiko ends an output at the first prompt it
+    sees, so a prompt inside one cuts it there or takes the next command's output for its rest."""
     if cmd.json:
         try:
             json_value(output)
@@ -81,6 +90,10 @@ def refusal(host: Host, cmd: Command, output: str) -> str | None:
     for line in output.splitlines():
         if any(r in line for r in host.platform.refusals):
             return f"the device answered {line.strip()[:120]!r}"
+    if prompt is not None and (m := prompt.search(output)):
+        line = output.count("\n", 0, m.start()) + 1
+        return (f"the session's prompt {m.group().strip()!r} is inside the output at line {line}: the output may be "
+                "cut there or hold another command's (an echoing terminal, or a device that means harm)")
     if m := DEVICE_CONTROL.search(output):  # a session that broke off mid-output, or a terminal that was not set up
         return f"garbled output: control character {m.group()!r} at line {output.count(chr(10), 0, m.start()) + 1}"
     if not output.strip() and not cmd.optional:
@@ -174,6 +187,7 @@ class Session:
                     raise CollectError(COMMAND_FAILED, f"could not enter privileged mode (`enable`): {exc}; give "
                                        "data.credentials.secret_env if the device asks for an enable secret") from None
             result = Result()
+            prompt = prompt_line(conn.base_prompt) if conn.base_prompt else None
             for cmd in commands(host):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -186,7 +200,7 @@ class Session:
                 output, masked = self.mask(output)
                 if masked:  # a device echoing the password, or a config holding it in clear: never in the capture
                     result.masked[len(result.sections)] = masked
-                why = refusal(host, cmd, output)
+                why = refusal(host, cmd, output, prompt)
                 if why and not cmd.optional:
                     result.refused[len(result.sections)] = why
                 result.sections.append((cmd.line, output))
