@@ -147,6 +147,24 @@ def test_a_closed_pipe_ends_quietly():
     assert code == "141" and "Traceback" not in err, out
 
 
+@pytest.mark.slow  # starts processes
+@pytest.mark.parametrize("args", [("lint", "examples/fabric", "-f", "sarif"), ("lint", "examples/fabric/leaf1"),
+                                  ("rules",), ("policy", "check", "roce-dscp26"),
+                                  ("render", "--platform", "sonic", "--device", f"{FABRIC}/leaf1/config_db.json")])
+def test_a_full_device_on_stdout_or_stderr_is_exit_2_not_a_bug_or_findings(args):
+    """`> /dev/full` (a report redirected to a full disk): the report never got out. It was an internal error
+    (exit 3, "a bug in losslessd") from every command; with stderr full too, an error exited 1 (Python's own code
+    for the exception that the error line raised), which reads as findings."""
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "losslessd", *args], cwd=ROOT, stdout=full,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+        assert res.returncode == EXIT_INPUT, res.stderr
+        assert res.stderr == "losslessd: error: cannot write to standard output: No space left on device\n"
+        both = subprocess.run([sys.executable, "-m", "losslessd", "policy", "check", "no-such-policy"], cwd=ROOT,
+                              stdout=full, stderr=full, timeout=120)
+        assert both.returncode == EXIT_INPUT
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("plant", ["rule", "parser", "facts"])
 def test_a_bug_reads_the_same_from_worker_processes_as_from_one(tmp_path, plant):

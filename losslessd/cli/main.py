@@ -8,9 +8,11 @@ list's one-line help texts are read from the modules' sources (their docstrings)
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import importlib.util
 import inspect
+import linecache
 import os
 import sys
 from collections.abc import Iterator
@@ -61,7 +63,8 @@ class CommandGroup(TyperGroup):
 def echo_error(message: str) -> None:
     """The one form of an operator error on stderr, whichever command writes it: ``losslessd: error: ...``, its
     text made printable (a file name or device answer may hold control characters that would drive the terminal)."""
-    typer.echo(f"losslessd: error: {printable(message)}", err=True)
+    with contextlib.suppress(OSError):  # stderr refuses it (`2> /dev/full`): the exit code alone says it then
+        typer.echo(f"losslessd: error: {printable(message)}", err=True)
 
 
 def _first_paragraph(text: str | None) -> str:
@@ -150,8 +153,9 @@ def _help(module: str, function: str | None) -> str | None:
 app = new_app(_LazyGroup, no_args_is_help=True,
               help="Keep RDMA fabrics lossless: lint PFC/ECN/buffer/watchdog settings on switches and NICs.\n\n"
                   "Exit codes (every command): 0 clean; 1 findings (lint, fix) or devices that failed (pull); "
-                  "2 unusable input or usage error, nothing readable or nothing checked; 3 internal error (a bug in "
-                  f"losslessd, never a finding; {DEBUG_ENV}=1 or --debug prints its traceback). Input files are read "
+                  "2 unusable input or usage error, nothing readable or nothing checked, a report that cannot be "
+                  f"written; 3 internal error (a bug in losslessd, never a finding; {DEBUG_ENV}=1 or --debug prints "
+                  "its traceback). Input files are read "
                   f"only if they are regular files within the size limit (32 MiB; --max-file-mb or "
                   f"{ENV_MAX_FILE_MB} raise it).")
 
@@ -217,8 +221,27 @@ def _run() -> None:
         sys.exit(130)
     except BrokenPipeError:  # `losslessd lint ... | head`: the reader left; nothing to report
         _reader_left()
+    except OSError as exc:
+        if _writing_stdout(exc):  # `> file` on a full disk, `> /dev/full`: the operator's to fix, not a bug
+            echo_error(f"cannot write to standard output: {exc.strerror or exc}")
+            _stdout_gone(EXIT_INPUT)
+        internal_error(exc)
     except Exception as exc:  # noqa: BLE001 - a bug: one line, its own exit code, never read as findings
         internal_error(exc)
+
+
+def _writing_stdout(exc: OSError) -> bool:
+    """Whether ``exc`` came from writing to standard output: the commands write there with sys.stdout.write or
+    click's echo (the frame that raised is one of those), never with print."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    code = tb.tb_frame.f_code
+    if code.co_name in ("echo", "secho") and code.co_filename.endswith(f"click{os.sep}utils.py"):  # (typer/_click)
+        return not tb.tb_frame.f_locals.get("err")
+    return "sys.stdout." in linecache.getline(code.co_filename, tb.tb_lineno)
 
 
 def _working_directory_exists() -> None:
@@ -236,14 +259,21 @@ def _flush_stdout() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _reader_left()
+    except OSError as exc:  # the report never got out: not findings (1), not clean (0)
+        echo_error(f"cannot write to standard output: {exc.strerror or exc}")
+        _stdout_gone(EXIT_INPUT)
 
 
 def _reader_left() -> None:
+    _stdout_gone(EXIT_BROKEN_PIPE)
+
+
+def _stdout_gone(code: int) -> None:
     try:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the interpreter's final flush is quiet
     except OSError:
         pass
-    sys.exit(EXIT_BROKEN_PIPE)
+    sys.exit(code)
 
 
 def internal_error(exc: BaseException) -> None:
@@ -252,6 +282,7 @@ def internal_error(exc: BaseException) -> None:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
-    typer.echo(f"losslessd: internal error: {printable(describe_exception(exc))}", err=True)
-    typer.echo(f"losslessd: {REPORT_HINT}", err=True)
+    with contextlib.suppress(OSError):  # (as echo_error: never Python's exit 1 for the exception)
+        typer.echo(f"losslessd: internal error: {printable(describe_exception(exc))}", err=True)
+        typer.echo(f"losslessd: {REPORT_HINT}", err=True)
     sys.exit(EXIT_INTERNAL)
