@@ -243,6 +243,32 @@ def test_storm_gauge_follows_the_event_and_counts_it_once(served):
     assert value(samples, "losslessd_events_total", kind="lossy_pause") == 0  # every kind exists from the start
 
 
+# Port names an SNMP agent may serve (ifName is any OctetString; losslessd decodes it as UTF-8, a byte that is not
+# one as U+FFFD): each is a label value both exposition formats must escape so that a parser reads it back whole.
+HOSTILE_PORTS = ['Eth"0', "Eth\\1", "Eth\n2", 'Eth} 3 {x="y"', "Eth 4 # HELP", "Eth\ufffd5", "Eth\u202e6", "Eth\t7"]
+
+
+def test_hostile_port_names_are_escaped_in_both_formats(served):
+    """A quote, backslash or newline left raw in a label would end the sample there, and Prometheus would drop the
+    whole scrape (every device's series); the counter and the storm gauge (prometheus_client's encoder) of each
+    port parse back to the name as served, in the text format and in OpenMetrics."""
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families as openmetrics_families
+
+    metrics, _, server = served
+    metrics.counters(reading("leaf1", {Key(p, monitor.PFC_RX, 3): n for n, p in enumerate(HOSTILE_PORTS)}))
+    for p in HOSTILE_PORTS:
+        metrics.event(storm(port=p))
+    samples = scrape(server)
+    for n, p in enumerate(HOSTILE_PORTS):
+        assert value(samples, "losslessd_pfc_rx_frames_total", device="leaf1", port=p, priority=3) == n, p
+        assert value(samples, "losslessd_pfc_storm", device="leaf1", port=p, priority=3) == 1, p
+    status, _, body = request(server, "/metrics", headers={"Accept": "application/openmetrics-text; version=1.0.0"})
+    assert status == 200
+    parsed = {(s.name, s.labels.get("port")): s.value for f in openmetrics_families(body.decode()) for s in f.samples}
+    for n, p in enumerate(HOSTILE_PORTS):
+        assert parsed[("losslessd_pfc_rx_frames_total", p)] == n and parsed[("losslessd_pfc_storm", p)] == 1, p
+
+
 def test_onbox_watchdog_storm_lights_the_storm_gauge_and_device_down_has_no_port(served):
     metrics, _, server = served
     metrics.event(storm(port="Ethernet8", priority=4, kind="onbox_storm"))
