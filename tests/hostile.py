@@ -577,6 +577,16 @@ def cases() -> list[Case]:
             says=("inv.yaml:6", f"`data.{field}` must be a list of", "not . or ..")) for field in ("interfaces",
                                                                                                "rdma_devices")
           for label, name in (("dotdot", "'..'"), ("dot", "'.'"), ("option", "-h"), ("slash", "a/b"))],
+        # a known_hosts line paramiko's loader raises on (netmiko loads the file at each connection): every device
+        # failed as "the CLI did not behave like netmiko expects" (SYS014, exit 1); refused before any connection
+        *[C(f"pull-known-hosts-{label}", lambda t, line=line: (_w(t / "kh", "# keys\n" + line + "\n"), [
+            *_inventory_case(INVENTORY.format(name="leaf1"))(t)[:-1], str(t / "kh")])[1],
+            says=("kh:2", "not a known_hosts entry paramiko can load", why))
+          for label, line, why in (("not-base64", "[10.0.0.1]:22 ssh-ed25519 !!!notbase64", "base64"),
+                                   ("rsa-garbage", "10.0.0.2 ssh-rsa AAAAB3NzaC1yc2EAAAAB", "ValueError"))],
+        C("daemon-known-hosts-not-base64", _settings_case(special=lambda t: _w(t / "known_hosts",
+                                                                                "h ssh-ed25519 !!!notbase64\n")),
+          says=("known_hosts:1", "not a known_hosts entry")),
         # a count of congested PGs no switch has (10^29) was taken, and ECN004 and render printed it as the load
         C("policy-congested-pgs-10e29", _policy_case(POLICY_OK + "ecn:\n  assume_congested_queues: 1" + "0" * 29 + "\n"),
           says=("p.yaml:4", "`ecn.assume_congested_queues` must be at most 131072")),

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from ..collect import pull as collect
+from ..collect.ssh import check_known_hosts
 from ..errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
@@ -113,6 +114,11 @@ def preflight(inventory: Path, known_hosts: Path, insecure: bool) -> tuple:
             problems.append(str(InputError(
                 "known_hosts file not found: pass --known-hosts FILE holding the devices' host keys "
                 "(or, on a lab network only, --insecure-no-host-key-check)", file=str(keys))))
+        else:
+            try:
+                check_known_hosts(keys)
+            except InputError as exc:
+                problems.append(str(exc))
     if problems:
         for problem in problems:
             echo_error(problem)

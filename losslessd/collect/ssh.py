@@ -23,6 +23,7 @@ from typing import cast
 
 from .. import limits
 from ..docpos import json_value
+from ..errors import InputError
 from ..inventory import Host
 from ..platforms import Command
 from ..printable import DEVICE_CONTROL
@@ -99,6 +100,31 @@ def refusal(host: Host, cmd: Command, output: str, prompt: re.Pattern[str] | Non
     if not output.strip() and not cmd.optional:
         return "no output"
     return None
+
+
+def check_known_hosts(path: Path) -> None:
+    """InputError naming the line of ``path`` that paramiko's HostKeys.load would raise on, as netmiko loads the
+    file at each connection: such a line (a key that is not base64, an RSA key of garbage) failed every device as
+    'the CLI did not behave' (SYS014), a fleet's worth of findings for one line of the operator's file. Lines
+    paramiko itself skips (too few fields, a key type it does not know, a key it cannot read) are left alone. The
+    file is read as every input is (a regular file within the size limit, UTF-8: paramiko reads it as text)."""
+    from paramiko.hostkeys import HostKeyEntry
+    from paramiko.ssh_exception import SSHException
+
+    display = str(path)
+    text = limits.read_text(path, display, what="known_hosts file")
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            HostKeyEntry.from_line(line, lineno)
+        except SSHException:
+            continue
+        except Exception as exc:  # noqa: BLE001 - InvalidHostKey, ValueError ...: what load() lets out
+            why = getattr(exc, "exc", exc)
+            raise InputError(f"not a known_hosts entry paramiko can load ({type(why).__name__}: {why}): fix or "
+                             "remove the line", file=display, line=lineno) from None
 
 
 def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:

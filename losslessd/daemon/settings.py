@@ -227,6 +227,10 @@ def load_settings(path: str | Path, env: Mapping[str, str] | None = None) -> Set
         raise InputError(f"known_hosts file {keys} not found: give the file holding the devices' SSH host keys (or, "
                          "on a lab network only, insecure_no_host_key_check: true)", file=doc.file,
                          line=doc.line_of(["known_hosts"]) or 1)
+    if keys is not None:
+        from ..collect.ssh import check_known_hosts  # (paramiko: only when keys are checked)
+
+        check_known_hosts(keys)
     webhook = settings.sinks.webhook
     for header, var in (webhook.headers_env if webhook else {}).items():
         if not env.get(var):
