@@ -26,7 +26,7 @@ from losslessd import capture, inventory, limits
 from losslessd.api import lint
 from losslessd.collect import MANIFEST
 from losslessd.collect import pull as collect
-from losslessd.collect.ssh import commands, prompt_line, refusal
+from losslessd.collect.ssh import commands, host_known_hosts, prompt_line, refusal
 from losslessd.errors import InputError
 from losslessd.platforms import Command
 from tests.clirun import program_on_a_terminal
@@ -424,6 +424,47 @@ def test_a_login_secret_in_an_output_never_reaches_the_capture(make_sim, tmp_pat
     (warning,) = [r.getMessage() for r in caplog.records if "login password" in r.getMessage()]
     assert warning.startswith("spine1: the output of `show running-config` held the login password or enable secret "
                               "3 time(s)")
+
+
+def _hashed(line: str) -> str:
+    """A known_hosts line with its host name hashed (`ssh-keygen -H`, HashKnownHosts yes)."""
+    import paramiko
+
+    name, rest = line.split(" ", 1)
+    return f"{paramiko.HostKeys.hash_host(name)} {rest}"
+
+
+def test_netmiko_loads_the_known_hosts_lines_of_its_host_only(tmp_path):
+    """paramiko's loader checks each entry against every one before it (quadratic): a session loads only its
+    host's lines, plain or hashed, as paramiko's lookup matches them (`[host]:port` off port 22)."""
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPuaK7cS9FSwMp3LZ1MFKddMyqL+lhFfn7OFF+sRgPTO"
+    mine = [f"[10.0.0.1]:2222 {key}", _hashed(f"[10.0.0.1]:2222 {key}"), f"10.0.0.9,[10.0.0.1]:2222 {key}"]
+    others = [f"10.0.0.1 {key}", f"[10.0.0.1]:22 {key}", f"[10.0.0.10]:2222 {key}", _hashed(f"10.0.0.1 {key}"),
+              f"|1|bm90IGJhc2U2NA|x {key}", "# [10.0.0.1]:2222 a comment", f"[10.0.0.1]:2222 {key.split()[0]}"]
+    path = tmp_path / "known_hosts"
+    path.write_text("\n".join(others[:3] + mine[:1] + others[3:] + mine[1:]) + "\n")
+    assert host_known_hosts(path, "10.0.0.1", 2222).read_text().splitlines() == mine
+    assert host_known_hosts(path, "10.0.0.1", 22).read_text().splitlines() == [f"10.0.0.1 {key}", others[3]]
+    assert host_known_hosts(path, "10.9.9.9", 22).read_text() == ""
+    path.write_text(f"10.9.9.9 {key}\n")  # a changed file is read again
+    assert host_known_hosts(path, "10.9.9.9", 22).read_text() == f"10.9.9.9 {key}\n"
+
+
+def test_a_fleet_sized_known_hosts_with_hashed_entries(make_sim, tmp_path):
+    """20,000 other hosts' lines, the simulator's own hashed: netmiko loaded the whole file at each connection,
+    8,000 lines took 8 s a load here and both devices of a pull timed out at 60 s; each session now loads its own
+    lines (found hashed, as paramiko finds them)."""
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPuaK7cS9FSwMp3LZ1MFKddMyqL+lhFfn7OFF+sRgPTO"
+    known = tmp_path / "known_hosts"
+    known.write_text("".join(f"[10.{i // 65536}.{i // 256 % 256}.{i % 256}]:22 {key}\n" for i in range(20_000))
+                     + "".join(_hashed(line) + "\n" for line in sim.known_hosts_path.read_text().splitlines()))
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=known, retries=0))
+    assert {n: (d.status, d.message) for n, d in result.devices.items()} == {"leaf1": ("ok", None),
+                                                                              "spine1": ("ok", None)}
 
 
 def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
