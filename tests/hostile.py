@@ -588,7 +588,8 @@ def cases() -> list[Case]:
                                                                                 "h ssh-ed25519 !!!notbase64\n")),
           says=("known_hosts:1", "not a known_hosts entry")),
         # a count of congested PGs no switch has (10^29) was taken, and ECN004 and render printed it as the load
-        C("policy-congested-pgs-10e29", _policy_case(POLICY_OK + "ecn:\n  assume_congested_queues: 1" + "0" * 29 + "\n"),
+        C("policy-congested-pgs-10e29", _policy_case(POLICY_OK + "ecn:\n  assume_congested_queues: 1" + "0" * 29
+                                                     + "\n"),
           says=("p.yaml:4", "`ecn.assume_congested_queues` must be at most 131072")),
         C("policy-congested-pgs-old-name", _policy_case(POLICY_OK + "ecn:\n  congested_lossless_queues: 131073\n"),
           says=("p.yaml:4", "at most 131072")),
