@@ -83,6 +83,8 @@ def test_sonic_port_queue_and_watchdog_objects():
 @pytest.mark.parametrize("path, value, needle", [
     ("COUNTERS/Ethernet*", {"Ethernet0": {"SAI_PORT_STAT_PFC_3_RX_PKTS": "n/a"}}, "SAI_PORT_STAT_PFC_3_RX_PKTS"),
     ("COUNTERS/Ethernet*", {"Ethernet0": {"SAI_PORT_STAT_IF_IN_OCTETS": "-5"}}, "'-5' is not a counter"),
+    ("COUNTERS/Ethernet*", {"Ethernet0": {"SAI_PORT_STAT_IF_IN_OCTETS": str(2**64)}}, f"'{2**64}' is not a counter"),
+    ("COUNTERS/Ethernet*", {"Ethernet0": {"SAI_PORT_STAT_IF_IN_OCTETS": 10**30}}, "is not a counter"),
     ("COUNTERS/Ethernet*", ["not", "an", "object"], "not a JSON object"),
     ("COUNTERS/Ethernet*/Queues", {"Ethernet0": {"SAI_QUEUE_STAT_PACKETS": "1"}}, "is not PORT:QUEUE"),
     ("COUNTERS/Ethernet*/Pfcwd", {"Ethernet0:3": {"PFC_WD_STATUS": "exploded"}}, "is not operational or stormed"),

@@ -203,9 +203,12 @@ def test_odd_agent_answers_stay_raw():
     """Rows of an unexpected index shape or type are kept in raw, never turned into a traceback."""
     raw = {oids.SYS_UPTIME: 5, f"{oids.IF_NAME}.1": "Ethernet0", f"{oids.IF_HC_IN_OCTETS}.1": "n/a",
            f"{oids.CPFC_PRIO_REQUESTS}.1.3": 7, f"{oids.CPFC_PRIO_REQUESTS}.1.3.9": 8,
-           f"{oids.CSQ_QOS_GROUP_STATS}.1.2": 9}
+           f"{oids.CSQ_QOS_GROUP_STATS}.1.2": 9,
+           # an Integer32 where a Counter64 belongs (no counter is negative) and a number past 2^64
+           f"{oids.CPFC_PRIO_REQUESTS}.1.4": -5, f"{oids.CPFC_PRIO_REQUESTS}.1.5": 2**64,
+           f"{oids.IF_HC_OUT_OCTETS}.1": -1}
     s = _sample(SnmpTarget(device="d", host="h", community="c"), raw, 0.0, 0.0, 0.0)
-    assert s.ports[0].port == "Ethernet0" and s.ports[0].in_octets is None
+    assert s.ports[0].port == "Ethernet0" and s.ports[0].in_octets is None and s.ports[0].out_octets is None
     assert [(p.priority, p.pfc_requests) for p in s.priorities] == [(3, 7)]
     assert s.queues == [] and s.raw == raw
 

@@ -247,6 +247,9 @@ _WATCHDOG_COLUMNS = {oids.CPFC_WD_QUEUE_SHUTDOWNS: "storms", oids.CPFC_WD_QUEUE_
 COLUMNS = [oids.IF_NAME, oids.IF_TYPE, *_PORT_COLUMNS, *_PRIORITY_COLUMNS, oids.CSQ_QOS_GROUP_STATS, *_WATCHDOG_COLUMNS]
 
 
+_COUNTER_END = 2**64  # Counter64's range ends below it (RFC 2578 7.1.10)
+
+
 def _oid(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split("."))
 
@@ -545,8 +548,12 @@ def build_sample(target: SnmpTarget, uptime: int, by_column: dict[str, dict[tupl
     empty: dict[tuple[int, ...], int | str] = {}
 
     def counters(col: str, index_len: int) -> dict[tuple[int, ...], int]:
-        """The column's counters; rows of another index shape or type stay in ``raw`` only."""
-        return {i: v for i, v in by_column.get(col, empty).items() if len(i) == index_len and type(v) is int}
+        """The column's counters; rows of another index shape or type stay in ``raw`` only. A counter is never
+        negative nor 2^64 or more (RFC 2578 7.1.6, 7.1.10: Counter32 and Counter64 are unsigned): an agent that
+        serves an Integer32 of -5 in a counter column has no counter there (it was read as one, and the next
+        reading above it as that many frames)."""
+        return {i: v for i, v in by_column.get(col, empty).items()
+                if len(i) == index_len and type(v) is int and 0 <= v < _COUNTER_END}
 
     names = {idx[0]: str(v) for idx, v in by_column.get(oids.IF_NAME, empty).items() if len(idx) == 1}
     # SONiC's agent serves its PortChannels in the per-priority PFC table too, each row the sum of its

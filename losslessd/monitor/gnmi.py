@@ -152,13 +152,16 @@ class Parsed:
     updates: int  # updates (leaves or JSON blobs) it held
 
 
+_UINT64_END = 2**64  # a counter is a uint64 (RFC 7951 6.1; OpenConfig counter64): 99,999,999,999,999,999,999 is none
+
+
 def counter(value: object, where) -> int:
     """A counter as gNMI carries it: an unsigned int, or a string of digits (SONiC serves strings;
     RFC 7951 JSON encodes 64-bit integers as strings). ``where`` names it in the error: a string, or
     a callable that makes one (the hot path builds no names for counters that parse)."""
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value < _UINT64_END:
         return value
-    if type(value) is str and value.isascii() and value.isdigit() and len(value) <= 20:
+    if type(value) is str and value.isascii() and value.isdigit() and len(value) <= 20 and int(value) < _UINT64_END:
         return int(value)
     where = where() if callable(where) else where
     raise ValueError(f"{where}: {str(value)[:40]!r} is not a counter")
