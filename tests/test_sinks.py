@@ -24,6 +24,9 @@ T0 = 1_700_000_000.0
 TOKEN = "Bearer tok-3f9a1c"  # what the header's environment variable would hold
 
 
+FLOOD_CAP = 512 * 1024 * 1024  # where the receiver's endless answer stops if the client never hangs up
+
+
 class Receiver:
     """A webhook receiver that answers each POST per ``plan`` (status codes, or "slow" to stall)."""
 
@@ -31,6 +34,7 @@ class Receiver:
         self.plan: list[int | str] = []
         self.requests: list[tuple[dict, dict]] = []  # (headers, JSON body) in arrival order
         self.release = threading.Event()  # lets stalled requests finish at teardown
+        self.flooded = 0  # bytes of an endless answer written before the client hung up
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -41,6 +45,17 @@ class Receiver:
                 if action == "slow":
                     receiver.release.wait(10)
                     action = 200
+                if action == "flood":  # 200, then a body without end until the client hangs up
+                    self.send_response(200)
+                    self.end_headers()
+                    chunk = b"x" * 65536
+                    try:
+                        while receiver.flooded < FLOOD_CAP:
+                            self.wfile.write(chunk)
+                            receiver.flooded += len(chunk)
+                    except OSError:  # the client closed the connection
+                        pass
+                    return
                 self.send_response(action)
                 if action in (301, 302, 307):
                     self.send_header("Location", "/elsewhere")
@@ -124,6 +139,23 @@ def test_webhook_posts_each_change_as_json_with_the_secret_header(receiver):
     assert (start["end_unix_s"], end["end_unix_s"]) == (None, T0 + 42)  # each POST shows the event as it was then
     assert headers["Authorization"] == TOKEN and headers["Content-Type"] == "application/json"
     assert alerts(metrics) == {"sent": 2}
+
+
+def test_a_webhook_answer_without_end_is_not_read(receiver):
+    """A receiver (or what answers at its address) that sends 200 and then a body without end: the sink read it
+    whole, the timeout being per read (a receiver sending fast never hits it), into the daemon's memory; the
+    status is all it needs, and the connection is closed after it."""
+    receiver.plan = ["flood"]
+    metrics = Metrics(__version__)
+
+    async def main():
+        sinks = Sinks([webhook(receiver)], metrics=metrics)
+        await sinks.send(storm(), "start")
+        await sinks.close(timeout_s=60)
+
+    asyncio.run(main())
+    assert alerts(metrics) == {"sent": 1}
+    assert receiver.flooded < 64 * 1024 * 1024, receiver.flooded  # what the sockets' buffers took, not the body
 
 
 def test_webhook_retries_a_500_then_delivers(receiver, json_log):

@@ -100,8 +100,10 @@ class WebhookSink:
         headers.update({k: v.reveal() if isinstance(v, Secret) else v for k, v in self.headers.items()})
         request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
         try:
-            with self._opener.open(request, timeout=self.timeout_s) as response:
-                response.read()
+            # The status is the answer: the body is never read (an endless one was read whole, the timeout being per
+            # read, into the daemon's memory); closing the response closes the connection (urllib asks for close).
+            with self._opener.open(request, timeout=self.timeout_s):
+                pass
         except urllib.error.HTTPError as exc:
             exc.close()
             if exc.code == 429 or exc.code >= 500:
