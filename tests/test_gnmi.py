@@ -252,6 +252,30 @@ def test_a_wrong_password_is_an_auth_failure_that_does_not_show_the_password(sim
     assert "not-the-password-42" not in str(err) and sim.devices["leaf1"].password not in str(err)
 
 
+def test_a_device_that_quotes_the_password_back_has_it_masked(sim):
+    """A target refusing the call with the login it was sent in the details: the failure the daemon logs and
+    exports quoted the password as the device wrote it."""
+    t = target(sim, "leaf2")
+    failures = []
+
+    async def run():
+        task = asyncio.create_task(follow(t, lambda r, s: None, lambda e, s: failures.append(e), backoff_initial_s=0.1,
+                                          backoff_max_s=0.1))
+        while not failures:
+            await asyncio.sleep(0.05)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    sim.set_gnmi_fault("leaf2", "echo")
+    try:
+        asyncio.run(asyncio.wait_for(run(), 60))
+    finally:
+        sim.set_gnmi_fault("leaf2", None)
+    (err,) = failures[:1]
+    assert isinstance(err, GnmiAuthError) and "with password '********' not accepted" in err.message
+    assert sim.devices["leaf2"].password not in err.message and sim.devices["leaf2"].password not in str(err)
+
+
 def test_a_device_that_is_down_is_unreachable(sim):
     sim.set_down("spine1")
     try:

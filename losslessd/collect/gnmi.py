@@ -313,6 +313,16 @@ def _error(target: GnmiTarget, exc: grpc.aio.AioRpcError) -> GnmiError:
     return GnmiError(target.device, f"{where} failed the subscription: {code.name}: {details}")
 
 
+def masked(target: GnmiTarget, error: GnmiError) -> GnmiError:
+    """``error`` with the login password written ******** in its message: a device's error details and values
+    are quoted in it (a target answering "bad password 'hunter2'" had its words logged and exported as they came)."""
+    secret = target.password.reveal() if target.password is not None else ""
+    if secret and secret in error.message:
+        error.message = error.message.replace(secret, "********")
+        error.args = (f"{error.device}: {error.message}",)
+    return error
+
+
 async def follow(target: GnmiTarget, on_reading: Callable[[Reading, float], None],
                  on_failure: Callable[[GnmiError, float], None], *, backoff_initial_s: float = 10.0,
                  backoff_max_s: float = 300.0, rand: Callable[[], float] = random.random,
@@ -329,8 +339,8 @@ async def follow(target: GnmiTarget, on_reading: Callable[[Reading, float], None
                 started = time.monotonic()
         except GnmiError as exc:
             failures += 1
-            on_failure(exc, started)
+            on_failure(masked(target, exc), started)
         except (OSError, ValueError) as exc:  # what grpc refuses before a call starts (a bad address)
             failures += 1
-            on_failure(GnmiUnreachable(target.device, f"cannot subscribe: {exc}"), started)
+            on_failure(masked(target, GnmiUnreachable(target.device, f"cannot subscribe: {exc}")), started)
         await sleep(backoff(max(failures, 1), backoff_initial_s, backoff_max_s, rand))  # a stream only ends failing

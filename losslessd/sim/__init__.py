@@ -410,8 +410,9 @@ class Simulator:
         self._publish(name)
 
     def set_gnmi_fault(self, name: str, fault: str | None) -> None:
-        """gNMI streams of ``name`` stall (quiet after a round), flood (rounds back to back) or, with
-        None, behave again (losslessd.sim.gnmi.GnmiServers.set_fault)."""
+        """gNMI streams of ``name`` stall (quiet after a round), flood (rounds back to back), echo (every call
+        refused with the login it was sent quoted) or, with None, behave again (losslessd.sim.gnmi.GnmiServers
+        .set_fault)."""
         if self._gnmi is None:
             raise ValueError("the simulator serves no gNMI (Simulator(gnmi=True))")
         self._device(name)

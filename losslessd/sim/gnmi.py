@@ -50,7 +50,7 @@ DEFAULT_INTERVAL_S = 10.0
 STREAMS_PER_DEVICE = 8  # streams one device serves at once (a client reconnecting while its old stream ends)
 FLOOD_SPEEDUP = 50  # the flood fault sends rounds this many times faster than asked
 _US_PER_S = 1_000_000
-Fault = Literal["stall", "flood"] | None
+Fault = Literal["stall", "flood", "echo"] | None
 
 
 class GnmiDevice(CounterDevice, Protocol):
@@ -261,6 +261,9 @@ class _Target(gnmi_pb2_grpc.gNMIServicer):
         """(SubscriptionList, kinds of its paths), or (code, details) of why the call is refused."""
         request = next(request_iterator, None)
         meta = dict(context.invocation_metadata())
+        if self.servers.faults.get(self.device.name) == "echo":  # refuses, quoting the login it was sent
+            return None, (grpc.StatusCode.UNAUTHENTICATED,
+                          f"user {meta.get('username')!r} with password {meta.get('password')!r} not accepted")
         if meta.get("username") != self.device.username or meta.get("password") != self.device.password:
             return None, (grpc.StatusCode.UNAUTHENTICATED, "username or password not accepted")
         if request is None or request.WhichOneof("request") != "subscribe" or \
