@@ -9,7 +9,7 @@ import pytest
 
 from losslessd import api
 from losslessd.errors import InputError
-from tests.hostile import run_case
+from tests.hostile import ROOT, run_case
 from tests.hostile_readers import BYTES, NEVER_CLEAN, READERS, SPECIAL, mutation_case, place, problems, truncations
 
 MUTATIONS = [*BYTES, *SPECIAL]
@@ -53,3 +53,24 @@ def test_a_control_character_in_a_port_name_is_named_not_dropped(tmp_path):
     result = api.lint([path], fmt="arista_eos", jobs=1)
     (issue,) = [f for f in result.findings if f.code == "SYS002" and "control character" in f.message]
     assert issue.source.line == line and "'\\x00'" in issue.message
+
+
+@pytest.mark.parametrize(("file", "fmt", "block", "prompt"), [
+    ("examples/fabric/spine1.cfg", "arista_eos", "interface Ethernet2/1\n", "spine1#"),
+    ("tests/fixtures/raw/cisco_nxos/roce-leaf.cfg", "cisco_nxos", "interface Ethernet1/1\n", "leaf1(config-if)# show run"),
+])
+def test_a_prompt_inside_a_block_is_named_not_read_as_nothing(file, fmt, block, prompt, tmp_path):
+    """A CLI prompt at the margin inside a block (a terminal's text pasted in; a pull that took the prompt for an
+    output's end): the block's lines after it were read as the prompt's, which no reader knows, and went unread
+    without a word (spine1's PFC priority 4 on Ethernet2/1, an error, vanished: exit 0)."""
+    text = (ROOT / file).read_text(encoding="utf-8")
+    at = text.index(block) + len(block)
+    at = text.index("\n", at) + 1  # after the block's first line
+    path = tmp_path / "sw.cfg"
+    path.write_text(text[:at] + prompt + "\n" + text[at:], encoding="utf-8")
+    line = text[:at].count("\n") + 1
+    result = api.lint([path], fmt=fmt, jobs=1)
+    (issue,) = [f for f in result.findings if f.code == "SYS002" and "CLI prompt" in f.message]
+    assert issue.source.line == line and issue.message.startswith(f"`{prompt}` is a CLI prompt, not configuration: "
+                                                                  f"lines {line + 1}-")
+

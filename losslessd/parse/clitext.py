@@ -200,6 +200,11 @@ class Issues:
         self.items.append(issue)
 
 
+# A switch's CLI prompt at a line's start: a host name, a mode in brackets, the prompt's end (EOS, NX-OS, Dell OS10
+# and OS9 end it with # in privileged mode, > below it).
+_PROMPT_LINE = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
+
+
 class TreeReader:
     """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses read each top-level
     command in ``top(node)``. A LineError raised for a line becomes a SYS002 issue on it."""
@@ -212,8 +217,23 @@ class TreeReader:
         raise NotImplementedError
 
     def read(self) -> None:
-        self.each(tree(self.config_text()), self.top)
+        nodes = tree(self.config_text())
+        self.each(nodes, self.top)
+        self.check_prompts(nodes)
         self.check_truncated()
+
+    def check_prompts(self, nodes: list[Node]) -> None:
+        """A top-level line that is a CLI prompt (`spine1#`, `leaf1(config-if)#show run`) with lines indented under
+        it: a terminal's text pasted into the file, or a pull that took the device's prompt for the end of an
+        output; the block the prompt interrupted lost those lines (a PFC priority under it read clean, exit 0)."""
+        for node in nodes:
+            if node.children and _PROMPT_LINE.match(node.text):
+                last = node
+                while last.children:
+                    last = last.children[-1]
+                self.issue(node, f"`{node.text.strip()[:80]}` is a CLI prompt, not configuration: lines {node.line + 1}"
+                                 f"-{last.line} indented under it belong to no block and were not read (a terminal "
+                                 "session pasted into the file?)")
 
     def config_text(self) -> str:
         """The text the tree is built from (a vendor's reader may blank what is not configuration, keeping lines)."""
