@@ -57,7 +57,8 @@ def test_a_control_character_in_a_port_name_is_named_not_dropped(tmp_path):
 
 @pytest.mark.parametrize(("file", "fmt", "block", "prompt"), [
     ("examples/fabric/spine1.cfg", "arista_eos", "interface Ethernet2/1\n", "spine1#"),
-    ("tests/fixtures/raw/cisco_nxos/roce-leaf.cfg", "cisco_nxos", "interface Ethernet1/1\n", "leaf1(config-if)# show run"),
+    ("tests/fixtures/raw/cisco_nxos/roce-leaf.cfg", "cisco_nxos", "interface Ethernet1/1\n",
+     "leaf1(config-if)# show run"),
 ])
 def test_a_prompt_inside_a_block_is_named_not_read_as_nothing(file, fmt, block, prompt, tmp_path):
     """A CLI prompt at the margin inside a block (a terminal's text pasted in; a pull that took the prompt for an
