@@ -467,6 +467,30 @@ def test_a_fleet_sized_known_hosts_with_hashed_entries(make_sim, tmp_path):
                                                                               "spine1": ("ok", None)}
 
 
+def test_bytes_that_are_not_utf8_are_named_and_split_characters_kept(make_sim, tmp_path):
+    """netmiko decoded each chunk on its own, dropping what was not UTF-8: `mtu 91<0xff>00` was captured as
+    `mtu 9100` (a plausible MTU from a garbled output, exit 0), and a character split across two chunks vanished.
+    The byte is now U+FFFD in the capture and the command SYS014 naming its line; 150,000 two-byte characters
+    (300 KB, many chunks) arrive whole."""
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    running = sim.devices["spine1"].outputs["show running-config"]
+    sim.garble("spine1", "show running-config", running.replace("mtu 9100", "mtu 91\udcff00", 1))  # (the byte 0xff)
+    wide = json.loads(sim.devices["leaf1"].outputs["show runningconfiguration all"])
+    wide["PORT"]["Ethernet0"]["description"] = "\u00e9" * 150_000
+    sim.garble("leaf1", "show runningconfiguration all", json.dumps(wide, ensure_ascii=False))
+    out = tmp_path / "snap"
+    collect.prepare(out)
+    result = collect.pull(inventory.load(sim.inventory_path, env=sim.env), out,
+                          collect.Options(known_hosts=sim.known_hosts_path, retries=0))
+    (issue,) = result.devices["spine1"].issues
+    line = running[:running.index("mtu 9100")].count("\n") + 1
+    assert issue["code"] == "SYS014"
+    assert f"bytes that are not UTF-8 at line {line} (written as U+FFFD)" in issue["message"]
+    assert "mtu 91\ufffd00" in (out / "spine1.capture").read_text()
+    assert not result.devices["leaf1"].issues
+    assert (out / "leaf1.capture").read_text().count("\u00e9") == 150_000
+
+
 def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
     sim = make_sim(["leaf1"], snmp=False)
     silent = _SilentServer()

@@ -12,6 +12,7 @@ hide a refused command (SYS014); its get_config runs the same `show running-conf
 from __future__ import annotations
 
 import atexit
+import codecs
 import contextlib
 import hashlib
 import hmac
@@ -101,6 +102,9 @@ def refusal(host: Host, cmd: Command, output: str, prompt: re.Pattern[str] | Non
         at = output.count("\n", 0, m.start()) + 1
         return (f"the session's prompt {m.group().strip()!r} is inside the output at line {at}: the output may be "
                 "cut there or hold another command's (an echoing terminal, or a device that means harm)")
+    if (bad := output.find("\ufffd")) >= 0:  # (_decode_whole_characters: a byte that is not UTF-8)
+        return (f"bytes that are not UTF-8 at line {output.count(chr(10), 0, bad) + 1} (written as U+FFFD): the "
+                "output is garbled or in another encoding")
     if m := DEVICE_CONTROL.search(output):  # a session that broke off mid-output, or a terminal that was not set up
         return f"garbled output: control character {m.group()!r} at line {output.count(chr(10), 0, m.start()) + 1}"
     if not output.strip() and not cmd.optional:
@@ -264,6 +268,7 @@ class Session:
                               # netmiko masks the password and secret in its session log (SessionLog no_log); the
                               # file is ours, created 0600 like the captures.
                               session_log=log_file)
+        _decode_whole_characters(conn)
         read = conn.read_channel
 
         def read_channel() -> str:  # netmiko polls a closed channel until read_timeout: a cut session ends here
@@ -372,6 +377,31 @@ class Session:
             return CollectError(UNREACHABLE, f"the SSH session with {where} failed: {_first_line(str(exc))}", retry=True)
         return CollectError(COMMAND_FAILED, f"the CLI of {where} did not behave like netmiko's {host.device_type!r} "
                             f"expects: {type(exc).__name__}: {_first_line(str(exc))}")
+
+
+def _decode_whole_characters(conn) -> None:
+    """netmiko decodes each chunk it receives on its own with errors="ignore" (netmiko channel.SSHChannel
+    .read_buffer): a byte that is not UTF-8 vanished without a word (`mtu 91<0xff>00` read as `mtu 9100`), and so
+    did a character split across two chunks. The channel's reads here decode as one stream, a byte that is not
+    UTF-8 as U+FFFD (refusal names it). Left as netmiko made it when its channel is not the one known."""
+    channel = getattr(conn, "channel", None)
+    remote = getattr(channel, "remote_conn", None)
+    if channel is None or remote is None or not hasattr(remote, "recv_ready"):
+        return
+    from netmiko.exceptions import ReadException
+    from netmiko.netmiko_globals import MAX_BUFFER
+
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def read_buffer() -> str:  # (netmiko's, but the decoder keeps a character's first bytes for the next chunk)
+        if remote.recv_ready():
+            data = remote.recv(MAX_BUFFER)
+            if not data:
+                raise ReadException("Channel stream closed by remote device.")
+            return decoder.decode(data)
+        return ""
+
+    channel.read_buffer = read_buffer
 
 
 class _Metered:

@@ -336,7 +336,9 @@ class SshServers:
             HOST, port, reuse_address=True, server_host_keys=[host_key],
             server_factory=lambda: _Server(device, conns),
             process_factory=lambda process: _session(process, SHELLS[PLATFORMS[device.platform].shell or ""](device)),
-            line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False)
+            line_editor=False, agent_forwarding=False, allow_scp=False, x11_forwarding=False,
+            # an output may hold "\udcXX" (Python's surrogateescape) to send the byte XX, which is not UTF-8
+            encoding="utf-8", errors="surrogateescape")
         self._listeners[device.name] = acceptor
         return acceptor.get_port()
 
