@@ -179,6 +179,8 @@ def test_an_nxos_proposal_takes_the_model_from_the_show_version_the_drift_pull_r
     assert "class type queuing c-out-8q-q3" in proposal["snippet"]  # the Nexus 9000 system classes
     refused = ecn_event(proposer, "nx-leaf5", "Ethernet1/2").proposal
     assert "its `show version` printed no model" in refused["unavailable"]
+    assert "let nx-leaf5 answer `show version`" in refused["unavailable"]
+    assert "--model" not in refused["unavailable"]  # the daemon has no such option
 
 
 JUNOS_LEAF = ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg"

@@ -61,7 +61,10 @@ class Proposer:
 def propose(platform: str, device: str, text: str, port: str, policy: Policy, *, version: str | None = None) -> dict:
     """The proposal for ``port``; ``version``: the device's `show version` output, which names the model where the
     config does not (candidate.load)."""
-    cfg = cand_mod.load(device, platform, text, policy, [port], version=version)
+    # The daemon has no --model: the model comes from the `show version` its drift pull captures.
+    remedy = (f"let {device} answer `show version` to the daemon's user (its drift pull captures it beside the "
+              "running config)")
+    cfg = cand_mod.load(device, platform, text, policy, [port], version=version, remedy=remedy)
     facts = cfg.ports[0]
     space = from_policy(policy, [facts.speed_gbps], facts.mtu_bytes or 9100)
     now = cand_mod.as_found(cfg, policy)
