@@ -183,6 +183,28 @@ def test_an_nxos_proposal_takes_the_model_from_the_show_version_the_drift_pull_r
     assert "--model" not in refused["unavailable"]  # the daemon has no such option
 
 
+def test_tune_reads_an_nxos_running_config_in_both_its_parts(make_sim, tmp_path):
+    """NX-OS prints its QoS (`show running-config ipqos all`) apart from its interfaces' speeds and MTUs (`show
+    running-config interface`): tune reads both over SSH, as the drift pull does, so its ports have their speeds (with
+    the QoS part alone every port's speed was unknown and NX-OS could not be tuned), and the model from `show version`."""
+    from losslessd.tune.session import Options, Tuner
+
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    recorded = capture.read(NXOS_CAPTURE.read_text(encoding="utf-8"))
+    sections = [(s.command, s.output) for s in recorded.sections] + [("show version", NXOS_VERSION)]
+    (fabric / "nx-leaf4.capture").write_text(capture.write(
+        {"device": "nx-leaf4", "platform": "cisco_nxos", "collected": "2026-11-29T10:00:05Z"}, sections))
+    sim = make_sim(snmp=False, fabric=fabric)
+    opts = Options(benchmark=["true"], sizes=[], known_hosts=sim.known_hosts_path, db=tmp_path / "t.sqlite")
+    tuner = Tuner(load(sim.inventory_path, sim.env), ["nx-leaf4"], POLICY, opts, say=lambda line: None)
+    tuner.load()
+    cfg = tuner.configs["nx-leaf4"]
+    assert "interface Ethernet1/2" in cfg.text and "policy-map type queuing" in cfg.text
+    assert cfg.device.hardware == "Nexus9000 C93180YC-EX"
+    assert cfg.ports and all(p.speed_gbps for p in cfg.ports), cfg.ports
+
+
 JUNOS_LEAF = ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg"
 
 

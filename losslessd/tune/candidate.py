@@ -49,6 +49,11 @@ def config_input(name: str, text: str) -> Input:
     return Input(f"{name} (running config)", text)
 
 
+def joined_config(parts: list[str]) -> str:
+    """A running config printed in parts (Platform.config_reads) as one text, each part ending its last line."""
+    return parts[0] if len(parts) == 1 else "\n".join(p.rstrip("\n") for p in parts) + "\n"
+
+
 def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] | None = None, *,
          version: str | None = None, model: str | None = None, remedy: str | None = None) -> DeviceConfig:
     """Parse ``text`` (the device's running config) and pick the ports to tune: ``ports``, or the policy's

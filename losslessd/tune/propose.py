@@ -17,13 +17,13 @@ from .. import capture
 from ..errors import InputError
 from ..limits import read_text
 from ..monitor import Event
+from ..platforms import PLATFORMS
 from ..policy import Policy
 from . import candidate as cand_mod
 from .space import Candidate, from_policy
 
 # device -> (platform, running config, `show version` output or None), as the drift run hands it over.
 Found = tuple[str, str, str | None]
-_RUNNING = "show running-config "  # (NX-OS pulls its running config in parts: platforms.py, cisco_nxos commands)
 
 
 class Proposer:
@@ -98,9 +98,9 @@ def _describe(cand: Candidate | None, factor: float) -> str:
 
 def configs_from_captures(paths) -> dict[str, Found]:
     """device -> (platform, running config, `show version` output or None) from `pull` captures. The config is the
-    first command's output and the later parts of the running config the platform pulls (NX-OS: `show
-    running-config ipqos all`, then `show running-config interface`); the version is what the last `show version`
-    printed (refused or absent: None, and a model-dependent platform's proposal says so)."""
+    outputs of the platform's running-config commands joined (Platform.config_reads: NX-OS's `show running-config
+    ipqos all`, then `show running-config interface`); the version is what the last `show version` printed (refused
+    or absent: None, and a model-dependent platform's proposal says so)."""
     out = {}
     for path in paths:
         try:
@@ -109,11 +109,11 @@ def configs_from_captures(paths) -> dict[str, Found]:
             continue
         device, platform = cap.header.get("device"), cap.header.get("platform")
         if device and platform in cand_mod.TUNABLE and cap.sections:
-            first = cap.sections[0]
-            parts = [s.output for s in cap.sections
-                     if s is first or (first.command.startswith(_RUNNING) and s.command.startswith(_RUNNING))]
+            reads = [c.line for c in PLATFORMS[platform].config_reads]
+            parts = [next((s.output for s in cap.sections if s.command == line), None) for line in reads]
+            if parts[0] is None:
+                parts[0] = cap.sections[0].output  # a capture of other commands than the platform's own
             version = next((s.output for s in reversed(cap.sections) if s.command == "show version"), None)
-            text = parts[0] if len(parts) == 1 else "\n".join(p.rstrip("\n") for p in parts) + "\n"
-            out[device] = (platform, text, version)
+            out[device] = (platform, cand_mod.joined_config([p for p in parts if p is not None]), version)
     return out
 
