@@ -462,3 +462,37 @@ def test_one_dscp2prio_entry_set_by_a_script_leaves_the_rest_of_the_map_unknown(
     assert [(f.severity.value, "not in the input" in f.message) for f in found] == [("info", True)]
     shown = mlx5.parse([Input("q.txt", text.replace("set,48,6", "set,26,3"))], "h1").ports["eth2"]
     assert shown.dscp_to_priority == {26: 3} and shown.dscp_to_priority_partial  # the policy DSCP itself is read
+
+
+LLDPTOOL = """#!/bin/bash
+mlnx_qos -i ens1f0 --trust dscp --pfc 0,0,0,1,0,0,0,0 --prio_tc 0,1,2,3,4,5,6,7
+lldptool set-lldp -i ens1f0 adminStatus=rxtx
+lldptool -T -i ens1f0 -V sysName enableTx=yes
+lldptool -t -i ens1f0 -V PFC
+lldptool -T -i ens1f0 -V PFC enableTx=yes
+lldptool -T -i ens1f0 -V APP app=3,1,35093
+lldptool -T -i ens1f0 -V PFC willing=no enabled=3
+lldptool -T -i ens1f0 -V ETS-CFG up2tc=0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7
+lldptool -T -i ens1f0 -V APP app=3,5,26
+"""
+
+
+def test_lldptool_dcb_settings_are_named_and_make_what_they_set_unknown():
+    """lldptool-pfc(8)/-ets(8)/-app(8): lldpad applies its DCBX configuration only while it runs with the NIC's DCBX
+    under the host's control, and a willing port takes its peer's: the script cannot say what the NIC runs."""
+    dev = mlx5.parse([Input("setup.sh", LLDPTOOL)], "h1")
+    port = dev.ports["ens1f0"]
+    # mlnx_qos set them; the lldptool lines after it leave them unknown
+    assert port.pfc_enabled is None and port.priority_to_tc is None
+    assert port.dscp_to_priority is None and port.trust is None
+    named = {i.source.line: i.message for i in dev.issues if i.code == "SYS002"}
+    # the LLDP TLVs a host advertises, queries, enableTx alone and an EtherType APP entry set nothing the NIC runs
+    assert sorted(named) == [8, 9, 10]
+    assert "PFC priorities" in named[8] and "priority->TC map" in named[9] and "trust" in named[10]
+
+
+def test_lldptool_before_mlnx_qos_leaves_mlnx_qos_s_values():
+    dev = mlx5.parse([Input("setup.sh", "#!/bin/sh\nlldptool -T -i ens1f0 -V PFC enabled=3\n"
+                                        "mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n")], "h1")
+    assert dev.ports["ens1f0"].pfc_enabled == [3]
+    assert [i.source.line for i in dev.issues if i.code == "SYS002"] == [2]

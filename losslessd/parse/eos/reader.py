@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, port_slot
+from . import flat
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
@@ -234,7 +235,7 @@ class _Reader(TreeReader):
 
     def config_text(self) -> str:
         text = self.inp.text
-        return _blank_free_text(text) if "EOF" in text else text
+        return flat.renest(_blank_free_text(text) if "EOF" in text else text)
 
     def top(self, node: Node) -> None:
         w = node.words
