@@ -496,3 +496,44 @@ def test_lldptool_before_mlnx_qos_leaves_mlnx_qos_s_values():
                                         "mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n")], "h1")
     assert dev.ports["ens1f0"].pfc_enabled == [3]
     assert [i.source.line for i in dev.issues if i.code == "SYS002"] == [2]
+
+
+def _host(text: str):
+    return mlx5.parse([Input("setup.sh", "#!/bin/bash\n" + text)], "h1")
+
+
+def test_dcb_pfc_and_app_set_pfc_map_and_trust():
+    """dcb-pfc(8), dcb-app(8); mlx5 en/dcbnl.c mlx5e_dcbnl_ieee_setapp: a first DSCP entry makes the port trust DSCP."""
+    dev = _host("dcb app add dev ens6 dscp-prio 26:3 AF41:4 2>/dev/null\n"
+                "dcb pfc set dev ens6 prio-pfc all:off 3:on\n"
+                "dcb ets set dev ens6 prio-tc all:0 3:3 tc-tsa all:ets 6:strict tc-bw 0:40 3:60\n")
+    port = dev.ports["ens6"]
+    assert port.pfc_enabled == [3] and port.pfc_source.line == 3
+    assert port.trust == Trust.dscp and port.dscp_to_priority == {26: 3, 34: 4} and port.dscp_to_priority_partial
+    assert port.priority_to_tc == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.ets, 60)
+    assert not [i for i in dev.issues if i.code in ("SYS002", "SYS004")]
+
+
+def test_dcb_arrays_change_only_the_keys_named():
+    """dcb(8) ARRAY PARAMETERS; dcb-pfc(8): `prio-pfc 6:on 7:on` enables 6 and 7 "leaving the rest intact"."""
+    dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0\n"
+                "dcb pfc set dev ens6 prio-pfc 4:on\n"
+                "dcb pfc set dev ens7 prio-pfc 3:on\n"
+                "dcb -s pfc show dev ens7\n")
+    assert dev.ports["ens6"].pfc_enabled == [3, 4]
+    assert dev.ports["ens7"].pfc_enabled is None  # the other seven keep what the script does not show
+    assert [(i.code, i.source.line) for i in dev.issues if i.code in ("SYS002", "SYS004")] == [("SYS004", 4)]
+
+
+@pytest.mark.parametrize("command,why", [
+    ("dcb app add dev ens6 ethtype-prio 0x8915:3", "refused by mlx5"),
+    ("dcb pfc set dev ens6 prio-pfc 9:on", "not a key 0-7"),
+    ("dcb maxrate set dev ens6 tc-maxrate 3:10G", "is not read"),
+    ("dcb pfc set prio-pfc 3:on", "no interface"),
+])
+def test_dcb_commands_not_read_are_named(command, why):
+    dev = _host(command + "\n")
+    issues = [i.message for i in dev.issues if i.code == "SYS002" and i.source.line == 2]
+    assert len(issues) == 1 and why in issues[0], issues

@@ -28,8 +28,8 @@ _EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback
 # `set traffic-class|dscp|cos N` at the margin of an EOS paste whose indentation was lost).
 # (A Junos brace block opens at the margin; EOS's indented `function NAME() {` under router general
 # control-functions is EOS's own.)
-_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|set (?!(?:traffic-class|dscp|cos|drop-precedence) \d)\S|"
-                      r"[^!\s][^!\n]*\{[ \t]*\r?$)", re.M)
+_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|"
+                      r"set (?!(?:traffic-class|dscp|cos|drop-precedence) \d)\S|[^!\s][^!\n]*\{[ \t]*\r?$)", re.M)
 # Capture sections: EOS accepts abbreviated commands (`show run`, `sh lldp nei`).
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?\s*$")
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")

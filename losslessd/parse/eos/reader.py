@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, port_slot
-from . import flat
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
+from . import flat
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)

@@ -254,6 +254,16 @@ class _Host:
                                                for k in ("autoneg", "rx", "tx")}, source=src)
             elif prog == "lldptool":
                 self._lldptool(n, words, line, path)
+            elif prog == "dcb":
+                from . import dcb
+                iface = words[words.index("dev") + 1] if "dev" in words[:-1] else None
+                if iface is None or not self._attempt(iface, None, path, sec):
+                    if words[1:2] in (["show"], ["help"]) or words[2:3] in (["show"], ["help"]):
+                        return
+                    raise script.Skip("no interface (dev IF)")
+                note = dcb.apply(self.device.ports[iface], words[1:], src)
+                if note:
+                    self._issue(f"`{line[:80]}`: {note}", path, n, code="SYS004")
             elif prog == "cma_roce_tos":
                 dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
                 if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
@@ -328,8 +338,8 @@ class _Host:
             raise script.Skip(f"lldptool sets lldpad's {tlv} configuration ({what}) of an interface {which}; not read")
         script.forget(self.device.ports[iface], names, Source(file=path, line=n))
         self._issue(f"not read `{line[:80]}`: lldptool sets lldpad's {tlv} configuration, which lldpad applies to "
-                    f"{iface} only while it runs with the NIC's DCBX under the host's control (and a willing port takes "
-                    f"its peer's instead): what it sets on {iface} ({what}) is unknown from here",
+                    f"{iface} only while it runs with the NIC's DCBX under the host's control (and a willing port "
+                    f"takes its peer's instead): what it sets on {iface} ({what}) is unknown from here",
                     path, n)
 
     def _write_at_run_time(self, value: str, target: str, line: str, file: str, n: int) -> None:
