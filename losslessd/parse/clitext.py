@@ -231,6 +231,12 @@ class TreeReader:
         return Source(file=self.inp.path, line=node.line)
 
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
+        """An issue about one line, said once: a range's block (`interface ethernet1/1/1-1/1/32`) is read once for
+        each of its ports, and its unreadable line is still one line (audit round 5: it was said 32 times)."""
+        said = self.__dict__.setdefault("_said", set())
+        if (code, message, node.line) in said:
+            return
+        said.add((code, message, node.line))
         self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
 
     def set_value(self, node: Node, what: str) -> Val | None:
