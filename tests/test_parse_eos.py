@@ -562,6 +562,8 @@ def test_text_that_is_not_a_flat_paste_is_left_as_it_is(text):
 
 @pytest.mark.parametrize("text,expected", [
     ("interface Ethernet1\ndescription gpu\npriority-flow-control on\n", True),
+    # a command list an automation tool sends (audit round 5), the port as EOS takes it typed
+    ("interface Et1/1\npriority-flow-control on\npriority-flow-control priority 3 no-drop\n", True),
     ("interface Ethernet1\nservice-policy type qos input Q\nset traffic-class 3\npriority-flow-control priority 3 "
      "no-drop\n", True),
     # NX-OS and OS10 write `priority-flow-control mode on`; Junos `set` lines are not EOS

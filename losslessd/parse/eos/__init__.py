@@ -40,10 +40,11 @@ _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
 _EOS_SESSION = re.compile(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
 
 
-# A paste whose indentation was lost (parse/eos/flat.py): an Ethernet port followed, at the margin, by a PFC or qos line
-# only EOS writes so (`priority-flow-control on`, `priority-flow-control priority N no-drop`, `service-profile P`,
-# `uc-tx-queue N`; NX-OS and OS10 write `priority-flow-control mode on`, Onyx `dcb priority-flow-control`).
-_EOS_FLAT = re.compile(r"^interface Ethernet\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
+# A paste whose indentation was lost (parse/eos/flat.py): an Ethernet port (`Ethernet1`, or `Et1/1` as EOS takes it
+# typed) followed, at the margin, by a PFC or qos line only EOS writes so (`priority-flow-control on`,
+# `priority-flow-control priority N no-drop`, `service-profile P`, `uc-tx-queue N`; NX-OS and OS10 write
+# `priority-flow-control mode on`, Onyx `dcb priority-flow-control`).
+_EOS_FLAT = re.compile(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
                        r"(?:priority-flow-control (?:on|priority \d no-drop)|service-profile \S|uc-tx-queue \d)", re.M)
 
 
