@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$", re.ASCII)  # (\d: ASCII digits, which int() reads alone)
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
@@ -144,6 +144,14 @@ class NxosConfig:
 def read(inputs: list[Input]) -> NxosConfig:
     cfg = NxosConfig()
     for inp in inputs:
+        # A configuration-mode session with its prompts (`switch(config-pmap-nqos-c)# pause pfc-cos 3`): its commands
+        # without the prompts, the session's output and refused commands blanked, then nested by what each command
+        # is (indent_flat_qos, indent_flat_interfaces), not by the prompt's mode name: NX-OS's do not always extend
+        # their parent's (config-pmap-qos, then config-pmap-c-qos for its class), and a sibling (the next `class`, the
+        # next `interface`) shows the same prompt as the mode it leaves.
+        session = config_session(inp.text, "", inp.path)
+        if session is not None:
+            inp = Input(inp.path, session)
         _check_is_nxos(inp)
         _Reader(cfg, inp).read()
     return cfg
