@@ -338,7 +338,7 @@ class _Host:
             raise script.Skip(f"lldptool sets lldpad's {tlv} configuration ({what}) of an interface {which}; not read")
         script.forget(self.device.ports[iface], names, Source(file=path, line=n))
         self._issue(f"not read `{line[:80]}`: lldptool sets lldpad's {tlv} configuration, which lldpad applies to "
-                    f"{iface} only while it runs with the NIC's DCBX under the host's control (and a willing port "
+                    f"{iface} only while it runs with the port's DCBX under the host's control (and a willing port "
                     f"takes its peer's instead): what it sets on {iface} ({what}) is unknown from here",
                     path, n)
 
