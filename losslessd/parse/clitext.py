@@ -207,6 +207,7 @@ class TreeReader:
     def __init__(self, cfg, inp: Input):
         self.cfg = cfg
         self.inp = inp
+        self._said: set[tuple[str, str, int]] = set()  # (code, message, line) of the issues said: see issue()
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -233,10 +234,9 @@ class TreeReader:
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
         """An issue about one line, said once: a range's block (`interface ethernet1/1/1-1/1/32`) is read once for
         each of its ports, and its unreadable line is still one line (audit round 5: it was said 32 times)."""
-        said = self.__dict__.setdefault("_said", set())
-        if (code, message, node.line) in said:
+        if (code, message, node.line) in self._said:
             return
-        said.add((code, message, node.line))
+        self._said.add((code, message, node.line))
         self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
 
     def set_value(self, node: Node, what: str) -> Val | None:
