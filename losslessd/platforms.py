@@ -246,8 +246,8 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
                  sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
-                 fix="nxos_cli", tune=True, gnmi="openconfig",
-                 unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
+                 fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin",
+                 unsupported={"push": _NO_PUSH},
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,
                  # `auto-restore multiplier` 0-100.

@@ -544,3 +544,42 @@ def test_flat_qos_policies_are_read_in_the_modes_nxos_enters():
 def test_indented_qos_policies_are_left_as_they_are():
     text = "class-map type qos match-all A\n  match cos 3\npolicy-map type qos P\nclass A\n"
     assert reader.indent_flat_qos(text) == text
+
+
+# NX-OS prints `line console` / `line vty` after its last interface, then `boot`, the routing processes and `evpn`
+# (the captures of NX-OS 7.0(3)I4 to 10.3 that the Nexus guides and lab write-ups show), so a whole config may end
+# on an indented line, and a capture tool may drop its last line end.
+WHOLE_TAIL = """boot nxos bootflash:/nxos64-cs.10.3.4a.M.bin
+router bgp 65001
+  router-id 10.0.0.1
+  neighbor 10.0.0.0
+    remote-as 65000
+    address-family ipv4 unicast"""
+
+
+def test_a_whole_capture_ending_in_a_routing_block_without_its_line_end_is_not_truncated():
+    text = fixture_text("roce-leaf.cfg") + WHOLE_TAIL
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1/2"].pfc_enabled == [3]
+
+
+def test_a_capture_cut_before_line_vty_is_truncated_and_says_what_to_check():
+    whole = fixture_text("roce-leaf.cfg")
+    cut_at = whole.index("  priority-flow-control mode on", whole.index("interface Ethernet1/49"))
+    text = whole[:cut_at] + "  priority-fl"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", text.count("\n") + 1)]
+    message = device.issues[0].message
+    assert "`priority-fl` has no line end" in message and "before `line vty`" in message
+    assert "check that the capture is whole" in message
+    assert device.ports["Ethernet1/49"].pfc_enabled is None  # its lines were cut off
+
+
+def test_a_capture_of_part_of_the_config_may_end_inside_its_block():
+    part = ("!Command: show running-config interface Ethernet1/1\n!Time: Sun Nov 29 10:00:03 2026\n\n"
+            "version 10.3(4a) Bios:version 05.47\n\ninterface Ethernet1/1\n  mtu 9216\n  priority-flow-control mode on")
+    assert parse(part).issues == []
+    # The whole config's header (`all` too) without `line vty`: cut.
+    for header in ("!Command: show running-config\n", "!Command: show running-config all\n", ""):
+        cut = parse(header + part.split("\n", 1)[1])
+        assert [(i.code, i.source.line) for i in cut.issues] == [("SYS002", part.count("\n") + header.count("\n"))]

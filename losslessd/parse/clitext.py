@@ -253,10 +253,17 @@ class TreeReader:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
 
     def check_truncated(self) -> None:
-        """A file that stops mid-line inside a block was cut (a running-config ends each line)."""
+        """A file that stops without a line end inside a block was cut, unless the platform says such an end is
+        whole (``cut_reason`` None): a capture tool may drop the final line end, not the lines before it."""
         last = self.inp.text.split("\n")[-1]
-        if last.startswith(" ") and last.strip():
+        if last.startswith(" ") and last.strip() and (why := self.cut_reason()):
             self.cfg.issues.append(ParseIssue(code="SYS002", message=(
-                f"the file ends in the middle of a block (`{last.strip()}` has no line end): it looks truncated, "
-                "so settings after this point are missing"),
+                f"the file ends in the middle of a block (`{last.strip()[:80]}` has no line end) {why}: it looks "
+                "truncated, so settings after this point are missing; check that the capture is whole"),
                 source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
+
+    def cut_reason(self) -> str | None:
+        """Why an unterminated last line inside a block means a cut file, or None when it may be a whole one.
+        EOS and Dell OS9 close a running-config with `end` at the margin, and OS10 closes each block with `!` (its
+        `show running-configuration` example in the OS10 User Guide), so a block is never last in a whole file."""
+        return "where a whole running-config closes at the margin"

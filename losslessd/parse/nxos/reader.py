@@ -38,6 +38,9 @@ _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq([0-7]|-default)$")
 _DETACHED = {("qos", "input"): "qos_policy", ("queuing", "output"): "queuing_policy",
              ("queuing", "input"): "queuing_in_policy", ("qos", "output"): ""}
 _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
+# The line NX-OS prints after every interface (see _Reader.cut_reason), and the header naming the command printed.
+_LINE_VTY = re.compile(r"^line vty[ \t]*\r?$", re.M)
+_COMMAND_HEADER = re.compile(r"^!Command: show running-config([^|\n]*)", re.M)
 
 
 @dataclass
@@ -314,6 +317,20 @@ def _body(words: list[str]) -> list[str]:
 
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
+
+    def cut_reason(self) -> str | None:
+        """NX-OS has no end marker: its `show running-config` prints `line console` and `line vty` after the last
+        interface, then `boot`, the routing processes and `evpn`, whose indented lines often end a whole config
+        (captures of NX-OS 7.0(3)I4 to 10.3 end so), and capture tools drop the final line end. So a file holding
+        `line vty` has passed every interface and QoS block; and a part of the config (`!Command: show
+        running-config interface Ethernet1/1`, `... ipqos`) may end inside its block."""
+        text = self.inp.text
+        if _LINE_VTY.search(text):
+            return None
+        header = _COMMAND_HEADER.search(text)
+        if header and header.group(1).strip() not in ("", "all"):
+            return None
+        return "before `line vty`, which NX-OS prints after the last interface"
 
     def config_text(self) -> str:
         return indent_flat_interfaces(indent_flat_qos(self.inp.text))
