@@ -572,3 +572,30 @@ def test_text_that_is_not_a_flat_paste_is_left_as_it_is(text):
 ])
 def test_a_flat_paste_sniffs_as_eos(text, expected):
     assert eos.sniff(Input("x", text)) is expected
+
+
+def test_a_session_s_policy_map_classes_belong_to_their_policy_map():
+    """EOS User Manual, policy-map class mode: `(config-pmap-P)# class C` enters `(config-pmap-c-P-C)#`, whose name
+    does not extend the policy-map's; the class and its `set traffic-class` are the policy-map's, not global lines."""
+    text = "\n".join([
+        "leaf1(config)# class-map type qos match-any ROCE",
+        "leaf1(config-cmap-qos-ROCE)# match dscp 26",
+        "leaf1(config-cmap-qos-ROCE)# exit",
+        "leaf1(config)# policy-map type quality-of-service QP",
+        "leaf1(config-pmap-quality-of-service-QP)# class ROCE",
+        "leaf1(config-pmap-c-quality-of-service-QP-ROCE)# set traffic-class 5",
+        "leaf1(config-pmap-c-quality-of-service-QP-ROCE)# class class-default",
+        "leaf1(config-pmap-c-quality-of-service-QP-class-default)# set traffic-class 1",
+        "leaf1(config-pmap-c-quality-of-service-QP-class-default)# interface Ethernet1",
+        "leaf1(config-if-Et1)# no switchport",
+        "leaf1(config-if-Et1)# qos trust dscp",
+        "leaf1(config-if-Et1)# service-policy type qos input QP",
+        "leaf1(config-if-Et1)# priority-flow-control on",
+        "leaf1(config-if-Et1)# priority-flow-control priority 5 no-drop",
+        "leaf1(config-if-Et1)# end", ""])
+    session = clitext.config_session(text, "   ")
+    assert session.split("\n")[3:7] == ["policy-map type quality-of-service QP", "   class ROCE",
+                                        "      set traffic-class 5", "   class class-default"]
+    port = parse(text).ports["Ethernet1"]
+    assert port.dscp_to_tc[26] == 5 and port.dscp_to_tc[0] == 1
+    assert not [i for i in parse(text).issues if i.code == "SYS002"]
