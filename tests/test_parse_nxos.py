@@ -505,6 +505,47 @@ def test_a_config_mode_paste_keeps_interface_commands_that_share_a_global_word()
         "exit"]
 
 
+# A paste whose QoS policies lost their indentation (audit round 5: a Windows Server converged-NIC guide prints its
+# Nexus 3132 policies so): each line in the mode the line before it left.
+FLAT_QOS = """class-map type qos match-all STORAGE
+match cos 3
+policy-map type qos MARK
+class STORAGE
+set qos-group 3
+class class-default
+class-map type network-qos STORAGE-NQ
+match qos-group 3
+policy-map type network-qos NQ
+class type network-qos STORAGE-NQ
+mtu 9216
+pause no-drop
+class type network-qos class-default
+mtu 1500
+system qos
+service-policy type qos input MARK
+service-policy type network-qos NQ
+interface Ethernet1/1
+switchport mode trunk
+priority-flow-control mode on
+"""
+
+
+def test_flat_qos_policies_are_read_in_the_modes_nxos_enters():
+    dev = parse(FLAT_QOS)
+    port = dev.ports["Ethernet1/1"]
+    assert port.pfc_enabled == [3] and port.trust == Trust.pcp
+    assert not [i for i in dev.issues if i.code == "SYS002"]
+    out = reader.indent_flat_qos(FLAT_QOS).split("\n")
+    assert out[9:15] == ["  class type network-qos STORAGE-NQ", "    mtu 9216", "    pause no-drop",
+                         "  class type network-qos class-default", "    mtu 1500", "system qos"]
+    assert out[17] == "interface Ethernet1/1"  # (its sub-commands are indent_flat_interfaces' to place)
+
+
+def test_indented_qos_policies_are_left_as_they_are():
+    text = "class-map type qos match-all A\n  match cos 3\npolicy-map type qos P\nclass A\n"
+    assert reader.indent_flat_qos(text) == text
+
+
 # NX-OS prints `line console` / `line vty` after its last interface, then `boot`, the routing processes and `evpn`
 # (the captures of NX-OS 7.0(3)I4 to 10.3 that the Nexus guides and lab write-ups show), so a whole config may end
 # on an indented line, and a capture tool may drop its last line end.

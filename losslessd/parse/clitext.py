@@ -84,7 +84,7 @@ def config_session(text: str, indent: str, path: str = "") -> str | None:
     if _RUNNING_CONFIG_LINE.search(text):
         return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
     lines = text.split("\n")
-    typed = [(i, m.group(1), m.group(2).strip()) for i, line in enumerate(lines)
+    typed = [(i, _mode_name(m.group(1)), m.group(2).strip()) for i, line in enumerate(lines)
              if (m := _CONFIG_PROMPT.match(line.strip()))]
     if not typed:
         return None
@@ -106,6 +106,16 @@ def config_session(text: str, indent: str, path: str = "") -> str | None:
             depth = stack.index(nxt)
         out[i] = indent * depth + command
     return "\n".join(out)
+
+
+# A policy-map's class mode is named `config-pmap-c-<policy>-<class>` under `config-pmap-<policy>` (Arista EOS User
+# Manual, policy-map class mode: `switch(config-pmap-copp-system-policy)# class copp-system-lacp` gives
+# `switch(config-pmap-c-copp-system-policy-copp-system-lacp)#`): read without its `-c` it extends its policy-map's name.
+_PMAP_CLASS = re.compile(r"^config-pmap-c-")
+
+
+def _mode_name(mode: str) -> str:
+    return _PMAP_CLASS.sub("config-pmap-", mode)
 
 
 def _refused(lines: list[str], i: int, upto: int | None) -> bool:
@@ -207,6 +217,7 @@ class TreeReader:
     def __init__(self, cfg, inp: Input):
         self.cfg = cfg
         self.inp = inp
+        self._said: set[tuple[str, str, int]] = set()  # (code, message, line) of the issues said: see issue()
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -231,6 +242,11 @@ class TreeReader:
         return Source(file=self.inp.path, line=node.line)
 
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
+        """An issue about one line, said once: a range's block (`interface ethernet1/1/1-1/1/32`) is read once for
+        each of its ports, and its unreadable line is still one line (audit round 5: it was said 32 times)."""
+        if (code, message, node.line) in self._said:
+            return
+        self._said.add((code, message, node.line))
         self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
 
     def set_value(self, node: Node, what: str) -> Val | None:
