@@ -186,7 +186,8 @@ def test_an_nxos_proposal_takes_the_model_from_the_show_version_the_drift_pull_r
 def test_tune_reads_an_nxos_running_config_in_both_its_parts(make_sim, tmp_path):
     """NX-OS prints its QoS (`show running-config ipqos all`) apart from its interfaces' speeds and MTUs (`show
     running-config interface`): tune reads both over SSH, as the drift pull does, so its ports have their speeds (with
-    the QoS part alone every port's speed was unknown and NX-OS could not be tuned), and the model from `show version`."""
+    the QoS part alone every port's speed was unknown and NX-OS could not be tuned), and the model from `show
+    version`."""
     from losslessd.tune.session import Options, Tuner
 
     fabric = tmp_path / "fabric"
