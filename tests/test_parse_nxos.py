@@ -583,3 +583,23 @@ def test_a_capture_of_part_of_the_config_may_end_inside_its_block():
     for header in ("!Command: show running-config\n", "!Command: show running-config all\n", ""):
         cut = parse(header + part.split("\n", 1)[1])
         assert [(i.code, i.source.line) for i in cut.issues] == [("SYS002", part.count("\n") + header.count("\n"))]
+
+
+def test_a_shared_policy_line_that_cannot_be_read_is_said_once_not_once_per_port():
+    """A `system qos` policy-map that is not defined, or a qos class a policy names that no class-map defines, is one
+    line every port using it shares (Nexus 9000 QoS guide: the system policy applies to every interface): one SYS002
+    at that line, not one per port of a 48-port range."""
+    device = parse("""hostname sw1
+policy-map type qos ROCE-IN
+  class ROCE
+    set qos-group 3
+system qos
+  service-policy type queuing output NO-SUCH-QUEUING
+interface Ethernet1/1-48
+  service-policy type qos input ROCE-IN
+  priority-flow-control mode on
+""")
+    said = [i.message for i in device.issues if i.code == "SYS002"]
+    assert len(device.ports) == 48
+    assert sum("qos class ROCE (policy-map ROCE-IN) is not defined" in m for m in said) == 1, said
+    assert sum("`system qos` uses queuing policy-map NO-SUCH-QUEUING" in m for m in said) == 1, said
