@@ -62,6 +62,14 @@ CUT = {
     "quote-in-a-loop-swallows-its-done": (["for i in eth1; do", "  echo 'it", f"  {INSIDE}", "done"], 3,
                                           "no `done` closes this loop (a quote opened on line 4 is never closed)"),
     "stray-done-after-a-closed-loop": (["for i in eth1; do :; done", "done"], 4, "`done` on line 4 where nothing"),
+    # bash(1) DEFINITIONS: `)` is a metacharacter, an operator wherever it is unquoted; one that closes nothing is a
+    # syntax error, and the line's list it is in runs none of its commands
+    "stray-paren": ([":", ")"], 4, "`)` on line 4 where nothing is open"),
+    "stray-paren-after-a-command-on-its-line": ([f"{INSIDE}; )"], 3, "`)` on line 3 where nothing is open"),
+    "stray-paren-glued-to-a-word": ([f"{INSIDE} eth1)"], 3, "`)` on line 3 where nothing is open"),
+    "paren-closing-a-group": (["{ :", f"  {INSIDE} )"], 3, "`)` on line 4 where the `{` of line 3 wants `}`"),
+    "one-paren-too-many": ([f"( {INSIDE} ))"], 3, "`)` on line 3 where nothing is open"),
+    "substitution-never-closed": (["x=$(ls |", f"  {INSIDE}"], 3, "a command substitution"),
 }
 
 
@@ -100,6 +108,22 @@ WHOLE = {
     "a-body-of-function-calls": ["say() { echo \"$*\"; }", "for i in a; do", "  say $i", "done", INSIDE],
     "pod-block-after-a-colon": [": <<=cut", "=head1 NAME", "It's the host's setup", "=cut", INSIDE],
     "comment-with-a-quote": ["# don't: a comment's quote opens nothing", f"{INSIDE}  # it's read"],
+    # parentheses that are no operators (bash(1) QUOTING, Command Substitution, Process Substitution, ARITHMETIC
+    # EVALUATION, [[ expression ]], Arrays, Shell Function Definitions)
+    "quoted-and-escaped-parens": ["echo \")\" ')' \\) \"$(ls /sys/class/net/eth1/device/infiniband)\"",
+                                  "[ \\( -e /a \\) ] || :", INSIDE],
+    "substitutions-over-lines": ["n=$(ibdev2netdev |", "  awk '{ print $5 }' |  # it's a comment", "  wc -l)",
+                                 "m=`ls /sys/class/net |", "  wc -l`", "functions=$(cat <<\\EOF", "f() ( : )", "EOF",
+                                 ")", "k=$(case $1 in", "  a) echo x ;;", "esac)", INSIDE],
+    "process-substitution": ["while read -r dev port n nd rest; do :; done < <(ibdev2netdev | awk '{print $1}')",
+                             INSIDE],
+    "arithmetic-and-tests": ["(( (1 + 2) > 0 )) || exit 1", "[[ -e /a && ( -e /b || -e /c ) ]] || :",
+                             "[[ $x =~ ^(eth|ens)[0-9]+$ ]] || :",
+                             "for ((i = 0; i < $(( (2 + 1) * 2 )); i++)); do :; done", INSIDE],
+    "arrays-and-function-bodies": ["f() ( : )", "g() { local -a p=(a b); echo \"${p[@]}\"; }", "h() (",
+                                   f"  {INSIDE}", ")", "r=(a", "  b)"],
+    "case-with-its-in-below-and-comments": ["case \"$1\"", "in", "  x)# a comment after a pattern", "    : ;;",
+                                            f"  *) {INSIDE} ;;", "esac"],
 }
 
 
@@ -121,9 +145,12 @@ def test_blocks_nest_at_most_64_deep_and_the_reading_is_linear():
     assert err.value.line == 66 and "nest more than 64 deep" in err.value.message
     host = parse_text("flat.sh", "#!/bin/bash\n" + "if true; then { ( : ); }; fi\n" * 5000 + INSIDE)
     assert host.ports["eth1"].pfc_enabled == [3]
-    # a million `)` past the one subshell open close it once (no million closing words are made)
-    host = parse_text("parens.sh", f"#!/bin/bash\n( {INSIDE} " + ")" * 1_000_000 + f"\n{AFTER}")
-    assert host.ports["eth1"].pfc_enabled == [3] and host.ports["eth1"].trust == Trust.dscp
+    # a million `)` past the one subshell open: the second is a syntax error (no million closing words are made)
+    text = f"#!/bin/bash\n{BEFORE}\n( {INSIDE} " + ")" * 1_000_000 + f"\n{AFTER}"
+    if BASH:
+        assert not bash_reads_whole(text)
+    host = parse_text("parens.sh", text)
+    assert "eth1" not in host.ports and [(i.code, i.source.line) for i in host.issues] == [("SYS002", 3)]
 
 
 def test_an_unclosed_quote_runs_nothing_after_it():
@@ -226,7 +253,8 @@ def test_an_ansi_c_quoted_word_ends_at_its_own_quote():
 # copy interrupted would be: bash -n says whether each is whole, and the reader must say the same.
 _PIECES = ["echo a", INSIDE, ": ok", "x=1", "echo \"$#\" 'q'", "test $# -eq 0 && echo none", "echo fi done esac",
            "awk '\n  /x/ { if (n) { n++ } }\n' /etc/hosts", "grep -q x /etc/hosts # it's", "echo \"a\n b\"",
-           "cat <<EOF\nif then\nEOF", "printf '%s\\n' \"}\"", "ls | sort", "[ -e /x ] || exit 0"]
+           "cat <<EOF\nif then\nEOF", "printf '%s\\n' \"}\"", "ls | sort", "[ -e /x ] || exit 0",
+           "n=$(ls |\n  wc -l)", "echo \")\" \\)", "[[ -e /a && ( -e /b ) ]] || :", ": $(( (1) ))", "x=`ls |\n wc -l`"]
 
 
 def _blocks(rng, depth: int) -> list[str]:
@@ -238,7 +266,8 @@ def _blocks(rng, depth: int) -> list[str]:
         ["case \"$1\" in", "  a|b)", *body, "  ;;", "  \"esac\") : ;;", "  *) :;;", "esac"],
         ["for i in a b; do", *body, "done"], ["ls | while read -r l; do", *body, "done | sort"],
         ["{", *body, "} > /dev/null"], ["(", *body, ")"], ["f() {", *body, "}"],
-        ["while read -r l; do", *body, "done < /etc/hosts"], ["if", "  true", "then", *body, "fi"]])
+        ["while read -r l; do", *body, "done < /etc/hosts"], ["if", "  true", "then", *body, "fi"],
+        ["g() (", *body, ")"], ["x=$(", *body, ")"]])
 
 
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")
@@ -255,3 +284,22 @@ def test_scripts_cut_short_at_random_are_refused_exactly_when_bash_refuses_them(
         if refused == bash_reads_whole(text):
             disagree.append(text)
     assert disagree == [] and verdicts == {True, False}  # (both kinds were made)
+
+
+def test_a_hash_inside_a_word_is_no_comment():
+    """bash(1) COMMENTS: a `#` starts a comment only where it starts a word. A `$(...)#` word was cut there (its
+    redirection unread: the earlier value stood for a file the line writes again), and an array with a comment after
+    its `)` was read as a command `PORTS=(eth1` (a SYS002) with its loop run once for a port named `$p`."""
+    text = "\n".join(["#!/bin/bash", "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/3",
+                      "echo $(cat /etc/np)#on > /sys/class/net/eth1/ecn/roce_np/enable/3",
+                      "PORTS=(eth1 eth2)  # the two rails", "for p in \"${PORTS[@]}\"; do",
+                      "  mlnx_qos -i $p --pfc 0,0,0,1,0,0,0,0#4", "  mlnx_qos -i $p --trust dscp # pcp before", "done"])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("hash.sh", text)
+    assert sorted(host.ports) == ["eth1", "eth2"] and host.ports["eth1"].nic_ecn.np_enabled == {}
+    assert [p.trust for p in host.ports.values()] == [Trust.dscp] * 2
+    assert [p.pfc_enabled for p in host.ports.values()] == [None] * 2  # (mlnx_qos refuses `0,...,0#4`)
+    warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
+    assert warned[0][0] == 3 and "value known only at run time" in warned[0][1]
+    assert [line for line, _ in warned[1:]] == [6, 6] and all("0,0,0,1,0,0,0,0#4" in m for _, m in warned[1:])

@@ -54,8 +54,9 @@ _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
-# bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`
-_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|$))")
+# bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`, `name() (` (a body in a
+# subshell)
+_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|\(|$))")
 
 
 def branches(text: str) -> bool:
@@ -91,11 +92,14 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             continue
         shown = line.split("\n", 1)[0] + " ..." if "\n" in line else line  # (a quoted word over lines: its first)
         try:
-            flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line), grammar))
+            flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar))
         except ValueError:
             if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
                 flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
                                            "error at the end of the file"], shown))
+            elif any(_substitution_left_open(line, (0, False, "", []))):
+                flat.append((n, [UNCLOSED, "a command substitution (`$(` or a backtick) opened on this line is never "
+                                           "closed: bash stops with a syntax error at the end of the file"], shown))
             else:
                 flat.append((n, None, shown))
     # A call of the script's own function: its body's commands are read where it is defined (the call keeps its place
@@ -104,8 +108,9 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     yield from _run(flat, {}, {}, [0], path)
 
 
-# bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once).
-_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*\(\(.*?\)\)")
+# bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once); `((` after
+# a blank is an arithmetic command, folded whole (see _substitutions_folded), `$((...))` in it too.
+_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*(?=\(\()")
 
 
 def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -136,6 +141,21 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 parts.append(lines[i])
                 quote = _quote_left_open(lines[i], quote)
             line = "\n".join(parts)
+        bodies_read = False
+        if ("(" in line or "`" in line) and any((scan := _scan(line, (0, False, "", [])))[0]):
+            # `$(cmd |` (or a backtick) with the rest on the lines below, its comments left out
+            state, parts = scan[0], [line[:scan[1]]]
+            while True:  # (a here-document opened in it: its body is input, not a line to look into)
+                for delimiter, tabs in _heredoc_ends(parts[-1]):
+                    while i + 1 < len(lines) and not _heredoc_closes(lines[i + 1], delimiter, tabs):
+                        i += 1
+                    i += 1
+                if not any(state) or i + 1 >= len(lines):
+                    break
+                i += 1
+                state, end = _scan(lines[i], state)
+                parts.append(lines[i][:end])
+            line, bodies_read = "\n".join(parts), True
         if _ARRAY_OPEN.match(line):  # `NAME=(` with its words on the lines below, up to the `)`
             words: list[str] = []
             while i + 1 < len(lines) and not (words and ")" in words[-1]):
@@ -144,7 +164,7 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
             line = " ".join([line, *words])
         i += 1
-        ends = _heredoc_ends(line)
+        ends = [] if bodies_read else _heredoc_ends(line)
         if ends and _SHELL_ON_STDIN.match(line):  # the body is read as the script's own lines, its end line blanked
             stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
             if stop < len(lines):
@@ -177,6 +197,64 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
             if i >= n or line[i] not in "'\"":
                 return None
             i, quote = i + 1, line[i]
+
+
+# What _substitution_left_open steps over: plain characters, a quoted word, an escaped character, `$(`, `<(`, `>(`.
+_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|'[^']*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|\\.|[$<>]\(|.", re.S)
+
+
+def _substitution_left_open(line: str, state: tuple) -> tuple:
+    """(how many command substitutions, `$(`, `<(`, `>(`, are open, whether a backtick is, the quote open, the
+    depths at which a `case` in them is open) at the end of ``line``, which starts in ``state`` (bash(1) Command
+    Substitution: `$(cmd | awk '...` goes on over lines up to its `)`, a backtick up to the next one; a case pattern's
+    `)` in it closes nothing)."""
+    return _scan(line, state)[0]
+
+
+def _scan(line: str, state: tuple, i: int = 0, closing: bool = False) -> tuple[tuple, int]:
+    """(the state at the end of ``line`` from ``i``, see _substitution_left_open, and where its code ends: a comment's
+    start, or the line's end); with ``closing``, up to the `)` closing the substitution ``state`` starts in (end -1
+    when none does)."""
+    depth, tick, quote, cases = state
+    if quote:
+        i = line.find("'", i) if quote == "'" else _IN_DOUBLE_QUOTES.match(line, i).end()  # type: ignore[union-attr]
+        if i < 0 or i >= len(line):
+            return state, -1 if closing else len(line)
+        i, quote = i + 1, ""
+    prev, n = "\n", len(line)
+    while i < n:
+        step = _SUBSTITUTION_STEP.match(line, i).group()  # type: ignore[union-attr]
+        i += len(step)
+        if step[0] in "'\"" and (len(step) < 2 or step[-1] != step[0]):
+            return (depth, tick, step[0], cases), -1 if closing else n
+        if step == "#" and prev in " \t\n;&|(":  # a comment, to the end of its line
+            if not closing:
+                return (depth, tick, quote, cases), i - 1
+            i = line.find("\n", i)
+            if i < 0:
+                break
+            step = "\n"
+        elif step == "`":
+            tick = not tick
+        elif step in ("$(", "<(", ">(") or (step == "(" and depth):
+            depth += 1
+        elif step == ")" and depth:
+            if not cases or cases[-1] != depth:
+                depth -= 1
+                if closing and not depth:
+                    return (depth, tick, quote, cases), i
+        elif depth and ("case" in step or "esac" in step):
+            for word in _CASE_WORD.finditer(step):
+                if word.start() or "\n" in word.group() or prev in "\n(":  # (a command's first word)
+                    if word.group(1) == "case":
+                        cases.append(depth)
+                    elif cases:
+                        cases.pop()
+        prev = step[-1]
+    return (depth, tick, quote, cases), -1 if closing else n
+
+
+_CASE_WORD = re.compile(r"(?:^|(?<=[;&|(\n]))\s*(case|esac)(?=[\s;&|)]|$)")
 
 
 _IN_DOUBLE_QUOTES = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
@@ -213,12 +291,14 @@ def _heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
 _LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
-_ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
+_DECLARED = r"^(?:(?:declare|local|typeset|readonly|export)(?:\s+-[a-zA-Z]+)*\s+)?"  # (`local -a`, `declare -A`)
+_ARRAY_OPEN = re.compile(_DECLARED + r"[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
 
 
 # bash(1) Arrays: `NAME=(word ...)`, `declare -A NAME=([key]=value ...)`; `"${NAME[@]}"` (or `[*]`) in a for list
 # expands to its values.
-_ARRAY = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$")
+# (a comment after the `)`: bash(1) COMMENTS; one holding no `)` or quote)
+_ARRAY = re.compile(_DECLARED + r"([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)(?:\s+#[^)'\"]*)?$")
 _ARRAY_KEYED = re.compile(r"^\[[^]]*\]=(.*)$", re.S)  # `[key]=value`: an element given with its key
 _ARRAY_ALL = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 _CONDITION = "\0condition"  # (a word no split gives: before the words of a command an if or while tests)
@@ -279,13 +359,23 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
                                   for w in written[2:]]
             continue
-        if written[0] in ("export", "local", "readonly", "declare") and len(written) > 1:
-            written = written[1:]
+        if written[0] in _DECLARING and len(written) > 1:  # (`local -a P=(a b)`, `declare -i N`, `local dev`)
+            declared, written = written[0], [w for w in written[1:] if not w.startswith("-")]
+            if declared == "local":  # (a function's own NAME, empty; `export NAME` keeps its value)
+                for name in filter(_NAME.match, written):
+                    values.pop(name, None)
+            written = [w for w in written if not _NAME.match(w)] or [":"]
         assigned = [m for w in written if (m := _ASSIGNMENT.match(w))]
         if assigned and len(assigned) == len(written):  # `A=1`, `A="x y" B=2` (quotes already removed by the split)
             for m in assigned:
                 if m.group(2):  # an element: the array's words are no longer the ones it was given
                     arrays.pop(m.group(1), None)
+                elif m.group(3).startswith("(") and m.group(3).endswith(")"):  # `local -a P=(a b)` in a list
+                    values.pop(m.group(1), None)
+                    try:
+                        arrays[m.group(1)] = [_substitute(w, values, path, n) for w in split_shell(m.group(3)[1:-1])]
+                    except ValueError:
+                        arrays.pop(m.group(1), None)
                 elif "$" in m.group(3) or "`" in m.group(3):
                     values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
                 else:
@@ -374,8 +464,9 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
         first = words[0] if words else None
         if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
             what = "condition" if before in ("if", "elif", "while", "until") else "body"
-            return ends, (open_[0] if open_ else j, f"`{first}` on line {n} ends an empty `{before}` {what}: bash "
-                          "stops with a syntax error there (a `:` keeps a block whose commands are all commented out)")
+            return ends, (_line_start(flat, open_[0] if open_ else j), f"`{first}` on line {n} ends an empty "
+                          f"`{before}` {what}: bash stops with a syntax error there (a `:` keeps a block whose "
+                          "commands are all commented out)")
         before = first or ""
         top = flat[open_[-1]][1][0] if open_ else None
         if first in _OPENERS:
@@ -394,7 +485,7 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
             if first in ("elif", "else") and top == "if" and body[-1] == 1:
                 body[-1] = 2 if first == "else" else 0
                 continue
-        elif first not in _CLOSERS or first == ")" and top != "(":  # (a `)` ends a word as often as a subshell)
+        elif first not in _CLOSERS:
             continue
         elif top is not None and first == _OPENERS[top] and body[-1]:
             ends[open_.pop()] = j
@@ -402,16 +493,24 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
             continue
         due = "" if top is None else _OPENERS[top] if body[-1] else "then" if top == "if" else "do"
         where = f"the `{top}` of line {flat[open_[-1]][0]} wants `{due}`" if open_ else "nothing is open"
-        return ends, (open_[0] if open_ else j, f"`{first}` on line {n} where {where}: bash stops with a syntax error "
-                      "there")
+        return ends, (_line_start(flat, open_[0] if open_ else j), f"`{first}` on line {n} where {where}: bash stops "
+                      "with a syntax error there")
     if open_:
         closer = _OPENERS[flat[open_[0]][1][0]]
         inner = f" (nor the `{flat[open_[-1]][1][0]}` of line {flat[open_[-1]][0]} in it)" if len(open_) > 1 else ""
         if flat[-1][1] and flat[-1][1][0] == UNCLOSED:  # (its closing word read into a quote never closed)
             inner += f" (a quote opened on line {flat[-1][0]} is never closed)"
-        return ends, (open_[0], f"no `{closer}` closes this {_KINDS[closer]}{inner}: bash stops with a syntax error at "
-                      "the end of the file")
+        return ends, (_line_start(flat, open_[0]), f"no `{closer}` closes this {_KINDS[closer]}{inner}: bash stops "
+                      "with a syntax error at the end of the file")
     return ends, None
+
+
+def _line_start(flat: list, j: int) -> int:
+    """The first command of the line of ``flat[j]``: bash reads a line's list whole before it runs any of it, so a
+    syntax error anywhere in it runs none of it (`mlnx_qos ...; )`)."""
+    while j and flat[j - 1][0] == flat[j][0] and flat[j - 1][1] is not None:
+        j -= 1
+    return j
 
 
 def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
@@ -457,26 +556,43 @@ def _substitutions_folded(line: str) -> str:
     """The line with each unquoted command substitution (`$(...)`, nested ones and backticks too) as the one word
     `$(...)`: its output is known only at run time, and its `|`, `;` and spaces are not the line's (bash(1) Command
     Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device)."""
-    if "$(" not in line and "`" not in line:
+    if "(" not in line and "`" not in line:
         return line
     out, i, quote = [], 0, False
     while i < len(line):
         c = line[i]
+        if c == "\\":  # (an escaped character: `\'` opens no quote)
+            out.append(line[i:i + 2])
+            i += 2
+            continue
         if c == "'" and not quote:
             end = line.find("'", i + 1)
             end = len(line) - 1 if end < 0 else end
             out.append(line[i:end + 1])
             i = end + 1
             continue
+        if c == "#" and not quote and (not i or line[i - 1] in " \t\n;&|("):  # a comment, to its line's end
+            end = line.find("\n", i)
+            end = len(line) if end < 0 else end
+            out.append(line[i:end])
+            i = end
+            continue
         if c == '"':
             quote = not quote
-        if not quote and (line.startswith("$(", i) or c == "`"):  # (in double quotes the split keeps it whole)
-            depth, j = (1, i + 2) if c == "$" else (0, line.find("`", i + 1))
-            while c == "$" and j < len(line) and depth:
-                depth += {"(": 1, ")": -1}.get(line[j], 0)
-                j += 1
-            out.append("$(...)")
-            i = (j if c == "$" else (len(line) if j < 0 else j + 1))
+        arithmetic = line.startswith("((", i) and (not i or line[i - 1] in " \t;&|(!")
+        if not quote and (c in "$<>" and line.startswith("(", i + 1) or c == "`" or arithmetic):
+            # (in double quotes the split keeps it whole; `<(...)`, `>(...)`: bash(1) Process Substitution)
+            if arithmetic:
+                depth, j = 2, i + 2
+                while j < len(line) and depth:
+                    depth += {"(": 1, ")": -1}.get(line[j], 0)
+                    j += 1
+            else:
+                depth, j = 0, line.find("`", i + 1) if c == "`" else _scan(line, (1, False, "", []), i + 2, True)[1]
+            if depth or j < 0:  # (over lines up to the end of the file: see _logical_lines)
+                raise ValueError("No closing parenthesis")
+            out.append("((...))" if arithmetic else "$(...)")
+            i = (j if c != "`" else (len(line) if j < 0 else j + 1))
             continue
         out.append(c)
         i += 1
@@ -518,26 +634,43 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
         if out[-1]:
             out.append([])
         for word in words:
-            if word == ")" and grammar.open[-1:] != ["("]:
-                break  # (`))))` past the subshells open: no closing words of their own)
+            stray = word == ")" and grammar.open[-1:] != ["("]
             out[-1].append(word)
             grammar.command(word)
             out.append([])
+            if stray:  # (a syntax error there, which _structure reports: `))))` past it makes no more of them)
+                break
 
     # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
     line = _QUOTED_RESERVED.sub(_mark_reserved, line) if "'" in line or '"' in line else line
-    line = _IN_WORD_HASH.sub("\1", line) if "#" in line else line  # (`$#`, `${#A[@]}`: no comment)
-    closed = False
-    for token in split_shell(_without_redirections(_substitutions_folded(line)), ";&|<>", comments=True):
+    line = _substitutions_folded(_parens_marked(line) if "(" in line or ")" in line else line)
+    line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
+    closed = in_array = in_test = False
+    for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
         if closed and token in ("|", "|&"):  # `( ... ) | cmd`: cmd reads the subshell's output
             closed = False
             continue
         closed = False
+        if in_test:  # bash(1) [[ expression ]]: its `&&`, `||`, `(`, `)` and `|` (in a =~ pattern) are its own
+            cur.append(_word(token))
+            in_test = token != "]]"
+            continue
+        if in_array:  # an array's words, up to its `)`: one word with them
+            cur[-1] += " " + _word(token)
+            in_array = ")" not in token
+            continue
+        if (not cur or cur[0] in _DECLARING) and _ARRAY_WORD.match(token):  # `local -a P=(a b)` in a list
+            cur.append(_word(token))
+            in_array = token.count("(") > token.count(")")
+            continue
         if token in _SEPARATORS:
             out.append([])
             if token.startswith(";;") or token == ";&":  # a case branch ends: a pattern (or `esac`) comes next
                 grammar.pattern = bool(grammar.open) and grammar.open[-1] == "case"
+            continue
+        if token == "in" and not cur and grammar.open[-1:] == ["case"] and not grammar.pattern:
+            grammar.pattern = True  # (`case WORD` with its `in` on the next line)
             continue
         if grammar.pattern and not cur:  # bash(1) case: `[(] pattern [| pattern]... )`, or the `esac` closing it
             if token.rstrip(")") == "esac":
@@ -561,13 +694,13 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
                 grammar.condition = grammar.condition and token not in ("then", "do")
                 start(token)
                 continue
-            if token == "!":
+            if token == "!" or _DEFINED.match(token):  # (`name()` in a list: the `{` after it opens its body)
                 continue
             if token.endswith(")") and token.rstrip(")") in _CLOSERS:  # `done)`: the reserved word, then `)`
                 start(token.rstrip(")"), *[")"] * (len(token) - len(token.rstrip(")"))))
                 closed = True
                 continue
-            if _CASE_PATTERN.match(token) and not token.startswith("(") and grammar.open[-1:] != ["("]:
+            if _CASE_PATTERN.match(token) and not token.startswith("(") and "case" in grammar.open[-1:]:
                 continue  # a pattern of a case whose header was not read as one
             if token.startswith("(") and not token.startswith("(("):  # bash(1) Compound Commands: `(list)`
                 start("(")
@@ -577,12 +710,15 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             grammar.command(token)
             if grammar.condition and token not in _OPENERS and token not in _BLOCK_WORDS:
                 out[-1].append(_CONDITION)  # (a test: read only when it is a command that sets the NIC)
-        # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`)
-        shut = min(token.count(")") - token.count("("), len(token) - len(token.rstrip(")"))) \
-            if grammar.open and grammar.open[-1] == "(" and token.endswith(")") else 0
+            in_test = token == "[["
+        # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`); one that
+        # closes no subshell is a syntax error there (bash(1) DEFINITIONS: `)` is an operator wherever it is unquoted,
+        # but in `$(...)`, `((...))`, `${...}` and a function's `name()`)
+        shut = _unbalanced(token) if ")" in token else 0
         if shut > 0:
-            if token[:-shut]:
-                out[-1].append(_word(token[:-shut]))
+            trailing = len(token) - len(token.rstrip(")"))
+            if token[:len(token) - min(shut, trailing)]:
+                out[-1].append(_word(token[:len(token) - min(shut, trailing)]))
             start(*[")"] * shut)
             closed = True
             continue
@@ -605,14 +741,41 @@ def _mark_reserved(m: re.Match) -> str:
     return m.group(0) if at and m.string[at - 1] not in " \t\n;&|(" else f"{m.group(1)}\0{m.group(2)}{m.group(1)}"
 
 
-# bash(1) COMMENTS: a `#` starts one only where it starts a word; elsewhere it is kept apart for the split (which
-# takes every `#` for a comment, as shlex does) by a \1.
-_IN_WORD_HASH = re.compile(r"(?<=[^\s;&|()<>])#")
+# A `(` or `)` quoted or escaped is a plain character (bash(1) QUOTING), kept apart from the operator by a \2 or
+# \3 (dropped once the word is read); an unquoted one right before a `#` is a word of its own (bash(1) COMMENTS:
+# a `#` starting a word begins a comment, and `)` ends a word).
+_PAREN_MARKS = str.maketrans("()", "\2\3")
+_PAREN_HASH = re.compile(r"(?<!\$\(\.\.\.)([()])#")
+
+
+_QUOTED_OR_ESCAPED = re.compile(r"(\\.|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.S)
+
+
+def _parens_marked(line: str) -> str:
+    parts = _QUOTED_OR_ESCAPED.split(line)
+    return "".join(part.translate(_PAREN_MARKS) if k % 2 else part for k, part in enumerate(parts))
+
+
+# Parentheses of a word that are no operator: a command substitution (folded to `$(...)`), an arithmetic command
+# (`((...))`), a parameter expansion (`${x%)}`), a function's `name()`.
+_WORD_PARENS = re.compile(r"\$\(\.\.\.\)|^\(\(.*\)\)$|\$\{[^}]*\}|^(?:function\s+)?[A-Za-z_][\w-]*\(\)$")
+# An array given its words (bash(1) Arrays): `NAME=(`, `NAME+=(`, after `local -a` or `declare -A` too.
+_ARRAY_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=\(")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_DEFINED = re.compile(r"^[A-Za-z_][\w-]*\(\)$")
+_DECLARING = frozenset({"local", "declare", "typeset", "readonly", "export"})
+
+
+def _unbalanced(token: str) -> int:
+    """How many of the token's `)` close nothing opened in it."""
+    bare = _WORD_PARENS.sub("", token)
+    return bare.count(")") - bare.count("(")
 
 
 def _word(token: str) -> str:
     """A word as the script wrote it (the marks _split put in taken out)."""
-    return token.replace("\0", "").replace("\1", "#") if "\0" in token or "\1" in token else token
+    return token.replace("\0", "").replace("\2", "(").replace("\3", ")") \
+        if "\0" in token or "\2" in token or "\3" in token else token
 
 
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
