@@ -303,3 +303,61 @@ def test_a_hash_inside_a_word_is_no_comment():
     warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
     assert warned[0][0] == 3 and "value known only at run time" in warned[0][1]
     assert [line for line, _ in warned[1:]] == [6, 6] and all("0,0,0,1,0,0,0,0#4" in m for _, m in warned[1:])
+
+
+# -- exit, exec, return ---------------------------------------------------------------------------------------------
+# bash(1) SHELL BUILTIN COMMANDS: `exit` ends the shell; `exec PROGRAM` replaces it with the program (`exec` with
+# redirections only goes on); a subshell's exit ends the subshell; a function's body runs when it is called. bash
+# reads and runs a script a line at a time, so nothing after the line of an exit that runs is read, even its syntax.
+RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here passes)
+    "top-level": (["mlnx_qos -i eth1 --trust dscp", "exit 0", AFTER], ["-i eth1 --trust dscp"]),
+    "same-line-and-garbage-after": (["mlnx_qos -i eth1 --trust dscp; exit 0; " + AFTER, ")", "fi", "echo 'open"],
+                                    ["-i eth1 --trust dscp"]),
+    "in-a-group": (["{ mlnx_qos -i eth1 --trust dscp; exit 0; mlnx_qos -i eth1 --trust pcp; }", AFTER],
+                   ["-i eth1 --trust dscp"]),
+    "exec-a-program": (["exec mlnx_qos -i eth1 --trust dscp", AFTER], ["-i eth1 --trust dscp"]),
+    "exec-redirection-only": (["exec >/dev/null 2>&1", "exec 3</dev/null", AFTER], ["-i eth1 --trust dscp"]),
+    "guards-that-pass": (["[ -d / ] || exit 1", "true || exit 1", "[ -d / ] && exec >/dev/null", AFTER],
+                         ["-i eth1 --trust dscp"]),
+    "in-a-subshell": (["( mlnx_qos -i eth1 --trust pcp; exit 0; mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0 )", AFTER],
+                      ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+    "in-a-function-never-called": (["die() { echo \"$*\"; exit 1; }", "warn() {", "  exit 2", "}", AFTER],
+                                   ["-i eth1 --trust dscp"]),
+    "return-outside-a-function": (["return 0 2>/dev/null", AFTER], ["-i eth1 --trust dscp"]),
+}
+
+
+@pytest.mark.parametrize("name", list(RAN))
+def test_exit_and_exec_end_the_reading_where_bash_stops(name, tmp_path):
+    """The mlnx_qos calls read are those bash makes, with a stand-in mlnx_qos logging its arguments (before, each line
+    after an exit was read as run: an `exit 0` ahead of a debug section left that section's settings standing)."""
+    lines, calls = RAN[name]
+    text = "\n".join(["#!/bin/bash", *lines]) + "\n"
+    read = [" ".join(words[1:]) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos"]
+    assert read == calls
+    if BASH:
+        log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
+        stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
+        stub.chmod(0o755)
+        (tmp_path / "s.sh").write_text(text)
+        subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
+                       capture_output=True)
+        assert log.read_text().splitlines() == calls
+
+
+def test_an_exit_in_a_branch_ends_that_branch_only():
+    """Inside an if, a case branch or a loop, an exit is as conditional as its block: the rest of its own list never
+    runs (read no more), the other branches and what follows the block may (read as if they ran, as before)."""
+    text = "\n".join(["#!/bin/bash", "if [ -e /sys/class/net/eth1 ]; then", f"  {BEFORE}", "  exit 0",
+                      "  mlnx_qos -i eth0 --trust pcp", "else", f"  {INSIDE}", "fi",
+                      "case \"$1\" in",
+                      "  stop) mlnx_qos -i eth2 --trust dscp; exit 0; mlnx_qos -i eth2 --trust pcp ;;",
+                      "  *) mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0 ;;", "esac", AFTER, "exit 0",
+                      "mlnx_qos -i eth1 --trust pcp"])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("branch.sh", text)
+    assert host.ports["eth0"].trust == Trust.dscp and host.ports["eth1"].pfc_enabled == [3]
+    assert (host.ports["eth2"].trust, host.ports["eth2"].pfc_enabled) == (Trust.dscp, [3])
+    assert host.ports["eth1"].trust == Trust.dscp  # (the last line is after the top-level exit)
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS004", None), ("SYS004", 14)]

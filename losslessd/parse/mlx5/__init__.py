@@ -221,6 +221,8 @@ class _Host:
             if words[0] == script.UNCLOSED:
                 raise script.Skip(f"{words[1]}, and runs neither this command nor anything after it, so none of it "
                                   "is read")
+            if words[0] == script.ENDED:  # (exact: bash never runs the rest; an info, as what it sets is read)
+                return self._issue(words[1], path, n, code="SYS004")
             prog = os.path.basename(words[0])
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])

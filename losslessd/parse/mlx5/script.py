@@ -78,8 +78,9 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
         if m := _FUNCTION.match(line):
             functions.add(m.group(1) or m.group(2))
             line = line[m.end():].strip()
+            grammar.function = not line  # (its `{` on the next line)
             if line.startswith("{"):  # `name() { body; }` on one line: the body is read
-                flat.append((n, ["{"], line))
+                flat.append((n, ["{", _FUNCTION_BODY], line))
                 grammar.command("{")
                 line = line[1:].strip()
         if not line or line.startswith("#"):
@@ -328,17 +329,23 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
 # a closing word where another is due (`done` in an open `if`, a `fi` with no `if`) one at that word; neither that
 # command nor anything after it runs (the commands before it have run).
 UNCLOSED = "\0unclosed"  # (a word no split gives: [UNCLOSED, why], in the place of the commands never run)
+ENDED = "\0ended"  # ([ENDED, why]: at a top-level `exit` or `exec PROGRAM`, with commands after it)
 
 
 def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
            depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
     """The commands of a whole script (or `sh -c` string) up to the first compound command bash cannot read whole,
     then [UNCLOSED, why] at its first line (a script cut short in a block must not read as if the block had run)."""
-    ends, broken = _structure(flat, path)
-    stop = len(flat) if broken is None else broken[0]
+    ends, broken, exited = _structure(flat, path)
+    stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
     yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth)
     if broken is not None:
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
+    rest = next((item for item in flat[stop:] if item[1] and item[1][0] not in _BLOCK_WORDS), None)
+    if exited is not None and rest is not None and not depth:  # (bash reads no further: nor need it be shell)
+        yield flat[exited][0], [ENDED, f"the script ends here (`{flat[exited][1][0]}` at its top level): bash runs "
+                                       f"nothing after it, so its commands from line {rest[0]} on are not read"], \
+            flat[exited][2]
 
 
 def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
@@ -355,6 +362,16 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         tested = written[0] == _CONDITION
         if tested:
             written = written[1:]
+        if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
+            guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
+            written = written[1:] if guarded else written
+            program = _exec_program(written) if written[0] == "exec" else None
+            if not guarded and not tested and (written[0] != "exec" or program):
+                rest = _rest_skipped(flat, i, stop)  # the rest of its list never runs (a `return` outside a
+                i = rest if written[0] != "return" or rest < stop else i  # function is an error bash goes on after)
+            if not program:
+                continue
+            written = program
         if written[0] == _ARRAY_MARK:
             arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
                                   for w in written[2:]]
@@ -421,6 +438,23 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         yield n, words, line
 
 
+def _rest_skipped(flat: list, i: int, stop: int) -> int:
+    """Where the list an `exit` before ``flat[i]`` ends: the closing word of the block it is in, or the next branch of
+    it (`elif`, `else`, a case's `;;`), which may run instead; ``stop`` at the top level."""
+    depth = 0
+    for j in range(i, stop):
+        first = flat[j][1][0] if flat[j][1] else None
+        if first in _OPENERS:
+            depth += 1
+        elif first in _CLOSERS:
+            if not depth:
+                return j
+            depth -= 1
+        elif not depth and first in ("elif", "else", ";;"):
+            return j
+    return stop
+
+
 def _counted(count: list[int], more: int, path: str | None, n: int) -> None:
     count[0] += more
     if count[0] > MAX_SCRIPT_COMMANDS:
@@ -450,23 +484,29 @@ def _substitute(word: str, values: dict[str, str], path: str | None = None, n: i
     return _VARIABLE.sub(value, word)
 
 
-def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int, str] | None]:
+def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int, str] | None, int | None]:
     """For each compound command's first index, the index of the word closing it, found in one pass as bash(1)
-    matches them (a reserved word counts only as a command's first word: `echo fi` closes nothing); and, where bash
-    would stop with a syntax error, (the index from which nothing runs, why). InputError when compound commands nest
-    deeper than MAX_NESTING (each loop level is a frame of the reading: bash has no such limit, no setup script comes
-    near it)."""
+    matches them (a reserved word counts only as a command's first word: `echo fi` closes nothing); where bash
+    would stop with a syntax error, (the index from which nothing runs, why); and the index of an `exit` that always
+    runs (at the top level, or in a `{ }` group there), after whose line bash reads nothing (not even its syntax).
+    InputError when compound commands nest deeper than MAX_NESTING (each loop level is a frame of the reading: bash
+    has no such limit, no setup script comes near it)."""
     ends: dict[int, int] = {}
+    exited: int | None = None  # an `exit` (or `exec PROGRAM`) that always runs: at the top level, or in { } there
     open_: list[int] = []
     body: list[int] = []  # per open command: 0 before its `then` or `do`, 1 after (a case, { }, ( ): 1), 2 past `else`
     before = ""
     for j, (n, words, _) in enumerate(flat):
+        if exited is not None and not open_ and n != flat[j - 1][0]:  # bash ran the line holding it, and stops
+            return ends, None, exited
         first = words[0] if words else None
+        if exited is None and _ends_script(words) and all(flat[k][1] == ["{"] for k in open_):
+            exited = j
         if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
             what = "condition" if before in ("if", "elif", "while", "until") else "body"
             return ends, (_line_start(flat, open_[0] if open_ else j), f"`{first}` on line {n} ends an empty "
                           f"`{before}` {what}: bash stops with a syntax error there (a `:` keeps a block whose "
-                          "commands are all commented out)")
+                          "commands are all commented out)"), None
         before = first or ""
         top = flat[open_[-1]][1][0] if open_ else None
         if first in _OPENERS:
@@ -494,16 +534,32 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
         due = "" if top is None else _OPENERS[top] if body[-1] else "then" if top == "if" else "do"
         where = f"the `{top}` of line {flat[open_[-1]][0]} wants `{due}`" if open_ else "nothing is open"
         return ends, (_line_start(flat, open_[0] if open_ else j), f"`{first}` on line {n} where {where}: bash stops "
-                      "with a syntax error there")
+                      "with a syntax error there"), None
     if open_:
         closer = _OPENERS[flat[open_[0]][1][0]]
         inner = f" (nor the `{flat[open_[-1]][1][0]}` of line {flat[open_[-1]][0]} in it)" if len(open_) > 1 else ""
         if flat[-1][1] and flat[-1][1][0] == UNCLOSED:  # (its closing word read into a quote never closed)
             inner += f" (a quote opened on line {flat[-1][0]} is never closed)"
         return ends, (_line_start(flat, open_[0]), f"no `{closer}` closes this {_KINDS[closer]}{inner}: bash stops "
-                      "with a syntax error at the end of the file")
-    return ends, None
+                      "with a syntax error at the end of the file"), None
+    return ends, None, exited
 
+
+def _ends_script(words: list[str] | None) -> bool:
+    """`exit [N]`, or `exec PROGRAM ...` (bash(1) SHELL BUILTIN COMMANDS: exec replaces the shell with the program;
+    without one, it only redirects the shell's own input and output, and the script goes on)."""
+    return bool(words) and (words[0] == "exit" or (words[0] == "exec" and _exec_program(words) is not None))
+
+
+def _exec_program(words: list[str]) -> list[str] | None:
+    """The command `exec` runs in the shell's place (its -c, -l, -a NAME options left out); None for a redirection."""
+    rest = words[1:]
+    while rest[:1] and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] == "-a" else rest[1:]
+    if not rest or rest[0] in ("<", ">", ">>", "<<", "<>", ">|", "<&", ">&") or \
+            (rest[0].isdigit() and rest[1:2] and rest[1][:1] in "<>"):
+        return None
+    return rest
 
 def _line_start(flat: list, j: int) -> int:
     """The first command of the line of ``flat[j]``: bash reads a line's list whole before it runs any of it, so a
@@ -603,11 +659,12 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition")
+    __slots__ = ("open", "pattern", "condition", "function")
 
     def __init__(self) -> None:
         self.open: list[str] = []
         self.pattern = False
+        self.function = False  # after a function's `name()`: the `{` of its body comes next
         self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
 
     def command(self, first: str) -> None:
@@ -646,6 +703,7 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
     line = _substitutions_folded(_parens_marked(line) if "(" in line or ")" in line else line)
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = False
+    separator = ""
     for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
         if closed and token in ("|", "|&"):  # `( ... ) | cmd`: cmd reads the subshell's output
@@ -666,8 +724,11 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             continue
         if token in _SEPARATORS:
             out.append([])
+            separator = token
             if token.startswith(";;") or token == ";&":  # a case branch ends: a pattern (or `esac`) comes next
                 grammar.pattern = bool(grammar.open) and grammar.open[-1] == "case"
+                if grammar.pattern:
+                    start(";;")  # (where a branch's commands end: see _rest_skipped)
             continue
         if token == "in" and not cur and grammar.open[-1:] == ["case"] and not grammar.pattern:
             grammar.pattern = True  # (`case WORD` with its `in` on the next line)
@@ -695,7 +756,16 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
                 start(token)
                 continue
             if token == "!" or _DEFINED.match(token):  # (`name()` in a list: the `{` after it opens its body)
+                grammar.function = token != "!"
                 continue
+            if token == "{" and grammar.function:
+                start("{")
+                out[-2].append(_FUNCTION_BODY)
+                grammar.function = False
+                continue
+            grammar.function = False
+            if token in ("exit", "exec", "return") and separator in ("&&", "||"):
+                out[-1].append(_GUARDED)  # (`[ -e F ] || exit 1`: runs as the test says)
             if token.endswith(")") and token.rstrip(")") in _CLOSERS:  # `done)`: the reserved word, then `)`
                 start(token.rstrip(")"), *[")"] * (len(token) - len(token.rstrip(")"))))
                 closed = True
@@ -778,6 +848,8 @@ def _word(token: str) -> str:
         if "\0" in token or "\2" in token or "\3" in token else token
 
 
+_FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it runs when called, not where it is)
+_GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
 
 
