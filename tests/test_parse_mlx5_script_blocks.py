@@ -201,19 +201,20 @@ def test_a_write_known_only_at_run_time_makes_that_setting_unknown():
 
 def test_a_run_time_path_reaches_the_files_it_may_name_and_no_others():
     """`$NIC_DIR/ecn/...` reaches that file of every port written so far; `> $FILE` names no file losslessd reads
-    (skipped, as before); an interface written as a variable set at run time (`/sys/class/net/$IF/...`) keeps its
-    written name, as `mlnx_qos -i $IF` does."""
+    (skipped, as before); an interface set at run time (`/sys/class/net/$IF/...`) is any port's: the file is each
+    port's read so far (it was a port named `$IF`, set as written, which no host has)."""
     host = parse_text("ports.sh", "\n".join([
         "#!/bin/bash", "echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3",
         "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/3", "echo 1 > /sys/class/net/eth1/ecn/roce_np/enable/5",
         "for d in /sys/class/net/*; do echo 0 > $d/ecn/roce_np/enable/3; done",
-        "echo 1 > $FILE", "echo 1 > /sys/class/net/$IF/ecn/roce_rp/enable/3"]))
-    assert host.ports["eth0"].nic_ecn.np_enabled == {} and host.ports["eth1"].nic_ecn.np_enabled == {5: True}
-    assert host.ports["$IF"].nic_ecn.rp_enabled == {3: True}
+        "echo 1 > $FILE", "echo 1 > /sys/class/net/$IF/ecn/roce_np/enable/5"]))
+    assert sorted(host.ports) == ["eth0", "eth1"]
+    assert host.ports["eth0"].nic_ecn.np_enabled == {} and host.ports["eth1"].nic_ecn.np_enabled == {}
     warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
-    assert [line for line, _ in warned] == [5, 6]
+    assert [line for line, _ in warned] == [5, 6, 7]
     assert "eth0/ecn/roce_np/enable/3, eth1/ecn/roce_np/enable/3" in warned[0][1]
     assert "`$FILE` is known only at run time" in warned[1][1]
+    assert "path known only at run time" in warned[2][1] and "was known: eth1/ecn/roce_np/enable/5" in warned[2][1]
 
 
 def test_the_command_an_if_or_while_tests_runs_and_is_read_when_it_sets_the_nic():
@@ -361,3 +362,30 @@ def test_an_exit_in_a_branch_ends_that_branch_only():
     assert (host.ports["eth2"].trust, host.ports["eth2"].pfc_enabled) == (Trust.dscp, [3])
     assert host.ports["eth1"].trust == Trust.dscp  # (the last line is after the top-level exit)
     assert [(i.code, i.source.line) for i in host.issues] == [("SYS004", None), ("SYS004", 14)]
+
+
+def test_a_port_known_only_at_run_time_is_set_on_none_and_unknown_on_each_it_may_name():
+    """`mlnx_qos -i $IF` where the script knows IF (IF=eth1, NIC=$IF, a loop over listed words) sets that port; where
+    IF is known only at run time (`read IF`, `${1:-eth0}`, a loop over `$(ls ...)`) it may set any port: what it sets
+    is unknown on each port read so far, and a SYS002 names them. Before, a port named `$IF` was made and set, which
+    no host has, and eth0's earlier PFC and MTU stood (a `read` kept IF's earlier value)."""
+    text = "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0", "ip link set dev eth0 mtu 4200",
+        "mlnx_qos -i eth1 --trust dscp", "IF=eth1", "mlnx_qos -i $IF --pfc 0,0,0,1,0,0,0,0",
+        "NIC=$IF; mlnx_qos -i \"$NIC\" --prio_tc 0,1,2,3,4,5,6,7", "read -r IF < /etc/roce-port",
+        "mlnx_qos -i $IF --pfc 0,0,0,0,1,0,0,0", "ip link set dev ${1:-eth0} mtu 9000",
+        "for p in $(ls /sys/class/net); do mlnx_qos -i $p --trust pcp; done",
+        "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0", "mlnx_qos -i ${IF}np0 --cable_len 10"])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("runtime-port.sh", text)
+    eth0, eth1 = host.ports["eth0"], host.ports["eth1"]
+    assert sorted(host.ports) == ["eth0", "eth1"]
+    assert (eth0.pfc_enabled, eth0.mtu_bytes, eth0.trust) == (None, None, None)
+    assert (eth1.pfc_enabled, eth1.trust, eth1.priority_to_tc) == ([3], None, dict(enumerate(range(8))))
+    warned = [(i.source.line, i.message) for i in host.issues if i.code == "SYS002"]
+    assert [line for line, _ in warned] == [9, 10, 11, 13]
+    assert "its interface `$IF` is known only at run time: what it sets (--pfc) is unknown on each port it may name " \
+           "(eth0, eth1), and set on none" in warned[0][1]
+    assert "(MTU)" in warned[1][1] and "(--trust)" in warned[2][1]
+    assert "(--cable_len)" in warned[3][1] and "(none of those read so far)" in warned[3][1]

@@ -45,7 +45,7 @@ _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "tr
 # look things up or log; a line not read would only be noise.
 _READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "sort", "uniq", "wc", "tr", "date",
                          "ls", "ibdev2netdev", "ibstat", "ibv_devinfo", "ibv_devices", "show_gids", "lspci", "lsmod"})
-_BRANCHING = re.compile(r"^\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((...))`)
+_BRANCHING = re.compile(r"(?:^|[|;&])\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((`)
 _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
 # expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
@@ -372,6 +372,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if not program:
                 continue
             written = program
+        if written[0] in _SETS_NAMES and (written[0] != "printf" or written[1:2] == ["-v"]):  # (`read IF`: what it
+            # sets is known only at run time)
+            _names_set(written, values, arrays)
+            if written[0] not in (".", "source", "eval", "select"):
+                continue
         if written[0] == _ARRAY_MARK:
             arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
                                   for w in written[2:]]
@@ -393,10 +398,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                         arrays[m.group(1)] = [_substitute(w, values, path, n) for w in split_shell(m.group(3)[1:-1])]
                     except ValueError:
                         arrays.pop(m.group(1), None)
-                elif "$" in m.group(3) or "`" in m.group(3):
+                elif at_run_time(value := _substitute(m.group(3), values, path, n)):
                     values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
                 else:
-                    values[m.group(1)] = m.group(3)
+                    values[m.group(1)] = value  # (`IF=$NIC` of a known NIC: known too)
             continue
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
             end = min(ends[i - 1], stop)
@@ -436,6 +441,44 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 all(words[k + 1:k + 2] and words[k + 1] in _READS_ONLY for k, w in enumerate(words) if w == "|"):
             continue  # `echo "$OUT" | grep X`: filtered to the terminal
         yield n, words, line
+
+
+# bash(1) SHELL BUILTIN COMMANDS that set variables from what they read at run time, and those that may set any.
+_SETS_NAMES = frozenset({"read", "getopts", "mapfile", "readarray", "unset", "select", "printf", ".", "source",
+                         "eval"})
+_READ_ARGS = {"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc"}  # (options that take a value)
+
+
+def _names_set(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> None:
+    """Forget the variables ``words`` set to what is known only at run time: `read [-r] [-a ARRAY] NAME...` (REPLY
+    without one), `mapfile ARRAY`, `getopts OPTS NAME`, `select NAME in ...`, `printf -v NAME`, `unset NAME`; every
+    variable after `.`, `source` or `eval` (the file or string may set any)."""
+    prog, rest = words[0], words[1:]
+    if prog in (".", "source", "eval"):
+        values.clear()
+        arrays.clear()
+        return
+    names: list[str] = []
+    if prog in _READ_ARGS:
+        while rest[:1] and rest[0].startswith("-") and len(rest[0]) > 1:
+            if rest[0][-1] in _READ_ARGS[prog]:
+                names += rest[1:2] if rest[0][-1] == "a" else []
+                rest = rest[2:]
+            else:
+                rest = rest[1:]
+        names += rest if prog == "read" else rest[-1:]
+        names = names or ["REPLY" if prog == "read" else "MAPFILE"]
+    elif prog == "getopts":
+        names = rest[1:2]
+    elif prog == "select":
+        names = rest[:1]
+    elif prog == "printf":
+        names = rest[1:2] if rest[:1] == ["-v"] else []
+    else:  # unset
+        names = [w for w in rest if not w.startswith("-")]
+    for name in names:
+        values.pop(name, None)
+        arrays.pop(name, None)
 
 
 def _rest_skipped(flat: list, i: int, stop: int) -> int:
