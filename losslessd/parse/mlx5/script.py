@@ -591,7 +591,8 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
 def _ends_script(words: list[str] | None) -> bool:
     """`exit [N]`, or `exec PROGRAM ...` (bash(1) SHELL BUILTIN COMMANDS: exec replaces the shell with the program;
     without one, it only redirects the shell's own input and output, and the script goes on)."""
-    return bool(words) and (words[0] == "exit" or (words[0] == "exec" and _exec_program(words) is not None))
+    return words is not None and words[:1] in (["exit"], ["exec"]) and (words[0] == "exit" or
+                                                                       _exec_program(words) is not None)
 
 
 def _exec_program(words: list[str]) -> list[str] | None:
