@@ -100,7 +100,7 @@ WHOLE = {
     "compound-conditions": ["if { [ -e /a ] || [ -e /b ]; }; then :; fi",
                             "while case \"$#\" in 0) break ;; esac; do shift; done", INSIDE],
     "subshells": [f"(cd /tmp && {INSIDE})", "( true", "  true ) | cat", "(for i in 1; do :; done)"],
-    "groups-and-functions": ["die() { echo \"$*\" >&2; exit 1; }", "setup() {", f"  {INSIDE}", "}",
+    "groups-and-functions": ["die() { echo \"$*\" >&2; exit 1; }", "setup() {", f"  {INSIDE}", "}", "setup",
                              "[ -n \"$x\" ] || { echo no; }", "test $# -eq 0 && { echo args; }"],
     "quoted-program-over-lines": ["awk '", "  /x/ { if (n) { n++ } }", "  END { while (0) { } }", "' /etc/hosts",
                                   ": \"", "  for (1) { done() }", "\" || true", INSIDE],
@@ -121,7 +121,7 @@ WHOLE = {
                              "[[ $x =~ ^(eth|ens)[0-9]+$ ]] || :",
                              "for ((i = 0; i < $(( (2 + 1) * 2 )); i++)); do :; done", INSIDE],
     "arrays-and-function-bodies": ["f() ( : )", "g() { local -a p=(a b); echo \"${p[@]}\"; }", "h() (",
-                                   f"  {INSIDE}", ")", "r=(a", "  b)"],
+                                   f"  {INSIDE}", ")", "r=(a", "  b)", "h"],
     "case-with-its-in-below-and-comments": ["case \"$1\"", "in", "  x)# a comment after a pattern", "    : ;;",
                                             f"  *) {INSIDE} ;;", "esac"],
 }
@@ -325,6 +325,18 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
     "in-a-function-never-called": (["die() { echo \"$*\"; exit 1; }", "warn() {", "  exit 2", "}", AFTER],
                                    ["-i eth1 --trust dscp"]),
     "return-outside-a-function": (["return 0 2>/dev/null", AFTER], ["-i eth1 --trust dscp"]),
+    # bash(1) FUNCTIONS: a body runs where the function is called, its words $1, $2, ... and "$@" there
+    "functions-run-where-called": (["setup() { mlnx_qos -i $1 --trust $2; }", "unused() { mlnx_qos -i eth9 --pfc 0; }",
+                                    "for p in eth1 eth2; do setup $p pcp; done", AFTER],
+                                   ["-i eth1 --trust pcp", "-i eth2 --trust pcp", "-i eth1 --trust dscp"]),
+    "function-words-shifted": (["each() {", "  local mode=$1", "  shift", "  for p in \"$@\"; do",
+                                "    mlnx_qos -i \"$p\" --trust \"$mode\"", "  done", "}", "each pcp eth2 eth1", AFTER],
+                               ["-i eth2 --trust pcp", "-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+    "called-before-it-is-defined": (["early 2>/dev/null", "early() { mlnx_qos -i eth1 --trust pcp; }", AFTER],
+                                    ["-i eth1 --trust dscp"]),
+    "returns-early": (["set_up() {", "  mlnx_qos -i eth1 --trust pcp", "  return 0",
+                       "  mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0", "}", "set_up", AFTER],
+                      ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
 }
 
 

@@ -52,7 +52,7 @@ _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
 # One word: `NAME=value` (quotes removed), or an array element's `NAME[SUBSCRIPT]=value` (bash(1) Arrays).
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[1-9]))")  # ($1: a call's)
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
 # bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`, `name() (` (a body in a
 # subshell)
@@ -76,12 +76,14 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     grammar = _Grammar()
     for n, line in _logical_lines(text):
         if m := _FUNCTION.match(line):
-            functions.add(m.group(1) or m.group(2))
+            name = m.group(1) or m.group(2)
+            functions.add(name)
             line = line[m.end():].strip()
-            grammar.function = not line  # (its `{` on the next line)
-            if line.startswith("{"):  # `name() { body; }` on one line: the body is read
-                flat.append((n, ["{", _FUNCTION_BODY], line))
+            grammar.function = name  # (the `{` or `(` of its body: here or on the next line)
+            if line.startswith("{"):  # `name() { body; }` on one line
+                flat.append((n, ["{", _FUNCTION_BODY, name], line))
                 grammar.command("{")
+                grammar.function = ""
                 line = line[1:].strip()
         if not line or line.startswith("#"):
             continue
@@ -103,10 +105,17 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
                                            "closed: bash stops with a syntax error at the end of the file"], shown))
             else:
                 flat.append((n, None, shown))
-    # A call of the script's own function: its body's commands are read where it is defined (the call keeps its place
-    # as a command that does nothing, so a body of calls is no empty one).
-    flat = [(item[0], [":"], item[2]) if item[1] and item[1][0] in functions else item for item in flat]
+    # A call of the script's own function (bash(1) FUNCTIONS: its body runs there, with the call's words as $1, $2,
+    # ...; a function never called runs nothing).
+    functions |= grammar.functions
+    flat = [(n, _called(words, functions), line) for n, words, line in flat]
     yield from _run(flat, {}, {}, [0], path)
+
+
+def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
+    """The command's words, marked as a call where it is one of the script's functions."""
+    at = 1 if words and words[0] == _CONDITION else 0
+    return [*words[:at], _CALL, *words[at:]] if words and words[at:at + 1] and words[at] in functions else words
 
 
 # bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once); `((` after
@@ -321,7 +330,7 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
     ``count`` holds the commands given so far and the words loops went round, bounded: nested loops multiply
     them (a loop over no words runs nothing, yet its header is counted). Each loop's `done` is found once, so a
     body is never scanned again per round; loops nest at most MAX_NESTING deep."""
-    yield from _whole(flat, values, arrays, count, path, 0)
+    yield from _whole(flat, values, arrays, count, path, 0, {})
 
 
 # bash(1) reads a compound command whole before it runs it: one no closing word ends (`for` without `done`, `if`
@@ -333,12 +342,12 @@ ENDED = "\0ended"  # ([ENDED, why]: at a top-level `exit` or `exec PROGRAM`, wit
 
 
 def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
-           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+           depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
     """The commands of a whole script (or `sh -c` string) up to the first compound command bash cannot read whole,
     then [UNCLOSED, why] at its first line (a script cut short in a block must not read as if the block had run)."""
     ends, broken, exited = _structure(flat, path)
     stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
-    yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth)
+    yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
     if broken is not None:
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
     rest = next((item for item in flat[stop:] if item[1] and item[1][0] not in _BLOCK_WORDS), None)
@@ -350,7 +359,9 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
 
 def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
            arrays: dict[str, list[str]], count: list[int], path: str | None,
-           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+           depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
+    """``functions``: name -> (flat, first index of its body, its closing word's index, ends) of each function
+    defined so far, and the names of those running ("\0calls")."""
     i = start
     while i < stop:
         n, written, line = flat[i]
@@ -358,6 +369,14 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         _counted(count, 1, path, n)
         if written is None or written[0] == UNCLOSED:
             yield n, written, line
+            continue
+        if written[1:2] == [_FUNCTION_BODY]:  # a definition: its body runs where it is called
+            functions[written[2]] = (flat, i, ends[i - 1], ends)
+            i = ends[i - 1] + 1
+            continue
+        if written[0] == _CALL or written[:2] == [_CONDITION, _CALL]:
+            yield from _call([_substitute(w, values, path, n) for w in written[written.index(_CALL) + 1:]], values,
+                             arrays, count, path, depth, functions, n)
             continue
         tested = written[0] == _CONDITION
         if tested:
@@ -368,10 +387,16 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             program = _exec_program(written) if written[0] == "exec" else None
             if not guarded and not tested and (written[0] != "exec" or program):
                 rest = _rest_skipped(flat, i, stop)  # the rest of its list never runs (a `return` outside a
-                i = rest if written[0] != "return" or rest < stop else i  # function is an error bash goes on after)
+                i = rest if written[0] != "return" or rest < stop or functions.get("\0calls") else i  # function
+                # is an error bash goes on after)
             if not program:
                 continue
             written = program
+        if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...
+            k = int(written[1]) if written[1:2] and written[1].isdigit() else 1
+            if "@" in arrays:  # (a function's words; the script's own are known only at run time)
+                _positional(arrays["@"][k:], values, arrays)
+            continue
         if written[0] in _SETS_NAMES and (written[0] != "printf" or written[1:2] == ["-v"]):  # (`read IF`: what it
             # sets is known only at run time)
             _names_set(written, values, arrays)
@@ -408,10 +433,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             items = _loop_words(written[3:], values, arrays, count, path, n)
             if items is None:  # a list known only at run time (`$(ls ...)`, `"$@"`): the body once, as written
                 values.pop(written[1], None)
-                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1)
+                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
             for item in items or []:
                 values[written[1]] = item
-                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1)
+                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
             i = end + 1
             continue
         words = [_substitute(w, values, path, n) for w in written]
@@ -431,7 +456,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if depth >= MAX_NESTING:
                 raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
-            yield from _whole(inner, values, arrays, count, path, depth + 1)
+            yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
@@ -481,6 +506,45 @@ def _names_set(words: list[str], values: dict[str, str], arrays: dict[str, list[
         arrays.pop(name, None)
 
 
+def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
+          depth: int, functions: dict, n: int) -> Iterator[tuple[int, list[str] | None, str]]:
+    """A call of the script's function: its body, run with the call's words as $1, $2, ... (bash(1) FUNCTIONS: "the
+    positional parameters are restored" when it returns). One not defined yet runs nothing (bash finds no such
+    command); one called from its own body is not run again (each of its commands is read once)."""
+    name, args = words[0], words[1:words.index("|")] if "|" in words else words[1:]
+    running = functions.setdefault("\0calls", set())
+    if name not in functions or name in running:
+        return
+    if depth >= MAX_NESTING:
+        raise InputError(f"its function calls and loops nest more than {MAX_NESTING} deep; not read", file=path, line=n)
+    body, start, end, ends = functions[name]
+    saved = {key: values.pop(key) for key in _POSITIONAL if key in values}, arrays.pop("@", None)
+    _positional(args, values, arrays)
+    running.add(name)
+    try:
+        yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
+    finally:
+        running.discard(name)
+        for key in _POSITIONAL:
+            values.pop(key, None)
+        values.update(saved[0])
+        arrays.pop("@", None)
+        if saved[1] is not None:
+            arrays["@"] = saved[1]
+
+
+_POSITIONAL = tuple(str(k) for k in range(1, 10))
+
+
+def _positional(args: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> None:
+    """$1 ... $9 and "$@" set to ``args`` (a word known only at run time leaves its parameter so)."""
+    for key in _POSITIONAL:
+        values.pop(key, None)
+    for key, arg in zip(_POSITIONAL, args, strict=False):
+        values[key] = arg
+    arrays["@"] = args
+
+
 def _rest_skipped(flat: list, i: int, stop: int) -> int:
     """Where the list an `exit` before ``flat[i]`` ends: the closing word of the block it is in, or the next branch of
     it (`elif`, `else`, a case's `;;`), which may run instead; ``stop`` at the top level."""
@@ -501,8 +565,8 @@ def _rest_skipped(flat: list, i: int, stop: int) -> int:
 def _counted(count: list[int], more: int, path: str | None, n: int) -> None:
     count[0] += more
     if count[0] > MAX_SCRIPT_COMMANDS:
-        raise InputError(f"it runs more than {MAX_SCRIPT_COMMANDS:,} commands once its for loops are unrolled "
-                         "(a generated file?); not read", file=path, line=n)
+        raise InputError(f"it runs more than {MAX_SCRIPT_COMMANDS:,} commands once its for loops and function calls "
+                         "are unrolled (a generated file?); not read", file=path, line=n)
 
 
 # Linux include/uapi/linux/binfmts.h MAX_ARG_STRLEN (32 pages of 4 KiB): the longest word execve passes to a program,
@@ -619,10 +683,10 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
     shell only knows them at run time."""
     out: list[str] = []
     for word in words:
-        if m := _ARRAY_ALL.match(word):
-            if m.group(1) not in arrays:
+        if (m := _ARRAY_ALL.match(word)) or word in ("$@", "${@}", "$*"):  # ("$@": a function call's words)
+            if (name := m.group(1) if m else "@") not in arrays:
                 return None
-            listed = arrays[m.group(1)]
+            listed = arrays[name]
         else:
             word = _substitute(word, values, path, n)
             if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
@@ -703,12 +767,13 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition", "function")
+    __slots__ = ("open", "pattern", "condition", "function", "functions")
 
     def __init__(self) -> None:
         self.open: list[str] = []
         self.pattern = False
-        self.function = False  # after a function's `name()`: the `{` of its body comes next
+        self.function = ""  # after a function's `name()`: the `{` (or `(`) of its body comes next
+        self.functions: set[str] = set()  # (those defined in a list: `cleanup() { ...; }; trap cleanup EXIT`)
         self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
 
     def command(self, first: str) -> None:
@@ -794,20 +859,22 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             out.append([])  # (`if ! mlnx_qos -i IF --trust dscp; then`, `if { ...; }; then`, `while case ... esac`)
             cur = out[-1]
             grammar.condition = True
+        if not cur and grammar.function and token in ("{", "("):  # a function's body (in a subshell: `name() (`)
+            start(token)
+            out[-2] += [_FUNCTION_BODY, grammar.function]
+            grammar.function = ""
+            continue
         if not cur:
             if token in ("then", "do", "else", "{"):  # the command after it is what runs
                 grammar.condition = grammar.condition and token not in ("then", "do")
                 start(token)
                 continue
             if token == "!" or _DEFINED.match(token):  # (`name()` in a list: the `{` after it opens its body)
-                grammar.function = token != "!"
+                grammar.function = "" if token == "!" else token[:-2]
+                if grammar.function:
+                    grammar.functions.add(grammar.function)
                 continue
-            if token == "{" and grammar.function:
-                start("{")
-                out[-2].append(_FUNCTION_BODY)
-                grammar.function = False
-                continue
-            grammar.function = False
+            grammar.function = ""
             if token in ("exit", "exec", "return") and separator in ("&&", "||"):
                 out[-1].append(_GUARDED)  # (`[ -e F ] || exit 1`: runs as the test says)
             if token.endswith(")") and token.rstrip(")") in _CLOSERS:  # `done)`: the reserved word, then `)`
@@ -893,6 +960,7 @@ def _word(token: str) -> str:
 
 
 _FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it runs when called, not where it is)
+_CALL = "\0call"  # (before the words of a call of the script's own function)
 _GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
 
