@@ -122,6 +122,8 @@ WHOLE = {
                              "for ((i = 0; i < $(( (2 + 1) * 2 )); i++)); do :; done", INSIDE],
     "arrays-and-function-bodies": ["f() ( : )", "g() { local -a p=(a b); echo \"${p[@]}\"; }", "h() (",
                                    f"  {INSIDE}", ")", "r=(a", "  b)", "h"],
+    "quotes-inside-a-quoted-substitution": ["old=\"$(grep -s \"$1\" /etc/roce.conf | sed -n -e \"\\' x ' { p }\")\"",
+                                            "dev=\"$(ibdev2netdev | awk '$5 == \"eth1\" {print $1}')\"", INSIDE],
     "case-with-its-in-below-and-comments": ["case \"$1\"", "in", "  x)# a comment after a pattern", "    : ;;",
                                             f"  *) {INSIDE} ;;", "esac"],
 }

@@ -198,8 +198,8 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
                 return quote
             i, quote = j + 1, None
         elif quote == '"':
-            i = _IN_DOUBLE_QUOTES.match(line, i).end()  # type: ignore[union-attr]
-            if i >= n or line[i] != '"':  # (a backslash ending the line goes on with the next)
+            i = _double_quoted_end(line, i)  # (a `$(...)` in it has quotes of its own: `"$(cmd "$x")"`)
+            if i < 0:  # (a backslash ending the line goes on with the next)
                 return quote
             i, quote = i + 1, None
         else:
@@ -210,7 +210,7 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
 
 
 # What _substitution_left_open steps over: plain characters, a quoted word, an escaped character, `$(`, `<(`, `>(`.
-_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|'[^']*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|\\.|[$<>]\(|.", re.S)
+_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|'[^']*'|\\.|[$<>]\(|.", re.S)
 
 
 def _substitution_left_open(line: str, state: tuple) -> tuple:
@@ -221,13 +221,13 @@ def _substitution_left_open(line: str, state: tuple) -> tuple:
     return _scan(line, state)[0]
 
 
-def _scan(line: str, state: tuple, i: int = 0, closing: bool = False) -> tuple[tuple, int]:
+def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int = 0) -> tuple[tuple, int]:
     """(the state at the end of ``line`` from ``i``, see _substitution_left_open, and where its code ends: a comment's
     start, or the line's end); with ``closing``, up to the `)` closing the substitution ``state`` starts in (end -1
-    when none does)."""
+    when none does). ``level``: how deep in `"$(...)"` this is (quotes in a substitution are its own)."""
     depth, tick, quote, cases = state
     if quote:
-        i = line.find("'", i) if quote == "'" else _IN_DOUBLE_QUOTES.match(line, i).end()  # type: ignore[union-attr]
+        i = line.find("'", i) if quote == "'" else _double_quoted_end(line, i, level)
         if i < 0 or i >= len(line):
             return state, -1 if closing else len(line)
         i, quote = i + 1, ""
@@ -235,8 +235,14 @@ def _scan(line: str, state: tuple, i: int = 0, closing: bool = False) -> tuple[t
     while i < n:
         step = _SUBSTITUTION_STEP.match(line, i).group()  # type: ignore[union-attr]
         i += len(step)
-        if step[0] in "'\"" and (len(step) < 2 or step[-1] != step[0]):
-            return (depth, tick, step[0], cases), -1 if closing else n
+        if step == '"':
+            i = _double_quoted_end(line, i, level)
+            if i < 0:
+                return (depth, tick, step, cases), -1 if closing else n
+            i, prev = i + 1, '"'
+            continue
+        if step == "'":
+            return (depth, tick, step, cases), -1 if closing else n
         if step == "#" and prev in " \t\n;&|(":  # a comment, to the end of its line
             if not closing:
                 return (depth, tick, quote, cases), i - 1
@@ -267,10 +273,24 @@ def _scan(line: str, state: tuple, i: int = 0, closing: bool = False) -> tuple[t
 _CASE_WORD = re.compile(r"(?:^|(?<=[;&|(\n]))\s*(case|esac)(?=[\s;&|)]|$)")
 
 
+def _double_quoted_end(line: str, i: int, level: int = 0) -> int:
+    """The index of the `"` ending the double-quoted text from ``i`` (-1: none on the line). A `$(...)` in it is read
+    with its own quotes (`"$(cmd "$x")"`), at most MAX_NESTING deep (deeper: taken for a quote left open)."""
+    while True:
+        i = _IN_DOUBLE_QUOTES_TO_SUBSTITUTION.match(line, i).end()  # type: ignore[union-attr]
+        if not line.startswith("$(", i):
+            return i if line.startswith('"', i) else -1
+        if level >= MAX_NESTING:
+            return -1
+        i = _scan(line, (1, False, "", []), i + 2, True, level + 1)[1]
+        if i < 0:
+            return -1
+
+
 _IN_DOUBLE_QUOTES = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
 # (`$'...'`: bash(1) ANSI-C quoting, where `\'` does not end the word)
-_UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\""
-                       r"|(?<=[^\s;&|(])#|#.*)*")
+_UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|(?<=[^\s;&|(])#|#.*)*")
+_IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\\$]*)*')
 
 
 # bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
@@ -743,6 +763,13 @@ def _substitutions_folded(line: str) -> str:
             continue
         if c == '"':
             quote = not quote
+        if quote and line.startswith("$(", i):  # (kept, unless a quote in it would end the word for the split)
+            end = _scan(line, (1, False, "", []), i + 2, True)[1]
+            if end < 0:  # (bash reads on to the end of the file for its `)`)
+                raise ValueError("No closing parenthesis")
+            out.append("$(...)" if '"' in line[i:end] else line[i:end])  # (whole: what is in it is not scanned again)
+            i = end
+            continue
         arithmetic = line.startswith("((", i) and (not i or line[i - 1] in " \t;&|(!")
         if not quote and (c in "$<>" and line.startswith("(", i + 1) or c == "`" or arithmetic):
             # (in double quotes the split keeps it whole; `<(...)`, `>(...)`: bash(1) Process Substitution)
@@ -809,7 +836,8 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
 
     # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
     line = _QUOTED_RESERVED.sub(_mark_reserved, line) if "'" in line or '"' in line else line
-    line = _substitutions_folded(_parens_marked(line) if "(" in line or ")" in line else line)
+    line = _substitutions_folded(line)
+    line = _parens_marked(line) if "(" in line or ")" in line else line
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = False
     separator = ""
