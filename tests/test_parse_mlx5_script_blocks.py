@@ -336,6 +336,13 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
                                ["-i eth2 --trust pcp", "-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
     "called-before-it-is-defined": (["early 2>/dev/null", "early() { mlnx_qos -i eth1 --trust pcp; }", AFTER],
                                     ["-i eth1 --trust dscp"]),
+    "exit-in-a-called-function": (["die() { echo \"$*\" >&2; exit 1; }", "mlnx_qos -i eth1 --trust pcp",
+                                   "[ -d / ] || die no root", "[ -d / ] &&", "  mlnx_qos -i eth2 --trust pcp ||",
+                                   "  die failed", "die stop", AFTER],
+                                  ["-i eth1 --trust pcp", "-i eth2 --trust pcp"]),
+    "exit-in-a-loop": (["for p in eth1 eth2; do", "  mlnx_qos -i $p --trust pcp", "  exit 0", "done", AFTER],
+                       ["-i eth1 --trust pcp"]),
+    "exit-after-a-test-on-the-line-above": (["[ -d / ] ||", "  exit 1", AFTER], ["-i eth1 --trust dscp"]),
     "returns-early": (["set_up() {", "  mlnx_qos -i eth1 --trust pcp", "  return 0",
                        "  mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0", "}", "set_up", AFTER],
                       ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
@@ -358,6 +365,14 @@ def test_exit_and_exec_end_the_reading_where_bash_stops(name, tmp_path):
         subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
                        capture_output=True)
         assert log.read_text().splitlines() == calls
+
+
+def test_an_exit_in_a_called_function_or_a_loop_ends_the_script_with_an_info():
+    text = "\n".join(["#!/bin/bash", "die() { exit 1; }", BEFORE, "for p in eth0; do die; done", AFTER])
+    host = parse_text("die.sh", text)
+    assert "eth1" not in host.ports and host.ports["eth0"].trust == Trust.dscp
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS004", 4)]
+    assert "the script ends here (an exit in the function called, or the loop)" in host.issues[0].message
 
 
 def test_an_exit_in_a_branch_ends_that_branch_only():

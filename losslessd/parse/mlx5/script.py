@@ -113,8 +113,12 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
 
 
 def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
-    """The command's words, marked as a call where it is one of the script's functions."""
-    at = 1 if words and words[0] == _CONDITION else 0
+    """The command's words, marked as a call where it is one of the script's functions; the mark of a command after
+    `&&` or `||` kept for an exit, exec, return or a call only (what may end the script)."""
+    if words and words[0] == _GUARDED and (words[1:2] == [_CONDITION] or not (
+            words[1:2] and (words[1] in ("exit", "exec", "return") or words[1] in functions))):
+        words = words[1:] or [":"]
+    at = 1 if words and words[0] in (_CONDITION, _GUARDED) else 0
     return [*words[:at], _CALL, *words[at:]] if words and words[at:at + 1] and words[at] in functions else words
 
 
@@ -368,6 +372,9 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
     ends, broken, exited = _structure(flat, path)
     stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
     yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
+    if (line := functions.pop(_EXITED, None)) is not None and not depth:  # (a `sh -c`'s exit ends that shell only)
+        yield line, [ENDED, "the script ends here (an exit in the function called, or the loop): bash runs nothing "
+                            "after it, so the commands after it are not read"], ""
     if broken is not None:
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
     rest = next((item for item in flat[stop:] if item[1] and item[1][0] not in _BLOCK_WORDS), None)
@@ -394,9 +401,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             functions[written[2]] = (flat, i, ends[i - 1], ends)
             i = ends[i - 1] + 1
             continue
-        if written[0] == _CALL or written[:2] == [_CONDITION, _CALL]:
+        if written[0] == _CALL or written[1:2] == [_CALL]:
             yield from _call([_substitute(w, values, path, n) for w in written[written.index(_CALL) + 1:]], values,
                              arrays, count, path, depth, functions, n)
+            if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested
+                i = _exited(flat, i, stop, functions, n) if written[0] == _CALL else i
+                if written[0] != _CALL:
+                    del functions[_EXITED]
             continue
         tested = written[0] == _CONDITION
         if tested:
@@ -405,10 +416,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
             written = written[1:] if guarded else written
             program = _exec_program(written) if written[0] == "exec" else None
-            if not guarded and not tested and (written[0] != "exec" or program):
-                rest = _rest_skipped(flat, i, stop)  # the rest of its list never runs (a `return` outside a
-                i = rest if written[0] != "return" or rest < stop or functions.get("\0calls") else i  # function
-                # is an error bash goes on after)
+            if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
+                rest = _rest_skipped(flat, i, stop)  # on after)
+                i = rest if rest < stop or functions.get("\0calls") else i
+            elif not guarded and not tested and (written[0] != "exec" or program):
+                i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
             if not program:
                 continue
             written = program
@@ -454,10 +466,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if items is None:  # a list known only at run time (`$(ls ...)`, `"$@"`): the body once, as written
                 values.pop(written[1], None)
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
+                functions.pop(_EXITED, None)  # (it may run no round: an exit in it is as conditional as an if's)
             for item in items or []:
                 values[written[1]] = item
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
-            i = end + 1
+                if _EXITED in functions:  # (an exit in its body ran: no more rounds)
+                    break
+            i = end + 1 if _EXITED not in functions else _exited(flat, end + 1, stop, functions, n)
             continue
         words = [_substitute(w, values, path, n) for w in written]
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
@@ -563,6 +578,21 @@ def _positional(args: list[str], values: dict[str, str], arrays: dict[str, list[
     for key, arg in zip(_POSITIONAL, args, strict=False):
         values[key] = arg
     arrays["@"] = args
+
+
+_EXITED = "\0exited"  # (in ``functions``: the line of an exit, or of the call running one, that ends the script)
+
+
+def _exited(flat: list, i: int, stop: int, functions: dict, n: int, depth: int = 1) -> int:
+    """Where to go on after an exit that ran before ``flat[i]`` (on line ``n``): past the rest of its list. When that
+    list is the whole of a loop's body or a called function's, the exit ends that loop or call too, and so on out
+    (``functions[_EXITED]``: its line); one in an `if` or `case` branch ends that branch only (as if it was taken)."""
+    rest = _rest_skipped(flat, i, stop)
+    if rest == stop and depth:
+        functions[_EXITED] = n
+    else:
+        functions.pop(_EXITED, None)
+    return rest
 
 
 def _rest_skipped(flat: list, i: int, stop: int) -> int:
@@ -794,13 +824,14 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition", "function", "functions")
+    __slots__ = ("open", "pattern", "condition", "function", "functions", "after")
 
     def __init__(self) -> None:
         self.open: list[str] = []
         self.pattern = False
         self.function = ""  # after a function's `name()`: the `{` (or `(`) of its body comes next
         self.functions: set[str] = set()  # (those defined in a list: `cleanup() { ...; }; trap cleanup EXIT`)
+        self.after = ""  # the `&&` or `||` a line ends in: the next line's first command runs as the test says
         self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
 
     def command(self, first: str) -> None:
@@ -840,7 +871,7 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
     line = _parens_marked(line) if "(" in line or ")" in line else line
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = False
-    separator = ""
+    separator, token = grammar.after, ""  # (`[ -e F ] ||` with its `exit 1` on the next line)
     for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
         if closed and token in ("|", "|&"):  # `( ... ) | cmd`: cmd reads the subshell's output
@@ -903,8 +934,9 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
                     grammar.functions.add(grammar.function)
                 continue
             grammar.function = ""
-            if token in ("exit", "exec", "return") and separator in ("&&", "||"):
-                out[-1].append(_GUARDED)  # (`[ -e F ] || exit 1`: runs as the test says)
+            if separator in ("&&", "||") and token not in _OPENERS and token[:1] != "(" and \
+                    token.rstrip(")") not in _CLOSERS:
+                out[-1].append(_GUARDED)  # (`[ -e F ] || exit 1`, `|| die`: runs as the test says; see _called)
             if token.endswith(")") and token.rstrip(")") in _CLOSERS:  # `done)`: the reserved word, then `)`
                 start(token.rstrip(")"), *[")"] * (len(token) - len(token.rstrip(")"))))
                 closed = True
@@ -935,6 +967,7 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
         if len(out[-1]) == 3 and out[-1][0] == "case" and token == "in":  # `case W in PATTERN) CMD ;;`
             out.append([])
             grammar.pattern = True
+    grammar.after = token if token in ("&&", "||") else ""
     return [words for words in out if words]
 
 
