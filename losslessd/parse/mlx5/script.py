@@ -4,11 +4,13 @@ The script is not run: each line is read as the command it is, in order, so a la
 earlier one as it would on the host. Read are `mlnx_qos -i IF ...` (options as mlnx-tools python/mlnx_qos
 defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` and
 `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
-The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal, `exit`) changes
-nothing on the NIC and is skipped: a block's commands are read as if each ran once, in order, and a variable
-given a literal value is replaced by it. A block bash cannot read whole (a loop no `done` closes, an `if` no `fi`, a
-`case` no `esac`, `{` or `(` left open, a closing word where another is due, an empty body) ends the reading at
-its first line (bash stops with a syntax error and runs none of it). Anything else is reported.
+The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal) changes nothing on
+the NIC and is skipped: a block's commands are read as if each ran once, in order, a function's body where it is
+called, and a variable given a literal value is replaced by it (one set at run time, `read IF`, is not: a command
+on `$IF` then sets no port, and what it sets is unknown on each it may name). A block bash cannot read whole (a loop
+no `done` closes, an `if` no `fi`, a `case` no `esac`, `{` or `(` left open, a `)` closing nothing, a closing word
+where another is due, an empty body) ends the reading at its first line (bash stops with a syntax error and runs
+none of it); so does an `exit` that always runs (after its line). Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
