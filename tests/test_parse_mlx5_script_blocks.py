@@ -343,6 +343,9 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
     "exit-in-a-loop": (["for p in eth1 eth2; do", "  mlnx_qos -i $p --trust pcp", "  exit 0", "done", AFTER],
                        ["-i eth1 --trust pcp"]),
     "exit-after-a-test-on-the-line-above": (["[ -d / ] ||", "  exit 1", AFTER], ["-i eth1 --trust dscp"]),
+    # bash(1) SIMPLE COMMAND EXPANSION: `NAME=value cmd` sets cmd's environment only, after its words are expanded
+    "environment-before-a-command": (["IF=eth1", "IF=eth2 LC_ALL=C mlnx_qos -i $IF --trust pcp", AFTER.replace(
+        "eth1", "$IF")], ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
     "returns-early": (["set_up() {", "  mlnx_qos -i eth1 --trust pcp", "  return 0",
                        "  mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0", "}", "set_up", AFTER],
                       ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),

@@ -462,6 +462,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 else:
                     values[m.group(1)] = value  # (`IF=$NIC` of a known NIC: known too)
             continue
+        if assigned and _ASSIGNMENT.match(written[0]):  # bash(1) SIMPLE COMMAND EXPANSION: `LC_ALL=C mlnx_qos ...`
+            written = written[next(k for k, w in enumerate(written) if not _ASSIGNMENT.match(w)):]  # (the command's
+            # environment only: its words are expanded before, with the shell's values)
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
             end = min(ends[i - 1], stop)
             items = _loop_words(written[3:], values, arrays, count, path, n)
