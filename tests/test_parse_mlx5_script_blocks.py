@@ -334,6 +334,8 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
     "function-words-shifted": (["each() {", "  local mode=$1", "  shift", "  for p in \"$@\"; do",
                                 "    mlnx_qos -i \"$p\" --trust \"$mode\"", "  done", "}", "each pcp eth2 eth1", AFTER],
                                ["-i eth2 --trust pcp", "-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+    "words-passed-on": (["qos() { mlnx_qos \"$@\" >/dev/null; }", "qos -i eth2 --trust pcp", AFTER],
+                        ["-i eth2 --trust pcp", "-i eth1 --trust dscp"]),
     "called-before-it-is-defined": (["early 2>/dev/null", "early() { mlnx_qos -i eth1 --trust pcp; }", AFTER],
                                     ["-i eth1 --trust dscp"]),
     "exit-in-a-called-function": (["die() { echo \"$*\" >&2; exit 1; }", "mlnx_qos -i eth1 --trust pcp",

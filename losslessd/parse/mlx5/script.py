@@ -404,7 +404,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             i = ends[i - 1] + 1
             continue
         if written[0] == _CALL or written[1:2] == [_CALL]:
-            yield from _call([_substitute(w, values, path, n) for w in written[written.index(_CALL) + 1:]], values,
+            yield from _call(_expanded(written[written.index(_CALL) + 1:], values, arrays, path, n), values,
                              arrays, count, path, depth, functions, n)
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested
                 i = _exited(flat, i, stop, functions, n) if written[0] == _CALL else i
@@ -479,7 +479,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                     break
             i = end + 1 if _EXITED not in functions else _exited(flat, end + 1, stop, functions, n)
             continue
-        words = [_substitute(w, values, path, n) for w in written]
+        words = _expanded(written, values, arrays, path, n)
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
             words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
         if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
@@ -574,6 +574,13 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
 
 
 _POSITIONAL = tuple(str(k) for k in range(1, 10))
+
+
+def _expanded(written: list[str], values: dict[str, str], arrays: dict[str, list[str]], path: str | None,
+              n: int) -> list[str]:
+    """The words with their known `$NAME`s substituted, and `"$@"` a function's words (`wrap() { mlnx_qos "$@"; }`)."""
+    return [word for w in written for word in (
+        arrays["@"] if w in ("$@", "${@}", "$*") and "@" in arrays else [_substitute(w, values, path, n)])]
 
 
 def _positional(args: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> None:
