@@ -21,6 +21,8 @@ from .model import DeviceKind
 # Command templates: "{iface}" is repeated for each of a host's RoCE interfaces (inventory
 # data.interfaces), "{rdma}" for each of its RDMA devices (data.rdma_devices).
 
+_RUNNING_CONFIG = "show running-config "  # a running config printed in parts (Platform.config_reads)
+
 
 @dataclass(frozen=True)
 class Command:
@@ -110,6 +112,15 @@ class Platform:
     def config_read(self) -> Command:
         """The command that prints its running config as a snippet applies to it (tune, the simulator)."""
         return Command(self.config_command) if self.config_command else self.commands[0]
+
+    @property
+    def config_reads(self) -> tuple[Command, ...]:
+        """The commands whose outputs, joined in order, are its running config (tune, the daemon's proposer): NX-OS
+        prints its QoS part (`show running-config ipqos all`) apart from its interfaces' speeds and MTUs."""
+        first = self.config_read
+        if self.config_command or not first.line.startswith(_RUNNING_CONFIG):
+            return (first,)
+        return (first,) + tuple(c for c in self.commands[1:] if c.line.startswith(_RUNNING_CONFIG) and not c.optional)
 
 
 # What each capability asks of a platform record (tests/test_platforms_meta.py checks each).
@@ -246,8 +257,8 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
                  sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
-                 fix="nxos_cli", tune=True, gnmi="openconfig",
-                 unsupported={"push": _NO_PUSH, "sim": _NOT_SIMULATED},
+                 fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin",
+                 unsupported={"push": _NO_PUSH},
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,
                  # `auto-restore multiplier` 0-100.

@@ -343,3 +343,14 @@ def test_system_qos_lines_that_size_lossless_buffers_are_reported_and_applicatio
     text = HEADER + ("system qos\n service-policy input type application policy-iscsi\n pfc-shared-buffer-size 10240\n"
                      "interface ethernet1/1/1\n mtu 9216\n")
     assert [(i.code, i.source.line) for i in parse(text).issues] == [("SYS002", 6)]
+
+
+def test_a_range_s_unreadable_line_is_said_once_not_once_per_port():
+    """`interface range ethernet1/1/1-1/1/32` reads its block for each of its ports; a line it cannot read is still
+    one line of the file (audit round 5: a RoCE recipe's `priority-flow-control priority 3 no-drop`, no OS10 command,
+    was said 32 times)."""
+    text = ("interface range ethernet1/1/1-1/1/32\n priority-flow-control mode on\n"
+            " priority-flow-control priority 3 no-drop\n")
+    dev = dell_os10.parse([Input("os10.cfg", text)], "s1")
+    assert len(dev.ports) == 32
+    assert [i.source.line for i in dev.issues if i.code == "SYS002" and "no-drop" in i.message] == [3]

@@ -125,3 +125,12 @@ def test_no_other_platforms_file_is_taken_for_os9():
 def test_render_is_refused():
     res = losslessd("render", "--platform", "dell_os9", "--policy", "roce-dscp26", "--ports", "x:100G:5m")
     assert res.returncode == 2 and "dell_os9 has no render" in " ".join(res.stderr.split())
+
+
+def test_a_config_cut_inside_a_block_is_truncated_and_one_closed_by_end_is_not():
+    """OS9 closes a running-config with `end` at the margin: a block is never last in a whole file."""
+    whole = (RAW / "roce-tor.cfg").read_text(encoding="utf-8")
+    cut = whole[:whole.index(" ip mtu 9216", whole.index("interface TenGigabitEthernet 1/2"))] + " ip mt"
+    issues = [(i.code, i.source.line) for i in parse(cut).issues if "truncated" in i.message]
+    assert issues == [("SYS002", cut.count("\n") + 1)]
+    assert not [i for i in parse(whole.rstrip("\n")).issues if "truncated" in i.message]  # `end`, no line end

@@ -496,3 +496,106 @@ def test_a_session_nested_past_the_limit_is_refused_with_its_line():
     with pytest.raises(InputError) as err:
         eos.parse([Input("deep.txt", deep)], "s")
     assert err.value.file == "deep.txt" and err.value.line == 64
+
+
+# A paste with its indentation lost (parse/eos/flat.py): each line in the mode the line before it left.
+FLAT = """hostname flat1
+qos profile GPU
+priority-flow-control on
+priority-flow-control priority 3 no-drop
+priority-flow-control pause watchdog
+uc-tx-queue 3
+random-detect ecn minimum-threshold 100 kbytes maximum-threshold 400 kbytes
+priority-flow-control pause watchdog default timeout 0.3
+interface Ethernet1
+no switchport
+service-profile GPU
+interface Ethernet2
+qos trust dscp
+priority-flow-control on
+priority-flow-control priority 4 no-drop
+tx-queue 4
+random-detect ecn minimum-threshold 200 kbytes maximum-threshold 600 kbytes
+mtu 9000
+exit
+ip routing
+interface Ethernet3
+priority-flow-control priority 5 no-drop
+end
+priority-flow-control priority 6 no-drop
+"""
+
+
+def test_a_flat_paste_is_read_in_the_modes_eos_enters():
+    dev = parse(FLAT)
+    e1, e2, e3 = (dev.ports[f"Ethernet{n}"] for n in (1, 2, 3))
+    assert e1.pfc_enabled == [3] and e1.queues[3].ecn.min_threshold_bytes == 100 * 1024
+    # `mtu` after the tx-queue's ECN line leaves the tx-queue mode for the interface's; `exit`, then a global command
+    assert e2.pfc_enabled == [4] and e2.trust == Trust.dscp and e2.mtu_bytes == 9000
+    assert e2.queues[4].ecn.min_threshold_bytes == 200 * 1024  # EOS kbytes: KiB (units.py)
+    # the global watchdog timer typed in the profile's tx-queue mode is a global command: it ends the profile
+    assert e1.watchdog.detection_time_ms == 300
+    # Ethernet3 has no `priority-flow-control on`; after `end` a line is no interface's (a SYS002 global line)
+    assert e3.pfc_enabled == []
+    assert [i.source.line for i in dev.issues if i.code == "SYS002"] == [line_of(FLAT, "priority-flow-control "
+                                                                                       "priority 6 no-drop")]
+
+
+def test_a_flat_paste_is_renested_keeping_line_numbers():
+    out = eos.flat.renest(FLAT).split("\n")
+    assert len(out) == len(FLAT.split("\n"))
+    assert out[5:8] == ["   uc-tx-queue 3", "      random-detect ecn minimum-threshold 100 kbytes maximum-threshold "
+                        "400 kbytes", "priority-flow-control pause watchdog default timeout 0.3"]
+    assert out[17:20] == ["   mtu 9000", "", "ip routing"]
+
+
+@pytest.mark.parametrize("text", [
+    # a running-config: indented blocks, and a port without settings whose next line is another port
+    "interface Ethernet1\n!\ninterface Ethernet2\n   priority-flow-control on\n!\n",
+    "interface Ethernet1\n   priority-flow-control on\n!\ninterface Ethernet2\nqos map dscp 26 to traffic-class 3\n",
+    # global lines only
+    "hostname s1\nqos map dscp 26 to traffic-class 3\npriority-flow-control pause watchdog action drop\n",
+])
+def test_text_that_is_not_a_flat_paste_is_left_as_it_is(text):
+    assert eos.flat.renest(text) == text
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("interface Ethernet1\ndescription gpu\npriority-flow-control on\n", True),
+    # a command list an automation tool sends (audit round 5), the port as EOS takes it typed
+    ("interface Et1/1\npriority-flow-control on\npriority-flow-control priority 3 no-drop\n", True),
+    ("interface Ethernet1\nservice-policy type qos input Q\nset traffic-class 3\npriority-flow-control priority 3 "
+     "no-drop\n", True),
+    # NX-OS and OS10 write `priority-flow-control mode on`; Junos `set` lines are not EOS
+    ("interface Ethernet1/1\npriority-flow-control mode on\n", False),
+    ("set interfaces et-0/0/0 mtu 9216\ninterface Ethernet1\npriority-flow-control on\n", False),
+])
+def test_a_flat_paste_sniffs_as_eos(text, expected):
+    assert eos.sniff(Input("x", text)) is expected
+
+
+def test_a_session_s_policy_map_classes_belong_to_their_policy_map():
+    """EOS User Manual, policy-map class mode: `(config-pmap-P)# class C` enters `(config-pmap-c-P-C)#`, whose name
+    does not extend the policy-map's; the class and its `set traffic-class` are the policy-map's, not global lines."""
+    text = "\n".join([
+        "leaf1(config)# class-map type qos match-any ROCE",
+        "leaf1(config-cmap-qos-ROCE)# match dscp 26",
+        "leaf1(config-cmap-qos-ROCE)# exit",
+        "leaf1(config)# policy-map type quality-of-service QP",
+        "leaf1(config-pmap-quality-of-service-QP)# class ROCE",
+        "leaf1(config-pmap-c-quality-of-service-QP-ROCE)# set traffic-class 5",
+        "leaf1(config-pmap-c-quality-of-service-QP-ROCE)# class class-default",
+        "leaf1(config-pmap-c-quality-of-service-QP-class-default)# set traffic-class 1",
+        "leaf1(config-pmap-c-quality-of-service-QP-class-default)# interface Ethernet1",
+        "leaf1(config-if-Et1)# no switchport",
+        "leaf1(config-if-Et1)# qos trust dscp",
+        "leaf1(config-if-Et1)# service-policy type qos input QP",
+        "leaf1(config-if-Et1)# priority-flow-control on",
+        "leaf1(config-if-Et1)# priority-flow-control priority 5 no-drop",
+        "leaf1(config-if-Et1)# end", ""])
+    session = clitext.config_session(text, "   ")
+    assert session.split("\n")[3:7] == ["policy-map type quality-of-service QP", "   class ROCE",
+                                        "      set traffic-class 5", "   class class-default"]
+    port = parse(text).ports["Ethernet1"]
+    assert port.dscp_to_tc[26] == 5 and port.dscp_to_tc[0] == 1
+    assert not [i for i in parse(text).issues if i.code == "SYS002"]

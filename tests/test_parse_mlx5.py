@@ -468,3 +468,78 @@ def test_one_dscp2prio_entry_set_by_a_script_leaves_the_rest_of_the_map_unknown(
     assert [(f.severity.value, "not in the input" in f.message) for f in found] == [("info", True)]
     shown = mlx5.parse([Input("q.txt", text.replace("set,48,6", "set,26,3"))], "h1").ports["eth2"]
     assert shown.dscp_to_priority == {26: 3} and shown.dscp_to_priority_partial  # the policy DSCP itself is read
+
+
+LLDPTOOL = """#!/bin/bash
+mlnx_qos -i ens1f0 --trust dscp --pfc 0,0,0,1,0,0,0,0 --prio_tc 0,1,2,3,4,5,6,7
+lldptool set-lldp -i ens1f0 adminStatus=rxtx
+lldptool -T -i ens1f0 -V sysName enableTx=yes
+lldptool -t -i ens1f0 -V PFC
+lldptool -T -i ens1f0 -V PFC enableTx=yes
+lldptool -T -i ens1f0 -V APP app=3,1,35093
+lldptool -T -i ens1f0 -V PFC willing=no enabled=3
+lldptool -T -i ens1f0 -V ETS-CFG up2tc=0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7
+lldptool -T -i ens1f0 -V APP app=3,5,26
+"""
+
+
+def test_lldptool_dcb_settings_are_named_and_make_what_they_set_unknown():
+    """lldptool-pfc(8)/-ets(8)/-app(8): lldpad applies its DCBX configuration only while it runs with the NIC's DCBX
+    under the host's control, and a willing port takes its peer's: the script cannot say what the NIC runs."""
+    dev = mlx5.parse([Input("setup.sh", LLDPTOOL)], "h1")
+    port = dev.ports["ens1f0"]
+    # mlnx_qos set them; the lldptool lines after it leave them unknown
+    assert port.pfc_enabled is None and port.priority_to_tc is None
+    assert port.dscp_to_priority is None and port.trust is None
+    named = {i.source.line: i.message for i in dev.issues if i.code == "SYS002"}
+    # the LLDP TLVs a host advertises, queries, enableTx alone and an EtherType APP entry set nothing the NIC runs
+    assert sorted(named) == [8, 9, 10]
+    assert "PFC priorities" in named[8] and "priority->TC map" in named[9] and "trust" in named[10]
+
+
+def test_lldptool_before_mlnx_qos_leaves_mlnx_qos_s_values():
+    dev = mlx5.parse([Input("setup.sh", "#!/bin/sh\nlldptool -T -i ens1f0 -V PFC enabled=3\n"
+                                        "mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n")], "h1")
+    assert dev.ports["ens1f0"].pfc_enabled == [3]
+    assert [i.source.line for i in dev.issues if i.code == "SYS002"] == [2]
+
+
+def _host(text: str):
+    return mlx5.parse([Input("setup.sh", "#!/bin/bash\n" + text)], "h1")
+
+
+def test_dcb_pfc_and_app_set_pfc_map_and_trust():
+    """dcb-pfc(8), dcb-app(8); mlx5 en/dcbnl.c mlx5e_dcbnl_ieee_setapp: a first DSCP entry makes the port trust DSCP."""
+    dev = _host("dcb app add dev ens6 dscp-prio 26:3 AF41:4 2>/dev/null\n"
+                "dcb pfc set dev ens6 prio-pfc all:off 3:on\n"
+                "dcb ets set dev ens6 prio-tc all:0 3:3 tc-tsa all:ets 6:strict tc-bw 0:40 3:60\n")
+    port = dev.ports["ens6"]
+    assert port.pfc_enabled == [3] and port.pfc_source.line == 3
+    assert port.trust == Trust.dscp and port.dscp_to_priority == {26: 3, 34: 4} and port.dscp_to_priority_partial
+    assert port.priority_to_tc == {0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 0, 7: 0}
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.ets, 60)
+    assert not [i for i in dev.issues if i.code in ("SYS002", "SYS004")]
+
+
+def test_dcb_arrays_change_only_the_keys_named():
+    """dcb(8) ARRAY PARAMETERS; dcb-pfc(8): `prio-pfc 6:on 7:on` enables 6 and 7 "leaving the rest intact"."""
+    dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0\n"
+                "dcb pfc set dev ens6 prio-pfc 4:on\n"
+                "dcb pfc set dev ens7 prio-pfc 3:on\n"
+                "dcb -s pfc show dev ens7\n")
+    assert dev.ports["ens6"].pfc_enabled == [3, 4]
+    assert dev.ports["ens7"].pfc_enabled is None  # the other seven keep what the script does not show
+    assert [(i.code, i.source.line) for i in dev.issues if i.code in ("SYS002", "SYS004")] == [("SYS004", 4)]
+
+
+@pytest.mark.parametrize("command,why", [
+    ("dcb app add dev ens6 ethtype-prio 0x8915:3", "refused by mlx5"),
+    ("dcb pfc set dev ens6 prio-pfc 9:on", "not a key 0-7"),
+    ("dcb maxrate set dev ens6 tc-maxrate 3:10G", "is not read"),
+    ("dcb pfc set prio-pfc 3:on", "no interface"),
+])
+def test_dcb_commands_not_read_are_named(command, why):
+    dev = _host(command + "\n")
+    issues = [i.message for i in dev.issues if i.code == "SYS002" and i.source.line == 2]
+    assert len(issues) == 1 and why in issues[0], issues

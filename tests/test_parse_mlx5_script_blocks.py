@@ -423,3 +423,15 @@ def test_a_port_known_only_at_run_time_is_set_on_none_and_unknown_on_each_it_may
            "(eth0, eth1), and set on none" in warned[0][1]
     assert "(MTU)" in warned[1][1] and "(--trust)" in warned[2][1]
     assert "(--cable_len)" in warned[3][1] and "(none of those read so far)" in warned[3][1]
+
+
+def test_iproute2_dcb_on_a_port_known_only_at_run_time_sets_none():
+    """dcb-pfc(8), dcb-ets(8): `dcb pfc set dev $IF ...` after `read IF` may set any port's PFC (a port named `$IF`
+    was made); `dcb pfc show` sets nothing."""
+    host = parse_text("dcb.sh", "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0 --prio_tc 0,1,2,3,4,5,6,7", "read -r IF",
+        "dcb pfc show dev $IF", "dcb pfc set dev $IF prio-pfc 3:off", "dcb ets set dev $IF prio-tc 3:3"]))
+    assert list(host.ports) == ["eth1"] and host.ports["eth1"].pfc_enabled is None
+    assert host.ports["eth1"].priority_to_tc is None
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS002", 5), ("SYS002", 6)]
+    assert "(--prio_tc, --tsa) is unknown on each port it may name (eth1)" in host.issues[1].message

@@ -503,3 +503,103 @@ def test_a_config_mode_paste_keeps_interface_commands_that_share_a_global_word()
     assert nxos.reader.indent_flat_interfaces(text).split("\n")[2:7] == [
         "  vrf member tenant1", "  spanning-tree port type edge", "  lldp transmit", "  priority-flow-control mode on",
         "exit"]
+
+
+# A paste whose QoS policies lost their indentation (audit round 5: a Windows Server converged-NIC guide prints its
+# Nexus 3132 policies so): each line in the mode the line before it left.
+FLAT_QOS = """class-map type qos match-all STORAGE
+match cos 3
+policy-map type qos MARK
+class STORAGE
+set qos-group 3
+class class-default
+class-map type network-qos STORAGE-NQ
+match qos-group 3
+policy-map type network-qos NQ
+class type network-qos STORAGE-NQ
+mtu 9216
+pause no-drop
+class type network-qos class-default
+mtu 1500
+system qos
+service-policy type qos input MARK
+service-policy type network-qos NQ
+interface Ethernet1/1
+switchport mode trunk
+priority-flow-control mode on
+"""
+
+
+def test_flat_qos_policies_are_read_in_the_modes_nxos_enters():
+    dev = parse(FLAT_QOS)
+    port = dev.ports["Ethernet1/1"]
+    assert port.pfc_enabled == [3] and port.trust == Trust.pcp
+    assert not [i for i in dev.issues if i.code == "SYS002"]
+    out = reader.indent_flat_qos(FLAT_QOS).split("\n")
+    assert out[9:15] == ["  class type network-qos STORAGE-NQ", "    mtu 9216", "    pause no-drop",
+                         "  class type network-qos class-default", "    mtu 1500", "system qos"]
+    assert out[17] == "interface Ethernet1/1"  # (its sub-commands are indent_flat_interfaces' to place)
+
+
+def test_indented_qos_policies_are_left_as_they_are():
+    text = "class-map type qos match-all A\n  match cos 3\npolicy-map type qos P\nclass A\n"
+    assert reader.indent_flat_qos(text) == text
+
+
+# NX-OS prints `line console` / `line vty` after its last interface, then `boot`, the routing processes and `evpn`
+# (the captures of NX-OS 7.0(3)I4 to 10.3 that the Nexus guides and lab write-ups show), so a whole config may end
+# on an indented line, and a capture tool may drop its last line end.
+WHOLE_TAIL = """boot nxos bootflash:/nxos64-cs.10.3.4a.M.bin
+router bgp 65001
+  router-id 10.0.0.1
+  neighbor 10.0.0.0
+    remote-as 65000
+    address-family ipv4 unicast"""
+
+
+def test_a_whole_capture_ending_in_a_routing_block_without_its_line_end_is_not_truncated():
+    text = fixture_text("roce-leaf.cfg") + WHOLE_TAIL
+    device = parse(text)
+    assert device.issues == [] and device.ports["Ethernet1/2"].pfc_enabled == [3]
+
+
+def test_a_capture_cut_before_line_vty_is_truncated_and_says_what_to_check():
+    whole = fixture_text("roce-leaf.cfg")
+    cut_at = whole.index("  priority-flow-control mode on", whole.index("interface Ethernet1/49"))
+    text = whole[:cut_at] + "  priority-fl"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", text.count("\n") + 1)]
+    message = device.issues[0].message
+    assert "`priority-fl` has no line end" in message and "before `line vty`" in message
+    assert "check that the capture is whole" in message
+    assert device.ports["Ethernet1/49"].pfc_enabled is None  # its lines were cut off
+
+
+def test_a_capture_of_part_of_the_config_may_end_inside_its_block():
+    part = ("!Command: show running-config interface Ethernet1/1\n!Time: Sun Nov 29 10:00:03 2026\n\n"
+            "version 10.3(4a) Bios:version 05.47\n\ninterface Ethernet1/1\n  mtu 9216\n  priority-flow-control mode on")
+    assert parse(part).issues == []
+    # The whole config's header (`all` too) without `line vty`: cut.
+    for header in ("!Command: show running-config\n", "!Command: show running-config all\n", ""):
+        cut = parse(header + part.split("\n", 1)[1])
+        assert [(i.code, i.source.line) for i in cut.issues] == [("SYS002", part.count("\n") + header.count("\n"))]
+
+
+def test_a_shared_policy_line_that_cannot_be_read_is_said_once_not_once_per_port():
+    """A `system qos` policy-map that is not defined, or a qos class a policy names that no class-map defines, is one
+    line every port using it shares (Nexus 9000 QoS guide: the system policy applies to every interface): one SYS002
+    at that line, not one per port of a 48-port range."""
+    device = parse("""hostname sw1
+policy-map type qos ROCE-IN
+  class ROCE
+    set qos-group 3
+system qos
+  service-policy type queuing output NO-SUCH-QUEUING
+interface Ethernet1/1-48
+  service-policy type qos input ROCE-IN
+  priority-flow-control mode on
+""")
+    said = [i.message for i in device.issues if i.code == "SYS002"]
+    assert len(device.ports) == 48
+    assert sum("qos class ROCE (policy-map ROCE-IN) is not defined" in m for m in said) == 1, said
+    assert sum("`system qos` uses queuing policy-map NO-SUCH-QUEUING" in m for m in said) == 1, said

@@ -363,3 +363,21 @@ def test_qos_rewrite_dscp_uses_the_default_rewrite_map():
     rewrite = parse(text).ports["Eth1/1"].tc_to_dscp_rewrite
     assert (rewrite[3], rewrite[6], rewrite[0], len(rewrite)) == (24, 48, 0, 8)
     assert parse(text + "   roce\n").ports["Eth1/1"].tc_to_dscp_rewrite == {}
+
+
+def test_a_session_with_onyx_prompts_is_the_flat_running_config_it_makes():
+    from losslessd.parse.onyx import reader as onyx_reader
+    text = "\n".join(["sw1 [mlag: master] (config) # interface ethernet 1/13 dcb priority-flow-control mode on force",
+                      "(config interface vlan 4000) # ip address 192.168.255.254 255.255.255.252",
+                      "(config interface ethernet 1/1) # interface ethernet 1/2 mtu 9216 force",
+                      "sw1 (config) # int ethernet 1/1 qos trust L3",
+                      "sw1 (config) # show interfaces ethernet 1/1", "Eth1/1:", "  Admin state: Enabled",
+                      "sw1 (config) # write memory"])
+    assert onyx_reader.session(text).split("\n") == [
+        "interface ethernet 1/13 dcb priority-flow-control mode on force",
+        "interface vlan 4000 ip address 192.168.255.254 255.255.255.252",
+        "interface ethernet 1/2 mtu 9216 force", "interface ethernet 1/1 qos trust L3", "", "", "", ""]
+    assert onyx_reader.session("interface ethernet 1/1 qos trust L3\n") is None  # a running-config
+    # EOS's and NX-OS's prompts have no space before the `#`
+    assert not onyx.sniff(Input("x", "sw1(config)# interface ethernet 1/1\n"))
+    assert onyx.sniff(Input("x", "sw1 (config) # interface ethernet 1/1 qos trust L3\n"))

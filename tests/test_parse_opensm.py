@@ -208,3 +208,31 @@ def test_partition_group_mtu_and_rate_codes():
     assert [(p.name, p.mtu_code, p.rate_code) for p in dev.opensm.partitions] == [("Default", 5, 16),
                                                                                   ("storage", None, None)]
     assert ["rate='fast' is not a number" in i.message for i in dev.issues] == [True]
+
+
+def test_a_misspelt_qos_option_is_named_and_nvidia_options_are_not():
+    """OpenSM matches option names exactly and only logs `Unrecognized token` for the others
+    (osm_subnet.c osm_subn_parse_conf_file): a misspelt QoS option leaves the table at its fallback."""
+    text = "\n".join([
+        "qos TRUE",
+        "qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7",
+        "qos_swe_sl2vls 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3",  # meant qos_swe_sl2vl
+        "QoS_max_vls 8",                                    # names are case-sensitive
+        "qos_vlarb_hihg 0:64",
+        # NVIDIA OpenSM's own options (UFM / MLNX_OFED docs), not in upstream's table: no word
+        "ar_enable TRUE",
+        "ar_mode bounded",
+        "enhanced_qos_policy_file null",
+        "routing_engine ar_ftree",
+        "unknown_vendor_option 42",
+    ])
+    dev = parse_text(text)
+    issues = {i.source.line: i.message for i in dev.issues}
+    assert sorted(issues) == [3, 4, 5] and {i.code for i in dev.issues} == {"SYS002"}
+    assert issues[3] == ("`qos_swe_sl2vls` is not an OpenSM option (did you mean `qos_swe_sl2vl`?): OpenSM logs "
+                         "`Unrecognized token` and ignores the line, so the swe ports take qos_sl2vl or OpenSM's "
+                         "built-in sl2vl")
+    assert "(did you mean `qos_max_vls`?)" in issues[4] and "(did you mean `qos_vlarb_high`?)" in issues[5]
+    sm = dev.opensm
+    assert sm.qos_sets["swe"].sl2vl == [0, 1, 2, 3, 4, 5, 6, 7] * 2  # the qos_ set, as OpenSM falls back
+    assert sm.qos_sets["ca"].max_vls == 15  # OpenSM's built-in

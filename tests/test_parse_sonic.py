@@ -620,3 +620,75 @@ def test_a_map_of_many_unreadable_entries_is_said_in_a_few_findings():
     assert said[-1] == ("DSCP_TO_TC_MAP|ROCE has 9,993 more entries that are not two numbers 0-63 and 0-15 (a map has "
                         "at most 64); ignored")
     assert device.ports["Ethernet0"].dscp_to_tc == {26: 3}
+
+
+# ---- overlapping range keys (sonic-swss applies each key to every index of its range, the last applied winning, in
+# an order the file does not fix: orch.h SyncMap, bufferorch.cpp processPriorityGroup, qosorch.cpp handleQueueTable)
+
+OVERLAP_BASE = {
+    "PORT": {"Ethernet0": {"speed": "100000"}, "Ethernet4": {"speed": "100000"}},
+    "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}, "Ethernet4": {"pfc_enable": "3,4"}},
+    "BUFFER_POOL": {"ingress_lossless_pool": {"size": "12766208", "type": "ingress", "mode": "dynamic"},
+                    "egress_lossless_pool": {"size": "12766208", "type": "egress", "mode": "static"}},
+    "BUFFER_PROFILE": {
+        "pg_a": {"pool": "ingress_lossless_pool", "xon": "18432", "xoff": "63488", "size": "65536", "dynamic_th": "1"},
+        "pg_b": {"pool": "ingress_lossless_pool", "xon": "18432", "xoff": "20000", "size": "40000", "dynamic_th": "1"},
+        "q_a": {"pool": "egress_lossless_pool", "size": "0", "static_th": "12766208"},
+        "q_b": {"pool": "egress_lossless_pool", "size": "0", "static_th": "1000"}},
+    "SCHEDULER": {"strict": {"type": "STRICT"}, "dwrr": {"type": "DWRR", "weight": "15"}},
+    "WRED_PROFILE": {
+        "wred_a": {"ecn": "ecn_all", "green_min_threshold": "1048576", "green_max_threshold": "2097152",
+                   "green_drop_probability": "5", "wred_green_enable": "true"},
+        "wred_b": {"ecn": "ecn_all", "green_min_threshold": "150000", "green_max_threshold": "1500000",
+                   "green_drop_probability": "5", "wred_green_enable": "true"}},
+}
+
+
+def _overlap(tmp_path, **tables):
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps({**OVERLAP_BASE, **tables}, indent=1))
+    text = path.read_text()
+    device = parse([Input(str(path), text)], "sw1")
+    lines = text.splitlines()
+    return device, lambda key: next(n for n, line in enumerate(lines, 1) if line.strip().startswith(f'"{key}"'))
+
+
+def test_overlapping_buffer_pg_keys_that_differ_are_named_and_the_pg_is_unknown(tmp_path):
+    device, line = _overlap(tmp_path, BUFFER_PG={"Ethernet0,Ethernet4|3-4": {"profile": "pg_a"},
+                                                 "Ethernet0,Ethernet4|3": {"profile": "pg_b"}},
+                            CABLE_LENGTH={"AZURE": {"Ethernet0": "5m", "Ethernet4": "5m"}})
+    [issue] = device.issues  # one for the pair of keys, not one per port
+    assert issue.code == "SYS002" and issue.source.line == line("Ethernet0,Ethernet4|3")
+    assert f"BUFFER_PG|Ethernet0,Ethernet4|3-4 (line {line('Ethernet0,Ethernet4|3-4')})" in issue.message
+    assert "PG 3 (pg_a and pg_b)" in issue.message
+    for port in device.ports.values():
+        # PG 3 is neither profile, nor one buffermgrd would make at run time from the cable length; PG 4 is pg_a
+        assert 3 not in port.priority_groups and port.priority_groups[4].profile == "pg_a"
+
+
+def test_overlapping_keys_that_agree_or_set_different_fields_are_silent(tmp_path):
+    device, _ = _overlap(tmp_path, BUFFER_PG={"Ethernet0|3-4": {"profile": "pg_a"}, "Ethernet0|3": {"profile": "pg_a"}},
+                         QUEUE={"Ethernet0|3-4": {"scheduler": "strict"}, "Ethernet0|3": {"wred_profile": "wred_a"}})
+    assert device.issues == []
+    port = device.ports["Ethernet0"]
+    assert port.priority_groups[3].profile == "pg_a"
+    # handleQueueTable leaves a field the key does not write as it was: queue 3 has both
+    assert port.queues[3].scheduler.name == "strict" and port.queues[3].ecn.profile == "wred_a"
+    assert port.queues[4].ecn is None
+
+
+def test_overlapping_queue_keys_make_the_setting_they_differ_on_unknown(tmp_path):
+    device, line = _overlap(
+        tmp_path, QUEUE={"Ethernet0|0-7": {"scheduler": "dwrr", "wred_profile": "wred_a"},
+                         "Ethernet0|3": {"scheduler": "dwrr", "wred_profile": "wred_b"}},
+        BUFFER_QUEUE={"Ethernet0|3-4": {"profile": "q_a"}, "Ethernet0|4": {"profile": "q_b"}})
+    messages = {(i.source.line, i.message.split(":")[0]) for i in device.issues}
+    assert messages == {
+        (line("Ethernet0|3"), f"QUEUE|Ethernet0|0-7 (line {line('Ethernet0|0-7')}) and QUEUE|Ethernet0|3 both set the "
+                              "wred_profile of queue 3 (wred_a and wred_b)"),
+        (line("Ethernet0|4"), f"BUFFER_QUEUE|Ethernet0|3-4 (line {line('Ethernet0|3-4')}) and BUFFER_QUEUE|Ethernet0|4 "
+                              "both set the buffer profile of queue 4 (q_a and q_b)")}
+    queues = device.ports["Ethernet0"].queues
+    assert queues[3].scheduler.name == "dwrr" and queues[3].ecn.ecn_enabled is None  # unknown, not off
+    assert queues[2].ecn.profile == "wred_a" and queues[3].buffer_profile == "q_a"
+    assert queues[4].buffer_profile is None and queues[4].ecn.profile == "wred_a"

@@ -1,7 +1,8 @@
 """SONiC ports configured alike share their queues and PGs (model.SharedPort): each port's queues and PGs, made when a
 rule first reads them, are what the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set (sonic-swss qosorch.cpp and
-bufferorch.cpp apply an entry to every queue or PG of its key's range, a later entry of the same PG replacing the
-earlier), each citing its own entry; buffermgrd's run-time PG cites the port's pfc_enable (cfgmgr/buffermgr.cpp)."""
+bufferorch.cpp apply an entry to every queue or PG of its key's range; two keys that set one PG differently leave it
+unknown: test_parse_sonic), each citing its own entry; buffermgrd's run-time PG cites the port's pfc_enable
+(cfgmgr/buffermgr.cpp)."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ TABLES = {
               "Ethernet8|0-2": {"scheduler": "A"}},
     "BUFFER_QUEUE": {"Ethernet0|3": {"profile": "eg"}, "Ethernet0|1": {"profile": "eg"},
                      "Ethernet4|3": {"profile": "eg"}, "Ethernet4|1": {"profile": "eg"}},
-    "BUFFER_PG": {"Ethernet0|3-4": {"profile": "lossy"}, "Ethernet0|3": {"profile": "lossless"},
-                  "Ethernet4|3-4": {"profile": "lossy"}, "Ethernet4|3": {"profile": "lossless"},
-                  "Ethernet8|3-4": {"profile": "lossy"}, "Ethernet8|3": {"profile": "lossless"}},
+    "BUFFER_PG": {"Ethernet0|3": {"profile": "lossless"}, "Ethernet0|4": {"profile": "lossy"},
+                  "Ethernet4|3": {"profile": "lossless"}, "Ethernet4|4": {"profile": "lossy"},
+                  "Ethernet8|3": {"profile": "lossless"}, "Ethernet8|4": {"profile": "lossy"}},
     "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m", "Ethernet4": "5m", "Ethernet8": "5m"}},
 }
 
@@ -65,8 +66,8 @@ def test_each_port_cites_its_own_entries():
         (3, None, None, None, "eg", "/BUFFER_QUEUE/Ethernet4|3"),  # no QUEUE entry: no source of its own
     ]
     assert _pgs(ports["Ethernet4"]) == [
-        (3, "lossless", False, "/BUFFER_PG/Ethernet4|3"),  # the later entry of PG 3
-        (4, "lossy", False, "/BUFFER_PG/Ethernet4|3-4"),
+        (3, "lossless", False, "/BUFFER_PG/Ethernet4|3"),
+        (4, "lossy", False, "/BUFFER_PG/Ethernet4|4"),
         (6, None, True, "/PORT_QOS_MAP/Ethernet4/pfc_enable"),  # buffermgrd's, for pfc_enable 6
     ]
     # Ethernet0 shares Ethernet4's part, and cites its own entries, at their own lines

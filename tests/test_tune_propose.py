@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from losslessd import capture
 from losslessd.daemon.drift import pull_and_lint
 from losslessd.daemon.settings import load_settings
 from losslessd.daemon.sinks import LogSink
@@ -21,7 +22,7 @@ from losslessd.monitor.detect import Detectors, Thresholds
 from losslessd.policy import load_policy
 from losslessd.sim import SONIC_RUNNING_CONFIG, Simulator
 from losslessd.tune import candidate
-from losslessd.tune.propose import Proposer, propose
+from losslessd.tune.propose import Proposer, configs_from_captures, propose
 
 from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
 
@@ -44,7 +45,7 @@ def ecn_event(proposer: Proposer, device: str, port: str):
 def test_sonic_port_gets_a_lower_kmin_as_a_config_db_patch():
     text = (FABRIC / "leaf1" / "config_db.json").read_text()
     proposer = Proposer(POLICY)
-    proposer.update({"leaf1": ("sonic", text)})
+    proposer.update({"leaf1": ("sonic", text, None)})
     proposal = ecn_event(proposer, "leaf1", "Ethernet0").proposal
     assert proposal["applied"] is False and proposal["platform"] == "sonic" and proposal["port"] == "Ethernet0"
     assert proposal["now"] == "Kmin 153600 B, Kmax 1572864 B, Pmax 100 %"
@@ -62,7 +63,7 @@ def test_sonic_port_gets_a_lower_kmin_as_a_config_db_patch():
 def test_eos_port_proposal_and_a_port_at_the_floor_raises_pmax():
     text = (FABRIC / "spine1.cfg").read_text()
     proposer = Proposer(POLICY)
-    proposer.update({"spine1": ("arista_eos", text)})
+    proposer.update({"spine1": ("arista_eos", text, None)})
     proposal = ecn_event(proposer, "spine1", "Ethernet1/1").proposal
     assert "interface Ethernet1/1" in proposal["snippet"]
     assert f"minimum-threshold {proposal['kmin_bytes']} bytes" in proposal["snippet"]
@@ -70,7 +71,7 @@ def test_eos_port_proposal_and_a_port_at_the_floor_raises_pmax():
                          "max-mark-probability 100",
                          "random-detect ecn minimum-threshold 9216 bytes maximum-threshold 1500 kbytes "
                          "max-mark-probability 20")
-    proposer.update({"spine1": ("arista_eos", floor)})
+    proposer.update({"spine1": ("arista_eos", floor, None)})
     raised = ecn_event(proposer, "spine1", "Ethernet1/1").proposal
     assert raised["kmin_bytes"] == 9216 and raised["pmax_pct"] == 50.0 and "higher Pmax" in raised["why"]
 
@@ -88,7 +89,7 @@ def test_no_config_yet_is_said_not_guessed():
 
 def test_the_proposal_travels_in_the_log_event(caplog):
     proposer = Proposer(POLICY)
-    proposer.update({"leaf1": ("sonic", (FABRIC / "leaf1" / "config_db.json").read_text())})
+    proposer.update({"leaf1": ("sonic", (FABRIC / "leaf1" / "config_db.json").read_text(), None)})
     event = ecn_event(proposer, "leaf1", "Ethernet0")
     with caplog.at_level(logging.WARNING, logger="losslessd.daemon"):
         asyncio.run(LogSink().send(event, "start"))
@@ -145,3 +146,84 @@ def test_a_daemon_worker_attaches_the_proposal_and_it_reaches_the_history_and_th
     finally:
         assert daemon.stop() == 0
         sim.stop()
+
+
+NXOS_CAPTURE = ROOT / "tests" / "fixtures" / "raw" / "cisco_nxos" / "roce-capture.txt"
+# `show version` on a Nexus 9000: the chassis line under "Hardware" names the model (parse.nxos.MODEL).
+NXOS_VERSION = "Cisco Nexus Operating System (NX-OS) Software\n\nHardware\n  cisco Nexus9000 C93180YC-EX Chassis\n"
+
+
+def test_an_nxos_proposal_takes_the_model_from_the_show_version_the_drift_pull_read(make_sim, tmp_path):
+    """NX-OS's ECN commands differ by family (Nexus 9000 / 3000) and its config does not name the model: the drift
+    pull runs `show version` (an optional command of the platform), and the proposer reads the model from it as
+    `tune` does. A switch that refuses `show version` gets no proposal, and the event says why."""
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    recorded = capture.read(NXOS_CAPTURE.read_text(encoding="utf-8"))
+    sections = [(s.command, s.output) for s in recorded.sections]
+    for name, extra in (("nx-leaf4", [("show version", NXOS_VERSION)]), ("nx-leaf5", [])):
+        (fabric / f"{name}.capture").write_text(capture.write(
+            {"device": name, "platform": "cisco_nxos", "collected": "2026-11-29T10:00:05Z"}, sections + extra))
+    sim = make_sim(snmp=False, fabric=fabric)
+    hosts = load(sim.inventory_path, sim.env)
+    pulled = pull_and_lint(hosts, POLICY, known_hosts=sim.known_hosts_path, concurrency=2, timeout_s=30)
+    platform, text, version = pulled.configs["nx-leaf4"]
+    assert platform == "cisco_nxos" and version == NXOS_VERSION
+    assert "interface Ethernet1/2" in text and "policy-map type queuing" in text  # both parts of the config
+    assert pulled.configs["nx-leaf5"][2].lstrip().startswith("^\n% Invalid command")  # refused: kept, no model
+    proposer = Proposer(POLICY)
+    proposer.update(pulled.configs)
+    proposal = ecn_event(proposer, "nx-leaf4", "Ethernet1/2").proposal
+    assert proposal["platform"] == "cisco_nxos" and proposal["kmin_bytes"] < 153600
+    assert f"random-detect minimum-threshold {proposal['kmin_bytes']} bytes" in proposal["snippet"]
+    assert "class type queuing c-out-8q-q3" in proposal["snippet"]  # the Nexus 9000 system classes
+    refused = ecn_event(proposer, "nx-leaf5", "Ethernet1/2").proposal
+    assert "its `show version` printed no model" in refused["unavailable"]
+    assert "let nx-leaf5 answer `show version`" in refused["unavailable"]
+    assert "--model" not in refused["unavailable"]  # the daemon has no such option
+
+
+def test_tune_reads_an_nxos_running_config_in_both_its_parts(make_sim, tmp_path):
+    """NX-OS prints its QoS (`show running-config ipqos all`) apart from its interfaces' speeds and MTUs (`show
+    running-config interface`): tune reads both over SSH, as the drift pull does, so its ports have their speeds (with
+    the QoS part alone every port's speed was unknown and NX-OS could not be tuned), and the model from `show
+    version`."""
+    from losslessd.tune.session import Options, Tuner
+
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    recorded = capture.read(NXOS_CAPTURE.read_text(encoding="utf-8"))
+    sections = [(s.command, s.output) for s in recorded.sections] + [("show version", NXOS_VERSION)]
+    (fabric / "nx-leaf4.capture").write_text(capture.write(
+        {"device": "nx-leaf4", "platform": "cisco_nxos", "collected": "2026-11-29T10:00:05Z"}, sections))
+    sim = make_sim(snmp=False, fabric=fabric)
+    opts = Options(benchmark=["true"], sizes=[], known_hosts=sim.known_hosts_path, db=tmp_path / "t.sqlite")
+    tuner = Tuner(load(sim.inventory_path, sim.env), ["nx-leaf4"], POLICY, opts, say=lambda line: None)
+    tuner.load()
+    cfg = tuner.configs["nx-leaf4"]
+    assert "interface Ethernet1/2" in cfg.text and "policy-map type queuing" in cfg.text
+    assert cfg.device.hardware == "Nexus9000 C93180YC-EX"
+    assert cfg.ports and all(p.speed_gbps for p in cfg.ports), cfg.ports
+
+
+JUNOS_LEAF = ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg"
+
+
+@pytest.mark.parametrize("model, wanted", [
+    ("qfx10002-36q", "buffer-size temporal"),  # QFX10000: the temporal buffer the ECN section writes
+    ("qfx5120-48y-8c", "fixed fill levels"),  # QFX5000: nothing for the tuner to move, and the proposal says so
+    (None, "its `show version` printed no model"),
+])
+def test_a_junos_proposal_reads_the_model_from_the_captured_show_version(tmp_path, model, wanted):
+    version = f"Hostname: leaf1\nModel: {model}\nJunos: 23.4R2.13\n" if model else \
+        "error: syntax error, expecting <command>: version\n"
+    path = tmp_path / "leaf1.capture"
+    path.write_text(capture.write({"device": "leaf1", "platform": "juniper_junos", "collected": "2026-11-29T10:00:05Z"},
+                                  [("show configuration | display set", JUNOS_LEAF.read_text()),
+                                   ("show version", version)]))
+    configs = configs_from_captures([path])
+    assert configs["leaf1"] == ("juniper_junos", JUNOS_LEAF.read_text(), version)
+    proposer = Proposer(POLICY)
+    proposer.update(configs)
+    proposal = ecn_event(proposer, "leaf1", "et-0/0/1").proposal
+    assert wanted in (proposal.get("snippet") or proposal.get("unavailable", "")), proposal

@@ -27,7 +27,7 @@ from ..inventory import Inventory
 from ..lint.finding import Finding
 from ..monitor import Event
 from ..parse import INTERNAL_ERROR
-from ..tune.propose import configs_from_captures
+from ..tune.propose import Found, configs_from_captures
 
 FABRIC = "fabric"  # the device name of findings about no single device (fabric-scope rules)
 
@@ -61,7 +61,7 @@ class Pulled:
 
     findings: list[Finding]
     missing: dict[str, str]
-    configs: dict[str, tuple[str, str]] = field(default_factory=dict)  # device -> (platform, running config)
+    configs: dict[str, Found] = field(default_factory=dict)  # device -> (platform, running config, version)
 
 
 def pull_and_lint(hosts: Inventory, policy, *, known_hosts: Path | None, concurrency: int,

@@ -38,7 +38,7 @@ from ..errors import InputError
 from ..history import History
 from ..monitor import Event
 from . import logs
-from .drift import FABRIC, Drift, pull_and_lint
+from .drift import FABRIC, Drift, Found, pull_and_lint
 from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate
@@ -99,7 +99,7 @@ class Daemon:
         self.workers: list[_Worker] = []
         self._owner: dict[str, int] = {}  # device -> worker index
         self._open: dict[str, Event] = {}  # open events by id, to tell start / update / end apart
-        self._configs: dict[str, tuple[str, str]] = {}  # device -> (platform, config) the last drift runs read
+        self._configs: dict[str, Found] = {}  # device -> (platform, config, version) the last drift runs read
         self._background: set[asyncio.Future] = set()
         self._scrapes: dict[int, asyncio.Future] = {}
         self._scrape_ids = itertools.count()

@@ -38,7 +38,7 @@ from ..history import rate_rows
 from ..monitor import Event, Reading
 from ..monitor.counters import CounterTracker
 from ..monitor.detect import Detectors
-from ..tune.propose import Proposer
+from ..tune.propose import Found, Proposer
 from . import logs
 from .ipc import Link, LinkClosed
 from .metrics import Format, Metrics
@@ -121,7 +121,7 @@ class ShardWorker:
         for runner in self.runners.values():
             runner.wake()
 
-    def set_configs(self, configs: dict[str, tuple[str, str]]) -> None:
+    def set_configs(self, configs: dict[str, Found]) -> None:
         """Device configs a drift run read (device -> (platform, running config)), for the proposals."""
         mine = set(self.devices)
         self.proposer.update({d: c for d, c in configs.items() if d in mine})

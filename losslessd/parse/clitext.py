@@ -84,7 +84,7 @@ def config_session(text: str, indent: str, path: str = "") -> str | None:
     if _RUNNING_CONFIG_LINE.search(text):
         return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
     lines = text.split("\n")
-    typed = [(i, m.group(1), m.group(2).strip()) for i, line in enumerate(lines)
+    typed = [(i, _mode_name(m.group(1)), m.group(2).strip()) for i, line in enumerate(lines)
              if (m := _CONFIG_PROMPT.match(line.strip()))]
     if not typed:
         return None
@@ -106,6 +106,16 @@ def config_session(text: str, indent: str, path: str = "") -> str | None:
             depth = stack.index(nxt)
         out[i] = indent * depth + command
     return "\n".join(out)
+
+
+# A policy-map's class mode is named `config-pmap-c-<policy>-<class>` under `config-pmap-<policy>` (Arista EOS User
+# Manual, policy-map class mode: `switch(config-pmap-copp-system-policy)# class copp-system-lacp` gives
+# `switch(config-pmap-c-copp-system-policy-copp-system-lacp)#`): read without its `-c` it extends its policy-map's name.
+_PMAP_CLASS = re.compile(r"^config-pmap-c-")
+
+
+def _mode_name(mode: str) -> str:
+    return _PMAP_CLASS.sub("config-pmap-", mode)
 
 
 def _refused(lines: list[str], i: int, upto: int | None) -> bool:
@@ -207,6 +217,7 @@ class TreeReader:
     def __init__(self, cfg, inp: Input):
         self.cfg = cfg
         self.inp = inp
+        self._said: set[tuple[str, str, int]] = set()  # (code, message, line) of the issues said: see issue()
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -231,6 +242,11 @@ class TreeReader:
         return Source(file=self.inp.path, line=node.line)
 
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
+        """An issue about one line, said once: a range's block (`interface ethernet1/1/1-1/1/32`) is read once for
+        each of its ports, and its unreadable line is still one line (audit round 5: it was said 32 times)."""
+        if (code, message, node.line) in self._said:
+            return
+        self._said.add((code, message, node.line))
         self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
 
     def set_value(self, node: Node, what: str) -> Val | None:
@@ -247,10 +263,17 @@ class TreeReader:
         self.issue(node, f"cannot read `{node.text}`: {why}; line skipped")
 
     def check_truncated(self) -> None:
-        """A file that stops mid-line inside a block was cut (a running-config ends each line)."""
+        """A file that stops without a line end inside a block was cut, unless the platform says such an end is
+        whole (``cut_reason`` None): a capture tool may drop the final line end, not the lines before it."""
         last = self.inp.text.split("\n")[-1]
-        if last.startswith(" ") and last.strip():
+        if last.startswith(" ") and last.strip() and (why := self.cut_reason()):
             self.cfg.issues.append(ParseIssue(code="SYS002", message=(
-                f"the file ends in the middle of a block (`{last.strip()}` has no line end): it looks truncated, "
-                "so settings after this point are missing"),
+                f"the file ends in the middle of a block (`{last.strip()[:80]}` has no line end) {why}: it looks "
+                "truncated, so settings after this point are missing; check that the capture is whole"),
                 source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
+
+    def cut_reason(self) -> str | None:
+        """Why an unterminated last line inside a block means a cut file, or None when it may be a whole one.
+        EOS and Dell OS9 close a running-config with `end` at the margin, and OS10 closes each block with `!` (its
+        `show running-configuration` example in the OS10 User Guide), so a block is never last in a whole file."""
+        return "where a whole running-config closes at the margin"

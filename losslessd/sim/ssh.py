@@ -1,4 +1,4 @@
-"""SSH CLI devices of the simulator: asyncssh servers on 127.0.0.1 that answer like SONiC, EOS and Linux hosts.
+"""SSH CLI devices of the simulator: asyncssh servers on 127.0.0.1 that answer like SONiC, EOS, NX-OS and Linux hosts.
 
 Each device gets its own listener (its own port, like a real box), all on one private event loop in a
 background thread, so synchronous tests and the `losslessd sim` command drive them alike. A session
@@ -205,8 +205,26 @@ class BashShell(Shell):
         return Reply(f"-bash: {program}: command not found", status=127)
 
 
+class NxosShell(Shell):
+    """Cisco NX-OS: a network-admin login starts at `name#`; the paging commands netmiko's cisco_nxos sends first
+    (`terminal length 0`, `terminal width 511`: netmiko/cisco/cisco_nxos_ssh.py session_preparation) print nothing;
+    an unknown command gets NX-OS's `% Invalid command at '^' marker.` (the refusal the platform record lists)."""
+
+    @property
+    def prompt(self) -> str:
+        return f"{self.device.name}# "
+
+    def command(self, cmd: str) -> Reply:
+        words = cmd.split()
+        if words[:1] == ["terminal"] and len(words) == 3 and words[1] in ("length", "width") and words[2].isdigit():
+            return Reply("")
+        if cmd in self.device.outputs:
+            return Reply(self.device.outputs[cmd])
+        return Reply(f"{' ' * len(self.prompt)}^\n% Invalid command at '^' marker.", status=1)
+
+
 # By the name a platform record gives (losslessd.platforms, Platform.shell).
-SHELLS: dict[str, type[Shell]] = {"eos": EosShell, "bash": BashShell}
+SHELLS: dict[str, type[Shell]] = {"eos": EosShell, "bash": BashShell, "nxos": NxosShell}
 
 
 def _crlf(text: str) -> str:

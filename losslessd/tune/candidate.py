@@ -49,12 +49,18 @@ def config_input(name: str, text: str) -> Input:
     return Input(f"{name} (running config)", text)
 
 
+def joined_config(parts: list[str]) -> str:
+    """A running config printed in parts (Platform.config_reads) as one text, each part ending its last line."""
+    return parts[0] if len(parts) == 1 else "\n".join(p.rstrip("\n") for p in parts) + "\n"
+
+
 def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] | None = None, *,
-         version: str | None = None, model: str | None = None) -> DeviceConfig:
+         version: str | None = None, model: str | None = None, remedy: str | None = None) -> DeviceConfig:
     """Parse ``text`` (the device's running config) and pick the ports to tune: ``ports``, or the policy's
     RoCE-facing ports (as lint and render pick them). The hardware model, where the platform's ECN commands differ
     by family (render.families): ``model`` (--model), else the config's own, else the one ``version`` (its `show
-    version` output) prints. InputError when nothing can be tuned."""
+    version` output) prints; ``remedy``: what to do where no model is known (tune's --model by default). InputError
+    when nothing can be tuned."""
     if platform not in TUNABLE:
         raise InputError(f"{name}: platform {platform} has no ECN template to tune (tunable: {', '.join(TUNABLE)})")
     parser = parser_for(platform)
@@ -68,7 +74,7 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
                                                                 .search(version)) and m.group(1).strip():
         device.hardware = m.group(1).strip()
         device.hardware_source = Source(file=f"{name} (show version)", line=version.count("\n", 0, m.start()) + 1)
-    _check_family(name, platform, device, version is not None)
+    _check_family(name, platform, device, version is not None, remedy)
     facts, _ = render.device_facts(device, policy)
     if ports:
         by_name = {f.name: f for f in facts}
@@ -87,7 +93,7 @@ def load(name: str, platform: str, text: str, policy: Policy, ports: list[str] |
     return cfg
 
 
-def _check_family(name: str, platform: str, device: Device, asked: bool) -> None:
+def _check_family(name: str, platform: str, device: Device, asked: bool, remedy: str | None = None) -> None:
     """Refuse before any trial when the `ecn` commands cannot be rendered (the family is not known, or its ECN is not
     a threshold tune can move), naming the device and what to give."""
     model = device.hardware or device.hwsku
@@ -103,8 +109,8 @@ def _check_family(name: str, platform: str, device: Device, asked: bool) -> None
     listed = "; ".join(f.description for f in families.FAMILIES[platform])
     seen = (f"its model {model!r}{families.model_note(model, device.hardware_source)} matches none of them" if model
             else "its `show version` printed no model" if asked else "its model is not known")
-    raise InputError(f"{name}: the {platform} ECN commands differ between families ({listed}), and {seen}: give "
-                     f"--model {name}:MODEL (the hardware model `show version` prints)")
+    remedy = remedy or f"give --model {name}:MODEL (the hardware model `show version` prints)"
+    raise InputError(f"{name}: the {platform} ECN commands differ between families ({listed}), and {seen}: {remedy}")
 
 
 def scale(policy: Policy, speed_gbps: float) -> float:

@@ -5,7 +5,8 @@ line, the webhook), never applied: `losslessd tune` measures it, `--apply` pushe
 
 The step: Kmin one level lower on the tuner's grid (losslessd.tune.space); where Kmin is at the policy's floor,
 Pmax one level higher. ECN marks before the ingress buffer reaches XOFF only when the queue crosses Kmin first
-(docs/tune.md). The device's config is the one the daemon's last drift run read.
+(docs/tune.md). The device's config is the one the daemon's last drift run read, and so is its hardware model where
+the platform's ECN commands differ by model (Junos, NX-OS: the `show version` that run captured, as `tune` reads it).
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from .. import capture
 from ..errors import InputError
 from ..limits import read_text
 from ..monitor import Event
+from ..platforms import PLATFORMS
 from ..policy import Policy
 from . import candidate as cand_mod
 from .space import Candidate, from_policy
+
+# device -> (platform, running config, `show version` output or None), as the drift run hands it over.
+Found = tuple[str, str, str | None]
 
 
 class Proposer:
@@ -27,10 +32,10 @@ class Proposer:
 
     def __init__(self, policy: Policy):
         self.policy = policy
-        self._configs: dict[str, tuple[str, str]] = {}  # device -> (platform, running config)
+        self._configs: dict[str, Found] = {}  # device -> (platform, running config, `show version` output)
         self._lock = threading.Lock()
 
-    def update(self, configs: dict[str, tuple[str, str]]) -> None:
+    def update(self, configs: dict[str, Found]) -> None:
         with self._lock:
             self._configs.update(configs)
 
@@ -46,15 +51,20 @@ class Proposer:
             return {"unavailable": "the event names no port"}
         if found is None:
             return {"unavailable": f"no config of {event.device} read yet (the daemon's drift run reads it)"}
-        platform, text = found
+        platform, text, version = found
         try:
-            return propose(platform, event.device, text, event.port, self.policy)
+            return propose(platform, event.device, text, event.port, self.policy, version=version)
         except InputError as exc:
             return {"unavailable": str(exc)}
 
 
-def propose(platform: str, device: str, text: str, port: str, policy: Policy) -> dict:
-    cfg = cand_mod.load(device, platform, text, policy, [port])
+def propose(platform: str, device: str, text: str, port: str, policy: Policy, *, version: str | None = None) -> dict:
+    """The proposal for ``port``; ``version``: the device's `show version` output, which names the model where the
+    config does not (candidate.load)."""
+    # The daemon has no --model: the model comes from the `show version` its drift pull captures.
+    remedy = (f"let {device} answer `show version` to the daemon's user (its drift pull captures it beside the "
+              "running config)")
+    cfg = cand_mod.load(device, platform, text, policy, [port], version=version, remedy=remedy)
     facts = cfg.ports[0]
     space = from_policy(policy, [facts.speed_gbps], facts.mtu_bytes or 9100)
     now = cand_mod.as_found(cfg, policy)
@@ -86,8 +96,11 @@ def _describe(cand: Candidate | None, factor: float) -> str:
     return f"Kmin {kmin} B, Kmax {kmax} B, Pmax {cand.pmax_pct:g} %"
 
 
-def configs_from_captures(paths) -> dict[str, tuple[str, str]]:
-    """device -> (platform, running config) from `pull` captures (the config is the first command's output)."""
+def configs_from_captures(paths) -> dict[str, Found]:
+    """device -> (platform, running config, `show version` output or None) from `pull` captures. The config is the
+    outputs of the platform's running-config commands joined (Platform.config_reads: NX-OS's `show running-config
+    ipqos all`, then `show running-config interface`); the version is what the last `show version` printed (refused
+    or absent: None, and a model-dependent platform's proposal says so)."""
     out = {}
     for path in paths:
         try:
@@ -96,5 +109,11 @@ def configs_from_captures(paths) -> dict[str, tuple[str, str]]:
             continue
         device, platform = cap.header.get("device"), cap.header.get("platform")
         if device and platform in cand_mod.TUNABLE and cap.sections:
-            out[device] = (platform, cap.sections[0].output)
+            reads = [c.line for c in PLATFORMS[platform].config_reads]
+            parts = [next((s.output for s in cap.sections if s.command == line), None) for line in reads]
+            if parts[0] is None:
+                parts[0] = cap.sections[0].output  # a capture of other commands than the platform's own
+            version = next((s.output for s in reversed(cap.sections) if s.command == "show version"), None)
+            out[device] = (platform, cand_mod.joined_config([p for p in parts if p is not None]), version)
     return out
+

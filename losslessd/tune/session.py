@@ -162,23 +162,25 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> tuple[str, str | None]:
-    """The device's running config over SSH, in the form a snippet applies to (Platform.config_read), and its `show
-    version` output where the platform's ECN commands differ by model (render.families) and its config does not
-    name it (Junos, NX-OS: the platform record lists `show version` among its commands); None otherwise, or when the
-    switch refused it (it is optional, as in `pull`)."""
-    first = host.platform.config_read
+    """The device's running config over SSH, in the form a snippet applies to (Platform.config_reads: NX-OS's two
+    parts joined), and its `show version` output where the platform's ECN commands differ by model
+    (render.families) and its config does not name it (Junos, NX-OS: the platform record lists `show version` among
+    its commands); None otherwise, or when the switch refused it (it is optional, as in `pull`)."""
+    reads = host.platform.config_reads
     version = next((c for c in host.platform.commands if c.line == "show version"), None)
-    wanted = (first, version) if version is not None and "ecn" in FAMILY_SECTIONS.get(host.platform.id, ()) \
-        else (first,)
+    wanted = reads + (version,) if version is not None and "ecn" in FAMILY_SECTIONS.get(host.platform.id, ()) \
+        else reads
     session = Session(_only(host, *wanted), known_hosts=known_hosts, timeout=timeout_s)
     try:
         result = session.run()
     except CollectError as exc:
         raise InputError(f"{host.name}: cannot read its running config: {exc.code}: {exc.message}") from None
-    if 0 in result.refused:
-        raise InputError(f"{host.name}: `{first.line}` failed: {result.refused[0]}")
-    printed = result.sections[1][1] if len(result.sections) > 1 and 1 not in result.refused else None
-    return result.sections[0][1], printed
+    for i, command in enumerate(reads):
+        if i in result.refused:
+            raise InputError(f"{host.name}: `{command.line}` failed: {result.refused[i]}")
+    n = len(reads)
+    printed = result.sections[n][1] if len(result.sections) > n and n not in result.refused else None
+    return cand_mod.joined_config([out for _, out in result.sections[:n]]), printed
 
 
 def _only(host: Host, *commands: Command) -> Host:

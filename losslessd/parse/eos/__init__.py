@@ -24,10 +24,12 @@ _HEADER = re.compile(r"^! (Command: show running-config|device: \S+ \(.*EOS-)", 
 # EOS indents sub-commands by three spaces (NX-OS by two, IOS by one).
 _EOS_BLOCK = re.compile(r"^(interface (Ethernet|Port-Channel|Management|Loopback|Vlan)\S*|qos profile \S+)\r?\n {3}\S",
                         re.M)
-# NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks).
+# NX-OS (`feature`, `version`, `!Command:` without a space), Junos (`set ...`, brace blocks; not a policy-map class's
+# `set traffic-class|dscp|cos N` at the margin of an EOS paste whose indentation was lost).
 # (A Junos brace block opens at the margin; EOS's indented `function NAME() {` under router general
 # control-functions is EOS's own.)
-_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|set \S|[^!\s][^!\n]*\{[ \t]*\r?$)", re.M)
+_FOREIGN = re.compile(r"^(feature \S|version \d|!Command:|!Time:|"
+                      r"set (?!(?:traffic-class|dscp|cos|drop-precedence) \d)\S|[^!\s][^!\n]*\{[ \t]*\r?$)", re.M)
 # Capture sections: EOS accepts abbreviated commands (`show run`, `sh lldp nei`).
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+all)?\s*$")
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
@@ -38,10 +40,18 @@ _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+detail)?\s*$")
 _EOS_SESSION = re.compile(r"^\S+\(config-(if-(Et|Po)\d|qos-profile-)", re.M)
 
 
+# A paste whose indentation was lost (parse/eos/flat.py): an Ethernet port (`Ethernet1`, or `Et1/1` as EOS takes it
+# typed) followed, at the margin, by a PFC or qos line only EOS writes so (`priority-flow-control on`,
+# `priority-flow-control priority N no-drop`, `service-profile P`, `uc-tx-queue N`; NX-OS and OS10 write
+# `priority-flow-control mode on`, Onyx `dcb priority-flow-control`).
+_EOS_FLAT = re.compile(r"^interface (?:Ethernet|Eth|Et) ?\d\S*[ \t]*\r?\n(?:[^\s!][^\n]{0,200}\r?\n){0,8}?"
+                       r"(?:priority-flow-control (?:on|priority \d no-drop)|service-profile \S|uc-tx-queue \d)", re.M)
+
+
 def sniff(inp: Input) -> bool:
-    """An EOS capture, an EOS running-config header, an interface/qos profile block indented the EOS way, or a
-    configuration-mode session with EOS's prompts."""
-    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, foreign=_FOREIGN)
+    """An EOS capture, an EOS running-config header, an interface/qos profile block indented the EOS way, a
+    configuration-mode session with EOS's prompts, or a paste of one with its indentation lost."""
+    return sniff_text(inp, PLATFORM, _HEADER, _EOS_BLOCK, _EOS_SESSION, _EOS_FLAT, foreign=_FOREIGN)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

@@ -15,6 +15,7 @@ from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
+from . import flat
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
@@ -234,7 +235,7 @@ class _Reader(TreeReader):
 
     def config_text(self) -> str:
         text = self.inp.text
-        return _blank_free_text(text) if "EOF" in text else text
+        return flat.renest(_blank_free_text(text) if "EOF" in text else text)
 
     def top(self, node: Node) -> None:
         w = node.words

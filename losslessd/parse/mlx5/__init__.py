@@ -267,6 +267,28 @@ class _Host:
                 old = port.link_pause or LinkPause()
                 port.link_pause = LinkPause(**{k: (pairs[k] == "on") if k in pairs else getattr(old, k)
                                                for k in ("autoneg", "rx", "tx")}, source=src)
+            elif prog == "lldptool":
+                self._lldptool(n, words, line, path)
+            elif prog == "dcb":
+                from . import dcb
+                iface = words[words.index("dev") + 1] if "dev" in words[:-1] else None
+                if iface and script.at_run_time(iface):
+                    dcb.apply(_nic_port(iface, True, src), words[1:], src)  # (raises Skip where it is not read)
+                    obj = next((w for w in words[1:] if not w.startswith("-")), "")
+                    # (dcb-pfc(8), dcb-ets(8), dcb-app(8): what each object sets, as the mlnx_qos options setting it)
+                    names = [] if {"show", "help"} & set(words[2:4]) else {
+                        "pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"]}.get(obj, [])
+                    if names:
+                        self._port_at_run_time(iface, line, path, n, ", ".join(names),
+                                               lambda port: script.forget(port, names, src))
+                    return
+                if iface is None or not self._attempt(iface, None, path, sec):
+                    if words[1:2] in (["show"], ["help"]) or words[2:3] in (["show"], ["help"]):
+                        return
+                    raise script.Skip("no interface (dev IF)")
+                note = dcb.apply(self.device.ports[iface], words[1:], src)
+                if note:
+                    self._issue(f"`{line[:80]}`: {note}", path, n, code="SYS004")
             elif prog == "cma_roce_tos":
                 dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
                 if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
@@ -311,6 +333,53 @@ class _Host:
             "none of those read so far" if self.device.ports else "no port is read so far"
         self._issue(f"`{line[:80]}`: its interface `{iface[:40]}` is known only at run time: what it sets ({what}) is "
                     f"unknown on each port it may name ({shown}), and set on none", file, n)
+
+    def _lldptool(self, n: int, words: list[str], line: str, path: str) -> None:
+        """`lldptool -T -i IF -V PFC|ETS-CFG|APP|IEEE-DCBX ARG=VALUE ...`: lldpad's DCBX configuration of IF, which
+        lldpad pushes to the NIC (DCBNL) only while it runs with the NIC's DCBX under the host's control, and which a
+        willing port replaces by its peer's (lldptool-pfc(8), lldptool-ets(8): "If set to yes and a peer TLV is
+        received then the peer ... attributes will be used"). So what it sets on the NIC is not known from the script:
+        each such line is named, and the settings it may change are unknown from there on (an earlier mlnx_qos value
+        no longer stands for them). Its other uses (queries `-t`, LLDP `-L adminStatus=...`, the TLVs a host
+        advertises: sysName, portDesc, mngAddr ..., a TLV's `enableTx` alone, the ETS recommendation ETS-REC it
+        offers a peer) set nothing the NIC runs and are passed over."""
+        from . import script
+
+        args = words[1:]
+        if not any(a in ("-T", "set-tlv") for a in args):
+            return
+        tlv = (_option(args, "-V", None) or "").upper()
+        iface = _option(args, "-i", None)
+        settings = dict(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
+        if any(script.at_run_time(a) and "=" not in a for a in args[args.index("-V") + 2:] if "-V" in args):
+            settings.update(dict.fromkeys(("willing", "enabled", "up2tc", "tsa", "app", "mode"), "$(...)"))
+        # (lldptool-pfc(8): willing, enabled, delay; lldptool-ets(8): willing, tsa, up2tc, tcbw; lldptool-app(8):
+        # app=prio,sel,pid; lldptool-dcbx(8) IEEE-DCBX mode=reset)
+        changes = {"PFC": {"willing": ["--pfc"], "enabled": ["--pfc"]},
+                   "ETS-CFG": {"willing": ["--prio_tc", "--tsa"], "up2tc": ["--prio_tc"], "tsa": ["--tsa"],
+                               "tcbw": ["--tsa"]},
+                   # DSCP entries (selector 5: linux include/uapi/linux/dcbnl.h IEEE_8021QAZ_APP_SEL_DSCP) set the NIC's
+                   # DSCP->priority map, and on mlx5 its trust (drivers/net/ethernet/mellanox/mlx5/core/en/dcbnl.c,
+                   # mlx5e_dcbnl_ieee_setapp); other selectors map an EtherType or port, which no rule reads.
+                   "APP": {"app": ["--dscp2prio", "--trust"]},
+                   "IEEE-DCBX": {"mode": ["--pfc", "--prio_tc", "--tsa", "--dscp2prio", "--trust"]}}.get(tlv)
+        if tlv == "APP" and settings.get("app", "").split(",")[1:2] not in (["5"], []) \
+                and not script.at_run_time(settings["app"]):
+            return
+        if changes is None or not set(settings) & set(changes):
+            return
+        names = sorted({name for key in settings if key in changes for name in changes[key]})
+        unknown = {"--pfc": "PFC priorities", "--prio_tc": "priority->TC map", "--tsa": "schedulers",
+                   "--dscp2prio": "DSCP->priority map", "--trust": "trust"}
+        what = ", ".join(unknown[name] for name in names)
+        if iface is None or not self._attempt(iface, None, path, Section(line, "", n + 1)):
+            which = "known only at run time" if iface and script.at_run_time(iface) else "not named here (-i IF)"
+            raise script.Skip(f"lldptool sets lldpad's {tlv} configuration ({what}) of an interface {which}; not read")
+        script.forget(self.device.ports[iface], names, Source(file=path, line=n))
+        self._issue(f"not read `{line[:80]}`: lldptool sets lldpad's {tlv} configuration, which lldpad applies to "
+                    f"{iface} only while it runs with the port's DCBX under the host's control (and a willing port "
+                    f"takes its peer's instead): what it sets on {iface} ({what}) is unknown from here",
+                    path, n)
 
     def _write_at_run_time(self, value: str, target: str, line: str, file: str, n: int) -> None:
         """`echo $V > PATH`, or a PATH with a part known only at run time (`.../enable/$P`): what the write may set is

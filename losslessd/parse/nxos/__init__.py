@@ -24,13 +24,18 @@ PLATFORM = "cisco_nxos"
 _NXOS = re.compile(r"^(!Command: show running-config|!Time: |system qos\r?$|policy-map type (network-qos|queuing) \S|"
                    r"priority-flow-control watch-dog-interval )", re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
+# A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-nq)#`,
+# `(config-pmap-nq-c)#`, `(config-pmap-que)#`, `(config-sys-qos)#`, `(config-if-range)#`; EOS names its modes
+# otherwise, `config-if-Et1`, `config-qos-profile-P`).
+_SESSION = re.compile(r"^\S+\(config-(?:cmap-nq|cmap-que|pmap-nq|pmap-que|pmap-c-nq|pmap-c-que|sys-qos|if-range)"
+                      r"[-)]", re.M)
 
 
 def sniff(inp: Input) -> bool:
     """An NX-OS capture, or an NX-OS header or QoS block in the first part of the file, unless it also holds a QoS
     line only Dell OS10 writes (`trust dot1p-map`, `qos-map traffic-class`, `service-policy input type ...`): OS10's
     `system qos` and `policy-map type network-qos` look like NX-OS's, their class commands do not."""
-    return sniff_text(inp, PLATFORM, _NXOS, foreign=OS10_QOS)
+    return sniff_text(inp, PLATFORM, _NXOS, _SESSION, foreign=OS10_QOS)
 
 
 # `show version`: "cisco Nexus9000 C93180YC-EX Chassis" / "cisco Nexus3000 C3132Q-40GX Chassis".

@@ -160,9 +160,11 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
     if chosen is None:
         return None, None, None
     if chosen.value not in table:
-        issues.append(ParseIssue(code="SYS002", source=chosen.source, message=(
-            f"{port} uses {kind} policy-map {chosen.value}, which is not defined in this config: "
-            "what it sets on the port is unknown")))
+        # A `system qos` policy is every port's: said once at its line, not once per port.
+        whose = f"{port} uses" if own else "`system qos` uses"
+        issues.add_once(ParseIssue(code="SYS002", source=chosen.source, message=(
+            f"{whose} {kind} policy-map {chosen.value}, which is not defined in this config: "
+            f"what it sets on {'the port' if own else 'every port without its own'} is unknown")))
         return chosen.value, chosen.source, None
     return chosen.value, chosen.source, table[chosen.value]
 
@@ -207,9 +209,10 @@ def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: I
     missing, ordered, first, dscp_to_tc, pcp_to_tc, trust = resolved[name]
     if missing is not None:
         class_name, group = missing
-        issues.append(ParseIssue(code="SYS002", source=group.source if group else src, message=(
-            f"{port.name}: qos class {class_name} is not defined, so the DSCP -> qos-group map of this port is "
-            "unknown")))
+        # The policy's line, shared by every port using it: said once.
+        issues.add_once(ParseIssue(code="SYS002", source=group.source if group else src, message=(
+            f"qos class {class_name} (policy-map {name}) is not defined, so the DSCP -> qos-group map of the ports "
+            "using the policy is unknown")))
         return None
     port.map_source = first or src
     if dscp_to_tc is not None:

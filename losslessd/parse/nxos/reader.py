@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$", re.ASCII)  # (\d: ASCII digits, which int() reads alone)
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
@@ -38,6 +38,9 @@ _NQ_CLASS = re.compile(r"^c-(?:8q-)?nq([0-7]|-default)$")
 _DETACHED = {("qos", "input"): "qos_policy", ("queuing", "output"): "queuing_policy",
              ("queuing", "input"): "queuing_in_policy", ("qos", "output"): ""}
 _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a petabyte
+# The line NX-OS prints after every interface (see _Reader.cut_reason), and the header naming the command printed.
+_LINE_VTY = re.compile(r"^line vty[ \t]*\r?$", re.M)
+_COMMAND_HEADER = re.compile(r"^!Command: show running-config([^|\n]*)", re.M)
 
 
 @dataclass
@@ -144,6 +147,14 @@ class NxosConfig:
 def read(inputs: list[Input]) -> NxosConfig:
     cfg = NxosConfig()
     for inp in inputs:
+        # A configuration-mode session with its prompts (`switch(config-pmap-nqos-c)# pause pfc-cos 3`): its commands
+        # without the prompts, the session's output and refused commands blanked, then nested by what each command
+        # is (indent_flat_qos, indent_flat_interfaces), not by the prompt's mode name: NX-OS's do not always extend
+        # their parent's (config-pmap-qos, then config-pmap-c-qos for its class), and a sibling (the next `class`, the
+        # next `interface`) shows the same prompt as the mode it leaves.
+        session = config_session(inp.text, "", inp.path)
+        if session is not None:
+            inp = Input(inp.path, session)
         _check_is_nxos(inp)
         _Reader(cfg, inp).read()
     return cfg
@@ -243,11 +254,86 @@ def indent_flat_interfaces(text: str) -> str:
     return "\n".join(lines)
 
 
+# What the QoS modes take (Nexus 9000 QoS guide, "Configuring Classification", "Configuring Queuing and Scheduling",
+# "Configuring Priority Flow Control": the class-map, policy-map, policy-map class and system qos modes' commands);
+# a command one does not take is run by configuration mode, which it enters (`class-map ...` after `set qos-group 3`).
+_QOS_MODE_WORDS = {
+    "cmap": {"match", "description"},
+    "pmap": {"class", "description"},
+    "pclass": {"set", "pause", "mtu", "bandwidth", "priority", "random-detect", "congestion-control", "shape",
+               "police", "queue-limit", "description"},
+    "sysqos": {"service-policy"},
+}
+
+
+def _qos_mode(mode: str | None, words: list[str]) -> str | None:
+    """The QoS mode a command typed in ``mode`` (None: configuration mode) enters."""
+    if mode is None and words[0] == "class-map":
+        return "cmap"
+    if mode is None and words[0] == "policy-map":
+        return "pmap"
+    if mode is None and words == ["system", "qos"]:
+        return "sysqos"
+    return "pclass" if mode == "pmap" and words[0] == "class" else None
+
+
+def indent_flat_qos(text: str) -> str:
+    """A paste that lost its indentation writes a class-map's `match`, a policy-map's `class` and its actions and
+    `system qos`'s `service-policy` at the margin, each entered in the mode the line before it left: indent them as
+    the running-config does, keeping every line's number. Text whose QoS blocks are indented is left as it is."""
+    lines = text.split("\n")
+    opened = False
+    for line, nxt in zip(lines, lines[1:], strict=False):
+        words = line.split()
+        if words and line[:1] not in (" ", "\t") and (mode := _qos_mode(None, words)):
+            if nxt[:1] in (" ", "\t"):
+                return text
+            nxt_words = nxt.split()
+            opened = opened or bool(nxt_words) and _body(nxt_words)[:1] != [] and \
+                _body(nxt_words)[0] in _QOS_MODE_WORDS[mode]
+    if not opened:
+        return text
+    modes: list[str] = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
+            continue
+        if words == ["exit"]:
+            del modes[-1:]
+            continue
+        body = _body(words)
+        while modes and not (body and body[0] in _QOS_MODE_WORDS[modes[-1]]):
+            modes.pop()
+        lines[i] = "  " * len(modes) + line
+        entered = _qos_mode(modes[-1] if modes else None, words)
+        if entered:
+            modes.append(entered)
+    return "\n".join(lines)
+
+
+def _body(words: list[str]) -> list[str]:
+    return words[1:] if words[:1] == ["no"] else words
+
+
 class _Reader(TreeReader):
     expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
 
+    def cut_reason(self) -> str | None:
+        """NX-OS has no end marker: its `show running-config` prints `line console` and `line vty` after the last
+        interface, then `boot`, the routing processes and `evpn`, whose indented lines often end a whole config
+        (captures of NX-OS 7.0(3)I4 to 10.3 end so), and capture tools drop the final line end. So a file holding
+        `line vty` has passed every interface and QoS block; and a part of the config (`!Command: show
+        running-config interface Ethernet1/1`, `... ipqos`) may end inside its block."""
+        text = self.inp.text
+        if _LINE_VTY.search(text):
+            return None
+        header = _COMMAND_HEADER.search(text)
+        if header and header.group(1).strip() not in ("", "all"):
+            return None
+        return "before `line vty`, which NX-OS prints after the last interface"
+
     def config_text(self) -> str:
-        return indent_flat_interfaces(self.inp.text)
+        return indent_flat_interfaces(indent_flat_qos(self.inp.text))
 
     def top(self, node: Node) -> None:
         w = node.words

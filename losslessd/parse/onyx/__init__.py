@@ -31,9 +31,16 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
 _SHOW_ROCE = re.compile(r"^show\s+roce\s*$")
 
 
+# A configuration-mode session with Onyx's prompts (`switch (config) # interface ethernet 1/1 ...`, a space each side
+# of the `#`; EOS, NX-OS and OS10 print `switch(config)#`), at an Onyx port or DCB command.
+_SESSION = re.compile(r"^[ \t]*(?:\S+[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?\(config(?: [^)\n]{0,256})?\)[ \t]+#[ \t]"
+                      r"(?:interface ethernet \d|dcb |no dcb )", re.M)
+
+
 def sniff(inp: Input) -> bool:
-    """An Onyx capture, the running-config header, or a flat `interface ethernet 1/1 <QoS command>` line."""
-    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS)
+    """An Onyx capture, the running-config header, a flat `interface ethernet 1/1 <QoS command>` line, or a
+    configuration-mode session with Onyx's prompts."""
+    return sniff_text(inp, PLATFORM, _HEADER, _PREFIX_MODES, _FLAT_QOS, _SESSION)
 
 
 def parse(inputs: list[Input], name: str) -> Device:

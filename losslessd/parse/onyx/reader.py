@@ -111,9 +111,46 @@ class OnyxConfig:
 def read(inputs: list[Input]) -> OnyxConfig:
     cfg = OnyxConfig()
     for inp in inputs:
+        flat = session(inp.text)
+        if flat is not None:
+            inp = Input(inp.path, flat)
         check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, "`##`, `interface ethernet`, `dcb` or `hostname`")
         _Reader(cfg, inp).read()
     return cfg
+
+
+# An Onyx configuration-mode prompt (Onyx User Manual, "Command Line Interface": `switch (config) #`, a sub-mode named
+# after the command that entered it, `switch (config interface ethernet 1/1) #`; a system in an MLAG or HA group shows
+# its state in brackets, `sw-spine01 [rocket-mlag-domain: master] (config) #`).
+# (Bounded: a host name of up to 128 characters, a bracket of up to 128, a mode name of up to 256.)
+SESSION_PROMPT = re.compile(r"^[ \t]*(?:[^\s(\[]{1,128}[ \t]+)?(?:\[[^\]\n]{0,128}\][ \t]+)?"
+                            r"\(config(?: ([^)\n]{1,256}))?\)[ \t]*#[ \t]?(.*)$")
+
+
+def session(text: str) -> str | None:
+    """A configuration-mode session with Onyx's prompts as the flat running-config it makes, line numbers kept: a
+    command typed in configuration mode as it is, one typed in a sub-mode with that mode's command in front
+    (`(config interface ethernet 1/1) # mtu 9216 force` is `interface ethernet 1/1 mtu 9216 force`, the form the
+    running-config prints) unless it is an `interface` command of its own; everything else (output, exec-mode
+    commands) blanked. None when no line is such a prompt."""
+    lines = text.split("\n")
+    out = [""] * len(lines)
+    found = False
+    for i, line in enumerate(lines):
+        m = SESSION_PROMPT.match(line)
+        if not m:
+            continue
+        found = True
+        mode, command = m.group(1), m.group(2).strip()
+        words = command.split()
+        if not words or words[0] in ("exit", "end", "configure", "write") or words[:1] == ["show"]:
+            continue
+        if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
+            command = "interface" + command[3:]
+        if mode and not (command.startswith("interface ") or command.startswith("no interface ")):
+            command = f"{mode} {command}"
+        out[i] = command
+    return "\n".join(out) if found else None
 
 
 _SHOWN_MODE = re.compile(r"^[ \t]*RoCE mode[ \t]*:[ \t]*(\S+)", re.M)

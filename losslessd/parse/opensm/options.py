@@ -10,6 +10,7 @@ each after `#` description lines.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -78,6 +79,11 @@ suppress_sl2vl_mad_status_errors enable_quirks no_clients_rereg prefix_routes_fi
 log_prefix congestion_control cc_key cc_max_outstanding_mads cc_cct nue_max_num_vls
 """.split())
 BANNER = "# DEVICE ATTRIBUTES OPTIONS"  # the first section `opensm -c` writes
+# Upstream OpenSM's QoS options (osm_subnet.c opt_tbl: qos, qos_policy_file and the qos[_ca|_sw0|_swe|_rtr]_ sets).
+QOS_OPTIONS = tuple(sorted(k for k in _TYPES if k == "qos" or k.startswith("qos_")))
+# How alike (difflib ratio) an unknown option must be to a QoS option to read as a misspelling of it: `qos_max_vl`
+# or `qos_sl2v1` (0.95), not NVIDIA's `enhanced_qos_policy_file` (0.77 to qos_policy_file: its own option).
+_NEAR = 0.85
 _C_NUMBER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 
 
@@ -172,9 +178,43 @@ class _Builder:
         return value
 
 
+def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
+    """A SYS002 for each option line OpenSM does not know that reads as a misspelt QoS option (`qos_max_vl`,
+    `QoS_sl2vl`, `qos-max-vls`). OpenSM matches option names exactly (strcmp), logs `Unrecognized token` for the
+    line and goes on (osm_subnet.c osm_subn_parse_conf_file), so the QoS setting stays at its default or at the
+    qos_ set's. Other unknown names are left alone: NVIDIA's OpenSM adds options upstream's table lacks (ar_enable,
+    enhanced_qos_policy_file), and a newer upstream adds options too."""
+    out = []
+    for key, opt in options.items():
+        if key in KNOWN:
+            continue
+        plain = key.lower().replace("-", "_")
+        meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),
+                                                         None)
+        if meant is not None:
+            out.append(ParseIssue(code="SYS002", source=opt.source, message=(
+                f"`{key}` is not an OpenSM option (did you mean `{meant}`?): OpenSM logs `Unrecognized token` and "
+                f"ignores the line, so {_without(meant)}")))
+    return out
+
+
+def _without(option: str) -> str:
+    """What OpenSM uses when ``option``'s line is not read (man opensm, QOS CONFIGURATION; osm_qos.c)."""
+    if option == "qos":
+        return "QoS stays off (OpenSM's default)"
+    if option == "qos_policy_file":
+        return "OpenSM looks for its default QoS policy file"
+    kind = option.split("_")[1]
+    if kind in QOS_TYPES:
+        field = option.split("_", 2)[2]
+        return f"the {kind} ports take qos_{field} or OpenSM's built-in {field}"
+    return f"ports without a qos_<type>_{option[4:]} take OpenSM's built-in {option[4:]}"
+
+
 def build(options: dict[str, Option]) -> tuple[OpenSm, list[ParseIssue]]:
     """The OpenSm model of one opensm.conf (QoS policy, partitions and ibdiagnet are added by the caller)."""
     b = _Builder(options)
+    b.issues += misspelled_qos(options)
     engines = (b.get("routing_engine") or "").replace(",", " ").split()
     sm = OpenSm(
         routing_engines=[e for e in engines if e != "no_fallback"],

@@ -69,6 +69,8 @@ _SCHEDULER_TYPES = {"STRICT": SchedulerType.strict, "DWRR": SchedulerType.dwrr, 
 _ECN_MARKS_GREEN = {"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"}
 _ECN_MODES = {m: m for m in sorted(_ECN_MARKS_GREEN | {"ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red"})}
 _ABSENT = object()
+# A queue's scheduler or ECN that two keys set differently (see _overlaps): not known, as when its table is absent.
+_UNKNOWN_SCHEDULER, _UNKNOWN_ECN = Scheduler(), Ecn()
 # sonic-swss orchagent/pfcwdorch.cpp getLosslessTcsForPort: PFC-enabled priority i is lossless traffic class i.
 _TC_PRIORITY = {tc: tc for tc in range(8)}
 _OPEN_BRACE = re.compile(r"\s*\{")
@@ -360,6 +362,19 @@ def _priorities(text: str) -> tuple[int, ...]:
     return () if not text else _indexes(text, 7)
 
 
+# (kind, field) of a clash (see _Builder._shared_part) -> (table, the setting, what it is set on).
+_CLASH_WORDS = {("queue", 0): ("QUEUE", "scheduler", "queue"), ("queue", 1): ("QUEUE", "wred_profile", "queue"),
+                ("buffer", 2): ("BUFFER_QUEUE", "buffer profile", "queue"), ("pg", 0): ("BUFFER_PG", "profile", "PG")}
+
+
+def _clash_name(value: object) -> str:
+    """How a clashing value is named: a scheduler's or WRED profile's name, a PG's (profile, computed at run time)."""
+    if isinstance(value, tuple):
+        value = "NULL" if value[1] and value[0] is None else value[0]
+    name = getattr(value, "name", None) or getattr(value, "profile", None) or value
+    return "none" if name is None else str(name)
+
+
 @lru_cache(maxsize=4096)  # each port's name starts ~15 keys (QUEUE, BUFFER_PG, ...) on every switch
 def _port_names(text: str) -> tuple[str, ...]:
     """'Ethernet0' or 'Ethernet0,Ethernet4' (bufferorch/qosorch split the port part on ',')."""
@@ -458,6 +473,7 @@ class _Builder:
         self._cable_lengths()
         self._watchdogs()
         self._finish()
+        self._overlaps()
         self._lossy_by_design()
         self._absent_tables()
         check_port_count(len(self.ports), file)  # before the model is built: that is what costs memory
@@ -710,26 +726,57 @@ class _Builder:
         if known is None:
             queues: dict[int, list] = {}  # index -> [scheduler, ecn, buffer profile, source at, buffer source at]
             pgs: dict[int, tuple] = {}  # index -> (profile, computed at run time, source at)
+            # Two keys that set one queue's or PG's setting differently (see _overlaps): (kind, index, field) -> the
+            # place of the entry that set it; the clashes as (earlier place, later place, kind, index, field, the two
+            # values); what clashed stays unknown, whatever a third key sets.
+            setter: dict[tuple, int] = {}
+            clashes: list[tuple] = []
+            unknown: set[tuple] = set()
             table = self._events
+
+            def clash(at: int, kind: str, index: int, field: int, old: object, new: object) -> bool:
+                """Whether ``new``, set at ``at``, is unknown: it or the value before is (else it is recorded)."""
+                where = (kind, index, field)
+                if where in unknown:
+                    return True
+                before = setter.get(where)
+                setter[where] = at
+                if before is None or old == new:
+                    return False
+                unknown.add(where)
+                clashes.append((before, at, kind, index, field, old, new))
+                return True
+
             for at, number in enumerate(key):
                 kind, index, what, more, _ = table[number]
                 if kind == "queue":
                     queue = queues.get(index)
                     if queue is None:
                         queues[index] = [what, more, None, at, -1]
+                        if what is not None:
+                            setter[(kind, index, 0)] = at
+                        if more is not None:
+                            setter[(kind, index, 1)] = at
                         continue
                     if what is not None:
-                        queue[0] = what
+                        queue[0] = _UNKNOWN_SCHEDULER if clash(at, kind, index, 0, queue[0], what) else what
                     if more is not None:
-                        queue[1] = more
+                        queue[1] = _UNKNOWN_ECN if clash(at, kind, index, 1, queue[1], more) else more
                 elif kind == "buffer":
                     queue = queues.get(index)
                     if queue is None:
                         queues[index] = [None, None, what, -1, at]
+                        setter[(kind, index, 2)] = at
                     else:
-                        queue[2], queue[4] = what, at
+                        # (None: the profile is unknown, as for a queue whose BUFFER_QUEUE entry is not in the input)
+                        queue[2] = None if clash(at, kind, index, 2, queue[2], what) else what
+                        queue[4] = at
                 elif kind == "pg":
-                    pgs[index] = (what, more, at)
+                    old = pgs.get(index)
+                    if clash(at, kind, index, 0, old and old[:2], (what, more)):
+                        pgs.pop(index, None)  # unknown: no PG read (buffermgrd's run-time PG not assumed either)
+                    else:
+                        pgs[index] = (what, more, at)
                 else:  # "runtime"
                     pgs[index] = (None, True, at)
             shared = ((tuple((i, q[0], q[1], q[2]) for i, q in queues.items()),
@@ -737,8 +784,43 @@ class _Builder:
                       (tuple((q[3], q[4]) for q in queues.values()), tuple(pg[2] for pg in pgs.values())),
                       {i: (pg[0], pg[1]) for i, pg in pgs.items()},
                       tuple(table[number][4] for number in key) if any(table[n][4] for n in key) else None)
-            known = self._shared[key] = (shared, frozenset(pgs))
+            clashed_pgs = {index for kind, index, _ in unknown if kind == "pg"}
+            known = self._shared[key] = (shared, frozenset(pgs) | clashed_pgs, tuple(clashes))
         return known
+
+    def _overlaps(self) -> None:
+        """Two QUEUE, BUFFER_QUEUE or BUFFER_PG keys of a port that set one queue's or PG's setting differently
+        (`Ethernet0|3-4` and `Ethernet0|3`): SYS002 naming both keys' lines, once per pair of keys, the setting read
+        as unknown (_shared_part). The switch applies each key to every index of its range, the one applied last
+        winning (sonic-swss bufferorch.cpp processPriorityGroup / processQueue, qosorch.cpp handleQueueTable: no
+        overlap check), in the order orchagent takes the keys (orch.h SyncMap: a multimap by key name within one
+        batch, arrival order across batches), which the file's order does not fix."""
+        said: set[tuple] = set()
+        for port in self.ports.values():
+            events = port["_events"]
+            if not events:
+                continue
+            known = port.get("_shared") or self._shared_part(events)
+            port["_shared"] = known  # (its events are final: the port model reuses it)
+            for before, at, kind, index, field, old, new in known[2]:
+                first, later = self._entry_at(port, before), self._entry_at(port, at)
+                pair = (first.key, later.key, kind, field)
+                if pair in said:
+                    continue
+                said.add(pair)
+                table, what, unit = _CLASH_WORDS[(kind, field)]
+                where = first.source()
+                self.db.issue(
+                    f"{table}|{first.key}{f' (line {where.line})' if where.line else ''} and {table}|{later.key} both "
+                    f"set the {what} of {unit} {index} ({_clash_name(old)} and {_clash_name(new)}): SONiC applies the "
+                    "keys in an order the file does not fix, so which one the switch runs is unknown; read as unknown "
+                    "(give each index one key)", later.source())
+
+    def _entry_at(self, port: dict, at: int) -> Entry:
+        """The entry at place ``at`` of the port's entries (made now if its table is deferred: see _rows)."""
+        entry = port["_entries"][at]
+        make = self._events[port["_events"][at]][4]
+        return make(entry) if make else entry
 
     def _port_model(self, fields: dict) -> Port:
         """The Port of ``fields``: a SharedPort where entries made queues or PGs (see _shared_part), whose watchdog too

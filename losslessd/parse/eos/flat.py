@@ -1,0 +1,156 @@
+"""An EOS configuration pasted with its indentation lost (`interface Ethernet1` then `priority-flow-control on` at the
+margin), re-nested as the running-config it makes.
+
+EOS reads such a paste line by line, each command in the mode the one before it left (Arista EOS User Manual,
+"Command-Line Interface", Command Modes: `interface`, `qos profile`, `tx-queue`, `policy-map`, `class` open a mode,
+`exit` leaves one, `end` leaves configuration mode); a command the current mode does not take is run in the first
+enclosing mode that does, and the switch stays there (a session typing `int vlan 800` at `(config-vlan-800)#` is at
+`(config-if-Vl800)#` next). So an interface's sub-commands are the margin lines after it up to a global command.
+Which words are global and which a mode takes are listed here from the manual's command pages; a line neither list
+knows stays in the mode it was typed in, as its own command would on the switch (a non-QoS line the reader skips);
+the sub-commands of a mode losslessd does not read (`router bgp`, `vlan`) stay at the margin, read as nothing.
+"""
+
+from __future__ import annotations
+
+_QUEUE_WORDS = ("tx-queue", "uc-tx-queue", "mc-tx-queue")
+# Global configuration commands that end an interface's or a profile's lines (EOS User Manual: each command page's
+# "Command Mode: Global Configuration"). Words an interface takes too are in _INTERFACE_FORMS.
+_GLOBAL_WORDS = frozenset({"interface", "hostname", "qos", "priority-flow-control", "policy-map", "class-map", "vlan",
+                           "router", "vrf", "management", "username", "ntp", "logging", "snmp-server", "aaa", "daemon",
+                           "mlag", "transceiver", "lldp", "service", "banner", "end", "ip", "ipv6", "spanning-tree",
+                           "route-map", "peer-filter", "dns", "clock", "alias", "event-handler", "monitor", "platform",
+                           "hardware", "tap", "tacacs-server", "radius-server", "errdisable", "sflow", "control-plane",
+                           "mac", "port-channel", "dcbx", "cvx", "enable", "prompt", "boot", "system", "load-interval",
+                           "switchport", "queue-monitor", "terminal", "agent", "schedule", "email", "ptp"})
+# Commands that start with one of those words and are an interface's (EOS User Manual, Ethernet Ports, Layer 3
+# Configuration, Spanning Tree, LLDP, DCBX, Port Channels pages): `ip address`, `vrf NAME` (`vrf instance` is
+# global), `spanning-tree portfast`, `lldp transmit`, `dcbx mode ieee`, `mlag N` (a port-channel's), ...
+_INTERFACE_FORMS = {
+    "ip": {"address", "helper-address", "virtual-router", "igmp", "pim", "ospf", "proxy-arp", "local-proxy-arp",
+           "verify", "access-group", "mtu", "attached-host", "dhcp", "multicast", "unreachables"},
+    "ipv6": {"address", "enable", "nd", "ospf", "access-group", "verify", "dhcp", "mtu"},
+    "spanning-tree": {"portfast", "bpduguard", "bpdufilter", "link-type", "cost", "port-priority", "guard",
+                      "priority"},
+    "lldp": {"transmit", "receive", "tlv", "tlv-select"},
+    "dcbx": {"mode"},
+    "mlag": None, "vrf": None, "sflow": {"enable"}, "mac": {"address", "security"}, "switchport": None,
+    "load-interval": None, "queue-monitor": None, "logging": {"event"},
+}
+# `vrf instance NAME`, `vrf definition NAME`, `mlag configuration`, `switchport default mode` are global.
+_GLOBAL_FORMS = {"vrf": {"instance", "definition"}, "mlag": {"configuration"}, "switchport": {"default"},
+                 "load-interval": {"default"}, "queue-monitor": {"length"}}
+# `priority-flow-control all off`, `... pause watchdog default|action|override|hardware ...` are global (EOS User
+# Manual, "DCBX and Flow Control"); the rest of priority-flow-control is an interface's or a profile's.
+_GLOBAL_PFC = (("all",), ("pause", "watchdog", "default"), ("pause", "watchdog", "action"),
+               ("pause", "watchdog", "override"), ("pause", "watchdog", "hardware"))
+# qos commands of an interface or profile (`qos trust`, `qos cos N`, `qos dscp N`); `qos map|profile|rewrite ...` are
+# global.
+_QOS_PORT = ("trust", "cos", "dscp")
+# What each sub-mode takes (EOS User Manual, Quality of Service: tx-queue configuration mode; policy-map class mode;
+# class-map mode); `no`/`default` forms of the same.
+_MODE_WORDS = {
+    "txq": {"priority", "bandwidth", "random-detect", "shape", "comment"},
+    "pmap": {"class"},
+    "pclass": {"set", "police", "count"},
+    "cmap": {"match"},
+}
+_PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WORDS}
+
+
+def _body(words: list[str]) -> list[str]:
+    return words[1:] if words[:1] in (["no"], ["default"]) else words
+
+
+def _global(words: list[str]) -> bool:
+    """Whether a command is a global configuration one (so, typed in a sub-mode, it leaves it)."""
+    w = _body(words)
+    if not w or w[0] not in _GLOBAL_WORDS:
+        return False
+    second = w[1] if len(w) > 1 else None
+    if w[0] == "priority-flow-control":
+        return any(tuple(w[1:1 + len(form)]) == form for form in _GLOBAL_PFC)
+    if w[0] == "qos":
+        return second not in _QOS_PORT
+    if w[0] in _GLOBAL_FORMS and second in _GLOBAL_FORMS[w[0]]:
+        return True
+    if w[0] in _INTERFACE_FORMS:
+        forms = _INTERFACE_FORMS[w[0]]
+        return forms is not None and second not in forms
+    return True
+
+
+def _takes(mode: str, words: list[str]) -> bool:
+    """Whether ``mode`` runs the command itself (else an enclosing mode does)."""
+    w = _body(words)
+    if not w:
+        return False
+    if mode == "if":
+        return not _global(words)
+    if mode == "profile":
+        return (w[0] in _PROFILE_WORDS or (w[0] == "qos" and w[1:2] != [] and w[1] in _QOS_PORT)) and not _global(words)
+    return w[0] in _MODE_WORDS[mode]
+
+
+def _opens(mode: str | None, words: list[str]) -> str | None:
+    """The mode a command typed in ``mode`` (None: global) enters, if any."""
+    if words[:1] in (["no"], ["default"]):
+        return None
+    if mode is None:
+        if words[0] == "interface":
+            return "if"
+        if words[:2] == ["qos", "profile"]:
+            return "profile"
+        if words[0] == "policy-map":
+            return "pmap"
+        if words[0] == "class-map":
+            return "cmap"
+        return None
+    if mode in ("if", "profile") and words[0] in _QUEUE_WORDS:
+        return "txq"
+    if mode == "pmap" and words[0] == "class":
+        return "pclass"
+    return None
+
+
+def is_flat(text: str) -> bool:
+    """Whether the text is a paste with its indentation lost: some `interface` or `qos profile` line is followed by a
+    command of its own at the margin, and none is followed by an indented line (a running-config's blocks)."""
+    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("!")]
+    flat = False
+    for line, nxt in zip(lines, lines[1:], strict=False):
+        words = line.split()
+        if line[:1] in (" ", "\t") or _opens(None, words) not in ("if", "profile"):
+            continue
+        if nxt[:1] in (" ", "\t"):
+            return False
+        flat = flat or _takes(_opens(None, words) or "if", nxt.split())
+    return flat
+
+
+def renest(text: str) -> str:
+    """The paste indented as EOS would read it (three spaces a mode), every line's number kept; `exit` and `end`
+    blanked once applied. Text that is not such a paste comes back unchanged."""
+    if not is_flat(text):
+        return text
+    lines = text.split("\n")
+    modes: list[str] = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
+            continue
+        if words == ["exit"]:
+            del modes[-1:]
+            lines[i] = ""
+            continue
+        if words == ["end"]:
+            modes.clear()
+            lines[i] = ""
+            continue
+        while modes and not _takes(modes[-1], words):
+            modes.pop()
+        lines[i] = "   " * len(modes) + line
+        opened = _opens(modes[-1] if modes else None, words)
+        if opened:
+            modes.append(opened)
+    return "\n".join(lines)

@@ -1,0 +1,178 @@
+"""iproute2 `dcb` in a host script: what `dcb pfc|ets|app ...` sets on an mlx5 port, read like mlnx_qos.
+
+dcb(8) talks to the kernel's DCB netlink interface directly (no daemon), so what it sets is known from the script:
+`dcb pfc set dev IF prio-pfc 3:on`, `dcb ets set dev IF prio-tc 3:3 tc-tsa all:ets tc-bw 3:50 ...`, `dcb app add dev IF
+dscp-prio 26:3`. Its array parameters change only the keys named, left to right, `all:` naming every key (dcb(8),
+"ARRAY PARAMETERS"; dcb-pfc(8): `prio-pfc 6:on 7:on` "leaving the rest intact"), so a key the script never names keeps
+the NIC's earlier value, which the script does not show: unknown unless an earlier line set it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from ...model import Queue, Scheduler, SchedulerType, Source, Trust
+from ...units import DSCP_NAMES, is_small_int
+from .script import Skip
+
+# dcb-ets(8) TSA-MAP values; `cbs` (credit-based shaper) has no counterpart in the model's scheduler types.
+_TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
+# Options before the object (dcb(8) OPTIONS); -n takes the namespace as its value.
+_FLAGS = frozenset({"-j", "--json", "-p", "--pretty", "-s", "--statistics", "-i", "--iec", "-N", "--Numeric",
+                    "-f", "--force", "-V", "--Version"})
+
+
+def _array(words: list[str], start: int) -> tuple[list[tuple[str, str]], int]:
+    """The KEY:VALUE items of an array parameter from ``start`` up to the next keyword."""
+    items = []
+    i = start
+    while i < len(words) and ":" in words[i]:
+        key, _, value = words[i].partition(":")
+        items.append((key, value))
+        i += 1
+    if not items:
+        raise Skip(f"`{words[start - 1]}` is given no KEY:VALUE item")
+    return items, i
+
+
+def _merge(base: Mapping[int, object] | None, items: list[tuple[str, str]], keys: int,
+           value_of: Callable[[str], object]) -> dict[int, object] | None:
+    """Apply KEY:VALUE items (left to right, `all` naming every key) over ``base``; None when a key stays unknown."""
+    out: dict[int, object] = dict(base) if base is not None else {}
+    named: set[int] = set(range(keys)) if base is not None else set()
+    for key, raw in items:
+        value = value_of(raw)
+        if key == "all":
+            targets = range(keys)
+        elif is_small_int(key, 2) and int(key) < keys:
+            targets = range(int(key), int(key) + 1)
+        else:
+            raise Skip(f"{key!r} is not a key 0-{keys - 1} or `all`")
+        for k in targets:
+            out[k] = value
+            named.add(k)
+    return out if len(named) == keys else None
+
+
+def _on_off(raw: str) -> bool:
+    if raw not in ("on", "off"):
+        raise Skip(f"{raw!r} is neither on nor off")
+    return raw == "on"
+
+
+def _prio(raw: str) -> int:
+    if not is_small_int(raw, 1) or int(raw) > 7:
+        raise Skip(f"{raw!r} is not a priority or traffic class 0-7")
+    return int(raw)
+
+
+def _dscp(key: str) -> int:
+    """A DSCP 0-63 or its name (`AF31`, `CS6`, `EF`: dcb-app(8) prints and takes them unless -N)."""
+    if is_small_int(key, 2) and int(key) <= 63:
+        return int(key)
+    if key.lower() in DSCP_NAMES:
+        return DSCP_NAMES[key.lower()]
+    raise Skip(f"{key!r} is not a DSCP value 0-63 or name")
+
+
+def apply(port, words: list[str], src: Source) -> str | None:
+    """Set ``port`` as the `dcb` command ``words`` (without `dcb`) would; raises Skip when it is not read. Returns a
+    note when a setting it changes is left partly unknown (the keys it did not name)."""
+    i = 0
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i] in ("-n", "--netns") else 1
+        if words[i - 1] in ("-b", "--batch"):
+            raise Skip("a batch file's commands are not followed (lint that file on its own)")
+        if words[i - 1] not in _FLAGS and words[i - 1] not in ("-n", "--netns"):
+            raise Skip(f"{words[i - 1]!r} is not a dcb option")
+    obj, command, rest = (words[i:i + 1] or [""])[0], (words[i + 1:i + 2] or [""])[0], words[i + 2:]
+    if command in ("show", "help", ""):
+        return None  # (shows what is set)
+    if rest[:1] != ["dev"] or len(rest) < 2:
+        raise Skip("no `dev IF`")
+    params = rest[2:]
+    notes: list[str] = []
+    if obj == "pfc" and command == "set":
+        k = 0
+        while k < len(params):
+            if params[k] == "prio-pfc":
+                items, k = _array(params, k + 1)
+                base = {p: p in port.pfc_enabled for p in range(8)} if port.pfc_enabled is not None else None
+                merged = _merge(base, items, 8, _on_off)
+                port.pfc_enabled = sorted(p for p, on in merged.items() if on) if merged is not None else None
+                port.pfc_source = src
+                if merged is None:
+                    notes.append("prio-pfc names some priorities only: the others keep the NIC's PFC, which the "
+                                 "input does not show, so its PFC priorities are unknown")
+            elif params[k] in ("macsec-bypass", "delay"):
+                k += 2
+            else:
+                raise Skip(f"{params[k]!r} is not a dcb pfc parameter")
+    elif obj == "ets" and command == "set":
+        k = 0
+        while k < len(params):
+            name = params[k]
+            if name in ("willing", "cbs"):
+                k += 2
+                continue
+            items, k = _array(params, k + 1)
+            if name == "prio-tc":
+                merged = _merge(port.priority_to_tc, items, 8, _prio)
+                port.priority_to_tc, port.map_source = merged, src
+                if merged is None:
+                    notes.append("prio-tc names some priorities only: the others keep the NIC's traffic class, "
+                                 "which the input does not show")
+            elif name in ("tc-tsa", "tc-bw"):
+                for key, raw in items:
+                    tcs = range(8) if key == "all" else [_prio(key)]
+                    for tc in tcs:
+                        queue = port.queues.setdefault(tc, Queue(index=tc, source=src))
+                        if name == "tc-tsa":
+                            if raw not in _TSA:
+                                raise Skip(f"TSA {raw!r} is not strict, ets or vendor")
+                            queue.scheduler = Scheduler(type=_TSA[raw], weight=(queue.scheduler or Scheduler()).weight
+                                                        if raw == "ets" else None, source=src)
+                        else:
+                            if not is_small_int(raw, 3) or int(raw) > 100:
+                                raise Skip(f"{raw!r} is not a bandwidth percent 0-100")
+                            queue.scheduler = queue.scheduler or Scheduler(source=src)
+                            if queue.scheduler.type in (SchedulerType.ets, None):
+                                queue.scheduler.weight = int(raw)
+            elif name.startswith("reco-") or name == "pg-bw":
+                continue  # the recommendation offered to a peer, and CEE's priority-group shares: not the NIC's own
+            else:
+                raise Skip(f"{name!r} is not a dcb ets parameter")
+    elif obj == "app" and command == "flush":
+        # mlx5e_dcbnl_ieee_delapp puts each DSCP back to its default and, with the last entry gone, the trust back to
+        # PCP: which entries remain is the NIC's, so the map and the trust are unknown
+        port.dscp_to_priority, port.map_source = None, src
+        port.trust, port.trust_source = None, src
+        notes.append("dcb app flush removes application entries: which DSCP entries remain (and so the trust, back to "
+                     "PCP without any) is the NIC's, not in the input")
+    elif obj == "app" and command in ("add", "replace", "del"):
+        k = 0
+        while k < len(params):
+            name = params[k]
+            items, k = _array(params, k + 1)
+            if name != "dscp-prio":
+                # mlx5 keeps DSCP entries only (drivers/net/ethernet/mellanox/mlx5/core/en/dcbnl.c,
+                # mlx5e_dcbnl_ieee_setapp: any other selector is -EINVAL)
+                raise Skip(f"`{name}` entries are refused by mlx5, which takes DSCP entries (dscp-prio) only")
+            entries = [(_dscp(key), _prio(raw)) for key, raw in items]
+            if command == "del":
+                port.dscp_to_priority, port.map_source = None, src
+                port.trust, port.trust_source = None, src
+                notes.append("dcb app del removes DSCP entries: which remain (and so the trust, back to PCP without "
+                             "any) is the NIC's, not in the input")
+                continue
+            mapping = dict(port.dscp_to_priority or {})
+            if port.dscp_to_priority is None:
+                port.dscp_to_priority_partial = True  # (the other DSCPs keep the NIC's map)
+            mapping.update(entries)
+            port.dscp_to_priority, port.map_source = dict(sorted(mapping.items())), src
+            # mlx5e_dcbnl_ieee_setapp: the port's first DSCP entry switches its trust to DSCP
+            port.trust, port.trust_source = Trust.dscp, src
+    else:
+        raise Skip(f"`dcb {obj} {command}` is not read (dcb pfc set, dcb ets set and dcb app add|replace|del|flush "
+                   "dscp-prio are)")
+    return "; ".join(notes) or None
