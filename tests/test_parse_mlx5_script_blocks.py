@@ -326,6 +326,7 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
                       ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
     "in-a-function-never-called": (["die() { echo \"$*\"; exit 1; }", "warn() {", "  exit 2", "}", AFTER],
                                    ["-i eth1 --trust dscp"]),
+    "in-a-pipeline": (["exit 0 | cat", "true | exit 0", AFTER], ["-i eth1 --trust dscp"]),
     "return-outside-a-function": (["return 0 2>/dev/null", AFTER], ["-i eth1 --trust dscp"]),
     # bash(1) FUNCTIONS: a body runs where the function is called, its words $1, $2, ... and "$@" there
     "functions-run-where-called": (["setup() { mlnx_qos -i $1 --trust $2; }", "unused() { mlnx_qos -i eth9 --pfc 0; }",

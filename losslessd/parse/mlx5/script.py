@@ -417,6 +417,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
             guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
             written = written[1:] if guarded else written
+            guarded = guarded or "|" in written  # (`exit | cat`: in a subshell of its own)
             program = _exec_program(written) if written[0] == "exec" else None
             if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
                 rest = _rest_skipped(flat, i, stop)  # on after)
@@ -717,8 +718,8 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
 def _ends_script(words: list[str] | None) -> bool:
     """`exit [N]`, or `exec PROGRAM ...` (bash(1) SHELL BUILTIN COMMANDS: exec replaces the shell with the program;
     without one, it only redirects the shell's own input and output, and the script goes on)."""
-    return words is not None and words[:1] in (["exit"], ["exec"]) and (words[0] == "exit" or
-                                                                       _exec_program(words) is not None)
+    return words is not None and words[:1] in (["exit"], ["exec"]) and "|" not in words and "|&" not in words and \
+        (words[0] == "exit" or _exec_program(words) is not None)  # (a pipeline's part runs in a subshell of its own)
 
 
 def _exec_program(words: list[str]) -> list[str] | None:
