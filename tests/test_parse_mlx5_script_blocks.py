@@ -349,6 +349,16 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
     # bash(1) SIMPLE COMMAND EXPANSION: `NAME=value cmd` sets cmd's environment only, after its words are expanded
     "environment-before-a-command": (["IF=eth1", "IF=eth2 LC_ALL=C mlnx_qos -i $IF --trust pcp", AFTER.replace(
         "eth1", "$IF")], ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+    # bash(1) Command Substitution: `$(...)` and backticks run their commands (in a subshell: the NIC is set all the
+    # same); before, they were one word and never read
+    "commands-of-substitutions": (["out=$(mlnx_qos -i eth2 --trust pcp 2>&1)",
+                                   "echo \"$(mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0)\" >/dev/null",
+                                   "d=$(basename /a/b); y=`echo \"$d\" | sed s/b/c/`",
+                                   "run() { r=$(bash -c \"$1\" 2>&1); }",
+                                   "run \"mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0\"",
+                                   "t=$(cat <<EOF", "mlnx_qos -i eth9 --trust pcp", "EOF", ")", AFTER],
+                                  ["-i eth2 --trust pcp", "-i eth1 --pfc 0,0,0,1,0,0,0,0",
+                                   "-i eth2 --pfc 0,0,0,0,0,0,0,0", "-i eth1 --trust dscp"]),
     "returns-early": (["set_up() {", "  mlnx_qos -i eth1 --trust pcp", "  return 0",
                        "  mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0", "}", "set_up", AFTER],
                       ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
@@ -436,3 +446,18 @@ def test_iproute2_dcb_on_a_port_known_only_at_run_time_sets_none():
     assert host.ports["eth1"].priority_to_tc is None
     assert [(i.code, i.source.line) for i in host.issues] == [("SYS002", 5), ("SYS002", 6)]
     assert "(--prio_tc, --tsa) is unknown on each port it may name (eth1)" in host.issues[1].message
+
+
+def test_a_command_substitution_s_settings_are_read_and_its_lookups_are_not_reported():
+    """`out=$(mlnx_qos ...)` sets the NIC (before: one word known at run time, the call never read, PFC left as an
+    earlier line had it); `$(basename ...)`, `$(echo | sed ...)` only print: no SYS002 for them. A substitution's
+    variables stay in its subshell."""
+    text = "\n".join(["#!/bin/bash", "IF=eth1", "mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0",
+                      "log=$(mlnx_qos -i $IF --pfc 0,0,0,1,0,0,0,0 2>&1) || exit 1",
+                      "x=$(IF=eth9; basename /sys/class/net/$IF)", "y=$(echo \"$x\" | sed 's/a/b/')",
+                      "mlnx_qos -i $IF --trust dscp"])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("subst.sh", text)
+    assert list(host.ports) == ["eth1"] and host.ports["eth1"].pfc_enabled == [3]
+    assert host.ports["eth1"].trust == Trust.dscp and host.issues == []

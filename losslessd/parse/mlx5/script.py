@@ -120,7 +120,7 @@ def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
     if words and words[0] == _GUARDED and (words[1:2] == [_CONDITION] or not (
             words[1:2] and (words[1] in ("exit", "exec", "return") or words[1] in functions))):
         words = words[1:] or [":"]
-    at = 1 if words and words[0] in (_CONDITION, _GUARDED) else 0
+    at = 1 if words and words[0] in (_CONDITION, _GUARDED, _SUBSHELL) else 0
     return [*words[:at], _CALL, *words[at:]] if words and words[at:at + 1] and words[at] in functions else words
 
 
@@ -399,6 +399,26 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written is None or written[0] == UNCLOSED:
             yield n, written, line
             continue
+        if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
+            written = written[1:]  # cd and exit stay in its subshell)
+            if written[:1] == [_CALL]:
+                kept = dict(values), {name: list(items) for name, items in arrays.items()}
+                yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path, depth,
+                                 functions, n)
+                functions.pop(_EXITED, None)
+                values.clear()
+                values.update(kept[0])
+                arrays.clear()
+                arrays.update(kept[1])
+                continue
+            words = _expanded(written, values, arrays, path, n)
+            while words[:1] == ["sudo"]:
+                words = words[1:]
+            prog = os.path.basename(words[0]) if words else ""
+            if not (prog in ("mlnx_qos", "sh", "bash", "dcb") or (prog != "echo" and is_write(words))
+                    or (prog == "echo" and any(w.startswith(">") or os.path.basename(w) == "tee" for w in words))):
+                continue
+            written = [_CONDITION, *written]
         if written[1:2] == [_FUNCTION_BODY]:  # a definition: its body runs where it is called
             functions[written[2]] = (flat, i, ends[i - 1], ends)
             i = ends[i - 1] + 1
@@ -779,10 +799,12 @@ def _without_redirections(line: str) -> str:
     return "".join(part if k % 2 else _REDIRECTION.sub(" ", part) for k, part in enumerate(parts))
 
 
-def _substitutions_folded(line: str) -> str:
+def _substitutions_folded(line: str, inner: list[str] | None = None) -> str:
     """The line with each unquoted command substitution (`$(...)`, nested ones and backticks too) as the one word
     `$(...)`: its output is known only at run time, and its `|`, `;` and spaces are not the line's (bash(1) Command
-    Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device)."""
+    Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device). The
+    commands each substitution runs go to ``inner``."""
+    inner = [] if inner is None else inner
     if "(" not in line and "`" not in line:
         return line
     out, i, quote = [], 0, False
@@ -811,6 +833,7 @@ def _substitutions_folded(line: str) -> str:
             if end < 0:  # (bash reads on to the end of the file for its `)`)
                 raise ValueError("No closing parenthesis")
             out.append("$(...)" if '"' in line[i:end] else line[i:end])  # (whole: what is in it is not scanned again)
+            inner.append(line[i + 2:end - 1])
             i = end
             continue
         arithmetic = line.startswith("((", i) and (not i or line[i - 1] in " \t;&|(!")
@@ -826,6 +849,8 @@ def _substitutions_folded(line: str) -> str:
             if depth or j < 0:  # (over lines up to the end of the file: see _logical_lines)
                 raise ValueError("No closing parenthesis")
             out.append("((...))" if arithmetic else "$(...)")
+            if not arithmetic:
+                inner.append(line[i + 1:j] if c == "`" else line[i + 2:j - 1])
             i = (j if c != "`" else (len(line) if j < 0 else j + 1))
             continue
         out.append(c)
@@ -856,7 +881,7 @@ class _Grammar:
             self.pattern = False
 
 
-def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
+def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[list[str]]:
     """The commands of one line, as bash(1) separates a list (`;`, `;;`, `&&`, `||`, `&`), each without the case
     pattern before it: `if [ -d X ]; then echo 1 > F; fi` runs `echo 1 > F`, and `eth0) mlnx_qos -i eth0 ... ;;`
     runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the program). The reserved words that open,
@@ -880,7 +905,8 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
 
     # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
     line = _QUOTED_RESERVED.sub(_mark_reserved, line) if "'" in line or '"' in line else line
-    line = _substitutions_folded(line)
+    inner: list[str] = []
+    line = _substitutions_folded(line, inner)
     line = _parens_marked(line) if "(" in line or ")" in line else line
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = False
@@ -981,7 +1007,25 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             out.append([])
             grammar.pattern = True
     grammar.after = token if token in ("&&", "||") else ""
-    return [words for words in out if words]
+    return [*_substituted(inner, level), *(words for words in out if words)]
+
+
+def _substituted(texts: list[str], level: int) -> list[list[str]]:
+    """The commands the command substitutions of a line run, each marked _SUBSHELL, ahead of the line's own (bash(1)
+    SIMPLE COMMAND EXPANSION: a command's words are expanded before it runs): `out=$(mlnx_qos -i IF --trust dscp)`
+    sets the NIC. Their here-documents are input (see _logical_lines), `$((...))` arithmetic; deeper than
+    MAX_NESTING they are not looked into."""
+    out: list[list[str]] = []
+    for text in texts if level < MAX_NESTING else []:
+        if text.startswith("("):
+            continue
+        grammar = _Grammar()
+        for _, part in _logical_lines(text):
+            try:
+                out += [[_SUBSHELL, *words] for words in _split(part, grammar, level + 1)]
+            except ValueError:
+                continue
+    return out
 
 
 # A reserved word quoted is a plain word (bash(1) RESERVED WORDS: recognized unquoted only): `"esac")` is a pattern.
@@ -1034,6 +1078,7 @@ def _word(token: str) -> str:
 
 
 _FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it runs when called, not where it is)
+_SUBSHELL = "\0subshell"  # (before a command a command substitution runs: in a subshell of its own)
 _CALL = "\0call"  # (before the words of a call of the script's own function)
 _GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
