@@ -461,3 +461,22 @@ def test_a_command_substitution_s_settings_are_read_and_its_lookups_are_not_repo
     host = parse_text("subst.sh", text)
     assert list(host.ports) == ["eth1"] and host.ports["eth1"].pfc_enabled == [3]
     assert host.ports["eth1"].trust == Trust.dscp and host.issues == []
+
+
+def test_a_command_line_kept_in_a_variable_is_run_with_its_known_parts():
+    """A wrapper running the command line it is given (`run_cmd NAME "mlnx_qos -i $netdev ..."`, its body
+    `care=\\`sudo bash -c "$cmd_line" 2>&1\\``, as vendor RoCE setup scripts log each step): the line keeps its known
+    parts (`--trust=$trust` of trust=dscp) and its run-time ones (`$netdev` from a lookup), so the call is read with a
+    port known only at run time (before: the variable was dropped, and the call was never read)."""
+    text = "\n".join(["#!/bin/bash", "trust=dscp", "run_cmd () {", "    cmd_line=$2",
+                      "    care=`sudo bash -c \"$cmd_line\" 2>&1`", "}",
+                      "mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0", "netdev=`ls /sys/class/infiniband/mlx5_0/device/net/`",
+                      "run_cmd mlnx_qos \"mlnx_qos -i $netdev --trust=$trust --pfc=0,0,0,1,0,0,0,0\"",
+                      "run_cmd again \"mlnx_qos -i eth1 --trust=$trust\""])
+    if BASH:
+        assert bash_reads_whole(text)
+    host = parse_text("run-cmd.sh", text)
+    assert (host.ports["eth1"].pfc_enabled, host.ports["eth1"].trust) == (None, Trust.dscp)
+    (issue,) = host.issues
+    assert issue.source.line == 5 and "what it sets (--trust, --pfc) is unknown on each port it may name (eth1)" \
+        in issue.message

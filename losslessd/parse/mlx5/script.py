@@ -478,10 +478,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                         arrays[m.group(1)] = [_substitute(w, values, path, n) for w in split_shell(m.group(3)[1:-1])]
                     except ValueError:
                         arrays.pop(m.group(1), None)
-                elif at_run_time(value := _substitute(m.group(3), values, path, n)):
-                    values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
-                else:
-                    values[m.group(1)] = value  # (`IF=$NIC` of a known NIC: known too)
+                else:  # (`IF=$NIC` of a known NIC: known too; `CMD="mlnx_qos -i $1 ..."`: its known parts)
+                    values[m.group(1)] = _substitute(m.group(3), values, path, n)
             continue
         if assigned and _ASSIGNMENT.match(written[0]):  # bash(1) SIMPLE COMMAND EXPANSION: `LC_ALL=C mlnx_qos ...`
             written = written[next(k for k, w in enumerate(written) if not _ASSIGNMENT.match(w)):]  # (the command's
