@@ -399,8 +399,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written is None or written[0] == UNCLOSED:
             yield n, written, line
             continue
+        if written[0] == _GUARDED and written[1:2] not in ([_CALL], ["exit"], ["exec"], ["return"]):
+            written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
             written = written[1:]  # cd and exit stay in its subshell)
+            written = (written[1:] or [":"]) if written[0] == _GUARDED else written
+            if written[0] in functions and not written[0].startswith("\0"):  # (a call of the script's function)
+                written = [_CALL, *written]
             if written[:1] == [_CALL]:
                 kept = dict(values), {name: list(items) for name, items in arrays.items()}
                 yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path, depth,
