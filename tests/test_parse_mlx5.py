@@ -373,7 +373,13 @@ def test_loops_that_would_run_millions_of_commands_are_refused_with_the_line():
     with pytest.raises(InputError) as err:
         parse_text("bomb.sh", text)
     assert err.value.line in (3, 4, 5)
-    assert "runs more than 100,000 commands once its for loops are unrolled" in err.value.message
+    assert "runs more than 100,000 commands once its for loops and function calls are unrolled" in err.value.message
+    # functions that each call the next twice: 2**40 runs of the last one's body, bounded the same way
+    text = "\n".join(["#!/bin/bash", *(f"f{k}() {{ f{k + 1}; f{k + 1}; }}" for k in range(40)),
+                      "f40() { mlnx_qos -i eth0 --trust dscp; }", "f0"])
+    with pytest.raises(InputError) as err:
+        parse_text("calls.sh", text)
+    assert "runs more than 100,000 commands" in err.value.message
 
 
 

@@ -89,7 +89,9 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
     ``shlex.shlex(line, posix=True, punctuation_chars=punctuation)`` and its `#` comments when ``comments``), the same
     words and the same ValueError on an open quote or a trailing backslash, but linear: shlex adds each character
     to an attribute string, so a quoted word of 1 MiB took seconds and one of 24 MiB did not end. Runs of plain
-    characters are taken whole; quotes, backslashes, `#` and punctuation are read one by one as shlex reads them."""
+    characters are taken whole; quotes, backslashes, `#` and punctuation are read one by one as shlex reads them.
+    One difference, with ``comments``: a `#` starts a comment only where it starts a word, as bash(1) COMMENTS has
+    it (`a#b` is one word; shlex cut it to `a`), since the only reader of comments is the host-script reader."""
     special = _SHELL_SPACE + "'\"\\" + ("#" if comments else "") + punctuation
     plain = re.compile(f"[^{re.escape(special)}]+")
     marks = re.compile(f"[{re.escape(punctuation)}]+") if punctuation else None
@@ -98,7 +100,7 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
     i, n = 0, len(line)
     while i < n:
         c = line[i]
-        if c in _SHELL_SPACE or (comments and c == "#") or c in punctuation:
+        if c in _SHELL_SPACE or (comments and c == "#" and token is None) or c in punctuation:
             if token is not None:
                 words.append("".join(token))
                 token = None
@@ -142,6 +144,9 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
                 nxt = line[i + 1]  # (in double quotes a backslash escapes only " and itself)
                 token.append(nxt if nxt in '"\\' else "\\" + nxt)
                 i += 2
+        elif c == "#":  # (inside a word: a character of it)
+            token.append(c)
+            i += 1
         else:
             m = plain.match(line, i)
             assert m is not None

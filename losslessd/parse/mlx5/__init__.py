@@ -221,10 +221,19 @@ class _Host:
             if words[0] == script.UNCLOSED:
                 raise script.Skip(f"{words[1]}, and runs neither this command nor anything after it, so none of it "
                                   "is read")
+            if words[0] == script.ENDED:  # (exact: bash never runs the rest; an info, as what it sets is read)
+                return self._issue(words[1], path, n, code="SYS004")
             prog = os.path.basename(words[0])
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])
                 iface = dict(options).get("--interface")
+                if iface and script.at_run_time(iface):
+                    known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
+                    script.apply_mlnx_qos(_nic_port(iface, True, src), known, src)  # (raises Skip where mlnx_qos would)
+                    names = [o for o, _ in options if o != "--interface"]
+                    # (one DCB PFC set carries the cable length and the PFC switches: see script.apply_mlnx_qos)
+                    return self._port_at_run_time(iface, line, path, n, ", ".join(dict.fromkeys(names)), lambda port: (
+                        script.forget(port, names + ["--pfc"] * ("--cable_len" in names), src)))
                 if not iface or not self._attempt(iface, None, path, sec):
                     raise script.Skip("no interface (-i IF)")
                 known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
@@ -235,6 +244,9 @@ class _Host:
                                 f"{'it sets' if len(later) == 1 else 'they set'} is unknown", path, n)
             elif prog == "ip":
                 iface, mtu = script.ip_link_mtu(words)
+                if script.at_run_time(iface):
+                    return self._port_at_run_time(iface, line, path, n, "MTU",
+                                                  lambda port: setattr(port, "mtu_bytes", None))
                 if not self._attempt(iface, None, path, sec):
                     raise script.Skip(f"{iface!r} is not an interface name")
                 self.device.ports[iface].mtu_bytes = mtu
@@ -243,6 +255,9 @@ class _Host:
                                 path, n)
             elif prog == "ethtool" and len(words) >= 3 and words[1] in ("-A", "--pause"):
                 iface, settings = words[2], words[3:]
+                if script.at_run_time(iface) and not len(settings) % 2:
+                    return self._port_at_run_time(iface, line, path, n, "link-level pause",
+                                                  lambda port: setattr(port, "link_pause", None))
                 if len(settings) % 2 or not self._attempt(iface, None, path, sec):
                     raise script.Skip("only `ethtool -A IF [autoneg on|off] [rx on|off] [tx on|off]` is read")
                 pairs = dict(zip(settings[::2], settings[1::2], strict=True))
@@ -257,6 +272,16 @@ class _Host:
             elif prog == "dcb":
                 from . import dcb
                 iface = words[words.index("dev") + 1] if "dev" in words[:-1] else None
+                if iface and script.at_run_time(iface):
+                    dcb.apply(_nic_port(iface, True, src), words[1:], src)  # (raises Skip where it is not read)
+                    obj = next((w for w in words[1:] if not w.startswith("-")), "")
+                    # (dcb-pfc(8), dcb-ets(8), dcb-app(8): what each object sets, as the mlnx_qos options setting it)
+                    names = [] if {"show", "help"} & set(words[2:4]) else {
+                        "pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"]}.get(obj, [])
+                    if names:
+                        self._port_at_run_time(iface, line, path, n, ", ".join(names),
+                                               lambda port: script.forget(port, names, src))
+                    return
                 if iface is None or not self._attempt(iface, None, path, sec):
                     if words[1:2] in (["show"], ["help"]) or words[2:3] in (["show"], ["help"]):
                         return
@@ -279,8 +304,7 @@ class _Host:
                 self._set_tos(name, tos, src)
             else:
                 value, path_ = script.redirect(words)
-                if script.at_run_time(value) or (script.at_run_time(path_) and not _PATH_RE.search(path_)
-                                                 and not _SCRIPT_TCLASS.match(path_)):
+                if script.at_run_time(value) or (script.at_run_time(path_) and not _named(path_)):
                     self._write_at_run_time(value, path_, line, path, n)
                     return
                 if _SCRIPT_TCLASS.match(path_):
@@ -294,6 +318,21 @@ class _Host:
                     raise script.Skip(f"`{value}` is not a value losslessd reads for {path_}")
         except script.Skip as exc:
             self._issue(f"skipped `{line[:80]}`: {exc}", path, n)
+
+    def _port_at_run_time(self, iface: str, line: str, file: str, n: int, what: str, forget) -> None:
+        """A command whose interface is known only at run time (`mlnx_qos -i $IF` where IF is `$1`, read, or a loop
+        over `$(ls ...)`): what it sets is made unknown on each port read so far the name may be (``forget``), and is
+        set on none (a port named `$IF` was made, which no host has, and the real port's earlier values stood)."""
+        from . import script
+
+        pattern = script.run_time_pattern(iface)
+        reached = [name for name in self.device.ports if pattern.fullmatch(name)]
+        for name in reached:
+            forget(self.device.ports[name])
+        shown = f"{', '.join(reached[:8])}{', ...' if len(reached) > 8 else ''}" if reached else \
+            "none of those read so far" if self.device.ports else "no port is read so far"
+        self._issue(f"`{line[:80]}`: its interface `{iface[:40]}` is known only at run time: what it sets ({what}) is "
+                    f"unknown on each port it may name ({shown}), and set on none", file, n)
 
     def _lldptool(self, n: int, words: list[str], line: str, path: str) -> None:
         """`lldptool -T -i IF -V PFC|ETS-CFG|APP|IEEE-DCBX ARG=VALUE ...`: lldpad's DCBX configuration of IF, which
@@ -352,7 +391,7 @@ class _Host:
 
         src, sec = Source(file=file, line=n), Section(line, "", n + 1)
         what = "a value known only at run time" if script.at_run_time(value) else "a value"
-        named = bool(_PATH_RE.search(target) or _SCRIPT_TCLASS.match(target))  # (an interface `$IF` is a name)
+        named = _named(target)
         if not named:
             what += " to a path known only at run time"
         m = _PATH_RE.search(target if named else script.run_time_sample(target))
@@ -566,6 +605,14 @@ _OPS = {name[len("_op_"):]: method for name, method in vars(_Host).items() if na
 
 
 # -- what a capture says ------------------------------------------------------------------------------------
+def _named(path: str) -> bool:
+    """A sysfs path whose file is known, its run-time parts aside (the RDMA device a script looks up by its interface,
+    `/sys/class/infiniband/$DEV/...`, one traffic class for the whole host); not one whose interface is known only at
+    run time (`/sys/class/net/$IF/...`)."""
+    m = _PATH_RE.search(path)
+    return bool(_SCRIPT_TCLASS.match(path) or (m and not (m.group("iface") and "$" in m.group("iface"))))
+
+
 def _capture_steps(sections: list[Section]) -> list[tuple]:
     """The operations a capture's sections make on a host, in order. Of a command given twice, the last output
     counts (the others get an issue)."""

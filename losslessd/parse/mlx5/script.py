@@ -4,11 +4,13 @@ The script is not run: each line is read as the command it is, in order, so a la
 earlier one as it would on the host. Read are `mlnx_qos -i IF ...` (options as mlnx-tools python/mlnx_qos
 defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` and
 `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
-The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal, `exit`) changes
-nothing on the NIC and is skipped: a block's commands are read as if each ran once, in order, and a variable
-given a literal value is replaced by it. A block bash cannot read whole (a loop no `done` closes, an `if` no `fi`, a
-`case` no `esac`, `{` or `(` left open, a closing word where another is due, an empty body) ends the reading at
-its first line (bash stops with a syntax error and runs none of it). Anything else is reported.
+The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal) changes nothing on
+the NIC and is skipped: a block's commands are read as if each ran once, in order, a function's body where it is
+called, and a variable given a literal value is replaced by it (one set at run time, `read IF`, is not: a command
+on `$IF` then sets no port, and what it sets is unknown on each it may name). A block bash cannot read whole (a loop
+no `done` closes, an `if` no `fi`, a `case` no `esac`, `{` or `(` left open, a `)` closing nothing, a closing word
+where another is due, an empty body) ends the reading at its first line (bash stops with a syntax error and runs
+none of it); so does an `exit` that always runs (after its line). Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
@@ -45,17 +47,18 @@ _NO_EFFECT = frozenset({"sysctl", "set", "exit", "return", "shift", "sleep", "tr
 # look things up or log; a line not read would only be noise.
 _READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "sort", "uniq", "wc", "tr", "date",
                          "ls", "ibdev2netdev", "ibstat", "ibv_devinfo", "ibv_devices", "show_gids", "lspci", "lsmod"})
-_BRANCHING = re.compile(r"^\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((...))`)
+_BRANCHING = re.compile(r"(?:^|[|;&])\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((`)
 _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
 # What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
 # expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
 _RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
 # One word: `NAME=value` (quotes removed), or an array element's `NAME[SUBSCRIPT]=value` (bash(1) Arrays).
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[1-9]))")  # ($1: a call's)
 _CASE_PATTERN = re.compile(r"^\(?[^\s()]+\)$")  # `mce0)` / `eth*|ens*)`: a case branch's pattern line
-# bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`
-_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|$))")
+# bash(1) Shell Function Definitions: `name() {`, `function name {`, `function name() {`, `name() (` (a body in a
+# subshell)
+_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))(?=\s*(?:\{|\(|$))")
 
 
 def branches(text: str) -> bool:
@@ -75,11 +78,14 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     grammar = _Grammar()
     for n, line in _logical_lines(text):
         if m := _FUNCTION.match(line):
-            functions.add(m.group(1) or m.group(2))
+            name = m.group(1) or m.group(2)
+            functions.add(name)
             line = line[m.end():].strip()
-            if line.startswith("{"):  # `name() { body; }` on one line: the body is read
-                flat.append((n, ["{"], line))
+            grammar.function = name  # (the `{` or `(` of its body: here or on the next line)
+            if line.startswith("{"):  # `name() { body; }` on one line
+                flat.append((n, ["{", _FUNCTION_BODY, name], line))
                 grammar.command("{")
+                grammar.function = ""
                 line = line[1:].strip()
         if not line or line.startswith("#"):
             continue
@@ -91,21 +97,36 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             continue
         shown = line.split("\n", 1)[0] + " ..." if "\n" in line else line  # (a quoted word over lines: its first)
         try:
-            flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ((...))", line), grammar))
+            flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar))
         except ValueError:
             if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
                 flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
                                            "error at the end of the file"], shown))
+            elif any(_substitution_left_open(line, (0, False, "", []))):
+                flat.append((n, [UNCLOSED, "a command substitution (`$(` or a backtick) opened on this line is never "
+                                           "closed: bash stops with a syntax error at the end of the file"], shown))
             else:
                 flat.append((n, None, shown))
-    # A call of the script's own function: its body's commands are read where it is defined (the call keeps its place
-    # as a command that does nothing, so a body of calls is no empty one).
-    flat = [(item[0], [":"], item[2]) if item[1] and item[1][0] in functions else item for item in flat]
+    # A call of the script's own function (bash(1) FUNCTIONS: its body runs there, with the call's words as $1, $2,
+    # ...; a function never called runs nothing).
+    functions |= grammar.functions
+    flat = [(n, _called(words, functions), line) for n, words, line in flat]
     yield from _run(flat, {}, {}, [0], path)
 
 
-# bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once).
-_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*\(\(.*?\)\)")
+def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
+    """The command's words, marked as a call where it is one of the script's functions; the mark of a command after
+    `&&` or `||` kept for an exit, exec, return or a call only (what may end the script)."""
+    if words and words[0] == _GUARDED and (words[1:2] == [_CONDITION] or not (
+            words[1:2] and (words[1] in ("exit", "exec", "return") or words[1] in functions))):
+        words = words[1:] or [":"]
+    at = 1 if words and words[0] in (_CONDITION, _GUARDED, _SUBSHELL) else 0
+    return [*words[:at], _CALL, *words[at:]] if words and words[at:at + 1] and words[at] in functions else words
+
+
+# bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once); `((` after
+# a blank is an arithmetic command, folded whole (see _substitutions_folded), `$((...))` in it too.
+_ARITHMETIC_FOR = re.compile(r"^(\s*for)\s*(?=\(\()")
 
 
 def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -136,6 +157,21 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 parts.append(lines[i])
                 quote = _quote_left_open(lines[i], quote)
             line = "\n".join(parts)
+        bodies_read = False
+        if ("(" in line or "`" in line) and any((scan := _scan(line, (0, False, "", [])))[0]):
+            # `$(cmd |` (or a backtick) with the rest on the lines below, its comments left out
+            state, parts = scan[0], [line[:scan[1]]]
+            while True:  # (a here-document opened in it: its body is input, not a line to look into)
+                for delimiter, tabs in _heredoc_ends(parts[-1]):
+                    while i + 1 < len(lines) and not _heredoc_closes(lines[i + 1], delimiter, tabs):
+                        i += 1
+                    i += 1
+                if not any(state) or i + 1 >= len(lines):
+                    break
+                i += 1
+                state, end = _scan(lines[i], state)
+                parts.append(lines[i][:end])
+            line, bodies_read = "\n".join(parts), True
         if _ARRAY_OPEN.match(line):  # `NAME=(` with its words on the lines below, up to the `)`
             words: list[str] = []
             while i + 1 < len(lines) and not (words and ")" in words[-1]):
@@ -144,7 +180,7 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
             line = " ".join([line, *words])
         i += 1
-        ends = _heredoc_ends(line)
+        ends = [] if bodies_read else _heredoc_ends(line)
         if ends and _SHELL_ON_STDIN.match(line):  # the body is read as the script's own lines, its end line blanked
             stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
             if stop < len(lines):
@@ -168,8 +204,8 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
                 return quote
             i, quote = j + 1, None
         elif quote == '"':
-            i = _IN_DOUBLE_QUOTES.match(line, i).end()  # type: ignore[union-attr]
-            if i >= n or line[i] != '"':  # (a backslash ending the line goes on with the next)
+            i = _double_quoted_end(line, i)  # (a `$(...)` in it has quotes of its own: `"$(cmd "$x")"`)
+            if i < 0:  # (a backslash ending the line goes on with the next)
                 return quote
             i, quote = i + 1, None
         else:
@@ -179,10 +215,88 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
             i, quote = i + 1, line[i]
 
 
+# What _substitution_left_open steps over: plain characters, a quoted word, an escaped character, `$(`, `<(`, `>(`.
+_SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|'[^']*'|\\.|[$<>]\(|.", re.S)
+
+
+def _substitution_left_open(line: str, state: tuple) -> tuple:
+    """(how many command substitutions, `$(`, `<(`, `>(`, are open, whether a backtick is, the quote open, the
+    depths at which a `case` in them is open) at the end of ``line``, which starts in ``state`` (bash(1) Command
+    Substitution: `$(cmd | awk '...` goes on over lines up to its `)`, a backtick up to the next one; a case pattern's
+    `)` in it closes nothing)."""
+    return _scan(line, state)[0]
+
+
+def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int = 0) -> tuple[tuple, int]:
+    """(the state at the end of ``line`` from ``i``, see _substitution_left_open, and where its code ends: a comment's
+    start, or the line's end); with ``closing``, up to the `)` closing the substitution ``state`` starts in (end -1
+    when none does). ``level``: how deep in `"$(...)"` this is (quotes in a substitution are its own)."""
+    depth, tick, quote, cases = state
+    if quote:
+        i = line.find("'", i) if quote == "'" else _double_quoted_end(line, i, level)
+        if i < 0 or i >= len(line):
+            return state, -1 if closing else len(line)
+        i, quote = i + 1, ""
+    prev, n = "\n", len(line)
+    while i < n:
+        step = _SUBSTITUTION_STEP.match(line, i).group()  # type: ignore[union-attr]
+        i += len(step)
+        if step == '"':
+            i = _double_quoted_end(line, i, level)
+            if i < 0:
+                return (depth, tick, step, cases), -1 if closing else n
+            i, prev = i + 1, '"'
+            continue
+        if step == "'":
+            return (depth, tick, step, cases), -1 if closing else n
+        if step == "#" and prev in " \t\n;&|(":  # a comment, to the end of its line
+            if not closing:
+                return (depth, tick, quote, cases), i - 1
+            i = line.find("\n", i)
+            if i < 0:
+                break
+            step = "\n"
+        elif step == "`":
+            tick = not tick
+        elif step in ("$(", "<(", ">(") or (step == "(" and depth):
+            depth += 1
+        elif step == ")" and depth:
+            if not cases or cases[-1] != depth:
+                depth -= 1
+                if closing and not depth:
+                    return (depth, tick, quote, cases), i
+        elif depth and ("case" in step or "esac" in step):
+            for word in _CASE_WORD.finditer(step):
+                if word.start() or "\n" in word.group() or prev in "\n(":  # (a command's first word)
+                    if word.group(1) == "case":
+                        cases.append(depth)
+                    elif cases:
+                        cases.pop()
+        prev = step[-1]
+    return (depth, tick, quote, cases), -1 if closing else n
+
+
+_CASE_WORD = re.compile(r"(?:^|(?<=[;&|(\n]))\s*(case|esac)(?=[\s;&|)]|$)")
+
+
+def _double_quoted_end(line: str, i: int, level: int = 0) -> int:
+    """The index of the `"` ending the double-quoted text from ``i`` (-1: none on the line). A `$(...)` in it is read
+    with its own quotes (`"$(cmd "$x")"`), at most MAX_NESTING deep (deeper: taken for a quote left open)."""
+    while True:
+        i = _IN_DOUBLE_QUOTES_TO_SUBSTITUTION.match(line, i).end()  # type: ignore[union-attr]
+        if not line.startswith("$(", i):
+            return i if line.startswith('"', i) else -1
+        if level >= MAX_NESTING:
+            return -1
+        i = _scan(line, (1, False, "", []), i + 2, True, level + 1)[1]
+        if i < 0:
+            return -1
+
+
 _IN_DOUBLE_QUOTES = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
 # (`$'...'`: bash(1) ANSI-C quoting, where `\'` does not end the word)
-_UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\""
-                       r"|(?<=[^\s;&|(])#|#.*)*")
+_UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|(?<=[^\s;&|(])#|#.*)*")
+_IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\\$]*)*')
 
 
 # bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
@@ -213,12 +327,14 @@ def _heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
 _LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
-_ARRAY_OPEN = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
+_DECLARED = r"^(?:(?:declare|local|typeset|readonly|export)(?:\s+-[a-zA-Z]+)*\s+)?"  # (`local -a`, `declare -A`)
+_ARRAY_OPEN = re.compile(_DECLARED + r"[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
 
 
 # bash(1) Arrays: `NAME=(word ...)`, `declare -A NAME=([key]=value ...)`; `"${NAME[@]}"` (or `[*]`) in a for list
 # expands to its values.
-_ARRAY = re.compile(r"^(?:(?:declare\s+-[aA]|local|readonly)\s+)?([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$")
+# (a comment after the `)`: bash(1) COMMENTS; one holding no `)` or quote)
+_ARRAY = re.compile(_DECLARED + r"([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)(?:\s+#[^)'\"]*)?$")
 _ARRAY_KEYED = re.compile(r"^\[[^]]*\]=(.*)$", re.S)  # `[key]=value`: an element given with its key
 _ARRAY_ALL = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 _CONDITION = "\0condition"  # (a word no split gives: before the words of a command an if or while tests)
@@ -240,7 +356,7 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
     ``count`` holds the commands given so far and the words loops went round, bounded: nested loops multiply
     them (a loop over no words runs nothing, yet its header is counted). Each loop's `done` is found once, so a
     body is never scanned again per round; loops nest at most MAX_NESTING deep."""
-    yield from _whole(flat, values, arrays, count, path, 0)
+    yield from _whole(flat, values, arrays, count, path, 0, {})
 
 
 # bash(1) reads a compound command whole before it runs it: one no closing word ends (`for` without `done`, `if`
@@ -248,22 +364,33 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
 # a closing word where another is due (`done` in an open `if`, a `fi` with no `if`) one at that word; neither that
 # command nor anything after it runs (the commands before it have run).
 UNCLOSED = "\0unclosed"  # (a word no split gives: [UNCLOSED, why], in the place of the commands never run)
+ENDED = "\0ended"  # ([ENDED, why]: at a top-level `exit` or `exec PROGRAM`, with commands after it)
 
 
 def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
-           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+           depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
     """The commands of a whole script (or `sh -c` string) up to the first compound command bash cannot read whole,
     then [UNCLOSED, why] at its first line (a script cut short in a block must not read as if the block had run)."""
-    ends, broken = _structure(flat, path)
-    stop = len(flat) if broken is None else broken[0]
-    yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth)
+    ends, broken, exited = _structure(flat, path)
+    stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
+    yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
+    if (line := functions.pop(_EXITED, None)) is not None and not depth:  # (a `sh -c`'s exit ends that shell only)
+        yield line, [ENDED, "the script ends here (an exit in the function called, or the loop): bash runs nothing "
+                            "after it, so the commands after it are not read"], ""
     if broken is not None:
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
+    rest = next((item for item in flat[stop:] if item[1] and item[1][0] not in _BLOCK_WORDS), None)
+    if exited is not None and rest is not None and not depth:  # (bash reads no further: nor need it be shell)
+        yield flat[exited][0], [ENDED, f"the script ends here (`{flat[exited][1][0]}` at its top level): bash runs "
+                                       f"nothing after it, so its commands from line {rest[0]} on are not read"], \
+            flat[exited][2]
 
 
 def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
            arrays: dict[str, list[str]], count: list[int], path: str | None,
-           depth: int) -> Iterator[tuple[int, list[str] | None, str]]:
+           depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
+    """``functions``: name -> (flat, first index of its body, its closing word's index, ends) of each function
+    defined so far, and the names of those running ("\0calls")."""
     i = start
     while i < stop:
         n, written, line = flat[i]
@@ -272,37 +399,111 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written is None or written[0] == UNCLOSED:
             yield n, written, line
             continue
+        if written[0] == _GUARDED and written[1:2] not in ([_CALL], ["exit"], ["exec"], ["return"]):
+            written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
+        if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
+            written = written[1:]  # cd and exit stay in its subshell)
+            written = (written[1:] or [":"]) if written[0] == _GUARDED else written
+            if written[0] in functions and not written[0].startswith("\0"):  # (a call of the script's function)
+                written = [_CALL, *written]
+            if written[:1] == [_CALL]:
+                kept = dict(values), {name: list(items) for name, items in arrays.items()}
+                yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path, depth,
+                                 functions, n)
+                functions.pop(_EXITED, None)
+                values.clear()
+                values.update(kept[0])
+                arrays.clear()
+                arrays.update(kept[1])
+                continue
+            words = _expanded(written, values, arrays, path, n)
+            while words[:1] == ["sudo"]:
+                words = words[1:]
+            prog = os.path.basename(words[0]) if words else ""
+            if not (prog in ("mlnx_qos", "sh", "bash", "dcb") or (prog != "echo" and is_write(words))
+                    or (prog == "echo" and any(w.startswith(">") or os.path.basename(w) == "tee" for w in words))):
+                continue
+            written = [_CONDITION, *written]
+        if written[1:2] == [_FUNCTION_BODY]:  # a definition: its body runs where it is called
+            functions[written[2]] = (flat, i, ends[i - 1], ends)
+            i = ends[i - 1] + 1
+            continue
+        if written[0] == _CALL or written[1:2] == [_CALL]:
+            yield from _call(_expanded(written[written.index(_CALL) + 1:], values, arrays, path, n), values,
+                             arrays, count, path, depth, functions, n)
+            if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested
+                i = _exited(flat, i, stop, functions, n) if written[0] == _CALL else i
+                if written[0] != _CALL:
+                    del functions[_EXITED]
+            continue
         tested = written[0] == _CONDITION
         if tested:
             written = written[1:]
+        if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
+            guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
+            written = written[1:] if guarded else written
+            guarded = guarded or "|" in written  # (`exit | cat`: in a subshell of its own)
+            program = _exec_program(written) if written[0] == "exec" else None
+            if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
+                rest = _rest_skipped(flat, i, stop)  # on after)
+                i = rest if rest < stop or functions.get("\0calls") else i
+            elif not guarded and not tested and (written[0] != "exec" or program):
+                i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
+            if not program:
+                continue
+            written = program
+        if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...
+            k = int(written[1]) if written[1:2] and written[1].isdigit() else 1
+            if "@" in arrays:  # (a function's words; the script's own are known only at run time)
+                _positional(arrays["@"][k:], values, arrays)
+            continue
+        if written[0] in _SETS_NAMES and (written[0] != "printf" or written[1:2] == ["-v"]):  # (`read IF`: what it
+            # sets is known only at run time)
+            _names_set(written, values, arrays)
+            if written[0] not in (".", "source", "eval", "select"):
+                continue
         if written[0] == _ARRAY_MARK:
             arrays[written[1]] = [_substitute(m.group(1) if (m := _ARRAY_KEYED.match(w)) else w, values, path, n)
                                   for w in written[2:]]
             continue
-        if written[0] in ("export", "local", "readonly", "declare") and len(written) > 1:
-            written = written[1:]
+        if written[0] in _DECLARING and len(written) > 1:  # (`local -a P=(a b)`, `declare -i N`, `local dev`)
+            declared, written = written[0], [w for w in written[1:] if not w.startswith("-")]
+            if declared == "local":  # (a function's own NAME, empty; `export NAME` keeps its value)
+                for name in filter(_NAME.match, written):
+                    values.pop(name, None)
+            written = [w for w in written if not _NAME.match(w)] or [":"]
         assigned = [m for w in written if (m := _ASSIGNMENT.match(w))]
         if assigned and len(assigned) == len(written):  # `A=1`, `A="x y" B=2` (quotes already removed by the split)
             for m in assigned:
                 if m.group(2):  # an element: the array's words are no longer the ones it was given
                     arrays.pop(m.group(1), None)
-                elif "$" in m.group(3) or "`" in m.group(3):
-                    values.pop(m.group(1), None)  # set at run time (`$1`, `$(...)`): later uses stay as written
-                else:
-                    values[m.group(1)] = m.group(3)
+                elif m.group(3).startswith("(") and m.group(3).endswith(")"):  # `local -a P=(a b)` in a list
+                    values.pop(m.group(1), None)
+                    try:
+                        arrays[m.group(1)] = [_substitute(w, values, path, n) for w in split_shell(m.group(3)[1:-1])]
+                    except ValueError:
+                        arrays.pop(m.group(1), None)
+                else:  # (`IF=$NIC` of a known NIC: known too; `CMD="mlnx_qos -i $1 ..."`: its known parts)
+                    values[m.group(1)] = _substitute(m.group(3), values, path, n)
             continue
+        if assigned and _ASSIGNMENT.match(written[0]):  # bash(1) SIMPLE COMMAND EXPANSION: `LC_ALL=C mlnx_qos ...`
+            written = written[next(k for k, w in enumerate(written) if not _ASSIGNMENT.match(w)):]  # (the command's
+            # environment only: its words are expanded before, with the shell's values)
         if written[0] == "for" and len(written) >= 3 and written[2] == "in":
             end = min(ends[i - 1], stop)
             items = _loop_words(written[3:], values, arrays, count, path, n)
             if items is None:  # a list known only at run time (`$(ls ...)`, `"$@"`): the body once, as written
                 values.pop(written[1], None)
-                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1)
+                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
+                functions.pop(_EXITED, None)  # (it may run no round: an exit in it is as conditional as an if's)
             for item in items or []:
                 values[written[1]] = item
-                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1)
-            i = end + 1
+                yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
+                if _EXITED in functions:  # (an exit in its body ran: no more rounds)
+                    break
+            i = end + 1 if _EXITED not in functions else _exited(flat, end + 1, stop, functions, n)
             continue
-        words = [_substitute(w, values, path, n) for w in written]
+        words = _expanded(written, values, arrays, path, n)
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
             words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
         if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
@@ -319,7 +520,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if depth >= MAX_NESTING:
                 raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
-            yield from _whole(inner, values, arrays, count, path, depth + 1)
+            yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
@@ -331,11 +532,127 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         yield n, words, line
 
 
+# bash(1) SHELL BUILTIN COMMANDS that set variables from what they read at run time, and those that may set any.
+_SETS_NAMES = frozenset({"read", "getopts", "mapfile", "readarray", "unset", "select", "printf", ".", "source",
+                         "eval"})
+_READ_ARGS = {"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc"}  # (options that take a value)
+
+
+def _names_set(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> None:
+    """Forget the variables ``words`` set to what is known only at run time: `read [-r] [-a ARRAY] NAME...` (REPLY
+    without one), `mapfile ARRAY`, `getopts OPTS NAME`, `select NAME in ...`, `printf -v NAME`, `unset NAME`; every
+    variable after `.`, `source` or `eval` (the file or string may set any)."""
+    prog, rest = words[0], words[1:]
+    if prog in (".", "source", "eval"):
+        values.clear()
+        arrays.clear()
+        return
+    names: list[str] = []
+    if prog in _READ_ARGS:
+        while rest[:1] and rest[0].startswith("-") and len(rest[0]) > 1:
+            if rest[0][-1] in _READ_ARGS[prog]:
+                names += rest[1:2] if rest[0][-1] == "a" else []
+                rest = rest[2:]
+            else:
+                rest = rest[1:]
+        names += rest if prog == "read" else rest[-1:]
+        names = names or ["REPLY" if prog == "read" else "MAPFILE"]
+    elif prog == "getopts":
+        names = rest[1:2]
+    elif prog == "select":
+        names = rest[:1]
+    elif prog == "printf":
+        names = rest[1:2] if rest[:1] == ["-v"] else []
+    else:  # unset
+        names = [w for w in rest if not w.startswith("-")]
+    for name in names:
+        values.pop(name, None)
+        arrays.pop(name, None)
+
+
+def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
+          depth: int, functions: dict, n: int) -> Iterator[tuple[int, list[str] | None, str]]:
+    """A call of the script's function: its body, run with the call's words as $1, $2, ... (bash(1) FUNCTIONS: "the
+    positional parameters are restored" when it returns). One not defined yet runs nothing (bash finds no such
+    command); one called from its own body is not run again (each of its commands is read once)."""
+    name, args = words[0], words[1:words.index("|")] if "|" in words else words[1:]
+    running = functions.setdefault("\0calls", set())
+    if name not in functions or name in running:
+        return
+    if depth >= MAX_NESTING:
+        raise InputError(f"its function calls and loops nest more than {MAX_NESTING} deep; not read", file=path, line=n)
+    body, start, end, ends = functions[name]
+    saved = {key: values.pop(key) for key in _POSITIONAL if key in values}, arrays.pop("@", None)
+    _positional(args, values, arrays)
+    running.add(name)
+    try:
+        yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
+    finally:
+        running.discard(name)
+        for key in _POSITIONAL:
+            values.pop(key, None)
+        values.update(saved[0])
+        arrays.pop("@", None)
+        if saved[1] is not None:
+            arrays["@"] = saved[1]
+
+
+_POSITIONAL = tuple(str(k) for k in range(1, 10))
+
+
+def _expanded(written: list[str], values: dict[str, str], arrays: dict[str, list[str]], path: str | None,
+              n: int) -> list[str]:
+    """The words with their known `$NAME`s substituted, and `"$@"` a function's words (`wrap() { mlnx_qos "$@"; }`)."""
+    return [word for w in written for word in (
+        arrays["@"] if w in ("$@", "${@}", "$*") and "@" in arrays else [_substitute(w, values, path, n)])]
+
+
+def _positional(args: list[str], values: dict[str, str], arrays: dict[str, list[str]]) -> None:
+    """$1 ... $9 and "$@" set to ``args`` (a word known only at run time leaves its parameter so)."""
+    for key in _POSITIONAL:
+        values.pop(key, None)
+    for key, arg in zip(_POSITIONAL, args, strict=False):
+        values[key] = arg
+    arrays["@"] = args
+
+
+_EXITED = "\0exited"  # (in ``functions``: the line of an exit, or of the call running one, that ends the script)
+
+
+def _exited(flat: list, i: int, stop: int, functions: dict, n: int, depth: int = 1) -> int:
+    """Where to go on after an exit that ran before ``flat[i]`` (on line ``n``): past the rest of its list. When that
+    list is the whole of a loop's body or a called function's, the exit ends that loop or call too, and so on out
+    (``functions[_EXITED]``: its line); one in an `if` or `case` branch ends that branch only (as if it was taken)."""
+    rest = _rest_skipped(flat, i, stop)
+    if rest == stop and depth:
+        functions[_EXITED] = n
+    else:
+        functions.pop(_EXITED, None)
+    return rest
+
+
+def _rest_skipped(flat: list, i: int, stop: int) -> int:
+    """Where the list an `exit` before ``flat[i]`` ends: the closing word of the block it is in, or the next branch of
+    it (`elif`, `else`, a case's `;;`), which may run instead; ``stop`` at the top level."""
+    depth = 0
+    for j in range(i, stop):
+        first = flat[j][1][0] if flat[j][1] else None
+        if first in _OPENERS:
+            depth += 1
+        elif first in _CLOSERS:
+            if not depth:
+                return j
+            depth -= 1
+        elif not depth and first in ("elif", "else", ";;"):
+            return j
+    return stop
+
+
 def _counted(count: list[int], more: int, path: str | None, n: int) -> None:
     count[0] += more
     if count[0] > MAX_SCRIPT_COMMANDS:
-        raise InputError(f"it runs more than {MAX_SCRIPT_COMMANDS:,} commands once its for loops are unrolled "
-                         "(a generated file?); not read", file=path, line=n)
+        raise InputError(f"it runs more than {MAX_SCRIPT_COMMANDS:,} commands once its for loops and function calls "
+                         "are unrolled (a generated file?); not read", file=path, line=n)
 
 
 # Linux include/uapi/linux/binfmts.h MAX_ARG_STRLEN (32 pages of 4 KiB): the longest word execve passes to a program,
@@ -360,22 +677,29 @@ def _substitute(word: str, values: dict[str, str], path: str | None = None, n: i
     return _VARIABLE.sub(value, word)
 
 
-def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int, str] | None]:
+def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int, str] | None, int | None]:
     """For each compound command's first index, the index of the word closing it, found in one pass as bash(1)
-    matches them (a reserved word counts only as a command's first word: `echo fi` closes nothing); and, where bash
-    would stop with a syntax error, (the index from which nothing runs, why). InputError when compound commands nest
-    deeper than MAX_NESTING (each loop level is a frame of the reading: bash has no such limit, no setup script comes
-    near it)."""
+    matches them (a reserved word counts only as a command's first word: `echo fi` closes nothing); where bash
+    would stop with a syntax error, (the index from which nothing runs, why); and the index of an `exit` that always
+    runs (at the top level, or in a `{ }` group there), after whose line bash reads nothing (not even its syntax).
+    InputError when compound commands nest deeper than MAX_NESTING (each loop level is a frame of the reading: bash
+    has no such limit, no setup script comes near it)."""
     ends: dict[int, int] = {}
+    exited: int | None = None  # an `exit` (or `exec PROGRAM`) that always runs: at the top level, or in { } there
     open_: list[int] = []
     body: list[int] = []  # per open command: 0 before its `then` or `do`, 1 after (a case, { }, ( ): 1), 2 past `else`
     before = ""
     for j, (n, words, _) in enumerate(flat):
+        if exited is not None and not open_ and n != flat[j - 1][0]:  # bash ran the line holding it, and stops
+            return ends, None, exited
         first = words[0] if words else None
+        if exited is None and _ends_script(words) and all(flat[k][1] == ["{"] for k in open_):
+            exited = j
         if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
             what = "condition" if before in ("if", "elif", "while", "until") else "body"
-            return ends, (open_[0] if open_ else j, f"`{first}` on line {n} ends an empty `{before}` {what}: bash "
-                          "stops with a syntax error there (a `:` keeps a block whose commands are all commented out)")
+            return ends, (_line_start(flat, open_[0] if open_ else j), f"`{first}` on line {n} ends an empty "
+                          f"`{before}` {what}: bash stops with a syntax error there (a `:` keeps a block whose "
+                          "commands are all commented out)"), None
         before = first or ""
         top = flat[open_[-1]][1][0] if open_ else None
         if first in _OPENERS:
@@ -394,7 +718,7 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
             if first in ("elif", "else") and top == "if" and body[-1] == 1:
                 body[-1] = 2 if first == "else" else 0
                 continue
-        elif first not in _CLOSERS or first == ")" and top != "(":  # (a `)` ends a word as often as a subshell)
+        elif first not in _CLOSERS:
             continue
         elif top is not None and first == _OPENERS[top] and body[-1]:
             ends[open_.pop()] = j
@@ -402,16 +726,41 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
             continue
         due = "" if top is None else _OPENERS[top] if body[-1] else "then" if top == "if" else "do"
         where = f"the `{top}` of line {flat[open_[-1]][0]} wants `{due}`" if open_ else "nothing is open"
-        return ends, (open_[0] if open_ else j, f"`{first}` on line {n} where {where}: bash stops with a syntax error "
-                      "there")
+        return ends, (_line_start(flat, open_[0] if open_ else j), f"`{first}` on line {n} where {where}: bash stops "
+                      "with a syntax error there"), None
     if open_:
         closer = _OPENERS[flat[open_[0]][1][0]]
         inner = f" (nor the `{flat[open_[-1]][1][0]}` of line {flat[open_[-1]][0]} in it)" if len(open_) > 1 else ""
         if flat[-1][1] and flat[-1][1][0] == UNCLOSED:  # (its closing word read into a quote never closed)
             inner += f" (a quote opened on line {flat[-1][0]} is never closed)"
-        return ends, (open_[0], f"no `{closer}` closes this {_KINDS[closer]}{inner}: bash stops with a syntax error at "
-                      "the end of the file")
-    return ends, None
+        return ends, (_line_start(flat, open_[0]), f"no `{closer}` closes this {_KINDS[closer]}{inner}: bash stops "
+                      "with a syntax error at the end of the file"), None
+    return ends, None, exited
+
+
+def _ends_script(words: list[str] | None) -> bool:
+    """`exit [N]`, or `exec PROGRAM ...` (bash(1) SHELL BUILTIN COMMANDS: exec replaces the shell with the program;
+    without one, it only redirects the shell's own input and output, and the script goes on)."""
+    return words is not None and words[:1] in (["exit"], ["exec"]) and "|" not in words and "|&" not in words and \
+        (words[0] == "exit" or _exec_program(words) is not None)  # (a pipeline's part runs in a subshell of its own)
+
+
+def _exec_program(words: list[str]) -> list[str] | None:
+    """The command `exec` runs in the shell's place (its -c, -l, -a NAME options left out); None for a redirection."""
+    rest = words[1:]
+    while rest[:1] and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] == "-a" else rest[1:]
+    if not rest or rest[0] in ("<", ">", ">>", "<<", "<>", ">|", "<&", ">&") or \
+            (rest[0].isdigit() and rest[1:2] and rest[1][:1] in "<>"):
+        return None
+    return rest
+
+def _line_start(flat: list, j: int) -> int:
+    """The first command of the line of ``flat[j]``: bash reads a line's list whole before it runs any of it, so a
+    syntax error anywhere in it runs none of it (`mlnx_qos ...; )`)."""
+    while j and flat[j - 1][0] == flat[j][0] and flat[j - 1][1] is not None:
+        j -= 1
+    return j
 
 
 def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
@@ -420,10 +769,10 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
     shell only knows them at run time."""
     out: list[str] = []
     for word in words:
-        if m := _ARRAY_ALL.match(word):
-            if m.group(1) not in arrays:
+        if (m := _ARRAY_ALL.match(word)) or word in ("$@", "${@}", "$*"):  # ("$@": a function call's words)
+            if (name := m.group(1) if m else "@") not in arrays:
                 return None
-            listed = arrays[m.group(1)]
+            listed = arrays[name]
         else:
             word = _substitute(word, values, path, n)
             if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
@@ -453,30 +802,59 @@ def _without_redirections(line: str) -> str:
     return "".join(part if k % 2 else _REDIRECTION.sub(" ", part) for k, part in enumerate(parts))
 
 
-def _substitutions_folded(line: str) -> str:
+def _substitutions_folded(line: str, inner: list[str] | None = None) -> str:
     """The line with each unquoted command substitution (`$(...)`, nested ones and backticks too) as the one word
     `$(...)`: its output is known only at run time, and its `|`, `;` and spaces are not the line's (bash(1) Command
-    Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device)."""
-    if "$(" not in line and "`" not in line:
+    Substitution). Quoted text is left as it is (`"$(ls /sys/class/net/IF/device/infiniband)"` names a device). The
+    commands each substitution runs go to ``inner``."""
+    inner = [] if inner is None else inner
+    if "(" not in line and "`" not in line:
         return line
     out, i, quote = [], 0, False
     while i < len(line):
         c = line[i]
+        if c == "\\":  # (an escaped character: `\'` opens no quote)
+            out.append(line[i:i + 2])
+            i += 2
+            continue
         if c == "'" and not quote:
             end = line.find("'", i + 1)
             end = len(line) - 1 if end < 0 else end
             out.append(line[i:end + 1])
             i = end + 1
             continue
+        if c == "#" and not quote and (not i or line[i - 1] in " \t\n;&|("):  # a comment, to its line's end
+            end = line.find("\n", i)
+            end = len(line) if end < 0 else end
+            out.append(line[i:end])
+            i = end
+            continue
         if c == '"':
             quote = not quote
-        if not quote and (line.startswith("$(", i) or c == "`"):  # (in double quotes the split keeps it whole)
-            depth, j = (1, i + 2) if c == "$" else (0, line.find("`", i + 1))
-            while c == "$" and j < len(line) and depth:
-                depth += {"(": 1, ")": -1}.get(line[j], 0)
-                j += 1
-            out.append("$(...)")
-            i = (j if c == "$" else (len(line) if j < 0 else j + 1))
+        if quote and line.startswith("$(", i):  # (kept, unless a quote in it would end the word for the split)
+            end = _scan(line, (1, False, "", []), i + 2, True)[1]
+            if end < 0:  # (bash reads on to the end of the file for its `)`)
+                raise ValueError("No closing parenthesis")
+            out.append("$(...)" if '"' in line[i:end] else line[i:end])  # (whole: what is in it is not scanned again)
+            inner.append(line[i + 2:end - 1])
+            i = end
+            continue
+        arithmetic = line.startswith("((", i) and (not i or line[i - 1] in " \t;&|(!")
+        if not quote and (c in "$<>" and line.startswith("(", i + 1) or c == "`" or arithmetic):
+            # (in double quotes the split keeps it whole; `<(...)`, `>(...)`: bash(1) Process Substitution)
+            if arithmetic:
+                depth, j = 2, i + 2
+                while j < len(line) and depth:
+                    depth += {"(": 1, ")": -1}.get(line[j], 0)
+                    j += 1
+            else:
+                depth, j = 0, line.find("`", i + 1) if c == "`" else _scan(line, (1, False, "", []), i + 2, True)[1]
+            if depth or j < 0:  # (over lines up to the end of the file: see _logical_lines)
+                raise ValueError("No closing parenthesis")
+            out.append("((...))" if arithmetic else "$(...)")
+            if not arithmetic:
+                inner.append(line[i + 1:j] if c == "`" else line[i + 2:j - 1])
+            i = (j if c != "`" else (len(line) if j < 0 else j + 1))
             continue
         out.append(c)
         i += 1
@@ -487,11 +865,14 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition")
+    __slots__ = ("open", "pattern", "condition", "function", "functions", "after")
 
     def __init__(self) -> None:
         self.open: list[str] = []
         self.pattern = False
+        self.function = ""  # after a function's `name()`: the `{` (or `(`) of its body comes next
+        self.functions: set[str] = set()  # (those defined in a list: `cleanup() { ...; }; trap cleanup EXIT`)
+        self.after = ""  # the `&&` or `||` a line ends in: the next line's first command runs as the test says
         self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
 
     def command(self, first: str) -> None:
@@ -503,7 +884,7 @@ class _Grammar:
             self.pattern = False
 
 
-def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
+def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[list[str]]:
     """The commands of one line, as bash(1) separates a list (`;`, `;;`, `&&`, `||`, `&`), each without the case
     pattern before it: `if [ -d X ]; then echo 1 > F; fi` runs `echo 1 > F`, and `eth0) mlnx_qos -i eth0 ... ;;`
     runs mlnx_qos (shlex.split would keep `F;` as the file and `eth0)` as the program). The reserved words that open,
@@ -518,26 +899,49 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
         if out[-1]:
             out.append([])
         for word in words:
-            if word == ")" and grammar.open[-1:] != ["("]:
-                break  # (`))))` past the subshells open: no closing words of their own)
+            stray = word == ")" and grammar.open[-1:] != ["("]
             out[-1].append(word)
             grammar.command(word)
             out.append([])
+            if stray:  # (a syntax error there, which _structure reports: `))))` past it makes no more of them)
+                break
 
     # (shlex.shlex(line, posix=True, punctuation_chars=";&|<>"), linear: a 1 MiB word through shlex did not end)
     line = _QUOTED_RESERVED.sub(_mark_reserved, line) if "'" in line or '"' in line else line
-    line = _IN_WORD_HASH.sub("\1", line) if "#" in line else line  # (`$#`, `${#A[@]}`: no comment)
-    closed = False
-    for token in split_shell(_without_redirections(_substitutions_folded(line)), ";&|<>", comments=True):
+    inner: list[str] = []
+    line = _substitutions_folded(line, inner)
+    line = _parens_marked(line) if "(" in line or ")" in line else line
+    line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
+    closed = in_array = in_test = False
+    separator, token = grammar.after, ""  # (`[ -e F ] ||` with its `exit 1` on the next line)
+    for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
         if closed and token in ("|", "|&"):  # `( ... ) | cmd`: cmd reads the subshell's output
             closed = False
             continue
         closed = False
+        if in_test:  # bash(1) [[ expression ]]: its `&&`, `||`, `(`, `)` and `|` (in a =~ pattern) are its own
+            cur.append(_word(token))
+            in_test = token != "]]"
+            continue
+        if in_array:  # an array's words, up to its `)`: one word with them
+            cur[-1] += " " + _word(token)
+            in_array = ")" not in token
+            continue
+        if (not cur or cur[0] in _DECLARING) and _ARRAY_WORD.match(token):  # `local -a P=(a b)` in a list
+            cur.append(_word(token))
+            in_array = token.count("(") > token.count(")")
+            continue
         if token in _SEPARATORS:
             out.append([])
+            separator = token
             if token.startswith(";;") or token == ";&":  # a case branch ends: a pattern (or `esac`) comes next
                 grammar.pattern = bool(grammar.open) and grammar.open[-1] == "case"
+                if grammar.pattern:
+                    start(";;")  # (where a branch's commands end: see _rest_skipped)
+            continue
+        if token == "in" and not cur and grammar.open[-1:] == ["case"] and not grammar.pattern:
+            grammar.pattern = True  # (`case WORD` with its `in` on the next line)
             continue
         if grammar.pattern and not cur:  # bash(1) case: `[(] pattern [| pattern]... )`, or the `esac` closing it
             if token.rstrip(")") == "esac":
@@ -556,18 +960,30 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             out.append([])  # (`if ! mlnx_qos -i IF --trust dscp; then`, `if { ...; }; then`, `while case ... esac`)
             cur = out[-1]
             grammar.condition = True
+        if not cur and grammar.function and token in ("{", "("):  # a function's body (in a subshell: `name() (`)
+            start(token)
+            out[-2] += [_FUNCTION_BODY, grammar.function]
+            grammar.function = ""
+            continue
         if not cur:
             if token in ("then", "do", "else", "{"):  # the command after it is what runs
                 grammar.condition = grammar.condition and token not in ("then", "do")
                 start(token)
                 continue
-            if token == "!":
+            if token == "!" or _DEFINED.match(token):  # (`name()` in a list: the `{` after it opens its body)
+                grammar.function = "" if token == "!" else token[:-2]
+                if grammar.function:
+                    grammar.functions.add(grammar.function)
                 continue
+            grammar.function = ""
+            if separator in ("&&", "||") and token not in _OPENERS and token[:1] != "(" and \
+                    token.rstrip(")") not in _CLOSERS:
+                out[-1].append(_GUARDED)  # (`[ -e F ] || exit 1`, `|| die`: runs as the test says; see _called)
             if token.endswith(")") and token.rstrip(")") in _CLOSERS:  # `done)`: the reserved word, then `)`
                 start(token.rstrip(")"), *[")"] * (len(token) - len(token.rstrip(")"))))
                 closed = True
                 continue
-            if _CASE_PATTERN.match(token) and not token.startswith("(") and grammar.open[-1:] != ["("]:
+            if _CASE_PATTERN.match(token) and not token.startswith("(") and "case" in grammar.open[-1:]:
                 continue  # a pattern of a case whose header was not read as one
             if token.startswith("(") and not token.startswith("(("):  # bash(1) Compound Commands: `(list)`
                 start("(")
@@ -577,12 +993,15 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
             grammar.command(token)
             if grammar.condition and token not in _OPENERS and token not in _BLOCK_WORDS:
                 out[-1].append(_CONDITION)  # (a test: read only when it is a command that sets the NIC)
-        # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`)
-        shut = min(token.count(")") - token.count("("), len(token) - len(token.rstrip(")"))) \
-            if grammar.open and grammar.open[-1] == "(" and token.endswith(")") else 0
+            in_test = token == "[["
+        # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`); one that
+        # closes no subshell is a syntax error there (bash(1) DEFINITIONS: `)` is an operator wherever it is unquoted,
+        # but in `$(...)`, `((...))`, `${...}` and a function's `name()`)
+        shut = _unbalanced(token) if ")" in token else 0
         if shut > 0:
-            if token[:-shut]:
-                out[-1].append(_word(token[:-shut]))
+            trailing = len(token) - len(token.rstrip(")"))
+            if token[:len(token) - min(shut, trailing)]:
+                out[-1].append(_word(token[:len(token) - min(shut, trailing)]))
             start(*[")"] * shut)
             closed = True
             continue
@@ -590,7 +1009,26 @@ def _split(line: str, grammar: _Grammar | None = None) -> list[list[str]]:
         if len(out[-1]) == 3 and out[-1][0] == "case" and token == "in":  # `case W in PATTERN) CMD ;;`
             out.append([])
             grammar.pattern = True
-    return [words for words in out if words]
+    grammar.after = token if token in ("&&", "||") else ""
+    return [*_substituted(inner, level), *(words for words in out if words)]
+
+
+def _substituted(texts: list[str], level: int) -> list[list[str]]:
+    """The commands the command substitutions of a line run, each marked _SUBSHELL, ahead of the line's own (bash(1)
+    SIMPLE COMMAND EXPANSION: a command's words are expanded before it runs): `out=$(mlnx_qos -i IF --trust dscp)`
+    sets the NIC. Their here-documents are input (see _logical_lines), `$((...))` arithmetic; deeper than
+    MAX_NESTING they are not looked into."""
+    out: list[list[str]] = []
+    for text in texts if level < MAX_NESTING else []:
+        if text.startswith("("):
+            continue
+        grammar = _Grammar()
+        for _, part in _logical_lines(text):
+            try:
+                out += [[_SUBSHELL, *words] for words in _split(part, grammar, level + 1)]
+            except ValueError:
+                continue
+    return out
 
 
 # A reserved word quoted is a plain word (bash(1) RESERVED WORDS: recognized unquoted only): `"esac")` is a pattern.
@@ -605,16 +1043,47 @@ def _mark_reserved(m: re.Match) -> str:
     return m.group(0) if at and m.string[at - 1] not in " \t\n;&|(" else f"{m.group(1)}\0{m.group(2)}{m.group(1)}"
 
 
-# bash(1) COMMENTS: a `#` starts one only where it starts a word; elsewhere it is kept apart for the split (which
-# takes every `#` for a comment, as shlex does) by a \1.
-_IN_WORD_HASH = re.compile(r"(?<=[^\s;&|()<>])#")
+# A `(` or `)` quoted or escaped is a plain character (bash(1) QUOTING), kept apart from the operator by a \2 or
+# \3 (dropped once the word is read); an unquoted one right before a `#` is a word of its own (bash(1) COMMENTS:
+# a `#` starting a word begins a comment, and `)` ends a word).
+_PAREN_MARKS = str.maketrans("()", "\2\3")
+_PAREN_HASH = re.compile(r"(?<!\$\(\.\.\.)([()])#")
+
+
+_QUOTED_OR_ESCAPED = re.compile(r"(\\.|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.S)
+
+
+def _parens_marked(line: str) -> str:
+    parts = _QUOTED_OR_ESCAPED.split(line)
+    return "".join(part.translate(_PAREN_MARKS) if k % 2 else part for k, part in enumerate(parts))
+
+
+# Parentheses of a word that are no operator: a command substitution (folded to `$(...)`), an arithmetic command
+# (`((...))`), a parameter expansion (`${x%)}`), a function's `name()`.
+_WORD_PARENS = re.compile(r"\$\(\.\.\.\)|^\(\(.*\)\)$|\$\{[^}]*\}|^(?:function\s+)?[A-Za-z_][\w-]*\(\)$")
+# An array given its words (bash(1) Arrays): `NAME=(`, `NAME+=(`, after `local -a` or `declare -A` too.
+_ARRAY_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=\(")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_DEFINED = re.compile(r"^[A-Za-z_][\w-]*\(\)$")
+_DECLARING = frozenset({"local", "declare", "typeset", "readonly", "export"})
+
+
+def _unbalanced(token: str) -> int:
+    """How many of the token's `)` close nothing opened in it."""
+    bare = _WORD_PARENS.sub("", token)
+    return bare.count(")") - bare.count("(")
 
 
 def _word(token: str) -> str:
     """A word as the script wrote it (the marks _split put in taken out)."""
-    return token.replace("\0", "").replace("\1", "#") if "\0" in token or "\1" in token else token
+    return token.replace("\0", "").replace("\2", "(").replace("\3", ")") \
+        if "\0" in token or "\2" in token or "\3" in token else token
 
 
+_FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it runs when called, not where it is)
+_SUBSHELL = "\0subshell"  # (before a command a command substitution runs: in a subshell of its own)
+_CALL = "\0call"  # (before the words of a call of the script's own function)
+_GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
 
 
