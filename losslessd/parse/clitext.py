@@ -7,6 +7,7 @@ tree, the "is this a config at all" check, the SYS002 plumbing and the truncatio
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -70,6 +71,31 @@ _RUNNING_CONFIG_LINE = re.compile(r"^(interface \S|hostname \S|end\s*$)", re.M)
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
 _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
                            r"write( memory)?)$")
+
+
+def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
+           str | None], indent: str, blank_exits: bool = True) -> str:
+    """Lines pasted at the margin (EOS, NX-OS: a configuration copied without its indentation) indented as the switch
+    reads them: each line is entered in the mode the line before it left or, where that mode does not take it
+    (``takes``), in the nearest enclosing mode that does; ``opens`` names the mode a line enters. `exit` leaves a
+    mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number."""
+    modes: list[str] = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
+            continue
+        if words == ["exit"] or words == ["end"]:
+            del modes[-1 if words == ["exit"] else 0:]
+            if blank_exits:
+                lines[i] = ""
+            continue
+        while modes and not takes(modes[-1], words):
+            modes.pop()
+        lines[i] = indent * len(modes) + line
+        opened = opens(modes[-1] if modes else None, words)
+        if opened:
+            modes.append(opened)
+    return "\n".join(lines)
 
 
 def config_session(text: str, indent: str, path: str = "") -> str | None:

@@ -13,6 +13,8 @@ the sub-commands of a mode losslessd does not read (`router bgp`, `vlan`) stay a
 
 from __future__ import annotations
 
+from .. import clitext
+
 _QUEUE_WORDS = ("tx-queue", "uc-tx-queue", "mc-tx-queue")
 # Global configuration commands that end an interface's or a profile's lines (EOS User Manual: each command page's
 # "Command Mode: Global Configuration"). Words an interface takes too are in _INTERFACE_FORMS.
@@ -133,24 +135,4 @@ def renest(text: str) -> str:
     blanked once applied. Text that is not such a paste comes back unchanged."""
     if not is_flat(text):
         return text
-    lines = text.split("\n")
-    modes: list[str] = []
-    for i, line in enumerate(lines):
-        words = line.split()
-        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
-            continue
-        if words == ["exit"]:
-            del modes[-1:]
-            lines[i] = ""
-            continue
-        if words == ["end"]:
-            modes.clear()
-            lines[i] = ""
-            continue
-        while modes and not _takes(modes[-1], words):
-            modes.pop()
-        lines[i] = "   " * len(modes) + line
-        opened = _opens(modes[-1] if modes else None, words)
-        if opened:
-            modes.append(opened)
-    return "\n".join(lines)
+    return clitext.renest(text.split("\n"), _takes, _opens, "   ")

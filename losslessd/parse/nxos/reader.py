@@ -12,7 +12,17 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
+from ..clitext import (
+    LineError,
+    Node,
+    TreeReader,
+    Val,
+    bounded_int,
+    check_config_text,
+    config_session,
+    dscp_values,
+    renest,
+)
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$", re.ASCII)  # (\d: ASCII digits, which int() reads alone)
 # `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
@@ -293,22 +303,9 @@ def indent_flat_qos(text: str) -> str:
                 _body(nxt_words)[0] in _QOS_MODE_WORDS[mode]
     if not opened:
         return text
-    modes: list[str] = []
-    for i, line in enumerate(lines):
-        words = line.split()
-        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
-            continue
-        if words == ["exit"]:
-            del modes[-1:]
-            continue
-        body = _body(words)
-        while modes and not (body and body[0] in _QOS_MODE_WORDS[modes[-1]]):
-            modes.pop()
-        lines[i] = "  " * len(modes) + line
-        entered = _qos_mode(modes[-1] if modes else None, words)
-        if entered:
-            modes.append(entered)
-    return "\n".join(lines)
+    # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
+    return renest(lines, lambda mode, words: bool(body := _body(words)) and body[0] in _QOS_MODE_WORDS[mode],
+                  _qos_mode, "  ", blank_exits=False)
 
 
 def _body(words: list[str]) -> list[str]:
