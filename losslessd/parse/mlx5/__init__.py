@@ -596,8 +596,9 @@ class _Host:
         elif self.captured and not self.tos_attempted:
             self._issue(f"no `{_TOS_COMMAND}` section in the capture: cma_roce_tos unknown", file, None)
         if not device.ports:
-            self._issue("the capture holds no `mlnx_qos -i IF` or /sys/class/net/IF section: no interface to check",
-                        file, None)
+            what = ("holds no `mlnx_qos -i IF` or /sys/class/net/IF section" if self.captured else
+                    "names no interface known before it runs (`mlnx_qos -i IF`, /sys/class/net/IF)")
+            self._issue(f"the {'capture' if self.captured else 'input'} {what}: no interface to check", file, None)
         return device
 
 
