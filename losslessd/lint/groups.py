@@ -145,6 +145,9 @@ class Keys:
         self._alive: list[Any] = []  # what _memo keys by identity stays alive as long as the memo
         self._ports: dict[int, int] = {}  # id(port) -> its key
         self._last_port: tuple[Any, int] = (None, 0)  # the content and key of the port keyed last
+        # (looked up once, not per port: a cached call with a keyword builds and hashes its key each time)
+        self._port_content = _content_function(Port)
+        self._shared_content = _content_function(Port, shared=True)
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -186,7 +189,7 @@ class Keys:
         if key is None:
             shared = getattr(port, "_shared", None) if type(port) is SharedPort else None
             if shared is None:
-                content: tuple = ("port", _content_function(Port)(port, self._memo, self.token))
+                content: tuple = ("port", self._port_content(port, self._memo, self.token))
             else:  # queues and PGs as the ports configured alike share them (one token), the rest as any port's
                 parts = shared[0]  # (not where the port's own sources are in its list: shared[1])
                 # The watchdog's content: the settings it is made of (its fields but the source, in order, as the
@@ -198,7 +201,7 @@ class Keys:
                     made = port.watchdog
                     watchdog = None if made is None else _content_function(Watchdog, owned=True)(
                         made, self._memo, self.token)
-                content = ("shared port", _content_function(Port, shared=True)(port, self._memo, self.token),
+                content = ("shared port", self._shared_content(port, self._memo, self.token),
                            watchdog, self._memo.get(id(parts)) or self.token(parts))
             last, last_key = self._last_port
             if content == last:  # the port before it, configured alike (as a switch's ports mostly are): no hashing

@@ -190,14 +190,20 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 
 # printable.DEVICE_CONTROL in a device file (a capture's carriage returns are line ends by then, limits.read_text):
 # a NUL or an escape in a word made the port or the line that held it vanish without a word
-# (`interface Ethernet1/5<NUL>` is no Ethernet port). The same characters, deleted by str.translate: a file without
-# any is told 3.5x faster than by the search (which scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
-_CONTROL_DELETED = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+# (`interface Ethernet1/5<NUL>` is no Ethernet port). The same characters, each looked for by `in` (memchr): a file
+# without any is told in a quarter of the instructions of a str.translate pass deleting them (13 a character: 1.55 M
+# of a bench switch's 20.7 M parse, 0.37 M now; half the time), which was itself 3.5x faster than the search (which
+# scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
+_CONTROL_CHARS = tuple(map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]))
 
 
 def _control_characters(device: Device, inp: Input) -> None:
     """A SYS002 issue at the first line of ``inp`` holding a control character (a binary or damaged copy)."""
-    if len(inp.text.translate(_CONTROL_DELETED)) == len(inp.text):
+    text = inp.text
+    for char in _CONTROL_CHARS:
+        if char in text:
+            break
+    else:
         return
     first = DEVICE_CONTROL.search(inp.text)
     if first is None:

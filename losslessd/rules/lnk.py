@@ -214,6 +214,7 @@ class _LinkRule(Rule):
     """A check of the two ends of each link where at least one end is RoCE-facing (per the policy)."""
 
     scope = "link"
+    facts_key = "links"  # (the five read one LinkFacts per device: a worker works it out, and sends it, once)
 
     def device_facts(self, ctx: Context, device: Device) -> LinkFacts:
         return ctx.memo(link_facts, device)

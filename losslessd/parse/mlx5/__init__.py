@@ -456,9 +456,18 @@ class _Host:
 
     def _apply(self, file: str, ops: Iterable[tuple]) -> None:
         """Apply operations (("port", iface, line), ... each by its _op_ method) to this host, with ``file`` in the
-        sources."""
+        sources. A capture's sections each name their port and fact group (half of a capture's operations): the port
+        already made and the group noted here, without a call each."""
+        ports, attempted = self.device.ports, self.attempted
         for op in ops:
-            _OPS[op[0]](self, file, op)
+            kind = op[0]
+            if kind == "attempt":
+                groups = attempted.get(op[1])
+                if groups is None:
+                    groups = attempted[op[1]] = set()
+                groups.add(op[2])
+            elif kind != "port" or op[1] not in ports:
+                _OPS[kind](self, file, op)
 
     def _op_port(self, file: str, op: tuple) -> None:
         ports = self.device.ports

@@ -303,9 +303,14 @@ def _load(doc: Doc) -> tuple[dict, list[Repeated]]:
     if not isinstance(data, dict):
         raise InputError(f"not a SONiC CONFIG_DB: the top level is a JSON {type(data).__name__}, "
                          "not an object of tables", file=doc.path, line=1)
-    text = doc.text
-    # (`"key" :` and `"key"\t:` counted too: one such key balanced a repeated key elsewhere, which went unwarned)
-    if text.count('":') + text.count('" :') + text.count('"\t:') == _keys(data):
+    text, keys = doc.text, _keys(data)
+    # (`"key" :` and `"key"\t:` counted too: one such key balanced a repeated key elsewhere, which went unwarned. Each
+    # count is a pass over the text, 4-6 instructions a character, a twelfth of a bench switch's parse: the others are
+    # not needed once `":` alone is past the keys, and `"\t:` not in a text without a tab, which memchr finds at once.)
+    written = text.count('":')
+    if written <= keys:
+        written += text.count('" :') + (text.count('"\t:') if "\t" in text else 0)
+    if written == keys:
         return data, []  # no key written twice (below): no second parse, which costs as much as the first
     found: list = []
     data = load_json(doc.path, doc.text, found)
