@@ -599,3 +599,16 @@ def test_a_session_s_policy_map_classes_belong_to_their_policy_map():
     port = parse(text).ports["Ethernet1"]
     assert port.dscp_to_tc[26] == 5 and port.dscp_to_tc[0] == 1
     assert not [i for i in parse(text).issues if i.code == "SYS002"]
+
+
+def test_a_configuration_session_saved_without_its_last_line_end_is_not_called_truncated():
+    """A configuration session's transcript shows what was typed and may stop in any mode (EOS User Manual, Command
+    Modes): no `end` at the margin follows, so its last line, written into an interface's mode without a line end,
+    is no sign of a cut. The same line ending a running-config still is."""
+    session = parse("sw1#configure\nsw1(config)#interface Ethernet1\nsw1(config-if-Et1)#priority-flow-control on\n"
+                    "sw1(config-if-Et1)#priority-flow-control priority 3 no-drop")
+    assert session.ports["Ethernet1"].pfc_enabled == [3]
+    assert not [i for i in session.issues if "truncated" in i.message], session.issues
+    running = parse("hostname sw1\ninterface Ethernet1\n   priority-flow-control on\n"
+                    "   priority-flow-control priority 3 no-drop")
+    assert [i for i in running.issues if "truncated" in i.message]

@@ -245,9 +245,10 @@ class TreeReader:
     """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses read each top-level
     command in ``top(node)``. A LineError raised for a line becomes a SYS002 issue on it."""
 
-    def __init__(self, cfg, inp: Input):
+    def __init__(self, cfg, inp: Input, session: bool = False):
         self.cfg = cfg
         self.inp = inp
+        self.session = session  # ``inp`` is a configuration session's commands (config_session), not a running-config
         self._said: set[tuple[str, str, int]] = set()  # (code, message, line) of the issues said: see issue()
 
     def top(self, node: Node) -> None:
@@ -311,6 +312,8 @@ class TreeReader:
     def check_truncated(self) -> None:
         """A file that stops without a line end inside a block was cut, unless the platform says such an end is
         whole (``cut_reason`` None): a capture tool may drop the final line end, not the lines before it."""
+        if self.session:  # what was typed: a session may stop in any mode, no closing line follows
+            return
         last = self.inp.text.split("\n")[-1]
         if last.startswith(" ") and last.strip() and (why := self.cut_reason()):
             self.cfg.issues.append(ParseIssue(code="SYS002", message=(

@@ -164,7 +164,7 @@ def read(inputs: list[Input]) -> EosConfig:
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_eos(inp)
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=session is not None).read()
     return cfg
 
 

@@ -166,7 +166,7 @@ def read(inputs: list[Input]) -> NxosConfig:
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_nxos(inp)
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=session is not None).read()
     return cfg
 
 
