@@ -13,7 +13,7 @@ from losslessd import api, capture
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.model import SchedulerType, Trust
-from losslessd.parse import mlx5
+from losslessd.parse import detect, mlx5
 from losslessd.parse.base import Input
 from tests.conftest import FIXTURES, ROOT
 
@@ -531,6 +531,71 @@ def test_dcb_arrays_change_only_the_keys_named():
     assert dev.ports["ens6"].pfc_enabled == [3, 4]
     assert dev.ports["ens7"].pfc_enabled is None  # the other seven keep what the script does not show
     assert [(i.code, i.source.line) for i in dev.issues if i.code in ("SYS002", "SYS004")] == [("SYS004", 4)]
+
+
+# dcb-app(8), dcb-buffer(8), dcb-dcbx(8), dcb-ets(8), dcb-maxrate(8) and dcb-pfc(8) EXAMPLES (iproute2 6.1), as a script
+# writes them (a path, sudo, dcb's -n NETNS, an interface variable); lldptool's DCBX settings (lldptool-pfc(8),
+# lldptool-ets(8), lldptool-app(8) with a DSCP entry, selector 5; lldptool-dcbx(8)).
+@pytest.mark.parametrize("command", [
+    "dcb app add dev eth0 dscp-prio 0:0 24:3 48:6",
+    "dcb app replace dev eth0 dscp-prio 24:4",
+    "dcb app flush dev eth0 dscp-prio",
+    "dcb buffer set dev eth0 prio-buffer 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7",
+    "dcb dcbx set dev eth0 host ieee",
+    "dcb ets set dev eth0 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7",
+    "dcb maxrate set dev eth0 tc-maxrate all:25Gbit 6:100Gbit",
+    "dcb pfc set dev eth0 prio-pfc all:off 6:on 7:on delay 0x1000",
+    "sudo /usr/sbin/dcb -n rdma0 pfc set dev $IF prio-pfc 3:on",
+    "  dcb pfc set dev eth2 prio-pfc 3:on 2>/dev/null || true",
+    "lldptool -T -i eth2 -V PFC enabled=3",
+    "lldptool set-tlv -i eth2 -V ETS-CFG up2tc=0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7",
+    "lldptool -T -i eth2 -V APP app=3,5,26",
+    "sudo lldptool -i $IF -T -V IEEE-DCBX mode=reset",
+])
+def test_a_script_setting_dcb_with_dcb_or_lldptool_alone_is_a_host_script(command):
+    """A shell script whose only NIC commands are iproute2 dcb or lldptool DCB settings is a host setup script (before:
+    only one running `mlnx_qos -i IF` was, and these were SYS001 "cannot tell which platform" without --format)."""
+    assert detect(Input("setup.sh", f"#!/bin/sh\nset -e\n{command}\n")) == "linux_mlx5"
+
+
+@pytest.mark.parametrize("text", [
+    "dcb pfc set dev eth2 prio-pfc 3:on\n",  # no #!: not a script
+    "#!/bin/sh\ndcb pfc show dev eth0\ndcb -N app show dev eth0 dscp-prio\ndcb -j ets show dev eth0\n",
+    "#!/bin/sh\n# dcb pfc set dev eth0 prio-pfc 3:on\necho 'run: dcb pfc set dev eth0 prio-pfc 3:on'\n",
+    "#!/bin/sh\ndcb pfc set prio-pfc 3:on\n",  # no port named
+    "#!/bin/bash\nlldptool -t -i eth2 -V PFC\nlldptool set-lldp -i eth2 adminStatus=rxtx\n"
+    "lldptool -T -i eth2 -V sysName enableTx=yes\nlldptool -T -i eth2 -V PFC enableTx=yes\n"
+    "lldptool -T -i eth2 -V APP app=3,1,35093\nlldptool -T -V PFC enabled=3\n",
+    "#!/bin/bash\nip link set dev eth2 mtu 9000\ntc qdisc add dev eth2 root mqprio num_tc 8\n",
+])
+def test_scripts_that_set_no_dcb_are_not_taken_for_host_scripts(text):
+    """Shows, queries, comments, echoes, LLDP's own settings, an EtherType APP entry and other tools set no NIC DCB."""
+    assert not mlx5.sniff(Input("s.sh", text)) and detect(Input("s.sh", text)) != "linux_mlx5"
+
+
+def test_the_systems_own_shell_scripts_are_not_taken_for_host_scripts():
+    """False-positive check over real scripts: those under /usr/bin, /usr/sbin and /etc set no NIC DCB (measured when
+    this was written: 442 shell scripts under /usr/bin, /usr/sbin, /usr/lib, /usr/share and /etc, none taken)."""
+    seen, taken = 0, []
+    for root in ("/usr/bin", "/usr/sbin", "/etc"):
+        for folder, _, names in os.walk(root):
+            for name in names:
+                path = Path(folder, name)
+                try:
+                    if path.is_symlink() or not path.is_file() or path.stat().st_size > 1_000_000:
+                        continue
+                    with path.open("rb") as f:
+                        if f.read(2) != b"#!":
+                            continue
+                    text = path.read_text(errors="replace")
+                except OSError:
+                    continue
+                seen += 1
+                if mlx5.sniff(Input(str(path), text)):
+                    taken.append(str(path))
+    if not seen:
+        pytest.skip("no shell scripts on this system")
+    assert taken == []
 
 
 @pytest.mark.parametrize("command,why", [

@@ -116,6 +116,25 @@ def parse(inputs: list[Input], name: str) -> Device:
 # `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
 _SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
 _MLNX_QOS_COMMAND = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
+# A command line of iproute2 dcb or of lldptool (a path before it, `sudo` and its options allowed): the rest of it.
+_DCB_TOOL_LINE = re.compile(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?(dcb|lldptool)[ \t]+([^\n]*)", re.M)
+# dcb(8): `dcb [OPTIONS] OBJECT COMMAND dev DEV ...`; the objects that set a port's DCB (dcb-pfc(8), dcb-ets(8),
+# dcb-app(8), dcb-apptrust(8), dcb-buffer(8), dcb-maxrate(8), dcb-rewr(8), dcb-dcbx(8)) and their setting commands
+# (not show).
+_DCB_SETS = re.compile(r"(?:^|[ \t])(?:pfc|ets|app|apptrust|buffer|maxrate|rewr|dcbx)[ \t]+"
+                       r"(?:set|add|replace|del|flush)[ \t]+dev[ \t]+[^\s;&|]")
+_RUN_TIME = re.compile(r"[$`]")  # (a value the script computes: script.at_run_time)
+# lldptool -T|set-tlv -i IF -V TLV ARG=VALUE: the DCBX arguments that change what lldpad applies to a port, per TLV,
+# with the mlnx_qos options setting the same (lldptool-pfc(8): willing, enabled; lldptool-ets(8): willing, up2tc,
+# tsa, tcbw; lldptool-app(8): app=prio,sel,pid; lldptool-dcbx(8) IEEE-DCBX mode=reset). DSCP entries (selector 5:
+# linux include/uapi/linux/dcbnl.h IEEE_8021QAZ_APP_SEL_DSCP) set the NIC's DSCP->priority map, and on mlx5 its trust
+# (drivers/net/ethernet/mellanox/mlx5/core/en/dcbnl.c, mlx5e_dcbnl_ieee_setapp); other selectors map an EtherType or
+# port, which no rule reads.
+_LLDPTOOL_DCB = {"PFC": {"willing": ["--pfc"], "enabled": ["--pfc"]},
+                 "ETS-CFG": {"willing": ["--prio_tc", "--tsa"], "up2tc": ["--prio_tc"], "tsa": ["--tsa"],
+                             "tcbw": ["--tsa"]},
+                 "APP": {"app": ["--dscp2prio", "--trust"]},
+                 "IEEE-DCBX": {"mode": ["--pfc", "--prio_tc", "--tsa", "--dscp2prio", "--trust"]}}
 
 
 def is_shell(text: str) -> bool:
@@ -124,8 +143,30 @@ def is_shell(text: str) -> bool:
 
 
 def is_script(text: str) -> bool:
-    """A shell script that runs `mlnx_qos -i IF`: what sniffing takes for a host setup script."""
-    return is_shell(text) and bool(_MLNX_QOS_COMMAND.search(text[:262144]))
+    """A shell script that sets a NIC's DCB: runs `mlnx_qos -i IF`, an iproute2 `dcb OBJECT set|add|... dev IF` or an
+    `lldptool -T -i IF -V PFC|ETS-CFG|APP|IEEE-DCBX ARG=VALUE`: what sniffing takes for a host setup script."""
+    if not is_shell(text):
+        return False
+    head = text[:262144]
+    return bool(_MLNX_QOS_COMMAND.search(head)) or any(
+        _DCB_SETS.search(rest) if tool == "dcb" else _lldptool_sets_dcb(rest.split())
+        for tool, rest in _DCB_TOOL_LINE.findall(head))
+
+
+def _lldptool_sets_dcb(args: list[str]) -> bool:
+    """Whether lldptool's arguments give lldpad a port's DCBX configuration (`-T -i IF -V PFC enabled=3`): not a query
+    (`-t`), LLDP's own `set-lldp adminStatus=...`, an LLDP TLV a host advertises, a TLV's `enableTx` alone, nor an APP
+    entry for an EtherType or port."""
+    if not any(a in ("-T", "set-tlv") for a in args) or not _option(args, "-i", None):
+        return False
+    changes = _LLDPTOOL_DCB.get((_option(args, "-V", None) or "").upper())
+    if changes is None:
+        return False
+    settings = dict(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
+    app = settings.get("app", "")
+    if app.split(",")[1:2] not in (["5"], []) and not _RUN_TIME.search(app):
+        del settings["app"]
+    return bool(set(settings) & set(changes))
 
 
 def _is_bare_mlnx_qos(text: str) -> bool:
@@ -353,16 +394,7 @@ class _Host:
         settings = dict(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
         if any(script.at_run_time(a) and "=" not in a for a in args[args.index("-V") + 2:] if "-V" in args):
             settings.update(dict.fromkeys(("willing", "enabled", "up2tc", "tsa", "app", "mode"), "$(...)"))
-        # (lldptool-pfc(8): willing, enabled, delay; lldptool-ets(8): willing, tsa, up2tc, tcbw; lldptool-app(8):
-        # app=prio,sel,pid; lldptool-dcbx(8) IEEE-DCBX mode=reset)
-        changes = {"PFC": {"willing": ["--pfc"], "enabled": ["--pfc"]},
-                   "ETS-CFG": {"willing": ["--prio_tc", "--tsa"], "up2tc": ["--prio_tc"], "tsa": ["--tsa"],
-                               "tcbw": ["--tsa"]},
-                   # DSCP entries (selector 5: linux include/uapi/linux/dcbnl.h IEEE_8021QAZ_APP_SEL_DSCP) set the NIC's
-                   # DSCP->priority map, and on mlx5 its trust (drivers/net/ethernet/mellanox/mlx5/core/en/dcbnl.c,
-                   # mlx5e_dcbnl_ieee_setapp); other selectors map an EtherType or port, which no rule reads.
-                   "APP": {"app": ["--dscp2prio", "--trust"]},
-                   "IEEE-DCBX": {"mode": ["--pfc", "--prio_tc", "--tsa", "--dscp2prio", "--trust"]}}.get(tlv)
+        changes = _LLDPTOOL_DCB.get(tlv)
         if tlv == "APP" and settings.get("app", "").split(",")[1:2] not in (["5"], []) \
                 and not script.at_run_time(settings["app"]):
             return

@@ -58,25 +58,38 @@ for _prefix in ("qos", *(f"qos_{t}" for t in QOS_TYPES)):
     _TYPES.update({f"{_prefix}_max_vls": (32, False), f"{_prefix}_high_limit": (32, True),
                    f"{_prefix}_vlarb_high": "str", f"{_prefix}_vlarb_low": "str", f"{_prefix}_sl2vl": "str"})
 
-# Every option name of upstream OpenSM 3.3 (osm_subnet.c opt_tbl), for telling an opensm.conf from other text.
-KNOWN = frozenset(_TYPES) | frozenset("""
-m_key sa_key sm_key m_key_lease_period m_key_protection_level m_key_lookup max_wire_smps max_wire_smps2
-max_smps_timeout console console_port max_msg_fifo_timeout lmc_esp0 force_link_speed force_link_speed_ext
-fdr10 reassign_lids single_thread disable_multicast subnet_timeout packet_life_time vl_stall_count
-leaf_vl_stall_count head_of_queue_lifetime leaf_head_of_queue_lifetime local_phy_errors_threshold
-overrun_errors_threshold use_mfttop sminfo_polling_timeout polling_retry_number force_heavy_sweep
-port_prof_ignore_file hop_weights_file dimn_ports_file port_search_ordering_file port_profile_switch_nodes
-sweep_on_trap use_ucast_cache log_file log_max_size log_flags force_log_flush accum_log_file
-per_module_logging_file no_partition_enforcement part_enforce allow_both_pkeys sm_assigned_guid
-dump_files_dir lid_matrix_dump_file lfts_file cn_guid_file io_guid_file port_shifting scatter_ports
-quasi_ftree_indexing ids_guid_file guid_routing_order_file guid_routing_order_no_scatter sa_db_file
-sa_db_dump torus_config do_mesh_analysis exit_on_fatal honor_guid2lid_file daemon babbling_port_policy
-drop_event_subscriptions ipoib_mcgroup_creation_validation mcgroup_join_validation use_optimized_slvl
-fsync_high_avail_files perfmgr perfmgr_redir perfmgr_sweep_time_s perfmgr_max_outstanding_queries
-perfmgr_ignore_cas perfmgr_rm_nodes perfmgr_log_errors perfmgr_query_cpi perfmgr_xmit_wait_log
-perfmgr_xmit_wait_threshold event_db_dump_file event_plugin_name event_plugin_options node_name_map_name
-suppress_sl2vl_mad_status_errors enable_quirks no_clients_rereg prefix_routes_file consolidate_ipv6_snm_req
-log_prefix congestion_control cc_key cc_max_outstanding_mads cc_cct nue_max_num_vls
+# Every option name of upstream OpenSM, in its table's order (opensm/osm_subnet.c opt_tbl, linux-rdma/opensm commit
+# fa74b98c4b604ebb8b6bb348ca3ac065ba418df0, 3.3.24 + 2), perfmgr_* included (built with ENABLE_OSM_PERF_MGR): what
+# an opensm.conf is told from other text by, and what is no misspelt QoS option.
+KNOWN = frozenset("""
+guid m_key sm_key sa_key subnet_prefix m_key_lease_period m_key_protection_level m_key_lookup sweep_interval
+max_wire_smps max_wire_smps2 max_smps_timeout console console_port transaction_timeout transaction_retries
+long_transaction_timeout max_msg_fifo_timeout sm_priority lmc lmc_esp0 max_op_vls force_link_speed
+force_link_speed_ext force_link_width fdr10 reassign_lids ignore_other_sm single_thread disable_multicast
+subnet_timeout packet_life_time vl_stall_count leaf_vl_stall_count head_of_queue_lifetime leaf_head_of_queue_lifetime
+local_phy_errors_threshold overrun_errors_threshold use_mfttop sminfo_polling_timeout polling_retry_number
+force_heavy_sweep port_prof_ignore_file hop_weights_file dimn_ports_file port_search_ordering_file
+port_profile_switch_nodes sweep_on_trap routing_engine avoid_throttled_links connect_roots use_ucast_cache log_file
+log_max_size log_flags force_log_flush accum_log_file partition_config_file no_partition_enforcement part_enforce
+allow_both_pkeys keep_pkey_indexes sm_assigned_guid qos qos_policy_file suppress_sl2vl_mad_status_errors
+dump_files_dir lid_matrix_dump_file lfts_file root_guid_file cn_guid_file io_guid_file port_shifting scatter_ports
+max_reverse_hops ids_guid_file guid_routing_order_file guid_routing_order_no_scatter sa_db_file sa_db_dump
+torus_config do_mesh_analysis exit_on_fatal honor_guid2lid_file daemon sm_inactive babbling_port_policy
+drop_event_subscriptions ipoib_mcgroup_creation_validation mcgroup_join_validation use_original_extended_sa_rates_only
+max_rate_enum use_optimized_slvl fsync_high_avail_files perfmgr perfmgr_redir perfmgr_sweep_time_s
+perfmgr_max_outstanding_queries perfmgr_ignore_cas event_db_dump_file perfmgr_rm_nodes perfmgr_log_errors
+perfmgr_query_cpi perfmgr_xmit_wait_log perfmgr_xmit_wait_threshold event_plugin_name event_plugin_options
+node_name_map_name qos_max_vls qos_high_limit qos_vlarb_high qos_vlarb_low qos_sl2vl qos_ca_max_vls qos_ca_high_limit
+qos_ca_vlarb_high qos_ca_vlarb_low qos_ca_sl2vl qos_sw0_max_vls qos_sw0_high_limit qos_sw0_vlarb_high
+qos_sw0_vlarb_low qos_sw0_sl2vl qos_swe_max_vls qos_swe_high_limit qos_swe_vlarb_high qos_swe_vlarb_low qos_swe_sl2vl
+qos_rtr_max_vls qos_rtr_high_limit qos_rtr_vlarb_high qos_rtr_vlarb_low qos_rtr_sl2vl congestion_control cc_key
+cc_max_outstanding_mads cc_sw_cong_setting_control_map cc_sw_cong_setting_victim_mask cc_sw_cong_setting_credit_mask
+cc_sw_cong_setting_threshold cc_sw_cong_setting_packet_size cc_sw_cong_setting_credit_starvation_threshold
+cc_sw_cong_setting_credit_starvation_return_delay cc_sw_cong_setting_marking_rate cc_ca_cong_setting_port_control
+cc_ca_cong_setting_control_map cc_ca_cong_setting_ccti_timer cc_ca_cong_setting_ccti_increase
+cc_ca_cong_setting_trigger_threshold cc_ca_cong_setting_ccti_min cc_cct enable_quirks no_clients_rereg
+prefix_routes_file consolidate_ipv6_snm_req lash_start_vl sm_sl nue_max_num_vls nue_include_switches log_prefix
+per_module_logging_file quasi_ftree_indexing
 """.split())
 BANNER = "# DEVICE ATTRIBUTES OPTIONS"  # the first section `opensm -c` writes
 # Upstream OpenSM's QoS options (osm_subnet.c opt_tbl: qos, qos_policy_file and the qos[_ca|_sw0|_swe|_rtr]_ sets).
