@@ -91,6 +91,9 @@ def test_refused_and_garbled_outputs(tmp_path):
     assert refusal(leaf, json_cmd, '{"PORT": {}}') is None
     assert refusal(leaf, json_cmd, '{"PORT": {"Ethernet0": {"description": "No such file or directory"}}}') is None
     assert refusal(leaf, json_cmd, '{"PORT": {"Ethernet0"').startswith("output is not JSON")
+    # A byte that was not UTF-8 inside a JSON string still parses: it was read clean, the description garbled.
+    garbled = '{"PORT":\n {"Ethernet0": {"mtu": "91\ufffd00"}}}'
+    assert "bytes that are not UTF-8 at line 2" in refusal(leaf, json_cmd, garbled)
     # The one JSON reader (docpos.json_value) says what is wrong, as lint does: too deep, a too-long integer.
     assert "nested deeper than" in refusal(leaf, json_cmd, "[" * 100_000)
     assert "an integer of 5000 digits" in refusal(leaf, json_cmd, '{"PORT": ' + "9" * 5000 + "}")

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 from netmiko import ConnectHandler
 
+from losslessd import limits
+from losslessd.errors import InputError
 from losslessd.inventory import load
+from losslessd.platforms import PLATFORMS
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
 from losslessd.tune.apply import EosPusher, NvuePusher, PushError, SonicPusher
@@ -129,26 +132,97 @@ def test_a_refused_commit_is_rolled_back(make_sim, name, port, cls, said):
         pusher.close()
 
 
-@pytest.mark.parametrize("answer", [
-    None,  # the simulator's garbled answer: the first third of the JSON, cut mid-line as a dropped session leaves it
-    "Error: Unable to connect to the CONFIG_DB: redis is not running\n",
+def _running_read_refused(sim, name, cls, ports, fault):
+    """``fault`` applied to the device's running-config command after the pusher logged in; a push then must stop
+    at its read of the running config: InputError naming the device and the command, nothing pushed."""
+    cfg, pusher = _setup(sim, name, ports, cls)
+    before = sim.running_config(name)
+    fault(PLATFORMS[sim.devices[name].platform].config_read.line)
+    try:
+        with pytest.raises(InputError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    state = sim.devices[name].config
+    assert sim.running_config(name) == before and state.commits == 0 and state.checkpoints == {}
+    return str(err.value)
+
+
+@pytest.mark.parametrize("answer, said", [
+    # the simulator's garbled answer: the first third of the JSON, cut mid-line as a dropped session leaves it
+    (None, "output is not JSON"),
+    ("Error: Unable to connect to the CONFIG_DB: redis is not running\n", "output is not JSON"),
+    # a byte that is not UTF-8 inside a JSON string: it parses, and netmiko dropped the byte without a word
+    (lambda text: text.replace('"mtu": "9100"', '"mtu": "91\udcff00"', 1), "bytes that are not UTF-8 at line"),
 ])
-def test_sonic_running_config_that_is_not_json_is_a_push_error(make_sim, answer):
-    """The pusher re-reads `show runningconfiguration all` over SSH before patching: an answer that is not JSON is
-    a PushError naming the device and the command, with nothing pushed (it was a JSONDecodeError traceback)."""
+def test_sonic_running_config_that_cannot_be_trusted_stops_before_any_push(make_sim, answer, said):
+    """The pusher re-reads `show runningconfiguration all` over SSH before patching: an answer that is not JSON,
+    or JSON with a garbled byte, is an InputError naming the device and the command, with no checkpoint taken and
+    nothing pushed (it was a JSONDecodeError traceback, then a PushError; a garbled byte went through)."""
     sim = make_sim(["leaf1"], snmp=False)
+    recorded = sim.devices["leaf1"].outputs["show runningconfiguration all"]
+    assert '"mtu": "9100"' in recorded
+    message = _running_read_refused(sim, "leaf1", SonicPusher, ["Ethernet0"], lambda cmd: sim.garble(
+        "leaf1", cmd, answer(recorded) if callable(answer) else answer))
+    assert message.startswith("leaf1: `show runningconfiguration all`: ") and said in message
+    assert "not used as the running config" in message
+
+
+def test_eos_running_config_refused_garbled_or_holding_the_prompt_stops_before_any_push(make_sim):
+    """napalm's get_config deletes "% Invalid input" from what it returns and netmiko drops bytes that are not
+    UTF-8: a refused or garbled `show running-config` was the base of the push and of the settings put back. Read
+    as a pull reads it now: each is an InputError naming the device and the command, and no commit is made."""
+    sim = make_sim(["spine1"], snmp=False)
+    running = sim.devices["spine1"].outputs["show running-config"]
+    lines = running.splitlines()
+    for answer, said in [
+        ("% Invalid input (privileged mode required)", "the device answered '% Invalid input (privileged mode"),
+        (running.replace("mtu 9100", "mtu 91\udcff00", 1), "bytes that are not UTF-8 at line"),
+        ("\n".join(lines[:5] + ["spine1#show startup-config"] + lines[5:]), "the session's prompt 'spine1#' is "
+                                                                             "inside the output at line 6"),
+    ]:
+        message = _running_read_refused(sim, "spine1", EosPusher, ["Ethernet1/1"],
+                                        lambda cmd, answer=answer: sim.garble("spine1", cmd, answer))
+        assert message.startswith("spine1: `show running-config`: ") and said in message, message
+        sim.garble("spine1", "show running-config", on=False)
+
+
+def test_a_running_config_without_end_is_cut_at_the_budget_and_stops_the_push(make_sim):
+    """`show running-config` answered by lines without end (Simulator.flood): the pusher's connection had no byte
+    budget, so netmiko kept every byte until the read timeout. It is cut at the file limit and 1 MiB, the push
+    stops with an InputError naming the device and the command, and nothing is committed."""
+    sim = make_sim(["spine1"], snmp=False)
+    started = time.monotonic()
+    with limits.file_limit_mb(1):
+        message = _running_read_refused(sim, "spine1", EosPusher, ["Ethernet1/1"],
+                                        lambda cmd: sim.flood("spine1", cmd))
+    assert message.startswith("spine1: `show running-config`: ")
+    assert "sent more than 2 MiB in one session while `show running-config` ran" in message
+    assert time.monotonic() - started < 30  # (the read timeout: a flood not cut runs until it)
+
+
+def test_a_login_secret_a_device_echoes_never_reaches_what_tune_keeps(make_sim):
+    """A device that echoes the password into an answer the pusher quotes (a refused checkpoint) or a running
+    config holding it in clear: written as ******** in the PushError and in the running config read."""
+    sim = make_sim(["leaf1", "spine1"], snmp=False)
+    secret = {name: sim.env[sim.devices[name].password_env] for name in ("leaf1", "spine1")}
     cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
-    before = sim.running_config("leaf1")
-    sim.garble("leaf1", "show runningconfiguration all", answer)
+    sim.garble("leaf1", "sudo config checkpoint losslessd-tune-test-before",
+               f"Error: cannot write /etc/sonic/checkpoints as admin:{secret['leaf1']}\n")
     try:
         with pytest.raises(PushError) as err:
             _push(cfg, pusher, NEW)
-        assert err.value.device == "leaf1" and not err.value.rolled_back
-        assert "`show runningconfiguration all` did not answer JSON" in err.value.message
-        assert "nothing pushed" in str(err.value) and str(err.value).startswith("leaf1: ")
-        assert sim.running_config("leaf1") == before and sim.devices["leaf1"].config.checkpoints == {}
     finally:
         pusher.close()
+    assert "admin:********" in err.value.message and secret["leaf1"] not in str(err.value)
+    running = sim.devices["spine1"].outputs["show running-config"]
+    sim.garble("spine1", "show running-config", running + f"username admin secret 0 {secret['spine1']}\n")
+    cfg, pusher = _setup(sim, "spine1", ["Ethernet1/1"], EosPusher)
+    try:
+        text = pusher.running()
+    finally:
+        pusher.close()
+    assert secret["spine1"] not in text and "username admin secret 0 ********" in text
 
 
 def test_nvue_apply_revert_and_restore(make_sim, tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from losslessd.errors import InputError
 from losslessd.inventory import load
 from losslessd.policy import load_policy
 from losslessd.tune import candidate
@@ -112,6 +113,26 @@ def test_a_refused_commit_stops_the_tune_at_the_best_known_settings(fabric, tmp_
     # leaf1, the canary, had taken the candidate: it is back as found; spine1 never changed.
     assert {d: settings(sim, t, d) for d in ("leaf1", "spine1")} == found
     assert sim.devices["leaf1"].config.rollbacks >= 1 and sim.devices["spine1"].config.commits == 0
+
+
+def test_a_running_config_that_cannot_be_read_stops_the_tune_with_the_fabric_as_found(fabric, tmp_path):
+    """spine1 answers its running-config read with a refusal once the tune has begun: the tune stops at that read
+    (InputError, exit 2, naming the device and the command) before spine1 gets a commit; leaf1, the canary that
+    took the candidate, is put back as found; the stored tune is stopped, not left running."""
+    sim = fabric
+    t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim))
+    found = {d: settings(sim, t, d) for d in ("leaf1", "spine1")}
+    sim.garble("spine1", "show running-config", "% Invalid input (privileged mode required)")
+    with pytest.raises(InputError) as err:
+        t.run()
+    assert "spine1: `show running-config`: the device answered '% Invalid input" in str(err.value)
+    sim.garble("spine1", "show running-config", on=False)
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        kinds = [kind for _, kind, _, _ in store.events(tune.id)]
+    assert tune.status == "stopped" and "read_refused" in kinds
+    assert sim.devices["leaf1"].config.commits > 0 and sim.devices["spine1"].config.commits == 0
+    assert {d: settings(sim, t, d) for d in ("leaf1", "spine1")} == found
 
 
 def test_a_storm_during_a_trial_stops_the_tune(fabric, tmp_path):

@@ -89,15 +89,15 @@ def refusal(host: Host, cmd: Command, output: str, prompt: re.Pattern[str] | Non
     """Why ``output`` shows the command failed (SYS014), or None when it looks like an answer. ``prompt``: the
     session's prompt line (prompt_line), which no output holds: netmiko ends an output at the first prompt it
     sees, so a prompt inside one cuts it there or takes the next command's output for its rest."""
-    if cmd.json:
+    if cmd.json:  # (and JSON may still hold a byte that was not UTF-8, inside a string)
         try:
             json_value(output)
-            return None
         except ValueError as exc:
             return f"output is not JSON ({exc}): {_first_line(output)!r}"
-    for line in output.splitlines():
-        if any(r in line for r in host.platform.refusals):
-            return f"the device answered {line.strip()[:120]!r}"
+    else:
+        for line in output.splitlines():
+            if any(r in line for r in host.platform.refusals):
+                return f"the device answered {line.strip()[:120]!r}"
     if prompt is not None and (m := prompt.search(output)):
         at = output.count("\n", 0, m.start()) + 1
         return (f"the session's prompt {m.group().strip()!r} is inside the output at line {at}: the output may be "
@@ -211,21 +211,23 @@ def connect_args(host: Host, known_hosts: Path | None, timeout: float) -> dict:
         conn_timeout=timeout, auth_timeout=timeout, banner_timeout=timeout)
 
 
-class Session:
-    """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013 (SYS014
-    when the device sent more than the session budget)."""
+class Guard:
+    """What every SSH connection of ours gets, a pull's Session or a `tune --apply` pusher's: the TCP connection
+    metered against the byte budget (session_budget), outputs decoded as one UTF-8 stream (a byte that is not
+    UTF-8 as U+FFFD), the login password and enable secret masked, and each output checked by refusal with the
+    session's prompt. ``abort()`` (any thread) cuts the connection."""
 
-    def __init__(self, host: Host, *, known_hosts: Path | None, timeout: float, session_log: Path | None = None):
+    def __init__(self, host: Host, timeout: float):
         self.host = host
-        self.known_hosts = known_hosts  # None: host keys are not checked (--insecure-no-host-key-check)
         self.timeout = timeout
-        self.session_log = session_log
         self._sock: socket.socket | None = None
+        self._metered: _Metered | None = None
         self._lock = threading.Lock()
         self.aborted = False
         self.budget = session_budget()
         self.flooded = False  # the device sent more than the budget: cut
         self.command = ""  # the command running, for the message of a cut session
+        self.prompt: re.Pattern[str] | None = None
         self._secrets = [s for s in (host.password.reveal(), host.secret.reveal() if host.secret else "") if s]
 
     def abort(self) -> None:
@@ -237,37 +239,12 @@ class Session:
                 except OSError:
                     pass
 
-    def run(self) -> Result:
-        deadline = time.monotonic() + self.timeout
-        timer = threading.Timer(self.timeout, self.abort)
-        timer.daemon = True
-        timer.start()
-        try:
-            return self._run(deadline)
-        except CollectError as exc:
-            raise self.flood_error() if self.flooded else exc from None
-        except Exception as exc:  # noqa: BLE001 - every failure of one device is a finding, not a crash
-            error = self._classify(exc)
-            error.message = self.mask(error.message)[0]  # netmiko's messages may quote what the device sent
-            raise error from None
-        finally:
-            timer.cancel()
-            if self._sock is not None:
-                self._sock.close()
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
 
-    def _run(self, deadline: float) -> Result:
-        with open_private(self.session_log) if self.session_log else contextlib.nullcontext() as log_file:
-            return self._commands(deadline, log_file)
-
-    def _commands(self, deadline: float, log_file) -> Result:
-        from netmiko import ConnectHandler  # slow import (paramiko, textfsm): only when pulling
-
-        host = self.host
-        sock = self._connect()
-        conn = ConnectHandler(**connect_args(host, self.known_hosts, self.timeout), sock=sock,
-                              # netmiko masks the password and secret in its session log (SessionLog no_log); the
-                              # file is ours, created 0600 like the captures.
-                              session_log=log_file)
+    def attach(self, conn) -> None:
+        """Decode ``conn``'s reads whole, end them once the session is cut, and learn its prompt."""
         _decode_whole_characters(conn)
         read = conn.read_channel
 
@@ -276,38 +253,26 @@ class Session:
                 raise EOFError("the session was cut")
             return read()
 
-        conn.read_channel = read_channel  # type: ignore[method-assign]
+        conn.read_channel = read_channel
+        self.prompt = prompt_line(conn.base_prompt) if conn.base_prompt else None
+
+    def send(self, conn, cmd: Command, read_timeout: float, rearm: bool = False) -> tuple[str, int, str | None]:
+        """``cmd``'s output with the login secrets masked, how many were, and why it counts as refused (refusal).
+        ``rearm``: the budget counts from this command on (a connection that lives for many commands, as a
+        pusher's does through a tune). A cut session raises CollectError (SYS014, flood_error)."""
+        self.command = cmd.line
+        if rearm and self._metered is not None:
+            self._metered.left = self.budget
         try:
-            if host.platform.enable and not conn.check_enable_mode():
-                try:
-                    conn.enable()
-                except ValueError as exc:
-                    raise CollectError(COMMAND_FAILED, f"could not enter privileged mode (`enable`): {exc}; give "
-                                       "data.credentials.secret_env if the device asks for an enable secret") from None
-            result = Result()
-            prompt = prompt_line(conn.base_prompt) if conn.base_prompt else None
-            for cmd in commands(host):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise CollectError(TIMEOUT, f"no time left for `{cmd.line}` within the {self.timeout:g} s "
-                                       "per-device timeout (--timeout)")
-                self.command = cmd.line
-                # Text: no TextFSM/TTP/Genie parsing is asked for, so netmiko returns the output as it came.
-                output = cast(str, conn.send_command(cmd.line, read_timeout=remaining, strip_prompt=True,
-                                                     strip_command=True))
-                output, masked = self.mask(output)
-                if masked:  # a device echoing the password, or a config holding it in clear: never in the capture
-                    result.masked[len(result.sections)] = masked
-                why = refusal(host, cmd, output, prompt)
-                if why and not cmd.optional:
-                    result.refused[len(result.sections)] = why
-                result.sections.append((cmd.line, output))
-            return result
-        finally:
-            try:
-                conn.disconnect()
-            except Exception:  # noqa: BLE001 - the outputs are in hand; a failing logout changes nothing
-                pass
+            # Text: no TextFSM/TTP/Genie parsing is asked for, so netmiko returns the output as it came.
+            output = cast(str, conn.send_command(cmd.line, read_timeout=read_timeout, strip_prompt=True,
+                                                 strip_command=True))
+        except Exception:
+            if self.flooded:
+                raise self.flood_error() from None
+            raise
+        output, masked = self.mask(output)
+        return output, masked, refusal(self.host, cmd, output, self.prompt)
 
     def flood_error(self) -> CollectError:
         host = self.host
@@ -330,7 +295,7 @@ class Session:
         self.flooded = True
         self.abort()
 
-    def _connect(self) -> socket.socket:
+    def connect(self) -> socket.socket:
         """The TCP connection, made here so that unreachable is told apart and abort() can cut it."""
         host = self.host
         where = f"{host.hostname}:{host.port}"
@@ -347,7 +312,75 @@ class Session:
                 sock.close()
                 raise CollectError(TIMEOUT, f"{where} did not finish within {self.timeout:g} s (--timeout)")
             self._sock = sock
-        return cast(socket.socket, _Metered(sock, self.budget, self._over_budget))
+        self._metered = _Metered(sock, self.budget, self._over_budget)
+        return cast(socket.socket, self._metered)
+
+
+class Session(Guard):
+    """One attempt at one device. ``abort()`` (any thread) cuts the connection; ``run`` then raises SYS013 (SYS014
+    when the device sent more than the session budget)."""
+
+    def __init__(self, host: Host, *, known_hosts: Path | None, timeout: float, session_log: Path | None = None):
+        super().__init__(host, timeout)
+        self.known_hosts = known_hosts  # None: host keys are not checked (--insecure-no-host-key-check)
+        self.session_log = session_log
+
+    def run(self) -> Result:
+        deadline = time.monotonic() + self.timeout
+        timer = threading.Timer(self.timeout, self.abort)
+        timer.daemon = True
+        timer.start()
+        try:
+            return self._run(deadline)
+        except CollectError as exc:
+            raise self.flood_error() if self.flooded else exc from None
+        except Exception as exc:  # noqa: BLE001 - every failure of one device is a finding, not a crash
+            error = self._classify(exc)
+            error.message = self.mask(error.message)[0]  # netmiko's messages may quote what the device sent
+            raise error from None
+        finally:
+            timer.cancel()
+            self.close()
+
+    def _run(self, deadline: float) -> Result:
+        with open_private(self.session_log) if self.session_log else contextlib.nullcontext() as log_file:
+            return self._commands(deadline, log_file)
+
+    def _commands(self, deadline: float, log_file) -> Result:
+        from netmiko import ConnectHandler  # slow import (paramiko, textfsm): only when pulling
+
+        host = self.host
+        sock = self.connect()
+        conn = ConnectHandler(**connect_args(host, self.known_hosts, self.timeout), sock=sock,
+                              # netmiko masks the password and secret in its session log (SessionLog no_log); the
+                              # file is ours, created 0600 like the captures.
+                              session_log=log_file)
+        self.attach(conn)
+        try:
+            if host.platform.enable and not conn.check_enable_mode():
+                try:
+                    conn.enable()
+                except ValueError as exc:
+                    raise CollectError(COMMAND_FAILED, f"could not enter privileged mode (`enable`): {exc}; give "
+                                       "data.credentials.secret_env if the device asks for an enable secret") from None
+            result = Result()
+            for cmd in commands(host):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise CollectError(TIMEOUT, f"no time left for `{cmd.line}` within the {self.timeout:g} s "
+                                       "per-device timeout (--timeout)")
+                output, masked, why = self.send(conn, cmd, remaining)
+                if masked:  # a device echoing the password, or a config holding it in clear: never in the capture
+                    result.masked[len(result.sections)] = masked
+                if why and not cmd.optional:
+                    result.refused[len(result.sections)] = why
+                result.sections.append((cmd.line, output))
+            return result
+        finally:
+            try:
+                conn.disconnect()
+            except Exception:  # noqa: BLE001 - the outputs are in hand; a failing logout changes nothing
+                pass
 
     def _classify(self, exc: Exception) -> CollectError:
         import paramiko
@@ -410,13 +443,13 @@ class _Metered:
 
     def __init__(self, sock: socket.socket, budget: int, over):
         self._sock = sock
-        self._left = budget
+        self.left = budget
         self._over = over
 
     def recv(self, size: int, *flags: int) -> bytes:
         data = self._sock.recv(size, *flags)
-        self._left -= len(data)
-        if self._left < 0:
+        self.left -= len(data)
+        if self.left < 0:
             self._over()
             raise EOFError("the device sent more than the session may receive")
         return data

@@ -16,6 +16,11 @@ the settings back. Nothing here runs without `losslessd tune --apply` and the op
   NVUE's `apply --confirm` timer is not used: its confirmation command is not in the reference this was built
   from. Settings as found are restored by re-applying the tuned ports' congestion-control lines as they were.
 
+Each pusher's SSH connection is a pull's (collect.ssh.Guard): the byte budget, outputs decoded whole, the login
+secrets masked in every output, and each read of the running config checked as a pull checks it: one that is
+refused, cut, garbled or holds the prompt is an InputError (exit 2) naming the device and the command, never a base
+to patch against or to put settings back from.
+
 After every push the running config is read back and checked (losslessd.tune.candidate.ecn_check: the tuned
 queues hold the pushed thresholds, parsed by losslessd's own parser); a push that fails or did not land raises
 PushError after the device was rolled back, and the session then restores the best-known settings everywhere
@@ -30,12 +35,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..collect.ssh import connect_args
+from ..collect.ssh import CollectError, Guard, connect_args
 from ..docpos import json_value
 from ..errors import InputError
 from ..fix.apply import sonic_patch
 from ..inventory import Host
-from ..platforms import PLATFORMS
+from ..platforms import PLATFORMS, Command
 
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
@@ -70,7 +75,30 @@ class Pusher:
 
     def close(self) -> None: ...
 
+    def connect(self) -> object:
+        """The metered TCP connection the pusher's SSH session runs over (Guard.connect)."""
+        self.guard = Guard(self.host, self.timeout_s)
+        try:
+            return self.guard.connect()
+        except CollectError as exc:
+            raise PushError(self.name, f"cannot connect: {exc.message}", False) from None
+
     def running(self) -> str:
+        """The running config as the platform's config_read answers it, checked as a pull checks an output."""
+        cmd = self.host.platform.config_read
+        try:
+            output, _, why = self.guard.send(self._conn(), cmd, self.timeout_s, rearm=True)
+        except CollectError as exc:
+            why = exc.message
+        except Exception as exc:  # noqa: BLE001 - a session that broke off mid-read: no config to trust
+            why = self.guard.mask(f"the session failed: {type(exc).__name__}: {exc}")[0]
+        if why is not None:
+            raise InputError(f"{self.name}: `{cmd.line}`: {why}; not used as the running config (nothing pushed "
+                             "on its base)")
+        return output
+
+    def _conn(self):
+        """The netmiko connection the commands run on."""
         raise NotImplementedError
 
     def push(self, snippet: str, check: Check) -> Pushed:
@@ -114,27 +142,32 @@ class EosPusher(Pusher):
 
         args = connect_args(self.host, self.known_hosts, self.timeout_s)
         optional = {k: v for k, v in args.items() if k not in ("device_type", "host", "username", "password", "secret")}
-        optional.update(transport="ssh", enable_password=args["secret"])
+        optional.update(transport="ssh", enable_password=args["secret"], sock=self.connect())
         self.dev = get_network_driver("eos")(self.host.hostname, self.host.username, args["password"],
                                              timeout=int(self.timeout_s), optional_args=optional)
         try:
             self.dev.open()
         except Exception as exc:  # noqa: BLE001 - napalm wraps connection failures in several types
-            raise PushError(self.name, f"cannot open a napalm eos session: {type(exc).__name__}: {exc}", False) from None
+            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
+            raise PushError(self.name, f"cannot open a napalm eos session: {why}", False) from None
+        self.guard.attach(self.dev.device)
 
     def close(self) -> None:
         try:
             self.dev.close()
         except Exception:  # noqa: BLE001 - nothing is pending after push(): a failing logout changes nothing
             pass
+        self.guard.close()
 
-    def running(self) -> str:
-        return self.dev.get_config(retrieve="running")["running"]
+    def _conn(self):
+        # napalm's get_config runs the same `show running-config` but deletes "% Invalid input" from what it returns
+        return self.dev.device
 
     def push(self, snippet: str, check: Check) -> Pushed:
+        self.running()  # a device whose running config cannot be read as it is gets no commit it cannot check
         try:
             self.dev.load_merge_candidate(config=snippet)
-            diff = self.dev.compare_config()
+            diff = self.guard.mask(self.dev.compare_config())[0]
             if not diff.strip():
                 self.dev.discard_config()
                 problem = check(self.running())
@@ -144,8 +177,13 @@ class EosPusher(Pusher):
             self.dev.commit_config(revert_in=CONFIRM_S)
         except Exception as exc:  # noqa: BLE001 - every napalm failure of one device is reported, after a rollback
             self._undo()
-            raise PushError(self.name, f"napalm refused the change: {type(exc).__name__}: {exc}", True) from None
-        problem = check(self.running())
+            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
+            raise PushError(self.name, f"napalm refused the change: {why}", True) from None
+        try:
+            problem = check(self.running())
+        except InputError:
+            self._undo()
+            raise
         if problem is None and not self.dev.has_pending_commit():
             problem = "the switch holds no commit waiting for confirmation"
         if problem is not None:
@@ -155,7 +193,8 @@ class EosPusher(Pusher):
             self.dev.confirm_commit()
         except Exception as exc:  # noqa: BLE001 - unconfirmed, the switch reverts it when its timer runs out
             self._undo()
-            raise PushError(self.name, f"the commit could not be confirmed: {exc}; rolled back", True) from None
+            why = self.guard.mask(str(exc))[0]
+            raise PushError(self.name, f"the commit could not be confirmed: {why}; rolled back", True) from None
         return Pushed(self.name, True, diff)
 
     def _undo(self) -> None:
@@ -204,22 +243,30 @@ class SonicPusher(Pusher):
     def open(self) -> None:
         from netmiko import ConnectHandler
 
+        sock = self.connect()
         try:
-            self.conn = ConnectHandler(**connect_args(self.host, self.known_hosts, self.timeout_s))
+            self.conn = ConnectHandler(**connect_args(self.host, self.known_hosts, self.timeout_s), sock=sock)
         except Exception as exc:  # noqa: BLE001 - login, host key or network: the device is not reachable for a push
-            raise PushError(self.name, f"cannot log in: {type(exc).__name__}: {exc}", False) from None
+            why = self.guard.mask(f"{type(exc).__name__}: {exc}")[0]
+            raise PushError(self.name, f"cannot log in: {why}", False) from None
+        self.guard.attach(self.conn)
 
     def close(self) -> None:
         try:
             self.conn.disconnect()
         except Exception:  # noqa: BLE001
             pass
+        self.guard.close()
+
+    def _conn(self):
+        return self.conn
 
     def _run(self, command: str) -> str:
-        return self.conn.send_command(command, read_timeout=self.timeout_s)
-
-    def running(self) -> str:
-        return self._run(self.host.platform.config_read.line)
+        """``command``'s output, the login secrets masked (what the pusher checks in it is its own: a success line)."""
+        try:
+            return self.guard.send(self.conn, Command(command, optional=True), self.timeout_s, rearm=True)[0]
+        except CollectError as exc:
+            raise PushError(self.name, f"`{command}`: {exc.message}", False) from None
 
     def _checkpoint(self, name: str) -> None:
         out = self._run(f"sudo config checkpoint {name}")
@@ -231,13 +278,9 @@ class SonicPusher(Pusher):
         return None if "Config rolled back successfully" in out else _first(out)
 
     def push(self, snippet: str, check: Check) -> Pushed:
-        running = self.running()
+        running = self.running()  # JSON, checked (refusal): a session cut mid-output or a CONFIG_DB not up stops here
+        current = json_value(running)
         # A fragment merges as `config load` would; a patch (a key split, fix.apply.json_changes) goes as it is.
-        try:
-            current = json_value(running)
-        except ValueError as exc:  # a session cut mid-output, a CONFIG_DB not up: nothing to patch against
-            raise PushError(self.name, f"`{self.host.platform.config_read.line}` did not answer JSON ({exc}): "
-                                       f"{_first(running)!r}; nothing pushed", False) from None
         wanted = json.loads(snippet)
         try:
             patch = wanted if isinstance(wanted, list) else sonic_patch(current, wanted)
@@ -262,7 +305,11 @@ class SonicPusher(Pusher):
                 why = self._rollback(before)
                 raise PushError(self.name, f"`config apply-patch` failed: {_first(out)}; "
                                            + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
-            problem = check(self.running())
+            try:
+                problem = check(self.running())
+            except InputError:
+                self._rollback(before)
+                raise
             if problem is not None:
                 why = self._rollback(before)
                 raise PushError(self.name, f"the patch did not land ({problem}); "
@@ -312,7 +359,12 @@ class NvuePusher(SonicPusher):
         diff = self._run("nv config diff")
         out = self._run("nv config apply -y")
         failed = None if out.strip().startswith("applied") else f"`nv config apply` failed: {_first(out)}"
-        problem = failed or check(self.running())
+        try:
+            problem = failed or check(self.running())
+        except InputError:
+            self._run("nv config detach")
+            self._apply(undo)
+            raise
         if problem is not None:
             self._run("nv config detach")
             why = self._apply(undo) if failed is None else None

@@ -276,6 +276,9 @@ class Tuner:
         self.seq = len(replay)
         self.replay = replay
         self.pushers: dict[str, Pusher] = {}
+        self.origins: dict = {}  # none yet: nothing was pushed by this run, nothing to put back
+        self.applied: str | None = None
+        error: InputError | None = None
         self.reader = CounterReader(self.hosts, {d: {p.name: p.speed_gbps for p in c.ports}
                                                  for d, c in self.configs.items()},
                                     self.policy.lossless.priorities, known_hosts=self.opts.known_hosts,
@@ -308,20 +311,25 @@ class Tuner:
         except PushError as exc:
             stopped = str(exc)
             store.event(tune.id, "push_failed", exc.message, exc.device)
+        except InputError as exc:  # a read of a running config that cannot be trusted: exit 2 after putting back
+            stopped, error = str(exc), exc
+            store.event(tune.id, "read_refused", str(exc))
         finally:
             best, best_score = self.best()
             try:
-                if self.pushers:
+                if self.pushers and self.origins:
                     self.restore_best(final=True)
-            except PushError as exc:
+            except (PushError, InputError) as exc:
                 stopped = f"{stopped + '; ' if stopped else ''}could not return to the best-known settings: {exc}"
-                store.event(tune.id, "restore_failed", exc.message, exc.device)
+                store.event(tune.id, "restore_failed", str(exc), getattr(exc, "device", None))
             self._close()
             store.finish(tune.id, "stopped" if stopped else "finished", best, best_score, stopped)
             store.close()
         self.say(f"{'stopped: ' + stopped if stopped else 'finished'}; best-known settings: "
                  f"{_label(best)} (score {best_score:.3f})" if best_score is not None else
                  f"{'stopped: ' + stopped if stopped else 'finished'}; no trial was valid")
+        if error is not None:
+            raise InputError(stopped or error.message) from None
         return 1 if stopped or best is None else 0
 
     def _close(self) -> None:
