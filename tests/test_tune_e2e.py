@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -133,6 +134,38 @@ def test_a_running_config_that_cannot_be_read_stops_the_tune_with_the_fabric_as_
     assert tune.status == "stopped" and "read_refused" in kinds
     assert sim.devices["leaf1"].config.commits > 0 and sim.devices["spine1"].config.commits == 0
     assert {d: settings(sim, t, d) for d in ("leaf1", "spine1")} == found
+
+
+def test_a_device_that_cannot_be_put_back_does_not_keep_the_others_from_it(fabric, tmp_path):
+    """The first candidate reaches both switches, then leaf1 (the canary, first in line) stops answering its
+    running-config read and a storm stops the trial: putting leaf1 back fails at its read-back, and spine1 is still
+    put back as found (the restore used to stop at the first device that failed, leaving the others on the
+    candidate)."""
+    sim = fabric
+    state = tmp_path / "runs.json"
+    t = tuner(sim, tmp_path, ["leaf1", "spine1"], bench(sim, "--storm-on-run", 3, "--state", state))
+    found = settings(sim, t, "spine1")
+    done = threading.Event()
+
+    def garble_leaf1_once_spine1_has_the_candidate():
+        while not done.wait(0.05):
+            if sim.devices["spine1"].config.commits > 0:
+                sim.garble("leaf1", "show runningconfiguration all", "% Permission denied")
+                return
+
+    watcher = threading.Thread(target=garble_leaf1_once_spine1_has_the_candidate, daemon=True)
+    watcher.start()
+    try:
+        with pytest.raises(InputError) as err:
+            t.run()
+    finally:
+        done.set()
+        watcher.join()
+        sim.garble("leaf1", "show runningconfiguration all", on=False)
+        sim.storm("leaf1", "Ethernet0", 3, on=False)
+    assert "leaf1" in str(err.value) and "could not return to the best-known settings" in str(err.value)
+    assert sim.devices["spine1"].config.commits > 0
+    assert settings(sim, t, "spine1") == found
 
 
 def test_a_storm_during_a_trial_stops_the_tune(fabric, tmp_path):

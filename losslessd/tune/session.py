@@ -462,30 +462,34 @@ class Tuner:
         self.restore(best or AS_FOUND, final=final)
 
     def restore(self, key: str, final: bool = False) -> None:
+        """Every device to ``key``'s settings. A device that fails does not stop the others: each is tried, and the
+        first failure is raised after them (the fabric is put back wherever it can be)."""
         if key == self.applied:
             return
-        if key == AS_FOUND:
-            for name in self.devices:
-                cfg = self.configs[name]
-                token = self.origins[name]
-                want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
-                self.pushers[name].restore(token, cand_mod.ecn_check(cfg, self.policy, want))
-                cfg.text = self.pushers[name].running()
-                if final:
-                    self.pushers[name].forget(token)
-            self.store.event(self.tune.id, "restored", "settings as found")
-        else:
-            cand = Candidate.from_key(key)
-            for name in self.devices:
-                cfg = self.configs[name]
-                checked = cand_mod.check(cfg, self.policy, cand)
-                if checked.snippet:
-                    self.pushers[name].push(checked.snippet, cand_mod.ecn_check(cfg, self.policy,
-                                                                                cand_mod.expected(cfg, self.policy, cand)))
-                    cfg.text = self.pushers[name].running()
-                if final:
-                    self.pushers[name].forget(self.origins[name])
-            self.store.event(self.tune.id, "restored", cand.describe())
+        cand = None if key == AS_FOUND else Candidate.from_key(key)
+        failed: list[Exception] = []
+        for name in self.devices:
+            cfg, pusher, token = self.configs[name], self.pushers[name], self.origins[name]
+            try:
+                if cand is None:
+                    want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
+                    pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want))
+                    cfg.text = pusher.running()
+                else:
+                    checked = cand_mod.check(cfg, self.policy, cand)
+                    if checked.snippet:
+                        pusher.push(checked.snippet, cand_mod.ecn_check(cfg, self.policy,
+                                                                        cand_mod.expected(cfg, self.policy, cand)))
+                        cfg.text = pusher.running()
+            except (PushError, InputError) as exc:
+                self.say(f"{name}: could not be put back to {_label(key)}: {exc}")
+                failed.append(exc)
+                continue
+            if final:
+                pusher.forget(token)
+        if failed:
+            raise failed[0]
+        self.store.event(self.tune.id, "restored", "settings as found" if cand is None else cand.describe())
         self.applied = key
 
 
