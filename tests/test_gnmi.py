@@ -259,10 +259,14 @@ def test_a_device_that_quotes_the_password_back_has_it_masked(sim):
     failures = []
 
     async def run():
-        task = asyncio.create_task(follow(t, lambda r, s: None, lambda e, s: failures.append(e), backoff_initial_s=0.1,
-                                          backoff_max_s=0.1))
-        while not failures:
-            await asyncio.sleep(0.05)
+        failed = asyncio.Event()
+
+        def on_failure(exc, _state):
+            failures.append(exc)
+            failed.set()
+
+        task = asyncio.create_task(follow(t, lambda r, s: None, on_failure, backoff_initial_s=0.1, backoff_max_s=0.1))
+        await failed.wait()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
