@@ -522,6 +522,25 @@ def test_dcb_pfc_and_app_set_pfc_map_and_trust():
     assert not [i for i in dev.issues if i.code in ("SYS002", "SYS004")]
 
 
+def test_dcb_options_before_the_object_are_stepped_over_namespace_and_all():
+    """dcb(8): `-n NETNS` takes a value, `-s`/`-j`/`-p`/`-N` none: the object and command follow them. A `-n` line was
+    refused as "'ns1' is not a dcb option" and the earlier PFC stood; on a port known only at run time it was read as
+    setting nothing."""
+    dev = _host("dcb pfc set dev ens6 prio-pfc all:off 3:on\ndcb -n ns1 -s pfc set dev ens6 prio-pfc all:off 4:on\n")
+    assert dev.ports["ens6"].pfc_enabled == [4] and dev.ports["ens6"].pfc_source.line == 3
+    dev = _host("dcb pfc set dev ens6 prio-pfc all:off 3:on\nIF=$1\ndcb -n ns1 pfc set dev $IF prio-pfc all:off\n")
+    assert dev.ports["ens6"].pfc_enabled is None
+    assert any("`$1` is known only at run time" in i.message and i.source.line == 4 for i in dev.issues)
+
+
+def test_lldptool_on_a_port_known_only_at_run_time_sets_no_port_named_after_the_variable():
+    """`lldptool -T -i $IF ...` with IF=$1: the port is unknown, so what the line may change is unknown on each port
+    read so far, and no port named `$IF` is made (one was, and ens1f0's earlier PFC stood as known)."""
+    dev = _host("mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\nIF=$1\nlldptool -T -i $IF -V PFC enabled=3\n")
+    assert set(dev.ports) == {"ens1f0"} and dev.ports["ens1f0"].pfc_enabled is None
+    assert any("known only at run time" in i.message and i.source.line == 4 for i in dev.issues)
+
+
 def test_dcb_arrays_change_only_the_keys_named():
     """dcb(8) ARRAY PARAMETERS; dcb-pfc(8): `prio-pfc 6:on 7:on` enables 6 and 7 "leaving the rest intact"."""
     dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0\n"

@@ -123,7 +123,6 @@ _DCB_TOOL_LINE = re.compile(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?(dcb
 # (not show).
 _DCB_SETS = re.compile(r"(?:^|[ \t])(?:pfc|ets|app|apptrust|buffer|maxrate|rewr|dcbx)[ \t]+"
                        r"(?:set|add|replace|del|flush)[ \t]+dev[ \t]+[^\s;&|]")
-_RUN_TIME = re.compile(r"[$`]")  # (a value the script computes: script.at_run_time)
 # lldptool -T|set-tlv -i IF -V TLV ARG=VALUE: the DCBX arguments that change what lldpad applies to a port, per TLV,
 # with the mlnx_qos options setting the same (lldptool-pfc(8): willing, enabled; lldptool-ets(8): willing, up2tc,
 # tsa, tcbw; lldptool-app(8): app=prio,sel,pid; lldptool-dcbx(8) IEEE-DCBX mode=reset). DSCP entries (selector 5:
@@ -149,24 +148,31 @@ def is_script(text: str) -> bool:
         return False
     head = text[:262144]
     return bool(_MLNX_QOS_COMMAND.search(head)) or any(
-        _DCB_SETS.search(rest) if tool == "dcb" else _lldptool_sets_dcb(rest.split())
+        _DCB_SETS.search(rest) if tool == "dcb" else (_lldptool_changes(args := rest.split()) is not None
+                                                    and _option(args, "-i", None) is not None)
         for tool, rest in _DCB_TOOL_LINE.findall(head))
 
 
-def _lldptool_sets_dcb(args: list[str]) -> bool:
-    """Whether lldptool's arguments give lldpad a port's DCBX configuration (`-T -i IF -V PFC enabled=3`): not a query
-    (`-t`), LLDP's own `set-lldp adminStatus=...`, an LLDP TLV a host advertises, a TLV's `enableTx` alone, nor an APP
-    entry for an EtherType or port."""
-    if not any(a in ("-T", "set-tlv") for a in args) or not _option(args, "-i", None):
-        return False
-    changes = _LLDPTOOL_DCB.get((_option(args, "-V", None) or "").upper())
+def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
+    """(TLV, the mlnx_qos options naming what its ARG=VALUE settings change) where lldptool's arguments give
+    lldpad a port's DCBX configuration (`-T -i IF -V PFC enabled=3`); None for a query (`-t`), LLDP's own `set-lldp
+    adminStatus=...`, an LLDP TLV a host advertises, a TLV's `enableTx` alone, or an APP entry for an EtherType or
+    port. A value given at run time may be any setting (`-V PFC $ARGS`)."""
+    from .script import at_run_time
+
+    if not any(a in ("-T", "set-tlv") for a in args):
+        return None
+    tlv = (_option(args, "-V", None) or "").upper()
+    changes = _LLDPTOOL_DCB.get(tlv)
     if changes is None:
-        return False
+        return None
     settings = dict(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
-    app = settings.get("app", "")
-    if app.split(",")[1:2] not in (["5"], []) and not _RUN_TIME.search(app):
+    if any(at_run_time(a) and "=" not in a for a in args[args.index("-V") + 2:]):
+        settings.update(dict.fromkeys(("willing", "enabled", "up2tc", "tsa", "app", "mode"), "$(...)"))
+    if settings.get("app", "").split(",")[1:2] not in (["5"], []) and not at_run_time(settings["app"]):
         del settings["app"]
-    return bool(set(settings) & set(changes))
+    names = sorted({name for key in settings if key in changes for name in changes[key]})
+    return (tlv, names) if names else None
 
 
 def _is_bare_mlnx_qos(text: str) -> bool:
@@ -315,10 +321,8 @@ class _Host:
                 iface = words[words.index("dev") + 1] if "dev" in words[:-1] else None
                 if iface and script.at_run_time(iface):
                     dcb.apply(_nic_port(iface, True, src), words[1:], src)  # (raises Skip where it is not read)
-                    obj = next((w for w in words[1:] if not w.startswith("-")), "")
-                    # (dcb-pfc(8), dcb-ets(8), dcb-app(8): what each object sets, as the mlnx_qos options setting it)
-                    names = [] if {"show", "help"} & set(words[2:4]) else {
-                        "pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"]}.get(obj, [])
+                    obj, command, _ = dcb.split_command(words[1:])
+                    names = [] if command in ("show", "help") else dcb.SETS.get(obj, [])
                     if names:
                         self._port_at_run_time(iface, line, path, n, ", ".join(names),
                                                lambda port: script.forget(port, names, src))
@@ -387,26 +391,20 @@ class _Host:
         from . import script
 
         args = words[1:]
-        if not any(a in ("-T", "set-tlv") for a in args):
+        found = _lldptool_changes(args)
+        if found is None:
             return
-        tlv = (_option(args, "-V", None) or "").upper()
+        tlv, names = found
         iface = _option(args, "-i", None)
-        settings = dict(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
-        if any(script.at_run_time(a) and "=" not in a for a in args[args.index("-V") + 2:] if "-V" in args):
-            settings.update(dict.fromkeys(("willing", "enabled", "up2tc", "tsa", "app", "mode"), "$(...)"))
-        changes = _LLDPTOOL_DCB.get(tlv)
-        if tlv == "APP" and settings.get("app", "").split(",")[1:2] not in (["5"], []) \
-                and not script.at_run_time(settings["app"]):
-            return
-        if changes is None or not set(settings) & set(changes):
-            return
-        names = sorted({name for key in settings if key in changes for name in changes[key]})
         unknown = {"--pfc": "PFC priorities", "--prio_tc": "priority->TC map", "--tsa": "schedulers",
                    "--dscp2prio": "DSCP->priority map", "--trust": "trust"}
         what = ", ".join(unknown[name] for name in names)
+        if iface and script.at_run_time(iface):
+            return self._port_at_run_time(iface, line, path, n, what,
+                                          lambda port: script.forget(port, names, Source(file=path, line=n)))
         if iface is None or not self._attempt(iface, None, path, Section(line, "", n + 1)):
-            which = "known only at run time" if iface and script.at_run_time(iface) else "not named here (-i IF)"
-            raise script.Skip(f"lldptool sets lldpad's {tlv} configuration ({what}) of an interface {which}; not read")
+            raise script.Skip(f"lldptool sets lldpad's {tlv} configuration ({what}) of an interface not named here "
+                              "(-i IF); not read")
         script.forget(self.device.ports[iface], names, Source(file=path, line=n))
         self._issue(f"not read `{line[:80]}`: lldptool sets lldpad's {tlv} configuration, which lldpad applies to "
                     f"{iface} only while it runs with the port's DCBX under the host's control (and a willing port "
@@ -494,10 +492,7 @@ class _Host:
         for op in ops:
             kind = op[0]
             if kind == "attempt":
-                groups = attempted.get(op[1])
-                if groups is None:
-                    groups = attempted[op[1]] = set()
-                groups.add(op[2])
+                attempted.setdefault(op[1], set()).add(op[2])
             elif kind != "port" or op[1] not in ports:
                 _OPS[kind](self, file, op)
 
@@ -506,9 +501,6 @@ class _Host:
         if op[1] not in ports:
             check_port_count(len(ports) + 1, file)  # as port_slot: while the ports are still few fields
             ports[op[1]] = _nic_port(op[1], True, line_source(file, op[2]))
-
-    def _op_attempt(self, file: str, op: tuple) -> None:
-        self.attempted.setdefault(op[1], set()).add(op[2])
 
     def _op_issue(self, file: str, op: tuple) -> None:
         self._issue(op[2], file, op[3], code=op[1])

@@ -75,17 +75,29 @@ def _dscp(key: str) -> int:
     raise Skip(f"{key!r} is not a DSCP value 0-63 or name")
 
 
+def split_command(words: list[str]) -> tuple[str, str, list[str]]:
+    """(object, command, what follows) of the `dcb` command ``words`` (without `dcb`), past its options (dcb(8):
+    `-n NETNS` takes a value, the others none); raises Skip for a batch file or an option dcb does not have."""
+    i = 0
+    while i < len(words) and words[i].startswith("-"):
+        option = words[i]
+        if option in ("-b", "--batch"):
+            raise Skip("a batch file's commands are not followed (lint that file on its own)")
+        if option not in _FLAGS and option not in ("-n", "--netns"):
+            raise Skip(f"{option!r} is not a dcb option")
+        i += 2 if option in ("-n", "--netns") else 1
+    return (words[i:i + 1] or [""])[0], (words[i + 1:i + 2] or [""])[0], words[i + 2:]
+
+
+# What each object's `set`/`add`/... changes, named as the mlnx_qos options setting it (dcb-pfc(8), dcb-ets(8),
+# dcb-app(8)): what a command on a port known only at run time makes unknown.
+SETS = {"pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"]}
+
+
 def apply(port, words: list[str], src: Source) -> str | None:
     """Set ``port`` as the `dcb` command ``words`` (without `dcb`) would; raises Skip when it is not read. Returns a
     note when a setting it changes is left partly unknown (the keys it did not name)."""
-    i = 0
-    while i < len(words) and words[i].startswith("-"):
-        i += 2 if words[i] in ("-n", "--netns") else 1
-        if words[i - 1] in ("-b", "--batch"):
-            raise Skip("a batch file's commands are not followed (lint that file on its own)")
-        if words[i - 1] not in _FLAGS and words[i - 1] not in ("-n", "--netns"):
-            raise Skip(f"{words[i - 1]!r} is not a dcb option")
-    obj, command, rest = (words[i:i + 1] or [""])[0], (words[i + 1:i + 2] or [""])[0], words[i + 2:]
+    obj, command, rest = split_command(words)
     if command in ("show", "help", ""):
         return None  # (shows what is set)
     if rest[:1] != ["dev"] or len(rest) < 2:

@@ -293,7 +293,6 @@ def _double_quoted_end(line: str, i: int, level: int = 0) -> int:
             return -1
 
 
-_IN_DOUBLE_QUOTES = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
 # (`$'...'`: bash(1) ANSI-C quoting, where `\'` does not end the word)
 _UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*'|(?<=[^\s;&|(])#|#.*)*")
 _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\\$]*)*')
