@@ -603,3 +603,13 @@ interface Ethernet1/1-48
     assert len(device.ports) == 48
     assert sum("qos class ROCE (policy-map ROCE-IN) is not defined" in m for m in said) == 1, said
     assert sum("`system qos` uses queuing policy-map NO-SUCH-QUEUING" in m for m in said) == 1, said
+
+
+def test_a_session_is_told_by_the_qos_mode_prompts_nxos_prints():
+    """NX-OS's QoS mode prompts (Nexus 9000 QoS guide: config-cmap-qos, config-pmap-qos, config-pmap-c-qos,
+    config-pmap-nqos, config-pmap-nqos-c): a session without `system qos` was told by none of them ('cannot tell which
+    platform')."""
+    text = ("tor-9(config)# policy-map type network-qos ROCE-NQ\n"
+            "tor-9(config-pmap-nqos)# class type network-qos c-8q-nq3\n"
+            "tor-9(config-pmap-nqos-c)# pause pfc-cos 3\ntor-9(config-pmap-nqos-c)# mtu 9216\n")
+    assert detect(Input("session.txt", text)) == "cisco_nxos"

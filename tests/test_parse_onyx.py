@@ -381,3 +381,19 @@ def test_a_session_with_onyx_prompts_is_the_flat_running_config_it_makes():
     # EOS's and NX-OS's prompts have no space before the `#`
     assert not onyx.sniff(Input("x", "sw1(config)# interface ethernet 1/1\n"))
     assert onyx.sniff(Input("x", "sw1 (config) # interface ethernet 1/1 qos trust L3\n"))
+
+
+def test_a_session_drops_what_the_switch_refused_and_leaves_a_running_config_it_shows_alone():
+    """Onyx answers a command it does not take with a `% ` line before the next prompt: the command set nothing (it
+    was read as applied). A running-config after a typed `show running-config` is read as the running-config (the
+    session step blanked it: an 'empty file' error, or one typed line read instead of the whole config)."""
+    prompt = "sw1 [standalone: master] (config) # "
+    device = parse(f"{prompt}interface ethernet 1/1 mtu 9216 force\n"
+                   f"{prompt}dcb priority-flow-control priority 3 enable\n"
+                   "% Priority flow control is not supported on this system\n"
+                   f"{prompt}interface ethernet 1/1 dcb priority-flow-control mode on force\n")
+    assert device.ports["Eth1/1"].pfc_enabled == []
+    config = "\n".join(["## Running database \"initial\"", "hostname sw1",
+                        "interface ethernet 1/1 mtu 9216 force", "interface ethernet 1/2 mtu 9216 force"])
+    device = parse(f"{prompt}show running-config\n{config}\n")
+    assert set(device.ports) == {"Eth1/1", "Eth1/2"}

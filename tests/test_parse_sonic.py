@@ -692,3 +692,16 @@ def test_overlapping_queue_keys_make_the_setting_they_differ_on_unknown(tmp_path
     assert queues[3].scheduler.name == "dwrr" and queues[3].ecn.ecn_enabled is None  # unknown, not off
     assert queues[2].ecn.profile == "wred_a" and queues[3].buffer_profile == "q_a"
     assert queues[4].buffer_profile is None and queues[4].ecn.profile == "wred_a"
+
+
+def test_overlapping_keys_naming_the_same_profile_of_a_partial_dump_are_silent(tmp_path):
+    """A dump without SCHEDULER and WRED_PROFILE (partial: each QUEUE entry's profile is a placeholder of its own,
+    with its own source): two keys naming the same profiles agree, so no clash and queue 3 keeps the names (a false
+    SYS002 'both set the scheduler of queue 3 (s1 and s1)' and blank unknowns before)."""
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps({"QUEUE": {"Ethernet0|0-7": {"scheduler": "s1", "wred_profile": "w1"},
+                                          "Ethernet0|3": {"scheduler": "s1", "wred_profile": "w1"}}}, indent=1))
+    device = parse([Input(str(path), path.read_text())], "sw1")
+    assert not [i for i in device.issues if i.code == "SYS002"], device.issues
+    queue = device.ports["Ethernet0"].queues[3]
+    assert queue.scheduler.name == "s1" and queue.ecn.profile == "w1"

@@ -175,8 +175,9 @@ def test_path_views_of_shared_ports_make_no_queue():
     from losslessd.paths.view import _presence
 
     ports = _device().ports
+    # (asked first, while Ethernet4 is still shared: plain() below makes its queues)
+    assert _presence(ports["Ethernet4"])[4:] == ((False, False, False), (False, False, False, True))
     for port in ports.values():
         shared = _presence(port)
         assert port._shared is not None  # nothing made
         assert shared == _presence(port.plain())  # (plain() makes them)
-    assert _presence(ports["Ethernet4"])[4:] == ((False, False, False), (False, False, False, True))

@@ -194,7 +194,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
 # without any is told in a quarter of the instructions of a str.translate pass deleting them (13 a character: 1.55 M
 # of a bench switch's 20.7 M parse, 0.37 M now; half the time), which was itself 3.5x faster than the search (which
 # scanned a fleet's 300 MB at 250 MB/s, a tenth of a lint's CPU).
-_CONTROL_CHARS = tuple(map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]))
+_CONTROL_CHARS = tuple(c for c in map(chr, range(0x80)) if DEVICE_CONTROL.match(c))
 
 
 def _control_characters(device: Device, inp: Input) -> None:

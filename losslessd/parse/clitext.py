@@ -122,7 +122,7 @@ def config_session(text: str, indent: str, path: str = "") -> str | None:
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command) or _refused(lines, i, upto):
+        if not command or _SESSION_ONLY.match(command) or refused(lines, i, upto):
             continue
         depth = len(stack) - 1
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
@@ -144,7 +144,7 @@ def _mode_name(mode: str) -> str:
     return _PMAP_CLASS.sub("config-pmap-", mode)
 
 
-def _refused(lines: list[str], i: int, upto: int | None) -> bool:
+def refused(lines: list[str], i: int, upto: int | None) -> bool:
     """Whether the switch refused the command at line ``i``: it answers a command it does not take with a `% ` line
     before the next prompt (`% Invalid input`, `% The hardware does not support priority flow control`)."""
     return any(line.lstrip().startswith("% ") for line in lines[i + 1:upto])

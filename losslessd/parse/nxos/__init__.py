@@ -24,11 +24,12 @@ PLATFORM = "cisco_nxos"
 _NXOS = re.compile(r"^(!Command: show running-config|!Time: |system qos\r?$|policy-map type (network-qos|queuing) \S|"
                    r"priority-flow-control watch-dog-interval )", re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
-# A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-nq)#`,
-# `(config-pmap-nq-c)#`, `(config-pmap-que)#`, `(config-sys-qos)#`, `(config-if-range)#`; EOS names its modes
-# otherwise, `config-if-Et1`, `config-qos-profile-P`).
-_SESSION = re.compile(r"^\S+\(config-(?:cmap-nq|cmap-que|pmap-nq|pmap-que|pmap-c-nq|pmap-c-que|sys-qos|if-range)"
-                      r"[-)]", re.M)
+# A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
+# `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
+# `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
+# `config-cmap-qos-NAME`, `config-pmap-quality-of-service-NAME`, `config-qos-profile-P`).
+_SESSION = re.compile(r"^\S+\(config-(?:(?:cmap|pmap)-(?:qos|nqos|que)|pmap-c-(?:qos|que)|pmap-nqos-c|sys-qos|if-range)"
+                      r"\)", re.M)
 
 
 def sniff(inp: Input) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, LineAt, check_expanded, port_slot
-from ..clitext import Issues, LineError, Val, bounded_int, check_config_text
+from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
 _HOST_HEADER = re.compile(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
@@ -127,30 +127,35 @@ SESSION_PROMPT = re.compile(r"^[ \t]*(?:[^\s(\[]{1,128}[ \t]+)?(?:\[[^\]\n]{0,12
                             r"\(config(?: ([^)\n]{1,256}))?\)[ \t]*#[ \t]?(.*)$")
 
 
+# What only a running-config prints at the margin (Onyx User Manual, `show running-config`: its `## Running database`
+# banner, then `hostname`, `interface ethernet 1/1 ...` lines): text holding one is no session.
+_RUNNING_CONFIG = re.compile(r'^(?:## (?:Running|Active saved) database "|hostname \S|interface ethernet \d)', re.M)
+
+
 def session(text: str) -> str | None:
     """A configuration-mode session with Onyx's prompts as the flat running-config it makes, line numbers kept: a
     command typed in configuration mode as it is, one typed in a sub-mode with that mode's command in front
     (`(config interface ethernet 1/1) # mtu 9216 force` is `interface ethernet 1/1 mtu 9216 force`, the form the
     running-config prints) unless it is an `interface` command of its own; everything else (output, exec-mode
     commands) blanked. None when no line is such a prompt."""
+    if _RUNNING_CONFIG.search(text):
+        return None  # a running-config (after a typed `show running-config`, say) is read as it is
     lines = text.split("\n")
+    typed = [(i, m) for i, line in enumerate(lines) if (m := SESSION_PROMPT.match(line))]
     out = [""] * len(lines)
-    found = False
-    for i, line in enumerate(lines):
-        m = SESSION_PROMPT.match(line)
-        if not m:
-            continue
-        found = True
+    for n, (i, m) in enumerate(typed):
         mode, command = m.group(1), m.group(2).strip()
         words = command.split()
         if not words or words[0] in ("exit", "end", "configure", "write") or words[:1] == ["show"]:
+            continue
+        if refused(lines, i, typed[n + 1][0] if n + 1 < len(typed) else None):  # the switch answered `% ...`
             continue
         if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
             command = "interface" + command[3:]
         if mode and not (command.startswith("interface ") or command.startswith("no interface ")):
             command = f"{mode} {command}"
         out[i] = command
-    return "\n".join(out) if found else None
+    return "\n".join(out) if typed else None
 
 
 _SHOWN_MODE = re.compile(r"^[ \t]*RoCE mode[ \t]*:[ \t]*(\S+)", re.M)

@@ -715,12 +715,14 @@ class _Builder:
         return e
 
     def _shared_part(self, events: list[int]) -> tuple:
-        """(SharedPort._shared, the PG indexes) of a port that met ``events`` (numbers from _event, in table order):
+        """(SharedPort._shared, the PG indexes, the clashes) of a port that met ``events`` (numbers from _event, in
+        table order):
         worked out once per sequence, which the ports of a switch configured alike share. The same steps as one
         Queue and PG object per port took: a QUEUE entry makes the queue (its entry the queue's source) or sets the
         scheduler and ECN it names on the one made before; a BUFFER_QUEUE entry sets the egress profile (its entry the
-        buffer_source), making the queue if no QUEUE entry did; a BUFFER_PG entry (a later one of the same PG too)
-        makes the PG, and so does buffermgrd's run-time PG (see _finish)."""
+        buffer_source), making the queue if no QUEUE entry did; a BUFFER_PG entry makes the PG, and so does
+        buffermgrd's run-time PG (see _finish). Two keys that set one queue's or PG's setting differently are a clash
+        (_overlaps): that setting is left unknown, the PG left out."""
         key = tuple(events)
         known = self._shared.get(key)
         if known is None:
@@ -741,7 +743,9 @@ class _Builder:
                     return True
                 before = setter.get(where)
                 setter[where] = at
-                if before is None or old == new:
+                # (by name too: a partial dump without SCHEDULER/WRED_PROFILE makes a placeholder per entry, each with
+                # its own source, for keys naming the same profile)
+                if before is None or old == new or _clash_name(old) == _clash_name(new):
                     return False
                 unknown.add(where)
                 clashes.append((before, at, kind, index, field, old, new))
