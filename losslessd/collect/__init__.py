@@ -36,6 +36,9 @@ CODES = (UNREACHABLE, AUTH_FAILED, HOST_KEY, TIMEOUT, COMMAND_FAILED, SNMP_V2C)
 FAILURE_CODES = (*CODES, INTERNAL_ERROR)
 
 
+MASK = "********"  # what a login secret found in a device's output or error is written as (netmiko's session log too)
+
+
 class DeviceError(Exception):
     """A failed SNMP poll or gNMI subscription of one device; ``sys_code`` is the SYS finding it becomes
     (a subclass per cause; SYS014, a bad answer, otherwise)."""

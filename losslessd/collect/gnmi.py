@@ -39,7 +39,7 @@ from ..credentials import Secret  # noqa: E402
 from ..docpos import json_value  # noqa: E402
 from ..monitor import Key, Reading  # noqa: E402
 from ..monitor.gnmi import PATHS, Elem, GnmiPath, oc_container, parse_openconfig, parser  # noqa: E402
-from . import AUTH_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE, DeviceError  # noqa: E402
+from . import AUTH_FAILED, HOST_KEY, MASK, TIMEOUT, UNREACHABLE, DeviceError  # noqa: E402
 from .pull import backoff  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -318,8 +318,7 @@ def masked(target: GnmiTarget, error: GnmiError) -> GnmiError:
     are quoted in it (a target answering "bad password 'hunter2'" had its words logged and exported as they came)."""
     secret = target.password.reveal() if target.password is not None else ""
     if secret and secret in error.message:
-        error.message = error.message.replace(secret, "********")
-        error.args = (f"{error.device}: {error.message}",)
+        return type(error)(error.device, error.message.replace(secret, MASK))
     return error
 
 

@@ -31,6 +31,7 @@ from . import (
     FORMAT,
     INTERNAL_ERROR,
     MANIFEST,
+    MASK,
     SNMP_V2C,
     TIMEOUT,
     VERSION,
@@ -38,7 +39,7 @@ from . import (
     sha256,
     write_atomic,
 )
-from .ssh import MASK, CollectError, Result, Session
+from .ssh import CollectError, Result, Session
 
 if TYPE_CHECKING:  # pysnmp is imported only when an inventory asks for counters
     from .snmp import BasePoller

@@ -34,7 +34,7 @@ from ..errors import InputError
 from ..inventory import Host
 from ..platforms import Command
 from ..printable import DEVICE_CONTROL
-from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, TIMEOUT, UNREACHABLE
+from . import AUTH_FAILED, COMMAND_FAILED, HOST_KEY, MASK, TIMEOUT, UNREACHABLE
 
 
 class CollectError(Exception):
@@ -52,7 +52,6 @@ class Result:
     masked: dict[int, int] = field(default_factory=dict)  # section index -> times its output held a login secret
 
 
-MASK = "********"  # what a login secret found in an output is written as (netmiko's session log writes the same)
 
 
 def session_budget() -> int:

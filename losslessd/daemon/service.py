@@ -38,7 +38,8 @@ from ..errors import InputError
 from ..history import History
 from ..monitor import Event
 from . import logs
-from .drift import FABRIC, Drift, Found, pull_and_lint
+from ..tune.propose import Found
+from .drift import FABRIC, Drift, pull_and_lint
 from .http import HttpFace
 from .ipc import Link, LinkClosed
 from .metrics import CONTENT_TYPES, Metrics, WorkerState, merge, negotiate

@@ -122,7 +122,8 @@ class ShardWorker:
             runner.wake()
 
     def set_configs(self, configs: dict[str, Found]) -> None:
-        """Device configs a drift run read (device -> (platform, running config)), for the proposals."""
+        """Device configs a drift run read (device -> (platform, running config, `show version` output)), for the
+        proposals."""
         mine = set(self.devices)
         self.proposer.update({d: c for d, c in configs.items() if d in mine})
 

@@ -99,8 +99,8 @@ def _describe(cand: Candidate | None, factor: float) -> str:
 def configs_from_captures(paths) -> dict[str, Found]:
     """device -> (platform, running config, `show version` output or None) from `pull` captures. The config is the
     outputs of the platform's running-config commands joined (Platform.config_reads: NX-OS's `show running-config
-    ipqos all`, then `show running-config interface`); the version is what the last `show version` printed (refused
-    or absent: None, and a model-dependent platform's proposal says so)."""
+    ipqos all`, then `show running-config interface`); the version is what the last `show version` printed, a refusal
+    included (no model in it: a model-dependent platform's proposal says so), None where it was not run."""
     out = {}
     for path in paths:
         try:
@@ -116,4 +116,3 @@ def configs_from_captures(paths) -> dict[str, Found]:
             version = next((s.output for s in reversed(cap.sections) if s.command == "show version"), None)
             out[device] = (platform, cand_mod.joined_config([p for p in parts if p is not None]), version)
     return out
-

@@ -165,7 +165,7 @@ def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> tuple
     """The device's running config over SSH, in the form a snippet applies to (Platform.config_reads: NX-OS's two
     parts joined), and its `show version` output where the platform's ECN commands differ by model
     (render.families) and its config does not name it (Junos, NX-OS: the platform record lists `show version` among
-    its commands); None otherwise, or when the switch refused it (it is optional, as in `pull`)."""
+    its commands), as printed (a refusal included: it names no model, and candidate.load says so); None otherwise."""
     reads = host.platform.config_reads
     version = next((c for c in host.platform.commands if c.line == "show version"), None)
     wanted = reads + (version,) if version is not None and "ecn" in FAMILY_SECTIONS.get(host.platform.id, ()) \
@@ -179,7 +179,7 @@ def read_config(host: Host, known_hosts: Path | None, timeout_s: float) -> tuple
         if i in result.refused:
             raise InputError(f"{host.name}: `{command.line}` failed: {result.refused[i]}")
     n = len(reads)
-    printed = result.sections[n][1] if len(result.sections) > n and n not in result.refused else None
+    printed = result.sections[n][1] if len(result.sections) > n else None  # (optional: never in result.refused)
     return cand_mod.joined_config([out for _, out in result.sections[:n]]), printed
 
 
