@@ -249,7 +249,7 @@ class TreeReader:
         self.cfg = cfg
         self.inp = inp
         self.session = session  # ``inp`` is a configuration session's commands (config_session), not a running-config
-        self._said: set[tuple[str, str, int]] = set()  # (code, message, line) of the issues said: see issue()
+        self._issues = Issues(cfg.issues)  # (issue(): each said once)
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -291,10 +291,7 @@ class TreeReader:
     def issue(self, node: Node, message: str, code: str = "SYS002") -> None:
         """An issue about one line, said once: a range's block (`interface ethernet1/1/1-1/1/32`) is read once for
         each of its ports, and its unreadable line is still one line (audit round 5: it was said 32 times)."""
-        if (code, message, node.line) in self._said:
-            return
-        self._said.add((code, message, node.line))
-        self.cfg.issues.append(ParseIssue(code=code, message=message, source=self.src(node)))
+        self._issues.add_once(ParseIssue(code=code, message=message, source=self.src(node)))
 
     def set_value(self, node: Node, what: str) -> Val | None:
         """A policy-map class's `set KIND N` (N 0-7: a qos-group, a traffic class) as a Val at its line; one that

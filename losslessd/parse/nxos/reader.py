@@ -298,18 +298,17 @@ def indent_flat_qos(text: str) -> str:
         if words and line[:1] not in (" ", "\t") and (mode := _qos_mode(None, words)):
             if nxt[:1] in (" ", "\t"):
                 return text
-            nxt_words = nxt.split()
-            opened = opened or bool(nxt_words) and _body(nxt_words)[:1] != [] and \
-                _body(nxt_words)[0] in _QOS_MODE_WORDS[mode]
+            opened = opened or _qos_takes(mode, nxt.split())
     if not opened:
         return text
     # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
-    return renest(lines, lambda mode, words: bool(body := _body(words)) and body[0] in _QOS_MODE_WORDS[mode],
-                  _qos_mode, "  ", blank_exits=False)
+    return renest(lines, _qos_takes, _qos_mode, "  ", blank_exits=False)
 
 
-def _body(words: list[str]) -> list[str]:
-    return words[1:] if words[:1] == ["no"] else words
+def _qos_takes(mode: str, words: list[str]) -> bool:
+    """Whether QoS mode ``mode`` takes the command ``words`` (or its `no` form)."""
+    body = words[1:] if words[:1] == ["no"] else words
+    return bool(body) and body[0] in _QOS_MODE_WORDS[mode]
 
 
 class _Reader(TreeReader):
