@@ -148,6 +148,7 @@ class Keys:
         # (looked up once, not per port: a cached call with a keyword builds and hashes its key each time)
         self._port_content = _content_function(Port)
         self._shared_content = _content_function(Port, shared=True)
+        self._watchdog_content = _content_function(Watchdog, owned=True)
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -199,8 +200,7 @@ class Keys:
                     watchdog = wd[0]
                 else:
                     made = port.watchdog
-                    watchdog = None if made is None else _content_function(Watchdog, owned=True)(
-                        made, self._memo, self.token)
+                    watchdog = None if made is None else self._watchdog_content(made, self._memo, self.token)
                 content = ("shared port", self._shared_content(port, self._memo, self.token),
                            watchdog, self._memo.get(id(parts)) or self.token(parts))
             last, last_key = self._last_port

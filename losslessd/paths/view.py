@@ -106,16 +106,14 @@ def _presence(port: Port) -> tuple:
     these match, so that a Ref resolves to the source the same code would have picked on the port itself. A
     SharedPort answers from its shared part and its own sources, without making its queues and PGs (every port of a
     topology run is asked: making them all cost a worker's share of a topology run 13 % of its instructions)."""
-    shared = getattr(port, "_shared", None) if isinstance(port, SharedPort) else None
-    if shared is None or not isinstance(port, SharedPort):  # (the second for mypy)
-        return (port.map_source is None, port.pfc_source is None, port.trust_source is None, port.source is None,
-                tuple(pg.source is None for pg in port.priority_groups.values()),
-                tuple(q.scheduler is None or q.scheduler.source is None for q in port.queues.values()))
-    (queues, _), (_, pg_at), _, makers = shared
+    head = (port.map_source is None, port.pfc_source is None, port.trust_source is None, port.source is None)
+    if not isinstance(port, SharedPort) or port._shared is None:
+        return head + (tuple(pg.source is None for pg in port.priority_groups.values()),
+                       tuple(q.scheduler is None or q.scheduler.source is None for q in port.queues.values()))
+    (queues, _), (_, pg_at), _, makers = port._shared
     sources = port._sources  # (a place with a maker holds a key, whose entry is made: never None)
-    return (port.map_source is None, port.pfc_source is None, port.trust_source is None, port.source is None,
-            tuple(sources[at] is None and (makers is None or makers[at] is None) for at in pg_at),
-            tuple(scheduler is None or scheduler.source is None for _, scheduler, _, _ in queues))
+    return head + (tuple(sources[at] is None and (makers is None or makers[at] is None) for at in pg_at),
+                   tuple(scheduler is None or scheduler.source is None for _, scheduler, _, _ in queues))
 
 
 def path_facts(ctx, device: Device) -> PathFacts:
