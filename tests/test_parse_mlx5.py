@@ -275,7 +275,7 @@ def parse_text(name: str, text: str):
 
 def test_script_shell_syntax_variables_tee_and_sh_c_are_read_as_the_shell_would():
     """A dispatcher hook (case block, NAME=value, `echo V | sudo tee PATH`, `sudo sh -c '...'`) sets what it says;
-    an interface named by a variable set at run time keeps its written name, on one port."""
+    an interface named by a variable given a literal value is that port; an RDMA device known only at run time none."""
     host = parse_text("hook.sh", "\n".join([
         "#!/bin/bash", "NIC=ens1f0np0", "DEV=$1", "case \"$IFACE\" in", "  ens1f0np0)",
         "    mlnx_qos -i $NIC --trust dscp --pfc 0,0,0,1,0,0,0,0",
@@ -287,8 +287,9 @@ def test_script_shell_syntax_variables_tee_and_sh_c_are_read_as_the_shell_would(
     port = host.ports["ens1f0np0"]
     assert list(host.ports) == ["ens1f0np0"] and port.pfc_enabled == [3] and port.trust == Trust.dscp
     assert port.nic_ecn.np_enabled == port.nic_ecn.rp_enabled == {3: True} and port.nic_ecn.cnp_dscp == 48
-    assert host.roce_tos == 106
-    assert [i.code for i in host.issues] == ["SYS004"]  # the case block: its commands read as if each ran
+    # DEV=$1: the RDMA device is known only at run time, so no device named `$DEV` holds the host's ToS (it did)
+    assert host.roce_tos is None
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS004", None), ("SYS002", 11)]
 
 
 def test_a_set_x_trace_reads_the_output_and_the_traced_writes():
@@ -627,3 +628,93 @@ def test_dcb_commands_not_read_are_named(command, why):
     dev = _host(command + "\n")
     issues = [i.message for i in dev.issues if i.code == "SYS002" and i.source.line == 2]
     assert len(issues) == 1 and why in issues[0], issues
+
+
+def test_dcb_apptrust_and_rewr_change_nothing_on_mlx5():
+    """dcb-apptrust(8) `dcb apptrust set dev eth0 order dscp pcp`, dcb-rewr(8) `dcb rewr add dev eth0 prio-dscp 3:26`:
+    the kernel refuses an apptrust order a driver has no dcbnl_setapptrust for, and keeps rewrite entries in its own
+    table when the driver has no dcbnl_setrewr (net/dcb/dcbnl.c dcbnl_ieee_set); mlx5e_dcbnl_ops has neither. So the
+    port's trust stays as it was (here pcp, from mlnx_qos) and a SYS002 says why; before, both were "not read" alike."""
+    dev = _host("mlnx_qos -i ens6 --trust pcp\ndcb apptrust set dev ens6 order dscp pcp\n"
+                "dcb rewr add dev ens6 prio-dscp 3:26 prio-pcp 3:3\ndcb rewr flush dev ens6\n"
+                "dcb apptrust set dev ens6 order dscp banana\ndcb rewr show dev ens6\n")
+    assert dev.ports["ens6"].trust == Trust.pcp and dev.ports["ens6"].trust_source.line == 2
+    named = {i.source.line: i.message for i in dev.issues if i.code == "SYS002"}
+    assert sorted(named) == [3, 4, 5, 6]
+    assert "mlx5 has no application trust order" in named[3] and "trust stays as it was" in named[3]
+    assert "mlx5 does not rewrite by this table" in named[4] and "mlx5 does not rewrite" in named[5]
+    assert "dcb-apptrust(8)" in named[6]  # (an unknown selector: dcb itself refuses it)
+
+
+def test_dcb_dcbx_host_keeps_the_host_s_settings_and_no_keyword_hands_them_to_the_peer():
+    """dcb-dcbx(8) `dcb dcbx set dev DEV [host] [lld-managed] [cee] [ieee] [static]`, keywords not named are off.
+    mlx5e_dcbnl_setdcbx (en_dcbnl.c): lld-managed refused; no keyword: the firmware runs DCBX, willing (so the peer's
+    PFC, ETS and application settings replace the host's); a mode without host refused; host: the host's stand."""
+    base = "mlnx_qos -i ens6 --trust dscp --pfc 0,0,0,1,0,0,0,0 --prio_tc 0,0,0,3,0,0,0,0\n"
+    for keep in ("dcb dcbx set dev ens6 host ieee", "dcb dcbx set dev ens6 lld-managed", "dcb dcbx set dev ens6 cee"):
+        dev = _host(base + keep + "\n")
+        port = dev.ports["ens6"]
+        assert (port.trust, port.pfc_enabled, port.priority_to_tc[3]) == (Trust.dscp, [3], 3), keep
+        refused = [i.message for i in dev.issues if i.code == "SYS002"]
+        assert refused == [] if "host" in keep else ("mlx5 refuses this DCBX mode" in refused[0]), keep
+    dev = _host(base + "dcb dcbx set dev ens6\n")
+    port = dev.ports["ens6"]
+    assert port.trust is None and port.pfc_enabled is None and port.priority_to_tc is None
+    assert port.dscp_to_priority is None and port.pfc_source.line == 3
+    assert [i.source.line for i in dev.issues if i.code == "SYS002"] == [3]
+    assert "hands the port's DCBX to the NIC's firmware" in dev.issues[0].message
+    dev = _host(base + "IF=$1\ndcb dcbx set dev $IF\n")  # (a port known only at run time: any read so far)
+    assert dev.ports["ens6"].pfc_enabled is None and set(dev.ports) == {"ens6"}
+
+
+def test_mlnx_qos_dcbx_fw_hands_dcbx_to_the_firmware():
+    """mlnx_qos -d/--dcbx: "set dcbx mode to firmware controlled(fw) or OS controlled(os)" (mlnx-tools mlnx_qos): under
+    the firmware a willing port takes its peer's settings; before, the option was dropped without a word."""
+    dev = _host("mlnx_qos -i ens6 --trust dscp --pfc 0,0,0,1,0,0,0,0\nmlnx_qos -i ens6 --dcbx fw\n"
+                "mlnx_qos -i ens7 --dcbx os --pfc 0,0,0,1,0,0,0,0\nmlnx_qos -i ens7 --dcbx=auto\n")
+    assert dev.ports["ens6"].pfc_enabled is None and dev.ports["ens6"].trust is None
+    assert dev.ports["ens7"].pfc_enabled == [3]
+    named = {i.source.line: i.message for i in dev.issues if i.code == "SYS002"}
+    assert sorted(named) == [3, 5] and "--dcbx fw hands ens6's DCBX" in named[3] and "neither fw nor os" in named[5]
+
+
+def test_cma_roce_tos_on_a_device_known_only_at_run_time_sets_none_and_leaves_those_it_may_name_unknown():
+    """cma_roce_tos -d DEV -t TOS (mlnx-tools sbin/cma_roce_tos) with DEV known only at run time: before, a device named
+    `$DEV` was recorded and its ToS stood for the host's while mlx5_0's earlier value stood too."""
+    dev = _host("mlnx_qos -i ens6 --trust dscp\ncma_roce_tos -d mlx5_0 -t 106\nDEV=$1\ncma_roce_tos -d $DEV -t 96\n")
+    assert dev.roce_tos is None
+    named = [i.message for i in dev.issues if i.code == "SYS002"]
+    assert len(named) == 1 and "its RDMA device `$1` is known only at run time" in named[0]
+    assert "(96) is unknown on each device it may name (mlx5_0)" in named[0]
+    # a name with a run-time part reaches only the devices it may be
+    dev = _host("mlnx_qos -i ens6 --trust dscp\ncma_roce_tos -d roce0 -t 106\ncma_roce_tos -d mlx5_0 -t 106\n"
+                "cma_roce_tos -d mlx5_$N -t 96\n")
+    assert dev.roce_tos == 106 and "(mlx5_0)" in dev.issues[0].message
+    # a loop over the devices the host has: each of them (and the one named through an interface) may be one
+    dev = _host('mlnx_qos -i ens6 --trust dscp\ncma_roce_tos -d "$(ls /sys/class/net/ens6/device/infiniband)" -t 106\n'
+                "for d in $(ls /sys/class/infiniband); do cma_roce_tos -d $d -t $TOS; done\n")
+    assert dev.roce_tos is None
+    assert any("a value known only at run time" in i.message and "the RDMA device of ens6" in i.message
+               for i in dev.issues)
+
+
+def test_lldptool_glued_or_in_a_function_on_a_run_time_port_forgets_what_it_may_change():
+    dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0 --prio_tc 0,0,0,3,0,0,0,0\n"
+                'cfg() { lldptool -T -i "$1" -V PFC enabled=3; }\nfor i in $(ls /sys/class/net); do cfg $i; done\n'
+                "lldptool set-tlv -i${NIC} -V ETS-CFG up2tc=0:0\n")
+    assert set(dev.ports) == {"ens6"}
+    assert dev.ports["ens6"].pfc_enabled is None and dev.ports["ens6"].priority_to_tc is None
+
+
+def test_a_script_setting_a_switch_asic_s_shared_buffer_is_refused_as_a_linux_switch_s():
+    """devlink-sb(8) `devlink sb pool set DEV pool N size S thtype T`, `sb port pool set`, `sb tc bind set`: a shared
+    buffer a switch ASIC has (mlxsw, Spectrum switchdev); mlx5's devlink ops (mlx5/core/devlink.c) offer none. Such a
+    script sets up a Linux switch, whose swp ports were read as host NICs (their host-only checks infos and SYS002):
+    a clear input error now, naming the line. Showing the buffer (`devlink sb show`) is not setting it."""
+    text = ("#!/bin/bash\nmlnx_qos -i swp3 --pfc=0,1,0,0,0,0,0,0\n"
+            "devlink sb pool set pci/0000:03:00.0 pool 2 size 1000000 thtype static\n")
+    with pytest.raises(InputError) as err:
+        mlx5.parse([Input("sw.sh", text)], "sw")
+    assert err.value.line == 3 and "sets up a Linux switch (mlxsw" in str(err.value)
+    dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0\ndevlink sb show\ndevlink dev show\n")
+    assert dev.ports["ens6"].pfc_enabled == [3]

@@ -450,7 +450,7 @@ def test_iproute2_dcb_on_a_port_known_only_at_run_time_sets_none():
     assert list(host.ports) == ["eth1"] and host.ports["eth1"].pfc_enabled is None
     assert host.ports["eth1"].priority_to_tc is None
     assert [(i.code, i.source.line) for i in host.issues] == [("SYS002", 5), ("SYS002", 6)]
-    assert "(--prio_tc, --tsa) is unknown on each port it may name (eth1)" in host.issues[1].message
+    assert "(priority->TC map, schedulers) is unknown on each port it may name (eth1)" in host.issues[1].message
 
 
 def test_a_command_substitution_s_settings_are_read_and_its_lookups_are_not_reported():

@@ -95,6 +95,9 @@ _nic_ecn = positional(NicEcn, "source")
 _link_pause = positional(LinkPause, "autoneg", "rx", "tx", "source")
 _host = positional(Device, "name", "kind", "platform")
 _TOS_COMMAND = "cat /sys/kernel/config/rdma_cm/<mlx5 device>/ports/1/default_roce_tos"
+# What the mlnx_qos options a DCB tool's line stands for set, in a message's words.
+_SETTING_NAMES = {"--pfc": "PFC priorities", "--prio_tc": "priority->TC map", "--tsa": "schedulers",
+                  "--dscp2prio": "DSCP->priority map", "--trust": "trust"}
 
 
 def sniff(inp: Input) -> bool:
@@ -277,7 +280,7 @@ class _Host:
                 if iface and script.at_run_time(iface):
                     known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
                     script.apply_mlnx_qos(_nic_port(iface, True, src), known, src)  # (raises Skip where mlnx_qos would)
-                    names = [o for o, _ in options if o != "--interface"]
+                    names = [o for o, v in options if o != "--interface" and (o, v) != ("--dcbx", "os")]
                     # (one DCB PFC set carries the cable length and the PFC switches: see script.apply_mlnx_qos)
                     return self._port_at_run_time(iface, line, path, n, ", ".join(dict.fromkeys(names)), lambda port: (
                         script.forget(port, names + ["--pfc"] * ("--cable_len" in names), src)))
@@ -285,6 +288,11 @@ class _Host:
                     raise script.Skip("no interface (-i IF)")
                 known, later = script.known_at_run_time([o for o in options if o[0] != "--interface"])
                 script.apply_mlnx_qos(self.device.ports[iface], known, src)
+                if dict(known).get("--dcbx") == "fw":  # mlnx_qos --dcbx fw: "firmware controlled" DCBX, willing
+                    script.forget(self.device.ports[iface], ["--dcbx"], src)
+                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: it "
+                                "takes the PFC, ETS and application settings its peer advertises, so PFC priorities, "
+                                "priority->TC map, schedulers, DSCP map and trust are unknown from here", path, n)
                 if later:  # the rest of the call is read; what these set is unknown from here on
                     script.forget(self.device.ports[iface], later, src)
                     self._issue(f"`{line[:80]}`: {', '.join(later)} given a value known only at run time; what "
@@ -316,15 +324,22 @@ class _Host:
                                                for k in ("autoneg", "rx", "tx")}, source=src)
             elif prog == "lldptool":
                 self._lldptool(n, words, line, path)
+            elif prog == "devlink" and [w for w in words[1:] if not w.startswith("-")][:1] == ["sb"] and "set" in words:
+                # devlink-sb(8) pool/port pool/tc bind set: a switch ASIC's shared buffer (mlxsw spectrum_buffers.c);
+                # mlx5's devlink ops (mlx5/core/devlink.c) offer none, so no ConnectX host script sets one
+                raise InputError(f"`{line[:80]}` sets a shared buffer's pools (devlink-sb(8)), which a switch ASIC has "
+                                 "and a ConnectX NIC has not: this script sets up a Linux switch (mlxsw, Spectrum "
+                                 "switchdev), whose ports losslessd would read as host NICs; it reads no Linux switch "
+                                 "setup script (lint the switch's own configuration, or leave this file out)",
+                                 file=path, line=n)
             elif prog == "dcb":
                 from . import dcb
                 iface = words[words.index("dev") + 1] if "dev" in words[:-1] else None
                 if iface and script.at_run_time(iface):
                     dcb.apply(_nic_port(iface, True, src), words[1:], src)  # (raises Skip where it is not read)
-                    obj, command, _ = dcb.split_command(words[1:])
-                    names = [] if command in ("show", "help") else dcb.SETS.get(obj, [])
+                    names = dcb.changes(words[1:])
                     if names:
-                        self._port_at_run_time(iface, line, path, n, ", ".join(names),
+                        self._port_at_run_time(iface, line, path, n, ", ".join(_SETTING_NAMES[o] for o in names),
                                                lambda port: script.forget(port, names, src))
                     return
                 if iface is None or not self._attempt(iface, None, path, sec):
@@ -333,9 +348,11 @@ class _Host:
                     raise script.Skip("no interface (dev IF)")
                 note = dcb.apply(self.device.ports[iface], words[1:], src)
                 if note:
-                    self._issue(f"`{line[:80]}`: {note}", path, n, code="SYS004")
+                    self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":
                 dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
+                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]):
+                    return self._device_at_run_time(dev, tos, line, path, n)
                 if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
                     self.tos.pop(script.rdma_device(dev)[0], None)  # (no earlier value stands for it)
                     self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
@@ -379,6 +396,24 @@ class _Host:
         self._issue(f"`{line[:80]}`: its interface `{iface[:40]}` is known only at run time: what it sets ({what}) is "
                     f"unknown on each port it may name ({shown}), and set on none", file, n)
 
+    def _device_at_run_time(self, dev: str, tos: int | None, line: str, file: str, n: int) -> None:
+        """`cma_roce_tos -d $DEV -t TOS` where DEV is known only at run time (a loop over `$(ls /sys/class/infiniband)`,
+        `$1`): the ToS of each RDMA device read so far the name may be is unknown, and none is set (a device named
+        `$DEV` was, whose ToS then stood for the host's). A device a script names by its interface
+        (`$(ls /sys/class/net/$IF/device/infiniband)`) may be any."""
+        from . import script
+
+        name = script.rdma_device(dev)[0]
+        pattern = re.compile(".*", re.S) if name != dev else script.run_time_pattern(dev)
+        reached = [d for d in self.tos if pattern.fullmatch(d)]
+        for d in reached:
+            del self.tos[d]
+        shown = f"{', '.join(reached[:8])}{', ...' if len(reached) > 8 else ''}" if reached else \
+            "none of those read so far" if self.tos else "no device is read so far"
+        value = "a value known only at run time" if tos is None else str(tos)
+        self._issue(f"`{line[:80]}`: its RDMA device `{dev[:40]}` is known only at run time: the RoCE ToS it sets "
+                    f"({value}) is unknown on each device it may name ({shown}), and set on none", file, n)
+
     def _lldptool(self, n: int, words: list[str], line: str, path: str) -> None:
         """`lldptool -T -i IF -V PFC|ETS-CFG|APP|IEEE-DCBX ARG=VALUE ...`: lldpad's DCBX configuration of IF, which
         lldpad pushes to the NIC (DCBNL) only while it runs with the NIC's DCBX under the host's control, and which a
@@ -396,9 +431,7 @@ class _Host:
             return
         tlv, names = found
         iface = _option(args, "-i", None)
-        unknown = {"--pfc": "PFC priorities", "--prio_tc": "priority->TC map", "--tsa": "schedulers",
-                   "--dscp2prio": "DSCP->priority map", "--trust": "trust"}
-        what = ", ".join(unknown[name] for name in names)
+        what = ", ".join(_SETTING_NAMES[name] for name in names)
         if iface and script.at_run_time(iface):
             return self._port_at_run_time(iface, line, path, n, what,
                                           lambda port: script.forget(port, names, Source(file=path, line=n)))

@@ -5,6 +5,8 @@ dcb(8) talks to the kernel's DCB netlink interface directly (no daemon), so what
 dscp-prio 26:3`. Its array parameters change only the keys named, left to right, `all:` naming every key (dcb(8),
 "ARRAY PARAMETERS"; dcb-pfc(8): `prio-pfc 6:on 7:on` "leaving the rest intact"), so a key the script never names keeps
 the NIC's earlier value, which the script does not show: unknown unless an earlier line set it.
+`dcb apptrust set` and `dcb rewr` change nothing on mlx5 (the driver offers the kernel neither), and `dcb dcbx set`
+with no keyword hands the port's DCBX to the NIC's firmware, whose peer may then set what the script set.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from ...model import Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import DSCP_NAMES, is_small_int
-from .script import Skip
+from .script import PEER_SETS, Skip, forget
 
 # dcb-ets(8) TSA-MAP values; `cbs` (credit-based shaper) has no counterpart in the model's scheduler types.
 _TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
@@ -92,11 +94,26 @@ def split_command(words: list[str]) -> tuple[str, str, list[str]]:
 # What each object's `set`/`add`/... changes, named as the mlnx_qos options setting it (dcb-pfc(8), dcb-ets(8),
 # dcb-app(8)): what a command on a port known only at run time makes unknown.
 SETS = {"pfc": ["--pfc"], "ets": ["--prio_tc", "--tsa"], "app": ["--dscp2prio", "--trust"]}
+# dcb-apptrust(8) SEL; dcb-dcbx(8) keywords.
+_SELECTORS = frozenset({"ethtype", "stream-port", "dgram-port", "port", "dscp", "pcp"})
+_DCBX = frozenset({"host", "lld-managed", "cee", "ieee", "static"})
 
 
-def apply(port, words: list[str], src: Source) -> str | None:
-    """Set ``port`` as the `dcb` command ``words`` (without `dcb`) would; raises Skip when it is not read. Returns a
-    note when a setting it changes is left partly unknown (the keys it did not name)."""
+def changes(words: list[str]) -> list[str]:
+    """The mlnx_qos options naming what the `dcb` command ``words`` (without `dcb`) changes on its port: what it makes
+    unknown on each port a name known only at run time may be. Call after apply() has accepted the command."""
+    obj, command, rest = split_command(words)
+    if command in ("show", "help", ""):
+        return []
+    if obj == "dcbx":
+        return [] if set(rest[2:]) & {"host"} else PEER_SETS
+    return SETS.get(obj, [])
+
+
+def apply(port, words: list[str], src: Source) -> tuple[str, str] | None:
+    """Set ``port`` as the `dcb` command ``words`` (without `dcb`) would; raises Skip when it is not read or changes
+    nothing on an mlx5 port. Returns (code, note) when a setting it changes is left unknown: SYS004 for keys an array
+    did not name, SYS002 where the port's peer may set it (DCBX handed to the NIC's firmware)."""
     obj, command, rest = split_command(words)
     if command in ("show", "help", ""):
         return None  # (shows what is set)
@@ -104,6 +121,33 @@ def apply(port, words: list[str], src: Source) -> str | None:
         raise Skip("no `dev IF`")
     params = rest[2:]
     notes: list[str] = []
+    if obj == "apptrust" and command == "set":
+        if params[:1] != ["order"] or not set(params[1:]) <= _SELECTORS:
+            raise Skip("only `dcb apptrust set dev IF order SEL...` (SEL: ethtype, stream-port, dgram-port, port, "
+                       "dscp, pcp) is dcb-apptrust(8)'s")
+        # net/dcb/dcbnl.c dcbnl_ieee_set: no dcbnl_setapptrust -> EOPNOTSUPP; mlx5e_dcbnl_ops (en_dcbnl.c) has none
+        raise Skip("mlx5 has no application trust order (its dcbnl ops set no dcbnl_setapptrust, so the kernel refuses "
+                   "the command): the port's trust stays as it was; on mlx5 a port trusts DSCP from its first DSCP "
+                   "entry (`dcb app add dev IF dscp-prio D:P`) or `mlnx_qos --trust dscp`")
+    if obj == "rewr":
+        # net/dcb/dcbnl.c dcbnl_ieee_set/del: without dcbnl_setrewr the entries go to the kernel's own table only
+        raise Skip("mlx5 does not rewrite by this table (its dcbnl ops set no dcbnl_setrewr: the kernel keeps the "
+                   "entries in its own table and programs nothing), so the DSCP and PCP the NIC sends stay as they "
+                   "were (for RoCE: the ToS, cma_roce_tos or traffic_class)")
+    if obj == "dcbx" and command == "set":
+        modes = set(params)
+        if not modes <= _DCBX:
+            raise Skip(f"{sorted(modes - _DCBX)[0]!r} is not a dcb-dcbx(8) keyword")
+        # mlx5 en_dcbnl.c mlx5e_dcbnl_setdcbx: lld-managed refused; no keyword: the firmware runs DCBX (willing_admin
+        # set by mlx5e_dcbnl_set_dcbx_mode); `host`: the host's settings apply; other keywords without host refused
+        if "lld-managed" in modes or (modes and "host" not in modes):
+            raise Skip("mlx5 refuses this DCBX mode (it takes `host` or no keyword): the port's DCBX stays as it was")
+        if "host" in modes:
+            return None  # what the host sets (dcb, mlnx_qos) stands; nothing the model holds changes
+        forget(port, PEER_SETS, src)
+        return "SYS002", ("with no keyword mlx5 hands the port's DCBX to the NIC's firmware, willing: it takes the "
+                          "PFC, ETS and application settings its peer advertises, so PFC priorities, priority->TC map, "
+                          "schedulers, DSCP map and trust are unknown from here")
     if obj == "pfc" and command == "set":
         k = 0
         while k < len(params):
@@ -185,6 +229,6 @@ def apply(port, words: list[str], src: Source) -> str | None:
             # mlx5e_dcbnl_ieee_setapp: the port's first DSCP entry switches its trust to DSCP
             port.trust, port.trust_source = Trust.dscp, src
     else:
-        raise Skip(f"`dcb {obj} {command}` is not read (dcb pfc set, dcb ets set and dcb app add|replace|del|flush "
-                   "dscp-prio are)")
-    return "; ".join(notes) or None
+        raise Skip(f"`dcb {obj} {command}` is not read (dcb pfc set, dcb ets set, dcb app add|replace|del|flush "
+                   "dscp-prio and dcb dcbx set are)")
+    return ("SYS004", "; ".join(notes)) if notes else None

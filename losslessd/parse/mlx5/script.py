@@ -1189,6 +1189,11 @@ def known_at_run_time(options: list[tuple[str, str]]) -> tuple[list[tuple[str, s
     return [(name, value) for name, value in options if name not in later], later
 
 
+# What a peer may give a port whose DCBX the NIC's firmware runs, willing (IEEE 802.1Qaz DCBX: a willing port takes its
+# peer's configuration): its PFC, ETS and application (DSCP) settings, as the mlnx_qos options naming them.
+PEER_SETS = ["--pfc", "--prio_tc", "--tsa", "--dscp2prio", "--trust"]
+
+
 def forget(port, names: list[str], src: Source) -> None:
     """What each option of ``names`` sets on ``port``, made unknown: the script sets it to a value known only at
     run time (after what an earlier line set)."""
@@ -1210,6 +1215,8 @@ def forget(port, names: list[str], src: Source) -> None:
         elif name in ("--tsa", "--tcbw"):
             for queue in port.queues.values():
                 queue.scheduler = None
+        elif name == "--dcbx":  # (DCBX handed to the firmware: what a willing port's peer may set)
+            forget(port, PEER_SETS, src)
 
 
 def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
@@ -1220,6 +1227,8 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
         raise Skip("mlnx_qos refuses --trust and --dscp2prio in one call")
     if "--trust" in opts and opts["--trust"] not in ("dscp", "pcp"):
         raise Skip(f"--trust {opts['--trust']!r} is neither dscp nor pcp")
+    if "--dcbx" in opts and opts["--dcbx"] not in ("fw", "os"):  # (mlnx_qos --dcbx: fw or os)
+        raise Skip(f"--dcbx {opts['--dcbx']!r} is neither fw nor os")
     pfc = _eight(opts["--pfc"], 1, "--pfc") if "--pfc" in opts else None
     cable = opts.get("--cable_len")
     if cable is not None and not (is_small_int(cable, 5) and int(cable) <= 0xFFFF):
