@@ -273,6 +273,8 @@ class _Host:
                                   "is read")
             if words[0] == script.ENDED:  # (exact: bash never runs the rest; an info, as what it sets is read)
                 return self._issue(words[1], path, n, code="SYS004")
+            if words[0] == script.NOTE:
+                return self._issue(words[2], path, n, code=words[1])
             prog = os.path.basename(words[0])
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])

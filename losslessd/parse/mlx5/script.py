@@ -10,7 +10,8 @@ called, and a variable given a literal value is replaced by it (one set at run t
 on `$IF` then sets no port, and what it sets is unknown on each it may name). A block bash cannot read whole (a loop
 no `done` closes, an `if` no `fi`, a `case` no `esac`, `{` or `(` left open, a `)` closing nothing, a closing word
 where another is due, an empty body) ends the reading at its first line (bash stops with a syntax error and runs
-none of it); so does an `exit` that always runs (after its line). Anything else is reported.
+none of it); so does an `exit` that always runs (after its line). `trap ARG EXIT` runs ARG when the shell exits,
+so it is read after the script's last command; a trap on a signal is not read. Anything else is reported.
 What the script leaves alone stays unknown (None), since it depends on the host's state before.
 """
 
@@ -364,6 +365,7 @@ def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count
 # command nor anything after it runs (the commands before it have run).
 UNCLOSED = "\0unclosed"  # (a word no split gives: [UNCLOSED, why], in the place of the commands never run)
 ENDED = "\0ended"  # ([ENDED, why]: at a top-level `exit` or `exec PROGRAM`, with commands after it)
+NOTE = "\0note"  # ([NOTE, code, message]: a finding on the script's reading at that line)
 
 
 def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
@@ -372,6 +374,7 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
     then [UNCLOSED, why] at its first line (a script cut short in a block must not read as if the block had run)."""
     ends, broken, exited = _structure(flat, path)
     stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
+    outer = functions.pop(_TRAP, None)  # (a `sh -c` shell starts with no trap of its own, and ends with its own)
     yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
     if (line := functions.pop(_EXITED, None)) is not None and not depth:  # (a `sh -c`'s exit ends that shell only)
         yield line, [ENDED, "the script ends here (an exit in the function called, or the loop): bash runs nothing "
@@ -383,6 +386,16 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
         yield flat[exited][0], [ENDED, f"the script ends here (`{flat[exited][1][0]}` at its top level): bash runs "
                                        f"nothing after it, so its commands from line {rest[0]} on are not read"], \
             flat[exited][2]
+    trap = functions.pop(_TRAP, None)
+    if trap is not None and not (exited is not None and flat[exited][1][0] == "exec"):  # (exec: the shell is gone)
+        ran = list(_trap_run(trap, values, arrays, count, path, depth, functions))
+        if any(words and not words[0].startswith("\0") and _sets_nic(words) for _, words, _ in ran):
+            shell = "the script" if not depth else "its `sh -c` shell"
+            yield trap[0], [NOTE, "SYS004", f"the EXIT trap set on line {trap[0]} runs when {shell} ends (bash(1) "
+                                            f"trap): `{trap[1][:60]}` is read after {shell}'s last command"], trap[2]
+        yield from ran
+    if outer is not None:
+        functions[_TRAP] = outer
 
 
 def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict[str, str],
@@ -451,6 +464,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if not program:
                 continue
             written = program
+        if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
+            yield from _trap(_expanded(written, values, arrays, path, n), values, arrays, count, path, depth,
+                             functions, n, line)
+            continue
         if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...
             k = int(written[1]) if written[1:2] and written[1].isdigit() else 1
             if "@" in arrays:  # (a function's words; the script's own are known only at run time)
@@ -597,6 +614,72 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
 
 
 _POSITIONAL = tuple(str(k) for k in range(1, 10))
+_TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the EXIT trap set so far)
+# bash(1) trap: the pseudo-signals other than EXIT, and when each runs its command.
+_TRAP_WHEN = {"ERR": "when a command fails", "DEBUG": "before every command",
+              "RETURN": "each time a function or a sourced file returns"}
+
+
+def _trap(words: list[str], values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
+          path: str | None, depth: int, functions: dict, n: int,
+          line: str) -> Iterator[tuple[int, list[str] | None, str]]:
+    """`trap ARG EXIT` (or `0`): ARG runs when the shell exits, at the end of the script or at an `exit`, not here;
+    the last one set wins, and `trap - EXIT`, `trap EXIT` or `trap '' EXIT` leave none (bash(1) trap). A trap on a
+    signal, ERR, DEBUG or RETURN runs only if that happens, which reading cannot tell: where its command would set the
+    NIC, a [NOTE, SYS002] says it is not read (the values read are a run's that no signal interrupts); one that runs
+    the EXIT trap's command too changes nothing the end of the script does not."""
+    args = words[1:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args or (args[0].startswith("-") and args[0] != "-"):  # (`trap`, `trap -p`, `trap -l`: they print)
+        return
+    action, specs = (None, args[1:] if args[0] == "-" else args) if len(args) == 1 or args[0] == "-" else \
+        (args[0], args[1:])
+    names = [spec.upper().removeprefix("SIG") for spec in specs]
+    if {"EXIT", "0"} & set(names):
+        if action:
+            functions[_TRAP] = (n, action, line)
+        else:
+            functions.pop(_TRAP, None)
+    signals = [name for name in names if name not in ("EXIT", "0")]
+    if not action or not signals or len(signals) < len(names):  # (with EXIT: the end of the script runs it anyway)
+        return
+    dry = {**functions, "\0calls": set(functions.get("\0calls", ()))}  # (a run that leaves this one's state alone)
+    ran = _trap_run((n, action, line), dict(values), {k: list(v) for k, v in arrays.items()}, count, path, depth, dry)
+    setting = next((words for _, words, _ in ran if words and not words[0].startswith("\0") and _sets_nic(words)),
+                   None)
+    if setting is not None:
+        raised = [f"SIG{name}" for name in signals if name not in _TRAP_WHEN]
+        when = " or ".join([_TRAP_WHEN[name] for name in signals if name in _TRAP_WHEN]
+                           + [f"when the script gets {' or '.join(raised)}"] * bool(raised))
+        yield n, [NOTE, "SYS002", f"the trap on {', '.join(signals)} runs `{action[:60]}` only {when}, which reading "
+                                  f"the script cannot tell: what it sets (`{' '.join(setting)[:60]}`) is not read (the "
+                                  "values read are those of a run nothing interrupts)"], line
+
+
+def _trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
+              depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
+    """The commands of a trap's command string as the shell runs them, in the shell that set it (its functions
+    called), at the trap's line."""
+    n, action, line = trap
+    if depth >= MAX_NESTING:
+        raise InputError(f"its traps, loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
+                         file=path, line=n)
+    defined = {name for name in functions if not name.startswith("\0")}
+    grammar, inner = _Grammar(), []
+    for _, part in _logical_lines(action):
+        try:
+            inner += [(n, _called(words, defined), line) for words in _split(part, grammar)]
+        except ValueError:
+            inner.append((n, None, line))
+    yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+
+
+def _sets_nic(words: list[str]) -> bool:
+    """A command this reader takes for one that sets the NIC: what makes a trap's command worth a word."""
+    prog = os.path.basename(words[0])
+    return prog in ("mlnx_qos", "dcb", "lldptool", "cma_roce_tos") or (prog != "echo" and is_write(words)) or \
+        (prog == "echo" and any(w.startswith(">") or os.path.basename(w) == "tee" for w in words))
 
 
 def _expanded(written: list[str], values: dict[str, str], arrays: dict[str, list[str]], path: str | None,
