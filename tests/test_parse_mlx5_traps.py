@@ -40,6 +40,16 @@ RAN = {
     "a-sh-c-shell-s-own": (["bash -c \"trap 'mlnx_qos -i eth1 --trust pcp' EXIT; mlnx_qos -i eth1 --trust dscp\"",
                             SET],
                            ["-i eth1 --trust dscp", "-i eth1 --trust pcp", "-i eth1 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-subshell-s-own-runs-as-it-ends": ([f"trap '{OFF}' EXIT",
+                                          "( trap 'mlnx_qos -i eth1 --trust pcp' EXIT; mlnx_qos -i eth1 --trust dscp )",
+                                          SET],
+                                         ["-i eth1 --trust dscp", "-i eth1 --trust pcp",
+                                          "-i eth1 --pfc 0,0,0,1,0,0,0,0", "-i eth1 --pfc 0,0,0,0,0,0,0,0"]),
+    "a-subshell-s-at-its-exit": (["(", "  trap 'mlnx_qos -i eth1 --trust pcp' EXIT", "  exit 0",
+                                  "  mlnx_qos -i eth1 --trust dscp", ")", SET],
+                                 ["-i eth1 --trust pcp", "-i eth1 --pfc 0,0,0,1,0,0,0,0"]),
+    "set-again-by-itself-runs-once": (["again() { mlnx_qos -i eth1 --trust pcp; trap again EXIT; }", "trap again EXIT",
+                                       SET], ["-i eth1 --pfc 0,0,0,1,0,0,0,0", "-i eth1 --trust pcp"]),
     "a-signal-trap-does-not-run": (["trap 'mlnx_qos -i eth1 --trust pcp' INT TERM", SET],
                                    ["-i eth1 --pfc 0,0,0,1,0,0,0,0"]),
     "variables-known-when-it-is-set": (["IF=eth1", f"trap \"{OFF.replace('eth1', '$IF')}\" EXIT", SET],
@@ -91,6 +101,11 @@ def test_a_signal_trap_that_would_set_the_nic_is_named_and_one_that_would_not_is
     assert "--trust pcp" in named[3] and "when a command fails" in named[5]
     dev = _host("trap 'mlnx_qos -i eth1 --trust pcp' EXIT INT TERM\nmlnx_qos -i eth1 --trust dscp\n")
     assert dev.ports["eth1"].trust == Trust.pcp and not [i for i in dev.issues if i.code == "SYS002"]
+
+
+def test_a_trap_that_sets_itself_again_is_read_once():
+    dev = _host("f() { mlnx_qos -i eth1 --trust pcp; trap f INT; }\ntrap f INT\nmlnx_qos -i eth1 --trust dscp\n")
+    assert dev.ports["eth1"].trust == Trust.dscp and [i.source.line for i in dev.issues] == [3]
 
 
 def test_print_options_set_no_trap():

@@ -331,9 +331,8 @@ class _Host:
                 # mlx5's devlink ops (mlx5/core/devlink.c) offer none, so no ConnectX host script sets one
                 raise InputError(f"`{line[:80]}` sets a shared buffer's pools (devlink-sb(8)), which a switch ASIC has "
                                  "and a ConnectX NIC has not: this script sets up a Linux switch (mlxsw, Spectrum "
-                                 "switchdev), whose ports losslessd would read as host NICs; it reads no Linux switch "
-                                 "setup script (lint the switch's own configuration, or leave this file out)",
-                                 file=path, line=n)
+                                 "switchdev), whose ports losslessd would read as host NICs; it reads no Linux "
+                                 "switch's setup script (leave this file out of the host inputs)", file=path, line=n)
             elif prog == "dcb":
                 from . import dcb
                 iface = words[words.index("dev") + 1] if "dev" in words[:-1] else None

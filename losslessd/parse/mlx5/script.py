@@ -387,8 +387,11 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
                                        f"nothing after it, so its commands from line {rest[0]} on are not read"], \
             flat[exited][2]
     trap = functions.pop(_TRAP, None)
-    if trap is not None and not (exited is not None and flat[exited][1][0] == "exec"):  # (exec: the shell is gone)
+    if trap is not None and not functions.get(_EXITING) and \
+            not (exited is not None and flat[exited][1][0] == "exec"):  # (exec: the shell is gone)
+        functions[_EXITING] = True  # (a trap it sets as it runs is not run again: bash runs the EXIT trap once)
         ran = list(_trap_run(trap, values, arrays, count, path, depth, functions))
+        del functions[_EXITING]
         if any(words and not words[0].startswith("\0") and _sets_nic(words) for _, words, _ in ran):
             shell = "the script" if not depth else "its `sh -c` shell"
             yield trap[0], [NOTE, "SYS004", f"the EXIT trap set on line {trap[0]} runs when {shell} ends (bash(1) "
@@ -464,6 +467,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if not program:
                 continue
             written = program
+        if written[0] == "(":  # a subshell starts with no EXIT trap of its own (bash(1) COMMAND EXECUTION
+            functions.setdefault(_SUBSHELL_TRAPS, []).append(functions.pop(_TRAP, None))  # ENVIRONMENT)
+            continue
+        if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):  # and runs the one it set as it ends
+            if (trap := functions.pop(_TRAP, None)) is not None:
+                yield from _trap_run(trap, values, arrays, count, path, depth, functions)
+            if (outer := functions[_SUBSHELL_TRAPS].pop()) is not None:
+                functions[_TRAP] = outer
+            continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
             yield from _trap(_expanded(written, values, arrays, path, n), values, arrays, count, path, depth,
                              functions, n, line)
@@ -615,6 +627,9 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
 
 _POSITIONAL = tuple(str(k) for k in range(1, 10))
 _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the EXIT trap set so far)
+_EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
+_DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
+_SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
 # bash(1) trap: the pseudo-signals other than EXIT, and when each runs its command.
 _TRAP_WHEN = {"ERR": "when a command fails", "DEBUG": "before every command",
               "RETURN": "each time a function or a sourced file returns"}
@@ -642,9 +657,10 @@ def _trap(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         else:
             functions.pop(_TRAP, None)
     signals = [name for name in names if name not in ("EXIT", "0")]
-    if not action or not signals or len(signals) < len(names):  # (with EXIT: the end of the script runs it anyway)
-        return
-    dry = {**functions, "\0calls": set(functions.get("\0calls", ()))}  # (a run that leaves this one's state alone)
+    if not action or not signals or len(signals) < len(names) or functions.get(_DRY):  # (with EXIT: the end of the
+        return  # script runs it anyway; in a trap's trial run: that run's own traps are not tried)
+    dry = {**functions, "\0calls": set(functions.get("\0calls", ())),  # (a run that leaves this one's state alone)
+           _SUBSHELL_TRAPS: list(functions.get(_SUBSHELL_TRAPS, ())), _DRY: True}
     ran = _trap_run((n, action, line), dict(values), {k: list(v) for k, v in arrays.items()}, count, path, depth, dry)
     setting = next((words for _, words, _ in ran if words and not words[0].startswith("\0") and _sets_nic(words)),
                    None)
