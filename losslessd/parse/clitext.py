@@ -1,4 +1,4 @@
-"""Indented CLI running-configs (Arista EOS, Cisco NX-OS): the line tree and a reader base class.
+"""Indented CLI running-configs (Arista EOS, Cisco NX-OS, Dell OS9): the line tree and a reader base class.
 
 Both vendors print a block's sub-commands indented under it and separate blocks with `!`, so the
 tree, the "is this a config at all" check, the SYS002 plumbing and the truncation check live here.
@@ -75,8 +75,8 @@ _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running
 
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
            str | None], indent: str, blank_exits: bool = True) -> str:
-    """Lines pasted at the margin (EOS, NX-OS: a configuration copied without its indentation) indented as the switch
-    reads them: each line is entered in the mode the line before it left or, where that mode does not take it
+    """Lines pasted at the margin (EOS, NX-OS, Dell OS9: a configuration copied without its indentation) indented as
+    the switch reads them: each line is entered in the mode the line before it left or, where that mode does not take it
     (``takes``), in the nearest enclosing mode that does; ``opens`` names the mode a line enters. `exit` leaves a
     mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number."""
     modes: list[str] = []
@@ -96,6 +96,23 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
         if opened:
             modes.append(opened)
     return "\n".join(lines)
+
+
+def is_flat(text: str, takes: Callable[[str, list[str]], bool],
+            opens: Callable[[str | None, list[str]], str | None], heads: tuple[str, ...] | None = None) -> bool:
+    """Whether ``text`` is a paste with its indentation lost (EOS, NX-OS, Dell OS9): some line at the margin that opens
+    a mode (one of ``heads``, or any) is followed, past blank and `!` lines, by a command of that mode at the margin,
+    and none is followed by an indented line (a running-config's blocks)."""
+    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("!")]
+    flat = False
+    for line, nxt in zip(lines, lines[1:], strict=False):
+        mode = None if line[:1] in (" ", "\t") else opens(None, line.split())
+        if mode is None or (heads is not None and mode not in heads):
+            continue
+        if nxt[:1] in (" ", "\t"):
+            return False
+        flat = flat or takes(mode, nxt.split())
+    return flat
 
 
 def config_session(text: str, indent: str, path: str = "", issues: list[ParseIssue] | None = None,

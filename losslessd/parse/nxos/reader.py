@@ -21,6 +21,7 @@ from ..clitext import (
     check_config_text,
     config_session,
     dscp_values,
+    is_flat,
     renest,
 )
 
@@ -311,18 +312,10 @@ def indent_flat_qos(text: str) -> str:
     """A paste that lost its indentation writes a class-map's `match`, a policy-map's `class` and its actions and
     `system qos`'s `service-policy` at the margin, each entered in the mode the line before it left: indent them as
     the running-config does, keeping every line's number. Text whose QoS blocks are indented is left as it is."""
-    lines = text.split("\n")
-    opened = False
-    for line, nxt in zip(lines, lines[1:], strict=False):
-        words = line.split()
-        if words and line[:1] not in (" ", "\t") and (mode := _qos_mode(None, words)):
-            if nxt[:1] in (" ", "\t"):
-                return text
-            opened = opened or _qos_takes(mode, nxt.split())
-    if not opened:
+    if not is_flat(text, _qos_takes, _qos_mode):
         return text
     # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
-    return renest(lines, _qos_takes, _qos_mode, "  ", blank_exits=False)
+    return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False)
 
 
 def _qos_takes(mode: str, words: list[str]) -> bool:
