@@ -660,3 +660,13 @@ def test_a_session_line_that_leaves_the_mode_or_opens_a_sibling_is_not_called_re
     assert not [i for i in cfg.issues if "refused" in i.message], cfg.issues
     assert (cfg.class_maps["ROCE"].dscp, cfg.class_maps["CNP"].dscp, cfg.watchdog.value) == ({26}, {48}, True)
     assert cfg.nq_policies["ROCE-NQ"]["c-8q-nq-default"].mtu.value == 1500
+
+
+def test_a_flat_paste_with_blank_or_comment_lines_after_a_mode_line_is_re_nested():
+    """NX-OS's flat check (now clitext.is_flat, shared with EOS and OS9) looked at the very next line: a blank line or
+    a `!` comment after `class-map` hid the paste, and its `match dscp 26` was read as a global line (the class
+    matched nothing). It steps over them, as EOS's check did."""
+    text = "\n".join(["class-map type qos match-any ROCE", "", "! RoCE traffic", "match dscp 26", "",
+                      "class-map type qos match-any CNP", "", "match dscp 48", ""])
+    cfg = reader.read([Input("flat.cfg", text)])
+    assert (cfg.class_maps["ROCE"].dscp, cfg.class_maps["CNP"].dscp) == ({26}, {48})
