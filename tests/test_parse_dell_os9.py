@@ -134,3 +134,31 @@ def test_a_config_cut_inside_a_block_is_truncated_and_one_closed_by_end_is_not()
     issues = [(i.code, i.source.line) for i in parse(cut).issues if "truncated" in i.message]
     assert issues == [("SYS002", cut.count("\n") + 1)]
     assert not [i for i in parse(whole.rstrip("\n")).issues if "truncated" in i.message]  # `end`, no line end
+
+
+def test_a_paste_with_its_indentation_lost_is_read_in_the_modes_os9_enters():
+    """The OS9 Configuration Guide's DCB map procedure at the margin (tests/realworld/dell_os9/flat-paste-dcb-map.cfg):
+    each port's `dcb-map` was read as a new, empty global map, so no port had PFC and nothing was checked. Read as OS9
+    reads a paste: the map's lines are the map's, `dcb-map NAME` after `interface` is the port's (INTERFACE mode takes
+    it), `protocol lldp` opens a sub-mode `exit` leaves, and a global command (`policy-map-input`) ends a port."""
+    path = ROOT / "tests" / "realworld" / "dell_os9" / "flat-paste-dcb-map.cfg"
+    text = path.read_text(encoding="utf-8")
+    device = dell_os9.parse([Input(str(path), text)], "os9")
+    assert detect(Input(str(path), text)) == "dell_os9" and not device.issues
+    one, two, three = (device.ports[f"TenGigabitEthernet 0/{n}"] for n in (1, 2, 3))
+    # priority-pgid 0 0 0 1 2 4 4 4: dot1p 3 in PG 1, dot1p 4 in PG 2, both `pfc on`
+    assert one.pfc_enabled == two.pfc_enabled == [3, 4] and three.pfc_enabled == []
+    assert one.pfc_source.line == line_of(text, "dcb-map SAN_A_dcb_map1", after="advertise dcbx-tlv ets-conf pfc")
+    assert (one.mtu_bytes, one.admin_up, two.mtu_bytes, three.description) == (9216, True, 9216, "office")
+    assert one.trust == Trust.pcp  # the global `service-class dynamic dot1p`
+
+
+def test_a_running_config_and_a_priority_group_name_are_not_re_nested():
+    """An indented running-config is read as printed; `priority-group NAME` (the older DCB policies' CONFIGURATION
+    command) after a map's lines leaves the map, `priority-group N ...` with a number is the map's."""
+    from losslessd.parse.dell_os9 import flat
+    text = (RAW / "roce-tor.cfg").read_text(encoding="utf-8")
+    assert flat.renest(text) == text
+    paste = "dcb-map M\npriority-group 1 bandwidth 50 pfc on\npriority-group SAN\npriority-list 3\ninterface Te 0/1\n"
+    assert flat.renest(paste).split("\n") == ["dcb-map M", " priority-group 1 bandwidth 50 pfc on",
+                                              "priority-group SAN", " priority-list 3", "interface Te 0/1", ""]

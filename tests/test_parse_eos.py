@@ -612,3 +612,20 @@ def test_a_configuration_session_saved_without_its_last_line_end_is_not_called_t
     running = parse("hostname sw1\ninterface Ethernet1\n   priority-flow-control on\n"
                     "   priority-flow-control priority 3 no-drop")
     assert [i for i in running.issues if "truncated" in i.message]
+
+
+def test_a_session_command_the_switch_refused_is_a_sys002_naming_it():
+    """EOS answers a command the mode does not take with `% Invalid input` and stays in the mode (EOS User Manual,
+    "Command-Line Interface"): the line was blanked without a word, so a session whose PFC line was refused read as
+    one that never tried. An exec command refused is not about the configuration: no issue."""
+    text = ("S1(config)#interface Ethernet1\n"
+            "S1(config-if-Et1)#priority-flow-control mode on\n"
+            "% Invalid input\n"
+            "S1(config-if-Et1)#priority-flow-control on\n"
+            "S1(config-if-Et1)#show interfaces Ethernet1 statu\n"
+            "% Invalid input\n"
+            "S1(config-if-Et1)#")
+    dev = eos.parse([Input("s.txt", text)], "s1")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert "`priority-flow-control mode on`" in dev.issues[0].message and "% Invalid input" in dev.issues[0].message
+    assert dev.ports["Ethernet1"].source.line == 1

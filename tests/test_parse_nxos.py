@@ -613,3 +613,60 @@ def test_a_session_is_told_by_the_qos_mode_prompts_nxos_prints():
             "tor-9(config-pmap-nqos)# class type network-qos c-8q-nq3\n"
             "tor-9(config-pmap-nqos-c)# pause pfc-cos 3\ntor-9(config-pmap-nqos-c)# mtu 9216\n")
     assert detect(Input("session.txt", text)) == "cisco_nxos"
+
+
+def test_a_session_line_the_switch_refused_in_a_sub_mode_is_a_sys002_naming_it():
+    """NX-OS answers a line the current mode does not take with `% Invalid command at '^' marker.` and keeps its prompt
+    (a published session: `Nexus1(config-if)# ip address 10.0.50.3/24`, the marker, `Nexus1(config-if)#` again). The
+    line was blanked without a word, or, in a transcript without the answers, read as a global line and skipped, the
+    class's `pause pfc-cos 3` after it taken out of the class with it: the operator's line set nothing, PFC read off."""
+    typed = ["tor-9(config)# policy-map type network-qos ROCE-NQ",
+             "tor-9(config-pmap-nqos)# class type network-qos c-8q-nq3",
+             "tor-9(config-pmap-nqos-c)# priority-flow-control priority 3 no-drop",
+             "tor-9(config-pmap-nqos-c)# pause pfc-cos 3",
+             "tor-9(config-pmap-nqos-c)# mtu 9216",
+             "tor-9(config-pmap-nqos-c)# system qos",
+             "tor-9(config-sys-qos)# service-policy type network-qos ROCE-NQ", ""]
+    marker = ["                                          ^", "% Invalid command at '^' marker."]
+    answered = [*typed[:3], *marker, *typed[3:]]
+    for lines in (answered, typed):
+        text = "\n".join(lines)
+        cfg = reader.read([Input("s.txt", text)])
+        said = [(i.code, i.source.line, i.message) for i in cfg.issues]
+        assert [s[:2] for s in said] == [("SYS002", 3)], said
+        assert "`priority-flow-control priority 3 no-drop`" in said[0][2] and "refused" in said[0][2]
+        assert ("% Invalid command" in said[0][2]) == (lines is answered)
+        nq = cfg.nq_policies["ROCE-NQ"]["c-8q-nq3"]
+        assert (nq.pfc_cos.value, nq.mtu.value) == ([3], 9216)
+        assert cfg.system["network-qos"].value == "ROCE-NQ"
+
+
+def test_a_session_line_that_leaves_the_mode_or_opens_a_sibling_is_not_called_refused():
+    """A global command leaves the sub-mode (the next prompt is another mode's), the next class or class-map shows the
+    same prompt, and an abbreviation (`desc`) NX-OS may expand is not judged: none of them is a refused line."""
+    text = "\n".join([
+        "tor-9(config)# class-map type qos match-any ROCE",
+        "tor-9(config-cmap-qos)# match dscp 26",
+        "tor-9(config-cmap-qos)# class-map type qos match-any CNP",
+        "tor-9(config-cmap-qos)# match dscp 48",
+        "tor-9(config-cmap-qos)# priority-flow-control watch-dog-interval on",
+        "tor-9(config)# policy-map type network-qos ROCE-NQ",
+        "tor-9(config-pmap-nqos)# class type network-qos c-8q-nq3",
+        "tor-9(config-pmap-nqos-c)# pause pfc-cos 3",
+        "tor-9(config-pmap-nqos-c)# class type network-qos c-8q-nq-default",
+        "tor-9(config-pmap-nqos-c)# mtu 1500",
+        "tor-9(config-pmap-nqos-c)# desc best effort", ""])
+    cfg = reader.read([Input("s.txt", text)])
+    assert not [i for i in cfg.issues if "refused" in i.message], cfg.issues
+    assert (cfg.class_maps["ROCE"].dscp, cfg.class_maps["CNP"].dscp, cfg.watchdog.value) == ({26}, {48}, True)
+    assert cfg.nq_policies["ROCE-NQ"]["c-8q-nq-default"].mtu.value == 1500
+
+
+def test_a_flat_paste_with_blank_or_comment_lines_after_a_mode_line_is_re_nested():
+    """NX-OS's flat check (now clitext.is_flat, shared with EOS and OS9) looked at the very next line: a blank line or
+    a `!` comment after `class-map` hid the paste, and its `match dscp 26` was read as a global line (the class
+    matched nothing). It steps over them, as EOS's check did."""
+    text = "\n".join(["class-map type qos match-any ROCE", "", "! RoCE traffic", "match dscp 26", "",
+                      "class-map type qos match-any CNP", "", "match dscp 48", ""])
+    cfg = reader.read([Input("flat.cfg", text)])
+    assert (cfg.class_maps["ROCE"].dscp, cfg.class_maps["CNP"].dscp) == ({26}, {48})

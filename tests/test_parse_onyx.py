@@ -393,6 +393,10 @@ def test_a_session_drops_what_the_switch_refused_and_leaves_a_running_config_it_
                    "% Priority flow control is not supported on this system\n"
                    f"{prompt}interface ethernet 1/1 dcb priority-flow-control mode on force\n")
     assert device.ports["Eth1/1"].pfc_enabled == []
+    # ... and says so: what the operator meant to set is not set
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)]
+    assert "`dcb priority-flow-control priority 3 enable`" in device.issues[0].message
+    assert "% Priority flow control is not supported" in device.issues[0].message
     config = "\n".join(["## Running database \"initial\"", "hostname sw1",
                         "interface ethernet 1/1 mtu 9216 force", "interface ethernet 1/2 mtu 9216 force"])
     device = parse(f"{prompt}show running-config\n{config}\n")

@@ -17,7 +17,7 @@ from losslessd import __version__
 from losslessd.credentials import Secret
 from losslessd.daemon import logs
 from losslessd.daemon.metrics import Metrics
-from losslessd.daemon.sinks import LogSink, Sinks, WebhookSink
+from losslessd.daemon.sinks import LogSink, Sinks, WebhookError, WebhookSink
 from losslessd.monitor import Event
 
 T0 = 1_700_000_000.0
@@ -214,6 +214,72 @@ def test_a_slow_webhook_times_out_and_never_holds_up_the_log_sink(receiver, json
     assert alerts(metrics) == {"dropped": 1}
     gave_up = [line for line in lines(json_log) if line["msg"].startswith("alert sink webhook dropped start")]
     assert len(gave_up) == 1 and "gave up after 2 tries" in gave_up[0]["msg"] and gave_up[0]["device"] == "leaf1"
+
+
+class Trickler:
+    """A receiver that takes each POST whole, then writes its answer's head a byte every ``gap_s`` (under the
+    client's socket timeout, so no single read times out); records how many bytes each connection got before the
+    client hung up or the test ended (None: the whole answer went out)."""
+
+    ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+    def __init__(self, gap_s: float):
+        self.gap_s = gap_s
+        self.sent: list[int | None] = []
+        self.stop = threading.Event()
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/hook"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        self.sock.settimeout(0.05)
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    head += conn.recv(4096)
+                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                                  if line.lower().startswith(b"content-length")))
+                body = head.split(b"\r\n\r\n", 1)[1]
+                while len(body) < length:
+                    body += conn.recv(4096)
+                sent: int | None = None
+                for i in range(len(self.ANSWER)):
+                    try:
+                        conn.sendall(self.ANSWER[i:i + 1])
+                    except OSError:  # the client hung up
+                        sent = i
+                        break
+                    if self.stop.wait(self.gap_s):  # (the test is over)
+                        sent = i + 1
+                        break
+                self.sent.append(sent)
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(10)
+        self.sock.close()
+
+
+def test_a_receiver_trickling_its_answer_is_cut_at_the_deadline_and_the_change_retried():
+    """A receiver that accepts and then sends its status line and headers a byte at a time held the sink's thread
+    for as long as it liked: the socket timeout restarts with each byte. timeout_s now bounds the whole POST: each try
+    is cut, retried as a timeout is, and the change dropped after the last try (the thread is free again)."""
+    trickler = Trickler(gap_s=0.2)  # the answer's 55 bytes would take 11 s; each read waits 0.2 s, under the 0.6 s
+    try:
+        sink = WebhookSink(trickler.url, timeout_s=0.6, retries=1, backoff_base_s=0.01)
+        with pytest.raises(WebhookError) as err:
+            asyncio.run(asyncio.wait_for(sink.send(storm(), "start"), 60))
+    finally:
+        trickler.close()
+    assert "gave up after 2 tries" in str(err.value)
+    # both tries reached the receiver, and each was cut before the answer's head was whole
+    assert len(trickler.sent) == 2 and all(n is not None and n < len(Trickler.ANSWER) for n in trickler.sent)
 
 
 def test_a_full_queue_drops_at_once_instead_of_blocking(receiver, json_log):

@@ -259,3 +259,93 @@ def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
         assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found
     finally:
         pusher.close()
+
+
+PATCH = "sudo config apply-patch /tmp/losslessd-tune-test.json-patch"
+
+
+@pytest.mark.parametrize("trail, said", [
+    # sonic-utilities prints a failure as click's `Error: ...` line: here after the success line of a patch that landed
+    ("Error: Failed to restart buffermgrd: Job for buffermgrd.service failed", "Error: Failed to restart buffermgrd"),
+    # a session that broke off after the success line: a control character where text was expected
+    ("Patch Applier: \x07\x00", "garbled output: control character"),
+])
+def test_a_sonic_patch_answered_with_an_error_beside_its_success_line_is_rolled_back(make_sim, trail, said):
+    """`config apply-patch` was judged by its success line alone: an output holding `Patch applied successfully.` and
+    an error line, or cut and garbled after it, read as a push that was done (the read-back found the thresholds,
+    the tune went on). It is checked as a pull checks a read now: the push stops and the checkpoint is rolled back."""
+    sim = make_sim(["leaf1"], snmp=False)
+    cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
+    before = sim.running_config("leaf1")
+    sim.trail("leaf1", PATCH, trail)
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    state = sim.devices["leaf1"].config
+    assert err.value.rolled_back and said in err.value.message and "rolled back" in err.value.message, err.value
+    assert state.commits == 1 and state.rollbacks == 1 and sim.running_config("leaf1") == before  # it had landed
+    assert state.checkpoints == {}
+
+
+def test_a_sonic_checkpoint_with_an_error_line_stops_before_the_patch(make_sim):
+    """`config checkpoint` answered with its success line and an error line: no patch goes on a checkpoint that may
+    not hold what it says."""
+    sim = make_sim(["leaf1"], snmp=False)
+    cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
+    sim.trail("leaf1", "sudo config checkpoint losslessd-tune-test-before", "Error: disk full while writing checkpoint")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    assert "`sudo config checkpoint losslessd-tune-test-before` failed" in err.value.message
+    assert "disk full" in err.value.message and sim.devices["leaf1"].config.commits == 0
+
+
+def _nvue(make_sim, tmp_path):
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    text = (Path(__file__).parent / "fixtures" / "render" / "nvidia_cumulus" / "roce-dscp26.cfg").read_text()
+    (fabric / "leaf9.cfg").write_text(text + "nv set system hostname leaf9\n")
+    sim = make_sim(snmp=False, fabric=fabric)
+    [name] = sim.devices
+    host = load(sim.inventory_path, sim.env).hosts[name]
+    pusher = NvuePusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
+    pusher.open()
+    cfg = candidate.load(name, "nvidia_cumulus", pusher.running(), POLICY, ["swp1", "swp2"])
+    return sim, name, pusher, cfg
+
+
+def test_an_nvue_set_line_the_switch_answers_with_an_error_stops_before_the_apply(make_sim, tmp_path):
+    """The `nv set` lines' answers were not read: a refused line left the revision without it and `nv config apply`
+    applied the rest. The push now stops at the refused line, the pending revision is dropped, nothing is applied."""
+    sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
+    before = sim.running_config(name)
+    line = next(x for x in candidate.check(cfg, POLICY, NEW).snippet.splitlines() if x.startswith("nv set "))
+    sim.trail(name, line, "Error: Invalid value for min-threshold")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    assert f"`{line}` failed" in err.value.message and "Invalid value" in err.value.message, err.value
+    state = sim.devices[name].config
+    assert sim.running_config(name) == before and state.commits == 0 and state.nvue_pending == []
+
+
+def test_an_nvue_apply_that_says_applied_and_an_error_is_undone(make_sim, tmp_path):
+    """`applied [rev_id: N]` beside an error line: the revision may have landed (here it did), so the push fails and
+    the revision is undone as one that landed (before, the success line alone made it a push that was done)."""
+    sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
+    found = candidate.ecn_settings(cfg, POLICY, cfg.text)
+    sim.trail(name, "nv config apply -y", "Error: failed to reload switchd: timeout")
+    try:
+        with pytest.raises(PushError) as err:
+            _push(cfg, pusher, NEW)
+    finally:
+        pusher.close()
+    assert "`nv config apply` failed" in err.value.message and "switchd" in err.value.message
+    assert sim.devices[name].config.commits == 2  # the candidate's revision, then the one putting it back
+    assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found

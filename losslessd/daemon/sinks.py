@@ -3,16 +3,23 @@
 ``LogSink`` writes it to the log; ``WebhookSink`` POSTs it as JSON. ``Sinks`` fans changes out through
 one bounded queue per sink, so a slow or dead webhook never delays polling nor the other sinks: when a
 sink's queue is full the change is dropped at once and logged. The webhook retries network errors,
-timeouts, 429 and 5xx with exponential backoff and jitter, then gives up on that change (logged).
+timeouts, 429 and 5xx with exponential backoff and jitter, then gives up on that change (logged). Its
+``timeout_s`` bounds each POST whole (connect, send, the answer's status and headers): a socket timeout
+alone restarts with each byte, so a receiver that trickles its answer a byte a second held the sink's
+thread for as long as it liked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import functools
 import http.client
 import json
 import logging
+import socket
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -76,8 +83,6 @@ class WebhookSink:
         self.retries = retries
         self.headers = dict(headers or {})
         self.backoff_base_s = backoff_base_s
-        # No redirects: urllib would turn a redirected POST into a body-less GET.
-        self._opener = urllib.request.build_opener(_NoRedirect)
 
     async def send(self, event: Event, change: Change) -> None:
         """Deliver one change or raise WebhookError after the last try; ``Sinks`` counts the tries."""
@@ -99,10 +104,13 @@ class WebhookSink:
         headers = {"Content-Type": "application/json", "User-Agent": "losslessd"}
         headers.update({k: v.reveal() if isinstance(v, Secret) else v for k, v in self.headers.items()})
         request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        deadline = _Deadline(self.timeout_s)
+        # No redirects: urllib would turn a redirected POST into a body-less GET. The connections are the deadline's.
+        opener = urllib.request.build_opener(_NoRedirect, _Http(deadline), _Https(deadline))
         try:
             # The status is the answer: the body is never read (an endless one was read whole, the timeout being per
             # read, into the daemon's memory); closing the response closes the connection (urllib asks for close).
-            with self._opener.open(request, timeout=self.timeout_s):
+            with deadline, opener.open(request, timeout=self.timeout_s):
                 pass
         except urllib.error.HTTPError as exc:
             exc.close()
@@ -110,8 +118,77 @@ class WebhookSink:
                 raise WebhookError(f"HTTP {exc.code}") from None
             raise _Permanent(f"HTTP {exc.code}; not retried") from None
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:  # refused, timed out, TLS, garbled
+            if deadline.passed:
+                raise WebhookError(f"no whole answer within {self.timeout_s:g} s (timeout_s bounds the whole POST): "
+                                   "connection cut") from None
             reason = getattr(exc, "reason", exc)
             raise WebhookError(f"{type(reason).__name__}: {reason}") from None
+
+
+class _Deadline:
+    """One POST's whole time (``with``: from entering to leaving): once it has passed, its connection's socket is shut
+    down from a timer thread, which ends any read or write blocked on it (a receiver trickling its headers)."""
+
+    def __init__(self, seconds: float):
+        self.passed = False
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._cut)
+        self._timer.daemon = True
+
+    def __enter__(self) -> _Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+    def connect(self, address: tuple[str, int], timeout: float | None = None,
+                source_address: tuple[str, int] | None = None) -> socket.socket:
+        """socket.create_connection as http.client calls it, the socket kept to be cut (cut at once when the deadline
+        passed meanwhile)."""
+        sock = socket.create_connection(address, timeout, source_address)
+        with self._lock:
+            self._sock = sock
+            if self.passed:
+                _shut(sock)
+        return sock
+
+    def _cut(self) -> None:
+        with self._lock:
+            self.passed = True
+            if self._sock is not None:
+                _shut(self._sock)
+
+
+def _shut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # (already closed)
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+def _connection(http_class, deadline: _Deadline, *args, **kwargs):
+    """``http_class``'s connection (http.client), its TCP socket made by ``deadline`` (TLS is layered on it)."""
+    conn = http_class(*args, **kwargs)
+    conn._create_connection = deadline.connect
+    return conn
+
+
+class _Http(urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def do_open(self, http_class, req, **http_conn_args):
+        return super().do_open(functools.partial(_connection, http_class, self.deadline), req, **http_conn_args)
+
+
+class _Https(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def do_open(self, http_class, req, **http_conn_args):
+        return super().do_open(functools.partial(_connection, http_class, self.deadline), req, **http_conn_args)
 
 
 class _Permanent(WebhookError):

@@ -1,4 +1,4 @@
-"""Indented CLI running-configs (Arista EOS, Cisco NX-OS): the line tree and a reader base class.
+"""Indented CLI running-configs (Arista EOS, Cisco NX-OS, Dell OS9): the line tree and a reader base class.
 
 Both vendors print a block's sub-commands indented under it and separate blocks with `!`, so the
 tree, the "is this a config at all" check, the SYS002 plumbing and the truncation check live here.
@@ -75,8 +75,8 @@ _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running
 
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
            str | None], indent: str, blank_exits: bool = True) -> str:
-    """Lines pasted at the margin (EOS, NX-OS: a configuration copied without its indentation) indented as the switch
-    reads them: each line is entered in the mode the line before it left or, where that mode does not take it
+    """Lines pasted at the margin (EOS, NX-OS, Dell OS9: a configuration copied without its indentation) indented as
+    the switch reads them: each line is entered in the mode the line before it left or, where that mode does not take it
     (``takes``), in the nearest enclosing mode that does; ``opens`` names the mode a line enters. `exit` leaves a
     mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number."""
     modes: list[str] = []
@@ -98,7 +98,25 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
     return "\n".join(lines)
 
 
-def config_session(text: str, indent: str, path: str = "") -> str | None:
+def is_flat(text: str, takes: Callable[[str, list[str]], bool],
+            opens: Callable[[str | None, list[str]], str | None], heads: tuple[str, ...] | None = None) -> bool:
+    """Whether ``text`` is a paste with its indentation lost (EOS, NX-OS, Dell OS9): some line at the margin that opens
+    a mode (one of ``heads``, or any) is followed, past blank and `!` lines, by a command of that mode at the margin,
+    and none is followed by an indented line (a running-config's blocks)."""
+    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("!")]
+    flat = False
+    for line, nxt in zip(lines, lines[1:], strict=False):
+        mode = None if line[:1] in (" ", "\t") else opens(None, line.split())
+        if mode is None or (heads is not None and mode not in heads):
+            continue
+        if nxt[:1] in (" ", "\t"):
+            return False
+        flat = flat or takes(mode, nxt.split())
+    return flat
+
+
+def config_session(text: str, indent: str, path: str = "", issues: list[ParseIssue] | None = None,
+                   refuses: Callable[[str, list[str]], bool] | None = None) -> str | None:
     """A configuration-mode session with its prompts (`Spine-1(config-if-Et1)# mtu 9214`) as the running-config it
     makes, line numbers kept: each command indented under the one that opened the mode it was typed in, the rest of
     the session (output, exec-mode commands, commands the switch refused) blanked. None when the text has no
@@ -106,23 +124,37 @@ def config_session(text: str, indent: str, path: str = "") -> str | None:
 
     Which command opened a mode is told by the next prompt: a mode whose name extends a mode already open is that
     mode's child (`tx-queue 3` typed in config-qos-profile-P-txq-1 opens config-qos-profile-P-txq-3, a sub-mode of the
-    profile, so it is the profile's line); a prompt of a mode already open shows the command was that mode's."""
+    profile, so it is the profile's line); a prompt of a mode already open shows the command was that mode's.
+
+    A command the switch refused set nothing the operator meant it to: a SYS002 on ``issues`` names it. It is told by
+    the switch's `% ` answer or, in a transcript without output, by ``refuses(mode, words)`` (a platform's word lists)
+    where the next prompt shows the switch stayed in the mode it was typed in."""
     if _RUNNING_CONFIG_LINE.search(text):
         return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
     lines = text.split("\n")
-    typed = [(i, _mode_name(m.group(1)), m.group(2).strip()) for i, line in enumerate(lines)
+    typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1)) for i, line in enumerate(lines)
              if (m := _CONFIG_PROMPT.match(line.strip()))]
     if not typed:
         return None
     out = [""] * len(lines)
     stack: list[str] = ["config"]  # the open modes; a command typed in stack[k] is written at depth k
-    for n, (i, mode, command) in enumerate(typed):
+    for n, (i, mode, command, prompt) in enumerate(typed):
         if mode in stack:
             del stack[stack.index(mode) + 1:]
         else:  # a session that starts inside a sub-mode: the mode is placed under the open mode it extends
             _open(stack, mode, path, i + 1)
         upto = typed[n + 1][0] if n + 1 < len(typed) else None
-        if not command or _SESSION_ONLY.match(command) or refused(lines, i, upto):
+        if not command or _SESSION_ONLY.match(command):
+            continue
+        answer = refused(lines, i, upto)
+        why = f"it answered `{answer}`" if answer is not None else None
+        stayed = upto is not None and typed[n + 1][3] == prompt  # the next prompt is this mode's again
+        if why is None and refuses and stayed and refuses(prompt, command.split()):
+            why = f"it is no command of the ({prompt}) mode it was typed in, and the next prompt shows the switch " \
+                  "stayed there"
+        if why is not None:
+            if issues is not None and command.split()[0] not in _EXEC_WORDS:
+                issues.append(refused_issue(path, i + 1, command, why))
             continue
         depth = len(stack) - 1
         nxt = typed[n + 1][1] if n + 1 < len(typed) else mode
@@ -144,10 +176,24 @@ def _mode_name(mode: str) -> str:
     return _PMAP_CLASS.sub("config-pmap-", mode)
 
 
-def refused(lines: list[str], i: int, upto: int | None) -> bool:
-    """Whether the switch refused the command at line ``i``: it answers a command it does not take with a `% ` line
-    before the next prompt (`% Invalid input`, `% The hardware does not support priority flow control`)."""
-    return any(line.lstrip().startswith("% ") for line in lines[i + 1:upto])
+def refused(lines: list[str], i: int, upto: int | None) -> str | None:
+    """The answer with which the switch refused the command at line ``i``, None when it took it: a switch answers a
+    command it does not take with a `% ` line before the next prompt, and stays in its mode (NX-OS `% Invalid command
+    at '^' marker.`, EOS `% Invalid input`, Onyx `% Unrecognized command`, `% The hardware does not support priority
+    flow control`)."""
+    return next((line.strip()[:80] for line in lines[i + 1:upto] if line.lstrip().startswith("% ")), None)
+
+
+# Commands that show rather than set (`show`, and `do` running an exec command in a configuration mode): a refused one
+# leaves nothing unset.
+_EXEC_WORDS = frozenset({"show", "sh", "do", "where", "ping", "traceroute"})
+
+
+def refused_issue(path: str, line: int, command: str, why: str) -> ParseIssue:
+    """A SYS002 naming a session's command the switch refused: what the operator thinks it set is not set."""
+    return ParseIssue(code="SYS002", message=f"the switch refused `{command[:80]}` ({why}): it set nothing; what it "
+                      "was meant to set is not set on the switch, and the line was not read",
+                      source=Source(file=path, line=line))
 
 
 def _open(stack: list[str], mode: str, path: str, line: int) -> int:

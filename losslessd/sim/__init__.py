@@ -6,8 +6,8 @@ device of the folder gets an SSH CLI on its own free port answering the commands
 simulator writes an inventory of what it started, in the shape of Nornir's SimpleInventory, and a
 known_hosts file with its host key; the secrets live only in ``Simulator.env``, the inventory names
 the environment variables. Faults for tests: a device that is down, a changed password, a changed
-host key, a garbled output, a PFC storm (with or without ECN marking), a restart that resets the
-counters, a 32-bit counter that wraps, a slow agent, garbage instead of counters. Counters are served
+host key, a garbled output, an answer with text after it, a PFC storm (with or without ECN marking), a restart that
+resets the counters, a 32-bit counter that wraps, a slow agent, garbage instead of counters. Counters are served
 over SNMP (switches) and by the counter commands over SSH (losslessd.sim.counters), from one state.
 
     with Simulator("examples/fabric", tmp_path, snmp=False) as sim:
@@ -91,6 +91,7 @@ class SimDevice:
     down: bool = False
     password: str = field(default="", repr=False)  # what the SSH server accepts now
     garbled: dict[str, str] = field(default_factory=dict, repr=False)
+    trailed: dict[str, str] = field(default_factory=dict, repr=False)  # command -> text after its own answer
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
@@ -340,6 +341,16 @@ class Simulator:
             recorded = device.outputs.get(cmd, "")
             output = recorded[: max(1, len(recorded) // 3)].rstrip("\n")
         device.garbled[cmd] = output
+
+    def trail(self, name: str, command: str, text: str | None = None) -> None:
+        """Run ``command`` as the device does and print ``text`` after its answer (an error line beside the success
+        line of a config command that did its work, or a session that broke off after it); None: its answer alone."""
+        cmd = normalize(command)
+        trailed = self._device(name).trailed
+        if text is None:
+            trailed.pop(cmd, None)
+        else:
+            trailed[cmd] = text
 
     def flood(self, name: str, command: str, on: bool = True) -> None:
         """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a

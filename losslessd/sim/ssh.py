@@ -34,6 +34,7 @@ class CliDevice(Protocol):
     password: str
     outputs: dict[str, str]  # normalised command line -> output
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
+    trailed: dict[str, str]  # normalised command line -> text printed after its own answer (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
     delay_s: float  # a slow device waits this long before each command's output
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
@@ -81,7 +82,10 @@ class Shell:
             return Reply(live)
         if (done := self.device.control(cmd)) is not None:
             return Reply(done)
-        return self.command(cmd)
+        reply = self.command(cmd)
+        if (trail := self.device.trailed.get(cmd)) is not None:
+            reply = reply._replace(text=f"{reply.text}\n{trail}" if reply.text else trail)
+        return reply
 
     def command(self, cmd: str) -> Reply:
         raise NotImplementedError

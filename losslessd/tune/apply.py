@@ -19,7 +19,10 @@ the settings back. Nothing here runs without `losslessd tune --apply` and the op
 Each pusher's SSH connection is a pull's (collect.ssh.Guard): the byte budget, outputs decoded whole, the login
 secrets masked in every output, and each read of the running config checked as a pull checks it: one that is
 refused, cut, garbled or holds the prompt is an InputError (exit 2) naming the device and the command, never a base
-to patch against or to put settings back from.
+to patch against or to put settings back from. The SONiC and NVUE pushers' own commands (`config checkpoint`, the
+patch file's writes, `config apply-patch`, `config rollback`, `nv set`, `nv config diff`, `nv config apply`) are
+checked the same way, and for an error line beside their success line: such an answer stops the push as a failed
+one (rolled back where something may have changed), never read as done because the success line is there too.
 
 After every push the running config is read back and checked (losslessd.tune.candidate.ecn_check: the tuned
 queues hold the pushed thresholds, parsed by losslessd's own parser); a push that fails or did not land raises
@@ -30,6 +33,7 @@ and stops.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,6 +47,10 @@ from ..inventory import Host
 from ..platforms import PLATFORMS, Command
 
 CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm commit_config revert_in)
+# A failure a SONiC or NVUE command prints, whatever else its output says: `Error: ...` (how a click command fails,
+# sonic-utilities config/main.py ctx.fail; NVUE's `nv` answers a refused command so too), sonic-utilities' `Failed to
+# ...` lines (config apply-patch, rollback, checkpoint), and a Python traceback (an exception the command let out).
+_ERROR_LINE = re.compile(r"^[ \t]*(?:Error:|ERROR:|Failed to |Traceback \(most recent call last\))", re.M)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
 
 
@@ -261,21 +269,33 @@ class SonicPusher(Pusher):
     def _conn(self):
         return self.conn
 
-    def _run(self, command: str) -> str:
-        """``command``'s output, the login secrets masked (what the pusher checks in it is its own: a success line)."""
+    def _send(self, command: str, success: str | None = None) -> tuple[str, str | None]:
+        """``command``'s output (the login secrets masked) and why it shows the command failed, None when it does not:
+        refused, cut or garbled as a pull's read would be (collect.ssh.refusal: a refusal line, the session's prompt
+        inside it, bytes that are not UTF-8, control characters), an error line wherever it stands (_ERROR_LINE: beside
+        a success line too), or without ``success`` when one is asked for. A session that broke off: PushError."""
         try:
-            return self.guard.send(self.conn, Command(command, optional=True), self.timeout_s, rearm=True)[0]
+            out, _, why = self.guard.send(self.conn, Command(command, optional=True), self.timeout_s, rearm=True)
         except CollectError as exc:
             raise PushError(self.name, f"`{command}`: {exc.message}", False) from None
+        if why is None and (error := _ERROR_LINE.search(out)):
+            why = f"the device answered {out[error.start():].splitlines()[0].strip()[:200]!r}"
+        if why is None and success is not None and not _has_line(out, success):
+            why = _first(out)
+        return out, why
+
+    def _run(self, command: str, success: str | None = None) -> str:
+        """``command``'s output; PushError (nothing was changed by it) when _send says it failed."""
+        out, why = self._send(command, success)
+        if why is not None:
+            raise PushError(self.name, f"`{command}` failed: {why}", False)
+        return out
 
     def _checkpoint(self, name: str) -> None:
-        out = self._run(f"sudo config checkpoint {name}")
-        if "Checkpoint created successfully" not in out:
-            raise PushError(self.name, f"`config checkpoint {name}` failed: {_first(out)}", False)
+        self._run(f"sudo config checkpoint {name}", "Checkpoint created successfully")
 
     def _rollback(self, name: str) -> str | None:
-        out = self._run(f"sudo config rollback {name}")
-        return None if "Config rolled back successfully" in out else _first(out)
+        return self._send(f"sudo config rollback {name}", "Config rolled back successfully")[1]
 
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()  # JSON, checked (refusal): a session cut mid-output or a CONFIG_DB not up stops here
@@ -299,11 +319,12 @@ class SonicPusher(Pusher):
             self._run(f": > {path}")
             for i in range(0, len(text), _PATCH_CHUNK):
                 self._run(f"printf '%s' {shlex.quote(text[i:i + _PATCH_CHUNK])} >> {path}")
-            out = self._run(f"sudo config apply-patch {path}")
-            self._run(f"rm -f {path}")
-            if "Patch applied successfully" not in out:
+            # (an error line beside "Patch applied successfully": what landed is not known, so it is rolled back)
+            failed = self._send(f"sudo config apply-patch {path}", "Patch applied successfully")[1]
+            self._send(f"rm -f {path}")  # (our file in /tmp: what rm answers changes nothing on the switch)
+            if failed is not None:
                 why = self._rollback(before)
-                raise PushError(self.name, f"`config apply-patch` failed: {_first(out)}; "
+                raise PushError(self.name, f"`config apply-patch` failed: {failed}; "
                                            + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
             try:
                 problem = check(self.running())
@@ -315,7 +336,7 @@ class SonicPusher(Pusher):
                 raise PushError(self.name, f"the patch did not land ({problem}); "
                                            + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
         finally:
-            self._run(f"sudo config delete-checkpoint {before}")
+            self._send(f"sudo config delete-checkpoint {before}")  # (what it answers changes nothing pushed)
         return Pushed(self.name, True, json.dumps(patch, indent=1))
 
     def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
@@ -327,21 +348,27 @@ class SonicPusher(Pusher):
         return self._rollback(token["checkpoint"])
 
     def forget(self, token: dict) -> None:
-        self._run(f"sudo config delete-checkpoint {token['checkpoint']}")
+        self._send(f"sudo config delete-checkpoint {token['checkpoint']}")
 
 
 class NvuePusher(SonicPusher):
     """Cumulus NVUE over SSH (the login and shell handling are SONiC's: a Linux shell, netmiko's LinuxSSH)."""
 
     def _apply(self, lines: list[str]) -> str | None:
-        """Apply ``lines`` as one revision; None when NVUE applied it, else its answer."""
-        self._run("nv config detach")
-        for line in lines:
-            self._run(line)
-        out = self._run("nv config apply -y")
-        if not out.strip().startswith("applied"):
-            self._run("nv config detach")
-            return _first(out)
+        """Apply ``lines`` as one revision; None when NVUE applied it, else what went wrong."""
+        why = self._pending(lines)
+        if why is None and (why := self._send("nv config apply -y", "applied")[1]) is not None:
+            self._send("nv config detach")
+        return why
+
+    def _pending(self, lines: list[str]) -> str | None:
+        """A pending revision of ``lines`` alone (a stale one dropped first); None when each was taken, else which
+        one was not and why (the revision is then dropped: nothing of it is applied)."""
+        for line in ["nv config detach", *lines]:
+            why = self._send(line)[1]
+            if why is not None:
+                self._send("nv config detach")
+                return f"`{line}` failed: {why}"
         return None
 
     def push(self, snippet: str, check: Check) -> Pushed:
@@ -353,21 +380,25 @@ class NvuePusher(SonicPusher):
                 raise PushError(self.name, f"nothing to change, yet {problem}", False)
             return Pushed(self.name, False, "")
         undo = _previous(running, lines)
-        self._run("nv config detach")
-        for line in lines:
-            self._run(line)
-        diff = self._run("nv config diff")
-        out = self._run("nv config apply -y")
-        failed = None if out.strip().startswith("applied") else f"`nv config apply` failed: {_first(out)}"
+        diff, why = "", self._pending(lines)
+        if why is None:
+            diff, why = self._send("nv config diff")
+        if why is not None:  # a line refused, or a diff that cannot be read: nothing applied
+            self._send("nv config detach")
+            raise PushError(self.name, f"{why}; nothing applied", True)
+        out, failed = self._send("nv config apply -y", "applied")
+        # An `applied` line beside an error line: the revision may have landed, so it is undone as one that did.
+        landed = _has_line(out, "applied")
+        failed = None if failed is None else f"`nv config apply` failed: {failed}"
         try:
             problem = failed or check(self.running())
         except InputError:
-            self._run("nv config detach")
+            self._send("nv config detach")
             self._apply(undo)
             raise
         if problem is not None:
-            self._run("nv config detach")
-            why = self._apply(undo) if failed is None else None
+            self._send("nv config detach")
+            why = self._apply(undo) if failed is None or landed else None
             raise PushError(self.name, f"{problem}; " + ("rolled back" if why is None else f"rollback failed: {why}"),
                             why is None)
         return Pushed(self.name, True, diff)
@@ -405,6 +436,12 @@ def _previous(running: str, lines: list[str]) -> list[str]:
             if old not in undo:
                 undo.append(old)
     return undo
+
+
+def _has_line(text: str, start: str) -> bool:
+    """Whether a line of ``text`` starts with ``start`` (a command's success line: `Patch applied successfully.`,
+    NVUE's `applied [rev_id: 3]`)."""
+    return any(line.strip().startswith(start) for line in text.splitlines())
 
 
 def _first(text: str) -> str:

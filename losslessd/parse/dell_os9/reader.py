@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
 from ..base import Input, port_slot
 from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
+from . import flat
 
 _OS9_LINE = re.compile(r"^\s*(!|(hostname|interface|dcb-map|dcb|service-class|protocol|boot|logging|username|"
                        r"stack-unit|router|ip|management|snmp-server|ntp|line|end)(\s|$))")
@@ -62,6 +63,10 @@ def read(inputs: list[Input]) -> Os9Config:
 
 
 class _Reader(TreeReader):
+    def config_text(self) -> str:
+        """A paste whose indentation was lost is read nested as OS9 reads it (flat.renest)."""
+        return flat.renest(self.inp.text)
+
     def top(self, node: Node) -> None:
         w = node.words
         cfg = self.cfg

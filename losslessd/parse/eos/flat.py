@@ -115,24 +115,9 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
     return None
 
 
-def is_flat(text: str) -> bool:
-    """Whether the text is a paste with its indentation lost: some `interface` or `qos profile` line is followed by a
-    command of its own at the margin, and none is followed by an indented line (a running-config's blocks)."""
-    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("!")]
-    flat = False
-    for line, nxt in zip(lines, lines[1:], strict=False):
-        words = line.split()
-        if line[:1] in (" ", "\t") or _opens(None, words) not in ("if", "profile"):
-            continue
-        if nxt[:1] in (" ", "\t"):
-            return False
-        flat = flat or _takes(_opens(None, words) or "if", nxt.split())
-    return flat
-
-
 def renest(text: str) -> str:
     """The paste indented as EOS would read it (three spaces a mode), every line's number kept; `exit` and `end`
     blanked once applied. Text that is not such a paste comes back unchanged."""
-    if not is_flat(text):
+    if not clitext.is_flat(text, _takes, _opens, ("if", "profile")):
         return text
     return clitext.renest(text.split("\n"), _takes, _opens, "   ")

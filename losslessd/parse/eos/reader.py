@@ -160,7 +160,8 @@ class EosConfig:
 def read(inputs: list[Input]) -> EosConfig:
     cfg = EosConfig()
     for inp in inputs:
-        session = config_session(inp.text, "   ", inp.path)  # EOS indents a sub-mode's commands by three spaces
+        # EOS indents a sub-mode's commands by three spaces; a refused command is a SYS002 on cfg.issues
+        session = config_session(inp.text, "   ", inp.path, cfg.issues)
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_eos(inp)

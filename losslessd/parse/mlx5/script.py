@@ -103,7 +103,7 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
                 flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
                                            "error at the end of the file"], shown))
-            elif any(_substitution_left_open(line, (0, False, "", []))):
+            elif any(_scan(line, (0, False, "", []))[0]):  # a substitution or backtick left open
                 flat.append((n, [UNCLOSED, "a command substitution (`$(` or a backtick) opened on this line is never "
                                            "closed: bash stops with a syntax error at the end of the file"], shown))
             else:
@@ -216,22 +216,17 @@ def _quote_left_open(line: str, quote: str | None) -> str | None:
             i, quote = i + 1, line[i]
 
 
-# What _substitution_left_open steps over: plain characters, a quoted word, an escaped character, `$(`, `<(`, `>(`.
+# What _scan steps over: plain characters, a quoted word, an escaped character, `$(`, `<(`, `>(`.
 _SUBSTITUTION_STEP = re.compile(r"[^'\"\\()#$<>`]+|'[^']*'|\\.|[$<>]\(|.", re.S)
 
 
-def _substitution_left_open(line: str, state: tuple) -> tuple:
-    """(how many command substitutions, `$(`, `<(`, `>(`, are open, whether a backtick is, the quote open, the
-    depths at which a `case` in them is open) at the end of ``line``, which starts in ``state`` (bash(1) Command
-    Substitution: `$(cmd | awk '...` goes on over lines up to its `)`, a backtick up to the next one; a case pattern's
-    `)` in it closes nothing)."""
-    return _scan(line, state)[0]
-
-
 def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int = 0) -> tuple[tuple, int]:
-    """(the state at the end of ``line`` from ``i``, see _substitution_left_open, and where its code ends: a comment's
-    start, or the line's end); with ``closing``, up to the `)` closing the substitution ``state`` starts in (end -1
-    when none does). ``level``: how deep in `"$(...)"` this is (quotes in a substitution are its own)."""
+    """(the state at the end of ``line`` from ``i``, and where its code ends: a comment's start, or the line's end);
+    with ``closing``, up to the `)` closing the substitution ``state`` starts in (end -1 when none does). ``level``:
+    how deep in `"$(...)"` this is (quotes in a substitution are its own). A state is (how many command substitutions,
+    `$(`, `<(`, `>(`, are open, whether a backtick is, the quote open, the depths at which a `case` in them is open):
+    bash(1) Command Substitution, `$(cmd | awk '...` goes on over lines up to its `)`, a backtick up to the next one,
+    and a case pattern's `)` in it closes nothing."""
     depth, tick, quote, cases = state
     if quote:
         i = line.find("'", i) if quote == "'" else _double_quoted_end(line, i, level)

@@ -21,6 +21,7 @@ from ..clitext import (
     check_config_text,
     config_session,
     dscp_values,
+    is_flat,
     renest,
 )
 
@@ -162,7 +163,7 @@ def read(inputs: list[Input]) -> NxosConfig:
         # is (indent_flat_qos, indent_flat_interfaces), not by the prompt's mode name: NX-OS's do not always extend
         # their parent's (config-pmap-qos, then config-pmap-c-qos for its class), and a sibling (the next `class`, the
         # next `interface`) shows the same prompt as the mode it leaves.
-        session = config_session(inp.text, "", inp.path)
+        session = config_session(inp.text, "", inp.path, cfg.issues, _refuses)
         if session is not None:
             inp = Input(inp.path, session)
         _check_is_nxos(inp)
@@ -270,10 +271,30 @@ def indent_flat_interfaces(text: str) -> str:
 _QOS_MODE_WORDS = {
     "cmap": {"match", "description"},
     "pmap": {"class", "description"},
-    "pclass": {"set", "pause", "mtu", "bandwidth", "priority", "random-detect", "congestion-control", "shape",
-               "police", "queue-limit", "description"},
+    "pclass": {"set", "pause", "mtu", "bandwidth", "priority", "random-detect", "afd", "congestion-control", "shape",
+               "police", "queue-limit", "multicast-optimize", "dot1p-cos-remap", "description"},
     "sysqos": {"service-policy"},
 }
+# The QoS modes by the prompt NX-OS shows in them (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
+# `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
+# `(config-pmap-c-que)#`, `(config-sys-qos)#`), each with the modes enclosing it.
+_PROMPT_MODES = {"config-cmap-qos": ("cmap",), "config-cmap-que": ("cmap",), "config-cmap-nqos": ("cmap",),
+                 "config-pmap-qos": ("pmap",), "config-pmap-que": ("pmap",), "config-pmap-nqos": ("pmap",),
+                 "config-pmap-c-qos": ("pclass", "pmap"), "config-pmap-c-que": ("pclass", "pmap"),
+                 "config-pmap-nqos-c": ("pclass", "pmap"), "config-sys-qos": ("sysqos",)}
+
+
+def _refuses(prompt: str, words: list[str]) -> bool:
+    """Whether NX-OS refuses ``words`` typed at a QoS mode's ``prompt`` when it stays in that mode: neither the mode
+    nor one enclosing it takes the command. NX-OS answers such a line `% Invalid command at '^' marker.` and keeps its
+    prompt (a pasted `ip address` at `Nexus1(config-if)#`, in a published session); a command of configuration mode
+    leaves the mode (a new prompt), except one that opens a QoS mode showing the same prompt (the next `class-map`).
+    A word that begins one the mode takes is an abbreviation NX-OS may expand: not judged."""
+    modes = _PROMPT_MODES.get(prompt, ())
+    body = words[1:] if words[:1] == ["no"] else words
+    if not modes or not body or _qos_mode(None, words) or any(_qos_takes(mode, words) for mode in modes):
+        return False
+    return not any(word.startswith(body[0]) for mode in modes for word in _QOS_MODE_WORDS[mode])
 
 
 def _qos_mode(mode: str | None, words: list[str]) -> str | None:
@@ -291,18 +312,10 @@ def indent_flat_qos(text: str) -> str:
     """A paste that lost its indentation writes a class-map's `match`, a policy-map's `class` and its actions and
     `system qos`'s `service-policy` at the margin, each entered in the mode the line before it left: indent them as
     the running-config does, keeping every line's number. Text whose QoS blocks are indented is left as it is."""
-    lines = text.split("\n")
-    opened = False
-    for line, nxt in zip(lines, lines[1:], strict=False):
-        words = line.split()
-        if words and line[:1] not in (" ", "\t") and (mode := _qos_mode(None, words)):
-            if nxt[:1] in (" ", "\t"):
-                return text
-            opened = opened or _qos_takes(mode, nxt.split())
-    if not opened:
+    if not is_flat(text, _qos_takes, _qos_mode):
         return text
     # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
-    return renest(lines, _qos_takes, _qos_mode, "  ", blank_exits=False)
+    return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False)
 
 
 def _qos_takes(mode: str, words: list[str]) -> bool:

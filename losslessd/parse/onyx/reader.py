@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, LineAt, check_expanded, port_slot
-from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused
+from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
 _HOST_HEADER = re.compile(r"^## Hostname: (\S+)[ \t]*\r?$", re.M)
@@ -111,7 +111,7 @@ class OnyxConfig:
 def read(inputs: list[Input]) -> OnyxConfig:
     cfg = OnyxConfig()
     for inp in inputs:
-        flat = session(inp.text)
+        flat = session(inp.text, inp.path, cfg.issues)
         if flat is not None:
             inp = Input(inp.path, flat)
         check_config_text(inp, "NVIDIA Onyx", _ONYX_LINE, "`##`, `interface ethernet`, `dcb` or `hostname`")
@@ -132,12 +132,13 @@ SESSION_PROMPT = re.compile(r"^[ \t]*(?:[^\s(\[]{1,128}[ \t]+)?(?:\[[^\]\n]{0,12
 _RUNNING_CONFIG = re.compile(r'^(?:## (?:Running|Active saved) database "|hostname \S|interface ethernet \d)', re.M)
 
 
-def session(text: str) -> str | None:
+def session(text: str, path: str = "", issues: list[ParseIssue] | None = None) -> str | None:
     """A configuration-mode session with Onyx's prompts as the flat running-config it makes, line numbers kept: a
     command typed in configuration mode as it is, one typed in a sub-mode with that mode's command in front
     (`(config interface ethernet 1/1) # mtu 9216 force` is `interface ethernet 1/1 mtu 9216 force`, the form the
     running-config prints) unless it is an `interface` command of its own; everything else (output, exec-mode
-    commands) blanked. None when no line is such a prompt."""
+    commands) blanked; a command the switch refused (a `% ` answer) a SYS002 on ``issues``. None when no line is such
+    a prompt."""
     if _RUNNING_CONFIG.search(text):
         return None  # a running-config (after a typed `show running-config`, say) is read as it is
     lines = text.split("\n")
@@ -148,7 +149,9 @@ def session(text: str) -> str | None:
         words = command.split()
         if not words or words[0] in ("exit", "end", "configure", "write") or words[:1] == ["show"]:
             continue
-        if refused(lines, i, typed[n + 1][0] if n + 1 < len(typed) else None):  # the switch answered `% ...`
+        if (answer := refused(lines, i, typed[n + 1][0] if n + 1 < len(typed) else None)) is not None:
+            if issues is not None:
+                issues.append(refused_issue(path, i + 1, command, f"it answered `{answer}`"))
             continue
         if words[0] == "int":  # (Onyx takes an abbreviation; its running-config prints the word whole)
             command = "interface" + command[3:]
