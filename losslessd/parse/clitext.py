@@ -78,20 +78,28 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
     """Lines pasted at the margin (EOS, NX-OS: a configuration copied without its indentation) indented as the switch
     reads them: each line is entered in the mode the line before it left or, where that mode does not take it
     (``takes``), in the nearest enclosing mode that does; ``opens`` names the mode a line enters. `exit` leaves a
-    mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number."""
+    mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number.
+    A paste may mix both forms (a block typed indented among flat ones): an indented line stays below the margin line
+    before it, moved in as far as that line was."""
     modes: list[str] = []
+    depth = 0  # how many levels the last margin line was moved in
     for i, line in enumerate(lines):
         words = line.split()
-        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
+        if not words or words[0].startswith("!"):
+            continue
+        if line[:1] in (" ", "\t"):
+            lines[i] = indent * depth + line
             continue
         if words == ["exit"] or words == ["end"]:
             del modes[-1 if words == ["exit"] else 0:]
+            depth = len(modes)
             if blank_exits:
                 lines[i] = ""
             continue
         while modes and not takes(modes[-1], words):
             modes.pop()
-        lines[i] = indent * len(modes) + line
+        depth = len(modes)
+        lines[i] = indent * depth + line
         opened = opens(modes[-1] if modes else None, words)
         if opened:
             modes.append(opened)
