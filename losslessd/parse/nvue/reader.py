@@ -192,6 +192,8 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
                 issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
                 continue
             words, n = joined[0], n + joined[1]
+        if words[:1] == ["sudo"]:
+            words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
         if words[:2] == ["nv", "set"] and len(words) > 2:
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
@@ -352,6 +354,11 @@ def _line(conf: Conf, w: list[str], src: Source) -> None:
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
     try:
         names = [n for n in expand(w[1]) if SWP.match(n)]
+        if w[2:4] == ["bond", "member"] and len(w) == 5:
+            # NVUE reference, `nv set interface <interface-id> bond member <member-id>`: a bond's members are switch
+            # ports (a list or range, `swp2-3`), there even when no other line names them; the bond's own settings
+            # are not read.
+            names, w = [n for n in expand(w[4]) if SWP.match(n)], w[:2]
     except ValueError as exc:
         raise Skip(str(exc)) from None
     conf.expanded += len(names)
