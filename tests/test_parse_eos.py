@@ -625,4 +625,4 @@ def test_a_qos_map_with_words_after_its_number_is_named_not_read():
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 1)]
     assert "after the command is not part of it" in device.issues[0].message
     port = device.ports["Ethernet1"]
-    assert port.dscp_to_tc[26] == 3 and port.dscp_to_tc.get(10) != 3  # 10 keeps EOS's default map
+    assert port.dscp_to_tc[26] == 3 and port.dscp_to_tc.get(10) != 3  # DSCP 10 keeps EOS's default

@@ -74,13 +74,16 @@ _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running
 
 
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
-           str | None], indent: str, blank_exits: bool = True) -> str:
+           str | None], indent: str, blank_exits: bool = True,
+           definition: Callable[[list[str], list[str]], bool] | None = None) -> str:
     """Lines pasted at the margin (EOS, NX-OS: a configuration copied without its indentation) indented as the switch
     reads them: each line is entered in the mode the line before it left or, where that mode does not take it
     (``takes``), in the nearest enclosing mode that does; ``opens`` names the mode a line enters. `exit` leaves a
     mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number.
     A paste may mix both forms (a block typed indented among flat ones): an indented line stays below the margin line
-    before it, moved in as far as that line was."""
+    before it, moved in as far as that line was. ``definition(words, next_words)`` tells a line that opens a mode of
+    configuration mode from the same words typed in an open mode (OS10's `qos-map traffic-class NAME` defines a map
+    when `queue` lines follow it and binds one under `system qos` otherwise): such a line leaves the open modes."""
     modes: list[str] = []
     depth = 0  # how many levels the last margin line was moved in
     for i, line in enumerate(lines):
@@ -96,6 +99,10 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
             if blank_exits:
                 lines[i] = ""
             continue
+        if definition is not None and modes:
+            nxt = next((other.split() for other in lines[i + 1:] if other.strip()), [])
+            if definition(words, nxt):
+                modes.clear()
         while modes and not takes(modes[-1], words):
             modes.pop()
         depth = len(modes)
