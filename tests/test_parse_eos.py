@@ -620,7 +620,8 @@ def test_a_qos_map_with_words_after_its_number_is_named_not_read():
     so such a line is a SYS002 and sets nothing (before: read as if the words were not there)."""
     text = "\n".join(["qos map dscp 10 to traffic-class 3   ! AF11 -> Q3 (RDMA data)",
                       "qos map dscp 26 to traffic-class 3 drop-precedence 1",
-                      "interface Ethernet1", "   no switchport", "   qos trust dscp", "   priority-flow-control on", ""])
+                      "interface Ethernet1", "   no switchport", "   qos trust dscp",
+                      "   priority-flow-control on", ""])
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 1)]
     assert "after the command is not part of it" in device.issues[0].message
