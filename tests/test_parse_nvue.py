@@ -502,3 +502,12 @@ def test_bond_members_are_switch_ports_in_both_forms():
     assert sorted(commands.ports) == ["swp1", "swp31", "swp32"] and sorted(tree.ports) == ["swp1"]
     assert commands.ports["swp1"].pfc_enabled == [3] and tree.ports["swp1"].pfc_enabled == [3]
     assert detect(Input("leaf.txt", "sudo nv set interface swp1 qos pfc-watchdog\n")) == "nvidia_cumulus"
+
+
+def test_qos_set_on_a_bond_is_named_not_dropped():
+    """`nv set interface bond1 qos pfc-watchdog`: the NVUE reference shows interface QoS on switch ports; whether a
+    bond's reaches its members is not written there, so the line is a SYS002 (before: dropped without a word, and
+    the members' watchdog read as off)."""
+    device = parse("nv set qos roce\nnv set interface bond1 bond member swp1\nnv set interface bond1 qos pfc-watchdog\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
+    assert "bond1, which is no switch port" in device.issues[0].message

@@ -364,6 +364,10 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
+    if not names and rest[:1] == ["qos"]:
+        # The NVUE reference's `nv set interface <interface-id> qos ...` examples set switch ports; whether a bond's
+        # QoS reaches its members is not written there, so the line is named rather than dropped or passed on.
+        raise Skip(f"QoS set on {w[1]}, which is no switch port: whether it applies to a bond's members is unknown")
     # every port the line names exists, even when its setting cannot be read (a Skip leaves the rest unset)
     for port in [port_slot(conf.ports, name, lambda: PortConf(source=src), src) for name in names]:
         if rest[:1] == ["description"] and len(rest) >= 2:
