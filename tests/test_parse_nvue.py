@@ -508,6 +508,7 @@ def test_qos_set_on_a_bond_is_named_not_dropped():
     """`nv set interface bond1 qos pfc-watchdog`: the NVUE reference shows interface QoS on switch ports; whether a
     bond's reaches its members is not written there, so the line is a SYS002 (before: dropped without a word, and
     the members' watchdog read as off)."""
-    device = parse("nv set qos roce\nnv set interface bond1 bond member swp1\nnv set interface bond1 qos pfc-watchdog\n")
+    device = parse("nv set qos roce\nnv set interface bond1 bond member swp1\n"
+                   "nv set interface bond1 qos pfc-watchdog\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
     assert "bond1, which is no switch port" in device.issues[0].message
