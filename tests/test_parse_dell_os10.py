@@ -354,3 +354,21 @@ def test_a_range_s_unreadable_line_is_said_once_not_once_per_port():
     dev = dell_os10.parse([Input("os10.cfg", text)], "s1")
     assert len(dev.ports) == 32
     assert [i.source.line for i in dev.issues if i.code == "SYS002" and "no-drop" in i.message] == [3]
+
+
+def test_a_flat_paste_of_qos_blocks_is_read_in_the_modes_os10_enters():
+    """QoS blocks pasted at the margin (a RoCE case book prints a Z9332F-ON's so): each line in the mode the line
+    before it left; `qos-map traffic-class NAME` binds under `system qos` and, followed by `queue` lines, defines the
+    map; a block typed indented among them is kept as written."""
+    from losslessd.parse.dell_os10.reader import flat_qos
+
+    text = "\n".join(["class-map type network-qos NQ3", "match qos-group 3", "policy-map type network-qos P",
+                      "class NQ3", "pause", "pfc-cos 3", "system qos", "qos-map traffic-class Q",
+                      "qos-map traffic-class Q", "queue 3 qos-group 3", "wred W", " random-detect ecn",
+                      "hostname h", ""])
+    assert flat_qos(text).split("\n") == [
+        "class-map type network-qos NQ3", " match qos-group 3", "policy-map type network-qos P", " class NQ3",
+        "  pause", "  pfc-cos 3", "system qos", " qos-map traffic-class Q", "qos-map traffic-class Q",
+        " queue 3 qos-group 3", "wred W", " random-detect ecn", "hostname h", ""]
+    indented = "class-map type network-qos NQ3\n match qos-group 3\nsystem qos\n trust-map dscp T\n"
+    assert flat_qos(indented) == indented

@@ -629,3 +629,18 @@ def test_a_session_command_the_switch_refused_is_a_sys002_naming_it():
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
     assert "`priority-flow-control mode on`" in dev.issues[0].message and "% Invalid input" in dev.issues[0].message
     assert dev.ports["Ethernet1"].source.line == 1
+
+
+def test_a_qos_map_with_words_after_its_number_is_named_not_read():
+    """A design write-up annotates each map with `! comment` after it (audit round 6); the EOS manual gives the
+    command as `qos map dscp V... to traffic-class T [drop-precedence D]` and describes no comment after a command,
+    so such a line is a SYS002 and sets nothing (before: read as if the words were not there)."""
+    text = "\n".join(["qos map dscp 10 to traffic-class 3   ! AF11 -> Q3 (RDMA data)",
+                      "qos map dscp 26 to traffic-class 3 drop-precedence 1",
+                      "interface Ethernet1", "   no switchport", "   qos trust dscp",
+                      "   priority-flow-control on", ""])
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 1)]
+    assert "after the command is not part of it" in device.issues[0].message
+    port = device.ports["Ethernet1"]
+    assert port.dscp_to_tc[26] == 3 and port.dscp_to_tc.get(10) != 3  # DSCP 10 keeps EOS's default

@@ -732,3 +732,20 @@ def test_statements_sharing_a_line_and_comments_after_them_are_read():
     assert flat.name == "leaf7" and flat.issues == [] and flat.ports["et-0/0/1"].mtu_bytes == 9000
     assert junos.reader.display_set('interfaces {\n    et-0/0/1 { description "a { b"; }  /* x */\n}\n') == (
         'set interfaces et-0/0/1 description "a { b"\n')
+
+
+def test_a_forwarding_class_line_with_a_statement_no_platform_takes_is_named():
+    """Junos CLI reference, `forwarding-classes`: a class takes `queue-num`, `no-loss`, `pfc-priority` (QFX),
+    `priority` (EX, SRX, MX), `policing-priority` (MX) and `spu-priority` (SRX); ECN is a scheduler statement. A
+    config editor's RoCE template writes `forwarding-classes class NO-LOSS explicit-congestion-notification` (audit
+    round 6): that line is named, not read as if it said nothing; the class's other lines are read."""
+    text = "\n".join([
+        "set class-of-service forwarding-classes class NO-LOSS queue-num 3 no-loss pfc-priority 3",
+        "set class-of-service forwarding-classes class NO-LOSS explicit-congestion-notification",
+        "set class-of-service forwarding-classes class BE queue-num 0 priority low",
+        "set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31", ""])
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 2)]
+    assert "ECN is a scheduler's" in device.issues[0].message
+    fcs = {fc.name: fc for fc in device.forwarding_classes}
+    assert fcs["NO-LOSS"].queue == 3 and fcs["NO-LOSS"].pfc_priority == 3 and fcs["BE"].queue == 0

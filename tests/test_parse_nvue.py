@@ -489,3 +489,26 @@ def test_a_bare_number_after_a_comma_names_more_ports_of_the_name_before_it():
     assert not dev.issues
     assert {n for n, p in dev.ports.items() if 3 in p.pfc_enabled} == {"swp1", "swp3", "swp4", "swp6"}
     assert {n for n, p in dev.ports.items() if p.admin_up is False} == {"swp2", "swp5"}
+
+
+def test_bond_members_are_switch_ports_in_both_forms():
+    """NVUE reference, `nv set interface <interface-id> bond member <member-id>`: the members are switch ports even
+    when no other line names them (before: only ports named by their own `interface swpN` lines existed, so an MLAG
+    leaf whose host ports appear only as bond members had no port to check)."""
+    commands = parse("sudo nv set qos roce\nsudo nv set interface bond1 bond member swp1\n"
+                     "nv set interface peerlink bond member swp31-32\n")
+    tree = parse("- header:\n    nvue-api-version: nvue_v1\n- set:\n    qos:\n      roce: {}\n    interface:\n"
+                 "      bond1:\n        bond:\n          member:\n            swp1: {}\n", path="startup.yaml")
+    assert sorted(commands.ports) == ["swp1", "swp31", "swp32"] and sorted(tree.ports) == ["swp1"]
+    assert commands.ports["swp1"].pfc_enabled == [3] and tree.ports["swp1"].pfc_enabled == [3]
+    assert detect(Input("leaf.txt", "sudo nv set interface swp1 qos pfc-watchdog\n")) == "nvidia_cumulus"
+
+
+def test_qos_set_on_a_bond_is_named_not_dropped():
+    """`nv set interface bond1 qos pfc-watchdog`: the NVUE reference shows interface QoS on switch ports; whether a
+    bond's reaches its members is not written there, so the line is a SYS002 (before: dropped without a word, and
+    the members' watchdog read as off)."""
+    device = parse("nv set qos roce\nnv set interface bond1 bond member swp1\n"
+                   "nv set interface bond1 qos pfc-watchdog\n")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
+    assert "bond1, which is no switch port" in device.issues[0].message

@@ -542,8 +542,19 @@ def test_flat_qos_policies_are_read_in_the_modes_nxos_enters():
 
 
 def test_indented_qos_policies_are_left_as_they_are():
-    text = "class-map type qos match-all A\n  match cos 3\npolicy-map type qos P\nclass A\n"
+    text = "class-map type qos match-all A\n  match cos 3\npolicy-map type qos P\n  class A\n    set qos-group 3\n"
     assert reader.indent_flat_qos(text) == text
+
+
+def test_a_paste_mixing_indented_and_flat_qos_blocks_nests_the_flat_ones():
+    """NetApp's Nexus RCFs type one class-map indented among flat ones, and a flat class's action indented: each line
+    is read in the mode the line before it left (before, one indented block made the whole paste read as indented,
+    so the policy-map's classes were global lines and its qos-groups lost)."""
+    text = "\n".join(["class-map type qos match-any RDMA", " match dscp 16", "class-map type qos match-all STORAGE",
+                      "match cos 3", "policy-map type qos P", "class type qos STORAGE", "  set qos-group 3", ""])
+    assert reader.indent_flat_qos(text).split("\n") == [
+        "class-map type qos match-any RDMA", " match dscp 16", "class-map type qos match-all STORAGE", "  match cos 3",
+        "policy-map type qos P", "  class type qos STORAGE", "    set qos-group 3", ""]
 
 
 # NX-OS prints `line console` / `line vty` after its last interface, then `boot`, the routing processes and `evpn`
@@ -670,3 +681,34 @@ def test_a_flat_paste_with_blank_or_comment_lines_after_a_mode_line_is_re_nested
                       "class-map type qos match-any CNP", "", "match dscp 48", ""])
     cfg = reader.read([Input("flat.cfg", text)])
     assert (cfg.class_maps["ROCE"].dscp, cfg.class_maps["CNP"].dscp) == ({26}, {48})
+
+
+MIXED_FIELDS = """hostname mixed
+class-map type qos match-all STORAGE
+  match cos 3
+class-map type qos match-any CTRL
+  match dscp 16
+  match cos 2
+policy-map type qos IN
+  class STORAGE
+    set qos-group 3
+  class CTRL
+    set qos-group 2
+policy-map type network-qos NQ
+  class type network-qos c-8q-nq{group}
+    pause pfc-cos {group}
+system qos
+  service-policy type network-qos NQ
+interface Ethernet1/1
+  priority-flow-control mode on
+  service-policy type qos input IN
+"""
+
+
+@pytest.mark.parametrize(("group", "trust"), [(3, Trust.pcp), (2, Trust.dscp)])
+def test_a_policy_reading_cos_and_dscp_trusts_the_field_its_no_drop_classes_match(group, trust):
+    """NX-OS classifies by the policy's classes in order, not by a trust setting: lossless traffic classified by
+    `match cos 3` alone (NetApp's Nexus RCFs, beside a class that also matches DSCP 16) is PCP-trusted; a no-drop
+    class that matches DSCP too leaves the port read as DSCP-trusted (before: DSCP whenever any class read DSCP)."""
+    port = parse(MIXED_FIELDS.format(group=group)).ports["Ethernet1/1"]
+    assert port.trust == trust and port.pcp_to_tc[3] == 3 and port.dscp_to_tc[16] == 2

@@ -74,24 +74,40 @@ _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running
 
 
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
-           str | None], indent: str, blank_exits: bool = True) -> str:
-    """Lines pasted at the margin (EOS, NX-OS, Dell OS9: a configuration copied without its indentation) indented as
-    the switch reads them: each line is entered in the mode the line before it left or, where that mode does not take it
+           str | None], indent: str, blank_exits: bool = True,
+           definition: Callable[[list[str], list[str]], bool] | None = None) -> str:
+    """Lines pasted at the margin (EOS, NX-OS, Dell OS9 and OS10: a configuration copied without its indentation)
+    indented as the switch reads them: each line is entered in the mode the line before it left or, where that mode
+    does not take it
     (``takes``), in the nearest enclosing mode that does; ``opens`` names the mode a line enters. `exit` leaves a
-    mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number."""
+    mode and `end` all of them (blanked once applied, unless ``blank_exits`` is off). Every line keeps its number.
+    A paste may mix both forms (a block typed indented among flat ones): an indented line stays below the margin line
+    before it, moved in as far as that line was. ``definition(words, next_words)`` tells a line that opens a mode of
+    configuration mode from the same words typed in an open mode (OS10's `qos-map traffic-class NAME` defines a map
+    when `queue` lines follow it and binds one under `system qos` otherwise): such a line leaves the open modes."""
     modes: list[str] = []
+    depth = 0  # how many levels the last margin line was moved in
     for i, line in enumerate(lines):
         words = line.split()
-        if not words or words[0].startswith("!") or line[:1] in (" ", "\t"):
+        if not words or words[0].startswith("!"):
+            continue
+        if line[:1] in (" ", "\t"):
+            lines[i] = indent * depth + line
             continue
         if words == ["exit"] or words == ["end"]:
             del modes[-1 if words == ["exit"] else 0:]
+            depth = len(modes)
             if blank_exits:
                 lines[i] = ""
             continue
+        if definition is not None and modes:
+            nxt = next((other.split() for other in lines[i + 1:] if other.strip()), [])
+            if definition(words, nxt):
+                modes.clear()
         while modes and not takes(modes[-1], words):
             modes.pop()
-        lines[i] = indent * len(modes) + line
+        depth = len(modes)
+        lines[i] = indent * depth + line
         opened = opens(modes[-1] if modes else None, words)
         if opened:
             modes.append(opened)
@@ -99,10 +115,12 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
 
 
 def is_flat(text: str, takes: Callable[[str, list[str]], bool],
-            opens: Callable[[str | None, list[str]], str | None], heads: tuple[str, ...] | None = None) -> bool:
+            opens: Callable[[str | None, list[str]], str | None], heads: tuple[str, ...] | None = None,
+            mixed: bool = False) -> bool:
     """Whether ``text`` is a paste with its indentation lost (EOS, NX-OS, Dell OS9): some line at the margin that opens
     a mode (one of ``heads``, or any) is followed, past blank and `!` lines, by a command of that mode at the margin,
-    and none is followed by an indented line (a running-config's blocks)."""
+    and none is followed by an indented line (a running-config's blocks) unless ``mixed`` (a paste may type some
+    blocks indented among flat ones: renest keeps those as they are)."""
     lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("!")]
     flat = False
     for line, nxt in zip(lines, lines[1:], strict=False):
@@ -110,6 +128,8 @@ def is_flat(text: str, takes: Callable[[str, list[str]], bool],
         if mode is None or (heads is not None and mode not in heads):
             continue
         if nxt[:1] in (" ", "\t"):
+            if mixed:
+                continue
             return False
         flat = flat or takes(mode, nxt.split())
     return flat

@@ -104,6 +104,16 @@ class LosslessClassStarved(PortRule):
                 yield self.unverified(f"the scheduler of {where} is not in the input", device=device, port=port,
                                       source=src, key=str(q))
                 continue
+            others = [x.scheduler.weight for i, x in queues.items() if i != q and x.scheduler is not None
+                      and x.scheduler.type in WEIGHTED and x.scheduler.weight is not None]
+            if sched.type in WEIGHTED and sched.weight == 0 and others and not any(others):
+                # Every weighted queue at 0 (NetApp's Nexus RCFs write `bandwidth remaining percent 0` on all eight
+                # classes): none is served before another, and how the switch then shares the link is not written.
+                yield self.unverified(f"{where} is scheduled by {sched.type.value.upper()} with weight 0, as is every "
+                                      f"other weighted {unit}: none is served before another, and how the switch "
+                                      f"shares the link among them is not in the input", device=device, port=port,
+                                      source=src, key=str(q))
+                continue
             if sched.type in WEIGHTED and sched.weight == 0:
                 yield self.finding(f"{where} is scheduled by {sched.type.value.upper()} with weight 0: it is served only "
                                    f"when every other {unit} is empty, so under load it never drains and pauses its "

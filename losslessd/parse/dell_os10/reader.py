@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values
+from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values, renest
 
 # Top-level words of an OS10 running-configuration; a file with none of them is not one.
 _OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
@@ -221,6 +221,68 @@ def flat_interfaces(text: str) -> str:
     return "\n".join(lines)
 
 
+# What the QoS modes take (OS10 User Guide, "Quality of service": class-map, policy-map, policy-map class, WRED profile,
+# trust map, traffic-class map and `system qos` modes' commands); a command one does not take is run by configuration
+# mode, which it enters. (`qos-map traffic-class NAME` binds a map under `system qos` and defines one at the top with
+# `queue` lines under it: _qos_definition.)
+_QOS_MODE_WORDS = {
+    "cmap": {"match", "description"},
+    "pmap": {"class", "description"},
+    "pclass": {"set", "pause", "pfc-cos", "bandwidth", "priority", "random-detect", "shape", "police", "queue-limit",
+               "description"},
+    "wred": {"random-detect"},
+    "trustmap": {"qos-group"},
+    "qosmap": {"queue"},
+    "sysqos": {"trust-map", "qos-map", "service-policy", "ets", "buffer-statistics-tracking"},
+}
+
+
+def _qos_mode(mode: str | None, words: list[str]) -> str | None:
+    """The QoS mode a command typed in ``mode`` (None: configuration mode) enters."""
+    if mode is None:
+        if words[0] == "class-map":
+            return "cmap"
+        if words[0] == "policy-map":
+            return "pmap"
+        if words[0] == "wred" and len(words) == 2:
+            return "wred"
+        if words[:2] in (["trust", "dot1p-map"], ["trust", "dscp-map"]):
+            return "trustmap"
+        if words[:2] == ["qos-map", "traffic-class"]:
+            return "qosmap"
+        if words == ["system", "qos"]:
+            return "sysqos"
+        return None
+    return "pclass" if mode == "pmap" and words[0] == "class" else None
+
+
+def _qos_takes(mode: str, words: list[str]) -> bool:
+    body = words[1:] if words[:1] == ["no"] else words
+    return bool(body) and body[0] in _QOS_MODE_WORDS[mode]
+
+
+def _qos_definition(words: list[str], nxt: list[str]) -> bool:
+    """`qos-map traffic-class NAME` followed by `queue` lines defines the map (configuration mode)."""
+    return words[:2] == ["qos-map", "traffic-class"] and nxt[:1] == ["queue"]
+
+
+def flat_qos(text: str) -> str:
+    """A paste that lost its indentation writes a class-map's `match`, a policy-map's `class` and its actions, a WRED
+    profile's `random-detect`, a trust map's `qos-group` and `system qos`'s bindings at the margin, each entered in
+    the mode the line before it left (a Chinese RoCE case book prints a Z9332F-ON's so): indent them as the
+    running-configuration does, one space a level, keeping every line's number. Text whose QoS blocks are all
+    indented is left as it is."""
+    lines = text.split("\n")
+    opened = False
+    for line, nxt in zip(lines, lines[1:], strict=False):
+        words = line.split()
+        if words and line[:1] not in (" ", "\t") and (mode := _qos_mode(None, words)) and nxt[:1] not in (" ", "\t"):
+            opened = opened or _qos_takes(mode, nxt.split())
+    if not opened:
+        return text
+    return renest(lines, _qos_takes, _qos_mode, " ", blank_exits=False, definition=_qos_definition)
+
+
 def _class_name(w: list[str]) -> bool:
     """`class-map type KIND NAME`, or with `match-any` / `match-all` before the name."""
     return len(w) == 4 or (len(w) == 5 and w[3] in ("match-any", "match-all"))
@@ -230,7 +292,7 @@ class _Reader(TreeReader):
     expanded = 0  # port lines the `interface range` lines expanded to, against MAX_EXPANDED_PORTS
 
     def config_text(self) -> str:
-        return flat_interfaces(self.inp.text)
+        return flat_qos(flat_interfaces(self.inp.text))
 
     def top(self, node: Node) -> None:
         w = node.words

@@ -500,6 +500,13 @@ class _Reader(TreeReader):
         if not keys or any(k > key_max for k in keys):
             raise LineError(f"the {w[2]} values must be numbers 0-{key_max}")
         value = bounded_int(w[to + 2], 0, value_max, w[to + 1])
+        # EOS User Manual, QoS: `qos map dscp V... to traffic-class T [drop-precedence D]` (the drop precedence on
+        # platforms that have it). Anything else after the number is no part of the command; a `!` there (as design
+        # write-ups annotate maps) is a comment no EOS document read describes, so the line is named, not guessed at.
+        rest = w[to + 3:]
+        if rest and not (rest[0] == "drop-precedence" and len(rest) == 2 and w[2] == "dscp"):
+            raise LineError(f"`{' '.join(rest)[:40]}` after the command is not part of it (the EOS manual describes "
+                            "no comment after a command), so what the switch makes of the line is unknown")
         for key in keys:
             target[key] = Val(value, self.src(node))
 

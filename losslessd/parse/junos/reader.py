@@ -734,6 +734,23 @@ def _whole(text: str, low: int, high: int) -> int:
         raise _Skip(f"{text[:40]!r} is not a whole number {low}..{high}") from None
 
 
+# What a forwarding class takes, per platform (Junos CLI reference, `forwarding-classes`: QFX `pfc-priority`,
+# `no-loss`, `queue-num N <no-loss>`; EX and SRX `priority high|low`, SRX `spu-priority`; MX `policing-priority`),
+# each with the number of values after it.
+_FC_WORDS = {"queue-num": 1, "no-loss": 0, "pfc-priority": 1, "priority": 1, "policing-priority": 1,
+             "spu-priority": 1}
+
+
+def _fc_unknown(rest: list[str]) -> str | None:
+    """The first word of a `forwarding-classes class NAME ...` line no platform takes there, else None."""
+    i = 0
+    while i < len(rest):
+        if rest[i] not in _FC_WORDS:
+            return rest[i]
+        i += 1 + _FC_WORDS[rest[i]]
+    return None
+
+
 def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
     kind = w[0]
     if kind == "classifiers":
@@ -744,6 +761,10 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
         # forwarding-classes class FC queue-num N [no-loss] [pfc-priority P] [priority high|low] [policing-priority ..]
         fc = cfg.classes.get(w[2])
         rest = w[3:]
+        if unknown := _fc_unknown(rest):
+            raise _Skip(f"`{unknown}` is not a forwarding-class statement (ECN is a scheduler's "
+                        "`explicit-congestion-notification`)" if unknown == "explicit-congestion-notification"
+                        else f"`{unknown}` is not a forwarding-class statement losslessd knows")
         if "queue-num" in rest:
             queue = _whole(rest[rest.index("queue-num") + 1], 0, 15)
             fc = cfg.classes[w[2]] = ForwardingClass(int(queue), src, no_loss=fc.no_loss if fc else False,

@@ -20,7 +20,7 @@ from ..base import Input, last_sections, sniff_text
 
 PLATFORM = "nvidia_cumulus"
 
-_COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?nv set \S", re.MULTILINE)
+_COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?(sudo[ \t]+)?nv set \S", re.MULTILINE)
 # startup.yaml and `nv config show` start with a header holding the NVUE API version.
 _TREE = re.compile(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
 _CONFIG = re.compile(r"^nv\s+config\s+show(\s+-o\s+(commands|json|yaml))?\s*$")

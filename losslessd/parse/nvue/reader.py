@@ -192,6 +192,8 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
                 issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
                 continue
             words, n = joined[0], n + joined[1]
+        if words[:1] == ["sudo"]:
+            words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
         if words[:2] == ["nv", "set"] and len(words) > 2:
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
@@ -352,11 +354,20 @@ def _line(conf: Conf, w: list[str], src: Source) -> None:
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
     try:
         names = [n for n in expand(w[1]) if SWP.match(n)]
+        if w[2:4] == ["bond", "member"] and len(w) == 5:
+            # NVUE reference, `nv set interface <interface-id> bond member <member-id>`: a bond's members are switch
+            # ports (a list or range, `swp2-3`), there even when no other line names them; the bond's own settings
+            # are not read.
+            names, w = [n for n in expand(w[4]) if SWP.match(n)], w[:2]
     except ValueError as exc:
         raise Skip(str(exc)) from None
     conf.expanded += len(names)
     check_expanded(conf.expanded, src.file, src.line)  # bounded time: each range line may name 1,024 ports
     rest = w[2:]
+    if not names and rest[:1] == ["qos"]:
+        # The NVUE reference's `nv set interface <interface-id> qos ...` examples set switch ports; whether a bond's
+        # QoS reaches its members is not written there, so the line is named rather than dropped or passed on.
+        raise Skip(f"QoS set on {w[1]}, which is no switch port: whether it applies to a bond's members is unknown")
     # every port the line names exists, even when its setting cannot be read (a Skip leaves the rest unset)
     for port in [port_slot(conf.ports, name, lambda: PortConf(source=src), src) for name in names]:
         if rest[:1] == ["description"] and len(rest) >= 2:

@@ -262,8 +262,24 @@ def _classes(cfg: NxosConfig, policy: Any) -> _Classes:
             matched = set(range(8)) if cmap is None else (cmap.cos if not (cmap.match_all and cmap.dscp) else set())
             for cos in sorted(matched - set(pcp_to_tc)):
                 pcp_to_tc[cos] = into
-    # A policy that classifies on CoS only acts on 802.1p; one that reads DSCP (or only class-default) on DSCP.
-    return None, ordered, first, dscp_to_tc, pcp_to_tc, Trust.pcp if by_cos and not by_dscp else Trust.dscp
+    # A policy that classifies on CoS only acts on 802.1p; one that reads DSCP (or only class-default) on DSCP. One
+    # that reads both (NetApp's Nexus RCFs: storage by `match cos 3`, another class by `match dscp 16`) sorts the
+    # lossless traffic by the field its no-drop classes match: by CoS when every class into a no-drop qos-group
+    # matches CoS alone.
+    into_no_drop = [c for c, group in ordered if group in _no_drop_groups(cfg)]
+    by_cos_alone = bool(into_no_drop) and all(c is not None and c.cos and not c.dscp and not c.other
+                                              for c in into_no_drop)
+    trust = Trust.pcp if by_cos and (not by_dscp or by_cos_alone) else Trust.dscp
+    return None, ordered, first, dscp_to_tc, pcp_to_tc, trust
+
+
+def _no_drop_groups(cfg: NxosConfig) -> set[int]:
+    """The qos-groups the `system qos` network-qos policy makes no-drop (`pause pfc-cos` / `pause no-drop`)."""
+    chosen = cfg.system.get("network-qos")
+    nq = cfg.nq_policies.get(chosen.value) if chosen is not None else None
+    groups = (_group(cfg, name, _NQ_CLASS, cfg.nq_class_maps) for name, conf in (nq or {}).items()
+              if conf.pfc_cos is not None or conf.no_drop is not None)
+    return {group for group in groups if group is not None}
 
 
 def _no_drop_priorities(nq: NqClass, group: int, classes) -> list[int] | None:

@@ -52,6 +52,8 @@ _NUMBER = re.compile(r"^[0-9]{1,15}$")  # a threshold in bytes: 15 digits are a 
 # The line NX-OS prints after every interface (see _Reader.cut_reason), and the header naming the command printed.
 _LINE_VTY = re.compile(r"^line vty[ \t]*\r?$", re.M)
 _COMMAND_HEADER = re.compile(r"^!Command: show running-config([^|\n]*)", re.M)
+# The header lines NX-OS prints atop `show running-config` (`!Time: ...`, `!Running configuration last done at: ...`).
+_RUNNING_HEADER = re.compile(r"^!(Time|Running configuration last done at): ", re.M)
 
 
 @dataclass
@@ -244,13 +246,28 @@ def _interface_command(words: list[str]) -> bool:
     return not (words[0] == "priority-flow-control" and second in _GLOBAL_PFC)
 
 
+# Interface commands configuration mode does not take (Nexus 9000 interfaces guide): one at the margin right after
+# `interface X` or `port-profile ... NAME` shows a flat block, even in a paste whose other blocks are indented.
+_INTERFACE_ONLY = frozenset({"description", "switchport", "inherit", "channel-group", "mtu", "speed", "shutdown"})
+
+
+def _interface_only(words: list[str]) -> bool:
+    return bool(words) and (words[0] in _INTERFACE_ONLY or words[:2] == ["no", "shutdown"])
+
+
 def indent_flat_interfaces(text: str) -> str:
-    """A config-mode paste writes an interface's sub-commands unindented under `interface X` (and may close it with
-    `exit`): indent them as a running-config does, up to `exit` or a global command, keeping every line's number."""
+    """A config-mode paste writes an interface's or a port-profile's sub-commands unindented under `interface X` /
+    `port-profile type ethernet NAME` (and may close it with `exit`): indent them as a running-config does, up to
+    `exit` or a global command, keeping every line's number. A capture of the running-config is left as it is (a bare
+    `interface X` line there has no settings); a paste may mix flat blocks with indented ones (NetApp's Nexus RCFs end
+    with `interface port-channel999` and its indented lines), each block read as it is written."""
+    if _COMMAND_HEADER.search(text) or _RUNNING_HEADER.search(text):
+        return text
     lines = text.split("\n")
-    heads = [i for i, line in enumerate(lines) if line.startswith("interface ")]
-    if any(lines[i + 1:i + 2] and lines[i + 1][:1] in (" ", "\t") for i in heads):
-        return text  # a running-config (indented interfaces): a bare `interface X` line there has no settings
+    heads = [i for i, line in enumerate(lines) if line.startswith(("interface ", "port-profile "))]
+    if any(lines[i + 1:i + 2] and lines[i + 1][:1] in (" ", "\t") for i in heads) and not any(
+            _interface_only(lines[i + 1].split()) for i in heads if lines[i + 1:i + 2] and lines[i + 1][:1] != " "):
+        return text  # indented interfaces, as the running-config prints them: a bare `interface X` sets nothing
     inside = False
     for i, line in enumerate(lines):
         words = line.split()
@@ -261,7 +278,8 @@ def indent_flat_interfaces(text: str) -> str:
             lines[i] = "  " + line
             continue
         nxt = next((other for other in lines[i + 1:] if other.strip()), "")
-        inside = words[0] == "interface" and nxt[:1] not in (" ", "\t") and nxt.split()[:1] != ["interface"]
+        inside = (words[0] in ("interface", "port-profile") and nxt[:1] not in (" ", "\t")
+                  and nxt.split()[:1] not in (["interface"], ["port-profile"]))
     return "\n".join(lines)
 
 
@@ -311,8 +329,9 @@ def _qos_mode(mode: str | None, words: list[str]) -> str | None:
 def indent_flat_qos(text: str) -> str:
     """A paste that lost its indentation writes a class-map's `match`, a policy-map's `class` and its actions and
     `system qos`'s `service-policy` at the margin, each entered in the mode the line before it left: indent them as
-    the running-config does, keeping every line's number. Text whose QoS blocks are indented is left as it is."""
-    if not is_flat(text, _qos_takes, _qos_mode):
+    the running-config does, keeping every line's number. Text whose QoS blocks are all indented is left as it is; a
+    paste may mix both (NetApp's Nexus RCFs type one class-map indented among flat policy-maps)."""
+    if not is_flat(text, _qos_takes, _qos_mode, mixed=True):
         return text
     # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
     return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False)
