@@ -621,6 +621,7 @@ def _arrivals(shares: list[list[_Group]], results: Iterable[bytes], fmt: str | N
                 continue
             header, found, selection, facts, crashes = sent
             device = LazyDevice.__new__(LazyDevice)
+            device.issues = []  # (SYS001 reads every device's: set here, not by __getattr__ 18,000 times)
             for field, value in header.items():
                 setattr(device, field, value)
             device._group, device._paths, device._fmt = name, files, fmt

@@ -337,7 +337,7 @@ def _tiers(fabric: Fabric, topo: Topology | None, names: _Names) -> None:
     queue = deque(hosts)
     while queue:
         name = queue.popleft()
-        for other in sorted(neighbors[name]):
+        for other in neighbors[name]:  # (a breadth-first walk: the distance is the same in any order)
             if other not in distance and fabric.devices[other].kind != DeviceKind.host:
                 distance[other] = distance[name] + 1
                 queue.append(other)

@@ -362,7 +362,14 @@ def run(fabric: Fabric, policy: Policy, rules: Iterable[type[Rule]] | None = Non
     selection = {d.name: ctx.selection(d) for d in fabric.devices.values() if d.kind != DeviceKind.subnet_manager}
     # switches whose selected ports show nothing to verify (roce_ports.select: all on a partial dump; SEL001 says so
     # on each when it runs): not checked, whether SEL001 was selected or not, whatever a baseline accepts (Coverage)
-    unverified = {name for name, choices in selection.items() if nothing_shown(choices)}
+    shown: dict[int, bool] = {}  # id(choices) -> nothing_shown: devices built alike share one list (Context.alike)
+    unverified = set()
+    for name, choices in selection.items():
+        nothing = shown.get(id(choices))
+        if nothing is None:
+            nothing = shown[id(choices)] = nothing_shown(choices)
+        if nothing:
+            unverified.add(name)
     return LintResult(findings=findings, rules=rules, policy=policy, fabric=fabric, baseline_suppressed=suppressed,
                       internal_errors=crashes, selection=selection, unverified=unverified)
 

@@ -176,25 +176,28 @@ def roce_links(ctx: Context, rule: Rule) -> list[tuple[Link, End, End, tuple]]:
     """The links with a RoCE-facing end, with both ends (the loader only makes links between known ports) and what
     makes links alike to check_link: the two ends' views (shared by ports configured alike) and device kinds."""
     devices = ctx.fabric.devices
-    known: dict[str, Any] = {}  # device name -> its facts (a switch has a link per host: looked up once)
+    # device name -> (device, its port views, its cited ports) or None (a switch has a link per host: looked up once)
+    known: dict[str, tuple | None] = {}
+
+    def look(name: str) -> tuple | None:
+        device = devices.get(name)
+        facts = ctx.device_facts(rule, device) if device is not None else None
+        found = known[name] = (device, facts.views, facts.cited) if facts is not None else None
+        return found
+
     out = []
     for link in ctx.fabric.links:
-        ends = []
-        for ep in (link.a, link.b):
-            device = devices.get(ep.device)
-            if device is None:
-                break
-            facts = known.get(ep.device, known)
-            if facts is known:
-                facts = known[ep.device] = ctx.device_facts(rule, device)
-            view = facts.views.get(ep.port) if facts is not None else None
-            if view is None:
-                break
-            ends.append(_end((device, ep.port, view, facts.cited.get(ep.port))))
-        else:
-            a, b = ends
-            if a.view.roce or b.view.roce:
-                out.append((link, a, b, (id(a.view), id(b.view), a.device.kind, b.device.kind)))
+        a, b = link.a, link.b
+        at = known[a.device] if a.device in known else look(a.device)
+        if at is None or (a_view := at[1].get(a.port)) is None:
+            continue
+        bt = known[b.device] if b.device in known else look(b.device)
+        if bt is None or (b_view := bt[1].get(b.port)) is None:
+            continue
+        if a_view.roce or b_view.roce:
+            out.append((link, _end((at[0], a.port, a_view, at[2].get(a.port))),
+                        _end((bt[0], b.port, b_view, bt[2].get(b.port))),
+                        (id(a_view), id(b_view), at[0].kind, bt[0].kind)))
     return out
 
 
