@@ -644,3 +644,56 @@ def test_a_qos_map_with_words_after_its_number_is_named_not_read():
     assert "after the command is not part of it" in device.issues[0].message
     port = device.ports["Ethernet1"]
     assert port.dscp_to_tc[26] == 3 and port.dscp_to_tc.get(10) != 3  # DSCP 10 keeps EOS's default
+
+
+# A paste typed with abbreviated sub-mode keywords (EOS User Manual, Quality of Service: tx-queue and policy-map class
+# commands, each cut to a prefix no other command of its mode begins with, as EOS takes it: "Command-Line Interface",
+# command abbreviation).
+FLAT_ABBREVIATED = """hostname flat2
+class-map type qos match-any ROCE
+mat dscp 26
+policy-map type quality-of-service MARK
+cl ROCE
+se traffic-class 3
+interface Ethernet2
+qos trust dscp
+priority-flow-control on
+priority-flow-control priority 3 no-drop
+tx-queue 3
+band percent 50
+random-det ecn minimum-threshold 200 kbytes maximum-threshold 600 kbytes
+no prio
+"""
+
+
+def test_abbreviated_commands_in_a_flat_paste_stay_in_their_sub_mode():
+    """`band percent 50` in a tx-queue was no command of the queue to the re-nesting: it and the queue's next lines
+    (its ECN thresholds) went up to the interface, and the queue read as strict with no ECN, without a word. EOS takes
+    a unique prefix of a mode's keyword: the line is read as the command it abbreviates."""
+    dev = parse(FLAT_ABBREVIATED)
+    queue = dev.ports["Ethernet2"].queues[3]
+    assert not [i for i in dev.issues if i.code == "SYS002"], dev.issues
+    assert queue.ecn.min_threshold_bytes == 200 * 1024 and queue.ecn.source.line == 13
+    assert (queue.scheduler.type, queue.scheduler.weight) == (SchedulerType.wrr, 50)
+    out = eos.flat.renest(FLAT_ABBREVIATED).split("\n")
+    assert out[1:6] == ["class-map type qos match-any ROCE", "   match dscp 26",
+                        "policy-map type quality-of-service MARK", "   class ROCE", "      set traffic-class 3"]
+    assert out[11] == "      bandwidth percent 50" and out[13] == "      no priority"
+    cfg = eos.reader.read([Input("flat.cfg", FLAT_ABBREVIATED)])
+    assert cfg.class_maps["ROCE"].dscp == {26} and cfg.qos_policies["MARK"][0][1].value == 3
+
+
+@pytest.mark.parametrize("typed", [
+    "co 3",  # comment or count (a policy-map class's): ambiguous
+    "sh",  # show (any mode's): not set
+])
+def test_an_ambiguous_prefix_is_not_read_as_a_sub_mode_command(typed):
+    text = f"policy-map type quality-of-service MARK\nclass ROCE\n{typed}\n"
+    assert eos.flat.renest(text).split("\n")[2] == typed
+
+
+def test_running_configs_read_as_before_abbreviations_were_taken():
+    """A running-config is never abbreviated and its blocks are indented: it is left as it is."""
+    for path in sorted(RAW.glob("*")):
+        text = path.read_text(encoding="utf-8")
+        assert eos.flat.renest(text) == text, path.name

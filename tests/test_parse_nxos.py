@@ -712,3 +712,77 @@ def test_a_policy_reading_cos_and_dscp_trusts_the_field_its_no_drop_classes_matc
     class that matches DSCP too leaves the port read as DSCP-trusted (before: DSCP whenever any class read DSCP)."""
     port = parse(MIXED_FIELDS.format(group=group)).ports["Ethernet1/1"]
     assert port.trust == trust and port.pcp_to_tc[3] == 3 and port.dscp_to_tc[16] == 2
+
+
+# A paste typed with abbreviated keywords (Nexus 9000 QoS guide's classification, queuing and PFC examples, each
+# keyword cut to a prefix no other command of its mode begins with, as NX-OS takes it: Fundamentals guide, "Using the
+# CLI", abbreviations).
+FLAT_ABBREVIATED = """class-map type qos match-all ROCE
+desc RoCE v2 traffic
+mat dscp 26
+policy-map type qos MARK
+cl ROCE
+se qos-group 3
+policy-map type network-qos NQ
+class type network-qos c-8q-nq3
+paus pfc-cos 3
+mt 9216
+policy-map type queuing OUT
+class type queuing c-out-8q-q3
+band percent 50
+random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 7 weight 0 ecn
+system qos
+service-pol type network-qos NQ
+"""
+
+
+def test_abbreviated_commands_in_a_flat_paste_stay_in_their_qos_mode():
+    """`paus pfc-cos 3` in a network-qos class was no command of the class to the re-nesting: it went out to
+    configuration mode, taking the class's next lines with it, and the class read as having no PFC, without a word.
+    NX-OS takes a unique prefix of a mode's keyword: the line is read as the command it abbreviates."""
+    cfg = reader.read([Input("flat.cfg", FLAT_ABBREVIATED)])
+    assert cfg.issues == []
+    assert cfg.class_maps["ROCE"].dscp == {26}
+    assert cfg.qos_policies["MARK"]["ROCE"].value == 3
+    nq = cfg.nq_policies["NQ"]["c-8q-nq3"]
+    assert (nq.pfc_cos.value, nq.pfc_cos.source.line, nq.mtu.value) == ([3], 9, 9216)
+    queue = cfg.queuing_policies["OUT"]["c-out-8q-q3"]
+    assert (queue.bandwidth.value, queue.wred.value.ecn) == (50, True)
+    assert cfg.system["network-qos"].value == "NQ"
+    out = reader.indent_flat_qos(FLAT_ABBREVIATED).split("\n")
+    assert out[8:10] == ["    pause pfc-cos 3", "    mtu 9216"] and len(out) == len(FLAT_ABBREVIATED.split("\n"))
+
+
+@pytest.mark.parametrize("typed", [
+    "p 3",  # pause, priority, police: ambiguous, NX-OS refuses it
+    "sh",  # shape, or `show` (any mode's): ambiguous
+    "qos statistics",  # a configuration-mode command written out, not an abbreviation of queue-limit
+])
+def test_an_ambiguous_prefix_or_a_global_word_is_not_read_as_a_class_command(typed):
+    text = f"policy-map type queuing OUT\nclass type queuing c-out-8q-q3\n{typed}\nbandwidth percent 50\n"
+    out = reader.indent_flat_qos(text).split("\n")
+    assert out[2] == typed and out[3] == "bandwidth percent 50"
+
+
+def test_abbreviated_commands_in_a_session_stay_in_their_qos_mode():
+    """A session typed with abbreviations is re-nested by what each command is, as a flat paste: `paus pfc-cos 3`
+    and `mt 9216` stay the class's."""
+    text = "\n".join(["tor-9(config)# policy-map type network-qos ROCE-NQ",
+                      "tor-9(config-pmap-nqos)# cl type network-qos c-8q-nq3",
+                      "tor-9(config-pmap-nqos-c)# paus pfc-cos 3",
+                      "tor-9(config-pmap-nqos-c)# mt 9216",
+                      "tor-9(config-pmap-nqos-c)# system qos",
+                      "tor-9(config-sys-qos)# service-pol type network-qos ROCE-NQ", ""])
+    cfg = reader.read([Input("s.txt", text)])
+    assert cfg.issues == []
+    nq = cfg.nq_policies["ROCE-NQ"]["c-8q-nq3"]
+    assert (nq.pfc_cos.value, nq.pfc_cos.source.line, nq.mtu.value) == ([3], 3, 9216)
+    assert cfg.system["network-qos"].value == "ROCE-NQ"
+
+
+def test_running_configs_read_as_before_abbreviations_were_taken():
+    """A running-config is never abbreviated and its blocks are indented: it is left as it is."""
+    for path in sorted(RAW.glob("*")):
+        text = path.read_text(encoding="utf-8")
+        if "\n  " in text and "(config" not in text:
+            assert reader.indent_flat_qos(text) == text, path.name

@@ -73,9 +73,21 @@ _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running
                            r"write( memory)?)$")
 
 
+def keyword(word: str, keywords: frozenset[str]) -> str | None:
+    """The keyword of a mode ``word`` spells or abbreviates, None when it begins none or several: NX-OS and EOS take
+    any prefix of a keyword that begins no other keyword the mode takes (Cisco Nexus 9000 NX-OS Fundamentals
+    Configuration Guide, "Using the CLI", abbreviations; Arista EOS User Manual, "Command-Line Interface", command
+    abbreviation), so `paus pfc-cos 3` in a network-qos class is `pause pfc-cos 3`."""
+    if word in keywords:
+        return word
+    found = [key for key in keywords if key.startswith(word)]
+    return found[0] if len(found) == 1 else None
+
+
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
            str | None], indent: str, blank_exits: bool = True,
-           definition: Callable[[list[str], list[str]], bool] | None = None) -> str:
+           definition: Callable[[list[str], list[str]], bool] | None = None,
+           spell: Callable[[str, list[str]], list[str]] | None = None) -> str:
     """Lines pasted at the margin (EOS, NX-OS, Dell OS9 and OS10: a configuration copied without its indentation)
     indented as the switch reads them: each line is entered in the mode the line before it left or, where that mode
     does not take it
@@ -84,7 +96,9 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
     A paste may mix both forms (a block typed indented among flat ones): an indented line stays below the margin line
     before it, moved in as far as that line was. ``definition(words, next_words)`` tells a line that opens a mode of
     configuration mode from the same words typed in an open mode (OS10's `qos-map traffic-class NAME` defines a map
-    when `queue` lines follow it and binds one under `system qos` otherwise): such a line leaves the open modes."""
+    when `queue` lines follow it and binds one under `system qos` otherwise): such a line leaves the open modes.
+    ``spell(mode, words)`` writes out the keyword a line typed in an open mode abbreviates (NX-OS, EOS: ``takes``
+    accepts the abbreviation), so the reader reads the command the switch runs."""
     modes: list[str] = []
     depth = 0  # how many levels the last margin line was moved in
     for i, line in enumerate(lines):
@@ -106,6 +120,8 @@ def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Cal
                 modes.clear()
         while modes and not takes(modes[-1], words):
             modes.pop()
+        if spell is not None and modes and (full := spell(modes[-1], words)) != words:
+            line, words = " ".join(full), full
         depth = len(modes)
         lines[i] = indent * depth + line
         opened = opens(modes[-1] if modes else None, words)

@@ -22,6 +22,7 @@ from ..clitext import (
     config_session,
     dscp_values,
     is_flat,
+    keyword,
     renest,
 )
 
@@ -287,12 +288,17 @@ def indent_flat_interfaces(text: str) -> str:
 # "Configuring Priority Flow Control": the class-map, policy-map, policy-map class and system qos modes' commands);
 # a command one does not take is run by configuration mode, which it enters (`class-map ...` after `set qos-group 3`).
 _QOS_MODE_WORDS = {
-    "cmap": {"match", "description"},
-    "pmap": {"class", "description"},
-    "pclass": {"set", "pause", "mtu", "bandwidth", "priority", "random-detect", "afd", "congestion-control", "shape",
-               "police", "queue-limit", "multicast-optimize", "dot1p-cos-remap", "description"},
-    "sysqos": {"service-policy"},
+    "cmap": frozenset({"match", "description"}),
+    "pmap": frozenset({"class", "description"}),
+    "pclass": frozenset({"set", "pause", "mtu", "bandwidth", "priority", "random-detect", "afd", "congestion-control",
+                         "shape", "police", "queue-limit", "multicast-optimize", "dot1p-cos-remap", "description"}),
+    "sysqos": frozenset({"service-policy"}),
 }
+# Commands every NX-OS configuration sub-mode takes besides its own (each mode's `?` lists `no`, `end`, `exit`, `pop`,
+# `push`, `where`; `show` runs in any mode): an abbreviation names a mode's keyword only if it begins none of these.
+_ANY_MODE_WORDS = frozenset({"no", "end", "exit", "pop", "push", "where", "show"})
+# Each QoS mode's keywords with those, among which an abbreviation must be unique (clitext.keyword).
+_QOS_MODE_ALL = {mode: words | _ANY_MODE_WORDS for mode, words in _QOS_MODE_WORDS.items()}
 # The QoS modes by the prompt NX-OS shows in them (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`), each with the modes enclosing it.
@@ -334,13 +340,33 @@ def indent_flat_qos(text: str) -> str:
     if not is_flat(text, _qos_takes, _qos_mode, mixed=True):
         return text
     # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
-    return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False)
+    return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False, spell=_qos_spell)
 
 
 def _qos_takes(mode: str, words: list[str]) -> bool:
-    """Whether QoS mode ``mode`` takes the command ``words`` (or its `no` form)."""
+    """Whether QoS mode ``mode`` takes the command ``words`` (or its `no` form), its keyword written out or
+    abbreviated."""
     body = words[1:] if words[:1] == ["no"] else words
-    return bool(body) and body[0] in _QOS_MODE_WORDS[mode]
+    return bool(body) and _qos_keyword(mode, body[0]) is not None
+
+
+def _qos_keyword(mode: str, word: str) -> str | None:
+    """The keyword of QoS mode ``mode`` that ``word`` is or abbreviates (NX-OS takes a prefix that begins no other
+    command of the mode); a configuration-mode word written out (`qos`, `system`) is that command, not an
+    abbreviation."""
+    if word in _QOS_MODE_WORDS[mode]:
+        return word
+    if word in _GLOBAL_WORDS:
+        return None
+    full = keyword(word, _QOS_MODE_ALL[mode])
+    return full if full in _QOS_MODE_WORDS[mode] else None
+
+
+def _qos_spell(mode: str, words: list[str]) -> list[str]:
+    """``words`` with the QoS mode keyword they abbreviate written out (`paus pfc-cos 3`: `pause pfc-cos 3`)."""
+    k = 1 if words[:1] == ["no"] else 0
+    full = _qos_keyword(mode, words[k]) if len(words) > k else None
+    return [*words[:k], full, *words[k + 1:]] if full else words
 
 
 class _Reader(TreeReader):
