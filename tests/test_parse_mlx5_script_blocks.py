@@ -485,3 +485,28 @@ def test_a_command_line_kept_in_a_variable_is_run_with_its_known_parts():
     (issue,) = host.issues
     assert issue.source.line == 5 and "what it sets (--trust, --pfc) is unknown on each port it may name (eth1)" \
         in issue.message
+
+
+@pytest.mark.parametrize("write,said", [
+    # a file losslessd does not read: the path is named, not the value
+    ("echo 96 > /sys/class/net/eth0/roce/dscp/1", "/sys/class/net/eth0/roce/dscp/1 is not a file losslessd reads"),
+    ("echo 96 > /sys/class/net/eth0/ecn/roce_np/enable/3/x", "/sys/class/net/eth0/ecn/roce_np/enable/3/x is not a "
+                                                           "file losslessd reads"),
+    ("echo $V > /sys/class/net/eth0/roce/dscp/1", "/sys/class/net/eth0/roce/dscp/1 is not a file losslessd reads"),
+    # (Linux net/core/net-sysfs.c: speed is a read-only attribute)
+    ("echo 100000 > /sys/class/net/eth0/speed", "/sys/class/net/eth0/speed only reports the port's link speed"),
+    ("echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/9", "names priority 9, which is none of the 8 priorities"),
+    # a file it reads, given what that file does not hold: the value is named, with what the file holds
+    ("echo 96 > /sys/class/net/eth0/ecn/roce_np/cnp_dscp", "`96` is not a value /sys/class/net/eth0/ecn/roce_np/"
+                                                          "cnp_dscp holds (a DSCP value 0-63)"),
+    ("echo on > /sys/class/net/eth0/ecn/roce_rp/enable/3", "`on` is not a value /sys/class/net/eth0/ecn/roce_rp/"
+                                                          "enable/3 holds (0 or 1)"),
+])
+def test_a_write_not_read_names_the_part_not_read(write, said):
+    """A SYS002 said "`96` is not a value losslessd reads for PATH" also when PATH was the part not known: the
+    message names the file when no value written to it would be read, and the value only when the file is one
+    losslessd reads."""
+    host = parse_text("w.sh", "\n".join(["#!/bin/bash", "V=$1", "ip link set dev eth0 mtu 4200", write]))
+    messages = [i.message for i in host.issues if i.code == "SYS002" and i.source.line == 4]
+    assert len(messages) == 1 and said in messages[0], messages
+    assert (host.ports["eth0"].mtu_bytes, host.ports["eth0"].speed_gbps) == (4200, None)  # (the write set neither)

@@ -377,8 +377,8 @@ class _Host:
                     self._set_traffic_class(number, src)
                     return
                 m = _PATH_RE.search(path_)
-                if not (m and not m.group("dev") and self._fact(m, value, path, sec, n)):
-                    raise script.Skip(f"`{value}` is not a value losslessd reads for {path_}")
+                if not (m and not m.group("dev") and m.group("attr") != "speed" and self._fact(m, value, path, sec, n)):
+                    raise script.Skip(_unread_write(m, value, path_))
         except script.Skip as exc:
             self._issue(f"skipped `{line[:80]}`: {exc}", path, n)
 
@@ -462,9 +462,11 @@ class _Host:
         if _SCRIPT_TCLASS.match(target) or (m and m.group("tcdev")):  # one traffic class for the whole host
             self._set_traffic_class(None, src)
             return self._issue(f"`{line[:80]}`: writes {what} to the traffic class; it is unknown", file, n)
+        if not named and not script.at_run_time(target):  # (a file written out that losslessd does not read)
+            raise script.Skip(_unread_write(m, None, target))
         if named:
             if m is None or m.group("dev") or m.group("attr") == "speed":
-                raise script.Skip(f"`{value}` is not a value losslessd reads for {target}")
+                raise script.Skip(_unread_write(m, None, target))
             self._port(m.group("iface"), file, sec)
             forgotten = self._forget(m)
         else:  # each file of the ports known so far that the path's run-time parts may name
@@ -871,6 +873,36 @@ def _fact(out: list, m: re.Match, value: str, sec: Section, n: int) -> bool:
     cnp_prio = _int(value, 0, 7)
     out.append(("ecnset", iface, "cnp_priority", cnp_prio))
     return cnp_prio is not None
+
+
+def _unread_write(m: re.Match | None, value: str | None, path: str) -> str:
+    """Why a script's `echo VALUE > PATH` is not read, naming what losslessd does not read: the file, or the value
+    when the file is one it reads (None: the value is known only at run time)."""
+    shown = path[:80]
+    if m is None:
+        return (f"{shown} is not a file losslessd reads (it reads a port's mtu, its ecn/roce_np and ecn/roce_rp files "
+                "and an RDMA device's tc/N/traffic_class)")
+    if m.group("dev"):
+        return f"a write to {shown} is not read (a script's RoCE ToS is read from `cma_roce_tos -d DEV -t TOS`)"
+    if m.group("attr") == "speed":
+        # (Linux net/core/net-sysfs.c: speed is a read-only attribute, DEVICE_ATTR_RO: the kernel refuses the write)
+        return f"{shown} only reports the port's link speed: a write to it sets nothing"
+    if m.group("proto") and int(m.group("prio")) > 7:
+        return f"{shown} names priority {m.group('prio')}, which is none of the 8 priorities 0-7"
+    return f"`{(value or '')[:40]}` is not a value {shown} holds ({_expected(m)})"
+
+
+def _expected(m: re.Match) -> str:
+    """What the sysfs file ``m`` matched holds, as _fact reads it."""
+    if m.group("tcdev"):
+        return "a traffic class 0-255"
+    if m.group("attr") == "mtu":
+        return "an MTU 68-1048576"
+    if m.group("proto"):
+        return "0 or 1"
+    if m.group("param"):
+        return "a number"
+    return "a DSCP value 0-63" if m.group("cnp") == "cnp_dscp" else "a priority 0-7"
 
 
 def _cma_roce_tos(out: list, sec: Section, dev: str) -> None:
