@@ -718,3 +718,32 @@ def test_a_script_setting_a_switch_asic_s_shared_buffer_is_refused_as_a_linux_sw
     assert err.value.line == 3 and "sets up a Linux switch (mlxsw" in str(err.value)
     dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0\ndevlink sb show\ndevlink dev show\n")
     assert dev.ports["ens6"].pfc_enabled == [3]
+
+
+def test_a_runbook_list_of_host_commands_without_a_shebang_is_a_host_script():
+    """Guides print their steps as `sudo mlnx_qos -i IF ...` lines, and operators paste them into a runbook file
+    without a `#!` line: it was refused as "cannot tell which platform" (exit 2), even with `--format mlx5`. A file
+    whose every line (blank and `#` comment lines aside) is a command the script reader reads is read as a script."""
+    path = RAW / "runbook-commands.txt"
+    text = path.read_text()
+    assert detect(Input(str(path), text)) == "linux_mlx5"
+    dev = parse_file("runbook-commands.txt")
+    port = dev.ports["ens1f0"]
+    assert port.trust == Trust.dscp and port.pfc_enabled == [3] and port.mtu_bytes == 9000
+    assert port.nic_ecn.np_enabled == {3: True} and port.nic_ecn.rp_enabled == {3: True}
+    assert dev.roce_tos == 106 and not [i for i in dev.issues if i.code == "SYS002"], dev.issues
+    assert port.pfc_source.line == 4 and line_at(port.pfc_source).endswith("--pfc 0,0,0,1,0,0,0,0")
+
+
+@pytest.mark.parametrize("text", [
+    # a line that is no command the reader takes: prose, a command's output, another program
+    "Run these on each GPU node:\nsudo mlnx_qos -i ens1f0 --trust dscp\n",
+    "sudo mlnx_qos -i ens1f0 --trust dscp\nPriority trust state: dscp\n",
+    "sudo mlnx_qos -i ens1f0 --trust dscp\nsudo systemctl restart openibd\n",
+    # commands the reader takes, but no mlnx_qos -i: not told from any other host's list
+    "echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3\nip link set dev eth0 mtu 9000\n",
+    # mlnx_qos named without its interface (a help line)
+    "mlnx_qos --help\n",
+])
+def test_a_text_that_is_not_only_host_commands_is_not_taken_for_a_runbook(text):
+    assert detect(Input("notes.txt", text)) is None

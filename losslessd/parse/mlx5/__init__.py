@@ -104,7 +104,7 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text)
+    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text) or is_command_list(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -154,6 +154,28 @@ def is_script(text: str) -> bool:
         _DCB_SETS.search(rest) if tool == "dcb" else (_lldptool_changes(args := rest.split()) is not None
                                                     and _option(args, "-i", None) is not None)
         for tool, rest in _DCB_TOOL_LINE.findall(head))
+
+
+# The commands of a host setup script the script reader reads (each maybe after `sudo` and its options): what a
+# runbook's list of them, without a `#!` line, may hold (is_command_list). (`ip link set ... mtu`, `ethtool -A`:
+# iproute2 ip-link(8), ethtool(8) --pause; `echo V > FILE` or `echo V | tee FILE` into sysfs or configfs.)
+_LIST_COMMAND = re.compile(
+    r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:mlnx_qos\s|cma_roce_tos\s|ip\s+link\s+set\s.*\smtu\s"
+    r"|ethtool\s+(?:-A|--pause)\s|dcb\s|lldptool\s|echo\s+\S+\s*(?:>>?\s*|\|\s*(?:sudo\s+)?tee\s+(?:-a\s+)?)/sys/)")
+
+
+def is_command_list(text: str) -> bool:
+    """A runbook's list of host setup commands without a `#!` line (`sudo mlnx_qos -i IF --trust dscp` as guides
+    print their steps): at least one `mlnx_qos -i IF`, and every line that is not blank or a `#` comment a command the
+    script reader reads (a line ending in `\\` goes on with the next). Any other line (prose, output, another command)
+    and it is not taken: a text that only mentions mlnx_qos is not a host's setup."""
+    if is_shell(text) or not _MLNX_QOS_COMMAND.search(text[:262144]):
+        return False
+    if text.count("\n") > 10000:  # (a runbook's list is short; a long text is not read line by line to be sniffed)
+        return False
+    lines = text.replace("\\\n", " ").split("\n")
+    return all(not line.strip() or line.lstrip().startswith("#") or _LIST_COMMAND.match(line.strip())
+               for line in lines)
 
 
 def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
@@ -208,12 +230,14 @@ class _Host:
                 self.device.name, self.named = header["device"], True
         elif _is_bare_mlnx_qos(inp.text):
             sections = self._bare(inp)
-        elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
+        elif is_shell(inp.text) or is_command_list(inp.text):  # (sniffing asks for mlnx_qos too; a fix script may
+            # only echo to sysfs)
             self._script(inp)
             return
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
-                             "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
+                             "script of mlnx_qos, sysfs and cma_roce_tos commands, or a list of such commands alone)",
+                             file=inp.path, line=1)
         self._apply(inp.path, _capture_steps(sections))
 
     def _bare(self, inp: Input) -> list[Section]:
