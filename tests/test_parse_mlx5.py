@@ -747,3 +747,59 @@ def test_a_runbook_list_of_host_commands_without_a_shebang_is_a_host_script():
 ])
 def test_a_text_that_is_not_only_host_commands_is_not_taken_for_a_runbook(text):
     assert detect(Input("notes.txt", text)) is None
+
+
+APPTRUST = "dcb apptrust set dev ens6 order dscp"  # (mlx5: the kernel refuses it, EOPNOTSUPP)
+PFC_AFTER = "mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0"
+
+
+@pytest.mark.parametrize("head,ends", [
+    ("#!/bin/bash\nset -e\n", True),
+    ("#!/bin/bash\nset -euo pipefail\n", True),
+    ("#!/bin/bash\nset -o errexit\n", True),
+    ("#!/bin/bash -e\n", True),
+    ("#!/bin/sh -eu\n", True),
+    ("#!/bin/bash\nset -e\nset +e\n", False),  # off again
+    ("#!/bin/bash\nset -e\nset +o errexit\n", False),
+    ("#!/bin/bash\nset -o pipefail\n", False),  # another option only
+    ("#!/bin/bash\n", False),
+])
+def test_set_e_ends_the_script_at_a_command_mlx5_refuses(head, ends):
+    """bash(1) `set -e`: a command that fails ends the script. `dcb apptrust set` fails on mlx5 (its dcbnl ops have no
+    dcbnl_setapptrust: net/dcb/dcbnl.c answers EOPNOTSUPP), so under set -e the script's mlnx_qos after it never runs:
+    it was read as setting PFC. The reading ends there (a SYS004 naming the line), as at an exit."""
+    text = head + "mlnx_qos -i ens6 --trust dscp\n" + APPTRUST + "\n" + PFC_AFTER + "\n"
+    dev = mlx5.parse([Input("e.sh", text)], "h")
+    line = text.split("\n").index(APPTRUST) + 1
+    ended = [i for i in dev.issues if i.code == "SYS004" and "the script ends here" in i.message]
+    assert dev.ports["ens6"].trust == Trust.dscp
+    if ends:
+        assert dev.ports["ens6"].pfc_enabled is None
+        assert [i.source.line for i in ended] == [line] and "`set -e` is in force" in ended[0].message
+        assert f"from line {line + 1} on are not read" in ended[0].message
+    else:
+        assert dev.ports["ens6"].pfc_enabled == [3] and ended == []
+
+
+@pytest.mark.parametrize("tested", [
+    f"{APPTRUST} || true",  # bash(1): a command before || or && does not end the script
+    f"{APPTRUST} && echo trusted",
+    f"if {APPTRUST}; then echo trusted; fi",  # nor one an if tests
+    f"! {APPTRUST}",
+    "dcb rewr add dev ens6 prio-dscp 3:26",  # (does not fail: the kernel keeps the entries in its own table)
+    "dcb apptrust show dev ens6",
+])
+def test_set_e_does_not_end_the_script_where_the_command_is_tested_or_does_not_fail(tested):
+    dev = mlx5.parse([Input("e.sh", f"#!/bin/bash\nset -e\n{tested}\n{PFC_AFTER}\n")], "h")
+    assert dev.ports["ens6"].pfc_enabled == [3]
+    assert not [i for i in dev.issues if "the script ends here" in i.message]
+
+
+def test_set_e_in_a_loop_ends_the_script_at_the_first_round():
+    """The loop's first round fails: its later rounds and the lines after the loop never run."""
+    text = ("#!/bin/bash\nset -e\nfor p in ens6 ens7; do\n  mlnx_qos -i $p --trust dscp\n"
+            "  dcb apptrust set dev $p order dscp\ndone\n" + PFC_AFTER + "\n")
+    dev = mlx5.parse([Input("e.sh", text)], "h")
+    assert sorted(dev.ports) == ["ens6"] and dev.ports["ens6"].pfc_enabled is None
+    ended = [i for i in dev.issues if "the script ends here" in i.message]
+    assert len(ended) == 1 and "`set -e` is in force and line 5 in it fails" in ended[0].message

@@ -110,6 +110,20 @@ def changes(words: list[str]) -> list[str]:
     return SETS.get(obj, [])
 
 
+def fails(words: list[str]) -> str | None:
+    """Why the `dcb` command ``words`` (without `dcb`) fails on an mlx5 port (dcb exits non-zero), or None where it
+    does not or is not known to: `dcb apptrust set`, which the kernel refuses (EOPNOTSUPP, see apply). (`dcb rewr`
+    does not fail: the kernel keeps its entries in its own table.)"""
+    try:
+        obj, command, rest = split_command(words)
+    except Skip:
+        return None
+    if obj == "apptrust" and command == "set" and rest[:1] == ["dev"] and rest[2:3] == ["order"] and \
+            set(rest[3:]) <= _SELECTORS:
+        return "mlx5 has no application trust order, so the kernel refuses `dcb apptrust set` (EOPNOTSUPP)"
+    return None
+
+
 def apply(port, words: list[str], src: Source) -> tuple[str, str] | None:
     """Set ``port`` as the `dcb` command ``words`` (without `dcb`) would; raises Skip when it is not read or changes
     nothing on an mlx5 port. Returns (code, note) when a setting it changes is left unknown: SYS004 for keys an array

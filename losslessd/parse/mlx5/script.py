@@ -112,7 +112,56 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     # ...; a function never called runs nothing).
     functions |= grammar.functions
     flat = [(n, _called(words, functions), line) for n, words, line in flat]
-    yield from _run(flat, {}, {}, [0], path)
+    yield from _run(_errexit(flat, text), {}, {}, [0], path)
+
+
+_ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
+# `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
+_SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
+
+
+def _errexit(flat: list, text: str) -> list:
+    """bash(1) `set -e` (also `set -o errexit`, or `-e` on the `#!` line; `set +e` turns it off): a command that fails
+    ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`) or a pipeline's part. Where the
+    reader knows a command fails on mlx5 (dcb.fails), an `exit` is put after it while the option is on, so the
+    script's reading ends there as at an exit. The option is followed in the script's order."""
+    from . import dcb
+
+    shebang = _SHEBANG_OPTIONS.match(text)
+    on = _errexit_option(shebang.group(1).split(), False) if shebang else False
+    out = []
+    for n, words, line in flat:
+        out.append((n, words, line))
+        if not words or words[0].startswith("\0") or words[0] == "!":
+            continue  # (tested, after && or ||, in a command substitution, a call: not this command's failure)
+        if words[0] == "set":
+            on = _errexit_option(words[1:], on)
+            continue
+        body = words
+        while body[:1] == ["sudo"]:
+            body = body[1:]
+        if on and body and os.path.basename(body[0]) == "dcb" and not any(op in line for op in ("||", "&&", "|")) \
+                and "!" not in line.split() and (why := dcb.fails(body[1:])):  # (`! cmd`: tested too)
+            out.append((n, ["exit", _ERREXIT, why], line))
+    return out
+
+
+def _errexit_option(args: list[str], on: bool) -> bool:
+    """Whether errexit is on after `set ARGS` (bash(1) set: `-e`, `-o errexit`, in any group of letters such as
+    `-euo pipefail`; `+e`, `+o errexit` turn it off)."""
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if len(arg) < 2 or arg[0] not in "-+" or arg.startswith("--"):
+            break  # (`--`, `-`, or the positional words: no more options)
+        if "e" in arg[1:]:
+            on = arg[0] == "-"
+        if "o" in arg[1:]:  # (its option name is the next word)
+            if args[k + 1:k + 2] == ["errexit"]:
+                on = arg[0] == "-"
+            k += 1
+        k += 1
+    return on
 
 
 def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
@@ -371,16 +420,20 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
     stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
     outer = functions.pop(_TRAP, None)  # (a `sh -c` shell starts with no trap of its own, and ends with its own)
     yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
+    failed = functions.pop(_ERREXIT, None)
     if (line := functions.pop(_EXITED, None)) is not None and not depth:  # (a `sh -c`'s exit ends that shell only)
-        yield line, [ENDED, "the script ends here (an exit in the function called, or the loop): bash runs nothing "
-                            "after it, so the commands after it are not read"], ""
+        why = "an exit in the function called, or the loop" if failed is None else \
+            f"`set -e` is in force and line {failed[0]} in it fails: {failed[1]}"
+        yield line, [ENDED, f"the script ends here ({why}): bash runs nothing after it, so the commands after it are "
+                            "not read"], ""
     if broken is not None:
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
     rest = next((item for item in flat[stop:] if item[1] and item[1][0] not in _BLOCK_WORDS), None)
     if exited is not None and rest is not None and not depth:  # (bash reads no further: nor need it be shell)
-        yield flat[exited][0], [ENDED, f"the script ends here (`{flat[exited][1][0]}` at its top level): bash runs "
-                                       f"nothing after it, so its commands from line {rest[0]} on are not read"], \
-            flat[exited][2]
+        why = f"`{flat[exited][1][0]}` at its top level" if flat[exited][1][1:2] != [_ERREXIT] else \
+            f"`set -e` is in force and this command fails: {flat[exited][1][2]}"
+        yield flat[exited][0], [ENDED, f"the script ends here ({why}): bash runs nothing after it, so its commands "
+                                       f"from line {rest[0]} on are not read"], flat[exited][2]
     trap = functions.pop(_TRAP, None)
     if trap is not None and not functions.get(_EXITING) and \
             not (exited is not None and flat[exited][1][0] == "exec"):  # (exec: the shell is gone)
@@ -459,6 +512,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = rest if rest < stop or functions.get("\0calls") else i
             elif not guarded and not tested and (written[0] != "exec" or program):
                 i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
+                if written[1:2] == [_ERREXIT] and _EXITED in functions:  # (what the end of the loop or call it
+                    functions[_ERREXIT] = (n, written[2])  # ends says: see _whole)
+                else:
+                    functions.pop(_ERREXIT, None)
             if not program:
                 continue
             written = program
