@@ -4,6 +4,7 @@ commit timer, confirm, abort) and SONiC's checkpoint / apply-patch / rollback; r
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 
@@ -349,3 +350,38 @@ def test_an_nvue_apply_that_says_applied_and_an_error_is_undone(make_sim, tmp_pa
     assert "`nv config apply` failed" in err.value.message and "switchd" in err.value.message
     assert sim.devices[name].config.commits == 2  # the candidate's revision, then the one putting it back
     assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found
+
+
+# What sonic-utilities prints when `config delete-checkpoint` fails (config/main.py: its failure line, then click's
+# ctx.fail usage and `Error: ...`): the checkpoint stays in the switch's checkpoint folder.
+DELETE_FAILED = ("Failed to delete config checkpoint\nUsage: config [OPTIONS] COMMAND [ARGS]...\nTry \"config -h\" for "
+                 "help.\n\nError: [Errno 13] Permission denied: '/etc/sonic/checkpoints/{}.cp.json'")
+
+
+def test_a_sonic_checkpoint_the_switch_did_not_delete_is_a_warning_naming_it(make_sim, caplog):
+    """`config delete-checkpoint` after a push (and after the tune) was sent and its answer dropped: a failed delete
+    left a checkpoint on the switch without a word. The push itself succeeded, so it is no error: a warning names
+    the device and the checkpoint to delete by hand."""
+    sim = make_sim(["leaf1"], snmp=False)
+    cfg, pusher = _setup(sim, "leaf1", ["Ethernet0"], SonicPusher)
+    state = sim.devices["leaf1"].config
+    try:
+        origin = pusher.origin(cfg.text, cfg.port_names, [3])
+        with caplog.at_level(logging.WARNING, logger="losslessd.tune"):
+            assert not [r for r in caplog.records if r.name == "losslessd.tune"]
+            pushed = _push(cfg, pusher, NEW)  # (deleted as asked: no warning)
+            assert pushed.changed and not [r for r in caplog.records if r.name == "losslessd.tune"]
+            for name in ("losslessd-tune-test-before", "losslessd-tune-test-origin"):
+                sim.garble("leaf1", f"sudo config delete-checkpoint {name}", DELETE_FAILED.format(name))
+            pushed = _push(cfg, pusher, Candidate(400_000, 3_000_000, 20.0))
+            assert pushed.changed  # the push stands
+            pusher.forget(origin)
+    finally:
+        pusher.close()
+    assert set(state.checkpoints) == {"losslessd-tune-test-before", "losslessd-tune-test-origin"}
+    warned = [r for r in caplog.records if r.name == "losslessd.tune"]
+    assert [r.levelno for r in warned] == [logging.WARNING, logging.WARNING]
+    for record, name in zip(warned, ("losslessd-tune-test-before", "losslessd-tune-test-origin"), strict=True):
+        text = record.getMessage()
+        assert text.startswith("leaf1: ") and f"checkpoint {name} is left on the switch" in text
+        assert "Permission denied" in text  # (what the switch said)

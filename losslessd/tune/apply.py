@@ -33,6 +33,7 @@ and stops.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shlex
 from collections.abc import Callable
@@ -52,6 +53,7 @@ CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm c
 # ...` lines (config apply-patch, rollback, checkpoint), and a Python traceback (an exception the command let out).
 _ERROR_LINE = re.compile(r"^[ \t]*(?:Error:|ERROR:|Failed to |Traceback \(most recent call last\))", re.M)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
+log = logging.getLogger("losslessd.tune")
 
 
 class PushError(Exception):
@@ -297,6 +299,21 @@ class SonicPusher(Pusher):
     def _rollback(self, name: str) -> str | None:
         return self._send(f"sudo config rollback {name}", "Config rolled back successfully")[1]
 
+    def _delete_checkpoint(self, name: str) -> None:
+        """Remove a checkpoint the push or the tune took. One the switch did not delete stays in its checkpoint
+        folder (sonic-utilities config/main.py delete-checkpoint: `Checkpoint deleted successfully.`, or `Failed to
+        delete config checkpoint` and click's `Error: ...`): a warning names the device and the checkpoint, to delete
+        by hand; what was pushed stands, so it is no failure of the push."""
+        command = f"sudo config delete-checkpoint {name}"
+        try:
+            why = self._send(command, "Checkpoint deleted successfully")[1]
+        except PushError as exc:  # (the session broke off: whether the switch deleted it is not known)
+            why = exc.message
+        if why is not None:
+            log.warning("%s: `%s` failed (%s): checkpoint %s is left on the switch; delete it by hand (`sudo config "
+                        "delete-checkpoint %s`, `config list-checkpoints` lists them)", self.name, command, why, name,
+                        name)
+
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()  # JSON, checked (refusal): a session cut mid-output or a CONFIG_DB not up stops here
         current = json_value(running)
@@ -336,7 +353,7 @@ class SonicPusher(Pusher):
                 raise PushError(self.name, f"the patch did not land ({problem}); "
                                            + ("rolled back" if why is None else f"rollback failed too: {why}"), why is None)
         finally:
-            self._send(f"sudo config delete-checkpoint {before}")  # (what it answers changes nothing pushed)
+            self._delete_checkpoint(before)
         return Pushed(self.name, True, json.dumps(patch, indent=1))
 
     def origin(self, running: str, ports: list[str], queues: list[int]) -> dict:
@@ -348,7 +365,7 @@ class SonicPusher(Pusher):
         return self._rollback(token["checkpoint"])
 
     def forget(self, token: dict) -> None:
-        self._send(f"sudo config delete-checkpoint {token['checkpoint']}")
+        self._delete_checkpoint(token["checkpoint"])
 
 
 class NvuePusher(SonicPusher):
