@@ -169,13 +169,18 @@ def is_command_list(text: str) -> bool:
     print their steps): at least one `mlnx_qos -i IF`, and every line that is not blank or a `#` comment a command the
     script reader reads (a line ending in `\\` goes on with the next). Any other line (prose, output, another command)
     and it is not taken: a text that only mentions mlnx_qos is not a host's setup."""
-    if is_shell(text) or not _MLNX_QOS_COMMAND.search(text[:262144]):
+    # (a runbook's list is short: a long text is not read line by line to be sniffed)
+    if "mlnx_qos" not in text or text.count("\n") > 10000 or is_shell(text):
         return False
-    if text.count("\n") > 10000:  # (a runbook's list is short; a long text is not read line by line to be sniffed)
-        return False
-    lines = text.replace("\\\n", " ").split("\n")
-    return all(not line.strip() or line.lstrip().startswith("#") or _LIST_COMMAND.match(line.strip())
-               for line in lines)
+    runs_mlnx_qos = False
+    for line in text.replace("\\\n", " ").split("\n"):
+        body = line.strip()
+        if not body or body.startswith("#"):
+            continue
+        if not _LIST_COMMAND.match(body):
+            return False
+        runs_mlnx_qos = runs_mlnx_qos or bool(_MLNX_QOS_COMMAND.match(body))
+    return runs_mlnx_qos
 
 
 def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
