@@ -104,7 +104,7 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text)
+    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text) or is_command_list(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -154,6 +154,30 @@ def is_script(text: str) -> bool:
         _DCB_SETS.search(rest) if tool == "dcb" else (_lldptool_changes(args := rest.split()) is not None
                                                     and _option(args, "-i", None) is not None)
         for tool, rest in _DCB_TOOL_LINE.findall(head))
+
+
+# The programs a host's setup steps run, as guides print them one a line without a `#!` line (`sudo mlnx_qos -i IF
+# --trust dscp`, `echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class`, `cma_roce_tos -d mlx5_0 -t 106`): every
+# command of such a list runs one of them, or is a shell variable's assignment.
+_STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool", "ip", "sysctl", "modprobe", "mkdir",
+                            "lldptool", "dcb", "ibdev2netdev", "show_gids", "export"))
+_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=\S*$")
+
+
+def is_command_list(text: str) -> bool:
+    """Host setup steps without a `#!` line: every command line (comments and blank lines aside, `\\` continuations
+    joined) runs a program of _STEP_PROGRAMS or assigns a variable, and one is `mlnx_qos -i IF`. A shell runs such a
+    file as it runs a script (bash(1): a file without `#!` given to it is read as commands), so it is read as one."""
+    if is_shell(text) or not _MLNX_QOS_COMMAND.search(text[:262144]):
+        return False
+    for line in text[:262144].replace("\\\n", " ").split("\n"):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _STEP.match(line)
+        if m is None or (m.group(1) is not None and m.group(1) not in _STEP_PROGRAMS):
+            return False
+    return True
 
 
 def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
@@ -211,9 +235,15 @@ class _Host:
         elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
             self._script(inp)
             return
+        elif is_command_list(inp.text):
+            self._issue("host setup steps without a `#!` line: read as a shell runs them, one command after another",
+                        inp.path, 1, code="SYS004")
+            self._script(inp)
+            return
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
-                             "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
+                             "script of mlnx_qos, sysfs and cma_roce_tos commands, or such steps one a line without "
+                             "#!)", file=inp.path, line=1)
         self._apply(inp.path, _capture_steps(sections))
 
     def _bare(self, inp: Input) -> list[Section]:

@@ -1249,17 +1249,40 @@ def ip_link_mtu(words: list[str]) -> tuple[str, int | None]:
     raise Skip("only `ip link set dev IF mtu N` is read")
 
 
+# The options mlnx_qos takes, each with a value (mlnx-tools python/mlnx_qos: its optparse OptionParser), and `-a`, a
+# switch; optparse refuses the whole call on any other option (exit 2, nothing set) and takes an unambiguous prefix of
+# a long one (`--cable` for `--cable_len`).
+_MLNX_QOS_SHORT = {"-i": "--interface", "-f": "--pfc", "-p": "--prio_tc", "-s": "--tsa", "-t": "--tcbw", "-d": "--dcbx",
+                   "-r": "--ratelimit"}
+_MLNX_QOS_LONG = ("--interface", "--pfc", "--prio_tc", "--tsa", "--tcbw", "--dcbx", "--ratelimit", "--trust",
+                  "--dscp2prio", "--defltprio", "--cable_len", "--prio2buffer", "--buffer_size")
+
+
+def _mlnx_qos_long(name: str) -> str:
+    """The mlnx_qos option a long name stands for, as optparse matches it (exact, else the one it begins)."""
+    if name in _MLNX_QOS_LONG:
+        return name
+    hits = [o for o in _MLNX_QOS_LONG if o.startswith(name)]
+    if len(hits) != 1:
+        what = f"{name} is ambiguous ({', '.join(hits)})" if hits else f"mlnx_qos takes no option {name}"
+        raise Skip(f"{what}: mlnx_qos refuses the whole call, so it sets nothing")
+    return hits[0]
+
+
 def mlnx_qos_options(args: list[str]) -> list[tuple[str, str]]:
-    """(option, value) pairs in command-line order, long names, `--opt=value` and `--opt value` alike."""
-    short = {"-i": "--interface", "-f": "--pfc", "-p": "--prio_tc", "-s": "--tsa", "-t": "--tcbw", "-d": "--dcbx",
-             "-r": "--ratelimit"}
+    """(option, value) pairs in command-line order, long names, `--opt=value` and `--opt value` alike; raises Skip
+    on an option mlnx_qos does not take (it then sets nothing)."""
     out, i = [], 0
     while i < len(args):
         arg = args[i]
         name, eq, value = arg.partition("=")
-        name = short.get(name, name)
+        if name == "-a" and not eq:  # (show all TCs: a switch without a value)
+            i += 1
+            continue
+        name = _MLNX_QOS_SHORT.get(name, name)
         if not name.startswith("--"):
             raise Skip(f"{arg!r} is not an mlnx_qos option")
+        name = _mlnx_qos_long(name)
         if not eq:
             if i + 1 >= len(args):
                 raise Skip(f"{arg} has no value")
