@@ -252,3 +252,17 @@ def test_options_of_a_newer_opensm_are_known():
     assert set(opensm.options._TYPES) <= opensm.options.KNOWN
     # a misspelling of one of the new names is not a QoS option's: no word (OpenSM only logs it)
     assert parse_text("qos TRUE\nforce_link_widht 255\navoid_throttled_link TRUE\n").issues == []
+
+
+def test_an_option_an_older_opensm_had_is_named_with_what_it_asked_for():
+    """OpenSM before 3.2 switched QoS with `no_qos` (default TRUE); linux-rdma/opensm commit 9d56daf8 renamed it `qos`
+    (default FALSE), and a newer OpenSM only logs `Unrecognized token` for the old name. `no_qos FALSE` meant QoS on:
+    a SYS002 says so (before: passed over without a word, with IBS005's "qos FALSE" the only trace)."""
+    dev = parse_text("routing_engine ftree\nno_qos FALSE\nqos_max_vls 8\n")
+    assert dev.opensm.qos_enabled is not True
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert dev.issues[0].message == (
+        "`no_qos FALSE` is OpenSM 3.1's option for `qos` (renamed in 3.2, its sense reversed): a newer OpenSM logs "
+        "`Unrecognized token` and ignores the line, so QoS stays off (OpenSM's default); the line asks for QoS on "
+        "(`qos TRUE`)")
+    assert "asks for QoS off (`qos FALSE`)" in parse_text("no_qos TRUE\nqos_max_vls 8\n").issues[0].message
