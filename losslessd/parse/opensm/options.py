@@ -208,12 +208,12 @@ def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
         if key in KNOWN:
             continue
         if key in RENAMED:
-            meant, on = RENAMED[key]
+            new, on = RENAMED[key]
             wanted = "on" if opt.value.strip().upper() == on else "off"
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
-                f"`{key} {opt.value.strip()}` is OpenSM 3.1's option for `{meant}` (renamed in 3.2, its sense "
-                f"reversed): a newer OpenSM logs `Unrecognized token` and ignores the line, so {_without(meant)}; "
-                f"the line asks for QoS {wanted} (`{meant} {'TRUE' if wanted == 'on' else 'FALSE'}`)")))
+                f"`{key} {opt.value.strip()}` is OpenSM 3.1's option for `{new}` (renamed in 3.2, its sense "
+                f"reversed): a newer OpenSM logs `Unrecognized token` and ignores the line, so {_without(new)}; "
+                f"the line asks for QoS {wanted} (`{new} {'TRUE' if wanted == 'on' else 'FALSE'}`)")))
             continue
         plain = key.lower().replace("-", "_")
         meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),
