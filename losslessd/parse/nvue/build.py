@@ -58,9 +58,9 @@ MULTI_TC_DSCP_TO_SP = {d: 1 if d in (1, 2) else 2 if d in (3, 4) else 3 if d in 
                        else 5 if 41 <= d <= 50 else 0 for d in range(64)}
 MULTI_TC_SCHED = {tc: ("dwrr", pct) for tc, pct in enumerate((4, 8, 18, 22, 22, 22, 4, 0))}
 MULTI_TC_ECN, MULTI_TC_ECN_TCS = (163 * 1024, 234 * 1024, 5), (1, 2, 3)
-# The remark profiles the lossy multi TC mode creates for packet trimming (Cumulus Linux 5.16 RoCE guide, "Lossy Multi TC
-# Profile": `nv show qos remark` lists them once the mode is set; they remark trimmed packets of switch priority 4, to
-# DSCP 21 towards hosts and 11 towards the network): a port naming one names a profile the switch has.
+# The remark profiles the lossy multi TC mode creates for packet trimming (Cumulus Linux 5.16 RoCE guide, "Lossy Multi
+# TC Profile": `nv show qos remark` lists them once the mode is set; they remark trimmed packets of switch priority 4,
+# to DSCP 21 towards hosts and 11 towards the network): a port naming one names a profile the switch has.
 MULTI_TC_REMARKS = ("lossy-multi-tc-host-group", "lossy-multi-tc-network-group")
 # Cumulus Linux 5.6+ QoS guide, "PFC Watchdog": polling interval 100 ms, robustness 3 intervals by default;
 # a storm makes the switch discard packets for the queue, and PFC comes back after a polling interval
