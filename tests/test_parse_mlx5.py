@@ -757,3 +757,17 @@ def test_an_option_mlnx_qos_does_not_take_sets_nothing_and_a_prefix_is_its_optio
                        (4, "mlnx_qos takes no option --up2tc: mlnx_qos refuses the whole call, so it sets nothing"),
                        (5, "--prio is ambiguous (--prio_tc, --prio2buffer): mlnx_qos refuses the whole call, so it "
                            "sets nothing")]
+
+
+def test_a_prompt_with_nothing_typed_after_it_ends_the_output_above_it():
+    """A transcript shows Enter pressed at a prompt (`root@host:~# `, `[root@host ~]# `, `user@host:~$`): no command,
+    the end of the output above (before: a SYS002 "1 line(s) not understood and skipped" inside that output). A line
+    of output is not taken for one."""
+    text = ("root@h:~# mlnx_qos -i eth2\nDCBX mode: OS controlled\nPriority trust state: pcp\nCable len: 7\n"
+            "PFC configuration:\n\tpriority    0   1   2   3   4   5   6   7\n"
+            "\tenabled     0   0   0   1   0   0   0   0\n"
+            "tc: 0 ratelimit: unlimited, tsa: vendor\n\t priority:  0\nroot@h:~# \n[root@h ~]# \nuser@h:~$\n")
+    host = parse_text("t.txt", text)
+    assert host.ports["eth2"].pfc_enabled == [3] and host.ports["eth2"].trust == Trust.pcp
+    assert [i.code for i in host.issues] == ["SYS004"]
+    assert not mlx5._EMPTY_PROMPT.match("\tenabled     0   0") and not mlx5._EMPTY_PROMPT.match("# comment")

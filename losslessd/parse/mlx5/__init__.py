@@ -58,6 +58,9 @@ _BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 _BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
 # A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
 _PROMPT_LINE = re.compile(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
+# A prompt with nothing typed after it (`root@host:~# ` as a transcript shows an Enter pressed): it ends the output
+# above it and runs nothing; told by a shell prompt's `user@host...` or `[user@host dir]` before its `$` or `#`.
+_EMPTY_PROMPT = re.compile(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
@@ -254,7 +257,8 @@ class _Host:
         from . import script
 
         lines = inp.text.split("\n")
-        prompts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _PROMPT_LINE.match(line))]
+        prompts = [(i, m.group(1) if m else "") for i, line in enumerate(lines)
+                   if (m := _PROMPT_LINE.match(line)) or _EMPTY_PROMPT.match(line)]
         first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
         if first is None:  # no prompt names mlnx_qos's interface: the whole file is the output of one run
             start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := _BARE_CMD.search(line))), (0, None))
