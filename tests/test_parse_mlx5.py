@@ -696,6 +696,10 @@ def test_cma_roce_tos_on_a_device_known_only_at_run_time_sets_none_and_leaves_th
     assert dev.roce_tos is None
     assert any("a value known only at run time" in i.message and "the RDMA device of ens6" in i.message
                for i in dev.issues)
+    # one that sets nothing (no -t, or one out of 0-255) is skipped as on a named device: the ToS read stands
+    for line in ("cma_roce_tos -d $1", "cma_roce_tos -d $1 -t 400"):
+        dev = _host(f"mlnx_qos -i ens6 --trust dscp\ncma_roce_tos -d mlx5_0 -t 106\n{line}\n")
+        assert dev.roce_tos == 106 and "only `cma_roce_tos -d DEV -t TOS`" in dev.issues[0].message
 
 
 def test_lldptool_glued_or_in_a_function_on_a_run_time_port_forgets_what_it_may_change():

@@ -326,9 +326,8 @@ class _Host:
                 script.apply_mlnx_qos(self.device.ports[iface], known, src)
                 if dict(known).get("--dcbx") == "fw":  # mlnx_qos --dcbx fw: "firmware controlled" DCBX, willing
                     script.forget(self.device.ports[iface], ["--dcbx"], src)
-                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: it "
-                                "takes the PFC, ETS and application settings its peer advertises, so PFC priorities, "
-                                "priority->TC map, schedulers, DSCP map and trust are unknown from here", path, n)
+                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: "
+                                f"{script.PEER_TAKES}", path, n)
                 if later:  # the rest of the call is read; what these set is unknown from here on
                     script.forget(self.device.ports[iface], later, src)
                     self._issue(f"`{line[:80]}`: {', '.join(later)} given a value known only at run time; what "
@@ -385,10 +384,12 @@ class _Host:
                 if note:
                     self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":
-                dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
-                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]):
+                dev, given = _option(words[1:], "-d", None), _option(words[1:], "-t", None) or ""
+                tos = _int(given, 0, 255)
+                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]) and (
+                        tos is not None or script.at_run_time(given)):  # (one that sets nothing is skipped below)
                     return self._device_at_run_time(dev, tos, line, path, n)
-                if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
+                if dev is not None and script.at_run_time(given):
                     self.tos.pop(script.rdma_device(dev)[0], None)  # (no earlier value stands for it)
                     self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
                                 path, n)
