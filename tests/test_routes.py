@@ -1,4 +1,4 @@
-"""Routing-table captures (FRR / SONiC vtysh and Arista EOS `show ip route`): forwarding next hops only."""
+"""Routing-table captures (FRR / SONiC vtysh, Arista EOS and Cisco NX-OS `show ip route`): forwarding next hops only."""
 
 from __future__ import annotations
 
@@ -61,8 +61,8 @@ def test_ring_captures():
 
 def test_text_that_is_not_a_routing_table():
     routes, issues = parse_routes(Input("x.txt", "hostname leaf1\ninterface Ethernet1\n"))
-    assert routes == [] and [i.message for i in issues] == [
-        "no routing-table entries found (expected `show ip route` output from FRR/SONiC vtysh or Arista EOS)"]
+    assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "x.txt")]
+    assert issues[0].message.startswith("x.txt: no routing-table entries found; read are: `show ip route`")
 
 
 @settings(max_examples=200, deadline=None)
@@ -74,5 +74,41 @@ def test_text_that_is_not_a_routing_table():
 ]), max_size=12), st.text(max_size=40))
 def test_any_mix_of_lines_parses_without_error(lines, noise):
     routes, issues = parse_routes(Input("fuzz.txt", "\n".join(lines + [noise])))
-    assert all(i.code == "SYS002" and i.source.file == "fuzz.txt" for i in issues)
+    assert all(i.code in ("SYS001", "SYS002") and i.source.file == "fuzz.txt" for i in issues)
     assert routes or issues
+
+
+def test_frr10_vrf_headers_and_spaced_fib_marks():
+    """FRR 10 heads each VRF `IPv4 unicast VRF NAME:` (the mgmt VRF's default route is not kept: it was, read as
+    default-VRF routes) and spaces an unselected route's FIB mark (`L * ...`: its lines are not another route's)."""
+    table, issues, _ = parsed("frr10-vrfs.txt")
+    assert table == {"10.0.5.1/32": [(None, "Loopback0")],
+                     "10.1.0.0/24": [("10.0.0.1", "Ethernet0"), ("10.0.0.3", "Ethernet4")]}
+    assert issues == []
+
+
+def test_nxos_best_unicast_hops_recursive_ones_resolved():
+    table, issues, routes = parsed("nxos-edge.txt")
+    assert table == {
+        "10.0.3.0/31": [(None, "Ethernet1/49")],  # direct: connected, a port and no address
+        "10.0.3.1/32": [(None, "Ethernet1/49")],  # local
+        "10.0.3.2/31": [(None, "Ethernet1/50")],
+        "10.1.1.0/24": [("10.0.3.0", "Ethernet1/49"), ("10.0.3.2", "Ethernet1/50")],  # ECMP; `via` without `*` out
+        "10.1.2.0/24": [("10.0.3.2", "Ethernet1/50")],  # no interface printed: resolved through 10.0.3.2/31
+        "10.1.3.0/24": [(None, "Vlan30")],
+        "10.1.4.0/24": [("10.0.3.0", "Ethernet1/49")],  # `**` (multicast best) is not another hop; `%default` cut
+        "10.1.5.0/24": [("192.0.2.9", None)],  # nothing in the table reaches it: kept, unverified downstream
+        "10.8.0.0/16": [],  # Null0: discards
+        "2001:db8:3::/64": [("fe80::1", "Ethernet1/49")],
+    }  # VRF management is left out
+    assert [(code, line) for code, line, _ in issues] == [("SYS002", 29), ("SYS002", 32)]
+    assert "'10.9.0.0/34' is not an IP prefix" in issues[0][2] and "garbled" in issues[1][2]
+    assert routes[0].source.line == 8
+
+
+def test_text_of_no_known_format_is_sys001_naming_what_is_read():
+    junos = ("inet.0: 3 destinations, 3 routes (3 active, 0 holddown, 0 hidden)\n"
+             "10.0.0.0/31  *[Direct/0] 1d 02:03:04\n                    >  via et-0/0/0.0\n")
+    routes, issues = parse_routes(Input("routes/qfx1.txt", junos))
+    assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "routes/qfx1.txt")]
+    assert "routes/qfx1.txt" in issues[0].message and "Cisco NX-OS" in issues[0].message

@@ -9,6 +9,13 @@ Ethernet1`) or, since 4.2x, on their own lines. Connected routes become a next h
 no address; discard routes (`Null0`, `unreachable (blackhole)`) a route with no next hops. Routes of
 VRFs other than the default one are not kept: RoCE fabrics route in the default VRF, and a
 management VRF's default route would name ports outside the fabric.
+
+Cisco NX-OS (Nexus 9000 Unicast Routing Configuration Guide, `show ip route`: "'*' denotes best ucast
+next-hop, '**' denotes best mcast next-hop") prints a prefix line (`10.1.0.0/24, ubest/mbest: 2/0`) and
+one `*via ADDRESS, INTERFACE, [pref/metric], age, protocol` line per next hop: only the best unicast
+ones (one `*`) forward. A next hop without an interface (iBGP, eBGP multihop) is resolved here through
+the longest-prefix route of the same table, as the switch resolves it; `direct` and `local` hops are
+connected routes (a port, no address).
 """
 
 from __future__ import annotations
@@ -18,13 +25,23 @@ import re
 
 from ..model import NextHop, ParseIssue, Route, Source
 from .base import Input
+from .lldp import eos_interface
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
-_HEADER = re.compile(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?)?)\s+"
+# FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
+_HEADER = re.compile(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?|\s\*)?)\s+"
                      r"(?P<prefix>[0-9A-Fa-f:.]+/\d+)(?:\s+(?P<rest>.*))?$")
 # A further next hop of the route above: indented, FRR puts `*` before an installed one.
 _CONTINUATION = re.compile(r"^\s+(?P<fib>\*)?\s*(?P<hop>(?:via|is directly|directly connected|Null0|unreachable)\b.*)$")
-_VRF = re.compile(r"^\s*VRF(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)\s*$")
+# `VRF: x` (EOS), `VRF x:` (FRR), `IPv4 unicast VRF x:` (FRR 10), `IP Route Table for VRF "x"` (NX-OS).
+_VRF = re.compile(r"^\s*(?:VRF(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)|IPv[46] unicast VRF\s+(?P<frr10>\S+?):"
+                  r'|IP(?:v6)? Rout(?:e|ing) Table for (?:VRF|Context)\s+"(?P<nxos>[^"]*)")\s*$')
+# NX-OS: `10.1.0.0/24, ubest/mbest: 2/0[, attached]` (older: `1 ucast next-hops, 0 mcast next-hops`).
+_NXOS_HEADER = re.compile(r"^(?P<prefix>[0-9A-Fa-f:.]+/\d+),\s+(?:ubest/mbest:|\d+ ucast next-hops)")
+# `*via 10.0.0.1, Eth1/49, [20/0], 1d02h, bgp-65000, external, tag 65001`, `*via 172.16.1.2, [200/0], ...`,
+# `*via Null0, [1/0], ...`, `*via fe80::1%default, Eth1/1, ...`
+_NXOS_HOP = re.compile(r"^\s*(?P<stars>\**)via\s+(?P<target>[^,\s]+),\s*(?:(?P<iface>[^,\[\s]+),\s*)?"
+                       r"(?P<rest>\[\d+/\d+\].*)$")
 _DISTANCE = re.compile(r"^\[\d+/\d+\]\s*")
 _INTERFACE_END = re.compile(r"[,\s]")
 DEFAULT_VRFS = {"default", "global"}
@@ -33,9 +50,15 @@ _SKIP = object()  # a next hop that does not forward (recursive, inactive)
 _DISCARD = object()  # a route that drops what it matches
 
 
+READ = "`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus), Arista EOS or Cisco NX-OS"
+
+
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
-    """Routes with their forwarding next hops, and the lines that could not be read (SYS002)."""
+    """Routes with their forwarding next hops, and the lines that could not be read (SYS002); text that is no
+    routing table read here is one SYS001."""
     lines = inp.text.splitlines()
+    if any(_NXOS_HEADER.match(line) for line in lines[:200]):
+        return _nxos(inp, lines)
     frr = "selected route" in inp.text or any(
         (m := _HEADER.match(line)) and (">" in m["code"] or "*" in m["code"]) for line in lines)
     routes: list[Route] = []
@@ -44,7 +67,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     vrf_ok = True
 
     def issue(n: int, message: str) -> None:
-        issues.append(ParseIssue(code="SYS002", message=f"{message}; line skipped", source=Source(file=inp.path, line=n)))
+        issues.append(_skipped(inp, n, message))
 
     def close() -> None:
         if current is not None and vrf_ok and (current.hops or current.discard):
@@ -57,7 +80,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         if vrf:
             close()
             current = None
-            vrf_ok = (vrf["eos"] or vrf["frr"]) in DEFAULT_VRFS
+            vrf_ok = (vrf["eos"] or vrf["frr"] or vrf["frr10"]) in DEFAULT_VRFS
             continue
         head = _HEADER.match(line)
         if head:
@@ -85,9 +108,102 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             issue(n, f"next hop not understood: {line.strip()!r}")
     close()
     if not routes and not issues:
-        issues.append(ParseIssue(code="SYS002", message="no routing-table entries found (expected `show ip route` "
-                                 "output from FRR/SONiC vtysh or Arista EOS)", source=Source(file=inp.path)))
+        issues.append(_unknown(inp))
     return routes, issues
+
+
+def _skipped(inp: Input, line: int, message: str) -> ParseIssue:
+    return ParseIssue(code="SYS002", message=f"{message}; line skipped", source=Source(file=inp.path, line=line))
+
+
+def _unknown(inp: Input) -> ParseIssue:
+    return ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
+        f"{inp.path}: no routing-table entries found; read are: {READ}"))
+
+
+def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
+    """NX-OS `show ip route`: a prefix line, then its `*via` lines; routes of VRFs other than the default left out."""
+    routes: list[Route] = []
+    issues: list[ParseIssue] = []
+    current: _Entry | None = None
+    vrf_ok = True
+    unresolved: list[tuple[_Entry, str]] = []  # (route, next-hop address without an interface)
+    entries: list[_Entry] = []
+
+    def issue(n: int, message: str) -> None:
+        issues.append(_skipped(inp, n, message))
+
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if vrf := _VRF.match(line):
+            current, vrf_ok = None, (vrf["nxos"] or vrf["eos"] or vrf["frr"] or vrf["frr10"]) in DEFAULT_VRFS
+            continue
+        if head := _NXOS_HEADER.match(line):
+            current = None
+            try:
+                prefix = str(ipaddress.ip_network(head["prefix"], strict=False))
+            except ValueError:
+                issue(n, f"{head['prefix']!r} is not an IP prefix")
+                continue
+            if vrf_ok:
+                current = _Entry(prefix, Source(file=inp.path, line=n))
+                entries.append(current)
+            continue
+        hop = _NXOS_HOP.match(line)
+        if hop is None:
+            if current is not None and line[:1].isspace() and "via" in line:
+                issue(n, f"next hop not understood: {line.strip()!r}")
+            continue
+        if current is None or hop["stars"] != "*":  # not kept, not the best unicast hop (`**`: multicast)
+            continue
+        target, iface, rest = hop["target"].split("%")[0], hop["iface"], hop["rest"]
+        if target == "Null0" or (iface or "").startswith("Null"):
+            current.discard = True
+            continue
+        port = eos_interface(iface) if iface else None
+        if re.search(r",\s*(?:direct|local|hsrp|vrrp)\b", rest):
+            if port and NextHop(port=port) not in current.hops:
+                current.hops.append(NextHop(port=port))
+            continue
+        try:
+            ipaddress.ip_address(target)
+        except ValueError:
+            issue(n, f"next hop not understood: {line.strip()!r}")
+            continue
+        if port is None:
+            unresolved.append((current, target))
+        elif (h := NextHop(address=target, port=port)) not in current.hops:
+            current.hops.append(h)
+    for _ in range(3):  # a next hop reached through another recursive one: its route is resolved first
+        for entry, address in unresolved:
+            for h in _resolve(entries, address) or [NextHop(address=address)] * (_ == 2):
+                if h not in entry.hops:
+                    entry.hops.append(h)
+    routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
+    if not routes and not issues:
+        issues.append(_unknown(inp))
+    return routes, issues
+
+
+def _resolve(entries: list[_Entry], address: str) -> list[NextHop]:
+    """The next hops with an interface that ``address`` reaches by the table's longest-prefix match (as the switch
+    resolves a BGP next hop); the address itself on a connected route's port; [] when nothing reaches it."""
+    addr = ipaddress.ip_address(address)
+    best: tuple[int, _Entry] | None = None
+    for e in entries:
+        net = ipaddress.ip_network(e.prefix)
+        if net.version == addr.version and addr in net and (best is None or net.prefixlen > best[0]):
+            best = (net.prefixlen, e)
+    if best is None:
+        return []
+    out: list[NextHop] = []
+    for h in best[1].hops:
+        if h.address is None and h.port:  # connected: the address is on that port's subnet
+            out.append(NextHop(address=address, port=h.port))
+        elif h.port:
+            out.append(h)
+    return out
 
 
 class _Entry:
