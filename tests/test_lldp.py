@@ -238,6 +238,7 @@ spine2.fabric.example.net
 gpu11                Eth1/1          120                    b8ce.f6e4.7100
 sonic-t1             Eth1/2          120        R           etp3
 oob-sw1              mgmt0           120        B           Gi1/0/7
+Onyx Switch 7        Eth1/7          120        BR          Eth1/7
 Eth1/9               120        BR          half
 Total entries displayed: 5
 leaf3#
@@ -318,8 +319,9 @@ def test_nxos_table_wrapped_names_blank_columns_and_short_local_names():
         ("Ethernet1/1", "gpu11", None, 9),  # no capability; a MAC port ID names no port
         ("Ethernet1/2", "sonic-t1", "etp3", 10),
         ("mgmt0", "oob-sw1", "Gi1/0/7", 11),
+        ("Ethernet1/7", "Onyx Switch 7", "Eth1/7", 12),  # a system name with spaces: the Device ID column
     ]
-    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 12)] and "Eth1/9" in issues[0].message
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 13)] and "Eth1/9" in issues[0].message
     assert lldp.prompt_host(NXOS_TABLE) == "leaf3"
 
 
@@ -331,6 +333,16 @@ def test_nxos_detail_blocks():
         ("Ethernet1/2", "0c42.a100.0001", None, 35),  # `not advertised` / `null`: the chassis ID stands in
     ]
     assert [(i.code, i.source.line) for i in issues] == [("SYS002", 42)]
+
+
+def test_ios_ordered_detail_blocks_local_interface_first():
+    """IOS (and some NX-OS releases) print `Local Intf:` before `Chassis id:`, blocks between dash rules."""
+    text = ("------------------------------------------------\nLocal Intf: Eth1/49\nChassis id: 5c83.8f12.3400\n"
+            "Port id: Ethernet1/3\nSystem Name: spine1\n\n------------------------------------------------\n"
+            "Local Intf: Eth1/50\nChassis id: 5c83.8f12.3500\nPort id: Ethernet1/3\nSystem Name: spine2\n")
+    neighbors, issues = lldp.parse(text, "x.txt")
+    assert issues == [] and found(neighbors) == [("Ethernet1/49", "spine1", "Ethernet1/3", 2),
+                                                 ("Ethernet1/50", "spine2", "Ethernet1/3", 8)]
 
 
 def test_sonic_lldp_table_cut_by_the_dash_rule():

@@ -240,11 +240,11 @@ class _Reader:
         """`Device ID  Local Intf  Hold-time  Capability  Port ID` rows; a Device ID longer than its column is on a
         line of its own, the rest of the row on the next (indented) line. No capability, no port ID: empty."""
         header_at: int | None = None
-        port_col = 0
+        local_col = port_col = 0
         pending: tuple[str, int] | None = None  # (device ID alone on its line, line)
         for n, line in self.numbered():
             if _NXOS_TABLE_HEADER.match(line):
-                header_at, port_col, pending = n, line.index("Port ID"), None
+                header_at, local_col, port_col, pending = n, line.index("Local Intf"), line.index("Port ID"), None
                 continue
             if header_at is None or not line.strip():
                 continue
@@ -260,6 +260,9 @@ class _Reader:
                     self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: no Device ID before it; row skipped")
                     continue
                 device, at = pending
+            elif line[local_col - 1:local_col] == " " and line[local_col:local_col + 1].strip():
+                # the Device ID is what stands before the Local Intf column (a system name may hold spaces)
+                device, at, words = line[:local_col].strip(), n, [w for w in words if w.start() >= local_col]
             else:
                 device, at, words = words[0].group(), n, words[1:]
             pending = None
@@ -295,9 +298,12 @@ class _Reader:
         for n, line in self.numbered():
             m = _NXOS_DETAIL_KEY.match(line)
             if m is None:
+                if line.strip().startswith("-----"):  # IOS's rule between blocks
+                    flush()
+                    current = None
                 continue
             key, value = m.group(1), m.group(2).strip()
-            if key == "Chassis id" or current is None or key in current:
+            if current is None or key in current:  # NX-OS begins a block with `Chassis id:`, IOS with `Local Intf:`
                 flush()
                 current = {"line": n}
             current[key] = value
