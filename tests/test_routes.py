@@ -100,10 +100,20 @@ def test_nxos_best_unicast_hops_recursive_ones_resolved():
         "10.1.5.0/24": [("192.0.2.9", None)],  # nothing in the table reaches it: kept, unverified downstream
         "10.8.0.0/16": [],  # Null0: discards
         "2001:db8:3::/64": [("fe80::1", "Ethernet1/49")],
+        "0.0.0.0/0": [("10.1.3.254", None)],  # a next hop in the management VRF: not resolved through this table
+        "10.1.6.0/24": [("10.0.3.0", None)],  # EVPN: a VTEP behind the VXLAN tunnel, not the cable to 10.0.3.0
     }  # VRF management is left out
     assert [(code, line) for code, line, _ in issues] == [("SYS002", 29), ("SYS002", 32)]
     assert "'10.9.0.0/34' is not an IP prefix" in issues[0][2] and "garbled" in issues[1][2]
     assert routes[0].source.line == 8
+
+
+def test_nxos_table_without_default_vrf_routes_says_so():
+    text = 'IP Route Table for VRF "default"\n\nRoute not found\n\nIP Route Table for VRF "DMZ"\n' \
+           "0.0.0.0/0, ubest/mbest: 1/0\n    *via 169.254.0.1, [20/0], 41w6d, bgp-64512, external, tag 64512\n"
+    routes, issues = parse_routes(Input("r.txt", text))
+    assert routes == [] and [(i.code, i.message) for i in issues] == [
+        ("SYS002", "r.txt: an NX-OS routing table with no route of the default VRF; no route read")]
 
 
 def test_text_of_no_known_format_is_sys001_naming_what_is_read():

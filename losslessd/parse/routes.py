@@ -157,7 +157,7 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
             continue
         if current is None or hop["stars"] != "*":  # not kept, not the best unicast hop (`**`: multicast)
             continue
-        target, iface, rest = hop["target"].split("%")[0], hop["iface"], hop["rest"]
+        (target, _, in_vrf), iface, rest = hop["target"].partition("%"), hop["iface"], hop["rest"]
         if target == "Null0" or (iface or "").startswith("Null"):
             current.discard = True
             continue
@@ -171,18 +171,24 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
         except ValueError:
             issue(n, f"next hop not understood: {line.strip()!r}")
             continue
-        if port is None:
+        if port is None and ((in_vrf and in_vrf not in DEFAULT_VRFS) or re.search(r"\bsegid:|\bencap:", rest)):
+            # a next hop in another VRF (`%management`), or a VTEP behind a VXLAN tunnel (EVPN `segid: ... encap:
+            # VXLAN`): not reached through this table's cables; kept without an interface (the path is unverified)
+            if (h := NextHop(address=target)) not in current.hops:
+                current.hops.append(h)
+        elif port is None:
             unresolved.append((current, target))
         elif (h := NextHop(address=target, port=port)) not in current.hops:
             current.hops.append(h)
-    for _ in range(3):  # a next hop reached through another recursive one: its route is resolved first
+    for last in (False, False, True):  # a next hop reached through another recursive one: its route is resolved first
         for entry, address in unresolved:
-            for h in _resolve(entries, address) or [NextHop(address=address)] * (_ == 2):
+            for h in _resolve(entries, address) or ([NextHop(address=address)] if last else []):
                 if h not in entry.hops:
                     entry.hops.append(h)
     routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
     if not routes and not issues:
-        issues.append(_unknown(inp))
+        issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path), message=(
+            f"{inp.path}: an NX-OS routing table with no route of the default VRF; no route read")))
     return routes, issues
 
 
