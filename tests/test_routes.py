@@ -108,12 +108,26 @@ def test_nxos_best_unicast_hops_recursive_ones_resolved():
     assert routes[0].source.line == 8
 
 
+def test_eos_4_1x_vrf_name_headings_and_null0_connected_routes():
+    """EOS 4.1x heads a VRF `VRF name: X` (its management VRF's routes were read as default-VRF routes);
+    `is directly connected, Null0` discards (it was a connected route on a port named Null0)."""
+    text = ("VRF name: MGMT\n S      0.0.0.0/0 [1/0] via 172.20.20.1, Management1\n"
+            "VRF name: default\n C      10.1.0.0/24 is directly connected, Ethernet1\n"
+            " S      10.9.0.0/16 is directly connected, Null0\n")
+    routes, issues = parse_routes(Input("r.txt", text))
+    assert issues == [] and [(r.prefix, [(h.address, h.port) for h in r.next_hops]) for r in routes] == [
+        ("10.1.0.0/24", [(None, "Ethernet1")]), ("10.9.0.0/16", [])]
+    only_mgmt = "VRF: MGMT\n S      0.0.0.0/0 [1/0] via 172.20.20.1, Management0\n"
+    assert [(i.code, i.message) for i in parse_routes(Input("r.txt", only_mgmt))[1]] == [
+        ("SYS002", "r.txt: a routing table with no route of the default VRF; no route read")]
+
+
 def test_nxos_table_without_default_vrf_routes_says_so():
     text = 'IP Route Table for VRF "default"\n\nRoute not found\n\nIP Route Table for VRF "DMZ"\n' \
            "0.0.0.0/0, ubest/mbest: 1/0\n    *via 169.254.0.1, [20/0], 41w6d, bgp-64512, external, tag 64512\n"
     routes, issues = parse_routes(Input("r.txt", text))
     assert routes == [] and [(i.code, i.message) for i in issues] == [
-        ("SYS002", "r.txt: an NX-OS routing table with no route of the default VRF; no route read")]
+        ("SYS002", "r.txt: a routing table with no route of the default VRF; no route read")]
 
 
 def test_text_of_no_known_format_is_sys001_naming_what_is_read():

@@ -33,8 +33,9 @@ _HEADER = re.compile(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?|\
                      r"(?P<prefix>[0-9A-Fa-f:.]+/\d+)(?:\s+(?P<rest>.*))?$")
 # A further next hop of the route above: indented, FRR puts `*` before an installed one.
 _CONTINUATION = re.compile(r"^\s+(?P<fib>\*)?\s*(?P<hop>(?:via|is directly|directly connected|Null0|unreachable)\b.*)$")
-# `VRF: x` (EOS), `VRF x:` (FRR), `IPv4 unicast VRF x:` (FRR 10), `IP Route Table for VRF "x"` (NX-OS).
-_VRF = re.compile(r"^\s*(?:VRF(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)|IPv[46] unicast VRF\s+(?P<frr10>\S+?):"
+# `VRF: x` (EOS; 4.1x `VRF name: x`), `VRF x:` (FRR), `IPv4 unicast VRF x:` (FRR 10),
+# `IP Route Table for VRF "x"` (NX-OS).
+_VRF = re.compile(r"^\s*(?:VRF(?: name)?(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)|IPv[46] unicast VRF\s+(?P<frr10>\S+?):"
                   r'|IP(?:v6)? Rout(?:e|ing) Table for (?:VRF|Context)\s+"(?P<nxos>[^"]*)")\s*$')
 # NX-OS: `10.1.0.0/24, ubest/mbest: 2/0[, attached]` (older: `1 ucast next-hops, 0 mcast next-hops`).
 _NXOS_HEADER = re.compile(r"^(?P<prefix>[0-9A-Fa-f:.]+/\d+),\s+(?:ubest/mbest:|\d+ ucast next-hops)")
@@ -65,6 +66,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     issues: list[ParseIssue] = []
     current: _Entry | None = None
     vrf_ok = True
+    vrf_seen = False
 
     def issue(n: int, message: str) -> None:
         issues.append(_skipped(inp, n, message))
@@ -81,6 +83,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             close()
             current = None
             vrf_ok = (vrf["eos"] or vrf["frr"] or vrf["frr10"]) in DEFAULT_VRFS
+            vrf_seen = True
             continue
         head = _HEADER.match(line)
         if head:
@@ -108,8 +111,14 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             issue(n, f"next hop not understood: {line.strip()!r}")
     close()
     if not routes and not issues:
-        issues.append(_unknown(inp))
+        issues.append(_no_default(inp) if vrf_seen else _unknown(inp))
     return routes, issues
+
+
+def _no_default(inp: Input) -> ParseIssue:
+    """A routing table of a known format whose default VRF holds no route: nothing of it is used."""
+    return ParseIssue(code="SYS002", source=Source(file=inp.path), message=(
+        f"{inp.path}: a routing table with no route of the default VRF; no route read"))
 
 
 def _skipped(inp: Input, line: int, message: str) -> ParseIssue:
@@ -187,8 +196,7 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
                     entry.hops.append(h)
     routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
     if not routes and not issues:
-        issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path), message=(
-            f"{inp.path}: an NX-OS routing table with no route of the default VRF; no route read")))
+        issues.append(_no_default(inp))
     return routes, issues
 
 
@@ -233,7 +241,8 @@ def _hop(text: str):
     text = _DISTANCE.sub("", text.strip())
     for lead in ("is directly connected,", "directly connected,"):
         if text.startswith(lead):
-            return NextHop(port=_interface(text[len(lead):]))
+            port = _interface(text[len(lead):])
+            return _DISCARD if port == "Null0" else NextHop(port=port)  # EOS: `is directly connected, Null0`
     if text.startswith(("Null0", "unreachable", "blackhole")):
         return _DISCARD
     if not text.startswith("via "):
