@@ -208,6 +208,8 @@ def test_captures_carry_neighbours():
     "-----------  --------------  -----------------", "Ethernet0    gpu21      x",
     "Local Interface    Parent Interface    Chassis Id          Port info          System Name",
     "et-0/0/0           -                   3c:8c:93:00:00:01   et-0/0/48.0        spine1", "et-0/0/5   -   x",
+    "Interface  Speed  Type  Remote Host      Remote Port", "---------  -----  ----  ---------------  -------",
+    "swp31      400G   swp   spine1           swp7", "Interface:    swp31",
 ]) | st.text(max_size=30), max_size=12))
 def test_any_text_gives_neighbours_or_issues(lines):
     neighbors, issues = lldp.parse("\n".join(lines), "fuzz.txt", first_line=3)
@@ -374,3 +376,59 @@ def test_unknown_format_from_a_topology_file_is_sys001_naming_what_is_read():
     neighbors, issues = lldp.parse(text, "lldp/qfx2.txt", unknown="SYS001")
     assert neighbors == [] and [(i.code, i.source.line) for i in issues] == [("SYS001", 1)]
     assert issues[0].message.startswith("lldp/qfx2.txt: no LLDP neighbour table") and "NX-OS" in issues[0].message
+
+
+# Cumulus Linux NVUE `nv show interface lldp` (NVUE command reference, "nv show interface lldp"): every interface,
+# a host's MAC as its remote port.
+NVUE_TABLE = """cumulus@leaf07:mgmt:~$ nv show interface lldp
+Interface  Speed  Type  Remote Host      Remote Port
+---------  -----  ----  ---------------  -----------------
+eth0       1G     eth   oob-sw1          swp12
+swp1       400G   swp   gpu41            b8:ce:f6:00:41:00
+swp2       400G   swp
+swp31      400G   swp   spine1           swp7
+swp32      400G   swp   spine2.fabric    Ethernet7
+"""
+
+# `nv show interface lldp-detail`: lldpd's text with a bare `Interface:` line.
+NVUE_DETAIL = """-------------------------------------------------------------------------------
+LLDP neighbors:
+-------------------------------------------------------------------------------
+
+Interface:    swp31
+-------------------------------------------------------------------------------
+  Time:
+    0 days, 03:12:09
+
+  Chassis:
+    ChassisID:    mac 48:b0:2d:00:00:31
+    SysName:      spine1
+  Port:
+    PortID:       ifname swp7
+    PortDescr:    to leaf07
+"""
+
+
+def test_cumulus_nvue_table_and_detail():
+    neighbors, issues = lldp.parse(NVUE_TABLE, "leaf07.txt")
+    assert issues == []  # swp2: no neighbour
+    assert found(neighbors) == [("eth0", "oob-sw1", "swp12", 4), ("swp1", "gpu41", None, 5),
+                                ("swp31", "spine1", "swp7", 7), ("swp32", "spine2.fabric", "Ethernet7", 8)]
+    assert lldp.prompt_host(NVUE_TABLE) == "leaf07"
+    neighbors, issues = lldp.parse(NVUE_DETAIL, "leaf07-detail.txt")
+    assert issues == [] and found(neighbors) == [("swp31", "spine1", "swp7", 5)]
+
+
+def test_cumulus_nclu_tables_in_either_column_order():
+    """NCLU `net show lldp` has printed RemoteHost before RemotePort and after it: columns are known by header."""
+    host_first = ("LocalPort  Speed  Mode     RemoteHost  RemotePort\n"
+                  "---------  -----  -------  ----------  -----------------\n"
+                  "swp51      400G   Default  spine1      swp9\n"
+                  "swp1       400G   Default  gpu51       b8:ce:f6:00:51:00\n")
+    port_first = ("LocalPort    Speed    Mode    RemotePort    RemoteHost    Summary\n"
+                  "-----------  -------  ------  ------------  ------------  ---------\n"
+                  "swp51        400G     Default swp9          spine1        IP: 10.0.0.1/32\n")
+    assert found(lldp.parse(host_first, "a.txt")[0]) == [("swp51", "spine1", "swp9", 3), ("swp1", "gpu51", None, 4)]
+    assert found(lldp.parse(port_first, "b.txt")[0]) == [("swp51", "spine1", "swp9", 3)]
+    spilled = port_first.replace("Default swp9 ", "Default-swp9 ")  # a cell across a column edge: not guessed
+    assert [(i.code, i.source.line) for i in lldp.parse(spilled, "b.txt")[1]] == [("SYS002", 3)]

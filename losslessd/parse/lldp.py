@@ -7,6 +7,8 @@ Read, whichever the text is (the format is told from the content):
   `Chassis id:` / `Port id:` / `Local Port id:` / `System Name:` blocks);
 - SONiC `show lldp table` (sonic-utilities scripts/lldpshow: `LocalPort  RemoteDevice  RemotePortID  Capability
   RemotePortDescr` under a dash rule); SONiC `show lldp neighbors` is lldpd's text (below);
+- Cumulus Linux NVUE `nv show interface lldp` (`Interface  Speed  Type  Remote Host  Remote Port`), NCLU `net show
+  lldp`, and `nv show interface lldp-detail` (lldpd's text with a bare `Interface:` line);
 - Junos `show lldp neighbors` (Junos CLI reference, "show lldp neighbors": `Local Interface  [Parent Interface]
   Chassis Id  Port info  System Name`; "Port info" is the neighbour's port ID or its port description);
 - lldpd's `lldpcli show neighbors` / `lldpctl` as `-f keyvalue`, `-f json`, `-f json0`, or the
@@ -43,11 +45,22 @@ _KEYVALUE_KEY = re.compile(r"\.(via|rid|chassis\.name|port\.(?:ifname|ifalias|lo
                            r"|chassis\.(?:mac|ifname|local|ip|ifalias))=")
 _EOS_TABLE_HEADER = re.compile(r"^\s*Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$")
 _EOS_DETAIL_IFACE = re.compile(r"^Interface (\S+) detected \d+ LLDP neighbors?:")
-_LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+),")
+# lldpctl: `Interface:    eth0, via: LLDP, RID: 1, ...`; NVUE `nv show interface lldp-detail`: `Interface:    swp1`.
+_LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+)(?:,|\s*$)")
 _NXOS_TABLE_HEADER = re.compile(r"^\s*Device ID\s+Local Intf\s+Hold-time\s+Capability\s+Port ID\s*$")
 _NXOS_DETAIL_KEY = re.compile(r"^\s*(Chassis id|Port id|Local Port id|Local Intf|Port Description|System Name):"
                               r"\s?(.*)$")
-_SONIC_TABLE_HEADER = re.compile(r"^\s*LocalPort\s+RemoteDevice\s+RemotePortID\s+Capability(\s+RemotePortDescr)?\s*$")
+# Tables under a dash rule: SONiC `show lldp table`, NVUE `nv show interface lldp` (NVUE command reference, "nv show
+# interface lldp"), NCLU `net show lldp`; what each column is, by its header.
+# NCLU has printed its columns in more than one order (`... RemoteHost  RemotePort`, `... RemotePort  RemoteHost
+# Summary`, `Local Port ... ====  Remote Port  Remote  Host  Summary`).
+_RULED_HEADER = re.compile(r"^\s*(?:LocalPort\s+RemoteDevice\s+RemotePortID\s+Capability(\s+RemotePortDescr)?"
+                           r"|Interface\s+Speed\s+Type\s+Remote Host\s+Remote Port"
+                           r"|Local ?Port\s+Speed\s+Mode\s+(?:====\s+)?(?:(?:Remote ?Host|Remote\s+Host|Remote ?Port)"
+                           r"\s*){2}(?:\s+Summary)?)\s*$")
+_RULED_ROLES = {"LocalPort": "local", "Local Port": "local", "Interface": "local", "RemoteDevice": "device",
+                "Remote Host": "device", "RemoteHost": "device", "RemotePortID": "port", "Remote Port": "port",
+                "RemotePort": "port", "RemotePortDescr": "descr"}
 _JUNOS_TABLE_HEADER = re.compile(r"^\s*Local ?Interface\s+(?:Parent Interface\s+)?Chassis ?Id\s+Port ?info"
                                  r"\s+System ?Name\s*$")
 # NX-OS capability codes (B bridge, R router, T telephone, C DOCSIS, W WLAN, P repeater, S station, O other).
@@ -60,12 +73,12 @@ _JUNOS_UNIT = re.compile(r"^([a-z]{2,3}-\d+/\d+/\d+(?::\d+)?)\.\d+$")
 _PORT_NAME = re.compile(r"^[A-Za-z][\w./:-]*$")
 _TRAILER = re.compile(r"^\s*(?:Total entries displayed|\{(?:master|backup|primary|linecard)[^}]*\}\s*$)")
 READ = ("EOS or NX-OS `show lldp neighbors [detail]`, SONiC `show lldp table`, Junos `show lldp neighbors`, "
-        "`lldpcli show neighbors` as text, keyvalue or JSON")
+        "Cumulus `nv show interface lldp`, `lldpcli show neighbors` as text, keyvalue or JSON")
 # A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
 # A prompt line after the table (`CORE1#`, `root@leaf1> `).
 _PROMPT_LINE = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s*$")
 _PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
-                     r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl)", re.MULTILINE)
+                     r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
 
 
 def eos_interface(name: str) -> str:
@@ -89,7 +102,7 @@ def parse(text: str, path: str, first_line: int = 1,
     for detect, read in ((_is_json, reader.json), (_is_keyvalue, reader.keyvalue), (_is_eos_table, reader.eos_table),
                          (_is_eos_detail, reader.eos_detail), (_is_nxos_detail, reader.nxos_detail),
                          (_header(_NXOS_TABLE_HEADER), reader.nxos_table),
-                         (_header(_SONIC_TABLE_HEADER), reader.sonic_table),
+                         (_header(_RULED_HEADER), reader.ruled_table),
                          (_header(_JUNOS_TABLE_HEADER), reader.junos_table), (_is_lldpctl, reader.lldpctl)):
         if detect(text):
             read()
@@ -309,33 +322,45 @@ class _Reader:
             current[key] = value
         flush()
 
-    # -- SONiC ---------------------------------------------------------------------------------
-    def sonic_table(self) -> None:
-        """`show lldp table`: columns cut where the dash rule under the header puts them (an empty capability or
-        description is blank, a description may hold spaces)."""
-        spans: list[tuple[int, int]] | None = None
-        header_seen = False
+    # -- SONiC, Cumulus ------------------------------------------------------------------------
+    def ruled_table(self) -> None:
+        """SONiC `show lldp table`, NVUE `nv show interface lldp`, NCLU `net show lldp`: columns cut where the dash
+        rule under the header puts them (an empty capability or description is blank, a description may hold
+        spaces), each column known by its header. An interface with neither a remote host nor a port has no
+        neighbour (NVUE lists every interface)."""
+        header: str | None = None
+        roles: dict[str, int] | None = None
+        starts: list[int] = []
         for n, line in self.numbered():
-            if _SONIC_TABLE_HEADER.match(line):
-                header_seen, spans = True, None
+            if _RULED_HEADER.match(line):
+                header, roles = line, None
                 continue
-            if not header_seen or not line.strip():
+            if header is None or not line.strip():
                 continue
-            if spans is None and set(line.strip()) <= {"-", " "}:
-                spans = [m.span() for m in re.finditer(r"-+", line)]
+            if roles is None and set(line.strip()) <= {"-", " ", "\u2026"}:
+                starts = [m.start() for m in re.finditer(r"[-\u2026]+", line)]
+                names = [" ".join(header[a:b].split()) for a, b in zip(starts, [*starts[1:], len(header) + 1],
+                                                                      strict=True)]
+                roles = {_RULED_ROLES[name]: i for i, name in enumerate(names) if name in _RULED_ROLES}
+                if not {"local", "device", "port"} <= roles.keys():
+                    self.issue(n, "the dash rule under the LLDP table's header does not cut it into its columns; "
+                                  "table skipped")
+                    header = roles = None
                 continue
-            if spans is None or set(line.strip()) <= {"-"} or _TRAILER.match(line) or _PROMPT_LINE.match(line):
+            if roles is None or set(line.strip()) <= {"-"} or _TRAILER.match(line) or _PROMPT_LINE.match(line):
                 continue
-            starts = [a for a, _ in spans]
             cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line) + 1], strict=True)]
             cut = [line[a - 1:a] for a in starts[1:] if a - 1 < len(line)]
-            if len(cells) < 3 or not cells[0] or any(c.strip() for c in cut):
+            if not cells[0] or any(c.strip() for c in cut) or line[:starts[0]].strip():
                 self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: its columns are not under the header's; "
                               "row skipped")
                 continue
-            descr = cells[4] if len(cells) > 4 else ""
-            self.add(cells[0], cells[1], _remote_port(None, cells[2] or None, descr if descr and " " not in descr
-                                                      else None), n)
+            device, port_id = cells[roles["device"]], cells[roles["port"]]
+            descr = cells[roles["descr"]] if "descr" in roles else ""
+            if not device and not port_id:
+                continue
+            self.add(cells[roles["local"]], device, _remote_port(None, port_id or None,
+                                                                 descr if descr and " " not in descr else None), n)
 
     # -- Junos ---------------------------------------------------------------------------------
     def junos_table(self) -> None:
