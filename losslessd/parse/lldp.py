@@ -74,9 +74,9 @@ _PORT_NAME = re.compile(r"^[A-Za-z][\w./:-]*$")
 _TRAILER = re.compile(r"^\s*(?:Total entries displayed|\{(?:master|backup|primary|linecard)[^}]*\}\s*$)")
 READ = ("EOS or NX-OS `show lldp neighbors [detail]`, SONiC `show lldp table`, Junos `show lldp neighbors`, "
         "Cumulus `nv show interface lldp`, `lldpcli show neighbors` as text, keyvalue or JSON")
-# A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
 # A prompt line after the table (`CORE1#`, `root@leaf1> `).
 _PROMPT_LINE = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s*$")
+# A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
 _PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
                      r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
 

@@ -138,6 +138,7 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
     vrf_ok = True
     unresolved: list[tuple[_Entry, str]] = []  # (route, next-hop address without an interface)
     entries: list[_Entry] = []
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []  # each entry's prefix
 
     def issue(n: int, message: str) -> None:
         issues.append(_skipped(inp, n, message))
@@ -151,13 +152,14 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
         if head := _NXOS_HEADER.match(line):
             current = None
             try:
-                prefix = str(ipaddress.ip_network(head["prefix"], strict=False))
+                net = ipaddress.ip_network(head["prefix"], strict=False)
             except ValueError:
                 issue(n, f"{head['prefix']!r} is not an IP prefix")
                 continue
             if vrf_ok:
-                current = _Entry(prefix, Source(file=inp.path, line=n))
+                current = _Entry(str(net), Source(file=inp.path, line=n))
                 entries.append(current)
+                networks.append(net)
             continue
         hop = _NXOS_HOP.match(line)
         if hop is None:
@@ -189,35 +191,44 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
             unresolved.append((current, target))
         elif (h := NextHop(address=target, port=port)) not in current.hops:
             current.hops.append(h)
-    for last in (False, False, True):  # a next hop reached through another recursive one: its route is resolved first
-        for entry, address in unresolved:
-            for h in _resolve(entries, address) or ([NextHop(address=address)] if last else []):
-                if h not in entry.hops:
-                    entry.hops.append(h)
+    if unresolved:
+        table = _Table(entries, networks)
+        for last in (False, False, True):  # a next hop reached through another recursive one: its route first
+            found: dict[str, list[NextHop]] = {}
+            for entry, address in unresolved:
+                if address not in found:
+                    found[address] = table.resolve(address)
+                for h in found[address] or ([NextHop(address=address)] if last else []):
+                    if h not in entry.hops:
+                        entry.hops.append(h)
     routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
     if not routes and not issues:
         issues.append(_no_default(inp))
     return routes, issues
 
 
-def _resolve(entries: list[_Entry], address: str) -> list[NextHop]:
-    """The next hops with an interface that ``address`` reaches by the table's longest-prefix match (as the switch
-    resolves a BGP next hop); the address itself on a connected route's port; [] when nothing reaches it."""
-    addr = ipaddress.ip_address(address)
-    best: tuple[int, _Entry] | None = None
-    for e in entries:
-        net = ipaddress.ip_network(e.prefix)
-        if net.version == addr.version and addr in net and (best is None or net.prefixlen > best[0]):
-            best = (net.prefixlen, e)
-    if best is None:
+class _Table:
+    """Longest-prefix match over one routing table, as the switch resolves a BGP next hop."""
+
+    def __init__(self, entries: list[_Entry], networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]):
+        self.by_length: dict[tuple[int, int], dict[int, _Entry]] = {}
+        for e, net in zip(entries, networks, strict=True):
+            self.by_length.setdefault((net.version, net.prefixlen), {})[int(net.network_address)] = e
+        self.lengths = sorted(self.by_length, key=lambda k: -k[1])
+
+    def resolve(self, address: str) -> list[NextHop]:
+        """The next hops with an interface that ``address`` reaches; the address itself on a connected route's
+        port; [] when nothing reaches it."""
+        addr = ipaddress.ip_address(address)
+        width = addr.max_prefixlen
+        for version, plen in self.lengths:
+            if version != addr.version:
+                continue
+            entry = self.by_length[(version, plen)].get(int(addr) >> (width - plen) << (width - plen))
+            if entry is not None:
+                return [NextHop(address=address, port=h.port) if h.address is None else h
+                        for h in entry.hops if h.port]  # connected: the address is on that port's subnet
         return []
-    out: list[NextHop] = []
-    for h in best[1].hops:
-        if h.address is None and h.port:  # connected: the address is on that port's subnet
-            out.append(NextHop(address=address, port=h.port))
-        elif h.port:
-            out.append(h)
-    return out
 
 
 class _Entry:
