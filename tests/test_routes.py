@@ -71,6 +71,11 @@ def test_text_that_is_not_a_routing_table():
     "  *                    via 10.0.0.3, Ethernet4, weight 1, 00:05:10", " B E      10.1.10.1/32 [200/0] via",
     "           via 10.3.1.1, Ethernet2.101", "VRF: default", "VRF mgmt:", "C>* 300.0.0.0/8 is directly connected",
     " C        10.3.1.0/31 [0/0]", "           Null0", "via via via", "B>* ::/0 via", "   garbage", "",
+    'IP Route Table for VRF "default"', 'IP Route Table for VRF "mgmt"', "IPv4 unicast VRF default:",
+    "10.1.0.0/24, ubest/mbest: 2/0", "10.0.0.0/31, ubest/mbest: 1/0, attached", "::/0, ubest/mbest: 1/0",
+    "    *via 10.0.0.1, Eth1/49, [20/0], 1d, bgp-1, external", "    *via 10.0.0.1, [200/0], 1d, bgp-1, internal",
+    "    *via 10.0.0.0, Eth1/1, [0/0], 1d, direct", "    **via 10.0.0.1, Eth1/1, [20/0]", "    *via Null0, [1/0], 1d",
+    "    *via fe80::1%mgmt, [1/0], 1d", "    *via x, Eth1/1, [1/0]", "L * 10.0.5.1/32 is directly connected, lo",
 ]), max_size=12), st.text(max_size=40))
 def test_any_mix_of_lines_parses_without_error(lines, noise):
     routes, issues = parse_routes(Input("fuzz.txt", "\n".join(lines + [noise])))
