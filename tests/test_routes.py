@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -63,6 +64,20 @@ def test_text_that_is_not_a_routing_table():
     routes, issues = parse_routes(Input("x.txt", "hostname leaf1\ninterface Ethernet1\n"))
     assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "x.txt")]
     assert issues[0].message.startswith("x.txt: no routing-table entries found; read are: `show ip route`")
+
+
+JSON_LEAF = st.none() | st.booleans() | st.integers() | st.sampled_from(["10.0.0.1", "Ethernet0", "10.1.0.0/24"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(JSON_LEAF, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.sampled_from(
+                        ["10.1.0.0/24", "default", "mgmt", "selected", "nexthops", "fib", "ip", "interfaceName",
+                         "directlyConnected", "unreachable", "x"]), kids, max_size=4), max_leaves=12))
+def test_any_json_gives_routes_or_issues(value):
+    text = json.dumps(value) if isinstance(value, dict) else "{" + json.dumps(value)  # (a dict, or broken JSON)
+    routes, issues = parse_routes(Input("fuzz.json", text))
+    assert all(i.code in ("SYS001", "SYS002") and i.source.file == "fuzz.json" for i in issues)
+    assert routes or issues
 
 
 @settings(max_examples=200, deadline=None)
@@ -141,3 +156,24 @@ def test_text_of_no_known_format_is_sys001_naming_what_is_read():
     routes, issues = parse_routes(Input("routes/qfx1.txt", junos))
     assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "routes/qfx1.txt")]
     assert "routes/qfx1.txt" in issues[0].message and "Cisco NX-OS" in issues[0].message
+
+
+def test_frr_json_selected_entries_and_fib_next_hops():
+    """FRR `show ip route vrf all json`: the default VRF's selected entries, their `fib` next hops (the recursive one
+    is left for its resolved hop, the inactive one out)."""
+    table, issues, routes = parsed("frr-vrfs.json")
+    assert table == {
+        "10.1.0.0/24": [("10.0.0.1", "Ethernet0"), ("10.0.0.3", "Ethernet4")],  # not the mgmt VRF's
+        "10.2.0.0/24": [("10.0.0.1", "Ethernet0")],
+        "10.0.0.0/31": [(None, "Ethernet0")],
+        "10.9.0.0/16": [],
+    }  # 10.6.0.0/24: no entry selected
+    assert issues == [("SYS002", 38, "'10.4.0.0/33' is not an IP prefix; route skipped")]
+    assert routes[0].source.line == 9  # the default VRF's key, not the mgmt VRF's of the same prefix
+    escaped = ('{"10.7.0.0\\/24":[{"selected":true,"nexthops":[{"fib":true,"ip":"10.0.0.1",'
+               '"interfaceName":"swp1"}]}]}')
+    routes, issues = parse_routes(Input("r.json", escaped))
+    assert issues == []
+    assert [(r.prefix, r.next_hops[0].port, r.source.line) for r in routes] == [("10.7.0.0/24", "swp1", 1)]
+    assert [i.code for i in parse_routes(Input("r.json", '{"mgmt": {}}'))[1]] == ["SYS002"]
+    assert [i.code for i in parse_routes(Input("r.json", '{"10.0.0.0/24": ['))[1]] == ["SYS001"]

@@ -1,4 +1,5 @@
-"""Routing-table captures: `show ip route` / `show ipv6 route` text from FRR (SONiC vtysh) and Arista EOS.
+"""Routing-table captures: `show ip route` / `show ipv6 route` from FRR (SONiC vtysh; text or JSON), Arista EOS and
+Cisco NX-OS.
 
 Only what forwards counts. FRR marks a route's selected entry with `>` and each next hop installed
 in the forwarding table with `*` (FRR zebra docs, "ECMP": "The `*` character tells us that the
@@ -23,8 +24,9 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
-from .base import Input
+from .base import Input, LineAt
 from .lldp import eos_interface
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
@@ -51,12 +53,15 @@ _SKIP = object()  # a next hop that does not forward (recursive, inactive)
 _DISCARD = object()  # a route that drops what it matches
 
 
-READ = "`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus), Arista EOS or Cisco NX-OS"
+READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS or "
+        "Cisco NX-OS")
 
 
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """Routes with their forwarding next hops, and the lines that could not be read (SYS002); text that is no
     routing table read here is one SYS001."""
+    if inp.text.lstrip().startswith("{"):
+        return _frr_json(inp)
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
         return _nxos(inp, lines)
@@ -204,6 +209,62 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
     routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
     if not routes and not issues:
         issues.append(_no_default(inp))
+    return routes, issues
+
+
+def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
+    """FRR `show ip route json` (`{PREFIX: [entry, ...]}`) or `show ip route vrf all json` (`{VRF: {PREFIX: ...}}`):
+    the entry with `"selected": true`, its next hops with `"fib": true` (FRR zebra_vty.c writes the FIB mark of the
+    text as "fib" and a resolved recursive hop as one of its own)."""
+    try:
+        data = json_value(inp.text)
+    except ValueError as exc:
+        return [], [ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
+            f"{inp.path}: routing table JSON is not valid ({exc})"))]
+    if not isinstance(data, dict):
+        return [], [_unknown(inp)]
+    if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF
+        tables = [v for k, v in data.items() if k in DEFAULT_VRFS]
+        if not tables:
+            return [], [_no_default(inp)]
+        data = tables[0]
+    routes: list[Route] = []
+    issues: list[ParseIssue] = []
+    line_at, search_from = LineAt(inp.text), max(0, min((p for p in (inp.text.find(f'"{v}"') for v in DEFAULT_VRFS)
+                                                             if p >= 0), default=0))
+    slash = "\\/" if "\\/" in inp.text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
+    for key, entries in data.items():
+        # the key as written, after the one before (a key not found, written otherwise, leaves the rest without lines:
+        # searching on would read the whole text for each key)
+        at = inp.text.find('"' + key.replace("/", slash) + '"', search_from) if search_from >= 0 else -1
+        line = line_at(at) if at >= 0 else None
+        search_from = at + 1 if at >= 0 else -1
+        try:
+            prefix = str(ipaddress.ip_network(str(key), strict=False))
+        except ValueError:
+            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+                f"{str(key)[:60]!r} is not an IP prefix; route skipped")))
+            continue
+        chosen = next((e for e in entries if isinstance(e, dict) and e.get("selected") is True), None) \
+            if isinstance(entries, list) else None
+        if chosen is None:
+            continue
+        entry = _Entry(prefix, Source(file=inp.path, line=line))
+        hops = chosen.get("nexthops")
+        for nh in hops if isinstance(hops, list) else []:
+            if not isinstance(nh, dict) or nh.get("fib") is not True:
+                continue
+            name = nh.get("interfaceName") if isinstance(nh.get("interfaceName"), str) else None
+            if nh.get("unreachable") or nh.get("blackhole") or name == "Null0":
+                entry.discard = True
+            elif isinstance(nh.get("ip"), str) and not nh.get("directlyConnected"):
+                entry.add(NextHop(address=nh["ip"], port=name), installed=True, n=0, issue=None)
+            elif name:
+                entry.add(NextHop(port=name), installed=True, n=0, issue=None)
+        if entry.hops or entry.discard:
+            routes.append(Route(prefix=entry.prefix, next_hops=entry.hops, source=entry.source))
+    if not routes and not issues:
+        issues.append(_no_default(inp) if data else _unknown(inp))
     return routes, issues
 
 
