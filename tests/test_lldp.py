@@ -175,6 +175,14 @@ def test_lldpctl_default_text():
     assert found(neighbors) == [("eth0", "ns-2.example.com", "eth1", 4), ("eth1", "leaf2", "Ethernet2", 14)]
 
 
+def test_cdp_detail_is_not_read_as_lldpd_text():
+    """`show cdp neighbors detail` has `Interface: X,` lines too: without lldpd's labels it is no LLDP table."""
+    cdp = ("-------------------------\nDevice ID: spine1\nEntry address(es):\n  IPv4 Address: 192.0.2.1\n"
+           "Interface: Ethernet1/49,  Port ID (outgoing port): Ethernet1/3\n")
+    neighbors, issues = lldp.parse(cdp, "cdp.txt", unknown="SYS001")
+    assert neighbors == [] and [(i.code, i.source.line) for i in issues] == [("SYS001", 1)]
+
+
 def test_unrecognised_output_is_one_issue():
     neighbors, issues = lldp.parse("% Invalid input (privileged mode required)\n", "x.txt", first_line=40)
     assert neighbors == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 40)]

@@ -158,7 +158,9 @@ def _junos_port(name: str) -> str:
 
 
 def _is_lldpctl(text: str) -> bool:
-    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n"))
+    """An `Interface:` line and lldpd's labels (CDP's detail has `Interface: X,  Port ID (outgoing port): Y` too)."""
+    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n")) and re.search(
+        r"^\s*(?:ChassisID|SysName|PortID):", text, re.MULTILINE) is not None
 
 
 def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) -> str | None:
