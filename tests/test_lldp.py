@@ -58,6 +58,29 @@ Interface Ethernet3 detected 1 LLDP neighbors:
   - System Name: "gpu07"
 """
 
+# A Junos neighbour sends its SNMP ifIndex as a locally assigned port ID (Junos default `port-id-subtype
+# locally-assigned`); its port description is the interface's.
+EOS_DETAIL_JUNOS = """Interface Ethernet5 detected 1 LLDP neighbors:
+
+  Neighbor 3c8c.9300.0001/"531", age 11 seconds
+  - Chassis ID type: MAC address (4)
+    Chassis ID     : 3c8c.9300.0001
+  - Port ID type: Locally assigned (7)
+    Port ID     : "531"
+  - Port Description: "et-0/0/48"
+  - System Name: "qfx-spine1"
+
+Interface Ethernet6 detected 1 LLDP neighbors:
+
+  Neighbor 3c8c.9300.0001/"532", age 11 seconds
+  - Chassis ID type: MAC address (4)
+    Chassis ID     : 3c8c.9300.0001
+  - Port ID type: Locally assigned (7)
+    Port ID     : "532"
+  - Port Description: "uplink to leaf 3"
+  - System Name: "qfx-spine1"
+"""
+
 KEYVALUE = """lldp.eth0.via=LLDP
 lldp.eth0.rid=1
 lldp.eth0.age=0 day, 00:41:07
@@ -123,6 +146,17 @@ def test_eos_detail_takes_the_neighbour_port_not_the_aggregation_port():
     neighbors, issues = lldp.parse(EOS_DETAIL, "d.txt")
     assert issues == []
     assert found(neighbors) == [("Ethernet1", "leaf1", "etp49", 3), ("Ethernet3", "gpu07", "enp65s0f0np0", 20)]
+
+
+def test_numeric_port_ids_give_way_to_a_description_that_names_a_port():
+    """A number names no port of any platform read here (a Junos neighbour's ifIndex): reporting it made LNK006
+    warn of a port the far device lacks. Its description stands in when it is a name, else the port is unknown."""
+    neighbors, issues = lldp.parse(EOS_DETAIL_JUNOS, "d.txt")
+    assert issues == [] and found(neighbors) == [("Ethernet5", "qfx-spine1", "et-0/0/48", 3),
+                                                 ("Ethernet6", "qfx-spine1", None, 13)]
+    table = NXOS_TABLE.replace("oob-sw1              mgmt0           120        B           Gi1/0/7",
+                               "oob-sw1              mgmt0           120        B           16")
+    assert ("mgmt0", "oob-sw1", None, 11) in found(lldp.parse(table, "t.txt")[0])
 
 
 def test_lldpcli_keyvalue_with_dotted_interfaces_and_mac_port_ids():

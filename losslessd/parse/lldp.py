@@ -164,7 +164,11 @@ def _is_lldpctl(text: str) -> bool:
 
 
 def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) -> str | None:
-    """The far end's interface name: the port ID when it names a port, else lldpd's description (its ifname)."""
+    """The far end's interface name: the port ID when it names a port, else lldpd's description (its ifname). A
+    number is Junos's default port ID (the port's SNMP ifIndex, `531`) and names no port of a platform read here:
+    the description stands in when it is a name."""
+    if port_id and port_id.isdigit():
+        return descr if descr and _PORT_NAME.match(descr) else None
     if port_id and (subtype in _NAMING_SUBTYPES or (subtype is None and not _MAC.match(port_id))):
         return port_id
     return descr or None
@@ -290,7 +294,7 @@ class _Reader:
                 rest = rest[1:]
             port_id = line[rest[0].start():].strip() if rest else None
             self.add(eos_interface(words[0].group()), device,
-                     None if not port_id or _MAC.match(port_id) else port_id, at)
+                     None if not port_id or _MAC.match(port_id) or port_id.isdigit() else port_id, at)
 
     def nxos_detail(self) -> None:
         """Blocks that begin `Chassis id:`, with `Port id:`, `Local Port id:` (IOS: `Local Intf:`), `Port
