@@ -110,7 +110,7 @@ def _read_lldp(fabric: Fabric, topo: Topology, names: _Names) -> None:
                 "devices; name the device (`lldp: {DEVICE: FILE}`) or lint its config too",
                 key=f"lldp|{shown}", source=topo.source(line)))
             continue
-        neighbors, issues = lldp.parse(text, shown)
+        neighbors, issues = lldp.parse(text, shown, unknown="SYS001")
         device.neighbors.extend(neighbors)
         device.issues.extend(issues)
 

@@ -58,6 +58,9 @@ _BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 _BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
 # A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
 _PROMPT_LINE = re.compile(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
+# A prompt with nothing typed after it (`root@host:~# ` as a transcript shows an Enter pressed): it ends the output
+# above it and runs nothing; told by a shell prompt's `user@host...` or `[user@host dir]` before its `$` or `#`.
+_EMPTY_PROMPT = re.compile(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
@@ -118,7 +121,9 @@ def parse(inputs: list[Input], name: str) -> Device:
 # expressions) is imported when a script or a terminal transcript is read, not for every file sniffed.
 # `#!/bin/bash`, `#!/bin/sh -e`, `#!/usr/bin/env bash`
 _SHEBANG = re.compile(r"\A\s*#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?\S*\b(?:ba|z|da|k)?sh\b")
-_MLNX_QOS_COMMAND = re.compile(r"^\s*(?:sudo\s+)?mlnx_qos\s+(?:-i|--interface)\b", re.M)
+# (blanks within the line only: `^\s*` ran on over the blank lines below each line start, so a text of blank lines
+# cost their count squared to sniff: 80,000 of them 112 s)
+_MLNX_QOS_COMMAND = re.compile(r"^[ \t]*(?:sudo[ \t]+)?mlnx_qos[ \t]+(?:-i|--interface)\b", re.M)
 # A command line of iproute2 dcb or of lldptool (a path before it, `sudo` and its options allowed): the rest of it.
 _DCB_TOOL_LINE = re.compile(r"^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?(dcb|lldptool)[ \t]+([^\n]*)", re.M)
 # dcb(8): `dcb [OPTIONS] OBJECT COMMAND dev DEV ...`; the objects that set a port's DCB (dcb-pfc(8), dcb-ets(8),
@@ -156,31 +161,28 @@ def is_script(text: str) -> bool:
         for tool, rest in _DCB_TOOL_LINE.findall(head))
 
 
-# The commands of a host setup script the script reader reads (each maybe after `sudo` and its options): what a
-# runbook's list of them, without a `#!` line, may hold (is_command_list). (`ip link set ... mtu`, `ethtool -A`:
-# iproute2 ip-link(8), ethtool(8) --pause; `echo V > FILE` or `echo V | tee FILE` into sysfs or configfs.)
-_LIST_COMMAND = re.compile(
-    r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:mlnx_qos\s|cma_roce_tos\s|ip\s+link\s+set\s.*\smtu\s"
-    r"|ethtool\s+(?:-A|--pause)\s|dcb\s|lldptool\s|echo\s+\S+\s*(?:>>?\s*|\|\s*(?:sudo\s+)?tee\s+(?:-a\s+)?)/sys/)")
+# The programs a host's setup steps run, as guides print them one a line without a `#!` line (`sudo mlnx_qos -i IF
+# --trust dscp`, `echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class`, `cma_roce_tos -d mlx5_0 -t 106`): every
+# command of such a list runs one of them, or is a shell variable's assignment.
+_STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool", "ip", "sysctl", "modprobe", "mkdir",
+                            "lldptool", "dcb", "ibdev2netdev", "show_gids", "export"))
+_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=\S*$")
 
 
 def is_command_list(text: str) -> bool:
-    """A runbook's list of host setup commands without a `#!` line (`sudo mlnx_qos -i IF --trust dscp` as guides
-    print their steps): at least one `mlnx_qos -i IF`, and every line that is not blank or a `#` comment a command the
-    script reader reads (a line ending in `\\` goes on with the next). Any other line (prose, output, another command)
-    and it is not taken: a text that only mentions mlnx_qos is not a host's setup."""
-    # (a runbook's list is short: a long text is not read line by line to be sniffed)
-    if "mlnx_qos" not in text or text.count("\n") > 10000 or is_shell(text):
+    """Host setup steps without a `#!` line: every command line (comments and blank lines aside, `\\` continuations
+    joined) runs a program of _STEP_PROGRAMS or assigns a variable, and one is `mlnx_qos -i IF`. A shell runs such a
+    file as it runs a script (bash(1): a file without `#!` given to it is read as commands), so it is read as one."""
+    if is_shell(text) or not _MLNX_QOS_COMMAND.search(text[:262144]):
         return False
-    runs_mlnx_qos = False
-    for line in text.replace("\\\n", " ").split("\n"):
-        body = line.strip()
-        if not body or body.startswith("#"):
+    for line in text[:262144].replace("\\\n", " ").split("\n"):
+        line = line.strip()
+        if not line or line.startswith("#"):
             continue
-        if not _LIST_COMMAND.match(body):
+        m = _STEP.match(line)
+        if m is None or (m.group(1) is not None and m.group(1) not in _STEP_PROGRAMS):
             return False
-        runs_mlnx_qos = runs_mlnx_qos or bool(_MLNX_QOS_COMMAND.match(body))
-    return runs_mlnx_qos
+    return True
 
 
 def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
@@ -235,14 +237,18 @@ class _Host:
                 self.device.name, self.named = header["device"], True
         elif _is_bare_mlnx_qos(inp.text):
             sections = self._bare(inp)
-        elif is_shell(inp.text) or is_command_list(inp.text):  # (sniffing asks for mlnx_qos too; a fix script may
-            # only echo to sysfs)
+        elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
+            self._script(inp)
+            return
+        elif is_command_list(inp.text):
+            self._issue("host setup steps without a `#!` line: read as a shell runs them, one command after another",
+                        inp.path, 1, code="SYS004")
             self._script(inp)
             return
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
-                             "script of mlnx_qos, sysfs and cma_roce_tos commands, or a list of such commands alone)",
-                             file=inp.path, line=1)
+                             "script of mlnx_qos, sysfs and cma_roce_tos commands, or such steps one a line without "
+                             "#!)", file=inp.path, line=1)
         self._apply(inp.path, _capture_steps(sections))
 
     def _bare(self, inp: Input) -> list[Section]:
@@ -253,7 +259,8 @@ class _Host:
         from . import script
 
         lines = inp.text.split("\n")
-        prompts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _PROMPT_LINE.match(line))]
+        prompts = [(i, m.group(1) if m else "") for i, line in enumerate(lines)
+                   if (m := _PROMPT_LINE.match(line)) or _EMPTY_PROMPT.match(line)]
         first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
         if first is None:  # no prompt names mlnx_qos's interface: the whole file is the output of one run
             start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := _BARE_CMD.search(line))), (0, None))
@@ -321,9 +328,8 @@ class _Host:
                 script.apply_mlnx_qos(self.device.ports[iface], known, src)
                 if dict(known).get("--dcbx") == "fw":  # mlnx_qos --dcbx fw: "firmware controlled" DCBX, willing
                     script.forget(self.device.ports[iface], ["--dcbx"], src)
-                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: it "
-                                "takes the PFC, ETS and application settings its peer advertises, so PFC priorities, "
-                                "priority->TC map, schedulers, DSCP map and trust are unknown from here", path, n)
+                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: "
+                                f"{script.PEER_TAKES}", path, n)
                 if later:  # the rest of the call is read; what these set is unknown from here on
                     script.forget(self.device.ports[iface], later, src)
                     self._issue(f"`{line[:80]}`: {', '.join(later)} given a value known only at run time; what "
@@ -380,10 +386,12 @@ class _Host:
                 if note:
                     self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":
-                dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
-                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]):
+                dev, given = _option(words[1:], "-d", None), _option(words[1:], "-t", None) or ""
+                tos = _int(given, 0, 255)
+                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]) and (
+                        tos is not None or script.at_run_time(given)):  # (one that sets nothing is skipped below)
                     return self._device_at_run_time(dev, tos, line, path, n)
-                if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
+                if dev is not None and script.at_run_time(given):
                     self.tos.pop(script.rdma_device(dev)[0], None)  # (no earlier value stands for it)
                     self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
                                 path, n)
