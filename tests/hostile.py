@@ -595,8 +595,88 @@ def cases() -> list[Case]:
           says=("p.yaml:4", "at most 131072")),
         C("pull-host-interfaces-16-chars", _inventory_case(_host_inventory("interfaces", "e" * 16)),
           says=("inv.yaml:6", "1-15 letters")),
+        # round 6 (session 29): a name from the input written into a rendered snippet as it is
+        # a CONFIG_DB pool named so that its JSON entry closes and opens another: render --device printed a patch
+        # setting ingress_lossless_pool to 1,024 bytes (the later of two equal keys is the one JSON readers keep)
+        C("render-sonic-pool-name-adds-an-entry", _render_device(lambda t: _sonic_renamed(
+            t, "BUFFER_POOL", "egress_lossless_pool", _POOL_INJECTION)),
+          says=("config_db.json:", "SONiC BUFFER_POOL name", "cannot be written into a snippet safely")),
+        # an egress profile name with a quote: the snippet was no JSON (internal error, exit 3)
+        C("render-sonic-egress-profile-quote", _render_device(lambda t: _sonic_renamed(
+            t, "BUFFER_PROFILE", "egress_lossless_profile", 'egl"}, "Ethernet0|7": {"profile": "egress_lossy_profile')),
+          says=("config_db.json:", "SONiC BUFFER_PROFILE name 'egl\"}")),
+        C("fix-sonic-egress-profile-quote", lambda t: ["fix", str(_sonic_renamed(
+            t, "BUFFER_PROFILE", "egress_lossless_profile", 'egl"}, "x": {"profile": "y'))], exits=(1,),
+          says=("cannot work out a fix: ", "config_db.json:", "SONiC BUFFER_PROFILE name")),
+        # a quoted Junos forwarding class name was written unquoted: `class roce ; delete interfaces no-loss`
+        C("render-junos-quoted-class-name", lambda t: ["render", "--platform", "junos", "--family", "qfx5000",
+                                                       "--policy", str(_w(t / "p.yaml", POLICY_OK + _CABLE)),
+                                                       "--device", str(_junos_quoted_class(t))],
+          says=("sw.cfg:12: forwarding class name 'roce ; delete interfaces' cannot be written",)),
+        # a policy file that does not name itself is named after its file: a newline in the file name wrote a line of
+        # its own after the `# losslessd render: policy` comment (a command in a host script, an OpenSM option)
+        *[C(f"render-{plat}-policy-file-name-newline", lambda t, plat=plat, line=line: [
+            "render", "--platform", plat, *(["--ports", "eth0:100G:5m"] if plat != "opensm" else []),
+            "--policy", str(_w(t / f"x\n{line}.yaml", _unnamed_policy("infiniband" if plat == "opensm"
+                                                                       else "roce-dscp26")))],
+            says=("policy name 'x\\n", "give the policy a `name:`"))
+          for plat, line in (("mlx5", "reboot"), ("opensm", "sm_priority 0"))],
+        # a file limit of 1e308 MiB is infinite bytes: int() raised (exit 3) in lint, render, the environment and the
+        # daemon's settings
+        C("lint-max-file-mb-1e308", lambda t: _lint(_fabric(t), extra=["--max-file-mb", "1e308"]),
+          says=("--max-file-mb", "at most 8,796,093,022,207 (2^63 bytes)")),
+        C("lint-env-max-file-mb-1e308", lambda t: _lint(_fabric(t)), env={"LOSSLESSD_MAX_FILE_MB": "1e308"},
+          says=("LOSSLESSD_MAX_FILE_MB='1e308'", "2^63 bytes")),
+        C("daemon-max-file-mb-1e308", _settings_case("max_file_mb: 1.0e+308\n"), says=("losslessd.yaml:4",
+                                                                                       "max_file_mb")),
+        # --pool-size beyond any pool (a 26-digit size was written into the patch) or below one byte
+        *[C(f"render-pool-size-{label}", lambda t, v=v: ["render", "--platform", "sonic", "--sku", "ACS-MSN2700",
+                                                          "--ports", "Ethernet0:100G:5m", "--pool-size", v],
+            says=(f"--pool-size {v}: a pool is 1 to 18,446,744,073,709,551,615 bytes",))
+          for label, v in (("26-digits", "9" * 26), ("negative", "-5"), ("zero", "0"))],
+        # one port given twice: each written with its own numbers (two speeds for Ethernet1/1)
+        C("render-ports-twice", lambda t: ["render", "--platform", "nxos", "--family", "n9k", "--ports",
+                                           "Ethernet1/1:100G:5m", "--ports", "Ethernet1/1:400G:300m"],
+          says=("port 'Ethernet1/1' is given twice",)),
+        C("render-ports-and-device-port", lambda t: ["render", "--platform", "sonic", "--device",
+                                                     str(FABRIC / "leaf1"), "--ports", "Ethernet0:400G:5m"],
+          says=("port 'Ethernet0' is given twice (the --device config has it at ", "config_db.json:12")),
+        # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
+        C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
+                                                  "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),
     ]
     return out
+
+
+_POOL_INJECTION = ('ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "1024"}, '
+                   '"egress_lossless_pool')
+_CABLE = "buffer:\n  default_cable_length_m: 5\n"
+
+
+def _sonic_renamed(tmp: Path, table: str, old: str, new: str) -> Path:
+    """leaf1's config_db.json with ``table``'s entry ``old`` renamed ``new``, and every reference to it."""
+    db = json.loads((FABRIC / "leaf1" / "config_db.json").read_text(encoding="utf-8"))
+    db[table][new] = db[table].pop(old)
+    refs = {"BUFFER_POOL": ("BUFFER_PROFILE", "pool"), "BUFFER_PROFILE": ("BUFFER_QUEUE", "profile")}[table]
+    for entry in db[refs[0]].values():
+        if entry.get(refs[1]) == old:
+            entry[refs[1]] = new
+    return _w(tmp / "leaf1" / "config_db.json", json.dumps(db, indent=1))
+
+
+def _junos_quoted_class(tmp: Path) -> Path:
+    """A QFX config (planted-mistakes.cfg) whose lossless forwarding class, on line 12, is named by a quoted string
+    holding `; delete interfaces`."""
+    text = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "planted-mistakes.cfg").read_text(encoding="utf-8")
+    quoted = '"roce ; delete interfaces"'
+    return _w(tmp / "sw.cfg", text.replace("class roce ", f"class {quoted} ").replace("forwarding-class roce ",
+                                                                                       f"forwarding-class {quoted} "))
+
+
+def _unnamed_policy(shipped: str) -> str:
+    """The shipped policy ``shipped`` without its `name:` (named after its file when loaded)."""
+    text = (ROOT / "policies" / f"{shipped}.yaml").read_text(encoding="utf-8")
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("name:"))
 
 
 def _qos_map_keys(keys: int, ports: int) -> str:
