@@ -65,8 +65,8 @@ def set_max_file_mb(mb: float | None) -> None:
     """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
     global _max_file_bytes
     if mb is not None and not 0 < mb <= MAX_FILE_MB:  # (inf: no limit is not a size; nan: not a number)
-        raise InputError(f"--max-file-mb must be a positive number of MiB, at most {MAX_FILE_MB:,} (2^63 bytes), "
-                         f"not {mb:g}")
+        raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g} (at most {MAX_FILE_MB:,}: 2^63 "
+                         "bytes)")
     _max_file_bytes = None if mb is None else int(mb * MIB)
 
 
@@ -93,8 +93,8 @@ def max_file_bytes() -> int:
         except ValueError:
             mb = 0
         if not 0 < mb <= MAX_FILE_MB:
-            raise InputError(f"{ENV_MAX_FILE_MB}={raw[:40]!r} is not a positive number of MiB, at most "
-                             f"{MAX_FILE_MB:,} (2^63 bytes)")
+            raise InputError(f"{ENV_MAX_FILE_MB}={raw[:40]!r} is not a positive number of MiB (at most "
+                             f"{MAX_FILE_MB:,}: 2^63 bytes)")
         return int(mb * MIB)
     return DEFAULT_MAX_FILE_BYTES
 
@@ -157,6 +157,32 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         return b"".join(chunks)
     except OSError as exc:
         raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
+    finally:
+        os.close(fd)
+
+
+def write_output(path: str | Path, data: bytes, what: str) -> None:
+    """Write an output file (a report, a plot) whole; InputError naming it, never a hang: it is opened without
+    blocking, so a FIFO no process reads is refused at once (a blocking open waits for a reader for ever), then
+    written blocking (a pipe with a reader, /dev/stdout, a terminal take it as they drain)."""
+    display = str(path)
+    if "\0" in display:
+        raise InputError(f"cannot write the {what}: its name holds a NUL character (\\0), which no file name can",
+                         file=display.replace("\0", "\\0"))
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC
+                     | getattr(os, "O_NOCTTY", 0), 0o666)
+    except OSError as exc:
+        why = ("it is a FIFO no process reads (writing to it would wait for ever)"
+               if exc.errno == errno.ENXIO and not_a_file(path) == "not a regular file (a FIFO)" else os_reason(exc))
+        raise InputError(f"cannot write the {what}: {why}", file=display) from None
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise InputError(f"cannot write the {what}: {os_reason(exc)}", file=display) from None
     finally:
         os.close(fd)
 

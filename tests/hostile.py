@@ -624,7 +624,7 @@ def cases() -> list[Case]:
         # a file limit of 1e308 MiB is infinite bytes: int() raised (exit 3) in lint, render, the environment and the
         # daemon's settings
         C("lint-max-file-mb-1e308", lambda t: _lint(_fabric(t), extra=["--max-file-mb", "1e308"]),
-          says=("--max-file-mb", "at most 8,796,093,022,207 (2^63 bytes)")),
+          says=("--max-file-mb", "not 1e+308 (at most 8,796,093,022,207: 2^63 bytes)")),
         C("lint-env-max-file-mb-1e308", lambda t: _lint(_fabric(t)), env={"LOSSLESSD_MAX_FILE_MB": "1e308"},
           says=("LOSSLESSD_MAX_FILE_MB='1e308'", "2^63 bytes")),
         C("daemon-max-file-mb-1e308", _settings_case("max_file_mb: 1.0e+308\n"), says=("losslessd.yaml:4",
@@ -641,6 +641,33 @@ def cases() -> list[Case]:
         C("render-ports-and-device-port", lambda t: ["render", "--platform", "sonic", "--device",
                                                      str(FABRIC / "leaf1"), "--ports", "Ethernet0:400G:5m"],
           says=("port 'Ethernet0' is given twice (the --device config has it at ", "config_db.json:12")),
+        # `events`/`history` --since and --until: a duration in another script's digits was read (3 hours), one of
+        # 5,000 digits was an infinite one, and the error quoted it whole
+        C("events-since-other-digits", lambda t: ["events", "--db", str(_history_db(t)), "--since", "\u0663h"],
+          says=("--since '\u0663h': give a duration ago",)),
+        C("history-until-5000-digits", lambda t: ["history", "--db", str(_history_db(t)), "--device", "leaf1",
+                                                  "--port", "Ethernet0", "--until", BIG_DIGITS + "d"],
+          says=("--until '9999", "... (5,001 characters): give a duration ago")),
+        # outputs: a FIFO no process reads where a report or a plot goes hung the command for ever (opened blocking);
+        # a file where `tune report --out` wants a folder, or a folder it cannot make, was an internal error (exit 3)
+        C("lint-output-fifo", lambda t: _lint(_fabric(t), extra=["--output", str(_fifo(t / "report.txt"))]),
+          says=("report.txt: cannot write the report: it is a FIFO no process reads",)),
+        C("history-plot-fifo", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device", "leaf1",
+                                          "--port", "Ethernet0", "--plot", str(_fifo(t / "plot.png"))],
+          says=("plot.png: cannot write the plot: it is a FIFO no process reads",)),
+        C("tune-report-out-is-a-file", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                                  str(_w(t / "plots", ""))],
+          says=("plots: cannot make the folder for the plots: it is a file: --out names a folder",)),
+        C("tune-report-out-below-a-file", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                                     str(_w(t / "plots", "") / "x")],
+          says=("cannot make the folder for the plots: Not a directory",)),
+        C("tune-report-plot-fifo", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                              str(_fifo(t / "plots" / "tune-1-knobs.png").parent)],
+          says=("tune-1-knobs.png: cannot write the plot: it is a FIFO no process reads",)),
+        # one file named 20,000 times: parsed 20,000 times (40 s), and each but the first an error of a second
+        # device of the same name (SYS001, exit 1 for a clean config)
+        C("lint-same-file-20000-times", lambda t: _lint(*[_w(t / "sw" / "spine1.cfg", _SPINE1)] * 20_000),
+          exits=(1,), says=("1 device checked against policy roce-dscp26 (3 RoCE-facing ports): 2 errors",)),
         # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
         C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
                                                   "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),
@@ -648,9 +675,34 @@ def cases() -> list[Case]:
     return out
 
 
+_SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
 _POOL_INJECTION = ('ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "1024"}, '
                    '"egress_lossless_pool')
 _CABLE = "buffer:\n  default_cable_length_m: 5\n"
+
+
+def _history_db(tmp: Path, samples: bool = False) -> Path:
+    """A history file of the daemon's: empty, or with ``samples`` of leaf1 Ethernet0's pauses a minute ago."""
+    from losslessd.history import History
+    from losslessd.monitor import PFC_RX, Key, Rates
+
+    history = History(tmp / "history.db")
+    if samples:
+        key = Key("Ethernet0", PFC_RX, 3)
+        history.record_rates(Rates("leaf1", time.time() - 60, 10.0, {key: 100}, {key: 10.0}))
+    history.close()
+    return tmp / "history.db"
+
+
+def _tune_db(tmp: Path) -> Path:
+    """A tune database of one tune (number 1) with one trial, the settings as found."""
+    from losslessd.tune.store import AS_FOUND, Store, Trial
+
+    with Store(tmp / "tune.sqlite") as store:
+        tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
+        store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0, measure=10.0, per_size={2**20: 10.0},
+                                       output="x"))
+    return tmp / "tune.sqlite"
 
 
 def _sonic_renamed(tmp: Path, table: str, old: str, new: str) -> Path:

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from ..docpos import load_yaml, pointer
 from ..errors import EXIT_INPUT, InputError
 from ..history import History
+from ..limits import write_output
 from ..monitor import (
     CNP_HANDLED,
     CNP_SENT,
@@ -199,12 +200,14 @@ def _when(text: str | None, now: float, option: str) -> float | None:
     """'30m' -> now - 1800; ISO times as given (naive = UTC)."""
     if text is None:
         return None
-    if m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", text):
+    # (ASCII digits, at most 12: \d also reads other scripts' digits, and 5,000 of them were an infinite duration)
+    if m := re.fullmatch(r"\s*(\d{1,12}(?:\.\d{1,9})?)\s*([smhdw])\s*", text, re.ASCII):
         return now - float(m[1]) * _AGO_S[m[2]]
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise InputError(f"{option} {text!r}: give a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00Z)") \
+        shown = repr(text[:40]) + (f"... ({len(text):,} characters)" if len(text) > 40 else "")
+        raise InputError(f"{option} {shown}: give a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00Z)") \
             from None
     return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
 
@@ -280,13 +283,8 @@ def _write_plot(path: Path, title: str, series: list[tuple[str, dict]], shown: l
     ecn.set_xlabel("time (UTC)")
     png = io.BytesIO()
     fig.savefig(png, format="png", dpi=100)
-    try:
-        if path.suffix.lower() == ".png":
-            path.write_bytes(png.getvalue())
-        else:
-            path.write_text(_html(title, series, png.getvalue()), encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the plot: {exc.strerror}", file=str(path)) from None
+    write_output(path, png.getvalue() if path.suffix.lower() == ".png" else
+                 _html(title, series, png.getvalue()).encode("utf-8"), "plot")
 
 
 def _html(title: str, series: list[tuple[str, dict]], png: bytes) -> str:

@@ -10,7 +10,7 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..limits import set_max_file_mb
+from ..limits import set_max_file_mb, write_output
 from ..lint.finding import Severity
 from ..printable import printable
 from ..report import Format, render
@@ -86,10 +86,7 @@ def lint(
     color = output is None and output_format == Format.text and color_wanted(sys.stdout)
     text = render(output_format.value, result, color=color, srcroot=source_root)
     if output:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write report: {exc.strerror or exc}", file=str(output)) from None
+        write_output(output, text.encode("utf-8"), "report")
     else:
         sys.stdout.write(text)
     if fix:
