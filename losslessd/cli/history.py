@@ -35,7 +35,7 @@ from ..monitor import (
     Event,
     EventKind,
 )
-from ..printable import printable
+from ..printable import printable, quoted
 from .main import echo_error
 
 # Counters shown for a port, in column order. PFC and NIC counters are per priority (or per port);
@@ -206,9 +206,8 @@ def _when(text: str | None, now: float, option: str) -> float | None:
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:
-        shown = repr(text[:40]) + (f"... ({len(text):,} characters)" if len(text) > 40 else "")
-        raise InputError(f"{option} {shown}: give a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00Z)") \
-            from None
+        raise InputError(f"{option} {quoted(text)}: give a duration ago (30m, 6h, 2d) or an ISO time "
+                         "(2024-05-01T10:00Z)") from None
     return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
 
 

@@ -29,6 +29,7 @@ from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
+from ..printable import quoted
 from ..resources import data_dir
 from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
 from ..units import bytes_to_us, is_small_int, length_m
@@ -938,7 +939,7 @@ def writable(name: str, what: str, fix: str, source: Source | None = None) -> st
     (``source``) and the ``fix``."""
     if _WRITABLE_NAME.fullmatch(name):
         return name
-    shown = repr(name[:_SHOWN]) + (f"... ({len(name):,} characters)" if len(name) > _SHOWN else "")
+    shown = quoted(name, _SHOWN)
     file, line = (source.file, source.line) if source is not None and source.file else (None, None)
     raise InputError(f"{what} {shown} cannot be written into a snippet safely (losslessd writes names of letters, "
                      f"digits and _ . : / @ - only, up to 64 characters); {fix}", file=file, line=line)
