@@ -668,6 +668,11 @@ def cases() -> list[Case]:
         # device of the same name (SYS001, exit 1 for a clean config)
         C("lint-same-file-20000-times", lambda t: _lint(*[_w(t / "sw" / "spine1.cfg", _SPINE1)] * 20_000),
           exits=(1,), says=("1 device checked against policy roce-dscp26 (3 RoCE-facing ports): 2 errors",)),
+        # a benchmark command line shlex cannot split (an unclosed quote, a trailing backslash): exit 3
+        *[C(f"tune-benchmark-{label}", lambda t, cmd=cmd: ["tune", "-b", cmd, "-i", str(_w(
+            t / "inv.yaml", INVENTORY.format(name="leaf1")))], says=("--benchmark", why)) for label, cmd, why in (
+                ("unclosed-quote", "all_reduce_perf -b '8", "No closing quotation"),
+                ("trailing-backslash", "all_reduce_perf \\", "No escaped character"))],
         # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
         C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
                                                   "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),

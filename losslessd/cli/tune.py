@@ -14,7 +14,7 @@ import typer
 from ..errors import InputError
 from ..limits import not_a_file
 from ..policy import load_policy
-from ..printable import printable_lines
+from ..printable import printable_lines, quoted
 from ..tune import report as report_mod
 from ..tune.bench import parse_size
 from ..tune.score import Weights
@@ -90,7 +90,11 @@ def tune(
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     if not benchmark or inventory is None:
         raise InputError("give --benchmark CMD and --inventory FILE (and --devices), or see `losslessd tune --help`")
-    argv = shlex.split(benchmark)
+    try:
+        argv = shlex.split(benchmark)
+    except ValueError as exc:  # ("No closing quotation", "No escaped character": an internal error, exit 3)
+        raise InputError(f"--benchmark {quoted(benchmark)} is no command line: {exc} (it is split as a shell "
+                         "splits one, and run without a shell)") from None
     if not argv:
         raise InputError("--benchmark is empty")
     try:
