@@ -673,6 +673,18 @@ def cases() -> list[Case]:
             t / "inv.yaml", INVENTORY.format(name="leaf1")))], says=("--benchmark", why)) for label, cmd, why in (
                 ("unclosed-quote", "all_reduce_perf -b '8", "No closing quotation"),
                 ("trailing-backslash", "all_reduce_perf \\", "No escaped character"))],
+        # a number no SQLite INTEGER holds, asked of a state file: OverflowError, exit 3
+        C("history-queue-30-digits", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device",
+                                                "leaf1", "--port", "Ethernet0", "--queue", "9" * 30],
+          says=("--queue", "less than or equal to 255")),
+        C("tune-report-tune-30-digits", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--tune", "9" * 30],
+          says=("--tune", "less than or equal to 9223372036854775807")),
+        # a FIFO where `pull --session-log` writes a device's log: opened blocking, the pull waited for ever (its
+        # --timeout did not help); the device fails naming the file, before it is contacted
+        C("pull-session-log-fifo", lambda t: [*_inventory_case(INVENTORY.format(name="leaf1"))(t), "--timeout", "2",
+                                              "--retries", "0", "--session-log",
+                                              str(_fifo(t / "logs" / "leaf1.1.log").parent)], exits=(1,),
+          says=("leaf1: SYS014", "cannot write its session log", "leaf1.1.log: it is a FIFO no process reads")),
         # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
         C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
                                                   "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),

@@ -103,8 +103,9 @@ def history(db: Db = None, config: Config = None, *,
             port: Annotated[str, typer.Option("--port", help="Port name as the device calls it (Ethernet8).")],
             priority: Annotated[int | None, typer.Option("--priority", min=0, max=7, help="One priority (default: "
                                                          "each priority with samples, one after another).")] = None,
-            queue: Annotated[int | None, typer.Option("--queue", min=0, help="Egress queue for ECN marks and drops "
-                                                      "(default: the same number as the priority).")] = None,
+            # (SAI saiqueue.h: SAI_QUEUE_ATTR_INDEX is a sai_uint8_t; 10^30 was an OverflowError in SQLite, exit 3)
+            queue: Annotated[int | None, typer.Option("--queue", min=0, max=255, help="Egress queue for ECN marks and "
+                                                      "drops (default: the same number as the priority).")] = None,
             since: Annotated[str, typer.Option("--since", help=_SINCE_HELP)] = "24h",
             until: Until = None,
             fmt: Fmt = Format.text,

@@ -149,7 +149,9 @@ def _models(specs: list[str]) -> dict[str, str]:
 @app.command("report")
 def report(
     db: Annotated[Path, typer.Option("--db", help="Trial database.")] = Path("losslessd-tune.sqlite"),
-    tune_id: Annotated[int | None, typer.Option("--tune", help="Tune number (default: the latest).")] = None,
+    # (a tune number is an SQLite rowid, a signed 64-bit integer: a larger one was an OverflowError, exit 3)
+    tune_id: Annotated[int | None, typer.Option("--tune", min=1, max=2**63 - 1,
+                                                help="Tune number (default: the latest).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for the PNG plots and the HTML "
                                              "page.")] = None,
 ) -> None:
