@@ -613,6 +613,11 @@ def cases() -> list[Case]:
                                                        "--policy", str(_w(t / "p.yaml", POLICY_OK + _CABLE)),
                                                        "--device", str(_junos_quoted_class(t))],
           says=("sw.cfg:12: forwarding class name 'roce ; delete interfaces' cannot be written",)),
+        # an NX-OS policy-map name the snippet detaches (`no service-policy type qos input NAME`), written as it is
+        C("render-nxos-attached-policy-name", lambda t: [
+            "render", "--platform", "nxos", "--policy", str(_w(t / "p.yaml", POLICY_OK + _CABLE)), "--device",
+            str(_w(t / "sw.cfg", _NXOS_LEAF.replace("PM-QOS-ROCE", "PM|reload;x")))],
+          says=("sw.cfg:55: port Ethernet1/1: service policy (qos input) name 'PM|reload;x' cannot be written",)),
         # a policy file that does not name itself is named after its file: a newline in the file name wrote a line of
         # its own after the `# losslessd render: policy` comment (a command in a host script, an OpenSM option)
         *[C(f"render-{plat}-policy-file-name-newline", lambda t, plat=plat, line=line: [
@@ -685,6 +690,14 @@ def cases() -> list[Case]:
                                               "--retries", "0", "--session-log",
                                               str(_fifo(t / "logs" / "leaf1.1.log").parent)], exits=(1,),
           says=("leaf1: SYS014", "cannot write its session log", "leaf1.1.log: it is a FIFO no process reads")),
+        # one LLDP output named by a topology 50,000 times (a list), or for 20,000 devices that are not linted: read and
+        # parsed each time (2 ms each for a 2,000-neighbour file; 4 MiB of YAML names it 500,000 times)
+        C("topology-lldp-one-file-50000-times", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(2000)),
+                                                                          "lldp:\n" + "  - lldp.json\n" * 50_000)[1]),
+          exits=(1,), says=("LLDP output", "lldp.json is for lldp, which is not among the linted devices")),
+        C("topology-lldp-20000-devices-one-file", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(2000)), (
+            "lldp:\n" + "".join(f"  d{i}: lldp.json\n" for i in range(20_000))))[1]), exits=(1,),
+          says=("lldp: d19999 is not among the linted devices; its LLDP output",)),
         # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
         C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
                                                   "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),
@@ -693,6 +706,7 @@ def cases() -> list[Case]:
 
 
 _SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+_NXOS_LEAF = (ROOT / "tests" / "fixtures" / "raw" / "cisco_nxos" / "roce-leaf.cfg").read_text(encoding="utf-8")
 _POOL_INJECTION = ('ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "1024"}, '
                    '"egress_lossless_pool')
 _CABLE = "buffer:\n  default_cable_length_m: 5\n"

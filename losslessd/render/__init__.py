@@ -277,6 +277,7 @@ class PortProfile:
     attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.attached
     bundle: str | None = None  # PortFacts.bundle
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
+    source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -844,7 +845,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu, kmin if pol.ecn.before_pfc == "kmin" else kmax)
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
-            keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached))
+            keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
+            source=port.source))
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested, where)
     rendered = _one_policy_per_bundle(rendered)
@@ -950,15 +952,16 @@ def _check_names(prof: Profile) -> None:
     device attaches, the device's egress profile and pool), before any template runs; the device's
     forwarding classes where one is chosen (Profile.class_use); the policy's name is render's."""
     for port in prof.ports:
-        writable(port.name, "port name", "rename the port or leave it out of the policy's roce_ports")
+        at = port.source  # (the port's own line: its port-channel, policies and keys are read around it)
+        writable(port.name, "port name", "rename the port or leave it out of the policy's roce_ports", at)
         if port.bundle is not None:
-            writable(port.bundle, f"port {port.name}: port-channel name", "rename the port-channel")
+            writable(port.bundle, f"port {port.name}: port-channel name", "rename the port-channel", at)
         for point, name in (port.attached | port.bundle_attached).items():
-            writable(name, f"port {port.name}: service policy ({point}) name", "rename the policy-map")
+            writable(name, f"port {port.name}: service policy ({point}) name", "rename the policy-map", at)
         for table, keys in port.keys.items():
             for key, _ in keys.values():
                 for part in re.split(r"[|,]", key):  # ("<host>|<asic>|<port>,<port>|<index>")
-                    writable(part, f"port {port.name}: {table} key {key[:_SHOWN]!r}: part", "rename the key")
+                    writable(part, f"port {port.name}: {table} key {key[:_SHOWN]!r}: part", "rename the key", at)
     for point, name in (prof.attached or {}).items():
         writable(name, f"system qos service policy ({point}) name", "rename the policy-map")
     if prof.egress is not None:
