@@ -657,6 +657,10 @@ def cases() -> list[Case]:
         # a file where `tune report --out` wants a folder, or a folder it cannot make, was an internal error (exit 3)
         C("lint-output-fifo", lambda t: _lint(_fabric(t), extra=["--output", str(_fifo(t / "report.txt"))]),
           says=("report.txt: cannot write the report: it is a FIFO no process reads",)),
+        # `-o leaf1.cfg` meant for `-o leaf1.txt`: the report replaced the config it was made from
+        C("lint-output-is-its-input", lambda t: _lint(_w(t / "sw" / "spine1.cfg", _SPINE1),
+                                                      extra=["--output", str(t / "sw" / "spine1.cfg")]),
+          says=("spine1.cfg: --output names", "which this lint read: the report would replace it")),
         C("history-plot-fifo", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device", "leaf1",
                                           "--port", "Ethernet0", "--plot", str(_fifo(t / "plot.png"))],
           says=("plot.png: cannot write the plot: it is a FIFO no process reads",)),
