@@ -7,6 +7,7 @@ daemon. What was committed survives kill -9 (WAL, see ``_PRAGMAS``). docs/histor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -51,6 +52,8 @@ RECORDED_NAMES = frozenset({PFC_RX, PFC_TX, PAUSE_DURATION_US, ECN_MARKED, CNP_S
 BUSY_TIMEOUT_S = 0.25  # record_* run on the daemon's event loop: a locked database must not stall polling
 OPEN_TIMEOUT_S = 5.0  # opening (and creating the schema) may wait longer: it happens once
 RETRY_S = 5.0  # after a failed commit, record_* wait this long before trying again (flush() tries at once)
+# SQLite result codes (https://www.sqlite.org/rescode.html): the disk is full; an I/O error (a file size limit: EFBIG).
+SQLITE_IOERR, SQLITE_FULL = 10, 13
 
 # synchronous=NORMAL in WAL mode: a commit is in the WAL (the OS has it) before it returns, so it survives
 # the process being killed; only an OS crash or power loss can roll back the last commits, and never
@@ -367,12 +370,16 @@ class History:
 
     def _failed(self, exc: sqlite3.Error) -> None:
         if self._db.in_transaction:
-            try:
+            with contextlib.suppress(sqlite3.Error):  # SQLite already rolled back (it does on SQLITE_FULL)
                 self._db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # SQLite already rolled back (it does on SQLITE_FULL)
         self.last_error = str(exc)
         self._retry_at = time.monotonic() + RETRY_S
+        if getattr(exc, "sqlite_errorcode", SQLITE_FULL) & 0xFF in (SQLITE_FULL, SQLITE_IOERR):
+            # A full disk (or a file size limit) the write-ahead log has grown into: copy it into the database and
+            # empty it, so that the next commit (a prune's, which frees pages) has room; else even the prune failed,
+            # and the history stayed stuck until the daemon stopped.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- reading (committed rows only) ---------------------------------------------------------------
 

@@ -314,6 +314,37 @@ def test_full_disk_keeps_the_backlog_until_pruning_makes_room(tmp_path):
     assert h.series("leaf1", "Ethernet0", [PFC_RX], since=t - 1)[-1] == (t - 1, PFC_RX, float(t))
 
 
+_FULL_DISK = """
+import json, resource, sys
+from losslessd.history import History
+from losslessd.monitor import Key, Rates
+h = History(sys.argv[1], resolution_s=1, retention_s=20)
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))  # (Python ignores SIGXFSZ: writes fail, EFBIG)
+ports = [f"Ethernet{4 * i}" for i in range(32)]
+failed = 0
+for t in range(1500):
+    h.record_rates(Rates("leaf1", float(t), 1.0, {}, {Key(p, "pfc_rx", 3): 1.0 + t for p in ports}))
+    if h.last_error:
+        failed += 1
+        h.prune(float(t))  # (the daemon prunes hourly: here at once)
+print(json.dumps({"failed": failed, "backlog": h.backlog, "dropped": h.dropped, "error": h.last_error,
+                  "buckets": len(h.series("leaf1", "Ethernet0", ["pfc_rx"]))}))
+"""
+
+
+def test_a_disk_the_write_ahead_log_filled_rolls_with_the_retention(tmp_path):
+    """A file size limit (a full disk) reached by the write-ahead log: every commit failed, the prune's too (it writes
+    to the log), and the backlog only grew. A failed commit now empties the log into the database, so the prune makes
+    room and the rows of the retention keep being written."""
+    proc = subprocess.run([sys.executable, "-c", _FULL_DISK, str(tmp_path / "h.db")], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert found["failed"] > 0  # the limit bit
+    assert (found["backlog"], found["dropped"], found["error"]) == (0, 0, None)
+    assert 20 <= found["buckets"] <= 25  # the retention's 20 s, and those written since the last prune
+
+
 _WRITER = """
 import sys
 from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History, RetentionClock
