@@ -619,13 +619,16 @@ def cases() -> list[Case]:
             str(_w(t / "sw.cfg", _NXOS_LEAF.replace("PM-QOS-ROCE", "PM|reload;x")))],
           says=("sw.cfg:55: port Ethernet1/1: service policy (qos input) name 'PM|reload;x' cannot be written",)),
         # a policy file that does not name itself is named after its file: a newline in the file name wrote a line of
-        # its own after the `# losslessd render: policy` comment (a command in a host script, an OpenSM option)
-        *[C(f"render-{plat}-policy-file-name-newline", lambda t, plat=plat, line=line: [
-            "render", "--platform", plat, *(["--ports", "eth0:100G:5m"] if plat != "opensm" else []),
+        # its own after the `# losslessd render: policy` comment (a command in a host script, an OpenSM option), and
+        # after "checked against policy" in the lint report
+        *[C(f"{cmd}-{plat}-policy-file-name-newline", lambda t, cmd=cmd, plat=plat, line=line: [
+            *(["render", "--platform", plat, *(["--ports", "eth0:100G:5m"] if plat != "opensm" else [])]
+              if cmd == "render" else ["lint", str(FABRIC / "spine1.cfg")]),
             "--policy", str(_w(t / f"x\n{line}.yaml", _unnamed_policy("infiniband" if plat == "opensm"
                                                                        else "roce-dscp26")))],
-            says=("policy name 'x\\n", "give the policy a `name:`"))
-          for plat, line in (("mlx5", "reboot"), ("opensm", "sm_priority 0"))],
+            says=(".yaml:1: the policy names itself nowhere, and its file name 'x\\n", "give it a `name:`"))
+          for cmd, plat, line in (("render", "mlx5", "reboot"), ("render", "opensm", "sm_priority 0"),
+                                  ("lint", "eos", "  error   PFC001 forged"))],
         # a file limit of 1e308 MiB is infinite bytes: int() raised (exit 3) in lint, render, the environment and the
         # daemon's settings
         C("lint-max-file-mb-1e308", lambda t: _lint(_fabric(t), extra=["--max-file-mb", "1e308"]),
