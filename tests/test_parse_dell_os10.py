@@ -372,3 +372,20 @@ def test_a_flat_paste_of_qos_blocks_is_read_in_the_modes_os10_enters():
         " queue 3 qos-group 3", "wred W", " random-detect ecn", "hostname h", ""]
     indented = "class-map type network-qos NQ3\n match qos-group 3\nsystem qos\n trust-map dscp T\n"
     assert flat_qos(indented) == indented
+
+
+def test_a_qos_mode_typed_indented_under_a_line_that_enters_no_mode_runs_in_configuration_mode():
+    """` system qos` typed one blank in after `dcbx enable` (which enters no mode), its bindings at the same
+    indentation: the switch runs it in configuration mode, so it goes to the margin and the lines after it are its
+    sub-commands. A traffic-class map bound inside an interface stays where it is; line numbers are kept."""
+    from losslessd.parse.dell_os10.reader import outdent_mode_headers
+
+    text = "\n".join(["dcbx enable", " system qos", " trust-map dscp T", " ets mode on", "interface ethernet1/1/1",
+                      " qos-map traffic-class Q", "  class-map type queuing Q3", "   match queue 3", ""])
+    assert outdent_mode_headers(text).split("\n") == [
+        "dcbx enable", "system qos", " trust-map dscp T", " ets mode on", "interface ethernet1/1/1",
+        " qos-map traffic-class Q", "class-map type queuing Q3", "   match queue 3", ""]
+    cfg = dell_os10.reader.read([Input(path="p.cfg", text=text)])
+    assert cfg.system.trust_dscp is not None and cfg.system.trust_dscp.value == "T"
+    assert cfg.system.trust_dscp.source.line == 3
+    assert cfg.queuing_class_maps["Q3"].value == 3
