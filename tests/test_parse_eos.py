@@ -644,3 +644,25 @@ def test_a_qos_map_with_words_after_its_number_is_named_not_read():
     assert "after the command is not part of it" in device.issues[0].message
     port = device.ports["Ethernet1"]
     assert port.dscp_to_tc[26] == 3 and port.dscp_to_tc.get(10) != 3  # DSCP 10 keeps EOS's default
+
+
+def test_an_interface_range_or_list_configures_each_port_it_names():
+    """Configuration mode takes `interface Ethernet1-3`, `interface eth 5,7`, `interface range Et9/1-2` and
+    `Ethernet9/3-9/4` (the far end repeating the slot) and enters one mode for all of them: each port takes the
+    block's lines. A range that runs backwards or into another slot names no port and is a SYS002 at its line."""
+    text = "\n".join([
+        "interface Ethernet1-3", "   no switchport", "   priority-flow-control on",
+        "   priority-flow-control priority 3 no-drop",
+        "interface eth 5,7", "   qos trust dscp",
+        "interface range Et9/1-2", "   qos trust cos",
+        "interface Ethernet9/3-9/4", "   qos trust cos",
+        "interface Ethernet12-10", "   qos trust dscp",
+        "interface Ethernet9/5-10/1", "   qos trust dscp", ""])
+    dev = parse(text)
+    ports = dev.ports
+    assert sorted(ports) == sorted(["Ethernet1", "Ethernet2", "Ethernet3", "Ethernet5", "Ethernet7", "Ethernet9/1",
+                                    "Ethernet9/2", "Ethernet9/3", "Ethernet9/4"])
+    assert all(ports[f"Ethernet{n}"].pfc_enabled == [3] for n in (1, 2, 3))
+    assert ports["Ethernet7"].trust == Trust.dscp and ports["Ethernet9/4"].trust == Trust.pcp
+    assert [(i.code, i.source.line) for i in dev.issues if "port range" in i.message] == [("SYS002", 11),
+                                                                                          ("SYS002", 13)]
