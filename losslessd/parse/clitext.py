@@ -64,8 +64,10 @@ def tree(text: str) -> list[Node]:
 # A configuration-mode prompt in a pasted session: `Leaf-1(config)#`, `switch(config-if-Et5)# ` (Arista EOS User
 # Manual, "Command Modes": each mode's prompt names it, a sub-mode's name extends its parent's: config-if-Et5,
 # config-if-Et5-txq-3, config-qos-profile-P, config-qos-profile-P-txq-3).
+# Dell OS10 names its interface modes `conf-if-eth1/1/1` and `conf-range-eth1/1/1-1/1/48` (OS10 User Guide,
+# "Interfaces": `OS10(config)# interface ethernet 1/1/1` gives `OS10(conf-if-eth1/1/1)#`), read as config-if-....
 # (Bounded: a host name of up to 128 characters, a mode name of up to 256, so a long line costs one pass.)
-_CONFIG_PROMPT = re.compile(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?)\)#\s?(.*)$")
+_CONFIG_PROMPT = re.compile(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?|conf-[^)\s]{1,256})\)#\s?(.*)$")
 # A line only a running-config has at its margin (a session types it after a prompt).
 _RUNNING_CONFIG_LINE = re.compile(r"^(interface \S|hostname \S|end\s*$)", re.M)
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
@@ -193,6 +195,8 @@ _PMAP_CLASS = re.compile(r"^config-pmap-c-")
 
 
 def _mode_name(mode: str) -> str:
+    if mode.startswith("conf-"):
+        mode = "config-" + mode[len("conf-"):]
     return _PMAP_CLASS.sub("config-pmap-", mode)
 
 

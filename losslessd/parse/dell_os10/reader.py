@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values, renest
+from ..clitext import (
+    LineError,
+    Node,
+    TreeReader,
+    Val,
+    bounded_int,
+    check_config_text,
+    config_session,
+    dscp_values,
+    renest,
+)
 
 # Top-level words of an OS10 running-configuration; a file with none of them is not one.
 _OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
@@ -120,8 +130,15 @@ class Os10Config:
 def read(inputs: list[Input]) -> Os10Config:
     cfg = Os10Config()
     for inp in inputs:
+        # A configuration-mode session with its prompts (`sw-leaf-001(conf-range-eth1/1/1-1/1/48)# flowcontrol receive
+        # on`, as Dell's guides print their steps): its commands without the prompts at the margin, the session's
+        # output and refused commands blanked, then nested by what each command is (flat_interfaces, flat_qos), as a
+        # paste that lost its indentation.
+        session = config_session(inp.text, "", inp.path, cfg.issues)
+        if session is not None:
+            inp = Input(inp.path, session)
         check_config_text(inp, "Dell OS10", _OS10_LINE, "`interface`, `hostname`, `policy-map` or `!`")
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=session is not None).read()
     return cfg
 
 
