@@ -666,3 +666,29 @@ def test_an_interface_range_or_list_configures_each_port_it_names():
     assert ports["Ethernet7"].trust == Trust.dscp and ports["Ethernet9/4"].trust == Trust.pcp
     assert [(i.code, i.source.line) for i in dev.issues if "port range" in i.message] == [("SYS002", 11),
                                                                                           ("SYS002", 13)]
+
+
+def test_a_session_that_ends_with_show_running_config_output_is_still_a_session():
+    """A session that verifies its work (`S1# show running-config interface Ethernet1` and the block it prints) was
+    read as a running-config because of the printed `interface` line: the session's qos profile and its other port
+    were lost. The output of a show command typed at an exec prompt is not the file's own running-config; a
+    running-config whose banner quotes a prompt is still read as it is."""
+    session = ("S1(config)# qos profile P\n"
+               "S1(config-qos-profile-P)# priority-flow-control on\n"
+               "S1(config-qos-profile-P)# priority-flow-control priority 3 no-drop\n"
+               "S1(config-qos-profile-P)# interface Ethernet1\n"
+               "S1(config-if-Et1)# service-profile P\n"
+               "S1(config-if-Et1)# interface Ethernet2\n"
+               "S1(config-if-Et2)# service-profile P\n"
+               "S1(config-if-Et2)# end\n"
+               "S1# show running-config interface Ethernet1\n"
+               "interface Ethernet1\n"
+               "   service-profile P\n"
+               "end\n"
+               "S1#\n")
+    out = clitext.config_session(session, "   ")
+    assert out is not None and out.split("\n")[9:12] == ["", "", ""]
+    dev = eos.parse([Input("s.txt", session)], "s1")
+    assert dev.issues == [] and set(dev.ports["Ethernet2"].pfc_enabled) == {3}
+    banner = "hostname s1\nbanner motd\nS1# show version\nS1(config)# x\nEOF\ninterface Ethernet1\n   mtu 9214\n"
+    assert clitext.config_session(banner, "   ") is None
