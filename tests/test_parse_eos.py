@@ -692,3 +692,13 @@ def test_a_session_that_ends_with_show_running_config_output_is_still_a_session(
     assert dev.issues == [] and set(dev.ports["Ethernet2"].pfc_enabled) == {3}
     banner = "hostname s1\nbanner motd\nS1# show version\nS1(config)# x\nEOF\ninterface Ethernet1\n   mtu 9214\n"
     assert clitext.config_session(banner, "   ") is None
+
+
+def test_an_abbreviated_interface_command_is_read_as_interface():
+    """`int eth 5-7` and `inter Ethernet8` (EOS takes a command's unambiguous prefix; sessions type `int`): the block
+    was skipped without a word and its ports lost. `in` (also `ip`'s prefix) is no abbreviation losslessd reads."""
+    text = "\n".join(["int eth 5-7", "   priority-flow-control on", "inter Ethernet8", "   qos trust dscp",
+                      "in Ethernet9", "   qos trust dscp", ""])
+    dev = parse(text)
+    assert sorted(dev.ports) == ["Ethernet5", "Ethernet6", "Ethernet7", "Ethernet8"]
+    assert dev.ports["Ethernet8"].trust == Trust.dscp

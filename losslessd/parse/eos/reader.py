@@ -30,9 +30,10 @@ _EOS_SPEED = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,3})?(?:g(?:full|-[0-9]{1,2})?|t
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
 # Top-level words of an EOS config; a file with none of them is not one.
-_EOS_LINE = re.compile(r"^(!|(hostname|interface|qos|priority-flow-control|end|ip|ipv6|router|vlan|spanning-tree|"
-                       r"username|management|service|logging|ntp|snmp-server|aaa|transceiver|daemon|mlag|"
-                       r"policy-map|class-map|vrf|lldp)(\s|$))")
+# (`int` ... `interfac`: the prefixes of `interface` EOS takes as it, typed in sessions)
+_EOS_LINE = re.compile(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|qos|priority-flow-control|end|ip|ipv6|"
+                       r"router|vlan|spanning-tree|username|management|service|logging|ntp|snmp-server|aaa|"
+                       r"transceiver|daemon|mlag|policy-map|class-map|vrf|lldp)(\s|$))")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
@@ -279,6 +280,10 @@ class _Reader(TreeReader):
 
     def top(self, node: Node) -> None:
         w = node.words
+        if w[0] != "interface" and len(w[0]) >= 3 and "interface".startswith(w[0]):
+            # `int eth 1-3`, `inter Ethernet5`: EOS takes a command's unambiguous prefix, and sessions type it so
+            # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
+            w = ["interface", *w[1:]]
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
