@@ -182,6 +182,10 @@ class _Inputs:
         self.steps: list[ParseIssue | _Group] = []
         self.snapshots: list[Path] = []
         left_out: list[str | Path] = []  # files named on the command line that are no device (README.md, ...)
+        # Each device's files (real paths) once: a file named twice, or by a folder and by itself, or through a link,
+        # is the same device, read once (it was read again and refused as a second device of its name, SYS001; a
+        # command line of 100,000 such names parsed it 100,000 times).
+        taken: set[tuple[str, ...]] = set()
         for raw in paths:
             try:
                 groups = _groups(Path(raw), skip, self.snapshots)
@@ -198,7 +202,11 @@ class _Inputs:
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))
             elif not groups and os.path.isfile(raw):
                 left_out.append(raw)
-            self.steps.extend(groups)
+            for group in groups:
+                key = tuple(sorted(os.path.realpath(f) for f in group[1]))
+                if key not in taken:
+                    taken.add(key)
+                    self.steps.append(group)
         if left_out and not self.groups:  # ... unless nothing else was given: then say why it was not read
             self.steps.extend(ParseIssue(code="SYS001", message=(
                 "not read: a document (.md, .rst, .html), a hidden file or losslessd's own file (topology.yaml, "

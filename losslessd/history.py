@@ -7,6 +7,7 @@ daemon. What was committed survives kill -9 (WAL, see ``_PRAGMAS``). docs/histor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -17,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Literal, get_args, get_type_hints
 
@@ -50,6 +52,8 @@ RECORDED_NAMES = frozenset({PFC_RX, PFC_TX, PAUSE_DURATION_US, ECN_MARKED, CNP_S
 BUSY_TIMEOUT_S = 0.25  # record_* run on the daemon's event loop: a locked database must not stall polling
 OPEN_TIMEOUT_S = 5.0  # opening (and creating the schema) may wait longer: it happens once
 RETRY_S = 5.0  # after a failed commit, record_* wait this long before trying again (flush() tries at once)
+# SQLite result codes (https://www.sqlite.org/rescode.html): the disk is full; an I/O error (a file size limit: EFBIG).
+SQLITE_IOERR, SQLITE_FULL = 10, 13
 
 # synchronous=NORMAL in WAL mode: a commit is in the WAL (the OS has it) before it returns, so it survives
 # the process being killed; only an OS crash or power loss can roll back the last commits, and never
@@ -183,6 +187,32 @@ class DamagedEvent(InputError):
         self.rowid, self.reason = rowid, reason
 
 
+class RetentionClock:
+    """The time retention counts from: the wall clock, but never further ahead than the monotonic clock has moved
+    since the file was opened (a wall clock stepped forward by a wrong RTC or NTP answer made prune delete
+    everything collected, in one pass). At the opening, a wall clock more than the retention past the newest row
+    the file holds is not trusted either (``distrusted``: it would delete every row at once); retention then
+    counts from that row, and a real downtime that long keeps the old rows that much longer. A clock that goes
+    back deletes less, never more."""
+
+    def __init__(self, newest_s: float | None, retention_s: float, *, wall=time.time, mono=None):
+        # CLOCK_BOOTTIME (Linux) counts a suspend too, which CLOCK_MONOTONIC leaves out: the wall clock moves on then.
+        mono = mono or (partial(time.clock_gettime, time.CLOCK_BOOTTIME) if hasattr(time, "CLOCK_BOOTTIME")
+                        else time.monotonic)
+        self._wall, self._mono = wall, mono
+        now = wall()
+        self.distrusted = newest_s is not None and now - newest_s > retention_s
+        self.ahead_s = now - newest_s if self.distrusted and newest_s is not None else 0.0
+        self._start = (newest_s if self.distrusted and newest_s is not None else now, mono())
+
+    def now(self) -> float:
+        return min(self._wall(), self._start[0] + self._mono() - self._start[1])
+
+    def stepped_s(self) -> float:
+        """How far the wall clock is ahead of the time retention counts from (0 while they agree)."""
+        return max(0.0, self._wall() - self.now())
+
+
 class History:
     """The history file. One writer (the daemon); any number of readers (`losslessd events`) meanwhile."""
 
@@ -215,6 +245,8 @@ class History:
             self._ports = set(self._db.execute("SELECT device, port FROM ports"))  # written ones (or in the backlog)
             # A file from before schema 3 has no gaps table: its coverage had no per-port exceptions.
             self._gaps = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'gaps'").fetchone())
+            # (the indexed times only: the newest row of a file of millions, at the opening of the writer)
+            self.clock = RetentionClock(self._newest_s() if create else None, self.retention_s)
             if max_bytes is not None:
                 page = self._db.execute("PRAGMA page_size").fetchone()[0]
                 self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
@@ -286,6 +318,14 @@ class History:
             self._flush()  # pruning may be what made room for a backlog that hit a full disk
             return deleted
 
+    def _newest_s(self) -> float | None:
+        """The latest time a row of the file holds (a bucket, an event's start or end); None when it has none."""
+        times = [self._db.execute(sql).fetchone()[0] for sql in (
+            "SELECT max(bucket_s) FROM samples", "SELECT max(bucket_s) FROM coverage",
+            "SELECT max(start_unix_s) FROM events", "SELECT max(end_unix_s) FROM events")]
+        known = [float(t) for t in times if isinstance(t, int | float) and math.isfinite(t)]
+        return max(known) if known else None
+
     def close(self) -> None:
         """Write what can be written, then close (a backlog that still fails is lost, and logged by the caller)."""
         with self._lock:
@@ -330,12 +370,16 @@ class History:
 
     def _failed(self, exc: sqlite3.Error) -> None:
         if self._db.in_transaction:
-            try:
+            with contextlib.suppress(sqlite3.Error):  # SQLite already rolled back (it does on SQLITE_FULL)
                 self._db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # SQLite already rolled back (it does on SQLITE_FULL)
         self.last_error = str(exc)
         self._retry_at = time.monotonic() + RETRY_S
+        if getattr(exc, "sqlite_errorcode", SQLITE_FULL) & 0xFF in (SQLITE_FULL, SQLITE_IOERR):
+            # A full disk (or a file size limit) the write-ahead log has grown into: copy it into the database and
+            # empty it, so that the next commit (a prune's, which frees pages) has room; else even the prune failed,
+            # and the history stayed stuck until the daemon stopped.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- reading (committed rows only) ---------------------------------------------------------------
 

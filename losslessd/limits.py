@@ -29,6 +29,9 @@ from .errors import InputError
 MIB = 1024 * 1024
 DEFAULT_MAX_FILE_BYTES = 32 * MIB
 ENV_MAX_FILE_MB = "LOSSLESSD_MAX_FILE_MB"
+# The largest file limit that is a size: no file is larger than off_t, a signed 64-bit count of bytes (POSIX
+# <sys/types.h>; st_size), 2^63 - 1 bytes. A larger one (1e308 MiB) was infinite bytes, and int() raised on it.
+MAX_FILE_MB = (2**63 - 1) // MIB
 # Small files read whole for one value (a password file): a secret is one line.
 SECRET_FILE_BYTES = 64 * 1024
 # YAML is parsed by libyaml (PyYAML's pure-Python reader where PyYAML lacks it) and composed, checked and
@@ -61,8 +64,9 @@ _max_file_bytes: int | None = None
 def set_max_file_mb(mb: float | None) -> None:
     """The per-file size limit for this process (`--max-file-mb`); None: the environment or the default."""
     global _max_file_bytes
-    if mb is not None and not 0 < mb < float("inf"):  # (inf: no limit is not a size; nan: not a number)
-        raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g}")
+    if mb is not None and not 0 < mb <= MAX_FILE_MB:  # (inf: no limit is not a size; nan: not a number)
+        raise InputError(f"--max-file-mb must be a positive number of MiB, not {mb:g} (at most {MAX_FILE_MB:,}: 2^63 "
+                         "bytes)")
     _max_file_bytes = None if mb is None else int(mb * MIB)
 
 
@@ -88,8 +92,9 @@ def max_file_bytes() -> int:
             mb = float(raw)
         except ValueError:
             mb = 0
-        if not mb > 0 or mb == float("inf"):
-            raise InputError(f"{ENV_MAX_FILE_MB}={raw!r} is not a positive number of MiB")
+        if not 0 < mb <= MAX_FILE_MB:
+            raise InputError(f"{ENV_MAX_FILE_MB}={raw[:40]!r} is not a positive number of MiB (at most "
+                             f"{MAX_FILE_MB:,}: 2^63 bytes)")
         return int(mb * MIB)
     return DEFAULT_MAX_FILE_BYTES
 
@@ -152,6 +157,32 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         return b"".join(chunks)
     except OSError as exc:
         raise InputError(f"cannot read {what}: {os_reason(exc)}", file=display) from None
+    finally:
+        os.close(fd)
+
+
+def write_output(path: str | Path, data: bytes, what: str) -> None:
+    """Write an output file (a report, a plot) whole; InputError naming it, never a hang: it is opened without
+    blocking, so a FIFO no process reads is refused at once (a blocking open waits for a reader for ever), then
+    written blocking (a pipe with a reader, /dev/stdout, a terminal take it as they drain)."""
+    display = str(path)
+    if "\0" in display:
+        raise InputError(f"cannot write the {what}: its name holds a NUL character (\\0), which no file name can",
+                         file=display.replace("\0", "\\0"))
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC
+                     | getattr(os, "O_NOCTTY", 0), 0o666)
+    except OSError as exc:
+        why = ("it is a FIFO no process reads (writing to it would wait for ever)"
+               if exc.errno == errno.ENXIO and not_a_file(path) == "not a regular file (a FIFO)" else os_reason(exc))
+        raise InputError(f"cannot write the {what}: {why}", file=display) from None
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise InputError(f"cannot write the {what}: {os_reason(exc)}", file=display) from None
     finally:
         os.close(fd)
 

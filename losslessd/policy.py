@@ -28,6 +28,7 @@ from . import limits
 from .docpos import Document, first_error, json_schema, load_yaml, merge, pointer
 from .errors import InputError
 from .model import WATCHDOG_ACTIONS
+from .printable import quoted
 from .resources import data_dir
 
 # Policies a chain of `extends` may hold (site -> region -> shipped is three).
@@ -345,6 +346,11 @@ def regex_problem(pattern: str) -> str | None:
     return None
 
 
+# A file name a policy that names itself nowhere is named after: the name goes into every report, log line and
+# rendered snippet (`! losslessd render: policy NAME`), where a newline in it wrote a line of its own.
+_FILE_NAME_AS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
 def load_policy(ref: str | Path) -> Policy:
     """Load a policy by path or by shipped name (``roce-dscp26``), resolving ``extends``."""
     path = Path(ref)
@@ -354,6 +360,10 @@ def load_policy(ref: str | Path) -> Policy:
         else:
             raise InputError(f"no policy file or shipped policy named {str(ref)!r} (shipped: {', '.join(shipped())})")
     data, docs = _load_raw(path)
-    data.setdefault("name", path.stem)
+    if "name" not in data:  # (no file of the chain names itself)
+        if not _FILE_NAME_AS_NAME.fullmatch(path.stem):
+            raise InputError(f"the policy names itself nowhere, and its file name {quoted(path.stem)} is no policy "
+                             "name (letters, digits, _ . -, at most 64): give it a `name:`", file=str(path), line=1)
+        data["name"] = path.stem
     data["source_file"] = str(path)
     return _validated(Policy, data, docs, str(path))  # e.g. a child's min over its parent's max

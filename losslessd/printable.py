@@ -45,6 +45,12 @@ def printable(text: str) -> str:
     return text if text.isprintable() else _CONTROL.sub(_escape, text)  # (isprintable: the usual case, in C)
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` as an error quotes a value from the input: repr() (control characters escaped), cut after ``limit``
+    characters with how long it is (a 100,000-character argument was echoed whole)."""
+    return repr(text[:limit]) + (f"... ({len(text):,} characters)" if len(text) > limit else "")
+
+
 def printable_lines(text: str) -> str:
     """``text`` with its lines kept (snippets, diffs, reports of several lines), each line's control characters
     written out."""

@@ -10,6 +10,7 @@ TopologyIssue that the LNK rules report, and the rest of the fabric is still ana
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,8 +32,9 @@ def apply(fabric: Fabric, topo: Topology | None) -> None:
     if topo is not None:
         fabric.topology_issues.extend(topo.issues)
         fabric.topology_source = topo.source(1)
-        _read_lldp(fabric, topo, names)
-        _read_routes(fabric, topo, names)
+        reads: dict[str, Input | None] = {}  # each file the topology names is read once, however often named
+        _read_lldp(fabric, topo, names, reads)
+        _read_routes(fabric, topo, names, reads)
     merger = _Merger(fabric, names, topo)
     if topo is not None:
         merger.topology_links(topo)
@@ -95,10 +97,22 @@ class _Names:
         return known[1].get(name.lower()) or known[1].get(lldp.eos_interface(name).lower())
 
 
-def _read_lldp(fabric: Fabric, topo: Topology, names: _Names) -> None:
-    """Saved LLDP outputs the topology names: the device is the entry's key, a prompt line, or the file name."""
+def _read_lldp(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str, Input | None]) -> None:
+    """Saved LLDP outputs the topology names: the device is the entry's key, a prompt line, or the file name. A file
+    listed again is skipped (4 MiB of `- lldp.json` lines named one file 500,000 times: each read and parsed again),
+    and one named for a device that is not linted is not read."""
+    listed: set[str] = set()
     for device_name, path, line in topo.lldp:
-        inp = _input(fabric, path)
+        if device_name is None:
+            if _real(path) in listed:
+                continue
+            listed.add(_real(path))
+        elif names.device(device_name) is None:
+            fabric.topology_issues.append(TopologyIssue(
+                code="LNK006", message=f"lldp: {device_name} is not among the linted devices; its LLDP output "
+                f"{display_path(path)} is not used", key=f"lldp|{device_name}", source=topo.source(line)))
+            continue
+        inp = _input(fabric, path, reads)
         if inp is None:
             continue
         shown, text = inp.path, inp.text
@@ -110,12 +124,12 @@ def _read_lldp(fabric: Fabric, topo: Topology, names: _Names) -> None:
                 "devices; name the device (`lldp: {DEVICE: FILE}`) or lint its config too",
                 key=f"lldp|{shown}", source=topo.source(line)))
             continue
-        neighbors, issues = lldp.parse(text, shown)
+        neighbors, issues = lldp.parse(text, shown, unknown="SYS001")
         device.neighbors.extend(neighbors)
         device.issues.extend(issues)
 
 
-def _read_routes(fabric: Fabric, topo: Topology, names: _Names) -> None:
+def _read_routes(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str, Input | None]) -> None:
     """Routing-table captures (`routes: {leaf1: routes/leaf1.txt}`) -> Device.routes."""
     for device_name, (path, line) in topo.routes.items():
         device = names.device(device_name)
@@ -124,20 +138,32 @@ def _read_routes(fabric: Fabric, topo: Topology, names: _Names) -> None:
                 code="LNK006", message=f"routes: {device_name} is not among the linted devices; its routing table "
                 f"{display_path(path)} is not used", key=f"routes|{device_name}", source=topo.source(line)))
             continue
-        inp = _input(fabric, path)
+        inp = _input(fabric, path, reads)
         if inp is not None:
             routes, issues = parse_routes(inp)
             device.routes.extend(routes)
             device.issues.extend(issues)
 
 
-def _input(fabric: Fabric, path: Path) -> Input | None:
-    """A file the topology names; unreadable -> SYS001 on the fabric (like any input), None."""
+def _real(path: Path) -> str:
     try:
-        return read_input(path)
+        return os.path.realpath(path)
+    except ValueError:  # (a NUL in the name: read_input says so)
+        return str(path)
+
+
+def _input(fabric: Fabric, path: Path, reads: dict[str, Input | None]) -> Input | None:
+    """A file the topology names, read once (``reads``, by real path); unreadable -> SYS001 on the fabric (like any
+    input, once), None."""
+    key = _real(path)
+    if key in reads:
+        return reads[key]
+    try:
+        reads[key] = read_input(path)
     except InputError as exc:
         fabric.issues.append(ParseIssue(code="SYS001", message=exc.message, source=Source(file=exc.file, line=exc.line)))
-        return None
+        reads[key] = None
+    return reads[key]
 
 
 class _Merger:

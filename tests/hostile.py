@@ -595,8 +595,178 @@ def cases() -> list[Case]:
           says=("p.yaml:4", "at most 131072")),
         C("pull-host-interfaces-16-chars", _inventory_case(_host_inventory("interfaces", "e" * 16)),
           says=("inv.yaml:6", "1-15 letters")),
+        # round 6 (session 29): a name from the input written into a rendered snippet as it is
+        # a CONFIG_DB pool named so that its JSON entry closes and opens another: render --device printed a patch
+        # setting ingress_lossless_pool to 1,024 bytes (the later of two equal keys is the one JSON readers keep)
+        C("render-sonic-pool-name-adds-an-entry", _render_device(lambda t: _sonic_renamed(
+            t, "BUFFER_POOL", "egress_lossless_pool", _POOL_INJECTION)),
+          says=("config_db.json:", "SONiC BUFFER_POOL name", "cannot be written into a snippet safely")),
+        # an egress profile name with a quote: the snippet was no JSON (internal error, exit 3)
+        C("render-sonic-egress-profile-quote", _render_device(lambda t: _sonic_renamed(
+            t, "BUFFER_PROFILE", "egress_lossless_profile", 'egl"}, "Ethernet0|7": {"profile": "egress_lossy_profile')),
+          says=("config_db.json:", "SONiC BUFFER_PROFILE name 'egl\"}")),
+        C("fix-sonic-egress-profile-quote", lambda t: ["fix", str(_sonic_renamed(
+            t, "BUFFER_PROFILE", "egress_lossless_profile", 'egl"}, "x": {"profile": "y'))], exits=(1,),
+          says=("cannot work out a fix: ", "config_db.json:", "SONiC BUFFER_PROFILE name")),
+        # a quoted Junos forwarding class name was written unquoted: `class roce ; delete interfaces no-loss`
+        C("render-junos-quoted-class-name", lambda t: ["render", "--platform", "junos", "--family", "qfx5000",
+                                                       "--policy", str(_w(t / "p.yaml", POLICY_OK + _CABLE)),
+                                                       "--device", str(_junos_quoted_class(t))],
+          says=("sw.cfg:12: forwarding class name 'roce ; delete interfaces' cannot be written",)),
+        # an NX-OS policy-map name the snippet detaches (`no service-policy type qos input NAME`), written as it is
+        C("render-nxos-attached-policy-name", lambda t: [
+            "render", "--platform", "nxos", "--policy", str(_w(t / "p.yaml", POLICY_OK + _CABLE)), "--device",
+            str(_w(t / "sw.cfg", _NXOS_LEAF.replace("PM-QOS-ROCE", "PM|reload;x")))],
+          says=("sw.cfg:55: port Ethernet1/1: service policy (qos input) name 'PM|reload;x' cannot be written",)),
+        # a policy file that does not name itself is named after its file: a newline in the file name wrote a line of
+        # its own after the `# losslessd render: policy` comment (a command in a host script, an OpenSM option), and
+        # after "checked against policy" in the lint report
+        *[C(f"{cmd}-{plat}-policy-file-name-newline", lambda t, cmd=cmd, plat=plat, line=line: [
+            *(["render", "--platform", plat, *(["--ports", "eth0:100G:5m"] if plat != "opensm" else [])]
+              if cmd == "render" else ["lint", str(FABRIC / "spine1.cfg")]),
+            "--policy", str(_w(t / f"x\n{line}.yaml", _unnamed_policy("infiniband" if plat == "opensm"
+                                                                       else "roce-dscp26")))],
+            says=(".yaml:1: the policy names itself nowhere, and its file name 'x\\n", "give it a `name:`"))
+          for cmd, plat, line in (("render", "mlx5", "reboot"), ("render", "opensm", "sm_priority 0"),
+                                  ("lint", "eos", "  error   PFC001 forged"))],
+        # a file limit of 1e308 MiB is infinite bytes: int() raised (exit 3) in lint, render, the environment and the
+        # daemon's settings
+        C("lint-max-file-mb-1e308", lambda t: _lint(_fabric(t), extra=["--max-file-mb", "1e308"]),
+          says=("--max-file-mb", "not 1e+308 (at most 8,796,093,022,207: 2^63 bytes)")),
+        C("lint-env-max-file-mb-1e308", lambda t: _lint(_fabric(t)), env={"LOSSLESSD_MAX_FILE_MB": "1e308"},
+          says=("LOSSLESSD_MAX_FILE_MB='1e308'", "2^63 bytes")),
+        C("daemon-max-file-mb-1e308", _settings_case("max_file_mb: 1.0e+308\n"), says=("losslessd.yaml:4",
+                                                                                       "max_file_mb")),
+        # --pool-size beyond any pool (a 26-digit size was written into the patch) or below one byte
+        *[C(f"render-pool-size-{label}", lambda t, v=v: ["render", "--platform", "sonic", "--sku", "ACS-MSN2700",
+                                                          "--ports", "Ethernet0:100G:5m", "--pool-size", v],
+            says=(f"--pool-size {v}: a pool is 1 to 18,446,744,073,709,551,615 bytes",))
+          for label, v in (("26-digits", "9" * 26), ("negative", "-5"), ("zero", "0"))],
+        # one port given twice: each written with its own numbers (two speeds for Ethernet1/1)
+        C("render-ports-twice", lambda t: ["render", "--platform", "nxos", "--family", "n9k", "--ports",
+                                           "Ethernet1/1:100G:5m", "--ports", "Ethernet1/1:400G:300m"],
+          says=("port 'Ethernet1/1' is given twice",)),
+        C("render-ports-and-device-port", lambda t: ["render", "--platform", "sonic", "--device",
+                                                     str(FABRIC / "leaf1"), "--ports", "Ethernet0:400G:5m"],
+          says=("port 'Ethernet0' is given twice (the --device config has it at ", "config_db.json:12")),
+        # `events`/`history` --since and --until: a duration in another script's digits was read (3 hours), one of
+        # 5,000 digits was an infinite one, and the error quoted it whole
+        C("events-since-other-digits", lambda t: ["events", "--db", str(_history_db(t)), "--since", "\u0663h"],
+          says=("--since '\u0663h': give a duration ago",)),
+        C("history-until-5000-digits", lambda t: ["history", "--db", str(_history_db(t)), "--device", "leaf1",
+                                                  "--port", "Ethernet0", "--until", BIG_DIGITS + "d"],
+          says=("--until '9999", "... (5,001 characters): give a duration ago")),
+        # outputs: a FIFO no process reads where a report or a plot goes hung the command for ever (opened blocking);
+        # a file where `tune report --out` wants a folder, or a folder it cannot make, was an internal error (exit 3)
+        C("lint-output-fifo", lambda t: _lint(_fabric(t), extra=["--output", str(_fifo(t / "report.txt"))]),
+          says=("report.txt: cannot write the report: it is a FIFO no process reads",)),
+        # `-o leaf1.cfg` meant for `-o leaf1.txt`: the report replaced the config it was made from
+        C("lint-output-is-its-input", lambda t: _lint(_w(t / "sw" / "spine1.cfg", _SPINE1),
+                                                      extra=["--output", str(t / "sw" / "spine1.cfg")]),
+          says=("spine1.cfg: --output names", "which this lint read: the report would replace it")),
+        C("history-plot-fifo", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device", "leaf1",
+                                          "--port", "Ethernet0", "--plot", str(_fifo(t / "plot.png"))],
+          says=("plot.png: cannot write the plot: it is a FIFO no process reads",)),
+        C("tune-report-out-is-a-file", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                                  str(_w(t / "plots", ""))],
+          says=("plots: cannot make the folder for the plots: it is a file: --out names a folder",)),
+        C("tune-report-out-below-a-file", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                                     str(_w(t / "plots", "") / "x")],
+          says=("cannot make the folder for the plots: Not a directory",)),
+        C("tune-report-plot-fifo", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--out",
+                                              str(_fifo(t / "plots" / "tune-1-knobs.png").parent)],
+          says=("tune-1-knobs.png: cannot write the plot: it is a FIFO no process reads",)),
+        # one file named 20,000 times: parsed 20,000 times (40 s), and each but the first an error of a second
+        # device of the same name (SYS001, exit 1 for a clean config)
+        C("lint-same-file-20000-times", lambda t: _lint(*[_w(t / "sw" / "spine1.cfg", _SPINE1)] * 20_000),
+          exits=(1,), says=("1 device checked against policy roce-dscp26 (3 RoCE-facing ports): 2 errors",)),
+        # a benchmark command line shlex cannot split (an unclosed quote, a trailing backslash): exit 3
+        *[C(f"tune-benchmark-{label}", lambda t, cmd=cmd: ["tune", "-b", cmd, "-i", str(_w(
+            t / "inv.yaml", INVENTORY.format(name="leaf1")))], says=("--benchmark", why)) for label, cmd, why in (
+                ("unclosed-quote", "all_reduce_perf -b '8", "No closing quotation"),
+                ("trailing-backslash", "all_reduce_perf \\", "No escaped character"))],
+        # a number no SQLite INTEGER holds, asked of a state file: OverflowError, exit 3
+        C("history-queue-30-digits", lambda t: ["history", "--db", str(_history_db(t, samples=True)), "--device",
+                                                "leaf1", "--port", "Ethernet0", "--queue", "9" * 30],
+          says=("--queue", "less than or equal to 255")),
+        C("tune-report-tune-30-digits", lambda t: ["tune", "report", "--db", str(_tune_db(t)), "--tune", "9" * 30],
+          says=("--tune", "less than or equal to 9223372036854775807")),
+        # a FIFO where `pull --session-log` writes a device's log: opened blocking, the pull waited for ever (its
+        # --timeout did not help); the device fails naming the file, before it is contacted
+        C("pull-session-log-fifo", lambda t: [*_inventory_case(INVENTORY.format(name="leaf1"))(t), "--timeout", "2",
+                                              "--retries", "0", "--session-log",
+                                              str(_fifo(t / "logs" / "leaf1.1.log").parent)], exits=(1,),
+          says=("leaf1: SYS014", "cannot write its session log", "leaf1.1.log: it is a FIFO no process reads")),
+        # one LLDP output named by a topology 50,000 times (a list), or for 20,000 devices that are not linted: read and
+        # parsed each time (2 ms each for a 2,000-neighbour file; 4 MiB of YAML names it 500,000 times)
+        C("topology-lldp-one-file-50000-times", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(2000)),
+                                                                          "lldp:\n" + "  - lldp.json\n" * 50_000)[1]),
+          exits=(1,), says=("LLDP output", "lldp.json is for lldp, which is not among the linted devices")),
+        C("topology-lldp-20000-devices-one-file", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(2000)), (
+            "lldp:\n" + "".join(f"  d{i}: lldp.json\n" for i in range(20_000))))[1]), exits=(1,),
+          says=("lldp: d19999 is not among the linted devices; its LLDP output",)),
+        # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
+        C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
+                                                  "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),
     ]
     return out
+
+
+_SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+_NXOS_LEAF = (ROOT / "tests" / "fixtures" / "raw" / "cisco_nxos" / "roce-leaf.cfg").read_text(encoding="utf-8")
+_POOL_INJECTION = ('ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "1024"}, '
+                   '"egress_lossless_pool')
+_CABLE = "buffer:\n  default_cable_length_m: 5\n"
+
+
+def _history_db(tmp: Path, samples: bool = False) -> Path:
+    """A history file of the daemon's: empty, or with ``samples`` of leaf1 Ethernet0's pauses a minute ago."""
+    from losslessd.history import History
+    from losslessd.monitor import PFC_RX, Key, Rates
+
+    history = History(tmp / "history.db")
+    if samples:
+        key = Key("Ethernet0", PFC_RX, 3)
+        history.record_rates(Rates("leaf1", time.time() - 60, 10.0, {key: 100}, {key: 10.0}))
+    history.close()
+    return tmp / "history.db"
+
+
+def _tune_db(tmp: Path) -> Path:
+    """A tune database of one tune (number 1) with one trial, the settings as found."""
+    from losslessd.tune.store import AS_FOUND, Store, Trial
+
+    with Store(tmp / "tune.sqlite") as store:
+        tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
+        store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0, measure=10.0, per_size={2**20: 10.0},
+                                       output="x"))
+    return tmp / "tune.sqlite"
+
+
+def _sonic_renamed(tmp: Path, table: str, old: str, new: str) -> Path:
+    """leaf1's config_db.json with ``table``'s entry ``old`` renamed ``new``, and every reference to it."""
+    db = json.loads((FABRIC / "leaf1" / "config_db.json").read_text(encoding="utf-8"))
+    db[table][new] = db[table].pop(old)
+    refs = {"BUFFER_POOL": ("BUFFER_PROFILE", "pool"), "BUFFER_PROFILE": ("BUFFER_QUEUE", "profile")}[table]
+    for entry in db[refs[0]].values():
+        if entry.get(refs[1]) == old:
+            entry[refs[1]] = new
+    return _w(tmp / "leaf1" / "config_db.json", json.dumps(db, indent=1))
+
+
+def _junos_quoted_class(tmp: Path) -> Path:
+    """A QFX config (planted-mistakes.cfg) whose lossless forwarding class, on line 12, is named by a quoted string
+    holding `; delete interfaces`."""
+    text = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "planted-mistakes.cfg").read_text(encoding="utf-8")
+    quoted = '"roce ; delete interfaces"'
+    return _w(tmp / "sw.cfg", text.replace("class roce ", f"class {quoted} ").replace("forwarding-class roce ",
+                                                                                       f"forwarding-class {quoted} "))
+
+
+def _unnamed_policy(shipped: str) -> str:
+    """The shipped policy ``shipped`` without its `name:` (named after its file when loaded)."""
+    text = (ROOT / "policies" / f"{shipped}.yaml").read_text(encoding="utf-8")
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("name:"))
 
 
 def _qos_map_keys(keys: int, ports: int) -> str:

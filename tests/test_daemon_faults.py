@@ -122,6 +122,34 @@ def test_a_locked_history_at_stop_still_gets_the_rows_waiting_for_it(sim, tmp_pa
     assert not [r for r in d.log_records() if "not written" in r["msg"]]
 
 
+def test_a_clock_set_years_past_the_history_deletes_none_of_it(sim, tmp_path):
+    """The history's rows end ten years before the clock (a clock set ahead while the daemon was down: a wrong RTC,
+    a bad NTP answer): the daemon's first prune, at its start, deleted every row. It says so and keeps them, and its
+    own rows of the clock's time are written beside them."""
+    from losslessd.history import History
+    from losslessd.monitor import Event, Key, Rates
+
+    then = time.time() - 10 * 365 * 86400
+    history = History(tmp_path / "history.db", resolution_s=1)
+    key = Key("Ethernet0", "pfc_rx", 3)
+    history.record_rates(Rates("leaf1", then, 1.0, {key: 9}, {key: 9.0}))
+    history.record_event(Event("pfc_storm", "leaf1", "Ethernet0", 3, then - 60, "storm", end_unix_s=then))
+    history.close()
+    d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None}).start()
+    try:
+        wait_for(lambda: d.value("losslessd_history_write_ok") == 1 and
+                 (d.value("losslessd_polls_total", device="leaf1", source="snmp") or 0) >= 2, "two polls written")
+    finally:
+        assert d.stop() == 0
+    warned = [r for r in d.log_records() if r["msg"].startswith("the clock is ")]
+    assert len(warned) == 1 and "days past the newest row of the history" in warned[0]["msg"], d.log.read_text()
+    with sqlite3.connect(tmp_path / "history.db") as db:
+        old = db.execute("SELECT count(*) FROM samples WHERE bucket_s < ?", (then + 1,)).fetchone()[0]
+        events = db.execute("SELECT count(*) FROM events WHERE end_unix_s <= ?", (then,)).fetchone()[0]
+        new = db.execute("SELECT count(*) FROM coverage WHERE bucket_s > ?", (then + 86400,)).fetchone()[0]
+    assert (old, events) == (1, 1) and new > 0
+
+
 def test_a_damaged_open_event_at_start_is_quarantined_once_and_the_daemon_runs_on(sim, tmp_path):
     """A history whose events table has a damaged open row when the daemon starts: the row is moved, with its values
     as they were, why and when, to quarantined_events, in a warning naming the file and the row; the readable open

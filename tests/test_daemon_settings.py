@@ -4,6 +4,7 @@ that need no running daemon."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import textwrap
@@ -435,3 +436,19 @@ def test_what_a_poll_could_not_read_is_logged_when_it_starts_and_again_after_it_
     logged = asyncio.run(polls())
     assert [m.split(": ", 1)[1] for m in logged] == [
         "no PFC table", "no PFC table", *[f"queue table cut at row {i}" for i in range(5)]]
+
+
+def test_a_worker_log_line_the_log_cannot_take_is_dropped_not_raised():
+    """The daemon's log on a full disk (/dev/full answers every write with ENOSPC): a worker's forwarded line
+    raised out of logs.write_line and ended the task reading that worker's stderr, which then blocked on its full
+    pipe. The line is dropped, as logging drops a record it cannot write."""
+    from losslessd.daemon import logs
+
+    full = open("/dev/full", "w", encoding="utf-8")  # noqa: SIM115 - closed below, where its last flush fails too
+    logs.configure("info", stream=full)
+    try:
+        logs.write_line('{"msg": "a worker line"}')  # (raised OSError: No space left on device)
+    finally:
+        logs.configure("info")
+        with contextlib.suppress(OSError):
+            full.close()

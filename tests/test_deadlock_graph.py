@@ -57,10 +57,10 @@ def test_clos_missing_two_cables_bounces_twice_into_a_cycle():
     assert analyse(one, [3], [26]).cycles == []
 
 
-def ring3_with_captures(port_settings=None):
+def ring3_with_captures(port_settings=None, s1_table="s1.txt"):
     fabric = ring(3, routing="routes")
     for name in ("s1", "s2", "s3"):
-        path = ROUTES / "ring3" / f"{name}.txt"
+        path = ROUTES / "ring3" / (s1_table if name == "s1" else f"{name}.txt")
         routes, issues = parse_routes(Input(str(path), path.read_text()))
         assert issues == []
         fabric.devices[name].routes = routes
@@ -73,6 +73,14 @@ def ring3_with_captures(port_settings=None):
 def test_ring_of_three_routed_two_hops_round_deadlocks():
     """Hu et al.'s ring: each switch reaches the previous switch's host the long way round."""
     a = analyse(ring3_with_captures(), [3], [26])
+    assert [c.text() for c in a.cycles] == ["s1:Ethernet2(3) -> s2:Ethernet2(3) -> s3:Ethernet2(3) -> s1:Ethernet2(3)"]
+    assert a.bad_hops == [] and a.notes == []
+
+
+def test_ring_deadlock_found_the_same_from_an_nxos_table():
+    """s1's table as NX-OS prints it (short `Eth1` names, a BGP next hop without an interface, a `via` that is not
+    the best): the same routes, the same cycle."""
+    a = analyse(ring3_with_captures(s1_table="s1-nxos.txt"), [3], [26])
     assert [c.text() for c in a.cycles] == ["s1:Ethernet2(3) -> s2:Ethernet2(3) -> s3:Ethernet2(3) -> s1:Ethernet2(3)"]
     assert a.bad_hops == [] and a.notes == []
 

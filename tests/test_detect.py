@@ -103,6 +103,24 @@ def test_ecn_evidence_from_a_slower_source_is_used_while_fresh():
     assert [e.kind for e in det.open_events()] == ["ecn_not_marking"]
 
 
+@pytest.mark.parametrize(("step_s", "marks_after"), [(-3600.0, True), (3600.0, False)])
+def test_a_wall_clock_set_back_or_ahead_between_polls_leaves_the_ecn_detector_seeing(step_s, marks_after):
+    """The spell of pausing and the ECN marks are timed by the monotonic clock of the readings (Rates.monotonic_s).
+    By the wall clock, a clock set back an hour made every mark measured after it older than the spell (the detector
+    held until the pausing stopped), and one set ahead made the marks of the poll before an hour old."""
+    det = Detectors(Thresholds(ecn_polls=2, ecn_evidence_max_age_s=60), {3})
+    pauses = {Key("Ethernet0", PFC_RX, 3): 500.0, Key("Ethernet0", TX_PACKETS, 3): 1000.0}
+    marks = {Key("Ethernet0", "ecn_marked", 3): 0.0}
+
+    def feed(wall: float, mono: float, per_s: dict) -> list:
+        return det.feed(Rates("leaf1", wall, 10.0, {}, per_s, monotonic_s=mono))
+
+    assert feed(1010.0, 510.0, pauses) == []  # pausing since 500 (monotonic), no marks known yet
+    assert feed(1020.0, 520.0, {**pauses, **marks}) == []  # a first hit
+    opened = feed(1030.0 + step_s, 530.0, {**pauses, **(marks if marks_after else {})})  # the clock was set
+    assert [(e.kind, e.numbers["ecn_and_cnp_per_s"]) for e in opened] == [("ecn_not_marking", 0.0)]
+
+
 def test_ecn_marks_from_before_the_pausing_began_are_not_used():
     """A storm that starts after the last (slow) SSH poll: the quiet pre-storm mark rate says nothing
     about whether ECN marks during the storm, so nothing opens until marks measured inside it exist."""

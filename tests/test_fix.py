@@ -397,6 +397,19 @@ def test_device_without_facts_gets_a_message_and_the_others_their_fixes(tmp_path
     assert "leafgood  (sonic" in res.stdout
 
 
+def test_an_nvue_yaml_tree_is_fixed_by_reading_it_with_the_commands_not_by_appending_them(tmp_path):
+    """startup.yaml (traffic-pools.yaml, with its ports' speed): the `nv set` snippet was appended to the YAML for the
+    diff and the result read again as commands, so "the fix would add" 40 SYS002 lines of skipped YAML. The tree and
+    the commands are read together instead: no diff, and the fix verified."""
+    text = (ROOT / "tests/fixtures/raw/nvidia_cumulus/traffic-pools.yaml").read_text()
+    config = tmp_path / "leaf.yaml"
+    config.write_text(text.replace("          mtu: 9216\n", "          mtu: 9216\n          speed: 100G\n"))
+    (found,) = api.fix([config], POLICY).devices
+    assert found.parts and found.verified and found.diff is None
+    assert not found.introduced and not found.unresolved
+    assert found.diff_note.startswith("no diff: the config is an NVUE YAML tree")
+
+
 def test_clean_config_has_nothing_to_fix():
     res = losslessd("fix", "--policy", "roce-dscp26", str(render_golden.golden_path("sonic", "roce-dscp26")))
     assert (res.returncode, res.stdout) == (0, "nothing to fix: no device has a finding a fix template resolves\n")

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from losslessd.cli.history import events as events_cmd
 from losslessd.cli.history import history as history_cmd
 from losslessd.errors import InputError
-from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History, RetentionClock
 from losslessd.lint.finding import Finding, Severity
 from losslessd.monitor import CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, TX_PACKETS, Event, Key, Rates
 from tests.hostile import edited_db, flipped_db
@@ -194,6 +194,61 @@ def test_retention_prunes_old_rows_but_not_open_events(tmp_path):
     assert h.prune(now=10 * day) == 0
 
 
+class _Clocks:
+    """A wall clock and a monotonic one that a test moves."""
+
+    def __init__(self, wall: float):
+        self.wall_s, self.mono_s = wall, 500.0
+
+    def pass_s(self, seconds: float) -> None:
+        self.wall_s += seconds
+        self.mono_s += seconds
+
+
+def test_retention_counts_the_time_that_passed_not_a_clock_set_ahead():
+    day, c = 86400.0, _Clocks(wall=100 * 86400.0)
+    clock = RetentionClock(99 * day, 30 * day, wall=lambda: c.wall_s, mono=lambda: c.mono_s)
+    assert not clock.distrusted and clock.now() == 100 * day
+    c.pass_s(3600)
+    assert clock.now() == 100 * day + 3600 and clock.stepped_s() == 0
+    c.wall_s += 10 * 365 * day  # stepped ahead ten years while running: prune(now()) keeps what a day's prune would
+    assert clock.now() == 100 * day + 3600 and clock.stepped_s() == 10 * 365 * day
+    c.wall_s -= 20 * 365 * day  # and back, past where it was: retention deletes less, never more
+    assert clock.now() == c.wall_s
+
+
+def test_a_clock_past_the_newest_row_by_more_than_the_retention_is_not_trusted_at_the_opening():
+    """Rows of up to 99 days, the clock at 10 years (a wrong RTC at boot): every row would go in one prune."""
+    day, c = 86400.0, _Clocks(wall=3650 * 86400.0)
+    clock = RetentionClock(99 * day, 30 * day, wall=lambda: c.wall_s, mono=lambda: c.mono_s)
+    assert clock.distrusted and clock.ahead_s == (3650 - 99) * day
+    assert clock.now() == 99 * day  # retention counts from the newest row
+    c.pass_s(day)
+    assert clock.now() == 100 * day
+    assert RetentionClock(None, 30 * day, wall=lambda: c.wall_s, mono=lambda: c.mono_s).now() == c.wall_s  # empty
+
+
+def test_the_writer_prunes_by_its_retention_clock_and_keeps_a_history_the_clock_is_years_past(tmp_path):
+    """Rows written until a day before the clock was set ten years ahead (the daemon prunes at history.clock.now()):
+    none goes, but what is older than the retention before the newest row; once the file holds rows of the clock's
+    time (the clock is right, or was put right by hand), retention counts from it."""
+    day = 86400.0
+    then = time.time() - 10 * 365 * day
+    h = History(tmp_path / "h.db", resolution_s=60, retention_s=30 * day)
+    for age_days in (45, 20, 1):
+        h.record_rates(rates(then - age_days * day, 10, {Key("Ethernet8", PFC_RX, 3): 7.0}))
+    h.record_event(storm(start=then - 2 * day, end_unix_s=then - 2 * day + 60))
+    h.close()
+    h = History(tmp_path / "h.db", resolution_s=60, retention_s=30 * day)
+    assert h.clock.distrusted and h.prune(h.clock.now()) == 2  # the 45-day-old bucket (samples, coverage) only
+    assert [b for b, _, _ in h.series("leaf1", "Ethernet8", [PFC_RX])] == [
+        rates(then - age * day, 10, {}).time_unix_s // 60 * 60 for age in (20, 1)]
+    h.record_rates(rates(time.time(), 10, {Key("Ethernet8", PFC_RX, 3): 7.0}))
+    h.close()
+    h = History(tmp_path / "h.db", resolution_s=60, retention_s=30 * day)
+    assert not h.clock.distrusted and h.prune(h.clock.now()) == 5  # two buckets (samples, coverage), the event
+
+
 # -- faults -------------------------------------------------------------------------------------------
 
 def test_locked_database_keeps_the_backlog_and_writes_it_later(tmp_path):
@@ -259,9 +314,40 @@ def test_full_disk_keeps_the_backlog_until_pruning_makes_room(tmp_path):
     assert h.series("leaf1", "Ethernet0", [PFC_RX], since=t - 1)[-1] == (t - 1, PFC_RX, float(t))
 
 
+_FULL_DISK = """
+import json, resource, sys
+from losslessd.history import History
+from losslessd.monitor import Key, Rates
+h = History(sys.argv[1], resolution_s=1, retention_s=20)
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))  # (Python ignores SIGXFSZ: writes fail, EFBIG)
+ports = [f"Ethernet{4 * i}" for i in range(32)]
+failed = 0
+for t in range(1500):
+    h.record_rates(Rates("leaf1", float(t), 1.0, {}, {Key(p, "pfc_rx", 3): 1.0 + t for p in ports}))
+    if h.last_error:
+        failed += 1
+        h.prune(float(t))  # (the daemon prunes hourly: here at once)
+print(json.dumps({"failed": failed, "backlog": h.backlog, "dropped": h.dropped, "error": h.last_error,
+                  "buckets": len(h.series("leaf1", "Ethernet0", ["pfc_rx"]))}))
+"""
+
+
+def test_a_disk_the_write_ahead_log_filled_rolls_with_the_retention(tmp_path):
+    """A file size limit (a full disk) reached by the write-ahead log: every commit failed, the prune's too (it writes
+    to the log), and the backlog only grew. A failed commit now empties the log into the database, so the prune makes
+    room and the rows of the retention keep being written."""
+    proc = subprocess.run([sys.executable, "-c", _FULL_DISK, str(tmp_path / "h.db")], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert found["failed"] > 0  # the limit bit
+    assert (found["backlog"], found["dropped"], found["error"]) == (0, 0, None)
+    assert 20 <= found["buckets"] <= 25  # the retention's 20 s, and those written since the last prune
+
+
 _WRITER = """
 import sys
-from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History
+from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History, RetentionClock
 from losslessd.monitor import Event, Key, Rates
 h = History(sys.argv[1], resolution_s=1)
 i = 0

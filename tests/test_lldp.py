@@ -1,4 +1,5 @@
-"""LLDP neighbour tables as EOS and lldpd print them -> Neighbor entries, and the captures that carry them."""
+"""LLDP neighbour tables as EOS, NX-OS, SONiC, Junos and lldpd print them -> Neighbor entries, and the captures that
+carry them."""
 
 from __future__ import annotations
 
@@ -55,6 +56,29 @@ Interface Ethernet3 detected 1 LLDP neighbors:
     Port ID     : b8ce.f6e4.71a2
   - Port Description: "enp65s0f0np0"
   - System Name: "gpu07"
+"""
+
+# A Junos neighbour sends its SNMP ifIndex as a locally assigned port ID (Junos default `port-id-subtype
+# locally-assigned`); its port description is the interface's.
+EOS_DETAIL_JUNOS = """Interface Ethernet5 detected 1 LLDP neighbors:
+
+  Neighbor 3c8c.9300.0001/"531", age 11 seconds
+  - Chassis ID type: MAC address (4)
+    Chassis ID     : 3c8c.9300.0001
+  - Port ID type: Locally assigned (7)
+    Port ID     : "531"
+  - Port Description: "et-0/0/48"
+  - System Name: "qfx-spine1"
+
+Interface Ethernet6 detected 1 LLDP neighbors:
+
+  Neighbor 3c8c.9300.0001/"532", age 11 seconds
+  - Chassis ID type: MAC address (4)
+    Chassis ID     : 3c8c.9300.0001
+  - Port ID type: Locally assigned (7)
+    Port ID     : "532"
+  - Port Description: "uplink to leaf 3"
+  - System Name: "qfx-spine1"
 """
 
 KEYVALUE = """lldp.eth0.via=LLDP
@@ -124,6 +148,17 @@ def test_eos_detail_takes_the_neighbour_port_not_the_aggregation_port():
     assert found(neighbors) == [("Ethernet1", "leaf1", "etp49", 3), ("Ethernet3", "gpu07", "enp65s0f0np0", 20)]
 
 
+def test_numeric_port_ids_give_way_to_a_description_that_names_a_port():
+    """A number names no port of any platform read here (a Junos neighbour's ifIndex): reporting it made LNK006
+    warn of a port the far device lacks. Its description stands in when it is a name, else the port is unknown."""
+    neighbors, issues = lldp.parse(EOS_DETAIL_JUNOS, "d.txt")
+    assert issues == [] and found(neighbors) == [("Ethernet5", "qfx-spine1", "et-0/0/48", 3),
+                                                 ("Ethernet6", "qfx-spine1", None, 13)]
+    table = NXOS_TABLE.replace("oob-sw1              mgmt0           120        B           Gi1/0/7",
+                               "oob-sw1              mgmt0           120        B           16")
+    assert ("mgmt0", "oob-sw1", None, 11) in found(lldp.parse(table, "t.txt")[0])
+
+
 def test_lldpcli_keyvalue_with_dotted_interfaces_and_mac_port_ids():
     neighbors, issues = lldp.parse(KEYVALUE, "kv.txt", first_line=100)
     assert issues == []
@@ -174,6 +209,14 @@ def test_lldpctl_default_text():
     assert found(neighbors) == [("eth0", "ns-2.example.com", "eth1", 4), ("eth1", "leaf2", "Ethernet2", 14)]
 
 
+def test_cdp_detail_is_not_read_as_lldpd_text():
+    """`show cdp neighbors detail` has `Interface: X,` lines too: without lldpd's labels it is no LLDP table."""
+    cdp = ("-------------------------\nDevice ID: spine1\nEntry address(es):\n  IPv4 Address: 192.0.2.1\n"
+           "Interface: Ethernet1/49,  Port ID (outgoing port): Ethernet1/3\n")
+    neighbors, issues = lldp.parse(cdp, "cdp.txt", unknown="SYS001")
+    assert neighbors == [] and [(i.code, i.source.line) for i in issues] == [("SYS001", 1)]
+
+
 def test_unrecognised_output_is_one_issue():
     neighbors, issues = lldp.parse("% Invalid input (privileged mode required)\n", "x.txt", first_line=40)
     assert neighbors == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 40)]
@@ -201,6 +244,14 @@ def test_captures_carry_neighbours():
     "lldp.eth0.port.mac=", "Interface Ethernet1 detected 1 LLDP neighbors:", "  Neighbor x/y, age 1 seconds",
     "  - Port ID type: MAC address (3)", "    Port ID     : ", "Interface:    eth0, via: LLDP", "    PortID:   ifname",
     "{", '{"lldp": {"interface": [1, {"eth0": []}]}}', '{"lldp": [{"interface": {"name": 3}}]}', "", "-----",
+    "Device ID            Local Intf      Hold-time  Capability  Port ID", "spine1  Eth1/49  120  BR  Eth1/3",
+    "                     Eth1/50         120", "Chassis id: x", "Local Port id: Eth1/1", "Port id: ",
+    "LocalPort    RemoteDevice    RemotePortID       Capability    RemotePortDescr",
+    "-----------  --------------  -----------------", "Ethernet0    gpu21      x",
+    "Local Interface    Parent Interface    Chassis Id          Port info          System Name",
+    "et-0/0/0           -                   3c:8c:93:00:00:01   et-0/0/48.0        spine1", "et-0/0/5   -   x",
+    "Interface  Speed  Type  Remote Host      Remote Port", "---------  -----  ----  ---------------  -------",
+    "swp31      400G   swp   spine1           swp7", "Interface:    swp31",
 ]) | st.text(max_size=30), max_size=12))
 def test_any_text_gives_neighbours_or_issues(lines):
     neighbors, issues = lldp.parse("\n".join(lines), "fuzz.txt", first_line=3)
@@ -216,3 +267,210 @@ def test_lldpcli_json_nested_past_the_parser_is_said_in_words_not_pythons():
     assert neighbors == [] and len(issues) == 1
     assert "nested deeper than Python's JSON parser reads" in issues[0].message
     assert "recursion" not in issues[0].message
+
+
+# NX-OS `show lldp neighbors` (Nexus 9000 Interfaces Configuration Guide, "Verifying the LLDP Configuration"): a
+# Device ID longer than its column on a line of its own; no capability or port ID when the neighbour sent none.
+NXOS_TABLE = """leaf3# show lldp neighbors
+Capability codes:
+  (R) Router, (B) Bridge, (T) Telephone, (C) DOCSIS Cable Device
+  (W) WLAN Access Point, (P) Repeater, (S) Station, (O) Other
+Device ID            Local Intf      Hold-time  Capability  Port ID
+spine1               Eth1/49         120        BR          Ethernet1/3
+spine2.fabric.example.net
+                     Eth1/50         120        BR          Eth1/3
+gpu11                Eth1/1          120                    b8ce.f6e4.7100
+sonic-t1             Eth1/2          120        R           etp3
+oob-sw1              mgmt0           120        B           Gi1/0/7
+Onyx Switch 7        Eth1/7          120        BR          Eth1/7
+Eth1/9               120        BR          half
+Total entries displayed: 5
+leaf3#
+"""
+
+NXOS_DETAIL = """Capability codes:
+  (R) Router, (B) Bridge, (T) Telephone, (C) DOCSIS Cable Device
+  (W) WLAN Access Point, (P) Repeater, (S) Station, (O) Other
+Device ID            Local Intf      Hold-time  Capability  Port ID
+
+Chassis id: 5c83.8f12.3400
+Port id: Ethernet1/3
+Local Port id: Eth1/49
+Port Description: to leaf3 uplink
+System Name: spine1
+System Description: Cisco Nexus Operating System (NX-OS) Software 10.3(4a)
+TAC support: http://www.cisco.com/tac
+Time remaining: 101 seconds
+System Capabilities: B, R
+Enabled Capabilities: B, R
+Management Address: 192.0.2.11
+Vlan ID: not advertised
+
+Chassis id: b8ce.f6e4.7100
+Port id: b8ce.f6e4.7100
+Local Port id: Eth1/1
+Port Description: enp65s0f0np0
+System Name: gpu11
+Time remaining: 97 seconds
+
+Chassis id: 0c42.a100.0001
+Port id: 0c42.a100.0001
+Local Port id: Eth1/2
+Port Description: null
+System Name: not advertised
+Time remaining: 97 seconds
+
+Chassis id: 0c42.a100.0002
+Port id: Eth1/5
+System Name: lost-local-port
+"""
+
+# SONiC `show lldp table` (sonic-utilities scripts/lldpshow): columns under a dash rule, blank cells allowed.
+SONIC_TABLE = """admin@leaf5:~$ show lldp table
+Capability codes: (R) Router, (B) Bridge, (O) Other
+LocalPort    RemoteDevice    RemotePortID       Capability    RemotePortDescr
+-----------  --------------  -----------------  ------------  -----------------
+Ethernet0    gpu21           0c:42:a1:00:21:00                enp65s0f0np0
+Ethernet4    gpu22           0c:42:a1:00:22:00  R             Interface 8 as en0
+Ethernet248  spine1          Ethernet1/5        BR            to leaf5
+Ethernet252  spine2          etp2               BR            Ethernet4
+Ethernet256  spine3-name-past-its-column  Ethernet9  BR
+--------------------------------------------------
+Total entries displayed:  5
+"""
+
+# Junos `show lldp neighbors` (Junos CLI reference, "show lldp neighbors": Port info is the neighbour's port ID or
+# its description); a Junos neighbour's default port ID is its SNMP ifIndex.
+JUNOS_TABLE = """user@qfx1> show lldp neighbors
+Local Interface    Parent Interface    Chassis Id          Port info          System Name
+et-0/0/0           -                   3c:8c:93:00:00:01   et-0/0/48.0        spine1
+et-0/0/1           -                   3c:8c:93:00:00:02   531                spine2
+et-0/0/2:1         ae1                 b8:ce:f6:00:00:03   enp65s0f0np0       gpu31.lab.example
+et-0/0/3.0         -                   b8:ce:f6:00:00:04   to gpu32 port 1    gpu32
+et-0/0/4           -                   b8:ce:f6:00:00:05   enp1s0
+et-0/0/5
+
+{master:0}
+user@qfx1>
+"""
+
+
+def test_nxos_table_wrapped_names_blank_columns_and_short_local_names():
+    neighbors, issues = lldp.parse(NXOS_TABLE, "leaf3.txt")
+    assert found(neighbors) == [
+        ("Ethernet1/49", "spine1", "Ethernet1/3", 6),
+        ("Ethernet1/50", "spine2.fabric.example.net", "Eth1/3", 7),  # the name's own line
+        ("Ethernet1/1", "gpu11", None, 9),  # no capability; a MAC port ID names no port
+        ("Ethernet1/2", "sonic-t1", "etp3", 10),
+        ("mgmt0", "oob-sw1", "Gi1/0/7", 11),
+        ("Ethernet1/7", "Onyx Switch 7", "Eth1/7", 12),  # a system name with spaces: the Device ID column
+    ]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 13)] and "Eth1/9" in issues[0].message
+    assert lldp.prompt_host(NXOS_TABLE) == "leaf3"
+
+
+def test_nxos_detail_blocks():
+    neighbors, issues = lldp.parse(NXOS_DETAIL, "leaf3-detail.txt", first_line=10)
+    assert found(neighbors) == [
+        ("Ethernet1/49", "spine1", "Ethernet1/3", 15),
+        ("Ethernet1/1", "gpu11", "enp65s0f0np0", 28),  # a host's MAC port ID: its port description names the port
+        ("Ethernet1/2", "0c42.a100.0001", None, 35),  # `not advertised` / `null`: the chassis ID stands in
+    ]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 42)]
+
+
+def test_ios_ordered_detail_blocks_local_interface_first():
+    """IOS (and some NX-OS releases) print `Local Intf:` before `Chassis id:`, blocks between dash rules."""
+    text = ("------------------------------------------------\nLocal Intf: Eth1/49\nChassis id: 5c83.8f12.3400\n"
+            "Port id: Ethernet1/3\nSystem Name: spine1\n\n------------------------------------------------\n"
+            "Local Intf: Eth1/50\nChassis id: 5c83.8f12.3500\nPort id: Ethernet1/3\nSystem Name: spine2\n")
+    neighbors, issues = lldp.parse(text, "x.txt")
+    assert issues == [] and found(neighbors) == [("Ethernet1/49", "spine1", "Ethernet1/3", 2),
+                                                 ("Ethernet1/50", "spine2", "Ethernet1/3", 8)]
+
+
+def test_sonic_lldp_table_cut_by_the_dash_rule():
+    neighbors, issues = lldp.parse(SONIC_TABLE, "leaf5.txt")
+    assert found(neighbors) == [
+        ("Ethernet0", "gpu21", "enp65s0f0np0", 5),  # MAC port ID: lldpd's description is the host's interface
+        ("Ethernet4", "gpu22", None, 6),  # a description that names no interface
+        ("Ethernet248", "spine1", "Ethernet1/5", 7),
+        ("Ethernet252", "spine2", "etp2", 8),
+    ]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 9)]
+    assert lldp.prompt_host(SONIC_TABLE) == "leaf5"
+
+
+def test_junos_table_units_ifindex_port_ids_and_descriptions():
+    neighbors, issues = lldp.parse(JUNOS_TABLE, "qfx1.txt")
+    assert found(neighbors) == [
+        ("et-0/0/0", "spine1", "et-0/0/48", 3),  # a logical unit's cable is its interface's
+        ("et-0/0/1", "spine2", None, 4),  # 531: an ifIndex, no port name
+        ("et-0/0/2:1", "gpu31.lab.example", "enp65s0f0np0", 5),
+        ("et-0/0/3", "gpu32", None, 6),  # a description
+        ("et-0/0/4", "b8:ce:f6:00:00:05", "enp1s0", 7),  # no system name: the chassis ID stands in
+    ]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 8)]
+
+
+def test_unknown_format_from_a_topology_file_is_sys001_naming_what_is_read():
+    text = "LLDP Neighbor Information:\nLocal Interface    : xe-0/0/1\n"
+    neighbors, issues = lldp.parse(text, "lldp/qfx2.txt", unknown="SYS001")
+    assert neighbors == [] and [(i.code, i.source.line) for i in issues] == [("SYS001", 1)]
+    assert issues[0].message.startswith("lldp/qfx2.txt: no LLDP neighbour table") and "NX-OS" in issues[0].message
+
+
+# Cumulus Linux NVUE `nv show interface lldp` (NVUE command reference, "nv show interface lldp"): every interface,
+# a host's MAC as its remote port.
+NVUE_TABLE = """cumulus@leaf07:mgmt:~$ nv show interface lldp
+Interface  Speed  Type  Remote Host      Remote Port
+---------  -----  ----  ---------------  -----------------
+eth0       1G     eth   oob-sw1          swp12
+swp1       400G   swp   gpu41            b8:ce:f6:00:41:00
+swp2       400G   swp
+swp31      400G   swp   spine1           swp7
+swp32      400G   swp   spine2.fabric    Ethernet7
+"""
+
+# `nv show interface lldp-detail`: lldpd's text with a bare `Interface:` line.
+NVUE_DETAIL = """-------------------------------------------------------------------------------
+LLDP neighbors:
+-------------------------------------------------------------------------------
+
+Interface:    swp31
+-------------------------------------------------------------------------------
+  Time:
+    0 days, 03:12:09
+
+  Chassis:
+    ChassisID:    mac 48:b0:2d:00:00:31
+    SysName:      spine1
+  Port:
+    PortID:       ifname swp7
+    PortDescr:    to leaf07
+"""
+
+
+def test_cumulus_nvue_table_and_detail():
+    neighbors, issues = lldp.parse(NVUE_TABLE, "leaf07.txt")
+    assert issues == []  # swp2: no neighbour
+    assert found(neighbors) == [("eth0", "oob-sw1", "swp12", 4), ("swp1", "gpu41", None, 5),
+                                ("swp31", "spine1", "swp7", 7), ("swp32", "spine2.fabric", "Ethernet7", 8)]
+    assert lldp.prompt_host(NVUE_TABLE) == "leaf07"
+    neighbors, issues = lldp.parse(NVUE_DETAIL, "leaf07-detail.txt")
+    assert issues == [] and found(neighbors) == [("swp31", "spine1", "swp7", 5)]
+
+
+def test_cumulus_nclu_tables_in_either_column_order():
+    """NCLU `net show lldp` has printed RemoteHost before RemotePort and after it: columns are known by header."""
+    host_first = ("LocalPort  Speed  Mode     RemoteHost  RemotePort\n"
+                  "---------  -----  -------  ----------  -----------------\n"
+                  "swp51      400G   Default  spine1      swp9\n"
+                  "swp1       400G   Default  gpu51       b8:ce:f6:00:51:00\n")
+    port_first = ("LocalPort    Speed    Mode    RemotePort    RemoteHost    Summary\n"
+                  "-----------  -------  ------  ------------  ------------  ---------\n"
+                  "swp51        400G     Default swp9          spine1        IP: 10.0.0.1/32\n")
+    assert found(lldp.parse(host_first, "a.txt")[0]) == [("swp51", "spine1", "swp9", 3), ("swp1", "gpu51", None, 4)]
+    assert found(lldp.parse(port_first, "b.txt")[0]) == [("swp51", "spine1", "swp9", 3)]
+    spilled = port_first.replace("Default swp9 ", "Default-swp9 ")  # a cell across a column edge: not guessed
+    assert [(i.code, i.source.line) for i in lldp.parse(spilled, "b.txt")[1]] == [("SYS002", 3)]

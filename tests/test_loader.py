@@ -53,6 +53,18 @@ def test_duplicate_hostnames_reported(tmp_path):
     assert any("also comes from" in i.message for i in fabric.issues)
 
 
+def test_a_file_named_twice_by_itself_its_folder_or_a_link_is_one_device(tmp_path):
+    """The same file, however it is named, is read once: it was read again and refused as a second device of its
+    name (SYS001, an error), and a folder named twice was refused for having two topology files."""
+    (tmp_path / "fab").mkdir()
+    (tmp_path / "fab" / "a.json").write_text(_sonic("leaf1"))
+    (tmp_path / "fab" / "topology.yaml").write_text("links: []\n")
+    (tmp_path / "link.json").symlink_to(tmp_path / "fab" / "a.json")
+    fabric = load_fabric([tmp_path / "fab" / "a.json", tmp_path / "fab", tmp_path / "fab", tmp_path / "link.json",
+                          tmp_path / "fab" / "a.json"])
+    assert list(fabric.devices) == ["leaf1"] and fabric.issues == []
+
+
 def test_format_override_and_unknown_format(tmp_path):
     f = tmp_path / "leaf1.json"
     f.write_text(_sonic("leaf1"))

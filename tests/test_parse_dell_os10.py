@@ -372,6 +372,9 @@ def test_a_flat_paste_of_qos_blocks_is_read_in_the_modes_os10_enters():
         " queue 3 qos-group 3", "wred W", " random-detect ecn", "hostname h", ""]
     indented = "class-map type network-qos NQ3\n match qos-group 3\nsystem qos\n trust-map dscp T\n"
     assert flat_qos(indented) == indented
+    # blank and `!` lines between a mode's line and its first command (review: the check read only the next line)
+    spaced = "class-map type network-qos NQ3\n\n! storage\nmatch qos-group 3\n"
+    assert flat_qos(spaced).split("\n")[3] == " match qos-group 3"
 
 
 def test_a_qos_mode_typed_indented_under_a_line_that_enters_no_mode_runs_in_configuration_mode():

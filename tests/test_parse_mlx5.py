@@ -696,6 +696,10 @@ def test_cma_roce_tos_on_a_device_known_only_at_run_time_sets_none_and_leaves_th
     assert dev.roce_tos is None
     assert any("a value known only at run time" in i.message and "the RDMA device of ens6" in i.message
                for i in dev.issues)
+    # one that sets nothing (no -t, or one out of 0-255) is skipped as on a named device: the ToS read stands
+    for line in ("cma_roce_tos -d $1", "cma_roce_tos -d $1 -t 400"):
+        dev = _host(f"mlnx_qos -i ens6 --trust dscp\ncma_roce_tos -d mlx5_0 -t 106\n{line}\n")
+        assert dev.roce_tos == 106 and "only `cma_roce_tos -d DEV -t TOS`" in dev.issues[0].message
 
 
 def test_lldptool_glued_or_in_a_function_on_a_run_time_port_forgets_what_it_may_change():
@@ -718,3 +722,56 @@ def test_a_script_setting_a_switch_asic_s_shared_buffer_is_refused_as_a_linux_sw
     assert err.value.line == 3 and "sets up a Linux switch (mlxsw" in str(err.value)
     dev = _host("mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0\ndevlink sb show\ndevlink dev show\n")
     assert dev.ports["ens6"].pfc_enabled == [3]
+
+
+def test_host_steps_without_a_shebang_are_read_as_the_shell_runs_them():
+    """A guide's steps, one command a line with no `#!` line (bash(1): a file given to the shell without one is read
+    as commands): read as a script (before: refused, SYS001 even with --format mlx5). A file whose lines are not all
+    such steps (a switch's `nv set` lines beside them, an output line) is not taken for one."""
+    text = ("# host steps\nsudo mlnx_qos -i ens1f0 --trust dscp\nsudo mlnx_qos -i ens1f0 --pfc 0,0,0,1,0,0,0,0\n"
+            "echo 106 | sudo tee /sys/class/infiniband/mlx5_0/tc/1/traffic_class\n"
+            "sudo mlnx_qos -i ens1f0 \\\n    --prio_tc 0,0,0,3,0,0,0,0\nIF=ens1f0\nsysctl -w net.ipv4.tcp_ecn=1\n")
+    assert mlx5.sniff(Input("steps.txt", text)) and detect(Input("steps.txt", text)) == "linux_mlx5"
+    host = parse_text("steps.txt", text)
+    port = host.ports["ens1f0"]
+    assert (port.trust, port.pfc_enabled, port.priority_to_tc[3]) == (Trust.dscp, [3], 3)
+    assert [i.code for i in host.issues] == ["SYS004"] and "without a `#!` line" in host.issues[0].message
+    for other in ("nv set qos roce mode lossless\nsudo mlnx_qos -i ens1f0 --trust dscp\n",
+                  "mlnx_qos -i ens1f0 --trust dscp\nPriority trust state: dscp\n",
+                  "interface Ethernet1\nmlnx_qos -i ens1f0 --trust dscp\n"):
+        assert not mlx5.sniff(Input("doc.txt", other)), other
+        with pytest.raises(InputError, match="neither a losslessd capture"):
+            parse_text("doc.txt", other)
+
+
+def test_an_option_mlnx_qos_does_not_take_sets_nothing_and_a_prefix_is_its_option():
+    """mlnx_qos parses its options with optparse (mlnx-tools python/mlnx_qos): an option it does not define
+    (`--tc_bw`, `--up2tc`, as guides misspell --tcbw and --prio_tc) ends the call before anything is set; an
+    unambiguous prefix of a long option is that option (`--cable 30` is --cable_len), an ambiguous one (`--prio`:
+    --prio_tc or --prio2buffer) is refused; `-a` takes no value. Before, unknown options were dropped without a word
+    and the rest of the call read."""
+    host = parse_text("o.sh", "#!/bin/bash\nmlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0\n"
+                      "mlnx_qos -i eth2 --tc_bw 50,0,0,50,0,0,0,0 --pfc 1,1,1,1,1,1,1,1\n"
+                      "mlnx_qos -i eth2 --up2tc 0,0,0,3,0,0,0,0\nmlnx_qos -i eth2 --prio 0,0,0,3,0,0,0,0\n"
+                      "mlnx_qos -a -i eth2 --cable 30 --pfc=0,0,0,1,0,0,0,0\n")
+    port = host.ports["eth2"]
+    assert (port.pfc_enabled, port.priority_to_tc, port.cable_length_m) == ([3], None, 30.0)
+    skipped = sorted((i.source.line, i.message.split(": ", 1)[1]) for i in host.issues if i.code == "SYS002")
+    assert skipped == [(3, "mlnx_qos takes no option --tc_bw: mlnx_qos refuses the whole call, so it sets nothing"),
+                       (4, "mlnx_qos takes no option --up2tc: mlnx_qos refuses the whole call, so it sets nothing"),
+                       (5, "--prio is ambiguous (--prio_tc, --prio2buffer): mlnx_qos refuses the whole call, so it "
+                           "sets nothing")]
+
+
+def test_a_prompt_with_nothing_typed_after_it_ends_the_output_above_it():
+    """A transcript shows Enter pressed at a prompt (`root@host:~# `, `[root@host ~]# `, `user@host:~$`): no command,
+    the end of the output above (before: a SYS002 "1 line(s) not understood and skipped" inside that output). A line
+    of output is not taken for one."""
+    text = ("root@h:~# mlnx_qos -i eth2\nDCBX mode: OS controlled\nPriority trust state: pcp\nCable len: 7\n"
+            "PFC configuration:\n\tpriority    0   1   2   3   4   5   6   7\n"
+            "\tenabled     0   0   0   1   0   0   0   0\n"
+            "tc: 0 ratelimit: unlimited, tsa: vendor\n\t priority:  0\nroot@h:~# \n[root@h ~]# \nuser@h:~$\n")
+    host = parse_text("t.txt", text)
+    assert host.ports["eth2"].pfc_enabled == [3] and host.ports["eth2"].trust == Trust.pcp
+    assert [i.code for i in host.issues] == ["SYS004"]
+    assert not mlx5._EMPTY_PROMPT.match("\tenabled     0   0") and not mlx5._EMPTY_PROMPT.match("# comment")

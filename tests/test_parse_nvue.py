@@ -95,14 +95,15 @@ def test_lossy_modes_name_the_device_and_mark_ports_whose_pfc_they_decide():
 
 def test_lossy_multi_tc_mode_reads_the_guides_defaults():
     """Cumulus Linux 5.14+ RoCE guide, `nv show qos roce` of the lossy multi TC profile: no PFC, trust pcp,dscp, SP n ->
-    TC n with DWRR 4/8/18/22/22/22/4/0 %, ECN on TCs 1-3 from 163.00 KB to 234.00 KB at probability 5, DSCP 5,6 -> SP 3
-    and 11-40 -> SP 4."""
+    TC n with DWRR 4/8/18/22/22/22/4/0 %, ECN on TCs 1-3 from 163.00 KB to 234.00 KB at probability 5, DSCP 5,6 -> SP 3,
+    11-40 -> SP 4 and (Cumulus Linux 5.16's table) 41-50 -> SP 5."""
     dev = parse("nv set interface swp1 type swp\nnv set qos roce mode lossy-multi-tc\n")
     assert not dev.issues  # no longer an unknown RoCE setting (SYS002)
     p = dev.ports["swp1"]
     assert dev.lossy_mode.startswith("RoCE lossy-multi-tc mode") and p.lossy_mode and p.pfc_enabled == []
     assert p.trust is Trust.dscp and p.tc_to_queue == {sp: sp for sp in range(8)}
-    assert (p.dscp_to_tc[5], p.dscp_to_tc[6], p.dscp_to_tc[26], p.dscp_to_tc[40], p.dscp_to_tc[48]) == (3, 3, 4, 4, 0)
+    assert (p.dscp_to_tc[5], p.dscp_to_tc[6], p.dscp_to_tc[26], p.dscp_to_tc[40], p.dscp_to_tc[48]) == (3, 3, 4, 4, 5)
+    assert (p.dscp_to_tc[41], p.dscp_to_tc[50], p.dscp_to_tc[51], p.dscp_to_tc[7]) == (5, 5, 0, 0)  # (5.16's table)
     assert [p.queues[tc].scheduler.weight for tc in range(8)] == [4, 8, 18, 22, 22, 22, 4, 0]
     marking = {tc: (q.ecn.min_threshold_bytes, q.ecn.max_threshold_bytes, q.ecn.mark_probability_pct)
                for tc, q in p.queues.items() if q.ecn is not None}
@@ -512,3 +513,17 @@ def test_qos_set_on_a_bond_is_named_not_dropped():
                    "nv set interface bond1 qos pfc-watchdog\n")
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
     assert "bond1, which is no switch port" in device.issues[0].message
+
+
+def test_lossy_multi_tc_mode_makes_its_trimming_remark_profiles():
+    """Cumulus Linux 5.16 RoCE guide, "Lossy Multi TC Profile": the mode creates the port remark profiles
+    lossy-multi-tc-host-group and lossy-multi-tc-network-group (`nv show qos remark` lists them), which the guide then
+    sets on its host and network ports. Naming them is no undefined profile (before: a SYS002 per profile); without
+    the mode it still is."""
+    lines = ("nv set qos roce mode lossy-multi-tc\nnv set system forwarding packet-trim remark dscp port-level\n"
+             "nv set interface swp1-16 qos remark profile lossy-multi-tc-host-group\n"
+             "nv set interface swp17-32 qos remark profile lossy-multi-tc-network-group\n")
+    assert parse(lines).issues == []
+    lossless = parse(lines.replace("lossy-multi-tc\n", "lossless\n", 1))
+    assert [i.code for i in lossless.issues] == ["SYS002", "SYS002"]
+    assert "lossy-multi-tc-host-group, which is not defined" in lossless.issues[0].message

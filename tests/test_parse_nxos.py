@@ -683,6 +683,19 @@ def test_a_flat_paste_with_blank_or_comment_lines_after_a_mode_line_is_re_nested
     assert (cfg.class_maps["ROCE"].dscp, cfg.class_maps["CNP"].dscp) == ({26}, {48})
 
 
+@pytest.mark.parametrize("gap", ["", "\n", "\n! RoCE port\n"])
+@pytest.mark.parametrize("first", ["priority-flow-control mode on", "service-policy type qos input IN"])
+def test_a_flat_interface_in_a_paste_with_indented_ones_is_read_as_its_block(first, gap):
+    """A paste mixing a flat `interface X` block with an indented one (NetApp's RCFs end with an indented
+    port-channel999): the flat block is the interface's whatever its first command (PFC mode, a service-policy) and
+    whatever blank or `!` lines follow its head (review: the check read only the very next line, and knew neither)."""
+    other = "service-policy type qos input IN" if first.startswith("priority") else "priority-flow-control mode on"
+    text = (f"interface Ethernet1/1\n{gap}{first}\n{other}\n"
+            "interface port-channel999\n  description spare\n")
+    out = reader.indent_flat_interfaces(text).split("\n")
+    assert f"  {first}" in out and f"  {other}" in out
+
+
 MIXED_FIELDS = """hostname mixed
 class-map type qos match-all STORAGE
   match cos 3

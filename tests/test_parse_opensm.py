@@ -252,3 +252,39 @@ def test_options_of_a_newer_opensm_are_known():
     assert set(opensm.options._TYPES) <= opensm.options.KNOWN
     # a misspelling of one of the new names is not a QoS option's: no word (OpenSM only logs it)
     assert parse_text("qos TRUE\nforce_link_widht 255\navoid_throttled_link TRUE\n").issues == []
+
+
+def test_an_option_an_older_opensm_had_is_named_with_what_it_asked_for():
+    """OpenSM before 3.2 switched QoS with `no_qos` (default TRUE); linux-rdma/opensm commit 9d56daf8 renamed it `qos`
+    (default FALSE), and a newer OpenSM only logs `Unrecognized token` for the old name. `no_qos FALSE` meant QoS on:
+    a SYS002 says so (before: passed over without a word, with IBS005's "qos FALSE" the only trace)."""
+    dev = parse_text("routing_engine ftree\nno_qos FALSE\nqos_max_vls 8\n")
+    assert dev.opensm.qos_enabled is not True
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert dev.issues[0].message == (
+        "`no_qos FALSE` is OpenSM 3.1's option for `qos` (renamed in 3.2, its sense reversed): a newer OpenSM logs "
+        "`Unrecognized token` and ignores the line, so QoS stays off (OpenSM's default); the line asks for QoS on "
+        "(`qos TRUE`)")
+    assert "asks for QoS off (`qos FALSE`)" in parse_text("no_qos TRUE\nqos_max_vls 8\n").issues[0].message
+
+
+def test_a_qos_policy_line_opensm_s_grammar_refuses_drops_the_whole_policy():
+    """OpenSM's policy lexer takes an entry's keyword only before its colon (osm_qos_parser_l.l: `sl:`, `name:`); any
+    other line in a block is a syntax error, on which osm_qos_parse_policy_file logs ERR AC03 and applies no policy.
+    So `sl 1` is named once, and no SL of the file is handed out (before: such lines were passed over without a word).
+    The syntax of QoS_management_in_OpenSM.txt (comma lists carried over lines, `use:` text, block ends) is taken."""
+    from losslessd.parse.opensm import qos_policy
+
+    bad = "qos-levels\n  qos-level\n    name: gpu\n    sl 1\n  end-qos-level\nend-qos-levels\n"
+    uses, issues = qos_policy.read(bad, "p.conf")
+    assert uses == [] and [(i.code, i.source.line) for i in issues] == [("SYS002", 4)]
+    assert "OpenSM fails to parse the file (ERR AC03)" in issues[0].message
+    good = ("port-groups\n  port-group\n    name: Storage\n    use: SRP targets, all of them\n"
+            "    port-guid: 0x10000000000001,\n               0x10000000000005\n  end-port-group\nend-port-groups\n"
+            "qos-setup\n  vlarb-tables\n    vlarb-scope\n      group: Storage\n      vlarb-high: 0:255\n"
+            "    end-vlarb-scope\n  end-vlarb-tables\nend-qos-setup\n"
+            "qos-levels\n  qos-level\n    name: gpu\n    sl: 1\n    mtu-limit: 4\n  end-qos-level\nend-qos-levels\n"
+            "qos-match-rules\n  qos-match-rule\n    source: Storage\n    qos-level-name: gpu\n  end-qos-match-rule\n"
+            "end-qos-match-rules\n")
+    uses, issues = qos_policy.read(good, "p.conf")
+    assert issues == [] and [(u.name, u.sl) for u in uses] == [("gpu", 1)]

@@ -104,3 +104,19 @@ def test_a_child_min_above_its_parents_max_names_the_childs_line(tmp_path):
         load_policy(tmp_path / "site.yaml")
     assert (exc.value.file, exc.value.line) == (str(tmp_path / "site.yaml"), 4)
     assert "min 5000 is above max 1000" in exc.value.message
+
+
+@pytest.mark.parametrize(("stem", "named"), [("leaf_policy.v2", "leaf_policy.v2"), ("Prod-RoCE", "Prod-RoCE"),
+                                             ("a b", None), ("x\ninterface Ethernet1", None), ("\u202eevil", None)])
+def test_a_policy_that_names_itself_nowhere_takes_a_file_name_that_is_a_name(tmp_path, stem, named):
+    """The name goes into reports, logs and each rendered snippet's first line: a file name with a space, a newline
+    or a control character is refused (give the policy a `name:`), not taken for one."""
+    path = tmp_path / f"{stem}.yaml"
+    path.write_text("lossless: {priorities: [3], dscp: [26]}\n", encoding="utf-8")
+    if named is not None:
+        assert load_policy(path).name == named
+        return
+    with pytest.raises(InputError, match="the policy names itself nowhere, and its file name .* is no policy name"):
+        load_policy(path)
+    path.write_text("name: fine\nlossless: {priorities: [3], dscp: [26]}\n", encoding="utf-8")
+    assert load_policy(path).name == "fine"

@@ -155,6 +155,43 @@ def test_a_port_name_no_snippet_can_hold_is_refused_before_any_template(name, pl
         rnd.render(platform, rnd.profile(pol, [rnd.PortFacts(name, 100, 5, 9100)], pool_bytes=1 << 24))
 
 
+_NXOS_PORT = dict(name="Ethernet1/1", speed_gbps=100, cable_length_m=5, mtu_bytes=9216)
+
+
+@pytest.mark.parametrize(("facts", "profile", "says"), [
+    ({"bundle": "port-channel1\nreload"}, {}, "port-channel name"),
+    ({"attached": {"qos input": "QOS reload"}}, {}, "service policy (qos input) name"),
+    ({"bundle": "port-channel1", "bundle_attached": {"queuing output": "Q;reload"}}, {},
+     "service policy (queuing output) name"),
+    ({}, {"attached": {"network-qos": 'NQ"'}}, "system qos service policy (network-qos) name"),
+    ({"keys": {"BUFFER_PG": {3: ('lc1"|asic0|Ethernet1/1|3-4', True)}}}, {}, "BUFFER_PG key"),
+])
+def test_a_device_name_no_snippet_can_hold_is_refused_before_any_template(facts, profile, says):
+    """Besides port names, the names a snippet repeats from the device (the port-channel a policy goes on, the policy
+    it detaches, a SONiC key it keeps) are written as they are: each is refused, naming it, before any template."""
+    prof = rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(**_NXOS_PORT, **facts)], model="N9K-C93180YC-EX",
+                       **profile)
+    with pytest.raises(InputError, match="cannot be written into a snippet safely") as err:
+        rnd.render("cisco_nxos", prof)
+    assert says in err.value.message
+
+
+def test_names_a_device_writes_of_the_platforms_own_shapes_are_written():
+    prof = rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(
+        **_NXOS_PORT, bundle="port-channel12", bundle_attached={"qos input": "QOS_OLD-1"})], model="N9K-C93180YC-EX")
+    text = rnd.render("cisco_nxos", prof)
+    assert "interface port-channel12\n" in text and "  no service-policy type qos input QOS_OLD-1\n" in text
+
+
+def test_a_policy_name_no_snippet_can_hold_is_refused(tmp_path):
+    """A policy's name is written into each snippet's first comment line; a newline in it (a policy made through the
+    Python API: load_policy refuses such a file name) would end that line and write the rest as a line of its own (an
+    OpenSM option here)."""
+    pol = load_policy("infiniband").model_copy(update={"name": "ib\nsm_priority 0"})
+    with pytest.raises(InputError, match="policy name 'ib\\\\nsm_priority 0' cannot be written"):
+        rnd.render("opensm", opensm.profile(pol))
+
+
 @pytest.mark.parametrize("name", ["Ethernet1/1", "et-0/0/0:1", "swp1s0", "enp65s0f0np0", "eth0.100", "Ethernet-BP0"])
 def test_port_names_of_the_platforms_own_shapes_are_written(name):
     text = rnd.render("sonic", rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(name, 100, 5, 9100)],

@@ -1,7 +1,8 @@
-"""Routing-table captures (FRR / SONiC vtysh and Arista EOS `show ip route`): forwarding next hops only."""
+"""Routing-table captures (FRR / SONiC vtysh, Arista EOS and Cisco NX-OS `show ip route`): forwarding next hops only."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -61,8 +62,22 @@ def test_ring_captures():
 
 def test_text_that_is_not_a_routing_table():
     routes, issues = parse_routes(Input("x.txt", "hostname leaf1\ninterface Ethernet1\n"))
-    assert routes == [] and [i.message for i in issues] == [
-        "no routing-table entries found (expected `show ip route` output from FRR/SONiC vtysh or Arista EOS)"]
+    assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "x.txt")]
+    assert issues[0].message.startswith("x.txt: no routing-table entries found; read are: `show ip route`")
+
+
+JSON_LEAF = st.none() | st.booleans() | st.integers() | st.sampled_from(["10.0.0.1", "Ethernet0", "10.1.0.0/24"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(JSON_LEAF, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.sampled_from(
+                        ["10.1.0.0/24", "default", "mgmt", "selected", "nexthops", "fib", "ip", "interfaceName",
+                         "directlyConnected", "unreachable", "x"]), kids, max_size=4), max_leaves=12))
+def test_any_json_gives_routes_or_issues(value):
+    text = json.dumps(value) if isinstance(value, dict) else "{" + json.dumps(value)  # (a dict, or broken JSON)
+    routes, issues = parse_routes(Input("fuzz.json", text))
+    assert all(i.code in ("SYS001", "SYS002") and i.source.file == "fuzz.json" for i in issues)
+    assert routes or issues
 
 
 @settings(max_examples=200, deadline=None)
@@ -71,8 +86,94 @@ def test_text_that_is_not_a_routing_table():
     "  *                    via 10.0.0.3, Ethernet4, weight 1, 00:05:10", " B E      10.1.10.1/32 [200/0] via",
     "           via 10.3.1.1, Ethernet2.101", "VRF: default", "VRF mgmt:", "C>* 300.0.0.0/8 is directly connected",
     " C        10.3.1.0/31 [0/0]", "           Null0", "via via via", "B>* ::/0 via", "   garbage", "",
+    'IP Route Table for VRF "default"', 'IP Route Table for VRF "mgmt"', "IPv4 unicast VRF default:",
+    "10.1.0.0/24, ubest/mbest: 2/0", "10.0.0.0/31, ubest/mbest: 1/0, attached", "::/0, ubest/mbest: 1/0",
+    "    *via 10.0.0.1, Eth1/49, [20/0], 1d, bgp-1, external", "    *via 10.0.0.1, [200/0], 1d, bgp-1, internal",
+    "    *via 10.0.0.0, Eth1/1, [0/0], 1d, direct", "    **via 10.0.0.1, Eth1/1, [20/0]", "    *via Null0, [1/0], 1d",
+    "    *via fe80::1%mgmt, [1/0], 1d", "    *via x, Eth1/1, [1/0]", "L * 10.0.5.1/32 is directly connected, lo",
 ]), max_size=12), st.text(max_size=40))
 def test_any_mix_of_lines_parses_without_error(lines, noise):
     routes, issues = parse_routes(Input("fuzz.txt", "\n".join(lines + [noise])))
-    assert all(i.code == "SYS002" and i.source.file == "fuzz.txt" for i in issues)
+    assert all(i.code in ("SYS001", "SYS002") and i.source.file == "fuzz.txt" for i in issues)
     assert routes or issues
+
+
+def test_frr10_vrf_headers_and_spaced_fib_marks():
+    """FRR 10 heads each VRF `IPv4 unicast VRF NAME:` (the mgmt VRF's default route is not kept: it was, read as
+    default-VRF routes) and spaces an unselected route's FIB mark (`L * ...`: its lines are not another route's)."""
+    table, issues, _ = parsed("frr10-vrfs.txt")
+    assert table == {"10.0.5.1/32": [(None, "Loopback0")],
+                     "10.1.0.0/24": [("10.0.0.1", "Ethernet0"), ("10.0.0.3", "Ethernet4")]}
+    assert issues == []
+
+
+def test_nxos_best_unicast_hops_recursive_ones_resolved():
+    table, issues, routes = parsed("nxos-edge.txt")
+    assert table == {
+        "10.0.3.0/31": [(None, "Ethernet1/49")],  # direct: connected, a port and no address
+        "10.0.3.1/32": [(None, "Ethernet1/49")],  # local
+        "10.0.3.2/31": [(None, "Ethernet1/50")],
+        "10.1.1.0/24": [("10.0.3.0", "Ethernet1/49"), ("10.0.3.2", "Ethernet1/50")],  # ECMP; `via` without `*` out
+        "10.1.2.0/24": [("10.0.3.2", "Ethernet1/50")],  # no interface printed: resolved through 10.0.3.2/31
+        "10.1.3.0/24": [(None, "Vlan30")],
+        "10.1.4.0/24": [("10.0.3.0", "Ethernet1/49")],  # `**` (multicast best) is not another hop; `%default` cut
+        "10.1.5.0/24": [("192.0.2.9", None)],  # nothing in the table reaches it: kept, unverified downstream
+        "10.8.0.0/16": [],  # Null0: discards
+        "2001:db8:3::/64": [("fe80::1", "Ethernet1/49")],
+        "0.0.0.0/0": [("10.1.3.254", None)],  # a next hop in the management VRF: not resolved through this table
+        "10.1.6.0/24": [("10.0.3.0", None)],  # EVPN: a VTEP behind the VXLAN tunnel, not the cable to 10.0.3.0
+    }  # VRF management is left out
+    assert [(code, line) for code, line, _ in issues] == [("SYS002", 29), ("SYS002", 32)]
+    assert "'10.9.0.0/34' is not an IP prefix" in issues[0][2] and "garbled" in issues[1][2]
+    assert routes[0].source.line == 8
+
+
+def test_eos_4_1x_vrf_name_headings_and_null0_connected_routes():
+    """EOS 4.1x heads a VRF `VRF name: X` (its management VRF's routes were read as default-VRF routes);
+    `is directly connected, Null0` discards (it was a connected route on a port named Null0)."""
+    text = ("VRF name: MGMT\n S      0.0.0.0/0 [1/0] via 172.20.20.1, Management1\n"
+            "VRF name: default\n C      10.1.0.0/24 is directly connected, Ethernet1\n"
+            " S      10.9.0.0/16 is directly connected, Null0\n")
+    routes, issues = parse_routes(Input("r.txt", text))
+    assert issues == [] and [(r.prefix, [(h.address, h.port) for h in r.next_hops]) for r in routes] == [
+        ("10.1.0.0/24", [(None, "Ethernet1")]), ("10.9.0.0/16", [])]
+    only_mgmt = "VRF: MGMT\n S      0.0.0.0/0 [1/0] via 172.20.20.1, Management0\n"
+    assert [(i.code, i.message) for i in parse_routes(Input("r.txt", only_mgmt))[1]] == [
+        ("SYS002", "r.txt: a routing table with no route of the default VRF; no route read")]
+
+
+def test_nxos_table_without_default_vrf_routes_says_so():
+    text = 'IP Route Table for VRF "default"\n\nRoute not found\n\nIP Route Table for VRF "DMZ"\n' \
+           "0.0.0.0/0, ubest/mbest: 1/0\n    *via 169.254.0.1, [20/0], 41w6d, bgp-64512, external, tag 64512\n"
+    routes, issues = parse_routes(Input("r.txt", text))
+    assert routes == [] and [(i.code, i.message) for i in issues] == [
+        ("SYS002", "r.txt: a routing table with no route of the default VRF; no route read")]
+
+
+def test_text_of_no_known_format_is_sys001_naming_what_is_read():
+    junos = ("inet.0: 3 destinations, 3 routes (3 active, 0 holddown, 0 hidden)\n"
+             "10.0.0.0/31  *[Direct/0] 1d 02:03:04\n                    >  via et-0/0/0.0\n")
+    routes, issues = parse_routes(Input("routes/qfx1.txt", junos))
+    assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "routes/qfx1.txt")]
+    assert "routes/qfx1.txt" in issues[0].message and "Cisco NX-OS" in issues[0].message
+
+
+def test_frr_json_selected_entries_and_fib_next_hops():
+    """FRR `show ip route vrf all json`: the default VRF's selected entries, their `fib` next hops (the recursive one
+    is left for its resolved hop, the inactive one out)."""
+    table, issues, routes = parsed("frr-vrfs.json")
+    assert table == {
+        "10.1.0.0/24": [("10.0.0.1", "Ethernet0"), ("10.0.0.3", "Ethernet4")],  # not the mgmt VRF's
+        "10.2.0.0/24": [("10.0.0.1", "Ethernet0")],
+        "10.0.0.0/31": [(None, "Ethernet0")],
+        "10.9.0.0/16": [],
+    }  # 10.6.0.0/24: no entry selected
+    assert issues == [("SYS002", 38, "'10.4.0.0/33' is not an IP prefix; route skipped")]
+    assert routes[0].source.line == 9  # the default VRF's key, not the mgmt VRF's of the same prefix
+    escaped = ('{"10.7.0.0\\/24":[{"selected":true,"nexthops":[{"fib":true,"ip":"10.0.0.1",'
+               '"interfaceName":"swp1"}]}]}')
+    routes, issues = parse_routes(Input("r.json", escaped))
+    assert issues == []
+    assert [(r.prefix, r.next_hops[0].port, r.source.line) for r in routes] == [("10.7.0.0/24", "swp1", 1)]
+    assert [i.code for i in parse_routes(Input("r.json", '{"mgmt": {}}'))[1]] == ["SYS002"]
+    assert [i.code for i in parse_routes(Input("r.json", '{"10.0.0.0/24": ['))[1]] == ["SYS001"]

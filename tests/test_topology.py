@@ -292,3 +292,32 @@ def test_parsers_fill_neighbours_vlans_and_egress_remarks():
         "Ethernet6": [1]}
     assert eos.ports["Ethernet1"].tc_to_dscp_rewrite == {3: 2}  # TCs without a map entry: EOS's default, unknown
     assert [i.source.line for i in eos.issues] == [17]  # VLAN 5000 does not exist
+
+
+def test_lldp_file_of_another_platforms_format_confirms_the_same_cables(tmp_path):
+    """spine1's neighbours as an NX-OS-style table (short `Eth1` local names) give the links the EOS table gave."""
+    fabric_dir = clos_copy(tmp_path)
+    before = load_fabric([fabric_dir])
+    (fabric_dir / "lldp" / "spine1.txt").write_text(
+        "spine1# show lldp neighbors\nDevice ID            Local Intf      Hold-time  Capability  Port ID\n"
+        "leaf1.fabric.example\n                     Eth1            120        BR          etp49\n"
+        "leaf2.fabric.example Eth2            120        BR          Ethernet49\n"
+        "oob-sw1              mgmt0           120        B           Gi1/0/3\nTotal entries displayed: 3\n")
+    fabric = load_fabric([fabric_dir])
+    assert not fabric.issues and not fabric.devices["spine1"].issues
+    assert [(n.port, n.remote_device, n.remote_port) for n in fabric.devices["spine1"].neighbors] == [
+        ("Ethernet1", "leaf1.fabric.example", "etp49"), ("Ethernet2", "leaf2.fabric.example", "Ethernet49"),
+        ("mgmt0", "oob-sw1", "Gi1/0/3")]
+    cables = [[(str(x.a), str(x.b), x.origin) for x in f.links] for f in (fabric, before)]
+    assert cables[0] == cables[1]
+    assert [i.code for i in fabric.topology_issues] == [i.code for i in before.topology_issues]
+
+
+def test_lldp_file_of_no_known_format_is_sys001_on_its_device(tmp_path):
+    fabric_dir = clos_copy(tmp_path)
+    (fabric_dir / "lldp" / "spine1.txt").write_text("spine1> show lldp neighbors interface xe-0/0/1\n"
+                                                    "LLDP Neighbor Information:\nLocal Interface    : xe-0/0/1\n")
+    fabric = load_fabric([fabric_dir])
+    issues = fabric.devices["spine1"].issues
+    assert [(i.code, i.source.line) for i in issues] == [("SYS001", 1)] and "lldp/spine1.txt" in issues[0].message
+    assert len(fabric.links) == 8

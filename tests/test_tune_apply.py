@@ -340,12 +340,14 @@ def test_an_nvue_apply_that_says_applied_and_an_error_is_undone(make_sim, tmp_pa
     the revision is undone as one that landed (before, the success line alone made it a push that was done)."""
     sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
     found = candidate.ecn_settings(cfg, POLICY, cfg.text)
-    sim.trail(name, "nv config apply -y", "Error: failed to reload switchd: timeout")
+    # (once: the undo's own `nv config apply` is answered cleanly)
+    sim.trail(name, "nv config apply -y", "Error: failed to reload switchd: timeout", once=True)
     try:
         with pytest.raises(PushError) as err:
             _push(cfg, pusher, NEW)
     finally:
         pusher.close()
     assert "`nv config apply` failed" in err.value.message and "switchd" in err.value.message
+    assert err.value.rolled_back and "rolled back" in err.value.message, err.value
     assert sim.devices[name].config.commits == 2  # the candidate's revision, then the one putting it back
     assert candidate.ecn_settings(cfg, POLICY, sim.running_config(name)) == found

@@ -203,6 +203,12 @@ NCCL_HEAD = ("#       size         count      type   redop    root     time   al
     NCCL_HEAD + "8 2 float sum -1 10.0 -1.00 -2.00 0 10.0 -1.00 -2.00 0\n",
     '{"results": [{"size": 8, "count": 1, "type": "float", "out_of_place": {"bus_bw": -3}}]}',
     PERF_HEAD + " 8 1000 0.00 -0.48 0.1\n",
+    # digits of another script (ARABIC-INDIC), which float() and \d read: a busbw of 999 from a row no benchmark prints
+    NCCL_HEAD + "8 2 float sum -1 10.0 1.0 \u0669\u0669\u0669 0 10.0 1.0 \u0669\u0669\u0669 0\n",
+    NCCL_HEAD + "\u0661\u0666 4 float sum -1 10.0 1.0 1.0 0 10.0 1.0 1.0 0\n",
+    NCCL_HEAD + "# Avg bus bandwidth    : \u0669\u0669\n",
+    PERF_HEAD + " 8 1000 0.00 \u0669\u0669\u0669 0.1\n",
+    '{"results": [{"size": 8, "count": 1, "type": "float", "out_of_place": {"bus_bw": "\u0669\u0669"}}]}',
 ])
 def test_numbers_no_benchmark_prints_are_skipped_never_a_crash(output):
     """Found by fuzzing read_benchmark (coverage-guided): each raised out of it (the tune stopped with a traceback)."""
@@ -223,6 +229,7 @@ def test_sizes_as_operators_write_them():
     assert [format_size(s) for s in (2**30, 64 * 2**20, 8192, 1000)] == ["1G", "64M", "8K", "1000"]
     with pytest.raises(ValueError):
         parse_size("lots")
-    for size in ("9" * 5000 + "G", "9" * 20, str(2**63), "9999999T"):  # (int() said "Exceeds the limit (4300 digits)")
+    # (int() said "Exceeds the limit (4300 digits)"; \d read ARABIC-INDIC digits, and int() 64)
+    for size in ("9" * 5000 + "G", "9" * 20, str(2**63), "9999999T", "\u0666\u0664M"):
         with pytest.raises(ValueError, match="not a message size"):
             parse_size(size)

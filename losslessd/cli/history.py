@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from ..docpos import load_yaml, pointer
 from ..errors import EXIT_INPUT, InputError
 from ..history import History
+from ..limits import write_output
 from ..monitor import (
     CNP_HANDLED,
     CNP_SENT,
@@ -34,7 +35,7 @@ from ..monitor import (
     Event,
     EventKind,
 )
-from ..printable import printable
+from ..printable import printable, quoted
 from .main import echo_error
 
 # Counters shown for a port, in column order. PFC and NIC counters are per priority (or per port);
@@ -102,8 +103,9 @@ def history(db: Db = None, config: Config = None, *,
             port: Annotated[str, typer.Option("--port", help="Port name as the device calls it (Ethernet8).")],
             priority: Annotated[int | None, typer.Option("--priority", min=0, max=7, help="One priority (default: "
                                                          "each priority with samples, one after another).")] = None,
-            queue: Annotated[int | None, typer.Option("--queue", min=0, help="Egress queue for ECN marks and drops "
-                                                      "(default: the same number as the priority).")] = None,
+            # (SAI saiqueue.h: SAI_QUEUE_ATTR_INDEX is a sai_uint8_t; 10^30 was an OverflowError in SQLite, exit 3)
+            queue: Annotated[int | None, typer.Option("--queue", min=0, max=255, help="Egress queue for ECN marks and "
+                                                      "drops (default: the same number as the priority).")] = None,
             since: Annotated[str, typer.Option("--since", help=_SINCE_HELP)] = "24h",
             until: Until = None,
             fmt: Fmt = Format.text,
@@ -199,13 +201,14 @@ def _when(text: str | None, now: float, option: str) -> float | None:
     """'30m' -> now - 1800; ISO times as given (naive = UTC)."""
     if text is None:
         return None
-    if m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", text):
+    # (ASCII digits, at most 12: \d also reads other scripts' digits, and 5,000 of them were an infinite duration)
+    if m := re.fullmatch(r"\s*(\d{1,12}(?:\.\d{1,9})?)\s*([smhdw])\s*", text, re.ASCII):
         return now - float(m[1]) * _AGO_S[m[2]]
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise InputError(f"{option} {text!r}: give a duration ago (30m, 6h, 2d) or an ISO time (2024-05-01T10:00Z)") \
-            from None
+        raise InputError(f"{option} {quoted(text)}: give a duration ago (30m, 6h, 2d) or an ISO time "
+                         "(2024-05-01T10:00Z)") from None
     return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
 
 
@@ -280,13 +283,8 @@ def _write_plot(path: Path, title: str, series: list[tuple[str, dict]], shown: l
     ecn.set_xlabel("time (UTC)")
     png = io.BytesIO()
     fig.savefig(png, format="png", dpi=100)
-    try:
-        if path.suffix.lower() == ".png":
-            path.write_bytes(png.getvalue())
-        else:
-            path.write_text(_html(title, series, png.getvalue()), encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the plot: {exc.strerror}", file=str(path)) from None
+    write_output(path, png.getvalue() if path.suffix.lower() == ".png" else
+                 _html(title, series, png.getvalue()).encode("utf-8"), "plot")
 
 
 def _html(title: str, series: list[tuple[str, dict]], png: bytes) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,7 +11,7 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..limits import set_max_file_mb
+from ..limits import set_max_file_mb, write_output
 from ..lint.finding import Severity
 from ..printable import printable
 from ..report import Format, render
@@ -86,10 +87,10 @@ def lint(
     color = output is None and output_format == Format.text and color_wanted(sys.stdout)
     text = render(output_format.value, result, color=color, srcroot=source_root)
     if output:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write report: {exc.strerror or exc}", file=str(output)) from None
+        _not_an_input(output, [*paths, *(f for d in result.fabric.devices.values() for f in d.files), baseline,
+                               topology, result.fabric.topology_source.file if result.fabric.topology_source else None,
+                               result.policy.source_file])
+        write_output(output, text.encode("utf-8"), "report")
     else:
         sys.stdout.write(text)
     if fix:
@@ -107,3 +108,20 @@ def exit_code(result: api.LintResult, failed: bool) -> int:
     for line in outcome.lines:
         typer.echo(f"losslessd: {printable(line)}", err=True)  # (names input files)
     return outcome.code
+
+
+def _not_an_input(output: Path, read: list) -> None:
+    """--output naming a file this lint read (a config, the baseline, the topology, the policy) would replace it
+    with the report: refused (a `-o leaf1.cfg` meant for `-o leaf1.txt` lost the config)."""
+    try:
+        out = os.stat(output)
+    except (OSError, ValueError):
+        return  # (not there yet: nothing to lose)
+    for path in read:
+        try:
+            info = os.stat(path) if path is not None else None
+        except (OSError, ValueError):
+            continue
+        if info is not None and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+            raise InputError(f"--output names {path}, which this lint read: the report would replace it; write the "
+                             "report to another file", file=str(output))

@@ -20,6 +20,8 @@ from ..policy import load_policy
 from ..render import opensm
 from .options import MAX_FILE_MB_OPTION, MODEL_OPTION, POLICY_OPTION, platform_choice
 
+# SAI saibuffer.h SAI_BUFFER_POOL_ATTR_SIZE is a sai_uint64_t (as the CONFIG_DB reader takes BUFFER_POOL sizes).
+MAX_POOL_BYTES = 2**64 - 1
 # `render --platform`: the platforms with a templates/<platform>/profile.j2 (one without: its record's reason).
 RENDER_PLATFORM_OPTION = platform_choice("--platform", ids=rnd.platforms(), help="Target platform.",
                                          capability="render")
@@ -47,6 +49,8 @@ def render(
 ) -> None:
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
     set_max_file_mb(max_file_mb)
+    if pool_size is not None and not 0 < pool_size <= MAX_POOL_BYTES:
+        raise InputError(f"--pool-size {pool_size}: a pool is 1 to {MAX_POOL_BYTES:,} bytes (SAI sai_uint64_t)")
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
     platform = known.id if known is not None else platform

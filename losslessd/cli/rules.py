@@ -9,6 +9,7 @@ import typer
 
 from ..errors import InputError
 from ..lint.index import fix_label, listing
+from ..printable import quoted
 
 
 def rules(code: Annotated[str | None, typer.Argument(help="Rule code or name to explain.")] = None) -> None:
@@ -21,7 +22,7 @@ def rules(code: Annotated[str | None, typer.Argument(help="Rule code or name to 
 
     found = lookup(code)
     if found is None:
-        raise InputError(f"no rule {code!r}; run `losslessd rules` for the list")
+        raise InputError(f"no rule {quoted(code)}; run `losslessd rules` for the list")
     fix = (f", {fix_label(found)}: `losslessd fix` renders {', '.join(sorted(found.fix_sections))}"
            if found.fixable else "")
     typer.echo(f"{found.code} {found.name}  [{found.severity.value}, {found.scope} scope{fix}]\n")

@@ -14,7 +14,7 @@ import typer
 from ..errors import InputError
 from ..limits import not_a_file
 from ..policy import load_policy
-from ..printable import printable_lines
+from ..printable import printable_lines, quoted
 from ..tune import report as report_mod
 from ..tune.bench import parse_size
 from ..tune.score import Weights
@@ -90,7 +90,11 @@ def tune(
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     if not benchmark or inventory is None:
         raise InputError("give --benchmark CMD and --inventory FILE (and --devices), or see `losslessd tune --help`")
-    argv = shlex.split(benchmark)
+    try:
+        argv = shlex.split(benchmark)
+    except ValueError as exc:  # ("No closing quotation", "No escaped character": an internal error, exit 3)
+        raise InputError(f"--benchmark {quoted(benchmark)} is no command line: {exc} (it is split as a shell "
+                         "splits one, and run without a shell)") from None
     if not argv:
         raise InputError("--benchmark is empty")
     try:
@@ -145,7 +149,9 @@ def _models(specs: list[str]) -> dict[str, str]:
 @app.command("report")
 def report(
     db: Annotated[Path, typer.Option("--db", help="Trial database.")] = Path("losslessd-tune.sqlite"),
-    tune_id: Annotated[int | None, typer.Option("--tune", help="Tune number (default: the latest).")] = None,
+    # (a tune number is an SQLite rowid, a signed 64-bit integer: a larger one was an OverflowError, exit 3)
+    tune_id: Annotated[int | None, typer.Option("--tune", min=1, max=2**63 - 1,
+                                                help="Tune number (default: the latest).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for the PNG plots and the HTML "
                                              "page.")] = None,
 ) -> None:

@@ -14,12 +14,14 @@ from __future__ import annotations
 import atexit
 import codecs
 import contextlib
+import errno
 import hashlib
 import hmac
 import os
 import re
 import shutil
 import socket
+import stat
 import tempfile
 import threading
 import time
@@ -342,7 +344,12 @@ class Session(Guard):
             self.close()
 
     def _run(self, deadline: float) -> Result:
-        with open_private(self.session_log) if self.session_log else contextlib.nullcontext() as log_file:
+        try:
+            log = open_private(self.session_log) if self.session_log else contextlib.nullcontext()
+        except OSError as exc:  # (before any connection: the device was not contacted)
+            raise CollectError(COMMAND_FAILED, f"cannot write its session log {self.session_log}: "
+                                               f"{limits.os_reason(exc)}") from None
+        with log as log_file:
             return self._commands(deadline, log_file)
 
     def _commands(self, deadline: float, log_file) -> Result:
@@ -459,10 +466,25 @@ class _Metered:
 
 def open_private(path: Path):
     """``path`` opened for writing (bytes), readable by its owner only whatever umask says, never through a
-    symbolic link someone left at that name."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    os.fchmod(fd, 0o600)  # an existing file keeps its mode through O_CREAT
-    return os.fdopen(fd, "wb")
+    symbolic link someone left at that name, and only as a regular file: it is opened without blocking (a FIFO
+    left at that name held the pull for ever, whatever its --timeout), and anything but a file is refused."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NONBLOCK
+                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # (a FIFO no process reads)
+            raise OSError(errno.ENXIO, "it is a FIFO no process reads (writing to it would wait for ever)") from None
+        raise
+    try:
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            raise OSError(errno.EINVAL, f"not a regular file ({limits.file_kind(kind)})", str(path))
+        os.set_blocking(fd, True)
+        os.fchmod(fd, 0o600)  # an existing file keeps its mode through O_CREAT
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _causes(exc: BaseException | None) -> list[BaseException]:

@@ -85,17 +85,22 @@ def configure(level: str, stream: TextIO | None = None, context: dict | None = N
 
 def write_line(line: str) -> None:
     """Write an already formatted JSON line (a worker's, forwarded by the daemon) under the lock of
-    the handler configure() installed, so lines of several threads and processes never interleave."""
+    the handler configure() installed, so lines of several threads and processes never interleave. A line the
+    log cannot take (a full disk, a file size limit) is dropped, as logging drops a record: raised, it ended the
+    task that reads the worker's stderr, and the worker then blocked on its own full pipe."""
     handler = next((h for h in logging.getLogger().handlers if isinstance(h, _JsonHandler)), None)
-    if handler is None:
-        sys.stderr.write(line + "\n")
-        return
-    handler.acquire()
     try:
-        handler.stream.write(line + "\n")
-        handler.flush()
-    finally:
-        handler.release()
+        if handler is None:
+            sys.stderr.write(line + "\n")
+            return
+        handler.acquire()
+        try:
+            handler.stream.write(line + "\n")
+            handler.flush()
+        finally:
+            handler.release()
+    except (OSError, ValueError):  # (ValueError: the stream was closed)
+        pass
 
 
 def as_json_line(text: str, **fields) -> str:

@@ -53,6 +53,9 @@ log = logging.getLogger("losslessd.daemon")
 
 DAY_S = 86400.0
 PRUNE_EVERY_S = 3600.0
+# A wall clock this far ahead of the monotonic one is said in the log (NTP slews by at most 500 ppm, ntpd(8): 1.8 s an
+# hour; a larger gap is a step).
+CLOCK_STEP_S = 60.0
 HOUSEKEEPING_S = 1.0
 STOP_FLUSH_S = 5.0  # at a stop, how long a locked or full history gets to take the rows waiting for it
 WORKER_STOP_S = 10.0  # a worker asked to stop gets this long before it is killed
@@ -245,7 +248,10 @@ class Daemon:
                                                        w.restarts) for w in self.workers})
             history = self.history  # a reload may swap it while a commit runs in its thread
             if now >= next_prune:
-                removed = await asyncio.to_thread(history.prune, time.time())
+                if (step := history.clock.stepped_s() - history.clock.ahead_s) > CLOCK_STEP_S:
+                    log.warning("the clock was set %.0f s ahead since the history was opened: its retention counts "
+                                "the time that passed, not the step", step, extra={"history": str(history.path)})
+                removed = await asyncio.to_thread(history.prune, history.clock.now())  # (not a clock stepped ahead)
                 if removed:
                     log.info("history retention removed %d rows", removed)
                 next_prune = now + PRUNE_EVERY_S
@@ -571,8 +577,13 @@ class Daemon:
 
     def _open_history(self, settings: Settings) -> History:
         h = settings.history
-        return History(settings.history_path, resolution_s=h.resolution_s, retention_s=h.retention_days * DAY_S,
-                       flush_on_record=False)  # housekeeping commits, off the loop
+        history = History(settings.history_path, resolution_s=h.resolution_s, retention_s=h.retention_days * DAY_S,
+                          flush_on_record=False)  # housekeeping commits, off the loop
+        if history.clock.distrusted:
+            log.warning("the clock is %.1f days past the newest row of the history, more than its retention: "
+                        "retention counts from that row, not from the clock (a clock set ahead would delete every "
+                        "row at once)", history.clock.ahead_s / DAY_S, extra={"history": str(history.path)})
+        return history
 
     def _make_sinks(self, settings: Settings) -> Sinks:
         sinks: list[Sink] = [LogSink()] if settings.sinks.log else []

@@ -31,7 +31,7 @@ from ..docpos import Document, first_error, json_schema, load_yaml
 from ..errors import InputError
 from ..inventory import Address, Inventory
 from ..inventory import load as load_inventory
-from ..limits import file_limit_mb, set_max_file_mb
+from ..limits import MAX_FILE_MB, file_limit_mb, set_max_file_mb
 from ..monitor.detect import Thresholds
 from ..policy import Policy, load_policy
 
@@ -152,9 +152,9 @@ class Settings(_S):
     history: HistorySettings = Field(default_factory=HistorySettings)
     sinks: Sinks = Field(default_factory=Sinks)
     log: Log = Field(default_factory=Log)
-    max_file_mb: float | None = Field(None, gt=0, description="Largest file read (the inventory, the policy, each "
-                                      "pulled capture a drift lint reads), in MiB; null: LOSSLESSD_MAX_FILE_MB or 32. "
-                                      "Raise it for larger real configs (README \"Limits\").")
+    max_file_mb: float | None = Field(None, gt=0, le=MAX_FILE_MB, description=(
+        "Largest file read (the inventory, the policy, each pulled capture a drift lint reads), in MiB; null: "
+        "LOSSLESSD_MAX_FILE_MB or 32. Raise it for larger real configs (README \"Limits\")."))
 
     # What the file refers to, loaded and checked by load_settings.
     _file: Path = PrivateAttr()

@@ -173,22 +173,24 @@ def _connection(http_class, deadline: _Deadline, *args, **kwargs):
     return conn
 
 
-class _Http(urllib.request.HTTPHandler):
+class _DeadlineOpen:
+    """An urllib handler whose connections' sockets are the deadline's (to cut)."""
+
     def __init__(self, deadline: _Deadline):
         super().__init__()
         self.deadline = deadline
 
     def do_open(self, http_class, req, **http_conn_args):
-        return super().do_open(functools.partial(_connection, http_class, self.deadline), req, **http_conn_args)
+        return super().do_open(  # type: ignore[misc]  # (a mixin: the handler after it has do_open)
+            functools.partial(_connection, http_class, self.deadline), req, **http_conn_args)
 
 
-class _Https(urllib.request.HTTPSHandler):
-    def __init__(self, deadline: _Deadline):
-        super().__init__()
-        self.deadline = deadline
+class _Http(_DeadlineOpen, urllib.request.HTTPHandler):
+    pass
 
-    def do_open(self, http_class, req, **http_conn_args):
-        return super().do_open(functools.partial(_connection, http_class, self.deadline), req, **http_conn_args)
+
+class _Https(_DeadlineOpen, urllib.request.HTTPSHandler):
+    pass
 
 
 class _Permanent(WebhookError):

@@ -185,8 +185,7 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
     # the script together (no diff: there is no config text to change).
     if shape is not None and shape.script and any(capture.is_capture(i.text) for i in inputs):
         out.diff_note = HOST_STATE
-        _verify(out, device, policy, inputs, inputs + [Input(f"{device.name} fix {n}", p.snippet)
-                                                       for n, p in enumerate(printed, 1)])
+        _verify(out, device, policy, inputs, inputs + _snippet_inputs(device, printed))
         return
     target = _config_file(device, inputs)
     if shape is None:
@@ -197,6 +196,10 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
         return
     if capture.is_capture(target.text):
         out.diff_note = "no diff: the device's input is a capture of command outputs, not its config file"
+        return
+    if shape.takes is not None and not shape.takes(target.text):
+        out.diff_note = f"no diff: {shape.other_form}"
+        _verify(out, device, policy, inputs, inputs + _snippet_inputs(device, printed))
         return
     current = shape.normalize(target.text)
     fixed = current
@@ -209,6 +212,11 @@ def _apply_and_verify(out: DeviceFix, device: Device, policy: Policy) -> None:
                        f"{target.path} (fixed, {form})" if form else f"{target.path} (fixed)")
     _verify(out, device, policy, [Input(i.path, current) if i is target else i for i in inputs],
             [Input(i.path, fixed) if i is target else i for i in inputs])
+
+
+def _snippet_inputs(device: Device, printed: list[Part]) -> list[Input]:
+    """The printed parts as inputs read after the device's own (a host's scripts, an NVUE tree's commands)."""
+    return [Input(f"{device.name} fix {n}", p.snippet) for n, p in enumerate(printed, 1) if p.snippet is not None]
 
 
 def _config_file(device: Device, inputs: list[Input]) -> Input | None:

@@ -16,6 +16,7 @@ from functools import partial
 
 from .. import rfc6902
 from ..errors import InputError
+from ..parse.nvue import is_commands as nvue_commands
 from ..parse.sonic.configdb import is_namespaced
 from ..platforms import PLATFORMS
 from ..sorting import natural_key
@@ -593,6 +594,11 @@ class Shape:
     applied_with: Callable[[str], str | None] = lambda snippet: None
     # What the diff labels a config that ``normalize`` turned into another form (Junos curly braces -> set lines).
     normal_form: str | None = None
+    # Whether a config text is in the form the snippet's lines apply to (None: every one is); where it is not (an
+    # NVUE YAML tree, the snippet `nv set` commands), the fix is checked by reading the config and the snippet
+    # together, without a diff, and ``other_form`` says why.
+    takes: Callable[[str], bool] | None = None
+    other_form: str = ""
 
 
 # EOS commands whose value is several words (thresholds, units, probability).
@@ -605,7 +611,10 @@ SHAPE_NAMES: dict[str, Shape] = {
     "eos_cli": Shape(partial(replay_cli, prefixes=EOS_SETTINGS), partial(cli_changes, prefixes=EOS_SETTINGS)),
     "nxos_cli": Shape(partial(replay_cli, lists=NXOS_LISTS, detached=NXOS_DETACHED),
                       partial(cli_changes, detached=NXOS_DETACHED)),
-    "set_lines": Shape(replace_set_lines, set_changes),
+    # NVUE: `nv set` commands apply to a file of them; a startup.yaml or `nv config show` tree takes them on the switch.
+    "set_lines": Shape(replace_set_lines, set_changes, takes=nvue_commands,
+                       other_form="the config is an NVUE YAML tree (startup.yaml, `nv config show`), the fix `nv set` "
+                                  "commands: run them, then `nv config apply`"),
     # Junos: a set snippet goes into the `display set` form of a curly-brace configuration (Junos loads a file in one
     # form or the other), so the diff and the lint of the result show the set lines the switch would hold.
     "junos_set": Shape(replace_set_lines, set_changes, normalize=junos_set_form,

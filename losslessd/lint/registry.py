@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..errors import InputError
 from ..model import Device, DeviceKind, Port, Source
+from ..printable import quoted
 from .finding import Finding, Severity
 
 if TYPE_CHECKING:  # the engine imports the registry
@@ -228,7 +229,7 @@ def select(select: Iterable[str] | None = None, ignore: Iterable[str] | None = N
         for token in _split(tokens):
             hit = _matches(token, rules)
             if not hit:
-                raise InputError(f"{label} {token!r} matches no rule code, prefix or name; "
+                raise InputError(f"{label} {quoted(token)} matches no rule code, prefix or name; "
                                  f"run `losslessd rules` for the list")
             if into:
                 chosen |= hit

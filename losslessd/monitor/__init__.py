@@ -81,6 +81,14 @@ class Rates:
     cleared: frozenset[Key] = frozenset()  # counters that went back (cleared): no delta for them this time
     # Counters only one of the two readings has (not served this poll, or served again): no delta either.
     absent: frozenset[Key] = frozenset()
+    monotonic_s: float | None = None  # time.monotonic() of the later reading; None: not known (a replay)
+
+    @property
+    def clock_s(self) -> float:
+        """The time the detectors compare intervals by: the monotonic clock where the reading had one (a wall clock
+        set back between polls made every later ECN mark older than the pausing it was measured in, and the ECN
+        detector blind until the pausing stopped), else the wall clock."""
+        return self.monotonic_s if self.monotonic_s is not None else self.time_unix_s
 
 
 @dataclass

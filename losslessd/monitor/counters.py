@@ -67,7 +67,7 @@ class CounterTracker:
             return Rates(reading.device, reading.time_unix_s, interval, {}, {}, reset=True, cleared=cleared)
         return Rates(reading.device, reading.time_unix_s, interval, deltas,
                      {k: d / interval for k, d in deltas.items()}, cleared=cleared,
-                     absent=frozenset(prev.values.keys() ^ reading.values.keys()))
+                     absent=frozenset(prev.values.keys() ^ reading.values.keys()), monotonic_s=reading.monotonic_s)
 
     def forget(self, device: str) -> None:
         self._last.pop(device, None)

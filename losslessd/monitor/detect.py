@@ -97,7 +97,8 @@ class _Device:
     first_failure_s: float = 0.0
     down: Event | None = None
     states: dict[tuple[str, int, str], _Sustain] = field(default_factory=dict)  # (port, priority, kind)
-    # ECN marks / CNPs seen last: (port, counter name, queue or None) -> (interval start, end, per second)
+    # ECN marks / CNPs seen last: (port, counter name, queue or None) -> (interval start, end, per second), in the
+    # detectors' clock (Rates.clock_s), as the spells below
     evidence: dict[tuple[str, str, int | None], tuple[float, float, float]] = field(default_factory=dict)
     # (port, priority) -> when its current spell of sustained pausing began
     pausing: dict[tuple[str, int], float] = field(default_factory=dict)
@@ -127,13 +128,13 @@ class Detectors:
             return []
         dev = self._devices.setdefault(rates.device, _Device())
         dev.tx_fresh = False
-        start = rates.time_unix_s - rates.interval_s
+        start = rates.clock_s - rates.interval_s  # (the detectors' clock: Rates.clock_s)
         for key, value in rates.per_s.items():
             name = key.name
             if name == TX_PACKETS:
                 dev.tx_fresh = dev.tx_fresh or value > 0
             elif name in (ECN_MARKED, CNP_SENT, CNP_HANDLED):
-                dev.evidence[(key.port, name, key.index)] = (start, rates.time_unix_s, value)
+                dev.evidence[(key.port, name, key.index)] = (start, rates.clock_s, value)
         out: list[Event] = []
         unknown = rates.cleared | rates.absent  # no delta this interval: unknown, not 0
         for port, prio in sorted({(k.port, k.index) for k in rates.per_s if k.index is not None}):
@@ -273,8 +274,8 @@ class Detectors:
             dev.pausing.pop((port, prio), None)
             return self._step(dev, r, "ecn_not_marking", port, prio, False, pauses, self.t.ecn_polls,
                               self.t.ecn_polls, "")
-        since = dev.pausing.setdefault((port, prio), r.time_unix_s - r.interval_s)
-        marks = self._evidence(dev, r.time_unix_s, port, prio, since)
+        since = dev.pausing.setdefault((port, prio), r.clock_s - r.interval_s)
+        marks = self._evidence(dev, r.clock_s, port, prio, since)
         if marks is None:
             return []
         ratio = marks / pause_per_s

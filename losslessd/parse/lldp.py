@@ -2,6 +2,15 @@
 
 Read, whichever the text is (the format is told from the content):
 - Arista EOS `show lldp neighbors` (a table) and `show lldp neighbors detail`;
+- Cisco NX-OS `show lldp neighbors` (a table) and `show lldp neighbors detail` (Nexus 9000 Interfaces
+  Configuration Guide, "Configuring LLDP", verifying: `Device ID  Local Intf  Hold-time  Capability  Port ID`;
+  `Chassis id:` / `Port id:` / `Local Port id:` / `System Name:` blocks);
+- SONiC `show lldp table` (sonic-utilities scripts/lldpshow: `LocalPort  RemoteDevice  RemotePortID  Capability
+  RemotePortDescr` under a dash rule); SONiC `show lldp neighbors` is lldpd's text (below);
+- Cumulus Linux NVUE `nv show interface lldp` (`Interface  Speed  Type  Remote Host  Remote Port`), NCLU `net show
+  lldp`, and `nv show interface lldp-detail` (lldpd's text with a bare `Interface:` line);
+- Junos `show lldp neighbors` (Junos CLI reference, "show lldp neighbors": `Local Interface  [Parent Interface]
+  Chassis Id  Port info  System Name`; "Port info" is the neighbour's port ID or its port description);
 - lldpd's `lldpcli show neighbors` / `lldpctl` as `-f keyvalue`, `-f json`, `-f json0`, or the
   default text.
 lldpd sends the MAC address as its port ID unless told `configure lldp portidsubtype ifname`, and
@@ -14,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
@@ -22,9 +31,10 @@ from .base import LineAt, line_source, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
-# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10).
-_EOS_SHORT = {"Et": "Ethernet", "Ma": "Management", "Po": "Port-Channel"}
-_EOS_SHORT_RE = re.compile(r"^(Et|Ma|Po)(\d.*)$")
+# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10), NX-OS its tables and routes
+# (Eth1/49, Po10, Lo0); the configs spell them Ethernet1/49, Port-Channel10 / port-channel10, loopback0.
+_EOS_SHORT = {"Et": "Ethernet", "Eth": "Ethernet", "Ma": "Management", "Po": "Port-Channel", "Lo": "Loopback"}
+_EOS_SHORT_RE = re.compile(r"^(Eth|Et|Ma|Po|Lo)(\d.*)$")
 _MAC = re.compile(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
 # lldpd port ID subtypes (lldpd src/lib/atoms/port.c): ifname, ifalias, local name a port; mac, ip do not.
 _NAMING_SUBTYPES = ("ifname", "ifalias", "local")
@@ -35,14 +45,45 @@ _KEYVALUE_KEY = re.compile(r"\.(via|rid|chassis\.name|port\.(?:ifname|ifalias|lo
                            r"|chassis\.(?:mac|ifname|local|ip|ifalias))=")
 _EOS_TABLE_HEADER = re.compile(r"^\s*Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$")
 _EOS_DETAIL_IFACE = re.compile(r"^Interface (\S+) detected \d+ LLDP neighbors?:")
-_LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+),")
+# lldpctl: `Interface:    eth0, via: LLDP, RID: 1, ...`; NVUE `nv show interface lldp-detail`: `Interface:    swp1`.
+_LLDPCTL_IFACE = re.compile(r"^Interface:\s+([^,\s]+)(?:,|\s*$)")
+_NXOS_TABLE_HEADER = re.compile(r"^\s*Device ID\s+Local Intf\s+Hold-time\s+Capability\s+Port ID\s*$")
+_NXOS_DETAIL_KEY = re.compile(r"^\s*(Chassis id|Port id|Local Port id|Local Intf|Port Description|System Name):"
+                              r"\s?(.*)$")
+# Tables under a dash rule: SONiC `show lldp table`, NVUE `nv show interface lldp` (NVUE command reference, "nv show
+# interface lldp"), NCLU `net show lldp`; what each column is, by its header.
+# NCLU has printed its columns in more than one order (`... RemoteHost  RemotePort`, `... RemotePort  RemoteHost
+# Summary`, `Local Port ... ====  Remote Port  Remote  Host  Summary`).
+_RULED_HEADER = re.compile(r"^\s*(?:LocalPort\s+RemoteDevice\s+RemotePortID\s+Capability(\s+RemotePortDescr)?"
+                           r"|Interface\s+Speed\s+Type\s+Remote Host\s+Remote Port"
+                           r"|Local ?Port\s+Speed\s+Mode\s+(?:====\s+)?(?:(?:Remote ?Host|Remote\s+Host|Remote ?Port)"
+                           r"\s*){2}(?:\s+Summary)?)\s*$")
+_RULED_ROLES = {"LocalPort": "local", "Local Port": "local", "Interface": "local", "RemoteDevice": "device",
+                "Remote Host": "device", "RemoteHost": "device", "RemotePortID": "port", "Remote Port": "port",
+                "RemotePort": "port", "RemotePortDescr": "descr"}
+_JUNOS_TABLE_HEADER = re.compile(r"^\s*Local ?Interface\s+(?:Parent Interface\s+)?Chassis ?Id\s+Port ?info"
+                                 r"\s+System ?Name\s*$")
+# NX-OS capability codes (B bridge, R router, T telephone, C DOCSIS, W WLAN, P repeater, S station, O other).
+_NXOS_CAPS = re.compile(r"^[BRTCWPSO]+(?:,[BRTCWPSO]+)*$")
+# What NX-OS prints for a TLV the neighbour did not send.
+_NOT_SENT = {"", "null", "not advertised", "n/a"}
+# A Junos logical unit (`ge-0/0/1.0`, `et-0/0/17:1.0`): the cable is the physical interface's.
+_JUNOS_UNIT = re.compile(r"^([a-z]{2,3}-\d+/\d+/\d+(?::\d+)?)\.\d+$")
+# A port info that can be an interface name: no spaces, no `<description>`, not Junos's numeric default port ID.
+_PORT_NAME = re.compile(r"^[A-Za-z][\w./:-]*$")
+_TRAILER = re.compile(r"^\s*(?:Total entries displayed|\{(?:master|backup|primary|linecard)[^}]*\}\s*$)")
+READ = ("EOS or NX-OS `show lldp neighbors [detail]`, SONiC `show lldp table`, Junos `show lldp neighbors`, "
+        "Cumulus `nv show interface lldp`, `lldpcli show neighbors` as text, keyvalue or JSON")
+# A prompt line after the table (`CORE1#`, `root@leaf1> `).
+_PROMPT_LINE = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s*$")
 # A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
 _PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
-                     r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl)", re.MULTILINE)
+                     r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
 
 
 def eos_interface(name: str) -> str:
-    """`Et49/1` -> `Ethernet49/1`: EOS's short interface names, as its configs spell them."""
+    """`Et49/1` (EOS), `Eth1/49` (NX-OS) -> `Ethernet49/1`, `Ethernet1/49`: short interface names, as the configs
+    spell them."""
     m = _EOS_SHORT_RE.match(name)
     return _EOS_SHORT[m.group(1)] + m.group(2) if m else name
 
@@ -53,18 +94,23 @@ def prompt_host(text: str) -> str | None:
     return m.group("host") if m else None
 
 
-def parse(text: str, path: str, first_line: int = 1) -> tuple[list[Neighbor], list[ParseIssue]]:
-    """Neighbours in one saved output; ``first_line`` is the file line of the text's first line."""
+def parse(text: str, path: str, first_line: int = 1,
+          unknown: str = "SYS002") -> tuple[list[Neighbor], list[ParseIssue]]:
+    """Neighbours in one saved output; ``first_line`` is the file line of the text's first line. Text of no
+    format read here is one issue of code ``unknown`` (SYS001 for a file given only for its LLDP table)."""
     reader = _Reader(text, path, first_line)
     for detect, read in ((_is_json, reader.json), (_is_keyvalue, reader.keyvalue), (_is_eos_table, reader.eos_table),
-                         (_is_eos_detail, reader.eos_detail), (_is_lldpctl, reader.lldpctl)):
+                         (_is_eos_detail, reader.eos_detail), (_is_nxos_detail, reader.nxos_detail),
+                         (_header(_NXOS_TABLE_HEADER), reader.nxos_table),
+                         (_header(_RULED_HEADER), reader.ruled_table),
+                         (_header(_JUNOS_TABLE_HEADER), reader.junos_table), (_is_lldpctl, reader.lldpctl)):
         if detect(text):
             read()
             break
     else:
         if text.strip():
-            reader.issue(first_line, "no LLDP neighbour table in this output (EOS `show lldp neighbors [detail]`, "
-                                     "`lldpcli show neighbors` as text, keyvalue or JSON)")
+            reader.issues.append(ParseIssue(code=unknown, source=line_source(path, first_line), message=(
+                f"{path + ': ' if path else ''}no LLDP neighbour table in this output; read are: {READ}")))
     return reader.neighbors, reader.issues
 
 
@@ -92,12 +138,37 @@ def _is_eos_detail(text: str) -> bool:
     return any(_EOS_DETAIL_IFACE.match(line) for line in text.split("\n"))
 
 
+def _header(pattern: re.Pattern) -> Callable[[str], bool]:
+    return lambda text: any(pattern.match(line) for line in text.split("\n", 60)[:60])
+
+
+def _is_nxos_detail(text: str) -> bool:
+    """`Local Port id:` (or IOS's `Local Intf:`) lines of `Chassis id:` blocks (EOS writes `Chassis ID :`)."""
+    return "Chassis id:" in text and re.search(r"^\s*(?:Local Port id|Local Intf):", text, re.MULTILINE) is not None
+
+
+def _sent(value: str | None) -> str | None:
+    """A TLV's value, None for NX-OS's `null` / `not advertised`."""
+    return None if value is None or value.strip().lower() in _NOT_SENT else value.strip()
+
+
+def _junos_port(name: str) -> str:
+    m = _JUNOS_UNIT.match(name)
+    return m.group(1) if m else name
+
+
 def _is_lldpctl(text: str) -> bool:
-    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n"))
+    """An `Interface:` line and lldpd's labels (CDP's detail has `Interface: X,  Port ID (outgoing port): Y` too)."""
+    return any(_LLDPCTL_IFACE.match(line) for line in text.split("\n")) and re.search(
+        r"^\s*(?:ChassisID|SysName|PortID):", text, re.MULTILINE) is not None
 
 
 def _remote_port(subtype: str | None, port_id: str | None, descr: str | None) -> str | None:
-    """The far end's interface name: the port ID when it names a port, else lldpd's description (its ifname)."""
+    """The far end's interface name: the port ID when it names a port, else lldpd's description (its ifname). A
+    number is Junos's default port ID (the port's SNMP ifIndex, `531`) and names no port of a platform read here:
+    the description stands in when it is a name."""
+    if port_id and port_id.isdigit():
+        return descr if descr and _PORT_NAME.match(descr) else None
     if port_id and (subtype in _NAMING_SUBTYPES or (subtype is None and not _MAC.match(port_id))):
         return port_id
     return descr or None
@@ -182,6 +253,147 @@ class _Reader:
             elif text.startswith("Chassis ID") and ":" in text:
                 current.setdefault("chassis", text.split(":", 1)[1].strip())
         flush()
+
+    # -- Cisco NX-OS --------------------------------------------------------------------------
+    def nxos_table(self) -> None:
+        """`Device ID  Local Intf  Hold-time  Capability  Port ID` rows; a Device ID longer than its column is on a
+        line of its own, the rest of the row on the next (indented) line. No capability, no port ID: empty."""
+        header_at: int | None = None
+        local_col = port_col = 0
+        pending: tuple[str, int] | None = None  # (device ID alone on its line, line)
+        for n, line in self.numbered():
+            if _NXOS_TABLE_HEADER.match(line):
+                header_at, local_col, port_col, pending = n, line.index("Local Intf"), line.index("Port ID"), None
+                continue
+            if header_at is None or not line.strip():
+                continue
+            if _TRAILER.match(line) or _PROMPT_LINE.match(line):
+                pending = None
+                continue
+            words = list(re.finditer(r"\S+", line))
+            if len(words) == 1 and not line[0].isspace():
+                pending = (words[0].group(), n)
+                continue
+            if line[0].isspace():
+                if pending is None:
+                    self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: no Device ID before it; row skipped")
+                    continue
+                device, at = pending
+            elif line[local_col - 1:local_col] == " " and line[local_col:local_col + 1].strip():
+                # the Device ID is what stands before the Local Intf column (a system name may hold spaces)
+                device, at, words = line[:local_col].strip(), n, [w for w in words if w.start() >= local_col]
+            else:
+                device, at, words = words[0].group(), n, words[1:]
+            pending = None
+            if len(words) < 2 or not words[1].group().isdigit():
+                self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: expected DEVICE-ID LOCAL-INTF HOLD-TIME "
+                              "[CAPABILITY] [PORT-ID]; row skipped")
+                continue
+            rest = words[2:]
+            if rest and rest[0].start() < port_col - 1 and _NXOS_CAPS.match(rest[0].group()):
+                rest = rest[1:]
+            port_id = line[rest[0].start():].strip() if rest else None
+            self.add(eos_interface(words[0].group()), device,
+                     None if not port_id or _MAC.match(port_id) or port_id.isdigit() else port_id, at)
+
+    def nxos_detail(self) -> None:
+        """Blocks that begin `Chassis id:`, with `Port id:`, `Local Port id:` (IOS: `Local Intf:`), `Port
+        Description:` and `System Name:` lines. A MAC port ID (a host's lldpd) gives way to the port description."""
+        current: dict | None = None
+
+        def flush() -> None:
+            if current is None:
+                return
+            local = current.get("Local Port id") or current.get("Local Intf")
+            if not local:
+                self.issue(current["line"], "LLDP neighbour block without a `Local Port id:` line; skipped")
+                return
+            name, chassis = _sent(current.get("System Name")), _sent(current.get("Chassis id"))
+            descr = _sent(current.get("Port Description"))
+            self.add(eos_interface(local), name or chassis,
+                     _remote_port(None, _sent(current.get("Port id")), descr if descr and " " not in descr else None),
+                     current["line"])
+
+        for n, line in self.numbered():
+            m = _NXOS_DETAIL_KEY.match(line)
+            if m is None:
+                if line.strip().startswith("-----"):  # IOS's rule between blocks
+                    flush()
+                    current = None
+                continue
+            key, value = m.group(1), m.group(2).strip()
+            if current is None or key in current:  # NX-OS begins a block with `Chassis id:`, IOS with `Local Intf:`
+                flush()
+                current = {"line": n}
+            current[key] = value
+        flush()
+
+    # -- SONiC, Cumulus ------------------------------------------------------------------------
+    def ruled_table(self) -> None:
+        """SONiC `show lldp table`, NVUE `nv show interface lldp`, NCLU `net show lldp`: columns cut where the dash
+        rule under the header puts them (an empty capability or description is blank, a description may hold
+        spaces), each column known by its header. An interface with neither a remote host nor a port has no
+        neighbour (NVUE lists every interface)."""
+        header: str | None = None
+        roles: dict[str, int] | None = None
+        starts: list[int] = []
+        for n, line in self.numbered():
+            if _RULED_HEADER.match(line):
+                header, roles = line, None
+                continue
+            if header is None or not line.strip():
+                continue
+            if roles is None and set(line.strip()) <= {"-", " ", "\u2026"}:
+                starts = [m.start() for m in re.finditer(r"[-\u2026]+", line)]
+                names = [" ".join(header[a:b].split()) for a, b in zip(starts, [*starts[1:], len(header) + 1],
+                                                                      strict=True)]
+                roles = {_RULED_ROLES[name]: i for i, name in enumerate(names) if name in _RULED_ROLES}
+                if not {"local", "device", "port"} <= roles.keys():
+                    self.issue(n, "the dash rule under the LLDP table's header does not cut it into its columns; "
+                                  "table skipped")
+                    header = roles = None
+                continue
+            if roles is None or set(line.strip()) <= {"-"} or _TRAILER.match(line) or _PROMPT_LINE.match(line):
+                continue
+            cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line) + 1], strict=True)]
+            cut = [line[a - 1:a] for a in starts[1:] if a - 1 < len(line)]
+            if not cells[0] or any(c.strip() for c in cut) or line[:starts[0]].strip():
+                self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: its columns are not under the header's; "
+                              "row skipped")
+                continue
+            device, port_id = cells[roles["device"]], cells[roles["port"]]
+            descr = cells[roles["descr"]] if "descr" in roles else ""
+            if not device and not port_id:
+                continue
+            self.add(cells[roles["local"]], device, _remote_port(None, port_id or None,
+                                                                 descr if descr and " " not in descr else None), n)
+
+    # -- Junos ---------------------------------------------------------------------------------
+    def junos_table(self) -> None:
+        """`Local Interface  [Parent Interface]  Chassis Id  Port info  System Name` rows. A port info that names no
+        port (Junos's own default port ID is an SNMP ifIndex, `651`; a description with spaces) is left unknown."""
+        parent = False
+        name_col: int | None = None
+        for n, line in self.numbered():
+            if _JUNOS_TABLE_HEADER.match(line):
+                parent, name_col = "Parent" in line, re.search(r"System ?Name", line).start()  # type: ignore[union-attr]
+                continue
+            if name_col is None or not line.strip() or _TRAILER.match(line) or _PROMPT_LINE.match(line):
+                continue
+            words = list(re.finditer(r"\S+", line))
+            lead = 3 if parent else 2  # local, [parent], chassis
+            if len(words) < lead + 1:
+                self.issue(n, f"cannot read LLDP row {line.strip()[:80]!r}: expected LOCAL-INTERFACE "
+                              f"{'PARENT-INTERFACE ' if parent else ''}CHASSIS-ID PORT-INFO SYSTEM-NAME; row skipped")
+                continue
+            rest = words[lead:]
+            # The system name starts under its header; when a long port info pushed it right, it is the last word.
+            at = next((i for i, w in enumerate(rest) if w.start() == name_col), len(rest) - 1 if len(rest) > 1 else
+                      (0 if rest[0].start() >= name_col else 1))
+            info = line[rest[0].start():rest[at - 1].end()] if at > 0 else ""
+            device = line[rest[at].start():].strip() if at < len(rest) else words[lead - 1].group()
+            port = _junos_port(info) if _PORT_NAME.match(info) and not _MAC.match(info) else None
+            self.add(_junos_port(words[0].group()), device, port, n)
 
     # -- lldpd --------------------------------------------------------------------------------
     def keyvalue(self) -> None:

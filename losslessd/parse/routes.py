@@ -1,4 +1,5 @@
-"""Routing-table captures: `show ip route` / `show ipv6 route` text from FRR (SONiC vtysh) and Arista EOS.
+"""Routing-table captures: `show ip route` / `show ipv6 route` from FRR (SONiC vtysh; text or JSON), Arista EOS and
+Cisco NX-OS.
 
 Only what forwards counts. FRR marks a route's selected entry with `>` and each next hop installed
 in the forwarding table with `*` (FRR zebra docs, "ECMP": "The `*` character tells us that the
@@ -9,6 +10,13 @@ Ethernet1`) or, since 4.2x, on their own lines. Connected routes become a next h
 no address; discard routes (`Null0`, `unreachable (blackhole)`) a route with no next hops. Routes of
 VRFs other than the default one are not kept: RoCE fabrics route in the default VRF, and a
 management VRF's default route would name ports outside the fabric.
+
+Cisco NX-OS (Nexus 9000 Unicast Routing Configuration Guide, `show ip route`: "'*' denotes best ucast
+next-hop, '**' denotes best mcast next-hop") prints a prefix line (`10.1.0.0/24, ubest/mbest: 2/0`) and
+one `*via ADDRESS, INTERFACE, [pref/metric], age, protocol` line per next hop: only the best unicast
+ones (one `*`) forward. A next hop without an interface (iBGP, eBGP multihop) is resolved here through
+the longest-prefix route of the same table, as the switch resolves it; `direct` and `local` hops are
+connected routes (a port, no address).
 """
 
 from __future__ import annotations
@@ -16,15 +24,27 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
-from .base import Input
+from .base import Input, LineAt
+from .lldp import eos_interface
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
-_HEADER = re.compile(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?)?)\s+"
+# FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
+_HEADER = re.compile(r"^(?P<code>\s*[A-Za-z][A-Za-z0-9>*=]*(?:\s[A-Z][A-Z0-9]?|\s\*)?)\s+"
                      r"(?P<prefix>[0-9A-Fa-f:.]+/\d+)(?:\s+(?P<rest>.*))?$")
 # A further next hop of the route above: indented, FRR puts `*` before an installed one.
 _CONTINUATION = re.compile(r"^\s+(?P<fib>\*)?\s*(?P<hop>(?:via|is directly|directly connected|Null0|unreachable)\b.*)$")
-_VRF = re.compile(r"^\s*VRF(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)\s*$")
+# `VRF: x` (EOS; 4.1x `VRF name: x`), `VRF x:` (FRR), `IPv4 unicast VRF x:` (FRR 10),
+# `IP Route Table for VRF "x"` (NX-OS).
+_VRF = re.compile(r"^\s*(?:VRF(?: name)?(?::\s*(?P<eos>\S+)|\s+(?P<frr>\S+?):)|IPv[46] unicast VRF\s+(?P<frr10>\S+?):"
+                  r'|IP(?:v6)? Rout(?:e|ing) Table for (?:VRF|Context)\s+"(?P<nxos>[^"]*)")\s*$')
+# NX-OS: `10.1.0.0/24, ubest/mbest: 2/0[, attached]` (older: `1 ucast next-hops, 0 mcast next-hops`).
+_NXOS_HEADER = re.compile(r"^(?P<prefix>[0-9A-Fa-f:.]+/\d+),\s+(?:ubest/mbest:|\d+ ucast next-hops)")
+# `*via 10.0.0.1, Eth1/49, [20/0], 1d02h, bgp-65000, external, tag 65001`, `*via 172.16.1.2, [200/0], ...`,
+# `*via Null0, [1/0], ...`, `*via fe80::1%default, Eth1/1, ...`
+_NXOS_HOP = re.compile(r"^\s*(?P<stars>\**)via\s+(?P<target>[^,\s]+),\s*(?:(?P<iface>[^,\[\s]+),\s*)?"
+                       r"(?P<rest>\[\d+/\d+\].*)$")
 _DISTANCE = re.compile(r"^\[\d+/\d+\]\s*")
 _INTERFACE_END = re.compile(r"[,\s]")
 DEFAULT_VRFS = {"default", "global"}
@@ -33,18 +53,28 @@ _SKIP = object()  # a next hop that does not forward (recursive, inactive)
 _DISCARD = object()  # a route that drops what it matches
 
 
+READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS or "
+        "Cisco NX-OS")
+
+
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
-    """Routes with their forwarding next hops, and the lines that could not be read (SYS002)."""
+    """Routes with their forwarding next hops, and the lines that could not be read (SYS002); text that is no
+    routing table read here is one SYS001."""
+    if inp.text.lstrip().startswith("{"):
+        return _frr_json(inp)
     lines = inp.text.splitlines()
+    if any(_NXOS_HEADER.match(line) for line in lines[:200]):
+        return _nxos(inp, lines)
     frr = "selected route" in inp.text or any(
         (m := _HEADER.match(line)) and (">" in m["code"] or "*" in m["code"]) for line in lines)
     routes: list[Route] = []
     issues: list[ParseIssue] = []
     current: _Entry | None = None
     vrf_ok = True
+    vrf_seen = False
 
     def issue(n: int, message: str) -> None:
-        issues.append(ParseIssue(code="SYS002", message=f"{message}; line skipped", source=Source(file=inp.path, line=n)))
+        issues.append(_skipped(inp, n, message))
 
     def close() -> None:
         if current is not None and vrf_ok and (current.hops or current.discard):
@@ -57,7 +87,8 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         if vrf:
             close()
             current = None
-            vrf_ok = (vrf["eos"] or vrf["frr"]) in DEFAULT_VRFS
+            vrf_ok = (vrf["eos"] or vrf["frr"] or vrf["frr10"]) in DEFAULT_VRFS
+            vrf_seen = True
             continue
         head = _HEADER.match(line)
         if head:
@@ -85,9 +116,180 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             issue(n, f"next hop not understood: {line.strip()!r}")
     close()
     if not routes and not issues:
-        issues.append(ParseIssue(code="SYS002", message="no routing-table entries found (expected `show ip route` "
-                                 "output from FRR/SONiC vtysh or Arista EOS)", source=Source(file=inp.path)))
+        issues.append(_no_default(inp) if vrf_seen else _unknown(inp))
     return routes, issues
+
+
+def _no_default(inp: Input) -> ParseIssue:
+    """A routing table of a known format whose default VRF holds no route: nothing of it is used."""
+    return ParseIssue(code="SYS002", source=Source(file=inp.path), message=(
+        f"{inp.path}: a routing table with no route of the default VRF; no route read"))
+
+
+def _skipped(inp: Input, line: int, message: str) -> ParseIssue:
+    return ParseIssue(code="SYS002", message=f"{message}; line skipped", source=Source(file=inp.path, line=line))
+
+
+def _unknown(inp: Input) -> ParseIssue:
+    return ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
+        f"{inp.path}: no routing-table entries found; read are: {READ}"))
+
+
+def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
+    """NX-OS `show ip route`: a prefix line, then its `*via` lines; routes of VRFs other than the default left out."""
+    routes: list[Route] = []
+    issues: list[ParseIssue] = []
+    current: _Entry | None = None
+    vrf_ok = True
+    unresolved: list[tuple[_Entry, str]] = []  # (route, next-hop address without an interface)
+    entries: list[_Entry] = []
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []  # each entry's prefix
+
+    def issue(n: int, message: str) -> None:
+        issues.append(_skipped(inp, n, message))
+
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if vrf := _VRF.match(line):
+            current, vrf_ok = None, (vrf["nxos"] or vrf["eos"] or vrf["frr"] or vrf["frr10"]) in DEFAULT_VRFS
+            continue
+        if head := _NXOS_HEADER.match(line):
+            current = None
+            try:
+                net = ipaddress.ip_network(head["prefix"], strict=False)
+            except ValueError:
+                issue(n, f"{head['prefix']!r} is not an IP prefix")
+                continue
+            if vrf_ok:
+                current = _Entry(str(net), Source(file=inp.path, line=n))
+                entries.append(current)
+                networks.append(net)
+            continue
+        hop = _NXOS_HOP.match(line)
+        if hop is None:
+            if current is not None and line[:1].isspace() and "via" in line:
+                issue(n, f"next hop not understood: {line.strip()!r}")
+            continue
+        if current is None or hop["stars"] != "*":  # not kept, not the best unicast hop (`**`: multicast)
+            continue
+        (target, _, in_vrf), iface, rest = hop["target"].partition("%"), hop["iface"], hop["rest"]
+        if target == "Null0" or (iface or "").startswith("Null"):
+            current.discard = True
+            continue
+        port = eos_interface(iface) if iface else None
+        if re.search(r",\s*(?:direct|local|hsrp|vrrp)\b", rest):
+            if port and NextHop(port=port) not in current.hops:
+                current.hops.append(NextHop(port=port))
+            continue
+        try:
+            ipaddress.ip_address(target)
+        except ValueError:
+            issue(n, f"next hop not understood: {line.strip()!r}")
+            continue
+        if port is None and ((in_vrf and in_vrf not in DEFAULT_VRFS) or re.search(r"\bsegid:|\bencap:", rest)):
+            # a next hop in another VRF (`%management`), or a VTEP behind a VXLAN tunnel (EVPN `segid: ... encap:
+            # VXLAN`): not reached through this table's cables; kept without an interface (the path is unverified)
+            if (h := NextHop(address=target)) not in current.hops:
+                current.hops.append(h)
+        elif port is None:
+            unresolved.append((current, target))
+        elif (h := NextHop(address=target, port=port)) not in current.hops:
+            current.hops.append(h)
+    if unresolved:
+        table = _Table(entries, networks)
+        for last in (False, False, True):  # a next hop reached through another recursive one: its route first
+            found: dict[str, list[NextHop]] = {}
+            for entry, address in unresolved:
+                if address not in found:
+                    found[address] = table.resolve(address)
+                for h in found[address] or ([NextHop(address=address)] if last else []):
+                    if h not in entry.hops:
+                        entry.hops.append(h)
+    routes = [Route(prefix=e.prefix, next_hops=e.hops, source=e.source) for e in entries if e.hops or e.discard]
+    if not routes and not issues:
+        issues.append(_no_default(inp))
+    return routes, issues
+
+
+def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
+    """FRR `show ip route json` (`{PREFIX: [entry, ...]}`) or `show ip route vrf all json` (`{VRF: {PREFIX: ...}}`):
+    the entry with `"selected": true`, its next hops with `"fib": true` (FRR zebra_vty.c writes the FIB mark of the
+    text as "fib" and a resolved recursive hop as one of its own)."""
+    try:
+        data = json_value(inp.text)
+    except ValueError as exc:
+        return [], [ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
+            f"{inp.path}: routing table JSON is not valid ({exc})"))]
+    if not isinstance(data, dict):
+        return [], [_unknown(inp)]
+    if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF
+        tables = [v for k, v in data.items() if k in DEFAULT_VRFS]
+        if not tables:
+            return [], [_no_default(inp)]
+        data = tables[0]
+    routes: list[Route] = []
+    issues: list[ParseIssue] = []
+    line_at, search_from = LineAt(inp.text), max(0, min((p for p in (inp.text.find(f'"{v}"') for v in DEFAULT_VRFS)
+                                                             if p >= 0), default=0))
+    slash = "\\/" if "\\/" in inp.text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
+    for key, entries in data.items():
+        # the key as written, after the one before (a key not found, written otherwise, leaves the rest without lines:
+        # searching on would read the whole text for each key)
+        at = inp.text.find('"' + key.replace("/", slash) + '"', search_from) if search_from >= 0 else -1
+        line = line_at(at) if at >= 0 else None
+        search_from = at + 1 if at >= 0 else -1
+        try:
+            prefix = str(ipaddress.ip_network(str(key), strict=False))
+        except ValueError:
+            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+                f"{str(key)[:60]!r} is not an IP prefix; route skipped")))
+            continue
+        chosen = next((e for e in entries if isinstance(e, dict) and e.get("selected") is True), None) \
+            if isinstance(entries, list) else None
+        if chosen is None:
+            continue
+        entry = _Entry(prefix, Source(file=inp.path, line=line))
+        hops = chosen.get("nexthops")
+        for nh in hops if isinstance(hops, list) else []:
+            if not isinstance(nh, dict) or nh.get("fib") is not True:
+                continue
+            name = nh.get("interfaceName") if isinstance(nh.get("interfaceName"), str) else None
+            if nh.get("unreachable") or nh.get("blackhole") or name == "Null0":
+                entry.discard = True
+            elif isinstance(nh.get("ip"), str) and not nh.get("directlyConnected"):
+                entry.add(NextHop(address=nh["ip"], port=name), installed=True, n=0, issue=None)
+            elif name:
+                entry.add(NextHop(port=name), installed=True, n=0, issue=None)
+        if entry.hops or entry.discard:
+            routes.append(Route(prefix=entry.prefix, next_hops=entry.hops, source=entry.source))
+    if not routes and not issues:
+        issues.append(_no_default(inp) if data else _unknown(inp))
+    return routes, issues
+
+
+class _Table:
+    """Longest-prefix match over one routing table, as the switch resolves a BGP next hop."""
+
+    def __init__(self, entries: list[_Entry], networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]):
+        self.by_length: dict[tuple[int, int], dict[int, _Entry]] = {}
+        for e, net in zip(entries, networks, strict=True):
+            self.by_length.setdefault((net.version, net.prefixlen), {})[int(net.network_address)] = e
+        self.lengths = sorted(self.by_length, key=lambda k: -k[1])
+
+    def resolve(self, address: str) -> list[NextHop]:
+        """The next hops with an interface that ``address`` reaches; the address itself on a connected route's
+        port; [] when nothing reaches it."""
+        addr = ipaddress.ip_address(address)
+        width = addr.max_prefixlen
+        for version, plen in self.lengths:
+            if version != addr.version:
+                continue
+            entry = self.by_length[(version, plen)].get(int(addr) >> (width - plen) << (width - plen))
+            if entry is not None:
+                return [NextHop(address=address, port=h.port) if h.address is None else h
+                        for h in entry.hops if h.port]  # connected: the address is on that port's subnet
+        return []
 
 
 class _Entry:
@@ -111,7 +313,8 @@ def _hop(text: str):
     text = _DISTANCE.sub("", text.strip())
     for lead in ("is directly connected,", "directly connected,"):
         if text.startswith(lead):
-            return NextHop(port=_interface(text[len(lead):]))
+            port = _interface(text[len(lead):])
+            return _DISCARD if port == "Null0" else NextHop(port=port)  # EOS: `is directly connected, Null0`
     if text.startswith(("Null0", "unreachable", "blackhole")):
         return _DISCARD
     if not text.startswith("via "):

@@ -52,6 +52,8 @@ def find(paths: list[str | Path]) -> Path | None:
     """The topology file of the linted folders (topology.yaml beside the device files), if any."""
     found = [Path(p) / name for p in paths if os.path.isdir(p) for name in TOPOLOGY_FILES
              if os.path.lexists(Path(p) / name)]  # a FIFO or a folder of that name is refused when read
+    # (one folder named twice, or by a link to it, has one topology file: `lint fabric fabric` was refused)
+    found = list({os.path.realpath(f): f for f in reversed(found)}.values())[::-1]
     if len(found) > 1:
         raise InputError(f"several topology files ({', '.join(map(str, found))}); pass one with --topology")
     return found[0] if found else None

@@ -29,6 +29,7 @@ from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
 from ..platforms import PLATFORMS
 from ..policy import Policy, Range
+from ..printable import quoted
 from ..resources import data_dir
 from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
 from ..units import bytes_to_us, is_small_int, length_m
@@ -140,6 +141,7 @@ class SonicEgress:
     profiles: dict[str, str] = field(hash=False)
     pools: dict[str, str] = field(hash=False)
     stock: bool = False
+    sources: dict[str, Source] = field(default_factory=dict, hash=False, compare=False)  # where each name was read
 
 
 def sku_egress(sku: skutables.SkuTable | None) -> SonicEgress | None:
@@ -181,7 +183,8 @@ def sonic_egress(device: Device, policy: Policy) -> SonicEgress | None:
     fields = {"pool": pool.name, "size": profile_.size_bytes, "static_th": profile_.static_threshold_bytes,
               "dynamic_th": profile_.dynamic_threshold}
     pool_fields = {"type": pool.direction, "mode": pool.mode, "size": pool.size_bytes}
-    return SonicEgress(name, {name: _json_fields(fields)}, {pool.name: _json_fields(pool_fields)})
+    sources = {n: src for n, src in ((name, profile_.source), (pool.name, pool.source)) if src is not None}
+    return SonicEgress(name, {name: _json_fields(fields)}, {pool.name: _json_fields(pool_fields)}, sources=sources)
 
 
 def _json_fields(fields: dict) -> str:
@@ -274,6 +277,7 @@ class PortProfile:
     attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.attached
     bundle: str | None = None  # PortFacts.bundle
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)  # PortFacts.bundle_attached
+    source: Source | None = field(default=None, compare=False)  # PortFacts.source: where an error about it points
 
     @property
     def xoff_bytes(self) -> int | None:
@@ -415,6 +419,8 @@ class Profile(Sectioned):
             name = f"roce-tc{tc}" if any(c.name == name for c in self.classes) else name
             return ClassUse(name, tc, True, tc in (self.pfc or ()))
         lossless = tc in (self.pfc or ()) and not (found.no_loss and found.pfc_priority == tc)
+        writable(found.name, "forwarding class name", "rename the class (and the classifiers and maps that name it)",
+                 found.source)
         return ClassUse(found.name, found.queue, False, lossless)
 
     def pools_kept(self) -> str | None:
@@ -593,7 +599,8 @@ def restrict(prof: Sectioned, sections: Iterable[str], ports: Iterable[str] | No
 
 # Tables whose range key may be written whole when its other indexes are lossless now (they stay lossless).
 _LOSSLESS_KEYED = frozenset({"BUFFER_PG", "BUFFER_QUEUE"})
-_SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
+# (ASCII digits: \d also takes the digits of other scripts, which float() reads: "\u0663" was 3; no config writes them)
+_SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
 
 
 def parse_port_spec(spec: str) -> PortFacts:
@@ -777,6 +784,14 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     """
     if not ports:
         raise InputError("no ports to render: give --device or at least one --ports NAME:SPEED:CABLE[:MTU]")
+    seen: dict[str, PortFacts] = {}
+    for facts in ports:  # (each would be written with its own numbers: two speeds, two MTUs for one port)
+        if facts.name in seen:
+            first = seen[facts.name].source
+            there = f" (the --device config has it at {first.describe()})" if first is not None else ""
+            raise InputError(f"port {facts.name[:80]!r} is given twice{there}: name each port once (--ports adds "
+                             "ports to the --device config's)")
+        seen[facts.name] = facts
     lossless = sorted(pol.lossless.priorities)
     if BEST_EFFORT_TC in lossless:
         raise InputError(f"policy {pol.name}: priority {BEST_EFFORT_TC} is lossless, and every DSCP the policy does "
@@ -830,7 +845,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             pause_buffer=_pause_buffer(port.speed_gbps, cable, mtu, kmin if pol.ecn.before_pfc == "kmin" else kmax)
             if known else None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
-            keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached))
+            keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
+            source=port.source))
         if kmin is not None and pool_bytes is not None and sonic is not None:
             _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested, where)
     rendered = _one_policy_per_bundle(rendered)
@@ -894,6 +910,7 @@ def render(platform: str, prof) -> str:
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
     family = None
+    writable(prof.policy, "policy name", "give the policy a `name:` of lower-case letters, digits and -")
     if isinstance(prof, Profile):
         _check_names(prof)
         family = families.resolve(platform, prof.model, prof.family)
@@ -910,18 +927,49 @@ _MISSING = {
 }
 
 
-# A port name a snippet may hold: what SONiC, EOS, NX-OS, Junos, NVUE and Linux name ports with (Ethernet1/1,
-# et-0/0/0:1, swp1s0, enp65s0f0np0, eth0.100). A name from a config is written into JSON strings, CLI lines and a
-# shell script unquoted: a quote, a space, a newline or `$(...)` in it would break the snippet or run as a command.
-_WRITABLE_PORT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,63}")
+# A name a snippet may hold: what SONiC, EOS, NX-OS, Junos, NVUE and Linux name ports with (Ethernet1/1,
+# et-0/0/0:1, swp1s0, enp65s0f0np0, eth0.100), and profiles, pools, policies, classes and port-channels with
+# (egress_lossless_profile, default-8q-nq-policy, best-effort, port-channel12). A name from a config or a policy file
+# is written into JSON strings, CLI lines and a shell script unquoted: a quote, a space, a newline or `$(...)` in it
+# would break the snippet, run as a command, or add a line or JSON entry the operator did not ask for.
+_WRITABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,63}")
+_SHOWN = 80  # characters of a refused name an error quotes
+
+
+def writable(name: str, what: str, fix: str, source: Source | None = None) -> str:
+    """``name`` when a snippet may write it as it is; else InputError naming it, ``what`` it is, where it was read
+    (``source``) and the ``fix``."""
+    if _WRITABLE_NAME.fullmatch(name):
+        return name
+    shown = quoted(name, _SHOWN)
+    file, line = (source.file, source.line) if source is not None and source.file else (None, None)
+    raise InputError(f"{what} {shown} cannot be written into a snippet safely (losslessd writes names of letters, "
+                     f"digits and _ . : / @ - only, up to 64 characters); {fix}", file=file, line=line)
 
 
 def _check_names(prof: Profile) -> None:
+    """Every name from the input a template writes (a port's, its port-channel's, its SONiC keys', the policies the
+    device attaches, the device's egress profile and pool), before any template runs; the device's
+    forwarding classes where one is chosen (Profile.class_use); the policy's name is render's."""
     for port in prof.ports:
-        if not _WRITABLE_PORT.fullmatch(port.name):
-            raise InputError(f"port name {port.name!r} cannot be written into a snippet safely (losslessd writes "
-                             "names of letters, digits and _ . : / @ - only, up to 64 characters); rename the port "
-                             "or leave it out of the policy's roce_ports")
+        at = port.source  # (the port's own line: its port-channel, policies and keys are read around it)
+        writable(port.name, "port name", "rename the port or leave it out of the policy's roce_ports", at)
+        if port.bundle is not None:
+            writable(port.bundle, f"port {port.name}: port-channel name", "rename the port-channel", at)
+        for point, name in (port.attached | port.bundle_attached).items():
+            writable(name, f"port {port.name}: service policy ({point}) name", "rename the policy-map", at)
+        for table, keys in port.keys.items():
+            for key, _ in keys.values():
+                for part in re.split(r"[|,]", key):  # ("<host>|<asic>|<port>,<port>|<index>")
+                    writable(part, f"port {port.name}: {table} key {key[:_SHOWN]!r}: part", "rename the key", at)
+    for point, name in (prof.attached or {}).items():
+        writable(name, f"system qos service policy ({point}) name", "rename the policy-map")
+    if prof.egress is not None:
+        for table, names in (("BUFFER_PROFILE", [prof.egress.profile, *prof.egress.profiles]),
+                             ("BUFFER_POOL", prof.egress.pools)):
+            for name in names:
+                writable(name, f"SONiC {table} name", "rename it (and the entries that name it)",
+                         prof.egress.sources.get(name))
 
 
 def _check_facts(platform: str, prof: Profile, family: str | None) -> None:

@@ -59,8 +59,9 @@ class LosslessClassStarved(PortRule):
       EOS config has such queues. Where the DSCP map is not in the input (so neither which queues traffic
       reaches nor which one is the CNP class's is known), a single strict queue is reported as unverified: it
       may be the CNP queue the policy allows.
-    A lossless queue whose scheduler the input does not show is reported as unverified. One finding per port
-    and problem.
+    A lossless queue whose scheduler the input does not show is reported as unverified, and so is weight 0 where
+    every other weighted queue has weight 0 too (none is served before another; how the switch then shares the
+    link is not in the input). One finding per port and problem.
 
     ## Why it matters
     A lossless queue that is not served never drains: its ingress PG stays above XOFF, the switch pauses
@@ -105,8 +106,8 @@ class LosslessClassStarved(PortRule):
                                       source=src, key=str(q))
                 continue
             others = [x.scheduler.weight for i, x in queues.items() if i != q and x.scheduler is not None
-                      and x.scheduler.type in WEIGHTED and x.scheduler.weight is not None]
-            if sched.type in WEIGHTED and sched.weight == 0 and others and not any(others):
+                      and x.scheduler.type in WEIGHTED]
+            if sched.type in WEIGHTED and sched.weight == 0 and others and all(w == 0 for w in others):
                 # Every weighted queue at 0 (NetApp's Nexus RCFs write `bandwidth remaining percent 0` on all eight
                 # classes): none is served before another, and how the switch then shares the link is not written.
                 yield self.unverified(f"{where} is scheduled by {sched.type.value.upper()} with weight 0, as is every "

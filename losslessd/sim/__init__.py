@@ -91,7 +91,8 @@ class SimDevice:
     down: bool = False
     password: str = field(default="", repr=False)  # what the SSH server accepts now
     garbled: dict[str, str] = field(default_factory=dict, repr=False)
-    trailed: dict[str, str] = field(default_factory=dict, repr=False)  # command -> text after its own answer
+    # command -> (text after its own answer, the next time only)
+    trailed: dict[str, tuple[str, bool]] = field(default_factory=dict, repr=False)
     flooded: set[str] = field(default_factory=set, repr=False)  # commands answered by output that never ends
     if_indexes: dict[str, int] = field(default_factory=dict)  # port -> ifIndex, as its SNMP agent numbers them
     lossless: dict[str, list[int]] = field(default_factory=dict)  # port -> priorities with PFC on
@@ -342,15 +343,16 @@ class Simulator:
             output = recorded[: max(1, len(recorded) // 3)].rstrip("\n")
         device.garbled[cmd] = output
 
-    def trail(self, name: str, command: str, text: str | None = None) -> None:
+    def trail(self, name: str, command: str, text: str | None = None, once: bool = False) -> None:
         """Run ``command`` as the device does and print ``text`` after its answer (an error line beside the success
-        line of a config command that did its work, or a session that broke off after it); None: its answer alone."""
+        line of a config command that did its work, or a session that broke off after it), every time or ``once``;
+        None: its answer alone."""
         cmd = normalize(command)
         trailed = self._device(name).trailed
         if text is None:
             trailed.pop(cmd, None)
         else:
-            trailed[cmd] = text
+            trailed[cmd] = (text, once)
 
     def flood(self, name: str, command: str, on: bool = True) -> None:
         """Answer ``command`` with lines that never end (a `show` stuck in a loop, a log followed for ever, or a

@@ -34,7 +34,7 @@ class CliDevice(Protocol):
     password: str
     outputs: dict[str, str]  # normalised command line -> output
     garbled: dict[str, str]  # normalised command line -> output served instead of the recorded one
-    trailed: dict[str, str]  # normalised command line -> text printed after its own answer (Simulator.trail)
+    trailed: dict[str, tuple[str, bool]]  # normalised command line -> (text after its answer, once) (Simulator.trail)
     flooded: set[str]  # normalised command lines answered by output that never ends
     delay_s: float  # a slow device waits this long before each command's output
     config: ConfigState  # pushed config: sessions, checkpoints, files (losslessd.sim.config)
@@ -83,7 +83,10 @@ class Shell:
         if (done := self.device.control(cmd)) is not None:
             return Reply(done)
         reply = self.command(cmd)
-        if (trail := self.device.trailed.get(cmd)) is not None:
+        if (trailed := self.device.trailed.get(cmd)) is not None:
+            trail, once = trailed
+            if once:
+                del self.device.trailed[cmd]
             reply = reply._replace(text=f"{reply.text}\n{trail}" if reply.text else trail)
         return reply
 

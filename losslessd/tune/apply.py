@@ -380,11 +380,12 @@ class NvuePusher(SonicPusher):
                 raise PushError(self.name, f"nothing to change, yet {problem}", False)
             return Pushed(self.name, False, "")
         undo = _previous(running, lines)
-        diff, why = "", self._pending(lines)
+        diff, why = "", self._pending(lines)  # (a line refused: _pending has dropped the revision)
         if why is None:
             diff, why = self._send("nv config diff")
-        if why is not None:  # a line refused, or a diff that cannot be read: nothing applied
-            self._send("nv config detach")
+            if why is not None:  # a diff that cannot be read: the revision dropped, nothing applied
+                self._send("nv config detach")
+        if why is not None:
             raise PushError(self.name, f"{why}; nothing applied", True)
         out, failed = self._send("nv config apply -y", "applied")
         # An `applied` line beside an error line: the revision may have landed, so it is undone as one that did.

@@ -32,18 +32,18 @@ from ..docpos import json_value
 
 # Each MPI rank tag open-mpi's --tag-output (`[1,0]<stdout>:`) or a launcher's plain `[0]` puts where a
 # write began; a bus id (`[0x0a]`, `[000f:01:00]`) is not one.
-_MPI_TAG = re.compile(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?")
+_MPI_TAG = re.compile(r"\[\d+(?:,\d+)?\](?:<std(?:out|err)>:?)?", re.ASCII)
 _VERSION = re.compile(r"nccl-tests version\s+(\S+)")
 _STARTING = re.compile(r"Collective test starting:\s*(\S+)")
 _NTHREAD = re.compile(r"^nThread\s+\d+")
-_RANK = re.compile(r"^Rank\s+(\d{1,19})\b")
-_OOB = re.compile(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE)
+_RANK = re.compile(r"^Rank\s+(\d{1,19})\b", re.ASCII)
+_OOB = re.compile(r"^Out of bounds values\s*:\s*(\d{1,19})\s*(OK|FAILED)?", re.IGNORECASE | re.ASCII)
 _AVG = re.compile(r"^Avg bus bandwidth\s*:\s*(\S+)")
 _ERROR = re.compile(r"^error:\s*(.+)")
-_TIMESTAMP = re.compile(r"\s+(\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2})\s*$")
+_TIMESTAMP = re.compile(r"\s+(\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2})\s*$", re.ASCII)
 # A whole number as nccl-tests and perftest print them: %li / %lu / %d, at most 19 digits (a 64-bit long on
 # LP64 Linux, 9223372036854775807). More digits are no printed number (and int() refuses above 4,300: ValueError).
-_INT = re.compile(r"^-?\d{1,19}$")
+_INT = re.compile(r"^-?\d{1,19}$", re.ASCII)  # (\d: ASCII digits, as every pattern here)
 
 # busbw = algbw x factor(n ranks), per collective (nccl-tests doc/PERFORMANCE.md and src/*.cu GetBw).
 BUSBW_FACTOR = {
@@ -148,11 +148,19 @@ def _clean(line: str) -> str:
     return text[1:].strip() if text.startswith("#") else text
 
 
+def _float(text: str) -> float:
+    """float(), for numbers written in ASCII digits only: float() also reads other scripts' digits (an Arabic-Indic
+    three is 3.0), which no benchmark prints; ValueError for them, as for any other text."""
+    if not text.isascii():
+        raise ValueError(f"{text[:40]!r} is not a number in ASCII digits")
+    return float(text)
+
+
 def _number(token: str) -> float | None:
     """A printed number (%.2f, %.1f, %.0f, %.1e, %g); None for N/A and for what is not finite or is negative."""
     if token.upper() == "N/A":
         return None
-    value = float(token)
+    value = _float(token)
     # nan, inf, 1e999: no measurement (a busbw of inf would win every comparison); nor is a negative time, bandwidth
     # or count (getFloatStr prints elapsed time and bytes over it): a busbw of -1 was kept as the size's (lower) one
     if not math.isfinite(value) or value < 0:
@@ -163,7 +171,7 @@ def _number(token: str) -> float | None:
 def _whole(value) -> int:
     """A size or count as nccl-tests and perftest print it (%lu): a whole number; ValueError for anything else (inf,
     nan, 1e999, 2.5, text), which int(float(...)) let through or raised OverflowError on."""
-    number = float(str(value).strip())
+    number = _float(str(value).strip())
     if not number.is_integer():
         raise ValueError(f"{str(value)[:40]!r} is not a whole number")
     return int(number)
@@ -307,7 +315,7 @@ def parse_nccl_tests(text: str) -> list[NcclRun]:
             r.oob_ok = None if m.group(2) is None else m.group(2).upper() == "OK"
         elif m := _AVG.match(body):
             try:
-                current(lineno, False).avg_busbw_gbps = float(m.group(1))
+                current(lineno, False).avg_busbw_gbps = _float(m.group(1))
             except ValueError:
                 current(lineno, False).notes.append(f"line {lineno}: Avg bus bandwidth {m.group(1)!r} is not a number")
         elif m := _ERROR.match(body):
@@ -403,7 +411,7 @@ def _json_num(value) -> float | None:
     if value is None:
         return None
     try:
-        number = float(str(value).strip())
+        number = _float(str(value).strip())
     except ValueError:
         return None
     return number if math.isfinite(number) else None
@@ -470,7 +478,7 @@ def parse_perftest(text: str) -> PerftestRun:
                 continue
             continue
         try:
-            values = [float(w) for w in words]
+            values = [_float(w) for w in words]
         except ValueError:
             continue
         if len(values) < len(names):
@@ -586,7 +594,7 @@ def _from_perftest(run: PerftestRun) -> BenchResult:
 
 def parse_size(text: str) -> int:
     """An nccl-tests size as operators write it (`-b 8 -e 8G`): 8, 64K, 1M, 8G (powers of 1024), or bytes."""
-    m = re.fullmatch(r"\s*(\d{1,19})\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    m = re.fullmatch(r"\s*(\d{1,19})\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE | re.ASCII)
     size = int(m.group(1)) * 1024 ** ("KMGT".find(m.group(2).upper()) + 1 if m.group(2) else 0) if m else -1
     if not 0 <= size < 2**63:  # a size nccl-tests prints (%li: a 64-bit long, see _INT); 5,000 digits: int()'s error
         raise ValueError(f"not a message size: {text[:40]!r}{'...' if len(text) > 40 else ''} (e.g. 64M, 1G, 8192)")

@@ -4,11 +4,13 @@ the trials, the time paused) and one HTML page with both, written from the tune 
 from __future__ import annotations
 
 import html
+import io
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..limits import os_reason, write_output
 from .bench import format_size
 from .space import Candidate
 from .store import AS_FOUND, Store, Trial, Tune
@@ -68,7 +70,11 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
     except ImportError:
         raise InputError("plots need matplotlib, which comes with the `plot` extra: pip install 'losslessd[plot]'") \
             from None
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # (a file of that name, a path below one, a folder not writable)
+        why = "it is a file: --out names a folder" if isinstance(exc, FileExistsError) else os_reason(exc)
+        raise InputError(f"cannot make the folder for the plots: {why}", file=str(out)) from None
     ok = [r for r in found if r.trial.score is not None]
     paths = []
     fig = Figure(figsize=(12, 3.8), layout="constrained")
@@ -124,7 +130,9 @@ def plots(tune: Tune, found: list[Row], out: Path) -> list[Path]:
 
 
 def _save(fig, path: Path) -> Path:
-    fig.savefig(path, dpi=100)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100)
+    write_output(path, png.getvalue(), "plot")
     return path
 
 
@@ -134,5 +142,5 @@ def page(tune: Tune, text: str, images: list[Path], out: Path) -> Path:
     doc = (f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>losslessd tune {tune.id}</title></head>\n"
            f"<body>\n<h1>losslessd tune {tune.id}</h1>\n<pre>{html.escape(text)}</pre>\n{body}</body></html>\n")
     path = out / f"tune-{tune.id}.html"
-    path.write_text(doc, encoding="utf-8")
+    write_output(path, doc.encode("utf-8"), "page")
     return path

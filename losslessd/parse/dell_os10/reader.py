@@ -23,6 +23,7 @@ from ..clitext import (
     check_config_text,
     config_session,
     dscp_values,
+    is_flat,
     renest,
 )
 
@@ -289,15 +290,9 @@ def flat_qos(text: str) -> str:
     the mode the line before it left (a Chinese RoCE case book prints a Z9332F-ON's so): indent them as the
     running-configuration does, one space a level, keeping every line's number. Text whose QoS blocks are all
     indented is left as it is."""
-    lines = text.split("\n")
-    opened = False
-    for line, nxt in zip(lines, lines[1:], strict=False):
-        words = line.split()
-        if words and line[:1] not in (" ", "\t") and (mode := _qos_mode(None, words)) and nxt[:1] not in (" ", "\t"):
-            opened = opened or _qos_takes(mode, nxt.split())
-    if not opened:
+    if not is_flat(text, _qos_takes, _qos_mode, mixed=True):
         return text
-    return renest(lines, _qos_takes, _qos_mode, " ", blank_exits=False, definition=_qos_definition)
+    return renest(text.split("\n"), _qos_takes, _qos_mode, " ", blank_exits=False, definition=_qos_definition)
 
 
 def _config_mode_header(words: list[str]) -> bool:

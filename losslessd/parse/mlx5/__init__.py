@@ -58,6 +58,9 @@ _BARE_TC = re.compile(r"^\s*tc:\s*\d+\s+ratelimit:", re.M)
 _BARE_PFC = re.compile(r"^\s*PFC configuration:\s*$", re.M)
 # A terminal prompt before a command: `$ `, `# `, `user@host:~$ `, `[root@host ~]# `, or `+ ` (bash `set -x`).
 _PROMPT_LINE = re.compile(r"^\s*(?:\++ |(?:\S*[$#]|\[[^\]\n]*\][$#]) +)(\S.*)$")
+# A prompt with nothing typed after it (`root@host:~# ` as a transcript shows an Enter pressed): it ends the output
+# above it and runs nothing; told by a shell prompt's `user@host...` or `[user@host dir]` before its `$` or `#`.
+_EMPTY_PROMPT = re.compile(r"^\s*(?:[\w.-]+@\S*?[$#]|\[[^\]\n]*\][$#])\s*$")
 _BARE_CMD = re.compile(r"mlnx_qos\s.*?(?:--interface[=\s]\s*|(?<!\S)-i\s*)([^\s\-][^\s]*)")
 _ETHTOOL_SPEED = re.compile(r"^\s*Speed:\s*(\S+)\s*$", re.M)
 # `ethtool -a IF` (ethtool(8) --show-pause): "Autonegotiate:\ton", "RX:\t\toff", "TX:\t\toff".
@@ -104,7 +107,7 @@ def sniff(inp: Input) -> bool:
     platform = capture.sniff_platform(inp.text)
     if platform is not None:
         return platform == PLATFORM
-    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text)
+    return _is_bare_mlnx_qos(inp.text) or is_script(inp.text) or is_command_list(inp.text)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -154,6 +157,30 @@ def is_script(text: str) -> bool:
         _DCB_SETS.search(rest) if tool == "dcb" else (_lldptool_changes(args := rest.split()) is not None
                                                     and _option(args, "-i", None) is not None)
         for tool, rest in _DCB_TOOL_LINE.findall(head))
+
+
+# The programs a host's setup steps run, as guides print them one a line without a `#!` line (`sudo mlnx_qos -i IF
+# --trust dscp`, `echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class`, `cma_roce_tos -d mlx5_0 -t 106`): every
+# command of such a list runs one of them, or is a shell variable's assignment.
+_STEP_PROGRAMS = frozenset(("mlnx_qos", "echo", "cma_roce_tos", "cat", "ethtool", "ip", "sysctl", "modprobe", "mkdir",
+                            "lldptool", "dcb", "ibdev2netdev", "show_gids", "export"))
+_STEP = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?([\w.-]+)(?=\s|$)|[A-Za-z_]\w*=\S*$")
+
+
+def is_command_list(text: str) -> bool:
+    """Host setup steps without a `#!` line: every command line (comments and blank lines aside, `\\` continuations
+    joined) runs a program of _STEP_PROGRAMS or assigns a variable, and one is `mlnx_qos -i IF`. A shell runs such a
+    file as it runs a script (bash(1): a file without `#!` given to it is read as commands), so it is read as one."""
+    if is_shell(text) or not _MLNX_QOS_COMMAND.search(text[:262144]):
+        return False
+    for line in text[:262144].replace("\\\n", " ").split("\n"):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _STEP.match(line)
+        if m is None or (m.group(1) is not None and m.group(1) not in _STEP_PROGRAMS):
+            return False
+    return True
 
 
 def _lldptool_changes(args: list[str]) -> tuple[str, list[str]] | None:
@@ -211,9 +238,15 @@ class _Host:
         elif is_shell(inp.text):  # sniffing asks for mlnx_qos too; a fix script may only echo to sysfs
             self._script(inp)
             return
+        elif is_command_list(inp.text):
+            self._issue("host setup steps without a `#!` line: read as a shell runs them, one command after another",
+                        inp.path, 1, code="SYS004")
+            self._script(inp)
+            return
         else:
             raise InputError("neither a losslessd capture, `mlnx_qos -i IF` output nor a host setup script (#! shell "
-                             "script of mlnx_qos, sysfs and cma_roce_tos commands)", file=inp.path, line=1)
+                             "script of mlnx_qos, sysfs and cma_roce_tos commands, or such steps one a line without "
+                             "#!)", file=inp.path, line=1)
         self._apply(inp.path, _capture_steps(sections))
 
     def _bare(self, inp: Input) -> list[Section]:
@@ -224,7 +257,8 @@ class _Host:
         from . import script
 
         lines = inp.text.split("\n")
-        prompts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _PROMPT_LINE.match(line))]
+        prompts = [(i, m.group(1) if m else "") for i, line in enumerate(lines)
+                   if (m := _PROMPT_LINE.match(line)) or _EMPTY_PROMPT.match(line)]
         first = next(((i, cmd) for i, cmd in prompts if _BARE_CMD.search(cmd)), None)
         if first is None:  # no prompt names mlnx_qos's interface: the whole file is the output of one run
             start, m = next(((i + 1, m) for i, line in enumerate(lines) if (m := _BARE_CMD.search(line))), (0, None))
@@ -292,9 +326,8 @@ class _Host:
                 script.apply_mlnx_qos(self.device.ports[iface], known, src)
                 if dict(known).get("--dcbx") == "fw":  # mlnx_qos --dcbx fw: "firmware controlled" DCBX, willing
                     script.forget(self.device.ports[iface], ["--dcbx"], src)
-                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: it "
-                                "takes the PFC, ETS and application settings its peer advertises, so PFC priorities, "
-                                "priority->TC map, schedulers, DSCP map and trust are unknown from here", path, n)
+                    self._issue(f"`{line[:80]}`: --dcbx fw hands {iface}'s DCBX to the NIC's firmware, willing: "
+                                f"{script.PEER_TAKES}", path, n)
                 if later:  # the rest of the call is read; what these set is unknown from here on
                     script.forget(self.device.ports[iface], later, src)
                     self._issue(f"`{line[:80]}`: {', '.join(later)} given a value known only at run time; what "
@@ -351,10 +384,12 @@ class _Host:
                 if note:
                     self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":
-                dev, tos = _option(words[1:], "-d", None), _int(_option(words[1:], "-t", None) or "", 0, 255)
-                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]):
+                dev, given = _option(words[1:], "-d", None), _option(words[1:], "-t", None) or ""
+                tos = _int(given, 0, 255)
+                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]) and (
+                        tos is not None or script.at_run_time(given)):  # (one that sets nothing is skipped below)
                     return self._device_at_run_time(dev, tos, line, path, n)
-                if dev is not None and script.at_run_time(_option(words[1:], "-t", None) or ""):
+                if dev is not None and script.at_run_time(given):
                     self.tos.pop(script.rdma_device(dev)[0], None)  # (no earlier value stands for it)
                     self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
                                 path, n)

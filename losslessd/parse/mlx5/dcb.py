@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from ...model import Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import DSCP_NAMES, is_small_int
-from .script import PEER_SETS, Skip, forget
+from .script import PEER_SETS, PEER_TAKES, Skip, forget
 
 # dcb-ets(8) TSA-MAP values; `cbs` (credit-based shaper) has no counterpart in the model's scheduler types.
 _TSA = {"strict": SchedulerType.strict, "ets": SchedulerType.ets, "vendor": SchedulerType.vendor}
@@ -145,9 +145,7 @@ def apply(port, words: list[str], src: Source) -> tuple[str, str] | None:
         if "host" in modes:
             return None  # what the host sets (dcb, mlnx_qos) stands; nothing the model holds changes
         forget(port, PEER_SETS, src)
-        return "SYS002", ("with no keyword mlx5 hands the port's DCBX to the NIC's firmware, willing: it takes the "
-                          "PFC, ETS and application settings its peer advertises, so PFC priorities, priority->TC map, "
-                          "schedulers, DSCP map and trust are unknown from here")
+        return "SYS002", f"with no keyword mlx5 hands the port's DCBX to the NIC's firmware, willing: {PEER_TAKES}"
     if obj == "pfc" and command == "set":
         k = 0
         while k < len(params):

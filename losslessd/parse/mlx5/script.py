@@ -384,9 +384,7 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
     trap = functions.pop(_TRAP, None)
     if trap is not None and not functions.get(_EXITING) and \
             not (exited is not None and flat[exited][1][0] == "exec"):  # (exec: the shell is gone)
-        functions[_EXITING] = True  # (a trap it sets as it runs is not run again: bash runs the EXIT trap once)
-        ran = list(_trap_run(trap, values, arrays, count, path, depth, functions))
-        del functions[_EXITING]
+        ran = _exit_trap_run(trap, values, arrays, count, path, depth, functions)
         if any(words and not words[0].startswith("\0") and _sets_nic(words) for _, words, _ in ran):
             shell = "the script" if not depth else "its `sh -c` shell"
             yield trap[0], [NOTE, "SYS004", f"the EXIT trap set on line {trap[0]} runs when {shell} ends (bash(1) "
@@ -429,9 +427,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             words = _expanded(written, values, arrays, path, n)
             while words[:1] == ["sudo"]:
                 words = words[1:]
-            prog = os.path.basename(words[0]) if words else ""
-            if not (prog in ("mlnx_qos", "sh", "bash", "dcb") or (prog != "echo" and is_write(words))
-                    or (prog == "echo" and any(w.startswith(">") or os.path.basename(w) == "tee" for w in words))):
+            if not words or not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
                 continue
             written = [_CONDITION, *written]
         if written[1:2] == [_FUNCTION_BODY]:  # a definition: its body runs where it is called
@@ -462,14 +458,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if not program:
                 continue
             written = program
-        if written[0] == "(":  # a subshell starts with no EXIT trap of its own (bash(1) COMMAND EXECUTION
-            functions.setdefault(_SUBSHELL_TRAPS, []).append(functions.pop(_TRAP, None))  # ENVIRONMENT)
+        if written[0] == "(":
+            _subshell_starts(functions)
             continue
-        if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):  # and runs the one it set as it ends
-            if (trap := functions.pop(_TRAP, None)) is not None:
-                yield from _trap_run(trap, values, arrays, count, path, depth, functions)
-            if (outer := functions[_SUBSHELL_TRAPS].pop()) is not None:
-                functions[_TRAP] = outer
+        if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
+            yield from _subshell_ends(values, arrays, count, path, depth, functions)
             continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
             yield from _trap(_expanded(written, values, arrays, path, n), values, arrays, count, path, depth,
@@ -531,8 +524,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
         if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
             continue
-        if tested and words and not (os.path.basename(words[0]) in ("mlnx_qos", "cma_roce_tos", "sh", "bash")
-                                     or is_write(words)):
+        if tested and words and not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
@@ -608,8 +600,13 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
     saved = {key: values.pop(key) for key in _POSITIONAL if key in values}, arrays.pop("@", None)
     _positional(args, values, arrays)
     running.add(name)
+    subshell = body[start - 1][1][0] == "("  # (`name() ( ... )`: its body runs in a subshell)
     try:
+        if subshell:
+            _subshell_starts(functions)
         yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
+        if subshell:
+            yield from _subshell_ends(values, arrays, count, path, depth + 1, functions)
     finally:
         running.discard(name)
         for key in _POSITIONAL:
@@ -684,6 +681,32 @@ def _trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[str]],
         except ValueError:
             inner.append((n, None, line))
     yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+
+
+def _exit_trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
+                   path: str | None, depth: int, functions: dict) -> list[tuple[int, list[str] | None, str]]:
+    """An EXIT trap's commands as the shell runs them as it ends: once (a trap it sets as it runs is not run again)."""
+    running = functions.get(_EXITING)
+    functions[_EXITING] = True
+    try:
+        return list(_trap_run(trap, values, arrays, count, path, depth, functions))
+    finally:
+        if not running:
+            del functions[_EXITING]
+
+
+def _subshell_starts(functions: dict) -> None:
+    """A `( )` subshell starts with no EXIT trap of its own (bash(1) COMMAND EXECUTION ENVIRONMENT)."""
+    functions.setdefault(_SUBSHELL_TRAPS, []).append(functions.pop(_TRAP, None))
+
+
+def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
+                   depth: int, functions: dict) -> Iterator[tuple[int, list[str] | None, str]]:
+    """... and runs the EXIT trap it set as it ends; the shell around it has its own again."""
+    if (trap := functions.pop(_TRAP, None)) is not None:
+        yield from _exit_trap_run(trap, values, arrays, count, path, depth, functions)
+    if (outer := functions[_SUBSHELL_TRAPS].pop()) is not None:
+        functions[_TRAP] = outer
 
 
 def _sets_nic(words: list[str]) -> bool:
@@ -1249,17 +1272,40 @@ def ip_link_mtu(words: list[str]) -> tuple[str, int | None]:
     raise Skip("only `ip link set dev IF mtu N` is read")
 
 
+# The options mlnx_qos takes, each with a value (mlnx-tools python/mlnx_qos: its optparse OptionParser), and `-a`, a
+# switch; optparse refuses the whole call on any other option (exit 2, nothing set) and takes an unambiguous prefix of
+# a long one (`--cable` for `--cable_len`).
+_MLNX_QOS_SHORT = {"-i": "--interface", "-f": "--pfc", "-p": "--prio_tc", "-s": "--tsa", "-t": "--tcbw", "-d": "--dcbx",
+                   "-r": "--ratelimit"}
+_MLNX_QOS_LONG = ("--interface", "--pfc", "--prio_tc", "--tsa", "--tcbw", "--dcbx", "--ratelimit", "--trust",
+                  "--dscp2prio", "--defltprio", "--cable_len", "--prio2buffer", "--buffer_size")
+
+
+def _mlnx_qos_long(name: str) -> str:
+    """The mlnx_qos option a long name stands for, as optparse matches it (exact, else the one it begins)."""
+    if name in _MLNX_QOS_LONG:
+        return name
+    hits = [o for o in _MLNX_QOS_LONG if o.startswith(name)]
+    if len(hits) != 1:
+        what = f"{name} is ambiguous ({', '.join(hits)})" if hits else f"mlnx_qos takes no option {name}"
+        raise Skip(f"{what}: mlnx_qos refuses the whole call, so it sets nothing")
+    return hits[0]
+
+
 def mlnx_qos_options(args: list[str]) -> list[tuple[str, str]]:
-    """(option, value) pairs in command-line order, long names, `--opt=value` and `--opt value` alike."""
-    short = {"-i": "--interface", "-f": "--pfc", "-p": "--prio_tc", "-s": "--tsa", "-t": "--tcbw", "-d": "--dcbx",
-             "-r": "--ratelimit"}
+    """(option, value) pairs in command-line order, long names, `--opt=value` and `--opt value` alike; raises Skip
+    on an option mlnx_qos does not take (it then sets nothing)."""
     out, i = [], 0
     while i < len(args):
         arg = args[i]
         name, eq, value = arg.partition("=")
-        name = short.get(name, name)
+        if name == "-a" and not eq:  # (show all TCs: a switch without a value)
+            i += 1
+            continue
+        name = _MLNX_QOS_SHORT.get(name, name)
         if not name.startswith("--"):
             raise Skip(f"{arg!r} is not an mlnx_qos option")
+        name = _mlnx_qos_long(name)
         if not eq:
             if i + 1 >= len(args):
                 raise Skip(f"{arg} has no value")
@@ -1286,6 +1332,9 @@ def known_at_run_time(options: list[tuple[str, str]]) -> tuple[list[tuple[str, s
 # What a peer may give a port whose DCBX the NIC's firmware runs, willing (IEEE 802.1Qaz DCBX: a willing port takes its
 # peer's configuration): its PFC, ETS and application (DSCP) settings, as the mlnx_qos options naming them.
 PEER_SETS = ["--pfc", "--prio_tc", "--tsa", "--dscp2prio", "--trust"]
+# What a port whose DCBX the NIC's firmware runs, willing, leaves unknown (mlx5 en_dcbnl.c mlx5e_dcbnl_set_dcbx_mode).
+PEER_TAKES = ("it takes the PFC, ETS and application settings its peer advertises, so PFC priorities, priority->TC "
+              "map, schedulers, DSCP map and trust are unknown from here")
 
 
 def forget(port, names: list[str], src: Source) -> None:

@@ -53,10 +53,15 @@ def parse(inputs: list[Input], name: str) -> Device:
     return device
 
 
+def is_commands(text: str) -> bool:
+    """Whether ``text`` holds `nv set` commands (else it is read as an NVUE YAML/JSON tree)."""
+    return _COMMANDS.search(text) is not None
+
+
 def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
     from .reader import command_paths, tree_paths
 
-    if _COMMANDS.search(inp.text):
+    if is_commands(inp.text):
         return command_paths(inp.text, inp.path)
     try:
         return tree_paths(inp.text, inp.path), []

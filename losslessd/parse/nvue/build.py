@@ -50,13 +50,18 @@ LOSSY_MODES = ("lossy", "lossy-multi-tc")
 # The lossy multi TC profile's defaults (Cumulus Linux 5.14/5.15 RoCE guide, `nv show qos roce` in lossy-multi-tc
 # mode): trust pcp,dscp; switch priority n -> traffic class n, DWRR 4, 8, 18, 22, 22, 22, 4 and 0 %; ECN on traffic
 # classes 1, 2 and 3 from 163.00 KB to 234.00 KB (KiB: the lossless example's 146.48 KB is its 150000 B) at
-# probability 5; DSCP 1,2 -> SP 1, 3,4 -> SP 2, 5,6 -> SP 3, 11-40 -> SP 4, every other DSCP -> SP 0 (the guide's
-# table; the 5.15 release notes say DSCP 41-50 moved to traffic class 5, which its table does not show yet).
+# probability 5; DSCP 1,2 -> SP 1, 3,4 -> SP 2, 5,6 -> SP 3, 11-40 -> SP 4, 41-50 -> SP 5, every other DSCP -> SP 0
+# (the 5.16 guide's table, "RoCE PCP/DSCP->SP mapping configurations"; the 5.14/5.15 tables had 41-50 on SP 0, and the
+# 5.15 release notes moved them to traffic class 5).
 MULTI_TC = "lossy-multi-tc"
-MULTI_TC_DSCP_TO_SP = {d: 1 if d in (1, 2) else 2 if d in (3, 4) else 3 if d in (5, 6) else 4 if 11 <= d <= 40 else 0
-                       for d in range(64)}
+MULTI_TC_DSCP_TO_SP = {d: 1 if d in (1, 2) else 2 if d in (3, 4) else 3 if d in (5, 6) else 4 if 11 <= d <= 40
+                       else 5 if 41 <= d <= 50 else 0 for d in range(64)}
 MULTI_TC_SCHED = {tc: ("dwrr", pct) for tc, pct in enumerate((4, 8, 18, 22, 22, 22, 4, 0))}
 MULTI_TC_ECN, MULTI_TC_ECN_TCS = (163 * 1024, 234 * 1024, 5), (1, 2, 3)
+# The remark profiles the lossy multi TC mode creates for packet trimming (Cumulus Linux 5.16 RoCE guide, "Lossy Multi
+# TC Profile": `nv show qos remark` lists them once the mode is set; they remark trimmed packets of switch priority 4,
+# to DSCP 21 towards hosts and 11 towards the network): a port naming one names a profile the switch has.
+MULTI_TC_REMARKS = ("lossy-multi-tc-host-group", "lossy-multi-tc-network-group")
 # Cumulus Linux 5.6+ QoS guide, "PFC Watchdog": polling interval 100 ms, robustness 3 intervals by default;
 # a storm makes the switch discard packets for the queue, and PFC comes back after a polling interval
 # without pause frames.
@@ -268,7 +273,7 @@ def _undefined_profiles(conf: Conf) -> list[ParseIssue]:
     it sets on the port is unknown, said once per profile, at the first port naming it."""
     defined = {"mapping": {*conf.trust, *conf.dscp, *conf.pcp}, "pfc": {*conf.pfc, *conf.cable},
                "congestion-control": set(conf.ecn), "egress-scheduler": set(conf.sched), "link-pause": set(conf.pause),
-               "remark": set(conf.remark)}
+               "remark": {*conf.remark, *(MULTI_TC_REMARKS if _roce(conf) == MULTI_TC else ())}}
     said: dict[tuple[str, str], ParseIssue] = {}
     for pname, pc in conf.ports.items():
         for kind, val in pc.profiles.items():

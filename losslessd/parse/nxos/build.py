@@ -8,6 +8,7 @@ queue of the same number; a pause received for that CoS stops that queue.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 from ...model import (
@@ -71,13 +72,8 @@ def no_drop_classes(cfg: NxosConfig, device: Device) -> list[ForwardingClass] | 
     Control" (`pause pfc-cos N` in such a class makes its qos-group no-drop for CoS N). A `pause no-drop` class
     pauses the CoS values classified into its group (build's _no_drop_priorities, per port): the ports' shared
     qos-group -> priority (the network-qos policy is system-wide) where known. None: no no-drop class."""
-    chosen = cfg.system.get("network-qos")
-    policy = cfg.nq_policies.get(chosen.value) if chosen is not None else None
     out = []
-    for class_name, conf in (policy or {}).items():
-        if conf.pfc_cos is None and conf.no_drop is None:
-            continue
-        group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
+    for class_name, conf, group in _no_drop_nq(cfg):
         if group is None or group not in QOS_GROUP_QUEUE:
             continue  # (a SYS002 from _pfc says so)
         cos = conf.pfc_cos.value[0] if conf.pfc_cos is not None and conf.pfc_cos.value else next(
@@ -266,20 +262,24 @@ def _classes(cfg: NxosConfig, policy: Any) -> _Classes:
     # that reads both (NetApp's Nexus RCFs: storage by `match cos 3`, another class by `match dscp 16`) sorts the
     # lossless traffic by the field its no-drop classes match: by CoS when every class into a no-drop qos-group
     # matches CoS alone.
-    into_no_drop = [c for c, group in ordered if group in _no_drop_groups(cfg)]
-    by_cos_alone = bool(into_no_drop) and all(c is not None and c.cos and not c.dscp and not c.other
-                                              for c in into_no_drop)
+    by_cos_alone = False
+    if by_cos and by_dscp:
+        no_drop = {group for _, _, group in _no_drop_nq(cfg)}
+        into_no_drop = [c for c, group in ordered if group in no_drop]
+        by_cos_alone = bool(into_no_drop) and all(c is not None and c.cos and not c.dscp and not c.other
+                                                  for c in into_no_drop)
     trust = Trust.pcp if by_cos and (not by_dscp or by_cos_alone) else Trust.dscp
     return None, ordered, first, dscp_to_tc, pcp_to_tc, trust
 
 
-def _no_drop_groups(cfg: NxosConfig) -> set[int]:
-    """The qos-groups the `system qos` network-qos policy makes no-drop (`pause pfc-cos` / `pause no-drop`)."""
+def _no_drop_nq(cfg: NxosConfig) -> Iterator[tuple[str, NqClass, int | None]]:
+    """The no-drop classes (`pause pfc-cos` / `pause no-drop`) of the `system qos` network-qos policy, each with its
+    qos-group (None: not known)."""
     chosen = cfg.system.get("network-qos")
-    nq = cfg.nq_policies.get(chosen.value) if chosen is not None else None
-    groups = (_group(cfg, name, _NQ_CLASS, cfg.nq_class_maps) for name, conf in (nq or {}).items()
-              if conf.pfc_cos is not None or conf.no_drop is not None)
-    return {group for group in groups if group is not None}
+    policy = cfg.nq_policies.get(chosen.value) if chosen is not None else None
+    for name, conf in (policy or {}).items():
+        if conf.pfc_cos is not None or conf.no_drop is not None:
+            yield name, conf, _group(cfg, name, _NQ_CLASS, cfg.nq_class_maps)
 
 
 def _no_drop_priorities(nq: NqClass, group: int, classes) -> list[int] | None:

@@ -248,11 +248,17 @@ def _interface_command(words: list[str]) -> bool:
 
 # Interface commands configuration mode does not take (Nexus 9000 interfaces guide): one at the margin right after
 # `interface X` or `port-profile ... NAME` shows a flat block, even in a paste whose other blocks are indented.
-_INTERFACE_ONLY = frozenset({"description", "switchport", "inherit", "channel-group", "mtu", "speed", "shutdown"})
+_INTERFACE_ONLY = frozenset({"description", "switchport", "inherit", "channel-group", "mtu", "speed", "shutdown",
+                             "service-policy"})
 
 
 def _interface_only(words: list[str]) -> bool:
-    return bool(words) and (words[0] in _INTERFACE_ONLY or words[:2] == ["no", "shutdown"])
+    return bool(words) and (words[0] in _INTERFACE_ONLY or words[:2] in (["no", "shutdown"],
+                                                                           ["priority-flow-control", "mode"]))
+
+
+def _interface_head(mode: str | None, words: list[str]) -> str | None:
+    return "if" if mode is None and words[:1] in (["interface"], ["port-profile"]) else None
 
 
 def indent_flat_interfaces(text: str) -> str:
@@ -265,8 +271,8 @@ def indent_flat_interfaces(text: str) -> str:
         return text
     lines = text.split("\n")
     heads = [i for i, line in enumerate(lines) if line.startswith(("interface ", "port-profile "))]
-    if any(lines[i + 1:i + 2] and lines[i + 1][:1] in (" ", "\t") for i in heads) and not any(
-            _interface_only(lines[i + 1].split()) for i in heads if lines[i + 1:i + 2] and lines[i + 1][:1] != " "):
+    if any(lines[i + 1:i + 2] and lines[i + 1][:1] in (" ", "\t") for i in heads) and not is_flat(
+            text, lambda _mode, words: _interface_only(words), _interface_head, mixed=True):
         return text  # indented interfaces, as the running-config prints them: a bare `interface X` sets nothing
     inside = False
     for i, line in enumerate(lines):

@@ -191,6 +191,12 @@ class _Builder:
         return value
 
 
+# QoS options an older OpenSM took under another name: OpenSM before 3.2 had `no_qos` (default TRUE) where it has had
+# `qos` (default FALSE) since linux-rdma/opensm commit 9d56daf8 ("changing 'no_qos' option to 'qos'", 2007); a newer
+# OpenSM logs `Unrecognized token` for the old name. (old name, its value that turns the new option on.)
+RENAMED = {"no_qos": ("qos", "FALSE")}
+
+
 def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
     """A SYS002 for each option line OpenSM does not know that reads as a misspelt QoS option (`qos_max_vl`,
     `QoS_sl2vl`, `qos-max-vls`). OpenSM matches option names exactly (strcmp), logs `Unrecognized token` for the
@@ -200,6 +206,14 @@ def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
     out = []
     for key, opt in options.items():
         if key in KNOWN:
+            continue
+        if key in RENAMED:
+            new, on = RENAMED[key]
+            wanted = "on" if opt.value.strip().upper() == on else "off"
+            out.append(ParseIssue(code="SYS002", source=opt.source, message=(
+                f"`{key} {opt.value.strip()}` is OpenSM 3.1's option for `{new}` (renamed in 3.2, its sense "
+                f"reversed): a newer OpenSM logs `Unrecognized token` and ignores the line, so {_without(new)}; "
+                f"the line asks for QoS {wanted} (`{new} {'TRUE' if wanted == 'on' else 'FALSE'}`)")))
             continue
         plain = key.lower().replace("-", "_")
         meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),

@@ -13,6 +13,18 @@ from ...model import IbSlUse, ParseIssue, Source
 from .options import c_number
 
 SECTIONS = ("port-groups", "qos-setup", "qos-levels", "qos-match-rules", "qos-ulps")
+# What OpenSM's policy grammar takes inside the sections other than qos-ulps (linux-rdma/opensm
+# opensm/osm_qos_parser_l.l, commit fa74b98c): the blocks each section opens and closes, and the keywords of
+# an entry, each written with its colon (`sl: 3`; the lexer matches `sl` only before `:`). Any other line is a
+# syntax error, on which OpenSM drops the whole file (osm_qos_parser_y.y osm_qos_parse_policy_file: ERR AC03,
+# p_qos_policy = NULL) and applies no QoS policy.
+BLOCKS = {"port-groups": ("port-group",), "qos-levels": ("qos-level",), "qos-match-rules": ("qos-match-rule",),
+          "qos-setup": ("vlarb-tables", "vlarb-scope", "sl2vl-tables", "sl2vl-scope")}
+KEYWORDS = frozenset((
+    "name", "use", "port-guid", "target-port-guid", "source-port-guid", "source-target-port-guid", "port-name",
+    "partition", "node-type", "port-num", "group", "across", "vlarb-high", "vlarb-low", "vl-high-limit", "to", "from",
+    "across-to", "across-from", "sl2vl-table", "sl", "mtu-limit", "rate-limit", "packet-life", "path-bits",
+    "qos-class", "source", "destination", "service-id", "pkey", "qos-level-name"))
 
 
 def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
@@ -31,10 +43,20 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
         issue(line, f"SL {text!r} is not a number 0-15; this entry is skipped")
         return None
 
+    rejected = False  # a line OpenSM's grammar does not take: it drops the whole policy
+    carried = False  # the line before ended a list with a comma, so this one goes on with it
     for n, raw in enumerate(text.split("\n"), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        before, carried = carried, line.endswith(",")
+        if (section is not None and section[0] in BLOCKS and not before and not rejected
+                and line not in {*BLOCKS[section[0]], *(f"end-{b}" for b in BLOCKS[section[0]]), f"end-{section[0]}"}
+                and line.partition(":")[0].strip() not in KEYWORDS):
+            rejected = True
+            issue(n, f"{line[:60]!r} is not OpenSM QoS policy syntax (a block's entries are `keyword: value`, as "
+                     "`name: HIGH` and `sl: 3`): OpenSM fails to parse the file (ERR AC03) and applies no QoS policy "
+                     "from it, so none of its SLs is handed out")
         if section is None:
             if line in SECTIONS:
                 section = (line, n)
@@ -70,4 +92,4 @@ def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
                                     source=Source(file=path, line=n)))
     if section is not None:
         issue(section[1], f"section {section[0]} is not closed by end-{section[0]} (file truncated?)")
-    return uses, issues
+    return ([] if rejected else uses), issues
