@@ -375,3 +375,40 @@ def test_a_flat_paste_of_qos_blocks_is_read_in_the_modes_os10_enters():
     # blank and `!` lines between a mode's line and its first command (review: the check read only the next line)
     spaced = "class-map type network-qos NQ3\n\n! storage\nmatch qos-group 3\n"
     assert flat_qos(spaced).split("\n")[3] == " match qos-group 3"
+
+
+def test_a_qos_mode_typed_indented_under_a_line_that_enters_no_mode_runs_in_configuration_mode():
+    """` system qos` typed one blank in after `dcbx enable` (which enters no mode), its bindings at the same
+    indentation: the switch runs it in configuration mode, so it goes to the margin and the lines after it are its
+    sub-commands. A traffic-class map bound inside an interface stays where it is; line numbers are kept."""
+    from losslessd.parse.dell_os10.reader import outdent_mode_headers
+
+    text = "\n".join(["dcbx enable", " system qos", " trust-map dscp T", " ets mode on", "interface ethernet1/1/1",
+                      " qos-map traffic-class Q", "  class-map type queuing Q3", "   match queue 3", ""])
+    assert outdent_mode_headers(text).split("\n") == [
+        "dcbx enable", "system qos", " trust-map dscp T", " ets mode on", "interface ethernet1/1/1",
+        " qos-map traffic-class Q", "class-map type queuing Q3", "   match queue 3", ""]
+    cfg = dell_os10.reader.read([Input(path="p.cfg", text=text)])
+    assert cfg.system.trust_dscp is not None and cfg.system.trust_dscp.value == "T"
+    assert cfg.system.trust_dscp.source.line == 3
+    assert cfg.queuing_class_maps["Q3"].value == 3
+
+
+def test_a_configuration_session_with_os10_prompts_is_read_as_the_config_it_makes():
+    """`sw-leaf-001(conf-range-eth1/1/1-1/1/48)# flowcontrol receive on` (Dell's guides print their steps so): detected
+    as OS10 by its interface prompts, read with the prompts gone and each line in the mode OS10 enters, line numbers
+    kept. A session of QoS prompts alone (`OS10(config-sys-qos)# trust-map dscp M`) is no longer taken for NX-OS,
+    whose QoS prompts look the same: its OS10-only lines keep the NX-OS reader away."""
+    text = "\n".join(["sw-leaf-001# configure terminal",
+                      "sw-leaf-001(config)# interface range ethernet 1/1/1-1/1/2",
+                      "sw-leaf-001(conf-range-eth1/1/1-1/1/2)# flowcontrol receive on",
+                      "sw-leaf-001(conf-range-eth1/1/1-1/1/2)# priority-flow-control mode on",
+                      "sw-leaf-001(conf-range-eth1/1/1-1/1/2)# end", "sw-leaf-001# write memory", ""])
+    assert detect(Input("s.txt", text)) == "dell_os10"
+    cfg = dell_os10.reader.read([Input(path="s.txt", text=text)])
+    assert sorted(cfg.interfaces) == ["ethernet1/1/1", "ethernet1/1/2"]
+    port = cfg.interfaces["ethernet1/1/2"]
+    assert port.flow_rx is not None and port.flow_rx.value is True and port.flow_rx.source.line == 3
+    assert port.pfc_mode is not None and port.pfc_mode.source.line == 4
+    qos_only = "OS10(config)# system qos\nOS10(config-sys-qos)# trust-map dscp M\nOS10(config-sys-qos)# end\n"
+    assert detect(Input("q.txt", qos_only)) != "cisco_nxos"

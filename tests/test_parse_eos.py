@@ -697,3 +697,61 @@ def test_running_configs_read_as_before_abbreviations_were_taken():
     for path in sorted(RAW.glob("*")):
         text = path.read_text(encoding="utf-8")
         assert eos.flat.renest(text) == text, path.name
+
+
+def test_an_interface_range_or_list_configures_each_port_it_names():
+    """Configuration mode takes `interface Ethernet1-3`, `interface eth 5,7`, `interface range Et9/1-2` and
+    `Ethernet9/3-9/4` (the far end repeating the slot) and enters one mode for all of them: each port takes the
+    block's lines. A range that runs backwards or into another slot names no port and is a SYS002 at its line."""
+    text = "\n".join([
+        "interface Ethernet1-3", "   no switchport", "   priority-flow-control on",
+        "   priority-flow-control priority 3 no-drop",
+        "interface eth 5,7", "   qos trust dscp",
+        "interface range Et9/1-2", "   qos trust cos",
+        "interface Ethernet9/3-9/4", "   qos trust cos",
+        "interface Ethernet12-10", "   qos trust dscp",
+        "interface Ethernet9/5-10/1", "   qos trust dscp", ""])
+    dev = parse(text)
+    ports = dev.ports
+    assert sorted(ports) == sorted(["Ethernet1", "Ethernet2", "Ethernet3", "Ethernet5", "Ethernet7", "Ethernet9/1",
+                                    "Ethernet9/2", "Ethernet9/3", "Ethernet9/4"])
+    assert all(ports[f"Ethernet{n}"].pfc_enabled == [3] for n in (1, 2, 3))
+    assert ports["Ethernet7"].trust == Trust.dscp and ports["Ethernet9/4"].trust == Trust.pcp
+    assert [(i.code, i.source.line) for i in dev.issues if "port range" in i.message] == [("SYS002", 11),
+                                                                                          ("SYS002", 13)]
+
+
+def test_a_session_that_ends_with_show_running_config_output_is_still_a_session():
+    """A session that verifies its work (`S1# show running-config interface Ethernet1` and the block it prints) was
+    read as a running-config because of the printed `interface` line: the session's qos profile and its other port
+    were lost. The output of a show command typed at an exec prompt is not the file's own running-config; a
+    running-config whose banner quotes a prompt is still read as it is."""
+    session = ("S1(config)# qos profile P\n"
+               "S1(config-qos-profile-P)# priority-flow-control on\n"
+               "S1(config-qos-profile-P)# priority-flow-control priority 3 no-drop\n"
+               "S1(config-qos-profile-P)# interface Ethernet1\n"
+               "S1(config-if-Et1)# service-profile P\n"
+               "S1(config-if-Et1)# interface Ethernet2\n"
+               "S1(config-if-Et2)# service-profile P\n"
+               "S1(config-if-Et2)# end\n"
+               "S1# show running-config interface Ethernet1\n"
+               "interface Ethernet1\n"
+               "   service-profile P\n"
+               "end\n"
+               "S1#\n")
+    out = clitext.config_session(session, "   ")
+    assert out is not None and out.split("\n")[9:12] == ["", "", ""]
+    dev = eos.parse([Input("s.txt", session)], "s1")
+    assert dev.issues == [] and set(dev.ports["Ethernet2"].pfc_enabled) == {3}
+    banner = "hostname s1\nbanner motd\nS1# show version\nS1(config)# x\nEOF\ninterface Ethernet1\n   mtu 9214\n"
+    assert clitext.config_session(banner, "   ") is None
+
+
+def test_an_abbreviated_interface_command_is_read_as_interface():
+    """`int eth 5-7` and `inter Ethernet8` (EOS takes a command's unambiguous prefix; sessions type `int`): the block
+    was skipped without a word and its ports lost. `in` (also `ip`'s prefix) is no abbreviation losslessd reads."""
+    text = "\n".join(["int eth 5-7", "   priority-flow-control on", "inter Ethernet8", "   qos trust dscp",
+                      "in Ethernet9", "   qos trust dscp", ""])
+    dev = parse(text)
+    assert sorted(dev.ports) == ["Ethernet5", "Ethernet6", "Ethernet7", "Ethernet8"]
+    assert dev.ports["Ethernet8"].trust == Trust.dscp

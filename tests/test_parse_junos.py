@@ -749,3 +749,23 @@ def test_a_forwarding_class_line_with_a_statement_no_platform_takes_is_named():
     assert "ECN is a scheduler's" in device.issues[0].message
     fcs = {fc.name: fc for fc in device.forwarding_classes}
     assert fcs["NO-LOSS"].queue == 3 and fcs["NO-LOSS"].pfc_priority == 3 and fcs["BE"].queue == 0
+
+
+def test_a_firewall_filter_that_sets_forwarding_classes_on_a_port_is_named():
+    """A port whose input filter sets forwarding classes (`then forwarding-class`, a multifield classifier, as a lab
+    scheduler's Juniper RoCE plugin binds on each storage port) is classified by it after its behavior aggregate
+    classifier: the filter is not read, so a SYS002 at the binding says the classification shown may not hold. A
+    filter that only accepts or counts, or one bound on no port, says nothing."""
+    text = "\n".join([
+        "set firewall family ethernet-switching filter F term t1 from dscp 26",
+        "set firewall family ethernet-switching filter F term t1 then forwarding-class fc3",
+        "set firewall filter ACL term t1 then accept",
+        "set firewall filter UNUSED term t1 then forwarding-class fc3",
+        "set class-of-service forwarding-classes class fc3 queue-num 3 no-loss pfc-priority 3",
+        "set interfaces xe-0/0/1 unit 0 family ethernet-switching filter input F",
+        "set interfaces xe-0/0/2 unit 0 family inet filter input ACL",
+        "set interfaces xe-0/0/3 mtu 9216", ""])
+    dev = parse(text)
+    named = [(i.code, i.source.line) for i in dev.issues if "firewall filter" in i.message]
+    assert named == [("SYS002", 6)]
+    assert "xe-0/0/1" in dev.issues[[i.source.line for i in dev.issues].index(6)].message

@@ -64,10 +64,31 @@ def tree(text: str) -> list[Node]:
 # A configuration-mode prompt in a pasted session: `Leaf-1(config)#`, `switch(config-if-Et5)# ` (Arista EOS User
 # Manual, "Command Modes": each mode's prompt names it, a sub-mode's name extends its parent's: config-if-Et5,
 # config-if-Et5-txq-3, config-qos-profile-P, config-qos-profile-P-txq-3).
+# Dell OS10 names its interface modes `conf-if-eth1/1/1` and `conf-range-eth1/1/1-1/1/48` (OS10 User Guide,
+# "Interfaces": `OS10(config)# interface ethernet 1/1/1` gives `OS10(conf-if-eth1/1/1)#`), read as config-if-....
 # (Bounded: a host name of up to 128 characters, a mode name of up to 256, so a long line costs one pass.)
-_CONFIG_PROMPT = re.compile(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?)\)#\s?(.*)$")
+_CONFIG_PROMPT = re.compile(r"^[^\s(]{1,128}\((config(?:-[^)\s]{1,256})?|conf-[^)\s]{1,256})\)#\s?(.*)$")
 # A line only a running-config has at its margin (a session types it after a prompt).
 _RUNNING_CONFIG_LINE = re.compile(r"^(interface \S|hostname \S|end\s*$)", re.M)
+# An exec-mode prompt typing a show command (`Leaf-7# show running-config interface Ethernet1`, `OS10# sh run`): the
+# lines up to the next prompt are its output, which may print running-config lines.
+_EXEC_SHOW = re.compile(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s")
+_ANY_PROMPT = re.compile(r"^[^\s(#]{1,128}(?:\([^)\s]{1,256}\))?#")
+
+
+def _without_show_output(lines: list[str]) -> str:
+    """The text without the output of the show commands typed at an exec-mode prompt (a session that ends with
+    `show running-config ...` to verify is still a session)."""
+    kept: list[str] = []
+    output = False
+    for line in lines:
+        stripped = line.strip()
+        if _ANY_PROMPT.match(stripped):
+            output = bool(_EXEC_SHOW.match(stripped))
+            kept.append(line)
+        elif not output:
+            kept.append(line)
+    return "\n".join(kept)
 # Commands of a session that configure nothing: entering and leaving configuration mode, saving it.
 _SESSION_ONLY = re.compile(r"^(end|exit|conf(igure)?( t(erminal)?)?|copy running-config startup-config|"
                            r"write( memory)?)$")
@@ -165,9 +186,9 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
     A command the switch refused set nothing the operator meant it to: a SYS002 on ``issues`` names it. It is told by
     the switch's `% ` answer or, in a transcript without output, by ``refuses(mode, words)`` (a platform's word lists)
     where the next prompt shows the switch stayed in the mode it was typed in."""
-    if _RUNNING_CONFIG_LINE.search(text):
-        return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
     lines = text.split("\n")
+    if _RUNNING_CONFIG_LINE.search(_without_show_output(lines)):
+        return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
     typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1)) for i, line in enumerate(lines)
              if (m := _CONFIG_PROMPT.match(line.strip()))]
     if not typed:
@@ -209,6 +230,8 @@ _PMAP_CLASS = re.compile(r"^config-pmap-c-")
 
 
 def _mode_name(mode: str) -> str:
+    if mode.startswith("conf-"):
+        mode = "config-" + mode[len("conf-"):]
     return _PMAP_CLASS.sub("config-pmap-", mode)
 
 

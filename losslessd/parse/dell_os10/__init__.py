@@ -24,23 +24,30 @@ PLATFORM = "dell_os10"
 _HEADER = re.compile(r"^! Version 10\.[0-9.]+[ \t]*\r?\n! Last configuration change at ", re.MULTILINE)
 # OS10 names front-panel ports ethernet<node>/<slot>/<port>[:<sub-port>] (lower case, three numbers); NX-OS, EOS and
 # SONiC write Ethernet with a capital or two numbers.
-_ETHERNET = re.compile(r"^[ \t]*interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
+# (Either may follow a configuration-mode prompt, `OS10(config)# interface ethernet 1/1/1`, as a session types it.)
+_TYPED = r"^[ \t]*(?:[^\s(]{1,128}\([^)\s]{1,256}\)#[ \t]?)?"
+_ETHERNET = re.compile(_TYPED + r"interface (?:range )?ethernet ?[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,2})?\b",
                        re.MULTILINE)
 # QoS lines only OS10 writes: its trust and qos-group maps, and `service-policy input|output type ...` (NX-OS writes
 # `service-policy type ... input|output`). The NX-OS sniffer leaves a file holding one of them alone.
-OS10_QOS = re.compile(r"^[ \t]*(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
+OS10_QOS = re.compile(_TYPED + r"(trust (?:dot1p|dscp)-map \S|trust-map (?:dot1p|dscp) \S|qos-map traffic-class \S|"
                        r"service-policy (?:input|output) type (?:network-qos|queuing|qos) \S)", re.MULTILINE)
+# A configuration-mode session with OS10's own interface prompts (OS10 User Guide, "Interfaces":
+# `OS10(conf-if-eth1/1/1)#`, `OS10(conf-range-eth1/1/1-1/1/5)#`); Dell OS9 names its modes `conf-if-te-0/1`, NX-OS and
+# EOS `config-if...`.
+_SESSION = re.compile(r"^[ \t]*[^\s(]{1,128}\(conf-(?:if|range)-eth[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}[^)\s]{0,64}\)#",
+                      re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config(?:uration)?)?(?:\s+\S+)*\s*$")
 
 
 def sniff(inp: Input) -> bool:
-    """An OS10 capture, the OS10 running-configuration header, or `interface ethernet1/1/1` beside a QoS line only
-    OS10 writes (both are needed: either alone is no proof)."""
+    """An OS10 capture, the OS10 running-configuration header, a session with OS10's interface prompts, or `interface
+    ethernet1/1/1` beside a QoS line only OS10 writes (both are needed: either alone is no proof)."""
     named = capture.sniff_platform(inp.text)
     if named is not None:
         return named == PLATFORM
     head = inp.text[:SNIFF_CHARS]
-    return bool(_HEADER.search(head) or (_ETHERNET.search(head) and OS10_QOS.search(head)))
+    return bool(_HEADER.search(head) or _SESSION.search(head) or (_ETHERNET.search(head) and OS10_QOS.search(head)))
 
 
 def parse(inputs: list[Input], name: str) -> Device:

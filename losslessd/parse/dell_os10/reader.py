@@ -14,7 +14,18 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, dscp_values, is_flat, renest
+from ..clitext import (
+    LineError,
+    Node,
+    TreeReader,
+    Val,
+    bounded_int,
+    check_config_text,
+    config_session,
+    dscp_values,
+    is_flat,
+    renest,
+)
 
 # Top-level words of an OS10 running-configuration; a file with none of them is not one.
 _OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system|trust|qos-map|wred|dcbx|lldp|ip|"
@@ -120,8 +131,15 @@ class Os10Config:
 def read(inputs: list[Input]) -> Os10Config:
     cfg = Os10Config()
     for inp in inputs:
+        # A configuration-mode session with its prompts (`sw-leaf-001(conf-range-eth1/1/1-1/1/48)# flowcontrol receive
+        # on`, as Dell's guides print their steps): its commands without the prompts at the margin, the session's
+        # output and refused commands blanked, then nested by what each command is (flat_interfaces, flat_qos), as a
+        # paste that lost its indentation.
+        session = config_session(inp.text, "", inp.path, cfg.issues)
+        if session is not None:
+            inp = Input(inp.path, session)
         check_config_text(inp, "Dell OS10", _OS10_LINE, "`interface`, `hostname`, `policy-map` or `!`")
-        _Reader(cfg, inp).read()
+        _Reader(cfg, inp, session=session is not None).read()
     return cfg
 
 
@@ -277,6 +295,28 @@ def flat_qos(text: str) -> str:
     return renest(text.split("\n"), _qos_takes, _qos_mode, " ", blank_exits=False, definition=_qos_definition)
 
 
+def _config_mode_header(words: list[str]) -> bool:
+    """`system qos`, `class-map type ...`, `policy-map type ...`, `wred NAME`, `trust dot1p-map|dscp-map NAME`: QoS
+    modes that only configuration mode enters (OS10 User Guide, "Quality of service": each command's Command Mode is
+    CONFIGURATION). `qos-map traffic-class NAME` is not one: interfaces and `system qos` bind maps with it."""
+    return (words == ["system", "qos"] or words[:2] in (["class-map", "type"], ["policy-map", "type"])
+            or (words[0] == "wred" and len(words) == 2)
+            or (words[:2] in (["trust", "dot1p-map"], ["trust", "dscp-map"]) and len(words) == 3))
+
+
+def outdent_mode_headers(text: str) -> str:
+    """A paste that typed a QoS mode's command indented under a line that enters no such mode (`dcbx enable` then
+    ` system qos` with its bindings at the same indentation, as a generator's switch-library sample writes it) runs
+    it in configuration mode, as the switch does with any line whatever its leading blanks: the command goes to the
+    margin and the lines after it, at its old indentation or deeper, become its sub-commands. Every line keeps its
+    number."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line[:1] in (" ", "\t") and (words := line.split()) and _config_mode_header(words):
+            lines[i] = line.lstrip()
+    return "\n".join(lines)
+
+
 def _class_name(w: list[str]) -> bool:
     """`class-map type KIND NAME`, or with `match-any` / `match-all` before the name."""
     return len(w) == 4 or (len(w) == 5 and w[3] in ("match-any", "match-all"))
@@ -286,7 +326,7 @@ class _Reader(TreeReader):
     expanded = 0  # port lines the `interface range` lines expanded to, against MAX_EXPANDED_PORTS
 
     def config_text(self) -> str:
-        return flat_qos(flat_interfaces(self.inp.text))
+        return flat_qos(outdent_mode_headers(flat_interfaces(self.inp.text)))
 
     def top(self, node: Node) -> None:
         w = node.words

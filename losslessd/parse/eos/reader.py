@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input, port_slot
+from ..base import Input, check_expanded, port_slot
 from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
 from . import flat
 
@@ -30,9 +30,10 @@ _EOS_SPEED = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,3})?(?:g(?:full|-[0-9]{1,2})?|t
 # `! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.28.3M)`: the header `show running-config` prints.
 _DEVICE_HEADER = re.compile(r"^! device: (\S+) \(([^,()\s]+), EOS-", re.M)
 # Top-level words of an EOS config; a file with none of them is not one.
-_EOS_LINE = re.compile(r"^(!|(hostname|interface|qos|priority-flow-control|end|ip|ipv6|router|vlan|spanning-tree|"
-                       r"username|management|service|logging|ntp|snmp-server|aaa|transceiver|daemon|mlag|"
-                       r"policy-map|class-map|vrf|lldp)(\s|$))")
+# (`int` ... `interfac`: the prefixes of `interface` EOS takes as it, typed in sessions)
+_EOS_LINE = re.compile(r"^(!|(hostname|int(?:e(?:r(?:f(?:a(?:c(?:e)?)?)?)?)?)?|qos|priority-flow-control|end|ip|ipv6|"
+                       r"router|vlan|spanning-tree|username|management|service|logging|ntp|snmp-server|aaa|"
+                       r"transceiver|daemon|mlag|policy-map|class-map|vrf|lldp)(\s|$))")
 WATCHDOG_TIMERS = ("timeout", "recovery-time", "polling-interval")
 WATCHDOG_ACTIONS = ("drop", "no-drop", "notify-only", "errdisable")
 # Free text EOS keeps up to a line reading `EOF`: `comment` under a block and `banner login|motd` (EOS User
@@ -226,7 +227,46 @@ def _ethernet(words: list[str]) -> str | None:
     return f"Ethernet{spelled[1]}" if spelled else None
 
 
+# One item of a range or list after `interface` (`Ethernet1-48`, `Et1/1-4`, `ethernet 3/1-3/8`, a bare `5-7` after a
+# comma): its port name's numbers and, for a range, the last number of its far end (the far end may repeat the rest,
+# `1/1-1/4`).
+_RANGE_ITEM = re.compile(r"^(?:(?:ethernet|eth|et)\s*)?(\d{1,5}(?:/\d{1,5}){0,2})(?:-((?:\d{1,5}/){0,2})(\d{1,5}))?$",
+                         re.IGNORECASE | re.ASCII)
+_MAX_RANGE = 1024
+
+
+def _ethernet_range(words: list[str]) -> list[str] | None:
+    """The ports of `interface Ethernet1-48`, `interface eth 1-3`, `interface range Et1/1-4`, `interface
+    Ethernet1,3,5-7` (configuration mode takes ranges and lists of Ethernet ports and enters one mode for them all:
+    the prompt reads `(config-if-Et1-3)#`, as EOS sessions print it); None when the words are no such list. LineError
+    for a range that ends before its start, whose far end is of another slot, or that spans more than 1,024 ports."""
+    if words[:1] == ["range"]:
+        words = words[1:]
+    text = " ".join(words)
+    if not words or not _ETHERNET_SPELLED.match(re.split(r"[-,]", text)[0].strip()):
+        return None
+    out: list[str] = []
+    for part in text.split(","):
+        m = _RANGE_ITEM.match(part.strip())
+        if m is None:
+            return None
+        first, far_rest, last = m[1], m[2] or "", m[3]
+        if last is None:
+            out.append(f"Ethernet{first}")
+            continue
+        prefix, _, low = first.rpartition("/")
+        if far_rest and far_rest != (prefix + "/" if prefix else ""):
+            raise LineError(f"{part.strip()[:40]!r} is not a port range (its far end is of another slot)")
+        if int(last) < int(low) or int(last) - int(low) >= _MAX_RANGE:
+            raise LineError(f"{part.strip()[:40]!r} is not a port range (its end is before its start, or 1,024 "
+                            "ports past it)")
+        out.extend(f"Ethernet{prefix}/{n}" if prefix else f"Ethernet{n}" for n in range(int(low), int(last) + 1))
+    return out
+
+
 class _Reader(TreeReader):
+    expanded = 0  # port lines the `interface` ranges expanded to (ports x lines), against MAX_EXPANDED_PORTS
+
     def read(self) -> None:
         header = _DEVICE_HEADER.search(self.inp.text)
         if header:
@@ -240,6 +280,10 @@ class _Reader(TreeReader):
 
     def top(self, node: Node) -> None:
         w = node.words
+        if w[0] != "interface" and len(w[0]) >= 3 and "interface".startswith(w[0]):
+            # `int eth 1-3`, `inter Ethernet5`: EOS takes a command's unambiguous prefix, and sessions type it so
+            # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
+            w = ["interface", *w[1:]]
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
@@ -251,11 +295,18 @@ class _Reader(TreeReader):
             conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
             self.each([c for c in node.children if c.words[:2] == ["service-policy", "type"]],
                       lambda child: self.qos_line(child, conf, None))
-        elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(re.split(r"[-,]", w[1])[0]):
-            # `interface Ethernet1-4`, `Ethernet1/1,1/3`: EOS takes ranges and lists in configuration mode, but
-            # `show running-config` prints one block per port; the block's settings are not applied to any port.
-            raise LineError("not one Ethernet port: a range or list of ports (read `show running-config`, which "
-                            "prints a block per port); block skipped")
+        elif w[0] == "interface" and len(w) > 1 and (names := _ethernet_range(w[1:])):
+            # A pasted configuration-mode block for several ports: each port takes its lines.
+            self.expanded += len(names) * (1 + len(node.children))
+            check_expanded(self.expanded, self.inp.path, node.line)
+            for name in names:
+                conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)),
+                                 self.src(node))
+                self.block(node, conf, self.interface_line)
+        elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(
+                re.split(r"[-,]", " ".join(w[2:] if w[1] == "range" else w[1:]))[0].strip()):
+            raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1`, a range such "
+                            "as `Ethernet1-48` or `Ethernet1/1-4`, or a comma list of them); block skipped")
         elif w[:2] == ["qos", "profile"]:
             if len(w) != 3:
                 raise LineError("expected `qos profile NAME`")

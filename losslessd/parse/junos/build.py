@@ -73,6 +73,14 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
     ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
     for port_name in sorted(names):
         device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, ranges)
+        own = cfg.interfaces.get(port_name)
+        if own is not None and own.input_filter is not None and own.input_filter.value in cfg.class_filters:
+            # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
+            # and a multifield classifier's forwarding class overrides it for the traffic its terms match.
+            device.issues.append(ParseIssue(code="SYS002", source=own.input_filter.source, message=(
+                f"{port_name}: firewall filter {own.input_filter.value} sets the forwarding class of the traffic it "
+                "matches (a multifield classifier, applied after the port's classifiers): it is not read, so the "
+                "port's classification may not be the one shown")))
     return device
 
 

@@ -121,6 +121,9 @@ class Interface:
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
     disabled: Source | None = None
+    # `unit N family ethernet-switching|inet|inet6 filter input NAME`: a firewall filter on the port's input, which may
+    # set forwarding classes (a multifield classifier)
+    input_filter: Val | None = None
 
 
 @dataclass
@@ -160,6 +163,8 @@ class JunosConfig:
     # (classifier type, name, code point) -> (forwarding class, loss priority, line, the code point as written) of its
     # entry, for the SYS002 on a code point listed twice
     entries: dict[tuple[str, str, int], tuple[str, str | None, Source, str]] = field(default_factory=dict)
+    # firewall filters with a term that sets a forwarding class (`then forwarding-class C`): name -> that line
+    class_filters: dict[str, Source] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)  # what a line says about another (read() passes them on)
 
 
@@ -578,6 +583,13 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
         _interface(cfg, words[2:], src)
     elif top == "class-of-service":
         _cos(cfg, words[2:], src)
+    elif top == "firewall":
+        # `firewall [family F] filter NAME term T then forwarding-class C`: a multifield classifier (Junos CoS guide,
+        # "Overview of Multifield Classifiers"); which ports it classifies is read from the interfaces binding it.
+        w = words[2:]
+        w = w[2:] if w[:1] == ["family"] else w
+        if w[:1] == ["filter"] and len(w) > 6 and w[2] == "term" and w[4:6] == ["then", "forwarding-class"]:
+            cfg.class_filters.setdefault(w[1], src)
 
 
 def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
@@ -614,6 +626,9 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         iface.vlan_tagging = True
     elif w[0] == "number-of-sub-ports" and _whole(w[1], 1, 16) > 1:
         iface.channelized = True
+    elif (w[0] == "unit" and len(w) >= 7 and w[2] == "family" and w[3] in ("ethernet-switching", "inet", "inet6")
+          and w[4:6] == ["filter", "input"]):
+        iface.input_filter = Val(w[6], src)
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
         mtu = _whole(w[5], 256, 65535)
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
