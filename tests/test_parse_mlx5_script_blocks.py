@@ -15,6 +15,7 @@ from losslessd.model import Trust
 from losslessd.parse import mlx5
 from losslessd.parse.base import Input
 from losslessd.parse.mlx5 import script
+from tests.bashcalls import assert_calls
 
 BEFORE = "mlnx_qos -i eth0 --trust dscp"  # runs: it comes before the broken block
 INSIDE = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
@@ -375,17 +376,7 @@ def test_exit_and_exec_end_the_reading_where_bash_stops(name, tmp_path):
     """The mlnx_qos calls read are those bash makes, with a stand-in mlnx_qos logging its arguments (before, each line
     after an exit was read as run: an `exit 0` ahead of a debug section left that section's settings standing)."""
     lines, calls = RAN[name]
-    text = "\n".join(["#!/bin/bash", *lines]) + "\n"
-    read = [" ".join(words[1:]) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos"]
-    assert read == calls
-    if BASH:
-        log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
-        stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
-        stub.chmod(0o755)
-        (tmp_path / "s.sh").write_text(text)
-        subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
-                       capture_output=True)
-        assert log.read_text().splitlines() == calls
+    assert_calls(lines, calls, tmp_path)
 
 
 def test_an_exit_in_a_called_function_or_a_loop_ends_the_script_with_an_info():

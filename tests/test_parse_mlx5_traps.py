@@ -6,17 +6,13 @@ logs its arguments, says which calls run and in which order."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 
 from losslessd.model import Trust
 from losslessd.parse import mlx5
 from losslessd.parse.base import Input
-from losslessd.parse.mlx5 import script
+from tests.bashcalls import assert_calls
 
-BASH = shutil.which("bash")
 SET = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
 OFF = "mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0"
 
@@ -70,17 +66,7 @@ def test_the_calls_read_are_those_bash_makes_with_its_traps(name, tmp_path):
     """Before: `trap` was "not a command losslessd reads" (SYS002) and a function only a trap runs was never read, so a
     teardown's PFC off never counted."""
     lines, calls = RAN[name]
-    text = "\n".join(["#!/bin/bash", *lines]) + "\n"
-    read = [" ".join(words[1:]) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos"]
-    assert read == calls
-    if BASH:
-        log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
-        stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
-        stub.chmod(0o755)
-        (tmp_path / "s.sh").write_text(text)
-        subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
-                       capture_output=True)
-        assert log.read_text().splitlines() == calls
+    assert_calls(lines, calls, tmp_path)
 
 
 def _host(text: str):

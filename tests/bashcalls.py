@@ -1,0 +1,31 @@
+"""The referee of the host script reader: the mlnx_qos calls bash itself makes of a script (a stand-in mlnx_qos that
+logs its arguments), beside those losslessd reads."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from losslessd.parse.mlx5 import script
+
+BASH = shutil.which("bash")
+
+
+def read_calls(text: str) -> list[str]:
+    """The mlnx_qos calls the reader takes the script to make, in order (their arguments)."""
+    return [" ".join(words[1:]) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos"]
+
+
+def assert_calls(lines: list[str], calls: list[str], tmp_path: Path) -> None:
+    """The script of ``lines`` (after `#!/bin/bash`) makes ``calls``, as read and, where bash is installed, as run."""
+    text = "\n".join(["#!/bin/bash", *lines]) + "\n"
+    assert read_calls(text) == calls
+    if BASH:
+        log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
+        stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
+        stub.chmod(0o755)
+        (tmp_path / "s.sh").write_text(text)
+        subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
+                       capture_output=True)
+        assert (log.read_text().splitlines() if log.exists() else []) == calls
