@@ -177,3 +177,34 @@ def test_frr_json_selected_entries_and_fib_next_hops():
     assert [(r.prefix, r.next_hops[0].port, r.source.line) for r in routes] == [("10.7.0.0/24", "swp1", 1)]
     assert [i.code for i in parse_routes(Input("r.json", '{"mgmt": {}}'))[1]] == ["SYS002"]
     assert [i.code for i in parse_routes(Input("r.json", '{"10.0.0.0/24": ['))[1]] == ["SYS001"]
+
+
+def test_frr_json_plain_table_keeps_lines_past_vrf_names():
+    """FRR `show ip route json` writes `"vrfName": "default"` inside every entry (zebra_vty.c): each route keeps the
+    line of its own prefix key."""
+    text = ('{\n'
+            '  "10.1.0.0/24": [\n'
+            '    {"prefix": "10.1.0.0/24", "vrfName": "default", "selected": true,\n'
+            '     "nexthops": [{"fib": true, "ip": "10.0.0.1", "interfaceName": "Ethernet0"}]}\n'
+            '  ],\n'
+            '  "10.2.0.0/24": [\n'
+            '    {"prefix": "10.2.0.0/24", "vrfName": "default", "selected": true,\n'
+            '     "nexthops": [{"fib": true, "ip": "10.0.0.3", "interfaceName": "Ethernet4"}]}\n'
+            '  ]\n'
+            '}\n')
+    routes, issues = parse_routes(Input("routes/leaf.json", text))
+    assert issues == []
+    assert [(r.prefix, r.source.line) for r in routes] == [("10.1.0.0/24", 2), ("10.2.0.0/24", 6)]
+
+
+def test_json_tables_of_other_platforms_are_not_read_as_vrfs():
+    """EOS `show ip route | json` (`{"vrfs": ...}`) and NX-OS `show ip route | json` (`{"TABLE_vrf": ...}`) are
+    formats not read: SYS001 naming what is read, not SYS002 "no route of the default VRF"."""
+    eos = json.dumps({"vrfs": {"default": {"routes": {"10.1.0.0/24": {"routeType": "eBGP", "vias": [
+        {"nexthopAddr": "10.0.0.1", "interface": "Ethernet1"}]}}}}})
+    nxos = json.dumps({"TABLE_vrf": {"ROW_vrf": {"vrf-name-out": "default", "TABLE_addrf": {"ROW_addrf": {
+        "addrf": "ipv4", "TABLE_prefix": {"ROW_prefix": [{"ipprefix": "10.1.0.0/24"}]}}}}}})
+    for text in (eos, nxos):
+        routes, issues = parse_routes(Input("routes/sw.json", text))
+        assert routes == [] and [i.code for i in issues] == ["SYS001"], text
+        assert "no routing-table entries found" in issues[0].message

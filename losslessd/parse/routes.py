@@ -223,15 +223,20 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             f"{inp.path}: routing table JSON is not valid ({exc})"))]
     if not isinstance(data, dict):
         return [], [_unknown(inp)]
-    if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF
-        tables = [v for k, v in data.items() if k in DEFAULT_VRFS]
-        if not tables:
+    search_from = 0
+    if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
+        if not _keyed_by_vrf(data):
+            return [], [_unknown(inp)]
+        name = next((k for k in data if k in DEFAULT_VRFS), None)
+        if name is None:
             return [], [_no_default(inp)]
-        data = tables[0]
+        data = data[name]
+        # the default VRF's key (`"default": {`), not the `"vrfName": "default"` FRR writes inside every entry
+        key = re.search(rf'"{re.escape(name)}"\s*:', inp.text)
+        search_from = key.end() if key else 0
     routes: list[Route] = []
     issues: list[ParseIssue] = []
-    line_at, search_from = LineAt(inp.text), max(0, min((p for p in (inp.text.find(f'"{v}"') for v in DEFAULT_VRFS)
-                                                             if p >= 0), default=0))
+    line_at = LineAt(inp.text)
     slash = "\\/" if "\\/" in inp.text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
     for key, entries in data.items():
         # the key as written, after the one before (a key not found, written otherwise, leaves the rest without lines:
@@ -266,6 +271,21 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     if not routes and not issues:
         issues.append(_no_default(inp) if data else _unknown(inp))
     return routes, issues
+
+
+def _keyed_by_vrf(data: dict) -> bool:
+    """FRR `show ip route vrf all json` (values all objects): some VRF's table keyed by IP prefixes, or every table
+    empty. A JSON of another shape whose values are objects (EOS `{"vrfs": ...}`, NX-OS `{"TABLE_vrf": ...}`) is not
+    one: read as one it would say "no route of the default VRF" of a format we do not read."""
+    return all(not v for v in data.values()) or any(_is_prefix(k) for v in data.values() for k in v)
+
+
+def _is_prefix(text: str) -> bool:
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return "/" in text
 
 
 class _Table:
