@@ -99,18 +99,13 @@ class _Names:
 
 def _read_lldp(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str, Input | None]) -> None:
     """Saved LLDP outputs the topology names: the device is the entry's key, a prompt line, or the file name. A file
-    listed again is skipped (4 MiB of `- lldp.json` lines named one file 500,000 times: each read and parsed again),
-    and one named for a device that is not linted is not read."""
-    listed: set[str] = set()
+    listed again without a device was dropped when the topology was read; one named for a device that is not linted
+    is not read."""
     for device_name, path, line in topo.lldp:
-        if device_name is None:
-            if _real(path) in listed:
-                continue
-            listed.add(_real(path))
-        elif names.device(device_name) is None:
+        if device_name is not None and names.device(device_name) is None:
             fabric.topology_issues.append(TopologyIssue(
                 code="LNK006", message=f"lldp: {device_name} is not among the linted devices; its LLDP output "
-                f"{display_path(path)} is not used", key=f"lldp|{device_name}", source=topo.source(line)))
+                f"{display_path(path)} is not used", key=f"lldp|{display_path(path)}", source=topo.source(line)))
             continue
         inp = _input(fabric, path, reads)
         if inp is None:

@@ -16,6 +16,7 @@ from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.fabric import load_fabric
 from losslessd.model import Device, DeviceKind, Fabric, Neighbor, Port
+from losslessd.parse import display_path
 from tests.clirun import losslessd
 from tests.conftest import FIXTURES
 
@@ -321,3 +322,34 @@ def test_lldp_file_of_no_known_format_is_sys001_on_its_device(tmp_path):
     issues = fabric.devices["spine1"].issues
     assert [(i.code, i.source.line) for i in issues] == [("SYS001", 1)] and "lldp/spine1.txt" in issues[0].message
     assert len(fabric.links) == 8
+
+
+def test_an_lldp_file_listed_again_is_dropped_where_the_topology_is_read(tmp_path):
+    """The same file listed again without a device (by the same name, or another spelling of its path) is one entry
+    of the topology: read, resolved and parsed once, its neighbours once."""
+    fabric_dir = clos_copy(tmp_path)
+    before = load_fabric([fabric_dir])
+    top = fabric_dir / "topology.yaml"
+    top.write_text(top.read_text().replace(
+        "lldp: [lldp/spine1.txt]",
+        "lldp: [lldp/spine1.txt, lldp/spine1.txt, ./lldp/spine1.txt, lldp/../lldp/spine1.txt, /etc/hostname,"
+        " /etc/hostname]"))
+    topo = topology.read(top)
+    assert [(d, p.name, line) for d, p, line in topo.lldp] == [(None, "spine1.txt", 13)]
+    assert topo.files == {str((fabric_dir / "lldp" / "spine1.txt").resolve())}
+    assert [i.code for i in topo.issues] == ["LNK009"]  # /etc/hostname: outside, said once
+    fabric = load_fabric([fabric_dir])
+    assert fabric.devices["spine1"].neighbors == before.devices["spine1"].neighbors
+    assert len(fabric.links) == 8
+
+
+def test_lldp_file_for_a_device_not_linted_keeps_its_baseline_key(tmp_path):
+    """LNK006 for `lldp: {DEVICE: FILE}` naming a device not linted is keyed by the file, as before the file was left
+    unread: baselines (fingerprints) made then still match."""
+    fabric_dir = clos_copy(tmp_path)
+    top = fabric_dir / "topology.yaml"
+    top.write_text(top.read_text().replace("lldp: [lldp/spine1.txt]", "lldp: {spine9: lldp/spine1.txt}"))
+    fabric = load_fabric([fabric_dir])
+    issue, = [i for i in fabric.topology_issues if i.code == "LNK006"]
+    assert issue.key == f"lldp|{display_path(fabric_dir / 'lldp' / 'spine1.txt')}"
+    assert "lldp: spine9 is not among the linted devices" in issue.message

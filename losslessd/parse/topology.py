@@ -38,11 +38,7 @@ class Topology:
     routes: dict[str, tuple[Path, int | None]] = field(default_factory=dict)  # device -> capture
     lldp: list[tuple[str | None, Path, int | None]] = field(default_factory=list)  # (device or None, file, line)
     issues: list[TopologyIssue] = field(default_factory=list)
-
-    @property
-    def files(self) -> set[str]:
-        """Files the topology names (real paths): inputs of their own, never parsed as devices."""
-        return {os.path.realpath(p) for p, _ in self.routes.values()} | {os.path.realpath(p) for _, p, _ in self.lldp}
+    files: set[str] = field(default_factory=set)  # real paths of routes: and lldp: files: inputs, never devices
 
     def source(self, line: int | None) -> Source:
         return Source(file=self.file, line=line)
@@ -75,13 +71,13 @@ def from_data(data: dict, file: str = "topology.yaml", base: Path | None = None)
     return _build(Document(data, {}, file), base or Path("."), [base or Path(".")])
 
 
-def _inside(path: Path, roots: list[Path]) -> bool:
+def _inside(path: Path, tops: list[str]) -> str | None:
+    """The real path of ``path`` when it lies under one of ``tops`` (real paths), else None."""
     real = os.path.realpath(path)
-    for root in roots:
-        top = os.path.realpath(root)
+    for top in tops:
         if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
-            return True
-    return False
+            return real
+    return None
 
 
 def _build(doc: Document, base: Path, roots: list[Path]) -> Topology:
@@ -112,33 +108,51 @@ def _build(doc: Document, base: Path, roots: list[Path]) -> Topology:
                          line=doc.line_of(["routing"]))
     topo.routing = routing
 
-    def outside(what: str, rel: str, line: int | None) -> bool:
+    tops = [os.path.realpath(root) for root in roots]  # (once: not again for each of 200,000 entries)
+
+    def inside(what: str, rel: str, line: int | None) -> str | None:
+        """The file's real path, or None (an LNK009 said why it is not read)."""
         if "\0" in rel:  # (YAML "\0": os.path.realpath raised ValueError, an internal error)
             topo.issues.append(entry_issue(topo, f"{what}: {rel!r} holds a NUL character, which no file name can; "
                                            "not read", line))
-            return True
-        if _inside(base / rel, roots):
-            return False
-        topo.issues.append(entry_issue(topo, f"{what}: {rel!r} is outside the fabric folder "
-                                       f"({display_path(base)}); not read: a topology names files beside it "
-                                       "(or under a path given on the command line)", line))
-        return True
+            return None
+        real = _inside(base / rel, tops)
+        if real is None:
+            topo.issues.append(entry_issue(topo, f"{what}: {rel!r} is outside the fabric folder "
+                                           f"({display_path(base)}); not read: a topology names files beside it "
+                                           "(or under a path given on the command line)", line))
+        else:
+            topo.files.add(real)
+        return real
 
     for name, rel in (expect("routes", (dict,), "a mapping of device: routing-table capture file") or {}).items():
         line = doc.line_of(["routes", name])
         if not isinstance(rel, str):
             topo.issues.append(entry_issue(topo, f"routes: {name}: expected a file name, got {rel!r}", line))
             continue
-        if not outside(f"routes: {name}", rel, line):
+        if inside(f"routes: {name}", rel, line) is not None:
             topo.routes[str(name)] = (base / rel, line)
     saved = expect("lldp", (list, dict), "a list of files, or a mapping of device: file") or []
     entries = ([(str(k), v, doc.line_of(["lldp", k])) for k, v in saved.items()] if isinstance(saved, dict)
                else [(None, v, doc.line_of(["lldp", i])) for i, v in enumerate(saved)])
+    # a file listed again without a device is dropped here, by name before its path is resolved (4 MiB of
+    # `- lldp.json` lines name one file 500,000 times), then by real path (`./lldp.json`, a link to it)
+    names: set[str] = set()
+    reals: set[str] = set()
     for device, rel, line in entries:
         if not isinstance(rel, str):
             topo.issues.append(entry_issue(topo, f"lldp: expected a file name, got {rel!r}", line))
             continue
-        if not outside(f"lldp: {device}" if device else "lldp", rel, line):
+        if device is None and rel in names:
+            continue
+        real = inside(f"lldp: {device}" if device else "lldp", rel, line)
+        if device is None:
+            names.add(rel)
+            if real in reals:
+                continue
+            if real is not None:
+                reals.add(real)
+        if real is not None:
             topo.lldp.append((device, base / rel, line))
     return topo
 
