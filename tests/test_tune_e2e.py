@@ -161,6 +161,38 @@ def test_a_device_that_cannot_be_put_back_does_not_keep_the_others_from_it(fabri
     assert settings(sim, t, "spine1") == found
 
 
+# What sonic-utilities prints when `config delete-checkpoint` fails (config/main.py: its failure line, then click's
+# `Error: ...`): the checkpoint stays in the switch's checkpoint folder.
+DELETE_FAILED = ("Failed to delete config checkpoint\n\nError: [Errno 13] Permission denied: "
+                 "'/etc/sonic/checkpoints/{}.cp.json'")
+
+
+def test_a_checkpoint_left_on_the_switch_is_said_and_kept_with_the_tune(fabric, tmp_path):
+    """leaf1 (SONiC) does not delete the checkpoints the tune took (each push's `-before`, the tune's `-origin`): the
+    pushes stand, and the tune says which checkpoint is left and keeps it with its events, so `tune report` shows it
+    (the warning went to a logger `losslessd tune` never configures)."""
+    sim = fabric
+    t = tuner(sim, tmp_path, ["leaf1"], bench(sim), budget=1)
+    said: list[str] = []
+    t.say = said.append
+    for name in ("losslessd-tune-1-before", "losslessd-tune-1-origin"):
+        sim.garble("leaf1", f"sudo config delete-checkpoint {name}", DELETE_FAILED.format(name))
+    assert t.run() in (0, 1)
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune = store.tune()
+        events = store.events(tune.id)
+    assert tune.id == 1 and sim.devices["leaf1"].config.commits > 0
+    warned = [(device, message) for _, kind, device, message in events if kind == "warning"]
+    for name in ("losslessd-tune-1-before", "losslessd-tune-1-origin"):
+        assert any(device == "leaf1" and f"checkpoint {name} is left on the switch" in message
+                   and "Permission denied" in message for device, message in warned), warned
+        assert any(line.startswith("   warning: leaf1: ") and f"checkpoint {name} is left" in line for line in said)
+    res = subprocess.run([sys.executable, "-m", "losslessd", "tune", "report", "--db", str(tmp_path / "tune.sqlite")],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "warning leaf1: leaf1: `sudo config delete-checkpoint losslessd-tune-1-origin` failed" in res.stdout
+
+
 def test_a_storm_during_a_trial_stops_the_tune(fabric, tmp_path):
     sim = fabric
     state = tmp_path / "runs.json"

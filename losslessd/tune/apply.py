@@ -33,7 +33,6 @@ and stops.
 from __future__ import annotations
 
 import json
-import logging
 import re
 import shlex
 from collections.abc import Callable
@@ -53,7 +52,6 @@ CONFIRM_S = 300  # revert timer of an EOS commit that is not confirmed (napalm c
 # ...` lines (config apply-patch, rollback, checkpoint), and a Python traceback (an exception the command let out).
 _ERROR_LINE = re.compile(r"^[ \t]*(?:Error:|ERROR:|Failed to |Traceback \(most recent call last\))", re.M)
 _PATCH_CHUNK = 1000  # characters per printf line (a terminal line holds at most 4095)
-log = logging.getLogger("losslessd.tune")
 
 
 class PushError(Exception):
@@ -76,6 +74,9 @@ Check = Callable[[str], "str | None"]
 class Pusher:
     def __init__(self, host: Host, known_hosts: Path | None, timeout_s: float, tag: str):
         self.host, self.known_hosts, self.timeout_s, self.tag = host, known_hosts, timeout_s, tag
+        # what the operator must hear though the push stands (a checkpoint left on the switch): the tune says it
+        # and keeps it with its events (`tune report`), then clears the list
+        self.warnings: list[str] = []
 
     @property
     def name(self) -> str:
@@ -310,9 +311,9 @@ class SonicPusher(Pusher):
         except PushError as exc:  # (the session broke off: whether the switch deleted it is not known)
             why = exc.message
         if why is not None:
-            log.warning("%s: `%s` failed (%s): checkpoint %s is left on the switch; delete it by hand (`sudo config "
-                        "delete-checkpoint %s`, `config list-checkpoints` lists them)", self.name, command, why, name,
-                        name)
+            self.warnings.append(f"{self.name}: `{command}` failed ({why}): checkpoint {name} is left on the switch; "
+                                 f"delete it by hand (`sudo config delete-checkpoint {name}`, "
+                                 "`config list-checkpoints` lists them)")
 
     def push(self, snippet: str, check: Check) -> Pushed:
         running = self.running()  # JSON, checked (refusal): a session cut mid-output or a CONFIG_DB not up stops here

@@ -403,14 +403,25 @@ class Tuner:
                 try:
                     pushed = self.pushers[name].push(snippet, check)
                 except PushError as exc:
+                    self._warnings(name)
                     self.store.event(self.tune.id, "push_failed", exc.message, name)
                     self.say(f"   {name} refused the push: {exc.message}")
                     self.restore_best()
                     raise StopTune(f"{name} refused a commit ({exc.message}); the fabric is back at the best-known "
                                    "settings") from None
                 self.store.event(self.tune.id, "pushed", f"{cand.key}\n{pushed.diff}", name)
+                self._warnings(name)
                 cfg.text = self.pushers[name].running()
         self.applied = cand.key
+
+    def _warnings(self, name: str) -> None:
+        """What the device's pusher warned of (a checkpoint left on the switch): said, and kept with the tune's
+        events so that `tune report` shows it."""
+        pusher = self.pushers[name]
+        for text in pusher.warnings:
+            self.say(f"   warning: {text}")
+            self.store.event(self.tune.id, "warning", text, name)
+        pusher.warnings.clear()
 
     def _trial(self, key: str, label: str) -> Trial:
         started = time.time()
@@ -482,11 +493,14 @@ class Tuner:
                                                                         cand_mod.expected(cfg, self.policy, cand)))
                         cfg.text = pusher.running()
             except (PushError, InputError) as exc:
+                self._warnings(name)
                 self.say(f"{name}: could not be put back to {_label(key)}: {exc}")
                 failed.append(exc)
                 continue
+            self._warnings(name)
             if final:
                 pusher.forget(token)
+                self._warnings(name)
         if failed:
             raise failed[0]
         self.store.event(self.tune.id, "restored", "settings as found" if cand is None else cand.describe())
