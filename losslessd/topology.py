@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from .errors import InputError
 from .model import Device, DeviceKind, Endpoint, Fabric, Link, Neighbor, ParseIssue, Source, TopologyIssue
 from .parse import display_path, lldp, read_input
-from .parse.base import Input
+from .parse.base import Input, long_interface_name
 from .parse.routes import parse_routes
 from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
 
@@ -94,7 +94,7 @@ class _Names:
                         if form:
                             index.setdefault(form.lower(), port)
             known[1] = index
-        return known[1].get(name.lower()) or known[1].get(lldp.eos_interface(name).lower())
+        return known[1].get(name.lower()) or known[1].get(long_interface_name(name).lower())
 
 
 def _read_lldp(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str, Input | None]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from pathlib import Path
 
@@ -208,3 +209,23 @@ def test_json_tables_of_other_platforms_are_not_read_as_vrfs():
         routes, issues = parse_routes(Input("routes/sw.json", text))
         assert routes == [] and [i.code for i in issues] == ["SYS001"], text
         assert "no routing-table entries found" in issues[0].message
+
+
+def test_longest_prefix_match_is_one_index_for_next_hops_and_paths():
+    """RFC 1812 5.2.4.3: the longest matching prefix wins, per address family. One index (losslessd.prefixes) serves
+    the route parser (a BGP next hop resolved through its table) and the path analysis (a destination's route)."""
+    from losslessd.parse import routes as route_parser
+    from losslessd.paths import routing
+    from losslessd.prefixes import LongestPrefix
+
+    table = LongestPrefix((ipaddress.ip_network(p), name) for p, name in (
+        ("0.0.0.0/0", "default"), ("10.0.0.0/8", "ten"), ("10.1.0.0/16", "ten-one"), ("10.1.2.0/24", "ten-one-two"),
+        ("2001:db8::/32", "doc6")))
+
+    def match(address: str):
+        addr = ipaddress.ip_address(address)
+        return table.match(addr.version, int(addr))
+
+    assert [match(a) for a in ("10.1.2.3", "10.1.3.3", "10.2.0.1", "192.0.2.1", "2001:db8::1", "2001:db9::1")] == [
+        "ten-one-two", "ten-one", "ten", "default", "doc6", None]
+    assert route_parser.LongestPrefix is routing.LongestPrefix is LongestPrefix

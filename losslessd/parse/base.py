@@ -291,3 +291,16 @@ def positional(cls: type, *names: str):
 
 # Source(file=file, line=line), as positional(...) makes it: text parsers give each fact one (a host capture ~30).
 line_source = positional(Source, "file", "line")
+
+
+# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10), NX-OS its tables and routes
+# (Eth1/49, Po10, Lo0); the configs spell them Ethernet1/49, Port-Channel10 / port-channel10, loopback0.
+_SHORT_INTERFACE = {"Et": "Ethernet", "Eth": "Ethernet", "Ma": "Management", "Po": "Port-Channel", "Lo": "Loopback"}
+_SHORT_INTERFACE_RE = re.compile(r"^(Eth|Et|Ma|Po|Lo)(\d.*)$")
+
+
+def long_interface_name(name: str) -> str:
+    """`Et49/1` (EOS), `Eth1/49` (NX-OS) -> `Ethernet49/1`, `Ethernet1/49`: short interface names, as the configs
+    spell them."""
+    m = _SHORT_INTERFACE_RE.match(name)
+    return _SHORT_INTERFACE[m.group(1)] + m.group(2) if m else name

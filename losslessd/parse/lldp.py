@@ -27,14 +27,10 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
-from .base import LineAt, line_source, positional
+from .base import LineAt, line_source, long_interface_name, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
-# EOS abbreviates its own interfaces in the neighbour table (Et1, Et49/1, Ma1, Po10), NX-OS its tables and routes
-# (Eth1/49, Po10, Lo0); the configs spell them Ethernet1/49, Port-Channel10 / port-channel10, loopback0.
-_EOS_SHORT = {"Et": "Ethernet", "Eth": "Ethernet", "Ma": "Management", "Po": "Port-Channel", "Lo": "Loopback"}
-_EOS_SHORT_RE = re.compile(r"^(Eth|Et|Ma|Po|Lo)(\d.*)$")
 _MAC = re.compile(r"^(?:[0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$|^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$")
 # lldpd port ID subtypes (lldpd src/lib/atoms/port.c): ifname, ifalias, local name a port; mac, ip do not.
 _NAMING_SUBTYPES = ("ifname", "ifalias", "local")
@@ -79,13 +75,6 @@ _PROMPT_LINE = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s
 # A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
 _PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
                      r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
-
-
-def eos_interface(name: str) -> str:
-    """`Et49/1` (EOS), `Eth1/49` (NX-OS) -> `Ethernet49/1`, `Ethernet1/49`: short interface names, as the configs
-    spell them."""
-    m = _EOS_SHORT_RE.match(name)
-    return _EOS_SHORT[m.group(1)] + m.group(2) if m else name
 
 
 def prompt_host(text: str) -> str | None:
@@ -217,7 +206,7 @@ class _Reader:
                               "row skipped")
                 continue
             port_id = words[2]
-            self.add(eos_interface(words[0]), words[1], None if _MAC.match(port_id) else port_id, n)
+            self.add(long_interface_name(words[0]), words[1], None if _MAC.match(port_id) else port_id, n)
 
     def eos_detail(self) -> None:
         """`Interface Ethernet1 detected 1 LLDP neighbors:` blocks of `Neighbor ...` entries."""
@@ -233,7 +222,7 @@ class _Reader:
             text = line.strip()
             if m := _EOS_DETAIL_IFACE.match(line):
                 flush()
-                iface, current = eos_interface(m.group(1)), None
+                iface, current = long_interface_name(m.group(1)), None
             elif text.startswith("Neighbor ") and iface is not None:
                 flush()
                 current = {"line": n}
@@ -293,7 +282,7 @@ class _Reader:
             if rest and rest[0].start() < port_col - 1 and _NXOS_CAPS.match(rest[0].group()):
                 rest = rest[1:]
             port_id = line[rest[0].start():].strip() if rest else None
-            self.add(eos_interface(words[0].group()), device,
+            self.add(long_interface_name(words[0].group()), device,
                      None if not port_id or _MAC.match(port_id) or port_id.isdigit() else port_id, at)
 
     def nxos_detail(self) -> None:
@@ -310,7 +299,7 @@ class _Reader:
                 return
             name, chassis = _sent(current.get("System Name")), _sent(current.get("Chassis id"))
             descr = _sent(current.get("Port Description"))
-            self.add(eos_interface(local), name or chassis,
+            self.add(long_interface_name(local), name or chassis,
                      _remote_port(None, _sent(current.get("Port id")), descr if descr and " " not in descr else None),
                      current["line"])
 

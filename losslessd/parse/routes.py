@@ -26,8 +26,8 @@ import re
 
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
-from .base import Input, LineAt
-from .lldp import eos_interface
+from ..prefixes import LongestPrefix
+from .base import Input, LineAt, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -177,7 +177,7 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
         if target == "Null0" or (iface or "").startswith("Null"):
             current.discard = True
             continue
-        port = eos_interface(iface) if iface else None
+        port = long_interface_name(iface) if iface else None
         if re.search(r",\s*(?:direct|local|hsrp|vrrp)\b", rest):
             if port and NextHop(port=port) not in current.hops:
                 current.hops.append(NextHop(port=port))
@@ -197,12 +197,12 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
         elif (h := NextHop(address=target, port=port)) not in current.hops:
             current.hops.append(h)
     if unresolved:
-        table = _Table(entries, networks)
+        table = LongestPrefix(zip(networks, entries, strict=True))
         for last in (False, False, True):  # a next hop reached through another recursive one: its route first
             found: dict[str, list[NextHop]] = {}
             for entry, address in unresolved:
                 if address not in found:
-                    found[address] = table.resolve(address)
+                    found[address] = _resolve(table, address)
                 for h in found[address] or ([NextHop(address=address)] if last else []):
                     if h not in entry.hops:
                         entry.hops.append(h)
@@ -288,28 +288,15 @@ def _is_prefix(text: str) -> bool:
     return "/" in text
 
 
-class _Table:
-    """Longest-prefix match over one routing table, as the switch resolves a BGP next hop."""
-
-    def __init__(self, entries: list[_Entry], networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]):
-        self.by_length: dict[tuple[int, int], dict[int, _Entry]] = {}
-        for e, net in zip(entries, networks, strict=True):
-            self.by_length.setdefault((net.version, net.prefixlen), {})[int(net.network_address)] = e
-        self.lengths = sorted(self.by_length, key=lambda k: -k[1])
-
-    def resolve(self, address: str) -> list[NextHop]:
-        """The next hops with an interface that ``address`` reaches; the address itself on a connected route's
-        port; [] when nothing reaches it."""
-        addr = ipaddress.ip_address(address)
-        width = addr.max_prefixlen
-        for version, plen in self.lengths:
-            if version != addr.version:
-                continue
-            entry = self.by_length[(version, plen)].get(int(addr) >> (width - plen) << (width - plen))
-            if entry is not None:
-                return [NextHop(address=address, port=h.port) if h.address is None else h
-                        for h in entry.hops if h.port]  # connected: the address is on that port's subnet
+def _resolve(table: LongestPrefix[_Entry], address: str) -> list[NextHop]:
+    """The next hops with an interface that ``address`` reaches, as the switch resolves a BGP next hop; the address
+    itself on a connected route's port; [] when nothing reaches it."""
+    addr = ipaddress.ip_address(address)
+    entry = table.match(addr.version, int(addr))
+    if entry is None:
         return []
+    return [NextHop(address=address, port=h.port) if h.address is None else h
+            for h in entry.hops if h.port]  # connected: the address is on that port's subnet
 
 
 class _Entry:

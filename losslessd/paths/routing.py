@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..model import NextHop, Route
+from ..prefixes import LongestPrefix
 from .cabling import Cabling, End
 
 Group = tuple[list[str], list[str]]
@@ -372,9 +373,7 @@ def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop]]:
     delivers: dict[End, int] = {}  # (switch, host-facing port) -> classes delivered out of it
     bad: list[BadHop] = []
     for dev, routes in tables.items():
-        lookup: dict[tuple[int, int], dict[int, Route]] = {}
-        for n, r in routes:
-            lookup.setdefault((n.version, n.prefixlen), {})[int(n.network_address)] = r
+        lookup = LongestPrefix(routes)
         resolved: dict[int, tuple[list[str], list[str]]] = {}  # id(route) -> (egress ports to switches, to hosts)
         for _, r in routes:
             outs: list[str] = []
@@ -389,21 +388,15 @@ def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop]]:
                 elif port is None:
                     local.extend(p for p in delivered(cabling, dev, hop) if not cabling.is_switch(cabling.peer[(dev, p)][0]))
             resolved[id(r)] = (outs, local)
-        lengths = sorted(lookup, key=lambda k: -k[1])
         bits: dict[str, int] = {}
         for t, (network, addr) in enumerate(classes):
-            for version, plen in lengths:
-                if version != network.version:
-                    continue
-                width = network.max_prefixlen
-                r = lookup[(version, plen)].get(addr >> (width - plen) << (width - plen))
-                if r is not None:
-                    outs, local = resolved[id(r)]
-                    for port in outs:
-                        bits[port] = bits.get(port, 0) | 1 << t
-                    for port in local:
-                        delivers[(dev, port)] = delivers.get((dev, port), 0) | 1 << t
-                    break
+            r = lookup.match(network.version, addr)
+            if r is not None:
+                outs, local = resolved[id(r)]
+                for port in outs:
+                    bits[port] = bits.get(port, 0) | 1 << t
+                for port in local:
+                    delivers[(dev, port)] = delivers.get((dev, port), 0) | 1 << t
         via[dev] = bits
     gaps = dict.fromkeys((s for s in switches if s not in tables), NO_CAPTURE)
 
