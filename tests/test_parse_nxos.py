@@ -799,3 +799,22 @@ def test_running_configs_read_as_before_abbreviations_were_taken():
         text = path.read_text(encoding="utf-8")
         if "\n  " in text and "(config" not in text:
             assert reader.indent_flat_qos(text) == text, path.name
+
+
+def test_eos_and_nxos_expand_sub_mode_keywords_with_one_helper():
+    """EOS and NX-OS take a prefix of a sub-mode keyword that begins no other command of the mode (EOS User Manual,
+    "Command-Line Interface", command abbreviation; Nexus 9000 Fundamentals guide, "Using the CLI"): one helper
+    (clitext.ModeKeywords) with each platform's tables, and EOS's `default` form besides `no`."""
+    from losslessd.parse.clitext import ModeKeywords
+    from losslessd.parse.eos import flat
+
+    eos_words, nxos_words = flat._KEYWORDS, reader._QOS_KEYWORDS
+    assert isinstance(eos_words, ModeKeywords) and isinstance(nxos_words, ModeKeywords)
+    assert nxos_words.spell("pclass", ["paus", "pfc-cos", "3"]) == ["pause", "pfc-cos", "3"]
+    assert nxos_words.spell("pclass", ["no", "paus", "pfc-cos", "3"]) == ["no", "pause", "pfc-cos", "3"]
+    assert nxos_words.spell("pclass", ["p", "3"]) == ["p", "3"]  # pause, priority, police
+    assert nxos_words.keyword("pclass", "qos") is None  # a configuration-mode word written out
+    assert eos_words.spell("txq", ["band", "percent", "50"]) == ["bandwidth", "percent", "50"]
+    assert eos_words.spell("txq", ["default", "band", "percent", "50"]) == ["default", "bandwidth", "percent", "50"]
+    assert eos_words.spell("pclass", ["co", "3"]) == ["co", "3"]  # count, or any mode's `comment`
+    assert eos_words.spell("if", ["band"]) == ["band"]  # the interface mode's lines are left as typed

@@ -105,6 +105,36 @@ def keyword(word: str, keywords: frozenset[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+class ModeKeywords:
+    """A platform's sub-mode keywords as its CLI expands an abbreviation (clitext.keyword): ``own`` each mode's
+    keywords, ``every`` the commands every sub-mode takes besides (`no`, `exit`, `end`, ...), among which an
+    abbreviation must be unique, ``global_words`` configuration-mode commands (a global word written out is that
+    command, never an abbreviation), ``leading`` the words a command may start with before its keyword (`no`, EOS's
+    `default`)."""
+
+    def __init__(self, own: dict[str, frozenset[str]], every: frozenset[str], global_words: frozenset[str],
+                 leading: tuple[str, ...] = ("no",)):
+        self.own, self.global_words, self.leading = own, global_words, leading
+        self.all = {mode: words | every for mode, words in own.items()}
+
+    def keyword(self, mode: str, word: str) -> str | None:
+        """The keyword of sub-mode ``mode`` that ``word`` is or abbreviates; None when it is none or a global word."""
+        if word in self.own[mode]:
+            return word
+        if word in self.global_words:
+            return None
+        full = keyword(word, self.all[mode])
+        return full if full in self.own[mode] else None
+
+    def spell(self, mode: str, words: list[str]) -> list[str]:
+        """``words`` with the keyword of ``mode`` they abbreviate written out, after a leading word (`paus pfc-cos 3`:
+        `pause pfc-cos 3`; `no band percent 50`: `no bandwidth percent 50`); a mode without keywords of its own here
+        leaves its lines as typed."""
+        k = 1 if words[:1] and words[0] in self.leading else 0
+        full = self.keyword(mode, words[k]) if mode in self.own and len(words) > k else None
+        return [*words[:k], full, *words[k + 1:]] if full else words
+
+
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
            str | None], indent: str, blank_exits: bool = True,
            definition: Callable[[list[str], list[str]], bool] | None = None,

@@ -282,8 +282,7 @@ class _Reader:
             if rest and rest[0].start() < port_col - 1 and _NXOS_CAPS.match(rest[0].group()):
                 rest = rest[1:]
             port_id = line[rest[0].start():].strip() if rest else None
-            self.add(long_interface_name(words[0].group()), device,
-                     None if not port_id or _MAC.match(port_id) or port_id.isdigit() else port_id, at)
+            self.add(long_interface_name(words[0].group()), device, _remote_port(None, port_id or None, None), at)
 
     def nxos_detail(self) -> None:
         """Blocks that begin `Chassis id:`, with `Port id:`, `Local Port id:` (IOS: `Local Intf:`), `Port

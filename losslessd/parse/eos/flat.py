@@ -52,15 +52,15 @@ _QOS_PORT = ("trust", "cos", "dscp")
 # What each sub-mode takes (EOS User Manual, Quality of Service: tx-queue configuration mode; policy-map class mode;
 # class-map mode); `no`/`default` forms of the same.
 _MODE_WORDS = {
-    "txq": {"priority", "bandwidth", "random-detect", "shape", "comment"},
-    "pmap": {"class"},
-    "pclass": {"set", "police", "count"},
-    "cmap": {"match"},
+    "txq": frozenset({"priority", "bandwidth", "random-detect", "shape", "comment"}),
+    "pmap": frozenset({"class"}),
+    "pclass": frozenset({"set", "police", "count"}),
+    "cmap": frozenset({"match"}),
 }
 # Commands every EOS configuration mode takes besides its own (`comment`, `default`, `no`, `exit`, `end`, `show`, ...):
 # an abbreviation names a sub-mode's keyword only if it begins none of these (clitext.keyword).
 _ANY_MODE_WORDS = frozenset({"comment", "default", "no", "exit", "end", "show", "do", "help", "abort"})
-_MODE_ALL = {mode: frozenset(words) | _ANY_MODE_WORDS for mode, words in _MODE_WORDS.items()}
+_KEYWORDS = clitext.ModeKeywords(_MODE_WORDS, _ANY_MODE_WORDS, _GLOBAL_WORDS, leading=("no", "default"))
 _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WORDS}
 
 
@@ -95,26 +95,7 @@ def _takes(mode: str, words: list[str]) -> bool:
         return not _global(words)
     if mode == "profile":
         return (w[0] in _PROFILE_WORDS or (w[0] == "qos" and w[1:2] != [] and w[1] in _QOS_PORT)) and not _global(words)
-    return _keyword(mode, w[0]) is not None
-
-
-def _keyword(mode: str, word: str) -> str | None:
-    """The keyword of sub-mode ``mode`` that ``word`` is or abbreviates (EOS takes a prefix that begins no other
-    command of the mode); a global word written out is that command, not an abbreviation."""
-    if word in _MODE_WORDS[mode]:
-        return word
-    if word in _GLOBAL_WORDS:
-        return None
-    full = clitext.keyword(word, _MODE_ALL[mode])
-    return full if full in _MODE_WORDS[mode] else None
-
-
-def _spell(mode: str, words: list[str]) -> list[str]:
-    """``words`` with the sub-mode keyword they abbreviate written out (`band percent 50`: `bandwidth percent 50`);
-    the interface and profile modes' lines are left as typed."""
-    k = 1 if words[:1] in (["no"], ["default"]) else 0
-    full = _keyword(mode, words[k]) if mode in _MODE_WORDS and len(words) > k else None
-    return [*words[:k], full, *words[k + 1:]] if full else words
+    return _KEYWORDS.keyword(mode, w[0]) is not None
 
 
 def _opens(mode: str | None, words: list[str]) -> str | None:
@@ -143,4 +124,4 @@ def renest(text: str) -> str:
     blanked once applied. Text that is not such a paste comes back unchanged."""
     if not clitext.is_flat(text, _takes, _opens, ("if", "profile")):
         return text
-    return clitext.renest(text.split("\n"), _takes, _opens, "   ", spell=_spell)
+    return clitext.renest(text.split("\n"), _takes, _opens, "   ", spell=_KEYWORDS.spell)

@@ -14,6 +14,7 @@ from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
 from ..clitext import (
     LineError,
+    ModeKeywords,
     Node,
     TreeReader,
     Val,
@@ -22,7 +23,6 @@ from ..clitext import (
     config_session,
     dscp_values,
     is_flat,
-    keyword,
     renest,
 )
 
@@ -303,8 +303,8 @@ _QOS_MODE_WORDS = {
 # Commands every NX-OS configuration sub-mode takes besides its own (each mode's `?` lists `no`, `end`, `exit`, `pop`,
 # `push`, `where`; `show` runs in any mode): an abbreviation names a mode's keyword only if it begins none of these.
 _ANY_MODE_WORDS = frozenset({"no", "end", "exit", "pop", "push", "where", "show"})
-# Each QoS mode's keywords with those, among which an abbreviation must be unique (clitext.keyword).
-_QOS_MODE_ALL = {mode: words | _ANY_MODE_WORDS for mode, words in _QOS_MODE_WORDS.items()}
+# Each QoS mode's keywords, abbreviated as NX-OS takes them (clitext.keyword)
+_QOS_KEYWORDS = ModeKeywords(_QOS_MODE_WORDS, _ANY_MODE_WORDS, _GLOBAL_WORDS)
 # The QoS modes by the prompt NX-OS shows in them (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`), each with the modes enclosing it.
@@ -346,33 +346,14 @@ def indent_flat_qos(text: str) -> str:
     if not is_flat(text, _qos_takes, _qos_mode, mixed=True):
         return text
     # (`exit` is kept: indent_flat_interfaces ends an interface's block at it)
-    return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False, spell=_qos_spell)
+    return renest(text.split("\n"), _qos_takes, _qos_mode, "  ", blank_exits=False, spell=_QOS_KEYWORDS.spell)
 
 
 def _qos_takes(mode: str, words: list[str]) -> bool:
     """Whether QoS mode ``mode`` takes the command ``words`` (or its `no` form), its keyword written out or
     abbreviated."""
     body = words[1:] if words[:1] == ["no"] else words
-    return bool(body) and _qos_keyword(mode, body[0]) is not None
-
-
-def _qos_keyword(mode: str, word: str) -> str | None:
-    """The keyword of QoS mode ``mode`` that ``word`` is or abbreviates (NX-OS takes a prefix that begins no other
-    command of the mode); a configuration-mode word written out (`qos`, `system`) is that command, not an
-    abbreviation."""
-    if word in _QOS_MODE_WORDS[mode]:
-        return word
-    if word in _GLOBAL_WORDS:
-        return None
-    full = keyword(word, _QOS_MODE_ALL[mode])
-    return full if full in _QOS_MODE_WORDS[mode] else None
-
-
-def _qos_spell(mode: str, words: list[str]) -> list[str]:
-    """``words`` with the QoS mode keyword they abbreviate written out (`paus pfc-cos 3`: `pause pfc-cos 3`)."""
-    k = 1 if words[:1] == ["no"] else 0
-    full = _qos_keyword(mode, words[k]) if len(words) > k else None
-    return [*words[:k], full, *words[k + 1:]] if full else words
+    return bool(body) and _QOS_KEYWORDS.keyword(mode, body[0]) is not None
 
 
 class _Reader(TreeReader):
