@@ -474,3 +474,21 @@ def test_cumulus_nclu_tables_in_either_column_order():
     assert found(lldp.parse(port_first, "b.txt")[0]) == [("swp51", "spine1", "swp9", 3)]
     spilled = port_first.replace("Default swp9 ", "Default-swp9 ")  # a cell across a column edge: not guessed
     assert [(i.code, i.source.line) for i in lldp.parse(spilled, "b.txt")[1]] == [("SYS002", 3)]
+
+
+def test_junos_system_name_with_spaces_pushed_off_its_column_is_not_guessed():
+    """A long port info pushes a system name with spaces (`Onyx Switch 7`) right of its header: where the port info
+    ends is not known, so the row is a SYS002 and skipped (it gave device '7'). The same name under its header is read
+    whole; a pushed name of one word is still the last word; words all left of the column are no system name."""
+    head = "Local Interface    Parent Interface    Chassis Id          Port info          System Name\n"
+    col = head.index("System Name")
+    rows = ["et-0/0/6           -                   3c:8c:93:00:00:07   Eth1/7-long-port-info Onyx Switch 7",
+            "et-0/0/7           -                   3c:8c:93:00:00:08   Eth1/8".ljust(col) + "Onyx Switch 8",
+            "et-0/0/8           -                   3c:8c:93:00:00:09   Eth1/9-long-port-info spine9",
+            "et-0/0/9           -                   3c:8c:93:00:00:0a   to gpu33 port 1"]
+    neighbors, issues = lldp.parse("user@qfx1> show lldp neighbors\n" + head + "\n".join(rows) + "\n", "qfx1.txt")
+    assert found(neighbors) == [("et-0/0/7", "Onyx Switch 8", "Eth1/8", 4),
+                                ("et-0/0/8", "spine9", "Eth1/9-long-port-info", 5),
+                                ("et-0/0/9", "3c:8c:93:00:00:0a", None, 6)]  # a description, no system name
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 3)]
+    assert "Onyx Switch 7" in issues[0].message and "row skipped" in issues[0].message

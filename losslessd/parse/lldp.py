@@ -375,9 +375,20 @@ class _Reader:
                               f"{'PARENT-INTERFACE ' if parent else ''}CHASSIS-ID PORT-INFO SYSTEM-NAME; row skipped")
                 continue
             rest = words[lead:]
-            # The system name starts under its header; when a long port info pushed it right, it is the last word.
-            at = next((i for i, w in enumerate(rest) if w.start() == name_col), len(rest) - 1 if len(rest) > 1 else
-                      (0 if rest[0].start() >= name_col else 1))
+            # The system name starts under its header. When a long port info pushed it right, a lone word after the
+            # port info is the name; more words (`... Onyx Switch 7`) could split anywhere, and a cell across a column
+            # edge is never guessed (as in the ruled tables). No word reaching the column: no system name.
+            at = next((i for i, w in enumerate(rest) if w.start() == name_col), None)
+            if at is None:
+                if rest[-1].end() < name_col:
+                    at = len(rest)
+                elif len(rest) > 2:
+                    self.issue(n, f"cannot read the LLDP row of {words[0].group()[:40]}: no word of "
+                                  f"{line[rest[0].start():].strip()[:80]!r} starts under `System Name`, so where the "
+                                  "port info ends and the system name begins is not known; row skipped")
+                    continue
+                else:
+                    at = len(rest) - 1 if len(rest) > 1 else (0 if rest[0].start() >= name_col else 1)
             info = line[rest[0].start():rest[at - 1].end()] if at > 0 else ""
             device = line[rest[at].start():].strip() if at < len(rest) else words[lead - 1].group()
             port = _junos_port(info) if _PORT_NAME.match(info) and not _MAC.match(info) else None
