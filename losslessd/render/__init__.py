@@ -28,7 +28,7 @@ from ..parse import sonic
 from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
 from ..platforms import PLATFORMS
-from ..policy import Policy, Range
+from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
 from ..resources import data_dir
 from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
@@ -910,7 +910,9 @@ def render(platform: str, prof) -> str:
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
     family = None
-    writable(prof.policy, "policy name", "give the policy a `name:` of lower-case letters, digits and -")
+    if not is_name(prof.policy):  # (a policy made through the Python API: a file's name is checked as it loads)
+        raise InputError(f"policy name {quoted(prof.policy, _SHOWN)} cannot be written into a snippet: a policy name "
+                         f"is {NAME_RULE}; rename the policy")
     if isinstance(prof, Profile):
         _check_names(prof)
         family = families.resolve(platform, prof.model, prof.family)
