@@ -650,8 +650,10 @@ def cases() -> list[Case]:
         # --pool-size beyond any pool (a 26-digit size was written into the patch) or below one byte
         *[C(f"render-pool-size-{label}", lambda t, v=v: ["render", "--platform", "sonic", "--sku", "ACS-MSN2700",
                                                           "--ports", "Ethernet0:100G:5m", "--pool-size", v],
-            says=(f"--pool-size {v}: a pool is 1 to 18,446,744,073,709,551,615 bytes",))
-          for label, v in (("26-digits", "9" * 26), ("negative", "-5"), ("zero", "0"))],
+            says=("'--pool-size'", says))  # (SAI sai_uint64_t)
+          for label, v, says in (("26-digits", "9" * 26, "less than or equal to 18446744073709551615"),
+                                 ("negative", "-5", "greater than or equal to 1"),
+                                 ("zero", "0", "greater than or equal to 1"))],
         # one port given twice: each written with its own numbers (two speeds for Ethernet1/1)
         C("render-ports-twice", lambda t: ["render", "--platform", "nxos", "--family", "n9k", "--ports",
                                            "Ethernet1/1:100G:5m", "--ports", "Ethernet1/1:400G:300m"],
