@@ -184,8 +184,9 @@ class _Inputs:
         left_out: list[str | Path] = []  # files named on the command line that are no device (README.md, ...)
         # Each device's files (real paths) once: a file named twice, or by a folder and by itself, or through a link,
         # is the same device, read once (it was read again and refused as a second device of its name, SYS001; a
-        # command line of 100,000 such names parsed it 100,000 times).
-        taken: set[tuple[str, ...]] = set()
+        # command line of 100,000 such names parsed it 100,000 times). A device of several files (OpenSM and its
+        # companions) too: a file of it named beside its folder was a second device of that file alone.
+        reading: dict[str, tuple[_Group, frozenset[str]]] = {}  # each file read (real path) -> its group, their files
         for raw in paths:
             try:
                 groups = _groups(Path(raw), skip, self.snapshots)
@@ -203,15 +204,30 @@ class _Inputs:
             elif not groups and os.path.isfile(raw):
                 left_out.append(raw)
             for group in groups:
-                key = tuple(sorted(os.path.realpath(f) for f in group[1]))
-                if key not in taken:
-                    taken.add(key)
-                    self.steps.append(group)
+                self._take(group, reading)
         if left_out and not self.groups:  # ... unless nothing else was given: then say why it was not read
             self.steps.extend(ParseIssue(code="SYS001", message=(
                 "not read: a document (.md, .rst, .html), a hidden file or losslessd's own file (topology.yaml, "
                 "policy.yaml, ...) is not taken for a device config; give the config in a file of its own"),
                 source=Source(file=display_path(Path(raw)))) for raw in left_out)
+
+    def _take(self, group: _Group, reading: dict[str, tuple[_Group, frozenset[str]]]) -> None:
+        """Add ``group`` unless a group before it reads all its files; one whose files were named before it, alone or
+        in parts (`lint d/opensm.conf d`), reads them all in the first one's place: one device."""
+        real = frozenset(os.path.realpath(f) for f in group[1])
+        earlier = {id(entry[0]): entry for entry in map(reading.get, real) if entry is not None}
+        if any(real <= files for _, files in earlier.values()):
+            return
+        if earlier and all(files <= real for _, files in earlier.values()):
+            at = [k for k, step in enumerate(self.steps) if id(step) in earlier]
+            self.steps[at[0]] = group
+            for k in reversed(at[1:]):
+                del self.steps[k]
+            owned = real
+        else:
+            self.steps.append(group)
+            owned = real - reading.keys()
+        reading.update(dict.fromkeys(owned, (group, real)))
 
     @property
     def groups(self) -> list[_Group]:

@@ -192,8 +192,9 @@ class RetentionClock:
     since the file was opened (a wall clock stepped forward by a wrong RTC or NTP answer made prune delete
     everything collected, in one pass). At the opening, a wall clock more than the retention past the newest row
     the file holds is not trusted either (``distrusted``: it would delete every row at once); retention then
-    counts from that row, and a real downtime that long keeps the old rows that much longer. A clock that goes
-    back deletes less, never more."""
+    counts from that row, and a real downtime that long keeps the old rows that much longer. A clock behind the
+    newest row at the opening (no RTC: a boot at 1970, NTP puts it right later) counts from that row too, so that
+    retention follows the clock once it is right. A clock that goes back deletes less, never more."""
 
     def __init__(self, newest_s: float | None, retention_s: float, *, wall=time.time, mono=None):
         # CLOCK_BOOTTIME (Linux) counts a suspend too, which CLOCK_MONOTONIC leaves out: the wall clock moves on then.
@@ -203,7 +204,8 @@ class RetentionClock:
         now = wall()
         self.distrusted = newest_s is not None and now - newest_s > retention_s
         self.ahead_s = now - newest_s if self.distrusted and newest_s is not None else 0.0
-        self._start = (newest_s if self.distrusted and newest_s is not None else now, mono())
+        start = newest_s if self.distrusted and newest_s is not None else max(now, newest_s or now)
+        self._start = (start, mono())
 
     def now(self) -> float:
         return min(self._wall(), self._start[0] + self._mono() - self._start[1])

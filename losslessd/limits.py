@@ -161,6 +161,27 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         os.close(fd)
 
 
+FIFO_UNREAD = "it is a FIFO no process reads (writing to it would wait for ever)"
+
+
+def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:
+    """``path`` opened for writing (created, emptied; ``flags`` more) without blocking: a blocking open of a FIFO no
+    process reads waits for ever. Where open(2) answers ENXIO (a FIFO without a reader, a socket), the OSError says
+    what is there."""
+    try:
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC
+                       | getattr(os, "O_NOCTTY", 0) | flags, mode)
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:
+            raise
+        try:
+            kind = os.stat(path).st_mode
+        except OSError:
+            raise exc from None
+        why = FIFO_UNREAD if stat.S_ISFIFO(kind) else f"not a regular file ({file_kind(kind)})"
+        raise OSError(errno.ENXIO, why) from None
+
+
 def write_output(path: str | Path, data: bytes, what: str) -> None:
     """Write an output file (a report, a plot) whole; InputError naming it, never a hang: it is opened without
     blocking, so a FIFO no process reads is refused at once (a blocking open waits for a reader for ever), then
@@ -170,12 +191,9 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
         raise InputError(f"cannot write the {what}: its name holds a NUL character (\\0), which no file name can",
                          file=display.replace("\0", "\\0"))
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC
-                     | getattr(os, "O_NOCTTY", 0), 0o666)
+        fd = open_output(path)
     except OSError as exc:
-        why = ("it is a FIFO no process reads (writing to it would wait for ever)"
-               if exc.errno == errno.ENXIO and not_a_file(path) == "not a regular file (a FIFO)" else os_reason(exc))
-        raise InputError(f"cannot write the {what}: {why}", file=display) from None
+        raise InputError(f"cannot write the {what}: {os_reason(exc)}", file=display) from None
     try:
         os.set_blocking(fd, True)
         view = memoryview(data)

@@ -258,6 +258,20 @@ class Policy(_Policy):
         return cnp
 
 
+# A policy's name (its `name:`, or its file's when it names itself nowhere) goes into every report, log line and
+# rendered snippet (`! losslessd render: policy NAME`): lower-case letters, digits and -, at most as long as any name
+# render writes (render._WRITABLE_NAME: 64 characters). One rule for the schema, file names and render.
+NAME_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+NAME_MAX = 64
+NAME_RULE = f"lower-case letters, digits and -, at most {NAME_MAX} characters"
+_NAME = re.compile(NAME_PATTERN.strip("^$"))
+
+
+def is_name(name: str) -> bool:
+    """Whether ``name`` is a policy name (NAME_PATTERN, NAME_MAX)."""
+    return len(name) <= NAME_MAX and _NAME.fullmatch(name) is not None
+
+
 class PolicyFile(_Policy):
     """What lossless means for one fabric. Profiles may extend another by name or relative path."""
 
@@ -266,7 +280,7 @@ class PolicyFile(_Policy):
         "$id": "https://losslessd.invalid/policies/schema.json"})
 
     # Neither may be null: a file names itself or not (then it is named after the file), extends or not.
-    name: str = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # type: ignore[assignment]
+    name: str = Field(None, pattern=NAME_PATTERN, max_length=NAME_MAX)  # type: ignore[assignment]
     extends: str = Field(None, description="Name of a shipped policy or a path relative to this file.")  # type: ignore[assignment]
 
 
@@ -346,11 +360,6 @@ def regex_problem(pattern: str) -> str | None:
     return None
 
 
-# A file name a policy that names itself nowhere is named after: the name goes into every report, log line and
-# rendered snippet (`! losslessd render: policy NAME`), where a newline in it wrote a line of its own.
-_FILE_NAME_AS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-
-
 def load_policy(ref: str | Path) -> Policy:
     """Load a policy by path or by shipped name (``roce-dscp26``), resolving ``extends``."""
     path = Path(ref)
@@ -361,9 +370,9 @@ def load_policy(ref: str | Path) -> Policy:
             raise InputError(f"no policy file or shipped policy named {str(ref)!r} (shipped: {', '.join(shipped())})")
     data, docs = _load_raw(path)
     if "name" not in data:  # (no file of the chain names itself)
-        if not _FILE_NAME_AS_NAME.fullmatch(path.stem):
+        if not is_name(path.stem):  # (a newline in it wrote a line of its own in a snippet)
             raise InputError(f"the policy names itself nowhere, and its file name {quoted(path.stem)} is no policy "
-                             "name (letters, digits, _ . -, at most 64): give it a `name:`", file=str(path), line=1)
+                             f"name ({NAME_RULE}): give it a `name:`", file=str(path), line=1)
         data["name"] = path.stem
     data["source_file"] = str(path)
     return _validated(Policy, data, docs, str(path))  # e.g. a child's min over its parent's max

@@ -18,13 +18,18 @@ def read_calls(text: str) -> list[str]:
 
 
 def assert_calls(lines: list[str], calls: list[str], tmp_path: Path) -> None:
-    """The script of ``lines`` (after `#!/bin/bash`) makes ``calls``, as read and, where bash is installed, as run."""
+    """The script of ``lines`` (after `#!/bin/bash`) makes ``calls``, as read and, where bash is installed, as run
+    (with stand-ins for mlnx_qos, which logs its arguments, and dcb)."""
     text = "\n".join(["#!/bin/bash", *lines]) + "\n"
     assert read_calls(text) == calls
     if BASH:
         log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
         stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
         stub.chmod(0o755)
+        # A stand-in dcb that fails where mlx5's kernel refuses (net/dcb/dcbnl.c: no dcbnl_setapptrust, EOPNOTSUPP).
+        dcb = tmp_path / "dcb"
+        dcb.write_text("#!/bin/bash\n[ \"$1 $2\" != \"apptrust set\" ]\n")
+        dcb.chmod(0o755)
         (tmp_path / "s.sh").write_text(text)
         subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
                        capture_output=True)

@@ -77,6 +77,16 @@ def _fifo(path: Path) -> Path:
     return path
 
 
+def _socket(path: Path) -> Path:
+    """A UNIX socket's file at ``path`` (open(2) answers ENXIO for it, as for a FIFO no process reads)."""
+    import socket
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+    return path
+
+
 def _sparse(path: Path, size: int) -> Path:
     """A file of ``size`` bytes that takes no disk (and no time) to make."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -640,8 +650,10 @@ def cases() -> list[Case]:
         # --pool-size beyond any pool (a 26-digit size was written into the patch) or below one byte
         *[C(f"render-pool-size-{label}", lambda t, v=v: ["render", "--platform", "sonic", "--sku", "ACS-MSN2700",
                                                           "--ports", "Ethernet0:100G:5m", "--pool-size", v],
-            says=(f"--pool-size {v}: a pool is 1 to 18,446,744,073,709,551,615 bytes",))
-          for label, v in (("26-digits", "9" * 26), ("negative", "-5"), ("zero", "0"))],
+            says=("'--pool-size'", says))  # (SAI sai_uint64_t)
+          for label, v, says in (("26-digits", "9" * 26, "less than or equal to 18446744073709551615"),
+                                 ("negative", "-5", "greater than or equal to 1"),
+                                 ("zero", "0", "greater than or equal to 1"))],
         # one port given twice: each written with its own numbers (two speeds for Ethernet1/1)
         C("render-ports-twice", lambda t: ["render", "--platform", "nxos", "--family", "n9k", "--ports",
                                            "Ethernet1/1:100G:5m", "--ports", "Ethernet1/1:400G:300m"],
@@ -660,6 +672,9 @@ def cases() -> list[Case]:
         # a file where `tune report --out` wants a folder, or a folder it cannot make, was an internal error (exit 3)
         C("lint-output-fifo", lambda t: _lint(_fabric(t), extra=["--output", str(_fifo(t / "report.txt"))]),
           says=("report.txt: cannot write the report: it is a FIFO no process reads",)),
+        # a socket: open(2) answers ENXIO for it too, which was said as "No such device or address"
+        C("lint-output-socket", lambda t: _lint(_fabric(t), extra=["--output", str(_socket(t / "report.txt"))]),
+          says=("report.txt: cannot write the report: not a regular file (a socket)",)),
         # `-o leaf1.cfg` meant for `-o leaf1.txt`: the report replaced the config it was made from
         C("lint-output-is-its-input", lambda t: _lint(_w(t / "sw" / "spine1.cfg", _SPINE1),
                                                       extra=["--output", str(t / "sw" / "spine1.cfg")]),
@@ -697,6 +712,11 @@ def cases() -> list[Case]:
                                               "--retries", "0", "--session-log",
                                               str(_fifo(t / "logs" / "leaf1.1.log").parent)], exits=(1,),
           says=("leaf1: SYS014", "cannot write its session log", "leaf1.1.log: it is a FIFO no process reads")),
+        # ... and a socket there was said to be a FIFO (any ENXIO was)
+        C("pull-session-log-socket", lambda t: [*_inventory_case(INVENTORY.format(name="leaf1"))(t), "--timeout", "2",
+                                                "--retries", "0", "--session-log",
+                                                str(_socket(t / "logs" / "leaf1.1.log").parent)], exits=(1,),
+          says=("leaf1: SYS014", "cannot write its session log", "leaf1.1.log: not a regular file (a socket)")),
         # one LLDP output named by a topology 50,000 times (a list), or for 20,000 devices that are not linted: read and
         # parsed each time (2 ms each for a 2,000-neighbour file; 4 MiB of YAML names it 500,000 times)
         C("topology-lldp-one-file-50000-times", _topology_case(lambda f: (_w(f / "lldp.json", _lldp_json(2000)),

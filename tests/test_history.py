@@ -228,6 +228,19 @@ def test_a_clock_past_the_newest_row_by_more_than_the_retention_is_not_trusted_a
     assert RetentionClock(None, 30 * day, wall=lambda: c.wall_s, mono=lambda: c.mono_s).now() == c.wall_s  # empty
 
 
+def test_a_clock_behind_the_newest_row_at_the_opening_is_followed_once_it_is_put_right():
+    """A host without RTC boots at 1970 with rows of yesterday; NTP corrects the clock an hour later. Retention then
+    counts from the corrected clock, and no step is reported (it counted from 1970 until a restart, and warned)."""
+    day, c = 86400.0, _Clocks(wall=3600.0)
+    clock = RetentionClock(100 * day, 30 * day, wall=lambda: c.wall_s, mono=lambda: c.mono_s)
+    assert not clock.distrusted and clock.now() == 3600  # behind the rows: prune deletes nothing meanwhile
+    c.pass_s(3600)
+    c.wall_s = 100 * day + 3600  # NTP steps it to the real time
+    assert clock.now() == 100 * day + 3600 and clock.stepped_s() == 0
+    c.pass_s(31 * day)
+    assert clock.now() == 131 * day + 3600 and clock.stepped_s() == 0
+
+
 def test_the_writer_prunes_by_its_retention_clock_and_keeps_a_history_the_clock_is_years_past(tmp_path):
     """Rows written until a day before the clock was set ten years ahead (the daemon prunes at history.clock.now()):
     none goes, but what is older than the retention before the newest row; once the file holds rows of the clock's
@@ -347,7 +360,7 @@ def test_a_disk_the_write_ahead_log_filled_rolls_with_the_retention(tmp_path):
 
 _WRITER = """
 import sys
-from losslessd.history import _MIGRATIONS, SCHEMA_VERSION, History, RetentionClock
+from losslessd.history import History
 from losslessd.monitor import Event, Key, Rates
 h = History(sys.argv[1], resolution_s=1)
 i = 0

@@ -65,6 +65,18 @@ def test_a_file_named_twice_by_itself_its_folder_or_a_link_is_one_device(tmp_pat
     assert list(fabric.devices) == ["leaf1"] and fabric.issues == []
 
 
+def test_a_file_of_a_device_of_several_files_named_beside_its_folder_is_that_one_device():
+    """OpenSM with its companion files: a folder and a file of it named together were two devices (the second of the
+    file alone, or a SYS001 for a policy file alone), in either order."""
+    d = Path(__file__).parent / "realworld" / "opensm" / "policy-without-colons"
+    conf, policy = d / "opensm.conf", d / "qos-policy.conf"
+    for paths in ([d, conf], [conf, d], [d, policy], [policy, conf, d], [conf, d, policy, d]):
+        fabric = load_fabric(paths)
+        assert {name: [Path(f).name for f in device.files] for name, device in fabric.devices.items()} == {
+            "policy-without-colons": ["opensm.conf", "qos-policy.conf"]}, paths
+        assert fabric.issues == [], paths
+
+
 def test_format_override_and_unknown_format(tmp_path):
     f = tmp_path / "leaf1.json"
     f.write_text(_sonic("leaf1"))

@@ -365,6 +365,22 @@ RAN = {  # (script lines, the mlnx_qos calls bash makes: each condition here pas
                                                 "out=$(cd / && setpfc eth1)", AFTER],
                                                ["-i eth2 --trust pcp", "-i eth1 --pfc 0,0,0,1,0,0,0,0",
                                                 "-i eth1 --trust dscp"]),
+    # bash(1) set -e: a command that fails ends the script, unless tested; in a function called as a test (before
+    # && or ||, an if's) set -e is ignored through its body; a function piped runs in a subshell, which it ends
+    **{name: (["set -e", "trust() {", "  dcb apptrust set dev eth1 order pcp dscp", "  mlnx_qos -i eth1 --trust pcp",
+               "}", call, AFTER], calls) for name, call, calls in [
+        ("errexit-in-a-function-called", "trust", []),
+        ("errexit-in-a-function-called-before-or", "trust || true", ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+        ("errexit-in-a-function-called-before-and", "trust && echo ok",
+         ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+        ("errexit-in-a-function-called-between", "true && trust || true",
+         ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+        ("errexit-in-a-function-an-if-calls", "if trust; then :; fi", ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
+        ("errexit-in-a-function-piped", "trust | cat", ["-i eth1 --trust dscp"])]},
+    "exit-in-a-function-called-before-or": (["stop() { mlnx_qos -i eth1 --trust pcp; exit 0; }", "stop || true",
+                                             AFTER], ["-i eth1 --trust pcp"]),
+    "exit-in-a-function-piped": (["stop() { mlnx_qos -i eth1 --trust pcp; exit 0; }", "stop | cat", AFTER],
+                                 ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),
     "returns-early": (["set_up() {", "  mlnx_qos -i eth1 --trust pcp", "  return 0",
                        "  mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0", "}", "set_up", AFTER],
                       ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]),

@@ -106,11 +106,13 @@ def test_a_child_min_above_its_parents_max_names_the_childs_line(tmp_path):
     assert "min 5000 is above max 1000" in exc.value.message
 
 
-@pytest.mark.parametrize(("stem", "named"), [("leaf_policy.v2", "leaf_policy.v2"), ("Prod-RoCE", "Prod-RoCE"),
+@pytest.mark.parametrize(("stem", "named"), [("leaf-policy-v2", "leaf-policy-v2"), ("p" * 64, "p" * 64),
+                                             ("leaf_policy.v2", None), ("Prod-RoCE", None), ("p" * 65, None),
                                              ("a b", None), ("x\ninterface Ethernet1", None), ("\u202eevil", None)])
 def test_a_policy_that_names_itself_nowhere_takes_a_file_name_that_is_a_name(tmp_path, stem, named):
     """The name goes into reports, logs and each rendered snippet's first line: a file name with a space, a newline
-    or a control character is refused (give the policy a `name:`), not taken for one."""
+    or a control character is refused (give the policy a `name:`), not taken for one. The rule is `name:`'s (a stem
+    `Prod_RoCE` was taken, though `name: Prod_RoCE` is refused)."""
     path = tmp_path / f"{stem}.yaml"
     path.write_text("lossless: {priorities: [3], dscp: [26]}\n", encoding="utf-8")
     if named is not None:
@@ -120,3 +122,16 @@ def test_a_policy_that_names_itself_nowhere_takes_a_file_name_that_is_a_name(tmp
         load_policy(path)
     path.write_text("name: fine\nlossless: {priorities: [3], dscp: [26]}\n", encoding="utf-8")
     assert load_policy(path).name == "fine"
+
+
+@pytest.mark.parametrize(("name", "says"), [("p" * 65, "at most 64 characters"), ("Prod_RoCE", "must match")])
+def test_a_name_longer_than_render_writes_is_refused_as_the_policy_loads(tmp_path, name, says):
+    """One rule for a policy's name: a 70-character `name:` loaded and linted, then render refused it asking for a
+    `name:` (the policy had one)."""
+    path = tmp_path / "p.yaml"
+    path.write_text(f"name: {name}\nlossless: {{priorities: [3], dscp: [26]}}\n", encoding="utf-8")
+    with pytest.raises(InputError, match=says) as exc:
+        load_policy(path)
+    assert (exc.value.file, exc.value.line) == (str(path), 1)
+    path.write_text(f"name: {'p' * 64}\nlossless: {{priorities: [3], dscp: [26]}}\n", encoding="utf-8")
+    assert load_policy(path).name == "p" * 64

@@ -190,6 +190,22 @@ def test_a_policy_name_no_snippet_can_hold_is_refused(tmp_path):
     pol = load_policy("infiniband").model_copy(update={"name": "ib\nsm_priority 0"})
     with pytest.raises(InputError, match="policy name 'ib\\\\nsm_priority 0' cannot be written"):
         rnd.render("opensm", opensm.profile(pol))
+    # the rule of a policy file's `name:` (upper case and _ were written, though no file may name itself so)
+    for name in ("Prod_RoCE", "p" * 65):
+        with pytest.raises(InputError, match="a policy name is lower-case letters, digits and -, at most 64 char"):
+            rnd.render("opensm", opensm.profile(pol.model_copy(update={"name": name})))
+    assert "p" * 64 in rnd.render("opensm", opensm.profile(pol.model_copy(update={"name": "p" * 64})))
+
+
+def test_a_long_name_an_error_quotes_is_cut_and_counted():
+    """printable.quoted, as every refused name: the port given twice and --ports were cut at 80 characters without
+    saying so."""
+    long = "E" * 100
+    with pytest.raises(InputError, match=r"port 'E{80}'\.\.\. \(100 characters\) is given twice"):
+        rnd.profile(load_policy("roce-dscp26"), [rnd.PortFacts(long, 100, 5, 9100)] * 2, "ACS-MSN2700",
+                    pool_bytes=1 << 24)
+    with pytest.raises(InputError, match=r"--ports 'x{80}'\.\.\. \(200 characters\): expected NAME"):
+        rnd.parse_port_spec("x" * 200)
 
 
 @pytest.mark.parametrize("name", ["Ethernet1/1", "et-0/0/0:1", "swp1s0", "enp65s0f0np0", "eth0.100", "Ethernet-BP0"])

@@ -34,8 +34,8 @@ def render(
                                                 "it) to take ports (speed, cable, MTU) and pool from.")] = None,
     ports: Annotated[list[str] | None, typer.Option("--ports", help="NAME:SPEED:CABLE[:MTU[:LANES]], e.g. "
                                                     "Ethernet0:100G:5m:9100 (repeatable).")] = None,
-    pool_size: Annotated[int | None, typer.Option("--pool-size", help="Ingress lossless pool in bytes "
-                                                  "(SONiC).")] = None,
+    pool_size: Annotated[int | None, typer.Option("--pool-size", min=1, max=MAX_POOL_BYTES,
+                                                  help="Ingress lossless pool in bytes (SONiC).")] = None,
     sm_priority: Annotated[int | None, typer.Option("--sm-priority", help="OpenSM sm_priority 0-15 (default 14, the "
                                                     "master; render a standby with a lower one).")] = None,
     sku: Annotated[str | None, typer.Option("--sku", help="SONiC hwsku (e.g. Arista-7060X6-64PE-O128S2, "
@@ -49,8 +49,6 @@ def render(
 ) -> None:
     """Print a full lossless profile (maps, PFC, headroom, ECN, watchdog) for one platform."""
     set_max_file_mb(max_file_mb)
-    if pool_size is not None and not 0 < pool_size <= MAX_POOL_BYTES:
-        raise InputError(f"--pool-size {pool_size}: a pool is 1 to {MAX_POOL_BYTES:,} bytes (SAI sai_uint64_t)")
     pol = load_policy(policy)
     known = resolve_format(platform)  # the same short names lint --format takes (eos, mlx5)
     platform = known.id if known is not None else platform

@@ -468,13 +468,7 @@ def open_private(path: Path):
     """``path`` opened for writing (bytes), readable by its owner only whatever umask says, never through a
     symbolic link someone left at that name, and only as a regular file: it is opened without blocking (a FIFO
     left at that name held the pull for ever, whatever its --timeout), and anything but a file is refused."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NONBLOCK
-                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:  # (a FIFO no process reads)
-            raise OSError(errno.ENXIO, "it is a FIFO no process reads (writing to it would wait for ever)") from None
-        raise
+    fd = limits.open_output(path, getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         kind = os.fstat(fd).st_mode
         if not stat.S_ISREG(kind):

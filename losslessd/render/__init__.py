@@ -28,7 +28,7 @@ from ..parse import sonic
 from ..parse.base import Input
 from ..parse.nvue.build import LOSSLESS_POOLS as NVUE_LOSSLESS_POOLS
 from ..platforms import PLATFORMS
-from ..policy import Policy, Range
+from ..policy import NAME_RULE, Policy, Range, is_name
 from ..printable import quoted
 from ..resources import data_dir
 from ..rules.common import lossless_queues, lossy_egress_profiles, pg_buffer_break
@@ -603,33 +603,37 @@ _LOSSLESS_KEYED = frozenset({"BUFFER_PG", "BUFFER_QUEUE"})
 _SPEED = re.compile(r"([0-9]{1,7}(?:\.[0-9]{1,3})?)\s*(?:g|gb/s|gbps|gbe)?", re.IGNORECASE)
 
 
+_SHOWN = 80  # characters of a refused name or --ports an error quotes
+
+
 def parse_port_spec(spec: str) -> PortFacts:
     """NAME:SPEED:CABLE[:MTU[:LANES]], e.g. Ethernet0:400G:5m:9100:8 (speed in Gb/s; cable length with unit or
     metres; LANES the port's SerDes lanes, which SONiC Spectrum headroom depends on)."""
     parts = spec.split(":")
+    given = f"--ports {quoted(spec, _SHOWN)}"
     if len(parts) not in (3, 4, 5) or not parts[0]:
-        raise InputError(f"--ports {spec[:80]!r}: expected NAME:SPEED:CABLE[:MTU[:LANES]], e.g. Ethernet0:100G:5m:9100")
+        raise InputError(f"{given}: expected NAME:SPEED:CABLE[:MTU[:LANES]], e.g. Ethernet0:100G:5m:9100")
     name, speed_text, cable_text = parts[:3]
     speed = _SPEED.fullmatch(speed_text.strip())
     if speed is None or not 0 < float(speed[1]) <= _MAX_SPEED_GBPS:
-        raise InputError(f"--ports {spec[:80]!r}: speed {speed_text[:20]!r} is not a link speed in Gb/s above 0 and "
-                         f"at most {_MAX_SPEED_GBPS} G (e.g. 100G, 400G)")
+        raise InputError(f"{given}: speed {quoted(speed_text, 20)} is not a link speed in Gb/s above 0 and at most "
+                         f"{_MAX_SPEED_GBPS} G (e.g. 100G, 400G)")
     try:
         cable = length_m(cable_text)
     except ValueError:
         cable = math.nan
     if not (math.isfinite(cable) and 0 < cable <= _MAX_CABLE_M):  # also refuses nan and inf
-        raise InputError(f"--ports {spec[:80]!r}: cable length {cable_text[:20]!r} is not a length above 0 and at most "
+        raise InputError(f"{given}: cable length {quoted(cable_text, 20)} is not a length above 0 and at most "
                          f"{_MAX_CABLE_M:g} m (e.g. 3m, 300m, 1km)")
     mtu = lanes = None
     if len(parts) >= 4 and parts[3]:
         if not is_small_int(parts[3].strip(), 5) or not _MIN_MTU <= int(parts[3]) <= _MAX_MTU:
-            raise InputError(f"--ports {spec[:80]!r}: MTU {parts[3][:20]!r} is not a whole number of bytes from "
-                             f"{_MIN_MTU} to {_MAX_MTU} (e.g. 9100)")
+            raise InputError(f"{given}: MTU {quoted(parts[3], 20)} is not a whole number of bytes from {_MIN_MTU} to "
+                             f"{_MAX_MTU} (e.g. 9100)")
         mtu = int(parts[3])
     if len(parts) == 5:
         if not is_small_int(parts[4].strip(), 2) or not 1 <= int(parts[4]) <= 16:
-            raise InputError(f"--ports {spec[:80]!r}: lanes {parts[4][:20]!r} is not a whole number from 1 to 16")
+            raise InputError(f"{given}: lanes {quoted(parts[4], 20)} is not a whole number from 1 to 16")
         lanes = int(parts[4])
     return PortFacts(name, float(speed[1]), cable, mtu, lanes)
 
@@ -789,8 +793,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
         if facts.name in seen:
             first = seen[facts.name].source
             there = f" (the --device config has it at {first.describe()})" if first is not None else ""
-            raise InputError(f"port {facts.name[:80]!r} is given twice{there}: name each port once (--ports adds "
-                             "ports to the --device config's)")
+            raise InputError(f"port {quoted(facts.name, _SHOWN)} is given twice{there}: name each port once (--ports "
+                             "adds ports to the --device config's)")
         seen[facts.name] = facts
     lossless = sorted(pol.lossless.priorities)
     if BEST_EFFORT_TC in lossless:
@@ -910,7 +914,9 @@ def render(platform: str, prof) -> str:
     if platform not in platforms():
         raise InputError(f"no render template for platform {platform!r}; available: {', '.join(platforms())}")
     family = None
-    writable(prof.policy, "policy name", "give the policy a `name:` of lower-case letters, digits and -")
+    if not is_name(prof.policy):  # (a policy made through the Python API: a file's name is checked as it loads)
+        raise InputError(f"policy name {quoted(prof.policy, _SHOWN)} cannot be written into a snippet: a policy name "
+                         f"is {NAME_RULE}; rename the policy")
     if isinstance(prof, Profile):
         _check_names(prof)
         family = families.resolve(platform, prof.model, prof.family)
@@ -933,7 +939,6 @@ _MISSING = {
 # is written into JSON strings, CLI lines and a shell script unquoted: a quote, a space, a newline or `$(...)` in it
 # would break the snippet, run as a command, or add a line or JSON entry the operator did not ask for.
 _WRITABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,63}")
-_SHOWN = 80  # characters of a refused name an error quotes
 
 
 def writable(name: str, what: str, fix: str, source: Source | None = None) -> str:
@@ -961,7 +966,7 @@ def _check_names(prof: Profile) -> None:
         for table, keys in port.keys.items():
             for key, _ in keys.values():
                 for part in re.split(r"[|,]", key):  # ("<host>|<asic>|<port>,<port>|<index>")
-                    writable(part, f"port {port.name}: {table} key {key[:_SHOWN]!r}: part", "rename the key", at)
+                    writable(part, f"port {port.name}: {table} key {quoted(key, _SHOWN)}: part", "rename the key", at)
     for point, name in (prof.attached or {}).items():
         writable(name, f"system qos service policy ({point}) name", "rename the policy-map")
     if prof.egress is not None:

@@ -112,7 +112,7 @@ def changes(words: list[str]) -> list[str]:
 
 def fails(words: list[str]) -> str | None:
     """Why the `dcb` command ``words`` (without `dcb`) fails on an mlx5 port (dcb exits non-zero), or None where it
-    does not or is not known to: `dcb apptrust set`, which the kernel refuses (EOPNOTSUPP, see apply). (`dcb rewr`
+    does not or is not known to: `dcb apptrust set`, which the kernel refuses (apply reads it so too). (`dcb rewr`
     does not fail: the kernel keeps its entries in its own table.)"""
     try:
         obj, command, rest = split_command(words)
@@ -120,7 +120,9 @@ def fails(words: list[str]) -> str | None:
         return None
     if obj == "apptrust" and command == "set" and rest[:1] == ["dev"] and rest[2:3] == ["order"] and \
             set(rest[3:]) <= _SELECTORS:
-        return "mlx5 has no application trust order, so the kernel refuses `dcb apptrust set` (EOPNOTSUPP)"
+        # net/dcb/dcbnl.c dcbnl_ieee_set: no dcbnl_setapptrust -> EOPNOTSUPP; mlx5e_dcbnl_ops (en_dcbnl.c) has none
+        return "mlx5 has no application trust order (its dcbnl ops set no dcbnl_setapptrust), so the kernel refuses " \
+               "`dcb apptrust set` (EOPNOTSUPP)"
     return None
 
 
@@ -136,12 +138,10 @@ def apply(port, words: list[str], src: Source) -> tuple[str, str] | None:
     params = rest[2:]
     notes: list[str] = []
     if obj == "apptrust" and command == "set":
-        if params[:1] != ["order"] or not set(params[1:]) <= _SELECTORS:
+        if (refused := fails(words)) is None:
             raise Skip("only `dcb apptrust set dev IF order SEL...` (SEL: ethtype, stream-port, dgram-port, port, "
                        "dscp, pcp) is dcb-apptrust(8)'s")
-        # net/dcb/dcbnl.c dcbnl_ieee_set: no dcbnl_setapptrust -> EOPNOTSUPP; mlx5e_dcbnl_ops (en_dcbnl.c) has none
-        raise Skip("mlx5 has no application trust order (its dcbnl ops set no dcbnl_setapptrust, so the kernel refuses "
-                   "the command): the port's trust stays as it was; on mlx5 a port trusts DSCP from its first DSCP "
+        raise Skip(f"{refused}: the port's trust stays as it was; on mlx5 a port trusts DSCP from its first DSCP "
                    "entry (`dcb app add dev IF dscp-prio D:P`) or `mlnx_qos --trust dscp`")
     if obj == "rewr":
         # net/dcb/dcbnl.c dcbnl_ieee_set/del: without dcbnl_setrewr the entries go to the kernel's own table only

@@ -111,11 +111,12 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     # A call of the script's own function (bash(1) FUNCTIONS: its body runs there, with the call's words as $1, $2,
     # ...; a function never called runs nothing).
     functions |= grammar.functions
-    flat = [(n, _called(words, functions), line) for n, words, line in flat]
+    flat = _calls(flat, functions)
     yield from _run(_errexit(flat, text), {}, {}, [0], path)
 
 
 _ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
+_ERREXIT_OFF = "\0errexit-off"  # (in ``functions``: how many calls made as a test are running; see _block)
 # `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
 _SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
 
@@ -124,7 +125,8 @@ def _errexit(flat: list, text: str) -> list:
     """bash(1) `set -e` (also `set -o errexit`, or `-e` on the `#!` line; `set +e` turns it off): a command that fails
     ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`) or a pipeline's part. Where the
     reader knows a command fails on mlx5 (dcb.fails), an `exit` is put after it while the option is on, so the
-    script's reading ends there as at an exit. The option is followed in the script's order."""
+    script's reading ends there as at an exit (not taken in the body of a function called as a test: see _block).
+    The option is followed in the script's order."""
     from . import dcb
 
     shebang = _SHEBANG_OPTIONS.match(text)
@@ -162,6 +164,20 @@ def _errexit_option(args: list[str], on: bool) -> bool:
             k += 1
         k += 1
     return on
+
+
+def _calls(flat: list, functions: set[str]) -> list:
+    """_called of each command, and a call before `&&` or `||` marked _LISTED: bash(1) set -e is ignored in its body
+    (`setup || true`), though an exit in it still ends the script."""
+    out = []
+    for k, (n, words, line) in enumerate(flat):
+        called = _called(words, functions)
+        after = flat[k + 1][1] if k + 1 < len(flat) else None
+        if called and called[0] in (_CALL, _GUARDED) and _CALL in called[:2] and after and after[0] == _GUARDED:
+            at = called.index(_CALL)
+            called = [*called[:at], _LISTED, *called[at:]]
+        out.append((n, called, line))
+    return out
 
 
 def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
@@ -460,7 +476,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written is None or written[0] == UNCLOSED:
             yield n, written, line
             continue
-        if written[0] == _GUARDED and written[1:2] not in ([_CALL], ["exit"], ["exec"], ["return"]):
+        if written[0] == _GUARDED and written[1:2] not in ([_CALL], [_LISTED], ["exit"], ["exec"], ["return"]):
             written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
             written = written[1:]  # cd and exit stay in its subshell)
@@ -487,17 +503,28 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             functions[written[2]] = (flat, i, ends[i - 1], ends)
             i = ends[i - 1] + 1
             continue
-        if written[0] == _CALL or written[1:2] == [_CALL]:
-            yield from _call(_expanded(written[written.index(_CALL) + 1:], values, arrays, path, n), values,
-                             arrays, count, path, depth, functions, n)
-            if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested
-                i = _exited(flat, i, stop, functions, n) if written[0] == _CALL else i
-                if written[0] != _CALL:
+        if _CALL in written[:3]:
+            at = written.index(_CALL)
+            # bash(1) set -e: ignored in the body of a function called as a test (an if's, before && or ||)
+            ignored = written[0] == _CONDITION or _LISTED in written[:at]
+            functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + ignored
+            try:
+                yield from _call(_expanded(written[at + 1:], values, arrays, path, n), values, arrays, count, path,
+                                 depth, functions, n)
+            finally:
+                functions[_ERREXIT_OFF] -= ignored
+            if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
+                if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
+                    i = _exited(flat, i, stop, functions, n)
+                else:
                     del functions[_EXITED]
+                    functions.pop(_ERREXIT, None)
             continue
         tested = written[0] == _CONDITION
         if tested:
             written = written[1:]
+        if written[1:2] == [_ERREXIT] and functions.get(_ERREXIT_OFF):
+            continue  # (in a function called as a test: the command's failure ends nothing)
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
             guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
             written = written[1:] if guarded else written
@@ -731,13 +758,14 @@ def _trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[str]],
         raise InputError(f"its traps, loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                          file=path, line=n)
     defined = {name for name in functions if not name.startswith("\0")}
-    grammar, inner = _Grammar(), []
+    grammar = _Grammar()
+    inner: list[tuple[int, list[str] | None, str]] = []
     for _, part in _logical_lines(action):
         try:
-            inner += [(n, _called(words, defined), line) for words in _split(part, grammar)]
+            inner += [(n, words, line) for words in _split(part, grammar)]
         except ValueError:
             inner.append((n, None, line))
-    yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+    yield from _whole(_calls(inner, defined), values, arrays, count, path, depth + 1, functions)
 
 
 def _exit_trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
@@ -1257,6 +1285,7 @@ _FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it ru
 _SUBSHELL = "\0subshell"  # (before a command a command substitution runs: in a subshell of its own)
 _CALL = "\0call"  # (before the words of a call of the script's own function)
 _GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
+_LISTED = "\0listed"  # (before the _CALL of a call before `&&` or `||`)
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
 
 
