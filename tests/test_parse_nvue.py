@@ -527,3 +527,17 @@ def test_lossy_multi_tc_mode_makes_its_trimming_remark_profiles():
     lossless = parse(lines.replace("lossy-multi-tc\n", "lossless\n", 1))
     assert [i.code for i in lossless.issues] == ["SYS002", "SYS002"]
     assert "lossy-multi-tc-host-group, which is not defined" in lossless.issues[0].message
+
+
+def test_startup_yaml_without_its_header_item_is_nvue():
+    """The Cumulus Linux user guide prints /etc/nvue.d/startup.yaml (`sudo cat ...`, `nv config find`) as its `- set:`
+    item alone: it was "cannot tell which platform". A `- set:` list whose first key is no NVUE object is not NVUE."""
+    tree = "- set:\n    interface:\n      swp1:\n        type: swp\n    qos:\n      roce:\n        enable: on\n"
+    for text in (tree, "cumulus@leaf01:mgmt:~$ sudo cat /etc/nvue.d/startup.yaml\n" + tree,
+                 "cumulus@switch:~$ nv config find swp1\n" + tree):
+        inp = Input("startup.yaml", text)
+        assert detect(inp) == "nvidia_cumulus"
+        dev = nvue.parse([inp], "leaf01")
+        assert sorted(dev.ports) == ["swp1"] and dev.ports["swp1"].pfc_enabled == [3]
+    for text in ("- set:\n    name: x\n", "- set_fact:\n    interface: swp1\n", "- hosts: all\n  set:\n    qos: 1\n"):
+        assert not nvue.sniff(Input("play.yaml", text))
