@@ -54,6 +54,12 @@ def parse(inputs: list[Input], name: str) -> Device:
         paths.extend(got)
         issues.extend(problems)
     if not paths:
+        skipped = [i for i in issues if i.source is not None]
+        if skipped:  # `nv set` lines were seen (the sniff), each skipped: say why rather than "none found"
+            first = next((i for i in skipped if "not an `nv set` command" not in i.message), skipped[0])
+            raise InputError(f"no `nv set` command could be read ({len(skipped)} line(s) skipped): {first.message}",
+                             file=first.source.file if first.source else inputs[0].path,
+                             line=first.source.line if first.source else 1)
         raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
