@@ -527,3 +527,46 @@ def test_lossy_multi_tc_mode_makes_its_trimming_remark_profiles():
     lossless = parse(lines.replace("lossy-multi-tc\n", "lossless\n", 1))
     assert [i.code for i in lossless.issues] == ["SYS002", "SYS002"]
     assert "lossy-multi-tc-host-group, which is not defined" in lossless.issues[0].message
+
+
+def test_startup_yaml_without_its_header_item_is_nvue():
+    """The Cumulus Linux user guide prints /etc/nvue.d/startup.yaml (`sudo cat ...`, `nv config find`) as its `- set:`
+    item alone: it was "cannot tell which platform". A `- set:` list whose first key is no NVUE object is not NVUE."""
+    tree = "- set:\n    interface:\n      swp1:\n        type: swp\n    qos:\n      roce:\n        enable: on\n"
+    for text in (tree, "cumulus@leaf01:mgmt:~$ sudo cat /etc/nvue.d/startup.yaml\n" + tree,
+                 "cumulus@switch:~$ nv config find swp1\n" + tree):
+        inp = Input("startup.yaml", text)
+        assert detect(inp) == "nvidia_cumulus"
+        dev = nvue.parse([inp], "leaf01")
+        assert sorted(dev.ports) == ["swp1"] and dev.ports["swp1"].pfc_enabled == [3]
+    for text in ("- set:\n    name: x\n", "- set_fact:\n    interface: swp1\n", "- hosts: all\n  set:\n    qos: 1\n"):
+        assert not nvue.sniff(Input("play.yaml", text))
+
+
+def test_shell_expansions_in_nv_set_lines_are_named_not_read():
+    """A script's `nv set interface $PORTS ...` was read as an interface named `$PORTS` ("no switch port ... a bond's
+    members") and `${PORTS} link mtu` dropped without a word: the shell fills these in (bash(1), EXPANSION) when it
+    runs. A `$` inside single quotes is a plain character (QUOTING), so a banner keeps being read."""
+    text = ("#!/bin/bash\nPORTS=swp1-4\nnv set qos roce mode lossless\nnv set interface swp1-4 type swp\n"
+            "nv set interface $PORTS qos pfc-watchdog\nnv set interface ${PORTS} link mtu 9216\n"
+            "nv set qos congestion-control hpft traffic-class $(echo 3) min-threshold 800000\n"
+            "nv set system message pre-login 'costs $5'\nnv set interface swp1 link mtu \\$MTU\n")
+    dev = nvue.parse([Input("setup.sh", text)], "leaf01")
+    named = {i.source.line: i.message for i in dev.issues
+             if i.code == "SYS002" and "expanded by the shell" in i.message}
+    assert sorted(named) == [5, 6, 7]
+    assert "`$PORTS`" in named[5] and "`${PORTS}`" in named[6] and "`$(echo 3)`" in named[7]
+    assert not any(p.watchdog and p.watchdog.enabled for p in dev.ports.values())  # the watchdog line was not guessed
+
+
+def test_nv_set_inside_another_commands_quoted_argument_is_named():
+    """`ssh switch "for tc in 0 3; do nv set ... \\$tc ...; done"` (an operator's lab script): the commands run on the
+    switch, in its shell. Every line was skipped and the file was refused as holding no `nv set` command."""
+    text = ('#!/usr/bin/env bash\nset -eu\nssh -o BatchMode=yes sn5600 "\n  for tc in 0 3; do\n'
+            '    nv set qos congestion-control hpft traffic-class \\$tc ecn enable\n  done\n'
+            '  nv config apply -y"\n')
+    inp = Input("set_qos.sh", text)
+    assert detect(inp) == "nvidia_cumulus"
+    with pytest.raises(InputError) as err:
+        nvue.parse([inp], "sn5600")
+    assert err.value.line == 3 and "`ssh` runs" in err.value.message and "2 line(s) skipped" in err.value.message

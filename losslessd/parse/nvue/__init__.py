@@ -23,13 +23,23 @@ PLATFORM = "nvidia_cumulus"
 _COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?(sudo[ \t]+)?nv set \S", re.MULTILINE)
 # startup.yaml and `nv config show` start with a header holding the NVUE API version.
 _TREE = re.compile(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
+# /etc/nvue.d/startup.yaml as the Cumulus Linux user guide prints it (`sudo cat /etc/nvue.d/startup.yaml`, and
+# `nv config find`): the `- set:` item alone, without the header item. Known by `- set:` opening the file (after an
+# optional prompt line running the command) with one of NVUE's root objects as its first key.
+_SET_TREE = re.compile(r"\A(?:[ \t]*(?:#.*)?\n)*(?:\S+@\S+[$#][ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t].*\n)?"
+                       r"- set:[ \t]*\n(?:[ \t]*(?:#.*)?\n)*[ \t]+(?:interface|qos|system|router|vrf|bridge|evpn|nve"
+                       r"|mlag|service|acl):")
+# The prompt line before such a tree, as the guide prints it: blanked (line numbers kept), not read as YAML.
+_TREE_PROMPT = re.compile(r"\A((?:[ \t]*(?:#.*)?\n)*)\S+@\S+[$#][ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t]"
+                          r"[^\n]*(?=\n- set:)")
 _CONFIG = re.compile(r"^nv\s+config\s+show(\s+-o\s+(commands|json|yaml))?\s*$")
 _LLDP = re.compile(r"^(lldpcli\s+show\s+neighbors?|lldpctl)\b")
 
 
 def sniff(inp: Input) -> bool:
-    """An NVUE capture, `nv set` commands, or an NVUE YAML/JSON tree (its header names nvue-api-version)."""
-    return sniff_text(inp, PLATFORM, _COMMANDS, _TREE)
+    """An NVUE capture, `nv set` commands, or an NVUE YAML/JSON tree (its header names nvue-api-version, or it is
+    startup.yaml's `- set:` item alone)."""
+    return sniff_text(inp, PLATFORM, _COMMANDS, _TREE, _SET_TREE)
 
 
 def parse(inputs: list[Input], name: str) -> Device:
@@ -44,6 +54,12 @@ def parse(inputs: list[Input], name: str) -> Device:
         paths.extend(got)
         issues.extend(problems)
     if not paths:
+        skipped = [i for i in issues if i.source is not None]
+        if skipped:  # `nv set` lines were seen (the sniff), each skipped: say why rather than "none found"
+            first = next((i for i in skipped if "not an `nv set` command" not in i.message), skipped[0])
+            raise InputError(f"no `nv set` command could be read ({len(skipped)} line(s) skipped): {first.message}",
+                             file=first.source.file if first.source else inputs[0].path,
+                             line=first.source.line if first.source else 1)
         raise InputError("no `nv set` command or NVUE configuration tree found", file=inputs[0].path, line=1)
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
@@ -63,8 +79,9 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
 
     if is_commands(inp.text):
         return command_paths(inp.text, inp.path)
+    text = _TREE_PROMPT.sub(lambda m: m.group(1), inp.text, count=1)
     try:
-        return tree_paths(inp.text, inp.path), []
+        return tree_paths(text, inp.path), []
     except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
         raise InputError(f"not NVUE commands, nor readable YAML/JSON: {exc.message}", file=inp.path,
                          line=exc.line or 1) from None

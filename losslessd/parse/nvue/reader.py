@@ -173,6 +173,33 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
     return None
 
 
+# A shell parameter or command substitution (bash(1), EXPANSION): `$NAME`, `${...}`, `$(...)`, `$1`.
+_DOLLAR = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?])")
+
+
+_NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
+
+
+def _expansion(line: str) -> str | None:
+    """The first expansion bash makes in ``line`` (bash(1), QUOTING: none inside single quotes; `\\$` is a plain `$`;
+    within double quotes `'` is a plain character), or None."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and quote != "'":
+            i += 2  # the escaped character is taken as it is
+            continue
+        if ch in "'\"" and quote in ("", ch):
+            quote = "" if quote else ch
+        elif ch == "$" and quote != "'":
+            m = _DOLLAR.match(line, i)
+            if m:
+                return m.group(0)
+        i += 1
+    return None
+
+
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
     out, issues = [], []
@@ -195,9 +222,18 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
         if words[:1] == ["sudo"]:
             words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
         if words[:2] == ["nv", "set"] and len(words) > 2:
+            expansion = _expansion(line)
+            if expansion is not None:  # `nv set interface $PORTS ...` in a shell script: the shell fills it in
+                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: `{expansion}` is expanded by "
+                                         f"the shell when it runs, so what the command sets is not read", source=src))
+                continue
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
+        elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):
+            # `ssh sn5600 "for tc in 0 3; do nv set ... \\$tc ...; done"`: commands another program runs, in its shell
+            why = f"its quoted argument holds `nv set` commands that `{words[0]}` runs, not this file: not read"
+            issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
         else:
             what = "`nv unset` is not applied by losslessd" if words[:2] == ["nv", "unset"] else "not an `nv set` command"
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {what}", source=src))
