@@ -778,3 +778,14 @@ def test_an_abbreviated_interface_command_is_read_as_interface():
     dev = parse(text)
     assert sorted(dev.ports) == ["Ethernet5", "Ethernet6", "Ethernet7", "Ethernet8"]
     assert dev.ports["Ethernet8"].trust == Trust.dscp
+
+
+def test_a_port_binding_of_a_service_policy_type_not_read_is_named():
+    """An output policy of a type losslessd does not read (an AI design's `service-policy type tx-queue output`) was
+    skipped without a word; `type qos input` is read and `type pbr` routes, so neither is named."""
+    text = ROUTED + ("   service-policy type tx-queue output EGRESS\n   service-policy type pbr input ROUTE-MAP\n"
+                     "   service-policy type qos input CLASSIFY\n!\npolicy-map type quality-of-service CLASSIFY\n"
+                     "   class class-default\n      set traffic-class 1\n")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
+    assert "tx-queue" in device.issues[0].message

@@ -512,6 +512,11 @@ class _Reader(TreeReader):
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
+        elif w[:2] == ["service-policy", "type"] and w[2:3] not in (["qos"], ["pbr"]):
+            # EOS User Manual: an interface binds `service-policy type qos input NAME` (read above) or `type pbr`
+            # (routing, not QoS); any other type is no EOS binding losslessd reads, and what it sets is unknown.
+            raise LineError("not a service-policy type losslessd reads (`type qos input NAME`): what it sets on the "
+                            "port's queues is unknown")
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")
