@@ -235,6 +235,29 @@ def test_unknown_threshold_unit_is_sys003_with_line():
     assert ecn.ecn_enabled and ecn.min_threshold_bytes is None and "furlongs" in ecn.unconverted
 
 
+@pytest.mark.parametrize("line", [
+    # a unit keyword EOS's `random-detect ecn` syntax has no place for (EOS User Manual, QoS: `minimum-threshold X
+    # UNIT maximum-threshold Y UNIT`)
+    "random-detect ecn minimum-threshold 512 maximum-threshold 1536 units kbytes",
+    "random-detect ecn min-threshold 150 kbytes max-threshold 1500 kbytes",
+    "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability",
+])
+def test_a_random_detect_ecn_line_not_read_leaves_the_queue_s_marking_unknown(line):
+    """Skipping the line must not read as `no random-detect ecn`: ECN001 would then call the queue unmarked."""
+    text = ROUTED + f"   tx-queue 3\n      {line}\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)]
+    ecn = device.ports["Ethernet1"].queues[3].ecn
+    assert ecn.ecn_enabled is None and ecn.source.line == 6
+    # in a qos profile too, and the port's own `no random-detect ecn` still says off
+    profile = ("qos profile P\n   tx-queue 3\n      " + line + "\n!\n"
+               "interface Ethernet1\n   service-profile P\n!\n"
+               "interface Ethernet2\n   service-profile P\n   tx-queue 3\n      no random-detect ecn\n")
+    ports = parse(profile).ports
+    assert ports["Ethernet1"].queues[3].ecn.ecn_enabled is None
+    assert ports["Ethernet2"].queues[3].ecn.ecn_enabled is False
+
+
 def test_pfc_needs_on_and_interface_overrides_profile():
     text = ("qos profile P\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n"
             "   priority-flow-control priority 4 no-drop\n!\n"
@@ -755,3 +778,14 @@ def test_an_abbreviated_interface_command_is_read_as_interface():
     dev = parse(text)
     assert sorted(dev.ports) == ["Ethernet5", "Ethernet6", "Ethernet7", "Ethernet8"]
     assert dev.ports["Ethernet8"].trust == Trust.dscp
+
+
+def test_a_port_binding_of_a_service_policy_type_not_read_is_named():
+    """An output policy of a type losslessd does not read (an AI design's `service-policy type tx-queue output`) was
+    skipped without a word; `type qos input` is read and `type pbr` routes, so neither is named."""
+    text = ROUTED + ("   service-policy type tx-queue output EGRESS\n   service-policy type pbr input ROUTE-MAP\n"
+                     "   service-policy type qos input CLASSIFY\n!\npolicy-map type quality-of-service CLASSIFY\n"
+                     "   class class-default\n      set traffic-class 1\n")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
+    assert "tx-queue" in device.issues[0].message

@@ -769,3 +769,19 @@ def test_a_firewall_filter_that_sets_forwarding_classes_on_a_port_is_named():
     named = [(i.code, i.source.line) for i in dev.issues if "firewall filter" in i.message]
     assert named == [("SYS002", 6)]
     assert "xe-0/0/1" in dev.issues[[i.source.line for i in dev.issues].index(6)].message
+
+
+@pytest.mark.parametrize("attribute,paused", [("", []), (" no-loss", [3])])
+def test_an_802_1p_pfc_code_point_is_lossless_only_through_a_no_loss_class(attribute, paused):
+    """Junos QFX "class (Forwarding Classes)": a class the configuration defines is lossless only with `no-loss`;
+    the 802.1p CNP path read every paused code point as lossless (the DSCP path already asked for `no-loss`)."""
+    text = ("set interfaces xe-0/0/1 unit 0 family ethernet-switching interface-mode trunk\n"
+            f"set class-of-service forwarding-classes class storage queue-num 3{attribute} pfc-priority 3\n"
+            "set class-of-service classifiers ieee-802.1 PCP forwarding-class storage loss-priority low "
+            "code-points 011\n"
+            "set class-of-service congestion-notification-profile PFC3 input ieee-802.1 code-point 011 pfc\n"
+            "set class-of-service interfaces xe-0/0/1 congestion-notification-profile PFC3\n"
+            "set class-of-service interfaces xe-0/0/1 unit 0 classifiers ieee-802.1 PCP\n")
+    port = parse(text).ports["xe-0/0/1"]
+    assert port.pfc_enabled == paused
+    assert port.pfc_source.line == (2 if not paused else 5)

@@ -818,3 +818,19 @@ def test_eos_and_nxos_expand_sub_mode_keywords_with_one_helper():
     assert eos_words.spell("txq", ["default", "band", "percent", "50"]) == ["default", "bandwidth", "percent", "50"]
     assert eos_words.spell("pclass", ["co", "3"]) == ["co", "3"]  # count, or any mode's `comment`
     assert eos_words.spell("if", ["band"]) == ["band"]  # the interface mode's lines are left as typed
+
+
+@pytest.mark.parametrize("line", ["service-policy type network-qos NQ_PORT",
+                                  "service-policy type network-qos input NQ_PORT",
+                                  "no service-policy type network-qos NQ_PORT"])
+def test_a_network_qos_binding_on_a_port_is_named_and_sets_nothing(line):
+    """Nexus 9000 QoS guide, "Configuring Network QoS": network-qos policies attach under `system qos` only; a port
+    line (Dell OS10's port syntax typed on a Nexus) was skipped without a word."""
+    text = ("policy-map type network-qos NQ_SYS\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+            "policy-map type network-qos NQ_PORT\n  class type network-qos c-8q-nq-default\n    mtu 9216\n"
+            "system qos\n  service-policy type network-qos NQ_SYS\n"
+            f"interface Ethernet1/1\n  priority-flow-control mode on\n  {line}\n")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 11)]
+    assert "system qos" in device.issues[0].message
+    assert device.ports["Ethernet1/1"].pfc_enabled == [3]  # the system's no-drop class, untouched by the port line

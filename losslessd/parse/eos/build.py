@@ -6,7 +6,7 @@ from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
 from ..clitext import Issues
-from .reader import EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
+from .reader import ECN_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
 # DSCP 0-7 -> TC 1, 8-15 -> TC 0, then DSCP 8n..8n+7 -> TC n.
@@ -264,6 +264,8 @@ def _queues(layers: list[QosConf], port: Port) -> None:
 
 
 def _ecn(val: Val | None, speed_gbps: float | None) -> Ecn:
+    if val is not None and val.value == ECN_UNREAD:  # its line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=val.source)
     raw: RawEcn | None = val.value if val else None
     if raw is None:  # no `random-detect ecn` thresholds (or `no random-detect ecn`): no marking
         return Ecn(ecn_enabled=False, source=val.source if val else None)

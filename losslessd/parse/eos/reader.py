@@ -59,6 +59,10 @@ class Threshold:
     kind: str  # bytes | time | segments | unknown
 
 
+# A `random-detect ecn` line the reader could not read (a SYS002 names it): the queue's marking is unknown, not off.
+ECN_UNREAD = "unread"
+
+
 @dataclass(frozen=True)
 class RawEcn:
     """`random-detect ecn minimum-threshold ...` as written; converted per port (time units need its speed)."""
@@ -77,7 +81,7 @@ class QueueConf:
     source: Source
     strict: Val | None = None  # True: `priority strict`; False: `no priority`
     bandwidth: Val | None = None  # `bandwidth percent N`
-    ecn: Val | None = None  # value RawEcn, or None for `no random-detect ecn`
+    ecn: Val | None = None  # value RawEcn, None for `no random-detect ecn`, ECN_UNREAD for a line not read
     shaped: Val | None = None  # True: `shape rate X`; False: `no shape rate`
 
 
@@ -443,14 +447,18 @@ class _Reader(TreeReader):
             queue.shaped = Val(False, src)
         elif any(tuple(w[:len(p)]) == p for p in _QUEUE_IGNORED):
             pass
-        elif w[:3] == ["random-detect", "ecn", "minimum-threshold"]:
-            queue.ecn = Val(self.ecn(node, w, profile), src)
+        elif w[:2] == ["random-detect", "ecn"]:
+            try:
+                queue.ecn = Val(self.ecn(node, w, profile), src)
+            except LineError:
+                queue.ecn = Val(ECN_UNREAD, src)  # marking that could not be read is unknown, not off
+                raise
         else:
             raise LineError("not a tx-queue command losslessd knows")
 
     def ecn(self, node: Node, w: list[str], profile: str | None) -> RawEcn:
         """`random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT [max-mark-probability P] [weight W]`."""
-        if len(w) < 8 or w[5] != "maximum-threshold":
+        if len(w) < 8 or w[2] != "minimum-threshold" or w[5] != "maximum-threshold":
             raise LineError("expected `minimum-threshold X UNIT maximum-threshold Y UNIT`")
         kmin, kmax = self.threshold(w[3], w[4]), self.threshold(w[6], w[7])
         options = w[8:]
@@ -504,6 +512,11 @@ class _Reader(TreeReader):
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
+        elif w[:2] == ["service-policy", "type"] and w[2:3] not in (["qos"], ["pbr"]):
+            # EOS User Manual: an interface binds `service-policy type qos input NAME` (read above) or `type pbr`
+            # (routing, not QoS); any other type is no EOS binding losslessd reads, and what it sets is unknown.
+            raise LineError("not a service-policy type losslessd reads (`type qos input NAME`): what it sets on the "
+                            "port's queues is unknown")
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")

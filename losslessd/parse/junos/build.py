@@ -282,10 +282,16 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
     # `input ieee-802.1 code-point P pfc`: pauses carry P itself, for the class the port's 802.1p classifier
     # gives P (Junos "Understanding PFC Using DSCP at Layer 3 for Untagged Traffic" and CNP input statements).
     enabled: dict[int, Source] = dict(cnp.pcp)
+    lossy: Source | None = None  # the class line that leaves a paused code point lossy
     for code in cnp.pcp:
         found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
         if found is not None:
             port.tc_to_priority.setdefault(classes.ids[found[0]], code)
+            if found[1].source is not None and not found[1].no_loss:
+                # Junos QFX "class (Forwarding Classes)": a class the configuration defines is lossless only with
+                # the `no-loss` option; without it its traffic is treated as lossy, whatever the CNP's code point.
+                del enabled[code]
+                lossy = found[1].source
     unknown = False
     for dscp, src in cnp.dscp.items():
         # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that
@@ -304,7 +310,7 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
             continue
         enabled[fc.pfc_priority.value] = src
     port.pfc_enabled = None if unknown or cnp.unreadable else sorted(enabled)
-    port.pfc_source = cnp.unreadable or conf.cnp.source
+    port.pfc_source = cnp.unreadable or lossy or conf.cnp.source
     if cnp.cable_length is not None:
         port.cable_length_m = float(cnp.cable_length.value)
     if unknown:

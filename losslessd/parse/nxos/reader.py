@@ -668,6 +668,12 @@ class _Reader(TreeReader):
             if len(w) != 3 or w[2] not in ("on", "off"):
                 raise LineError("expected `priority-flow-control watch-dog-interval on|off`")
             conf.watchdog = Val(w[2] == "on", src)
+        elif w[:3] == ["service-policy", "type", "network-qos"] or w[:4] == ["no", "service-policy", "type",
+                                                                             "network-qos"]:
+            # Nexus 9000 QoS guide, "Configuring Network QoS": a network-qos policy is attached to the system
+            # (`system qos`) only; an interface has no network-qos target (that is Dell OS10's port syntax).
+            raise LineError("a network-qos policy is attached under `system qos` only, not to a port: this line sets "
+                            "nothing, and the port's no-drop classes are the system's")
         elif w[:3] == ["no", "service-policy", "type"]:
             attr = _DETACHED.get((w[3], w[4]) if len(w) in (5, 6) else ("", ""))
             if attr is None:
