@@ -223,7 +223,7 @@ class _Inputs:
             self.steps[at[0]] = group
             for k in reversed(at[1:]):
                 del self.steps[k]
-            owned = real
+            owned: Iterable = real
         else:
             self.steps.append(group)
             owned = [f for f in real if f not in reading]  # (not `real - reading.keys()`: that copies every key)
