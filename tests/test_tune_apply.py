@@ -228,19 +228,10 @@ def test_a_login_secret_a_device_echoes_never_reaches_what_tune_keeps(make_sim):
 def test_nvue_apply_revert_and_restore(make_sim, tmp_path):
     """A Cumulus switch (the rendered roce-dscp26 profile as `nv set` lines) served by the simulator: a candidate
     goes in as one NVUE revision, a refused apply changes nothing, and the settings as found come back."""
-    fabric = tmp_path / "fabric"
-    fabric.mkdir()
-    text = (Path(__file__).parent / "fixtures" / "render" / "nvidia_cumulus" / "roce-dscp26.cfg").read_text()
-    (fabric / "leaf9.cfg").write_text(text + "nv set system hostname leaf9\n")
-    sim = make_sim(snmp=False, fabric=fabric)
-    [name] = sim.devices
-    host = load(sim.inventory_path, sim.env).hosts[name]
-    # `pull` reads NVUE's JSON tree; the tuner its `nv set` lines: both parse to the same ECN settings.
-    assert json.loads(sim.devices[name].outputs["nv config show -o json"])[1]["set"]["qos"]["congestion-control"]
-    pusher = NvuePusher(host, sim.known_hosts_path, 30.0, "losslessd-tune-test")
-    pusher.open()
+    sim, name, pusher, cfg = _nvue(make_sim, tmp_path)
     try:
-        cfg = candidate.load(name, "nvidia_cumulus", pusher.running(), POLICY, ["swp1", "swp2"])
+        # `pull` reads NVUE's JSON tree; the tuner its `nv set` lines: both parse to the same ECN settings.
+        assert json.loads(sim.devices[name].outputs["nv config show -o json"])[1]["set"]["qos"]["congestion-control"]
         found = candidate.ecn_settings(cfg, POLICY, cfg.text)
         assert found["swp1"] == (153600, 1572864, 100.0)
         origin = pusher.origin(cfg.text, cfg.port_names, [3])
