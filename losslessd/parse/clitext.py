@@ -73,6 +73,7 @@ _RUNNING_CONFIG_LINE = re.compile(r"^(interface \S|hostname \S|end\s*$)", re.M)
 # An exec-mode prompt typing a show command (`Leaf-7# show running-config interface Ethernet1`, `OS10# sh run`): the
 # lines up to the next prompt are its output, which may print running-config lines.
 _EXEC_SHOW = re.compile(r"^[^\s(#]{1,128}#\s?sh(?:o|ow)?\s")
+_EXEC_SHOW_ANYWHERE = re.compile(r"^[ \t]*[^\s(#]{1,128}#\s?sh(?:o|ow)?\s", re.M)  # (_EXEC_SHOW on any line)
 _ANY_PROMPT = re.compile(r"^[^\s(#]{1,128}(?:\([^)\s]{1,256}\))?#")
 
 
@@ -217,8 +218,12 @@ def config_session(text: str, indent: str, path: str = "", issues: list[ParseIss
     the switch's `% ` answer or, in a transcript without output, by ``refuses(mode, words)`` (a platform's word lists)
     where the next prompt shows the switch stayed in the mode it was typed in."""
     lines = text.split("\n")
-    if _RUNNING_CONFIG_LINE.search(_without_show_output(lines)):
-        return None  # a running-config (whose banner or comment may quote a prompt) is read as it is
+    # A running-config (whose banner or comment may quote a prompt) is read as it is; a show's output is left out
+    # first only where a show is typed at a prompt (most files: one search in C, not a pass over every line).
+    if _RUNNING_CONFIG_LINE.search(text) and (
+            not (("#sh" in text or "# sh" in text) and _EXEC_SHOW_ANYWHERE.search(text))
+            or _RUNNING_CONFIG_LINE.search(_without_show_output(lines))):
+        return None
     typed = [(i, _mode_name(m.group(1)), m.group(2).strip(), m.group(1)) for i, line in enumerate(lines)
              if (m := _CONFIG_PROMPT.match(line.strip()))]
     if not typed:
