@@ -789,3 +789,8 @@ def test_a_port_binding_of_a_service_policy_type_not_read_is_named():
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5)]
     assert "tx-queue" in device.issues[0].message
+    # an output qos policy on a port, and a port-channel's binding (its lines go through the same reader: review)
+    text = ROUTED + "   service-policy type qos output SHAPE\n!\ninterface Port-Channel1\n" \
+                    "   service-policy type tx-queue output EGRESS\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5), ("SYS002", 8)]

@@ -380,6 +380,11 @@ class _Reader(TreeReader):
             self.pfc(node, body[1:], neg, conf)
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
+        elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"] and not neg:
+            # EOS User Manual: a port or port-channel binds `service-policy type qos input NAME` (read above) or `type
+            # pbr` (routing, not QoS); any other form is no binding losslessd reads, and what it sets is unknown.
+            raise LineError("not a service-policy losslessd reads (`type qos input NAME`): what it sets on the port's "
+                            "queues is unknown")
         elif body[:1] in (["tx-queue"], ["uc-tx-queue"]) and not neg:
             if len(body) != 2:
                 raise LineError(f"expected `{body[0]} N`")
@@ -512,11 +517,6 @@ class _Reader(TreeReader):
             conf.trunk_vlans = _allowed_vlans(conf.trunk_vlans, w[4:])
         elif w[0] == "channel-group" and len(w) >= 2:
             conf.channel_group = bounded_int(w[1], 1, 2000, "the port-channel number")
-        elif w[:2] == ["service-policy", "type"] and w[2:3] not in (["qos"], ["pbr"]):
-            # EOS User Manual: an interface binds `service-policy type qos input NAME` (read above) or `type pbr`
-            # (routing, not QoS); any other type is no EOS binding losslessd reads, and what it sets is unknown.
-            raise LineError("not a service-policy type losslessd reads (`type qos input NAME`): what it sets on the "
-                            "port's queues is unknown")
         elif w[0] == "service-profile":
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")
