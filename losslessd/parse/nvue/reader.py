@@ -174,7 +174,8 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
 
 
 # A shell parameter or command substitution (bash(1), EXPANSION): `$NAME`, `${...}`, `$(...)`, `$1`.
-_DOLLAR = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?$!-])")  # (bash(1) special parameters too)
+# (bash(1) special parameters too: $$, $!, $-)
+_DOLLAR = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?$!-])")
 
 
 _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
