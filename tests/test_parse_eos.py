@@ -794,3 +794,13 @@ def test_a_port_binding_of_a_service_policy_type_not_read_is_named():
                     "   service-policy type tx-queue output EGRESS\n"
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 5), ("SYS002", 8)]
+
+
+def test_an_abbreviated_interface_opens_its_block_in_a_flat_paste_too():
+    """`int Ethernet5` (EOS takes a command's unambiguous prefix) was read as `interface` in an indented config only: in
+    a flat paste its lines were global ones (trust and PFC lost, two SYS002); one helper spells it for both (review)."""
+    text = ("int Ethernet5\nqos trust dscp\npriority-flow-control on\npriority-flow-control priority 3 no-drop\n"
+            "inter Ethernet6\nqos trust dscp\n")
+    device = parse(text)
+    assert (device.ports["Ethernet5"].trust, device.ports["Ethernet5"].pfc_enabled) == (Trust.dscp, [3])
+    assert device.ports["Ethernet6"].trust == Trust.dscp and not device.issues

@@ -64,13 +64,21 @@ _KEYWORDS = clitext.ModeKeywords(_MODE_WORDS, _ANY_MODE_WORDS, _GLOBAL_WORDS, le
 _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WORDS}
 
 
+def spelled(words: list[str]) -> list[str]:
+    """``words`` with `interface` written out where typed as a prefix of it EOS takes (`int eth 1-3`, `inter
+    Ethernet5`: EOS takes a command's unambiguous prefix, and sessions type it so)."""
+    if words and words[0] != "interface" and len(words[0]) >= 3 and "interface".startswith(words[0]):
+        return ["interface", *words[1:]]
+    return words
+
+
 def _body(words: list[str]) -> list[str]:
     return words[1:] if words[:1] in (["no"], ["default"]) else words
 
 
 def _global(words: list[str]) -> bool:
     """Whether a command is a global configuration one (so, typed in a sub-mode, it leaves it)."""
-    w = _body(words)
+    w = spelled(_body(words))
     if not w or w[0] not in _GLOBAL_WORDS:
         return False
     second = w[1] if len(w) > 1 else None
@@ -103,7 +111,7 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
     if words[:1] in (["no"], ["default"]):
         return None
     if mode is None:
-        if words[0] == "interface":
+        if spelled(words[:1]) == ["interface"]:
             return "if"
         if words[:2] == ["qos", "profile"]:
             return "profile"

@@ -283,11 +283,7 @@ class _Reader(TreeReader):
         return flat.renest(_blank_free_text(text) if "EOF" in text else text)
 
     def top(self, node: Node) -> None:
-        w = node.words
-        if w[0] != "interface" and len(w[0]) >= 3 and "interface".startswith(w[0]):
-            # `int eth 1-3`, `inter Ethernet5`: EOS takes a command's unambiguous prefix, and sessions type it so
-            # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
-            w = ["interface", *w[1:]]
+        w = flat.spelled(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
