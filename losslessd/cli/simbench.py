@@ -26,6 +26,9 @@ def sim_bench(
                                                      "checked).")] = None,
     slow_below_kmax: Annotated[int | None, typer.Option("--slow-below-kmax", help="Plant a regression: runs with the "
                                                         "port's Kmax below this many bytes are 30 % slower.")] = None,
+    slow_from_kmax: Annotated[int | None, typer.Option("--slow-from-kmax", help="Plant a regression: runs with the "
+                                                       "port's Kmax at or above this many bytes are 30 % "
+                                                       "slower.")] = None,
     storm_on_run: Annotated[int | None, typer.Option("--storm-on-run", help="Plant a PFC storm on the port during "
                                                      "this run (counted in --state).")] = None,
     state: Annotated[Path | None, typer.Option("--state", help="File that counts the runs (for "
@@ -45,5 +48,6 @@ def sim_bench(
     if storm_on_run is not None and state is None:
         raise InputError("--storm-on-run needs --state FILE to count the runs")
     typer.echo(run(inventory, device, port, incast=incast, priority=priority, sizes=sizes_arg(sizes), noise_pct=noise,
-                   known_hosts=known_hosts, slow_below_kmax=slow_below_kmax, storm_on_run=storm_on_run, state=state,
+                   known_hosts=known_hosts, slow_below_kmax=slow_below_kmax,
+                   slow_from_kmax=slow_from_kmax, storm_on_run=storm_on_run, state=state,
                    headroom_bytes=headroom, trigger_bytes=trigger), nl=False)

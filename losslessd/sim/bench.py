@@ -7,7 +7,8 @@ workload did (pause frames the port sent, ECN marks, drops) through the simulato
     losslessd sim-bench --inventory INV --device leaf1 --port Ethernet0 [--incast 8] [--sizes 8M,64M,512M]
 
 Planted faults for tests (docs/tune.md): ``--slow-below-kmax BYTES`` makes every run with the port's Kmax below
-BYTES 30 % slower (a regression the tuner must roll back); ``--storm-on-run N --state FILE`` starts a PFC storm
+BYTES 30 % slower (a regression the tuner must roll back), ``--slow-from-kmax BYTES`` those at or above it (the
+settings as found lose to the first smaller Kmax); ``--storm-on-run N --state FILE`` starts a PFC storm
 on the port during the N-th run; ``--headroom-bytes`` and ``--pfc-trigger-bytes`` override the PG's headroom and
 PFC trigger (a trigger the incast reaches with too little headroom drops packets).
 """
@@ -29,7 +30,7 @@ from ..tune import standin
 from ..tune.bench import parse_size
 from . import WORKLOAD_COMMAND
 
-SLOWDOWN = 1.3  # what --slow-below-kmax does to every size's time
+SLOWDOWN = 1.3  # what --slow-below-kmax / --slow-from-kmax do to every size's time
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ def port_settings(platform: str, name: str, config: str, port: str, priority: in
 
 def run(inventory: Path, device: str, port: str, *, incast: int = 8, priority: int = 3,
         sizes: list[int] | None = None, noise_pct: float = 0.0, known_hosts: Path | None = None,
-        slow_below_kmax: int | None = None, storm_on_run: int | None = None, state: Path | None = None,
+        slow_below_kmax: int | None = None, slow_from_kmax: int | None = None,
+        storm_on_run: int | None = None, state: Path | None = None,
         headroom_bytes: float | None = None, trigger_bytes: float | None = None, timeout_s: float = 30.0) -> str:
     from netmiko import ConnectHandler
 
@@ -92,7 +94,8 @@ def run(inventory: Path, device: str, port: str, *, incast: int = 8, priority: i
         # Each run draws its own noise; runs counted in a state file repeat theirs.
         seed = f"{device}/{port}/{count}" if state is not None else os.urandom(8).hex()
         result = standin.run(b, sizes or list(standin.DEFAULT_SIZES), noise_pct=noise_pct, seed=seed)
-        if slow_below_kmax is not None and s.kmax_bytes < slow_below_kmax:
+        if (slow_below_kmax is not None and s.kmax_bytes < slow_below_kmax
+                or slow_from_kmax is not None and s.kmax_bytes >= slow_from_kmax):
             slowed = [replace(o, time_s=o.time_s * SLOWDOWN, algbw_gbps=o.algbw_gbps / SLOWDOWN,
                               busbw_gbps=o.busbw_gbps / SLOWDOWN) for o in result.outcomes]
             result = replace(result, text=standin.nccl_text(slowed, incast + 1, standin.ITERATIONS))

@@ -474,15 +474,20 @@ class Tuner:
 
     def restore(self, key: str, final: bool = False) -> None:
         """Every device to ``key``'s settings. A device that fails does not stop the others: each is tried, and the
-        first failure is raised after them (the fabric is put back wherever it can be)."""
-        if key == self.applied:
+        first failure is raised after them (the fabric is put back wherever it can be). ``final``: the tune is over,
+        so each device put back also forgets its origin (a checkpoint), also when ``key`` is already applied (the
+        best-known settings were the last candidate: its checkpoint was left on the switch without a word)."""
+        moved = key != self.applied
+        if not moved and not final:
             return
         cand = None if key == AS_FOUND else Candidate.from_key(key)
         failed: list[Exception] = []
         for name in self.devices:
             cfg, pusher, token = self.configs[name], self.pushers[name], self.origins[name]
             try:
-                if cand is None:
+                if not moved:
+                    pass
+                elif cand is None:
                     want = {p: tuple(v) if v else None for p, v in token.get("ecn", {}).items()}
                     pusher.restore(token, cand_mod.ecn_check(cfg, self.policy, want))
                     cfg.text = pusher.running()
@@ -503,7 +508,8 @@ class Tuner:
                 self._warnings(name)
         if failed:
             raise failed[0]
-        self.store.event(self.tune.id, "restored", "settings as found" if cand is None else cand.describe())
+        if moved:
+            self.store.event(self.tune.id, "restored", "settings as found" if cand is None else cand.describe())
         self.applied = key
 
 
