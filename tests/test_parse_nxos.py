@@ -10,6 +10,7 @@ from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import detect, nxos
 from losslessd.parse.base import Input
+from losslessd.parse.clitext import tree
 from losslessd.parse.nxos import reader
 from tests.conftest import FIXTURES
 
@@ -834,3 +835,55 @@ def test_a_network_qos_binding_on_a_port_is_named_and_sets_nothing(line):
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 11)]
     assert "system qos" in device.issues[0].message
     assert device.ports["Ethernet1/1"].pfc_enabled == [3]  # the system's no-drop class, untouched by the port line
+
+
+# An interface typed with abbreviated commands (Nexus 9000 QoS guide, "Configuring Priority Flow Control" and
+# "Attaching and Detaching a QoS Policy Action": `priority-flow-control mode on`, `service-policy type qos input NAME`
+# at `switch(config-if)#`, each keyword cut to a prefix no other interface command begins with, as NX-OS takes it:
+# Fundamentals guide, "Using the CLI").
+ABBREVIATED_INTERFACE = {
+    "running": "hostname tor-9\ninterface Ethernet1/1\n  prio mode on\n  serv type qos input ROCE-IN\n"
+               "  desc RoCE host\ninterface port-channel5\n  serv type queuing output ROCE-OUT\n",
+    "flat": "interface Ethernet1/1\nprio mode on\nserv type qos input ROCE-IN\ndesc RoCE host\n"
+            "interface port-channel5\nserv type queuing output ROCE-OUT\n",
+    "session": "tor-9(config)# interface Ethernet1/1\ntor-9(config-if)# prio mode on\n"
+               "tor-9(config-if)# serv type qos input ROCE-IN\ntor-9(config-if)# desc RoCE host\n"
+               "tor-9(config-if)# interface port-channel5\ntor-9(config-if)# serv type queuing output ROCE-OUT\n",
+}
+
+
+@pytest.mark.parametrize("form", sorted(ABBREVIATED_INTERFACE))
+def test_abbreviated_interface_commands_are_read_as_the_commands_they_abbreviate(form):
+    """`prio mode on` and `serv type qos input ROCE-IN` under `interface Ethernet1/1` were left without a word: the
+    port read as PFC mode auto and classified by the system policy. Interface mode takes unique prefixes as the QoS
+    modes do."""
+    cfg = reader.read([Input("s.txt", ABBREVIATED_INTERFACE[form])])
+    assert cfg.issues == []
+    port = cfg.interfaces["Ethernet1/1"]
+    assert (port.pfc_mode.value, port.pfc_mode.source.line, port.qos_policy.value) == ("on", 2 + (form == "running"),
+                                                                                      "ROCE-IN")
+    assert port.description == "RoCE host"
+    assert cfg.port_channels[5].queuing_policy.value == "ROCE-OUT"
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("sp 100000", None),  # speed, or spanning-tree: ambiguous, NX-OS refuses it
+    ("sh", None),  # shutdown, or show
+    ("serv input ROCE-IN", "SYS002"),  # service-policy without its type: named, not dropped
+])
+def test_an_ambiguous_interface_prefix_is_not_read_and_a_garbled_binding_is_named(typed, read):
+    cfg = reader.read([Input("s.cfg", f"hostname tor-9\ninterface Ethernet1/1\n  {typed}\n")])
+    assert [i.code for i in cfg.issues] == ([read] if read else [])
+    port = cfg.interfaces["Ethernet1/1"]
+    assert (port.speed, port.admin_up, port.pfc_mode, port.qos_policy) == (None, None, None, None)
+
+
+def test_running_configs_interface_lines_are_spelled_as_written():
+    """A running-config is never abbreviated: every interface line's first word stays as written (a capture's cut last
+    line is no abbreviation either: test_a_capture_cut_before_line_vty_is_truncated_and_says_what_to_check)."""
+    for path in sorted(RAW.glob("*")):
+        text = path.read_text(encoding="utf-8")
+        for node in tree(text if text.endswith("\n") else text[:text.rfind("\n") + 1]):
+            if node.words[:1] == ["interface"]:
+                for child in node.children:
+                    assert reader._INTERFACE_KEYWORDS.spell("if", child.words) == child.words, (path.name, child.text)

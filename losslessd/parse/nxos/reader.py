@@ -247,6 +247,21 @@ def _interface_command(words: list[str]) -> bool:
     return not (words[0] == "priority-flow-control" and second in _GLOBAL_PFC)
 
 
+# The interface-mode commands the reader reads, and the other commands interface mode takes (Nexus 9000 Interfaces,
+# Layer 2 Switching, QoS and Security configuration guides: each command's mode is `switch(config-if)#`), among which
+# an abbreviation must be unique: `prio mode on` is `priority-flow-control mode on`, `serv type qos input IN` is
+# `service-policy type qos input IN` (Nexus 9000 Fundamentals guide, "Using the CLI": a command's unique prefix runs
+# it); `sp` (speed, spanning-tree) and `sh` (shutdown, show) are no abbreviation losslessd reads.
+_INTERFACE_READ = frozenset({"description", "mtu", "speed", "shutdown", "priority-flow-control", "service-policy",
+                             "inherit", "channel-group"})
+_INTERFACE_OTHER = frozenset({"switchport", "duplex", "bandwidth", "delay", "load-interval", "flowcontrol", "link",
+                              "fec", "negotiate", "cdp", "storm-control", "mac", "medium", "mdix", "encapsulation",
+                              "udld", "ip", "ipv6", "vpc", "carrier-delay", "beacon", "rate-mode", "snmp", "lacp",
+                              "dot1x", "errdisable", "private-vlan", "macsec", "ptp", "vrf", "lldp", "logging",
+                              "spanning-tree", "hsrp", "vrrp", "bfd", "port", "buffer-boost", "pop", "push", "where",
+                              "show", "end", "exit", "no"})
+_INTERFACE_KEYWORDS = ModeKeywords({"if": _INTERFACE_READ}, _INTERFACE_OTHER, _GLOBAL_WORDS)
+
 # Interface commands configuration mode does not take (Nexus 9000 interfaces guide): one at the margin right after
 # `interface X` or `port-profile ... NAME` shows a flat block, even in a paste whose other blocks are indented.
 _INTERFACE_ONLY = frozenset({"description", "switchport", "inherit", "channel-group", "mtu", "speed", "shutdown",
@@ -254,6 +269,7 @@ _INTERFACE_ONLY = frozenset({"description", "switchport", "inherit", "channel-gr
 
 
 def _interface_only(words: list[str]) -> bool:
+    words = _INTERFACE_KEYWORDS.spell("if", words) if words else words
     return bool(words) and (words[0] in _INTERFACE_ONLY or words[:2] in (["no", "shutdown"],
                                                                            ["priority-flow-control", "mode"]))
 
@@ -376,6 +392,15 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         return indent_flat_interfaces(indent_flat_qos(self.inp.text))
 
+    def spelled(self, node: Node) -> list[str]:
+        """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
+        `priority-flow-control mode on`); a last line without its line end is a cut one (check_truncated says so), and
+        its cut word no abbreviation."""
+        text = self.inp.text
+        if not text.endswith("\n") and node.line == text.count("\n") + 1:
+            return node.words
+        return _INTERFACE_KEYWORDS.spell("if", node.words)
+
     def top(self, node: Node) -> None:
         w = node.words
         # Nexus 9000 QoS guide, "Configuring Classification": `class-map [type qos] [match-any|match-all] NAME` and
@@ -398,7 +423,7 @@ class _Reader(TreeReader):
         elif w[0] == "interface" and (channel := _PORT_CHANNEL.match(" ".join(w[1:]))):
             # Only its QoS policies are read: they apply to its member ports (build.channel_policies).
             conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
-            self.each([c for c in node.children if c.words[0] == "service-policy" or c.words[:1] == ["inherit"]],
+            self.each([c for c in node.children if self.spelled(c)[0] in ("service-policy", "inherit")],
                       lambda child: self.interface_line(child, conf))
         elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
             profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
@@ -647,10 +672,10 @@ class _Reader(TreeReader):
                          "`type network-qos NAME`")
 
     def interface_line(self, node: Node, conf: InterfaceConf) -> None:
-        w = node.words
+        w = self.spelled(node)
         src = self.src(node)
         if w[0] == "description":
-            conf.description = node.text[len("description"):].strip()
+            conf.description = node.text.split(None, 1)[1].strip() if len(w) > 1 else ""
         elif w[0] == "mtu":
             conf.mtu = Val(bounded_int(w[1] if len(w) == 2 else "", 576, 9216, "the MTU"), src)
         elif w[0] == "speed" and w[1:] != ["auto"]:
@@ -704,6 +729,8 @@ class _Reader(TreeReader):
             pass  # per-interface watchdog timers: not part of the model (the global ones are)
         elif w[0] == "priority-flow-control":
             raise LineError("not a priority-flow-control command losslessd knows")
+        elif w[0] == "service-policy" or w[:2] == ["no", "service-policy"]:
+            raise LineError("expected `service-policy type qos|queuing input|output NAME`")
 
     def global_pfc(self, node: Node, rest: list[str]) -> None:
         src = self.src(node)
