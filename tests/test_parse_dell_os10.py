@@ -412,3 +412,33 @@ def test_a_configuration_session_with_os10_prompts_is_read_as_the_config_it_make
     assert port.pfc_mode is not None and port.pfc_mode.source.line == 4
     qos_only = "OS10(config)# system qos\nOS10(config-sys-qos)# trust-map dscp M\nOS10(config-sys-qos)# end\n"
     assert detect(Input("q.txt", qos_only)) is None  # (cannot tell: `--format dell_os10`; it was NX-OS)
+
+
+def test_a_range_written_with_a_capital_ethernet_and_a_blank_is_read():
+    """OS10 User Guide, "Interface range": `interface range ethernet 1/1/1-1/1/4`; generators write the port type as
+    OS10's `show interface` names it (`Ethernet 1/1/1`). The block was left without a word: four ports' PFC unread."""
+    text = HEADER + ("interface range Ethernet 1/1/1-1/1/4\n priority-flow-control mode on\n!\n"
+                     "interface Ethernet 1/1/10\n mtu 9216\n!\n")
+    device = parse(text)
+    assert device.issues == []
+    assert sorted(device.ports) == ["ethernet1/1/1", "ethernet1/1/10", "ethernet1/1/2", "ethernet1/1/3",
+                                    "ethernet1/1/4"]
+    assert device.ports["ethernet1/1/3"].pfc_source.line == 5 and device.ports["ethernet1/1/10"].mtu_bytes is not None
+
+
+# Interface lines other platforms use for QoS (EOS User Manual: `qos trust dscp`, `tx-queue 3`; Onyx: `dcb
+# priority-flow-control mode on force`; OS9: `dcb-map ROCE`), and OS10's own port WRED profile (OS10 User Guide,
+# "WRED": `random-detect PROFILE` in interface mode), which the reader does not read.
+@pytest.mark.parametrize("typed", ["qos trust dscp", "tx-queue 3", "dcb priority-flow-control mode on force",
+                                   "dcb-map ROCE", "mls qos trust dscp", "pfc priority 3", "no qos trust",
+                                   "random-detect wred-roce"])
+def test_a_qos_looking_interface_line_os10_does_not_read_is_named(typed):
+    """Such a line in an Ethernet or port-channel block was dropped without a word: the operator's trust, PFC or WRED
+    read as set where nothing was read. It is a SYS002 at its line; the same line under `interface vlan` (a block
+    losslessd does not read for QoS) is not."""
+    text = HEADER + (f"interface ethernet1/1/1\n priority-flow-control mode on\n {typed}\n!\n"
+                     f"interface port-channel10\n {typed}\n!\ninterface vlan10\n {typed}\n!\n")
+    device = parse(text)
+    said = sorted((i.code, i.source.line) for i in device.issues)
+    assert said == [("SYS002", 6), ("SYS002", 9)], device.issues
+    assert f"`{typed}`" in device.issues[0].message

@@ -32,8 +32,11 @@ _OS10_LINE = re.compile(r"^\s*(!|(hostname|interface|class-map|policy-map|system
                         r"ipv6|router|vlt-domain|username|system-user|spanning-tree|ntp|snmp-server|logging|aaa|"
                         r"management|iscsi|end)(\s|$))")
 # `ethernet1/1/1`, `ethernet1/1/1:2` (a breakout sub-port), as the running-configuration names them; `ethernet
-# 1/1/1` (with a blank) as configuration mode takes it.
-_PORT = re.compile(r"^(?:ethernet ?)?([0-9]{1,3})/([0-9]{1,3})/([0-9]{1,3})(?::([0-9]{1,2}))?$", re.ASCII)
+# 1/1/1` (with a blank) as configuration mode takes it (OS10 User Guide, "Interface range": `interface range ethernet
+# 1/1/1-1/1/4`), and `Ethernet 1/1/1` as OS10's own `show interface` output names the port and configuration
+# generators copy it (the keyword's case is not the port's name: the port is ethernet1/1/1 either way).
+_PORT = re.compile(r"^(?:ethernet ?)?([0-9]{1,3})/([0-9]{1,3})/([0-9]{1,3})(?::([0-9]{1,2}))?$",
+                   re.ASCII | re.IGNORECASE)
 _PORT_CHANNEL = re.compile(r"^port-channel ?([0-9]{1,4})$", re.ASCII)
 # OS10 User Guide, "Breakout interfaces": `interface breakout 1/1/1 map {10g-4x | 25g-4x | 40g-1x | 50g-2x | 100g-1x
 # | 400g-1x ...}`: the front-panel port runs as N ports of S Gb/s (ethernet1/1/1:1-4 when N > 1, else ethernet1/1/1).
@@ -166,7 +169,7 @@ def ethernets(words: list[str]) -> list[str]:
         first, _, last = text.partition("-")
         start = _port_name(first)
         if start is None:
-            if out or text.startswith("ethernet"):
+            if out or text.lower().startswith("ethernet"):
                 raise LineError(f"{text[:40]!r} is not an ethernet port or range")
             return []
         if not last:
@@ -596,6 +599,22 @@ class _Reader(TreeReader):
             conf.channel_group = Val(bounded_int(w[1], 1, 4096, "the port-channel number"), src)
         elif w[0] in ("priority-flow-control", "pfc-cos", "trust", "qos-map", "ets"):
             raise LineError("not an interface QoS command losslessd knows")
+        elif w[0] == "random-detect":
+            # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.
+            raise LineError("a port's WRED profile is not read (losslessd reads WRED and ECN from the queuing "
+                            "policy's classes), so the ECN marking of this port's queues may differ from what is shown")
+        elif (w[1:] if w[0] == "no" else w)[:1] and (w[1] if w[0] == "no" else w[0]) in _OTHER_QOS_WORDS:
+            raise LineError("this looks like a QoS setting but is no OS10 interface command (OS10 binds a port's QoS "
+                            "with `trust-map`, `qos-map traffic-class`, `service-policy`, `priority-flow-control mode` "
+                            "and `ets mode`; is it another platform's syntax?): what it was meant to set is not set")
+
+
+# The first words of other platforms' interface QoS commands, which OS10's interface mode does not take: EOS and Onyx
+# `qos trust dscp`, IOS `mls qos trust dscp`, EOS `tx-queue N` / `uc-tx-queue N`, OS9 `dcb-map NAME`, Onyx `dcb
+# priority-flow-control ...` and `traffic-class N ...`, and the bare `pfc`, `wred`, `ecn`, `pause`, `queue` a
+# generator writes: in an Ethernet or port-channel block each is named (SYS002), not dropped.
+_OTHER_QOS_WORDS = frozenset({"qos", "mls", "tx-queue", "uc-tx-queue", "dcb-map", "dcb", "traffic-class", "pfc", "wred",
+                              "ecn", "pause", "queue"})
 
 
 def threshold_bytes(kb: int) -> int:
