@@ -804,3 +804,18 @@ def test_an_abbreviated_interface_opens_its_block_in_a_flat_paste_too():
     device = parse(text)
     assert (device.ports["Ethernet5"].trust, device.ports["Ethernet5"].pfc_enabled) == (Trust.dscp, [3])
     assert device.ports["Ethernet6"].trust == Trust.dscp and not device.issues
+
+
+def test_a_tx_queue_class_typed_in_a_qos_policy_map_is_named():
+    """EOS User Manual, QoS chapter: a `policy-map type quality-of-service` classifies by class-maps, `class NAME`; a
+    design document's `class tx-queue 3` (from its `policy-map type tx-queue`) typed in one was skipped without a
+    word, with the `set traffic-class` and shaping under it. It is a SYS002 at its line; the policy's real class is
+    still read."""
+    text = ("hostname leaf-3\nclass-map type qos match-any ROCE\n   match dscp 26\n"
+            "policy-map type quality-of-service ROCE-IN\n   class ROCE\n      set traffic-class 3\n"
+            "   class tx-queue 3\n      set traffic-class 5\n!\n"
+            "interface Ethernet5\n   qos trust dscp\n   service-policy type qos input ROCE-IN\n!\nend\n")
+    cfg = eos.reader.read([Input("leaf-3.cfg", text)])
+    assert [(i.code, i.source.line) for i in cfg.issues] == [("SYS002", 7)]
+    assert "`class tx-queue 3`" in cfg.issues[0].message
+    assert [(name, tc.value) for name, tc, _ in cfg.qos_policies["ROCE-IN"]] == [("ROCE", 3)]

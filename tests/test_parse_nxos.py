@@ -887,3 +887,19 @@ def test_running_configs_interface_lines_are_spelled_as_written():
             if node.words[:1] == ["interface"]:
                 for child in node.children:
                     assert reader._INTERFACE_KEYWORDS.spell("if", child.words) == child.words, (path.name, child.text)
+
+
+def test_congestion_control_in_a_network_qos_class_and_hardware_qos_pfc_watchdog_are_named():
+    """Generated RoCE configs write `congestion-control ecn` in a network-qos class and `hardware qos pfc-watchdog on`
+    at the top: the Nexus 9000 QoS guide marks ECN in an egress queuing class (`random-detect ... ecn`) and starts the
+    watchdog with `priority-flow-control watch-dog-interval on`. Both were skipped without a word (the operator's ECN
+    and watchdog read as meant); each is a SYS002 at its line, and the class's `pause pfc-cos 3` is still read."""
+    text = ("hostname tor-9\npolicy-map type network-qos ROCE-NQ\n  class type network-qos c-8q-nq3\n"
+            "    pause pfc-cos 3\n    congestion-control ecn\n    mtu 9216\nsystem qos\n"
+            "  service-policy type network-qos ROCE-NQ\nhardware qos pfc-watchdog on\n"
+            "hardware qos dynamic-buffer-sharing\n")
+    cfg = reader.read([Input("tor-9.cfg", text)])
+    assert [(i.code, i.source.line) for i in cfg.issues] == [("SYS002", 5), ("SYS002", 9)]
+    assert "random-detect" in cfg.issues[0].message and "watch-dog-interval on" in cfg.issues[1].message
+    nq = cfg.nq_policies["ROCE-NQ"]["c-8q-nq3"]
+    assert (nq.pfc_cos.value, nq.mtu.value, cfg.watchdog) == ([3], 9216, None)

@@ -343,7 +343,13 @@ class _Reader(TreeReader):
         self.cfg.qos_policy_sources.setdefault(name, self.src(node))
         for child in node.children:
             cw = child.words
-            if cw[0] != "class" or len(cw) != 2:
+            if cw[0] == "class" and len(cw) != 2:
+                # `class tx-queue 3` (a design document's `policy-map type tx-queue`, typed in a qos one): a qos
+                # policy-map's classes are class-maps, `class NAME` (EOS User Manual, QoS chapter).
+                self.garbled(child, "a qos policy-map's class is `class NAME` (a class-map); what this class and "
+                                    "the lines under it set is not read")
+                continue
+            if cw[0] != "class":
                 continue
             tc = None
             for sub in child.children:

@@ -446,6 +446,12 @@ class _Reader(TreeReader):
             self.each(node.children, self.system_line)
         elif w[0] == "priority-flow-control":
             self.global_pfc(node, w[1:])
+        elif w[:3] == ["hardware", "qos", "pfc-watchdog"]:
+            # (written by generated RoCE configs.) Nexus 9000 QoS guide, "Configuring Priority Flow Control": the PFC
+            # watchdog is `priority-flow-control watch-dog-interval on`, globally or on a port.
+            raise LineError("`hardware qos pfc-watchdog` is no command of the Nexus 9000 QoS guide (its PFC watchdog "
+                            "is `priority-flow-control watch-dog-interval on`): not read, the watchdog is read from "
+                            "those lines alone")
 
     def class_map(self, node: Node, w: list[str]) -> None:
         """`class-map type qos [match-any|match-all] NAME` with `match dscp LIST` / `match cos LIST` lines (any
@@ -634,8 +640,13 @@ class _Reader(TreeReader):
             conf.pfc_cos = conf.no_drop = None
         elif w[0] == "mtu" and len(w) == 2:
             conf.mtu = Val(bounded_int(w[1], 576, 9216, "the class MTU"), self.src(node))
-        elif w[0] not in ("congestion-control", "set", "description", "no", "multicast-optimize", "queue-limit",
-                          "dot1p-cos-remap"):
+        elif w[0] == "congestion-control":
+            # (`congestion-control ecn` in generated RoCE configs.) The Nexus 9000 QoS guide marks ECN in an egress
+            # queuing class (`random-detect ... ecn`), which is where losslessd reads it.
+            raise LineError("ECN or congestion control set in a network-qos class is not read: losslessd reads a "
+                            "queue's ECN from the queuing policy's `random-detect ... ecn`, so what this line was "
+                            "meant to set is not shown")
+        elif w[0] not in ("set", "description", "no", "multicast-optimize", "queue-limit", "dot1p-cos-remap"):
             raise LineError("not a network-qos class command losslessd knows")
 
     def system_line(self, node: Node) -> None:
