@@ -785,3 +785,17 @@ def test_an_802_1p_pfc_code_point_is_lossless_only_through_a_no_loss_class(attri
     port = parse(text).ports["xe-0/0/1"]
     assert port.pfc_enabled == paused
     assert port.pfc_source.line == (2 if not paused else 5)
+
+
+def test_a_scheduler_buffer_rate_is_named_with_why_it_is_not_read():
+    """`buffer-rate percent 20` under a scheduler: the Junos CoS guide sizes a queue's buffer with `buffer-size`
+    (percent, remainder, temporal, exact), and the model has no field for a queue's share of the port buffer (bytes
+    would need the port's buffer size, which no configuration gives). It stays named at its line, now with why, and
+    the scheduler it was written in is unknown (not its default), as for any unreadable scheduler line."""
+    line = "set class-of-service schedulers roce-sched buffer-rate percent 20"
+    text = GOOD.replace("set class-of-service schedulers roce-sched buffer-size percent 50", line)
+    device = parse(text)
+    (issue,) = [i for i in device.issues if i.source.line == line_of(text, line)]
+    assert issue.code == "SYS002" and "`buffer-size percent N`" in issue.message and "no field" in issue.message
+    queue = device.ports["et-0/0/0"].queues[3]
+    assert queue.scheduler.type is None and queue.ecn.ecn_enabled is None

@@ -947,6 +947,13 @@ def _scheduler(sched: SchedulerConf, w: list[str], src: Source) -> None:
         # buffer-size (percent N | remainder | temporal MICROSECONDS | exact): one choice, the later line wins. Only
         # the temporal size is bytes the configuration gives (line rate x time; Junos CoS guide, "buffer-size").
         sched.buffer_us = Val(_scaled(w[2], 1, 10_000_000), src) if w[1] == "temporal" else None
+    elif w[0] == "buffer-rate":
+        # Junos CoS guide, "schedulers" and "buffer-size": a queue's buffer share is `buffer-size percent N`
+        # (`delay-buffer-rate` is a traffic-control profile's). The model has no field for a queue's share of the port
+        # buffer either (bytes would need the port's buffer size, which no configuration gives).
+        raise _Skip("`buffer-rate` is no scheduler statement of the Junos CoS guide (a queue's buffer share is "
+                    "`buffer-size percent N`), and losslessd has no field for a queue's buffer share; what the "
+                    "scheduler sets is left unknown")
     elif w[0] not in ("excess-rate", "excess-priority", "buffer-dynamic-threshold", "adjust-minimum",
                       "adjust-percent", "drop-profile-map-set", "rate-limit"):
         # buffer-dynamic-threshold: the queue's share of the shared buffer (QFX5130/5220 EVO), not modelled
