@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from losslessd.api import lint
 from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import clitext, eos
@@ -122,7 +123,11 @@ def test_avd_maps_merge_over_eos_defaults(avd_text):
     policed = device.ports["Ethernet1"]
     assert set(policed.dscp_to_tc.values()) == {1} and policed.map_source.line == line_of(
         avd_text, "policy-map type quality-of-service pmap_test1")
-    switched = device.ports["Ethernet6"]  # qos trust cos
+    # Ethernet6 trusts CoS through qos profile experiment, whose qos policy-map test_qos_policy_v1 the file does not
+    # define: that policy's classes come first, so which field sorts the port's traffic is unknown (it read PCP).
+    experiment = device.ports["Ethernet6"]
+    assert (experiment.trust, experiment.dscp_to_tc, experiment.pcp_to_tc) == (None, None, None)
+    switched = parse(with_port(avd_text, "qos trust cos")).ports["Ethernet99"]
     assert switched.trust == Trust.pcp and switched.dscp_to_tc is None
     # `qos map cos 1 2 3 4 to traffic-class 2` then `qos map cos 3 to traffic-class 3`; CoS 0 -> TC 1 by default.
     assert switched.pcp_to_tc == {0: 1, 1: 2, 2: 2, 3: 3, 4: 2, 5: 5, 6: 6, 7: 7}
@@ -395,7 +400,11 @@ def test_an_undefined_qos_policy_map_is_reported():
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [
         ("SYS002", line_of(text, "service-policy type qos input GONE"))]
-    assert device.ports["Ethernet1"].dscp_to_tc[46] == 5  # the trust map: what the policy would change is unknown
+    # The policy's classes come before the trust map: the port's DSCP map is unknown, not the trust map's (which
+    # read DSCP 46 -> 5 as if the policy changed nothing).
+    port = device.ports["Ethernet1"]
+    assert (port.trust, port.dscp_to_tc, port.map_source.line) == (None, None, line_of(
+        text, "service-policy type qos input GONE"))
 
 
 def test_a_port_channel_qos_policy_classifies_its_members_traffic():
@@ -819,3 +828,28 @@ def test_a_tx_queue_class_typed_in_a_qos_policy_map_is_named():
     assert [(i.code, i.source.line) for i in cfg.issues] == [("SYS002", 7)]
     assert "`class tx-queue 3`" in cfg.issues[0].message
     assert [(name, tc.value) for name, tc, _ in cfg.qos_policies["ROCE-IN"]] == [("ROCE", 3)]
+
+
+# A configuration session (EOS User Manual, "Command-Line Interface": the mode prompts) binding the switch's own
+# policy-map, which the session does not define (EOS User Manual, QoS chapter: `service-policy type qos input NAME`;
+# the policy's classes set the traffic class before the trust map).
+SESSION_BINDING_ITS_SWITCH_POLICY = """leaf-3(config)#interface Ethernet5
+leaf-3(config-if-Et5)#{trust}priority-flow-control on
+leaf-3(config-if-Et5)#priority-flow-control priority 3 no-drop
+leaf-3(config-if-Et5)#service-policy type qos input ROCE-IN
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "qos trust cos\nleaf-3(config-if-Et5)#"])
+def test_a_session_binding_a_policy_it_does_not_define_leaves_the_classification_unknown(tmp_path, trust):
+    """The port kept the trust map's classification beside the SYS002: switched, so trusting CoS by EOS's default (or
+    as written), and MAP003 said "trusts PCP, set trust dscp" (an error) for a port whose policy-map may well classify
+    DSCP 26 into a lossless class. Which field sorts its traffic, and into which class, is unknown."""
+    path = tmp_path / "leaf-3-session.txt"
+    path.write_text(SESSION_BINDING_ITS_SWITCH_POLICY.format(trust=trust), encoding="utf-8")
+    port = eos.parse([Input(str(path), path.read_text(encoding="utf-8"))], "leaf-3").ports["Ethernet5"]
+    assert (port.trust, port.dscp_to_tc, port.pcp_to_tc) == (None, None, None)
+    assert port.pfc_enabled == [3]
+    findings = lint([path], "roce-dscp26").findings
+    assert [(f.code, f.severity.value) for f in findings if f.code == "MAP003"] == [("MAP003", "info")]
+    assert ("SYS002", 4 + bool(trust)) in {(f.code, f.source.line) for f in findings}

@@ -903,3 +903,38 @@ def test_congestion_control_in_a_network_qos_class_and_hardware_qos_pfc_watchdog
     assert "random-detect" in cfg.issues[0].message and "watch-dog-interval on" in cfg.issues[1].message
     nq = cfg.nq_policies["ROCE-NQ"]["c-8q-nq3"]
     assert (nq.pfc_cos.value, nq.mtu.value, cfg.watchdog) == ([3], 9216, None)
+
+
+# A session (Nexus 9000 QoS guide's prompts) making a port inherit the switch's own port-profile, which it does not
+# define (Nexus 5000/7000 interfaces guides, "Port Profiles": the profile's commands apply where the port sets
+# nothing itself), beside the system's policies it does define.
+SESSION_INHERITING_ITS_SWITCH_PROFILE = """tor-9(config)# class-map type qos match-any ROCE
+tor-9(config-cmap-qos)# match dscp 26
+tor-9(config-cmap-qos)# policy-map type qos SYS-IN
+tor-9(config-pmap-qos)# class ROCE
+tor-9(config-pmap-c-qos)# set qos-group 3
+tor-9(config-pmap-c-qos)# policy-map type network-qos ROCE-NQ
+tor-9(config-pmap-nqos)# class type network-qos c-8q-nq3
+tor-9(config-pmap-nqos-c)# pause pfc-cos 3
+tor-9(config-pmap-nqos-c)# system qos
+tor-9(config-sys-qos)# service-policy type network-qos ROCE-NQ
+tor-9(config-sys-qos)# service-policy type qos input SYS-IN
+tor-9(config-sys-qos)# interface Ethernet1/1
+tor-9(config-if)# inherit port-profile ROCE-PORT
+tor-9(config-if)# priority-flow-control mode on
+tor-9(config-if)# interface Ethernet1/2
+tor-9(config-if)# priority-flow-control mode on
+"""
+
+
+def test_a_port_inheriting_a_profile_the_input_does_not_define_leaves_what_it_may_set_unknown():
+    """Beside the SYS002 naming the `inherit` line, the port was read with the system's qos policy and the watchdog
+    off (WDG001, an error), where the profile may attach its own policy or `priority-flow-control watch-dog-interval
+    on`: what the port does not set itself is unknown. The port's own PFC mode, and a port without the profile, read
+    as before."""
+    device = nxos.parse([Input("s.txt", SESSION_INHERITING_ITS_SWITCH_PROFILE)], "tor-9")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 13)]
+    inherits, plain = device.ports["Ethernet1/1"], device.ports["Ethernet1/2"]
+    assert (inherits.watchdog, inherits.dscp_to_tc, inherits.queues) == (None, None, {})
+    assert inherits.pfc_enabled == plain.pfc_enabled == [3]
+    assert plain.watchdog.enabled is False and plain.dscp_to_tc[26] == 3

@@ -146,7 +146,13 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
     if chosen.value not in cfg.qos_policies:
         issues.add_once(ParseIssue(code="SYS002", source=chosen.source, message=(
             f"{name} uses qos policy-map {chosen.value}, which is not defined in this config: the traffic classes "
-            "it sets are unknown")))
+            "it sets are unknown, and with them how the port classifies (its trust applies only to what the "
+            "policy does not match)")))
+        # Its classes come before the trust map (a session binding the switch's own policy-map): which field sorts
+        # the port's traffic, and into which class, is unknown, not the trust map's default (that read MAP003's
+        # "trusts PCP, set trust dscp" for a port whose policy may well classify DSCP 26).
+        port.trust = port.trust_source = port.dscp_to_tc = port.pcp_to_tc = port.dscp_defaulted = None
+        port.map_source = chosen.source
         return
     if chosen.value not in resolved:
         resolved[chosen.value] = _classes(cfg, chosen.value)

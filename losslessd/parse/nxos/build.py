@@ -97,13 +97,18 @@ SYSTEM_ATTACHED = {"qos": "qos input", "queuing": "queuing output", "queuing-in"
 # once they are `state enabled`, its own commands winning over a profile's and an earlier inherited profile over a
 # later one; a profile may inherit others, four levels deep.
 PROFILE_LEVELS = 4
-_INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf) if f.name not in ("source", "profiles"))
+_INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf)
+                   if f.name not in ("source", "profiles", "undefined_profile"))
 
 
 def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
-    """The interface with what its enabled port-profiles set where it sets nothing itself."""
+    """The interface with what its enabled port-profiles set where it sets nothing itself; one that inherits a
+    profile the input does not define (a session binding the switch's own) marks the rest unknown."""
     layers: list[InterfaceConf] = []
-    _profile_layers(cfg, iface.profiles, layers, issues, PROFILE_LEVELS, set())
+    undefined: list[Source] = []
+    _profile_layers(cfg, iface.profiles, layers, issues, PROFILE_LEVELS, set(), undefined)
+    if undefined:
+        iface = dataclasses.replace(iface, undefined_profile=undefined[0])
     if not layers:
         return iface
     changes: dict[str, Any] = {}
@@ -114,15 +119,16 @@ def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: Issues) ->
 
 
 def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf], issues: Issues,
-                    levels: int, seen: set[str]) -> None:
+                    levels: int, seen: set[str], undefined: list[Source]) -> None:
     for ref in refs:
         profile = cfg.port_profiles.get(ref.value)
         if profile is None:
             issues.add_once(ParseIssue(code="SYS002", source=ref.source, message=(
                 f"port-profile {ref.value} is not defined in this config: the settings it gives are unknown")))
+            undefined.append(ref.source)
         elif profile.enabled and ref.value not in seen and levels > 0:
             layers.append(profile.conf)
-            _profile_layers(cfg, profile.conf.profiles, layers, issues, levels - 1, seen | {ref.value})
+            _profile_layers(cfg, profile.conf.profiles, layers, issues, levels - 1, seen | {ref.value}, undefined)
 
 
 # Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy Action": a QoS policy attached to a physical port takes
@@ -147,6 +153,12 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
     if channel.profiles:
         channel = with_port_profiles(cfg, channel, issues)
     return dataclasses.replace(iface, **{attr: getattr(channel, attr) for attr in _POLICIES})
+
+
+def _profile_may_attach(iface: InterfaceConf) -> bool:
+    """Whether a port-profile the input does not define may attach the port's policies (a port-channel member's are
+    the port-channel's: channel_policies)."""
+    return iface.undefined_profile is not None and iface.channel_group is None
 
 
 def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
@@ -197,6 +209,8 @@ def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: I
                     resolved: dict[str, _Classes]) -> list[tuple[QosClass | None, int]] | None:
     """DSCP -> qos-group and CoS -> qos-group from the qos policy's classes (_classes), on the port. Returns the
     classes (None for class-default) with their qos-group, or None when the port's classification is not known."""
+    if iface.qos_policy is None and _profile_may_attach(iface):
+        return None  # the undefined profile's policy, if it attaches one, classifies instead of the system's
     name, src, policy = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
     if policy is None or name is None:
         return None
@@ -344,6 +358,8 @@ def _ingress_buffers(cfg: NxosConfig, device: Device, iface: InterfaceConf, port
                      issues: Issues) -> None:
     """An ingress queuing policy's `pause buffer-size B pause-threshold X resume-threshold Y` fixes the no-drop
     class's buffer: B reserved, XOFF sent at X (so B - X absorbs what is in flight), XON at Y."""
+    if iface.queuing_in_policy is None and _profile_may_attach(iface):
+        return  # (as _classification)
     name, _, policy = _policy(cfg, iface.queuing_in_policy, "queuing-in", cfg.queuing_policies, port.name, issues)
     for class_name, conf in (policy or {}).items():
         if conf.pause is None:
@@ -361,6 +377,8 @@ def _ingress_buffers(cfg: NxosConfig, device: Device, iface: InterfaceConf, port
 
 
 def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
+    if iface.watchdog is None and iface.undefined_profile is not None:
+        return  # the undefined profile's `watch-dog-interval on|off` would win over the global one: unknown
     enabled = iface.watchdog or cfg.watchdog
     if enabled is None or not enabled.value:  # off unless `priority-flow-control watch-dog-interval on`
         port.watchdog = Watchdog(enabled=False, source=enabled.source if enabled else None)
@@ -378,6 +396,8 @@ def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
 
 
 def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -> None:
+    if iface.queuing_policy is None and _profile_may_attach(iface):
+        return  # (as _classification)
     _, src, policy = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
     if policy is None:
         return

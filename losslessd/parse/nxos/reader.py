@@ -126,6 +126,9 @@ class InterfaceConf:
     queuing_in_policy: Val | None = None  # `service-policy type queuing input NAME`
     channel_group: Val | None = None  # `channel-group N [mode ...]`: a member of port-channel N
     profiles: list[Val] = field(default_factory=list)  # `inherit port-profile NAME`, in the order written
+    # The `inherit` line of a port-profile the input does not define (build.with_port_profiles): what the interface
+    # does not set itself may be that profile's, so it is unknown, not the system's or the default.
+    undefined_profile: Source | None = None
 
 
 @dataclass
