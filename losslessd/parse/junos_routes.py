@@ -45,6 +45,9 @@ _HOP = re.compile(r"^\s+(?P<sel>>)?\s*(?:(?:to (?P<to>[0-9A-Fa-f:.]+)\s+)?via (?
 # Lines of an entry that are no next hop (`AS path: ...`, `validation-state`, `Communities`, `Age`).
 _ATTRIBUTE = re.compile(r"^\s+(?:AS path|validation-state|Communities|Age|Metric|Tag|Preference|Source)\b|^\s+\S+:\s")
 
+# What is no part of the table: a prompt (`user@qfx1> `), Junos's `{master:0}`, the command echoed alone.
+_NOISE = re.compile(r"^(?:\S+@\S+?[>#%]|\{|show\s)")
+
 # `show route forwarding-table`
 _FT_TABLE = re.compile(r"^Routing table: (?P<table>\S+)")
 DEFAULT_FT_TABLES = {"default.inet", "default.inet6"}
@@ -161,7 +164,7 @@ def _text(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
                 entries.append(current)
             continue
         if not in_entry or not line[:1].isspace():
-            if not line[:1].isspace() and not re.match(r"^\S+[@]\S+[>#%]|^\{|^\S+>\s", line):
+            if not line[:1].isspace() and not _NOISE.match(line):
                 issues.append(_issue(inp.path, n, f"line not understood: {line.strip()[:80]!r}; skipped"))
             continue
         hop = _HOP.match(line)
@@ -273,7 +276,7 @@ def _forwarding(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             current, connected = None, None
             row = _FT_ROW.match(line)
             if row is None:
-                if not re.match(r"^\S+[@]\S+[>#%]|^\{", line):
+                if not _NOISE.match(line):
                     issues.append(_issue(inp.path, n, f"forwarding-table row not understood: {line.strip()[:80]!r}; "
                                          "skipped"))
                 continue
