@@ -596,3 +596,9 @@ Group Port-       Type     Protocol  Member Ports
                                      "port-channel20": [], "port-channel30": []}
     line = capture.splitlines().index("40    Po40        Eth      LACP      Eth1/56(P)") + 1
     assert [(i.code, i.source.line) for i in device.issues if i.code == "SYS002"] == [("SYS002", line)]
+    # `feature lldp` off: the optional command refused, as a pull saves it, is no LLDP output to complain about
+    path.write_text(config + "#% command: show lldp neighbors\n% Invalid command at '^' marker.\n"
+                    "#% command: show port-channel summary\n% Invalid command at '^' marker.\n")
+    device = load_fabric([path]).devices["nx-leaf4"]
+    assert device.neighbors == [] and device.bundle_members is None
+    assert not [i for i in device.issues if "LLDP" in i.message or "port-channel" in i.message]

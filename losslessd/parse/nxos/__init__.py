@@ -60,7 +60,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
     device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
     for path, last in found:
-        if "channels" in last:
+        if "channels" in last and not _refused(last["channels"]):
             sec = last["channels"]
             from .channels import read_summary
 
@@ -79,7 +79,7 @@ def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) ->
     of the port its command names; IOS-like releases print no local port in it)."""
     neighbors: list[Neighbor] = []
     issues: list[ParseIssue] = []
-    if table is not None:
+    if table is not None and not _refused(table):
         found, problems = lldp.parse(table.output, path, table.line)
         neighbors.extend(found)
         issues.extend(problems)
@@ -93,7 +93,18 @@ def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) ->
         if port is not None:
             seen[port] = sec  # (a command given twice: the last output counts)
     for port, sec in seen.items():
+        if _refused(sec):
+            continue
         found, problems = lldp.parse(sec.output, path, sec.line, port=port)
         neighbors.extend(found)
         issues.extend(problems)
     return neighbors, issues
+
+
+def _refused(section: capture.Section) -> bool:
+    """An optional command the switch refused (`% Invalid command`: `feature lldp` or `feature lacp` off), as collection
+    saves it: what it would show is not known, which is no fault of the input."""
+    from ...platforms import PLATFORMS
+
+    head = section.output[:400]
+    return any(refusal in head for refusal in PLATFORMS[PLATFORM].refusals)
