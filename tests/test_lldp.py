@@ -253,6 +253,8 @@ def test_captures_carry_neighbours():
     "et-0/0/0           -                   3c:8c:93:00:00:01   et-0/0/48.0        spine1", "et-0/0/5   -   x",
     "Interface  Speed  Type  Remote Host      Remote Port", "---------  -----  ----  ---------------  -------",
     "swp31      400G   swp   spine1           swp7", "Interface:    swp31",
+    "sw1#show lldp neighbors Gi1/0/1 detail", "sw1# show lldp neighbors interface ethernet 1/1 detail", "sw1#",
+    "sw1#show lldp neighbors interface detail", "System Name: spine1", "Local Intf: Te1/0/1",
 ]) | st.text(max_size=30), max_size=12))
 def test_any_text_gives_neighbours_or_issues(lines):
     neighbors, issues = lldp.parse("\n".join(lines), "fuzz.txt", first_line=3)
@@ -548,8 +550,9 @@ def test_command_port_spells_the_interface_as_the_configs_do():
     assert [lldp.command_port(c) for c in (
         "show lldp neighbors interface ethernet 1/10 detail", "sh lldp nei int Eth1/10 det",
         "show lldp neighbors interface Ethernet1/10 detail", "show lldp neighbors Et5 detail",
-        "show lldp neighbors Gi1/0/1 detail", "show lldp neighbors detail", "show lldp neighbors Eth1/1")] == [
-        "Ethernet1/10", None, "Ethernet1/10", "Ethernet5", "Gi1/0/1", None, None]
+        "show lldp neighbors Gi1/0/1 detail", "show lldp neighbors detail", "show lldp neighbors Eth1/1",
+        "show lldp neighbors interface detail")] == [
+        "Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet5", "Gi1/0/1", None, None, None]
 
 
 def test_nxos_capture_reads_lldp_sections_and_port_channel_members(tmp_path):

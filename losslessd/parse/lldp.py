@@ -66,7 +66,7 @@ _PROMPT_COMMAND = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>
 # A detail command for one interface (NX-OS `show lldp neighbors interface ethernet 1/1 detail`, IOS and EOS `show lldp
 # neighbors Ethernet1/1 detail`): the interface's words.
 _PER_INTERFACE = re.compile(r"^\s*(?:sh|sho|show)\s+lldp\s+nei\w*\s+(?:int\w*\s+)?(?P<iface>\S+(?:\s+\d\S*)?)"
-                            r"\s+detail\s*$", re.IGNORECASE)
+                            r"\s+det\w*\s*$", re.IGNORECASE)
 # NX-OS capability codes (B bridge, R router, T telephone, C DOCSIS, W WLAN, P repeater, S station, O other).
 _NXOS_CAPS = re.compile(r"^[BRTCWPSO]+(?:,[BRTCWPSO]+)*$")
 # What NX-OS prints for a TLV the neighbour did not send.
@@ -98,6 +98,8 @@ def command_port(command: str) -> str | None:
     if m is None:
         return None
     name = "".join(m.group("iface").split())  # NX-OS `ethernet 1/1`: one name
+    if not any(c.isdigit() for c in name):  # (`show lldp neighbors interface detail`: no interface named)
+        return None
     if name[:1].islower():  # NX-OS takes `ethernet1/1` typed; its output and configs spell `Ethernet1/1`
         name = name[:1].upper() + name[1:]
     return long_interface_name(name)
