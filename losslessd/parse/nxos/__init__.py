@@ -20,6 +20,7 @@ from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
 from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
 from ..dell_os10 import OS10_QOS
+from .channels import read_summary
 
 PLATFORM = "cisco_nxos"
 
@@ -31,6 +32,8 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*
 # NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
 _PORT_CHANNELS = re.compile(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
+# A capture section of a per-interface LLDP command (`show lldp neighbors interface ethernet 1/1 detail`).
+_PER_INTERFACE_SECTION = re.compile(r"^#% command: *(?:sh|sho|show) +lldp +nei\w* +(?!det\w* *$)\S", re.MULTILINE)
 # A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
@@ -62,8 +65,6 @@ def parse(inputs: list[Input], name: str) -> Device:
     for path, last in found:
         if "channels" in last and not _refused(last["channels"]):
             sec = last["channels"]
-            from .channels import read_summary
-
             members, issues = read_summary(sec.output, path, sec.line)
             device.bundle_members = {**(device.bundle_members or {}), **members}
             device.issues.extend(issues)
@@ -84,7 +85,7 @@ def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) ->
         neighbors.extend(found)
         issues.extend(problems)
     text = next((inp.text for inp in inputs if inp.path == path), "")
-    if "lldp" not in text:  # (no per-interface section: the capture is not split again)
+    if not _PER_INTERFACE_SECTION.search(text):  # (none: the capture is not split again)
         return neighbors, issues
     _, sections = capture.for_platform(text, path, PLATFORM)
     seen: dict[str, capture.Section] = {}
