@@ -252,6 +252,9 @@ PLATFORMS: dict[str, Platform] = {
                  commands=(Command("show running-config ipqos all"), Command("show running-config interface"),
                            Command("show queuing interface", optional=True),
                            Command("show lldp neighbors", optional=True),
+                           # Interfaces guide, "Configuring Port Channels": the members up in each port-channel, over
+                           # which a route through it goes (parse/nxos/channels.py).
+                           Command("show port-channel summary", optional=True),
                            # The model chooses the command family losslessd renders (Nexus 9000 or 3000).
                            Command("show version", optional=True)),
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),

@@ -83,6 +83,9 @@ def test_select_and_ignore_by_code_prefix_and_name():
 @pytest.mark.parametrize("args,needle", [
     (("lint", "examples/fabric", "--select", "PFC999"), "--select 'PFC999' matches no rule"),
     (("lint", "examples/fabric", "--ignore", "nonsense-rule"), "--ignore 'nonsense-rule' matches no rule"),
+    # An empty --select (an unset variable in a unit: `--select "$RULES"`) would run every rule without a word.
+    (("lint", "examples/fabric", "--select", ""), "--select is empty ('' given)"),
+    (("fix", "examples/fabric", "--select", " , "), "--select is empty (' , ' given)"),
     (("lint", "no/such/folder"), "no such file or folder"),
     (("lint", "examples/fabric", "--policy", "no-such-policy"), "no policy file or shipped policy"),
     (("lint", "examples/fabric", "-f", "xml"), "'xml' is not one of"),

@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import threading
+import time
 
 import pytest
 
@@ -154,6 +155,57 @@ def test_reload_with_a_bad_file_keeps_the_running_settings(daemon):
     status, body = daemon.request("/-/reload", "POST")
     assert status == 200, body
     assert daemon.value("losslessd_config_last_reload_successful") == 1
+
+
+def test_a_burst_of_sighups_while_a_reload_runs_reloads_once_more_not_once_each(sim, tmp_path):
+    """SIGHUPs that arrive while a reload runs ask for one reload after it, not one each: a config-management run
+    that signals once per file it changed reloaded the fleet's settings that many times. The reload is made to take
+    a while by a large known_hosts file (checked line by line at each load); systemd's RELOADING=1 and READY=1 tell
+    when it runs, and each reload sends them once."""
+    keys = tmp_path / "known_hosts"
+    own = sim.known_hosts_path.read_text()
+    key = own.split()[1:3]  # (type, base64) of the simulator's host key, under 30,000 other host names
+    keys.write_text(own + "".join(f"other{i}.example {key[0]} {key[1]}\n" for i in range(30000)))
+    name = f"losslessd-reloads-{os.getpid()}"
+    seen: list[str] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind("\0" + name)
+        listener.settimeout(0.2)
+        done = threading.Event()
+
+        def drain() -> None:
+            while not done.is_set():
+                try:
+                    seen.extend(listener.recv(4096).decode().split("\n"))
+                except TimeoutError:
+                    continue
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        d = DaemonProcess(sim, tmp_path / "daemon", known_hosts=str(keys), poll={"ssh_counters_interval_s": None})
+        try:
+            d.start(env={"NOTIFY_SOCKET": "@" + name})
+            wait_for(lambda: "READY=1" in seen, "READY=1", timeout_s=120)
+            start = len(seen)
+            d.proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: "RELOADING=1" in seen[start:], "the first reload to start", poll_s=0.01)
+            sent = 1
+            while "READY=1" not in seen[start:] and sent < 40:  # more, spaced so that the kernel delivers each
+                d.proc.send_signal(signal.SIGHUP)
+                sent += 1
+                time.sleep(0.01)
+            wait_for(lambda: seen[start:].count("READY=1") >= 2, "the reload queued behind the first to end")
+            time.sleep(2)  # a third would start at once
+            reloads = seen[start:].count("RELOADING=1")
+            assert d.proc.poll() is None
+        finally:
+            d.stop()
+            done.set()
+            reader.join()
+    assert sent >= 5, f"the first reload ended before more signals were sent ({sent}): make it longer"
+    # 2: the first and one for all the signals it saw; 3 when the last signal crossed the first reload's end
+    assert reloads in (2, 3), (reloads, sent)
+    assert seen[start:].count("READY=1") == reloads
 
 
 def test_kill_9_keeps_committed_history(daemon, sim):

@@ -4,6 +4,7 @@ carry them."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -252,6 +253,8 @@ def test_captures_carry_neighbours():
     "et-0/0/0           -                   3c:8c:93:00:00:01   et-0/0/48.0        spine1", "et-0/0/5   -   x",
     "Interface  Speed  Type  Remote Host      Remote Port", "---------  -----  ----  ---------------  -------",
     "swp31      400G   swp   spine1           swp7", "Interface:    swp31",
+    "sw1#show lldp neighbors Gi1/0/1 detail", "sw1# show lldp neighbors interface ethernet 1/1 detail", "sw1#",
+    "sw1#show lldp neighbors interface detail", "System Name: spine1", "Local Intf: Te1/0/1",
 ]) | st.text(max_size=30), max_size=12))
 def test_any_text_gives_neighbours_or_issues(lines):
     neighbors, issues = lldp.parse("\n".join(lines), "fuzz.txt", first_line=3)
@@ -492,3 +495,113 @@ def test_junos_system_name_with_spaces_pushed_off_its_column_is_not_guessed():
                                 ("et-0/0/9", "3c:8c:93:00:00:0a", None, 6)]  # a description, no system name
     assert [(i.code, i.source.line) for i in issues] == [("SYS002", 3)]
     assert "Onyx Switch 7" in issues[0].message and "row skipped" in issues[0].message
+
+
+# IOS `show lldp neighbors INTERFACE detail`, run per interface (a collector's loop): the releases that print no
+# `Local Intf:` line leave the interface to the command in the prompt line (Cisco IOS LLDP configuration guide's
+# detail fields: Chassis id, Port id, Port Description, System Name, Time remaining, capabilities).
+IOS_PER_INTERFACE = """sw-leaf7#show lldp neighbors Te1/0/49 detail
+------------------------------------------------
+Chassis id: 5c83.8f12.3400
+Port id: Eth1/3
+Port Description: Ethernet1/3
+System Name: spine1
+
+System Description:
+Cisco Nexus Operating System (NX-OS) Software 10.3(4a)
+
+Time remaining: 101 seconds
+System Capabilities: B,R
+Enabled Capabilities: B,R
+
+Total entries displayed: 1
+
+sw-leaf7#show lldp neighbors TenGigabitEthernet1/0/1 detail
+------------------------------------------------
+Chassis id: b8ce.f6e4.7100
+Port id: b8ce.f6e4.7100
+Port Description: enp65s0f0np0
+System Name: gpu11
+
+Total entries displayed: 1
+
+sw-leaf7#show lldp neighbors
+Chassis id: 0c42.a100.0009
+Port id: Eth1/9
+System Name: spine9
+"""
+
+
+def test_per_interface_detail_takes_the_local_port_from_the_command():
+    """IOS prints no local port in a per-interface detail: the prompt line's command names it, and a block no command
+    names is skipped with why (it was the whole output refused: `no LLDP neighbour table`)."""
+    neighbors, issues = lldp.parse(IOS_PER_INTERFACE, "sw-leaf7.txt")
+    assert found(neighbors) == [("Te1/0/49", "spine1", "Eth1/3", 3),
+                                ("TenGigabitEthernet1/0/1", "gpu11", "enp65s0f0np0", 19)]
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 27)]
+    assert "names no local interface" in issues[0].message and "show lldp neighbors Gi1/0/1 detail" in issues[0].message
+    assert lldp.prompt_host(IOS_PER_INTERFACE) == "sw-leaf7"
+    # old IOS's whole-device detail (no Local Intf line at all) is read as such, each block a SYS002, not one SYS001
+    whole = IOS_PER_INTERFACE.split("\n", 1)[1]
+    assert lldp.parse(whole, "x.txt")[1][0].code == "SYS002"
+
+
+def test_command_port_spells_the_interface_as_the_configs_do():
+    assert [lldp.command_port(c) for c in (
+        "show lldp neighbors interface ethernet 1/10 detail", "sh lldp nei int Eth1/10 det",
+        "show lldp neighbors interface Ethernet1/10 detail", "show lldp neighbors Et5 detail",
+        "show lldp neighbors Gi1/0/1 detail", "show lldp neighbors detail", "show lldp neighbors Eth1/1",
+        "show lldp neighbors interface detail")] == [
+        "Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet5", "Gi1/0/1", None, None, None]
+
+
+def test_nxos_capture_reads_lldp_sections_and_port_channel_members(tmp_path):
+    """An NX-OS capture's `show lldp neighbors` (collected, and was not read), its per-interface detail sections,
+    and `show port-channel summary`: the members up in each port-channel (Device.bundle_members)."""
+    config = Path("tests/fixtures/raw/cisco_nxos/roce-capture.txt").read_text()
+    capture = config + """#% command: show lldp neighbors
+Capability codes:
+  (R) Router, (B) Bridge, (T) Telephone, (C) DOCSIS Cable Device
+  (W) WLAN Access Point, (P) Repeater, (S) Station, (O) Other
+Device ID            Local Intf      Hold-time  Capability  Port ID
+spine1               Eth1/49         120        BR          Ethernet1/4
+Total entries displayed: 1
+#% command: show lldp neighbors interface ethernet 1/50 detail
+Chassis id: 5c83.8f12.3500
+Port id: Ethernet1/4
+System Name: spine2
+Time remaining: 101 seconds
+#% command: show port-channel summary
+Flags:  D - Down        P - Up in port-channel (members)
+        I - Individual  H - Hot-standby (LACP only)
+        s - Suspended   r - Module-removed
+        b - BFD Session Wait
+        S - Switched    R - Routed
+        U - Up (port-channel)
+        p - Up in delay-lacp mode (member)
+        M - Not in use. Min-links not met
+--------------------------------------------------------------------------------
+Group Port-       Type     Protocol  Member Ports
+      Channel
+--------------------------------------------------------------------------------
+10    Po10(RU)    Eth      LACP      Eth1/51(P)   Eth1/52(D)   Eth1/53(p)
+                                     Eth1/54(P)
+20    Po20(SD)    Eth      LACP      Eth1/55(s)
+30    Po30(SD)    Eth      NONE      --
+40    Po40        Eth      LACP      Eth1/56(P)
+"""
+    path = tmp_path / "nx-leaf4.txt"
+    path.write_text(capture)
+    device = load_fabric([path]).devices["nx-leaf4"]
+    assert [(n.port, n.remote_device, n.remote_port) for n in device.neighbors] == [
+        ("Ethernet1/49", "spine1", "Ethernet1/4"), ("Ethernet1/50", "spine2", "Ethernet1/4")]
+    assert device.bundle_members == {"port-channel10": ["Ethernet1/51", "Ethernet1/53", "Ethernet1/54"],
+                                     "port-channel20": [], "port-channel30": []}
+    line = capture.splitlines().index("40    Po40        Eth      LACP      Eth1/56(P)") + 1
+    assert [(i.code, i.source.line) for i in device.issues if i.code == "SYS002"] == [("SYS002", line)]
+    # `feature lldp` off: the optional command refused, as a pull saves it, is no LLDP output to complain about
+    path.write_text(config + "#% command: show lldp neighbors\n% Invalid command at '^' marker.\n"
+                    "#% command: show port-channel summary\n% Invalid command at '^' marker.\n")
+    device = load_fabric([path]).devices["nx-leaf4"]
+    assert device.neighbors == [] and device.bundle_members is None
+    assert not [i for i in device.issues if "LLDP" in i.message or "port-channel" in i.message]

@@ -213,3 +213,28 @@ def test_a_vlan_interface_delivers_to_its_member_ports():
     assert ("h1", "eth0") in delivered
     assert switch_to_switch(fabric, turns) == dlk_turns(fabric)
     assert [f.key for f in findings(fabric, "PTH001")] == []
+
+
+def test_a_port_channel_next_hop_goes_over_its_members():
+    """NX-OS routes through a port-channel (`*via 10.0.1.1, Po10`, read as Port-Channel10): its members carry the
+    traffic, hashed over them as over ECMP hops. It was unverified ("its member cables are not known") although the
+    config names the members (`channel-group 10`) and `show port-channel summary` says which are up."""
+    def table() -> list:
+        return [Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
+            Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")])
+            for h in (2, 3)]
+
+    clockwise = {("s1", "Ethernet2", "Ethernet1"), ("s2", "Ethernet2", "Ethernet1"), ("s3", "Ethernet2", "Ethernet1")}
+    fabric = ring_with_routes(s1_routes=table())
+    fabric.devices["s1"].ports["Ethernet1"].bundle = "port-channel10"  # from the config's channel-group
+    assert_same_paths(fabric, clockwise)
+    assert analyse(fabric, [3], [26]).bad_hops == []
+    fabric.devices["s1"].bundle_members = {"port-channel10": ["Ethernet1"]}  # the capture: up in it
+    assert_same_paths(fabric, clockwise)
+    fabric.devices["s1"].bundle_members = {"port-channel10": []}  # the capture: no member up
+    assert {(b.device, b.why) for b in analyse(fabric, [3], [26]).bad_hops} == {
+        ("s1", "Port-Channel10 has no member up in it (show port-channel summary)")}
+    fabric.devices["s1"].bundle_members = None
+    fabric.devices["s1"].ports["Ethernet1"].bundle = None  # no member known: unverified, as before
+    assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
+        "Port-Channel10 is a port-channel or VLAN interface; its member cables are not known"}

@@ -92,10 +92,18 @@ def test_any_json_gives_routes_or_issues(value):
     "    *via 10.0.0.1, Eth1/49, [20/0], 1d, bgp-1, external", "    *via 10.0.0.1, [200/0], 1d, bgp-1, internal",
     "    *via 10.0.0.0, Eth1/1, [0/0], 1d, direct", "    **via 10.0.0.1, Eth1/1, [20/0]", "    *via Null0, [1/0], 1d",
     "    *via fe80::1%mgmt, [1/0], 1d", "    *via x, Eth1/1, [1/0]", "L * 10.0.5.1/32 is directly connected, lo",
+    # Junos show route and its forwarding table
+    "inet.0: 2 destinations, 2 routes (2 active, 0 holddown, 0 hidden)", "x.inet.0: 1 destinations, 1 routes",
+    "10.1.2.0/24        *[BGP/170] 2d, localpref 100", "                    [BGP/170] 2d", "10.1.2.0/24",
+    "                    > to 10.0.0.0 via et-0/0/48.0", "                      to 10.0.0.2 via et-0/0/49.0",
+    "                    > via et-0/0/48.0", "                       Discard",
+    "                    > to table x.inet.0",
+    "Routing table: default.inet", "Routing table: x.inet", "10.1.2.0/24        user     0  ulst  1048574     4",
+    "                              10.0.0.0           ucst      561     5 et-0/0/48.0", "default  perm  0  rjct  5  1",
 ]), max_size=12), st.text(max_size=40))
 def test_any_mix_of_lines_parses_without_error(lines, noise):
     routes, issues = parse_routes(Input("fuzz.txt", "\n".join(lines + [noise])))
-    assert all(i.code in ("SYS001", "SYS002") and i.source.file == "fuzz.txt" for i in issues)
+    assert all(i.code in ("SYS001", "SYS002", "SYS004") and i.source.file == "fuzz.txt" for i in issues)
     assert routes or issues
 
 
@@ -152,11 +160,13 @@ def test_nxos_table_without_default_vrf_routes_says_so():
 
 
 def test_text_of_no_known_format_is_sys001_naming_what_is_read():
-    junos = ("inet.0: 3 destinations, 3 routes (3 active, 0 holddown, 0 hidden)\n"
-             "10.0.0.0/31  *[Direct/0] 1d 02:03:04\n                    >  via et-0/0/0.0\n")
-    routes, issues = parse_routes(Input("routes/qfx1.txt", junos))
-    assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "routes/qfx1.txt")]
-    assert "routes/qfx1.txt" in issues[0].message and "Cisco NX-OS" in issues[0].message
+    huawei = ("Route Flags: R - relay, D - download to fib\nRouting Tables: Public\n"
+              "Destination/Mask    Proto   Pre  Cost  Flags NextHop         Interface\n"
+              "      10.0.0.0/31   Direct  0    0       D   10.0.0.1        100GE1/0/1\n")
+    routes, issues = parse_routes(Input("routes/ce1.txt", huawei))
+    assert routes == [] and [(i.code, i.source.file) for i in issues] == [("SYS001", "routes/ce1.txt")]
+    assert "routes/ce1.txt" in issues[0].message and "Cisco NX-OS" in issues[0].message
+    assert "Junos `show route`" in issues[0].message
 
 
 def test_frr_json_selected_entries_and_fib_next_hops():
@@ -229,3 +239,76 @@ def test_longest_prefix_match_is_one_index_for_next_hops_and_paths():
     assert [match(a) for a in ("10.1.2.3", "10.1.3.3", "10.2.0.1", "192.0.2.1", "2001:db8::1", "2001:db9::1")] == [
         "ten-one-two", "ten-one", "ten", "default", "doc6", None]
     assert route_parser.LongestPrefix is routing.LongestPrefix is LongestPrefix
+
+
+def test_junos_show_route_active_entries_and_selected_next_hops_only():
+    """Junos CLI reference, "show route": `*`/`+` marks the route in the forwarding table, `>` its selected next hop.
+    Of several equal-cost hops Junos installs one unless a load-balance policy is exported, and `show route` may mark
+    one either way: the others are not guessed, and one SYS004 says so (`show route forwarding-table` shows them)."""
+    table, issues, routes = parsed("junos-route.txt")
+    assert table == {
+        "0.0.0.0/0": [("192.168.0.1", "em0.0")],
+        "10.0.0.0/31": [(None, "et-0/0/48.0")],  # Direct: a connected route; the Local /32 forwards nothing
+        "10.0.0.2/31": [(None, "et-0/0/49.0")],
+        "10.1.1.0/24": [(None, "irb.100")],
+        "10.1.2.0/24": [("10.0.0.0", "et-0/0/48.0")],  # only the `>` hop; the inactive entry's is not read either
+        "10.1.3.0/24": [("10.0.0.0", "et-0/0/48.0"), ("10.0.0.2", "et-0/0/49.0")],  # both marked: both followed
+        "10.8.0.0/16": [],  # Discard
+        "172.16.0.0/24": [("table TENANT-A.inet.0", None)],  # into another instance: no cable, unverified
+        "2001:db8:2::/64": [("fe80::1", "et-0/0/48.0")],
+    }  # 10.1.4.0/24 is only last active (`-`); TENANT-A.inet.0's routes are another instance's
+    assert [(code, line) for code, line, _ in issues] == [("SYS002", 32), ("SYS004", 16)]
+    assert "'10.9.0.0/34' is not an IP prefix" in issues[0][2]
+    assert issues[1][2].startswith("1 route(s) list next hops besides the selected one (`>`), from 10.1.2.0/24 on")
+    assert routes[0].source.line == 6
+
+
+def test_junos_show_route_json_reads_as_the_text():
+    table, issues, routes = parsed("junos-route.json")
+    text, _, _ = parsed("junos-route.txt")
+    assert table == {p: text[p] for p in ("10.0.0.0/31", "10.1.2.0/24", "10.1.3.0/24", "10.8.0.0/16", "172.16.0.0/24")}
+    assert [(code, line) for code, line, _ in issues] == [("SYS004", 114)]  # the line of "10.1.2.0/24"
+    assert routes[0].source.line == 26
+
+
+def test_junos_forwarding_table_holds_every_installed_hop():
+    """`show route forwarding-table`: a unilist's members and an indirect hop's resolution are installed; `rslv` is an
+    interface's subnet; `locl`, `recv` and multicast rows forward to no port; other instances' tables are left out."""
+    table, issues, _ = parsed("junos-forwarding-table.txt")
+    assert table == {
+        "0.0.0.0/0": [("192.168.0.1", "em0.0")],
+        "0.0.0.0/32": [],  # dscd
+        "10.0.0.0/31": [(None, "et-0/0/48.0")],
+        "10.0.0.0/32": [(None, "et-0/0/48.0")],  # the neighbour's MAC: reached directly on that port
+        "10.0.0.2/31": [(None, "et-0/0/49.0")],
+        "10.1.1.0/24": [(None, "irb.100")],
+        "10.1.2.0/24": [("10.0.0.0", "et-0/0/48.0"), ("10.0.0.2", "et-0/0/49.0")],  # ulst: both installed
+        "10.1.5.0/24": [("10.0.0.2", "et-0/0/49.0")],  # indr, resolved on the line below
+        "10.8.0.0/16": [],  # rjct
+        "::/0": [],
+        "2001:db8:2::/64": [("fe80::1", "et-0/0/48.0")],
+    }
+    assert [(code, line) for code, line, _ in issues] == [("SYS002", 19)] and "garbled" in issues[0][2]
+
+
+def test_junos_tables_without_a_default_instance_route_say_so():
+    text = ("TENANT-A.inet.0: 1 destinations, 1 routes (1 active, 0 holddown, 0 hidden)\n"
+            "+ = Active Route, - = Last Active, * = Both\n\n"
+            "0.0.0.0/0          *[Static/5] 2d 03:00:01\n                    > to 10.200.0.1 via et-0/0/10.0\n")
+    routes, issues = parse_routes(Input("t.txt", text))
+    assert routes == [] and [i.code for i in issues] == ["SYS002"] and "default instance" in issues[0].message
+
+
+JUNOS_KEYS = ["route-table", "table-name", "rt", "rt-destination", "rt-entry", "active-tag", "nh", "selected-next-hop",
+              "to", "via", "nh-table", "nh-type", "nh-local-interface", "data"]
+JUNOS_LEAF = st.none() | st.integers() | st.sampled_from(["inet.0", "*", "10.1.0.0/24", "et-0/0/0.0", "Discard", "x"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(JUNOS_LEAF, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.sampled_from(JUNOS_KEYS),
+                                                                                          kids, max_size=4),
+                    max_leaves=14))
+def test_any_junos_json_gives_routes_or_issues(value):
+    routes, issues = parse_routes(Input("fuzz.json", json.dumps({"route-information": value})))
+    assert all(i.code in ("SYS001", "SYS002", "SYS004") and i.source.file == "fuzz.json" for i in issues)
+    assert routes or issues

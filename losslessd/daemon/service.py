@@ -113,7 +113,8 @@ class Daemon:
         self._stop: asyncio.Event | None = None  # None until run(): a stop() before it has nothing to stop
         # Made by run(), and used only by what run() starts:
         self._loop: asyncio.AbstractEventLoop
-        self._reload_lock: asyncio.Lock
+        self._reloading: asyncio.Task | None  # the reload running now, if any
+        self._next_reload: asyncio.Future | None  # the outcome of the one queued to run after it, if any
         self.history: History
         self.sinks: Sinks
         self.http: HttpFace
@@ -124,7 +125,7 @@ class Daemon:
         """Poll until stop() (SIGTERM, SIGINT); returns the exit status."""
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        self._reload_lock = asyncio.Lock()
+        self._reloading = self._next_reload = None
         settings = self.settings
         self._loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.poll.concurrency + 4,
                                                            thread_name_prefix="losslessd"))
@@ -512,23 +513,48 @@ class Daemon:
 
     # -- settings --------------------------------------------------------------------------------------
     async def reload(self) -> tuple[bool, str]:
-        """Load and check the settings file again; swap only when it is valid. (ok, message)."""
-        async with self._reload_lock:
-            self.notifier.reloading()
-            path = self.settings.file
-            try:
-                new = await asyncio.to_thread(load_settings, path)
-                history = self._open_history(new) if new.history != self.settings.history else None
-            except InputError as exc:
-                log.error("reload refused, the running settings stay: %s", exc, extra={"settings": str(path)})
-                self.metrics.reloaded(False, time.time())
-                self.notifier.ready(self._status())
-                return False, f"reload refused, the running settings stay: {exc}"
-            await self._apply(new, history)
-            self.metrics.reloaded(True, time.time())
+        """Load and check the settings file again; swap only when it is valid. (ok, message).
+
+        Requests coalesce: one made while a reload runs waits for a single reload after it, shared by every
+        request made meanwhile (a burst of SIGHUPs from a config-management run reloads twice, not once per
+        signal); each request still sees a reload that began after it, so it reads the file as it was asked to."""
+        if self._next_reload is None:
+            self._next_reload = self._loop.create_future()
+            if self._reloading is None:
+                self._reloading = asyncio.ensure_future(self._reload_queued())
+        return await asyncio.shield(self._next_reload)
+
+    async def _reload_queued(self) -> None:
+        """Run the queued reload, then the one queued while it ran, until none is."""
+        try:
+            while (waiting := self._next_reload) is not None:
+                self._next_reload = None
+                try:
+                    waiting.set_result(await self._reload_once())
+                except asyncio.CancelledError:  # (the daemon is stopping)
+                    waiting.cancel()
+                    raise
+                except Exception as exc:  # (an internal error: every request waiting on it hears of it)
+                    waiting.set_exception(exc)
+        finally:
+            self._reloading = None
+
+    async def _reload_once(self) -> tuple[bool, str]:
+        self.notifier.reloading()
+        path = self.settings.file
+        try:
+            new = await asyncio.to_thread(load_settings, path)
+            history = self._open_history(new) if new.history != self.settings.history else None
+        except InputError as exc:
+            log.error("reload refused, the running settings stay: %s", exc, extra={"settings": str(path)})
+            self.metrics.reloaded(False, time.time())
             self.notifier.ready(self._status())
-            log.info("settings reloaded: %s", self._status(), extra={"settings": str(path)})
-            return True, f"reloaded {path}: {self._status()}"
+            return False, f"reload refused, the running settings stay: {exc}"
+        await self._apply(new, history)
+        self.metrics.reloaded(True, time.time())
+        self.notifier.ready(self._status())
+        log.info("settings reloaded: %s", self._status(), extra={"settings": str(path)})
+        return True, f"reloaded {path}: {self._status()}"
 
     async def _apply(self, new: Settings, history: History | None) -> None:
         """Re-create what changed (``history``: the new settings' history, opened when its settings

@@ -222,8 +222,15 @@ def _matches(token: str, rules: dict[str, type[Rule]]) -> set[str]:
 
 
 def select(select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[type[Rule]]:
-    """Rules chosen by --select (default all) minus --ignore. An unknown selector is an error."""
+    """Rules chosen by --select (default all) minus --ignore. An unknown selector is an error, and so is a --select
+    given empty (`--select ""`, `--select ,`): an unset variable in a unit or CI line (`--select "$RULES"`) must not
+    widen the run to every rule without a word; leaving the option out selects them all. (An empty --ignore ignores
+    nothing, which hides no finding.)"""
     rules = all_rules()
+    if select is not None and not list(_split(select)):
+        given = " ".join(repr(t) for t in select) or "nothing"
+        raise InputError(f"--select is empty ({given} given): name rules by code, prefix or name (`--select PFC,ECN`), "
+                         "or leave --select out to run every rule")
     chosen: set[str] = set()
     for label, tokens, into in (("--select", select, True), ("--ignore", ignore, False)):
         for token in _split(tokens):

@@ -893,6 +893,10 @@ class Device(Model):
     # The policies attached on each link aggregate its ports are members of (Port.bundle), by attachment point as
     # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one.
     bundle_policies: dict[str, dict[str, str]] | None = None
+    # The member ports that carry each link aggregate's traffic, as a capture shows them (NX-OS `show port-channel
+    # summary`: members up in the port-channel), by aggregate as Port.bundle names it. None: not captured (a route
+    # through an aggregate then goes over the members its config names, Port.bundle).
+    bundle_members: dict[str, list[str]] | None = None
     # NVIDIA Cumulus traffic pools beyond the default one (pool -> the memory-percent the config gives it; None: not
     # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
     traffic_pools: dict[str, int | None] | None = None

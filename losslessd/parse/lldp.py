@@ -4,7 +4,9 @@ Read, whichever the text is (the format is told from the content):
 - Arista EOS `show lldp neighbors` (a table) and `show lldp neighbors detail`;
 - Cisco NX-OS `show lldp neighbors` (a table) and `show lldp neighbors detail` (Nexus 9000 Interfaces
   Configuration Guide, "Configuring LLDP", verifying: `Device ID  Local Intf  Hold-time  Capability  Port ID`;
-  `Chassis id:` / `Port id:` / `Local Port id:` / `System Name:` blocks);
+  `Chassis id:` / `Port id:` / `Local Port id:` / `System Name:` blocks), also per interface (NX-OS `show lldp
+  neighbors interface ethernet 1/1 detail`, IOS `show lldp neighbors Gi1/0/1 detail`): IOS releases print no `Local
+  Intf:` line, so the interface comes from the command, in the prompt line that ran it or the capture section's;
 - SONiC `show lldp table` (sonic-utilities scripts/lldpshow: `LocalPort  RemoteDevice  RemotePortID  Capability
   RemotePortDescr` under a dash rule); SONiC `show lldp neighbors` is lldpd's text (below);
 - Cumulus Linux NVUE `nv show interface lldp` (`Interface  Speed  Type  Remote Host  Remote Port`), NCLU `net show
@@ -59,6 +61,12 @@ _RULED_ROLES = {"LocalPort": "local", "Local Port": "local", "Interface": "local
                 "RemotePort": "port", "RemotePortDescr": "descr"}
 _JUNOS_TABLE_HEADER = re.compile(r"^\s*Local ?Interface\s+(?:Parent Interface\s+)?Chassis ?Id\s+Port ?info"
                                  r"\s+System ?Name\s*$")
+# The command of a prompt line: `leaf3# show lldp neighbors ...`, `sw1#sh lldp nei ...`.
+_PROMPT_COMMAND = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s*(?P<command>(?:sh|sho|show)\s.*)$")
+# A detail command for one interface (NX-OS `show lldp neighbors interface ethernet 1/1 detail`, IOS and EOS `show lldp
+# neighbors Ethernet1/1 detail`): the interface's words.
+_PER_INTERFACE = re.compile(r"^\s*(?:sh|sho|show)\s+lldp\s+nei\w*\s+(?:int\w*\s+)?(?P<iface>\S+(?:\s+\d\S*)?)"
+                            r"\s+det\w*\s*$", re.IGNORECASE)
 # NX-OS capability codes (B bridge, R router, T telephone, C DOCSIS, W WLAN, P repeater, S station, O other).
 _NXOS_CAPS = re.compile(r"^[BRTCWPSO]+(?:,[BRTCWPSO]+)*$")
 # What NX-OS prints for a TLV the neighbour did not send.
@@ -83,11 +91,27 @@ def prompt_host(text: str) -> str | None:
     return m.group("host") if m else None
 
 
-def parse(text: str, path: str, first_line: int = 1,
-          unknown: str = "SYS002") -> tuple[list[Neighbor], list[ParseIssue]]:
+def command_port(command: str) -> str | None:
+    """The interface a per-interface detail command names (`show lldp neighbors interface ethernet 1/1 detail` ->
+    `Ethernet1/1`, `show lldp neighbors Gi1/0/1 detail` -> `Gi1/0/1`); None for any other command."""
+    m = _PER_INTERFACE.match(command)
+    if m is None:
+        return None
+    name = "".join(m.group("iface").split())  # NX-OS `ethernet 1/1`: one name
+    if not any(c.isdigit() for c in name):  # (`show lldp neighbors interface detail`: no interface named)
+        return None
+    if name[:1].islower():  # NX-OS takes `ethernet1/1` typed; its output and configs spell `Ethernet1/1`
+        name = name[:1].upper() + name[1:]
+    return long_interface_name(name)
+
+
+def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",
+          port: str | None = None) -> tuple[list[Neighbor], list[ParseIssue]]:
     """Neighbours in one saved output; ``first_line`` is the file line of the text's first line. Text of no
-    format read here is one issue of code ``unknown`` (SYS001 for a file given only for its LLDP table)."""
+    format read here is one issue of code ``unknown`` (SYS001 for a file given only for its LLDP table). ``port``:
+    the interface the command that printed the text named (a capture section's per-interface detail command)."""
     reader = _Reader(text, path, first_line)
+    reader.port = port
     for detect, read in ((_is_json, reader.json), (_is_keyvalue, reader.keyvalue), (_is_eos_table, reader.eos_table),
                          (_is_eos_detail, reader.eos_detail), (_is_nxos_detail, reader.nxos_detail),
                          (_header(_NXOS_TABLE_HEADER), reader.nxos_table),
@@ -132,8 +156,10 @@ def _header(pattern: re.Pattern) -> Callable[[str], bool]:
 
 
 def _is_nxos_detail(text: str) -> bool:
-    """`Local Port id:` (or IOS's `Local Intf:`) lines of `Chassis id:` blocks (EOS writes `Chassis ID :`)."""
-    return "Chassis id:" in text and re.search(r"^\s*(?:Local Port id|Local Intf):", text, re.MULTILINE) is not None
+    """`Chassis id:` blocks with a `Port id:` line (EOS writes `Chassis ID :`, lldpd `ChassisID:`); whether each
+    says its local interface (`Local Port id:`, IOS `Local Intf:`) or the command named it is the reader's to say."""
+    return "Chassis id:" in text and re.search(r"^\s*(?:Local Port id|Local Intf|Port id):", text,
+                                               re.MULTILINE) is not None
 
 
 def _sent(value: str | None) -> str | None:
@@ -176,6 +202,7 @@ class _Reader:
         self.first = first_line
         self.neighbors: list[Neighbor] = []
         self.issues: list[ParseIssue] = []
+        self.port: str | None = None  # the interface the command that printed the text named, if it named one
 
     def issue(self, line: int, message: str) -> None:
         self.issues.append(ParseIssue(code="SYS002", message=message, source=line_source(self.path, line)))
@@ -286,15 +313,20 @@ class _Reader:
 
     def nxos_detail(self) -> None:
         """Blocks that begin `Chassis id:`, with `Port id:`, `Local Port id:` (IOS: `Local Intf:`), `Port
-        Description:` and `System Name:` lines. A MAC port ID (a host's lldpd) gives way to the port description."""
+        Description:` and `System Name:` lines. A MAC port ID (a host's lldpd) gives way to the port description.
+        A block without a local interface line is of the interface the command named (a per-interface detail
+        command in the prompt line before it, several of which may follow each other in one file)."""
         current: dict | None = None
+        port = self.port
 
         def flush() -> None:
             if current is None:
                 return
-            local = current.get("Local Port id") or current.get("Local Intf")
+            local = current.get("Local Port id") or current.get("Local Intf") or current.get("command port")
             if not local:
-                self.issue(current["line"], "LLDP neighbour block without a `Local Port id:` line; skipped")
+                self.issue(current["line"], "LLDP neighbour block names no local interface (no `Local Port id:` or "
+                           "`Local Intf:` line, which some IOS releases do not print) and no per-interface command "
+                           "(`show lldp neighbors Gi1/0/1 detail` in a prompt line before it) names one; skipped")
                 return
             name, chassis = _sent(current.get("System Name")), _sent(current.get("Chassis id"))
             descr = _sent(current.get("Port Description"))
@@ -308,11 +340,14 @@ class _Reader:
                 if line.strip().startswith("-----"):  # IOS's rule between blocks
                     flush()
                     current = None
+                elif prompt := _PROMPT_COMMAND.match(line):  # the next command's output begins
+                    flush()
+                    current, port = None, command_port(prompt.group("command"))
                 continue
             key, value = m.group(1), m.group(2).strip()
             if current is None or key in current:  # NX-OS begins a block with `Chassis id:`, IOS with `Local Intf:`
                 flush()
-                current = {"line": n}
+                current = {"line": n, "command port": port}
             current[key] = value
         flush()
 

@@ -1,5 +1,5 @@
 """Routing-table captures: `show ip route` / `show ipv6 route` from FRR (SONiC vtysh; text or JSON), Arista EOS and
-Cisco NX-OS.
+Cisco NX-OS; Junos `show route` and `show route forwarding-table` are read by parse/junos_routes.py.
 
 Only what forwards counts. FRR marks a route's selected entry with `>` and each next hop installed
 in the forwarding table with `*` (FRR zebra docs, "ECMP": "The `*` character tells us that the
@@ -27,6 +27,7 @@ import re
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
+from . import junos_routes
 from .base import Input, LineAt, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
@@ -54,12 +55,14 @@ _DISCARD = object()  # a route that drops what it matches
 
 
 READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS or "
-        "Cisco NX-OS")
+        f"Cisco NX-OS; {junos_routes.READ}")
 
 
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """Routes with their forwarding next hops, and the lines that could not be read (SYS002); text that is no
     routing table read here is one SYS001."""
+    if kind := junos_routes.is_junos(inp.text):
+        return junos_routes.parse(inp, kind)
     if inp.text.lstrip().startswith("{"):
         return _frr_json(inp)
     lines = inp.text.splitlines()

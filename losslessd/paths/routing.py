@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..model import NextHop, Route
+from ..model import Device, NextHop, Route
 from ..prefixes import LongestPrefix
 from .cabling import Cabling, End
 
@@ -304,9 +304,14 @@ def bits_of(value: int) -> Iterator[int]:
 
 
 # Interfaces that never carry fabric traffic: a route through them is not a fabric next hop.
-_OUT_OF_BAND = re.compile(r"^(eth\d+|Management[\d/]*|mgmt\d*|Loopback\d+|lo|docker\d+|Null0)$", re.IGNORECASE)
+# (Junos: `em0`, `fxp0` management, `lo0` loopback, each with its unit.)
+_OUT_OF_BAND = re.compile(r"^(eth\d+|Management[\d/]*|mgmt\d*|Loopback\d+|lo|docker\d+|Null0"
+                          r"|(?:em|fxp|lo)\d+(?:\.\d+)?)$", re.IGNORECASE)
 _BUNDLE = re.compile(r"^(PortChannel|Port-Channel|Po|Vlan|Bond|bond)\d", re.IGNORECASE)
 _VLAN = re.compile(r"^Vlan(\d+)$", re.IGNORECASE)
+# A link aggregate by its number, however it is spelled: NX-OS `port-channel10` (config), `Po10` (show ip route,
+# `Port-Channel10` once made long), SONiC `PortChannel0010`.
+_AGGREGATE = re.compile(r"^(?:port-?channel|po)0*(\d+)$", re.IGNORECASE)
 NO_CAPTURE = "no routing-table capture was given for it"
 
 
@@ -321,32 +326,66 @@ class BadHop:
     why: str
 
 
-def resolve(cabling: Cabling, dev: str, hop: NextHop) -> tuple[str | None, str | None]:
-    """(egress port with a known cable, None) or (None, why it cannot be followed); (None, None) when
+def resolve(cabling: Cabling, dev: str, hop: NextHop) -> tuple[list[str], str | None]:
+    """(egress ports with a known cable, None): one port, or the members of a link aggregate that carry its
+    traffic (the flows hash over them as over ECMP paths); or ([], why it cannot be followed); ([], None) when
     the hop leaves the fabric: a connected route delivers here, or the interface is out of band."""
     if hop.address is None or (hop.port and _OUT_OF_BAND.match(hop.port)):
-        return None, None
+        return [], None
     if not hop.port:
-        return None, f"next hop {hop.address} has no egress interface"
+        return [], f"next hop {hop.address} has no egress interface"
     for name in (hop.port, hop.port.split(".")[0]):  # Ethernet2.101: a subinterface of Ethernet2
         if (dev, name) in cabling.peer:
-            return name, None
+            return [name], None
     ports = cabling.device(dev).ports
     if hop.port in ports or hop.port.split(".")[0] in ports:
-        return None, f"no cable is known on {hop.port}"
+        return [], f"no cable is known on {hop.port}"
+    members, said = aggregate_members(cabling, dev, hop.port.split(".")[0])
+    if members is not None:
+        cabled = [p for p in members if (dev, p) in cabling.peer]
+        if cabled:
+            return cabled, None
+        return [], (f"{hop.port} has no member up in it ({said})" if not members else
+                    f"no cable is known on the members of {hop.port} ({', '.join(members)}, {said})")
     if _BUNDLE.match(hop.port):
-        return None, f"{hop.port} is a port-channel or VLAN interface; its member cables are not known"
-    return None, f"{hop.port} is not a port of {dev}"
+        return [], f"{hop.port} is a port-channel or VLAN interface; its member cables are not known"
+    return [], f"{hop.port} is not a port of {dev}"
+
+
+def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] | None, str]:
+    """The member ports of link aggregate ``name`` of ``dev`` that carry its traffic, and where that was read: a
+    capture's (Device.bundle_members: members up in it), else the config's (Port.bundle: members it names). None
+    when ``name`` is no aggregate, or neither names a member of it."""
+    m = _AGGREGATE.match(name)
+    if m is None:
+        return None, ""
+    memo: dict = cabling.__dict__.setdefault("_aggregates", {})  # (routes through one port-channel: many)
+    key = (dev, int(m[1]))
+    if key not in memo:
+        memo[key] = _members(cabling.device(dev), key[1])
+    return memo[key]
+
+
+def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
+    for bundle, ports in (device.bundle_members or {}).items():
+        if (b := _AGGREGATE.match(bundle)) and int(b[1]) == number:
+            return ports, "show port-channel summary"
+    configured = [p.name for p in device.ports.values()
+                  if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
+    return (configured, "its members in the config") if configured else (None, "")
 
 
 def delivered(cabling: Cabling, dev: str, hop: NextHop) -> list[str]:
     """The host-facing ports a connected route's hop delivers to: its port (or the port of its subinterface),
-    or every cabled member of its VLAN interface."""
+    the cabled members of its port-channel, or every cabled member of its VLAN interface."""
     if hop.address is not None or not hop.port or _OUT_OF_BAND.match(hop.port):
         return []
     for name in (hop.port, hop.port.split(".")[0]):
         if (dev, name) in cabling.peer:
             return [name]
+    members, _ = aggregate_members(cabling, dev, hop.port.split(".")[0])
+    if members is not None:  # a host's bond on a port-channel
+        return [p for p in members if (dev, p) in cabling.peer]
     vlan = _VLAN.match(hop.port)
     if vlan:
         number = int(vlan[1])
@@ -379,13 +418,13 @@ def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop]]:
             outs: list[str] = []
             local: list[str] = []
             for hop in r.next_hops:
-                port, why = resolve(cabling, dev, hop)
+                found, why = resolve(cabling, dev, hop)
                 if why:
                     ports = cabling.device(dev).ports
                     bad.append(BadHop(dev, r, hop, hop.port if hop.port in ports else None, why))
-                elif port and cabling.is_switch(cabling.peer[(dev, port)][0]):
-                    outs.append(port)
-                elif port is None:
+                elif found:
+                    outs.extend(p for p in found if cabling.is_switch(cabling.peer[(dev, p)][0]) and p not in outs)
+                else:
                     local.extend(p for p in delivered(cabling, dev, hop) if not cabling.is_switch(cabling.peer[(dev, p)][0]))
             resolved[id(r)] = (outs, local)
         bits: dict[str, int] = {}

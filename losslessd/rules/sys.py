@@ -129,7 +129,9 @@ class InputIncomplete(_IssueRule):
     References into tables a partial input leaves out (a SONiC `qos.json` whose ports name
     `TC_TO_PRIORITY_GROUP_MAP|AZURE` while the map tables come in another file), and VOQ chassis
     keys (`<host>|<asic>|EthernetN|q`) when the input does not say which line card is this device,
-    and a bare `mlnx_qos` output that cannot hold the NIC's MTU, DCQCN switches or RoCE TOS.
+    and a bare `mlnx_qos` output that cannot hold the NIC's MTU, DCQCN switches or RoCE TOS, and a Junos
+    `show route` whose routes list equal-cost next hops besides the selected one (which of them the forwarding
+    table holds is in `show route forwarding-table`, not there).
     An info finding: nothing is wrong with what was read, but facts depending on it are unknown
     (the rules that need them say "not in the input" rather than guess).
 

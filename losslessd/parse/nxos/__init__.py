@@ -6,16 +6,21 @@ NX-OS spreads RoCE settings over MQC policies: a `policy-map type qos` (per inte
 no-drop (`pause pfc-cos`), and a `policy-map type queuing` sets each egress queue's scheduling and
 WRED/ECN. The config may also come inside a losslessd capture (docs/capture-format.md) holding
 `show running-config ipqos all` and `show running-config interface` (platforms.py); every
-running-config section of it is read.
+running-config section of it is read. A capture may also hold the switch's LLDP neighbours (the last `show lldp
+neighbors [detail]`, and every per-interface `show lldp neighbors interface ethernet 1/1 detail`) and its
+port-channels' members (`show port-channel summary`, parse/nxos/channels.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from ...model import Device
+from ... import capture
+from ...model import Device, Neighbor, ParseIssue
+from .. import lldp
 from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
 from ..dell_os10 import OS10_QOS
+from .channels import read_summary
 
 PLATFORM = "cisco_nxos"
 
@@ -24,6 +29,11 @@ PLATFORM = "cisco_nxos"
 _NXOS = re.compile(r"^(!Command: show running-config|!Time: |system qos\r?$|policy-map type (network-qos|queuing) \S|"
                    r"priority-flow-control watch-dog-interval )", re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
+# NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
+_LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
+_PORT_CHANNELS = re.compile(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
+# A capture section of a per-interface LLDP command (`show lldp neighbors interface ethernet 1/1 detail`).
+_PER_INTERFACE_SECTION = re.compile(r"^#% command: *(?:sh|sho|show) +lldp +nei\w* +(?!det\w* *$)\S", re.MULTILINE)
 # A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
@@ -48,7 +58,54 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
 
-    configs, captured, found = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config", VERSION)
+    configs, captured, found = capture_inputs(inputs, PLATFORM, _RUNNING_CONFIG, "show running-config",
+                                              {**VERSION, "lldp": _LLDP, "channels": _PORT_CHANNELS})
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
     device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
+    for path, last in found:
+        if "channels" in last and not _refused(last["channels"]):
+            sec = last["channels"]
+            members, issues = read_summary(sec.output, path, sec.line)
+            device.bundle_members = {**(device.bundle_members or {}), **members}
+            device.issues.extend(issues)
+        neighbors, issues = _neighbors(inputs, path, last.get("lldp"))
+        device.neighbors.extend(neighbors)
+        device.issues.extend(issues)
     return device
+
+
+def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) -> tuple[list[Neighbor],
+                                                                                         list[ParseIssue]]:
+    """The LLDP neighbours of a capture: its last whole-table section, and every per-interface detail section (each
+    of the port its command names; IOS-like releases print no local port in it)."""
+    neighbors: list[Neighbor] = []
+    issues: list[ParseIssue] = []
+    if table is not None and not _refused(table):
+        found, problems = lldp.parse(table.output, path, table.line)
+        neighbors.extend(found)
+        issues.extend(problems)
+    text = next((inp.text for inp in inputs if inp.path == path), "")
+    if not _PER_INTERFACE_SECTION.search(text):  # (none: the capture is not split again)
+        return neighbors, issues
+    _, sections = capture.for_platform(text, path, PLATFORM)
+    seen: dict[str, capture.Section] = {}
+    for sec in sections:
+        port = lldp.command_port(" ".join(sec.command.split()))
+        if port is not None:
+            seen[port] = sec  # (a command given twice: the last output counts)
+    for port, sec in seen.items():
+        if _refused(sec):
+            continue
+        found, problems = lldp.parse(sec.output, path, sec.line, port=port)
+        neighbors.extend(found)
+        issues.extend(problems)
+    return neighbors, issues
+
+
+def _refused(section: capture.Section) -> bool:
+    """An optional command the switch refused (`% Invalid command`: `feature lldp` or `feature lacp` off), as collection
+    saves it: what it would show is not known, which is no fault of the input."""
+    from ...platforms import PLATFORMS
+
+    head = section.output[:400]
+    return any(refusal in head for refusal in PLATFORMS[PLATFORM].refusals)
