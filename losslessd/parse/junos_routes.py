@@ -224,9 +224,11 @@ def _json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
                 if not isinstance(dest, str):
                     issues.append(_issue(inp.path, None, "route without an `rt-destination`; skipped"))
                     continue
-                at = inp.text.find(json.dumps(dest), search_from)
+                # (A destination not written as json.dumps spells it, e.g. in \u escapes, ends the search for lines: a
+                # find from the same place for each route after it was a pass over the rest of the file per route.)
+                at = inp.text.find(json.dumps(dest), search_from) if search_from >= 0 else -1
                 line = line_at(at) if at >= 0 else None
-                search_from = at + 1 if at >= 0 else search_from
+                search_from = at + 1 if at >= 0 else -1
                 prefix = _prefix(dest)
                 if prefix is None:
                     issues.append(_issue(inp.path, line, f"{dest[:60]!r} is not an IP prefix; route skipped"))
