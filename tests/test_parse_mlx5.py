@@ -845,3 +845,30 @@ def test_set_e_in_a_loop_ends_the_script_at_the_first_round():
     assert sorted(dev.ports) == ["ens6"] and dev.ports["ens6"].pfc_enabled is None
     ended = [i for i in dev.issues if "the script ends here" in i.message]
     assert len(ended) == 1 and "`set -e` is in force and line 5 in it fails" in ended[0].message
+
+
+def test_specific_pfc_and_get_pfc_as_current_mlnx_qos_runs_them():
+    """mlnx-tools python/mlnx_qos (commit 227c7ab, 2024): `-F/--specific_pfc LIST` sets the priorities written 0 or 1
+    and keeps those written x, `-P/--get_pfc N` prints one bit; after --dcbx and --cable_len each exits, so the call's
+    other options are not applied. Before, both were "not an mlnx_qos option" and the call was skipped."""
+    host = parse_text("doca.sh", "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth2 --pfc 0,0,0,0,1,0,0,0 --trust dscp",
+        "mlnx_qos -i eth2 -F x,x,x,1,0,x,x,x",          # 3 on, 4 off
+        "mlnx_qos -i eth2 -F x,x,x,x,x,1,x,x --trust pcp",  # 5 on; --trust not applied (exit after -F)
+        "mlnx_qos -i eth2 -P 3 --pfc 0,0,0,0,0,0,0,0",   # a query: nothing set
+        "mlnx_qos -i eth2 --specific_pfc=x,x,x,x,x,0,x,x --cable_len=7",
+        "mlnx_qos -i eth2 -F 1,1,1", "mlnx_qos -i eth2 -P 9"]))
+    port = host.ports["eth2"]
+    assert (port.pfc_enabled, port.trust, port.cable_length_m) == ([3], Trust.dscp, 7.0)
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS002", 7), ("SYS002", 8)]
+    assert "is not 8 comma separated values 0, 1 or x" in host.issues[0].message
+    # x on a priority whose bit the script never set: the result is unknown
+    assert parse_text("x.sh", "#!/bin/bash\nmlnx_qos -i eth2 -F x,x,x,1,x,x,x,x\n").ports["eth2"].pfc_enabled is None
+
+
+def test_cable_len_alone_leaves_pfc_unknown():
+    """`--cable_len` without `--pfc`: mlnx_qos before mlnx-tools 83b87d9 (2024) sent one DCB PFC set with every PFC bit
+    0, a later one keeps the bits (it reads them first); the script does not say which runs, so PFC is unknown (before:
+    read as off, a false NIC001 error on a current host)."""
+    host = parse_text("c.sh", "#!/bin/bash\nmlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0\nmlnx_qos -i eth2 --cable_len 7\n")
+    assert (host.ports["eth2"].pfc_enabled, host.ports["eth2"].cable_length_m) == (None, 7.0)

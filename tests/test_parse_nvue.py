@@ -574,3 +574,20 @@ def test_nv_set_inside_another_commands_quoted_argument_is_named():
     with pytest.raises(InputError) as err:
         nvue.parse([inp], "sn5600")
     assert err.value.line == 3 and "`ssh` runs" in err.value.message and "2 line(s) skipped" in err.value.message
+
+
+def test_pfc_turned_off_one_way_is_named():
+    """`nv set qos pfc PROFILE rx|tx disable`: the NVUE command reference has `tx` turn sending PFC frames on and off
+    and `rx` receiving, the QoS guide's PFC table the reverse; either way the profile pauses one way only, which the
+    model (PFC per priority) cannot hold, so the line is a SYS002 (before: passed over, PFC read as on). `enable`,
+    the default, and a value that is neither stay as they were."""
+    text = ("nv set interface swp1 qos pfc profile P\nnv set qos pfc P switch-priority 3\n"
+            "nv set qos pfc P rx enable\nnv set qos pfc P tx disable\nnv set qos pfc P rx off\n"
+            "nv set qos pfc P tx sometimes\n")
+    device = parse(text)
+    said = {i.source.line: i.message for i in device.issues}
+    assert sorted(said) == [4, 5, 6] and {i.code for i in device.issues} == {"SYS002"}
+    assert "`tx` turn sending PFC frames on and off" in said[4]
+    assert "`rx` turn receiving PFC frames on and off" in said[5]
+    assert "'sometimes' is neither enable nor disable" in said[6]
+    assert device.ports["swp1"].pfc_enabled == [3]

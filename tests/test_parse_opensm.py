@@ -288,3 +288,29 @@ def test_a_qos_policy_line_opensm_s_grammar_refuses_drops_the_whole_policy():
             "end-qos-match-rules\n")
     uses, issues = qos_policy.read(good, "p.conf")
     assert issues == [] and [(u.name, u.sl) for u in uses] == [("gpu", 1)]
+
+
+def test_an_nvidia_opensm_excerpt_is_detected_by_nvidia_options():
+    """NVIDIA's OpenSM (UFM, MLNX_OFED) reads options upstream's table lacks (fields of its osm_subn_opt_t:
+    routing_threads_num, smp_threads, max_wire_smps_per_device ...). An excerpt written mostly in them is an
+    opensm.conf (before: 5 of its 14 names upstream's, so no platform took it and lint refused it), and none
+    of them is named."""
+    text = (Path(__file__).parent / "realworld" / "opensm" / "nvidia-ufm-options.conf").read_text()
+    assert opensm.sniff(Input("opensm.conf", text)) and detect(Input("opensm.conf", text)) == "opensm"
+    dev = parse_text(text)
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 5)]
+    assert dev.opensm.qos_enabled is True and dev.opensm.routing_engines == ["ar_updn"]
+    # NVIDIA's options alone, fewer than upstream's five: still text no platform takes on its own
+    assert not opensm.sniff(Input("x", "smp_threads 0\ngmp_threads 0\nhostname leaf1\nmtu 9216\n"))
+
+
+def test_an_option_written_out_in_words_is_named_with_the_option_it_spells():
+    """OpenSM matches names exactly: `max_operational_vls 4` sets nothing, max_op_vls keeps its built-in 5
+    (osm_base.h OSM_DEFAULT_MAX_OP_VLS). A name whose every word starts the word of a read option is named;
+    one with other words or another word count is not (NVIDIA's max_op_vls_ca, an unrelated name)."""
+    dev = parse_text("qos TRUE\nmax_operational_vls 4\nsm_priority_value 3\nmax_op_vls_ca 2\nmaximum_ops 1\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert dev.issues[0].message == (
+        "`max_operational_vls` is not an OpenSM option (did you mean `max_op_vls`?): OpenSM logs `Unrecognized "
+        "token` and ignores the line, so OpenSM keeps its built-in `max_op_vls 5`")
+    assert dev.opensm.max_op_vls is None or dev.opensm.max_op_vls == 5

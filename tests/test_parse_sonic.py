@@ -705,3 +705,38 @@ def test_overlapping_keys_naming_the_same_profile_of_a_partial_dump_are_silent(t
     assert not [i for i in device.issues if i.code == "SYS002"], device.issues
     queue = device.ports["Ethernet0"].queues[3]
     assert queue.scheduler.name == "s1" and queue.ecn.profile == "w1"
+
+
+# A SKU template that pads numbers with a blank (sonic-buildimage Arista-7060X6-64PE-B-C448O16 qos.json.j2:
+# `"green_min_threshold": " 166912"`); orchagent reads these fields with std::stoi/stol/stoul, which skip leading
+# white space and stop after the number (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp).
+PADDED = """{
+    "PORT": {"Ethernet0": {"speed": "400000", "mtu": "9100"}},
+    "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "tc_to_queue_map": "AZURE", "pfc_enable": "3"}},
+    "DSCP_TO_TC_MAP": {"AZURE": {"3": " 3", " 4": "4"}},
+    "TC_TO_QUEUE_MAP": {"AZURE": {"3": "3", "4": "4"}},
+    "WRED_PROFILE": {"LOSSY_Q3": {"ecn": "ecn_all", "green_min_threshold": " 166912",
+                                  "green_max_threshold": "282624 ", "green_drop_probability": "\\t5"},
+                     "TYPO": {"ecn": "ecn_all", "green_min_threshold": "166912B", "green_max_threshold": " "}},
+    "QUEUE": {"Ethernet0|3": {"wred_profile": "LOSSY_Q3"}, "Ethernet0|4": {"wred_profile": "TYPO"}},
+    "BUFFER_POOL": {"egress_lossy_pool": {"size": " 166607744", "type": "egress", "mode": "dynamic"}},
+    "BUFFER_PROFILE": {"egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1778 ", "dynamic_th": " -1"}}
+}
+"""
+
+
+def test_numbers_padded_with_blanks_are_read_as_orchagent_reads_them(tmp_path):
+    (tmp_path / "config_db.json").write_text(PADDED, encoding="utf-8")
+    device = parse_group("t1", [tmp_path / "config_db.json"])
+    port = device.ports["Ethernet0"]
+    ecn = port.queues[3].ecn
+    assert (ecn.min_threshold_bytes, ecn.max_threshold_bytes, ecn.mark_probability_pct) == (166912, 282624, 5)
+    assert port.dscp_to_tc[3] == 3 and port.dscp_to_tc[4] == 4
+    assert device.buffer_pools["egress_lossy_pool"].size_bytes == 166607744
+    profile = device.buffer_profiles["egress_lossy_profile"]
+    assert (profile.size_bytes, profile.dynamic_threshold) == (1778, -1)
+    # A unit after the digits, or blanks alone, are still not numbers: named, not guessed.
+    said = {i.source.pointer: i.message for i in device.issues}
+    assert "'166912B'" in said["/WRED_PROFILE/TYPO/green_min_threshold"]
+    assert "' '" in said["/WRED_PROFILE/TYPO/green_max_threshold"]
+    assert port.queues[4].ecn.min_threshold_bytes is None

@@ -231,11 +231,12 @@ def test_host_script_is_detected_by_content(tmp_path):
 
 
 def test_host_script_later_commands_win_as_on_the_host(tmp_path):
-    """mlnx_qos sets PFC bits and cable length in one DCB call, so `--cable_len` alone turns PFC off; a later
-    `--pfc` (the fix snippet appended to the broken script) turns it back on and keeps the cable length."""
+    """`--cable_len` alone: an mlnx_qos before mlnx-tools 83b87d9 (2024) sent it in one DCB PFC set with every PFC bit
+    0, a later one keeps the PFC bits, so PFC is unknown after it; a later `--pfc` (the fix snippet appended to the
+    broken script) sets it and keeps the cable length."""
     broken = rnd.render("linux_mlx5", _profile("linux_mlx5", pfc=[4])) + "mlnx_qos -i ens1f0np0 --cable_len 7\n"
     device, path = _parse(tmp_path, "gpu.sh", broken, "linux_mlx5")
-    assert (device.ports["ens1f0np0"].pfc_enabled, device.ports["ens1f0np0"].cable_length_m) == ([], 7)
+    assert (device.ports["ens1f0np0"].pfc_enabled, device.ports["ens1f0np0"].cable_length_m) == (None, 7)
     assert device.ports["ens1f1np1"].pfc_enabled == [4]
     assert {f.code for f in lint([path], "roce-dscp26").findings if not f.unverified} == {"MAP001", "NIC001"}
     snippet = rnd.render("linux_mlx5", _profile("linux_mlx5", sections=frozenset({"pfc"})))

@@ -1360,11 +1360,13 @@ def ip_link_mtu(words: list[str]) -> tuple[str, int | None]:
 
 # The options mlnx_qos takes, each with a value (mlnx-tools python/mlnx_qos: its optparse OptionParser), and `-a`, a
 # switch; optparse refuses the whole call on any other option (exit 2, nothing set) and takes an unambiguous prefix of
-# a long one (`--cable` for `--cable_len`).
+# a long one (`--cable` for `--cable_len`). `-F/--specific_pfc` and `-P/--get_pfc` came with mlnx-tools commit 227c7ab
+# (2024: MLNX_OFED 24.x, DOCA); an older mlnx_qos refuses them, as it refuses any option it lacks.
 _MLNX_QOS_SHORT = {"-i": "--interface", "-f": "--pfc", "-p": "--prio_tc", "-s": "--tsa", "-t": "--tcbw", "-d": "--dcbx",
-                   "-r": "--ratelimit"}
+                   "-r": "--ratelimit", "-F": "--specific_pfc", "-P": "--get_pfc"}
 _MLNX_QOS_LONG = ("--interface", "--pfc", "--prio_tc", "--tsa", "--tcbw", "--dcbx", "--ratelimit", "--trust",
-                  "--dscp2prio", "--defltprio", "--cable_len", "--prio2buffer", "--buffer_size")
+                  "--dscp2prio", "--defltprio", "--cable_len", "--prio2buffer", "--buffer_size", "--specific_pfc",
+                  "--get_pfc")
 
 
 def _mlnx_qos_long(name: str) -> str:
@@ -1427,7 +1429,7 @@ def forget(port, names: list[str], src: Source) -> None:
     """What each option of ``names`` sets on ``port``, made unknown: the script sets it to a value known only at
     run time (after what an earlier line set)."""
     for name in names:
-        if name == "--pfc":
+        if name in ("--pfc", "--specific_pfc"):
             port.pfc_enabled, port.pfc_source = None, src
         elif name == "--cable_len":
             port.cable_length_m = None
@@ -1473,13 +1475,21 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
         raise Skip(f"--tsa {tsa!r} is not a list of strict, ets and vendor")
     weights = _eight(opts["--tcbw"], 100, "--tcbw") if "--tcbw" in opts else None
 
-    if pfc is not None or cable is not None:
-        # One DCB PFC set carries both: without --pfc the enable bits are all 0, and the kernel keeps the
-        # cable length when --cable_len is absent (delay 0: mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc).
-        port.pfc_enabled = [prio for prio, bit in enumerate(pfc or [0] * 8) if bit]
-        port.pfc_source = src
-        if cable is not None and int(cable):
-            port.cable_length_m = float(cable)
+    if cable is not None and int(cable):
+        port.cable_length_m = float(cable)
+    if "--get_pfc" in opts or "--specific_pfc" in opts:
+        # mlnx-tools 227c7ab: after --dcbx and --cable_len, `-P N` prints priority N's PFC bit and `-F LIST` sets the
+        # priorities written 0 or 1 (`x` keeps one), each then exits: the call's other options are not applied.
+        _specific_pfc(port, opts, src)
+        return
+    if pfc is not None:
+        # The kernel keeps the cable length when --cable_len is absent (delay 0: mlx5 en_dcbnl.c
+        # mlx5e_dcbnl_ieee_setpfc).
+        port.pfc_enabled, port.pfc_source = [prio for prio, bit in enumerate(pfc) if bit], src
+    elif cable is not None:
+        # --cable_len alone: an mlnx_qos before mlnx-tools 83b87d9 (2024) sent it in one PFC set with every enable bit
+        # 0, a later one keeps the enabled priorities; which one the host runs is not in the script.
+        port.pfc_enabled, port.pfc_source = None, src
     if "--trust" in opts:
         port.trust, port.trust_source = Trust(opts["--trust"]), src
     for action, dscp, prio in dscp2prio:
@@ -1509,6 +1519,26 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
             queue = port.queues.setdefault(tc, Queue(index=tc, source=src))
             queue.scheduler = queue.scheduler or Scheduler(source=src)
             queue.scheduler.weight = weight if queue.scheduler.type in (SchedulerType.ets, None) else None
+
+
+def _specific_pfc(port, opts: dict[str, str], src: Source) -> None:
+    """`mlnx_qos -P N` (a query: sets nothing) or `-F LIST` (8 items, each 0, 1 or x; -P wins when both are given)."""
+    if "--get_pfc" in opts:
+        if opts["--get_pfc"] not in [str(n) for n in range(8)]:
+            raise Skip(f"--get_pfc {opts['--get_pfc']!r} is not a priority 0-7 (mlnx_qos then exits)")
+        return
+    items = opts["--specific_pfc"].split(",")
+    if len(items) != 8 or not set(items) <= {"0", "1", "x"}:
+        raise Skip(f"--specific_pfc {opts['--specific_pfc']!r} is not 8 comma separated values 0, 1 or x "
+                   "(mlnx_qos then exits)")
+    if port.pfc_enabled is None and "x" in items:
+        port.pfc_source = src  # (the priorities kept are not known, so neither is the result)
+        return
+    on = set(port.pfc_enabled or ())
+    for prio, item in enumerate(items):
+        if item != "x":
+            on = on | {prio} if item == "1" else on - {prio}
+    port.pfc_enabled, port.pfc_source = sorted(on), src
 
 
 def _dscp2prio(value: str) -> tuple[str, int | None, int | None]:

@@ -566,7 +566,13 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
     elif w[0] in _PFC_BUFFER and len(w) >= 2:
         value = Val(_byte_count(" ".join(w[1:])), src)  # may raise: before the profile is made
         setattr(conf.pfc_buffer.setdefault(profile, PfcBufferConf()), _PFC_BUFFER[w[0]], value)
-    elif w[0] not in ("rx", "tx"):
+    elif w[0] in ("rx", "tx") and len(w) == 2:
+        if not _switch(w[1]):  # (enable, the default, sets what losslessd reads: PFC both ways)
+            raise Skip(f"PFC frames turned off one way: the NVUE command reference has `{w[0]}` turn "
+                       f"{'receiving' if w[0] == 'rx' else 'sending'} PFC frames on and off, the QoS guide's PFC table "
+                       "the reverse; either way the profile's priorities are paused in one direction only, which "
+                       "is not lossless, and losslessd reads their PFC as on both ways")
+    else:
         raise Skip("not a PFC setting losslessd knows")
 
 

@@ -91,6 +91,18 @@ cc_ca_cong_setting_trigger_threshold cc_ca_cong_setting_ccti_min cc_cct enable_q
 prefix_routes_file consolidate_ipv6_snm_req lash_start_vl sm_sl nue_max_num_vls nue_include_switches log_prefix
 per_module_logging_file quasi_ftree_indexing
 """.split())
+# Options NVIDIA's OpenSM (MLNX_OFED, UFM) reads beside upstream's: fields of its osm_subn_opt_t (NVIDIA OpenSM
+# include/opensm/osm_subnet.h, 2021-2025) that UFM's own opensm.conf settings and the UFM Enterprise User Manual
+# ("Appendix - UFM Subnet Manager Default Properties": m_key_per_port, master_sm_lid, key_mgr_seed, cc_key_*,
+# vs_key_enable) write under that name. Upstream OpenSM ignores them (`Unrecognized token`); they tell an NVIDIA
+# opensm.conf excerpt from other text, and are no misspelt QoS option.
+NVIDIA_KNOWN = frozenset({
+    "virt_enabled", "virt_max_ports_in_process", "virt_default_hop_limit", "enable_virt_rec_ext", "pgrp_policy_file",
+    "routing_threads_num", "smp_threads", "gmp_threads", "max_wire_smps_per_device", "enable_inc_mc_routing",
+    "max_alt_dr_path_retries", "mepi_cache_enabled", "osm_stats_interval", "reports", "ar_tree_asymmetric_flow",
+    "m_key_per_port", "master_sm_lid", "key_mgr_seed", "cc_key_lease_period", "cc_key_protect_bit", "vs_key_enable",
+    "enhanced_qos_policy_file",
+})
 BANNER = "# DEVICE ATTRIBUTES OPTIONS"  # the first section `opensm -c` writes
 # Upstream OpenSM's QoS options (osm_subnet.c opt_tbl: qos, qos_policy_file and the qos[_ca|_sw0|_swe|_rtr]_ sets).
 QOS_OPTIONS = tuple(sorted(k for k in _TYPES if k == "qos" or k.startswith("qos_")))
@@ -101,7 +113,7 @@ _C_NUMBER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 
 
 def is_known(key: str) -> bool:
-    return key in KNOWN or key.startswith(("qos_", "cc_", "perfmgr_"))
+    return key in KNOWN or key in NVIDIA_KNOWN or key.startswith(("qos_", "cc_", "perfmgr_"))
 
 
 def c_number(text: str, bits: int, signed: bool) -> tuple[int, bool]:
@@ -205,7 +217,7 @@ def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
     enhanced_qos_policy_file), and a newer upstream adds options too."""
     out = []
     for key, opt in options.items():
-        if key in KNOWN:
+        if key in KNOWN or key in NVIDIA_KNOWN:
             continue
         if key in RENAMED:
             new, on = RENAMED[key]
@@ -217,7 +229,7 @@ def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
             continue
         plain = key.lower().replace("-", "_")
         meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),
-                                                         None)
+                                                         None) or _abbreviated(plain)
         if meant is not None:
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
                 f"`{key}` is not an OpenSM option (did you mean `{meant}`?): OpenSM logs `Unrecognized token` and "
@@ -225,8 +237,26 @@ def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
     return out
 
 
+def _abbreviated(key: str) -> str | None:
+    """The option the model reads whose name ``key`` spells out word by word (`max_operational_vls` for
+    `max_op_vls`, as an NVIDIA opensm.conf recipe wrote it before its next revision wrote `max_op_vls 2`)."""
+    words = key.split("_")
+    for option in _TYPES:
+        parts = option.split("_")
+        if option != key and len(parts) == len(words) and all(
+                w.startswith(p) for w, p in zip(words, parts, strict=True)):
+            return option
+    return None
+
+
 def _without(option: str) -> str:
     """What OpenSM uses when ``option``'s line is not read (man opensm, QOS CONFIGURATION; osm_qos.c)."""
+    if not option.startswith("qos"):
+        if option not in DEFAULTS:
+            return f"`{option}` stays unset"
+        value = DEFAULTS[option]
+        shown = ("TRUE" if value else "FALSE") if isinstance(value, bool) else hex(value) if value > 0xFFFF else value
+        return f"OpenSM keeps its built-in `{option} {shown}`"
     if option == "qos":
         return "QoS stays off (OpenSM's default)"
     if option == "qos_policy_file":

@@ -267,6 +267,19 @@ _U64 = 2**64 - 1
 _U32 = 2**32 - 1
 
 
+# orchagent reads these fields with std::stoi/stol/stoul (sonic-swss orchagent/bufferorch.cpp: BUFFER_POOL size and
+# xoff, BUFFER_PROFILE size, xon, xon_offset, xoff, static_th, dynamic_th; orchagent/qosorch.cpp: WRED_PROFILE
+# thresholds and drop probabilities, every number of a map table), which skip leading white space as strtol does
+# (C++ [string.conversions]) and stop at the first character after the number: " 166912" and "166912 " are 166912.
+_STRTOL_FIELDS = {
+    "BUFFER_POOL": frozenset({"size", "xoff"}),
+    "BUFFER_PROFILE": frozenset({"size", "xon", "xon_offset", "xoff", "static_th", "dynamic_th"}),
+    "WRED_PROFILE": frozenset(f"{colour}_{what}" for colour in ("green", "yellow", "red")
+                              for what in ("min_threshold", "max_threshold", "drop_probability")),
+}
+_C_SPACE = " \t\n\v\f\r"  # isspace() in the C locale
+
+
 def _count(text: str) -> int:
     """Non-negative integer of 64 bits: bytes, thresholds, rates."""
     return whole(text, 0, _U64)
@@ -506,6 +519,8 @@ class _Builder:
         raw = self.text(entry, field)
         if raw is None:
             return None
+        if field in _STRTOL_FIELDS.get(entry.table, ()):
+            raw = raw.strip(_C_SPACE) or raw  # (the blanks orchagent skips; all blanks stays an error)
         done = self._converted.get((convert, raw), _ABSENT)  # converters are pure: each text is converted once
         if done is not _ABSENT:
             return done
@@ -860,7 +875,8 @@ class _Builder:
                 if value is None:
                     continue
                 try:
-                    k, v = _map_number(key, top_key), _map_number(value, top_value)
+                    k = _map_number(key.strip(_C_SPACE) or key, top_key)  # (blanks: _STRTOL_FIELDS)
+                    v = _map_number(value.strip(_C_SPACE) or value, top_value)
                 except ValueError:
                     bad += 1
                     if bad <= _MAP_ISSUES:
