@@ -853,3 +853,48 @@ def test_a_session_binding_a_policy_it_does_not_define_leaves_the_classification
     findings = lint([path], "roce-dscp26").findings
     assert [(f.code, f.severity.value) for f in findings if f.code == "MAP003"] == [("MAP003", "info")]
     assert ("SYS002", 4 + bool(trust)) in {(f.code, f.source.line) for f in findings}
+
+
+# A switched port, so trusting CoS (EOS User Manual, QoS chapter: CoS on switched ports by default, or `qos trust cos`),
+# binding a qos policy-map whose class matches DSCP 26 (`class-map type qos`, `match dscp 26`) and sets its traffic
+# class (`set traffic-class 3`); no class-default action, so what the class does not match keeps the CoS map's class.
+COS_PORT_DSCP_POLICY = """hostname leaf-4
+class-map type qos match-any ROCE
+   match dscp 26
+!
+policy-map type quality-of-service ROCE-IN
+   class ROCE
+      set traffic-class 3
+!
+interface Ethernet5
+{trust}   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   service-policy type qos input ROCE-IN
+!
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "   qos trust cos\n"], ids=["default", "qos-trust-cos"])
+def test_a_cos_trusting_port_whose_policy_matches_dscp_sorts_that_traffic_by_dscp(tmp_path, trust):
+    """The policy's `set traffic-class` wins for the packets its class matches, whatever the port trusts: DSCP 26 is
+    traffic class 3 on this port. It read as trusting PCP with no DSCP map, and MAP003 said "trusts PCP, set trust
+    dscp" (an error) where the policy already sorts RoCE by its DSCP. A DSCP no class sets keeps the CoS map's class,
+    so it has no DSCP entry."""
+    text = COS_PORT_DSCP_POLICY.format(trust=trust)
+    port = parse(text).ports["Ethernet5"]
+    assert (port.trust, port.dscp_to_tc) == (Trust.dscp, {26: 3})
+    assert port.trust_source.line == line_of(text, "service-policy type qos input ROCE-IN")
+    assert port.pcp_to_tc == {0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}  # the rest: EOS's default CoS map
+    path = tmp_path / "leaf-4.cfg"
+    path.write_text(text, encoding="utf-8")
+    assert [f for f in lint([path], "roce-dscp26").findings if f.code == "MAP003"] == []
+
+
+def test_a_cos_trusting_port_s_policy_class_default_takes_the_rest():
+    # POLICY_MAP's class-default sets traffic class 1: every DSCP its classes do not match, and every CoS, is TC 1.
+    text = with_port(POLICY_MAP, "qos trust cos", "service-policy type qos input CLASSIFY")
+    port = parse(text).ports["Ethernet99"]
+    assert port.trust == Trust.dscp and (port.dscp_to_tc[26], port.dscp_to_tc[46], port.dscp_to_tc[0]) == (3, 1, 1)
+    assert set(port.pcp_to_tc.values()) == {1}
+    plain = parse(with_port(POLICY_MAP, "qos trust cos")).ports["Ethernet99"]  # no policy: the CoS map alone
+    assert (plain.trust, plain.dscp_to_tc) == (Trust.pcp, None)
