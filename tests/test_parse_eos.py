@@ -898,3 +898,73 @@ def test_a_cos_trusting_port_s_policy_class_default_takes_the_rest():
     assert set(port.pcp_to_tc.values()) == {1}
     plain = parse(with_port(POLICY_MAP, "qos trust cos")).ports["Ethernet99"]  # no policy: the CoS map alone
     assert (plain.trust, plain.dscp_to_tc) == (Trust.pcp, None)
+
+
+# An interface typed with abbreviated commands (EOS User Manual, "Command-Line Interface": a command's unique prefix
+# runs it; QoS chapter: `qos trust dscp`, `priority-flow-control on`, `priority-flow-control priority N no-drop`,
+# `priority-flow-control pause watchdog`, `tx-queue N` with `no priority`, `bandwidth percent N`, `random-detect ecn
+# minimum-threshold ... maximum-threshold ...`), as a hand-typed indented block, a session and a flat paste.
+_ABBREVIATED = ["interface Ethernet5", "qo tr d", "prio on", "prio prio 3 no-d", "prio pa wat", "desc  RoCE  host",
+                "tx-q 3", "no prio", "band percent 40",
+                "random-det ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes"]
+_DEPTH = [0, 1, 1, 1, 1, 1, 1, 2, 2, 2]
+_PROMPT = ["(config)", *["(config-if-Et5)"] * 6, *["(config-if-Et5-txq-3)"] * 3]
+ABBREVIATED_INTERFACE = {
+    "indented": "hostname leaf-4\n" + "".join("   " * d + c + "\n" for c, d in zip(_ABBREVIATED, _DEPTH, strict=True)),
+    "session": "".join(f"leaf-4{p}#{c}\n" for c, p in zip(_ABBREVIATED, _PROMPT, strict=True)),
+    "flat": "".join(c + "\n" for c in _ABBREVIATED),
+}
+
+
+@pytest.mark.parametrize("form", sorted(ABBREVIATED_INTERFACE))
+def test_abbreviated_interface_commands_are_read_as_the_commands_they_abbreviate(form):
+    """`qo tr d`, `prio on`, `prio prio 3 no-d`, `prio pa wat` under `interface Ethernet5`, and `band percent 40` under
+    its tx-queue, were skipped (or named unreadable): the port read as trusting CoS with PFC off, the watchdog off and
+    queue 3 strict. Interface mode takes unique prefixes, of each keyword of a command, as the QoS modes do."""
+    device = eos.parse([Input("leaf-4.txt", ABBREVIATED_INTERFACE[form])], "leaf-4")
+    assert device.issues == []
+    port = device.ports["Ethernet5"]
+    assert (port.trust, port.pfc_enabled, port.watchdog.enabled, port.description) == (Trust.dscp, [3], True,
+                                                                                         "RoCE  host")
+    assert port.trust_source.line == 2 + (form == "indented")  # `qo tr d`, after `hostname` there
+    queue = port.queues[3]
+    assert (queue.scheduler.type, queue.scheduler.weight, queue.ecn.min_threshold_bytes) == (SchedulerType.wrr, 40,
+                                                                                           150 * 1024)
+
+
+@pytest.mark.parametrize("typed", [
+    "serv type qos input ROCE-IN",  # service-policy, or service-profile: ambiguous, EOS refuses it
+    "sh",  # shutdown, shape or show
+    "sp 100g",  # speed, or spanning-tree
+    "q tr d",  # qos, or queue-monitor
+])
+def test_an_ambiguous_interface_prefix_is_not_read(typed):
+    port = parse(f"hostname leaf-4\ninterface Ethernet5\n   {typed}\n").ports["Ethernet5"]
+    assert (port.trust, port.admin_up, port.speed_gbps, port.map_source) == (Trust.pcp, True, None, None)
+
+
+def test_a_cut_capture_s_last_word_is_no_abbreviation():
+    """A file cut inside its last line: `qos trust d` may be `qos trust dscp` cut short, or a `d` typed; its last word
+    is left as written (named unreadable, beside the truncation), the words before it are spelled."""
+    text = "hostname leaf-4\ninterface Ethernet5\n   prio on\n   qos tr d"
+    device = parse(text)
+    port = device.ports["Ethernet5"]
+    assert port.trust == Trust.pcp and port.pfc_source.line == 3
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4), ("SYS002", 4)]
+    assert "qos trust d`" in device.issues[0].message and "truncated" in device.issues[1].message
+    assert parse(text + "\n").ports["Ethernet5"].trust == Trust.dscp  # a whole file: the `d` typed, dscp
+
+
+def test_running_configs_interface_lines_are_spelled_as_written(corpus):
+    """A running-config is never abbreviated: every interface line and tx-queue line stays as written (a cut last line
+    is no abbreviation either: test_a_cut_capture_s_last_word_is_no_abbreviation)."""
+    from losslessd.parse.eos import flat
+    paths = [*sorted(RAW.glob("*.cfg")), corpus / "eos" / "avd-qos.cfg"]
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        for node in clitext.tree(text if text.endswith("\n") else text[:text.rfind("\n") + 1]):
+            if node.words[:1] == ["interface"]:
+                for child in node.children:
+                    assert flat.interface_words(child.words) == child.words, (path.name, child.text)
+                    for sub in child.children:
+                        assert flat.queue_words(sub.words) == sub.words, (path.name, sub.text)
