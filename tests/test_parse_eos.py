@@ -890,6 +890,17 @@ def test_a_cos_trusting_port_whose_policy_matches_dscp_sorts_that_traffic_by_dsc
     assert [f for f in lint([path], "roce-dscp26").findings if f.code == "MAP003"] == []
 
 
+def test_strict_queues_the_cos_map_reaches_on_such_a_port_are_still_checked(tmp_path):
+    """Only DSCP 26 has a DSCP entry there; the rest is classified by the CoS map, whose traffic reaches queues 4-7,
+    strict by EOS's default above the weighted lossless queue 3: SCH001 still says it cannot tell whether that traffic
+    starves RoCE (it went silent, the queues read as reached by no DSCP)."""
+    text = COS_PORT_DSCP_POLICY.format(trust="") + "interface Ethernet5\n   tx-queue 3\n      no priority\n!\n"
+    path = tmp_path / "leaf-4.cfg"
+    path.write_text(text, encoding="utf-8")
+    found = [f for f in lint([path], "roce-dscp26").findings if f.code == "SCH001"]
+    assert [(f.severity.value, f.data.get("strict")) for f in found] == [("info", [4, 5, 6, 7])]
+
+
 def test_a_cos_trusting_port_s_policy_class_default_takes_the_rest():
     # POLICY_MAP's class-default sets traffic class 1: every DSCP its classes do not match, and every CoS, is TC 1.
     text = with_port(POLICY_MAP, "qos trust cos", "service-policy type qos input CLASSIFY")
