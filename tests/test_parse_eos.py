@@ -853,3 +853,129 @@ def test_a_session_binding_a_policy_it_does_not_define_leaves_the_classification
     findings = lint([path], "roce-dscp26").findings
     assert [(f.code, f.severity.value) for f in findings if f.code == "MAP003"] == [("MAP003", "info")]
     assert ("SYS002", 4 + bool(trust)) in {(f.code, f.source.line) for f in findings}
+
+
+# A switched port, so trusting CoS (EOS User Manual, QoS chapter: CoS on switched ports by default, or `qos trust cos`),
+# binding a qos policy-map whose class matches DSCP 26 (`class-map type qos`, `match dscp 26`) and sets its traffic
+# class (`set traffic-class 3`); no class-default action, so what the class does not match keeps the CoS map's class.
+COS_PORT_DSCP_POLICY = """hostname leaf-4
+class-map type qos match-any ROCE
+   match dscp 26
+!
+policy-map type quality-of-service ROCE-IN
+   class ROCE
+      set traffic-class 3
+!
+interface Ethernet5
+{trust}   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   service-policy type qos input ROCE-IN
+!
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "   qos trust cos\n"], ids=["default", "qos-trust-cos"])
+def test_a_cos_trusting_port_whose_policy_matches_dscp_sorts_that_traffic_by_dscp(tmp_path, trust):
+    """The policy's `set traffic-class` wins for the packets its class matches, whatever the port trusts: DSCP 26 is
+    traffic class 3 on this port. It read as trusting PCP with no DSCP map, and MAP003 said "trusts PCP, set trust
+    dscp" (an error) where the policy already sorts RoCE by its DSCP. A DSCP no class sets keeps the CoS map's class,
+    so it has no DSCP entry."""
+    text = COS_PORT_DSCP_POLICY.format(trust=trust)
+    port = parse(text).ports["Ethernet5"]
+    assert (port.trust, port.dscp_to_tc) == (Trust.dscp, {26: 3})
+    assert port.trust_source.line == line_of(text, "service-policy type qos input ROCE-IN")
+    assert port.pcp_to_tc == {0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}  # the rest: EOS's default CoS map
+    path = tmp_path / "leaf-4.cfg"
+    path.write_text(text, encoding="utf-8")
+    assert [f for f in lint([path], "roce-dscp26").findings if f.code == "MAP003"] == []
+
+
+def test_strict_queues_the_cos_map_reaches_on_such_a_port_are_still_checked(tmp_path):
+    """Only DSCP 26 has a DSCP entry there; the rest is classified by the CoS map, whose traffic reaches queues 4-7,
+    strict by EOS's default above the weighted lossless queue 3: SCH001 still says it cannot tell whether that traffic
+    starves RoCE (it went silent, the queues read as reached by no DSCP)."""
+    text = COS_PORT_DSCP_POLICY.format(trust="") + "interface Ethernet5\n   tx-queue 3\n      no priority\n!\n"
+    path = tmp_path / "leaf-4.cfg"
+    path.write_text(text, encoding="utf-8")
+    found = [f for f in lint([path], "roce-dscp26").findings if f.code == "SCH001"]
+    assert [(f.severity.value, f.data.get("strict")) for f in found] == [("info", [4, 5, 6, 7])]
+
+
+def test_a_cos_trusting_port_s_policy_class_default_takes_the_rest():
+    # POLICY_MAP's class-default sets traffic class 1: every DSCP its classes do not match, and every CoS, is TC 1.
+    text = with_port(POLICY_MAP, "qos trust cos", "service-policy type qos input CLASSIFY")
+    port = parse(text).ports["Ethernet99"]
+    assert port.trust == Trust.dscp and (port.dscp_to_tc[26], port.dscp_to_tc[46], port.dscp_to_tc[0]) == (3, 1, 1)
+    assert set(port.pcp_to_tc.values()) == {1}
+    plain = parse(with_port(POLICY_MAP, "qos trust cos")).ports["Ethernet99"]  # no policy: the CoS map alone
+    assert (plain.trust, plain.dscp_to_tc) == (Trust.pcp, None)
+
+
+# An interface typed with abbreviated commands (EOS User Manual, "Command-Line Interface": a command's unique prefix
+# runs it; QoS chapter: `qos trust dscp`, `priority-flow-control on`, `priority-flow-control priority N no-drop`,
+# `priority-flow-control pause watchdog`, `tx-queue N` with `no priority`, `bandwidth percent N`, `random-detect ecn
+# minimum-threshold ... maximum-threshold ...`), as a hand-typed indented block, a session and a flat paste.
+_ABBREVIATED = ["interface Ethernet5", "qo tr d", "prio on", "prio prio 3 no-d", "prio pa wat", "desc  RoCE  host",
+                "tx-q 3", "no prio", "band percent 40",
+                "random-det ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes"]
+_DEPTH = [0, 1, 1, 1, 1, 1, 1, 2, 2, 2]
+_PROMPT = ["(config)", *["(config-if-Et5)"] * 6, *["(config-if-Et5-txq-3)"] * 3]
+ABBREVIATED_INTERFACE = {
+    "indented": "hostname leaf-4\n" + "".join("   " * d + c + "\n" for c, d in zip(_ABBREVIATED, _DEPTH, strict=True)),
+    "session": "".join(f"leaf-4{p}#{c}\n" for c, p in zip(_ABBREVIATED, _PROMPT, strict=True)),
+    "flat": "".join(c + "\n" for c in _ABBREVIATED),
+}
+
+
+@pytest.mark.parametrize("form", sorted(ABBREVIATED_INTERFACE))
+def test_abbreviated_interface_commands_are_read_as_the_commands_they_abbreviate(form):
+    """`qo tr d`, `prio on`, `prio prio 3 no-d`, `prio pa wat` under `interface Ethernet5`, and `band percent 40` under
+    its tx-queue, were skipped (or named unreadable): the port read as trusting CoS with PFC off, the watchdog off and
+    queue 3 strict. Interface mode takes unique prefixes, of each keyword of a command, as the QoS modes do."""
+    device = eos.parse([Input("leaf-4.txt", ABBREVIATED_INTERFACE[form])], "leaf-4")
+    assert device.issues == []
+    port = device.ports["Ethernet5"]
+    assert (port.trust, port.pfc_enabled, port.watchdog.enabled, port.description) == (Trust.dscp, [3], True,
+                                                                                         "RoCE  host")
+    assert port.trust_source.line == 2 + (form == "indented")  # `qo tr d`, after `hostname` there
+    queue = port.queues[3]
+    assert (queue.scheduler.type, queue.scheduler.weight, queue.ecn.min_threshold_bytes) == (SchedulerType.wrr, 40,
+                                                                                           150 * 1024)
+
+
+@pytest.mark.parametrize("typed", [
+    "serv type qos input ROCE-IN",  # service-policy, or service-profile: ambiguous, EOS refuses it
+    "sh",  # shutdown, shape or show
+    "sp 100g",  # speed, or spanning-tree
+    "q tr d",  # qos, or queue-monitor
+])
+def test_an_ambiguous_interface_prefix_is_not_read(typed):
+    port = parse(f"hostname leaf-4\ninterface Ethernet5\n   {typed}\n").ports["Ethernet5"]
+    assert (port.trust, port.admin_up, port.speed_gbps, port.map_source) == (Trust.pcp, True, None, None)
+
+
+def test_a_cut_capture_s_last_word_is_no_abbreviation():
+    """A file cut inside its last line: `qos trust d` may be `qos trust dscp` cut short, or a `d` typed; its last word
+    is left as written (named unreadable, beside the truncation), the words before it are spelled."""
+    text = "hostname leaf-4\ninterface Ethernet5\n   prio on\n   qos tr d"
+    device = parse(text)
+    port = device.ports["Ethernet5"]
+    assert port.trust == Trust.pcp and port.pfc_source.line == 3
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4), ("SYS002", 4)]
+    assert "qos trust d`" in device.issues[0].message and "truncated" in device.issues[1].message
+    assert parse(text + "\n").ports["Ethernet5"].trust == Trust.dscp  # a whole file: the `d` typed, dscp
+
+
+def test_running_configs_interface_lines_are_spelled_as_written(corpus):
+    """A running-config is never abbreviated: every interface line and tx-queue line stays as written (a cut last line
+    is no abbreviation either: test_a_cut_capture_s_last_word_is_no_abbreviation)."""
+    from losslessd.parse.eos import flat
+    paths = [*sorted(RAW.glob("*.cfg")), corpus / "eos" / "avd-qos.cfg"]
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        for node in clitext.tree(text if text.endswith("\n") else text[:text.rfind("\n") + 1]):
+            if node.words[:1] == ["interface"]:
+                for child in node.children:
+                    assert flat.interface_words(child.words) == child.words, (path.name, child.text)
+                    for sub in child.children:
+                        assert flat.queue_words(sub.words) == sub.words, (path.name, sub.text)

@@ -938,3 +938,50 @@ def test_a_port_inheriting_a_profile_the_input_does_not_define_leaves_what_it_ma
     assert (inherits.watchdog, inherits.dscp_to_tc, inherits.queues) == (None, None, {})
     assert inherits.pfc_enabled == plain.pfc_enabled == [3]
     assert plain.watchdog.enabled is False and plain.dscp_to_tc[26] == 3
+
+
+# A port-channel inheriting the switch's own port-profile, which the input does not define (Nexus 5000/7000
+# interfaces guides, "Port Profiles": `port-profile type port-channel NAME`, inherited by `interface port-channelN`),
+# beside the system's policies it does define; its member runs the port-channel's policies (Nexus 9000 QoS guide,
+# "Attaching and Detaching a QoS Policy Action").
+CHANNEL_INHERITING_ITS_SWITCH_PROFILE = """hostname tor-9
+class-map type qos match-any ROCE
+  match dscp 26
+policy-map type qos SYS-IN
+  class ROCE
+    set qos-group 3
+policy-map type queuing SYS-OUT
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 60
+policy-map type network-qos ROCE-NQ
+  class type network-qos c-8q-nq3
+    pause pfc-cos 3
+system qos
+  service-policy type network-qos ROCE-NQ
+  service-policy type qos input SYS-IN
+  service-policy type queuing output SYS-OUT
+interface port-channel5
+  inherit port-profile ROCE-PC
+interface port-channel6
+  description no profile
+interface Ethernet1/1
+  priority-flow-control mode on
+  channel-group 5 mode active
+interface Ethernet1/2
+  priority-flow-control mode on
+  channel-group 6 mode active
+"""
+
+
+def test_a_port_channel_inheriting_a_profile_the_input_does_not_define_leaves_its_members_policies_unknown():
+    """The member of port-channel5 was read with the system's qos and queuing policies (DSCP 26 -> qos-group 3),
+    where the port-channel's profile may attach its own, which its members run: their classification and queues are
+    unknown. A member of a port-channel without the profile reads as before."""
+    text = CHANNEL_INHERITING_ITS_SWITCH_PROFILE
+    device = nxos.parse([Input("tor-9.cfg", text)], "tor-9")
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", text.split("\n").index(
+        "  inherit port-profile ROCE-PC") + 1)]
+    member, plain = device.ports["Ethernet1/1"], device.ports["Ethernet1/2"]
+    assert (member.dscp_to_tc, member.trust, member.queues) == (None, None, {})
+    assert member.pfc_enabled == plain.pfc_enabled == [3]  # the member's own PFC mode, the system's no-drop class
+    assert plain.dscp_to_tc[26] == 3 and plain.trust == Trust.dscp and plain.queues[3].scheduler.weight == 60

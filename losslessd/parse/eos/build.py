@@ -167,6 +167,17 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         port.dscp_defaulted = [d for d in port.dscp_defaulted or []
                                if (d not in claimed and default is None) or (d in claimed and claimed[d] is None)]
         port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
+    elif port.trust in (Trust.pcp, Trust.none) and any(tc is not None for tc in claimed.values()):
+        # (EOS User Manual, QoS chapter, policy-map type qos: `set traffic-class N` gives the packets a class matches
+        # traffic class N, whatever the port trusts; the trust map classifies only what no class sets.) A port that
+        # trusts CoS (EOS's default on a switched port) binding classes on `match dscp` sorts that traffic by its
+        # DSCP: it read as trusting PCP, and MAP003 said "set trust dscp" (an error) where the policy already does.
+        # A DSCP no class sets keeps the CoS map's class (class-default's where it sets one): no DSCP entry.
+        base = {d: default.value for d in range(64) if d not in claimed} if default is not None else {}
+        port.dscp_to_tc = {**base, **{d: tc for d, tc in claimed.items() if tc is not None}}
+        port.dscp_defaulted = []
+        port.trust, port.trust_source = Trust.dscp, chosen.source
+        port.map_source = cfg.qos_policy_sources.get(chosen.value, chosen.source)
     if port.pcp_to_tc is not None and default is not None:
         port.pcp_to_tc = {c: default.value for c in port.pcp_to_tc}  # class-default takes tagged traffic too
 

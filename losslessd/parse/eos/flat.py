@@ -63,6 +63,65 @@ _ANY_MODE_WORDS = frozenset({"comment", "default", "no", "exit", "end", "show", 
 _KEYWORDS = clitext.ModeKeywords(_MODE_WORDS, _ANY_MODE_WORDS, _GLOBAL_WORDS, leading=("no", "default"))
 _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WORDS}
 
+# Interface mode (EOS User Manual: the command pages whose Command Mode is Interface-Ethernet Configuration): the
+# commands the reader reads, and the others the mode takes, among which an abbreviation must be unique
+# (clitext.keyword): `prio on` is `priority-flow-control on`, `qo tr d` is `qos trust dscp`; `serv` (service-policy,
+# service-profile), `sh` (shutdown, shape, show), `sp` (speed, spanning-tree) and `q` (qos, queue-monitor) are no
+# command EOS runs. A running-config is never abbreviated: every word EOS prints there is whole and reads as itself.
+_IF_READ = frozenset({"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group",
+                      "service-profile", "service-policy", "qos", "priority-flow-control", *_QUEUE_WORDS})
+_IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisable", "error-correction", "flowcontrol",
+                       "hardware", "isis", "l2-protocol", "lacp", "link-debounce", "link-tracking", "lldp",
+                       "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",
+                       "profile", "ptp", "queue-monitor", "sflow", "shape", "snmp", "spanning-tree", "storm-control",
+                       "traffic-policy", "transceiver", "unidirectional", "vmtracer", "vrf", "vrrp", "interface"})
+_IF_KEYWORDS = clitext.ModeKeywords({"if": _IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS,
+                                    leading=("no", "default"))
+# The keywords each read interface command takes after the words before them (the same command pages; N: a number):
+# `qos trust cos|dscp`, `priority-flow-control on|off|mode on|off|priority N no-drop|drop|pause watchdog port action
+# ...`, `service-policy [type qos|pbr] input NAME`. Other commands' later words stay as typed.
+_IF_ARGS: dict[tuple[str, ...], frozenset[str]] = {
+    ("qos",): frozenset({"trust", "cos", "dscp"}),
+    ("qos", "trust"): frozenset({"cos", "dscp"}),
+    ("priority-flow-control",): frozenset({"on", "off", "mode", "priority", "pause"}),
+    ("priority-flow-control", "mode"): frozenset({"on", "off"}),
+    ("priority-flow-control", "priority", "N"): frozenset({"no-drop", "drop"}),
+    ("priority-flow-control", "pause"): frozenset({"watchdog"}),
+    ("priority-flow-control", "pause", "watchdog"): frozenset({"port"}),
+    ("priority-flow-control", "pause", "watchdog", "port"): frozenset({"action", "timer"}),
+    ("priority-flow-control", "pause", "watchdog", "port", "action"): frozenset(
+        {"drop", "no-drop", "notify-only", "errdisable"}),
+    ("service-policy",): frozenset({"type", "input", "output"}),
+    ("service-policy", "type"): frozenset({"qos", "pbr"}),
+    ("service-policy", "type", "qos"): frozenset({"input", "output"}),
+}
+
+
+def interface_words(words: list[str], cut: bool = False) -> list[str]:
+    """An interface line's words with each keyword it abbreviates written out (`qos tr d`: `qos trust dscp`), as EOS
+    runs it; ``cut``: the line is a cut file's last, whose last word may be a whole one cut short, so it stays as
+    written."""
+    head, tail = (words[:-1], words[-1:]) if cut else (words, [])
+    out = _IF_KEYWORDS.spell("if", head)
+    k = 1 if out[:1] and out[0] in ("no", "default") else 0
+    key = tuple(out[k:k + 1])
+    for i in range(k + 1, len(out)):
+        if out[i].isdigit():
+            key = (*key, "N")
+            continue
+        choices = _IF_ARGS.get(key)
+        if choices is None:
+            break
+        out[i] = clitext.keyword(out[i], choices) or out[i]
+        key = (*key, out[i])
+    return out + tail
+
+
+def queue_words(words: list[str], cut: bool = False) -> list[str]:
+    """A tx-queue line's words with the keyword it abbreviates written out (`band percent 50`); ``cut`` as
+    interface_words."""
+    return _KEYWORDS.spell("txq", words[:-1]) + words[-1:] if cut else _KEYWORDS.spell("txq", words)
+
 
 def spelled(words: list[str]) -> list[str]:
     """``words`` with `interface` written out where typed as a prefix of it EOS takes (`int eth 1-3`, `inter
@@ -78,7 +137,7 @@ def _body(words: list[str]) -> list[str]:
 
 def _global(words: list[str]) -> bool:
     """Whether a command is a global configuration one (so, typed in a sub-mode, it leaves it)."""
-    w = spelled(_body(words))
+    w = interface_words(spelled(_body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
     if not w or w[0] not in _GLOBAL_WORDS:
         return False
     second = w[1] if len(w) > 1 else None
@@ -120,7 +179,7 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
         if words[0] == "class-map":
             return "cmap"
         return None
-    if mode in ("if", "profile") and words[0] in _QUEUE_WORDS:
+    if mode in ("if", "profile") and interface_words(words[:1])[0] in _QUEUE_WORDS:
         return "txq"
     if mode == "pmap" and words[0] == "class":
         return "pclass"

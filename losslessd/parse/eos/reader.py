@@ -293,7 +293,8 @@ class _Reader(TreeReader):
             # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
             # port-channel interfaces); its members take it (build).
             conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
-            self.each([c for c in node.children if c.words[:2] == ["service-policy", "type"]],
+            spelled = [self.spelled(c) for c in node.children]
+            self.each([c for c in spelled if c.words[:2] == ["service-policy", "type"]],
                       lambda child: self.qos_line(child, conf, None))
         elif w[0] == "interface" and len(w) > 1 and (names := _ethernet_range(w[1:])):
             # A pasted configuration-mode block for several ports: each port takes its lines.
@@ -362,7 +363,23 @@ class _Reader(TreeReader):
         def line(child: Node) -> None:
             if not self.qos_line(child, conf, profile):
                 other(child, conf)
-        self.each(node.children, line)
+        self.each(node.children if profile is not None else [self.spelled(c) for c in node.children], line)
+
+    def cut(self, node: Node) -> bool:
+        """Whether ``node`` is the last line of a file that stops without its line end (check_truncated says so): its
+        last word may be a whole one cut short, no abbreviation."""
+        text = self.inp.text
+        return not self.session and not text.endswith("\n") and node.line == text.count("\n") + 1
+
+    def spelled(self, node: Node, txq: bool = False) -> Node:
+        """An interface (``txq``: tx-queue) line with the keywords it abbreviates written out, as EOS runs it (`prio
+        on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed."""
+        full = (flat.queue_words if txq else flat.interface_words)(node.words, self.cut(node))
+        if full == node.words:
+            return node
+        last = max(i for i, (a, b) in enumerate(zip(full, node.words, strict=True)) if a != b)
+        rest = node.text.split(None, last + 1)[last + 1:]
+        return Node(" ".join([*full[:last + 1], *rest]), node.line, node.children)
 
     def qos_line(self, node: Node, conf: QosConf, profile: str | None) -> bool:
         """Trust, PFC and tx-queue lines, the same in interfaces and qos profiles. False: not one of them."""
@@ -392,7 +409,8 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `{body[0]} N`")
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
-            self.each(node.children, lambda child: self.queue_line(child, queue, profile))
+            self.each([self.spelled(c, txq=True) for c in node.children],
+                      lambda child: self.queue_line(child, queue, profile))
         else:
             return False
         return True

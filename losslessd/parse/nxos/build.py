@@ -98,7 +98,7 @@ SYSTEM_ATTACHED = {"qos": "qos input", "queuing": "queuing output", "queuing-in"
 # later one; a profile may inherit others, four levels deep.
 PROFILE_LEVELS = 4
 _INHERITED = tuple(f.name for f in dataclasses.fields(InterfaceConf)
-                   if f.name not in ("source", "profiles", "undefined_profile"))
+                   if f.name not in ("source", "profiles", "undefined_profile", "channel_undefined_profile"))
 
 
 def with_port_profiles(cfg: NxosConfig, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
@@ -152,13 +152,16 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
         return iface
     if channel.profiles:
         channel = with_port_profiles(cfg, channel, issues)
-    return dataclasses.replace(iface, **{attr: getattr(channel, attr) for attr in _POLICIES})
+    return dataclasses.replace(iface, channel_undefined_profile=channel.undefined_profile,
+                               **{attr: getattr(channel, attr) for attr in _POLICIES})
 
 
 def _profile_may_attach(iface: InterfaceConf) -> bool:
-    """Whether a port-profile the input does not define may attach the port's policies (a port-channel member's are
-    the port-channel's: channel_policies)."""
-    return iface.undefined_profile is not None and iface.channel_group is None
+    """Whether a port-profile the input does not define may attach the port's policies: its own outside a
+    port-channel, its port-channel's for a member (whose policies are the port-channel's: channel_policies)."""
+    if iface.channel_group is None:
+        return iface.undefined_profile is not None
+    return iface.channel_undefined_profile is not None
 
 
 def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,

@@ -130,6 +130,9 @@ class InterfaceConf:
     # The `inherit` line of a port-profile the input does not define (build.with_port_profiles): what the interface
     # does not set itself may be that profile's, so it is unknown, not the system's or the default.
     undefined_profile: Source | None = None
+    # A member's port-channel's `inherit` line of such a profile (build.channel_policies): the member runs the
+    # port-channel's policies, so those the port-channel does not attach itself are unknown too.
+    channel_undefined_profile: Source | None = None
 
 
 @dataclass
