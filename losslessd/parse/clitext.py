@@ -6,6 +6,7 @@ tree, the "is this a config at all" check, the SYS002 plumbing and the truncatio
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -393,6 +394,14 @@ class TreeReader:
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
+
+    @functools.cached_property
+    def cut_line(self) -> int | None:
+        """The number of the last line of a file that stops without its line end (check_truncated says so): its last
+        word may be a whole one cut short, no abbreviation. None for a session (what was typed may stop anywhere).
+        Counted once per file: once per line read was a pass over the file for each (quadratic)."""
+        text = self.inp.text
+        return None if self.session or text.endswith("\n") else text.count("\n") + 1
 
     def read(self) -> None:
         nodes = tree(self.config_text())

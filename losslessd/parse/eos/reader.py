@@ -365,16 +365,10 @@ class _Reader(TreeReader):
                 other(child, conf)
         self.each(node.children if profile is not None else [self.spelled(c) for c in node.children], line)
 
-    def cut(self, node: Node) -> bool:
-        """Whether ``node`` is the last line of a file that stops without its line end (check_truncated says so): its
-        last word may be a whole one cut short, no abbreviation."""
-        text = self.inp.text
-        return not self.session and not text.endswith("\n") and node.line == text.count("\n") + 1
-
     def spelled(self, node: Node, txq: bool = False) -> Node:
         """An interface (``txq``: tx-queue) line with the keywords it abbreviates written out, as EOS runs it (`prio
         on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed."""
-        full = (flat.queue_words if txq else flat.interface_words)(node.words, self.cut(node))
+        full = (flat.queue_words if txq else flat.interface_words)(node.words, node.line == self.cut_line)
         if full == node.words:
             return node
         last = max(i for i, (a, b) in enumerate(zip(full, node.words, strict=True)) if a != b)

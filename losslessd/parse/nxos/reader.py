@@ -6,7 +6,6 @@ become SYS002 issues (an unknown threshold unit SYS003); lines that are not abou
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 
@@ -403,16 +402,9 @@ class _Reader(TreeReader):
         """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
         `priority-flow-control mode on`); a last line without its line end is a cut one (check_truncated says so), and
         its cut word no abbreviation."""
-        if node.line == self._cut_line:
+        if node.line == self.cut_line:
             return node.words
         return _INTERFACE_KEYWORDS.spell("if", node.words)
-
-    @functools.cached_property
-    def _cut_line(self) -> int | None:
-        """The number of a last line without its line end (counted once: a count per interface line was a pass over
-        the file for each, quadratic in a file that does not end in a line end)."""
-        text = self.inp.text
-        return None if text.endswith("\n") else text.count("\n") + 1
 
     def top(self, node: Node) -> None:
         w = node.words
