@@ -574,3 +574,17 @@ def test_nv_set_inside_another_commands_quoted_argument_is_named():
     with pytest.raises(InputError) as err:
         nvue.parse([inp], "sn5600")
     assert err.value.line == 3 and "`ssh` runs" in err.value.message and "2 line(s) skipped" in err.value.message
+
+
+def test_a_trailing_comment_is_dropped_as_bash_drops_it():
+    """`nv set ... mtu 9216  # jumbo` (a pasted script) read the comment as more words (SYS002 "expected one value");
+    a `$` in it named the line a run-time value, an apostrophe an unclosed quote. bash(1) COMMENTS: a word that starts
+    with `#` and the rest of the line are ignored; a `#` inside quotes or inside a word (`a#b`) is a character."""
+    text = ("nv set qos roce mode lossless\nnv set interface swp1 link mtu 9216  # jumbo for $FABRIC\n"
+            "nv set interface swp2 link mtu 9000 # don't change\nnv set interface swp3 description 'rack # 4' # c\n"
+            "nv set interface swp4 description gpu#4\t#x\nnv set interface swp5 link mtu 9216#x\n")
+    dev = nvue.parse([Input("setup.sh", text)], "leaf01")
+    assert (dev.ports["swp1"].mtu_bytes, dev.ports["swp2"].mtu_bytes) == (9216, 9000)
+    assert (dev.ports["swp3"].description, dev.ports["swp4"].description) == ("rack # 4", "gpu#4")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 6)]  # `9216#x` is one word, no number
+    assert "'9216#x' is not a number" in dev.issues[0].message

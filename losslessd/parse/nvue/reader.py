@@ -16,7 +16,7 @@ import yaml
 from ... import units
 from ...docpos import compose
 from ...model import ParseIssue, Source
-from ..base import check_expanded, port_slot, shell_words
+from ..base import SHELL_SPACE, check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -167,7 +167,7 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
         block.append(line)
         if "'" in line or '"' in line:  # a line without a quote cannot close one: no need to parse again
             try:
-                return shell_words("\n".join(block)), taken
+                return shell_words("\n".join(block), comments=True), taken
             except ValueError:
                 continue
     return None
@@ -183,7 +183,8 @@ _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 def _expansion(line: str) -> str | None:
     """The first expansion bash makes in ``line`` (bash(1), QUOTING: none inside single quotes; `\\$` is a plain `$`;
-    within double quotes `'` is a plain character), or None."""
+    within double quotes `'` is a plain character), or None. A `#` that starts a word outside quotes starts a comment
+    (bash(1), COMMENTS): nothing after it is expanded."""
     quote = ""
     i = 0
     while i < len(line):
@@ -191,6 +192,8 @@ def _expansion(line: str) -> str | None:
         if ch == "\\" and quote != "'":
             i += 2  # the escaped character is taken as it is
             continue
+        if ch == "#" and not quote and (i == 0 or line[i - 1] in SHELL_SPACE):
+            return None
         if ch in "'\"" and quote in ("", ch):
             quote = "" if quote else ch
         elif ch == "$" and quote != "'":
@@ -213,7 +216,7 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             continue
         src = Source(file=path, line=n)
         try:
-            words = shell_words(line)
+            words = shell_words(line, comments=True)  # `nv set ... 9216  # jumbo`: bash drops the comment
         except ValueError as exc:
             joined = _quoted(line, lines[n:n + MAX_QUOTED_LINES]) if "closing quotation" in str(exc) else None
             if joined is None:
