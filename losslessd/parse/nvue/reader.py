@@ -16,8 +16,9 @@ import yaml
 from ... import units
 from ...docpos import compose
 from ...model import ParseIssue, Source
-from ..base import SHELL_SPACE, check_expanded, port_slot, shell_words
+from ..base import check_expanded, port_slot, shell_words
 from ..clitext import Val
+from .script import Expansion, Line, Tracker, expansions, substitute
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
 SWP = re.compile(r"^swp\d+(s\d+)?$")
@@ -173,40 +174,21 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
     return None
 
 
-# A shell parameter or command substitution (bash(1), EXPANSION): `$NAME`, `${...}`, `$(...)`, `$1`.
-# (bash(1) special parameters too: $$, $!, $-)
-_DOLLAR = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?$!-])")
-
-
 _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 
 def _expansion(line: str) -> str | None:
-    """The first expansion bash makes in ``line`` (bash(1), QUOTING: none inside single quotes; `\\$` is a plain `$`;
-    within double quotes `'` is a plain character), or None. A `#` that starts a word outside quotes starts a comment
-    (bash(1), COMMENTS): nothing after it is expanded."""
-    quote = ""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "\\" and quote != "'":
-            i += 2  # the escaped character is taken as it is
-            continue
-        if ch == "#" and not quote and (i == 0 or line[i - 1] in SHELL_SPACE):
-            return None
-        if ch in "'\"" and quote in ("", ch):
-            quote = "" if quote else ch
-        elif ch == "$" and quote != "'":
-            m = _DOLLAR.match(line, i)
-            if m:
-                return m.group(0)
-        i += 1
-    return None
+    """The first expansion bash makes in ``line`` (script.expansions), or None."""
+    found = expansions(line)
+    return found[0].text if found else None
 
 
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
-    """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
+    """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped. A script's
+    plain top-level `NAME=literal` assignments fill in the `$NAME` of later lines (script.Tracker says which are)."""
     out, issues = [], []
+    tracker = Tracker()
+    logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
     n = 0
     while n < len(lines):
@@ -214,23 +196,42 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
         n += 1
         if not line or line.startswith("#"):
             continue
-        src = Source(file=path, line=n)
+        start = n
         try:
             words = shell_words(line, comments=True)  # `nv set ... 9216  # jumbo`: bash drops the comment
         except ValueError as exc:
             joined = _quoted(line, lines[n:n + MAX_QUOTED_LINES]) if "closing quotation" in str(exc) else None
             if joined is None:
-                issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
+                logical.append((start, line, None, str(exc), Line()))
                 continue
-            words, n = joined[0], n + joined[1]
+            words, taken = joined
+            line, n = "\n".join([line, *lines[n:n + taken]]), n + taken
+        logical.append((start, line, words, "", tracker.line(line, words)))
+    known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
+    for start, line, got, why, shell in logical:
+        src = Source(file=path, line=start)
+        if got is None:
+            issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {why}", source=src))
+            continue
+        words = got
+        if shell.anything:
+            known.clear()
+        if shell.plain is not None:
+            if shell.plain[0] not in tracker.written:
+                known[shell.plain[0]] = shell.plain[1]
+            continue  # a variable the script sets: no `nv set` line, nothing to name
         if words[:1] == ["sudo"]:
             words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
         if words[:2] == ["nv", "set"] and len(words) > 2:
-            expansion = _expansion(line)
-            if expansion is not None:  # `nv set interface $PORTS ...` in a shell script: the shell fills it in
-                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: `{expansion}` is expanded by "
-                                         f"the shell when it runs, so what the command sets is not read", source=src))
+            found = expansions(line)
+            filled = substitute(line, found, {} if shell.in_function else known) if found else line
+            if isinstance(filled, Expansion):  # `nv set interface $PORTS ...`, PORTS not known: filled in at run time
+                why = f"`{filled.text}` is expanded by the shell when it runs, so what the command sets is not read"
+                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
                 continue
+            if found:
+                words = shell_words(filled, comments=True)
+                words = words[1:] if words[:1] == ["sudo"] else words
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
