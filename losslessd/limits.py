@@ -161,9 +161,6 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         os.close(fd)
 
 
-FIFO_UNREAD = "it is a FIFO no process reads (writing to it would wait for ever)"
-
-
 def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:
     """``path`` opened for writing (created, emptied; ``flags`` more) without blocking: a blocking open of a FIFO no
     process reads waits for ever. Where open(2) answers ENXIO (a FIFO without a reader, a socket), the OSError says
@@ -178,7 +175,8 @@ def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:
             kind = os.stat(path).st_mode
         except OSError:
             raise exc from None
-        why = FIFO_UNREAD if stat.S_ISFIFO(kind) else f"not a regular file ({file_kind(kind)})"
+        why = ("it is a FIFO no process reads (writing to it would wait for ever)" if stat.S_ISFIFO(kind)
+               else f"not a regular file ({file_kind(kind)})")
         raise OSError(errno.ENXIO, why) from None
 
 

@@ -18,6 +18,7 @@ from ...docpos import compose
 from ...model import ParseIssue, Source
 from ..base import check_expanded, port_slot, shell_words
 from ..clitext import Val
+from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -26,8 +27,7 @@ _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only,
 _ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
 _BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
 _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
-# Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
-_NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
+_NVUE_ROOT = frozenset(NVUE_ROOT)
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
 _QOS_SKIPPED = ("egress-shaper", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
