@@ -644,3 +644,26 @@ def test_a_variable_set_at_run_time_stays_named(setting):
     named = [i for i in dev.issues if "expanded by the shell" in i.message]
     assert named and named[-1].source.line == text.count("\n") and "`$PORTS`" in named[-1].message
     assert dev.ports["swp1"].mtu_bytes is None
+
+
+@pytest.mark.parametrize("line, unknown", [
+    ("nv set qos pfc-watchdog recovery-interval 400", "restoration"),
+    ("nv set qos pfc-watchdog rx-pause-duration multiplier 3", "detection"),
+    ("nv set qos pfc-watchdog rx-pause-threshold 80", "detection"),
+    ("nv set qos pfc-watchdog tx-frames-threshold value 10", "detection"),
+    ("nv set qos pfc-watchdog transmit-queue-threshold percent 50", "detection"),
+    ("nv set qos pfc-watchdog transmit-queue-threshold state disabled", None),  # a check turned off changes nothing
+])
+def test_pfc_watchdog_settings_new_in_5_19_are_named_and_their_time_unknown(line, unknown):
+    """Cumulus Linux 5.19's release notes list new `qos pfc-watchdog` settings without saying what they do (no NVUE
+    reference or guide page read does): they were "not a QoS setting losslessd knows" while the watchdog kept the
+    5.6 guide's times (detection polling-interval x robustness, restoration one polling interval), which they may
+    change. Each is named and the time it touches is unknown; the rest of the watchdog is still read."""
+    dev = parse(f"nv set qos roce\nnv set qos pfc-watchdog polling-interval 200\n"
+                f"nv set interface swp1 qos pfc-watchdog state enable\n{line}\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 4)]
+    assert "new in Cumulus Linux 5.19" in dev.issues[0].message
+    wd = dev.ports["swp1"].watchdog
+    assert wd.enabled and wd.polling_interval_ms == 200.0
+    assert (wd.detection_time_ms, wd.restoration_time_ms) == (
+        None if unknown == "detection" else 600.0, None if unknown == "restoration" else 200.0)

@@ -139,6 +139,7 @@ class Conf:
     pg_override: Source | None = None  # an advance-buffer-config line that moves switch priorities between lossy PGs
     wd_poll: Val[int] | None = None  # ms
     wd_robustness: Val[int] | None = None
+    wd_unread: set[str] = field(default_factory=set)  # WD_UNREAD times a line makes unknown: "detection", "restoration"
     ports: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
@@ -470,6 +471,14 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
         raise Skip(f"`qos {w[0]}` is not an interface QoS setting losslessd knows")
 
 
+# PFC watchdog settings the Cumulus Linux 5.19 release notes list ("New NVUE Commands": `nv set qos pfc-watchdog
+# recovery-interval`, `rx-pause-duration multiplier|state`, `rx-pause-threshold`, `transmit-queue-threshold
+# percent|state`, `tx-frames-threshold state|value`) with no page read that says what they do: each is named, and the
+# time it plausibly changes (a storm's detection, or the restoration after it) is left unknown, not guessed.
+WD_UNREAD = {"recovery-interval": "restoration", "rx-pause-duration": "detection", "rx-pause-threshold": "detection",
+             "transmit-queue-threshold": "detection", "tx-frames-threshold": "detection"}
+
+
 # qos objects made of named profiles: the object or a profile alone (`pfc: {}`, `remark: {default-global: {}}`, as
 # the full tree of `nv config show --all` or the REST API prints defaults) sets nothing.
 _QOS_PROFILES = frozenset({*PORT_PROFILES, "egress-queue-mapping", "pfc-watchdog", "traffic-pool", *_QOS_SKIPPED})
@@ -488,6 +497,11 @@ def _qos(conf: Conf, w: list[str], src: Source) -> None:
             conf.wd_poll = value
         else:
             conf.wd_robustness = value
+    elif kind == "pfc-watchdog" and rest[0] in WD_UNREAD:
+        if rest[1:] not in (["state", "disabled"], ["state", "disable"], ["state", "off"]):  # (a check turned off)
+            conf.wd_unread.add(WD_UNREAD[rest[0]])
+        raise Skip(f"`qos pfc-watchdog {rest[0]}` (new in Cumulus Linux 5.19) is not described in the NVUE "
+                   f"documentation read: the watchdog's {WD_UNREAD[rest[0]]} time is unknown")
     elif kind == "mapping" and len(rest) >= 3:
         _mapping(conf, rest[0], rest[1:], src)
     elif kind == "pfc" and len(rest) >= 2:
