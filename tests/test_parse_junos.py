@@ -785,3 +785,24 @@ def test_an_802_1p_pfc_code_point_is_lossless_only_through_a_no_loss_class(attri
     port = parse(text).ports["xe-0/0/1"]
     assert port.pfc_enabled == paused
     assert port.pfc_source.line == (2 if not paused else 5)
+
+
+def test_a_forwarding_class_filter_bound_through_a_range_or_an_input_list_is_named_on_each_port():
+    """Junos "interface-range": a range's statements apply to each member; "filter (Applying to an Interface)":
+    `input-list [ A B ]` applies A then B. A class-setting filter bound through either was not named (only a port's own
+    `filter input` was): each port it reaches gets the SYS002 at the binding line. The port's own binding of the same
+    unit and family replaces the range's."""
+    text = "\n".join([
+        "set firewall family inet filter MF term t1 from dscp 26",
+        "set firewall family inet filter MF term t1 then forwarding-class fc3",
+        "set firewall family inet filter ACL term t1 then accept",
+        "set class-of-service forwarding-classes class fc3 queue-num 3 no-loss pfc-priority 3",
+        "set interfaces interface-range GPU member et-0/0/[0-2]",
+        "set interfaces interface-range GPU unit 0 family inet filter input MF",
+        "set interfaces et-0/0/2 unit 0 family inet filter input ACL",
+        "set interfaces et-0/0/5 unit 0 family inet filter input-list [ ACL MF ]",
+        "set interfaces et-0/0/6 unit 0 family inet filter input-list ACL", ""])
+    dev = parse(text)
+    named = sorted((i.message.split(":")[0], i.source.line) for i in dev.issues if "firewall filter" in i.message)
+    assert named == [("et-0/0/0", 6), ("et-0/0/1", 6), ("et-0/0/5", 8)]
+    assert all(i.code == "SYS002" for i in dev.issues if "firewall filter" in i.message)

@@ -121,9 +121,9 @@ class Interface:
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
     disabled: Source | None = None
-    # `unit N family ethernet-switching|inet|inet6 filter input NAME`: a firewall filter on the port's input, which may
-    # set forwarding classes (a multifield classifier)
-    input_filter: Val | None = None
+    # `unit N family ethernet-switching|inet|inet6 filter input NAME` or `filter input-list [ A B ]`: firewall filters
+    # on the port's input, which may set forwarding classes (a multifield classifier); per (unit, family, statement)
+    input_filters: dict[tuple[str, str, str], list[Val]] = field(default_factory=dict)
 
 
 @dataclass
@@ -627,8 +627,15 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     elif w[0] == "number-of-sub-ports" and _whole(w[1], 1, 16) > 1:
         iface.channelized = True
     elif (w[0] == "unit" and len(w) >= 7 and w[2] == "family" and w[3] in ("ethernet-switching", "inet", "inet6")
-          and w[4:6] == ["filter", "input"]):
-        iface.input_filter = Val(w[6], src)
+          and w[4] == "filter" and w[5] in ("input", "input-list")):
+        # Junos "filter (Applying to an Interface)": `input NAME` is one filter (a later line replaces it), `input-list`
+        # filters in order, each line adding to the list.
+        key = (w[1], w[3], w[5])
+        names = [Val(n, src) for n in _values(w, 6)]
+        if w[5] == "input":
+            iface.input_filters[key] = names[:1]
+        else:
+            iface.input_filters.setdefault(key, []).extend(names)
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
         mtu = _whole(w[5], 256, 65535)
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
