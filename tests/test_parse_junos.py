@@ -806,3 +806,25 @@ def test_a_forwarding_class_filter_bound_through_a_range_or_an_input_list_is_nam
     named = sorted((i.message.split(":")[0], i.source.line) for i in dev.issues if "firewall filter" in i.message)
     assert named == [("et-0/0/0", 6), ("et-0/0/1", 6), ("et-0/0/5", 8)]
     assert all(i.code == "SYS002" for i in dev.issues if "firewall filter" in i.message)
+
+
+@pytest.mark.parametrize("classes, target, paused", [
+    ("", "best-effort", []),  # a default class that is not lossless: its paused code point was counted lossless
+    ("", "fcoe", [3]),  # the default fcoe class is lossless while the configuration leaves it alone
+    ("set class-of-service forwarding-classes class fcoe queue-num 3\n", "fcoe", []),  # defined without no-loss
+    ("set class-of-service forwarding-classes class fcoe queue-num 3 no-loss\n", "fcoe", [3]),
+])
+def test_a_default_forwarding_class_is_lossless_only_as_junos_makes_it(classes, target, paused):
+    """Junos "Overview of CoS Upgrade Requirements to Junos OS Release 12.3": the default fcoe and no-loss classes are
+    lossless while not configured; a class the configuration defines (those two included) needs `no-loss`. The 802.1p
+    PFC path exempted every class no line defined, so a code point paused for best-effort read as lossless."""
+    text = ("set interfaces xe-0/0/1 unit 0 family ethernet-switching interface-mode trunk\n" + classes +
+            f"set class-of-service classifiers ieee-802.1 PCP forwarding-class {target} loss-priority low "
+            "code-points 011\n"
+            "set class-of-service congestion-notification-profile PFC3 input ieee-802.1 code-point 011 pfc\n"
+            "set class-of-service interfaces xe-0/0/1 congestion-notification-profile PFC3\n"
+            "set class-of-service interfaces xe-0/0/1 unit 0 classifiers ieee-802.1 PCP\n")
+    port = parse(text).ports["xe-0/0/1"]
+    assert port.pfc_enabled == paused
+    if not paused:  # the line that makes it lossy: the class definition, or the classifier binding a default class
+        assert port.pfc_source.line == (2 if classes else 5)

@@ -288,11 +288,12 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
         found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
         if found is not None:
             port.tc_to_priority.setdefault(classes.ids[found[0]], code)
-            if found[1].source is not None and not found[1].no_loss:
+            if not found[1].no_loss:
                 # Junos QFX "class (Forwarding Classes)": a class the configuration defines is lossless only with
-                # the `no-loss` option; without it its traffic is treated as lossy, whatever the CNP's code point.
+                # the `no-loss` option, and of the default classes only fcoe and no-loss are (reader.DEFAULT_LOSSLESS);
+                # any other class's traffic is treated as lossy, whatever the CNP's code point.
                 del enabled[code]
-                lossy = found[1].source
+                lossy = found[1].source or (conf.pcp_classifier.source if conf.pcp_classifier else None)
     unknown = False
     for dscp, src in cnp.dscp.items():
         # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that
