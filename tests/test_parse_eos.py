@@ -804,3 +804,22 @@ def test_an_abbreviated_interface_opens_its_block_in_a_flat_paste_too():
     device = parse(text)
     assert (device.ports["Ethernet5"].trust, device.ports["Ethernet5"].pfc_enabled) == (Trust.dscp, [3])
     assert device.ports["Ethernet6"].trust == Trust.dscp and not device.issues
+
+
+@pytest.mark.parametrize("spelled, ports", [
+    ("Ethernet1-1024", 1024),  # limits.MAX_RANGE_PORTS, as on NX-OS
+    ("Ethernet1-1025", None),
+    ("Et9/1-9/4,6", ["Ethernet9/1", "Ethernet9/2", "Ethernet9/3", "Ethernet9/4", "Ethernet6"]),  # (a bare item: EOS)
+    ("ethernet 3/1-3/2, Ethernet5", ["Ethernet3/1", "Ethernet3/2", "Ethernet5"]),
+    ("Ethernet9/5-10/1", None),
+])
+def test_a_range_is_read_by_the_helper_nxos_shares(spelled, ports):
+    """EOS `_ethernet_range` is clitext.ethernet_ports, as NX-OS `_ethernets` is: the same cap (limits) and far-end
+    rule; a bare number after a comma is EOS's own (`interface Ethernet1,3,5-7`)."""
+    dev = parse(f"interface {spelled}\n   priority-flow-control on\n")
+    if ports is None:
+        assert not dev.ports and [i.code for i in dev.issues] == ["SYS002"] and "port range" in dev.issues[0].message
+    elif isinstance(ports, int):
+        assert len(dev.ports) == ports and not dev.issues
+    else:
+        assert sorted(dev.ports) == sorted(ports) and not dev.issues

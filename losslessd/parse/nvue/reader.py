@@ -15,6 +15,7 @@ import yaml
 
 from ... import units
 from ...docpos import compose
+from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import check_expanded, port_slot, shell_words
 from ..clitext import Val
@@ -301,7 +302,7 @@ def expand(names: str) -> list[str]:
         m = _RANGE.match(part)
         if m:
             lo, hi = units.small_int(m.group(2)), units.small_int(m.group(3))
-            if hi < lo or hi - lo > 1024:
+            if hi < lo or hi - lo >= MAX_RANGE_PORTS:
                 raise ValueError(f"bad range {part!r}")
             out.extend(f"{m.group(1)}{i}" for i in range(lo, hi + 1))
             stem = m.group(1)
