@@ -88,7 +88,8 @@ def _groups(path: Path, not_devices: set[str] | frozenset[str], snapshots: list[
     else:
         out = _walk(path, snapshots)
     if not_devices:
-        out = [(name, files) for name, files in out if not {os.path.realpath(f) for f in files} <= not_devices]
+        skip = frozenset(map(_identity, not_devices))
+        out = [group for group in out if not frozenset(map(_identity, group[1])) <= skip]
     return out
 
 
@@ -178,7 +179,9 @@ class _Inputs:
         paths = list(paths)
         found = Path(topology) if topology else topology_file.find(paths)
         self.spec = topology_file.read(found, paths) if found else None
-        skip = self.spec.files if self.spec else set()
+        # the files the topology reads itself (routing tables, LLDP outputs), as _identity names them: a group of them
+        # only is no device, whichever path reaches them (a symbolic link, `..`)
+        skip = frozenset(map(_identity, self.spec.files)) if self.spec else frozenset()
         self.steps: list[ParseIssue | _Group] = []
         self.snapshots: list[Path] = []
         left_out: list[str | Path] = []  # files named on the command line that are no device (README.md, ...)
@@ -189,7 +192,7 @@ class _Inputs:
         reading: dict[Any, tuple[_Group, frozenset]] = {}  # each file read (_identity) -> its group, their files
         for raw in paths:
             try:
-                groups = _groups(Path(raw), skip, self.snapshots)
+                groups = _groups(Path(raw), frozenset(), self.snapshots)
             except InputError as exc:
                 self.steps.append(_issue(exc, str(raw)))
                 continue
@@ -197,24 +200,27 @@ class _Inputs:
                 self.steps.append(ParseIssue(code="SYS001", message=f"cannot read folder: {os_reason(exc)}",
                                              source=Source(file=display_path(Path(raw)))))
                 continue
-            if not groups and os.path.isdir(raw):  # a named document (`lint fabric/*`) is left out quietly
+            keyed = [(group, frozenset(map(_identity, group[1]))) for group in groups]  # (one stat a file)
+            if skip:
+                keyed = [(group, real) for group, real in keyed if not real <= skip]
+            if not keyed and os.path.isdir(raw):  # a named document (`lint fabric/*`) is left out quietly
                 self.steps.append(ParseIssue(code="SYS001", message=(
                     "nothing readable: no device file in this folder (hidden files, topology.yaml and documents "
                     "are not device files)"), source=Source(file=display_path(Path(raw)))))
-            elif not groups and os.path.isfile(raw):
+            elif not keyed and os.path.isfile(raw):
                 left_out.append(raw)
-            for group in groups:
-                self._take(group, reading)
+            for group, real in keyed:
+                self._take(group, real, reading)
         if left_out and not self.groups:  # ... unless nothing else was given: then say why it was not read
             self.steps.extend(ParseIssue(code="SYS001", message=(
                 "not read: a document (.md, .rst, .html), a hidden file or losslessd's own file (topology.yaml, "
                 "policy.yaml, ...) is not taken for a device config; give the config in a file of its own"),
                 source=Source(file=display_path(Path(raw)))) for raw in left_out)
 
-    def _take(self, group: _Group, reading: dict[Any, tuple[_Group, frozenset]]) -> None:
-        """Add ``group`` unless a group before it reads all its files; one whose files were named before it, alone or
-        in parts (`lint d/opensm.conf d`), reads them all in the first one's place: one device."""
-        real = frozenset(map(_identity, group[1]))
+    def _take(self, group: _Group, real: frozenset, reading: dict[Any, tuple[_Group, frozenset]]) -> None:
+        """Add ``group`` (``real``: its files' _identity) unless a group before it reads all its files; one whose files
+        were named before it, alone or in parts (`lint d/opensm.conf d`), reads them all in the first one's place: one
+        device."""
         earlier = {id(entry[0]): entry for entry in map(reading.get, real) if entry is not None}
         if any(real <= files for _, files in earlier.values()):
             return

@@ -51,6 +51,10 @@ MAX_INT_DIGITS = 32
 MAX_PORTS = 16_384
 # Lossless PGs of one switch that can be congested at once: each of its ports has 8 priorities (IEEE 802.1Qbb).
 MAX_LOSSLESS_PGS = 8 * MAX_PORTS
+# Ports one interface range may name (`interface Ethernet1/1-48`, `swp1-64`): a line card or a switch has at most a
+# few hundred (MAX_PORTS counts ~5,200 for the largest chassis, across dozens of cards); a range past 1,024 is a typo
+# or a generated flood, refused with its line rather than read as a thousand ports.
+MAX_RANGE_PORTS = 1024
 # Port names the interface ranges of one input may expand to (`swp1-1024`, `interface Ethernet1/1-48`), each
 # expansion applying a block of settings: 64 settings lines for every port of the largest switch.
 MAX_EXPANDED_PORTS = 64 * MAX_PORTS
@@ -161,9 +165,6 @@ def read_bytes(path: str | Path, display: str | None = None, *, limit: int | Non
         os.close(fd)
 
 
-FIFO_UNREAD = "it is a FIFO no process reads (writing to it would wait for ever)"
-
-
 def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:
     """``path`` opened for writing (created, emptied; ``flags`` more) without blocking: a blocking open of a FIFO no
     process reads waits for ever. Where open(2) answers ENXIO (a FIFO without a reader, a socket), the OSError says
@@ -178,7 +179,8 @@ def open_output(path: str | Path, flags: int = 0, mode: int = 0o666) -> int:
             kind = os.stat(path).st_mode
         except OSError:
             raise exc from None
-        why = FIFO_UNREAD if stat.S_ISFIFO(kind) else f"not a regular file ({file_kind(kind)})"
+        why = ("it is a FIFO no process reads (writing to it would wait for ever)" if stat.S_ISFIFO(kind)
+               else f"not a regular file ({file_kind(kind)})")
         raise OSError(errno.ENXIO, why) from None
 
 

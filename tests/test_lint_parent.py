@@ -201,3 +201,24 @@ def test_skipping_links_alike_finds_what_checking_every_link_finds(tmp_path, mon
     every = _rows(fabric_mod.lint([tmp_path], policy, rules, jobs=1).findings)
     assert {row[0] for row in every} == {r.code for r in rules}
     assert skipping == [every, every]
+
+
+def test_the_files_a_topology_reads_are_no_device_by_any_path_and_a_hard_link_stays_one(tmp_path):
+    """The topology's own files (its `lldp:` outputs) are left out of the devices by the _identity keys the read-once
+    check computes (one stat a file; os.path.realpath ran on every file of every group): a symbolic link to one is
+    the same file, left out too; a hard link is named by its own path (_identity: two configs a dedup tool linked stay
+    two devices), as realpath named it, so it is a device file candidate."""
+    top = tmp_path / "clos"
+    shutil.copytree(CLOS, top)
+    (top / "lldp" / "link.txt").symlink_to("spine1.txt")
+    (top / "again.txt").symlink_to("lldp/spine1.txt")
+    expected = ["h1", "h2", "h3", "h4", "leaf1", "leaf2", "spine1", "spine2"]
+    inputs = fabric_mod._Inputs([top])
+    assert [name for name, _ in inputs.groups] == expected
+    assert [name for name, _ in fabric_mod.device_groups(top, inputs.spec.files)] == expected
+    os.link(top / "lldp" / "spine1.txt", top / "lldp" / "hard.txt")  # (now both have two links: named by real path)
+    inputs = fabric_mod._Inputs([top])
+    assert [name for name, _ in inputs.groups] == [*expected[:6], "hard", *expected[6:]]
+    assert [name for name, _ in fabric_mod.device_groups(top, inputs.spec.files)] == [*expected[:6], "hard",
+                                                                                     *expected[6:]]
+    assert fabric_mod._Inputs([top / "again.txt", top]).groups == inputs.groups  # named alone: still the topology's

@@ -979,3 +979,22 @@ def test_running_configs_interface_lines_are_spelled_as_written(corpus):
                     assert flat.interface_words(child.words) == child.words, (path.name, child.text)
                     for sub in child.children:
                         assert flat.queue_words(sub.words) == sub.words, (path.name, sub.text)
+
+
+@pytest.mark.parametrize("spelled, ports", [
+    ("Ethernet1-1024", 1024),  # limits.MAX_RANGE_PORTS, as on NX-OS
+    ("Ethernet1-1025", None),
+    ("Et9/1-9/4,6", ["Ethernet9/1", "Ethernet9/2", "Ethernet9/3", "Ethernet9/4", "Ethernet6"]),  # (a bare item: EOS)
+    ("ethernet 3/1-3/2, Ethernet5", ["Ethernet3/1", "Ethernet3/2", "Ethernet5"]),
+    ("Ethernet9/5-10/1", None),
+])
+def test_a_range_is_read_by_the_helper_nxos_shares(spelled, ports):
+    """EOS `_ethernet_range` is clitext.ethernet_ports, as NX-OS `_ethernets` is: the same cap (limits) and far-end
+    rule; a bare number after a comma is EOS's own (`interface Ethernet1,3,5-7`)."""
+    dev = parse(f"interface {spelled}\n   priority-flow-control on\n")
+    if ports is None:
+        assert not dev.ports and [i.code for i in dev.issues] == ["SYS002"] and "port range" in dev.issues[0].message
+    elif isinstance(ports, int):
+        assert len(dev.ports) == ports and not dev.issues
+    else:
+        assert sorted(dev.ports) == sorted(ports) and not dev.issues

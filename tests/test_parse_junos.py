@@ -799,3 +799,46 @@ def test_a_scheduler_buffer_rate_is_named_with_why_it_is_not_read():
     assert issue.code == "SYS002" and "`buffer-size percent N`" in issue.message and "no field" in issue.message
     queue = device.ports["et-0/0/0"].queues[3]
     assert queue.scheduler.type is None and queue.ecn.ecn_enabled is None
+
+
+def test_a_forwarding_class_filter_bound_through_a_range_or_an_input_list_is_named_on_each_port():
+    """Junos "interface-range": a range's statements apply to each member; "filter (Applying to an Interface)":
+    `input-list [ A B ]` applies A then B. A class-setting filter bound through either was not named (only a port's own
+    `filter input` was): each port it reaches gets the SYS002 at the binding line. The port's own binding of the same
+    unit and family replaces the range's."""
+    text = "\n".join([
+        "set firewall family inet filter MF term t1 from dscp 26",
+        "set firewall family inet filter MF term t1 then forwarding-class fc3",
+        "set firewall family inet filter ACL term t1 then accept",
+        "set class-of-service forwarding-classes class fc3 queue-num 3 no-loss pfc-priority 3",
+        "set interfaces interface-range GPU member et-0/0/[0-2]",
+        "set interfaces interface-range GPU unit 0 family inet filter input MF",
+        "set interfaces et-0/0/2 unit 0 family inet filter input ACL",
+        "set interfaces et-0/0/5 unit 0 family inet filter input-list [ ACL MF ]",
+        "set interfaces et-0/0/6 unit 0 family inet filter input-list ACL", ""])
+    dev = parse(text)
+    named = sorted((i.message.split(":")[0], i.source.line) for i in dev.issues if "firewall filter" in i.message)
+    assert named == [("et-0/0/0", 6), ("et-0/0/1", 6), ("et-0/0/5", 8)]
+    assert all(i.code == "SYS002" for i in dev.issues if "firewall filter" in i.message)
+
+
+@pytest.mark.parametrize("classes, target, paused", [
+    ("", "best-effort", []),  # a default class that is not lossless: its paused code point was counted lossless
+    ("", "fcoe", [3]),  # the default fcoe class is lossless while the configuration leaves it alone
+    ("set class-of-service forwarding-classes class fcoe queue-num 3\n", "fcoe", []),  # defined without no-loss
+    ("set class-of-service forwarding-classes class fcoe queue-num 3 no-loss\n", "fcoe", [3]),
+])
+def test_a_default_forwarding_class_is_lossless_only_as_junos_makes_it(classes, target, paused):
+    """Junos "Overview of CoS Upgrade Requirements to Junos OS Release 12.3": the default fcoe and no-loss classes are
+    lossless while not configured; a class the configuration defines (those two included) needs `no-loss`. The 802.1p
+    PFC path exempted every class no line defined, so a code point paused for best-effort read as lossless."""
+    text = ("set interfaces xe-0/0/1 unit 0 family ethernet-switching interface-mode trunk\n" + classes +
+            f"set class-of-service classifiers ieee-802.1 PCP forwarding-class {target} loss-priority low "
+            "code-points 011\n"
+            "set class-of-service congestion-notification-profile PFC3 input ieee-802.1 code-point 011 pfc\n"
+            "set class-of-service interfaces xe-0/0/1 congestion-notification-profile PFC3\n"
+            "set class-of-service interfaces xe-0/0/1 unit 0 classifiers ieee-802.1 PCP\n")
+    port = parse(text).ports["xe-0/0/1"]
+    assert port.pfc_enabled == paused
+    if not paused:  # the line that makes it lossy: the class definition, or the classifier binding a default class
+        assert port.pfc_source.line == (2 if classes else 5)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 from losslessd import api, limits
@@ -9,6 +12,7 @@ from losslessd.errors import InputError
 from losslessd.model import Fabric, PriorityGroup, SchedulerType, Trust
 from losslessd.parse import detect, eos, nvue
 from losslessd.parse.base import Input
+from losslessd.parse.nvue.reader import command_paths
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "nvidia_cumulus"
@@ -546,8 +550,9 @@ def test_startup_yaml_without_its_header_item_is_nvue():
 def test_shell_expansions_in_nv_set_lines_are_named_not_read():
     """A script's `nv set interface $PORTS ...` was read as an interface named `$PORTS` ("no switch port ... a bond's
     members") and `${PORTS} link mtu` dropped without a word: the shell fills these in (bash(1), EXPANSION) when it
-    runs. A `$` inside single quotes is a plain character (QUOTING), so a banner keeps being read."""
-    text = ("#!/bin/bash\nPORTS=swp1-4\nnv set qos roce mode lossless\nnv set interface swp1-4 type swp\n"
+    runs. A `$` inside single quotes is a plain character (QUOTING), so a banner keeps being read. (PORTS comes from
+    the command line here: a plain literal assignment is filled in, the test below.)"""
+    text = ("#!/bin/bash\nPORTS=${1:-swp1-4}\nnv set qos roce mode lossless\nnv set interface swp1-4 type swp\n"
             "nv set interface $PORTS qos pfc-watchdog\nnv set interface ${PORTS} link mtu 9216\n"
             "nv set qos congestion-control hpft traffic-class $(echo 3) min-threshold 800000\n"
             "nv set system message pre-login 'costs $5'\nnv set interface swp1 link mtu \\$MTU\n")
@@ -591,3 +596,91 @@ def test_pfc_turned_off_one_way_is_named():
     assert "`rx` turn receiving PFC frames on and off" in said[5]
     assert "'sometimes' is neither enable nor disable" in said[6]
     assert device.ports["swp1"].pfc_enabled == [3]
+
+
+def test_a_trailing_comment_is_dropped_as_bash_drops_it():
+    """`nv set ... mtu 9216  # jumbo` (a pasted script) read the comment as more words (SYS002 "expected one value");
+    a `$` in it named the line a run-time value, an apostrophe an unclosed quote. bash(1) COMMENTS: a word that starts
+    with `#` and the rest of the line are ignored; a `#` inside quotes or inside a word (`a#b`) is a character."""
+    text = ("nv set qos roce mode lossless\nnv set interface swp1 link mtu 9216  # jumbo for $FABRIC\n"
+            "nv set interface swp2 link mtu 9000 # don't change\nnv set interface swp3 description 'rack # 4' # c\n"
+            "nv set interface swp4 description gpu#4\t#x\nnv set interface swp5 link mtu 9216#x\n")
+    dev = nvue.parse([Input("setup.sh", text)], "leaf01")
+    assert (dev.ports["swp1"].mtu_bytes, dev.ports["swp2"].mtu_bytes) == (9216, 9000)
+    assert (dev.ports["swp3"].description, dev.ports["swp4"].description) == ("rack # 4", "gpu#4")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 6)]  # `9216#x` is one word, no number
+    assert "'9216#x' is not a number" in dev.issues[0].message
+
+
+def test_a_variable_the_script_sets_to_a_literal_is_filled_in():
+    """`PORTS=swp1-4` then `nv set interface $PORTS ...` (an operator's setup script) was named a run-time value: the
+    script's own top-level plain assignment says what bash fills in (bash(1), PARAMETERS, EXPANSION). A later plain
+    assignment wins from its line on; inside double quotes a value with a blank stays one word."""
+    text = ("#!/bin/bash\nset -e\nPORTS=swp1-4\nexport PRIO='3'\nDESC=\"gpu rack\"  # who\n"
+            "nv set qos roce mode lossless\nnv set qos pfc p1 switch-priority $PRIO\n"
+            "nv set interface $PORTS qos pfc profile p1\nnv set interface ${PORTS},swp9 link mtu 9216\n"
+            "nv set interface swp9 description \"$DESC\"\nPORTS=swp7\nsudo nv set interface $PORTS link mtu 9000\n"
+            "nv config apply -y\n")
+    dev = nvue.parse([Input("setup.sh", text)], "leaf01")
+    assert [(i.source.line, i.message[:30]) for i in dev.issues] == [(2, "skipped 'set -e': not an `nv s")]
+    assert sorted(dev.ports) == ["swp1", "swp2", "swp3", "swp4", "swp7", "swp9"]
+    assert dev.ports["swp3"].pfc_enabled == [3] and dev.ports["swp3"].pfc_source.line == 7
+    assert dev.ports["swp4"].mtu_bytes == 9216 and dev.ports["swp9"].description == "gpu rack"
+    assert dev.ports["swp7"].mtu_bytes == 9000 and dev.ports["swp1"].mtu_bytes == 9216
+    bash = shutil.which("bash")
+    if bash:  # bash itself runs the script with an `nv` that prints the words it is given
+        run = subprocess.run([bash, "-c", 'nv() { if [ "$1" = set ]; then printf "<%s>" "${@:2}"; echo; fi; }\n'
+                              'sudo() { "$@"; }\n' + text], capture_output=True, text=True, check=True).stdout
+        assert run.splitlines() == ["".join(f"<{w}>" for w in words) for words, _ in command_paths(text, "s")[0]]
+    # a function body runs when it is called, after assignments below it perhaps: its `$PORTS` stays named
+    dev = nvue.parse([Input("setup.sh", "PORTS=swp1\nfunction setup {\n  nv set interface $PORTS link mtu 9216\n}\n"
+                                        "PORTS=swp2\nsetup\nnv set interface $PORTS type swp\n")], "leaf01")
+    assert [i.source.line for i in dev.issues if "expanded by the shell" in i.message] == [3]
+    assert sorted(dev.ports) == ["swp2"] and dev.ports["swp2"].mtu_bytes is None
+
+
+@pytest.mark.parametrize("setting", [
+    "for PORTS in swp1 swp2; do\n  nv set interface $PORTS link mtu 9216\ndone",  # a loop variable
+    "if [ -n \"$1\" ]; then\n  PORTS=swp2\nfi",  # set in a conditional: which value depends on the run
+    "setup() {\n  PORTS=swp2\n}\nsetup",  # set in a function
+    "while read PORTS; do :; done < ports.txt",  # set by a command
+    "PORTS=$(cat ports.txt)",  # a command substitution
+    "PORTS=`cat ports.txt`",
+    "PORTS=swp2 ./other.sh",  # an assignment for one command
+    "(( PORTS = 2 ))",  # arithmetic
+    "PORTS+=,swp3",  # an append (a value the script builds)
+    "source ./ports.env",  # a sourced file may set anything
+    "PORTS='swp1 swp2'",  # unquoted, bash splits it into two words
+    "PORTS='swp*'",  # unquoted, bash matches it against file names
+])
+def test_a_variable_set_at_run_time_stays_named(setting):
+    """What bash gives `$PORTS` here is not known from the text (bash(1): a loop, a conditional or a function runs as
+    the run decides; `read`, `$(...)`, `source` set values of their own): the line is named, not guessed."""
+    text = f"PORTS=swp1\nnv set interface swp1 type swp\n{setting}\nnv set interface $PORTS link mtu 9216\n"
+    dev = nvue.parse([Input("setup.sh", text)], "leaf01")
+    named = [i for i in dev.issues if "expanded by the shell" in i.message]
+    assert named and named[-1].source.line == text.count("\n") and "`$PORTS`" in named[-1].message
+    assert dev.ports["swp1"].mtu_bytes is None
+
+
+@pytest.mark.parametrize("line, unknown", [
+    ("nv set qos pfc-watchdog recovery-interval 400", "restoration"),
+    ("nv set qos pfc-watchdog rx-pause-duration multiplier 3", "detection"),
+    ("nv set qos pfc-watchdog rx-pause-threshold 80", "detection"),
+    ("nv set qos pfc-watchdog tx-frames-threshold value 10", "detection"),
+    ("nv set qos pfc-watchdog transmit-queue-threshold percent 50", "detection"),
+    ("nv set qos pfc-watchdog transmit-queue-threshold state disabled", None),  # a check turned off changes nothing
+])
+def test_pfc_watchdog_settings_new_in_5_19_are_named_and_their_time_unknown(line, unknown):
+    """Cumulus Linux 5.19's release notes list new `qos pfc-watchdog` settings without saying what they do (no NVUE
+    reference or guide page read does): they were "not a QoS setting losslessd knows" while the watchdog kept the
+    5.6 guide's times (detection polling-interval x robustness, restoration one polling interval), which they may
+    change. Each is named and the time it touches is unknown; the rest of the watchdog is still read."""
+    dev = parse(f"nv set qos roce\nnv set qos pfc-watchdog polling-interval 200\n"
+                f"nv set interface swp1 qos pfc-watchdog state enable\n{line}\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 4)]
+    assert "new in Cumulus Linux 5.19" in dev.issues[0].message
+    wd = dev.ports["swp1"].watchdog
+    assert wd.enabled and wd.polling_interval_ms == 200.0
+    assert (wd.detection_time_ms, wd.restoration_time_ms) == (
+        None if unknown == "detection" else 600.0, None if unknown == "restoration" else 200.0)

@@ -985,3 +985,21 @@ def test_a_port_channel_inheriting_a_profile_the_input_does_not_define_leaves_it
     assert (member.dscp_to_tc, member.trust, member.queues) == (None, None, {})
     assert member.pfc_enabled == plain.pfc_enabled == [3]  # the member's own PFC mode, the system's no-drop class
     assert plain.dscp_to_tc[26] == 3 and plain.trust == Trust.dscp and plain.queues[3].scheduler.weight == 60
+
+
+@pytest.mark.parametrize("spelled, ports", [
+    ("Ethernet1/1-1024", 1024),  # limits.MAX_RANGE_PORTS: at most 1,024 ports in one range, alike on EOS
+    ("Ethernet1/1-1025", None),  # one past: refused (it once read as 1,025 ports, EOS refused it)
+    ("ethernet 1/1-1/4, Eth1/9", 5),  # the far end repeating the slot, a second item of its own type
+    ("Ethernet1/1-2/4", None),  # a far end of another slot: named like EOS's (it was "cannot tell which")
+])
+def test_a_range_is_read_by_the_helper_eos_shares(spelled, ports):
+    """NX-OS `_ethernets` and EOS `_ethernet_range` were two readers of the same ranges that disagreed at the edge
+    (a 1,025-port range, a far end in another slot); both are clitext.ethernet_ports with the cap from limits."""
+    text = BASE.replace("interface Ethernet1/1\n", f"interface {spelled}\n  priority-flow-control mode on\n")
+    device = parse(text)
+    if ports is None:
+        assert not device.ports and [i.code for i in device.issues] == ["SYS002"]
+        assert "is not a port range" in device.issues[0].message
+    else:
+        assert len(device.ports) == ports and not device.issues

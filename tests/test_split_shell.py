@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from losslessd.parse.base import split_shell
+from losslessd.parse.base import shell_words, split_shell
 
 # What shlex treats apart: blanks, quotes, the backslash, `#`, bash's list and redirection operators; and a
 # non-breaking space and a non-ASCII letter, which are word characters to it.
@@ -84,3 +84,22 @@ def test_a_quoted_word_of_16_mib_is_one_word():
     word = "y" * (16 << 20)
     assert split_shell(f'set x description "{word}" end') == ["set", "x", "description", word, "end"]
     assert split_shell("mlnx_qos -i eth0 " + word + "; x", ";&|<>", True)[-3:] == [word, ";", "x"]
+
+
+def test_shell_words_drops_comments_as_split_shell_does():
+    """shell_words' fast path for plain lines (``line.split()``) cuts at the first word that starts with `#`, the same
+    words split_shell gives with comments; without ``comments`` a `#` word is kept (Junos and EOS text has them)."""
+    rnd = random.Random(30)
+    for _ in range(3_000):
+        line = "".join(rnd.choice(["a", "b", " ", "\t", "#", "x#", "$", "'", "\\"]) for _ in range(rnd.randint(0, 12)))
+        for comments in (False, True):
+            try:
+                want: list[str] | str = split_shell(line, comments=comments)
+            except ValueError as exc:
+                want = str(exc)
+            try:
+                got: list[str] | str = shell_words(line, comments)
+            except ValueError as exc:
+                got = str(exc)
+            assert got == want, (line, comments)
+    assert shell_words("set a #b") == ["set", "a", "#b"] and shell_words("set a#b #c", comments=True) == ["set", "a#b"]

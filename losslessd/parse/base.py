@@ -72,16 +72,20 @@ class LineAt:
 _PLAIN = re.compile(r"[\x20-\x7e\t]*")  # printable ASCII and tabs
 
 
-def shell_words(line: str) -> list[str]:
+def shell_words(line: str, comments: bool = False) -> list[str]:
     """``shlex.split(line)`` (raises ValueError on an unclosed quote), without shlex's per-character Python
     loop for the common line with no quote, backslash or non-ASCII character: then it is ``line.split()``.
-    A 32 MiB file of `set` lines took minutes through shlex alone."""
+    A 32 MiB file of `set` lines took minutes through shlex alone. With ``comments``, a word that starts with `#`
+    and what follows are dropped, as split_shell drops them (bash(1), COMMENTS)."""
     if _PLAIN.fullmatch(line) and not any(c in line for c in "'\"\\"):
-        return line.split()
-    return split_shell(line)
+        words = line.split()
+        if comments and "#" in line:
+            return next((words[:i] for i, w in enumerate(words) if w.startswith("#")), words)
+        return words
+    return split_shell(line, comments=comments)
 
 
-_SHELL_SPACE = " \t\r\n"  # shlex's whitespace
+SHELL_SPACE = " \t\r\n"  # shlex's whitespace, where a `#` may start a comment
 
 
 def split_shell(line: str, punctuation: str = "", comments: bool = False) -> list[str]:
@@ -92,7 +96,7 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
     characters are taken whole; quotes, backslashes, `#` and punctuation are read one by one as shlex reads them.
     One difference, with ``comments``: a `#` starts a comment only where it starts a word, as bash(1) COMMENTS has
     it (`a#b` is one word; shlex cut it to `a`), since the only reader of comments is the host-script reader."""
-    special = _SHELL_SPACE + "'\"\\" + ("#" if comments else "") + punctuation
+    special = SHELL_SPACE + "'\"\\" + ("#" if comments else "") + punctuation
     plain = re.compile(f"[^{re.escape(special)}]+")
     marks = re.compile(f"[{re.escape(punctuation)}]+") if punctuation else None
     words: list[str] = []
@@ -100,7 +104,7 @@ def split_shell(line: str, punctuation: str = "", comments: bool = False) -> lis
     i, n = 0, len(line)
     while i < n:
         c = line[i]
-        if c in _SHELL_SPACE or (comments and c == "#" and token is None) or c in punctuation:
+        if c in SHELL_SPACE or (comments and c == "#" and token is None) or c in punctuation:
             if token is not None:
                 words.append("".join(token))
                 token = None

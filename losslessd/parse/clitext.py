@@ -14,7 +14,7 @@ from typing import Generic, TypeVar
 
 from .. import units
 from ..errors import InputError
-from ..limits import MAX_NESTING
+from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
 from .base import Input
@@ -319,6 +319,41 @@ def check_config_text(inp: Input, vendor: str, line_re: re.Pattern, expected: st
 
 class LineError(ValueError):
     """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
+
+
+_PORT_NUMBERS = re.compile(r"\d{1,5}(?:/\d{1,5}){0,2}", re.ASCII)  # `1`, `1/1`, `1/1/1` (ASCII: what int() reads alike)
+_FAR_END = re.compile(r"((?:\d{1,5}/){0,2})(\d{1,5})", re.ASCII)  # `4`, or `1/4` repeating the slot
+
+
+def ethernet_ports(text: str, spelled: re.Pattern, bare_items: bool = False) -> list[str] | None:
+    """The Ethernet ports an `interface` line's comma list of ports and ranges names (`Ethernet1/1-48, Ethernet1/50`,
+    `eth 1/1-1/4`, EOS's `Ethernet1,3,5-7`), as `Ethernet<numbers>`; None when it is no such list. ``spelled``: one
+    port as the platform spells it, its numbers in group 1 (`Ethernet1/1`, `eth 1/1`); ``bare_items``: an item after a
+    comma may be numbers alone (EOS). A range's far end may repeat the slot (`1/1-1/4`, as configuration mode and
+    switch-config generators write it). LineError for a range whose far end is of another slot, that runs backwards,
+    or that names more than MAX_RANGE_PORTS ports (limits.py)."""
+    out: list[str] = []
+    for index, item in enumerate(text.split(",")):
+        first, dash, far = item.strip().partition("-")
+        m = spelled.fullmatch(first.strip())
+        numbers = m[1] if m else first.strip() if bare_items and index else None
+        if numbers is None or not _PORT_NUMBERS.fullmatch(numbers):
+            return None
+        if not dash:
+            out.append(f"Ethernet{numbers}")
+            continue
+        end = _FAR_END.fullmatch(far.strip())
+        if end is None:
+            return None
+        slot, _, low = numbers.rpartition("/")
+        if end[1] and end[1] != slot + "/":
+            raise LineError(f"{item.strip()[:40]!r} is not a port range (its far end is of another slot)")
+        count = int(end[2]) - int(low) + 1
+        if not 0 < count <= MAX_RANGE_PORTS:
+            raise LineError(f"{item.strip()[:40]!r} is not a port range (its end is before its start, or it names "
+                            f"more than {MAX_RANGE_PORTS:,} ports)")
+        out.extend(f"Ethernet{slot}/{n}" if slot else f"Ethernet{n}" for n in range(int(low), int(end[2]) + 1))
+    return out
 
 
 def bounded_int(text: str, lo: int, hi: int, what: str) -> int:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ... import units
+from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import Input, check_expanded, port_slot
 from ..clitext import (
@@ -42,7 +43,6 @@ _PORT_CHANNEL = re.compile(r"^port-channel ?([0-9]{1,4})$", re.ASCII)
 # | 400g-1x ...}`: the front-panel port runs as N ports of S Gb/s (ethernet1/1/1:1-4 when N > 1, else ethernet1/1/1).
 _BREAKOUT = re.compile(r"^([0-9]{1,3})g-([0-9])x$", re.ASCII)
 _NUMBER = re.compile(r"^[0-9]{1,9}$", re.ASCII)
-_MAX_RANGE = 1024
 
 
 @dataclass(frozen=True)
@@ -181,8 +181,9 @@ def ethernets(words: list[str]) -> list[str]:
             raise LineError(f"{text[:40]!r} is not a port range (its ends must be ports of one slot, both sub-ports "
                             "of one port or neither)")
         lo, hi = (start[3], end[3]) if start[3] is not None else (start[2], end[2])
-        if hi is None or lo is None or hi < lo or hi - lo > _MAX_RANGE:
-            raise LineError(f"{text[:40]!r} is not a port range (its end is before its start)")
+        if hi is None or lo is None or hi < lo or hi - lo >= MAX_RANGE_PORTS:
+            raise LineError(f"{text[:40]!r} is not a port range (its end is before its start, or it names more than "
+                            f"{MAX_RANGE_PORTS:,} ports)")
         for n in range(lo, hi + 1):
             out.append(_name(start[0], start[1], n, None) if start[3] is None else _name(*start[:3], n))
     return out

@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from ... import units
 from ...model import ParseIssue, Source, Trust
 from ..base import Input, check_expanded, port_slot
-from ..clitext import LineError, Node, TreeReader, Val, bounded_int, check_config_text, config_session, dscp_values
+from ..clitext import (
+    LineError,
+    Node,
+    TreeReader,
+    Val,
+    bounded_int,
+    check_config_text,
+    config_session,
+    dscp_values,
+    ethernet_ports,
+)
 from . import flat
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
@@ -231,41 +241,12 @@ def _ethernet(words: list[str]) -> str | None:
     return f"Ethernet{spelled[1]}" if spelled else None
 
 
-# One item of a range or list after `interface` (`Ethernet1-48`, `Et1/1-4`, `ethernet 3/1-3/8`, a bare `5-7` after a
-# comma): its port name's numbers and, for a range, the last number of its far end (the far end may repeat the rest,
-# `1/1-1/4`).
-_RANGE_ITEM = re.compile(r"^(?:(?:ethernet|eth|et)\s*)?(\d{1,5}(?:/\d{1,5}){0,2})(?:-((?:\d{1,5}/){0,2})(\d{1,5}))?$",
-                         re.IGNORECASE | re.ASCII)
-_MAX_RANGE = 1024
-
-
 def _ethernet_range(words: list[str]) -> list[str] | None:
     """The ports of `interface Ethernet1-48`, `interface eth 1-3`, `interface range Et1/1-4`, `interface
     Ethernet1,3,5-7` (configuration mode takes ranges and lists of Ethernet ports and enters one mode for them all:
-    the prompt reads `(config-if-Et1-3)#`, as EOS sessions print it); None when the words are no such list. LineError
-    for a range that ends before its start, whose far end is of another slot, or that spans more than 1,024 ports."""
-    if words[:1] == ["range"]:
-        words = words[1:]
-    text = " ".join(words)
-    if not words or not _ETHERNET_SPELLED.match(re.split(r"[-,]", text)[0].strip()):
-        return None
-    out: list[str] = []
-    for part in text.split(","):
-        m = _RANGE_ITEM.match(part.strip())
-        if m is None:
-            return None
-        first, far_rest, last = m[1], m[2] or "", m[3]
-        if last is None:
-            out.append(f"Ethernet{first}")
-            continue
-        prefix, _, low = first.rpartition("/")
-        if far_rest and far_rest != (prefix + "/" if prefix else ""):
-            raise LineError(f"{part.strip()[:40]!r} is not a port range (its far end is of another slot)")
-        if int(last) < int(low) or int(last) - int(low) >= _MAX_RANGE:
-            raise LineError(f"{part.strip()[:40]!r} is not a port range (its end is before its start, or 1,024 "
-                            "ports past it)")
-        out.extend(f"Ethernet{prefix}/{n}" if prefix else f"Ethernet{n}" for n in range(int(low), int(last) + 1))
-    return out
+    the prompt reads `(config-if-Et1-3)#`, as EOS sessions print it; a bare number after a comma is a port of its
+    own); None when the words are no such list (clitext.ethernet_ports)."""
+    return ethernet_ports(" ".join(words[1:] if words[:1] == ["range"] else words), _ETHERNET_SPELLED, bare_items=True)
 
 
 class _Reader(TreeReader):

@@ -72,15 +72,16 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
     classes = _Classes(cfg)
     ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
     for port_name in sorted(names):
-        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, ranges)
-        own = cfg.interfaces.get(port_name)
-        if own is not None and own.input_filter is not None and own.input_filter.value in cfg.class_filters:
-            # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
-            # and a multifield classifier's forwarding class overrides it for the traffic its terms match.
-            device.issues.append(ParseIssue(code="SYS002", source=own.input_filter.source, message=(
-                f"{port_name}: firewall filter {own.input_filter.value} sets the forwarding class of the traffic it "
-                "matches (a multifield classifier, applied after the port's classifiers): it is not read, so the "
-                "port's classification may not be the one shown")))
+        iface = _interface(cfg, port_name, ranges)
+        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface)
+        for bound in (f for filters in (iface.input_filters.values() if iface else ()) for f in filters):
+            if bound.value in cfg.class_filters:
+                # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
+                # and a multifield classifier's forwarding class overrides it for the traffic its terms match.
+                device.issues.append(ParseIssue(code="SYS002", source=bound.source, message=(
+                    f"{port_name}: firewall filter {bound.value} sets the forwarding class of the traffic it matches "
+                    "(a multifield classifier, applied after the port's classifiers): it is not read, so the port's "
+                    "classification may not be the one shown")))
     return device
 
 
@@ -123,7 +124,7 @@ def _interface(cfg: JunosConfig, name: str, ranges: list[tuple[InterfaceRange, s
     """The port's own settings over those of the interface ranges it is a member of (``ranges``: those with
     settings, each with its set of names)."""
     own = cfg.interfaces.get(name)
-    shared = [r.settings for r, names in ranges if _member(r, names, name)]
+    shared = [r.settings for r, names in ranges if r.settings is not None and _member(r, names, name)]
     if not shared:
         return own
     merged = Interface(source=own.source if own else shared[0].source)
@@ -132,6 +133,7 @@ def _interface(cfg: JunosConfig, name: str, ranges: list[tuple[InterfaceRange, s
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
         merged.vlan_tagging = merged.vlan_tagging or layer.vlan_tagging
+        merged.input_filters.update(layer.input_filters)  # (the port's own binding of a unit's filter wins)
     return merged
 
 
@@ -152,8 +154,7 @@ def _ip_mtu(iface: Interface | None) -> int | None:
 
 
 def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
-          wildcards: list[tuple[str, CosInterface]], ranges: list[tuple[InterfaceRange, set[str]]]) -> Port:
-    iface = _interface(cfg, name, ranges)
+          wildcards: list[tuple[str, CosInterface]], iface: Interface | None) -> Port:
     conf = _cos_conf(cfg, name, wildcards)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
@@ -287,11 +288,12 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
         found = _class_of(cfg, conf.pcp_classifier, cfg.pcp_classifiers, code)
         if found is not None:
             port.tc_to_priority.setdefault(classes.ids[found[0]], code)
-            if found[1].source is not None and not found[1].no_loss:
+            if not found[1].no_loss:
                 # Junos QFX "class (Forwarding Classes)": a class the configuration defines is lossless only with
-                # the `no-loss` option; without it its traffic is treated as lossy, whatever the CNP's code point.
+                # the `no-loss` option, and of the default classes only fcoe and no-loss are (reader.DEFAULT_LOSSLESS);
+                # any other class's traffic is treated as lossy, whatever the CNP's code point.
                 del enabled[code]
-                lossy = found[1].source
+                lossy = found[1].source or (conf.pcp_classifier.source if conf.pcp_classifier else None)
     unknown = False
     for dscp, src in cnp.dscp.items():
         # DSCP-based PFC pauses with the `pfc-priority` of the no-loss forwarding class the classifier gives that

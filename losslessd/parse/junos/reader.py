@@ -30,6 +30,10 @@ _CODE3 = re.compile(r"^[01]{3}$")
 DSCP_ALIASES = {**{k: v for k, v in DSCP_NAMES.items() if k != "default"}, "nc1": 48, "nc2": 56}
 # QFX default forwarding classes and their queues (Junos "Default forwarding classes" for the QFX Series).
 DEFAULT_CLASSES = {"best-effort": 0, "fcoe": 3, "no-loss": 4, "network-control": 7}
+# Junos "Overview of CoS Upgrade Requirements to Junos OS Release 12.3" (QFX): the default fcoe and no-loss classes are
+# lossless while the configuration does not define them; a class it defines (those two included) is lossless only with
+# the `no-loss` packet drop attribute.
+DEFAULT_LOSSLESS = frozenset({"fcoe", "no-loss"})
 # PFC watchdog defaults when `pfc-watchdog` has no options: poll every 100 ms, detection after 2 polls,
 # recovery 200 ms (Junos CoS guide, "PFC Watchdog").
 WATCHDOG_DEFAULTS = {"poll-interval": 100, "detection": 2, "recovery": 200}
@@ -121,9 +125,9 @@ class Interface:
     channelized: bool = False  # `number-of-sub-ports N`: broken out into et-x/y/z:0.. ports, forwards nothing itself
     speed_gbps: float | None = None
     disabled: Source | None = None
-    # `unit N family ethernet-switching|inet|inet6 filter input NAME`: a firewall filter on the port's input, which may
-    # set forwarding classes (a multifield classifier)
-    input_filter: Val | None = None
+    # `unit N family ethernet-switching|inet|inet6 filter input NAME` or `filter input-list [ A B ]`: firewall filters
+    # on the port's input, which may set forwarding classes (a multifield classifier); per (unit, family, statement)
+    input_filters: dict[tuple[str, str, str], list[Val]] = field(default_factory=dict)
 
 
 @dataclass
@@ -146,7 +150,8 @@ class JunosConfig:
     interfaces: dict[str, Interface] = field(default_factory=dict)
     cos_interfaces: dict[str, CosInterface] = field(default_factory=dict)  # name or wildcard pattern
     classes: dict[str, ForwardingClass] = field(
-        default_factory=lambda: {name: ForwardingClass(queue) for name, queue in DEFAULT_CLASSES.items()})
+        default_factory=lambda: {name: ForwardingClass(queue, no_loss=name in DEFAULT_LOSSLESS)
+                                 for name, queue in DEFAULT_CLASSES.items()})
     dscp_classifiers: dict[str, dict[int, Val]] = field(default_factory=dict)  # DSCP -> forwarding class
     dscp6_classifiers: dict[str, dict[int, Val]] = field(default_factory=dict)
     pcp_classifiers: dict[str, dict[int, Val]] = field(default_factory=dict)
@@ -627,8 +632,15 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
     elif w[0] == "number-of-sub-ports" and _whole(w[1], 1, 16) > 1:
         iface.channelized = True
     elif (w[0] == "unit" and len(w) >= 7 and w[2] == "family" and w[3] in ("ethernet-switching", "inet", "inet6")
-          and w[4:6] == ["filter", "input"]):
-        iface.input_filter = Val(w[6], src)
+          and w[4] == "filter" and w[5] in ("input", "input-list")):
+        # Junos "filter (Applying to an Interface)": `input NAME` is one filter (a later line replaces it), `input-list`
+        # filters in order, each line adding to the list.
+        key = (w[1], w[3], w[5])
+        names = [Val(n, src) for n in _values(w, 6)]
+        if w[5] == "input":
+            iface.input_filters[key] = names[:1]
+        else:
+            iface.input_filters.setdefault(key, []).extend(names)
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
         mtu = _whole(w[5], 256, 65535)
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:
@@ -782,10 +794,13 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
                         else f"`{unknown}` is not a forwarding-class statement losslessd knows")
         if "queue-num" in rest:
             queue = _whole(rest[rest.index("queue-num") + 1], 0, 15)
-            fc = cfg.classes[w[2]] = ForwardingClass(int(queue), src, no_loss=fc.no_loss if fc else False,
+            defined = fc is not None and fc.source is not None  # (a default class's own no-loss goes once defined)
+            fc = cfg.classes[w[2]] = ForwardingClass(int(queue), src, no_loss=fc.no_loss if fc and defined else False,
                                                      pfc_priority=fc.pfc_priority if fc else None)
         if fc is None:
             raise _Skip(f"forwarding class {w[2]} has no queue-num")
+        if fc.source is None:  # a line defining a default class: lossless only if it says `no-loss`
+            fc.no_loss = False
         fc.source = fc.source or src
         if "no-loss" in rest:
             fc.no_loss = True

@@ -23,15 +23,17 @@ PLATFORM = "nvidia_cumulus"
 _COMMANDS = re.compile(r"^[ \t]*(\S*@\S*[$#][ \t]*)?(sudo[ \t]+)?nv set \S", re.MULTILINE)
 # startup.yaml and `nv config show` start with a header holding the NVUE API version.
 _TREE = re.compile(r"^[ \t]*(- )?\"?header\"?:.*$[\s\S]{0,400}nvue-api-version", re.MULTILINE)
-# /etc/nvue.d/startup.yaml as the Cumulus Linux user guide prints it (`sudo cat /etc/nvue.d/startup.yaml`, and
-# `nv config find`): the `- set:` item alone, without the header item. Known by `- set:` opening the file (after an
-# optional prompt line running the command) with one of NVUE's root objects as its first key.
-_SET_TREE = re.compile(r"\A(?:[ \t]*(?:#.*)?\n)*(?:\S+@\S+[$#][ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t].*\n)?"
-                       r"- set:[ \t]*\n(?:[ \t]*(?:#.*)?\n)*[ \t]+(?:interface|qos|system|router|vrf|bridge|evpn|nve"
-                       r"|mlag|service|acl):")
-# The prompt line before such a tree, as the guide prints it: blanked (line numbers kept), not read as YAML.
-_TREE_PROMPT = re.compile(r"\A((?:[ \t]*(?:#.*)?\n)*)\S+@\S+[$#][ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t]"
-                          r"[^\n]*(?=\n- set:)")
+# Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
+NVUE_ROOT = ("interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl")
+# The prompt line the Cumulus Linux user guide prints before the startup.yaml it shows (`sudo cat
+# /etc/nvue.d/startup.yaml`, `nv config find`), after blank or comment lines.
+_BLANKS = r"(?:[ \t]*(?:#.*)?\n)*"
+_TREE_PROMPT_LINE = r"\S+@\S+[$#][ \t]*(?:sudo[ \t]+)?(?:cat|nv[ \t]+config)[ \t][^\n]*"
+# /etc/nvue.d/startup.yaml as the guide prints it: the `- set:` item alone, without the header item. Known by `- set:`
+# opening the file (after an optional prompt line) with one of NVUE's root objects as its first key.
+_SET_TREE = re.compile(rf"\A{_BLANKS}(?:{_TREE_PROMPT_LINE}\n)?- set:[ \t]*\n{_BLANKS}[ \t]+(?:{'|'.join(NVUE_ROOT)}):")
+# That prompt line: blanked (line numbers kept), not read as YAML.
+_TREE_PROMPT = re.compile(rf"\A({_BLANKS}){_TREE_PROMPT_LINE}(?=\n- set:)")
 _CONFIG = re.compile(r"^nv\s+config\s+show(\s+-o\s+(commands|json|yaml))?\s*$")
 _LLDP = re.compile(r"^(lldpcli\s+show\s+neighbors?|lldpctl)\b")
 

@@ -434,9 +434,10 @@ def _watchdog(conf: Conf, pc: PortConf) -> Watchdog:
         # No `qos pfc-watchdog` on the port: the watchdog is off (NVUE enables it per interface).
         return Watchdog(enabled=False, source=pc.source)
     poll = _num(conf.wd_poll, WD_POLL_MS)
-    return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll,
-                    detection_time_ms=poll * _num(conf.wd_robustness, WD_ROBUSTNESS),
-                    restoration_time_ms=poll, action=WD_ACTION, action_raw=WD_ACTION,
+    detection = None if "detection" in conf.wd_unread else poll * _num(conf.wd_robustness, WD_ROBUSTNESS)
+    return Watchdog(enabled=bool(pc.watchdog.value), polling_interval_ms=poll, detection_time_ms=detection,
+                    restoration_time_ms=None if "restoration" in conf.wd_unread else poll,
+                    action=WD_ACTION, action_raw=WD_ACTION,
                     source=pc.watchdog.source)
 
 

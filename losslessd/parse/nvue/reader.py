@@ -15,9 +15,12 @@ import yaml
 
 from ... import units
 from ...docpos import compose
+from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
 from ..base import check_expanded, port_slot, shell_words
 from ..clitext import Val
+from . import NVUE_ROOT
+from .script import Expansion, Line, Tracker, expansions, substitute
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
 SWP = re.compile(r"^swp\d+(s\d+)?$")
@@ -25,8 +28,7 @@ _RANGE = re.compile(r"^(\D*?(?:\d+s)?)(\d+)-(\d+)$", re.ASCII)  # (\d: 0-9 only,
 _ONE = re.compile(r"^(\D+?(?:\d+s)?)\d+$", re.ASCII)  # one port's stem: `swp` of swp10, `swp1s` of swp1s0
 _BARE = re.compile(r"^\d+(-\d+)?$", re.ASCII)  # `6` or `10-12` after a comma: no stem of its own
 _PROMPT = re.compile(r"^\S*@\S*:\S*[$#]\s*")  # `cumulus@leaf1:mgmt:~$ ` pasted in front of a command
-# Top-level objects of the NVUE tree (NVUE reference: `nv set <object> ...`): a bare tree needs one of them.
-_NVUE_ROOT = {"interface", "qos", "system", "router", "vrf", "bridge", "evpn", "nve", "mlag", "service", "acl"}
+_NVUE_ROOT = frozenset(NVUE_ROOT)
 # qos subtrees the lossless checks do not use, knowingly skipped (Cumulus Linux QoS guide): shaping and the
 # switch's own buffer carving (advanced buffer config; headroom comes from `pfc` cable length). `traffic-pool` is read.
 _QOS_SKIPPED = ("egress-shaper", "advance-buffer-config", "buffer-pool", "ingress-pool", "egress-pool")
@@ -138,6 +140,7 @@ class Conf:
     pg_override: Source | None = None  # an advance-buffer-config line that moves switch priorities between lossy PGs
     wd_poll: Val[int] | None = None  # ms
     wd_robustness: Val[int] | None = None
+    wd_unread: set[str] = field(default_factory=set)  # WD_UNREAD times a line makes unknown: "detection", "restoration"
     ports: dict[str, PortConf] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=list)
 
@@ -167,43 +170,27 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
         block.append(line)
         if "'" in line or '"' in line:  # a line without a quote cannot close one: no need to parse again
             try:
-                return shell_words("\n".join(block)), taken
+                return shell_words("\n".join(block), comments=True), taken
             except ValueError:
                 continue
     return None
-
-
-# A shell parameter or command substitution (bash(1), EXPANSION): `$NAME`, `${...}`, `$(...)`, `$1`.
-# (bash(1) special parameters too: $$, $!, $-)
-_DOLLAR = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\([^)]*\)?|[0-9@*#?$!-])")
 
 
 _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 
 def _expansion(line: str) -> str | None:
-    """The first expansion bash makes in ``line`` (bash(1), QUOTING: none inside single quotes; `\\$` is a plain `$`;
-    within double quotes `'` is a plain character), or None."""
-    quote = ""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "\\" and quote != "'":
-            i += 2  # the escaped character is taken as it is
-            continue
-        if ch in "'\"" and quote in ("", ch):
-            quote = "" if quote else ch
-        elif ch == "$" and quote != "'":
-            m = _DOLLAR.match(line, i)
-            if m:
-                return m.group(0)
-        i += 1
-    return None
+    """The first expansion bash makes in ``line`` (script.expansions), or None."""
+    found = expansions(line)
+    return found[0].text if found else None
 
 
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
-    """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
+    """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped. A script's
+    plain top-level `NAME=literal` assignments fill in the `$NAME` of later lines (script.Tracker says which are)."""
     out, issues = [], []
+    tracker = Tracker()
+    logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
     n = 0
     while n < len(lines):
@@ -211,23 +198,42 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
         n += 1
         if not line or line.startswith("#"):
             continue
-        src = Source(file=path, line=n)
+        start = n
         try:
-            words = shell_words(line)
+            words = shell_words(line, comments=True)  # `nv set ... 9216  # jumbo`: bash drops the comment
         except ValueError as exc:
             joined = _quoted(line, lines[n:n + MAX_QUOTED_LINES]) if "closing quotation" in str(exc) else None
             if joined is None:
-                issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {exc}", source=src))
+                logical.append((start, line, None, str(exc), Line()))
                 continue
-            words, n = joined[0], n + joined[1]
+            words, taken = joined
+            line, n = "\n".join([line, *lines[n:n + taken]]), n + taken
+        logical.append((start, line, words, "", tracker.line(line, words)))
+    known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
+    for start, line, got, why, shell in logical:
+        src = Source(file=path, line=start)
+        if got is None:
+            issues.append(ParseIssue(code="SYS002", message=f"cannot read {line[:80]!r}: {why}", source=src))
+            continue
+        words = got
+        if shell.anything:
+            known.clear()
+        if shell.plain is not None:
+            if shell.plain[0] not in tracker.written:
+                known[shell.plain[0]] = shell.plain[1]
+            continue  # a variable the script sets: no `nv set` line, nothing to name
         if words[:1] == ["sudo"]:
             words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
         if words[:2] == ["nv", "set"] and len(words) > 2:
-            expansion = _expansion(line)
-            if expansion is not None:  # `nv set interface $PORTS ...` in a shell script: the shell fills it in
-                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: `{expansion}` is expanded by "
-                                         f"the shell when it runs, so what the command sets is not read", source=src))
+            found = expansions(line)
+            filled = substitute(line, found, {} if shell.in_function else known) if found else line
+            if isinstance(filled, Expansion):  # `nv set interface $PORTS ...`, PORTS not known: filled in at run time
+                why = f"`{filled.text}` is expanded by the shell when it runs, so what the command sets is not read"
+                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
                 continue
+            if found:
+                words = shell_words(filled, comments=True)
+                words = words[1:] if words[:1] == ["sudo"] else words
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
@@ -296,7 +302,7 @@ def expand(names: str) -> list[str]:
         m = _RANGE.match(part)
         if m:
             lo, hi = units.small_int(m.group(2)), units.small_int(m.group(3))
-            if hi < lo or hi - lo > 1024:
+            if hi < lo or hi - lo >= MAX_RANGE_PORTS:
                 raise ValueError(f"bad range {part!r}")
             out.extend(f"{m.group(1)}{i}" for i in range(lo, hi + 1))
             stem = m.group(1)
@@ -466,6 +472,14 @@ def _port_qos(port: PortConf, w: list[str], src: Source) -> None:
         raise Skip(f"`qos {w[0]}` is not an interface QoS setting losslessd knows")
 
 
+# PFC watchdog settings the Cumulus Linux 5.19 release notes list ("New NVUE Commands": `nv set qos pfc-watchdog
+# recovery-interval`, `rx-pause-duration multiplier|state`, `rx-pause-threshold`, `transmit-queue-threshold
+# percent|state`, `tx-frames-threshold state|value`) with no page read that says what they do: each is named, and the
+# time it plausibly changes (a storm's detection, or the restoration after it) is left unknown, not guessed.
+WD_UNREAD = {"recovery-interval": "restoration", "rx-pause-duration": "detection", "rx-pause-threshold": "detection",
+             "transmit-queue-threshold": "detection", "tx-frames-threshold": "detection"}
+
+
 # qos objects made of named profiles: the object or a profile alone (`pfc: {}`, `remark: {default-global: {}}`, as
 # the full tree of `nv config show --all` or the REST API prints defaults) sets nothing.
 _QOS_PROFILES = frozenset({*PORT_PROFILES, "egress-queue-mapping", "pfc-watchdog", "traffic-pool", *_QOS_SKIPPED})
@@ -484,6 +498,11 @@ def _qos(conf: Conf, w: list[str], src: Source) -> None:
             conf.wd_poll = value
         else:
             conf.wd_robustness = value
+    elif kind == "pfc-watchdog" and rest[0] in WD_UNREAD:
+        if rest[1:] not in (["state", "disabled"], ["state", "disable"], ["state", "off"]):  # (a check turned off)
+            conf.wd_unread.add(WD_UNREAD[rest[0]])
+        raise Skip(f"`qos pfc-watchdog {rest[0]}` (new in Cumulus Linux 5.19) is not described in the NVUE "
+                   f"documentation read: the watchdog's {WD_UNREAD[rest[0]]} time is unknown")
     elif kind == "mapping" and len(rest) >= 3:
         _mapping(conf, rest[0], rest[1:], src)
     elif kind == "pfc" and len(rest) >= 2:

@@ -22,16 +22,14 @@ from ..clitext import (
     check_config_text,
     config_session,
     dscp_values,
+    ethernet_ports,
     is_flat,
     renest,
 )
 
-ETHERNET = re.compile(r"^Ethernet\d+(/\d+){1,2}$", re.ASCII)  # (\d: ASCII digits, which int() reads alone)
-# `interface ethernet 1/1` / `interface Eth1/1`, as snippets and design guides write it: NX-OS stores Ethernet1/1.
+# `interface Ethernet1/1`, also `interface ethernet 1/1` / `interface Eth1/1` as snippets and design guides write it:
+# NX-OS stores Ethernet1/1.
 _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.IGNORECASE | re.ASCII)
-# A range may repeat the slot on its far end (`interface Ethernet 1/1-1/4`, as switch-config generators write it):
-# the ports of `Ethernet1/1-4`.
-_SLOT_RANGE = re.compile(r"(.*?)((?:\d{1,5}/){1,2})(\d{1,5})-\2(\d{1,5})", re.ASCII)
 # An `interface` line that names an NX-OS Ethernet port (slot/port, in any spelling) whether or not its range can be
 # read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
 _ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE | re.ASCII)
@@ -182,28 +180,9 @@ def read(inputs: list[Input]) -> NxosConfig:
 
 def _ethernets(words: list[str]) -> list[str]:
     """The ports of `interface Ethernet1/1` (also `ethernet 1/1`, `Eth1/1`) and of the ranges configuration mode
-    takes (`Ethernet1/1-48`, `Ethernet1/1-2, Ethernet1/5`); [] when it names no Ethernet port, LineError for a
-    range that ends before its start or 1,024 ports past it."""
-    out: list[str] = []
-    for part in " ".join(words).split(","):
-        text = part.strip()
-        if slot := _SLOT_RANGE.fullmatch(text):
-            text = f"{slot[1]}{slot[2]}{slot[3]}-{slot[4]}"
-        m = re.fullmatch(r"(.*/)([0-9]{1,5})-([0-9]{1,5})", text)
-        first, last = (m[1] + m[2], int(m[3])) if m else (text, None)
-        name = first if ETHERNET.match(first) else None
-        if name is None and (spelled := _ETHERNET_SPELLED.match(first)):
-            name = f"Ethernet{spelled[1]}"
-        if name is None:
-            return []
-        if last is None:
-            out.append(name)
-            continue
-        prefix, low = name.rsplit("/", 1)
-        if len(low) > 5 or last < int(low) or last - int(low) > 1024:
-            raise LineError(f"{text[:40]!r} is not a port range (its end is before its start, or 1,024 ports past it)")
-        out.extend(f"{prefix}/{n}" for n in range(int(low), last + 1))
-    return out
+    takes (`Ethernet1/1-48`, `Ethernet 1/1-1/4`, `Ethernet1/1-2, Ethernet1/5`); [] when it names no Ethernet port
+    (clitext.ethernet_ports: each item names its type)."""
+    return ethernet_ports(" ".join(words), _ETHERNET_SPELLED) or []
 
 
 def _check_is_nxos(inp: Input) -> None:
