@@ -8,11 +8,13 @@ port so the tests do not see each other's faults.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -40,6 +42,33 @@ def daemon(sim, tmp_path_factory) -> DaemonProcess:
     d = DaemonProcess(sim, tmp_path_factory.mktemp("daemon")).start()
     yield d
     d.stop()
+
+
+@contextlib.contextmanager
+def notify_socket(name: str) -> Iterator[list[str]]:
+    """The lines sent to an abstract sd_notify socket ``name``, read all along as systemd reads it: a reader that
+    waits until the daemon is ready lets the pings fill the socket's queue (10 datagrams) on a slow start, and the
+    daemon then drops what does not fit (MSG_DONTWAIT), READY=1 too."""
+    seen: list[str] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind("\0" + name)
+        listener.settimeout(0.2)
+        done = threading.Event()
+
+        def drain() -> None:
+            while not done.is_set():
+                try:
+                    seen.extend(listener.recv(4096).decode().split("\n"))
+                except TimeoutError:
+                    continue
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        try:
+            yield seen
+        finally:
+            done.set()
+            reader.join()
 
 
 def test_metrics_scraped_over_http_hold_the_expected_series(daemon):
@@ -167,21 +196,7 @@ def test_a_burst_of_sighups_while_a_reload_runs_reloads_once_more_not_once_each(
     key = own.split()[1:3]  # (type, base64) of the simulator's host key, under 30,000 other host names
     keys.write_text(own + "".join(f"other{i}.example {key[0]} {key[1]}\n" for i in range(30000)))
     name = f"losslessd-reloads-{os.getpid()}"
-    seen: list[str] = []
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind("\0" + name)
-        listener.settimeout(0.2)
-        done = threading.Event()
-
-        def drain() -> None:
-            while not done.is_set():
-                try:
-                    seen.extend(listener.recv(4096).decode().split("\n"))
-                except TimeoutError:
-                    continue
-
-        reader = threading.Thread(target=drain, daemon=True)
-        reader.start()
+    with notify_socket(name) as seen:
         d = DaemonProcess(sim, tmp_path / "daemon", known_hosts=str(keys), poll={"ssh_counters_interval_s": None})
         try:
             d.start(env={"NOTIFY_SOCKET": "@" + name})
@@ -200,8 +215,6 @@ def test_a_burst_of_sighups_while_a_reload_runs_reloads_once_more_not_once_each(
             assert d.proc.poll() is None
         finally:
             d.stop()
-            done.set()
-            reader.join()
     assert sent >= 5, f"the first reload ended before more signals were sent ({sent}): make it longer"
     # 2: the first and one for all the signals it saw; 3 when the last signal crossed the first reload's end
     assert reloads in (2, 3), (reloads, sent)
@@ -233,32 +246,14 @@ def test_sd_notify_ready_watchdog_stopping(sim, tmp_path):
     along, as systemd reads it: a reader that waits until the daemon is ready lets the pings fill the socket's
     queue (10 datagrams) on a slow start, and the daemon then drops what does not fit (MSG_DONTWAIT), READY=1 too."""
     name = f"losslessd-notify-{os.getpid()}"
-    seen: list[str] = []
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind("\0" + name)
-        listener.settimeout(0.2)
-        done = threading.Event()
-
-        def drain() -> None:
-            while not done.is_set():
-                try:
-                    seen.extend(listener.recv(4096).decode().split("\n"))
-                except TimeoutError:
-                    continue
-
-        reader = threading.Thread(target=drain, daemon=True)
-        reader.start()
+    with notify_socket(name) as seen:
+        d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
+        d.start(env={"NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "1000000"})  # WatchdogSec=1: ping every 0.5 s
         try:
-            d = DaemonProcess(sim, tmp_path, poll={"ssh_counters_interval_s": None})
-            d.start(env={"NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "1000000"})  # WatchdogSec=1: ping every 0.5 s
-            try:
-                wait_for(lambda: {"READY=1", "WATCHDOG=1"} <= set(seen), "READY=1 and a watchdog ping", timeout_s=120)
-            finally:
-                status = d.stop()
-            wait_for(lambda: "STOPPING=1" in seen, "STOPPING=1", timeout_s=60)
+            wait_for(lambda: {"READY=1", "WATCHDOG=1"} <= set(seen), "READY=1 and a watchdog ping", timeout_s=120)
         finally:
-            done.set()
-            reader.join()
+            status = d.stop()
+        wait_for(lambda: "STOPPING=1" in seen, "STOPPING=1", timeout_s=60)
         assert status == 0
         assert seen.index("READY=1") < seen.index("STOPPING=1")
         assert any(line.startswith("STATUS=") for line in seen)
