@@ -354,8 +354,9 @@ def resolve(cabling: Cabling, dev: str, hop: NextHop) -> tuple[list[str], str | 
 
 def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] | None, str]:
     """The member ports of link aggregate ``name`` of ``dev`` that carry its traffic, and where that was read: a
-    capture's (Device.bundle_members: members up in it), else the config's (Port.bundle: members it names). None
-    when ``name`` is no aggregate, or neither names a member of it."""
+    capture's (Device.bundle_members: members up in it), else, when no capture shows the aggregates, the config's
+    (Port.bundle: members it names). None when ``name`` is no aggregate, the capture does not list it (its row could
+    not be read: a SYS002 says routes through it are not followed), or the config names no member of it."""
     m = _AGGREGATE.match(name)
     if m is None:
         return None, ""
@@ -367,9 +368,11 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
 
 
 def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
-    for bundle, ports in (device.bundle_members or {}).items():
-        if (b := _AGGREGATE.match(bundle)) and int(b[1]) == number:
-            return ports, "show port-channel summary"
+    if device.bundle_members is not None:  # the config's members may be down, or out of the port-channel
+        for bundle, ports in device.bundle_members.items():
+            if (b := _AGGREGATE.match(bundle)) and int(b[1]) == number:
+                return ports, "show port-channel summary"
+        return None, ""
     configured = [p.name for p in device.ports.values()
                   if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
     return (configured, "its members in the config") if configured else (None, "")
