@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -605,3 +606,38 @@ Group Port-       Type     Protocol  Member Ports
     device = load_fabric([path]).devices["nx-leaf4"]
     assert device.neighbors == [] and device.bundle_members is None
     assert not [i for i in device.issues if "LLDP" in i.message or "port-channel" in i.message]
+
+
+def test_a_refused_optional_lldp_command_is_no_lldp_output_on_every_platform(tmp_path):
+    """EOS, NVUE and host captures whose optional LLDP command the device refused (as `pull` saves it: EOS's `%
+    Invalid input`, a Cumulus switch or a host without lldpcli) read as no LLDP table, not as a table of no format
+    (a false SYS002); an answered section of the same command before it is read. A refused required command stays an
+    error."""
+    from losslessd.errors import InputError
+    from losslessd.parse import eos
+    from losslessd.parse.base import Input
+
+    eos_text = Path("examples/fabric/leaf2.capture").read_text()
+    lldp_at = eos_text.index("#% command: show lldp neighbors")
+    nvue_text = Path("tests/fixtures/raw/nvidia_cumulus/leaf-capture.cfg").read_text()
+    refused = {"leaf2.capture": eos_text[:lldp_at] + "#% command: show lldp neighbors\n% Invalid input (privileged "
+                                "mode required)\n",
+               "leaf04.cfg": nvue_text[:nvue_text.index("#% command: lldpcli")] + (
+                   "#% command: lldpcli show neighbors -f keyvalue\n-bash: lldpcli: command not found\n")}
+    host_text = Path("examples/fabric/gpu01.capture").read_text()
+    refused["gpu01.capture"] = host_text[:host_text.index("#% command: lldpcli")] + (
+        "#% command: lldpcli show neighbors -f keyvalue\n-bash: lldpcli: command not found\n")
+    for name, text in refused.items():
+        (tmp_path / name).write_text(text)
+    fabric = load_fabric([tmp_path / name for name in refused])
+    assert sorted(fabric.devices) == ["gpu01", "leaf04", "leaf2"]
+    for device in fabric.devices.values():
+        assert device.neighbors == [] and not [i for i in device.issues if "LLDP" in i.message], device.name
+    # the answered table, then the same command refused: the answer is what is known
+    (tmp_path / "leaf2.capture").write_text(eos_text + "#% command: show lldp neighbors\n% Invalid input\n")
+    leaf2 = load_fabric([tmp_path / "leaf2.capture"]).devices["leaf2"]
+    assert [n.remote_device for n in leaf2.neighbors] == ["gpu05", "gpu06", "spine1", "oob-sw1"]
+    config_at = eos_text.index("#% command: show running-config")
+    with pytest.raises(InputError, match="EOS running-config"):
+        eos.parse([Input("leaf2.capture", eos_text[:config_at] + "#% command: show running-config\n% Invalid input\n"
+                         + eos_text[lldp_at:])], "leaf2")

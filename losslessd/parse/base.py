@@ -12,6 +12,7 @@ from .. import capture
 from ..errors import InputError
 from ..limits import MAX_EXPANDED_PORTS, MAX_PORTS
 from ..model import Source
+from ..platforms import PLATFORMS
 
 T = TypeVar("T")
 
@@ -194,9 +195,22 @@ def command_matches(section: capture.Section, command: re.Pattern) -> bool:
     return command.match(" ".join(section.command.split())) is not None
 
 
-def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern]) -> dict[str, capture.Section]:
-    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts."""
-    return {kind: sec for sec in sections for kind, command in commands.items() if command_matches(sec, command)}
+def refused(section: capture.Section, platform: str) -> bool:
+    """Whether the device refused the section's command (a refusal of the platform's, platforms.Platform.refusals,
+    at the head of its output: NX-OS's `% Invalid command` with `feature lldp` off, `command not found` on a switch
+    without lldpcli), as `pull` saves an optional command's answer: what it would show is not known, which is no fault
+    of the input."""
+    head = section.output[:400]
+    return any(refusal in head for refusal in PLATFORMS[platform].refusals)
+
+
+def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern],
+                  platform: str | None = None) -> dict[str, capture.Section]:
+    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts. With
+    ``platform`` (for optional commands), a section the device refused is as if the command had not run; a refused
+    required command is left to its reader, whose error names it."""
+    return {kind: sec for sec in sections for kind, command in commands.items()
+            if command_matches(sec, command) and not (platform and refused(sec, platform))}
 
 
 def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str) -> tuple[list[Input], str | None]:
@@ -212,8 +226,9 @@ _Sections = list[tuple[str, dict[str, capture.Section]]]  # per capture (its pat
 
 def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str,
                    others: dict[str, re.Pattern]) -> tuple[list[Input], str | None, _Sections]:
-    """config_inputs, and of each capture (its path) the last section of each kind of ``others`` (last_sections):
-    each capture is split into its sections once, however many commands the platform reads from it."""
+    """config_inputs, and of each capture (its path) the last section the device did not refuse of each kind of
+    ``others``, the optional commands (last_sections): each capture is split into its sections once, however many
+    commands the platform reads from it."""
     configs: list[Input] = []
     name = None
     extra: _Sections = []
@@ -228,7 +243,7 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
         if others:
-            extra.append((inp.path, last_sections(sections, others)))
+            extra.append((inp.path, last_sections(sections, others, platform)))
     return configs, name, extra
 
 

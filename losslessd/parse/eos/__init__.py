@@ -65,7 +65,7 @@ def parse(inputs: list[Input], name: str) -> Device:
             continue
         header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
         name = header["device"]
-        last = last_sections(sections, {"config": _RUNNING_CONFIG, "lldp": _LLDP})
+        last = last_sections(sections, {"config": _RUNNING_CONFIG}) | last_sections(sections, {"lldp": _LLDP}, PLATFORM)
         if "config" not in last:
             raise InputError("this EOS capture has no `show running-config` section", file=inp.path, line=1)
         if "lldp" in last:

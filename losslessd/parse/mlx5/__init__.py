@@ -38,7 +38,7 @@ from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input, check_port_count, line_source, port_slot, positional, shell_words
+from ..base import Input, check_port_count, line_source, port_slot, positional, refused, shell_words
 from . import mlnx_qos
 
 PLATFORM = "linux_mlx5"
@@ -776,7 +776,8 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
         _pause(out, sec, args[1])
     elif prog == "ip" and "link" in args and "show" in args and ("-d" in args or "-details" in args):
         _maxmtu(out, sec, args[-1])
-    elif prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args):  # lldpd: the host's LLDP neighbours
+    # lldpd: the host's LLDP neighbours (refused, lldpd not installed: no table, not one of a format not read)
+    elif (prog == "lldpctl" or (prog == "lldpcli" and "neighbors" in args)) and not refused(sec, PLATFORM):
         out.append(("lldp", *lldp.parse(sec.output, "", sec.line)))
     return _compact(out)
 

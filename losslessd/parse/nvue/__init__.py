@@ -92,7 +92,7 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
 def _from_capture(inp: Input) -> tuple[str, str, list, list[ParseIssue]]:
     """(device name, config text with the capture's line numbers, LLDP neighbours, issues)."""
     header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
-    last = last_sections(sections, {"config": _CONFIG, "lldp": _LLDP})
+    last = last_sections(sections, {"config": _CONFIG}) | last_sections(sections, {"lldp": _LLDP}, PLATFORM)
     if "config" not in last:
         raise InputError("this NVUE capture has no `nv config show` section", file=inp.path, line=1)
     neighbors, issues = lldp.parse(last["lldp"].output, inp.path, last["lldp"].line) if "lldp" in last else ([], [])

@@ -18,7 +18,7 @@ import re
 from ... import capture
 from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
-from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
+from ..base import VERSION, Input, capture_inputs, captured_model, refused, sniff_text
 from ..dell_os10 import OS10_QOS
 from .channels import read_summary
 
@@ -63,7 +63,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
     device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
     for path, last in found:
-        if "channels" in last and not _refused(last["channels"]):
+        if "channels" in last:
             sec = last["channels"]
             members, issues = read_summary(sec.output, path, sec.line)
             device.bundle_members = {**(device.bundle_members or {}), **members}
@@ -80,7 +80,7 @@ def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) ->
     of the port its command names; IOS-like releases print no local port in it)."""
     neighbors: list[Neighbor] = []
     issues: list[ParseIssue] = []
-    if table is not None and not _refused(table):
+    if table is not None:
         found, problems = lldp.parse(table.output, path, table.line)
         neighbors.extend(found)
         issues.extend(problems)
@@ -94,18 +94,10 @@ def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) ->
         if port is not None:
             seen[port] = sec  # (a command given twice: the last output counts)
     for port, sec in seen.items():
-        if _refused(sec):
+        if refused(sec, PLATFORM):
             continue
         found, problems = lldp.parse(sec.output, path, sec.line, port=port)
         neighbors.extend(found)
         issues.extend(problems)
     return neighbors, issues
 
-
-def _refused(section: capture.Section) -> bool:
-    """An optional command the switch refused (`% Invalid command`: `feature lldp` or `feature lacp` off), as collection
-    saves it: what it would show is not known, which is no fault of the input."""
-    from ...platforms import PLATFORMS
-
-    head = section.output[:400]
-    return any(refusal in head for refusal in PLATFORMS[PLATFORM].refusals)
