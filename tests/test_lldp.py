@@ -606,6 +606,12 @@ Group Port-       Type     Protocol  Member Ports
     device = load_fabric([path]).devices["nx-leaf4"]
     assert device.neighbors == [] and device.bundle_members is None
     assert not [i for i in device.issues if "LLDP" in i.message or "port-channel" in i.message]
+    # a per-interface command answered, then given again and refused: the answer is what is known
+    path.write_text(capture + "#% command: show lldp neighbors interface ethernet 1/50 detail\n"
+                    "% Permission denied for the role\n")
+    device = load_fabric([path]).devices["nx-leaf4"]
+    assert [(n.port, n.remote_device) for n in device.neighbors] == [("Ethernet1/49", "spine1"),
+                                                                      ("Ethernet1/50", "spine2")]
 
 
 def test_a_refused_optional_lldp_command_is_no_lldp_output_on_every_platform(tmp_path):

@@ -6,7 +6,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .. import capture
 from ..errors import InputError
@@ -221,14 +221,23 @@ def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missi
     return configs, name
 
 
-_Sections = list[tuple[str, dict[str, capture.Section]]]  # per capture (its path): kind -> its last section
+class Captured(NamedTuple):
+    """One capture as capture_inputs split it: its ``path``; ``last``, of each kind of optional command, the last
+    section the device answered (last_sections); ``answered``, every section the device did not refuse, in order."""
+
+    path: str
+    last: dict[str, capture.Section]
+    answered: list[capture.Section]
+
+
+_Sections = list[Captured]
 
 
 def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str,
                    others: dict[str, re.Pattern]) -> tuple[list[Input], str | None, _Sections]:
-    """config_inputs, and of each capture (its path) the last section the device did not refuse of each kind of
-    ``others``, the optional commands (last_sections): each capture is split into its sections once, however many
-    commands the platform reads from it."""
+    """config_inputs, and each capture's sections the device did not refuse, with the last of each kind of ``others``,
+    the optional commands (Captured): each capture is split into its sections once, however many commands the
+    platform reads from it."""
     configs: list[Input] = []
     name = None
     extra: _Sections = []
@@ -243,7 +252,8 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
         if others:
-            extra.append((inp.path, last_sections(sections, others, platform)))
+            answered = [sec for sec in sections if not refused(sec, platform)]
+            extra.append(Captured(inp.path, last_sections(answered, others), answered))
     return configs, name, extra
 
 
@@ -271,8 +281,8 @@ def captured_model(inputs: list[Input], platform: str, pattern: re.Pattern, foun
     """hardware_model from the sections capture_inputs kept (``found``, with VERSION among its others), so a capture
     is not split again for its model. Where a capture's last `show version` names none, hardware_model reads the
     captures again (it also looks at the earlier `show version` sections): the same model either way."""
-    for _, last in found:
-        sec = last.get("version")
+    for captured in found:
+        sec = captured.last.get("version")
         if sec is None:
             continue
         m = pattern.search(sec.output)

@@ -18,7 +18,7 @@ import re
 from ... import capture
 from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
-from ..base import VERSION, Input, capture_inputs, captured_model, refused, sniff_text
+from ..base import VERSION, Captured, Input, capture_inputs, captured_model, sniff_text
 from ..dell_os10 import OS10_QOS
 from .channels import read_summary
 
@@ -32,8 +32,6 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*
 # NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
 _PORT_CHANNELS = re.compile(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
-# A capture section of a per-interface LLDP command (`show lldp neighbors interface ethernet 1/1 detail`).
-_PER_INTERFACE_SECTION = re.compile(r"^#% command: *(?:sh|sho|show) +lldp +nei\w* +(?!det\w* *$)\S", re.MULTILINE)
 # A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
@@ -62,40 +60,34 @@ def parse(inputs: list[Input], name: str) -> Device:
                                               {**VERSION, "lldp": _LLDP, "channels": _PORT_CHANNELS})
     device = build(read(configs), PLATFORM, captured or name, inputs[0].path)
     device.hardware = captured_model(inputs, PLATFORM, MODEL, found)
-    for path, last in found:
-        if "channels" in last:
-            sec = last["channels"]
-            members, issues = read_summary(sec.output, path, sec.line)
+    for cap in found:
+        if "channels" in cap.last:
+            sec = cap.last["channels"]
+            members, issues = read_summary(sec.output, cap.path, sec.line)
             device.bundle_members = {**(device.bundle_members or {}), **members}
             device.issues.extend(issues)
-        neighbors, issues = _neighbors(inputs, path, last.get("lldp"))
+        neighbors, issues = _neighbors(cap)
         device.neighbors.extend(neighbors)
         device.issues.extend(issues)
     return device
 
 
-def _neighbors(inputs: list[Input], path: str, table: capture.Section | None) -> tuple[list[Neighbor],
-                                                                                         list[ParseIssue]]:
+def _neighbors(cap: Captured) -> tuple[list[Neighbor], list[ParseIssue]]:
     """The LLDP neighbours of a capture: its last whole-table section, and every per-interface detail section (each
-    of the port its command names; IOS-like releases print no local port in it)."""
+    of the port its command names; IOS-like releases print no local port in it) the switch answered."""
     neighbors: list[Neighbor] = []
     issues: list[ParseIssue] = []
+    path, table = cap.path, cap.last.get("lldp")
     if table is not None:
         found, problems = lldp.parse(table.output, path, table.line)
         neighbors.extend(found)
         issues.extend(problems)
-    text = next((inp.text for inp in inputs if inp.path == path), "")
-    if not _PER_INTERFACE_SECTION.search(text):  # (none: the capture is not split again)
-        return neighbors, issues
-    _, sections = capture.for_platform(text, path, PLATFORM)
     seen: dict[str, capture.Section] = {}
-    for sec in sections:
+    for sec in cap.answered:
         port = lldp.command_port(" ".join(sec.command.split()))
         if port is not None:
             seen[port] = sec  # (a command given twice: the last output counts)
     for port, sec in seen.items():
-        if refused(sec, PLATFORM):
-            continue
         found, problems = lldp.parse(sec.output, path, sec.line, port=port)
         neighbors.extend(found)
         issues.extend(problems)

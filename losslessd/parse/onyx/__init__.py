@@ -52,7 +52,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     if not configs:
         raise InputError("no Onyx running-config in the input", file=inputs[0].path, line=1)
     cfg = read(configs)
-    for path, found in extra:  # (each capture's last `show roce`; a later capture's wins)
+    for path, found, _ in extra:  # (each capture's last `show roce`; a later capture's wins)
         if "roce" in found:
             cfg.shown = read_show_roce(found["roce"].output, path, found["roce"].line) or cfg.shown
     return build(cfg, PLATFORM, captured or name, inputs[0].path)
