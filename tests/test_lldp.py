@@ -547,13 +547,14 @@ def test_per_interface_detail_takes_the_local_port_from_the_command():
     assert lldp.parse(whole, "x.txt")[1][0].code == "SYS002"
 
 
-def test_command_port_spells_the_interface_as_the_configs_do():
+def test_command_port_gives_the_interface_words_as_typed():
+    """The words only: `e1/10` is NX-OS's Ethernet1/10 and no other platform's, so its reader spells them."""
     assert [lldp.command_port(c) for c in (
-        "show lldp neighbors interface ethernet 1/10 detail", "sh lldp nei int Eth1/10 det",
+        "show lldp neighbors interface ethernet 1/10 detail", "sh lldp nei int e1/10 det",
         "show lldp neighbors interface Ethernet1/10 detail", "show lldp neighbors Et5 detail",
         "show lldp neighbors Gi1/0/1 detail", "show lldp neighbors detail", "show lldp neighbors Eth1/1",
         "show lldp neighbors interface detail")] == [
-        "Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet5", "Gi1/0/1", None, None, None]
+        ["ethernet", "1/10"], ["e1/10"], ["Ethernet1/10"], ["Et5"], ["Gi1/0/1"], None, None, None]
 
 
 def test_nxos_capture_reads_lldp_sections_and_port_channel_members(tmp_path):
@@ -606,6 +607,11 @@ Group Port-       Type     Protocol  Member Ports
     device = load_fabric([path]).devices["nx-leaf4"]
     assert device.neighbors == [] and device.bundle_members is None
     assert not [i for i in device.issues if "LLDP" in i.message or "port-channel" in i.message]
+    # NX-OS takes the interface typed short (`e1/50`, `eth 1/50`): the neighbour is on Ethernet1/50 all the same
+    for typed in ("e1/50", "eth 1/50", "ETHERNET1/50"):
+        path.write_text(capture.replace("interface ethernet 1/50 detail", f"int {typed} det"))
+        device = load_fabric([path]).devices["nx-leaf4"]
+        assert [n.port for n in device.neighbors] == ["Ethernet1/49", "Ethernet1/50"], typed
     # a per-interface command answered, then given again and refused: the answer is what is known
     path.write_text(capture + "#% command: show lldp neighbors interface ethernet 1/50 detail\n"
                     "% Permission denied for the role\n")

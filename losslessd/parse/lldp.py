@@ -91,18 +91,17 @@ def prompt_host(text: str) -> str | None:
     return m.group("host") if m else None
 
 
-def command_port(command: str) -> str | None:
-    """The interface a per-interface detail command names (`show lldp neighbors interface ethernet 1/1 detail` ->
-    `Ethernet1/1`, `show lldp neighbors Gi1/0/1 detail` -> `Gi1/0/1`); None for any other command."""
+def command_port(command: str) -> list[str] | None:
+    """The words naming the interface of a per-interface detail command (`show lldp neighbors interface ethernet 1/1
+    detail` -> `ethernet`, `1/1`; `show lldp neighbors Gi1/0/1 detail` -> `Gi1/0/1`), as typed: the platform's
+    reader spells them as its configs do (NX-OS takes `e1/1` for Ethernet1/1). None for any other command."""
     m = _PER_INTERFACE.match(command)
     if m is None:
         return None
-    name = "".join(m.group("iface").split())  # NX-OS `ethernet 1/1`: one name
-    if not any(c.isdigit() for c in name):  # (`show lldp neighbors interface detail`: no interface named)
+    words = m.group("iface").split()
+    if not any(c.isdigit() for word in words for c in word):  # (`show lldp neighbors interface detail`: none named)
         return None
-    if name[:1].islower():  # NX-OS takes `ethernet1/1` typed; its output and configs spell `Ethernet1/1`
-        name = name[:1].upper() + name[1:]
-    return long_interface_name(name)
+    return words
 
 
 def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",
@@ -342,7 +341,8 @@ class _Reader:
                     current = None
                 elif prompt := _PROMPT_COMMAND.match(line):  # the next command's output begins
                     flush()
-                    current, port = None, command_port(prompt.group("command"))
+                    words = command_port(prompt.group("command"))
+                    current, port = None, "".join(words) if words else None  # (IOS: `Te1/0/49` as typed)
                 continue
             key, value = m.group(1), m.group(2).strip()
             if current is None or key in current:  # NX-OS begins a block with `Chassis id:`, IOS with `Local Intf:`

@@ -18,7 +18,7 @@ import re
 from ... import capture
 from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
-from ..base import VERSION, Captured, Input, capture_inputs, captured_model, sniff_text
+from ..base import VERSION, Captured, Input, capture_inputs, captured_model, long_interface_name, sniff_text
 from ..dell_os10 import OS10_QOS
 from .channels import read_summary
 
@@ -84,7 +84,7 @@ def _neighbors(cap: Captured) -> tuple[list[Neighbor], list[ParseIssue]]:
         issues.extend(problems)
     seen: dict[str, capture.Section] = {}
     for sec in cap.answered:
-        port = lldp.command_port(" ".join(sec.command.split()))
+        port = _command_port(sec.command)
         if port is not None:
             seen[port] = sec  # (a command given twice: the last output counts)
     for port, sec in seen.items():
@@ -93,3 +93,21 @@ def _neighbors(cap: Captured) -> tuple[list[Neighbor], list[ParseIssue]]:
         issues.extend(problems)
     return neighbors, issues
 
+
+def _command_port(command: str) -> str | None:
+    """The port a per-interface LLDP command names, as the config spells it: NX-OS takes `ethernet 1/1`, `eth1/1` and
+    `e1/1` for Ethernet1/1 (the reader's spellings); another interface as typed (`mgmt0`). None for any other command,
+    or a range of ports."""
+    from ..clitext import LineError, ethernet_ports
+    from .reader import _ETHERNET_SPELLED
+
+    words = lldp.command_port(" ".join(command.split()))
+    if words is None:
+        return None
+    try:
+        ports = ethernet_ports(" ".join(words), _ETHERNET_SPELLED)
+    except LineError:
+        return None
+    if ports is None:
+        return long_interface_name("".join(words))
+    return ports[0] if len(ports) == 1 else None
