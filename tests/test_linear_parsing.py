@@ -199,3 +199,15 @@ def test_a_route_table_json_whose_keys_are_escaped_is_searched_for_lines_once(ta
         assert len(found) == routes
         counts.append(_Scans.calls)
     assert counts[0] == counts[1], counts
+
+
+def test_line_at_find_goes_on_after_its_last_hit_and_stops_after_a_miss():
+    """LineAt.find, the route readers' key search: each key after the one before (a prefix twice in one table gets
+    the line of each), none once a key is not found (the keys after it are not searched for)."""
+    from losslessd.parse.base import LineAt
+
+    text = '{\n"a": 1,\n"b": 2,\n"a": 3,\n"c": 4\n}\n'
+    line_at = LineAt(text, first=10)
+    assert [line_at.find('"a"'), line_at.find('"a"'), line_at.find('"z"'), line_at.find('"c"')] == [11, 13, None, None]
+    start = LineAt(text, search_from=text.index('"b"'))  # (FRR: the default VRF's keys, after its own)
+    assert [start.find('"a"'), start.find('"c"')] == [4, 5]

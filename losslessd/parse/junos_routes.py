@@ -213,7 +213,6 @@ def _json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     issues: list[ParseIssue] = []
     tables = 0
     line_at = LineAt(inp.text)
-    search_from = 0
     for info in _items(data, "route-information"):
         for table in _items(info, "route-table"):
             tables += 1
@@ -224,11 +223,7 @@ def _json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
                 if not isinstance(dest, str):
                     issues.append(_issue(inp.path, None, "route without an `rt-destination`; skipped"))
                     continue
-                # (A destination not written as json.dumps spells it, e.g. in \u escapes, ends the search for lines: a
-                # find from the same place for each route after it was a pass over the rest of the file per route.)
-                at = inp.text.find(json.dumps(dest), search_from) if search_from >= 0 else -1
-                line = line_at(at) if at >= 0 else None
-                search_from = at + 1 if at >= 0 else -1
+                line = line_at.find(json.dumps(dest))  # (one written otherwise, in \u escapes: no line, nor after it)
                 prefix = _prefix(dest)
                 if prefix is None:
                     issues.append(_issue(inp.path, line, f"{dest[:60]!r} is not an IP prefix; route skipped"))

@@ -226,7 +226,7 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             f"{inp.path}: routing table JSON is not valid ({exc})"))]
     if not isinstance(data, dict):
         return [], [_unknown(inp)]
-    search_from = 0
+    search_from = 0  # (where the line search for the prefix keys starts)
     if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
         if not _keyed_by_vrf(data):
             return [], [_unknown(inp)]
@@ -239,14 +239,10 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         search_from = key.end() if key else 0
     routes: list[Route] = []
     issues: list[ParseIssue] = []
-    line_at = LineAt(inp.text)
+    line_at = LineAt(inp.text, search_from=search_from)
     slash = "\\/" if "\\/" in inp.text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
     for key, entries in data.items():
-        # the key as written, after the one before (a key not found, written otherwise, leaves the rest without lines:
-        # searching on would read the whole text for each key)
-        at = inp.text.find('"' + key.replace("/", slash) + '"', search_from) if search_from >= 0 else -1
-        line = line_at(at) if at >= 0 else None
-        search_from = at + 1 if at >= 0 else -1
+        line = line_at.find('"' + key.replace("/", slash) + '"')  # (one written otherwise: no line, nor after it)
         try:
             prefix = str(ipaddress.ip_network(str(key), strict=False))
         except ValueError:
