@@ -243,3 +243,11 @@ def test_a_port_channel_next_hop_goes_over_its_members():
     fabric.devices["s1"].ports["Ethernet1"].bundle = None  # no member known: unverified, as before
     assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
         "Port-Channel10 is a port-channel or VLAN interface; its member cables are not known"}
+    # h1 on a bond: s1's connected route to it is on Port-Channel20, whose member Ethernet0 is h1's port; its
+    # prefix is delivered out of that member (no member known: which prefix h1 is in is not known)
+    bonded = ring_with_routes(s1_routes=[Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Port-Channel20")]),
+                                         *table()[1:]])
+    bonded.devices["s1"].ports["Ethernet1"].bundle = "port-channel10"
+    assert ("h1", "eth0") not in pth_turns(bonded)[1]
+    bonded.devices["s1"].ports["Ethernet0"].bundle = "port-channel20"
+    assert_same_paths(bonded, clockwise)

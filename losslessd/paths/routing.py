@@ -360,7 +360,7 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
     m = _AGGREGATE.match(name)
     if m is None:
         return None, ""
-    memo: dict = cabling.__dict__.setdefault("_aggregates", {})  # (routes through one port-channel: many)
+    memo = cabling.aggregates  # (routes through one port-channel: many)
     key = (dev, int(m[1]))
     if key not in memo:
         memo[key] = _members(cabling.device(dev), key[1])
