@@ -1,0 +1,128 @@
+"""`set -e` in host setup scripts, read as bash runs it. bash(1) SHELL BUILTIN COMMANDS, set -e: a command that fails
+ends the shell, except where errexit is ignored (an if's or while's test, a command after `!`, any command of an && or
+|| list but the last, and everything a compound command or function runs there), in a command substitution (bash clears
+-e there unless `shopt -s inherit_errexit` or POSIX mode keeps it), and in a pipeline's parts but the last (unless
+`set -o pipefail`). The option itself is set as the script runs: in a function when it is called, in a `( )` subshell
+for that subshell only. The referee is bash itself (tests/bashcalls.py): every case's mlnx_qos calls are what bash
+makes with a stand-in dcb that fails as mlx5's kernel refuses `dcb apptrust set`; no expected list is written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.parse import mlx5
+from losslessd.parse.base import Input
+from tests.bashcalls import BASH, bash_calls, read_calls
+
+DCB = "dcb apptrust set dev eth1 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)
+PCP = "mlnx_qos -i eth1 --trust pcp"
+AFTER = "mlnx_qos -i eth1 --trust dscp"
+TRUST = ["trust() {", f"  {DCB}", f"  {PCP}", "}"]
+
+# How the script turns errexit on (or leaves it off, or off again), before the context below.
+SETTINGS = {
+    "set -e": ["set -e"], "set -euo pipefail": ["set -euo pipefail"],
+    "set +o errexit after": ["set -e", "set +o errexit"],
+    "inherit_errexit": ["set -e", "shopt -s inherit_errexit"], "posix": ["set -e", "set -o posix"], "off": [],
+}
+# Where the failing command runs: in the body of `trust` (defined first), or written there.
+CONTEXTS = {
+    "called": ["trust"],
+    "before-or": ["trust || true"],
+    "before-and": ["trust && echo ok"],
+    "before-and-over-lines": ["trust &&", "  echo ok"],
+    "between-and-and-or": ["true && trust || true"],
+    "negated": ["! trust"],
+    "before-or-a-group": ["trust || { echo failed; exit 1; }"],
+    "before-or-a-subshell": ["trust || ( echo failed; exit 1 )"],
+    "an-if-tests": ["if trust; then :; fi"],
+    "an-if-tests-negated": ["if ! trust; then :; fi"],
+    "an-if-tests-over-lines": ["if", "  trust", "then :; fi"],
+    "a-while-tests": ["while trust; do break; done"],
+    "in-a-group-before-or": ["{", "  trust", "  mlnx_qos -i eth2 --trust pcp", "} || true"],
+    "in-a-negated-group": ["! {", "  trust", "}"],
+    "in-a-loop-before-or": ["for p in eth1; do", "  trust", "done || true"],
+    "in-a-subshell": ["(", "  trust", ")"],
+    "in-a-subshell-before-or": ["( trust ) || true"],
+    "piped": ["trust | cat"],
+    "substituted": ["x=$(trust)"],
+    "substituted-echoed": ["echo \"$(trust)\""],
+    "substituted-before-or": ["x=$(trust) || true"],
+    "substituted-local": ["f() { local x=$(trust); mlnx_qos -i eth2 --trust pcp; }", "f"],
+    "written": [DCB, PCP],
+    "written-in-a-group-before-or": ["{", f"  {DCB}", f"  {PCP}", "} || true"],
+    "written-in-an-if-test-over-lines": ["if", f"  {DCB}", f"  {PCP}", "then :; fi"],
+    "written-in-a-subshell": ["(", f"  {DCB}", f"  {PCP}", ")", "mlnx_qos -i eth2 --trust pcp"],
+    "written-substituted": [f"x=$({DCB})"],
+    "written-substituted-then-more": [f"x=$({DCB}; {PCP})"],
+    "written-substituted-echoed": [f"echo $({DCB})"],
+}
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.parametrize("context", list(CONTEXTS))
+def test_errexit_is_read_as_bash_runs_it(context, tmp_path):
+    """Each context under each way of setting errexit: the calls read are those bash makes. Before, a function called
+    in `$(...)`, after `!` or before `|| { ... }`, a group or loop before `||` over lines, an if's test over lines, and
+    `set -e` in a function or subshell were read as the script's order says, not as bash runs them (the reading ended
+    at a failure bash goes on after, or went on where bash stops)."""
+    wrong = []
+    for name, setting in SETTINGS.items():
+        text = "\n".join(["#!/bin/bash", *setting, *TRUST, *CONTEXTS[context], AFTER]) + "\n"
+        ran = bash_calls(text, tmp_path / name.replace(" ", "_"))
+        if read_calls(text) != ran:
+            wrong.append((name, read_calls(text), ran))
+    assert wrong == []
+
+
+# Where `set -e` (or `+e`) is written: it takes effect when its line runs, in the shell that runs it.
+PLACED = {
+    "set-o-errexit": ["set -o errexit", DCB, PCP, AFTER],
+    "shopt-s-o-errexit": ["shopt -s -o errexit", DCB, PCP, AFTER],
+    "shopt-so-errexit-then-set-plus-e": ["shopt -so errexit", "set +e", DCB, PCP, AFTER],
+    "in-a-function-called-after": ["on() { set -e; }", DCB, PCP, "on", AFTER],
+    "in-a-function-called-before": ["on() { set -e; }", "on", DCB, PCP, AFTER],
+    "in-a-subshell": [f"( set -e; {DCB}; {PCP} )", DCB, PCP, AFTER],
+    "in-a-subshell-over-lines": ["(", "  set -e", f"  {DCB}", f"  {PCP}", ")", DCB, PCP, AFTER],
+    "off-in-a-function-never-called": ["set -e", "off() { set +e; }", DCB, PCP, AFTER],
+    "off-in-a-function-called": ["set -e", "off() { set +e; }", "off", DCB, PCP, AFTER],
+    "on-in-a-function-called-as-a-test": ["trust() {", "  set -e", f"  {DCB}", f"  {PCP}", "}", "trust || true",
+                                          AFTER],
+    "on-in-an-if-branch": ["if [ -d / ]; then", "  set -e", "fi", DCB, PCP, AFTER],
+    "pipefail-then-off": ["set -e", "set -o pipefail", "set +o pipefail", *TRUST, "trust | cat", AFTER],
+    "posix-then-off": ["set -e", "set -o posix", "set +o posix", *TRUST, "x=$(trust)", AFTER],
+    "inherit-then-off": ["set -e", "shopt -s inherit_errexit", "shopt -u inherit_errexit", *TRUST, "x=$(trust)", AFTER],
+    "inherited-in-a-local": ["set -e", "shopt -s inherit_errexit", "f() {", f"  local x=$({DCB}; {PCP})",
+                             "  mlnx_qos -i eth2 --trust pcp", "}", "f", AFTER],
+    "a-function-whose-body-is-a-subshell": ["set -e", "trust() (", f"  {DCB}", f"  {PCP}", ")", "trust", AFTER],
+}
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.parametrize("name", list(PLACED))
+def test_errexit_is_set_where_its_line_runs(name, tmp_path):
+    text = "\n".join(["#!/bin/bash", *PLACED[name]]) + "\n"
+    assert read_calls(text) == bash_calls(text, tmp_path)
+
+
+def test_a_script_ended_by_errexit_says_why_at_the_line_that_fails():
+    """The SYS004 names the failing line and what failed in it: a command substitution's status, a subshell's end,
+    a pipeline's part under pipefail."""
+    cases = [
+        (["set -e", f"x=$({DCB})"], 3, "its command substitution fails"),
+        (["set -e", "(", f"  {DCB}", ")"], 5, "a `( )` subshell ends"),
+        (["set -eo pipefail", *TRUST, "trust | cat"], 7, "piped under `set -o pipefail`"),
+    ]
+    for lines, line, why in cases:
+        host = mlx5.parse([Input("e.sh", "\n".join(["#!/bin/bash", *lines, AFTER]) + "\n")], "h")
+        ended = [i for i in host.issues if i.code == "SYS004" and "the script ends here" in i.message]
+        assert [i.source.line for i in ended] == [line] and why in ended[0].message, host.issues
+        assert "`set -e` is in force" in ended[0].message and host.ports["eth1"].trust is None
+
+
+def test_sh_keeps_errexit_in_a_command_substitution():
+    """`#!/bin/sh`: dash, or bash in POSIX mode, keep -e in a command substitution (bash(1) shopt inherit_errexit: on
+    in POSIX mode), so `x=$(trust)` ends at trust's failure, and the assignment's failure ends the script."""
+    text = "\n".join(["#!/bin/sh", "set -e", *TRUST, "x=$(trust)", AFTER]) + "\n"
+    assert read_calls(text) == []
+    assert read_calls(text.replace("#!/bin/sh", "#!/bin/bash", 1)) == ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]
