@@ -2,8 +2,9 @@
 
 The script is not run: each line is read as the command it is, in order, so a later command overrides an
 earlier one as it would on the host. Read are `mlnx_qos -i IF ...` (options as mlnx-tools python/mlnx_qos
-defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` and
-`cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
+defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` (and the other RoCE QoS files:
+sysfs.py) and `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
+`set -e` is followed as bash runs the script (see _errexit).
 The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal) changes nothing on
 the NIC and is skipped: a block's commands are read as if each ran once, in order, a function's body where it is
 called, and a variable given a literal value is replaced by it (one set at run time, `read IF`, is not: a command
@@ -166,7 +167,7 @@ def _options_set(words: list[str], functions: dict) -> None:
 def _errexit(flat: list) -> list:
     """bash(1) `set -e` (also `set -o errexit`, or `-e` on the `#!` line; `set +e` turns it off): a command that fails
     ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`) or a pipeline's part. Where the
-    reader knows a command fails on mlx5 (dcb.fails), an `exit` is put after it, which ends the reading as an exit
+    reader knows a command fails on mlx5 (see _fails), an `exit` is put after it, which ends the reading as an exit
     would where the option is on when it runs (see _block: the option is followed as the script runs, through the
     functions it calls and the subshells it opens), and not in a context that ignores it (see _tested_blocks)."""
     from . import dcb
@@ -191,9 +192,17 @@ def _errexit(flat: list) -> list:
 
 
 def _fails(words: list[str], dcb) -> str | None:
-    """Why the command fails on mlx5 (a `dcb` the kernel refuses: dcb.fails), or None."""
+    """Why the command fails on mlx5 (a `dcb` the kernel refuses: dcb.fails; a RoCE QoS file's write it refuses:
+    sysfs.write_fails), or None."""
+    from . import sysfs
+
     while words[:1] == ["sudo"]:
         words = words[1:]
+    if words[:1] == ["echo"] and ">" in "".join(words) and not any(at_run_time(w) for w in words):
+        try:
+            return sysfs.write_fails(*redirect(words))
+        except Skip:
+            return None
     return dcb.fails(words[1:]) if words and os.path.basename(words[0]) == "dcb" else None
 
 
