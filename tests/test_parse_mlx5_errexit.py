@@ -95,6 +95,12 @@ PLACED = {
     "inherited-in-a-local": ["set -e", "shopt -s inherit_errexit", "f() {", f"  local x=$({DCB}; {PCP})",
                              "  mlnx_qos -i eth2 --trust pcp", "}", "f", AFTER],
     "a-function-whose-body-is-a-subshell": ["set -e", "trust() (", f"  {DCB}", f"  {PCP}", ")", "trust", AFTER],
+    # a shell reading its commands from a here-document is a shell of its own: it starts without -e (unless given
+    # it: `bash -e <<EOF`), and its exit ends it only (before: its body was read as the script's own lines)
+    "a-shell-on-a-here-document": ["set -e", "bash <<EOF", DCB, PCP, "EOF", AFTER],
+    "a-shell-on-a-here-document-with-e": ["bash -e <<'EOF'", DCB, PCP, "EOF", AFTER],
+    "set-e-in-a-shell-on-a-here-document": ["bash <<EOF", "set -e", DCB, PCP, "EOF", DCB, PCP, AFTER],
+    "exit-in-a-shell-on-a-here-document": ["sh <<'EOF'", PCP, "exit 0", "EOF", AFTER],
 }
 
 

@@ -307,7 +307,8 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
     on with the next (bash(1) QUOTING: a backslash-newline is removed), as long commands are written over lines.
     A here-document's body is the input of its command, not commands of this script: it is skipped (a usage text
     under `: <<EOF`, a file written by `cat <<EOF > FILE`), unless that command is a shell reading its commands
-    from it (`sudo bash <<'EOF'`), whose body lines are then read in its place."""
+    from it (`sudo bash <<'EOF'`), whose body lines are then read in its place, in a `( )` subshell (a shell of its
+    own: its exit and options are its own)."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
@@ -354,10 +355,12 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             line = " ".join([line, *words])
         i += 1
         ends = [] if bodies_read else _heredoc_ends(line)
-        if ends and _SHELL_ON_STDIN.match(line):  # the body is read as the script's own lines, its end line blanked
+        if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
             stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
-            if stop < len(lines):
-                lines[stop] = ""
+            if stop < len(lines):  # in a shell of its own, which ends at the end line: its exit, its set -e and its
+                lines[stop] = ")"  # variables are its own, as a `( )` subshell's (where it starts with no option set)
+                child = "( set +e +o pipefail; shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))
+                yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
         for delimiter, tabs in ends:  # bodies follow one another, in the order of their operators
@@ -472,7 +475,7 @@ _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\
 _HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
-_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:ba)?sh(?:\s+-[a-bd-zA-Z]+)*\s*<<")
+_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh((?:\s+-[a-bd-zA-Z]+)*)\s*<<")
 
 
 def _heredoc_ends(line: str) -> list[tuple[str, bool]]:
