@@ -44,6 +44,17 @@ def test_the_roce_tos_written_to_configfs_is_the_hosts():
     assert host.roce_tos == 106 and host.issues == []
 
 
+def test_a_tos_function_as_setup_scripts_write_it():
+    """A function making the device's directory, writing its ToS, then reading it back; and `rmdir` of the directory
+    after (the ToS stays with the device: cma.c keeps it in the cma_device, not in the configfs group)."""
+    host = parse_lines("set_tos() {", "  local dev=$1 tos=$2", "  mkdir -p /sys/kernel/config/rdma_cm/${dev}/ports/1",
+                       "  echo $tos > /sys/kernel/config/rdma_cm/${dev}/ports/1/default_roce_tos",
+                       "  cat /sys/kernel/config/rdma_cm/${dev}/ports/1/default_roce_tos", "}",
+                       "mlnx_qos -i eth1 --trust dscp", "set_tos mlx5_0 106",
+                       "sudo rmdir /sys/kernel/config/rdma_cm/mlx5_0 2>/dev/null")
+    assert (host.roce_tos, host.roce_tos_source.line) == (106, 5) and host.issues == []
+
+
 @pytest.mark.parametrize("written,tos", [("0x6a", 106), ("0152", 106), ("+106", 106), ("0", 0), ("255", 255)])
 def test_the_tos_is_read_as_kstrtou8_reads_it(written, tos):
     """kstrtou8(buf, 0): `0x` is hex, a leading 0 octal (`0152` is 106), a `+` is taken."""

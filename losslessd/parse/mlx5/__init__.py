@@ -402,7 +402,8 @@ class _Host:
                 if iface is not None:
                     self.tos_of[name] = iface
                 self._set_tos(name, tos, src)
-            elif prog == "mkdir" and all(sysfs.RDMA_CM_DIR.match(w) for w in words[1:] if not w.startswith("-")):
+            elif prog in ("mkdir", "rmdir") and all(sysfs.RDMA_CM_DIR.match(w) for w in words[1:]
+                                                    if not w.startswith("-")):
                 return  # (the RDMA device's directory its default_roce_tos is in: cma_configfs.c make_cma_dev)
             else:
                 value, path_ = script.redirect(words)
