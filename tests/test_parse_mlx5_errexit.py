@@ -95,12 +95,25 @@ PLACED = {
     "inherited-in-a-local": ["set -e", "shopt -s inherit_errexit", "f() {", f"  local x=$({DCB}; {PCP})",
                              "  mlnx_qos -i eth2 --trust pcp", "}", "f", AFTER],
     "a-function-whose-body-is-a-subshell": ["set -e", "trust() (", f"  {DCB}", f"  {PCP}", ")", "trust", AFTER],
+    # a function's status is its `return N`'s, or its last command's; a subshell's its `exit N`'s
+    "a-function-returning-1": ["set -e", f"f() {{ {PCP}; return 1; }}", "f", AFTER],
+    "a-function-returning-1-before-or": ["set -e", f"f() {{ {PCP}; return 1; }}", "f || true", AFTER],
+    "a-function-returning-0": ["set -e", f"f() {{ {PCP}; return 0; }}", "f", AFTER],
+    "a-function-returning-1-substituted": ["set -e", f"f() {{ {PCP}; return 1; }}", "x=$(f)", AFTER],
+    "a-function-whose-last-command-fails-substituted": ["set -e", f"f() {{ {PCP}; {DCB}; }}", "x=$(f)", AFTER],
+    "exit-1-in-a-subshell": ["set -e", f"( {PCP}; exit 1 )", AFTER],
+    "exit-1-in-a-subshell-before-or": ["set -e", f"( {PCP}; exit 1 ) || true", AFTER],
+    "exit-1-in-a-subshell-without-e": [f"( {PCP}; exit 1 )", AFTER],
     # a shell reading its commands from a here-document is a shell of its own: it starts without -e (unless given
     # it: `bash -e <<EOF`), and its exit ends it only (before: its body was read as the script's own lines)
     "a-shell-on-a-here-document": ["set -e", "bash <<EOF", DCB, PCP, "EOF", AFTER],
     "a-shell-on-a-here-document-with-e": ["bash -e <<'EOF'", DCB, PCP, "EOF", AFTER],
     "set-e-in-a-shell-on-a-here-document": ["bash <<EOF", "set -e", DCB, PCP, "EOF", DCB, PCP, AFTER],
     "exit-in-a-shell-on-a-here-document": ["sh <<'EOF'", PCP, "exit 0", "EOF", AFTER],
+    # so is `sh -c '...'`
+    "set-e-in-sh-c": [f"sh -c 'set -e; {DCB}; {PCP}'", AFTER],
+    "set-e-does-not-reach-sh-c": ["set -e", f"sh -c '{DCB}; {PCP}'", AFTER],
+    "a-function-in-sh-c-before-or": [f"bash -c 'set -e; trust() {{ {DCB}; {PCP}; }}; trust || true'", AFTER],
 }
 
 

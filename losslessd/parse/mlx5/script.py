@@ -122,6 +122,7 @@ _ERREXIT_ON = "\0errexit-on"  # (in ``functions``: whether the shell's -e option
 _INHERIT = "\0inherit-errexit"  # (in ``functions``: whether a command substitution keeps -e: shopt inherit_errexit, on
 # in POSIX mode too, bash(1) shopt; see _shell_options)
 _STATUS = "\0status"  # (a command substitution's failure: [_SUBSHELL, _STATUS, why, "last" or ""]; see _errexit)
+_RETURNED = "\0returned"  # (in ``functions``: (line, why) of a `return N` other than 0 that ended the call)
 _SUBST_FAILED = "\0subst-failed"  # (in ``functions``: (line, why) of the last command substitution that failed)
 _ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
 _SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
@@ -274,6 +275,16 @@ def _calls(flat: list, functions: set[str]) -> list:
             called = [_SUBSHELL, _LISTED, *called[1:]]
         out.append((n, called, line))
     return out
+
+
+def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
+    """(line, why) where the last command of the body of function ``name`` is one known to fail (bash(1) FUNCTIONS:
+    its status is its last command's), or None."""
+    if not isinstance(defined := functions.get(name), tuple):
+        return None
+    body, _, end, _ = defined
+    n, last, _ = body[end - 1]
+    return (n, last[2]) if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS else None
 
 
 def _substitution_tested(flat: list, k: int, n: int) -> bool:
@@ -620,9 +631,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 finally:
                     functions[_ERREXIT_ON] = on
                     functions[_ERREXIT_OFF] -= listed
-                functions.pop(_EXITED, None)
+                exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
+                if returned is not None:
+                    functions[_SUBST_FAILED] = (n, returned[1])
                 if (failed := functions.pop(_ERREXIT, None)) is not None:  # (set -e ended it: its status fails)
                     functions[_SUBST_FAILED] = (n, f"line {failed[0]} fails in it: {failed[1]}")
+                elif exited is None and (last := _last_failure(written[1], functions)) is not None:  # (its status is
+                    functions[_SUBST_FAILED] = (n, f"line {last[0]} in it fails: {last[1]}")  # its last command's)
                 values.clear()
                 values.update(kept[0])
                 arrays.clear()
@@ -648,6 +663,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                                  depth, functions, n)
             finally:
                 functions[_ERREXIT_OFF] -= ignored
+            if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
+                    "|" not in written:  # (its status fails: set -e ends the script as at a command that fails)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
                     i = _exited(flat, i, stop, functions, n)
@@ -679,12 +697,19 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             written = written[1:] if guarded else written
             guarded = guarded or "|" in written  # (`exit | cat`: in a subshell of its own)
             program = _exec_program(written) if written[0] == "exec" else None
+            status = written[1] if written[0] in ("exit", "return") and written[1:2] and written[1].isdigit() and \
+                int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
             if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
                 rest = _rest_skipped(flat, i, stop)  # on after)
                 i = rest if rest < stop or functions.get("\0calls") else i
+                if status is not None and functions.get("\0calls"):
+                    functions[_RETURNED] = (n, f"it returns {status} on line {n}")
             elif not guarded and not tested and (written[0] != "exec" or program):
                 i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
                 functions.pop(_ERREXIT, None)  # (an exit written: not set -e's, see _whole)
+                if status is not None and i < stop and (flat[i][1] or [""])[0] == ")" and \
+                        functions.get(_SUBSHELL_TRAPS):  # (the `( )` subshell it ends fails: see _errexit_ends)
+                    functions[_SUBSHELL_FAILED] = f"its `exit {status}` on line {n}"
             if not program:
                 continue
             written = program
@@ -694,7 +719,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
             yield from _subshell_ends(values, arrays, count, path, depth, functions)
             if (why := functions.pop(_SUBSHELL_FAILED, None)) is not None and written[1:2] != [_LISTED] and \
-                    "|" not in line[line.rfind(")"):]:  # (`( ... ) || true`, `( ... ) | cat`: tested, piped)
+                    "|" not in line[line.rfind(")"):] and not any(  # (`( ... ) || true`, `( ... ) | cat`: tested,
+                    end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # piped; `|| ( )`)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
             continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
@@ -764,14 +790,22 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
-                inner = [(n, w, line) for w in _split(words[2])]  # the commands it runs, in their place
+                grammar = _Grammar()
+                inner = [(n, w, line) for w in _split(words[2], grammar)]  # the commands it runs, in their place
             except ValueError:
                 yield n, None, line
                 continue
             if depth >= MAX_NESTING:
                 raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
-            yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+            outer = {key: functions.get(key, False) for key in (*_OPTIONS, _ERREXIT_OFF)}  # (a shell of its own: no
+            functions.update(dict.fromkeys(_OPTIONS, False), **{_ERREXIT_OFF: 0, _INHERIT: os.path.basename(
+                words[0]) == "sh"})  # option set)
+            try:
+                yield from _whole(_tested_blocks(_errexit(_calls(inner, grammar.functions))), values, arrays, count,
+                                  path, depth + 1, functions)
+            finally:
+                functions.update(outer)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
