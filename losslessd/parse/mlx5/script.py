@@ -210,31 +210,45 @@ def _fails(words: list[str], dcb) -> str | None:
 def _tested_blocks(flat: list) -> list:
     """bash(1) set -e: "If a compound command ... executes in a context where -e is being ignored, none of the commands
     executed within the compound command ... will be affected": in a `{ }` group, `( )` subshell, loop, if or case
-    followed by `&&` or `||` (its closing word marked _LISTED by _calls), a failing command ends nothing, and a
-    function called there runs as one called as a test. (A function defined there is not: its body runs where it
-    is called.)"""
-    out, open_ = list(flat), []
+    followed by `&&` or `||` (its closing word marked _LISTED by _calls) or after `!`, and in the test of an if,
+    elif, while or until (over lines, and in blocks of its own), a failing command ends nothing, and a function
+    called there runs as one called as a test. (A function defined there is not: its body runs where it is
+    called.)"""
+    out, open_, tests = list(flat), [], {}  # (tests: the index where the test of each open if/while/until starts)
     for j, (_, words, _) in enumerate(flat):
         first = words[0] if words else None
         if first in _OPENERS:
             open_.append(j)
+            if first in ("if", "while", "until"):
+                tests[j] = j
+        elif first == "elif" and open_:
+            tests[open_[-1]] = j
+        elif first in ("then", "do") and open_ and open_[-1] in tests:
+            _tested(out, tests.pop(open_[-1]) + 1, j)
         elif first in _CLOSERS and open_:
             opener = open_.pop()
-            if words[1:2] != [_LISTED] and flat[opener][1][1:2] != [_CONDITION]:
-                continue
-            k, defined = opener + 1, 0  # (how deep in a function defined in it)
-            while k < j:
-                _, inner, _ = out[k]
-                head = inner[0] if inner else None
-                if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
-                    defined += (head in _OPENERS) - (head in _CLOSERS)
-                elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):
-                    out[k] = (out[k][0], [":"], out[k][2])
-                elif inner and _CALL in inner[:3] and _LISTED not in inner[:3]:
-                    at = inner.index(_CALL)
-                    out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
-                k += 1
+            tests.pop(opener, None)
+            if words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION]:
+                _tested(out, opener + 1, j)
     return out
+
+
+def _tested(out: list, start: int, stop: int) -> None:
+    """The commands of ``out[start:stop]`` run where set -e is ignored (see _tested_blocks)."""
+    k, defined = start, 0  # (how deep in a function defined there)
+    while k < stop:
+        _, inner, _ = out[k]
+        head = inner[0] if inner else None
+        if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
+            defined += (head in _OPENERS) - (head in _CLOSERS)
+        elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):
+            out[k] = (out[k][0], [":"], out[k][2])
+        elif inner and _CALL in inner[:3] and _LISTED not in inner[:3]:
+            at = inner.index(_CALL)
+            out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
+        elif inner == [")"]:  # (a subshell's failure ends nothing either)
+            out[k] = (out[k][0], [")", _LISTED], out[k][2])
+        k += 1
 
 
 def _errexit_option(args: list[str], on: bool) -> bool:
@@ -282,8 +296,11 @@ def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
     its status is its last command's), or None."""
     if not isinstance(defined := functions.get(name), tuple):
         return None
-    body, _, end, _ = defined
-    n, last, _ = body[end - 1]
+    body, start, end, _ = defined
+    j = end - 1
+    while j > start and body[j][1] in (["}"], [")"]):  # (a group's or subshell's status is its last command's)
+        j -= 1
+    n, last, _ = body[j]
     return (n, last[2]) if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS else None
 
 
@@ -668,11 +685,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
-                    i = _exited(flat, i, stop, functions, n)
-                    failed = functions.get(_ERREXIT) if _EXITED not in functions else None
-                    if failed is not None and i < stop and (flat[i][1] or [""])[0] == ")" and \
-                            functions.get(_SUBSHELL_TRAPS):  # (set -e ended a `( )` subshell: see _errexit_ends)
-                        functions[_SUBSHELL_FAILED] = f"line {failed[0]} in it fails: {failed[1]}"
+                    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n), stop, ends, functions, n, 1)
+                    _subshell_failing(flat, i, stop, functions)
                 else:
                     del functions[_EXITED]
                     failed = functions.pop(_ERREXIT, None)
@@ -779,7 +793,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
                 if _EXITED in functions:  # (an exit in its body ran: no more rounds)
                     break
-            i = end + 1 if _EXITED not in functions else _exited(flat, end + 1, stop, functions, n)
+            if _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
+                i = _out_of_groups(flat, _exited(flat, end + 1, stop, functions, n), stop, ends, functions, n, 1)
+                _subshell_failing(flat, i, stop, functions)
+            else:
+                i = end + 1
             continue
         words = _expanded(written, values, arrays, path, n)
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
@@ -1010,16 +1028,33 @@ def _positional(args: list[str], values: dict[str, str], arrays: dict[str, list[
 _EXITED = "\0exited"  # (in ``functions``: the line of an exit, or of the call running one, that ends the script)
 
 
+def _subshell_failing(flat: list, i: int, stop: int, functions: dict) -> None:
+    """Where set -e's exit (``functions[_ERREXIT]``) went on at ``flat[i]``, the `)` of the subshell it ended: that
+    subshell fails (see _errexit_ends)."""
+    if _EXITED in functions:
+        return
+    failed = functions.pop(_ERREXIT, None)
+    if failed is not None and i < stop and (flat[i][1] or [""])[0] == ")" and functions.get(_SUBSHELL_TRAPS):
+        functions[_SUBSHELL_FAILED] = f"line {failed[0]} in it fails: {failed[1]}"
+
+
+def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int) -> int:
+    """Where an exit that went on at ``flat[i]`` goes on: past the `}` of each `{ }` group it is in (a group's end is
+    no branch's: see _exited), unless the group runs as tested (`|| { ...; }`)."""
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not any(
+            end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
+        i = _exited(flat, i + 1, stop, functions, n, depth)
+    return i
+
+
 def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
                   why: str) -> int:
     """Where to go on after ``flat[i - 1]`` failed (``why``): under set -e, where it is not ignored, the shell exits
     there as at an `exit` (see _exited), out of the `{ }` groups it is in; else on after it."""
     if not functions.get(_ERREXIT_ON) or functions.get(_ERREXIT_OFF):
         return i  # (-e off, or in a context that ignores it: the failure ends nothing)
-    failed, i = i - 1, _exited(flat, i, stop, functions, n, depth)
-    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not any(  # (a `{ }` group's end is no branch's
-            end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # unless it runs as tested)
-        i = _exited(flat, i + 1, stop, functions, n, depth)
+    failed = i - 1
+    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n, depth)
     if _EXITED in functions:  # (what the end of the loop or call it ends says: see _whole)
         functions[_ERREXIT] = (n, why)
     elif i >= stop and not depth:  # (the script's top level: see _whole)
