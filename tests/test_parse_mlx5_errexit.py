@@ -59,6 +59,7 @@ CONTEXTS = {
 }
 
 
+@pytest.mark.slow  # (runs bash)
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")
 @pytest.mark.parametrize("context", list(CONTEXTS))
 def test_errexit_is_read_as_bash_runs_it(context, tmp_path):
@@ -117,6 +118,7 @@ PLACED = {
 }
 
 
+@pytest.mark.slow  # (runs bash)
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")
 @pytest.mark.parametrize("name", list(PLACED))
 def test_errexit_is_set_where_its_line_runs(name, tmp_path):
@@ -145,3 +147,39 @@ def test_sh_keeps_errexit_in_a_command_substitution():
     text = "\n".join(["#!/bin/sh", "set -e", *TRUST, "x=$(trust)", AFTER]) + "\n"
     assert read_calls(text) == []
     assert read_calls(text.replace("#!/bin/sh", "#!/bin/bash", 1)) == ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]
+
+
+# Random scripts of the pieces above, nested (seeded): every one is run by bash and read, and the calls must agree.
+# Left out by design: a call after `&&` and a branch of an if or case, which the reader takes as conditional (it does
+# not evaluate tests), and a `return` as an if's test.
+_SIMPLE = [DCB, "mlnx_qos -i eth{k} --trust pcp", "set -e", "set +e", "set -o pipefail", "shopt -s inherit_errexit",
+           f"x=$({DCB})", f"( mlnx_qos -i eth{{k}} --trust pcp; {DCB} )", "true"]
+_CALLING = ["f", "g", "f || true", "! f", "x=$(f)", "echo \"$(g)\"", "f | cat", "(f)", "x=$(g)", "g && true"]
+
+
+def _random_block(rng, depth: int, k: int, calls: bool, tested: bool = False) -> list[str]:
+    if depth > 2 or rng.random() < 0.5:
+        pieces = _SIMPLE + (_CALLING if calls else [] if tested else ["return 1"])
+        return [rng.choice(pieces).replace("{k}", str(k))]
+    kind = rng.randrange(5)
+    body = [line for _ in range(rng.randint(1, 3))
+            for line in _random_block(rng, depth + 1, k + 1, calls, tested or kind == 2)]
+    return [["{", *body, "} || true"], ["(", *body, ")"], ["if", *body, "then :; fi"], ["{", *body, "}"],
+            ["for p in a; do", *body, "done"]][kind]
+
+
+@pytest.mark.slow  # (runs bash)
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+def test_random_scripts_are_read_as_bash_runs_them(tmp_path):
+    import random
+
+    rng = random.Random(30)
+    wrong = []
+    for t in range(30):
+        functions = ["f() {", *_random_block(rng, 1, 5, False), "}",
+                     "g() {", *_random_block(rng, 1, 7, False), "f", *_random_block(rng, 1, 8, False), "}"]
+        main = [line for _ in range(rng.randint(2, 5)) for line in _random_block(rng, 0, 1, True)]
+        text = "\n".join(["#!/bin/bash", rng.choice(["set -e", "", "set -eo pipefail"]), *functions, *main, AFTER])
+        if read_calls(text + "\n") != bash_calls(text + "\n", tmp_path / str(t)):
+            wrong.append(text)
+    assert wrong == []

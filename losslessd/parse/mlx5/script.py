@@ -122,6 +122,7 @@ _ERREXIT_ON = "\0errexit-on"  # (in ``functions``: whether the shell's -e option
 _INHERIT = "\0inherit-errexit"  # (in ``functions``: whether a command substitution keeps -e: shopt inherit_errexit, on
 # in POSIX mode too, bash(1) shopt; see _shell_options)
 _STATUS = "\0status"  # (a command substitution's failure: [_SUBSHELL, _STATUS, why, "last" or ""]; see _errexit)
+_RETURNING = "\0returning"  # (in ``functions``: a `return` ran in a loop of the function's body, which it ends)
 _RETURNED = "\0returned"  # (in ``functions``: (line, why) of a `return N` other than 0 that ended the call)
 _SUBST_FAILED = "\0subst-failed"  # (in ``functions``: (line, why) of the last command substitution that failed)
 _ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
@@ -715,7 +716,12 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
             if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
                 rest = _rest_skipped(flat, i, stop)  # on after)
+                while rest < stop and flat[rest][1] and flat[rest][1][0] == "}" and not any(  # (out of its groups)
+                        end == rest and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
+                    rest = _rest_skipped(flat, rest + 1, stop)
                 i = rest if rest < stop or functions.get("\0calls") else i
+                if rest == stop and functions.get("\0calls") and depth:  # (in a loop of the function's body: see
+                    functions[_RETURNING] = n  # the loop's end)
                 if status is not None and functions.get("\0calls"):
                     functions[_RETURNED] = (n, f"it returns {status} on line {n}")
             elif not guarded and not tested and (written[0] != "exec" or program):
@@ -791,9 +797,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             for item in items or []:
                 values[written[1]] = item
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
-                if _EXITED in functions:  # (an exit in its body ran: no more rounds)
-                    break
-            if _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
+                if _EXITED in functions or _RETURNING in functions:  # (an exit or a return in its body ran: no
+                    break  # more rounds)
+            if _RETURNING in functions:  # (the return ends the function's body the loop is in)
+                i = stop
+            elif _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
                 i = _out_of_groups(flat, _exited(flat, end + 1, stop, functions, n), stop, ends, functions, n, 1)
                 _subshell_failing(flat, i, stop, functions)
             else:
@@ -893,6 +901,7 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         if subshell:
             _subshell_starts(functions)
         yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
+        functions.pop(_RETURNING, None)
         if subshell:
             yield from _subshell_ends(values, arrays, count, path, depth + 1, functions)
     finally:
