@@ -17,20 +17,29 @@ def read_calls(text: str) -> list[str]:
     return [" ".join(words[1:]) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos"]
 
 
+def bash_calls(text: str, tmp_path: Path) -> list[str]:
+    """The mlnx_qos calls bash makes running ``text`` (bash must be installed), with stand-ins for mlnx_qos, which
+    logs its arguments, and dcb."""
+    assert BASH is not None
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
+    log.unlink(missing_ok=True)
+    stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
+    stub.chmod(0o755)
+    # A stand-in dcb that fails where mlx5's kernel refuses (net/dcb/dcbnl.c: no dcbnl_setapptrust, EOPNOTSUPP).
+    dcb = tmp_path / "dcb"
+    dcb.write_text("#!/bin/bash\n[ \"$1 $2\" != \"apptrust set\" ]\n")
+    dcb.chmod(0o755)
+    (tmp_path / "s.sh").write_text(text)
+    subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
+                   capture_output=True)
+    return log.read_text().splitlines() if log.exists() else []
+
+
 def assert_calls(lines: list[str], calls: list[str], tmp_path: Path) -> None:
     """The script of ``lines`` (after `#!/bin/bash`) makes ``calls``, as read and, where bash is installed, as run
-    (with stand-ins for mlnx_qos, which logs its arguments, and dcb)."""
+    (see bash_calls)."""
     text = "\n".join(["#!/bin/bash", *lines]) + "\n"
     assert read_calls(text) == calls
     if BASH:
-        log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
-        stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
-        stub.chmod(0o755)
-        # A stand-in dcb that fails where mlx5's kernel refuses (net/dcb/dcbnl.c: no dcbnl_setapptrust, EOPNOTSUPP).
-        dcb = tmp_path / "dcb"
-        dcb.write_text("#!/bin/bash\n[ \"$1 $2\" != \"apptrust set\" ]\n")
-        dcb.chmod(0o755)
-        (tmp_path / "s.sh").write_text(text)
-        subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
-                       capture_output=True)
-        assert (log.read_text().splitlines() if log.exists() else []) == calls
+        assert bash_calls(text, tmp_path) == calls

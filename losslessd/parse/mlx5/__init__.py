@@ -39,7 +39,7 @@ from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
 from ..base import Input, check_port_count, line_source, port_slot, positional, refused, shell_words
-from . import mlnx_qos
+from . import mlnx_qos, sysfs
 
 PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
@@ -402,8 +402,13 @@ class _Host:
                 if iface is not None:
                     self.tos_of[name] = iface
                 self._set_tos(name, tos, src)
+            elif prog in ("mkdir", "rmdir") and all(sysfs.RDMA_CM_DIR.match(w) for w in words[1:]
+                                                    if not w.startswith("-")):
+                return  # (the RDMA device's directory its default_roce_tos is in: cma_configfs.c make_cma_dev)
             else:
                 value, path_ = script.redirect(words)
+                if sysfs.TOS_PATH.match(path_) or sysfs.QOS_PATH.match(path_):
+                    return self._qos_write(value, path_, line, path, n)
                 if script.at_run_time(value) or (script.at_run_time(path_) and not _named(path_)):
                     self._write_at_run_time(value, path_, line, path, n)
                     return
@@ -418,6 +423,50 @@ class _Host:
                     raise script.Skip(_unread_write(m, value, path_))
         except script.Skip as exc:
             self._issue(f"skipped `{line[:80]}`: {exc}", path, n)
+
+    def _qos_write(self, value: str, target: str, line: str, file: str, n: int) -> None:
+        """`echo V > .../rdma_cm/DEV/ports/N/default_roce_tos` (the RoCE ToS, as cma_roce_tos sets it), or `echo V >
+        /sys/class/net/IF/qos/prio2buffer|buffer_size` (as mlnx_qos --prio2buffer / --buffer_size): read as the
+        kernel reads it (see sysfs.py); a write it refuses sets nothing (a SYS002 says why, in the kernel's words)."""
+        from . import script
+
+        src, sec = Source(file=file, line=n), Section(line, "", n + 1)
+        if m := sysfs.TOS_PATH.match(target):
+            name, iface = script.rdma_device(m.group("dev"))
+            if script.at_run_time(name):  # (a device named at run time other than by its interface)
+                return self._device_at_run_time(m.group("dev"), None if script.at_run_time(value) else
+                                                _tos_or_none(value), line, file, n)
+            if script.at_run_time(value):
+                self.tos.pop(name, None)  # (no earlier value stands for it)
+                return self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is "
+                                   "unknown", file, n)
+            try:
+                tos = sysfs.kstrtou8(value + sysfs.NEWLINE)
+            except sysfs.Refused as exc:
+                raise script.Skip(f"the kernel refuses it ({exc}), so {name}'s RoCE ToS stays as it was") from None
+            if iface is not None:
+                self.tos_of[name] = iface
+            return self._set_tos(name, tos, src)
+        m = sysfs.QOS_PATH.match(target)
+        assert m is not None  # (see _script_command)
+        option, what = ("--prio2buffer", "priority->buffer map") if m.group("file") == "prio2buffer" else \
+            ("--buffer_size", "receive buffer sizes")
+        iface = m.group("iface")
+        if script.at_run_time(iface):
+            return self._port_at_run_time(iface, line, file, n, what, lambda port: script.forget(port, [option], src))
+        if not self._attempt(iface, None, file, sec):
+            raise script.Skip(f"{iface!r} is not an interface name")
+        port = self.device.ports[iface]
+        if script.at_run_time(value):
+            script.forget(port, [option], src)
+            return self._issue(f"`{line[:80]}`: the {what} is given a value known only at run time; it is unknown",
+                               file, n)
+        try:
+            values = sysfs.mlx5_list(value + sysfs.NEWLINE, 7 if option == "--prio2buffer" else None)
+        except sysfs.Refused as exc:
+            said = f"the kernel refuses it ({exc})" if exc.errno else str(exc)
+            raise script.Skip(f"{said}, so {iface}'s {what} stays as it was") from None
+        script.apply_mlnx_qos(port, [(option, ",".join(map(str, values)))], src)
 
     def _port_at_run_time(self, iface: str, line: str, file: str, n: int, what: str, forget) -> None:
         """A command whose interface is known only at run time (`mlnx_qos -i $IF` where IF is `$1`, read, or a loop
@@ -919,9 +968,11 @@ def _unread_write(m: re.Match | None, value: str | None, path: str) -> str:
     shown = path[:80]
     if m is None:
         return (f"{shown} is not a file losslessd reads (it reads a port's mtu, its ecn/roce_np and ecn/roce_rp files "
-                "and an RDMA device's tc/N/traffic_class)")
+                "and qos/prio2buffer and qos/buffer_size, an RDMA device's tc/N/traffic_class and "
+                "/sys/kernel/config/rdma_cm/DEV/ports/N/default_roce_tos)")
     if m.group("dev"):
-        return f"a write to {shown} is not read (a script's RoCE ToS is read from `cma_roce_tos -d DEV -t TOS`)"
+        return (f"a write to {shown} is not read (the RoCE ToS is read from a write to "
+                "/sys/kernel/config/rdma_cm/DEV/ports/N/default_roce_tos as such, or `cma_roce_tos -d DEV -t TOS`)")
     if m.group("attr") == "speed":
         # (Linux net/core/net-sysfs.c: speed is a read-only attribute, DEVICE_ATTR_RO: the kernel refuses the write)
         return f"{shown} only reports the port's link speed: a write to it sets nothing"
@@ -1019,6 +1070,13 @@ def _option(args: list[str], short: str, long: str | None) -> str | None:
         if long and arg.startswith(long + "="):
             return arg[len(long) + 1:]
     return None
+
+
+def _tos_or_none(value: str) -> int | None:
+    try:
+        return sysfs.kstrtou8(value + sysfs.NEWLINE)
+    except sysfs.Refused:
+        return None
 
 
 def _int(text: str, lo: int, hi: int) -> int | None:

@@ -2,8 +2,9 @@
 
 The script is not run: each line is read as the command it is, in order, so a later command overrides an
 earlier one as it would on the host. Read are `mlnx_qos -i IF ...` (options as mlnx-tools python/mlnx_qos
-defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` and
-`cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
+defines them), `ip link set [dev] IF mtu N`, `echo V > /sys/class/net/IF/ecn/...` (and the other RoCE QoS files:
+sysfs.py) and `cma_roce_tos -d DEV -t TOS`; sysfs writes may also be `echo V | tee PATH` or `sh -c 'echo V > PATH'`.
+`set -e` is followed as bash runs the script (see _errexit).
 The shell's own syntax (if/case/for blocks, `NAME=value` assignments, `echo` to the terminal) changes nothing on
 the NIC and is skipped: a block's commands are read as if each ran once, in order, a function's body where it is
 called, and a variable given a literal value is replaced by it (one set at run time, `read IF`, is not: a command
@@ -112,40 +113,143 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     # ...; a function never called runs nothing).
     functions |= grammar.functions
     flat = _calls(flat, functions)
-    yield from _run(_errexit(flat, text), {}, {}, [0], path)
+    yield from _run(_tested_blocks(_errexit(flat)), {}, {}, [0], path, _shell_options(text))
 
 
 _ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
-_ERREXIT_OFF = "\0errexit-off"  # (in ``functions``: how many calls made as a test are running; see _block)
+_ERREXIT_OFF = "\0errexit-off"  # (in ``functions``: how many contexts that ignore set -e are running; see _block)
+_ERREXIT_ON = "\0errexit-on"  # (in ``functions``: whether the shell's -e option is on, as the script has run so far)
+_INHERIT = "\0inherit-errexit"  # (in ``functions``: whether a command substitution keeps -e: shopt inherit_errexit, on
+# in POSIX mode too, bash(1) shopt; see _shell_options)
+_STATUS = "\0status"  # (a command substitution's failure: [_SUBSHELL, _STATUS, why, "last" or ""]; see _errexit)
+_RETURNING = "\0returning"  # (in ``functions``: a `return` ran in a loop of the function's body, which it ends)
+_RETURNED = "\0returned"  # (in ``functions``: (line, why) of a `return N` other than 0 that ended the call)
+_SUBST_FAILED = "\0subst-failed"  # (in ``functions``: (line, why) of the last command substitution that failed)
+_ERREXIT_TOP = "\0errexit-top"  # (in ``functions``: (index, why) of the failure that ended the script's top level)
+_SUBSHELL_FAILED = "\0subshell-failed"  # (in ``functions``: why set -e ended the `( )` subshell whose `)` is next)
+_PIPEFAIL = "\0pipefail"  # (in ``functions``: `set -o pipefail`, a pipeline fails where any of its parts does)
+_OPTIONS = (_ERREXIT_ON, _INHERIT, _PIPEFAIL)
 # `#!/bin/bash -e`, `#!/bin/sh -eu`: the interpreter's options (bash(1) OPTIONS: those of `set`).
 _SHEBANG_OPTIONS = re.compile(r"\A\s*#!\s*\S*/(?:ba|da|k|z)?sh[ \t]+([^\n]*)")
+_SHEBANG_SH = re.compile(r"\A\s*#!\s*(?:\S*/env\s+)?(?:\S*/)?(?:da)?sh(?:\s|$)")  # (`#!/bin/sh`, not bash)
 
 
-def _errexit(flat: list, text: str) -> list:
+def _shell_options(text: str) -> dict:
+    """The shell's errexit state as the script starts: `-e` on the `#!` line (bash(1) OPTIONS); and whether a command
+    substitution keeps -e, which bash clears there unless in POSIX mode (bash(1) COMMAND EXECUTION ENVIRONMENT; `sh`
+    is bash in POSIX mode, or dash, which keeps it too: both run `x=$(false)` under set -e to an exit)."""
+    shebang = _SHEBANG_OPTIONS.match(text)
+    return {_ERREXIT_ON: _errexit_option(shebang.group(1).split(), False) if shebang else False,
+            _INHERIT: bool(_SHEBANG_SH.match(text))}
+
+
+def _options_set(words: list[str], functions: dict) -> None:
+    """The shell options ``words`` change: `set -e`, `set -o errexit`, `set -o posix` (and `+` turning each off);
+    `shopt -s|-u inherit_errexit`; `shopt -s|-u -o errexit|posix` (bash(1) SHELL BUILTIN COMMANDS: set, shopt)."""
+    args = words[1:]
+    if words[0] == "set":
+        functions[_ERREXIT_ON] = _errexit_option(args, bool(functions.get(_ERREXIT_ON)))
+        for k, arg in enumerate(args[:-1]):
+            named = args[k + 1] if arg[:1] in "-+" and "o" in arg[1:] and not arg.startswith("--") else ""
+            if named == "pipefail" or (named == "posix" and arg[0] == "-"):  # (posix mode turns inherit_errexit on;
+                functions[_INHERIT if named == "posix" else _PIPEFAIL] = arg[0] == "-"  # leaving it does not: bash 5.2)
+        return
+    flags = "".join(arg[1:] for arg in args if arg.startswith("-"))
+    names = [arg for arg in args if not arg.startswith("-")]
+    if ("s" in flags) == ("u" in flags):  # (neither: it prints; both: bash refuses the call)
+        return
+    for name in names:
+        if "o" in flags and name in ("errexit", "posix", "pipefail"):
+            if name != "posix" or "s" in flags:
+                functions[{"errexit": _ERREXIT_ON, "posix": _INHERIT, "pipefail": _PIPEFAIL}[name]] = "s" in flags
+        elif "o" not in flags and name == "inherit_errexit":
+            functions[_INHERIT] = "s" in flags
+
+
+def _errexit(flat: list) -> list:
     """bash(1) `set -e` (also `set -o errexit`, or `-e` on the `#!` line; `set +e` turns it off): a command that fails
     ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`) or a pipeline's part. Where the
-    reader knows a command fails on mlx5 (dcb.fails), an `exit` is put after it while the option is on, so the
-    script's reading ends there as at an exit (not taken in the body of a function called as a test: see _block).
-    The option is followed in the script's order."""
+    reader knows a command fails on mlx5 (see _fails), an `exit` is put after it, which ends the reading as an exit
+    would where the option is on when it runs (see _block: the option is followed as the script runs, through the
+    functions it calls and the subshells it opens), and not in a context that ignores it (see _tested_blocks)."""
     from . import dcb
 
-    shebang = _SHEBANG_OPTIONS.match(text)
-    on = _errexit_option(shebang.group(1).split(), False) if shebang else False
     out = []
-    for n, words, line in flat:
+    for k, (n, words, line) in enumerate(flat):
         out.append((n, words, line))
+        untested = not any(op in line for op in ("||", "&&", "|")) and "!" not in line.split()  # (`! cmd`: tested)
+        if words and words[0] == _SUBSHELL and untested and (why := _fails(words[1:], dcb)):
+            # a command substitution's command that fails: its status, where it is the last (bash(1) Command
+            # Substitution), or where -e is kept in it (see _block)
+            last = k + 1 == len(flat) or flat[k + 1][0] != n or (flat[k + 1][1] or [""])[0] != _SUBSHELL
+            out.append((n, [_SUBSHELL, _STATUS, why, "last" if last else ""], line))
+        if words and untested and all(_ASSIGNMENT.match(w) for w in words) and k and flat[k - 1][0] == n and \
+                (flat[k - 1][1] or [""])[0] == _SUBSHELL:  # `x=$(cmd)`: its status is the substitution's
+            out.append((n, ["exit", _ERREXIT, _STATUS], line))
         if not words or words[0].startswith("\0") or words[0] == "!":
             continue  # (tested, after && or ||, in a command substitution, a call: not this command's failure)
-        if words[0] == "set":
-            on = _errexit_option(words[1:], on)
-            continue
-        body = words
-        while body[:1] == ["sudo"]:
-            body = body[1:]
-        if on and body and os.path.basename(body[0]) == "dcb" and not any(op in line for op in ("||", "&&", "|")) \
-                and "!" not in line.split() and (why := dcb.fails(body[1:])):  # (`! cmd`: tested too)
+        if untested and (why := _fails(words, dcb)):
             out.append((n, ["exit", _ERREXIT, why], line))
     return out
+
+
+def _fails(words: list[str], dcb) -> str | None:
+    """Why the command fails on mlx5 (a `dcb` the kernel refuses: dcb.fails; a RoCE QoS file's write it refuses:
+    sysfs.write_fails), or None."""
+    from . import sysfs
+
+    while words[:1] == ["sudo"]:
+        words = words[1:]
+    if words[:1] == ["echo"] and ">" in "".join(words) and not any(at_run_time(w) for w in words):
+        try:
+            return sysfs.write_fails(*redirect(words))
+        except Skip:
+            return None
+    return dcb.fails(words[1:]) if words and os.path.basename(words[0]) == "dcb" else None
+
+
+def _tested_blocks(flat: list) -> list:
+    """bash(1) set -e: "If a compound command ... executes in a context where -e is being ignored, none of the commands
+    executed within the compound command ... will be affected": in a `{ }` group, `( )` subshell, loop, if or case
+    followed by `&&` or `||` (its closing word marked _LISTED by _calls) or after `!`, and in the test of an if,
+    elif, while or until (over lines, and in blocks of its own), a failing command ends nothing, and a function
+    called there runs as one called as a test. (A function defined there is not: its body runs where it is
+    called.)"""
+    out, open_, tests = list(flat), [], {}  # (tests: the index where the test of each open if/while/until starts)
+    for j, (_, words, _) in enumerate(flat):
+        first = words[0] if words else None
+        if first in _OPENERS:
+            open_.append(j)
+            if first in ("if", "while", "until"):
+                tests[j] = j
+        elif first == "elif" and open_:
+            tests[open_[-1]] = j
+        elif first in ("then", "do") and open_ and open_[-1] in tests:
+            _tested(out, tests.pop(open_[-1]) + 1, j)
+        elif first in _CLOSERS and open_:
+            opener = open_.pop()
+            tests.pop(opener, None)
+            if words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION]:
+                _tested(out, opener + 1, j)
+    return out
+
+
+def _tested(out: list, start: int, stop: int) -> None:
+    """The commands of ``out[start:stop]`` run where set -e is ignored (see _tested_blocks)."""
+    k, defined = start, 0  # (how deep in a function defined there)
+    while k < stop:
+        _, inner, _ = out[k]
+        head = inner[0] if inner else None
+        if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
+            defined += (head in _OPENERS) - (head in _CLOSERS)
+        elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):
+            out[k] = (out[k][0], [":"], out[k][2])
+        elif inner and _CALL in inner[:3] and _LISTED not in inner[:3]:
+            at = inner.index(_CALL)
+            out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
+        elif inner == [")"]:  # (a subshell's failure ends nothing either)
+            out[k] = (out[k][0], [")", _LISTED], out[k][2])
+        k += 1
 
 
 def _errexit_option(args: list[str], on: bool) -> bool:
@@ -168,16 +272,48 @@ def _errexit_option(args: list[str], on: bool) -> bool:
 
 def _calls(flat: list, functions: set[str]) -> list:
     """_called of each command, and a call before `&&` or `||` marked _LISTED: bash(1) set -e is ignored in its body
-    (`setup || true`), though an exit in it still ends the script."""
+    (`setup || true`), though an exit in it still ends the script; so is a compound command's closing word there
+    (`} || true`: see _tested_blocks)."""
     out = []
     for k, (n, words, line) in enumerate(flat):
         called = _called(words, functions)
         after = flat[k + 1][1] if k + 1 < len(flat) else None
-        if called and called[0] in (_CALL, _GUARDED) and _CALL in called[:2] and after and after[0] == _GUARDED:
+        listed = bool(after) and after[0] == _GUARDED  # type: ignore[index]
+        if called and called[0] in (_CALL, _GUARDED, _CONDITION) and _CALL in called[:2] and listed:
             at = called.index(_CALL)
             called = [*called[:at], _LISTED, *called[at:]]
+        elif called and len(called) == 1 and called[0] in _CLOSERS and listed:
+            called = [called[0], _LISTED]
+        elif called and called[0] in ("{", "(") and len(called) == 1 and k and flat[k - 1][1] == [_GUARDED]:
+            called = [called[0], _GUARDED]  # (`|| { ...; }`: runs as the test before it says, see _split)
+        elif called and called[:2] == [_SUBSHELL, _CALL] and _substitution_tested(flat, k, n):
+            called = [_SUBSHELL, _LISTED, *called[1:]]
         out.append((n, called, line))
     return out
+
+
+def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
+    """(line, why) where the last command of the body of function ``name`` is one known to fail (bash(1) FUNCTIONS:
+    its status is its last command's), or None."""
+    if not isinstance(defined := functions.get(name), tuple):
+        return None
+    body, start, end, _ = defined
+    j = end - 1
+    while j > start and body[j][1] in (["}"], [")"]):  # (a group's or subshell's status is its last command's)
+        j -= 1
+    n, last, _ = body[j]
+    return (n, last[2]) if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS else None
+
+
+def _substitution_tested(flat: list, k: int, n: int) -> bool:
+    """Whether the command whose command substitution ``flat[k]`` runs is tested (`x=$(f) || true`, `if x=$(f)`):
+    set -e is ignored in the substitution too."""
+    j = k
+    while j < len(flat) and flat[j][0] == n and (flat[j][1] or [""])[0] == _SUBSHELL:
+        j += 1
+    own = flat[j][1] if j < len(flat) and flat[j][0] == n else None
+    after = flat[j + 1][1] if own and j + 1 < len(flat) else None
+    return bool(own) and (own[0] == _CONDITION or bool(after) and after[0] == _GUARDED)  # type: ignore[index]
 
 
 def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
@@ -200,7 +336,8 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
     on with the next (bash(1) QUOTING: a backslash-newline is removed), as long commands are written over lines.
     A here-document's body is the input of its command, not commands of this script: it is skipped (a usage text
     under `: <<EOF`, a file written by `cat <<EOF > FILE`), unless that command is a shell reading its commands
-    from it (`sudo bash <<'EOF'`), whose body lines are then read in its place."""
+    from it (`sudo bash <<'EOF'`), whose body lines are then read in its place, in a `( )` subshell (a shell of its
+    own: its exit and options are its own)."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
@@ -247,10 +384,12 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             line = " ".join([line, *words])
         i += 1
         ends = [] if bodies_read else _heredoc_ends(line)
-        if ends and _SHELL_ON_STDIN.match(line):  # the body is read as the script's own lines, its end line blanked
+        if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
             stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
-            if stop < len(lines):
-                lines[stop] = ""
+            if stop < len(lines):  # in a shell of its own, which ends at the end line: its exit, its set -e and its
+                lines[stop] = ")"  # variables are its own, as a `( )` subshell's (where it starts with no option set)
+                child = "( set +e +o pipefail; shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))
+                yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
         for delimiter, tabs in ends:  # bodies follow one another, in the order of their operators
@@ -365,7 +504,7 @@ _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\
 _HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
-_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:ba)?sh(?:\s+-[a-bd-zA-Z]+)*\s*<<")
+_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh((?:\s+-[a-bd-zA-Z]+)*)\s*<<")
 
 
 def _heredoc_ends(line: str) -> list[tuple[str, bool]]:
@@ -411,12 +550,13 @@ _KINDS = {"done": "loop", "fi": "`if`", "esac": "`case`", "}": "`{` group", ")":
 
 
 def _run(flat: list, values: dict[str, str], arrays: dict[str, list[str]], count: list[int],
-         path: str | None) -> Iterator[tuple[int, list[str] | None, str]]:
+         path: str | None, options: dict | None = None) -> Iterator[tuple[int, list[str] | None, str]]:
     """The commands of ``flat`` as the shell would run them, variables substituted, a loop's body once per word.
     ``count`` holds the commands given so far and the words loops went round, bounded: nested loops multiply
     them (a loop over no words runs nothing, yet its header is counted). Each loop's `done` is found once, so a
-    body is never scanned again per round; loops nest at most MAX_NESTING deep."""
-    yield from _whole(flat, values, arrays, count, path, 0, {})
+    body is never scanned again per round; loops nest at most MAX_NESTING deep. ``options``: the shell's errexit
+    state as it starts (see _shell_options)."""
+    yield from _whole(flat, values, arrays, count, path, 0, dict(options or {}))
 
 
 # bash(1) reads a compound command whole before it runs it: one no closing word ends (`for` without `done`, `if`
@@ -436,6 +576,9 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
     stop = exited + 1 if exited is not None else len(flat) if broken is None else broken[0]
     outer = functions.pop(_TRAP, None)  # (a `sh -c` shell starts with no trap of its own, and ends with its own)
     yield from _block(flat, 0, stop, ends, values, arrays, count, path, depth, functions)
+    failing = None  # (why set -e ended the script's top level)
+    if (top := functions.pop(_ERREXIT_TOP, None)) is not None:  # (bash reads no further: nor need it be shell)
+        (exited, failing), broken = top, None
     failed = functions.pop(_ERREXIT, None)
     if (line := functions.pop(_EXITED, None)) is not None and not depth:  # (a `sh -c`'s exit ends that shell only)
         why = "an exit in the function called, or the loop" if failed is None else \
@@ -444,10 +587,12 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
                             "not read"], ""
     if broken is not None:
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
-    rest = next((item for item in flat[stop:] if item[1] and item[1][0] not in _BLOCK_WORDS), None)
+    after = exited + 1 if exited is not None else stop
+    rest = next((item for item in flat[after:] if item[1] and item[1][0] not in _BLOCK_WORDS and
+                 item[1][1:2] != [_ERREXIT]), None)
     if exited is not None and rest is not None and not depth:  # (bash reads no further: nor need it be shell)
-        why = f"`{flat[exited][1][0]}` at its top level" if flat[exited][1][1:2] != [_ERREXIT] else \
-            f"`set -e` is in force and this command fails: {flat[exited][1][2]}"
+        why = f"`{flat[exited][1][0]}` at its top level" if failing is None else \
+            f"`set -e` is in force and this command fails: {failing}"
         yield flat[exited][0], [ENDED, f"the script ends here ({why}): bash runs nothing after it, so its commands "
                                        f"from line {rest[0]} on are not read"], flat[exited][2]
     trap = functions.pop(_TRAP, None)
@@ -480,14 +625,37 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
             written = written[1:]  # cd and exit stay in its subshell)
+            if written[0] == _STATUS:  # (its command failed: see _errexit)
+                kept = functions.get(_ERREXIT_ON) and functions.get(_INHERIT) and not functions.get(_ERREXIT_OFF)
+                if written[2] or kept:
+                    functions[_SUBST_FAILED] = (n, written[1])
+                while kept and i < stop and flat[i][0] == n and (flat[i][1] or [""])[0] == _SUBSHELL:
+                    i += 1  # (-e kept: the substitution ends there)
+                continue
+            listed = written[0] == _LISTED  # (the command it is part of is tested: see _calls)
+            written = written[listed:]
             written = (written[1:] or [":"]) if written[0] == _GUARDED else written
             if written[0] in functions and not written[0].startswith("\0"):  # (a call of the script's function)
                 written = [_CALL, *written]
             if written[:1] == [_CALL]:
                 kept = dict(values), {name: list(items) for name, items in arrays.items()}
-                yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path, depth,
-                                 functions, n)
-                functions.pop(_EXITED, None)
+                # bash(1): a command substitution runs with -e cleared, unless inherit_errexit or POSIX mode keeps it
+                on = functions.get(_ERREXIT_ON)
+                functions[_ERREXIT_ON] = on and functions.get(_INHERIT)
+                functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + listed
+                try:
+                    yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path,
+                                     depth, functions, n)
+                finally:
+                    functions[_ERREXIT_ON] = on
+                    functions[_ERREXIT_OFF] -= listed
+                exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
+                if returned is not None:
+                    functions[_SUBST_FAILED] = (n, returned[1])
+                if (failed := functions.pop(_ERREXIT, None)) is not None:  # (set -e ended it: its status fails)
+                    functions[_SUBST_FAILED] = (n, f"line {failed[0]} fails in it: {failed[1]}")
+                elif exited is None and (last := _last_failure(written[1], functions)) is not None:  # (its status is
+                    functions[_SUBST_FAILED] = (n, f"line {last[0]} in it fails: {last[1]}")  # its last command's)
                 values.clear()
                 values.update(kept[0])
                 arrays.clear()
@@ -513,32 +681,55 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                                  depth, functions, n)
             finally:
                 functions[_ERREXIT_OFF] -= ignored
+            if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
+                    "|" not in written:  # (its status fails: set -e ends the script as at a command that fails)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
-                    i = _exited(flat, i, stop, functions, n)
+                    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n), stop, ends, functions, n, 1)
+                    _subshell_failing(flat, i, stop, functions)
                 else:
                     del functions[_EXITED]
-                    functions.pop(_ERREXIT, None)
+                    failed = functions.pop(_ERREXIT, None)
+                    if failed is not None and written[0] == _CALL and functions.get(_PIPEFAIL):  # (set -o pipefail:
+                        # the pipeline fails as its part did, bash(1) Pipelines)
+                        i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o "
+                                          f"pipefail` and line {failed[0]} in it fails: {failed[1]}")
             continue
         tested = written[0] == _CONDITION
         if tested:
             written = written[1:]
-        if written[1:2] == [_ERREXIT] and functions.get(_ERREXIT_OFF):
-            continue  # (in a function called as a test: the command's failure ends nothing)
+        if written[1:2] == [_ERREXIT]:
+            if written[2] == _STATUS:  # `x=$(cmd)`: it fails as its command substitution did
+                failed = functions.pop(_SUBST_FAILED, None)
+                if failed is None or failed[0] != n:
+                    continue
+                written = [*written[:2], f"its command substitution fails ({failed[1]})"]
+            i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
+            continue
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
             guarded = written[0] == _GUARDED  # (`|| exit 1`: as the test before it says)
             written = written[1:] if guarded else written
             guarded = guarded or "|" in written  # (`exit | cat`: in a subshell of its own)
             program = _exec_program(written) if written[0] == "exec" else None
+            status = written[1] if written[0] in ("exit", "return") and written[1:2] and written[1].isdigit() and \
+                int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
             if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
                 rest = _rest_skipped(flat, i, stop)  # on after)
+                while rest < stop and flat[rest][1] and flat[rest][1][0] == "}" and not any(  # (out of its groups)
+                        end == rest and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
+                    rest = _rest_skipped(flat, rest + 1, stop)
                 i = rest if rest < stop or functions.get("\0calls") else i
+                if rest == stop and functions.get("\0calls") and depth:  # (in a loop of the function's body: see
+                    functions[_RETURNING] = n  # the loop's end)
+                if status is not None and functions.get("\0calls"):
+                    functions[_RETURNED] = (n, f"it returns {status} on line {n}")
             elif not guarded and not tested and (written[0] != "exec" or program):
                 i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
-                if written[1:2] == [_ERREXIT] and _EXITED in functions:  # (what the end of the loop or call it
-                    functions[_ERREXIT] = (n, written[2])  # ends says: see _whole)
-                else:
-                    functions.pop(_ERREXIT, None)
+                functions.pop(_ERREXIT, None)  # (an exit written: not set -e's, see _whole)
+                if status is not None and i < stop and (flat[i][1] or [""])[0] == ")" and \
+                        functions.get(_SUBSHELL_TRAPS):  # (the `( )` subshell it ends fails: see _errexit_ends)
+                    functions[_SUBSHELL_FAILED] = f"its `exit {status}` on line {n}"
             if not program:
                 continue
             written = program
@@ -547,10 +738,17 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
             yield from _subshell_ends(values, arrays, count, path, depth, functions)
+            if (why := functions.pop(_SUBSHELL_FAILED, None)) is not None and written[1:2] != [_LISTED] and \
+                    "|" not in line[line.rfind(")"):] and not any(  # (`( ... ) || true`, `( ... ) | cat`: tested,
+                    end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # piped; `|| ( )`)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
             continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
             yield from _trap(_expanded(written, values, arrays, path, n), values, arrays, count, path, depth,
                              functions, n, line)
+            continue
+        if written[0] in ("set", "shopt"):  # the shell's options (errexit, as it runs: see _errexit)
+            _options_set(written, functions)
             continue
         if written[0] == "shift":  # bash(1) shift [N]: $N+1 ... become $1 ...
             k = int(written[1]) if written[1:2] and written[1].isdigit() else 1
@@ -599,9 +797,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             for item in items or []:
                 values[written[1]] = item
                 yield from _block(flat, i, end, ends, values, arrays, count, path, depth + 1, functions)
-                if _EXITED in functions:  # (an exit in its body ran: no more rounds)
-                    break
-            i = end + 1 if _EXITED not in functions else _exited(flat, end + 1, stop, functions, n)
+                if _EXITED in functions or _RETURNING in functions:  # (an exit or a return in its body ran: no
+                    break  # more rounds)
+            if _RETURNING in functions:  # (the return ends the function's body the loop is in)
+                i = stop
+            elif _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
+                i = _out_of_groups(flat, _exited(flat, end + 1, stop, functions, n), stop, ends, functions, n, 1)
+                _subshell_failing(flat, i, stop, functions)
+            else:
+                i = end + 1
             continue
         words = _expanded(written, values, arrays, path, n)
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
@@ -612,14 +816,22 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
-                inner = [(n, w, line) for w in _split(words[2])]  # the commands it runs, in their place
+                grammar = _Grammar()
+                inner = [(n, w, line) for w in _split(words[2], grammar)]  # the commands it runs, in their place
             except ValueError:
                 yield n, None, line
                 continue
             if depth >= MAX_NESTING:
                 raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
-            yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
+            outer = {key: functions.get(key, False) for key in (*_OPTIONS, _ERREXIT_OFF)}  # (a shell of its own: no
+            functions.update(dict.fromkeys(_OPTIONS, False), **{_ERREXIT_OFF: 0, _INHERIT: os.path.basename(
+                words[0]) == "sh"})  # option set)
+            try:
+                yield from _whole(_tested_blocks(_errexit(_calls(inner, grammar.functions))), values, arrays, count,
+                                  path, depth + 1, functions)
+            finally:
+                functions.update(outer)
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
@@ -689,6 +901,7 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         if subshell:
             _subshell_starts(functions)
         yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
+        functions.pop(_RETURNING, None)
         if subshell:
             yield from _subshell_ends(values, arrays, count, path, depth + 1, functions)
     finally:
@@ -706,6 +919,7 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
+_SUBSHELL_OPTIONS = "\0subshell-options"  # (in ``functions``: the options of each shell a `( )` subshell runs in)
 # bash(1) trap: the pseudo-signals other than EXIT, and when each runs its command.
 _TRAP_WHEN = {"ERR": "when a command fails", "DEBUG": "before every command",
               "RETURN": "each time a function or a sourced file returns"}
@@ -781,8 +995,10 @@ def _exit_trap_run(trap: tuple, values: dict[str, str], arrays: dict[str, list[s
 
 
 def _subshell_starts(functions: dict) -> None:
-    """A `( )` subshell starts with no EXIT trap of its own (bash(1) COMMAND EXECUTION ENVIRONMENT)."""
+    """A `( )` subshell starts with no EXIT trap of its own (bash(1) COMMAND EXECUTION ENVIRONMENT), and the shell's
+    options as they are: a `set -e` or `shopt` in it is its own."""
     functions.setdefault(_SUBSHELL_TRAPS, []).append(functions.pop(_TRAP, None))
+    functions.setdefault(_SUBSHELL_OPTIONS, []).append({key: functions.get(key) for key in _OPTIONS})
 
 
 def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
@@ -792,6 +1008,7 @@ def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: 
         yield from _exit_trap_run(trap, values, arrays, count, path, depth, functions)
     if (outer := functions[_SUBSHELL_TRAPS].pop()) is not None:
         functions[_TRAP] = outer
+    functions.update(functions[_SUBSHELL_OPTIONS].pop())
 
 
 def _sets_nic(words: list[str]) -> bool:
@@ -818,6 +1035,42 @@ def _positional(args: list[str], values: dict[str, str], arrays: dict[str, list[
 
 
 _EXITED = "\0exited"  # (in ``functions``: the line of an exit, or of the call running one, that ends the script)
+
+
+def _subshell_failing(flat: list, i: int, stop: int, functions: dict) -> None:
+    """Where set -e's exit (``functions[_ERREXIT]``) went on at ``flat[i]``, the `)` of the subshell it ended: that
+    subshell fails (see _errexit_ends)."""
+    if _EXITED in functions:
+        return
+    failed = functions.pop(_ERREXIT, None)
+    if failed is not None and i < stop and (flat[i][1] or [""])[0] == ")" and functions.get(_SUBSHELL_TRAPS):
+        functions[_SUBSHELL_FAILED] = f"line {failed[0]} in it fails: {failed[1]}"
+
+
+def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int) -> int:
+    """Where an exit that went on at ``flat[i]`` goes on: past the `}` of each `{ }` group it is in (a group's end is
+    no branch's: see _exited), unless the group runs as tested (`|| { ...; }`)."""
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not any(
+            end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
+        i = _exited(flat, i + 1, stop, functions, n, depth)
+    return i
+
+
+def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
+                  why: str) -> int:
+    """Where to go on after ``flat[i - 1]`` failed (``why``): under set -e, where it is not ignored, the shell exits
+    there as at an `exit` (see _exited), out of the `{ }` groups it is in; else on after it."""
+    if not functions.get(_ERREXIT_ON) or functions.get(_ERREXIT_OFF):
+        return i  # (-e off, or in a context that ignores it: the failure ends nothing)
+    failed = i - 1
+    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n, depth)
+    if _EXITED in functions:  # (what the end of the loop or call it ends says: see _whole)
+        functions[_ERREXIT] = (n, why)
+    elif i >= stop and not depth:  # (the script's top level: see _whole)
+        functions[_ERREXIT_TOP] = (failed, why)
+    elif i < stop and flat[i][1] and flat[i][1][0] == ")" and functions.get(_SUBSHELL_TRAPS):  # (the subshell's exit
+        functions[_SUBSHELL_FAILED] = why  # status fails: so does the `( )` command, in the shell around it)
+    return i
 
 
 def _exited(flat: list, i: int, stop: int, functions: dict, n: int, depth: int = 1) -> int:
@@ -894,7 +1147,8 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
         if exited is not None and not open_ and n != flat[j - 1][0]:  # bash ran the line holding it, and stops
             return ends, None, exited
         first = words[0] if words else None
-        if exited is None and _ends_script(words) and all(flat[k][1] == ["{"] for k in open_):
+        if exited is None and _ends_script(words) and all(  # (a group `|| { ...; }` runs as the test says)
+                flat[k][1][:1] == ["{"] and flat[k][1][1:2] in ([], [_CONDITION]) for k in open_):
             exited = j
         if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
             what = "condition" if before in ("if", "elif", "while", "until") else "body"
@@ -941,9 +1195,10 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
 
 def _ends_script(words: list[str] | None) -> bool:
     """`exit [N]`, or `exec PROGRAM ...` (bash(1) SHELL BUILTIN COMMANDS: exec replaces the shell with the program;
-    without one, it only redirects the shell's own input and output, and the script goes on)."""
+    without one, it only redirects the shell's own input and output, and the script goes on). Not a pipeline's part
+    (a subshell of its own), nor set -e's exit, which depends on the option as the script runs (see _errexit_ends)."""
     return words is not None and words[:1] in (["exit"], ["exec"]) and "|" not in words and "|&" not in words and \
-        (words[0] == "exit" or _exec_program(words) is not None)  # (a pipeline's part runs in a subshell of its own)
+        words[1:2] != [_ERREXIT] and (words[0] == "exit" or _exec_program(words) is not None)
 
 
 def _exec_program(words: list[str]) -> list[str] | None:
@@ -1113,7 +1368,7 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
     line = _substitutions_folded(line, inner)
     line = _parens_marked(line) if "(" in line or ")" in line else line
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
-    closed = in_array = in_test = False
+    closed = in_array = in_test = negated = False
     separator, token = grammar.after, ""  # (`[ -e F ] ||` with its `exit 1` on the next line)
     for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
@@ -1169,14 +1424,21 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
         if not cur:
             if token in ("then", "do", "else", "{"):  # the command after it is what runs
                 grammar.condition = grammar.condition and token not in ("then", "do")
+                if token == "{" and separator in ("&&", "||") and not negated:
+                    out[-1].append(_GUARDED)  # (`setup || { ...; }`: what precedes is tested; see _calls)
                 start(token)
+                if token == "{" and negated:  # (`! { ...; }`: the group is tested; see _tested_blocks)
+                    out[-2].append(_CONDITION)
+                negated = False
                 continue
             if token == "!" or _DEFINED.match(token):  # (`name()` in a list: the `{` after it opens its body)
                 grammar.function = "" if token == "!" else token[:-2]
+                negated = token == "!"  # bash(1) Pipelines: `! cmd` tests cmd (set -e ignores its failure)
                 if grammar.function:
                     grammar.functions.add(grammar.function)
                 continue
             grammar.function = ""
+            bang, negated = negated and token not in ("exit", "exec", "return"), False
             if separator in ("&&", "||") and token not in _OPENERS and token[:1] != "(" and \
                     token.rstrip(")") not in _CLOSERS:
                 out[-1].append(_GUARDED)  # (`[ -e F ] || exit 1`, `|| die`: runs as the test says; see _called)
@@ -1187,12 +1449,16 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             if _CASE_PATTERN.match(token) and not token.startswith("(") and "case" in grammar.open[-1:]:
                 continue  # a pattern of a case whose header was not read as one
             if token.startswith("(") and not token.startswith("(("):  # bash(1) Compound Commands: `(list)`
+                if separator in ("&&", "||") and not bang:
+                    out[-1].append(_GUARDED)  # (`setup || (...)`: as a `{ }` group, above)
                 start("(")
+                if bang:
+                    out[-2].append(_CONDITION)
                 token = token[1:]
                 if not token:
                     continue
             grammar.command(token)
-            if grammar.condition and token not in _OPENERS and token not in _BLOCK_WORDS:
+            if (grammar.condition or bang) and token not in _OPENERS and token not in _BLOCK_WORDS:
                 out[-1].append(_CONDITION)  # (a test: read only when it is a command that sets the NIC)
             in_test = token == "[["
         # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`); one that
@@ -1211,6 +1477,8 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             out.append([])
             grammar.pattern = True
     grammar.after = token if token in ("&&", "||") else ""
+    if out[-1] in (["if"], ["elif"], ["while"], ["until"]):  # (its condition on the lines below: tested too)
+        grammar.condition = True
     return [*_substituted(inner, level), *(words for words in out if words)]
 
 

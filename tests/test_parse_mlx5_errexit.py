@@ -1,0 +1,185 @@
+"""`set -e` in host setup scripts, read as bash runs it. bash(1) SHELL BUILTIN COMMANDS, set -e: a command that fails
+ends the shell, except where errexit is ignored (an if's or while's test, a command after `!`, any command of an && or
+|| list but the last, and everything a compound command or function runs there), in a command substitution (bash clears
+-e there unless `shopt -s inherit_errexit` or POSIX mode keeps it), and in a pipeline's parts but the last (unless
+`set -o pipefail`). The option itself is set as the script runs: in a function when it is called, in a `( )` subshell
+for that subshell only. The referee is bash itself (tests/bashcalls.py): every case's mlnx_qos calls are what bash
+makes with a stand-in dcb that fails as mlx5's kernel refuses `dcb apptrust set`; no expected list is written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.parse import mlx5
+from losslessd.parse.base import Input
+from tests.bashcalls import BASH, bash_calls, read_calls
+
+DCB = "dcb apptrust set dev eth1 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)
+PCP = "mlnx_qos -i eth1 --trust pcp"
+AFTER = "mlnx_qos -i eth1 --trust dscp"
+TRUST = ["trust() {", f"  {DCB}", f"  {PCP}", "}"]
+
+# How the script turns errexit on (or leaves it off, or off again), before the context below.
+SETTINGS = {
+    "set -e": ["set -e"], "set -euo pipefail": ["set -euo pipefail"],
+    "set +o errexit after": ["set -e", "set +o errexit"],
+    "inherit_errexit": ["set -e", "shopt -s inherit_errexit"], "posix": ["set -e", "set -o posix"], "off": [],
+}
+# Where the failing command runs: in the body of `trust` (defined first), or written there.
+CONTEXTS = {
+    "called": ["trust"],
+    "before-or": ["trust || true"],
+    "before-and": ["trust && echo ok"],
+    "before-and-over-lines": ["trust &&", "  echo ok"],
+    "between-and-and-or": ["true && trust || true"],
+    "negated": ["! trust"],
+    "before-or-a-group": ["trust || { echo failed; exit 1; }"],
+    "before-or-a-subshell": ["trust || ( echo failed; exit 1 )"],
+    "an-if-tests": ["if trust; then :; fi"],
+    "an-if-tests-negated": ["if ! trust; then :; fi"],
+    "an-if-tests-over-lines": ["if", "  trust", "then :; fi"],
+    "a-while-tests": ["while trust; do break; done"],
+    "in-a-group-before-or": ["{", "  trust", "  mlnx_qos -i eth2 --trust pcp", "} || true"],
+    "in-a-negated-group": ["! {", "  trust", "}"],
+    "in-a-loop-before-or": ["for p in eth1; do", "  trust", "done || true"],
+    "in-a-subshell": ["(", "  trust", ")"],
+    "in-a-subshell-before-or": ["( trust ) || true"],
+    "piped": ["trust | cat"],
+    "substituted": ["x=$(trust)"],
+    "substituted-echoed": ["echo \"$(trust)\""],
+    "substituted-before-or": ["x=$(trust) || true"],
+    "substituted-local": ["f() { local x=$(trust); mlnx_qos -i eth2 --trust pcp; }", "f"],
+    "written": [DCB, PCP],
+    "written-in-a-group-before-or": ["{", f"  {DCB}", f"  {PCP}", "} || true"],
+    "written-in-an-if-test-over-lines": ["if", f"  {DCB}", f"  {PCP}", "then :; fi"],
+    "written-in-a-subshell": ["(", f"  {DCB}", f"  {PCP}", ")", "mlnx_qos -i eth2 --trust pcp"],
+    "written-substituted": [f"x=$({DCB})"],
+    "written-substituted-then-more": [f"x=$({DCB}; {PCP})"],
+    "written-substituted-echoed": [f"echo $({DCB})"],
+}
+
+
+@pytest.mark.slow  # (runs bash)
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.parametrize("context", list(CONTEXTS))
+def test_errexit_is_read_as_bash_runs_it(context, tmp_path):
+    """Each context under each way of setting errexit: the calls read are those bash makes. Before, a function called
+    in `$(...)`, after `!` or before `|| { ... }`, a group or loop before `||` over lines, an if's test over lines, and
+    `set -e` in a function or subshell were read as the script's order says, not as bash runs them (the reading ended
+    at a failure bash goes on after, or went on where bash stops)."""
+    wrong = []
+    for name, setting in SETTINGS.items():
+        text = "\n".join(["#!/bin/bash", *setting, *TRUST, *CONTEXTS[context], AFTER]) + "\n"
+        ran = bash_calls(text, tmp_path / name.replace(" ", "_"))
+        if read_calls(text) != ran:
+            wrong.append((name, read_calls(text), ran))
+    assert wrong == []
+
+
+# Where `set -e` (or `+e`) is written: it takes effect when its line runs, in the shell that runs it.
+PLACED = {
+    "set-o-errexit": ["set -o errexit", DCB, PCP, AFTER],
+    "shopt-s-o-errexit": ["shopt -s -o errexit", DCB, PCP, AFTER],
+    "shopt-so-errexit-then-set-plus-e": ["shopt -so errexit", "set +e", DCB, PCP, AFTER],
+    "in-a-function-called-after": ["on() { set -e; }", DCB, PCP, "on", AFTER],
+    "in-a-function-called-before": ["on() { set -e; }", "on", DCB, PCP, AFTER],
+    "in-a-subshell": [f"( set -e; {DCB}; {PCP} )", DCB, PCP, AFTER],
+    "in-a-subshell-over-lines": ["(", "  set -e", f"  {DCB}", f"  {PCP}", ")", DCB, PCP, AFTER],
+    "off-in-a-function-never-called": ["set -e", "off() { set +e; }", DCB, PCP, AFTER],
+    "off-in-a-function-called": ["set -e", "off() { set +e; }", "off", DCB, PCP, AFTER],
+    "on-in-a-function-called-as-a-test": ["trust() {", "  set -e", f"  {DCB}", f"  {PCP}", "}", "trust || true",
+                                          AFTER],
+    "on-in-an-if-branch": ["if [ -d / ]; then", "  set -e", "fi", DCB, PCP, AFTER],
+    "pipefail-then-off": ["set -e", "set -o pipefail", "set +o pipefail", *TRUST, "trust | cat", AFTER],
+    "posix-then-off": ["set -e", "set -o posix", "set +o posix", *TRUST, "x=$(trust)", AFTER],
+    "inherit-then-off": ["set -e", "shopt -s inherit_errexit", "shopt -u inherit_errexit", *TRUST, "x=$(trust)", AFTER],
+    "inherited-in-a-local": ["set -e", "shopt -s inherit_errexit", "f() {", f"  local x=$({DCB}; {PCP})",
+                             "  mlnx_qos -i eth2 --trust pcp", "}", "f", AFTER],
+    "a-function-whose-body-is-a-subshell": ["set -e", "trust() (", f"  {DCB}", f"  {PCP}", ")", "trust", AFTER],
+    # a function's status is its `return N`'s, or its last command's; a subshell's its `exit N`'s
+    "a-function-returning-1": ["set -e", f"f() {{ {PCP}; return 1; }}", "f", AFTER],
+    "a-function-returning-1-before-or": ["set -e", f"f() {{ {PCP}; return 1; }}", "f || true", AFTER],
+    "a-function-returning-0": ["set -e", f"f() {{ {PCP}; return 0; }}", "f", AFTER],
+    "a-function-returning-1-substituted": ["set -e", f"f() {{ {PCP}; return 1; }}", "x=$(f)", AFTER],
+    "a-function-whose-last-command-fails-substituted": ["set -e", f"f() {{ {PCP}; {DCB}; }}", "x=$(f)", AFTER],
+    "exit-1-in-a-subshell": ["set -e", f"( {PCP}; exit 1 )", AFTER],
+    "exit-1-in-a-subshell-before-or": ["set -e", f"( {PCP}; exit 1 ) || true", AFTER],
+    "exit-1-in-a-subshell-without-e": [f"( {PCP}; exit 1 )", AFTER],
+    # a shell reading its commands from a here-document is a shell of its own: it starts without -e (unless given
+    # it: `bash -e <<EOF`), and its exit ends it only (before: its body was read as the script's own lines)
+    "a-shell-on-a-here-document": ["set -e", "bash <<EOF", DCB, PCP, "EOF", AFTER],
+    "a-shell-on-a-here-document-with-e": ["bash -e <<'EOF'", DCB, PCP, "EOF", AFTER],
+    "set-e-in-a-shell-on-a-here-document": ["bash <<EOF", "set -e", DCB, PCP, "EOF", DCB, PCP, AFTER],
+    "exit-in-a-shell-on-a-here-document": ["sh <<'EOF'", PCP, "exit 0", "EOF", AFTER],
+    # so is `sh -c '...'`
+    "set-e-in-sh-c": [f"sh -c 'set -e; {DCB}; {PCP}'", AFTER],
+    "set-e-does-not-reach-sh-c": ["set -e", f"sh -c '{DCB}; {PCP}'", AFTER],
+    "a-function-in-sh-c-before-or": [f"bash -c 'set -e; trust() {{ {DCB}; {PCP}; }}; trust || true'", AFTER],
+}
+
+
+@pytest.mark.slow  # (runs bash)
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.parametrize("name", list(PLACED))
+def test_errexit_is_set_where_its_line_runs(name, tmp_path):
+    text = "\n".join(["#!/bin/bash", *PLACED[name]]) + "\n"
+    assert read_calls(text) == bash_calls(text, tmp_path)
+
+
+def test_a_script_ended_by_errexit_says_why_at_the_line_that_fails():
+    """The SYS004 names the failing line and what failed in it: a command substitution's status, a subshell's end,
+    a pipeline's part under pipefail."""
+    cases = [
+        (["set -e", f"x=$({DCB})"], 3, "its command substitution fails"),
+        (["set -e", "(", f"  {DCB}", ")"], 5, "a `( )` subshell ends"),
+        (["set -eo pipefail", *TRUST, "trust | cat"], 7, "piped under `set -o pipefail`"),
+    ]
+    for lines, line, why in cases:
+        host = mlx5.parse([Input("e.sh", "\n".join(["#!/bin/bash", *lines, AFTER]) + "\n")], "h")
+        ended = [i for i in host.issues if i.code == "SYS004" and "the script ends here" in i.message]
+        assert [i.source.line for i in ended] == [line] and why in ended[0].message, host.issues
+        assert "`set -e` is in force" in ended[0].message and host.ports["eth1"].trust is None
+
+
+def test_sh_keeps_errexit_in_a_command_substitution():
+    """`#!/bin/sh`: dash, or bash in POSIX mode, keep -e in a command substitution (bash(1) shopt inherit_errexit: on
+    in POSIX mode), so `x=$(trust)` ends at trust's failure, and the assignment's failure ends the script."""
+    text = "\n".join(["#!/bin/sh", "set -e", *TRUST, "x=$(trust)", AFTER]) + "\n"
+    assert read_calls(text) == []
+    assert read_calls(text.replace("#!/bin/sh", "#!/bin/bash", 1)) == ["-i eth1 --trust pcp", "-i eth1 --trust dscp"]
+
+
+# Random scripts of the pieces above, nested (seeded): every one is run by bash and read, and the calls must agree.
+# Left out by design: a call after `&&` and a branch of an if or case, which the reader takes as conditional (it does
+# not evaluate tests), and a `return` as an if's test.
+_SIMPLE = [DCB, "mlnx_qos -i eth{k} --trust pcp", "set -e", "set +e", "set -o pipefail", "shopt -s inherit_errexit",
+           f"x=$({DCB})", f"( mlnx_qos -i eth{{k}} --trust pcp; {DCB} )", "true"]
+_CALLING = ["f", "g", "f || true", "! f", "x=$(f)", "echo \"$(g)\"", "f | cat", "(f)", "x=$(g)", "g && true"]
+
+
+def _random_block(rng, depth: int, k: int, calls: bool, tested: bool = False) -> list[str]:
+    if depth > 2 or rng.random() < 0.5:
+        pieces = _SIMPLE + (_CALLING if calls else [] if tested else ["return 1"])
+        return [rng.choice(pieces).replace("{k}", str(k))]
+    kind = rng.randrange(5)
+    body = [line for _ in range(rng.randint(1, 3))
+            for line in _random_block(rng, depth + 1, k + 1, calls, tested or kind == 2)]
+    return [["{", *body, "} || true"], ["(", *body, ")"], ["if", *body, "then :; fi"], ["{", *body, "}"],
+            ["for p in a; do", *body, "done"]][kind]
+
+
+@pytest.mark.slow  # (runs bash)
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+def test_random_scripts_are_read_as_bash_runs_them(tmp_path):
+    import random
+
+    rng = random.Random(30)
+    wrong = []
+    for t in range(30):
+        functions = ["f() {", *_random_block(rng, 1, 5, False), "}",
+                     "g() {", *_random_block(rng, 1, 7, False), "f", *_random_block(rng, 1, 8, False), "}"]
+        main = [line for _ in range(rng.randint(2, 5)) for line in _random_block(rng, 0, 1, True)]
+        text = "\n".join(["#!/bin/bash", rng.choice(["set -e", "", "set -eo pipefail"]), *functions, *main, AFTER])
+        if read_calls(text + "\n") != bash_calls(text + "\n", tmp_path / str(t)):
+            wrong.append(text)
+    assert wrong == []
