@@ -17,6 +17,8 @@ from losslessd.parse.base import Input
 from losslessd.parse.mlx5 import script
 from tests.bashcalls import assert_calls
 
+# bash is the referee of most cases here (`bash -n`, tests.bashcalls): a process each, so not in `make test-fast`.
+pytestmark = pytest.mark.slow
 BEFORE = "mlnx_qos -i eth0 --trust dscp"  # runs: it comes before the broken block
 INSIDE = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
 AFTER = "mlnx_qos -i eth1 --trust dscp"
