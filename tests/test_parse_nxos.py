@@ -1003,3 +1003,18 @@ def test_a_range_is_read_by_the_helper_eos_shares(spelled, ports):
         assert "is not a port range" in device.issues[0].message
     else:
         assert len(device.ports) == ports and not device.issues
+
+
+def test_a_member_of_a_port_channel_not_in_the_input_inheriting_an_undefined_profile_leaves_its_policies_unknown():
+    """The member's own policies stand in for its port-channel's (not in the input); a port-profile it inherits that
+    the input does not define may attach them. Before, the member read the system's qos and queuing policies
+    (DSCP 26 -> qos-group 3) as certain; a member of a missing port-channel without the profile still does."""
+    text = CHANNEL_INHERITING_ITS_SWITCH_PROFILE + (
+        "interface Ethernet1/3\n  inherit port-profile ROCE-PORT\n  priority-flow-control mode on\n"
+        "  channel-group 7 mode active\n"
+        "interface Ethernet1/4\n  priority-flow-control mode on\n  channel-group 7 mode active\n")
+    device = nxos.parse([Input("tor-9.cfg", text)], "tor-9")
+    member, plain = device.ports["Ethernet1/3"], device.ports["Ethernet1/4"]
+    assert (member.dscp_to_tc, member.trust, member.queues) == (None, None, {})
+    assert member.pfc_enabled == plain.pfc_enabled == [3]
+    assert plain.dscp_to_tc[26] == 3 and plain.queues[3].scheduler.weight == 60
