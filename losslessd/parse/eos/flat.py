@@ -97,12 +97,12 @@ _IF_ARGS: dict[tuple[str, ...], frozenset[str]] = {
 }
 
 
-def interface_words(words: list[str], cut: bool = False) -> list[str]:
+def interface_words(words: list[str], cut: bool = False, strict: bool = False) -> list[str]:
     """An interface line's words with each keyword it abbreviates written out (`qos tr d`: `qos trust dscp`), as EOS
     runs it; ``cut``: the line is a cut file's last, whose last word may be a whole one cut short, so it stays as
-    written."""
+    written; ``strict``: an ambiguous prefix of a command the reader reads raises LineError (ModeKeywords.spell)."""
     head, tail = (words[:-1], words[-1:]) if cut else (words, [])
-    out = _IF_KEYWORDS.spell("if", head)
+    out = _IF_KEYWORDS.spell("if", head, strict)
     k = 1 if out[:1] and out[0] in ("no", "default") else 0
     key = tuple(out[k:k + 1])
     for i in range(k + 1, len(out)):
@@ -117,10 +117,10 @@ def interface_words(words: list[str], cut: bool = False) -> list[str]:
     return out + tail
 
 
-def queue_words(words: list[str], cut: bool = False) -> list[str]:
-    """A tx-queue line's words with the keyword it abbreviates written out (`band percent 50`); ``cut`` as
-    interface_words."""
-    return _KEYWORDS.spell("txq", words[:-1]) + words[-1:] if cut else _KEYWORDS.spell("txq", words)
+def queue_words(words: list[str], cut: bool = False, strict: bool = False) -> list[str]:
+    """A tx-queue line's words with the keyword it abbreviates written out (`band percent 50`); ``cut`` and
+    ``strict`` as interface_words."""
+    return _KEYWORDS.spell("txq", words[:-1], strict) + words[-1:] if cut else _KEYWORDS.spell("txq", words, strict)
 
 
 def spelled(words: list[str]) -> list[str]:

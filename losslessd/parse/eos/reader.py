@@ -274,9 +274,8 @@ class _Reader(TreeReader):
             # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
             # port-channel interfaces); its members take it (build).
             conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
-            spelled = [self.spelled(c) for c in node.children]
-            self.each([c for c in spelled if c.words[:2] == ["service-policy", "type"]],
-                      lambda child: self.qos_line(child, conf, None))
+            self.each_spelled(node.children, lambda child: child.words[:2] == ["service-policy", "type"]
+                              and self.qos_line(child, conf, None))
         elif w[0] == "interface" and len(w) > 1 and (names := _ethernet_range(w[1:])):
             # A pasted configuration-mode block for several ports: each port takes its lines.
             self.expanded += len(names) * (1 + len(node.children))
@@ -344,12 +343,26 @@ class _Reader(TreeReader):
         def line(child: Node) -> None:
             if not self.qos_line(child, conf, profile):
                 other(child, conf)
-        self.each(node.children if profile is not None else [self.spelled(c) for c in node.children], line)
+        if profile is None:
+            self.each_spelled(node.children, line)
+        else:
+            self.each(node.children, line)
+
+    def each_spelled(self, nodes: list[Node], handler, txq: bool = False) -> None:
+        """``handler`` for each interface (``txq``: tx-queue) line as EOS runs it (spelled); an ambiguous prefix of
+        a command read is a SYS002 at its line, and a line that cannot be read is named as spelled."""
+        for node in nodes:
+            try:
+                full = self.spelled(node, txq)
+            except LineError as exc:
+                self.garbled(node, str(exc))
+                continue
+            self.each([full], handler)
 
     def spelled(self, node: Node, txq: bool = False) -> Node:
         """An interface (``txq``: tx-queue) line with the keywords it abbreviates written out, as EOS runs it (`prio
         on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed."""
-        full = (flat.queue_words if txq else flat.interface_words)(node.words, node.line == self.cut_line)
+        full = (flat.queue_words if txq else flat.interface_words)(node.words, node.line == self.cut_line, strict=True)
         if full == node.words:
             return node
         last = max(i for i, (a, b) in enumerate(zip(full, node.words, strict=True)) if a != b)
@@ -384,8 +397,7 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `{body[0]} N`")
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
-            self.each([self.spelled(c, txq=True) for c in node.children],
-                      lambda child: self.queue_line(child, queue, profile))
+            self.each_spelled(node.children, lambda child: self.queue_line(child, queue, profile), txq=True)
         else:
             return False
         return True
