@@ -1005,3 +1005,16 @@ def test_a_range_is_read_by_the_helper_nxos_shares(spelled, ports):
         assert len(dev.ports) == ports and not dev.issues
     else:
         assert sorted(dev.ports) == sorted(ports) and not dev.issues
+
+
+def test_a_range_block_s_lines_are_spelled_once_and_read_on_every_port():
+    """A range's block is read once for each port it names; its lines, spelled once (they were spelled again for each
+    port), still give each port the abbreviated commands, and an ambiguous one is one SYS002 at its line."""
+    text = ("interface Ethernet1-3\n   prio on\n   serv type qos input ROCE-IN\n   tx-q 3\n      band percent 40\n"
+            "      no prio\n")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
+    for name in ("Ethernet1", "Ethernet2", "Ethernet3"):
+        port = device.ports[name]
+        assert port.pfc_source.line == 2 and port.map_source is None
+        assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 40)

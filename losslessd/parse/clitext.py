@@ -10,7 +10,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .. import units
 from ..errors import InputError
@@ -438,6 +438,7 @@ class TreeReader:
         self.inp = inp
         self.session = session  # ``inp`` is a configuration session's commands (config_session), not a running-config
         self._issues = Issues(cfg.issues)  # (issue(): each said once)
+        self._spelled: dict[int, Any] = {}  # (spelled_once: line -> its words as run, or the LineError)
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -449,6 +450,20 @@ class TreeReader:
         Counted once per file: once per line read was a pass over the file for each (quadratic)."""
         text = self.inp.text
         return None if self.session or text.endswith("\n") else text.count("\n") + 1
+
+    def spelled_once(self, node: Node, spell: Callable[[Node], T]) -> T:
+        """``spell(node)`` (the line as the switch runs it, its abbreviations written out) worked out once per line: a
+        range's block is read once for each port it names, and its lines were spelled again for each. A line that
+        cannot be spelled raises its LineError each time (issue() says it once)."""
+        if node.line not in self._spelled:
+            try:
+                self._spelled[node.line] = spell(node)
+            except LineError as exc:
+                self._spelled[node.line] = exc
+        found = self._spelled[node.line]
+        if isinstance(found, LineError):
+            raise LineError(str(found))
+        return found
 
     def read(self) -> None:
         nodes = tree(self.config_text())
@@ -512,7 +527,7 @@ class TreeReader:
             self.cfg.issues.append(ParseIssue(code="SYS002", message=(
                 f"the file ends in the middle of a block (`{last.strip()[:80]}` has no line end) {why}: it looks "
                 "truncated, so settings after this point are missing; check that the capture is whole"),
-                source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
+                source=Source(file=self.inp.path, line=self.cut_line)))
 
     def cut_reason(self) -> str | None:
         """Why an unterminated last line inside a block means a cut file, or None when it may be a whole one.

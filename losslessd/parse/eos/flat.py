@@ -123,7 +123,7 @@ def queue_words(words: list[str], cut: bool = False, strict: bool = False) -> li
     return _KEYWORDS.spell("txq", words[:-1], strict) + words[-1:] if cut else _KEYWORDS.spell("txq", words, strict)
 
 
-def spelled(words: list[str]) -> list[str]:
+def spell_interface_word(words: list[str]) -> list[str]:
     """``words`` with `interface` written out where typed as a prefix of it EOS takes (`int eth 1-3`, `inter
     Ethernet5`: EOS takes a command's unambiguous prefix, and sessions type it so)."""
     if words and words[0] != "interface" and len(words[0]) >= 3 and "interface".startswith(words[0]):
@@ -137,7 +137,7 @@ def _body(words: list[str]) -> list[str]:
 
 def _global(words: list[str]) -> bool:
     """Whether a command is a global configuration one (so, typed in a sub-mode, it leaves it)."""
-    w = interface_words(spelled(_body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
+    w = interface_words(spell_interface_word(_body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
     if not w or w[0] not in _GLOBAL_WORDS:
         return False
     second = w[1] if len(w) > 1 else None
@@ -170,7 +170,7 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
     if words[:1] in (["no"], ["default"]):
         return None
     if mode is None:
-        if spelled(words[:1]) == ["interface"]:
+        if spell_interface_word(words[:1]) == ["interface"]:
             return "if"
         if words[:2] == ["qos", "profile"]:
             return "profile"

@@ -237,8 +237,8 @@ def _ethernet(words: list[str]) -> str | None:
     """The port `interface Ethernet1/1` names (also `et1/1`, `Eth1/1`, `ethernet 1/1`); None for any other."""
     if len(words) == 1 and ETHERNET.match(words[0]):
         return words[0]
-    spelled = _ETHERNET_SPELLED.match(" ".join(words)) if 0 < len(words) <= 2 else None
-    return f"Ethernet{spelled[1]}" if spelled else None
+    match = _ETHERNET_SPELLED.match(" ".join(words)) if 0 < len(words) <= 2 else None
+    return f"Ethernet{match[1]}" if match else None
 
 
 def _ethernet_range(words: list[str]) -> list[str] | None:
@@ -264,7 +264,7 @@ class _Reader(TreeReader):
         return flat.renest(_blank_free_text(text) if "EOF" in text else text)
 
     def top(self, node: Node) -> None:
-        w = flat.spelled(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
+        w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
@@ -353,15 +353,19 @@ class _Reader(TreeReader):
         a command read is a SYS002 at its line, and a line that cannot be read is named as spelled."""
         for node in nodes:
             try:
-                full = self.spelled(node, txq)
+                full = self.spell_node(node, txq)
             except LineError as exc:
                 self.garbled(node, str(exc))
                 continue
             self.each([full], handler)
 
-    def spelled(self, node: Node, txq: bool = False) -> Node:
+    def spell_node(self, node: Node, txq: bool = False) -> Node:
         """An interface (``txq``: tx-queue) line with the keywords it abbreviates written out, as EOS runs it (`prio
-        on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed."""
+        on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed.
+        Once per line (spelled_once), however many ports its block configures."""
+        return self.spelled_once(node, lambda line: self._spell_node(line, txq))
+
+    def _spell_node(self, node: Node, txq: bool) -> Node:
         full = (flat.queue_words if txq else flat.interface_words)(node.words, node.line == self.cut_line, strict=True)
         if full == node.words:
             return node

@@ -377,13 +377,13 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         return indent_flat_interfaces(indent_flat_qos(self.inp.text))
 
-    def spelled(self, node: Node) -> list[str]:
+    def spell_words(self, node: Node) -> list[str]:
         """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
         `priority-flow-control mode on`); a last line without its line end is a cut one (check_truncated says so), and
         its cut word no abbreviation."""
         if node.line == self.cut_line:
             return node.words
-        return _INTERFACE_KEYWORDS.spell("if", node.words, strict=True)
+        return self.spelled_once(node, lambda line: _INTERFACE_KEYWORDS.spell("if", line.words, strict=True))
 
     def top(self, node: Node) -> None:
         w = node.words
@@ -668,7 +668,7 @@ class _Reader(TreeReader):
     def interface_line(self, node: Node, conf: InterfaceConf, only: tuple[str, ...] | None = None) -> None:
         """One line of an interface or port-profile; ``only``: the commands read (a port-channel's: its QoS policies
         and profiles), the others skipped."""
-        w = self.spelled(node)
+        w = self.spell_words(node)
         src = self.src(node)
         if only is not None and w[0] not in only:
             return
