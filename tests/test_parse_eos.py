@@ -943,15 +943,22 @@ def test_abbreviated_interface_commands_are_read_as_the_commands_they_abbreviate
                                                                                            150 * 1024)
 
 
-@pytest.mark.parametrize("typed", [
-    "serv type qos input ROCE-IN",  # service-policy, or service-profile: ambiguous, EOS refuses it
-    "sh",  # shutdown, shape or show
-    "sp 100g",  # speed, or spanning-tree
-    "q tr d",  # qos, or queue-monitor
+@pytest.mark.parametrize("typed, said", [
+    ("serv type qos input ROCE-IN", "`serv` could be service-policy or service-profile"),  # EOS refuses it
+    ("sh", "`sh` could be shape, show or shutdown"),
+    ("sp 100g", "`sp` could be spanning-tree or speed"),
+    ("q tr d", "`q` could be qos or queue-monitor"),
+    ("no q tr", "`q` could be qos or queue-monitor"),
 ])
-def test_an_ambiguous_interface_prefix_is_not_read(typed):
-    port = parse(f"hostname leaf-4\ninterface Ethernet5\n   {typed}\n").ports["Ethernet5"]
+def test_an_ambiguous_interface_prefix_is_not_read_and_is_named(typed, said):
+    """The switch refuses an ambiguous prefix, so what it would set is not set; it was dropped without a word (a
+    `serv` binding the RoCE classification lost in silence): a SYS002 at its line, the rest of the block read."""
+    device = parse(f"hostname leaf-4\ninterface Ethernet5\n   {typed}\n   priority-flow-control on\n")
+    port = device.ports["Ethernet5"]
     assert (port.trust, port.admin_up, port.speed_gbps, port.map_source) == (Trust.pcp, True, None, None)
+    assert port.pfc_enabled is not None
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
+    assert f"ambiguous: {said}; the switch refuses it" in device.issues[0].message
 
 
 def test_a_cut_capture_s_last_word_is_no_abbreviation():
@@ -998,3 +1005,16 @@ def test_a_range_is_read_by_the_helper_nxos_shares(spelled, ports):
         assert len(dev.ports) == ports and not dev.issues
     else:
         assert sorted(dev.ports) == sorted(ports) and not dev.issues
+
+
+def test_a_range_block_s_lines_are_spelled_once_and_read_on_every_port():
+    """A range's block is read once for each port it names; its lines, spelled once (they were spelled again for each
+    port), still give each port the abbreviated commands, and an ambiguous one is one SYS002 at its line."""
+    text = ("interface Ethernet1-3\n   prio on\n   serv type qos input ROCE-IN\n   tx-q 3\n      band percent 40\n"
+            "      no prio\n")
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
+    for name in ("Ethernet1", "Ethernet2", "Ethernet3"):
+        port = device.ports[name]
+        assert port.pfc_source.line == 2 and port.map_source is None
+        assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 40)

@@ -842,3 +842,26 @@ def test_a_default_forwarding_class_is_lossless_only_as_junos_makes_it(classes, 
     assert port.pfc_enabled == paused
     if not paused:  # the line that makes it lossy: the class definition, or the classifier binding a default class
         assert port.pfc_source.line == (2 if classes else 5)
+
+
+# roce-leaf.cfg with an ieee-802.1 classifier beside et-0/0/0's DSCP one, sending code point 101 to forwarding class
+# hi on queue 5, strict-high (Junos CoS guide: classifiers ieee-802.1, forwarding-classes queue-num, schedulers
+# priority strict-high).
+PCP_BESIDE_DSCP = GOOD + """\
+set class-of-service classifiers ieee-802.1 pcp-cls forwarding-class hi loss-priority low code-points 101
+set class-of-service forwarding-classes class hi queue-num 5
+set class-of-service schedulers hi-sched priority strict-high
+set class-of-service scheduler-maps roce-map forwarding-class hi scheduler hi-sched
+set class-of-service interfaces et-0/0/0 unit 0 classifiers ieee-802.1 pcp-cls
+"""
+
+
+def test_a_pcp_classifier_beside_a_partial_dscp_one_does_not_classify_the_dscps_it_leaves_out(tmp_path):
+    """A DSCP missing from the port's DSCP map has no entry (the model's rule): only EOS sorts it by the PCP map.
+    SCH001 applied that EOS fact to every platform, so queue 5, which only 802.1p code point 101 reaches, read as
+    carrying IP traffic and gave a false warning; DSCP 48's strict CNP queue is the one strict queue allowed."""
+    path = tmp_path / "qfx-leaf1.cfg"
+    path.write_text(PCP_BESIDE_DSCP, encoding="utf-8")
+    port = load_fabric([path]).devices["qfx-leaf1"].ports["et-0/0/0"]
+    assert port.pcp_to_tc is not None and len(port.dscp_to_tc) < 64 and not port.dscp_unmapped_by_pcp
+    assert [f for f in run(load_fabric([path]), load_policy("roce-dscp26")).findings if f.code == "SCH001"] == []

@@ -872,3 +872,23 @@ def test_cable_len_alone_leaves_pfc_unknown():
     read as off, a false NIC001 error on a current host)."""
     host = parse_text("c.sh", "#!/bin/bash\nmlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0\nmlnx_qos -i eth2 --cable_len 7\n")
     assert (host.ports["eth2"].pfc_enabled, host.ports["eth2"].cable_length_m) == (None, 7.0)
+
+
+def test_specific_pfc_or_get_pfc_known_only_at_run_time_still_exits_before_the_rest_of_the_call():
+    """`-P $N` or `-F $LIST` (mlnx-tools 227c7ab): whatever the value, mlnx_qos exits after --dcbx and --cable_len, so
+    the call's --pfc and --trust are never applied. Before, the option given at run time was dropped, the early exit
+    never ran and the rest of the call was read (PFC off, trust pcp: a false NIC001)."""
+    first = "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0 --trust dscp"
+    query = parse_text("p.sh", "\n".join(["#!/bin/bash", first,
+                                          "mlnx_qos -i eth2 -P $N --pfc 0,0,0,0,0,0,0,0 --trust pcp --cable_len 7"]))
+    port = query.ports["eth2"]
+    assert (port.pfc_enabled, port.trust, port.cable_length_m) == ([3], Trust.dscp, 7.0)
+    assert not any("--pfc" in i.message or "--trust" in i.message for i in query.issues)
+    setter = parse_text("f.sh", "\n".join(["#!/bin/bash", first,
+                                           "mlnx_qos -i eth2 -F $LIST --pfc 0,0,0,0,0,0,0,0 --trust pcp"]))
+    assert (setter.ports["eth2"].pfc_enabled, setter.ports["eth2"].trust) == (None, Trust.dscp)
+    said = [i.message for i in setter.issues if "known only at run time" in i.message]
+    assert len(said) == 1 and said[0].split("`: ")[1].startswith("--specific_pfc given a value")
+    # -P wins over -F, and a --pfc given at run time beside a literal -P is never applied either
+    for line in ("mlnx_qos -i eth2 -P 3 --pfc $PFC", "mlnx_qos -i eth2 -P $N -F 0,0,0,0,0,0,0,0"):
+        assert parse_text("q.sh", "\n".join(["#!/bin/bash", first, line])).ports["eth2"].pfc_enabled == [3]

@@ -348,6 +348,9 @@ class Port(Model):
     # A map that is None is not known; a key missing from a known map has no entry (see each field).
     dscp_to_tc: dict[int, int] | None = None
     pcp_to_tc: dict[int, int] | None = None  # switch port trusting PCP (802.1p/CoS): PCP -> TC
+    # True: a DSCP missing from dscp_to_tc is classified by pcp_to_tc instead of having no entry (EOS: a CoS-trusting
+    # port whose qos policy sets the traffic class of some DSCPs only).
+    dscp_unmapped_by_pcp: bool = False
     # What operators call TC n where the platform names its classes (Junos: "forwarding class NO-LOSS").
     tc_names: dict[int, str] | None = None
     dscp_to_priority: dict[int, int] | None = None

@@ -10,7 +10,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .. import units
 from ..errors import InputError
@@ -128,11 +128,23 @@ class ModeKeywords:
         full = keyword(word, self.all[mode])
         return full if full in self.own[mode] else None
 
-    def spell(self, mode: str, words: list[str]) -> list[str]:
+    def ambiguous(self, mode: str, word: str) -> list[str]:
+        """The keywords of ``mode`` that ``word`` begins when it begins several and one of them is the mode's own:
+        the switch refuses such a line (so what it would set is not set); [] otherwise."""
+        if mode not in self.own or word in self.all[mode] or word in self.global_words:
+            return []
+        found = sorted(key for key in self.all[mode] if key.startswith(word))
+        return found if len(found) > 1 and any(key in self.own[mode] for key in found) else []
+
+    def spell(self, mode: str, words: list[str], strict: bool = False) -> list[str]:
         """``words`` with the keyword of ``mode`` they abbreviate written out, after a leading word (`paus pfc-cos 3`:
         `pause pfc-cos 3`; `no band percent 50`: `no bandwidth percent 50`); a mode without keywords of its own here
-        leaves its lines as typed."""
+        leaves its lines as typed. ``strict`` (a reader reading the line): an ambiguous prefix of one of the mode's
+        own keywords raises LineError (a SYS002 at the line), where it was left as typed and read as nothing."""
         k = 1 if words[:1] and words[0] in self.leading else 0
+        if strict and len(words) > k and (found := self.ambiguous(mode, words[k])):
+            raise LineError(f"ambiguous: `{words[k]}` could be {', '.join(found[:-1])} or {found[-1]}; the switch "
+                            "refuses it")
         full = self.keyword(mode, words[k]) if mode in self.own and len(words) > k else None
         return [*words[:k], full, *words[k + 1:]] if full else words
 
@@ -426,6 +438,7 @@ class TreeReader:
         self.inp = inp
         self.session = session  # ``inp`` is a configuration session's commands (config_session), not a running-config
         self._issues = Issues(cfg.issues)  # (issue(): each said once)
+        self._spelled: dict[int, Any] = {}  # (spelled_once: line -> its words as run, or the LineError)
 
     def top(self, node: Node) -> None:
         raise NotImplementedError
@@ -437,6 +450,20 @@ class TreeReader:
         Counted once per file: once per line read was a pass over the file for each (quadratic)."""
         text = self.inp.text
         return None if self.session or text.endswith("\n") else text.count("\n") + 1
+
+    def spelled_once(self, node: Node, spell: Callable[[Node], T]) -> T:
+        """``spell(node)`` (the line as the switch runs it, its abbreviations written out) worked out once per line: a
+        range's block is read once for each port it names, and its lines were spelled again for each. A line that
+        cannot be spelled raises its LineError each time (issue() says it once)."""
+        if node.line not in self._spelled:
+            try:
+                self._spelled[node.line] = spell(node)
+            except LineError as exc:
+                self._spelled[node.line] = exc
+        found = self._spelled[node.line]
+        if isinstance(found, LineError):
+            raise LineError(str(found))
+        return found
 
     def read(self) -> None:
         nodes = tree(self.config_text())
@@ -500,7 +527,7 @@ class TreeReader:
             self.cfg.issues.append(ParseIssue(code="SYS002", message=(
                 f"the file ends in the middle of a block (`{last.strip()[:80]}` has no line end) {why}: it looks "
                 "truncated, so settings after this point are missing; check that the capture is whole"),
-                source=Source(file=self.inp.path, line=self.inp.text.count("\n") + 1)))
+                source=Source(file=self.inp.path, line=self.cut_line)))
 
     def cut_reason(self) -> str | None:
         """Why an unterminated last line inside a block means a cut file, or None when it may be a whole one.

@@ -184,9 +184,9 @@ def _used_units(device: Device, port: Port, written: bool = False) -> set[int] |
         return None
     skip = set(port.dscp_defaulted or ()) if written else set()
     used = {q for d in range(64) if d not in skip and (q := port.dscp_chain(d).queue) is not None}
-    if not written and len(port.dscp_to_tc) < 64 and port.pcp_to_tc is not None and port.tc_to_queue is not None:
-        # A DSCP the map leaves out is classified by the PCP map (EOS: a CoS-trusting port whose qos policy sets the
-        # traffic class of some DSCPs only): the queues that traffic reaches are used too.
+    if not written and port.dscp_unmapped_by_pcp and port.pcp_to_tc is not None and port.tc_to_queue is not None:
+        # A DSCP the map leaves out is classified by the PCP map (where the parser says so): the queues that traffic
+        # reaches are used too.
         used |= {q for tc in port.pcp_to_tc.values() if (q := port.tc_to_queue.get(tc)) is not None}
     return used
 

@@ -570,6 +570,7 @@ class _Reader(TreeReader):
 
     def interface_line(self, node: Node, conf: InterfaceConf) -> None:
         w = node.words
+        body = w[1:] if w[0] == "no" else w
         src = self.src(node)
         if self.binding(node, conf.bind):
             return
@@ -604,7 +605,7 @@ class _Reader(TreeReader):
             # OS10 User Guide, "WRED": `random-detect PROFILE` in interface mode puts WRED/ECN on the port's queues.
             raise LineError("a port's WRED profile is not read (losslessd reads WRED and ECN from the queuing "
                             "policy's classes), so the ECN marking of this port's queues may differ from what is shown")
-        elif (w[1:] if w[0] == "no" else w)[:1] and (w[1] if w[0] == "no" else w[0]) in _OTHER_QOS_WORDS:
+        elif body[:1] and body[0] in _OTHER_QOS_WORDS:
             raise LineError("this looks like a QoS setting but is no OS10 interface command (OS10 binds a port's QoS "
                             "with `trust-map`, `qos-map traffic-class`, `service-policy`, `priority-flow-control mode` "
                             "and `ets mode`; is it another platform's syntax?): what it was meant to set is not set")

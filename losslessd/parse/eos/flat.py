@@ -97,12 +97,12 @@ _IF_ARGS: dict[tuple[str, ...], frozenset[str]] = {
 }
 
 
-def interface_words(words: list[str], cut: bool = False) -> list[str]:
+def interface_words(words: list[str], cut: bool = False, strict: bool = False) -> list[str]:
     """An interface line's words with each keyword it abbreviates written out (`qos tr d`: `qos trust dscp`), as EOS
     runs it; ``cut``: the line is a cut file's last, whose last word may be a whole one cut short, so it stays as
-    written."""
+    written; ``strict``: an ambiguous prefix of a command the reader reads raises LineError (ModeKeywords.spell)."""
     head, tail = (words[:-1], words[-1:]) if cut else (words, [])
-    out = _IF_KEYWORDS.spell("if", head)
+    out = _IF_KEYWORDS.spell("if", head, strict)
     k = 1 if out[:1] and out[0] in ("no", "default") else 0
     key = tuple(out[k:k + 1])
     for i in range(k + 1, len(out)):
@@ -117,13 +117,13 @@ def interface_words(words: list[str], cut: bool = False) -> list[str]:
     return out + tail
 
 
-def queue_words(words: list[str], cut: bool = False) -> list[str]:
-    """A tx-queue line's words with the keyword it abbreviates written out (`band percent 50`); ``cut`` as
-    interface_words."""
-    return _KEYWORDS.spell("txq", words[:-1]) + words[-1:] if cut else _KEYWORDS.spell("txq", words)
+def queue_words(words: list[str], cut: bool = False, strict: bool = False) -> list[str]:
+    """A tx-queue line's words with the keyword it abbreviates written out (`band percent 50`); ``cut`` and
+    ``strict`` as interface_words."""
+    return _KEYWORDS.spell("txq", words[:-1], strict) + words[-1:] if cut else _KEYWORDS.spell("txq", words, strict)
 
 
-def spelled(words: list[str]) -> list[str]:
+def spell_interface_word(words: list[str]) -> list[str]:
     """``words`` with `interface` written out where typed as a prefix of it EOS takes (`int eth 1-3`, `inter
     Ethernet5`: EOS takes a command's unambiguous prefix, and sessions type it so)."""
     if words and words[0] != "interface" and len(words[0]) >= 3 and "interface".startswith(words[0]):
@@ -137,7 +137,7 @@ def _body(words: list[str]) -> list[str]:
 
 def _global(words: list[str]) -> bool:
     """Whether a command is a global configuration one (so, typed in a sub-mode, it leaves it)."""
-    w = interface_words(spelled(_body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
+    w = interface_words(spell_interface_word(_body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
     if not w or w[0] not in _GLOBAL_WORDS:
         return False
     second = w[1] if len(w) > 1 else None
@@ -170,7 +170,7 @@ def _opens(mode: str | None, words: list[str]) -> str | None:
     if words[:1] in (["no"], ["default"]):
         return None
     if mode is None:
-        if spelled(words[:1]) == ["interface"]:
+        if spell_interface_word(words[:1]) == ["interface"]:
             return "if"
         if words[:2] == ["qos", "profile"]:
             return "profile"

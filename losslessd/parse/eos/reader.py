@@ -237,8 +237,8 @@ def _ethernet(words: list[str]) -> str | None:
     """The port `interface Ethernet1/1` names (also `et1/1`, `Eth1/1`, `ethernet 1/1`); None for any other."""
     if len(words) == 1 and ETHERNET.match(words[0]):
         return words[0]
-    spelled = _ETHERNET_SPELLED.match(" ".join(words)) if 0 < len(words) <= 2 else None
-    return f"Ethernet{spelled[1]}" if spelled else None
+    match = _ETHERNET_SPELLED.match(" ".join(words)) if 0 < len(words) <= 2 else None
+    return f"Ethernet{match[1]}" if match else None
 
 
 def _ethernet_range(words: list[str]) -> list[str] | None:
@@ -264,7 +264,7 @@ class _Reader(TreeReader):
         return flat.renest(_blank_free_text(text) if "EOF" in text else text)
 
     def top(self, node: Node) -> None:
-        w = flat.spelled(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
+        w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
@@ -274,9 +274,8 @@ class _Reader(TreeReader):
             # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
             # port-channel interfaces); its members take it (build).
             conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
-            spelled = [self.spelled(c) for c in node.children]
-            self.each([c for c in spelled if c.words[:2] == ["service-policy", "type"]],
-                      lambda child: self.qos_line(child, conf, None))
+            self.each_spelled(node.children, lambda child: child.words[:2] == ["service-policy", "type"]
+                              and self.qos_line(child, conf, None))
         elif w[0] == "interface" and len(w) > 1 and (names := _ethernet_range(w[1:])):
             # A pasted configuration-mode block for several ports: each port takes its lines.
             self.expanded += len(names) * (1 + len(node.children))
@@ -344,12 +343,30 @@ class _Reader(TreeReader):
         def line(child: Node) -> None:
             if not self.qos_line(child, conf, profile):
                 other(child, conf)
-        self.each(node.children if profile is not None else [self.spelled(c) for c in node.children], line)
+        if profile is None:
+            self.each_spelled(node.children, line)
+        else:
+            self.each(node.children, line)
 
-    def spelled(self, node: Node, txq: bool = False) -> Node:
+    def each_spelled(self, nodes: list[Node], handler, txq: bool = False) -> None:
+        """``handler`` for each interface (``txq``: tx-queue) line as EOS runs it (spelled); an ambiguous prefix of
+        a command read is a SYS002 at its line, and a line that cannot be read is named as spelled."""
+        for node in nodes:
+            try:
+                full = self.spell_node(node, txq)
+            except LineError as exc:
+                self.garbled(node, str(exc))
+                continue
+            self.each([full], handler)
+
+    def spell_node(self, node: Node, txq: bool = False) -> Node:
         """An interface (``txq``: tx-queue) line with the keywords it abbreviates written out, as EOS runs it (`prio
-        on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed."""
-        full = (flat.queue_words if txq else flat.interface_words)(node.words, node.line == self.cut_line)
+        on`: `priority-flow-control on`, `band percent 50`: `bandwidth percent 50`); the rest of its text as typed.
+        Once per line (spelled_once), however many ports its block configures."""
+        return self.spelled_once(node, lambda line: self._spell_node(line, txq))
+
+    def _spell_node(self, node: Node, txq: bool) -> Node:
+        full = (flat.queue_words if txq else flat.interface_words)(node.words, node.line == self.cut_line, strict=True)
         if full == node.words:
             return node
         last = max(i for i, (a, b) in enumerate(zip(full, node.words, strict=True)) if a != b)
@@ -384,8 +401,7 @@ class _Reader(TreeReader):
                 raise LineError(f"expected `{body[0]} N`")
             index = bounded_int(body[1], 0, 15, "the queue")
             queue = conf.queues.setdefault(index, QueueConf(source=self.src(node)))
-            self.each([self.spelled(c, txq=True) for c in node.children],
-                      lambda child: self.queue_line(child, queue, profile))
+            self.each_spelled(node.children, lambda child: self.queue_line(child, queue, profile), txq=True)
         else:
             return False
         return True

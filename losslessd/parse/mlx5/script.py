@@ -1681,7 +1681,16 @@ def _eight(value: str, hi: int, what: str) -> list[int]:
 def known_at_run_time(options: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[str]]:
     """The options whose values the script states, and the names of those it computes at run time
     (`--pfc ${pfc_queue}`, `--trust=$MODE`): what those set is unknown, what the others set is read."""
-    later = [name for name, value in options if "$" in value or "`" in value]
+    later = [name for name, value in options if at_run_time(value)]
+    names = [name for name, _ in options]
+    if "--get_pfc" in names or "--specific_pfc" in names:
+        # mlnx-tools 227c7ab: -P/-F exit after --dcbx and --cable_len whatever their value (-P, a query that sets
+        # nothing, wins over -F), so the call's other options are never applied; the exit stays in the known options
+        # (apply_mlnx_qos takes its run-time value as unknown).
+        exit_ = "--get_pfc" if "--get_pfc" in names else "--specific_pfc"
+        return ([(name, value) for name, value in options if name == exit_ or name in ("--dcbx", "--cable_len")
+                 and name not in later], [name for name in later if name in ("--dcbx", "--cable_len", exit_)
+                                          and name != "--get_pfc"])
     return [(name, value) for name, value in options if name not in later], later
 
 
@@ -1792,8 +1801,11 @@ def apply_mlnx_qos(port, options: list[tuple[str, str]], src: Source) -> None:
 def _specific_pfc(port, opts: dict[str, str], src: Source) -> None:
     """`mlnx_qos -P N` (a query: sets nothing) or `-F LIST` (8 items, each 0, 1 or x; -P wins when both are given)."""
     if "--get_pfc" in opts:
-        if opts["--get_pfc"] not in [str(n) for n in range(8)]:
+        if opts["--get_pfc"] not in [str(n) for n in range(8)] and not at_run_time(opts["--get_pfc"]):
             raise Skip(f"--get_pfc {opts['--get_pfc']!r} is not a priority 0-7 (mlnx_qos then exits)")
+        return
+    if at_run_time(opts["--specific_pfc"]):  # (a list known only at run time: any priority may change)
+        port.pfc_enabled, port.pfc_source = None, src
         return
     items = opts["--specific_pfc"].split(",")
     if len(items) != 8 or not set(items) <= {"0", "1", "x"}:

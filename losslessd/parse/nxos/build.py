@@ -149,7 +149,8 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
             issues.append(ParseIssue(code="SYS004", source=group.source, message=(
                 f"{name} is a member of port-channel{group.value}, which is not in the input: its QoS policies "
                 "apply instead of the member's own, so the member's are used as a guess")))
-        return iface
+        # (the guess is the member's own, so a profile it inherits that the input lacks may attach them)
+        return dataclasses.replace(iface, channel_undefined_profile=iface.undefined_profile)
     if channel.profiles:
         channel = with_port_profiles(cfg, channel, issues)
     return dataclasses.replace(iface, channel_undefined_profile=channel.undefined_profile,

@@ -377,13 +377,13 @@ class _Reader(TreeReader):
     def config_text(self) -> str:
         return indent_flat_interfaces(indent_flat_qos(self.inp.text))
 
-    def spelled(self, node: Node) -> list[str]:
+    def spell_words(self, node: Node) -> list[str]:
         """An interface line's words with the command it abbreviates written out (`prio mode on`: NX-OS runs
         `priority-flow-control mode on`); a last line without its line end is a cut one (check_truncated says so), and
         its cut word no abbreviation."""
         if node.line == self.cut_line:
             return node.words
-        return _INTERFACE_KEYWORDS.spell("if", node.words)
+        return self.spelled_once(node, lambda line: _INTERFACE_KEYWORDS.spell("if", line.words, strict=True))
 
     def top(self, node: Node) -> None:
         w = node.words
@@ -407,8 +407,7 @@ class _Reader(TreeReader):
         elif w[0] == "interface" and (channel := _PORT_CHANNEL.match(" ".join(w[1:]))):
             # Only its QoS policies are read: they apply to its member ports (build.channel_policies).
             conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
-            self.each([c for c in node.children if self.spelled(c)[0] in ("service-policy", "inherit")],
-                      lambda child: self.interface_line(child, conf))
+            self.each(node.children, lambda child: self.interface_line(child, conf, ("service-policy", "inherit")))
         elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
             profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
 
@@ -666,9 +665,13 @@ class _Reader(TreeReader):
             raise LineError("expected `service-policy type qos input NAME`, `type queuing output NAME` or "
                          "`type network-qos NAME`")
 
-    def interface_line(self, node: Node, conf: InterfaceConf) -> None:
-        w = self.spelled(node)
+    def interface_line(self, node: Node, conf: InterfaceConf, only: tuple[str, ...] | None = None) -> None:
+        """One line of an interface or port-profile; ``only``: the commands read (a port-channel's: its QoS policies
+        and profiles), the others skipped."""
+        w = self.spell_words(node)
         src = self.src(node)
+        if only is not None and w[0] not in only:
+            return
         if w[0] == "description":
             conf.description = node.text.split(None, 1)[1].strip() if len(w) > 1 else ""
         elif w[0] == "mtu":

@@ -209,9 +209,10 @@ class _Builder:
 RENAMED = {"no_qos": ("qos", "FALSE")}
 
 
-def misspelled_qos(options: dict[str, Option]) -> list[ParseIssue]:
+def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
     """A SYS002 for each option line OpenSM does not know that reads as a misspelt QoS option (`qos_max_vl`,
-    `QoS_sl2vl`, `qos-max-vls`). OpenSM matches option names exactly (strcmp), logs `Unrecognized token` for the
+    `QoS_sl2vl`, `qos-max-vls`), an old name of one (`no_qos`) or a read option's name spelt out word by word
+    (`max_operational_vls`). OpenSM matches option names exactly (strcmp), logs `Unrecognized token` for the
     line and goes on (osm_subnet.c osm_subn_parse_conf_file), so the QoS setting stays at its default or at the
     qos_ set's. Other unknown names are left alone: NVIDIA's OpenSM adds options upstream's table lacks (ar_enable,
     enhanced_qos_policy_file), and a newer upstream adds options too."""
@@ -271,7 +272,7 @@ def _without(option: str) -> str:
 def build(options: dict[str, Option]) -> tuple[OpenSm, list[ParseIssue]]:
     """The OpenSm model of one opensm.conf (QoS policy, partitions and ibdiagnet are added by the caller)."""
     b = _Builder(options)
-    b.issues += misspelled_qos(options)
+    b.issues += misspelled_options(options)
     engines = (b.get("routing_engine") or "").replace(",", " ").split()
     sm = OpenSm(
         routing_engines=[e for e in engines if e != "no_fallback"],
