@@ -208,7 +208,10 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
                 continue
             words, taken = joined
             line, n = "\n".join([line, *lines[n:n + taken]]), n + taken
-        logical.append((start, line, words, "", tracker.line(line, words)))
+        shell = tracker.line(line, words)
+        logical.append((start, line, words, "", shell))
+        for delimiter, tabs in shell.heredocs:
+            n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
@@ -245,6 +248,23 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             what = "`nv unset` is not applied by losslessd" if words[:2] == ["nv", "unset"] else "not an `nv set` command"
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {what}", source=src))
     return out, issues
+
+
+def _here_document(lines: list[str], n: int, opener: tuple[int, str, str], delimiter: str, tabs: bool,
+                   logical: list[tuple[int, str, list[str] | None, str, Line]]) -> int:
+    """bash(1), Here Documents: ``lines`` from ``n`` up to the one that is ``delimiter`` (after its leading tabs with
+    `<<-`) are the input of the command that opens it, not commands of this file: an `nv set` among them is named,
+    not read. Returns the index of the line after its end line (none: bash takes the rest of the file)."""
+    end = n
+    while end < len(lines) and (lines[end].rstrip("\r").lstrip("\t") if tabs else lines[end].rstrip("\r")) != delimiter:
+        end += 1
+    at, text, command = opener
+    if end == len(lines):
+        why = f"its here-document `{delimiter}` has no end line: bash takes the rest of the file as its input"
+        logical.append((at, text, None, why, Line()))
+    why = f"a line of the here-document that line {at} opens, input to `{command}`, not a command of this file"
+    logical.extend((i + 1, lines[i].strip(), None, why, Line()) for i in range(n, end) if _NESTED.search(lines[i]))
+    return end + 1
 
 
 def tree_paths(text: str, path: str) -> list[tuple[list[str], Source]]:
