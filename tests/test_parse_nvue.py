@@ -13,6 +13,7 @@ from losslessd.model import Fabric, PriorityGroup, SchedulerType, Trust
 from losslessd.parse import detect, eos, nvue
 from losslessd.parse.base import Input
 from losslessd.parse.nvue.reader import command_paths
+from losslessd.parse.nvue.script import expansions
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "nvidia_cumulus"
@@ -562,10 +563,9 @@ def test_shell_expansions_in_nv_set_lines_are_named_not_read():
     assert sorted(named) == [5, 6, 7]
     assert "`$PORTS`" in named[5] and "`${PORTS}`" in named[6] and "`$(echo 3)`" in named[7]
     assert not any(p.watchdog and p.watchdog.enabled for p in dev.ports.values())  # the watchdog line was not guessed
-    from losslessd.parse.nvue.reader import _expansion
-
-    assert all(_expansion(f"nv set interface swp{p} link mtu 9216") for p in ("$$", "$!", "$-"))  # (bash(1) specials)
-    assert _expansion("nv set interface swp1 link mtu 9216") is None
+    specials = [expansions(f"nv set interface swp{p} link mtu 9216") for p in ("$$", "$!", "$-")]  # (bash(1))
+    assert [[e.text for e in found] for found in specials] == [["$$"], ["$!"], ["$-"]]
+    assert expansions("nv set interface swp1 link mtu 9216") == []
 
 
 def test_nv_set_inside_another_commands_quoted_argument_is_named():

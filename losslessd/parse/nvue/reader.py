@@ -179,12 +179,6 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
 _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 
-def _expansion(line: str) -> str | None:
-    """The first expansion bash makes in ``line`` (script.expansions), or None."""
-    found = expansions(line)
-    return found[0].text if found else None
-
-
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped. A script's
     plain top-level `NAME=literal` assignments fill in the `$NAME` of later lines (script.Tracker says which are)."""
@@ -225,18 +219,19 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             if shell.plain[0] not in tracker.written:
                 known[shell.plain[0]] = shell.plain[1]
             continue  # a variable the script sets: no `nv set` line, nothing to name
-        if words[:1] == ["sudo"]:
-            words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
+        # `sudo nv set ...` (as RoCE guides print it) runs the same command as root (a literal word: the words before
+        # `nv set` are the same once the line's expansions are filled in)
+        lead = 1 if words[:1] == ["sudo"] else 0
+        words = words[lead:]
         if words[:2] == ["nv", "set"] and len(words) > 2:
             found = expansions(line)
-            filled = substitute(line, found, {} if shell.in_function else known) if found else line
-            if isinstance(filled, Expansion):  # `nv set interface $PORTS ...`, PORTS not known: filled in at run time
-                why = f"`{filled.text}` is expanded by the shell when it runs, so what the command sets is not read"
-                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
-                continue
             if found:
-                words = shell_words(filled, comments=True)
-                words = words[1:] if words[:1] == ["sudo"] else words
+                filled = substitute(line, found, {} if shell.in_function else known)
+                if isinstance(filled, Expansion):  # `nv set interface $PORTS ...`, PORTS not known: a run-time value
+                    why = f"`{filled.text}` is expanded by the shell when it runs, so what the command sets is not read"
+                    issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
+                    continue
+                words = shell_words(filled, comments=True)[lead:]
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
