@@ -702,6 +702,16 @@ def test_a_here_document_is_data_not_commands(heredoc, tmp_path):
         assert _bash_nv(bash, text, tmp_path) == _read_nv(text) == ["<interface><swp1><link><mtu><9216>"]
 
 
+def test_a_quoted_or_escaped_paren_opens_no_subshell(tmp_path):
+    """bash(1), QUOTING: `: "("` takes a paren as a word; no subshell opens, so the script's later assignments stay
+    its own and are read (a `(` taken as a subshell left every later line inside it)."""
+    text = ': "(" \\( \')\'\nPORTS=swp2\nnv set interface $PORTS link mtu 9216\n'
+    assert _read_nv(text) == ["<interface><swp2><link><mtu><9216>"]
+    bash = shutil.which("bash")
+    if bash:
+        assert _bash_nv(bash, text, tmp_path) == _read_nv(text)
+
+
 def test_a_here_document_without_its_end_line_is_named():
     """bash takes the rest of the file as the here-document's data (and warns): nothing after it runs, and the
     reader says so rather than reading those lines, or dropping them unsaid."""

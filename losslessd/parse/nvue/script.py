@@ -122,6 +122,7 @@ class Tracker:
         cmd: list[str] = []
         heredocs: list[tuple[str, bool]] = []
         words = [*words, ";"]
+        parens = _bare_parens(text)  # (a `(` quoted, `echo "("`, is a word, no subshell)
         k = 0
         while k < len(words):
             w = words[k]
@@ -130,7 +131,7 @@ class Tracker:
                 if "((" in w:
                     arithmetic = True
                 anything |= self._command(cmd, arithmetic)
-                if not arithmetic:
+                if parens and not arithmetic:
                     self._subshells(w)
                 if "))" in w:
                     arithmetic = False
@@ -198,6 +199,25 @@ class Tracker:
                 elif rest[0] in _WRITERS and _NAME.fullmatch(w):
                     self.written.add(w)
         return False
+
+
+def _bare_parens(text: str) -> bool:
+    """Whether ``text`` holds a `(` or `)` neither quoted nor escaped (bash(1), QUOTING)."""
+    if "(" not in text and ")" not in text:
+        return False
+    quote = ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            i += 2
+            continue
+        if ch in "'\"" and quote in ("", ch):
+            quote = "" if quote else ch
+        elif ch in "()" and not quote:
+            return True
+        i += 1
+    return False
 
 
 def substitute(line: str, found: list[Expansion], known: dict[str, str]) -> str | Expansion:
