@@ -65,17 +65,22 @@ LintProgress = Callable[[str, int, int, str], None]
 
 def device_groups(path: Path, not_devices: set[str] | frozenset[str] = frozenset(),
                   snapshots: list[Path] | None = None) -> list[tuple[str, list[Path]]]:
-    """(device name, files) for every device under ``path``, in sorted order, less the files ``not_devices``
-    holds (real paths: the routing tables and LLDP outputs a topology file names, which it reads itself); the
-    snapshot folders (written by `losslessd pull`) found on the way are added to ``snapshots``. Anything that is
-    not a folder is a device file candidate: a FIFO, a device node or a broken link then fails to read with a
-    SYS001 that says what it is, instead of disappearing from the run. A folder that cannot be listed raises
-    OSError."""
-    return [(name, [Path(f) for f in files]) for name, files in _groups(path, not_devices, snapshots)]
+    """(device name, files) for every device under ``path``, in sorted order, less a device whose files are all
+    among ``not_devices`` (the routing tables and LLDP outputs a topology file names, which it reads itself; told
+    apart by the file each path names, _identity, whatever the path); the snapshot folders (written by `losslessd
+    pull`) found on the way are added to ``snapshots``. Anything that is not a folder is a device file candidate: a
+    FIFO, a device node or a broken link then fails to read with a SYS001 that says what it is, instead of
+    disappearing from the run. A folder that cannot be listed raises OSError."""
+    groups = _groups(path, snapshots)
+    if not_devices:
+        skip = frozenset(map(_identity, not_devices))
+        groups = [group for group in groups if not frozenset(map(_identity, group[1])) <= skip]
+    return [(name, [Path(f) for f in files]) for name, files in groups]
 
 
-def _groups(path: Path, not_devices: set[str] | frozenset[str], snapshots: list[Path] | None) -> list[_Group]:
-    """device_groups, each file named by its path as text (str(Path) of it: what a lint reads and sends on)."""
+def _groups(path: Path, snapshots: list[Path] | None) -> list[_Group]:
+    """device_groups, a topology's own files still in, each file named by its path as text (str(Path) of it: what a
+    lint reads and sends on)."""
     if not os.path.isdir(path):  # (Path.is_dir raises on a name too long; os.path's answers False)
         try:
             os.lstat(path)
@@ -84,13 +89,8 @@ def _groups(path: Path, not_devices: set[str] | frozenset[str], snapshots: list[
             raise InputError(reason, file=str(path)) from None
         # A file named on the command line is read as a device unless a folder walk would skip it too:
         # `lint fabric/*` must not read README.md (an EOS snippet in it sniffs as a config) or topology.yaml.
-        out = [] if not_a_device(path.name) else [(path.stem, [str(path)])]
-    else:
-        out = _walk(path, snapshots)
-    if not_devices:
-        skip = frozenset(map(_identity, not_devices))
-        out = [group for group in out if not frozenset(map(_identity, group[1])) <= skip]
-    return out
+        return [] if not_a_device(path.name) else [(path.stem, [str(path)])]
+    return _walk(path, snapshots)
 
 
 # (device name, its files' paths as text)
@@ -192,7 +192,7 @@ class _Inputs:
         reading: dict[Any, tuple[_Group, frozenset]] = {}  # each file read (_identity) -> its group, their files
         for raw in paths:
             try:
-                groups = _groups(Path(raw), frozenset(), self.snapshots)
+                groups = _groups(Path(raw), self.snapshots)
             except InputError as exc:
                 self.steps.append(_issue(exc, str(raw)))
                 continue

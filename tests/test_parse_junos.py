@@ -822,16 +822,22 @@ def test_a_forwarding_class_filter_bound_through_a_range_or_an_input_list_is_nam
     assert all(i.code == "SYS002" for i in dev.issues if "firewall filter" in i.message)
 
 
-@pytest.mark.parametrize("classes, target, paused", [
-    ("", "best-effort", []),  # a default class that is not lossless: its paused code point was counted lossless
-    ("", "fcoe", [3]),  # the default fcoe class is lossless while the configuration leaves it alone
-    ("set class-of-service forwarding-classes class fcoe queue-num 3\n", "fcoe", []),  # defined without no-loss
-    ("set class-of-service forwarding-classes class fcoe queue-num 3 no-loss\n", "fcoe", [3]),
+@pytest.mark.parametrize("classes, target, paused, dscp_paused", [
+    # a default class that is not lossless: its paused code point was counted lossless
+    ("", "best-effort", [], [3]),
+    # the default fcoe class is lossless while the configuration leaves it alone; DSCP-based PFC also needs a
+    # configured pfc-priority, which a default class has not: its DSCP made the port's PFC unknown
+    ("", "fcoe", [3], [3]),
+    ("set class-of-service forwarding-classes class fcoe queue-num 3\n", "fcoe", [], [3]),  # defined without no-loss
+    # no-loss with no pfc-priority: the priority its DSCP pauses carry is not in the configuration
+    ("set class-of-service forwarding-classes class fcoe queue-num 3 no-loss\n", "fcoe", [3], None),
 ])
-def test_a_default_forwarding_class_is_lossless_only_as_junos_makes_it(classes, target, paused):
+def test_a_default_forwarding_class_is_lossless_only_as_junos_makes_it(classes, target, paused, dscp_paused):
     """Junos "Overview of CoS Upgrade Requirements to Junos OS Release 12.3": the default fcoe and no-loss classes are
     lossless while not configured; a class the configuration defines (those two included) needs `no-loss`. The 802.1p
-    PFC path exempted every class no line defined, so a code point paused for best-effort read as lossless."""
+    PFC path exempted every class no line defined, so a code point paused for best-effort read as lossless. DSCP-based
+    PFC pauses only for a class configured with no-loss and pfc-priority (Junos "Configuring DSCP-based PFC for Layer
+    3 Untagged Traffic")."""
     text = ("set interfaces xe-0/0/1 unit 0 family ethernet-switching interface-mode trunk\n" + classes +
             f"set class-of-service classifiers ieee-802.1 PCP forwarding-class {target} loss-priority low "
             "code-points 011\n"
@@ -842,6 +848,34 @@ def test_a_default_forwarding_class_is_lossless_only_as_junos_makes_it(classes, 
     assert port.pfc_enabled == paused
     if not paused:  # the line that makes it lossy: the class definition, or the classifier binding a default class
         assert port.pfc_source.line == (2 if classes else 5)
+    dscp = parse("set interfaces xe-0/0/1 unit 0 family inet address 10.0.0.1/31\n" + classes +
+                 "set class-of-service forwarding-classes class roce queue-num 5 no-loss pfc-priority 3\n"
+                 "set class-of-service classifiers dscp DS forwarding-class roce loss-priority low code-points 011010\n"
+                 f"set class-of-service classifiers dscp DS forwarding-class {target} loss-priority low "
+                 "code-points 100000\n"
+                 "set class-of-service congestion-notification-profile PFC3 input dscp code-point 011010 pfc\n"
+                 "set class-of-service congestion-notification-profile PFC3 input dscp code-point 100000 pfc\n"
+                 "set class-of-service interfaces xe-0/0/1 congestion-notification-profile PFC3\n"
+                 "set class-of-service interfaces xe-0/0/1 unit 0 classifiers dscp DS\n")
+    port = dscp.ports["xe-0/0/1"]
+    assert port.pfc_enabled == dscp_paused and dscp.issues == []
+    # (traffic class ids go in order of definition: Junos's four default classes, then roce)
+    assert port.tc_to_priority == ({4: 3} if dscp_paused else None)
+
+
+def test_a_forwarding_class_line_skipped_for_its_number_leaves_the_default_class_lossless():
+    """A line losslessd does not read (queue 16: Junos QFX queues are 0..15) defines no class, so the default fcoe
+    class stays lossless as Junos's default."""
+    text = ("set interfaces xe-0/0/1 unit 0 family ethernet-switching interface-mode trunk\n"
+            "set class-of-service forwarding-classes class fcoe queue-num 16\n"
+            "set class-of-service forwarding-classes class fcoe queue-num 3 pfc-priority 8\n"
+            "set class-of-service classifiers ieee-802.1 PCP forwarding-class fcoe loss-priority low code-points 011\n"
+            "set class-of-service congestion-notification-profile PFC3 input ieee-802.1 code-point 011 pfc\n"
+            "set class-of-service interfaces xe-0/0/1 congestion-notification-profile PFC3\n"
+            "set class-of-service interfaces xe-0/0/1 unit 0 classifiers ieee-802.1 PCP\n")
+    device = parse(text)
+    assert sorted(i.source.line for i in device.issues) == [2, 3]
+    assert device.ports["xe-0/0/1"].pfc_enabled == [3] and device.forwarding_classes is None
 
 
 # roce-leaf.cfg with an ieee-802.1 classifier beside et-0/0/0's DSCP one, sending code point 101 to forwarding class

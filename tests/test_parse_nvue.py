@@ -13,6 +13,7 @@ from losslessd.model import Fabric, PriorityGroup, SchedulerType, Trust
 from losslessd.parse import detect, eos, nvue
 from losslessd.parse.base import Input
 from losslessd.parse.nvue.reader import command_paths
+from losslessd.parse.nvue.script import expansions
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "nvidia_cumulus"
@@ -562,10 +563,9 @@ def test_shell_expansions_in_nv_set_lines_are_named_not_read():
     assert sorted(named) == [5, 6, 7]
     assert "`$PORTS`" in named[5] and "`${PORTS}`" in named[6] and "`$(echo 3)`" in named[7]
     assert not any(p.watchdog and p.watchdog.enabled for p in dev.ports.values())  # the watchdog line was not guessed
-    from losslessd.parse.nvue.reader import _expansion
-
-    assert all(_expansion(f"nv set interface swp{p} link mtu 9216") for p in ("$$", "$!", "$-"))  # (bash(1) specials)
-    assert _expansion("nv set interface swp1 link mtu 9216") is None
+    specials = [expansions(f"nv set interface swp{p} link mtu 9216") for p in ("$$", "$!", "$-")]  # (bash(1))
+    assert [[e.text for e in found] for found in specials] == [["$$"], ["$!"], ["$-"]]
+    assert expansions("nv set interface swp1 link mtu 9216") == []
 
 
 def test_nv_set_inside_another_commands_quoted_argument_is_named():
@@ -652,15 +652,73 @@ def test_a_variable_the_script_sets_to_a_literal_is_filled_in():
     "source ./ports.env",  # a sourced file may set anything
     "PORTS='swp1 swp2'",  # unquoted, bash splits it into two words
     "PORTS='swp*'",  # unquoted, bash matches it against file names
+    "(\n  PORTS=swp2\n)",  # a subshell: its assignment does not reach the script (read as swp2)
+    "X=$(\n  PORTS=swp2\n  echo x\n)",  # a command substitution runs in a subshell too
 ])
-def test_a_variable_set_at_run_time_stays_named(setting):
+def test_a_variable_set_at_run_time_stays_named(setting, tmp_path):
     """What bash gives `$PORTS` here is not known from the text (bash(1): a loop, a conditional or a function runs as
-    the run decides; `read`, `$(...)`, `source` set values of their own): the line is named, not guessed."""
+    the run decides; `read`, `$(...)`, `source` set values of their own; a subshell's assignment stays in it): the
+    line is named, not guessed. bash itself runs each script: every line read is one bash runs with those words."""
     text = f"PORTS=swp1\nnv set interface swp1 type swp\n{setting}\nnv set interface $PORTS link mtu 9216\n"
     dev = nvue.parse([Input("setup.sh", text)], "leaf01")
     named = [i for i in dev.issues if "expanded by the shell" in i.message]
     assert named and named[-1].source.line == text.count("\n") and "`$PORTS`" in named[-1].message
     assert dev.ports["swp1"].mtu_bytes is None
+    bash = shutil.which("bash")
+    if bash:
+        ran = iter(_bash_nv(bash, text, tmp_path))
+        assert all(any(line == got for got in ran) for line in _read_nv(text))  # (in order, among bash's)
+
+
+def _bash_nv(bash: str, text: str, cwd) -> list[str]:
+    """The `nv set` commands bash runs in ``text``, each as `<word>...`, with an `nv` and a `sudo` that print them and
+    an `ssh` that takes its input and runs nothing."""
+    stubs = ('nv() { if [ "$1" = set ]; then printf "<%s>" "${@:2}"; echo; fi; }\n'
+             'sudo() { "$@"; }\nssh() { cat > /dev/null; }\n')
+    return subprocess.run([bash, "-c", stubs + text], capture_output=True, text=True, cwd=cwd).stdout.splitlines()
+
+
+def _read_nv(text: str) -> list[str]:
+    return ["".join(f"<{w}>" for w in words) for words, _ in command_paths(text, "s")[0]]
+
+
+@pytest.mark.parametrize("heredoc", [
+    "cat > ports.env <<EOF\nPORTS=swp2\nEOF",
+    "cat > ports.env << 'END'\nPORTS=swp2\nexport PORTS\nEND",
+    "cat > ports.env <<-\"EOF\"\n\tPORTS=swp2\n\tEOF",  # `<<-`: the end line may be indented with tabs
+    "ssh sw2 <<EOF\nnv set interface swp1 link mtu 1500\nPORTS=swp2\nEOF",  # commands ssh runs on another switch
+])
+def test_a_here_document_is_data_not_commands(heredoc, tmp_path):
+    """bash(1), Here Documents: the lines up to the delimiter are the command's input, not commands of the script.
+    Their `PORTS=swp2` was read as the script's own assignment, their `nv set` line as this switch's setting."""
+    text = f"PORTS=swp1\n{heredoc}\nnv set interface $PORTS link mtu 9216\n"
+    dev = nvue.parse([Input("setup.sh", text)], "leaf01")
+    assert sorted(dev.ports) == ["swp1"] and dev.ports["swp1"].mtu_bytes == 9216
+    assert not [i for i in dev.issues if "expanded by the shell" in i.message]
+    if "nv set" in heredoc:  # named, on its own line
+        assert [i.source.line for i in dev.issues if "here-document" in i.message] == [3]
+    bash = shutil.which("bash")
+    if bash:
+        assert _bash_nv(bash, text, tmp_path) == _read_nv(text) == ["<interface><swp1><link><mtu><9216>"]
+
+
+def test_a_quoted_or_escaped_paren_opens_no_subshell(tmp_path):
+    """bash(1), QUOTING: `: "("` takes a paren as a word; no subshell opens, so the script's later assignments stay
+    its own and are read (a `(` taken as a subshell left every later line inside it)."""
+    text = ': "(" \\( \')\'\nPORTS=swp2\nnv set interface $PORTS link mtu 9216\n'
+    assert _read_nv(text) == ["<interface><swp2><link><mtu><9216>"]
+    bash = shutil.which("bash")
+    if bash:
+        assert _bash_nv(bash, text, tmp_path) == _read_nv(text)
+
+
+def test_a_here_document_without_its_end_line_is_named():
+    """bash takes the rest of the file as the here-document's data (and warns): nothing after it runs, and the
+    reader says so rather than reading those lines, or dropping them unsaid."""
+    text = "cat > ports.env <<EOF\nnv set interface swp1 link mtu 9216\nEOF \n"
+    paths, issues = command_paths(text, "s")
+    assert paths == [] and [(i.source.line, "no end line" in i.message) for i in issues if "here-document" in
+                            i.message] == [(1, True), (2, False)]
 
 
 @pytest.mark.parametrize("line, unknown", [

@@ -70,7 +70,7 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
                         pfc_priority=fc.pfc_priority.value if fc.pfc_priority else None)
         for name, fc in cfg.classes.items() if fc.source is not None] or None
     classes = _Classes(cfg)
-    ranges = [(r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set each: one lookup
+    ranges = [(r.settings, r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set: one lookup
     for port_name in sorted(names):
         iface = _interface(cfg, port_name, ranges)
         device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface)
@@ -120,11 +120,12 @@ def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterfa
     return merged
 
 
-def _interface(cfg: JunosConfig, name: str, ranges: list[tuple[InterfaceRange, set[str]]]) -> Interface | None:
+def _interface(cfg: JunosConfig, name: str,
+               ranges: list[tuple[Interface, InterfaceRange, set[str]]]) -> Interface | None:
     """The port's own settings over those of the interface ranges it is a member of (``ranges``: those with
-    settings, each with its set of names)."""
+    settings, each as its settings, the range and its set of names)."""
     own = cfg.interfaces.get(name)
-    shared = [r.settings for r, names in ranges if r.settings is not None and _member(r, names, name)]
+    shared = [settings for settings, r, names in ranges if _member(r, names, name)]
     if not shared:
         return own
     merged = Interface(source=own.source if own else shared[0].source)
@@ -305,8 +306,8 @@ def _pfc(cfg: JunosConfig, classes: _Classes, conf: CosInterface, port: Port, is
                 "so no PFC priority can be told")))
             continue
         _, fc = found
-        if not fc.no_loss:
-            continue  # not lossless without `no-loss`: the port does not pause for it
+        if not fc.no_loss or fc.source is None:
+            continue  # not lossless without `no-loss`, nor a default class no line gives a pfc-priority: no pause
         if fc.pfc_priority is None:
             unknown = True  # the priority its pauses carry is not in the configuration
             continue

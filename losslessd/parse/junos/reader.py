@@ -792,20 +792,21 @@ def _cos(cfg: JunosConfig, w: list[str], src: Source) -> None:
             raise _Skip(f"`{unknown}` is not a forwarding-class statement (ECN is a scheduler's "
                         "`explicit-congestion-notification`)" if unknown == "explicit-congestion-notification"
                         else f"`{unknown}` is not a forwarding-class statement losslessd knows")
-        if "queue-num" in rest:
-            queue = _whole(rest[rest.index("queue-num") + 1], 0, 15)
-            defined = fc is not None and fc.source is not None  # (a default class's own no-loss goes once defined)
-            fc = cfg.classes[w[2]] = ForwardingClass(int(queue), src, no_loss=fc.no_loss if fc and defined else False,
+        # (numbers first: a line skipped for a bad one changes no class)
+        queue = _whole(rest[rest.index("queue-num") + 1], 0, 15) if "queue-num" in rest else None
+        priority = _whole(rest[rest.index("pfc-priority") + 1], 0, 7) if "pfc-priority" in rest else None
+        if fc is not None and fc.source is None:  # a line defining a default class: lossless only if it says `no-loss`
+            fc.no_loss = False
+        if queue is not None:
+            fc = cfg.classes[w[2]] = ForwardingClass(queue, src, no_loss=fc.no_loss if fc else False,
                                                      pfc_priority=fc.pfc_priority if fc else None)
         if fc is None:
             raise _Skip(f"forwarding class {w[2]} has no queue-num")
-        if fc.source is None:  # a line defining a default class: lossless only if it says `no-loss`
-            fc.no_loss = False
         fc.source = fc.source or src
         if "no-loss" in rest:
             fc.no_loss = True
-        if "pfc-priority" in rest:
-            fc.pfc_priority = Val(_whole(rest[rest.index("pfc-priority") + 1], 0, 7), src)
+        if priority is not None:
+            fc.pfc_priority = Val(priority, src)
     elif kind == "forwarding-classes" and w[1] == "queue":
         # forwarding-classes queue N FC [priority high|low]: the older one-class-per-queue form
         cfg.classes[w[3]] = ForwardingClass(_whole(w[2], 0, 15), src)

@@ -179,12 +179,6 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
 _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 
-def _expansion(line: str) -> str | None:
-    """The first expansion bash makes in ``line`` (script.expansions), or None."""
-    found = expansions(line)
-    return found[0].text if found else None
-
-
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped. A script's
     plain top-level `NAME=literal` assignments fill in the `$NAME` of later lines (script.Tracker says which are)."""
@@ -208,7 +202,10 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
                 continue
             words, taken = joined
             line, n = "\n".join([line, *lines[n:n + taken]]), n + taken
-        logical.append((start, line, words, "", tracker.line(line, words)))
+        shell = tracker.line(line, words)
+        logical.append((start, line, words, "", shell))
+        for delimiter, tabs in shell.heredocs:
+            n = _here_document(lines, n, (start, line, words[0] if words else ""), delimiter, tabs, logical)
     known: dict[str, str] = {}  # variable -> the literal the script's top level last gave it
     for start, line, got, why, shell in logical:
         src = Source(file=path, line=start)
@@ -222,18 +219,19 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             if shell.plain[0] not in tracker.written:
                 known[shell.plain[0]] = shell.plain[1]
             continue  # a variable the script sets: no `nv set` line, nothing to name
-        if words[:1] == ["sudo"]:
-            words = words[1:]  # `sudo nv set ...` (as RoCE guides print it) runs the same command as root
+        # `sudo nv set ...` (as RoCE guides print it) runs the same command as root (a literal word: the words before
+        # `nv set` are the same once the line's expansions are filled in)
+        lead = 1 if words[:1] == ["sudo"] else 0
+        words = words[lead:]
         if words[:2] == ["nv", "set"] and len(words) > 2:
             found = expansions(line)
-            filled = substitute(line, found, {} if shell.in_function else known) if found else line
-            if isinstance(filled, Expansion):  # `nv set interface $PORTS ...`, PORTS not known: filled in at run time
-                why = f"`{filled.text}` is expanded by the shell when it runs, so what the command sets is not read"
-                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
-                continue
             if found:
-                words = shell_words(filled, comments=True)
-                words = words[1:] if words[:1] == ["sudo"] else words
+                filled = substitute(line, found, {} if shell.in_function else known)
+                if isinstance(filled, Expansion):  # `nv set interface $PORTS ...`, PORTS not known: a run-time value
+                    why = f"`{filled.text}` is expanded by the shell when it runs, so what the command sets is not read"
+                    issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
+                    continue
+                words = shell_words(filled, comments=True)[lead:]
             out.append((words[2:], src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
@@ -245,6 +243,23 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             what = "`nv unset` is not applied by losslessd" if words[:2] == ["nv", "unset"] else "not an `nv set` command"
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {what}", source=src))
     return out, issues
+
+
+def _here_document(lines: list[str], n: int, opener: tuple[int, str, str], delimiter: str, tabs: bool,
+                   logical: list[tuple[int, str, list[str] | None, str, Line]]) -> int:
+    """bash(1), Here Documents: ``lines`` from ``n`` up to the one that is ``delimiter`` (after its leading tabs with
+    `<<-`) are the input of the command that opens it, not commands of this file: an `nv set` among them is named,
+    not read. Returns the index of the line after its end line (none: bash takes the rest of the file)."""
+    end = n
+    while end < len(lines) and (lines[end].rstrip("\r").lstrip("\t") if tabs else lines[end].rstrip("\r")) != delimiter:
+        end += 1
+    at, text, command = opener
+    if end == len(lines):
+        why = f"its here-document `{delimiter}` has no end line: bash takes the rest of the file as its input"
+        logical.append((at, text, None, why, Line()))
+    why = f"a line of the here-document that line {at} opens, input to `{command}`, not a command of this file"
+    logical.extend((i + 1, lines[i].strip(), None, why, Line()) for i in range(n, end) if _NESTED.search(lines[i]))
+    return end + 1
 
 
 def tree_paths(text: str, path: str) -> list[tuple[list[str], Source]]:

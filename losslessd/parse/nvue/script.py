@@ -3,7 +3,8 @@
 An operator's setup script writes `PORTS=swp1-4` once and `nv set interface $PORTS ...` after it. bash fills `$PORTS`
 in when it runs (bash(1), EXPANSION); where the script itself set it earlier, at its top level, to a plain literal, the
 value is known and the line is read with it. A variable set in a loop, a function, a conditional, by a command (`read`,
-`for`, `$(...)`) or anywhere in another way stays a run-time value: the line is named, not guessed.
+`for`, `$(...)`), in a subshell or anywhere in another way stays a run-time value: the line is named, not guessed.
+A here-document's lines are its command's input (bash(1), Here Documents), not commands of the script.
 """
 
 from __future__ import annotations
@@ -78,11 +79,13 @@ _SAFE_UNQUOTED = re.compile(r"[^\s*?\[]*")
 @dataclass(frozen=True)
 class Line:
     """What a script line does to its variables: the plain literal it assigns at top level (name, value), whether it
-    runs inside a function body, whether it may set anything (`source`, `eval`)."""
+    runs inside a function body, whether it may set anything (`source`, `eval`); and the here-documents it opens
+    (delimiter, whether `<<-` lets the end line start with tabs), whose lines follow it in that order."""
 
     plain: tuple[str, str] | None = None
     in_function: bool = False
     anything: bool = False
+    heredocs: tuple[tuple[str, bool], ...] = ()
 
 
 _AT_TOP, _IN_FUNCTION = Line(), Line(in_function=True)  # what a plain command does (most lines: made once)
@@ -94,7 +97,7 @@ class Tracker:
     deeper, and then no later assignment is plain (a value is named, never guessed)."""
 
     def __init__(self) -> None:
-        self.stack: list[str] = []  # "block" | "function"
+        self.stack: list[str] = []  # "block" | "function" | "subshell" (`( ... )`, `$( ... )`)
         self.written: set[str] = set()
         self.function_next = False  # `f()` or `function f` was read: the next `{` opens a function body
 
@@ -117,19 +120,41 @@ class Tracker:
                 return Line(plain=(m.group(1), value))
         arithmetic = anything = False
         cmd: list[str] = []
-        for w in [*words, ";"]:
+        heredocs: list[tuple[str, bool]] = []
+        words = [*words, ";"]
+        parens = _bare_parens(text)  # (a `(` quoted, `echo "("`, is a word, no subshell)
+        k = 0
+        while k < len(words):
+            w = words[k]
+            k += 1
             if w and all(c in ";&|()<>" for c in w):
                 if "((" in w:
                     arithmetic = True
                 anything |= self._command(cmd, arithmetic)
+                if parens and not arithmetic:
+                    self._subshells(w)
                 if "))" in w:
                     arithmetic = False
                 if w == "()" and len(cmd) == 1:
                     self.function_next = True
                 cmd = []
+                if w.endswith("<<") and not w.endswith("<<<") and not arithmetic and k < len(words) - 1 \
+                        and not all(c in ";&|()<>" for c in words[k]):
+                    # `<<WORD`, `<<-WORD`, the word quoted or not (bash(1), Here Documents): not a word of the command
+                    heredocs.append((words[k][1:], True) if words[k].startswith("-") else (words[k], False))
+                    k += 1
             else:
                 cmd.append(w)
-        return Line(in_function=in_function, anything=anything)
+        return Line(in_function=in_function, anything=anything, heredocs=tuple(heredocs))
+
+    def _subshells(self, marks: str) -> None:
+        """`(` opens a subshell, as `$(` does (its assignments stay in it, bash(1), COMMAND EXECUTION ENVIRONMENT);
+        `)` closes one (a `case` pattern's `)` closes none)."""
+        for c in marks:
+            if c == "(":
+                self.stack.append("subshell")
+            elif c == ")" and self.stack[-1:] == ["subshell"]:
+                self.stack.pop()
 
     def _command(self, cmd: list[str], arithmetic: bool) -> bool:
         """Reads one simple command (its leading keywords open or close blocks); True when it may set anything."""
@@ -174,6 +199,25 @@ class Tracker:
                 elif rest[0] in _WRITERS and _NAME.fullmatch(w):
                     self.written.add(w)
         return False
+
+
+def _bare_parens(text: str) -> bool:
+    """Whether ``text`` holds a `(` or `)` neither quoted nor escaped (bash(1), QUOTING)."""
+    if "(" not in text and ")" not in text:
+        return False
+    quote = ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            i += 2
+            continue
+        if ch in "'\"" and quote in ("", ch):
+            quote = "" if quote else ch
+        elif ch in "()" and not quote:
+            return True
+        i += 1
+    return False
 
 
 def substitute(line: str, found: list[Expansion], known: dict[str, str]) -> str | Expansion:
