@@ -412,3 +412,28 @@ def test_a_configuration_session_with_os10_prompts_is_read_as_the_config_it_make
     assert port.pfc_mode is not None and port.pfc_mode.source.line == 4
     qos_only = "OS10(config)# system qos\nOS10(config-sys-qos)# trust-map dscp M\nOS10(config-sys-qos)# end\n"
     assert detect(Input("q.txt", qos_only)) is None  # (cannot tell: `--format dell_os10`; it was NX-OS)
+
+
+@pytest.mark.parametrize("profile_line,queue_line,marks", [
+    ("random-detect ecn", "random-detect ROCE-ECN", True),
+    ("random-detect ecn enable", "random-detect ROCE-ECN", None),
+    ("random-detect weight 0", "random-detect ROCE-ECN", False),
+    ("random-detect ecn", "random-detect ROCE-ECN ecn", None),
+])
+def test_a_wred_line_not_read_leaves_the_queue_marking_unknown(profile_line, queue_line, marks):
+    """OS10 User Guide, "WRED": a profile marks with `random-detect ecn`. A profile line not read (another vendor's
+    `random-detect ecn enable`) or a queuing class's `random-detect` line not read leaves queue 3's marking unknown;
+    both were read as WRED that drops (an ECN001 error)."""
+    text = HEADER + (
+        "wred ROCE-ECN\n"
+        " random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100\n"
+        f" {profile_line}\n!\n"
+        "class-map type queuing Q3\n match queue 3\n!\n"
+        f"policy-map type queuing ETS\n !\n class Q3\n  bandwidth percent 60\n  {queue_line}\n!\n"
+        "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n"
+        " service-policy output type queuing ETS\n ets mode on\n!\n")
+    device = parse(text)
+    assert device.ports["ethernet1/1/1"].queues[3].ecn.ecn_enabled is marks
+    unread = line_of(text, profile_line) if profile_line == "random-detect ecn enable" else \
+        line_of(text, queue_line) if queue_line.endswith("ecn") else None
+    assert issues_at(device) == (set() if unread is None else {("SYS002", unread)})

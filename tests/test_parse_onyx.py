@@ -130,7 +130,7 @@ def test_ecn_forms():
     assert queues[4].ecn.ecn_enabled and queues[4].ecn.min_threshold_bytes is None
     assert "minimum-relative 10 maximum-relative 80" in queues[4].ecn.unconverted
     assert queues[5].ecn.ecn_enabled is False
-    assert 2 not in queues
+    assert queues[2].ecn.ecn_enabled is None  # its line was not read: marking unknown, not off
     assert issues(device) == {("SYS002", text.split("\n").index(backwards) + 1)}
 
 
@@ -401,3 +401,20 @@ def test_a_session_drops_what_the_switch_refused_and_leaves_a_running_config_it_
                         "interface ethernet 1/1 mtu 9216 force", "interface ethernet 1/2 mtu 9216 force"])
     device = parse(f"{prompt}show running-config\n{config}\n")
     assert set(device.ports) == {"Eth1/1", "Eth1/2"}
+
+
+@pytest.mark.parametrize("line,marks", [
+    ("traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500", True),
+    ("traffic-class 3 congestion-control ecn minimum-absolute 150", None),
+    ("traffic-class 3 congestion-control ecn minimum-absolute 1500 maximum-absolute 150", None),
+    ("traffic-class 3 congestion-control red minimum-absolute 150 maximum-absolute 1500", False),
+])
+def test_a_congestion_control_line_not_read_leaves_marking_unknown(line, marks):
+    """An unreadable `traffic-class N congestion-control` line (here cut short, or thresholds out of order) is named,
+    and the queue's marking is unknown: it was read as if the traffic class had no congestion control (no marking,
+    an ECN001 error), as EOS's and NX-OS's readers no longer do."""
+    text = HEAD + f"   interface ethernet 1/1 qos trust L3\n   interface ethernet 1/1 {line}\n" + PFC
+    device = parse(text)
+    queue = device.ports["Eth1/1"].queues.get(3)
+    assert queue is not None and queue.ecn.ecn_enabled is marks
+    assert issues(device) == (set() if marks is not None else {("SYS002", 7)})

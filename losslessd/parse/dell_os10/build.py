@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
+from .reader import WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
 QUEUES = range(8)
 QOS_GROUP_NAMES = {group: f"qos-group {group}" for group in QUEUES}  # what OS10 calls its traffic classes
@@ -276,12 +276,16 @@ def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -
 def _ecn(cfg: Os10Config, conf: QueueConf, issues: Issues) -> Ecn:
     if conf.wred is None:
         return Ecn(ecn_enabled=False, source=conf.source)
+    if conf.wred.value == WRED_UNREAD:  # its `random-detect` line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=conf.wred.source)
     wred = cfg.wreds.get(conf.wred.value)
     if wred is None:
         issues.add_once(ParseIssue(code="SYS002", source=conf.wred.source, message=(
             f"the queue uses WRED profile {conf.wred.value}, which is not defined in this config (`wred "
             f"{conf.wred.value}`): whether and where it marks ECN is unknown")))
         return Ecn(profile=conf.wred.value, ecn_enabled=None, source=conf.wred.source)
+    if wred.ecn is None and wred.unread is not None:  # a profile line not read may be its `random-detect ecn`
+        return Ecn(profile=conf.wred.value, ecn_enabled=None, source=wred.unread)
     if wred.ecn is None:  # WRED that drops instead of marking
         return Ecn(profile=conf.wred.value, ecn_enabled=False, source=wred.source)
     green = wred.colors.get(GREEN)

@@ -81,6 +81,11 @@ class Wred:
     source: Source
     colors: dict[str, Val] = field(default_factory=dict)  # colour -> value (kmin KB, kmax KB, probability %)
     ecn: Val | None = None
+    unread: Source | None = None  # a line of the profile not read (a SYS002 names it): its marking may be unknown
+
+
+# A queuing class's `random-detect` line that could not be read: the queue's marking is unknown, not off.
+WRED_UNREAD = ""
 
 
 @dataclass
@@ -354,7 +359,7 @@ class _Reader(TreeReader):
             self.qos_map(node, w[2])
         elif w[0] == "wred" and len(w) == 2:
             wred = cfg.wreds.setdefault(w[1], Wred(source=self.src(node)))
-            self.each(node.children, lambda child: self.wred_line(child, wred))
+            self.each(node.children, lambda child: self.wred_line_noting(child, wred))
         elif w[:3] == ["policy-map", "type", "network-qos"] and len(w) == 4:
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
@@ -435,6 +440,15 @@ class _Reader(TreeReader):
                 entries[group] = queue
         self.cfg.qos_maps[name] = Val(entries, self.src(node))
 
+    def wred_line_noting(self, node: Node, wred: Wred) -> None:
+        """A profile line not read may be the one that turns marking on (`random-detect ecn` mistyped): noted, so
+        the profile's marking reads unknown rather than off unless a `random-detect ecn` line was read."""
+        try:
+            self.wred_line(node, wred)
+        except LineError:
+            wred.unread = wred.unread or self.src(node)
+            raise
+
     def wred_line(self, node: Node, wred: Wred) -> None:
         """OS10 User Guide, "WRED": `random-detect color {green|yellow|red} minimum-threshold X maximum-threshold Y
         drop-probability P` (X, Y 1-12480 KB; P 0-100 %), `random-detect ecn`, `random-detect weight N`."""
@@ -507,6 +521,7 @@ class _Reader(TreeReader):
             conf.strict, conf.bandwidth = Val(True, src), None
         elif w[0] == "random-detect":
             if len(w) != 2:
+                conf.wred = Val(WRED_UNREAD, src)  # marking that could not be read is unknown, not off
                 raise LineError("expected `random-detect WRED-PROFILE`")
             conf.wred = Val(w[1], src)
         elif w[0] == "shape":

@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import EcnConf, OnyxConfig, PortConf, RoceShown
+from .reader import ECN_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Quality of Service: trust port (the port's default priority), L2 (PCP, DEI), L3 (DSCP for IP
 # packets), both (DSCP for IP packets, else PCP): RoCEv2 is IP, so both classifies it by DSCP.
@@ -209,6 +209,8 @@ def _queues(pc: PortConf, port: Port, shown: RoceShown | None) -> None:
 
 
 def _ecn(val: Val) -> Ecn:
+    if val.value == ECN_UNREAD:  # its line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=val.source)
     conf: EcnConf | None = val.value
     if conf is None or conf.kind == "red":  # `no ... congestion-control`, or RED: drops, never marks
         return Ecn(ecn_enabled=False, source=val.source)

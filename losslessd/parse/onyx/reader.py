@@ -43,6 +43,10 @@ _SPEED = re.compile(r"^([0-9]{1,4}(?:\.[0-9])?)G$", re.ASCII)
 _KB_DIGITS = 9
 
 
+# A `traffic-class N congestion-control` line the reader could not read: the queue's marking is unknown, not off.
+ECN_UNREAD = "unread"
+
+
 @dataclass(frozen=True)
 class EcnConf:
     """`traffic-class N congestion-control ecn|red|both minimum-absolute X maximum-absolute Y` (or -relative)."""
@@ -63,7 +67,7 @@ class PortConf:
     trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default)
     pfc_mode: Val | None = None  # on | off | auto
     rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
-    ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, or None for `no ...`
+    ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, None for `no ...`, or ECN_UNREAD
     ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", weight)
     sp_tc: dict[int, Val] = field(default_factory=dict)  # switch priority -> traffic class (`bind switch-priority`);
     # Val(None): a `no ... bind switch-priority` line, after which its traffic class is not known
@@ -400,7 +404,12 @@ class _Reader:
         elif body[:1] == ["traffic-class"] and len(body) >= 3:
             tc = bounded_int(body[1], 0, 7, "the traffic class")
             if body[2] == "congestion-control":
-                val = Val(None if neg else self.ecn(body[3:]), src)
+                try:
+                    val = Val(None if neg else self.ecn(body[3:]), src)
+                except LineError:
+                    for port in ports:  # marking that could not be read is unknown, not off (a SYS002 names it)
+                        port.ecn[tc] = Val(ECN_UNREAD, src)
+                    raise
                 for port in ports:
                     port.ecn[tc] = val
             elif body[2:4] == ["dcb", "ets"] and not neg:
