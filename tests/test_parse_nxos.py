@@ -834,3 +834,26 @@ def test_a_network_qos_binding_on_a_port_is_named_and_sets_nothing(line):
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 11)]
     assert "system qos" in device.issues[0].message
     assert device.ports["Ethernet1/1"].pfc_enabled == [3]  # the system's no-drop class, untouched by the port line
+
+
+@pytest.mark.parametrize("pause,enabled", [
+    ("pause pfc-cos 3", [3]),
+    ("pause pfc-cos", None),
+    ("pause pfc-cos 3x", None),
+    ("pause no-drop pfc-cos", None),
+])
+def test_a_network_qos_pause_line_not_read_leaves_pfc_unknown(pause, enabled):
+    """Nexus 9000 QoS guide, network-qos `pause pfc-cos N` (Nexus 3000/5000 `pause no-drop [pfc-cos N]`). A class whose
+    `pause` line was not read may be no-drop: the port's PFC is unknown (it read as a class that never pauses: PFC001
+    and MAP001 errors)."""
+    text = ("!Command: show running-config\n"
+            "class-map type qos match-all ROCE\n  match dscp 26\n"
+            "policy-map type qos QOS_IN\n  class ROCE\n    set qos-group 3\n"
+            f"policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    {pause}\n    mtu 9216\n"
+            "system qos\n  service-policy type network-qos NQ\n"
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert port.pfc_enabled == enabled
+    assert (port.tc_to_priority or {}).get(3) == (3 if enabled else None)  # unknown: no PFC priority claimed
+    assert {(i.code, i.source.line) for i in device.issues} == (set() if enabled else {("SYS002", 9)})

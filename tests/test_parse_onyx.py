@@ -418,3 +418,29 @@ def test_a_congestion_control_line_not_read_leaves_marking_unknown(line, marks):
     queue = device.ports["Eth1/1"].queues.get(3)
     assert queue is not None and queue.ecn.ecn_enabled is marks
     assert issues(device) == (set() if marks is not None else {("SYS002", 7)})
+
+
+@pytest.mark.parametrize("line,enabled", [
+    ("dcb priority-flow-control priority 3 enable", [3]),
+    ("dcb priority-flow-control priority 3", None),
+    ("dcb priority-flow-control priority 9 enable", None),
+    ("dcb priority-flow-control priority 3 no-drop", None),
+])
+def test_a_global_pfc_line_not_read_leaves_the_paused_priorities_unknown(line, enabled):
+    """Onyx User Manual, PFC: `dcb priority-flow-control priority <0-7> enable`. A global PFC line not read (cut short,
+    out of range, another vendor's words) is named and the ports' PFC is unknown; it was read as no priority enabled
+    (PFC001 and MAP001 errors)."""
+    text = HEAD + ("   dcb priority-flow-control enable force\n"
+                   f"   {line}\n"
+                   "   interface ethernet 1/1 dcb priority-flow-control mode on force\n")
+    device = parse(text)
+    assert device.ports["Eth1/1"].pfc_enabled == enabled
+    assert issues(device) == (set() if enabled else {("SYS002", 7)})
+
+
+def test_pfc_switched_off_globally_stays_off_beside_a_line_not_read():
+    """`no dcb priority-flow-control enable` turns PFC off on the switch whatever a priority line says."""
+    text = HEAD + ("   no dcb priority-flow-control enable\n"
+                   "   dcb priority-flow-control priority 3\n"
+                   "   interface ethernet 1/1 dcb priority-flow-control mode on force\n")
+    assert parse(text).ports["Eth1/1"].pfc_enabled == []

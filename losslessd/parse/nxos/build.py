@@ -304,6 +304,8 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: Iss
     sources: dict[int, Source] = {}
     for class_name, conf in (nq or {}).items():
         if conf.pfc_cos is None and conf.no_drop is None:
+            if conf.pause_unread is not None:  # its `pause` line was not read: which CoS it pauses is unknown
+                known = False
             continue
         group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
         if group is None:

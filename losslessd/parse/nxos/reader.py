@@ -110,6 +110,7 @@ class NqClass:
     pfc_cos: Val | None = None  # value list[int]
     no_drop: Val | None = None  # `pause no-drop` without pfc-cos: PFC on the CoS values classified into the group
     mtu: Val | None = None
+    pause_unread: Source | None = None  # a `pause` line not read (a SYS002 names it): whether it pauses is unknown
 
 
 @dataclass
@@ -593,6 +594,14 @@ class _Reader(TreeReader):
             self.each(child.children, lambda sub, conf=conf: self.nq_line(sub, conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
+        try:
+            self.nq_command(node, conf)
+        except LineError:
+            if node.words[0] == "pause":  # the line that would make the class no-drop: unknown, not lossy
+                conf.pause_unread = conf.pause_unread or self.src(node)
+            raise
+
+    def nq_command(self, node: Node, conf: NqClass) -> None:
         w = node.words
         if w[:2] == ["pause", "no-drop"] and len(w) == 2:
             conf.no_drop = Val(True, self.src(node))

@@ -181,6 +181,8 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
             port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
     elif cfg.pfc_global is not None and not on:
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
+    elif cfg.pfc_unread is not None:  # a global PFC line not read (a SYS002 names it): what is paused is unknown
+        port.pfc_source = cfg.pfc_unread
     elif mode is None:
         # The port's own mode not written: off when PFC was never enabled on the switch or no priority is; else
         # unknown, the port's default mode not being stated in the pages read.

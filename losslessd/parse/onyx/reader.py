@@ -103,6 +103,7 @@ class OnyxConfig:
     header_name: str | None = None
     pfc_global: Val | None = None  # `[no] dcb priority-flow-control enable [force]`
     pfc_priorities: dict[int, Val] = field(default_factory=dict)  # `[no] dcb priority-flow-control priority N enable`
+    pfc_unread: Source | None = None  # a global `dcb priority-flow-control` line not read: what PFC pauses is unknown
     roce: Val | None = None  # ROCE_MODES; Val(None): `no roce`
     shown: RoceShown | None = None  # a capture's `show roce`
     qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
@@ -297,10 +298,17 @@ class _Reader:
         if rest in (["enable"], ["enable", "force"]):
             self.cfg.pfc_global = Val(not neg, src)
         elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] == "enable":
-            self.cfg.pfc_priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(not neg, src)
+            try:
+                priority = bounded_int(rest[1], 0, 7, "the PFC priority")
+            except LineError:
+                self.cfg.pfc_unread = self.cfg.pfc_unread or src
+                raise
+            self.cfg.pfc_priorities[priority] = Val(not neg, src)
         elif rest[:1] == ["mode"]:
             raise LineError(_OUTSIDE)
         else:
+            # it may be the line that enables PFC or a priority: what the switch pauses is unknown, not off
+            self.cfg.pfc_unread = self.cfg.pfc_unread or src
             self.not_read(text, number, "a PFC command losslessd does not read; what it sets is unknown")
 
     def roce(self, w: list[str], src: Source) -> None:
