@@ -804,3 +804,20 @@ def test_an_abbreviated_interface_opens_its_block_in_a_flat_paste_too():
     device = parse(text)
     assert (device.ports["Ethernet5"].trust, device.ports["Ethernet5"].pfc_enabled) == (Trust.dscp, [3])
     assert device.ports["Ethernet6"].trust == Trust.dscp and not device.issues
+
+
+@pytest.mark.parametrize("line,enabled", [
+    ("priority-flow-control priority 3 no-drop", [3]),
+    ("priority-flow-control priority 3", None),
+    ("priority-flow-control priority 3 nodrop", None),
+    ("priority-flow-control onn", None),
+    ("priority-flow-control priority x no-drop", []),  # names no priority: what the others set stands
+    ("priority-flow-control watchdog action errdisable", []),  # a watchdog line: PFC is as the others set it
+])
+def test_a_pfc_line_not_read_leaves_the_port_pfc_unknown(line, enabled):
+    """EOS User Manual, `priority-flow-control on` and `priority-flow-control priority N {drop|no-drop}`. A port's PFC
+    line not read (cut short, misspelt) is named and the port's PFC is unknown; it was read as no priority no-drop
+    (PFC001 and MAP001 errors)."""
+    device = parse("interface Ethernet1\n   no switchport\n   priority-flow-control on\n   " + line + "\n")
+    assert device.ports["Ethernet1"].pfc_enabled == enabled
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled == [3] else [("SYS002", 4)])

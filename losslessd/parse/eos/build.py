@@ -204,6 +204,10 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     if cfg.pfc_all_off is not None:
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
         return
+    unread = next((layer.pfc_unread for layer in layers if layer.pfc_unread is not None), None)
+    if unread is not None:  # a PFC line of the port or its profile was not read (a SYS002 says why): unknown
+        port.pfc_source = unread
+        return
     if mode is None or not mode.value:
         # PFC is off on EOS until `priority-flow-control on`, whatever the no-drop priorities say.
         port.pfc_enabled = []

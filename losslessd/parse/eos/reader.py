@@ -98,6 +98,7 @@ class QosConf:
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
     queues: dict[int, QueueConf] = field(default_factory=dict)
+    pfc_unread: Source | None = None  # a PFC line (not a watchdog one) not read: which priorities pause is unknown
     # A PFC, trust or watchdog line that sets something, not one that restates the default (as `show
     # running-config all` prints every port's: `no priority-flow-control`, `no priority-flow-control priority N`,
     # the default-on `priority-flow-control pause watchdog`, `no ... watchdog port action|timer`).
@@ -373,7 +374,16 @@ class _Reader(TreeReader):
             else:
                 raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
         elif body[:1] == ["priority-flow-control"]:
-            self.pfc(node, body[1:], neg, conf)
+            try:
+                self.pfc(node, body[1:], neg, conf)
+            except LineError:
+                # A line that may turn PFC on or off, or set a priority it names: the port's PFC is unknown. Not a
+                # watchdog line, nor one whose priority is no number 0-7 (what the others set still stands).
+                rest = body[1:]
+                named = rest[:1] != ["priority"] or (len(rest) > 1 and rest[1] in "01234567" and len(rest[1]) == 1)
+                if rest[:1] not in (["pause"], ["watchdog"]) and named:
+                    conf.pfc_unread = conf.pfc_unread or self.src(node)
+                raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
         elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"] and not neg:
