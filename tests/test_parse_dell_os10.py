@@ -437,3 +437,19 @@ def test_a_wred_line_not_read_leaves_the_queue_marking_unknown(profile_line, que
     unread = line_of(text, profile_line) if profile_line == "random-detect ecn enable" else \
         line_of(text, queue_line) if queue_line.endswith("ecn") else None
     assert issues_at(device) == (set() if unread is None else {("SYS002", unread)})
+
+
+@pytest.mark.parametrize("port_line,trust", [
+    ("trust-map dscp ROCE", "dscp"), ("trust-map dsc ROCE", None), ("trust-map dscp", None), (None, "pcp")])
+def test_a_trust_map_line_not_read_leaves_the_port_trust_unknown(port_line, trust):
+    """OS10 User Guide, "Trust based classification": `trust-map dot1p|dscp NAME` on a port overrides `system qos`'s.
+    A port's trust-map line not read is named and the port's trust is unknown; it was read as the system binding (or
+    none: "trusts nothing", a MAP003 error)."""
+    text = HEADER + ("trust dscp-map ROCE\n qos-group 3 dscp 26\n!\n"
+                     "system qos\n trust-map dot1p default\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n"
+                     + (f" {port_line}\n" if port_line else "") + "!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert (port.trust.value if port.trust else None) == trust
+    assert issues_at(device) == (set() if trust else {("SYS002", line_of(text, port_line))})

@@ -821,3 +821,15 @@ def test_a_pfc_line_not_read_leaves_the_port_pfc_unknown(line, enabled):
     device = parse("interface Ethernet1\n   no switchport\n   priority-flow-control on\n   " + line + "\n")
     assert device.ports["Ethernet1"].pfc_enabled == enabled
     assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled == [3] else [("SYS002", 4)])
+
+
+@pytest.mark.parametrize("line,trust", [
+    ("qos trust dscp", "dscp"), ("qos trust", None), ("qos trust dscpp", None), ("no qos trust", "none")])
+def test_a_trust_line_not_read_leaves_the_port_trust_unknown(line, trust):
+    """EOS User Manual, QoS: `qos trust {cos|dscp}`, `no qos trust`; a switchport trusts CoS by default. A trust line
+    not read is named and the port's trust is unknown; it was read as the default (a MAP003 error under a DSCP
+    policy)."""
+    device = parse(f"interface Ethernet1\n   switchport access vlan 10\n   {line}\n   priority-flow-control on\n")
+    port = device.ports["Ethernet1"]
+    assert (port.trust.value if port.trust else None) == trust
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if trust else [("SYS002", 3)])

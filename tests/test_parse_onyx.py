@@ -444,3 +444,14 @@ def test_pfc_switched_off_globally_stays_off_beside_a_line_not_read():
                    "   dcb priority-flow-control priority 3\n"
                    "   interface ethernet 1/1 dcb priority-flow-control mode on force\n")
     assert parse(text).ports["Eth1/1"].pfc_enabled == []
+
+
+@pytest.mark.parametrize("word,trust", [("L3", "dscp"), ("L33", None), ("", None)])
+def test_a_trust_line_not_read_leaves_the_port_trust_unknown(word, trust):
+    """Onyx User Manual, QoS Commands, `qos trust [port | L2 | L3 | both]` (default L2). A trust line not read is named
+    and the port's trust is unknown; it was read as the default L2 (a MAP003 error under a DSCP policy)."""
+    text = HEAD + f"   interface ethernet 1/1 qos trust {word}\n".replace(" \n", "\n") + PFC
+    device = parse(text)
+    port = device.ports["Eth1/1"]
+    assert (port.trust.value if port.trust else None) == trust
+    assert issues(device) == (set() if trust else {("SYS002", 6)})

@@ -117,6 +117,11 @@ def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: I
             "DSCP -> qos-group map of the ports it is bound to is unknown")))
         return
     dot1p, dscp = _bound(iface, cfg, "trust_dot1p"), _bound(iface, cfg, "trust_dscp")
+    own = iface.bind.trust_dot1p is not None or iface.bind.trust_dscp is not None
+    unread = iface.bind.trust_unread or (None if own else cfg.system.trust_unread)
+    if unread is not None:  # a `trust-map` line not read (a SYS002 says why): what the port trusts is unknown
+        port.trust_source = unread
+        return
     if dot1p is None and dscp is None:
         port.trust = Trust.none
         port.dscp_to_tc = dict.fromkeys(range(64), DEFAULT_TC)

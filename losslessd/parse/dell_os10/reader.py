@@ -94,6 +94,7 @@ class Bindings:
 
     trust_dot1p: Val | None = None  # map name, or "default"
     trust_dscp: Val | None = None
+    trust_unread: Source | None = None  # a `trust-map` line not read: the trust it would bind is unknown
     qos_map: Val | None = None
     nq_policy: Val | None = None  # `service-policy input type network-qos NAME`
     queuing_policy: Val | None = None  # `service-policy output type queuing NAME`
@@ -543,6 +544,7 @@ class _Reader(TreeReader):
         src = self.src(node)
         if w[0] == "trust-map":
             if len(w) != 3 or w[1] not in ("dot1p", "dscp"):
+                bind.trust_unread = bind.trust_unread or src
                 raise LineError("expected `trust-map dot1p|dscp NAME`")
             setattr(bind, f"trust_{w[1]}", Val(w[2], src))
         elif w[:2] == ["no", "trust-map"]:

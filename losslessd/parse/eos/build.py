@@ -107,7 +107,11 @@ def _vlans(iface: InterfaceConf) -> list[int]:
 
 def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf], port: Port, defaults: bool) -> None:
     trust = _last(layers, "trust")
-    if trust is not None:
+    # A `qos trust` line not read (a SYS002 says why) in the layer that decides: the trust is unknown, not the default.
+    deciding = next((layer for layer in reversed(layers) if layer.trust is not None or layer.trust_unread), None)
+    if deciding is not None and deciding.trust_unread is not None:
+        port.trust_source = deciding.trust_unread
+    elif trust is not None:
         port.trust, port.trust_source = trust.value, trust.source
     elif defaults:  # without them (missing service-profile) trust stays unknown
         # EOS default trust: DSCP on routed ports, CoS on switched ports (EOS User Manual, QoS, port trust

@@ -99,6 +99,7 @@ class QosConf:
     wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
     queues: dict[int, QueueConf] = field(default_factory=dict)
     pfc_unread: Source | None = None  # a PFC line (not a watchdog one) not read: which priorities pause is unknown
+    trust_unread: Source | None = None  # a `qos trust` line not read: the port's trust is unknown, not its default
     # A PFC, trust or watchdog line that sets something, not one that restates the default (as `show
     # running-config all` prints every port's: `no priority-flow-control`, `no priority-flow-control priority N`,
     # the default-on `priority-flow-control pause watchdog`, `no ... watchdog port action|timer`).
@@ -372,6 +373,7 @@ class _Reader(TreeReader):
             elif not neg and len(body) == 3 and body[2] in ("dscp", "cos"):
                 conf.trust = Val(Trust.dscp if body[2] == "dscp" else Trust.pcp, self.src(node))
             else:
+                conf.trust_unread = conf.trust_unread or self.src(node)
                 raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
         elif body[:1] == ["priority-flow-control"]:
             try:

@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import ECN_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
+from .reader import ECN_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Quality of Service: trust port (the port's default priority), L2 (PCP, DEI), L3 (DSCP for IP
 # packets), both (DSCP for IP packets, else PCP): RoCEv2 is IP, so both classifies it by DSCP.
@@ -115,7 +115,9 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
 
 
 def _trust(pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) -> None:
-    if pc.trust is not None and pc.trust.value is not None:
+    if pc.trust is not None and pc.trust.value == TRUST_UNREAD:  # its line was not read (a SYS002 says why)
+        port.trust_source = pc.trust.source
+    elif pc.trust is not None and pc.trust.value is not None:
         port.trust, port.trust_source = TRUST[pc.trust.value], pc.trust.source
     elif roce is None:
         port.trust = TRUST[DEFAULT_TRUST]

@@ -45,6 +45,8 @@ _KB_DIGITS = 9
 
 # A `traffic-class N congestion-control` line the reader could not read: the queue's marking is unknown, not off.
 ECN_UNREAD = "unread"
+# A `qos trust` line the reader could not read: the port's trust is unknown, not the default.
+TRUST_UNREAD = "unread"
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class PortConf:
     speed: Val | None = None  # Gb/s; Val(None): `speed auto`
     mtu: Val | None = None  # the IP MTU (see build.py)
     admin_up: Val | None = None
-    trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default)
+    trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default); TRUST_UNREAD
     pfc_mode: Val | None = None  # on | off | auto
     rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
     ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, None for `no ...`, or ECN_UNREAD
@@ -391,6 +393,8 @@ class _Reader:
             elif not neg and len(body) == 3 and body[2] in TRUST_WORDS:
                 val = Val(body[2], src)
             else:
+                for port in ports:  # a trust line not read: the port's trust is unknown, not the default L2
+                    port.trust = Val(TRUST_UNREAD, src)
                 raise LineError("expected `qos trust port|L2|L3|both` or `no qos trust`")
             for port in ports:
                 port.trust = val
