@@ -453,3 +453,28 @@ def test_a_trust_map_line_not_read_leaves_the_port_trust_unknown(port_line, trus
     port = device.ports["ethernet1/1/1"]
     assert (port.trust.value if port.trust else None) == trust
     assert issues_at(device) == (set() if trust else {("SYS002", line_of(text, port_line))})
+
+
+@pytest.mark.parametrize("binding,pfc,marks", [
+    ("", [3], True),
+    (" service-policy input type network-qos\n", None, True),
+    (" service-policy output type queuing\n", [3], None),
+    (" service-policy output type queuing UNDEFINED\n", [3], None),
+])
+def test_a_policy_binding_not_read_or_not_defined_leaves_what_it_sets_unknown(binding, pfc, marks):
+    """OS10 User Guide, "Quality of service": a port binds `service-policy input type network-qos NAME` and `output
+    type queuing NAME` (its own over `system qos`'s). A binding line not read, or a queuing policy not defined, leaves
+    the port's PFC or queues unknown; they read as no policy (PFC off, no marking: PFC001 and ECN001 errors)."""
+    text = HEADER + (
+        "wred ECN\n random-detect ecn\n!\n"
+        "class-map type network-qos PFC3\n match qos-group 3\n!\nclass-map type queuing Q3\n match queue 3\n!\n"
+        "policy-map type network-qos NQ\n !\n class PFC3\n  pause\n  pfc-cos 3\n!\n"
+        "policy-map type queuing ETS\n !\n class Q3\n  bandwidth percent 60\n  random-detect ECN\n!\n"
+        "system qos\n service-policy input type network-qos NQ\n service-policy output type queuing ETS\n!\n"
+        f"interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n{binding}!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert port.pfc_enabled == pfc
+    assert port.queues[3].ecn.ecn_enabled is marks
+    expected = {("SYS002", line_of(text, binding.strip()))} if binding else set()
+    assert issues_at(device) == expected

@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
+from .reader import BINDING_UNREAD, WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
 QUEUES = range(8)
 QOS_GROUP_NAMES = {group: f"qos-group {group}" for group in QUEUES}  # what OS10 calls its traffic classes
@@ -111,6 +111,8 @@ def _breakout_speed(cfg: Os10Config, name: str) -> float | None:
 def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
     """802.1p / DSCP -> qos-group from the bound trust maps; none bound: everything in qos-group 0."""
     qos = _bound(iface, cfg, "qos_policy")
+    if qos is not None and qos.value == BINDING_UNREAD:  # its binding line was not read (a SYS002 says why): unknown
+        return
     if qos is not None:
         issues.add_once(ParseIssue(code="SYS002", source=qos.source, message=(
             f"classification by `policy-map type qos {qos.value}` (class-maps and `set qos-group`) is not read: the "
@@ -161,6 +163,8 @@ def _queue_map(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues
         port.tc_to_queue = DEFAULT_QUEUE_MAP
         return
     found = cfg.qos_maps.get(bound.value)
+    if bound.value == BINDING_UNREAD:  # its binding line was not read (a SYS002 says why): the queue map is unknown
+        return
     if found is None:
         issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
             f"qos-map traffic-class {bound.value} is not defined in this config: the queue of each qos-group is "
@@ -175,7 +179,7 @@ def _policy(cfg: Os10Config, iface: InterfaceConf, attr: str, table: dict, what:
     if bound is None:
         return None, None
     policy = table.get(bound.value)
-    if policy is None:
+    if policy is None and bound.value != BINDING_UNREAD:  # (a binding line not read: its SYS002 says why)
         issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
             f"policy-map type {what} {bound.value} is not defined in this config: what it sets on the ports it is "
             "bound to is unknown")))
@@ -253,6 +257,10 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
 def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
     bound, policy = _policy(cfg, iface, "queuing_policy", cfg.queuing_policies, "queuing", issues)
     if policy is None:
+        if bound is not None:  # a policy bound but not defined, or its binding line not read: the queues are unknown
+            for index in QUEUES:
+                port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=None, source=bound.source),
+                                           source=bound.source)
         return
     queues: dict[int, QueueConf] = {}
     for class_name, conf in policy.items():

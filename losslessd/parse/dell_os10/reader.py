@@ -86,6 +86,9 @@ class Wred:
 
 # A queuing class's `random-detect` line that could not be read: the queue's marking is unknown, not off.
 WRED_UNREAD = ""
+# A port's or `system qos`'s `service-policy` / `qos-map` binding line not read, of a kind the line still shows: what
+# that binding sets is unknown, not the default (no policy, the default queue map).
+BINDING_UNREAD = ""
 
 
 @dataclass
@@ -553,6 +556,7 @@ class _Reader(TreeReader):
                     setattr(bind, f"trust_{kind}", None)
         elif w[:2] == ["qos-map", "traffic-class"]:
             if len(w) != 3:
+                bind.qos_map = Val(BINDING_UNREAD, src)
                 raise LineError("expected `qos-map traffic-class NAME`")
             bind.qos_map = Val(w[2], src)
         elif w[:3] == ["no", "qos-map", "traffic-class"]:
@@ -566,6 +570,8 @@ class _Reader(TreeReader):
                 return True  # iSCSI application policies (OS10 User Guide, "iSCSI optimization"): not QoS classes
             attr = kinds.get((rest[1], rest[3])) if len(rest) >= 4 and rest[2] == "type" else None
             if attr is None or (len(rest) != 5 and not (off and len(rest) == 4)):
+                if attr is not None and not off:  # a binding of that kind, its policy not read: unknown, not none
+                    setattr(bind, attr, Val(BINDING_UNREAD, src))
                 raise LineError("expected `service-policy input type network-qos|qos NAME` or `service-policy output "
                                 "type queuing NAME`")
             setattr(bind, attr, None if off else Val(rest[4], src))
