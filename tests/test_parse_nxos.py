@@ -857,3 +857,28 @@ def test_a_network_qos_pause_line_not_read_leaves_pfc_unknown(pause, enabled):
     assert port.pfc_enabled == enabled
     assert (port.tc_to_priority or {}).get(3) == (3 if enabled else None)  # unknown: no PFC priority claimed
     assert {(i.code, i.source.line) for i in device.issues} == (set() if enabled else {("SYS002", 9)})
+
+
+@pytest.mark.parametrize("system,pfc,marks", [
+    ("  service-policy type network-qos NQ\n  service-policy type queuing output OUT\n", [3], True),
+    ("  service-policy type network-qos\n  service-policy type queuing output OUT\n", None, True),
+    ("  service-policy type network-qos NQ\n  service-policy type queuing output\n", [3], None),
+    ("  service-policy type network-qos NQ\n  service-policy type queuing output NOPE\n", [3], None),
+])
+def test_a_system_binding_not_read_or_not_defined_leaves_what_it_sets_unknown(system, pfc, marks):
+    """Nexus 9000 QoS guide: `system qos` attaches `service-policy type network-qos NAME` and `type queuing output
+    NAME`. A binding line not read, or a queuing policy not defined, leaves PFC or the queues unknown; they read as
+    the system defaults (PFC on no class, no WRED: PFC001 and ECN001 errors)."""
+    text = ("!Command: show running-config\n"
+            "class-map type qos match-all ROCE\n  match dscp 26\n"
+            "policy-map type qos QOS_IN\n  class ROCE\n    set qos-group 3\n"
+            "policy-map type queuing OUT\n  class type queuing c-out-8q-q3\n"
+            "    random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes ecn\n"
+            "policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+            "system qos\n" + system +
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert port.pfc_enabled == pfc
+    assert port.queues[3].ecn.ecn_enabled is marks
+    assert [i.code for i in device.issues] == ([] if pfc == [3] and marks else ["SYS002"])

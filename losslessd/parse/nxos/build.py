@@ -28,7 +28,17 @@ from ...model import (
     Watchdog,
 )
 from ..clitext import Issues, Val
-from .reader import _NQ_CLASS, _QUEUE_CLASS, InterfaceConf, NqClass, NxosConfig, QosClass, QueueConf, class_index
+from .reader import (
+    _NQ_CLASS,
+    _QUEUE_CLASS,
+    POLICY_UNREAD,
+    InterfaceConf,
+    NqClass,
+    NxosConfig,
+    QosClass,
+    QueueConf,
+    class_index,
+)
 
 QUEUES = range(8)
 # Nexus 9000 QoS guide, queuing (and Nexus 3000 QoS guide, type queuing policies): a queuing class matches its
@@ -155,6 +165,8 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
     chosen = own or cfg.system.get(kind)
     if chosen is None:
         return None, None, None
+    if chosen.value == POLICY_UNREAD:  # its binding line was not read (a SYS002 says why): what it sets is unknown
+        return chosen.value, chosen.source, None
     if chosen.value not in table:
         # A `system qos` policy is every port's: said once at its line, not once per port.
         whose = f"{port} uses" if own else "`system qos` uses"
@@ -382,6 +394,9 @@ def _watchdog(cfg: NxosConfig, iface: InterfaceConf, port: Port) -> None:
 def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -> None:
     _, src, policy = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
     if policy is None:
+        if src is not None:  # a policy attached but not defined, or its line not read: the queues are unknown
+            for index in QUEUES:
+                port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=None, source=src), source=src)
         return
     queues: dict[int, QueueConf] = {}
     for class_name, conf in policy.items():

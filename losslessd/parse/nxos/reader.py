@@ -100,6 +100,11 @@ class QueueConf:
     shaped: Source | None = None  # `shape min X max Y`: the queue's rate is capped
 
 
+# A `service-policy` binding line not read, of a kind the line still shows: the policy it attaches is unknown (the
+# builder reads it as a policy not defined, without naming it again), not "none attached".
+POLICY_UNREAD = ""
+
+
 @dataclass
 class NqClass:
     """A class in a network-qos policy: `pause pfc-cos N` (Nexus 9000) or `pause no-drop [pfc-cos N]` (Nexus
@@ -642,6 +647,8 @@ class _Reader(TreeReader):
             if attached is not None and name in ([], [attached.value]):
                 del self.cfg.system[key]
             return
+        if w == ["service-policy", "type", "network-qos"]:  # its policy not read: what it attaches is unknown
+            self.cfg.system["network-qos"] = Val(POLICY_UNREAD, self.src(node))
         if w[:2] != ["service-policy", "type"] or len(w) < 4:
             raise LineError("expected `service-policy type qos|queuing|network-qos ...`")
         kind = w[2]
@@ -652,6 +659,10 @@ class _Reader(TreeReader):
         elif kind == "queuing" and len(w) == 5 and w[3] in ("input", "output"):
             self.cfg.system[kind if w[3] == "output" else "queuing-in"] = Val(w[4], self.src(node))
         else:
+            unread = {("network-qos", None): "network-qos", ("qos", "input"): "qos", ("queuing", "output"): "queuing",
+                      ("queuing", "input"): "queuing-in"}.get((kind, None if kind == "network-qos" else w[3]))
+            if unread is not None:  # a binding of that kind, its policy not read: what it attaches is unknown, not none
+                self.cfg.system[unread] = Val(POLICY_UNREAD, self.src(node))
             raise LineError("expected `service-policy type qos input NAME`, `type queuing output NAME` or "
                          "`type network-qos NAME`")
 
@@ -693,11 +704,16 @@ class _Reader(TreeReader):
         elif w[:3] == ["service-policy", "type", "qos"]:
             w = _without_no_stats(w)
             if len(w) != 5 or w[3] not in ("input", "output"):
+                if w[3:4] == ["input"]:  # the port's classification, its policy not read: unknown, not the system's
+                    conf.qos_policy = Val(POLICY_UNREAD, src)
                 raise LineError("expected `service-policy type qos input|output NAME`")
             if w[3] == "input":  # an output qos policy marks what leaves: it classifies nothing coming in
                 conf.qos_policy = Val(w[4], src)
         elif w[:3] == ["service-policy", "type", "queuing"]:
             if len(w) != 5 or w[3] not in ("input", "output"):
+                if w[3:4] in (["input"], ["output"]):  # its policy not read: the port's queuing is unknown
+                    attr = "queuing_policy" if w[3] == "output" else "queuing_in_policy"
+                    setattr(conf, attr, Val(POLICY_UNREAD, src))
                 raise LineError("expected `service-policy type queuing output NAME`")
             if w[3] == "output":
                 conf.queuing_policy = Val(w[4], src)
