@@ -833,3 +833,20 @@ def test_a_trust_line_not_read_leaves_the_port_trust_unknown(line, trust):
     port = device.ports["Ethernet1"]
     assert (port.trust.value if port.trust else None) == trust
     assert [(i.code, i.source.line) for i in device.issues] == ([] if trust else [("SYS002", 3)])
+
+
+@pytest.mark.parametrize("line,known", [
+    ("qos map dscp 26 to traffic-class 5", True),
+    ("qos map dscp 26 to traffic-class", False),
+    ("qos map dscp 26 to", False),
+    ("qos map dscp 26 to traffic-class five", False),
+    ("qos map dscp 26 to traffic-class 5   ! RoCE", True),  # whole up to its number: EOS refuses it (round 6)
+])
+def test_a_qos_map_line_cut_short_leaves_the_map_unknown(line, known):
+    """EOS User Manual, QoS: `qos map dscp V... to traffic-class T`. A map line cut before its value was read as EOS's
+    default for the values it names (DSCP 26 -> TC 3: a MAP001 error under a priority-5 policy); the DSCP map is now
+    unknown (the model has no unknown entry, so the whole map is)."""
+    device = parse(f"{line}\ninterface Ethernet1\n   no switchport\n   qos trust dscp\n   priority-flow-control on\n")
+    port = device.ports["Ethernet1"]
+    assert (port.dscp_to_tc is not None) is known
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if line.endswith(" 5") else [("SYS002", 1)])

@@ -61,6 +61,8 @@ class Threshold:
 
 # A `random-detect ecn` line the reader could not read (a SYS002 names it): the queue's marking is unknown, not off.
 ECN_UNREAD = "unread"
+# A `qos map` line not read (a SYS002 names it): the values it names map to an unknown target, not EOS's default.
+MAP_UNREAD = -1
 
 
 @dataclass(frozen=True)
@@ -551,16 +553,37 @@ class _Reader(TreeReader):
             raise LineError("not a qos profile command")
 
     def qos_map(self, node: Node, w: list[str]) -> None:
-        """`qos map dscp|cos V... to traffic-class T`, `qos map traffic-class T... to tx-queue Q`."""
+        """`qos map dscp|cos V... to traffic-class T`, `qos map traffic-class T... to tx-queue Q`. A line not read
+        whose values and target the line still shows leaves those values' mapping unknown, not EOS's default."""
+        tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
+                  ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
+                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15),
+                  ("traffic-class", "dscp"): (self.cfg.tc_to_dscp, 7, 63)}
+        try:
+            self.qos_map_line(node, w, tables)
+        except LineError:
+            to = w.index("to") if "to" in w else len(w)
+            # `qos map dscp|cos V...` maps only to traffic classes (EOS User Manual, QoS); a traffic-class map needs
+            # the target it names
+            aim = w[to + 1] if len(w) > to + 1 else ("traffic-class" if w[2] in ("dscp", "cos") else None)
+            table = tables.get((w[2], aim)) if aim else None
+            try:
+                keys = units.int_list(" ".join(w[3:to]))
+            except ValueError:
+                keys = []
+            # (a line whole up to its number, with words after it, is one EOS refuses: round 6 keeps the default)
+            cut = len(w) < to + 3 or not w[to + 2].isdigit()
+            if cut and table is not None and keys and max(keys) <= table[1]:
+                for key in keys:
+                    table[0][key] = Val(MAP_UNREAD, self.src(node))
+            raise
+
+    def qos_map_line(self, node: Node, w: list[str], tables: dict) -> None:
         if len(w) < 3 or w[2] not in ("dscp", "cos", "traffic-class"):
             return  # exp and other maps are not part of the model
         to = w.index("to") if "to" in w else len(w)
         if len(w) < to + 3:
             raise LineError("expected `qos map KIND VALUES to TARGET N`")
-        tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
-                  ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
-                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15),
-                  ("traffic-class", "dscp"): (self.cfg.tc_to_dscp, 7, 63)}
         table = tables.get((w[2], w[to + 1]))
         if table is None:
             return  # other maps (traffic-class to cos, exp) are not part of the model
