@@ -478,3 +478,20 @@ def test_a_policy_binding_not_read_or_not_defined_leaves_what_it_sets_unknown(bi
     assert port.queues[3].ecn.ecn_enabled is marks
     expected = {("SYS002", line_of(text, binding.strip()))} if binding else set()
     assert issues_at(device) == expected
+
+
+@pytest.mark.parametrize("entry,dscp26", [("qos-group 3 dscp 26", 3), ("qos-group 3 dscp", None),
+                                          ("qos-group 3 dscp 2x", None)])
+def test_a_trust_map_line_not_read_leaves_the_map_unknown(entry, dscp26):
+    """OS10 User Guide, "Trust based classification": a user trust map sends the values it does not name to
+    qos-group 0. A map line not read (cut before its values, or one not a DSCP) left those values in qos-group 0 (MAP001
+    errors); the map is now unknown. The same holds for a qos-map line (`queue N qos-group ...`)."""
+    text = HEADER + (f"trust dscp-map ROCE\n {entry}\n qos-group 6 dscp 48\n!\n"
+                     "qos-map traffic-class Q\n queue 3 qos-group 3\n queue 6 qos-group\n!\n"
+                     "system qos\n trust-map dscp ROCE\n qos-map traffic-class Q\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == dscp26
+    assert (port.dscp_to_tc is None) is (dscp26 is None)
+    assert port.tc_to_queue is None  # `queue 6 qos-group` was not read

@@ -130,18 +130,21 @@ def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: I
         port.pcp_to_tc = dict.fromkeys(range(8), DEFAULT_TC)
         return
     if dot1p is not None:
-        port.pcp_to_tc = _trust_map(cfg.dot1p_maps, dot1p, 8, DEFAULT_DOT1P_MAP, issues)
+        port.pcp_to_tc = _trust_map(cfg, "dot1p", dot1p, 8, DEFAULT_DOT1P_MAP, issues)
     if dscp is not None:
         # (no default DSCP trust map is carried: losslessd has no cited copy of OS10's table)
-        port.dscp_to_tc = _trust_map(cfg.dscp_maps, dscp, 64, None, issues)
+        port.dscp_to_tc = _trust_map(cfg, "dscp", dscp, 64, None, issues)
     else:
         port.dscp_to_tc = None  # a port trusting 802.1p only: DSCP picks no class
     port.trust = Trust.dscp if dscp is not None else Trust.pcp
     port.trust_source = port.map_source = (dscp or dot1p).source  # type: ignore[union-attr]
 
 
-def _trust_map(maps: dict[str, Val], bound: Val, size: int, default: dict[int, int] | None,
+def _trust_map(cfg: Os10Config, kind: str, bound: Val, size: int, default: dict[int, int] | None,
                issues: Issues) -> dict[int, int] | None:
+    maps = cfg.dot1p_maps if kind == "dot1p" else cfg.dscp_maps
+    if (kind, bound.value) in cfg.unread_maps:  # a line of the map was not read (a SYS002 says why): unknown
+        return None
     if bound.value == "default":
         if default is None:
             issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
@@ -163,8 +166,8 @@ def _queue_map(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues
         port.tc_to_queue = DEFAULT_QUEUE_MAP
         return
     found = cfg.qos_maps.get(bound.value)
-    if bound.value == BINDING_UNREAD:  # its binding line was not read (a SYS002 says why): the queue map is unknown
-        return
+    if bound.value == BINDING_UNREAD or ("queue", bound.value) in cfg.unread_maps:
+        return  # its binding line, or a line of the map, was not read (a SYS002 says why): the queue map is unknown
     if found is None:
         issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
             f"qos-map traffic-class {bound.value} is not defined in this config: the queue of each qos-group is "
