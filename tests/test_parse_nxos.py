@@ -882,3 +882,21 @@ def test_a_system_binding_not_read_or_not_defined_leaves_what_it_sets_unknown(sy
     assert port.pfc_enabled == pfc
     assert port.queues[3].ecn.ecn_enabled is marks
     assert [i.code for i in device.issues] == ([] if pfc == [3] and marks else ["SYS002"])
+
+
+@pytest.mark.parametrize("match,known", [("match dscp 26", True), ("match dscp", False), ("match dscp 2x", False),
+                                         ("match cos 9", False)])
+def test_a_class_map_match_line_not_read_leaves_the_classification_unknown(match, known):
+    """Nexus 9000 QoS guide, `class-map type qos` / `match dscp|cos LIST`. A match line not read left the class matching
+    nothing, so DSCP 26 fell to class-default (MAP001 errors); what the class matches is now unknown."""
+    text = ("!Command: show running-config\n"
+            f"class-map type qos match-any ROCE\n  {match}\n"
+            "policy-map type qos QOS_IN\n  class ROCE\n    set qos-group 3\n"
+            "policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+            "system qos\n  service-policy type network-qos NQ\n"
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert ((port.dscp_to_tc or {}).get(26) == 3) is known
+    assert ((port.dscp_to_tc or {}).get(26) == 0) is False  # never class-default
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if known else [("SYS002", 3)])

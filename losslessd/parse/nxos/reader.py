@@ -455,7 +455,15 @@ class _Reader(TreeReader):
                 conf.other = True  # ACL, precedence, protocol...: the class is not a DSCP/CoS map
             elif cw[0] != "description":
                 raise LineError("not a class-map command losslessd knows")
-        self.each(node.children, line)
+
+        def noting(child: Node) -> None:
+            try:
+                line(child)
+            except LineError:
+                if child.words[0] == "match":  # what the class matches is unknown: not a DSCP/CoS map to evaluate
+                    conf.other = True
+                raise
+        self.each(node.children, noting)
 
     def group_class_map(self, node: Node, w: list[str]) -> None:
         """`class-map type queuing|network-qos [match-any] NAME` with `match qos-group N` (Nexus 3000/5000
