@@ -850,3 +850,16 @@ def test_a_qos_map_line_cut_short_leaves_the_map_unknown(line, known):
     port = device.ports["Ethernet1"]
     assert (port.dscp_to_tc is not None) is known
     assert [(i.code, i.source.line) for i in device.issues] == ([] if line.endswith(" 5") else [("SYS002", 1)])
+
+
+@pytest.mark.parametrize("set_line,tc", [("set traffic-class 5", 5), ("set traffic-class", None)])
+def test_a_set_traffic_class_line_not_read_leaves_the_policy_map_unknown(set_line, tc):
+    """EOS User Manual, QoS policies: a class's `set traffic-class N`. One not read left the class's DSCPs on the trust
+    map's traffic class; the port's DSCP map is now unknown."""
+    device = parse("class-map type qos match-any ROCE\n   match dscp 26\n"
+                   f"policy-map type quality-of-service MARK\n   class ROCE\n      {set_line}\n"
+                   "interface Ethernet1\n   no switchport\n   service-policy type qos input MARK\n"
+                   "   priority-flow-control on\n")
+    port = device.ports["Ethernet1"]
+    assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == tc
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if tc else [("SYS002", 5)])

@@ -900,3 +900,17 @@ def test_a_class_map_match_line_not_read_leaves_the_classification_unknown(match
     assert ((port.dscp_to_tc or {}).get(26) == 3) is known
     assert ((port.dscp_to_tc or {}).get(26) == 0) is False  # never class-default
     assert [(i.code, i.source.line) for i in device.issues] == ([] if known else [("SYS002", 3)])
+
+
+@pytest.mark.parametrize("set_line,group", [("set qos-group 3", 3), ("set qos-group", None), ("set qos-group 9", None)])
+def test_a_set_qos_group_line_not_read_leaves_the_policy_map_unknown(set_line, group):
+    """Nexus 9000 QoS guide, a qos policy class's `set qos-group N` (0-7). One not read left the class's DSCPs in
+    qos-group 0 (MAP001 errors); the policy's DSCP map is now unknown."""
+    text = ("!Command: show running-config\n"
+            "class-map type qos match-all ROCE\n  match dscp 26\n"
+            f"policy-map type qos QOS_IN\n  class ROCE\n    {set_line}\n"
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == group
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if group else [("SYS002", 6)])

@@ -154,6 +154,9 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
             f"{name} uses qos policy-map {chosen.value}, which is not defined in this config: the traffic classes "
             "it sets are unknown")))
         return
+    if chosen.value in cfg.qos_policy_unread:  # a `set traffic-class` of it was not read (a SYS002 says why)
+        port.dscp_to_tc = port.pcp_to_tc = None
+        return
     if chosen.value not in resolved:
         resolved[chosen.value] = _classes(cfg, chosen.value)
     claimed, default, unread = resolved[chosen.value]

@@ -149,6 +149,7 @@ class EosConfig:
     hwsku: str | None = None
     hwsku_source: Source | None = None  # the header line that names it
     dscp_to_tc: dict[int, Val] = field(default_factory=dict)
+    qos_policy_unread: set[str] = field(default_factory=set)  # a policy with a `set traffic-class` not read
     cos_to_tc: dict[int, Val] = field(default_factory=dict)
     tc_to_queue: dict[int, Val] = field(default_factory=dict)
     tc_to_dscp: dict[int, Val] = field(default_factory=dict)  # `qos map traffic-class T to dscp D`
@@ -352,7 +353,10 @@ class _Reader(TreeReader):
             tc = None
             for sub in child.children:
                 if sub.words[:2] == ["set", "traffic-class"]:
-                    tc = self.set_value(sub, "the traffic class") or tc
+                    value = self.set_value(sub, "the traffic class")
+                    if value is None:  # (named) the class's traffic class, so the policy's map, is unknown
+                        self.cfg.qos_policy_unread.add(name)
+                    tc = value or tc
             classes.append((cw[1], tc, self.src(child)))
 
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:

@@ -210,7 +210,7 @@ def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: I
     """DSCP -> qos-group and CoS -> qos-group from the qos policy's classes (_classes), on the port. Returns the
     classes (None for class-default) with their qos-group, or None when the port's classification is not known."""
     name, src, policy = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
-    if policy is None or name is None:
+    if policy is None or name is None or name in cfg.qos_policy_unread:  # (a `set qos-group` not read: unknown)
         return None
     if name not in resolved:
         resolved[name] = _classes(cfg, policy)

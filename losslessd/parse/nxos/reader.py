@@ -151,6 +151,7 @@ class NxosConfig:
     nq_class_maps: dict[str, Val] = field(default_factory=dict)
     # policy-map type qos NAME -> class name -> qos-group Val (None: the class sets none), in entry order
     qos_policies: dict[str, dict[str, Val | None]] = field(default_factory=dict)
+    qos_policy_unread: set[str] = field(default_factory=set)  # a `set qos-group` of the policy not read: unknown map
     # queuing / network-qos policy -> class name -> settings; the class name resolves to a qos-group at build time
     queuing_policies: dict[str, dict[str, QueueConf]] = field(default_factory=dict)
     nq_policies: dict[str, dict[str, NqClass]] = field(default_factory=dict)
@@ -493,7 +494,10 @@ class _Reader(TreeReader):
             for sub in child.children:
                 sw = sub.words
                 if sw[:2] == ["set", "qos-group"]:
-                    group = self.set_value(sub, "the qos-group") or group
+                    value = self.set_value(sub, "the qos-group")
+                    if value is None:  # (named) the class's qos-group, so the policy's map, is unknown
+                        self.cfg.qos_policy_unread.add(name)
+                    group = value or group
                 elif sw[0] not in ("set", "police", "description", "no"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
             classes[cw[-1]] = group
