@@ -130,7 +130,8 @@ def test_planted_mistakes_are_read_as_written():
     assert ports["ethernet1/1/4"].queues[3].ecn.ecn_enabled is False  # wred-drop has no `random-detect ecn`
     assert ports["ethernet1/1/5"].trust == Trust.dscp  # the system's dscp map; the port adds its 802.1p one
     assert ports["ethernet1/1/5"].pcp_to_tc[3] == 3 and ports["ethernet1/1/5"].pfc_enabled is None
-    assert ports["ethernet1/1/6"].pfc_enabled == []  # its mode line could not be read: PFC stays off
+    # its mode line could not be read (`mode maybe`): PFC is unknown, not OS10's default off (round 9)
+    assert ports["ethernet1/1/6"].pfc_enabled is None
 
 
 def test_planted_mistakes_lint():
@@ -138,7 +139,7 @@ def test_planted_mistakes_lint():
     errors = {(f.code, f.port) for f in result.findings if f.severity.value == "error"}
     assert ("MAP001", "ethernet1/1/1") in errors  # DSCP 26 lands in lossy qos-group 0
     assert {("PFC001", "ethernet1/1/3"), ("PFC003", "ethernet1/1/3")} <= errors  # PFC off, 802.3x pause on
-    assert ("PFC001", "ethernet1/1/6") in errors
+    assert not any(port == "ethernet1/1/6" and code.startswith("PFC") for code, port in errors)  # unknown (round 9)
     assert not any(port == "ethernet1/1/4" and code.startswith("PFC") for code, port in errors)  # unknown, not off
 
 
@@ -495,3 +496,19 @@ def test_a_trust_map_line_not_read_leaves_the_map_unknown(entry, dscp26):
     assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == dscp26
     assert (port.dscp_to_tc is None) is (dscp26 is None)
     assert port.tc_to_queue is None  # `queue 6 qos-group` was not read
+
+
+@pytest.mark.parametrize("mode,enabled", [("priority-flow-control mode on", [3]),
+                                          ("priority-flow-control mode", None),
+                                          ("priority-flow-control mode onn", None),
+                                          (None, [])])
+def test_a_pfc_mode_line_not_read_leaves_the_port_pfc_unknown(mode, enabled):
+    """OS10 User Guide, "PFC configuration notes": PFC is disabled by default on an interface until `priority-flow-
+    control mode on`. A mode line not read left the port at that default (PFC001 errors); its PFC is now unknown."""
+    text = HEADER + ("class-map type network-qos PFC3\n match qos-group 3\n!\n"
+                     "policy-map type network-qos NQ\n !\n class PFC3\n  pause\n  pfc-cos 3\n!\n"
+                     "system qos\n service-policy input type network-qos NQ\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n" + (f" {mode}\n" if mode else "") + "!\n")
+    device = parse(text)
+    assert device.ports["ethernet1/1/1"].pfc_enabled == enabled
+    assert issues_at(device) == ({("SYS002", line_of(text, mode))} if enabled is None else set())

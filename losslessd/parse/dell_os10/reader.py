@@ -610,6 +610,7 @@ class _Reader(TreeReader):
             conf.admin_up = Val(w[0] == "no", src)
         elif w[:2] == ["priority-flow-control", "mode"]:
             if len(w) != 3 or w[2] not in ("on", "off"):
+                conf.pfc_mode = Val(None, src)  # the port's PFC mode not read: unknown, not the default off
                 raise LineError("expected `priority-flow-control mode on|off`")
             conf.pfc_mode = Val(w[2] == "on", src)
         elif w[:2] == ["no", "priority-flow-control"]:
