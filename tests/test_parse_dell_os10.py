@@ -130,7 +130,8 @@ def test_planted_mistakes_are_read_as_written():
     assert ports["ethernet1/1/4"].queues[3].ecn.ecn_enabled is False  # wred-drop has no `random-detect ecn`
     assert ports["ethernet1/1/5"].trust == Trust.dscp  # the system's dscp map; the port adds its 802.1p one
     assert ports["ethernet1/1/5"].pcp_to_tc[3] == 3 and ports["ethernet1/1/5"].pfc_enabled is None
-    assert ports["ethernet1/1/6"].pfc_enabled == []  # its mode line could not be read: PFC stays off
+    # its mode line could not be read (`mode maybe`): PFC is unknown, not OS10's default off (round 9)
+    assert ports["ethernet1/1/6"].pfc_enabled is None
 
 
 def test_planted_mistakes_lint():
@@ -138,7 +139,7 @@ def test_planted_mistakes_lint():
     errors = {(f.code, f.port) for f in result.findings if f.severity.value == "error"}
     assert ("MAP001", "ethernet1/1/1") in errors  # DSCP 26 lands in lossy qos-group 0
     assert {("PFC001", "ethernet1/1/3"), ("PFC003", "ethernet1/1/3")} <= errors  # PFC off, 802.3x pause on
-    assert ("PFC001", "ethernet1/1/6") in errors
+    assert not any(port == "ethernet1/1/6" and code.startswith("PFC") for code, port in errors)  # unknown (round 9)
     assert not any(port == "ethernet1/1/4" and code.startswith("PFC") for code, port in errors)  # unknown, not off
 
 
@@ -442,3 +443,102 @@ def test_a_qos_looking_interface_line_os10_does_not_read_is_named(typed):
     said = sorted((i.code, i.source.line) for i in device.issues)
     assert said == [("SYS002", 6), ("SYS002", 9)], device.issues
     assert f"`{typed}`" in device.issues[0].message
+
+
+@pytest.mark.parametrize("profile_line,queue_line,marks", [
+    ("random-detect ecn", "random-detect ROCE-ECN", True),
+    ("random-detect ecn enable", "random-detect ROCE-ECN", None),
+    ("random-detect weight 0", "random-detect ROCE-ECN", False),
+    ("random-detect ecn", "random-detect ROCE-ECN ecn", None),
+])
+def test_a_wred_line_not_read_leaves_the_queue_marking_unknown(profile_line, queue_line, marks):
+    """OS10 User Guide, "WRED": a profile marks with `random-detect ecn`. A profile line not read (another vendor's
+    `random-detect ecn enable`) or a queuing class's `random-detect` line not read leaves queue 3's marking unknown;
+    both were read as WRED that drops (an ECN001 error)."""
+    text = HEADER + (
+        "wred ROCE-ECN\n"
+        " random-detect color green minimum-threshold 150 maximum-threshold 1500 drop-probability 100\n"
+        f" {profile_line}\n!\n"
+        "class-map type queuing Q3\n match queue 3\n!\n"
+        f"policy-map type queuing ETS\n !\n class Q3\n  bandwidth percent 60\n  {queue_line}\n!\n"
+        "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n"
+        " service-policy output type queuing ETS\n ets mode on\n!\n")
+    device = parse(text)
+    assert device.ports["ethernet1/1/1"].queues[3].ecn.ecn_enabled is marks
+    unread = line_of(text, profile_line) if profile_line == "random-detect ecn enable" else \
+        line_of(text, queue_line) if queue_line.endswith("ecn") else None
+    assert issues_at(device) == (set() if unread is None else {("SYS002", unread)})
+
+
+@pytest.mark.parametrize("port_line,trust", [
+    ("trust-map dscp ROCE", "dscp"), ("trust-map dsc ROCE", None), ("trust-map dscp", None), (None, "pcp")])
+def test_a_trust_map_line_not_read_leaves_the_port_trust_unknown(port_line, trust):
+    """OS10 User Guide, "Trust based classification": `trust-map dot1p|dscp NAME` on a port overrides `system qos`'s.
+    A port's trust-map line not read is named and the port's trust is unknown; it was read as the system binding (or
+    none: "trusts nothing", a MAP003 error)."""
+    text = HEADER + ("trust dscp-map ROCE\n qos-group 3 dscp 26\n!\n"
+                     "system qos\n trust-map dot1p default\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n"
+                     + (f" {port_line}\n" if port_line else "") + "!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert (port.trust.value if port.trust else None) == trust
+    assert issues_at(device) == (set() if trust else {("SYS002", line_of(text, port_line))})
+
+
+@pytest.mark.parametrize("binding,pfc,marks", [
+    ("", [3], True),
+    (" service-policy input type network-qos\n", None, True),
+    (" service-policy output type queuing\n", [3], None),
+    (" service-policy output type queuing UNDEFINED\n", [3], None),
+])
+def test_a_policy_binding_not_read_or_not_defined_leaves_what_it_sets_unknown(binding, pfc, marks):
+    """OS10 User Guide, "Quality of service": a port binds `service-policy input type network-qos NAME` and `output
+    type queuing NAME` (its own over `system qos`'s). A binding line not read, or a queuing policy not defined, leaves
+    the port's PFC or queues unknown; they read as no policy (PFC off, no marking: PFC001 and ECN001 errors)."""
+    text = HEADER + (
+        "wred ECN\n random-detect ecn\n!\n"
+        "class-map type network-qos PFC3\n match qos-group 3\n!\nclass-map type queuing Q3\n match queue 3\n!\n"
+        "policy-map type network-qos NQ\n !\n class PFC3\n  pause\n  pfc-cos 3\n!\n"
+        "policy-map type queuing ETS\n !\n class Q3\n  bandwidth percent 60\n  random-detect ECN\n!\n"
+        "system qos\n service-policy input type network-qos NQ\n service-policy output type queuing ETS\n!\n"
+        f"interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n{binding}!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert port.pfc_enabled == pfc
+    assert port.queues[3].ecn.ecn_enabled is marks
+    expected = {("SYS002", line_of(text, binding.strip()))} if binding else set()
+    assert issues_at(device) == expected
+
+
+@pytest.mark.parametrize("entry,dscp26", [("qos-group 3 dscp 26", 3), ("qos-group 3 dscp", None),
+                                          ("qos-group 3 dscp 2x", None)])
+def test_a_trust_map_line_not_read_leaves_the_map_unknown(entry, dscp26):
+    """OS10 User Guide, "Trust based classification": a user trust map sends the values it does not name to
+    qos-group 0. A map line not read (cut before its values, or one not a DSCP) left those values in qos-group 0 (MAP001
+    errors); the map is now unknown. The same holds for a qos-map line (`queue N qos-group ...`)."""
+    text = HEADER + (f"trust dscp-map ROCE\n {entry}\n qos-group 6 dscp 48\n!\n"
+                     "qos-map traffic-class Q\n queue 3 qos-group 3\n queue 6 qos-group\n!\n"
+                     "system qos\n trust-map dscp ROCE\n qos-map traffic-class Q\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n priority-flow-control mode on\n!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == dscp26
+    assert (port.dscp_to_tc is None) is (dscp26 is None)
+    assert port.tc_to_queue is None  # `queue 6 qos-group` was not read
+
+
+@pytest.mark.parametrize("mode,enabled", [("priority-flow-control mode on", [3]),
+                                          ("priority-flow-control mode", None),
+                                          ("priority-flow-control mode onn", None),
+                                          (None, [])])
+def test_a_pfc_mode_line_not_read_leaves_the_port_pfc_unknown(mode, enabled):
+    """OS10 User Guide, "PFC configuration notes": PFC is disabled by default on an interface until `priority-flow-
+    control mode on`. A mode line not read left the port at that default (PFC001 errors); its PFC is now unknown."""
+    text = HEADER + ("class-map type network-qos PFC3\n match qos-group 3\n!\n"
+                     "policy-map type network-qos NQ\n !\n class PFC3\n  pause\n  pfc-cos 3\n!\n"
+                     "system qos\n service-policy input type network-qos NQ\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n" + (f" {mode}\n" if mode else "") + "!\n")
+    device = parse(text)
+    assert device.ports["ethernet1/1/1"].pfc_enabled == enabled
+    assert issues_at(device) == ({("SYS002", line_of(text, mode))} if enabled is None else set())

@@ -162,3 +162,20 @@ def test_a_running_config_and_a_priority_group_name_are_not_re_nested():
     paste = "dcb-map M\npriority-group 1 bandwidth 50 pfc on\npriority-group SAN\npriority-list 3\ninterface Te 0/1\n"
     assert flat.renest(paste).split("\n") == ["dcb-map M", " priority-group 1 bandwidth 50 pfc on",
                                               "priority-group SAN", " priority-list 3", "interface Te 0/1", ""]
+
+
+@pytest.mark.parametrize("group_line,enabled", [
+    ("priority-group 1 bandwidth 50 pfc on", [3]),
+    ("priority-group 1 bandwidth 50 pfc", None),
+    ("priority-group 1 bandwith 50 pfc on", None),
+])
+def test_a_dcb_map_line_not_read_leaves_the_ports_pfc_unknown(group_line, enabled):
+    """OS9 Configuration Guide, "DCB Map: Configuration Procedure": `priority-group N {bandwidth P | strict-priority}
+    pfc {on | off}`. A map line not read may be the group's `pfc on`: the ports the map is applied to read PFC unknown;
+    they read "PFC off" (a PFC001 error)."""
+    text = HEADER + ("dcb-map RDMA\n priority-group 0 bandwidth 50 pfc off\n"
+                     f" {group_line}\n priority-pgid 0 0 0 1 0 0 0 0\n!\n"
+                     "interface TenGigabitEthernet 0/1\n no ip address\n switchport\n dcb-map RDMA\n no shutdown\n")
+    device = parse(text)
+    assert device.ports["TenGigabitEthernet 0/1"].pfc_enabled == enabled
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled else [("SYS002", 5)])

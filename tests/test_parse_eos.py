@@ -1018,3 +1018,62 @@ def test_a_range_block_s_lines_are_spelled_once_and_read_on_every_port():
         port = device.ports[name]
         assert port.pfc_source.line == 2 and port.map_source is None
         assert (port.queues[3].scheduler.type, port.queues[3].scheduler.weight) == (SchedulerType.wrr, 40)
+
+
+@pytest.mark.parametrize("line,enabled", [
+    ("priority-flow-control priority 3 no-drop", [3]),
+    ("priority-flow-control priority 3", None),
+    ("priority-flow-control priority 3 nodrop", None),
+    ("priority-flow-control onn", None),
+    ("priority-flow-control priority x no-drop", []),  # names no priority: what the others set stands
+    ("priority-flow-control watchdog action errdisable", []),  # a watchdog line: PFC is as the others set it
+])
+def test_a_pfc_line_not_read_leaves_the_port_pfc_unknown(line, enabled):
+    """EOS User Manual, `priority-flow-control on` and `priority-flow-control priority N {drop|no-drop}`. A port's PFC
+    line not read (cut short, misspelt) is named and the port's PFC is unknown; it was read as no priority no-drop
+    (PFC001 and MAP001 errors)."""
+    device = parse("interface Ethernet1\n   no switchport\n   priority-flow-control on\n   " + line + "\n")
+    assert device.ports["Ethernet1"].pfc_enabled == enabled
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if enabled == [3] else [("SYS002", 4)])
+
+
+@pytest.mark.parametrize("line,trust", [
+    ("qos trust dscp", "dscp"), ("qos trust", None), ("qos trust dscpp", None), ("no qos trust", "none")])
+def test_a_trust_line_not_read_leaves_the_port_trust_unknown(line, trust):
+    """EOS User Manual, QoS: `qos trust {cos|dscp}`, `no qos trust`; a switchport trusts CoS by default. A trust line
+    not read is named and the port's trust is unknown; it was read as the default (a MAP003 error under a DSCP
+    policy)."""
+    device = parse(f"interface Ethernet1\n   switchport access vlan 10\n   {line}\n   priority-flow-control on\n")
+    port = device.ports["Ethernet1"]
+    assert (port.trust.value if port.trust else None) == trust
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if trust else [("SYS002", 3)])
+
+
+@pytest.mark.parametrize("line,known", [
+    ("qos map dscp 26 to traffic-class 5", True),
+    ("qos map dscp 26 to traffic-class", False),
+    ("qos map dscp 26 to", False),
+    ("qos map dscp 26 to traffic-class five", False),
+    ("qos map dscp 26 to traffic-class 5   ! RoCE", True),  # whole up to its number: EOS refuses it (round 6)
+])
+def test_a_qos_map_line_cut_short_leaves_the_map_unknown(line, known):
+    """EOS User Manual, QoS: `qos map dscp V... to traffic-class T`. A map line cut before its value was read as EOS's
+    default for the values it names (DSCP 26 -> TC 3: a MAP001 error under a priority-5 policy); the DSCP map is now
+    unknown (the model has no unknown entry, so the whole map is)."""
+    device = parse(f"{line}\ninterface Ethernet1\n   no switchport\n   qos trust dscp\n   priority-flow-control on\n")
+    port = device.ports["Ethernet1"]
+    assert (port.dscp_to_tc is not None) is known
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if line.endswith(" 5") else [("SYS002", 1)])
+
+
+@pytest.mark.parametrize("set_line,tc", [("set traffic-class 5", 5), ("set traffic-class", None)])
+def test_a_set_traffic_class_line_not_read_leaves_the_policy_map_unknown(set_line, tc):
+    """EOS User Manual, QoS policies: a class's `set traffic-class N`. One not read left the class's DSCPs on the trust
+    map's traffic class; the port's DSCP map is now unknown."""
+    device = parse("class-map type qos match-any ROCE\n   match dscp 26\n"
+                   f"policy-map type quality-of-service MARK\n   class ROCE\n      {set_line}\n"
+                   "interface Ethernet1\n   no switchport\n   service-policy type qos input MARK\n"
+                   "   priority-flow-control on\n")
+    port = device.ports["Ethernet1"]
+    assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == tc
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if tc else [("SYS002", 5)])

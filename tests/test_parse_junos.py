@@ -899,3 +899,37 @@ def test_a_pcp_classifier_beside_a_partial_dscp_one_does_not_classify_the_dscps_
     port = load_fabric([path]).devices["qfx-leaf1"].ports["et-0/0/0"]
     assert port.pcp_to_tc is not None and len(port.dscp_to_tc) < 64 and not port.dscp_unmapped_by_pcp
     assert [f for f in run(load_fabric([path]), load_policy("roce-dscp26")).findings if f.code == "SCH001"] == []
+
+
+@pytest.mark.parametrize("statement,paused", [
+    ("code-point [ 011 100 ] pfc", [3, 4]),
+    ("code-point [ 011 ] pfc mru 9216", [3]),
+    ("code-point 011 pfc mru 2500", [3]),
+    ("code-point 011 pfc xoff 5", None),
+    ("code-point [ 011 1x0 ] pfc", None),
+    ("code-point [ 011 pfc", None),
+    ("code-point 011", None),
+])
+def test_an_802_1p_pfc_code_point_list_and_mru_are_read_and_other_forms_named(statement, paused):
+    """Junos QFX reference, "code-point (Input Congestion Notification)": `code-point [code-point-bits] { pfc { mru
+    mru-value; } }`. The list form and any form the reader did not know were passed over without a word, so the
+    profile paused nothing (a false PFC001); now the list is read and any other form is a SYS002 leaving PFC unknown."""
+    text = ("set interfaces xe-0/0/1 unit 0 family ethernet-switching interface-mode trunk\n"
+            "set class-of-service forwarding-classes class storage queue-num 3 no-loss\n"
+            "set class-of-service forwarding-classes class backup queue-num 4 no-loss\n"
+            f"set class-of-service congestion-notification-profile PFC input ieee-802.1 {statement}\n"
+            "set class-of-service interfaces xe-0/0/1 congestion-notification-profile PFC\n")
+    dev = parse(text)
+    assert dev.ports["xe-0/0/1"].pfc_enabled == paused
+    assert [(i.code, i.source.line) for i in dev.issues] == ([] if paused else [("SYS002", 4)])
+
+
+def test_a_dscp_pfc_code_point_list_is_named_not_read():
+    """The list form is documented for the 802.1p input only; a DSCP one is named, its profile's PFC unknown."""
+    text = ("set interfaces et-0/0/1 unit 0 family inet address 10.0.0.1/31\n"
+            "set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\n"
+            "set class-of-service congestion-notification-profile PFC input dscp code-point [ 011010 ] pfc\n"
+            "set class-of-service interfaces et-0/0/1 congestion-notification-profile PFC\n")
+    dev = parse(text)
+    assert dev.ports["et-0/0/1"].pfc_enabled is None
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]

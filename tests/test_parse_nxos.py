@@ -1021,3 +1021,83 @@ def test_a_member_of_a_port_channel_not_in_the_input_inheriting_an_undefined_pro
     assert (member.dscp_to_tc, member.trust, member.queues) == (None, None, {})
     assert member.pfc_enabled == plain.pfc_enabled == [3]
     assert plain.dscp_to_tc[26] == 3 and plain.queues[3].scheduler.weight == 60
+
+
+@pytest.mark.parametrize("pause,enabled", [
+    ("pause pfc-cos 3", [3]),
+    ("pause pfc-cos", None),
+    ("pause pfc-cos 3x", None),
+    ("pause no-drop pfc-cos", None),
+])
+def test_a_network_qos_pause_line_not_read_leaves_pfc_unknown(pause, enabled):
+    """Nexus 9000 QoS guide, network-qos `pause pfc-cos N` (Nexus 3000/5000 `pause no-drop [pfc-cos N]`). A class whose
+    `pause` line was not read may be no-drop: the port's PFC is unknown (it read as a class that never pauses: PFC001
+    and MAP001 errors)."""
+    text = ("!Command: show running-config\n"
+            "class-map type qos match-all ROCE\n  match dscp 26\n"
+            "policy-map type qos QOS_IN\n  class ROCE\n    set qos-group 3\n"
+            f"policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    {pause}\n    mtu 9216\n"
+            "system qos\n  service-policy type network-qos NQ\n"
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert port.pfc_enabled == enabled
+    assert (port.tc_to_priority or {}).get(3) == (3 if enabled else None)  # unknown: no PFC priority claimed
+    assert {(i.code, i.source.line) for i in device.issues} == (set() if enabled else {("SYS002", 9)})
+
+
+@pytest.mark.parametrize("system,pfc,marks", [
+    ("  service-policy type network-qos NQ\n  service-policy type queuing output OUT\n", [3], True),
+    ("  service-policy type network-qos\n  service-policy type queuing output OUT\n", None, True),
+    ("  service-policy type network-qos NQ\n  service-policy type queuing output\n", [3], None),
+    ("  service-policy type network-qos NQ\n  service-policy type queuing output NOPE\n", [3], None),
+])
+def test_a_system_binding_not_read_or_not_defined_leaves_what_it_sets_unknown(system, pfc, marks):
+    """Nexus 9000 QoS guide: `system qos` attaches `service-policy type network-qos NAME` and `type queuing output
+    NAME`. A binding line not read, or a queuing policy not defined, leaves PFC or the queues unknown; they read as
+    the system defaults (PFC on no class, no WRED: PFC001 and ECN001 errors)."""
+    text = ("!Command: show running-config\n"
+            "class-map type qos match-all ROCE\n  match dscp 26\n"
+            "policy-map type qos QOS_IN\n  class ROCE\n    set qos-group 3\n"
+            "policy-map type queuing OUT\n  class type queuing c-out-8q-q3\n"
+            "    random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes ecn\n"
+            "policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+            "system qos\n" + system +
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert port.pfc_enabled == pfc
+    assert port.queues[3].ecn.ecn_enabled is marks
+    assert [i.code for i in device.issues] == ([] if pfc == [3] and marks else ["SYS002"])
+
+
+@pytest.mark.parametrize("match,known", [("match dscp 26", True), ("match dscp", False), ("match dscp 2x", False),
+                                         ("match cos 9", False)])
+def test_a_class_map_match_line_not_read_leaves_the_classification_unknown(match, known):
+    """Nexus 9000 QoS guide, `class-map type qos` / `match dscp|cos LIST`. A match line not read left the class matching
+    nothing, so DSCP 26 fell to class-default (MAP001 errors); what the class matches is now unknown."""
+    text = ("!Command: show running-config\n"
+            f"class-map type qos match-any ROCE\n  {match}\n"
+            "policy-map type qos QOS_IN\n  class ROCE\n    set qos-group 3\n"
+            "policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
+            "system qos\n  service-policy type network-qos NQ\n"
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert ((port.dscp_to_tc or {}).get(26) == 3) is known
+    assert ((port.dscp_to_tc or {}).get(26) == 0) is False  # never class-default
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if known else [("SYS002", 3)])
+
+
+@pytest.mark.parametrize("set_line,group", [("set qos-group 3", 3), ("set qos-group", None), ("set qos-group 9", None)])
+def test_a_set_qos_group_line_not_read_leaves_the_policy_map_unknown(set_line, group):
+    """Nexus 9000 QoS guide, a qos policy class's `set qos-group N` (0-7). One not read left the class's DSCPs in
+    qos-group 0 (MAP001 errors); the policy's DSCP map is now unknown."""
+    text = ("!Command: show running-config\n"
+            "class-map type qos match-all ROCE\n  match dscp 26\n"
+            f"policy-map type qos QOS_IN\n  class ROCE\n    {set_line}\n"
+            "interface Ethernet1/1\n  service-policy type qos input QOS_IN\n  priority-flow-control mode on\n")
+    device = parse(text)
+    port = device.ports["Ethernet1/1"]
+    assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == group
+    assert [(i.code, i.source.line) for i in device.issues] == ([] if group else [("SYS002", 6)])

@@ -130,7 +130,7 @@ def test_ecn_forms():
     assert queues[4].ecn.ecn_enabled and queues[4].ecn.min_threshold_bytes is None
     assert "minimum-relative 10 maximum-relative 80" in queues[4].ecn.unconverted
     assert queues[5].ecn.ecn_enabled is False
-    assert 2 not in queues
+    assert queues[2].ecn.ecn_enabled is None  # its line was not read: marking unknown, not off
     assert issues(device) == {("SYS002", text.split("\n").index(backwards) + 1)}
 
 
@@ -401,3 +401,57 @@ def test_a_session_drops_what_the_switch_refused_and_leaves_a_running_config_it_
                         "interface ethernet 1/1 mtu 9216 force", "interface ethernet 1/2 mtu 9216 force"])
     device = parse(f"{prompt}show running-config\n{config}\n")
     assert set(device.ports) == {"Eth1/1", "Eth1/2"}
+
+
+@pytest.mark.parametrize("line,marks", [
+    ("traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500", True),
+    ("traffic-class 3 congestion-control ecn minimum-absolute 150", None),
+    ("traffic-class 3 congestion-control ecn minimum-absolute 1500 maximum-absolute 150", None),
+    ("traffic-class 3 congestion-control red minimum-absolute 150 maximum-absolute 1500", False),
+])
+def test_a_congestion_control_line_not_read_leaves_marking_unknown(line, marks):
+    """An unreadable `traffic-class N congestion-control` line (here cut short, or thresholds out of order) is named,
+    and the queue's marking is unknown: it was read as if the traffic class had no congestion control (no marking,
+    an ECN001 error), as EOS's and NX-OS's readers no longer do."""
+    text = HEAD + f"   interface ethernet 1/1 qos trust L3\n   interface ethernet 1/1 {line}\n" + PFC
+    device = parse(text)
+    queue = device.ports["Eth1/1"].queues.get(3)
+    assert queue is not None and queue.ecn.ecn_enabled is marks
+    assert issues(device) == (set() if marks is not None else {("SYS002", 7)})
+
+
+@pytest.mark.parametrize("line,enabled", [
+    ("dcb priority-flow-control priority 3 enable", [3]),
+    ("dcb priority-flow-control priority 3", None),
+    ("dcb priority-flow-control priority 9 enable", None),
+    ("dcb priority-flow-control priority 3 no-drop", None),
+])
+def test_a_global_pfc_line_not_read_leaves_the_paused_priorities_unknown(line, enabled):
+    """Onyx User Manual, PFC: `dcb priority-flow-control priority <0-7> enable`. A global PFC line not read (cut short,
+    out of range, another vendor's words) is named and the ports' PFC is unknown; it was read as no priority enabled
+    (PFC001 and MAP001 errors)."""
+    text = HEAD + ("   dcb priority-flow-control enable force\n"
+                   f"   {line}\n"
+                   "   interface ethernet 1/1 dcb priority-flow-control mode on force\n")
+    device = parse(text)
+    assert device.ports["Eth1/1"].pfc_enabled == enabled
+    assert issues(device) == (set() if enabled else {("SYS002", 7)})
+
+
+def test_pfc_switched_off_globally_stays_off_beside_a_line_not_read():
+    """`no dcb priority-flow-control enable` turns PFC off on the switch whatever a priority line says."""
+    text = HEAD + ("   no dcb priority-flow-control enable\n"
+                   "   dcb priority-flow-control priority 3\n"
+                   "   interface ethernet 1/1 dcb priority-flow-control mode on force\n")
+    assert parse(text).ports["Eth1/1"].pfc_enabled == []
+
+
+@pytest.mark.parametrize("word,trust", [("L3", "dscp"), ("L33", None), ("", None)])
+def test_a_trust_line_not_read_leaves_the_port_trust_unknown(word, trust):
+    """Onyx User Manual, QoS Commands, `qos trust [port | L2 | L3 | both]` (default L2). A trust line not read is named
+    and the port's trust is unknown; it was read as the default L2 (a MAP003 error under a DSCP policy)."""
+    text = HEAD + f"   interface ethernet 1/1 qos trust {word}\n".replace(" \n", "\n") + PFC
+    device = parse(text)
+    port = device.ports["Eth1/1"]
+    assert (port.trust.value if port.trust else None) == trust
+    assert issues(device) == (set() if trust else {("SYS002", 6)})

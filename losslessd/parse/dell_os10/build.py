@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
+from .reader import BINDING_UNREAD, WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
 QUEUES = range(8)
 QOS_GROUP_NAMES = {group: f"qos-group {group}" for group in QUEUES}  # what OS10 calls its traffic classes
@@ -111,30 +111,40 @@ def _breakout_speed(cfg: Os10Config, name: str) -> float | None:
 def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
     """802.1p / DSCP -> qos-group from the bound trust maps; none bound: everything in qos-group 0."""
     qos = _bound(iface, cfg, "qos_policy")
+    if qos is not None and qos.value == BINDING_UNREAD:  # its binding line was not read (a SYS002 says why): unknown
+        return
     if qos is not None:
         issues.add_once(ParseIssue(code="SYS002", source=qos.source, message=(
             f"classification by `policy-map type qos {qos.value}` (class-maps and `set qos-group`) is not read: the "
             "DSCP -> qos-group map of the ports it is bound to is unknown")))
         return
     dot1p, dscp = _bound(iface, cfg, "trust_dot1p"), _bound(iface, cfg, "trust_dscp")
+    own = iface.bind.trust_dot1p is not None or iface.bind.trust_dscp is not None
+    unread = iface.bind.trust_unread or (None if own else cfg.system.trust_unread)
+    if unread is not None:  # a `trust-map` line not read (a SYS002 says why): what the port trusts is unknown
+        port.trust_source = unread
+        return
     if dot1p is None and dscp is None:
         port.trust = Trust.none
         port.dscp_to_tc = dict.fromkeys(range(64), DEFAULT_TC)
         port.pcp_to_tc = dict.fromkeys(range(8), DEFAULT_TC)
         return
     if dot1p is not None:
-        port.pcp_to_tc = _trust_map(cfg.dot1p_maps, dot1p, 8, DEFAULT_DOT1P_MAP, issues)
+        port.pcp_to_tc = _trust_map(cfg, "dot1p", dot1p, 8, DEFAULT_DOT1P_MAP, issues)
     if dscp is not None:
         # (no default DSCP trust map is carried: losslessd has no cited copy of OS10's table)
-        port.dscp_to_tc = _trust_map(cfg.dscp_maps, dscp, 64, None, issues)
+        port.dscp_to_tc = _trust_map(cfg, "dscp", dscp, 64, None, issues)
     else:
         port.dscp_to_tc = None  # a port trusting 802.1p only: DSCP picks no class
     port.trust = Trust.dscp if dscp is not None else Trust.pcp
     port.trust_source = port.map_source = (dscp or dot1p).source  # type: ignore[union-attr]
 
 
-def _trust_map(maps: dict[str, Val], bound: Val, size: int, default: dict[int, int] | None,
+def _trust_map(cfg: Os10Config, kind: str, bound: Val, size: int, default: dict[int, int] | None,
                issues: Issues) -> dict[int, int] | None:
+    maps = cfg.dot1p_maps if kind == "dot1p" else cfg.dscp_maps
+    if (kind, bound.value) in cfg.unread_maps:  # a line of the map was not read (a SYS002 says why): unknown
+        return None
     if bound.value == "default":
         if default is None:
             issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
@@ -156,6 +166,8 @@ def _queue_map(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues
         port.tc_to_queue = DEFAULT_QUEUE_MAP
         return
     found = cfg.qos_maps.get(bound.value)
+    if bound.value == BINDING_UNREAD or ("queue", bound.value) in cfg.unread_maps:
+        return  # its binding line, or a line of the map, was not read (a SYS002 says why): the queue map is unknown
     if found is None:
         issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
             f"qos-map traffic-class {bound.value} is not defined in this config: the queue of each qos-group is "
@@ -170,7 +182,7 @@ def _policy(cfg: Os10Config, iface: InterfaceConf, attr: str, table: dict, what:
     if bound is None:
         return None, None
     policy = table.get(bound.value)
-    if policy is None:
+    if policy is None and bound.value != BINDING_UNREAD:  # (a binding line not read: its SYS002 says why)
         issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
             f"policy-map type {what} {bound.value} is not defined in this config: what it sets on the ports it is "
             "bound to is unknown")))
@@ -219,6 +231,9 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
                     paused.setdefault(c, set()).update(queues)
             port.pfc_priority_to_queue = {c: sorted(q) for c, q in sorted(paused.items())}
     mode = iface.pfc_mode
+    if mode is not None and mode.value is None:  # its line was not read (a SYS002 says why): PFC unknown
+        port.pfc_source = mode.source
+        return
     if mode is None or not mode.value:
         port.pfc_enabled, port.pfc_source = [], (mode.source if mode else iface.source)
         return
@@ -248,6 +263,10 @@ def _pfc(cfg: Os10Config, device: Device, iface: InterfaceConf, port: Port, issu
 def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -> None:
     bound, policy = _policy(cfg, iface, "queuing_policy", cfg.queuing_policies, "queuing", issues)
     if policy is None:
+        if bound is not None:  # a policy bound but not defined, or its binding line not read: the queues are unknown
+            for index in QUEUES:
+                port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=None, source=bound.source),
+                                           source=bound.source)
         return
     queues: dict[int, QueueConf] = {}
     for class_name, conf in policy.items():
@@ -276,12 +295,16 @@ def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -
 def _ecn(cfg: Os10Config, conf: QueueConf, issues: Issues) -> Ecn:
     if conf.wred is None:
         return Ecn(ecn_enabled=False, source=conf.source)
+    if conf.wred.value == WRED_UNREAD:  # its `random-detect` line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=conf.wred.source)
     wred = cfg.wreds.get(conf.wred.value)
     if wred is None:
         issues.add_once(ParseIssue(code="SYS002", source=conf.wred.source, message=(
             f"the queue uses WRED profile {conf.wred.value}, which is not defined in this config (`wred "
             f"{conf.wred.value}`): whether and where it marks ECN is unknown")))
         return Ecn(profile=conf.wred.value, ecn_enabled=None, source=conf.wred.source)
+    if wred.ecn is None and wred.unread is not None:  # a profile line not read may be its `random-detect ecn`
+        return Ecn(profile=conf.wred.value, ecn_enabled=None, source=wred.unread)
     if wred.ecn is None:  # WRED that drops instead of marking
         return Ecn(profile=conf.wred.value, ecn_enabled=False, source=wred.source)
     green = wred.colors.get(GREEN)

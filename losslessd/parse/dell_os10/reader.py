@@ -84,6 +84,14 @@ class Wred:
     source: Source
     colors: dict[str, Val] = field(default_factory=dict)  # colour -> value (kmin KB, kmax KB, probability %)
     ecn: Val | None = None
+    unread: Source | None = None  # a line of the profile not read (a SYS002 names it): its marking may be unknown
+
+
+# A queuing class's `random-detect` line that could not be read: the queue's marking is unknown, not off.
+WRED_UNREAD = ""
+# A port's or `system qos`'s `service-policy` / `qos-map` binding line not read, of a kind the line still shows: what
+# that binding sets is unknown, not the default (no policy, the default queue map).
+BINDING_UNREAD = ""
 
 
 @dataclass
@@ -92,6 +100,7 @@ class Bindings:
 
     trust_dot1p: Val | None = None  # map name, or "default"
     trust_dscp: Val | None = None
+    trust_unread: Source | None = None  # a `trust-map` line not read: the trust it would bind is unknown
     qos_map: Val | None = None
     nq_policy: Val | None = None  # `service-policy input type network-qos NAME`
     queuing_policy: Val | None = None  # `service-policy output type queuing NAME`
@@ -120,6 +129,8 @@ class Os10Config:
     dot1p_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dot1p: qos-group}, at its `trust` line
     dscp_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dscp: qos-group}
     qos_maps: dict[str, Val] = field(default_factory=dict)  # name -> {qos-group: queue}
+    # (kind, name) of a trust map (dot1p, dscp) or qos-map (queue) with a line not read: the map is unknown
+    unread_maps: dict[tuple[str, str], Source] = field(default_factory=dict)
     nq_class_maps: dict[str, Val] = field(default_factory=dict)  # name -> qos-groups (`match qos-group`)
     queuing_class_maps: dict[str, Val] = field(default_factory=dict)  # name -> queue (`match queue`)
     nq_policies: dict[str, dict[str, NqClass]] = field(default_factory=dict)
@@ -358,7 +369,7 @@ class _Reader(TreeReader):
             self.qos_map(node, w[2])
         elif w[0] == "wred" and len(w) == 2:
             wred = cfg.wreds.setdefault(w[1], Wred(source=self.src(node)))
-            self.each(node.children, lambda child: self.wred_line(child, wred))
+            self.each(node.children, lambda child: self.wred_line_noting(child, wred))
         elif w[:3] == ["policy-map", "type", "network-qos"] and len(w) == 4:
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
@@ -415,6 +426,7 @@ class _Reader(TreeReader):
                     rest = rest[:rest.index("color")]
                 values = _list(rest, 7, "802.1p values") if kind == "dot1p" else dscp_values(rest)
             except LineError as exc:
+                self.cfg.unread_maps.setdefault((kind, name), self.src(child))  # which values it maps: unknown
                 self.garbled(child, str(exc))
                 continue
             for value in values:
@@ -433,11 +445,21 @@ class _Reader(TreeReader):
                 queue = bounded_int(cw[1], 0, 7, "the queue")
                 groups = _list(cw[3:], 7, "the qos-groups")
             except LineError as exc:
+                self.cfg.unread_maps.setdefault(("queue", name), self.src(child))  # which groups it maps: unknown
                 self.garbled(child, str(exc))
                 continue
             for group in groups:
                 entries[group] = queue
         self.cfg.qos_maps[name] = Val(entries, self.src(node))
+
+    def wred_line_noting(self, node: Node, wred: Wred) -> None:
+        """A profile line not read may be the one that turns marking on (`random-detect ecn` mistyped): noted, so
+        the profile's marking reads unknown rather than off unless a `random-detect ecn` line was read."""
+        try:
+            self.wred_line(node, wred)
+        except LineError:
+            wred.unread = wred.unread or self.src(node)
+            raise
 
     def wred_line(self, node: Node, wred: Wred) -> None:
         """OS10 User Guide, "WRED": `random-detect color {green|yellow|red} minimum-threshold X maximum-threshold Y
@@ -511,6 +533,7 @@ class _Reader(TreeReader):
             conf.strict, conf.bandwidth = Val(True, src), None
         elif w[0] == "random-detect":
             if len(w) != 2:
+                conf.wred = Val(WRED_UNREAD, src)  # marking that could not be read is unknown, not off
                 raise LineError("expected `random-detect WRED-PROFILE`")
             conf.wred = Val(w[1], src)
         elif w[0] == "shape":
@@ -532,6 +555,7 @@ class _Reader(TreeReader):
         src = self.src(node)
         if w[0] == "trust-map":
             if len(w) != 3 or w[1] not in ("dot1p", "dscp"):
+                bind.trust_unread = bind.trust_unread or src
                 raise LineError("expected `trust-map dot1p|dscp NAME`")
             setattr(bind, f"trust_{w[1]}", Val(w[2], src))
         elif w[:2] == ["no", "trust-map"]:
@@ -540,6 +564,7 @@ class _Reader(TreeReader):
                     setattr(bind, f"trust_{kind}", None)
         elif w[:2] == ["qos-map", "traffic-class"]:
             if len(w) != 3:
+                bind.qos_map = Val(BINDING_UNREAD, src)
                 raise LineError("expected `qos-map traffic-class NAME`")
             bind.qos_map = Val(w[2], src)
         elif w[:3] == ["no", "qos-map", "traffic-class"]:
@@ -553,6 +578,8 @@ class _Reader(TreeReader):
                 return True  # iSCSI application policies (OS10 User Guide, "iSCSI optimization"): not QoS classes
             attr = kinds.get((rest[1], rest[3])) if len(rest) >= 4 and rest[2] == "type" else None
             if attr is None or (len(rest) != 5 and not (off and len(rest) == 4)):
+                if attr is not None and not off:  # a binding of that kind, its policy not read: unknown, not none
+                    setattr(bind, attr, Val(BINDING_UNREAD, src))
                 raise LineError("expected `service-policy input type network-qos|qos NAME` or `service-policy output "
                                 "type queuing NAME`")
             setattr(bind, attr, None if off else Val(rest[4], src))
@@ -588,6 +615,7 @@ class _Reader(TreeReader):
             conf.admin_up = Val(w[0] == "no", src)
         elif w[:2] == ["priority-flow-control", "mode"]:
             if len(w) != 3 or w[2] not in ("on", "off"):
+                conf.pfc_mode = Val(None, src)  # the port's PFC mode not read: unknown, not the default off
                 raise LineError("expected `priority-flow-control mode on|off`")
             conf.pfc_mode = Val(w[2] == "on", src)
         elif w[:2] == ["no", "priority-flow-control"]:

@@ -31,6 +31,7 @@ class DcbMap:
     source: Source
     groups: dict[int, Val] = field(default_factory=dict)  # PG -> value (pfc on?, strict?, bandwidth % or None)
     pgid: Val | None = None  # value list[int], the PG of dot1p 0..7
+    unread: Source | None = None  # a line of the map not read (a SYS002 names it): which priorities pause is unknown
 
 
 @dataclass
@@ -82,9 +83,18 @@ class _Reader(TreeReader):
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")
             dcb = cfg.dcb_maps.setdefault(w[1], DcbMap(source=self.src(node)))
-            self.each(node.children, lambda child: self.dcb_line(child, dcb))
+            self.each(node.children, lambda child: self.dcb_line_noting(child, dcb))
         elif w == ["service-class", "dynamic", "dot1p"]:
             cfg.trust_dot1p = Val(True, self.src(node))
+
+    def dcb_line_noting(self, node: Node, dcb: DcbMap) -> None:
+        """A map line not read may be the `pfc on` of a group or the priority mapping: noted, so the ports the map is
+        applied to read PFC unknown rather than off."""
+        try:
+            self.dcb_line(node, dcb)
+        except LineError:
+            dcb.unread = dcb.unread or self.src(node)
+            raise
 
     def dcb_line(self, node: Node, dcb: DcbMap) -> None:
         """OS9 Configuration Guide, "DCB Map: Configuration Procedure": `priority-group N {bandwidth P |
@@ -172,6 +182,9 @@ def _port(cfg: Os9Config, name: str, iface: InterfaceConf, issues: Issues) -> Po
         issues.add_once(ParseIssue(code="SYS002", source=bound.source, message=(
             f"dcb-map {bound.value} is not defined in this config: the PFC priorities of the ports it is applied to "
             "are unknown")))
+        return port
+    if dcb.unread is not None:  # a line of the map was not read (a SYS002 says why): what it pauses is unknown
+        port.pfc_source = dcb.unread
         return port
     if dcb.pgid is None:
         # OS9 Configuration Guide, "Important Points to Remember": without the priority-to-priority-group mapping the

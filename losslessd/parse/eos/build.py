@@ -6,7 +6,7 @@ from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
 from ..clitext import Issues
-from .reader import ECN_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
+from .reader import ECN_UNREAD, MAP_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
 # DSCP 0-7 -> TC 1, 8-15 -> TC 0, then DSCP 8n..8n+7 -> TC n.
@@ -65,7 +65,8 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
         # With `qos rewrite dscp` EOS remarks routed packets on egress by their TC; the running-config
         # shows the TCs given a `qos map traffic-class T to dscp D`, not EOS's default for the others.
-        port.tc_to_dscp_rewrite = {tc: val.value for tc, val in sorted(cfg.tc_to_dscp.items())}
+        port.tc_to_dscp_rewrite = {tc: val.value for tc, val in sorted(cfg.tc_to_dscp.items())
+                                   if val.value != MAP_UNREAD}
     if iface.profile is not None and profile is None:
         issues.append(ParseIssue(code="SYS002", source=iface.profile.source, message=(
             f"{name} uses service-profile {iface.profile.value}, which is not defined in this config: "
@@ -107,7 +108,11 @@ def _vlans(iface: InterfaceConf) -> list[int]:
 
 def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf], port: Port, defaults: bool) -> None:
     trust = _last(layers, "trust")
-    if trust is not None:
+    # A `qos trust` line not read (a SYS002 says why) in the layer that decides: the trust is unknown, not the default.
+    deciding = next((layer for layer in reversed(layers) if layer.trust is not None or layer.trust_unread), None)
+    if deciding is not None and deciding.trust_unread is not None:
+        port.trust_source = deciding.trust_unread
+    elif trust is not None:
         port.trust, port.trust_source = trust.value, trust.source
     elif defaults:  # without them (missing service-profile) trust stays unknown
         # EOS default trust: DSCP on routed ports, CoS on switched ports (EOS User Manual, QoS, port trust
@@ -126,7 +131,8 @@ def _trust_and_maps(cfg: EosConfig, iface: InterfaceConf, layers: list[QosConf],
     port.tc_to_queue = _effective({tc: tc for tc in TRAFFIC_CLASSES}, cfg.tc_to_queue)
     port.map_source = port.map_source or _first(cfg.tc_to_queue)
     port.tc_to_priority = TC_PRIORITY
-    port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
+    if port.tc_to_queue is not None:
+        port.pfc_priority_to_queue = {prio: [port.tc_to_queue[tc]] for tc, prio in TC_PRIORITY.items()}
 
 
 def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, issues: Issues,
@@ -153,6 +159,9 @@ def _policy_map(cfg: EosConfig, name: str, layers: list[QosConf], port: Port, is
         # "trusts PCP, set trust dscp" for a port whose policy may well classify DSCP 26).
         port.trust = port.trust_source = port.dscp_to_tc = port.pcp_to_tc = port.dscp_defaulted = None
         port.map_source = chosen.source
+        return
+    if chosen.value in cfg.qos_policy_unread:  # a `set traffic-class` of it was not read (a SYS002 says why)
+        port.dscp_to_tc = port.pcp_to_tc = None
         return
     if chosen.value not in resolved:
         resolved[chosen.value] = _classes(cfg, chosen.value)
@@ -206,7 +215,11 @@ def _classes(cfg: EosConfig, policy: str) -> _Classes:
     return claimed, default, issue
 
 
-def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int]:
+def _effective(default: dict[int, int], overrides: dict[int, Val]) -> dict[int, int] | None:
+    """EOS's default map with the configured entries over it; None (unknown) when a line of the map was not read: the
+    model has no unknown entry, and a missing one means "no entry"."""
+    if any(val.value == MAP_UNREAD for val in overrides.values()):
+        return None
     return {**default, **{key: val.value for key, val in overrides.items()}}
 
 
@@ -221,6 +234,10 @@ def _pfc(cfg: EosConfig, layers: list[QosConf], port: Port) -> None:
     mode = _last(layers, "pfc")
     if cfg.pfc_all_off is not None:
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_all_off
+        return
+    unread = next((layer.pfc_unread for layer in layers if layer.pfc_unread is not None), None)
+    if unread is not None:  # a PFC line of the port or its profile was not read (a SYS002 says why): unknown
+        port.pfc_source = unread
         return
     if mode is None or not mode.value:
         # PFC is off on EOS until `priority-flow-control on`, whatever the no-drop priorities say.

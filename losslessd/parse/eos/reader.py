@@ -71,6 +71,8 @@ class Threshold:
 
 # A `random-detect ecn` line the reader could not read (a SYS002 names it): the queue's marking is unknown, not off.
 ECN_UNREAD = "unread"
+# A `qos map` line not read (a SYS002 names it): the values it names map to an unknown target, not EOS's default.
+MAP_UNREAD = -1
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ class QosConf:
     wd_action: Val | None = None
     wd_timers: dict[str, Val] = field(default_factory=dict)  # WATCHDOG_TIMERS -> ms (None: auto)
     queues: dict[int, QueueConf] = field(default_factory=dict)
+    pfc_unread: Source | None = None  # a PFC line (not a watchdog one) not read: which priorities pause is unknown
+    trust_unread: Source | None = None  # a `qos trust` line not read: the port's trust is unknown, not its default
     # A PFC, trust or watchdog line that sets something, not one that restates the default (as `show
     # running-config all` prints every port's: `no priority-flow-control`, `no priority-flow-control priority N`,
     # the default-on `priority-flow-control pause watchdog`, `no ... watchdog port action|timer`).
@@ -155,6 +159,7 @@ class EosConfig:
     hwsku: str | None = None
     hwsku_source: Source | None = None  # the header line that names it
     dscp_to_tc: dict[int, Val] = field(default_factory=dict)
+    qos_policy_unread: set[str] = field(default_factory=set)  # a policy with a `set traffic-class` not read
     cos_to_tc: dict[int, Val] = field(default_factory=dict)
     tc_to_queue: dict[int, Val] = field(default_factory=dict)
     tc_to_dscp: dict[int, Val] = field(default_factory=dict)  # `qos map traffic-class T to dscp D`
@@ -335,7 +340,10 @@ class _Reader(TreeReader):
             tc = None
             for sub in child.children:
                 if sub.words[:2] == ["set", "traffic-class"]:
-                    tc = self.set_value(sub, "the traffic class") or tc
+                    value = self.set_value(sub, "the traffic class")
+                    if value is None:  # (named) the class's traffic class, so the policy's map, is unknown
+                        self.cfg.qos_policy_unread.add(name)
+                    tc = value or tc
             classes.append((cw[1], tc, self.src(child)))
 
     def block(self, node: Node, conf: QosConf, other, profile: str | None = None) -> None:
@@ -386,9 +394,19 @@ class _Reader(TreeReader):
             elif not neg and len(body) == 3 and body[2] in ("dscp", "cos"):
                 conf.trust = Val(Trust.dscp if body[2] == "dscp" else Trust.pcp, self.src(node))
             else:
+                conf.trust_unread = conf.trust_unread or self.src(node)
                 raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")
         elif body[:1] == ["priority-flow-control"]:
-            self.pfc(node, body[1:], neg, conf)
+            try:
+                self.pfc(node, body[1:], neg, conf)
+            except LineError:
+                # A line that may turn PFC on or off, or set a priority it names: the port's PFC is unknown. Not a
+                # watchdog line, nor one whose priority is no number 0-7 (what the others set still stands).
+                rest = body[1:]
+                named = rest[:1] != ["priority"] or (len(rest) > 1 and rest[1] in "01234567" and len(rest[1]) == 1)
+                if rest[:1] not in (["pause"], ["watchdog"]) and named:
+                    conf.pfc_unread = conf.pfc_unread or self.src(node)
+                raise
         elif body[:4] == ["service-policy", "type", "qos", "input"] and len(body) == 5 and not neg:
             conf.service_policy = Val(body[4], self.src(node))
         elif profile is None and body[:2] == ["service-policy", "type"] and body[2:3] != ["pbr"] and not neg:
@@ -554,16 +572,37 @@ class _Reader(TreeReader):
             raise LineError("not a qos profile command")
 
     def qos_map(self, node: Node, w: list[str]) -> None:
-        """`qos map dscp|cos V... to traffic-class T`, `qos map traffic-class T... to tx-queue Q`."""
+        """`qos map dscp|cos V... to traffic-class T`, `qos map traffic-class T... to tx-queue Q`. A line not read
+        whose values and target the line still shows leaves those values' mapping unknown, not EOS's default."""
+        tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
+                  ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
+                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15),
+                  ("traffic-class", "dscp"): (self.cfg.tc_to_dscp, 7, 63)}
+        try:
+            self.qos_map_line(node, w, tables)
+        except LineError:
+            to = w.index("to") if "to" in w else len(w)
+            # `qos map dscp|cos V...` maps only to traffic classes (EOS User Manual, QoS); a traffic-class map needs
+            # the target it names
+            aim = w[to + 1] if len(w) > to + 1 else ("traffic-class" if w[2] in ("dscp", "cos") else None)
+            table = tables.get((w[2], aim)) if aim else None
+            try:
+                keys = units.int_list(" ".join(w[3:to]))
+            except ValueError:
+                keys = []
+            # (a line whole up to its number, with words after it, is one EOS refuses: round 6 keeps the default)
+            cut = len(w) < to + 3 or not w[to + 2].isdigit()
+            if cut and table is not None and keys and max(keys) <= table[1]:
+                for key in keys:
+                    table[0][key] = Val(MAP_UNREAD, self.src(node))
+            raise
+
+    def qos_map_line(self, node: Node, w: list[str], tables: dict) -> None:
         if len(w) < 3 or w[2] not in ("dscp", "cos", "traffic-class"):
             return  # exp and other maps are not part of the model
         to = w.index("to") if "to" in w else len(w)
         if len(w) < to + 3:
             raise LineError("expected `qos map KIND VALUES to TARGET N`")
-        tables = {("dscp", "traffic-class"): (self.cfg.dscp_to_tc, 63, 7),
-                  ("cos", "traffic-class"): (self.cfg.cos_to_tc, 7, 7),
-                  ("traffic-class", "tx-queue"): (self.cfg.tc_to_queue, 7, 15),
-                  ("traffic-class", "dscp"): (self.cfg.tc_to_dscp, 7, 63)}
         table = tables.get((w[2], w[to + 1]))
         if table is None:
             return  # other maps (traffic-class to cos, exp) are not part of the model

@@ -896,11 +896,9 @@ def _any_code(text: str) -> int:
 
 
 def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
-    if w[:3] == ["input", "dscp", "code-point"] and w[4] == "pfc":
-        cnp.dscp[_dscp(w[3])] = src
-    elif w[:3] == ["input", "ieee-802.1", "code-point"] and w[4] == "pfc":
-        cnp.pcp[_pcp(w[3])] = src
-    elif w[:3] == ["output", "ieee-802.1", "code-point"] and w[4] == "flow-control-queue":
+    if w[:3] in (["input", "dscp", "code-point"], ["input", "ieee-802.1", "code-point"]):
+        _cnp_input(cnp, w, src)
+    elif w[:3] == ["output", "ieee-802.1", "code-point"] and w[4:5] == ["flow-control-queue"]:
         queues = cnp.flow_control_queue.setdefault(_pcp(w[3]), [])
         queues.extend(q for q in (_whole(v, 0, 11) for v in _values(w, 5)) if q not in queues)
     elif w[0] == "pfc-watchdog":
@@ -915,10 +913,27 @@ def _cnp(cnp: Cnp, w: list[str], src: Source) -> None:
     elif w[:2] == ["input", "cable-length"] and len(w) == 3:
         # Junos "cable-length (Congestion Notification)": metres, the switch sizes PFC headroom from it.
         cnp.cable_length = Val(_number(w[2], 1, 1_000_000), src)
-    elif w[0] == "input" and w[1:3] == ["ieee-802.1", "code-point"]:
-        return  # MRU: not part of the model
     else:
         raise _Skip("unknown congestion-notification-profile statement")
+
+
+def _cnp_input(cnp: Cnp, w: list[str], src: Source) -> None:
+    """`input ieee-802.1 code-point BITS pfc [mru N]`, `input dscp code-point BITS pfc`. Junos QFX reference,
+    "code-point (Input Congestion Notification)": `code-point [code-point-bits] { pfc { mru mru-value; } }`, one
+    802.1p code point or a bracketed list of them, each paused; the MRU (headroom sizing) is not part of the model.
+    Any other form is named (its profile's PFC then unknown), never passed over as if it said nothing."""
+    dscp = w[1] == "dscp"
+    if w[3:4] == ["["] and not dscp:
+        if "]" not in w[4:]:
+            raise _Skip("the code-point list has no closing `]`")
+        codes, rest = w[4:w.index("]", 4)], w[w.index("]", 4) + 1:]
+    else:
+        codes, rest = w[3:4], w[4:]
+    if not codes or rest[:1] != ["pfc"] or not (len(rest) == 1 or (len(rest) == 3 and rest[1] == "mru" and not dscp)):
+        raise _Skip("expected `input ieee-802.1 code-point BITS pfc [mru N]` or `input dscp code-point BITS pfc`")
+    table, decode = (cnp.dscp, _dscp) if dscp else (cnp.pcp, _pcp)
+    for code in [decode(code) for code in codes]:  # (all decoded first: a bad one leaves the profile unknown)
+        table[code] = src
 
 
 def _drop_profile(profile: DropProfile, w: list[str], src: Source) -> None:

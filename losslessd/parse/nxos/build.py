@@ -28,7 +28,17 @@ from ...model import (
     Watchdog,
 )
 from ..clitext import Issues, Val
-from .reader import _NQ_CLASS, _QUEUE_CLASS, InterfaceConf, NqClass, NxosConfig, QosClass, QueueConf, class_index
+from .reader import (
+    _NQ_CLASS,
+    _QUEUE_CLASS,
+    POLICY_UNREAD,
+    InterfaceConf,
+    NqClass,
+    NxosConfig,
+    QosClass,
+    QueueConf,
+    class_index,
+)
 
 QUEUES = range(8)
 # Nexus 9000 QoS guide, queuing (and Nexus 3000 QoS guide, type queuing policies): a queuing class matches its
@@ -171,6 +181,8 @@ def _policy(cfg: NxosConfig, own: Val | None, kind: str, table: dict, port: str,
     chosen = own or cfg.system.get(kind)
     if chosen is None:
         return None, None, None
+    if chosen.value == POLICY_UNREAD:  # its binding line was not read (a SYS002 says why): what it sets is unknown
+        return chosen.value, chosen.source, None
     if chosen.value not in table:
         # A `system qos` policy is every port's: said once at its line, not once per port.
         whose = f"{port} uses" if own else "`system qos` uses"
@@ -216,7 +228,7 @@ def _classification(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: I
     if iface.qos_policy is None and _profile_may_attach(iface):
         return None  # the undefined profile's policy, if it attaches one, classifies instead of the system's
     name, src, policy = _policy(cfg, iface.qos_policy, "qos", cfg.qos_policies, port.name, issues)
-    if policy is None or name is None:
+    if policy is None or name is None or name in cfg.qos_policy_unread:  # (a `set qos-group` not read: unknown)
         return None
     if name not in resolved:
         resolved[name] = _classes(cfg, policy)
@@ -322,6 +334,8 @@ def _pfc(cfg: NxosConfig, iface: InterfaceConf, port: Port, classes, issues: Iss
     sources: dict[int, Source] = {}
     for class_name, conf in (nq or {}).items():
         if conf.pfc_cos is None and conf.no_drop is None:
+            if conf.pause_unread is not None:  # its `pause` line was not read: which CoS it pauses is unknown
+                known = False
             continue
         group = _group(cfg, class_name, _NQ_CLASS, cfg.nq_class_maps)
         if group is None:
@@ -404,6 +418,9 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -
         return  # (as _classification)
     _, src, policy = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
     if policy is None:
+        if src is not None:  # a policy attached but not defined, or its line not read: the queues are unknown
+            for index in QUEUES:
+                port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=None, source=src), source=src)
         return
     queues: dict[int, QueueConf] = {}
     for class_name, conf in policy.items():

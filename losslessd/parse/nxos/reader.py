@@ -98,6 +98,11 @@ class QueueConf:
     shaped: Source | None = None  # `shape min X max Y`: the queue's rate is capped
 
 
+# A `service-policy` binding line not read, of a kind the line still shows: the policy it attaches is unknown (the
+# builder reads it as a policy not defined, without naming it again), not "none attached".
+POLICY_UNREAD = ""
+
+
 @dataclass
 class NqClass:
     """A class in a network-qos policy: `pause pfc-cos N` (Nexus 9000) or `pause no-drop [pfc-cos N]` (Nexus
@@ -108,6 +113,7 @@ class NqClass:
     pfc_cos: Val | None = None  # value list[int]
     no_drop: Val | None = None  # `pause no-drop` without pfc-cos: PFC on the CoS values classified into the group
     mtu: Val | None = None
+    pause_unread: Source | None = None  # a `pause` line not read (a SYS002 names it): whether it pauses is unknown
 
 
 @dataclass
@@ -149,6 +155,7 @@ class NxosConfig:
     nq_class_maps: dict[str, Val] = field(default_factory=dict)
     # policy-map type qos NAME -> class name -> qos-group Val (None: the class sets none), in entry order
     qos_policies: dict[str, dict[str, Val | None]] = field(default_factory=dict)
+    qos_policy_unread: set[str] = field(default_factory=set)  # a `set qos-group` of the policy not read: unknown map
     # queuing / network-qos policy -> class name -> settings; the class name resolves to a qos-group at build time
     queuing_policies: dict[str, dict[str, QueueConf]] = field(default_factory=dict)
     nq_policies: dict[str, dict[str, NqClass]] = field(default_factory=dict)
@@ -463,7 +470,15 @@ class _Reader(TreeReader):
                 conf.other = True  # ACL, precedence, protocol...: the class is not a DSCP/CoS map
             elif cw[0] != "description":
                 raise LineError("not a class-map command losslessd knows")
-        self.each(node.children, line)
+
+        def noting(child: Node) -> None:
+            try:
+                line(child)
+            except LineError:
+                if child.words[0] == "match":  # what the class matches is unknown: not a DSCP/CoS map to evaluate
+                    conf.other = True
+                raise
+        self.each(node.children, noting)
 
     def group_class_map(self, node: Node, w: list[str]) -> None:
         """`class-map type queuing|network-qos [match-any] NAME` with `match qos-group N` (Nexus 3000/5000
@@ -493,7 +508,10 @@ class _Reader(TreeReader):
             for sub in child.children:
                 sw = sub.words
                 if sw[:2] == ["set", "qos-group"]:
-                    group = self.set_value(sub, "the qos-group") or group
+                    value = self.set_value(sub, "the qos-group")
+                    if value is None:  # (named) the class's qos-group, so the policy's map, is unknown
+                        self.cfg.qos_policy_unread.add(name)
+                    group = value or group
                 elif sw[0] not in ("set", "police", "description", "no"):
                     self.garbled(sub, "not a qos policy-map class command losslessd knows")
             classes[cw[-1]] = group
@@ -607,6 +625,14 @@ class _Reader(TreeReader):
             self.each(child.children, lambda sub, conf=conf: self.nq_line(sub, conf))
 
     def nq_line(self, node: Node, conf: NqClass) -> None:
+        try:
+            self.nq_command(node, conf)
+        except LineError:
+            if node.words[0] == "pause":  # the line that would make the class no-drop: unknown, not lossy
+                conf.pause_unread = conf.pause_unread or self.src(node)
+            raise
+
+    def nq_command(self, node: Node, conf: NqClass) -> None:
         w = node.words
         if w[:2] == ["pause", "no-drop"] and len(w) == 2:
             conf.no_drop = Val(True, self.src(node))
@@ -652,6 +678,8 @@ class _Reader(TreeReader):
             if attached is not None and name in ([], [attached.value]):
                 del self.cfg.system[key]
             return
+        if w == ["service-policy", "type", "network-qos"]:  # its policy not read: what it attaches is unknown
+            self.cfg.system["network-qos"] = Val(POLICY_UNREAD, self.src(node))
         if w[:2] != ["service-policy", "type"] or len(w) < 4:
             raise LineError("expected `service-policy type qos|queuing|network-qos ...`")
         kind = w[2]
@@ -662,6 +690,10 @@ class _Reader(TreeReader):
         elif kind == "queuing" and len(w) == 5 and w[3] in ("input", "output"):
             self.cfg.system[kind if w[3] == "output" else "queuing-in"] = Val(w[4], self.src(node))
         else:
+            unread = {("network-qos", None): "network-qos", ("qos", "input"): "qos", ("queuing", "output"): "queuing",
+                      ("queuing", "input"): "queuing-in"}.get((kind, None if kind == "network-qos" else w[3]))
+            if unread is not None:  # a binding of that kind, its policy not read: what it attaches is unknown, not none
+                self.cfg.system[unread] = Val(POLICY_UNREAD, self.src(node))
             raise LineError("expected `service-policy type qos input NAME`, `type queuing output NAME` or "
                          "`type network-qos NAME`")
 
@@ -707,11 +739,16 @@ class _Reader(TreeReader):
         elif w[:3] == ["service-policy", "type", "qos"]:
             w = _without_no_stats(w)
             if len(w) != 5 or w[3] not in ("input", "output"):
+                if w[3:4] == ["input"]:  # the port's classification, its policy not read: unknown, not the system's
+                    conf.qos_policy = Val(POLICY_UNREAD, src)
                 raise LineError("expected `service-policy type qos input|output NAME`")
             if w[3] == "input":  # an output qos policy marks what leaves: it classifies nothing coming in
                 conf.qos_policy = Val(w[4], src)
         elif w[:3] == ["service-policy", "type", "queuing"]:
             if len(w) != 5 or w[3] not in ("input", "output"):
+                if w[3:4] in (["input"], ["output"]):  # its policy not read: the port's queuing is unknown
+                    attr = "queuing_policy" if w[3] == "output" else "queuing_in_policy"
+                    setattr(conf, attr, Val(POLICY_UNREAD, src))
                 raise LineError("expected `service-policy type queuing output NAME`")
             if w[3] == "output":
                 conf.queuing_policy = Val(w[4], src)

@@ -25,7 +25,7 @@ from ...model import (
     Trust,
 )
 from ..clitext import Issues, Val
-from .reader import EcnConf, OnyxConfig, PortConf, RoceShown
+from .reader import ECN_UNREAD, TRUST_UNREAD, EcnConf, OnyxConfig, PortConf, RoceShown
 
 # Onyx User Manual, Quality of Service: trust port (the port's default priority), L2 (PCP, DEI), L3 (DSCP for IP
 # packets), both (DSCP for IP packets, else PCP): RoCEv2 is IP, so both classifies it by DSCP.
@@ -115,7 +115,9 @@ def _port(cfg: OnyxConfig, name: str, pc: PortConf, roce: Val | None, shown: Roc
 
 
 def _trust(pc: PortConf, port: Port, roce: Val | None, shown: RoceShown | None) -> None:
-    if pc.trust is not None and pc.trust.value is not None:
+    if pc.trust is not None and pc.trust.value == TRUST_UNREAD:  # its line was not read (a SYS002 says why)
+        port.trust_source = pc.trust.source
+    elif pc.trust is not None and pc.trust.value is not None:
         port.trust, port.trust_source = TRUST[pc.trust.value], pc.trust.source
     elif roce is None:
         port.trust = TRUST[DEFAULT_TRUST]
@@ -181,6 +183,8 @@ def _pfc(cfg: OnyxConfig, pc: PortConf, port: Port, roce: Val | None, shown: Roc
             port.pfc_source = roce.source  # what the RoCE mode enables is not stated (build's SYS004)
     elif cfg.pfc_global is not None and not on:
         port.pfc_enabled, port.pfc_source = [], cfg.pfc_global.source
+    elif cfg.pfc_unread is not None:  # a global PFC line not read (a SYS002 names it): what is paused is unknown
+        port.pfc_source = cfg.pfc_unread
     elif mode is None:
         # The port's own mode not written: off when PFC was never enabled on the switch or no priority is; else
         # unknown, the port's default mode not being stated in the pages read.
@@ -209,6 +213,8 @@ def _queues(pc: PortConf, port: Port, shown: RoceShown | None) -> None:
 
 
 def _ecn(val: Val) -> Ecn:
+    if val.value == ECN_UNREAD:  # its line was not read (a SYS002 says why)
+        return Ecn(ecn_enabled=None, source=val.source)
     conf: EcnConf | None = val.value
     if conf is None or conf.kind == "red":  # `no ... congestion-control`, or RED: drops, never marks
         return Ecn(ecn_enabled=False, source=val.source)

@@ -43,6 +43,12 @@ _SPEED = re.compile(r"^([0-9]{1,4}(?:\.[0-9])?)G$", re.ASCII)
 _KB_DIGITS = 9
 
 
+# A `traffic-class N congestion-control` line the reader could not read: the queue's marking is unknown, not off.
+ECN_UNREAD = "unread"
+# A `qos trust` line the reader could not read: the port's trust is unknown, not the default.
+TRUST_UNREAD = "unread"
+
+
 @dataclass(frozen=True)
 class EcnConf:
     """`traffic-class N congestion-control ecn|red|both minimum-absolute X maximum-absolute Y` (or -relative)."""
@@ -60,10 +66,10 @@ class PortConf:
     speed: Val | None = None  # Gb/s; Val(None): `speed auto`
     mtu: Val | None = None  # the IP MTU (see build.py)
     admin_up: Val | None = None
-    trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default)
+    trust: Val | None = None  # TRUST_WORDS; Val(None): `no qos trust` (back to the default); TRUST_UNREAD
     pfc_mode: Val | None = None  # on | off | auto
     rewrite_dscp: Val | None = None  # `[no] qos rewrite dscp`
-    ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, or None for `no ...`
+    ecn: dict[int, Val] = field(default_factory=dict)  # traffic class -> EcnConf, None for `no ...`, or ECN_UNREAD
     ets: dict[int, Val] = field(default_factory=dict)  # traffic class -> ("strict", None) | ("wrr", weight)
     sp_tc: dict[int, Val] = field(default_factory=dict)  # switch priority -> traffic class (`bind switch-priority`);
     # Val(None): a `no ... bind switch-priority` line, after which its traffic class is not known
@@ -99,6 +105,7 @@ class OnyxConfig:
     header_name: str | None = None
     pfc_global: Val | None = None  # `[no] dcb priority-flow-control enable [force]`
     pfc_priorities: dict[int, Val] = field(default_factory=dict)  # `[no] dcb priority-flow-control priority N enable`
+    pfc_unread: Source | None = None  # a global `dcb priority-flow-control` line not read: what PFC pauses is unknown
     roce: Val | None = None  # ROCE_MODES; Val(None): `no roce`
     shown: RoceShown | None = None  # a capture's `show roce`
     qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
@@ -293,10 +300,17 @@ class _Reader:
         if rest in (["enable"], ["enable", "force"]):
             self.cfg.pfc_global = Val(not neg, src)
         elif rest[:1] == ["priority"] and len(rest) == 3 and rest[2] == "enable":
-            self.cfg.pfc_priorities[bounded_int(rest[1], 0, 7, "the PFC priority")] = Val(not neg, src)
+            try:
+                priority = bounded_int(rest[1], 0, 7, "the PFC priority")
+            except LineError:
+                self.cfg.pfc_unread = self.cfg.pfc_unread or src
+                raise
+            self.cfg.pfc_priorities[priority] = Val(not neg, src)
         elif rest[:1] == ["mode"]:
             raise LineError(_OUTSIDE)
         else:
+            # it may be the line that enables PFC or a priority: what the switch pauses is unknown, not off
+            self.cfg.pfc_unread = self.cfg.pfc_unread or src
             self.not_read(text, number, "a PFC command losslessd does not read; what it sets is unknown")
 
     def roce(self, w: list[str], src: Source) -> None:
@@ -379,6 +393,8 @@ class _Reader:
             elif not neg and len(body) == 3 and body[2] in TRUST_WORDS:
                 val = Val(body[2], src)
             else:
+                for port in ports:  # a trust line not read: the port's trust is unknown, not the default L2
+                    port.trust = Val(TRUST_UNREAD, src)
                 raise LineError("expected `qos trust port|L2|L3|both` or `no qos trust`")
             for port in ports:
                 port.trust = val
@@ -400,7 +416,12 @@ class _Reader:
         elif body[:1] == ["traffic-class"] and len(body) >= 3:
             tc = bounded_int(body[1], 0, 7, "the traffic class")
             if body[2] == "congestion-control":
-                val = Val(None if neg else self.ecn(body[3:]), src)
+                try:
+                    val = Val(None if neg else self.ecn(body[3:]), src)
+                except LineError:
+                    for port in ports:  # marking that could not be read is unknown, not off (a SYS002 names it)
+                        port.ecn[tc] = Val(ECN_UNREAD, src)
+                    raise
                 for port in ports:
                     port.ecn[tc] = val
             elif body[2:4] == ["dcb", "ets"] and not neg:
