@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
-from .base import LineAt, line_source, long_interface_name, positional
+from .base import IssueList, LineAt, line_source, long_interface_name, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
@@ -175,7 +175,7 @@ class _Reader:
         self.path = path
         self.first = first_line
         self.neighbors: list[Neighbor] = []
-        self.issues: list[ParseIssue] = []
+        self.issues: list[ParseIssue] = IssueList()
 
     def issue(self, line: int, message: str) -> None:
         self.issues.append(ParseIssue(code="SYS002", message=message, source=line_source(self.path, line)))

@@ -16,7 +16,7 @@ import yaml
 from ... import units
 from ...docpos import compose
 from ...model import ParseIssue, Source
-from ..base import check_expanded, port_slot, shell_words
+from ..base import IssueList, check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Front-panel ports: swp1, swp1s0 (breakout). eth0 (management), lo, bonds and SVIs carry no PFC.
@@ -139,7 +139,7 @@ class Conf:
     wd_poll: Val[int] | None = None  # ms
     wd_robustness: Val[int] | None = None
     ports: dict[str, PortConf] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
     @property
     def global_qos(self) -> bool:
@@ -203,7 +203,7 @@ def _expansion(line: str) -> str | None:
 
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped."""
-    out, issues = [], []
+    out, issues = [], IssueList()
     lines = text.split("\n")
     n = 0
     while n < len(lines):
