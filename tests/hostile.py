@@ -742,11 +742,17 @@ def cases() -> list[Case]:
         C("lint-nxos-200000-unread-lines", lambda t: _lint(_w(t / "sw.cfg", _NXOS_LEAF.replace(
             "type network-qos PM-NQ-ROCE\n", "type network-qos PM-NQ-ROCE\n" + "  x\n" * 200_000, 1)),
             "--format", "cisco_nxos"), exits=(1,), says=("199,000 more SYS002 issues", "cannot read `x`")),
+        # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
+        # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
+        *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
+            _w(t / "fab" / "leaf1" / "config_db.json", _LEAF1_DB.replace('"Ethernet0"', '"Ethernet0\\ud800"')).parent,
+            extra=["-f", fmt]), exits=(1,), says=("Ethernet0\\\\ud800",)) for fmt in ("json", "sarif")],
     ]
     return out
 
 
 _SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+_LEAF1_DB = (FABRIC / "leaf1" / "config_db.json").read_text(encoding="utf-8")
 _JUNOS_BRACES = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf-braces.cfg").read_text(
     encoding="utf-8")
 
