@@ -739,9 +739,11 @@ def cases() -> list[Case]:
                                                           "--format", "juniper_junos"), exits=(1,),
           says=("1001 warnings", "199,000 more SYS002 issues in this file, from this line on, are not listed one "
                 "by one (at most 1,000 are); the first: `}` closes no block", "sw.cfg:1095]")),
-        C("lint-nxos-200000-unread-lines", lambda t: _lint(_w(t / "sw.cfg", _NXOS_LEAF.replace(
-            "type network-qos PM-NQ-ROCE\n", "type network-qos PM-NQ-ROCE\n" + "  x\n" * 200_000, 1)),
-            "--format", "cisco_nxos"), exits=(1,), says=("199,000 more SYS002 issues", "cannot read `x`")),
+        # ... and 2 million lines (8 MB) of them indented under a block: the line tree took 290 bytes a line (a node's
+        # __dict__, a list of children for each, a list of every line), 2.4 GB at the 32 MiB limit; 124 now
+        C("lint-nxos-2000000-unread-lines", lambda t: _lint(_w(t / "sw.cfg", _NXOS_LEAF.replace(
+            "type network-qos PM-NQ-ROCE\n", "type network-qos PM-NQ-ROCE\n" + "  x\n" * 2_000_000, 1)),
+            "--format", "cisco_nxos"), exits=(1,), says=("1,999,000 more SYS002 issues", "cannot read `x`")),
         # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
         # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
         *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
