@@ -728,11 +728,45 @@ def cases() -> list[Case]:
         # a speed in another script's digits (ARABIC-INDIC DIGIT THREE): float() read 300 G
         C("render-ports-other-digits", lambda t: ["render", "--platform", "eos", "--family", "sand", "--ports",
                                                   "Ethernet1:\u066300G:5m"], says=("is not a link speed",)),
+        # round 7 (session 30)
+        # a routing table of 150,000 prefixes (10 MB): the address classes were worked out with a copy of the rest of
+        # the sorted prefixes for each prefix (quadratic: 100,000 took 48 s, 200,000 more than 5 minutes)
+        C("topology-routes-150000-prefixes", lambda t: (_many_routes(_w(t / "x", "").parent / "fab", 150_000),
+                                                        _lint(t / "fab"))[1], exits=(1,), says=("8 devices checked",)),
+        # a file of one unreadable line after another: an issue each (16 million lines of `}` in 32 MiB were 3 GB to
+        # parse and 14 GB to lint); each code's first 1,000 of a file are listed, the rest counted by one more
+        C("lint-junos-200000-stray-braces", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_BRACES + "}\n" * 200_000),
+                                                          "--format", "juniper_junos"), exits=(1,),
+          says=("1001 warnings", "199,000 more SYS002 issues in this file, from this line on, are not listed one "
+                "by one (at most 1,000 are); the first: `}` closes no block", "sw.cfg:1095]")),
+        # ... and 2 million lines (8 MB) of them indented under a block: the line tree took 290 bytes a line (a node's
+        # __dict__, a list of children for each, a list of every line), 2.4 GB at the 32 MiB limit; 124 now
+        C("lint-nxos-2000000-unread-lines", lambda t: _lint(_w(t / "sw.cfg", _NXOS_LEAF.replace(
+            "type network-qos PM-NQ-ROCE\n", "type network-qos PM-NQ-ROCE\n" + "  x\n" * 2_000_000, 1)),
+            "--format", "cisco_nxos"), exits=(1,), says=("1,999,000 more SYS002 issues", "cannot read `x`")),
+        # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
+        # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
+        *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
+            _w(t / "fab" / "leaf1" / "config_db.json", _LEAF1_DB.replace('"Ethernet0"', '"Ethernet0\\ud800"')).parent,
+            extra=["-f", fmt]), exits=(1,), says=("Ethernet0\\\\ud800",)) for fmt in ("json", "sarif")],
     ]
     return out
 
 
 _SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
+_LEAF1_DB = (FABRIC / "leaf1" / "config_db.json").read_text(encoding="utf-8")
+_JUNOS_BRACES = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf-braces.cfg").read_text(
+    encoding="utf-8")
+
+
+def _many_routes(folder: Path, n: int) -> None:
+    """The example fabric with ``n`` more BGP /32 routes in leaf1's FRR routing table."""
+    shutil.copytree(FABRIC, folder)
+    with open(folder / "routes" / "leaf1.txt", "a", encoding="utf-8") as f:
+        f.writelines(f"B>* 10.{100 + (i >> 16)}.{(i >> 8) & 255}.{i & 255}/32 [20/0] via 10.1.0.0, Ethernet48, "
+                     "weight 1, 1d\n" for i in range(n))
+
+
 _NXOS_LEAF = (ROOT / "tests" / "fixtures" / "raw" / "cisco_nxos" / "roce-leaf.cfg").read_text(encoding="utf-8")
 _POOL_INJECTION = ('ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "1024"}, '
                    '"egress_lossless_pool')

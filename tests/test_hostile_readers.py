@@ -75,3 +75,21 @@ def test_a_prompt_inside_a_block_is_named_not_read_as_nothing(file, fmt, block, 
     assert issue.source.line == line and issue.message.startswith(f"`{prompt}` is a CLI prompt, not configuration: "
                                                                   f"lines {line + 1}-")
 
+
+
+def test_a_flood_of_unread_lines_is_listed_up_to_the_limit_and_counted_beyond(tmp_path):
+    """An OpenSM QoS policy of 1,500 stray `}` lines beside an opensm.conf: its issues reach the device through the
+    options file's list (`issues += found`); the first 1,000 are listed, the other 500 counted by one more issue at
+    the first line left out, not counted again (and not dropped) on the way."""
+    from losslessd.limits import MAX_ISSUES_PER_FILE
+
+    reader = next(r for r in READERS if r.label == "opensm-qos")
+    text = reader.file.read_text(encoding="utf-8")
+    path = place(reader, tmp_path / "sm", (text + "}\n" * (MAX_ISSUES_PER_FILE + 500)).encode())
+    result = api.lint([path], reader.policy, fmt=reader.fmt, jobs=1)
+    issues = [f for f in result.findings if f.code == "SYS002" and f.source.file.endswith("qos-policy.conf")]
+    counting = [f for f in issues if "not listed one by one" in f.message]
+    assert len(issues) == MAX_ISSUES_PER_FILE + 1 and len(counting) == 1, len(issues)
+    first_left_out = text.count("\n") + MAX_ISSUES_PER_FILE + 1
+    assert counting[0].message.startswith("500 more SYS002 issues in this file") and \
+        counting[0].source.line == first_left_out

@@ -370,3 +370,20 @@ def test_a_byte_order_mark_and_crlf_or_cr_line_ends_read_as_the_plain_file(fixtu
     plain = device("plain", lambda t: t)
     for kind, change in ENCODINGS.items():
         assert device(kind, change) == plain, kind
+
+
+def test_fingerprints_and_cycle_keys_take_a_name_with_a_lone_surrogate():
+    """A CONFIG_DB (JSON) may name a port `Ethernet0\\ud800`: a finding's fingerprint and a deadlock cycle's key hashed
+    the name's UTF-8, which Python refuses to make (the JSON and SARIF reports stopped with exit 3). Other names keep
+    the fingerprints they had (a baseline still matches)."""
+    import hashlib
+
+    from losslessd.deadlock.analysis import component_key
+    from losslessd.lint.finding import Finding, Severity
+
+    def finding(port: str) -> Finding:
+        return Finding(code="PFC001", name="pfc", severity=Severity.error, message="m", device="leaf1", port=port)
+
+    assert finding("Ethernet0\ud800").fingerprint != finding("Ethernet0").fingerprint
+    assert finding("Ethernet0").fingerprint == hashlib.sha256(b"PFC001\x1fleaf1\x1fEthernet0\x1f").hexdigest()[:32]
+    assert component_key([("leaf1", "Ethernet0\ud800", 3)]) != component_key([("leaf1", "Ethernet0", 3)])

@@ -963,11 +963,12 @@ def test_an_ambiguous_interface_prefix_is_not_read_and_is_named(typed, said):
 
 def test_a_cut_capture_s_last_word_is_no_abbreviation():
     """A file cut inside its last line: `qos trust d` may be `qos trust dscp` cut short, or a `d` typed; its last word
-    is left as written (named unreadable, beside the truncation), the words before it are spelled."""
+    is left as written (named unreadable, beside the truncation; the trust it may set is unknown, as for any trust
+    line not read), the words before it are spelled."""
     text = "hostname leaf-4\ninterface Ethernet5\n   prio on\n   qos tr d"
     device = parse(text)
     port = device.ports["Ethernet5"]
-    assert port.trust == Trust.pcp and port.pfc_source.line == 3
+    assert port.trust is None and port.pfc_source.line == 3
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4), ("SYS002", 4)]
     assert "qos trust d`" in device.issues[0].message and "truncated" in device.issues[1].message
     assert parse(text + "\n").ports["Ethernet5"].trust == Trust.dscp  # a whole file: the `d` typed, dscp

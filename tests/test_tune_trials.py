@@ -120,6 +120,24 @@ def test_a_benchmark_that_prints_without_end_is_stopped_at_the_input_limit():
     assert closed.result.invalid == ["the benchmark did not finish within 1 s (--timeout); it was stopped"]
 
 
+@pytest.mark.slow  # starts processes
+def test_a_benchmark_that_exits_leaving_a_process_on_its_output_is_read_and_one_killed_is_named():
+    """A wrapper that starts a monitor in the background and exits: the monitor held the benchmark's pipes, so its
+    output was waited for until --timeout (an hour by default) and the trial thrown away as one that did not finish.
+    The leftovers are stopped and the output read, with a note; a benchmark killed by a signal is said so (it was
+    "exited with status -9")."""
+    fixture = FIXTURES / "nccl" / "2.20.0-all_reduce-2xGB10-roce.txt"
+    wrapper = _python("import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'import time; "
+                      f"time.sleep(600)'])\nprint(open({str(fixture)!r}).read())")
+    ran = run_benchmark(wrapper, 120)
+    assert ran.result.valid, ran.result.invalid
+    assert ran.result.sizes[65536].busbw_gbps == 0.96 and ran.result.notes[0].startswith("the benchmark exited, but "
+                                                                                         "processes it started")
+    killed = run_benchmark(_python("import os, signal\nprint('# nThread 1', flush=True)\n"
+                                   "os.kill(os.getpid(), signal.SIGKILL)"), 30)
+    assert killed.result.invalid == ["the benchmark was killed by signal 9 (SIGKILL): # nThread 1"]
+
+
 def test_store_keeps_finished_trials_and_resumes_the_unfinished_tune(tmp_path):
     db = tmp_path / "tune.sqlite"
     params = {"benchmark": ["x"], "budget": 3}

@@ -106,7 +106,8 @@ def _analyse(fabric: Fabric, lossless: list[int], dscps: list[int], paths: Paths
 
 
 def component_key(buffers: list[Node]) -> str:
-    return hashlib.sha256("\n".join(sorted(map(label, buffers))).encode()).hexdigest()[:12]
+    # (surrogatepass: a port name from JSON may hold a lone surrogate, as lint.finding's fingerprint says)
+    return hashlib.sha256("\n".join(sorted(map(label, buffers))).encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def remaps(net: Net, cycle: list[Node]) -> list[Remap]:

@@ -44,7 +44,9 @@ class Finding(Model):
     def fingerprint(self) -> str:
         """Stable across runs and line moves: rule, device, port and key, never the message."""
         basis = "\x1f".join([self.code, self.device or "", self.port or "", self.key])
-        return hashlib.sha256(basis.encode()).hexdigest()[:32]
+        # (surrogatepass: a CONFIG_DB's JSON may spell a lone surrogate, `"Ethernet0\ud800"`, in a port name; the
+        # fingerprint of every other name is as before)
+        return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
     def sort_key(self) -> tuple:
         return (self.device or "", natural_key(self.port or ""), self.code, self.key)

@@ -185,6 +185,7 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
             f"the host name {device.name!r} is blank or holds control or invisible characters: the device is "
             f"named {name} after its file")))
         device.name = name
+    device.issues = list(device.issues)  # (a parser's IssueList: a plain list from here on)
     return device
 
 

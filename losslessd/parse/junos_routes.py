@@ -29,7 +29,7 @@ from typing import Any
 
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
-from .base import Input, LineAt
+from .base import Input, IssueList, LineAt
 
 # `inet.0: 12 destinations, 14 routes (12 active, 0 holddown, 0 hidden)`, `VRF-A.inet.0: ...`
 _TABLE = re.compile(r"^(?P<table>\S+): \d+ destinations?, \d+ routes?\b")
@@ -130,7 +130,7 @@ def _finish(inp: Input, entries: list[_Entry], issues: list[ParseIssue], tables:
 def _text(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """`show route`: table headings, a destination line per prefix, its entries (`*[BGP/170]`), their next hops."""
     entries: list[_Entry] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     keep = True  # in a default table
     tables = 0
     dest: str | None = None  # the destination the entries below belong to
@@ -210,7 +210,7 @@ def _json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     except ValueError as exc:
         return [], [_issue(inp.path, None, f"{inp.path}: routing table JSON is not valid ({exc})", code="SYS001")]
     entries: list[_Entry] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     tables = 0
     line_at = LineAt(inp.text)
     for info in _items(data, "route-information"):
@@ -253,7 +253,7 @@ def _forwarding(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """`show route forwarding-table`: per destination of a default table, its unicast next hops (a unilist's every
     member, an indirect one's resolution), its interface's subnet (`rslv`), or a discard."""
     entries: list[_Entry] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     keep = six = False
     tables = 0
     current: _Entry | None = None

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
-from .base import LineAt, line_source, long_interface_name, positional
+from .base import IssueList, LineAt, line_source, long_interface_name, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
@@ -200,7 +200,7 @@ class _Reader:
         self.path = path
         self.first = first_line
         self.neighbors: list[Neighbor] = []
-        self.issues: list[ParseIssue] = []
+        self.issues: list[ParseIssue] = IssueList()
         self.port: str | None = None  # the interface the command that printed the text named, if it named one
 
     def issue(self, line: int, message: str) -> None:

@@ -28,7 +28,7 @@ from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
 from . import junos_routes
-from .base import Input, LineAt, long_interface_name
+from .base import Input, IssueList, LineAt, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -71,7 +71,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     frr = "selected route" in inp.text or any(
         (m := _HEADER.match(line)) and (">" in m["code"] or "*" in m["code"]) for line in lines)
     routes: list[Route] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     current: _Entry | None = None
     vrf_ok = True
     vrf_seen = False
@@ -141,7 +141,7 @@ def _unknown(inp: Input) -> ParseIssue:
 def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
     """NX-OS `show ip route`: a prefix line, then its `*via` lines; routes of VRFs other than the default left out."""
     routes: list[Route] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     current: _Entry | None = None
     vrf_ok = True
     unresolved: list[tuple[_Entry, str]] = []  # (route, next-hop address without an interface)
@@ -238,7 +238,7 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
         key = re.search(rf'"{re.escape(name)}"\s*:', inp.text)
         search_from = key.end() if key else 0
     routes: list[Route] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     line_at = LineAt(inp.text, search_from=search_from)
     slash = "\\/" if "\\/" in inp.text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
     for key, entries in data.items():

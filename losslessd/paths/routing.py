@@ -469,7 +469,8 @@ def _own_address(i: int, prefixes: list) -> int | None:
     network = prefixes[i]
     start, end = int(network.network_address), int(network.broadcast_address)
     candidate = start
-    for other in prefixes[i + 1:]:
+    for j in range(i + 1, len(prefixes)):  # (not a slice: a copy of the rest per prefix was quadratic)
+        other = prefixes[j]
         o_start = int(other.network_address)
         if other.version != network.version or o_start > end or o_start > candidate:
             break

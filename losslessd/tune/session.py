@@ -11,6 +11,7 @@ detector fires, or a device refuses a commit (and the tune stops). It ends at th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -40,6 +41,8 @@ from .space import Candidate, Space, from_policy
 from .store import AS_FOUND, Store, Trial
 
 KILL_GRACE_S = 5.0  # after SIGTERM, how long a timed-out benchmark gets before SIGKILL
+EXIT_GRACE_S = 2.0  # after the benchmark exits, how long processes it left may keep its output open
+POLL_S = 0.25  # how often a running benchmark is asked whether it exited (its pipes may outlive it)
 
 
 @dataclass
@@ -83,6 +86,7 @@ def run_benchmark(argv: list[str], timeout_s: float, limit: int | None = None) -
     except OSError as exc:
         return Ran(BenchResult("unknown", invalid=[f"cannot run {argv[0]!r}: {exc.strerror or exc}"]), "", 0.0)
     out, err, stopped = _read_output(proc, started + timeout_s, limit)
+    notes = [LEFTOVERS] if stopped == "leftovers" else []
     if stopped == "limit":
         return Ran(BenchResult("unknown", invalid=[f"the benchmark printed more than {describe_mib(limit)}, the "
                                                     f"limit of any input ({ENV_MAX_FILE_MB}); it was stopped"]),
@@ -93,16 +97,34 @@ def run_benchmark(argv: list[str], timeout_s: float, limit: int | None = None) -
     elapsed = time.monotonic() - started
     if proc.returncode != 0:
         tail = next((line.strip() for line in reversed((err or out).splitlines()) if line.strip()), "no output")
-        return Ran(BenchResult("unknown", invalid=[f"the benchmark exited with status {proc.returncode}: {tail[:200]}"]),
-                   out, elapsed)
-    return Ran(read_benchmark(out), out, elapsed)
+        how = (f"exited with status {proc.returncode}" if proc.returncode > 0
+               else f"was killed by {_signal(proc.returncode)}")
+        return Ran(BenchResult("unknown", invalid=[f"the benchmark {how}: {tail[:200]}"], notes=notes), out, elapsed)
+    result = read_benchmark(out)
+    result.notes[:0] = notes
+    return Ran(result, out, elapsed)
+
+
+# What a trial's notes say when the benchmark exited but processes it left held its output open.
+LEFTOVERS = ("the benchmark exited, but processes it started kept its output open: they were stopped, and what it "
+             "printed was read")
+
+
+def _signal(returncode: int) -> str:
+    """`signal 9 (SIGKILL)` for Popen's returncode -9 (a process ended by a signal: its status is none)."""
+    try:
+        return f"signal {-returncode} ({signal.Signals(-returncode).name})"
+    except ValueError:
+        return f"signal {-returncode}"
 
 
 def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[str, str, str | None]:
-    """(stdout, stderr, why it was stopped: "timeout", "limit" or None) of ``proc``, read as it prints until it exits;
-    at ``deadline`` (monotonic), or past ``limit`` bytes in all, its process group is stopped and what it printed up
-    to the limit kept. Decoded as text mode did (UTF-8, bad bytes replaced, universal newlines). communicate() kept
-    everything: a benchmark printing without end (`yes`) filled the memory until --timeout."""
+    """(stdout, stderr, why it was stopped: "timeout", "limit", "leftovers" or None) of ``proc``, read as it prints
+    until it exits; at ``deadline`` (monotonic), or past ``limit`` bytes in all, its process group is stopped and what
+    it printed up to the limit kept. Decoded as text mode did (UTF-8, bad bytes replaced, universal newlines).
+    communicate() kept everything: a benchmark printing without end (`yes`) filled the memory until --timeout.
+    A benchmark that exited while processes it started (`monitor &` in a wrapper script) hold its output open has
+    them stopped after EXIT_GRACE_S ("leftovers"): its output was read until --timeout (an hour), then thrown away."""
     assert proc.stdout is not None and proc.stderr is not None
     fds = (proc.stdout.fileno(), proc.stderr.fileno())
     chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
@@ -112,14 +134,25 @@ def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[s
         sel.register(proc.stderr, selectors.EVENT_READ)
         while sel.get_map():
             remaining = deadline - time.monotonic()
+            if not stopped and proc.poll() is not None:  # it exited; its pipes are still open
+                stopped = "exited"
+                deadline = min(deadline, time.monotonic() + EXIT_GRACE_S)
+                continue
             if remaining <= 0:
+                if stopped == "exited":  # its leftovers hold the pipes: stop them, the output is whole
+                    stopped = "leftovers"
+                    _signal_group(proc.pid, signal.SIGTERM)
+                    deadline = time.monotonic() + KILL_GRACE_S
+                    continue
+                if stopped == "leftovers":
+                    _signal_group(proc.pid, signal.SIGKILL)
                 if stopped:
                     break  # stopped, and the pipes still open after the grace (a process outside its group)
                 stopped = "timeout"
                 _stop(proc)
                 deadline = time.monotonic() + KILL_GRACE_S
                 continue
-            for key, _ in sel.select(remaining):
+            for key, _ in sel.select(min(remaining, POLL_S) if not stopped else remaining):
                 data = os.read(key.fd, 65536)
                 if not data:
                     sel.unregister(key.fileobj)
@@ -127,12 +160,14 @@ def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[s
                 if size < limit:
                     chunks[key.fd].append(data[:limit - size])
                 size += len(data)
-                if size > limit and not stopped:
+                if size > limit and stopped in (None, "exited"):
                     stopped = "limit"
                     _stop(proc)
                     deadline = time.monotonic() + KILL_GRACE_S
     proc.stdout.close()
     proc.stderr.close()
+    if stopped == "exited":  # (the pipes closed within the grace)
+        stopped = None
     if not stopped:
         try:  # (its pipes are closed: it is exiting, or closed them and runs on)
             proc.wait(max(deadline - time.monotonic(), 0))
@@ -145,6 +180,12 @@ def _read_output(proc: subprocess.Popen, deadline: float, limit: int) -> tuple[s
         return decoded.replace("\r\n", "\n").replace("\r", "\n") if "\r" in decoded else decoded
 
     return text(fds[0]), text(fds[1]), stopped
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    """``sig`` to what is left of an exited benchmark's process group (nothing may be left)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, sig)
 
 
 def _stop(proc: subprocess.Popen) -> None:

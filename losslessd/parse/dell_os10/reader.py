@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ... import units
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import Input, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     LineError,
     Node,
@@ -139,7 +139,7 @@ class Os10Config:
     system: Bindings = field(default_factory=Bindings)
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
     port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
 def read(inputs: list[Input]) -> Os10Config:

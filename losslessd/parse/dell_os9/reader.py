@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...model import Device, DeviceKind, LinkPause, ParseIssue, Port, PriorityGroup, Source, Trust
-from ..base import Input, port_slot
+from ..base import Input, IssueList, port_slot
 from ..clitext import Issues, LineError, Node, TreeReader, Val, bounded_int, check_config_text
 from . import flat
 
@@ -52,7 +52,7 @@ class Os9Config:
     dcb_maps: dict[str, DcbMap] = field(default_factory=dict)
     trust_dot1p: Val | None = None  # global `service-class dynamic dot1p`
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
 def read(inputs: list[Input]) -> Os9Config:

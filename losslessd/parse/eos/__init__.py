@@ -16,7 +16,7 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device
 from .. import lldp
-from ..base import Input, last_sections, sniff_text
+from ..base import Input, IssueList, last_sections, sniff_text
 
 PLATFORM = "arista_eos"
 
@@ -58,7 +58,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     from .build import build  # the reader and builder: when parsing, not when sniffing other platforms' files
     from .reader import read
 
-    configs, neighbors, issues = [], [], []
+    configs, neighbors, issues = [], [], IssueList()
     for inp in inputs:
         if not capture.is_capture(inp.text):
             configs.append(inp)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source, Trust
-from ..base import Input, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     LineError,
     Node,
@@ -174,7 +174,7 @@ class EosConfig:
     qos_policies: dict[str, list[tuple[str, Val | None, Source]]] = field(default_factory=dict)
     qos_policy_sources: dict[str, Source] = field(default_factory=dict)  # the `policy-map` line
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
 def read(inputs: list[Input]) -> EosConfig:

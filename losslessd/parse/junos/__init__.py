@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...model import Device, ParseIssue
-from ..base import VERSION, Input, capture_inputs, captured_model, sniff_text
+from ..base import VERSION, Input, IssueList, capture_inputs, captured_model, sniff_text
 
 PLATFORM = "juniper_junos"
 
@@ -42,7 +42,7 @@ def parse(inputs: list[Input], name: str) -> Device:
     configs, captured, found = capture_inputs(inputs, PLATFORM, _CONFIG_COMMAND, "show configuration | display set",
                                               VERSION)
     name = captured or name
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     cfg = read(configs, issues)
     device = build(cfg, PLATFORM, name, inputs[0].path, issues)
     device.hardware = captured_model(inputs, PLATFORM, MODEL, found)

@@ -17,7 +17,7 @@ from ...errors import InputError
 from ...limits import MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import Input, check_expanded, port_slot, shell_words
+from ..base import Input, IssueList, check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -170,7 +170,8 @@ class JunosConfig:
     entries: dict[tuple[str, str, int], tuple[str, str | None, Source, str]] = field(default_factory=dict)
     # firewall filters with a term that sets a forwarding class (`then forwarding-class C`): name -> that line
     class_filters: dict[str, Source] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)  # what a line says about another (read() passes them on)
+    # what a line says about another (read() passes them on)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
 class _Skip(Exception):

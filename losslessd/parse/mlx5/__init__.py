@@ -38,7 +38,7 @@ from ...capture import Section
 from ...errors import InputError
 from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, Source
 from .. import lldp
-from ..base import Input, check_port_count, line_source, port_slot, positional, refused, shell_words
+from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, refused, shell_words
 from . import mlnx_qos, sysfs
 
 PLATFORM = "linux_mlx5"
@@ -217,6 +217,7 @@ class _Host:
 
     def __init__(self, name: str):
         self.device = _host(name, DeviceKind.host, PLATFORM)
+        self.device.issues = IssueList()
         self.named = False
         self.captured = False  # some input is a capture, so the sections it lacks are worth a word
         self.attempted: dict[str, set[str]] = {}  # iface -> fact groups some capture section tried to read

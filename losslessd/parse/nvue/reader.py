@@ -17,7 +17,7 @@ from ... import units
 from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import check_expanded, port_slot, shell_words
+from ..base import IssueList, check_expanded, port_slot, shell_words
 from ..clitext import Val
 from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
@@ -142,7 +142,7 @@ class Conf:
     wd_robustness: Val[int] | None = None
     wd_unread: set[str] = field(default_factory=set)  # WD_UNREAD times a line makes unknown: "detection", "restoration"
     ports: dict[str, PortConf] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
     @property
     def global_qos(self) -> bool:
@@ -182,7 +182,7 @@ _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
     """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped. A script's
     plain top-level `NAME=literal` assignments fill in the `$NAME` of later lines (script.Tracker says which are)."""
-    out, issues = [], []
+    out, issues = [], IssueList()
     tracker = Tracker()
     logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")

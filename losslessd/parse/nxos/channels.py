@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ...model import ParseIssue, Source
-from ..base import long_interface_name
+from ..base import IssueList, long_interface_name
 
 # `10    Po10(RU)    Eth      LACP      Eth1/49(P)   Eth1/50(P)` (the member list may be empty or `--`).
 _ROW = re.compile(r"^(?P<group>\d+)\s+(?P<channel>Po\d+)\((?P<flags>[A-Za-z]+)\)\s+\S+\s+\S+(?P<members>(?:\s+.*)?)$")
@@ -26,7 +26,7 @@ def read_summary(text: str, path: str, first_line: int) -> tuple[dict[str, list[
     """port-channel name (`port-channel10`, as the config names it) -> its forwarding members (`Ethernet1/49`), and
     a SYS002 per row that cannot be read; text with no summary table is one SYS002."""
     members: dict[str, list[str]] = {}
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     current: list[str] | None = None
     table = False
     for n, line in enumerate(text.split("\n"), first_line):

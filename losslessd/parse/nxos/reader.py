@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, check_expanded, port_slot
+from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
     LineError,
     ModeKeywords,
@@ -166,7 +166,7 @@ class NxosConfig:
     # port-channel N -> its service-policy lines (the rest of a port-channel block is not read)
     port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
     port_profiles: dict[str, PortProfile] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
 def read(inputs: list[Input]) -> NxosConfig:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import units
 from ...model import ParseIssue, Source
-from ..base import Input, LineAt, check_expanded, port_slot
+from ..base import Input, IssueList, LineAt, check_expanded, port_slot
 from ..clitext import Issues, LineError, Val, bounded_int, check_config_text, refused, refused_issue
 
 # `## Hostname: leaf1`: the header `show running-config` prints.
@@ -111,7 +111,7 @@ class OnyxConfig:
     qos_unread: bool = False  # a global `qos ...` line losslessd does not read may change every port's maps
     pools: dict[str, Pool] = field(default_factory=dict)
     ports: dict[str, PortConf] = field(default_factory=dict)
-    issues: list[ParseIssue] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=IssueList)
     expanded: int = 0  # ports named by ranges so far (limits.MAX_EXPANDED_PORTS)
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ...model import IbQosSet, OpenSm, ParseIssue, Source
+from ..base import IssueList
 
 # OpenSM's built-in defaults (include/opensm/osm_base.h; man opensm): what an absent option means.
 DEFAULTS = {
@@ -172,7 +173,7 @@ class _Builder:
 
     def __init__(self, options: dict[str, Option]):
         self.options = options
-        self.issues: list[ParseIssue] = []
+        self.issues: list[ParseIssue] = IssueList()
         self._read: dict[str, object] = {}  # each option is read (and reported) once
         self.tables: dict[str, object] = {}
 

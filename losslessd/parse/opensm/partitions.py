@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ...model import IbPartition, ParseIssue, Source
-from ..base import LineAt
+from ..base import IssueList, LineAt
 from .options import c_number
 
 # Port specifiers (man opensm: PortGUID[=full|limited], or the keywords ALL, ALL_CAS, ALL_SWITCHES,
@@ -22,7 +22,7 @@ _MEMBER = re.compile(r"^(ALL|ALL_CAS|ALL_SWITCHES|ALL_ROUTERS|SELF|0[xX][0-9a-fA
 
 def read(text: str, path: str) -> tuple[list[IbPartition], list[ParseIssue]]:
     parts: list[IbPartition] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     body = "\n".join(line.split("#", 1)[0] for line in text.split("\n"))
     start = 0
     line_at = LineAt(body)

@@ -10,6 +10,7 @@ through come from opensm.conf (the `qos-setup` section is parsed and ignored by 
 from __future__ import annotations
 
 from ...model import IbSlUse, ParseIssue, Source
+from ..base import IssueList
 from .options import c_number
 
 SECTIONS = ("port-groups", "qos-setup", "qos-levels", "qos-match-rules", "qos-ulps")
@@ -29,7 +30,7 @@ KEYWORDS = frozenset((
 
 def read(text: str, path: str) -> tuple[list[IbSlUse], list[ParseIssue]]:
     uses: list[IbSlUse] = []
-    issues: list[ParseIssue] = []
+    issues: list[ParseIssue] = IssueList()
     section: tuple[str, int] | None = None  # name, line it opened on
     level: dict | None = None  # the qos-level block being read
 

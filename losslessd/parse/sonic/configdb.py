@@ -23,7 +23,7 @@ from ...errors import InputError
 from ...limits import MAX_PORTS
 from ...model import DocRef, ParseIssue, Source
 from ...printable import printable
-from ..base import Input, check_port_count
+from ..base import Input, IssueList, check_port_count
 
 # The CONFIG_DB tables this parser reads (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
 TABLES = frozenset({
@@ -411,7 +411,7 @@ class ConfigDB:
         # ``tables`` are the decoded fields until table() makes their entries; the builder reads them as they are.
         self._deferred: dict[str, Doc] = {}
         self.table_source: dict[str, Source] = {}
-        self.issues: list[ParseIssue] = []
+        self.issues: list[ParseIssue] = IssueList()
         self.namespace = namespace
         self.docs = [Doc(inp) for inp in inputs]
         by_path = {doc.path: doc for doc in self.docs}
