@@ -345,6 +345,7 @@ print(json.dumps({"failed": failed, "backlog": h.backlog, "dropped": h.dropped, 
 """
 
 
+@pytest.mark.slow  # (a child process under a file size limit)
 def test_a_disk_the_write_ahead_log_filled_rolls_with_the_retention(tmp_path):
     """A file size limit (a full disk) reached by the write-ahead log: every commit failed, the prune's too (it writes
     to the log), and the backlog only grew. A failed commit now empties the log into the database, so the prune makes

@@ -13,6 +13,9 @@ from losslessd.parse import mlx5
 from losslessd.parse.base import Input
 from tests.bashcalls import assert_calls
 
+# bash is the referee of each case (tests.bashcalls): a process each, so not in `make test-fast`.
+pytestmark = pytest.mark.slow
+
 SET = "mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0"
 OFF = "mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0"
 
