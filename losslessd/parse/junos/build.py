@@ -49,7 +49,7 @@ ETHERNET_HEADER_BYTES, VLAN_TAG_BYTES = 14, 4
 
 
 def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[ParseIssue]) -> Device:
-    device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform, issues=issues,
+    device = Device(name=cfg.hostname or name, kind=DeviceKind.switch, platform=platform, issues=list(issues),
                     source=Source(file=path))
     names = set(cfg.interfaces) | {n for n in cfg.cos_interfaces if PHYSICAL.match(n)}
     names |= {n for r in cfg.ranges.values() for n in r.names if PHYSICAL.match(n)}

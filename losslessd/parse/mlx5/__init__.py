@@ -114,7 +114,9 @@ def parse(inputs: list[Input], name: str) -> Device:
     host = _Host(name)
     for inp in inputs:
         host.add(inp)
-    return host.finish()
+    device = host.finish()
+    device.issues = list(device.issues)  # (the model holds a plain list: IssueList is the reader's, validate.check)
+    return device
 
 
 # What sniffing reads of a setup script lives here; the script reader (script.py, a shell grammar's worth of regular

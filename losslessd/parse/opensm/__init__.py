@@ -68,7 +68,7 @@ def parse(inputs: list[Input], name: str) -> Device:
             issues += found
         elif role == "ibdiagnet":
             sm.credit_loops = ibdiagnet.read(inp.text, inp.path)
-    return Device(name=name, kind=DeviceKind.subnet_manager, platform=PLATFORM, opensm=sm, issues=issues,
+    return Device(name=name, kind=DeviceKind.subnet_manager, platform=PLATFORM, opensm=sm, issues=list(issues),
                   source=Source(file=conf.path))
 
 

@@ -495,7 +495,7 @@ class _Builder:
                              big_red_switch_source=self._big_red_switch_source,
                              ports={n: self._port_model(self.ports[n]) for n in sorted(self.ports, key=_natural)},
                              buffer_pools=self.pools, buffer_profiles=self.profiles, neighbors=self._neighbors(),
-                             issues=db.issues, source=Source(file=file))
+                             issues=list(db.issues), source=Source(file=file))
         db.release()
         for e in self._cited:
             e.fields = None  # type: ignore[assignment]
