@@ -1050,6 +1050,22 @@ def test_a_trust_line_not_read_leaves_the_port_trust_unknown(line, trust):
     assert [(i.code, i.source.line) for i in device.issues] == ([] if trust else [("SYS002", 3)])
 
 
+@pytest.mark.parametrize("lines,trust", [
+    (("qos trust dscpp", "qos trust cos"), "pcp"), (("qos trust cos", "qos trust dscpp"), None),
+    (("qos trust", "no qos trust"), "none")])
+def test_a_later_trust_line_decides_over_an_earlier_one_not_read(lines, trust):
+    """EOS runs a port's trust lines in order and keeps the last (EOS User Manual, QoS: `qos trust {cos|dscp}`). A
+    trust line read after one not read sets the trust (it stayed unknown); one not read after a read one leaves the
+    trust unknown."""
+    device = parse("interface Ethernet1\n   switchport access vlan 10\n" + "".join(f"   {line}\n" for line in lines))
+    port = device.ports["Ethernet1"]
+    assert (port.trust.value if port.trust else None) == trust
+    bad = next(n for n, line in enumerate(lines, 3) if line not in ("qos trust cos", "no qos trust"))
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", bad)]
+    if trust:
+        assert port.trust_source.line == 4
+
+
 @pytest.mark.parametrize("line,known", [
     ("qos map dscp 26 to traffic-class 5", True),
     ("qos map dscp 26 to traffic-class", False),

@@ -120,7 +120,7 @@ def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: I
         return
     dot1p, dscp = _bound(iface, cfg, "trust_dot1p"), _bound(iface, cfg, "trust_dscp")
     own = iface.bind.trust_dot1p is not None or iface.bind.trust_dscp is not None
-    unread = iface.bind.trust_unread or (None if own else cfg.system.trust_unread)
+    unread = next(iter((iface.bind.trust_unread or ({} if own else cfg.system.trust_unread)).values()), None)
     if unread is not None:  # a `trust-map` line not read (a SYS002 says why): what the port trusts is unknown
         port.trust_source = unread
         return

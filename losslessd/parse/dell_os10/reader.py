@@ -100,7 +100,9 @@ class Bindings:
 
     trust_dot1p: Val | None = None  # map name, or "default"
     trust_dscp: Val | None = None
-    trust_unread: Source | None = None  # a `trust-map` line not read: the trust it would bind is unknown
+    # `trust-map` lines not read, by the kind they name ("" when none): the trust they would bind is unknown until a
+    # later line of that kind (or a bare `no trust-map`) binds it again
+    trust_unread: dict[str, Source] = field(default_factory=dict)
     qos_map: Val | None = None
     nq_policy: Val | None = None  # `service-policy input type network-qos NAME`
     queuing_policy: Val | None = None  # `service-policy output type queuing NAME`
@@ -555,13 +557,17 @@ class _Reader(TreeReader):
         src = self.src(node)
         if w[0] == "trust-map":
             if len(w) != 3 or w[1] not in ("dot1p", "dscp"):
-                bind.trust_unread = bind.trust_unread or src
+                bind.trust_unread.setdefault(w[1] if len(w) > 1 and w[1] in ("dot1p", "dscp") else "", src)
                 raise LineError("expected `trust-map dot1p|dscp NAME`")
             setattr(bind, f"trust_{w[1]}", Val(w[2], src))
+            bind.trust_unread.pop(w[1], None)  # the last line of a kind binds it
         elif w[:2] == ["no", "trust-map"]:
             for kind in (w[2:3] or ["dot1p", "dscp"]):
                 if kind in ("dot1p", "dscp"):
                     setattr(bind, f"trust_{kind}", None)
+                    bind.trust_unread.pop(kind, None)
+            if len(w) == 2:  # every binding gone, the one of a line not read too
+                bind.trust_unread.clear()
         elif w[:2] == ["qos-map", "traffic-class"]:
             if len(w) != 3:
                 bind.qos_map = Val(BINDING_UNREAD, src)
