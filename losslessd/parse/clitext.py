@@ -499,12 +499,15 @@ class TreeReader:
         """The text the tree is built from (a vendor's reader may blank what is not configuration, keeping lines)."""
         return self.inp.text
 
-    def each(self, nodes: list[Node], handler) -> None:
-        """``handler(node)`` for every node; one that cannot be read is reported and the rest still read."""
+    def each(self, nodes: list[Node], handler, on_error: Callable[[Node], None] | None = None) -> None:
+        """``handler(node)`` for every node; one that cannot be read is reported and the rest still read.
+        ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop)."""
         for node in nodes:
             try:
                 handler(node)
             except LineError as exc:
+                if on_error is not None:
+                    on_error(node)
                 self.garbled(node, str(exc))
 
     def src(self, node: Node) -> Source:

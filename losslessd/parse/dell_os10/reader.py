@@ -371,7 +371,10 @@ class _Reader(TreeReader):
             self.qos_map(node, w[2])
         elif w[0] == "wred" and len(w) == 2:
             wred = cfg.wreds.setdefault(w[1], Wred(source=self.src(node)))
-            self.each(node.children, lambda child: self.wred_line_noting(child, wred))
+            # a profile line not read may be the one that turns marking on (`random-detect ecn` mistyped): its
+            # marking reads unknown rather than off unless a `random-detect ecn` line was read
+            self.each(node.children, lambda child: self.wred_line(child, wred),
+                      lambda child: setattr(wred, "unread", wred.unread or self.src(child)))
         elif w[:3] == ["policy-map", "type", "network-qos"] and len(w) == 4:
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
@@ -453,15 +456,6 @@ class _Reader(TreeReader):
             for group in groups:
                 entries[group] = queue
         self.cfg.qos_maps[name] = Val(entries, self.src(node))
-
-    def wred_line_noting(self, node: Node, wred: Wred) -> None:
-        """A profile line not read may be the one that turns marking on (`random-detect ecn` mistyped): noted, so
-        the profile's marking reads unknown rather than off unless a `random-detect ecn` line was read."""
-        try:
-            self.wred_line(node, wred)
-        except LineError:
-            wred.unread = wred.unread or self.src(node)
-            raise
 
     def wred_line(self, node: Node, wred: Wred) -> None:
         """OS10 User Guide, "WRED": `random-detect color {green|yellow|red} minimum-threshold X maximum-threshold Y
