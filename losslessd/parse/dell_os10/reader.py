@@ -132,7 +132,7 @@ class Os10Config:
     dscp_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dscp: qos-group}
     qos_maps: dict[str, Val] = field(default_factory=dict)  # name -> {qos-group: queue}
     # (kind, name) of a trust map (dot1p, dscp) or qos-map (queue) with a line not read: the map is unknown
-    unread_maps: dict[tuple[str, str], Source] = field(default_factory=dict)
+    unread_maps: set[tuple[str, str]] = field(default_factory=set)
     nq_class_maps: dict[str, Val] = field(default_factory=dict)  # name -> qos-groups (`match qos-group`)
     queuing_class_maps: dict[str, Val] = field(default_factory=dict)  # name -> queue (`match queue`)
     nq_policies: dict[str, dict[str, NqClass]] = field(default_factory=dict)
@@ -431,7 +431,7 @@ class _Reader(TreeReader):
                     rest = rest[:rest.index("color")]
                 values = _list(rest, 7, "802.1p values") if kind == "dot1p" else dscp_values(rest)
             except LineError as exc:
-                self.cfg.unread_maps.setdefault((kind, name), self.src(child))  # which values it maps: unknown
+                self.cfg.unread_maps.add((kind, name))  # which values it maps: unknown
                 self.garbled(child, str(exc))
                 continue
             for value in values:
@@ -450,7 +450,7 @@ class _Reader(TreeReader):
                 queue = bounded_int(cw[1], 0, 7, "the queue")
                 groups = _list(cw[3:], 7, "the qos-groups")
             except LineError as exc:
-                self.cfg.unread_maps.setdefault(("queue", name), self.src(child))  # which groups it maps: unknown
+                self.cfg.unread_maps.add(("queue", name))  # which groups it maps: unknown
                 self.garbled(child, str(exc))
                 continue
             for group in groups:
