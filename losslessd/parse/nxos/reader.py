@@ -6,6 +6,7 @@ become SYS002 issues (an unknown threshold unit SYS003); lines that are not abou
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -618,8 +619,8 @@ class _Reader(TreeReader):
                 continue
             group = class_index(cw[-1], _NQ_CLASS)
             conf = classes.setdefault(cw[-1], NqClass(-1 if group is None else group, self.src(child)))
-            self.each(child.children, lambda sub, conf=conf: self.nq_command(sub, conf),
-                      lambda sub, conf=conf: self.pause_unread(sub, conf))
+            self.each(child.children, functools.partial(self.nq_command, conf=conf),
+                      functools.partial(self.pause_unread, conf=conf))
 
     def pause_unread(self, node: Node, conf: NqClass) -> None:
         """A `pause` line not read would make the class no-drop: its no-drop is unknown, not lossy."""
