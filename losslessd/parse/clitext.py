@@ -152,25 +152,26 @@ class ModeKeywords:
         full = keyword(word, self.all[mode])
         return full if full in self.own[mode] else None
 
-    def ambiguous(self, mode: str, word: str) -> list[str]:
-        """The keywords of ``mode`` that ``word`` begins when it begins several and one of them is the mode's own:
-        the switch refuses such a line (so what it would set is not set); [] otherwise."""
-        if mode not in self.own or word in self.all[mode] or word in self.global_words:
-            return []
-        found = sorted(key for key in self.all[mode] if key.startswith(word))
-        return found if len(found) > 1 and any(key in self.own[mode] for key in found) else []
-
     def spell(self, mode: str, words: list[str], strict: bool = False) -> list[str]:
         """``words`` with the keyword of ``mode`` they abbreviate written out, after a leading word (`paus pfc-cos 3`:
         `pause pfc-cos 3`; `no band percent 50`: `no bandwidth percent 50`); a mode without keywords of its own here
         leaves its lines as typed. ``strict`` (a reader reading the line): an ambiguous prefix of one of the mode's
-        own keywords raises LineError (a SYS002 at the line), where it was left as typed and read as nothing."""
+        own keywords raises LineError (a SYS002 at the line: the switch refuses it, so what it would set is not set),
+        where it was left as typed and read as nothing. One scan of the mode's keywords tells both."""
         k = 1 if words[:1] and words[0] in self.leading else 0
-        if strict and len(words) > k and (found := self.ambiguous(mode, words[k])):
-            raise LineError(f"ambiguous: `{words[k]}` could be {', '.join(found[:-1])} or {found[-1]}; the switch "
+        if mode not in self.own or len(words) <= k:
+            return words
+        word = words[k]
+        if word in self.all[mode] or word in self.global_words:  # written out (or a global command): as typed
+            return words
+        found = [key for key in self.all[mode] if key.startswith(word)]
+        if len(found) == 1:
+            return [*words[:k], found[0], *words[k + 1:]] if found[0] in self.own[mode] else words
+        if strict and len(found) > 1 and any(key in self.own[mode] for key in found):
+            found.sort()
+            raise LineError(f"ambiguous: `{word}` could be {', '.join(found[:-1])} or {found[-1]}; the switch "
                             "refuses it")
-        full = self.keyword(mode, words[k]) if mode in self.own and len(words) > k else None
-        return [*words[:k], full, *words[k + 1:]] if full else words
+        return words
 
 
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
