@@ -486,6 +486,25 @@ def test_a_trust_map_line_not_read_leaves_the_port_trust_unknown(port_line, trus
     assert issues_at(device) == (set() if trust else {("SYS002", line_of(text, port_line))})
 
 
+@pytest.mark.parametrize("lines,trust", [
+    (("trust-map dot1p", "trust-map dot1p default"), "pcp"),
+    (("trust-map dot1p default", "trust-map dot1p"), None),
+    (("trust-map dscp", "no trust-map"), "pcp"),  # the port's own bindings gone: the system's dot1p map
+    (("trust-map dsc ROCE", "trust-map dot1p default"), None),  # a line of no readable kind: its DSCP map unknown
+])
+def test_a_later_trust_map_line_decides_over_an_earlier_one_not_read(lines, trust):
+    """OS10 User Guide, "Trust based classification": the last `trust-map dot1p|dscp` line of a kind binds it. A line
+    read after one of its kind not read binds the trust (it stayed unknown); one not read after a read one leaves the
+    trust unknown."""
+    text = HEADER + ("system qos\n trust-map dot1p default\n!\n"
+                     "interface ethernet1/1/1\n no switchport\n" + "".join(f" {line}\n" for line in lines) + "!\n")
+    device = parse(text)
+    port = device.ports["ethernet1/1/1"]
+    assert (port.trust.value if port.trust else None) == trust
+    bad = [line for line in lines if len(line.split()) == 2 and line != "no trust-map" or "dsc " in line]
+    assert issues_at(device) == {("SYS002", line_of(text, bad[0], after="interface ethernet1/1/1"))}
+
+
 @pytest.mark.parametrize("binding,pfc,marks", [
     ("", [3], True),
     (" service-policy input type network-qos\n", None, True),

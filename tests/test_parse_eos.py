@@ -9,6 +9,7 @@ from losslessd.errors import InputError
 from losslessd.model import SchedulerType, Trust
 from losslessd.parse import clitext, eos
 from losslessd.parse.base import Input
+from losslessd.parse.eos import flat as eos_flat
 from tests.conftest import FIXTURES
 
 RAW = FIXTURES / "raw" / "arista_eos"
@@ -1008,12 +1009,22 @@ def test_a_range_is_read_by_the_helper_nxos_shares(spelled, ports):
         assert sorted(dev.ports) == sorted(ports) and not dev.issues
 
 
-def test_a_range_block_s_lines_are_spelled_once_and_read_on_every_port():
+def test_a_range_block_s_lines_are_spelled_once_and_read_on_every_port(monkeypatch):
     """A range's block is read once for each port it names; its lines, spelled once (they were spelled again for each
     port), still give each port the abbreviated commands, and an ambiguous one is one SYS002 at its line."""
     text = ("interface Ethernet1-3\n   prio on\n   serv type qos input ROCE-IN\n   tx-q 3\n      band percent 40\n"
             "      no prio\n")
+    spelled: list[tuple[str, ...]] = []
+    def counting(spell):
+        def spell_and_count(words, *args, **kwargs):
+            spelled.append(tuple(words))
+            return spell(words, *args, **kwargs)
+        return spell_and_count
+    for name in ("interface_words", "queue_words"):
+        monkeypatch.setattr(eos_flat, name, counting(getattr(eos_flat, name)))
     device = parse(text)
+    # one spelling per line of the block (the ambiguous one too), not one per port
+    assert sorted(spelled) == sorted(tuple(line.split()) for line in text.splitlines()[1:])
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
     for name in ("Ethernet1", "Ethernet2", "Ethernet3"):
         port = device.ports[name]
@@ -1048,6 +1059,22 @@ def test_a_trust_line_not_read_leaves_the_port_trust_unknown(line, trust):
     port = device.ports["Ethernet1"]
     assert (port.trust.value if port.trust else None) == trust
     assert [(i.code, i.source.line) for i in device.issues] == ([] if trust else [("SYS002", 3)])
+
+
+@pytest.mark.parametrize("lines,trust", [
+    (("qos trust dscpp", "qos trust cos"), "pcp"), (("qos trust cos", "qos trust dscpp"), None),
+    (("qos trust", "no qos trust"), "none")])
+def test_a_later_trust_line_decides_over_an_earlier_one_not_read(lines, trust):
+    """EOS runs a port's trust lines in order and keeps the last (EOS User Manual, QoS: `qos trust {cos|dscp}`). A
+    trust line read after one not read sets the trust (it stayed unknown); one not read after a read one leaves the
+    trust unknown."""
+    device = parse("interface Ethernet1\n   switchport access vlan 10\n" + "".join(f"   {line}\n" for line in lines))
+    port = device.ports["Ethernet1"]
+    assert (port.trust.value if port.trust else None) == trust
+    bad = next(n for n, line in enumerate(lines, 3) if line not in ("qos trust cos", "no qos trust"))
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", bad)]
+    if trust:
+        assert port.trust_source.line == 4
 
 
 @pytest.mark.parametrize("line,known", [

@@ -11,7 +11,7 @@ from typing import NamedTuple, TypeVar
 from .. import capture
 from ..errors import InputError
 from ..limits import MAX_EXPANDED_PORTS, MAX_ISSUES_PER_FILE, MAX_PORTS
-from ..model import ParseIssue, Source
+from ..model import Ecn, ParseIssue, Queue, Source
 from ..platforms import PLATFORMS
 
 T = TypeVar("T")
@@ -228,6 +228,12 @@ def port_slot(ports: dict[str, T], name: str, make: Callable[[], T], source: Sou
         check_port_count(len(ports) + 1, source.file or "?")
         slot = ports[name] = make()
     return slot
+
+
+def unknown_queues(indices: Iterable[int], source: Source) -> dict[int, Queue]:
+    """The queues of a port whose queuing policy (scheduler-map) is bound but not defined, or whose binding line was
+    not read: each queue's scheduling and ECN unknown (ecn_enabled None), not off."""
+    return {index: Queue(index=index, ecn=Ecn(ecn_enabled=None, source=source), source=source) for index in indices}
 
 
 # Text parsers look for their signs in the first part of a file only: sniffing must stay cheap.

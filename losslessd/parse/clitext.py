@@ -7,9 +7,8 @@ tree, the "is this a config at all" check, the SYS002 plumbing and the truncatio
 from __future__ import annotations
 
 import functools
-import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -52,7 +51,7 @@ def tree(text: str) -> list[Node]:
     stack: list[tuple[int, Node]] = [(-1, root)]
     # (lines read one at a time, not a list of them all; a line without lines under it shares one empty list: a
     # 32 MiB config of one short line after another is 11 million nodes, and each list of them cost 56 bytes)
-    for number, raw in enumerate(io.StringIO(text, newline="\n"), 1):
+    for number, raw in numbered_lines(text):
         line = raw.expandtabs(8).rstrip()
         body = line.lstrip(" ")
         if not body or body.startswith("!") or body == "exit":
@@ -71,6 +70,20 @@ def tree(text: str) -> list[Node]:
 
 
 _LEAF: list[Node] = []  # the children of every node tree() makes without any (never appended to)
+
+
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based number, line without its "\n") of each line, split on "\n" only: a "\r" stays in its line, as in a
+    CRLF file's. One slice at a time: io.StringIO copied the whole text first (4 bytes a character, 125 MiB for a
+    31 MiB config); the end of the text is no line of its own."""
+    start, number = 0, 1
+    while start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            yield number, text[start:]
+            return
+        yield number, text[start:end]
+        start, number = end + 1, number + 1
 
 
 # A configuration-mode prompt in a pasted session: `Leaf-1(config)#`, `switch(config-if-Et5)# ` (Arista EOS User
@@ -139,25 +152,26 @@ class ModeKeywords:
         full = keyword(word, self.all[mode])
         return full if full in self.own[mode] else None
 
-    def ambiguous(self, mode: str, word: str) -> list[str]:
-        """The keywords of ``mode`` that ``word`` begins when it begins several and one of them is the mode's own:
-        the switch refuses such a line (so what it would set is not set); [] otherwise."""
-        if mode not in self.own or word in self.all[mode] or word in self.global_words:
-            return []
-        found = sorted(key for key in self.all[mode] if key.startswith(word))
-        return found if len(found) > 1 and any(key in self.own[mode] for key in found) else []
-
     def spell(self, mode: str, words: list[str], strict: bool = False) -> list[str]:
         """``words`` with the keyword of ``mode`` they abbreviate written out, after a leading word (`paus pfc-cos 3`:
         `pause pfc-cos 3`; `no band percent 50`: `no bandwidth percent 50`); a mode without keywords of its own here
         leaves its lines as typed. ``strict`` (a reader reading the line): an ambiguous prefix of one of the mode's
-        own keywords raises LineError (a SYS002 at the line), where it was left as typed and read as nothing."""
+        own keywords raises LineError (a SYS002 at the line: the switch refuses it, so what it would set is not set),
+        where it was left as typed and read as nothing. One scan of the mode's keywords tells both."""
         k = 1 if words[:1] and words[0] in self.leading else 0
-        if strict and len(words) > k and (found := self.ambiguous(mode, words[k])):
-            raise LineError(f"ambiguous: `{words[k]}` could be {', '.join(found[:-1])} or {found[-1]}; the switch "
+        if mode not in self.own or len(words) <= k:
+            return words
+        word = words[k]
+        if word in self.all[mode] or word in self.global_words:  # written out (or a global command): as typed
+            return words
+        found = [key for key in self.all[mode] if key.startswith(word)]
+        if len(found) == 1:
+            return [*words[:k], found[0], *words[k + 1:]] if found[0] in self.own[mode] else words
+        if strict and len(found) > 1 and any(key in self.own[mode] for key in found):
+            found.sort()
+            raise LineError(f"ambiguous: `{word}` could be {', '.join(found[:-1])} or {found[-1]}; the switch "
                             "refuses it")
-        full = self.keyword(mode, words[k]) if mode in self.own and len(words) > k else None
-        return [*words[:k], full, *words[k + 1:]] if full else words
+        return words
 
 
 def renest(lines: list[str], takes: Callable[[str, list[str]], bool], opens: Callable[[str | None, list[str]],
@@ -499,12 +513,15 @@ class TreeReader:
         """The text the tree is built from (a vendor's reader may blank what is not configuration, keeping lines)."""
         return self.inp.text
 
-    def each(self, nodes: list[Node], handler) -> None:
-        """``handler(node)`` for every node; one that cannot be read is reported and the rest still read."""
+    def each(self, nodes: list[Node], handler, on_error: Callable[[Node], None] | None = None) -> None:
+        """``handler(node)`` for every node; one that cannot be read is reported and the rest still read.
+        ``on_error(node)`` first notes what a line not read leaves unknown (a mistyped `pause`: the class's no-drop)."""
         for node in nodes:
             try:
                 handler(node)
             except LineError as exc:
+                if on_error is not None:
+                    on_error(node)
                 self.garbled(node, str(exc))
 
     def src(self, node: Node) -> Source:

@@ -24,6 +24,7 @@ from ...model import (
     Source,
     Trust,
 )
+from ..base import unknown_queues
 from ..clitext import Issues, Val
 from .reader import BINDING_UNREAD, WRED_UNREAD, InterfaceConf, NqClass, Os10Config, QueueConf, threshold_bytes
 
@@ -120,7 +121,7 @@ def _classification(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: I
         return
     dot1p, dscp = _bound(iface, cfg, "trust_dot1p"), _bound(iface, cfg, "trust_dscp")
     own = iface.bind.trust_dot1p is not None or iface.bind.trust_dscp is not None
-    unread = iface.bind.trust_unread or (None if own else cfg.system.trust_unread)
+    unread = next(iter((iface.bind.trust_unread or ({} if own else cfg.system.trust_unread)).values()), None)
     if unread is not None:  # a `trust-map` line not read (a SYS002 says why): what the port trusts is unknown
         port.trust_source = unread
         return
@@ -264,9 +265,7 @@ def _queues(cfg: Os10Config, iface: InterfaceConf, port: Port, issues: Issues) -
     bound, policy = _policy(cfg, iface, "queuing_policy", cfg.queuing_policies, "queuing", issues)
     if policy is None:
         if bound is not None:  # a policy bound but not defined, or its binding line not read: the queues are unknown
-            for index in QUEUES:
-                port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=None, source=bound.source),
-                                           source=bound.source)
+            port.queues.update(unknown_queues(QUEUES, bound.source))
         return
     queues: dict[int, QueueConf] = {}
     for class_name, conf in policy.items():

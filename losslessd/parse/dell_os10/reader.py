@@ -100,7 +100,9 @@ class Bindings:
 
     trust_dot1p: Val | None = None  # map name, or "default"
     trust_dscp: Val | None = None
-    trust_unread: Source | None = None  # a `trust-map` line not read: the trust it would bind is unknown
+    # `trust-map` lines not read, by the kind they name ("" when none): the trust they would bind is unknown until a
+    # later line of that kind (or a bare `no trust-map`) binds it again
+    trust_unread: dict[str, Source] = field(default_factory=dict)
     qos_map: Val | None = None
     nq_policy: Val | None = None  # `service-policy input type network-qos NAME`
     queuing_policy: Val | None = None  # `service-policy output type queuing NAME`
@@ -130,7 +132,7 @@ class Os10Config:
     dscp_maps: dict[str, Val] = field(default_factory=dict)  # name -> {dscp: qos-group}
     qos_maps: dict[str, Val] = field(default_factory=dict)  # name -> {qos-group: queue}
     # (kind, name) of a trust map (dot1p, dscp) or qos-map (queue) with a line not read: the map is unknown
-    unread_maps: dict[tuple[str, str], Source] = field(default_factory=dict)
+    unread_maps: set[tuple[str, str]] = field(default_factory=set)
     nq_class_maps: dict[str, Val] = field(default_factory=dict)  # name -> qos-groups (`match qos-group`)
     queuing_class_maps: dict[str, Val] = field(default_factory=dict)  # name -> queue (`match queue`)
     nq_policies: dict[str, dict[str, NqClass]] = field(default_factory=dict)
@@ -369,7 +371,10 @@ class _Reader(TreeReader):
             self.qos_map(node, w[2])
         elif w[0] == "wred" and len(w) == 2:
             wred = cfg.wreds.setdefault(w[1], Wred(source=self.src(node)))
-            self.each(node.children, lambda child: self.wred_line_noting(child, wred))
+            # a profile line not read may be the one that turns marking on (`random-detect ecn` mistyped): its
+            # marking reads unknown rather than off unless a `random-detect ecn` line was read
+            self.each(node.children, lambda child: self.wred_line(child, wred),
+                      lambda child: setattr(wred, "unread", wred.unread or self.src(child)))
         elif w[:3] == ["policy-map", "type", "network-qos"] and len(w) == 4:
             self.policy(node, w[3], cfg.nq_policies, lambda src: NqClass(source=src), self.nq_line)
         elif w[:3] == ["policy-map", "type", "queuing"] and len(w) == 4:
@@ -426,7 +431,7 @@ class _Reader(TreeReader):
                     rest = rest[:rest.index("color")]
                 values = _list(rest, 7, "802.1p values") if kind == "dot1p" else dscp_values(rest)
             except LineError as exc:
-                self.cfg.unread_maps.setdefault((kind, name), self.src(child))  # which values it maps: unknown
+                self.cfg.unread_maps.add((kind, name))  # which values it maps: unknown
                 self.garbled(child, str(exc))
                 continue
             for value in values:
@@ -445,21 +450,12 @@ class _Reader(TreeReader):
                 queue = bounded_int(cw[1], 0, 7, "the queue")
                 groups = _list(cw[3:], 7, "the qos-groups")
             except LineError as exc:
-                self.cfg.unread_maps.setdefault(("queue", name), self.src(child))  # which groups it maps: unknown
+                self.cfg.unread_maps.add(("queue", name))  # which groups it maps: unknown
                 self.garbled(child, str(exc))
                 continue
             for group in groups:
                 entries[group] = queue
         self.cfg.qos_maps[name] = Val(entries, self.src(node))
-
-    def wred_line_noting(self, node: Node, wred: Wred) -> None:
-        """A profile line not read may be the one that turns marking on (`random-detect ecn` mistyped): noted, so
-        the profile's marking reads unknown rather than off unless a `random-detect ecn` line was read."""
-        try:
-            self.wred_line(node, wred)
-        except LineError:
-            wred.unread = wred.unread or self.src(node)
-            raise
 
     def wred_line(self, node: Node, wred: Wred) -> None:
         """OS10 User Guide, "WRED": `random-detect color {green|yellow|red} minimum-threshold X maximum-threshold Y
@@ -555,13 +551,17 @@ class _Reader(TreeReader):
         src = self.src(node)
         if w[0] == "trust-map":
             if len(w) != 3 or w[1] not in ("dot1p", "dscp"):
-                bind.trust_unread = bind.trust_unread or src
+                bind.trust_unread.setdefault(w[1] if len(w) > 1 and w[1] in ("dot1p", "dscp") else "", src)
                 raise LineError("expected `trust-map dot1p|dscp NAME`")
             setattr(bind, f"trust_{w[1]}", Val(w[2], src))
+            bind.trust_unread.pop(w[1], None)  # the last line of a kind binds it
         elif w[:2] == ["no", "trust-map"]:
             for kind in (w[2:3] or ["dot1p", "dscp"]):
                 if kind in ("dot1p", "dscp"):
                     setattr(bind, f"trust_{kind}", None)
+                    bind.trust_unread.pop(kind, None)
+            if len(w) == 2:  # every binding gone, the one of a line not read too
+                bind.trust_unread.clear()
         elif w[:2] == ["qos-map", "traffic-class"]:
             if len(w) != 3:
                 bind.qos_map = Val(BINDING_UNREAD, src)

@@ -83,18 +83,12 @@ class _Reader(TreeReader):
             if len(w) != 2:
                 raise LineError("expected `dcb-map NAME`")
             dcb = cfg.dcb_maps.setdefault(w[1], DcbMap(source=self.src(node)))
-            self.each(node.children, lambda child: self.dcb_line_noting(child, dcb))
+            # a map line not read may be a group's `pfc on` or the priority mapping: the ports the map is applied to
+            # read PFC unknown rather than off
+            self.each(node.children, lambda child: self.dcb_line(child, dcb),
+                      lambda child: setattr(dcb, "unread", dcb.unread or self.src(child)))
         elif w == ["service-class", "dynamic", "dot1p"]:
             cfg.trust_dot1p = Val(True, self.src(node))
-
-    def dcb_line_noting(self, node: Node, dcb: DcbMap) -> None:
-        """A map line not read may be the `pfc on` of a group or the priority mapping: noted, so the ports the map is
-        applied to read PFC unknown rather than off."""
-        try:
-            self.dcb_line(node, dcb)
-        except LineError:
-            dcb.unread = dcb.unread or self.src(node)
-            raise
 
     def dcb_line(self, node: Node, dcb: DcbMap) -> None:
         """OS9 Configuration Guide, "DCB Map: Configuration Procedure": `priority-group N {bandwidth P |

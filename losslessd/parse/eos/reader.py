@@ -391,8 +391,10 @@ class _Reader(TreeReader):
         if body[:2] == ["qos", "trust"]:
             if neg and len(body) == 2:
                 conf.trust = Val(Trust.none, self.src(node))
+                conf.trust_unread = None  # the last trust line decides: an earlier one not read no longer matters
             elif not neg and len(body) == 3 and body[2] in ("dscp", "cos"):
                 conf.trust = Val(Trust.dscp if body[2] == "dscp" else Trust.pcp, self.src(node))
+                conf.trust_unread = None
             else:
                 conf.trust_unread = conf.trust_unread or self.src(node)
                 raise LineError("expected `qos trust dscp`, `qos trust cos` or `no qos trust`")

@@ -21,7 +21,7 @@ from ...model import (
 )
 from ...model import ForwardingClass as NamedClass
 from ...units import time_to_bytes
-from ..base import check_port_count
+from ..base import check_port_count, unknown_queues
 from .reader import (
     PHYSICAL,
     WATCHDOG_DEFAULTS,
@@ -389,7 +389,7 @@ def _scheduler_map(cfg: JunosConfig, ref: Val, port: Port, issues: list[ParseIss
 def _unknown_queues(issues: list[ParseIssue], port: Port, what: str, ref: Val) -> None:
     """A missing scheduler-map leaves every queue's scheduler and ECN unknown (not off)."""
     _missing(issues, port, what, ref, "its queue scheduling and ECN are unknown")
-    port.queues = {i: Queue(index=i, ecn=Ecn(source=ref.source), source=ref.source) for i in range(8)}
+    port.queues = unknown_queues(range(8), ref.source)
 
 
 def _ecn(cfg: JunosConfig, sched: SchedulerConf, speed_gbps: float | None, issues: list[ParseIssue]) -> Ecn:

@@ -27,6 +27,7 @@ from ...model import (
     Trust,
     Watchdog,
 )
+from ..base import unknown_queues
 from ..clitext import Issues, Val
 from .reader import (
     _NQ_CLASS,
@@ -419,8 +420,7 @@ def _queues(cfg: NxosConfig, iface: InterfaceConf, port: Port, issues: Issues) -
     _, src, policy = _policy(cfg, iface.queuing_policy, "queuing", cfg.queuing_policies, port.name, issues)
     if policy is None:
         if src is not None:  # a policy attached but not defined, or its line not read: the queues are unknown
-            for index in QUEUES:
-                port.queues[index] = Queue(index=index, ecn=Ecn(ecn_enabled=None, source=src), source=src)
+            port.queues.update(unknown_queues(QUEUES, src))
         return
     queues: dict[int, QueueConf] = {}
     for class_name, conf in policy.items():

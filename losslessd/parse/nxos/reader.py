@@ -6,6 +6,7 @@ become SYS002 issues (an unknown threshold unit SYS003); lines that are not abou
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -471,14 +472,10 @@ class _Reader(TreeReader):
             elif cw[0] != "description":
                 raise LineError("not a class-map command losslessd knows")
 
-        def noting(child: Node) -> None:
-            try:
-                line(child)
-            except LineError:
-                if child.words[0] == "match":  # what the class matches is unknown: not a DSCP/CoS map to evaluate
-                    conf.other = True
-                raise
-        self.each(node.children, noting)
+        def unread(child: Node) -> None:
+            if child.words[0] == "match":  # what the class matches is unknown: not a DSCP/CoS map to evaluate
+                conf.other = True
+        self.each(node.children, line, unread)
 
     def group_class_map(self, node: Node, w: list[str]) -> None:
         """`class-map type queuing|network-qos [match-any] NAME` with `match qos-group N` (Nexus 3000/5000
@@ -622,15 +619,13 @@ class _Reader(TreeReader):
                 continue
             group = class_index(cw[-1], _NQ_CLASS)
             conf = classes.setdefault(cw[-1], NqClass(-1 if group is None else group, self.src(child)))
-            self.each(child.children, lambda sub, conf=conf: self.nq_line(sub, conf))
+            self.each(child.children, functools.partial(self.nq_command, conf=conf),
+                      functools.partial(self.pause_unread, conf=conf))
 
-    def nq_line(self, node: Node, conf: NqClass) -> None:
-        try:
-            self.nq_command(node, conf)
-        except LineError:
-            if node.words[0] == "pause":  # the line that would make the class no-drop: unknown, not lossy
-                conf.pause_unread = conf.pause_unread or self.src(node)
-            raise
+    def pause_unread(self, node: Node, conf: NqClass) -> None:
+        """A `pause` line not read would make the class no-drop: its no-drop is unknown, not lossy."""
+        if node.words[0] == "pause":
+            conf.pause_unread = conf.pause_unread or self.src(node)
 
     def nq_command(self, node: Node, conf: NqClass) -> None:
         w = node.words
