@@ -542,6 +542,13 @@ def test_per_interface_detail_takes_the_local_port_from_the_command():
     assert [(i.code, i.source.line) for i in issues] == [("SYS002", 27)]
     assert "names no local interface" in issues[0].message and "show lldp neighbors Gi1/0/1 detail" in issues[0].message
     assert lldp.prompt_host(IOS_PER_INTERFACE) == "sw-leaf7"
+    # typed short or in two words, as the CLI takes it: the port as the configs spell it (`eth1` was read as a port
+    # no device has, and topology dropped the neighbour)
+    block = "Chassis id: 5c83.8f12.3400\nPort id: etp49\nSystem Name: leaf1\n"
+    for typed, port in (("eth1", "Ethernet1"), ("Eth1", "Ethernet1"), ("ethernet 1/1", "Ethernet1/1"),
+                        ("Ethernet1", "Ethernet1"), ("Te1/0/49", "Te1/0/49")):
+        neighbors, issues = lldp.parse(f"spine1# show lldp neighbors interface {typed} detail\n{block}", "s.txt")
+        assert (found(neighbors), issues) == ([(port, "leaf1", "etp49", 2)], []), typed
     # old IOS's whole-device detail (no Local Intf line at all) is read as such, each block a SYS002, not one SYS001
     whole = IOS_PER_INTERFACE.split("\n", 1)[1]
     assert lldp.parse(whole, "x.txt")[1][0].code == "SYS002"
