@@ -57,13 +57,15 @@ class IssueList(list[ParseIssue]):
     """A parser's issues, at most MAX_ISSUES_PER_FILE (limits.py) of one code for one file; the rest are counted by one
     more issue of that code at the first line left out. A file of one unreadable line after another made an issue
     per line: 16 million lines of `}` (32 MiB) were 3 GB to parse and 14 GB to lint. parse_group hands devices a
-    plain list."""
+    plain list. The counting issue's message is written when the list is read (iterated, indexed, compared, copied),
+    not at each issue counted: rewriting it every time was half the parse of a million stray Junos `}`."""
 
     def __init__(self, items: Iterable[ParseIssue] = ()):
         super().__init__()
         self._counts: dict[tuple[str, str | None], int] = {}
         self._more: dict[tuple[str, str | None], tuple[ParseIssue, str]] = {}  # -> (the counting issue, first left out)
         self._counting: set[int] = set()  # id() of the counting issues (another list's pass through uncounted)
+        self._stale = False  # an issue counted since the counting messages were written
         self.extend(items)
 
     def append(self, issue: ParseIssue) -> None:
@@ -78,9 +80,17 @@ class IssueList(list[ParseIssue]):
             self._more[key] = counting, first
             self._counting.add(id(counting))
             super().append(counting)
-        counting, first = self._more[key]
-        counting.message = (f"{n - MAX_ISSUES_PER_FILE:,} more {issue.code} issues in this file, from this line on, "
-                            f"are not listed one by one (at most {MAX_ISSUES_PER_FILE:,} are); the first: {first}")
+        self._stale = True
+
+    def _finish(self) -> None:
+        """Write each counting issue's message with the count so far."""
+        if not self._stale:
+            return
+        self._stale = False
+        for key, (counting, first) in self._more.items():
+            counting.message = (f"{self._counts[key] - MAX_ISSUES_PER_FILE:,} more {key[0]} issues in this file, "
+                                f"from this line on, are not listed one by one (at most {MAX_ISSUES_PER_FILE:,} are); "
+                                f"the first: {first}")
 
     def extend(self, items: Iterable[ParseIssue]) -> None:
         passing = items._counting if isinstance(items, IssueList) else ()
@@ -94,6 +104,24 @@ class IssueList(list[ParseIssue]):
     def __iadd__(self, items: Iterable[ParseIssue]) -> IssueList:  # type: ignore[override,misc]
         self.extend(items)
         return self
+
+
+def _finishing(name: str) -> Callable:
+    """list's ``name``, after IssueList._finish: list's own methods read its items without __iter__ (``+``, ``==``,
+    indexing, ``copy``). (`plain_list + issue_list` cannot be caught: write `[*plain_list, *issue_list]`.)"""
+    method = getattr(list, name)
+
+    def read(self: IssueList, *args):
+        self._finish()
+        return method(self, *args)
+
+    read.__name__ = name
+    return read
+
+
+for _name in ("__iter__", "__reversed__", "__getitem__", "__contains__", "__eq__", "__ne__", "__repr__", "__add__",
+              "__mul__", "copy", "index", "count"):
+    setattr(IssueList, _name, _finishing(_name))
 
 
 class LineAt:

@@ -74,5 +74,5 @@ def parse(inputs: list[Input], name: str) -> Device:
             issues.extend(problems)
         configs.append(Input(inp.path, capture.section_text(last["config"])))
     device = build(read(configs), PLATFORM, name, inputs[0].path)
-    device.neighbors, device.issues = neighbors, device.issues + issues
+    device.neighbors, device.issues = neighbors, [*device.issues, *issues]  # (IssueLists: read, not copied)
     return device
