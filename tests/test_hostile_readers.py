@@ -135,12 +135,13 @@ def test_a_flood_reaches_the_device_counted_through_the_platforms_that_join_list
 
     nvue = (ROOT / "tests/fixtures/raw/nvidia_cumulus/leaf-roce-good.cfg").read_text()
     (tmp_path / "sw.cfg").write_text(nvue + "garbage\n" * 1005)
+    (tmp_path / "nv.cfg").write_text(nvue + "nv set qos roce mode bogus\n" * 1005)  # (was uncapped)
     eos = (ROOT / "tests/fixtures/raw/arista_eos/roce-leaf.cfg").read_text()
     (tmp_path / "eos.txt").write_text(
         "#% losslessd capture 1\n#% device: leaf9\n#% platform: arista_eos\n#% collected: 2026-01-01T00:00:00Z\n"
         "#% command: show running-config\n" + eos + "#% command: show lldp neighbors\n"
         "Port          Neighbor Device ID       Neighbor Port ID    TTL\n" + "Et1 x\n" * 1005)
-    for name in ("sw.cfg", "eos.txt"):
+    for name in ("sw.cfg", "nv.cfg", "eos.txt"):
         device = parse.parse_group(name, [tmp_path / name])
         counting = [i for i in device.issues if "not listed one by one" in i.message]
         assert len(counting) == 1 and counting[0].message.startswith("5 more SYS002"), (name, counting)

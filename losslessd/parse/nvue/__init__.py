@@ -16,7 +16,7 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device, ParseIssue
 from .. import lldp
-from ..base import Input, last_sections, sniff_text
+from ..base import Input, IssueList, last_sections, sniff_text
 
 PLATFORM = "nvidia_cumulus"
 
@@ -45,7 +45,8 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    paths, issues, neighbors = [], [], []
+    paths, neighbors = [], []
+    issues: list[ParseIssue] = IssueList()  # (read() adds the `nv set` lines it skips: capped as well)
     for inp in inputs:
         text = inp.text
         if capture.is_capture(text):
