@@ -145,3 +145,16 @@ def test_a_flood_reaches_the_device_counted_through_the_platforms_that_join_list
         device = parse.parse_group(name, [tmp_path / name])
         counting = [i for i in device.issues if "not listed one by one" in i.message]
         assert len(counting) == 1 and counting[0].message.startswith("5 more SYS002"), (name, counting)
+
+
+def test_an_issue_list_is_pickled_and_copied_as_the_plain_list_it_has_become():
+    """Unpickling an IssueList with items raised AttributeError (its items came back before its counts)."""
+    import copy
+    import pickle
+
+    flood = _flooded(5)
+    for back in (pickle.loads(pickle.dumps(flood)), copy.deepcopy(flood), copy.copy(flood)):
+        assert type(back) is list and back == list(flood) and len(back) == 1001
+        assert back[-1].message.startswith("5 more SYS002 issues in this file")
+    one = _flooded(-999)
+    assert pickle.loads(pickle.dumps(one)) == list(one) and len(one) == 1

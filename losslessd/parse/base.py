@@ -105,6 +105,11 @@ class IssueList(list[ParseIssue]):
         self.extend(items)
         return self
 
+    def __reduce__(self):
+        """Pickled (a lint's worker processes) and copied as the plain list it has become: unpickling an IssueList
+        appended its items before its counts were back (AttributeError), and a deep copy counted them twice."""
+        return list, (list(self),)
+
 
 def _finishing(name: str) -> Callable:
     """list's ``name``, after IssueList._finish: list's own methods read its items without __iter__ (``+``, ``==``,
