@@ -564,6 +564,17 @@ def test_command_port_gives_the_interface_words_as_typed():
         ["ethernet", "1/10"], ["e1/10"], ["Ethernet1/10"], ["Et5"], ["Gi1/0/1"], None, None, None]
 
 
+def test_nxos_spells_a_per_interface_command_port_as_its_interface_lines_do():
+    """NX-OS's `interface` line reader names the port (its spellings); a range names no one port, another interface
+    is as typed (`mgmt0`), short names long (`Po10`)."""
+    from losslessd.parse.nxos import _command_port
+
+    assert [_command_port(f"show lldp neighbors interface {typed} detail") for typed in (
+        "ethernet 1/10", "e1/10", "ETH1/10", "Ethernet1/1/2", "ethernet 1/1-4", "ethernet 1/4-1", "ethernet 1/1-2/4",
+        "mgmt0", "Po10")] == ["Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet1/1/2", None, None, None,
+                              "mgmt0", "Port-Channel10"]
+
+
 def test_nxos_capture_reads_lldp_sections_and_port_channel_members(tmp_path):
     """An NX-OS capture's `show lldp neighbors` (collected, and was not read), its per-interface detail sections,
     and `show port-channel summary`: the members up in each port-channel (Device.bundle_members)."""
