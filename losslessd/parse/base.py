@@ -291,13 +291,16 @@ def refused(section: capture.Section, platform: str) -> bool:
     return any(refusal in head for refusal in PLATFORMS[platform].refusals)
 
 
-def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern],
-                  platform: str | None = None) -> dict[str, capture.Section]:
-    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts. With
-    ``platform`` (for optional commands), a section the device refused is as if the command had not run; a refused
-    required command is left to its reader, whose error names it."""
-    return {kind: sec for sec in sections for kind, command in commands.items()
-            if command_matches(sec, command) and not (platform and refused(sec, platform))}
+def answered(sections: list[capture.Section], platform: str) -> list[capture.Section]:
+    """The sections the device did not refuse (``refused``): an optional command it refused is as if it had not run.
+    (A refused required command is left to its reader, whose error names it: give that one all the sections.)"""
+    return [sec for sec in sections if not refused(sec, platform)]
+
+
+def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern]) -> dict[str, capture.Section]:
+    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts. For
+    optional commands, pass the ``answered`` sections."""
+    return {kind: sec for sec in sections for kind, command in commands.items() if command_matches(sec, command)}
 
 
 def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str) -> tuple[list[Input], str | None]:
@@ -339,8 +342,8 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
         if others:
-            answered = [sec for sec in sections if not refused(sec, platform)]
-            extra.append(Captured(inp.path, last_sections(answered, others), answered))
+            kept = answered(sections, platform)
+            extra.append(Captured(inp.path, last_sections(kept, others), kept))
     return configs, name, extra
 
 
