@@ -256,7 +256,8 @@ class _Merger:
             for nb in device.neighbors:
                 port = self.names.port(device, nb.port)
                 if port is None:
-                    continue  # a port the model does not hold (management, ports not captured)
+                    self.unheld(device, nb)
+                    continue
                 local = _End(device.name, port)
                 remote = self.remote(local, nb)
                 if remote is None:
@@ -287,6 +288,18 @@ class _Merger:
                 self.disagree(local, remote, nb, f"{_origin(link)} says {remote} {ARROW} {far}", far)
             else:
                 self.add(local, remote, nb.origin, nb.source)
+
+    def unheld(self, device: Device, nb: Neighbor) -> None:
+        """A neighbour on a port the device's model does not hold: nothing said when the neighbour is no linted device
+        (a management port's out-of-band switch); a linted one is a cable that goes unchecked (a port name not
+        matched, a NIC port not captured), LNK006 as for a far port the far device lacks."""
+        if self.names.device(nb.remote_device) is None:
+            return
+        far = f"{nb.remote_device}:{nb.remote_port}" if nb.remote_port else nb.remote_device
+        self.issue("LNK006", f"{device.name} reports neighbour {far} on its port {nb.port} ({self.how(nb)}), but "
+                   f"{device.name} has no port {nb.port} in its input ({', '.join(device.files) or 'no file'}); the "
+                   "link is not checked from this end", [_End(device.name, nb.port)], "local port", nb.source,
+                   severity="warning")
 
     def remote(self, local: _End, nb: Neighbor) -> _End | None:
         """The far end a neighbour entry names; a missing port (a MAC port ID) is taken from the far device's

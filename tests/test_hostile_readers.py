@@ -93,3 +93,68 @@ def test_a_flood_of_unread_lines_is_listed_up_to_the_limit_and_counted_beyond(tm
     first_left_out = text.count("\n") + MAX_ISSUES_PER_FILE + 1
     assert counting[0].message.startswith("500 more SYS002 issues in this file") and \
         counting[0].source.line == first_left_out
+
+
+def _flooded(extra: int):
+    """An IssueList given MAX_ISSUES_PER_FILE + ``extra`` unread lines of one file."""
+    from losslessd.limits import MAX_ISSUES_PER_FILE
+    from losslessd.model import ParseIssue, Source
+    from losslessd.parse.base import IssueList
+
+    return IssueList(ParseIssue(code="SYS002", message=f"cannot read line {n}", source=Source(file="j.conf", line=n))
+                     for n in range(1, MAX_ISSUES_PER_FILE + extra + 1))
+
+
+def test_the_counting_issue_says_the_final_count_however_the_list_is_read():
+    """The count is written when the list is read, not at each issue counted: every way of reading it (list's own
+    copies and comparisons do not iterate) sees `5 more` for 1,005 bad lines, and a count read early is brought up to
+    date when more come."""
+    from losslessd.parse.base import IssueList
+
+    def counting(issues) -> str:
+        return next(i.message for i in issues if "not listed one by one" in i.message)
+
+    reads = {"list": list, "unpack": lambda x: [*x], "index": lambda x: [x[-1]], "slice": lambda x: x[1000:],
+             "add": lambda x: x + [], "copy": lambda x: x.copy(), "sorted": lambda x: sorted(x, key=lambda i: i.code),
+             "reversed": lambda x: list(reversed(x)), "extend": lambda x: IssueList(x)}
+    for how, read in reads.items():
+        got = counting(read(_flooded(5)))
+        assert got.startswith("5 more SYS002 issues in this file") and "the first: cannot read line 1001" in got, how
+    assert "message='5 more SYS002 issues" in repr(_flooded(5))
+    flood = _flooded(5)
+    assert flood == [*flood] and (flood != [*flood]) is False
+    assert counting(flood).startswith("5 more")
+    flood.append(flood[0])
+    assert len(flood) == 1001 and counting(flood).startswith("6 more")
+
+
+def test_a_flood_reaches_the_device_counted_through_the_platforms_that_join_lists(tmp_path):
+    """NVUE and EOS join their reader's issues with others (`+` copied a list without reading it): 1,005 unread
+    lines are one counting issue saying 5 more, on the device."""
+    from losslessd import parse
+
+    nvue = (ROOT / "tests/fixtures/raw/nvidia_cumulus/leaf-roce-good.cfg").read_text()
+    (tmp_path / "sw.cfg").write_text(nvue + "garbage\n" * 1005)
+    (tmp_path / "nv.cfg").write_text(nvue + "nv set qos roce mode bogus\n" * 1005)  # (was uncapped)
+    eos = (ROOT / "tests/fixtures/raw/arista_eos/roce-leaf.cfg").read_text()
+    (tmp_path / "eos.txt").write_text(
+        "#% losslessd capture 1\n#% device: leaf9\n#% platform: arista_eos\n#% collected: 2026-01-01T00:00:00Z\n"
+        "#% command: show running-config\n" + eos + "#% command: show lldp neighbors\n"
+        "Port          Neighbor Device ID       Neighbor Port ID    TTL\n" + "Et1 x\n" * 1005)
+    for name in ("sw.cfg", "nv.cfg", "eos.txt"):
+        device = parse.parse_group(name, [tmp_path / name])
+        counting = [i for i in device.issues if "not listed one by one" in i.message]
+        assert len(counting) == 1 and counting[0].message.startswith("5 more SYS002"), (name, counting)
+
+
+def test_an_issue_list_is_pickled_and_copied_as_the_plain_list_it_has_become():
+    """Unpickling an IssueList with items raised AttributeError (its items came back before its counts)."""
+    import copy
+    import pickle
+
+    flood = _flooded(5)
+    for back in (pickle.loads(pickle.dumps(flood)), copy.deepcopy(flood), copy.copy(flood)):
+        assert type(back) is list and back == list(flood) and len(back) == 1001
+        assert back[-1].message.startswith("5 more SYS002 issues in this file")
+    one = _flooded(-999)
+    assert pickle.loads(pickle.dumps(one)) == list(one) and len(one) == 1

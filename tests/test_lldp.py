@@ -542,6 +542,13 @@ def test_per_interface_detail_takes_the_local_port_from_the_command():
     assert [(i.code, i.source.line) for i in issues] == [("SYS002", 27)]
     assert "names no local interface" in issues[0].message and "show lldp neighbors Gi1/0/1 detail" in issues[0].message
     assert lldp.prompt_host(IOS_PER_INTERFACE) == "sw-leaf7"
+    # typed short or in two words, as the CLI takes it: the port as the configs spell it (`eth1` was read as a port
+    # no device has, and topology dropped the neighbour)
+    block = "Chassis id: 5c83.8f12.3400\nPort id: etp49\nSystem Name: leaf1\n"
+    for typed, port in (("eth1", "Ethernet1"), ("Eth1", "Ethernet1"), ("ethernet 1/1", "Ethernet1/1"),
+                        ("Ethernet1", "Ethernet1"), ("Te1/0/49", "Te1/0/49")):
+        neighbors, issues = lldp.parse(f"spine1# show lldp neighbors interface {typed} detail\n{block}", "s.txt")
+        assert (found(neighbors), issues) == ([(port, "leaf1", "etp49", 2)], []), typed
     # old IOS's whole-device detail (no Local Intf line at all) is read as such, each block a SYS002, not one SYS001
     whole = IOS_PER_INTERFACE.split("\n", 1)[1]
     assert lldp.parse(whole, "x.txt")[1][0].code == "SYS002"
@@ -555,6 +562,17 @@ def test_command_port_gives_the_interface_words_as_typed():
         "show lldp neighbors Gi1/0/1 detail", "show lldp neighbors detail", "show lldp neighbors Eth1/1",
         "show lldp neighbors interface detail")] == [
         ["ethernet", "1/10"], ["e1/10"], ["Ethernet1/10"], ["Et5"], ["Gi1/0/1"], None, None, None]
+
+
+def test_nxos_spells_a_per_interface_command_port_as_its_interface_lines_do():
+    """NX-OS's `interface` line reader names the port (its spellings); a range names no one port, another interface
+    is as typed (`mgmt0`), short names long (`Po10`)."""
+    from losslessd.parse.nxos import _command_port
+
+    assert [_command_port(f"show lldp neighbors interface {typed} detail") for typed in (
+        "ethernet 1/10", "e1/10", "ETH1/10", "Ethernet1/1/2", "ethernet 1/1-4", "ethernet 1/4-1", "ethernet 1/1-2/4",
+        "mgmt0", "Po10")] == ["Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet1/1/2", None, None, None,
+                              "mgmt0", "Port-Channel10"]
 
 
 def test_nxos_capture_reads_lldp_sections_and_port_channel_members(tmp_path):

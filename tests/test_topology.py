@@ -353,3 +353,26 @@ def test_lldp_file_for_a_device_not_linted_keeps_its_baseline_key(tmp_path):
     issue, = [i for i in fabric.topology_issues if i.code == "LNK006"]
     assert issue.key == f"lldp|{display_path(fabric_dir / 'lldp' / 'spine1.txt')}"
     assert "lldp: spine9 is not among the linted devices" in issue.message
+
+
+def test_lldp_detail_typed_short_confirms_its_cable_and_an_unheld_port_is_said(tmp_path):
+    """A per-interface detail typed short (`eth1`) is spine1's Ethernet1; a neighbour that is a linted device, on a
+    port spine1's input does not hold, is LNK006 naming the file, line and port (it was dropped without a word). An
+    out-of-band switch on a management port (Ma1, not linted) stays unsaid."""
+    fabric_dir = clos_copy(tmp_path)
+    lldp_file = fabric_dir / "lldp" / "spine1.txt"
+    block = "Chassis id: 5c83.8f12.3400\nPort id: etp49\nSystem Name: leaf1.fabric.example\nTime remaining: 101 s\n"
+    lldp_file.write_text(f"spine1# show lldp neighbors interface eth1 detail\n{block}")
+    fabric = load_fabric([fabric_dir])
+    assert [(n.port, n.remote_device) for n in fabric.devices["spine1"].neighbors] == [
+        ("Ethernet1", "leaf1.fabric.example")]
+    assert fabric.topology_issues == [] and not fabric.devices["spine1"].issues
+    lldp_file.write_text(f"spine1# show lldp neighbors interface eth7 detail\n{block}"
+                         "spine1# show lldp neighbors interface Ma1 detail\n"
+                         "Chassis id: 0c42.a100.0009\nPort id: Gi1/0/3\nSystem Name: oob-sw1\n")
+    fabric = load_fabric([fabric_dir])
+    issue, = fabric.topology_issues
+    assert (issue.code, issue.severity, issue.port, issue.source.line) == ("LNK006", "warning", "Ethernet7", 2)
+    assert issue.source.file.endswith("lldp/spine1.txt")
+    assert "has no port Ethernet7" in issue.message and "leaf1.fabric.example:etp49" in issue.message
+    assert len(fabric.links) == 8  # the topology's links stand

@@ -57,13 +57,15 @@ class IssueList(list[ParseIssue]):
     """A parser's issues, at most MAX_ISSUES_PER_FILE (limits.py) of one code for one file; the rest are counted by one
     more issue of that code at the first line left out. A file of one unreadable line after another made an issue
     per line: 16 million lines of `}` (32 MiB) were 3 GB to parse and 14 GB to lint. parse_group hands devices a
-    plain list."""
+    plain list. The counting issue's message is written when the list is read (iterated, indexed, compared, copied),
+    not at each issue counted: rewriting it every time was half the parse of a million stray Junos `}`."""
 
     def __init__(self, items: Iterable[ParseIssue] = ()):
         super().__init__()
         self._counts: dict[tuple[str, str | None], int] = {}
         self._more: dict[tuple[str, str | None], tuple[ParseIssue, str]] = {}  # -> (the counting issue, first left out)
         self._counting: set[int] = set()  # id() of the counting issues (another list's pass through uncounted)
+        self._stale = False  # an issue counted since the counting messages were written
         self.extend(items)
 
     def append(self, issue: ParseIssue) -> None:
@@ -78,9 +80,17 @@ class IssueList(list[ParseIssue]):
             self._more[key] = counting, first
             self._counting.add(id(counting))
             super().append(counting)
-        counting, first = self._more[key]
-        counting.message = (f"{n - MAX_ISSUES_PER_FILE:,} more {issue.code} issues in this file, from this line on, "
-                            f"are not listed one by one (at most {MAX_ISSUES_PER_FILE:,} are); the first: {first}")
+        self._stale = True
+
+    def _finish(self) -> None:
+        """Write each counting issue's message with the count so far."""
+        if not self._stale:
+            return
+        self._stale = False
+        for key, (counting, first) in self._more.items():
+            counting.message = (f"{self._counts[key] - MAX_ISSUES_PER_FILE:,} more {key[0]} issues in this file, "
+                                f"from this line on, are not listed one by one (at most {MAX_ISSUES_PER_FILE:,} are); "
+                                f"the first: {first}")
 
     def extend(self, items: Iterable[ParseIssue]) -> None:
         passing = items._counting if isinstance(items, IssueList) else ()
@@ -94,6 +104,29 @@ class IssueList(list[ParseIssue]):
     def __iadd__(self, items: Iterable[ParseIssue]) -> IssueList:  # type: ignore[override,misc]
         self.extend(items)
         return self
+
+    def __reduce__(self):
+        """Pickled (a lint's worker processes) and copied as the plain list it has become: unpickling an IssueList
+        appended its items before its counts were back (AttributeError), and a deep copy counted them twice."""
+        return list, (list(self),)
+
+
+def _finishing(name: str) -> Callable:
+    """list's ``name``, after IssueList._finish: list's own methods read its items without __iter__ (``+``, ``==``,
+    indexing, ``copy``). (`plain_list + issue_list` cannot be caught: write `[*plain_list, *issue_list]`.)"""
+    method = getattr(list, name)
+
+    def read(self: IssueList, *args):
+        self._finish()
+        return method(self, *args)
+
+    read.__name__ = name
+    return read
+
+
+for _name in ("__iter__", "__reversed__", "__getitem__", "__contains__", "__eq__", "__ne__", "__repr__", "__add__",
+              "__mul__", "copy", "index", "count"):
+    setattr(IssueList, _name, _finishing(_name))
 
 
 class LineAt:
@@ -264,13 +297,16 @@ def refused(section: capture.Section, platform: str) -> bool:
     return any(refusal in head for refusal in PLATFORMS[platform].refusals)
 
 
-def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern],
-                  platform: str | None = None) -> dict[str, capture.Section]:
-    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts. With
-    ``platform`` (for optional commands), a section the device refused is as if the command had not run; a refused
-    required command is left to its reader, whose error names it."""
-    return {kind: sec for sec in sections for kind, command in commands.items()
-            if command_matches(sec, command) and not (platform and refused(sec, platform))}
+def answered(sections: list[capture.Section], platform: str) -> list[capture.Section]:
+    """The sections the device did not refuse (``refused``): an optional command it refused is as if it had not run.
+    (A refused required command is left to its reader, whose error names it: give that one all the sections.)"""
+    return [sec for sec in sections if not refused(sec, platform)]
+
+
+def last_sections(sections: list[capture.Section], commands: dict[str, re.Pattern]) -> dict[str, capture.Section]:
+    """Per kind of ``commands``, the last section that ran it: of a command given twice, the last output counts. For
+    optional commands, pass the ``answered`` sections."""
+    return {kind: sec for sec in sections for kind, command in commands.items() if command_matches(sec, command)}
 
 
 def config_inputs(inputs: list[Input], platform: str, command: re.Pattern, missing: str) -> tuple[list[Input], str | None]:
@@ -312,8 +348,8 @@ def capture_inputs(inputs: list[Input], platform: str, command: re.Pattern, miss
             raise InputError(f"this {platform} capture has no `{missing}` section", file=inp.path, line=1)
         configs.extend(Input(inp.path, capture.section_text(sec)) for sec in found)
         if others:
-            answered = [sec for sec in sections if not refused(sec, platform)]
-            extra.append(Captured(inp.path, last_sections(answered, others), answered))
+            kept = answered(sections, platform)
+            extra.append(Captured(inp.path, last_sections(kept, others), kept))
     return configs, name, extra
 
 

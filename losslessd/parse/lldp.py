@@ -104,6 +104,16 @@ def command_port(command: str) -> list[str] | None:
     return words
 
 
+def _typed_port(words: list[str] | None) -> str | None:
+    """The port a per-interface command in a prompt line names, spelled as the configs do where the command was typed
+    short (`eth1`, `ethernet 1/1` -> `Ethernet1`, `Ethernet1/1`); IOS's `Te1/0/49` stays as typed. (NX-OS captures
+    spell theirs with their reader's spellings: parse/nxos.)"""
+    if not words:
+        return None
+    name = "".join(words)
+    return long_interface_name(name[:1].upper() + name[1:])
+
+
 def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",
           port: str | None = None) -> tuple[list[Neighbor], list[ParseIssue]]:
     """Neighbours in one saved output; ``first_line`` is the file line of the text's first line. Text of no
@@ -341,8 +351,7 @@ class _Reader:
                     current = None
                 elif prompt := _PROMPT_COMMAND.match(line):  # the next command's output begins
                     flush()
-                    words = command_port(prompt.group("command"))
-                    current, port = None, "".join(words) if words else None  # (IOS: `Te1/0/49` as typed)
+                    current, port = None, _typed_port(command_port(prompt.group("command")))
                 continue
             key, value = m.group(1), m.group(2).strip()
             if current is None or key in current:  # NX-OS begins a block with `Chassis id:`, IOS with `Local Intf:`

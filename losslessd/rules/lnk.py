@@ -520,9 +520,10 @@ class UnknownEndpoint(_TopologyIssueRule):
     a device reports (LLDP, SONiC DEVICE_NEIGHBOR) names a device that was linted and a port that
     device has. Device names are matched with or without a domain and in any case; ports by name,
     EOS short name (`Et1`) or SONiC alias (`etp1`). A topology link to an unknown device or port is
-    an error; a reported neighbour on an unknown port a warning; a reported neighbour outside the
-    linted devices, or sent without a usable port name, an info (only when a topology file is
-    given: without one, the fabric is whatever was linted).
+    an error; a reported neighbour on an unknown port a warning (a port of the far device, or of the
+    reporting device when the far one was linted: a management port's out-of-band switch is not
+    said); a reported neighbour outside the linted devices, or sent without a usable port name, an
+    info (only when a topology file is given: without one, the fabric is whatever was linted).
 
     ## Why it matters
     A link that cannot be placed is a link whose two ends are never compared and a path that is

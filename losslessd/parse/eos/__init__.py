@@ -16,7 +16,7 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device
 from .. import lldp
-from ..base import Input, IssueList, last_sections, sniff_text
+from ..base import Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "arista_eos"
 
@@ -65,7 +65,8 @@ def parse(inputs: list[Input], name: str) -> Device:
             continue
         header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
         name = header["device"]
-        last = last_sections(sections, {"config": _RUNNING_CONFIG}) | last_sections(sections, {"lldp": _LLDP}, PLATFORM)
+        last = last_sections(sections, {"config": _RUNNING_CONFIG})
+        last |= last_sections(answered(sections, PLATFORM), {"lldp": _LLDP})
         if "config" not in last:
             raise InputError("this EOS capture has no `show running-config` section", file=inp.path, line=1)
         if "lldp" in last:
@@ -74,5 +75,5 @@ def parse(inputs: list[Input], name: str) -> Device:
             issues.extend(problems)
         configs.append(Input(inp.path, capture.section_text(last["config"])))
     device = build(read(configs), PLATFORM, name, inputs[0].path)
-    device.neighbors, device.issues = neighbors, device.issues + issues
+    device.neighbors, device.issues = neighbors, [*device.issues, *issues]  # (IssueLists: read, not copied)
     return device

@@ -16,7 +16,7 @@ from ... import capture
 from ...errors import InputError
 from ...model import Device, ParseIssue
 from .. import lldp
-from ..base import Input, last_sections, sniff_text
+from ..base import Input, IssueList, answered, last_sections, sniff_text
 
 PLATFORM = "nvidia_cumulus"
 
@@ -45,7 +45,8 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    paths, issues, neighbors = [], [], []
+    paths, neighbors = [], []
+    issues: list[ParseIssue] = IssueList()  # (read() adds the `nv set` lines it skips: capped as well)
     for inp in inputs:
         text = inp.text
         if capture.is_capture(text):
@@ -92,7 +93,7 @@ def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
 def _from_capture(inp: Input) -> tuple[str, str, list, list[ParseIssue]]:
     """(device name, config text with the capture's line numbers, LLDP neighbours, issues)."""
     header, sections = capture.for_platform(inp.text, inp.path, PLATFORM)
-    last = last_sections(sections, {"config": _CONFIG}) | last_sections(sections, {"lldp": _LLDP}, PLATFORM)
+    last = last_sections(sections, {"config": _CONFIG}) | last_sections(answered(sections, PLATFORM), {"lldp": _LLDP})
     if "config" not in last:
         raise InputError("this NVUE capture has no `nv config show` section", file=inp.path, line=1)
     neighbors, issues = lldp.parse(last["lldp"].output, inp.path, last["lldp"].line) if "lldp" in last else ([], [])

@@ -108,7 +108,7 @@ def build(conf: Conf, platform: str, name: str, path: str) -> Device:
     if mode in LOSSY_MODES and conf.roce is not None:
         device.lossy_mode = f"RoCE {mode} mode (nv set qos roce mode {mode})"
         device.lossy_mode_source = conf.roce.source
-    device.issues = conf.issues + _undefined_profiles(conf) + pool_issues + buffer_issues + more
+    device.issues = [*conf.issues, *_undefined_profiles(conf), *pool_issues, *buffer_issues, *more]
     return device
 
 

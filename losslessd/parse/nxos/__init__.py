@@ -98,16 +98,16 @@ def _command_port(command: str) -> str | None:
     """The port a per-interface LLDP command names, as the config spells it: NX-OS takes `ethernet 1/1`, `eth1/1` and
     `e1/1` for Ethernet1/1 (the reader's spellings); another interface as typed (`mgmt0`). None for any other command,
     or a range of ports."""
-    from ..clitext import LineError, ethernet_ports
-    from .reader import _ETHERNET_SPELLED
+    from ..clitext import LineError
+    from .reader import _ethernets  # (the `interface` line's reader: its spellings, its ranges)
 
     words = lldp.command_port(" ".join(command.split()))
     if words is None:
         return None
     try:
-        ports = ethernet_ports(" ".join(words), _ETHERNET_SPELLED)
+        ports = _ethernets(words)
     except LineError:
         return None
-    if ports is None:
+    if not ports:  # no Ethernet port
         return long_interface_name("".join(words))
     return ports[0] if len(ports) == 1 else None
