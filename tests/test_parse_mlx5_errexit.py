@@ -115,6 +115,19 @@ PLACED = {
     "set-e-in-sh-c": [f"sh -c 'set -e; {DCB}; {PCP}'", AFTER],
     "set-e-does-not-reach-sh-c": ["set -e", f"sh -c '{DCB}; {PCP}'", AFTER],
     "a-function-in-sh-c-before-or": [f"bash -c 'set -e; trust() {{ {DCB}; {PCP}; }}; trust || true'", AFTER],
+    # a group or loop piped is a pipeline's part, in a subshell of its own: set -e's exit in it ends that subshell,
+    # and the script goes on after the pipeline (before: the reading ended there), unless `set -o pipefail`
+    "a-group-piped-calling": ["set -e", *TRUST, "{ trust; } | cat", AFTER],
+    "a-group-piped-over-lines": ["set -e", "{", f"  {DCB}", f"  {PCP}", "} | cat", AFTER],
+    "a-group-piped-with-a-redirection": ["set -e", "{", f"  {DCB}", f"  {PCP}", "} 2>&1 |& cat", AFTER],
+    "a-group-piped-in-a-group": ["set -e", "{", "{", f"  {DCB}", f"  {PCP}", "} | cat", "mlnx_qos -i eth2 --trust pcp",
+                                 "}", AFTER],
+    "a-loop-piped": ["set -e", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat", AFTER],
+    "a-loop-piped-in-a-function": ["set -e", "f() {", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat",
+                                   "mlnx_qos -i eth2 --trust pcp", "}", "f", AFTER],
+    "a-group-piped-under-pipefail": ["set -e", "set -o pipefail", "{", f"  {DCB}", f"  {PCP}", "} | cat", AFTER],
+    "a-loop-piped-under-pipefail": ["set -eo pipefail", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat",
+                                    AFTER],
 }
 
 

@@ -801,6 +801,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                     break  # more rounds)
             if _RETURNING in functions:  # (the return ends the function's body the loop is in)
                 i = stop
+            elif _EXITED in functions and _piped(flat[end][1] or [""]):  # (`done | cat`)
+                i = _pipeline_ends(flat, end + 1, stop, ends, functions, n, depth)
             elif _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
                 i = _out_of_groups(flat, _exited(flat, end + 1, stop, functions, n), stop, ends, functions, n, 1)
                 _subshell_failing(flat, i, stop, functions)
@@ -1047,13 +1049,36 @@ def _subshell_failing(flat: list, i: int, stop: int, functions: dict) -> None:
         functions[_SUBSHELL_FAILED] = f"line {failed[0]} in it fails: {failed[1]}"
 
 
-def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int) -> int:
+def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
+                   failure: tuple[int, str] | None = None) -> int:
     """Where an exit that went on at ``flat[i]`` goes on: past the `}` of each `{ }` group it is in (a group's end is
-    no branch's: see _exited), unless the group runs as tested (`|| { ...; }`)."""
-    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not any(
+    no branch's: see _exited), unless the group runs as tested (`|| { ...; }`), to the end of a piped one (see
+    _pipeline_ends; ``failure``: set -e's, where it made the exit)."""
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and not any(
             end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
         i = _exited(flat, i + 1, stop, functions, n, depth)
+    if i < stop and _piped(flat[i][1] or [""]) and flat[i][1][0] == "}":
+        i = _pipeline_ends(flat, i + 1, stop, ends, functions, n, depth, failure)
     return i
+
+
+def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
+                   failure: tuple[int, str] | None = None) -> int:
+    """Where to go on after an exit ended a pipeline's part before ``flat[i]`` (`{ ...; } | cat`, `done | cat`): it
+    ran in a subshell of its own (bash(1) Pipelines), so the shell goes on after it, unless set -e's exit ended it
+    under `set -o pipefail` (the pipeline fails as its part did)."""
+    functions.pop(_EXITED, None)
+    failed = functions.pop(_ERREXIT, None) or failure
+    if failed is not None and functions.get(_PIPEFAIL):
+        return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
+                             f"line {failed[0]} in it fails: {failed[1]}")
+    return i
+
+
+def _piped(closing: list[str]) -> bool:
+    """Whether the compound command a closing word (`}`, `done`) ends is a pipeline's part (`} | cat`, `done |& tee
+    LOG`; not `} || true`): bash(1) Pipelines run each part in a subshell of its own."""
+    return "|" in closing[1:] or "|&" in closing[1:]
 
 
 def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
@@ -1063,7 +1088,7 @@ def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions
     if not functions.get(_ERREXIT_ON) or functions.get(_ERREXIT_OFF):
         return i  # (-e off, or in a context that ignores it: the failure ends nothing)
     failed = i - 1
-    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n, depth)
+    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n, depth, (n, why))
     if _EXITED in functions:  # (what the end of the loop or call it ends says: see _whole)
         functions[_ERREXIT] = (n, why)
     elif i >= stop and not depth:  # (the script's top level: see _whole)
