@@ -111,6 +111,10 @@ PLACED = {
     "a-shell-on-a-here-document-with-e": ["bash -e <<'EOF'", DCB, PCP, "EOF", AFTER],
     "set-e-in-a-shell-on-a-here-document": ["bash <<EOF", "set -e", DCB, PCP, "EOF", DCB, PCP, AFTER],
     "exit-in-a-shell-on-a-here-document": ["sh <<'EOF'", PCP, "exit 0", "EOF", AFTER],
+    # with no end line, bash warns and takes the rest of the file as the body: still the shell's own (before: read
+    # under the script's set -e)
+    "a-shell-on-a-here-document-never-ended": ["set -e", "bash <<EOF", DCB, PCP],
+    "a-shell-on-a-here-document-never-ended-with-e": ["bash -e <<EOF", DCB, PCP],
     # so is `sh -c '...'`
     "set-e-in-sh-c": [f"sh -c 'set -e; {DCB}; {PCP}'", AFTER],
     "set-e-does-not-reach-sh-c": ["set -e", f"sh -c '{DCB}; {PCP}'", AFTER],

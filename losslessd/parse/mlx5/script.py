@@ -386,10 +386,12 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
         ends = [] if bodies_read else _heredoc_ends(line)
         if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
             stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
-            if stop < len(lines):  # in a shell of its own, which ends at the end line: its exit, its set -e and its
-                lines[stop] = ")"  # variables are its own, as a `( )` subshell's (where it starts with no option set)
-                child = "( set +e +o pipefail; shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))
-                yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
+            if stop < len(lines):  # in a shell of its own, which ends at the end line (or at the end of the file,
+                lines[stop] = ")"  # where bash warns and takes the rest as its body): its exit, its set -e and its
+            else:  # variables are its own, as a `( )` subshell's (where it starts with no option set)
+                lines.append(")")
+            child = "( set +e +o pipefail; shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))
+            yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
         for delimiter, tabs in ends:  # bodies follow one another, in the order of their operators
