@@ -18,6 +18,8 @@ DCB = "dcb apptrust set dev eth1 order pcp dscp"  # (fails on mlx5: see lossless
 PCP = "mlnx_qos -i eth1 --trust pcp"
 AFTER = "mlnx_qos -i eth1 --trust dscp"
 TRUST = ["trust() {", f"  {DCB}", f"  {PCP}", "}"]
+TOS = "/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"  # (300 is past its byte: see sysfs.kstrtou8)
+P2B = "/sys/class/net/eth1/qos/prio2buffer"  # (buffer 9 is none of mlx5's 8: see sysfs.mlx5_list)
 
 # How the script turns errexit on (or leaves it off, or off again), before the context below.
 SETTINGS = {
@@ -119,6 +121,18 @@ PLACED = {
     "set-e-in-sh-c": [f"sh -c 'set -e; {DCB}; {PCP}'", AFTER],
     "set-e-does-not-reach-sh-c": ["set -e", f"sh -c '{DCB}; {PCP}'", AFTER],
     "a-function-in-sh-c-before-or": [f"bash -c 'set -e; trust() {{ {DCB}; {PCP}; }}; trust || true'", AFTER],
+    # a RoCE QoS file's write the kernel refuses (see losslessd/parse/mlx5/sysfs.py; no such file here, so bash's
+    # write fails too) through tee, whose status is the pipeline's, or as the last command of `sh -c`, whose status is
+    # the shell's (before: read as tested, the reading went on)
+    "a-refused-write-through-tee": ["set -e", f"echo 300 | tee {TOS}", AFTER],
+    "a-refused-write-through-tee-appending": ["set -e", f"echo 0,0,0,0,0,0,0,9 | tee -a {P2B} >/dev/null", AFTER],
+    "a-refused-write-through-tee-before-or": ["set -e", f"echo 300 | tee {TOS} || true", AFTER],
+    "a-refused-write-through-tee-piped-on": ["set -e", f"echo 300 | tee {TOS} | cat", AFTER],
+    "a-refused-write-in-sh-c": ["set -e", f"sh -c 'echo 300 > {TOS}'", AFTER],
+    "a-refused-write-in-sh-c-then-more": ["set -e", f"sh -c 'echo 300 > {TOS}; true'", AFTER],
+    "a-refused-write-in-sh-c-before-or": ["set -e", f"sh -c 'echo 300 > {TOS}' || true", AFTER],
+    "a-refused-write-in-sh-c-in-a-function": ["set -e", "f() {", f"  bash -c 'echo 300 > {TOS}'",
+                                              "  mlnx_qos -i eth2 --trust pcp", "}", "f || true", "f", AFTER],
     # a group or loop piped is a pipeline's part, in a subshell of its own: set -e's exit in it ends that subshell,
     # and the script goes on after the pipeline (before: the reading ended there), unless `set -o pipefail`
     "a-group-piped-calling": ["set -e", *TRUST, "{ trust; } | cat", AFTER],

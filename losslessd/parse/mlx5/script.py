@@ -177,7 +177,7 @@ def _errexit(flat: list) -> list:
     out = []
     for k, (n, words, line) in enumerate(flat):
         out.append((n, words, line))
-        untested = not any(op in line for op in ("||", "&&", "|")) and "!" not in line.split()  # (`! cmd`: tested)
+        untested = _untested(line, words)
         if words and words[0] == _SUBSHELL and untested and (why := _fails(words[1:], dcb)):
             # a command substitution's command that fails: its status, where it is the last (bash(1) Command
             # Substitution), or where -e is kept in it (see _block)
@@ -193,6 +193,26 @@ def _errexit(flat: list) -> list:
     return out
 
 
+def _untested(line: str, words: list[str] | None) -> bool:
+    """Whether a failure of the command ``words`` of ``line`` may end the script under set -e: the line has no `&&`,
+    `||` or `!` (tested), and no pipe (a pipeline's part but the last: its status is the last part's), but the one of
+    `echo V | [sudo] tee PATH`, whose status is tee's (it exits 1 where the kernel refuses the write, coreutils tee)."""
+    if any(op in line for op in ("||", "&&")) or "!" in line.split():
+        return False
+    pipes = line.count("|")
+    return not pipes or bool(words) and pipes == words.count("|") and "|&" not in line and \
+        (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
+
+
+def _tee_form(words: list[str]) -> bool:
+    """Whether ``words`` are `echo V | [sudo] tee [-a] PATH` (see redirect)."""
+    try:
+        redirect(words)
+    except Skip:
+        return False
+    return True
+
+
 def _fails(words: list[str], dcb) -> str | None:
     """Why the command fails on mlx5 (a `dcb` the kernel refuses: dcb.fails; a RoCE QoS file's write it refuses:
     sysfs.write_fails), or None."""
@@ -200,7 +220,7 @@ def _fails(words: list[str], dcb) -> str | None:
 
     while words[:1] == ["sudo"]:
         words = words[1:]
-    if words[:1] == ["echo"] and ">" in "".join(words) and not any(at_run_time(w) for w in words):
+    if words[:1] == ["echo"] and not any(at_run_time(w) for w in words):  # (`> PATH`, `| tee PATH`: see redirect)
         try:
             return sysfs.write_fails(*redirect(words))
         except Skip:
@@ -831,11 +851,16 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             outer = {key: functions.get(key, False) for key in (*_OPTIONS, _ERREXIT_OFF)}  # (a shell of its own: no
             functions.update(dict.fromkeys(_OPTIONS, False), **{_ERREXIT_OFF: 0, _INHERIT: os.path.basename(
                 words[0]) == "sh"})  # option set)
+            inner = _tested_blocks(_errexit(_calls(inner, grammar.functions)))
             try:
-                yield from _whole(_tested_blocks(_errexit(_calls(inner, grammar.functions))), values, arrays, count,
-                                  path, depth + 1, functions)
+                yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             finally:
                 functions.update(outer)
+            last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
+            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and not tested and \
+                    _untested(line, written):  # (its status is its last command's, bash(1) -c: it fails)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
+                                  f"command fails: {last[2]}")
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
