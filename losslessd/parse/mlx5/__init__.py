@@ -465,8 +465,11 @@ class _Host:
         try:
             values = sysfs.mlx5_list(value + sysfs.NEWLINE, 7 if option == "--prio2buffer" else None)
         except sysfs.Refused as exc:
-            said = f"the kernel refuses it ({exc})" if exc.errno else str(exc)
-            raise script.Skip(f"{said}, so {iface}'s {what} stays as it was") from None
+            if exc.errno is None:  # (the kernel takes the number's low 32 bits: the file changes, to no value meant)
+                script.forget(port, [option], src)
+                return self._issue(f"`{line[:80]}`: {exc}, so {iface}'s {what} is set to a value no script means; it "
+                                   "is unknown", file, n)
+            raise script.Skip(f"the kernel refuses it ({exc}), so {iface}'s {what} stays as it was") from None
         script.apply_mlnx_qos(port, [(option, ",".join(map(str, values)))], src)
 
     def _port_at_run_time(self, iface: str, line: str, file: str, n: int, what: str, forget) -> None:
