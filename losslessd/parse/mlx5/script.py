@@ -319,10 +319,14 @@ def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
         return None
     body, start, end, _ = defined
     j = end - 1
-    while j > start and body[j][1] in (["}"], [")"]):  # (a group's or subshell's status is its last command's)
+    while j > start and body[j][1] in (["}"], [")"], ["done"]):  # (a group's, subshell's or loop's status is its
+        # last command's, bash(1) Compound Commands)
         j -= 1
     n, last, _ = body[j]
-    return (n, last[2]) if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS else None
+    if last and last[1:2] == [_ERREXIT] and last[2] == _STATUS:  # (`x=$(cmd)`: its status is the substitution's,
+        return next(((n, f"its command substitution fails ({w[2]})") for m, w, _ in body[start:j]  # whose last
+                     if m == n and w and w[:2] == [_SUBSHELL, _STATUS] and w[3]), None)  # command's fails)
+    return (n, last[2]) if last and last[1:2] == [_ERREXIT] else None
 
 
 def _substitution_tested(flat: list, k: int, n: int) -> bool:
@@ -662,14 +666,14 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if written[:1] == [_CALL]:
                 kept = dict(values), {name: list(items) for name, items in arrays.items()}
                 # bash(1): a command substitution runs with -e cleared, unless inherit_errexit or POSIX mode keeps it
-                on = functions.get(_ERREXIT_ON)
+                on, options = functions.get(_ERREXIT_ON), {key: functions.get(key) for key in _OPTIONS}
                 functions[_ERREXIT_ON] = on and functions.get(_INHERIT)
                 functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + listed
                 try:
                     yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path,
                                      depth, functions, n)
-                finally:
-                    functions[_ERREXIT_ON] = on
+                finally:  # (the options it sets are its subshell's: `set -o pipefail` in it ends with it)
+                    functions.update(options)
                     functions[_ERREXIT_OFF] -= listed
                 exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
                 if returned is not None:
@@ -698,13 +702,17 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             # bash(1) set -e: ignored in the body of a function called as a test (an if's, before && or ||)
             ignored = written[0] == _CONDITION or _LISTED in written[:at]
             functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + ignored
-            try:
+            options = {key: functions.get(key) for key in _OPTIONS}  # (`f | cat`: f runs in a subshell of the
+            try:  # pipeline, bash(1) Pipelines: a `set +e` in it is its own)
                 yield from _call(_expanded(written[at + 1:], values, arrays, path, n), values, arrays, count, path,
                                  depth, functions, n)
             finally:
                 functions[_ERREXIT_OFF] -= ignored
+            if "|" in written or "|&" in written:
+                functions.update(options)
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
-                    "|" not in written:  # (its status fails: set -e ends the script as at a command that fails)
+                    ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
+                # as at a command that fails; piped, where `set -o pipefail` makes the pipeline fail with it)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
@@ -744,7 +752,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = rest if rest < stop or functions.get("\0calls") else i
                 if rest == stop and functions.get("\0calls") and depth:  # (in a loop of the function's body: see
                     functions[_RETURNING] = n  # the loop's end)
-                if status is not None and functions.get("\0calls"):
+                if status is not None and rest < stop and (flat[rest][1] or [""])[0] == ")" and \
+                        functions.get(_SUBSHELL_TRAPS):  # (`( return 1 )`: it ends the subshell, which fails)
+                    functions[_SUBSHELL_FAILED] = f"its `return {status}` on line {n}"
+                elif status is not None and functions.get("\0calls"):
                     functions[_RETURNED] = (n, f"it returns {status} on line {n}")
             elif not guarded and not tested and (written[0] != "exec" or program):
                 i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
