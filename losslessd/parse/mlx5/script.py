@@ -200,7 +200,9 @@ def _untested(line: str, words: list[str] | None) -> bool:
     if any(op in line for op in ("||", "&&")) or "!" in line.split():
         return False
     pipes = line.count("|")
-    return not pipes or bool(words) and pipes == words.count("|") and "|&" not in line and \
+    if not pipes:
+        return True
+    return words is not None and pipes == words.count("|") and "|&" not in line and \
         (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
 
 
@@ -414,7 +416,10 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 lines[stop] = ")"  # where bash warns and takes the rest as its body): its exit, its set -e and its
             else:  # variables are its own, as a `( )` subshell's (where it starts with no option set)
                 lines.append(")")
-            child = "( set +e +o pipefail; shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))
+            quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
+                           _HEREDOC.finditer(line) if ends[0][0] in m.group(2, 3, 4)), True)
+            child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
+                "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
@@ -769,6 +774,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] == "(":
             _subshell_starts(functions)
             continue
+        if written[0] == _HEREDOC_SHELL and functions.get(_SUBSHELL_VALUES):  # a shell of its own, on a quoted
+            functions[_SUBSHELL_VALUES][-1] = dict(values)  # here-document: it knows the exported variables only
+            for name in set(values) - functions.get(_EXPORTED, set()):  # (bash(1) ENVIRONMENT), so its `$IF` is
+                del values[name]  # known only at run time
+            continue
         if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
             yield from _subshell_ends(values, arrays, count, path, depth, functions)
             if (why := functions.pop(_SUBSHELL_FAILED, None)) is not None and written[1:2] != [_LISTED] and \
@@ -799,6 +809,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] in _DECLARING and len(written) > 1:  # (`local -a P=(a b)`, `declare -i N`, `local dev`)
             declared, written = written[0], [w for w in written[1:] if not w.startswith("-")]
+            if declared == "export" or declared == "declare" and "-x" in flat[i - 1][1]:
+                functions.setdefault(_EXPORTED, set()).update(w.split("=", 1)[0] for w in written)
             if declared == "local":  # (a function's own NAME, empty; `export NAME` keeps its value)
                 for name in filter(_NAME.match, written):
                     values.pop(name, None)
@@ -959,6 +971,10 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
+_HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
+_SUBSHELL_VALUES = "\0subshell-values"  # (in ``functions``: the variables of the shell around each `( )` subshell a
+# here-document's shell is modelled as, None for others)
+_EXPORTED = "\0exported"  # (in ``functions``: the names `export` gave the environment, which a child shell keeps)
 _SUBSHELL_OPTIONS = "\0subshell-options"  # (in ``functions``: the options of each shell a `( )` subshell runs in)
 # bash(1) trap: the pseudo-signals other than EXIT, and when each runs its command.
 _TRAP_WHEN = {"ERR": "when a command fails", "DEBUG": "before every command",
@@ -1039,6 +1055,7 @@ def _subshell_starts(functions: dict) -> None:
     options as they are: a `set -e` or `shopt` in it is its own."""
     functions.setdefault(_SUBSHELL_TRAPS, []).append(functions.pop(_TRAP, None))
     functions.setdefault(_SUBSHELL_OPTIONS, []).append({key: functions.get(key) for key in _OPTIONS})
+    functions.setdefault(_SUBSHELL_VALUES, []).append(None)
 
 
 def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
@@ -1049,6 +1066,9 @@ def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: 
     if (outer := functions[_SUBSHELL_TRAPS].pop()) is not None:
         functions[_TRAP] = outer
     functions.update(functions[_SUBSHELL_OPTIONS].pop())
+    if (kept := functions[_SUBSHELL_VALUES].pop()) is not None:  # (a here-document's shell ends: the script's own)
+        values.clear()
+        values.update(kept)
 
 
 def _sets_nic(words: list[str]) -> bool:
