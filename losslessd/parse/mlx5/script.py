@@ -26,7 +26,7 @@ from ...errors import InputError
 from ...limits import MAX_NESTING, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
-from ..base import split_shell
+from ..base import HEREDOC, heredoc_closes, heredoc_ends, split_shell
 
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -391,8 +391,8 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             # `$(cmd |` (or a backtick) with the rest on the lines below, its comments left out
             state, parts = scan[0], [line[:scan[1]]]
             while True:  # (a here-document opened in it: its body is input, not a line to look into)
-                for delimiter, tabs in _heredoc_ends(parts[-1]):
-                    while i + 1 < len(lines) and not _heredoc_closes(lines[i + 1], delimiter, tabs):
+                for delimiter, tabs in heredoc_ends(parts[-1]):
+                    while i + 1 < len(lines) and not heredoc_closes(lines[i + 1], delimiter, tabs):
                         i += 1
                     i += 1
                 if not any(state) or i + 1 >= len(lines):
@@ -409,22 +409,22 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
             line = " ".join([line, *words])
         i += 1
-        ends = [] if bodies_read else _heredoc_ends(line)
+        ends = [] if bodies_read else heredoc_ends(line)
         if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
-            stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
+            stop = next((j for j in range(i, len(lines)) if heredoc_closes(lines[j], *ends[0])), len(lines))
             if stop < len(lines):  # in a shell of its own, which ends at the end line (or at the end of the file,
                 lines[stop] = ")"  # where bash warns and takes the rest as its body): its exit, its set -e and its
             else:  # variables are its own, as a `( )` subshell's (where it starts with no option set)
                 lines.append(")")
             quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
-                           _HEREDOC.finditer(line) if ends[0][0] in m.group(2, 3, 4)), True)
+                           HEREDOC.finditer(line) if ends[0][0] in m.group(2, 3, 4)), True)
             child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
                 "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
         for delimiter, tabs in ends:  # bodies follow one another, in the order of their operators
-            while i < len(lines) and not _heredoc_closes(lines[i], delimiter, tabs):
+            while i < len(lines) and not heredoc_closes(lines[i], delimiter, tabs):
                 i += 1
             i += 1
 
@@ -529,30 +529,9 @@ _UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*
 _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\\$]*)*')
 
 
-# bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
-# `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
-# (`: <<=cut`: a Perl POD block after a script's `exit`)
-_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
 _SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh((?:\s+-[a-bd-zA-Z]+)*)\s*<<")
-
-
-def _heredoc_ends(line: str) -> list[tuple[str, bool]]:
-    """(delimiter, tabs stripped) of each here-document the line opens, outside quotes."""
-    if "<<" not in line:
-        return []
-    # (`echo "a << b"` opens none, nor a shift in arithmetic: `$((tos << 2))`, `(( x <<= 1 ))`)
-    spans = [m.span() for pattern in (_QUOTED, _ARITHMETIC) for m in pattern.finditer(line)]
-    return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in _HEREDOC.finditer(line)
-            if not any(a <= m.start() < b for a, b in spans)]
-
-
-_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
-
-
-def _heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
-    return (line.lstrip("\t") if tabs else line).rstrip("\r") == delimiter
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
