@@ -128,3 +128,16 @@ def test_under_set_e_a_refused_write_ends_the_script():
     assert "`set -e` is in force and this command fails: the kernel refuses the write" in host.issues[1].message
     host = parse_lines("set -e", f"echo 0,1,2,3,4,1,6,5 > {MAP}", "mlnx_qos -i eth1 --trust dscp")
     assert host.ports["eth1"].trust is not None and host.issues == []
+
+
+def test_a_refused_tos_for_a_device_known_only_at_run_time_sets_nothing():
+    """A ToS the kernel refuses is refused whichever device `$DEV` names: each device's ToS stands (before, the write
+    read as one of a value known only at run time, and made mlx5_0's unknown), and the SYS002 says why; cma_roce_tos
+    and the file's write are read by one path (a value the tool takes to a device known only then: unknown)."""
+    host = parse_lines(f"echo 106 > {TOS}", "DEV=$1", f"echo 300 > {TOS.replace('mlx5_0', '$DEV')}",
+                       "mlnx_qos -i eth1 --trust dscp")
+    (issue,) = host.issues
+    assert host.roce_tos == 106 and issue.source.line == 4 and "ERANGE" in issue.message, issue.message
+    host = parse_lines(f"echo 106 > {TOS}", "DEV=$1", "cma_roce_tos -d $DEV -t 96", "mlnx_qos -i eth1 --trust dscp")
+    (issue,) = host.issues
+    assert host.roce_tos is None and "known only at run time" in issue.message, issue.message
