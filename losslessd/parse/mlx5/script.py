@@ -199,10 +199,11 @@ def _untested(line: str, words: list[str] | None) -> bool:
     `echo V | [sudo] tee PATH`, whose status is tee's (it exits 1 where the kernel refuses the write, coreutils tee)."""
     if any(op in line for op in ("||", "&&")) or "!" in line.split():
         return False
-    pipes = line.count("|")
-    if not pipes:
-        return True
-    return words is not None and pipes == words.count("|") and "|&" not in line and \
+    if words is None or "|" not in line:
+        return "|" not in line
+    if "|" not in words and "|&" not in words:  # (a pipe after the `}` or `done` of a group or loop it is in: set -e
+        return True  # ends that pipeline's subshell, see _pipeline_ends)
+    return words.count("|") == 1 and "|&" not in words and \
         (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
 
 
