@@ -158,6 +158,8 @@ PLACED = {
     "a-loop-piped-on-one-line": ["set -e", f"for p in a; do {DCB}; {PCP}; done | cat", AFTER],
     "a-group-piped-on-one-line-under-pipefail": ["set -eo pipefail", f"{{ {DCB}; {PCP}; }} | cat", AFTER],
     "a-pipe-after-the-failing-command": ["set -e", f"{DCB}; echo ok | cat", AFTER],
+    "set-plus-e-in-a-piped-group": ["set -e", "f() { set +e; }", "{ f; } | cat", DCB, AFTER],
+    "set-plus-e-in-a-piped-group-over-lines": ["set -e", "{", "  set +e", "} | cat", DCB, AFTER],
     "a-group-piped-under-pipefail": ["set -e", "set -o pipefail", "{", f"  {DCB}", f"  {PCP}", "} | cat", AFTER],
     "a-loop-piped-under-pipefail": ["set -eo pipefail", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat",
                                     AFTER],

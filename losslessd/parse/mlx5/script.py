@@ -754,6 +754,12 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] == "(":
             _subshell_starts(functions)
             continue
+        if written == ["{"] and i - 1 in ends and _piped(flat[ends[i - 1]][1] or [""]):  # (`{ ...; } | cat`: a
+            functions.setdefault(_PIPED_GROUPS, {})[ends[i - 1]] = {key: functions.get(key) for key in _OPTIONS}
+            continue  # subshell of the pipeline, whose `set` is its own: see _pipeline_ends)
+        if written[0] == "}" and i - 1 in functions.get(_PIPED_GROUPS, {}):
+            functions.update(functions[_PIPED_GROUPS].pop(i - 1))
+            continue
         if written[0] == _HEREDOC_SHELL and functions.get(_SUBSHELL_VALUES):  # a shell of its own, on a quoted
             functions[_SUBSHELL_VALUES][-1] = dict(values)  # here-document: it knows the exported variables only
             for name in set(values) - functions.get(_EXPORTED, set()):  # (bash(1) ENVIRONMENT), so its `$IF` is
@@ -951,6 +957,8 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
+_PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
+# index of its `}`)
 _HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
 _SUBSHELL_VALUES = "\0subshell-values"  # (in ``functions``: the variables of the shell around each `( )` subshell a
 # here-document's shell is modelled as, None for others)
@@ -1106,6 +1114,7 @@ def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], function
     ran in a subshell of its own (bash(1) Pipelines), so the shell goes on after it, unless set -e's exit ended it
     under `set -o pipefail` (the pipeline fails as its part did)."""
     functions.pop(_EXITED, None)
+    functions.update(functions.get(_PIPED_GROUPS, {}).pop(i - 1, {}))  # (the options of the shell around it)
     failed = functions.pop(_ERREXIT, None) or failure
     if failed is not None and functions.get(_PIPEFAIL):
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
