@@ -720,6 +720,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 if failed is None or failed[0] != n:
                     continue
                 written = [*written[:2], f"its command substitution fails ({failed[1]})"]
+            functions[_LAST_FAILED] = (i, f"line {n} in it fails: {written[2]}")  # (where -e is off: see `)`)
             i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
             continue
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
@@ -767,7 +768,11 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
             yield from _subshell_ends(values, arrays, count, path, depth, functions)
-            if (why := functions.pop(_SUBSHELL_FAILED, None)) is not None and written[1:2] != [_LISTED] and \
+            why = functions.pop(_SUBSHELL_FAILED, None)
+            if why is None and (last := functions.get(_LAST_FAILED)) is not None and last[0] < i and all(
+                    flat[k][1] == ["}"] for k in range(last[0], i - 1)):  # (its status is its last command's, also
+                why = last[1]  # in a group, which failed where -e was off in it: bash(1) ( list ))
+            if why is not None and written[1:2] != [_LISTED] and \
                     "|" not in line[line.rfind(")"):] and not any(  # (`( ... ) || true`, `( ... ) | cat`: tested,
                     end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # piped; `|| ( )`)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
@@ -957,6 +962,7 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
+_LAST_FAILED = "\0last-failed"  # (in ``functions``: (index after it, why) of the last command known to fail that ran)
 _PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
 # index of its `}`)
 _HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
