@@ -457,6 +457,21 @@ def test_here_documents_are_input_not_commands_unless_a_shell_reads_them():
     assert host.ports["eth2"].trust == Trust.dscp and len(host.issues) == 1
 
 
+def test_a_shell_on_a_quoted_here_document_knows_only_the_exported_variables():
+    """bash(1) ENVIRONMENT: a child shell gets the exported variables only, and with a quoted end word (`<<'EOF'`) its
+    `$IF` is its own to expand (unquoted, the script expands it first). Before, the body was read with the script's
+    variables, so `IF=eth1` named eth1 there (bash: an empty word); now `$IF` is named as known only at run time, and
+    the script's own IF stands again after the end line."""
+    lines = ["#!/bin/bash", "IF=eth1", "export NIC=eth2", "mlnx_qos -i eth1 --trust dscp", "bash <<'EOF'",
+             "mlnx_qos -i $IF --trust pcp", "mlnx_qos -i $NIC --trust pcp", "EOF",
+             "mlnx_qos -i $IF --pfc 0,0,0,1,0,0,0,0", "sh <<EOF", "mlnx_qos -i $IF --prio_tc 0,0,0,1,0,0,0,0", "EOF"]
+    host = parse_text("h.sh", "\n".join(lines) + "\n")
+    eth1, eth2 = host.ports["eth1"], host.ports["eth2"]
+    assert (eth1.trust, eth1.pfc_enabled, eth1.priority_to_tc[3], eth2.trust) == (None, [3], 1, Trust.pcp)
+    (issue,) = host.issues
+    assert (issue.source.line, "`$IF` is known only at run time" in issue.message) == (6, True), issue.message
+
+
 def test_one_dscp2prio_entry_set_by_a_script_leaves_the_rest_of_the_map_unknown(tmp_path):
     # mlnx_qos --dscp2prio set,D,P changes one DSCP's priority; the others keep what the NIC had, which a script
     # does not show. The one entry was read as the whole map: DSCP 26 "had no entry", a false MAP001 error.

@@ -18,6 +18,8 @@ DCB = "dcb apptrust set dev eth1 order pcp dscp"  # (fails on mlx5: see lossless
 PCP = "mlnx_qos -i eth1 --trust pcp"
 AFTER = "mlnx_qos -i eth1 --trust dscp"
 TRUST = ["trust() {", f"  {DCB}", f"  {PCP}", "}"]
+TOS = "/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"  # (300 is past its byte: see sysfs.kstrtou8)
+P2B = "/sys/class/net/eth1/qos/prio2buffer"  # (buffer 9 is none of mlx5's 8: see sysfs.mlx5_list)
 
 # How the script turns errexit on (or leaves it off, or off again), before the context below.
 SETTINGS = {
@@ -111,10 +113,64 @@ PLACED = {
     "a-shell-on-a-here-document-with-e": ["bash -e <<'EOF'", DCB, PCP, "EOF", AFTER],
     "set-e-in-a-shell-on-a-here-document": ["bash <<EOF", "set -e", DCB, PCP, "EOF", DCB, PCP, AFTER],
     "exit-in-a-shell-on-a-here-document": ["sh <<'EOF'", PCP, "exit 0", "EOF", AFTER],
+    # with no end line, bash warns and takes the rest of the file as the body: still the shell's own (before: read
+    # under the script's set -e)
+    "a-shell-on-a-here-document-never-ended": ["set -e", "bash <<EOF", DCB, PCP],
+    "a-shell-on-a-here-document-never-ended-with-e": ["bash -e <<EOF", DCB, PCP],
     # so is `sh -c '...'`
     "set-e-in-sh-c": [f"sh -c 'set -e; {DCB}; {PCP}'", AFTER],
     "set-e-does-not-reach-sh-c": ["set -e", f"sh -c '{DCB}; {PCP}'", AFTER],
     "a-function-in-sh-c-before-or": [f"bash -c 'set -e; trust() {{ {DCB}; {PCP}; }}; trust || true'", AFTER],
+    # a RoCE QoS file's write the kernel refuses (see losslessd/parse/mlx5/sysfs.py; no such file here, so bash's
+    # write fails too) through tee, whose status is the pipeline's, or as the last command of `sh -c`, whose status is
+    # the shell's (before: read as tested, the reading went on)
+    "a-refused-write-through-tee": ["set -e", f"echo 300 | tee {TOS}", AFTER],
+    "a-refused-write-through-tee-appending": ["set -e", f"echo 0,0,0,0,0,0,0,9 | tee -a {P2B} >/dev/null", AFTER],
+    "a-refused-write-through-tee-before-or": ["set -e", f"echo 300 | tee {TOS} || true", AFTER],
+    "a-refused-write-through-tee-piped-on": ["set -e", f"echo 300 | tee {TOS} | cat", AFTER],
+    "a-refused-write-in-sh-c": ["set -e", f"sh -c 'echo 300 > {TOS}'", AFTER],
+    "a-refused-write-in-sh-c-then-more": ["set -e", f"sh -c 'echo 300 > {TOS}; true'", AFTER],
+    "a-refused-write-in-sh-c-before-or": ["set -e", f"sh -c 'echo 300 > {TOS}' || true", AFTER],
+    "a-refused-write-in-sh-c-in-a-function": ["set -e", "f() {", f"  bash -c 'echo 300 > {TOS}'",
+                                              "  mlnx_qos -i eth2 --trust pcp", "}", "f || true", "f", AFTER],
+    # a group or loop piped is a pipeline's part, in a subshell of its own: set -e's exit in it ends that subshell,
+    # and the script goes on after the pipeline (before: the reading ended there), unless `set -o pipefail`
+    # the status of a function whose body ends in a loop is the loop's last command's; `return 1` piped under
+    # pipefail fails the pipeline; a `set` in a piped call or a command substitution is its subshell's; `return 1`
+    # ending a `( )` subshell in a function fails that subshell
+    "a-function-ending-in-a-loop-substituted": ["set -e", f"g() {{ for p in a; do {DCB}; done; }}", "x=$(g)", AFTER],
+    "a-function-returning-1-piped-under-pipefail": ["set -eo pipefail", "f() { return 1; }", "f | cat", AFTER],
+    "a-function-returning-1-piped": ["set -e", "f() { return 1; }", "f | cat", AFTER],
+    "set-plus-e-in-a-piped-call": ["set -e", "f() { set +e; }", "f | cat", DCB, AFTER],
+    "pipefail-in-a-substituted-call": ["set -e", "g() { set -o pipefail; }", "x=$(g)", *TRUST, "trust | cat",
+                                       AFTER],
+    "return-1-ends-a-subshell-in-a-function": ["set -e", "g() {", "(", "  return 1", ")",
+                                               "  mlnx_qos -i eth2 --trust pcp", "}", "g", AFTER],
+    "a-group-piped-calling": ["set -e", *TRUST, "{ trust; } | cat", AFTER],
+    "a-group-piped-over-lines": ["set -e", "{", f"  {DCB}", f"  {PCP}", "} | cat", AFTER],
+    "a-group-piped-with-a-redirection": ["set -e", "{", f"  {DCB}", f"  {PCP}", "} 2>&1 |& cat", AFTER],
+    "a-group-piped-in-a-group": ["set -e", "{", "{", f"  {DCB}", f"  {PCP}", "} | cat", "mlnx_qos -i eth2 --trust pcp",
+                                 "}", AFTER],
+    "a-loop-piped": ["set -e", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat", AFTER],
+    "a-loop-piped-in-a-function": ["set -e", "f() {", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat",
+                                   "mlnx_qos -i eth2 --trust pcp", "}", "f", AFTER],
+    "a-group-piped-on-one-line": ["set -e", f"{{ {DCB}; {PCP}; }} | cat", AFTER],
+    "a-loop-piped-on-one-line": ["set -e", f"for p in a; do {DCB}; {PCP}; done | cat", AFTER],
+    "a-group-piped-on-one-line-under-pipefail": ["set -eo pipefail", f"{{ {DCB}; {PCP}; }} | cat", AFTER],
+    "a-pipe-after-the-failing-command": ["set -e", f"{DCB}; echo ok | cat", AFTER],
+    # a `( )` subshell's status is its last command's, also where -e is off in it
+    "a-subshell-whose-last-command-fails-with-e-off": ["set -e", f"( set +e; {DCB} )", AFTER],
+    "a-subshell-whose-last-command-fails-with-e-off-over-lines": ["set -e", "(", "  set +e", f"  {PCP}", f"  {DCB}",
+                                                                  ")", AFTER],
+    "a-subshell-whose-last-substitution-fails-with-e-off": ["set -e", f"f() {{ x=$({DCB}); }}", "(", "  set +e",
+                                                            "  {", "    x=$(f)", "  }", ")", AFTER],
+    "a-subshell-whose-failure-is-not-last": ["set -e", "(", "  set +e", f"  {DCB}", "  true", ")", AFTER],
+    "a-subshell-whose-last-command-fails-before-or": ["set -e", "(", "  set +e", f"  {DCB}", ") || true", AFTER],
+    "set-plus-e-in-a-piped-group": ["set -e", "f() { set +e; }", "{ f; } | cat", DCB, AFTER],
+    "set-plus-e-in-a-piped-group-over-lines": ["set -e", "{", "  set +e", "} | cat", DCB, AFTER],
+    "a-group-piped-under-pipefail": ["set -e", "set -o pipefail", "{", f"  {DCB}", f"  {PCP}", "} | cat", AFTER],
+    "a-loop-piped-under-pipefail": ["set -eo pipefail", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat",
+                                    AFTER],
 }
 
 
@@ -168,18 +224,36 @@ def _random_block(rng, depth: int, k: int, calls: bool, tested: bool = False) ->
             ["for p in a; do", *body, "done"]][kind]
 
 
+# Random scripts the reader still reads otherwise than bash runs them, by (seed, index): each is known, none is passed
+# over unnamed (the test fails where one of them comes to agree, so the list only shrinks).
+_DISAGREE = {
+    # not reduced yet (nested subshells, groups before `|| true` and calls in if tests; see the seed's script). Also
+    # known, past these seeds (40's 21st): a `( )` subshell whose last command is a tested list that fails
+    # (`( ...; g && true )`, g failing) fails in bash, and set -e ends the shell around it; the reader goes on
+    (34, 29), (35, 22), (36, 15),
+}
+
+
 @pytest.mark.slow  # (runs bash)
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")
-def test_random_scripts_are_read_as_bash_runs_them(tmp_path):
+@pytest.mark.parametrize("seed", range(30, 37))
+def test_random_scripts_are_read_as_bash_runs_them(seed, tmp_path):
+    """Before, seeds other than 30 gave 12 disagreements: a loop's `done` was not passed over to a function's last
+    command (`g() { for ...; do dcb ...; done; }; x=$(g)`), a function returning 1 piped under pipefail was taken as
+    tested, a `set` in a piped call or a command substitution reached the shell around it, and a `return 1` ending a
+    `( )` subshell, or its last command failing where -e was off in it, did not make it fail."""
     import random
 
-    rng = random.Random(30)
-    wrong = []
+    rng = random.Random(seed)
+    wrong, agree = [], []
     for t in range(30):
         functions = ["f() {", *_random_block(rng, 1, 5, False), "}",
                      "g() {", *_random_block(rng, 1, 7, False), "f", *_random_block(rng, 1, 8, False), "}"]
         main = [line for _ in range(rng.randint(2, 5)) for line in _random_block(rng, 0, 1, True)]
         text = "\n".join(["#!/bin/bash", rng.choice(["set -e", "", "set -eo pipefail"]), *functions, *main, AFTER])
-        if read_calls(text + "\n") != bash_calls(text + "\n", tmp_path / str(t)):
+        same = read_calls(text + "\n") == bash_calls(text + "\n", tmp_path / str(t))
+        if not same and (seed, t) not in _DISAGREE:
             wrong.append(text)
-    assert wrong == []
+        elif same and (seed, t) in _DISAGREE:
+            agree.append(t)
+    assert (wrong, agree) == ([], [])

@@ -68,7 +68,6 @@ def test_the_tos_is_read_as_kstrtou8_reads_it(written, tos):
     ([f"echo 0,1,2,3,4,1,6 > {MAP}"], "gives 7 of the 8 values the driver wants: EINVAL"),
     ([f"echo 0,8,2,3,4,1,6,5 > {MAP}"], "8 names no receive buffer (0-7): EINVAL"),
     ([f"echo 1,2,3,4,5,6,7 > {SIZES}"], "gives 7 of the 8 values"),
-    ([f"echo 99999999999,0,0,0,0,0,0,0 > {SIZES}"], "past the 32 bits sscanf's %u keeps"),
 ])
 def test_a_value_the_kernel_refuses_sets_nothing_and_is_named(lines, said):
     """The earlier value stands (the kernel keeps the file's value when it refuses a write), and a SYS002 at the line
@@ -80,6 +79,26 @@ def test_a_value_the_kernel_refuses_sets_nothing_and_is_named(lines, said):
     assert port.priority_groups[1].size_bytes == 262016
     (issue,) = host.issues
     assert (issue.code, issue.source.line) == ("SYS002", 4) and said in issue.message, issue.message
+
+
+@pytest.mark.parametrize("lines,option", [
+    ([f"echo 99999999999,0,0,0,0,0,0,0 > {SIZES}"], "--buffer_size"),
+    ([f"echo 0,0,0,4294967297,0,0,0,0 > {MAP}"], "--prio2buffer"),
+])
+def test_a_value_past_32_bits_makes_the_setting_unknown(lines, option):
+    """en_sysfs.c reads each value with sscanf "%u", which keeps the low 32 bits of a longer number and refuses
+    nothing: the file changes, to a value no script means, so the setting is unknown after it (before: the earlier
+    value was kept as if the write was refused), and a SYS002 says so."""
+    host = parse_lines(f"echo 106 > {TOS}", "mlnx_qos -i eth1 --prio2buffer 0,0,0,1,0,0,0,0 --buffer_size "
+                       "0,262016,0,0,0,0,0,0", *lines)
+    port = host.ports["eth1"]
+    if option == "--buffer_size":
+        assert port.priority_groups == {} and port.priority_to_pg == {**dict.fromkeys(range(8), 0), 3: 1}
+    else:
+        assert port.priority_to_pg is None and port.priority_groups[1].size_bytes == 262016
+    (issue,) = host.issues
+    assert (issue.code, issue.source.line) == ("SYS002", 4) and "past the 32 bits sscanf's %u keeps" in \
+        issue.message and "unknown" in issue.message, issue.message
 
 
 @pytest.mark.parametrize("written,values", [
@@ -109,3 +128,16 @@ def test_under_set_e_a_refused_write_ends_the_script():
     assert "`set -e` is in force and this command fails: the kernel refuses the write" in host.issues[1].message
     host = parse_lines("set -e", f"echo 0,1,2,3,4,1,6,5 > {MAP}", "mlnx_qos -i eth1 --trust dscp")
     assert host.ports["eth1"].trust is not None and host.issues == []
+
+
+def test_a_refused_tos_for_a_device_known_only_at_run_time_sets_nothing():
+    """A ToS the kernel refuses is refused whichever device `$DEV` names: each device's ToS stands (before, the write
+    read as one of a value known only at run time, and made mlx5_0's unknown), and the SYS002 says why; cma_roce_tos
+    and the file's write are read by one path (a value the tool takes to a device known only then: unknown)."""
+    host = parse_lines(f"echo 106 > {TOS}", "DEV=$1", f"echo 300 > {TOS.replace('mlx5_0', '$DEV')}",
+                       "mlnx_qos -i eth1 --trust dscp")
+    (issue,) = host.issues
+    assert host.roce_tos == 106 and issue.source.line == 4 and "ERANGE" in issue.message, issue.message
+    host = parse_lines(f"echo 106 > {TOS}", "DEV=$1", "cma_roce_tos -d $DEV -t 96", "mlnx_qos -i eth1 --trust dscp")
+    (issue,) = host.issues
+    assert host.roce_tos is None and "known only at run time" in issue.message, issue.message

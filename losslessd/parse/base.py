@@ -429,3 +429,27 @@ def long_interface_name(name: str) -> str:
     spell them."""
     m = _SHORT_INTERFACE_RE.match(name)
     return _SHORT_INTERFACE[m.group(1)] + m.group(2) if m else name
+
+
+# bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
+# `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
+# (`: <<=cut`: a Perl POD block after a script's `exit`)
+HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
+_HEREDOC_QUOTED = re.compile(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
+_HEREDOC_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
+
+
+def heredoc_ends(line: str) -> list[tuple[str, bool]]:
+    """(delimiter, tabs stripped) of each here-document a shell line opens, outside quotes (the host and NVUE script
+    readers)."""
+    if "<<" not in line:
+        return []
+    # (`echo "a << b"` opens none, nor a shift in arithmetic: `$((tos << 2))`, `(( x <<= 1 ))`)
+    spans = [m.span() for pattern in (_HEREDOC_QUOTED, _HEREDOC_ARITHMETIC) for m in pattern.finditer(line)]
+    return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in HEREDOC.finditer(line)
+            if not any(a <= m.start() < b for a, b in spans)]
+
+
+def heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
+    """Whether ``line`` ends the here-document of ``delimiter`` (`<<-`: after its leading tabs)."""
+    return (line.lstrip("\t") if tabs else line).rstrip("\r") == delimiter

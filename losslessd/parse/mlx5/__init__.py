@@ -390,21 +390,10 @@ class _Host:
                     self._issue(f"`{line[:80]}`: {note[1]}", path, n, code=note[0])
             elif prog == "cma_roce_tos":
                 dev, given = _option(words[1:], "-d", None), _option(words[1:], "-t", None) or ""
-                tos = _int(given, 0, 255)
-                if dev is not None and script.at_run_time(script.rdma_device(dev)[0]) and (
-                        tos is not None or script.at_run_time(given)):  # (one that sets nothing is skipped below)
-                    return self._device_at_run_time(dev, tos, line, path, n)
-                if dev is not None and script.at_run_time(given):
-                    self.tos.pop(script.rdma_device(dev)[0], None)  # (no earlier value stands for it)
-                    self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
-                                path, n)
-                    return
-                if dev is None or tos is None:
-                    raise script.Skip("only `cma_roce_tos -d DEV -t TOS` (TOS 0-255) is read")
-                name, iface = script.rdma_device(dev)
-                if iface is not None:
-                    self.tos_of[name] = iface
-                self._set_tos(name, tos, src)
+                refused = "only `cma_roce_tos -d DEV -t TOS` (TOS 0-255) is read"
+                if dev is None:
+                    raise script.Skip(refused)
+                self._roce_tos(dev, given, _int(given, 0, 255), refused, line, path, n)
             elif prog in ("mkdir", "rmdir") and all(sysfs.RDMA_CM_DIR.match(w) for w in words[1:]
                                                     if not w.startswith("-")):
                 return  # (the RDMA device's directory its default_roce_tos is in: cma_configfs.c make_cma_dev)
@@ -435,21 +424,12 @@ class _Host:
 
         src, sec = Source(file=file, line=n), Section(line, "", n + 1)
         if m := sysfs.TOS_PATH.match(target):
-            name, iface = script.rdma_device(m.group("dev"))
-            if script.at_run_time(name):  # (a device named at run time other than by its interface)
-                return self._device_at_run_time(m.group("dev"), None if script.at_run_time(value) else
-                                                _tos_or_none(value), line, file, n)
-            if script.at_run_time(value):
-                self.tos.pop(name, None)  # (no earlier value stands for it)
-                return self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is "
-                                   "unknown", file, n)
             try:
-                tos = sysfs.kstrtou8(value + sysfs.NEWLINE)
+                tos, refused = sysfs.kstrtou8(value + sysfs.NEWLINE), ""
             except sysfs.Refused as exc:
-                raise script.Skip(f"the kernel refuses it ({exc}), so {name}'s RoCE ToS stays as it was") from None
-            if iface is not None:
-                self.tos_of[name] = iface
-            return self._set_tos(name, tos, src)
+                tos, refused = None, f"the kernel refuses it ({exc}), so {script.rdma_device(m.group('dev'))[0]}'s " \
+                    "RoCE ToS stays as it was"
+            return self._roce_tos(m.group("dev"), value, tos, refused, line, file, n)
         m = sysfs.QOS_PATH.match(target)
         assert m is not None  # (see _script_command)
         option, what = ("--prio2buffer", "priority->buffer map") if m.group("file") == "prio2buffer" else \
@@ -467,8 +447,11 @@ class _Host:
         try:
             values = sysfs.mlx5_list(value + sysfs.NEWLINE, 7 if option == "--prio2buffer" else None)
         except sysfs.Refused as exc:
-            said = f"the kernel refuses it ({exc})" if exc.errno else str(exc)
-            raise script.Skip(f"{said}, so {iface}'s {what} stays as it was") from None
+            if exc.errno is None:  # (the kernel takes the number's low 32 bits: the file changes, to no value meant)
+                script.forget(port, [option], src)
+                return self._issue(f"`{line[:80]}`: {exc}, so {iface}'s {what} is set to a value no script means; it "
+                                   "is unknown", file, n)
+            raise script.Skip(f"the kernel refuses it ({exc}), so {iface}'s {what} stays as it was") from None
         script.apply_mlnx_qos(port, [(option, ",".join(map(str, values)))], src)
 
     def _port_at_run_time(self, iface: str, line: str, file: str, n: int, what: str, forget) -> None:
@@ -485,6 +468,26 @@ class _Host:
             "none of those read so far" if self.device.ports else "no port is read so far"
         self._issue(f"`{line[:80]}`: its interface `{iface[:40]}` is known only at run time: what it sets ({what}) is "
                     f"unknown on each port it may name ({shown}), and set on none", file, n)
+
+    def _roce_tos(self, dev: str, given: str, tos: int | None, refused: str, line: str, file: str, n: int) -> None:
+        """The RoCE ToS ``given`` (read as ``tos``; None where it is refused, ``refused`` says why) set on the RDMA
+        device ``dev``, by `cma_roce_tos -d DEV -t TOS` or a write to its default_roce_tos: a device known only at
+        run time makes the ToS of each it may be unknown (see _device_at_run_time), a value known only then its
+        own; a refused one sets nothing."""
+        from . import script
+
+        name, iface = script.rdma_device(dev)
+        if script.at_run_time(name) and (tos is not None or script.at_run_time(given)):  # (a device named at run
+            return self._device_at_run_time(dev, tos, line, file, n)  # time other than by its interface)
+        if script.at_run_time(given):
+            self.tos.pop(name, None)  # (no earlier value stands for it)
+            return self._issue(f"`{line[:80]}`: the RoCE ToS is given a value known only at run time; it is unknown",
+                               file, n)
+        if tos is None:
+            raise script.Skip(refused)
+        if iface is not None:
+            self.tos_of[name] = iface
+        self._set_tos(name, tos, Source(file=file, line=n))
 
     def _device_at_run_time(self, dev: str, tos: int | None, line: str, file: str, n: int) -> None:
         """`cma_roce_tos -d $DEV -t TOS` where DEV is known only at run time (a loop over `$(ls /sys/class/infiniband)`,
@@ -1073,13 +1076,6 @@ def _option(args: list[str], short: str, long: str | None) -> str | None:
         if long and arg.startswith(long + "="):
             return arg[len(long) + 1:]
     return None
-
-
-def _tos_or_none(value: str) -> int | None:
-    try:
-        return sysfs.kstrtou8(value + sysfs.NEWLINE)
-    except sysfs.Refused:
-        return None
 
 
 def _int(text: str, lo: int, hi: int) -> int | None:

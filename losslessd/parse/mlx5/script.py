@@ -26,7 +26,7 @@ from ...errors import InputError
 from ...limits import MAX_NESTING, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
-from ..base import split_shell
+from ..base import HEREDOC, heredoc_closes, heredoc_ends, split_shell
 
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -177,7 +177,7 @@ def _errexit(flat: list) -> list:
     out = []
     for k, (n, words, line) in enumerate(flat):
         out.append((n, words, line))
-        untested = not any(op in line for op in ("||", "&&", "|")) and "!" not in line.split()  # (`! cmd`: tested)
+        untested = _untested(line, words)
         if words and words[0] == _SUBSHELL and untested and (why := _fails(words[1:], dcb)):
             # a command substitution's command that fails: its status, where it is the last (bash(1) Command
             # Substitution), or where -e is kept in it (see _block)
@@ -193,6 +193,29 @@ def _errexit(flat: list) -> list:
     return out
 
 
+def _untested(line: str, words: list[str] | None) -> bool:
+    """Whether a failure of the command ``words`` of ``line`` may end the script under set -e: the line has no `&&`,
+    `||` or `!` (tested), and no pipe (a pipeline's part but the last: its status is the last part's), but the one of
+    `echo V | [sudo] tee PATH`, whose status is tee's (it exits 1 where the kernel refuses the write, coreutils tee)."""
+    if any(op in line for op in ("||", "&&")) or "!" in line.split():
+        return False
+    if words is None or "|" not in line:
+        return "|" not in line
+    if "|" not in words and "|&" not in words:  # (a pipe after the `}` or `done` of a group or loop it is in: set -e
+        return True  # ends that pipeline's subshell, see _pipeline_ends)
+    return words.count("|") == 1 and "|&" not in words and \
+        (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
+
+
+def _tee_form(words: list[str]) -> bool:
+    """Whether ``words`` are `echo V | [sudo] tee [-a] PATH` (see redirect)."""
+    try:
+        redirect(words)
+    except Skip:
+        return False
+    return True
+
+
 def _fails(words: list[str], dcb) -> str | None:
     """Why the command fails on mlx5 (a `dcb` the kernel refuses: dcb.fails; a RoCE QoS file's write it refuses:
     sysfs.write_fails), or None."""
@@ -200,7 +223,7 @@ def _fails(words: list[str], dcb) -> str | None:
 
     while words[:1] == ["sudo"]:
         words = words[1:]
-    if words[:1] == ["echo"] and ">" in "".join(words) and not any(at_run_time(w) for w in words):
+    if words[:1] == ["echo"] and not any(at_run_time(w) for w in words):  # (`> PATH`, `| tee PATH`: see redirect)
         try:
             return sysfs.write_fails(*redirect(words))
         except Skip:
@@ -299,10 +322,14 @@ def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
         return None
     body, start, end, _ = defined
     j = end - 1
-    while j > start and body[j][1] in (["}"], [")"]):  # (a group's or subshell's status is its last command's)
+    while j > start and body[j][1] in (["}"], [")"], ["done"]):  # (a group's, subshell's or loop's status is its
+        # last command's, bash(1) Compound Commands)
         j -= 1
     n, last, _ = body[j]
-    return (n, last[2]) if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS else None
+    if last and last[1:2] == [_ERREXIT] and last[2] == _STATUS:  # (`x=$(cmd)`: its status is the substitution's,
+        return next(((n, f"its command substitution fails ({w[2]})") for m, w, _ in body[start:j]  # whose last
+                     if m == n and w and w[:2] == [_SUBSHELL, _STATUS] and w[3]), None)  # command's fails)
+    return (n, last[2]) if last and last[1:2] == [_ERREXIT] else None
 
 
 def _substitution_tested(flat: list, k: int, n: int) -> bool:
@@ -365,8 +392,8 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             # `$(cmd |` (or a backtick) with the rest on the lines below, its comments left out
             state, parts = scan[0], [line[:scan[1]]]
             while True:  # (a here-document opened in it: its body is input, not a line to look into)
-                for delimiter, tabs in _heredoc_ends(parts[-1]):
-                    while i + 1 < len(lines) and not _heredoc_closes(lines[i + 1], delimiter, tabs):
+                for delimiter, tabs in heredoc_ends(parts[-1]):
+                    while i + 1 < len(lines) and not heredoc_closes(lines[i + 1], delimiter, tabs):
                         i += 1
                     i += 1
                 if not any(state) or i + 1 >= len(lines):
@@ -383,17 +410,22 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 words.append(word if "'" in word or '"' in word else _LINE_COMMENT.sub("", word))
             line = " ".join([line, *words])
         i += 1
-        ends = [] if bodies_read else _heredoc_ends(line)
+        ends = [] if bodies_read else heredoc_ends(line)
         if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
-            stop = next((j for j in range(i, len(lines)) if _heredoc_closes(lines[j], *ends[0])), len(lines))
-            if stop < len(lines):  # in a shell of its own, which ends at the end line: its exit, its set -e and its
-                lines[stop] = ")"  # variables are its own, as a `( )` subshell's (where it starts with no option set)
-                child = "( set +e +o pipefail; shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))
-                yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
+            stop = next((j for j in range(i, len(lines)) if heredoc_closes(lines[j], *ends[0])), len(lines))
+            if stop < len(lines):  # in a shell of its own, which ends at the end line (or at the end of the file,
+                lines[stop] = ")"  # where bash warns and takes the rest as its body): its exit, its set -e and its
+            else:  # variables are its own, as a `( )` subshell's (where it starts with no option set)
+                lines.append(")")
+            quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
+                           HEREDOC.finditer(line) if ends[0][0] in m.group(2, 3, 4)), True)
+            child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
+                "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
+            yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
         for delimiter, tabs in ends:  # bodies follow one another, in the order of their operators
-            while i < len(lines) and not _heredoc_closes(lines[i], delimiter, tabs):
+            while i < len(lines) and not heredoc_closes(lines[i], delimiter, tabs):
                 i += 1
             i += 1
 
@@ -498,30 +530,9 @@ _UNQUOTED = re.compile(r"(?:[^'\"\\#$]+|\$'[^'\\]*(?:\\.[^'\\]*)*'|\$|\\.|'[^']*
 _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\\$]*)*')
 
 
-# bash(1) Here Documents: `[n]<<[-]word`; the body runs up to a line holding only the word (quotes removed); with
-# `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
-# (`: <<=cut`: a Perl POD block after a script's `exit`)
-_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
 _SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh((?:\s+-[a-bd-zA-Z]+)*)\s*<<")
-
-
-def _heredoc_ends(line: str) -> list[tuple[str, bool]]:
-    """(delimiter, tabs stripped) of each here-document the line opens, outside quotes."""
-    if "<<" not in line:
-        return []
-    # (`echo "a << b"` opens none, nor a shift in arithmetic: `$((tos << 2))`, `(( x <<= 1 ))`)
-    spans = [m.span() for pattern in (_QUOTED, _ARITHMETIC) for m in pattern.finditer(line)]
-    return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in _HEREDOC.finditer(line)
-            if not any(a <= m.start() < b for a, b in spans)]
-
-
-_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
-
-
-def _heredoc_closes(line: str, delimiter: str, tabs: bool) -> bool:
-    return (line.lstrip("\t") if tabs else line).rstrip("\r") == delimiter
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
@@ -640,14 +651,14 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if written[:1] == [_CALL]:
                 kept = dict(values), {name: list(items) for name, items in arrays.items()}
                 # bash(1): a command substitution runs with -e cleared, unless inherit_errexit or POSIX mode keeps it
-                on = functions.get(_ERREXIT_ON)
+                on, options = functions.get(_ERREXIT_ON), {key: functions.get(key) for key in _OPTIONS}
                 functions[_ERREXIT_ON] = on and functions.get(_INHERIT)
                 functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + listed
                 try:
                     yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path,
                                      depth, functions, n)
-                finally:
-                    functions[_ERREXIT_ON] = on
+                finally:  # (the options it sets are its subshell's: `set -o pipefail` in it ends with it)
+                    functions.update(options)
                     functions[_ERREXIT_OFF] -= listed
                 exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
                 if returned is not None:
@@ -676,13 +687,17 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             # bash(1) set -e: ignored in the body of a function called as a test (an if's, before && or ||)
             ignored = written[0] == _CONDITION or _LISTED in written[:at]
             functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + ignored
-            try:
+            options = {key: functions.get(key) for key in _OPTIONS}  # (`f | cat`: f runs in a subshell of the
+            try:  # pipeline, bash(1) Pipelines: a `set +e` in it is its own)
                 yield from _call(_expanded(written[at + 1:], values, arrays, path, n), values, arrays, count, path,
                                  depth, functions, n)
             finally:
                 functions[_ERREXIT_OFF] -= ignored
+            if "|" in written or "|&" in written:
+                functions.update(options)
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
-                    "|" not in written:  # (its status fails: set -e ends the script as at a command that fails)
+                    ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
+                # as at a command that fails; piped, where `set -o pipefail` makes the pipeline fail with it)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
@@ -705,6 +720,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 if failed is None or failed[0] != n:
                     continue
                 written = [*written[:2], f"its command substitution fails ({failed[1]})"]
+            functions[_LAST_FAILED] = (i, f"line {n} in it fails: {written[2]}")  # (where -e is off: see `)`)
             i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
             continue
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
@@ -722,7 +738,10 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = rest if rest < stop or functions.get("\0calls") else i
                 if rest == stop and functions.get("\0calls") and depth:  # (in a loop of the function's body: see
                     functions[_RETURNING] = n  # the loop's end)
-                if status is not None and functions.get("\0calls"):
+                if status is not None and rest < stop and (flat[rest][1] or [""])[0] == ")" and \
+                        functions.get(_SUBSHELL_TRAPS):  # (`( return 1 )`: it ends the subshell, which fails)
+                    functions[_SUBSHELL_FAILED] = f"its `return {status}` on line {n}"
+                elif status is not None and functions.get("\0calls"):
                     functions[_RETURNED] = (n, f"it returns {status} on line {n}")
             elif not guarded and not tested and (written[0] != "exec" or program):
                 i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
@@ -736,9 +755,24 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] == "(":
             _subshell_starts(functions)
             continue
+        if written == ["{"] and i - 1 in ends and _piped(flat[ends[i - 1]][1] or [""]):  # (`{ ...; } | cat`: a
+            functions.setdefault(_PIPED_GROUPS, {})[ends[i - 1]] = {key: functions.get(key) for key in _OPTIONS}
+            continue  # subshell of the pipeline, whose `set` is its own: see _pipeline_ends)
+        if written[0] == "}" and i - 1 in functions.get(_PIPED_GROUPS, {}):
+            functions.update(functions[_PIPED_GROUPS].pop(i - 1))
+            continue
+        if written[0] == _HEREDOC_SHELL and functions.get(_SUBSHELL_VALUES):  # a shell of its own, on a quoted
+            functions[_SUBSHELL_VALUES][-1] = dict(values)  # here-document: it knows the exported variables only
+            for name in set(values) - functions.get(_EXPORTED, set()):  # (bash(1) ENVIRONMENT), so its `$IF` is
+                del values[name]  # known only at run time
+            continue
         if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
             yield from _subshell_ends(values, arrays, count, path, depth, functions)
-            if (why := functions.pop(_SUBSHELL_FAILED, None)) is not None and written[1:2] != [_LISTED] and \
+            why = functions.pop(_SUBSHELL_FAILED, None)
+            if why is None and (last := functions.get(_LAST_FAILED)) is not None and last[0] < i and all(
+                    flat[k][1] == ["}"] for k in range(last[0], i - 1)):  # (its status is its last command's, also
+                why = last[1]  # in a group, which failed where -e was off in it: bash(1) ( list ))
+            if why is not None and written[1:2] != [_LISTED] and \
                     "|" not in line[line.rfind(")"):] and not any(  # (`( ... ) || true`, `( ... ) | cat`: tested,
                     end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # piped; `|| ( )`)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
@@ -766,6 +800,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] in _DECLARING and len(written) > 1:  # (`local -a P=(a b)`, `declare -i N`, `local dev`)
             declared, written = written[0], [w for w in written[1:] if not w.startswith("-")]
+            if declared == "export" or declared == "declare" and "-x" in flat[i - 1][1]:
+                functions.setdefault(_EXPORTED, set()).update(w.split("=", 1)[0] for w in written)
             if declared == "local":  # (a function's own NAME, empty; `export NAME` keeps its value)
                 for name in filter(_NAME.match, written):
                     values.pop(name, None)
@@ -801,6 +837,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                     break  # more rounds)
             if _RETURNING in functions:  # (the return ends the function's body the loop is in)
                 i = stop
+            elif _EXITED in functions and _piped(flat[end][1] or [""]):  # (`done | cat`)
+                i = _pipeline_ends(flat, end + 1, stop, ends, functions, n, depth)
             elif _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
                 i = _out_of_groups(flat, _exited(flat, end + 1, stop, functions, n), stop, ends, functions, n, 1)
                 _subshell_failing(flat, i, stop, functions)
@@ -827,11 +865,16 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             outer = {key: functions.get(key, False) for key in (*_OPTIONS, _ERREXIT_OFF)}  # (a shell of its own: no
             functions.update(dict.fromkeys(_OPTIONS, False), **{_ERREXIT_OFF: 0, _INHERIT: os.path.basename(
                 words[0]) == "sh"})  # option set)
+            inner = _tested_blocks(_errexit(_calls(inner, grammar.functions)))
             try:
-                yield from _whole(_tested_blocks(_errexit(_calls(inner, grammar.functions))), values, arrays, count,
-                                  path, depth + 1, functions)
+                yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             finally:
                 functions.update(outer)
+            last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
+            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and not tested and \
+                    _untested(line, written):  # (its status is its last command's, bash(1) -c: it fails)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
+                                  f"command fails: {last[2]}")
             continue
         if not words or words[0] in _BLOCK_WORDS or words[0] in _NO_EFFECT:
             continue
@@ -919,6 +962,13 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
+_LAST_FAILED = "\0last-failed"  # (in ``functions``: (index after it, why) of the last command known to fail that ran)
+_PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
+# index of its `}`)
+_HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
+_SUBSHELL_VALUES = "\0subshell-values"  # (in ``functions``: the variables of the shell around each `( )` subshell a
+# here-document's shell is modelled as, None for others)
+_EXPORTED = "\0exported"  # (in ``functions``: the names `export` gave the environment, which a child shell keeps)
 _SUBSHELL_OPTIONS = "\0subshell-options"  # (in ``functions``: the options of each shell a `( )` subshell runs in)
 # bash(1) trap: the pseudo-signals other than EXIT, and when each runs its command.
 _TRAP_WHEN = {"ERR": "when a command fails", "DEBUG": "before every command",
@@ -999,6 +1049,7 @@ def _subshell_starts(functions: dict) -> None:
     options as they are: a `set -e` or `shopt` in it is its own."""
     functions.setdefault(_SUBSHELL_TRAPS, []).append(functions.pop(_TRAP, None))
     functions.setdefault(_SUBSHELL_OPTIONS, []).append({key: functions.get(key) for key in _OPTIONS})
+    functions.setdefault(_SUBSHELL_VALUES, []).append(None)
 
 
 def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: list[int], path: str | None,
@@ -1009,6 +1060,9 @@ def _subshell_ends(values: dict[str, str], arrays: dict[str, list[str]], count: 
     if (outer := functions[_SUBSHELL_TRAPS].pop()) is not None:
         functions[_TRAP] = outer
     functions.update(functions[_SUBSHELL_OPTIONS].pop())
+    if (kept := functions[_SUBSHELL_VALUES].pop()) is not None:  # (a here-document's shell ends: the script's own)
+        values.clear()
+        values.update(kept)
 
 
 def _sets_nic(words: list[str]) -> bool:
@@ -1047,13 +1101,37 @@ def _subshell_failing(flat: list, i: int, stop: int, functions: dict) -> None:
         functions[_SUBSHELL_FAILED] = f"line {failed[0]} in it fails: {failed[1]}"
 
 
-def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int) -> int:
+def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
+                   failure: tuple[int, str] | None = None) -> int:
     """Where an exit that went on at ``flat[i]`` goes on: past the `}` of each `{ }` group it is in (a group's end is
-    no branch's: see _exited), unless the group runs as tested (`|| { ...; }`)."""
-    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not any(
+    no branch's: see _exited), unless the group runs as tested (`|| { ...; }`), to the end of a piped one (see
+    _pipeline_ends; ``failure``: set -e's, where it made the exit)."""
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and not any(
             end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
         i = _exited(flat, i + 1, stop, functions, n, depth)
+    if i < stop and _piped(flat[i][1] or [""]) and flat[i][1][0] == "}":
+        i = _pipeline_ends(flat, i + 1, stop, ends, functions, n, depth, failure)
     return i
+
+
+def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
+                   failure: tuple[int, str] | None = None) -> int:
+    """Where to go on after an exit ended a pipeline's part before ``flat[i]`` (`{ ...; } | cat`, `done | cat`): it
+    ran in a subshell of its own (bash(1) Pipelines), so the shell goes on after it, unless set -e's exit ended it
+    under `set -o pipefail` (the pipeline fails as its part did)."""
+    functions.pop(_EXITED, None)
+    functions.update(functions.get(_PIPED_GROUPS, {}).pop(i - 1, {}))  # (the options of the shell around it)
+    failed = functions.pop(_ERREXIT, None) or failure
+    if failed is not None and functions.get(_PIPEFAIL):
+        return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
+                             f"line {failed[0]} in it fails: {failed[1]}")
+    return i
+
+
+def _piped(closing: list[str]) -> bool:
+    """Whether the compound command a closing word (`}`, `done`) ends is a pipeline's part (`} | cat`, `done |& tee
+    LOG`; not `} || true`): bash(1) Pipelines run each part in a subshell of its own."""
+    return "|" in closing[1:] or "|&" in closing[1:]
 
 
 def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
@@ -1063,7 +1141,7 @@ def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions
     if not functions.get(_ERREXIT_ON) or functions.get(_ERREXIT_OFF):
         return i  # (-e off, or in a context that ignores it: the failure ends nothing)
     failed = i - 1
-    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n, depth)
+    i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n, depth, (n, why))
     if _EXITED in functions:  # (what the end of the loop or call it ends says: see _whole)
         functions[_ERREXIT] = (n, why)
     elif i >= stop and not depth:  # (the script's top level: see _whole)

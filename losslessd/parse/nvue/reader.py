@@ -17,7 +17,7 @@ from ... import units
 from ...docpos import compose
 from ...limits import MAX_RANGE_PORTS
 from ...model import ParseIssue, Source
-from ..base import IssueList, check_expanded, port_slot, shell_words
+from ..base import IssueList, check_expanded, heredoc_closes, port_slot, shell_words
 from ..clitext import Val
 from . import NVUE_ROOT
 from .script import Expansion, Line, Tracker, expansions, substitute
@@ -251,7 +251,7 @@ def _here_document(lines: list[str], n: int, opener: tuple[int, str, str], delim
     `<<-`) are the input of the command that opens it, not commands of this file: an `nv set` among them is named,
     not read. Returns the index of the line after its end line (none: bash takes the rest of the file)."""
     end = n
-    while end < len(lines) and (lines[end].rstrip("\r").lstrip("\t") if tabs else lines[end].rstrip("\r")) != delimiter:
+    while end < len(lines) and not heredoc_closes(lines[end], delimiter, tabs):
         end += 1
     at, text, command = opener
     if end == len(lines):

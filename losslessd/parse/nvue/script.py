@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..base import SHELL_SPACE, split_shell
+from ..base import SHELL_SPACE, heredoc_ends, split_shell
 
 # A shell parameter or command substitution (bash(1), EXPANSION): `$NAME`, `${...}`, `$(...)`, `$1`.
 # (bash(1) special parameters too: $$, $!, $-)
@@ -120,7 +120,6 @@ class Tracker:
                 return Line(plain=(m.group(1), value))
         arithmetic = anything = False
         cmd: list[str] = []
-        heredocs: list[tuple[str, bool]] = []
         words = [*words, ";"]
         parens = _bare_parens(text)  # (a `(` quoted, `echo "("`, is a word, no subshell)
         k = 0
@@ -140,12 +139,10 @@ class Tracker:
                 cmd = []
                 if w.endswith("<<") and not w.endswith("<<<") and not arithmetic and k < len(words) - 1 \
                         and not all(c in ";&|()<>" for c in words[k]):
-                    # `<<WORD`, `<<-WORD`, the word quoted or not (bash(1), Here Documents): not a word of the command
-                    heredocs.append((words[k][1:], True) if words[k].startswith("-") else (words[k], False))
-                    k += 1
+                    k += 1  # `<<WORD`, `<<-WORD` (bash(1), Here Documents): not a word of the command
             else:
                 cmd.append(w)
-        return Line(in_function=in_function, anything=anything, heredocs=tuple(heredocs))
+        return Line(in_function=in_function, anything=anything, heredocs=tuple(heredoc_ends(text)))
 
     def _subshells(self, marks: str) -> None:
         """`(` opens a subshell, as `$(` does (its assignments stay in it, bash(1), COMMAND EXECUTION ENVIRONMENT);
