@@ -171,6 +171,9 @@ PLACED = {
     "a-group-piped-under-pipefail": ["set -e", "set -o pipefail", "{", f"  {DCB}", f"  {PCP}", "} | cat", AFTER],
     "a-loop-piped-under-pipefail": ["set -eo pipefail", "for p in a; do", f"  {DCB}", f"  {PCP}", "done | cat",
                                     AFTER],
+    # a background job's status is 0 to the shell that started it (bash(1) Lists: `&`)
+    "a-background-job": ["set -e", f"{DCB} &", "wait", AFTER],
+    "a-background-job-in-a-subshell": ["set -e", f"( set +e; {DCB} & )", AFTER],
 }
 
 

@@ -199,6 +199,8 @@ def _untested(line: str, words: list[str] | None) -> bool:
     `echo V | [sudo] tee PATH`, whose status is tee's (it exits 1 where the kernel refuses the write, coreutils tee)."""
     if any(op in line for op in ("||", "&&")) or "!" in line.split():
         return False
+    if "&" in line.split() or (line.rstrip().endswith("&") and not line.rstrip().endswith(("&&", ">&", "|&"))):
+        return False  # (`cmd &`: a background job, whose status is 0 to the shell that started it; bash(1) Lists)
     if words is None or "|" not in line:
         return "|" not in line
     if "|" not in words and "|&" not in words:  # (a pipe after the `}` or `done` of a group or loop it is in: set -e
