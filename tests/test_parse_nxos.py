@@ -1101,3 +1101,29 @@ def test_a_set_qos_group_line_not_read_leaves_the_policy_map_unknown(set_line, g
     port = device.ports["Ethernet1/1"]
     assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == group
     assert [(i.code, i.source.line) for i in device.issues] == ([] if group else [("SYS002", 6)])
+
+
+# Two WRED lines in one queuing class (a hand edit or a merge: NX-OS prints one). Written from the Nexus 9000 QoS
+# guide's `random-detect minimum-threshold X kbytes maximum-threshold Y kbytes drop-probability P weight W [ecn]`.
+_TWO_WRED_HEAD = "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n"
+_TWO_WRED_TAIL = ("system qos\n  service-policy type queuing output Q\ninterface Ethernet1/1\n"
+                  "  priority-flow-control mode on\n")
+_WRED_MARKS = "    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 7 weight 0 ecn\n"
+_WRED_DROPS = "    random-detect minimum-threshold 300 kbytes maximum-threshold 3000 kbytes drop-probability 5 weight 0\n"
+_WRED_CUT = "    random-detect minimum-threshold 150 kbytes maximum-threshold\n"
+
+
+@pytest.mark.parametrize("lines, marks, line", [
+    (_WRED_MARKS + _WRED_DROPS, False, 4),  # the later line stands: WRED that drops
+    (_WRED_DROPS + _WRED_MARKS, True, 4),
+    (_WRED_MARKS + _WRED_CUT, None, 4),  # the later one not read: unknown
+    (_WRED_CUT + _WRED_MARKS, None, 3),  # the earlier one not read: which the switch holds is unknown
+])
+def test_two_random_detect_lines_in_one_class(lines, marks, line):
+    device = parse(_TWO_WRED_HEAD + lines + _TWO_WRED_TAIL)
+    ecn = device.ports["Ethernet1/1"].queues[3].ecn
+    assert ecn.ecn_enabled is marks and ecn.source.line == line
+    if marks is None:
+        assert any(i.code == "SYS002" and i.source.line == line for i in device.issues)
+    if lines.startswith(_WRED_CUT):  # the readable line after it says why it was not taken
+        assert any(i.source.line == 4 and "which of them the switch holds" in i.message for i in device.issues)

@@ -540,13 +540,14 @@ class _Reader(TreeReader):
         elif w[:2] == ["random-detect", "threshold"] or w[0] == "afd":
             # Nexus 9000 preset WRED / approximate fair drop (`random-detect threshold burst-optimized ecn`,
             # `afd queue-desired 150 kbytes [ecn]`): marks when `ecn` is given, thresholds the switch chooses.
-            queue.wred = Val(RawEcn(node.text, None, None, None, w[-1] == "ecn"), src)
+            self.replace_wred(node, queue, Val(RawEcn(node.text, None, None, None, w[-1] == "ecn"), src))
         elif w[0] == "random-detect":
             try:
-                queue.wred = Val(self.wred(node, w), src)
+                value = self.wred(node, w)
             except LineError:
                 queue.wred = Val(None, src)  # marking that could not be read is unknown, not off
                 raise
+            self.replace_wred(node, queue, Val(value, src))
         elif w[:2] == ["pause", "buffer-size"]:
             queue.pause = Val(self.pause(w), src)
         elif w[:2] == ["no", "priority"]:
@@ -561,6 +562,18 @@ class _Reader(TreeReader):
             pass  # tail-drop limits are not part of the model
         else:
             raise LineError("not a queuing class command losslessd knows")
+
+    def replace_wred(self, node: Node, queue: QueueConf, wred: Val) -> None:
+        """A class's WRED line: it replaces the one entered before it (a queuing class holds one WRED or AFD setting:
+        the Nexus 9000 QoS guide, "Configuring WRED on Egress Queues", configures one per class, and a command entered
+        again in a mode replaces its earlier value), unless that one was not read: a class with two WRED lines is no running-config NX-OS printed, and with one of them unread
+        which the switch holds is not known, so its ECN stays unknown (a SYS002 says so at this line)."""
+        if queue.wred is not None and queue.wred.value is None:
+            self.issue(node, f"`{node.text.strip()[:80]}` follows a WRED line of the same class that was not read "
+                             f"(line {queue.wred.source.line}): which of them the switch holds is not known, so the "
+                             "class's ECN marking is unknown")
+            return
+        queue.wred = wred
 
     def pause(self, w: list[str]) -> RawPause:
         """`pause buffer-size B pause-threshold X resume-threshold Y` in bytes (Nexus 3000/9000 QoS guides, ingress
