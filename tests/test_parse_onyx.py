@@ -455,3 +455,36 @@ def test_a_trust_line_not_read_leaves_the_port_trust_unknown(word, trust):
     port = device.ports["Eth1/1"]
     assert (port.trust.value if port.trust else None) == trust
     assert issues(device) == (set() if trust else {("SYS002", 6)})
+
+
+def test_indented_interface_blocks_read_as_the_flat_form():
+    """The same leaf as roce-leaf.cfg, printed the indented way (`interface ethernet 1/1-1/4` on its own line, the
+    commands of its mode indented below it, as with the Onyx manual's CLI prefix modes): the same ports and facts,
+    each at its own line; it was refused (`mtu`, `speed` and `traffic-class` outside an `interface ethernet` line)."""
+    flat, text = fixture_text("roce-leaf.cfg"), fixture_text("roce-leaf-indented.cfg")
+    want, device = parse(flat, "x", "roce-leaf.cfg"), parse(text, "x", "roce-leaf-indented.cfg")
+    assert device.issues == [] and detect(Input("roce-leaf-indented.cfg", text)) == "nvidia_onyx"
+    assert set(device.ports) == set(want.ports)
+    for name, port in device.ports.items():
+        other = want.ports[name]
+        assert (port.trust, port.speed_gbps, port.pfc_enabled, port.admin_up, port.description) == \
+            (other.trust, other.speed_gbps, other.pfc_enabled, other.admin_up, other.description)
+        assert {q: (v.ecn and (v.ecn.ecn_enabled, v.ecn.min_threshold_bytes, v.ecn.max_threshold_bytes),
+                    v.scheduler and v.scheduler.type) for q, v in port.queues.items()} == \
+            {q: (v.ecn and (v.ecn.ecn_enabled, v.ecn.min_threshold_bytes, v.ecn.max_threshold_bytes),
+                 v.scheduler and v.scheduler.type) for q, v in other.queues.items()}
+    port = device.ports["Eth1/3"]
+    assert port.queues[3].ecn.min_threshold_bytes == 150 * 1024 and port.queues[6].scheduler.type == SchedulerType.strict
+    assert port.queues[3].ecn.source.line == line_of(text, "traffic-class 3 congestion-control ecn minimum-absolute 150 "
+                                                           "maximum-absolute 1500")
+    assert port.pfc_source.line == line_of(text, "dcb priority-flow-control mode on force")
+
+
+@pytest.mark.parametrize("block, admin_up, trust", [
+    ("   interface ethernet 1/1\n      no shutdown\n      qos trust L3\n", True, Trust.dscp),
+    # a line no deeper than the interface line ends its block: `qos trust L3` at the margin is no port's
+    ("   interface ethernet 1/1\n      shutdown\n   hostname sw1\n", False, Trust.pcp),
+])
+def test_indented_block_ends_at_a_line_no_deeper(block, admin_up, trust):
+    port = parse(HEAD + PFC + block + "   interface ethernet 1/1 dcb priority-flow-control mode on force\n").ports["Eth1/1"]
+    assert port.admin_up is admin_up and port.trust == trust

@@ -24,7 +24,8 @@ _PREFIX_MODES = re.compile(r"^no cli default prefix-modes enable[ \t]*\r?$", re.
 # An Ethernet port and an Onyx-only QoS command on one line (Onyx User Manual: `interface ethernet <slot>/<port>`
 # with the command after it in flat form; EOS and NX-OS put sub-commands on their own indented lines, and neither
 # has `dcb priority-flow-control mode`, `traffic-class N congestion-control` or `qos trust L2|L3|both`).
-_FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)? "
+# The same command indented below an `interface ethernet 1/1` line of its own (the indented form: parse/onyx/reader).
+_FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?(?: |[ \t]*\r?\n[ \t]+)"
                        r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
                        r"qos trust (L2|L3|both)\b)", re.M)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")

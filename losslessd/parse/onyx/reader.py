@@ -219,6 +219,22 @@ def port_names(text: str) -> list[str]:
     return [f"Eth{a[1]}/{a[2]}/{n}" for n in range(lo, hi + 1)]
 
 
+# An interface line with no command after it (`interface ethernet 1/1`, `interface port-channel 10`), the commands
+# indented below it: the form of a running-config printed with prefix modes on (Onyx User Manual, "CLI prefix modes":
+# a mode's prefix, `interface ethernet 1/1`, written once, the commands of that mode after it), where the flat form
+# repeats the prefix on every line (`interface ethernet 1/1 mtu 9216 force`). Each such line is read as the flat line.
+_BLOCK = re.compile(r"^interface (?:ethernet \S+|port-channel \S+|mlag-port-channel \S+)$")
+
+
+def _in_block(prefix: list[str], text: str) -> str:
+    """A command indented under an interface line, as the flat line it is (`no shutdown` under `interface ethernet
+    1/1`: `no interface ethernet 1/1 shutdown`, the form `show running-config` prints without prefix modes)."""
+    words = text.split()
+    if words[0] == "no":
+        return " ".join(["no", *prefix, *words[1:]])
+    return " ".join([*prefix, *words])
+
+
 class _Reader:
     def __init__(self, cfg: OnyxConfig, inp: Input):
         self.cfg, self.inp = cfg, inp
@@ -232,10 +248,20 @@ class _Reader:
         if header:
             self.cfg.header_name = header.group(1)
         lines = self.inp.text.split("\n")
+        block: tuple[int, list[str]] | None = None  # an interface line's indentation and words, its lines below it
         for number, raw in enumerate(lines, 1):
             text = raw.strip()
-            if not text or text.startswith("#") or text == "exit":
+            if not text or text.startswith("#"):
                 continue
+            indent = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+            if block is not None and indent <= block[0]:
+                block = None
+            if text == "exit":  # (leaves the interface's mode: the indentation shows it)
+                continue
+            if block is not None:
+                text = _in_block(block[1], text)
+            elif _BLOCK.match(text):
+                block = (indent, text.split())
             try:
                 self.line(text.split(), text, number)
             except LineError as exc:
