@@ -1105,3 +1105,26 @@ def test_a_set_traffic_class_line_not_read_leaves_the_policy_map_unknown(set_lin
     port = device.ports["Ethernet1"]
     assert (port.dscp_to_tc.get(26) if port.dscp_to_tc is not None else None) == tc
     assert [(i.code, i.source.line) for i in device.issues] == ([] if tc else [("SYS002", 5)])
+
+
+# An interface profile in the form AVD's eos_cli_config_gen writes its `interface_profiles` (`interface profile NAME`,
+# `command <interface command>` lines) and an interface applying it with `profile NAME`.
+_IF_PROFILE = ("! device: leaf1 (DCS-7280SR3-48YC8, EOS-4.30.1F)\n!\nhostname leaf1\n!\n"
+               "interface profile ROCE\n   command description gpu\n   command qos trust dscp\n"
+               "   command priority-flow-control on\n!\ninterface profile LLDP-ONLY\n   command no lldp transmit\n!\n"
+               "interface Ethernet1\n   profile ROCE\n!\ninterface Ethernet2\n   profile LLDP-ONLY\n!\n"
+               "interface Ethernet3\n   profile MISSING\n!\nend\n")
+
+
+def test_interface_profile_with_commands_read_on_a_port_is_named():
+    """The commands a `profile` line applies were skipped without a word: Ethernet1 read as untouched (CoS trust, no
+    PFC) while its profile sets DSCP trust and PFC. losslessd does not apply them (no document read says how they
+    combine with the interface's lines): a SYS002 at the `profile` line names the profile and a command there."""
+    device = parse(_IF_PROFILE)
+    found = {i.source.line: i.message for i in device.issues if i.code == "SYS002"}
+    at = line_of(_IF_PROFILE, "profile ROCE")
+    assert "ROCE" in found[at] and f"sw1.cfg:{line_of(_IF_PROFILE, 'command qos trust dscp')}" in found[at]
+    assert line_of(_IF_PROFILE, "profile LLDP-ONLY") not in found  # nothing losslessd reads: nothing to say
+    assert "not defined" in found[line_of(_IF_PROFILE, "profile MISSING")]
+    assert len(found) == 2
+

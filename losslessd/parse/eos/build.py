@@ -6,6 +6,7 @@ from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
 from ..clitext import Issues
+from .flat import IF_READ, interface_words
 from .reader import ECN_UNREAD, MAP_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
@@ -50,8 +51,40 @@ def _last(layers: list[QosConf], attr: str) -> Val | None:
     return found
 
 
+def _interface_profile(cfg: EosConfig, iface: InterfaceConf, issues: Issues) -> None:
+    """`profile NAME` under an interface applies an `interface profile`'s commands to it. losslessd found no EOS
+    document that says how they combine with the interface's own lines (which wins, in what order), so it does not
+    apply them: a SYS002 at the `profile` line names the profile and the first command there losslessd would read on
+    an interface (QoS, PFC, MTU, speed, ...), so a reader knows the port's settings may be set there. A profile whose
+    commands losslessd reads none of (descriptions, LLDP, PTP) changes nothing it checks: no issue."""
+    chosen = iface.interface_profile
+    if chosen is None:
+        return
+    commands = cfg.interface_profiles.get(chosen.value)
+    if commands is None:
+        issues.add_once(ParseIssue(code="SYS002", source=chosen.source, message=(
+            f"interface profile {chosen.value} is not defined in this config: the commands it applies to the port "
+            "are unknown, and what they set (QoS, PFC, MTU ...) with them")))
+        return
+    read = next(((src, words) for src, words in commands if _read_on_interface(words)), None)
+    if read is not None:
+        src, words = read
+        issues.add_once(ParseIssue(code="SYS002", source=chosen.source, message=(
+            f"interface profile {chosen.value} applies its commands to the port, and losslessd does not apply them: "
+            f"`{' '.join(words)[:80]}` ({src.file}:{src.line}) and the profile's other commands are not read for "
+            "this port, so what they set on it is unknown")))
+
+
+def _read_on_interface(words: list[str]) -> bool:
+    """Whether an interface command (an interface profile's `command ...`) is one the interface reader reads."""
+    spelled = interface_words(words)
+    body = spelled[1:] if spelled[:1] in (["no"], ["default"]) else spelled
+    return bool(body) and body[0] in IF_READ and body[0] != "description"
+
+
 def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
           resolved: dict[str, _Classes]) -> Port:
+    _interface_profile(cfg, iface, issues)
     layers: list[QosConf] = [iface]
     profile = cfg.profiles.get(iface.profile.value) if iface.profile else None
     if profile is not None:

@@ -68,14 +68,14 @@ _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WO
 # (clitext.keyword): `prio on` is `priority-flow-control on`, `qo tr d` is `qos trust dscp`; `serv` (service-policy,
 # service-profile), `sh` (shutdown, shape, show), `sp` (speed, spanning-tree) and `q` (qos, queue-monitor) are no
 # command EOS runs. A running-config is never abbreviated: every word EOS prints there is whole and reads as itself.
-_IF_READ = frozenset({"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group",
+IF_READ = frozenset({"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group",
                       "service-profile", "service-policy", "qos", "priority-flow-control", *_QUEUE_WORDS})
 _IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisable", "error-correction", "flowcontrol",
                        "hardware", "isis", "l2-protocol", "lacp", "link-debounce", "link-tracking", "lldp",
                        "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",
                        "profile", "ptp", "queue-monitor", "sflow", "shape", "snmp", "spanning-tree", "storm-control",
                        "traffic-policy", "transceiver", "unidirectional", "vmtracer", "vrf", "vrrp", "interface"})
-_IF_KEYWORDS = clitext.ModeKeywords({"if": _IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS,
+_IF_KEYWORDS = clitext.ModeKeywords({"if": IF_READ}, _ANY_MODE_WORDS | _IF_OTHER, _GLOBAL_WORDS,
                                     leading=("no", "default"))
 # The keywords each read interface command takes after the words before them (the same command pages; N: a number):
 # `qos trust cos|dscp`, `priority-flow-control on|off|mode on|off|priority N no-drop|drop|pause watchdog port action

@@ -134,6 +134,7 @@ class InterfaceConf(QosConf):
     routed: Val | None = None  # `no switchport`
     l3_address: Source | None = None  # the first `ip address` / `ipv6 address` line
     profile: Val | None = None  # `service-profile NAME`
+    interface_profile: Val | None = None  # `profile NAME`: an `interface profile`'s commands
     channel_group: int | None = None  # `channel-group N mode ...`: a member of Port-ChannelN
     trunk: bool = False  # `switchport mode trunk`
     access_vlan: int | None = None  # `switchport access vlan N`
@@ -174,6 +175,8 @@ class EosConfig:
     qos_policies: dict[str, list[tuple[str, Val | None, Source]]] = field(default_factory=dict)
     qos_policy_sources: dict[str, Source] = field(default_factory=dict)  # the `policy-map` line
     interfaces: dict[str, InterfaceConf] = field(default_factory=dict)
+    # `interface profile NAME` -> its `command ...` lines as (line, the command's words); applied by `profile NAME`
+    interface_profiles: dict[str, list[tuple[Source, list[str]]]] = field(default_factory=dict)
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
 
@@ -195,6 +198,11 @@ def _default_form(neg: bool, rest: list[str]) -> bool:
     watchdog on with the global action and timers)."""
     return (neg and (rest == [] or rest[:1] == ["priority"] or rest[:3] == ["pause", "watchdog", "port"])) or \
         (not neg and rest == ["pause", "watchdog"])
+
+
+def _body_of(words: list[str]) -> list[str]:
+    """A command's words after a leading `no` or `default`."""
+    return words[1:] if words[:1] in (["no"], ["default"]) else words
 
 
 def _check_is_eos(inp: Input) -> None:
@@ -272,6 +280,8 @@ class _Reader(TreeReader):
         w = flat.spell_interface_word(node.words)  # (`Spine-2(config)#int eth 1-3` enters `(config-if-Et1-3)#`)
         if w[0] == "hostname" and len(w) == 2:
             self.cfg.hostname = w[1]
+        elif w[:2] == ["interface", "profile"]:
+            self.interface_profile(node, w)
         elif w[0] == "interface" and (name := _ethernet(w[1:])):
             conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
@@ -308,6 +318,16 @@ class _Reader(TreeReader):
             self.class_map(node, w[-1])
         elif w[:3] in _POLICY_TYPES and len(w) == 4:
             self.qos_policy(node, w[3])
+
+    def interface_profile(self, node: Node, w: list[str]) -> None:
+        """`interface profile NAME` and its `command <interface command>` lines (the form AVD's eos_cli_config_gen
+        writes its interface_profiles in): kept, each with its line, for the ports whose `profile NAME` applies them."""
+        if len(w) != 3:
+            raise LineError("expected `interface profile NAME`")
+        commands = self.cfg.interface_profiles.setdefault(w[2], [])
+        for child in node.children:
+            if child.words[:1] == ["command"] and len(child.words) > 1:
+                commands.append((self.src(child), child.words[1:]))
 
     def class_map(self, node: Node, name: str) -> None:
         conf = self.cfg.class_maps.setdefault(name, QosClass(source=self.src(node)))
@@ -552,6 +572,10 @@ class _Reader(TreeReader):
             if len(w) != 2:
                 raise LineError("expected `service-profile NAME`")
             conf.profile = Val(w[1], src)
+        elif w[0] == "profile":
+            if len(w) != 2:
+                raise LineError("expected `profile NAME` (an interface profile)")
+            conf.interface_profile = Val(w[1], src)
 
     @staticmethod
     def speed(words: list[str], conf: InterfaceConf, src: Source) -> None:
