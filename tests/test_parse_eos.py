@@ -1128,3 +1128,14 @@ def test_interface_profile_with_commands_read_on_a_port_is_named():
     assert "not defined" in found[line_of(_IF_PROFILE, "profile MISSING")]
     assert len(found) == 2
 
+
+@pytest.mark.parametrize("line", ["qos trust dscp", "qos trust cos", "no qos trust"])
+def test_global_qos_trust_is_named_not_skipped(line):
+    """EOS's `qos trust` is an interface's or a `qos profile`'s command; at the margin of a running-config it was
+    skipped without a word. A SYS002 at the line says it sets no port's trust; the port keeps its own (CoS, EOS's
+    default on a switched port)."""
+    text = f"hostname leaf1\n!\n{line}\n!\ninterface Ethernet1\n   priority-flow-control on\n!\nend\n"
+    device = parse(text)
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 3)]
+    assert "not in global configuration" in device.issues[0].message
+    assert device.ports["Ethernet1"].trust == Trust.pcp

@@ -310,6 +310,12 @@ class _Reader(TreeReader):
             self.block(node, conf, self.profile_line, profile=w[2])
         elif w[:2] == ["qos", "map"]:
             self.qos_map(node, w)
+        elif _body_of(w)[:2] == ["qos", "trust"]:
+            # EOS User Manual, Quality of Service, `qos trust`: its command modes are the interface ones and a `qos
+            # profile`'s; global configuration has none (a port's trust is its own, EOS's default where unset).
+            raise LineError("EOS takes `qos trust` under an interface or a `qos profile`, not in global "
+                            "configuration: the switch refuses it here, so it sets no port's trust (each port's trust "
+                            "is read from its own lines, else EOS's default)")
         elif w in (["qos", "rewrite", "dscp"], ["no", "qos", "rewrite", "dscp"]):
             self.cfg.rewrite_dscp = Val(w[0] != "no", self.src(node))
         elif w[0] == "priority-flow-control":
