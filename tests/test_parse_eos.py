@@ -891,6 +891,20 @@ def test_a_cos_trusting_port_whose_policy_matches_dscp_sorts_that_traffic_by_dsc
     assert [f for f in lint([path], "roce-dscp26").findings if f.code == "MAP003"] == []
 
 
+def test_the_cnp_dscp_no_class_matches_on_such_a_port_is_sorted_by_its_cos(tmp_path):
+    """EOS User Manual, QoS: the trust map classifies what no class of the qos policy sets. On a CoS-trusting port
+    whose policy matches DSCP 26 only, CNPs (DSCP 48) take the class of the CoS they carry, not "no class": MAP002 said
+    "no entry in the DSCP->TC map" (an error). Which CoS they carry is not in the input: unverified, saying why."""
+    text = COS_PORT_DSCP_POLICY.format(trust="")
+    path = tmp_path / "leaf-4.cfg"
+    path.write_text(text, encoding="utf-8")
+    found = [f for f in lint([path], "roce-dscp26").findings if f.code == "MAP002"]
+    assert [f.severity.value for f in found] == ["info"] and "802.1p CoS" in found[0].message
+    # with trust DSCP and the same policy, DSCP 48 takes EOS's default DSCP map (TC 6): checked, not unverified
+    path.write_text(COS_PORT_DSCP_POLICY.format(trust="   qos trust dscp\n"), encoding="utf-8")
+    assert all("802.1p CoS" not in f.message for f in lint([path], "roce-dscp26").findings if f.code == "MAP002")
+
+
 def test_strict_queues_the_cos_map_reaches_on_such_a_port_are_still_checked(tmp_path):
     """Only DSCP 26 has a DSCP entry there; the rest is classified by the CoS map, whose traffic reaches queues 4-7,
     strict by EOS's default above the weighted lossless queue 3: SCH001 still says it cannot tell whether that traffic

@@ -85,7 +85,8 @@ class CnpNotStrict(PortRule):
     When the policy names a CNP DSCP (`cnp.dscp`): on switch ports, that DSCP's traffic class has
     priority `cnp.priority` (when set; unverified when the class has no PFC priority, as untagged
     routed CNPs carry no 802.1p the input could show) and its queue has a strict-priority scheduler
-    (when `cnp.strict`).
+    (when `cnp.strict`). Unverified where the port sorts a DSCP its qos policy does not set by the
+    802.1p CoS it trusts (EOS): the CNPs' class is their CoS's, which the input does not show.
     On NIC ports, the NIC sends its CNPs with that DSCP (sysfs `ecn/roce_np/cnp_dscp`) and with
     `cnp.priority` (`ecn/roce_np/cnp_802p_prio`); unverified when the capture lacks them.
     Does nothing when the policy has no `cnp`.
@@ -142,6 +143,13 @@ class CnpNotStrict(PortRule):
         hop = port.dscp_chain(cnp.dscp)
         if port.dscp_to_tc is None:
             return [], ["the DSCP->TC map is not in the input"], maps
+        if hop.tc is None and port.dscp_unmapped_by_pcp and port.pcp_to_tc is not None:
+            # The port classifies a DSCP its qos policy does not set by the 802.1p CoS it trusts (EOS User Manual,
+            # QoS, policy-map type qos: the trust map classifies what no class sets): the CNPs' class is their CoS's,
+            # and which CoS they carry is not in the input. Not "no entry": they do have a class.
+            return [], [f"no class of the port's qos policy sets DSCP {cnp.dscp}'s traffic class, so the port sorts "
+                        "CNPs by the 802.1p CoS they carry (it trusts CoS), which the input does not show; match DSCP "
+                        f"{cnp.dscp} in the policy to set their class"], maps
         if hop.tc is None:
             return ["it has no entry in the DSCP->TC map; map it to a TC with a strict-priority queue"], [], maps
         problem, doubt = cnp_priority(cnp, port, hop)
