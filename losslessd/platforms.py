@@ -103,6 +103,10 @@ class Platform:
     # P whatever the port's maps say; "paused-queues", the queues a pause for P stops (the no-drop queues); None:
     # the platform's documentation does not say.
     wd_watches: Literal["priority-index", "paused-queues"] | None = None
+    # Whether its CLI takes an interface name in any case (`eth1/1`, `ETHERNET1/1` for Ethernet1/1), so a name another
+    # output writes in another case is the same port (topology); False where the name is a case-sensitive key
+    # (SONiC's CONFIG_DB PORT keys, Linux netdev names, Junos's lower-case names).
+    port_names_ignore_case: bool = False
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -201,7 +205,10 @@ PLATFORMS: dict[str, Platform] = {
                  # with up to 3 (0.005-60).
                  limits=RenderLimits(mtu_bytes=(68, 9214), wd_poll_ms=(5, 60000), wd_detection_ms=(10, 60000),
                                      wd_restoration_ms=(10, 60000), wd_detection_step_ms=10,
-                                     wd_restoration_step_ms=10)),
+                                     wd_restoration_step_ms=10),
+                 # EOS User Manual, "Command-Line Interface": keywords are not case-sensitive, and `interface
+                 # ethernet 1`, `Et1` name Ethernet1 (parse/eos/reader.py reads them so).
+                 port_names_ignore_case=True),
         Platform("linux_mlx5", DeviceKind.host, "mlx5",
                  "Linux host with NVIDIA ConnectX NIC (losslessd capture of mlnx_qos and sysfs)",
                  netmiko="linux", napalm=None,
@@ -270,7 +277,10 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_detection_polls=(1, 10), wd_restoration_polls=(0, 100)),
                  # Nexus 9000 QoS guide, "About Priority Flow Control Watchdog": it monitors the PFC-enabled
                  # (no-drop) queues, the ones received pauses stop.
-                 wd_watches="paused-queues"),
+                 wd_watches="paused-queues",
+                 # Cisco Nexus 9000 NX-OS Fundamentals Configuration Guide, "Using the CLI": command keywords are not
+                 # case-sensitive; `interface ethernet 1/1`, `Eth1/1`, `e1/1` name Ethernet1/1 (parse/nxos/reader.py).
+                 port_names_ignore_case=True),
         Platform("nvidia_cumulus", DeviceKind.switch, "nvue", "NVIDIA Cumulus Linux NVUE (`nv set` commands, or `nv config show` YAML/JSON)",
                  netmiko="cumulus_linux", napalm=None,
                  # Cumulus Linux 5.x NVUE: `nv config show -o json` is the applied configuration; `nv show qos roce`

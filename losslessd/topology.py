@@ -21,6 +21,7 @@ from .parse import display_path, lldp, read_input
 from .parse.base import Input, long_interface_name
 from .parse.routes import parse_routes
 from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
+from .platforms import PLATFORMS
 
 __all__ = ["MAX_TIER", "ROUTINGS", "TOPOLOGY_FILES", "Topology", "apply", "find", "from_data", "read"]
 
@@ -54,6 +55,12 @@ class _End(NamedTuple):
         return f"{self.device}:{self.port}"
 
 
+def _ignores_case(platform: str | None) -> bool:
+    """Whether the platform's CLI takes an interface name in any case (platforms.py)."""
+    record = PLATFORMS.get(platform or "")
+    return record is not None and record.port_names_ignore_case
+
+
 class _Names:
     """Device and port names as other devices write them: FQDNs, EOS short names, SONiC aliases, any case."""
 
@@ -63,9 +70,9 @@ class _Names:
         for name in fabric.devices:
             for form in (name.lower(), name.split(".")[0].lower()):
                 self._devices.setdefault(form, name)
-        self._ports: dict[str, list] = {}  # device -> [port -> alias, lower-case name or alias -> port]
+        self._ports: dict[str, list] = {}  # device -> [port -> alias, name or alias (lower-case where folded) -> port]
         self._named: dict[str, Device | None] = {}  # a name as written -> its device (a fleet names a few often)
-        self._forms: dict[tuple, dict[str, str]] = {}  # (port, alias) pairs -> lower-case name or alias -> port
+        self._forms: dict[tuple, dict[str, str]] = {}  # (folds case, (port, alias) pairs) -> name or alias -> port
 
     def device(self, name: str) -> Device | None:
         devices = self.fabric.devices
@@ -84,17 +91,22 @@ class _Names:
             known = self._ports[device.name] = [device.port_aliases(), None]
         if name in known[0]:
             return name
+        # A name in another case is the same port only where the platform takes names in any case (NX-OS, EOS:
+        # platforms.Platform.port_names_ignore_case); SONiC's `ethernet0` is no port of one whose port is Ethernet0.
+        fold = _ignores_case(device.platform)
         if known[1] is None:  # the other forms, made when a name is not a port's own (once per port list: read only)
             ports = tuple(known[0].items())
-            index = self._forms.get(ports)
+            index = self._forms.get((fold, ports))
             if index is None:
-                index = self._forms[ports] = {}
+                index = self._forms[(fold, ports)] = {}
                 for port, alias in ports:
                     for form in (port, alias):
                         if form:
-                            index.setdefault(form.lower(), port)
+                            index.setdefault(form.lower() if fold else form, port)
             known[1] = index
-        return known[1].get(name.lower()) or known[1].get(long_interface_name(name).lower())
+        if not fold:
+            return known[1].get(name) or known[1].get(long_interface_name(name))
+        return known[1].get(name.lower()) or known[1].get(long_interface_name(name, ignore_case=True).lower())
 
 
 def _read_lldp(fabric: Fabric, topo: Topology, names: _Names, reads: dict[str, Input | None]) -> None:

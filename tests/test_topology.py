@@ -376,3 +376,27 @@ def test_lldp_detail_typed_short_confirms_its_cable_and_an_unheld_port_is_said(t
     assert issue.source.file.endswith("lldp/spine1.txt")
     assert "has no port Ethernet7" in issue.message and "leaf1.fabric.example:etp49" in issue.message
     assert len(fabric.links) == 8  # the topology's links stand
+
+
+def test_port_names_fold_case_only_where_the_platform_takes_any_case(tmp_path):
+    """EOS (spine1) takes an interface name in any case: a per-interface detail typed `ETH1` is its Ethernet1 (it was
+    `ETH1`, a port spine1 lacks: LNK006). SONiC (leaf1) names ports by case-sensitive CONFIG_DB keys: a report of its
+    port `ethernet48` is no port of it (it was taken for Ethernet48 and made a link)."""
+    fabric_dir = clos_copy(tmp_path)
+    block = "Chassis id: 5c83.8f12.3400\nPort id: etp49\nSystem Name: leaf1.fabric.example\nTime remaining: 101 s\n"
+    (fabric_dir / "lldp" / "spine1.txt").write_text(f"spine1# show lldp neighbors interface ETH1 detail\n{block}")
+    fabric = load_fabric([fabric_dir])
+    assert [n.port for n in fabric.devices["spine1"].neighbors] == ["Ethernet1"]
+    assert fabric.topology_issues == []
+
+    fabric = load_fabric([CLOS / "leaf1", CLOS / "spine1.cfg", CLOS / "h1.capture"])
+    fabric.devices["spine1"].neighbors = [Neighbor(port="ETHERNET2", remote_device="h1", remote_port="eth0",
+                                                   origin="lldp")]
+    fabric.devices["leaf1"].neighbors = [Neighbor(port="ethernet48", remote_device="spine1", remote_port="ethernet1",
+                                                  origin="lldp")]
+    fabric.devices["h1"].neighbors = []
+    fabric.links = []
+    topology.apply(fabric, None)
+    assert [(str(link.a), str(link.b)) for link in fabric.links] in ([("spine1:Ethernet2", "h1:eth0")],
+                                                                     [("h1:eth0", "spine1:Ethernet2")])
+    assert [(i.code, i.port) for i in fabric.topology_issues] == [("LNK006", "ethernet48")]

@@ -423,11 +423,15 @@ line_source = positional(Source, "file", "line")
 # (Eth1/49, Po10, Lo0); the configs spell them Ethernet1/49, Port-Channel10 / port-channel10, loopback0.
 _SHORT_INTERFACE = {"Et": "Ethernet", "Eth": "Ethernet", "Ma": "Management", "Po": "Port-Channel", "Lo": "Loopback"}
 _SHORT_INTERFACE_RE = re.compile(r"^(Eth|Et|Ma|Po|Lo)(\d.*)$")
+_ANY_CASE_INTERFACE = re.compile(r"^(ethernet|eth|et|ma|po|lo)(\d.*)$", re.IGNORECASE)
 
 
-def long_interface_name(name: str) -> str:
+def long_interface_name(name: str, ignore_case: bool = False) -> str:
     """`Et49/1` (EOS), `Eth1/49` (NX-OS) -> `Ethernet49/1`, `Ethernet1/49`: short interface names, as the configs
-    spell them."""
+    spell them. ``ignore_case``: the name was typed in a CLI that takes it in any case (`eth1/1`, `ETH1/1`)."""
+    if ignore_case:
+        m = _ANY_CASE_INTERFACE.match(name)
+        return _SHORT_INTERFACE.get(m[1].capitalize(), "Ethernet") + m[2] if m else name[:1].upper() + name[1:]
     m = _SHORT_INTERFACE_RE.match(name)
     return _SHORT_INTERFACE[m.group(1)] + m.group(2) if m else name
 
