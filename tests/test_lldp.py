@@ -571,8 +571,8 @@ def test_nxos_spells_a_per_interface_command_port_as_its_interface_lines_do():
 
     assert [_command_port(f"show lldp neighbors interface {typed} detail") for typed in (
         "ethernet 1/10", "e1/10", "ETH1/10", "Ethernet1/1/2", "ethernet 1/1-4", "ethernet 1/4-1", "ethernet 1/1-2/4",
-        "mgmt0", "Po10")] == ["Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet1/1/2", None, None, None,
-                              "mgmt0", "Port-Channel10"]
+        "mgmt0", "Po10", "po10")] == ["Ethernet1/10", "Ethernet1/10", "Ethernet1/10", "Ethernet1/1/2", None, None,
+                                      None, "mgmt0", "Port-Channel10", "Port-Channel10"]
 
 
 def test_nxos_capture_reads_lldp_sections_and_port_channel_members(tmp_path):

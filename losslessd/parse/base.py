@@ -431,7 +431,7 @@ def long_interface_name(name: str, ignore_case: bool = False) -> str:
     spell them. ``ignore_case``: the name was typed in a CLI that takes it in any case (`eth1/1`, `ETH1/1`)."""
     if ignore_case:
         m = _ANY_CASE_INTERFACE.match(name)
-        return _SHORT_INTERFACE.get(m[1].capitalize(), "Ethernet") + m[2] if m else name[:1].upper() + name[1:]
+        return _SHORT_INTERFACE.get(m[1].capitalize(), "Ethernet") + m[2] if m else name
     m = _SHORT_INTERFACE_RE.match(name)
     return _SHORT_INTERFACE[m.group(1)] + m.group(2) if m else name
 

@@ -111,7 +111,8 @@ def _typed_port(words: list[str] | None) -> str | None:
     if not words:
         return None
     # (NX-OS, IOS and EOS take the name typed in any case: `ETH1/1` is Ethernet1/1 as `eth1/1` is)
-    return long_interface_name("".join(words), ignore_case=True)
+    name = "".join(words)
+    return long_interface_name(name[:1].upper() + name[1:], ignore_case=True)
 
 
 def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",

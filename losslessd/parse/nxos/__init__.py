@@ -108,6 +108,6 @@ def _command_port(command: str) -> str | None:
         ports = _ethernets(words)
     except LineError:
         return None
-    if not ports:  # no Ethernet port
-        return long_interface_name("".join(words))
+    if not ports:  # no Ethernet port (`po10`, `Po10`: Port-Channel10, NX-OS taking the name in any case)
+        return long_interface_name("".join(words), ignore_case=True)
     return ports[0] if len(ports) == 1 else None
