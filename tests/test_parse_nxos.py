@@ -1108,8 +1108,10 @@ def test_a_set_qos_group_line_not_read_leaves_the_policy_map_unknown(set_line, g
 _TWO_WRED_HEAD = "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n"
 _TWO_WRED_TAIL = ("system qos\n  service-policy type queuing output Q\ninterface Ethernet1/1\n"
                   "  priority-flow-control mode on\n")
-_WRED_MARKS = "    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 7 weight 0 ecn\n"
-_WRED_DROPS = "    random-detect minimum-threshold 300 kbytes maximum-threshold 3000 kbytes drop-probability 5 weight 0\n"
+_WRED_MARKS = ("    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 7 "
+               "weight 0 ecn\n")
+_WRED_DROPS = ("    random-detect minimum-threshold 300 kbytes maximum-threshold 3000 kbytes drop-probability 5 "
+               "weight 0\n")
 _WRED_CUT = "    random-detect minimum-threshold 150 kbytes maximum-threshold\n"
 
 

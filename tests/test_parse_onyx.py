@@ -474,9 +474,10 @@ def test_indented_interface_blocks_read_as_the_flat_form():
             {q: (v.ecn and (v.ecn.ecn_enabled, v.ecn.min_threshold_bytes, v.ecn.max_threshold_bytes),
                  v.scheduler and v.scheduler.type) for q, v in other.queues.items()}
     port = device.ports["Eth1/3"]
-    assert port.queues[3].ecn.min_threshold_bytes == 150 * 1024 and port.queues[6].scheduler.type == SchedulerType.strict
-    assert port.queues[3].ecn.source.line == line_of(text, "traffic-class 3 congestion-control ecn minimum-absolute 150 "
-                                                           "maximum-absolute 1500")
+    assert port.queues[3].ecn.min_threshold_bytes == 150 * 1024
+    assert port.queues[6].scheduler.type == SchedulerType.strict
+    ecn_line = "traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500"
+    assert port.queues[3].ecn.source.line == line_of(text, ecn_line)
     assert port.pfc_source.line == line_of(text, "dcb priority-flow-control mode on force")
 
 
@@ -486,5 +487,6 @@ def test_indented_interface_blocks_read_as_the_flat_form():
     ("   interface ethernet 1/1\n      shutdown\n   hostname sw1\n", False, Trust.pcp),
 ])
 def test_indented_block_ends_at_a_line_no_deeper(block, admin_up, trust):
-    port = parse(HEAD + PFC + block + "   interface ethernet 1/1 dcb priority-flow-control mode on force\n").ports["Eth1/1"]
+    pfc_on = "   interface ethernet 1/1 dcb priority-flow-control mode on force\n"
+    port = parse(HEAD + PFC + block + pfc_on).ports["Eth1/1"]
     assert port.admin_up is admin_up and port.trust == trust

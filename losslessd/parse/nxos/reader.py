@@ -566,8 +566,9 @@ class _Reader(TreeReader):
     def replace_wred(self, node: Node, queue: QueueConf, wred: Val) -> None:
         """A class's WRED line: it replaces the one entered before it (a queuing class holds one WRED or AFD setting:
         the Nexus 9000 QoS guide, "Configuring WRED on Egress Queues", configures one per class, and a command entered
-        again in a mode replaces its earlier value), unless that one was not read: a class with two WRED lines is no running-config NX-OS printed, and with one of them unread
-        which the switch holds is not known, so its ECN stays unknown (a SYS002 says so at this line)."""
+        again in a mode replaces its earlier value), unless that one was not read: a class with two WRED lines is no
+        running-config NX-OS printed, and with one of them unread which the switch holds is not known, so its ECN
+        stays unknown (a SYS002 says so at this line)."""
         if queue.wred is not None and queue.wred.value is None:
             self.issue(node, f"`{node.text.strip()[:80]}` follows a WRED line of the same class that was not read "
                              f"(line {queue.wred.source.line}): which of them the switch holds is not known, so the "
