@@ -905,6 +905,17 @@ def test_the_cnp_dscp_no_class_matches_on_such_a_port_is_sorted_by_its_cos(tmp_p
     assert all("802.1p CoS" not in f.message for f in lint([path], "roce-dscp26").findings if f.code == "MAP002")
 
 
+def test_the_roce_dscp_no_class_matches_on_such_a_port_is_sorted_by_its_cos(tmp_path):
+    """The same for RoCE: a policy matching the CNP DSCP only leaves DSCP 26 to the CoS map. MAP001 said "DSCP 26 has
+    no entry in the DSCP->TC map" (an error); its class is its CoS's, not in the input: unverified."""
+    text = COS_PORT_DSCP_POLICY.format(trust="").replace("match dscp 26", "match dscp 48").replace(
+        "set traffic-class 3", "set traffic-class 6")
+    path = tmp_path / "leaf-4.cfg"
+    path.write_text(text, encoding="utf-8")
+    found = [f for f in lint([path], "roce-dscp26").findings if f.code == "MAP001"]
+    assert [f.severity.value for f in found] == ["info"] and "802.1p CoS" in found[0].message
+
+
 def test_strict_queues_the_cos_map_reaches_on_such_a_port_are_still_checked(tmp_path):
     """Only DSCP 26 has a DSCP entry there; the rest is classified by the CoS map, whose traffic reaches queues 4-7,
     strict by EOS's default above the weighted lossless queue 3: SCH001 still says it cannot tell whether that traffic

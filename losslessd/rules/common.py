@@ -79,6 +79,18 @@ def _unknown(why: str, source: Source | None) -> ChainBreak:
     return ChainBreak(True, why, source=source)
 
 
+def sorted_by_cos(port: Port, dscp: int) -> str | None:
+    """Why a DSCP without an entry in a switch port's DSCP map still has a class the input does not show, or None:
+    the port classifies a DSCP its qos policy does not set by the 802.1p CoS it trusts (EOS User Manual, QoS,
+    policy-map type qos: the trust map classifies what no class sets; Port.dscp_unmapped_by_pcp), so the packets'
+    class is their CoS's, and which CoS they carry is not in the input. Not "no entry": they do have a class."""
+    if port.dscp_to_tc is None or dscp in port.dscp_to_tc or not port.dscp_unmapped_by_pcp or port.pcp_to_tc is None:
+        return None
+    return (f"no class of the port's qos policy sets DSCP {dscp}'s traffic class, so the port sorts it by the 802.1p "
+            f"CoS the packets carry (it trusts CoS), which the input does not show; match DSCP {dscp} in the policy "
+            "to set its class")
+
+
 def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) -> ChainBreak | None:
     """Walk one lossless DSCP's chain: lossless priority with PFC on, lossless PG, and (``egress``: traffic of this
     class also leaves through the port) a pause for the priority stops the queue the class leaves from."""
@@ -103,6 +115,8 @@ def first_break(ctx, device: Device, port: Port, hop: Hop, egress: bool = True) 
     else:
         if port.dscp_to_tc is None:
             return _unknown("the DSCP->TC map is not in the input", maps)
+        if hop.tc is None and (why := sorted_by_cos(port, hop.dscp)):
+            return _unknown(why, maps)
         if hop.tc is None:
             return _broken(f"DSCP {hop.dscp} has no entry in the DSCP->TC map", to_lossless(), maps)
         if port.tc_to_priority is None:

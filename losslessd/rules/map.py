@@ -9,7 +9,7 @@ from ..lint.finding import Finding, Severity
 from ..lint.registry import PortRule, register
 from ..model import Device, DeviceKind, Port, SchedulerType, Source
 from ..platforms import PLATFORMS
-from .common import cnp_priority, first_break, numbers, pg_buffer_break, queues_text, trust_findings
+from .common import cnp_priority, first_break, numbers, pg_buffer_break, queues_text, sorted_by_cos, trust_findings
 
 
 @register
@@ -25,7 +25,9 @@ class RoceDscpNotLossless(PortRule):
     Priority, class and queue are separate facts (Junos `queue-num 4 ... pfc-priority 3` is
     lossless); classes show the platform's own names. The message shows the chain and the first
     link that breaks. A chain that reaches a link the input does not show is reported once per
-    port as unverified. Skipped when the policy trusts PCP.
+    port as unverified (so is a DSCP no class of a CoS-trusting EOS port's qos policy sets: the port
+    sorts it by the 802.1p CoS it carries, which the input does not show). Skipped when the policy
+    trusts PCP.
 
     ## Why it matters
     PFC protects a priority, not a DSCP. One wrong map entry sends RoCE into a lossy class where it
@@ -143,13 +145,8 @@ class CnpNotStrict(PortRule):
         hop = port.dscp_chain(cnp.dscp)
         if port.dscp_to_tc is None:
             return [], ["the DSCP->TC map is not in the input"], maps
-        if hop.tc is None and port.dscp_unmapped_by_pcp and port.pcp_to_tc is not None:
-            # The port classifies a DSCP its qos policy does not set by the 802.1p CoS it trusts (EOS User Manual,
-            # QoS, policy-map type qos: the trust map classifies what no class sets): the CNPs' class is their CoS's,
-            # and which CoS they carry is not in the input. Not "no entry": they do have a class.
-            return [], [f"no class of the port's qos policy sets DSCP {cnp.dscp}'s traffic class, so the port sorts "
-                        "CNPs by the 802.1p CoS they carry (it trusts CoS), which the input does not show; match DSCP "
-                        f"{cnp.dscp} in the policy to set their class"], maps
+        if hop.tc is None and (why := sorted_by_cos(port, cnp.dscp)):
+            return [], [why], maps
         if hop.tc is None:
             return ["it has no entry in the DSCP->TC map; map it to a TC with a strict-priority queue"], [], maps
         problem, doubt = cnp_priority(cnp, port, hop)

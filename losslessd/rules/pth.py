@@ -27,7 +27,16 @@ from ..model import Device, DeviceKind, Hop, Port, SchedulerType, Trust
 from ..paths import Paths, Toward
 from ..paths.view import real_source
 from ..paths.walk import SIDES, Flow, Problem, Walker, egress_dscp, egress_queue, shown
-from .common import TRUST_LABEL, PathRule, cnp_priority, first_break, numbers, paths_of, queues_text
+from .common import (
+    TRUST_LABEL,
+    PathRule,
+    cnp_priority,
+    first_break,
+    numbers,
+    paths_of,
+    queues_text,
+    sorted_by_cos,
+)
 
 MAX_PAIRS = 2000
 MAX_DESTINATIONS = 50
@@ -166,6 +175,8 @@ class _CnpFlow(_PolicyFlow):
         maps = port.map_source or port.source
         if problem is None and port.dscp_to_tc is None:
             problem = Problem.at(True, device, port, dscp, "in", "the DSCP->TC map is not in the input", maps)
+        elif problem is None and hop.tc is None and (why := sorted_by_cos(port, dscp)):
+            problem = Problem.at(True, device, port, dscp, "in", why, maps)
         elif problem is None and hop.tc is None:
             problem = Problem.at(False, device, port, dscp, "in", f"DSCP {dscp} has no entry in the DSCP->TC map", maps)
         elif problem is None:
