@@ -1170,7 +1170,8 @@ def test_interface_profile_in_a_paste_without_indentation_is_named_too():
     """The same profile and port pasted at the margin (EOS reads a paste line by line: `command` lines stay in the
     profile's mode, `profile ROCE` in the port's)."""
     text = ("hostname x\ninterface profile ROCE\ncommand qos trust dscp\ncommand priority-flow-control on\n"
-            "interface Ethernet1\nprofile ROCE\npriority-flow-control on\npriority-flow-control priority 3 no-drop\nend\n")
+            "interface Ethernet1\nprofile ROCE\npriority-flow-control on\n"
+            "priority-flow-control priority 3 no-drop\nend\n")
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)]
     assert device.ports["Ethernet1"].pfc_enabled == [3]
