@@ -103,6 +103,10 @@ class Platform:
     # P whatever the port's maps say; "paused-queues", the queues a pause for P stops (the no-drop queues); None:
     # the platform's documentation does not say.
     wd_watches: Literal["priority-index", "paused-queues"] | None = None
+    # Whether a link aggregate's members run the QoS policies attached on the aggregate, so a snippet attaches them
+    # there, once, with one set of numbers for every member (NX-OS: Nexus 9000 QoS guide, "Attaching and Detaching a
+    # QoS Policy Action"). Elsewhere each member keeps its own settings (SONiC keys PORT_QOS_MAP by member port).
+    qos_on_aggregate: bool = False
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -260,7 +264,7 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
                  sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
-                 fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin",
+                 fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin", qos_on_aggregate=True,
                  unsupported={"push": _NO_PUSH},
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,

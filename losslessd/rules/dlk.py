@@ -210,16 +210,20 @@ class LosslessOnL2Flooding(Rule):
 
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         members: dict[int, set[str]] = {}
+        # A link aggregate is one bridge port (IEEE 802.1AX: the aggregator is what the MAC relay sees): a frame is
+        # flooded to one of its members, never from one member back out of another, so members count once.
+        targets: dict[int, set[str]] = {}
         for port in device.ports.values():
             for vlan in port.vlans or ():
                 members.setdefault(vlan, set()).add(port.name)
+                targets.setdefault(vlan, set()).add(port.bundle or port.name)
         if not members:  # routed ports only (a leaf of a routed fabric): nothing floods
             return
         # The ports of each set of shared VLANs, in the device's order, made once per set: every port of a switch in
         # its default VLAN shares the same one, and listing them again per port was quadratic (10,000 ports, minutes).
         flooded: dict[tuple[int, ...], list[str]] = {}
         for port in device.ports.values():
-            shared = [v for v in port.vlans or () if len(members[v]) > 1]
+            shared = [v for v in port.vlans or () if len(targets[v]) > 1]
             if not shared:
                 continue
             paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
@@ -228,6 +232,8 @@ class LosslessOnL2Flooding(Rule):
                 if key not in flooded:
                     flooded[key] = [m for m in device.ports if any(m in members[v] for v in shared)]
                 together = flooded[key]  # (the port itself is one of them)
+                if port.bundle is not None:  # (its own aggregate's members are not flooded to)
+                    together = [m for m in together if m == port.name or device.ports[m].bundle != port.bundle]
                 others = [m for m in together[:5] if m != port.name][:4]
                 vlans = ranges(shared)
                 yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
