@@ -173,3 +173,37 @@ def test_a_route_through_a_port_channel_follows_what_show_interface_lists():
     fabric.devices["s1"].bundle_members_shown = {"port-channel10": []}  # down
     assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
         "Port-Channel10 has no member up in it (show interface port-channel 10)"}
+
+
+def test_a_topology_link_on_an_aggregate_names_its_members(tmp_path):
+    """A cable runs to a member port, never to the aggregate: a topology line `leaf1:PortChannel0001 <-> spine1:Po10`
+    is LNK006 naming the members to list (it read as a port the input lacks, with no hint)."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    topo = lag / "topology.yaml"
+    topo.write_text(topo.read_text().replace("  - leaf1:Ethernet48 <-> spine1:Ethernet1\n",
+                                             "  - leaf1:PortChannel0001 <-> spine1:Po10\n"))
+    result = lint([lag], "roce-dscp26", select_codes=["LNK006"])
+    assert [f.message for f in result.findings] == [
+        "link end leaf1:PortChannel0001 (" + str(topo) + ":7): PortChannel0001 is a link aggregate of leaf1 (members "
+        "Ethernet48, Ethernet52), not a port: list each member's cable (`leaf1:Ethernet48 <-> ...`); the link is not "
+        "checked",
+        "link end spine1:Po10 (" + str(topo) + ":7): Po10 is a link aggregate of spine1 (members Ethernet1, "
+        "Ethernet2), not a port: list each member's cable (`spine1:Ethernet1 <-> ...`); the link is not checked"]
+
+
+def test_junos_members_run_their_aggregates_class_of_service(tmp_path):
+    """Junos CoS guide, "Configuring Schedulers on Aggregated Interfaces": CoS bound on aeN applies to every member
+    link. leaf2 binds its PFC profile, scheduler-map and classifier on ae0 (and on h2's port): its members et-0/0/0
+    and et-0/0/1 pause priority 3 (they read as binding nothing, PFC off: PFC001 on both)."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    config = lag / "leaf2.cfg"
+    text = config.read_text()
+    config.write_text(text.replace("interfaces et-0/0/* ", "interfaces ae0 ") + "\n".join(
+        line.replace("interfaces et-0/0/* ", "interfaces et-0/0/4 ") for line in text.splitlines()
+        if "class-of-service interfaces et-0/0/*" in line) + "\n")
+    leaf2 = load_fabric([lag]).devices["leaf2"]
+    assert {p.name: p.pfc_enabled for p in leaf2.ports.values()} == {"et-0/0/0": [3], "et-0/0/1": [3], "et-0/0/4": [3]}
+    result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005", "PTH001"])
+    assert [(f.code, f.device, f.port) for f in result.findings] == []

@@ -368,6 +368,18 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
     return memo[key]
 
 
+def aggregate_ports(device: Device, name: str) -> list[str]:
+    """The ports the config makes members of link aggregate ``name`` (Port.bundle), however the name is spelled
+    (`Po10`, `port-channel10`, `PortChannel0010`, `ae10`); [] when it is none of the device's aggregates."""
+    m = _AGGREGATE.match(name)
+    return _configured(device, int(m[1])) if m else []
+
+
+def _configured(device: Device, number: int) -> list[str]:
+    return [p.name for p in device.ports.values()
+            if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
+
+
 def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
     for captured, said in ((device.bundle_members, "show port-channel summary"),
                            (device.bundle_members_shown, f"show interface port-channel {number}")):
@@ -376,8 +388,7 @@ def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
                 return ports, said
     if device.bundle_members is not None:  # a summary row not read (a SYS002 said routes through it are not followed)
         return None, ""
-    configured = [p.name for p in device.ports.values()
-                  if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
+    configured = _configured(device, number)
     return (configured, "its members in the config") if configured else (None, "")
 
 

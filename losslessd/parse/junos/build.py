@@ -105,14 +105,19 @@ class _Classes:
         self.priorities = {self.ids[name]: fc.pfc_priority.value for name, fc in cfg.classes.items() if fc.pfc_priority}
 
 
-def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]]) -> CosInterface | None:
+def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]],
+              bundle: str | None = None) -> CosInterface | None:
     """The port's own `class-of-service interfaces` settings over those of wildcard entries (`et-0/0/*`, and `all`,
-    which Junos applies to every interface)."""
+    which Junos applies to every interface); under those of its aggregated Ethernet interface's entry, for a member
+    (Junos CoS guide, "Configuring Schedulers on Aggregated Interfaces": the CoS configuration of an aggregated
+    interface applies to all its member links, which cannot take different ones)."""
     layers = [conf for pattern, conf in wildcards
               if pattern != name and fnmatchcase(name, "*" if pattern == "all" else pattern)]
     layers.sort(key=lambda conf: conf is not cfg.cos_interfaces.get("all"))  # `all` first: any other entry wins
     if name in cfg.cos_interfaces:
         layers.append(cfg.cos_interfaces[name])
+    if bundle is not None and bundle in cfg.cos_interfaces:
+        layers.append(cfg.cos_interfaces[bundle])
     if not layers:
         return None
     merged = CosInterface(source=layers[-1].source)
@@ -216,7 +221,7 @@ def _ip_mtu(iface: Interface | None) -> int | None:
 
 def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
           wildcards: list[tuple[str, CosInterface]], iface: Interface | None) -> Port:
-    conf = _cos_conf(cfg, name, wildcards)
+    conf = _cos_conf(cfg, name, wildcards, iface.bundle.value if iface is not None and iface.bundle else None)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
                 speed_gbps=iface.speed_gbps if iface else None,
