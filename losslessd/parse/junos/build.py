@@ -167,17 +167,23 @@ class _Vlans:
                 for member in members:
                     self.named.setdefault(member.value.split(".")[0], []).append(cfg.vlan_ids[name].value)
         self.reported: set[str] = set()
+        # VLAN lists by what gives them: ports configured alike share one list (16,384 ports of `vlan members all`
+        # would otherwise hold a list of every VLAN each)
+        self.made: dict[tuple, list[int] | None] = {}
 
     def of(self, port: str, iface: Interface | None) -> list[int] | None:
+        members = tuple(v.value for v in iface.vlan_members) if iface is not None else ()
+        bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
+        key = (members, tuple(self.named.get(port, ())), bundle)
+        if key in self.made:
+            return self.made[key]
         own = self._ids(iface.vlan_members if iface is not None else [])
         found = own + self.named.get(port, [])
-        bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
         if bundle is not None:
             lag = self.cfg.aggregates.get(bundle)
             found += self._ids(lag.vlan_members if lag is not None else []) + self.named.get(bundle, [])
-        if not found and not (iface is not None and iface.vlan_members):
-            return None
-        return sorted(set(found))
+        made = self.made[key] = sorted(set(found)) if found or members else None
+        return made
 
     def _ids(self, members: list[Val]) -> list[int]:
         out: list[int] = []
