@@ -89,6 +89,7 @@ def test_junos_reads_members_vlans_and_irb_units():
         "set interfaces ae3 unit 0 family ethernet-switching vlan members [ servers 30-31 ]",
         "set interfaces et-0/0/5 unit 0 family ethernet-switching vlan members [ 7 nosuch ]",
         "set interfaces et-0/0/6 unit 0 family inet address 10.9.0.0/31",
+        "set interfaces et-0/0/7 unit 0 family ethernet-switching vlan members nosuch",
         "set vlans servers vlan-id 200",
         "set vlans servers l3-interface irb.12",
         "set vlans lab interface et-0/0/6.0",
@@ -100,7 +101,7 @@ def test_junos_reads_members_vlans_and_irb_units():
     device = junos.parse([Input("j1.conf", text + "\n")], "j1")
     assert {p.name: (p.bundle, p.vlans) for p in device.ports.values()} == {
         "et-0/0/0": ("ae3", [30, 31, 200]), "xe-0/0/1": ("ae3", [30, 31, 200]), "et-0/0/2": (None, None),
-        "et-0/0/5": (None, [7]), "et-0/0/6": (None, [300])}
+        "et-0/0/5": (None, [7]), "et-0/0/6": (None, [300]), "et-0/0/7": (None, None)}
     assert device.vlan_interfaces == {"irb.12": 200}
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)]
     assert "vlan members nosuch" in device.issues[0].message

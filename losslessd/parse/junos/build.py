@@ -182,7 +182,7 @@ class _Vlans:
         if bundle is not None:
             lag = self.cfg.aggregates.get(bundle)
             found += self._ids(lag.vlan_members if lag is not None else []) + self.named.get(bundle, [])
-        made = self.made[key] = sorted(set(found)) if found or members else None
+        made = self.made[key] = sorted(set(found)) or None  # (none read: not known, never "routed", [])
         return made
 
     def _ids(self, members: list[Val]) -> list[int]:
