@@ -107,6 +107,10 @@ class Platform:
     # output writes in another case is the same port (topology); False where the name is a case-sensitive key
     # (SONiC's CONFIG_DB PORT keys, Linux netdev names, Junos's lower-case names).
     port_names_ignore_case: bool = False
+    # Whether a link aggregate's members run the QoS policies attached on the aggregate, so a snippet attaches them
+    # there, once, with one set of numbers for every member (NX-OS: Nexus 9000 QoS guide, "Attaching and Detaching a
+    # QoS Policy Action"). Elsewhere each member keeps its own settings (SONiC keys PORT_QOS_MAP by member port).
+    qos_on_aggregate: bool = False
 
     def supports(self, capability: str) -> bool:
         """Whether it has ``capability`` (CAPABILITIES): tests/test_platforms_meta.py holds every record to it."""
@@ -267,7 +271,7 @@ PLATFORMS: dict[str, Platform] = {
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),
                  # A cable above 100 m gets a pause buffer; NX-OS restates the speed with the ports.
                  sniff=60, port_facts={"ports": ("speed",), "buffer": ("speed", "cable")}, ecn_in_scheduler=True,
-                 fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin",
+                 fix="nxos_cli", tune=True, gnmi="openconfig", shell="nxos", login="admin", qos_on_aggregate=True,
                  unsupported={"push": _NO_PUSH},
                  # Nexus 9000 interfaces guide: `mtu` 576-9216 on a routed port; QoS guide, PFC watchdog:
                  # `priority-flow-control watch-dog interval` 100-1000 ms, `watch-dog shutdown-multiplier` 1-10,

@@ -22,6 +22,7 @@ from .parse.base import Input, long_interface_name
 from .parse.routes import parse_routes
 from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
 from .platforms import PLATFORMS
+from .paths.routing import aggregate_ports
 
 __all__ = ["MAX_TIER", "ROUTINGS", "TOPOLOGY_FILES", "Topology", "apply", "find", "from_data", "read"]
 
@@ -252,6 +253,13 @@ class _Merger:
             if reporter is None or self.topo is not None:
                 self.issue("LNK006", f"{said} no device {device_name} is among the linted inputs; the link is not "
                            "checked", ends, f"device {device_name}", src, severity="info" if reporter else severity)
+            return None
+        members = aggregate_ports(device, port_name)
+        if members:  # a cable runs to a member port: the aggregate is no end of one
+            self.issue("LNK006", f"{said} {port_name} is a link aggregate of {device.name} (members "
+                       f"{', '.join(members[:8])}{' ...' if len(members) > 8 else ''}), not a port: list each member's "
+                       f"cable (`{device.name}:{members[0]} {ARROW} ...`); the link is not checked",
+                       [*ends, _End(device.name, port_name)], "port", src, severity="warning" if reporter else severity)
             return None
         self.issue("LNK006", f"{said} {device.name} has no port {port_name} in its input "
                    f"({', '.join(device.files) or 'no file'}); the link is not checked",

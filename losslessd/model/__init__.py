@@ -407,8 +407,11 @@ class Port(Model):
     # "queuing output", "queuing input" -> policy-map name): what a rendered snippet must detach before it attaches its
     # own there. None: the platform attaches none by name, or the port attaches none.
     service_policies: dict[str, str] | None = None
-    # The link aggregate the port is a member of (NX-OS `channel-group 12`: "port-channel12"), whose QoS policies it
-    # runs instead of its own: a snippet attaches policies there. None: none, or the platform's reader does not say.
+    # The link aggregate the port is a member of, as the config names it: NX-OS `channel-group 12` ("port-channel12"),
+    # EOS `channel-group 12 mode active` ("Port-Channel12"), SONiC PORTCHANNEL_MEMBER ("PortChannel0012"), Junos
+    # `ether-options 802.3ad ae12` ("ae12"). Routes through the aggregate go over its members; where the platform runs
+    # the aggregate's QoS policies on its members (platforms.Platform.qos_on_aggregate: NX-OS) a snippet attaches
+    # policies there. None: none, or the platform's reader does not say.
     bundle: str | None = None
     source: Source | None = None
 
@@ -894,12 +897,21 @@ class Device(Model):
     # -> policy-map name), as Port.service_policies; None: none named.
     service_policies: dict[str, str] | None = None
     # The policies attached on each link aggregate its ports are members of (Port.bundle), by attachment point as
-    # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one.
+    # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one, or the
+    # platform attaches no policy on an aggregate for its members (only NX-OS does: Platform.qos_on_aggregate).
     bundle_policies: dict[str, dict[str, str]] | None = None
     # The member ports that carry each link aggregate's traffic, as a capture shows them (NX-OS `show port-channel
     # summary`: members up in the port-channel), by aggregate as Port.bundle names it. None: not captured (a route
     # through an aggregate then goes over the members its config names, Port.bundle).
     bundle_members: dict[str, list[str]] | None = None
+    # The members each link aggregate's own interface output lists (NX-OS `show interface port-channel N`: "Members in
+    # this channel: Eth1/49, Eth1/50"), by aggregate as Port.bundle names it; an aggregate it does not show is merely
+    # not asked about. bundle_members, whose flags say which members are up, wins where it lists the aggregate.
+    bundle_members_shown: dict[str, list[str]] | None = None
+    # Routed VLAN interfaces whose name does not say their VLAN (Junos `vlans V vlan-id 100` with `l3-interface
+    # irb.5`: {"irb.5": 100}): a connected route on one delivers out of the VLAN's member ports. `Vlan100` names its
+    # own. None: none read.
+    vlan_interfaces: dict[str, int] | None = None
     # NVIDIA Cumulus traffic pools beyond the default one (pool -> the memory-percent the config gives it; None: not
     # given), with roce-lossless where `nv set qos roce` runs a lossless mode. None: not an NVUE switch.
     traffic_pools: dict[str, int | None] | None = None

@@ -307,11 +307,11 @@ def bits_of(value: int) -> Iterator[int]:
 # (Junos: `em0`, `fxp0` management, `lo0` loopback, each with its unit.)
 _OUT_OF_BAND = re.compile(r"^(eth\d+|Management[\d/]*|mgmt\d*|Loopback\d+|lo|docker\d+|Null0"
                           r"|(?:em|fxp|lo)\d+(?:\.\d+)?)$", re.IGNORECASE)
-_BUNDLE = re.compile(r"^(PortChannel|Port-Channel|Po|Vlan|Bond|bond)\d", re.IGNORECASE)
+_BUNDLE = re.compile(r"^(?:(PortChannel|Port-Channel|Po|Vlan|Bond|bond|ae)\d|irb\.\d)", re.IGNORECASE)
 _VLAN = re.compile(r"^Vlan(\d+)$", re.IGNORECASE)
 # A link aggregate by its number, however it is spelled: NX-OS `port-channel10` (config), `Po10` (show ip route,
-# `Port-Channel10` once made long), SONiC `PortChannel0010`.
-_AGGREGATE = re.compile(r"^(?:port-?channel|po)0*(\d+)$", re.IGNORECASE)
+# `Port-Channel10` once made long), SONiC `PortChannel0010`, EOS `Port-Channel10`, Junos `ae10` (its unit `ae10.0`).
+_AGGREGATE = re.compile(r"^(?:port-?channel|po|ae)0*(\d+)$", re.IGNORECASE)
 NO_CAPTURE = "no routing-table capture was given for it"
 
 
@@ -354,9 +354,10 @@ def resolve(cabling: Cabling, dev: str, hop: NextHop) -> tuple[list[str], str | 
 
 def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] | None, str]:
     """The member ports of link aggregate ``name`` of ``dev`` that carry its traffic, and where that was read: a
-    capture's (Device.bundle_members: members up in it), else, when no capture shows the aggregates, the config's
-    (Port.bundle: members it names). None when ``name`` is no aggregate, the capture does not list it (its row could
-    not be read: a SYS002 says routes through it are not followed), or the config names no member of it."""
+    capture's (Device.bundle_members: members up in it; Device.bundle_members_shown: the members the aggregate's own
+    interface output lists), else, when no summary shows the aggregates, the config's (Port.bundle: members it
+    names). None when ``name`` is no aggregate, the summary does not list it (its row could not be read: a SYS002
+    says routes through it are not followed), or the config names no member of it."""
     m = _AGGREGATE.match(name)
     if m is None:
         return None, ""
@@ -367,20 +368,33 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
     return memo[key]
 
 
+def aggregate_ports(device: Device, name: str) -> list[str]:
+    """The ports the config makes members of link aggregate ``name`` (Port.bundle), however the name is spelled
+    (`Po10`, `port-channel10`, `PortChannel0010`, `ae10`); [] when it is none of the device's aggregates."""
+    m = _AGGREGATE.match(name)
+    return _configured(device, int(m[1])) if m else []
+
+
+def _configured(device: Device, number: int) -> list[str]:
+    return [p.name for p in device.ports.values()
+            if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
+
+
 def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
-    if device.bundle_members is not None:  # the config's members may be down, or out of the port-channel
-        for bundle, ports in device.bundle_members.items():
+    for captured, said in ((device.bundle_members, "show port-channel summary"),
+                           (device.bundle_members_shown, f"show interface port-channel {number}")):
+        for bundle, ports in (captured or {}).items():  # the config's members may be down, or out of the port-channel
             if (b := _AGGREGATE.match(bundle)) and int(b[1]) == number:
-                return ports, "show port-channel summary"
+                return ports, said
+    if device.bundle_members is not None:  # a summary row not read (a SYS002 said routes through it are not followed)
         return None, ""
-    configured = [p.name for p in device.ports.values()
-                  if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
+    configured = _configured(device, number)
     return (configured, "its members in the config") if configured else (None, "")
 
 
 def delivered(cabling: Cabling, dev: str, hop: NextHop) -> list[str]:
     """The host-facing ports a connected route's hop delivers to: its port (or the port of its subinterface),
-    the cabled members of its port-channel, or every cabled member of its VLAN interface."""
+    the cabled members of its link aggregate, or every cabled member of its VLAN interface's VLAN."""
     if hop.address is not None or not hop.port or _OUT_OF_BAND.match(hop.port):
         return []
     for name in (hop.port, hop.port.split(".")[0]):
@@ -389,11 +403,19 @@ def delivered(cabling: Cabling, dev: str, hop: NextHop) -> list[str]:
     members, _ = aggregate_members(cabling, dev, hop.port.split(".")[0])
     if members is not None:  # a host's bond on a port-channel
         return [p for p in members if (dev, p) in cabling.peer]
-    vlan = _VLAN.match(hop.port)
-    if vlan:
-        number = int(vlan[1])
+    number = vlan_of(cabling.device(dev), hop.port)
+    if number is not None:
         return [p for p in cabling.ports.get(dev, ()) if number in (cabling.port(dev, p).vlans or ())]
     return []
+
+
+def vlan_of(device: Device, interface: str) -> int | None:
+    """The VLAN a routed VLAN interface routes: SONiC/EOS/NX-OS `Vlan1000` by its name, Junos `irb.100` by the VLAN
+    whose `l3-interface` it is (Device.vlan_interfaces: the unit number need not be the VLAN ID)."""
+    vlan = _VLAN.match(interface)
+    if vlan:
+        return int(vlan[1])
+    return (device.vlan_interfaces or {}).get(interface)
 
 
 def route_tables(cabling: Cabling) -> tuple[DestRouting, list[BadHop]]:

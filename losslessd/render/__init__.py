@@ -1161,6 +1161,8 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
     NIC's receive buffer total, and the config's ingress lossless pool size when it has one."""
     ports = Context(Fabric(), policy).roce_ports(device)
     pool = device.buffer_pools.get(POOL)
+    record = PLATFORMS.get(device.platform)
+    on_aggregate = record is not None and record.qos_on_aggregate  # (elsewhere a member keeps its own policies)
     facts = []
     for p in ports:
         sizes = [pg.size_bytes for pg in p.priority_groups.values() if pg.size_bytes is not None]
@@ -1168,5 +1170,6 @@ def device_facts(device: Device, policy: Policy) -> tuple[list[PortFacts], int |
         facts.append(PortFacts(p.name, p.speed_gbps, p.cable_length_m, p.mtu_bytes, p.lanes,
                                nic_buffer_total_bytes=total, max_mtu_bytes=p.max_mtu_bytes, source=p.source,
                                keys=_sonic_keys(device, p, policy), attached=p.service_policies or {},
-                               bundle=p.bundle, bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {})))
+                               bundle=p.bundle if on_aggregate else None,
+                               bundle_attached=(device.bundle_policies or {}).get(p.bundle or "", {})))
     return facts, pool.size_bytes if pool is not None else None

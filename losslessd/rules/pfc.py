@@ -223,3 +223,62 @@ class SwitchInLossyMode(Rule):
                            f"mode to lossless (NVUE: nv set qos roce mode lossless)", device=device,
                            source=device.lossy_mode_source or device.source, key="lossy-mode", ports=ports,
                            priorities=lossless)
+
+
+@register
+class AggregateMembersDiffer(Rule):
+    """The members of one link aggregate disagree on which lossless priorities PFC pauses.
+
+    ## What it checks
+    On a switch, the member ports of each link aggregate (SONiC PORTCHANNEL_MEMBER, EOS and NX-OS `channel-group`,
+    Junos `802.3ad aeN`) whose PFC state is known: a lossless priority of the policy that some members pause and
+    others do not. One finding per member that lacks it, naming the aggregate and a member that has it, whether or
+    not that member was selected as RoCE-facing (a member with no QoS entry of its own is the usual way to get here,
+    and PFC001 does not look at a port the selection leaves out).
+
+    ## Why it matters
+    An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
+    on one link), so the RoCE flows hashed onto the member without PFC are lossy: its ingress buffer drops them under
+    congestion instead of pausing the sender, while the flows on the other members run lossless. The loss follows
+    the hash, so it shows up as a few queue pairs retransmitting while the aggregate looks healthy.
+
+    ## Failing example
+    SONiC `PORTCHANNEL_MEMBER|PortChannel0001|Ethernet48` and `|Ethernet52`, with `PORT_QOS_MAP|Ethernet48:
+    pfc_enable: "3"` and no PORT_QOS_MAP entry for Ethernet52: `member of PortChannel0001 with PFC off for lossless
+    priority 3, which Ethernet48 of the same aggregate pauses ...`.
+
+    ## Passing example
+    Every member of PortChannel0001 with `pfc_enable: "3"`.
+
+    ## Fix
+    Give every member of the aggregate the same PFC (and QoS) settings as the others: on SONiC a PORT_QOS_MAP entry
+    per member, on EOS and NX-OS the same lines (or policies on the port-channel) on each `channel-group` member, on
+    Junos the same congestion-notification-profile on each `802.3ad` member.
+    """
+
+    code = "PFC005"
+    name = "aggregate-members-differ"
+    scope = "port"
+    severity = Severity.error
+    kinds = frozenset({DeviceKind.switch})
+
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
+        members: dict[str, list[Port]] = {}
+        for port in device.ports.values():
+            if port.bundle is not None and port.pfc_enabled is not None and port.admin_up is not False:
+                members.setdefault(port.bundle, []).append(port)
+        lossless = set(ctx.lossless)
+        for bundle, ports in members.items():
+            paused = {p.name: set(p.pfc_enabled or ()) & lossless for p in ports}
+            anywhere = set().union(*paused.values())
+            for port in ports:
+                missing = sorted(anywhere - paused[port.name])
+                if not missing:
+                    continue
+                other = next(p.name for p in ports if paused[p.name] & set(missing))
+                yield self.finding(
+                    f"member of {bundle} with PFC off for lossless {priorities(missing)}, which {other} of the same "
+                    f"aggregate pauses: the flows the aggregate hashes onto {port.name} are dropped under congestion "
+                    f"instead of paused; give {port.name} the PFC settings of the other members", device=device,
+                    port=port, source=port.pfc_source or port.source, key=f"{bundle}|{numbers(missing)}",
+                    aggregate=bundle, member=other, priorities=missing)

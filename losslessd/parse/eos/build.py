@@ -94,7 +94,12 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
                 speed_gbps=iface.speed.value if iface.speed else None,
                 # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
-                qos_configured=any(layer.qos_lines for layer in layers), vlans=_vlans(iface))
+                qos_configured=any(layer.qos_lines for layer in layers),
+                vlans=_vlans(iface) if iface.channel_group is None else None,
+                # EOS User Manual, Port Channels: `channel-group N mode active|passive|on` makes the port a member of
+                # Port-ChannelN (created with it), whose traffic is hashed over its members; the port-channel's
+                # switchport settings are its members' (not read: their VLANs stay unknown, not VLAN 1's).
+                bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None)
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
         # With `qos rewrite dscp` EOS remarks routed packets on egress by their TC; the running-config
         # shows the TCs given a `qos map traffic-class T to dscp D`, not EOS's default for the others.

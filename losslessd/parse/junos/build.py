@@ -71,9 +71,12 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
         for name, fc in cfg.classes.items() if fc.source is not None] or None
     classes = _Classes(cfg)
     ranges = [(r.settings, r, set(r.names)) for r in cfg.ranges.values() if r.settings is not None]  # a set: one lookup
+    vlans = _Vlans(cfg, device.issues)
     for port_name in sorted(names):
         iface = _interface(cfg, port_name, ranges)
-        device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface)
+        port = device.ports[port_name] = _port(cfg, classes, port_name, device.issues, wildcards, iface)
+        port.bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
+        port.vlans = vlans.of(port_name, iface)
         for bound in (f for filters in (iface.input_filters.values() if iface else ()) for f in filters):
             if bound.value in cfg.class_filters:
                 # Junos CoS guide, "Overview of Multifield Classifiers": behavior aggregate classification comes first,
@@ -82,6 +85,7 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
                     f"{port_name}: firewall filter {bound.value} sets the forwarding class of the traffic it matches "
                     "(a multifield classifier, applied after the port's classifiers): it is not read, so the port's "
                     "classification may not be the one shown")))
+    device.vlan_interfaces = vlans.routed() or None
     return device
 
 
@@ -101,14 +105,19 @@ class _Classes:
         self.priorities = {self.ids[name]: fc.pfc_priority.value for name, fc in cfg.classes.items() if fc.pfc_priority}
 
 
-def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]]) -> CosInterface | None:
+def _cos_conf(cfg: JunosConfig, name: str, wildcards: list[tuple[str, CosInterface]],
+              bundle: str | None = None) -> CosInterface | None:
     """The port's own `class-of-service interfaces` settings over those of wildcard entries (`et-0/0/*`, and `all`,
-    which Junos applies to every interface)."""
+    which Junos applies to every interface); under those of its aggregated Ethernet interface's entry, for a member
+    (Junos CoS guide, "Configuring Schedulers on Aggregated Interfaces": the CoS configuration of an aggregated
+    interface applies to all its member links, which cannot take different ones)."""
     layers = [conf for pattern, conf in wildcards
               if pattern != name and fnmatchcase(name, "*" if pattern == "all" else pattern)]
     layers.sort(key=lambda conf: conf is not cfg.cos_interfaces.get("all"))  # `all` first: any other entry wins
     if name in cfg.cos_interfaces:
         layers.append(cfg.cos_interfaces[name])
+    if bundle is not None and bundle in cfg.cos_interfaces:
+        layers.append(cfg.cos_interfaces[bundle])
     if not layers:
         return None
     merged = CosInterface(source=layers[-1].source)
@@ -134,8 +143,70 @@ def _interface(cfg: JunosConfig, name: str,
             if getattr(layer, attr) is not None:
                 setattr(merged, attr, getattr(layer, attr))
         merged.vlan_tagging = merged.vlan_tagging or layer.vlan_tagging
+        merged.bundle = layer.bundle or merged.bundle
+        merged.vlan_members = layer.vlan_members or merged.vlan_members
         merged.input_filters.update(layer.input_filters)  # (the port's own binding of a unit's filter wins)
     return merged
+
+
+class _Vlans:
+    """The VLANs each port switches (Port.vlans) and the VLAN each IRB unit routes (Device.vlan_interfaces).
+
+    Junos "Configuring VLANs on switches with ELS support": `interfaces IF unit 0 family ethernet-switching vlan members
+    [ NAME | ID | FIRST-LAST | all ]`, or the VLAN naming its interfaces (`vlans NAME interface IF.0`); a member of
+    aggregated Ethernet aeN switches the VLANs of aeN's units (the LAG is the switching interface: Junos "Aggregated
+    Ethernet Interfaces Overview"). `vlans NAME l3-interface irb.U` routes the VLAN on that IRB unit (Junos
+    "Integrated Routing and Bridging"), whose connected routes then deliver out of the VLAN's member ports. A port
+    with no ethernet-switching unit keeps None (not known: the model does not read its routed units)."""
+
+    def __init__(self, cfg: JunosConfig, issues: list[ParseIssue]):
+        self.cfg, self.issues = cfg, issues
+        self.named: dict[str, list[int]] = {}  # interface (without its unit) -> VLANs its `vlans NAME interface` give
+        for name, members in cfg.vlan_interfaces.items():
+            if name in cfg.vlan_ids:
+                for member in members:
+                    self.named.setdefault(member.value.split(".")[0], []).append(cfg.vlan_ids[name].value)
+        self.reported: set[str] = set()
+        # VLAN lists by what gives them: ports configured alike share one list (16,384 ports of `vlan members all`
+        # would otherwise hold a list of every VLAN each)
+        self.made: dict[tuple, list[int] | None] = {}
+
+    def of(self, port: str, iface: Interface | None) -> list[int] | None:
+        members = tuple(v.value for v in iface.vlan_members) if iface is not None else ()
+        bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
+        key = (members, tuple(self.named.get(port, ())), bundle)
+        if key in self.made:
+            return self.made[key]
+        own = self._ids(iface.vlan_members if iface is not None else [])
+        found = own + self.named.get(port, [])
+        if bundle is not None:
+            lag = self.cfg.aggregates.get(bundle)
+            found += self._ids(lag.vlan_members if lag is not None else []) + self.named.get(bundle, [])
+        made = self.made[key] = sorted(set(found)) or None  # (none read: not known, never "routed", [])
+        return made
+
+    def _ids(self, members: list[Val]) -> list[int]:
+        out: list[int] = []
+        for member in members:
+            text = member.value
+            if text == "all":
+                out.extend(v.value for v in self.cfg.vlan_ids.values())
+            elif re.fullmatch(r"[0-9]{1,4}", text) and 1 <= int(text) <= 4094:
+                out.append(int(text))
+            elif (m := re.fullmatch(r"([0-9]{1,4})-([0-9]{1,4})", text)) and 1 <= int(m[1]) <= int(m[2]) <= 4094:
+                out.extend(range(int(m[1]), int(m[2]) + 1))
+            elif text in self.cfg.vlan_ids:
+                out.append(self.cfg.vlan_ids[text].value)
+            elif text not in self.reported:
+                self.reported.add(text)
+                self.issues.append(ParseIssue(code="SYS002", source=member.source, message=(
+                    f"vlan members {text}: no `vlans {text} vlan-id N` in this configuration, so which VLAN it is is "
+                    "not known (a route on its IRB interface is not followed to this port)")))
+        return out
+
+    def routed(self) -> dict[str, int]:
+        return {l3.value: self.cfg.vlan_ids[name].value for name, l3 in self.cfg.vlan_l3.items()
+                if name in self.cfg.vlan_ids}
 
 
 def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:
@@ -156,7 +227,7 @@ def _ip_mtu(iface: Interface | None) -> int | None:
 
 def _port(cfg: JunosConfig, classes: _Classes, name: str, issues: list[ParseIssue],
           wildcards: list[tuple[str, CosInterface]], iface: Interface | None) -> Port:
-    conf = _cos_conf(cfg, name, wildcards)
+    conf = _cos_conf(cfg, name, wildcards, iface.bundle.value if iface is not None and iface.bundle else None)
     port = Port(name=name, source=iface.source if iface else conf.source if conf else None,
                 description=iface.description if iface else None, mtu_bytes=_ip_mtu(iface),
                 speed_gbps=iface.speed_gbps if iface else None,

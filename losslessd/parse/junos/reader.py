@@ -22,6 +22,7 @@ from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
 PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
+AGGREGATE = re.compile(r"^ae\d{1,4}$")  # aggregated Ethernet (Junos: ae0 and up)
 # The curly-brace form: a top-level hierarchy opening a block.
 _BRACE_TOP = re.compile(r"^(system|interfaces|class-of-service|chassis|protocols)\s*\{\s*$", re.MULTILINE)
 _CODE6 = re.compile(r"^[01]{6}$")
@@ -128,6 +129,10 @@ class Interface:
     # `unit N family ethernet-switching|inet|inet6 filter input NAME` or `filter input-list [ A B ]`: firewall filters
     # on the port's input, which may set forwarding classes (a multifield classifier); per (unit, family, statement)
     input_filters: dict[tuple[str, str, str], list[Val]] = field(default_factory=dict)
+    # `ether-options 802.3ad aeN` (`gigether-options` on older platforms): a member of aggregated Ethernet aeN
+    bundle: Val | None = None
+    # `unit N family ethernet-switching vlan members [ v100 200 300-310 ]`: the VLANs by name, ID or range, as written
+    vlan_members: list[Val] = field(default_factory=list)
 
 
 @dataclass
@@ -170,6 +175,13 @@ class JunosConfig:
     entries: dict[tuple[str, str, int], tuple[str, str | None, Source, str]] = field(default_factory=dict)
     # firewall filters with a term that sets a forwarding class (`then forwarding-class C`): name -> that line
     class_filters: dict[str, Source] = field(default_factory=dict)
+    # Aggregated Ethernet interfaces (`interfaces aeN`): the VLANs their units switch, which their members carry
+    aggregates: dict[str, Interface] = field(default_factory=dict)
+    # `vlans NAME vlan-id N`, `vlans NAME l3-interface irb.U`, `vlans NAME interface IF.U`: each VLAN's ID, its routed
+    # interface and the member interfaces it names itself
+    vlan_ids: dict[str, Val] = field(default_factory=dict)
+    vlan_l3: dict[str, Val] = field(default_factory=dict)
+    vlan_interfaces: dict[str, list[Val]] = field(default_factory=dict)
     # what a line says about another (read() passes them on)
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
@@ -589,6 +601,8 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
         _interface(cfg, words[2:], src)
     elif top == "class-of-service":
         _cos(cfg, words[2:], src)
+    elif top == "vlans" and len(words) >= 5:
+        _vlan(cfg, words[2:], src)
     elif top == "firewall":
         # `firewall [family F] filter NAME term T then forwarding-class C`: a multifield classifier (Junos CoS guide,
         # "Overview of Multifield Classifiers"); which ports it classifies is read from the interfaces binding it.
@@ -614,9 +628,25 @@ def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
             rng.settings = rng.settings or Interface(source=src)
             _interface_setting(rng.settings, w[2:], src)
         return
+    if AGGREGATE.match(w[0]):
+        _interface_setting(cfg.aggregates.setdefault(w[0], Interface(source=src)), w[1:], src)
+        return
     if not PHYSICAL.match(w[0]):
         return
     _interface_setting(port_slot(cfg.interfaces, w[0], lambda: Interface(source=src), src), w[1:], src)
+
+
+def _vlan(cfg: JunosConfig, w: list[str], src: Source) -> None:
+    """`vlans NAME vlan-id N | l3-interface irb.U | interface IF.U` (Junos "vlans" statement hierarchy; the IRB
+    interface routes the VLAN: Junos "Understanding Integrated Routing and Bridging")."""
+    name, what, value = w[0], w[1], w[2]
+    if what == "vlan-id":
+        if value != "none":
+            cfg.vlan_ids[name] = Val(_whole(value, 1, 4094), src)
+    elif what == "l3-interface":
+        cfg.vlan_l3[name] = Val(value, src)
+    elif what == "interface":
+        cfg.vlan_interfaces.setdefault(name, []).append(Val(value, src))
 
 
 def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
@@ -642,6 +672,10 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
             iface.input_filters[key] = names[:1]
         else:
             iface.input_filters.setdefault(key, []).extend(names)
+    elif w[0] in ("ether-options", "gigether-options") and w[1:2] == ["802.3ad"] and AGGREGATE.match(w[2]):
+        iface.bundle = Val(w[2], src)  # (`802.3ad lacp ...`, `802.3ad primary|backup` say no aggregate)
+    elif w[0] == "unit" and w[2:6] == ["family", "ethernet-switching", "vlan", "members"]:
+        iface.vlan_members.extend(Val(v, src) for v in _values(w, 6))
     elif w[0] == "unit" and w[2:5] == ["family", "inet", "mtu"]:
         mtu = _whole(w[5], 256, 65535)
         if iface.inet_mtu is None or mtu < iface.inet_mtu.value:

@@ -8,7 +8,7 @@ WRED/ECN. The config may also come inside a losslessd capture (docs/capture-form
 `show running-config ipqos all` and `show running-config interface` (platforms.py); every
 running-config section of it is read. A capture may also hold the switch's LLDP neighbours (the last `show lldp
 neighbors [detail]`, and every per-interface `show lldp neighbors interface ethernet 1/1 detail`) and its
-port-channels' members (`show port-channel summary`, parse/nxos/channels.py).
+port-channels' members (`show port-channel summary`, `show interface port-channel N`: parse/nxos/channels.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ...model import Device, Neighbor, ParseIssue
 from .. import lldp
 from ..base import VERSION, Captured, Input, capture_inputs, captured_model, long_interface_name, sniff_text
 from ..dell_os10 import OS10_QOS
-from .channels import read_summary
+from .channels import read_interfaces, read_summary
 
 PLATFORM = "cisco_nxos"
 
@@ -32,6 +32,8 @@ _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*
 # NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
 _LLDP = re.compile(r"^(?:sh|sho|show)\s+lldp\s+nei\w*(?:\s+det\w*)?\s*$")
 _PORT_CHANNELS = re.compile(r"^(?:sh|sho|show)\s+port-ch\w*\s+summ?\w*\s*$")
+# `show interface port-channel 10`, `sh int po10`, `show interface port-channel` (every port-channel).
+_PORT_CHANNEL_IF = re.compile(r"^(?:sh|sho|show)\s+int\w*\s+(?:port-ch\w*|po)(?:\s*\d+)?\s*$", re.IGNORECASE)
 # A configuration-mode session with NX-OS's prompts for its QoS modes (Nexus 9000 QoS guide: `switch(config-cmap-qos)#`,
 # `(config-pmap-qos)#`, `(config-pmap-c-qos)#`, `(config-pmap-nqos)#`, `(config-pmap-nqos-c)#`, `(config-pmap-que)#`,
 # `(config-pmap-c-que)#`, `(config-sys-qos)#`, `(config-if-range)#`); EOS names its modes otherwise (`config-if-Et1`,
@@ -66,6 +68,11 @@ def parse(inputs: list[Input], name: str) -> Device:
             members, issues = read_summary(sec.output, cap.path, sec.line)
             device.bundle_members = {**(device.bundle_members or {}), **members}
             device.issues.extend(issues)
+        for sec in cap.answered:  # (one section per port-channel asked about: each read; a later one wins)
+            if _PORT_CHANNEL_IF.match(" ".join(sec.command.split())):
+                members, issues = read_interfaces(sec.output, cap.path, sec.line)
+                device.bundle_members_shown = {**(device.bundle_members_shown or {}), **members}
+                device.issues.extend(issues)
         neighbors, issues = _neighbors(cap)
         device.neighbors.extend(neighbors)
         device.issues.extend(issues)

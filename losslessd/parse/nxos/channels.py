@@ -1,4 +1,5 @@
-"""NX-OS `show port-channel summary`: which member ports of each port-channel carry its traffic.
+"""NX-OS `show port-channel summary` and `show interface port-channel N`: which member ports of each port-channel
+carry its traffic.
 
 Nexus 9000 Interfaces Configuration Guide, "Configuring Port Channels" (verifying): a row per port-channel, `Group
 Port-Channel Type Protocol Member Ports` (`10    Po10(RU)    Eth      LACP      Eth1/49(P)   Eth1/50(D)`), a long
@@ -6,6 +7,12 @@ member list going on on indented lines, `--` for none. A member's flag says its 
 `p` up in delay-lacp mode (the one member LACP's delay mode brings up before the partner answers), both of which
 forward; `D` down, `I` individual, `H` hot-standby, `s` suspended, `r` module removed carry none of the
 port-channel's traffic.
+
+`show interface port-channel N` (the same guide, verifying: "displays the status of a port-channel interface") opens
+each port-channel's block with `port-channel10 is up` (`is down (No operational members)`) and lists its members on
+one line, `  Members in this channel: Eth1/49, Eth1/50`, with no state of its own: the members of a port-channel that
+is up are taken to carry its traffic (the summary's flags, where captured too, say which do), a port-channel that is
+down carries nothing.
 """
 
 from __future__ import annotations
@@ -61,4 +68,40 @@ def read_summary(text: str, path: str, first_line: int) -> tuple[dict[str, list[
         issues.append(ParseIssue(code="SYS002", source=Source(file=path, line=first_line), message=(
             "the `show port-channel summary` section holds no `Group Port-Channel Type Protocol Member Ports` "
             "table; the port-channels' members are not known")))
+    return members, issues
+
+
+_IF_HEADER = re.compile(r"^port-channel(?P<number>\d+) is (?P<state>up|down)\b", re.IGNORECASE)
+_IF_MEMBERS = re.compile(r"^\s+Members in this channel\s*:\s*(?P<ports>.*?)\s*$", re.IGNORECASE)
+_IF_PORT = re.compile(r"^[A-Za-z][\w/.:-]*$")
+
+
+def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, list[str]], list[ParseIssue]]:
+    """port-channel name (`port-channel10`) -> the members its `show interface` block lists ([] for one that is down),
+    and a SYS002 per member line that cannot be read; output with no port-channel block is one SYS002."""
+    members: dict[str, list[str]] = {}
+    issues: list[ParseIssue] = IssueList()
+    current: str | None = None
+    up = False
+    for n, line in enumerate(text.split("\n"), first_line):
+        if head := _IF_HEADER.match(line):
+            current, up = f"port-channel{int(head['number'])}", head["state"].lower() == "up"
+            members[current] = []
+        elif re.match(r"^\S+ is (?:up|down)\b|^\S+[#>]\s*$", line):  # another interface's block, a prompt
+            current = None
+        elif current is not None and (m := _IF_MEMBERS.match(line)):
+            ports = [p.strip() for p in m["ports"].replace(",", " ").split()]
+            bad = [p for p in ports if not _IF_PORT.match(p)]
+            if bad:
+                issues.append(ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
+                    f"`show interface {current}` members line not understood ({bad[0][:40]!r}): its members are not "
+                    "known, so a route through it is not followed")))
+                del members[current]
+                current = None
+            elif up:
+                members[current] = [long_interface_name(p) for p in ports]
+    if not members and not issues:
+        issues.append(ParseIssue(code="SYS002", source=Source(file=path, line=first_line), message=(
+            "the `show interface port-channel` section holds no `port-channelN is up|down` block; its members are "
+            "not known")))
     return members, issues

@@ -470,6 +470,7 @@ class _Builder:
         self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
         self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
+        self._channels: dict[str, list[str]] = {}  # PORTCHANNEL_MEMBER: PortChannel -> its member ports
         self._named = 0  # (port, queue or PG) pairs the QUEUE, BUFFER_QUEUE and BUFFER_PG keys named (see _too_many)
         meta = db.table("DEVICE_METADATA").get("localhost")
         hostname = self.text(meta, "hostname") if meta else None
@@ -954,7 +955,7 @@ class _Builder:
         if "PORT" in self.db.tables:
             for name in self.db.table("PORT"):
                 self.ports[name]["vlans"] = []
-        members: dict[str, list[str]] = {}
+        members = self._channels
         for key in self.db.table("PORTCHANNEL_MEMBER"):
             channel, _, member = key.partition("|")
             members.setdefault(channel, []).append(member)
@@ -1347,6 +1348,12 @@ class _Builder:
         and cable length, so CONFIG_DB files written before boot lack those PGs.
         """
         self._unknown_ports()
+        # PORTCHANNEL_MEMBER|<PortChannel>|<port> (Configuration.md, PORTCHANNEL_MEMBER): the member's aggregate, over
+        # whose members a route through it goes; a member the input holds no other entry of is not made a port.
+        for channel, names in self._channels.items():
+            for name in names:
+                if name in self.ports:
+                    self.ports[name]["bundle"] = channel
         for port in self.ports.values():
             port["tc_to_priority"] = _TC_PRIORITY
             if self._global_dscp and port["name"] not in self._own_dscp:

@@ -1,0 +1,210 @@
+"""Link aggregates and routed VLAN interfaces as the path engine sees them: routes and links through a SONiC
+PortChannel, an EOS Port-Channel, a Junos ae and an NX-OS port-channel go over the members, and a Junos irb unit's
+connected route delivers to the VLAN's member ports (fixtures/topology/lag, written from the vendors' guides named in
+its files). Before, each of those hops was "not a port" or "its member cables are not known": the deadlock analysis
+left the traffic out (DLK005) and the path rules could not follow it (PTH001 unverified)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from losslessd.api import lint
+from losslessd.deadlock.analysis import analyse
+from losslessd.fabric import load_fabric
+from losslessd.model import NextHop, Route
+from losslessd.policy import load_policy
+from losslessd.render import device_facts
+from tests.conftest import FIXTURES
+from tests.test_paths import assert_same_paths, pth_turns, ring_with_routes
+
+LAG = FIXTURES / "topology" / "lag"
+
+
+def test_routes_through_every_kind_of_aggregate_and_an_irb_are_followed():
+    """leaf1 (SONiC) routes h2's prefix via PortChannel0001, spine1 (EOS) via Port-Channel10/20, leaf2 (Junos) h1's
+    via ae0.0 and delivers h2's on irb.5 (VLAN 100, whose member et-0/0/4 is h2's port). Every hop goes over the
+    aggregate's members, hashed as ECMP paths, and both hosts are reached: no DLK005, no unverified PTH001."""
+    fabric = load_fabric([LAG])
+    leaf1, spine1, leaf2 = (fabric.devices[n] for n in ("leaf1", "spine1", "leaf2"))
+    assert {p.name: p.bundle for p in leaf1.ports.values() if p.bundle} == {
+        "Ethernet48": "PortChannel0001", "Ethernet52": "PortChannel0001"}
+    assert {p.name: p.bundle for p in spine1.ports.values()} == {
+        "Ethernet1": "Port-Channel10", "Ethernet2": "Port-Channel10", "Ethernet3": "Port-Channel20",
+        "Ethernet4": "Port-Channel20"}
+    assert {p.name: (p.bundle, p.vlans) for p in leaf2.ports.values()} == {
+        "et-0/0/0": ("ae0", None), "et-0/0/1": ("ae0", None), "et-0/0/4": (None, [100])}
+    assert leaf2.vlan_interfaces == {"irb.5": 100}
+    a = analyse(fabric, [3], [26])
+    assert a.bad_hops == []
+    turns, delivered = pth_turns(fabric)
+    assert delivered == {("h1", "eth0"), ("h2", "eth0")}
+    # h1 -> h2 crosses spine1 from either member of Port-Channel10 to either member of Port-Channel20, and back
+    assert {t for t in turns if t[0] == "spine1"} == {
+        ("spine1", i, o) for i, o in [(a, b) for a in ("Ethernet1", "Ethernet2") for b in ("Ethernet3", "Ethernet4")]
+        + [(b, a) for a in ("Ethernet1", "Ethernet2") for b in ("Ethernet3", "Ethernet4")]}
+    result = lint([LAG], "roce-dscp26", select_codes=["DLK005", "PTH001", "DLK003", "PFC005"])
+    assert [(f.code, f.device, f.port) for f in result.findings] == []
+
+
+def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
+    """leaf1's Ethernet52 loses its PORT_QOS_MAP entry (PFC off, not RoCE-facing under the selection, so PFC001 does
+    not look at it): the flows PortChannel0001 hashes onto it are lossy. PFC005 names the aggregate and the member
+    that pauses; the path rule sees the same gap on the traffic that takes Ethernet52."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    config = lag / "leaf1" / "config_db.json"
+    db = json.loads(config.read_text())
+    del db["PORT_QOS_MAP"]["Ethernet52"]
+    config.write_text(json.dumps(db, indent=4))
+    result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005"])
+    assert [(f.code, f.device, f.port, f.data.get("aggregate"), f.data.get("member")) for f in result.findings] == [
+        ("PFC005", "leaf1", "Ethernet52", "PortChannel0001", "Ethernet48")]
+    assert "the flows the aggregate hashes onto Ethernet52 are dropped under congestion" in result.findings[0].message
+
+
+def test_eos_members_take_no_vlan_of_their_own_and_sonic_junos_render_per_member():
+    """An EOS `channel-group` member's VLANs are its port-channel's (not read): unknown, not VLAN 1's (DLK003 read
+    spine1's four routed members as flooding to each other in VLAN 1). Only NX-OS attaches a port's policies on its
+    port-channel: the renderer groups members there alone (SONiC and Junos keep per-member settings)."""
+    fabric = load_fabric([LAG])
+    assert [p.vlans for p in fabric.devices["spine1"].ports.values()] == [None] * 4
+    policy = load_policy("roce-dscp26")
+    for name in ("leaf1", "spine1", "leaf2"):
+        facts, _ = device_facts(fabric.devices[name], policy)
+        assert {f.bundle for f in facts} == {None}, name
+
+
+def test_junos_reads_members_vlans_and_irb_units():
+    """Junos: `ether-options 802.3ad aeN` and `gigether-options 802.3ad aeN` make members (`802.3ad lacp ...` does
+    not); a member switches its aggregate's VLANs; `vlan members` by name, ID or range; an IRB unit routes the VLAN
+    whose `l3-interface` it is (its unit number need not be the VLAN ID); a VLAN name no `vlan-id` defines is one
+    SYS002 at its line."""
+    text = "\n".join([
+        "set system host-name j1",
+        "set interfaces et-0/0/0 ether-options 802.3ad ae3",
+        "set interfaces xe-0/0/1 gigether-options 802.3ad ae3",
+        "set interfaces et-0/0/2 ether-options 802.3ad lacp force-up",
+        "set interfaces ae3 unit 0 family ethernet-switching vlan members [ servers 30-31 ]",
+        "set interfaces et-0/0/5 unit 0 family ethernet-switching vlan members [ 7 nosuch ]",
+        "set interfaces et-0/0/6 unit 0 family inet address 10.9.0.0/31",
+        "set interfaces et-0/0/7 unit 0 family ethernet-switching vlan members nosuch",
+        "set vlans servers vlan-id 200",
+        "set vlans servers l3-interface irb.12",
+        "set vlans lab interface et-0/0/6.0",
+        "set vlans lab vlan-id 300",
+    ])
+    from losslessd.parse import junos
+    from losslessd.parse.base import Input
+
+    device = junos.parse([Input("j1.conf", text + "\n")], "j1")
+    assert {p.name: (p.bundle, p.vlans) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae3", [30, 31, 200]), "xe-0/0/1": ("ae3", [30, 31, 200]), "et-0/0/2": (None, None),
+        "et-0/0/5": (None, [7]), "et-0/0/6": (None, [300]), "et-0/0/7": (None, None)}
+    assert device.vlan_interfaces == {"irb.12": 200}
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)]
+    assert "vlan members nosuch" in device.issues[0].message
+
+
+def _nxos_capture(tmp_path: Path, sections: str) -> Path:
+    config = Path("tests/fixtures/raw/cisco_nxos/roce-capture.txt").read_text()
+    path = tmp_path / "nx-leaf4.txt"
+    path.write_text(config + sections)
+    return path
+
+
+# Cisco Nexus 9000 Interfaces Configuration Guide, "Configuring Port Channels" (verifying: `show interface
+# port-channel channel-number`): the port-channel's block, its members on one line. Written by us in that shape.
+SHOW_PO10 = """#% command: show interface port-channel 10
+port-channel10 is up
+admin state is up,
+  Hardware: Port-Channel, address: 00de.fb11.2233 (bia 00de.fb11.2233)
+  MTU 9216 bytes, BW 200000000 Kbit , DLY 10 usec
+  Encapsulation ARPA, medium is broadcast
+  full-duplex, 100 Gb/s
+  Input flow-control is off, output flow-control is off
+  Members in this channel: Eth1/51, Eth1/52
+  Last clearing of "show interface" counters never
+#% command: sh int po20
+port-channel20 is down (No operational members)
+admin state is up,
+  Hardware: Port-Channel, address: 00de.fb11.2234 (bia 00de.fb11.2234)
+  Members in this channel: Eth1/55
+"""
+
+
+def test_nxos_show_interface_port_channel_members_are_read(tmp_path):
+    """`show interface port-channel N` in an NX-OS capture: the members line of a port-channel that is up (its
+    members carry its traffic), none of one that is down. The summary, whose flags say which members are up, wins
+    where it lists the port-channel; a port-channel neither shows keeps its config's members."""
+    device = load_fabric([_nxos_capture(tmp_path, SHOW_PO10)]).devices["nx-leaf4"]
+    assert device.bundle_members_shown == {"port-channel10": ["Ethernet1/51", "Ethernet1/52"], "port-channel20": []}
+    assert device.bundle_members is None
+    assert not [i for i in device.issues if "port-channel" in i.message]
+    garbled = SHOW_PO10.replace("Eth1/51, Eth1/52", "Eth1/51, (?)")
+    device = load_fabric([_nxos_capture(tmp_path, garbled)]).devices["nx-leaf4"]
+    assert device.bundle_members_shown == {"port-channel20": []}
+    [issue] = [i for i in device.issues if "port-channel" in i.message]
+    line = (tmp_path / "nx-leaf4.txt").read_text().splitlines().index("  Members in this channel: Eth1/51, (?)") + 1
+    assert (issue.code, issue.source.line) == ("SYS002", line)
+
+
+def test_a_route_through_a_port_channel_follows_what_show_interface_lists():
+    """The ring's s1 routes through Port-Channel10. The config names no member; `show interface port-channel 10`
+    lists Ethernet1: the route goes over it. A summary that lists Po10 wins (here: no member up)."""
+    def table() -> list:
+        return [Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
+            Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")])
+            for h in (2, 3)]
+
+    clockwise = {("s1", "Ethernet2", "Ethernet1"), ("s2", "Ethernet2", "Ethernet1"), ("s3", "Ethernet2", "Ethernet1")}
+    fabric = ring_with_routes(s1_routes=table())
+    assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
+        "Port-Channel10 is a port-channel or VLAN interface; its member cables are not known"}
+    fabric = ring_with_routes(s1_routes=table())
+    fabric.devices["s1"].bundle_members_shown = {"port-channel10": ["Ethernet1"]}
+    assert_same_paths(fabric, clockwise)
+    fabric = ring_with_routes(s1_routes=table())
+    fabric.devices["s1"].bundle_members_shown = {"port-channel10": ["Ethernet1"]}
+    fabric.devices["s1"].bundle_members = {"port-channel10": []}
+    assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
+        "Port-Channel10 has no member up in it (show port-channel summary)"}
+    fabric = ring_with_routes(s1_routes=table())
+    fabric.devices["s1"].bundle_members_shown = {"port-channel10": []}  # down
+    assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
+        "Port-Channel10 has no member up in it (show interface port-channel 10)"}
+
+
+def test_a_topology_link_on_an_aggregate_names_its_members(tmp_path):
+    """A cable runs to a member port, never to the aggregate: a topology line `leaf1:PortChannel0001 <-> spine1:Po10`
+    is LNK006 naming the members to list (it read as a port the input lacks, with no hint)."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    topo = lag / "topology.yaml"
+    topo.write_text(topo.read_text().replace("  - leaf1:Ethernet48 <-> spine1:Ethernet1\n",
+                                             "  - leaf1:PortChannel0001 <-> spine1:Po10\n"))
+    result = lint([lag], "roce-dscp26", select_codes=["LNK006"])
+    assert [f.message for f in result.findings] == [
+        "link end leaf1:PortChannel0001 (" + str(topo) + ":7): PortChannel0001 is a link aggregate of leaf1 (members "
+        "Ethernet48, Ethernet52), not a port: list each member's cable (`leaf1:Ethernet48 <-> ...`); the link is not "
+        "checked",
+        "link end spine1:Po10 (" + str(topo) + ":7): Po10 is a link aggregate of spine1 (members Ethernet1, "
+        "Ethernet2), not a port: list each member's cable (`spine1:Ethernet1 <-> ...`); the link is not checked"]
+
+
+def test_junos_members_run_their_aggregates_class_of_service(tmp_path):
+    """Junos CoS guide, "Configuring Schedulers on Aggregated Interfaces": CoS bound on aeN applies to every member
+    link. leaf2 binds its PFC profile, scheduler-map and classifier on ae0 (and on h2's port): its members et-0/0/0
+    and et-0/0/1 pause priority 3 (they read as binding nothing, PFC off: PFC001 on both)."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    config = lag / "leaf2.cfg"
+    text = config.read_text()
+    config.write_text(text.replace("interfaces et-0/0/* ", "interfaces ae0 ") + "\n".join(
+        line.replace("interfaces et-0/0/* ", "interfaces et-0/0/4 ") for line in text.splitlines()
+        if "class-of-service interfaces et-0/0/*" in line) + "\n")
+    leaf2 = load_fabric([lag]).devices["leaf2"]
+    assert {p.name: p.pfc_enabled for p in leaf2.ports.values()} == {"et-0/0/0": [3], "et-0/0/1": [3], "et-0/0/4": [3]}
+    result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005", "PTH001"])
+    assert [(f.code, f.device, f.port) for f in result.findings] == []
