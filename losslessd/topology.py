@@ -21,8 +21,8 @@ from .parse import display_path, lldp, read_input
 from .parse.base import Input, long_interface_name
 from .parse.routes import parse_routes
 from .parse.topology import ARROW, MAX_TIER, ROUTINGS, TOPOLOGY_FILES, Topology, entry_issue, find, from_data, read
-from .platforms import PLATFORMS
 from .paths.routing import aggregate_ports
+from .platforms import PLATFORMS
 
 __all__ = ["MAX_TIER", "ROUTINGS", "TOPOLOGY_FILES", "Topology", "apply", "find", "from_data", "read"]
 
