@@ -271,6 +271,25 @@ def test_junos_show_route_json_reads_as_the_text():
     assert routes[0].source.line == 26
 
 
+def test_junos_cli_banner_and_prompt_lines_around_a_capture_are_not_the_table():
+    """On a QFX or EX Virtual Chassis member the Junos CLI prints the member's role (`{master:0}`) on a line of its own
+    before each prompt, so a capture copied from a session starts with it and ends with the next prompt (audit round
+    10: 43 of 67 `show route | display json` captures of batfish/lab-validation end so). Both forms are read as the
+    table between those lines; before, the leading `{` sent the text to the JSON reader and the trailing lines broke
+    the JSON, each a SYS001 and no route."""
+    for name in ("junos-route-vc-session.json", "junos-route-vc-session.txt"):
+        table, issues, routes = parsed(name)
+        assert table == {"10.0.0.0/31": [(None, "et-0/0/48.0")], "10.1.2.0/24": [("10.0.0.0", "et-0/0/48.0")]}, name
+        assert issues == [], name
+    assert routes[0].source.line == 7
+    _, _, routes = parsed("junos-route-vc-session.json")
+    assert routes[0].source.line == 15  # the line of its rt-destination in the file, the banner lines counted
+    text = (ROUTES / "junos-route-vc-session.json").read_text().replace("user@qfx-leaf1> \n", "user@qfx-leaf1> exit\n"
+                                                                         "Connection closed.\n")
+    routes, issues = parse_routes(Input("t.json", text))  # text other than the CLI's own after the JSON: still refused
+    assert routes == [] and [i.code for i in issues] == ["SYS001"] and "not valid" in issues[0].message
+
+
 def test_junos_forwarding_table_holds_every_installed_hop():
     """`show route forwarding-table`: a unilist's members and an indirect hop's resolution are installed; `rslv` is an
     interface's subnet; `locl`, `recv` and multicast rows forward to no port; other instances' tables are left out."""

@@ -28,7 +28,7 @@ from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
 from . import junos_routes
-from .base import Input, IssueList, LineAt, long_interface_name
+from .base import Input, IssueList, LineAt, cli_json, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -63,7 +63,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     routing table read here is one SYS001."""
     if kind := junos_routes.is_junos(inp.text):
         return junos_routes.parse(inp, kind)
-    if inp.text.lstrip().startswith("{"):
+    if cli_json(inp.text) is not None:
         return _frr_json(inp)
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):

@@ -17,7 +17,7 @@ from ...errors import InputError
 from ...limits import MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import Input, IssueList, check_expanded, port_slot, shell_words
+from ..base import JUNOS_CLI_LINE, Input, IssueList, check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -390,8 +390,9 @@ def _split(line: str) -> list[str] | None:
 
 # The CLI prompt, routing-engine banner and edit-path lines around a pasted session (`user@host> show
 # configuration ...`, `{master:0}`, `[edit]`).
-_PROMPT = re.compile(r"^(\S+@\S+[>#%]\s.*|\S+@\S+[>#%]|show\s.*|\{(master|backup|primary|linecard)[^}]*\}|"
-                     r"\[edit.*\])$")
+_PROMPT = re.compile(rf"^(?:show\s.*|\[edit.*\]|{JUNOS_CLI_LINE.pattern})$")
+# A prompt with a command other than a show typed at it (`user@qfx1# set ...` in configuration mode): not passed over.
+_TYPED = re.compile(r"^[^\s@]+@[^\s>#%]+[>#%]\s+(?!show\b)\S")
 # A trailing annotation Junos prints after a statement (`"$9$..."; ## SECRET-DATA`), outside quotes: the first `##`
 # after words and whole quoted strings only (a lone `#` or an unclosed quote before it: the line is left as it is).
 # Scanned token by token: a lazy regex over the whole line kept a backtracking entry per character (a 50 MB line
@@ -579,7 +580,7 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
     if words[0] in ("deactivate", "delete", "activate"):
         return
     if words[0] != "set":
-        if re.match(r"^(show|\{master|\{backup|\[edit)", " ".join(words)):
+        if _PROMPT.match(joined := " ".join(words)) and not _TYPED.match(joined):
             return  # prompts and banners around a pasted output
         raise _Skip("not a `set` line")
     top = words[1]
