@@ -408,6 +408,22 @@ def test_display_set_capture_between_cli_prompts():
         (9, "line not read (not a `set` line): user@q")]
 
 
+def test_a_bracket_list_printed_over_several_lines_is_one_statement():
+    """Junos reads the curly-brace form by words and `;`, and `show configuration` prints a long `[ ... ]` list over
+    more than one line (audit round 10: Juniper's JVD 3-stage DC leaves print a trunk's `members [ vn400 ... ]` over
+    two lines). The list is read whole, at its first line; before, each of its lines was a SYS002 and the statement
+    lost (here, the DSCP code points of the lossless class)."""
+    text = text_of("roce-leaf-braces").replace(
+        "loss-priority low code-points 011010;",
+        "loss-priority low code-points [ 011010\n                    011011 ];").replace(
+        'description "gpu-node07 mlx5_0";', 'description "gpu-node07 [rack 4";')  # a `[` in quotes opens no list
+    device = parse(text, "leaf4.conf")
+    assert [i.message for i in device.issues if i.code == "SYS002"] == []
+    assert device.ports["et-0/0/0"].description == "gpu-node07 [rack 4"
+    assert classes(device.ports["et-0/0/0"]) == {26: "forwarding class roce", 27: "forwarding class roce",
+                                                  48: "forwarding class cnp"}
+
+
 def test_a_pasted_session_restarts_at_each_prompt():
     """`show configuration groups X` outputs pasted one after another, with prompts and routing-engine banners:
     each output starts at the top level again, and the prompts are not statements."""
