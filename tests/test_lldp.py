@@ -417,6 +417,17 @@ def test_junos_table_units_ifindex_port_ids_and_descriptions():
     assert [(i.code, i.source.line) for i in issues] == [("SYS002", 8)]
 
 
+def test_junos_table_after_the_cli_member_banner():
+    """A Virtual Chassis member's CLI prints `{master:0}` on the line before each prompt, so a copied session starts
+    with it (audit round 10): the table below is read as without it (before: the leading `{` read as JSON, one SYS002
+    and no neighbour)."""
+    neighbors, issues = lldp.parse("{master:0}\n" + JUNOS_TABLE, "qfx1.txt")
+    assert [(port, device, remote, line - 1) for port, device, remote, line in found(neighbors)] == found(
+        lldp.parse(JUNOS_TABLE, "qfx1.txt")[0])
+    assert [(i.code, i.source.line) for i in issues] == [("SYS002", 9)]
+    assert lldp.prompt_host("{master:0}\n" + JUNOS_TABLE) == "qfx1"
+
+
 def test_unknown_format_from_a_topology_file_is_sys001_naming_what_is_read():
     text = "LLDP Neighbor Information:\nLocal Interface    : xe-0/0/1\n"
     neighbors, issues = lldp.parse(text, "lldp/qfx2.txt", unknown="SYS001")

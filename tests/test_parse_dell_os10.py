@@ -271,6 +271,10 @@ def test_no_other_platforms_file_is_taken_for_os10():
 @pytest.mark.parametrize("text, platform", [
     # the running-configuration header alone
     (HEADER + "hostname s1\n", "dell_os10"),
+    # as Enterprise Edition releases print it (audit round 10: the dellemc.os10 collection's device fixtures, an
+    # OS10 10.4.0E(R1) campus switch and a 10.3.0E leaf, were refused as of no known platform)
+    ("! Version 10.4.0E(R1)\n! Last configuration change at Jan  11 12:26:08 2018\n!\nhostname os10\n", "dell_os10"),
+    ("! Version 10.3.0E\n! Last configuration change at March 09 21:47:35 2020\n!\nhostname leaf1\n", "dell_os10"),
     # no header: an OS10 port name beside a QoS line only OS10 writes
     ("interface ethernet1/1/1\n trust-map dscp tm\n", "dell_os10"),
     ("interface ethernet1/1/1\n service-policy input type network-qos pfc\n", "dell_os10"),

@@ -387,6 +387,43 @@ def test_rendered_media_mtu_reads_back_as_the_ip_mtu_asked_for():
     assert {name: port.mtu_bytes for name, port in parse(text).ports.items()} == wanted
 
 
+def test_display_set_capture_between_cli_prompts():
+    """A `show configuration | display set` output copied from a QFX session, with the member banner and the prompts
+    around it (audit round 10: the prompt lines were each a SYS002 warning, so a clean capture exited 1). A prompt
+    with a configuration command typed at it is no banner: it stays a line not read, never silently passed over."""
+    text = "\n".join([
+        "{master:0}",
+        "user@qfx1> show configuration | display set | no-more",
+        "set system host-name qfx1",
+        "set interfaces et-0/0/0 mtu 9216",
+        "",
+        "{master:0}",
+        "user@qfx1> ",
+        "{master:0}[edit]",
+        "user@qfx1# set interfaces et-0/0/1 mtu 9216",
+    ])
+    device = parse(text)
+    assert device.name == "qfx1" and device.ports["et-0/0/0"].mtu_bytes == 9216 - 14
+    assert [(i.source.line, i.message[:40]) for i in device.issues if i.code == "SYS002"] == [
+        (9, "line not read (not a `set` line): user@q")]
+
+
+def test_a_bracket_list_printed_over_several_lines_is_one_statement():
+    """Junos reads the curly-brace form by words and `;`, and `show configuration` prints a long `[ ... ]` list over
+    more than one line (audit round 10: Juniper's JVD 3-stage DC leaves print a trunk's `members [ vn400 ... ]` over
+    two lines). The list is read whole, at its first line; before, each of its lines was a SYS002 and the statement
+    lost (here, the DSCP code points of the lossless class)."""
+    text = text_of("roce-leaf-braces").replace(
+        "loss-priority low code-points 011010;",
+        "loss-priority low code-points [ 011010\n                    011011 ];").replace(
+        'description "gpu-node07 mlx5_0";', 'description "gpu-node07 [rack 4";')  # a `[` in quotes opens no list
+    device = parse(text, "leaf4.conf")
+    assert [i.message for i in device.issues if i.code == "SYS002"] == []
+    assert device.ports["et-0/0/0"].description == "gpu-node07 [rack 4"
+    assert classes(device.ports["et-0/0/0"]) == {26: "forwarding class roce", 27: "forwarding class roce",
+                                                  48: "forwarding class cnp"}
+
+
 def test_a_pasted_session_restarts_at_each_prompt():
     """`show configuration groups X` outputs pasted one after another, with prompts and routing-engine banners:
     each output starts at the top level again, and the prompts are not statements."""

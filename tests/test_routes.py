@@ -52,6 +52,18 @@ def test_eos_old_and_new_layouts():
     assert issues == []
 
 
+def test_eos_json_reads_as_the_text():
+    """EOS `show ip route vrf all | json` (eAPI), written here after the shape of cEOS captures (batfish/lab-validation:
+    `vrfs` / VRF / `routes` / prefix / `vias` with `interface` and `nexthopAddr`; an EVPN via with `vtepAddr` and no
+    interface; an aggregate with `routeAction` `drop`). Audit round 10: 85 such captures were each one SYS001, no
+    route. An EVPN hop keeps its VTEP and has no port (the text names the VXLAN interface); other VRFs are left out."""
+    table, issues, routes = parsed("eos-edge.json")
+    text, _, _ = parsed("eos-edge.txt")
+    assert table == {**text, "10.10.0.4/32": [("10.1.1.2", None)]}
+    assert [(code, line) for code, line, _ in issues] == [("SYS002", 56)] and "'10.30.0.0/33'" in issues[0][2]
+    assert routes[0].source.line == 16  # the default VRF's "0.0.0.0/0", not MGMT's
+
+
 def test_ring_captures():
     s1, issues, _ = parsed("ring3/s1.txt")
     assert issues == [] and s1["10.1.3.0/24"] == [("10.0.12.1", "Ethernet1")]  # static, not the BGP alternative
@@ -209,16 +221,18 @@ def test_frr_json_plain_table_keeps_lines_past_vrf_names():
 
 
 def test_json_tables_of_other_platforms_are_not_read_as_vrfs():
-    """EOS `show ip route | json` (`{"vrfs": ...}`) and NX-OS `show ip route | json` (`{"TABLE_vrf": ...}`) are
-    formats not read: SYS001 naming what is read, not SYS002 "no route of the default VRF"."""
+    """NX-OS `show ip route | json` (`{"TABLE_vrf": ...}`) is a format not read: SYS001 naming what is read, not
+    SYS002 "no route of the default VRF". EOS's (`{"vrfs": ...}`) is read since audit round 10, not as FRR VRFs."""
     eos = json.dumps({"vrfs": {"default": {"routes": {"10.1.0.0/24": {"routeType": "eBGP", "vias": [
         {"nexthopAddr": "10.0.0.1", "interface": "Ethernet1"}]}}}}})
     nxos = json.dumps({"TABLE_vrf": {"ROW_vrf": {"vrf-name-out": "default", "TABLE_addrf": {"ROW_addrf": {
         "addrf": "ipv4", "TABLE_prefix": {"ROW_prefix": [{"ipprefix": "10.1.0.0/24"}]}}}}}})
-    for text in (eos, nxos):
-        routes, issues = parse_routes(Input("routes/sw.json", text))
-        assert routes == [] and [i.code for i in issues] == ["SYS001"], text
-        assert "no routing-table entries found" in issues[0].message
+    routes, issues = parse_routes(Input("routes/sw.json", nxos))
+    assert routes == [] and [i.code for i in issues] == ["SYS001"]
+    assert "no routing-table entries found" in issues[0].message
+    routes, issues = parse_routes(Input("routes/sw.json", eos))
+    assert issues == [] and [(r.prefix, [(h.address, h.port) for h in r.next_hops]) for r in routes] == [
+        ("10.1.0.0/24", [("10.0.0.1", "Ethernet1")])]
 
 
 def test_longest_prefix_match_is_one_index_for_next_hops_and_paths():
@@ -269,6 +283,25 @@ def test_junos_show_route_json_reads_as_the_text():
     assert table == {p: text[p] for p in ("10.0.0.0/31", "10.1.2.0/24", "10.1.3.0/24", "10.8.0.0/16", "172.16.0.0/24")}
     assert [(code, line) for code, line, _ in issues] == [("SYS004", 114)]  # the line of "10.1.2.0/24"
     assert routes[0].source.line == 26
+
+
+def test_junos_cli_banner_and_prompt_lines_around_a_capture_are_not_the_table():
+    """On a QFX or EX Virtual Chassis member the Junos CLI prints the member's role (`{master:0}`) on a line of its own
+    before each prompt, so a capture copied from a session starts with it and ends with the next prompt (audit round
+    10: 43 of 67 `show route | display json` captures of batfish/lab-validation end so). Both forms are read as the
+    table between those lines; before, the leading `{` sent the text to the JSON reader and the trailing lines broke
+    the JSON, each a SYS001 and no route."""
+    for name in ("junos-route-vc-session.json", "junos-route-vc-session.txt"):
+        table, issues, routes = parsed(name)
+        assert table == {"10.0.0.0/31": [(None, "et-0/0/48.0")], "10.1.2.0/24": [("10.0.0.0", "et-0/0/48.0")]}, name
+        assert issues == [], name
+    assert routes[0].source.line == 7
+    _, _, routes = parsed("junos-route-vc-session.json")
+    assert routes[0].source.line == 15  # the line of its rt-destination in the file, the banner lines counted
+    text = (ROUTES / "junos-route-vc-session.json").read_text().replace("user@qfx-leaf1> \n", "user@qfx-leaf1> exit\n"
+                                                                         "Connection closed.\n")
+    routes, issues = parse_routes(Input("t.json", text))  # text other than the CLI's own after the JSON: still refused
+    assert routes == [] and [i.code for i in issues] == ["SYS001"] and "not valid" in issues[0].message
 
 
 def test_junos_forwarding_table_holds_every_installed_hop():

@@ -271,6 +271,38 @@ def unknown_queues(indices: Iterable[int], source: Source) -> dict[int, Queue]:
 
 
 # Text parsers look for their signs in the first part of a file only: sniffing must stay cheap.
+# The Junos CLI's own lines around a saved output: the role of the Virtual Chassis member, routing engine or chassis
+# cluster node the CLI runs on, which it prints on a line of its own before each prompt (`{master:0}`, `{backup:1}`,
+# `{linecard:2}`: the roles of Junos `show virtual-chassis`; `{primary:node0}`, `{secondary:node1}`: SRX chassis
+# cluster nodes; `{master:0}[edit]` in configuration mode), and the prompt, alone or with the command typed after it
+# (`user@qfx1> show route | display json`).
+JUNOS_CLI_LINE = re.compile(r"\s*(?:\{(?:master|backup|linecard|primary|secondary)(?::[^{}\s]*)?\}(?:\[edit[^\]]*\])?"
+                            r"|[^\s@]+@[^\s>#%]+[>#%](?:\s.*)?)\s*")
+
+
+def cli_json(text: str) -> str | None:
+    """A saved output that is one JSON document once the Junos CLI's banner and prompt lines before and after it
+    (JUNOS_CLI_LINE) are left out, with those lines blanked (each character a space, the line ends kept) so that
+    positions and line numbers stay the file's; None for text that is no JSON past them."""
+    lines = text.splitlines(keepends=True)
+    first = 0
+    while first < len(lines) and (not lines[first].strip() or JUNOS_CLI_LINE.fullmatch(lines[first])):
+        first += 1
+    if first == len(lines) or not lines[first].lstrip().startswith("{"):
+        return None
+    last = len(lines) - 1
+    while last > first and (not lines[last].strip() or JUNOS_CLI_LINE.fullmatch(lines[last])):
+        last -= 1
+    if first == 0 and last == len(lines) - 1:
+        return text
+
+    def blank(line: str) -> str:
+        body = line.rstrip("\r\n")
+        return " " * len(body) + line[len(body):]
+
+    return "".join([*map(blank, lines[:first]), *lines[first:last + 1], *map(blank, lines[last + 1:])])
+
+
 SNIFF_CHARS = 256 * 1024
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
-from .base import Input, IssueList, LineAt
+from .base import Input, IssueList, LineAt, cli_json
 
 # `inet.0: 12 destinations, 14 routes (12 active, 0 holddown, 0 hidden)`, `VRF-A.inet.0: ...`
 _TABLE = re.compile(r"^(?P<table>\S+): \d+ destinations?, \d+ routes?\b")
@@ -65,8 +65,8 @@ READ = "Junos `show route` (text or `| display json`) or `show route forwarding-
 def is_junos(text: str) -> str | None:
     """"text", "json" or "forwarding" for a Junos routing table of that kind; None for any other text."""
     head = text[:4096]
-    if head.lstrip().startswith("{"):
-        return "json" if '"route-information"' in head else None
+    if (document := cli_json(head)) is not None:  # (past the CLI's `{master:0}` and prompt lines)
+        return "json" if '"route-information"' in document else None
     if re.search(r"^Routing table: \S+\.inet6?\s*$", head, re.MULTILINE) or "Destination        Type RtRef" in head:
         return "forwarding"
     if "+ = Active Route" in head or re.search(r"^\S*inet6?\.\d+: \d+ destinations?,", head, re.MULTILINE):
@@ -206,7 +206,7 @@ def _json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     """`show route | display json`: route-information / route-table / rt / rt-entry / nh (Junos writes each element
     as a list of objects, text as `{"data": ...}` and an empty element as `{"data": [null]}`)."""
     try:
-        data = json_value(inp.text)
+        data = json_value(cli_json(inp.text) or inp.text)
     except ValueError as exc:
         return [], [_issue(inp.path, None, f"{inp.path}: routing table JSON is not valid ({exc})", code="SYS001")]
     entries: list[_Entry] = []

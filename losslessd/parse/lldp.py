@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
-from .base import IssueList, LineAt, line_source, long_interface_name, positional
+from .base import IssueList, LineAt, cli_json, line_source, long_interface_name, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
@@ -138,7 +138,7 @@ def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",
 
 
 def _is_json(text: str) -> bool:
-    return text.lstrip().startswith("{")
+    return cli_json(text) is not None
 
 
 def _is_keyvalue(text: str) -> bool:
@@ -466,7 +466,7 @@ class _Reader:
         """`lldpcli -f json` ({"lldp": {"interface": {IF: {...}}}}, a list of such objects when there
         are several) and `-f json0` (lists everywhere, names in "name" fields)."""
         try:
-            data = json_value(self.text)  # (its words for nesting too deep and for huge integers)
+            data = json_value(cli_json(self.text) or self.text)  # (its words for nesting too deep, huge integers)
         except ValueError as exc:
             self.issue(self.first, f"LLDP output is not valid JSON ({exc}); skipped")
             return

@@ -1,5 +1,5 @@
-"""Routing-table captures: `show ip route` / `show ipv6 route` from FRR (SONiC vtysh; text or JSON), Arista EOS and
-Cisco NX-OS; Junos `show route` and `show route forwarding-table` are read by parse/junos_routes.py.
+"""Routing-table captures: `show ip route` / `show ipv6 route` from FRR (SONiC vtysh; text or JSON), Arista EOS (text
+or `| json`) and Cisco NX-OS; Junos `show route` and `show route forwarding-table` are read by parse/junos_routes.py.
 
 Only what forwards counts. FRR marks a route's selected entry with `>` and each next hop installed
 in the forwarding table with `*` (FRR zebra docs, "ECMP": "The `*` character tells us that the
@@ -22,13 +22,14 @@ connected routes (a port, no address).
 from __future__ import annotations
 
 import ipaddress
+import json
 import re
 
 from ..docpos import json_value
 from ..model import NextHop, ParseIssue, Route, Source
 from ..prefixes import LongestPrefix
 from . import junos_routes
-from .base import Input, IssueList, LineAt, long_interface_name
+from .base import Input, IssueList, LineAt, cli_json, long_interface_name
 
 # A route's first line: protocol code (FRR `B>*`, EOS ` B E`, ` O E1`, ` NG`), then the prefix.
 # FRR 10 spaces an unselected route's FIB mark (`L * 10.0.0.1/32`): such a line is a header too, not left unread.
@@ -54,8 +55,8 @@ _SKIP = object()  # a next hop that does not forward (recursive, inactive)
 _DISCARD = object()  # a route that drops what it matches
 
 
-READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS or "
-        f"Cisco NX-OS; {junos_routes.READ}")
+READ = ("`show ip route` / `show ipv6 route` of FRR (SONiC vtysh, Cumulus; text or `json`), Arista EOS (text or "
+        f"`| json`) or Cisco NX-OS; {junos_routes.READ}")
 
 
 def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
@@ -63,7 +64,7 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     routing table read here is one SYS001."""
     if kind := junos_routes.is_junos(inp.text):
         return junos_routes.parse(inp, kind)
-    if inp.text.lstrip().startswith("{"):
+    if cli_json(inp.text) is not None:
         return _frr_json(inp)
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
@@ -226,6 +227,8 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             f"{inp.path}: routing table JSON is not valid ({exc})"))]
     if not isinstance(data, dict):
         return [], [_unknown(inp)]
+    if isinstance(data.get("vrfs"), dict):
+        return _eos_json(inp, data["vrfs"])
     search_from = 0  # (where the line search for the prefix keys starts)
     if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
         if not _keyed_by_vrf(data):
@@ -272,10 +275,61 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     return routes, issues
 
 
+def _eos_json(inp: Input, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
+    """Arista EOS `show ip route [vrf all] | json` (eAPI's form of the text: `{"vrfs": {VRF: {"routes": {PREFIX:
+    {"routeAction", "vias": [...]}}}}}`, as cEOS 4.2x prints it in batfish/lab-validation's captures): the routes EOS
+    prints, which are its active ones, as in the text. A via gives its port and next hop (`interface`,
+    `nexthopAddr`), a connected route's its port only; an EVPN route's via gives the VTEP (`vtepAddr`) and no port, so
+    the hop has an address and no port (the text names the VXLAN interface); `routeAction` `drop` (an aggregate or a
+    static route to Null0) discards."""
+    name = next((k for k in vrfs if k in DEFAULT_VRFS), None)
+    table = vrfs.get(name) if name is not None else None
+    routes_of = table.get("routes") if isinstance(table, dict) else None
+    if not isinstance(routes_of, dict):
+        return [], [_no_default(inp) if vrfs else _unknown(inp)]
+    key = re.search(rf'"{re.escape(str(name))}"\s*:', inp.text)
+    line_at = LineAt(inp.text, search_from=key.end() if key else 0)
+    routes: list[Route] = []
+    issues: list[ParseIssue] = IssueList()
+    for prefix_text, body in routes_of.items():
+        line = line_at.find(json.dumps(prefix_text))
+        try:
+            prefix = str(ipaddress.ip_network(str(prefix_text), strict=False))
+        except ValueError:
+            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+                f"{str(prefix_text)[:60]!r} is not an IP prefix; route skipped")))
+            continue
+        if not isinstance(body, dict):
+            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+                f"route {prefix} is not an object; skipped")))
+            continue
+        entry = _Entry(prefix, Source(file=inp.path, line=line))
+        vias = body.get("vias")
+        for via in vias if isinstance(vias, list) else []:
+            if not isinstance(via, dict):
+                continue
+            port = via.get("interface") if isinstance(via.get("interface"), str) else None
+            address = next((via[k] for k in ("nexthopAddr", "vtepAddr") if isinstance(via.get(k), str)), None)
+            if port == "Null0":
+                entry.discard = True
+            elif address is not None or port is not None:
+                entry.add(NextHop(address=address, port=port), installed=True, n=0, issue=None)
+        if body.get("routeAction") == "drop":
+            entry.discard = True
+        if entry.hops or entry.discard:
+            routes.append(Route(prefix=entry.prefix, next_hops=entry.hops, source=entry.source))
+        elif body.get("routeAction") == "forward":
+            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+                f"route {prefix} forwards, but no next hop of it was understood; skipped")))
+    if not routes and not issues:
+        issues.append(_no_default(inp))
+    return routes, issues
+
+
 def _keyed_by_vrf(data: dict) -> bool:
     """FRR `show ip route vrf all json` (values all objects): some VRF's table keyed by IP prefixes, or every table
     empty. A JSON of another shape whose values are objects (EOS `{"vrfs": ...}`, NX-OS `{"TABLE_vrf": ...}`) is not
-    one: read as one it would say "no route of the default VRF" of a format we do not read."""
+    one (EOS's is read by _eos_json; NX-OS's is not read): read as one it would say "no route of the default VRF"."""
     return all(not v for v in data.values()) or any(_is_prefix(k) for v in data.values() for k in v)
 
 

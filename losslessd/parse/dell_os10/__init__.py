@@ -20,8 +20,11 @@ from ..base import SNIFF_CHARS, Input, config_inputs
 
 PLATFORM = "dell_os10"
 
-# The header `show running-configuration` prints: `! Version 10.5.1.0` then `! Last configuration change at ...`.
-_HEADER = re.compile(r"^! Version 10\.[0-9.]+[ \t]*\r?\n! Last configuration change at ", re.MULTILINE)
+# The header `show running-configuration` prints: `! Version 10.5.1.0` then `! Last configuration change at ...`;
+# Enterprise Edition releases name themselves `10.3.0E`, `10.4.0E(R1)` there (the Ansible dellemc.os10 collection's
+# device fixtures: tests/unit/modules/network/os10/fixtures/show_running-config, roles/os10_copy_config).
+_HEADER = re.compile(r"^! Version 10\.[0-9.]+(?:E(?:\([A-Z0-9.]{1,16}\))?)?[ \t]*\r?\n! Last configuration change at ",
+                     re.MULTILINE)
 # OS10 names front-panel ports ethernet<node>/<slot>/<port>[:<sub-port>] (lower case, three numbers); NX-OS, EOS and
 # SONiC write Ethernet with a capital or two numbers.
 # (Either may follow a configuration-mode prompt, `OS10(config)# interface ethernet 1/1/1`, as a session types it.)

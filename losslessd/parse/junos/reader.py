@@ -17,7 +17,7 @@ from ...errors import InputError
 from ...limits import MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
-from ..base import Input, IssueList, check_expanded, port_slot, shell_words
+from ..base import JUNOS_CLI_LINE, Input, IssueList, check_expanded, port_slot, shell_words
 from ..clitext import Val
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
@@ -402,8 +402,9 @@ def _split(line: str) -> list[str] | None:
 
 # The CLI prompt, routing-engine banner and edit-path lines around a pasted session (`user@host> show
 # configuration ...`, `{master:0}`, `[edit]`).
-_PROMPT = re.compile(r"^(\S+@\S+[>#%]\s.*|\S+@\S+[>#%]|show\s.*|\{(master|backup|primary|linecard)[^}]*\}|"
-                     r"\[edit.*\])$")
+_PROMPT = re.compile(rf"^(?:show\s.*|\[edit.*\]|{JUNOS_CLI_LINE.pattern})$")
+# A prompt with a command other than a show typed at it (`user@qfx1# set ...` in configuration mode): not passed over.
+_TYPED = re.compile(r"^[^\s@]+@[^\s>#%]+[>#%]\s+(?!show\b)\S")
 # A trailing annotation Junos prints after a statement (`"$9$..."; ## SECRET-DATA`), outside quotes: the first `##`
 # after words and whole quoted strings only (a lone `#` or an unclosed quote before it: the line is left as it is).
 # Scanned token by token: a lazy regex over the whole line kept a backtracking entry per character (a 50 MB line
@@ -467,6 +468,28 @@ def _statements(line: str) -> list[str]:
     return out
 
 
+_QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _continued(lines):
+    """The lines with a `[ ... ]` list that goes on past its line joined to the lines it goes on over, at the number of
+    its first line: Junos reads the curly-brace form by words and `;` (a line end is a blank), and `show
+    configuration` prints a long list over several lines (Juniper's JVD 3-stage DC leaves: a trunk's `members [ vn400
+    ... ]` of 2,100 VLAN names over two lines)."""
+    held: tuple[int, str] | None = None
+    for number, line in lines:
+        if held is not None:
+            number, line = held[0], f"{held[1]} {line}"
+            held = None
+        bare = _QUOTED.sub("", line)
+        if bare.rfind("[") > bare.rfind("]") and not bare.rstrip().endswith((";", "{", "}")):
+            held = (number, line)
+            continue
+        yield number, line
+    if held is not None:
+        yield held
+
+
 def _lines(inp: Input):
     """(number, text) of each line that is not a comment: `#` lines, `## ...` tails and `/* ... */` blocks (one line
     or several) are dropped, as Junos prints them around statements."""
@@ -513,7 +536,7 @@ def _braces(inp: Input, issues: list[ParseIssue], keep_inactive: bool = False):
     ends (Junos CLI guide, "deactivate": the statement keeps its place in the configuration with the inactive: tag)."""
     stack: list[tuple[list[str], bool, bool]] = []  # (block words, inactive here or outside, inactive: on this block)
     number = 0
-    for number, whole in _lines(inp):
+    for number, whole in _continued(_lines(inp)):
         src = Source(file=inp.path, line=number)
         if _PROMPT.match(whole):
             stack = []  # a pasted session: the next command's output starts at the top level again
@@ -591,7 +614,7 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
     if words[0] in ("deactivate", "delete", "activate"):
         return
     if words[0] != "set":
-        if re.match(r"^(show|\{master|\{backup|\[edit)", " ".join(words)):
+        if _PROMPT.match(joined := " ".join(words)) and not _TYPED.match(joined):
             return  # prompts and banners around a pasted output
         raise _Skip("not a `set` line")
     top = words[1]

@@ -24,9 +24,12 @@ from .channels import read_interfaces, read_summary
 
 PLATFORM = "cisco_nxos"
 
-# NX-OS headers (`!Command: show running-config`, `!Time:`) and QoS lines no other CLI has (EOS also has
-# `class-map type qos`, so that is no sign).
-_NXOS = re.compile(r"^(!Command: show running-config|!Time: |system qos\r?$|policy-map type (network-qos|queuing) \S|"
+# NX-OS headers (`!Command: show running-config`, `!Time:`), which configuration-backup tools strip for stable diffs;
+# the header RANCID writes for its `cisco-nx` device type (`!RANCID-CONTENT-TYPE: cisco-nx`, each rancid module's
+# init); the running-config's image line (`boot nxos bootflash:...`, Nexus 9000/3000 since NX-OS 7: a whole
+# configuration, not an excerpt); and QoS lines no other CLI has (EOS also has `class-map type qos`: no sign).
+_NXOS = re.compile(r"^(!Command: show running-config|!Time: |!RANCID-CONTENT-TYPE: cisco-nx\s*$|boot nxos \S|"
+                   r"system qos\r?$|policy-map type (network-qos|queuing) \S|"
                    r"priority-flow-control watch-dog-interval )", re.MULTILINE)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?(?:\s+\S+)*\s*$")
 # NX-OS takes abbreviated commands (`sh lldp nei det`, `sh port-ch sum`).
