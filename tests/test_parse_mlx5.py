@@ -907,3 +907,17 @@ def test_specific_pfc_or_get_pfc_known_only_at_run_time_still_exits_before_the_r
     # -P wins over -F, and a --pfc given at run time beside a literal -P is never applied either
     for line in ("mlnx_qos -i eth2 -P 3 --pfc $PFC", "mlnx_qos -i eth2 -P $N -F 0,0,0,0,0,0,0,0"):
         assert parse_text("q.sh", "\n".join(["#!/bin/bash", first, line])).ports["eth2"].pfc_enabled == [3]
+
+
+def test_a_call_piped_into_a_reader_of_its_output_sets_what_it_sets():
+    """bash(1) Pipelines: `mlnx_qos ... | tee -a LOG` runs mlnx_qos with its own words, up to the `|` (before: the
+    call was skipped, "'|' is not an mlnx_qos option", and what it set was lost). A pipe into a command that may act
+    on the output (`xargs`) is still not read, and named."""
+    host = parse_text("p.sh", "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth2 --trust dscp 2>&1 | tee -a /var/log/q.log",
+        "sudo mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0 |& logger -t q", "mlnx_qos -i eth2 | grep -i trust | head -1",
+        "cma_roce_tos -d mlx5_2 -t 106 | cat", "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0 | xargs echo"]))
+    port = host.ports["eth2"]
+    assert (port.trust, port.pfc_enabled, host.roce_tos) == (Trust.dscp, [3], 106)
+    assert [(i.source.line, i.code) for i in host.issues] == [(6, "SYS002")]
+    assert "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0 | xargs echo" in host.issues[0].message

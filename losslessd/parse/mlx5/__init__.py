@@ -315,6 +315,8 @@ class _Host:
             if words[0] == script.NOTE:
                 return self._issue(words[2], path, n, code=words[1])
             prog = os.path.basename(words[0])
+            if prog in ("mlnx_qos", "cma_roce_tos", "dcb", "lldptool"):
+                words = script.piped_output_only(words)
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])
                 iface = dict(options).get("--interface")
