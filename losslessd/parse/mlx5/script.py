@@ -224,7 +224,7 @@ def piped_output_only(words: list[str]) -> list[str]:
     if "|" not in words and "|&" not in words:
         return words
     cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
-    parts = [words[a + 1:b] for a, b in zip(cuts, cuts[1:] + [len(words)])]
+    parts = [words[a + 1:b] for a, b in zip(cuts, cuts[1:] + [len(words)], strict=True)]
     for part in parts:
         rest = part[1:] if part[:1] == ["sudo"] else part
         if not rest or os.path.basename(rest[0]) not in _OUTPUT_READERS or \
