@@ -125,6 +125,15 @@ def test_routing_engine_names_opensm_does_not_know_are_skipped_as_opensm_skips_t
     assert parse_text("routing_engine ftree,torus-2QoS,nue,kdor-hc\n").issues == []
 
 
+def test_an_unknown_name_that_is_a_read_option_without_its_first_words_is_named():
+    """`priority 15` for `sm_priority 15` (audit round 10): OpenSM logs `Unrecognized token` and keeps sm_priority 0.
+    A tail several options share (`interval`: sweep_interval, osm_stats_interval) is left alone."""
+    dev = parse_text("priority 15\ninterval 5\nrouting_engine ftree\n")
+    [issue] = dev.issues
+    assert issue.source.line == 1 and "did you mean `sm_priority`?" in issue.message
+    assert dev.opensm.sm_priority == 0 and dev.opensm.sweep_interval_s == 10
+
+
 def test_not_an_opensm_file():
     with pytest.raises(InputError) as exc:
         parse_text("hostname leaf1\ninterface Ethernet1\n", name="leaf1.cfg")

@@ -240,12 +240,20 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
             continue
         plain = key.lower().replace("-", "_")
         meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),
-                                                         None) or _abbreviated(plain)
+                                                         None) or _abbreviated(plain) or _unprefixed(plain)
         if meant is not None:
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
                 f"`{key}` is not an OpenSM option (did you mean `{meant}`?): OpenSM logs `Unrecognized token` and "
                 f"ignores the line, so {_without(meant)}")))
     return out
+
+
+def _unprefixed(key: str) -> str | None:
+    """The one option the model reads whose name ends in ``key`` after its first words, when no other OpenSM option
+    (upstream's or a known NVIDIA one) does: `priority` for `sm_priority`, as AI-fabric guides write an HA pair's
+    opensm.conf (audit round 10)."""
+    tails = [o for o in KNOWN | NVIDIA_KNOWN if o.endswith("_" + key)]
+    return tails[0] if len(tails) == 1 and tails[0] in _TYPES else None
 
 
 def _abbreviated(key: str) -> str | None:
