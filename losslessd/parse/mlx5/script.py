@@ -209,30 +209,6 @@ def _untested(line: str, words: list[str] | None) -> bool:
         (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
 
 
-# Programs that only read a pipe's data and print it or log it (their output goes nowhere a NIC setting is, unless
-# they are given a file to write: `tee FILE`). `mlnx_qos -i IF --trust dscp | tee -a setup.log` runs mlnx_qos with its
-# own words, up to the `|` (bash(1) Pipelines: "the standard output of command1 is connected via a pipe to the
-# standard input of command2"), so the call sets what it sets.
-_OUTPUT_READERS = frozenset({"grep", "egrep", "fgrep", "head", "tail", "cat", "less", "more", "logger", "awk", "sed",
-                             "cut", "sort", "uniq", "wc", "column", "tr", "tee"})
-
-
-def piped_output_only(words: list[str]) -> list[str]:
-    """The first command of a pipeline whose later commands only read its output (`mlnx_qos -i eth0 | grep trust`,
-    `... 2>&1 | tee -a LOG`): its own words, before the first `|`. Words of any other line are returned as they are
-    (a pipe into a command that may set something, or `tee` writing a sysfs or configfs file, is read as written)."""
-    if "|" not in words and "|&" not in words:
-        return words
-    cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
-    parts = [words[a + 1:b] for a, b in zip(cuts, cuts[1:] + [len(words)], strict=True)]
-    for part in parts:
-        rest = part[1:] if part[:1] == ["sudo"] else part
-        if not rest or os.path.basename(rest[0]) not in _OUTPUT_READERS or \
-                (os.path.basename(rest[0]) == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in rest)):
-            return words
-    return words[:cuts[0]]
-
-
 def _tee_form(words: list[str]) -> bool:
     """Whether ``words`` are `echo V | [sudo] tee [-a] PATH` (see redirect)."""
     try:
