@@ -921,3 +921,17 @@ def test_a_call_piped_into_a_reader_of_its_output_sets_what_it_sets():
     assert (port.trust, port.pfc_enabled, host.roce_tos) == (Trust.dscp, [3], 106)
     assert [(i.source.line, i.code) for i in host.issues] == [(6, "SYS002")]
     assert "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0 | xargs echo" in host.issues[0].message
+
+
+def test_a_transcript_query_piped_into_a_filter_is_not_read_as_the_whole_output():
+    """bash(1) Pipelines: after `# mlnx_qos -i IF | grep trust` the terminal shows grep's lines, not mlnx_qos's whole
+    output (before: they were read as one, the last such output winning, so PFC and the maps went unknown). A call
+    piped into `tee FILE` shows its whole output and is read as the call (fixture realworld/linux_mlx5/
+    transcript-piped-query)."""
+    text = (Path(__file__).parent / "realworld" / "linux_mlx5" / "transcript-piped-query.txt").read_text()
+    host = parse_text("t.txt", text)
+    port = host.ports["ens1f0np0"]
+    assert (port.trust, port.pfc_enabled, port.dscp_to_priority[26]) == (Trust.dscp, [3], 3)
+    notes = [i for i in host.issues if "lets through" in i.message]
+    assert [(i.code, i.source.line) for i in notes] == [("SYS004", 1), ("SYS004", 67), ("SYS004", 71)]
+    assert not [i for i in host.issues if i.code == "SYS002"]

@@ -283,8 +283,13 @@ class _Host:
             words = next(script.commands(command), (0, None, ""))[1]
             if words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
+            elif words and (filtered := _filtered_by(words)):
+                # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
+                # trust` prints the matching lines only), not a whole output of the first
+                self._issue(f"`{command.strip()[:80]}`: its output is what `{filtered}` lets through, not the whole "
+                            "output of the command before the pipe, so it is not read", inp.path, i + 1, code="SYS004")
             elif words:
-                sections.append(Section(" ".join(words), "\n".join(lines[i + 1:end]), i + 2))
+                sections.append(Section(" ".join(_piped_output_only(words)), "\n".join(lines[i + 1:end]), i + 2))
         return sections
 
     def _script(self, inp: Input) -> None:
@@ -1106,3 +1111,19 @@ def _piped_output_only(words: list[str]) -> list[str]:
                 (os.path.basename(rest[0]) == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in rest)):
             return words
     return words[:cuts[0]]
+
+
+# Programs that copy their input to their output whole: a read piped into them still prints the read's whole output.
+_PASS_THROUGH = frozenset({"tee", "cat"})
+
+
+def _filtered_by(words: list[str]) -> str | None:
+    """The first later part of a pipeline that prints only part of its input (`grep`, `head`, `awk` ...), or None
+    when the words are no pipeline or every later part copies its input whole (`| tee FILE`, `| cat`)."""
+    cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
+    for a, b in zip(cuts, cuts[1:] + [len(words)], strict=False):  # (no cut: no pipeline, nothing to zip)
+        part = words[a + 1:b]
+        rest = part[1:] if part[:1] == ["sudo"] else part
+        if not rest or os.path.basename(rest[0]) not in _PASS_THROUGH:
+            return os.path.basename(rest[0]) if rest else "|"
+    return None
