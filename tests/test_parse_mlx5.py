@@ -935,3 +935,14 @@ def test_a_transcript_query_piped_into_a_filter_is_not_read_as_the_whole_output(
     notes = [i for i in host.issues if "lets through" in i.message]
     assert [(i.code, i.source.line) for i in notes] == [("SYS004", 1), ("SYS004", 67), ("SYS004", 71)]
     assert not [i for i in host.issues if i.code == "SYS002"]
+
+
+def test_a_setting_call_piped_into_a_filter_in_a_transcript_still_sets_what_it_sets():
+    """`# mlnx_qos -i IF --pfc ... | grep PFC` ran mlnx_qos with its own words (bash(1) Pipelines): its settings are
+    applied as a script's call would be, its filtered output is not read."""
+    host = parse_text("t.txt", "\n".join([
+        "root@h:~# mlnx_qos -i eth0 --trust dscp | grep -i trust", "Priority trust state: dscp",
+        "root@h:~# sudo mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 | grep -A2 PFC", "PFC configuration:",
+        "\tpriority    0   1   2   3   4   5   6   7", "\tenabled     0   0   0   1   0   0   0   0", "root@h:~# "]))
+    assert (host.ports["eth0"].trust, host.ports["eth0"].pfc_enabled) == (Trust.dscp, [3])
+    assert {i.code for i in host.issues} == {"SYS004"}

@@ -287,7 +287,10 @@ class _Host:
                 # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
                 # trust` prints the matching lines only), not a whole output of the first
                 self._issue(f"`{command.strip()[:80]}`: its output is what `{filtered}` lets through, not the whole "
-                            "output of the command before the pipe, so it is not read", inp.path, i + 1, code="SYS004")
+                            "output of the command before the pipe: that output is not read", inp.path, i + 1,
+                            code="SYS004")
+                if _sets_something(words):  # (`mlnx_qos -i IF --pfc ... | grep PFC`: the call ran, as in a script)
+                    self._script_command(i + 1, words, command, inp.path)
             elif words:
                 sections.append(Section(" ".join(_piped_output_only(words)), "\n".join(lines[i + 1:end]), i + 2))
         return sections
@@ -1127,3 +1130,14 @@ def _filtered_by(words: list[str]) -> str | None:
         if not rest or os.path.basename(rest[0]) not in _PASS_THROUGH:
             return os.path.basename(rest[0]) if rest else "|"
     return None
+
+
+def _sets_something(words: list[str]) -> bool:
+    """Whether the first command of ``words`` is an mlnx_qos call with an option besides the interface and `-a`."""
+    cut = next((i for i, w in enumerate(words) if w in ("|", "|&")), len(words))
+    head = words[1:cut] if words[:1] == ["sudo"] else words[:cut]
+    if not head or os.path.basename(head[0]) != "mlnx_qos":
+        return False
+    rest = [w for w in head[1:] if w != "-a"]
+    drop = {i for i, w in enumerate(rest) if w in ("-i", "--interface")}
+    return any(i not in drop and i - 1 not in drop and not w.startswith("--interface=") for i, w in enumerate(rest))
