@@ -248,10 +248,15 @@ def test_cli_lines_are_numbered_on_line_feeds_only_without_a_copy_of_the_text():
     ("x=$(( 1 << 2 )) ; cat <<E", [("E", False)]),  # a shift in arithmetic opens none
     ("echo \"$(( 1 <<2 ))'\" <<E", [("E", False)]),  # spans overlapping: a quote inside arithmetic inside a quote
     ("echo 'q' <<E " * 3, [("E", False)] * 3),
+    ("TOS=106   # ToS = (DSCP 26 << 2) | ECT(0)", []),  # a comment's `<<` opens none (audit round 10)
+    ("# x << 2", []), ("a=1;# <<E", []), ("cat <<E # then <<F", [("E", False)]),
+    ("echo a#b <<E", [("E", False)]), ("echo ${#P[@]} $# <<E", [("E", False)]),  # `#` inside a word: no comment
+    ("echo '# q' \"# q\" <<E", [("E", False)]),  # a quoted `#` starts none
 ])
 def test_here_documents_a_line_opens_are_those_outside_quotes_and_arithmetic(line, ends):
-    """bash(1) Here Documents, QUOTING, ARITHMETIC EVALUATION. The spans are merged and each `<<` looked up by
-    bisection (a test of every `<<` against every span was quadratic: a line of 8,000 `'q' <<E` pairs took 5 s)."""
+    """bash(1) Here Documents, QUOTING, ARITHMETIC EVALUATION, COMMENTS (a word beginning with `#` and the rest of
+    the line are ignored). The spans are merged and each `<<` looked up by bisection (a test of every `<<` against
+    every span was quadratic: a line of 8,000 `'q' <<E` pairs took 5 s)."""
     from losslessd.parse.base import heredoc_ends
 
     assert heredoc_ends(line) == ends

@@ -907,3 +907,42 @@ def test_specific_pfc_or_get_pfc_known_only_at_run_time_still_exits_before_the_r
     # -P wins over -F, and a --pfc given at run time beside a literal -P is never applied either
     for line in ("mlnx_qos -i eth2 -P 3 --pfc $PFC", "mlnx_qos -i eth2 -P $N -F 0,0,0,0,0,0,0,0"):
         assert parse_text("q.sh", "\n".join(["#!/bin/bash", first, line])).ports["eth2"].pfc_enabled == [3]
+
+
+def test_a_call_piped_into_a_reader_of_its_output_sets_what_it_sets():
+    """bash(1) Pipelines: `mlnx_qos ... | tee -a LOG` runs mlnx_qos with its own words, up to the `|` (before: the
+    call was skipped, "'|' is not an mlnx_qos option", and what it set was lost). A pipe into a command that may act
+    on the output (`xargs`) is still not read, and named."""
+    host = parse_text("p.sh", "\n".join([
+        "#!/bin/bash", "mlnx_qos -i eth2 --trust dscp 2>&1 | tee -a /var/log/q.log",
+        "sudo mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0 |& logger -t q", "mlnx_qos -i eth2 | grep -i trust | head -1",
+        "cma_roce_tos -d mlx5_2 -t 106 | cat", "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0 | xargs echo"]))
+    port = host.ports["eth2"]
+    assert (port.trust, port.pfc_enabled, host.roce_tos) == (Trust.dscp, [3], 106)
+    assert [(i.source.line, i.code) for i in host.issues] == [(6, "SYS002")]
+    assert "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0 | xargs echo" in host.issues[0].message
+
+
+def test_a_transcript_query_piped_into_a_filter_is_not_read_as_the_whole_output():
+    """bash(1) Pipelines: after `# mlnx_qos -i IF | grep trust` the terminal shows grep's lines, not mlnx_qos's whole
+    output (before: they were read as one, the last such output winning, so PFC and the maps went unknown). A call
+    piped into `tee FILE` shows its whole output and is read as the call (fixture realworld/linux_mlx5/
+    transcript-piped-query)."""
+    text = (Path(__file__).parent / "realworld" / "linux_mlx5" / "transcript-piped-query.txt").read_text()
+    host = parse_text("t.txt", text)
+    port = host.ports["ens1f0np0"]
+    assert (port.trust, port.pfc_enabled, port.dscp_to_priority[26]) == (Trust.dscp, [3], 3)
+    notes = [i for i in host.issues if "lets through" in i.message]
+    assert [(i.code, i.source.line) for i in notes] == [("SYS004", 1), ("SYS004", 67), ("SYS004", 71)]
+    assert not [i for i in host.issues if i.code == "SYS002"]
+
+
+def test_a_setting_call_piped_into_a_filter_in_a_transcript_still_sets_what_it_sets():
+    """`# mlnx_qos -i IF --pfc ... | grep PFC` ran mlnx_qos with its own words (bash(1) Pipelines): its settings are
+    applied as a script's call would be, its filtered output is not read."""
+    host = parse_text("t.txt", "\n".join([
+        "root@h:~# mlnx_qos -i eth0 --trust dscp | grep -i trust", "Priority trust state: dscp",
+        "root@h:~# sudo mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 | grep -A2 PFC", "PFC configuration:",
+        "\tpriority    0   1   2   3   4   5   6   7", "\tenabled     0   0   0   1   0   0   0   0", "root@h:~# "]))
+    assert (host.ports["eth0"].trust, host.ports["eth0"].pfc_enabled) == (Trust.dscp, [3])
+    assert {i.code for i in host.issues} == {"SYS004"}

@@ -742,3 +742,15 @@ def test_pfc_watchdog_settings_new_in_5_19_are_named_and_their_time_unknown(line
     assert wd.enabled and wd.polling_interval_ms == 200.0
     assert (wd.detection_time_ms, wd.restoration_time_ms) == (
         None if unknown == "detection" else 600.0, None if unknown == "restoration" else 200.0)
+
+
+def test_unsetting_a_port_watchdog_turns_it_off():
+    """NVUE reference: `nv unset` removes what the `nv set` of the same path set; an interface's `qos pfc-watchdog
+    state` defaults to `disable` (before: the unset was skipped and the port read as guarded). Other unsets, and an
+    unset whose ports the shell expands, are still named."""
+    dev = parse("\n".join([
+        "nv set interface swp1-4 type swp", "nv set qos roce enable on", "nv set interface swp1-4 qos pfc-watchdog",
+        "nv unset interface swp2 qos pfc-watchdog", "sudo nv unset interface swp3 qos pfc-watchdog state",
+        "nv unset interface $P qos pfc-watchdog", "nv unset qos roce"]))
+    assert [dev.ports[p].watchdog.enabled for p in ("swp1", "swp2", "swp3", "swp4")] == [True, False, False, True]
+    assert [(i.code, i.source.line) for i in dev.issues if i.code == "SYS002"] == [("SYS002", 6), ("SYS002", 7)]

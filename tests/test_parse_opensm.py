@@ -113,6 +113,27 @@ def test_garbled_values_are_issues_with_what_opensm_makes_of_them():
     assert sm.qos_sets["ca"].sl2vl == [0, 1, 2, 0] + [0] * 12 and sm.qos_sets["ca"].vlarb_low == [(0, 64)]
 
 
+def test_routing_engine_names_opensm_does_not_know_are_skipped_as_opensm_skips_them():
+    """osm_opensm.c setup_routing_engines: the list is split on commas and blanks, each name compared with strcmp
+    with the engines' (upstream's and NVIDIA's); an unknown one is logged and skipped (audit round 10: guides write
+    `routing_engine = ftree`, whose `=` is a name of its own; `fat-tree` names the topology, `FTREE` no engine)."""
+    dev = parse_text("sm_priority 14\nrouting_engine = fat-tree,FTREE,updn,ar_ftree,no_fallback\n")
+    assert dev.opensm.routing_engines == ["updn", "ar_ftree"] and dev.opensm.no_fallback
+    [issue] = dev.issues
+    assert (issue.code, issue.source.line) == ("SYS002", 2)
+    assert "'=', 'fat-tree', 'FTREE', which OpenSM does not know" in issue.message
+    assert parse_text("routing_engine ftree,torus-2QoS,nue,kdor-hc\n").issues == []
+
+
+def test_an_unknown_name_that_is_a_read_option_without_its_first_words_is_named():
+    """`priority 15` for `sm_priority 15` (audit round 10): OpenSM logs `Unrecognized token` and keeps sm_priority 0.
+    A tail several options share (`interval`: sweep_interval, osm_stats_interval) is left alone."""
+    dev = parse_text("priority 15\ninterval 5\nrouting_engine ftree\n")
+    [issue] = dev.issues
+    assert issue.source.line == 1 and "did you mean `sm_priority`?" in issue.message
+    assert dev.opensm.sm_priority == 0 and dev.opensm.sweep_interval_s == 10
+
+
 def test_not_an_opensm_file():
     with pytest.raises(InputError) as exc:
         parse_text("hostname leaf1\ninterface Ethernet1\n", name="leaf1.cfg")

@@ -474,11 +474,14 @@ def long_interface_name(name: str, ignore_case: bool = False) -> str:
 HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
 _HEREDOC_QUOTED = re.compile(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
 _HEREDOC_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
+# bash(1) COMMENTS: a `#` that begins a word (at the line's start, after a blank or an operator character) and the
+# rest of the line are ignored, so a `<<` there opens nothing (`ROCE_TOS=106  # DSCP 26 << 2 | ECT(0)`).
+_HEREDOC_COMMENT = re.compile(r"(?:^|(?<=[ \t;&|()]))#")
 
 
 def heredoc_ends(line: str) -> list[tuple[str, bool]]:
-    """(delimiter, tabs stripped) of each here-document a shell line opens, outside quotes (the host and NVUE script
-    readers)."""
+    """(delimiter, tabs stripped) of each here-document a shell line opens, outside quotes and comments (the host and
+    NVUE script readers)."""
     if "<<" not in line:
         return []
     # (`echo "a << b"` opens none, nor a shift in arithmetic: `$((tos << 2))`, `(( x <<= 1 ))`)
@@ -496,7 +499,8 @@ def heredoc_ends(line: str) -> list[tuple[str, bool]]:
         i = bisect.bisect_right(starts, at) - 1
         return i >= 0 and at < merged[i][1]
 
-    return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in HEREDOC.finditer(line)
+    comment = next((m.start() for m in _HEREDOC_COMMENT.finditer(line) if not quoted(m.start())), len(line))
+    return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in HEREDOC.finditer(line, 0, comment)
             if not quoted(m.start())]
 
 

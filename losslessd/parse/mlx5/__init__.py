@@ -283,8 +283,16 @@ class _Host:
             words = next(script.commands(command), (0, None, ""))[1]
             if words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
+            elif words and (filtered := _filtered_by(words)):
+                # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
+                # trust` prints the matching lines only), not a whole output of the first
+                self._issue(f"`{command.strip()[:80]}`: its output is what `{filtered}` lets through, not the whole "
+                            "output of the command before the pipe: that output is not read", inp.path, i + 1,
+                            code="SYS004")
+                if _sets_something(words):  # (`mlnx_qos -i IF --pfc ... | grep PFC`: the call ran, as in a script)
+                    self._script_command(i + 1, words, command, inp.path)
             elif words:
-                sections.append(Section(" ".join(words), "\n".join(lines[i + 1:end]), i + 2))
+                sections.append(Section(" ".join(_piped_output_only(words)), "\n".join(lines[i + 1:end]), i + 2))
         return sections
 
     def _script(self, inp: Input) -> None:
@@ -315,6 +323,8 @@ class _Host:
             if words[0] == script.NOTE:
                 return self._issue(words[2], path, n, code=words[1])
             prog = os.path.basename(words[0])
+            if prog in ("mlnx_qos", "cma_roce_tos", "dcb", "lldptool"):
+                words = _piped_output_only(words)
             if prog == "mlnx_qos":
                 options = script.mlnx_qos_options(words[1:])
                 iface = dict(options).get("--interface")
@@ -1080,3 +1090,54 @@ def _option(args: list[str], short: str, long: str | None) -> str | None:
 
 def _int(text: str, lo: int, hi: int) -> int | None:
     return int(text) if _INT.fullmatch(text) and lo <= int(text) <= hi else None
+
+
+# Programs that only read a pipe's data and print it or log it (their output goes nowhere a NIC setting is, unless
+# they are given a file to write: `tee FILE`). `mlnx_qos -i IF --trust dscp | tee -a setup.log` runs mlnx_qos with its
+# own words, up to the `|` (bash(1) Pipelines: "the standard output of command1 is connected via a pipe to the
+# standard input of command2"), so the call sets what it sets.
+_OUTPUT_READERS = frozenset({"grep", "egrep", "fgrep", "head", "tail", "cat", "less", "more", "logger", "awk", "sed",
+                             "cut", "sort", "uniq", "wc", "column", "tr", "tee"})
+
+
+def _piped_output_only(words: list[str]) -> list[str]:
+    """The first command of a pipeline whose later commands only read its output (`mlnx_qos -i eth0 | grep trust`,
+    `... 2>&1 | tee -a LOG`): its own words, before the first `|`. Words of any other line are returned as they are
+    (a pipe into a command that may set something, or `tee` writing a sysfs or configfs file, is read as written)."""
+    if "|" not in words and "|&" not in words:
+        return words
+    cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
+    parts = [words[a + 1:b] for a, b in zip(cuts, cuts[1:] + [len(words)], strict=True)]
+    for part in parts:
+        rest = part[1:] if part[:1] == ["sudo"] else part
+        if not rest or os.path.basename(rest[0]) not in _OUTPUT_READERS or \
+                (os.path.basename(rest[0]) == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in rest)):
+            return words
+    return words[:cuts[0]]
+
+
+# Programs that copy their input to their output whole: a read piped into them still prints the read's whole output.
+_PASS_THROUGH = frozenset({"tee", "cat"})
+
+
+def _filtered_by(words: list[str]) -> str | None:
+    """The first later part of a pipeline that prints only part of its input (`grep`, `head`, `awk` ...), or None
+    when the words are no pipeline or every later part copies its input whole (`| tee FILE`, `| cat`)."""
+    cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
+    for a, b in zip(cuts, cuts[1:] + [len(words)], strict=False):  # (no cut: no pipeline, nothing to zip)
+        part = words[a + 1:b]
+        rest = part[1:] if part[:1] == ["sudo"] else part
+        if not rest or os.path.basename(rest[0]) not in _PASS_THROUGH:
+            return os.path.basename(rest[0]) if rest else "|"
+    return None
+
+
+def _sets_something(words: list[str]) -> bool:
+    """Whether the first command of ``words`` is an mlnx_qos call with an option besides the interface and `-a`."""
+    cut = next((i for i, w in enumerate(words) if w in ("|", "|&")), len(words))
+    head = words[1:cut] if words[:1] == ["sudo"] else words[:cut]
+    if not head or os.path.basename(head[0]) != "mlnx_qos":
+        return False
+    rest = [w for w in head[1:] if w != "-a"]
+    drop = {i for i, w in enumerate(rest) if w in ("-i", "--interface")}
+    return any(i not in drop and i - 1 not in drop and not w.startswith("--interface=") for i, w in enumerate(rest))

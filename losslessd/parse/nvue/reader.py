@@ -239,6 +239,11 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             # `ssh sn5600 "for tc in 0 3; do nv set ... \\$tc ...; done"`: commands another program runs, in its shell
             why = f"its quoted argument holds `nv set` commands that `{words[0]}` runs, not this file: not read"
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
+        elif words[:3] == ["nv", "unset", "interface"] and len(words) in (6, 7) and \
+                words[4:6] == ["qos", "pfc-watchdog"] and words[6:] in ([], ["state"]) and not expansions(line):
+            # NVUE reference: `nv unset` removes what the `nv set` of the same path set, and an interface's PFC
+            # watchdog `state` defaults to `disable`: unsetting it turns the port's watchdog off.
+            out.append((["interface", words[3], "qos", "pfc-watchdog", "state", "disable"], src))
         else:
             what = "`nv unset` is not applied by losslessd" if words[:2] == ["nv", "unset"] else "not an `nv set` command"
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {what}", source=src))

@@ -104,6 +104,15 @@ NVIDIA_KNOWN = frozenset({
     "m_key_per_port", "master_sm_lid", "key_mgr_seed", "cc_key_lease_period", "cc_key_protect_bit", "vs_key_enable",
     "enhanced_qos_policy_file",
 })
+# Routing engines OpenSM can set up, by the exact name setup_routing_engine compares with strcmp: upstream's built-in
+# modules (linux-rdma/opensm osm_opensm.c static_routing_modules) and NVIDIA OpenSM's (include/opensm/osm_opensm.h,
+# OSM_ROUTING_ENGINE_IS names). Any other name in `routing_engine` is logged ("cannot find or setup routing engine")
+# and skipped: the next listed engine is tried first.
+ROUTING_ENGINES = frozenset({
+    "minhop", "updn", "dnup", "file", "ftree", "lash", "dor", "torus-2QoS", "nue", "dfsssp", "sssp",
+    "pqft", "chain", "dfp", "dfp2", "ar_dor", "ar_updn", "ar_ftree", "ar_torus", "kdor-hc", "kdor-ghc", "ar_minhop",
+    "auto",
+})
 BANNER = "# DEVICE ATTRIBUTES OPTIONS"  # the first section `opensm -c` writes
 # Upstream OpenSM's QoS options (osm_subnet.c opt_tbl: qos, qos_policy_file and the qos[_ca|_sw0|_swe|_rtr]_ sets).
 QOS_OPTIONS = tuple(sorted(k for k in _TYPES if k == "qos" or k.startswith("qos_")))
@@ -231,12 +240,20 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
             continue
         plain = key.lower().replace("-", "_")
         meant = plain if plain in QOS_OPTIONS else next(iter(difflib.get_close_matches(plain, QOS_OPTIONS, 1, _NEAR)),
-                                                         None) or _abbreviated(plain)
+                                                         None) or _abbreviated(plain) or _unprefixed(plain)
         if meant is not None:
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
                 f"`{key}` is not an OpenSM option (did you mean `{meant}`?): OpenSM logs `Unrecognized token` and "
                 f"ignores the line, so {_without(meant)}")))
     return out
+
+
+def _unprefixed(key: str) -> str | None:
+    """The one option the model reads whose name ends in ``key`` after its first words, when no other OpenSM option
+    (upstream's or a known NVIDIA one) does: `priority` for `sm_priority`, as AI-fabric guides write an HA pair's
+    opensm.conf (audit round 10)."""
+    tails = [o for o in KNOWN | NVIDIA_KNOWN if o.endswith("_" + key)]
+    return tails[0] if len(tails) == 1 and tails[0] in _TYPES else None
 
 
 def _abbreviated(key: str) -> str | None:
@@ -274,9 +291,14 @@ def build(options: dict[str, Option]) -> tuple[OpenSm, list[ParseIssue]]:
     """The OpenSm model of one opensm.conf (QoS policy, partitions and ibdiagnet are added by the caller)."""
     b = _Builder(options)
     b.issues += misspelled_options(options)
-    engines = (b.get("routing_engine") or "").replace(",", " ").split()
+    engines = (b.get("routing_engine") or "").replace(",", " ").split()  # (osm_opensm.c: strtok_r on ", \t\n")
+    unknown = [e for e in engines if e != "no_fallback" and e not in ROUTING_ENGINES]
+    if unknown:
+        b.issue("routing_engine", f"routing_engine lists {', '.join(repr(e) for e in unknown)}, which OpenSM does not "
+                f"know (engine names are exact, case included): it logs \"cannot find or setup routing engine\" and "
+                f"skips {'it' if len(unknown) == 1 else 'them'}, so the next listed engine is tried first")
     sm = OpenSm(
-        routing_engines=[e for e in engines if e != "no_fallback"],
+        routing_engines=[e for e in engines if e in ROUTING_ENGINES],
         no_fallback="no_fallback" in engines,  # man opensm -R: minhop is tried last unless 'no_fallback' is listed
         sm_priority=b.get("sm_priority"), sweep_interval_s=b.get("sweep_interval"),
         transaction_timeout_ms=b.get("transaction_timeout"), transaction_retries=b.get("transaction_retries"),
