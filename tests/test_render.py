@@ -112,7 +112,8 @@ def test_ports_differing_in_mtu_get_their_own_profiles_in_the_dynamic_model(tmp_
     assert [f for f in _lint_text(tmp_path, "sonic", "roce-dscp26", on_switch) if not f.unverified] == []
     # read back as a traditional-model switch of an unknown SKU: buffermgrd binds its own profile over both
     assert {f.code for f in _lint_text(tmp_path, "sonic", "roce-dscp26", text) if not f.unverified} == {"SYS004"}
-    shared = json.loads(rnd.render("sonic", rnd.profile(pol, ports, "ACS-MSN2700", pool_bytes=render_golden.POOL_BYTES)))
+    shared = json.loads(rnd.render("sonic", rnd.profile(pol, ports, "ACS-MSN2700",
+                                                        pool_bytes=render_golden.POOL_BYTES)))
     assert sorted(shared["BUFFER_PROFILE"]) == ["pg_lossless_10000_1m_profile"]
     assert {pg["profile"] for pg in shared["BUFFER_PG"].values()} == {"pg_lossless_10000_1m_profile"}
     xoffs = [int(db["BUFFER_PROFILE"][name]["xoff"]) for name in db["BUFFER_PROFILE"]]

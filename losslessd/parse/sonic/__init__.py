@@ -1411,9 +1411,9 @@ class _Builder:
                     admin if isinstance(admin, str) else None, pfc if isinstance(pfc, str) else None)
             found = memo.get(args)
             if found is None:
-                found = memo[args] = buffermgrd.binding(speed=args[0], cable=args[1], admin_status=args[2],
-                                                        pfc=buffermgrd.pfc_pgs(args[3]), table=table, sku_known=bool(self._hwsku),
-                                                        vendor=vendor)
+                found = memo[args] = buffermgrd.binding(
+                    speed=args[0], cable=args[1], admin_status=args[2], pfc=buffermgrd.pfc_pgs(args[3]), table=table,
+                    sku_known=bool(self._hwsku), vendor=vendor)
             return found
 
         return decide
@@ -1500,7 +1500,7 @@ class _Builder:
         for why, (count, source) in self._unbound.items():
             self.db.issue(f"SONiC's traditional buffer manager binds the lossless PGs of {count} PFC port(s) at run "
                           f"time to a profile from the SKU's pg_profile_lookup.ini row for their speed and cable "
-                          f"length (sonic-swss cfgmgr/buffermgr.cpp), over the config's BUFFER_PG profile; {why}, so "
+                          f"length (sonic-swss cfgmgr/buffermgr.cpp), over the config's BUFFER_PG profile; {why}: "
                           "the headroom those PGs run with is unknown and the config's own profile there was not "
                           "judged", source, code="SYS004")
         overlapped = self._overlapped

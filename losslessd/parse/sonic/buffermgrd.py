@@ -96,7 +96,8 @@ def binding(*, speed: str | None, cable: str | None, admin_status: str | None, p
         return Binding("unknown", why, profile=name, keys=keys)
     if down and vendor is None:
         return Binding("unknown", f"the port is not admin up, and whether buffermgrd binds such a port depends on the "
-                                  f"ASIC vendor, which SKU {table.sku}'s platform does not name", profile=name, keys=keys)
+                                  f"ASIC vendor, which SKU {table.sku}'s platform does not name",
+                       profile=name, keys=keys)
     row = next((r for r in table.rows if str(r.speed_mbps) == speed and r.cable == cable), None)
     if row is None:
         return Binding("none", f"SKU {table.sku}'s pg_profile_lookup.ini has no row for speed {speed} and cable "
