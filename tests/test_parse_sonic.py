@@ -654,9 +654,11 @@ def _overlap(tmp_path, **tables):
 
 
 def test_overlapping_buffer_pg_keys_that_differ_are_named_and_the_pg_is_unknown(tmp_path):
+    # (the dynamic buffer model: the traditional one would bind PGs 3-4 over both keys, see test_sonic_buffermgrd.py)
     device, line = _overlap(tmp_path, BUFFER_PG={"Ethernet0,Ethernet4|3-4": {"profile": "pg_a"},
                                                  "Ethernet0,Ethernet4|3": {"profile": "pg_b"}},
-                            CABLE_LENGTH={"AZURE": {"Ethernet0": "5m", "Ethernet4": "5m"}})
+                            CABLE_LENGTH={"AZURE": {"Ethernet0": "5m", "Ethernet4": "5m"}},
+                            DEVICE_METADATA={"localhost": {"buffer_model": "dynamic"}})
     [issue] = device.issues  # one for the pair of keys, not one per port
     assert issue.code == "SYS002" and issue.source.line == line("Ethernet0,Ethernet4|3")
     assert f"BUFFER_PG|Ethernet0,Ethernet4|3-4 (line {line('Ethernet0,Ethernet4|3-4')})" in issue.message

@@ -98,13 +98,26 @@ def test_pfc_only_renders_no_ecn():
     assert "WRED_PROFILE" not in json.loads(text) and "wred_profile" not in text
 
 
-def test_ports_differing_in_mtu_get_their_own_profiles(tmp_path):
+def test_ports_differing_in_mtu_get_their_own_profiles_in_the_dynamic_model(tmp_path):
+    """buffermgrdyn names a profile by MTU too (getDynamicProfileName); the traditional buffer manager binds
+    pg_lossless_<speed>_<cable>_profile to every PFC port of that speed and cable (buffermgr.cpp doSpeedUpdateTask),
+    so there the two ports share one profile, the larger."""
     ports = [rnd.parse_port_spec("Ethernet0:10G:1m:9100"), rnd.parse_port_spec("Ethernet4:10G:1m:1500")]
-    text = rnd.render("sonic", rnd.profile(load_policy("roce-dscp26"), ports, "ACS-MSN2700",
-                                           pool_bytes=render_golden.POOL_BYTES))
+    pol = load_policy("roce-dscp26")
+    text = rnd.render("sonic", rnd.profile(pol, ports, "ACS-MSN2700", pool_bytes=render_golden.POOL_BYTES,
+                                           buffer_model="dynamic"))
     db = json.loads(text)
     assert sorted(db["BUFFER_PROFILE"]) == ["pg_lossless_10000_1m_mtu1500_profile", "pg_lossless_10000_1m_profile"]
-    assert [f for f in _lint_text(tmp_path, "sonic", "roce-dscp26", text) if not f.unverified] == []
+    on_switch = json.dumps({"DEVICE_METADATA": {"localhost": {"buffer_model": "dynamic"}}, **db}, indent=1)
+    assert [f for f in _lint_text(tmp_path, "sonic", "roce-dscp26", on_switch) if not f.unverified] == []
+    # read back as a traditional-model switch of an unknown SKU: buffermgrd binds its own profile over both
+    assert {f.code for f in _lint_text(tmp_path, "sonic", "roce-dscp26", text) if not f.unverified} == {"SYS004"}
+    shared = json.loads(rnd.render("sonic", rnd.profile(pol, ports, "ACS-MSN2700",
+                                                        pool_bytes=render_golden.POOL_BYTES)))
+    assert sorted(shared["BUFFER_PROFILE"]) == ["pg_lossless_10000_1m_profile"]
+    assert {pg["profile"] for pg in shared["BUFFER_PG"].values()} == {"pg_lossless_10000_1m_profile"}
+    xoffs = [int(db["BUFFER_PROFILE"][name]["xoff"]) for name in db["BUFFER_PROFILE"]]
+    assert int(shared["BUFFER_PROFILE"]["pg_lossless_10000_1m_profile"]["xoff"]) == max(xoffs)
 
 
 @settings(max_examples=25, deadline=None)

@@ -2,7 +2,8 @@
 rule first reads them, are what the QUEUE, BUFFER_QUEUE and BUFFER_PG entries set (sonic-swss qosorch.cpp and
 bufferorch.cpp apply an entry to every queue or PG of its key's range; two keys that set one PG differently leave it
 unknown: test_parse_sonic), each citing its own entry; buffermgrd's run-time PG cites the port's pfc_enable
-(cfgmgr/buffermgr.cpp)."""
+(cfgmgr/buffermgr.cpp). The switch runs the dynamic buffer model here: the traditional one binds lookup profiles over
+the file's PGs (test_sonic_buffermgrd)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from losslessd.parse.sonic import parse
 
 _QOS = {"dscp_to_tc_map": "R", "tc_to_pg_map": "R", "pfc_enable": "3,6"}
 TABLES = {
+    "DEVICE_METADATA": {"localhost": {"buffer_model": "dynamic"}},
     "PORT": {name: {"speed": "100000", "mtu": "9100", "admin_status": "up"}
              for name in ("Ethernet0", "Ethernet4", "Ethernet8")},
     "DSCP_TO_TC_MAP": {"R": {"26": "3"}},

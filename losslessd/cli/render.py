@@ -87,7 +87,7 @@ def render(
                        classes=parsed.forwarding_classes if parsed else None,
                        # (the model read from the device's file, unless --sku named another: hwsku stands for it on EOS)
                        model_source=parsed.hardware_source if parsed and not model and not (sku and not hardware)
-                       else None)
+                       else None, buffer_model=parsed.buffer_model if parsed else None)
     out = rnd.render(platform, prof)
     if parsed is not None and platform == "sonic":  # where a key of the device's must be split: a JSON patch
         db = sonic.config_db([Input(path, read_text(path)) for path in parsed.files])

@@ -149,7 +149,8 @@ def _parts(device: Device, findings: list[Finding], policy: Policy, unsafe: bool
                               egress=render.sonic_egress(device, policy) if device.platform == "sonic" else None,
                               attached=device.service_policies, traffic_pools=device.traffic_pools,
                               lossy_mode=device.lossy_mode, classes=device.forwarding_classes,
-                              model_source=device.hardware_source if device.hardware or device.hwsku else None)
+                              model_source=device.hardware_source if device.hardware or device.hwsku else None,
+                              buffer_model=device.buffer_model)
         on_now = {prio for name in wanted if name in device.ports for prio in device.ports[name].pfc_enabled or ()}
         prof = replace(prof, pfc_off=tuple(sorted(on_now - set(prof.pfc))))
     # SONiC: each printed part as the device takes it after the ones before (a key one part splits is not there for

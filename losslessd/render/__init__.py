@@ -671,10 +671,15 @@ def _check_ecn_before_pfc(policy: Policy, port: PortProfile, pool_bytes: int, po
 
 
 def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: float, mtu: int,
-              lanes: int | None) -> tuple[SonicPg | None, str | None]:
+              lanes: int | None, traditional: bool = True) -> tuple[SonicPg | None, str | None]:
     """The SKU's lossless PG profile for this port, never below the SKU's own row: on Spectrum the larger of
     buffer_headroom_mellanox.lua and the SKU's pg_profile_lookup.ini, elsewhere the SKU's row for the next listed
-    cable length at or above the port's; (None, why) when the SKU gives no numbers for the port."""
+    cable length at or above the port's; (None, why) when the SKU gives no numbers for the port.
+
+    Named as the traditional buffer manager names the profile it binds a PFC port's PGs to (buffermgr.cpp
+    doSpeedUpdateTask: pg_lossless_<speed>_<cable>_profile, leaving a PG that names it and reusing a BUFFER_PROFILE of
+    that name), so the switch keeps what is written; ``traditional`` False (a --device in the dynamic model): as
+    buffermgrdyn names its profiles, which gives ports differing in MTU or lanes their own."""
     req = hr.required_headroom(bufs, speed_gbps, cable, mtu, lanes=lanes,
                                peer_response_bytes=pol.buffer.peer_response_time_bytes)
     speed_mbps = int(round(speed_gbps * 1000))
@@ -691,8 +696,9 @@ def _sonic_pg(bufs: hr.SwitchBuffers, pol: Policy, speed_gbps: float, cable: flo
         else:
             size = script.size_bytes
         cable_txt = f"{cable:g}m"
-        name = hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation,
-                                        hr.spectrum_lanes(bufs.asic, speed_mbps, lanes))
+        name = (f"pg_lossless_{speed_mbps}_{cable_txt}_profile" if traditional else
+                hr.spectrum_profile_name(speed_mbps, cable_txt, mtu, bufs.asic.generation,
+                                         hr.spectrum_lanes(bufs.asic, speed_mbps, lanes)))
         return SonicPg(name, cable_txt, script.xon_bytes, req.xoff_bytes, size, DYNAMIC_TH, None, req.basis), None
     if req.row is not None:
         row = req.row
@@ -768,7 +774,7 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             attached: dict[str, str] | None = None,
             traffic_pools: dict[str, int | None] | None = None, lossy_mode: str | None = None,
             sku_source: Source | None = None, classes: Iterable[ForwardingClass] | None = None,
-            model_source: Source | None = None) -> Profile:
+            model_source: Source | None = None, buffer_model: str | None = None) -> Profile:
     """All numbers of a lossless profile; InputError when a port lacks a fact the numbers need.
 
     ``hwsku``/``hardware`` (SONiC SKU and DEVICE_METADATA platform) decide SONiC's headroom (``buffers``, when a
@@ -781,6 +787,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     its switch-wide lossy mode (Device.lossy_mode), which a snippet that enables PFC changes to lossless.
     ``model_source``: where the model the profile takes (``model``, else ``hardware``, else ``hwsku``) was read, when
     a --device file gave it.
+    ``buffer_model``: a --device's DEVICE_METADATA buffer_model; unless "dynamic", SONiC lossless profiles take the
+    traditional buffer manager's names (_sonic_pg), one per speed and cable: ports that share one get the largest.
     ``classes``: a --device's named traffic classes (Device.forwarding_classes), which the snippet names where one
     fits (pick_class); a lossless priority whose class is on another queue has its pauses stop that queue.
     ``all_facts=False`` (a fix) leaves the numbers a missing fact decides unset (None) instead of refusing the port;
@@ -832,7 +840,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
                              "(give it in --ports NAME:SPEED:CABLE or set buffer.default_cable_length_m)", **where)
         mtu = port.mtu_bytes or DEFAULT_MTU_BYTES
         known = cable is not None and port.speed_gbps is not None
-        sonic, note = _sonic_pg(bufs, pol, port.speed_gbps, cable, mtu, port.lanes) if known else (None, None)
+        sonic, note = (_sonic_pg(bufs, pol, port.speed_gbps, cable, mtu, port.lanes, buffer_model != "dynamic")
+                       if known else (None, None))
         kmin = kmax = None
         if pol.ecn.required and port.speed_gbps is not None:
             # Thresholds grow linearly with line rate when the policy names a reference speed.
@@ -851,8 +860,18 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
             nic_xoff_bytes=nic_xoff, nic_buffer_sizes=nic_sizes, nic_buffer_note=nic_note, lanes=port.lanes,
             keys=port.keys, attached=port.attached, bundle=port.bundle, bundle_attached=port.bundle_attached,
             source=port.source))
-        if kmin is not None and pool_bytes is not None and sonic is not None:
-            _check_ecn_before_pfc(pol, rendered[-1], pool_bytes, pool_mode, congested, where)
+    largest: dict[str, SonicPg] = {}  # one profile per name (see _sonic_pg): the largest headroom of the ports'
+    for prof in rendered:
+        if prof.sonic is not None:
+            held = largest.setdefault(prof.sonic.name, prof.sonic)
+            if (prof.sonic.xoff_bytes, prof.sonic.size_bytes, prof.sonic.xon_bytes) > (
+                    held.xoff_bytes, held.size_bytes, held.xon_bytes):
+                largest[prof.sonic.name] = prof.sonic
+    rendered = [replace(prof, sonic=largest[prof.sonic.name]) if prof.sonic is not None else prof for prof in rendered]
+    for prof, port in zip(rendered, ports, strict=True):
+        if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
+            where = {"file": port.source.file, "line": port.source.line} if port.source is not None else {}
+            _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, where)
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())
     # A lossless priority's pauses stop the queue of the class that carries it (the device's, on its own queue).

@@ -204,9 +204,14 @@ class LosslessPgUnverified(_BufRule):
     `headroom_type: dynamic`, or on SONiC no BUFFER_PG entry at all, which the buffer manager
     creates from the port's speed and cable length for every PFC-enabled priority) is reported as
     unverified (info), as is a port on an input that carries no ingress buffer configuration at
-    all. A PG that is missing (also when PFC is off for its priority, so no switch creates one),
-    has no profile, or names a profile the input does not define is a warning. One finding per
-    port and PG.
+    all. In SONiC's traditional buffer model the buffer manager binds every PFC port's lossless PGs
+    to `pg_lossless_<speed>_<cable>_profile` from the SKU's pg_profile_lookup.ini row, over the
+    config's own profile (sonic-swss cfgmgr/buffermgr.cpp): where losslessd ships the SKU's table that
+    profile is what BUF001/BUF002 check; where the table is unknown the PG is unverified (SYS004 says
+    why, once per switch); a missing PG on a port it binds nothing to (no row for the port's speed
+    and cable length) is a warning. A PG that is missing (also when PFC is off for its priority, so
+    no switch creates one), has no profile, or names a profile the input does not define is a
+    warning. One finding per port and PG.
 
     ## Why it matters
     BUF001, BUF002 and ECN004 can only check headroom and PFC trigger points that are written
@@ -253,6 +258,14 @@ class LosslessPgUnverified(_BufRule):
         if not port.priority_groups and not device.buffer_profiles:  # e.g. a SONiC qos.json without buffers.json
             return self.unverified(f"{_pg(port, lane)}: the input carries no ingress buffer configuration, so the PG's "
                                    f"headroom cannot be verified offline", **at)
+        if device.platform == "sonic" and port.cable_length_m is not None:
+            # The parser models buffermgrd's binding (parse/sonic/buffermgrd.py): with the port's cable length known,
+            # a PG still missing is one it binds nothing to.
+            return self.finding(f"{_pg(port, lane)} has no BUFFER_PG entry, and SONiC's buffer manager binds none for "
+                                f"it (buffermgr.cpp doSpeedUpdateTask: the SKU's pg_profile_lookup.ini has no row for "
+                                f"the port's speed and CABLE_LENGTH, the cable is 0m, or the port's own PORT_QOS_MAP "
+                                f"entry has no pfc_enable), so the switch keeps no headroom for it; give it a lossless "
+                                f"buffer profile", **at)
         if device.platform == "sonic":
             # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority of a port with a cable length
             # (the parser models those PGs as computed at run time); this port's length is not in the input.

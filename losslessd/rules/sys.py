@@ -131,7 +131,9 @@ class InputIncomplete(_IssueRule):
     keys (`<host>|<asic>|EthernetN|q`) when the input does not say which line card is this device,
     and a bare `mlnx_qos` output that cannot hold the NIC's MTU, DCQCN switches or RoCE TOS, and a Junos
     `show route` whose routes list equal-cost next hops besides the selected one (which of them the forwarding
-    table holds is in `show route forwarding-table`, not there).
+    table holds is in `show route forwarding-table`, not there); on a SONiC switch in the traditional buffer
+    model, the lossless PGs its buffer manager binds to a profile from the SKU's pg_profile_lookup.ini when
+    losslessd does not ship that SKU's table (or a key of the file beside the one it writes), once per switch.
     An info finding: nothing is wrong with what was read, but facts depending on it are unknown
     (the rules that need them say "not in the input" rather than guess).
 

@@ -17,7 +17,7 @@ from operator import attrgetter
 from pathlib import PurePath
 from typing import TypeVar
 
-from ... import capture
+from ... import capture, skutables
 from ...errors import InputError
 from ...limits import MAX_EXPANDED_PORTS, MAX_PORTS
 from ...model import (
@@ -40,6 +40,7 @@ from ...model import (
 from ...sorting import natural_key
 from ...units import UnknownUnit, decimal, int_list, length_m, speed_gbps, to_ms, whole
 from ..base import Input, check_port_count
+from . import buffermgrd
 from .configdb import ConfigDB, Entry, entry_maker, mentions_table, split_namespaces
 
 PLATFORM = "sonic"
@@ -468,6 +469,10 @@ class _Builder:
         self._events: list[tuple] = []
         self._shared: dict[tuple[int, ...], tuple] = {}  # a port's events -> its queues and PGs (see _shared)
         self._runtime: dict[int, int] = {}  # PG index -> the event of buffermgrd's run-time PG
+        self._lookup_events: dict[tuple[int, str], int] = {}  # (PG index, profile) -> event of buffermgrd's binding
+        self._cable_text: dict[str, str] = {}  # port -> its CABLE_LENGTH value as written (buffermgrd's lookup key)
+        self._unbound: dict[str, list] = {}  # why buffermgrd's binding is unknown -> [ports, the first's pfc_source]
+        self._overlapped: list = []  # [ports whose file keys overlap buffermgrd's, (file key, its key), source]
         self._cited: list[Entry] = []  # entries of deferred tables made while reading (see _cite)
         self._big_red_switch_source: Source | None = None
         self._channels: dict[str, list[str]] = {}  # PORTCHANNEL_MEMBER: PortChannel -> its member ports
@@ -477,6 +482,7 @@ class _Builder:
         hwsku = self.text(meta, "hwsku") if meta else None
         self._voq_local = self._voq_prefix(hostname, self.text(meta, "asic_name") if meta else None)
         device_facts = self._headroom_facts(meta)
+        self._hwsku, self._meta = hwsku, meta
         self._buffers()
         self._port_table()
         self._vlans()
@@ -707,7 +713,8 @@ class _Builder:
 
     def _event(self, kind: str, index: int, what: object = None, more: object = None, make: object = None) -> int:
         """The number of a new event (see _shared): ("queue", index, scheduler, ecn), ("buffer", index, egress
-        profile), ("pg", index, profile, computed at run time) or ("runtime", index) for a PG buffermgrd makes;
+        profile), ("pg", index, profile, computed at run time), ("runtime", index) for a PG buffermgrd makes from facts
+        the input lacks, ("lookup", index, profile) for its binding to a lookup profile (see _bind);
         ``make``: the maker of the entries of a deferred table (a port keeps their keys: see _rows)."""
         self._events.append((kind, index, what, more, make))
         return len(self._events) - 1
@@ -797,6 +804,8 @@ class _Builder:
                         pgs.pop(index, None)  # unknown: no PG read (buffermgrd's run-time PG not assumed either)
                     else:
                         pgs[index] = (what, more, at)
+                elif kind == "lookup":  # buffermgrd's binding, over the file's (see _bind)
+                    pgs[index] = (what, False, at)
                 else:  # "runtime"
                     pgs[index] = (None, True, at)
             shared = ((tuple((i, q[0], q[1], q[2]) for i, q in queues.items()),
@@ -1250,6 +1259,7 @@ class _Builder:
             for name in e.fields:
                 length = self.value(e, name, length_m, "a cable length such as '5m'")
                 if length is not None:
+                    self._cable_text[name] = e.fields[name]
                     (ports.get(name) or self.port(name, e, name))["cable_length_m"] = length
 
     def _watchdogs(self) -> None:
@@ -1341,11 +1351,12 @@ class _Builder:
                           "the settings written for it", self.ports.pop(name)["source"])
 
     def _finish(self) -> None:
-        """Facts that need every port: the switch-wide DSCP map, and lossless PGs made at run time.
+        """Facts that need every port: the switch-wide DSCP map, and the lossless PGs buffermgrd binds at run time.
 
-        cfgmgr/buffermgr.cpp doSpeedUpdateTask: for a port with a cable length (not "0m") buffermgrd
-        writes BUFFER_PG|<port>|<p> for every pfc_enable priority p, with a profile chosen from speed
-        and cable length, so CONFIG_DB files written before boot lack those PGs.
+        cfgmgr/buffermgr.cpp doSpeedUpdateTask: for a port with pfc_enable and a cable length (not "0m") the
+        traditional buffer manager binds every pfc_enable PG to a profile chosen from speed and cable length, over
+        what the file wrote there (see buffermgrd.py and _bind); in the dynamic model (or where the input does
+        not say which model or PORT speed) the PGs the file leaves out are made at run time (_runtime_pgs).
         """
         self._unknown_ports()
         # PORTCHANNEL_MEMBER|<PortChannel>|<port> (Configuration.md, PORTCHANNEL_MEMBER): the member's aggregate, over
@@ -1354,21 +1365,156 @@ class _Builder:
             for name in names:
                 if name in self.ports:
                     self.ports[name]["bundle"] = channel
+        binder = self._binder()
         for port in self.ports.values():
             port["tc_to_priority"] = _TC_PRIORITY
             if self._global_dscp and port["name"] not in self._own_dscp:
                 port.update(dscp_to_tc=self.qos_map("DSCP_TO_TC_MAP", self._global_dscp[0]), trust=Trust.dscp,
                             trust_source=self._global_dscp[1])
             if port["pfc_enabled"] and port.get("cable_length_m"):
-                known = self._shared_part(port["_events"])
-                pgs = known[1]
-                for p in port["pfc_enabled"]:
-                    if p not in pgs:
-                        pgs = pgs | {p}
-                        number = self._runtime.get(p)
-                        if number is None:
-                            number = self._runtime[p] = self._event("runtime", p)
-                        port["_events"].append(number)
-                        port["_entries"].append(port["pfc_source"])
-                if pgs is known[1]:  # (no PG added: what the port shares is known)
-                    port["_shared"] = known
+                if binder is not None:
+                    self._bind(port, binder(port))
+                else:
+                    self._runtime_pgs(port, port["pfc_enabled"])
+        self._say_unbound()
+
+    def _runtime_pgs(self, port: dict, pgs_made: list[int] | tuple[int, ...], over: bool = False) -> None:
+        """Mark the port's PGs ``pgs_made`` as made by the switch at run time (headroom unknown offline): those the file
+        leaves out, or every one of them (``over``: a binding over the file's whose profile is unknown)."""
+        known = self._shared_part(port["_events"])
+        pgs = known[1]
+        for p in pgs_made:
+            if over or p not in pgs:
+                pgs = pgs | {p}
+                number = self._runtime.get(p)
+                if number is None:
+                    number = self._runtime[p] = self._event("runtime", p)
+                port["_events"].append(number)
+                port["_entries"].append(port["pfc_source"])
+        if pgs is known[1] and not over:  # (no PG added: what the port shares is known)
+            port["_shared"] = known
+
+    def _binder(self) -> Callable[[dict], buffermgrd.Binding] | None:
+        """buffermgrd's decision per port (memoised by what it depends on) on a traditional-model switch whose PORT
+        table is in the input; None in the dynamic model (DEVICE_METADATA buffer_model, read by buffermgr.cpp
+        doBufferMetaTask), or without a PORT table (a rendered qos.json / buffers.json: no speeds)."""
+        meta = self._meta
+        if "PORT" not in self.db.tables or (meta is not None and self.text(meta, "buffer_model") == "dynamic"):
+            return None
+        hardware = self.text(meta, "platform") if meta is not None else None
+        table = skutables.lookup(self._hwsku, hardware)
+        vendor = table.asic if table is not None else (
+            "mellanox" if skutables.asic_table_of_platform(hardware) else None)
+        rows, qos_rows = self.db.table("PORT"), self.db.table("PORT_QOS_MAP")
+        cables = self._cable_text
+        memo: dict[tuple, buffermgrd.Binding] = {}
+
+        def decide(port: dict) -> buffermgrd.Binding:
+            entry, qos = rows.get(port["name"]), qos_rows.get(port["name"])
+            fields = entry.fields if entry is not None else {}
+            speed, admin = fields.get("speed"), fields.get("admin_status")
+            pfc = qos.fields.get("pfc_enable") if qos is not None else None
+            args = (speed if isinstance(speed, str) else None, cables.get(port["name"]),
+                    admin if isinstance(admin, str) else None, pfc if isinstance(pfc, str) else None)
+            found = memo.get(args)
+            if found is None:
+                found = memo[args] = buffermgrd.binding(
+                    speed=args[0], cable=args[1], admin_status=args[2], pfc=buffermgrd.pfc_pgs(args[3]), table=table,
+                    sku_known=bool(self._hwsku), vendor=vendor)
+            return found
+
+        return decide
+
+    def _bind(self, port: dict, bound: buffermgrd.Binding) -> None:
+        """Apply buffermgrd's binding to the port's PGs (buffermgr.cpp doSpeedUpdateTask)."""
+        kind = bound.kind
+        if kind == "none":  # the file's PGs run as written; buffermgrd makes none
+            return
+        if kind == "down":  # bound when the port comes up (the file's PGs stay until then)
+            self._runtime_pgs(port, port["pfc_enabled"])
+            return
+        name = bound.profile or ""
+        # The file's own keys of these PGs: buffermgrd writes `<port>|<range>` (overwriting a file key of that name)
+        # unless it names the profile already; another key of the file naming a PG of the range with another profile
+        # stays beside it, and which of the two the switch applies last is not fixed (see _overlaps): that PG is
+        # unknown.
+        expected = {i: rng for rng, members in bound.keys for i in members}
+        events, entries, table = port["_events"], port["_entries"], self._events
+        clashing: set[int] = set()
+        named: set[int] = set()  # PGs a key of the file binds to the profile already (buffermgrd leaves them)
+        first = None
+        for number, entry in zip(events, entries, strict=True):
+            kind_, index, what = table[number][:3]
+            if kind_ != "pg" or index not in expected:
+                continue
+            if what == name:
+                named.add(index)
+                continue
+            key = entry if isinstance(entry, str) else entry.key
+            ports, _, span = key.rpartition("|")
+            if span != expected[index] or ports.rpartition("|")[2] != port["name"]:
+                clashing.add(index)
+                first = first or (key, f"{port['name']}|{expected[index]}")
+        bound_now = [i for i in sorted(expected) if i not in named]
+        if not bound_now:  # (the file binds buffermgrd's own profile: nothing changes, whatever its lookup holds)
+            return
+        if kind == "unknown":
+            self._runtime_pgs(port, bound_now, over=True)
+            said = self._unbound.setdefault(bound.why, [0, port["pfc_source"]])
+            said[0] += 1
+            return
+        if name not in self.profiles and not self._make_profile(port, bound):
+            return
+        for index in bound_now:
+            if index in clashing:
+                continue
+            number = self._lookup_events.get((index, name))
+            if number is None:
+                number = self._lookup_events[(index, name)] = self._event("lookup", index, name)
+            events.append(number)
+            entries.append(port["pfc_source"])
+        if clashing:
+            self._runtime_pgs(port, sorted(clashing), over=True)
+            if not self._overlapped:
+                self._overlapped = [0, first, port["pfc_source"]]
+            self._overlapped[0] += 1
+
+    def _make_profile(self, port: dict, bound: buffermgrd.Binding) -> bool:
+        """buffermgr.cpp doSpeedUpdateTask: the profile made from the lookup row (pool ingress_lossless_pool, the
+        threshold field after the pool's mode); False (and the port's PGs unknown) without the pool's mode, where
+        buffermgrd retries without binding."""
+        row, name = bound.row, bound.profile or ""
+        pool = self.pools.get(buffermgrd.LOSSLESS_POOL)
+        mode = pool.mode if pool is not None else None
+        if row is None or mode is None:
+            self._bind(port, buffermgrd.Binding("unknown", f"{buffermgrd.LOSSLESS_POOL} has no mode in the input, "
+                                                "and SONiC's buffer manager makes its lossless profiles only once "
+                                                "it has one"))
+            return False
+        table = skutables.lookup(self._hwsku, self.text(self._meta, "platform") if self._meta is not None else None)
+        where = table.source if table is not None else "pg_profile_lookup.ini"
+        self.profiles[name] = BufferProfile(
+            name=name, pool=buffermgrd.LOSSLESS_POOL, size_bytes=row.size_bytes, xon_bytes=row.xon_bytes,
+            xoff_bytes=row.xoff_bytes, xon_offset_bytes=row.xon_offset_bytes,
+            dynamic_threshold=row.threshold if mode == "dynamic" else None,
+            static_threshold_bytes=row.threshold if mode == "static" else None,
+            source=Source(file=self._file, command=f"made by SONiC's buffer manager (sonic-swss cfgmgr/buffermgr.cpp) "
+                          f"from the pg_profile_lookup.ini row `{row.speed_mbps} {row.cable}` of {where}"))
+        return True
+
+    def _say_unbound(self) -> None:
+        """Once per device: the ports whose lossless PGs buffermgrd binds to a profile the input does not show."""
+        for why, (count, source) in self._unbound.items():
+            self.db.issue(f"SONiC's traditional buffer manager binds the lossless PGs of {count} PFC port(s) at run "
+                          f"time to a profile from the SKU's pg_profile_lookup.ini row for their speed and cable "
+                          f"length (sonic-swss cfgmgr/buffermgr.cpp), over the config's BUFFER_PG profile; {why}: "
+                          "the headroom those PGs run with is unknown and the config's own profile there was not "
+                          "judged", source, code="SYS004")
+        overlapped = self._overlapped
+        if overlapped:
+            count, (key, ours), source = overlapped
+            self.db.issue(f"SONiC's traditional buffer manager writes BUFFER_PG|{ours} (its lookup profile) beside the "
+                          f"config's BUFFER_PG|{key}, which names another profile for a PG of it ({count} port(s) "
+                          "alike): the switch applies the two keys in an order the file does not fix, so those PGs' "
+                          "profile is unknown (sonic-swss cfgmgr/buffermgr.cpp doSpeedUpdateTask, bufferorch.cpp)",
+                          source, code="SYS004")

@@ -1,0 +1,106 @@
+"""What SONiC's traditional buffer manager does to a port's lossless PGs (pure: facts in, decision out).
+
+In the traditional (static) buffer model buffermgrd rebinds every PFC-enabled port's lossless PGs to a profile
+it makes from the SKU's pg_profile_lookup.ini, over whatever BUFFER_PG profile the config wrote. So the profile a
+template wrote for those PGs is not what the switch runs where buffermgrd makes one. The rules below are
+sonic-swss cfgmgr/buffermgr.cpp (e6b0c5b5d2ab), BufferMgr::doSpeedUpdateTask and doTask, line by line:
+
+- doTask (DEVICE_METADATA, doBufferMetaTask): `buffer_model: dynamic` stops all of it (buffermgrdyn runs instead).
+- doTask (PORT): a port is handled only when the lookup file was read and its PORT entry has `speed`; a PORT entry
+  without `admin_status` counts as "down".
+- doSpeedUpdateTask: nothing without a CABLE_LENGTH value for the port, or when that value is "0m"; nothing
+  without a `pfc_enable` in the port's own PORT_QOS_MAP entry (doPortQosTableTask keys it by the entry's key as
+  written, so `PORT_QOS_MAP|Ethernet0,Ethernet4`, which qosorch splits, gives buffermgrd no port).
+- the PGs are the pfc_enable numbers themselves (not through TC_TO_PRIORITY_GROUP_MAP): the comma-separated
+  items that swss converter.h to_uint<uint8_t> reads whole (stoul: leading blanks, no trailing text; others are
+  skipped), written as one BUFFER_PG key per run of consecutive numbers (orch.cpp generateIdListFromMap, ids 0-7
+  here: "3,4" -> `<port>|3-4`).
+- ASIC_VENDOR mellanox or barefoot and admin status "down": no binding (a PG already on the made profile is
+  deleted; any other is left as written).
+- no lookup row whose speed and cable strings equal the PORT `speed` and CABLE_LENGTH value: no binding
+  (SWSS_LOG_ERROR "No PG profile configured", task_invalid_entry).
+- the profile is `pg_lossless_<speed>_<cable>_profile`; an existing BUFFER_PROFILE of that name is reused as
+  written, else it is made from the row (pool ingress_lossless_pool, xon, xon_offset when the row has one, xoff,
+  size and `<pool mode>_th` = the row's threshold); with no mode on ingress_lossless_pool it retries (binds
+  nothing yet).
+- each key is written with that profile unless it already names it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...skutables import PgRow, SkuTable
+
+# platform_asic values whose admin-down ports get no lossless PG (buffermgr.cpp doSpeedUpdateTask:
+# m_platform == "mellanox" || m_platform == "barefoot", m_platform being the ASIC_VENDOR environment variable).
+DOWN_PORTS_RECLAIMED = frozenset({"mellanox", "barefoot"})
+LOSSLESS_POOL = "ingress_lossless_pool"  # buffermgr.h INGRESS_LOSSLESS_PG_POOL_NAME
+_WHOLE_NUMBER = re.compile(r"[ \t\n\v\f\r]*\+?[0-9]+")  # what stoul reads to the end (decimal: pfc_enable's digits)
+
+
+def pfc_pgs(pfc_enable: str | None) -> list[int]:
+    """buffermgr.cpp doSpeedUpdateTask: tokenize(pfc_enable, ',') and to_uint<uint8_t> each item, skipping those it
+    refuses; only ids 0-7 come out of generateIdListFromMap(bitmap, 8)."""
+    out = []
+    for item in (pfc_enable or "").split(","):
+        if _WHOLE_NUMBER.fullmatch(item) and int(item) <= 7:
+            out.append(int(item))
+    return out
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What buffermgrd does to one port: ``kind`` "rebind" (``profile`` on the ``keys``' PGs), "none" (the config's
+    PGs run as written, and buffermgrd makes none), "down" (an admin-down port of a Mellanox or Barefoot switch: the
+    config's PGs stay as written, and the port's lossless PGs are bound when it comes up) or "unknown" (whether and
+    what it binds depends on a fact the input lacks: ``why``)."""
+
+    kind: str
+    why: str = ""
+    profile: str | None = None
+    row: PgRow | None = None
+    keys: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (the range text buffermgrd keys, its PG numbers)
+
+
+def pg_ranges(pgs: list[int] | tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """orch.cpp generateIdListFromMap: runs of consecutive numbers, "3-4" for 3 and 4, "6" for 6 alone."""
+    out: list[tuple[str, tuple[int, ...]]] = []
+    run: list[int] = []
+    for n in sorted(set(pgs)) + [-2]:
+        if run and n != run[-1] + 1:
+            out.append((f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]), tuple(run)))
+            run = []
+        run.append(n)
+    return tuple(out)
+
+
+def binding(*, speed: str | None, cable: str | None, admin_status: str | None, pfc: list[int] | None,
+            table: SkuTable | None, sku_known: bool, vendor: str | None) -> Binding:
+    """buffermgrd's decision for one port of a traditional-model switch (see the module docstring).
+
+    ``speed``/``cable``/``admin_status``: PORT speed, CABLE_LENGTH value and PORT admin_status as written (None:
+    not written); ``table``: the SKU's lookup table when losslessd ships it; ``sku_known``: whether the input says
+    which SKU (else the table is unknown); ``vendor``: the platform's ASIC vendor (platform_asic), None unknown."""
+    if not pfc or not cable or cable == "0m" or speed is None:
+        return Binding("none")
+    name, keys = f"pg_lossless_{speed}_{cable}_profile", pg_ranges(pfc)
+    down = admin_status is None or admin_status == "down"
+    if down and vendor in DOWN_PORTS_RECLAIMED:
+        return Binding("down")
+    if table is None:
+        why = ("the switch's pg_profile_lookup.ini is not in the input and losslessd ships no table for its SKU"
+               if sku_known else "the input names no SKU (DEVICE_METADATA hwsku), so its pg_profile_lookup.ini is "
+               "unknown")
+        return Binding("unknown", why, profile=name, keys=keys)
+    if down and vendor is None:
+        return Binding("unknown", f"the port is not admin up, and whether buffermgrd binds such a port depends on the "
+                                  f"ASIC vendor, which SKU {table.sku}'s platform does not name",
+                       profile=name, keys=keys)
+    row = next((r for r in table.rows if str(r.speed_mbps) == speed and r.cable == cable), None)
+    if row is None:
+        return Binding("none", f"SKU {table.sku}'s pg_profile_lookup.ini has no row for speed {speed} and cable "
+                               f"{cable}, so SONiC's buffer manager binds no profile (buffermgr.cpp: \"No PG profile "
+                               "configured\")")
+    return Binding("rebind", profile=name, row=row, keys=keys)
