@@ -113,6 +113,20 @@ PLACED = {
     "a-shell-on-a-here-document-with-e": ["bash -e <<'EOF'", DCB, PCP, "EOF", AFTER],
     "set-e-in-a-shell-on-a-here-document": ["bash <<EOF", "set -e", DCB, PCP, "EOF", DCB, PCP, AFTER],
     "exit-in-a-shell-on-a-here-document": ["sh <<'EOF'", PCP, "exit 0", "EOF", AFTER],
+    # given variables for its environment, after other commands of its line, or with other here-documents on its line
+    # (its standard input is the last of its own; the others are input to their commands); before: its body was
+    # skipped as input, or another body read as its commands
+    "a-shell-given-a-variable-on-a-here-document": ["set -e", "X=1 bash <<'EOF'", DCB, PCP, "EOF", AFTER],
+    "a-shell-given-a-variable-on-a-here-document-with-e": ["X=1 bash -e <<'EOF'", PCP, DCB,
+                                                            "mlnx_qos -i eth2 --trust pcp", "EOF", AFTER],
+    "a-shell-on-the-second-here-document-of-a-line": ["cat <<A; bash <<B", "mlnx_qos -i eth9 --trust pcp", "A", PCP,
+                                                       "B", AFTER],
+    "a-shell-on-the-first-here-document-of-a-line": ["bash <<A; cat <<B", PCP, "A", "mlnx_qos -i eth9 --trust pcp",
+                                                      "B", AFTER],
+    "a-shell-on-two-here-documents": ["bash <<A <<B", "mlnx_qos -i eth9 --trust pcp", "A", PCP, "B", AFTER],
+    "a-shell-on-a-here-document-after-and": ["set -e", "true && bash <<A", DCB, PCP, "A", AFTER],
+    "a-shell-on-a-here-document-after-a-quoted-semicolon": ["bash -c 'x;y' <<A; bash <<B",
+                                                             "mlnx_qos -i eth9 --trust pcp", "A", PCP, "B", AFTER],
     # with no end line, bash warns and takes the rest of the file as the body: still the shell's own (before: read
     # under the script's set -e)
     "a-shell-on-a-here-document-never-ended": ["set -e", "bash <<EOF", DCB, PCP],

@@ -465,14 +465,21 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             line = " ".join([line, *words])
         i += 1
         ends = [] if bodies_read else heredoc_ends(line)
-        if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
-            stop = next((j for j in range(i, len(lines)) if heredoc_closes(lines[j], *ends[0])), len(lines))
+        if ends and (found := _shell_on_stdin(line)):  # the body is read as the script's own lines
+            before, shell, segment, after, own = found
+            if before:  # (the commands ahead of it on the line: theirs are the bodies ahead of its own)
+                yield first, before
+            for delimiter, tabs in ends[:own]:
+                while i < len(lines) and not heredoc_closes(lines[i], delimiter, tabs):
+                    i += 1
+                i += 1
+            stop = next((j for j in range(i, len(lines)) if heredoc_closes(lines[j], *ends[own])), len(lines))
             if stop < len(lines):  # in a shell of its own, which ends at the end line (or at the end of the file,
-                lines[stop] = ")"  # where bash warns and takes the rest as its body): its exit, its set -e and its
-            else:  # variables are its own, as a `( )` subshell's (where it starts with no option set)
-                lines.append(")")
+                lines[stop] = f") {after}".rstrip()  # where bash warns and takes the rest as its body): its exit, its
+            else:  # set -e and its variables are its own, as a `( )` subshell's (where it starts with no option set);
+                lines.append(f") {after}".rstrip())  # the rest of its line follows it, with the bodies after its own
             quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
-                           HEREDOC.finditer(line) if ends[0][0] in m.group(2, 3, 4)), True)
+                           HEREDOC.finditer(segment) if ends[own][0] in m.group(2, 3, 4)), True)
             child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
                 "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
@@ -586,7 +593,30 @@ _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\
 
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
-_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh((?:\s+-[a-bd-zA-Z]+)*)\s*<<")
+_SHELL_ON_STDIN = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh"
+                             r"((?:\s+-[a-bd-zA-Z]+)*)\s*<<")  # (`X=1 bash <<EOF`: X is in its environment)
+# The operators that end a command of a list (bash(1) Lists), outside quotes: `&&`, `||`, `;`, `&` (not `>&`, `&>`,
+# `|&`).
+_LIST_OPERATOR = re.compile(r"&&|\|\||;|(?<![>|&])&(?![>&])")
+
+
+def _shell_on_stdin(line: str) -> tuple[str, re.Match, str, str, int] | None:
+    """Where a command of ``line`` is a shell reading its commands from a here-document: (the commands before it with
+    the operator after them, the match, its own text, the rest of the line from the operator after it, the index of
+    its here-document among those the line opens: its last one, the one its standard input is last redirected
+    from, bash(1) REDIRECTION); None where there is none."""
+    at, before_docs = 0, 0
+    bare = _QUOTED.sub(lambda m: "_" * len(m.group()), line)  # (operators in quotes are words)
+    for m in [*_LIST_OPERATOR.finditer(bare), None]:
+        end = m.start() if m else len(line)
+        segment = line[at:end]
+        docs = len(heredoc_ends(segment))
+        if docs and (shell := _SHELL_ON_STDIN.match(segment.strip())):
+            return line[:at], shell, segment, line[end:], before_docs + docs - 1
+        before_docs += docs
+        if m:
+            at = m.end()
+    return None
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
