@@ -754,13 +754,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                                      depth, functions, n)
                 finally:  # (the options it sets are its subshell's: `set -o pipefail` in it ends with it)
                     functions.update(options)
-                    functions[_FAILING] = status
+                    ended, functions[_FAILING] = functions.get(_FAILING), status
                     functions[_ERREXIT_OFF] -= listed
                 exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
                 if returned is not None:
                     functions[_SUBST_FAILED] = (n, returned[1])
                 if (failed := functions.pop(_ERREXIT, None)) is not None:  # (set -e ended it: its status fails)
                     functions[_SUBST_FAILED] = (n, f"line {failed[0]} fails in it: {failed[1]}")
+                elif exited is None and returned is None and ended:  # (its status is its last command's, as it ran)
+                    functions[_SUBST_FAILED] = (n, ended)
                 elif exited is None and (last := _last_failure(written[1], functions)) is not None:  # (its status is
                     functions[_SUBST_FAILED] = (n, f"line {last[0]} in it fails: {last[1]}")  # its last command's)
                 values.clear()
@@ -789,13 +791,20 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                                  depth, functions, n)
             finally:
                 functions[_ERREXIT_OFF] -= ignored
+            ended = functions.get(_FAILING)  # (its status: its last command's, as it ran, or its return's)
+            if written[0] == _CONDITION:  # (`! f`: a status known to fail is 0, one not known to fail not known; an
+                functions.pop(_FAILING, None)  # if's test: the if's status is its branch's)
             if "|" in written or "|&" in written:
                 functions.update(options)
-                functions.pop(_FAILING, None)  # (the pipeline's status is its last part's)
+                functions[_FAILING] = ended if functions.get(_PIPEFAIL) else None  # (the pipeline's status is its
+                # last part's, or under pipefail the last that fails: bash(1) Pipelines)
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
                     ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
                 # as at a command that fails; piped, where `set -o pipefail` makes the pipeline fail with it)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
+            elif returned is None and ended and written[0] == _CALL and _EXITED not in functions and \
+                    ("|" not in written or functions.get(_PIPEFAIL)):  # (`f() { dcb ... && x; }`: f fails)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the call fails: {ended}")
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
                     i = _out_of_groups(flat, _exited(flat, i, stop, functions, n), stop, ends, functions, n, 1)
@@ -831,6 +840,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else None  # (bare: the last command's)
             if written[0] in ("exit", "return") and not guarded:
                 functions[_FAILING] = failing
+            if written[0] == "return" and functions.get(_CALL_SUBSHELLS) and \
+                    len(functions.get(_SUBSHELL_TRAPS, ())) > functions[_CALL_SUBSHELLS][-1]:  # (in a `( )` subshell
+                written = ["exit", *written[1:]]  # of the function's body: it ends that subshell, as an exit would)
             if tested and not guarded:  # (`if return 1; then`: the test runs whenever the if does, and what it ends
                 i = _test_end(flat, i, stop)  # ends the if too: as if written after it)
             if not guarded and written[0] == "return":  # (outside a function: an error bash goes
@@ -847,7 +859,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 elif failing is not None and functions.get("\0calls"):
                     functions[_RETURNED] = (n, f"it returns {status} on line {n}" if status is not None else failing)
             elif not guarded and (written[0] != "exec" or program):
-                i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
+                i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n,
+                                   depth)  # the rest of its list never runs, nor that of the `{ }` groups it is in
                 functions.pop(_ERREXIT, None)  # (an exit written: not set -e's, see _whole)
                 if failing is not None and i < stop and (flat[i][1] or [""])[0] == ")" and \
                         functions.get(_SUBSHELL_TRAPS):  # (the `( )` subshell it ends fails: see _errexit_ends)
@@ -880,7 +893,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             status = functions.get(_FAILING)  # (its status is its last command's, also where -e was off in it, in
             yield from _subshell_ends(values, arrays, count, path, depth, functions)  # a group, a loop, an if or a
             why = functions.pop(_SUBSHELL_FAILED, None) or status  # subshell of its own: bash(1) ( list ))
-            functions[_FAILING] = None if _piped(written) else why
+            negated = any(end == i - 1 and flat[k][1][1:2] == [_CONDITION] for k, end in ends.items())
+            functions[_FAILING] = None if _piped(written) or negated else why  # (`! ( ... )`: see a call's)
             if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not any(  # (`( ) || true`,
                     end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # `( ) | cat`: tested,
                 # piped; `|| ( )`)
@@ -1055,11 +1069,14 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
     try:
         if subshell:
             _subshell_starts(functions)
+        functions.setdefault(_CALL_SUBSHELLS, []).append(len(functions.get(_SUBSHELL_TRAPS, ())))
         yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
         functions.pop(_RETURNING, None)
         if subshell:
             yield from _subshell_ends(values, arrays, count, path, depth + 1, functions)
     finally:
+        if functions.get(_CALL_SUBSHELLS):
+            functions[_CALL_SUBSHELLS].pop()
         running.discard(name)
         for key in _POSITIONAL:
             values.pop(key, None)
@@ -1804,6 +1821,8 @@ _LISTED = "\0listed"  # (before the _CALL of a call before `&&` or `||`)
 # or `||`, the reserved words of a compound command's head, `exit` and `return`, which give it)
 _PIPED_INTO = "\0piped-into"  # ([_PIPED_INTO] after a command piped into the compound command after it; in
 # ``functions``: the index of that command)
+_CALL_SUBSHELLS = "\0call-subshells"  # (in ``functions``: per function call running, how many `( )` subshells were
+# open as its body started: a `return` in one it opens ends that subshell)
 _PIPE_LAST = "\0pipe-last"  # (in a _PIPED_GROUPS entry: the compound command is the pipeline's last part)
 _AND_THEN = "\0and-then"  # ([_AND_THEN, index, why]: after a command before `&&`; where its status fails (why: a
 # command known to fail), the commands `&&` runs are skipped to flat[index])
