@@ -182,10 +182,14 @@ def _errexit(flat: list, roles: list[str]) -> list:
 
     out: list = []
     pending: dict[int, list[int]] = {}  # (by the index of the last command an `&&` skips: its _AND_THEN's places)
+    negated = [role.startswith("!") for role in roles]
+    roles = [role.lstrip("!") for role in roles]
     for k, (n, words, line) in enumerate(flat):
         if words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`, see _piped)
             flat[k] = (n, [")", roles[k]], line)
         _one_errexit(out, k, flat, roles, dcb)
+        if negated[k] and words and words[0] != _SUBSHELL:  # (`! cmd`: its status turned over, see _block)
+            out.append((n, [_NEGATION], line))
         for at in pending.pop(k, ()):  # (where the skip goes on)
             out[at] = (out[at][0], [_AND_THEN, str(len(out)), *out[at][1][2:]], out[at][2])
         if roles[k] in ("|", "|&") and words and words[0] != _SUBSHELL:  # (`cmd | while ...`: the compound
@@ -319,8 +323,9 @@ def _tested(out: list, start: int, stop: int) -> None:
         head = inner[0] if inner else None
         if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
             defined += (head in _OPENERS) - (head in _CLOSERS)
-        elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):
-            out[k] = (out[k][0], [":"], out[k][2])
+        elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):  # (its status still fails)
+            why = [inner[2]] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []
+            out[k] = (out[k][0], [_AND_THEN, "", *why], out[k][2])
         elif inner and _CALL in inner[:3] and _LISTED not in inner[:3]:
             at = inner.index(_CALL)
             out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
@@ -684,7 +689,7 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
     after = exited + 1 if exited is not None else stop
     rest = next((item for item in flat[after:] if item[1] and item[1][0] not in _BLOCK_WORDS and
-                 item[1][0] not in (_AND_THEN, _PIPED_INTO) and
+                 item[1][0] not in (_AND_THEN, _PIPED_INTO, _NEGATION) and
                  item[1][1:2] != [_ERREXIT]), None)
     if exited is not None and rest is not None and not depth:  # (bash reads no further: nor need it be shell)
         why = f"`{flat[exited][1][0]}` at its top level" if failing is None else \
@@ -719,6 +724,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] == _GUARDED and written[1:2] not in ([_CALL], [_LISTED], ["exit"], ["exec"], ["return"]):
             written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
+        if written[0] == _NEGATION:  # (`!`, bash(1) Pipelines: a status of 0 fails, one known to fail is 0, another
+            functions[_FAILING] = _NEGATED if functions.get(_FAILING) == "" else None  # is not known)
+            continue
         if written[0] == _AND_THEN:  # (see _errexit)
             if written[2:]:
                 functions[_FAILING] = f"line {n} in it fails: {written[2]}"
@@ -727,7 +735,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] not in _KEEPS_STATUS and written[1:2] != [_ERREXIT] and not (
                 written[0] in _CLOSERS and not _piped(written)):  # (a command ran: the status is its own, which is
-            functions.pop(_FAILING, None)  # not known to fail; a compound command's is its last command's)
+            # not known to fail, and known to be 0 for a few builtins; a compound command's is its last command's)
+            succeeds = written[0 if written[0] != _CONDITION else 1:][:1] in ([w] for w in _SUCCEEDS)
+            functions[_FAILING] = "" if succeeds else None
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
             written = written[1:]  # cd and exit stay in its subshell)
             if written[0] == _STATUS:  # (its command failed: see _errexit)
@@ -792,11 +802,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             finally:
                 functions[_ERREXIT_OFF] -= ignored
             ended = functions.get(_FAILING)  # (its status: its last command's, as it ran, or its return's)
-            if written[0] == _CONDITION:  # (`! f`: a status known to fail is 0, one not known to fail not known; an
-                functions.pop(_FAILING, None)  # if's test: the if's status is its branch's)
             if "|" in written or "|&" in written:
                 functions.update(options)
-                functions[_FAILING] = ended if functions.get(_PIPEFAIL) else None  # (the pipeline's status is its
+                functions[_FAILING] = ended or None if functions.get(_PIPEFAIL) else None  # (the pipeline's is its
                 # last part's, or under pipefail the last that fails: bash(1) Pipelines)
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
                     ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
@@ -837,7 +845,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             status = written[1] if written[0] in ("exit", "return") and written[1:2] and written[1].isdigit() and \
                 int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
             failing = f"its `{written[0]} {status}` on line {n}" if status is not None else \
-                functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else None  # (bare: the last command's)
+                functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else \
+                "" if written[1:2] and written[1].isdigit() else None  # (bare: the last command's; 0: known)
             if written[0] in ("exit", "return") and not guarded:
                 functions[_FAILING] = failing
             if written[0] == "return" and functions.get(_CALL_SUBSHELLS) and \
@@ -846,23 +855,20 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if tested and not guarded:  # (`if return 1; then`: the test runs whenever the if does, and what it ends
                 i = _test_end(flat, i, stop)  # ends the if too: as if written after it)
             if not guarded and written[0] == "return":  # (outside a function: an error bash goes
-                rest = _rest_skipped(flat, i, stop)  # on after)
-                while rest < stop and flat[rest][1] and flat[rest][1][0] == "}" and not any(  # (out of its groups)
-                        end == rest and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
-                    rest = _rest_skipped(flat, rest + 1, stop)
-                i = rest if rest < stop or functions.get("\0calls") else i
+                rest = _return_end(flat, i, stop, ends)  # on after)
+                i = rest if functions.get("\0calls") else i
                 if rest == stop and functions.get("\0calls") and depth:  # (in a loop of the function's body: see
                     functions[_RETURNING] = n  # the loop's end)
-                if failing is not None and rest < stop and (flat[rest][1] or [""])[0] == ")" and \
+                if failing and rest < stop and (flat[rest][1] or [""])[0] == ")" and \
                         functions.get(_SUBSHELL_TRAPS):  # (`( return 1 )`: it ends the subshell, which fails)
                     functions[_SUBSHELL_FAILED] = failing
-                elif failing is not None and functions.get("\0calls"):
+                elif failing and functions.get("\0calls"):
                     functions[_RETURNED] = (n, f"it returns {status} on line {n}" if status is not None else failing)
             elif not guarded and (written[0] != "exec" or program):
                 i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n,
                                    depth)  # the rest of its list never runs, nor that of the `{ }` groups it is in
                 functions.pop(_ERREXIT, None)  # (an exit written: not set -e's, see _whole)
-                if failing is not None and i < stop and (flat[i][1] or [""])[0] == ")" and \
+                if failing and i < stop and (flat[i][1] or [""])[0] == ")" and \
                         functions.get(_SUBSHELL_TRAPS):  # (the `( )` subshell it ends fails: see _errexit_ends)
                     functions[_SUBSHELL_FAILED] = failing
             if not program:
@@ -894,7 +900,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             yield from _subshell_ends(values, arrays, count, path, depth, functions)  # a group, a loop, an if or a
             why = functions.pop(_SUBSHELL_FAILED, None) or status  # subshell of its own: bash(1) ( list ))
             negated = any(end == i - 1 and flat[k][1][1:2] == [_CONDITION] for k, end in ends.items())
-            functions[_FAILING] = None if _piped(written) or negated else why  # (`! ( ... )`: see a call's)
+            functions[_FAILING] = None if _piped(written) else (_NEGATED if why == "" else None) if negated else why
+            why = why or None  # (`! ( ... )`: see a call's; "": it succeeds)
             if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not any(  # (`( ) || true`,
                     end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # `( ) | cat`: tested,
                 # piped; `|| ( )`)
@@ -1091,8 +1098,12 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
-_FAILING = "\0failing"  # (in ``functions``: why the status of the last command that ran fails, None where it is 0 or
-# not known: what a `( )` subshell, a bare `exit` or `return` give)
+_FAILING = "\0failing"  # (in ``functions``: why the status of the last command that ran fails, "" where it is known
+# to be 0, None where it is not known: what a `( )` subshell, a bare `exit` or `return`, a function call give)
+_NEGATED = "`!` of a command that succeeds"  # (bash(1) Pipelines: `!` makes a status of 0 fail)
+# Builtins whose status is 0 as a script writes them (bash(1) SHELL BUILTIN COMMANDS: true, `:`, set and shopt
+# given options they know).
+_SUCCEEDS = frozenset({"true", ":", "set", "shopt"})
 _PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
 # index of its `}`)
 _HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
@@ -1314,6 +1325,29 @@ def _exited(flat: list, i: int, stop: int, functions: dict, n: int, depth: int =
     else:
         functions.pop(_EXITED, None)
     return rest
+
+
+def _return_end(flat: list, i: int, stop: int, ends: dict[int, int]) -> int:
+    """Where the list a `return` before ``flat[i]`` ends goes on: as _rest_skipped, out of the `{ }` groups it is in
+    (but one run as a test says, `|| { ...; }`) and out of the if, while or until whose test it is in (it runs
+    whenever that does: `if { return 1; }; then`)."""
+    depth, test = 0, False
+    for j in range(i, stop):
+        first = flat[j][1][0] if flat[j][1] else None
+        if first in _OPENERS:
+            depth += 1
+        elif first in _CLOSERS and depth:
+            depth -= 1
+        elif first in _CLOSERS:
+            if not test and (first != "}" or any(end == j and flat[k][1][1:2] == [_GUARDED]
+                                                 for k, end in ends.items())):
+                return j
+            test = False
+        elif not depth and first in ("then", "do"):
+            test = True
+        elif not depth and not test and first in ("elif", "else", ";;"):
+            return j
+    return stop
 
 
 def _test_end(flat: list, i: int, stop: int) -> int:
@@ -1577,7 +1611,8 @@ class _Grammar:
         self.after = ""  # the `&&` or `||` a line ends in: the next line's first command runs as the test says
         self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
         # per command the last split gave: the operator after it in its list (`&&`, `||`, `&`, `;`, a `|` into a
-        # compound command), "" where the list ends; a command substitution's commands have their command's
+        # compound command), "" where the list ends, after a `!` where it is negated; a command substitution's
+        # commands have their command's
         self.ended: list[str] = []
 
     def command(self, first: str) -> None:
@@ -1619,6 +1654,7 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = negated = False
     ended: dict[int, str] = {}
+    negations: set[int] = set()
     separator, token = grammar.after, ""  # (`[ -e F ] ||` with its `exit 1` on the next line)
     for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
@@ -1713,6 +1749,8 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             grammar.command(token)
             if (grammar.condition or bang) and token not in _OPENERS and token not in _BLOCK_WORDS:
                 out[-1].append(_CONDITION)  # (a test: read only when it is a command that sets the NIC)
+                if bang:
+                    negations.add(len(out) - 1)
             in_test = token == "[["
         # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`); one that
         # closes no subshell is a syntax error there (bash(1) DEFINITIONS: `)` is an operator wherever it is unquoted,
@@ -1734,7 +1772,8 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
         grammar.condition = True
     substituted = _substituted(inner, level)
     own = [k for k, words in enumerate(out) if words]
-    grammar.ended = [ended.get(own[0], "") if own else ""] * len(substituted) + [ended.get(k, "") for k in own]
+    grammar.ended = [ended.get(own[0], "") if own else ""] * len(substituted) + \
+        ["!" * (k in negations) + ended.get(k, "") for k in own]
     return [*substituted, *(out[k] for k in own)]
 
 
@@ -1826,9 +1865,10 @@ _CALL_SUBSHELLS = "\0call-subshells"  # (in ``functions``: per function call run
 _PIPE_LAST = "\0pipe-last"  # (in a _PIPED_GROUPS entry: the compound command is the pipeline's last part)
 _AND_THEN = "\0and-then"  # ([_AND_THEN, index, why]: after a command before `&&`; where its status fails (why: a
 # command known to fail), the commands `&&` runs are skipped to flat[index])
-_KEEPS_STATUS = frozenset({_SUBSHELL, _GUARDED, _AND_THEN, _PIPED_INTO, _FUNCTION_BODY, _HEREDOC_SHELL, _ARRAY_MARK,
-                           "exit", "return", "then", "do", "else", "elif", "if", "while", "until", "for", "case",
-                           "select", "{", "(", ";;"})
+_NEGATION = "\0negation"  # ([_NEGATION] after a command `!` negates)
+_KEEPS_STATUS = frozenset({_SUBSHELL, _GUARDED, _AND_THEN, _PIPED_INTO, _NEGATION, _FUNCTION_BODY, _HEREDOC_SHELL,
+                           _ARRAY_MARK, "exit", "return", "then", "do", "else", "elif", "if", "while", "until", "for",
+                           "case", "select", "{", "(", ";;"})
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
 
 
