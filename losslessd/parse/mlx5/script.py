@@ -184,6 +184,7 @@ def _errexit(flat: list, roles: list[str]) -> list:
     pending: dict[int, list[int]] = {}  # (by the index of the last command an `&&` skips: its _AND_THEN's places)
     negated = [role.startswith("!") for role in roles]
     roles = [role.lstrip("!") for role in roles]
+    operands = _and_operands(flat, roles)
     for k, (n, words, line) in enumerate(flat):
         if words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`, see _piped)
             flat[k] = (n, [")", roles[k]], line)
@@ -194,26 +195,29 @@ def _errexit(flat: list, roles: list[str]) -> list:
             out[at] = (out[at][0], [_AND_THEN, str(len(out)), *out[at][1][2:]], out[at][2])
         if roles[k] in ("|", "|&") and words and words[0] != _SUBSHELL:  # (`cmd | while ...`: the compound
             out.append((n, [_PIPED_INTO], line))  # command after it is the pipeline's last part)
-        if roles[k] == "&&" and words and words[0] != _SUBSHELL and (end := _and_operand(flat, roles, k)):
+        if roles[k] == "&&" and words and words[0] != _SUBSHELL and (end := operands[k + 1]) is not None:
             why = _fails(words, dcb) if not words[0].startswith("\0") else None
             pending.setdefault(end, []).append(len(out))  # (a command known to fail before `&&`: the status is its
             out.append((n, [_AND_THEN, "", *[why] * bool(why)], line))  # own, and what `&&` runs is skipped)
     return out
 
 
-def _and_operand(flat: list, roles: list[str], k: int) -> int | None:
-    """The index of the last command `&&` after ``flat[k]`` runs where it succeeds (bash(1) Lists: `a && b && c || d`
-    runs neither b nor c where a fails, and d): None where that is a compound command (not followed here)."""
-    for j in range(k + 1, len(flat)):
+def _and_operands(flat: list, roles: list[str]) -> list[int | None]:
+    """Per command, the index of the last command of the `&&` list it starts (bash(1) Lists: `a && b && c || d` runs
+    neither b nor c where a fails, and d): what `&&` after the command before it runs where it succeeds; None where
+    that holds a compound command (not followed here). One pass from the end (a long list is not scanned per
+    command)."""
+    out: list[int | None] = [None] * (len(flat) + 1)
+    for j in range(len(flat) - 1, -1, -1):
         words = flat[j][1] or [""]
         while words[:1] and words[0] in (_GUARDED, _LISTED, _CONDITION, _CALL):
             words = words[1:]
         if not words or words[0] in _BLOCK_WORDS or words[0].startswith("\0") or flat[j][1][0] == _SUBSHELL or \
                 roles[j] in ("|", "|&"):  # (piped into a compound command)
-            return None
-        if roles[j] != "&&":
-            return j
-    return None
+            out[j] = None
+        else:
+            out[j] = j if roles[j] != "&&" else out[j + 1]
+    return out
 
 
 def _one_errexit(out: list, k: int, flat: list, roles: list[str], dcb) -> None:
