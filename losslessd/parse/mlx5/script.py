@@ -174,14 +174,16 @@ def _options_set(words: list[str], functions: dict) -> None:
 def _errexit(flat: list, roles: list[str]) -> list:
     """bash(1) `set -e` (also `set -o errexit`, or `-e` on the `#!` line; `set +e` turns it off): a command that fails
     ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`: ``roles``, the operator after
-    each command), run in the background or a pipeline's part. Where the
-    reader knows a command fails on mlx5 (see _fails), an `exit` is put after it, which ends the reading as an exit
-    would where the option is on when it runs (see _block: the option is followed as the script runs, through the
-    functions it calls and the subshells it opens), and not in a context that ignores it (see _tested_blocks)."""
+    each command), run in the background or a pipeline's part. Where the reader knows a command fails on mlx5 (see
+    _fails), an `exit` is put after it, which ends the reading as an exit would where the option is on when it runs
+    (see _block: the option is followed as the script runs, through the functions it calls and the subshells it
+    opens), and not in a context that ignores it (see _tested_blocks). Marks for _block's status follow: a `!`
+    (_NEGATION), an `&&` (_AND_THEN), a pipe into a compound command (_PIPED_INTO)."""
     from . import dcb
 
     out: list = []
     pending: dict[int, list[int]] = {}  # (by the index of the last command an `&&` skips: its _AND_THEN's places)
+    flat = list(flat)  # (a piped `)` is marked in it: the caller's stays as it was)
     negated = [role.startswith("!") for role in roles]
     roles = [role.lstrip("!") for role in roles]
     operands = _and_operands(flat, roles)
