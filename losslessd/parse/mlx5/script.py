@@ -18,6 +18,7 @@ What the script leaves alone stays unknown (None), since it depends on the host'
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterator
@@ -76,9 +77,11 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     and `sh -c '...'` are unwrapped to the command they run, and a `for NAME in WORDS` loop over literal words (or
     an array's `"${ARRAY[@]}"`) runs its body once per word, NAME set to it."""
     flat: list[tuple[int, list[str] | None, str]] = []
+    roles: list[str] = []  # (per command of flat: the operator after it, see _Grammar.ended)
     functions: set[str] = set()
     grammar = _Grammar()
     for n, line in _logical_lines(text):
+        roles.extend([""] * (len(flat) - len(roles)))
         if m := _FUNCTION.match(line):
             name = m.group(1) or m.group(2)
             functions.add(name)
@@ -100,6 +103,7 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
         shown = line.split("\n", 1)[0] + " ..." if "\n" in line else line  # (a quoted word over lines: its first)
         try:
             flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar))
+            roles.extend([""] * (len(flat) - len(roles) - len(grammar.ended)) + grammar.ended)
         except ValueError:
             if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
                 flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
@@ -113,7 +117,8 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     # ...; a function never called runs nothing).
     functions |= grammar.functions
     flat = _calls(flat, functions)
-    yield from _run(_tested_blocks(_errexit(flat)), {}, {}, [0], path, _shell_options(text))
+    roles.extend([""] * (len(flat) - len(roles)))
+    yield from _run(_tested_blocks(_errexit(flat, roles)), {}, {}, [0], path, _shell_options(text))
 
 
 _ERREXIT = "\0errexit"  # (after `exit`: the exit `set -e` makes after a command that fails; the reason follows)
@@ -166,47 +171,104 @@ def _options_set(words: list[str], functions: dict) -> None:
             functions[_INHERIT] = "s" in flags
 
 
-def _errexit(flat: list) -> list:
+def _errexit(flat: list, roles: list[str]) -> list:
     """bash(1) `set -e` (also `set -o errexit`, or `-e` on the `#!` line; `set +e` turns it off): a command that fails
-    ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`) or a pipeline's part. Where the
-    reader knows a command fails on mlx5 (see _fails), an `exit` is put after it, which ends the reading as an exit
-    would where the option is on when it runs (see _block: the option is followed as the script runs, through the
-    functions it calls and the subshells it opens), and not in a context that ignores it (see _tested_blocks)."""
+    ends the script, unless it is tested (if, while, until, `!`, before `&&` or `||`: ``roles``, the operator after
+    each command), run in the background or a pipeline's part. Where the reader knows a command fails on mlx5 (see
+    _fails), an `exit` is put after it, which ends the reading as an exit would where the option is on when it runs
+    (see _block: the option is followed as the script runs, through the functions it calls and the subshells it
+    opens), and not in a context that ignores it (see _tested_blocks). Marks for _block's status follow: a `!`
+    (_NEGATION), an `&&` (_AND_THEN), a pipe into a compound command (_PIPED_INTO)."""
     from . import dcb
 
-    out = []
+    out: list = []
+    pending: dict[int, list[int]] = {}  # (by the index of the last command an `&&` skips: its _AND_THEN's places)
+    flat = list(flat)  # (a piped `)` is marked in it: the caller's stays as it was)
+    negated = [role.startswith("!") for role in roles]
+    roles = [role.lstrip("!") for role in roles]
+    operands = _and_operands(flat, roles)
     for k, (n, words, line) in enumerate(flat):
-        out.append((n, words, line))
-        untested = _untested(line, words)
-        if words and words[0] == _SUBSHELL and untested and (why := _fails(words[1:], dcb)):
-            # a command substitution's command that fails: its status, where it is the last (bash(1) Command
-            # Substitution), or where -e is kept in it (see _block)
-            last = k + 1 == len(flat) or flat[k + 1][0] != n or (flat[k + 1][1] or [""])[0] != _SUBSHELL
-            out.append((n, [_SUBSHELL, _STATUS, why, "last" if last else ""], line))
-        if words and untested and all(_ASSIGNMENT.match(w) for w in words) and k and flat[k - 1][0] == n and \
-                (flat[k - 1][1] or [""])[0] == _SUBSHELL:  # `x=$(cmd)`: its status is the substitution's
-            out.append((n, ["exit", _ERREXIT, _STATUS], line))
-        if not words or words[0].startswith("\0") or words[0] == "!":
-            continue  # (tested, after && or ||, in a command substitution, a call: not this command's failure)
-        if untested and (why := _fails(words, dcb)):
-            out.append((n, ["exit", _ERREXIT, why], line))
+        if words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`, see _piped)
+            flat[k] = (n, [")", roles[k]], line)
+        _one_errexit(out, k, flat, roles, dcb)
+        if negated[k] and words and words[0] != _SUBSHELL:  # (`! cmd`: its status turned over, see _block)
+            out.append((n, [_NEGATION], line))
+        for at in pending.pop(k, ()):  # (where the skip goes on)
+            out[at] = (out[at][0], [_AND_THEN, str(len(out)), *out[at][1][2:]], out[at][2])
+        if roles[k] in ("|", "|&") and words and words[0] != _SUBSHELL:  # (`cmd | while ...`: the compound
+            out.append((n, [_PIPED_INTO], line))  # command after it is the pipeline's last part)
+        if roles[k] == "&&" and words and words[0] != _SUBSHELL and (end := operands[k + 1]) is not None:
+            why = _fails(words, dcb) if not words[0].startswith("\0") else None
+            pending.setdefault(end, []).append(len(out))  # (a command known to fail before `&&`: the status is its
+            out.append((n, [_AND_THEN, "", *[why] * bool(why)], line))  # own, and what `&&` runs is skipped)
     return out
 
 
-def _untested(line: str, words: list[str] | None) -> bool:
-    """Whether a failure of the command ``words`` of ``line`` may end the script under set -e: the line has no `&&`,
-    `||` or `!` (tested), and no pipe (a pipeline's part but the last: its status is the last part's), but the one of
-    `echo V | [sudo] tee PATH`, whose status is tee's (it exits 1 where the kernel refuses the write, coreutils tee)."""
-    if any(op in line for op in ("||", "&&")) or "!" in line.split():
+def _and_operands(flat: list, roles: list[str]) -> list[int | None]:
+    """Per command, the index of the last command of the `&&` list it starts (bash(1) Lists: `a && b && c || d` runs
+    neither b nor c where a fails, and d): what `&&` after the command before it runs where it succeeds; None where
+    that holds a compound command (not followed here). One pass from the end (a long list is not scanned per
+    command)."""
+    out: list[int | None] = [None] * (len(flat) + 1)
+    for j in range(len(flat) - 1, -1, -1):
+        words = flat[j][1] or [""]
+        while words[:1] and words[0] in (_GUARDED, _LISTED, _CONDITION, _CALL):
+            words = words[1:]
+        if not words or words[0] in _BLOCK_WORDS or words[0].startswith("\0") or flat[j][1][0] == _SUBSHELL or \
+                roles[j] in ("|", "|&"):  # (piped into a compound command)
+            out[j] = None
+        else:
+            out[j] = j if roles[j] != "&&" else out[j + 1]
+    return out
+
+
+def _one_errexit(out: list, k: int, flat: list, roles: list[str], dcb) -> None:
+    """The command ``flat[k]``, and after it the `exit` set -e makes where it fails (see _errexit)."""
+    n, words, line = flat[k]
+    out.append((n, words, line))
+    untested = _line_untested(line, words) if words and words[0] == _SUBSHELL else _untested(roles[k], words)
+    if words and words[0] == _SUBSHELL and untested and (why := _fails(words[1:], dcb)):
+        # a command substitution's command that fails: its status, where it is the last (bash(1) Command
+        # Substitution), or where -e is kept in it (see _block)
+        last = k + 1 == len(flat) or flat[k + 1][0] != n or (flat[k + 1][1] or [""])[0] != _SUBSHELL
+        out.append((n, [_SUBSHELL, _STATUS, why, "last" if last else ""], line))
+    if words and untested and all(_ASSIGNMENT.match(w) for w in words) and k and flat[k - 1][0] == n and \
+            (flat[k - 1][1] or [""])[0] == _SUBSHELL:  # `x=$(cmd)`: its status is the substitution's
+        out.append((n, ["exit", _ERREXIT, _STATUS], line))
+    if not words or words[0].startswith("\0") or words[0] == "!":
+        return  # (tested, after && or ||, in a command substitution, a call: not this command's failure)
+    if untested and (why := _fails(words, dcb)):
+        out.append((n, ["exit", _ERREXIT, why], line))
+
+
+def _untested(role: str, words: list[str] | None) -> bool:
+    """Whether a failure of the command ``words``, followed in its list by the operator ``role`` (see _Grammar.ended),
+    may end the script under set -e (bash(1) set -e; Lists): it is not before `&&` or `||` (tested; the command after
+    the last of them is not), not run in the background (`cmd &`: its status is 0 to the shell that started it), and
+    no pipeline's part but the last (its status is the last part's); `echo V | [sudo] tee PATH` fails as tee does (it
+    exits 1 where the kernel refuses the write, coreutils tee)."""
+    if role in ("&&", "||", "&", "|", "|&"):
         return False
-    if "&" in line.split() or (line.rstrip().endswith("&") and not line.rstrip().endswith(("&&", ">&", "|&"))):
-        return False  # (`cmd &`: a background job, whose status is 0 to the shell that started it; bash(1) Lists)
-    if words is None or "|" not in line:
-        return "|" not in line
-    if "|" not in words and "|&" not in words:  # (a pipe after the `}` or `done` of a group or loop it is in: set -e
-        return True  # ends that pipeline's subshell, see _pipeline_ends)
+    if words is None or ("|" not in words and "|&" not in words):  # (a pipe after the `}` or `done` of a group or
+        return True  # loop it is in: set -e ends that pipeline's subshell, see _pipeline_ends)
     return words.count("|") == 1 and "|&" not in words and \
         (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
+
+
+def _line_untested(line: str, words: list[str] | None) -> bool:
+    """_untested of a command whose place in its list is not at hand (one a command substitution runs, a `sh -c`
+    command): by the operators of its whole ``line``, its command substitutions left out (their `|`, `&&` are
+    theirs: bash(1) Command Substitution)."""
+    with contextlib.suppress(ValueError):  # (one left open: the line as it is)
+        line = _substitutions_folded(line)
+    bare = _QUOTED.sub("''", line)
+    if any(op in bare for op in ("||", "&&")) or "!" in bare.split():
+        return False
+    if "&" in bare.split() or (bare.rstrip().endswith("&") and not bare.rstrip().endswith(("&&", ">&", "|&"))):
+        return False  # (`cmd &`: a background job)
+    if words is None or "|" not in bare:
+        return "|" not in bare
+    return _untested("", words)
 
 
 def _tee_form(words: list[str]) -> bool:
@@ -267,8 +329,9 @@ def _tested(out: list, start: int, stop: int) -> None:
         head = inner[0] if inner else None
         if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
             defined += (head in _OPENERS) - (head in _CLOSERS)
-        elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):
-            out[k] = (out[k][0], [":"], out[k][2])
+        elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):  # (its status still fails)
+            why = [inner[2]] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []
+            out[k] = (out[k][0], [_AND_THEN, "", *why], out[k][2])
         elif inner and _CALL in inner[:3] and _LISTED not in inner[:3]:
             at = inner.index(_CALL)
             out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
@@ -413,14 +476,21 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             line = " ".join([line, *words])
         i += 1
         ends = [] if bodies_read else heredoc_ends(line)
-        if ends and (shell := _SHELL_ON_STDIN.match(line)):  # the body is read as the script's own lines
-            stop = next((j for j in range(i, len(lines)) if heredoc_closes(lines[j], *ends[0])), len(lines))
+        if ends and (found := _shell_on_stdin(line)):  # the body is read as the script's own lines
+            before, shell, segment, after, own = found
+            if before:  # (the commands ahead of it on the line: theirs are the bodies ahead of its own)
+                yield first, before
+            for delimiter, tabs in ends[:own]:
+                while i < len(lines) and not heredoc_closes(lines[i], delimiter, tabs):
+                    i += 1
+                i += 1
+            stop = next((j for j in range(i, len(lines)) if heredoc_closes(lines[j], *ends[own])), len(lines))
             if stop < len(lines):  # in a shell of its own, which ends at the end line (or at the end of the file,
-                lines[stop] = ")"  # where bash warns and takes the rest as its body): its exit, its set -e and its
-            else:  # variables are its own, as a `( )` subshell's (where it starts with no option set)
-                lines.append(")")
+                lines[stop] = f") {after}".rstrip()  # where bash warns and takes the rest as its body): its exit, its
+            else:  # set -e and its variables are its own, as a `( )` subshell's (where it starts with no option set);
+                lines.append(f") {after}".rstrip())  # the rest of its line follows it, with the bodies after its own
             quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
-                           HEREDOC.finditer(line) if ends[0][0] in m.group(2, 3, 4)), True)
+                           HEREDOC.finditer(segment) if ends[own][0] in m.group(2, 3, 4)), True)
             child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
                 "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
@@ -534,7 +604,30 @@ _IN_DOUBLE_QUOTES_TO_SUBSTITUTION = re.compile(r'[^"\\$]*(?:(?:\\.|\$(?!\())[^"\
 
 # A command that reads shell commands from its standard input (bash(1) INVOCATION: without -c, commands are read
 # from the standard input): `bash <<EOF`, `sudo sh -s <<'EOF'`, `/bin/bash -e <<EOF`.
-_SHELL_ON_STDIN = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh((?:\s+-[a-bd-zA-Z]+)*)\s*<<")
+_SHELL_ON_STDIN = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?P<bash>ba)?sh"
+                             r"((?:\s+-[a-bd-zA-Z]+)*)\s*<<")  # (`X=1 bash <<EOF`: X is in its environment)
+# The operators that end a command of a list (bash(1) Lists), outside quotes: `&&`, `||`, `;`, `&` (not `>&`, `&>`,
+# `|&`).
+_LIST_OPERATOR = re.compile(r"&&|\|\||;|(?<![>|&])&(?![>&])")
+
+
+def _shell_on_stdin(line: str) -> tuple[str, re.Match, str, str, int] | None:
+    """Where a command of ``line`` is a shell reading its commands from a here-document: (the commands before it with
+    the operator after them, the match, its own text, the rest of the line from the operator after it, the index of
+    its here-document among those the line opens: its last one, the one its standard input is last redirected
+    from, bash(1) REDIRECTION); None where there is none."""
+    at, before_docs = 0, 0
+    bare = _QUOTED.sub(lambda m: "_" * len(m.group()), line)  # (operators in quotes are words)
+    for m in [*_LIST_OPERATOR.finditer(bare), None]:
+        end = m.start() if m else len(line)
+        segment = line[at:end]
+        docs = len(heredoc_ends(segment))
+        if docs and (shell := _SHELL_ON_STDIN.match(segment.strip())):
+            return line[:at], shell, segment, line[end:], before_docs + docs - 1
+        before_docs += docs
+        if m:
+            at = m.end()
+    return None
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
@@ -602,6 +695,7 @@ def _whole(flat: list, values: dict[str, str], arrays: dict[str, list[str]], cou
         yield flat[stop][0], [UNCLOSED, broken[1]], flat[stop][2]
     after = exited + 1 if exited is not None else stop
     rest = next((item for item in flat[after:] if item[1] and item[1][0] not in _BLOCK_WORDS and
+                 item[1][0] not in (_AND_THEN, _PIPED_INTO, _NEGATION) and
                  item[1][1:2] != [_ERREXIT]), None)
     if exited is not None and rest is not None and not depth:  # (bash reads no further: nor need it be shell)
         why = f"`{flat[exited][1][0]}` at its top level" if failing is None else \
@@ -636,6 +730,20 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if written[0] == _GUARDED and written[1:2] not in ([_CALL], [_LISTED], ["exit"], ["exec"], ["return"]):
             written = written[1:] or [":"]  # (a mark only an exit or a call keeps: see _called; `sh -c` lists)
+        if written[0] == _NEGATION:  # (`!`, bash(1) Pipelines: a status of 0 fails, one known to fail is 0, another
+            functions[_FAILING] = _NEGATED if functions.get(_FAILING) == "" else None  # is not known)
+            continue
+        if written[0] == _AND_THEN:  # (see _errexit)
+            if written[2:]:
+                functions[_FAILING] = f"line {n} in it fails: {written[2]}"
+            if functions.get(_FAILING) and written[1]:
+                i = min(int(written[1]), stop)
+            continue
+        if written[0] not in _KEEPS_STATUS and written[1:2] != [_ERREXIT] and not (
+                written[0] in _CLOSERS and not _piped(written)):  # (a command ran: the status is its own, which is
+            # not known to fail, and known to be 0 for a few builtins; a compound command's is its last command's)
+            succeeds = written[0 if written[0] != _CONDITION else 1:][:1] in ([w] for w in _SUCCEEDS)
+            functions[_FAILING] = "" if succeeds else None
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
             written = written[1:]  # cd and exit stay in its subshell)
             if written[0] == _STATUS:  # (its command failed: see _errexit)
@@ -656,17 +764,21 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 on, options = functions.get(_ERREXIT_ON), {key: functions.get(key) for key in _OPTIONS}
                 functions[_ERREXIT_ON] = on and functions.get(_INHERIT)
                 functions[_ERREXIT_OFF] = functions.get(_ERREXIT_OFF, 0) + listed
+                status = functions.get(_FAILING)  # (its commands' statuses are its own)
                 try:
                     yield from _call(_expanded(written[1:], values, arrays, path, n), values, arrays, count, path,
                                      depth, functions, n)
                 finally:  # (the options it sets are its subshell's: `set -o pipefail` in it ends with it)
                     functions.update(options)
+                    ended, functions[_FAILING] = functions.get(_FAILING), status
                     functions[_ERREXIT_OFF] -= listed
                 exited, returned = functions.pop(_EXITED, None), functions.pop(_RETURNED, None)
                 if returned is not None:
                     functions[_SUBST_FAILED] = (n, returned[1])
                 if (failed := functions.pop(_ERREXIT, None)) is not None:  # (set -e ended it: its status fails)
                     functions[_SUBST_FAILED] = (n, f"line {failed[0]} fails in it: {failed[1]}")
+                elif exited is None and returned is None and ended:  # (its status is its last command's, as it ran)
+                    functions[_SUBST_FAILED] = (n, ended)
                 elif exited is None and (last := _last_failure(written[1], functions)) is not None:  # (its status is
                     functions[_SUBST_FAILED] = (n, f"line {last[0]} in it fails: {last[1]}")  # its last command's)
                 values.clear()
@@ -695,12 +807,18 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                                  depth, functions, n)
             finally:
                 functions[_ERREXIT_OFF] -= ignored
+            ended = functions.get(_FAILING)  # (its status: its last command's, as it ran, or its return's)
             if "|" in written or "|&" in written:
                 functions.update(options)
+                functions[_FAILING] = ended or None if functions.get(_PIPEFAIL) else None  # (the pipeline's is its
+                # last part's, or under pipefail the last that fails: bash(1) Pipelines)
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
                     ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
                 # as at a command that fails; piped, where `set -o pipefail` makes the pipeline fail with it)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, returned[1])
+            elif returned is None and ended and written[0] == _CALL and _EXITED not in functions and \
+                    ("|" not in written or functions.get(_PIPEFAIL)):  # (`f() { dcb ... && x; }`: f fails)
+                i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the call fails: {ended}")
             if _EXITED in functions:  # its body ran an exit: as one written here (see below), unless tested, or
                 if written[0] in (_CALL, _LISTED) and "|" not in written:  # piped (a subshell's exit ends that only)
                     i = _out_of_groups(flat, _exited(flat, i, stop, functions, n), stop, ends, functions, n, 1)
@@ -722,7 +840,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 if failed is None or failed[0] != n:
                     continue
                 written = [*written[:2], f"its command substitution fails ({failed[1]})"]
-            functions[_LAST_FAILED] = (i, f"line {n} in it fails: {written[2]}")  # (where -e is off: see `)`)
+            functions[_FAILING] = f"line {n} in it fails: {written[2]}"  # (where -e is off: see `)`)
             i = _errexit_ends(flat, i, stop, ends, functions, n, depth, written[2])
             continue
         if written[0] == _GUARDED or written[0] in ("exit", "return", "exec"):  # bash(1) SHELL BUILTIN COMMANDS
@@ -732,36 +850,51 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             program = _exec_program(written) if written[0] == "exec" else None
             status = written[1] if written[0] in ("exit", "return") and written[1:2] and written[1].isdigit() and \
                 int(written[1]) % 256 else None  # (a status other than 0: it fails, bash(1) exit, return)
-            if not guarded and not tested and written[0] == "return":  # (outside a function: an error bash goes
-                rest = _rest_skipped(flat, i, stop)  # on after)
-                while rest < stop and flat[rest][1] and flat[rest][1][0] == "}" and not any(  # (out of its groups)
-                        end == rest and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
-                    rest = _rest_skipped(flat, rest + 1, stop)
-                i = rest if rest < stop or functions.get("\0calls") else i
+            failing = f"its `{written[0]} {status}` on line {n}" if status is not None else \
+                functions.get(_FAILING) if written[1:2] in ([], ["$?"]) else \
+                "" if written[1:2] and written[1].isdigit() else None  # (bare: the last command's; 0: known)
+            if written[0] in ("exit", "return") and not guarded:
+                functions[_FAILING] = failing
+            if written[0] == "return" and functions.get(_CALL_SUBSHELLS) and \
+                    len(functions.get(_SUBSHELL_TRAPS, ())) > functions[_CALL_SUBSHELLS][-1]:  # (in a `( )` subshell
+                written = ["exit", *written[1:]]  # of the function's body: it ends that subshell, as an exit would)
+            if tested and not guarded:  # (`if return 1; then`: the test runs whenever the if does, and what it ends
+                i = _test_end(flat, i, stop)  # ends the if too: as if written after it)
+            if not guarded and written[0] == "return":  # (outside a function: an error bash goes
+                rest = _return_end(flat, i, stop, ends)  # on after)
+                i = rest if functions.get("\0calls") else i
                 if rest == stop and functions.get("\0calls") and depth:  # (in a loop of the function's body: see
                     functions[_RETURNING] = n  # the loop's end)
-                if status is not None and rest < stop and (flat[rest][1] or [""])[0] == ")" and \
+                if failing and rest < stop and (flat[rest][1] or [""])[0] == ")" and \
                         functions.get(_SUBSHELL_TRAPS):  # (`( return 1 )`: it ends the subshell, which fails)
-                    functions[_SUBSHELL_FAILED] = f"its `return {status}` on line {n}"
-                elif status is not None and functions.get("\0calls"):
-                    functions[_RETURNED] = (n, f"it returns {status} on line {n}")
-            elif not guarded and not tested and (written[0] != "exec" or program):
-                i = _exited(flat, i, stop, functions, n, depth)  # the rest of its list never runs
+                    functions[_SUBSHELL_FAILED] = failing
+                elif failing and functions.get("\0calls"):
+                    functions[_RETURNED] = (n, f"it returns {status} on line {n}" if status is not None else failing)
+            elif not guarded and (written[0] != "exec" or program):
+                i = _out_of_groups(flat, _exited(flat, i, stop, functions, n, depth), stop, ends, functions, n,
+                                   depth)  # the rest of its list never runs, nor that of the `{ }` groups it is in
                 functions.pop(_ERREXIT, None)  # (an exit written: not set -e's, see _whole)
-                if status is not None and i < stop and (flat[i][1] or [""])[0] == ")" and \
+                if failing and i < stop and (flat[i][1] or [""])[0] == ")" and \
                         functions.get(_SUBSHELL_TRAPS):  # (the `( )` subshell it ends fails: see _errexit_ends)
-                    functions[_SUBSHELL_FAILED] = f"its `exit {status}` on line {n}"
+                    functions[_SUBSHELL_FAILED] = failing
             if not program:
                 continue
             written = program
         if written[0] == "(":
             _subshell_starts(functions)
             continue
-        if written == ["{"] and i - 1 in ends and _piped(flat[ends[i - 1]][1] or [""]):  # (`{ ...; } | cat`: a
-            functions.setdefault(_PIPED_GROUPS, {})[ends[i - 1]] = {key: functions.get(key) for key in _OPTIONS}
-            continue  # subshell of the pipeline, whose `set` is its own: see _pipeline_ends)
-        if written[0] == "}" and i - 1 in functions.get(_PIPED_GROUPS, {}):
-            functions.update(functions[_PIPED_GROUPS].pop(i - 1))
+        if written[0] == _PIPED_INTO:  # (see _errexit)
+            functions[_PIPED_INTO] = i
+            continue
+        into = functions.pop(_PIPED_INTO, None) == i - 1
+        if written[0] in _OPENERS and written[0] != "(" and i - 1 in ends and (
+                into or _piped(flat[ends[i - 1]][1] or [""])):  # (`{ ...; } | cat`, `cmd | while ...; done`: a
+            functions.setdefault(_PIPED_GROUPS, {})[ends[i - 1]] = {  # subshell of the pipeline, whose `set` is its
+                **{key: functions.get(key) for key in _OPTIONS}, _PIPE_LAST: into}  # own: see _pipeline_ends)
+            if written[0] == "{":
+                continue
+        if written[0] in _CLOSERS and i - 1 in functions.get(_PIPED_GROUPS, {}):
+            i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
         if written[0] == _HEREDOC_SHELL and functions.get(_SUBSHELL_VALUES):  # a shell of its own, on a quoted
             functions[_SUBSHELL_VALUES][-1] = dict(values)  # here-document: it knows the exported variables only
@@ -769,14 +902,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 del values[name]  # known only at run time
             continue
         if written[0] == ")" and functions.get(_SUBSHELL_TRAPS):
-            yield from _subshell_ends(values, arrays, count, path, depth, functions)
-            why = functions.pop(_SUBSHELL_FAILED, None)
-            if why is None and (last := functions.get(_LAST_FAILED)) is not None and last[0] < i and all(
-                    flat[k][1] == ["}"] for k in range(last[0], i - 1)):  # (its status is its last command's, also
-                why = last[1]  # in a group, which failed where -e was off in it: bash(1) ( list ))
-            if why is not None and written[1:2] != [_LISTED] and \
-                    "|" not in line[line.rfind(")"):] and not any(  # (`( ... ) || true`, `( ... ) | cat`: tested,
-                    end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # piped; `|| ( )`)
+            status = functions.get(_FAILING)  # (its status is its last command's, also where -e was off in it, in
+            yield from _subshell_ends(values, arrays, count, path, depth, functions)  # a group, a loop, an if or a
+            why = functions.pop(_SUBSHELL_FAILED, None) or status  # subshell of its own: bash(1) ( list ))
+            negated = any(end == i - 1 and flat[k][1][1:2] == [_CONDITION] for k, end in ends.items())
+            functions[_FAILING] = None if _piped(written) else (_NEGATED if why == "" else None) if negated else why
+            why = why or None  # (`! ( ... )`: see a call's; "": it succeeds)
+            if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not any(  # (`( ) || true`,
+                    end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # `( ) | cat`: tested,
+                # piped; `|| ( )`)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
             continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
@@ -839,13 +973,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                     break  # more rounds)
             if _RETURNING in functions:  # (the return ends the function's body the loop is in)
                 i = stop
-            elif _EXITED in functions and _piped(flat[end][1] or [""]):  # (`done | cat`)
-                i = _pipeline_ends(flat, end + 1, stop, ends, functions, n, depth)
+            elif _EXITED in functions and (_piped(flat[end][1] or [""]) or end in functions.get(_PIPED_GROUPS, {})):
+                i = _pipeline_ends(flat, end + 1, stop, ends, functions, n, depth)  # (`done | cat`, `| for ...`)
             elif _EXITED in functions:  # (the exit ends what the loop is in too, out of its `{ }` groups)
                 i = _out_of_groups(flat, _exited(flat, end + 1, stop, functions, n), stop, ends, functions, n, 1)
                 _subshell_failing(flat, i, stop, functions)
             else:
                 i = end + 1
+            if end in functions.get(_PIPED_GROUPS, {}) and i == end + 1:  # (a piped loop ends)
+                i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
         words = _expanded(written, values, arrays, path, n)
         while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
@@ -858,6 +994,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             try:
                 grammar = _Grammar()
                 inner = [(n, w, line) for w in _split(words[2], grammar)]  # the commands it runs, in their place
+                roles = grammar.ended
             except ValueError:
                 yield n, None, line
                 continue
@@ -867,14 +1004,14 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             outer = {key: functions.get(key, False) for key in (*_OPTIONS, _ERREXIT_OFF)}  # (a shell of its own: no
             functions.update(dict.fromkeys(_OPTIONS, False), **{_ERREXIT_OFF: 0, _INHERIT: os.path.basename(
                 words[0]) == "sh"})  # option set)
-            inner = _tested_blocks(_errexit(_calls(inner, grammar.functions)))
+            inner = _tested_blocks(_errexit(_calls(inner, grammar.functions), roles))
             try:
                 yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             finally:
                 functions.update(outer)
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
             if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and not tested and \
-                    _untested(line, written):  # (its status is its last command's, bash(1) -c: it fails)
+                    _line_untested(line, written):  # (its status is its last command's, bash(1) -c: it fails)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
                                   f"command fails: {last[2]}")
             continue
@@ -945,11 +1082,14 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
     try:
         if subshell:
             _subshell_starts(functions)
+        functions.setdefault(_CALL_SUBSHELLS, []).append(len(functions.get(_SUBSHELL_TRAPS, ())))
         yield from _block(body, start, end, ends, values, arrays, count, path, depth + 1, functions)
         functions.pop(_RETURNING, None)
         if subshell:
             yield from _subshell_ends(values, arrays, count, path, depth + 1, functions)
     finally:
+        if functions.get(_CALL_SUBSHELLS):
+            functions[_CALL_SUBSHELLS].pop()
         running.discard(name)
         for key in _POSITIONAL:
             values.pop(key, None)
@@ -964,7 +1104,12 @@ _TRAP = "\0trap"  # (in ``functions``: (line, command string, line text) of the 
 _EXITING = "\0exiting"  # (in ``functions`` while an EXIT trap runs)
 _DRY = "\0dry"  # (in the ``functions`` of a signal trap's trial run)
 _SUBSHELL_TRAPS = "\0subshells"  # (in ``functions``: the EXIT trap of each shell a `( )` subshell runs in)
-_LAST_FAILED = "\0last-failed"  # (in ``functions``: (index after it, why) of the last command known to fail that ran)
+_FAILING = "\0failing"  # (in ``functions``: why the status of the last command that ran fails, "" where it is known
+# to be 0, None where it is not known: what a `( )` subshell, a bare `exit` or `return`, a function call give)
+_NEGATED = "`!` of a command that succeeds"  # (bash(1) Pipelines: `!` makes a status of 0 fail)
+# Builtins whose status is 0 as a script writes them (bash(1) SHELL BUILTIN COMMANDS: true, `:`, set and shopt
+# given options they know).
+_SUCCEEDS = frozenset({"true", ":", "set", "shopt"})
 _PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
 # index of its `}`)
 _HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
@@ -1108,10 +1253,11 @@ def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], function
     """Where an exit that went on at ``flat[i]`` goes on: past the `}` of each `{ }` group it is in (a group's end is
     no branch's: see _exited), unless the group runs as tested (`|| { ...; }`), to the end of a piped one (see
     _pipeline_ends; ``failure``: set -e's, where it made the exit)."""
-    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and not any(
+    piped = functions.get(_PIPED_GROUPS, {})
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and i not in piped and not any(
             end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
         i = _exited(flat, i + 1, stop, functions, n, depth)
-    if i < stop and _piped(flat[i][1] or [""]) and flat[i][1][0] == "}":
+    if i < stop and (_piped(flat[i][1] or [""]) or i in piped) and flat[i][1][0] == "}":
         i = _pipeline_ends(flat, i + 1, stop, ends, functions, n, depth, failure)
     return i
 
@@ -1122,11 +1268,33 @@ def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], function
     ran in a subshell of its own (bash(1) Pipelines), so the shell goes on after it, unless set -e's exit ended it
     under `set -o pipefail` (the pipeline fails as its part did)."""
     functions.pop(_EXITED, None)
-    functions.update(functions.get(_PIPED_GROUPS, {}).pop(i - 1, {}))  # (the options of the shell around it)
+    saved = functions.get(_PIPED_GROUPS, {}).pop(i - 1, {})
+    last = saved.pop(_PIPE_LAST, False)  # (the pipeline's last part: its status is the pipeline's)
+    functions.update(saved)  # (the options of the shell around it)
     failed = functions.pop(_ERREXIT, None) or failure
+    if failed is not None and last:
+        return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part ends: line "
+                             f"{failed[0]} in it fails: {failed[1]}")
     if failed is not None and functions.get(_PIPEFAIL):
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
                              f"line {failed[0]} in it fails: {failed[1]}")
+    return i
+
+
+def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int) -> int:
+    """Where to go on after the compound command a pipeline's part is, ``flat[i - 1]`` its closing word, ended as its
+    commands ran: in the shell around it again (its options), whose status is the pipeline's (bash(1) Pipelines: the
+    last part's, or under `set -o pipefail` the last part's that fails)."""
+    saved = dict(functions[_PIPED_GROUPS].pop(i - 1))
+    last = saved.pop(_PIPE_LAST)
+    functions.update(saved)
+    failing = functions.get(_FAILING)
+    if failing and last:
+        return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part fails: {failing}")
+    if failing and functions.get(_PIPEFAIL):
+        return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
+                             f"it fails: {failing}")
+    functions.pop(_FAILING, None)
     return i
 
 
@@ -1163,6 +1331,43 @@ def _exited(flat: list, i: int, stop: int, functions: dict, n: int, depth: int =
     else:
         functions.pop(_EXITED, None)
     return rest
+
+
+def _return_end(flat: list, i: int, stop: int, ends: dict[int, int]) -> int:
+    """Where the list a `return` before ``flat[i]`` ends goes on: as _rest_skipped, out of the `{ }` groups it is in
+    (but one run as a test says, `|| { ...; }`) and out of the if, while or until whose test it is in (it runs
+    whenever that does: `if { return 1; }; then`)."""
+    depth, test = 0, False
+    for j in range(i, stop):
+        first = flat[j][1][0] if flat[j][1] else None
+        if first in _OPENERS:
+            depth += 1
+        elif first in _CLOSERS and depth:
+            depth -= 1
+        elif first in _CLOSERS:
+            if not test and (first != "}" or any(end == j and flat[k][1][1:2] == [_GUARDED]
+                                                 for k, end in ends.items())):
+                return j
+            test = False
+        elif not depth and first in ("then", "do"):
+            test = True
+        elif not depth and not test and first in ("elif", "else", ";;"):
+            return j
+    return stop
+
+
+def _test_end(flat: list, i: int, stop: int) -> int:
+    """The index after the closing word of the if, while or until whose test ``flat[i - 1]`` is in."""
+    depth = 0
+    for j in range(i, stop):
+        first = flat[j][1][0] if flat[j][1] else None
+        if first in _OPENERS:
+            depth += 1
+        elif first in _CLOSERS:
+            if not depth:
+                return j + 1
+            depth -= 1
+    return stop
 
 
 def _rest_skipped(flat: list, i: int, stop: int) -> int:
@@ -1227,8 +1432,9 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
         if exited is not None and not open_ and n != flat[j - 1][0]:  # bash ran the line holding it, and stops
             return ends, None, exited
         first = words[0] if words else None
-        if exited is None and _ends_script(words) and all(  # (a group `|| { ...; }` runs as the test says)
-                flat[k][1][:1] == ["{"] and flat[k][1][1:2] in ([], [_CONDITION]) for k in open_):
+        if exited is None and _ends_script(words) and all(  # (a group `|| { ...; }` runs as the test says; one
+                flat[k][1][:1] == ["{"] and flat[k][1][1:2] in ([], [_CONDITION]) and  # piped into, in a subshell)
+                not (k and flat[k - 1][1] == [_PIPED_INTO]) for k in open_):
             exited = j
         if first in _EMPTY_AFTER.get(before, ()):  # bash(1): a body (or a condition) is a list of one command or more
             what = "condition" if before in ("if", "elif", "while", "until") else "body"
@@ -1401,7 +1607,7 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition", "function", "functions", "after")
+    __slots__ = ("open", "pattern", "condition", "function", "functions", "after", "ended")
 
     def __init__(self) -> None:
         self.open: list[str] = []
@@ -1410,6 +1616,10 @@ class _Grammar:
         self.functions: set[str] = set()  # (those defined in a list: `cleanup() { ...; }; trap cleanup EXIT`)
         self.after = ""  # the `&&` or `||` a line ends in: the next line's first command runs as the test says
         self.condition = False  # between `if`/`elif`/`while`/`until` and its `then`/`do`
+        # per command the last split gave: the operator after it in its list (`&&`, `||`, `&`, `;`, a `|` into a
+        # compound command), "" where the list ends, after a `!` where it is negated; a command substitution's
+        # commands have their command's
+        self.ended: list[str] = []
 
     def command(self, first: str) -> None:
         """A command starting with ``first`` was read: an opening word opens, the closing word due closes."""
@@ -1449,10 +1659,13 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
     line = _parens_marked(line) if "(" in line or ")" in line else line
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = negated = False
+    ended: dict[int, str] = {}
+    negations: set[int] = set()
     separator, token = grammar.after, ""  # (`[ -e F ] ||` with its `exit 1` on the next line)
     for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
         if closed and token in ("|", "|&"):  # `( ... ) | cmd`: cmd reads the subshell's output
+            _ended(out, ended, token)
             closed = False
             continue
         closed = False
@@ -1469,6 +1682,7 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             in_array = token.count("(") > token.count(")")
             continue
         if token in _SEPARATORS:
+            _ended(out, ended, token)
             out.append([])
             separator = token
             if token.startswith(";;") or token == ";&":  # a case branch ends: a pattern (or `esac`) comes next
@@ -1487,6 +1701,7 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             continue
         if cur and cur[-1] in ("|", "|&") and (token in _OPENERS or token.startswith("(")):
             cur.pop()  # `cmd | while read x; do`: the loop is a command of its own (cmd's output goes to it)
+            _ended(out, ended, "|")
             out.append([])
             cur = out[-1]
         if token == "do" and cur[:1] in (["for"], ["select"]) and len(cur) == 2:  # `for NAME do`, `for ((...)) do`
@@ -1540,6 +1755,8 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             grammar.command(token)
             if (grammar.condition or bang) and token not in _OPENERS and token not in _BLOCK_WORDS:
                 out[-1].append(_CONDITION)  # (a test: read only when it is a command that sets the NIC)
+                if bang:
+                    negations.add(len(out) - 1)
             in_test = token == "[["
         # A subshell's `)`, a word of its own or glued to the last word before it (`(cd /x; mlnx_qos ...)`); one that
         # closes no subshell is a syntax error there (bash(1) DEFINITIONS: `)` is an operator wherever it is unquoted,
@@ -1559,7 +1776,18 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
     grammar.after = token if token in ("&&", "||") else ""
     if out[-1] in (["if"], ["elif"], ["while"], ["until"]):  # (its condition on the lines below: tested too)
         grammar.condition = True
-    return [*_substituted(inner, level), *(words for words in out if words)]
+    substituted = _substituted(inner, level)
+    own = [k for k, words in enumerate(out) if words]
+    grammar.ended = [ended.get(own[0], "") if own else ""] * len(substituted) + \
+        ["!" * (k in negations) + ended.get(k, "") for k in own]
+    return [*substituted, *(out[k] for k in own)]
+
+
+def _ended(out: list[list[str]], ended: dict[int, str], operator: str) -> None:
+    """The list operator after the last command of ``out`` (see _Grammar.ended)."""
+    k = next((k for k in range(len(out) - 1, -1, -1) if out[k]), None)
+    if k is not None:
+        ended.setdefault(k, operator)
 
 
 def _substituted(texts: list[str], level: int) -> list[list[str]]:
@@ -1634,6 +1862,19 @@ _SUBSHELL = "\0subshell"  # (before a command a command substitution runs: in a 
 _CALL = "\0call"  # (before the words of a call of the script's own function)
 _GUARDED = "\0guarded"  # (before an `exit`, `exec` or `return` after `&&` or `||`)
 _LISTED = "\0listed"  # (before the _CALL of a call before `&&` or `||`)
+# (the words after which the status stays that of the command before: a command substitution's, an exit's after `&&`
+# or `||`, the reserved words of a compound command's head, `exit` and `return`, which give it)
+_PIPED_INTO = "\0piped-into"  # ([_PIPED_INTO] after a command piped into the compound command after it; in
+# ``functions``: the index of that command)
+_CALL_SUBSHELLS = "\0call-subshells"  # (in ``functions``: per function call running, how many `( )` subshells were
+# open as its body started: a `return` in one it opens ends that subshell)
+_PIPE_LAST = "\0pipe-last"  # (in a _PIPED_GROUPS entry: the compound command is the pipeline's last part)
+_AND_THEN = "\0and-then"  # ([_AND_THEN, index, why]: after a command before `&&`; where its status fails (why: a
+# command known to fail), the commands `&&` runs are skipped to flat[index])
+_NEGATION = "\0negation"  # ([_NEGATION] after a command `!` negates)
+_KEEPS_STATUS = frozenset({_SUBSHELL, _GUARDED, _AND_THEN, _PIPED_INTO, _NEGATION, _FUNCTION_BODY, _HEREDOC_SHELL,
+                           _ARRAY_MARK, "exit", "return", "then", "do", "else", "elif", "if", "while", "until", "for",
+                           "case", "select", "{", "(", ";;"})
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
 
 

@@ -10,6 +10,7 @@ A here-document's lines are its command's input (bash(1), Here Documents), not c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..base import SHELL_SPACE, heredoc_ends, split_shell
@@ -37,25 +38,37 @@ def expansions(line: str) -> list[Expansion]:
     out: list[Expansion] = []
     if "$" not in line and "`" not in line:  # (most lines: not read character by character)
         return out
+
+    def expansion(i: int, ch: str, quote: str) -> int | None:
+        m = (_DOLLAR if ch == "$" else _BACKTICK).match(line, i) if quote != "'" else None
+        if m:
+            out.append(Expansion(i, m.end(), m.group(0), quote == '"'))
+            return m.end()  # (what it holds is its own: not scanned for quotes)
+        return None
+    _scan(line, "$`", expansion)
+    return out
+
+
+def _scan(text: str, wanted: str, seen: Callable[[int, str, str], int | None]) -> None:
+    """Calls ``seen(index, character, quote open there)`` for each character of ``wanted`` in ``text`` that is not
+    escaped (bash(1), QUOTING: `\\` takes the next character as it is, but in single quotes; within double quotes `'`
+    is a plain character), up to a `#` that starts a word outside quotes (bash(1), COMMENTS); ``seen`` returns the
+    index to go on from, or None for the next character. The scanner of expansions and _bare_parens."""
     quote = ""
     i = 0
-    while i < len(line):
-        ch = line[i]
+    while i < len(text):
+        ch = text[i]
         if ch == "\\" and quote != "'":
-            i += 2  # the escaped character is taken as it is
+            i += 2
             continue
-        if ch == "#" and not quote and (i == 0 or line[i - 1] in SHELL_SPACE):
-            break
+        if ch == "#" and not quote and (i == 0 or text[i - 1] in SHELL_SPACE):
+            return
         if ch in "'\"" and quote in ("", ch):
             quote = "" if quote else ch
-        elif ch in "$`" and quote != "'":
-            m = (_DOLLAR if ch == "$" else _BACKTICK).match(line, i)
-            if m:
-                out.append(Expansion(i, m.end(), m.group(0), quote == '"'))
-                i = m.end()
-                continue
+        elif ch in wanted and (going := seen(i, ch, quote)) is not None:
+            i = going
+            continue
         i += 1
-    return out
 
 
 # Builtins that set the variables they name (bash(1), SHELL BUILTIN COMMANDS); `export NAME` and `readonly NAME`
@@ -199,22 +212,18 @@ class Tracker:
 
 
 def _bare_parens(text: str) -> bool:
-    """Whether ``text`` holds a `(` or `)` neither quoted nor escaped (bash(1), QUOTING)."""
+    """Whether ``text`` holds a `(` or `)` neither quoted nor escaped (bash(1), QUOTING), before a comment."""
     if "(" not in text and ")" not in text:
         return False
-    quote = ""
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and quote != "'":
-            i += 2
-            continue
-        if ch in "'\"" and quote in ("", ch):
-            quote = "" if quote else ch
-        elif ch in "()" and not quote:
-            return True
-        i += 1
-    return False
+    found: list[int] = []
+
+    def paren(i: int, ch: str, quote: str) -> int | None:
+        if quote:
+            return None
+        found.append(i)
+        return len(text)  # (the first is enough)
+    _scan(text, "()", paren)
+    return bool(found)
 
 
 def substitute(line: str, found: list[Expansion], known: dict[str, str]) -> str | Expansion:
