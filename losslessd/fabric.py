@@ -221,6 +221,12 @@ class _Inputs:
         """Add ``group`` (``real``: its files' _identity) unless a group before it reads all its files; one whose files
         were named before it, alone or in parts (`lint d/opensm.conf d`), reads them all in the first one's place: one
         device."""
+        if reading.keys().isdisjoint(real):  # (a fleet's every group: none of its files met before; no set made)
+            self.steps.append(group)
+            entry = (group, real)
+            for file in real:
+                reading[file] = entry
+            return
         earlier = {id(entry[0]): entry for entry in map(reading.get, real) if entry is not None}
         if any(real <= files for _, files in earlier.values()):
             return

@@ -149,6 +149,7 @@ class Keys:
         self._port_content = _content_function(Port)
         self._shared_content = _content_function(Port, shared=True)
         self._watchdog_content = _content_function(Watchdog, owned=True)
+        self._device_content = _content_function(Device)
 
     def token(self, value: Any) -> Any:
         """A hashable stand-in for ``value``: the value itself when plain, else a small number shared by
@@ -161,24 +162,28 @@ class Keys:
             if isinstance(value, _PLAIN):
                 return value
             content: tuple[Any, ...]
+            # (a dict or list is looked up as it is: the lookup hashes it once, and raises TypeError where it holds
+            # lists or objects, which are then keyed by their tokens; a host's own 64-entry DSCP map was hashed twice)
             if isinstance(value, Model):
                 kind: Any = type(value)  # (a class is hashable; mypy says a model class is not)
                 content = (kind, _content_function(kind)(value, self._memo, self.token))
+                token = self._intern.get(content)
             elif isinstance(value, dict):
                 content = ("d", tuple(value.items()))
                 try:
-                    hash(content)
+                    token = self._intern.get(content)
                 except TypeError:  # lists or objects as values
                     content = ("d", tuple((k, self.token(v)) for k, v in value.items()))
+                    token = self._intern.get(content)
             elif isinstance(value, (list, tuple)):
                 content = ("l", tuple(value))
                 try:
-                    hash(content)
+                    token = self._intern.get(content)
                 except TypeError:
                     content = ("l", tuple(map(self.token, value)))
+                    token = self._intern.get(content)
             else:
                 raise TypeError(f"cannot key a {type(value).__name__}")
-            token = self._intern.get(content)
             if token is None:
                 token = self._intern[content] = len(self._intern) + 1  # never 0: `memo.get(..) or` relies on it
             self._memo[ident] = token
@@ -219,4 +224,4 @@ class Keys:
         """The device's settings, and per port (in order) its key and whether and by which rule it is selected."""
         port = self.port
         ports = tuple([(port(p), c.selected, c.rule) for p, c in zip(device.ports.values(), choices, strict=True)])
-        return _content_function(Device)(device, self._memo, self.token), ports
+        return self._device_content(device, self._memo, self.token), ports
