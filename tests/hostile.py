@@ -744,6 +744,14 @@ def cases() -> list[Case]:
         C("lint-nxos-2000000-unread-lines", lambda t: _lint(_w(t / "sw.cfg", _NXOS_LEAF.replace(
             "type network-qos PM-NQ-ROCE\n", "type network-qos PM-NQ-ROCE\n" + "  x\n" * 2_000_000, 1)),
             "--format", "cisco_nxos"), exits=(1,), says=("1,999,000 more SYS002 issues", "cannot read `x`")),
+        # 2 million Junos `display set` lines that say nothing lossless (a letter, `set system ...`) after a real
+        # configuration: the reader kept a statement (about 350 bytes) for each, so 32 MiB of one-letter lines took
+        # 5.9 GB; only the lines that can change what is read are kept now, and a junk line's issue past the cap is
+        # counted, not made
+        C("lint-junos-2000000-junk-lines", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_SET + "x\nset system y\n" * 1_000_000),
+                                                         "--format", "juniper_junos"), exits=(1,),
+          says=("1001 warnings", "999,000 more SYS002 issues in this file, from this line on, are not listed one by one "
+                "(at most 1,000 are); the first: line not read (not a `set` line): x", "sw.cfg:2051]")),
         # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
         # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
         *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
@@ -755,6 +763,7 @@ def cases() -> list[Case]:
 
 _SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
 _LEAF1_DB = (FABRIC / "leaf1" / "config_db.json").read_text(encoding="utf-8")
+_JUNOS_SET = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg").read_text(encoding="utf-8")
 _JUNOS_BRACES = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf-braces.cfg").read_text(
     encoding="utf-8")
 
