@@ -269,6 +269,8 @@ def _over_limit(name: str) -> Callable[[Path], Path]:
 
 # ---- the cases -------------------------------------------------------------------------------------------
 def cases() -> list[Case]:
+    from losslessd import limits
+
     C = Case
     out = [
         # YAML nesting, integers and aliases in each YAML loader
@@ -748,10 +750,20 @@ def cases() -> list[Case]:
         # configuration: the reader kept a statement (about 350 bytes) for each, so 32 MiB of one-letter lines took
         # 5.9 GB; only the lines that can change what is read are kept now, and a junk line's issue past the cap is
         # counted, not made
-        C("lint-junos-2000000-junk-lines", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_SET + "x\nset system y\n" * 1_000_000),
-                                                         "--format", "juniper_junos"), exits=(1,),
-          says=("1001 warnings", "999,000 more SYS002 issues in this file, from this line on, are not listed one by one "
-                "(at most 1,000 are); the first: line not read (not a `set` line): x", "sw.cfg:2051]")),
+        C("lint-junos-2000000-junk-lines", lambda t: _lint(
+            _w(t / "sw.cfg", _JUNOS_SET + "x\nset system y\n" * 1_000_000), "--format", "juniper_junos"), exits=(1,),
+          says=("1001 warnings", "999,000 more SYS002 issues in this file, from this line on, are not listed one by "
+                "one (at most 1,000 are); the first: line not read (not a `set` line): x", "sw.cfg:2051]")),
+        # ... and 2 million settings in a port's block of the curly-brace form (`x;`): one statement kept for each,
+        # 4.2 GB at the 32 MiB limit; a port's setting the reader does not read only makes the port, kept once now
+        C("lint-junos-braces-2000000-port-settings", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_BRACES.replace(
+            "interfaces {\n", "interfaces {\n    et-0/0/9 {\n" + "        x;\n" * 2_000_000 + "    }\n", 1)),
+            "--format", "juniper_junos"), exits=(0, 1)),
+        # ... and more interface or class-of-service statements than 64 for each port of the largest switch: 1.4 million
+        # short ones in 32 MiB took 900 MB to keep until the file was read
+        C("lint-junos-statement-flood", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_SET + "set class-of-service x\n" * (
+            limits.MAX_KEPT_STATEMENTS + 10)), "--format", "juniper_junos"),
+          says=("sw.cfg:", "interface and class-of-service statements (a generated file?); not read")),
         # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
         # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
         *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(

@@ -955,6 +955,9 @@ def test_only_set_lines_define_or_apply_groups_and_a_deactivated_one_is_not_appl
     assert parse(back).ports["et-0/0/1"].mtu_bytes == 1500
     down = parse(base + "deactivate groups JUMBO interfaces et-0/0/1 disable\nset apply-groups JUMBO\n")
     assert down.ports["et-0/0/1"].admin_up is True and down.issues == []
+    # a group's wildcard matches the ports the `set` lines name, not one a `delete` or `deactivate` line names alone
+    named = parse(base + "set apply-groups JUMBO\ndelete interfaces et-0/0/9\ndeactivate interfaces et-0/0/8\n")
+    assert "et-0/0/9" not in named.ports and "et-0/0/8" not in named.ports
     # a line that is no statement is named, and applies nothing
     text = base + "x apply-groups JUMBO\nx interfaces et-0/0/1 apply-groups JUMBO\n"
     junk = parse(text)
@@ -976,7 +979,8 @@ def test_junk_lines_past_the_issue_cap_are_counted_as_if_each_were_listed():
         "set class-of-service other 2\n" + "set system y\n" * 3)
     first = len(GOOD.split("\n"))  # the first junk line's number
     device = parse(text)
-    assert [(i.code, i.source.line) for i in device.issues[:1000]] == [("SYS002", n) for n in range(first, first + 1000)]
+    listed = [(i.code, i.source.line) for i in device.issues[:1000]]
+    assert listed == [("SYS002", n) for n in range(first, first + 1000)]
     assert device.issues[500].message == "line not read (not part of the RoCE checks yet): " \
         "set class-of-service nonsense 1"
     (counting,) = device.issues[1000:]

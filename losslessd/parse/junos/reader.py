@@ -15,7 +15,7 @@ from typing import cast
 
 from ... import units
 from ...errors import InputError
-from ...limits import MAX_ISSUES_PER_FILE, MAX_NESTING
+from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
 from ..base import Input, IssueList, check_expanded, port_slot, shell_words
@@ -183,7 +183,7 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
     cfg = JunosConfig()
     for inp in inputs:
         statements, unmade = _kept(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp),
-                                   isinstance(issues, IssueList))
+                                   isinstance(issues, IssueList), "delete" in inp.text or "deactivate" in inp.text)
         statements = _deleted(statements)
         inactive = _inactive(statements)
         if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
@@ -246,14 +246,19 @@ def _reads(words: list[str]) -> bool:
 _READ_TOPS = frozenset({"interfaces", "class-of-service", "system", "firewall", "groups", "apply-groups"})
 
 
-def _kept(statements, collapse: bool) -> tuple[list, int]:
+def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
     """The statements that can change what is read, and how many junk lines (_junk) were left out unmade. A junk line
     is kept until MAX_ISSUES_PER_FILE + 1 of them are, so its issue lands where it did; each one after that is sure
     to be past the file's cap (IssueList) and is only counted (``collapse``: the caller's issues are an IssueList).
     A bare `delete` (the whole configuration before it) takes out the statements kept so far, as _deleted would.
-    A statement kept for each line took about 350 bytes: 32 MiB of one-letter lines (16 million) took 5.9 GB."""
+    Where no line can undo another (``undone`` False: the text has no `delete` or `deactivate`), a port's setting
+    the reader does not read only makes the port, so the port's first one is kept. A statement kept for each line
+    took about 350 bytes: 32 MiB of one-letter lines (16 million) took 5.9 GB, of `x;` in a port's block 4.2 GB.
+    At most MAX_KEPT_STATEMENTS are kept, words shared between statements."""
     kept: list = []
-    junk = unmade = cut = 0
+    junk = unmade = cut = count = 0  # count: the statements kept that are not junk
+    made: set[str] = set()  # ports a kept statement makes (when no line can undo it)
+    words: dict[str, str] = {}  # one string for each word the kept statements repeat
     for st in statements:
         w = st[1]
         if _junk(w):
@@ -261,14 +266,39 @@ def _kept(statements, collapse: bool) -> tuple[list, int]:
             if collapse and junk > MAX_ISSUES_PER_FILE + 1:
                 unmade += 1
                 continue
-            kept.append(st)
-        elif w[0] in _VERBS and _reads(w):
-            if w == ["delete"]:
-                kept[cut:] = [k for k in kept[cut:] if _junk(k[1])]
-                cut = len(kept)
-                continue
-            kept.append(st)
+        elif w[0] not in _VERBS or not _reads(w):
+            continue
+        elif w == ["delete"]:
+            kept[cut:] = [k for k in kept[cut:] if _junk(k[1])]
+            cut = len(kept)
+            continue
+        elif not undone and _makes_only(w) and w[2] in made:
+            continue
+        else:
+            if not undone and _makes_only(w):
+                made.add(w[2])
+            count += 1
+            if count > MAX_KEPT_STATEMENTS:
+                raise InputError(f"more than {MAX_KEPT_STATEMENTS:,} interface and class-of-service statements (a "
+                                 "generated file?); not read", file=st[0].file, line=st[0].line)
+        if w is not None:
+            st = st[0], [words.setdefault(word, word) for word in w], st[2]
+        kept.append(st)
     return kept, unmade
+
+
+# What `set interfaces PORT SETTING ...` reads (_interface_setting); a port's other settings only make the port.
+_PORT_SETTINGS = frozenset({"description", "mtu", "speed", "disable", "vlan-tagging", "flexible-vlan-tagging",
+                            "stacked-vlan-tagging", "number-of-sub-ports"})
+
+
+def _makes_only(w: list[str]) -> bool:
+    """A `set interfaces PORT ...` line whose only outcome is the port (a physical port's setting not read)."""
+    if w[0] != "set" or w[1] != "interfaces" or len(w) < 4 or not PHYSICAL.match(w[2]) or w[3] in _PORT_SETTINGS:
+        return False
+    if w[3] == "unit" and w[5:6] == ["family"] and (w[7:8] == ["filter"] or w[6:8] == ["inet", "mtu"]):
+        return False
+    return "apply-groups" not in w and "apply-groups-except" not in w
 
 
 def _inactive(statements: list) -> dict:
@@ -387,10 +417,11 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
             main.append((src, w, line))
     # What a group's wildcard can match: the names the configuration itself gives (Junos matches `<pattern>` against
     # existing statements), physical ports under interfaces, any entry under class-of-service interfaces.
-    names = {"interfaces": sorted({w[2] for _, w, _ in main if w is not None and w[1:2] == ["interfaces"]
+    # (`set` lines only: a port named by `delete interfaces et-0/0/9` alone is no port the configuration has)
+    names = {"interfaces": sorted({w[2] for _, w, _ in main if w is not None and w[:2] == ["set", "interfaces"]
                                    and len(w) > 2 and PHYSICAL.match(w[2])}),
              "class-of-service": sorted({w[3] for _, w, _ in main if w is not None and len(w) > 3
-                                         and w[1:3] == ["class-of-service", "interfaces"]})}
+                                         and w[:3] == ["set", "class-of-service", "interfaces"]})}
     inherited: list[tuple[Source, list[str] | None, str]] = []
     examined = [0]  # names the wildcards were matched against: bounded like ranges (each costs time)
     levels: dict[tuple[str, ...], list[str]] = {(): applied}
