@@ -119,6 +119,12 @@ def hostile_fleet(tmp: Path) -> Path:
     return folder
 
 
+def _empty_files(folder: Path, n: int) -> Path:
+    for i in range(n):
+        (folder / f"e{i}.cfg").touch()
+    return folder
+
+
 def _deep_block(depth: int, leaf: str = "x") -> str:
     return "".join(f"{' ' * i}k{i}:\n" for i in range(depth)) + " " * depth + leaf + "\n"
 
@@ -764,6 +770,10 @@ def cases() -> list[Case]:
         C("lint-junos-statement-flood", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_SET + "set class-of-service x\n" * (
             limits.MAX_KEPT_STATEMENTS + 10)), "--format", "juniper_junos"),
           says=("sw.cfg:", "interface and class-of-service statements (a generated file?); not read")),
+        # a fleet folder of 20,000 empty files beside a switch (captures that failed): each was "cannot tell which
+        # platform wrote this file" with the list of every platform (950 bytes; 100,000 of them a 95 MB report)
+        C("lint-folder-20000-empty-files", lambda t: _lint(_empty_files(_fabric(t), 20_000)), exits=(1,),
+          says=("e19999.cfg", "the file is empty: no configuration to read", "20000 inputs unread")),
         # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
         # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
         *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
