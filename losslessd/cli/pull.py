@@ -95,7 +95,7 @@ def pull(
     for device in result.crashed:  # a bug, not a device that failed: exit 3, never 1 (the rest is saved)
         typer.echo(f"losslessd: internal error: {printable(device.message or '')}", err=True)
     for message in result.unwritten:  # the snapshot folder, not a device: exit 2 (what was written stays)
-        typer.echo(f"losslessd: error: {printable(message)}", err=True)
+        echo_error(message)
     raise typer.Exit(EXIT_INTERNAL if result.crashed else EXIT_INPUT if result.unwritten else
                      EXIT_FINDINGS if failed else EXIT_OK)
 
