@@ -544,7 +544,7 @@ def small_disk(tmp_path):
     try:
         yield where
     finally:
-        subprocess.run(["umount", str(where)], check=True)
+        subprocess.run(["umount", "-l", str(where)], check=True)  # (-l: also with a file left open)
 
 
 def test_a_snapshot_folder_that_fills_is_named_not_an_internal_error(sim_fabric, small_disk):
@@ -576,9 +576,8 @@ def test_a_snapshot_folder_that_fills_is_named_not_an_internal_error(sim_fabric,
             assert stale and rec["status"] == "pending", rec
     # nothing left to write the manifest with: refused before any device is contacted
     shutil.rmtree(out)
-    with open(small_disk / "fill", "wb") as f:
-        with contextlib.suppress(OSError):
-            f.write(b"\0" * 64 * 1024)
+    with open(small_disk / "fill", "wb") as f, contextlib.suppress(OSError):
+        f.write(b"\0" * 64 * 1024)
     res = _pull_cli(inv, small_disk / "snap2", sim_fabric.env, known_hosts=sim_fabric.known_hosts_path)
     assert res.returncode == 2 and res.stdout == ""
     assert (f"losslessd: error: {small_disk / 'snap2' / MANIFEST}: cannot write into the snapshot: No space left on "
