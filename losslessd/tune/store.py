@@ -76,6 +76,10 @@ class Tune:
     start: str | None = None  # the candidate the search started from (kept: a resumed tune starts there too)
 
 
+# SQLite result codes (https://www.sqlite.org/rescode.html): a read-only file, an I/O error, a full disk.
+_UNWRITABLE = (8, 10, 13)  # SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
+
+
 def fingerprint(params: dict) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -102,6 +106,8 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             version = row[0] if row else None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _UNWRITABLE:  # a full disk is no other program's file
+                raise InputError(f"cannot write the tune database: {exc}", file=str(self.path)) from None
             raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
