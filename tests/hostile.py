@@ -119,6 +119,12 @@ def hostile_fleet(tmp: Path) -> Path:
     return folder
 
 
+def _empty_files(folder: Path, n: int) -> Path:
+    for i in range(n):
+        (folder / f"e{i}.cfg").touch()
+    return folder
+
+
 def _deep_block(depth: int, leaf: str = "x") -> str:
     return "".join(f"{' ' * i}k{i}:\n" for i in range(depth)) + " " * depth + leaf + "\n"
 
@@ -269,6 +275,8 @@ def _over_limit(name: str) -> Callable[[Path], Path]:
 
 # ---- the cases -------------------------------------------------------------------------------------------
 def cases() -> list[Case]:
+    from losslessd import limits
+
     C = Case
     out = [
         # YAML nesting, integers and aliases in each YAML loader
@@ -744,6 +752,28 @@ def cases() -> list[Case]:
         C("lint-nxos-2000000-unread-lines", lambda t: _lint(_w(t / "sw.cfg", _NXOS_LEAF.replace(
             "type network-qos PM-NQ-ROCE\n", "type network-qos PM-NQ-ROCE\n" + "  x\n" * 2_000_000, 1)),
             "--format", "cisco_nxos"), exits=(1,), says=("1,999,000 more SYS002 issues", "cannot read `x`")),
+        # 2 million Junos `display set` lines that say nothing lossless (a letter, `set system ...`) after a real
+        # configuration: the reader kept a statement (about 350 bytes) for each, so 32 MiB of one-letter lines took
+        # 5.9 GB; only the lines that can change what is read are kept now, and a junk line's issue past the cap is
+        # counted, not made
+        C("lint-junos-2000000-junk-lines", lambda t: _lint(
+            _w(t / "sw.cfg", _JUNOS_SET + "x\nset system y\n" * 1_000_000), "--format", "juniper_junos"), exits=(1,),
+          says=("1001 warnings", "999,000 more SYS002 issues in this file, from this line on, are not listed one by "
+                "one (at most 1,000 are); the first: line not read (not a `set` line): x", "sw.cfg:2051]")),
+        # ... and 2 million settings in a port's block of the curly-brace form (`x;`): one statement kept for each,
+        # 4.2 GB at the 32 MiB limit; a port's setting the reader does not read only makes the port, kept once now
+        C("lint-junos-braces-2000000-port-settings", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_BRACES.replace(
+            "interfaces {\n", "interfaces {\n    et-0/0/9 {\n" + "        x;\n" * 2_000_000 + "    }\n", 1)),
+            "--format", "juniper_junos"), exits=(0, 1)),
+        # ... and more interface or class-of-service statements than 64 for each port of the largest switch: 1.4 million
+        # short ones in 32 MiB took 900 MB to keep until the file was read
+        C("lint-junos-statement-flood", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_SET + "set class-of-service x\n" * (
+            limits.MAX_KEPT_STATEMENTS + 10)), "--format", "juniper_junos"),
+          says=("sw.cfg:", "interface and class-of-service statements (a generated file?); not read")),
+        # a fleet folder of 20,000 empty files beside a switch (captures that failed): each was "cannot tell which
+        # platform wrote this file" with the list of every platform (950 bytes; 100,000 of them a 95 MB report)
+        C("lint-folder-20000-empty-files", lambda t: _lint(_empty_files(_fabric(t), 20_000)), exits=(1,),
+          says=("e19999.cfg", "the file is empty: no configuration to read", "20000 inputs unread")),
         # a CONFIG_DB port named with a lone surrogate (`"Ethernet0\ud800"`, JSON allows it) that a finding names: its
         # fingerprint hashed the name's UTF-8, which Python refuses to make (JSON and SARIF reports: exit 3)
         *[C(f"lint-{fmt}-finding-on-lone-surrogate-port", lambda t, fmt=fmt: _lint(
@@ -755,6 +785,7 @@ def cases() -> list[Case]:
 
 _SPINE1 = (FABRIC / "spine1.cfg").read_text(encoding="utf-8")
 _LEAF1_DB = (FABRIC / "leaf1" / "config_db.json").read_text(encoding="utf-8")
+_JUNOS_SET = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf.cfg").read_text(encoding="utf-8")
 _JUNOS_BRACES = (ROOT / "tests" / "fixtures" / "raw" / "juniper_junos" / "roce-leaf-braces.cfg").read_text(
     encoding="utf-8")
 

@@ -35,6 +35,7 @@ LIMIT_SAYS = {
     "lint-os10-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-onyx-range-flood": f"{limits.MAX_EXPANDED_PORTS:,}",
     "lint-onyx-too-many-ports": PORTS, "lint-sonic-ports-named-by-keys": PORTS,
+    "lint-junos-statement-flood": f"more than {limits.MAX_KEPT_STATEMENTS:,}",
     "lint-sonic-multiport-key-bomb": f"{limits.MAX_EXPANDED_PORTS:,}",
     **{name: FIFO for name in ("policy-fifo", "topology-fifo", "topology-lldp-fifo", "lint-config-db-fifo",
                                "lint-folder-only-fifo", "lint-fifo-path", "lint-manifest-fifo", "lint-baseline-fifo",

@@ -970,3 +970,58 @@ def test_a_dscp_pfc_code_point_list_is_named_not_read():
     dev = parse(text)
     assert dev.ports["et-0/0/1"].pfc_enabled is None
     assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 3)]
+
+
+def test_only_set_lines_define_or_apply_groups_and_a_deactivated_one_is_not_applied():
+    """Only `set` lines define groups and apply them (Junos CLI guide, "Configuration Groups"), and a statement made
+    inactive is not applied ("deactivate"): `deactivate apply-groups G` and `delete apply-groups G` applied G, and
+    `deactivate groups G interfaces et-0/0/1 disable` read as if it were the `set` line (the port down)."""
+    base = "\n".join(line for line in GOOD.split("\n") if line != "set interfaces et-0/0/1 mtu 9216") + (
+        "set groups JUMBO interfaces <et-*> mtu 1514\n")
+    assert parse(base + "set apply-groups JUMBO\n").ports["et-0/0/1"].mtu_bytes == 1500  # applied: IP MTU 1514 - 14
+    for tail in ("deactivate apply-groups JUMBO\n", "delete apply-groups JUMBO\n",
+                 "set apply-groups JUMBO\ndeactivate apply-groups JUMBO\n",
+                 "set apply-groups JUMBO\ndelete apply-groups JUMBO\n",
+                 "set apply-groups [ JUMBO ]\ndeactivate apply-groups\n",
+                 "set apply-groups JUMBO\ndeactivate groups JUMBO\n",
+                 "set interfaces et-0/0/1 apply-groups JUMBO\ndeactivate interfaces et-0/0/1 apply-groups\n"):
+        device = parse(base + tail)
+        assert device.ports["et-0/0/1"].mtu_bytes is None and device.issues == [], tail
+    # activated again, it applies again
+    back = base + "set apply-groups JUMBO\ndeactivate apply-groups JUMBO\nactivate apply-groups JUMBO\n"
+    assert parse(back).ports["et-0/0/1"].mtu_bytes == 1500
+    down = parse(base + "deactivate groups JUMBO interfaces et-0/0/1 disable\nset apply-groups JUMBO\n")
+    assert down.ports["et-0/0/1"].admin_up is True and down.issues == []
+    # a group's wildcard matches the ports the `set` lines name, not one a `delete` or `deactivate` line names alone
+    named = parse(base + "set apply-groups JUMBO\ndelete interfaces et-0/0/9\ndeactivate interfaces et-0/0/8\n")
+    assert "et-0/0/9" not in named.ports and "et-0/0/8" not in named.ports
+    # a line that is no statement is named, and applies nothing
+    text = base + "x apply-groups JUMBO\nx interfaces et-0/0/1 apply-groups JUMBO\n"
+    junk = parse(text)
+    assert junk.ports["et-0/0/1"].mtu_bytes is None
+    assert [(i.code, i.source.line) for i in junk.issues] == [
+        ("SYS002", line_of(text, "x apply-groups JUMBO")),
+        ("SYS002", line_of(text, "x interfaces et-0/0/1 apply-groups JUMBO"))]
+
+
+def test_junk_lines_past_the_issue_cap_are_counted_as_if_each_were_listed():
+    """A line whose only outcome is a SYS002 (not a statement, unclosed quotes, a bare `set`) is not kept once 1,001
+    of them are: the file's issues are those one issue per line gives (limits.MAX_ISSUES_PER_FILE: the first 1,000
+    listed, then one counting the rest at the first left out), whatever other unread lines are among them."""
+    from losslessd.limits import MAX_ISSUES_PER_FILE
+
+    assert MAX_ISSUES_PER_FILE == 1_000
+    junk = ["x", 'set interfaces et-0/0/0 description "open', "set"] * 700  # 2,100 junk lines
+    text = GOOD + "\n".join(junk[:500]) + "\nset class-of-service nonsense 1\n" + "\n".join(junk[500:]) + "\n" + (
+        "set class-of-service other 2\n" + "set system y\n" * 3)
+    first = len(GOOD.split("\n"))  # the first junk line's number
+    device = parse(text)
+    listed = [(i.code, i.source.line) for i in device.issues[:1000]]
+    assert listed == [("SYS002", n) for n in range(first, first + 1000)]
+    assert device.issues[500].message == "line not read (not part of the RoCE checks yet): " \
+        "set class-of-service nonsense 1"
+    (counting,) = device.issues[1000:]
+    # 2,100 junk + 2 class-of-service lines unread, 1,000 listed: 1,102 more, from the 1,000th junk line (an `x`) on
+    assert counting.source.line == first + 1000
+    assert counting.message.startswith("1,102 more SYS002 issues in this file, from this line on")
+    assert counting.message.endswith("the first: line not read (not a `set` line): x")

@@ -4,6 +4,7 @@ unknown host key."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -531,3 +532,53 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
     assert manifest["devices"]["hung"]["code"] == "SYS013" and "interrupted" in manifest["devices"]["hung"]["message"]
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
     assert {(f.code, f.device) for f in lint([out]).findings if f.code.startswith("SYS01")} == {("SYS013", "hung")}
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A tmpfs of 40 KiB (a disk that fills during a pull), unmounted afterwards; skipped where mount is refused."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40k", "tmpfs", str(where)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=True)  # (-l: also with a file left open)
+
+
+def test_a_snapshot_folder_that_fills_is_named_not_an_internal_error(sim_fabric, small_disk):
+    """A capture that cannot be written (No space left on device) was SYS900 on each device and exit 3: the disk is
+    no device's fault and no bug. The device fails naming the file (its config was collected, not saved), what was
+    saved stays whole, and the pull exits 2; a snapshot whose manifest cannot be written contacts nothing."""
+    inv = _subset_inventory(sim_fabric, SUBSET, small_disk.parent / "inv.yaml")
+    out = small_disk / "snap"
+    res = _pull_cli(inv, out, sim_fabric.env, "--serial", known_hosts=sim_fabric.known_hosts_path)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "internal error" not in res.stderr and "SYS900" not in res.stdout
+    unsaved = re.findall(r"^(\w+): SYS013 collection-timeout: collected but not saved: (\S+): cannot write into the "
+                         r"snapshot: No space left on device$", res.stdout, re.MULTILINE)
+    assert unsaved and all(path == str(out / f"{name}.capture") for name, path in unsaved)
+    counters = re.findall(r"^(\w+): SYS013 collection-timeout: SNMP counters not saved: (\S+): cannot write into the "
+                          r"snapshot: No space left on device$", res.stdout, re.MULTILINE)
+    assert all(path == str(out / "counters" / f"{name}.json") for name, path in counters)
+    for _, path in unsaved + counters:
+        assert f"losslessd: error: {path}: cannot write into the snapshot: No space left on device" in res.stderr
+    # the manifest on the disk is its last save that fitted: said when it is not the last state
+    stale = f"losslessd: error: {out / MANIFEST}: cannot write into the snapshot" in res.stderr
+    manifest = json.loads((out / MANIFEST).read_text())
+    for name, rec in manifest["devices"].items():
+        if rec["status"] == "ok":
+            assert rec["sha256"] == collect.sha256((out / rec["capture"]).read_bytes())
+        elif rec["status"] == "failed":
+            assert name in dict(unsaved) and rec["code"] == "SYS013" and not (out / f"{name}.capture").exists()
+        else:
+            assert stale and rec["status"] == "pending", rec
+    # nothing left to write the manifest with: refused before any device is contacted
+    shutil.rmtree(out)
+    with open(small_disk / "fill", "wb") as f, contextlib.suppress(OSError):
+        f.write(b"\0" * 64 * 1024)
+    res = _pull_cli(inv, small_disk / "snap2", sim_fabric.env, known_hosts=sim_fabric.known_hosts_path)
+    assert res.returncode == 2 and res.stdout == ""
+    assert (f"losslessd: error: {small_disk / 'snap2' / MANIFEST}: cannot write into the snapshot: No space left on "
+            "device; nothing was contacted") in res.stderr

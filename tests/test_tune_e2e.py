@@ -7,6 +7,7 @@ tune with the fabric at the best-known settings; a killed tune resumes without l
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -323,3 +324,38 @@ def test_a_benchmark_whose_output_gives_no_score_stops_the_tune_before_any_push(
     assert "nothing was changed" in res.stdout and "Traceback" not in res.stderr
     assert [candidate for _, candidate, _ in _trials(db)] == [AS_FOUND, AS_FOUND]
     assert sim.running_config("leaf1") == found and sim.devices["leaf1"].config.commits == 0
+
+
+def test_a_tune_database_whose_disk_fills_stops_the_tune_with_the_fabric_put_back(fabric, tmp_path):
+    """The disk of the tune database fills during the first candidate's run (the benchmark fills it after the two
+    runs of the settings as found): storing that trial failed as an internal error (exit 3), and the tune's record of
+    its stop failed again while the fabric was put back. It is an InputError naming the file (exit 2), the candidate
+    pushed is taken back, and what was stored before stays readable."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        sim = fabric
+        runs = tmp_path / "runs"
+        script = tmp_path / "bench.sh"
+        script.write_text(" ".join(map(shlex.quote, bench(sim))) + "\nstatus=$?\necho x >> " + shlex.quote(str(runs))
+                          + f"\nif [ $(wc -l < {shlex.quote(str(runs))}) -ge 3 ]; then head -c 1M /dev/zero > "
+                          + shlex.quote(str(disk / "fill")) + " 2>/dev/null; fi\nexit $status\n")
+        opts = Options(benchmark=["sh", str(script)], sizes=SIZES, budget=3, noise_runs=2, apply=True,
+                       known_hosts=sim.known_hosts_path, db=disk / "tune.sqlite", ports={"leaf1": PORTS["leaf1"]})
+        t = Tuner(load(sim.inventory_path, sim.env), ["leaf1"], POLICY, opts, say=lambda line: None)
+        t.load()
+        found = settings(sim, t, "leaf1")
+        with pytest.raises(InputError) as err:
+            t.run()
+        assert str(err.value).startswith(f"{disk / 'tune.sqlite'}: cannot write the tune database: ")
+        assert "full" in str(err.value)
+        assert sim.devices["leaf1"].config.commits > 0  # the candidate was pushed ...
+        assert settings(sim, t, "leaf1") == found  # ... and taken back
+        (disk / "fill").unlink()
+        with Store(disk / "tune.sqlite", create=False) as store:
+            tune = store.tune()
+            assert [trial.candidate for trial in store.trials(tune.id)] == [AS_FOUND, AS_FOUND]
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)  # (-l: also with a file left open)

@@ -9,6 +9,7 @@ no device could be read does); a device with nothing checked in a run that check
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -391,3 +392,24 @@ def test_a_collected_device_named_otherwise_by_its_config_is_read_not_unread(tmp
     assert [f["device"] for f in issue] == ["spine1"]
     assert report["summary"]["inputs_unread"] == 0
     assert "unread" not in losslessd("lint", snap).stdout.splitlines()[-1]
+
+
+def test_a_tune_database_on_a_full_disk_is_said_to_be_unwritable_not_foreign(tmp_path):
+    """A new tune database on a full disk was "not a losslessd tune database: database or disk is full"."""
+    import subprocess
+
+    from losslessd.errors import InputError
+    from losslessd.tune.store import Store
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        with open(disk / "fill", "wb") as f, contextlib.suppress(OSError):
+            f.write(b"\0" * 64 * 1024)
+        with pytest.raises(InputError) as err:
+            Store(disk / "tune.sqlite")
+        assert str(err.value) == f"{disk / 'tune.sqlite'}: cannot write the tune database: database or disk is full"
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)  # (-l: also with a file left open)

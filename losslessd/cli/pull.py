@@ -12,7 +12,7 @@ import typer
 
 from ..collect import pull as collect
 from ..collect.ssh import check_known_hosts
-from ..errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, InputError
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
 from ..inventory import InventoryError, load
 from ..lint.registry import lookup
 from ..printable import printable
@@ -44,7 +44,8 @@ def pull(
     """Pull every inventory device's configuration into a snapshot folder that `losslessd lint` reads.
 
     Exit 0: every device collected. 1: some devices failed (the others are saved; lint reports the
-    failures as SYS findings). 2: inventory or usage error (nothing was contacted). 3: internal error (a bug
+    failures as SYS findings). 2: inventory or usage error (nothing was contacted), or a file of the snapshot
+    that could not be written (a full disk; what was written stays). 3: internal error (a bug
     in losslessd, met on a device: the other devices are still collected and saved).
     """
     inv, keys = preflight(inventory, known_hosts, insecure)
@@ -93,7 +94,10 @@ def pull(
                    + (f" ({failed} failed)" if failed else "") + f"; check them with: losslessd lint {out}")
     for device in result.crashed:  # a bug, not a device that failed: exit 3, never 1 (the rest is saved)
         typer.echo(f"losslessd: internal error: {printable(device.message or '')}", err=True)
-    raise typer.Exit(EXIT_INTERNAL if result.crashed else EXIT_FINDINGS if failed else EXIT_OK)
+    for message in result.unwritten:  # the snapshot folder, not a device: exit 2 (what was written stays)
+        echo_error(message)
+    raise typer.Exit(EXIT_INTERNAL if result.crashed else EXIT_INPUT if result.unwritten else
+                     EXIT_FINDINGS if failed else EXIT_OK)
 
 
 

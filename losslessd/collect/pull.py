@@ -92,6 +92,8 @@ class DeviceResult:
 class PullResult:
     folder: Path
     devices: dict[str, DeviceResult]
+    # files of the snapshot that could not be written (a full disk, a folder made read-only): the pull exits 2
+    unwritten: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> list[DeviceResult]:
@@ -128,6 +130,21 @@ def pull(inventory: Inventory, out: Path, options: Options, *, inventory_path: s
     return asyncio.run(_Pull(inventory, out, options, inventory_path, on_result).run())
 
 
+class SnapshotUnwritable(InputError):
+    """A file of the snapshot could not be written (a full disk, a folder made read-only meanwhile): no device's
+    failure and no bug in losslessd (it was SYS900 on each device, exit 3)."""
+
+    def __init__(self, path: Path, exc: OSError):
+        super().__init__(f"cannot write into the snapshot: {exc.strerror or exc}", file=str(path))
+
+
+def _write(path: Path, text: str) -> bytes:
+    try:
+        return write_atomic(path, text)
+    except OSError as exc:
+        raise SnapshotUnwritable(path, exc) from None
+
+
 class _Pull:
     def __init__(self, inventory: Inventory, out: Path, options: Options, inventory_path: str,
                  on_result: Callable[[DeviceResult], None] | None):
@@ -146,9 +163,12 @@ class _Pull:
         }
         # One SNMP poller for the run (make_poller: fast path or pysnmp), made on first use.
         self._snmp: BasePoller | None = None
+        self.unwritten: list[str] = []  # SnapshotUnwritable messages, each once
 
     async def run(self) -> PullResult:
         self._save_manifest()
+        if self.unwritten:  # a snapshot that cannot be started: no device is contacted for nothing
+            raise InputError(f"{self.unwritten[0]}; nothing was contacted")
         gate = asyncio.Semaphore(1 if self.options.serial else max(1, self.options.concurrency))
         loop = asyncio.get_running_loop()
         loop.set_default_executor(ThreadPoolExecutor(max_workers=max(1, self.options.concurrency),
@@ -176,13 +196,16 @@ class _Pull:
             self._save_manifest()
             if self._snmp is not None:
                 self._snmp.close()
-        return PullResult(self.out, self.results)
+        return PullResult(self.out, self.results, self.unwritten)
 
     async def _device(self, host: Host) -> None:
         """Collect one device; a bug met there is its failure (SYS900), never the fleet's: the others go on and
         what they collected is saved."""
         try:
             await self._collect(host)
+        except SnapshotUnwritable as exc:  # collected, not saved: the device's collection did not finish
+            self._unwritten(exc)
+            self._fail(self.results[host.name], TIMEOUT, f"collected but not saved: {exc}")
         except Exception as exc:  # noqa: BLE001 - deliberate: one device's bug must not stop a fleet run
             self._fail(self.results[host.name], INTERNAL_ERROR,
                        internal_error_message(f"collecting {host.name} failed", exc))
@@ -244,7 +267,7 @@ class _Pull:
                   "collector": f"losslessd {__version__} pull"}
         text = capture.write(header, outcome.sections)
         name = capture_name(host.name)
-        data = write_atomic(self.out / name, text)
+        data = _write(self.out / name, text)
         lines = [s.line for s in capture.read(text).sections]
         for index, count in sorted(outcome.masked.items()):
             log.warning("%s: the output of `%s` held the login password or enable secret %d time(s) (a device echoing "
@@ -273,9 +296,17 @@ class _Pull:
         except snmp.SnmpError as exc:
             result.issues.append({"code": exc.sys_code, "command": "snmp", "message": f"SNMP counters not collected: {exc.message}"})
             return
-        (self.out / COUNTERS).mkdir(exist_ok=True)
         path = f"{COUNTERS}/{host.name}.json"
-        write_atomic(self.out / path, sample.model_dump_json(indent=1) + "\n")
+        try:
+            try:
+                (self.out / COUNTERS).mkdir(exist_ok=True)
+            except OSError as exc:
+                raise SnapshotUnwritable(self.out / COUNTERS, exc) from None
+            _write(self.out / path, sample.model_dump_json(indent=1) + "\n")
+        except SnapshotUnwritable as exc:  # the configuration is saved: the counters are what is missing
+            self._unwritten(exc)
+            result.issues.append({"code": TIMEOUT, "command": "snmp", "message": f"SNMP counters not saved: {exc}"})
+            return
         result.record["counters"] = path
 
     def _fail(self, result: DeviceResult, code: str, message: str, save: bool = True) -> None:
@@ -292,7 +323,17 @@ class _Pull:
             self._save_manifest()
 
     def _save_manifest(self) -> None:
-        write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=2) + "\n")
+        """Write the manifest as it stands; when it cannot be, say so at the end (the next save may still)."""
+        try:
+            _write(self.out / MANIFEST, json.dumps(self.manifest, indent=2) + "\n")
+        except SnapshotUnwritable as exc:
+            self._unwritten(exc)
+        else:  # written after all: an earlier failed save of it is no longer true
+            self.unwritten[:] = [m for m in self.unwritten if not m.startswith(f"{self.out / MANIFEST}: ")]
+
+    def _unwritten(self, exc: SnapshotUnwritable) -> None:
+        if str(exc) not in self.unwritten:
+            self.unwritten.append(str(exc))
 
 
 def _now() -> str:

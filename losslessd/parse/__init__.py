@@ -165,6 +165,11 @@ def parse_group(name: str, files: list[Path] | list[str], fmt: str | None = None
         platform = plat.id
     else:
         platform = detect(inputs[0])
+        if platform is None and not inputs[0].text.strip():
+            # (a copy or capture that failed leaves an empty file; the list of every platform, 950 bytes, said
+            # nothing about it, and a folder of 100,000 of them was a 95 MB report)
+            raise InputError("the file is empty" + (" but for blank space" if inputs[0].text else "") +
+                             ": no configuration to read (a copy or capture that failed?)", file=inputs[0].path)
         if platform is None:
             _unparsed_capture(inputs[0])
             importlib.import_module(".sonic", __package__).other_database(inputs[0])

@@ -83,6 +83,16 @@ class IssueList(list[ParseIssue]):
             super().append(counting)
         self._stale = True
 
+    def count_unlisted(self, code: str, file: str | None, n: int) -> None:
+        """Count ``n`` more issues of ``code`` for ``file`` that a reader never made, each sure to be past the cap: the
+        list must already count (not list) that code's issues of that file, so what it lists and where the counting
+        issue stands are what appending them one by one gives (the Junos reader keeps no statement per junk line)."""
+        key = (code, file)
+        if key not in self._more:
+            raise ValueError(f"{code} issues of {file} are not yet past the {MAX_ISSUES_PER_FILE:,} listed")
+        self._counts[key] += n
+        self._stale = True
+
     def _finish(self) -> None:
         """Write each counting issue's message with the count so far."""
         if not self._stale:

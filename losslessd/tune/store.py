@@ -76,6 +76,10 @@ class Tune:
     start: str | None = None  # the candidate the search started from (kept: a resumed tune starts there too)
 
 
+# SQLite result codes (https://www.sqlite.org/rescode.html): a read-only file, an I/O error, a full disk.
+_UNWRITABLE = (8, 10, 13)  # SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
+
+
 def fingerprint(params: dict) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -85,6 +89,7 @@ class Store:
         """``create=False``: read an existing tune database only (`tune report`), writing nothing. Another
         program's SQLite file (the daemon's history, say) is refused either way, never given tune tables."""
         self.path = Path(path)
+        self.unwritable: str | None = None  # why a write failed (the writes after it are skipped)
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={'rwc' if create else 'ro'}", uri=True,
                                       isolation_level=None, timeout=30)
@@ -101,6 +106,8 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             version = row[0] if row else None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a damaged page's text
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _UNWRITABLE:  # a full disk is no other program's file
+                raise InputError(f"cannot write the tune database: {exc}", file=str(self.path)) from None
             raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
@@ -122,8 +129,10 @@ class Store:
                               (fp,)).fetchone()
         if row is not None:
             return self.tune(row[0]), True
-        cur = self.db.execute("INSERT INTO tunes (fingerprint, params, status, started_unix_s) VALUES (?, ?, 'running', ?)",
-                              (fp, json.dumps(params, sort_keys=True), time.time()))
+        cur = self._write("INSERT INTO tunes (fingerprint, params, status, started_unix_s) VALUES (?, ?, 'running', ?)",
+                          (fp, json.dumps(params, sort_keys=True), time.time()))
+        if cur is None:  # (a write failed before: said by the InputError it raised)
+            raise InputError(self.unwritable or "cannot write the tune database", file=str(self.path))
         return self.tune(cur.lastrowid), False
 
     def tune(self, tune_id: int | None = None) -> Tune:
@@ -144,22 +153,22 @@ class Store:
         return [self.tune(r[0]) for r in self._read("SELECT id FROM tunes ORDER BY id")]
 
     def set_origins(self, tune_id: int, origins: dict) -> None:
-        self.db.execute("UPDATE tunes SET origins = ? WHERE id = ?", (json.dumps(origins, sort_keys=True), tune_id))
+        self._write("UPDATE tunes SET origins = ? WHERE id = ?", (json.dumps(origins, sort_keys=True), tune_id))
 
     def set_start(self, tune_id: int, start: str) -> None:
-        self.db.execute("UPDATE tunes SET start = ? WHERE id = ?", (start, tune_id))
+        self._write("UPDATE tunes SET start = ? WHERE id = ?", (start, tune_id))
 
     def set_noise(self, tune_id: int, noise: float) -> None:
-        self.db.execute("UPDATE tunes SET noise_pct = ? WHERE id = ?", (noise, tune_id))
+        self._write("UPDATE tunes SET noise_pct = ? WHERE id = ?", (noise, tune_id))
 
     def finish(self, tune_id: int, status: str, best: str | None, best_score: float | None, stopped: str | None) -> None:
-        self.db.execute("UPDATE tunes SET status = ?, ended_unix_s = ?, best = ?, best_score = ?, stopped = ? "
-                        "WHERE id = ?", (status, time.time(), best, best_score, stopped, tune_id))
+        self._write("UPDATE tunes SET status = ?, ended_unix_s = ?, best = ?, best_score = ?, stopped = ? "
+                    "WHERE id = ?", (status, time.time(), best, best_score, stopped, tune_id))
 
     # -- trials --------------------------------------------------------------------------------------
     def add_trial(self, tune_id: int, trial: Trial) -> None:
         """One transaction per trial: committed when this returns."""
-        self.db.execute(
+        self._write(
             "INSERT INTO trials VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (tune_id, trial.seq, trial.candidate, trial.status, int(trial.ran), trial.reason, trial.score,
              trial.measure, trial.paused_share, trial.dropped, json.dumps({str(k): v for k, v in trial.per_size.items()}),
@@ -176,11 +185,24 @@ class Store:
 
     # -- events --------------------------------------------------------------------------------------
     def event(self, tune_id: int, kind: str, message: str, device: str | None = None) -> None:
-        self.db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (tune_id, time.time(), kind, device, message))
+        self._write("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (tune_id, time.time(), kind, device, message))
 
     def events(self, tune_id: int) -> list[tuple[float, str, str | None, str]]:
         return [tuple(self._checked("events", r, _EVENT_COLUMNS)) for r in self._read(
             "SELECT unix_s, kind, device, message FROM events WHERE tune_id = ? ORDER BY rowid", (tune_id,))]
+
+    # -- writing on a disk that may fill -------------------------------------------------------------
+    def _write(self, sql: str, args: tuple = ()) -> sqlite3.Cursor | None:
+        """One write. A database that cannot take it (a full disk, a file made read-only) is an InputError naming the
+        file, raised once (it was an internal error mid-trial, exit 3, and the tune's record of its stop failed in
+        turn while the fabric was put back); the writes after it are skipped, that error having said so."""
+        if self.unwritable is not None:
+            return None
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.DatabaseError as exc:
+            self.unwritable = f"cannot write the tune database: {state_file_reason(exc)}"
+            raise InputError(self.unwritable, file=str(self.path)) from None
 
     # -- reading a file someone else may have edited or damaged ---------------------------------------
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:

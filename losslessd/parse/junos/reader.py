@@ -11,14 +11,15 @@ import fnmatch
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from ... import units
 from ...errors import InputError
-from ...limits import MAX_NESTING
+from ...limits import MAX_ISSUES_PER_FILE, MAX_KEPT_STATEMENTS, MAX_NESTING
 from ...model import ParseIssue, Source
 from ...units import DSCP_NAMES
 from ..base import JUNOS_CLI_LINE, Input, IssueList, check_expanded, port_slot, shell_words
-from ..clitext import Val
+from ..clitext import Val, numbered_lines
 
 # Physical Ethernet ports (et = 40G and faster, xe = 10G, ge / mge = 1G; `:N` a channelized lane).
 PHYSICAL = re.compile(r"^(et|xe|ge|mge)-\d+/\d+/\d+(:\d+)?$")
@@ -193,10 +194,12 @@ class _Skip(Exception):
 def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
     cfg = JunosConfig()
     for inp in inputs:
-        statements = _deleted(list(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp)))
-        if any(w is not None and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
-            statements = _with_groups(statements, issues)
+        statements, unmade = _kept(_braces(inp, issues) if _BRACE_TOP.search(inp.text) else _set_lines(inp),
+                                   isinstance(issues, IssueList), "delete" in inp.text or "deactivate" in inp.text)
+        statements = _deleted(statements)
         inactive = _inactive(statements)
+        if any(w is not None and w[0] == "set" and w[1:2] in (["groups"], ["apply-groups"]) for _, w, _ in statements):
+            statements = _with_groups(statements, issues, inactive)
         for _, words, _ in statements:  # aliases first: a classifier may come before the alias it uses
             if words and words[1:3] == ["class-of-service", "code-point-aliases"] and len(words) == 6 and \
                     not _deactivated(words, inactive):
@@ -212,8 +215,102 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
                 reason = "incomplete statement" if isinstance(exc, IndexError) else str(exc)
                 issues.append(ParseIssue(code="SYS002", source=src, message=f"line not read ({reason}): {line[:120]}"))
                 _unreadable(cfg, words or [], src)
+        if unmade:
+            cast(IssueList, issues).count_unlisted("SYS002", inp.path, unmade)
     issues.extend(cfg.issues)
     return cfg
+
+
+_VERBS = ("set", "delete", "deactivate", "activate")
+# The first words of the prompts and banners around a pasted output (`show configuration`, `{master:0}`, `[edit]`).
+_BANNER = ("show", "{master", "{backup", "[edit")
+
+
+def _junk(words: list[str] | None) -> bool:
+    """A line whose only outcome is a SYS002 whatever the other lines say: quotes that do not close, a command that is
+    not a configuration statement, a `set` of nothing (no `delete` takes it out, no group or `deactivate` names it)."""
+    return words is None or words == ["set"] or (words[0] not in _VERBS and not words[0].startswith(_BANNER))
+
+
+def _reads(words: list[str]) -> bool:
+    """Whether a statement (or a `delete`/`deactivate`/`activate` of a path) can change what the reader gives: the
+    host name, physical interfaces and interface ranges, class-of-service, firewall filters setting a forwarding
+    class, configuration groups of those, `apply-groups`. The rest (`system`, `protocols`, `snmp`, a logical
+    interface's settings, ...) is most of a real configuration, and all of a file of junk statements."""
+    if len(words) < 3:
+        # a bare verb or a whole hierarchy (`delete system` takes the host name with it)
+        return len(words) == 1 and words[0] in ("set", "delete") or len(words) == 2 and words[1] in _READ_TOPS
+    top = words[1]
+    if top == "system":
+        return words[2] == "host-name"
+    if top == "groups":
+        return len(words) < 4 or words[3] in _GROUP_READ
+    if words[0] != "set":  # a path: whether a statement kept may lie at or below it
+        return top in _READ_TOPS
+    if top == "interfaces":
+        return words[2] == "interface-range" or bool(PHYSICAL.match(words[2])) or "apply-groups" in words \
+            or "apply-groups-except" in words
+    if top == "firewall":
+        return "forwarding-class" in words
+    return top in _READ_TOPS
+
+
+_READ_TOPS = frozenset({"interfaces", "class-of-service", "system", "firewall", "groups", "apply-groups"})
+
+
+def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
+    """The statements that can change what is read, and how many junk lines (_junk) were left out unmade. A junk line
+    is kept until MAX_ISSUES_PER_FILE + 1 of them are, so its issue lands where it did; each one after that is sure
+    to be past the file's cap (IssueList) and is only counted (``collapse``: the caller's issues are an IssueList).
+    A bare `delete` (the whole configuration before it) takes out the statements kept so far, as _deleted would.
+    Where no line can undo another (``undone`` False: the text has no `delete` or `deactivate`), a port's setting
+    the reader does not read only makes the port, so the port's first one is kept. A statement kept for each line
+    took about 350 bytes: 32 MiB of one-letter lines (16 million) took 5.9 GB, of `x;` in a port's block 4.2 GB.
+    At most MAX_KEPT_STATEMENTS are kept, words shared between statements."""
+    kept: list = []
+    junk = unmade = cut = count = 0  # count: the statements kept that are not junk
+    made: set[str] = set()  # ports a kept statement makes (when no line can undo it)
+    words: dict[str, str] = {}  # one string for each word the kept statements repeat
+    for st in statements:
+        w = st[1]
+        if _junk(w):
+            junk += 1
+            if collapse and junk > MAX_ISSUES_PER_FILE + 1:
+                unmade += 1
+                continue
+        elif w[0] not in _VERBS or not _reads(w):
+            continue
+        elif w == ["delete"]:
+            kept[cut:] = [k for k in kept[cut:] if _junk(k[1])]
+            cut = len(kept)
+            continue
+        elif not undone and _makes_only(w) and w[2] in made:
+            continue
+        else:
+            if not undone and _makes_only(w):
+                made.add(w[2])
+            count += 1
+            if count > MAX_KEPT_STATEMENTS:
+                raise InputError(f"more than {MAX_KEPT_STATEMENTS:,} interface and class-of-service statements (a "
+                                 "generated file?); not read", file=st[0].file, line=st[0].line)
+        if w is not None:
+            st = st[0], [words.setdefault(word, word) for word in w], st[2]
+        kept.append(st)
+    return kept, unmade
+
+
+# What `set interfaces PORT SETTING ...` reads (_interface_setting); a port's other settings only make the port.
+_PORT_SETTINGS = frozenset({"description", "mtu", "speed", "disable", "vlan-tagging", "flexible-vlan-tagging",
+                            "stacked-vlan-tagging", "number-of-sub-ports"})
+
+
+def _makes_only(w: list[str]) -> bool:
+    """A `set interfaces PORT ...` line whose only outcome is the port (a physical port's setting not read)."""
+    if w[0] != "set" or w[1] != "interfaces" or len(w) < 4 or not PHYSICAL.match(w[2]) or w[3] in _PORT_SETTINGS:
+        return False
+    if w[3] == "unit" and w[5:6] == ["family"] and (w[7:8] == ["filter"] or w[6:8] == ["inet", "mtu"]):
+        return False
+    return "apply-groups" not in w and "apply-groups-except" not in w
 
 
 def _inactive(statements: list) -> dict:
@@ -297,39 +394,46 @@ def _deleted(statements: list) -> list:
 _GROUP_READ = ("interfaces", "class-of-service")
 
 
-def _with_groups(statements: list, issues: list[ParseIssue]) -> list:
+def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> list:
     """The statements with those of the applied configuration groups put first (Junos user guide, "Configuration
     Groups": `set apply-groups [ G1 G2 ]` makes the configuration inherit each group's statements where it does not
     set its own; a group listed earlier wins over one listed later). A group statement is read at its own line.
     `apply-groups` below the top level (`set interfaces et-0/0/1 apply-groups G`, `interfaces { apply-groups G; }`)
     inherits only the group's statements under that same hierarchy level, and wins over the top level's groups.
     A wildcard (`<et-*>`) matches the configuration's own interface names; a wildcard elsewhere in an interface or
-    class-of-service statement, and `apply-groups-except`, are reported (SYS002), not guessed."""
+    class-of-service statement, and `apply-groups-except`, are reported (SYS002), not guessed. Only `set` lines
+    define and apply groups, and a deactivated group or `apply-groups` is not applied (`deactivate apply-groups G`
+    applied G, and `deactivate groups G interfaces et-0/0/1 disable` read as the `set`)."""
     applied: list[str] = []
     nested: list[tuple[list[str], list[str]]] = []  # (hierarchy level, groups applied there)
     groups: dict[str, list] = {}
     main = []
     for src, w, line in statements:
-        if w is not None and w[1:2] == ["apply-groups"]:
-            applied.extend(n for n in w[2:] if n not in ("[", "]"))
-        elif w is not None and w[1:2] == ["groups"] and len(w) > 3:
-            groups.setdefault(w[2], []).append((src, w[3:], line))
+        is_set = w is not None and w[0] == "set"
+        if is_set and w[1:2] == ["apply-groups"]:
+            applied.extend(n for n in w[2:] if n not in ("[", "]") and not _deactivated(["set", w[1], n], inactive))
+        elif is_set and w[1:2] == ["groups"] and len(w) > 3:
+            if not _deactivated(w, inactive):
+                groups.setdefault(w[2], []).append((src, w[3:], line))
         else:
-            if w is not None and w[1:2] and w[1] in _GROUP_READ and "apply-groups-except" in w:
+            if is_set and w[1:2] and w[1] in _GROUP_READ and "apply-groups-except" in w:
                 issues.append(ParseIssue(code="SYS002", source=src, message=(
                     f"line not read (losslessd does not apply `apply-groups-except`): {line[:120]}")))
                 continue
-            if w is not None and w[1:2] and w[1] in _GROUP_READ and "apply-groups" in w:
+            if is_set and w[1:2] and w[1] in _GROUP_READ and "apply-groups" in w:
                 at = w.index("apply-groups")
-                nested.append((w[1:at], [n for n in w[at + 1:] if n not in ("[", "]")]))
+                if not _deactivated(w[:at + 1], inactive):
+                    nested.append((w[1:at], [n for n in w[at + 1:] if n not in ("[", "]")
+                                             and not _deactivated([*w[:at + 1], n], inactive)]))
                 continue
             main.append((src, w, line))
     # What a group's wildcard can match: the names the configuration itself gives (Junos matches `<pattern>` against
     # existing statements), physical ports under interfaces, any entry under class-of-service interfaces.
-    names = {"interfaces": sorted({w[2] for _, w, _ in main if w is not None and w[1:2] == ["interfaces"]
+    # (`set` lines only: a port named by `delete interfaces et-0/0/9` alone is no port the configuration has)
+    names = {"interfaces": sorted({w[2] for _, w, _ in main if w is not None and w[:2] == ["set", "interfaces"]
                                    and len(w) > 2 and PHYSICAL.match(w[2])}),
              "class-of-service": sorted({w[3] for _, w, _ in main if w is not None and len(w) > 3
-                                         and w[1:3] == ["class-of-service", "interfaces"]})}
+                                         and w[:3] == ["set", "class-of-service", "interfaces"]})}
     inherited: list[tuple[Source, list[str] | None, str]] = []
     examined = [0]  # names the wildcards were matched against: bounded like ranges (each costs time)
     levels: dict[tuple[str, ...], list[str]] = {(): applied}
@@ -492,9 +596,10 @@ def _continued(lines):
 
 def _lines(inp: Input):
     """(number, text) of each line that is not a comment: `#` lines, `## ...` tails and `/* ... */` blocks (one line
-    or several) are dropped, as Junos prints them around statements."""
+    or several) are dropped, as Junos prints them around statements. One line at a time (a list of them all was
+    about 60 bytes a line before a statement was made)."""
     in_block = False
-    for number, raw in enumerate(inp.text.split("\n"), start=1):
+    for number, raw in numbered_lines(inp.text):
         line = raw.strip()
         if in_block:
             if "*/" in line:
