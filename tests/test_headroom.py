@@ -99,6 +99,25 @@ def test_lower_bound_is_below_the_script_and_every_shipped_sku_row():
                     headroom.spectrum_headroom(asic, speed, cable, 9216, shared_headroom_pool=True).xoff_bytes
 
 
+def test_the_sn2700_table_is_the_script_at_mtu_9100_with_the_old_peer_response():
+    """Why the traditional model's ACS-MSN2700 rows fall short of the script (BUF002 on every such port): not the MTU.
+
+    Each row of its pg_profile_lookup.ini (sonic-buildimage, last changed 2020) is the script's own sum at port MTU
+    9100, lossless MTU 1024 and every packet small, with ASIC_TABLE's 3.8 KB peer response: the script took the
+    IEEE 802.3 pause quanta of the port speed instead only in 2021 (sonic-swss f9462c499), 394 quanta (25,216 B) at
+    100G. So a port at MTU 9100 running the row has the row's MTU term and lacks the peer response."""
+    table = skutables.lookup("ACS-MSN2700")
+    asic = headroom.SPECTRUM[1]
+    old = headroom.TrafficPattern(mtu_bytes=1024, small_packet_pct=100)
+    assert len(table.rows) == 15
+    for row in table.rows:
+        made = headroom.spectrum_headroom(asic, row.speed_mbps, row.cable_m, 9100, pattern=old,
+                                          peer_response_bytes=asic.peer_response_time_kb * 1024)
+        assert (made.xon_bytes, made.xoff_bytes, made.size_bytes) == (row.xon_bytes, row.xoff_bytes, row.size_bytes)
+    req = headroom.required_headroom(headroom.switch_buffers(hwsku="ACS-MSN2700"), 100, 5, 9100)
+    assert (req.xoff_bytes, req.row.xoff_bytes) == (44032, 30720)  # the script's vector (lua run) above the row
+
+
 def test_requirement_takes_the_larger_of_script_and_sku_table():
     bufs = headroom.switch_buffers(hwsku="ACS-MSN4700")
     req = headroom.required_headroom(bufs, 400, 5, 9100)  # 400G on a SN4xxx is 8 lanes (buffermgrdyn.cpp)

@@ -56,7 +56,7 @@ def _config(**changes) -> dict:
     return db
 
 
-def _parse(db: dict, tmp_path=None):
+def _parse(db: dict):
     text = json.dumps(db, indent=1)
     return parse([Input("config_db.json", text)], "sw")
 
@@ -194,3 +194,56 @@ def test_wistron_template_from_the_corpus(corpus):
                     "WISTRON above")
     findings = api.lint(found, "sonic-azure", select_codes=["BUF002"]).findings
     assert [f for f in findings if not f.unverified] == []
+
+
+def test_json_numbers_are_read_as_the_switch_holds_them(tmp_path):
+    """`"speed": 400000` and `"pfc_enable": 3` (JSON numbers) are the strings "400000" and "3" to buffermgrd, as
+    everywhere else in the reader: the port is bound (they turned the binding off, and the template's short profile
+    was a false BUF002)."""
+    db = _config(port={"speed": 400000})
+    db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = 3
+    db["BUFFER_PG"]["Ethernet0|3"] = db["BUFFER_PG"].pop("Ethernet0|3-4")
+    assert _pgs(_parse(db))[3] == ("pg_lossless_400000_300m_profile", False)
+    assert [f.code for f in _lint(tmp_path, db) if not f.unverified and f.code == "BUF002"] == []
+
+
+def test_a_lossless_pool_without_mode_leaves_the_configs_pgs_as_written(tmp_path):
+    """buffermgr.cpp: getPgPoolMode() is "" and doSpeedUpdateTask returns task_need_retry before it writes BUFFER_PG,
+    so the file's PG 3 runs its own profile (judged: BUF002) and PG 4, left out, gets none (BUF003 says why)."""
+    db = _config(BUFFER_POOL={"ingress_lossless_pool": {"type": "ingress", "size": "51691264"}},
+                 BUFFER_PG={"Ethernet0|3": {"profile": "ingress_lossless_profile"}})
+    device = _parse(db)
+    assert _pgs(device) == {3: ("ingress_lossless_profile", False)}
+    assert "pg_lossless_400000_300m_profile" not in device.buffer_profiles
+    found = [f for f in _lint(tmp_path, db) if not f.unverified]
+    assert [f.message[:4] for f in found if f.code == "BUF002"] == ["PG 3"]
+    [missing] = [f for f in found if f.code == "BUF003"]
+    assert missing.message.startswith("PG 4") and "ingress_lossless_pool has no mode" in missing.message
+
+
+def test_a_missing_pg_of_a_port_whose_pfc_is_unknown_is_unverified(tmp_path):
+    """pfc_enable not read (a JSON list: SYS002): whether buffermgrd binds the port's PGs is unknown, so a missing PG
+    is unverified, not the warning that buffermgrd binds none."""
+    db = _config(BUFFER_PG={"Ethernet0|0": {"profile": "ingress_lossy_profile"}})
+    db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = ["3", "4"]
+    device = _parse(db)
+    assert device.ports["Ethernet0"].pfc_enabled is None
+    missing = [f for f in _lint(tmp_path, db) if f.code == "BUF003"]
+    assert missing and all(f.unverified for f in missing), [f.message for f in missing]
+    assert all("which priorities the port pauses" in f.message for f in missing)
+
+
+def test_a_short_lookup_row_is_named_with_the_fix_the_switch_keeps(tmp_path):
+    """ACS-MSN2700 `100000 5m 50176 19456 30720 0` is what buffermgrd binds (the file writes no lossless PG, as the
+    SKU's traditional template does); the script asks 44032 B (its lua vector). The message says the row is the SKU's
+    own and where a larger xoff stays: a BUFFER_PROFILE of buffermgrd's name is taken as written."""
+    db = _config(meta={"hwsku": "ACS-MSN2700", "platform": "x86_64-mlnx_msn2700-r0"}, port={"speed": "100000"},
+                 CABLE_LENGTH={"AZURE": {"Ethernet0": "5m"}},
+                 BUFFER_PG={"Ethernet0|0": {"profile": "ingress_lossy_profile"}})
+    short = [f for f in _lint(tmp_path, db) if f.code == "BUF002"]
+    assert [f.message[:4] for f in short] == ["PG 3", "PG 4"]
+    assert all("xoff 30720 B is below the 44032 B" in f.message and "SKU's own pg_profile_lookup.ini row" in f.message
+               and "BUFFER_PROFILE|pg_lossless_100000_5m_profile" in f.message for f in short)
+    db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"] = {
+        "pool": "ingress_lossless_pool", "xon": "19456", "xoff": "44032", "size": "63488", "dynamic_th": "0"}
+    assert [f for f in _lint(tmp_path, db) if f.code == "BUF002"] == []

@@ -830,8 +830,10 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
     asic = "mellanox" if bufs.asic is not None else (sku.asic if sku else None)
     congested = pol.ecn.assumed_congested or len(ports) * len(lossless)
     rendered = []
+    places = []  # each port's file and line, for an InputError naming it
     for port in ports:
         where = {"file": port.source.file, "line": port.source.line} if port.source is not None else {}
+        places.append(where)
         if port.speed_gbps is None and all_facts:
             raise InputError(f"port {port.name}: speed unknown, so its PFC headroom cannot be computed", **where)
         cable = port.cable_length_m if port.cable_length_m is not None else pol.buffer.default_cable_length_m
@@ -868,9 +870,8 @@ def profile(pol: Policy, ports: list[PortFacts], hwsku: str | None = None,
                     held.xoff_bytes, held.size_bytes, held.xon_bytes):
                 largest[prof.sonic.name] = prof.sonic
     rendered = [replace(prof, sonic=largest[prof.sonic.name]) if prof.sonic is not None else prof for prof in rendered]
-    for prof, port in zip(rendered, ports, strict=True):
+    for prof, where in zip(rendered, places, strict=True):
         if prof.kmin_bytes is not None and pool_bytes is not None and prof.sonic is not None:
-            where = {"file": port.source.file, "line": port.source.line} if port.source is not None else {}
             _check_ecn_before_pfc(pol, prof, pool_bytes, pool_mode, congested, where)
     rendered = _one_policy_per_bundle(rendered)
     named = tuple(classes or ())

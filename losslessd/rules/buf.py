@@ -186,9 +186,19 @@ class HeadroomInsufficient(_BufRule):
             return
         what = f"the {req.xoff_bytes} B" if req.exact else f"even the {req.xoff_bytes} B lower bound that"
         note = f"; {req.note}" if req.note else ""
+        fix = f"raise xoff by {req.xoff_bytes - profile.xoff_bytes} B"
+        row = req.row
+        if (device.platform == "sonic" and row is not None and profile.name == row.profile_name
+                and profile.xoff_bytes == row.xoff_bytes):
+            # buffermgr.cpp doSpeedUpdateTask binds the PG to this row's profile whatever the port's MTU, and reuses a
+            # BUFFER_PROFILE of that name as written: the file's own numbers there are what the switch keeps.
+            note += (f"; {profile.name} is the SKU's own pg_profile_lookup.ini row, which SONiC's traditional buffer "
+                     f"manager binds whatever the port's MTU, and the row is short for this port")
+            fix += (f" in a BUFFER_PROFILE|{profile.name} of the config (buffermgrd takes a profile of that name as "
+                    f"written), or run the dynamic buffer model")
         yield self.finding(f"{_pg(port, lane)}: xoff {profile.xoff_bytes} B is below {what} a {port.speed_gbps:g} Gb/s "
-                           f"port with {cable:g} m of cable and MTU {port.mtu_bytes} needs ({req.basis}{note}); raise "
-                           f"xoff by {req.xoff_bytes - profile.xoff_bytes} B", **at,
+                           f"port with {cable:g} m of cable and MTU {port.mtu_bytes} needs ({req.basis}{note}); {fix}",
+                           **at,
                            xoff_bytes=profile.xoff_bytes, required_xoff_bytes=req.xoff_bytes,
                            shortfall_bytes=req.xoff_bytes - profile.xoff_bytes, formula=buf.headroom_formula,
                            basis=req.basis, exact=req.exact)
@@ -209,9 +219,10 @@ class LosslessPgUnverified(_BufRule):
     config's own profile (sonic-swss cfgmgr/buffermgr.cpp): where losslessd ships the SKU's table that
     profile is what BUF001/BUF002 check; where the table is unknown the PG is unverified (SYS004 says
     why, once per switch); a missing PG on a port it binds nothing to (no row for the port's speed
-    and cable length) is a warning. A PG that is missing (also when PFC is off for its priority, so
-    no switch creates one), has no profile, or names a profile the input does not define is a
-    warning. One finding per port and PG.
+    and cable length, or no mode on ingress_lossless_pool) is a warning, unverified where the input
+    does not say which priorities the port pauses (pfc_enable). A PG that is missing (also when PFC
+    is off for its priority, so no switch creates one), has no profile, or names a profile the input
+    does not define is a warning. One finding per port and PG.
 
     ## Why it matters
     BUF001, BUF002 and ECN004 can only check headroom and PFC trigger points that are written
@@ -258,14 +269,19 @@ class LosslessPgUnverified(_BufRule):
         if not port.priority_groups and not device.buffer_profiles:  # e.g. a SONiC qos.json without buffers.json
             return self.unverified(f"{_pg(port, lane)}: the input carries no ingress buffer configuration, so the PG's "
                                    f"headroom cannot be verified offline", **at)
-        if device.platform == "sonic" and port.cable_length_m is not None:
-            # The parser models buffermgrd's binding (parse/sonic/buffermgrd.py): with the port's cable length known,
-            # a PG still missing is one it binds nothing to.
+        if device.platform == "sonic" and port.cable_length_m is not None and port.pfc_enabled is not None:
+            # The parser models buffermgrd's binding (parse/sonic/buffermgrd.py): with the port's cable length and
+            # pfc_enable known, a PG still missing is one it binds nothing to.
             return self.finding(f"{_pg(port, lane)} has no BUFFER_PG entry, and SONiC's buffer manager binds none for "
                                 f"it (buffermgr.cpp doSpeedUpdateTask: the SKU's pg_profile_lookup.ini has no row for "
-                                f"the port's speed and CABLE_LENGTH, the cable is 0m, or the port's own PORT_QOS_MAP "
-                                f"entry has no pfc_enable), so the switch keeps no headroom for it; give it a lossless "
-                                f"buffer profile", **at)
+                                f"the port's speed and CABLE_LENGTH, the cable is 0m, the port's own PORT_QOS_MAP "
+                                f"entry has no pfc_enable, or BUFFER_POOL ingress_lossless_pool has no mode), so the "
+                                f"switch keeps no headroom for it; give it a lossless buffer profile", **at)
+        if device.platform == "sonic" and port.cable_length_m is not None:
+            return self.unverified(f"{_pg(port, lane)} has no BUFFER_PG entry and the input does not say which "
+                                   f"priorities the port pauses: SONiC's buffer manager creates a PG only for a "
+                                   f"pfc_enable priority (buffermgr.cpp doSpeedUpdateTask); cannot be verified "
+                                   f"offline", **at)
         if device.platform == "sonic":
             # sonic-swss buffermgr.cpp adds BUFFER_PG for each pfc_enable priority of a port with a cable length
             # (the parser models those PGs as computed at run time); this port's length is not in the input.

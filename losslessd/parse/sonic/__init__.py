@@ -329,6 +329,16 @@ def _clip(text: str) -> str:
     return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text):,} characters)"
 
 
+def _scalar_text(value: object) -> str | None:
+    """A field's value as text: a string as written, a JSON number as its digits (as the switch would hold it:
+    CONFIG_DB values are strings); None for a list, an object, a boolean or null."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
 def _at(entry: Entry) -> str:
     """`TABLE|key` of an entry in a message (the key cut as _clip cuts it)."""
     return f"{entry.table}|{_clip(entry.key)}"
@@ -482,7 +492,7 @@ class _Builder:
         hwsku = self.text(meta, "hwsku") if meta else None
         self._voq_local = self._voq_prefix(hostname, self.text(meta, "asic_name") if meta else None)
         device_facts = self._headroom_facts(meta)
-        self._hwsku, self._meta = hwsku, meta
+        self._hwsku, self._device_facts = hwsku, device_facts
         self._buffers()
         self._port_table()
         self._vlans()
@@ -514,10 +524,9 @@ class _Builder:
             return value
         if value is _ABSENT:
             return None
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value)
+        text = _scalar_text(value)
+        if text is not None:
+            return text
         self.db.issue(f"{_at(entry)} {field} is a JSON {type(value).__name__}, not a string; ignored",
                       entry.source(field))
         return None
@@ -1398,10 +1407,10 @@ class _Builder:
         """buffermgrd's decision per port (memoised by what it depends on) on a traditional-model switch whose PORT
         table is in the input; None in the dynamic model (DEVICE_METADATA buffer_model, read by buffermgr.cpp
         doBufferMetaTask), or without a PORT table (a rendered qos.json / buffers.json: no speeds)."""
-        meta = self._meta
-        if "PORT" not in self.db.tables or (meta is not None and self.text(meta, "buffer_model") == "dynamic"):
+        facts = self._device_facts
+        if "PORT" not in self.db.tables or facts.get("buffer_model") == "dynamic":
             return None
-        hardware = self.text(meta, "platform") if meta is not None else None
+        hardware = facts.get("hardware")
         table = skutables.lookup(self._hwsku, hardware)
         vendor = table.asic if table is not None else (
             "mellanox" if skutables.asic_table_of_platform(hardware) else None)
@@ -1412,10 +1421,10 @@ class _Builder:
         def decide(port: dict) -> buffermgrd.Binding:
             entry, qos = rows.get(port["name"]), qos_rows.get(port["name"])
             fields = entry.fields if entry is not None else {}
-            speed, admin = fields.get("speed"), fields.get("admin_status")
-            pfc = qos.fields.get("pfc_enable") if qos is not None else None
-            args = (speed if isinstance(speed, str) else None, cables.get(port["name"]),
-                    admin if isinstance(admin, str) else None, pfc if isinstance(pfc, str) else None)
+            # (read as text() reads them: a JSON number 400000 is the speed "400000")
+            args = (_scalar_text(fields.get("speed")), cables.get(port["name"]),
+                    _scalar_text(fields.get("admin_status")),
+                    _scalar_text(qos.fields.get("pfc_enable")) if qos is not None else None)
             found = memo.get(args)
             if found is None:
                 found = memo[args] = buffermgrd.binding(
@@ -1463,7 +1472,7 @@ class _Builder:
             said = self._unbound.setdefault(bound.why, [0, port["pfc_source"]])
             said[0] += 1
             return
-        if name not in self.profiles and not self._make_profile(port, bound):
+        if name not in self.profiles and not self._make_profile(bound):
             return
         for index in bound_now:
             if index in clashing:
@@ -1479,27 +1488,23 @@ class _Builder:
                 self._overlapped = [0, first, port["pfc_source"]]
             self._overlapped[0] += 1
 
-    def _make_profile(self, port: dict, bound: buffermgrd.Binding) -> bool:
+    def _make_profile(self, bound: buffermgrd.Binding) -> bool:
         """buffermgr.cpp doSpeedUpdateTask: the profile made from the lookup row (pool ingress_lossless_pool, the
-        threshold field after the pool's mode); False (and the port's PGs unknown) without the pool's mode, where
-        buffermgrd retries without binding."""
+        threshold field after the pool's mode); False without the pool's mode: getPgPoolMode() returns "" and
+        doSpeedUpdateTask returns task_need_retry before it writes BUFFER_PG, so the file's PGs run as written."""
         row, name = bound.row, bound.profile or ""
+        assert row is not None  # (a rebind carries its row: buffermgrd.binding)
         pool = self.pools.get(buffermgrd.LOSSLESS_POOL)
         mode = pool.mode if pool is not None else None
-        if row is None or mode is None:
-            self._bind(port, buffermgrd.Binding("unknown", f"{buffermgrd.LOSSLESS_POOL} has no mode in the input, "
-                                                "and SONiC's buffer manager makes its lossless profiles only once "
-                                                "it has one"))
+        if mode is None:
             return False
-        table = skutables.lookup(self._hwsku, self.text(self._meta, "platform") if self._meta is not None else None)
-        where = table.source if table is not None else "pg_profile_lookup.ini"
         self.profiles[name] = BufferProfile(
             name=name, pool=buffermgrd.LOSSLESS_POOL, size_bytes=row.size_bytes, xon_bytes=row.xon_bytes,
             xoff_bytes=row.xoff_bytes, xon_offset_bytes=row.xon_offset_bytes,
             dynamic_threshold=row.threshold if mode == "dynamic" else None,
             static_threshold_bytes=row.threshold if mode == "static" else None,
             source=Source(file=self._file, command=f"made by SONiC's buffer manager (sonic-swss cfgmgr/buffermgr.cpp) "
-                          f"from the pg_profile_lookup.ini row `{row.speed_mbps} {row.cable}` of {where}"))
+                          f"from the pg_profile_lookup.ini row `{row.speed_mbps} {row.cable}` of {bound.source}"))
         return True
 
     def _say_unbound(self) -> None:

@@ -62,6 +62,7 @@ class Binding:
     profile: str | None = None
     row: PgRow | None = None
     keys: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (the range text buffermgrd keys, its PG numbers)
+    source: str = ""  # where ``row`` comes from (the SKU table's path and commit)
 
 
 def pg_ranges(pgs: list[int] | tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -103,4 +104,4 @@ def binding(*, speed: str | None, cable: str | None, admin_status: str | None, p
         return Binding("none", f"SKU {table.sku}'s pg_profile_lookup.ini has no row for speed {speed} and cable "
                                f"{cable}, so SONiC's buffer manager binds no profile (buffermgr.cpp: \"No PG profile "
                                "configured\")")
-    return Binding("rebind", profile=name, row=row, keys=keys)
+    return Binding("rebind", profile=name, row=row, keys=keys, source=table.source)
