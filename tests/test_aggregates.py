@@ -107,6 +107,75 @@ def test_junos_reads_members_vlans_and_irb_units():
     assert "vlan members nosuch" in device.issues[0].message
 
 
+def test_junos_reads_vlans_of_routing_instances_and_reports_unknown_names_once():
+    """EVPN-VXLAN leaves define their VLANs in a routing instance (`routing-instances evpn-1 vlans vn400 vlan-id 400`,
+    Junos `vlans` at [edit routing-instances routing-instance-name]), in the set and the curly-brace form: a trunk's
+    names resolve there (the unit's own instance first), its IRB units route them. Names nothing defines are one
+    SYS002 for the device, naming the first three and the count (a JVD trunk names hundreds: one per name flooded
+    the report, 600 on one leaf)."""
+    from losslessd.parse import junos
+    from losslessd.parse.base import Input
+
+    set_form = "\n".join([
+        "set system host-name j2",
+        "set interfaces et-0/0/0 ether-options 802.3ad ae1",
+        "set interfaces ae1 unit 0 family ethernet-switching vlan members [ vn400 vn401 ]",
+        "set interfaces et-0/0/3 unit 0 family ethernet-switching vlan members [ vn400 gone1 gone2 gone3 gone4 ]",
+        "set routing-instances evpn-1 instance-type mac-vrf",
+        "set routing-instances evpn-1 interface ae1.0",
+        "set routing-instances evpn-1 vlans vn400 vlan-id 400",
+        "set routing-instances evpn-1 vlans vn400 l3-interface irb.400",
+        "set routing-instances evpn-1 vlans vn401 vlan-id 401",
+        "set routing-instances other vlans vn400 vlan-id 900",
+        "set vlans vn401 vlan-id 33",
+    ])
+    device = junos.parse([Input("j2.conf", set_form + "\n")], "j2")
+    # ae1.0 is evpn-1's: vn401 is 401 there (not the top level's 33); et-0/0/3 is in no instance and vn400 is defined
+    # with two IDs (evpn-1 400, other 900) and not at the top level: not known, as gone1-4
+    assert {p.name: (p.bundle, p.vlans) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae1", [400, 401]), "et-0/0/3": (None, None)}
+    assert device.vlan_interfaces == {"irb.400": 400}
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+    message = device.issues[0].message
+    assert "vlan members vn400, gone1, gone2 and 2 more (5 names): no `vlans NAME vlan-id N`" in message
+
+    brace_form = """system {
+    host-name j3;
+}
+interfaces {
+    et-0/0/5 {
+        unit 0 {
+            family ethernet-switching {
+                interface-mode trunk;
+                vlan {
+                    members [ vn400 vn401 ];
+                }
+            }
+        }
+    }
+}
+routing-instances {
+    evpn-1 {
+        instance-type mac-vrf;
+        interface et-0/0/5.0;
+        vlans {
+            vn400 {
+                vlan-id 400;
+                l3-interface irb.7;
+            }
+            vn401 {
+                vlan-id 401;
+            }
+        }
+    }
+}
+"""
+    device = junos.parse([Input("j3.conf", brace_form)], "j3")
+    assert device.ports["et-0/0/5"].vlans == [400, 401]
+    assert device.vlan_interfaces == {"irb.7": 400}
+    assert device.issues == []
+
+
 def _nxos_capture(tmp_path: Path, sections: str) -> Path:
     config = Path("tests/fixtures/raw/cisco_nxos/roce-capture.txt").read_text()
     path = tmp_path / "nx-leaf4.txt"
