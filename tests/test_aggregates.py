@@ -64,16 +64,43 @@ def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
     assert "the flows the aggregate hashes onto Ethernet52 are dropped under congestion" in result.findings[0].message
 
 
-def test_eos_members_take_no_vlan_of_their_own_and_sonic_junos_render_per_member():
+def test_eos_members_take_no_vlan_of_their_own_and_only_nxos_junos_render_on_the_aggregate():
     """An EOS `channel-group` member's VLANs are its port-channel's (not read): unknown, not VLAN 1's (DLK003 read
-    spine1's four routed members as flooding to each other in VLAN 1). Only NX-OS attaches a port's policies on its
-    port-channel: the renderer groups members there alone (SONiC and Junos keep per-member settings)."""
+    spine1's four routed members as flooding to each other in VLAN 1). NX-OS attaches a port's policies on its
+    port-channel and Junos binds a member's CoS on its aeN: the renderer groups members there (SONiC and EOS keep
+    per-member settings)."""
     fabric = load_fabric([LAG])
     assert [p.vlans for p in fabric.devices["spine1"].ports.values()] == [None] * 4
     policy = load_policy("roce-dscp26")
-    for name in ("leaf1", "spine1", "leaf2"):
+    for name, bundles in (("leaf1", {None}), ("spine1", {None}), ("leaf2", {"ae0", None})):
         facts, _ = device_facts(fabric.devices[name], policy)
-        assert {f.bundle for f in facts} == {None}, name
+        assert {f.bundle for f in facts} == bundles, name
+
+
+def test_junos_fix_binds_a_members_cos_on_its_aggregate(tmp_path):
+    """leaf2's ae0 takes a congestion-notification-profile without PFC on DSCP 26: its members et-0/0/0-1 run it (the
+    aggregate's CoS over the member's own), so PFC001 on both. The fix binds the PFC profile, the classifier and the
+    scheduler-map on ae0, once, the member-free et-0/0/4 on itself; config + snippet lints with no PFC001 (a fix bound
+    on the members, as before, left ae0's profile winning: "still there after the fix")."""
+    from losslessd import fix
+
+    path = tmp_path / "leaf2.cfg"
+    text = (LAG / "leaf2.cfg").read_text()
+    path.write_text(text + "set class-of-service congestion-notification-profile off-cnp input dscp code-point "
+                    "000000 pfc\nset class-of-service interfaces ae0 congestion-notification-profile off-cnp\n")
+    before = lint([path], "roce-dscp26", select_codes=["PFC001"])
+    assert [(f.code, f.port) for f in before.findings] == [("PFC001", "et-0/0/0"), ("PFC001", "et-0/0/1")]
+    result = fix.plan(before, unsafe=True, model="qfx5120-48y")
+    (dev,) = result.devices
+    assert dev.message is None and dev.verified and not dev.unresolved, (dev.message, dev.unresolved)
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    bound = [line for line in snippet.split("\n") if line.startswith("set class-of-service interfaces ")]
+    assert bound == ["set class-of-service interfaces ae0 unit 0 classifiers dscp roce-dscp",
+                     "set class-of-service interfaces ae0 congestion-notification-profile roce-pfc-3"]
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(path.read_text() + snippet)
+    assert [f.code for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == []
 
 
 def test_junos_reads_members_vlans_and_irb_units():

@@ -898,7 +898,8 @@ class Device(Model):
     service_policies: dict[str, str] | None = None
     # The policies attached on each link aggregate its ports are members of (Port.bundle), by attachment point as
     # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one, or the
-    # platform attaches no policy on an aggregate for its members (only NX-OS does: Platform.qos_on_aggregate).
+    # platform attaches no named policy on an aggregate for its members (NX-OS does; Junos binds CoS on aeN, which its
+    # parser reads into each member's own settings).
     bundle_policies: dict[str, dict[str, str]] | None = None
     # The member ports that carry each link aggregate's traffic, as a capture shows them (NX-OS `show port-channel
     # summary`: members up in the port-channel), by aggregate as Port.bundle names it. None: not captured (a route
