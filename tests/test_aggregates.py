@@ -65,16 +65,52 @@ def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
 
 
 def test_eos_members_take_no_vlan_of_their_own_and_only_nxos_junos_render_on_the_aggregate():
-    """An EOS `channel-group` member's VLANs are its port-channel's (not read): unknown, not VLAN 1's (DLK003 read
-    spine1's four routed members as flooding to each other in VLAN 1). NX-OS attaches a port's policies on its
+    """An EOS `channel-group` member's VLANs are its port-channel's: spine1's are routed (none), not VLAN 1's (DLK003
+    read its four routed members as flooding to each other in VLAN 1). NX-OS attaches a port's policies on its
     port-channel and Junos binds a member's CoS on its aeN: the renderer groups members there (SONiC and EOS keep
     per-member settings)."""
     fabric = load_fabric([LAG])
-    assert [p.vlans for p in fabric.devices["spine1"].ports.values()] == [None] * 4
+    assert [p.vlans for p in fabric.devices["spine1"].ports.values()] == [[]] * 4  # (routed port-channels)
     policy = load_policy("roce-dscp26")
     for name, bundles in (("leaf1", {None}), ("spine1", {None}), ("leaf2", {"ae0", None})):
         facts, _ = device_facts(fabric.devices[name], policy)
         assert {f.bundle for f in facts} == bundles, name
+
+
+def test_eos_members_carry_their_port_channels_vlans(tmp_path):
+    """An EOS port-channel's switchport lines are its members' VLANs: Port-Channel30 trunks VLAN 100 over Ethernet6-7,
+    Ethernet5 is an access port in VLAN 100, all lossless: DLK003 on Ethernet5 (flooded to the port-channel) and on
+    the members (flooded to Ethernet5), which read None before (no DLK003). A member of a port-channel with no block
+    keeps unknown VLANs; spine1's routed port-channels give their members none."""
+    text = (LAG / "spine1.cfg").read_text() + "\n".join([
+        "interface Port-Channel30",
+        "   switchport mode trunk",
+        "   switchport trunk allowed vlan 100,200",
+        "!",
+        "interface Ethernet5",
+        "   speed 100g",
+        "   switchport access vlan 100",
+        "   service-profile ROCE_LOSSLESS",
+        "!",
+        *(line for n in (6, 7) for line in (
+            f"interface Ethernet{n}", "   speed 100g", "   channel-group 30 mode active",
+            "   service-profile ROCE_LOSSLESS", "!")),
+        "interface Ethernet8",
+        "   speed 100g",
+        "   channel-group 40 mode active",
+        "   service-profile ROCE_LOSSLESS",
+        "!",
+    ]) + "\n"
+    path = tmp_path / "spine1.cfg"
+    path.write_text(text)
+    result = lint([path], "roce-dscp26", select_codes=["DLK003"])
+    (device,) = result.fabric.devices.values()
+    assert {n: (p.bundle, p.vlans) for n, p in device.ports.items()} == {
+        "Ethernet1": ("Port-Channel10", []), "Ethernet2": ("Port-Channel10", []), "Ethernet3": ("Port-Channel20", []),
+        "Ethernet4": ("Port-Channel20", []), "Ethernet5": (None, [100]), "Ethernet6": ("Port-Channel30", [100, 200]),
+        "Ethernet7": ("Port-Channel30", [100, 200]), "Ethernet8": ("Port-Channel40", None)}
+    assert [(f.code, f.port) for f in result.findings] == [
+        ("DLK003", "Ethernet5"), ("DLK003", "Ethernet6"), ("DLK003", "Ethernet7")]
 
 
 def test_junos_fix_binds_a_members_cos_on_its_aggregate(tmp_path):
