@@ -906,9 +906,11 @@ class Device(Model):
     # through an aggregate then goes over the members its config names, Port.bundle).
     bundle_members: dict[str, list[str]] | None = None
     # The members each link aggregate's own interface output lists (NX-OS `show interface port-channel N`: "Members in
-    # this channel: Eth1/49, Eth1/50"), by aggregate as Port.bundle names it; an aggregate it does not show is merely
-    # not asked about. bundle_members, whose flags say which members are up, wins where it lists the aggregate.
-    bundle_members_shown: dict[str, list[str]] | None = None
+    # this channel: Eth1/49, Eth1/50"), by aggregate as Port.bundle names it; None for one whose members line could
+    # not be read (a SYS002 says routes through it are not followed: not the config's members either); an aggregate it
+    # does not show is merely not asked about. bundle_members, whose flags say which members are up, wins where it
+    # lists the aggregate.
+    bundle_members_shown: dict[str, list[str] | None] | None = None
     # Routed VLAN interfaces whose name does not say their VLAN (Junos `vlans V vlan-id 100` with `l3-interface
     # irb.5`: {"irb.5": 100}): a connected route on one delivers out of the VLAN's member ports. `Vlan100` names its
     # own. None: none read.
