@@ -107,9 +107,11 @@ class Platform:
     # output writes in another case is the same port (topology); False where the name is a case-sensitive key
     # (SONiC's CONFIG_DB PORT keys, Linux netdev names, Junos's lower-case names).
     port_names_ignore_case: bool = False
-    # Whether a link aggregate's members run the QoS policies attached on the aggregate, so a snippet attaches them
-    # there, once, with one set of numbers for every member (NX-OS: Nexus 9000 QoS guide, "Attaching and Detaching a
-    # QoS Policy Action"). Elsewhere each member keeps its own settings (SONiC keys PORT_QOS_MAP by member port).
+    # Whether a link aggregate's members run the QoS settings bound on the aggregate, so a snippet binds them there,
+    # once, with one set of numbers for every member (NX-OS: Nexus 9000 QoS guide, "Attaching and Detaching a QoS
+    # Policy Action"; Junos: CoS guide, "Configuring Schedulers on Aggregated Interfaces", an aeN's CoS applies to all
+    # its member links, and the parser reads a member's CoS from its aeN entry). Elsewhere each member keeps its own
+    # settings (SONiC keys PORT_QOS_MAP by member port).
     qos_on_aggregate: bool = False
 
     def supports(self, capability: str) -> bool:
@@ -329,7 +331,7 @@ PLATFORMS: dict[str, Platform] = {
                                      wd_counts_polls=True),
                  # Junos CoS guide, "PFC Watchdog": it works on PFC queues only, the ones `flow-control-queue`
                  # names for a code point (the queues its pauses stop).
-                 wd_watches="paused-queues"),
+                 wd_watches="paused-queues", qos_on_aggregate=True),
         Platform("dell_os10", DeviceKind.switch, "dell_os10",
                  "Dell SmartFabric OS10 `show running-configuration` (PowerSwitch S5248F-ON, S5232F-ON ...)",
                  # netmiko's dell_os10 type; OS10 User Guide: `show running-configuration` prints the whole

@@ -64,16 +64,79 @@ def test_a_member_without_pfc_is_named_with_its_aggregate(tmp_path):
     assert "the flows the aggregate hashes onto Ethernet52 are dropped under congestion" in result.findings[0].message
 
 
-def test_eos_members_take_no_vlan_of_their_own_and_sonic_junos_render_per_member():
-    """An EOS `channel-group` member's VLANs are its port-channel's (not read): unknown, not VLAN 1's (DLK003 read
-    spine1's four routed members as flooding to each other in VLAN 1). Only NX-OS attaches a port's policies on its
-    port-channel: the renderer groups members there alone (SONiC and Junos keep per-member settings)."""
+def test_eos_members_take_no_vlan_of_their_own_and_only_nxos_junos_render_on_the_aggregate():
+    """An EOS `channel-group` member's VLANs are its port-channel's: spine1's are routed (none), not VLAN 1's (DLK003
+    read its four routed members as flooding to each other in VLAN 1). NX-OS attaches a port's policies on its
+    port-channel and Junos binds a member's CoS on its aeN: the renderer groups members there (SONiC and EOS keep
+    per-member settings)."""
     fabric = load_fabric([LAG])
-    assert [p.vlans for p in fabric.devices["spine1"].ports.values()] == [None] * 4
+    assert [p.vlans for p in fabric.devices["spine1"].ports.values()] == [[]] * 4  # (routed port-channels)
     policy = load_policy("roce-dscp26")
-    for name in ("leaf1", "spine1", "leaf2"):
+    for name, bundles in (("leaf1", {None}), ("spine1", {None}), ("leaf2", {"ae0", None})):
         facts, _ = device_facts(fabric.devices[name], policy)
-        assert {f.bundle for f in facts} == {None}, name
+        assert {f.bundle for f in facts} == bundles, name
+
+
+def test_eos_members_carry_their_port_channels_vlans(tmp_path):
+    """An EOS port-channel's switchport lines are its members' VLANs: Port-Channel30 trunks VLAN 100 over Ethernet6-7,
+    Ethernet5 is an access port in VLAN 100, all lossless: DLK003 on Ethernet5 (flooded to the port-channel) and on
+    the members (flooded to Ethernet5), which read None before (no DLK003). A member of a port-channel with no block
+    keeps unknown VLANs; spine1's routed port-channels give their members none."""
+    text = (LAG / "spine1.cfg").read_text() + "\n".join([
+        "interface Port-Channel30",
+        "   switchport mode trunk",
+        "   switchport trunk allowed vlan 100,200",
+        "!",
+        "interface Ethernet5",
+        "   speed 100g",
+        "   switchport access vlan 100",
+        "   service-profile ROCE_LOSSLESS",
+        "!",
+        *(line for n in (6, 7) for line in (
+            f"interface Ethernet{n}", "   speed 100g", "   channel-group 30 mode active",
+            "   service-profile ROCE_LOSSLESS", "!")),
+        "interface Ethernet8",
+        "   speed 100g",
+        "   channel-group 40 mode active",
+        "   service-profile ROCE_LOSSLESS",
+        "!",
+    ]) + "\n"
+    path = tmp_path / "spine1.cfg"
+    path.write_text(text)
+    result = lint([path], "roce-dscp26", select_codes=["DLK003"])
+    (device,) = result.fabric.devices.values()
+    assert {n: (p.bundle, p.vlans) for n, p in device.ports.items()} == {
+        "Ethernet1": ("Port-Channel10", []), "Ethernet2": ("Port-Channel10", []), "Ethernet3": ("Port-Channel20", []),
+        "Ethernet4": ("Port-Channel20", []), "Ethernet5": (None, [100]), "Ethernet6": ("Port-Channel30", [100, 200]),
+        "Ethernet7": ("Port-Channel30", [100, 200]), "Ethernet8": ("Port-Channel40", None)}
+    assert [(f.code, f.port) for f in result.findings] == [
+        ("DLK003", "Ethernet5"), ("DLK003", "Ethernet6"), ("DLK003", "Ethernet7")]
+
+
+def test_junos_fix_binds_a_members_cos_on_its_aggregate(tmp_path):
+    """leaf2's ae0 takes a congestion-notification-profile without PFC on DSCP 26: its members et-0/0/0-1 run it (the
+    aggregate's CoS over the member's own), so PFC001 on both. The fix binds the PFC profile, the classifier and the
+    scheduler-map on ae0, once, the member-free et-0/0/4 on itself; config + snippet lints with no PFC001 (a fix bound
+    on the members, as before, left ae0's profile winning: "still there after the fix")."""
+    from losslessd import fix
+
+    path = tmp_path / "leaf2.cfg"
+    text = (LAG / "leaf2.cfg").read_text()
+    path.write_text(text + "set class-of-service congestion-notification-profile off-cnp input dscp code-point "
+                    "000000 pfc\nset class-of-service interfaces ae0 congestion-notification-profile off-cnp\n")
+    before = lint([path], "roce-dscp26", select_codes=["PFC001"])
+    assert [(f.code, f.port) for f in before.findings] == [("PFC001", "et-0/0/0"), ("PFC001", "et-0/0/1")]
+    result = fix.plan(before, unsafe=True, model="qfx5120-48y")
+    (dev,) = result.devices
+    assert dev.message is None and dev.verified and not dev.unresolved, (dev.message, dev.unresolved)
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    bound = [line for line in snippet.split("\n") if line.startswith("set class-of-service interfaces ")]
+    assert bound == ["set class-of-service interfaces ae0 unit 0 classifiers dscp roce-dscp",
+                     "set class-of-service interfaces ae0 congestion-notification-profile roce-pfc-3"]
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    pasted.write_text(path.read_text() + snippet)
+    assert [f.code for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == []
 
 
 def test_junos_reads_members_vlans_and_irb_units():
@@ -105,6 +168,75 @@ def test_junos_reads_members_vlans_and_irb_units():
     assert device.vlan_interfaces == {"irb.12": 200}
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)]
     assert "vlan members nosuch" in device.issues[0].message
+
+
+def test_junos_reads_vlans_of_routing_instances_and_reports_unknown_names_once():
+    """EVPN-VXLAN leaves define their VLANs in a routing instance (`routing-instances evpn-1 vlans vn400 vlan-id 400`,
+    Junos `vlans` at [edit routing-instances routing-instance-name]), in the set and the curly-brace form: a trunk's
+    names resolve there (the unit's own instance first), its IRB units route them. Names nothing defines are one
+    SYS002 for the device, naming the first three and the count (a JVD trunk names hundreds: one per name flooded
+    the report, 600 on one leaf)."""
+    from losslessd.parse import junos
+    from losslessd.parse.base import Input
+
+    set_form = "\n".join([
+        "set system host-name j2",
+        "set interfaces et-0/0/0 ether-options 802.3ad ae1",
+        "set interfaces ae1 unit 0 family ethernet-switching vlan members [ vn400 vn401 ]",
+        "set interfaces et-0/0/3 unit 0 family ethernet-switching vlan members [ vn400 gone1 gone2 gone3 gone4 ]",
+        "set routing-instances evpn-1 instance-type mac-vrf",
+        "set routing-instances evpn-1 interface ae1.0",
+        "set routing-instances evpn-1 vlans vn400 vlan-id 400",
+        "set routing-instances evpn-1 vlans vn400 l3-interface irb.400",
+        "set routing-instances evpn-1 vlans vn401 vlan-id 401",
+        "set routing-instances other vlans vn400 vlan-id 900",
+        "set vlans vn401 vlan-id 33",
+    ])
+    device = junos.parse([Input("j2.conf", set_form + "\n")], "j2")
+    # ae1.0 is evpn-1's: vn401 is 401 there (not the top level's 33); et-0/0/3 is in no instance and vn400 is defined
+    # with two IDs (evpn-1 400, other 900) and not at the top level: not known, as gone1-4
+    assert {p.name: (p.bundle, p.vlans) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae1", [400, 401]), "et-0/0/3": (None, None)}
+    assert device.vlan_interfaces == {"irb.400": 400}
+    assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 4)]
+    message = device.issues[0].message
+    assert "vlan members vn400, gone1, gone2 and 2 more (5 names): no `vlans NAME vlan-id N`" in message
+
+    brace_form = """system {
+    host-name j3;
+}
+interfaces {
+    et-0/0/5 {
+        unit 0 {
+            family ethernet-switching {
+                interface-mode trunk;
+                vlan {
+                    members [ vn400 vn401 ];
+                }
+            }
+        }
+    }
+}
+routing-instances {
+    evpn-1 {
+        instance-type mac-vrf;
+        interface et-0/0/5.0;
+        vlans {
+            vn400 {
+                vlan-id 400;
+                l3-interface irb.7;
+            }
+            vn401 {
+                vlan-id 401;
+            }
+        }
+    }
+}
+"""
+    device = junos.parse([Input("j3.conf", brace_form)], "j3")
+    assert device.ports["et-0/0/5"].vlans == [400, 401]
+    assert device.vlan_interfaces == {"irb.7": 400}
+    assert device.issues == []
 
 
 def _nxos_capture(tmp_path: Path, sections: str) -> Path:
@@ -144,10 +276,22 @@ def test_nxos_show_interface_port_channel_members_are_read(tmp_path):
     assert not [i for i in device.issues if "port-channel" in i.message]
     garbled = SHOW_PO10.replace("Eth1/51, Eth1/52", "Eth1/51, (?)")
     device = load_fabric([_nxos_capture(tmp_path, garbled)]).devices["nx-leaf4"]
-    assert device.bundle_members_shown == {"port-channel20": []}
+    assert device.bundle_members_shown == {"port-channel10": None, "port-channel20": []}
     [issue] = [i for i in device.issues if "port-channel" in i.message]
     line = (tmp_path / "nx-leaf4.txt").read_text().splitlines().index("  Members in this channel: Eth1/51, (?)") + 1
     assert (issue.code, issue.source.line) == ("SYS002", line)
+    assert "a route through it is not followed" in issue.message
+    # ... and it is not: a route via Port-Channel10 of a switch whose config makes Ethernet1 its member stays
+    # unverified (it went over the config's members before, which the unread line may not list)
+    fabric = ring_with_routes(s1_routes=[Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
+        Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")])
+        for h in (2, 3)])
+    fabric.devices["s1"].ports["Ethernet1"].bundle = "Port-Channel10"
+    fabric.devices["s1"].bundle_members_shown = device.bundle_members_shown
+    assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
+        "Port-Channel10 is a port-channel or VLAN interface; its member cables are not known"}
+    fabric.devices["s1"].bundle_members_shown = None  # (shown nowhere: the config's member carries it)
+    assert analyse(fabric, [3], [26]).bad_hops == []
 
 
 def test_a_route_through_a_port_channel_follows_what_show_interface_lists():

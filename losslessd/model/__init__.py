@@ -898,16 +898,19 @@ class Device(Model):
     service_policies: dict[str, str] | None = None
     # The policies attached on each link aggregate its ports are members of (Port.bundle), by attachment point as
     # Port.service_policies ({}: none, or the aggregate is not in the input); None: no port is a member of one, or the
-    # platform attaches no policy on an aggregate for its members (only NX-OS does: Platform.qos_on_aggregate).
+    # platform attaches no named policy on an aggregate for its members (NX-OS does; Junos binds CoS on aeN, which its
+    # parser reads into each member's own settings).
     bundle_policies: dict[str, dict[str, str]] | None = None
     # The member ports that carry each link aggregate's traffic, as a capture shows them (NX-OS `show port-channel
     # summary`: members up in the port-channel), by aggregate as Port.bundle names it. None: not captured (a route
     # through an aggregate then goes over the members its config names, Port.bundle).
     bundle_members: dict[str, list[str]] | None = None
     # The members each link aggregate's own interface output lists (NX-OS `show interface port-channel N`: "Members in
-    # this channel: Eth1/49, Eth1/50"), by aggregate as Port.bundle names it; an aggregate it does not show is merely
-    # not asked about. bundle_members, whose flags say which members are up, wins where it lists the aggregate.
-    bundle_members_shown: dict[str, list[str]] | None = None
+    # this channel: Eth1/49, Eth1/50"), by aggregate as Port.bundle names it; None for one whose members line could
+    # not be read (a SYS002 says routes through it are not followed: not the config's members either); an aggregate it
+    # does not show is merely not asked about. bundle_members, whose flags say which members are up, wins where it
+    # lists the aggregate.
+    bundle_members_shown: dict[str, list[str] | None] | None = None
     # Routed VLAN interfaces whose name does not say their VLAN (Junos `vlans V vlan-id 100` with `l3-interface
     # irb.5`: {"irb.5": 100}): a connected route on one delivers out of the VLAN's member ports. `Vlan100` names its
     # own. None: none read.

@@ -357,7 +357,8 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
     capture's (Device.bundle_members: members up in it; Device.bundle_members_shown: the members the aggregate's own
     interface output lists), else, when no summary shows the aggregates, the config's (Port.bundle: members it
     names). None when ``name`` is no aggregate, the summary does not list it (its row could not be read: a SYS002
-    says routes through it are not followed), or the config names no member of it."""
+    says routes through it are not followed), its interface output's members line could not be read (the same), or
+    the config names no member of it."""
     m = _AGGREGATE.match(name)
     if m is None:
         return None, ""
@@ -385,7 +386,7 @@ def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
                            (device.bundle_members_shown, f"show interface port-channel {number}")):
         for bundle, ports in (captured or {}).items():  # the config's members may be down, or out of the port-channel
             if (b := _AGGREGATE.match(bundle)) and int(b[1]) == number:
-                return ports, said
+                return (ports, said) if ports is not None else (None, "")  # (None: its members line not read)
     if device.bundle_members is not None:  # a summary row not read (a SYS002 said routes through it are not followed)
         return None, ""
     configured = _configured(device, number)

@@ -111,8 +111,9 @@ class PortFacts:
     keys: dict[str, dict[int, tuple[str, bool]]] = field(default_factory=dict, hash=False)
     # The policies attached on the port itself now, by attachment point (model Port.service_policies).
     attached: dict[str, str] = field(default_factory=dict, hash=False)
-    # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel), whose policies it runs, and
-    # the policies attached on that aggregate now (Device.bundle_policies).
+    # The link aggregate the port is a member of (model Port.bundle: NX-OS port-channel, Junos aeN) where its platform
+    # binds a member's QoS on the aggregate (Platform.qos_on_aggregate), and the policies attached on that aggregate
+    # now (Device.bundle_policies).
     bundle: str | None = None
     bundle_attached: dict[str, str] = field(default_factory=dict, hash=False)
 
@@ -551,8 +552,8 @@ class Profile(Sectioned):
         return old if old is not None and old != new and not old.startswith(NXOS_SYSTEM_POLICY) else None
 
     def bundles(self) -> list[PortProfile]:
-        """One member of each port-channel the ports are members of (PortProfile.bundle), in port order: a policy is
-        attached on the port-channel, where it takes effect for every member (render.profile made the members' numbers
+        """One member of each link aggregate the ports are members of (PortProfile.bundle), in port order: a policy is
+        attached on the aggregate, where it takes effect for every member (render.profile made the members' numbers
         the same)."""
         seen: dict[str, PortProfile] = {}
         for port in self.ports:
@@ -725,25 +726,30 @@ def _pause_buffer(speed_gbps: float, cable: float, mtu: int, mark_bytes: int | N
 
 
 def _one_policy_per_bundle(ports: list[PortProfile]) -> list[PortProfile]:
-    """Members of one port-channel run its policies (Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy
-    Action": one attached to a port channel takes effect even when its members have their own), so they get one: the
-    largest pause buffer of any member (more headroom, never less: a longer cable's), and one set of ECN thresholds,
-    refused where members' speeds ask for different ones (NX-OS port-channel compatibility checks hold members to one
-    speed: Nexus 5000/9000 interfaces guides, "Compatibility Requirements")."""
+    """Members of one link aggregate run its policies (Nexus 9000 QoS guide, "Attaching and Detaching a QoS Policy
+    Action": one attached to a port channel takes effect even when its members have their own; Junos CoS guide,
+    "Configuring Schedulers on Aggregated Interfaces": an aeN's CoS applies to all its members), so they get one: the
+    largest pause buffer and the longest cable of any member (more headroom, never less), and one set of ECN
+    thresholds, refused where members' speeds ask for different ones (NX-OS port-channel compatibility checks hold
+    members to one speed: Nexus 5000/9000 interfaces guides, "Compatibility Requirements")."""
     members: dict[str, list[PortProfile]] = {}
     for port in ports:
         if port.bundle is not None:
             members.setdefault(port.bundle, []).append(port)
     chosen: dict[str, PauseBuffer | None] = {}
+    longest: dict[str, float | None] = {}
     for bundle, group in members.items():
         ecn = {(p.kmin_bytes, p.kmax_bytes) for p in group}
         if len(ecn) > 1:
             raise InputError(f"{bundle}: its members {', '.join(p.name for p in group)} need different ECN thresholds "
                              f"({', '.join(f'{lo}-{hi} B' for lo, hi in sorted(ecn, key=str))}: their speeds differ), "
-                             "but a port-channel takes one queuing policy for all of them")
+                             "but a link aggregate takes one queuing policy for all of them")
         buffers = [p.pause_buffer for p in group if p.pause_buffer is not None]
         chosen[bundle] = max(buffers, key=lambda b: (b.size_bytes, b.pause_bytes)) if buffers else None
-    return [replace(p, pause_buffer=chosen[p.bundle]) if p.bundle is not None and chosen[p.bundle] is not None else p
+        cables = [p.cable_length_m for p in group if p.cable_length_m is not None]
+        longest[bundle] = max(cables) if cables else None
+    return [p if p.bundle is None else
+            replace(p, pause_buffer=chosen[p.bundle] or p.pause_buffer, cable_length_m=longest[p.bundle])
             for p in ports]
 
 

@@ -95,10 +95,9 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
                 # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 qos_configured=any(layer.qos_lines for layer in layers),
-                vlans=_vlans(iface) if iface.channel_group is None else None,
+                vlans=_member_vlans(cfg, iface),
                 # EOS User Manual, Port Channels: `channel-group N mode active|passive|on` makes the port a member of
-                # Port-ChannelN (created with it), whose traffic is hashed over its members; the port-channel's
-                # switchport settings are its members' (not read: their VLANs stay unknown, not VLAN 1's).
+                # Port-ChannelN (created with it), whose traffic is hashed over its members.
                 bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None)
     if cfg.rewrite_dscp is not None and cfg.rewrite_dscp.value:
         # With `qos rewrite dscp` EOS remarks routed packets on egress by their TC; the running-config
@@ -130,6 +129,16 @@ def _routed(iface: InterfaceConf) -> Val | None:
     if iface.routed is not None or iface.l3_address is None:
         return iface.routed
     return Val(True, iface.l3_address)
+
+
+def _member_vlans(cfg: EosConfig, iface: InterfaceConf) -> list[int] | None:
+    """A port's VLANs; a port-channel member's are its port-channel's switchport settings (EOS User Manual, Port
+    Channels: the port-channel is the switching interface, its members carry its traffic), unknown (None, not VLAN
+    1's) when the config has no `interface Port-ChannelN` block."""
+    if iface.channel_group is None:
+        return _vlans(iface)
+    channel = cfg.port_channels.get(iface.channel_group)
+    return _vlans(channel) if channel is not None else None
 
 
 def _vlans(iface: InterfaceConf) -> list[int]:

@@ -170,7 +170,8 @@ class EosConfig:
     wd_timers: dict[str, Val] = field(default_factory=dict)
     profiles: dict[str, QosConf] = field(default_factory=dict)
     class_maps: dict[str, QosClass] = field(default_factory=dict)  # `class-map type qos`
-    port_channels: dict[int, QosConf] = field(default_factory=dict)  # Port-ChannelN -> its service-policy
+    # Port-ChannelN -> its service-policy and switchport lines (its members' VLANs)
+    port_channels: dict[int, InterfaceConf] = field(default_factory=dict)
     # policy-map -> its classes in order: (class name, `set traffic-class` Val or None, the `class` line)
     qos_policies: dict[str, list[tuple[str, Val | None, Source]]] = field(default_factory=dict)
     qos_policy_sources: dict[str, Source] = field(default_factory=dict)  # the `policy-map` line
@@ -286,11 +287,11 @@ class _Reader(TreeReader):
             conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
             self.block(node, conf, self.interface_line)
         elif w[0] == "interface" and len(w) == 2 and (channel := _PORT_CHANNEL.match(w[1])):
-            # Only its qos policy is read (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and
-            # port-channel interfaces); its members take it (build).
-            conf = self.cfg.port_channels.setdefault(int(channel[1]), QosConf(source=self.src(node)))
-            self.each_spelled(node.children, lambda child: child.words[:2] == ["service-policy", "type"]
-                              and self.qos_line(child, conf, None))
+            # Its qos policy (EOS User Manual, Traffic Management: QoS policy maps apply to Ethernet and port-channel
+            # interfaces) and its switchport lines (EOS User Manual, Port Channels: the port-channel is the switching
+            # interface, its members carry its VLANs): its members take them (build).
+            conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
+            self.each_spelled(node.children, lambda child: self.port_channel_line(child, conf))
         elif w[0] == "interface" and len(w) > 1 and (names := _ethernet_range(w[1:])):
             # A pasted configuration-mode block for several ports: each port takes its lines.
             self.expanded += len(names) * (1 + len(node.children))
@@ -549,6 +550,14 @@ class _Reader(TreeReader):
         kind = ("segments" if unit == "segments" else "bytes" if units.is_byte_unit(unit)
                 else "time" if units.is_time_unit(unit) else "unknown")
         return Threshold(text, unit, kind)
+
+    def port_channel_line(self, node: Node, conf: InterfaceConf) -> None:
+        """A Port-Channel's line: its `service-policy type qos` (qos_line), else an interface line (switchport mode,
+        access and trunk VLANs, `no switchport`, addresses); its PFC and trust lines are not its members'."""
+        if node.words[:2] == ["service-policy", "type"]:
+            self.qos_line(node, conf, None)
+        else:
+            self.interface_line(node, conf)
 
     def interface_line(self, node: Node, conf: InterfaceConf) -> None:
         """Interface-only lines; everything else in an interface (addresses, VLANs, ...) is not QoS and skipped."""

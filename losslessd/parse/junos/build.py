@@ -85,6 +85,7 @@ def build(cfg: JunosConfig, platform: str, name: str, path: str, issues: list[Pa
                     f"{port_name}: firewall filter {bound.value} sets the forwarding class of the traffic it matches "
                     "(a multifield classifier, applied after the port's classifiers): it is not read, so the port's "
                     "classification may not be the one shown")))
+    vlans.report()
     device.vlan_interfaces = vlans.routed() or None
     return device
 
@@ -161,12 +162,17 @@ class _Vlans:
 
     def __init__(self, cfg: JunosConfig, issues: list[ParseIssue]):
         self.cfg, self.issues = cfg, issues
+        # VLAN name -> its IDs in every instance (a name one instance alone defines, or all with one ID, resolves for
+        # a port no `routing-instances R interface` line places)
+        self.anywhere: dict[str, set[int]] = {}
+        for (_, name), vid in cfg.vlan_ids.items():
+            self.anywhere.setdefault(name, set()).add(vid.value)
         self.named: dict[str, list[int]] = {}  # interface (without its unit) -> VLANs its `vlans NAME interface` give
-        for name, members in cfg.vlan_interfaces.items():
-            if name in cfg.vlan_ids:
+        for key, members in cfg.vlan_interfaces.items():
+            if key in cfg.vlan_ids:
                 for member in members:
-                    self.named.setdefault(member.value.split(".")[0], []).append(cfg.vlan_ids[name].value)
-        self.reported: set[str] = set()
+                    self.named.setdefault(member.value.split(".")[0], []).append(cfg.vlan_ids[key].value)
+        self.unknown: dict[str, Source | None] = {}  # VLAN names no `vlan-id` gives, in order, at their first line
         # VLAN lists by what gives them: ports configured alike share one list (16,384 ports of `vlan members all`
         # would otherwise hold a list of every VLAN each)
         self.made: dict[tuple, list[int] | None] = {}
@@ -174,39 +180,52 @@ class _Vlans:
     def of(self, port: str, iface: Interface | None) -> list[int] | None:
         members = tuple(v.value for v in iface.vlan_members) if iface is not None else ()
         bundle = iface.bundle.value if iface is not None and iface.bundle is not None else None
-        key = (members, tuple(self.named.get(port, ())), bundle)
+        key = (members, tuple(self.named.get(port, ())), bundle, self.cfg.instance_of.get(port))
         if key in self.made:
             return self.made[key]
-        own = self._ids(iface.vlan_members if iface is not None else [])
+        own = self._ids(iface.vlan_members if iface is not None else [], self.cfg.instance_of.get(port, ""))
         found = own + self.named.get(port, [])
         if bundle is not None:
             lag = self.cfg.aggregates.get(bundle)
-            found += self._ids(lag.vlan_members if lag is not None else []) + self.named.get(bundle, [])
+            found += self._ids(lag.vlan_members if lag is not None else [], self.cfg.instance_of.get(bundle, ""))
+            found += self.named.get(bundle, [])
         made = self.made[key] = sorted(set(found)) or None  # (none read: not known, never "routed", [])
         return made
 
-    def _ids(self, members: list[Val]) -> list[int]:
+    def _ids(self, members: list[Val], instance: str) -> list[int]:
+        """The VLAN IDs of a unit's `vlan members`, its names looked up in the unit's routing instance (``instance``,
+        "" for none), else at the top level, else in the one instance (or the instances agreeing) that defines it."""
         out: list[int] = []
         for member in members:
             text = member.value
             if text == "all":
-                out.extend(v.value for v in self.cfg.vlan_ids.values())
+                out.extend(v.value for (scope, _), v in self.cfg.vlan_ids.items() if scope == instance)
             elif re.fullmatch(r"[0-9]{1,4}", text) and 1 <= int(text) <= 4094:
                 out.append(int(text))
             elif (m := re.fullmatch(r"([0-9]{1,4})-([0-9]{1,4})", text)) and 1 <= int(m[1]) <= int(m[2]) <= 4094:
                 out.extend(range(int(m[1]), int(m[2]) + 1))
-            elif text in self.cfg.vlan_ids:
-                out.append(self.cfg.vlan_ids[text].value)
-            elif text not in self.reported:
-                self.reported.add(text)
-                self.issues.append(ParseIssue(code="SYS002", source=member.source, message=(
-                    f"vlan members {text}: no `vlans {text} vlan-id N` in this configuration, so which VLAN it is is "
-                    "not known (a route on its IRB interface is not followed to this port)")))
+            elif (vid := self.cfg.vlan_ids.get((instance, text)) or self.cfg.vlan_ids.get(("", text))) is not None:
+                out.append(vid.value)
+            elif len(ids := self.anywhere.get(text, set())) == 1:
+                out.extend(ids)
+            else:
+                self.unknown.setdefault(text, member.source)
         return out
 
+    def report(self) -> None:
+        """One SYS002 for the VLAN names no `vlan-id` gives (a trunk can name thousands): the first three, the count."""
+        if not self.unknown:
+            return
+        names = list(self.unknown)
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more ({len(names)} names)" if len(names) > 3 else "")
+        self.issues.append(ParseIssue(code="SYS002", source=self.unknown[names[0]], message=(
+            f"vlan members {shown}: no `vlans NAME vlan-id N` gives {'it' if len(names) == 1 else 'them'} an ID (in "
+            "the unit's routing instance, at the top level, or one ID in the other instances), so which VLAN is not "
+            "known (a route on its IRB interface is not followed to the ports that name it)")))
+
     def routed(self) -> dict[str, int]:
-        return {l3.value: self.cfg.vlan_ids[name].value for name, l3 in self.cfg.vlan_l3.items()
-                if name in self.cfg.vlan_ids}
+        return {l3.value: self.cfg.vlan_ids[key].value for key, l3 in self.cfg.vlan_l3.items()
+                if key in self.cfg.vlan_ids}
 
 
 def _member(rng: InterfaceRange, names: set[str], name: str) -> bool:

@@ -178,11 +178,13 @@ class JunosConfig:
     class_filters: dict[str, Source] = field(default_factory=dict)
     # Aggregated Ethernet interfaces (`interfaces aeN`): the VLANs their units switch, which their members carry
     aggregates: dict[str, Interface] = field(default_factory=dict)
-    # `vlans NAME vlan-id N`, `vlans NAME l3-interface irb.U`, `vlans NAME interface IF.U`: each VLAN's ID, its routed
-    # interface and the member interfaces it names itself
-    vlan_ids: dict[str, Val] = field(default_factory=dict)
-    vlan_l3: dict[str, Val] = field(default_factory=dict)
-    vlan_interfaces: dict[str, list[Val]] = field(default_factory=dict)
+    # `[routing-instances R] vlans NAME vlan-id N | l3-interface irb.U | interface IF.U`: each VLAN's ID, its routed
+    # interface and the member interfaces it names itself, by (routing instance, VLAN name); "" is the top level
+    vlan_ids: dict[tuple[str, str], Val] = field(default_factory=dict)
+    vlan_l3: dict[tuple[str, str], Val] = field(default_factory=dict)
+    vlan_interfaces: dict[tuple[str, str], list[Val]] = field(default_factory=dict)
+    # `routing-instances R interface IF.U`: the routing instance of each interface (its name without the unit)
+    instance_of: dict[str, str] = field(default_factory=dict)
     # what a line says about another (read() passes them on)
     issues: list[ParseIssue] = field(default_factory=IssueList)
 
@@ -730,7 +732,11 @@ def _line(cfg: JunosConfig, words: list[str], src: Source) -> None:
     elif top == "class-of-service":
         _cos(cfg, words[2:], src)
     elif top == "vlans" and len(words) >= 5:
-        _vlan(cfg, words[2:], src)
+        _vlan(cfg, "", words[2:], src)
+    elif top == "routing-instances" and words[3:4] == ["vlans"] and len(words) >= 7:
+        _vlan(cfg, words[2], words[4:], src)
+    elif top == "routing-instances" and words[3:4] == ["interface"] and len(words) >= 5:
+        cfg.instance_of.setdefault(words[4].split(".")[0], words[2])
     elif top == "firewall":
         # `firewall [family F] filter NAME term T then forwarding-class C`: a multifield classifier (Junos CoS guide,
         # "Overview of Multifield Classifiers"); which ports it classifies is read from the interfaces binding it.
@@ -764,17 +770,19 @@ def _interface(cfg: JunosConfig, w: list[str], src: Source) -> None:
     _interface_setting(port_slot(cfg.interfaces, w[0], lambda: Interface(source=src), src), w[1:], src)
 
 
-def _vlan(cfg: JunosConfig, w: list[str], src: Source) -> None:
-    """`vlans NAME vlan-id N | l3-interface irb.U | interface IF.U` (Junos "vlans" statement hierarchy; the IRB
-    interface routes the VLAN: Junos "Understanding Integrated Routing and Bridging")."""
-    name, what, value = w[0], w[1], w[2]
+def _vlan(cfg: JunosConfig, instance: str, w: list[str], src: Source) -> None:
+    """`vlans NAME vlan-id N | l3-interface irb.U | interface IF.U` at the top level or in routing instance
+    ``instance`` (Junos `vlans` statement, hierarchy levels [edit vlans] and [edit routing-instances
+    routing-instance-name vlans]: the EVPN-VXLAN virtual-switch and MAC-VRF instances of the EVPN User Guide hold
+    their VLANs there; the IRB interface routes the VLAN: Junos "Understanding Integrated Routing and Bridging")."""
+    key, what, value = (instance, w[0]), w[1], w[2]
     if what == "vlan-id":
         if value != "none":
-            cfg.vlan_ids[name] = Val(_whole(value, 1, 4094), src)
+            cfg.vlan_ids[key] = Val(_whole(value, 1, 4094), src)
     elif what == "l3-interface":
-        cfg.vlan_l3[name] = Val(value, src)
+        cfg.vlan_l3[key] = Val(value, src)
     elif what == "interface":
-        cfg.vlan_interfaces.setdefault(name, []).append(Val(value, src))
+        cfg.vlan_interfaces.setdefault(key, []).append(Val(value, src))
 
 
 def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:

@@ -73,8 +73,8 @@ def parse(inputs: list[Input], name: str) -> Device:
             device.issues.extend(issues)
         for sec in cap.answered:  # (one section per port-channel asked about: each read; a later one wins)
             if _PORT_CHANNEL_IF.match(" ".join(sec.command.split())):
-                members, issues = read_interfaces(sec.output, cap.path, sec.line)
-                device.bundle_members_shown = {**(device.bundle_members_shown or {}), **members}
+                shown, issues = read_interfaces(sec.output, cap.path, sec.line)
+                device.bundle_members_shown = {**(device.bundle_members_shown or {}), **shown}
                 device.issues.extend(issues)
         neighbors, issues = _neighbors(cap)
         device.neighbors.extend(neighbors)

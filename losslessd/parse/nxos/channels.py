@@ -76,10 +76,11 @@ _IF_MEMBERS = re.compile(r"^\s+Members in this channel\s*:\s*(?P<ports>.*?)\s*$"
 _IF_PORT = re.compile(r"^[A-Za-z][\w/.:-]*$")
 
 
-def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, list[str]], list[ParseIssue]]:
-    """port-channel name (`port-channel10`) -> the members its `show interface` block lists ([] for one that is down),
-    and a SYS002 per member line that cannot be read; output with no port-channel block is one SYS002."""
-    members: dict[str, list[str]] = {}
+def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, list[str] | None], list[ParseIssue]]:
+    """port-channel name (`port-channel10`) -> the members its `show interface` block lists ([] for one that is down,
+    None for one whose members line cannot be read: a SYS002 there), and output with no port-channel block is one
+    SYS002."""
+    members: dict[str, list[str] | None] = {}
     issues: list[ParseIssue] = IssueList()
     current: str | None = None
     up = False
@@ -96,7 +97,7 @@ def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, li
                 issues.append(ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
                     f"`show interface {current}` members line not understood ({bad[0][:40]!r}): its members are not "
                     "known, so a route through it is not followed")))
-                del members[current]
+                members[current] = None  # (not known: routes through it are not followed, paths.routing)
                 current = None
             elif up:
                 members[current] = [long_interface_name(p) for p in ports]
