@@ -204,6 +204,9 @@ def test_lldpcli_json_one_and_several_interfaces_and_json0():
             '"port": [{"id": [{"type": "ifname", "value": "x"}]}]}\n]}]}')
     assert [(n.port, n.source.line) for n in lldp.parse(text, "c.json")[0]] == [("eth1", 2), ("eth0", 3)]
 
+    # After the prompt the command was typed at, the prompt's words are no key: eth0 is at its own line.
+    prompt = 'root@sonic:~# lldpcli -f json show neighbors ports eth0 | grep -v \'"eth1": {\'\n'
+    assert [(n.port, n.source.line) for n in lldp.parse(prompt + text, "d.json")[0]] == [("eth1", 3), ("eth0", 4)]
 
 def test_lldpctl_default_text():
     neighbors, issues = lldp.parse(LLDPCTL, "t.txt")

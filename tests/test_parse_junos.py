@@ -424,6 +424,45 @@ def test_a_bracket_list_printed_over_several_lines_is_one_statement():
                                                   48: "forwarding class cnp"}
 
 
+@pytest.mark.parametrize(("cut", "held"), [
+    ("address 10.1.0.8/31;", "address [ 10.1.0.8/31"),  # the next line is a `}`
+    ("speed 100g;", "speed [ 100g"),  # the next line opens a block (`unit 0 {`)
+])
+def test_a_bracket_list_never_closed_takes_in_no_brace_line(cut, held):
+    """A `[` list that is never closed (a capture cut short, a hand edit) is joined to a next line only while that
+    line goes on with the list: a `}`, a line opening or closing a block, or a prompt ends it. Review round 31: the
+    `}` after `members [ v100 v200` was taken into the list, every block after it read one level too deep
+    (`set interfaces class-of-service ...`), the PFC profile lost and the device reported as nothing checked. The
+    cut line is one SYS002 and the rest is read."""
+    text = text_of("roce-leaf-braces").replace(cut, held)
+    device = parse(text, "leaf4.conf")
+    assert [(i.source.line, i.message) for i in device.issues if i.code in ("SYS001", "SYS002")] == [
+        (line_of(text, held), f"line not read (a statement ends with `;`, a block opens with `{{`): {held}")]
+    assert classes(device.ports["et-0/0/0"]) == {26: "forwarding class roce", 48: "forwarding class cnp"}
+    assert device.ports["et-0/0/0"].pfc_enabled == [3]
+
+
+def test_a_bracket_list_never_closed_before_a_prompt_ends_at_the_prompt():
+    """A pasted session cut inside a list: the next prompt is a prompt, not a word of the list."""
+    text = "\n".join([
+        "user@mx1> show configuration interfaces | no-more",
+        "interfaces {",
+        "    et-0/0/1 {",
+        "        mtu 9216;",
+        "        unit 0 { family ethernet-switching { vlan { members [ v100 v200",
+        "user@mx1> show configuration class-of-service | no-more",
+        "class-of-service {",
+        "    forwarding-classes {",
+        "        class roce queue-num 3 no-loss pfc-priority 3;",
+        "    }",
+        "}",
+    ])
+    device = parse(text)
+    assert [(i.source.line, i.message.rsplit(": ", 1)[-1]) for i in device.issues if i.code == "SYS002"] == [
+        (5, "members [ v100 v200")]
+    assert device.ports["et-0/0/1"].mtu_bytes == 9216 - 14
+
+
 def test_a_pasted_session_restarts_at_each_prompt():
     """`show configuration groups X` outputs pasted one after another, with prompts and routing-engine banners:
     each output starts at the top level again, and the prompts are not statements."""

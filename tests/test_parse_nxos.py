@@ -186,6 +186,22 @@ def test_fixtures_sniff_as_nxos_and_eos_fixtures_do_not():
         assert not nxos.sniff(Input(path.name, path.read_text(encoding="utf-8")))
 
 
+
+@pytest.mark.parametrize(("dropped", "nxos_file"), [
+    ((), True),
+    (("!RANCID-CONTENT-TYPE: cisco-nx",), True),  # the image line alone
+    (("boot nxos ",), True),  # RANCID's header alone
+    (("!RANCID-CONTENT-TYPE: cisco-nx", "boot nxos "), False),  # neither: no NX-OS-only line left
+], ids=["both", "boot-nxos-alone", "rancid-header-alone", "neither"])
+def test_a_rancid_archive_without_the_show_header_is_known_by_each_sign_alone(dropped, nxos_file):
+    """A RANCID `cisco-nx` archive holds neither `!Command:` nor `!Time:` (stripped for stable diffs), and this one no
+    NX-OS-only QoS line: its `!RANCID-CONTENT-TYPE: cisco-nx` header and its `boot nxos` image line each tell it alone
+    (review round 31: the archive holds both, so dropping either sign failed no test)."""
+    path = FIXTURES.parent / "realworld" / "cisco_nxos" / "n9k-rancid-archive-no-header.cfg"
+    text = "\n".join(line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith(dropped))
+    assert nxos.sniff(Input(path.name, text)) is nxos_file
+    assert (detect(Input(path.name, text)) == "cisco_nxos") is nxos_file
+
 def _errors(name: str) -> set[tuple[str, str]]:
     result = lint([RAW / name], "roce-dscp26")
     return {(f.code, f.port) for f in result.findings

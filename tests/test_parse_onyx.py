@@ -4,6 +4,8 @@ platforms' files, and lint results under roce-dscp26."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from losslessd.api import lint
@@ -185,15 +187,30 @@ def test_not_an_onyx_config_is_an_input_error(text):
     ("   interface ethernet 1/1-1/4 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute "
      "1500\n", True),
     ("interface ethernet 1/1 qos trust L3\n", True),
+    # the indented form: the QoS command below other lines of the port's block (review round 31: only as its first)
+    ("interface ethernet 1/1-1/4\n   speed 100G force\n   mtu 9216 force\n   qos trust L3\n", True),
+    ("   interface ethernet 1/1\r\n      description \"gpu01\"\r\n"
+     "      dcb priority-flow-control mode on force\r\n", True),
+    # `qos trust L3` is Onyx's alone (EOS: `qos trust dscp|cos`; NX-OS has none), at any line of the block
+    ("interface ethernet 1/1\n  priority-flow-control mode on\n  qos trust L3\n", True),
     # EOS and NX-OS typed by hand: the port on its own line, its commands indented below it
     ("hostname leaf1\ninterface ethernet 1/1\n   qos trust dscp\n   priority-flow-control on\n", False),
     ("feature lldp\ninterface ethernet1/1\n  priority-flow-control mode on\n", False),
-    ("interface ethernet 1/1\n  priority-flow-control mode on\n  qos trust L3\n", False),
     ("nv set interface swp1 qos pfc profile default-global\n", False),
 ])
 def test_detection(text, onyx_file):
     assert onyx.sniff(Input("x.cfg", text)) is onyx_file
     assert (detect(Input("x.cfg", text)) == "nvidia_onyx") is onyx_file
+
+
+def test_detection_of_indented_blocks_takes_time_in_proportion():
+    """Blocks of lines that are all blanks but their last character: each skipped line is read one way, so a block
+    with no QoS command fails in one pass (read as `[ \\t]+[^\\n]*`, split every way, these three blocks of five took
+    12 s, and each line more multiplies it by about 30)."""
+    text = ("interface ethernet 1/1\n" + (" " * 30 + "x\n") * 5 + "x\n") * 3
+    start = time.perf_counter()
+    assert onyx.sniff(Input("x.cfg", text)) is False
+    assert time.perf_counter() - start < 2.0
 
 
 def test_lint_under_a_lossless_policy():
@@ -464,6 +481,9 @@ def test_indented_interface_blocks_read_as_the_flat_form():
     flat, text = fixture_text("roce-leaf.cfg"), fixture_text("roce-leaf-indented.cfg")
     want, device = parse(flat, "x", "roce-leaf.cfg"), parse(text, "x", "roce-leaf-indented.cfg")
     assert device.issues == [] and detect(Input("roce-leaf-indented.cfg", text)) == "nvidia_onyx"
+    # known by its blocks without the `## Running database` header too (its first block sets `speed` first)
+    bare = "\n".join(line for line in text.split("\n") if not line.startswith("##"))
+    assert "qos trust" in bare and detect(Input("roce-leaf-indented.cfg", bare)) == "nvidia_onyx"
     assert set(device.ports) == set(want.ports)
     for name, port in device.ports.items():
         other = want.ports[name]

@@ -6,6 +6,7 @@ import ipaddress
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -201,6 +202,23 @@ def test_frr_json_selected_entries_and_fib_next_hops():
     assert [i.code for i in parse_routes(Input("r.json", '{"mgmt": {}}'))[1]] == ["SYS002"]
     assert [i.code for i in parse_routes(Input("r.json", '{"10.0.0.0/24": ['))[1]] == ["SYS001"]
 
+
+
+@pytest.mark.parametrize(("name", "prompt"), [
+    ("eos-edge.json", "admin@leaf1> show ip route vrf all | json"),
+    ("frr-vrfs.json", 'root@sonic-leaf1:/home/admin# vtysh -c "show ip route vrf all json"'),
+])
+def test_json_table_after_a_prompt_line_reads_as_without_it(name, prompt):
+    """A JSON table saved with the prompt and the command typed above it (review round 31: detected as JSON past the
+    prompt, then read with the prompt in it: no route and one SYS001 "not valid JSON"). The routes are those of the
+    file without the prompt, each at its line one further down."""
+    text = (ROUTES / name).read_text()
+    alone = parse_routes(Input(name, text))
+    routes, issues = parse_routes(Input(name, f"{prompt}\n{text}"))
+    assert [(r.prefix, r.next_hops, r.source.line - 1) for r in routes] == [
+        (r.prefix, r.next_hops, r.source.line) for r in alone[0]] and len(routes) >= 4
+    assert [(i.code, i.source.line - 1, i.message) for i in issues] == [
+        (i.code, i.source.line, i.message) for i in alone[1]]
 
 def test_frr_json_plain_table_keeps_lines_past_vrf_names():
     """FRR `show ip route json` writes `"vrfName": "default"` inside every entry (zebra_vty.c): each route keeps the

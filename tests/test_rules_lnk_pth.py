@@ -9,10 +9,13 @@ from losslessd.api import lint
 from losslessd.lint.engine import run
 from losslessd.lint.registry import lookup
 from losslessd.model import Device, Fabric
+from losslessd.parse import parser_for
+from losslessd.parse.base import Input
 from losslessd.policy import Policy, load_policy
 from losslessd.rules import pth
 from tests.conftest import FIXTURES
 from tests.rulecase import policy_for
+from tests.test_parse_eos import COS_PORT_DSCP_POLICY
 
 SWITCH_PORT = {"qos_configured": True, "trust": "dscp", "dscp_to_tc": {2: 2, 26: 3, 48: 6}, "tc_to_pg": {2: 2, 3: 3},
                "tc_to_priority": {0: 0, 2: 2, 3: 3, 6: 6}, "tc_to_queue": {0: 0, 2: 2, 3: 3, 6: 6},
@@ -166,3 +169,19 @@ def test_what_cannot_be_followed_is_unverified():
     found = findings(remark, "PTH001")
     assert [(f.key, f.unverified) for f in found] == [("leaf1:e1|DSCP 26|out", True)]
     assert "the port remarks TC 3 to a DSCP the input does not show" in found[0].message
+
+
+def test_a_cnp_a_cos_trusting_port_sorts_by_its_cos_is_unverified_on_the_path():
+    """EOS User Manual, QoS: on a port trusting CoS whose qos policy matches DSCP 26 only, CNPs (DSCP 48) take the
+    class of the 802.1p CoS they carry, which the input does not show: the CNP path check says so, unverified, and does
+    not call DSCP 48 unmapped (an error)."""
+    text = COS_PORT_DSCP_POLICY.format(trust="") + COS_PORT_DSCP_POLICY.format(trust="").split("!\n", 2)[2].replace(
+        "Ethernet5", "Ethernet6")
+    leaf = parser_for("arista_eos").parse([Input("leaf-4.cfg", text)], "leaf-4")
+    assert sorted(leaf.ports) == ["Ethernet5", "Ethernet6"] and leaf.ports["Ethernet5"].dscp_to_tc == {26: 3}
+    fabric = fabric_of([leaf, device("h1", {"eth0": {}}, "host"), device("h2", {"eth0": {}}, "host")],
+                       ["h1:eth0 <-> leaf-4:Ethernet5", "h2:eth0 <-> leaf-4:Ethernet6"])
+    found = [f for f in findings(fabric, "PTH002") if "DSCP 48" in f.key]
+    assert [(f.key, f.unverified, f.severity.value) for f in found] == [
+        ("leaf-4:Ethernet5|DSCP 48|in", True, "info"), ("leaf-4:Ethernet6|DSCP 48|in", True, "info")]
+    assert all("sorts it by the 802.1p CoS the packets carry" in f.message for f in found)

@@ -122,7 +122,10 @@ def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",
     the interface the command that printed the text named (a capture section's per-interface detail command)."""
     reader = _Reader(text, path, first_line)
     reader.port = port
-    for detect, read in ((_is_json, reader.json), (_is_keyvalue, reader.keyvalue), (_is_eos_table, reader.eos_table),
+    if (json_text := cli_json(text)) is not None:
+        reader.json(json_text)
+        return reader.neighbors, reader.issues
+    for detect, read in ((_is_keyvalue, reader.keyvalue), (_is_eos_table, reader.eos_table),
                          (_is_eos_detail, reader.eos_detail), (_is_nxos_detail, reader.nxos_detail),
                          (_header(_NXOS_TABLE_HEADER), reader.nxos_table),
                          (_header(_RULED_HEADER), reader.ruled_table),
@@ -135,10 +138,6 @@ def parse(text: str, path: str, first_line: int = 1, unknown: str = "SYS002",
             reader.issues.append(ParseIssue(code=unknown, source=line_source(path, first_line), message=(
                 f"{path + ': ' if path else ''}no LLDP neighbour table in this output; read are: {READ}")))
     return reader.neighbors, reader.issues
-
-
-def _is_json(text: str) -> bool:
-    return cli_json(text) is not None
 
 
 def _is_keyvalue(text: str) -> bool:
@@ -462,11 +461,12 @@ class _Reader:
             self.add(e["iface"], e.get("chassis.name") or chassis,
                      _remote_port(subtype, e.get(f"port.{subtype}"), e.get("port.descr")), e["line"])
 
-    def json(self) -> None:
+    def json(self, text: str) -> None:
         """`lldpcli -f json` ({"lldp": {"interface": {IF: {...}}}}, a list of such objects when there
-        are several) and `-f json0` (lists everywhere, names in "name" fields)."""
+        are several) and `-f json0` (lists everywhere, names in "name" fields). ``text``: the output with the prompt
+        lines around the document blanked (cli_json), read and searched at the output's own positions."""
         try:
-            data = json_value(cli_json(self.text) or self.text)  # (its words for nesting too deep, huge integers)
+            data = json_value(text)  # (its words for nesting too deep, huge integers)
         except ValueError as exc:
             self.issue(self.first, f"LLDP output is not valid JSON ({exc}); skipped")
             return
@@ -479,12 +479,12 @@ class _Reader:
         interfaces = lldp.get("interface") or []
         items = interfaces if isinstance(interfaces, list) else [interfaces]
         search_from = 0
-        line_at = LineAt(self.text, self.first)
+        line_at = LineAt(text, self.first)
         for item in items:
             for iface, body in _json_interfaces(item):
                 # The name as a key, or json0's "name" value (a port id of the entry before may be the same name).
                 quoted = re.escape(json.dumps(iface))
-                key = re.compile(rf'{quoted}\s*:|"name"\s*:\s*{quoted}').search(self.text, search_from)
+                key = re.compile(rf'{quoted}\s*:|"name"\s*:\s*{quoted}').search(text, search_from)
                 pos = key.start() if key else -1
                 search_from = max(search_from, pos + 1)
                 line = line_at(pos) if pos >= 0 else self.first

@@ -64,8 +64,8 @@ def parse_routes(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     routing table read here is one SYS001."""
     if kind := junos_routes.is_junos(inp.text):
         return junos_routes.parse(inp, kind)
-    if cli_json(inp.text) is not None:
-        return _frr_json(inp)
+    if (text := cli_json(inp.text)) is not None:
+        return _frr_json(inp, text)
     lines = inp.text.splitlines()
     if any(_NXOS_HEADER.match(line) for line in lines[:200]):
         return _nxos(inp, lines)
@@ -216,19 +216,20 @@ def _nxos(inp: Input, lines: list[str]) -> tuple[list[Route], list[ParseIssue]]:
     return routes, issues
 
 
-def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
+def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
     """FRR `show ip route json` (`{PREFIX: [entry, ...]}`) or `show ip route vrf all json` (`{VRF: {PREFIX: ...}}`):
     the entry with `"selected": true`, its next hops with `"fib": true` (FRR zebra_vty.c writes the FIB mark of the
-    text as "fib" and a resolved recursive hop as one of its own)."""
+    text as "fib" and a resolved recursive hop as one of its own). ``text``: the file's, with the prompt lines around
+    the document blanked (cli_json), so that it is read and searched at the file's own positions."""
     try:
-        data = json_value(inp.text)
+        data = json_value(text)
     except ValueError as exc:
         return [], [ParseIssue(code="SYS001", source=Source(file=inp.path), message=(
             f"{inp.path}: routing table JSON is not valid ({exc})"))]
     if not isinstance(data, dict):
         return [], [_unknown(inp)]
     if isinstance(data.get("vrfs"), dict):
-        return _eos_json(inp, data["vrfs"])
+        return _eos_json(inp, text, data["vrfs"])
     search_from = 0  # (where the line search for the prefix keys starts)
     if data and all(isinstance(v, dict) for v in data.values()):  # keyed by VRF, or a JSON of another platform
         if not _keyed_by_vrf(data):
@@ -238,12 +239,12 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
             return [], [_no_default(inp)]
         data = data[name]
         # the default VRF's key (`"default": {`), not the `"vrfName": "default"` FRR writes inside every entry
-        key = re.search(rf'"{re.escape(name)}"\s*:', inp.text)
+        key = re.search(rf'"{re.escape(name)}"\s*:', text)
         search_from = key.end() if key else 0
     routes: list[Route] = []
     issues: list[ParseIssue] = IssueList()
-    line_at = LineAt(inp.text, search_from=search_from)
-    slash = "\\/" if "\\/" in inp.text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
+    line_at = LineAt(text, search_from=search_from)
+    slash = "\\/" if "\\/" in text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
     for key, entries in data.items():
         line = line_at.find('"' + key.replace("/", slash) + '"')  # (one written otherwise: no line, nor after it)
         try:
@@ -275,7 +276,7 @@ def _frr_json(inp: Input) -> tuple[list[Route], list[ParseIssue]]:
     return routes, issues
 
 
-def _eos_json(inp: Input, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
+def _eos_json(inp: Input, text: str, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
     """Arista EOS `show ip route [vrf all] | json` (eAPI's form of the text: `{"vrfs": {VRF: {"routes": {PREFIX:
     {"routeAction", "vias": [...]}}}}}`, as cEOS 4.2x prints it in batfish/lab-validation's captures): the routes EOS
     prints, which are its active ones, as in the text. A via gives its port and next hop (`interface`,
@@ -287,8 +288,8 @@ def _eos_json(inp: Input, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
     routes_of = table.get("routes") if isinstance(table, dict) else None
     if not isinstance(routes_of, dict):
         return [], [_no_default(inp) if vrfs else _unknown(inp)]
-    key = re.search(rf'"{re.escape(str(name))}"\s*:', inp.text)
-    line_at = LineAt(inp.text, search_from=key.end() if key else 0)
+    key = re.search(rf'"{re.escape(str(name))}"\s*:', text)
+    line_at = LineAt(text, search_from=key.end() if key else 0)
     routes: list[Route] = []
     issues: list[ParseIssue] = IssueList()
     for prefix_text, body in routes_of.items():

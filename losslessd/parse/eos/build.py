@@ -6,7 +6,7 @@ from ... import units
 from ...model import (Device, DeviceKind, Ecn, ParseIssue, Port, PriorityGroup, Queue, Scheduler, SchedulerType,
                       Source, Trust, Watchdog)
 from ..clitext import Issues
-from .flat import IF_READ, interface_words
+from .flat import IF_READ, body, interface_words
 from .reader import ECN_UNREAD, MAP_UNREAD, EosConfig, InterfaceConf, QosConf, QueueConf, RawEcn, Threshold, Val
 
 # EOS default DSCP -> traffic class (EOS User Manual, QoS chapter, default DSCP to traffic class map):
@@ -77,9 +77,8 @@ def _interface_profile(cfg: EosConfig, iface: InterfaceConf, issues: Issues) -> 
 
 def _read_on_interface(words: list[str]) -> bool:
     """Whether an interface command (an interface profile's `command ...`) is one the interface reader reads."""
-    spelled = interface_words(words)
-    body = spelled[1:] if spelled[:1] in (["no"], ["default"]) else spelled
-    return bool(body) and body[0] in IF_READ and body[0] != "description"
+    command = body(interface_words(words))
+    return bool(command) and command[0] in IF_READ and command[0] != "description"
 
 
 def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,

@@ -131,13 +131,14 @@ def spell_interface_word(words: list[str]) -> list[str]:
     return words
 
 
-def _body(words: list[str]) -> list[str]:
+def body(words: list[str]) -> list[str]:
+    """A command's words after a leading `no` or `default` (the forms that undo or restore it)."""
     return words[1:] if words[:1] in (["no"], ["default"]) else words
 
 
 def _global(words: list[str]) -> bool:
     """Whether a command is a global configuration one (so, typed in a sub-mode, it leaves it)."""
-    w = interface_words(spell_interface_word(_body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
+    w = interface_words(spell_interface_word(body(words)))  # (`qos tr d` is the interface's `qos trust dscp`)
     if not w or w[0] not in _GLOBAL_WORDS:
         return False
     second = w[1] if len(w) > 1 else None
@@ -155,7 +156,7 @@ def _global(words: list[str]) -> bool:
 
 def _takes(mode: str, words: list[str]) -> bool:
     """Whether ``mode`` runs the command itself (else an enclosing mode does)."""
-    w = _body(words)
+    w = body(words)
     if not w:
         return False
     if mode == "if":

@@ -201,11 +201,6 @@ def _default_form(neg: bool, rest: list[str]) -> bool:
         (not neg and rest == ["pause", "watchdog"])
 
 
-def _body_of(words: list[str]) -> list[str]:
-    """A command's words after a leading `no` or `default`."""
-    return words[1:] if words[:1] in (["no"], ["default"]) else words
-
-
 def _check_is_eos(inp: Input) -> None:
     check_config_text(inp, "Arista EOS", _EOS_LINE, "`interface`, `hostname`, `qos` or `!`")
 
@@ -311,7 +306,7 @@ class _Reader(TreeReader):
             self.block(node, conf, self.profile_line, profile=w[2])
         elif w[:2] == ["qos", "map"]:
             self.qos_map(node, w)
-        elif _body_of(w)[:2] == ["qos", "trust"]:
+        elif flat.body(w)[:2] == ["qos", "trust"]:
             # EOS User Manual, Quality of Service, `qos trust`: its command modes are the interface ones and a `qos
             # profile`'s; global configuration has none (a port's trust is its own, EOS's default where unset).
             raise LineError("EOS takes `qos trust` under an interface or a `qos profile`, not in global "

@@ -581,11 +581,15 @@ def _continued(lines):
     """The lines with a `[ ... ]` list that goes on past its line joined to the lines it goes on over, at the number of
     its first line: Junos reads the curly-brace form by words and `;` (a line end is a blank), and `show
     configuration` prints a long list over several lines (Juniper's JVD 3-stage DC leaves: a trunk's `members [ vn400
-    ... ]` of 2,100 VLAN names over two lines)."""
+    ... ]` of 2,100 VLAN names over two lines). A list never closed (a capture cut short) takes in no line that opens
+    or closes a block and no prompt: it is yielded alone (a SYS002) and the blocks after it are read at their depth."""
     held: tuple[int, str] | None = None
     for number, line in lines:
         if held is not None:
-            number, line = held[0], f"{held[1]} {line}"
+            if line.endswith(("{", "}")) or _PROMPT.match(line):
+                yield held
+            else:
+                number, line = held[0], f"{held[1]} {line}"
             held = None
         bare = _QUOTED.sub("", line)
         if bare.rfind("[") > bare.rfind("]") and not bare.rstrip().endswith((";", "{", "}")):

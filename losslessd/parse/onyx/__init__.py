@@ -24,8 +24,11 @@ _PREFIX_MODES = re.compile(r"^no cli default prefix-modes enable[ \t]*\r?$", re.
 # An Ethernet port and an Onyx-only QoS command on one line (Onyx User Manual: `interface ethernet <slot>/<port>`
 # with the command after it in flat form; EOS and NX-OS put sub-commands on their own indented lines, and neither
 # has `dcb priority-flow-control mode`, `traffic-class N congestion-control` or `qos trust L2|L3|both`).
-# The same command indented below an `interface ethernet 1/1` line of its own (the indented form: parse/onyx/reader).
-_FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?(?: |[ \t]*\r?\n[ \t]+)"
+# The same command indented below an `interface ethernet 1/1` line of its own (the indented form: parse/onyx/reader),
+# after up to 16 other indented lines of the block (`speed 100G force`, `description ...`). Each skipped line is its
+# indent and a word, one way only, so a line that fails is not tried again split otherwise (linear, not exponential).
+_FLAT_QOS = re.compile(r"^[ \t]*interface ethernet \d+/\d+(?:/\d+)?(?:-\d+/\d+(?:/\d+)?)?"
+                       r"(?: |[ \t]*\r?\n(?:[ \t]+[^ \t\n][^\n]*\n){0,16}?[ \t]+)"
                        r"(dcb priority-flow-control mode |traffic-class \d congestion-control |"
                        r"qos trust (L2|L3|both)\b)", re.M)
 _RUNNING_CONFIG = re.compile(r"^(?:sh|sho|show)\s+run(?:ning-config)?\s*$")
