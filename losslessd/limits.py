@@ -58,10 +58,11 @@ MAX_RANGE_PORTS = 1024
 # Port names the interface ranges of one input may expand to (`swp1-1024`, `interface Ethernet1/1-48`), each
 # expansion applying a block of settings: 64 settings lines for every port of the largest switch.
 MAX_EXPANDED_PORTS = 64 * MAX_PORTS
-# Statements of one Junos file that can change what is read (interfaces, class-of-service, their groups, deletes): 64
-# for every port of the largest switch. Each kept statement takes about 300 bytes until the file is read, so a file of
-# short ones (1.4 million `set class-of-service x` lines in 32 MiB) took 900 MB; a real one keeps a few thousand.
-MAX_KEPT_STATEMENTS = 64 * MAX_PORTS
+# Statements of one Junos file that can change what is read (interfaces, class-of-service, VLANs, their groups,
+# deletes): 32 for every port of the largest switch. Each kept statement takes about 400 bytes until the file is read,
+# so a file of short ones (1.4 million `set class-of-service x` lines in 32 MiB) took 900 MB; a real one keeps a few
+# thousand (a JVD EVPN leaf with 4,094 VLANs in a routing instance, three statements each: about 13,000).
+MAX_KEPT_STATEMENTS = 32 * MAX_PORTS
 # Commands a host setup script may run once its `for` loops are unrolled: one NIC port's full setup is ~20, a
 # host has at most a few dozen ports; nested loops over long lists multiply (a generated file, or a hostile one).
 MAX_SCRIPT_COMMANDS = 100_000

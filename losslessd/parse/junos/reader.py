@@ -235,10 +235,11 @@ def _junk(words: list[str] | None) -> bool:
 
 
 def _reads(words: list[str]) -> bool:
-    """Whether a statement (or a `delete`/`deactivate`/`activate` of a path) can change what the reader gives: the
-    host name, physical interfaces and interface ranges, class-of-service, firewall filters setting a forwarding
-    class, configuration groups of those, `apply-groups`. The rest (`system`, `protocols`, `snmp`, a logical
-    interface's settings, ...) is most of a real configuration, and all of a file of junk statements."""
+    """Whether a statement (or a `delete`/`deactivate`/`activate` of a path) can change what the reader gives: what
+    _line reads (the host name, physical and aggregated interfaces and interface ranges, class-of-service, VLANs at
+    the top level or in a routing instance, a routing instance's interfaces, firewall filters setting a forwarding
+    class), configuration groups of those, `apply-groups`. The rest (`system`, `protocols`, `snmp`, ...) is most of a
+    real configuration, and all of a file of junk statements."""
     if len(words) < 3:
         # a bare verb or a whole hierarchy (`delete system` takes the host name with it)
         return len(words) == 1 and words[0] in ("set", "delete") or len(words) == 2 and words[1] in _READ_TOPS
@@ -250,14 +251,17 @@ def _reads(words: list[str]) -> bool:
     if words[0] != "set":  # a path: whether a statement kept may lie at or below it
         return top in _READ_TOPS
     if top == "interfaces":
-        return words[2] == "interface-range" or bool(PHYSICAL.match(words[2])) or "apply-groups" in words \
-            or "apply-groups-except" in words
+        return words[2] == "interface-range" or bool(PHYSICAL.match(words[2]) or AGGREGATE.match(words[2])) \
+            or "apply-groups" in words or "apply-groups-except" in words
     if top == "firewall":
         return "forwarding-class" in words
+    if top == "routing-instances":
+        return words[3:4] in (["vlans"], ["interface"])
     return top in _READ_TOPS
 
 
-_READ_TOPS = frozenset({"interfaces", "class-of-service", "system", "firewall", "groups", "apply-groups"})
+_READ_TOPS = frozenset({"interfaces", "class-of-service", "system", "firewall", "groups", "apply-groups", "vlans",
+                        "routing-instances"})
 
 
 def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
@@ -301,18 +305,28 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
     return kept, unmade
 
 
-# What `set interfaces PORT SETTING ...` reads (_interface_setting); a port's other settings only make the port.
-_PORT_SETTINGS = frozenset({"description", "mtu", "speed", "disable", "vlan-tagging", "flexible-vlan-tagging",
-                            "stacked-vlan-tagging", "number-of-sub-ports"})
+_MAKES_ONLY: dict[tuple[str, ...], bool] = {}  # a port setting's words -> whether _interface_setting ignores it
+_NOWHERE = Source(file="", line=0)
 
 
 def _makes_only(w: list[str]) -> bool:
-    """A `set interfaces PORT ...` line whose only outcome is the port (a physical port's setting not read)."""
-    if w[0] != "set" or w[1] != "interfaces" or len(w) < 4 or not PHYSICAL.match(w[2]) or w[3] in _PORT_SETTINGS:
+    """A `set interfaces PORT ...` line whose only outcome is the port: a physical port's setting _interface_setting
+    leaves unread (asked of _interface_setting itself, so what is kept follows what is read)."""
+    if w[0] != "set" or w[1] != "interfaces" or len(w) < 4 or not PHYSICAL.match(w[2]) or "apply-groups" in w \
+            or "apply-groups-except" in w:
         return False
-    if w[3] == "unit" and w[5:6] == ["family"] and (w[7:8] == ["filter"] or w[6:8] == ["inet", "mtu"]):
-        return False
-    return "apply-groups" not in w and "apply-groups-except" not in w
+    key = tuple(w[3:])
+    known = _MAKES_ONLY.get(key)
+    if known is None:
+        fresh = Interface(source=_NOWHERE)
+        try:
+            _interface_setting(fresh, list(key), _NOWHERE)
+            known = fresh == Interface(source=_NOWHERE)
+        except (_Skip, IndexError, ValueError):
+            known = False  # its SYS002 is said where it stands
+        if len(_MAKES_ONLY) < 4096:  # (a flood of distinct junk settings is asked each time, not remembered)
+            _MAKES_ONLY[key] = known
+    return known
 
 
 def _inactive(statements: list) -> dict:
