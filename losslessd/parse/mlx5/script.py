@@ -437,14 +437,19 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             i += 1
             continue
         first, part = i + 1, lines[i].strip()
-        parts = [part]
-        while part.endswith("\\") and not parts[0].startswith("#") and _CONTINUED.search(part) \
-                and i + 1 < len(lines):
-            parts[-1] = part[:-1].rstrip()
+        parts, piped = [part], list[str]()  # (piped: the code of the lines before, each ending in `|`: see _piped_on)
+        while i + 1 < len(lines):
+            if part.endswith("\\") and _CONTINUED.search(part):
+                parts[-1] = part[:-1].rstrip()
+            elif (code := _piped_on(" ".join(parts), bool(piped))) is not None:
+                piped.extend([code] * bool(code))
+                parts = []
+            else:
+                break
             i += 1
             part = lines[i].strip()
             parts.append(part)
-        line = " ".join(parts)
+        line = " ".join([*piped, *parts])
         if quote := _quote_left_open(line, None):  # a quoted word over lines (an awk or perl program): one command
             parts = [line]
             while quote and i + 1 < len(lines):
@@ -576,7 +581,7 @@ def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int
                         cases.append(depth)
                     elif cases:
                         cases.pop()
-        prev = step[-1]
+        prev = "\\" if step[0] == "\\" else step[-1]  # (an escaped blank is a word's: `a\\ #b` is no comment)
     return (depth, tick, quote, cases), -1 if closing else n
 
 
@@ -631,6 +636,24 @@ def _shell_on_stdin(line: str) -> tuple[str, re.Match, str, str, int] | None:
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
+_PIPED_ON = re.compile(r"(?<![|\\])\|&?$")  # (a `|` or `|&`, not `||` nor an escaped `\|`)
+
+
+def _piped_on(line: str, after_pipe: bool) -> str | None:
+    """``line``'s code, its comment left out, where it ends in a pipeline's `|` or `|&`: bash(1) SHELL GRAMMAR, the
+    pipeline goes on at the next line holding a command (`mlnx_qos ... 2>&1 |` then `tee -a LOG`; `cmd | # note`),
+    blank and comment lines between skipped (``after_pipe``: "" for them); a list's `&&` or `||` there does too, which
+    the line splitter carries to the next line (see _Grammar.after). None for any other line, and where a quote or a
+    command substitution is left open (read as such, below)."""
+    if after_pipe and (not line or line.startswith("#")):
+        return ""
+    if "|" not in line:
+        return None
+    state, end = _scan(line, (0, False, "", []))
+    code = line[:end].rstrip()
+    return code if not any(state) and _PIPED_ON.search(code) else None
+
+
 _LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
 _DECLARED = r"^(?:(?:declare|local|typeset|readonly|export)(?:\s+-[a-zA-Z]+)*\s+)?"  # (`local -a`, `declare -A`)
 _ARRAY_OPEN = re.compile(_DECLARED + r"[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
