@@ -283,9 +283,10 @@ class _Host:
             words = next(script.commands(command), (0, None, ""))[1]
             if words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
-            elif words and (filtered := _filtered_by(words)):
+            elif words and (filtered := _filtered_by(words)) and _read_in_sections(script.pipeline(words)[0]):
                 # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
-                # trust` prints the matching lines only), not a whole output of the first
+                # trust` prints the matching lines only), not a whole output of the first; said of a command whose
+                # output this reader reads only (`history | tail -3` loses nothing read)
                 self._issue(f"`{command.strip()[:80]}`: its output is what `{filtered}` lets through, not the whole "
                             "output of the command before the pipe: that output is not read", inp.path, i + 1,
                             code="SYS004")
@@ -798,6 +799,13 @@ def _capture_steps(sections: list[Section]) -> list[tuple]:
         else:
             steps.extend(_section_ops(sec))
     return steps
+
+
+def _read_in_sections(words: list[str]) -> bool:
+    """Whether the output of the command ``words`` is one a capture's (or transcript's) section is read from: one
+    _section_ops makes a change of (mlnx_qos -i IF, a cat or grep of the RoCE QoS files, cma_roce_tos -d, ethtool, ip
+    -d link show, lldpctl)."""
+    return bool(_section_ops(Section(" ".join(words), "", 1)))
 
 
 @functools.lru_cache(maxsize=4096)  # a fleet's captures run the same few commands
