@@ -7,14 +7,16 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from losslessd.parse.mlx5 import script
+from losslessd.parse.mlx5 import _piped_output_only, script
 
 BASH = shutil.which("bash")
 
 
 def read_calls(text: str) -> list[str]:
-    """The mlnx_qos calls the reader takes the script to make, in order (their arguments)."""
-    return [" ".join(words[1:]) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos"]
+    """The mlnx_qos calls the reader takes the script to make, in order (their arguments): a call piped into readers
+    of its output (`| tee -a LOG`) with its own words, one piped into anything else not at all (as the host reader)."""
+    calls = (_piped_output_only(words) for _, words, _ in script.commands(text) if words and words[0] == "mlnx_qos")
+    return [" ".join(words[1:]) for words in calls if "|" not in words and "|&" not in words]
 
 
 def bash_calls(text: str, tmp_path: Path) -> list[str]:

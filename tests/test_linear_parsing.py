@@ -252,6 +252,9 @@ def test_cli_lines_are_numbered_on_line_feeds_only_without_a_copy_of_the_text():
     ("# x << 2", []), ("a=1;# <<E", []), ("cat <<E # then <<F", [("E", False)]),
     ("echo a#b <<E", [("E", False)]), ("echo ${#P[@]} $# <<E", [("E", False)]),  # `#` inside a word: no comment
     ("echo '# q' \"# q\" <<E", [("E", False)]),  # a quoted `#` starts none
+    # a backslash quotes the next character outside quotes too: `\'` opens no quote, `\ ` is no blank (review 31)
+    ("echo Can\\'t   # it's (26 << 2)", []), ("echo \\' # ' <<E", []), ("echo a\\ #b <<E", [("E", False)]),
+    ("echo a\\\\ #b <<E", []), ("x=$'it\\'s' # <<E", []), ("echo \\# <<E", [("E", False)]),
 ])
 def test_here_documents_a_line_opens_are_those_outside_quotes_and_arithmetic(line, ends):
     """bash(1) Here Documents, QUOTING, ARITHMETIC EVALUATION, COMMENTS (a word beginning with `#` and the rest of

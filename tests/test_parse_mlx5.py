@@ -946,3 +946,20 @@ def test_a_setting_call_piped_into_a_filter_in_a_transcript_still_sets_what_it_s
         "\tpriority    0   1   2   3   4   5   6   7", "\tenabled     0   0   0   1   0   0   0   0", "root@h:~# "]))
     assert (host.ports["eth0"].trust, host.ports["eth0"].pfc_enabled) == (Trust.dscp, [3])
     assert {i.code for i in host.issues} == {"SYS004"}
+
+
+def test_a_piped_prompt_of_a_command_not_read_is_not_said_to_lose_output():
+    """Only a command whose output the transcript reader reads (mlnx_qos -i IF, ethtool, cma_roce_tos -d) loses
+    something when piped into a filter (before: `history | tail -3` or `dmesg | grep mlx5` after the first mlnx_qos
+    prompt each got a SYS004 "lets through")."""
+    host = parse_text("t.txt", "\n".join([
+        "root@h:~# mlnx_qos -i eth0 --trust dscp", "Priority trust state: dscp", "PFC configuration:",
+        "\tpriority    0   1   2   3   4   5   6   7", "\tenabled     0   0   0   1   0   0   0   0",
+        "root@h:~# history | tail -3", "  501  mlnx_qos -i eth0", "root@h:~# dmesg | grep -i mlx5 | head -2",
+        "[    3.1] mlx5_core 0000:3b:00.0: firmware version: 22.36.1010",
+        "root@h:~# sudo cat /var/log/syslog | grep pfc", "root@h:~# ethtool eth0 | grep Speed", "\tSpeed: 100000Mb/s",
+        "root@h:~# sudo mlnx_qos -i eth0 | grep -i trust", "Priority trust state: dscp", "root@h:~# "]))
+    assert host.ports["eth0"].trust == Trust.dscp
+    notes = [(i.code, i.source.line, i.message.split("`")[1]) for i in host.issues if "lets through" in i.message]
+    assert notes == [("SYS004", 11, "ethtool eth0 | grep Speed"),
+                     ("SYS004", 13, "sudo mlnx_qos -i eth0 | grep -i trust")]

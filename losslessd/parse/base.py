@@ -482,7 +482,9 @@ def long_interface_name(name: str, ignore_case: bool = False) -> str:
 # `<<-` leading tabs are stripped from it first. `<<<` is a here-string (one word, no body).
 # (`: <<=cut`: a Perl POD block after a script's `exit`)
 HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.=-]+))(?!<)")
-_HEREDOC_QUOTED = re.compile(r"(\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')")
+# bash(1) QUOTING, taken left to right as bash reads them: a backslash quotes the next character (`Can\'t` opens no
+# single quote), `$'...'` takes `\'` inside it, `'...'` none, `"..."` takes `\"`.
+_HEREDOC_QUOTED = re.compile(r"(\\.|\$'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.DOTALL)
 _HEREDOC_ARITHMETIC = re.compile(r"\(\(.*?\)\)")  # bash(1) ARITHMETIC EVALUATION: `(( expr ))`, `$(( expr ))`
 # bash(1) COMMENTS: a `#` that begins a word (at the line's start, after a blank or an operator character) and the
 # rest of the line are ignored, so a `<<` there opens nothing (`ROCE_TOS=106  # DSCP 26 << 2 | ECT(0)`).
@@ -509,7 +511,9 @@ def heredoc_ends(line: str) -> list[tuple[str, bool]]:
         i = bisect.bisect_right(starts, at) - 1
         return i >= 0 and at < merged[i][1]
 
-    comment = next((m.start() for m in _HEREDOC_COMMENT.finditer(line) if not quoted(m.start())), len(line))
+    # (the character before the `#` must be read unquoted too: `echo a\\ #b` is one word, `a #b`)
+    comment = next((m.start() for m in _HEREDOC_COMMENT.finditer(line)
+                    if not quoted(m.start()) and not (m.start() and quoted(m.start() - 1))), len(line))
     return [(m.group(2) or m.group(3) or m.group(4), m.group(1) == "-") for m in HEREDOC.finditer(line, 0, comment)
             if not quoted(m.start())]
 

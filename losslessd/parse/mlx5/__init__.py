@@ -283,9 +283,10 @@ class _Host:
             words = next(script.commands(command), (0, None, ""))[1]
             if words and script.is_write(words):
                 self._script_command(i + 1, words, command, inp.path)
-            elif words and (filtered := _filtered_by(words)):
+            elif words and (filtered := _filtered_by(words)) and _read_in_sections(script.pipeline(words)[0]):
                 # bash(1) Pipelines: what follows the prompt is the last command's output (`mlnx_qos -i IF | grep
-                # trust` prints the matching lines only), not a whole output of the first
+                # trust` prints the matching lines only), not a whole output of the first; said of a command whose
+                # output this reader reads only (`history | tail -3` loses nothing read)
                 self._issue(f"`{command.strip()[:80]}`: its output is what `{filtered}` lets through, not the whole "
                             "output of the command before the pipe: that output is not read", inp.path, i + 1,
                             code="SYS004")
@@ -800,6 +801,13 @@ def _capture_steps(sections: list[Section]) -> list[tuple]:
     return steps
 
 
+def _read_in_sections(words: list[str]) -> bool:
+    """Whether the output of the command ``words`` is one a capture's (or transcript's) section is read from: one
+    _section_ops makes a change of (mlnx_qos -i IF, a cat or grep of the RoCE QoS files, cma_roce_tos -d, ethtool, ip
+    -d link show, lldpctl)."""
+    return bool(_section_ops(Section(" ".join(words), "", 1)))
+
+
 @functools.lru_cache(maxsize=4096)  # a fleet's captures run the same few commands
 def _command_name(command: str) -> str:
     """A command with its words one space apart: two sections of the same command are told by this."""
@@ -1104,16 +1112,14 @@ def _piped_output_only(words: list[str]) -> list[str]:
     """The first command of a pipeline whose later commands only read its output (`mlnx_qos -i eth0 | grep trust`,
     `... 2>&1 | tee -a LOG`): its own words, before the first `|`. Words of any other line are returned as they are
     (a pipe into a command that may set something, or `tee` writing a sysfs or configfs file, is read as written)."""
-    if "|" not in words and "|&" not in words:
-        return words
-    cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
-    parts = [words[a + 1:b] for a, b in zip(cuts, cuts[1:] + [len(words)], strict=True)]
-    for part in parts:
-        rest = part[1:] if part[:1] == ["sudo"] else part
-        if not rest or os.path.basename(rest[0]) not in _OUTPUT_READERS or \
-                (os.path.basename(rest[0]) == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in rest)):
+    from . import script
+
+    first, *later = script.pipeline(words)
+    for part in later:
+        prog = os.path.basename(part[0]) if part else ""
+        if prog not in _OUTPUT_READERS or (prog == "tee" and any(w.startswith(("/sys/", "/proc/")) for w in part)):
             return words
-    return words[:cuts[0]]
+    return first if later else words
 
 
 # Programs that copy their input to their output whole: a read piped into them still prints the read's whole output.
@@ -1123,21 +1129,21 @@ _PASS_THROUGH = frozenset({"tee", "cat"})
 def _filtered_by(words: list[str]) -> str | None:
     """The first later part of a pipeline that prints only part of its input (`grep`, `head`, `awk` ...), or None
     when the words are no pipeline or every later part copies its input whole (`| tee FILE`, `| cat`)."""
-    cuts = [i for i, w in enumerate(words) if w in ("|", "|&")]
-    for a, b in zip(cuts, cuts[1:] + [len(words)], strict=False):  # (no cut: no pipeline, nothing to zip)
-        part = words[a + 1:b]
-        rest = part[1:] if part[:1] == ["sudo"] else part
-        if not rest or os.path.basename(rest[0]) not in _PASS_THROUGH:
-            return os.path.basename(rest[0]) if rest else "|"
-    return None
+    from . import script
+
+    return next((os.path.basename(part[0]) if part else "|" for part in script.pipeline(words)[1:]
+                 if not part or os.path.basename(part[0]) not in _PASS_THROUGH), None)
 
 
 def _sets_something(words: list[str]) -> bool:
-    """Whether the first command of ``words`` is an mlnx_qos call with an option besides the interface and `-a`."""
-    cut = next((i for i, w in enumerate(words) if w in ("|", "|&")), len(words))
-    head = words[1:cut] if words[:1] == ["sudo"] else words[:cut]
-    if not head or os.path.basename(head[0]) != "mlnx_qos":
+    """Whether the first command of the pipeline ``words`` is an mlnx_qos call with an option besides the interface
+    (and `-a`, which only shows)."""
+    from . import script
+
+    first = script.pipeline(words)[0]
+    if not first or os.path.basename(first[0]) != "mlnx_qos":
         return False
-    rest = [w for w in head[1:] if w != "-a"]
-    drop = {i for i, w in enumerate(rest) if w in ("-i", "--interface")}
-    return any(i not in drop and i - 1 not in drop and not w.startswith("--interface=") for i, w in enumerate(rest))
+    try:
+        return any(name != "--interface" for name, _ in script.mlnx_qos_options(first[1:]))
+    except script.Skip:  # (an option mlnx_qos does not take: the call is read, and named there)
+        return True

@@ -198,9 +198,9 @@ def _errexit(flat: list, roles: list[str]) -> list:
         if roles[k] in ("|", "|&") and words and words[0] != _SUBSHELL:  # (`cmd | while ...`: the compound
             out.append((n, [_PIPED_INTO], line))  # command after it is the pipeline's last part)
         if roles[k] == "&&" and words and words[0] != _SUBSHELL and (end := operands[k + 1]) is not None:
-            why = _fails(words, dcb) if not words[0].startswith("\0") else None
+            failure = _pipeline_fails(words, dcb) if not words[0].startswith("\0") else None
             pending.setdefault(end, []).append(len(out))  # (a command known to fail before `&&`: the status is its
-            out.append((n, [_AND_THEN, "", *[why] * bool(why)], line))  # own, and what `&&` runs is skipped)
+            out.append((n, [_AND_THEN, "", *(failure or ())], line))  # own, and what `&&` runs is skipped)
     return out
 
 
@@ -226,33 +226,57 @@ def _one_errexit(out: list, k: int, flat: list, roles: list[str], dcb) -> None:
     """The command ``flat[k]``, and after it the `exit` set -e makes where it fails (see _errexit)."""
     n, words, line = flat[k]
     out.append((n, words, line))
-    untested = _line_untested(line, words) if words and words[0] == _SUBSHELL else _untested(roles[k], words)
-    if words and words[0] == _SUBSHELL and untested and (why := _fails(words[1:], dcb)):
+    untested = _line_untested(line, words) if words and words[0] == _SUBSHELL else _untested(roles[k])
+    if words and words[0] == _SUBSHELL and untested and (failure := _pipeline_fails(words[1:], dcb)):
         # a command substitution's command that fails: its status, where it is the last (bash(1) Command
-        # Substitution), or where -e is kept in it (see _block)
+        # Substitution), or where -e is kept in it (see _block); a pipeline whose part but the last fails, where
+        # pipefail is on
         last = k + 1 == len(flat) or flat[k + 1][0] != n or (flat[k + 1][1] or [""])[0] != _SUBSHELL
-        out.append((n, [_SUBSHELL, _STATUS, why, "last" if last else ""], line))
+        out.append((n, [_SUBSHELL, _STATUS, failure[0], "last" if last else "", *failure[1:]], line))
     if words and untested and all(_ASSIGNMENT.match(w) for w in words) and k and flat[k - 1][0] == n and \
             (flat[k - 1][1] or [""])[0] == _SUBSHELL:  # `x=$(cmd)`: its status is the substitution's
         out.append((n, ["exit", _ERREXIT, _STATUS], line))
     if not words or words[0].startswith("\0") or words[0] == "!":
         return  # (tested, after && or ||, in a command substitution, a call: not this command's failure)
-    if untested and (why := _fails(words, dcb)):
-        out.append((n, ["exit", _ERREXIT, why], line))
+    if untested and (failure := _pipeline_fails(words, dcb)):
+        out.append((n, ["exit", _ERREXIT, *failure], line))
 
 
-def _untested(role: str, words: list[str] | None) -> bool:
-    """Whether a failure of the command ``words``, followed in its list by the operator ``role`` (see _Grammar.ended),
-    may end the script under set -e (bash(1) set -e; Lists): it is not before `&&` or `||` (tested; the command after
-    the last of them is not), not run in the background (`cmd &`: its status is 0 to the shell that started it), and
-    no pipeline's part but the last (its status is the last part's); `echo V | [sudo] tee PATH` fails as tee does (it
-    exits 1 where the kernel refuses the write, coreutils tee)."""
-    if role in ("&&", "||", "&", "|", "|&"):
-        return False
-    if words is None or ("|" not in words and "|&" not in words):  # (a pipe after the `}` or `done` of a group or
-        return True  # loop it is in: set -e ends that pipeline's subshell, see _pipeline_ends)
-    return words.count("|") == 1 and "|&" not in words and \
-        (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)
+def _pipeline_fails(words: list[str], dcb) -> tuple[str] | tuple[str, str] | None:
+    """(why) where the command, or the pipeline, ``words`` fails on mlx5 (see _fails); (why, _PIPEFAIL) where it fails
+    only under `set -o pipefail`; None where neither is known. bash(1) Pipelines: a pipeline's status is its last
+    part's, or with pipefail the last part's that fails (`dcb apptrust set ... | tee -a LOG`); `echo V | [sudo] tee
+    PATH` fails as tee's write does."""
+    if "|" not in words and "|&" not in words or _tee_form(words):
+        return (why,) if (why := _fails(words, dcb)) else None
+    parts = pipeline(words)
+    fails = [_fails([*parts[k - 1], "|", *part] if k and part[:1] == ["tee"] and parts[k - 1][:1] == ["echo"] else
+                    part, dcb) for k, part in enumerate(parts)]  # (`echo V | tee PATH | cat`: tee's write)
+    if fails[-1]:
+        return (fails[-1],)
+    why = next((why for why in reversed(fails) if why), None)
+    return (f"{why} (piped, under `set -o pipefail`: the pipeline fails with it)", _PIPEFAIL) if why else None
+
+
+def pipeline(words: list[str]) -> list[list[str]]:
+    """The parts of the pipeline ``words`` (bash(1) Pipelines: cut at each `|` or `|&`), each without the `sudo`
+    before its command; one part for a command that is no pipeline."""
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word in ("|", "|&"):
+            parts.append([])
+        elif word != "sudo" or parts[-1]:
+            parts[-1].append(word)
+    return parts
+
+
+def _untested(role: str) -> bool:
+    """Whether a failure of a command followed in its list by the operator ``role`` (see _Grammar.ended) may end the
+    script under set -e (bash(1) set -e; Lists): it is not before `&&` or `||` (tested; the command after the last of
+    them is not), not run in the background (`cmd &`: its status is 0 to the shell that started it), and not piped
+    into a compound command (`cmd | while ...`: the pipeline's status is that command's, see _pipeline_ends). When a
+    pipeline of its own fails: see _pipeline_fails."""
+    return role not in ("&&", "||", "&", "|", "|&")
 
 
 def _line_untested(line: str, words: list[str] | None) -> bool:
@@ -268,7 +292,9 @@ def _line_untested(line: str, words: list[str] | None) -> bool:
         return False  # (`cmd &`: a background job)
     if words is None or "|" not in bare:
         return "|" not in bare
-    return _untested("", words)
+    return words.count("|") == 1 and "|&" not in words and \
+        (words[words.index("|") + 1:] or [""])[0] in ("tee", "sudo") and _tee_form(words)  # (`echo V | tee PATH`:
+    # exits 1 where the kernel refuses the write, coreutils tee)
 
 
 def _tee_form(words: list[str]) -> bool:
@@ -330,7 +356,7 @@ def _tested(out: list, start: int, stop: int) -> None:
         if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
             defined += (head in _OPENERS) - (head in _CLOSERS)
         elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):  # (its status still fails)
-            why = [inner[2]] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []
+            why = inner[2:4] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []  # (and _PIPEFAIL's mark)
             out[k] = (out[k][0], [_AND_THEN, "", *why], out[k][2])
         elif inner and _CALL in inner[:3] and _LISTED not in inner[:3]:
             at = inner.index(_CALL)
@@ -394,7 +420,8 @@ def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
     if last and last[1:2] == [_ERREXIT] and last[2] == _STATUS:  # (`x=$(cmd)`: its status is the substitution's,
         return next(((n, f"its command substitution fails ({w[2]})") for m, w, _ in body[start:j]  # whose last
                      if m == n and w and w[:2] == [_SUBSHELL, _STATUS] and w[3]), None)  # command's fails)
-    return (n, last[2]) if last and last[1:2] == [_ERREXIT] else None
+    return (n, last[2]) if last and last[1:2] == [_ERREXIT] and (last[3:4] != [_PIPEFAIL] or
+                                                                functions.get(_PIPEFAIL)) else None
 
 
 def _substitution_tested(flat: list, k: int, n: int) -> bool:
@@ -437,14 +464,19 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             i += 1
             continue
         first, part = i + 1, lines[i].strip()
-        parts = [part]
-        while part.endswith("\\") and not parts[0].startswith("#") and _CONTINUED.search(part) \
-                and i + 1 < len(lines):
-            parts[-1] = part[:-1].rstrip()
+        parts, piped = [part], list[str]()  # (piped: the code of the lines before, each ending in `|`: see _piped_on)
+        while i + 1 < len(lines):
+            if part.endswith("\\") and _CONTINUED.search(part):
+                parts[-1] = part[:-1].rstrip()
+            elif (code := _piped_on(" ".join(parts), bool(piped))) is not None:
+                piped.extend([code] * bool(code))
+                parts = []
+            else:
+                break
             i += 1
             part = lines[i].strip()
             parts.append(part)
-        line = " ".join(parts)
+        line = " ".join([*piped, *parts])
         if quote := _quote_left_open(line, None):  # a quoted word over lines (an awk or perl program): one command
             parts = [line]
             while quote and i + 1 < len(lines):
@@ -576,7 +608,7 @@ def _scan(line: str, state: tuple, i: int = 0, closing: bool = False, level: int
                         cases.append(depth)
                     elif cases:
                         cases.pop()
-        prev = step[-1]
+        prev = "\\" if step[0] == "\\" else step[-1]  # (an escaped blank is a word's: `a\\ #b` is no comment)
     return (depth, tick, quote, cases), -1 if closing else n
 
 
@@ -631,6 +663,24 @@ def _shell_on_stdin(line: str) -> tuple[str, re.Match, str, str, int] | None:
 
 
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # an odd number of backslashes ends the line
+_PIPED_ON = re.compile(r"(?<![|\\])\|&?$")  # (a `|` or `|&`, not `||` nor an escaped `\|`)
+
+
+def _piped_on(line: str, after_pipe: bool) -> str | None:
+    """``line``'s code, its comment left out, where it ends in a pipeline's `|` or `|&`: bash(1) SHELL GRAMMAR, the
+    pipeline goes on at the next line holding a command (`mlnx_qos ... 2>&1 |` then `tee -a LOG`; `cmd | # note`),
+    blank and comment lines between skipped (``after_pipe``: "" for them); a list's `&&` or `||` there does too, which
+    the line splitter carries to the next line (see _Grammar.after). None for any other line, and where a quote or a
+    command substitution is left open (read as such, below)."""
+    if after_pipe and (not line or line.startswith("#")):
+        return ""
+    if "|" not in line:
+        return None
+    state, end = _scan(line, (0, False, "", []))
+    code = line[:end].rstrip()
+    return code if not any(state) and _PIPED_ON.search(code) else None
+
+
 _LINE_COMMENT = re.compile(r"(?:^|\s)#.*$")
 _DECLARED = r"^(?:(?:declare|local|typeset|readonly|export)(?:\s+-[a-zA-Z]+)*\s+)?"  # (`local -a`, `declare -A`)
 _ARRAY_OPEN = re.compile(_DECLARED + r"[A-Za-z_][A-Za-z0-9_]*=\([^)]*$")
@@ -734,7 +784,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             functions[_FAILING] = _NEGATED if functions.get(_FAILING) == "" else None  # is not known)
             continue
         if written[0] == _AND_THEN:  # (see _errexit)
-            if written[2:]:
+            if written[2:] and (written[3:4] != [_PIPEFAIL] or functions.get(_PIPEFAIL)):
                 functions[_FAILING] = f"line {n} in it fails: {written[2]}"
             if functions.get(_FAILING) and written[1]:
                 i = min(int(written[1]), stop)
@@ -747,6 +797,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
             written = written[1:]  # cd and exit stay in its subshell)
             if written[0] == _STATUS:  # (its command failed: see _errexit)
+                if written[3:4] == [_PIPEFAIL] and not functions.get(_PIPEFAIL):
+                    continue
                 kept = functions.get(_ERREXIT_ON) and functions.get(_INHERIT) and not functions.get(_ERREXIT_OFF)
                 if written[2] or kept:
                     functions[_SUBST_FAILED] = (n, written[1])
@@ -835,6 +887,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if tested:
             written = written[1:]
         if written[1:2] == [_ERREXIT]:
+            if written[3:4] == [_PIPEFAIL] and not functions.get(_PIPEFAIL):  # (a pipeline whose part fails only)
+                continue
             if written[2] == _STATUS:  # `x=$(cmd)`: it fails as its command substitution did
                 failed = functions.pop(_SUBST_FAILED, None)
                 if failed is None or failed[0] != n:
@@ -1010,8 +1064,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             finally:
                 functions.update(outer)
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
-            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and not tested and \
-                    _line_untested(line, written):  # (its status is its last command's, bash(1) -c: it fails)
+            if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and \
+                    not tested and _line_untested(line, written):  # (its status is its last command's, bash(1)
+                # -c: it fails; one that fails only where the shell's pipefail is on is not followed there)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
                                   f"command fails: {last[2]}")
             continue

@@ -1,0 +1,89 @@
+"""How a host setup script's lines are cut into commands, read as bash reads them: bash(1) QUOTING (a backslash quotes
+the next character, outside quotes too), COMMENTS (a word beginning with an unquoted `#` and the rest of its line are
+ignored), Here Documents, and Pipelines and Lists (a line ending in `|`, `|&`, `&&` or `||` goes on at the next). The
+referee is bash itself (tests/bashcalls.py): each case's mlnx_qos calls are those bash makes with a stand-in mlnx_qos
+that logs its arguments."""
+
+from __future__ import annotations
+
+import pytest
+
+from losslessd.model import Trust
+from tests.bashcalls import assert_calls
+
+# bash is the referee of each case (tests.bashcalls): a process each, so not in `make test-fast`.
+pytestmark = pytest.mark.slow
+
+TRUST = "mlnx_qos -i eth2 --trust dscp"
+PFC = "mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0"
+
+# (the script's lines after #!, the mlnx_qos calls bash makes in order)
+ESCAPED = {
+    # an escaped quote opens no quote, so the comment after it is one and its `<<` opens no here-document (before:
+    # `\'` to `it's` was read as quoted, the `<<` after `#` opened one, and the rest of the script was lost)
+    "an-escaped-quote-before-a-comment": (["echo Can\\'t find the NIC   # it's DSCP (26 << 2)", TRUST, PFC],
+                                          ["-i eth2 --trust dscp", "-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "an-escaped-quote-before-a-quote-in-a-comment": (["echo \\' # ' <<E", TRUST, "E"], ["-i eth2 --trust dscp"]),
+    "an-ansi-c-quoted-quote": (["x=$'it\\'s' # <<E", TRUST, "E"], ["-i eth2 --trust dscp"]),
+    # an escaped blank before `#` joins it to the word: no comment, the `<<` opens a here-document (before: its body
+    # was read as commands)
+    "an-escaped-blank-before-a-hash": (["echo a\\ #b <<E", TRUST, "E", PFC], ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "an-escaped-semicolon-before-a-hash": (["echo a\\;#b <<E", TRUST, "E", PFC], ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "an-escaped-backslash-before-a-comment": (["echo a\\\\ #b <<E", TRUST], ["-i eth2 --trust dscp"]),
+}
+
+
+@pytest.mark.parametrize("name", list(ESCAPED))
+def test_escapes_outside_quotes_are_read_as_bash_reads_them(name, tmp_path):
+    lines, calls = ESCAPED[name]
+    assert_calls(lines, calls, tmp_path)
+
+
+DCB = "dcb apptrust set dev eth2 order pcp dscp"  # (fails on mlx5: see losslessd/parse/mlx5/dcb.py fails)
+
+# bash(1) SHELL GRAMMAR: a pipeline's `|` (or `|&`) and a list's `&&` or `||` at a line's end, a comment after it or
+# not, go on at the next line that holds a command (blank and comment lines between are skipped)
+OVER_LINES = {
+    "a-pipe-at-the-end": ([f"{PFC} 2>&1 |", "  tee -a /tmp/q.log", TRUST],
+                          ["-i eth2 --pfc 0,0,0,1,0,0,0,0", "-i eth2 --trust dscp"]),
+    "a-pipe-before-a-comment": ([f"{PFC} 2>&1 | # keep a log", "  tee -a /tmp/q.log"],
+                                ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-pipe-of-stderr-at-the-end": ([f"{PFC} |&", "  logger -t q"], ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-pipe-before-blank-and-comment-lines": ([f"{PFC} |", "", "  # the log", "  tee -a /tmp/q.log"],
+                                              ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-pipe-at-the-end-of-two-lines": ([f"{PFC} |", "  grep -v x |", "  tee -a /tmp/q.log"],
+                                       ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-pipe-after-a-continued-line": (["mlnx_qos -i eth2 \\", "  --pfc 0,0,0,1,0,0,0,0 |", "  tee -a /tmp/q.log"],
+                                      ["-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    # (`\ #x` is a word: the `|` after it is code)
+    "a-pipe-after-an-escaped-blank-and-hash": ([f"{PFC} \\ #x |", "  cat"], ["-i eth2 --pfc 0,0,0,1,0,0,0,0  #x"]),
+    "an-escaped-pipe-at-the-end": (["echo \\|", TRUST], ["-i eth2 --trust dscp"]),
+    "a-pipe-in-a-comment-at-the-end": (["echo a # b |", TRUST], ["-i eth2 --trust dscp"]),
+    "an-or-at-the-end": ([f"{DCB} ||", "  # say so", f"  {TRUST}"], ["-i eth2 --trust dscp"]),
+    "an-and-at-the-end": ([f"{TRUST} && # then", "", f"  {PFC}"],
+                          ["-i eth2 --trust dscp", "-i eth2 --pfc 0,0,0,1,0,0,0,0"]),
+    "a-failure-before-an-and-at-the-end": (["set -e", f"{DCB} &&", f"  {PFC}", TRUST], ["-i eth2 --trust dscp"]),
+    "a-failure-after-an-and-at-the-end": (["set -e", "true &&", f"  {DCB}", TRUST], []),
+    "a-failure-before-an-or-at-the-end-under-e": (["set -e", f"{DCB} ||", f"  {PFC}", TRUST],
+                                                  ["-i eth2 --pfc 0,0,0,1,0,0,0,0", "-i eth2 --trust dscp"]),
+}
+
+
+@pytest.mark.parametrize("name", list(OVER_LINES))
+def test_pipelines_and_lists_over_lines_are_read_as_bash_reads_them(name, tmp_path):
+    lines, calls = OVER_LINES[name]
+    assert_calls(lines, calls, tmp_path)
+
+
+def test_a_call_piped_into_a_log_over_lines_sets_what_it_sets_and_is_named_at_its_first_line():
+    """Before: `mlnx_qos ... 2>&1 |` was skipped ("'|' is not an mlnx_qos option") and `tee -a LOG` below it was
+    named as a command not read."""
+    from losslessd.parse import mlx5
+    from losslessd.parse.base import Input
+
+    text = "\n".join(["#!/bin/bash", f"{TRUST} |& # keep a log", "", "  tee -a /var/log/q.log", f"{PFC} 2>&1 |",
+                      "  sudo tee -a /var/log/q.log |", "  logger -t q", "mlnx_qos -i eth2 --pfc 0,0,0,0,0,0,0,0 |",
+                      "  xargs echo"]) + "\n"
+    host = mlx5.parse([Input("p.sh", text)], "h")
+    assert (host.ports["eth2"].trust, host.ports["eth2"].pfc_enabled) == (Trust.dscp, [3])
+    assert [(i.code, i.source.line) for i in host.issues] == [("SYS002", 8)]  # (the pipe into xargs: not read)
