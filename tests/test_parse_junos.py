@@ -1083,3 +1083,24 @@ def test_the_lines_left_out_while_reading_change_nothing_read(path, monkeypatch)
     monkeypatch.setattr(reader, "_kept", lambda statements, collapse, undone: (list(statements), 0))
     whole = parse(text, str(path))
     assert filtered.model_dump() == whole.model_dump()
+
+
+_PASTED = ("set system host-name sw1\nset interfaces et-0/0/0 mtu 9216\n"
+           + "user@sw1> show configuration | display set\n" * 600 + "x\n" * 1000)
+
+
+@pytest.mark.parametrize("text", [
+    # prompts pass over silently while read, so they are not junk: 600 of them and 1,000 `x` stay under the cap
+    _PASTED,
+    "{primary:node0}\n{secondary:node1}\n{linecard:3}\nset system host-name sw1\nshow\n{master:0} x\n[edit x\n",
+    # a bare `delete` takes out the bare `set` before it, as without the filter
+    "set\nset system host-name a\ndelete\nset system host-name b\n",
+], ids=["long-paste", "prompt-lookalikes", "bare-set-deleted"])
+def test_the_lines_left_out_while_reading_change_nothing_read_in_odd_texts(text, monkeypatch):
+    from losslessd.parse.junos import reader
+
+    filtered = parse(text)
+    monkeypatch.setattr(reader, "_kept", lambda statements, collapse, undone: (list(statements), 0))
+    whole = parse(text)
+    assert filtered.model_dump() == whole.model_dump()
+    assert [(i.code, i.source.line) for i in whole.issues] == [(i.code, i.source.line) for i in filtered.issues]

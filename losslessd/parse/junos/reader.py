@@ -224,14 +224,14 @@ def read(inputs: list[Input], issues: list[ParseIssue]) -> JunosConfig:
 
 
 _VERBS = ("set", "delete", "deactivate", "activate")
-# The first words of the prompts and banners around a pasted output (`show configuration`, `{master:0}`, `[edit]`).
-_BANNER = ("show", "{master", "{backup", "[edit")
 
 
 def _junk(words: list[str] | None) -> bool:
     """A line whose only outcome is a SYS002 whatever the other lines say: quotes that do not close, a command that is
-    not a configuration statement, a `set` of nothing (no `delete` takes it out, no group or `deactivate` names it)."""
-    return words is None or words == ["set"] or (words[0] not in _VERBS and not words[0].startswith(_BANNER))
+    not a configuration statement. Asks _line's own test, so the prompts it passes over silently are not junk (nor
+    counted towards the file's cap), and whatever it does not pass over keeps its SYS002."""
+    return words is None or (words[0] not in _VERBS
+                             and not (_PROMPT.match(j := " ".join(words)) and not _TYPED.match(j)))
 
 
 def _reads(words: list[str]) -> bool:
@@ -312,7 +312,7 @@ _NOWHERE = Source(file="", line=0)
 def _makes_only(w: list[str]) -> bool:
     """A `set interfaces PORT ...` line whose only outcome is the port: a physical port's setting _interface_setting
     leaves unread (asked of _interface_setting itself, so what is kept follows what is read)."""
-    if w[0] != "set" or w[1] != "interfaces" or len(w) < 4 or not PHYSICAL.match(w[2]) or "apply-groups" in w \
+    if len(w) < 4 or w[0] != "set" or w[1] != "interfaces" or not PHYSICAL.match(w[2]) or "apply-groups" in w \
             or "apply-groups-except" in w:
         return False
     key = tuple(w[3:])
