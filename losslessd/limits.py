@@ -59,7 +59,7 @@ MAX_RANGE_PORTS = 1024
 # expansion applying a block of settings: 64 settings lines for every port of the largest switch.
 MAX_EXPANDED_PORTS = 64 * MAX_PORTS
 # Statements of one Junos file that can change what is read (interfaces, class-of-service, VLANs, their groups,
-# deletes): 32 for every port of the largest switch. Each kept statement takes about 400 bytes until the file is read,
+# deletes): 32 for every port of the largest switch. Each kept statement takes about 335 bytes until the file is read,
 # so a file of short ones (1.4 million `set class-of-service x` lines in 32 MiB) took 900 MB; a real one keeps a few
 # thousand (a JVD EVPN leaf with 4,094 VLANs in a routing instance, three statements each: about 13,000).
 MAX_KEPT_STATEMENTS = 32 * MAX_PORTS

@@ -765,11 +765,12 @@ def cases() -> list[Case]:
         C("lint-junos-braces-2000000-port-settings", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_BRACES.replace(
             "interfaces {\n", "interfaces {\n    et-0/0/9 {\n" + "        x;\n" * 2_000_000 + "    }\n", 1)),
             "--format", "juniper_junos"), exits=(0, 1)),
-        # ... and more interface or class-of-service statements than 64 for each port of the largest switch: 1.4 million
+        # ... and more interface or class-of-service statements than 32 for each port of the largest switch: 1.4 million
         # short ones in 32 MiB took 900 MB to keep until the file was read
         C("lint-junos-statement-flood", lambda t: _lint(_w(t / "sw.cfg", _JUNOS_SET + "set class-of-service x\n" * (
             limits.MAX_KEPT_STATEMENTS + 10)), "--format", "juniper_junos"),
-          says=("sw.cfg:", "interface and class-of-service statements (a generated file?); not read")),
+          says=("sw.cfg:", "statements that can change what is read (interfaces, class-of-service, VLANs, routing "
+                            "instances, firewall filters: a generated file?); not read")),
         # a fleet folder of 20,000 empty files beside a switch (captures that failed): each was "cannot tell which
         # platform wrote this file" with the list of every platform (950 bytes; 100,000 of them a 95 MB report)
         C("lint-folder-20000-empty-files", lambda t: _lint(_empty_files(_fabric(t), 20_000)), exits=(1,),

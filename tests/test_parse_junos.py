@@ -1104,3 +1104,15 @@ def test_the_lines_left_out_while_reading_change_nothing_read_in_odd_texts(text,
     whole = parse(text)
     assert filtered.model_dump() == whole.model_dump()
     assert [(i.code, i.source.line) for i in whole.issues] == [(i.code, i.source.line) for i in filtered.issues]
+
+
+def test_a_flood_of_vlan_statements_is_refused_naming_what_counts(monkeypatch):
+    """Every statement that can change what is read counts towards the cap, VLANs too: the error says so."""
+    from losslessd.parse.junos import reader
+
+    monkeypatch.setattr(reader, "MAX_KEPT_STATEMENTS", 3)
+    text = "set system host-name sw1\n" + "".join(f"set vlans v{n} vlan-id {n}\n" for n in range(1, 6))
+    with pytest.raises(InputError) as caught:
+        parse(text)
+    assert "statements that can change what is read (interfaces, class-of-service, VLANs" in str(caught.value)
+    assert caught.value.line == 4  # the host name is the first statement kept, v3 the third, v4 past the cap
