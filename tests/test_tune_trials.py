@@ -161,6 +161,32 @@ def test_store_keeps_finished_trials_and_resumes_the_unfinished_tune(tmp_path):
         assert not resumed
 
 
+def test_a_trial_stored_twice_is_a_losslessd_bug_not_an_unwritable_database(tmp_path):
+    """A UNIQUE failure (one seq stored twice) is our bug: it read as "cannot write the tune database" (exit 2) and
+    every later write was skipped silently. It is raised as it is, and the store keeps writing."""
+    with Store(tmp_path / "tune.sqlite") as store:
+        tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
+        store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0))
+        with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+            store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=11.0))
+        store.add_trial(tune.id, Trial(1, AS_FOUND, "ok", True, score=12.0))
+        assert [(t.seq, t.score) for t in store.trials(tune.id)] == [(0, 10.0), (1, 12.0)]
+
+
+def test_a_tune_database_made_read_only_while_open_is_an_input_error_once(tmp_path):
+    """A file that cannot take a write (here one opened read-only under the store) is an InputError naming it, raised
+    once; the writes after it are skipped, that error having said so."""
+    db = tmp_path / "tune.sqlite"
+    with Store(db) as store:
+        tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
+        store.db.close()
+        store.db = sqlite3.connect(f"file:{db}?mode=ro", uri=True, isolation_level=None)
+        with pytest.raises(InputError, match="cannot write the tune database: attempt to write a readonly database"):
+            store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0))
+        store.add_trial(tune.id, Trial(1, AS_FOUND, "ok", True, score=10.0))  # skipped: no second error
+        assert store.trials(tune.id) == []
+
+
 def test_store_refuses_a_file_that_is_not_a_tune_database(tmp_path):
     bad = tmp_path / "x.sqlite"
     bad.write_bytes(b"not sqlite at all" * 100)

@@ -195,12 +195,15 @@ class Store:
     def _write(self, sql: str, args: tuple = ()) -> sqlite3.Cursor | None:
         """One write. A database that cannot take it (a full disk, a file made read-only) is an InputError naming the
         file, raised once (it was an internal error mid-trial, exit 3, and the tune's record of its stop failed in
-        turn while the fabric was put back); the writes after it are skipped, that error having said so."""
+        turn while the fabric was put back); the writes after it are skipped, that error having said so. Any other
+        failure (a UNIQUE constraint: a trial stored twice) is losslessd's bug, raised as it is."""
         if self.unwritable is not None:
             return None
         try:
             return self.db.execute(sql, args)
         except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _UNWRITABLE:
+                raise
             self.unwritable = f"cannot write the tune database: {state_file_reason(exc)}"
             raise InputError(self.unwritable, file=str(self.path)) from None
 
