@@ -261,12 +261,14 @@ class HostKeyRejected(_CollectionRule):
 
 @register
 class CollectionTimeout(_CollectionRule):
-    """The device did not finish answering within the per-device timeout (or the pull was interrupted).
+    """The device did not finish answering in time (or the pull was interrupted), or its capture was not saved.
 
     ## What it checks
     Each attempt at a device (connect, log in, run every command) must finish within `pull
     --timeout` seconds; the session is then cut. A device still pending when a pull is
-    interrupted is reported here too.
+    interrupted is reported here too, and so is a device whose answers were collected but whose
+    capture could not be written into the snapshot (a full disk, a folder that cannot be
+    written): `collected but not saved: ...`.
 
     ## Why it matters
     The device was not checked. A device that answers this slowly may also be overloaded.
@@ -279,7 +281,8 @@ class CollectionTimeout(_CollectionRule):
 
     ## Fix
     Raise `--timeout` for large configurations, or look at the device's CPU and management path;
-    then pull again.
+    then pull again. For a capture not saved, free space on the snapshot's disk (or make its
+    folder writable), then pull again.
     """
 
     code = "SYS013"
