@@ -410,7 +410,7 @@ class Port(Model):
     # The link aggregate the port is a member of, as the config names it: NX-OS `channel-group 12` ("port-channel12"),
     # EOS `channel-group 12 mode active` ("Port-Channel12"), SONiC PORTCHANNEL_MEMBER ("PortChannel0012"), Junos
     # `ether-options 802.3ad ae12` ("ae12"). Routes through the aggregate go over its members; where the platform runs
-    # the aggregate's QoS policies on its members (platforms.Platform.qos_on_aggregate: NX-OS) a snippet attaches
+    # the aggregate's QoS policies on its members (platforms.Platform.qos_on_aggregate: NX-OS, Junos) a snippet attaches
     # policies there. None: none, or the platform's reader does not say.
     bundle: str | None = None
     source: Source | None = None

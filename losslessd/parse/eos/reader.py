@@ -547,8 +547,9 @@ class _Reader(TreeReader):
         return Threshold(text, unit, kind)
 
     def port_channel_line(self, node: Node, conf: InterfaceConf) -> None:
-        """A Port-Channel's line: its `service-policy type qos` (qos_line), else an interface line (switchport mode,
-        access and trunk VLANs, `no switchport`, addresses); its PFC and trust lines are not its members'."""
+        """A Port-Channel's line: its `service-policy type qos` (qos_line), else read as an interface line (a value
+        that cannot be read is a SYS002 here too); of what is read, only its switchport lines (mode, access and trunk
+        VLANs, `no switchport`, addresses) and its policy reach its members (build): its PFC and trust lines do not."""
         if node.words[:2] == ["service-policy", "type"]:
             self.qos_line(node, conf, None)
         else:
