@@ -270,9 +270,10 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
     to be past the file's cap (IssueList) and is only counted (``collapse``: the caller's issues are an IssueList).
     A bare `delete` (the whole configuration before it) takes out the statements kept so far, as _deleted would.
     Where no line can undo another (``undone`` False: the text has no `delete` or `deactivate`), a port's setting
-    the reader does not read only makes the port, so the port's first one is kept. A statement kept for each line
-    takes about 335 bytes (tracemalloc, 100,000 `set class-of-service x` lines): 32 MiB of one-letter lines (16 million) took 5.9 GB, of `x;` in a port's block 4.2 GB.
-    At most MAX_KEPT_STATEMENTS are kept, words shared between statements."""
+    the reader does not read only makes the port, so the port's first one is kept. A statement kept takes about 335
+    bytes (tracemalloc, 100,000 `set class-of-service x` lines); one kept for each line, 32 MiB of one-letter lines
+    (16 million) took 5.9 GB, of `x;` in a port's block 4.2 GB. At most MAX_KEPT_STATEMENTS are kept, words shared
+    between statements."""
     kept: list = []
     junk = unmade = cut = count = 0  # count: the statements kept that are not junk
     made: set[str] = set()  # ports a kept statement makes (when no line can undo it)
