@@ -187,6 +187,25 @@ def test_a_tune_database_made_read_only_while_open_is_an_input_error_once(tmp_pa
         assert store.trials(tune.id) == []
 
 
+def test_a_tune_database_another_program_keeps_locked_is_an_input_error_not_a_crash(tmp_path):
+    """A lock held by another program past the wait (SQLITE_BUSY) is the file's state, not losslessd's bug: an
+    InputError naming the file (exit 2), as a full disk is, not a traceback (exit 3)."""
+    db = tmp_path / "tune.sqlite"
+    with Store(db) as store:
+        tune, _ = store.open_tune({"benchmark": ["x"], "budget": 3})
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            store.db.close()
+            store.db = sqlite3.connect(db, timeout=0.05, isolation_level=None)  # (the store waits 30 s)
+            with pytest.raises(InputError, match="cannot write the tune database: database is locked") as caught:
+                store.add_trial(tune.id, Trial(0, AS_FOUND, "ok", True, score=10.0))
+            assert caught.value.file == str(db)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+
+
 def test_store_refuses_a_file_that_is_not_a_tune_database(tmp_path):
     bad = tmp_path / "x.sqlite"
     bad.write_bytes(b"not sqlite at all" * 100)

@@ -78,6 +78,9 @@ class Tune:
 
 # SQLite result codes (https://www.sqlite.org/rescode.html): a read-only file, an I/O error, a full disk.
 _UNWRITABLE = (8, 10, 13)  # SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
+# The file itself, not losslessd, in the way of a write (sqlite.org/rescode.html): another program holding its lock past
+# the timeout (SQLITE_BUSY 5), the file damaged or replaced under the tune (SQLITE_CORRUPT 11, SQLITE_NOTADB 26).
+_NOT_OURS = (*_UNWRITABLE, 5, 11, 26)
 
 
 def fingerprint(params: dict) -> str:
@@ -195,14 +198,15 @@ class Store:
     def _write(self, sql: str, args: tuple = ()) -> sqlite3.Cursor | None:
         """One write. A database that cannot take it (a full disk, a file made read-only) is an InputError naming the
         file, raised once (it was an internal error mid-trial, exit 3, and the tune's record of its stop failed in
-        turn while the fabric was put back); the writes after it are skipped, that error having said so. Any other
-        failure (a UNIQUE constraint: a trial stored twice) is losslessd's bug, raised as it is."""
+        turn while the fabric was put back); the writes after it are skipped, that error having said so. So is a file
+        another program locks past the timeout or damages under the tune. Any other failure (a UNIQUE constraint: a
+        trial stored twice) is losslessd's bug, raised as it is."""
         if self.unwritable is not None:
             return None
         try:
             return self.db.execute(sql, args)
         except sqlite3.DatabaseError as exc:
-            if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _UNWRITABLE:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _NOT_OURS:
                 raise
             self.unwritable = f"cannot write the tune database: {state_file_reason(exc)}"
             raise InputError(self.unwritable, file=str(self.path)) from None
