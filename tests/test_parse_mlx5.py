@@ -948,6 +948,26 @@ def test_a_setting_call_piped_into_a_filter_in_a_transcript_still_sets_what_it_s
     assert {i.code for i in host.issues} == {"SYS004"}
 
 
+def test_a_transcript_cat_of_the_roce_files_is_read_as_a_capture_section_is():
+    """A transcript's `# cat /sys/class/net/IF/ecn/roce_np/enable/P` prompt and its output: read as a capture's section
+    of that command (before: script.commands leaves a read out, so no section was made and the port's ECN stayed
+    unknown without a word). A piped or redirected cat stays unread; other read-only prompts add nothing."""
+    lines = ["root@h:~# mlnx_qos -i eth0", "Priority trust state: dscp", "PFC configuration:",
+             "\tpriority    0   1   2   3   4   5   6   7", "\tenabled     0   0   0   1   0   0   0   0",
+             "root@h:~# cat /sys/class/net/eth0/ecn/roce_np/enable/3", "1",
+             "root@h:~# sudo cat /sys/class/net/eth0/ecn/roce_rp/enable/3", "0",
+             "root@h:~# ls /sys/class/net/eth0/ecn", "roce_np  roce_rp", "root@h:~# "]
+    host = parse_text("t.txt", "\n".join(lines))
+    ecn = host.ports["eth0"].nic_ecn
+    assert ecn is not None and (ecn.np_enabled, ecn.rp_enabled) == ({3: True}, {3: False})
+    assert (ecn.np_source.line, ecn.rp_source.line) == (7, 9)
+    assert {i.code for i in host.issues} <= {"SYS004", "SYS002"}
+    assert not [i for i in host.issues if i.source and i.source.line in (10, 11)]
+    piped = parse_text("t.txt", "\n".join(
+        [*lines[:5], "root@h:~# cat /sys/class/net/eth0/ecn/roce_np/enable/3 | tr 1 0", "0", "root@h:~# "]))
+    assert piped.ports["eth0"].nic_ecn is None or not piped.ports["eth0"].nic_ecn.np_enabled
+
+
 def test_a_piped_prompt_of_a_command_not_read_is_not_said_to_lose_output():
     """Only a command whose output the transcript reader reads (mlnx_qos -i IF, ethtool, cma_roce_tos -d) loses
     something when piped into a filter (before: `history | tail -3` or `dmesg | grep mlx5` after the first mlnx_qos

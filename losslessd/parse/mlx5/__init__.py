@@ -294,6 +294,10 @@ class _Host:
                     self._script_command(i + 1, words, command, inp.path)
             elif words:
                 sections.append(Section(" ".join(_piped_output_only(words)), "\n".join(lines[i + 1:end]), i + 2))
+            elif (read := _unpiped(command)) is not None:
+                # a read a script would not run for its effect (`cat` of the RoCE QoS files: script.commands leaves it
+                # out) is still a section of the transcript: its output was silently not read (ECN, traffic class)
+                sections.append(Section(read, "\n".join(lines[i + 1:end]), i + 2))
         return sections
 
     def _script(self, inp: Input) -> None:
@@ -799,6 +803,18 @@ def _capture_steps(sections: list[Section]) -> list[tuple]:
         else:
             steps.extend(_section_ops(sec))
     return steps
+
+
+def _unpiped(command: str) -> str | None:
+    """A prompt's command with its words one space apart, when it is one command whose output the terminal shows
+    whole (no pipe, list or redirection of its output) and one this reader reads; else None."""
+    if any(c in command for c in "|;&<>`$"):  # (a pipe, list, redirection or expansion: not one plain read)
+        return None
+    try:
+        words = shell_words(command)
+    except ValueError:
+        return None
+    return " ".join(words) if words and _read_in_sections(words) else None
 
 
 def _read_in_sections(words: list[str]) -> bool:
