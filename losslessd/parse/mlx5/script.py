@@ -959,12 +959,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             status = functions.get(_FAILING)  # (its status is its last command's, also where -e was off in it, in
             yield from _subshell_ends(values, arrays, count, path, depth, functions)  # a group, a loop, an if or a
             why = functions.pop(_SUBSHELL_FAILED, None) or status  # subshell of its own: bash(1) ( list ))
-            negated = any(end == i - 1 and flat[k][1][1:2] == [_CONDITION] for k, end in ends.items())
+            opener = _opener(ends, i - 1)  # (the `(` this `)` closes)
+            negated = opener is not None and flat[opener][1][1:2] == [_CONDITION]
             functions[_FAILING] = None if _piped(written) else (_NEGATED if why == "" else None) if negated else why
             why = why or None  # (`! ( ... )`: see a call's; "": it succeeds)
-            if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not any(  # (`( ) || true`,
-                    end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # `( ) | cat`: tested,
-                # piped; `|| ( )`)
+            if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not (  # (`( ) || true`,
+                    opener is not None and flat[opener][1][1:2] == [_GUARDED]):  # `( ) | cat`: tested, piped;
+                # `|| ( )`)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
             continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
@@ -1309,8 +1310,8 @@ def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], function
     no branch's: see _exited), unless the group runs as tested (`|| { ...; }`), to the end of a piped one (see
     _pipeline_ends; ``failure``: set -e's, where it made the exit)."""
     piped = functions.get(_PIPED_GROUPS, {})
-    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and i not in piped and not any(
-            end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and i not in piped and not (
+            (k := _opener(ends, i)) is not None and flat[k][1][1:2] == [_GUARDED]):
         i = _exited(flat, i + 1, stop, functions, n, depth)
     if i < stop and (_piped(flat[i][1] or [""]) or i in piped) and flat[i][1][0] == "}":
         i = _pipeline_ends(flat, i + 1, stop, ends, functions, n, depth, failure)
@@ -1400,8 +1401,8 @@ def _return_end(flat: list, i: int, stop: int, ends: dict[int, int]) -> int:
         elif first in _CLOSERS and depth:
             depth -= 1
         elif first in _CLOSERS:
-            if not test and (first != "}" or any(end == j and flat[k][1][1:2] == [_GUARDED]
-                                                 for k, end in ends.items())):
+            if not test and (first != "}" or ((k := _opener(ends, j)) is not None and
+                                               flat[k][1][1:2] == [_GUARDED])):
                 return j
             test = False
         elif not depth and first in ("then", "do"):
@@ -1471,6 +1472,22 @@ def _substitute(word: str, values: dict[str, str], path: str | None = None, n: i
     return _VARIABLE.sub(value, word)
 
 
+class _Ends(dict):
+    """_structure's map of each compound command's first index to its closing word's, with the way back (which
+    command a closing word closes) made once: a search of the map at each `)` or `}` was quadratic in the script."""
+
+    _back: dict[int, int] | None = None
+
+
+def _opener(ends: dict[int, int], j: int) -> int | None:
+    """The first index of the compound command whose closing word is ``flat[j]`` (None: it closes none)."""
+    if not isinstance(ends, _Ends):
+        return next((k for k, end in ends.items() if end == j), None)
+    if ends._back is None:
+        ends._back = {end: k for k, end in ends.items()}
+    return ends._back.get(j)
+
+
 def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int, str] | None, int | None]:
     """For each compound command's first index, the index of the word closing it, found in one pass as bash(1)
     matches them (a reserved word counts only as a command's first word: `echo fi` closes nothing); where bash
@@ -1478,7 +1495,7 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
     runs (at the top level, or in a `{ }` group there), after whose line bash reads nothing (not even its syntax).
     InputError when compound commands nest deeper than MAX_NESTING (each loop level is a frame of the reading: bash
     has no such limit, no setup script comes near it)."""
-    ends: dict[int, int] = {}
+    ends: dict[int, int] = _Ends()
     exited: int | None = None  # an `exit` (or `exec PROGRAM`) that always runs: at the top level, or in { } there
     open_: list[int] = []
     body: list[int] = []  # per open command: 0 before its `then` or `do`, 1 after (a case, { }, ( ): 1), 2 past `else`
