@@ -285,6 +285,14 @@ PLACED = {
     "a-refused-write-piped-on-under-pipefail": ["set -eo pipefail", f"echo 9 | tee {P2B} | cat", AFTER],
     # `return` outside a function is an error bash goes on after, also in a `( )` subshell (before: it ended that)
     "return-outside-a-function-in-a-subshell": ["(", "  { return 1; }", f"  ( {PCP}; {DCB} )", ")", AFTER],
+    # a pipeline whose last part is a compound command, before `||` or after `!`, is tested: its failure ends nothing,
+    # nor does one in that compound command (before: the reading ended there; review 31)
+    "a-loop-piped-into-before-or": ["set -e", "echo eth1 | while read dev; do", f"  {PCP}", f"  {DCB}", "done || true",
+                                    AFTER],
+    "a-group-piped-into-before-or": ["set -e", f"true | {{ {DCB}; }} || true", AFTER],
+    "an-if-piped-into-before-or": ["set -e", f"true | if true; then {DCB}; fi || true", AFTER],
+    "a-group-piped-into-negated": ["set -e", f"! true | {{ {DCB}; {PCP}; }}", AFTER],
+    "a-loop-piped-into-negated": ["set -e", f"! true | while true; do {DCB}; {PCP}; break; done", AFTER],
 }
 
 

@@ -342,7 +342,10 @@ def _tested_blocks(flat: list) -> list:
         elif first in _CLOSERS and open_:
             opener = open_.pop()
             tests.pop(opener, None)
-            if words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION]:
+            negated = opener > 1 and flat[opener - 1][1] == [_PIPED_INTO] and flat[opener - 2][1] == [_NEGATION]
+            if negated and words == [first]:  # (`! cmd | { ...; }`: the pipeline's status turned over is tested, as
+                out[j] = (out[j][0], [first, _LISTED], out[j][2])  # `} || true` is)
+            if words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated:
                 _tested(out, opener + 1, j)
     return out
 
@@ -1345,6 +1348,8 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
     last = saved.pop(_PIPE_LAST)
     functions.update(saved)
     failing = functions.get(_FAILING)
+    if flat[i - 1][1][1:2] == [_LISTED]:  # (`... | while ...; done || true`: the pipeline is tested, its status
+        failing = None  # ends nothing)
     if failing and last:
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part fails: {failing}")
     if failing and functions.get(_PIPEFAIL):
