@@ -127,6 +127,17 @@ PLACED = {
     "a-shell-on-a-here-document-after-and": ["set -e", "true && bash <<A", DCB, PCP, "A", AFTER],
     "a-shell-on-a-here-document-after-a-quoted-semicolon": ["bash -c 'x;y' <<A; bash <<B",
                                                              "mlnx_qos -i eth9 --trust pcp", "A", PCP, "B", AFTER],
+    # its own set -e works where the shell is tested (`|| echo failed`, `&&`, in a group or function before `||`): a
+    # process of its own, no tested context of the script reaches it (before: its failure was read as tested)
+    "set-e-in-a-shell-on-a-here-document-before-or": ["sudo bash <<'EOS' || echo failed", "set -e", DCB, PCP, "EOS",
+                                                       AFTER],
+    "set-e-in-a-shell-on-a-here-document-before-and": ["bash <<'EOS' && echo ok", "set -e", DCB, PCP, "EOS", AFTER],
+    "set-e-in-a-shell-on-a-here-document-in-a-group-before-or": ["{", "bash <<'E'", "set -e", DCB, PCP, "E",
+                                                                  "} || true", AFTER],
+    "set-e-in-a-shell-on-a-here-document-in-a-function-before-or": ["f() {", "bash <<E", "set -e", DCB, PCP, "E", "}",
+                                                                     "f || true", AFTER],
+    "set-e-in-a-shell-on-a-here-document-calling-before-or": ["bash <<'EOS' || echo failed", "set -e",
+                                                               f"g() {{ {DCB}; }}", "g", PCP, "EOS", AFTER],
     # with no end line, bash warns and takes the rest of the file as the body: still the shell's own (before: read
     # under the script's set -e)
     "a-shell-on-a-here-document-never-ended": ["set -e", "bash <<EOF", DCB, PCP],

@@ -345,18 +345,20 @@ def _tested_blocks(flat: list) -> list:
             negated = opener > 1 and flat[opener - 1][1] == [_PIPED_INTO] and flat[opener - 2][1] == [_NEGATION]
             if negated and words == [first]:  # (`! cmd | { ...; }`: the pipeline's status turned over is tested, as
                 out[j] = (out[j][0], [first, _LISTED], out[j][2])  # `} || true` is)
-            if words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated:
+            own = opener + 1 < j and flat[opener + 1][1][:1] == [_OWN_SHELL]  # (`bash <<EOF || x`: see _tested)
+            if (words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated) and not own:
                 _tested(out, opener + 1, j)
     return out
 
 
 def _tested(out: list, start: int, stop: int) -> None:
     """The commands of ``out[start:stop]`` run where set -e is ignored (see _tested_blocks)."""
-    k, defined = start, 0  # (how deep in a function defined there)
+    k, defined = start, 0  # (how deep in a function defined there, or a shell of its own on a here-document)
     while k < stop:
         _, inner, _ = out[k]
         head = inner[0] if inner else None
-        if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
+        if defined or inner and inner[1:2] == [_FUNCTION_BODY] or \
+                inner == ["("] and k + 1 < stop and out[k + 1][1][:1] == [_OWN_SHELL]:
             defined += (head in _OPENERS) - (head in _CLOSERS)
         elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):  # (its status still fails)
             why = inner[2:4] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []  # (and _PIPEFAIL's mark)
@@ -526,7 +528,7 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 lines.append(f") {after}".rstrip())  # the rest of its line follows it, with the bodies after its own
             quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
                            HEREDOC.finditer(segment) if ends[own][0] in m.group(2, 3, 4)), True)
-            child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
+            child = f"( {_OWN_SHELL};" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
                 "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
@@ -953,6 +955,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] in _CLOSERS and i - 1 in functions.get(_PIPED_GROUPS, {}):
             i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
+        if written[0] == _OWN_SHELL and functions.get(_SUBSHELL_OPTIONS):  # (a process of its own: a context around
+            functions[_SUBSHELL_OPTIONS][-1][_ERREXIT_OFF] = functions.pop(_ERREXIT_OFF, 0)  # it that ignores set -e
+            continue  # does not reach it; its `)` gives the count back)
         if written[0] == _HEREDOC_SHELL and functions.get(_SUBSHELL_VALUES):  # a shell of its own, on a quoted
             functions[_SUBSHELL_VALUES][-1] = dict(values)  # here-document: it knows the exported variables only
             for name in set(values) - functions.get(_EXPORTED, set()):  # (bash(1) ENVIRONMENT), so its `$IF` is
@@ -1172,6 +1177,8 @@ _SUCCEEDS = frozenset({"true", ":", "set", "shopt"})
 _PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
 # index of its `}`)
 _HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
+_OWN_SHELL = "losslessd-own-shell"  # (the first command of any shell on a here-document: a process of its own, which
+# no tested context around it reaches: see _tested, _block)
 _SUBSHELL_VALUES = "\0subshell-values"  # (in ``functions``: the variables of the shell around each `( )` subshell a
 # here-document's shell is modelled as, None for others)
 _EXPORTED = "\0exported"  # (in ``functions``: the names `export` gave the environment, which a child shell keeps)
@@ -1950,6 +1957,7 @@ _AND_THEN = "\0and-then"  # ([_AND_THEN, index, why]: after a command before `&&
 # command known to fail), the commands `&&` runs are skipped to flat[index])
 _NEGATION = "\0negation"  # ([_NEGATION] after a command `!` negates)
 _KEEPS_STATUS = frozenset({_SUBSHELL, _GUARDED, _AND_THEN, _PIPED_INTO, _NEGATION, _FUNCTION_BODY, _HEREDOC_SHELL,
+                           _OWN_SHELL,
                            _ARRAY_MARK, "exit", "return", "then", "do", "else", "elif", "if", "while", "until", "for",
                            "case", "select", "{", "(", ";;"})
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
