@@ -296,6 +296,18 @@ PLACED = {
     "a-refused-write-piped-on-under-pipefail": ["set -eo pipefail", f"echo 9 | tee {P2B} | cat", AFTER],
     # `return` outside a function is an error bash goes on after, also in a `( )` subshell (before: it ended that)
     "return-outside-a-function-in-a-subshell": ["(", "  { return 1; }", f"  ( {PCP}; {DCB} )", ")", AFTER],
+    # a compound command piped into another command before `&&` or `||` is tested (its failures end nothing); an exit
+    # in it ends that part only; the pipeline's status, under pipefail its own, skips what `&&` runs (before: what
+    # `&&` runs was dropped, or the reading ended there; review 31)
+    "a-group-piped-before-and": ["set -e", f"{{ {DCB}; }} | cat && {PCP}", AFTER],
+    "a-group-piped-before-and-under-pipefail": ["set -eo pipefail", f"{{ {DCB}; }} | cat && {PCP}", AFTER],
+    "a-group-piped-before-or-under-pipefail": ["set -eo pipefail", f"{{ {DCB}; }} | cat || {PCP}", AFTER],
+    "a-group-piped-going-on-before-and": ["set -e", f"{{ {DCB}; {PCP}; }} | cat && mlnx_qos -i eth2 --trust pcp",
+                                          AFTER],
+    "a-loop-piped-before-and-under-pipefail": ["set -eo pipefail", f"for p in a; do {DCB}; done | cat && {PCP}",
+                                               AFTER],
+    "an-exit-in-a-group-piped-before-and": ["set -e", f"{{ {PCP}; exit 1; }} | cat && mlnx_qos -i eth2 --trust pcp",
+                                            AFTER],
     # a pipeline whose last part is a compound command, before `||` or after `!`, is tested: its failure ends nothing,
     # nor does one in that compound command (before: the reading ended there; review 31)
     "a-loop-piped-into-before-or": ["set -e", "echo eth1 | while read dev; do", f"  {PCP}", f"  {DCB}", "done || true",

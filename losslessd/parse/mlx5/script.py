@@ -190,6 +190,9 @@ def _errexit(flat: list, roles: list[str]) -> list:
     for k, (n, words, line) in enumerate(flat):
         if words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`, see _piped)
             flat[k] = (n, [")", roles[k]], line)
+        if words and words[0] in _CLOSERS and _piped(words) and roles[k] in ("&&", "||") and \
+                words[1:2] != [_LISTED]:  # (`{ ...; } | cat && cmd`: the pipeline is tested, see _tested_blocks)
+            flat[k] = (n, [words[0], _LISTED, *words[1:]], line)
         _one_errexit(out, k, flat, roles, dcb)
         if negated[k] and words and words[0] != _SUBSHELL:  # (`! cmd`: its status turned over, see _block)
             out.append((n, [_NEGATION], line))
@@ -795,8 +798,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = min(int(written[1]), stop)
             continue
         if written[0] not in _KEEPS_STATUS and written[1:2] != [_ERREXIT] and not (
-                written[0] in _CLOSERS and not _piped(written)):  # (a command ran: the status is its own, which is
-            # not known to fail, and known to be 0 for a few builtins; a compound command's is its last command's)
+                written[0] in _CLOSERS and (not _piped(written) or i - 1 in functions.get(_PIPED_GROUPS, {}))):
+            # (a command ran: the status is its own, which is not known to fail, and known to be 0 for a few builtins;
+            # a compound command's is its last command's; a piped one's the pipeline's, see _piped_part_ends)
             succeeds = written[0 if written[0] != _CONDITION else 1:][:1] in ([w] for w in _SUCCEEDS)
             functions[_FAILING] = "" if succeeds else None
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
@@ -1338,12 +1342,17 @@ def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], function
     last = saved.pop(_PIPE_LAST, False)  # (the pipeline's last part: its status is the pipeline's)
     functions.update(saved)  # (the options of the shell around it)
     failed = functions.pop(_ERREXIT, None) or failure
+    if flat[i - 1][1][1:2] == [_LISTED]:  # (`{ ...; exit 1; } | cat && cmd`: tested, its status skips what `&&` runs)
+        why = f"line {failed[0]} in it fails: {failed[1]}" if failed is not None else None
+        functions[_FAILING] = why if last or functions.get(_PIPEFAIL) else None
+        return i
     if failed is not None and last:
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part ends: line "
                              f"{failed[0]} in it fails: {failed[1]}")
     if failed is not None and functions.get(_PIPEFAIL):
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
                              f"line {failed[0]} in it fails: {failed[1]}")
+    functions.pop(_FAILING, None)  # (the pipeline's status is not its ended part's: `&&` after it runs)
     return i
 
 
@@ -1355,8 +1364,9 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
     last = saved.pop(_PIPE_LAST)
     functions.update(saved)
     failing = functions.get(_FAILING)
-    if flat[i - 1][1][1:2] == [_LISTED]:  # (`... | while ...; done || true`: the pipeline is tested, its status
-        failing = None  # ends nothing)
+    if flat[i - 1][1][1:2] == [_LISTED]:  # (`... | while ...; done || true`: the pipeline is tested, its status ends
+        functions[_FAILING] = failing if last or functions.get(_PIPEFAIL) else None  # nothing; `&&` skips on it)
+        return i
     if failing and last:
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part fails: {failing}")
     if failing and functions.get(_PIPEFAIL):
@@ -1546,6 +1556,8 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
         elif first not in _CLOSERS:
             continue
         elif top is not None and first == _OPENERS[top] and body[-1]:
+            if exited is not None and exited > open_[-1] and _piped(words):  # (`{ ...; exit 1; } | cat`: a subshell
+                exited = None  # of the pipeline, which the exit ends only)
             ends[open_.pop()] = j
             body.pop()
             continue
