@@ -296,6 +296,12 @@ PLACED = {
     "a-refused-write-piped-on-under-pipefail": ["set -eo pipefail", f"echo 9 | tee {P2B} | cat", AFTER],
     # `return` outside a function is an error bash goes on after, also in a `( )` subshell (before: it ended that)
     "return-outside-a-function-in-a-subshell": ["(", "  { return 1; }", f"  ( {PCP}; {DCB} )", ")", AFTER],
+    # a function's definition is a command whose status is 0: a subshell ending in one after a failure succeeds (bash(1)
+    # Shell Function Definitions; before: it kept the failure before it, and the reading ended)
+    "a-subshell-ending-in-a-definition-after-a-failure": ["set -e", f"( set +e; {DCB}; g() {{ :; }} )", AFTER],
+    "a-subshell-ending-in-a-definition-after-a-failure-over-lines": ["set -e", "(", "  set +e", f"  {DCB}", "  g() {",
+                                                                     "    :", "  }", ")", AFTER],
+    "a-bare-exit-after-a-definition-after-a-failure": ["set -e", f"( set +e; {DCB}; g() {{ :; }}; exit )", AFTER],
     # a compound command piped into another command before `&&` or `||` is tested (its failures end nothing); an exit
     # in it ends that part only; the pipeline's status, under pipefail its own, skips what `&&` runs (before: what
     # `&&` runs was dropped, or the reading ended there; review 31)

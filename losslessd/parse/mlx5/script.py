@@ -855,6 +855,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             written = [_CONDITION, *written]
         if written[1:2] == [_FUNCTION_BODY]:  # a definition: its body runs where it is called
             functions[written[2]] = (flat, i, ends[i - 1], ends)
+            functions[_FAILING] = ""  # (bash(1) Shell Function Definitions: its status is 0 unless a syntax error)
             i = ends[i - 1] + 1
             continue
         if _CALL in written[:3]:
