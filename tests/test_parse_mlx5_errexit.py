@@ -202,6 +202,18 @@ PLACED = {
     "a-background-job-in-a-subshell": ["set -e", f"( set +e; {DCB} & )", AFTER],
     "a-failure-after-a-background-job": ["set -e", f"true & {DCB}", AFTER],
     "a-failure-after-a-failing-background-job": ["set -e", f"{DCB} & {DCB}", AFTER],
+    # a compound command or a call run in the background is a subshell of its own: set -e's exit (or an exit,
+    # a return) ends that job only, a `set` in it is its own, and its status is 0 (before: the reading ended there)
+    "a-subshell-in-the-background": ["set -e", f"( {PCP}; {DCB} ) &", "wait", AFTER],
+    "a-group-in-the-background": ["set -e", f"{{ {PCP}; {DCB}; }} &", "wait", AFTER],
+    "a-group-in-the-background-under-pipefail": ["set -eo pipefail", f"{{ {PCP}; {DCB}; }} &", "wait", AFTER],
+    "a-loop-in-the-background-over-lines": ["set -e", "for p in a; do", f"  {DCB}", f"  {PCP}", "done &", "wait",
+                                            AFTER],
+    "an-exit-in-a-group-in-the-background": ["set -e", f"{{ {PCP}; exit 1; }} &", "wait", AFTER],
+    "calls-in-the-background": ["set -e", f"f() {{ {PCP}; {DCB}; }}", "f eth3 &", "f eth4 &", "wait", AFTER],
+    "calls-in-the-background-on-one-line": ["set -e", f"f() {{ {PCP}; {DCB}; }}", "f eth3 & f eth4 &", "wait", AFTER],
+    "a-call-returning-1-in-the-background": ["set -e", f"f() {{ {PCP}; return 1; }}", "f &", "wait", AFTER],
+    "set-plus-e-in-a-call-in-the-background": ["set -e", "f() { set +e; }", "f &", "wait", DCB, AFTER],
     # the command after the last `&&` or `||` of a list is not tested: its failure ends the script (before: any
     # command of a line holding `&&` or `||` was read as tested, `||` in a `$(...)` of the line too)
     "a-failure-after-and": ["set -e", f"true && {DCB}", PCP, AFTER],

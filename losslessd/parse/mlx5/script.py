@@ -188,8 +188,11 @@ def _errexit(flat: list, roles: list[str]) -> list:
     roles = [role.lstrip("!") for role in roles]
     operands = _and_operands(flat, roles)
     for k, (n, words, line) in enumerate(flat):
-        if words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`, see _piped)
-            flat[k] = (n, [")", roles[k]], line)
+        if words and words[0] in _CLOSERS and words[1:] == [] and roles[k] == "&" or \
+                words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`; `done &`: see _piped)
+            flat[k] = (n, [words[0], roles[k]], line)
+        if roles[k] == "&" and words and _CALL in words[:3] and words[0] != _SUBSHELL:  # (`f eth3 &`: a background job, see _block)
+            flat[k] = (n, [*words, _BACKGROUND], line)
         if words and words[0] in _CLOSERS and _piped(words) and roles[k] in ("&&", "||") and \
                 words[1:2] != [_LISTED]:  # (`{ ...; } | cat && cmd`: the pipeline is tested, see _tested_blocks)
             flat[k] = (n, [words[0], _LISTED, *words[1:]], line)
@@ -859,6 +862,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             i = ends[i - 1] + 1
             continue
         if _CALL in written[:3]:
+            background = written[-1] == _BACKGROUND  # (`f eth3 &`: in a subshell of its own, whose status is 0)
+            written = written[:-1] if background else written
             at = written.index(_CALL)
             # bash(1) set -e: ignored in the body of a function called as a test (an if's, before && or ||)
             ignored = written[0] == _CONDITION or _LISTED in written[:at]
@@ -870,10 +875,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             finally:
                 functions[_ERREXIT_OFF] -= ignored
             ended = functions.get(_FAILING)  # (its status: its last command's, as it ran, or its return's)
-            if "|" in written or "|&" in written:
+            if "|" in written or "|&" in written or background:
                 functions.update(options)
-                functions[_FAILING] = ended or None if functions.get(_PIPEFAIL) else None  # (the pipeline's is its
-                # last part's, or under pipefail the last that fails: bash(1) Pipelines)
+                functions[_FAILING] = "" if background else ended or None if functions.get(_PIPEFAIL) else None
+                # (the pipeline's is its last part's, or under pipefail the last that fails: bash(1) Pipelines)
+            if background:
+                functions.pop(_RETURNED, None)
+                functions.pop(_ERREXIT, None)
+                functions.pop(_EXITED, None)
+                continue
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
                     ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
                 # as at a command that fails; piped, where `set -o pipefail` makes the pipeline fail with it)
@@ -974,7 +984,8 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             why = functions.pop(_SUBSHELL_FAILED, None) or status  # subshell of its own: bash(1) ( list ))
             opener = _opener(ends, i - 1)  # (the `(` this `)` closes)
             negated = opener is not None and flat[opener][1][1:2] == [_CONDITION]
-            functions[_FAILING] = None if _piped(written) else (_NEGATED if why == "" else None) if negated else why
+            functions[_FAILING] = ("" if written[1:] == ["&"] else None) if _piped(written) else \
+                (_NEGATED if why == "" else None) if negated else why
             why = why or None  # (`! ( ... )`: see a call's; "": it succeeds)
             if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not (  # (`( ) || true`,
                     opener is not None and flat[opener][1][1:2] == [_GUARDED]):  # `( ) | cat`: tested, piped;
@@ -1343,6 +1354,9 @@ def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], function
     last = saved.pop(_PIPE_LAST, False)  # (the pipeline's last part: its status is the pipeline's)
     functions.update(saved)  # (the options of the shell around it)
     failed = functions.pop(_ERREXIT, None) or failure
+    if flat[i - 1][1][1:] == ["&"]:  # (a background job: its exit ends it only, its status is 0)
+        functions[_FAILING] = ""
+        return i
     if flat[i - 1][1][1:2] == [_LISTED]:  # (`{ ...; exit 1; } | cat && cmd`: tested, its status skips what `&&` runs)
         why = f"line {failed[0]} in it fails: {failed[1]}" if failed is not None else None
         functions[_FAILING] = why if last or functions.get(_PIPEFAIL) else None
@@ -1365,6 +1379,9 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
     last = saved.pop(_PIPE_LAST)
     functions.update(saved)
     failing = functions.get(_FAILING)
+    if flat[i - 1][1][1:] == ["&"]:  # (a background job: its status is 0 to the shell that started it)
+        functions[_FAILING] = ""
+        return i
     if flat[i - 1][1][1:2] == [_LISTED]:  # (`... | while ...; done || true`: the pipeline is tested, its status ends
         functions[_FAILING] = failing if last or functions.get(_PIPEFAIL) else None  # nothing; `&&` skips on it)
         return i
@@ -1379,8 +1396,9 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
 
 def _piped(closing: list[str]) -> bool:
     """Whether the compound command a closing word (`}`, `done`) ends is a pipeline's part (`} | cat`, `done |& tee
-    LOG`; not `} || true`): bash(1) Pipelines run each part in a subshell of its own."""
-    return "|" in closing[1:] or "|&" in closing[1:]
+    LOG`; not `} || true`), or a background job (`done &`): bash(1) Pipelines run each part in a subshell of its own,
+    Lists a command ended by `&` too."""
+    return "|" in closing[1:] or "|&" in closing[1:] or closing[1:] == ["&"]
 
 
 def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
@@ -1969,6 +1987,7 @@ _PIPE_LAST = "\0pipe-last"  # (in a _PIPED_GROUPS entry: the compound command is
 _AND_THEN = "\0and-then"  # ([_AND_THEN, index, why]: after a command before `&&`; where its status fails (why: a
 # command known to fail), the commands `&&` runs are skipped to flat[index])
 _NEGATION = "\0negation"  # ([_NEGATION] after a command `!` negates)
+_BACKGROUND = "\0background"  # (after the words of a call run in the background: `f eth3 &`)
 _KEEPS_STATUS = frozenset({_SUBSHELL, _GUARDED, _AND_THEN, _PIPED_INTO, _NEGATION, _FUNCTION_BODY, _HEREDOC_SHELL,
                            _OWN_SHELL,
                            _ARRAY_MARK, "exit", "return", "then", "do", "else", "elif", "if", "while", "until", "for",
