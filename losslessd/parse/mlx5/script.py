@@ -191,8 +191,8 @@ def _errexit(flat: list, roles: list[str]) -> list:
         if words and words[0] in _CLOSERS and words[1:] == [] and roles[k] == "&" or \
                 words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`; `done &`: see _piped)
             flat[k] = (n, [words[0], roles[k]], line)
-        if roles[k] == "&" and words and _CALL in words[:3] and words[0] != _SUBSHELL:  # (`f eth3 &`: a background job, see _block)
-            flat[k] = (n, [*words, _BACKGROUND], line)
+        if roles[k] == "&" and words and _CALL in words[:3] and words[0] != _SUBSHELL:  # (`f eth3 &`: a background
+            flat[k] = (n, [*words, _BACKGROUND], line)  # job, see _block)
         if words and words[0] in _CLOSERS and _piped(words) and roles[k] in ("&&", "||") and \
                 words[1:2] != [_LISTED]:  # (`{ ...; } | cat && cmd`: the pipeline is tested, see _tested_blocks)
             flat[k] = (n, [words[0], _LISTED, *words[1:]], line)
@@ -534,8 +534,9 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 lines.append(f") {after}".rstrip())  # the rest of its line follows it, with the bodies after its own
             quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
                            HEREDOC.finditer(segment) if ends[own][0] in m.group(2, 3, 4)), True)
-            child = f"( {_OWN_SHELL};" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
-                "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
+            child = f"( {_OWN_SHELL};" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; " + \
+                "shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its
+            # `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
