@@ -334,6 +334,9 @@ PLACED = {
     "an-if-piped-into-before-or": ["set -e", f"true | if true; then {DCB}; fi || true", AFTER],
     "a-group-piped-into-negated": ["set -e", f"! true | {{ {DCB}; {PCP}; }}", AFTER],
     "a-loop-piped-into-negated": ["set -e", f"! true | while true; do {DCB}; {PCP}; break; done", AFTER],
+    # its status turned over is the subshell's it ends (before: the pipeline's, not turned over)
+    "a-subshell-ending-in-a-group-piped-into-negated": ["set -e", f"( ! true | {{ {DCB}; }} )", AFTER],
+    "a-subshell-ending-in-a-succeeding-group-piped-into-negated": ["set -e", "( ! true | { true; } )", AFTER],
 }
 
 

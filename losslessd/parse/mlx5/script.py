@@ -350,7 +350,7 @@ def _tested_blocks(flat: list) -> list:
             tests.pop(opener, None)
             negated = opener > 1 and flat[opener - 1][1] == [_PIPED_INTO] and flat[opener - 2][1] == [_NEGATION]
             if negated and words == [first]:  # (`! cmd | { ...; }`: the pipeline's status turned over is tested, as
-                out[j] = (out[j][0], [first, _LISTED], out[j][2])  # `} || true` is)
+                out[j] = (out[j][0], [first, _LISTED, _NEGATION], out[j][2])  # `} || true` is; see _piped_part_ends)
             own = opener + 1 < j and flat[opener + 1][1][:1] == [_OWN_SHELL]  # (`bash <<EOF || x`: see _tested)
             if (words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated) and not own:
                 _tested(out, opener + 1, j)
@@ -1384,7 +1384,10 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
         functions[_FAILING] = ""
         return i
     if flat[i - 1][1][1:2] == [_LISTED]:  # (`... | while ...; done || true`: the pipeline is tested, its status ends
-        functions[_FAILING] = failing if last or functions.get(_PIPEFAIL) else None  # nothing; `&&` skips on it)
+        status = failing if last or functions.get(_PIPEFAIL) else None  # nothing; `&&` skips on it)
+        if flat[i - 1][1][2:3] == [_NEGATION]:  # (`! cmd | { ...; }`: turned over, as after a command, see _block)
+            status = _NEGATED if status == "" else None
+        functions[_FAILING] = status
         return i
     if failing and last:
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part fails: {failing}")
