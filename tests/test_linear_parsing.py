@@ -263,3 +263,37 @@ def test_here_documents_a_line_opens_are_those_outside_quotes_and_arithmetic(lin
     from losslessd.parse.base import heredoc_ends
 
     assert heredoc_ends(line) == ends
+
+
+# Host-script shapes each of whose lines closes a compound command (`)`, `}`) the reader looks back to the opening of.
+_HOST_SCRIPT_LINES = {
+    "subshells": "( mlnx_qos -i eth1 --trust pcp )\n",
+    "negated-subshells": "! ( mlnx_qos -i eth1 --trust pcp )\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_HOST_SCRIPT_LINES))
+def test_a_host_scripts_closing_words_find_their_openings_without_a_scan(shape):
+    """The steps the set -e reader takes (its Python frames entered or resumed) grow with the lines, not their square:
+    at each `)` a search of every compound command for the one it closes was quadratic (20,000 subshells: 18 s)."""
+    import sys
+
+    from losslessd.parse.mlx5 import script
+    from tests.bashcalls import read_calls
+
+    steps = []
+    for lines in (400, 1600):
+        count = [0]
+
+        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
+            if event == "call" and frame.f_code.co_filename == script.__file__:
+                count[0] += 1
+
+        sys.settrace(tracer)
+        try:
+            calls = read_calls("#!/bin/bash\nset -e\n" + _HOST_SCRIPT_LINES[shape] * lines)
+        finally:
+            sys.settrace(None)
+        assert len(calls) == lines
+        steps.append(count[0])
+    assert steps[1] < 5 * steps[0], steps

@@ -127,6 +127,17 @@ PLACED = {
     "a-shell-on-a-here-document-after-and": ["set -e", "true && bash <<A", DCB, PCP, "A", AFTER],
     "a-shell-on-a-here-document-after-a-quoted-semicolon": ["bash -c 'x;y' <<A; bash <<B",
                                                              "mlnx_qos -i eth9 --trust pcp", "A", PCP, "B", AFTER],
+    # its own set -e works where the shell is tested (`|| echo failed`, `&&`, in a group or function before `||`): a
+    # process of its own, no tested context of the script reaches it (before: its failure was read as tested)
+    "set-e-in-a-shell-on-a-here-document-before-or": ["sudo bash <<'EOS' || echo failed", "set -e", DCB, PCP, "EOS",
+                                                       AFTER],
+    "set-e-in-a-shell-on-a-here-document-before-and": ["bash <<'EOS' && echo ok", "set -e", DCB, PCP, "EOS", AFTER],
+    "set-e-in-a-shell-on-a-here-document-in-a-group-before-or": ["{", "bash <<'E'", "set -e", DCB, PCP, "E",
+                                                                  "} || true", AFTER],
+    "set-e-in-a-shell-on-a-here-document-in-a-function-before-or": ["f() {", "bash <<E", "set -e", DCB, PCP, "E", "}",
+                                                                     "f || true", AFTER],
+    "set-e-in-a-shell-on-a-here-document-calling-before-or": ["bash <<'EOS' || echo failed", "set -e",
+                                                               f"g() {{ {DCB}; }}", "g", PCP, "EOS", AFTER],
     # with no end line, bash warns and takes the rest of the file as the body: still the shell's own (before: read
     # under the script's set -e)
     "a-shell-on-a-here-document-never-ended": ["set -e", "bash <<EOF", DCB, PCP],
@@ -191,6 +202,18 @@ PLACED = {
     "a-background-job-in-a-subshell": ["set -e", f"( set +e; {DCB} & )", AFTER],
     "a-failure-after-a-background-job": ["set -e", f"true & {DCB}", AFTER],
     "a-failure-after-a-failing-background-job": ["set -e", f"{DCB} & {DCB}", AFTER],
+    # a compound command or a call run in the background is a subshell of its own: set -e's exit (or an exit,
+    # a return) ends that job only, a `set` in it is its own, and its status is 0 (before: the reading ended there)
+    "a-subshell-in-the-background": ["set -e", f"( {PCP}; {DCB} ) &", "wait", AFTER],
+    "a-group-in-the-background": ["set -e", f"{{ {PCP}; {DCB}; }} &", "wait", AFTER],
+    "a-group-in-the-background-under-pipefail": ["set -eo pipefail", f"{{ {PCP}; {DCB}; }} &", "wait", AFTER],
+    "a-loop-in-the-background-over-lines": ["set -e", "for p in a; do", f"  {DCB}", f"  {PCP}", "done &", "wait",
+                                            AFTER],
+    "an-exit-in-a-group-in-the-background": ["set -e", f"{{ {PCP}; exit 1; }} &", "wait", AFTER],
+    "calls-in-the-background": ["set -e", f"f() {{ {PCP}; {DCB}; }}", "f eth3 &", "f eth4 &", "wait", AFTER],
+    "calls-in-the-background-on-one-line": ["set -e", f"f() {{ {PCP}; {DCB}; }}", "f eth3 & f eth4 &", "wait", AFTER],
+    "a-call-returning-1-in-the-background": ["set -e", f"f() {{ {PCP}; return 1; }}", "f &", "wait", AFTER],
+    "set-plus-e-in-a-call-in-the-background": ["set -e", "f() { set +e; }", "f &", "wait", DCB, AFTER],
     # the command after the last `&&` or `||` of a list is not tested: its failure ends the script (before: any
     # command of a line holding `&&` or `||` was read as tested, `||` in a `$(...)` of the line too)
     "a-failure-after-and": ["set -e", f"true && {DCB}", PCP, AFTER],
@@ -285,6 +308,35 @@ PLACED = {
     "a-refused-write-piped-on-under-pipefail": ["set -eo pipefail", f"echo 9 | tee {P2B} | cat", AFTER],
     # `return` outside a function is an error bash goes on after, also in a `( )` subshell (before: it ended that)
     "return-outside-a-function-in-a-subshell": ["(", "  { return 1; }", f"  ( {PCP}; {DCB} )", ")", AFTER],
+    # a function's definition is a command whose status is 0: a subshell ending in one after a failure succeeds (bash(1)
+    # Shell Function Definitions; before: it kept the failure before it, and the reading ended)
+    "a-subshell-ending-in-a-definition-after-a-failure": ["set -e", f"( set +e; {DCB}; g() {{ :; }} )", AFTER],
+    "a-subshell-ending-in-a-definition-after-a-failure-over-lines": ["set -e", "(", "  set +e", f"  {DCB}", "  g() {",
+                                                                     "    :", "  }", ")", AFTER],
+    "a-bare-exit-after-a-definition-after-a-failure": ["set -e", f"( set +e; {DCB}; g() {{ :; }}; exit )", AFTER],
+    # a compound command piped into another command before `&&` or `||` is tested (its failures end nothing); an exit
+    # in it ends that part only; the pipeline's status, under pipefail its own, skips what `&&` runs (before: what
+    # `&&` runs was dropped, or the reading ended there; review 31)
+    "a-group-piped-before-and": ["set -e", f"{{ {DCB}; }} | cat && {PCP}", AFTER],
+    "a-group-piped-before-and-under-pipefail": ["set -eo pipefail", f"{{ {DCB}; }} | cat && {PCP}", AFTER],
+    "a-group-piped-before-or-under-pipefail": ["set -eo pipefail", f"{{ {DCB}; }} | cat || {PCP}", AFTER],
+    "a-group-piped-going-on-before-and": ["set -e", f"{{ {DCB}; {PCP}; }} | cat && mlnx_qos -i eth2 --trust pcp",
+                                          AFTER],
+    "a-loop-piped-before-and-under-pipefail": ["set -eo pipefail", f"for p in a; do {DCB}; done | cat && {PCP}",
+                                               AFTER],
+    "an-exit-in-a-group-piped-before-and": ["set -e", f"{{ {PCP}; exit 1; }} | cat && mlnx_qos -i eth2 --trust pcp",
+                                            AFTER],
+    # a pipeline whose last part is a compound command, before `||` or after `!`, is tested: its failure ends nothing,
+    # nor does one in that compound command (before: the reading ended there; review 31)
+    "a-loop-piped-into-before-or": ["set -e", "echo eth1 | while read dev; do", f"  {PCP}", f"  {DCB}", "done || true",
+                                    AFTER],
+    "a-group-piped-into-before-or": ["set -e", f"true | {{ {DCB}; }} || true", AFTER],
+    "an-if-piped-into-before-or": ["set -e", f"true | if true; then {DCB}; fi || true", AFTER],
+    "a-group-piped-into-negated": ["set -e", f"! true | {{ {DCB}; {PCP}; }}", AFTER],
+    "a-loop-piped-into-negated": ["set -e", f"! true | while true; do {DCB}; {PCP}; break; done", AFTER],
+    # its status turned over is the subshell's it ends (before: the pipeline's, not turned over)
+    "a-subshell-ending-in-a-group-piped-into-negated": ["set -e", f"( ! true | {{ {DCB}; }} )", AFTER],
+    "a-subshell-ending-in-a-succeeding-group-piped-into-negated": ["set -e", "( ! true | { true; } )", AFTER],
 }
 
 
@@ -327,7 +379,8 @@ def test_sh_keeps_errexit_in_a_command_substitution():
 _SIMPLE = [DCB, "mlnx_qos -i eth{k} --trust pcp", "set -e", "set +e", "set -o pipefail", "shopt -s inherit_errexit",
            f"x=$({DCB})", f"( mlnx_qos -i eth{{k}} --trust pcp; {DCB} )", "true", f"{DCB} && true", f"true && {DCB}",
            "true | { set +e; }", f"true & {DCB}", f"{DCB} | cat"]
-_CALLING = ["f", "g", "f || true", "! f", "x=$(f)", "echo \"$(g)\"", "f | cat", "(f)", "x=$(g)", "g && true"]
+_CALLING = ["f", "g", "f || true", "! f", "x=$(f)", "echo \"$(g)\"", "f | cat", "(f)", "x=$(g)", "g && true",
+            "{ g; } | cat && true", "! true | { f; }"]
 
 
 def _random_block(rng, depth: int, k: int, calls: bool) -> list[str]:
@@ -343,7 +396,8 @@ def _random_block(rng, depth: int, k: int, calls: bool) -> list[str]:
 
 # Random scripts the reader still reads otherwise than bash runs them, by (seed, index): each is known, none is passed
 # over unnamed (the test fails where one of them comes to agree, so the list only shrinks).
-_DISAGREE: set[tuple[int, int]] = set()  # (none left: seeds 30 to 49 all agree)
+_DISAGREE: set[tuple[int, int]] = set()  # (none left: the seeds run below agree, and so did 30 to 59 when the
+# pieces were last changed; a background call, `f &`, is no piece: bash's order of its calls is the scheduler's)
 
 
 @pytest.mark.slow  # (runs bash)
@@ -356,7 +410,9 @@ def test_random_scripts_are_read_as_bash_runs_them(seed, tmp_path):
     `( )` subshell, or its last command failing where -e was off in it, did not make it fail. Three more were left
     (a `( )` subshell ending in a list whose `&&` skipped after a failure, or in `! f` of a function that succeeds),
     and the pieces now hold `&&` lists, a group piped into, a background job and `return 1` in an if's test. With
-    `dcb ... | cat` among the pieces (review 31), seeds 31, 32, 33 and 36 disagreed where pipefail was on."""
+    `dcb ... | cat` among the pieces (review 31), seeds 31, 32, 33 and 36 disagreed where pipefail was on; with a
+    group piped before `&&` and `! true | { f; }` (review 31b), the reader before this round's mend gave 10
+    disagreements in seeds 30 to 36, and (32, 24) was left until a negated pipeline's status was turned over."""
     import random
 
     rng = random.Random(seed)

@@ -188,8 +188,14 @@ def _errexit(flat: list, roles: list[str]) -> list:
     roles = [role.lstrip("!") for role in roles]
     operands = _and_operands(flat, roles)
     for k, (n, words, line) in enumerate(flat):
-        if words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`, see _piped)
-            flat[k] = (n, [")", roles[k]], line)
+        if words and words[0] in _CLOSERS and words[1:] == [] and roles[k] == "&" or \
+                words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`; `done &`: see _piped)
+            flat[k] = (n, [words[0], roles[k]], line)
+        if roles[k] == "&" and words and _CALL in words[:3] and words[0] != _SUBSHELL:  # (`f eth3 &`: a background
+            flat[k] = (n, [*words, _BACKGROUND], line)  # job, see _block)
+        if words and words[0] in _CLOSERS and _piped(words) and roles[k] in ("&&", "||") and \
+                words[1:2] != [_LISTED]:  # (`{ ...; } | cat && cmd`: the pipeline is tested, see _tested_blocks)
+            flat[k] = (n, [words[0], _LISTED, *words[1:]], line)
         _one_errexit(out, k, flat, roles, dcb)
         if negated[k] and words and words[0] != _SUBSHELL:  # (`! cmd`: its status turned over, see _block)
             out.append((n, [_NEGATION], line))
@@ -342,18 +348,23 @@ def _tested_blocks(flat: list) -> list:
         elif first in _CLOSERS and open_:
             opener = open_.pop()
             tests.pop(opener, None)
-            if words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION]:
+            negated = opener > 1 and flat[opener - 1][1] == [_PIPED_INTO] and flat[opener - 2][1] == [_NEGATION]
+            if negated and words == [first]:  # (`! cmd | { ...; }`: the pipeline's status turned over is tested, as
+                out[j] = (out[j][0], [first, _LISTED, _NEGATION], out[j][2])  # `} || true` is; see _piped_part_ends)
+            own = opener + 1 < j and flat[opener + 1][1][:1] == [_OWN_SHELL]  # (`bash <<EOF || x`: see _tested)
+            if (words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated) and not own:
                 _tested(out, opener + 1, j)
     return out
 
 
 def _tested(out: list, start: int, stop: int) -> None:
     """The commands of ``out[start:stop]`` run where set -e is ignored (see _tested_blocks)."""
-    k, defined = start, 0  # (how deep in a function defined there)
+    k, defined = start, 0  # (how deep in a function defined there, or a shell of its own on a here-document)
     while k < stop:
         _, inner, _ = out[k]
         head = inner[0] if inner else None
-        if defined or inner and inner[1:2] == [_FUNCTION_BODY]:
+        if defined or inner and inner[1:2] == [_FUNCTION_BODY] or \
+                inner == ["("] and k + 1 < stop and out[k + 1][1][:1] == [_OWN_SHELL]:
             defined += (head in _OPENERS) - (head in _CLOSERS)
         elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):  # (its status still fails)
             why = inner[2:4] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []  # (and _PIPEFAIL's mark)
@@ -523,8 +534,9 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
                 lines.append(f") {after}".rstrip())  # the rest of its line follows it, with the bodies after its own
             quoted = next((m.group(4) is None or m.group(0).lstrip("<-\t ").startswith("\\") for m in
                            HEREDOC.finditer(segment) if ends[own][0] in m.group(2, 3, 4)), True)
-            child = "(" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; shopt -u inherit_errexit" + \
-                "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its `$NAME`s are the child's)
+            child = f"( {_OWN_SHELL};" + f" {_HEREDOC_SHELL};" * quoted + " set +e +o pipefail; " + \
+                "shopt -u inherit_errexit" + "; set -o posix" * (not shell.group("bash"))  # (a quoted end word: its
+            # `$NAME`s are the child's)
             yield first, child + "; set -e" * ("e" in shell.group(2))  # (`bash -e <<EOF`; sh: POSIX mode)
             continue
         yield first, line
@@ -790,8 +802,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 i = min(int(written[1]), stop)
             continue
         if written[0] not in _KEEPS_STATUS and written[1:2] != [_ERREXIT] and not (
-                written[0] in _CLOSERS and not _piped(written)):  # (a command ran: the status is its own, which is
-            # not known to fail, and known to be 0 for a few builtins; a compound command's is its last command's)
+                written[0] in _CLOSERS and (not _piped(written) or i - 1 in functions.get(_PIPED_GROUPS, {}))):
+            # (a command ran: the status is its own, which is not known to fail, and known to be 0 for a few builtins;
+            # a compound command's is its last command's; a piped one's the pipeline's, see _piped_part_ends)
             succeeds = written[0 if written[0] != _CONDITION else 1:][:1] in ([w] for w in _SUCCEEDS)
             functions[_FAILING] = "" if succeeds else None
         if written[0] == _SUBSHELL:  # a command substitution's command: read when it sets the NIC (its variables,
@@ -846,9 +859,12 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             written = [_CONDITION, *written]
         if written[1:2] == [_FUNCTION_BODY]:  # a definition: its body runs where it is called
             functions[written[2]] = (flat, i, ends[i - 1], ends)
+            functions[_FAILING] = ""  # (bash(1) Shell Function Definitions: its status is 0 unless a syntax error)
             i = ends[i - 1] + 1
             continue
         if _CALL in written[:3]:
+            background = written[-1] == _BACKGROUND  # (`f eth3 &`: in a subshell of its own, whose status is 0)
+            written = written[:-1] if background else written
             at = written.index(_CALL)
             # bash(1) set -e: ignored in the body of a function called as a test (an if's, before && or ||)
             ignored = written[0] == _CONDITION or _LISTED in written[:at]
@@ -860,10 +876,15 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             finally:
                 functions[_ERREXIT_OFF] -= ignored
             ended = functions.get(_FAILING)  # (its status: its last command's, as it ran, or its return's)
-            if "|" in written or "|&" in written:
+            if "|" in written or "|&" in written or background:
                 functions.update(options)
-                functions[_FAILING] = ended or None if functions.get(_PIPEFAIL) else None  # (the pipeline's is its
-                # last part's, or under pipefail the last that fails: bash(1) Pipelines)
+                functions[_FAILING] = "" if background else ended or None if functions.get(_PIPEFAIL) else None
+                # (the pipeline's is its last part's, or under pipefail the last that fails: bash(1) Pipelines)
+            if background:
+                functions.pop(_RETURNED, None)
+                functions.pop(_ERREXIT, None)
+                functions.pop(_EXITED, None)
+                continue
             if (returned := functions.pop(_RETURNED, None)) is not None and written[0] == _CALL and \
                     ("|" not in written or functions.get(_PIPEFAIL)):  # (its status fails: set -e ends the script
                 # as at a command that fails; piped, where `set -o pipefail` makes the pipeline fail with it)
@@ -950,6 +971,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
         if written[0] in _CLOSERS and i - 1 in functions.get(_PIPED_GROUPS, {}):
             i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
+        if written[0] == _OWN_SHELL and functions.get(_SUBSHELL_OPTIONS):  # (a process of its own: a context around
+            functions[_SUBSHELL_OPTIONS][-1][_ERREXIT_OFF] = functions.pop(_ERREXIT_OFF, 0)  # it that ignores set -e
+            continue  # does not reach it; its `)` gives the count back)
         if written[0] == _HEREDOC_SHELL and functions.get(_SUBSHELL_VALUES):  # a shell of its own, on a quoted
             functions[_SUBSHELL_VALUES][-1] = dict(values)  # here-document: it knows the exported variables only
             for name in set(values) - functions.get(_EXPORTED, set()):  # (bash(1) ENVIRONMENT), so its `$IF` is
@@ -959,12 +983,14 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             status = functions.get(_FAILING)  # (its status is its last command's, also where -e was off in it, in
             yield from _subshell_ends(values, arrays, count, path, depth, functions)  # a group, a loop, an if or a
             why = functions.pop(_SUBSHELL_FAILED, None) or status  # subshell of its own: bash(1) ( list ))
-            negated = any(end == i - 1 and flat[k][1][1:2] == [_CONDITION] for k, end in ends.items())
-            functions[_FAILING] = None if _piped(written) else (_NEGATED if why == "" else None) if negated else why
+            opener = _opener(ends, i - 1)  # (the `(` this `)` closes)
+            negated = opener is not None and flat[opener][1][1:2] == [_CONDITION]
+            functions[_FAILING] = ("" if written[1:] == ["&"] else None) if _piped(written) else \
+                (_NEGATED if why == "" else None) if negated else why
             why = why or None  # (`! ( ... )`: see a call's; "": it succeeds)
-            if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not any(  # (`( ) || true`,
-                    end == i - 1 and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):  # `( ) | cat`: tested,
-                # piped; `|| ( )`)
+            if why is not None and written[1:2] != [_LISTED] and not _piped(written) and not (  # (`( ) || true`,
+                    opener is not None and flat[opener][1][1:2] == [_GUARDED]):  # `( ) | cat`: tested, piped;
+                # `|| ( )`)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"a `( )` subshell ends: {why}")
             continue
         if written[0] == "trap":  # bash(1) trap [-lp] [[ARG] SIGSPEC ...]: runs ARG later, not here
@@ -1168,6 +1194,8 @@ _SUCCEEDS = frozenset({"true", ":", "set", "shopt"})
 _PIPED_GROUPS = "\0piped-groups"  # (in ``functions``: the options as each piped `{ }` group running starts, by the
 # index of its `}`)
 _HEREDOC_SHELL = "losslessd-heredoc-shell"  # (the first command of a shell on a quoted here-document: see _block)
+_OWN_SHELL = "losslessd-own-shell"  # (the first command of any shell on a here-document: a process of its own, which
+# no tested context around it reaches: see _tested, _block)
 _SUBSHELL_VALUES = "\0subshell-values"  # (in ``functions``: the variables of the shell around each `( )` subshell a
 # here-document's shell is modelled as, None for others)
 _EXPORTED = "\0exported"  # (in ``functions``: the names `export` gave the environment, which a child shell keeps)
@@ -1309,8 +1337,8 @@ def _out_of_groups(flat: list, i: int, stop: int, ends: dict[int, int], function
     no branch's: see _exited), unless the group runs as tested (`|| { ...; }`), to the end of a piped one (see
     _pipeline_ends; ``failure``: set -e's, where it made the exit)."""
     piped = functions.get(_PIPED_GROUPS, {})
-    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and i not in piped and not any(
-            end == i and flat[k][1][1:2] == [_GUARDED] for k, end in ends.items()):
+    while i < stop and flat[i][1] and flat[i][1][0] == "}" and not _piped(flat[i][1]) and i not in piped and not (
+            (k := _opener(ends, i)) is not None and flat[k][1][1:2] == [_GUARDED]):
         i = _exited(flat, i + 1, stop, functions, n, depth)
     if i < stop and (_piped(flat[i][1] or [""]) or i in piped) and flat[i][1][0] == "}":
         i = _pipeline_ends(flat, i + 1, stop, ends, functions, n, depth, failure)
@@ -1327,12 +1355,20 @@ def _pipeline_ends(flat: list, i: int, stop: int, ends: dict[int, int], function
     last = saved.pop(_PIPE_LAST, False)  # (the pipeline's last part: its status is the pipeline's)
     functions.update(saved)  # (the options of the shell around it)
     failed = functions.pop(_ERREXIT, None) or failure
+    if flat[i - 1][1][1:] == ["&"]:  # (a background job: its exit ends it only, its status is 0)
+        functions[_FAILING] = ""
+        return i
+    if flat[i - 1][1][1:2] == [_LISTED]:  # (`{ ...; exit 1; } | cat && cmd`: tested, its status skips what `&&` runs)
+        why = f"line {failed[0]} in it fails: {failed[1]}" if failed is not None else None
+        functions[_FAILING] = why if last or functions.get(_PIPEFAIL) else None
+        return i
     if failed is not None and last:
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part ends: line "
                              f"{failed[0]} in it fails: {failed[1]}")
     if failed is not None and functions.get(_PIPEFAIL):
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
                              f"line {failed[0]} in it fails: {failed[1]}")
+    functions.pop(_FAILING, None)  # (the pipeline's status is not its ended part's: `&&` after it runs)
     return i
 
 
@@ -1344,6 +1380,15 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
     last = saved.pop(_PIPE_LAST)
     functions.update(saved)
     failing = functions.get(_FAILING)
+    if flat[i - 1][1][1:] == ["&"]:  # (a background job: its status is 0 to the shell that started it)
+        functions[_FAILING] = ""
+        return i
+    if flat[i - 1][1][1:2] == [_LISTED]:  # (`... | while ...; done || true`: the pipeline is tested, its status ends
+        status = failing if last or functions.get(_PIPEFAIL) else None  # nothing; `&&` skips on it)
+        if flat[i - 1][1][2:3] == [_NEGATION]:  # (`! cmd | { ...; }`: turned over, as after a command, see _block)
+            status = _NEGATED if status == "" else None
+        functions[_FAILING] = status
+        return i
     if failing and last:
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"the pipeline's last part fails: {failing}")
     if failing and functions.get(_PIPEFAIL):
@@ -1355,8 +1400,9 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
 
 def _piped(closing: list[str]) -> bool:
     """Whether the compound command a closing word (`}`, `done`) ends is a pipeline's part (`} | cat`, `done |& tee
-    LOG`; not `} || true`): bash(1) Pipelines run each part in a subshell of its own."""
-    return "|" in closing[1:] or "|&" in closing[1:]
+    LOG`; not `} || true`), or a background job (`done &`): bash(1) Pipelines run each part in a subshell of its own,
+    Lists a command ended by `&` too."""
+    return "|" in closing[1:] or "|&" in closing[1:] or closing[1:] == ["&"]
 
 
 def _errexit_ends(flat: list, i: int, stop: int, ends: dict[int, int], functions: dict, n: int, depth: int,
@@ -1400,8 +1446,8 @@ def _return_end(flat: list, i: int, stop: int, ends: dict[int, int]) -> int:
         elif first in _CLOSERS and depth:
             depth -= 1
         elif first in _CLOSERS:
-            if not test and (first != "}" or any(end == j and flat[k][1][1:2] == [_GUARDED]
-                                                 for k, end in ends.items())):
+            if not test and (first != "}" or ((k := _opener(ends, j)) is not None and
+                                               flat[k][1][1:2] == [_GUARDED])):
                 return j
             test = False
         elif not depth and first in ("then", "do"):
@@ -1471,6 +1517,22 @@ def _substitute(word: str, values: dict[str, str], path: str | None = None, n: i
     return _VARIABLE.sub(value, word)
 
 
+class _Ends(dict):
+    """_structure's map of each compound command's first index to its closing word's, with the way back (which
+    command a closing word closes) made once: a search of the map at each `)` or `}` was quadratic in the script."""
+
+    _back: dict[int, int] | None = None
+
+
+def _opener(ends: dict[int, int], j: int) -> int | None:
+    """The first index of the compound command whose closing word is ``flat[j]`` (None: it closes none)."""
+    if not isinstance(ends, _Ends):
+        return next((k for k, end in ends.items() if end == j), None)
+    if ends._back is None:
+        ends._back = {end: k for k, end in ends.items()}
+    return ends._back.get(j)
+
+
 def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int, str] | None, int | None]:
     """For each compound command's first index, the index of the word closing it, found in one pass as bash(1)
     matches them (a reserved word counts only as a command's first word: `echo fi` closes nothing); where bash
@@ -1478,7 +1540,7 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
     runs (at the top level, or in a `{ }` group there), after whose line bash reads nothing (not even its syntax).
     InputError when compound commands nest deeper than MAX_NESTING (each loop level is a frame of the reading: bash
     has no such limit, no setup script comes near it)."""
-    ends: dict[int, int] = {}
+    ends: dict[int, int] = _Ends()
     exited: int | None = None  # an `exit` (or `exec PROGRAM`) that always runs: at the top level, or in { } there
     open_: list[int] = []
     body: list[int] = []  # per open command: 0 before its `then` or `do`, 1 after (a case, { }, ( ): 1), 2 past `else`
@@ -1517,6 +1579,8 @@ def _structure(flat: list, path: str | None) -> tuple[dict[int, int], tuple[int,
         elif first not in _CLOSERS:
             continue
         elif top is not None and first == _OPENERS[top] and body[-1]:
+            if exited is not None and exited > open_[-1] and _piped(words):  # (`{ ...; exit 1; } | cat`: a subshell
+                exited = None  # of the pipeline, which the exit ends only)
             ends[open_.pop()] = j
             body.pop()
             continue
@@ -1927,7 +1991,9 @@ _PIPE_LAST = "\0pipe-last"  # (in a _PIPED_GROUPS entry: the compound command is
 _AND_THEN = "\0and-then"  # ([_AND_THEN, index, why]: after a command before `&&`; where its status fails (why: a
 # command known to fail), the commands `&&` runs are skipped to flat[index])
 _NEGATION = "\0negation"  # ([_NEGATION] after a command `!` negates)
+_BACKGROUND = "\0background"  # (after the words of a call run in the background: `f eth3 &`)
 _KEEPS_STATUS = frozenset({_SUBSHELL, _GUARDED, _AND_THEN, _PIPED_INTO, _NEGATION, _FUNCTION_BODY, _HEREDOC_SHELL,
+                           _OWN_SHELL,
                            _ARRAY_MARK, "exit", "return", "then", "do", "else", "elif", "if", "while", "until", "for",
                            "case", "select", "{", "(", ";;"})
 _SEPARATORS = frozenset({";", ";;", ";;&", ";&", "&&", "||", "&"})  # (`;;&`, `;&`: bash 4's case fall-through)
