@@ -247,11 +247,7 @@ def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
     slash = "\\/" if "\\/" in text else "/"  # some FRR releases escape the slash of a prefix key: "10.0.0.0\/24"
     for key, entries in data.items():
         line = line_at.find('"' + key.replace("/", slash) + '"')  # (one written otherwise: no line, nor after it)
-        try:
-            prefix = str(ipaddress.ip_network(str(key), strict=False))
-        except ValueError:
-            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
-                f"{str(key)[:60]!r} is not an IP prefix; route skipped")))
+        if (prefix := _json_prefix(inp, key, line, issues)) is None:
             continue
         chosen = next((e for e in entries if isinstance(e, dict) and e.get("selected") is True), None) \
             if isinstance(entries, list) else None
@@ -276,6 +272,16 @@ def _frr_json(inp: Input, text: str) -> tuple[list[Route], list[ParseIssue]]:
     return routes, issues
 
 
+def _json_prefix(inp: Input, key: object, line: int | None, issues: list[ParseIssue]) -> str | None:
+    """A JSON routing table's prefix key as a network, or None with a SYS002 saying the route is skipped."""
+    try:
+        return str(ipaddress.ip_network(str(key), strict=False))
+    except ValueError:
+        issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
+            f"{str(key)[:60]!r} is not an IP prefix; route skipped")))
+        return None
+
+
 def _eos_json(inp: Input, text: str, vrfs: dict) -> tuple[list[Route], list[ParseIssue]]:
     """Arista EOS `show ip route [vrf all] | json` (eAPI's form of the text: `{"vrfs": {VRF: {"routes": {PREFIX:
     {"routeAction", "vias": [...]}}}}}`, as cEOS 4.2x prints it in batfish/lab-validation's captures): the routes EOS
@@ -294,11 +300,7 @@ def _eos_json(inp: Input, text: str, vrfs: dict) -> tuple[list[Route], list[Pars
     issues: list[ParseIssue] = IssueList()
     for prefix_text, body in routes_of.items():
         line = line_at.find(json.dumps(prefix_text))
-        try:
-            prefix = str(ipaddress.ip_network(str(prefix_text), strict=False))
-        except ValueError:
-            issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(
-                f"{str(prefix_text)[:60]!r} is not an IP prefix; route skipped")))
+        if (prefix := _json_prefix(inp, prefix_text, line, issues)) is None:
             continue
         if not isinstance(body, dict):
             issues.append(ParseIssue(code="SYS002", source=Source(file=inp.path, line=line), message=(

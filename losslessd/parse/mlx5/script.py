@@ -1459,21 +1459,19 @@ def _return_end(flat: list, i: int, stop: int, ends: dict[int, int]) -> int:
 
 def _test_end(flat: list, i: int, stop: int) -> int:
     """The index after the closing word of the if, while or until whose test ``flat[i - 1]`` is in."""
-    depth = 0
-    for j in range(i, stop):
-        first = flat[j][1][0] if flat[j][1] else None
-        if first in _OPENERS:
-            depth += 1
-        elif first in _CLOSERS:
-            if not depth:
-                return j + 1
-            depth -= 1
-    return stop
+    j = _closing(flat, i, stop, branches=False)
+    return stop if j == stop else j + 1
 
 
 def _rest_skipped(flat: list, i: int, stop: int) -> int:
     """Where the list an `exit` before ``flat[i]`` ends: the closing word of the block it is in, or the next branch of
     it (`elif`, `else`, a case's `;;`), which may run instead; ``stop`` at the top level."""
+    return _closing(flat, i, stop, branches=True)
+
+
+def _closing(flat: list, i: int, stop: int, branches: bool) -> int:
+    """The index of the closing word of the block ``flat[i]`` is in (with ``branches``, or of its next `elif`, `else`
+    or `;;`), counting the blocks opened and closed on the way; ``stop`` when there is none before it."""
     depth = 0
     for j in range(i, stop):
         first = flat[j][1][0] if flat[j][1] else None
@@ -1483,7 +1481,7 @@ def _rest_skipped(flat: list, i: int, stop: int) -> int:
             if not depth:
                 return j
             depth -= 1
-        elif not depth and first in ("elif", "else", ";;"):
+        elif branches and not depth and first in ("elif", "else", ";;"):
             return j
     return stop
 
