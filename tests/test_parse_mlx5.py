@@ -966,6 +966,12 @@ def test_a_transcript_cat_of_the_roce_files_is_read_as_a_capture_section_is():
     piped = parse_text("t.txt", "\n".join(
         [*lines[:5], "root@h:~# cat /sys/class/net/eth0/ecn/roce_np/enable/3 | tr 1 0", "0", "root@h:~# "]))
     assert piped.ports["eth0"].nic_ecn is None or not piped.ports["eth0"].nic_ecn.np_enabled
+    # cat prints several files' values unnamed, one after another: not read, and no SYS002 for what it printed
+    for cat in ("cat /sys/class/net/eth0/ecn/roce_np/enable/*",
+                "cat /sys/class/net/eth0/ecn/roce_np/enable/3 /sys/class/net/eth0/ecn/roce_rp/enable/3"):
+        several = parse_text("t.txt", "\n".join([*lines[:5], f"root@h:~# {cat}", *["1"] * 8, "root@h:~# "]))
+        assert several.ports["eth0"].nic_ecn is None or not several.ports["eth0"].nic_ecn.np_enabled
+        assert not [i for i in several.issues if i.code == "SYS002" and i.source.line > 5]
 
 
 def test_a_piped_prompt_of_a_command_not_read_is_not_said_to_lose_output():

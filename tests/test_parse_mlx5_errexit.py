@@ -134,6 +134,12 @@ PLACED = {
     "set-e-in-a-shell-on-a-here-document-before-and": ["bash <<'EOS' && echo ok", "set -e", DCB, PCP, "EOS", AFTER],
     "set-e-in-a-shell-on-a-here-document-in-a-group-before-or": ["{", "bash <<'E'", "set -e", DCB, PCP, "E",
                                                                   "} || true", AFTER],
+    # its failure, in a tested group of a script under set -e, is tested too: the group goes on (before: the skipped
+    # shell's closing `)` lost the tested mark and its failing status ended the reading)
+    "a-failing-shell-on-a-here-document-in-a-group-before-or": ["set -e", "{", "bash <<'EOS'", "set -e", DCB, "EOS",
+                                                                 PCP, "} || true", AFTER],
+    "a-failing-shell-on-a-here-document-in-a-group-before-and": ["set -e", "{", "bash <<EOS", "set -e", DCB, "EOS",
+                                                                  PCP, "} && true", AFTER],
     "set-e-in-a-shell-on-a-here-document-in-a-function-before-or": ["f() {", "bash <<E", "set -e", DCB, PCP, "E", "}",
                                                                      "f || true", AFTER],
     "set-e-in-a-shell-on-a-here-document-calling-before-or": ["bash <<'EOS' || echo failed", "set -e",

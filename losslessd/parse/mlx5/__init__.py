@@ -814,6 +814,11 @@ def _unpiped(command: str) -> str | None:
         words = shell_words(command)
     except ValueError:
         return None
+    while words[:1] == ["sudo"]:
+        words = words[1:]
+    files = [w for w in words[1:] if not w.startswith("-")]
+    if words[:1] == ["cat"] and (len(files) != 1 or any(c in files[0] for c in "*?[")):
+        return None  # (cat prints several files' values one after another, unnamed: which is which is not known)
     return " ".join(words) if words and _read_in_sections(words) else None
 
 

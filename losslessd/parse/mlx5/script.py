@@ -360,12 +360,16 @@ def _tested_blocks(flat: list) -> list:
 def _tested(out: list, start: int, stop: int) -> None:
     """The commands of ``out[start:stop]`` run where set -e is ignored (see _tested_blocks)."""
     k, defined = start, 0  # (how deep in a function defined there, or a shell of its own on a here-document)
+    own = False  # (the block skipped is a shell of its own: its status, at its `)`, is this context's)
     while k < stop:
         _, inner, _ = out[k]
         head = inner[0] if inner else None
         if defined or inner and inner[1:2] == [_FUNCTION_BODY] or \
                 inner == ["("] and k + 1 < stop and out[k + 1][1][:1] == [_OWN_SHELL]:
+            own = own if defined else inner == ["("]
             defined += (head in _OPENERS) - (head in _CLOSERS)
+            if not defined and own and inner == [")"]:  # (`{ bash <<EOF ... EOF; } || true`: its failure is tested)
+                out[k] = (out[k][0], [")", _LISTED], out[k][2])
         elif inner and (inner[1:2] == [_ERREXIT] or inner[:2] == [_SUBSHELL, _STATUS]):  # (its status still fails)
             why = inner[2:4] if inner[1:2] == [_ERREXIT] and inner[2] != _STATUS else []  # (and _PIPEFAIL's mark)
             out[k] = (out[k][0], [_AND_THEN, "", *why], out[k][2])
