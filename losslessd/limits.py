@@ -21,7 +21,7 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from .errors import InputError
@@ -201,19 +201,49 @@ def write_output(path: str | Path, data: bytes, what: str) -> None:
     if "\0" in display:
         raise InputError(f"cannot write the {what}: its name holds a NUL character (\\0), which no file name can",
                          file=display.replace("\0", "\\0"))
+    target, temp = _beside(path)
     try:
-        fd = open_output(path)
+        fd = open_output(temp or path, os.O_EXCL if temp else 0)
     except OSError as exc:
         raise InputError(f"cannot write the {what}: {os_reason(exc)}", file=display) from None
     try:
+        if temp:
+            with suppress(OSError):  # (the report keeps the mode it had)
+                os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
         os.set_blocking(fd, True)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
+        if temp:
+            os.replace(temp, target)  # (the report as it was, or the new one whole: never a cut one)
+            temp = None
     except OSError as exc:
         raise InputError(f"cannot write the {what}: {os_reason(exc)}", file=display) from None
     finally:
         os.close(fd)
+        if temp:
+            with suppress(OSError):
+                os.unlink(temp)
+
+
+def _beside(path: str | Path) -> tuple[str, str | None]:
+    """Where a regular file (or a new one) is written first: a file beside it, renamed over it once whole, so a disk
+    that fills mid-write keeps the report that was there (it was truncated first); None for what is not a regular
+    file (a FIFO, /dev/stdout, a terminal: written in place) or a folder that takes no new file (its file written in
+    place, as before)."""
+    try:
+        kind = os.stat(path).st_mode
+    except OSError:
+        kind = None
+    if kind is not None and not stat.S_ISREG(kind):
+        return os.fspath(path), None
+    # (a link to a report: the report is replaced, not the link)
+    target = os.path.realpath(path) if kind is not None else os.fspath(path)
+    folder, name = os.path.split(target)
+    temp = os.path.join(folder, f".{name}.{os.getpid()}.part")
+    if not os.access(folder or ".", os.W_OK) or os.path.lexists(temp):
+        return target, None
+    return target, temp
 
 
 def read_text(path: str | Path, display: str | None = None, *, limit: int | None = None, what: str = "file",

@@ -6,6 +6,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 
 import pytest
 
@@ -111,6 +112,30 @@ def test_output_file_and_sarif(tmp_path):
     results = sarif["runs"][0]["results"]
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
     assert results and all(u.startswith("examples/fabric/") or u == "examples/fabric" for u in uris)  # a fabric finding: the folder
+
+
+@pytest.mark.slow  # (mounts a tmpfs; starts a losslessd process)
+def test_a_report_that_does_not_fit_on_the_disk_leaves_the_earlier_one_whole(tmp_path):
+    """`lint -o` onto a disk that fills: the earlier report stays as it was (it was emptied first and lost), the error
+    names the file (exit 2), no part file is left; a report on a FIFO or /dev/stdout is still written in place."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        report = disk / "report.json"
+        assert run("lint", "examples/fabric", "-f", "text", "-o", report).returncode == 1
+        earlier = report.read_bytes()
+        (disk / "filler").write_bytes(b"x" * (64 * 1024 - len(earlier) - 8192))  # (the tmpfs rounds up to pages)
+        res = run("lint", "examples/fabric", "-f", "sarif", "-o", report)
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert "report.json" in res.stderr and "No space left on device" in res.stderr
+        assert report.read_bytes() == earlier
+        assert sorted(p.name for p in disk.iterdir()) == ["filler", "report.json"]
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
+    res = program("lint", "examples/fabric", "-o", "/dev/stdout")  # (its own process: stdout a pipe read here)
+    assert res.returncode == 1 and "PFC" in res.stdout
 
 
 def test_baseline_accepts_known_findings(tmp_path):
