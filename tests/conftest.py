@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,17 @@ def corpus() -> Path:
 def _run_from_root(monkeypatch):
     """Reports show paths relative to the working directory; tests run from the repo root."""
     monkeypatch.chdir(ROOT)
+
+
+@contextmanager
+def tmpfs(where: Path, size: str) -> Iterator[Path]:
+    """A disk of ``size`` (tmpfs, `16k`) mounted at ``where`` (made here) that a test fills; unmounted afterwards (-l:
+    also with a file left open). The test is skipped where mount is refused (not root)."""
+    where.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                      capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=True)

@@ -31,6 +31,7 @@ from losslessd.collect.ssh import commands, host_known_hosts, prompt_line, refus
 from losslessd.errors import InputError
 from losslessd.platforms import Command
 from tests.clirun import program_on_a_terminal
+from tests.conftest import tmpfs
 from tests.peers import FABRIC
 
 ENV = {"PULL_TEST_PW": "not-used-by-anything"}
@@ -536,15 +537,9 @@ def test_interrupted_pull_keeps_what_it_collected(make_sim, tmp_path):
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """A tmpfs of 40 KiB (a disk that fills during a pull), unmounted afterwards; skipped where mount is refused."""
-    where = tmp_path / "disk"
-    where.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40k", "tmpfs", str(where)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (not root?)")
-    try:
+    """A disk of 40 KiB that fills during a pull."""
+    with tmpfs(tmp_path / "disk", "40k") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=True)  # (-l: also with a file left open)
 
 
 def test_a_snapshot_folder_that_fills_is_named_not_an_internal_error(sim_fabric, small_disk):

@@ -24,6 +24,7 @@ from losslessd.tune import candidate
 from losslessd.tune.session import Options, Tuner
 from losslessd.tune.space import Candidate
 from losslessd.tune.store import AS_FOUND, Store
+from tests.conftest import tmpfs
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -331,11 +332,7 @@ def test_a_tune_database_whose_disk_fills_stops_the_tune_with_the_fabric_put_bac
     runs of the settings as found): storing that trial failed as an internal error (exit 3), and the tune's record of
     its stop failed again while the fabric was put back. It is an InputError naming the file (exit 2), the candidate
     pushed is taken back, and what was stored before stays readable."""
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (not root?)")
-    try:
+    with tmpfs(tmp_path / "disk", "256k") as disk:
         sim = fabric
         runs = tmp_path / "runs"
         script = tmp_path / "bench.sh"
@@ -357,5 +354,3 @@ def test_a_tune_database_whose_disk_fills_stops_the_tune_with_the_fabric_put_bac
         with Store(disk / "tune.sqlite", create=False) as store:
             tune = store.tune()
             assert [trial.candidate for trial in store.trials(tune.id)] == [AS_FOUND, AS_FOUND]
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=True)  # (-l: also with a file left open)

@@ -16,6 +16,7 @@ import pytest
 
 from losslessd.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK
 from tests.clirun import losslessd, program
+from tests.conftest import tmpfs
 from tests.hostile import FABRIC, ROOT
 
 CAPTURE_HEAD = ("#% losslessd capture 1\n#% device: {name}\n#% platform: linux_mlx5\n"
@@ -396,20 +397,12 @@ def test_a_collected_device_named_otherwise_by_its_config_is_read_not_unread(tmp
 
 def test_a_tune_database_on_a_full_disk_is_said_to_be_unwritable_not_foreign(tmp_path):
     """A new tune database on a full disk was "not a losslessd tune database: database or disk is full"."""
-    import subprocess
-
     from losslessd.errors import InputError
     from losslessd.tune.store import Store
 
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (not root?)")
-    try:
+    with tmpfs(tmp_path / "disk", "16k") as disk:
         with open(disk / "fill", "wb") as f, contextlib.suppress(OSError):
             f.write(b"\0" * 64 * 1024)
         with pytest.raises(InputError) as err:
             Store(disk / "tune.sqlite")
         assert str(err.value) == f"{disk / 'tune.sqlite'}: cannot write the tune database: database or disk is full"
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=True)  # (-l: also with a file left open)
