@@ -13,11 +13,10 @@ from pathlib import Path
 from losslessd.api import lint
 from losslessd.deadlock.analysis import analyse
 from losslessd.fabric import load_fabric
-from losslessd.model import NextHop, Route
 from losslessd.policy import load_policy
 from losslessd.render import device_facts
 from tests.conftest import FIXTURES
-from tests.test_paths import assert_same_paths, pth_turns, ring_with_routes
+from tests.test_paths import CLOCKWISE, assert_same_paths, pth_turns, ring_with_routes, routes_via_po10
 
 LAG = FIXTURES / "topology" / "lag"
 
@@ -283,9 +282,7 @@ def test_nxos_show_interface_port_channel_members_are_read(tmp_path):
     assert "a route through it is not followed" in issue.message
     # ... and it is not: a route via Port-Channel10 of a switch whose config makes Ethernet1 its member stays
     # unverified (it went over the config's members before, which the unread line may not list)
-    fabric = ring_with_routes(s1_routes=[Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
-        Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")])
-        for h in (2, 3)])
+    fabric = ring_with_routes(s1_routes=routes_via_po10())
     fabric.devices["s1"].ports["Ethernet1"].bundle = "Port-Channel10"
     fabric.devices["s1"].bundle_members_shown = device.bundle_members_shown
     assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
@@ -297,24 +294,18 @@ def test_nxos_show_interface_port_channel_members_are_read(tmp_path):
 def test_a_route_through_a_port_channel_follows_what_show_interface_lists():
     """The ring's s1 routes through Port-Channel10. The config names no member; `show interface port-channel 10`
     lists Ethernet1: the route goes over it. A summary that lists Po10 wins (here: no member up)."""
-    def table() -> list:
-        return [Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
-            Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")])
-            for h in (2, 3)]
-
-    clockwise = {("s1", "Ethernet2", "Ethernet1"), ("s2", "Ethernet2", "Ethernet1"), ("s3", "Ethernet2", "Ethernet1")}
-    fabric = ring_with_routes(s1_routes=table())
+    fabric = ring_with_routes(s1_routes=routes_via_po10())
     assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
         "Port-Channel10 is a port-channel or VLAN interface; its member cables are not known"}
-    fabric = ring_with_routes(s1_routes=table())
+    fabric = ring_with_routes(s1_routes=routes_via_po10())
     fabric.devices["s1"].bundle_members_shown = {"port-channel10": ["Ethernet1"]}
-    assert_same_paths(fabric, clockwise)
-    fabric = ring_with_routes(s1_routes=table())
+    assert_same_paths(fabric, CLOCKWISE)
+    fabric = ring_with_routes(s1_routes=routes_via_po10())
     fabric.devices["s1"].bundle_members_shown = {"port-channel10": ["Ethernet1"]}
     fabric.devices["s1"].bundle_members = {"port-channel10": []}
     assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
         "Port-Channel10 has no member up in it (show port-channel summary)"}
-    fabric = ring_with_routes(s1_routes=table())
+    fabric = ring_with_routes(s1_routes=routes_via_po10())
     fabric.devices["s1"].bundle_members_shown = {"port-channel10": []}  # down
     assert {b.why for b in analyse(fabric, [3], [26]).bad_hops} == {
         "Port-Channel10 has no member up in it (show interface port-channel 10)"}

@@ -146,7 +146,7 @@ def test_a_port_on_two_cables_counts_its_first_cable_for_both():
 
 def ring_with_routes(s1: dict | None = None, s1_routes: list | None = None) -> Fabric:
     """s1 -> s2 -> s3 -> s1 (sX:Ethernet1 -> next:Ethernet2), host hX on sX:Ethernet0, and routing tables that send
-    every host's traffic clockwise (two hops where the ring's shortest path is one: the DLK001 case of Hu et al.)."""
+    every host's traffic CLOCKWISE (two hops where the ring's shortest path is one: the DLK001 case of Hu et al.)."""
     def switch(n: int, routes: list) -> object:
         d = device(f"s{n}", {"Ethernet0": {}, "Ethernet1": {}, "Ethernet2": (s1 or {}) if n == 1 else {}})
         d.routes = routes
@@ -165,12 +165,21 @@ def ring_with_routes(s1: dict | None = None, s1_routes: list | None = None) -> F
                               "s3:Ethernet1 <-> s1:Ethernet2"))
 
 
+# The paths ring_with_routes' tables give every host pair: one turn clockwise at each switch.
+CLOCKWISE = {("s1", "Ethernet2", "Ethernet1"), ("s2", "Ethernet2", "Ethernet1"), ("s3", "Ethernet2", "Ethernet1")}
+
+
+def routes_via_po10() -> list:
+    """s1's table of the ring sending h2's and h3's prefixes through Port-Channel10 (NX-OS `*via 10.0.1.1, Po10`)."""
+    return [Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
+        Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")]) for h in (2, 3)]
+
+
 def test_captured_routes_are_followed_by_both():
     """PTH used shortest paths in place of routing-table captures, which DLK followed: here it walked the
-    counter-clockwise hops no table uses (and reported s1:Ethernet2's PFC gap, which no traffic meets), and
-    missed the two-hop clockwise paths DLK finds the deadlock on. Now both follow the tables."""
-    clockwise = {("s1", "Ethernet2", "Ethernet1"), ("s2", "Ethernet2", "Ethernet1"), ("s3", "Ethernet2", "Ethernet1")}
-    assert_same_paths(ring_with_routes(), clockwise)
+    counter-CLOCKWISE hops no table uses (and reported s1:Ethernet2's PFC gap, which no traffic meets), and
+    missed the two-hop CLOCKWISE paths DLK finds the deadlock on. Now both follow the tables."""
+    assert_same_paths(ring_with_routes(), CLOCKWISE)
     # s1's port from s3 pauses nothing: every path into s1 (h3 -> h2, h2 -> h1, h3 -> h1) meets it.
     gap = ring_with_routes({"pfc_enabled": []})
     found = {f.key: f for f in findings(gap, "PTH001")}
@@ -219,18 +228,12 @@ def test_a_port_channel_next_hop_goes_over_its_members():
     """NX-OS routes through a port-channel (`*via 10.0.1.1, Po10`, read as Port-Channel10): its members carry the
     traffic, hashed over them as over ECMP hops. It was unverified ("its member cables are not known") although the
     config names the members (`channel-group 10`) and `show port-channel summary` says which are up."""
-    def table() -> list:
-        return [Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Ethernet0")])] + [
-            Route(prefix=f"10.1.{h}.0/24", next_hops=[NextHop(address="10.0.1.1", port="Port-Channel10")])
-            for h in (2, 3)]
-
-    clockwise = {("s1", "Ethernet2", "Ethernet1"), ("s2", "Ethernet2", "Ethernet1"), ("s3", "Ethernet2", "Ethernet1")}
-    fabric = ring_with_routes(s1_routes=table())
+    fabric = ring_with_routes(s1_routes=routes_via_po10())
     fabric.devices["s1"].ports["Ethernet1"].bundle = "port-channel10"  # from the config's channel-group
-    assert_same_paths(fabric, clockwise)
+    assert_same_paths(fabric, CLOCKWISE)
     assert analyse(fabric, [3], [26]).bad_hops == []
     fabric.devices["s1"].bundle_members = {"port-channel10": ["Ethernet1"]}  # the capture: up in it
-    assert_same_paths(fabric, clockwise)
+    assert_same_paths(fabric, CLOCKWISE)
     fabric.devices["s1"].bundle_members = {"port-channel10": []}  # the capture: no member up
     assert {(b.device, b.why) for b in analyse(fabric, [3], [26]).bad_hops} == {
         ("s1", "Port-Channel10 has no member up in it (show port-channel summary)")}
@@ -246,8 +249,8 @@ def test_a_port_channel_next_hop_goes_over_its_members():
     # h1 on a bond: s1's connected route to it is on Port-Channel20, whose member Ethernet0 is h1's port; its
     # prefix is delivered out of that member (no member known: which prefix h1 is in is not known)
     bonded = ring_with_routes(s1_routes=[Route(prefix="10.1.1.0/24", next_hops=[NextHop(port="Port-Channel20")]),
-                                         *table()[1:]])
+                                         *routes_via_po10()[1:]])
     bonded.devices["s1"].ports["Ethernet1"].bundle = "port-channel10"
     assert ("h1", "eth0") not in pth_turns(bonded)[1]
     bonded.devices["s1"].ports["Ethernet0"].bundle = "port-channel20"
-    assert_same_paths(bonded, clockwise)
+    assert_same_paths(bonded, CLOCKWISE)
