@@ -8,6 +8,7 @@ class-of-service line that is not read (or cannot be) becomes a SYS002 issue.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -307,7 +308,6 @@ def _kept(statements, collapse: bool, undone: bool) -> tuple[list, int]:
     return kept, unmade
 
 
-_MAKES_ONLY: dict[tuple[str, ...], bool] = {}  # a port setting's words -> whether _interface_setting ignores it
 _NOWHERE = Source(file="", line=0)
 
 
@@ -317,18 +317,19 @@ def _makes_only(w: list[str]) -> bool:
     if len(w) < 4 or w[0] != "set" or w[1] != "interfaces" or not PHYSICAL.match(w[2]) or "apply-groups" in w \
             or "apply-groups-except" in w:
         return False
-    key = tuple(w[3:])
-    known = _MAKES_ONLY.get(key)
-    if known is None:
-        fresh = Interface(source=_NOWHERE)
-        try:
-            _interface_setting(fresh, list(key), _NOWHERE)
-            known = fresh == Interface(source=_NOWHERE)
-        except (_Skip, IndexError, ValueError):
-            known = False  # its SYS002 is said where it stands
-        if len(_MAKES_ONLY) < 4096:  # (a flood of distinct junk settings is asked each time, not remembered)
-            _MAKES_ONLY[key] = known
-    return known
+    return _unread_setting(tuple(w[3:]))
+
+
+@functools.lru_cache(maxsize=4096)  # (a port's settings repeat over its ports; a flood of distinct junk is evicted)
+def _unread_setting(words: tuple[str, ...]) -> bool:
+    """Whether _interface_setting leaves an interface as it was after ``words``; False where it refuses them (their
+    SYS002 is said where they stand)."""
+    fresh = Interface(source=_NOWHERE)
+    try:
+        _interface_setting(fresh, list(words), _NOWHERE)
+    except (_Skip, IndexError, ValueError):
+        return False
+    return fresh == Interface(source=_NOWHERE)
 
 
 def _inactive(statements: list) -> dict:
