@@ -10,9 +10,12 @@ import json
 import shutil
 from pathlib import Path
 
+from losslessd import fix
 from losslessd.api import lint
 from losslessd.deadlock.analysis import analyse
 from losslessd.fabric import load_fabric
+from losslessd.parse import junos
+from losslessd.parse.base import Input
 from losslessd.policy import load_policy
 from losslessd.render import device_facts
 from tests.conftest import FIXTURES
@@ -117,7 +120,6 @@ def test_junos_fix_binds_a_members_cos_on_its_aggregate(tmp_path):
     aggregate's CoS over the member's own), so PFC001 on both. The fix binds the PFC profile, the classifier and the
     scheduler-map on ae0, once, the member-free et-0/0/4 on itself; config + snippet lints with no PFC001 (a fix bound
     on the members, as before, left ae0's profile winning: "still there after the fix")."""
-    from losslessd import fix
 
     path = tmp_path / "leaf2.cfg"
     text = (LAG / "leaf2.cfg").read_text()
@@ -157,9 +159,6 @@ def test_junos_reads_members_vlans_and_irb_units():
         "set vlans lab interface et-0/0/6.0",
         "set vlans lab vlan-id 300",
     ])
-    from losslessd.parse import junos
-    from losslessd.parse.base import Input
-
     device = junos.parse([Input("j1.conf", text + "\n")], "j1")
     assert {p.name: (p.bundle, p.vlans) for p in device.ports.values()} == {
         "et-0/0/0": ("ae3", [30, 31, 200]), "xe-0/0/1": ("ae3", [30, 31, 200]), "et-0/0/2": (None, None),
@@ -175,9 +174,6 @@ def test_junos_reads_vlans_of_routing_instances_and_reports_unknown_names_once()
     names resolve there (the unit's own instance first), its IRB units route them. Names nothing defines are one
     SYS002 for the device, naming the first three and the count (a JVD trunk names hundreds: one per name flooded
     the report, 600 on one leaf)."""
-    from losslessd.parse import junos
-    from losslessd.parse.base import Input
-
     set_form = "\n".join([
         "set system host-name j2",
         "set interfaces et-0/0/0 ether-options 802.3ad ae1",
