@@ -46,8 +46,8 @@ _PORT_SKIPPED = ("egress-shaper", "headroom", "shared-headroom-pool")
 @dataclass
 class EcnConf:
     ecn: Val[bool] | None = None
-    kmin: Val[int] | None = None  # bytes
-    kmax: Val[int] | None = None
+    kmin: Val[int | None] | None = None  # bytes (a Val of None: a line set it to what is not read)
+    kmax: Val[int | None] | None = None
     probability: Val[int] | None = None
 
 
@@ -223,7 +223,7 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
         # `nv set` are the same once the line's expansions are filled in)
         lead = 1 if words[:1] == ["sudo"] else 0
         words = words[lead:]
-        if words[:2] == ["nv", "set"] and len(words) > 2:
+        if words[:2] in (["nv", "set"], ["nv", "unset"]) and len(words) > 2:
             found = expansions(line)
             if found:
                 filled = substitute(line, found, {} if shell.in_function else known)
@@ -232,22 +232,85 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
                     issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
                     continue
                 words = shell_words(filled, comments=True)[lead:]
-            out.append((words[2:], src))
+            if words[1] == "set":
+                out.append((_full_path(words[2:]), src))
+            else:
+                out[:] = _unset(out, words[2:], src, issues)
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
         elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):
             # `ssh sn5600 "for tc in 0 3; do nv set ... \\$tc ...; done"`: commands another program runs, in its shell
             why = f"its quoted argument holds `nv set` commands that `{words[0]}` runs, not this file: not read"
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {why}", source=src))
-        elif words[:3] == ["nv", "unset", "interface"] and len(words) in (6, 7) and \
-                words[4:6] == ["qos", "pfc-watchdog"] and words[6:] in ([], ["state"]) and not expansions(line):
-            # NVUE reference: `nv unset` removes what the `nv set` of the same path set, and an interface's PFC
-            # watchdog `state` defaults to `disable`: unsetting it turns the port's watchdog off.
-            out.append((["interface", words[3], "qos", "pfc-watchdog", "state", "disable"], src))
         else:
-            what = "`nv unset` is not applied by losslessd" if words[:2] == ["nv", "unset"] else "not an `nv set` command"
-            issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {what}", source=src))
+            issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: not an `nv set` command",
+                                     source=src))
     return out, issues
+
+
+def _full_path(words: list[str]) -> list[str]:
+    """A command's path with the setting its bare form makes written out, so that an `nv unset` of that setting
+    removes it: `interface X qos pfc-watchdog` enables the watchdog (Cumulus Linux 5.x QoS guide, "PFC Watchdog"),
+    `qos roce` is `qos roce mode lossless` (Cumulus Linux RoCE guide)."""
+    if len(words) == 4 and words[0] == "interface" and words[2:] == ["qos", "pfc-watchdog"]:
+        return [*words, "state", "enable"]
+    if words == ["qos", "roce"]:
+        return [*words, "mode", "lossless"]
+    return words
+
+
+def _members(word: str, interface: bool) -> set[str] | None:
+    """The names a list word stands for (`swp1-4,6`: ports; `3,5` or `0-2`: numbers), None when it is no list."""
+    try:
+        return set(expand(word)) if interface else {str(n) for n in units.int_list(word)}
+    except ValueError:
+        return None
+
+
+def _ordered(names: set[str]) -> list[str]:
+    return sorted(names, key=lambda n: (len(n), n))  # swp2 before swp10
+
+
+def _unset(paths: list[tuple[list[str], Source]], unset: list[str], src: Source,
+           issues: list[ParseIssue]) -> list[tuple[list[str], Source]]:
+    """``paths`` after `nv unset <unset>`. NVUE reference, Set and Unset Commands: "The `nv unset` commands remove the
+    configuration you set with the equivalent `nv set` commands", so each earlier path at or below the unset one is
+    dropped and what it set goes back to NVUE's default (`nv unset qos roce`, a profile's line, a port's watchdog
+    `state`, whose default is `disable`). A path whose port or number list the unset names in part keeps the rest
+    (`interface swp1-4 ...` less swp3: `swp1,swp2,swp4`); a port a dropped line named stays a port of the switch."""
+    out: list[tuple[list[str], Source]] = []
+    for words, at in paths:
+        if len(words) < len(unset):
+            out.append((words, at))
+            continue
+        rest: list[tuple[int, list[str]]] = []  # (position, the names left there) where the unset names part of a list
+        ports = words[1] if words[0] == "interface" else ""  # the ports whose setting the unset removes
+        for i, (have, drop) in enumerate(zip(words, unset, strict=False)):
+            if have == drop:
+                continue
+            interface = i == 1 and words[0] == "interface"
+            had, dropped = _members(have, interface), _members(drop, interface)
+            if had is None or dropped is None or not had & dropped:
+                break
+            if interface:
+                ports = ",".join(_ordered(had & dropped))
+            if had - dropped:
+                rest.append((i, _ordered(had - dropped)))
+        else:
+            if len(rest) > 1:
+                issues.append(ParseIssue(code="SYS002", source=src, message=(
+                    f"`nv unset {' '.join(unset)}` removes part of two lists of `nv set {' '.join(words)}` (line "
+                    f"{at.line}): what it leaves is not read, the line is kept")))
+                out.append((words, at))
+                continue
+            if rest:
+                (i, left), = rest
+                out.append(([*words[:i], ",".join(left), *words[i + 1:]], at))
+            if ports and len(words) > 2:
+                out.append((["interface", ports], at))  # the ports exist; only their setting is gone
+            continue
+        out.append((words, at))
+    return out
 
 
 def _here_document(lines: list[str], n: int, opener: tuple[int, str, str], delimiter: str, tabs: bool,
@@ -664,22 +727,34 @@ def _traffic_pool(conf: Conf, name: str, w: list[str], src: Source) -> None:
         raise Skip("not a traffic-pool setting losslessd knows (switch-priority, memory-percent)")
 
 
+# NVUE command reference, QoS: `nv set qos congestion-control <profile-id> traffic-class <qos-tc-id> min-threshold` and
+# `max-threshold` take "the minimum (maximum) buffer threshold in bytes", written as a bare number (`min-threshold
+# 40000`); no unit is documented for the command.
+_THRESHOLD = re.compile(r"^[0-9]{1,10}$")
+
+
 def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Source) -> None:
-    what, text = w[0], " ".join(w[1:])  # `max-threshold 2 MB`: the unit is a word of its own
+    what, text = w[0], " ".join(w[1:])
+    unread = what in ("min-threshold", "max-threshold") and not _THRESHOLD.match(text)
     for tc in tcs:
         ecn = conf.ecn.setdefault(profile, {}).setdefault(tc, EcnConf())
         if what == "ecn":
             ecn.ecn = Val(_switch(text), src)
         elif what in ("min-threshold", "max-threshold"):
-            # NVUE thresholds are bytes (Cumulus Linux QoS guide: `min-threshold 40000` shows as "40000 B").
-            try:
-                value = Val(units.to_bytes(text, "bytes"), src)
-            except units.UnknownUnit:
-                raise  # SYS003, not SYS002
-            except ValueError:
-                raise Skip(f"{text!r} is not a byte count") from None
+            # a value with a unit (`150KB`, `2 MB`, as guides write it): whether NVUE takes it, and as 1000 or 1024
+            # bytes (its `nv show` prints 150000 B as "146.48 KB"), is not documented, so the threshold is unknown
+            value = Val(None if unread else int(text), src)
             setattr(ecn, "kmin" if what == "min-threshold" else "kmax", value)
         elif what == "probability":
             ecn.probability = Val(_int(text, 100), src)
         elif what != "red":
             raise Skip("not a congestion-control setting losslessd knows")
+    if unread:
+        try:
+            units.to_bytes(text, "bytes")  # (a unit no one uses for bytes, `2 furlongs`: UnknownUnit, SYS003)
+        except units.UnknownUnit:
+            raise
+        except ValueError:
+            pass  # (not a quantity at all: the SYS002 below)
+        raise Skip(f"{text[:40]!r} is not a byte count as the NVUE command reference writes one (a bare number of "
+                   f"bytes, `{what} 40000`): the traffic class's {what} is unknown")
