@@ -335,3 +335,16 @@ def test_an_option_written_out_in_words_is_named_with_the_option_it_spells():
         "`max_operational_vls` is not an OpenSM option (did you mean `max_op_vls`?): OpenSM logs `Unrecognized "
         "token` and ignores the line, so OpenSM keeps its built-in `max_op_vls 5`")
     assert dev.opensm.max_op_vls is None or dev.opensm.max_op_vls == 5
+
+
+def test_nvidia_adaptive_routing_and_sharp_options_are_known():
+    """NVIDIA OpenSM 5.18's osm_subn_opt_t (libopensm-devel 5.18.0.MLNX20240128 osm_subnet.h) has ar_mode,
+    shield_mode, pfrn_sl, ar_sl_mask and sharp_enabled: an AI-fabric guide's excerpt of a few OpenSM options beside
+    them is an opensm.conf (before: SYS001, no platform took it without `--format opensm`). `sharp_enable`, which
+    guides write, is no field of it: named with the one it resembles; `ar_enable` (no near name) is left alone."""
+    text = "routing_engine ar_ftree\nsweep_interval 10\nar_mode 2\nshield_mode 1\nsharp_enabled 2\npfrn_sl 1\n"
+    assert opensm.sniff(Input("sm.txt", text)) and detect(Input("sm.txt", text)) == "opensm"
+    assert parse_text(text).issues == []
+    dev = parse_text("routing_engine ftree,updn\nsm_priority 15\nar_enable 1\nsharp_enable 1\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 4)]
+    assert "(did you mean NVIDIA's `sharp_enabled`?)" in dev.issues[0].message
