@@ -103,6 +103,11 @@ NVIDIA_KNOWN = frozenset({
     "max_alt_dr_path_retries", "mepi_cache_enabled", "osm_stats_interval", "reports", "ar_tree_asymmetric_flow",
     "m_key_per_port", "master_sm_lid", "key_mgr_seed", "cc_key_lease_period", "cc_key_protect_bit", "vs_key_enable",
     "enhanced_qos_policy_file",
+    # Adaptive routing and SHArP: osm_subn_opt_t of NVIDIA OpenSM 5.18 (libopensm-devel 5.18.0.MLNX20240128,
+    # include/infiniband/opensm/osm_subnet.h: ar_mode, shield_mode, pfrn_sl, ar_sl_mask, sharp_enabled,
+    # sweep_every_hup_signal), which AI-fabric guides and UFM runbooks write in opensm.conf under these names (the
+    # UFM-SDN command reference's `ib sm ar-sl-mask` sets ar_sl_mask). No `ar_enable` or `sharp_enable` field exists.
+    "ar_mode", "shield_mode", "pfrn_sl", "ar_sl_mask", "sharp_enabled", "sweep_every_hup_signal",
 })
 # Routing engines OpenSM can set up, by the exact name setup_routing_engine compares with strcmp: upstream's built-in
 # modules (linux-rdma/opensm osm_opensm.c static_routing_modules) and NVIDIA OpenSM's (include/opensm/osm_opensm.h,
@@ -245,7 +250,17 @@ def misspelled_options(options: dict[str, Option]) -> list[ParseIssue]:
             out.append(ParseIssue(code="SYS002", source=opt.source, message=(
                 f"`{key}` is not an OpenSM option (did you mean `{meant}`?): OpenSM logs `Unrecognized token` and "
                 f"ignores the line, so {_without(meant)}")))
+        elif (nvidia := difflib.get_close_matches(plain, sorted(NVIDIA_KNOWN), 1, _NEAR_NVIDIA)):
+            # `sharp_enable 1`, as AI-fabric guides write it beside `ar_enable 1`: NVIDIA's field is sharp_enabled
+            out.append(ParseIssue(code="SYS002", source=opt.source, message=(
+                f"`{key}` is not an option of OpenSM or NVIDIA's OpenSM (did you mean NVIDIA's `{nvidia[0]}`?): "
+                f"OpenSM logs `Unrecognized token` and ignores the line, so `{nvidia[0]}` stays at its default")))
     return out
+
+
+# How alike a name must be to one of NVIDIA_KNOWN to read as its misspelling: `sharp_enable` (0.96 to sharp_enabled),
+# not `ar_enable` (0.5 to ar_mode).
+_NEAR_NVIDIA = 0.9
 
 
 def _unprefixed(key: str) -> str | None:
