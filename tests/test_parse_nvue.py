@@ -809,3 +809,17 @@ def test_ecn_threshold_with_a_unit_is_unknown(value):
     assert "NVUE command reference" in dev.issues[0].message
     ecn = dev.ports["swp1"].queues[3].ecn
     assert ecn.min_threshold_bytes is None and ecn.max_threshold_bytes == 1500000
+
+
+def test_unset_of_part_of_two_lists_keeps_the_rest_of_their_product():
+    """A path with two lists (a port range and a priority list) unset in part of both keeps every pair the unset does
+    not name: {swp1,swp2} x {3,5} less (swp2, 5) is swp1 x {3,5} and swp2 x {3}."""
+    from losslessd.model import Source
+    from losslessd.parse.nvue.reader import _unset
+
+    at = Source(file="s", line=1)
+    got = _unset([(["interface", "swp1-2", "x", "3,5"], at)], ["interface", "swp2", "x", "5"])
+    assert [w for w, _ in got] == [["interface", "swp1", "x", "3,5"], ["interface", "swp2", "x", "3"],
+                                   ["interface", "swp2"]]
+    assert _unset([(["qos", "roce", "mode", "lossless"], at)], ["qos", "pfc"]) == [(["qos", "roce", "mode",
+                                                                                      "lossless"], at)]

@@ -235,7 +235,7 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
             if words[1] == "set":
                 out.append((_full_path(words[2:]), src))
             else:
-                out[:] = _unset(out, words[2:], src, issues)
+                out[:] = _unset(out, words[2:])
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
         elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):
@@ -271,45 +271,40 @@ def _ordered(names: set[str]) -> list[str]:
     return sorted(names, key=lambda n: (len(n), n))  # swp2 before swp10
 
 
-def _unset(paths: list[tuple[list[str], Source]], unset: list[str], src: Source,
-           issues: list[ParseIssue]) -> list[tuple[list[str], Source]]:
+def _unset(paths: list[tuple[list[str], Source]], unset: list[str]) -> list[tuple[list[str], Source]]:
     """``paths`` after `nv unset <unset>`. NVUE reference, Set and Unset Commands: "The `nv unset` commands remove the
     configuration you set with the equivalent `nv set` commands", so each earlier path at or below the unset one is
     dropped and what it set goes back to NVUE's default (`nv unset qos roce`, a profile's line, a port's watchdog
-    `state`, whose default is `disable`). A path whose port or number list the unset names in part keeps the rest
+    `state`, whose default is `disable`). A path whose port or number lists the unset names in part keeps the rest
     (`interface swp1-4 ...` less swp3: `swp1,swp2,swp4`); a port a dropped line named stays a port of the switch."""
     out: list[tuple[list[str], Source]] = []
     for words, at in paths:
         if len(words) < len(unset):
             out.append((words, at))
             continue
-        rest: list[tuple[int, list[str]]] = []  # (position, the names left there) where the unset names part of a list
-        ports = words[1] if words[0] == "interface" else ""  # the ports whose setting the unset removes
+        lists: list[tuple[int, list[str], list[str]]] = []  # (position, names unset there, names left there)
         for i, (have, drop) in enumerate(zip(words, unset, strict=False)):
             if have == drop:
                 continue
-            interface = i == 1 and words[0] == "interface"
-            had, dropped = _members(have, interface), _members(drop, interface)
+            names = i == 1 and words[0] == "interface"  # the port list, else a number list
+            had, dropped = _members(have, names), _members(drop, names)
             if had is None or dropped is None or not had & dropped:
+                out.append((words, at))  # the unset names another path
                 break
-            if interface:
-                ports = ",".join(_ordered(had & dropped))
-            if had - dropped:
-                rest.append((i, _ordered(had - dropped)))
+            lists.append((i, _ordered(had & dropped), _ordered(had - dropped)))
         else:
-            if len(rest) > 1:
-                issues.append(ParseIssue(code="SYS002", source=src, message=(
-                    f"`nv unset {' '.join(unset)}` removes part of two lists of `nv set {' '.join(words)}` (line "
-                    f"{at.line}): what it leaves is not read, the line is kept")))
-                out.append((words, at))
-                continue
-            if rest:
-                (i, left), = rest
-                out.append(([*words[:i], ",".join(left), *words[i + 1:]], at))
-            if ports and len(words) > 2:
+            # what is left of the lists' product once the unset's is taken out: at each list in turn, the names the
+            # unset leaves there, with the unset's names at the lists before it and the line's own after it
+            for n, (i, _, left) in enumerate(lists):
+                if left:
+                    kept = list(words)
+                    for k, gone, _ in lists[:n]:
+                        kept[k] = ",".join(gone)
+                    kept[i] = ",".join(left)
+                    out.append((kept, at))
+            if words[0] == "interface" and len(words) > 2:
+                ports = next((",".join(gone) for k, gone, _ in lists if k == 1), words[1])
                 out.append((["interface", ports], at))  # the ports exist; only their setting is gone
-            continue
-        out.append((words, at))
     return out
 
 
