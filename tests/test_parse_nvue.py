@@ -785,6 +785,10 @@ def test_unset_paths_go_back_to_nvue_defaults():
     assert ecn is None or ecn.ecn is None or ecn.ecn.min_threshold_bytes != 40000
     roce_off = parse("nv set interface swp1 type swp\nnv set qos roce\nnv unset qos roce\n")
     assert roce_off.ports["swp1"].pfc_enabled == [] and not roce_off.issues
+    # RoCE guide: `nv set qos roce` is lossless mode; unsetting the mode leaves RoCE on in its default mode, lossless
+    mode_unset = parse("nv set interface swp1 type swp\nnv set qos roce\nnv set qos roce mode lossy\n"
+                       "nv unset qos roce mode\n")
+    assert mode_unset.ports["swp1"].pfc_enabled == [3] and not mode_unset.issues
 
 
 def test_unset_of_part_of_a_traffic_class_list_keeps_the_rest():

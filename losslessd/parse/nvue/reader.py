@@ -250,12 +250,11 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
 
 def _full_path(words: list[str]) -> list[str]:
     """A command's path with the setting its bare form makes written out, so that an `nv unset` of that setting
-    removes it: `interface X qos pfc-watchdog` enables the watchdog (Cumulus Linux 5.x QoS guide, "PFC Watchdog"),
-    `qos roce` is `qos roce mode lossless` (Cumulus Linux RoCE guide)."""
+    removes it: `interface X qos pfc-watchdog` enables the watchdog (Cumulus Linux 5.x QoS guide, "PFC Watchdog"), so
+    `nv unset interface X qos pfc-watchdog state` turns it off. (A bare `qos roce` stays bare: unsetting its `mode`
+    leaves RoCE on in its default mode, lossless.)"""
     if len(words) == 4 and words[0] == "interface" and words[2:] == ["qos", "pfc-watchdog"]:
         return [*words, "state", "enable"]
-    if words == ["qos", "roce"]:
-        return [*words, "mode", "lossless"]
     return words
 
 
