@@ -200,6 +200,8 @@ def _errexit(flat: list, roles: list[str]) -> list:
         if words and words[0] in _CLOSERS and words[1:] == [] and roles[k] == "&" or \
                 words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`; `done &`: see _piped)
             flat[k] = (n, [words[0], roles[k]], line)
+            if words == [")"] and _pipeline_role(roles, k) in ("&&", "||"):  # (`( ... ) | cat && cmd`: the pipeline
+                flat[k] = (n, [")", _LISTED, roles[k]], line)  # is tested, as `{ ...; } | cat && cmd`)
         if roles[k] == "&" and words and _CALL in words[:3] and words[0] != _SUBSHELL:  # (`f eth3 &`: a background
             flat[k] = (n, [*words, _BACKGROUND], line)  # job, see _block)
         if words and words[0] in _CLOSERS and _piped(words) and roles[k] in ("&&", "||") and \
@@ -217,6 +219,13 @@ def _errexit(flat: list, roles: list[str]) -> list:
             pending.setdefault(end, []).append(len(out))  # (a command known to fail before `&&`: the status is its
             out.append((n, [_AND_THEN, "", *(failure or ())], line))  # own, and what `&&` runs is skipped)
     return out
+
+
+def _pipeline_role(roles: list[str], k: int) -> str:
+    """The operator after the pipeline whose part ends at command ``k`` (see _Grammar.ended)."""
+    while k < len(roles) and roles[k] in ("|", "|&"):
+        k += 1
+    return roles[k] if k < len(roles) else ""
 
 
 def _and_operands(flat: list, roles: list[str]) -> list[int | None]:
@@ -294,10 +303,10 @@ def _untested(role: str) -> bool:
     return role not in ("&&", "||", "&", "|", "|&")
 
 
-def _line_untested(line: str, words: list[str] | None) -> bool:
+def _line_untested(line: str, words: list[str] | None, piped: bool = False) -> bool:
     """_untested of a command whose place in its list is not at hand (one a command substitution runs, a `sh -c`
     command): by the operators of its whole ``line``, its command substitutions left out (their `|`, `&&` are
-    theirs: bash(1) Command Substitution)."""
+    theirs: bash(1) Command Substitution); ``piped``: a pipeline's first part, whose pipes are not looked at."""
     with contextlib.suppress(ValueError):  # (one left open: the line as it is)
         line = _substitutions_folded(line)
     bare = _QUOTED.sub("''", line)
@@ -305,6 +314,8 @@ def _line_untested(line: str, words: list[str] | None) -> bool:
         return False
     if "&" in bare.split() or (bare.rstrip().endswith("&") and not bare.rstrip().endswith(("&&", ">&", "|&"))):
         return False  # (`cmd &`: a background job)
+    if piped:
+        return True
     if words is None or "|" not in bare:
         return "|" not in bare
     return words.count("|") == 1 and "|&" not in words and \
@@ -332,6 +343,11 @@ def _fails(words: list[str], dcb) -> str | None:
             return sysfs.write_fails(*redirect(words))
         except Skip:
             return None
+    if words and os.path.basename(words[0]) == "mlnx_qos" and not any(at_run_time(w) for w in words):
+        try:  # (mlnx-tools python/mlnx_qos: optparse exits 2 on an option it lacks, the script 1 on a word that is no
+            mlnx_qos_options(words[1:])  # option, "Bad arguments", and on no -i, "Interface name is required")
+        except Skip as exc:
+            return f"mlnx_qos refuses the call and exits non-zero: {exc}"
     return dcb.fails(words[1:]) if words and os.path.basename(words[0]) == "dcb" else None
 
 
@@ -357,8 +373,9 @@ def _tested_blocks(flat: list) -> list:
             opener = open_.pop()
             tests.pop(opener, None)
             negated = opener > 1 and flat[opener - 1][1] == [_PIPED_INTO] and flat[opener - 2][1] == [_NEGATION]
-            if negated and words == [first]:  # (`! cmd | { ...; }`: the pipeline's status turned over is tested, as
-                out[j] = (out[j][0], [first, _LISTED, _NEGATION], out[j][2])  # `} || true` is; see _piped_part_ends)
+            if negated and words[1:] in ([], [_LISTED]):  # (`! cmd | { ...; }`: the pipeline's status turned over is
+                out[j] = (out[j][0], [first, _LISTED, _NEGATION], out[j][2])  # tested, as `} || true` is; see
+                # _piped_part_ends; before `&&` too, where _calls marked it _LISTED)
             own = opener + 1 < j and flat[opener + 1][1][:1] == [_OWN_SHELL]  # (`bash <<EOF || x`: see _tested)
             if (words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated) and not own:
                 _tested(out, opener + 1, j)
@@ -386,6 +403,8 @@ def _tested(out: list, start: int, stop: int) -> None:
             out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
         elif inner == [")"]:  # (a subshell's failure ends nothing either)
             out[k] = (out[k][0], [")", _LISTED], out[k][2])
+        elif inner and [os.path.basename(w) for w in unwrap(inner)[:1]] in (["sh"], ["bash"]):
+            out[k] = (out[k][0], [_CONDITION, *inner], out[k][2])  # (`sh -c '...'`: its failure ends nothing)
         k += 1
 
 
@@ -441,8 +460,12 @@ def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
         j -= 1
     n, last, _ = body[j]
     if last and last[1:2] == [_ERREXIT] and last[2] == _STATUS:  # (`x=$(cmd)`: its status is the substitution's,
-        return next(((n, f"its command substitution fails ({w[2]})") for m, w, _ in body[start:j]  # whose last
-                     if m == n and w and w[:2] == [_SUBSHELL, _STATUS] and w[3]), None)  # command's fails)
+        k = j - 2  # whose last command's fails; those of the assignment's own substitutions, just before it: not
+        while k > start and body[k][0] == n and (body[k][1] or [""])[0] == _SUBSHELL:  # `y=$(a); x=$(b)`'s y's)
+            if body[k][1][:2] == [_SUBSHELL, _STATUS] and body[k][1][3]:
+                return n, f"its command substitution fails ({body[k][1][2]})"
+            k -= 1
+        return None
     return (n, last[2]) if last and last[1:2] == [_ERREXIT] and (last[3:4] != [_PIPEFAIL] or
                                                                 functions.get(_PIPEFAIL)) else None
 
@@ -465,7 +488,10 @@ def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
             words[1:2] and (words[1] in ("exit", "exec", "return") or words[1] in functions))):
         words = words[1:] or [":"]
     at = 1 if words and words[0] in (_CONDITION, _GUARDED, _SUBSHELL) else 0
-    return [*words[:at], _CALL, *words[at:]] if words and words[at:at + 1] and words[at] in functions else words
+    name = at  # (`IF=eth3 setup`: the assignments before it are the call's, bash(1) ENVIRONMENT)
+    while words and name < len(words) and _ASSIGNMENT.match(words[name]):
+        name += 1
+    return [*words[:at], _CALL, *words[at:]] if words and words[name:name + 1] and words[name] in functions else words
 
 
 # bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once); `((` after
@@ -978,6 +1004,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 **{key: functions.get(key) for key in _OPTIONS}, _PIPE_LAST: into}  # own: see _pipeline_ends)
             if written[0] == "{":
                 continue
+        if written[0] == "}" and not _piped(written) and (opener := _opener(ends, i - 1)) is not None and \
+                flat[opener][1][1:2] == [_CONDITION]:  # (`! { ...; }`: its status turned over, bash(1) Pipelines)
+            functions[_FAILING] = _NEGATED if functions.get(_FAILING) == "" else None
         if written[0] in _CLOSERS and i - 1 in functions.get(_PIPED_GROUPS, {}):
             i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
@@ -1078,6 +1107,12 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             continue
         if tested and words and not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
+        piped = False
+        if ("|" in words or "|&" in words) and os.path.basename(words[0]) in ("sh", "bash"):  # (`sh -c '...' | tee
+            from . import _piped_output_only  # -a LOG`: the shell runs, its output logged)
+            shell = _piped_output_only(words)
+            if shell is not words and len(shell) == 3 and shell[1] == "-c":
+                piped, words = True, shell
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
                 grammar = _Grammar()
@@ -1100,10 +1135,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             finally:
                 functions.update(outer)
+            if piped and not functions.get(_PIPEFAIL):  # (the pipeline's status is its reader's, not known)
+                functions[_FAILING] = None
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
             if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and \
-                    not tested and _line_untested(line, written):  # (its status is its last command's, bash(1)
-                # -c: it fails; one that fails only where the shell's pipefail is on is not followed there)
+                    not tested and (not piped or functions.get(_PIPEFAIL)) and _line_untested(line, written, piped):
+                # (its status is its last command's, bash(1) -c: it fails; one that fails only where the shell's
+                # pipefail is on is not followed there; piped, it fails the pipeline under pipefail only)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
                                   f"command fails: {last[2]}")
             continue
@@ -1160,7 +1198,14 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
     """A call of the script's function: its body, run with the call's words as $1, $2, ... (bash(1) FUNCTIONS: "the
     positional parameters are restored" when it returns). One not defined yet runs nothing (bash finds no such
     command); one called from its own body is not run again (each of its commands is read once)."""
-    name, args = words[0], words[1:words.index("|")] if "|" in words else words[1:]
+    words = words[:words.index("|")] if "|" in words else words
+    settings = {}  # (bash(1) ENVIRONMENT: `IF=eth3 setup` sets IF while setup runs, and it is as it was after)
+    while words and (m := _ASSIGNMENT.match(words[0])) and not m.group(2):
+        settings[m.group(1)] = m.group(3)
+        words = words[1:]
+    if not words:
+        return
+    name, args = words[0], words[1:]
     running = functions.setdefault("\0calls", set())
     if name not in functions or name in running:
         return
@@ -1168,6 +1213,8 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         raise InputError(f"its function calls and loops nest more than {MAX_NESTING} deep; not read", file=path, line=n)
     body, start, end, ends = functions[name]
     saved = {key: values.pop(key) for key in _POSITIONAL if key in values}, arrays.pop("@", None)
+    before = {key: values.get(key) for key in settings}
+    values.update(settings)
     _positional(args, values, arrays)
     running.add(name)
     subshell = body[start - 1][1][0] == "("  # (`name() ( ... )`: its body runs in a subshell)
@@ -1186,6 +1233,11 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         for key in _POSITIONAL:
             values.pop(key, None)
         values.update(saved[0])
+        for key, value in before.items():
+            if value is None:
+                values.pop(key, None)
+            else:
+                values[key] = value
         arrays.pop("@", None)
         if saved[1] is not None:
             arrays["@"] = saved[1]
@@ -1405,7 +1457,8 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
     if failing and functions.get(_PIPEFAIL):
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
                              f"it fails: {failing}")
-    functions.pop(_FAILING, None)
+    if not (last and failing == "" and not functions.get(_PIPEFAIL)):  # (the last part's status, known 0, is the
+        functions.pop(_FAILING, None)  # pipeline's: `true | { set +e; }` succeeds)
     return i
 
 
