@@ -304,3 +304,6 @@ def file_kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+# Words one brace expansion of a host script may make (`ens{1,2}f0np0`, `for p in {0..7}`): as many as one interface
+# range may name; past it, a generated flood (`{1..100000000}`) is refused with its line rather than unrolled.
+MAX_BRACE_WORDS = MAX_RANGE_PORTS

@@ -26,7 +26,9 @@ def bash_calls(text: str, tmp_path: Path) -> list[str]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     log, stub = tmp_path / "calls", tmp_path / "mlnx_qos"
     log.unlink(missing_ok=True)
-    stub.write_text(f"#!/bin/bash\necho \"$*\" >> {log}\n")
+    # (bash and Python both run it: `python3 ./mlnx_qos ...` runs it as Python, as mlnx-tools' mlnx_qos is run)
+    stub.write_text(f"#!/bin/bash\n\"\"\"\":\necho \"$*\" >> {log}\nexit 0\n\"\"\"\nimport sys\n"
+                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
     stub.chmod(0o755)
     # A stand-in dcb that fails where mlx5's kernel refuses (net/dcb/dcbnl.c: no dcbnl_setapptrust, EOPNOTSUPP).
     dcb = tmp_path / "dcb"
@@ -34,7 +36,7 @@ def bash_calls(text: str, tmp_path: Path) -> list[str]:
     dcb.chmod(0o755)
     (tmp_path / "s.sh").write_text(text)
     subprocess.run([BASH, str(tmp_path / "s.sh")], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=False,
-                   capture_output=True)
+                   capture_output=True, cwd=tmp_path)
     return log.read_text().splitlines() if log.exists() else []
 
 

@@ -269,6 +269,9 @@ def test_here_documents_a_line_opens_are_those_outside_quotes_and_arithmetic(lin
 _HOST_SCRIPT_LINES = {
     "subshells": "( mlnx_qos -i eth1 --trust pcp )\n",
     "negated-subshells": "! ( mlnx_qos -i eth1 --trust pcp )\n",
+    "wrapped": "sudo -E timeout 10 env X=1 nice -n 5 stdbuf -oL mlnx_qos -i eth1 --trust pcp; ( : )\n",
+    "braces": "for p in {1..1}; do mlnx_qos -i eth$p --trust pcp; done; ( : )\n",
+    "substituted-on-one-line": "x=$(true); y=$(mlnx_qos -i eth1 --trust pcp); ( : )\n",
 }
 
 
@@ -278,7 +281,8 @@ def test_a_host_scripts_closing_words_find_their_openings_without_a_scan(shape):
     at each `)` a search of every compound command for the one it closes was quadratic (20,000 subshells: 18 s)."""
     import sys
 
-    from losslessd.parse.mlx5 import script
+    from losslessd.parse import braces
+    from losslessd.parse.mlx5 import script, wrappers
     from tests.bashcalls import read_calls
 
     steps = []
@@ -286,7 +290,7 @@ def test_a_host_scripts_closing_words_find_their_openings_without_a_scan(shape):
         count = [0]
 
         def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
-            if event == "call" and frame.f_code.co_filename == script.__file__:
+            if event == "call" and frame.f_code.co_filename in (script.__file__, braces.__file__, wrappers.__file__):
                 count[0] += 1
 
         sys.settrace(tracer)

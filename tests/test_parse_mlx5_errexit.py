@@ -384,9 +384,14 @@ def test_sh_keeps_errexit_in_a_command_substitution():
 # as the machine's scheduling decides.)
 _SIMPLE = [DCB, "mlnx_qos -i eth{k} --trust pcp", "set -e", "set +e", "set -o pipefail", "shopt -s inherit_errexit",
            f"x=$({DCB})", f"( mlnx_qos -i eth{{k}} --trust pcp; {DCB} )", "true", f"{DCB} && true", f"true && {DCB}",
-           "true | { set +e; }", f"true & {DCB}", f"{DCB} | cat"]
+           "true | { set +e; }", f"true & {DCB}", f"{DCB} | cat", f"timeout 10 {DCB}",
+           "env X=1 nice -n 1 mlnx_qos -i eth{k} --trust pcp",
+           "for q in {1..2}; do mlnx_qos -i eth{k}$q --trust pcp; done",
+           f"x=$({DCB}); y=$(mlnx_qos -i eth{{k}} --trust pcp)",
+           f"( {DCB}; mlnx_qos -i eth{{k}} --trust pcp ) | cat && true",
+           f"sh -c '{DCB}' | tee /dev/null"]
 _CALLING = ["f", "g", "f || true", "! f", "x=$(f)", "echo \"$(g)\"", "f | cat", "(f)", "x=$(g)", "g && true",
-            "{ g; } | cat && true", "! true | { f; }"]
+            "{ g; } | cat && true", "! true | { f; }", "h() { f; }; x=$(h)", "x=1 g"]
 
 
 def _random_block(rng, depth: int, k: int, calls: bool) -> list[str]:
@@ -402,8 +407,9 @@ def _random_block(rng, depth: int, k: int, calls: bool) -> list[str]:
 
 # Random scripts the reader still reads otherwise than bash runs them, by (seed, index): each is known, none is passed
 # over unnamed (the test fails where one of them comes to agree, so the list only shrinks).
-_DISAGREE: set[tuple[int, int]] = set()  # (none left: the seeds run below agree, and so did 30 to 59 when the
-# pieces were last changed; a background call, `f &`, is no piece: bash's order of its calls is the scheduler's)
+_DISAGREE: set[tuple[int, int]] = set()  # (none left: the seeds run below agree; with session 32's pieces, so do 37
+# to 59 but (47, 21) and (59, 11), not followed further: docs/real-configs.md, Session 32, Left; a background call,
+# `f &`, is no piece: bash's order of its calls is the scheduler's)
 
 
 @pytest.mark.slow  # (runs bash)
@@ -418,7 +424,10 @@ def test_random_scripts_are_read_as_bash_runs_them(seed, tmp_path):
     and the pieces now hold `&&` lists, a group piped into, a background job and `return 1` in an if's test. With
     `dcb ... | cat` among the pieces (review 31), seeds 31, 32, 33 and 36 disagreed where pipefail was on; with a
     group piped before `&&` and `! true | { f; }` (review 31b), the reader before this round's mend gave 10
-    disagreements in seeds 30 to 36, and (32, 24) was left until a negated pipeline's status was turned over."""
+    disagreements in seeds 30 to 36, and (32, 24) was left until a negated pipeline's status was turned over. With
+    session 32's pieces (wrapped calls, a brace loop, two substitutions on one line, a piped `sh -c`, a subshell piped
+    before `&&`, `x=1 g`), (33, 18), (34, 28) and (35, 14) disagreed until a function's status was its last
+    assignment's own substitution's and a `sh -c` in a tested group was tested."""
     import random
 
     rng = random.Random(seed)

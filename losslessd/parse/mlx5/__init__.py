@@ -40,6 +40,7 @@ from ...model import Device, DeviceKind, LinkPause, NicEcn, ParseIssue, Port, So
 from .. import lldp
 from ..base import Input, IssueList, check_port_count, line_source, port_slot, positional, refused, shell_words
 from . import mlnx_qos, sysfs
+from .wrappers import unwrap
 
 PLATFORM = "linux_mlx5"
 PLACEHOLDER_PORT = "eth?"
@@ -814,8 +815,7 @@ def _unpiped(command: str) -> str | None:
         words = shell_words(command)
     except ValueError:
         return None
-    while words[:1] == ["sudo"]:
-        words = words[1:]
+    words = unwrap(words)
     files = [w for w in words[1:] if not w.startswith("-")]
     if words[:1] == ["cat"] and (len(files) != 1 or any(c in files[0] for c in "*?[")):
         return None  # (cat prints several files' values one after another, unnamed: which is which is not known)
@@ -846,10 +846,7 @@ def _section_ops(sec: Section) -> tuple[tuple, ...]:
         tokens = shell_words(sec.command)
     except ValueError:
         return ()  # not a command we read
-    while tokens and tokens[0] == "sudo":
-        tokens = tokens[1:]
-        while tokens and tokens[0].startswith("-"):
-            tokens = tokens[1:]
+    tokens = unwrap(tokens)  # (`sudo -u root mlnx_qos ...`: the command it runs)
     if not tokens:
         return ()
     prog, args = os.path.basename(tokens[0]), tokens[1:]

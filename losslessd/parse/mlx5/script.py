@@ -28,6 +28,8 @@ from ...limits import MAX_NESTING, MAX_SCRIPT_COMMANDS
 from ...model import PriorityGroup, Queue, Scheduler, SchedulerType, Source, Trust
 from ...units import is_small_int
 from ..base import HEREDOC, heredoc_closes, heredoc_ends, split_shell
+from ..braces import expand
+from .wrappers import unwrap
 
 # The RDMA device a rendered script finds at run time: `$(ls /sys/class/net/IF/device/infiniband)`.
 _RDMA_OF = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband")
@@ -52,9 +54,9 @@ _READS_ONLY = frozenset({"awk", "grep", "egrep", "cut", "cat", "head", "tail", "
                          "ls", "ibdev2netdev", "ibstat", "ibv_devinfo", "ibv_devices", "show_gids", "lspci", "lsmod"})
 _BRANCHING = re.compile(r"(?:^|[|;&])\s*(?:if|case|select|while|until|for\b(?!\s+\w+\s+in\b))\b", re.M)  # (`for ((`)
 _FOR_LIST = re.compile(r"^\s*for\s+\w+\s+in\b([^;\n]*)", re.M)
-# What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob, a brace
-# expansion (`{0..7}`); an array's `"${NAME[@]}"` is known.
-_RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])|(?<!\$)\{")
+# What a for list holds that the shell only knows at run time: `$(ls ...)`, a backtick, `"$@"`, a glob; an array's
+# `"${NAME[@]}"` is known, and so is a brace expansion (`{0..7}`: see braces.expand).
+_RUNTIME_WORDS = re.compile(r"\$\(|`|\$[@*0-9]|[*?]|\[(?![@*]\])")
 # One word: `NAME=value` (quotes removed), or an array element's `NAME[SUBSCRIPT]=value` (bash(1) Arrays).
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^]=]*\])?=(.*)$", re.S)
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[1-9]))")  # ($1: a call's)
@@ -80,6 +82,7 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
     roles: list[str] = []  # (per command of flat: the operator after it, see _Grammar.ended)
     functions: set[str] = set()
     grammar = _Grammar()
+    grammar.braces = not _SHEBANG_SH.match(text)  # (dash, as Debian's /bin/sh, expands no braces)
     for n, line in _logical_lines(text):
         roles.extend([""] * (len(flat) - len(roles)))
         if m := _FUNCTION.match(line):
@@ -96,14 +99,20 @@ def commands(text: str, path: str | None = None) -> Iterator[tuple[int, list[str
             continue
         if m := _ARRAY.match(line):  # `NAME=(a b c)`: bash(1) Arrays (shlex would split it at its spaces)
             try:
-                flat.append((n, [_ARRAY_MARK, m.group(1), *split_shell(m.group(2))], line))
+                items = split_shell(_parens_marked(m.group(2)))
+                flat.append((n, [_ARRAY_MARK, m.group(1), *(w for item in items for w in _words(item, [], grammar))],
+                             line))
             except ValueError:
                 flat.append((n, None, line))
+            except InputError as exc:
+                raise InputError(exc.message, file=path, line=n) from None
             continue
         shown = line.split("\n", 1)[0] + " ..." if "\n" in line else line  # (a quoted word over lines: its first)
         try:
             flat.extend((n, words, shown) for words in _split(_ARITHMETIC_FOR.sub(r"\1 ", line), grammar))
             roles.extend([""] * (len(flat) - len(roles) - len(grammar.ended)) + grammar.ended)
+        except InputError as exc:  # (a brace expansion past its bound)
+            raise InputError(exc.message, file=path, line=n) from None
         except ValueError:
             if _quote_left_open(line, None):  # (to the end of the file: see _logical_lines)
                 flat.append((n, [UNCLOSED, "a quote opened on this line is never closed: bash stops with a syntax "
@@ -191,6 +200,8 @@ def _errexit(flat: list, roles: list[str]) -> list:
         if words and words[0] in _CLOSERS and words[1:] == [] and roles[k] == "&" or \
                 words == [")"] and roles[k] in ("|", "|&"):  # (`( ... ) | cmd`: as `} | cmd`; `done &`: see _piped)
             flat[k] = (n, [words[0], roles[k]], line)
+            if words == [")"] and _pipeline_role(roles, k) in ("&&", "||"):  # (`( ... ) | cat && cmd`: the pipeline
+                flat[k] = (n, [")", _LISTED, roles[k]], line)  # is tested, as `{ ...; } | cat && cmd`)
         if roles[k] == "&" and words and _CALL in words[:3] and words[0] != _SUBSHELL:  # (`f eth3 &`: a background
             flat[k] = (n, [*words, _BACKGROUND], line)  # job, see _block)
         if words and words[0] in _CLOSERS and _piped(words) and roles[k] in ("&&", "||") and \
@@ -208,6 +219,13 @@ def _errexit(flat: list, roles: list[str]) -> list:
             pending.setdefault(end, []).append(len(out))  # (a command known to fail before `&&`: the status is its
             out.append((n, [_AND_THEN, "", *(failure or ())], line))  # own, and what `&&` runs is skipped)
     return out
+
+
+def _pipeline_role(roles: list[str], k: int) -> str:
+    """The operator after the pipeline whose part ends at command ``k`` (see _Grammar.ended)."""
+    while k < len(roles) and roles[k] in ("|", "|&"):
+        k += 1
+    return roles[k] if k < len(roles) else ""
 
 
 def _and_operands(flat: list, roles: list[str]) -> list[int | None]:
@@ -265,15 +283,15 @@ def _pipeline_fails(words: list[str], dcb) -> tuple[str] | tuple[str, str] | Non
 
 
 def pipeline(words: list[str]) -> list[list[str]]:
-    """The parts of the pipeline ``words`` (bash(1) Pipelines: cut at each `|` or `|&`), each without the `sudo`
-    before its command; one part for a command that is no pipeline."""
+    """The parts of the pipeline ``words`` (bash(1) Pipelines: cut at each `|` or `|&`), each the command it runs
+    (without the wrappers before it: see wrappers.unwrap); one part for a command that is no pipeline."""
     parts: list[list[str]] = [[]]
     for word in words:
         if word in ("|", "|&"):
             parts.append([])
-        elif word != "sudo" or parts[-1]:
+        else:
             parts[-1].append(word)
-    return parts
+    return [unwrap(part) for part in parts]
 
 
 def _untested(role: str) -> bool:
@@ -285,10 +303,10 @@ def _untested(role: str) -> bool:
     return role not in ("&&", "||", "&", "|", "|&")
 
 
-def _line_untested(line: str, words: list[str] | None) -> bool:
+def _line_untested(line: str, words: list[str] | None, piped: bool = False) -> bool:
     """_untested of a command whose place in its list is not at hand (one a command substitution runs, a `sh -c`
     command): by the operators of its whole ``line``, its command substitutions left out (their `|`, `&&` are
-    theirs: bash(1) Command Substitution)."""
+    theirs: bash(1) Command Substitution); ``piped``: a pipeline's first part, whose pipes are not looked at."""
     with contextlib.suppress(ValueError):  # (one left open: the line as it is)
         line = _substitutions_folded(line)
     bare = _QUOTED.sub("''", line)
@@ -296,6 +314,8 @@ def _line_untested(line: str, words: list[str] | None) -> bool:
         return False
     if "&" in bare.split() or (bare.rstrip().endswith("&") and not bare.rstrip().endswith(("&&", ">&", "|&"))):
         return False  # (`cmd &`: a background job)
+    if piped:
+        return True
     if words is None or "|" not in bare:
         return "|" not in bare
     return words.count("|") == 1 and "|&" not in words and \
@@ -317,13 +337,17 @@ def _fails(words: list[str], dcb) -> str | None:
     sysfs.write_fails), or None."""
     from . import sysfs
 
-    while words[:1] == ["sudo"]:
-        words = words[1:]
+    words = unwrap(words)  # (a wrapper's status is its command's: timeout(1), env(1), nice(1), sudo(8) ...)
     if words[:1] == ["echo"] and not any(at_run_time(w) for w in words):  # (`> PATH`, `| tee PATH`: see redirect)
         try:
             return sysfs.write_fails(*redirect(words))
         except Skip:
             return None
+    if words and os.path.basename(words[0]) == "mlnx_qos" and not any(at_run_time(w) for w in words):
+        try:  # (mlnx-tools python/mlnx_qos: optparse exits 2 on an option it lacks, the script 1 on a word that is no
+            mlnx_qos_options(words[1:])  # option, "Bad arguments", and on no -i, "Interface name is required")
+        except Skip as exc:
+            return f"mlnx_qos refuses the call and exits non-zero: {exc}"
     return dcb.fails(words[1:]) if words and os.path.basename(words[0]) == "dcb" else None
 
 
@@ -349,8 +373,9 @@ def _tested_blocks(flat: list) -> list:
             opener = open_.pop()
             tests.pop(opener, None)
             negated = opener > 1 and flat[opener - 1][1] == [_PIPED_INTO] and flat[opener - 2][1] == [_NEGATION]
-            if negated and words == [first]:  # (`! cmd | { ...; }`: the pipeline's status turned over is tested, as
-                out[j] = (out[j][0], [first, _LISTED, _NEGATION], out[j][2])  # `} || true` is; see _piped_part_ends)
+            if negated and words[1:] in ([], [_LISTED]):  # (`! cmd | { ...; }`: the pipeline's status turned over is
+                out[j] = (out[j][0], [first, _LISTED, _NEGATION], out[j][2])  # tested, as `} || true` is; see
+                # _piped_part_ends; before `&&` too, where _calls marked it _LISTED)
             own = opener + 1 < j and flat[opener + 1][1][:1] == [_OWN_SHELL]  # (`bash <<EOF || x`: see _tested)
             if (words[1:2] == [_LISTED] or flat[opener][1][1:2] == [_CONDITION] or negated) and not own:
                 _tested(out, opener + 1, j)
@@ -378,6 +403,8 @@ def _tested(out: list, start: int, stop: int) -> None:
             out[k] = (out[k][0], [*inner[:at], _LISTED, *inner[at:]], out[k][2])
         elif inner == [")"]:  # (a subshell's failure ends nothing either)
             out[k] = (out[k][0], [")", _LISTED], out[k][2])
+        elif inner and [os.path.basename(w) for w in unwrap(inner)[:1]] in (["sh"], ["bash"]):
+            out[k] = (out[k][0], [_CONDITION, *inner], out[k][2])  # (`sh -c '...'`: its failure ends nothing)
         k += 1
 
 
@@ -433,8 +460,12 @@ def _last_failure(name: str, functions: dict) -> tuple[int, str] | None:
         j -= 1
     n, last, _ = body[j]
     if last and last[1:2] == [_ERREXIT] and last[2] == _STATUS:  # (`x=$(cmd)`: its status is the substitution's,
-        return next(((n, f"its command substitution fails ({w[2]})") for m, w, _ in body[start:j]  # whose last
-                     if m == n and w and w[:2] == [_SUBSHELL, _STATUS] and w[3]), None)  # command's fails)
+        k = j - 2  # whose last command's fails; those of the assignment's own substitutions, just before it: not
+        while k > start and body[k][0] == n and (body[k][1] or [""])[0] == _SUBSHELL:  # `y=$(a); x=$(b)`'s y's)
+            if body[k][1][:2] == [_SUBSHELL, _STATUS] and body[k][1][3]:
+                return n, f"its command substitution fails ({body[k][1][2]})"
+            k -= 1
+        return None
     return (n, last[2]) if last and last[1:2] == [_ERREXIT] and (last[3:4] != [_PIPEFAIL] or
                                                                 functions.get(_PIPEFAIL)) else None
 
@@ -457,7 +488,10 @@ def _called(words: list[str] | None, functions: set[str]) -> list[str] | None:
             words[1:2] and (words[1] in ("exit", "exec", "return") or words[1] in functions))):
         words = words[1:] or [":"]
     at = 1 if words and words[0] in (_CONDITION, _GUARDED, _SUBSHELL) else 0
-    return [*words[:at], _CALL, *words[at:]] if words and words[at:at + 1] and words[at] in functions else words
+    name = at  # (`IF=eth3 setup`: the assignments before it are the call's, bash(1) ENVIRONMENT)
+    while words and name < len(words) and _ASSIGNMENT.match(words[name]):
+        name += 1
+    return [*words[:at], _CALL, *words[at:]] if words and words[name:name + 1] and words[name] in functions else words
 
 
 # bash(1) `for (( expr1 ; expr2 ; expr3 ))`: its `;` do not end commands (the loop's body is read once); `((` after
@@ -855,9 +889,7 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 arrays.clear()
                 arrays.update(kept[1])
                 continue
-            words = _expanded(written, values, arrays, path, n)
-            while words[:1] == ["sudo"]:
-                words = words[1:]
+            words = unwrap(_expanded(written, values, arrays, path, n))
             if not words or not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
                 continue
             written = [_CONDITION, *written]
@@ -972,6 +1004,9 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 **{key: functions.get(key) for key in _OPTIONS}, _PIPE_LAST: into}  # own: see _pipeline_ends)
             if written[0] == "{":
                 continue
+        if written[0] == "}" and not _piped(written) and (opener := _opener(ends, i - 1)) is not None and \
+                flat[opener][1][1:2] == [_CONDITION]:  # (`! { ...; }`: its status turned over, bash(1) Pipelines)
+            functions[_FAILING] = _NEGATED if functions.get(_FAILING) == "" else None
         if written[0] in _CLOSERS and i - 1 in functions.get(_PIPED_GROUPS, {}):
             i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
@@ -1067,21 +1102,28 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
             if end in functions.get(_PIPED_GROUPS, {}) and i == end + 1:  # (a piped loop ends)
                 i = _piped_part_ends(flat, i, stop, ends, functions, n, depth)
             continue
-        words = _expanded(written, values, arrays, path, n)
-        while words and words[0] in ("sudo", "command"):  # (`command X args` runs X; `command -v X` prints)
-            words = [] if words[0] == "command" and words[1:2] in (["-v"], ["-V"]) else words[1:]
+        words = unwrap(_expanded(written, values, arrays, path, n))  # (`sudo -E X`, `timeout 10 X`: X runs)
         if words and (words[0].startswith("((") or (words[0] in _READS_ONLY and not any(">" in w for w in words))):
             continue
         if tested and words and not (os.path.basename(words[0]) in ("sh", "bash") or _sets_nic(words)):
             continue  # a condition that only looks (`[ -e F ]`, `ip link show`, `grep -q`): it sets nothing
+        piped = False
+        if ("|" in words or "|&" in words) and os.path.basename(words[0]) in ("sh", "bash"):  # (`sh -c '...' | tee
+            from . import _piped_output_only  # -a LOG`: the shell runs, its output logged)
+            shell = _piped_output_only(words)
+            if shell is not words and len(shell) == 3 and shell[1] == "-c":
+                piped, words = True, shell
         if len(words) == 3 and os.path.basename(words[0]) in ("sh", "bash") and words[1] == "-c":
             try:
                 grammar = _Grammar()
+                grammar.braces = os.path.basename(words[0]) == "bash"
                 inner = [(n, w, line) for w in _split(words[2], grammar)]  # the commands it runs, in their place
                 roles = grammar.ended
             except ValueError:
                 yield n, None, line
                 continue
+            except InputError as exc:
+                raise InputError(exc.message, file=path, line=n) from None
             if depth >= MAX_NESTING:
                 raise InputError(f"its loops and `sh -c` commands nest more than {MAX_NESTING} deep; not read",
                                  file=path, line=n)
@@ -1093,10 +1135,13 @@ def _block(flat: list, start: int, stop: int, ends: dict[int, int], values: dict
                 yield from _whole(inner, values, arrays, count, path, depth + 1, functions)
             finally:
                 functions.update(outer)
+            if piped and not functions.get(_PIPEFAIL):  # (the pipeline's status is its reader's, not known)
+                functions[_FAILING] = None
             last = next((w for _, w, _ in reversed(inner) if w and w[0] not in _BLOCK_WORDS), None)
             if last and last[1:2] == [_ERREXIT] and last[2] != _STATUS and last[3:4] != [_PIPEFAIL] and \
-                    not tested and _line_untested(line, written):  # (its status is its last command's, bash(1)
-                # -c: it fails; one that fails only where the shell's pipefail is on is not followed there)
+                    not tested and (not piped or functions.get(_PIPEFAIL)) and _line_untested(line, written, piped):
+                # (its status is its last command's, bash(1) -c: it fails; one that fails only where the shell's
+                # pipefail is on is not followed there; piped, it fails the pipeline under pipefail only)
                 i = _errexit_ends(flat, i, stop, ends, functions, n, depth, f"its `{words[0]} -c` shell's last "
                                   f"command fails: {last[2]}")
             continue
@@ -1153,7 +1198,14 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
     """A call of the script's function: its body, run with the call's words as $1, $2, ... (bash(1) FUNCTIONS: "the
     positional parameters are restored" when it returns). One not defined yet runs nothing (bash finds no such
     command); one called from its own body is not run again (each of its commands is read once)."""
-    name, args = words[0], words[1:words.index("|")] if "|" in words else words[1:]
+    words = words[:words.index("|")] if "|" in words else words
+    settings = {}  # (bash(1) ENVIRONMENT: `IF=eth3 setup` sets IF while setup runs, and it is as it was after)
+    while words and (m := _ASSIGNMENT.match(words[0])) and not m.group(2):
+        settings[m.group(1)] = m.group(3)
+        words = words[1:]
+    if not words:
+        return
+    name, args = words[0], words[1:]
     running = functions.setdefault("\0calls", set())
     if name not in functions or name in running:
         return
@@ -1161,6 +1213,8 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         raise InputError(f"its function calls and loops nest more than {MAX_NESTING} deep; not read", file=path, line=n)
     body, start, end, ends = functions[name]
     saved = {key: values.pop(key) for key in _POSITIONAL if key in values}, arrays.pop("@", None)
+    before = {key: values.get(key) for key in settings}
+    values.update(settings)
     _positional(args, values, arrays)
     running.add(name)
     subshell = body[start - 1][1][0] == "("  # (`name() ( ... )`: its body runs in a subshell)
@@ -1179,6 +1233,11 @@ def _call(words: list[str], values: dict[str, str], arrays: dict[str, list[str]]
         for key in _POSITIONAL:
             values.pop(key, None)
         values.update(saved[0])
+        for key, value in before.items():
+            if value is None:
+                values.pop(key, None)
+            else:
+                values[key] = value
         arrays.pop("@", None)
         if saved[1] is not None:
             arrays["@"] = saved[1]
@@ -1398,7 +1457,8 @@ def _piped_part_ends(flat: list, i: int, stop: int, ends: dict[int, int], functi
     if failing and functions.get(_PIPEFAIL):
         return _errexit_ends(flat, i, stop, ends, functions, n, depth, f"it is piped under `set -o pipefail` and "
                              f"it fails: {failing}")
-    functions.pop(_FAILING, None)
+    if not (last and failing == "" and not functions.get(_PIPEFAIL)):  # (the last part's status, known 0, is the
+        functions.pop(_FAILING, None)  # pipeline's: `true | { set +e; }` succeeds)
     return i
 
 
@@ -1638,7 +1698,7 @@ def _loop_words(words: list[str], values: dict[str, str], arrays: dict[str, list
             listed = arrays[name]
         else:
             word = _substitute(word, values, path, n)
-            if "$" in word or "`" in word or any(c in word for c in "*?[{"):  # (a glob or a brace expansion)
+            if "$" in word or "`" in word or any(c in word for c in "*?["):  # (a glob; braces are expanded: _split)
                 return None
             listed = word.split()  # a variable holding `eth0 eth1` gives two words (bash word splitting)
         _counted(count, len(listed), path, n)
@@ -1699,6 +1759,7 @@ def _substitutions_folded(line: str, inner: list[str] | None = None) -> str:
             if end < 0:  # (bash reads on to the end of the file for its `)`)
                 raise ValueError("No closing parenthesis")
             out.append("$(...)" if '"' in line[i:end] else line[i:end])  # (whole: what is in it is not scanned again)
+            out.append(_OWNED)
             inner.append(line[i + 2:end - 1])
             i = end
             continue
@@ -1714,7 +1775,7 @@ def _substitutions_folded(line: str, inner: list[str] | None = None) -> str:
                 depth, j = 0, line.find("`", i + 1) if c == "`" else _scan(line, (1, False, "", []), i + 2, True)[1]
             if depth or j < 0:  # (over lines up to the end of the file: see _logical_lines)
                 raise ValueError("No closing parenthesis")
-            out.append("((...))" if arithmetic else "$(...)")
+            out.append("((...))" if arithmetic else "$(...)" + _OWNED)
             if not arithmetic:
                 inner.append(line[i + 1:j] if c == "`" else line[i + 2:j - 1])
             i = (j if c != "`" else (len(line) if j < 0 else j + 1))
@@ -1728,7 +1789,7 @@ class _Grammar:
     """What splitting carries from one line to the next (bash(1) SHELL GRAMMAR): the opening words of the compound
     commands still open, and whether the next word is a case pattern (after `case W in` or a `;;`)."""
 
-    __slots__ = ("open", "pattern", "condition", "function", "functions", "after", "ended")
+    __slots__ = ("open", "pattern", "condition", "function", "functions", "after", "ended", "braces")
 
     def __init__(self) -> None:
         self.open: list[str] = []
@@ -1741,6 +1802,7 @@ class _Grammar:
         # compound command), "" where the list ends, after a `!` where it is negated; a command substitution's
         # commands have their command's
         self.ended: list[str] = []
+        self.braces = True  # (bash expands braces; dash, a Debian `#!/bin/sh`, does not: see commands)
 
     def command(self, first: str) -> None:
         """A command starting with ``first`` was read: an opening word opens, the closing word due closes."""
@@ -1777,14 +1839,17 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
     line = _QUOTED_RESERVED.sub(_mark_reserved, line) if "'" in line or '"' in line else line
     inner: list[str] = []
     line = _substitutions_folded(line, inner)
-    line = _parens_marked(line) if "(" in line or ")" in line else line
+    line = _parens_marked(line) if ("'" in line or '"' in line or "\\" in line) and _MARKABLE.search(line) else line
     line = _PAREN_HASH.sub(r"\1 #", line) if "#" in line else line
     closed = in_array = in_test = negated = False
+    owners: list[int] = []  # (per command substitution of the line, in order: the command whose word holds it)
     ended: dict[int, str] = {}
     negations: set[int] = set()
     separator, token = grammar.after, ""  # (`[ -e F ] ||` with its `exit 1` on the next line)
     for token in split_shell(_without_redirections(line), ";&|<>", comments=True):
         cur = out[-1]
+        if _OWNED in token:  # (the command it is a word of: the last one, where the word goes below)
+            owners.extend([len(out) - 1] * token.count(_OWNED))
         if closed and token in ("|", "|&"):  # `( ... ) | cmd`: cmd reads the subshell's output
             _ended(out, ended, token)
             closed = False
@@ -1890,18 +1955,28 @@ def _split(line: str, grammar: _Grammar | None = None, level: int = 0) -> list[l
             start(*[")"] * shut)
             closed = True
             continue
-        out[-1].append(_word(token))
+        out[-1].extend(_words(token, out[-1], grammar))
         if len(out[-1]) == 3 and out[-1][0] == "case" and token == "in":  # `case W in PATTERN) CMD ;;`
             out.append([])
             grammar.pattern = True
     grammar.after = token if token in ("&&", "||") else ""
     if out[-1] in (["if"], ["elif"], ["while"], ["until"]):  # (its condition on the lines below: tested too)
         grammar.condition = True
-    substituted = _substituted(inner, level)
     own = [k for k, words in enumerate(out) if words]
-    grammar.ended = [ended.get(own[0], "") if own else ""] * len(substituted) + \
-        ["!" * (k in negations) + ended.get(k, "") for k in own]
-    return [*substituted, *(out[k] for k in own)]
+    # Each substitution's commands run as the words of its own command are expanded, just before it (bash(1) SIMPLE
+    # COMMAND EXPANSION): `f() { ...; }; x=$(f)` calls f after its definition, `x=$(a); y=$(b)` runs b after x's
+    # assignment (one whose command is not known: ahead of the line's first)
+    runs: dict[int | None, list[list[str]]] = {}
+    for t, commands in enumerate(_substituted(inner, level, grammar.braces)):
+        owner = owners[t] if t < len(owners) and owners[t] < len(out) and out[owners[t]] else own[0] if own else None
+        runs.setdefault(owner, []).extend(commands)
+    result = runs.pop(None, [])
+    grammar.ended = [""] * len(result)
+    for k in own:
+        ran = runs.get(k, [])
+        result += [*ran, out[k]]
+        grammar.ended += [ended.get(k, "")] * len(ran) + ["!" * (k in negations) + ended.get(k, "")]
+    return result
 
 
 def _ended(out: list[list[str]], ended: dict[int, str], operator: str) -> None:
@@ -1911,22 +1986,22 @@ def _ended(out: list[list[str]], ended: dict[int, str], operator: str) -> None:
         ended.setdefault(k, operator)
 
 
-def _substituted(texts: list[str], level: int) -> list[list[str]]:
-    """The commands the command substitutions of a line run, each marked _SUBSHELL, ahead of the line's own (bash(1)
-    SIMPLE COMMAND EXPANSION: a command's words are expanded before it runs): `out=$(mlnx_qos -i IF --trust dscp)`
-    sets the NIC. Their here-documents are input (see _logical_lines), `$((...))` arithmetic; deeper than
-    MAX_NESTING they are not looked into."""
-    out: list[list[str]] = []
-    for text in texts if level < MAX_NESTING else []:
-        if text.startswith("("):
-            continue
-        grammar = _Grammar()
-        for _, part in _logical_lines(text):
-            try:
-                out += [[_SUBSHELL, *words] for words in _split(part, grammar, level + 1)]
-            except ValueError:
-                continue
-    return out
+def _substituted(texts: list[str], level: int, braces: bool = True) -> Iterator[list[list[str]]]:
+    """Per command substitution of a line, the commands it runs, each marked _SUBSHELL (bash(1) SIMPLE COMMAND
+    EXPANSION: a command's words are expanded before it runs): `out=$(mlnx_qos -i IF --trust dscp)` sets the NIC.
+    Their here-documents are input (see _logical_lines), `$((...))` arithmetic; deeper than MAX_NESTING they are not
+    looked into."""
+    for text in texts:
+        out: list[list[str]] = []
+        if level < MAX_NESTING and not text.startswith("("):
+            grammar = _Grammar()
+            grammar.braces = braces
+            for _, part in _logical_lines(text):
+                try:
+                    out += [[_SUBSHELL, *words] for words in _split(part, grammar, level + 1)]
+                except ValueError:
+                    continue
+        yield out
 
 
 # A reserved word quoted is a plain word (bash(1) RESERVED WORDS: recognized unquoted only): `"esac")` is a pattern.
@@ -1944,10 +2019,12 @@ def _mark_reserved(m: re.Match) -> str:
 # A `(` or `)` quoted or escaped is a plain character (bash(1) QUOTING), kept apart from the operator by a \2 or
 # \3 (dropped once the word is read); an unquoted one right before a `#` is a word of its own (bash(1) COMMENTS:
 # a `#` starting a word begins a comment, and `)` ends a word).
-_PAREN_MARKS = str.maketrans("()", "\2\3")
+_PAREN_MARKS = str.maketrans("(){},|&;<>", "\2\3\4\5\6\x10\x11\x12\x13\x14")  # (braces, commas: brace expansion;
+# operators: see _word)
 _PAREN_HASH = re.compile(r"(?<!\$\(\.\.\.)([()])#")
 
 
+_MARKABLE = re.compile(r"[(){},|&;<>]")
 _QUOTED_OR_ESCAPED = re.compile(r"(\\.|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^']*')", re.S)
 
 
@@ -1973,9 +2050,31 @@ def _unbalanced(token: str) -> int:
 
 
 def _word(token: str) -> str:
-    """A word as the script wrote it (the marks _split put in taken out)."""
-    return token.replace("\0", "").replace("\2", "(").replace("\3", ")") \
-        if "\0" in token or "\2" in token or "\3" in token else token
+    """A word as the script wrote it (the marks _split put in taken out). A quoted word of operator characters only
+    (`'|'`, `">"`) keeps its quotes: it is a word, not the pipe or redirection the reader looks for (bash(1)
+    QUOTING)."""
+    if not _MARKED.search(token):
+        return token
+    if _OPERATOR_ONLY.match(token):
+        return f"'{token.translate(_UNMARKS)}'"
+    return token.translate(_UNMARKS)
+
+
+def _words(token: str, cur: list[str], grammar: _Grammar) -> list[str]:
+    """The words ``token`` makes as a word of the command ``cur``: bash(1) Brace Expansion (see braces.expand), but in
+    an assignment (`X={a,b}` before the command) and a case word, which bash does not brace-expand."""
+    if "{" not in token or not grammar.braces or cur[:1] == ["case"] or (
+            _ASSIGNMENT_WORD.match(token) and all(_ASSIGNMENT_WORD.match(w) or w.startswith("\0") for w in cur)):
+        return [_word(token)]
+    return [_word(w) for w in expand(token)]
+
+
+_MARKED = re.compile("[\0\2-\6\x10-\x15]")
+_OWNED = "\x15"  # (after a command substitution folded to `$(...)`: see _split)
+_OPERATOR_ONLY = re.compile("^[\x10-\x14]+$")
+_UNMARKS = str.maketrans({"\0": None, "\2": "(", "\3": ")", "\4": "{", "\5": "}", "\6": ",", "\x10": "|",
+                          "\x11": "&", "\x12": ";", "\x13": "<", "\x14": ">", _OWNED: None})
+_ASSIGNMENT_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
 
 
 _FUNCTION_BODY = "\0function"  # (after the `{` opening a function's body: it runs when called, not where it is)
@@ -2103,6 +2202,9 @@ def mlnx_qos_options(args: list[str]) -> list[tuple[str, str]]:
             i += 1
             continue
         name = _MLNX_QOS_SHORT.get(name, name)
+        if not arg.startswith("-"):  # (mlnx-tools python/mlnx_qos: `if len(args) > 0: print("Bad arguments")`)
+            raise Skip(f"{arg!r} is no option: mlnx_qos takes none but its options (`ens{{1,2}}f0np0` expands to two "
+                       "words), prints \"Bad arguments\" and exits 1, so it sets nothing")
         if not name.startswith("--"):
             raise Skip(f"{arg!r} is not an mlnx_qos option")
         name = _mlnx_qos_long(name)
