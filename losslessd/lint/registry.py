@@ -144,7 +144,7 @@ class PortRule(Rule):
         """What this rule finds on one RoCE-facing port of a device it applies to."""
         if port.lossy_mode:
             yield from self._lossy_mode_port(ctx, device, port)
-        elif self._subsumed() and ctx.no_lossless(device) is not None:
+        elif device.kind == DeviceKind.switch and self._subsumed() and ctx.no_lossless(device) is not None:
             return  # PFC006's, once for the device
         elif self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
