@@ -93,6 +93,11 @@ class RocePorts(_P):
         "qos-configured: ports with any PFC/QoS map configuration (SONiC PORT_QOS_MAP entry, EOS PFC or trust lines)."))
     name_regex: str | None = None
     description_regex: str | None = None
+    devices_without_lossless: Literal["error", "skip"] = Field("error", description=(
+        "A switch that configures no lossless setting on any port (PFC on no priority, no PG with lossless headroom, "
+        "no queue marking ECN, no link pause, no lossless class): error: PFC006 says once that it would drop RoCE; "
+        "skip: it carries no RoCE (a WAN router, a lossy-by-design SKU), none of its ports is selected and SEL001 "
+        "says, as an info, that it was not checked."))
 
     @field_validator("name_regex", "description_regex")
     @classmethod

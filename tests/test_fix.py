@@ -77,6 +77,8 @@ BREAK = {
     "NIC005": lambda prof, pol: prof,  # the script is edited after rendering (EDIT)
     "BUF005": lambda prof, pol: prof,  # the patch is edited after rendering (EDIT)
     "PFC004": lambda prof, pol: prof,  # the config is edited after rendering (EDIT)
+    # Nothing lossless on any port: no PFC, no ECN marking (and so no lossless PG or watchdog rendered).
+    "PFC006": lambda prof, pol: replace(prof, pfc=[], ecn=False, watchdog=False),
     "NIC006": lambda prof, pol: replace(prof, ecn=False),  # the device's traffic class loses its ECT bits
     # A strict queue above the lossless one that traffic reaches (the CNP class's queue stays strict).
     "SCH001": lambda prof, pol: replace(prof, strict_queues=[*prof.strict_queues, 0]),
@@ -107,7 +109,18 @@ EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         "NIC004": lambda text: "".join(line for line in text.splitlines(keepends=True) if "/traffic_class" not in line),
         "BUF005": lambda text: _lossy_egress(text),
         "WDG004": lambda text: _queued_one_up(text),
-        "PFC004": lambda text: _roce_lossy_mode(text)}
+        "PFC004": lambda text: _roce_lossy_mode(text),
+        "PFC006": lambda text: _no_lossless_pg(text)}
+
+
+def _no_lossless_pg(text: str) -> str:
+    """A SONiC render without its lossless BUFFER_PG entries (a PG with xoff headroom is lossless configuration, which
+    PFC006 does not fire on); other platforms' text as rendered."""
+    if not text.startswith("{"):
+        return text
+    db = json.loads(text)
+    db.pop("BUFFER_PG", None)
+    return json.dumps(db, indent=2) + "\n"
 
 
 def _roce_lossy_mode(text: str) -> str:
@@ -141,7 +154,7 @@ def _queued_one_up(text: str) -> str:
 # Device kinds a rule checks, where it is not a port rule of one kind (a fixable rule in neither fails here).
 KINDS = {"MAP001": {DeviceKind.switch, DeviceKind.host}, "MAP002": {DeviceKind.switch, DeviceKind.host},
          "NIC004": {DeviceKind.host}, "NIC006": {DeviceKind.host}, "SCH001": {DeviceKind.switch, DeviceKind.host},
-         "PFC004": {DeviceKind.switch}, "IBS001": {DeviceKind.subnet_manager},
+         "PFC004": {DeviceKind.switch}, "PFC006": {DeviceKind.switch}, "IBS001": {DeviceKind.subnet_manager},
          "IBS002": {DeviceKind.subnet_manager}, "IBS004": {DeviceKind.subnet_manager}}
 # (rule, platform) pairs a platform cannot express, and why.
 CANNOT = {
@@ -157,6 +170,7 @@ CANNOT = {
     ("MAP003", "juniper_junos"): "the Junos template binds a DSCP classifier only: it renders no PCP trust",
     ("ECN002", "juniper_junos"): "Junos ECN is a drop profile of fill levels: the template cannot write Kmin above Kmax",
     ("PFC001", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
+    ("PFC006", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
     ("PFC002", "juniper_junos"): "the Junos template sets PFC per lossless forwarding class: a lossy PFC priority "
                                  "renders lines its parser cannot read",
     ("SCH001", "linux_mlx5"): "the host script writes no ETS scheduler: SCH001's NIC findings need a human",

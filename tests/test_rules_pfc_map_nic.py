@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from losslessd.lint.engine import run
+from losslessd.lint.finding import Severity
 from losslessd.lint.registry import lookup
 from losslessd.model import Device, Fabric
 from losslessd.policy import load_policy
@@ -82,9 +83,12 @@ def test_findings_point_at_the_most_precise_source():
             "pfc_priority_to_queue": {3: [4]},
             "queues": {6: {"index": 6,
                            "scheduler": {"type": "dwrr", "weight": 14, "source": at("/SCHEDULER/scheduler.0")}}},
+        }, "Ethernet4": {  # (a port with PFC on: the switch is not one without any lossless setting, PFC006's)
+            "name": "Ethernet4", "qos_configured": True, "pfc_enabled": [3], "dscp_to_tc": {26: 3, 48: 6},
+            "tc_to_priority": {3: 3, 6: 6}, "tc_to_queue": {3: 3, 6: 6}, "pfc_priority_to_queue": {3: [3]},
         }},
     }
-    pointers = {f.code: f.source.pointer for f in _lint(load_policy("roce-dscp26"), device)}
+    pointers = {f.code: f.source.pointer for f in _lint(load_policy("roce-dscp26"), device) if f.port == "Ethernet0"}
     assert pointers == {
         "PFC001": "/PORT_QOS_MAP/Ethernet0/pfc_enable",
         "MAP001": "/DSCP_TO_TC_MAP/AZURE",
@@ -123,3 +127,30 @@ def test_lossy_mode_switch_is_said_once_and_what_it_sets_itself_still_checked(gr
     result = run(Fabric(devices={"leaf": device}), load_policy("roce-dscp26"), grouping=grouping)
     assert Counter(f.code for f in result.findings) == {"PFC004": 1, "ECN002": 3}
     assert all(f.source.line == 3 for f in result.findings if f.code == "ECN002")
+
+
+@pytest.mark.parametrize("grouping", [True, False])
+def test_switch_without_lossless_configuration_is_said_once_and_what_its_ports_set_still_checked(grouping):
+    """Ports that pause nothing, buffer in a lossy PG and mark no ECN: one PFC006 for the switch instead of PFC001,
+    MAP001, ECN001, BUF002 and WDG001 on each port, while what the ports do set is still judged (MAP003: they trust
+    802.1p; MAP002: the CNP DSCP's queue is weighted, not strict). PFC on the wrong priority on one port is another
+    case: every port is then checked as before."""
+    def port(name, **more):
+        return {"name": name, "qos_configured": True, "pfc_enabled": [], "trust": "pcp",
+                "dscp_to_tc": {26: 3, 48: 6}, "tc_to_priority": {3: 3, 6: 6}, "tc_to_queue": {3: 3, 6: 6},
+                "tc_to_pg": {3: 0, 6: 0}, "priority_groups": {0: {"index": 0, "profile": "lossy"}},
+                "queues": {6: {"index": 6, "scheduler": {"type": "dwrr", "weight": 14}}}, **more}
+
+    device = {"name": "leaf1", "kind": "switch", "platform": "sonic",
+              "buffer_profiles": {"lossy": {"name": "lossy", "size_bytes": 0, "dynamic_threshold": 3}},
+              "ports": {f"Ethernet{i}": port(f"Ethernet{i}") for i in (0, 4, 8)}}
+    fabric = Fabric(devices={"leaf1": Device.model_validate(device)})
+    result = run(fabric, load_policy("roce-dscp26"), grouping=grouping)
+    problems = Counter(f.code for f in result.findings if f.severity != Severity.info)
+    assert problems == {"PFC006": 1, "MAP003": 3, "MAP002": 3}
+
+    device["ports"]["Ethernet8"] = port("Ethernet8", pfc_enabled=[4])
+    result = run(Fabric(devices={"leaf1": Device.model_validate(device)}), load_policy("roce-dscp26"),
+                 grouping=grouping)
+    codes = Counter(f.code for f in result.findings if f.severity != Severity.info)
+    assert "PFC006" not in codes and codes["PFC001"] == 3 and codes["PFC002"] == 1 and codes["MAP001"] == 3

@@ -118,3 +118,51 @@ def test_service_ports_without_pfc_and_pfc_to_queue_map_are_lossy_by_design(tmp_
     assert "service port" in choices["Ethernet512"].reason
     assert choices["Ethernet8"].selected
     assert {f.port for f in result.findings if f.code == "PFC001"} == {"Ethernet8"}
+
+
+def _lossy_sku(tmp_path: Path, name: str, ports: int) -> Path:
+    """A SONiC switch lossy by design, as the lossy SKUs' qos_config.j2 writes it: maps bound on every port, every
+    TC in PG 0 on a profile without xoff, no pfc_enable, no wred_profile on any queue."""
+    names = [f"Ethernet{4 * i}" for i in range(ports)]
+    data = {"DEVICE_METADATA": {"localhost": {"hostname": name, "hwsku": "Lossy-SKU"}},
+            "PORT": {p: {"admin_status": "up", "speed": "100000", "mtu": "9100"} for p in names},
+            "DSCP_TO_TC_MAP": {"AZURE": {"0": "1", "3": "3", "4": "4"}},
+            "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"1": "0", "3": "0", "4": "0"}},
+            "BUFFER_POOL": {"ingress_lossy_pool": {"type": "ingress", "mode": "dynamic", "size": "12766208"}},
+            "BUFFER_PROFILE": {"ingress_lossy_profile": {"pool": "ingress_lossy_pool", "size": "0", "dynamic_th": "3"}},
+            "BUFFER_PG": {f"{p}|0": {"profile": "ingress_lossy_profile"} for p in names},
+            "PORT_QOS_MAP": {p: {"dscp_to_tc_map": "AZURE", "tc_to_pg_map": "AZURE"} for p in names}}
+    folder = tmp_path / name
+    folder.mkdir(parents=True)
+    (folder / "config_db.json").write_text(json.dumps(data, indent=2))
+    return folder
+
+
+def test_a_switch_without_lossless_configuration_is_said_once_or_skipped_by_the_policy(tmp_path):
+    """Under a lossless policy a lossy-by-design switch is one PFC006 error for the switch, not PFC001, MAP001,
+    ECN001 and BUF002 on each of its ports; with roce_ports.devices_without_lossless: skip it carries no RoCE: its
+    ports are out, SEL001 says so as an info, and a run that checked nothing else exits 2 (never clean), while one
+    that checked another switch has its exit code from that switch's findings alone."""
+    lossy = _lossy_sku(tmp_path, "lossy1", 8)
+    result = api.lint([lossy], "sonic-azure")
+    assert [(f.code, f.severity, f.port) for f in result.findings] == [("PFC006", Severity.error, None)]
+    assert "on its 8 RoCE-facing ports (Ethernet0, Ethernet4, Ethernet8, Ethernet12 and 4 more)" in \
+        result.findings[0].message
+    assert losslessd("lint", lossy, "--policy", "sonic-azure").returncode == 1
+
+    policy = tmp_path / "skip.yaml"
+    policy.write_text("name: skip\nextends: sonic-azure\nroce_ports: {devices_without_lossless: skip}\n")
+    result = api.lint([lossy], str(policy))
+    (sel,) = result.findings
+    assert (sel.code, sel.severity) == ("SEL001", Severity.info)
+    assert "out: 8 by roce_ports.devices_without_lossless" in sel.message
+    assert {c.rule for c in result.selection["lossy1"]} == {"roce_ports.devices_without_lossless"}
+    res = losslessd("lint", lossy, "--policy", policy, "--fail-on", "info")
+    assert res.returncode == 2 and "nothing checked: 1 device read (lossy1)" in res.stderr
+
+    # beside a switch with PFC on its ports: that one is checked, the lossy one is not, and it fails nothing
+    leaf = _config_db(tmp_path / "leaf", 2, {"Ethernet0": {"pfc_enable": "3,4"}, "Ethernet4": {"pfc_enable": "3,4"}})
+    result = api.lint([lossy, leaf], str(policy))
+    assert {f.code for f in result.findings if f.device == "lossy1"} == {"SEL001"}
+    assert (result.coverage.checked, result.coverage.unchecked) == (1, ("lossy1",))
+    assert not [f for f in result.findings if f.device == "tor1" and f.code in ("PFC001", "PFC006", "SEL001")]

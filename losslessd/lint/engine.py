@@ -37,6 +37,56 @@ class PortChoice(NamedTuple):
         return {"port": self.port, "selected": self.selected, "rule": self.rule, "reason": self.reason}
 
 
+class NoLossless(NamedTuple):
+    """A switch that configures no lossless setting on any port (no_lossless): how many of its ports show their QoS
+    settings, and what none of them has, in words."""
+
+    ports: int
+    why: str
+
+
+# What a switch that configures nothing lossless lacks (no_lossless), for messages.
+NO_LOSSLESS_WHY = ("PFC is on no priority of any port, no priority group has lossless headroom (xoff), no queue marks "
+                   "ECN, no port sends link-level pause and no traffic class is defined lossless")
+
+
+def no_lossless(device: Device) -> NoLossless | None:
+    """Whether ``device`` is a switch whose input shows its ports' QoS settings and configures nothing lossless on any
+    of them: PFC on no priority of any port (every port that shows a QoS or PFC setting shows PFC off: an unknown PFC
+    state is not "off"), no PG bound to a profile with xoff headroom or headroom sized at run time, no queue whose ECN
+    marking is on or not known to be off, no 802.3x link pause on, no traffic class the config defines lossless
+    (Junos `no-loss`, NX-OS no-drop). Not a switch-wide lossy mode (PFC004's) nor ports lossy by design (never
+    selected). DSCP and priority maps do not count either way: every QoS configuration classifies (a WAN router's DSCP
+    and EXP classifiers; SONiC's shared AZURE map on a lossy SKU), so a map says "QoS", not "lossless". None: not such
+    a switch. Independent of the policy: what the policy calls lossless is not what is asked."""
+    if device.kind != DeviceKind.switch or device.lossy_mode is not None:
+        return None
+    if any(fc.no_loss for fc in device.forwarding_classes or ()):
+        return None
+    profiles = device.buffer_profiles
+    shown = 0
+    for port in device.ports.values():
+        if port.pfc_enabled:
+            return None
+        if port.lossy_by_design:
+            continue
+        if port.qos_configured or port.pfc_enabled is not None:
+            if port.pfc_enabled is None:
+                return None  # (not known off: PFC001 says it could not be checked)
+            shown += 1
+        pause = port.link_pause
+        if pause is not None and (pause.rx or pause.tx):
+            return None
+        for name, runtime in port.pg_profiles().values():
+            profile = profiles.get(name) if name else None
+            if runtime or (profile is not None and (profile.xoff_bytes or profile.headroom_computed_at_runtime)):
+                return None
+        for queue in port.queues.values():
+            if queue.ecn is not None and queue.ecn.ecn_enabled is not False:
+                return None
+    return NoLossless(shown, NO_LOSSLESS_WHY) if shown else None
+
+
 def _crash_rule():
     from .internal import InternalError
 
@@ -120,6 +170,10 @@ class Context:
             return self.local.facts(rule.facts_key or rule.code, device)
         return rule.device_facts(self, device)
 
+    def no_lossless(self, device: Device) -> NoLossless | None:
+        """no_lossless(device), worked out once per run."""
+        return self.memo(_no_lossless, device)
+
     def _choose(self, device: Device, port: Port) -> PortChoice:
         rp = self.policy.roce_ports
         if device.kind == DeviceKind.host:
@@ -136,8 +190,19 @@ class Context:
         if self._desc_re and not self._desc_re.search(port.description or ""):
             return PortChoice(port.name, False, "roce_ports.description_regex",
                               f"the description {port.description or ''!r} does not match {rp.description_regex!r}")
+        if rp.devices_without_lossless == "skip" and self.no_lossless(device) is not None:
+            return PortChoice(port.name, False, SKIP_RULE, "the switch configures no lossless setting on any port "
+                              "and roce_ports.devices_without_lossless is skip: it carries no RoCE")
         return PortChoice(port.name, True, "roce_ports.select", self._selected_why,
                           port.pfc_enabled is not None or port.qos_configured)
+
+
+# The selection rule that leaves out every port of a switch without lossless configuration (PortChoice.rule).
+SKIP_RULE = "roce_ports.devices_without_lossless"
+
+
+def _no_lossless(ctx: Context, device: Device) -> NoLossless | None:
+    return no_lossless(device)
 
 
 def nothing_shown(choices: list[PortChoice]) -> bool:

@@ -122,6 +122,11 @@ class PortRule(Rule):
     # watchdog, where pauses land): on a port whose PFC state is its device's lossy mode (Port.lossy_mode) they stay
     # silent, and PFC004 says once for the device that it is not lossless. None: as depends_on_pfc.
     needs_pfc: ClassVar[bool | None] = None
+    # True for rules about what a lossless class lacks or needs (PFC, its map, headroom, ECN on its queue, the
+    # watchdog): on a switch that configures no lossless setting on any port (engine.no_lossless) they stay silent,
+    # and PFC006 says it once for the switch. None: as needs_pfc. Rules about settings that are there (trust, the CNP
+    # queue, link pause, ECN thresholds written) keep reporting.
+    needs_lossless: ClassVar[bool | None] = None
 
     def applies(self, ctx: Context, device: Device) -> bool:
         """Whether this rule checks the ports of ``device`` at all (its kind, the policy)."""
@@ -139,10 +144,19 @@ class PortRule(Rule):
         """What this rule finds on one RoCE-facing port of a device it applies to."""
         if port.lossy_mode:
             yield from self._lossy_mode_port(ctx, device, port)
+        elif device.kind == DeviceKind.switch and self._subsumed() and ctx.no_lossless(device) is not None:
+            return  # PFC006's, once for the device
         elif self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
         else:
             yield from self.check_port(ctx, device, port)
+
+    @classmethod
+    def _subsumed(cls) -> bool:
+        """Whether PFC006 says what this rule would find on a switch without any lossless setting (needs_lossless)."""
+        if cls.needs_lossless is not None:
+            return cls.needs_lossless
+        return cls.depends_on_pfc if cls.needs_pfc is None else cls.needs_pfc
 
     def _lossy_mode_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         """A port whose PFC state is its device's lossy mode's: nothing from a rule about what only PFC needs, and

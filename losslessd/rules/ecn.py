@@ -132,6 +132,7 @@ class EcnDisabledOnLossless(_EcnRule):
     severity = Severity.error
     fix_sections = frozenset({"ecn"})
     reports_unknown_lane = True
+    needs_lossless = True  # no queue of the switch marks and nothing else is lossless: PFC006 says it once
 
     def check_lane(self, ctx: Context, device: Device, port: Port, lane: Lane) -> Iterator[Finding]:
         if not ctx.policy.ecn.required:

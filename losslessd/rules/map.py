@@ -54,6 +54,7 @@ class RoceDscpNotLossless(PortRule):
     # Each finding names the section that mends its chain's first break (a PFC break needs no new DSCP map).
     fix_sections = frozenset({"maps", "pfc", "buffer"})
     disruptive = True
+    needs_lossless = True  # a switch with no lossless setting at all: PFC006 says it once
 
     def applies(self, ctx: Context, device: Device) -> bool:
         host = device.kind == DeviceKind.host
@@ -346,6 +347,7 @@ class PfcPgMismatch(PortRule):
     name = "pfc-pg-mismatch"
     scope = "port"
     severity = Severity.error
+    needs_lossless = True  # (as MAP001)
 
     def check_port(self, ctx: Context, device: Device, port: Port) -> Iterator[Finding]:
         pfc_pg = port.pfc_priority_to_pg

@@ -226,6 +226,76 @@ class SwitchInLossyMode(Rule):
 
 
 @register
+class NoLosslessConfiguration(Rule):
+    """A switch configures no lossless setting on any port, so every RoCE flow through it is lossy.
+
+    ## What it checks
+    A switch whose RoCE-facing ports show their QoS settings, and whose configuration has nothing lossless on any
+    port: PFC on no priority (every port that shows a PFC or QoS setting shows PFC off), no priority group bound to a
+    profile with xoff headroom (or headroom sized at run time), no queue that marks ECN (or whose marking is not known
+    to be off), no 802.3x link pause, and no traffic class the configuration defines lossless (Junos `no-loss`, NX-OS
+    no-drop). One finding per switch, naming its RoCE-facing ports. DSCP and priority maps count neither way: every
+    QoS configuration classifies, so a map alone is not lossless configuration. A switch with PFC on any priority
+    (also the wrong one: PFC001 and PFC002 on each port), ECN marking on any queue (an ECN-only RoCE fabric) or a
+    lossless class is not this case; a switch-wide lossy mode is PFC004's. On such a switch the rules about what a
+    lossless class lacks or needs stay silent port by port (PFC001, MAP001, MAP004, MAP005, ECN001, ECN004,
+    BUF001-003, BUF005, WDG001, WDG002, WDG004): each would repeat this finding on every port. What the ports do set
+    is still checked (MAP002 on the CNP queue, MAP003 on trust, SCH001, the link, path and deadlock rules).
+    With `roce_ports.devices_without_lossless: skip` in the policy, such a switch carries no RoCE: none of its ports
+    is selected, this rule is silent and SEL001 says, as an info, that the switch was not checked.
+
+    ## Why it matters
+    Linting a switch under a lossless policy says RoCE crosses it. A switch that pauses no priority and marks no ECN
+    drops RoCE whenever a queue fills, whichever port it arrives on, and RoCE (go-back-N) loses most of its throughput
+    on loss. It is one fact about the switch, not one per port and rule: a lossy-by-design SKU (every traffic class in
+    PG 0, no `pfc_enable`, no WRED) or a WAN router with scheduler maps gave hundreds of per-port findings saying it.
+
+    ## Failing example
+    Policy lossless priority 3; SONiC `PORT_QOS_MAP|Ethernet0: {dscp_to_tc_map: AZURE, tc_to_pg_map: AZURE}` with no
+    `pfc_enable`, every TC in PG 0 on `ingress_lossy_profile` and no `wred_profile` on any QUEUE: `the switch
+    configures no lossless setting on any port: PFC is on no priority of any port, ...`.
+
+    ## Passing example
+    `pfc_enable: "3"` on the RoCE ports (their missing ECN or watchdog is then reported port by port), or
+    `wred_profile: AZURE_LOSSLESS` with `ecn: ecn_all` on queue 3 of an ECN-only fabric (PFC001 per port).
+
+    ## Fix
+    Configure the lossless class on the ports that carry RoCE: PFC on the policy's lossless priorities, a lossless
+    PG, ECN marking on its queue, the DSCP map and the PFC watchdog (`losslessd fix --unsafe-fixes` writes them). If
+    the switch carries no RoCE, leave it out of the linted inputs or set `roce_ports.devices_without_lossless: skip`
+    in the policy.
+    """
+
+    code = "PFC006"
+    name = "no-lossless-configuration"
+    scope = "device"
+    severity = Severity.error
+    kinds = frozenset({DeviceKind.switch})
+    # What a lossless class needs on every RoCE-facing port, as the per-port findings it stands for would fix it
+    # (PFC001, MAP001, ECN001, WDG001); not the PG headroom, which a platform sizes itself where PFC is on (SONiC's
+    # buffer manager, NX-OS's default pause buffer) and a render sizes only from a cable length the input may not give.
+    fix_sections = frozenset({"pfc", "maps", "ecn", "watchdog"})
+    disruptive = True
+
+    def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
+        found = ctx.no_lossless(device)
+        if found is None:
+            return
+        ports = [port.name for port in ctx.roce_ports(device)]
+        if not ports:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
+            return
+        listed = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
+        lossless = ctx.lossless
+        yield self.finding(f"the switch configures no lossless setting on any port ({found.why}): RoCE on lossless "
+                           f"{priorities(lossless)} is dropped under congestion on its {len(ports)} RoCE-facing "
+                           f"port{'s' if len(ports) != 1 else ''} ({listed}), and the per-port findings this implies "
+                           f"(PFC, maps, headroom, ECN, watchdog) are not repeated; configure PFC on "
+                           f"{priorities(lossless)}, ECN marking and the maps on the ports that carry RoCE, or, if the "
+                           f"switch carries no RoCE, set roce_ports.devices_without_lossless: skip in the policy",
+                           device=device, key="no-lossless", ports=ports, priorities=lossless)
+
+
+@register
 class AggregateMembersDiffer(Rule):
     """The members of one link aggregate disagree on which lossless priorities PFC pauses.
 

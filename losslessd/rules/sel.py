@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..lint.engine import Context, describe_selection, nothing_shown
+from ..lint.engine import NO_LOSSLESS_WHY, SKIP_RULE, Context, describe_selection, nothing_shown
 from ..lint.finding import Finding, Severity
 from ..lint.registry import Rule, register
 from ..model import Device, DeviceKind
@@ -19,13 +19,18 @@ class NoRocePortSelected(Rule):
     itself) makes RoCE-facing. Ports are left out when the config makes them lossy by design (SONiC
     smart-switch DPU ports), when they are administratively down, when `roce_ports.select` is
     `qos-configured` and the port has no PFC, QoS-map or trust setting, or when they miss the
-    policy's name or description pattern. One finding per switch, saying how many ports were left
-    out by which rule (`lint --explain-selection` lists each port). Always a warning, also when the
+    policy's name or description pattern, or when the switch configures no lossless setting on any port
+    and the policy says such a switch carries no RoCE (`roce_ports.devices_without_lossless: skip`, see
+    PFC006). One finding per switch, saying how many ports were left
+    out by which rule (`lint --explain-selection` lists each port). A warning, also when the
     input cannot show the ports' PFC state (a buffers-only SONiC file) or shows no port at all: nothing
     was checked on the switch, which is never clean (the run fails under the default `--fail-on
     warning`, and a run in which no device was checked at all exits 2). Under `roce_ports.select: all`
     the ports are selected whatever the input shows: a switch whose input shows neither the PFC state
     nor a QoS setting of any of them is the same finding (nothing on it could be verified).
+    A switch the policy's `devices_without_lossless: skip` leaves out is the one info, not a warning:
+    the policy says it carries no RoCE. Still nothing was checked on it: a run that checked no other
+    device exits 2.
 
     ## Why it matters
     Every port rule checks only RoCE-facing ports. A switch with none passes every check without a
@@ -51,7 +56,8 @@ class NoRocePortSelected(Rule):
     scope = "device"
     # A warning, not an error: nothing was checked, which fails a run (--fail-on warning), but the
     # input cannot tell a misconfigured RoCE switch from one that carries no RoCE. Never an info, also
-    # when the input cannot show which ports carry RoCE: a switch with nothing checked is not clean.
+    # when the input cannot show which ports carry RoCE: a switch with nothing checked is not clean
+    # (but where the policy itself says the switch carries no RoCE: roce_ports.devices_without_lossless).
     severity = Severity.warning
 
     kinds = frozenset({DeviceKind.switch})
@@ -72,6 +78,12 @@ class NoRocePortSelected(Rule):
                                device=device, key="selection", selected=0, ports=0)
             return
         summary = describe_selection(choices)
+        if any(c.rule == SKIP_RULE for c in choices):  # (the policy's choice: not a problem, never "clean" either)
+            yield self.finding(f"not checked: the switch configures no lossless setting on any port "
+                               f"({NO_LOSSLESS_WHY}) and the policy's roce_ports.devices_without_lossless is skip, so "
+                               f"it carries no RoCE: {summary}", device=device, key="selection",
+                               severity=Severity.info, selected=0, ports=len(choices))
+            return
         ports = device.ports.values()
         if all(p.pfc_enabled is None and not p.qos_configured and not p.lossy_by_design for p in ports):
             yield self.finding(f"the input does not show which ports carry RoCE (no PFC or QoS-map setting on any "
