@@ -8,7 +8,6 @@ daemon. What was committed survives kill -9 (WAL, see ``_PRAGMAS``). docs/histor
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import math
 import os
@@ -42,6 +41,7 @@ from .monitor import (
     EventKind,
     Rates,
 )
+from .statelock import WRITERS
 from .units import is_printable_time
 
 # PRAGMA application_id marks the file as ours ("LLSD"), so `losslessd events --db` refuses other databases.
@@ -216,55 +216,6 @@ class RetentionClock:
         return max(0.0, self._wall() - self.now())
 
 
-class _Writers:
-    """One writing process per history file: a lock file beside it (``<file>.lock``, flock(2), holding the writer's
-    pid), taken by a writing History and shared by the writing Histories of one process (a reload that changes the
-    retention opens the same file again before closing it). A second daemon given the same file (two shards on one
-    machine sharing a settings file, a copy started by hand beside the service) ended the first's open events as
-    left by a killed run, while the first went on with them, and wrote its rows beside the first's. The lock is a
-    file of its own, never the database: closing any descriptor of the database would drop SQLite's own locks."""
-
-    def __init__(self) -> None:
-        self._held: dict[str, list[int]] = {}  # lock file -> [descriptor, Histories holding it]
-        self._mutex = threading.Lock()
-
-    def take(self, path: Path) -> str:
-        lock = str(path.resolve()) + ".lock"
-        with self._mutex:
-            if (held := self._held.get(lock)) is not None:
-                held[1] += 1
-                return lock
-            try:
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            except OSError as exc:
-                raise InputError(f"cannot make the history's lock file {lock}: {exc.strerror or exc}",
-                                 file=str(path)) from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                holder = os.read(fd, 32).decode("ascii", "replace").strip()
-                os.close(fd)
-                raise InputError(f"written by another losslessd daemon ({f'pid {holder}, ' if holder.isdigit() else ''}"
-                                 f"lock {lock}): one daemon per history file (give each its own history.path)",
-                                 file=str(path)) from None
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
-            self._held[lock] = [fd, 1]
-            return lock
-
-    def release(self, lock: str | None) -> None:
-        with self._mutex:
-            if lock is None or (held := self._held.get(lock)) is None:
-                return
-            held[1] -= 1
-            if not held[1]:
-                del self._held[lock]
-                os.close(held[0])  # (the file stays: removing it would race a daemon taking it)
-
-
-_WRITERS = _Writers()
-
-
 class History:
     """The history file. One writer (the daemon); any number of readers (`losslessd events`) meanwhile."""
 
@@ -291,7 +242,8 @@ class History:
         self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
         self._db = _open(self.path, create)
         try:
-            self._writer = _WRITERS.take(self.path) if create else None
+            # One writing daemon per file: a second ended the first's open events as a killed run's and wrote beside it.
+            self._writer = WRITERS.take(self.path, "daemon", "give each its own history.path") if create else None
         except InputError:
             self._db.close()
             raise
@@ -309,7 +261,7 @@ class History:
                 self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._db.close()
-            _WRITERS.release(self._writer)
+            WRITERS.release(self._writer)
             raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
 
     # -- writing -------------------------------------------------------------------------------------
@@ -390,7 +342,7 @@ class History:
             self._flush()
             self._db.close()
             if not self.closed:
-                _WRITERS.release(self._writer)
+                WRITERS.release(self._writer)
             self.closed = True
 
     def _record(self, batch: _Batch) -> None:
