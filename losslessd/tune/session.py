@@ -60,7 +60,7 @@ class Interrupted(BaseException):
 
 
 @contextlib.contextmanager
-def stopped_by_signals(say: Callable[[str], None]) -> Iterator[None]:
+def stopped_by_signals() -> Iterator[None]:
     """The first of STOP_SIGNALS raises Interrupted where the tune stands; the ones after it are said and
     ignored, so a second Ctrl-C does not cut the put-back short (SIGKILL still does: the next run resumes).
     Before, SIGTERM and SIGHUP killed the tune with the candidate on the devices and the benchmark running."""
@@ -69,7 +69,9 @@ def stopped_by_signals(say: Callable[[str], None]) -> Iterator[None]:
         return
 
     def later(signum: int, _frame) -> None:
-        say(f"{signal.Signals(signum).name}: already stopping; the devices are being put back")
+        # (straight to the descriptor: a print from a handler that interrupted a print raises RuntimeError, reentrant)
+        with contextlib.suppress(OSError):
+            os.write(2, f"{signal.Signals(signum).name}: already stopping; the devices are being put back\n".encode())
 
     def first(signum: int, _frame) -> None:
         for sig in STOP_SIGNALS:
@@ -347,7 +349,7 @@ class Tuner:
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
         """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
-        with stopped_by_signals(self.say):
+        with stopped_by_signals():
             try:
                 return self._run()
             except Interrupted as exc:  # before its trials began or after its put-back: nothing is left to put back
