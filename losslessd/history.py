@@ -41,6 +41,7 @@ from .monitor import (
     EventKind,
     Rates,
 )
+from .statelock import WRITERS
 from .units import is_printable_time
 
 # PRAGMA application_id marks the file as ours ("LLSD"), so `losslessd events --db` refuses other databases.
@@ -241,6 +242,12 @@ class History:
         self._pending = threading.Lock()  # the backlog: held only to move batches, never during a commit
         self._db = _open(self.path, create)
         try:
+            # One writing daemon per file: a second ended the first's open events as a killed run's and wrote beside it.
+            self._writer = WRITERS.take(self.path, "daemon", "give each its own history.path") if create else None
+        except InputError:
+            self._db.close()
+            raise
+        try:
             # A reader (create=False) leaves an older file as it is: a column it lacks reads as NULL.
             self._event_columns = _EVENT_COLUMNS.replace("proposal", "proposal" if "proposal" in {
                 row[1] for row in self._db.execute("PRAGMA table_info(events)")} else "NULL")
@@ -254,6 +261,7 @@ class History:
                 self._db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._db.close()
+            WRITERS.release(self._writer)
             raise InputError(f"cannot read the history: {state_file_reason(exc)}", file=str(self.path)) from None
 
     # -- writing -------------------------------------------------------------------------------------
@@ -333,6 +341,8 @@ class History:
         with self._lock:
             self._flush()
             self._db.close()
+            if not self.closed:
+                WRITERS.release(self._writer)
             self.closed = True
 
     def _record(self, batch: _Batch) -> None:

@@ -12,15 +12,17 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from losslessd.sim import Simulator
 
-from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
+from .daemonproc import CLI, INTERVAL_S, DaemonProcess, wait_for
 from .peers import FABRIC
 
 pytestmark = pytest.mark.slow
@@ -222,6 +224,47 @@ def test_a_burst_of_sighups_while_a_reload_runs_reloads_once_more_not_once_each(
     assert sent >= 5, f"the first reload ended before more signals were sent ({sent}): make it longer"
     # 2: the first and one for all the signals it saw; 3 when the last signal crossed the first reload's end
     assert reloads in (2, 3), (reloads, sent)
+
+
+def _catches(pid: int, sig: signal.Signals) -> bool:
+    """Whether process ``pid`` has a handler for ``sig`` (its SigCgt mask, proc(5))."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    return False
+
+
+def test_sighups_while_the_daemon_starts_neither_end_it_nor_reload_beside_its_start(sim, tmp_path):
+    """A SIGHUP from the moment the daemon can take one until it is ready (a config-management run, `kill -HUP` racing
+    a restart): it was fatal until the event loop ran (the settings and the pollers load first, seconds on a loaded
+    host), and after that each one reloaded beside the start, whose READY=1 told systemd the daemon was ready before it
+    was. Now the signals ask for one reload, made once the daemon has started."""
+    name = f"losslessd-early-hup-{os.getpid()}"
+    with notify_socket(name) as seen:
+        d = DaemonProcess(sim, tmp_path / "daemon", poll={"ssh_counters_interval_s": None})
+        env = {**os.environ, **sim.env, "NOTIFY_SOCKET": "@" + name}
+        with open(d.log, "ab") as log:
+            d.proc = subprocess.Popen([*CLI, "daemon", "--config", str(d.config)], stderr=log,
+                                      stdout=subprocess.DEVNULL, env=env)
+        try:
+            wait_for(lambda: _catches(d.proc.pid, signal.SIGHUP) or d.proc.poll() is not None, "a SIGHUP handler",
+                     timeout_s=120, poll_s=0.005)
+            sent = 0
+            while d.proc.poll() is None and "READY=1" not in seen and sent < 20_000:
+                d.proc.send_signal(signal.SIGHUP)
+                sent += 1
+                time.sleep(0.01)
+            assert d.proc.poll() is None, d.log.read_text()[-3000:]
+            assert "READY=1" in seen and sent > 1
+            wait_for(lambda: "RELOADING=1" in seen, "the reload the signals asked for")
+            # READY=1 came when the daemon was ready, and the reload after it.
+            assert seen.index("READY=1") < seen.index("RELOADING=1")
+            wait_for(lambda: seen.count("READY=1") >= 2, "the reload to end")
+            assert d.get("/-/ready")[0] == 200
+            assert not [r for r in d.log_records() if r["level"] == "error" and r["logger"].startswith("losslessd")]
+        finally:
+            d.stop()
 
 
 def test_kill_9_keeps_committed_history(daemon, sim):

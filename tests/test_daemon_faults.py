@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import sqlite3
+import subprocess
 import time
 
 import pytest
@@ -19,7 +21,7 @@ import yaml
 
 from losslessd.sim import SONIC_RUNNING_CONFIG, Simulator
 
-from .daemonproc import INTERVAL_S, DaemonProcess, wait_for
+from .daemonproc import CLI, INTERVAL_S, DaemonProcess, wait_for
 from .peers import FABRIC
 
 pytestmark = pytest.mark.slow
@@ -120,6 +122,20 @@ def test_a_locked_history_at_stop_still_gets_the_rows_waiting_for_it(sim, tmp_pa
         after = db.execute("SELECT count(*) FROM coverage WHERE bucket_s >= ?", (math.floor(locked) + 1,)).fetchone()
     assert after[0] > 0
     assert not [r for r in d.log_records() if "not written" in r["msg"]]
+
+
+def test_a_second_daemon_on_the_same_history_is_refused_naming_the_first(daemon, sim, tmp_path):
+    """Two shards on one machine sharing a settings file but not a port, or a copy started by hand beside the
+    service: the second ended the first's open events as left by a killed run and wrote beside it."""
+    second = DaemonProcess(sim, tmp_path, history={"path": str(daemon.folder / "history.db")})
+    with open(second.log, "ab") as log:
+        res = subprocess.run([*CLI, "daemon", "--config", str(second.config)], stderr=log, stdout=subprocess.DEVNULL,
+                             env={**os.environ, **sim.env}, timeout=90)
+    said = second.log.read_text()
+    assert res.returncode == 2 and "Traceback" not in said, said[-3000:]
+    assert f"{daemon.folder / 'history.db'}: written by another losslessd daemon (pid {daemon.proc.pid}" in said
+    assert "left open" not in said  # it ended none of the first's events
+    assert daemon.proc.poll() is None and daemon.get("/-/ready")[0] == 200
 
 
 def test_a_clock_set_years_past_the_history_deletes_none_of_it(sim, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import socket
 import textwrap
@@ -98,7 +99,7 @@ def test_max_file_mb_bounds_what_settings_read_and_a_reload_without_it_restores_
     ("inventory: inventory.yaml\nhttp:\n  host: \"\\e]0;x\\a\"\n", 3, "`http.host` must be a host name or address"),
     ("inventory: inventory.yaml\nlog:\n  level: loud\n", 3, "loud"),
     ("inventory: inventory.yaml\npoll:\n  backoff_initial_s: 60\n  backoff_max_s: 5\n", 4, "backoff_max_s (5)"),
-    ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: ftp://x\n", 4, "ftp://x"),
+    ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: ftp://x\n", 4, "must be an http:// or https:// URL"),
     # the schema's pattern lets it pass, WebhookSink would not: refused here, token not echoed
     ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: 'https://?token=t0k3n'\n", 4, "names no host"),
     ("inventory: inventory.yaml\nsinks:\n  webhook:\n    url: http://x\n    headers_env: {A: 'no such'}\n", 5, "no such"),
@@ -111,6 +112,23 @@ def test_bad_settings_name_file_and_line(folder, text, line, words):
         load_settings(path, ENV)
     assert err.value.file == str(path) and err.value.line == line, str(err.value)
     assert words in str(err.value)
+
+
+@pytest.mark.parametrize("url, says", [
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN x", "without spaces or control characters"),
+    # a control character: --check passed it, and each POST's logged reason then quoted the URL's path and query
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x00", "without spaces or control characters"),
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x1b]0;x\x07", "without spaces or control characters"),
+    # a port no socket has: --check passed it, and each POST failed on a name lookup
+    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "Port out of range"),
+])
+def test_a_webhook_url_that_cannot_be_used_is_refused_without_repeating_its_token(folder, url, says):
+    path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nsinks:\n  webhook:\n"
+                         f"    url: {json.dumps(url)}\n")
+    with pytest.raises(InputError) as err:
+        load_settings(path, ENV)
+    assert (err.value.file, err.value.line) == (str(path), 5) and says in str(err.value)
+    assert "s3cr3tT0KEN" not in str(err.value)
 
 
 def test_problems_in_named_files_point_at_those_files(folder):

@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import math
+import os
 import sqlite3
 import subprocess
 import sys
@@ -784,3 +785,24 @@ def test_an_event_with_a_non_finite_number_reads_back(tmp_path):
     h.close()
     (event,) = History(path, create=False).events()
     assert event.numbers["ratio"] == math.inf and math.isnan(event.numbers["nan"])
+
+
+def test_one_process_writes_a_history_and_a_second_is_refused_naming_the_first(tmp_path):
+    """A second daemon given the same file (two shards on one machine sharing a settings file) ended the first's open
+    events as left by a killed run and wrote its rows beside the first's. The writers of one process share the file
+    (a reload that changes only the retention opens it again before closing it); readers are never refused."""
+    path = tmp_path / "history.db"
+    first = History(path, resolution_s=60)
+    again = History(path, resolution_s=60, retention_s=86400)
+    second = [sys.executable, "-c", "import sys; from losslessd.history import History\n"
+              "from losslessd.errors import InputError\ntry:\n    History(sys.argv[1], resolution_s=60)\n"
+              "except InputError as exc:\n    sys.exit(str(exc))\n", str(path)]
+    res = subprocess.run(second, capture_output=True, text=True)
+    assert res.returncode == 1 and f"written by another losslessd daemon (pid {os.getpid()}, lock {path}.lock)" in \
+        res.stderr, res.stderr
+    History(path, create=False).close()
+    first.close()
+    assert subprocess.run(second, capture_output=True, text=True).returncode == 1  # `again` still holds it
+    again.close()
+    res = subprocess.run(second, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr

@@ -6,6 +6,7 @@ tune with the fabric at the best-known settings; a killed tune resumes without l
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -354,3 +355,62 @@ def test_a_tune_database_whose_disk_fills_stops_the_tune_with_the_fabric_put_bac
         with Store(disk / "tune.sqlite", create=False) as store:
             tune = store.tune()
             assert [trial.candidate for trial in store.trials(tune.id)] == [AS_FOUND, AS_FOUND]
+
+
+# A benchmark that runs the simulator's own for the first runs and then hangs (writing its pid first): the run after
+# the settings as found is a candidate's, so a signal sent while it hangs comes mid-trial, with the candidate pushed.
+_HANGING_BENCH = """\
+import os, sys, time
+count, pidfile, hang_from = sys.argv[1], sys.argv[2], int(sys.argv[3])
+runs = int(open(count).read()) + 1 if os.path.exists(count) else 1
+open(count, "w").write(str(runs))
+if runs >= hang_from:
+    open(pidfile, "w").write(str(os.getpid()))
+    time.sleep(600)
+os.execv(sys.executable, [sys.executable, *sys.argv[4:]])
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_mid_trial_puts_the_candidate_back_stops_the_benchmark_and_records_the_stop(fabric, tmp_path, sig):
+    """SIGTERM (systemd, a CI job cancelled) or Ctrl-C while a candidate's benchmark runs: the switch goes back to the
+    best-known settings, the benchmark's process group is stopped, and the store says the tune was stopped and why.
+    SIGTERM killed the tune where it stood (the candidate stayed on the switch, the benchmark ran on); Ctrl-C left the
+    benchmark running and recorded the tune as finished."""
+    sim = fabric
+    db, pidfile = tmp_path / "tune.sqlite", tmp_path / "bench.pid"
+    (tmp_path / "bench.py").write_text(_HANGING_BENCH)
+    hanging = [sys.executable, str(tmp_path / "bench.py"), str(tmp_path / "runs"), str(pidfile), "3", *bench(sim)[1:]]
+    found = sim.running_config("leaf1")
+    cmd = [sys.executable, "-m", "losslessd", "tune", "--apply", "--yes", "--inventory", str(sim.inventory_path),
+           "--devices", "leaf1", "--ports", "leaf1:Ethernet0", "--benchmark", shlex.join(hanging),
+           "--sizes", "8M,64M,512M", "--budget", "2", "--noise-runs", "2", "--db", str(db),
+           "--known-hosts", str(sim.known_hosts_path)]
+    tune = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        for _ in range(600):  # counted polls until the candidate's benchmark hangs
+            if pidfile.exists() and pidfile.read_text() or tune.poll() is not None:
+                break
+            time.sleep(0.2)
+        assert pidfile.exists(), tune.communicate()
+        assert sim.running_config("leaf1") != found  # the candidate is on the switch
+        tune.send_signal(sig)
+        out, err = tune.communicate(timeout=120)
+    finally:
+        if tune.poll() is None:
+            tune.kill()
+            tune.wait()
+        alive = False
+        if pidfile.exists() and pidfile.read_text():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
+                alive = True
+    assert tune.returncode == 128 + sig, (out, err)
+    assert not alive, "the benchmark was left running"
+    assert sim.running_config("leaf1") == found
+    assert f"stopped: interrupted by {sig.name}" in out and "Traceback" not in err
+    with Store(db) as store:
+        [stored] = store.tunes()
+        kinds = [kind for _, kind, _, _ in store.events(stored.id)]
+    assert stored.status == "stopped" and f"interrupted by {sig.name}" in stored.stopped
+    assert "restored" in kinds

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -204,6 +206,25 @@ def test_a_tune_database_another_program_keeps_locked_is_an_input_error_not_a_cr
         finally:
             other.execute("ROLLBACK")
             other.close()
+
+
+def test_a_second_tune_on_the_same_database_is_refused_naming_the_first(tmp_path):
+    """Two `tune --apply` runs given one --db: the second took the first's running tune for a killed one, resumed it
+    and pushed candidates to the same devices beside it. Now it is refused before anything is read or pushed (exit 2,
+    naming the first's pid); a report still reads the database, and the next tune runs once the first has ended."""
+    db = tmp_path / "tune.sqlite"
+    second = [sys.executable, "-c", "import sys; from losslessd.tune.store import Store\n"
+              "from losslessd.errors import InputError\ntry:\n    Store(sys.argv[1]).open_tune({'budget': 3})\n"
+              "except InputError as exc:\n    sys.exit(str(exc))\n", str(db)]
+    with Store(db) as first:
+        first.open_tune({"budget": 3})
+        res = subprocess.run(second, capture_output=True, text=True)
+        assert res.returncode == 1 and f"written by another losslessd tune (pid {os.getpid()}, lock {db}.lock)" in \
+            res.stderr, res.stderr
+        with Store(db, create=False) as report:
+            assert [t.status for t in report.tunes()] == ["running"]
+    res = subprocess.run(second, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
 
 
 def test_store_refuses_a_file_that_is_not_a_tune_database(tmp_path):

@@ -28,6 +28,9 @@ def daemon(
 ) -> None:
     """Poll switches and hosts for PFC/ECN counters, detect storms, lint configs for drift, and serve
     /metrics. SIGHUP (or POST /-/reload) re-reads the settings; SIGTERM stops."""
+    from ..daemon import hup
+
+    hup.hold()  # first: a SIGHUP while the settings load and the pollers import must not end the daemon
     from ..daemon.settings import load_settings  # pydantic models: only when asked
     from ..daemon.settings import schema as settings_schema
 

@@ -83,7 +83,8 @@ def tune(
     first), runs the benchmark and scores it, and the fabric ends at the best-known settings.
 
     Exit 0: done (or dry run printed). 1: the tune stopped early (a refused commit, drops, a storm, no run of the
-    settings as found to score) or no trial was valid. 2: input or usage error.
+    settings as found to score) or no trial was valid. 2: input or usage error. 130, 143, 129: stopped by Ctrl-C,
+    SIGTERM or SIGHUP, the devices put back to the best-known settings.
     """
     if ctx.invoked_subcommand is not None:
         return

@@ -37,7 +37,7 @@ from .. import __version__
 from ..errors import InputError
 from ..history import History
 from ..monitor import Event
-from . import logs
+from . import hup, logs
 from ..tune.propose import Found
 from .drift import FABRIC, Drift, pull_and_lint
 from .http import HttpFace
@@ -115,6 +115,7 @@ class Daemon:
         self._loop: asyncio.AbstractEventLoop
         self._reloading: asyncio.Task | None  # the reload running now, if any
         self._next_reload: asyncio.Future | None  # the outcome of the one queued to run after it, if any
+        self._started: asyncio.Event  # set once ready: reloads asked before wait for it
         self.history: History
         self.sinks: Sinks
         self.http: HttpFace
@@ -131,7 +132,10 @@ class Daemon:
                                                            thread_name_prefix="losslessd"))
         for sig in (signal.SIGTERM, signal.SIGINT):
             self._loop.add_signal_handler(sig, self.stop)
+        self._started = asyncio.Event()
         self._loop.add_signal_handler(signal.SIGHUP, lambda: self._spawn(self.reload()))
+        if hup.asked():  # a SIGHUP before the loop took it (losslessd.daemon.hup): one reload once started
+            self._spawn(self.reload())
         self.history = self._open_history(settings)
         self._close_stale_events()
         self._restore_drift()
@@ -163,6 +167,7 @@ class Daemon:
         await self._await_configured()
         await asyncio.sleep(0)  # the drift runner has looked at its schedule
         self._ready = True
+        self._started.set()
         self.notifier.ready(self._status())
         log.info("losslessd daemon started: %s", self._status(),
                  extra={"settings": str(settings.file), "shard": str(self.shard), "workers": len(self.workers)})
@@ -517,7 +522,10 @@ class Daemon:
 
         Requests coalesce: one made while a reload runs waits for a single reload after it, shared by every
         request made meanwhile (a burst of SIGHUPs from a config-management run reloads twice, not once per
-        signal); each request still sees a reload that began after it, so it reads the file as it was asked to."""
+        signal); each request still sees a reload that began after it, so it reads the file as it was asked to.
+        A request made while the daemon starts waits until it has started: a reload then ran beside the start
+        (workers told settings before they had any, systemd sent READY=1 by the reload before the daemon was ready)."""
+        await self._started.wait()
         if self._next_reload is None:
             self._next_reload = self._loop.create_future()
             if self._reloading is None:

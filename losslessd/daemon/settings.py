@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from ..credentials import Secret
-from ..docpos import Document, first_error, json_schema, load_yaml
+from ..docpos import Document, first_error, json_schema, load_yaml, must
 from ..errors import InputError
 from ..inventory import Address, Inventory
 from ..inventory import load as load_inventory
@@ -106,8 +106,15 @@ class HistorySettings(_S):
     retention_days: float = Field(30.0, gt=0)
 
 
+# Some webhook URLs carry their token (a Slack or Teams incoming webhook's path): no message repeats the URL. A
+# control character (not whitespace, so \S took it) made urllib's every POST fail with the URL's path and query in
+# the logged reason.
+_WEBHOOK_URL = r"^https?://[^\s\x00-\x1f\x7f]+$"
+
+
 class Webhook(_S):
-    url: str = Field(pattern=r"^https?://\S+$")
+    url: Annotated[str, Field(pattern=_WEBHOOK_URL), must("an http:// or https:// URL without spaces or control "
+                                                          "characters (not repeated here: it may carry a token)")]
     timeout_s: float = Field(5.0, gt=0)
     retries: int = Field(3, ge=0)
     headers_env: dict[str, EnvName] = Field(default_factory=dict, description="HTTP header -> environment variable "
@@ -119,8 +126,9 @@ class Webhook(_S):
         """What WebhookSink needs: checked here so that --check and a reload refuse it (never named in
         the error: some webhook URLs carry a token)."""
         try:
-            host = urlsplit(value).hostname
-        except ValueError as exc:  # a broken [IPv6] part
+            parts = urlsplit(value)
+            host, _ = parts.hostname, parts.port  # (a port past 65535 passed, and each POST failed on a name lookup)
+        except ValueError as exc:  # a broken [IPv6] part, a port that is no number or out of range
             raise ValueError(f"webhook URL is malformed: {exc}") from None
         if not host:
             raise ValueError("webhook URL names no host")

@@ -17,9 +17,10 @@ import selectors
 import signal
 import statistics
 import subprocess
+import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -43,6 +44,46 @@ from .store import AS_FOUND, Store, Trial
 KILL_GRACE_S = 5.0  # after SIGTERM, how long a timed-out benchmark gets before SIGKILL
 EXIT_GRACE_S = 2.0  # after the benchmark exits, how long processes it left may keep its output open
 POLL_S = 0.25  # how often a running benchmark is asked whether it exited (its pipes may outlive it)
+# Signals that stop a tune the way a refused push does (put back, recorded, said): Ctrl-C, `kill`/systemd/a cancelled CI
+# job, the terminal or SSH session it ran in going away.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Interrupted(BaseException):
+    """A stop signal arrived: the tune unwinds to its put-back (a BaseException, as KeyboardInterrupt is, so no
+    ``except Exception`` on the way, in losslessd or a library it drives, takes it for a failed push or read)."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        self.reason = f"interrupted by {signal.Signals(signum).name}"
+        super().__init__(self.reason)
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """The first of STOP_SIGNALS raises Interrupted where the tune stands; the ones after it are said and
+    ignored, so a second Ctrl-C does not cut the put-back short (SIGKILL still does: the next run resumes).
+    Before, SIGTERM and SIGHUP killed the tune with the candidate on the devices and the benchmark running."""
+    if threading.current_thread() is not threading.main_thread():  # (signal handlers belong to the main thread)
+        yield
+        return
+
+    def later(signum: int, _frame) -> None:
+        # (straight to the descriptor: a print from a handler that interrupted a print raises RuntimeError, reentrant)
+        with contextlib.suppress(OSError):
+            os.write(2, f"{signal.Signals(signum).name}: already stopping; the devices are being put back\n".encode())
+
+    def first(signum: int, _frame) -> None:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, later)
+        raise Interrupted(signum)
+
+    previous = {sig: signal.signal(sig, first) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @dataclass
@@ -85,7 +126,11 @@ def run_benchmark(argv: list[str], timeout_s: float, limit: int | None = None) -
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
         return Ran(BenchResult("unknown", invalid=[f"cannot run {argv[0]!r}: {exc.strerror or exc}"]), "", 0.0)
-    out, err, stopped = _read_output(proc, started + timeout_s, limit)
+    try:
+        out, err, stopped = _read_output(proc, started + timeout_s, limit)
+    except BaseException:  # (interrupted: the benchmark runs in its own session, so nothing else stops it)
+        _stop(proc)
+        raise
     notes = [LEFTOVERS] if stopped == "leftovers" else []
     if stopped == "limit":
         return Ran(BenchResult("unknown", invalid=[f"the benchmark printed more than {describe_mib(limit)}, the "
@@ -303,6 +348,15 @@ class Tuner:
 
     # -- tuning ----------------------------------------------------------------------------------------
     def run(self) -> int:
+        """Run the tune; a stop signal mid-way puts the devices back as a refused push does (exit 128 + the signal)."""
+        with stopped_by_signals():
+            try:
+                return self._run()
+            except Interrupted as exc:  # before its trials began or after its put-back: nothing is left to put back
+                self.say(f"stopped: {exc.reason}")
+                return 128 + exc.signum
+
+    def _run(self) -> int:
         store = Store(self.opts.db)
         tune, resumed = store.open_tune(self.params())
         self.store, self.tune = store, tune
@@ -325,6 +379,7 @@ class Tuner:
                                     self.policy.lossless.priorities, known_hosts=self.opts.known_hosts,
                                     timeout_s=self.opts.ssh_timeout_s)
         stopped = None
+        interrupted: Interrupted | None = None
         try:
             for name in self.devices:
                 self.pushers[name] = pusher_for(self.hosts[name], self.opts.known_hosts, self.opts.ssh_timeout_s,
@@ -349,6 +404,9 @@ class Tuner:
             stopped = result.stopped
         except StopTune as exc:
             stopped = exc.reason
+        except Interrupted as exc:
+            stopped, interrupted = exc.reason, exc
+            store.event(tune.id, "interrupted", exc.reason)
         except PushError as exc:
             stopped = str(exc)
             store.event(tune.id, "push_failed", exc.message, exc.device)
@@ -369,6 +427,9 @@ class Tuner:
         self.say(f"{'stopped: ' + stopped if stopped else 'finished'}; best-known settings: "
                  f"{_label(best)} (score {best_score:.3f})" if best_score is not None else
                  f"{'stopped: ' + stopped if stopped else 'finished'}; no trial was valid")
+        if interrupted is not None:
+            self.say("the same command starts a new tune from the settings now on the devices")
+            return 128 + interrupted.signum
         if error is not None:
             raise InputError(stopped or error.message) from None
         return 1 if stopped or best is None else 0

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, state_file_reason
+from ..statelock import WRITERS
 from ..units import is_printable_time
 
 SCHEMA_VERSION = 1
@@ -114,9 +115,19 @@ class Store:
             raise InputError(f"not a losslessd tune database: {state_file_reason(exc)}", file=str(self.path)) from None
         if version != str(SCHEMA_VERSION):
             raise InputError(f"tune database schema {version}, this losslessd reads {SCHEMA_VERSION}", file=str(self.path))
+        # One tune at a time per database: a second one took the first's running tune for a killed one, resumed it
+        # and pushed candidates to the same devices beside it.
+        try:
+            self._writer = WRITERS.take(self.path, "tune", "wait for it to end, or give this one its own --db") \
+                if create else None
+        except InputError:
+            self.db.close()
+            raise
 
     def close(self) -> None:
         self.db.close()
+        WRITERS.release(self._writer)
+        self._writer = None
 
     def __enter__(self) -> Store:
         return self

@@ -1,0 +1,58 @@
+"""One writing process per state file (the daemon's history, a tune database): a lock file beside it.
+
+``<file>.lock`` is locked with flock(2) and holds the writer's pid, so a second process is refused with the first's
+pid. The writers of one process share it (a daemon reload that changes only the history's retention opens the same
+file again before it closes it). It is a file of its own, never the SQLite database: closing any descriptor of a
+database drops the process's POSIX locks on it, SQLite's own among them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from pathlib import Path
+
+from .errors import InputError
+
+
+class Writers:
+    def __init__(self) -> None:
+        self._held: dict[str, list[int]] = {}  # lock file -> [descriptor, writers holding it]
+        self._mutex = threading.Lock()
+
+    def take(self, path: Path, holder: str, hint: str) -> str:
+        """The lock of ``path`` for this process (its name); an InputError naming the process that holds it.
+        ``holder``/``hint``: what the other process is ("daemon") and how to run two ("give each its own ...")."""
+        lock = str(path.resolve()) + ".lock"
+        with self._mutex:
+            if (held := self._held.get(lock)) is not None:
+                held[1] += 1
+                return lock
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError as exc:
+                raise InputError(f"cannot make its lock file {lock}: {exc.strerror or exc}", file=str(path)) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                pid = os.read(fd, 32).decode("ascii", "replace").strip()
+                os.close(fd)
+                raise InputError(f"written by another losslessd {holder} ({f'pid {pid}, ' if pid.isdigit() else ''}"
+                                 f"lock {lock}): one {holder} per file ({hint})", file=str(path)) from None
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+            self._held[lock] = [fd, 1]
+            return lock
+
+    def release(self, lock: str | None) -> None:
+        with self._mutex:
+            if lock is None or (held := self._held.get(lock)) is None:
+                return
+            held[1] -= 1
+            if not held[1]:
+                del self._held[lock]
+                os.close(held[0])  # (the file stays: removing it would race a process taking it)
+
+
+WRITERS = Writers()
