@@ -339,3 +339,52 @@ def test_junos_members_run_their_aggregates_class_of_service(tmp_path):
     assert {p.name: p.pfc_enabled for p in leaf2.ports.values()} == {"et-0/0/0": [3], "et-0/0/1": [3], "et-0/0/4": [3]}
     result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005", "PTH001"])
     assert [(f.code, f.device, f.port) for f in result.findings] == []
+
+
+# Cumulus Linux user guide, "Bonding - Link Aggregation" (`nv set interface bond1 bond member swp1-4`; a bond whose
+# name does not start with `bond` takes `type bond`) and "RDMA over Converged Ethernet - RoCE" (`nv set qos roce mode
+# lossless`): leaf1 as a Cumulus switch whose uplink bond `uplink` holds swp51-52. Written by us from those pages.
+NVUE_LEAF1 = """nv set system hostname leaf1
+nv set qos roce mode lossless
+nv set interface swp1 link mtu 9216
+nv set interface uplink type bond
+nv set interface uplink bond member swp51-52
+nv set interface swp51-52 link mtu 9216
+nv set interface swp1,swp51-52 qos pfc-watchdog
+"""
+
+
+def _nvue_lag(tmp_path: Path) -> Path:
+    """The lag fabric with leaf1 a Cumulus switch: h1 on swp1, uplink (swp51-52) to spine1, routes via the bond."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    shutil.rmtree(lag / "leaf1")
+    (lag / "leaf1.cfg").write_text(NVUE_LEAF1)
+    names = {"leaf1:Ethernet0": "leaf1:swp1", "leaf1:Ethernet48": "leaf1:swp51", "leaf1:Ethernet52": "leaf1:swp52"}
+    topo = lag / "topology.yaml"
+    text = topo.read_text()
+    for old, new in names.items():
+        text = text.replace(old, new)
+    topo.write_text(text)
+    routes = lag / "routes" / "leaf1.txt"
+    routes.write_text(routes.read_text().replace("PortChannel0001", "uplink").replace("Ethernet0,", "swp1,"))
+    return lag
+
+
+def test_nvue_bond_members_are_an_aggregate_routes_follow(tmp_path):
+    """NVUE `bond member` lines make their ports members of the bond (Port.bundle): leaf1's route to h2 via `uplink`
+    goes over swp51 and swp52 (before: "uplink is not a port of leaf1", DLK005 and PTH001 unverified), and the
+    startup.yaml form (`bond: member: swp51: {}`) reads the same."""
+    lag = _nvue_lag(tmp_path)
+    leaf1 = load_fabric([lag]).devices["leaf1"]
+    assert {p.name: p.bundle for p in leaf1.ports.values()} == {"swp1": None, "swp51": "uplink", "swp52": "uplink"}
+    result = lint([lag], "roce-dscp26", select_codes=["DLK005", "PTH001", "PFC005"])
+    assert [(f.code, f.device, f.port) for f in result.findings] == []
+    turns, delivered = pth_turns(result.fabric)
+    assert delivered == {("h1", "eth0"), ("h2", "eth0")}
+    assert {t for t in turns if t[0] == "leaf1"} >= {("leaf1", "swp1", "swp51"), ("leaf1", "swp1", "swp52")}
+    yaml_form = tmp_path / "startup.yaml"
+    yaml_form.write_text("- set:\n    system:\n      hostname: leaf1\n    interface:\n      uplink:\n        type: bond\n"
+                         "        bond:\n          member:\n            swp51: {}\n            swp52: {}\n")
+    leaf1 = load_fabric([yaml_form]).devices["leaf1"]
+    assert {p.name: p.bundle for p in leaf1.ports.values()} == {"swp51": "uplink", "swp52": "uplink"}
