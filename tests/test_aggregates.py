@@ -388,3 +388,97 @@ def test_nvue_bond_members_are_an_aggregate_routes_follow(tmp_path):
                          "        bond:\n          member:\n            swp51: {}\n            swp52: {}\n")
     leaf1 = load_fabric([yaml_form]).devices["leaf1"]
     assert {p.name: p.bundle for p in leaf1.ports.values()} == {"swp51": "uplink", "swp52": "uplink"}
+
+
+# Cisco Nexus 9000 Interfaces guide, "Configuring Port Channels" (a port-channel's configuration applies to its
+# members; MTU and priority-flow-control are compatibility parameters) and QoS guide, "Configuring Priority Flow
+# Control" (`priority-flow-control mode on` in interface mode): PFC, its watchdog and the MTU set on port-channel10,
+# its members Ethernet1/51-52 naming none of them. Written by us from those guides.
+NXOS_PO10 = """
+interface port-channel10
+  mtu 9216
+  priority-flow-control mode on
+  priority-flow-control watch-dog-interval on
+  service-policy type qos input PM-QOS-ROCE
+  no switchport
+
+interface Ethernet1/51
+  speed 100000
+  channel-group 10 mode active
+  no shutdown
+
+interface Ethernet1/52
+  speed 100000
+  mtu 1500
+  priority-flow-control mode off
+  channel-group 10 mode active
+  no shutdown
+"""
+
+
+def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
+    """NX-OS applies a port-channel's configuration to its members: port-channel10's `priority-flow-control mode on`,
+    watchdog and MTU are Ethernet1/51's and 1/52's (the port-channel's over 1/52's own `mode off` and `mtu 1500`).
+    Before, only the port-channel's service policies were read: both members were PFC-auto/off with no watchdog
+    (PFC001, WDG001 on each, PFC005 on 1/52 against none). The fix binds PFC and the MTU on the port-channel, and
+    config + snippet lints clean of them."""
+    path = _nxos_capture(tmp_path, "")
+    path.write_text(path.read_text().replace("interface Ethernet1/50\n", NXOS_PO10.lstrip() + "\ninterface "
+                                             "Ethernet1/50\n", 1))
+    device = load_fabric([path]).devices["nx-leaf4"]
+    members = {n: (p.bundle, p.pfc_enabled, p.mtu_bytes, p.watchdog.enabled if p.watchdog else None)
+               for n, p in device.ports.items() if p.bundle}
+    assert members == {"Ethernet1/51": ("port-channel10", [3], 9216, True),
+                       "Ethernet1/52": ("port-channel10", [3], 9216, True)}
+    codes = ["PFC001", "PFC005", "WDG001", "LNK001"]
+    assert [(f.code, f.port) for f in lint([path], "roce-dscp26", select_codes=codes).findings
+            if f.port in members] == []
+    # a fix for a port-channel whose PFC is off binds `priority-flow-control mode on` there, not on the members
+    off = tmp_path / "off" / path.name
+    off.parent.mkdir()
+    off.write_text(path.read_text().replace("  mtu 9216\n  priority-flow-control mode on\n  priority-flow-control "
+                                            "watch-dog-interval on\n  service-policy type qos input PM-QOS-ROCE\n  no "
+                                            "switchport\n\ninterface Ethernet1/51",
+                                            "  priority-flow-control mode off\n  service-policy type qos input "
+                                            "PM-QOS-ROCE\n  no switchport\n\ninterface Ethernet1/51"))
+    before = lint([off], "roce-dscp26", select_codes=["PFC001"])
+    assert {f.port for f in before.findings} >= {"Ethernet1/51", "Ethernet1/52"}
+    result = fix.plan(before, unsafe=True, model="N9K-C93180YC-EX")
+    (dev,) = result.devices
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    blocks = {b.split("\n", 1)[0]: b for b in ("\n" + snippet).split("\ninterface ")[1:]}
+    assert "priority-flow-control mode on" in blocks["port-channel10"]
+    assert not any("priority-flow-control mode" in blocks.get(m, "") for m in ("Ethernet1/51", "Ethernet1/52"))
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    queuing = "#% command: show queuing interface\n"  # (the running-config's sections end there)
+    pasted.write_text(off.read_text().replace(queuing, snippet + queuing))
+    assert [f.port for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == []
+
+
+def test_junos_members_take_their_aggregates_mtu_and_link_speed():
+    """Junos "Aggregated Ethernet Interfaces Overview" (the LAG is one link: its MTU is the bundle's) and "Configure
+    Aggregated Ethernet Link Speed" (`aggregated-ether-options link-speed` is every member's speed): ae0's `mtu 9216`
+    and `link-speed 100g` are its members' (IP MTU 9202, 9198 under `vlan-tagging`), over a member's own `mtu 1514`;
+    `link-speed mixed` says no speed; a port in no aggregate keeps its own. Before, members read None (or their own)."""
+    text = "\n".join([
+        "set system host-name j4",
+        "set interfaces et-0/0/0 ether-options 802.3ad ae0",
+        "set interfaces et-0/0/1 mtu 1514",
+        "set interfaces et-0/0/1 ether-options 802.3ad ae0",
+        "set interfaces ae0 mtu 9216",
+        "set interfaces ae0 aggregated-ether-options link-speed 100g",
+        "set interfaces ae0 unit 0 family inet address 10.0.0.0/31",
+        "set interfaces et-0/0/2 ether-options 802.3ad ae1",
+        "set interfaces et-0/0/2 speed 25g",
+        "set interfaces ae1 vlan-tagging",
+        "set interfaces ae1 mtu 9216",
+        "set interfaces ae1 aggregated-ether-options link-speed mixed",
+        "set interfaces et-0/0/3 mtu 1514",
+        "set interfaces et-0/0/3 speed 400g",
+    ])
+    device = junos.parse([Input("j4.conf", text + "\n")], "j4")
+    assert {p.name: (p.bundle, p.mtu_bytes, p.speed_gbps) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae0", 9202, 100.0), "et-0/0/1": ("ae0", 9202, 100.0), "et-0/0/2": ("ae1", 9198, 25.0),
+        "et-0/0/3": (None, 1500, 400.0)}
+    assert device.issues == []
