@@ -14,6 +14,7 @@ from losslessd import fix
 from losslessd.api import lint
 from losslessd.deadlock.analysis import analyse
 from losslessd.fabric import load_fabric
+from losslessd.model import Watchdog
 from losslessd.parse import junos
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
@@ -384,7 +385,8 @@ def test_nvue_bond_members_are_an_aggregate_routes_follow(tmp_path):
     assert delivered == {("h1", "eth0"), ("h2", "eth0")}
     assert {t for t in turns if t[0] == "leaf1"} >= {("leaf1", "swp1", "swp51"), ("leaf1", "swp1", "swp52")}
     yaml_form = tmp_path / "startup.yaml"
-    yaml_form.write_text("- set:\n    system:\n      hostname: leaf1\n    interface:\n      uplink:\n        type: bond\n"
+    yaml_form.write_text("- set:\n    system:\n      hostname: leaf1\n    interface:\n      uplink:\n"
+                         "        type: bond\n"
                          "        bond:\n          member:\n            swp51: {}\n            swp52: {}\n")
     leaf1 = load_fabric([yaml_form]).devices["leaf1"]
     assert {p.name: p.bundle for p in leaf1.ports.values()} == {"swp51": "uplink", "swp52": "uplink"}
@@ -482,3 +484,33 @@ def test_junos_members_take_their_aggregates_mtu_and_link_speed():
         "et-0/0/0": ("ae0", 9202, 100.0), "et-0/0/1": ("ae0", 9202, 100.0), "et-0/0/2": ("ae1", 9198, 25.0),
         "et-0/0/3": (None, 1500, 400.0)}
     assert device.issues == []
+
+
+def test_members_that_classify_queue_or_mark_a_lossless_flow_differently_are_named(tmp_path):
+    """PFC005 beyond PFC: 802.1AX hashes a flow onto one member, so what decides a lossless flow's treatment must
+    match across members. leaf1's Ethernet52 keeps `pfc_enable: "3"` but is bound to a TC_TO_PRIORITY_GROUP_MAP that
+    puts TC 3 in PG 0 and its queue 3 has no WRED profile (no ECN marking), and Ethernet48's watchdog is off: one
+    finding per differing member, naming each fact and the member compared with. Ethernet4 (no aggregate) may differ
+    freely. Before, PFC005 compared PFC only: nothing."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    config = lag / "leaf1" / "config_db.json"
+    db = json.loads(config.read_text())
+    db["TC_TO_PRIORITY_GROUP_MAP"]["LOSSY"] = {str(tc): "0" for tc in range(8)}
+    db["PORT_QOS_MAP"]["Ethernet52"]["tc_to_pg_map"] = "LOSSY"
+    del db["QUEUE"]["Ethernet52|3"]["wred_profile"]
+    del db["PFC_WD"]["Ethernet48"]
+    db["PORT_QOS_MAP"]["Ethernet4"]["tc_to_pg_map"] = "LOSSY"
+    config.write_text(json.dumps(db, indent=4))
+    leaf1 = load_fabric([lag]).devices["leaf1"]
+    assert [(p.watchdog or Watchdog()).enabled for p in (leaf1.ports["Ethernet48"], leaf1.ports["Ethernet52"])] == [
+        False, True]
+    result = lint([lag], "roce-dscp26", select_codes=["PFC005"])
+    got = sorted((f.port, f.data["member"], tuple(f.data["facts"])) for f in result.findings)
+    # two members tie on every fact: the first member's (Ethernet48's) value is the reference, so Ethernet52 is
+    # reported for all three, its watchdog (on) against Ethernet48's (off) too
+    assert got == [("Ethernet52", "Ethernet48", ("TC 3's PG is", "ECN marking on queue 3 is", "the PFC watchdog is"))]
+    (finding,) = result.findings
+    assert "TC 3's PG is PG 0 (Ethernet48: PG 3)" in finding.message
+    assert "ECN marking on queue 3 is off (Ethernet48: on)" in finding.message
+    assert "the PFC watchdog is on (Ethernet48: off)" in finding.message

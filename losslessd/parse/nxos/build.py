@@ -171,7 +171,8 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
         channel = with_port_profiles(cfg, channel, issues)
     return dataclasses.replace(iface, channel_undefined_profile=channel.undefined_profile,
                                **{attr: getattr(channel, attr) for attr in _POLICIES},
-                               **{attr: val for attr in _CHANNEL_SETTINGS if (val := getattr(channel, attr)) is not None})
+                               **{attr: val for attr in _CHANNEL_SETTINGS
+                                  if (val := getattr(channel, attr)) is not None})
 
 
 def _profile_may_attach(iface: InterfaceConf) -> bool:
