@@ -417,8 +417,8 @@ def _line(conf: Conf, w: list[str], src: Source) -> None:
 
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
     try:
-        names = [n for n in expand(w[1]) if SWP.match(n)]
-        bonds = [n for n in expand(w[1]) if not SWP.match(n)]
+        named = expand(w[1])
+        names, bonds = [n for n in named if SWP.match(n)], [n for n in named if not SWP.match(n)]
         if w[2:4] == ["bond", "member"] and len(w) == 5:
             # NVUE reference, `nv set interface <interface-id> bond member <member-id>`: a bond's members are switch
             # ports (a list or range, `swp2-3`), there even when no other line names them; the bond's own settings
