@@ -268,6 +268,10 @@ PLATFORMS: dict[str, Platform] = {
                            # Interfaces guide, "Configuring Port Channels": the members up in each port-channel, over
                            # which a route through it goes (parse/nxos/channels.py).
                            Command("show port-channel summary", optional=True),
+                           # The same guide's `show interface port-channel [channel-number]`, every port-channel
+                           # without a number: the members line of each (parse/nxos/channels.py), which a route
+                           # follows where the summary was refused.
+                           Command("show interface port-channel", optional=True),
                            # The model chooses the command family losslessd renders (Nexus 9000 or 3000).
                            Command("show version", optional=True)),
                  refusals=("% Invalid command", "% Incomplete command", "% Permission denied"),

@@ -14,6 +14,7 @@ from losslessd import fix
 from losslessd.api import lint
 from losslessd.deadlock.analysis import analyse
 from losslessd.fabric import load_fabric
+from losslessd.model import Watchdog
 from losslessd.parse import junos
 from losslessd.parse.base import Input
 from losslessd.policy import load_policy
@@ -339,3 +340,197 @@ def test_junos_members_run_their_aggregates_class_of_service(tmp_path):
     assert {p.name: p.pfc_enabled for p in leaf2.ports.values()} == {"et-0/0/0": [3], "et-0/0/1": [3], "et-0/0/4": [3]}
     result = lint([lag], "roce-dscp26", select_codes=["PFC001", "PFC005", "PTH001"])
     assert [(f.code, f.device, f.port) for f in result.findings] == []
+
+
+# Cumulus Linux user guide, "Bonding - Link Aggregation" (`nv set interface bond1 bond member swp1-4`; a bond whose
+# name does not start with `bond` takes `type bond`) and "RDMA over Converged Ethernet - RoCE" (`nv set qos roce mode
+# lossless`): leaf1 as a Cumulus switch whose uplink bond `uplink` holds swp51-52. Written by us from those pages.
+NVUE_LEAF1 = """nv set system hostname leaf1
+nv set qos roce mode lossless
+nv set interface swp1 link mtu 9216
+nv set interface uplink type bond
+nv set interface uplink bond member swp51-52
+nv set interface swp51-52 link mtu 9216
+nv set interface swp1,swp51-52 qos pfc-watchdog
+"""
+
+
+def _nvue_lag(tmp_path: Path) -> Path:
+    """The lag fabric with leaf1 a Cumulus switch: h1 on swp1, uplink (swp51-52) to spine1, routes via the bond."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    shutil.rmtree(lag / "leaf1")
+    (lag / "leaf1.cfg").write_text(NVUE_LEAF1)
+    names = {"leaf1:Ethernet0": "leaf1:swp1", "leaf1:Ethernet48": "leaf1:swp51", "leaf1:Ethernet52": "leaf1:swp52"}
+    topo = lag / "topology.yaml"
+    text = topo.read_text()
+    for old, new in names.items():
+        text = text.replace(old, new)
+    topo.write_text(text)
+    routes = lag / "routes" / "leaf1.txt"
+    routes.write_text(routes.read_text().replace("PortChannel0001", "uplink").replace("Ethernet0,", "swp1,"))
+    return lag
+
+
+def test_nvue_bond_members_are_an_aggregate_routes_follow(tmp_path):
+    """NVUE `bond member` lines make their ports members of the bond (Port.bundle): leaf1's route to h2 via `uplink`
+    goes over swp51 and swp52 (before: "uplink is not a port of leaf1", DLK005 and PTH001 unverified), and the
+    startup.yaml form (`bond: member: swp51: {}`) reads the same."""
+    lag = _nvue_lag(tmp_path)
+    leaf1 = load_fabric([lag]).devices["leaf1"]
+    assert {p.name: p.bundle for p in leaf1.ports.values()} == {"swp1": None, "swp51": "uplink", "swp52": "uplink"}
+    result = lint([lag], "roce-dscp26", select_codes=["DLK005", "PTH001", "PFC005"])
+    assert [(f.code, f.device, f.port) for f in result.findings] == []
+    turns, delivered = pth_turns(result.fabric)
+    assert delivered == {("h1", "eth0"), ("h2", "eth0")}
+    assert {t for t in turns if t[0] == "leaf1"} >= {("leaf1", "swp1", "swp51"), ("leaf1", "swp1", "swp52")}
+    yaml_form = tmp_path / "startup.yaml"
+    yaml_form.write_text("- set:\n    system:\n      hostname: leaf1\n    interface:\n      uplink:\n"
+                         "        type: bond\n"
+                         "        bond:\n          member:\n            swp51: {}\n            swp52: {}\n")
+    leaf1 = load_fabric([yaml_form]).devices["leaf1"]
+    assert {p.name: p.bundle for p in leaf1.ports.values()} == {"swp51": "uplink", "swp52": "uplink"}
+
+
+# Cisco Nexus 9000 Interfaces guide, "Configuring Port Channels" (a port-channel's configuration applies to its
+# members; MTU and priority-flow-control are compatibility parameters) and QoS guide, "Configuring Priority Flow
+# Control" (`priority-flow-control mode on` in interface mode): PFC, its watchdog and the MTU set on port-channel10,
+# its members Ethernet1/51-52 naming none of them. Written by us from those guides.
+NXOS_PO10 = """
+interface port-channel10
+  mtu 9216
+  priority-flow-control mode on
+  priority-flow-control watch-dog-interval on
+  service-policy type qos input PM-QOS-ROCE
+  no switchport
+
+interface Ethernet1/51
+  speed 100000
+  channel-group 10 mode active
+  no shutdown
+
+interface Ethernet1/52
+  speed 100000
+  mtu 1500
+  priority-flow-control mode off
+  channel-group 10 mode active
+  no shutdown
+"""
+
+
+def test_nxos_port_channel_pfc_mtu_and_watchdog_reach_its_members(tmp_path):
+    """NX-OS applies a port-channel's configuration to its members: port-channel10's `priority-flow-control mode on`,
+    watchdog and MTU are Ethernet1/51's and 1/52's (the port-channel's over 1/52's own `mode off` and `mtu 1500`).
+    Before, only the port-channel's service policies were read: both members were PFC-auto/off with no watchdog
+    (PFC001, WDG001 on each, PFC005 on 1/52 against none). The fix binds PFC and the MTU on the port-channel, and
+    config + snippet lints clean of them."""
+    path = _nxos_capture(tmp_path, "")
+    path.write_text(path.read_text().replace("interface Ethernet1/50\n", NXOS_PO10.lstrip() + "\ninterface "
+                                             "Ethernet1/50\n", 1))
+    device = load_fabric([path]).devices["nx-leaf4"]
+    members = {n: (p.bundle, p.pfc_enabled, p.mtu_bytes, p.watchdog.enabled if p.watchdog else None)
+               for n, p in device.ports.items() if p.bundle}
+    assert members == {"Ethernet1/51": ("port-channel10", [3], 9216, True),
+                       "Ethernet1/52": ("port-channel10", [3], 9216, True)}
+    codes = ["PFC001", "PFC005", "WDG001", "LNK001"]
+    assert [(f.code, f.port) for f in lint([path], "roce-dscp26", select_codes=codes).findings
+            if f.port in members] == []
+    # a fix for a port-channel whose PFC is off binds `priority-flow-control mode on` there, not on the members
+    off = tmp_path / "off" / path.name
+    off.parent.mkdir()
+    off.write_text(path.read_text().replace("  mtu 9216\n  priority-flow-control mode on\n  priority-flow-control "
+                                            "watch-dog-interval on\n  service-policy type qos input PM-QOS-ROCE\n  no "
+                                            "switchport\n\ninterface Ethernet1/51",
+                                            "  priority-flow-control mode off\n  service-policy type qos input "
+                                            "PM-QOS-ROCE\n  no switchport\n\ninterface Ethernet1/51"))
+    before = lint([off], "roce-dscp26", select_codes=["PFC001"])
+    assert {f.port for f in before.findings} >= {"Ethernet1/51", "Ethernet1/52"}
+    result = fix.plan(before, unsafe=True, model="N9K-C93180YC-EX")
+    (dev,) = result.devices
+    snippet = "".join(p.snippet for p in dev.parts if p.snippet)
+    blocks = {b.split("\n", 1)[0]: b for b in ("\n" + snippet).split("\ninterface ")[1:]}
+    assert "priority-flow-control mode on" in blocks["port-channel10"]
+    assert not any("priority-flow-control mode" in blocks.get(m, "") for m in ("Ethernet1/51", "Ethernet1/52"))
+    pasted = tmp_path / "pasted" / path.name
+    pasted.parent.mkdir()
+    queuing = "#% command: show queuing interface\n"  # (the running-config's sections end there)
+    pasted.write_text(off.read_text().replace(queuing, snippet + queuing))
+    assert [f.port for f in lint([pasted], "roce-dscp26", select_codes=["PFC001"]).findings] == []
+
+
+def test_junos_members_take_their_aggregates_mtu_and_link_speed():
+    """Junos "Aggregated Ethernet Interfaces Overview" (the LAG is one link: its MTU is the bundle's) and "Configure
+    Aggregated Ethernet Link Speed" (`aggregated-ether-options link-speed` is every member's speed): ae0's `mtu 9216`
+    and `link-speed 100g` are its members' (IP MTU 9202, 9198 under `vlan-tagging`), over a member's own `mtu 1514`;
+    `link-speed mixed` says no speed; a port in no aggregate keeps its own. Before, members read None (or their own)."""
+    text = "\n".join([
+        "set system host-name j4",
+        "set interfaces et-0/0/0 ether-options 802.3ad ae0",
+        "set interfaces et-0/0/1 mtu 1514",
+        "set interfaces et-0/0/1 ether-options 802.3ad ae0",
+        "set interfaces ae0 mtu 9216",
+        "set interfaces ae0 aggregated-ether-options link-speed 100g",
+        "set interfaces ae0 unit 0 family inet address 10.0.0.0/31",
+        "set interfaces et-0/0/2 ether-options 802.3ad ae1",
+        "set interfaces et-0/0/2 speed 25g",
+        "set interfaces ae1 vlan-tagging",
+        "set interfaces ae1 mtu 9216",
+        "set interfaces ae1 aggregated-ether-options link-speed mixed",
+        "set interfaces et-0/0/3 mtu 1514",
+        "set interfaces et-0/0/3 speed 400g",
+    ])
+    device = junos.parse([Input("j4.conf", text + "\n")], "j4")
+    assert {p.name: (p.bundle, p.mtu_bytes, p.speed_gbps) for p in device.ports.values()} == {
+        "et-0/0/0": ("ae0", 9202, 100.0), "et-0/0/1": ("ae0", 9202, 100.0), "et-0/0/2": ("ae1", 9198, 25.0),
+        "et-0/0/3": (None, 1500, 400.0)}
+    assert device.issues == []
+
+
+def test_members_that_classify_queue_or_mark_a_lossless_flow_differently_are_named(tmp_path):
+    """PFC005 beyond PFC: 802.1AX hashes a flow onto one member, so what decides a lossless flow's treatment must
+    match across members. leaf1's Ethernet52 keeps `pfc_enable: "3"` but is bound to a TC_TO_PRIORITY_GROUP_MAP that
+    puts TC 3 in PG 0 and its queue 3 has no WRED profile (no ECN marking), and Ethernet48's watchdog is off: one
+    finding per differing member, naming each fact and the member compared with. Ethernet4 (no aggregate) may differ
+    freely. Before, PFC005 compared PFC only: nothing."""
+    lag = tmp_path / "lag"
+    shutil.copytree(LAG, lag)
+    config = lag / "leaf1" / "config_db.json"
+    db = json.loads(config.read_text())
+    db["TC_TO_PRIORITY_GROUP_MAP"]["LOSSY"] = {str(tc): "0" for tc in range(8)}
+    db["PORT_QOS_MAP"]["Ethernet52"]["tc_to_pg_map"] = "LOSSY"
+    del db["QUEUE"]["Ethernet52|3"]["wred_profile"]
+    del db["PFC_WD"]["Ethernet48"]
+    db["PORT_QOS_MAP"]["Ethernet4"]["tc_to_pg_map"] = "LOSSY"
+    config.write_text(json.dumps(db, indent=4))
+    leaf1 = load_fabric([lag]).devices["leaf1"]
+    assert [(p.watchdog or Watchdog()).enabled for p in (leaf1.ports["Ethernet48"], leaf1.ports["Ethernet52"])] == [
+        False, True]
+    result = lint([lag], "roce-dscp26", select_codes=["PFC005"])
+    got = sorted((f.port, f.data["member"], tuple(f.data["facts"])) for f in result.findings)
+    # two members tie on every fact: the first member's (Ethernet48's) value is the reference, so Ethernet52 is
+    # reported for all three, its watchdog (on) against Ethernet48's (off) too
+    assert got == [("Ethernet52", "Ethernet48", ("TC 3's PG is", "ECN marking on queue 3 is", "the PFC watchdog is"))]
+    (finding,) = result.findings
+    assert "TC 3's PG is PG 0 (Ethernet48: PG 3)" in finding.message
+    assert "ECN marking on queue 3 is off (Ethernet48: on)" in finding.message
+    assert "the PFC watchdog is on (Ethernet48: off)" in finding.message
+
+
+def test_eos_trunks_of_the_same_vlans_share_one_list(tmp_path):
+    """A trunk allows every VLAN by default (EOS User Manual, switchport trunk allowed vlan): 4,094 VLANs a port. Ports
+    trunking the same VLANs (every VLAN; a port-channel's, its members) share one read-only list: 4,000 such ports held
+    600 MiB of lists of their own (bench/trunk_vlans.py: 616 MiB -> 23 MiB, DLK003 lint 49 s -> 5 s). DLK003 still
+    reports each of them flooding with the others, in VLAN 1-4094."""
+    text = "hostname t1\n" + "".join(
+        f"interface Ethernet{n}\n   switchport mode trunk\n   priority-flow-control on\n"
+        f"   priority-flow-control priority 3 no-drop\n!\n" for n in (1, 2, 3)) + (
+        "interface Ethernet4\n   switchport mode trunk\n   switchport trunk allowed vlan 10,20\n!\n")
+    path = tmp_path / "t1.cfg"
+    path.write_text(text)
+    result = lint([path], "roce-dscp26", select_codes=["DLK003"])
+    ports = result.fabric.devices["t1"].ports
+    assert ports["Ethernet1"].vlans == list(range(1, 4095)) and ports["Ethernet4"].vlans == [10, 20]
+    assert ports["Ethernet1"].vlans is ports["Ethernet2"].vlans is ports["Ethernet3"].vlans
+    assert [(f.port, f.data["vlans"]) for f in result.findings] == [
+        ("Ethernet1", "1-4094"), ("Ethernet2", "1-4094"), ("Ethernet3", "1-4094")]
+    assert "floods with Ethernet2, Ethernet3, Ethernet4 in VLAN 1-4094" in result.findings[0].message

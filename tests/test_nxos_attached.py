@@ -283,8 +283,11 @@ def test_port_channel_members_get_their_policies_on_the_port_channel(tmp_path):
     prof, text = _render(path, "roce-dscp26", "n9k")
     for name in ("Ethernet1/1", "Ethernet1/2"):
         (lines,) = _block(text, f"interface {name}")
-        assert not [line for line in lines if "service-policy" in line or "switchport" in line], lines
+        assert not [line for line in lines if "service-policy" in line or "switchport" in line
+                    or "priority-flow-control" in line or "mtu" in line], lines
+    # (NX-OS applies the port-channel's MTU, PFC mode and watchdog to its members too: they go there, not on them)
     assert _block(text, "interface port-channel10") == [[
+        "  mtu 9216", "  priority-flow-control mode on", "  priority-flow-control watch-dog-interval on",
         "  no service-policy type qos input OLD_CLASSIFY",
         f"  service-policy type qos input ROCE_DSCP_{prof.map_tag()}",
         "  no service-policy type queuing output OLD_EGRESS",

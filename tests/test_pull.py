@@ -577,3 +577,28 @@ def test_a_snapshot_folder_that_fills_is_named_not_an_internal_error(sim_fabric,
     assert res.returncode == 2 and res.stdout == ""
     assert (f"losslessd: error: {small_disk / 'snap2' / MANIFEST}: cannot write into the snapshot: No space left on "
             "device; nothing was contacted") in res.stderr
+
+
+def test_pull_collects_an_nxos_switchs_port_channels_and_lint_follows_their_members(make_sim, tmp_path):
+    """NX-OS: `losslessd pull` runs `show interface port-channel` (every port-channel's block, its members line: Cisco
+    Nexus 9000 Interfaces guide, "Configuring Port Channels") over SSH; the snapshot's device reads which members each
+    port-channel has (Device.bundle_members_shown). Before, the pull never asked, and a route through a port-channel
+    whose config names no member stayed unverified."""
+    from tests.test_aggregates import SHOW_PO10
+
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    recorded = capture.read((Path("tests/fixtures/raw/cisco_nxos/roce-capture.txt")).read_text(encoding="utf-8"))
+    blocks = SHOW_PO10.split("#% command: sh int po20\n")[0].split("\n", 1)[1]  # port-channel10's block
+    blocks += SHOW_PO10.split("#% command: sh int po20\n")[1]
+    sections = [(s.command, s.output) for s in recorded.sections] + [("show interface port-channel", blocks)]
+    (fabric / "nx1.capture").write_text(capture.write(
+        {"device": "nx1", "platform": "cisco_nxos", "collected": "2026-11-29T10:00:05Z"}, sections))
+    sim = make_sim(snmp=False, fabric=fabric)
+    out = tmp_path / "snap"
+    res = _pull_cli(sim.inventory_path, out, sim.env, known_hosts=sim.known_hosts_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    _, pulled = capture.read((out / "nx1.capture").read_text())
+    assert "show interface port-channel" in [s.command for s in pulled]
+    device = lint([out]).fabric.devices["nx1"]
+    assert device.bundle_members_shown == {"port-channel10": ["Ethernet1/51", "Ethernet1/52"], "port-channel20": []}

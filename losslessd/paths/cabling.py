@@ -33,8 +33,9 @@ class Cabling:
         self.devices = devices = fabric.devices if devices is None else devices
         self.peer: dict[End, End] = {}
         self.skipped: list[tuple[End, End, str]] = []  # cables left out, and why
-        # routing.aggregate_members, once per link aggregate: (device, its number) -> (member ports, where read)
-        self.aggregates: dict[tuple[str, int], tuple[list[str] | None, str]] = {}
+        # routing.aggregate_members, once per link aggregate: (device, its number or bond name) -> (member ports, where
+        # read)
+        self.aggregates: dict[tuple[str, int | str], tuple[list[str] | None, str]] = {}
         peer = self.peer
         switch, host = DeviceKind.switch, DeviceKind.host
         for link in fabric.links:

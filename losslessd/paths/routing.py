@@ -359,11 +359,8 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
     names). None when ``name`` is no aggregate, the summary does not list it (its row could not be read: a SYS002
     says routes through it are not followed), its interface output's members line could not be read (the same), or
     the config names no member of it."""
-    m = _AGGREGATE.match(name)
-    if m is None:
-        return None, ""
     memo = cabling.aggregates  # (routes through one port-channel: many)
-    key = (dev, int(m[1]))
+    key = (dev, _key(name))
     if key not in memo:
         memo[key] = _members(cabling.device(dev), key[1])
     return memo[key]
@@ -371,25 +368,31 @@ def aggregate_members(cabling: Cabling, dev: str, name: str) -> tuple[list[str] 
 
 def aggregate_ports(device: Device, name: str) -> list[str]:
     """The ports the config makes members of link aggregate ``name`` (Port.bundle), however the name is spelled
-    (`Po10`, `port-channel10`, `PortChannel0010`, `ae10`); [] when it is none of the device's aggregates."""
+    (`Po10`, `port-channel10`, `PortChannel0010`, `ae10`; a bond by its name, `bond1`, `peerlink`); [] when it is
+    none of the device's aggregates."""
+    return _configured(device, _key(name))
+
+
+def _key(name: str) -> int | str:
+    """A numbered aggregate by its number (_AGGREGATE), any other (an NVUE bond: Cumulus Linux names them freely,
+    `bond1`, `peerlink`) by its name as written."""
     m = _AGGREGATE.match(name)
-    return _configured(device, int(m[1])) if m else []
+    return int(m[1]) if m else name
 
 
-def _configured(device: Device, number: int) -> list[str]:
-    return [p.name for p in device.ports.values()
-            if p.bundle and (b := _AGGREGATE.match(p.bundle)) and int(b[1]) == number]
+def _configured(device: Device, key: int | str) -> list[str]:
+    return [p.name for p in device.ports.values() if p.bundle and _key(p.bundle) == key]
 
 
-def _members(device: Device, number: int) -> tuple[list[str] | None, str]:
+def _members(device: Device, key: int | str) -> tuple[list[str] | None, str]:
     for captured, said in ((device.bundle_members, "show port-channel summary"),
-                           (device.bundle_members_shown, f"show interface port-channel {number}")):
+                           (device.bundle_members_shown, f"show interface port-channel {key}")):
         for bundle, ports in (captured or {}).items():  # the config's members may be down, or out of the port-channel
-            if (b := _AGGREGATE.match(bundle)) and int(b[1]) == number:
+            if _key(bundle) == key:
                 return (ports, said) if ports is not None else (None, "")  # (None: its members line not read)
-    if device.bundle_members is not None:  # a summary row not read (a SYS002 said routes through it are not followed)
-        return None, ""
-    configured = _configured(device, number)
+    if device.bundle_members is not None and isinstance(key, int):  # a summary row not read (a SYS002 said routes
+        return None, ""  # through it are not followed)
+    configured = _configured(device, key)
     return (configured, "its members in the config") if configured else (None, "")
 
 

@@ -211,12 +211,22 @@ class LosslessOnL2Flooding(Rule):
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         # The work is per distinct VLAN list, not per port and VLAN: every port of a switch in its default VLAN, or
         # trunking every VLAN, holds the same list (16,384 ports x 4,094 VLANs one by one took minutes).
-        lists: dict[tuple[int, ...], list[str]] = {}  # VLAN list -> the ports holding it
-        of: dict[str, tuple[int, ...]] = {}
+        # Each distinct list is worked with by its index (a tuple of 4,094 VLANs hashes at every lookup), and parsers
+        # share one list object among ports with equal VLANs, so most ports' lists are told apart by their id.
+        index: dict[tuple[int, ...], int] = {}  # VLAN list -> its index
+        by_id: dict[int, int] = {}  # id of a port's VLAN list -> its index
+        lists: list[tuple[tuple[int, ...], list[str]]] = []  # by index: the VLAN list, the ports holding it
+        of: dict[str, int] = {}  # port -> the index of its VLAN list
         for port in device.ports.values():
             if port.vlans:
-                vlans = of[port.name] = tuple(port.vlans)
-                lists.setdefault(vlans, []).append(port.name)
+                i = by_id.get(id(port.vlans))
+                if i is None:
+                    vlans = tuple(port.vlans)
+                    i = by_id[id(port.vlans)] = index.setdefault(vlans, len(index))
+                    if i == len(lists):
+                        lists.append((vlans, []))
+                of[port.name] = i
+                lists[i][1].append(port.name)
         if not lists:  # routed ports only (a leaf of a routed fabric): nothing floods
             return
         # Whether each VLAN floods between two targets. A link aggregate is one bridge port (IEEE 802.1AX: the
@@ -224,31 +234,31 @@ class LosslessOnL2Flooding(Rule):
         # back out of another, so its members are one target.
         many = object()
         seen: dict[int, object] = {}  # VLAN -> its one target so far, or `many`
-        for vlans, names in lists.items():
+        for vlans, names in lists:
             targets = {device.ports[n].bundle or n for n in names}
             first = next(iter(targets)) if len(targets) == 1 else many
             for v in vlans:
                 had = seen.setdefault(v, first)
                 if had is not first and had is not many and had != first:
                     seen[v] = many
-        shared_of = {vlans: [v for v in vlans if seen[v] is many] for vlans in lists}
-        flooded: dict[tuple[int, ...], tuple[list[str], dict[str | None, int]]] = {}  # ports flooded together
+        shared_of = [[v for v in vlans if seen[v] is many] for vlans, _ in lists]
+        flooded: dict[int, tuple[list[str], dict[str | None, int], str]] = {}  # by list: the ports flooded together
         for port in device.ports.values():
-            shared = shared_of.get(of.get(port.name, ()), [])
-            if not shared:
+            key = of.get(port.name)
+            if key is None or not shared_of[key]:
                 continue
+            shared = shared_of[key]
             paused = sorted(set(port.pfc_enabled or ()) & set(ctx.lossless))
             if paused:
-                key = tuple(shared)
                 if key not in flooded:
                     wanted = set(shared)
-                    hit = {vlans for vlans in lists if not wanted.isdisjoint(vlans)}
+                    hit = {i for i, (vlans, _) in enumerate(lists) if not wanted.isdisjoint(vlans)}
                     together = [m for m in device.ports if of.get(m) in hit]
                     bundles: dict[str | None, int] = {}
                     for m in together:
                         bundles[device.ports[m].bundle] = bundles.get(device.ports[m].bundle, 0) + 1
-                    flooded[key] = together, bundles
-                together, bundles = flooded[key]  # (the port itself is one of them)
+                    flooded[key] = together, bundles, ranges(shared)
+                together, bundles, shown = flooded[key]  # (the port itself is one of them)
                 # (its own aggregate's members are not flooded to)
                 total = len(together) - (bundles[port.bundle] if port.bundle is not None else 1)
                 others = []
@@ -257,7 +267,6 @@ class LosslessOnL2Flooding(Rule):
                         others.append(m)
                         if len(others) == 4:
                             break
-                shown = ranges(shared)
                 yield self.finding(f"PFC is on for lossless {priorities(paused)} and the port floods with "
                                    f"{_few(others, total)} in VLAN {shown}: flooded lossless frames can "
                                    "deadlock", device=device, port=port, key=shown, vlans=shown)

@@ -297,33 +297,46 @@ class NoLosslessConfiguration(Rule):
 
 @register
 class AggregateMembersDiffer(Rule):
-    """The members of one link aggregate disagree on which lossless priorities PFC pauses.
+    """The members of one link aggregate treat a lossless flow differently: PFC, or what else decides its treatment.
 
     ## What it checks
     On a switch, the member ports of each link aggregate (SONiC PORTCHANNEL_MEMBER, EOS and NX-OS `channel-group`,
-    Junos `802.3ad aeN`) whose PFC state is known: a lossless priority of the policy that some members pause and
-    others do not. One finding per member that lacks it, naming the aggregate and a member that has it, whether or
-    not that member was selected as RoCE-facing (a member with no QoS entry of its own is the usual way to get here,
-    and PFC001 does not look at a port the selection leaves out).
+    Junos `802.3ad aeN`, NVUE `bond member`), whether or not they were selected as RoCE-facing (a member with no QoS
+    entry of its own is the usual way to get here, and the per-port rules do not look at a port the selection leaves
+    out):
+    - PFC: a lossless priority of the policy that some members pause and others do not; one finding per member that
+      lacks it, naming a member that has it;
+    - what else decides a lossless flow's treatment on the member (IEEE 802.1Qbb / 802.1Q: the switch classifies a
+      frame by its trusted field into a traffic class, which gives it its PFC priority, ingress priority group and
+      egress queue; ECN marks on that queue; the watchdog acts on the port): the trust mode, and for each lossless
+      DSCP of the policy its traffic class, that class's PFC priority, PG and egress queue, ECN marking on that
+      queue, and whether the PFC watchdog is on. Each fact is compared where both members' input shows it; the value
+      most members have (the first member's on a tie) is the reference, and one finding per member that differs
+      names every fact that differs and a member that has the reference.
 
     ## Why it matters
     An aggregate hashes each flow onto one member (IEEE 802.1AX, frame distribution: every frame of a conversation
     on one link), so the RoCE flows hashed onto the member without PFC are lossy: its ingress buffer drops them under
-    congestion instead of pausing the sender, while the flows on the other members run lossless. The loss follows
-    the hash, so it shows up as a few queue pairs retransmitting while the aggregate looks healthy.
+    congestion instead of pausing the sender, while the flows on the other members run lossless. A member that
+    classifies the DSCP into another class, pauses or queues it elsewhere, marks no ECN or runs no watchdog treats
+    the same flows otherwise than its siblings. The loss or the unfairness follows the hash, so it shows up as a few
+    queue pairs retransmitting or slowing while the aggregate looks healthy.
 
     ## Failing example
     SONiC `PORTCHANNEL_MEMBER|PortChannel0001|Ethernet48` and `|Ethernet52`, with `PORT_QOS_MAP|Ethernet48:
     pfc_enable: "3"` and no PORT_QOS_MAP entry for Ethernet52: `member of PortChannel0001 with PFC off for lossless
-    priority 3, which Ethernet48 of the same aggregate pauses ...`.
+    priority 3, which Ethernet48 of the same aggregate pauses ...`. Or Ethernet52 bound to a DSCP_TO_TC_MAP that
+    sends DSCP 26 to TC 1: `member of PortChannel0001 that treats lossless traffic otherwise than Ethernet48 of the
+    same aggregate: DSCP 26 goes to TC 1 (Ethernet48: TC 3) ...`.
 
     ## Passing example
-    Every member of PortChannel0001 with `pfc_enable: "3"`.
+    Every member of PortChannel0001 with `pfc_enable: "3"` and the same maps, WRED profile and watchdog.
 
     ## Fix
-    Give every member of the aggregate the same PFC (and QoS) settings as the others: on SONiC a PORT_QOS_MAP entry
-    per member, on EOS and NX-OS the same lines (or policies on the port-channel) on each `channel-group` member, on
-    Junos the same congestion-notification-profile on each `802.3ad` member.
+    Give every member of the aggregate the same PFC and QoS settings as the others: on SONiC a PORT_QOS_MAP entry
+    (and QUEUE, PFC_WD entries) per member alike, on EOS and NX-OS the same lines (or policies on the port-channel) on
+    each `channel-group` member, on Junos the same CoS on each `802.3ad` member (or bind it on aeN), on NVUE the same
+    profiles on each bond member.
     """
 
     code = "PFC005"
@@ -335,10 +348,12 @@ class AggregateMembersDiffer(Rule):
     def check_device(self, ctx: Context, device: Device) -> Iterator[Finding]:
         members: dict[str, list[Port]] = {}
         for port in device.ports.values():
-            if port.bundle is not None and port.pfc_enabled is not None and port.admin_up is not False:
+            if port.bundle is not None and port.admin_up is not False:
                 members.setdefault(port.bundle, []).append(port)
         lossless = set(ctx.lossless)
-        for bundle, ports in members.items():
+        for bundle, everyone in members.items():
+            ports = [p for p in everyone if p.pfc_enabled is not None]
+            yield from self._treatment(ctx, device, bundle, everyone)
             paused = {p.name: set(p.pfc_enabled or ()) & lossless for p in ports}
             anywhere = set().union(*paused.values())
             for port in ports:
@@ -352,3 +367,61 @@ class AggregateMembersDiffer(Rule):
                     f"instead of paused; give {port.name} the PFC settings of the other members", device=device,
                     port=port, source=port.pfc_source or port.source, key=f"{bundle}|{numbers(missing)}",
                     aggregate=bundle, member=other, priorities=missing)
+
+    def _treatment(self, ctx: Context, device: Device, bundle: str, ports: list[Port]) -> Iterator[Finding]:
+        facts = {p.name: _treatment(ctx, p) for p in ports}
+        differ: dict[str, list[tuple[str, str, str]]] = {}  # member -> (what, its value, the reference's)
+        refs: dict[str, str] = {}  # member -> the member it is compared with (its first differing fact's)
+        for what in dict.fromkeys(k for f in facts.values() for k in f):
+            shown = [(p.name, facts[p.name][what]) for p in ports if what in facts[p.name]]
+            counts: dict[str, int] = {}
+            for _, value in shown:
+                counts[value] = counts.get(value, 0) + 1
+            ref = max(counts, key=lambda v: (counts[v], -next(i for i, (_, x) in enumerate(shown) if x == v)))
+            holder = next(name for name, value in shown if value == ref)
+            for name, value in shown:
+                if value != ref:
+                    differ.setdefault(name, []).append((what, value, ref))
+                    refs.setdefault(name, holder)
+        for port in ports:
+            if port.name not in differ:
+                continue
+            other = refs[port.name]
+            said = "; ".join(f"{what} {value} ({other}: {ref})" for what, value, ref in differ[port.name])
+            yield self.finding(
+                f"member of {bundle} that treats lossless traffic otherwise than {other} of the same aggregate: "
+                f"{said}; the flows the aggregate hashes onto {port.name} are not handled as those on {other}; give "
+                f"{port.name} the QoS settings of the other members", device=device, port=port,
+                source=port.map_source or port.source, key=f"{bundle}|treatment", aggregate=bundle, member=other,
+                facts=[what for what, _, _ in differ[port.name]])
+
+
+def _treatment(ctx: Context, port: Port) -> dict[str, str]:
+    """What decides a lossless flow's treatment on ``port``, as "what" -> value in words ("DSCP 26 goes to" ->
+    "TC 3"): the trust mode; per lossless DSCP of the policy its class, that class's PFC priority, PG and egress
+    queue, and ECN on that queue; the watchdog. A fact whose input is not known is left out."""
+    out: dict[str, str] = {}
+    if port.trust is not None:
+        out["trusts"] = port.trust.value
+    for dscp in ctx.policy.lossless.dscp:
+        if port.dscp_to_tc is None:
+            break
+        tc = port.dscp_to_tc.get(dscp)
+        out[f"DSCP {dscp} goes to"] = port.tc_label(tc) if tc is not None else "no class"
+        if tc is None:
+            continue
+        label = port.tc_label(tc)
+        for what, table, show in ((f"{label}'s PFC priority is", port.tc_to_priority, str),
+                                  (f"{label}'s PG is", port.tc_to_pg, port.pg_label),
+                                  (f"{label}'s egress queue is", port.tc_to_queue, str)):
+            if table is not None:
+                value = table.get(tc)
+                out[what] = show(value) if value is not None else "none"
+        queue = (port.tc_to_queue or {}).get(tc)
+        if queue is not None and queue in port.queues:  # (a queue without ECN marks none, as ECN001 reads it)
+            ecn = port.queues[queue].ecn
+            if ecn is None or ecn.ecn_enabled is not None:
+                out[f"ECN marking on queue {queue} is"] = "on" if ecn is not None and ecn.ecn_enabled else "off"
+    if port.watchdog is not None and port.watchdog.enabled is not None:
+        out["the PFC watchdog is"] = "on" if port.watchdog.enabled else "off"
+    return out

@@ -38,8 +38,9 @@ def build(cfg: EosConfig, platform: str, name: str, path: str) -> Device:
                     hwsku=cfg.hwsku, hardware_source=cfg.hwsku_source, issues=list(cfg.issues),
                     source=Source(file=path))
     issues, resolved = Issues(device.issues), dict[str, _Classes]()
+    vlan_lists: dict[int | None, list[int]] = {}  # _vlans: the trunks' shared VLAN lists
     for port_name, iface in cfg.interfaces.items():
-        device.ports[port_name] = _port(cfg, port_name, iface, issues, resolved)
+        device.ports[port_name] = _port(cfg, port_name, iface, issues, resolved, vlan_lists)
     return device
 
 
@@ -82,7 +83,7 @@ def _read_on_interface(words: list[str]) -> bool:
 
 
 def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
-          resolved: dict[str, _Classes]) -> Port:
+          resolved: dict[str, _Classes], vlan_lists: dict[int | None, list[int]]) -> Port:
     _interface_profile(cfg, iface, issues)
     layers: list[QosConf] = [iface]
     profile = cfg.profiles.get(iface.profile.value) if iface.profile else None
@@ -94,7 +95,7 @@ def _port(cfg: EosConfig, name: str, iface: InterfaceConf, issues: Issues,
                 # EOS `mtu` is the layer-3 (IP) MTU: `show interfaces` prints it as "IP MTU" (EOS manual, Layer 3 MTU).
                 mtu_bytes=iface.mtu.value if iface.mtu else None,
                 qos_configured=any(layer.qos_lines for layer in layers),
-                vlans=_member_vlans(cfg, iface),
+                vlans=_member_vlans(cfg, iface, vlan_lists),
                 # EOS User Manual, Port Channels: `channel-group N mode active|passive|on` makes the port a member of
                 # Port-ChannelN (created with it), whose traffic is hashed over its members.
                 bundle=f"Port-Channel{iface.channel_group}" if iface.channel_group is not None else None)
@@ -130,17 +131,17 @@ def _routed(iface: InterfaceConf) -> Val | None:
     return Val(True, iface.l3_address)
 
 
-def _member_vlans(cfg: EosConfig, iface: InterfaceConf) -> list[int] | None:
+def _member_vlans(cfg: EosConfig, iface: InterfaceConf, shared: dict[int | None, list[int]]) -> list[int] | None:
     """A port's VLANs; a port-channel member's are its port-channel's switchport settings (EOS User Manual, Port
     Channels: the port-channel is the switching interface, its members carry its traffic), unknown (None, not VLAN
     1's) when the config has no `interface Port-ChannelN` block."""
     if iface.channel_group is None:
-        return _vlans(iface)
+        return _vlans(iface, shared)
     channel = cfg.port_channels.get(iface.channel_group)
-    return _vlans(channel) if channel is not None else None
+    return _vlans(channel, shared) if channel is not None else None
 
 
-def _vlans(iface: InterfaceConf) -> list[int]:
+def _vlans(iface: InterfaceConf, shared: dict[int | None, list[int]]) -> list[int]:
     """`no switchport`: routed ([]); else an access port (VLAN 1 unless `switchport access vlan N`) or a
     trunk carrying its allowed VLANs (all by default): `switchport` is the default mode (EOS User Manual,
     Layer 2 configuration: switchport modes)."""
@@ -148,7 +149,12 @@ def _vlans(iface: InterfaceConf) -> list[int]:
     if routed is not None and routed.value:
         return []
     if iface.trunk:
-        return sorted(iface.trunk_vlans) if iface.trunk_vlans is not None else list(range(1, 4095))
+        # Ports trunking the same VLANs share one list (read-only; a trunk of every VLAN holds 4,094 of them): by
+        # the allowed set each interface reads (a port-channel's members read its one), every VLAN under None.
+        key = id(iface.trunk_vlans) if iface.trunk_vlans is not None else None
+        if key not in shared:
+            shared[key] = sorted(iface.trunk_vlans) if iface.trunk_vlans is not None else list(range(1, 4095))
+        return shared[key]
     return [iface.access_vlan or 1]
 
 

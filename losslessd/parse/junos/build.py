@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from fnmatch import fnmatchcase
 
@@ -137,7 +138,7 @@ def _interface(cfg: JunosConfig, name: str,
     own = cfg.interfaces.get(name)
     shared = [settings for settings, r, names in ranges if _member(r, names, name)]
     if not shared:
-        return own
+        return _with_aggregate(cfg, own)
     merged = Interface(source=own.source if own else shared[0].source)
     for layer in [*shared, *([own] if own else [])]:
         for attr in ("description", "mtu", "inet_mtu", "speed_gbps", "disabled"):
@@ -147,7 +148,20 @@ def _interface(cfg: JunosConfig, name: str,
         merged.bundle = layer.bundle or merged.bundle
         merged.vlan_members = layer.vlan_members or merged.vlan_members
         merged.input_filters.update(layer.input_filters)  # (the port's own binding of a unit's filter wins)
-    return merged
+    return _with_aggregate(cfg, merged)
+
+
+def _with_aggregate(cfg: JunosConfig, iface: Interface | None) -> Interface | None:
+    """A member of aggregated Ethernet aeN with aeN's MTU (media and `family inet mtu`), VLAN tagging and member link
+    speed (`aggregated-ether-options link-speed`) over its own: Junos "Aggregated Ethernet Interfaces Overview" (the
+    device treats the LAG as a single link: the bundle's MTU is its members' frames') and "Configure Aggregated
+    Ethernet Link Speed" (the speed of every member link)."""
+    lag = cfg.aggregates.get(iface.bundle.value) if iface is not None and iface.bundle is not None else None
+    if iface is None or lag is None or (lag.mtu is None and lag.inet_mtu is None and lag.speed_gbps is None):
+        return iface
+    return dataclasses.replace(iface, mtu=lag.mtu or iface.mtu, inet_mtu=lag.inet_mtu or iface.inet_mtu,
+                               vlan_tagging=lag.vlan_tagging or iface.vlan_tagging,
+                               speed_gbps=lag.speed_gbps if lag.speed_gbps is not None else iface.speed_gbps)
 
 
 class _Vlans:

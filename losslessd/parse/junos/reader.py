@@ -813,6 +813,10 @@ def _interface_setting(iface: Interface, w: list[str], src: Source) -> None:
         iface.mtu = Val(_whole(w[1], 256, 65535), src)
     elif w[0] == "speed":
         iface.speed_gbps = _speed(w[1])
+    elif w[:2] == ["aggregated-ether-options", "link-speed"] and len(w) == 3 and w[2] != "mixed":
+        # Junos "Configure Aggregated Ethernet Link Speed": `link-speed` on aeN is the speed of every member link
+        # (`mixed`: members of several speeds, none of them known from it).
+        iface.speed_gbps = _speed(w[2])
     elif w[0] == "disable":
         iface.disabled = src
     elif w[0] in ("vlan-tagging", "flexible-vlan-tagging", "stacked-vlan-tagging"):

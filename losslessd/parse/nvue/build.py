@@ -295,7 +295,8 @@ def _roce(conf: Conf) -> str | None:
 
 
 def _port(conf: Conf, name: str, pc: PortConf) -> Port:
-    port = Port(name=name, source=pc.source, qos_configured=pc.qos or conf.global_qos)
+    port = Port(name=name, source=pc.source, qos_configured=pc.qos or conf.global_qos,
+                bundle=pc.bond.value if pc.bond is not None else None)
     # `link mtu` sets the Linux interface MTU, the IP MTU (Cumulus Linux "Interface Configuration", MTU).
     for attr, val in (("description", pc.description), ("mtu_bytes", pc.mtu), ("speed_gbps", pc.speed),
                       ("admin_up", pc.admin_up)):

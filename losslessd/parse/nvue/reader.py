@@ -116,6 +116,7 @@ class PortConf:
     profiles: dict[str, Val[str]] = field(default_factory=dict)  # PORT_PROFILES kind -> profile name
     watchdog: Val[bool] | None = None
     qos: bool = False  # any `interface X qos ...` line
+    bond: Val[str] | None = None  # the bond a `nv set interface BOND bond member PORT` line makes it a member of
 
 
 @dataclass
@@ -473,12 +474,15 @@ def _line(conf: Conf, w: list[str], src: Source) -> None:
 
 def _interface(conf: Conf, w: list[str], src: Source) -> None:
     try:
-        names = [n for n in expand(w[1]) if SWP.match(n)]
+        named = expand(w[1])
+        names, bonds = [n for n in named if SWP.match(n)], [n for n in named if not SWP.match(n)]
         if w[2:4] == ["bond", "member"] and len(w) == 5:
             # NVUE reference, `nv set interface <interface-id> bond member <member-id>`: a bond's members are switch
             # ports (a list or range, `swp2-3`), there even when no other line names them; the bond's own settings
             # are not read.
             names, w = [n for n in expand(w[4]) if SWP.match(n)], w[:2]
+        else:
+            bonds = []
     except ValueError as exc:
         raise Skip(str(exc)) from None
     conf.expanded += len(names)
@@ -490,6 +494,10 @@ def _interface(conf: Conf, w: list[str], src: Source) -> None:
         raise Skip(f"QoS set on {w[1]}, which is no switch port: whether it applies to a bond's members is unknown")
     # every port the line names exists, even when its setting cannot be read (a Skip leaves the rest unset)
     for port in [port_slot(conf.ports, name, lambda: PortConf(source=src), src) for name in names]:
+        if len(bonds) == 1:
+            # Cumulus Linux user guide, "Bonding - Link Aggregation": an interface cannot belong to multiple bonds
+            # (a later member line moves it, as `nv set` replaces the value).
+            port.bond = Val(bonds[0], src)
         if rest[:1] == ["description"] and len(rest) >= 2:
             port.description = Val(" ".join(rest[1:]), src)
         elif rest[:2] == ["link", "mtu"] and len(rest) == 3:

@@ -146,6 +146,11 @@ def _profile_layers(cfg: NxosConfig, refs: list[Val], layers: list[InterfaceConf
 # effect when the port is not a member of a port channel; one attached to a port channel takes effect even when its
 # members have policies of their own.
 _POLICIES = ("qos_policy", "queuing_policy", "queuing_in_policy")
+# Cisco Nexus 7000/9000 Interfaces guides, "Configuring Port Channels", Guidelines: the configuration applied to the
+# port-channel interface affects its member ports (the member's own affects only the member); MTU and
+# priority-flow-control are among the compatibility parameters every member must share with its port-channel. A
+# port-channel's line wins over the member's; the member's holds where the port-channel sets none.
+_CHANNEL_SETTINGS = ("pfc_mode", "watchdog", "mtu")
 
 
 def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: Issues) -> InterfaceConf:
@@ -165,7 +170,9 @@ def channel_policies(cfg: NxosConfig, name: str, iface: InterfaceConf, issues: I
     if channel.profiles:
         channel = with_port_profiles(cfg, channel, issues)
     return dataclasses.replace(iface, channel_undefined_profile=channel.undefined_profile,
-                               **{attr: getattr(channel, attr) for attr in _POLICIES})
+                               **{attr: getattr(channel, attr) for attr in _POLICIES},
+                               **{attr: val for attr in _CHANNEL_SETTINGS
+                                  if (val := getattr(channel, attr)) is not None})
 
 
 def _profile_may_attach(iface: InterfaceConf) -> bool:
