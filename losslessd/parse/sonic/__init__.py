@@ -1033,7 +1033,12 @@ class _Builder:
                     "mtu_bytes": self.value(e, "mtu", _mtu, "an MTU of 68-9216 bytes"),
                     "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
                     "_role": self.text(e, "role")}, e)
-            self.port(name, e).update(facts, description=self.text(e, "description"), alias=self.text(e, "alias"))
+            # (text() written out for the usual string or absent field: two calls a port)
+            description, alias = fields.get("description", _ABSENT), fields.get("alias", _ABSENT)
+            self.port(name, e).update(
+                facts, description=description if type(description) is str else None if description is _ABSENT
+                else self.text(e, "description"),
+                alias=alias if type(alias) is str else None if alias is _ABSENT else self.text(e, "alias"))
 
     def _vlans(self) -> None:
         """VLAN_MEMBER|Vlan<N>|<port or PortChannel>: L2 membership; a PORT-table port in no VLAN is routed ([]).
@@ -1085,7 +1090,8 @@ class _Builder:
         global_dscp = self.ref(glob, "dscp_to_tc_map", "DSCP_TO_TC_MAP") if glob else None
         has_maps = bool(self.db.table("DSCP_TO_TC_MAP") or self.db.table("DOT1P_TO_TC_MAP"))
         recipes: dict[tuple, tuple] = {}  # an entry's fields as written -> what they set (see _qos_recipe)
-        ports = self.ports
+        ports, wd_priorities, tc_to_pg_names, own_dscp = self.ports, self._wd_priorities, self._tc_to_pg_names, \
+            self._own_dscp
         for key, e in table.items():
             if key == "global" or not e.fields:
                 continue
@@ -1100,7 +1106,7 @@ class _Builder:
             fixed, pfc, trust_field, wd, bound = recipe
             fields = e.fields
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
-            own_dscp = "dscp_to_tc_map" in fields
+            own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
@@ -1111,11 +1117,11 @@ class _Builder:
                 if trust_field is not None:
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
-                self._wd_priorities[name] = wd
+                wd_priorities[name] = wd
                 if bound:
-                    self._tc_to_pg_names[name] = bound
-                if own_dscp:
-                    self._own_dscp.add(name)  # a map we could not read leaves classification unknown
+                    tc_to_pg_names[name] = bound
+                if own:
+                    own_dscp.add(name)  # a map we could not read leaves classification unknown
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
 
