@@ -10,7 +10,7 @@ daemons that consume them (sonic-swss orchagent/qosorch.cpp, bufferorch.cpp, cfg
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import repeat
 from operator import attrgetter
@@ -432,6 +432,16 @@ def _split_pairs(split: tuple[tuple[str, ...], tuple[int, ...]]) -> tuple[tuple[
     return tuple((name, index) for name in split[0] for index in split[1])
 
 
+def _one_port(text: str) -> bool:
+    """Whether ``text``, the part of a key before its last '|', names one port as it is (_port_names gives it alone)."""
+    return bool(text) and "," not in text and "|" not in text and text.strip() == text
+
+
+# A deferred table whose first port's run of rows is shorter is read row by row (_Builder._runs): the QUEUE table's
+# runs are a port's 8 queues, BUFFER_PG's and BUFFER_QUEUE's one or two rows.
+_RUN_MIN = 4
+
+
 # The same port names on every switch of a fleet (losslessd.sorting bounds the key of any name).
 _natural = lru_cache(maxsize=8192)(natural_key)
 
@@ -737,7 +747,65 @@ class _Builder:
             rows = self.db.table(table).values()
             return zip(map(_KEY, rows), map(_FIELDS, rows), rows, strict=True), None
         doc, raw = deferred
-        return zip(raw, raw.values(), repeat(None), strict=False), entry_maker(doc, table)
+        make = entry_maker(doc, table)
+        return self._runs(raw, make), make
+
+    def _runs(self, raw: dict[str, dict], make: Callable[[str], Entry]) -> Iterator[tuple[str, dict, None]]:
+        """A deferred table's rows as (key, fields, None), but for the rows a run read before tells: a switch writes
+        each port's queues alike (`Ethernet4|0` .. `Ethernet4|7` with the fields of `Ethernet0|0` .. `Ethernet0|7`),
+        so a run of one port's rows that repeats the last run read row by row (the same keys but for the port's name,
+        fields equal to its fields) gives its port that run's events and the run's own keys here, without a row read:
+        what reading them one by one gives (see _run_read for when a run may be repeated so). A table whose first run
+        is shorter than _RUN_MIN rows (a port's PGs or buffer queues) is read row by row: checking a run of one or two
+        rows costs more than reading them."""
+        keys, rows = list(raw), list(raw.values())
+        ports = self.ports
+        template: tuple | None = None  # (key suffixes, rows, events, how many) of the last run that may be repeated
+        run: list | None = None  # [port, first row, issues, absent references, its events, their count] read now
+        i, end = 0, len(keys)
+        while i < end:
+            key = keys[i]
+            port = key.rpartition("|")[0]
+            if run is not None and port == run[0]:
+                yield key, rows[i], None
+                i += 1
+                continue
+            if run is not None:
+                if run[1] == 0 and i < _RUN_MIN:
+                    yield from zip(keys[i:], rows[i:], repeat(None))
+                    return
+                template = self._run_read(run, keys, rows, i) or template
+            if template is not None:
+                suffixes, fields, events, m = template
+                if (rows[i:i + m] == fields and keys[i:i + m] == list(map(port.__add__, suffixes))
+                        and self._named + m <= MAX_EXPANDED_PORTS and _one_port(port)):
+                    held = ports.get(port) or self.port(port, self._cite(make, key, rows[i]))
+                    held["_events"] += events
+                    held["_entries"] += keys[i:i + m]
+                    self._named += m
+                    i += m
+                    run = None
+                    continue
+            known = ports.get(port)
+            events = None if known is None else known["_events"]
+            run = [port, i, len(self.db.issues), self._absent_refs, events, 0 if events is None else len(events)]
+            yield key, rows[i], None
+            i += 1
+
+    def _run_read(self, run: list, keys: list[str], rows: list[dict], end: int) -> tuple | None:
+        """(key suffixes, rows, events, how many) of a run of rows (``run`` as _runs keeps it, ``end`` its end) read one
+        by one, when a run of another port's rows equal to it but for the name reads the same: each row a key
+        `<port>|<index>` of one port and index (one event each), every field text, nothing said and no table the input
+        lacks named while they were read (so every setting read is one _read_alike kept: the same fields give the same
+        events); None otherwise."""
+        port, start, said, absent, events, before = run
+        if (events is None or len(events) - before != end - start or (len(self.db.issues), self._absent_refs) != (
+                said, absent) or not _one_port(port)):
+            return None
+        fields = rows[start:end]
+        if not all(type(value) is str for row in fields for value in row.values()):
+            return None
+        return tuple(key[len(port):] for key in keys[start:end]), fields, events[before:], end - start
 
     def _cite(self, make: Callable[[str], Entry], key: str, fields: dict) -> Entry:
         """The entry of a deferred table's row, with its fields (released with the others once the device is built)."""
@@ -965,7 +1033,12 @@ class _Builder:
                     "mtu_bytes": self.value(e, "mtu", _mtu, "an MTU of 68-9216 bytes"),
                     "admin_up": self.choice(e, "admin_status", {"up": True, "down": False}),
                     "_role": self.text(e, "role")}, e)
-            self.port(name, e).update(facts, description=self.text(e, "description"), alias=self.text(e, "alias"))
+            # (text() written out for the usual string or absent field: two calls a port)
+            description, alias = fields.get("description", _ABSENT), fields.get("alias", _ABSENT)
+            self.port(name, e).update(
+                facts, description=description if type(description) is str else None if description is _ABSENT
+                else self.text(e, "description"),
+                alias=alias if type(alias) is str else None if alias is _ABSENT else self.text(e, "alias"))
 
     def _vlans(self) -> None:
         """VLAN_MEMBER|Vlan<N>|<port or PortChannel>: L2 membership; a PORT-table port in no VLAN is routed ([]).
@@ -1017,7 +1090,8 @@ class _Builder:
         global_dscp = self.ref(glob, "dscp_to_tc_map", "DSCP_TO_TC_MAP") if glob else None
         has_maps = bool(self.db.table("DSCP_TO_TC_MAP") or self.db.table("DOT1P_TO_TC_MAP"))
         recipes: dict[tuple, tuple] = {}  # an entry's fields as written -> what they set (see _qos_recipe)
-        ports = self.ports
+        ports, wd_priorities, tc_to_pg_names, own_dscp = self.ports, self._wd_priorities, self._tc_to_pg_names, \
+            self._own_dscp
         for key, e in table.items():
             if key == "global" or not e.fields:
                 continue
@@ -1032,7 +1106,7 @@ class _Builder:
             fixed, pfc, trust_field, wd, bound = recipe
             fields = e.fields
             pfc_written, pfcq_written = "pfc_enable" in fields, "pfc_to_queue_map" in fields
-            own_dscp = "dscp_to_tc_map" in fields
+            own = "dscp_to_tc_map" in fields
             pfc_enabled = None if pfc is None else list(pfc)
             pfc_source = e.source("pfc_enable") if pfc_written else e
             trust_source = None if trust_field is None else e.source(trust_field) if trust_field else e
@@ -1043,11 +1117,11 @@ class _Builder:
                 if trust_field is not None:
                     port["trust_source"] = trust_source
                 port["_pfc_written"], port["_pfcq_written"] = pfc_written, pfcq_written
-                self._wd_priorities[name] = wd
+                wd_priorities[name] = wd
                 if bound:
-                    self._tc_to_pg_names[name] = bound
-                if own_dscp:
-                    self._own_dscp.add(name)  # a map we could not read leaves classification unknown
+                    tc_to_pg_names[name] = bound
+                if own:
+                    own_dscp.add(name)  # a map we could not read leaves classification unknown
         if global_dscp:
             self._global_dscp = (global_dscp, glob.source("dscp_to_tc_map"))
 
