@@ -13,7 +13,11 @@ the floor of any typer command that takes one).
 With --instructions each command runs once under valgrind's callgrind, which counts the instructions it
 executes: the same count whatever else the machine is doing (wall times on a loaded machine are not).
 
-Last counted (session 26, typer 0.29, pydantic 2.14): `import typer, rich` 266 M, `import typer, pydantic` 381 M,
+Last counted (session 32, typer 0.29, pydantic 2.14): `import typer, rich` 266 M, `losslessd --help` 404 M (1.52x),
+`losslessd rules` 317 M (1.19x; 694 M before a parameter built typer's pydantic validator only for a value given),
+the example lint 1,516 M (5.70x; 1,522 M before); where its instructions go, and the floor that keeps it above 2x
+(pydantic and PyYAML 2.0x, losslessd's own modules and work 2.6x): docs/lint-at-scale.md, "Session 32".
+Session 26: `import typer, rich` 266 M, `import typer, pydantic` 381 M,
 a bare typer command 661 M; `losslessd --help` 397 M (1.49x), `losslessd rules` 690 M (2.59x; 954 M before it
 printed the rule index instead of importing the rules), the example lint 1,429 M (5.37x; 1,483 M before). What the
 rest is, and why 2x of `import typer, rich` is out of reach of a typer 0.29 command with pydantic policy models and

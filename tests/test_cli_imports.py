@@ -22,9 +22,10 @@ NOT_FOR_THESE = ("losslessd.daemon", "losslessd.fix", "losslessd.render", "lossl
 # `--help` lists the commands from their sources: it needs no rule, parser, model, policy or validator.
 NOT_FOR_HELP = ("losslessd.model", "losslessd.policy", "losslessd.rules", "losslessd.parse", "losslessd.api",
                 "pydantic", "yaml")
-# `rules` prints the rule index: no rule family, nor the model, parsers and policy they use.
+# `rules` prints the rule index: no rule family, nor the model, parsers and policy they use; nor pydantic, which typer
+# (0.29+) imports to build a parameter's validator, here only for a value given (cli.main._ValueFirst).
 NOT_FOR_LIST = ("losslessd.rules", "losslessd.lint.registry", "losslessd.model", "losslessd.parse", "losslessd.policy",
-                "yaml")
+                "yaml", "pydantic")
 
 _RUN = """
 import json, sys

@@ -45,9 +45,39 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
 }
 
 
-class CommandGroup(TyperGroup):
+class _ValueFirst:
+    """Stands in for the validator typer (0.29+) builds for a parameter on its first use, until a value comes.
+    typer builds it (a pydantic TypeAdapter: the first one imports pydantic, 115 M instructions) for a value not
+    given too, and answers that value (None) without using it: `losslessd rules` imported pydantic for the --help
+    flag it was not given. None is answered here as typer answers it (typer._coercion.RuntimeParam.coerce); any
+    other value by typer's own validator, built then: every value, error message and exit code is typer's."""
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:
+            return () if param.multiple or param.nargs == -1 else None
+        param._runtime_param = None  # (typer builds its own in its place)
+        return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
+
+
+class _ValuesFirst:
+    """A command whose parameters (--help among them) build typer's validator only for a value given (_ValueFirst;
+    a typer before 0.29 builds none: nothing to do)."""
+
+    def get_params(self, ctx: Any) -> list:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "_runtime_param", False) is None:
+                param._runtime_param = _ValueFirst()
+        return params
+
+
+class _Command(_ValuesFirst, TyperCommand):
+    """A subcommand (lint, rules...): _ValuesFirst."""
+
+
+class CommandGroup(_ValuesFirst, TyperGroup):
     """A group whose --help lists each command with the whole first paragraph of its help (click cuts it
-    after some 60 characters with "...", in mid-phrase)."""
+    after some 60 characters with "...", in mid-phrase); _ValuesFirst."""
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = []
@@ -128,8 +158,9 @@ def _load(name: str, module: str, function: str | None) -> Any:
         group.name = name
         return group
     one = new_app()
-    one.command(name)(getattr(mod, function))
+    one.command(name, cls=_Command)(getattr(mod, function))
     return typer.main.get_command(one)
+
 
 
 def _help(module: str, function: str | None) -> str | None:
