@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import Input
+from .base import CLI_PROMPT, Input
 
 T = TypeVar("T")
 
@@ -449,9 +449,6 @@ class Issues:
         self.items.append(issue)
 
 
-# A switch's CLI prompt at a line's start: a host name, a mode in brackets, the prompt's end (EOS, NX-OS, Dell OS10
-# and OS9 end it with # in privileged mode, > below it).
-_PROMPT_LINE = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
 
 
 class TreeReader:
@@ -501,7 +498,7 @@ class TreeReader:
         it: a terminal's text pasted into the file, or a pull that took the device's prompt for the end of an
         output; the block the prompt interrupted lost those lines (a PFC priority under it read clean, exit 0)."""
         for node in nodes:
-            if node.children and _PROMPT_LINE.match(node.text):
+            if node.children and CLI_PROMPT.match(node.text):
                 last = node
                 while last.children:
                     last = last.children[-1]
