@@ -358,6 +358,20 @@ class LineError(ValueError):
     """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
 
 
+# A Layer 3 subinterface of an Ethernet port (`interface Ethernet1/1.100`, `interface ethernet1/49.200-201`): EOS
+# User Manual, "Subinterfaces" (`interface ethernet N.sub`, `encapsulation dot1q vlan V`); Nexus 9000 NX-OS
+# Interfaces Configuration Guide, "Configuring Layer 3 Interfaces" (`interface ethernet slot/port.number`).
+SUBINTERFACE = re.compile(r"^e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}\.\d+(?:-\d+)?$", re.IGNORECASE | re.ASCII)
+
+
+def subinterface_line(node: Node, qos_words: frozenset[str]) -> None:
+    """A line under a subinterface: its addressing, encapsulation and description are no port's setting; a QoS line
+    (first word in ``qos_words``) is named, not read: the port model has no subinterface."""
+    if node.words and node.words[0] in qos_words:
+        raise LineError("QoS on a subinterface is not read (losslessd reads it on Ethernet ports and port-channels): "
+                        "what it sets is unknown")
+
+
 _PORT_NUMBERS = re.compile(r"\d{1,5}(?:/\d{1,5}){0,2}", re.ASCII)  # `1`, `1/1`, `1/1/1` (ASCII: what int() reads alike)
 _FAR_END = re.compile(r"((?:\d{1,5}/){0,2})(\d{1,5})", re.ASCII)  # `4`, or `1/4` repeating the slot
 
@@ -447,8 +461,6 @@ class Issues:
             if key in self._said:
                 return
         self.items.append(issue)
-
-
 
 
 class TreeReader:
