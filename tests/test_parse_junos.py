@@ -584,6 +584,22 @@ def test_group_wildcards_match_the_configuration_s_own_names():
     assert device.ports["et-0/0/9"].pfc_enabled == [] and device.ports["et-0/0/9"].mtu_bytes == 4000
 
 
+@pytest.mark.parametrize(("line", "named"), [
+    # Audit round 11 (batfish's gh-6307 test): a VRRP group whose wildcards stand past the unit sets nothing losslessd
+    # reads on any interface, yet was "a wildcard losslessd does not apply" (SYS002, exit 1 on a clean leaf).
+    ("set groups VRRP interfaces irb unit <*> family inet address <*> vrrp-group <*> priority 200", False),
+    ("set groups VRRP interfaces <*> unit <*> family inet address <*> vrrp-group <*> accept-data", False),
+    # the same place for a wildcard in a setting that is read (VLAN members, the media MTU) is still named
+    ("set groups VRRP interfaces <et-*> unit <*> family ethernet-switching vlan members <*>", True),
+    ("set groups VRRP interfaces et-0/0/0 mtu <*>", True),
+])
+def test_group_wildcards_past_the_unit_are_named_only_where_the_setting_is_read(line, named):
+    device = parse(GOOD + f"{line}\nset apply-groups VRRP\n")
+    wildcard = [i for i in device.issues if "a wildcard losslessd does not apply" in i.message]
+    assert bool(wildcard) is named
+    assert device.ports["et-0/0/0"].pfc_enabled == [3]
+
+
 def test_other_scripts_digits_are_not_read_as_numbers():
     # int() and float() read Arabic-Indic digits ('\u0664\u0660\u0660' is 400): a speed or a member range written
     # with them once configured ports as if written in ASCII. Each line is reported and configures nothing.

@@ -288,20 +288,31 @@ def unknown_queues(indices: Iterable[int], source: Source) -> dict[int, Queue]:
 # (`user@qfx1> show route | display json`).
 JUNOS_CLI_LINE = re.compile(r"\s*(?:\{(?:master|backup|linecard|primary|secondary)(?::[^{}\s]*)?\}(?:\[edit[^\]]*\])?"
                             r"|[^\s@]+@[^\s>#%]+[>#%](?:\s.*)?)\s*")
+# A switch's CLI prompt at a line's start: a host name, a mode in brackets, the prompt's end (EOS, NX-OS, Dell OS10
+# and OS9 end it with # in privileged mode, > below it: `leaf1#`, `leaf1(config-if-Et1)#`, `spine2>`).
+CLI_PROMPT = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
+# The same prompt alone on its line or with the command typed at it (`leaf1#show ip route vrf all | json`).
+_PROMPT_TYPED = re.compile(rf"\s*{CLI_PROMPT.pattern}.*\s*")
+
+
+def _cli_line(line: str) -> bool:
+    """Whether ``line`` is the CLI's own (JUNOS_CLI_LINE, or a prompt with or without the command typed at it)."""
+    return JUNOS_CLI_LINE.fullmatch(line) is not None or _PROMPT_TYPED.fullmatch(line) is not None
 
 
 def cli_json(text: str) -> str | None:
-    """A saved output that is one JSON document once the Junos CLI's banner and prompt lines before and after it
-    (JUNOS_CLI_LINE) are left out, with those lines blanked (each character a space, the line ends kept) so that
-    positions and line numbers stay the file's; None for text that is no JSON past them."""
+    """A saved output that is one JSON document once the CLI's banner and prompt lines before and after it
+    (JUNOS_CLI_LINE; an EOS or NX-OS prompt, `leaf1#show ip route | json`) are left out, with those lines blanked
+    (each character a space, the line ends kept) so that positions and line numbers stay the file's; None for text
+    that is no JSON past them."""
     lines = text.splitlines(keepends=True)
     first = 0
-    while first < len(lines) and (not lines[first].strip() or JUNOS_CLI_LINE.fullmatch(lines[first])):
+    while first < len(lines) and (not lines[first].strip() or _cli_line(lines[first])):
         first += 1
     if first == len(lines) or not lines[first].lstrip().startswith("{"):
         return None
     last = len(lines) - 1
-    while last > first and (not lines[last].strip() or JUNOS_CLI_LINE.fullmatch(lines[last])):
+    while last > first and (not lines[last].strip() or _cli_line(lines[last])):
         last -= 1
     if first == 0 and last == len(lines) - 1:
         return text

@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..limits import MAX_NESTING, MAX_RANGE_PORTS
 from ..model import ParseIssue, Source
 from ..units import small_int
-from .base import Input
+from .base import CLI_PROMPT, Input
 
 T = TypeVar("T")
 
@@ -358,6 +358,20 @@ class LineError(ValueError):
     """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
 
 
+# A Layer 3 subinterface of an Ethernet port (`interface Ethernet1/1.100`, `interface ethernet1/49.200-201`): EOS
+# User Manual, "Subinterfaces" (`interface ethernet N.sub`, `encapsulation dot1q vlan V`); Nexus 9000 NX-OS
+# Interfaces Configuration Guide, "Configuring Layer 3 Interfaces" (`interface ethernet slot/port.number`).
+SUBINTERFACE = re.compile(r"^e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}\.\d+(?:-\d+)?$", re.IGNORECASE | re.ASCII)
+
+
+def subinterface_line(node: Node, qos_words: frozenset[str]) -> None:
+    """A line under a subinterface: its addressing, encapsulation and description are no port's setting; a QoS line
+    (first word in ``qos_words``) is named, not read: the port model has no subinterface."""
+    if node.words and node.words[0] in qos_words:
+        raise LineError("QoS on a subinterface is not read (losslessd reads it on Ethernet ports and port-channels): "
+                        "what it sets is unknown")
+
+
 _PORT_NUMBERS = re.compile(r"\d{1,5}(?:/\d{1,5}){0,2}", re.ASCII)  # `1`, `1/1`, `1/1/1` (ASCII: what int() reads alike)
 _FAR_END = re.compile(r"((?:\d{1,5}/){0,2})(\d{1,5})", re.ASCII)  # `4`, or `1/4` repeating the slot
 
@@ -449,11 +463,6 @@ class Issues:
         self.items.append(issue)
 
 
-# A switch's CLI prompt at a line's start: a host name, a mode in brackets, the prompt's end (EOS, NX-OS, Dell OS10
-# and OS9 end it with # in privileged mode, > below it).
-_PROMPT_LINE = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
-
-
 class TreeReader:
     """Reads one input into ``cfg`` (which has an ``issues`` list); subclasses read each top-level
     command in ``top(node)``. A LineError raised for a line becomes a SYS002 issue on it."""
@@ -501,7 +510,7 @@ class TreeReader:
         it: a terminal's text pasted into the file, or a pull that took the device's prompt for the end of an
         output; the block the prompt interrupted lost those lines (a PFC priority under it read clean, exit 0)."""
         for node in nodes:
-            if node.children and _PROMPT_LINE.match(node.text):
+            if node.children and CLI_PROMPT.match(node.text):
                 last = node
                 while last.children:
                     last = last.children[-1]

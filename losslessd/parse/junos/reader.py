@@ -469,6 +469,8 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                 targets, tried = _group_targets([*level, *rest[len(level):]], names)
                 examined[0] += tried + 1
                 check_expanded(examined[0], src.file, src.line)
+                if targets is None and rest[0] == "interfaces" and len(rest) > 2 and _unread_setting(tuple(rest[2:])):
+                    continue  # (a VRRP group's `unit <*> family inet address <*> vrrp-group <*> ...`: nothing read)
                 if targets is None:
                     issues.append(ParseIssue(code="SYS002", source=src, message=(
                         "line not read (a wildcard losslessd does not apply from a configuration group): "

@@ -14,6 +14,7 @@ from ... import units
 from ...model import ParseIssue, Source
 from ..base import Input, IssueList, check_expanded, port_slot
 from ..clitext import (
+    SUBINTERFACE,
     LineError,
     ModeKeywords,
     Node,
@@ -26,6 +27,7 @@ from ..clitext import (
     ethernet_ports,
     is_flat,
     renest,
+    subinterface_line,
 )
 
 # `interface Ethernet1/1`, also `interface ethernet 1/1` / `interface Eth1/1` as snippets and design guides write it:
@@ -35,6 +37,8 @@ _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.
 # read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
 _ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE | re.ASCII)
 _PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE | re.ASCII)
+# The interface lines of a port's QoS (named when typed under a subinterface, clitext.subinterface_line).
+_SUBINTERFACE_QOS = frozenset({"service-policy", "priority-flow-control"})
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
                         r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
@@ -409,6 +413,8 @@ class _Reader(TreeReader):
             for name in names:  # `interface Ethernet1/1-48` (a template's range) configures each port alike
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
+        elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
+            self.each(node.children, lambda child: subinterface_line(child, _SUBINTERFACE_QOS))
         elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
                             "such as `Ethernet1/1-48`, or a comma list of them): the settings under it are not read")
