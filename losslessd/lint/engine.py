@@ -56,10 +56,10 @@ def no_lossless(device: Device) -> NoLossless | None:
     state is not "off") and no PFC line written on any (pfc_written: a PFC statement without effect is PFC001's, per
     port at that line), no PG bound to a profile with xoff headroom or headroom sized at run time, no queue whose ECN
     marking is on or not known to be off, no 802.3x link pause on, no traffic class the config defines lossless
-    (Junos `no-loss`, NX-OS no-drop) or gives a PFC priority (Junos `pfc-priority`). Not a switch-wide lossy mode (PFC004's) nor ports lossy by design (never
-    selected). DSCP and priority maps do not count either way: every QoS configuration classifies (a WAN router's DSCP
-    and EXP classifiers; SONiC's shared AZURE map on a lossy SKU), so a map says "QoS", not "lossless". None: not such
-    a switch. Independent of the policy: what the policy calls lossless is not what is asked."""
+    (Junos `no-loss`, NX-OS no-drop) or gives a PFC priority (Junos `pfc-priority`). Not a switch-wide lossy mode
+    (PFC004's) nor ports lossy by design (never selected). DSCP and priority maps do not count either way: every QoS
+    configuration classifies (a WAN router's DSCP and EXP classifiers; SONiC's shared AZURE map on a lossy SKU), so a
+    map says "QoS", not "lossless". None: not such a switch. Independent of the policy: what the policy calls lossless is not what is asked."""
     if device.kind != DeviceKind.switch or device.lossy_mode is not None:
         return None
     if any(fc.no_loss or fc.pfc_priority is not None for fc in device.forwarding_classes or ()):
