@@ -59,7 +59,8 @@ def no_lossless(device: Device) -> NoLossless | None:
     (Junos `no-loss`, NX-OS no-drop) or gives a PFC priority (Junos `pfc-priority`). Not a switch-wide lossy mode
     (PFC004's) nor ports lossy by design (never selected). DSCP and priority maps do not count either way: every QoS
     configuration classifies (a WAN router's DSCP and EXP classifiers; SONiC's shared AZURE map on a lossy SKU), so a
-    map says "QoS", not "lossless". None: not such a switch. Independent of the policy: what the policy calls lossless is not what is asked."""
+    map says "QoS", not "lossless". None: not such a switch. Independent of the policy: what the policy calls lossless
+    is not what is asked."""
     if device.kind != DeviceKind.switch or device.lossy_mode is not None:
         return None
     if any(fc.no_loss or fc.pfc_priority is not None for fc in device.forwarding_classes or ()):
