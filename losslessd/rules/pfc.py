@@ -281,7 +281,9 @@ class NoLosslessConfiguration(Rule):
         found = ctx.no_lossless(device)
         if found is None:
             return
-        ports = [port.name for port in ctx.roce_ports(device)]
+        # Ports whose PFC is known off; one whose PFC state the input does not show (roce_ports.select: all) is not
+        # said to drop RoCE: its own findings say it could not be checked.
+        ports = [port.name for port in ctx.roce_ports(device) if port.pfc_enabled is not None]
         if not ports:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
             return
         listed = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
