@@ -110,16 +110,19 @@ EDIT = {"NIC003": lambda text: text.replace("echo 1 > ", "echo 0 > "),
         "BUF005": lambda text: _lossy_egress(text),
         "WDG004": lambda text: _queued_one_up(text),
         "PFC004": lambda text: _roce_lossy_mode(text),
-        "PFC006": lambda text: _no_lossless_pg(text)}
+        "PFC006": lambda text: _no_lossless(text)}
 
 
-def _no_lossless_pg(text: str) -> str:
-    """A SONiC render without its lossless BUFFER_PG entries (a PG with xoff headroom is lossless configuration, which
-    PFC006 does not fire on); other platforms' text as rendered."""
+def _no_lossless(text: str) -> str:
+    """A render with no PFC line at all (PFC written without effect is PFC001's, per port at the line, not PFC006's):
+    SONiC without `pfc_enable` and without its lossless BUFFER_PG entries (a PG with xoff headroom is lossless
+    configuration), EOS without `priority-flow-control on` (off by default); other platforms' text as rendered."""
     if not text.startswith("{"):
-        return text
+        return "".join(line for line in text.splitlines(keepends=True) if line.strip() != "priority-flow-control on")
     db = json.loads(text)
     db.pop("BUFFER_PG", None)
+    for entry in db.get("PORT_QOS_MAP", {}).values():
+        entry.pop("pfc_enable", None)
     return json.dumps(db, indent=2) + "\n"
 
 
@@ -171,6 +174,8 @@ CANNOT = {
     ("ECN002", "juniper_junos"): "Junos ECN is a drop profile of fill levels: the template cannot write Kmin above Kmax",
     ("PFC001", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
     ("PFC006", "nvidia_cumulus"): "NVUE with no PFC priority renders no PFC profile, which lint reads as unknown",
+    ("PFC006", "cisco_nxos"): "NX-OS PFC is off only by a `priority-flow-control mode` line (PFC written: PFC001 per "
+                              "port at it); without one it is auto, which lint reads as unknown",
     ("PFC002", "juniper_junos"): "the Junos template sets PFC per lossless forwarding class: a lossy PFC priority "
                                  "renders lines its parser cannot read",
     ("SCH001", "linux_mlx5"): "the host script writes no ETS scheduler: SCH001's NIC findings need a human",

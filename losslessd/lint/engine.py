@@ -53,21 +53,23 @@ NO_LOSSLESS_WHY = ("PFC is on no priority of any port, no priority group has los
 def no_lossless(device: Device) -> NoLossless | None:
     """Whether ``device`` is a switch whose input shows its ports' QoS settings and configures nothing lossless on any
     of them: PFC on no priority of any port (every port that shows a QoS or PFC setting shows PFC off: an unknown PFC
-    state is not "off"), no PG bound to a profile with xoff headroom or headroom sized at run time, no queue whose ECN
+    state is not "off") and no PFC line written on any (pfc_written: a PFC statement without effect is PFC001's, per
+    port at that line), no PG bound to a profile with xoff headroom or headroom sized at run time, no queue whose ECN
     marking is on or not known to be off, no 802.3x link pause on, no traffic class the config defines lossless
-    (Junos `no-loss`, NX-OS no-drop). Not a switch-wide lossy mode (PFC004's) nor ports lossy by design (never
-    selected). DSCP and priority maps do not count either way: every QoS configuration classifies (a WAN router's DSCP
-    and EXP classifiers; SONiC's shared AZURE map on a lossy SKU), so a map says "QoS", not "lossless". None: not such
-    a switch. Independent of the policy: what the policy calls lossless is not what is asked."""
+    (Junos `no-loss`, NX-OS no-drop) or gives a PFC priority (Junos `pfc-priority`). Not a switch-wide lossy mode
+    (PFC004's) nor ports lossy by design (never selected). DSCP and priority maps do not count either way: every QoS
+    configuration classifies (a WAN router's DSCP and EXP classifiers; SONiC's shared AZURE map on a lossy SKU), so a
+    map says "QoS", not "lossless". None: not such a switch. Independent of the policy: what the policy calls lossless
+    is not what is asked."""
     if device.kind != DeviceKind.switch or device.lossy_mode is not None:
         return None
-    if any(fc.no_loss for fc in device.forwarding_classes or ()):
-        return None
+    if any(fc.no_loss or fc.pfc_priority is not None for fc in device.forwarding_classes or ()):
+        return None  # (a class written with a PFC priority: lossless intent, PFC001 points at what voids it)
     profiles = device.buffer_profiles
     shown = 0
     for port in device.ports.values():
-        if port.pfc_enabled:
-            return None
+        if port.pfc_enabled or pfc_written(port):
+            return None  # (PFC written, with or without effect: PFC001 per port points at the line)
         if port.lossy_by_design:
             continue
         if port.qos_configured or port.pfc_enabled is not None:
@@ -85,6 +87,17 @@ def no_lossless(device: Device) -> NoLossless | None:
             if queue.ecn is not None and queue.ecn.ecn_enabled is not False:
                 return None
     return NoLossless(shown, NO_LOSSLESS_WHY) if shown else None
+
+
+def pfc_written(port: Port) -> bool:
+    """Whether a line of the input about PFC decided the port's PFC state (Port.pfc_source): a PFC statement, with or
+    without effect (NX-OS `priority-flow-control mode on` with no no-drop class, a Junos congestion-notification-profile
+    pausing a class without `no-loss`, Onyx `roce lossy` or port mode without the switch-wide enable, SONiC
+    `pfc_enable`, even empty). Not where the reader names the port itself or its QoS map entry for want of such a line
+    (a SONiC PORT_QOS_MAP entry without `pfc_enable`, a Dell OS9/OS10 interface without a dcb-map or PFC mode) or
+    none (a Junos port without a congestion-notification-profile, EOS without PFC lines): the platform's default."""
+    src = port.pfc_source
+    return src is not None and src != port.source and src != port.map_source
 
 
 def _crash_rule():

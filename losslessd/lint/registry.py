@@ -144,8 +144,9 @@ class PortRule(Rule):
         """What this rule finds on one RoCE-facing port of a device it applies to."""
         if port.lossy_mode:
             yield from self._lossy_mode_port(ctx, device, port)
-        elif device.kind == DeviceKind.switch and self._subsumed() and ctx.no_lossless(device) is not None:
-            return  # PFC006's, once for the device
+        elif (device.kind == DeviceKind.switch and port.pfc_enabled is not None and self._subsumed()
+              and ctx.no_lossless(device) is not None):
+            return  # PFC006's, once for the device (a port whose PFC is unknown keeps its own, unverified findings)
         elif self.depends_on_pfc and port.pfc_enabled is None:
             yield from self._doubtful_port(ctx, device, port)
         else:

@@ -233,11 +233,15 @@ class NoLosslessConfiguration(Rule):
     A switch whose RoCE-facing ports show their QoS settings, and whose configuration has nothing lossless on any
     port: PFC on no priority (every port that shows a PFC or QoS setting shows PFC off), no priority group bound to a
     profile with xoff headroom (or headroom sized at run time), no queue that marks ECN (or whose marking is not known
-    to be off), no 802.3x link pause, and no traffic class the configuration defines lossless (Junos `no-loss`, NX-OS
-    no-drop). One finding per switch, naming its RoCE-facing ports. DSCP and priority maps count neither way: every
-    QoS configuration classifies, so a map alone is not lossless configuration. A switch with PFC on any priority
-    (also the wrong one: PFC001 and PFC002 on each port), ECN marking on any queue (an ECN-only RoCE fabric) or a
-    lossless class is not this case; a switch-wide lossy mode is PFC004's. On such a switch the rules about what a
+    to be off), no 802.3x link pause, no traffic class the configuration defines lossless (Junos `no-loss`, NX-OS
+    no-drop) or gives a PFC priority (Junos `pfc-priority`), and no PFC line written on any port: a PFC statement
+    without effect (NX-OS `priority-flow-control mode on` with no no-drop class, a Junos PFC code point for a class
+    without `no-loss`, Onyx `roce lossy`, a SONiC `pfc_enable` even empty) is PFC001's on each port, at that line.
+    One finding per switch, naming its RoCE-facing ports whose PFC is known off (a port whose PFC state the input
+    does not show keeps its own findings, which say it could not be checked). DSCP and priority maps count neither
+    way: every QoS configuration classifies, so a map alone is not lossless configuration. A switch with PFC on any
+    priority (also the wrong one: PFC001 and PFC002 on each port), ECN marking on any queue (an ECN-only RoCE fabric)
+    or a lossless class is not this case; a switch-wide lossy mode is PFC004's. On such a switch the rules about what a
     lossless class lacks or needs stay silent port by port (PFC001, MAP001, MAP004, MAP005, ECN001, ECN004,
     BUF001-003, BUF005, WDG001, WDG002, WDG004): each would repeat this finding on every port. What the ports do set
     is still checked (MAP002 on the CNP queue, MAP003 on trust, SCH001, the link, path and deadlock rules).
@@ -281,7 +285,9 @@ class NoLosslessConfiguration(Rule):
         found = ctx.no_lossless(device)
         if found is None:
             return
-        ports = [port.name for port in ctx.roce_ports(device)]
+        # Ports whose PFC is known off; one whose PFC state the input does not show (roce_ports.select: all) is not
+        # said to drop RoCE: its own findings say it could not be checked.
+        ports = [port.name for port in ctx.roce_ports(device) if port.pfc_enabled is not None]
         if not ports:  # none selected (SEL001 says why, also under devices_without_lossless: skip)
             return
         listed = ", ".join(ports[:_LISTED]) + (f" and {len(ports) - _LISTED} more" if len(ports) > _LISTED else "")
