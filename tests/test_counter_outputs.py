@@ -109,6 +109,23 @@ def test_a_host_without_rdma_counter_files_says_so():
         sonic({"show queue wredcounters": click_error})
 
 
+def test_an_interface_ethtool_has_no_statistics_for_leaves_the_hosts_other_counters_read():
+    """ethtool's own answer when it cannot give statistics (ethtool.c do_gstats: "Cannot get stats strings
+    information: <reason>", "no stats available"), e.g. a RoCE interface renamed after a driver reset: that
+    interface's counters are unknown and said so; the other NIC's pause counters of the same poll are read. It
+    made the whole host's poll fail as an unusable answer, so a storm on the NIC that answered went unseen."""
+    ok, gone = "ethtool -S ens1f0np0", "ethtool -S ens1f1np1"
+    answers = {ok: text("linux_mlx5/ethtool-S-ens1f0np0.txt"),
+               gone: "Cannot get stats strings information: No such device\n"}
+    r = reading_from_commands("gpu01", "linux_mlx5", answers, 0.0, 0.0)
+    assert r.values[Key("ens1f0np0", PFC_RX, 3)] == 48_213 and not any(k.port == "ens1f1np1" for k in r.values)
+    assert r.unread == ("`ethtool -S ens1f1np1`: ethtool answered 'Cannot get stats strings information: No such "
+                        "device': its counters are unknown",)
+    with pytest.raises(ValueError, match="gpu01: no counter in any answer: `ethtool -S ens1f1np1`: ethtool answered "
+                                         "'no stats available'"):
+        reading_from_commands("gpu01", "linux_mlx5", {gone: "no stats available\n"}, 0.0, 0.0)
+
+
 def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():
     """Arista EOS serves ARISTA-PFC-MIB aristaPfcPriorityTable (ifIndex.priority, Counter64 requests =
     PFC frames sent, indications = received), not CISCO-PFC-EXT-MIB: with the Cisco columns alone an

@@ -95,6 +95,9 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
         if m := _NO_SUCH_COMMAND.search(output):
             unread.append(f"`{command}`: this device's CLI has no {m['name']!r} command: its counters are unknown")
             continue
+        if parse is _ethtool_stats and (m := _ETHTOOL_CANNOT.fullmatch(output.strip())):
+            unread.append(f"`{command}`: ethtool answered {m[0]!r}: its counters are unknown")
+            continue
         try:
             got = parse(command, output)
         except ValueError as e:
@@ -211,6 +214,10 @@ _ETHTOOL = {
     re.compile(r"rx_prio(\d)_pause_duration"): PAUSE_DURATION_US,
     re.compile(r"tx_prio(\d)_packets"): TX_PACKETS,
 }
+# ethtool's own answer when it has no statistics to print (ethtool.c do_gstats: `perror("Cannot get stats strings
+# information")` exit 96, "no stats available" exit 94, `perror("Cannot get stats information")` exit 97): an interface
+# gone or renamed, a driver without statistics. That interface's counters are unknown; the host's other commands read.
+_ETHTOOL_CANNOT = re.compile(r"Cannot get stats(?: strings)? information(?:: [^\n]+)?|no stats available")
 _ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+):\s*(-?\d+)\s*$")
 
 
