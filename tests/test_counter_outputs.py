@@ -10,7 +10,7 @@ import pytest
 
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import COLUMNS, SnmpTarget, _sample
-from losslessd.monitor import ECN_MARKED, PFC_RX, PFC_TX, WD_RESTORED, WD_STORMS, Key
+from losslessd.monitor import CNP_HANDLED, CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, WD_RESTORED, WD_STORMS, Key
 from losslessd.monitor.counters import CounterTracker
 from losslessd.monitor.detect import Detectors, Thresholds
 from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
@@ -124,6 +124,21 @@ def test_an_interface_ethtool_has_no_statistics_for_leaves_the_hosts_other_count
     with pytest.raises(ValueError, match="gpu01: no counter in any answer: `ethtool -S ens1f1np1`: ethtool answered "
                                          "'no stats available'"):
         reading_from_commands("gpu01", "linux_mlx5", {gone: "no stats available\n"}, 0.0, 0.0)
+
+
+def test_a_roce_lag_devices_congestion_counters_are_not_one_members():
+    """In a RoCE LAG mlx5 registers one RDMA device, mlx5_bond_<n>, under the first PF's PCI device, and its
+    congestion counters add up both PFs' (Linux mlx5 lag.c mlx5_lag_query_cong_counters). Read through the first
+    member's netdev they were taken for that interface's ECN marks and CNPs, so marks that arrived on the other
+    member counted as ECN at work on this one. They are left unknown and said so; its pause counters still read."""
+    cmd = "grep . /sys/class/net/ens1f0np0/device/infiniband/*/ports/*/hw_counters/*"
+    r = reading_from_commands("gpu01", "linux_mlx5", {
+        "ethtool -S ens1f0np0": text("linux_mlx5/ethtool-S-ens1f0np0.txt"),
+        cmd: text("linux_mlx5/hw-counters-roce-lag-ens1f0np0.txt")}, 0.0, 0.0)
+    assert not any(k.name in (ECN_MARKED, CNP_SENT, CNP_HANDLED) for k in r.values)
+    assert r.values[Key("ens1f0np0", PFC_RX, 3)] == 48_213
+    assert r.unread == (f"`{cmd}`: mlx5_bond_0 is a RoCE LAG's RDMA device, whose congestion counters add up both "
+                        "member ports, not this interface's alone: its counters are unknown",)
 
 
 def test_arista_pfc_mib_priority_counters_are_read_like_ciscos():

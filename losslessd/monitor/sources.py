@@ -95,11 +95,11 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
         if m := _NO_SUCH_COMMAND.search(output):
             unread.append(f"`{command}`: this device's CLI has no {m['name']!r} command: its counters are unknown")
             continue
-        if parse is _ethtool_stats and (m := _ETHTOOL_CANNOT.fullmatch(output.strip())):
-            unread.append(f"`{command}`: ethtool answered {m[0]!r}: its counters are unknown")
-            continue
         try:
             got = parse(command, output)
+        except _Unknown as e:
+            unread.append(f"`{command}`: {e}: its counters are unknown")
+            continue
         except ValueError as e:
             raise ValueError(f"{device}: `{command}`: {e}") from None
         if not got:  # all N/A, no such counter files, PFC off on every priority: unknown, not zero
@@ -109,6 +109,10 @@ def reading_from_commands(device: str, platform: str, outputs: dict[str, str], m
         raise ValueError(f"{device}: no counter in any answer: {'; '.join(unread) or 'no counter command ran'}")
     return Reading(device=device, monotonic_s=monotonic_s, time_unix_s=time_unix_s, uptime_ticks=None,
                    values=values, unread=tuple(unread))
+
+
+class _Unknown(Exception):
+    """A parser's word that the command answered, but nothing in the answer is this device's counters: why."""
 
 
 # Click's answer to a subcommand this release lacks (SONiC's `show` is a click app): `show queue
@@ -225,6 +229,8 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     """`ethtool -S IF`: "NIC statistics:" then one "name: value" per line."""
     iface = command.split()[-1]
     out = {}
+    if m := _ETHTOOL_CANNOT.fullmatch(output.strip()):
+        raise _Unknown(f"ethtool answered {m[0]!r}")
     lines = [line for line in output.splitlines() if line.strip()]
     if not lines or lines[0].strip() != "NIC statistics:":
         raise ValueError("does not start with 'NIC statistics:'")
@@ -238,24 +244,36 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
     return out
 
 
+_BOND_DEVICE = re.compile(r"mlx5_bond_\d+")
 _HW_COUNTERS = {"np_ecn_marked_roce_packets": ECN_MARKED, "np_cnp_sent": CNP_SENT, "rp_cnp_handled": CNP_HANDLED}
-_HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/[^/]+/ports/\d+/hw_counters/"
+_HW_LINE = re.compile(r"^/sys/class/net/(?P<iface>[^/]+)/device/infiniband/(?P<dev>[^/]+)/ports/\d+/hw_counters/"
                       r"(?P<name>\w+):(?P<value>\d+)$")
 
 
 def _hw_counters(command: str, output: str) -> dict[Key, int]:
     """`grep . .../hw_counters/*`: "PATH:VALUE" per file; grep's own complaints (a counter file this
-    kernel does not have) leave that counter unknown. Per port: the RDMA device counts all priorities."""
+    kernel does not have) leave that counter unknown. Per port: the RDMA device counts all priorities.
+
+    A RoCE LAG's device (mlx5 names it mlx5_bond_<n>, Linux drivers/infiniband/hw/mlx5/main.c, under the first
+    PF's PCI device) counts both member ports: mlx5_lag_query_cong_counters (mlx5/core/lag.c) adds each PF's
+    congestion counters. They are the bond's, not this interface's: left unknown, as the other member's are (its
+    PCI device holds no RDMA device)."""
     out: dict[Key, int] = {}
+    bonds = set()
     for line in output.splitlines():
         if not line.strip() or line.startswith("grep: "):
             continue
         m = _HW_LINE.match(line.strip())
         if not m:
             raise ValueError(f"{line.strip()[:80]!r} is not a hw_counters PATH:VALUE line")
-        if m["name"] in _HW_COUNTERS:
+        if m["name"] in _HW_COUNTERS and _BOND_DEVICE.fullmatch(m["dev"]):
+            bonds.add(m["dev"])
+        elif m["name"] in _HW_COUNTERS:
             key = Key(m["iface"], _HW_COUNTERS[m["name"]])
             out[key] = out.get(key, 0) + int(m["value"])  # one netdev, several RDMA ports: their sum
+    if bonds and not out:
+        raise _Unknown(f"{', '.join(sorted(bonds))} is a RoCE LAG's RDMA device, whose congestion counters add up "
+                       f"both member ports, not this interface's alone")
     return out
 
 
