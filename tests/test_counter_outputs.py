@@ -10,7 +10,18 @@ import pytest
 
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import COLUMNS, SnmpTarget, _sample
-from losslessd.monitor import CNP_HANDLED, CNP_SENT, ECN_MARKED, PFC_RX, PFC_TX, WD_RESTORED, WD_STORMS, Key
+from losslessd.monitor import (
+    CNP_HANDLED,
+    CNP_SENT,
+    ECN_MARKED,
+    PAUSE_STORM_ERRORS,
+    PAUSE_STORM_WARNINGS,
+    PFC_RX,
+    PFC_TX,
+    WD_RESTORED,
+    WD_STORMS,
+    Key,
+)
 from losslessd.monitor.counters import CounterTracker
 from losslessd.monitor.detect import Detectors, Thresholds
 from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
@@ -183,3 +194,33 @@ def test_nxos_watchdog_rows_are_numbered_by_qos_group_from_0():
         f"{oids.CPFC_WD_QUEUE_RESTORES}.436207616.3": 1, f"{oids.CPFC_WD_QUEUE_SHUTDOWNS}.436207616.0": 0})
     assert r.values == {Key("Ethernet1/1", WD_STORMS, 3): 2, Key("Ethernet1/1", WD_RESTORED, 3): 1,
                         Key("Ethernet1/1", WD_STORMS, 0): 0}
+
+
+def test_a_nics_pfc_storm_prevention_counts_are_read_per_port_and_open_its_event():
+    """mlx5 counts its PFC storm prevention per port (counters.rst: tx_pause_storm_warning_events, the times the
+    device was sending pauses for a long period; tx_pause_storm_error_events, the times it reached the timeout and
+    stopped sending them). They were not read, so a host that became a storm's source went unreported."""
+    cmd, fixture = "ethtool -S ens2f0np0", text("linux_mlx5/ethtool-S-ens2f0np0-storm-prevention.txt")
+    before = reading_from_commands("gpu03", "linux_mlx5", {cmd: fixture}, 0.0, 1_700_000_000.0)
+    assert before.values[Key("ens2f0np0", PAUSE_STORM_WARNINGS)] == 4
+    assert before.values[Key("ens2f0np0", PAUSE_STORM_ERRORS)] == 2
+    assert before.values[Key("ens2f0np0", PFC_TX, 3)] == 6_619_033
+    # One more storm the NIC stopped, counted by both, 10 s later.
+    later = fixture.replace(
+        "warning_events: 4", "warning_events: 5").replace("error_events: 2", "error_events: 3")
+    tracker, det = CounterTracker(), Detectors(Thresholds(), {3})
+    tracker.update(before)
+    rates = tracker.update(reading_from_commands("gpu03", "linux_mlx5", {cmd: later}, 10.0, 1_700_000_010.0))
+    assert [(e.kind, e.port, e.priority, e.severity) for e in det.feed(rates)] == [
+        ("nic_pause_storm", "ens2f0np0", None, "error")]
+
+
+def test_a_driver_name_with_a_trailing_space_still_reads():
+    """Some mlx5 trees named the warning counter "tx_pause_storm_warning_events " (en_stats.c
+    pport_pfc_stall_stats_desc) and ethtool prints the name as given, so the line reads "... _events : 0": it was
+    not 'name: value' and the whole interface's counters were lost."""
+    out = "NIC statistics:\n     rx_prio3_pause: 7\n     tx_pause_storm_warning_events : 1\n" \
+          "     tx_pause_storm_error_events: 0\n"
+    r = reading_from_commands("gpu03", "linux_mlx5", {"ethtool -S ens2f0np0": out}, 0.0, 0.0)
+    assert r.values == {Key("ens2f0np0", PFC_RX, 3): 7, Key("ens2f0np0", PAUSE_STORM_WARNINGS): 1,
+                        Key("ens2f0np0", PAUSE_STORM_ERRORS): 0}

@@ -192,3 +192,22 @@ def test_thresholds_reject_unknown_and_out_of_range_settings():
         Thresholds(storm_paused_share=1.5)
     assert Thresholds.model_validate({"pause_rate_per_s": 50}).pause_rate_per_s == 50
 
+
+
+def test_a_nic_pause_storm_is_an_error_counted_by_the_nic_itself():
+    """The NIC's own storm prevention counted it: an on-box error on the port (no priority: the counters are per
+    port), with the counts of the interval, and the warning counted with the error is not a second event."""
+    seq = yaml.safe_load((SEQUENCES / "host-nic-pause-storm.yaml").read_text())
+    tracker, det = CounterTracker(), Detectors(Thresholds(), set())  # no policy: still reported
+    events = []
+    for r in readings(seq)[:5]:
+        if (rates := tracker.update(r)) is not None:
+            events += det.feed(rates)
+    storm, ended = events
+    assert storm is ended and storm.kind == "nic_pause_storm" and storm.end_unix_s == EPOCH + 40
+    assert (storm.severity, storm.basis, storm.port, storm.priority) == ("error", "on-box watchdog", "ens2f0np0", None)
+    assert (storm.start_unix_s, storm.numbers["storm_errors"], storm.numbers["storm_warnings"]) == (EPOCH + 10, 1, 1)
+    assert storm.message.startswith("gpu03 ens2f0np0: the NIC reached its PFC storm-prevention timeout 1 time(s)")
+    warning = [e for r in readings(seq)[5:7] if (rates := tracker.update(r)) for e in det.feed(rates)]
+    opened, closed = warning  # opened at poll 5, ended at poll 6
+    assert opened is closed and (opened.kind, opened.severity) == ("nic_pause_storm_warning", "warning")

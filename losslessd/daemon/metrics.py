@@ -53,6 +53,8 @@ COUNTERS: dict[str, tuple[str, str | None, float]] = {
     monitor.ECN_MARKED: ("ecn_marked_packets", "queue", 1.0),
     monitor.CNP_SENT: ("cnp_sent_packets", "queue", 1.0),
     monitor.CNP_HANDLED: ("cnp_handled_packets", "queue", 1.0),
+    monitor.PAUSE_STORM_WARNINGS: ("nic_pause_storm_warnings", None, 1.0),
+    monitor.PAUSE_STORM_ERRORS: ("nic_pause_storm_errors", None, 1.0),
     monitor.IN_OCTETS: ("receive_bytes", None, 1.0),
     monitor.OUT_OCTETS: ("transmit_bytes", None, 1.0),
     monitor.IN_PACKETS: ("receive_packets", None, 1.0),

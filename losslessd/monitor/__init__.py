@@ -24,6 +24,10 @@ CNP_SENT = "cnp_sent"  # CNPs a NIC's notification point sent
 CNP_HANDLED = "cnp_handled"  # CNPs a NIC's reaction point acted on
 WD_STORMS = "wd_storms"  # on-box PFC watchdog: storms detected
 WD_RESTORED = "wd_restored"  # on-box PFC watchdog: storms restored
+# A NIC's own PFC storm prevention (mlx5 device-stall watchdog; per port): times it was sending pauses for long
+# (warning) and times it reached its timeout and stopped sending them (error). Linux mlx5 counters.rst.
+PAUSE_STORM_WARNINGS = "pause_storm_warnings"
+PAUSE_STORM_ERRORS = "pause_storm_errors"
 TX_BYTES = "tx_bytes"  # octets the egress queue sent
 IN_OCTETS = "in_octets"
 OUT_OCTETS = "out_octets"
@@ -38,6 +42,8 @@ EventKind = Literal[
     "pause_rate",  # pause frames above the configured rate on a lossless priority
     "lossy_pause",  # pause frames on a priority the policy calls lossy
     "ecn_not_marking",  # sustained pauses with few or no ECN marks / CNPs: PFC doing ECN's job
+    "nic_pause_storm",  # a host NIC's storm prevention stopped it sending pauses: it is the storm's source
+    "nic_pause_storm_warning",  # a host NIC sent pauses long enough to near its storm-prevention timeout
     "device_down",  # the device stopped answering polls
     "finding_new",  # drift: a lint finding appeared
     "finding_cleared",  # drift: a lint finding went away

@@ -21,6 +21,8 @@ from . import (
     CNP_SENT,
     ECN_MARKED,
     PAUSE_DURATION_US,
+    PAUSE_STORM_ERRORS,
+    PAUSE_STORM_WARNINGS,
     PFC_RX,
     PFC_TX,
     TX_PACKETS,
@@ -96,7 +98,8 @@ class _Device:
     tx_fresh: bool = False
     first_failure_s: float = 0.0
     down: Event | None = None
-    states: dict[tuple[str, int, str], _Sustain] = field(default_factory=dict)  # (port, priority, kind)
+    # (port, priority or None for a per-port detector, kind)
+    states: dict[tuple[str, int | None, str], _Sustain] = field(default_factory=dict)
     # ECN marks / CNPs seen last: (port, counter name, queue or None) -> (interval start, end, per second), in the
     # detectors' clock (Rates.clock_s), as the spells below
     evidence: dict[tuple[str, str, int | None], tuple[float, float, float]] = field(default_factory=dict)
@@ -106,7 +109,9 @@ class _Device:
 
 _PAUSE_LABELS = ((PFC_RX, f"{PFC_RX}_per_s"), (PFC_TX, f"{PFC_TX}_per_s"))
 _SEVERITY: dict[str, Literal["info", "warning", "error"]] = {"pfc_storm": "error", "onbox_storm": "error",
-                                                              "device_down": "error"}
+                                                              "device_down": "error", "nic_pause_storm": "error"}
+_NIC_STORM = (PAUSE_STORM_WARNINGS, PAUSE_STORM_ERRORS)
+_ONBOX = ("nic_pause_storm", "nic_pause_storm_warning")  # what a device's own watchdog counted, not inferred
 
 
 class Detectors:
@@ -146,6 +151,8 @@ class Detectors:
                 out += self._ecn(dev, rates, port, prio, pauses)
             elif prio in self.lossy:
                 out += self._lossy(dev, rates, port, prio, self._pauses(rates, port, prio, unknown))
+        for port in sorted({k.port for k in rates.per_s if k.name in _NIC_STORM}):
+            out += self._nic_storm(dev, rates, port, unknown)
         return out
 
     def poll_failed(self, device: str, now: float, reason: str) -> list[Event]:
@@ -288,6 +295,29 @@ class Detectors:
                 event.proposal = self.propose(event)
         return out
 
+    def _nic_storm(self, dev: _Device, r: Rates, port: str, unknown: frozenset[Key]) -> list[Event]:
+        """A host NIC's own PFC storm prevention (mlx5 device-stall watchdog, per port): it counts a warning each
+        time it has been sending pauses for its minor watermark, an error each time it reached its timeout and
+        stopped sending them (Linux mlx5 counters.rst). An error means the NIC's receive side could not drain: the
+        host is the storm's source, and while it sends no pauses what reaches it may be dropped. A warning without
+        an error is a NIC that nearly stopped. Each opens in the interval its counter moved and ends at the first
+        interval it did not: the counts say when it happened, not when the host recovered."""
+        errors, warnings = (r.deltas.get(Key(port, name)) if Key(port, name) not in unknown else None
+                            for name in (PAUSE_STORM_ERRORS, PAUSE_STORM_WARNINGS))
+        numbers = {"storm_errors": float(errors or 0), "storm_warnings": float(warnings or 0),
+                   "interval_s": r.interval_s}
+        out: list[Event] = []
+        if errors is not None:
+            out += self._step(dev, r, "nic_pause_storm", port, None, errors > 0, numbers, 1, 1,
+                              f"the NIC reached its PFC storm-prevention timeout {errors} time(s) in "
+                              f"{r.interval_s:g} s and stopped sending pause frames: its receive side cannot drain "
+                              f"(the host is the storm's source) and traffic to it may be dropped")
+        if warnings is not None:
+            out += self._step(dev, r, "nic_pause_storm_warning", port, None, warnings > 0 and not errors, numbers,
+                              1, 1, f"the NIC sent pause frames long enough to near its PFC storm-prevention timeout "
+                                    f"{warnings} time(s) in {r.interval_s:g} s: its receive side is not draining")
+        return out
+
     @staticmethod
     def _storming(dev: _Device, port: str, prio: int) -> bool:
         """A storm of the queue is open, or its detector counts stuck intervals towards one."""
@@ -358,7 +388,7 @@ class Detectors:
         known = [v for v in found if v is not None]
         return sum(known) if known else None
 
-    def _step(self, dev: _Device, r: Rates, kind: EventKind, port: str, prio: int, hit: bool,
+    def _step(self, dev: _Device, r: Rates, kind: EventKind, port: str, prio: int | None, hit: bool,
               numbers: dict[str, float], need_hits: int, need_misses: int, message: str) -> list[Event]:
         """Advance one sustain state machine; the event opens after ``need_hits`` hits in a row (start =
         the start of the first of them) and ends after ``need_misses`` misses in a row. While open it
@@ -376,8 +406,10 @@ class Detectors:
             s.hits, s.misses = 0, s.misses + 1
         if s.event is None:
             if hit and s.hits >= need_hits:
-                s.event = Event(kind, r.device, port, prio, s.first_hit_s, f"{r.device} {port} priority {prio}: {message}",
-                                _SEVERITY.get(kind, "warning"), {**numbers, "polls": s.hits})
+                place = port if prio is None else f"{port} priority {prio}"
+                s.event = Event(kind, r.device, port, prio, s.first_hit_s, f"{r.device} {place}: {message}",
+                                _SEVERITY.get(kind, "warning"), {**numbers, "polls": s.hits},
+                                basis="on-box watchdog" if kind in _ONBOX else "inferred")
                 return [s.event]
             return []
         if hit:

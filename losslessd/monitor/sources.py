@@ -3,7 +3,8 @@
 SNMP (``reading_from_snmp``) gives pause frames per priority, queue TX and drops, octets and
 discards, and on Cisco NX-OS the on-box PFC watchdog's counts. What SNMP does not serve comes from
 SSH commands (``Platform.counter_commands``, parsed by ``reading_from_commands``): SONiC's watchdog counts and
-per-queue ECN marks, and a host NIC's pause counters, pause time and congestion (ECN/CNP) counters.
+per-queue ECN marks, and a host NIC's pause counters, pause time, PFC storm prevention counts and congestion (ECN/CNP)
+counters.
 
 Parsers are pure. Output that is not what the command prints raises ValueError naming the device and
 the command; a value a platform prints as N/A is left out (unknown), never read as 0.
@@ -26,6 +27,8 @@ from . import (
     OUT_DISCARDS,
     OUT_OCTETS,
     PAUSE_DURATION_US,
+    PAUSE_STORM_ERRORS,
+    PAUSE_STORM_WARNINGS,
     PFC_RX,
     PFC_TX,
     TX_PACKETS,
@@ -218,11 +221,19 @@ _ETHTOOL = {
     re.compile(r"rx_prio(\d)_pause_duration"): PAUSE_DURATION_US,
     re.compile(r"tx_prio(\d)_packets"): TX_PACKETS,
 }
+# mlx5 PFC storm prevention (counters.rst, "Physical Port Counters"; per port, no priority):
+# tx_pause_storm_warning_events "the number of times the device was sending pauses for a long period of time",
+# tx_pause_storm_error_events the times it did so "reaching time out and disabling transmission of pause frames".
+_ETHTOOL_PORT = {"tx_pause_storm_warning_events": PAUSE_STORM_WARNINGS,
+                 "tx_pause_storm_error_events": PAUSE_STORM_ERRORS}
 # ethtool's own answer when it has no statistics to print (ethtool.c do_gstats: `perror("Cannot get stats strings
 # information")` exit 96, "no stats available" exit 94, `perror("Cannot get stats information")` exit 97): an interface
 # gone or renamed, a driver without statistics. That interface's counters are unknown; the host's other commands read.
 _ETHTOOL_CANNOT = re.compile(r"Cannot get stats(?: strings)? information(?:: [^\n]+)?|no stats available")
-_ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+):\s*(-?\d+)\s*$")
+# ethtool prints each name as the driver wrote it ("     %.*s: %llu", ethtool.c do_gstats); some mlx5 trees wrote
+# "tx_pause_storm_warning_events " with a trailing space (en_stats.c pport_pfc_stall_stats_desc), so a space may
+# stand before the colon.
+_ETHTOOL_LINE = re.compile(r"^\s*([\w\[\].-]+)\s*:\s*(-?\d+)\s*$")
 
 
 def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
@@ -238,6 +249,8 @@ def _ethtool_stats(command: str, output: str) -> dict[Key, int]:
         m = _ETHTOOL_LINE.match(line)
         if not m:
             raise ValueError(f"line {n} {line.strip()[:80]!r} is not 'name: value'")
+        if m[1] in _ETHTOOL_PORT:
+            out[Key(iface, _ETHTOOL_PORT[m[1]])] = int(m[2])
         for pattern, name in _ETHTOOL.items():
             if p := pattern.fullmatch(m[1]):
                 out[Key(iface, name, int(p[1]))] = int(m[2])
