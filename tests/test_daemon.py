@@ -122,6 +122,26 @@ def test_storm_is_reported_within_two_polls_and_cleared_after_it_stops(daemon, s
     assert ended[0]["end_unix_s"] >= ended[0]["start_unix_s"]
 
 
+def test_a_host_nics_own_storm_prevention_opens_nic_pause_storm_and_it_ends(daemon, sim):
+    """gpu01's NIC stops draining: its PFC storm prevention counts a warning and an error (ethtool -S over SSH), and
+    the daemon reports the host as a storm's source on that port, then ends the event once nothing new is counted."""
+    place = {"device": "gpu01", "port": "enp65s0f0np0"}
+    wait_for(lambda: daemon.value("losslessd_nic_pause_storm_errors_total", **place) == 0,
+             "a first reading of gpu01's storm prevention counts")  # the stall is then a delta
+    sim.stall("gpu01", "enp65s0f0np0")
+    try:
+        opened = wait_for(lambda: daemon.events(device="gpu01", kind="nic_pause_storm"), "nic_pause_storm")
+    finally:
+        sim.stall("gpu01", "enp65s0f0np0", on=False)
+    event = opened[-1]
+    assert (event["port"], event["priority"], event["severity"]) == ("enp65s0f0np0", None, "error")
+    assert event["numbers"]["storm_errors"] == 1 and "stopped sending pause frames" in event["message"]
+    assert daemon.value("losslessd_nic_pause_storm_warnings_total", **place) == 1
+    assert not daemon.events(device="gpu01", kind="nic_pause_storm_warning")  # counted with the error: one event
+    wait_for(lambda: [e for e in daemon.events(device="gpu01", kind="nic_pause_storm")
+                      if e["id"] == event["id"] and e["end"] is not None], "the event to end")
+
+
 def test_counter_wrap_and_reset_raise_nothing(daemon, sim):
     """leaf2's Counter32 columns wrap between two of the daemon's polls; then its agent restarts."""
     discards = {"device": "leaf2", "port": "Ethernet1"}

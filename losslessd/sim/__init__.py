@@ -384,6 +384,16 @@ class Simulator:
         ``ecn_healthy``."""
         self.storm(name, port, priority, on, ecn_healthy, drains=True)
 
+    def stall(self, name: str, port: str, on: bool = True) -> None:
+        """A host NIC on ``port`` stops draining what it receives (a hung driver, a stuck PCIe link), or drains again:
+        its PFC storm prevention counts a warning once the stall has lasted the warning watermark and an error once it
+        reaches the timeout (``ethtool -S``: tx_pause_storm_warning_events / _error_events)."""
+        device = self._device(name)
+        if port not in device.if_indexes:
+            raise ValueError(f"{name}: no port {port!r} (ports: {', '.join(device.if_indexes)})")
+        device.traffic.stall(port, on)
+        self._publish(name)
+
     def refuse_commits(self, name: str, reason: str | None = "configuration validation failed") -> None:
         """Refuse every config commit (EOS session commit, SONiC apply-patch) with ``reason``; None accepts again."""
         self._device(name).config.refuse = reason

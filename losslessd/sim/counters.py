@@ -36,6 +36,11 @@ AVG_PACKET_BYTES = 1000
 # SONiC pfcwd defaults when a port's PFC_WD entry leaves them out (sonic-utilities pfcwd/main.py:
 # DEFAULT_DETECTION_TIME = DEFAULT_RESTORATION_TIME = 200 ms).
 DEFAULT_WD_DETECTION_S = DEFAULT_WD_RESTORATION_S = 0.2
+# A host NIC's PFC storm prevention at its driver's automatic setting: stop sending pauses after 100 ms
+# (Linux mlx5 en_ethtool.c MLX5E_PFC_PREVEN_AUTO_TOUT_MSEC), warn at max(80 ms, 85 % of it)
+# (MLX5E_DEVICE_STALL_MINOR_WATERMARK: MLX5E_PFC_PREVEN_TOUT_MIN_MSEC, MLX5E_PFC_PREVEN_MINOR_PRECENT).
+NIC_STALL_TIMEOUT_S = 0.1
+NIC_STALL_WARNING_S = max(0.08, NIC_STALL_TIMEOUT_S * 85 / 100)
 _US_PER_S = 1_000_000
 # What a workload can add to: PFC frames the switch port sent (CISCO-PFC-EXT-MIB requests), ECN marks of the
 # queue (`show queue wredcounters`), packets the queue dropped (CISCO-SWITCH-QOS-MIB dropped packets).
@@ -57,6 +62,8 @@ class Traffic:
     # Lump sums added to counters ("<ifIndex>.<prio>/<what>" -> amount): what a workload the simulator's
     # benchmark ran (losslessd.sim.bench) made the counters do. Cleared by a reset.
     credits: dict[str, float] = field(default_factory=dict)
+    # A host NIC whose receive side cannot drain (port -> [start, end|None] spans): its storm prevention counts it.
+    stalls: dict[str, list[list]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def storm(self, key: str, on: bool = True, ecn_healthy: bool = False, now: float | None = None,
@@ -71,6 +78,16 @@ class Traffic:
             if on and not storming:
                 spans.append([now, None, ecn_healthy, drains])
             elif not on and storming:
+                spans[-1][1] = now
+
+    def stall(self, port: str, on: bool = True, now: float | None = None) -> None:
+        """A host NIC's receive side stops draining on ``port`` (or drains again)."""
+        now = time.time() if now is None else now
+        with self._lock:
+            spans = self.stalls.setdefault(port, [])
+            if on and not (spans and spans[-1][1] is None):
+                spans.append([now, None, False])
+            elif not on and spans and spans[-1][1] is None:
                 spans[-1][1] = now
 
     def reset(self, now: float | None = None) -> None:
@@ -99,7 +116,7 @@ class Traffic:
             return {"t0": self.t0, "restarted": self.restarted, "storm_rate": STORM_PAUSE_PER_S,
                     "storms": {k: [list(s) for s in v] for k, v in self.storms.items()}, "down": self.down,
                     "slow_s": self.slow_s, "garbage": self.garbage, "wrap_at": self.wrap_at,
-                    "credits": dict(self.credits)}
+                    "credits": dict(self.credits), "stalls": {k: [list(s) for s in v] for k, v in self.stalls.items()}}
 
 
 def storm_key(if_indexes: dict[str, int], port: str, priority: int) -> str:
@@ -193,7 +210,8 @@ def ethtool_stats(device: CounterDevice, interface: str, now: float) -> str | No
     """`ethtool -S IF` of an mlx5 port: its per-priority traffic and PFC counters (names from the
     kernel's mlx5 counters documentation: rx_prioN_pause, rx_prioN_pause_duration in microseconds,
     tx_prioN_pause, ...). A storm on a host port is the switch pausing the NIC: rx pauses climb, the
-    pause duration grows by a second per second and that priority stops sending."""
+    pause duration grows by a second per second and that priority stops sending. A stall (``Traffic.stall``) is the
+    NIC unable to drain: its storm prevention's warning and error counts move."""
     if interface not in device.if_indexes:
         return None
     values = _Counters(device, now)
@@ -219,6 +237,11 @@ def ethtool_stats(device: CounterDevice, interface: str, now: float) -> str | No
             f"     tx_prio{p}_pause_duration: {values(f'{interface}/tx_prio{p}_pause_duration', pause * 10)}",
             f"     rx_prio{p}_pause_transition: {values(f'{interface}/rx_prio{p}_pause_transition', pause, up=key)}",
         ]
+    # Its PFC storm prevention, per port: a stall that lasts the warning watermark counts a warning, one that
+    # reaches the timeout an error (the NIC then stops sending pauses), each once per stall.
+    stalls = {"t0": values.state["t0"], "storms": values.state["stalls"]}
+    lines += [f"     tx_pause_storm_warning_events: {watchdog(stalls, interface, now, NIC_STALL_WARNING_S, 0)[0]}",
+              f"     tx_pause_storm_error_events: {watchdog(stalls, interface, now, NIC_STALL_TIMEOUT_S, 0)[0]}"]
     return "\n".join(lines) + "\n"
 
 
