@@ -6,16 +6,27 @@ from __future__ import annotations
 
 import json
 import time
+from types import SimpleNamespace
 
 import pytest
 from netmiko import ConnectHandler
 
 from losslessd import counters_oids as oids
 from losslessd.collect.snmp import SnmpSample, SnmpTarget, SnmpTimeout
-from losslessd.monitor import ECN_MARKED, PAUSE_DURATION_US, PFC_RX, TX_PACKETS, WD_RESTORED, WD_STORMS, Key
+from losslessd.monitor import (
+    ECN_MARKED,
+    PAUSE_DURATION_US,
+    PAUSE_STORM_ERRORS,
+    PAUSE_STORM_WARNINGS,
+    PFC_RX,
+    TX_PACKETS,
+    WD_RESTORED,
+    WD_STORMS,
+    Key,
+)
 from losslessd.monitor.sources import counter_commands, reading_from_commands, reading_from_snmp
 from losslessd.sim import Simulator, load_devices
-from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic
+from losslessd.sim.counters import ECN_PER_PAUSE, STORM_PAUSE_PER_S, Traffic, ethtool_stats
 from losslessd.sim.fleet import write_fleet
 from losslessd.sim.snmpsim_variation.lossless import GARBAGE, on_seconds, watchdog
 from tests.daemonproc import wait_for
@@ -281,3 +292,23 @@ def test_watchdog_counts_after_detection_and_restores_after_the_storm():
     state = traffic.snapshot()
     assert on_seconds(state, "1.3", 40.0) == pytest.approx(5.1)  # storms count from the restart
     assert watchdog(state, "1.3", 40.0, 0.2, 0.4)[:2] == (1, 1)
+
+
+def test_a_stalled_nic_counts_a_warning_then_an_error_once_per_stall():
+    """mlx5 at its automatic setting (en_ethtool.c): the warning watermark is max(80 ms, 85 % of the 100 ms
+    timeout), the error the timeout itself. Read back through the daemon's own ethtool parser."""
+    host = SimpleNamespace(name="gpu09", if_indexes={"ens1f0np0": 1}, lossless={"ens1f0np0": [3]},
+                           traffic=Traffic(t0=0.0))
+
+    def counts(now: float) -> tuple[int, int]:
+        values = reading_from_commands("gpu09", "linux_mlx5", {
+            "ethtool -S ens1f0np0": ethtool_stats(host, "ens1f0np0", now)}, now, now).values
+        return values[Key("ens1f0np0", PAUSE_STORM_WARNINGS)], values[Key("ens1f0np0", PAUSE_STORM_ERRORS)]
+
+    host.traffic.stall("ens1f0np0", now=10.0)
+    assert counts(10.084) == (0, 0) and counts(10.086) == (1, 0) and counts(10.101) == (1, 1)
+    host.traffic.stall("ens1f0np0", on=False, now=12.0)
+    assert counts(20.0) == (1, 1)  # once per stall, however long it lasted
+    host.traffic.stall("ens1f0np0", now=30.0)
+    host.traffic.stall("ens1f0np0", on=False, now=30.09)  # past the warning watermark, short of the timeout
+    assert counts(40.0) == (2, 1)
