@@ -598,7 +598,8 @@ def test_group_wildcards_match_the_configuration_s_own_names():
     ("set groups VRRP interfaces interface-range <*> unit 0 family ethernet-switching vlan members V100", True),
     ("set groups VRRP interfaces interface-range GPU member <et-0/0/*>", True),
     ("set groups VRRP interfaces interface-range GPU member-range <et-*> to et-0/0/1", True),
-    ("set groups VRRP interfaces interface-range GPU unit <*> family inet address <*> vrrp-group <*> priority 9", False),
+    ("set groups VRRP interfaces interface-range GPU unit <*> family inet address <*> vrrp-group <*> accept-data",
+     False),
 ])
 def test_group_wildcards_past_the_unit_are_named_only_where_the_setting_is_read(line, named):
     device = parse(GOOD + f"set interfaces interface-range GPU member et-0/0/0\n{line}\nset apply-groups VRRP\n")
@@ -613,7 +614,8 @@ def test_a_group_s_unit_wildcard_under_an_interface_range_is_applied_to_its_memb
     # silently as a setting not read; a unit wildcard stands for any unit as it does under a port (the model reads no
     # unit number), so the range's VLAN reaches its member like `unit 0` does.
     device = parse(GOOD + "set vlans V100 vlan-id 100\nset interfaces interface-range GPU member et-0/0/0\n"
-                   f"set groups G interfaces interface-range GPU unit {unit} family ethernet-switching vlan members V100\n"
+                   f"set groups G interfaces interface-range GPU unit {unit} family ethernet-switching vlan members "
+                   "V100\n"
                    "set apply-groups G\n")
     assert [i.message for i in device.issues] == []
     assert device.ports["et-0/0/0"].vlans == [100]

@@ -511,7 +511,7 @@ def _group_targets(rest: list[str], names: dict[str, list[str]]) -> tuple[list[l
     # (`interfaces interface-range NAME unit <*> ...`: the unit follows the range's name; a wildcard in that name
     # matches no range losslessd looks up)
     ranged = at == 1 and rest[1] == "interface-range"
-    unit_at = at + 3 if ranged else at + 2 if at is not None else -1
+    unit_at = -1 if at is None else at + 3 if ranged else at + 2
     units = [i for i in wild if i == unit_at and rest[unit_at - 1] == "unit"]
     others = [i for i in wild if i not in units]
     if at is None or others not in ([at], []) or (ranged and others):
