@@ -293,6 +293,8 @@ JUNOS_CLI_LINE = re.compile(r"\s*(?:\{(?:master|backup|linecard|primary|secondar
 CLI_PROMPT = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
 # The same prompt alone on its line or with the command typed at it (`leaf1#show ip route vrf all | json`).
 _PROMPT_TYPED = re.compile(rf"\s*{CLI_PROMPT.pattern}.*\s*")
+# The prompt alone at a line's start, the switch waiting after an output (`CORE1#`, `root@leaf1> `).
+PROMPT_ALONE = re.compile(rf"{CLI_PROMPT.pattern}\s*$")
 # A Linux shell's prompt for a user other than root (bash's default PS1 `\u@\h:\w\$`, which ends in $ below root):
 # `admin@sonic-leaf1:~$ vtysh -c "show ip route vrf all json"`, `cumulus@leaf1:mgmt:~$ sudo lldpctl -f json`. (Root's
 # `root@leaf1:~#` is JUNOS_CLI_LINE's form.) A JSON document's own line never starts with a user name and an @.
