@@ -1175,3 +1175,29 @@ def test_interface_profile_in_a_paste_without_indentation_is_named_too():
     device = parse(text)
     assert [(i.code, i.source.line) for i in device.issues] == [("SYS002", 6)]
     assert device.ports["Ethernet1"].pfc_enabled == [3]
+
+
+_SUB_BASE = ("hostname leaf1\nqos profile ROCE\n   qos trust dscp\n   priority-flow-control on\n"
+             "   priority-flow-control priority 3 no-drop\ninterface Ethernet1\n   no switchport\n"
+             "   service-profile ROCE\n")
+
+
+@pytest.mark.parametrize(("header", "line"), [
+    # Review of round 11: the subinterface check read the raw first word: an abbreviation EOS runs as the full
+    # command, and a `no` form, passed silently (EOS User Manual, "Command-Line Interface": command abbreviation)
+    ("interface Ethernet49/1.100", "service-prof ROCE"),
+    ("interface Ethernet49/1.100", "priority-flow on"),
+    ("interface Ethernet49/1.100", "no qos trust"),
+    ("interface Ethernet49/1.100", "no priority-flow-control"),
+    ("interface Ethernet49/1.100", "default priority-flow-control priority 3"),
+    # a port-channel's subinterface (Arista subinterfaces: "a single ethernet or port channel interface") and a
+    # comma list of subinterfaces
+    ("interface Port-Channel10.100", "service-profile ROCE"),
+    ("interface Ethernet51/1.1,Ethernet52/1.1", "service-profile ROCE"),
+])
+def test_qos_under_a_subinterface_is_named_however_it_is_written(header, line):
+    text = _SUB_BASE + f"{header}\n   encapsulation dot1q vlan 100\n   {line}\n   ip address 10.0.0.1/31\n"
+    device = parse(text)
+    assert [(i.code, i.source.line, "QoS on a subinterface" in i.message) for i in device.issues] == [
+        ("SYS002", text.count("\n") - 1, True)]
+    assert device.ports["Ethernet1"].pfc_enabled == [3] and set(device.ports) == {"Ethernet1"}

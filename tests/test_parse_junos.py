@@ -592,12 +592,33 @@ def test_group_wildcards_match_the_configuration_s_own_names():
     # the same place for a wildcard in a setting that is read (VLAN members, the media MTU) is still named
     ("set groups VRRP interfaces <et-*> unit <*> family ethernet-switching vlan members <*>", True),
     ("set groups VRRP interfaces et-0/0/0 mtu <*>", True),
+    # Review of round 11: an interface range's setting follows the range's name, which was read as the setting (each
+    # of these passed silently); a range's members are never a setting that is not read.
+    ("set groups VRRP interfaces interface-range <*> mtu 1500", True),
+    ("set groups VRRP interfaces interface-range <*> unit 0 family ethernet-switching vlan members V100", True),
+    ("set groups VRRP interfaces interface-range GPU member <et-0/0/*>", True),
+    ("set groups VRRP interfaces interface-range GPU member-range <et-*> to et-0/0/1", True),
+    ("set groups VRRP interfaces interface-range GPU unit <*> family inet address <*> vrrp-group <*> accept-data",
+     False),
 ])
 def test_group_wildcards_past_the_unit_are_named_only_where_the_setting_is_read(line, named):
-    device = parse(GOOD + f"{line}\nset apply-groups VRRP\n")
+    device = parse(GOOD + f"set interfaces interface-range GPU member et-0/0/0\n{line}\nset apply-groups VRRP\n")
     wildcard = [i for i in device.issues if "a wildcard losslessd does not apply" in i.message]
     assert bool(wildcard) is named
     assert device.ports["et-0/0/0"].pfc_enabled == [3]
+
+
+@pytest.mark.parametrize("unit", ["0", "<*>"])
+def test_a_group_s_unit_wildcard_under_an_interface_range_is_applied_to_its_members(unit):
+    # Review of round 11: `unit <*>` after a range's name was a wildcard losslessd does not apply (SYS002), then passed
+    # silently as a setting not read; a unit wildcard stands for any unit as it does under a port (the model reads no
+    # unit number), so the range's VLAN reaches its member like `unit 0` does.
+    device = parse(GOOD + "set vlans V100 vlan-id 100\nset interfaces interface-range GPU member et-0/0/0\n"
+                   f"set groups G interfaces interface-range GPU unit {unit} family ethernet-switching vlan members "
+                   "V100\n"
+                   "set apply-groups G\n")
+    assert [i.message for i in device.issues] == []
+    assert device.ports["et-0/0/0"].vlans == [100]
 
 
 def test_other_scripts_digits_are_not_read_as_numbers():

@@ -1145,3 +1145,25 @@ def test_two_random_detect_lines_in_one_class(lines, marks, line):
         assert any(i.code == "SYS002" and i.source.line == line for i in device.issues)
     if lines.startswith(_WRED_CUT):  # the readable line after it says why it was not taken
         assert any(i.source.line == 4 and "which of them the switch holds" in i.message for i in device.issues)
+
+
+@pytest.mark.parametrize(("header", "line"), [
+    # Review of round 11: the subinterface check read the raw first word, so a profile inherited and an abbreviation
+    # NX-OS runs as the full command passed silently (Nexus 9000 Fundamentals guide: a command's unique prefix runs it)
+    ("interface Ethernet1/49.100", "inherit port-profile ROCE"),
+    ("interface Ethernet1/49.100", "service-pol type qos input IN"),
+    ("interface Ethernet1/49.100", "prio mode on"),
+    ("interface Ethernet1/49.100", "no priority-flow-control mode on"),
+    # a port-channel's subinterface (Nexus 9000 Interfaces guide: the parent "can be a physical port or a port
+    # channel") and a comma list of subinterfaces (was "cannot tell which Ethernet ports")
+    ("interface port-channel10.100", "service-policy type qos input IN"),
+    ("interface po10.5", "priority-flow-control mode on"),
+    ("interface Ethernet1/51.5,Ethernet1/52.5", "service-policy type qos input IN"),
+])
+def test_qos_under_a_subinterface_is_named_however_it_is_written(header, line):
+    text = BASE + "  priority-flow-control mode on\n" + \
+        f"{header}\n  encapsulation dot1q 100\n  {line}\n  ip address 10.0.0.1/31\n"
+    device = parse(text)
+    assert [(i.code, i.source.line, "QoS on a subinterface" in i.message) for i in device.issues] == [
+        ("SYS002", text.count("\n") - 1, True)]
+    assert device.ports["Ethernet1/1"].pfc_enabled == [3] and set(device.ports) == {"Ethernet1/1"}

@@ -210,6 +210,9 @@ def test_frr_json_selected_entries_and_fib_next_hops():
     # EOS's prompt names no user (EOS User Manual, "Command-Line Interface": `switch>`, `switch#`; audit round 11)
     ("eos-edge.json", "leaf1#show ip route vrf all | json"),
     ("eos-edge.json", "leaf1> show ip route vrf all | json"),
+    # a shell below root ends its prompt in $ (bash's default PS1; review of round 11: SYS001, no routes)
+    ("frr-vrfs.json", 'admin@sonic-leaf1:~$ vtysh -c "show ip route vrf all json"'),
+    ("frr-vrfs.json", "cumulus@leaf1:mgmt:~$ sudo vtysh -c 'show ip route vrf all json'"),
 ])
 def test_json_table_after_a_prompt_line_reads_as_without_it(name, prompt):
     """A JSON table saved with the prompt and the command typed above it (review round 31: detected as JSON past the

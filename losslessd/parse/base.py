@@ -293,19 +293,29 @@ JUNOS_CLI_LINE = re.compile(r"\s*(?:\{(?:master|backup|linecard|primary|secondar
 CLI_PROMPT = re.compile(r"[A-Za-z0-9][\w.:@~-]{0,127}(?:\([^)\s]{1,64}\))?[#>]")
 # The same prompt alone on its line or with the command typed at it (`leaf1#show ip route vrf all | json`).
 _PROMPT_TYPED = re.compile(rf"\s*{CLI_PROMPT.pattern}.*\s*")
+# The prompt alone at a line's start, the switch waiting after an output (`CORE1#`, `root@leaf1> `).
+PROMPT_ALONE = re.compile(rf"{CLI_PROMPT.pattern}\s*$")
+# A Linux shell's prompt for a user other than root (bash's default PS1 `\u@\h:\w\$`, which ends in $ below root):
+# `admin@sonic-leaf1:~$ vtysh -c "show ip route vrf all json"`, `cumulus@leaf1:mgmt:~$ sudo lldpctl -f json`. (Root's
+# `root@leaf1:~#` is JUNOS_CLI_LINE's form.) A JSON document's own line never starts with a user name and an @.
+_SHELL_PROMPT = re.compile(r"\s*[^\s@\"{}\[\]]+@[^\s$#>%\"]+\$(?:\s.*)?\s*")
 
 
 def _cli_line(line: str) -> bool:
-    """Whether ``line`` is the CLI's own (JUNOS_CLI_LINE, or a prompt with or without the command typed at it)."""
-    return JUNOS_CLI_LINE.fullmatch(line) is not None or _PROMPT_TYPED.fullmatch(line) is not None
+    """Whether ``line`` is the CLI's own (JUNOS_CLI_LINE, or a switch's or shell's prompt with or without the command
+    typed at it)."""
+    return any(form.fullmatch(line) is not None for form in (JUNOS_CLI_LINE, _PROMPT_TYPED, _SHELL_PROMPT))
 
 
 def cli_json(text: str) -> str | None:
     """A saved output that is one JSON document once the CLI's banner and prompt lines before and after it
     (JUNOS_CLI_LINE; an EOS or NX-OS prompt, `leaf1#show ip route | json`) are left out, with those lines blanked
     (each character a space, the line ends kept) so that positions and line numbers stay the file's; None for text
-    that is no JSON past them."""
-    lines = text.splitlines(keepends=True)
+    that is no JSON past them. Lines end at "\n" only: a JSON string may hold U+2028 or U+0085 raw (RFC 8259, section
+    7: only `"`, `\\` and the control characters below U+0020 must be escaped), which str.splitlines takes for line
+    ends, and the string's tail for a prompt line."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     first = 0
     while first < len(lines) and (not lines[first].strip() or _cli_line(lines[first])):
         first += 1

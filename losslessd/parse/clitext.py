@@ -358,16 +358,21 @@ class LineError(ValueError):
     """A QoS line we recognised but cannot read: becomes a SYS002 issue with the reason."""
 
 
-# A Layer 3 subinterface of an Ethernet port (`interface Ethernet1/1.100`, `interface ethernet1/49.200-201`): EOS
-# User Manual, "Subinterfaces" (`interface ethernet N.sub`, `encapsulation dot1q vlan V`); Nexus 9000 NX-OS
-# Interfaces Configuration Guide, "Configuring Layer 3 Interfaces" (`interface ethernet slot/port.number`).
-SUBINTERFACE = re.compile(r"^e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}\.\d+(?:-\d+)?$", re.IGNORECASE | re.ASCII)
+# A Layer 3 subinterface of an Ethernet port or a port-channel (`interface Ethernet1/1.100`, `interface
+# ethernet1/49.200-201`, `interface Port-Channel10.100`, `interface po10.5`), or a comma list of them: EOS User Manual,
+# "Subinterfaces" (`interface ethernet N.sub`, `encapsulation dot1q vlan V`; the parent is "a single ethernet or port
+# channel interface"); Nexus 9000 NX-OS Interfaces Configuration Guide, "Configuring Layer 3 Interfaces" (`interface
+# ethernet slot/port.number`; the parent "can be a physical port or a port channel").
+_SUBINTERFACE_ITEM = r"(?:e(?:th(?:ernet)?|t)?\s*\d+(?:/\d+){0,2}|(?:port-channel|po)\s*\d+)\.\d+(?:-\d+)?"
+SUBINTERFACE = re.compile(rf"^{_SUBINTERFACE_ITEM}(?:\s*,\s*{_SUBINTERFACE_ITEM})*$", re.IGNORECASE | re.ASCII)
 
 
-def subinterface_line(node: Node, qos_words: frozenset[str]) -> None:
-    """A line under a subinterface: its addressing, encapsulation and description are no port's setting; a QoS line
-    (first word in ``qos_words``) is named, not read: the port model has no subinterface."""
-    if node.words and node.words[0] in qos_words:
+def subinterface_line(words: list[str], qos_words: frozenset[str]) -> None:
+    """A line under a subinterface (``words`` spelled as the switch runs them): its addressing, encapsulation and
+    description are no port's setting; a QoS line (first word after a `no` or `default` in ``qos_words``, the
+    commands the reader reads as a port's QoS) is named, not read: the port model has no subinterface."""
+    words = words[1:] if words[:1] in (["no"], ["default"]) else words
+    if words and words[0] in qos_words:
         raise LineError("QoS on a subinterface is not read (losslessd reads it on Ethernet ports and port-channels): "
                         "what it sets is unknown")
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 
 from ..docpos import json_value
 from ..model import Neighbor, ParseIssue
-from .base import IssueList, LineAt, cli_json, line_source, long_interface_name, positional
+from .base import CLI_PROMPT, PROMPT_ALONE, IssueList, LineAt, cli_json, line_source, long_interface_name, positional
 
 # neighbor(port, remote_device, remote_port, origin, source): a Neighbor without the keyword call (base.positional).
 neighbor = positional(Neighbor, "port", "remote_device", "remote_port", "origin", "source")
@@ -62,7 +62,7 @@ _RULED_ROLES = {"LocalPort": "local", "Local Port": "local", "Interface": "local
 _JUNOS_TABLE_HEADER = re.compile(r"^\s*Local ?Interface\s+(?:Parent Interface\s+)?Chassis ?Id\s+Port ?info"
                                  r"\s+System ?Name\s*$")
 # The command of a prompt line: `leaf3# show lldp neighbors ...`, `sw1#sh lldp nei ...`.
-_PROMPT_COMMAND = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s*(?P<command>(?:sh|sho|show)\s.*)$")
+_PROMPT_COMMAND = re.compile(rf"^{CLI_PROMPT.pattern}\s*(?P<command>(?:sh|sho|show)\s.*)$")
 # A detail command for one interface (NX-OS `show lldp neighbors interface ethernet 1/1 detail`, IOS and EOS `show lldp
 # neighbors Ethernet1/1 detail`): the interface's words.
 _PER_INTERFACE = re.compile(r"^\s*(?:sh|sho|show)\s+lldp\s+nei\w*\s+(?:int\w*\s+)?(?P<iface>\S+(?:\s+\d\S*)?)"
@@ -78,8 +78,6 @@ _PORT_NAME = re.compile(r"^[A-Za-z][\w./:-]*$")
 _TRAILER = re.compile(r"^\s*(?:Total entries displayed|\{(?:master|backup|primary|linecard)[^}]*\}\s*$)")
 READ = ("EOS or NX-OS `show lldp neighbors [detail]`, SONiC `show lldp table`, Junos `show lldp neighbors`, "
         "Cumulus `nv show interface lldp`, `lldpcli show neighbors` as text, keyvalue or JSON")
-# A prompt line after the table (`CORE1#`, `root@leaf1> `).
-_PROMPT_LINE = re.compile(r"^(?:[\w.-]+@)?[A-Za-z0-9][\w.-]*(?:\([^)]*\))?[#>]\s*$")
 # A shell or CLI prompt that ran the command: `spine1#show lldp neighbors`, `root@gpu01:~# lldpcli ...`.
 _PROMPT = re.compile(r"^(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)(?:\([^)]*\))?(?::\S*)?\s?[#>$]\s*"
                      r"(?:sudo\s+)?(?:show lldp|lldpcli|lldpctl|nv show interface|net show lldp)", re.MULTILINE)
@@ -292,7 +290,7 @@ class _Reader:
                 continue
             if header_at is None or not line.strip():
                 continue
-            if _TRAILER.match(line) or _PROMPT_LINE.match(line):
+            if _TRAILER.match(line) or PROMPT_ALONE.match(line):
                 pending = None
                 continue
             words = list(re.finditer(r"\S+", line))
@@ -385,7 +383,7 @@ class _Reader:
                                   "table skipped")
                     header = roles = None
                 continue
-            if roles is None or set(line.strip()) <= {"-"} or _TRAILER.match(line) or _PROMPT_LINE.match(line):
+            if roles is None or set(line.strip()) <= {"-"} or _TRAILER.match(line) or PROMPT_ALONE.match(line):
                 continue
             cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line) + 1], strict=True)]
             cut = [line[a - 1:a] for a in starts[1:] if a - 1 < len(line)]
@@ -410,7 +408,7 @@ class _Reader:
             if _JUNOS_TABLE_HEADER.match(line):
                 parent, name_col = "Parent" in line, re.search(r"System ?Name", line).start()  # type: ignore[union-attr]
                 continue
-            if name_col is None or not line.strip() or _TRAILER.match(line) or _PROMPT_LINE.match(line):
+            if name_col is None or not line.strip() or _TRAILER.match(line) or PROMPT_ALONE.match(line):
                 continue
             words = list(re.finditer(r"\S+", line))
             lead = 3 if parent else 2  # local, [parent], chassis

@@ -68,8 +68,10 @@ _PROFILE_WORDS = {"priority-flow-control", "service-policy", "shape", *_QUEUE_WO
 # (clitext.keyword): `prio on` is `priority-flow-control on`, `qo tr d` is `qos trust dscp`; `serv` (service-policy,
 # service-profile), `sh` (shutdown, shape, show), `sp` (speed, spanning-tree) and `q` (qos, queue-monitor) are no
 # command EOS runs. A running-config is never abbreviated: every word EOS prints there is whole and reads as itself.
-IF_READ = frozenset({"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group",
-                      "service-profile", "service-policy", "qos", "priority-flow-control", *_QUEUE_WORDS})
+# IF_QOS: those of them that set the port's QoS (the lines of a port's QoS under a subinterface are named:
+# clitext.subinterface_line).
+IF_QOS = frozenset({"service-profile", "service-policy", "qos", "priority-flow-control", *_QUEUE_WORDS})
+IF_READ = IF_QOS | {"description", "mtu", "speed", "shutdown", "switchport", "ip", "ipv6", "channel-group"}
 _IF_OTHER = frozenset({"arp", "bfd", "dcbx", "dot1x", "encapsulation", "errdisable", "error-correction", "flowcontrol",
                        "hardware", "isis", "l2-protocol", "lacp", "link-debounce", "link-tracking", "lldp",
                        "load-interval", "logging", "mac", "mac-address", "mlag", "mpls", "phy", "platform", "poe",

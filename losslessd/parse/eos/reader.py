@@ -31,9 +31,6 @@ from . import flat
 
 ETHERNET = re.compile(r"^Ethernet\d+(/\d+)*$")
 _PORT_CHANNEL = re.compile(r"^Port-Channel(\d{1,4})$", re.ASCII)
-# The interface lines of a port's QoS (named when typed under a subinterface, clitext.subinterface_line).
-_SUBINTERFACE_QOS = frozenset({"service-policy", "service-profile", "priority-flow-control", "qos", "tx-queue",
-                               "uc-tx-queue"})
 # The names EOS takes for the same port in a config typed by hand (`interface et1/1`, `interface Eth1/1`,
 # `interface ethernet 1/1`; EOS prints Ethernet1/1 and abbreviates it Et1/1 in `show interfaces status`): each is
 # Ethernet1/1, never a second port whose settings would be read apart.
@@ -301,7 +298,7 @@ class _Reader(TreeReader):
                                  self.src(node))
                 self.block(node, conf, self.interface_line)
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
-            self.each(node.children, lambda child: subinterface_line(child, _SUBINTERFACE_QOS))
+            self.each_spelled(node.children, lambda child: subinterface_line(child.words, flat.IF_QOS))
         elif w[0] == "interface" and len(w) > 1 and _ETHERNET_SPELLED.match(
                 re.split(r"[-,]", " ".join(w[2:] if w[1] == "range" else w[1:]))[0].strip()):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1`, a range such "

@@ -469,7 +469,7 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                 targets, tried = _group_targets([*level, *rest[len(level):]], names)
                 examined[0] += tried + 1
                 check_expanded(examined[0], src.file, src.line)
-                if targets is None and rest[0] == "interfaces" and len(rest) > 2 and _unread_setting(tuple(rest[2:])):
+                if targets is None and _unread_group_setting(rest):
                     continue  # (a VRRP group's `unit <*> family inet address <*> vrrp-group <*> ...`: nothing read)
                 if targets is None:
                     issues.append(ParseIssue(code="SYS002", source=src, message=(
@@ -478,6 +478,17 @@ def _with_groups(statements: list, issues: list[ParseIssue], inactive: dict) -> 
                     continue
                 inherited.extend((src, ["set", *words], line) for words in targets)
     return inherited + main
+
+
+def _unread_group_setting(rest: list[str]) -> bool:
+    """Whether a group's `interfaces NAME ...` statement sets nothing _interface_setting reads on any interface (its
+    wildcards then stand where nothing is read); `interfaces interface-range NAME ...` is a setting after the range's
+    name, and a range's `member`/`member-range` always counts (it makes ports members)."""
+    if rest[0] != "interfaces" or len(rest) < 3:
+        return False
+    if rest[1] == "interface-range":
+        return len(rest) > 3 and rest[3] not in ("member", "member-range") and _unread_setting(tuple(rest[3:]))
+    return _unread_setting(tuple(rest[2:]))
 
 
 def _under(rest: list[str], level: list[str]) -> bool:
@@ -497,9 +508,13 @@ def _group_targets(rest: list[str], names: dict[str, list[str]]) -> tuple[list[l
     if not wild:
         return [rest], 0
     at = 1 if rest[0] == "interfaces" else 2 if rest[:2] == ["class-of-service", "interfaces"] else None
-    units = [i for i in wild if i == at + 2 and rest[at + 1] == "unit"] if at is not None else []
+    # (`interfaces interface-range NAME unit <*> ...`: the unit follows the range's name; a wildcard in that name
+    # matches no range losslessd looks up)
+    ranged = at == 1 and rest[1] == "interface-range"
+    unit_at = -1 if at is None else at + 3 if ranged else at + 2
+    units = [i for i in wild if i == unit_at and rest[unit_at - 1] == "unit"]
     others = [i for i in wild if i not in units]
-    if at is None or others not in ([at], []):
+    if at is None or others not in ([at], []) or (ranged and others):
         return None, 0
     if not others:  # only the unit is a wildcard (the interface named by the level it was applied at)
         return [rest], 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ...model import ParseIssue, Source
-from ..base import IssueList, long_interface_name
+from ..base import PROMPT_ALONE, IssueList, long_interface_name
 
 # `10    Po10(RU)    Eth      LACP      Eth1/49(P)   Eth1/50(P)` (the member list may be empty or `--`).
 _ROW = re.compile(r"^(?P<group>\d+)\s+(?P<channel>Po\d+)\((?P<flags>[A-Za-z]+)\)\s+\S+\s+\S+(?P<members>(?:\s+.*)?)$")
@@ -49,7 +49,7 @@ def read_summary(text: str, path: str, first_line: int) -> tuple[dict[str, list[
             words = line.split()  # the member list of the row above, going on
         else:
             current = None
-            if re.match(r"^\S+[#>]\s*$", line):  # the prompt after the table
+            if PROMPT_ALONE.match(line):  # the prompt after the table
                 continue
             issues.append(ParseIssue(code="SYS002", source=Source(file=path, line=n), message=(
                 f"`show port-channel summary` row not understood: {line.strip()[:80]!r}; its members are not known, "
@@ -88,7 +88,7 @@ def read_interfaces(text: str, path: str, first_line: int) -> tuple[dict[str, li
         if head := _IF_HEADER.match(line):
             current, up = f"port-channel{int(head['number'])}", head["state"].lower() == "up"
             members[current] = []
-        elif re.match(r"^\S+ is (?:up|down)\b|^\S+[#>]\s*$", line):  # another interface's block, a prompt
+        elif re.match(r"^\S+ is (?:up|down)\b", line) or PROMPT_ALONE.match(line):  # another port's block, a prompt
             current = None
         elif current is not None and (m := _IF_MEMBERS.match(line)):
             ports = [p.strip() for p in m["ports"].replace(",", " ").split()]

@@ -37,8 +37,6 @@ _ETHERNET_SPELLED = re.compile(r"^(?:ethernet|eth|e)\s*(\d+(?:/\d+){1,2})$", re.
 # read; a name without a slot (`Ethernet0`, another platform's) is none of this switch's ports.
 _ETHERNET_WORD = re.compile(r"^e(?:th(?:ernet)?)?\s*\d+/", re.IGNORECASE | re.ASCII)
 _PORT_CHANNEL = re.compile(r"^(?:port-channel|po)\s*(\d{1,4})$", re.IGNORECASE | re.ASCII)
-# The interface lines of a port's QoS (named when typed under a subinterface, clitext.subinterface_line).
-_SUBINTERFACE_QOS = frozenset({"service-policy", "priority-flow-control"})
 # Top-level words of an NX-OS config; a file with none of them is not one.
 _NXOS_LINE = re.compile(r"^(!|(hostname|switchname|interface|feature|version|class-map|policy-map|system|"
                         r"priority-flow-control|hardware|vrf|ip|ipv6|router|vlan|spanning-tree|username|logging|"
@@ -249,8 +247,10 @@ def _interface_command(words: list[str]) -> bool:
 # an abbreviation must be unique: `prio mode on` is `priority-flow-control mode on`, `serv type qos input IN` is
 # `service-policy type qos input IN` (Nexus 9000 Fundamentals guide, "Using the CLI": a command's unique prefix runs
 # it); `sp` (speed, spanning-tree) and `sh` (shutdown, show) are no abbreviation losslessd reads.
-_INTERFACE_READ = frozenset({"description", "mtu", "speed", "shutdown", "priority-flow-control", "service-policy",
-                             "inherit", "channel-group"})
+# _INTERFACE_QOS: those of them that set the port's QoS (a port-channel's are read for its members; under a
+# subinterface they are named: clitext.subinterface_line).
+_INTERFACE_QOS = frozenset({"priority-flow-control", "service-policy", "inherit"})
+_INTERFACE_READ = _INTERFACE_QOS | {"description", "mtu", "speed", "shutdown", "channel-group"}
 _INTERFACE_OTHER = frozenset({"switchport", "duplex", "bandwidth", "delay", "load-interval", "flowcontrol", "link",
                               "fec", "negotiate", "cdp", "storm-control", "mac", "medium", "mdix", "encapsulation",
                               "udld", "ip", "ipv6", "vpc", "carrier-delay", "beacon", "rate-mode", "snmp", "lacp",
@@ -414,7 +414,7 @@ class _Reader(TreeReader):
                 conf = port_slot(self.cfg.interfaces, name, lambda: InterfaceConf(source=self.src(node)), self.src(node))
                 self.each(node.children, lambda child, conf=conf: self.interface_line(child, conf))
         elif w[0] == "interface" and SUBINTERFACE.match(" ".join(w[1:])):
-            self.each(node.children, lambda child: subinterface_line(child, _SUBINTERFACE_QOS))
+            self.each(node.children, lambda child: subinterface_line(self.spell_words(child), _INTERFACE_QOS))
         elif w[0] == "interface" and _ETHERNET_WORD.match(" ".join(w[1:])):
             raise LineError("cannot tell which Ethernet ports it names (expected `interface Ethernet1/1`, a range "
                             "such as `Ethernet1/1-48`, or a comma list of them): the settings under it are not read")
@@ -423,7 +423,7 @@ class _Reader(TreeReader):
             # (build.channel_policies); its other lines are not.
             conf = self.cfg.port_channels.setdefault(int(channel[1]), InterfaceConf(source=self.src(node)))
             self.each(node.children, lambda child: self.interface_line(
-                child, conf, ("service-policy", "inherit", "priority-flow-control", "mtu")))
+                child, conf, (*_INTERFACE_QOS, "mtu")))
         elif w[0] == "port-profile" and len(w) in (2, 4) and (len(w) == 2 or w[1] == "type"):
             profile = self.cfg.port_profiles.setdefault(w[-1], PortProfile(InterfaceConf(source=self.src(node))))
 
