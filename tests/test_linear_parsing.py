@@ -301,3 +301,31 @@ def test_a_host_scripts_closing_words_find_their_openings_without_a_scan(shape):
         assert len(calls) == lines
         steps.append(count[0])
     assert steps[1] < 5 * steps[0], steps
+
+
+def test_nvue_unsets_visit_only_the_paths_under_them():
+    """The steps the NVUE command reader takes (its Python frames entered or resumed, a port name expanded among them)
+    grow with the lines, not their square: each `nv unset` walked every earlier path and expanded its port list again
+    (100 lines of `swp1-1024` and 100 unsets of other ports: 74 s to lint)."""
+    import sys
+
+    from losslessd.parse.nvue import reader
+
+    steps = []
+    for lines in (100, 400):
+        text = "".join("nv set interface swp1-64 link mtu 9216\n" for _ in range(lines))
+        text += "".join(f"nv unset interface swp{101 + n % 50}-{164 + n % 50} description\n" for n in range(lines))
+        count = [0]
+
+        def tracer(frame, event, arg, count=count):  # type: ignore[no-untyped-def]
+            if event == "call" and frame.f_code.co_filename == reader.__file__:
+                count[0] += 1
+
+        sys.settrace(tracer)
+        try:
+            paths = reader.command_paths(text, "s")[0]
+        finally:
+            sys.settrace(None)
+        assert len(paths) == lines
+        steps.append(count[0])
+    assert steps[1] < 5 * steps[0], steps

@@ -716,7 +716,7 @@ def test_a_here_document_without_its_end_line_is_named():
     """bash takes the rest of the file as the here-document's data (and warns): nothing after it runs, and the
     reader says so rather than reading those lines, or dropping them unsaid."""
     text = "cat > ports.env <<EOF\nnv set interface swp1 link mtu 9216\nEOF \n"
-    paths, issues = command_paths(text, "s")
+    paths, issues, _ = command_paths(text, "s")
     assert paths == [] and [(i.source.line, "no end line" in i.message) for i in issues if "here-document" in
                             i.message] == [(1, True), (2, False)]
 
@@ -815,15 +815,89 @@ def test_ecn_threshold_with_a_unit_is_unknown(value):
     assert ecn.min_threshold_bytes is None and ecn.max_threshold_bytes == 1500000
 
 
-def test_unset_of_part_of_two_lists_keeps_the_rest_of_their_product():
-    """A path with two lists (a port range and a priority list) unset in part of both keeps every pair the unset does
-    not name: {swp1,swp2} x {3,5} less (swp2, 5) is swp1 x {3,5} and swp2 x {3}."""
-    from losslessd.model import Source
-    from losslessd.parse.nvue.reader import _unset
+def test_unset_of_part_of_a_port_list_and_of_a_dscp_list_keeps_the_rest():
+    """An unset naming part of a line's port list, or part of its DSCP list, keeps the rest of the line (before this
+    was tested on a made-up path through the private _unset)."""
+    dev = parse("nv set qos mapping M dscp 26,28 switch-priority 5\n"  # 1
+                "nv set qos mapping M dscp 46 switch-priority 3\n"  # 2
+                "nv set qos mapping M trust l3\n"  # 3
+                "nv set interface swp1-2 qos mapping profile M\n"  # 4
+                "nv unset interface swp2 qos mapping profile\n"  # 5: swp2 back on default-global
+                "nv unset qos mapping M dscp 28,46\n")  # 6: DSCP 28 of line 1, all of line 2
+    assert not dev.issues
+    assert [dev.ports[p].trust is Trust.dscp for p in ("swp1", "swp2")] == [True, False]
+    swp1 = dev.ports["swp1"]
+    assert swp1.dscp_to_tc[26] == 5 and swp1.dscp_to_tc.get(28) != 5 and swp1.dscp_to_tc.get(46) != 3
 
-    at = Source(file="s", line=1)
-    got = _unset([(["interface", "swp1-2", "x", "3,5"], at)], ["interface", "swp2", "x", "5"])
-    assert [w for w, _ in got] == [["interface", "swp1", "x", "3,5"], ["interface", "swp2", "x", "3"],
-                                   ["interface", "swp2"]]
-    assert _unset([(["qos", "roce", "mode", "lossless"], at)], ["qos", "pfc"]) == [(["qos", "roce", "mode",
-                                                                                      "lossless"], at)]
+
+def test_unsetting_the_roce_mode_leaves_roce_on_in_lossless_mode():
+    """Cumulus Linux 5.x RoCE guide, Single Shared Buffer Pool: "To disable single shared buffer pool mode and use the
+    default mode (lossless), run the `nv unset qos roce mode lossless-single-ipool` command". NVUE keeps the `qos roce`
+    object a child's unset leaves, so RoCE stays on, lossless (before: with no bare `nv set qos roce` first, the unset
+    dropped RoCE and the ports read as without PFC)."""
+    dev = parse("nv set interface swp1 type swp\n"
+                "nv set qos roce mode lossless-single-ipool\n"
+                "nv unset qos roce mode lossless-single-ipool\n")
+    assert not dev.issues
+    assert dev.ports["swp1"].pfc_enabled == [3] and dev.ports["swp1"].pfc_source.line == 2
+    # a bare `nv set qos roce` stays as well; `nv unset qos roce` itself turns RoCE off
+    assert parse("nv set interface swp1 type swp\nnv set qos roce mode lossy\nnv unset qos roce mode\n"
+                 "nv unset qos roce\n").ports["swp1"].pfc_enabled == []
+
+
+def test_an_unset_whose_port_list_cannot_be_read_is_named():
+    """`swp1-1100` is more than a range may name (MAX_RANGE_PORTS): what the unset removes is unknown, so the line is a
+    SYS002 and the earlier setting stays (before: dropped without a word)."""
+    dev = parse("nv set interface swp1-4 qos pfc-watchdog\n"
+                "nv unset interface swp1-1100 qos pfc-watchdog\n"
+                "nv set qos roce\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 2)]
+    assert "interface list cannot be read" in dev.issues[0].message
+    assert dev.ports["swp4"].watchdog.enabled
+
+
+def test_unsetting_one_member_of_a_bond_keeps_the_others():
+    """NVUE reference, `nv set interface <interface-id> bond member <member-id>` takes a port list: an unset of one
+    member removes that port from the bond only (before: the list was compared as numbers, so the unset matched
+    nothing and swp2 stayed a member unsaid)."""
+    dev = parse("nv set interface bond1 bond member swp1-3\n"
+                "nv unset interface bond1 bond member swp2\n")
+    assert not dev.issues
+    assert [dev.ports[p].bundle for p in ("swp1", "swp3")] == ["bond1", "bond1"]
+    assert "swp2" not in dev.ports or dev.ports["swp2"].bundle is None
+
+
+def test_a_file_whose_every_set_is_unset_says_so():
+    """Every `nv set` undone by a later `nv unset`: nothing to check (exit 2), and the message says why rather than
+    that no `nv set` line was found."""
+    with pytest.raises(InputError) as err:
+        parse("nv set qos roce\nnv set qos pfc default-global switch-priority 3\nnv unset qos\nnv config apply\n")
+    assert "undone by a later `nv unset`" in err.value.message and err.value.line == 3
+
+
+def test_the_port_lists_unsets_expand_count_against_the_limit():
+    """An unset's port list is expanded to compare it with the earlier lines': its names count toward
+    MAX_EXPANDED_PORTS like those of `nv set` lines (before: uncounted, 1,000 unsets of `swp1-1024` ran unbounded)."""
+    lines = limits.MAX_EXPANDED_PORTS // limits.MAX_RANGE_PORTS + 1
+    text = "nv set interface swp1 link mtu 9216\n" + "nv unset interface swp1-1024 description\n" * lines
+    with pytest.raises(InputError) as err:
+        parse(text)
+    assert "more than" in err.value.message and 1 < err.value.line <= lines + 1  # (an unset line)
+
+
+@pytest.mark.parametrize("field, value", [("xoff-threshold", "150KB"), ("port-buffer", "2MB"),
+                                          ("xon-threshold", "1 KB")])
+def test_pfc_buffer_value_with_a_unit_is_unknown(field, value):
+    """NVUE command reference, `nv set qos pfc <profile-id> port-buffer|xoff-threshold|xon-threshold <value>`: a size
+    "in bytes", its examples bare numbers (`port-buffer 20000`, `xoff-threshold 1000`); no unit is documented. A value
+    with one is unknown and its line named, as for the ECN thresholds (before: read as KiB, 153600 B, unsaid); the
+    PG keeps the switch's run-time headroom. A unit no one uses for bytes stays SYS003."""
+    dev = parse("nv set interface swp1 type swp\nnv set qos pfc P switch-priority 3\n"
+                f"nv set interface swp1 qos pfc profile P\nnv set qos pfc P {field} {value}\n")
+    assert [(i.code, i.source.line) for i in dev.issues] == [("SYS002", 4)]
+    message = dev.issues[0].message
+    assert "NVUE command reference" in message and f"profile's {field} is unknown" in message
+    assert dev.ports["swp1"].priority_groups[8].runtime_profile
+    odd = parse("nv set interface swp1 type swp\nnv set qos pfc P switch-priority 3\n"
+                f"nv set interface swp1 qos pfc profile P\nnv set qos pfc P {field} 2 furlongs\n")
+    assert [i.code for i in odd.issues] == ["SYS003"]

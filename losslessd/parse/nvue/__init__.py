@@ -14,7 +14,7 @@ import re
 
 from ... import capture
 from ...errors import InputError
-from ...model import Device, ParseIssue
+from ...model import Device, ParseIssue, Source
 from .. import lldp
 from ..base import Input, IssueList, answered, last_sections, sniff_text
 
@@ -45,7 +45,7 @@ def sniff(inp: Input) -> bool:
 
 
 def parse(inputs: list[Input], name: str) -> Device:
-    paths, neighbors = [], []
+    paths, neighbors, undone = [], [], None
     issues: list[ParseIssue] = IssueList()  # (read() adds the `nv set` lines it skips: capped as well)
     for inp in inputs:
         text = inp.text
@@ -53,9 +53,13 @@ def parse(inputs: list[Input], name: str) -> Device:
             name, text, found, problems = _from_capture(inp)
             neighbors.extend(found)
             issues.extend(problems)
-        got, problems = _paths(Input(inp.path, text))
+        got, problems, undid = _paths(Input(inp.path, text))
         paths.extend(got)
+        undone = undone or undid
         issues.extend(problems)
+    if not paths and undone is not None:
+        raise InputError("every `nv set` line was undone by a later `nv unset` (the last at this line): no setting is "
+                         "left to check", file=undone.file, line=undone.line)
     if not paths:
         skipped = [i for i in issues if i.source is not None]
         if skipped:  # `nv set` lines were seen (the sniff), each skipped: say why rather than "none found"
@@ -77,14 +81,15 @@ def is_commands(text: str) -> bool:
     return _COMMANDS.search(text) is not None
 
 
-def _paths(inp: Input) -> tuple[list, list[ParseIssue]]:
+def _paths(inp: Input) -> tuple[list, list[ParseIssue], Source | None]:
+    """The input's paths, the issues of its lines, the last `nv unset` line that undid one (reader.Commands)."""
     from .reader import command_paths, tree_paths
 
     if is_commands(inp.text):
         return command_paths(inp.text, inp.path)
     text = _TREE_PROMPT.sub(lambda m: m.group(1), inp.text, count=1)
     try:
-        return tree_paths(text, inp.path), []
+        return tree_paths(text, inp.path), [], None
     except InputError as exc:  # docpos.compose: the YAML, its nesting or its aliases
         raise InputError(f"not NVUE commands, nor readable YAML/JSON: {exc.message}", file=inp.path,
                          line=exc.line or 1) from None

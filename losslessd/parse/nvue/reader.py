@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import yaml
 
@@ -180,10 +181,17 @@ def _quoted(first: str, rest: list[str]) -> tuple[list[str], int] | None:
 _NESTED = re.compile(r"(?:^|[\n;&|])[ \t]*(?:sudo[ \t]+)?nv[ \t]+set[ \t]")
 
 
-def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]], list[ParseIssue]]:
-    """`nv set ...` lines -> (words after `nv set`, source). Comments, blanks, `nv config apply` are skipped. A script's
-    plain top-level `NAME=literal` assignments fill in the `$NAME` of later lines (script.Tracker says which are)."""
-    out, issues = [], IssueList()
+class Commands(NamedTuple):
+    paths: list[tuple[list[str], Source]]
+    issues: list[ParseIssue]
+    undone: Source | None  # the last `nv unset` line that dropped an `nv set` line's path
+
+
+def command_paths(text: str, path: str) -> Commands:
+    """`nv set ...` lines -> (words after `nv set`, source), as the later `nv unset` lines leave them (Paths). Comments,
+    blanks, `nv config apply` are skipped. A script's plain top-level `NAME=literal` assignments fill in the `$NAME` of
+    later lines (script.Tracker says which are)."""
+    out, issues = Paths(path), IssueList()
     tracker = Tracker()
     logical: list[tuple[int, str, list[str] | None, str, Line]] = []  # (line, text, words or None, why not, its shell)
     lines = text.split("\n")
@@ -234,9 +242,9 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
                     continue
                 words = shell_words(filled, comments=True)[lead:]
             if words[1] == "set":
-                out.append((_full_path(words[2:]), src))
-            else:
-                out[:] = _unset(out, words[2:])
+                out.add(_full_path(words[2:]), src)
+            elif (unread := out.unset(words[2:], src)) is not None:
+                issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: {unread}", source=src))
         elif words[:2] == ["nv", "config"] or words[:2] == ["nv", "show"]:
             continue
         elif len(words) > 1 and any(_NESTED.search(w) for w in words[1:]):
@@ -246,7 +254,7 @@ def command_paths(text: str, path: str) -> tuple[list[tuple[list[str], Source]],
         else:
             issues.append(ParseIssue(code="SYS002", message=f"skipped {line[:80]!r}: not an `nv set` command",
                                      source=src))
-    return out, issues
+    return Commands(out.paths(), issues, out.undone)
 
 
 def _full_path(words: list[str]) -> list[str]:
@@ -259,53 +267,163 @@ def _full_path(words: list[str]) -> list[str]:
     return words
 
 
-def _members(word: str, interface: bool) -> set[str] | None:
+def _members(word: str, ports: bool) -> frozenset[str] | None:
     """The names a list word stands for (`swp1-4,6`: ports; `3,5` or `0-2`: numbers), None when it is no list."""
     try:
-        return set(expand(word)) if interface else {str(n) for n in units.int_list(word)}
+        return frozenset(expand(word)) if ports else frozenset(str(n) for n in units.int_list(word))
     except ValueError:
         return None
 
 
-def _ordered(names: set[str]) -> list[str]:
+def _ordered(names: frozenset[str]) -> list[str]:
     return sorted(names, key=lambda n: (len(n), n))  # swp2 before swp10
 
 
-def _unset(paths: list[tuple[list[str], Source]], unset: list[str]) -> list[tuple[list[str], Source]]:
-    """``paths`` after `nv unset <unset>`. NVUE reference, Set and Unset Commands: "The `nv unset` commands remove the
-    configuration you set with the equivalent `nv set` commands", so each earlier path at or below the unset one is
-    dropped and what it set goes back to NVUE's default (`nv unset qos roce`, a profile's line, a port's watchdog
-    `state`, whose default is `disable`). A path whose port or number lists the unset names in part keeps the rest
-    (`interface swp1-4 ...` less swp3: `swp1,swp2,swp4`); a port a dropped line named stays a port of the switch."""
-    out: list[tuple[list[str], Source]] = []
-    for words, at in paths:
-        if len(words) < len(unset):
-            out.append((words, at))
-            continue
-        lists: list[tuple[int, list[str], list[str]]] = []  # (position, names unset there, names left there)
-        for i, (have, drop) in enumerate(zip(words, unset, strict=False)):
-            if have == drop:
-                continue
-            names = i == 1 and words[0] == "interface"  # the port list, else a number list
-            had, dropped = _members(have, names), _members(drop, names)
-            if had is None or dropped is None or not had & dropped:
-                out.append((words, at))  # the unset names another path
-                break
-            lists.append((i, _ordered(had & dropped), _ordered(had - dropped)))
-        else:
-            # what is left of the lists' product once the unset's is taken out: at each list in turn, the names the
-            # unset leaves there, with the unset's names at the lists before it and the line's own after it
-            for n, (i, _, left) in enumerate(lists):
-                if left:
-                    kept = list(words)
-                    for k, gone, _ in lists[:n]:
-                        kept[k] = ",".join(gone)
-                    kept[i] = ",".join(left)
-                    out.append((kept, at))
-            if words[0] == "interface" and len(words) > 2:
-                ports = next((",".join(gone) for k, gone, _ in lists if k == 1), words[1])
-                out.append((["interface", ports], at))  # the ports exist; only their setting is gone
-    return out
+def _port_list(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is a list of interface names (`interface <ids> ...`, `interface <bond> bond member <ids>`)
+    rather than of numbers."""
+    return words[0] == "interface" and (i == 1 or (i == 4 and words[2:4] == ["bond", "member"]))
+
+
+# Cumulus Linux 5.x RoCE guide: "To disable single shared buffer pool mode and use the default mode (lossless), run the
+# `nv unset qos roce mode lossless-single-ipool` command": unsetting the mode leaves the `qos roce` object, RoCE on in
+# its default mode. (Not so for `qos roce enable`, whose default the NVUE reference gives as `off`.)
+_ROCE_KEPT = ("mode",)
+
+
+class _Node:
+    """A word of the stored paths; ``names``: the names the word lists (filled when an unset first compares lists
+    there), ``by_name``: the child words listing a name (None until then)."""
+
+    __slots__ = ("parent", "word", "children", "keys", "names", "by_name")
+
+    def __init__(self, parent: _Node | None, word: str) -> None:
+        self.parent, self.word = parent, word
+        self.children: dict[str, _Node] = {}
+        self.keys: set[tuple[int, ...]] = set()  # the paths that end here
+        self.names: frozenset[str] | None = None
+        self.by_name: dict[str, set[str]] | None = None
+
+
+class Paths:
+    """The `nv set` paths of a command list as the later `nv unset` lines leave them. NVUE reference, Set and Unset
+    Commands: "The `nv unset` commands remove the configuration you set with the equivalent `nv set` commands", so each
+    earlier path at or below the unset one is dropped and what it set goes back to NVUE's default (`nv unset qos roce`,
+    a profile's line, a port's watchdog `state`, whose default is `disable`). A path whose port or number lists the
+    unset names in part keeps the rest (`interface swp1-4 ...` less swp3: `swp1,swp2,swp4`); a port a dropped line
+    named stays a port of the switch, and the `qos roce` object a dropped `qos roce mode ...` line made stays (RoCE on).
+
+    The paths are a tree of their words, so an unset visits only the paths under it; a list word's names are expanded
+    once, when an unset first compares lists there, and counted against MAX_EXPANDED_PORTS."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.root = _Node(None, "")
+        self.found: dict[tuple[int, ...], tuple[list[str], Source, _Node]] = {}
+        self.expanded = 0
+        self.undone: Source | None = None  # the last unset line that dropped a path
+        self.lines = 0  # `nv set` lines stored: a path's key is its line's number among them (then its part's)
+
+    def add(self, words: list[str], src: Source, key: tuple[int, ...] | None = None) -> None:
+        node = self.root
+        for i, word in enumerate(words):
+            child = node.children.get(word)
+            if child is None:
+                child = node.children[word] = _Node(node, word)
+                if node.by_name is not None:
+                    self._index(node, child, _port_list(words, i), src)
+            node = child
+        if key is None:
+            self.lines += 1
+            key = (self.lines,)
+        node.keys.add(key)
+        self.found[key] = (words, src, node)
+
+    def paths(self) -> list[tuple[list[str], Source]]:
+        return [(words, src) for _, (words, src, _) in sorted(self.found.items())]
+
+    def _index(self, node: _Node, child: _Node, ports: bool, src: Source) -> None:
+        """Files ``child`` of ``node`` under the names its word lists (none: no list)."""
+        child.names = _members(child.word, ports) or frozenset()
+        self._count(len(child.names), src)
+        assert node.by_name is not None
+        for name in child.names:
+            node.by_name.setdefault(name, set()).add(child.word)
+
+    def _count(self, names: int, src: Source) -> None:
+        self.expanded += names
+        check_expanded(self.expanded, src.file, src.line)
+
+    def unset(self, unset: list[str], src: Source) -> str | None:
+        """Applies `nv unset <unset>`; returns why it cannot be applied (its port list unreadable), else None."""
+        found: list[tuple[_Node, list[tuple[int, list[str], list[str]]]]] = [(self.root, [])]
+        for i, drop in enumerate(unset):
+            ports = _port_list(unset, i)
+            try:
+                dropped = frozenset(expand(drop)) if ports else _members(drop, False)
+            except ValueError as exc:
+                return f"its interface list cannot be read ({exc}), so what it removes is unknown"
+            if dropped is not None:
+                self._count(len(dropped), src)
+            step: list[tuple[_Node, list[tuple[int, list[str], list[str]]]]] = []
+            for node, lists in found:
+                if drop in node.children:
+                    step.append((node.children[drop], lists))
+                if dropped is None:
+                    continue
+                if node.by_name is None:
+                    node.by_name = {}
+                    for child in node.children.values():
+                        self._index(node, child, ports, src)
+                near = {word for name in dropped for word in node.by_name.get(name, ())} - {drop}
+                for word in sorted(near):
+                    child = node.children[word]
+                    assert child.names is not None
+                    both, left = _ordered(child.names & dropped), _ordered(child.names - dropped)
+                    step.append((child, [*lists, (i, both, left)]))
+            found = step
+        for node, lists in found:
+            for key in sorted(self._under(node)):
+                self._drop(key, unset, lists)
+                self.undone = src
+        return None
+
+    def _under(self, node: _Node) -> list[tuple[int, ...]]:
+        keys: list[tuple[int, ...]] = []
+        todo = [node]
+        while todo:
+            at = todo.pop()
+            keys.extend(at.keys)
+            todo.extend(at.children.values())
+        return keys
+
+    def _drop(self, key: tuple[int, ...], unset: list[str], lists: list[tuple[int, list[str], list[str]]]) -> None:
+        words, at, node = self.found.pop(key)
+        node.keys.discard(key)
+        while node.parent is not None and not node.keys and not node.children:  # (a word no path goes through)
+            parent = node.parent
+            del parent.children[node.word]
+            if parent.by_name is not None:
+                for name in node.names or ():
+                    parent.by_name[name].discard(node.word)
+            node = parent
+        kept: list[list[str]] = []
+        # what is left of the lists' product once the unset's is taken out: at each list in turn, the names the unset
+        # leaves there, with the unset's names at the lists before it and the line's own after it
+        for n, (i, _, left) in enumerate(lists):
+            if left:
+                rest = list(words)
+                for k, gone, _ in lists[:n]:
+                    rest[k] = ",".join(gone)
+                rest[i] = ",".join(left)
+                kept.append(rest)
+        if words[0] == "interface" and len(words) > 2:
+            ports = next((",".join(gone) for k, gone, _ in lists if k == 1), words[1])
+            kept.append(["interface", ports])  # the ports exist; only their setting is gone
+        elif words[:2] == ["qos", "roce"] and len(unset) > 2 and words[2] in _ROCE_KEPT:
+            kept.append(["qos", "roce"])  # RoCE stays on, in its default mode
+        for n, rest in enumerate(kept):
+            self.add(rest, at, (*key, n))
 
 
 def _here_document(lines: list[str], n: int, opener: tuple[int, str, str], delimiter: str, tabs: bool,
@@ -442,17 +560,22 @@ def _length(text: str) -> float:
     return metres
 
 
-def _byte_count(text: str) -> int:
-    """A buffer size or threshold in bytes (the QoS guide's `nv show qos pfc` prints them as "1500 B")."""
+def _byte_count(text: str, what: str) -> int:
+    """A buffer size or threshold as the NVUE command reference writes one: a bare number of bytes (`qos pfc
+    <profile-id> port-buffer 20000`, `xoff-threshold 1000`, `congestion-control ... min-threshold 40000`; no unit is
+    documented for them). A value with a unit (`150KB`, `2 MB`, as guides write it) raises Skip: whether NVUE takes
+    it, and as 1000 or 1024 bytes (its `nv show` prints 150000 B as "146.48 KB"), is not documented, so the ``what``
+    is unknown; a unit no one uses for bytes (`2 furlongs`) raises UnknownUnit (SYS003)."""
+    if _THRESHOLD.match(text):
+        return int(text)
     try:
-        count = units.to_bytes(text, "bytes")
+        units.to_bytes(text, "bytes")
     except units.UnknownUnit:
-        raise  # SYS003, not SYS002
+        raise
     except ValueError:
-        raise Skip(f"{text[:40]!r} is not a byte count") from None
-    if count < 0:
-        raise Skip(f"{text[:40]!r} is not a byte count")
-    return count
+        pass  # (not a quantity at all: the SYS002 below)
+    raise Skip(f"{text[:40]!r} is not a byte count as the NVUE command reference writes one (a bare number of "
+               f"bytes, `{what.split()[-1]} 40000`): the {what} is unknown")
 
 
 def _switch(text: str) -> bool:
@@ -668,7 +791,7 @@ def _pfc(conf: Conf, profile: str, w: list[str], src: Source) -> None:
     elif w[0] == "cable-length" and len(w) == 2:
         conf.cable[profile] = Val(_length(w[1]), src)
     elif w[0] in _PFC_BUFFER and len(w) >= 2:
-        value = Val(_byte_count(" ".join(w[1:])), src)  # may raise: before the profile is made
+        value = Val(_byte_count(" ".join(w[1:]), f"profile's {w[0]}"), src)  # may raise: before the profile is made
         setattr(conf.pfc_buffer.setdefault(profile, PfcBufferConf()), _PFC_BUFFER[w[0]], value)
     elif w[0] in ("rx", "tx") and len(w) == 2:
         if not _switch(w[1]):  # (enable, the default, sets what losslessd reads: PFC both ways)
@@ -731,32 +854,27 @@ def _traffic_pool(conf: Conf, name: str, w: list[str], src: Source) -> None:
 
 # NVUE command reference, QoS: `nv set qos congestion-control <profile-id> traffic-class <qos-tc-id> min-threshold` and
 # `max-threshold` take "the minimum (maximum) buffer threshold in bytes", written as a bare number (`min-threshold
-# 40000`); no unit is documented for the command.
+# 40000`); no unit is documented for the command (nor for `qos pfc` `port-buffer`, `xoff-threshold`, `xon-threshold`).
 _THRESHOLD = re.compile(r"^[0-9]{1,10}$")
 
 
 def _congestion(conf: Conf, profile: str, tcs: list[int], w: list[str], src: Source) -> None:
     what, text = w[0], " ".join(w[1:])
-    unread = what in ("min-threshold", "max-threshold") and not _THRESHOLD.match(text)
+    count, unread = None, None
+    if what in ("min-threshold", "max-threshold"):
+        try:
+            count = _byte_count(text, f"traffic class's {what}")
+        except (Skip, units.UnknownUnit) as exc:
+            unread = exc  # the threshold is unknown (a Val of None, not NVUE's default) and the line named
     for tc in tcs:
         ecn = conf.ecn.setdefault(profile, {}).setdefault(tc, EcnConf())
         if what == "ecn":
             ecn.ecn = Val(_switch(text), src)
         elif what in ("min-threshold", "max-threshold"):
-            # a value with a unit (`150KB`, `2 MB`, as guides write it): whether NVUE takes it, and as 1000 or 1024
-            # bytes (its `nv show` prints 150000 B as "146.48 KB"), is not documented, so the threshold is unknown
-            value = Val(None if unread else int(text), src)
-            setattr(ecn, "kmin" if what == "min-threshold" else "kmax", value)
+            setattr(ecn, "kmin" if what == "min-threshold" else "kmax", Val(count, src))
         elif what == "probability":
             ecn.probability = Val(_int(text, 100), src)
         elif what != "red":
             raise Skip("not a congestion-control setting losslessd knows")
-    if unread:
-        try:
-            units.to_bytes(text, "bytes")  # (a unit no one uses for bytes, `2 furlongs`: UnknownUnit, SYS003)
-        except units.UnknownUnit:
-            raise
-        except ValueError:
-            pass  # (not a quantity at all: the SYS002 below)
-        raise Skip(f"{text[:40]!r} is not a byte count as the NVUE command reference writes one (a bare number of "
-                   f"bytes, `{what} 40000`): the traffic class's {what} is unknown")
+    if unread is not None:
+        raise unread
