@@ -5,9 +5,10 @@ second process is refused with the first's pid. A record lock is the process's, 
 without exec (the drift lint's workers) does not hold it, so workers left by a killed daemon never keep its restart
 out (an flock was shared with them). Only a lock held elsewhere (EAGAIN/EACCES, as fcntl(2) names them) refuses as
 "another process"; any other failure names itself. The lock file is opened without following a symbolic link and
-must be a regular file: a link planted there never has its target truncated. The writers of one process share it (a daemon reload that changes only the history's retention opens the same
-file again before it closes it). It is a file of its own, never the SQLite database: closing any descriptor of a
-database drops the process's POSIX locks on it, SQLite's own among them.
+must be a regular file: a link planted there never has its target truncated. The writers of one process share it (a
+daemon reload that changes only the history's retention opens the same file again before it closes it), and nothing
+else in the process opens it: closing any descriptor of a file drops the process's POSIX locks on it. For that reason
+too it is a file of its own, never the SQLite database (SQLite's own locks are POSIX ones).
 """
 
 from __future__ import annotations
