@@ -120,7 +120,13 @@ def test_bad_settings_name_file_and_line(folder, text, line, words):
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x00", "without spaces or control characters"),
     ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\x1b]0;x\x07", "without spaces or control characters"),
     # a port no socket has: --check passed it, and each POST failed on a name lookup
-    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "Port out of range"),
+    ("https://hook:s3cr3tT0KEN@hooks.example:99999/services", "port is not a number from 0 to 65535"),
+    # a password holding an unencoded #: urllib's error quoted what it took for the port, the password
+    ("https://bot:s3cr3tT0KEN#tW@hooks.example/alert", "port is not a number from 0 to 65535"),
+    # not ASCII (a Latin-1 letter, a C1 control): --check passed it, and every POST failed to encode its request line
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\u00e9", "of printable ASCII"),
+    ("https://hooks.example/services/T0/B0/s3cr3tT0KEN\u009b31m", "of printable ASCII"),
+    ("https://hooks.example/s3cr3tT0KEN\u2028x", "of printable ASCII"),
 ])
 def test_a_webhook_url_that_cannot_be_used_is_refused_without_repeating_its_token(folder, url, says):
     path = write(folder, f"inventory: inventory.yaml\nknown_hosts: known_hosts\nsinks:\n  webhook:\n"
