@@ -371,7 +371,7 @@ os.execv(sys.executable, [sys.executable, *sys.argv[4:]])
 """
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_mid_trial_puts_the_candidate_back_stops_the_benchmark_and_records_the_stop(fabric, tmp_path, sig):
     """SIGTERM (systemd, a CI job cancelled; Ctrl-C's SIGINT takes the same path) while a candidate's benchmark runs:
     the switch goes back to the best-known settings, the benchmark's process group is stopped, and the store says
